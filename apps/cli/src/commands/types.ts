@@ -1,0 +1,15 @@
+import type { CliIO } from "../io.js";
+
+/**
+ * A subcommand. `args` are the command-line arguments after the subcommand
+ * name; the returned promise resolves to the process exit code.
+ */
+export type CommandRunner = (args: readonly string[], io: CliIO) => Promise<number>;
+
+export interface Command {
+  readonly name: string;
+  /** e.g. `print FILE` */
+  readonly usage: string;
+  readonly summary: string;
+  readonly run: CommandRunner;
+}

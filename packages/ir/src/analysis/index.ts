@@ -1,0 +1,8 @@
+export {
+  type BlockAccessRegions,
+  type MissingRegions,
+  inferAccessRegions,
+  completeBlockRegions,
+  withInferredRegions,
+} from "./accessRegion.js";
+export { WellFormedError, verifyWellFormed } from "./wellFormed.js";

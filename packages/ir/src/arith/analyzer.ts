@@ -1,0 +1,106 @@
+/**
+ * `Analyzer`: the facts known about variables (bounds from ranges, substitutions from bound
+ * expressions) and the questions asked under them (bounds, proofs, simplification).
+ */
+import { IRError } from "../errors.js";
+import { type ExprLike, type PrimExpr, type Var, add, eq, ge, gt, le, lt, sub, toExpr } from "../expr.js";
+import { usesVar } from "../functor.js";
+import type { Range } from "../stmt.js";
+import { sameExpr } from "./exprKey.js";
+import { type IntBound, constIntBoundOf, dtypeBound, intersectBounds, isIntegerDType } from "./intBound.js";
+import { type SimplifyFacts, rewriteSimplify } from "./rewriteSimplify.js";
+
+function isRange(x: Range | PrimExpr): x is Range {
+  return !("kind" in x);
+}
+
+export class Analyzer implements SimplifyFacts {
+  private readonly bounds = new Map<Var, IntBound>();
+  private readonly substitutions = new Map<Var, PrimExpr>();
+
+  /**
+   * Declares that `v` ranges over `r` (a Range: `[min, min + extent)`) or equals `r` (an
+   * expression, which the simplifier then substitutes for `v`). Rebinding a variable to a
+   * different fact throws unless `allowOverride` is set.
+   */
+  bind(v: Var, r: Range | PrimExpr, allowOverride = false): void {
+    if (isRange(r)) {
+      const lo = this.constIntBound(r.min).min;
+      const hi = this.constIntBound(sub(add(r.min, r.extent), 1)).max;
+      this.setBound(v, { min: lo, max: hi }, allowOverride);
+      return;
+    }
+    if (usesVar(r, (x) => x === v)) throw new IRError(`Analyzer.bind: ${v.name} cannot be bound to an expression that uses ${v.name}`);
+    const value = this.simplify(r);
+    const previous = this.substitutions.get(v);
+    if (previous !== undefined && !allowOverride && !sameExpr(previous, value)) {
+      throw new IRError(`Analyzer.bind: ${v.name} is already bound to a different expression`);
+    }
+    this.substitutions.set(v, value);
+    this.setBound(v, this.constIntBound(value), true);
+  }
+
+  private setBound(v: Var, b: IntBound, allowOverride: boolean): void {
+    if (!(b.min <= b.max)) throw new IRError(`Analyzer.bind: the range given for ${v.name} is empty ([${b.min}, ${b.max}])`);
+    const previous = this.bounds.get(v);
+    if (previous !== undefined && !allowOverride && (previous.min !== b.min || previous.max !== b.max)) {
+      throw new IRError(
+        `Analyzer.bind: ${v.name} is already bound to [${previous.min}, ${previous.max}], cannot rebind to [${b.min}, ${b.max}]`,
+      );
+    }
+    this.bounds.set(v, b);
+  }
+
+  /** Known bound of a variable (its binding intersected with its dtype's range), if any. */
+  boundOf(v: Var): IntBound | undefined {
+    const b = this.bounds.get(v);
+    return b === undefined || !isIntegerDType(v.dtype) ? b : intersectBounds(b, dtypeBound(v.dtype));
+  }
+
+  substitutionOf(v: Var): PrimExpr | undefined {
+    return this.substitutions.get(v);
+  }
+
+  /** Inclusive constant bounds of `e`; ±Infinity where unknown. */
+  constIntBound(e: PrimExpr): IntBound {
+    return constIntBoundOf(this.substitutions.size > 0 ? this.simplify(e) : e, this);
+  }
+
+  simplify(e: PrimExpr): PrimExpr {
+    return rewriteSimplify(e, this);
+  }
+
+  /** True only when `cond` holds for every value the bound variables may take. */
+  canProve(cond: ExprLike): boolean {
+    const c = this.simplify(toExpr(cond));
+    return c.kind === "IntImm" && c.value !== 0;
+  }
+
+  canProveEqual(a: ExprLike, b: ExprLike): boolean {
+    const [x, y] = [toExpr(a), toExpr(b)];
+    if (isIntegerDType(x.dtype) || isIntegerDType(y.dtype)) return this.canProve(eq(x, y));
+    return sameExpr(this.simplify(x), this.simplify(y));
+  }
+
+  canProveLess(a: ExprLike, b: ExprLike): boolean {
+    return this.canProve(lt(a, b));
+  }
+
+  canProveLessEqual(a: ExprLike, b: ExprLike): boolean {
+    return this.canProve(le(a, b));
+  }
+
+  canProveGreater(a: ExprLike, b: ExprLike): boolean {
+    return this.canProve(gt(a, b));
+  }
+
+  canProveGreaterEqual(a: ExprLike, b: ExprLike): boolean {
+    return this.canProve(ge(a, b));
+  }
+}
+
+/** Simplifies `e`, under the facts of `analyzer` when given. */
+export function simplify(e: PrimExpr, analyzer?: Analyzer): PrimExpr {
+  return (analyzer ?? new Analyzer()).simplify(e);
+}
+

@@ -1,0 +1,36 @@
+export { Analyzer, simplify } from "./analyzer.js";
+export {
+  type IntBound,
+  type VarBoundFacts,
+  UNBOUNDED_INT_BOUND,
+  constIntBoundOf,
+  dtypeBound as dtypeIntBound,
+} from "./intBound.js";
+export { exprKey as exprStructureKey, sameExpr as sameExprStructure } from "./exprKey.js";
+export { floorDivInt, floorModInt, truncDivInt, truncModInt, foldBinaryConstants, foldCastConstant } from "./constFold.js";
+export {
+  type LinearForm,
+  type LinearTerm,
+  linearFormOf,
+  linearFormToExpr,
+} from "./linearForm.js";
+export { type SimplifyFacts, rewriteSimplify } from "./rewriteSimplify.js";
+export {
+  type IntervalSet,
+  type IntervalLow,
+  type IntervalHigh,
+  type NegativeInfinity,
+  type PositiveInfinity,
+  NEG_INF,
+  POS_INF,
+  UNBOUNDED_INTERVAL,
+  intervalSet,
+  pointInterval,
+  isFiniteInterval,
+  intervalFromRange,
+  rangeOfInterval,
+  unionIntervals,
+  intersectIntervals,
+  evalSet,
+} from "./intervalSet.js";
+export * from "./iter-map/index.js";

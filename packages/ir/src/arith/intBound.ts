@@ -1,0 +1,205 @@
+/**
+ * Constant integer bounds of expressions (TVM's `ConstIntBound`): an inclusive `[min, max]` that
+ * holds for every value the expression can take, with ±Infinity where nothing is known.
+ * Index arithmetic is treated as mathematical integers (no int32 wraparound).
+ */
+import { bitsOf, dtypeInfo, type DType } from "../dtype.js";
+import type { PrimExpr, Var } from "../expr.js";
+
+export interface IntBound {
+  readonly min: number;
+  readonly max: number;
+}
+
+export const UNBOUNDED_INT_BOUND: IntBound = Object.freeze({ min: -Infinity, max: Infinity });
+
+/** What the bound analysis may know about variables. */
+export interface VarBoundFacts {
+  boundOf(v: Var): IntBound | undefined;
+}
+
+export const NO_FACTS: VarBoundFacts = { boundOf: () => undefined };
+
+export function pointBound(value: number): IntBound {
+  return { min: value, max: value };
+}
+
+/** The range of values a dtype can hold; unbounded for floats, handles and 64-bit integers. */
+export function dtypeBound(dt: DType): IntBound {
+  const info = dtypeInfo(dt);
+  if (info.code === "bool") return { min: 0, max: 1 };
+  if (info.code === "int" && info.bits <= 32) return { min: -(2 ** (info.bits - 1)), max: 2 ** (info.bits - 1) - 1 };
+  if (info.code === "uint") return { min: 0, max: info.bits <= 32 ? 2 ** info.bits - 1 : Infinity };
+  return UNBOUNDED_INT_BOUND;
+}
+
+export function isIntegerDType(dt: DType): boolean {
+  const c = dtypeInfo(dt).code;
+  return c === "int" || c === "uint";
+}
+
+/** Product that treats 0 · ∞ as 0 (a zero factor annihilates whatever the other side is). */
+function mulEnd(a: number, b: number): number {
+  return a === 0 || b === 0 ? 0 : a * b;
+}
+
+function hull(values: readonly number[]): IntBound {
+  if (values.some((v) => Number.isNaN(v))) return UNBOUNDED_INT_BOUND;
+  return { min: Math.min(...values), max: Math.max(...values) };
+}
+
+export function addBounds(a: IntBound, b: IntBound): IntBound {
+  return { min: a.min + b.min, max: a.max + b.max };
+}
+
+export function subBounds(a: IntBound, b: IntBound): IntBound {
+  return { min: a.min - b.max, max: a.max - b.min };
+}
+
+export function mulBounds(a: IntBound, b: IntBound): IntBound {
+  return hull([mulEnd(a.min, b.min), mulEnd(a.min, b.max), mulEnd(a.max, b.min), mulEnd(a.max, b.max)]);
+}
+
+export function scaleBound(a: IntBound, k: number): IntBound {
+  if (k === 0) return pointBound(0);
+  return k > 0 ? { min: a.min * k, max: a.max * k } : { min: a.max * k, max: a.min * k };
+}
+
+export function unionBounds(a: IntBound, b: IntBound): IntBound {
+  return { min: Math.min(a.min, b.min), max: Math.max(a.max, b.max) };
+}
+
+export function intersectBounds(a: IntBound, b: IntBound): IntBound {
+  return { min: Math.max(a.min, b.min), max: Math.min(a.max, b.max) };
+}
+
+const floorDivNum = (a: number, b: number): number => Math.floor(a / b);
+const truncDivNum = (a: number, b: number): number => Math.trunc(a / b);
+
+/**
+ * Division bounds. A divisor range that excludes zero has its extremes at the corners (a/d is
+ * monotone in each argument on such a rectangle and floor/trunc are monotone). A divisor range
+ * containing zero only tells us |quotient| ≤ |dividend|, since the divisor is an integer ≠ 0.
+ */
+function divBounds(a: IntBound, d: IntBound, round: (x: number, y: number) => number): IntBound {
+  if (d.min > 0 || d.max < 0) {
+    return hull([round(a.min, d.min), round(a.min, d.max), round(a.max, d.min), round(a.max, d.max)]);
+  }
+  const m = Math.max(Math.abs(a.min), Math.abs(a.max));
+  return { min: -m, max: m };
+}
+
+function floorModBounds(a: IntBound, d: IntBound): IntBound {
+  if (d.min === d.max && d.min !== 0 && Number.isFinite(d.min)) {
+    const c = d.min;
+    // Whole range inside one period: the remainder is a shifted copy of the dividend.
+    if (Number.isFinite(a.min) && Number.isFinite(a.max) && floorDivNum(a.min, c) === floorDivNum(a.max, c)) {
+      const shift = floorDivNum(a.min, c) * c;
+      return { min: a.min - shift, max: a.max - shift };
+    }
+  }
+  if (d.min > 0) {
+    const top = d.max - 1;
+    return a.min >= 0 ? { min: 0, max: Math.min(a.max, top) } : { min: 0, max: top };
+  }
+  if (d.max < 0) return { min: d.min + 1, max: 0 };
+  const m = Math.max(Math.abs(d.min), Math.abs(d.max)) - 1;
+  return { min: -m, max: m };
+}
+
+function truncModBounds(a: IntBound, d: IntBound): IntBound {
+  // The remainder has the dividend's sign and is smaller in magnitude than both operands.
+  const m = Math.max(Math.abs(d.min), Math.abs(d.max)) - 1;
+  return { min: Math.max(Math.min(a.min, 0), -m), max: Math.min(Math.max(a.max, 0), m) };
+}
+
+/** Bounds of `e` given what `facts` knows about its variables. */
+export function constIntBoundOf(e: PrimExpr, facts: VarBoundFacts = NO_FACTS): IntBound {
+  return new BoundEvaluator(facts).bound(e);
+}
+
+class BoundEvaluator {
+  constructor(private readonly facts: VarBoundFacts) {}
+
+  bound(e: PrimExpr): IntBound {
+    if (dtypeInfo(e.dtype).lanes !== 1) return this.vectorBound(e);
+    switch (e.kind) {
+      case "IntImm":
+        return pointBound(e.value);
+      case "FloatImm":
+      case "StringImm":
+        return UNBOUNDED_INT_BOUND;
+      case "Var":
+        return this.facts.boundOf(e) ?? dtypeBound(e.dtype);
+      case "Binary":
+        return this.binaryBound(e.op, e.a, e.b, e.dtype);
+      case "Not":
+        return { min: 0, max: 1 };
+      case "Select":
+        return unionBounds(this.bound(e.trueValue), this.bound(e.falseValue));
+      case "Cast":
+        return this.castBound(e.value, e.dtype);
+      case "Let": {
+        const valueBound = this.bound(e.value);
+        const outer = this.facts;
+        const inner: VarBoundFacts = { boundOf: (v) => (v === e.variable ? valueBound : outer.boundOf(v)) };
+        return new BoundEvaluator(inner).bound(e.body);
+      }
+      case "Call":
+        if (e.op === "if_then_else" && e.args.length === 3) {
+          return unionBounds(this.bound(e.args[1]!), this.bound(e.args[2]!));
+        }
+        return dtypeBound(e.dtype);
+      case "BufferLoad":
+      case "Ramp":
+      case "Broadcast":
+        return dtypeBound(e.dtype);
+    }
+  }
+
+  private vectorBound(e: PrimExpr): IntBound {
+    if (e.kind === "Broadcast") return this.bound(e.value);
+    return isIntegerDType(e.dtype) || dtypeInfo(e.dtype).code === "bool" ? dtypeBound(e.dtype) : UNBOUNDED_INT_BOUND;
+  }
+
+  private castBound(value: PrimExpr, target: DType): IntBound {
+    const targetRange = dtypeBound(target);
+    if (!isIntegerDType(target) && dtypeInfo(target).code !== "bool") return UNBOUNDED_INT_BOUND;
+    if (dtypeInfo(target).code === "bool") return targetRange;
+    const inner = this.bound(value);
+    const source = dtypeInfo(value.dtype).code;
+    // Float → int truncates toward zero; integers keep their value when it fits the target.
+    const b = source === "float" ? { min: Math.trunc(inner.min), max: Math.trunc(inner.max) } : inner;
+    if (b.min >= targetRange.min && b.max <= targetRange.max) return b;
+    return bitsOf(target) >= 64 && source !== "float" ? b : targetRange;
+  }
+
+  private binaryBound(op: string, aExpr: PrimExpr, bExpr: PrimExpr, dt: DType): IntBound {
+    if (dtypeInfo(dt).code === "bool") return { min: 0, max: 1 };
+    if (!isIntegerDType(dt)) return UNBOUNDED_INT_BOUND;
+    const a = this.bound(aExpr);
+    const b = this.bound(bExpr);
+    switch (op) {
+      case "add":
+        return addBounds(a, b);
+      case "sub":
+        return subBounds(a, b);
+      case "mul":
+        return mulBounds(a, b);
+      case "floordiv":
+        return divBounds(a, b, floorDivNum);
+      case "div":
+        return divBounds(a, b, truncDivNum);
+      case "floormod":
+        return floorModBounds(a, b);
+      case "mod":
+        return truncModBounds(a, b);
+      case "min":
+        return { min: Math.min(a.min, b.min), max: Math.min(a.max, b.max) };
+      case "max":
+        return { min: Math.max(a.min, b.min), max: Math.max(a.max, b.max) };
+      default:
+        return dtypeBound(dt);
+    }
+  }
+}

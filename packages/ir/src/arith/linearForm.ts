@@ -1,0 +1,97 @@
+/**
+ * Canonical linear form of integer expressions: `Σ coef·atom + constant`, where atoms are the
+ * sub-expressions that are not sums, differences or products by a constant (variables, loads,
+ * floordiv/floormod nodes, products of two non-constants, …). Terms keep the order in which their
+ * atoms first appear, so rebuilding is deterministic and close to how the user wrote it.
+ */
+import type { DType } from "../dtype.js";
+import { type PrimExpr, add, intImm, mul, sub } from "../expr.js";
+import { exprKey } from "./exprKey.js";
+import { type IntBound, type VarBoundFacts, addBounds, constIntBoundOf, pointBound, scaleBound } from "./intBound.js";
+
+export interface LinearTerm {
+  readonly atom: PrimExpr;
+  readonly key: string;
+  readonly coef: number;
+}
+
+export interface LinearForm {
+  readonly dtype: DType;
+  readonly terms: readonly LinearTerm[];
+  readonly constant: number;
+}
+
+export function constantForm(value: number, dt: DType): LinearForm {
+  return { dtype: dt, terms: [], constant: value };
+}
+
+/** Decomposes an (already simplified) integer expression into its linear form. */
+export function linearFormOf(e: PrimExpr): LinearForm {
+  if (e.kind === "IntImm") return constantForm(e.value, e.dtype);
+  if (e.kind === "Binary") {
+    if (e.op === "add") return addForms(linearFormOf(e.a), linearFormOf(e.b));
+    if (e.op === "sub") return addForms(linearFormOf(e.a), scaleForm(linearFormOf(e.b), -1));
+    if (e.op === "mul") {
+      if (e.b.kind === "IntImm") return scaleForm(linearFormOf(e.a), e.b.value);
+      if (e.a.kind === "IntImm") return scaleForm(linearFormOf(e.b), e.a.value);
+    }
+  }
+  return { dtype: e.dtype, terms: [{ atom: e, key: exprKey(e), coef: 1 }], constant: 0 };
+}
+
+export function scaleForm(f: LinearForm, k: number): LinearForm {
+  if (k === 0) return constantForm(0, f.dtype);
+  // `+ 0` normalises -0, which integers do not have.
+  return { dtype: f.dtype, terms: f.terms.map((t) => ({ ...t, coef: t.coef * k })), constant: f.constant * k + 0 };
+}
+
+/** Sum of two forms; like atoms are merged, zero terms dropped, first-appearance order kept. */
+export function addForms(a: LinearForm, b: LinearForm): LinearForm {
+  const terms: LinearTerm[] = [...a.terms];
+  for (const t of b.terms) {
+    const i = terms.findIndex((x) => x.key === t.key);
+    if (i < 0) terms.push(t);
+    else terms[i] = { ...terms[i]!, coef: terms[i]!.coef + t.coef };
+  }
+  return { dtype: a.dtype, terms: terms.filter((t) => t.coef !== 0), constant: a.constant + b.constant };
+}
+
+export function isConstantForm(f: LinearForm): boolean {
+  return f.terms.length === 0;
+}
+
+export function linearFormBound(f: LinearForm, facts: VarBoundFacts): IntBound {
+  let b = pointBound(f.constant);
+  for (const t of f.terms) b = addBounds(b, scaleBound(constIntBoundOf(t.atom, facts), t.coef));
+  return b;
+}
+
+function termExpr(t: LinearTerm, magnitude: number): PrimExpr {
+  return magnitude === 1 ? t.atom : mul(t.atom, intImm(magnitude, t.atom.dtype));
+}
+
+/**
+ * Rebuilds an expression in TVM's printing style: positive terms first (`i * 4 + j`), then
+ * subtracted ones (`i - j * 2`), then the constant (`+ 3` / `- 3`).
+ */
+export function linearFormToExpr(f: LinearForm): PrimExpr {
+  const dt = f.dtype;
+  const positive = f.terms.filter((t) => t.coef > 0);
+  const negative = f.terms.filter((t) => t.coef < 0);
+  let acc: PrimExpr | undefined;
+  for (const t of positive) acc = acc === undefined ? termExpr(t, t.coef) : add(acc, termExpr(t, t.coef));
+  let constantPending = f.constant !== 0;
+  if (acc === undefined && negative.length > 0) {
+    if (f.constant > 0) {
+      acc = intImm(f.constant, dt);
+      constantPending = false;
+    } else {
+      const [first] = negative.splice(0, 1);
+      acc = mul(first!.atom, intImm(first!.coef, dt));
+    }
+  }
+  for (const t of negative) acc = sub(acc!, termExpr(t, -t.coef));
+  if (acc === undefined) return intImm(f.constant, dt);
+  if (constantPending) acc = f.constant > 0 ? add(acc, intImm(f.constant, dt)) : sub(acc, intImm(-f.constant, dt));
+  return acc;
+}

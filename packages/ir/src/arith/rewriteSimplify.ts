@@ -1,0 +1,321 @@
+/**
+ * The expression simplifier. It rewrites bottom-up; each node's children are simplified first and
+ * then one rule set applies:
+ *
+ * - constants of every op and dtype fold (see constFold.ts);
+ * - integer `+ - *` become a canonical linear form (like terms collected, `x*2 + 3 + x` → `x*3 + 3`),
+ *   where `floordiv(x, c)*c + floormod(x, c)` recombines to `x`;
+ * - `floordiv/floormod(L, c)`: terms of L whose coefficient is a multiple of c leave the division
+ *   (`floordiv(c*q + r, c) = q + floordiv(r, c)`, `floormod(c*q + r, c) = floormod(r, c)`), and when
+ *   the bounds of the rest r lie in one period [k·c, (k+1)·c) the division becomes `k` and the
+ *   remainder `r - k·c`; nested `floordiv(floordiv(x, a), b)` → `floordiv(x, a*b)` and
+ *   `floormod(floormod(x, m), a)` → `floormod(x, a)` when a divides m (a, b, m > 0);
+ * - truncating `div/mod` become floor forms when the dividend's sign is known;
+ * - `min/max` and comparisons of integers are decided from the bounds of `a - b`;
+ * - `&& || !` and Select / if_then_else with constant conditions reduce;
+ * - casts of constants fold when exact.
+ * Every rule is an identity on mathematical integers given the variable bounds in the context.
+ */
+import { dtypeInfo, isFloat } from "../dtype.js";
+import {
+  type BinaryOp,
+  type PrimExpr,
+  type Var,
+  binary,
+  boolImm,
+  bufferLoad,
+  call,
+  cast,
+  intImm,
+  ramp,
+  broadcast,
+  select,
+} from "../expr.js";
+import { substitute } from "../functor.js";
+import { floorDivInt, floorModInt, foldBinaryConstants, foldCastConstant } from "./constFold.js";
+import { exprKey, sameExpr } from "./exprKey.js";
+import { type IntBound, type VarBoundFacts, isIntegerDType } from "./intBound.js";
+import {
+  type LinearForm,
+  addForms,
+  constantForm,
+  isConstantForm,
+  linearFormBound,
+  linearFormOf,
+  linearFormToExpr,
+  scaleForm,
+} from "./linearForm.js";
+
+/** What the simplifier may know: variable bounds and variables bound to expressions. */
+export interface SimplifyFacts extends VarBoundFacts {
+  substitutionOf(v: Var): PrimExpr | undefined;
+}
+
+export function rewriteSimplify(e: PrimExpr, facts: SimplifyFacts): PrimExpr {
+  return new Rewriter(facts).simplify(e);
+}
+
+const NEGATED_COMPARE: Partial<Record<BinaryOp, BinaryOp>> = {
+  eq: "ne",
+  ne: "eq",
+  lt: "ge",
+  ge: "lt",
+  gt: "le",
+  le: "gt",
+};
+
+function isScalarInt(e: PrimExpr): boolean {
+  return isIntegerDType(e.dtype) && dtypeInfo(e.dtype).lanes === 1;
+}
+
+class Rewriter {
+  constructor(private readonly facts: SimplifyFacts) {}
+
+  simplify(e: PrimExpr): PrimExpr {
+    switch (e.kind) {
+      case "IntImm":
+      case "FloatImm":
+      case "StringImm":
+        return e;
+      case "Var":
+        return this.facts.substitutionOf(e) ?? e;
+      case "Binary":
+        return this.binary(e.op, this.simplify(e.a), this.simplify(e.b));
+      case "Not":
+        return this.not(this.simplify(e.a));
+      case "Select": {
+        const c = this.simplify(e.condition);
+        if (c.kind === "IntImm") return this.simplify(c.value !== 0 ? e.trueValue : e.falseValue);
+        const t = this.simplify(e.trueValue);
+        const f = this.simplify(e.falseValue);
+        return sameExpr(t, f) ? t : select(c, t, f);
+      }
+      case "Cast": {
+        const v = this.simplify(e.value);
+        return foldCastConstant(e.dtype, v) ?? (v === e.value ? e : cast(e.dtype, v));
+      }
+      case "BufferLoad": {
+        const indices = e.indices.map((i) => this.simplify(i));
+        return indices.every((x, i) => x === e.indices[i]) ? e : bufferLoad(e.buffer, indices);
+      }
+      case "Ramp":
+        return ramp(this.simplify(e.base), this.simplify(e.stride), e.lanes);
+      case "Broadcast":
+        return broadcast(this.simplify(e.value), e.lanes);
+      case "Let": {
+        const value = this.simplify(e.value);
+        // Constants and variables are free to duplicate: inline them.
+        if (value.kind === "IntImm" || value.kind === "FloatImm" || value.kind === "Var") {
+          return this.simplify(substitute(e.body, (v) => (v === e.variable ? value : undefined)));
+        }
+        return { ...e, value, body: this.simplify(e.body) };
+      }
+      case "Call": {
+        const args = e.args.map((a) => this.simplify(a));
+        if (e.op === "if_then_else" && args.length === 3) {
+          const c = args[0]!;
+          if (c.kind === "IntImm") return c.value !== 0 ? args[1]! : args[2]!;
+          if (sameExpr(args[1]!, args[2]!)) return args[1]!;
+        }
+        return call(e.dtype, e.op, args);
+      }
+    }
+  }
+
+  private boundOfForm(f: LinearForm): IntBound {
+    return linearFormBound(f, this.facts);
+  }
+
+  private differenceBound(a: PrimExpr, b: PrimExpr): IntBound {
+    return this.boundOfForm(addForms(linearFormOf(a), scaleForm(linearFormOf(b), -1)));
+  }
+
+  private binary(op: BinaryOp, a: PrimExpr, b: PrimExpr): PrimExpr {
+    const folded = foldBinaryConstants(op, a, b, binaryResultType(op, a));
+    if (folded !== undefined) return folded;
+    if (op === "and" || op === "or") return this.logical(op, a, b);
+    if (NEGATED_COMPARE[op] !== undefined) return this.comparison(op, a, b);
+    if (!isScalarInt(a)) return this.nonIntegerArith(op, a, b);
+    switch (op) {
+      case "add":
+      case "sub":
+      case "mul":
+        return this.linearArith(op, a, b);
+      case "floordiv":
+      case "floormod":
+        return b.kind === "IntImm" && b.value !== 0 ? this.floorDivMod(op, a, b.value) : binary(op, a, b);
+      case "div":
+      case "mod":
+        return b.kind === "IntImm" && b.value !== 0 ? this.truncDivMod(op, a, b.value) : binary(op, a, b);
+      case "min":
+      case "max":
+        return this.minMax(op, a, b);
+      default:
+        return binary(op, a, b);
+    }
+  }
+
+  private nonIntegerArith(op: BinaryOp, a: PrimExpr, b: PrimExpr): PrimExpr {
+    // x * 1.0 is exact for every float (NaN and -0 included); nothing else is rewritten.
+    if (op === "mul" && isFloat(a.dtype)) {
+      if (b.kind === "FloatImm" && b.value === 1) return a;
+      if (a.kind === "FloatImm" && a.value === 1) return b;
+    }
+    return binary(op, a, b);
+  }
+
+  private linearArith(op: "add" | "sub" | "mul", a: PrimExpr, b: PrimExpr): PrimExpr {
+    const fa = linearFormOf(a);
+    const fb = linearFormOf(b);
+    let result: LinearForm;
+    if (op === "add") result = addForms(fa, fb);
+    else if (op === "sub") result = addForms(fa, scaleForm(fb, -1));
+    else if (isConstantForm(fb)) result = scaleForm(fa, fb.constant);
+    else if (isConstantForm(fa)) result = scaleForm(fb, fa.constant);
+    else return binary("mul", a, b);
+    return linearFormToExpr(recombineDivMod(result));
+  }
+
+  private floorDivMod(op: "floordiv" | "floormod", a: PrimExpr, c: number): PrimExpr {
+    const dt = a.dtype;
+    if (c === 1) return op === "floordiv" ? a : intImm(0, dt);
+    if (a.kind === "Binary" && a.b.kind === "IntImm" && c > 0 && a.b.value > 0) {
+      if (op === "floordiv" && a.op === "floordiv") return this.floorDivMod("floordiv", a.a, a.b.value * c);
+      if (op === "floormod" && a.op === "floormod" && a.b.value % c === 0) return this.floorDivMod("floormod", a.a, c);
+    }
+    const form = linearFormOf(a);
+    const multiples = form.terms.filter((t) => t.coef % c === 0);
+    const rest = form.terms.filter((t) => t.coef % c !== 0);
+    const quotient: LinearForm = {
+      dtype: dt,
+      terms: multiples.map((t) => ({ ...t, coef: t.coef / c })),
+      constant: floorDivInt(form.constant, c),
+    };
+    const remainder: LinearForm = { dtype: dt, terms: rest, constant: floorModInt(form.constant, c) };
+    const rb = this.boundOfForm(remainder);
+    const kLow = floorDivInt(rb.min, c);
+    const kHigh = floorDivInt(rb.max, c);
+    if (Number.isFinite(kLow) && kLow === kHigh) {
+      // The remainder part stays inside one period: the division is a constant shift.
+      if (op === "floordiv") return linearFormToExpr(addForms(quotient, constantForm(kLow, dt)));
+      return linearFormToExpr(addForms(remainder, constantForm(-kLow * c, dt)));
+    }
+    const restExpr = linearFormToExpr(remainder);
+    if (op === "floormod") return binary("floormod", restExpr, intImm(c, dt));
+    if (quotient.terms.length === 0 && quotient.constant === 0) return binary("floordiv", restExpr, intImm(c, dt));
+    const inner = this.floorDivOfRemainder(restExpr, c);
+    return linearFormToExpr(addForms(quotient, linearFormOf(inner)));
+  }
+
+  /** `floordiv(r, c)` for the non-multiple part, giving the nested-division rule a chance. */
+  private floorDivOfRemainder(r: PrimExpr, c: number): PrimExpr {
+    if (r.kind === "Binary" && r.op === "floordiv" && r.b.kind === "IntImm" && c > 0 && r.b.value > 0) {
+      return this.floorDivMod("floordiv", r.a, r.b.value * c);
+    }
+    return binary("floordiv", r, intImm(c, r.dtype));
+  }
+
+  private truncDivMod(op: "div" | "mod", a: PrimExpr, c: number): PrimExpr {
+    const dt = a.dtype;
+    if (c === 1) return op === "div" ? a : intImm(0, dt);
+    if (c === -1) return op === "div" ? this.linearArith("sub", intImm(0, dt), a) : intImm(0, dt);
+    const ab = this.boundOfForm(linearFormOf(a));
+    if (ab.min >= 0) {
+      // For a ≥ 0: trunc(a / c) = sign(c)·floor(a / |c|) and a mod c = floormod(a, |c|).
+      if (op === "mod") return this.floorDivMod("floormod", a, Math.abs(c));
+      const q = this.floorDivMod("floordiv", a, Math.abs(c));
+      return c > 0 ? q : this.linearArith("sub", intImm(0, dt), q);
+    }
+    if (ab.max <= 0) {
+      // For a ≤ 0: div(a, c) = -div(-a, c) and mod(a, c) = -mod(-a, c).
+      const negated = this.linearArith("sub", intImm(0, dt), a);
+      return this.linearArith("sub", intImm(0, dt), this.truncDivMod(op, negated, c));
+    }
+    return binary(op, a, intImm(c, dt));
+  }
+
+  private minMax(op: "min" | "max", a: PrimExpr, b: PrimExpr): PrimExpr {
+    const d = this.differenceBound(a, b);
+    const aIsSmaller = d.max <= 0;
+    const bIsSmaller = d.min >= 0;
+    if (op === "min") {
+      if (aIsSmaller) return a;
+      if (bIsSmaller) return b;
+    } else {
+      if (aIsSmaller) return b;
+      if (bIsSmaller) return a;
+    }
+    // Commutative: keep the constant on the right, as TVM prints it.
+    return a.kind === "IntImm" ? binary(op, b, a) : binary(op, a, b);
+  }
+
+  private comparison(op: BinaryOp, a: PrimExpr, b: PrimExpr): PrimExpr {
+    if (!isScalarInt(a)) return binary(op, a, b);
+    const d = this.differenceBound(a, b);
+    const verdict = decideComparison(op, d);
+    return verdict === undefined ? binary(op, a, b) : boolImm(verdict);
+  }
+
+  private logical(op: "and" | "or", a: PrimExpr, b: PrimExpr): PrimExpr {
+    const absorbing = op === "and" ? 0 : 1;
+    for (const [x, y] of [
+      [a, b],
+      [b, a],
+    ] as const) {
+      if (x.kind === "IntImm") return x.value === absorbing ? boolImm(absorbing === 1) : y;
+    }
+    if (sameExpr(a, b)) return a;
+    return binary(op, a, b);
+  }
+
+  private not(a: PrimExpr): PrimExpr {
+    if (a.kind === "IntImm") return boolImm(a.value === 0);
+    if (a.kind === "Not") return a.a;
+    // Negating an integer comparison flips it; float comparisons are left alone because of NaN.
+    if (a.kind === "Binary" && isScalarInt(a.a)) {
+      const flipped = NEGATED_COMPARE[a.op];
+      if (flipped !== undefined) return binary(flipped, a.a, a.b);
+    }
+    return { kind: "Not", dtype: a.dtype, a };
+  }
+}
+
+function binaryResultType(op: BinaryOp, a: PrimExpr): string {
+  return NEGATED_COMPARE[op] !== undefined ? "bool" : a.dtype;
+}
+
+/** Decides `a op b` from the bounds `d` of `a - b`, or undefined when the bounds do not settle it. */
+function decideComparison(op: BinaryOp, d: IntBound): boolean | undefined {
+  switch (op) {
+    case "eq":
+      if (d.min === 0 && d.max === 0) return true;
+      return d.min > 0 || d.max < 0 ? false : undefined;
+    case "ne":
+      if (d.min === 0 && d.max === 0) return false;
+      return d.min > 0 || d.max < 0 ? true : undefined;
+    case "lt":
+      return d.max < 0 ? true : d.min >= 0 ? false : undefined;
+    case "le":
+      return d.max <= 0 ? true : d.min > 0 ? false : undefined;
+    case "gt":
+      return d.min > 0 ? true : d.max <= 0 ? false : undefined;
+    case "ge":
+      return d.min >= 0 ? true : d.max < 0 ? false : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** Replaces `floordiv(x, c)·k·c + floormod(x, c)·k` by `x·k` inside a linear form. */
+function recombineDivMod(f: LinearForm): LinearForm {
+  for (const modTerm of f.terms) {
+    const m = modTerm.atom;
+    if (m.kind !== "Binary" || m.op !== "floormod" || m.b.kind !== "IntImm" || m.b.value <= 0) continue;
+    const divKey = exprKey(binary("floordiv", m.a, m.b));
+    const divTerm = f.terms.find((t) => t.key === divKey && t.coef === modTerm.coef * (m.b as { value: number }).value);
+    if (divTerm === undefined) continue;
+    const others: LinearForm = { ...f, terms: f.terms.filter((t) => t !== modTerm && t !== divTerm) };
+    return recombineDivMod(addForms(others, scaleForm(linearFormOf(m.a), modTerm.coef)));
+  }
+  return f;
+}

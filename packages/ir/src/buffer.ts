@@ -1,0 +1,93 @@
+/**
+ * Buffers: typed multi-dimensional views of memory. A buffer has identity (two buffers with the
+ * same name are different buffers); its `data` variable names the storage, so buffers that share
+ * `data` alias the same memory (as after flattening or `match_buffer`).
+ */
+import { type DType, dtypeInfo } from "./dtype.js";
+import { IRError } from "./errors.js";
+import { type ExprLike, type PrimExpr, type Var, intImm, toIndex, variable } from "./expr.js";
+
+/** Where a buffer lives on a GPU. `global` is device memory; `local` are registers. */
+export type StorageScope = "global" | "shared" | "shared.dyn" | "local" | "warp";
+
+export const STORAGE_SCOPES: readonly StorageScope[] = ["global", "shared", "shared.dyn", "local", "warp"];
+
+export function isStorageScope(s: string): s is StorageScope {
+  return (STORAGE_SCOPES as readonly string[]).includes(s);
+}
+
+export interface Buffer {
+  readonly kind: "Buffer";
+  readonly name: string;
+  readonly dtype: DType;
+  readonly shape: readonly PrimExpr[];
+  /** Empty means compact row-major. */
+  readonly strides: readonly PrimExpr[];
+  /** Offset of element 0 in elements. */
+  readonly elemOffset: PrimExpr;
+  readonly scope: StorageScope;
+  /** The storage pointer (dtype `handle`); shared by aliasing buffers. */
+  readonly data: Var;
+  readonly dataAlignment: number;
+  readonly offsetFactor: number;
+}
+
+export interface BufferOptions {
+  strides?: readonly ExprLike[];
+  elemOffset?: ExprLike;
+  scope?: StorageScope;
+  data?: Var;
+  dataAlignment?: number;
+  offsetFactor?: number;
+}
+
+/** Declares a new buffer. */
+export function declBuffer(name: string, shape: readonly ExprLike[], dt: DType = "float32", opts: BufferOptions = {}): Buffer {
+  dtypeInfo(dt);
+  const scope = opts.scope ?? "global";
+  if (!isStorageScope(scope)) throw new IRError(`buffer ${name}: unknown storage scope "${String(scope)}"`);
+  const where = `buffer ${name}`;
+  const strides = (opts.strides ?? []).map((s) => toIndex(s, where));
+  if (strides.length !== 0 && strides.length !== shape.length) {
+    throw new IRError(`${where}: ${strides.length} strides given for ${shape.length} dimensions`);
+  }
+  return {
+    kind: "Buffer",
+    name,
+    dtype: dt,
+    shape: shape.map((s) => toIndex(s, where)),
+    strides,
+    elemOffset: opts.elemOffset === undefined ? intImm(0) : toIndex(opts.elemOffset, where),
+    scope,
+    data: opts.data ?? variable(name, "handle"),
+    dataAlignment: opts.dataAlignment ?? 64,
+    offsetFactor: opts.offsetFactor ?? 0,
+  };
+}
+
+/** A copy of `buffer` with some fields replaced: a new buffer with its own identity and storage. */
+export function withBuffer(buffer: Buffer, changes: Partial<Omit<Buffer, "kind">>): Buffer {
+  const next = { ...buffer, ...changes };
+  if (changes.data === undefined && (changes.name !== undefined || changes.scope !== undefined)) {
+    return { ...next, data: variable(next.name, "handle") };
+  }
+  return next;
+}
+
+/** Number of elements, if the shape is constant. */
+export function constantSize(buffer: Buffer): number | undefined {
+  let n = 1;
+  for (const s of buffer.shape) {
+    if (s.kind !== "IntImm") return undefined;
+    n *= s.value;
+  }
+  return n;
+}
+
+/** The shape as numbers, or throws naming the buffer when a dimension is symbolic. */
+export function constantShape(buffer: Buffer): number[] {
+  return buffer.shape.map((s, i) => {
+    if (s.kind !== "IntImm") throw new IRError(`buffer ${buffer.name}: dimension ${i} is not a constant`);
+    return s.value;
+  });
+}

@@ -1,0 +1,110 @@
+/**
+ * Data types, written as TVM spells them: `int32`, `float32x4`, `bool`, `handle`.
+ *
+ * A dtype is kept as its canonical string so that comparison is `===` and printing is free;
+ * `dtypeInfo` parses (and caches) the structured form when code needs bits, lanes or the class.
+ */
+import { IRError } from "./errors.js";
+
+export type DType = string;
+
+export type DTypeCode = "int" | "uint" | "float" | "bool" | "handle";
+
+export interface DTypeInfo {
+  readonly code: DTypeCode;
+  /** Bits of one lane (bool: 1, handle: 64). */
+  readonly bits: number;
+  readonly lanes: number;
+}
+
+const infoCache = new Map<string, DTypeInfo>();
+
+const INT_BITS = new Set([8, 16, 32, 64]);
+const FLOAT_BITS = new Set([16, 32, 64]);
+
+function parseUncached(text: string): DTypeInfo | undefined {
+  if (text === "handle") return { code: "handle", bits: 64, lanes: 1 };
+  const m = /^(bool|int|uint|float)(\d+)?(?:x(\d+))?$/.exec(text);
+  if (!m) return undefined;
+  const code = m[1] as DTypeCode;
+  const lanes = m[3] === undefined ? 1 : Number(m[3]);
+  if (!(lanes >= 1)) return undefined;
+  if (code === "bool") {
+    if (m[2] !== undefined && m[2] !== "1") return undefined;
+    return { code, bits: 1, lanes };
+  }
+  if (m[2] === undefined) return undefined;
+  const bits = Number(m[2]);
+  const allowed = code === "float" ? FLOAT_BITS : INT_BITS;
+  if (!allowed.has(bits)) return undefined;
+  return { code, bits, lanes };
+}
+
+/** Returns the structured form of a dtype, or throws an IRError naming the bad text. */
+export function dtypeInfo(dtype: DType): DTypeInfo {
+  let info = infoCache.get(dtype);
+  if (info === undefined) {
+    info = parseUncached(dtype);
+    if (info === undefined) {
+      throw new IRError(
+        `unknown dtype "${dtype}": expected bool, int8/16/32/64, uint8/16/32/64, float16/32/64 or handle, optionally with lanes such as float32x4`,
+      );
+    }
+    infoCache.set(dtype, info);
+  }
+  return info;
+}
+
+export function isValidDType(text: string): boolean {
+  return infoCache.has(text) || parseUncached(text) !== undefined;
+}
+
+/** Canonical spelling: validates and returns the dtype string (e.g. `bool1` → `bool`). */
+export function dtype(text: string): DType {
+  const info = dtypeInfo(text);
+  return makeDType(info.code, info.bits, info.lanes);
+}
+
+export function makeDType(code: DTypeCode, bits: number, lanes = 1): DType {
+  const base = code === "bool" ? "bool" : code === "handle" ? "handle" : `${code}${bits}`;
+  return lanes === 1 ? base : `${base}x${lanes}`;
+}
+
+export const isInt = (t: DType): boolean => dtypeInfo(t).code === "int";
+export const isUInt = (t: DType): boolean => dtypeInfo(t).code === "uint";
+/** Signed or unsigned integer (not bool). */
+export const isIntegral = (t: DType): boolean => {
+  const c = dtypeInfo(t).code;
+  return c === "int" || c === "uint";
+};
+export const isFloat = (t: DType): boolean => dtypeInfo(t).code === "float";
+export const isBool = (t: DType): boolean => dtypeInfo(t).code === "bool";
+export const isHandle = (t: DType): boolean => dtypeInfo(t).code === "handle";
+export const lanesOf = (t: DType): number => dtypeInfo(t).lanes;
+export const bitsOf = (t: DType): number => dtypeInfo(t).bits;
+
+/** The scalar element type of a vector dtype (`float32x4` → `float32`). */
+export function elementType(t: DType): DType {
+  const i = dtypeInfo(t);
+  return makeDType(i.code, i.bits, 1);
+}
+
+export function withLanes(t: DType, lanes: number): DType {
+  const i = dtypeInfo(t);
+  return makeDType(i.code, i.bits, lanes);
+}
+
+/** Size of one element in bytes (bool counts as one byte, as in TVM buffers). */
+export function bytesOf(t: DType): number {
+  const i = dtypeInfo(t);
+  return Math.max(1, i.bits / 8) * i.lanes;
+}
+
+/** Smallest and largest value representable by an integer dtype (as JS numbers; 64-bit ones are approximate). */
+export function intRange(t: DType): { min: number; max: number } {
+  const i = dtypeInfo(t);
+  if (i.code === "bool") return { min: 0, max: 1 };
+  if (i.code === "uint") return { min: 0, max: 2 ** i.bits - 1 };
+  if (i.code === "int") return { min: -(2 ** (i.bits - 1)), max: 2 ** (i.bits - 1) - 1 };
+  throw new IRError(`intRange: ${t} is not an integer dtype`);
+}

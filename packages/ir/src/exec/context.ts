@@ -1,0 +1,133 @@
+/**
+ * The state of generating one JS function: output lines, the JS names bound to IR variables,
+ * the typed arrays holding each storage (`data`) variable, buffer layouts, temporaries, and the
+ * error-site table the runtime uses to describe failures.
+ */
+import type { Buffer } from "../buffer.js";
+import type { Var } from "../expr.js";
+import { ExecutionError } from "./errors.js";
+import { NameAllocator } from "./names.js";
+import type { IntRange } from "./index-ranges.js";
+import { ErrorSiteTable } from "./runtime.js";
+
+/** How element `[i0, i1, …]` of a buffer is found: `array[offset + Σ i_k * strides[k]]` (all JS snippets). */
+export interface BufferLayout {
+  readonly array: string;
+  readonly shape: readonly string[];
+  readonly strides: readonly string[];
+  readonly offset: string;
+}
+
+export class EmitContext {
+  readonly names = new NameAllocator();
+  readonly sites = new ErrorSiteTable();
+  /** Where in the IR we are, appended to error messages (e.g. ` in block "C"`). */
+  where = "";
+  private readonly body: string[] = [];
+  private depth = 1;
+  private readonly temps: string[] = [];
+  private readonly varNames = new Map<Var, string>();
+  private readonly varRanges = new Map<Var, IntRange>();
+  private readonly arrays = new Map<Var, string>();
+  private readonly layouts = new Map<Buffer, BufferLayout>();
+
+  /**
+   * @param boundsCheck check buffer indices at run time
+   * @param checkProvenIndices also check indices proven in range at compile time (to measure the full cost)
+   */
+  constructor(
+    readonly boundsCheck: boolean,
+    readonly checkProvenIndices = false,
+  ) {}
+
+  line(text: string): void {
+    this.body.push(`${"  ".repeat(this.depth)}${text}`);
+  }
+
+  /** Emits `open`, then `inner` one level deeper, then `close`. */
+  nested(open: string, inner: () => void, close = "}"): void {
+    this.line(open);
+    this.indented(inner);
+    this.line(close);
+  }
+
+  indented(inner: () => void): void {
+    this.depth++;
+    try {
+      inner();
+    } finally {
+      this.depth--;
+    }
+  }
+
+  /** Lines emitted so far, indented for a function body. */
+  bodyLines(): readonly string[] {
+    return this.body;
+  }
+
+  /** A function-level `let` temporary (for `Let` expressions and bounds-checked indices). */
+  temp(hint: string): string {
+    const name = this.names.internal(hint);
+    this.temps.push(name);
+    return name;
+  }
+
+  tempNames(): readonly string[] {
+    return this.temps;
+  }
+
+  /**
+   * Gives `v` a fresh JS name for the duration of its scope; call the returned function when the
+   * scope ends. Each binding site gets its own name, so re-bound variables never clash in JS.
+   * `range`, when known, is the constant inclusive range of the variable's values in the scope.
+   */
+  bindVar(v: Var, name = this.names.fresh(v.name), range?: IntRange): { name: string; unbind: () => void } {
+    const previous = this.varNames.get(v);
+    const previousRange = this.varRanges.get(v);
+    this.varNames.set(v, name);
+    if (range === undefined) this.varRanges.delete(v);
+    else this.varRanges.set(v, range);
+    return {
+      name,
+      unbind: () => {
+        if (previous === undefined) this.varNames.delete(v);
+        else this.varNames.set(v, previous);
+        if (previousRange === undefined) this.varRanges.delete(v);
+        else this.varRanges.set(v, previousRange);
+      },
+    };
+  }
+
+  /** The constant range of a bound variable, if known. */
+  readonly rangeOf = (v: Var): IntRange | undefined => this.varRanges.get(v);
+
+  varName(v: Var): string {
+    const name = this.varNames.get(v);
+    if (name === undefined) {
+      throw new ExecutionError(
+        `variable ${v.name} (${v.dtype}) is used${this.where} but not bound by a parameter, loop, block, or let`,
+      );
+    }
+    return name;
+  }
+
+  isBound(v: Var): boolean {
+    return this.varNames.has(v);
+  }
+
+  setArray(data: Var, array: string): void {
+    this.arrays.set(data, array);
+  }
+
+  arrayOf(data: Var): string | undefined {
+    return this.arrays.get(data);
+  }
+
+  setLayout(buffer: Buffer, layout: BufferLayout): void {
+    this.layouts.set(buffer, layout);
+  }
+
+  layout(buffer: Buffer): BufferLayout | undefined {
+    return this.layouts.get(buffer);
+  }
+}

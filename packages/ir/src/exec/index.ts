@@ -1,0 +1,9 @@
+/**
+ * The CPU executor: compiles PrimFuncs to JavaScript and runs them on typed arrays.
+ */
+export { ExecutionError } from "./errors.js";
+export { type TypedArray, type TypedArrayConstructor, typedArrayFor, typedArrayConstructorFor } from "./typed-arrays.js";
+export { type CompileOptions, type CompiledPrimFunc, compilePrimFunc, runPrimFunc } from "./compile.js";
+export { type ParamInfo, type ArgumentValue } from "./arguments.js";
+export { type RandomArgsOptions, allocateArgs, randomArgs } from "./arrays.js";
+export { roundToFloat16, roundHalfAwayFromZero, mulberry32 } from "./numeric.js";

@@ -1,0 +1,36 @@
+/**
+ * Turns IR names (which may contain dots or clash) into unique JS identifiers.
+ * Generated helper names all start with `$`, which sanitised IR names never contain.
+ */
+const RESERVED = new Set(
+  (
+    "break case catch class const continue debugger default delete do else enum export extends false finally for " +
+    "function if import in instanceof new null return super switch this throw true try typeof var void while with " +
+    "yield let static implements interface package private protected public await async of " +
+    "arguments eval undefined NaN Infinity Math Object Array Number Boolean String Symbol Error " +
+    "fround imul globalThis"
+  ).split(" "),
+);
+
+export class NameAllocator {
+  private readonly used = new Set<string>();
+
+  /** A fresh identifier derived from `hint`, never returned before by this allocator. */
+  fresh(hint: string): string {
+    let base = hint.replace(/[^A-Za-z0-9_]/g, "_");
+    if (base === "" || /^[0-9]/.test(base)) base = `_${base}`;
+    if (RESERVED.has(base)) base = `${base}_`;
+    let name = base;
+    for (let n = 1; this.used.has(name); n++) name = `${base}_${n}`;
+    this.used.add(name);
+    return name;
+  }
+
+  /** A fresh internal name (`$` prefix: cannot clash with names from the IR). */
+  internal(hint: string): string {
+    let name = `$${hint}`;
+    for (let n = 1; this.used.has(name); n++) name = `$${hint}_${n}`;
+    this.used.add(name);
+    return name;
+  }
+}

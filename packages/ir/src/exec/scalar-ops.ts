@@ -1,0 +1,148 @@
+/**
+ * JS snippets for dtype-exact scalar arithmetic. Every function takes operand snippets that are
+ * atoms (identifiers, literals, calls, member accesses) or parenthesised expressions, and returns
+ * one of those again, so snippets compose without precedence surprises.
+ *
+ * Conventions of the generated code: `fround` and `imul` are `Math.fround`/`Math.imul`; helpers
+ * from `runtime.ts` are bound to `$`-prefixed names (see `RUNTIME_PRELUDE`).
+ */
+import { type DType, dtypeInfo } from "../dtype.js";
+import type { BinaryOp } from "../expr.js";
+import { ExecutionError } from "./errors.js";
+
+/** Declarations that every generated function body starts with. */
+export const RUNTIME_PRELUDE = [
+  "const fround = Math.fround;",
+  "const imul = Math.imul;",
+  "const { divTrunc: $divTrunc, modTrunc: $modTrunc, divFloor: $divFloor, modFloor: $modFloor, " +
+    "toFloat16: $f16, roundHalfAway: $roundHalfAway, select: $select, outOfBounds: $oob, " +
+    "floorModF16: $floorModF16, floorModF32: $floorModF32, floorModF64: $floorModF64 } = $rt;",
+];
+
+/** Rounds a float result to the precision of `dt` (float32: after every operation). */
+export function roundToFloat(dt: DType, js: string): string {
+  const bits = dtypeInfo(dt).bits;
+  if (bits === 32) return `fround(${js})`;
+  if (bits === 16) return `$f16(${js})`;
+  return `(${js})`;
+}
+
+/**
+ * Brings an integer computed exactly (as a double) into the range of `dt` by two's-complement
+ * wrapping. 64-bit integers are not wrapped: they are exact JS numbers up to 2^53.
+ */
+export function wrapInteger(dt: DType, js: string): string {
+  const { code, bits } = dtypeInfo(dt);
+  if (bits === 64) return js;
+  if (code === "int") {
+    if (bits === 32) return `(${js} | 0)`;
+    return `(${js} << ${32 - bits} >> ${32 - bits})`;
+  }
+  if (bits === 32) return `(${js} >>> 0)`;
+  return `(${js} & ${2 ** bits - 1})`;
+}
+
+const COMPARE_JS: Partial<Record<BinaryOp, string>> = { eq: "===", ne: "!==", lt: "<", le: "<=", gt: ">", ge: ">=" };
+const ARITH_JS: Partial<Record<BinaryOp, string>> = { add: "+", sub: "-", mul: "*", div: "/" };
+
+/**
+ * `a op b` where both operands have the scalar dtype `dt`. `divisionSite` is the error-site index
+ * reported if an integer division by zero happens.
+ */
+export function emitBinaryOp(op: BinaryOp, dt: DType, a: string, b: string, divisionSite: () => number): string {
+  const compare = COMPARE_JS[op];
+  if (compare !== undefined) return `(${a} ${compare} ${b})`;
+  if (op === "and") return `(${a} && ${b})`;
+  if (op === "or") return `(${a} || ${b})`;
+  if (op === "min") return `Math.min(${a}, ${b})`;
+  if (op === "max") return `Math.max(${a}, ${b})`;
+  const { code, bits } = dtypeInfo(dt);
+  if (code === "float") return emitFloatArith(op, dt, a, b);
+  if (code !== "int" && code !== "uint") {
+    throw new ExecutionError(`arithmetic operator ${op} on dtype ${dt} is not supported`);
+  }
+  switch (op) {
+    case "add":
+    case "sub":
+      return wrapInteger(dt, `${a} ${ARITH_JS[op]} ${b}`);
+    case "mul":
+      if (bits === 32) return code === "int" ? `imul(${a}, ${b})` : `(imul(${a}, ${b}) >>> 0)`;
+      return wrapInteger(dt, `${a} * ${b}`);
+    case "div":
+      return wrapInteger(dt, `$divTrunc(${a}, ${b}, ${divisionSite()})`);
+    case "mod":
+      return `$modTrunc(${a}, ${b}, ${divisionSite()})`;
+    case "floordiv":
+      return wrapInteger(dt, `$divFloor(${a}, ${b}, ${divisionSite()})`);
+    case "floormod":
+      return `$modFloor(${a}, ${b}, ${divisionSite()})`;
+    default:
+      throw new ExecutionError(`unexpected operator ${op}`);
+  }
+}
+
+function emitFloatArith(op: BinaryOp, dt: DType, a: string, b: string): string {
+  switch (op) {
+    case "add":
+    case "sub":
+    case "mul":
+    case "div":
+      return roundToFloat(dt, `${a} ${ARITH_JS[op]} ${b}`);
+    case "mod":
+      // JS `%` on numbers is C's fmod, whose result is exact in the operands' precision.
+      return `(${a} % ${b})`;
+    case "floordiv":
+      return `Math.floor(${roundToFloat(dt, `${a} / ${b}`)})`;
+    case "floormod":
+      return `$floorModF${dtypeInfo(dt).bits}(${a}, ${b})`;
+    default:
+      throw new ExecutionError(`unexpected operator ${op}`);
+  }
+}
+
+/** Converts a value of scalar dtype `from` to scalar dtype `to` (C semantics: float→int truncates). */
+export function emitCast(from: DType, to: DType, js: string): string {
+  if (from === to) return js;
+  const src = dtypeInfo(from);
+  const dst = dtypeInfo(to);
+  if (dst.code === "bool") return src.code === "bool" ? js : `(${js} !== 0)`;
+  const numeric = src.code === "bool" ? `(${js} ? 1 : 0)` : js;
+  if (dst.code === "float") return dst.bits === 64 || src.code === "bool" ? numeric : roundToFloat(to, numeric);
+  if (dst.code !== "int" && dst.code !== "uint") throw new ExecutionError(`cannot cast ${from} to ${to}`);
+  if (dst.bits === 64) return src.code === "float" ? `Math.trunc(${numeric})` : numeric;
+  // ToInt32 inside the wrapping operators truncates floats toward zero and wraps integers.
+  return wrapInteger(to, numeric);
+}
+
+const UNARY_MATH_JS: Readonly<Record<string, string>> = {
+  exp: "Math.exp",
+  log: "Math.log",
+  sqrt: "Math.sqrt",
+  tanh: "Math.tanh",
+  floor: "Math.floor",
+  ceil: "Math.ceil",
+  trunc: "Math.trunc",
+};
+
+/** A call of a built-in operator (except `if_then_else`, which the expression emitter makes lazy). */
+export function emitIntrinsic(op: string, dt: DType, args: readonly string[]): string {
+  const a = args[0] ?? "undefined";
+  const fn = UNARY_MATH_JS[op];
+  if (fn !== undefined) return roundToFloat(dt, `${fn}(${a})`);
+  switch (op) {
+    case "sigmoid": {
+      const e = roundToFloat(dt, `Math.exp(-${a})`);
+      return roundToFloat(dt, `1 / ${roundToFloat(dt, `1 + ${e}`)}`);
+    }
+    case "round":
+      return `$roundHalfAway(${a})`;
+    case "fabs":
+      return dtypeInfo(dt).code === "float" ? `Math.abs(${a})` : wrapInteger(dt, `Math.abs(${a})`);
+    case "pow":
+      return roundToFloat(dt, `Math.pow(${a}, ${args[1] ?? "undefined"})`);
+    case "tvm_storage_sync":
+      return "0";
+    default:
+      throw new ExecutionError(`the CPU executor does not implement the intrinsic T.${op}`);
+  }
+}

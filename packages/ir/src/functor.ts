@@ -1,0 +1,397 @@
+/**
+ * Generic traversal of expressions and statements.
+ *
+ * `IRVisitor` walks every node; `IRMutator` rebuilds the tree bottom-up and returns the very same
+ * object wherever nothing below changed, so unchanged subtrees are shared and `===` tells a pass
+ * whether it did anything. Passes override the `visit*` methods of the nodes they care about and
+ * call `super` to keep the default recursion.
+ */
+import type { Buffer } from "./buffer.js";
+import type { BufferLoad, PrimExpr, Var } from "./expr.js";
+import type {
+  Block,
+  BlockRealize,
+  BufferRegion,
+  BufferStore,
+  For,
+  IterVar,
+  MatchBufferRegion,
+  Range,
+  Stmt,
+} from "./stmt.js";
+
+function mapArray<T>(xs: readonly T[], f: (x: T) => T): readonly T[] {
+  let out: T[] | undefined;
+  for (let i = 0; i < xs.length; i++) {
+    const y = f(xs[i]!);
+    if (out === undefined && y !== xs[i]) out = xs.slice(0, i);
+    if (out !== undefined) out.push(y);
+  }
+  return out ?? xs;
+}
+
+export { mapArray };
+
+export class IRVisitor {
+  visitExpr(e: PrimExpr): void {
+    switch (e.kind) {
+      case "IntImm":
+      case "FloatImm":
+      case "StringImm":
+        return;
+      case "Var":
+        return this.visitVar(e);
+      case "Binary":
+        this.visitExpr(e.a);
+        this.visitExpr(e.b);
+        return;
+      case "Not":
+        return this.visitExpr(e.a);
+      case "Select":
+        this.visitExpr(e.condition);
+        this.visitExpr(e.trueValue);
+        this.visitExpr(e.falseValue);
+        return;
+      case "Cast":
+        return this.visitExpr(e.value);
+      case "BufferLoad":
+        return this.visitBufferLoad(e);
+      case "Ramp":
+        this.visitExpr(e.base);
+        this.visitExpr(e.stride);
+        return;
+      case "Broadcast":
+        return this.visitExpr(e.value);
+      case "Let":
+        this.visitExpr(e.value);
+        this.visitExpr(e.body);
+        return;
+      case "Call":
+        for (const a of e.args) this.visitExpr(a);
+        return;
+    }
+  }
+
+  visitVar(_v: Var): void {}
+
+  visitBufferLoad(e: BufferLoad): void {
+    for (const i of e.indices) this.visitExpr(i);
+  }
+
+  visitStmt(s: Stmt): void {
+    switch (s.kind) {
+      case "BufferStore":
+        return this.visitBufferStore(s);
+      case "SeqStmt":
+        for (const c of s.seq) this.visitStmt(c);
+        return;
+      case "IfThenElse":
+        this.visitExpr(s.condition);
+        this.visitStmt(s.thenCase);
+        if (s.elseCase) this.visitStmt(s.elseCase);
+        return;
+      case "For":
+        return this.visitFor(s);
+      case "Evaluate":
+        return this.visitExpr(s.value);
+      case "LetStmt":
+        this.visitExpr(s.value);
+        this.visitStmt(s.body);
+        return;
+      case "Allocate":
+      case "DeclBuffer":
+        this.visitStmt(s.body);
+        return;
+      case "AttrStmt":
+        this.visitExpr(s.value);
+        this.visitStmt(s.body);
+        return;
+      case "BlockRealize":
+        return this.visitBlockRealize(s);
+    }
+  }
+
+  visitBufferStore(s: BufferStore): void {
+    this.visitExpr(s.value);
+    for (const i of s.indices) this.visitExpr(i);
+  }
+
+  visitFor(s: For): void {
+    this.visitExpr(s.min);
+    this.visitExpr(s.extent);
+    this.visitStmt(s.body);
+  }
+
+  visitBlockRealize(s: BlockRealize): void {
+    for (const v of s.iterValues) this.visitExpr(v);
+    this.visitExpr(s.predicate);
+    this.visitBlock(s.block);
+  }
+
+  visitBlock(b: Block): void {
+    for (const iv of b.iterVars) {
+      this.visitExpr(iv.dom.min);
+      this.visitExpr(iv.dom.extent);
+    }
+    for (const r of b.reads) this.visitRegion(r);
+    for (const r of b.writes) this.visitRegion(r);
+    for (const m of b.matchBuffers) this.visitRegion(m.source);
+    if (b.init) this.visitStmt(b.init);
+    this.visitStmt(b.body);
+  }
+
+  visitRegion(r: BufferRegion): void {
+    for (const rg of r.region) {
+      this.visitExpr(rg.min);
+      this.visitExpr(rg.extent);
+    }
+  }
+}
+
+export class IRMutator {
+  /** Maps every buffer reference (loads, stores, regions, allocations). Identity by default. */
+  mapBuffer(b: Buffer): Buffer {
+    return b;
+  }
+
+  visitExpr(e: PrimExpr): PrimExpr {
+    switch (e.kind) {
+      case "IntImm":
+      case "FloatImm":
+      case "StringImm":
+        return e;
+      case "Var":
+        return this.visitVar(e);
+      case "Binary": {
+        const a = this.visitExpr(e.a);
+        const b = this.visitExpr(e.b);
+        return a === e.a && b === e.b ? e : { ...e, a, b };
+      }
+      case "Not": {
+        const a = this.visitExpr(e.a);
+        return a === e.a ? e : { ...e, a };
+      }
+      case "Select": {
+        const condition = this.visitExpr(e.condition);
+        const trueValue = this.visitExpr(e.trueValue);
+        const falseValue = this.visitExpr(e.falseValue);
+        return condition === e.condition && trueValue === e.trueValue && falseValue === e.falseValue
+          ? e
+          : { ...e, condition, trueValue, falseValue };
+      }
+      case "Cast": {
+        const value = this.visitExpr(e.value);
+        return value === e.value ? e : { ...e, value };
+      }
+      case "BufferLoad":
+        return this.visitBufferLoad(e);
+      case "Ramp": {
+        const base = this.visitExpr(e.base);
+        const stride = this.visitExpr(e.stride);
+        return base === e.base && stride === e.stride ? e : { ...e, base, stride };
+      }
+      case "Broadcast": {
+        const value = this.visitExpr(e.value);
+        return value === e.value ? e : { ...e, value };
+      }
+      case "Let": {
+        const value = this.visitExpr(e.value);
+        const body = this.visitExpr(e.body);
+        return value === e.value && body === e.body ? e : { ...e, value, body, dtype: body.dtype };
+      }
+      case "Call": {
+        const args = mapArray(e.args, (a) => this.visitExpr(a));
+        return args === e.args ? e : { ...e, args };
+      }
+    }
+  }
+
+  visitVar(v: Var): PrimExpr {
+    return v;
+  }
+
+  visitBufferLoad(e: BufferLoad): PrimExpr {
+    const buffer = this.mapBuffer(e.buffer);
+    const indices = mapArray(e.indices, (i) => this.visitExpr(i));
+    return buffer === e.buffer && indices === e.indices ? e : { ...e, buffer, indices };
+  }
+
+  visitStmt(s: Stmt): Stmt {
+    switch (s.kind) {
+      case "BufferStore":
+        return this.visitBufferStore(s);
+      case "SeqStmt": {
+        const stmts = mapArray(s.seq, (c) => this.visitStmt(c));
+        return stmts === s.seq ? s : { ...s, seq: stmts };
+      }
+      case "IfThenElse": {
+        const condition = this.visitExpr(s.condition);
+        const thenCase = this.visitStmt(s.thenCase);
+        const elseCase = s.elseCase ? this.visitStmt(s.elseCase) : undefined;
+        return condition === s.condition && thenCase === s.thenCase && elseCase === s.elseCase
+          ? s
+          : { ...s, condition, thenCase, elseCase };
+      }
+      case "For":
+        return this.visitFor(s);
+      case "Evaluate": {
+        const value = this.visitExpr(s.value);
+        return value === s.value ? s : { ...s, value };
+      }
+      case "LetStmt": {
+        const value = this.visitExpr(s.value);
+        const body = this.visitStmt(s.body);
+        return value === s.value && body === s.body ? s : { ...s, value, body };
+      }
+      case "Allocate":
+      case "DeclBuffer": {
+        const buffer = this.mapBuffer(s.buffer);
+        const body = this.visitStmt(s.body);
+        return buffer === s.buffer && body === s.body ? s : { ...s, buffer, body };
+      }
+      case "AttrStmt": {
+        const value = this.visitExpr(s.value);
+        const body = this.visitStmt(s.body);
+        return value === s.value && body === s.body ? s : { ...s, value, body };
+      }
+      case "BlockRealize":
+        return this.visitBlockRealize(s);
+    }
+  }
+
+  visitBufferStore(s: BufferStore): Stmt {
+    const buffer = this.mapBuffer(s.buffer);
+    const value = this.visitExpr(s.value);
+    const indices = mapArray(s.indices, (i) => this.visitExpr(i));
+    return buffer === s.buffer && value === s.value && indices === s.indices ? s : { ...s, buffer, value, indices };
+  }
+
+  visitFor(s: For): Stmt {
+    const min = this.visitExpr(s.min);
+    const extent = this.visitExpr(s.extent);
+    const body = this.visitStmt(s.body);
+    return min === s.min && extent === s.extent && body === s.body ? s : { ...s, min, extent, body };
+  }
+
+  visitBlockRealize(s: BlockRealize): Stmt {
+    const iterValues = mapArray(s.iterValues, (v) => this.visitExpr(v));
+    const predicate = this.visitExpr(s.predicate);
+    const block = this.visitBlock(s.block);
+    return iterValues === s.iterValues && predicate === s.predicate && block === s.block
+      ? s
+      : { ...s, iterValues, predicate, block };
+  }
+
+  visitBlock(b: Block): Block {
+    const iterVars = mapArray(b.iterVars, (iv) => this.visitIterVar(iv));
+    const reads = mapArray(b.reads, (r) => this.visitRegion(r));
+    const writes = mapArray(b.writes, (r) => this.visitRegion(r));
+    const allocBuffers = mapArray(b.allocBuffers, (x) => this.mapBuffer(x));
+    const matchBuffers = mapArray(b.matchBuffers, (m) => this.visitMatchBuffer(m));
+    const init = b.init ? this.visitStmt(b.init) : undefined;
+    const body = this.visitStmt(b.body);
+    return iterVars === b.iterVars &&
+      reads === b.reads &&
+      writes === b.writes &&
+      allocBuffers === b.allocBuffers &&
+      matchBuffers === b.matchBuffers &&
+      init === b.init &&
+      body === b.body
+      ? b
+      : { ...b, iterVars, reads, writes, allocBuffers, matchBuffers, init, body };
+  }
+
+  visitIterVar(iv: IterVar): IterVar {
+    const dom = this.visitRange(iv.dom);
+    return dom === iv.dom ? iv : { ...iv, dom };
+  }
+
+  visitRange(r: Range): Range {
+    const min = this.visitExpr(r.min);
+    const extent = this.visitExpr(r.extent);
+    return min === r.min && extent === r.extent ? r : { min, extent };
+  }
+
+  visitRegion(r: BufferRegion): BufferRegion {
+    const buffer = this.mapBuffer(r.buffer);
+    const region = mapArray(r.region, (x) => this.visitRange(x));
+    return buffer === r.buffer && region === r.region ? r : { buffer, region };
+  }
+
+  visitMatchBuffer(m: MatchBufferRegion): MatchBufferRegion {
+    const source = this.visitRegion(m.source);
+    return source === m.source ? m : { ...m, source };
+  }
+}
+
+/** Calls `f` on every expression node (post-order) in an expression or statement tree. */
+export function forEachExpr(root: PrimExpr | Stmt, f: (e: PrimExpr) => void): void {
+  class V extends IRVisitor {
+    override visitExpr(e: PrimExpr): void {
+      super.visitExpr(e);
+      f(e);
+    }
+  }
+  const v = new V();
+  if (isStmt(root)) v.visitStmt(root);
+  else v.visitExpr(root);
+}
+
+/** Calls `f` on every statement (pre-order), blocks' `init` and body included. */
+export function forEachStmt(root: Stmt, f: (s: Stmt) => void): void {
+  class V extends IRVisitor {
+    override visitStmt(s: Stmt): void {
+      f(s);
+      super.visitStmt(s);
+    }
+  }
+  new V().visitStmt(root);
+}
+
+const STMT_KINDS = new Set([
+  "BufferStore",
+  "SeqStmt",
+  "IfThenElse",
+  "For",
+  "Evaluate",
+  "LetStmt",
+  "Allocate",
+  "DeclBuffer",
+  "AttrStmt",
+  "BlockRealize",
+]);
+
+export function isStmt(node: PrimExpr | Stmt): node is Stmt {
+  return STMT_KINDS.has(node.kind);
+}
+
+/** Does the tree use variable `v` (or any var for which `pred` holds)? */
+export function usesVar(root: PrimExpr | Stmt, pred: (v: Var) => boolean): boolean {
+  let found = false;
+  forEachExpr(root, (e) => {
+    if (!found && e.kind === "Var" && pred(e)) found = true;
+  });
+  return found;
+}
+
+/** Replaces variables. `map` returns the replacement or `undefined` to keep a variable. */
+export class Substituter extends IRMutator {
+  constructor(private readonly map: (v: Var) => PrimExpr | undefined) {
+    super();
+  }
+  override visitVar(v: Var): PrimExpr {
+    return this.map(v) ?? v;
+  }
+}
+
+function toLookup(map: ReadonlyMap<Var, PrimExpr> | ((v: Var) => PrimExpr | undefined)): (v: Var) => PrimExpr | undefined {
+  return typeof map === "function" ? map : (v) => map.get(v);
+}
+
+export function substitute(e: PrimExpr, map: ReadonlyMap<Var, PrimExpr> | ((v: Var) => PrimExpr | undefined)): PrimExpr {
+  return new Substituter(toLookup(map)).visitExpr(e);
+}
+
+export function substituteStmt(s: Stmt, map: ReadonlyMap<Var, PrimExpr> | ((v: Var) => PrimExpr | undefined)): Stmt {
+  return new Substituter(toLookup(map)).visitStmt(s);
+}

@@ -1,0 +1,283 @@
+/**
+ * Builds TensorIR statements from a function body. Statement forms are dispatched here; loops,
+ * blocks and the lowered scoped forms (allocate, launch_thread, …) live in their own modules.
+ */
+import { isFloat, lanesOf, withLanes } from "../dtype.js";
+import { IRError } from "../errors.js";
+import { type BinaryOp, type PrimExpr, binary, variable } from "../expr.js";
+import { type Stmt, bufferStore, evaluate, ifThenElseStmt, letStmt, seq } from "../stmt.js";
+import { type PyExpr, type PyStmt, dottedName } from "./ast.js";
+import { evalAttrDict } from "./attr-values.js";
+import { parseBufferDecl } from "./buffer-decl.js";
+import { type BlockState, type FunctionState, type StmtResult } from "./build-state.js";
+import { buildBlock, blockOnlyStatement, isBlockOnlyCall, parseAxisAssign, parseRemapAssign } from "./block-builder.js";
+import { fail } from "./errors.js";
+import type { ExprEvaluator } from "./expr-evaluator.js";
+import { isLiteral, literalToExpr, valuesToExprs } from "./literal.js";
+import { buildFor } from "./loop-builder.js";
+import { loweredAssign, loweredCallStatement, loweredWith } from "./lowered-builder.js";
+import { parseRegion, subscriptItems } from "./regions.js";
+import type { ScopeStack } from "./scope.js";
+
+type CallNode = Extract<PyExpr, { kind: "Call" }>;
+
+const AUG_OPS: Partial<Record<string, BinaryOp>> = { "+": "add", "-": "sub", "*": "mul", "//": "floordiv", "%": "floormod" };
+
+export class BodyBuilder {
+  readonly blocks: BlockState[] = [];
+  /** 0 while reading the function's own top-level statements. */
+  private depth = 0;
+
+  constructor(
+    readonly ev: ExprEvaluator,
+    readonly fn: FunctionState,
+  ) {}
+
+  get scopes(): ScopeStack {
+    return this.ev.scopes;
+  }
+
+  get atFunctionTop(): boolean {
+    return this.depth === 0 && this.blocks.length === 0;
+  }
+
+  get currentBlock(): BlockState | undefined {
+    return this.blocks[this.blocks.length - 1];
+  }
+
+  /** A statement list in the current scope; declarations vanish, scoped forms wrap what follows. */
+  body(stmts: readonly PyStmt[]): Stmt {
+    const out: Stmt[] = [];
+    for (let i = 0; i < stmts.length; i++) {
+      const r = this.statement(stmts[i]!);
+      if (r === undefined) continue;
+      if ("wrap" in r) {
+        out.push(r.wrap(this.body(stmts.slice(i + 1))));
+        break;
+      }
+      out.push(r);
+    }
+    return out.length === 0 ? evaluate(0) : seq(out);
+  }
+
+  /** A nested suite (loop, if, with body) in its own scope. */
+  nested(stmts: readonly PyStmt[]): Stmt {
+    this.depth++;
+    try {
+      return this.scopes.within(() => this.body(stmts));
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private statement(s: PyStmt): StmtResult {
+    try {
+      return this.statementUnchecked(s);
+    } catch (err) {
+      if (err instanceof IRError) fail(err.message, s.pos);
+      throw err;
+    }
+  }
+
+  private statementUnchecked(s: PyStmt): StmtResult {
+    switch (s.kind) {
+      case "Pass":
+      case "Import":
+        return undefined;
+      case "ExprStmt":
+        return this.exprStatement(s.value);
+      case "Assign":
+        return this.assign(s.target, s.value);
+      case "AugAssign":
+        return this.augAssign(s);
+      case "AnnAssign":
+        return this.annAssign(s);
+      case "For":
+        return buildFor(this, s);
+      case "With":
+        return this.withStatement(s);
+      case "If":
+        return this.ifStatement(s);
+      case "FunctionDef":
+        fail('unsupported Python construct "def" inside a function: TVMScript functions cannot be nested', s.pos);
+      case "ClassDef":
+        fail('unsupported Python construct "class" inside a function', s.pos);
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Expression statements
+
+  private exprStatement(e: PyExpr): StmtResult {
+    if (e.kind === "String") return undefined; // a docstring
+    if (e.kind !== "Call") return evaluate(this.ev.prim(e));
+    const callee = dottedName(e.func);
+    if (callee === "T.func_attr") return this.funcAttr(e);
+    if (callee === "T.evaluate") {
+      if (e.args.length !== 1) fail(`T.evaluate takes 1 argument, got ${e.args.length}`, e.pos);
+      return evaluate(this.ev.prim(e.args[0]!));
+    }
+    if (callee !== undefined && isBlockOnlyCall(callee)) return blockOnlyStatement(this, callee, e);
+    const lowered = loweredCallStatement(this, callee, e);
+    if (lowered !== undefined) return lowered;
+    if (callee === "T.alloc_buffer" || callee === "T.sblock_alloc_buffer" || callee === "T.match_buffer") {
+      fail(`the result of ${callee} must be assigned to a name, as in X = ${callee}(...)`, e.pos);
+    }
+    return evaluate(this.ev.prim(e));
+  }
+
+  private funcAttr(call: CallNode): StmtResult {
+    if (!this.atFunctionTop) fail("T.func_attr is only allowed at the top level of a function body", call.pos);
+    if (call.args.length !== 1) fail(`T.func_attr takes 1 argument, got ${call.args.length}`, call.pos);
+    Object.assign(this.fn.attrs, evalAttrDict(this.ev, call.args[0]!, "T.func_attr"));
+    return undefined;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Assignments
+
+  private assign(target: PyExpr, value: PyExpr): StmtResult {
+    if (target.kind === "Subscript") return this.store(target, this.ev.value(value));
+    if (target.kind === "Tuple") {
+      if (value.kind === "Call" && dottedName(value.func) === "T.axis.remap") return parseRemapAssign(this, target, value);
+      fail("tuple assignment is only supported for T.axis.remap", target.pos);
+    }
+    if (target.kind !== "Name") fail("can only assign to a name or a buffer element", target.pos);
+    const name = target.id;
+    if (value.kind === "Call") {
+      const callee = dottedName(value.func) ?? "";
+      const special = this.assignCall(name, callee, value);
+      if (special !== null) return special;
+    }
+    const v = this.ev.prim(value);
+    const letVar = variable(name, v.dtype);
+    this.scopes.define(name, { kind: "var", var: letVar });
+    return { wrap: (rest) => letStmt(letVar, v, rest) };
+  }
+
+  /** `name = T.<something>(...)` forms that declare rather than bind a value; null if not one. */
+  private assignCall(name: string, callee: string, call: CallNode): StmtResult | null {
+    if (callee.startsWith("T.axis.")) return parseAxisAssign(this, name, callee, call);
+    switch (callee) {
+      case "T.alloc_buffer":
+      case "T.sblock_alloc_buffer": {
+        const { buffer } = parseBufferDecl(this.ev, call, callee, name);
+        (this.currentBlock?.allocBuffers ?? this.fn.rootAllocs).push(buffer);
+        this.scopes.define(name, { kind: "buffer", buffer });
+        return undefined;
+      }
+      case "T.match_buffer":
+        return this.matchBuffer(name, call);
+      case "T.var":
+        return this.declareVar(name, call, call.args[0]);
+      default:
+        break;
+    }
+    const dt = callee.startsWith("T.") ? callee.slice(2) : "";
+    if (call.args.length === 0 && call.keywords.length === 0 && /^(u?int|float|bool)\d*(x\d+)?$/.test(dt)) {
+      return this.declareVar(name, call, undefined);
+    }
+    return loweredAssign(this, name, callee, call);
+  }
+
+  /** `n = T.int32()` / `n = T.var("int32")`: a free variable, e.g. a symbolic shape. */
+  private declareVar(name: string, call: CallNode, dtypeNode: PyExpr | undefined): StmtResult {
+    const dt = dtypeNode === undefined ? dottedName(call.func)!.slice(2) : this.ev.string(dtypeNode, "a dtype");
+    try {
+      this.scopes.define(name, { kind: "var", var: variable(name, dt) });
+    } catch (err) {
+      if (err instanceof IRError) fail(`unknown dtype "${dt}"`, call.pos);
+      throw err;
+    }
+    return undefined;
+  }
+
+  private matchBuffer(name: string, call: CallNode): StmtResult {
+    const source = call.args[0] ?? call.keywords.find((k) => k.name === "param")?.value;
+    if (source === undefined) fail("T.match_buffer is missing its source argument", call.pos);
+    if (source.kind === "Name") {
+      const b = this.scopes.lookup(source.id);
+      if (b?.kind === "handle") {
+        if (!this.atFunctionTop) fail("T.match_buffer of a parameter must be at the top level of the function", call.pos);
+        if (this.fn.bufferMap.has(b.var)) fail(`parameter "${source.id}" already has a buffer`, source.pos);
+        const { buffer } = parseBufferDecl(this.ev, call, "T.match_buffer", name, { leading: ["param"], symbolicShape: true });
+        this.fn.bufferMap.set(b.var, buffer);
+        this.scopes.define(name, { kind: "buffer", buffer });
+        return undefined;
+      }
+    }
+    const block = this.currentBlock;
+    if (block === undefined) {
+      fail("T.match_buffer outside a block must match a T.handle parameter", source.pos);
+    }
+    const { buffer } = parseBufferDecl(this.ev, call, "T.match_buffer", name, { leading: ["param"], symbolicShape: true });
+    block.matchBuffers.push({ buffer, source: parseRegion(this.ev, source) });
+    this.scopes.define(name, { kind: "buffer", buffer });
+    return undefined;
+  }
+
+  private store(target: Extract<PyExpr, { kind: "Subscript" }>, value: ReturnType<ExprEvaluator["value"]>): Stmt {
+    const buffer = this.ev.buffer(target.value);
+    const indices = this.ev.indices(buffer, subscriptItems(target.indices), target.pos);
+    const lanes = indices.reduce((l, i) => Math.max(l, lanesOf(i.dtype)), 1) * lanesOf(buffer.dtype);
+    const v = isLiteral(value) ? literalToExpr(value, withLanes(buffer.dtype, lanes)) : value;
+    return bufferStore(buffer, v, indices);
+  }
+
+  private augAssign(s: Extract<PyStmt, { kind: "AugAssign" }>): Stmt {
+    if (s.target.kind !== "Subscript") fail("augmented assignment is only supported on buffer elements, as in A[i] += x", s.target.pos);
+    const current = this.ev.value(s.target);
+    const [a, b] = valuesToExprs(current, this.ev.value(s.value));
+    let result: PrimExpr;
+    if (s.op === "/") {
+      if (!isFloat(a.dtype)) fail('"/=" on integers is ambiguous in TVMScript: use "//="', s.pos);
+      result = binary("div", a, b);
+    } else {
+      const op = AUG_OPS[s.op];
+      if (op === undefined) fail(`operator "${s.op}=" is not supported in TVMScript`, s.pos);
+      result = binary(op, a, b);
+    }
+    return this.store(s.target, result);
+  }
+
+  /** `x: T.int32 = value`: a let binding with a declared dtype. */
+  private annAssign(s: Extract<PyStmt, { kind: "AnnAssign" }>): StmtResult {
+    if (s.target.kind !== "Name") fail("only a name can be declared with a type annotation", s.target.pos);
+    if (s.value === undefined) fail(`"${s.target.id}" is declared without a value`, s.pos);
+    const ann = dottedName(s.annotation);
+    const dt = ann?.startsWith("T.") ? ann.slice(2) : "";
+    if (!/^(u?int|float|bool|handle)\d*(x\d+)?$/.test(dt)) fail("expected a dtype annotation such as T.int32", s.annotation.pos);
+    const v = this.ev.prim(s.value, dt);
+    const letVar = variable(s.target.id, dt);
+    this.scopes.define(s.target.id, { kind: "var", var: letVar });
+    return { wrap: (rest) => letStmt(letVar, v, rest) };
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Compound statements
+
+  private withStatement(s: Extract<PyStmt, { kind: "With" }>): StmtResult {
+    if (s.item.kind !== "Call") fail("unsupported with-statement: expected with T.block(...) or another T.* scope", s.item.pos);
+    const callee = dottedName(s.item.func);
+    if (callee === "T.block" || callee === "T.sblock") return buildBlock(this, s.item, s.body);
+    if (callee === "T.init") return this.init(s.item, s.body);
+    const lowered = loweredWith(this, callee, s.item, s.asTarget, s.body);
+    if (lowered !== undefined) return lowered;
+    fail(`unsupported with-statement "${callee ?? "<expression>"}(...)"`, s.item.pos);
+  }
+
+  private init(call: CallNode, body: readonly PyStmt[]): StmtResult {
+    const block = this.currentBlock;
+    if (block === undefined) fail("T.init() is only allowed inside a block", call.pos);
+    if (block.init !== undefined) fail(`block "${block.name}" already has an init`, call.pos);
+    block.init = this.nested(body);
+    return undefined;
+  }
+
+  private ifStatement(s: Extract<PyStmt, { kind: "If" }>): Stmt {
+    const cond = this.ev.condition(s.test, "an if condition");
+    const thenCase = this.nested(s.body);
+    const elseCase = s.orelse.length > 0 ? this.nested(s.orelse) : undefined;
+    return ifThenElseStmt(cond, thenCase, elseCase);
+  }
+}

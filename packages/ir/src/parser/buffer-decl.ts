@@ -1,0 +1,88 @@
+/**
+ * The buffer-declaring calls — `T.Buffer`, `T.match_buffer`, `T.alloc_buffer`, `T.decl_buffer`,
+ * `T.allocate` — share shape/dtype/keyword handling, gathered here.
+ */
+import { type Buffer, declBuffer, isStorageScope } from "../buffer.js";
+import { isHandle } from "../dtype.js";
+import type { PrimExpr, Var } from "../expr.js";
+import type { PyExpr } from "./ast.js";
+import { bindArguments } from "./arguments.js";
+import { fail } from "./errors.js";
+import type { ExprEvaluator } from "./expr-evaluator.js";
+import { dtypeArg } from "./t-functions.js";
+
+type CallNode = Extract<PyExpr, { kind: "Call" }>;
+
+/** Parameters after the leading ones each function has of its own (`T.match_buffer`'s source). */
+const BUFFER_PARAMS = ["shape", "dtype", "data", "strides", "elem_offset", "scope", "align", "offset_factor", "buffer_type", "axis_separators"];
+
+export interface BufferDeclOptions {
+  /** Unknown names in the shape become new int32 variables (symbolic shapes of parameters). */
+  readonly symbolicShape?: boolean;
+  /** Leading parameters before `shape`, e.g. `param` for `T.match_buffer(param, shape, ...)`. */
+  readonly leading?: readonly string[];
+}
+
+export interface BufferDecl {
+  readonly buffer: Buffer;
+  /** The arguments, for callers that read the leading ones. */
+  readonly args: Map<string, PyExpr>;
+}
+
+export function parseBufferDecl(
+  ev: ExprEvaluator,
+  call: CallNode,
+  fnName: string,
+  bufferName: string,
+  opts: BufferDeclOptions = {},
+): BufferDecl {
+  const leading = opts.leading ?? [];
+  const args = bindArguments(call, fnName, [...leading, ...BUFFER_PARAMS], leading.length + 1);
+  const shape = evalShape(ev, args.get("shape")!, opts.symbolicShape ?? false);
+  const dtypeNode = args.get("dtype");
+  const dt = dtypeNode === undefined ? "float32" : dtypeArg(ev, dtypeNode);
+  const scopeNode = args.get("scope");
+  const scope = scopeNode === undefined ? "global" : ev.string(scopeNode, "a storage scope");
+  if (!isStorageScope(scope)) fail(`unknown storage scope "${scope}"`, scopeNode!.pos);
+  const stridesNode = args.get("strides");
+  const strides = stridesNode === undefined || stridesNode.kind === "Constant" ? [] : evalShape(ev, stridesNode, opts.symbolicShape ?? false);
+  const offsetNode = args.get("elem_offset");
+  const elemOffset = offsetNode === undefined || offsetNode.kind === "Constant" ? undefined : withAutoDefine(ev, opts.symbolicShape ?? false, () => ev.index(offsetNode, "elem_offset"));
+  const alignNode = args.get("align");
+  const align = alignNode === undefined ? undefined : ev.constInt(alignNode, "align");
+  const factorNode = args.get("offset_factor");
+  const offsetFactor = factorNode === undefined ? undefined : ev.constInt(factorNode, "offset_factor");
+  const dataNode = args.get("data");
+  const data = dataNode === undefined || dataNode.kind === "Constant" ? undefined : dataVar(ev, dataNode);
+  const buffer = declBuffer(bufferName, shape, dt, {
+    strides,
+    ...(elemOffset !== undefined ? { elemOffset } : {}),
+    scope,
+    ...(data !== undefined ? { data } : {}),
+    ...(align !== undefined && align > 0 ? { dataAlignment: align } : {}),
+    ...(offsetFactor !== undefined ? { offsetFactor } : {}),
+  });
+  return { buffer, args };
+}
+
+/** A shape: a tuple or list of integer expressions, or one expression for a 1-D buffer. */
+export function evalShape(ev: ExprEvaluator, e: PyExpr, symbolic: boolean): PrimExpr[] {
+  const items = e.kind === "Tuple" || e.kind === "List" ? e.elts : [e];
+  return withAutoDefine(ev, symbolic, () => items.map((d) => ev.index(d, "a shape dimension")));
+}
+
+function withAutoDefine<T>(ev: ExprEvaluator, on: boolean, f: () => T): T {
+  const saved = ev.autoDefineNames;
+  ev.autoDefineNames = on;
+  try {
+    return f();
+  } finally {
+    ev.autoDefineNames = saved;
+  }
+}
+
+function dataVar(ev: ExprEvaluator, e: PyExpr): Var {
+  const v = ev.prim(e);
+  if (v.kind !== "Var" || !isHandle(v.dtype)) fail("data= must be a handle variable, such as B.data", e.pos);
+  return v;
+}

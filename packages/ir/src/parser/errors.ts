@@ -1,0 +1,70 @@
+/**
+ * Syntax errors of the TVMScript parser, reported compiler-style with the offending source line
+ * and a caret under the column.
+ */
+import { TesseraError } from "../errors.js";
+
+/** A 1-based source position. */
+export interface SourcePos {
+  readonly line: number;
+  readonly column: number;
+}
+
+/** The source text and file name that diagnostics quote. */
+export interface SourceFile {
+  readonly fileName: string;
+  readonly lines: readonly string[];
+}
+
+export function sourceFile(text: string, fileName: string): SourceFile {
+  return { fileName, lines: text.split(/\r\n|\r|\n/) };
+}
+
+export class TVMScriptSyntaxError extends TesseraError {
+  override name = "TVMScriptSyntaxError";
+  readonly fileName: string;
+  readonly line: number;
+  readonly column: number;
+  /** The message without location and source excerpt. */
+  readonly reason: string;
+
+  constructor(reason: string, file: SourceFile, pos: SourcePos) {
+    super(formatDiagnostic(reason, file, pos));
+    this.reason = reason;
+    this.fileName = file.fileName;
+    this.line = pos.line;
+    this.column = pos.column;
+  }
+}
+
+/**
+ * `file:line:col: error: reason`, then the source line behind a line-number gutter and a caret
+ * line below it.
+ */
+export function formatDiagnostic(reason: string, file: SourceFile, pos: SourcePos): string {
+  const header = `${file.fileName}:${pos.line}:${pos.column}: error: ${reason}`;
+  const source = file.lines[pos.line - 1];
+  if (source === undefined) return header;
+  const gutter = String(pos.line).padStart(6);
+  const blank = " ".repeat(gutter.length);
+  // Tabs are kept in the caret line so the caret lines up however the terminal renders them.
+  const lead = source.slice(0, Math.max(0, pos.column - 1)).replace(/[^\t]/g, " ");
+  return `${header}\n${gutter} | ${source}\n${blank} | ${lead}^`;
+}
+
+/**
+ * Raised inside the parser before the source file is known to the raising code; the driver
+ * converts it into a `TVMScriptSyntaxError` at the top.
+ */
+export class ParseFailure extends Error {
+  constructor(
+    readonly reason: string,
+    readonly pos: SourcePos,
+  ) {
+    super(reason);
+  }
+}
+
+export function fail(reason: string, pos: SourcePos): never {
+  throw new ParseFailure(reason, pos);
+}

@@ -1,0 +1,215 @@
+/**
+ * Turns Python-subset expressions into TensorIR expressions, resolving names through the scope
+ * stack. Errors from the IR constructors (dtype mismatches and the like) are re-raised at the
+ * position of the expression that caused them.
+ */
+import type { Buffer } from "../buffer.js";
+import { type DType, isBool, isIntegral } from "../dtype.js";
+import { IRError } from "../errors.js";
+import {
+  type BinaryOp,
+  type PrimExpr,
+  binary,
+  bufferLoad,
+  not,
+  ramp,
+  stringImm,
+  variable,
+} from "../expr.js";
+import type { PyExpr } from "./ast.js";
+import { type SourcePos, fail } from "./errors.js";
+import { type ExprValue, isLiteral, literal, literalToExpr, valueToExpr, valuesToExprs } from "./literal.js";
+import type { ScopeStack } from "./scope.js";
+import { callTFunction } from "./t-functions.js";
+import { constantExtent } from "./extent.js";
+import { subscriptItems } from "./regions.js";
+
+const ARITH: Partial<Record<string, BinaryOp>> = { "+": "add", "-": "sub", "*": "mul", "//": "floordiv", "%": "floormod" };
+const COMPARE: Record<string, BinaryOp> = { "<": "lt", "<=": "le", ">": "gt", ">=": "ge", "==": "eq", "!=": "ne" };
+
+type Node<K extends PyExpr["kind"]> = Extract<PyExpr, { kind: K }>;
+
+export class ExprEvaluator {
+  /**
+   * When set, an unknown name becomes a new int32 variable of the function (symbolic shapes such
+   * as `T.Buffer((n, m))` or `T.match_buffer(a, (n,))`).
+   */
+  autoDefineNames = false;
+
+  constructor(readonly scopes: ScopeStack) {}
+
+  /** Evaluates `e`, keeping bare literals untyped. */
+  value(e: PyExpr): ExprValue {
+    try {
+      return this.valueUnchecked(e);
+    } catch (err) {
+      if (err instanceof IRError) fail(err.message, e.pos);
+      throw err;
+    }
+  }
+
+  /** Evaluates `e` to an expression; a literal takes `hint`'s dtype where it can. */
+  prim(e: PyExpr, hint?: DType): PrimExpr {
+    return valueToExpr(this.value(e), hint);
+  }
+
+  /** An integer expression (index, extent, shape dimension). */
+  index(e: PyExpr, what = "an index"): PrimExpr {
+    const v = this.prim(e, "int32");
+    if (!isIntegral(v.dtype)) fail(`${what} must be an integer expression, got ${v.dtype}`, e.pos);
+    return v;
+  }
+
+  /** A boolean condition. */
+  condition(e: PyExpr, what = "a condition"): PrimExpr {
+    const v = this.prim(e);
+    if (!isBool(v.dtype)) fail(`${what} must be a boolean expression, got ${v.dtype}`, e.pos);
+    return v;
+  }
+
+  /** The buffer a name refers to, or a clear error. */
+  buffer(e: PyExpr): Buffer {
+    if (e.kind !== "Name") fail("expected a buffer name", e.pos);
+    const b = this.scopes.lookup(e.id);
+    if (b === undefined) fail(`unknown buffer "${e.id}"`, e.pos);
+    if (b.kind !== "buffer") fail(`"${e.id}" is not a buffer`, e.pos);
+    return b.buffer;
+  }
+
+  /** A string literal argument (dtype names, scopes, thread tags). */
+  string(e: PyExpr, what: string): string {
+    if (e.kind !== "String") fail(`${what} must be a string literal`, e.pos);
+    return e.value;
+  }
+
+  /** An integer known when parsing (vector lanes, alignments). */
+  constInt(e: PyExpr, what: string): number {
+    const v = this.value(e);
+    if (isLiteral(v) && v.type === "int") return v.value;
+    if (!isLiteral(v) && v.kind === "IntImm") return v.value;
+    fail(`${what} must be an integer constant`, e.pos);
+  }
+
+  /** Buffer indices; slices become `T.Ramp` vector indices. */
+  indices(buffer: Buffer, items: readonly PyExpr[], pos: SourcePos): PrimExpr[] {
+    if (items.length !== buffer.shape.length) {
+      fail(
+        `buffer "${buffer.name}" has ${buffer.shape.length} dimension${buffer.shape.length === 1 ? "" : "s"} but ${items.length} ind${items.length === 1 ? "ex was" : "ices were"} given`,
+        pos,
+      );
+    }
+    return items.map((item) => (item.kind === "Slice" ? this.sliceIndex(item) : this.index(item)));
+  }
+
+  private sliceIndex(s: Node<"Slice">): PrimExpr {
+    if (s.lower === undefined || s.upper === undefined) fail("a vector index needs both bounds, as in A[0:4]", s.pos);
+    const lo = this.index(s.lower);
+    const hi = this.index(s.upper);
+    const stride = s.step === undefined ? 1 : this.constInt(s.step, "a slice step");
+    const lanes = constantExtent(lo, hi);
+    if (lanes === undefined) fail("the length of a vector index must be a constant", s.pos);
+    return ramp(lo, stride, Math.ceil(lanes / stride));
+  }
+
+  private valueUnchecked(e: PyExpr): ExprValue {
+    switch (e.kind) {
+      case "Number":
+        return literal(e.value, e.isFloat ? "float" : "int");
+      case "Constant":
+        if (e.value === null) fail("None is not an expression", e.pos);
+        return literal(e.value ? 1 : 0, "bool");
+      case "String":
+        return stringImm(e.value);
+      case "Name":
+        return this.name(e);
+      case "Attribute":
+        return this.attribute(e);
+      case "Subscript": {
+        const buf = this.buffer(e.value);
+        return bufferLoad(buf, this.indices(buf, subscriptItems(e.indices), e.pos));
+      }
+      case "Call":
+        return callTFunction(this, e);
+      case "BinOp":
+        return this.binOp(e);
+      case "Compare": {
+        const [a, b] = valuesToExprs(this.value(e.left), this.value(e.right));
+        return binary(COMPARE[e.op]!, a, b);
+      }
+      case "BoolOp": {
+        const operands = e.values.map((v) => this.prim(v));
+        return operands.slice(1).reduce<PrimExpr>((acc, x) => binary(e.op, acc, x), operands[0]!);
+      }
+      case "UnaryOp":
+        return this.unary(e);
+      case "Slice":
+        fail("a slice is only allowed as a buffer index", e.pos);
+      case "Tuple":
+      case "List":
+      case "Dict":
+        fail(`expected an expression, found a ${e.kind.toLowerCase()}`, e.pos);
+    }
+  }
+
+  private name(e: Node<"Name">): ExprValue {
+    const b = this.scopes.lookup(e.id);
+    if (b === undefined) {
+      if (this.autoDefineNames) {
+        const v = variable(e.id, "int32");
+        this.scopes.defineGlobal(e.id, { kind: "var", var: v });
+        return v;
+      }
+      fail(`unknown name "${e.id}"`, e.pos);
+    }
+    switch (b.kind) {
+      case "var":
+      case "handle":
+        return b.var;
+      case "number":
+        return literal(b.value, b.isFloat ? "float" : "int");
+      case "buffer":
+        fail(`buffer "${e.id}" cannot be used as a value; index it, as in ${e.id}[...]`, e.pos);
+    }
+  }
+
+  private attribute(e: Node<"Attribute">): ExprValue {
+    if (e.value.kind === "Name" && e.value.id === "T") {
+      fail(`T.${e.attr} is not a value here; did you mean to call it, as in T.${e.attr}(...)?`, e.pos);
+    }
+    if (e.attr === "data") return this.buffer(e.value).data;
+    fail(`unsupported attribute ".${e.attr}"`, e.pos);
+  }
+
+  private binOp(e: Node<"BinOp">): ExprValue {
+    const [a, b] = valuesToExprs(this.value(e.left), this.value(e.right));
+    if (e.op === "/") {
+      if (isIntegral(a.dtype) && isIntegral(b.dtype)) {
+        fail('"/" on integers is ambiguous in TVMScript: use "//" (floor division) or T.truncdiv', e.opPos);
+      }
+      return binary("div", a, b);
+    }
+    const op = ARITH[e.op];
+    if (op === undefined) fail(`operator "${e.op}" is not supported in TVMScript`, e.opPos);
+    return binary(op, a, b);
+  }
+
+  private unary(e: Node<"UnaryOp">): ExprValue {
+    const v = this.value(e.operand);
+    switch (e.op) {
+      case "not":
+        return not(valueToExpr(v));
+      case "+":
+        return v;
+      case "-":
+        if (isLiteral(v)) {
+          if (v.type === "bool") fail("cannot negate a boolean", e.pos);
+          return literal(-v.value, v.type);
+        }
+        // TVM spells negation as multiplication by -1.
+        return binary("mul", v, literalToExpr(literal(-1, "int"), v.dtype));
+      case "~":
+        fail('operator "~" is not supported in TVMScript', e.pos);
+    }
+  }
+}
+

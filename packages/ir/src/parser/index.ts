@@ -1,0 +1,2 @@
+export { parseTVMScript, parsePrimFunc, type ParseOptions } from "./module-parser.js";
+export { TVMScriptSyntaxError, type SourcePos } from "./errors.js";

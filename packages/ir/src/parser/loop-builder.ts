@@ -1,0 +1,124 @@
+/**
+ * `for` loops: `range`, `T.serial`, `T.parallel`, `T.vectorized`, `T.unroll`,
+ * `T.thread_binding` and `T.grid` (a nest of serial loops).
+ */
+import { isIntegral } from "../dtype.js";
+import { type PrimExpr, type Var, variable } from "../expr.js";
+import { type Annotations, type ForKind, type Range, type Stmt, forLoop } from "../stmt.js";
+import { type PyExpr, type PyStmt, dottedName } from "./ast.js";
+import { bindArguments } from "./arguments.js";
+import { evalAttrDict } from "./attr-values.js";
+import type { BodyBuilder } from "./body-builder.js";
+import { fail } from "./errors.js";
+import { rangeFromBounds } from "./extent.js";
+import { valuesToExprs } from "./literal.js";
+
+type ForStmt = Extract<PyStmt, { kind: "For" }>;
+type CallNode = Extract<PyExpr, { kind: "Call" }>;
+
+const LOOP_KINDS: Record<string, ForKind> = {
+  range: "serial",
+  "T.serial": "serial",
+  "T.parallel": "parallel",
+  "T.vectorized": "vectorized",
+  "T.unroll": "unrolled",
+  "T.thread_binding": "thread_binding",
+};
+
+interface LoopSpec {
+  readonly name: string;
+  readonly range: Range;
+  readonly kind: ForKind;
+  readonly threadTag?: string | undefined;
+  readonly annotations: Annotations;
+}
+
+export function buildFor(b: BodyBuilder, s: ForStmt): Stmt {
+  const iter = s.iter;
+  if (iter.kind !== "Call") fail("a TVMScript loop must iterate over range(...), T.grid(...) or a T.* loop kind", iter.pos);
+  const callee = dottedName(iter.func) ?? "";
+  const names = targetNames(s.target);
+  let specs: LoopSpec[];
+  if (callee === "T.grid") {
+    if (iter.keywords.length > 0) fail("T.grid takes no keyword arguments", iter.keywords[0]!.pos);
+    if (iter.args.length !== names.length) {
+      fail(`T.grid has ${iter.args.length} extents but ${names.length} loop variables are given`, s.target.pos);
+    }
+    specs = iter.args.map((a, i) => {
+      const extent = b.ev.index(a, "a loop extent");
+      return { name: names[i]!, range: { min: zeroLike(extent), extent }, kind: "serial", annotations: {} };
+    });
+  } else {
+    const kind = LOOP_KINDS[callee];
+    if (kind === undefined) {
+      fail(`unsupported loop "${callee || "<expression>"}": expected range, T.serial, T.parallel, T.vectorized, T.unroll, T.thread_binding or T.grid`, iter.pos);
+    }
+    if (names.length !== 1) fail(`${callee} defines one loop variable, but ${names.length} are given`, s.target.pos);
+    specs = [loopSpec(b, callee, kind, iter, names[0]!)];
+  }
+  return b.scopes.within(() => {
+    const vars: Var[] = specs.map((spec) => {
+      const v = variable(spec.name, spec.range.extent.dtype);
+      b.scopes.define(spec.name, { kind: "var", var: v, loopRange: spec.range });
+      return v;
+    });
+    let body = b.nested(s.body);
+    for (let i = specs.length - 1; i >= 0; i--) {
+      const spec = specs[i]!;
+      body = forLoop(vars[i]!, spec.range.extent, body, {
+        min: spec.range.min,
+        kind: spec.kind,
+        ...(spec.threadTag !== undefined ? { threadTag: spec.threadTag } : {}),
+        annotations: spec.annotations,
+      });
+    }
+    return body;
+  });
+}
+
+function targetNames(target: PyExpr): string[] {
+  const elts = target.kind === "Tuple" ? target.elts : [target];
+  return elts.map((e) => {
+    if (e.kind !== "Name") fail("a loop variable must be a plain name", e.pos);
+    return e.id;
+  });
+}
+
+function loopSpec(b: BodyBuilder, callee: string, kind: ForKind, call: CallNode, name: string): LoopSpec {
+  if (callee === "range") {
+    if (call.keywords.length > 0) fail("range takes no keyword arguments", call.keywords[0]!.pos);
+    if (call.args.length === 3) fail("range with a step is not supported in TVMScript", call.args[2]!.pos);
+  }
+  // T.thread_binding(n, "threadIdx.x") passes the tag positionally.
+  const positional = call.args.filter((a) => a.kind !== "String");
+  const tagArg = call.args.find((a) => a.kind === "String");
+  const extra = new Set(kind === "thread_binding" ? ["annotations", "thread"] : ["annotations"]);
+  const boundsCall = { ...call, args: positional, keywords: call.keywords.filter((k) => !extra.has(k.name)) };
+  const bound = bindArguments(boundsCall, callee, ["start", "stop"], 1);
+  const start = bound.get("start")!;
+  const stop = bound.get("stop");
+  let range: Range;
+  if (stop === undefined) {
+    const extent = b.ev.index(start, "a loop extent");
+    range = { min: zeroLike(extent), extent };
+  } else {
+    const [lo, hi] = valuesToExprs(b.ev.value(start), b.ev.value(stop));
+    if (!isIntegral(lo.dtype) || !isIntegral(hi.dtype)) fail("loop bounds must be integers", start.pos);
+    range = rangeFromBounds(lo, hi);
+  }
+  const annNode = call.keywords.find((k) => k.name === "annotations")?.value;
+  const annotations = annNode === undefined ? {} : evalAttrDict(b.ev, annNode, "loop annotations");
+  let threadTag: string | undefined;
+  if (kind === "thread_binding") {
+    const tagNode = call.keywords.find((k) => k.name === "thread")?.value ?? tagArg;
+    if (tagNode === undefined) fail('T.thread_binding needs a thread tag, as in thread="threadIdx.x"', call.pos);
+    threadTag = b.ev.string(tagNode, "a thread tag");
+  } else if (tagArg !== undefined) {
+    fail(`${callee} does not take a string argument`, tagArg.pos);
+  }
+  return { name, range, kind, threadTag, annotations };
+}
+
+function zeroLike(e: PrimExpr): PrimExpr {
+  return { kind: "IntImm", dtype: e.dtype, value: 0 };
+}

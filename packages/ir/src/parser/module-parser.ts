@@ -1,0 +1,119 @@
+/**
+ * Entry points: TVMScript text to an IRModule or a PrimFunc. Top-level imports and comments are
+ * ignored; `NAME = <number>` defines a constant usable in the functions (as Python globals are).
+ */
+import { IRError } from "../errors.js";
+import { type IRModule, type PrimFunc, irModule } from "../func.js";
+import { type PyExpr, type PyStmt, dottedName } from "./ast.js";
+import { ParseFailure, type SourceFile, TVMScriptSyntaxError, fail, sourceFile } from "./errors.js";
+import { buildPrimFunc, isPrimFuncDecorator } from "./func-builder.js";
+import { parsePython } from "./py-parser.js";
+import type { Binding } from "./scope.js";
+
+export interface ParseOptions {
+  /** Shown in error messages; default `<string>`. */
+  fileName?: string;
+}
+
+/**
+ * Parses TVMScript: an `@I.ir_module class` with `@T.prim_func` members, or bare `@T.prim_func`
+ * functions; each function is keyed by its Python name.
+ */
+export function parseTVMScript(text: string, opts: ParseOptions = {}): IRModule {
+  const file = sourceFile(text, opts.fileName ?? "<string>");
+  return withDiagnostics(file, () => {
+    const functions = new Map<string, PrimFunc>();
+    const constants = new Map<string, Binding>();
+    const stmts = parsePython(text);
+    for (const s of stmts) topLevel(s, functions, constants);
+    if (functions.size === 0) {
+      fail("no @T.prim_func function found", stmts[0]?.pos ?? { line: 1, column: 1 });
+    }
+    return irModule(functions);
+  });
+}
+
+/** Parses text that defines exactly one function. */
+export function parsePrimFunc(text: string, opts: ParseOptions = {}): PrimFunc {
+  const mod = parseTVMScript(text, opts);
+  if (mod.functions.size !== 1) {
+    const file = sourceFile(text, opts.fileName ?? "<string>");
+    throw new TVMScriptSyntaxError(
+      `expected exactly one function, found ${mod.functions.size} (${[...mod.functions.keys()].join(", ")})`,
+      file,
+      { line: 1, column: 1 },
+    );
+  }
+  return [...mod.functions.values()][0]!;
+}
+
+function withDiagnostics<T>(file: SourceFile, f: () => T): T {
+  try {
+    return f();
+  } catch (err) {
+    if (err instanceof ParseFailure) throw new TVMScriptSyntaxError(err.reason, file, err.pos);
+    if (err instanceof IRError) throw new TVMScriptSyntaxError(err.message, file, { line: 1, column: 1 });
+    throw err;
+  }
+}
+
+function topLevel(s: PyStmt, functions: Map<string, PrimFunc>, constants: Map<string, Binding>): void {
+  switch (s.kind) {
+    case "Import":
+    case "Pass":
+      return;
+    case "ExprStmt":
+      if (s.value.kind === "String") return; // module docstring
+      break;
+    case "Assign":
+      if (s.target.kind === "Name") {
+        const value = numericConstant(s.value);
+        if (value !== undefined) {
+          constants.set(s.target.id, { kind: "number", ...value });
+          return;
+        }
+      }
+      break;
+    case "FunctionDef":
+      addFunction(functions, s.name, buildPrimFunc(s, constants), s);
+      return;
+    case "ClassDef":
+      return moduleClass(s, functions, constants);
+    default:
+      break;
+  }
+  fail("unsupported top-level statement: expected @T.prim_func functions, an @I.ir_module class, imports or NAME = <number> constants", s.pos);
+}
+
+function numericConstant(e: PyExpr): { value: number; isFloat: boolean } | undefined {
+  if (e.kind === "Number") return { value: e.value, isFloat: e.isFloat };
+  if (e.kind === "UnaryOp" && e.op === "-" && e.operand.kind === "Number") {
+    return { value: -e.operand.value, isFloat: e.operand.isFloat };
+  }
+  return undefined;
+}
+
+function moduleClass(
+  s: Extract<PyStmt, { kind: "ClassDef" }>,
+  functions: Map<string, PrimFunc>,
+  constants: Map<string, Binding>,
+): void {
+  const isModule = s.decorators.some((d) => {
+    const name = dottedName(d.kind === "Call" ? d.func : d);
+    return name === "I.ir_module" || name === "tvm.script.ir_module" || name === "ir_module";
+  });
+  if (!isModule) fail(`missing @I.ir_module decorator on class "${s.name}"`, s.pos);
+  for (const member of s.body) {
+    if (member.kind === "Pass" || (member.kind === "ExprStmt" && member.value.kind === "String")) continue;
+    if (member.kind !== "FunctionDef") fail("an @I.ir_module class may only contain @T.prim_func functions", member.pos);
+    if (!member.decorators.some(isPrimFuncDecorator)) {
+      fail(`missing @T.prim_func decorator on function "${member.name}"`, member.pos);
+    }
+    addFunction(functions, member.name, buildPrimFunc(member, constants), member);
+  }
+}
+
+function addFunction(functions: Map<string, PrimFunc>, name: string, f: PrimFunc, s: PyStmt): void {
+  if (functions.has(name)) fail(`function "${name}" is defined twice`, s.pos);
+  functions.set(name, f);
+}

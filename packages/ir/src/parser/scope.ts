@@ -1,0 +1,62 @@
+/**
+ * What a name means while a function body is being built: a variable, a buffer, a handle
+ * parameter, or a plain number (a module-level constant such as `M = 2048`).
+ */
+import type { Buffer } from "../buffer.js";
+import type { Var } from "../expr.js";
+import type { Range } from "../stmt.js";
+
+export type Binding =
+  /** Loop variables carry their range so that `T.axis.remap` can take the iterator domain from it. */
+  | { readonly kind: "var"; readonly var: Var; readonly loopRange?: Range | undefined }
+  | { readonly kind: "buffer"; readonly buffer: Buffer }
+  /** A `T.handle` parameter, to be given a buffer by `T.match_buffer`. */
+  | { readonly kind: "handle"; readonly var: Var }
+  | { readonly kind: "number"; readonly value: number; readonly isFloat: boolean };
+
+/** Nested lexical scopes; inner definitions shadow outer ones and vanish when the scope closes. */
+export class ScopeStack {
+  private readonly frames: Map<string, Binding>[] = [new Map()];
+
+  push(): void {
+    this.frames.push(new Map());
+  }
+
+  pop(): void {
+    if (this.frames.length > 1) this.frames.pop();
+  }
+
+  /** Runs `f` in a fresh inner scope. */
+  within<T>(f: () => T): T {
+    this.push();
+    try {
+      return f();
+    } finally {
+      this.pop();
+    }
+  }
+
+  define(name: string, binding: Binding): void {
+    this.frames[this.frames.length - 1]!.set(name, binding);
+  }
+
+  /** Defines in the outermost (function-level) scope, e.g. a symbolic shape variable. */
+  defineGlobal(name: string, binding: Binding): void {
+    this.frames[0]!.set(name, binding);
+  }
+
+  lookup(name: string): Binding | undefined {
+    for (let i = this.frames.length - 1; i >= 0; i--) {
+      const b = this.frames[i]!.get(name);
+      if (b !== undefined) return b;
+    }
+    return undefined;
+  }
+
+  /** Names visible now, for "did you mean" hints. */
+  visibleNames(): string[] {
+    const names = new Set<string>();
+    for (const f of this.frames) for (const n of f.keys()) names.add(n);
+    return [...names];
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * The `T.*` functions that may appear inside expressions: dtype constructors (`T.float32(0)`),
+ * operators (`T.max`, `T.floordiv`, `T.Select`, `T.Cast`, …), vector builders and every intrinsic
+ * of the registry in `intrinsics.ts` (`T.exp`, `T.if_then_else`, `T.tvm_storage_sync`, …).
+ */
+import { isValidDType } from "../dtype.js";
+import { type BinaryOp, type PrimExpr, binary, broadcast, cast, constant, letExpr, ramp, select } from "../expr.js";
+import { checkIntrinsicCall, intrinsicInfo } from "../intrinsics.js";
+import { type PyExpr, dottedName } from "./ast.js";
+import { fail } from "./errors.js";
+import type { ExprEvaluator } from "./expr-evaluator.js";
+import { type ExprValue, isLiteral, valuesToExprs } from "./literal.js";
+
+type CallNode = Extract<PyExpr, { kind: "Call" }>;
+type Handler = (ev: ExprEvaluator, call: CallNode) => ExprValue;
+
+/** Functions that only make sense as statements; named so that misuse gets a precise message. */
+export const STATEMENT_T_FUNCTIONS = new Set([
+  "func_attr", "alloc_buffer", "sblock_alloc_buffer", "match_buffer", "reads", "writes", "where", "block_attr",
+  "sblock_attr", "block", "sblock", "init", "axis", "grid", "serial", "parallel", "vectorized", "unroll",
+  "thread_binding", "Buffer", "decl_buffer", "allocate", "launch_thread", "env_thread", "attr", "evaluate", "handle",
+]);
+
+/** `T.<dtype>` spellings that look like a dtype but are not one (`T.float33`). */
+const DTYPE_LIKE = /^(u?int|float|bfloat|bool)\d*(x\d+)?$/;
+
+function expectArgs(call: CallNode, name: string, count: number): readonly PyExpr[] {
+  if (call.args.length !== count) {
+    fail(`T.${name} takes ${count} argument${count === 1 ? "" : "s"}, got ${call.args.length}`, call.pos);
+  }
+  if (call.keywords.length > 0) fail(`T.${name} takes no keyword arguments`, call.keywords[0]!.pos);
+  return call.args;
+}
+
+function binaryHandler(name: string, op: BinaryOp): Handler {
+  return (ev, call) => {
+    const [a, b] = expectArgs(call, name, 2);
+    const [x, y] = valuesToExprs(ev.value(a!), ev.value(b!));
+    return binary(op, x, y);
+  };
+}
+
+const HANDLERS: Record<string, Handler> = {
+  max: binaryHandler("max", "max"),
+  min: binaryHandler("min", "min"),
+  floordiv: binaryHandler("floordiv", "floordiv"),
+  floormod: binaryHandler("floormod", "floormod"),
+  FloorDiv: binaryHandler("FloorDiv", "floordiv"),
+  FloorMod: binaryHandler("FloorMod", "floormod"),
+  truncdiv: binaryHandler("truncdiv", "div"),
+  truncmod: binaryHandler("truncmod", "mod"),
+  Div: binaryHandler("Div", "div"),
+  Mod: binaryHandler("Mod", "mod"),
+  Select: (ev, call) => {
+    const [c, t, f] = expectArgs(call, "Select", 3);
+    const [tv, fv] = valuesToExprs(ev.value(t!), ev.value(f!));
+    return select(ev.condition(c!, "the condition of T.Select"), tv, fv);
+  },
+  Cast: (ev, call) => {
+    const [dt, x] = expectArgs(call, "Cast", 2);
+    return cast(dtypeArg(ev, dt!), ev.prim(x!));
+  },
+  cast: (ev, call) => {
+    const [x, dt] = expectArgs(call, "cast", 2);
+    return cast(dtypeArg(ev, dt!), ev.prim(x!));
+  },
+  Ramp: (ev, call) => {
+    const [base, stride, lanes] = expectArgs(call, "Ramp", 3);
+    const [b, s] = valuesToExprs(ev.value(base!), ev.value(stride!));
+    return ramp(b, s, ev.constInt(lanes!, "the lanes of T.Ramp"));
+  },
+  Broadcast: (ev, call) => {
+    const [value, lanes] = expectArgs(call, "Broadcast", 2);
+    return broadcast(ev.prim(value!), ev.constInt(lanes!, "the lanes of T.Broadcast"));
+  },
+  /** `T.Let(body, where={x: value})`, as the printer writes a Let expression. */
+  Let: (ev, call) => {
+    if (call.args.length !== 1) fail(`T.Let takes the body and where={var: value}, got ${call.args.length} positional arguments`, call.pos);
+    const where = call.keywords.find((k) => k.name === "where");
+    if (where === undefined || where.value.kind !== "Dict" || where.value.keys.length !== 1) {
+      fail("T.Let needs exactly one binding, as in where={x: value}", call.pos);
+    }
+    const v = ev.prim(where.value.keys[0]!);
+    if (v.kind !== "Var") fail("the key of a T.Let binding must be a variable", where.value.keys[0]!.pos);
+    return letExpr(v, ev.prim(where.value.values[0]!, v.dtype), ev.prim(call.args[0]!));
+  },
+  /** `T.let(x, value, body)`. */
+  let: (ev, call) => {
+    const [x, value, body] = expectArgs(call, "let", 3);
+    const v = ev.prim(x!);
+    if (v.kind !== "Var") fail("the first argument of T.let must be a variable", x!.pos);
+    return letExpr(v, ev.prim(value!, v.dtype), ev.prim(body!));
+  },
+  abs: (ev, call) => {
+    const [x] = expectArgs(call, "abs", 1);
+    return checkIntrinsicCall("fabs", [ev.prim(x!)]);
+  },
+};
+
+/** A dtype given as a string literal, checked. */
+export function dtypeArg(ev: ExprEvaluator, e: PyExpr): string {
+  const text = ev.string(e, "a dtype");
+  if (!isValidDType(text)) fail(`unknown dtype "${text}"`, e.pos);
+  return text;
+}
+
+/** `T.float32(0)`, `T.int64(n)`, `T.bool(True)`: a typed constant, or a cast of an expression. */
+function dtypeConstructor(ev: ExprEvaluator, call: CallNode, dt: string): ExprValue {
+  if (call.args.length !== 1 || call.keywords.length > 0) {
+    fail(`T.${dt}(...) takes exactly one value here (declare a variable with "n = T.${dt}()")`, call.pos);
+  }
+  const arg = call.args[0]!;
+  if (arg.kind === "String") {
+    // TVM spells special float values as strings: T.float32("inf").
+    const special: Record<string, number> = { inf: Infinity, "-inf": -Infinity, nan: NaN };
+    const v = special[arg.value.toLowerCase()];
+    if (v === undefined) fail(`T.${dt} expects a number, got the string "${arg.value}"`, arg.pos);
+    return constant(v, dt);
+  }
+  const v = ev.value(arg);
+  if (isLiteral(v)) {
+    if (v.type === "float" && !dt.startsWith("float") && !Number.isInteger(v.value)) {
+      fail(`T.${dt} expects an integer, got ${v.value}`, arg.pos);
+    }
+    return constant(v.value, dt);
+  }
+  return cast(dt, v);
+}
+
+function intrinsicCall(ev: ExprEvaluator, call: CallNode, name: string): ExprValue {
+  if (call.keywords.length > 0) fail(`T.${name} takes no keyword arguments`, call.keywords[0]!.pos);
+  const values = call.args.map((a) => ev.value(a));
+  // Literals are handed over as plain numbers so the intrinsic's own type rules give them a dtype.
+  const args: (PrimExpr | number | boolean)[] = values.map((v) =>
+    isLiteral(v) ? (v.type === "bool" ? v.value !== 0 : v.value) : v,
+  );
+  return checkIntrinsicCall(name, args);
+}
+
+/** Evaluates a call expression: `T.<function>(...)`. */
+export function callTFunction(ev: ExprEvaluator, call: CallNode): ExprValue {
+  const callee = dottedName(call.func);
+  if (callee === undefined || !callee.startsWith("T.") || callee.split(".").length !== 2) {
+    fail(`unknown function "${callee ?? "<expression>"}": only T.* functions can be called in TVMScript expressions`, call.pos);
+  }
+  const name = callee.slice(2);
+  const handler = HANDLERS[name];
+  if (handler !== undefined) return handler(ev, call);
+  if (isValidDType(name)) return dtypeConstructor(ev, call, name);
+  if (intrinsicInfo(name) !== undefined) return intrinsicCall(ev, call, name);
+  if (DTYPE_LIKE.test(name)) fail(`unknown dtype "${name}"`, call.pos);
+  if (STATEMENT_T_FUNCTIONS.has(name)) fail(`T.${name}(...) cannot be used inside an expression`, call.pos);
+  fail(`unknown TVMScript function "T.${name}"`, call.pos);
+}

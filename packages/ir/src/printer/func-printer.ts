@@ -1,0 +1,112 @@
+/**
+ * PrimFuncs and IRModules: the function signature, `T.func_attr`, parameter buffers and the
+ * implicit root block.
+ */
+import { IRError } from "../errors.js";
+import type { PrimFunc } from "../func.js";
+import type { Block, Stmt } from "../stmt.js";
+import { forEachStmt } from "../functor.js";
+import { bufferCall, isSimpleParamBuffer, shapeText } from "./buffer-decl.js";
+import type { PrintContext } from "./context.js";
+import { exprText } from "./expr-printer.js";
+import { collectFreeVars } from "./free-vars.js";
+import { attrValueText, pyString } from "./literals.js";
+import type { LineWriter } from "./lines.js";
+import { sanitizeIdentifier } from "./names.js";
+import { StmtPrinter } from "./stmt-printer.js";
+
+/**
+ * The root block TVM leaves implicit: the body is the realize of a block named "root" with no
+ * iterators, predicate, regions, init, annotations or match_buffers, that owns allocations or
+ * contains blocks. It prints as the comment `# with T.block("root"):` with its contents inline.
+ */
+function implicitRootBlock(body: Stmt): Block | undefined {
+  if (body.kind !== "BlockRealize" || body.iterValues.length !== 0) return undefined;
+  const p = body.predicate;
+  if (!(p.kind === "IntImm" && p.value === 1)) return undefined;
+  const b = body.block;
+  const plain =
+    b.name === "root" &&
+    b.iterVars.length === 0 &&
+    b.reads.length === 0 &&
+    b.writes.length === 0 &&
+    b.init === undefined &&
+    b.matchBuffers.length === 0 &&
+    Object.keys(b.annotations).length === 0;
+  if (!plain) return undefined;
+  return b.allocBuffers.length > 0 || containsBlock(b.body) ? b : undefined;
+}
+
+function containsBlock(s: Stmt): boolean {
+  let found = false;
+  forEachStmt(s, (x) => {
+    if (x.kind === "BlockRealize") found = true;
+  });
+  return found;
+}
+
+/** Rejects a malformed function object with an IRError naming the missing field. */
+function checkPrimFunc(func: PrimFunc, name: string): void {
+  const missing = !Array.isArray(func.params)
+    ? "params (an array of Vars)"
+    : !(func.bufferMap instanceof Map)
+      ? "bufferMap (a Map from Var to Buffer)"
+      : typeof func.attrs !== "object" || func.attrs === null
+        ? "attrs (an object)"
+        : typeof func.body !== "object" || func.body === null
+          ? "body (a Stmt)"
+          : undefined;
+  if (missing !== undefined) throw new IRError(`cannot print function "${name}": it has no valid ${missing}`);
+}
+
+export function printPrimFunc(ctx: PrintContext, out: LineWriter, func: PrimFunc, name: string, indent: number): void {
+  checkPrimFunc(func, name);
+  const names = ctx.names;
+  names.scoped(() => {
+    // Parameters: a simple buffer is annotated inline, anything else is a handle plus a match_buffer.
+    const dataUses = new Map<object, number>();
+    for (const b of func.bufferMap.values()) dataUses.set(b.data, (dataUses.get(b.data) ?? 0) + 1);
+    const inlined = new Set<PrimFunc["params"][number]>();
+    const paramNames = func.params.map((p) => {
+      const b = func.bufferMap.get(p);
+      if (b !== undefined && isSimpleParamBuffer(b) && dataUses.get(b.data) === 1) {
+        inlined.add(p);
+        return ctx.defineBuffer(b);
+      }
+      return names.define(p, p.name, "v");
+    });
+    const freeVars = collectFreeVars(func).map((v) => ({ v, name: names.define(v, v.name, "v") }));
+    const paramTexts = func.params.map((p, i) => {
+      const b = func.bufferMap.get(p);
+      if (b !== undefined && inlined.has(p)) {
+        return `${paramNames[i]}: ${ctx.tir("Buffer")}(${shapeText(ctx, b.shape)}, ${pyString(b.dtype, ctx.style)})`;
+      }
+      return `${paramNames[i]}: ${ctx.tir(p.dtype)}`;
+    });
+
+    out.line(indent, `@${ctx.tir("prim_func")}`);
+    out.line(indent, `${ctx.style.keyword("def")} ${sanitizeIdentifier(name, "main")}(${paramTexts.join(", ")}):`, func);
+    const inner = indent + 1;
+    for (const { v, name: n } of freeVars) out.line(inner, `${n} = ${ctx.tir(v.dtype)}()`);
+    if (Object.keys(func.attrs).length > 0) {
+      const attrs = attrValueText(func.attrs, ctx.style, (e) => exprText(ctx, e));
+      out.line(inner, `${ctx.tir("func_attr")}(${attrs})`);
+    }
+    func.params.forEach((p, i) => {
+      const b = func.bufferMap.get(p);
+      if (b === undefined || inlined.has(p)) return;
+      const rhs = bufferCall(ctx, "match_buffer", b, { leading: [paramNames[i]!] });
+      out.line(inner, `${ctx.defineBuffer(b)} = ${rhs}`);
+    });
+
+    const printer = new StmtPrinter(ctx, out);
+    const root = implicitRootBlock(func.body);
+    if (root === undefined) {
+      printer.printBody(func.body, inner);
+      return;
+    }
+    out.line(inner, ctx.style.comment(`# with ${ctx.tir("block")}("root"):`), func.body, root);
+    printer.printAllocBuffers(root.allocBuffers, inner);
+    printer.printBody(root.body, inner);
+  });
+}

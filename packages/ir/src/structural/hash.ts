@@ -1,0 +1,46 @@
+/** Structural hash: a 64-bit hash (16 hex digits) of the canonical token stream. */
+import { CanonicalWriter, type TokenSink } from "./canonical-writer.js";
+import type { StructuralNode } from "./node-kinds.js";
+import { type StructuralOptions, resolveOptions } from "./options.js";
+
+/** Two independent 32-bit multiplicative lanes over the characters of every token. */
+class StreamHasher implements TokenSink {
+  private h1 = 0xdeadbeef;
+  private h2 = 0x41c6ce57;
+
+  token(key: string): void {
+    this.update(key);
+    this.update("\u0000");
+  }
+
+  private update(text: string): void {
+    let h1 = this.h1;
+    let h2 = this.h2;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      h1 = Math.imul(h1 ^ c, 2654435761);
+      h2 = Math.imul(h2 ^ c, 1597334677);
+    }
+    this.h1 = h1;
+    this.h2 = h2;
+  }
+
+  digest(): string {
+    let h1 = Math.imul(this.h1 ^ (this.h1 >>> 16), 2246822507);
+    h1 ^= Math.imul(this.h2 ^ (this.h2 >>> 13), 3266489909);
+    let h2 = Math.imul(this.h2 ^ (this.h2 >>> 16), 2246822507);
+    h2 ^= Math.imul(this.h1 ^ (this.h1 >>> 13), 3266489909);
+    const hex = (n: number): string => (n >>> 0).toString(16).padStart(8, "0");
+    return hex(h2) + hex(h1);
+  }
+}
+
+/**
+ * A hash consistent with `structuralEqual` under the same options: equal nodes hash the same,
+ * whatever their variable, buffer and block names (unless `compareNames`).
+ */
+export function structuralHash(node: StructuralNode, opts?: StructuralOptions): string {
+  const hasher = new StreamHasher();
+  new CanonicalWriter(hasher, resolveOptions(opts)).writeRoot(node, "structuralHash");
+  return hasher.digest();
+}
