@@ -348,7 +348,8 @@ export function forEachStmt(root: Stmt, f: (s: Stmt) => void): void {
   new V().visitStmt(root);
 }
 
-const STMT_KINDS = new Set([
+/** The `kind` of every statement node. */
+export const STMT_KINDS: ReadonlySet<string> = new Set([
   "BufferStore",
   "SeqStmt",
   "IfThenElse",

@@ -6,7 +6,7 @@ import type { Buffer } from "../buffer.js";
 import { type DType, dtypeInfo, intRange } from "../dtype.js";
 import type { Var } from "../expr.js";
 import type { PrimFunc } from "../func.js";
-import { describeExpr } from "./describe.js";
+import { describeExpr } from "../printer/expr-text.js";
 import { ExecutionError } from "./errors.js";
 import { roundToFloat16 } from "./numeric.js";
 import { evalShapeExpr, varsOf } from "./shape-eval.js";

@@ -7,7 +7,7 @@ import { dtypeInfo, bitsOf } from "../dtype.js";
 import type { PrimExpr } from "../expr.js";
 import type { MatchBufferRegion } from "../stmt.js";
 import type { BufferLayout, EmitContext } from "./context.js";
-import { describeAccess } from "./describe.js";
+import { describeAccess } from "../printer/expr-text.js";
 import { ExecutionError } from "./errors.js";
 import { emitExpr } from "./emit-expr.js";
 import { indexRange } from "./index-ranges.js";

@@ -6,7 +6,7 @@ import { type DType, dtypeInfo, elementType, lanesOf } from "../dtype.js";
 import type { BufferLoad, Call, Let, PrimExpr, Ramp } from "../expr.js";
 import { roundToFloat16 } from "./numeric.js";
 import type { EmitContext } from "./context.js";
-import { describeExpr } from "./describe.js";
+import { describeExpr } from "../printer/expr-text.js";
 import { ExecutionError } from "./errors.js";
 import { emitElementAccess } from "./buffer-layout.js";
 import { emitBinaryOp, emitCast, emitIntrinsic } from "./scalar-ops.js";

@@ -8,7 +8,7 @@ import type { PrimExpr } from "../expr.js";
 import type { AttrStmt, Block, BlockRealize, BufferStore, For, Stmt } from "../stmt.js";
 import { declareBufferLayout, declareMatchBuffer, emitElementAccess, isAtom, storageSize } from "./buffer-layout.js";
 import type { EmitContext } from "./context.js";
-import { describeExpr } from "./describe.js";
+import { describeExpr } from "../printer/expr-text.js";
 import { ExecutionError } from "./errors.js";
 import { indexRange } from "./index-ranges.js";
 import { emitExpr, emitValue } from "./emit-expr.js";

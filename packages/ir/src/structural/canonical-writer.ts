@@ -18,7 +18,7 @@ import type { AttrValue, Block, BlockRealize, BufferRegion, Range, Stmt } from "
 import { STMT_KINDS, type StructuralNode, describeValue, isExprNode, kindOf } from "./node-kinds.js";
 import type { ResolvedStructuralOptions } from "./options.js";
 import { type IRPath, childPath, fieldPath, indexPath, renderPath, rootPath } from "./path.js";
-import { formatNumber } from "./render.js";
+import { formatNumber } from "../printer/expr-text.js";
 
 /** What a token is about, kept so that a difference can be explained in words. */
 export type TokenSubject =

@@ -6,7 +6,7 @@ import { CanonicalWriter, type TokenSink, type TokenSubject } from "./canonical-
 import { type StructuralNode, kindOf } from "./node-kinds.js";
 import { type StructuralOptions, resolveOptions } from "./options.js";
 import { type IRPath, renderPath } from "./path.js";
-import { renderExprForDiff } from "./render.js";
+import { describeExpr as renderExprForDiff } from "../printer/expr-text.js";
 
 export interface StructuralDifference {
   /** Where, in the left-hand tree, e.g. `main.body.block("root").body[1].for(j).body`. */

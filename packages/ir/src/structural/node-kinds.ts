@@ -22,18 +22,7 @@ export const EXPR_KINDS: ReadonlySet<string> = new Set([
   "Call",
 ]);
 
-export const STMT_KINDS: ReadonlySet<string> = new Set([
-  "BufferStore",
-  "SeqStmt",
-  "IfThenElse",
-  "For",
-  "Evaluate",
-  "LetStmt",
-  "Allocate",
-  "DeclBuffer",
-  "AttrStmt",
-  "BlockRealize",
-]);
+export { STMT_KINDS } from "../functor.js";
 
 export function kindOf(x: unknown): string | undefined {
   if (typeof x !== "object" || x === null) return undefined;

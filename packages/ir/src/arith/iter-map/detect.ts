@@ -5,7 +5,7 @@
  */
 import type { PrimExpr, Var } from "../../expr.js";
 import type { Range } from "../../stmt.js";
-import { renderExprForDiff } from "../../structural/render.js";
+import { describeExpr as renderExprForDiff } from "../../printer/expr-text.js";
 import { checkCoverage } from "./coverage.js";
 import { type InputIterator, IterMapFailure, IterMapRewriter } from "./rewriter.js";
 import { type IterSum, iterSplit, iterSum, markExtent } from "./types.js";

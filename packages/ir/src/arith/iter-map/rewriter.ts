@@ -17,7 +17,7 @@
  * which the coverage check then sees split consistently.
  */
 import type { PrimExpr, Var } from "../../expr.js";
-import { renderExprForDiff } from "../../structural/render.js";
+import { describeExpr as renderExprForDiff } from "../../printer/expr-text.js";
 import { type IterMark, type IterSplit, type IterSum, iterMark, iterSplit, iterSum, markExtent } from "./types.js";
 
 /** Thrown inside the rewriter to abandon one expression; turned into an error string by the caller. */

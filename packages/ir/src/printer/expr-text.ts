@@ -1,12 +1,18 @@
 /**
- * Expressions as text for difference and detection messages: the TVMScript printer's `printExpr`
- * (`T.float32(0.0)`, `i * 32 + j`, `A[vi, vj]`), with a compact local rendering as a fallback so a
- * diagnostic never fails because of a node the printer rejects (e.g. a malformed one).
+ * Expressions as text for diagnostics (structural differences, executor errors): the printer's
+ * `printExpr` (`T.float32(0.0)`, `i * 32 + j`, `A[vi, vj]`), with a compact local rendering as a
+ * fallback so that a diagnostic never fails because of a node the printer rejects.
  */
+import type { Buffer } from "../buffer.js";
 import type { BinaryOp, PrimExpr } from "../expr.js";
-import { printExpr } from "../printer/index.js";
+import { printExpr } from "./index.js";
 
-export function renderExprForDiff(e: PrimExpr): string {
+/** `A[i, j]`, for messages about one access. */
+export function describeAccess(buffer: Buffer, indices: readonly PrimExpr[]): string {
+  return `${buffer.name}[${indices.map(describeExpr).join(", ")}]`;
+}
+
+export function describeExpr(e: PrimExpr): string {
   try {
     return printExpr(e);
   } catch {
