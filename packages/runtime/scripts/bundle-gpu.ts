@@ -1,0 +1,112 @@
+/**
+ * `pnpm bundle:gpu`: a self-contained folder (default .device-bundle/) to run Tessera on a GPU
+ * machine that has no Node.js install and builds nothing:
+ *   <entry>.mjs          one esbuild bundle per entry below
+ *   tessera_cuda.node    the native addon (found at run time beside the bundle)
+ *   node.xz              this machine's Node binary, xz-compressed (skip with --no-node)
+ *   run.sh               `run.sh <entry> [args...]`: unpacks node (once) and runs an entry
+ *
+ * Usage: pnpm bundle:gpu [--out DIR] [--no-node]
+ */
+import { execFileSync } from "node:child_process";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+const pkgDir = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const repoRoot = resolve(pkgDir, "..", "..");
+
+/** Entry points: name → TypeScript source (relative to the repository root). Add the CLI/grader here. */
+const ENTRIES: ReadonlyArray<{ name: string; source: string; description: string }> = [
+  { name: "gpu-selftest", source: "packages/runtime/scripts/gpu-selftest.ts", description: "runtime GPU checks (PASS/FAIL)" },
+  { name: "bench-gpu", source: "packages/runtime/bench/gpu.bench.ts", description: "pnpm bench:gpu" },
+];
+
+const RUN_SH = `#!/usr/bin/env bash
+# Usage: run.sh <entry> [args...]   (entries: see manifest.json)
+set -euo pipefail
+here="$(cd "$(dirname "\${BASH_SOURCE[0]}")" && pwd)"
+entry="\${1:?usage: run.sh <entry> [args...]}"; shift
+node="\${TESSERA_NODE:-}"
+if [ -z "$node" ]; then
+  if [ -f "$here/node.xz" ]; then
+    node="\${TMPDIR:-/tmp}/tessera-node-$(cat "$here/node.version" 2>/dev/null || echo x)"
+    if [ ! -x "$node" ]; then
+      xz -dc "$here/node.xz" > "$node.tmp.$$" && chmod +x "$node.tmp.$$" && mv "$node.tmp.$$" "$node"
+    fi
+  elif command -v node >/dev/null 2>&1; then
+    node="$(command -v node)"
+  else
+    echo "run.sh: no node.xz in the bundle and no node on PATH" >&2; exit 127
+  fi
+fi
+export UV_THREADPOOL_SIZE="\${UV_THREADPOOL_SIZE:-16}"
+exec "$node" "$here/$entry.mjs" "$@"
+`;
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const outAt = args.indexOf("--out");
+  const outDir = resolve(repoRoot, outAt >= 0 ? (args[outAt + 1] ?? ".device-bundle") : ".device-bundle");
+  const withNode = !args.includes("--no-node");
+  mkdirSync(outDir, { recursive: true });
+
+  const addon = join(pkgDir, "build", "Release", "tessera_cuda.node");
+  if (!existsSync(addon)) {
+    const errFile = join(pkgDir, "build", "native-build-error.txt");
+    const why = existsSync(errFile) ? readFileSync(errFile, "utf8").split("\n")[0] : "not built";
+    throw new Error(`native addon missing (${why}); run: pnpm --filter @tessera/runtime build:native`);
+  }
+  copyFileSync(addon, join(outDir, "tessera_cuda.node"));
+
+  for (const e of ENTRIES) {
+    await build({
+      entryPoints: [join(repoRoot, e.source)],
+      outfile: join(outDir, `${e.name}.mjs`),
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      target: "node20",
+      conditions: ["@tessera/source"],
+      // CommonJS dependencies inside an ESM bundle need a require().
+      banner: { js: "import { createRequire as __tesseraCreateRequire } from 'node:module'; const require = __tesseraCreateRequire(import.meta.url);" },
+      logLevel: "warning",
+      sourcemap: false,
+    });
+  }
+
+  if (withNode) {
+    const versionFile = join(outDir, "node.version");
+    const nodeXz = join(outDir, "node.xz");
+    const have = existsSync(versionFile) ? readFileSync(versionFile, "utf8").trim() : "";
+    if (!existsSync(nodeXz) || have !== `${process.version}-${process.arch}`) {
+      console.log(`compressing ${process.execPath} → ${relative(repoRoot, nodeXz)} ...`);
+      execFileSync("bash", ["-c", `xz -T0 -6 -c "${process.execPath}" > "${nodeXz}.tmp" && mv "${nodeXz}.tmp" "${nodeXz}"`], {
+        stdio: "inherit",
+      });
+      writeFileSync(versionFile, `${process.version}-${process.arch}\n`);
+    }
+  } else {
+    rmSync(join(outDir, "node.xz"), { force: true });
+    rmSync(join(outDir, "node.version"), { force: true });
+  }
+
+  writeFileSync(join(outDir, "run.sh"), RUN_SH);
+  chmodSync(join(outDir, "run.sh"), 0o755);
+  writeFileSync(
+    join(outDir, "manifest.json"),
+    JSON.stringify({ node: process.version, entries: ENTRIES.map(({ name, description }) => ({ name, description })) }, null, 2) + "\n",
+  );
+  let total = 0;
+  for (const f of ["tessera_cuda.node", "run.sh", "manifest.json", ...ENTRIES.map((e) => `${e.name}.mjs`), ...(withNode ? ["node.xz"] : [])]) {
+    total += statSync(join(outDir, f)).size;
+  }
+  console.log(`bundle ready: ${relative(repoRoot, outDir)}/ (${(total / 2 ** 20).toFixed(1)} MiB): ${ENTRIES.map((e) => e.name).join(", ")}`);
+  console.log(`run with: ${relative(repoRoot, outDir)}/run.sh <entry> [args...]`);
+}
+
+main().catch((e: unknown) => {
+  console.error(e instanceof Error ? e.message : e);
+  process.exit(1);
+});

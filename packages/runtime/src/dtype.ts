@@ -1,0 +1,150 @@
+/** Data types of device arrays and scalar kernel parameters, spelled as TVM spells them. */
+
+export const DTYPES = [
+  "bool",
+  "int8",
+  "int16",
+  "int32",
+  "int64",
+  "uint8",
+  "uint16",
+  "uint32",
+  "uint64",
+  "float16",
+  "bfloat16",
+  "float32",
+  "float64",
+] as const;
+
+export type DType = (typeof DTYPES)[number];
+
+export type TypedArrayFor<D extends DType> = D extends "bool" | "uint8"
+  ? Uint8Array
+  : D extends "int8"
+    ? Int8Array
+    : D extends "int16"
+      ? Int16Array
+      : D extends "int32"
+        ? Int32Array
+        : D extends "int64"
+          ? BigInt64Array
+          : D extends "uint16" | "float16" | "bfloat16"
+            ? Uint16Array
+            : D extends "uint32"
+              ? Uint32Array
+              : D extends "uint64"
+                ? BigUint64Array
+                : D extends "float32"
+                  ? Float32Array
+                  : D extends "float64"
+                    ? Float64Array
+                    : never;
+
+export type AnyTypedArray =
+  | Uint8Array
+  | Int8Array
+  | Int16Array
+  | Uint16Array
+  | Int32Array
+  | Uint32Array
+  | BigInt64Array
+  | BigUint64Array
+  | Float32Array
+  | Float64Array;
+
+type TypedArrayCtor = { new (length: number): AnyTypedArray; readonly BYTES_PER_ELEMENT: number };
+
+const CTORS: Record<DType, TypedArrayCtor> = {
+  bool: Uint8Array,
+  int8: Int8Array,
+  int16: Int16Array,
+  int32: Int32Array,
+  int64: BigInt64Array,
+  uint8: Uint8Array,
+  uint16: Uint16Array,
+  uint32: Uint32Array,
+  uint64: BigUint64Array,
+  float16: Uint16Array,
+  bfloat16: Uint16Array,
+  float32: Float32Array,
+  float64: Float64Array,
+};
+
+export function isDType(s: string): s is DType {
+  return (DTYPES as readonly string[]).includes(s);
+}
+
+export function dtypeBytes(dtype: DType): number {
+  return CTORS[dtype].BYTES_PER_ELEMENT;
+}
+
+export function typedArrayCtor(dtype: DType): TypedArrayCtor {
+  return CTORS[dtype];
+}
+
+export function allocTypedArray<D extends DType>(dtype: D, length: number): TypedArrayFor<D> {
+  return new CTORS[dtype](length) as TypedArrayFor<D>;
+}
+
+/** The dtype that a TypedArray holds by default (16-bit floats need an explicit dtype). */
+export function dtypeOfTypedArray(a: AnyTypedArray): DType {
+  if (a instanceof Float32Array) return "float32";
+  if (a instanceof Float64Array) return "float64";
+  if (a instanceof Int32Array) return "int32";
+  if (a instanceof Uint32Array) return "uint32";
+  if (a instanceof Int16Array) return "int16";
+  if (a instanceof Uint16Array) return "uint16";
+  if (a instanceof Int8Array) return "int8";
+  if (a instanceof Uint8Array) return "uint8";
+  if (a instanceof BigInt64Array) return "int64";
+  return "uint64";
+}
+
+/** Whether a TypedArray can hold elements of `dtype` bit for bit. */
+export function typedArrayMatches(dtype: DType, a: AnyTypedArray): boolean {
+  return a instanceof CTORS[dtype];
+}
+
+const f32 = new Float32Array(1);
+const u32 = new Uint32Array(f32.buffer);
+
+/** float32 → IEEE binary16 bits (round to nearest even). */
+export function float16Bits(value: number): number {
+  f32[0] = value;
+  const x = u32[0] as number;
+  const sign = (x >>> 16) & 0x8000;
+  const exp = (x >>> 23) & 0xff;
+  let mant = x & 0x7fffff;
+  if (exp === 0xff) return sign | 0x7c00 | (mant !== 0 ? 0x200 : 0);
+  let e = exp - 127 + 15;
+  if (e >= 0x1f) return sign | 0x7c00;
+  if (e <= 0) {
+    if (e < -10) return sign;
+    mant |= 0x800000;
+    const shift = 14 - e;
+    let half = mant >>> shift;
+    const rem = mant & ((1 << shift) - 1);
+    const mid = 1 << (shift - 1);
+    if (rem > mid || (rem === mid && (half & 1) === 1)) half += 1;
+    return sign | half;
+  }
+  let half = (e << 10) | (mant >>> 13);
+  const rem = mant & 0x1fff;
+  if (rem > 0x1000 || (rem === 0x1000 && (half & 1) === 1)) half += 1;
+  return sign | half;
+}
+
+/** float32 → bfloat16 bits (round to nearest even). */
+export function bfloat16Bits(value: number): number {
+  f32[0] = value;
+  const x = u32[0] as number;
+  if (Number.isNaN(value)) return ((x >>> 16) | 0x40) & 0xffff;
+  const rounded = x + 0x7fff + ((x >>> 16) & 1);
+  return (rounded >>> 16) & 0xffff;
+}
+
+/** The 32-bit pattern of a float32 value. */
+export function float32Bits(value: number): number {
+  f32[0] = value;
+  return u32[0] as number;
+}

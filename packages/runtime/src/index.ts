@@ -1,0 +1,64 @@
+/**
+ * @tessera/runtime — the native CUDA runtime: devices, device arrays, CUDA C++ compilation
+ * (NVRTC or nvcc, cached), module loading, kernel launch and TVM-style timing.
+ *
+ * The addon opens libcuda.so.1 and NVRTC with dlopen, so it builds without a CUDA SDK; where
+ * there is no driver, `cuda.available()` is false and `cuda.unavailableReason()` says why.
+ */
+export { cuda, type DeviceInfo } from "./device.js";
+export { NDArray, scalarBits, type Shape } from "./ndarray.js";
+export {
+  DTYPES,
+  dtypeBytes,
+  isDType,
+  allocTypedArray,
+  float16Bits,
+  bfloat16Bits,
+  type DType,
+  type AnyTypedArray,
+  type TypedArrayFor,
+} from "./dtype.js";
+export { CudaError, CudaUnavailableError, CompileError } from "./errors.js";
+export {
+  compileCuda,
+  compilerArgs,
+  nvrtcStatus,
+  nvccStatus,
+  ptxText,
+  parseArch,
+  parsePtxasVerbose,
+  CompileCache,
+  cacheKey,
+  defaultCacheDir,
+  nvccVersion,
+  type Arch,
+  type CacheKeyInput,
+  type CompileBackend,
+  type CompileOptions,
+  type CompiledCuda,
+  type PtxasFunctionInfo,
+  type PtxasReport,
+} from "./compile/index.js";
+export {
+  CudaModule,
+  Kernel,
+  BoundLaunch,
+  LaunchSequence,
+  loadModule,
+  launchDims,
+  type Dim3Like,
+  type KernelAttributes,
+  type LaunchConfig,
+} from "./launch.js";
+export { packArgs, scalar, i32, u32, i64, u64, f32, f64, type KernelArg, type ScalarArg, type PackedArgs, type DevicePointerLike } from "./args.js";
+export { timeEvaluator, summarize, type BatchTimer, type TimeEvaluatorOptions, type TimingResult, type TimerDeps } from "./timer.js";
+export {
+  LaunchMetadataSchema,
+  KernelParamSchema,
+  Dim3Schema,
+  parseLaunchMetadata,
+  type LaunchMetadata,
+  type KernelParam,
+  type Dim3,
+} from "./launch-metadata.js";
+export { loadNative, addonCandidates, type NativeLoad } from "./native.js";

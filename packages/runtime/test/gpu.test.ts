@@ -1,0 +1,15 @@
+import { describe, it } from "vitest";
+import { cuda } from "@tessera/runtime";
+import { gpuChecks } from "../scripts/gpu-checks.js";
+
+const title = cuda.available()
+  ? "GPU (CUDA device present)"
+  : `GPU (SKIPPED: CUDA unavailable — ${cuda.unavailableReason() ?? "unknown"})`;
+
+describe.runIf(cuda.available())(title, () => {
+  for (const check of gpuChecks) {
+    it(check.name, async () => {
+      await check.run((line) => console.log(`[${check.name}] ${line}`));
+    });
+  }
+});
