@@ -1,3 +1,4 @@
+import * as apply from "./apply.js";
 import * as equal from "./equal.js";
 import * as print from "./print.js";
 import * as run from "./run.js";
@@ -23,5 +24,11 @@ export const commands: readonly Command[] = [
     usage: "run FILE [--seed N] [--func NAME]",
     summary: "execute a PrimFunc on seeded random inputs",
     run: run.run,
+  },
+  {
+    name: "apply",
+    usage: "apply FILE --trace TRACE.json [--func NAME]",
+    summary: "replay a schedule trace (JSON) on a TVMScript function and print the result",
+    run: apply.run,
   },
 ];

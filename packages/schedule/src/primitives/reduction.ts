@@ -1,0 +1,54 @@
+/**
+ * Reduction primitives: decomposeReduction (returns the `<name>_init` block) and rfactor (returns
+ * the `<name>_rf` block). The algorithms live in `reduction-decompose.ts` / `reduction-rfactor.ts`.
+ */
+import { ScheduleUsageError } from "../errors.js";
+import { registerInstruction, renderInput, tsLiteral } from "../instruction.js";
+import type { PrimitiveContext } from "../context.js";
+import type { Block } from "@tessera/ir";
+import { decomposeReduction } from "./reduction-decompose.js";
+import { rfactor } from "./reduction-rfactor.js";
+
+export {
+  FactorAxisOutOfRangeError,
+  LoopHeightError,
+  LoopPositionError,
+  LoopPropertyError,
+  NotSerialLoopKindError,
+} from "./reduction-errors.js";
+export { NoMatchedReducerError, RFactorNotApplicableError } from "../analysis/reducer.js";
+
+function handleOf(ctx: PrimitiveContext, block: Block) {
+  const entry = ctx.index.entryOf(block);
+  if (entry === undefined || entry.kind !== "block") throw new Error("internal error: the new block is not in the committed IR");
+  return ctx.blockRV(entry);
+}
+
+registerInstruction({
+  name: "DecomposeReduction",
+  method: "decomposeReduction",
+  pure: false,
+  attrNames: [],
+  apply(ctx, inputs) {
+    const blk = ctx.block(inputs[0], "decompose-reduction");
+    const loop = ctx.loop(inputs[1], "decompose-reduction");
+    return { outputs: [handleOf(ctx, decomposeReduction(ctx, blk, loop))] };
+  },
+  formatArgs: (inputs) => `${renderInput(inputs[0]!)}, ${renderInput(inputs[1]!)}`,
+});
+
+registerInstruction({
+  name: "RFactor",
+  method: "rfactor",
+  pure: false,
+  attrNames: ["factor_axis"],
+  apply(ctx, inputs, attrs) {
+    const loop = ctx.loop(inputs[0], "rfactor");
+    const factorAxis = attrs[0];
+    if (typeof factorAxis !== "number" || !Number.isInteger(factorAxis)) {
+      throw new ScheduleUsageError("rfactor", `factor_axis must be an integer, got ${String(factorAxis)}`);
+    }
+    return { outputs: [handleOf(ctx, rfactor(ctx, loop, factorAxis))] };
+  },
+  formatArgs: (inputs, attrs) => `${renderInput(inputs[0]!)}, ${tsLiteral(attrs[0])}`,
+});
