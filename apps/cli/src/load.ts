@@ -10,16 +10,20 @@ import {
 } from "@tessera/ir";
 import { CliError } from "./errors.js";
 
-/** Reads a TVMScript file and parses it; every failure becomes a CliError naming the file. */
-export async function loadModule(file: string): Promise<IRModule> {
-  let text: string;
+/** Reads a text file; a missing or unreadable file becomes a CliError naming it. */
+export async function readTextFile(file: string): Promise<string> {
   try {
-    text = await readFile(file, "utf8");
+    return await readFile(file, "utf8");
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : String(code ?? err);
     throw new CliError(`cannot read ${file}: ${why}`);
   }
+}
+
+/** Reads a TVMScript file and parses it; every failure becomes a CliError naming the file. */
+export async function loadModule(file: string): Promise<IRModule> {
+  const text = await readTextFile(file);
   try {
     return parseTVMScript(text, { fileName: file });
   } catch (err) {

@@ -1,10 +1,9 @@
-import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { printTVMScript } from "@tessera/ir";
 import { type Decision, type Instruction, Schedule, Trace, TraceFormatError, TraceReplayError } from "@tessera/schedule";
 import { CliError } from "../errors.js";
 import type { CliIO } from "../io.js";
-import { loadModule, pickFunction } from "../load.js";
+import { loadModule, pickFunction, readTextFile } from "../load.js";
 
 const USAGE = "usage: tessera apply FILE --trace TRACE.json [--func NAME]";
 
@@ -51,14 +50,7 @@ function retargetFunctionName(trace: Trace, funcName: string): Trace {
 }
 
 async function loadTrace(file: string): Promise<Trace> {
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : String(code ?? err);
-    throw new CliError(`cannot read ${file}: ${why}`);
-  }
+  const text = await readTextFile(file);
   try {
     return Trace.fromJSON(text);
   } catch (err) {
