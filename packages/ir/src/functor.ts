@@ -337,11 +337,14 @@ export function forEachExpr(root: PrimExpr | Stmt, f: (e: PrimExpr) => void): vo
   else v.visitExpr(root);
 }
 
-/** Calls `f` on every statement (pre-order), blocks' `init` and body included. */
-export function forEachStmt(root: Stmt, f: (s: Stmt) => void): void {
+/**
+ * Calls `f` on every statement (pre-order), blocks' `init` and body included. When `f` returns
+ * `false`, the statement's children are skipped (e.g. to stop at nested blocks).
+ */
+export function forEachStmt(root: Stmt, f: (s: Stmt) => void | boolean): void {
   class V extends IRVisitor {
     override visitStmt(s: Stmt): void {
-      f(s);
+      if (f(s) === false) return;
       super.visitStmt(s);
     }
   }

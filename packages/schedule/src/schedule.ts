@@ -15,7 +15,7 @@ import {
   printTVMScript,
   verifyWellFormed,
 } from "@tessera/ir";
-import { PrimitiveContext } from "./context.js";
+import { PrimitiveContext, describe } from "./context.js";
 import { ScheduleError, ScheduleUsageError } from "./errors.js";
 import { BlockRV, ExprRV, LoopRV, type RV } from "./handles.js";
 import {
@@ -49,8 +49,11 @@ export class Schedule {
   private readonly debugMask: "none" | "all";
 
   constructor(funcOrModule: PrimFunc | IRModule, opts: ScheduleOptions = {}) {
+    const kind = (funcOrModule as { kind?: unknown } | null | undefined)?.kind;
+    if (kind !== "PrimFunc" && kind !== "IRModule") {
+      throw new ScheduleUsageError("schedule", `new Schedule(...) expects a PrimFunc or an IRModule, got ${describe(funcOrModule)}`);
+    }
     const mod = funcOrModule.kind === "PrimFunc" ? irModule({ main: funcOrModule }) : funcOrModule;
-    if (mod.kind !== "IRModule") throw new TypeError("Schedule expects a PrimFunc or an IRModule");
     const owned = irModule(new Map([...mod.functions].map(([name, f]) => [name, ownTree(f)])));
     const funcName = opts.funcName ?? entryFunctionName(owned);
     this.state = new ScheduleState(owned, funcName, new Map(), new RandomEngine(opts.seed));

@@ -1,4 +1,5 @@
 import { assertStructuralEqual, gemmReluAdd, parsePrimFunc, structuralEqual } from "@tessera/ir";
+import { expectScheduleError } from "./support.js";
 import { describe, expect, it } from "vitest";
 import {
   BufferIndexOutOfRangeError,
@@ -39,21 +40,6 @@ def main(A: T.Buffer((128,), "float32"), B: T.Buffer((128,), "float32"), C: T.Bu
             C[vi] = T0[vi]
 `;
 
-/** Runs `f` expecting a ScheduleError of class `cls`; checks the schedule is unchanged afterwards. */
-function expectFailure(sch: Schedule, cls: abstract new (...a: never[]) => ScheduleError, text: string | RegExp, f: () => void): void {
-  const before = sch.func;
-  const traceLength = sch.trace.instructions.length;
-  let err: unknown;
-  try {
-    f();
-  } catch (e) {
-    err = e;
-  }
-  expect(err).toBeInstanceOf(cls);
-  expect((err as Error).message).toMatch(text);
-  expect(sch.func).toBe(before);
-  expect(sch.trace.instructions.length).toBe(traceLength);
-}
 
 describe("cacheRead", () => {
   it("caches the inputs of a matmul at the start of the root block (A_shared, B_local)", () => {
@@ -195,17 +181,17 @@ def main(A: T.Buffer((64,), "int32"), B: T.Buffer((8,), "int32")):
   it("rejects an unknown storage scope", () => {
     const sch = new Schedule(parsePrimFunc(MATMUL));
     const c = sch.getBlock("C");
-    expectFailure(sch, InvalidStorageScopeError, /The input storage scope "texture" is invalid/, () => sch.cacheRead(c, 0, "texture" as never));
+    expectScheduleError(sch, () => sch.cacheRead(c, 0, "texture" as never), InvalidStorageScopeError, /The input storage scope "texture" is invalid/);
   });
 
   it("rejects a read index out of range", () => {
     const sch = new Schedule(parsePrimFunc(MATMUL));
     const c = sch.getBlock("C");
-    expectFailure(
+    expectScheduleError(
       sch,
+      () => sch.cacheRead(c, 2, "shared"),
       BufferIndexOutOfRangeError,
       "The input `buffer_index` is out of range. It is required to be in range [0, 2) but got 2",
-      () => sch.cacheRead(c, 2, "shared"),
     );
   });
 
@@ -230,11 +216,15 @@ def main(A: T.Buffer((8,), "int32"), C: T.Buffer((8,), "int32")):
 `),
     );
     const c = sch.getBlock("C");
-    expectFailure(sch, NotSingleWriteBlock, "The buffer B is expected to be written by single block, but got 2 blocks who write it.", () =>
+    expectScheduleError(
+      sch,
+      () =>
       sch.cacheRead(c, 0, "shared"),
+      NotSingleWriteBlock,
+      "The buffer B is expected to be written by single block, but got 2 blocks who write it.",
     );
     const b0 = sch.getBlock("B0");
-    expectFailure(sch, NotSingleWriteBlock, /expected to be written by single block/, () => sch.cacheWrite(b0, 0, "local"));
+    expectScheduleError(sch, () => sch.cacheWrite(b0, 0, "local"), NotSingleWriteBlock, /expected to be written by single block/);
   });
 
   it("rejects a reader that reads more than its producer writes", () => {
@@ -254,7 +244,7 @@ def main(A: T.Buffer((8,), "int32"), C: T.Buffer((8,), "int32")):
 `),
     );
     const c = sch.getBlock("C");
-    expectFailure(sch, NotRegionCoverError, /region cover is not complete/, () => sch.cacheRead(c, 0, "shared"));
+    expectScheduleError(sch, () => sch.cacheRead(c, 0, "shared"), NotRegionCoverError, /region cover is not complete/);
   });
 });
 
@@ -346,8 +336,8 @@ def main(A: T.Buffer((128,), "float32"), B: T.Buffer((128,), "float32"), C: T.Bu
   it("rejects a write index out of range and leaves the schedule unchanged", () => {
     const sch = new Schedule(parsePrimFunc(MATMUL));
     const c = sch.getBlock("C");
-    expectFailure(sch, BufferIndexOutOfRangeError, /required to be in range \[0, 1\) but got 1/, () => sch.cacheWrite(c, 1, "local"));
-    expectFailure(sch, InvalidStorageScopeError, /"global.texture" is invalid/, () => sch.cacheWrite(c, 0, "global.texture" as never));
+    expectScheduleError(sch, () => sch.cacheWrite(c, 1, "local"), BufferIndexOutOfRangeError, /required to be in range \[0, 1\) but got 1/);
+    expectScheduleError(sch, () => sch.cacheWrite(c, 0, "global.texture" as never), InvalidStorageScopeError, /"global.texture" is invalid/);
     expect(structuralEqual(sch.func, parsePrimFunc(MATMUL))).toBe(true);
   });
 });

@@ -2,7 +2,7 @@ import { assertStructuralEqual, parsePrimFunc } from "@tessera/ir";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { LoopHeightError, LoopPositionError, NotReductionBlockError, Schedule } from "../src/index.js";
-import { expectScheduleError, runBoth } from "./inline-helpers.js";
+import { expectScheduleError, runBoth } from "./support.js";
 
 const MATMUL = `
 @T.prim_func

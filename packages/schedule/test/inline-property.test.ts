@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { Schedule } from "../src/index.js";
 import { NotStagePipelineError } from "../src/analysis/scope-root.js";
-import { expectScheduleError, runBoth } from "./inline-helpers.js";
+import { expectScheduleError, runBoth } from "./support.js";
 
 interface Stage {
   readonly op: string;

@@ -12,7 +12,7 @@ import {
   ScheduleError,
   StaleHandleError,
 } from "../src/index.js";
-import { expectScheduleError } from "./inline-helpers.js";
+import { expectScheduleError } from "./support.js";
 
 const ELEMWISE = `
 @T.prim_func

@@ -39,6 +39,11 @@ describe("lookups", () => {
     expect(sch.trace.instructions).toHaveLength(0);
   });
 
+  it("rejects something that is not a function or module", () => {
+    expect(() => new Schedule(undefined as never)).toThrow(/expects a PrimFunc or an IRModule, got undefined/);
+    expect(() => new Schedule({ kind: "Var" } as never)).toThrow(ScheduleError);
+  });
+
   it("rejects a handle of the wrong kind without a TypeError", () => {
     const sch = new Schedule(gemmReluAdd(16).func);
     expect(() => sch.getLoops(LoopRV.ROOT as never)).toThrow(/expected a block handle/);

@@ -1,7 +1,5 @@
 /** Small workloads shared by the loop-primitive tests. */
-import { type PrimFunc, compilePrimFunc, parsePrimFunc, randomArgs, structuralEqual } from "@tessera/ir";
-import { expect } from "vitest";
-import type { Schedule } from "../src/index.js";
+import { type PrimFunc, parsePrimFunc } from "@tessera/ir";
 
 export const ELEMENTWISE = `
 @T.prim_func
@@ -37,27 +35,4 @@ def main(A: T.Buffer((${m}, ${k}), "int32"), B: T.Buffer((${k}, ${n}), "int32"),
 
 export const parse = (text: string): PrimFunc => parsePrimFunc(text);
 
-/** Runs `f` on seeded random inputs and returns every argument array afterwards. */
-export function runOn(f: PrimFunc, seed: number): unknown[][] {
-  const args = randomArgs(f, seed);
-  compilePrimFunc(f).run(args);
-  return args.map((a) => Array.from(a as ArrayLike<number>));
-}
-
-/** Calls `op` expecting a ScheduleError of class `cls`; checks the schedule is unchanged. */
-export function expectScheduleError(sch: Schedule, op: () => unknown, cls: abstract new (...a: never[]) => Error, text: string | RegExp): Error {
-  const before = sch.func;
-  const traceLength = sch.trace.instructions.length;
-  let err: unknown;
-  try {
-    op();
-  } catch (e) {
-    err = e;
-  }
-  expect(err).toBeInstanceOf(cls);
-  if (typeof text === "string") expect((err as Error).message).toContain(text);
-  else expect((err as Error).message).toMatch(text);
-  expect(structuralEqual(sch.func, before)).toBe(true);
-  expect(sch.trace.instructions.length).toBe(traceLength);
-  return err as Error;
-}
+export { expectScheduleError, runOn } from "./support.js";

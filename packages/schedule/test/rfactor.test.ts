@@ -10,7 +10,7 @@ import {
   RFactorNotApplicableError,
   Schedule,
 } from "../src/index.js";
-import { expectScheduleError, runBoth } from "./inline-helpers.js";
+import { expectScheduleError, runBoth } from "./support.js";
 
 const ROWSUM = `
 @T.prim_func

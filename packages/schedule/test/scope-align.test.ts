@@ -1,4 +1,5 @@
 import { assertStructuralEqual, gemmReluAdd, parsePrimFunc } from "@tessera/ir";
+import { expectScheduleError } from "./support.js";
 import { describe, expect, it } from "vitest";
 import {
   BufferIndexOutOfRangeError,
@@ -23,12 +24,6 @@ def main(A: T.Buffer((128, 128), "float32"), C: T.Buffer((128, 128), "float32"))
             C[vi, vj] = B[vi, vj] + T.float32(1)
 `;
 
-function expectFailure(sch: Schedule, cls: abstract new (...a: never[]) => Error, text: string | RegExp, f: () => void): void {
-  const before = sch.func;
-  expect(f).toThrow(cls);
-  expect(f).toThrow(text);
-  expect(sch.func).toBe(before);
-}
 
 describe("setScope", () => {
   it("moves an intermediate buffer to another scope everywhere it is used", () => {
@@ -59,9 +54,9 @@ describe("setScope", () => {
     const sch = new Schedule(parsePrimFunc(ELEMENTWISE));
     const b = sch.getBlock("B");
     const c = sch.getBlock("C");
-    expectFailure(sch, NonAllocatedBufferError, "The input buffer C is not allocated by a block", () => sch.setScope(c, 0, "shared"));
-    expectFailure(sch, InvalidStorageScopeError, /"constant" is invalid/, () => sch.setScope(b, 0, "constant" as never));
-    expectFailure(sch, BufferIndexOutOfRangeError, /range \[0, 1\) but got 1/, () => sch.setScope(b, 1, "shared"));
+    expectScheduleError(sch, () => sch.setScope(c, 0, "shared"), NonAllocatedBufferError, "The input buffer C is not allocated by a block");
+    expectScheduleError(sch, () => sch.setScope(b, 0, "constant" as never), InvalidStorageScopeError, /"constant" is invalid/);
+    expectScheduleError(sch, () => sch.setScope(b, 1, "shared"), BufferIndexOutOfRangeError, /range \[0, 1\) but got 1/);
   });
 });
 
@@ -89,12 +84,18 @@ describe("storageAlign", () => {
     const sch = new Schedule(parsePrimFunc(ELEMENTWISE));
     const b = sch.getBlock("B");
     const c = sch.getBlock("C");
-    expectFailure(sch, StorageAlignInvalidFactorError, /expected to be a positive number. However, the input `factor` is 0/, () =>
-      sch.storageAlign(b, 0, 0, 0, 1),
+    expectScheduleError(
+      sch,
+      () => sch.storageAlign(b, 0, 0, 0, 1),
+      StorageAlignInvalidFactorError,
+      /expected to be a positive number. However, the input `factor` is 0/,
     );
-    expectFailure(sch, StorageAlignAxisOutOfRangeError, /has 2 dimension\(s\), so `axis` is required to be in \[-2, 2\)/, () =>
-      sch.storageAlign(b, 0, 2, 32, 1),
+    expectScheduleError(
+      sch,
+      () => sch.storageAlign(b, 0, 2, 32, 1),
+      StorageAlignAxisOutOfRangeError,
+      /has 2 dimension\(s\), so `axis` is required to be in \[-2, 2\)/,
     );
-    expectFailure(sch, NonAllocatedBufferError, /C is not allocated by a block/, () => sch.storageAlign(c, 0, 0, 32, 1));
+    expectScheduleError(sch, () => sch.storageAlign(c, 0, 0, 32, 1), NonAllocatedBufferError, /C is not allocated by a block/);
   });
 });

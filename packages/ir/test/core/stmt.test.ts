@@ -71,8 +71,16 @@ describe("traversal", () => {
   it("visits every statement and shares unchanged subtrees", () => {
     const { func } = vectorAdd();
     const kinds: string[] = [];
-    forEachStmt(func.body, (s) => kinds.push(s.kind));
+    forEachStmt(func.body, (s) => {
+      kinds.push(s.kind);
+    });
     expect(kinds).toEqual(["For", "BlockRealize", "BufferStore"]);
+    const outer: string[] = [];
+    forEachStmt(func.body, (s) => {
+      outer.push(s.kind);
+      return s.kind !== "BlockRealize";
+    });
+    expect(outer).toEqual(["For", "BlockRealize"]);
     expect(new IRMutator().visitStmt(func.body)).toBe(func.body);
   });
 

@@ -4,7 +4,7 @@
  * raise (RootBlockError, NotStagePipelineError and OutputBlockError are shared with compute-at).
  * Messages follow TVM's detail templates, with `{0}` written as the node's quoted name.
  */
-import { type Block, type For, forEachExpr } from "@tessera/ir";
+import { type Block, type For, forEachExpr, forEachStmt } from "@tessera/ir";
 import { ScheduleError } from "../errors.js";
 import type { BlockEntry, TreeIndex } from "../state/tree-index.js";
 import { hasAffineBinding, isDominant } from "./block-properties.js";
@@ -110,34 +110,9 @@ function reduceItersIndexOutput(b: Block): boolean {
   const reduceVars = new Set(b.iterVars.filter((iv) => iv.iterType === "reduce").map((iv) => iv.var));
   const written = new Set(b.writes.map((w) => w.buffer));
   let found = false;
-  const visit = (s: import("@tessera/ir").Stmt): void => {
-    switch (s.kind) {
-      case "BufferStore":
-        if (written.has(s.buffer)) {
-          for (const i of s.indices) forEachExpr(i, (e) => void (e.kind === "Var" && reduceVars.has(e) && (found = true)));
-        }
-        return;
-      case "SeqStmt":
-        s.seq.forEach(visit);
-        return;
-      case "IfThenElse":
-        visit(s.thenCase);
-        if (s.elseCase) visit(s.elseCase);
-        return;
-      case "For":
-      case "LetStmt":
-      case "Allocate":
-      case "DeclBuffer":
-      case "AttrStmt":
-        visit(s.body);
-        return;
-      case "BlockRealize":
-        visit(s.block.body);
-        return;
-      case "Evaluate":
-        return;
-    }
-  };
-  visit(b.body);
+  forEachStmt(b.body, (s) => {
+    if (s.kind !== "BufferStore" || !written.has(s.buffer)) return;
+    for (const i of s.indices) forEachExpr(i, (e) => void (e.kind === "Var" && reduceVars.has(e) && (found = true)));
+  });
   return found;
 }

@@ -1,5 +1,5 @@
 /** Precondition checks of compute-at / reverse-compute-at, in TVM's order. */
-import type { Analyzer, Block, BlockRealize, Stmt } from "@tessera/ir";
+import { type Analyzer, type Block, type BlockRealize, type Stmt, forEachStmt } from "@tessera/ir";
 import { completeBlockErrorCode, reductionBlockErrorCode } from "../../analysis/schedule-checks.js";
 import type { BlockScope } from "../../analysis/scope.js";
 import type { BlockEntry, LoopEntry, TreeIndex } from "../../state/tree-index.js";
@@ -92,29 +92,10 @@ export function findInsertionPoint(
 /** Block realizes in a subtree, not descending into blocks. */
 function blocksAtTop(s: Stmt): BlockRealize[] {
   const out: BlockRealize[] = [];
-  const visit = (x: Stmt): void => {
-    switch (x.kind) {
-      case "BlockRealize":
-        out.push(x);
-        return;
-      case "SeqStmt":
-        x.seq.forEach(visit);
-        return;
-      case "IfThenElse":
-        visit(x.thenCase);
-        if (x.elseCase) visit(x.elseCase);
-        return;
-      case "For":
-      case "LetStmt":
-      case "Allocate":
-      case "DeclBuffer":
-      case "AttrStmt":
-        visit(x.body);
-        return;
-      default:
-        return;
-    }
-  };
-  visit(s);
+  forEachStmt(s, (x) => {
+    if (x.kind !== "BlockRealize") return true;
+    out.push(x);
+    return false;
+  });
   return out;
 }
