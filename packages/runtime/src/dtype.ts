@@ -1,20 +1,9 @@
 /** Data types of device arrays and scalar kernel parameters, spelled as TVM spells them. */
 
-export const DTYPES = [
-  "bool",
-  "int8",
-  "int16",
-  "int32",
-  "int64",
-  "uint8",
-  "uint16",
-  "uint32",
-  "uint64",
-  "float16",
-  "bfloat16",
-  "float32",
-  "float64",
-] as const;
+import { KERNEL_PARAM_DTYPES } from "@tessera/codegen";
+
+/** The same list the launch metadata allows for kernel parameters. */
+export const DTYPES = KERNEL_PARAM_DTYPES;
 
 export type DType = (typeof DTYPES)[number];
 

@@ -1,41 +1,13 @@
 /**
- * Kernel-launch metadata: what the code generator records for each kernel it emits, and what
- * the runtime needs to launch it (grid, block, dynamic shared memory, parameter order and kinds).
+ * Kernel-launch metadata is defined by the code generator (@tessera/codegen), which records it for
+ * every kernel it emits; the runtime validates and consumes the same records.
  */
-import { z } from "zod";
-import { DTYPES } from "./dtype.js";
-
-const dim = z.number().int().min(1);
-
-export const Dim3Schema = z.tuple([dim, dim, dim]);
-
-export const KernelParamSchema = z.object({
-  name: z.string().min(1),
-  /** "buffer": a device pointer (an NDArray); "scalar": a value of `dtype` passed by value. */
-  kind: z.enum(["buffer", "scalar"]),
-  /** Element type for buffers, value type for scalars. */
-  dtype: z.enum(DTYPES),
-});
-
-export const LaunchMetadataSchema = z
-  .object({
-    /** The kernel's (extern "C") symbol name. */
-    name: z.string().min(1),
-    grid: Dim3Schema,
-    block: Dim3Schema,
-    dynamicSharedBytes: z.number().int().min(0),
-    params: z.array(KernelParamSchema),
-  })
-  .refine((m) => m.block[0] * m.block[1] * m.block[2] <= 1024, {
-    message: "a block has at most 1024 threads",
-    path: ["block"],
-  });
-
-export type Dim3 = z.infer<typeof Dim3Schema>;
-export type KernelParam = z.infer<typeof KernelParamSchema>;
-export type LaunchMetadata = z.infer<typeof LaunchMetadataSchema>;
-
-/** Validates untrusted metadata (e.g. read from JSON); throws a ZodError listing every problem. */
-export function parseLaunchMetadata(input: unknown): LaunchMetadata {
-  return LaunchMetadataSchema.parse(input);
-}
+export {
+  LaunchMetadataSchema,
+  KernelParamSchema,
+  Dim3Schema,
+  parseLaunchMetadata,
+  type LaunchMetadata,
+  type KernelParam,
+  type Dim3,
+} from "@tessera/codegen";

@@ -1,0 +1,57 @@
+/**
+ * A function of a TVMScript file, optionally scheduled by replaying a trace: what `apply`,
+ * `build` and `simulate` start from.
+ */
+import type { PrimFunc } from "@tessera/ir";
+import { type Decision, type Instruction, Schedule, Trace, TraceFormatError, TraceReplayError } from "@tessera/schedule";
+import { CliError } from "./errors.js";
+import { loadModule, pickFunction, readTextFile } from "./load.js";
+
+export interface ScheduledFunction {
+  /** The function's name in the file. */
+  readonly name: string;
+  /** The function as written in the file. */
+  readonly original: PrimFunc;
+  /** The function after the trace (the original when no trace was given). */
+  readonly func: PrimFunc;
+}
+
+export async function loadScheduled(file: string, opts: { trace?: string | undefined; func?: string | undefined } = {}): Promise<ScheduledFunction> {
+  const { name, func } = pickFunction(await loadModule(file), file, opts.func);
+  if (opts.trace === undefined) return { name, original: func, func };
+  const traceFile = opts.trace;
+  const trace = retargetFunctionName(await loadTrace(traceFile), name);
+  // The function is scheduled alone, under the name "main" (what `new Schedule(func)` records).
+  const sch = new Schedule(func);
+  try {
+    trace.applyTo(sch);
+  } catch (err) {
+    if (err instanceof TraceReplayError) throw new CliError(`${traceFile}: ${err.message}`);
+    throw err;
+  }
+  return { name, original: func, func: sch.func };
+}
+
+/** Lookups recorded against the function's own name (`getBlock(name, "gemm")`) refer to "main" here. */
+function retargetFunctionName(trace: Trace, funcName: string): Trace {
+  if (funcName === "main") return trace;
+  const renamed = new Map<Instruction, Instruction>();
+  const instructions = trace.instructions.map((inst) => {
+    if (inst.kind.name !== "GetBlock" || inst.attrs[1] !== funcName) return inst;
+    const copy: Instruction = { ...inst, attrs: [inst.attrs[0] ?? null, "main"] };
+    renamed.set(inst, copy);
+    return copy;
+  });
+  const decisions = new Map<Instruction, Decision>([...trace.decisions].map(([inst, d]) => [renamed.get(inst) ?? inst, d]));
+  return new Trace(instructions, decisions);
+}
+
+async function loadTrace(file: string): Promise<Trace> {
+  const text = await readTextFile(file);
+  try {
+    return Trace.fromJSON(text);
+  } catch (err) {
+    if (err instanceof TraceFormatError) throw new CliError(`${file}: ${err.message}`);
+    throw err;
+  }
+}

@@ -1,0 +1,8 @@
+/**
+ * @tessera/codegen — lowering (a pass pipeline from scheduled TensorIR to flat device kernels),
+ * GPU targets and their limits, CUDA C generation, launch metadata and C++ header export.
+ */
+export * from "./launch-metadata.js";
+export * from "./lowered.js";
+export * from "./target/target.js";
+export * from "./target/errors.js";

@@ -1,0 +1,46 @@
+/**
+ * Kernel-launch metadata: what the code generator records for each kernel it emits, and what
+ * the runtime needs to launch it (grid, block, dynamic shared memory, parameter order and kinds).
+ */
+import { z } from "zod";
+
+/** Element and scalar types a kernel parameter may have (TVM's spelling). */
+export const KERNEL_PARAM_DTYPES = [
+  "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+  "float16", "bfloat16", "float32", "float64",
+] as const;
+
+const dim = z.number().int().min(1);
+
+export const Dim3Schema = z.tuple([dim, dim, dim]);
+
+export const KernelParamSchema = z.object({
+  name: z.string().min(1),
+  /** "buffer": a device pointer (an NDArray); "scalar": a value of `dtype` passed by value. */
+  kind: z.enum(["buffer", "scalar"]),
+  /** Element type for buffers, value type for scalars. */
+  dtype: z.enum(KERNEL_PARAM_DTYPES),
+});
+
+export const LaunchMetadataSchema = z
+  .object({
+    /** The kernel's (extern "C") symbol name. */
+    name: z.string().min(1),
+    grid: Dim3Schema,
+    block: Dim3Schema,
+    dynamicSharedBytes: z.number().int().min(0),
+    params: z.array(KernelParamSchema),
+  })
+  .refine((m) => m.block[0] * m.block[1] * m.block[2] <= 1024, {
+    message: "a block has at most 1024 threads",
+    path: ["block"],
+  });
+
+export type Dim3 = z.infer<typeof Dim3Schema>;
+export type KernelParam = z.infer<typeof KernelParamSchema>;
+export type LaunchMetadata = z.infer<typeof LaunchMetadataSchema>;
+
+/** Validates untrusted metadata (e.g. read from JSON); throws a ZodError listing every problem. */
+export function parseLaunchMetadata(input: unknown): LaunchMetadata {
+  return LaunchMetadataSchema.parse(input);
+}

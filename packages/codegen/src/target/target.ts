@@ -1,0 +1,132 @@
+/**
+ * Compilation targets: a GPU architecture and the limits the generated kernels must respect.
+ * Named targets describe real GPUs (TVM's `nvidia/tesla-t4`, …); `cuda` takes its limits from the
+ * local device when one is given, and any limit can be overridden as in TVM's target dictionaries.
+ */
+import { z } from "zod";
+import { TargetError } from "./errors.js";
+
+export interface Target {
+  /** The name the target was created from, e.g. `nvidia/tesla-t4`. */
+  readonly name: string;
+  readonly kind: "cuda";
+  /** Streaming-multiprocessor architecture, e.g. `sm_75`. */
+  readonly arch: string;
+  /** Human-readable device model. */
+  readonly model: string;
+  readonly maxThreadsPerBlock: number;
+  /** Per-dimension block limits (x, y, z). */
+  readonly maxBlockDim: readonly [number, number, number];
+  /** Per-dimension grid limits (x, y, z). */
+  readonly maxGridDim: readonly [number, number, number];
+  /** Static shared memory per block, in bytes. */
+  readonly maxSharedMemoryPerBlock: number;
+  readonly multiProcessorCount: number;
+  readonly warpSize: number;
+  /** Widest vector access in bytes (16: `float4`). */
+  readonly maxVectorBytes: number;
+  /** Registers per thread the code generator may assume. */
+  readonly maxRegistersPerThread: number;
+}
+
+const BLOCK_DIM = [1024, 1024, 64] as const;
+const GRID_DIM = [2147483647, 65535, 65535] as const;
+
+function gpu(name: string, model: string, arch: string, sms: number, sharedKiB = 48): Target {
+  return {
+    name,
+    kind: "cuda",
+    arch,
+    model,
+    maxThreadsPerBlock: 1024,
+    maxBlockDim: BLOCK_DIM,
+    maxGridDim: GRID_DIM,
+    maxSharedMemoryPerBlock: sharedKiB * 1024,
+    multiProcessorCount: sms,
+    warpSize: 32,
+    maxVectorBytes: 16,
+    maxRegistersPerThread: 255,
+  };
+}
+
+/** Static shared memory is limited to 48 KiB per block on every architecture (more needs dynamic shared memory). */
+const NAMED_TARGETS: Readonly<Record<string, Target>> = {
+  "nvidia/tesla-t4": gpu("nvidia/tesla-t4", "Tesla T4", "sm_75", 40),
+  "nvidia/a100": gpu("nvidia/a100", "A100", "sm_80", 108),
+  "nvidia/h100": gpu("nvidia/h100", "H100 SXM", "sm_90", 132),
+  "nvidia/h200": gpu("nvidia/h200", "H200", "sm_90", 132),
+};
+
+export const TARGET_NAMES: readonly string[] = [...Object.keys(NAMED_TARGETS), "cuda"];
+
+/** What a local device reports; the runtime's `DeviceInfo` has these fields. */
+export interface LocalDeviceLimits {
+  readonly name: string;
+  readonly computeCapability: readonly [number, number] | string;
+  readonly multiProcessorCount: number;
+  readonly maxThreadsPerBlock: number;
+  readonly maxSharedMemoryPerBlock: number;
+}
+
+/** Limits that may be overridden, with TVM's spelling of the keys. */
+export const TargetOverridesSchema = z
+  .object({
+    max_shared_memory_per_block: z.number().int().positive(),
+    max_threads_per_block: z.number().int().positive(),
+    arch: z.string().regex(/^sm_\d+[a-z]?$/, "an architecture such as sm_75"),
+    max_num_threads: z.number().int().positive(),
+  })
+  .partial()
+  .strict();
+
+export type TargetOverrides = z.infer<typeof TargetOverridesSchema>;
+
+export interface TargetOptions {
+  /** Limits of the local device, used by the `cuda` target. */
+  readonly device?: LocalDeviceLimits;
+  readonly overrides?: TargetOverrides;
+}
+
+function fromDevice(device: LocalDeviceLimits): Target {
+  const cc = typeof device.computeCapability === "string" ? device.computeCapability.replace(".", "") : device.computeCapability.join("");
+  return {
+    ...gpu("cuda", device.name, `sm_${cc}`, device.multiProcessorCount),
+    maxThreadsPerBlock: device.maxThreadsPerBlock,
+    maxSharedMemoryPerBlock: Math.min(device.maxSharedMemoryPerBlock, 48 * 1024),
+  };
+}
+
+/**
+ * Resolves a target by name (`nvidia/tesla-t4`, `nvidia/a100`, `nvidia/h100`, `nvidia/h200`, `cuda`).
+ * `cuda` without a device gets conservative limits (48 KiB shared, 1024 threads, sm_75).
+ */
+export function target(name: string, opts: TargetOptions = {}): Target {
+  let base: Target;
+  if (name === "cuda") base = opts.device ? fromDevice(opts.device) : { ...gpu("cuda", "generic CUDA GPU", "sm_75", 1) };
+  else {
+    const named = NAMED_TARGETS[name];
+    if (named === undefined) {
+      throw new TargetError(`unknown target "${name}"; known targets: ${TARGET_NAMES.join(", ")}`);
+    }
+    base = named;
+  }
+  if (opts.overrides === undefined) return base;
+  const parsed = TargetOverridesSchema.safeParse(opts.overrides);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
+    throw new TargetError(`target ${name}: invalid overrides: ${issues}`);
+  }
+  const o = parsed.data;
+  const threads = o.max_threads_per_block ?? o.max_num_threads;
+  return {
+    ...base,
+    ...(o.arch === undefined ? {} : { arch: o.arch }),
+    ...(threads === undefined ? {} : { maxThreadsPerBlock: threads }),
+    ...(o.max_shared_memory_per_block === undefined ? {} : { maxSharedMemoryPerBlock: o.max_shared_memory_per_block }),
+  };
+}
+
+/** `sm_75` → 75. */
+export function archNumber(t: Target): number {
+  return Number(t.arch.replace(/^sm_/, "").replace(/[a-z]$/, ""));
+}

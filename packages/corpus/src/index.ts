@@ -1,0 +1,35 @@
+/**
+ * @tessera/corpus — scheduled GPU workloads shared by the compiler's tests, the simulator, the
+ * CUDA compile checks and the benchmarks. Each entry builds a fresh `Schedule`.
+ */
+import { type PrimFunc, gemmReluAdd, vectorAdd } from "@tessera/ir";
+import type { Schedule } from "@tessera/schedule";
+import { manualSchedule, naiveSchedule } from "./gemm-relu-add.js";
+import { vectorAddSchedule, windowSum, windowSumSchedule } from "./simple.js";
+
+export * from "./gemm-relu-add.js";
+export * from "./simple.js";
+
+export interface CorpusEntry {
+  /** A short identifier, also a valid file name. */
+  readonly name: string;
+  readonly description: string;
+  /** The unscheduled function (the reference for numerics). */
+  readonly original: () => PrimFunc;
+  readonly build: () => Schedule;
+}
+
+/** Small instances of every workload, quick enough for the simulator in unit tests. */
+export function scheduleCorpus(): CorpusEntry[] {
+  return [
+    { name: "vector_add", description: "vector add, 1000 elements, 128 threads per block (last block partial)", original: () => vectorAdd(1000).func, build: () => vectorAddSchedule(1000, 128) },
+    { name: "window_sum", description: "window sum, 256 elements, shared stage fetched by 64 threads", original: () => windowSum(256), build: () => windowSumSchedule(256, 64) },
+    { name: "gemm_relu_add_naive", description: "naive gemm+ReLU+add, 64³, 32×32 tiles", original: () => gemmReluAdd(64).func, build: () => naiveSchedule(64) },
+    {
+      name: "gemm_relu_add_manual",
+      description: "manual gemm+ReLU+add, 128³, 64/64/16 shared tiles, 4×4 register tiles",
+      original: () => gemmReluAdd(128).func,
+      build: () => manualSchedule(128, { tileX: 64, tileY: 64, tileK: 16, threadTileX: 4, threadTileY: 4, threadTileK: 1 }),
+    },
+  ];
+}
