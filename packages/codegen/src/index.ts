@@ -6,3 +6,5 @@ export * from "./launch-metadata.js";
 export * from "./lowered.js";
 export * from "./target/target.js";
 export * from "./target/errors.js";
+export * from "./lower/pass.js";
+export * from "./lower/errors.js";

@@ -1,0 +1,26 @@
+import { TesseraError } from "@tessera/ir";
+
+/**
+ * A scheduled function that cannot be lowered for a GPU (an unbound loop nest touching device
+ * memory, inconsistent thread extents, …). `pass` names the pass that found the problem.
+ */
+export class LoweringError extends TesseraError {
+  override readonly name: string = "LoweringError";
+  constructor(
+    readonly pass: string,
+    detail: string,
+  ) {
+    super(`${pass}: ${detail}`);
+  }
+}
+
+/** A lowered kernel exceeds a limit of the target (threads, shared memory, vector width). */
+export class GpuVerifyError extends LoweringError {
+  override readonly name = "GpuVerifyError";
+  constructor(
+    readonly kernel: string,
+    readonly violations: readonly string[],
+  ) {
+    super("verifyGpuCode", `kernel ${kernel} does not fit the target: ${violations.join("; ")}`);
+  }
+}
