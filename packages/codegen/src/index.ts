@@ -8,3 +8,6 @@ export * from "./target/target.js";
 export * from "./target/errors.js";
 export * from "./lower/pass.js";
 export * from "./lower/errors.js";
+export * from "./lower/passes/index.js";
+export { lower, describePipeline, LOWERING_PASSES, type LowerOptions, type PipelineStep } from "./lower/pipeline.js";
+export * from "./cuda/index.js";

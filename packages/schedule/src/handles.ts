@@ -6,6 +6,9 @@
  */
 let nextExprId = 1;
 
+const ROOT_MARK_UID = -1;
+const INLINE_MARK_UID = -2;
+
 export class BlockRV {
   readonly kind = "BlockRV";
   constructor(
@@ -28,14 +31,25 @@ export class LoopRV {
   toString(): string {
     return `LoopRV(${this.nameHint})`;
   }
-  /** Location marks returned by `sampleComputeLocation`: "at the root" and "inline". */
-  static readonly ROOT = new LoopRV(-1, "root");
-  static readonly INLINE = new LoopRV(-2, "inline");
+  /**
+   * Location marks: "at the root" and "inline". `LoopRV.ROOT` / `LoopRV.INLINE` are the constants to
+   * pass to `computeAt` by hand; `sampleComputeLocation` returns a fresh mark each time (`rootMark()`
+   * / `inlineMark()`), so every sampled location is its own handle in the trace and replays on its
+   * own. Any handle with a mark's uid means that mark.
+   */
+  static rootMark(): LoopRV {
+    return new LoopRV(ROOT_MARK_UID, "root");
+  }
+  static inlineMark(): LoopRV {
+    return new LoopRV(INLINE_MARK_UID, "inline");
+  }
+  static readonly ROOT = LoopRV.rootMark();
+  static readonly INLINE = LoopRV.inlineMark();
   get isRootMark(): boolean {
-    return this.uid === -1;
+    return this.uid === ROOT_MARK_UID;
   }
   get isInlineMark(): boolean {
-    return this.uid === -2;
+    return this.uid === INLINE_MARK_UID;
   }
 }
 

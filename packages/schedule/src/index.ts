@@ -3,6 +3,7 @@
  */
 export { Schedule, type ScheduleOptions, type StorageScopeName } from "./schedule.js";
 export { BlockRV, LoopRV, ExprRV, type RV, isRV } from "./handles.js";
+export type { LoopsFor, ExprRVs } from "./handle-args.js";
 export { ScheduleError, StaleHandleError, ScheduleUsageError } from "./errors.js";
 export {
   type Instruction,

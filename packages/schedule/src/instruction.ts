@@ -29,6 +29,11 @@ export interface InstructionKind {
   readonly method: string;
   /** Pure instructions (lookups, sampling) may be dropped when their outputs are unused. */
   readonly pure: boolean;
+  /**
+   * True when the `Schedule` method returns one handle (`const b = sch.getBlock(…)`) rather than
+   * a list (`const [l1, l2] = sch.split(…)`); `applyTrace` printing and `Schedule.invoke1` use it.
+   */
+  readonly singleOutput: boolean;
   /** Names of the attributes, in order (for JSON documentation and printing). */
   readonly attrNames: readonly string[];
   apply(

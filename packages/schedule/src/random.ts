@@ -1,7 +1,11 @@
 /**
  * The schedule's random engine: TVM's linear congruential generator (state in [1, 2^31 - 2],
- * next = state * 48271 mod (2^31 - 1)), so seeds behave as in TVM even though the distributions
- * built on top are our own.
+ * next = state * 48271 mod (2^31 - 1)), with one difference: the seed is *mixed* before it
+ * becomes the state. A raw small seed s gives a first draw of 48271·s / 2^31 ≈ 0, so seeds 0–39
+ * (and neighbouring seeds in general) would all start with the same samples. `mixSeed` scrambles
+ * the seed with a splitmix/murmur-style finaliser (add the golden-ratio constant, then
+ * xor-shift-multiply rounds), so nearby seeds start far apart; a given seed still always gives the
+ * same sequence. Consequently our sequences differ from TVM's for the same seed.
  */
 const MODULUS = 2147483647;
 const MULTIPLIER = 48271;
@@ -13,10 +17,10 @@ export class RandomEngine {
     this.state = RandomEngine.normalizeSeed(seed ?? Math.floor(Math.random() * (MODULUS - 1)));
   }
 
+  /** The LCG state for a seed: the mixed seed reduced to [1, 2^31 - 2]. */
   static normalizeSeed(seed: number): number {
-    if (!Number.isInteger(seed)) throw new RangeError(`seed must be an integer, got ${seed}`);
-    let s = seed % MODULUS;
-    if (s < 0) s += MODULUS;
+    if (!Number.isSafeInteger(seed)) throw new RangeError(`seed must be a (safe) integer, got ${seed}`);
+    const s = mixSeed(seed) % MODULUS;
     return s === 0 ? 1 : s;
   }
 
@@ -51,4 +55,20 @@ export class RandomEngine {
     r.state = this.state;
     return r;
   }
+}
+
+/** murmur3's 32-bit finaliser: every input bit affects every output bit. */
+function fmix32(x: number): number {
+  let h = x >>> 0;
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
+/** A well-spread unsigned 32-bit value for any safe integer seed (negative and > 2^32 included). */
+export function mixSeed(seed: number): number {
+  const low = seed >>> 0; // seed mod 2^32
+  const high = Math.floor(seed / 2 ** 32) >>> 0;
+  const mixedLow = fmix32(low + 0x9e3779b9);
+  return high === 0 ? mixedLow : fmix32(mixedLow ^ fmix32(high + 0x7f4a7c15));
 }

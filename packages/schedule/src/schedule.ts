@@ -17,7 +17,8 @@ import {
 } from "@tessera/ir";
 import { PrimitiveContext, describe } from "./context.js";
 import { ScheduleError, ScheduleUsageError } from "./errors.js";
-import { BlockRV, ExprRV, LoopRV, type RV } from "./handles.js";
+import { type ExprRVs, type LoopsFor, requireBlock, requireBlocks, requireHandle, requireLoop, requireLoops } from "./handle-args.js";
+import { BlockRV, type ExprRV, LoopRV, type RV } from "./handles.js";
 import {
   type Decision,
   type Instruction,
@@ -120,15 +121,19 @@ export class Schedule {
   }
 
   /** The current node of a handle, or the value of a sampled variable. */
-  get(rv: BlockRV): Block;
-  get(rv: LoopRV): For;
-  get(rv: ExprRV): number;
-  get(rv: RV): Block | For | number {
+  get(rv: BlockRV | undefined): Block;
+  get(rv: LoopRV | undefined): For;
+  get(rv: ExprRV | undefined): number;
+  get(rv: RV | undefined): Block | For | number {
+    const handle = requireHandle("get", "rv", rv);
     const ctx = new PrimitiveContext(this.state);
-    if (rv instanceof BlockRV) return this.guard("get", () => ctx.block(rv, "get").node);
-    if (rv instanceof LoopRV) return this.guard("get", () => ctx.loop(rv, "get").node);
-    return this.guard("get", () => ctx.value(rv, "get", "value"));
+    if (handle instanceof BlockRV) return this.guard("get", () => ctx.block(handle, "get").node);
+    if (handle instanceof LoopRV) return this.guard("get", () => ctx.loop(handle, "get").node);
+    return this.guard("get", () => ctx.value(handle, "get", "value"));
   }
+
+  // Handle parameters accept `undefined` so that destructured `getLoops` results type-check under
+  // noUncheckedIndexedAccess; `require*` (handle-args.ts) rejects an actual undefined clearly.
 
   // ---- lookup ------------------------------------------------------------------------------
 
@@ -136,127 +141,164 @@ export class Schedule {
     return this.invoke1("GetBlock", [], [name, funcName ?? this.state.funcName]) as BlockRV;
   }
 
-  getLoops(block: BlockRV): LoopRV[] {
-    return this.invoke("GetLoops", [block], []) as LoopRV[];
+  getLoops(block: BlockRV | undefined): LoopRV[] {
+    return this.invoke("GetLoops", [requireBlock("getLoops", "block", block)], []) as LoopRV[];
   }
 
-  getChildBlocks(blockOrLoop: BlockRV | LoopRV): BlockRV[] {
-    return this.invoke("GetChildBlocks", [blockOrLoop], []) as BlockRV[];
+  getChildBlocks(blockOrLoop: BlockRV | LoopRV | undefined): BlockRV[] {
+    return this.invoke("GetChildBlocks", [requireHandle("getChildBlocks", "blockOrLoop", blockOrLoop)], []) as BlockRV[];
   }
 
-  getProducers(block: BlockRV): BlockRV[] {
-    return this.invoke("GetProducers", [block], []) as BlockRV[];
+  getProducers(block: BlockRV | undefined): BlockRV[] {
+    return this.invoke("GetProducers", [requireBlock("getProducers", "block", block)], []) as BlockRV[];
   }
 
-  getConsumers(block: BlockRV): BlockRV[] {
-    return this.invoke("GetConsumers", [block], []) as BlockRV[];
+  getConsumers(block: BlockRV | undefined): BlockRV[] {
+    return this.invoke("GetConsumers", [requireBlock("getConsumers", "block", block)], []) as BlockRV[];
   }
 
   // ---- loops -------------------------------------------------------------------------------
 
-  /** Splits a loop; one factor may be `null`/`undefined` and is inferred. */
-  split(
-    loop: LoopRV,
-    factors: ReadonlyArray<number | ExprRV | null | undefined>,
+  /**
+   * Splits a loop; one factor may be `null`/`undefined` and is inferred. Returns one loop per
+   * factor, typed as a tuple when the factors are (`split(i, [null, 32])`: `[LoopRV, LoopRV]`).
+   */
+  split<const F extends ReadonlyArray<number | ExprRV | null | undefined>>(
+    loop: LoopRV | undefined,
+    factors: F,
     opts: { preserveUnitIters?: boolean; disablePredication?: boolean } = {},
-  ): LoopRV[] {
-    return this.invoke("Split", [loop, ...factors.map((f) => f ?? null)], [
+  ): LoopsFor<F> {
+    const target = requireLoop("split", "loop", loop);
+    return this.invoke("Split", [target, ...factors.map((f) => f ?? null)], [
       opts.preserveUnitIters ?? true,
       opts.disablePredication ?? false,
-    ]) as LoopRV[];
+    ]) as LoopRV[] as LoopsFor<F>;
   }
 
-  fuse(...loops: LoopRV[]): LoopRV {
-    return this.invoke1("Fuse", loops, [true]) as LoopRV;
+  fuse(...loops: (LoopRV | undefined)[]): LoopRV {
+    return this.invoke1("Fuse", requireLoops("fuse", "loops", loops), [true]) as LoopRV;
   }
 
-  reorder(...loops: LoopRV[]): void {
-    this.invoke("Reorder", loops, []);
+  reorder(...loops: (LoopRV | undefined)[]): void {
+    this.invoke("Reorder", requireLoops("reorder", "loops", loops), []);
   }
 
   /** Binds a loop to a GPU thread axis: "blockIdx.x", "threadIdx.y", "vthread.x", … */
-  bind(loop: LoopRV, threadAxis: string): void {
-    this.invoke("Bind", [loop], [threadAxis]);
+  bind(loop: LoopRV | undefined, threadAxis: string): void {
+    this.invoke("Bind", [requireLoop("bind", "loop", loop)], [threadAxis]);
   }
 
-  parallel(loop: LoopRV): void {
-    this.invoke("Parallel", [loop], []);
+  parallel(loop: LoopRV | undefined): void {
+    this.invoke("Parallel", [requireLoop("parallel", "loop", loop)], []);
   }
 
-  vectorize(loop: LoopRV): void {
-    this.invoke("Vectorize", [loop], []);
+  vectorize(loop: LoopRV | undefined): void {
+    this.invoke("Vectorize", [requireLoop("vectorize", "loop", loop)], []);
   }
 
-  unroll(loop: LoopRV): void {
-    this.invoke("Unroll", [loop], []);
+  unroll(loop: LoopRV | undefined): void {
+    this.invoke("Unroll", [requireLoop("unroll", "loop", loop)], []);
   }
 
-  annotate(blockOrLoop: BlockRV | LoopRV, key: string, value: string | number | boolean | ExprRV | readonly (string | number)[]): void {
-    this.invoke("Annotate", [blockOrLoop, value as InstructionInput], [key]);
+  annotate(
+    blockOrLoop: BlockRV | LoopRV | undefined,
+    key: string,
+    value: string | number | boolean | ExprRV | readonly (string | number)[] | undefined,
+  ): void {
+    const target = requireHandle("annotate", "blockOrLoop", blockOrLoop);
+    if (value === undefined) requireHandle("annotate", "value", value);
+    this.invoke("Annotate", [target, value as InstructionInput], [key]);
   }
 
-  unannotate(blockOrLoop: BlockRV | LoopRV, key: string): void {
-    this.invoke("Unannotate", [blockOrLoop], [key]);
+  unannotate(blockOrLoop: BlockRV | LoopRV | undefined, key: string): void {
+    this.invoke("Unannotate", [requireHandle("unannotate", "blockOrLoop", blockOrLoop)], [key]);
   }
 
   // ---- data movement -----------------------------------------------------------------------
 
-  cacheRead(block: BlockRV, readBufferIndex: number, scope: StorageScopeName, consumerBlocks: readonly BlockRV[] = []): BlockRV {
-    return this.invoke1("CacheRead", [block, consumerBlocks], [readBufferIndex, scope]) as BlockRV;
+  cacheRead(
+    block: BlockRV | undefined,
+    readBufferIndex: number,
+    scope: StorageScopeName,
+    consumerBlocks: readonly (BlockRV | undefined)[] = [],
+  ): BlockRV {
+    const inputs = [requireBlock("cacheRead", "block", block), requireBlocks("cacheRead", "consumerBlocks", consumerBlocks)];
+    return this.invoke1("CacheRead", inputs, [readBufferIndex, scope]) as BlockRV;
   }
 
-  cacheWrite(block: BlockRV, writeBufferIndex: number, scope: StorageScopeName, consumerBlocks: readonly BlockRV[] = []): BlockRV {
-    return this.invoke1("CacheWrite", [block, consumerBlocks], [writeBufferIndex, scope]) as BlockRV;
+  cacheWrite(
+    block: BlockRV | undefined,
+    writeBufferIndex: number,
+    scope: StorageScopeName,
+    consumerBlocks: readonly (BlockRV | undefined)[] = [],
+  ): BlockRV {
+    const inputs = [requireBlock("cacheWrite", "block", block), requireBlocks("cacheWrite", "consumerBlocks", consumerBlocks)];
+    return this.invoke1("CacheWrite", inputs, [writeBufferIndex, scope]) as BlockRV;
   }
 
-  setScope(block: BlockRV, bufferIndex: number, scope: StorageScopeName): void {
-    this.invoke("SetScope", [block], [bufferIndex, scope]);
+  setScope(block: BlockRV | undefined, bufferIndex: number, scope: StorageScopeName): void {
+    this.invoke("SetScope", [requireBlock("setScope", "block", block)], [bufferIndex, scope]);
   }
 
-  storageAlign(block: BlockRV, bufferIndex: number, axis: number, factor: number, offset: number): void {
-    this.invoke("StorageAlign", [block], [bufferIndex, axis, factor, offset]);
+  storageAlign(block: BlockRV | undefined, bufferIndex: number, axis: number, factor: number, offset: number): void {
+    this.invoke("StorageAlign", [requireBlock("storageAlign", "block", block)], [bufferIndex, axis, factor, offset]);
   }
 
   // ---- compute location --------------------------------------------------------------------
 
-  computeAt(block: BlockRV, loop: LoopRV, preserveUnitLoops = false, index = -1): void {
-    this.invoke("ComputeAt", [block, loop], [preserveUnitLoops, index]);
+  computeAt(block: BlockRV | undefined, loop: LoopRV | undefined, preserveUnitLoops = false, index = -1): void {
+    const inputs = [requireBlock("computeAt", "block", block), requireLoop("computeAt", "loop", loop)];
+    this.invoke("ComputeAt", inputs, [preserveUnitLoops, index]);
   }
 
-  reverseComputeAt(block: BlockRV, loop: LoopRV, preserveUnitLoops = false, index = -1): void {
-    this.invoke("ReverseComputeAt", [block, loop], [preserveUnitLoops, index]);
+  reverseComputeAt(block: BlockRV | undefined, loop: LoopRV | undefined, preserveUnitLoops = false, index = -1): void {
+    const inputs = [requireBlock("reverseComputeAt", "block", block), requireLoop("reverseComputeAt", "loop", loop)];
+    this.invoke("ReverseComputeAt", inputs, [preserveUnitLoops, index]);
   }
 
-  computeInline(block: BlockRV): void {
-    this.invoke("ComputeInline", [block], []);
+  computeInline(block: BlockRV | undefined): void {
+    this.invoke("ComputeInline", [requireBlock("computeInline", "block", block)], []);
   }
 
-  reverseComputeInline(block: BlockRV): void {
-    this.invoke("ReverseComputeInline", [block], []);
+  reverseComputeInline(block: BlockRV | undefined): void {
+    this.invoke("ReverseComputeInline", [requireBlock("reverseComputeInline", "block", block)], []);
   }
 
   // ---- reductions --------------------------------------------------------------------------
 
-  decomposeReduction(block: BlockRV, loop: LoopRV): BlockRV {
-    return this.invoke1("DecomposeReduction", [block, loop], []) as BlockRV;
+  decomposeReduction(block: BlockRV | undefined, loop: LoopRV | undefined): BlockRV {
+    const inputs = [requireBlock("decomposeReduction", "block", block), requireLoop("decomposeReduction", "loop", loop)];
+    return this.invoke1("DecomposeReduction", inputs, []) as BlockRV;
   }
 
-  rfactor(loop: LoopRV, factorAxis: number): BlockRV {
-    return this.invoke1("RFactor", [loop], [factorAxis]) as BlockRV;
+  rfactor(loop: LoopRV | undefined, factorAxis: number): BlockRV {
+    return this.invoke1("RFactor", [requireLoop("rfactor", "loop", loop)], [factorAxis]) as BlockRV;
   }
 
   // ---- sampling ----------------------------------------------------------------------------
 
-  samplePerfectTile(loop: LoopRV, n: number, maxInnermostFactor = 16, decision?: readonly number[]): ExprRV[] {
-    return this.invoke("SamplePerfectTile", [loop], [n, maxInnermostFactor], decision) as ExprRV[];
+  /** Samples `n` tile sizes whose product is the loop's extent; a tuple of `n` values for a literal `n`. */
+  samplePerfectTile<const N extends number>(
+    loop: LoopRV | undefined,
+    n: N,
+    maxInnermostFactor = 16,
+    decision?: readonly number[],
+  ): ExprRVs<N> {
+    const target = requireLoop("samplePerfectTile", "loop", loop);
+    return this.invoke("SamplePerfectTile", [target], [n, maxInnermostFactor], decision) as ExprRV[] as ExprRVs<N>;
   }
 
   sampleCategorical(candidates: readonly number[], probs: readonly number[], decision?: number): ExprRV {
     return this.invoke1("SampleCategorical", [], [candidates, probs], decision) as ExprRV;
   }
 
-  sampleComputeLocation(block: BlockRV, decision?: number): LoopRV {
-    return this.invoke1("SampleComputeLocation", [block], [], decision) as LoopRV;
+  /**
+   * A location to compute `block` at: a loop, or a fresh location mark (`isRootMark` /
+   * `isInlineMark`) that `computeAt` understands.
+   */
+  sampleComputeLocation(block: BlockRV | undefined, decision?: number): LoopRV {
+    const target = requireBlock("sampleComputeLocation", "block", block);
+    return this.invoke1("SampleComputeLocation", [target], [], decision) as LoopRV;
   }
 
   // ---- the one mechanism -------------------------------------------------------------------
@@ -301,7 +343,11 @@ export class Schedule {
     attrs: readonly InstructionAttr[],
     decision?: Decision,
   ): RV {
-    return this.invoke(kindName, inputs, attrs, decision)[0]!;
+    const outputs = this.invoke(kindName, inputs, attrs, decision);
+    if (outputs.length !== 1 || instructionKind(kindName)?.singleOutput !== true) {
+      throw new Error(`internal error: ${kindName} is used as a single-output kind but gave ${outputs.length} outputs`);
+    }
+    return outputs[0]!;
   }
 
   /** Runs `f`, rendering a ScheduleError with the current IR before it propagates. */

@@ -1,7 +1,8 @@
-import { assertStructuralEqual, gemmReluAdd, parsePrimFunc, structuralEqual } from "@tessera/ir";
-import { expectScheduleError } from "./support.js";
+import { assertStructuralEqual, gemmReluAdd, parsePrimFunc, structuralEqual, verifyWellFormed } from "@tessera/ir";
+import { expectScheduleError, runBoth } from "./support.js";
 import { describe, expect, it } from "vitest";
 import {
+  BlockNotFoundError,
   BufferIndexOutOfRangeError,
   InvalidStorageScopeError,
   NotRegionCoverError,
@@ -349,5 +350,54 @@ describe("instruction rendering", () => {
     expect(instructionKind("CacheWrite")!.formatArgs(["b0", ["b1"]], [0, "local"], undefined)).toBe('b0, 0, "local", [b1]');
     expect(instructionKind("SetScope")!.formatArgs(["b0"], [0, "local"], undefined)).toBe('b0, 0, "local"');
     expect(instructionKind("StorageAlign")!.formatArgs(["b0"], [0, 0, 32, 8], undefined)).toBe("b0, 0, 0, 32, 8");
+  });
+});
+
+describe("duplicate block names (cacheRead of one buffer for two consumers, as in TVM)", () => {
+  const TWO_READERS = `
+@T.prim_func
+def main(A: T.Buffer((128,), "float32"), B: T.Buffer((128,), "float32"), C: T.Buffer((128,), "float32")):
+    for i in range(128):
+        with T.block("B"):
+            vi = T.axis.spatial(128, i)
+            B[vi] = A[vi] * T.float32(2)
+    for i in range(128):
+        with T.block("C"):
+            vi = T.axis.spatial(128, i)
+            C[vi] = A[vi] + T.float32(1)
+`;
+
+  function twoStages(debugMask: "none" | "all" = "none") {
+    const sch = new Schedule(parsePrimFunc(TWO_READERS), { debugMask });
+    const b = sch.getBlock("B");
+    const c = sch.getBlock("C");
+    const forB = sch.cacheRead(b, 0, "shared", [b]);
+    const forC = sch.cacheRead(c, 0, "shared", [c]);
+    return { sch, b, c, forB, forC };
+  }
+
+  it("names both stages A_shared like TVM, keeps them well-formed and runnable", () => {
+    const { sch, forB, forC } = twoStages("all");
+    const text = sch.script();
+    expect(text.match(/T\.block\("A_shared"\)/g)).toHaveLength(2);
+    // Distinct buffers (the printer tells them apart as A_shared / A_shared_1, as TVM's does).
+    expect(sch.get(forB).writes[0]!.buffer).not.toBe(sch.get(forC).writes[0]!.buffer);
+    expect(() => verifyWellFormed(sch.func)).not.toThrow();
+    const [before, after] = runBoth(parsePrimFunc(TWO_READERS), sch.func, 3);
+    expect(after).toEqual(before);
+  });
+
+  it("reports an ambiguous getBlock clearly; the returned handles keep working", () => {
+    const { sch, b, c, forB, forC } = twoStages();
+    const err = expectScheduleError(sch, () => sch.getBlock("A_shared"), BlockNotFoundError, "Found 2 blocks with the name: A_shared");
+    expect(err.message).toContain("use the handle returned by the primitive that made the block");
+    sch.computeAt(forB, sch.getLoops(b)[0]);
+    sch.computeAt(forC, sch.getLoops(c)[0]);
+    expect(sch.getProducers(b)).toHaveLength(1);
+    const replayed = new Schedule(parsePrimFunc(TWO_READERS));
+    sch.trace.applyTo(replayed);
+    assertStructuralEqual(replayed.func, sch.func);
+    const [before, after] = runBoth(parsePrimFunc(TWO_READERS), sch.func, 4);
+    expect(after).toEqual(before);
   });
 });

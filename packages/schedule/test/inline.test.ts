@@ -375,3 +375,33 @@ def f(A: T.Buffer((8,), "int32")):
     expect(err.name).toBe("RootBlockError");
   });
 });
+
+describe("reverseComputeInline: stricter than TVM", () => {
+  const SHARED_PRODUCER = `
+@T.prim_func
+def main(A: T.Buffer((8,), "float32"), B: T.Buffer((8,), "float32"), C: T.Buffer((8,), "float32")):
+    T0 = T.alloc_buffer((8,))
+    for i in range(8):
+        with T.block("T0"):
+            vi = T.axis.spatial(8, i)
+            T0[vi] = A[vi] * T.float32(2)
+    for i in range(8):
+        with T.block("B"):
+            vi = T.axis.spatial(8, i)
+            B[vi] = T0[vi] + T.float32(1)
+    for i in range(8):
+        with T.block("C"):
+            vi = T.axis.spatial(8, i)
+            C[vi] = T0[vi] * T.float32(3)
+`;
+
+  it("rejects a consumer whose producer has another consumer (TVM accepts it and C reads an unwritten T0)", () => {
+    const sch = new Schedule(parsePrimFunc(SHARED_PRODUCER));
+    const [b, c] = [sch.getBlock("B"), sch.getBlock("C")];
+    expectScheduleError(sch, () => sch.reverseComputeInline(b), NonSingleProducerError, 'The consumer block "B" to be inlined');
+    expectScheduleError(sch, () => sch.reverseComputeInline(c), NonSingleProducerError, 'The consumer block "C" to be inlined');
+    // Once the other consumer is gone the inline goes through.
+    sch.computeInline(sch.getBlock("T0"));
+    expect(sch.script()).not.toContain('T.block("T0")');
+  });
+});

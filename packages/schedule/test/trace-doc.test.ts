@@ -46,8 +46,8 @@ const LAYOUT: Record<string, { inputs: string; outputs: string; decision?: strin
 
 /** Kinds of the Schedule API whose primitives may not be registered yet (documented anyway). */
 const PLANNED: InstructionKind[] = [
-  { name: "DecomposeReduction", method: "decomposeReduction", pure: false, attrNames: [], apply: () => ({ outputs: [] }), formatArgs: () => "" },
-  { name: "RFactor", method: "rfactor", pure: false, attrNames: ["factor_axis"], apply: () => ({ outputs: [] }), formatArgs: () => "" },
+  { name: "DecomposeReduction", method: "decomposeReduction", pure: false, singleOutput: true, attrNames: [], apply: () => ({ outputs: [] }), formatArgs: () => "" },
+  { name: "RFactor", method: "rfactor", pure: false, singleOutput: true, attrNames: ["factor_axis"], apply: () => ({ outputs: [] }), formatArgs: () => "" },
 ];
 
 function row(kind: InstructionKind): string {

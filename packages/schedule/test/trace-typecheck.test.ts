@@ -5,11 +5,24 @@ import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { LoopRV, Schedule } from "../src/index.js";
+import { manualSchedule, naiveSchedule } from "./course-schedules.js";
 import { FUNC, scheduleGemm } from "./trace-fixtures.js";
 
 const pkg = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
-/** Type-checks files that import "@tessera/schedule" the way a student's project would (strict). */
+/**
+ * The repository's compiler options (tsconfig.base.json: strict, noUncheckedIndexedAccess,
+ * verbatimModuleSyntax, NodeNext), as a student's project inherits them.
+ */
+function repoCompilerOptions(dir: string): ts.CompilerOptions {
+  const path = join(pkg, "../../tsconfig.base.json");
+  const read = ts.readConfigFile(path, (p) => ts.sys.readFile(p));
+  if (read.error !== undefined) throw new Error(ts.flattenDiagnosticMessageText(read.error.messageText, "\n"));
+  const parsed = ts.parseJsonConfigFileContent(read.config, ts.sys, dir);
+  return parsed.options;
+}
+
+/** Type-checks files that import "@tessera/schedule" the way a student's project would. */
 function typeErrors(files: Record<string, string>): string[] {
   const dir = mkdtempSync(join(tmpdir(), "tessera-trace-"));
   writeFileSync(join(dir, "package.json"), '{ "type": "module" }');
@@ -17,16 +30,14 @@ function typeErrors(files: Record<string, string>): string[] {
     writeFileSync(join(dir, name), text);
     return join(dir, name);
   });
+  const base = repoCompilerOptions(dir);
+  expect(base.noUncheckedIndexedAccess).toBe(true);
   const program = ts.createProgram(names, {
-    strict: true,
+    ...base,
     noEmit: true,
-    skipLibCheck: true,
-    target: ts.ScriptTarget.ES2022,
-    lib: ["lib.es2022.d.ts"],
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    customConditions: ["@tessera/source"],
-    types: ["node"],
+    declaration: false,
+    declarationMap: false,
+    sourceMap: false,
     typeRoots: [join(pkg, "node_modules/@types")],
     paths: { "@tessera/schedule": [join(pkg, "src/index.ts")] },
   });
@@ -49,5 +60,43 @@ describe("applyTrace printing", () => {
     });
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatch(/c\.ts: Argument of type 'BlockRV' is not assignable to parameter of type 'LoopRV'/);
+  }, 60_000);
+
+  it("type-checks the printed naive and manual course schedules under noUncheckedIndexedAccess", () => {
+    const naive = naiveSchedule(128);
+    const manual = manualSchedule(128);
+    const naiveText = naive.trace.show({ functionName: "naive" });
+    const manualText = manual.trace.show({ functionName: "manual" });
+    // The printed traces destructure getLoops results and pass them on directly.
+    expect(naiveText).toContain("const [l1, l2, l3] = sch.getLoops(b0);");
+    expect(manualText).toMatch(/const l\d+ = sch\.fuse\(l\d+, l\d+\);/);
+    expect(typeErrors({ "naive.ts": naiveText, "manual.ts": manualText })).toEqual([]);
+  }, 60_000);
+
+  it("lets students destructure lookups and splits without casts, and types split by its factors", () => {
+    const student = `import type { Schedule, LoopRV, ExprRV } from "@tessera/schedule";
+export function tile(sch: Schedule): [LoopRV, LoopRV, LoopRV, LoopRV] {
+  const block = sch.getBlock("gemm");
+  const [i, j, k] = sch.getLoops(block);
+  const [i0, i1] = sch.split(i, [null, 32]);
+  const [j0, j1] = sch.split(j, [null, 32]);
+  sch.reorder(i0, j0, i1, j1);
+  const tiles: [ExprRV, ExprRV, ExprRV] = sch.samplePerfectTile(k, 3, 16);
+  const three: [LoopRV, LoopRV, LoopRV] = sch.split(k, tiles);
+  const n: number = three.length;
+  const loops: LoopRV[] = sch.split(k, new Array<number>(n).fill(2));
+  void loops;
+  return [i0, j0, i1, j1];
+}
+`;
+    const tooMany = `import type { Schedule } from "@tessera/schedule";
+export function f(sch: Schedule): void {
+  const [a, b, c] = sch.split(sch.getLoops(sch.getBlock("x"))[0], [null, 32]);
+  void a; void b; void c;
+}
+`;
+    const errors = typeErrors({ "student.ts": student, "too-many.ts": tooMany });
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/too-many\.ts: Tuple type '\[LoopRV, LoopRV\]' of length '2' has no element at index '2'/);
   }, 60_000);
 });

@@ -290,3 +290,47 @@ describe("malformed traces", () => {
     expect(problem(f)).toBe('malformed trace: instructions[1].outputs[0]: the name "b0" is already defined by an earlier output');
   });
 });
+
+describe("sampled location marks (regression: ROOT / INLINE were shared objects)", () => {
+  /** relu and gemm each get their own sampled location, then are computed there. */
+  function twoLocations(reluDecision: number, gemmDecision: number): Schedule {
+    const sch = new Schedule(FUNC, { seed: 4 });
+    const relu = sch.getBlock("relu");
+    const gemm = sch.getBlock("gemm");
+    const reluAt = sch.sampleComputeLocation(relu, reluDecision);
+    const gemmAt = sch.sampleComputeLocation(gemm, gemmDecision);
+    sch.computeAt(relu, reluAt);
+    sch.computeAt(gemm, gemmAt);
+    return sch;
+  }
+
+  it("names each sampled mark separately and uses each where it was passed", () => {
+    const sch = twoLocations(-2, -1);
+    const json = sch.trace.toJSON();
+    const [reluAt, gemmAt] = [json.instructions[2]!.outputs[0], json.instructions[3]!.outputs[0]];
+    expect(reluAt).not.toBe(gemmAt);
+    expect(json.instructions[4]!.inputs).toEqual(["b0", reluAt]);
+    expect(json.instructions[5]!.inputs).toEqual(["b1", gemmAt]);
+    expect(sch.trace.show()).toContain(`sch.computeAt(b0, ${reluAt});`);
+    expect(sch.script()).not.toContain('T.block("relu")');
+    const fresh = new Schedule(FUNC);
+    Trace.fromJSON(JSON.stringify(sch.trace)).applyTo(fresh);
+    assertStructuralEqual(fresh.func, sch.func);
+    expect(fresh.trace.toJSON().decisions).toEqual([[2, -2], [3, -1]]);
+  });
+
+  it("replays a changed decision of the first of two root marks on that mark only", () => {
+    const sch = twoLocations(-1, -1);
+    // Move relu under add's outer loop (location 0); gemm stays at the root.
+    for (const trace of [sch.trace, Trace.fromJSON(JSON.stringify(sch.trace))]) {
+      const moved = new Schedule(FUNC);
+      trace.applyTo(moved, { decisions: new Map([[2, 0]]) });
+      const [addOuter] = moved.getLoops(moved.getBlock("add"));
+      const [reluOuter] = moved.getLoops(moved.getBlock("relu"));
+      expect(moved.get(reluOuter)).toBe(moved.get(addOuter));
+      const direct = new Schedule(FUNC);
+      direct.computeAt(direct.getBlock("relu"), direct.getLoops(direct.getBlock("add"))[0]);
+      assertStructuralEqual(moved.func, direct.func);
+    }
+  });
+});

@@ -1,7 +1,9 @@
 import * as apply from "./apply.js";
+import * as build from "./build.js";
 import * as equal from "./equal.js";
 import * as print from "./print.js";
 import * as run from "./run.js";
+import * as simulate from "./simulate.js";
 import type { Command } from "./types.js";
 
 export type { Command, CommandRunner } from "./types.js";
@@ -30,5 +32,17 @@ export const commands: readonly Command[] = [
     usage: "apply FILE --trace TRACE.json [--func NAME]",
     summary: "replay a schedule trace (JSON) on a TVMScript function and print the result",
     run: apply.run,
+  },
+  {
+    name: "simulate",
+    usage: "simulate FILE [--trace T.json] [--func NAME] [--target NAME] [--seed N]",
+    summary: "lower for a GPU target, simulate the kernels and compare with the sequential executor",
+    run: simulate.run,
+  },
+  {
+    name: "build",
+    usage: build.BUILD_USAGE,
+    summary: "lower a (scheduled) function for a GPU and print its CUDA, C++ header, launch metadata or lowered IR",
+    run: build.run,
   },
 ];

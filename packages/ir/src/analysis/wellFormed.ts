@@ -1,7 +1,8 @@
 /**
  * A structural verifier for PrimFuncs: every variable is defined before use and in scope, each
  * variable is defined once, block iter vars stay inside their block, block bindings only use
- * outer variables, and block names are unique.
+ * outer variables. Block names need not be unique: TVM allows duplicates (cache_read of one buffer
+ * for two consumers makes two `A_shared` blocks); lookups by name report the ambiguity instead.
  *
  * Scopes: parameters and the variables in parameter buffers' shapes/strides/offsets cover the
  * whole function; loop, let and block iter variables cover their body; a `match_buffer` target may
@@ -42,7 +43,6 @@ class WellFormedChecker {
   /** Every block iter var of the function, with its block's name, to explain misplaced uses. */
   private readonly iterVarOwner = new Map<Var, string>();
   private readonly dataVars = new Set<Var>();
-  private readonly blockNames = new Set<string>();
   private where = "the function body";
 
   constructor(private readonly func: PrimFunc) {}
@@ -177,8 +177,6 @@ class WellFormedChecker {
     const blk = s.block;
     const outerWhere = this.where;
     this.where = `block "${blk.name}"`;
-    if (this.blockNames.has(blk.name)) this.fail(`duplicate block name "${blk.name}"`);
-    this.blockNames.add(blk.name);
     const own = new Set(blk.iterVars.map((iv) => iv.var));
     s.iterValues.forEach((value, i) => {
       const selfUse = varsIn(value).find((v) => own.has(v));

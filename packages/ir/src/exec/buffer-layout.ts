@@ -92,8 +92,21 @@ export function storageSize(layout: BufferLayout, buffer: Buffer): string {
   return sum([layout.offset, ...span, "1"]);
 }
 
-function plainAccess(layout: BufferLayout, indexJs: readonly string[]): string {
-  return `${layout.array}[${sum([layout.offset, ...indexJs.map((i, k) => product(i, layout.strides[k]!))])}]`;
+function plainIndex(layout: BufferLayout, indexJs: readonly string[]): string {
+  return sum([layout.offset, ...indexJs.map((i, k) => product(i, layout.strides[k]!))]);
+}
+
+/** `array[flat]`, the flat index passed through the `elementIndex` hook when there is one. */
+function elementOf(
+  ctx: EmitContext,
+  buffer: Buffer,
+  indices: readonly PrimExpr[],
+  layout: BufferLayout,
+  flat: string,
+  access: "load" | "store",
+): string {
+  const hook = ctx.hooks.elementIndex;
+  return `${layout.array}[${hook === undefined ? flat : hook(ctx, buffer, indices, flat, access)}]`;
 }
 
 /**
@@ -109,13 +122,13 @@ export function emitElementAccess(
   access: "load" | "store",
 ): string {
   const layout = layoutOf(ctx, buffer);
-  if (!ctx.boundsCheck) return plainAccess(layout, indexJs);
+  if (!ctx.boundsCheck) return elementOf(ctx, buffer, indexExprs, layout, plainIndex(layout, indexJs), access);
   const needsCheck = indexExprs.map((e, k) => {
     const n = layout.shape[k]!;
     const known = ctx.checkProvenIndices ? undefined : indexRange(e, ctx.rangeOf);
     return !(known !== undefined && /^\d+$/.test(n) && known.lo >= 0 && known.hi < Number(n));
   });
-  if (!needsCheck.includes(true)) return plainAccess(layout, indexJs);
+  if (!needsCheck.includes(true)) return elementOf(ctx, buffer, indexExprs, layout, plainIndex(layout, indexJs), access);
   const assignments: string[] = [];
   const checked = indexJs.map((js, k) => {
     if (isAtom(js) || !needsCheck[k]) return js;
@@ -138,7 +151,7 @@ export function emitElementAccess(
     where: ctx.where,
   });
   const check = `(${failures.join(" || ")}) && $oob(${site}, [${checked.join(", ")}], [${layout.shape.join(", ")}])`;
-  return `${layout.array}[(${[...assignments, check, flat].join(", ")})]`;
+  return elementOf(ctx, buffer, indexExprs, layout, `(${[...assignments, check, flat].join(", ")})`, access);
 }
 
 /**

@@ -4,7 +4,7 @@
  * error-site table the runtime uses to describe failures.
  */
 import type { Buffer } from "../buffer.js";
-import type { Var } from "../expr.js";
+import type { Call, PrimExpr, Var } from "../expr.js";
 import { ExecutionError } from "./errors.js";
 import { NameAllocator } from "./names.js";
 import type { IntRange } from "./index-ranges.js";
@@ -16,6 +16,31 @@ export interface BufferLayout {
   readonly shape: readonly string[];
   readonly strides: readonly string[];
   readonly offset: string;
+}
+
+/**
+ * Ways another executor can change how some constructs are emitted (the GPU simulator uses them to
+ * make barriers real and shared memory per thread block). Without hooks the code is sequential.
+ */
+export interface EmitHooks {
+  /** Emits the statement `T.tvm_storage_sync(...)`; by default a no-op comment. */
+  readonly barrier?: (ctx: EmitContext, call: Call) => void;
+  /**
+   * The JS expression giving the storage array of an `Allocate` of `buffer` (evaluated where the
+   * Allocate runs). Undefined keeps the default: a fresh zeroed array at every execution.
+   */
+  readonly allocation?: (ctx: EmitContext, buffer: Buffer, size: string) => string | undefined;
+  /**
+   * Wraps the JS of the flat element index of an access to `buffer` (after its bounds check), e.g.
+   * to record the access; must evaluate `indexJs` exactly once and return its value.
+   */
+  readonly elementIndex?: (
+    ctx: EmitContext,
+    buffer: Buffer,
+    indices: readonly PrimExpr[],
+    indexJs: string,
+    access: "load" | "store",
+  ) => string;
 }
 
 export class EmitContext {
@@ -34,10 +59,12 @@ export class EmitContext {
   /**
    * @param boundsCheck check buffer indices at run time
    * @param checkProvenIndices also check indices proven in range at compile time (to measure the full cost)
+   * @param hooks how barriers, allocations and element accesses are emitted (default: sequentially)
    */
   constructor(
     readonly boundsCheck: boolean,
     readonly checkProvenIndices = false,
+    readonly hooks: EmitHooks = {},
   ) {}
 
   line(text: string): void {

@@ -132,6 +132,7 @@ function emitAttr(ctx: EmitContext, s: AttrStmt): void {
 
 function emitEvaluate(ctx: EmitContext, value: PrimExpr): void {
   if (value.kind === "Call" && value.op === "tvm_storage_sync") {
+    if (ctx.hooks.barrier !== undefined) return ctx.hooks.barrier(ctx, value);
     ctx.line(`// ${describeExpr(value)}: no-op, threads run one after another`);
     return;
   }
@@ -139,13 +140,18 @@ function emitEvaluate(ctx: EmitContext, value: PrimExpr): void {
   ctx.line(`${emitValue(ctx, value)};`);
 }
 
-/** A fresh zeroed array for `buffer` (its own storage), registered with its layout. */
+/**
+ * A fresh zeroed array for `buffer` (its own storage), registered with its layout. For an
+ * `Allocate`, the `allocation` hook may supply the array instead.
+ */
 function allocateBuffer(ctx: EmitContext, buffer: Buffer, what: string): void {
   const Ctor = typedArrayConstructorFor(buffer.dtype);
   const array = ctx.names.fresh(buffer.name);
   ctx.setArray(buffer.data, array);
   const layout = declareBufferLayout(ctx, buffer, array);
-  ctx.line(`const ${array} = new ${Ctor.name}(${storageSize(layout, buffer)}); // ${what} ${buffer.name}: ${buffer.dtype}[${buffer.shape.map(describeExpr).join(", ")}]`);
+  const size = storageSize(layout, buffer);
+  const supplied = what === "T.allocate" ? ctx.hooks.allocation?.(ctx, buffer, size) : undefined;
+  ctx.line(`const ${array} = ${supplied ?? `new ${Ctor.name}(${size})`}; // ${what} ${buffer.name}: ${buffer.dtype}[${buffer.shape.map(describeExpr).join(", ")}]`);
 }
 
 function emitBlockRealize(ctx: EmitContext, realize: BlockRealize): void {

@@ -7,3 +7,12 @@ export { type CompileOptions, type CompiledPrimFunc, compilePrimFunc, runPrimFun
 export { type ParamInfo, type ArgumentValue } from "./arguments.js";
 export { type RandomArgsOptions, allocateArgs, randomArgs } from "./arrays.js";
 export { roundToFloat16, roundHalfAwayFromZero, mulberry32 } from "./numeric.js";
+
+// Building blocks for executors with other semantics (the GPU simulator compiles kernels with them).
+export { EmitContext, type EmitHooks, type BufferLayout } from "./context.js";
+export { emitStmt } from "./emit-stmt.js";
+export { emitExpr } from "./emit-expr.js";
+export { declareBufferLayout } from "./buffer-layout.js";
+export { type ErrorSite, ErrorSiteTable, type ExecRuntime, makeRuntime } from "./runtime.js";
+export { RUNTIME_PRELUDE } from "./scalar-ops.js";
+export { describeBufferType } from "./arguments.js";

@@ -59,9 +59,9 @@ describe("verifyWellFormed", () => {
     expect(() => verifyWellFormed(f)).toThrow(/binding of iter var vi uses the block's own iter var vi.*block "self"/);
   });
 
-  it("reports duplicate block names", () => {
+  it("accepts duplicate block names, as TVM does (cache_read of one buffer for two consumers)", () => {
     const f = funcWith(seq([copyLoop("copy").stmt, copyLoop("copy").stmt]));
-    expect(() => verifyWellFormed(f)).toThrow(/duplicate block name "copy"/);
+    expect(() => verifyWellFormed(f)).not.toThrow();
   });
 
   it("reports a loop variable defined twice", () => {

@@ -48,6 +48,7 @@ export const ANNOTATE: InstructionKind = registerInstruction({
   name: "Annotate",
   method: "annotate",
   pure: false,
+  singleOutput: false,
   attrNames: ["ann_key"],
   apply(ctx, inputs, attrs) {
     const key = attrs[0];
@@ -65,6 +66,7 @@ export const UNANNOTATE: InstructionKind = registerInstruction({
   name: "Unannotate",
   method: "unannotate",
   pure: false,
+  singleOutput: false,
   attrNames: ["ann_key"],
   apply(ctx, inputs, attrs) {
     const key = attrs[0];

@@ -44,6 +44,7 @@ function makeKind(name: string, method: string, isComputeAt: boolean): Instructi
     name,
     method,
     pure: false,
+    singleOutput: false,
     attrNames: ["preserve_unit_loops", "index"],
     apply(ctx, inputs: readonly InstructionInput[], attrs: readonly InstructionAttr[]) {
       const [blockRV, loopRV] = inputs;

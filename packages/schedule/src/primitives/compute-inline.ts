@@ -106,10 +106,27 @@ function reverseComputeInline(ctx: PrimitiveContext, consumer: BlockEntry): void
   const producer = producers[0];
   if (producer === undefined || producers.length !== 1) throw new NonSingleProducerError(REVERSE_INLINE, block);
   checkNotOutputBlock(REVERSE_INLINE, scope, producer);
+  if (otherLeafReaders(ctx, scope, inlined, consumer).some((b) => b !== producer)) {
+    // Stricter than TVM, which only checks the producer: the producer stops writing `inlined`,
+    // so any other reader would read a buffer that nothing writes any more.
+    throw new NonSingleProducerError(REVERSE_INLINE, block);
+  }
   const info = analyzeReverseInline(consumer, producer.node, inlined);
   if (info === undefined) throw new BodyAnalysisError(REVERSE_INLINE, true, block);
   const removal = planLeafBlockRemoval(REVERSE_INLINE, consumer);
   rewriteScope(ctx, scope, new ReverseComputeInliner(inlined, removal, scope.root?.node, info));
+}
+
+/** Leaf blocks of the scope, other than `consumer` and the blocks inside it, that read `buffer`. */
+function otherLeafReaders(ctx: PrimitiveContext, scope: BlockScope, buffer: Buffer, consumer: BlockEntry): BlockEntry[] {
+  return ctx.index.blocks.filter(
+    (b) =>
+      b !== consumer &&
+      (scope.root === undefined || ctx.index.isAncestor(scope.root, b)) &&
+      !ctx.index.isAncestor(consumer, b) &&
+      ctx.index.childBlocks(b).length === 0 &&
+      b.node.reads.some((r) => r.buffer === buffer),
+  );
 }
 
 /** The one buffer the block reads that some block of the scope writes. */
@@ -143,6 +160,7 @@ registerInstruction({
   name: "ComputeInline",
   method: "computeInline",
   pure: false,
+  singleOutput: false,
   attrNames: [],
   apply(ctx, inputs) {
     computeInline(ctx, ctx.block(inputs[0], INLINE));
@@ -155,6 +173,7 @@ registerInstruction({
   name: "ReverseComputeInline",
   method: "reverseComputeInline",
   pure: false,
+  singleOutput: false,
   attrNames: [],
   apply(ctx, inputs) {
     reverseComputeInline(ctx, ctx.block(inputs[0], REVERSE_INLINE));

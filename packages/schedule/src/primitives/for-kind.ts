@@ -107,6 +107,7 @@ function loopOnly(name: string, method: string, apply: InstructionKind["apply"])
     name,
     method,
     pure: false,
+    singleOutput: false,
     attrNames: [],
     apply,
     formatArgs: (inputs) => renderInput(inputs[0]!),
@@ -126,6 +127,7 @@ export const BIND: InstructionKind = registerInstruction({
   name: "Bind",
   method: "bind",
   pure: false,
+  singleOutput: false,
   attrNames: ["thread_axis"],
   apply(ctx, inputs, attrs) {
     const axis = attrs[0];

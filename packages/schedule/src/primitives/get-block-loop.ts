@@ -15,6 +15,7 @@ export const GET_BLOCK: InstructionKind = registerInstruction({
   name: "GetBlock",
   method: "getBlock",
   pure: true,
+  singleOutput: true,
   attrNames: ["name", "func_name"],
   apply(ctx, _inputs, attrs) {
     const [name, funcName] = attrs;
@@ -33,7 +34,9 @@ export const GET_BLOCK: InstructionKind = registerInstruction({
     if (found.length > 1) {
       throw new BlockNotFoundError(
         "get-block",
-        `Found ${found.length} blocks with the name: ${name}`,
+        `Found ${found.length} blocks with the name: ${name}. Block names need not be unique (as in TVM, ` +
+          `e.g. two cacheRead stages of one buffer); use the handle returned by the primitive that made the ` +
+          `block, or getChildBlocks / getProducers / getConsumers`,
         found.map((b) => b.node),
       );
     }
@@ -51,6 +54,7 @@ export const GET_LOOPS: InstructionKind = registerInstruction({
   name: "GetLoops",
   method: "getLoops",
   pure: true,
+  singleOutput: false,
   attrNames: [],
   apply(ctx, inputs) {
     const blk = ctx.block(inputs[0], "get-loops");
@@ -63,6 +67,7 @@ export const GET_CHILD_BLOCKS: InstructionKind = registerInstruction({
   name: "GetChildBlocks",
   method: "getChildBlocks",
   pure: true,
+  singleOutput: false,
   attrNames: [],
   apply(ctx, inputs) {
     const parent = inputs[0] instanceof LoopRV ? ctx.loop(inputs[0], "get-child-blocks") : ctx.block(inputs[0], "get-child-blocks");
@@ -75,6 +80,7 @@ export const GET_PRODUCERS: InstructionKind = registerInstruction({
   name: "GetProducers",
   method: "getProducers",
   pure: true,
+  singleOutput: false,
   attrNames: [],
   apply(ctx, inputs) {
     const blk = ctx.block(inputs[0], "get-producers");
@@ -87,6 +93,7 @@ export const GET_CONSUMERS: InstructionKind = registerInstruction({
   name: "GetConsumers",
   method: "getConsumers",
   pure: true,
+  singleOutput: false,
   attrNames: [],
   apply(ctx, inputs) {
     const blk = ctx.block(inputs[0], "get-consumers");

@@ -118,6 +118,7 @@ export const FUSE: InstructionKind = registerInstruction({
   name: "Fuse",
   method: "fuse",
   pure: false,
+  singleOutput: true,
   attrNames: ["preserve_unit_iters"],
   apply(ctx, inputs, attrs) {
     return fuse(ctx, inputs, attrs[0] !== false && attrs[0] !== 0);

@@ -163,6 +163,7 @@ export const REORDER: InstructionKind = registerInstruction({
   name: "Reorder",
   method: "reorder",
   pure: false,
+  singleOutput: false,
   attrNames: [],
   apply: (ctx, inputs) => reorder(ctx, inputs),
   formatArgs: (inputs) => inputs.map(renderInput).join(", "),

@@ -143,6 +143,7 @@ export const SPLIT: InstructionKind = registerInstruction({
   name: "Split",
   method: "split",
   pure: false,
+  singleOutput: false,
   attrNames: ["preserve_unit_iters", "disable_predication"],
   apply(ctx, inputs, attrs) {
     return split(ctx, inputs, attrs[0] !== false && attrs[0] !== 0, attrs[1] === true || attrs[1] === 1);

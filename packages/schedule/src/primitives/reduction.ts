@@ -28,6 +28,7 @@ registerInstruction({
   name: "DecomposeReduction",
   method: "decomposeReduction",
   pure: false,
+  singleOutput: true,
   attrNames: [],
   apply(ctx, inputs) {
     const blk = ctx.block(inputs[0], "decompose-reduction");
@@ -41,6 +42,7 @@ registerInstruction({
   name: "RFactor",
   method: "rfactor",
   pure: false,
+  singleOutput: true,
   attrNames: ["factor_axis"],
   apply(ctx, inputs, attrs) {
     const loop = ctx.loop(inputs[0], "rfactor");

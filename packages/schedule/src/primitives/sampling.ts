@@ -16,6 +16,7 @@ export const SAMPLE_PERFECT_TILE: InstructionKind = registerInstruction({
   name: "SamplePerfectTile",
   method: "samplePerfectTile",
   pure: true,
+  singleOutput: false,
   attrNames: ["n", "max_innermost_factor"],
   apply(ctx, inputs, attrs, decision) {
     const prim = "sample-perfect-tile";
@@ -67,6 +68,7 @@ export const SAMPLE_CATEGORICAL: InstructionKind = registerInstruction({
   name: "SampleCategorical",
   method: "sampleCategorical",
   pure: true,
+  singleOutput: true,
   attrNames: ["candidates", "probs"],
   apply(ctx, _inputs, attrs, decision) {
     const prim = "sample-categorical";
@@ -111,14 +113,15 @@ export const SAMPLE_CATEGORICAL: InstructionKind = registerInstruction({
 });
 
 /**
- * `l = sch.sampleComputeLocation(block, decision?)`: a loop to compute the block at, or the marks
- * `LoopRV.ROOT` (decision -1) / `LoopRV.INLINE` (decision -2). A replayed decision that is no
+ * `l = sch.sampleComputeLocation(block, decision?)`: a loop to compute the block at, or a fresh
+ * root mark (decision -1) / inline mark (decision -2), see `LoopRV.rootMark`. A replayed decision that is no
  * longer a candidate snaps to the nearest candidate below it (else the root), as in TVM.
  */
 export const SAMPLE_COMPUTE_LOCATION: InstructionKind = registerInstruction({
   name: "SampleComputeLocation",
   method: "sampleComputeLocation",
   pure: true,
+  singleOutput: true,
   attrNames: [],
   apply(ctx, inputs, _attrs, decision) {
     const prim = "sample-compute-location";
@@ -137,7 +140,8 @@ export const SAMPLE_COMPUTE_LOCATION: InstructionKind = registerInstruction({
     } else {
       chosen = candidates[sampleInt(ctx.rng, 0, candidates.length)]!;
     }
-    const output = chosen.index === -2 ? LoopRV.INLINE : chosen.loop === undefined ? LoopRV.ROOT : ctx.loopRV(chosen.loop);
+    // A fresh mark per call: two sampled locations must stay two handles in the trace.
+    const output = chosen.index === -2 ? LoopRV.inlineMark() : chosen.loop === undefined ? LoopRV.rootMark() : ctx.loopRV(chosen.loop);
     return { outputs: [output], decision: chosen.loop === undefined && chosen.index >= 0 ? -1 : chosen.index };
   },
   formatArgs(inputs, _attrs, decision) {

@@ -9,6 +9,7 @@ export const ENTER_POSTPROC: InstructionKind = {
   name: "EnterPostproc",
   method: "enterPostproc",
   pure: false,
+  singleOutput: false,
   attrNames: [],
   apply: () => ({ outputs: [] }),
   formatArgs: () => "",
@@ -20,35 +21,6 @@ export function traceKind(name: string): InstructionKind | undefined {
 
 export function isPostprocMarker(kind: InstructionKind): boolean {
   return kind.name === ENTER_POSTPROC.name;
-}
-
-/** Kinds whose `Schedule` method returns one handle rather than a list (for `applyTrace` printing). */
-const SINGLE_OUTPUT_KINDS = new Set([
-  "GetBlock",
-  "Fuse",
-  "CacheRead",
-  "CacheWrite",
-  "DecomposeReduction",
-  "RFactor",
-  "SampleCategorical",
-  "SampleComputeLocation",
-  // TVM kinds with one output that may be registered later.
-  "Merge",
-  "Blockize",
-  "ReIndex",
-  "ReindexCacheRead",
-  "ReindexCacheWrite",
-  "AddUnitLoop",
-]);
-
-/**
- * Does the kind's method return a single handle? A kind may say so itself with a boolean
- * `singleOutput` property; otherwise the table above (which mirrors the `Schedule` API) decides.
- */
-export function hasSingleOutput(kind: InstructionKind): boolean {
-  const own = (kind as { readonly singleOutput?: unknown }).singleOutput;
-  if (typeof own === "boolean") return own;
-  return SINGLE_OUTPUT_KINDS.has(kind.name);
 }
 
 /** The instructions to use: all of them, or those before the first EnterPostproc marker. */

@@ -3,9 +3,9 @@
  * named when it first appears as an output — `b<k>` for blocks, `l<k>` for loops, `v<k>` for
  * sampled values — where `k` counts every handle named so far (one global counter).
  *
- * The location marks `LoopRV.ROOT` / `LoopRV.INLINE` are shared objects: when a mark is output
- * again it is simply renamed (uses refer to the latest definition). A mark used without having
- * been output is written `LoopRV.ROOT` / `LoopRV.INLINE`.
+ * Every location mark output by `sampleComputeLocation` is a fresh handle and is named like any
+ * loop. A mark used without having been output (`LoopRV.ROOT` passed by hand) is written
+ * `LoopRV.ROOT` / `LoopRV.INLINE`.
  */
 import { BlockRV, LoopRV, type RV } from "../handles.js";
 import type { Instruction } from "../instruction.js";

@@ -17,7 +17,7 @@
 import { isRV } from "../handles.js";
 import type { Instruction, InstructionInput, RenderedInput } from "../instruction.js";
 import { TraceFormatError } from "./errors.js";
-import { hasSingleOutput, isPostprocMarker, validInstructions } from "./kinds.js";
+import { isPostprocMarker, validInstructions } from "./kinds.js";
 import { INLINE_MARK_NAME, ROOT_MARK_NAME, TraceNames, undefinedHandleMessage } from "./names.js";
 import type { TraceLike } from "./trace-like.js";
 
@@ -61,6 +61,6 @@ export function traceToTypeScript(trace: TraceLike, opts: PrintOptions = {}): st
 
 function bind(inst: Instruction, outputs: readonly string[]): string {
   if (outputs.length === 0) return "";
-  if (outputs.length === 1 && hasSingleOutput(inst.kind)) return `const ${outputs[0]} = `;
+  if (outputs.length === 1 && inst.kind.singleOutput) return `const ${outputs[0]} = `;
   return `const [${outputs.join(", ")}] = `;
 }

@@ -230,12 +230,9 @@ function step(sch: Schedule, act: Action): void {
       sch.computeInline(block(a));
       return;
     case "reverseComputeInline": {
-      const blk = block(a);
-      // TVM hole (reported): reverse_compute_inline does not check that the producer has no other
-      // consumer, and then removes the buffer those consumers still read. Skip that shape.
-      const producers = sch.getProducers(blk);
-      if (producers.length === 1 && sch.getConsumers(producers[0]!).length > 1) return void stats.skipped++;
-      sch.reverseComputeInline(blk);
+      // TVM does not check that the producer has no other consumer (and then breaks their reads);
+      // we reject that shape with NonSingleProducerError, so no skip is needed here any more.
+      sch.reverseComputeInline(block(a));
       return;
     }
     case "decomposeReduction": {

@@ -1,0 +1,336 @@
+/**
+ * The grading manifest: what the autograder checks for an assignment, as data. Each task lists
+ * declarative checks (a `kind` the autograder interprets, its parameters, a description in the
+ * student's terms and points); numerics, timing and the tuned-time score table are settings.
+ *
+ * Sizes in checks are numbers or tile-size names from `manual.tileSizes`, optionally as a
+ * quotient ("tileX/threadTileX"), so the checks follow the tile sizes instead of repeating them.
+ *
+ * Part-1 tasks run in order on one schedule, with the course's tile sizes; a task's checks look
+ * at the schedule right after its function returns (so task 1's "tileX loop" is still whole even
+ * though task 2 splits it later). A task that throws scores 0 and stops the tasks after it.
+ */
+import { z } from "zod";
+
+// ---- building blocks -------------------------------------------------------------------------
+
+const kebabId = z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "must be kebab-case (a-z, 0-9, -)");
+
+/** A loop extent or tile size: a number, a tile-size name, or "name/name". */
+export const SizeSchema = z.union([
+  z.number().int().positive(),
+  z.string().regex(/^[A-Za-z]\w*(\/[A-Za-z]\w*)?$/, 'must be a positive integer, a tile-size name, or "name/name"'),
+]);
+export type Size = z.infer<typeof SizeSchema>;
+
+export const ThreadTagSchema = z.enum(["blockIdx.x", "blockIdx.y", "blockIdx.z", "threadIdx.x", "threadIdx.y", "threadIdx.z"]);
+export type ThreadTag = z.infer<typeof ThreadTagSchema>;
+
+/** The gemm's iteration axes: i (rows of D), j (columns), k (reduction). */
+export const AxisSchema = z.enum(["i", "j", "k"]);
+export type Axis = z.infer<typeof AxisSchema>;
+
+/**
+ * Picks one loop around a block: the outermost loop whose iterator feeds the block's `axis`
+ * iterator and that has this extent and/or thread binding (both optional).
+ */
+export const LoopSelectorSchema = z.strictObject({
+  axis: AxisSchema,
+  extent: SizeSchema.optional(),
+  thread: ThreadTagSchema.optional(),
+});
+export type LoopSelector = z.infer<typeof LoopSelectorSchema>;
+
+const checkBase = {
+  id: kebabId,
+  /** Shown to the student when the check fails, and in the report. */
+  description: z.string().min(1),
+  points: z.number().nonnegative(),
+};
+
+// ---- check kinds -----------------------------------------------------------------------------
+
+/** `block`'s loops over `axis` were split so that an inner loop has extent `factor`. */
+const SplitCheck = z.strictObject({
+  ...checkBase,
+  kind: z.literal("split"),
+  block: z.string().min(1),
+  axis: AxisSchema,
+  factor: SizeSchema,
+});
+
+/** The selected loop around `block` is bound to `thread`. */
+const BoundCheck = z.strictObject({
+  ...checkBase,
+  kind: z.literal("bound"),
+  block: z.string().min(1),
+  loop: LoopSelectorSchema,
+  thread: ThreadTagSchema,
+});
+
+/** The selected loops around `block` appear in this order, outermost first (others may sit between). */
+const LoopOrderCheck = z.strictObject({
+  ...checkBase,
+  kind: z.literal("loop-order"),
+  block: z.string().min(1),
+  loops: z.array(LoopSelectorSchema).min(2),
+});
+
+/**
+ * `of` reads (or writes) `buffer` through a copy stage in `scope`, placed under the selected loop
+ * (compute_at / reverse_compute_at) and, when `region` is given, copying a region of that shape.
+ */
+const CacheStageCheck = z.strictObject({
+  ...checkBase,
+  kind: z.literal("cache-stage"),
+  of: z.string().min(1),
+  buffer: z.string().min(1),
+  direction: z.enum(["read", "write"]),
+  scope: z.enum(["shared", "local"]),
+  under: LoopSelectorSchema.optional(),
+  region: z.array(SizeSchema).min(1).optional(),
+});
+
+/**
+ * The copy of `buffer` into `scope` is shared out among the block's threads: its loops are fused
+ * into one, split, and the parts bound to these threads with these extents.
+ */
+const CooperativeFetchCheck = z.strictObject({
+  ...checkBase,
+  kind: z.literal("cooperative-fetch"),
+  buffer: z.string().min(1),
+  scope: z.enum(["shared"]),
+  threads: z.array(z.strictObject({ thread: ThreadTagSchema, extent: SizeSchema })).min(1),
+});
+
+/** `block` no longer exists: it was inlined into the write stage of `into` in `scope`. */
+const InlinedCheck = z.strictObject({
+  ...checkBase,
+  kind: z.literal("inlined"),
+  block: z.string().min(1),
+  into: z.strictObject({ writeStageOf: z.string().min(1), scope: z.enum(["shared", "local"]) }),
+});
+
+/** The schedule replays / builds / computes the workload correctly (settings in `numerics`). */
+const NumericsCheck = z.strictObject({
+  ...checkBase,
+  kind: z.literal("numerics"),
+  schedule: z.enum(["manual", "tuned"]),
+});
+
+/** The submitted trace replays on a fresh full-size schedule without error. */
+const TraceReplaysCheck = z.strictObject({
+  ...checkBase,
+  kind: z.literal("trace-replays"),
+});
+
+/** Scored from the tuned schedule's GPU time with the `tunedScore` table. */
+const TunedTimeCheck = z.strictObject({
+  ...checkBase,
+  kind: z.literal("tuned-time"),
+});
+
+export const CheckSchema = z.discriminatedUnion("kind", [
+  SplitCheck,
+  BoundCheck,
+  LoopOrderCheck,
+  CacheStageCheck,
+  CooperativeFetchCheck,
+  InlinedCheck,
+  NumericsCheck,
+  TraceReplaysCheck,
+  TunedTimeCheck,
+]);
+export type Check = z.infer<typeof CheckSchema>;
+export type CheckKind = Check["kind"];
+
+export const TaskSchema = z.strictObject({
+  id: kebabId,
+  title: z.string().min(1),
+  part: z.union([z.literal(1), z.literal(2)]),
+  /** The student function that implements the task (for messages and per-task isolation). */
+  function: z.string().regex(/^[A-Za-z_$][\w$]*$/, "must be a function name"),
+  /** The student file that exports it. */
+  file: z.string().min(1),
+  points: z.number().nonnegative(),
+  checks: z.array(CheckSchema).min(1),
+});
+export type Task = z.infer<typeof TaskSchema>;
+
+// ---- settings --------------------------------------------------------------------------------
+
+export const NumericsSchema = z.strictObject({
+  sizes: z.strictObject({
+    /** M = N = K on a GPU. */
+    full: z.number().int().positive(),
+    /** M = N = K on the CPU simulator when no GPU is present (tuned traces are rescaled to it). */
+    reduced: z.number().int().positive(),
+  }),
+  /** Rounds of fresh random inputs. */
+  rounds: z.number().int().positive(),
+  /** Inputs are uniform in [low, high). */
+  inputRange: z.tuple([z.number(), z.number()]),
+  rtol: z.number().nonnegative(),
+  atol: z.number().nonnegative(),
+  /** A numerically wrong schedule scores 0 for its whole part (as in the course). */
+  onMismatch: z.literal("zero-part"),
+});
+export type Numerics = z.infer<typeof NumericsSchema>;
+
+export const TimingSchema = z.strictObject({
+  /** Kernel runs per measurement (TVM's time_evaluator `number`). */
+  number: z.number().int().positive(),
+  /** Measurements; the mean is reported. */
+  repeat: z.number().int().positive(),
+  /** Each measurement lasts at least this long (runs are added until it does). */
+  minRepeatMs: z.number().nonnegative(),
+});
+export type Timing = z.infer<typeof TimingSchema>;
+
+export const ThresholdSchema = z.strictObject({ maxMs: z.number().positive(), points: z.number().nonnegative() });
+export type Threshold = z.infer<typeof ThresholdSchema>;
+
+export const TunedScoreSchema = z.strictObject({
+  /** Score tables by GPU name ("t4", …): the first row whose maxMs the time does not exceed. */
+  thresholds: z.record(z.string().min(1), z.array(ThresholdSchema).min(1)),
+  /**
+   * On a GPU without a table, the `calibrationGpu` table is used with every maxMs multiplied by
+   * (measured manual-schedule time) / (its manualMs in `calibration`).
+   */
+  otherGpus: z.strictObject({ scaleBy: z.literal("manual-schedule-time"), calibrationGpu: z.string().min(1) }),
+});
+export type TunedScore = z.infer<typeof TunedScoreSchema>;
+
+export const CalibrationSchema = z.record(
+  z.string().min(1),
+  z.strictObject({ manualMs: z.number().positive(), naiveMs: z.number().positive() }),
+);
+export type Calibration = z.infer<typeof CalibrationSchema>;
+
+export const TileSizesSchema = z.record(z.string().regex(/^[A-Za-z]\w*$/, "must be an identifier"), z.number().int().positive());
+
+export const ManifestSchema = z
+  .strictObject({
+    assignment: kebabId,
+    title: z.string().min(1),
+    /** The workload the schedules start from, by the autograder's workload name. */
+    workload: z.string().min(1),
+    /** Total points; the tasks' points must add up to it. */
+    totalPoints: z.number().positive(),
+    manual: z.strictObject({ tileSizes: TileSizesSchema }),
+    tasks: z.array(TaskSchema).min(1),
+    numerics: NumericsSchema,
+    timing: TimingSchema,
+    tunedScore: TunedScoreSchema,
+    calibration: CalibrationSchema,
+  })
+  .superRefine(checkConsistency);
+export type Manifest = z.infer<typeof ManifestSchema>;
+
+// ---- cross-field rules -----------------------------------------------------------------------
+
+type RawManifest = z.input<typeof ManifestSchema>;
+
+function checkConsistency(m: RawManifest, ctx: z.RefinementCtx): void {
+  const issue = (path: PropertyKey[], message: string): void => ctx.addIssue({ code: "custom", path, message });
+  const tileSizes = m.manual.tileSizes;
+
+  const taskPoints = m.tasks.reduce((sum, t) => sum + t.points, 0);
+  if (taskPoints !== m.totalPoints) issue(["tasks"], `the tasks' points add up to ${taskPoints}, not totalPoints ${m.totalPoints}`);
+
+  const taskIds = new Set<string>();
+  m.tasks.forEach((task, t) => {
+    if (taskIds.has(task.id)) issue(["tasks", t, "id"], `duplicate task id "${task.id}"`);
+    taskIds.add(task.id);
+    const checkPoints = task.checks.reduce((sum, c) => sum + c.points, 0);
+    if (checkPoints !== task.points) {
+      issue(["tasks", t, "points"], `task "${task.id}" is worth ${task.points} but its checks add up to ${checkPoints}`);
+    }
+    const checkIds = new Set<string>();
+    task.checks.forEach((check, c) => {
+      if (checkIds.has(check.id)) issue(["tasks", t, "checks", c, "id"], `duplicate check id "${check.id}" in task "${task.id}"`);
+      checkIds.add(check.id);
+      for (const { path, size } of sizesOf(check)) {
+        const unknown = unknownSizeNames(size, tileSizes);
+        if (unknown !== undefined) {
+          issue(["tasks", t, "checks", c, ...path], `"${unknown}" is not a tile size (manual.tileSizes has ${Object.keys(tileSizes).join(", ")})`);
+        }
+      }
+      if (check.kind === "tuned-time") {
+        const best = Math.max(...Object.values(m.tunedScore.thresholds).flatMap((rows) => rows.map((r) => r.points)));
+        if (best !== check.points) issue(["tasks", t, "checks", c, "points"], `worth ${check.points} but the best tunedScore row gives ${best}`);
+      }
+    });
+  });
+
+  for (const [gpu, rows] of Object.entries(m.tunedScore.thresholds)) {
+    rows.forEach((row, r) => {
+      const prev = rows[r - 1];
+      if (prev !== undefined && !(row.maxMs > prev.maxMs && row.points <= prev.points)) {
+        issue(["tunedScore", "thresholds", gpu, r], "rows must have increasing maxMs and non-increasing points");
+      }
+    });
+  }
+  const calibrationGpu = m.tunedScore.otherGpus.calibrationGpu;
+  if (m.tunedScore.thresholds[calibrationGpu] === undefined) {
+    issue(["tunedScore", "otherGpus", "calibrationGpu"], `no thresholds for "${calibrationGpu}"`);
+  }
+  if (m.calibration[calibrationGpu] === undefined) {
+    issue(["tunedScore", "otherGpus", "calibrationGpu"], `no calibration times for "${calibrationGpu}"`);
+  }
+
+  const [low, high] = m.numerics.inputRange;
+  if (!(low < high)) issue(["numerics", "inputRange"], `must be [low, high] with low < high, got [${low}, ${high}]`);
+  for (const which of ["full", "reduced"] as const) {
+    const n = m.numerics.sizes[which];
+    for (const name of ["tileX", "tileY", "tileK"]) {
+      const tile = tileSizes[name];
+      if (tile !== undefined && n % tile !== 0) issue(["numerics", "sizes", which], `${n} is not a multiple of ${name} = ${tile}`);
+    }
+  }
+}
+
+/** The Size-valued parameters of a check, with their paths inside it. */
+function sizesOf(check: z.input<typeof CheckSchema>): { path: PropertyKey[]; size: Size }[] {
+  const out: { path: PropertyKey[]; size: Size }[] = [];
+  const loop = (sel: LoopSelector | undefined, path: PropertyKey[]): void => {
+    if (sel?.extent !== undefined) out.push({ path: [...path, "extent"], size: sel.extent });
+  };
+  switch (check.kind) {
+    case "split":
+      out.push({ path: ["factor"], size: check.factor });
+      break;
+    case "bound":
+      loop(check.loop, ["loop"]);
+      break;
+    case "loop-order":
+      check.loops.forEach((sel, n) => loop(sel, ["loops", n]));
+      break;
+    case "cache-stage":
+      loop(check.under, ["under"]);
+      check.region?.forEach((size, n) => out.push({ path: ["region", n], size }));
+      break;
+    case "cooperative-fetch":
+      check.threads.forEach((th, n) => out.push({ path: ["threads", n, "extent"], size: th.extent }));
+      break;
+    default:
+      break;
+  }
+  return out;
+}
+
+function unknownSizeNames(size: Size, tileSizes: Record<string, number>): string | undefined {
+  if (typeof size === "number") return undefined;
+  return size.split("/").find((name) => tileSizes[name] === undefined);
+}
+
+/** The value of a Size with the manifest's tile sizes (assumes the manifest was validated). */
+export function resolveSize(size: Size, tileSizes: Record<string, number>): number {
+  if (typeof size === "number") return size;
+  const [num, den] = size.split("/").map((name) => {
+    const value = tileSizes[name];
+    if (value === undefined) throw new RangeError(`"${name}" is not a tile size`);
+    return value;
+  });
+  return den === undefined ? num! : num! / den;
+}

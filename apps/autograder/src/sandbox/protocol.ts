@@ -1,0 +1,82 @@
+/**
+ * Messages between the trusted grader and the sandboxed child that runs student code. Jobs go in
+ * as a JSON file next to the bundle; results come back as JSON lines on file descriptor 3. The
+ * parent validates every result with these schemas: nothing the child sends is trusted beyond
+ * "a trace to replay".
+ */
+import { z } from "zod";
+
+/** A positional argument of a student function after `sch`: a number, or a block looked up by name. */
+export const JobArgSchema = z.union([z.number(), z.object({ block: z.string().min(1) }).strict()]);
+export type JobArg = z.infer<typeof JobArgSchema>;
+
+/** What the schedule starts from: the workload of a size, or an already scheduled function (TVMScript). */
+export const JobStartSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("workload"), workload: z.string().min(1), size: z.number().int().positive() }).strict(),
+  z.object({ kind: z.literal("script"), script: z.string().min(1) }).strict(),
+  /** Continue on the schedule the previous job left (it must have succeeded). */
+  z.object({ kind: z.literal("previous") }).strict(),
+]);
+export type JobStart = z.infer<typeof JobStartSchema>;
+
+export const JobSchema = z
+  .object({
+    id: z.string().min(1),
+    /** The exported function to call with `(sch, ...args)`. */
+    call: z.string().min(1),
+    start: JobStartSchema,
+    args: z.array(JobArgSchema),
+    /** Seed of the schedule's random engine (sampling instructions). */
+    seed: z.number().int().optional(),
+  })
+  .strict();
+export type Job = z.infer<typeof JobSchema>;
+
+export const JobListSchema = z.array(JobSchema);
+
+const ErrorInfoSchema = z.object({
+  name: z.string(),
+  message: z.string(),
+  /** Stack frames in the student's files only (source-mapped). */
+  stack: z.string().optional(),
+});
+export type ErrorInfo = z.infer<typeof ErrorInfoSchema>;
+
+export const JobResultSchema = z.discriminatedUnion("ok", [
+  z
+    .object({
+      id: z.string(),
+      ok: z.literal(true),
+      /** The schedule's trace (our JSON trace format), validated again by Trace.fromJSON. */
+      trace: z.unknown(),
+      /** Names of blocks the function returned, when it returned block handles. */
+      returnedBlocks: z.array(z.string()).optional(),
+      millis: z.number(),
+    })
+    .strict(),
+  z
+    .object({
+      id: z.string(),
+      ok: z.literal(false),
+      error: ErrorInfoSchema,
+      /** The trace up to the failure, if any instruction ran. */
+      trace: z.unknown().optional(),
+      millis: z.number(),
+    })
+    .strict(),
+]);
+export type JobResult = z.infer<typeof JobResultSchema>;
+
+/** The first line the child sends once the student module is loaded (or failed to load). */
+export const LoadMessageSchema = z.discriminatedUnion("loaded", [
+  z.object({ loaded: z.literal(true), exports: z.array(z.string()) }).strict(),
+  z.object({ loaded: z.literal(false), error: ErrorInfoSchema }).strict(),
+]);
+export type LoadMessage = z.infer<typeof LoadMessageSchema>;
+
+export const ChildMessageSchema = z.union([
+  z.object({ type: z.literal("load"), body: LoadMessageSchema }).strict(),
+  z.object({ type: z.literal("result"), body: JobResultSchema }).strict(),
+  z.object({ type: z.literal("done") }).strict(),
+]);
+export type ChildMessage = z.infer<typeof ChildMessageSchema>;

@@ -1,0 +1,89 @@
+import { parseArgs } from "node:util";
+import {
+  type DeviceKernel,
+  type LoweredModule,
+  codegenCuda,
+  exportHeader,
+  lower,
+} from "@tessera/codegen";
+import { type Buffer, type Var, TesseraError, primFunc, printTVMScript, variable } from "@tessera/ir";
+import { CliError } from "../errors.js";
+import type { CliIO } from "../io.js";
+import { loadScheduled } from "../scheduled.js";
+
+export const BUILD_USAGE = "build FILE --target NAME [--trace TRACE.json] [--func NAME] [--emit cuda|header|launch|ir]";
+
+const EMITS = ["cuda", "header", "launch", "ir"] as const;
+type Emit = (typeof EMITS)[number];
+
+function parseEmit(value: string | undefined): Emit {
+  if (value === undefined) return "cuda";
+  if ((EMITS as readonly string[]).includes(value)) return value as Emit;
+  throw new CliError(`--emit must be one of ${EMITS.join(", ")}, got '${value}'`);
+}
+
+/**
+ * `tessera build FILE --target NAME [--trace T.json] [--func NAME] [--emit cuda|header|launch|ir]`:
+ * lower a (scheduled) function for a GPU target and print the CUDA source (default), a C++
+ * header with a host launcher, the launch metadata as JSON, or the lowered IR of each kernel.
+ */
+export async function run(args: readonly string[], io: CliIO): Promise<number> {
+  const { positionals, values } = parseArgs({
+    args: [...args],
+    allowPositionals: true,
+    strict: true,
+    options: {
+      trace: { type: "string" },
+      func: { type: "string" },
+      target: { type: "string" },
+      emit: { type: "string" },
+    },
+  });
+  if (positionals.length !== 1 || values.target === undefined) throw new CliError(`usage: tessera ${BUILD_USAGE}`);
+  const emit = parseEmit(values.emit);
+  const file = positionals[0]!;
+  const { name, func } = await loadScheduled(file, { trace: values.trace, func: values.func });
+  try {
+    const module = lower(func, values.target);
+    io.stdout(artefact(module, emit));
+  } catch (err) {
+    // Lowering, target and codegen errors are about the user's program: no stack trace.
+    if (err instanceof TesseraError) throw new CliError(`${file}: ${name}: ${err.message}`);
+    throw err;
+  }
+  return 0;
+}
+
+function artefact(module: LoweredModule, emit: Emit): string {
+  switch (emit) {
+    case "cuda":
+      return codegenCuda(module).source;
+    case "header":
+      return exportHeader(module);
+    case "launch":
+      return `${JSON.stringify(codegenCuda(module).kernels, null, 2)}\n`;
+    case "ir":
+      return module.kernels.map(kernelIR).join("\n");
+  }
+}
+
+/** A kernel printed as a PrimFunc named after it, headed by its launch configuration. */
+function kernelIR(kernel: DeviceKernel): string {
+  const params: Var[] = [];
+  const bufferMap = new Map<Var, Buffer>();
+  for (const p of kernel.params) {
+    if (p.kind === "scalar") {
+      params.push(p.var);
+      continue;
+    }
+    const handle = variable(p.name, "handle");
+    params.push(handle);
+    bufferMap.set(handle, p.buffer);
+  }
+  const { grid, block, dynamicSharedBytes } = kernel.launch;
+  const heading = `# kernel ${kernel.name}: grid (${grid.join(", ")}), block (${block.join(", ")}), ` +
+    `${kernel.sharedBytes} B static shared memory, ${dynamicSharedBytes} B dynamic`;
+  const func = primFunc(params, bufferMap, kernel.body, { global_symbol: kernel.name, "tir.noalias": true });
+  const text = printTVMScript(func, { funcName: kernel.name });
+  return `${heading}\n${text.endsWith("\n") ? text : `${text}\n`}`;
+}

@@ -1,0 +1,112 @@
+/**
+ * `tessera simulate`. The lowering pipeline is replaced by a test double that returns a
+ * hand-written lowered window-sum kernel (correct, without its barrier, or with an off-by-one
+ * store), so these tests check the command itself: loading, simulation, comparison, exit codes.
+ */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parsePrimFunc } from "@tessera/ir";
+import { moduleFromKernelFunc } from "@tessera/simulator";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { runCli } from "../src/index.js";
+import { captureIO } from "./capture.js";
+
+const lowered = vi.hoisted(() => ({ variant: "correct" as "correct" | "no-barrier" | "off-by-one", calls: [] as string[] }));
+
+function windowSumKernel(): string {
+  const sync = lowered.variant === "no-barrier" ? "" : '    T.tvm_storage_sync("shared")\n';
+  const out = lowered.variant === "off-by-one" ? "blockIdx_x * 64 + threadIdx_x + 1" : "blockIdx_x * 64 + threadIdx_x";
+  return `
+@T.prim_func
+def main(A: T.Buffer((258,), "float32"), B: T.Buffer((256,), "float32")):
+    T.func_attr({"global_symbol": "window_sum", "tir.noalias": T.bool(True)})
+    blockIdx_x = T.launch_thread("blockIdx.x", 4)
+    A_shared = T.allocate([66], "float32", "shared")
+    A_shared_1 = T.Buffer((66,), data=A_shared, scope="shared")
+    threadIdx_x = T.launch_thread("threadIdx.x", 64)
+    for ax0_0 in range(2):
+        if ax0_0 * 64 + threadIdx_x < 66:
+            A_shared_1[ax0_0 * 64 + threadIdx_x] = A[blockIdx_x * 64 + ax0_0 * 64 + threadIdx_x]
+${sync}    B[${out}] = A_shared_1[threadIdx_x] + A_shared_1[threadIdx_x + 1] + A_shared_1[threadIdx_x + 2]
+`;
+}
+
+vi.mock("@tessera/codegen", async (importOriginal) => {
+  const actual = await importOriginal<typeof import("@tessera/codegen")>();
+  return {
+    ...actual,
+    lower: (_func: unknown, targetName: string) => {
+      lowered.calls.push(targetName);
+      return moduleFromKernelFunc(parsePrimFunc(windowSumKernel()), { name: "window_sum", target: actual.target(targetName) });
+    },
+  };
+});
+
+const dir = mkdtempSync(join(tmpdir(), "tessera-simulate-"));
+const WINDOW_SUM = join(dir, "window_sum.py");
+writeFileSync(
+  WINDOW_SUM,
+  `
+@T.prim_func
+def window_sum(A: T.Buffer((258,), "float32"), B: T.Buffer((256,), "float32")):
+    for i in range(256):
+        with T.block("B"):
+            vi = T.axis.spatial(256, i)
+            B[vi] = A[vi] + A[vi + 1] + A[vi + 2]
+`,
+);
+
+beforeEach(() => {
+  lowered.variant = "correct";
+  lowered.calls = [];
+});
+
+describe("tessera simulate", () => {
+  it("prints the kernels and the comparison and exits 0 when the kernel matches", async () => {
+    const io = captureIO();
+    expect(await runCli(["simulate", WINDOW_SUM, "--seed", "5"], io)).toBe(0);
+    expect(lowered.calls).toEqual(["nvidia/tesla-t4"]);
+    expect(io.out).toContain("window_sum_kernel: grid (4, 1, 1), block (64, 1, 1), 264 B shared, 1 barrier per block");
+    expect(io.out).toContain("(seed 5");
+    expect(io.out).toContain("B: 256 elements, 0 mismatches");
+    expect(io.out).toContain("OK: window_sum on nvidia/tesla-t4 matches the sequential executor");
+    expect(io.err).toBe("");
+  });
+
+  it("passes --target to lower", async () => {
+    const io = captureIO();
+    expect(await runCli(["simulate", WINDOW_SUM, "--target", "nvidia/a100"], io)).toBe(0);
+    expect(lowered.calls).toEqual(["nvidia/a100"]);
+  });
+
+  it("exits 1 and names the race when the barrier is missing", async () => {
+    lowered.variant = "no-barrier";
+    const io = captureIO();
+    expect(await runCli(["simulate", WINDOW_SUM], io)).toBe(1);
+    expect(io.out).toMatch(/write-after-read race on A_shared\[1\] in kernel window_sum_kernel, block \(0, 0, 0\): thread \(1, 0, 0\)/);
+    expect(io.out).toMatch(/FAILED: window_sum on nvidia\/tesla-t4: \d+ mismatching output elements, \d+ shared-memory races/);
+  });
+
+  it("exits 1 with the thread, block, buffer and index of an out-of-bounds access", async () => {
+    lowered.variant = "off-by-one";
+    const io = captureIO();
+    expect(await runCli(["simulate", WINDOW_SUM], io)).toBe(1);
+    expect(io.out).toContain("FAILED: window_sum on nvidia/tesla-t4: out-of-bounds store to buffer B");
+    expect(io.out).toContain("block (3, 0, 0), thread (63, 0, 0): index 256 is outside the valid range [0, 256)");
+  });
+
+  it("rejects bad invocations with exit 2", async () => {
+    const usage = captureIO();
+    expect(await runCli(["simulate"], usage)).toBe(2);
+    expect(usage.err).toContain("usage: tessera simulate FILE");
+    const target = captureIO();
+    expect(await runCli(["simulate", WINDOW_SUM, "--target", "nvidia/gtx-9000"], target)).toBe(2);
+    expect(target.err).toContain('unknown target "nvidia/gtx-9000"');
+    const seed = captureIO();
+    expect(await runCli(["simulate", WINDOW_SUM, "--seed", "x"], seed)).toBe(2);
+    const missing = captureIO();
+    expect(await runCli(["simulate", join(dir, "nope.py")], missing)).toBe(2);
+    expect(missing.err).toContain("nope.py");
+  });
+});

@@ -1,0 +1,10 @@
+/**
+ * @tessera/assignment-gemm-relu-add — the assignment as data for the autograder and the scripts:
+ * metadata (student files, graded functions, hand-in list), paths, handout and hand-in builders.
+ */
+export * from "./metadata.js";
+export * from "./paths.js";
+export { AssignmentCommandError } from "./errors.js";
+export { type HandoutOptions, handoutFiles, writeHandout } from "./handout.js";
+export { type HandinOptions, type HandinResult, createHandin } from "./handin.js";
+export { type ZipEntry, ZipFormatError, readZip, writeZip } from "./zip.js";

@@ -1,0 +1,30 @@
+/** Where the assignment's files are, for the scripts, the tests and the autograder. */
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { StudentFileName } from "./metadata.js";
+
+/** The assignment folder (the parent of src/). */
+export function assignmentRoot(): string {
+  return resolve(fileURLToPath(new URL(".", import.meta.url)), "..");
+}
+
+/** A student file in `root` (the assignment folder by default, or a handout / extracted hand-in). */
+export function studentFilePath(file: StudentFileName, root: string = assignmentRoot()): string {
+  return join(root, file);
+}
+
+/** The instructor solution's folder: same file names and exports as the student files. */
+export function solutionDir(root: string = assignmentRoot()): string {
+  return join(root, "solution");
+}
+
+/** The grading manifest read by the autograder. */
+export function manifestPath(root: string = assignmentRoot()): string {
+  return join(root, "grading", "manifest.json");
+}
+
+/**
+ * Top-level entries of the assignment folder that never go into a handout: the solution, the
+ * tests, and anything installed, built or handed in.
+ */
+export const HANDOUT_EXCLUDED = ["solution", "test", "node_modules", "dist", ".turbo", "handin.zip"] as const;

@@ -1,0 +1,325 @@
+/**
+ * CUDA C text of one lowered device kernel: its signature and its statements.
+ */
+import {
+  type Allocate,
+  type BufferStore,
+  type Evaluate,
+  type For,
+  type IfThenElse,
+  type LetStmt,
+  type PrimExpr,
+  type Stmt,
+  type Var,
+  bytesOf,
+  constantSize,
+  lanesOf,
+} from "@tessera/ir";
+import type { DeviceKernel } from "../lowered.js";
+import { type EmitContext, fail } from "./context.js";
+import { ExprEmitter } from "./expr-emitter.js";
+import { IndexFacts } from "./index-facts.js";
+import { type LaunchShape, launchShape } from "./launch.js";
+import { NameTable, isCIdentifier } from "./names.js";
+import type { Feature } from "./preamble.js";
+
+export interface KernelEmitOptions {
+  /**
+   * `extern "C"` (a standalone source, looked up by symbol name) or `static` (a header that
+   * several translation units may include).
+   */
+  readonly linkage?: "extern-c" | "static";
+  /** Mark pointer parameters `__restrict__` (the function's `tir.noalias`); default true. */
+  readonly noalias?: boolean;
+}
+
+export interface EmittedKernel {
+  readonly text: string;
+  readonly features: ReadonlySet<Feature>;
+  readonly shape: LaunchShape;
+  /** Bytes of static `__shared__` arrays. */
+  readonly staticSharedBytes: number;
+  /** Bytes of the `shared.dyn` allocation (0 when none). */
+  readonly dynamicSharedBytes: number;
+}
+
+const INDENT = "  ";
+
+class KernelEmitter {
+  private readonly lines: string[] = [];
+  private depth = 1;
+  private readonly ctx: EmitContext;
+  private readonly exprs: ExprEmitter;
+  private staticSharedBytes = 0;
+  private dynamicSharedBytes = 0;
+
+  constructor(
+    private readonly kernel: DeviceKernel,
+    private readonly shape: LaunchShape,
+  ) {
+    this.ctx = {
+      kernelName: kernel.name,
+      names: new NameTable(),
+      facts: new IndexFacts(),
+      features: new Set(),
+      storage: new Map(),
+      threadIndex: new Map(),
+      vectorAccessed: new Set(),
+    };
+    this.exprs = new ExprEmitter(this.ctx);
+    for (const b of shape.bindings) {
+      const cType = b.variable.dtype === "int64" ? "long long" : "int";
+      this.ctx.threadIndex.set(b.variable, `((${cType})${b.tag})`);
+      this.ctx.facts.bindThread(b.variable, b.extent);
+    }
+  }
+
+  emit(options: KernelEmitOptions): EmittedKernel {
+    const signature = this.signature(options);
+    this.stmt(this.kernel.body);
+    const text = [`${signature} {`, ...this.lines, "}"].join("\n");
+    return {
+      text,
+      features: this.ctx.features,
+      shape: this.shape,
+      staticSharedBytes: this.staticSharedBytes,
+      dynamicSharedBytes: this.dynamicSharedBytes,
+    };
+  }
+
+  private signature(options: KernelEmitOptions): string {
+    if (!isCIdentifier(this.kernel.name)) fail(this.ctx, "the kernel name is not a valid C identifier");
+    const restrict = (options.noalias ?? true) && !this.paramsShareStorage() ? " __restrict__" : "";
+    const params = this.kernel.params.map((p) => {
+      if (p.kind === "buffer") {
+        if (lanesOf(p.buffer.dtype) > 1) fail(this.ctx, `parameter ${p.name} has vector element type ${p.buffer.dtype}; parameters hold scalars`);
+        const cType = this.exprs.cType(p.buffer.dtype, `parameter ${p.name}`);
+        const name = this.ctx.names.define(p.buffer.data, p.name);
+        this.ctx.storage.set(p.buffer.data, { name, dtype: p.buffer.dtype });
+        return `${cType}*${restrict} ${name}`;
+      }
+      const cType = this.exprs.cType(p.dtype, `parameter ${p.name}`);
+      return `${cType} ${this.ctx.names.define(p.var, p.name)}`;
+    });
+    const linkage = options.linkage === "static" ? "static" : `extern "C"`;
+    const bounds = `__launch_bounds__(${this.shape.threadsPerBlock})`;
+    return `${linkage} __global__ void ${bounds} ${this.kernel.name}(${params.join(", ")})`;
+  }
+
+  /** Two parameters bound to the same host buffer alias, so neither may be `__restrict__`. */
+  private paramsShareStorage(): boolean {
+    const keys = this.kernel.params.flatMap((p) => (p.kind === "buffer" ? [`${p.source.kind}:${p.source.index}`] : []));
+    return new Set(keys).size !== keys.length;
+  }
+
+  private line(text: string): void {
+    this.lines.push(INDENT.repeat(this.depth) + text);
+  }
+
+  private nested(body: () => void): void {
+    this.depth++;
+    try {
+      body();
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private stmt(s: Stmt): void {
+    switch (s.kind) {
+      case "SeqStmt":
+        for (const x of s.seq) this.stmt(x);
+        return;
+      case "AttrStmt":
+        // thread_extent attributes only scope their (already bound) thread index; other
+        // attributes (pragmas, alignment hints) carry nothing the C code needs.
+        return this.stmt(s.body);
+      case "DeclBuffer":
+        return this.stmt(s.body);
+      case "Allocate":
+        return this.allocate(s);
+      case "For":
+        return this.forLoop(s);
+      case "IfThenElse":
+        return this.ifThenElse(s);
+      case "LetStmt":
+        return this.letStmt(s);
+      case "BufferStore":
+        return this.store(s);
+      case "Evaluate":
+        return this.evaluate(s);
+      case "BlockRealize":
+        return fail(this.ctx, `block ${s.block.name} was not lowered; the CUDA generator needs lowered (block-free) kernels`);
+    }
+  }
+
+  private allocate(s: Allocate): void {
+    const { buffer } = s;
+    const elements = constantSize(buffer);
+    if (elements === undefined) {
+      fail(this.ctx, `allocation ${buffer.name} (${buffer.scope}) has a symbolic size; CUDA needs a constant size`);
+    }
+    const cType = this.exprs.cType(buffer.dtype, `allocation ${buffer.name}`);
+    const name = this.ctx.names.define(buffer.data, buffer.name);
+    this.ctx.storage.set(buffer.data, { name, dtype: buffer.dtype });
+    const bytes = elements * bytesOf(buffer.dtype);
+    const at = this.lines.length;
+    this.stmt(s.body);
+    // Declared after the body is emitted, so that vector accesses found there can align it.
+    const align = this.ctx.vectorAccessed.has(buffer.data) ? "__align__(16) " : "";
+    let declaration: string;
+    switch (buffer.scope) {
+      case "shared":
+        this.staticSharedBytes += bytes;
+        declaration = `__shared__ ${align}${cType} ${name}[${elements}];`;
+        break;
+      case "local":
+        declaration = `${align}${cType} ${name}[${elements}];`;
+        break;
+      case "shared.dyn":
+        if (this.dynamicSharedBytes > 0) fail(this.ctx, `more than one shared.dyn allocation (${buffer.name}); merge them into one`);
+        this.dynamicSharedBytes = bytes;
+        declaration = `extern __shared__ __align__(16) ${cType} ${name}[];`;
+        break;
+      default:
+        return fail(this.ctx, `allocation ${buffer.name} has scope ${buffer.scope}; a kernel allocates only shared or local storage (global buffers are workspaces)`);
+    }
+    this.lines.splice(at, 0, INDENT.repeat(this.depth) + declaration);
+  }
+
+  private forLoop(s: For): void {
+    if (s.forKind === "thread_binding" || s.forKind === "parallel") {
+      fail(this.ctx, `loop ${s.loopVar.name} is still a ${s.forKind} loop; lowering turns thread bindings into thread_extent attributes`);
+    }
+    const cType = this.exprs.cType(s.loopVar.dtype, `loop variable ${s.loopVar.name}`);
+    const name = this.ctx.names.define(s.loopVar, s.loopVar.name);
+    this.ctx.facts.bindLoop(s.loopVar, s.min, s.extent);
+    const min = this.exprs.expr(s.min);
+    const end = s.min.kind === "IntImm" && s.extent.kind === "IntImm" ? String(s.min.value + s.extent.value) : isZero(s.min) ? this.exprs.expr(s.extent) : `(${min} + ${this.exprs.expr(s.extent)})`;
+    if (s.forKind === "unrolled") this.line("#pragma unroll");
+    this.line(`for (${cType} ${name} = ${min}; ${name} < ${end}; ++${name}) {`);
+    this.nested(() => this.stmt(s.body));
+    this.line("}");
+  }
+
+  private ifThenElse(s: IfThenElse): void {
+    this.line(`if (${this.exprs.condition(s.condition)}) {`);
+    this.nested(() => this.stmt(s.thenCase));
+    if (s.elseCase !== undefined) {
+      this.line("} else {");
+      this.nested(() => this.stmt(s.elseCase!));
+    }
+    this.line("}");
+  }
+
+  private letStmt(s: LetStmt): void {
+    const cType = this.exprs.cType(s.variable.dtype, `let variable ${s.variable.name}`);
+    const value = lanesOf(s.value.dtype) > 1 ? this.exprs.vector(s.value) : this.exprs.expr(s.value);
+    const name = this.ctx.names.define(s.variable, s.variable.name);
+    this.ctx.facts.bindLet(s.variable, s.value);
+    this.line(`${cType} ${name} = ${value};`);
+    this.stmt(s.body);
+  }
+
+  private store(s: BufferStore): void {
+    const index = s.indices[0];
+    const name = this.exprs.storageOf(s);
+    if (index === undefined) return;
+    const valueLanes = lanesOf(s.value.dtype);
+    if (valueLanes === 1 || lanesOf(index.dtype) === 1) {
+      const value = valueLanes === 1 ? this.exprs.expr(s.value) : this.exprs.vector(s.value);
+      this.line(`${name}[${this.exprs.expr(index)}] = ${value};`);
+      return;
+    }
+    const contiguous = this.exprs.contiguousAccess(s.buffer, index, s.value.dtype);
+    if (contiguous !== undefined) {
+      this.line(`*(${contiguous.vectorType}*)(${contiguous.pointer} + ${this.exprs.expr(contiguous.base)}) = ${this.exprs.vector(s.value)};`);
+      return;
+    }
+    this.scatter(s, name, index, valueLanes);
+  }
+
+  /** A vector store that cannot be one aligned access: one scalar store per lane. */
+  private scatter(s: BufferStore, name: string, index: PrimExpr, lanes: number): void {
+    const indices = Array.from({ length: lanes }, (_, i) => this.exprs.lane(index, i));
+    const values = Array.from({ length: lanes }, (_, i) => this.exprs.lane(s.value, i));
+    if (!readsStorage(s.value, s.buffer.data)) {
+      indices.forEach((idx, i) => this.line(`${name}[${idx}] = ${values[i]!};`));
+      return;
+    }
+    // The value reads the storage it overwrites: compute every lane before the first store.
+    const cType = this.exprs.cType(s.buffer.dtype, `buffer ${s.buffer.name}`);
+    this.line("{");
+    this.nested(() => {
+      const temps = values.map((v, i) => {
+        const t = this.ctx.names.fresh(`${name}_lane${i}`);
+        this.line(`${cType} ${t} = ${v};`);
+        return t;
+      });
+      indices.forEach((idx, i) => this.line(`${name}[${idx}] = ${temps[i]!};`));
+    });
+    this.line("}");
+  }
+
+  private evaluate(s: Evaluate): void {
+    const v = s.value;
+    if (v.kind === "Call" && v.op === "tvm_storage_sync") {
+      const scope = v.args[0]?.kind === "StringImm" ? v.args[0].value : undefined;
+      if (scope === "shared" || scope === "shared.dyn") return this.line("__syncthreads();");
+      if (scope === "warp") return this.line("__syncwarp();");
+      return fail(this.ctx, `T.tvm_storage_sync(${JSON.stringify(scope ?? "?")}) has no CUDA translation (only "shared" and "warp")`);
+    }
+    if (v.kind === "IntImm") return;
+    this.line(`${this.exprs.expr(v)};`);
+  }
+}
+
+function isZero(e: PrimExpr): boolean {
+  return e.kind === "IntImm" && e.value === 0;
+}
+
+/** True when `e` loads from the storage whose data variable is `data`. */
+function readsStorage(e: PrimExpr, data: Var): boolean {
+  let found = false;
+  const visit = (x: PrimExpr): void => {
+    if (found) return;
+    switch (x.kind) {
+      case "BufferLoad":
+        if (x.buffer.data === data) found = true;
+        x.indices.forEach(visit);
+        return;
+      case "Binary":
+        visit(x.a);
+        visit(x.b);
+        return;
+      case "Not":
+      case "Cast":
+      case "Broadcast":
+        visit(x.kind === "Not" ? x.a : x.value);
+        return;
+      case "Select":
+        [x.condition, x.trueValue, x.falseValue].forEach(visit);
+        return;
+      case "Ramp":
+        visit(x.base);
+        visit(x.stride);
+        return;
+      case "Let":
+        visit(x.value);
+        visit(x.body);
+        return;
+      case "Call":
+        x.args.forEach(visit);
+        return;
+      default:
+        return;
+    }
+  };
+  visit(e);
+  return found;
+}
+
+/** Emits one kernel; `shape` is computed from its body when not given. */
+export function emitKernel(kernel: DeviceKernel, options: KernelEmitOptions = {}, shape: LaunchShape = launchShape(kernel)): EmittedKernel {
+  return new KernelEmitter(kernel, shape).emit(options);
+}

@@ -1,0 +1,54 @@
+/**
+ * `codegenCuda`: one CUDA C translation unit for a lowered module (a preamble with only the
+ * helpers its kernels use, then the kernels in launch order) and the launch metadata of each.
+ */
+import type { LaunchMetadata } from "../launch-metadata.js";
+import type { DeviceKernel, LoweredModule } from "../lowered.js";
+import { type EmittedKernel, type KernelEmitOptions, emitKernel } from "./kernel-emitter.js";
+import { launchMetadata } from "./launch.js";
+import { type Feature, preamble } from "./preamble.js";
+
+export interface CudaModule {
+  readonly source: string;
+  /** One entry per kernel, in launch order. */
+  readonly kernels: LaunchMetadata[];
+}
+
+/** Whether the module's source function promises non-aliasing buffers (`tir.noalias`, TVM's default). */
+export function moduleNoalias(module: LoweredModule): boolean {
+  const attr = module.source.attrs["tir.noalias"] ?? module.source.attrs["tirx.noalias"];
+  if (attr === undefined) return true;
+  if (typeof attr === "boolean") return attr;
+  if (typeof attr === "object" && "kind" in attr && attr.kind === "IntImm") return attr.value !== 0;
+  return true;
+}
+
+export interface EmittedModule {
+  readonly kernels: readonly { readonly kernel: DeviceKernel; readonly emitted: EmittedKernel; readonly launch: LaunchMetadata }[];
+  readonly preamble: string;
+}
+
+/** Emits every kernel of `module` with the given linkage; shared by `codegenCuda` and `exportHeader`. */
+export function emitModule(module: LoweredModule, options: KernelEmitOptions): EmittedModule {
+  const features = new Set<Feature>();
+  const kernels = module.kernels.map((kernel) => {
+    const emitted = emitKernel(kernel, { noalias: moduleNoalias(module), ...options });
+    for (const f of emitted.features) features.add(f);
+    return { kernel, emitted, launch: launchMetadata(kernel, emitted.shape, emitted.dynamicSharedBytes) };
+  });
+  return { kernels, preamble: preamble(features) };
+}
+
+export function codegenCuda(module: LoweredModule): CudaModule {
+  const emitted = emitModule(module, { linkage: "extern-c" });
+  const parts = [emitted.preamble, ...emitted.kernels.map((k) => k.emitted.text)].filter((p) => p.length > 0);
+  return { source: `${parts.join("\n\n")}\n`, kernels: emitted.kernels.map((k) => k.launch) };
+}
+
+/**
+ * The definition of one kernel (`extern "C" __global__ ...`). Helpers it may need (floor
+ * division, float4 operators) are not included: `codegenCuda` adds them to the preamble.
+ */
+export function codegenKernel(kernel: DeviceKernel, options: KernelEmitOptions = {}): string {
+  return emitKernel(kernel, options).text;
+}

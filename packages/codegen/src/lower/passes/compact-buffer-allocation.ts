@@ -1,0 +1,292 @@
+/**
+ * Pass 4, `compactBufferAllocation` (TVM CompactBufferAllocation): every buffer a block allocates
+ * shrinks to the hull of the regions accessed below its allocation, and all its accesses are
+ * re-based (the region's minimum is subtracted). Loops inside the allocation are relaxed, except
+ * thread-bound loops whose threads do not share the buffer's storage (a `local` buffer is private
+ * to each thread, so it is not relaxed over `threadIdx`; a `shared` one is). Loops above the
+ * allocation stay symbolic: the region's minimum may use them. The block annotation
+ * `buffer_dim_align` (from `Schedule.storageAlign`) pads strides so that `stride[axis] % factor ==
+ * offset`. Requires convertBlocksToOpaque.
+ */
+import {
+  Analyzer,
+  type AttrValue,
+  type Block,
+  type BlockRealize,
+  type Buffer,
+  type BufferLoad,
+  type BufferRegion,
+  type BufferStore,
+  type For,
+  IRMutator,
+  type IntervalSet,
+  type MatchBufferRegion,
+  type PrimExpr,
+  type PrimFunc,
+  type Range,
+  type Stmt,
+  type Var,
+  add,
+  floormod,
+  intImm,
+  intervalFromRange,
+  max,
+  min,
+  mul,
+  sub,
+  usesVar,
+  withBody,
+  withBuffer,
+} from "@tessera/ir";
+import type { Pass } from "../pass.js";
+import { requireOpaqueBlocks } from "../util/block-checks.js";
+import { LoopContextVisitor } from "../util/loop-context.js";
+import { boundIndex } from "../util/region-bounds.js";
+import { canRelaxStorageUnderThread } from "../util/thread-tags.js";
+
+const PASS = "compactBufferAllocation";
+const DIM_ALIGN = "buffer_dim_align";
+
+/** One access: its indices (or region corners), the loops inside the allocation and the conditions around it. */
+interface Access {
+  readonly points: readonly (readonly PrimExpr[])[];
+  readonly innerLoops: readonly For[];
+  readonly conditions: readonly PrimExpr[];
+}
+
+interface Allocation {
+  readonly buffer: Buffer;
+  readonly outerLoops: readonly For[];
+  readonly accesses: Access[];
+}
+
+interface DimAlign {
+  readonly factor: number;
+  readonly offset: number;
+}
+
+class AccessCollector extends LoopContextVisitor {
+  readonly allocations = new Map<Buffer, Allocation>();
+  readonly dimAligns = new Map<Buffer, Map<number, DimAlign>>();
+
+  private record(buffer: Buffer, points: readonly (readonly PrimExpr[])[]): void {
+    const alloc = this.allocations.get(buffer);
+    if (alloc === undefined) return;
+    alloc.accesses.push({ points, innerLoops: this.loops.slice(alloc.outerLoops.length), conditions: [...this.conditions] });
+  }
+
+  override visitBlockRealize(s: BlockRealize): void {
+    for (const b of s.block.allocBuffers) this.allocations.set(b, { buffer: b, outerLoops: [...this.loops], accesses: [] });
+    this.collectDimAlign(s.block);
+    super.visitBlockRealize(s);
+  }
+
+  override visitBlock(b: Block): void {
+    for (const m of b.matchBuffers) this.record(m.source.buffer, regionCorners(m.source.region));
+    super.visitBlock(b);
+  }
+
+  override visitBufferLoad(e: BufferLoad): void {
+    this.record(e.buffer, [e.indices]);
+    super.visitBufferLoad(e);
+  }
+
+  override visitBufferStore(s: BufferStore): void {
+    this.record(s.buffer, [s.indices]);
+    super.visitBufferStore(s);
+  }
+
+  private collectDimAlign(b: Block): void {
+    const list = b.annotations[DIM_ALIGN];
+    if (!Array.isArray(list)) return;
+    for (const entry of list as readonly AttrValue[]) {
+      if (!Array.isArray(entry) || entry.length !== 4 || !entry.every((x) => typeof x === "number")) continue;
+      const [bufferIndex, axis, factor, offset] = entry as readonly number[];
+      const buffer = b.writes[bufferIndex!]?.buffer;
+      if (buffer === undefined || factor! <= 0) continue;
+      const perAxis = this.dimAligns.get(buffer) ?? new Map<number, DimAlign>();
+      perAxis.set(axis!, { factor: factor!, offset: offset! });
+      this.dimAligns.set(buffer, perAxis);
+    }
+  }
+}
+
+/** The first and last element of a region, as two index tuples. */
+function regionCorners(region: readonly Range[]): PrimExpr[][] {
+  return [region.map((r) => r.min), region.map((r) => sub(add(r.min, r.extent), 1))];
+}
+
+function loopRange(l: For): Range {
+  return { min: l.min, extent: l.extent };
+}
+
+/** Is `l` a loop over which the storage of `buffer` may be relaxed? */
+function relaxable(buffer: Buffer, l: For, relaxThreads: boolean): boolean {
+  if (l.forKind !== "thread_binding") return true;
+  return relaxThreads || canRelaxStorageUnderThread(buffer.scope, l.threadTag ?? "");
+}
+
+/** The hull, per dimension, of the accessed indices; undefined where a bound is unknown. */
+function accessedHull(alloc: Allocation, analyzer: Analyzer, relaxThreads: boolean): (IntervalSet | undefined)[] {
+  const dims = alloc.buffer.shape.length;
+  const hull: (IntervalSet | undefined)[] = new Array(dims).fill(undefined);
+  let first = true;
+  for (const access of alloc.accesses) {
+    const dom = new Map<Var, IntervalSet>();
+    for (const l of access.innerLoops) {
+      if (relaxable(alloc.buffer, l, relaxThreads)) dom.set(l.loopVar, intervalFromRange(loopRange(l), analyzer));
+    }
+    for (const point of access.points) {
+      for (let d = 0; d < dims; d++) {
+        const set = boundIndex(point[d]!, dom, access.conditions, analyzer);
+        const prev = hull[d];
+        if (first) hull[d] = set;
+        else if (prev === undefined || set.min.kind === "NegInf" || set.max.kind === "PosInf") hull[d] = undefined;
+        else if (prev.min.kind !== "NegInf" && prev.max.kind !== "PosInf") {
+          hull[d] = { min: analyzer.simplify(min(prev.min, set.min)), max: analyzer.simplify(max(prev.max, set.max)) };
+        }
+        if (hull[d] !== undefined && (hull[d]!.min.kind === "NegInf" || hull[d]!.max.kind === "PosInf")) hull[d] = undefined;
+      }
+      first = false;
+    }
+  }
+  return hull;
+}
+
+/**
+ * The compacted range of one dimension, clamped to the buffer, or undefined when it cannot be
+ * expressed at the allocation point (unknown bounds, or a minimum that depends on loops inside).
+ */
+function compactRange(set: IntervalSet | undefined, extent: PrimExpr, innerVars: ReadonlySet<Var>, analyzer: Analyzer): Range | undefined {
+  if (set === undefined || set.min.kind === "NegInf" || set.max.kind === "PosInf") return undefined;
+  const zero = intImm(0, extent.dtype);
+  const last = analyzer.simplify(sub(extent, 1));
+  let lo: PrimExpr = set.min;
+  let hi: PrimExpr = set.max;
+  if (!analyzer.canProveGreaterEqual(lo, 0)) lo = analyzer.canProveLess(lo, 0) ? zero : analyzer.simplify(max(lo, zero));
+  if (!analyzer.canProveLessEqual(hi, last)) hi = analyzer.canProveGreater(hi, last) ? last : analyzer.simplify(min(hi, last));
+  let size = analyzer.simplify(add(sub(hi, lo), 1));
+  if (size.kind !== "IntImm") {
+    // A data-dependent size (a partial tile): allocate its upper bound.
+    const bound = analyzer.constIntBound(size).max;
+    if (!Number.isFinite(bound)) return undefined;
+    size = intImm(bound, extent.dtype);
+  }
+  const inner = (v: Var) => innerVars.has(v);
+  if (usesVar(lo, inner)) return undefined;
+  if (analyzer.canProveGreater(size, extent)) return undefined;
+  return { min: analyzer.simplify(lo), extent: size };
+}
+
+function compactRegion(alloc: Allocation, relaxThreads: boolean): (Range | undefined)[] {
+  const analyzer = new Analyzer();
+  for (const l of alloc.outerLoops) analyzer.bind(l.loopVar, loopRange(l), true);
+  for (const a of alloc.accesses) for (const l of a.innerLoops) analyzer.bind(l.loopVar, loopRange(l), true);
+  // A minimum may use a loop inside the allocation (a thread index a local buffer is not relaxed
+  // over) only when every access is inside that loop: the minimum is evaluated at each access.
+  const innerVars = new Set<Var>();
+  for (const a of alloc.accesses) for (const l of a.innerLoops) innerVars.add(l.loopVar);
+  for (const v of [...innerVars]) {
+    if (alloc.accesses.every((a) => a.innerLoops.some((l) => l.loopVar === v))) innerVars.delete(v);
+  }
+  const hull = accessedHull(alloc, analyzer, relaxThreads);
+  return hull.map((set, d) => compactRange(set, alloc.buffer.shape[d]!, innerVars, analyzer));
+}
+
+/** Strides that satisfy `stride[axis] % factor == offset` for every aligned axis (padding as needed). */
+function alignedStrides(shape: readonly PrimExpr[], aligns: ReadonlyMap<number, DimAlign>): PrimExpr[] {
+  const analyzer = new Analyzer();
+  const strides: PrimExpr[] = new Array(shape.length);
+  let stride: PrimExpr = intImm(1, shape[0]?.dtype ?? "int32");
+  for (let d = shape.length - 1; d >= 0; d--) {
+    const a = aligns.get(d);
+    if (a !== undefined) {
+      const pad = floormod(sub(a.factor + a.offset, floormod(stride, a.factor)), a.factor);
+      stride = analyzer.simplify(add(stride, pad));
+    }
+    strides[d] = stride;
+    stride = analyzer.simplify(mul(stride, shape[d]!));
+  }
+  return strides;
+}
+
+interface Compaction {
+  readonly buffer: Buffer;
+  readonly mins: readonly PrimExpr[];
+}
+
+function isFullRegion(buffer: Buffer, region: readonly Range[]): boolean {
+  const analyzer = new Analyzer();
+  return region.every((r, d) => analyzer.canProveEqual(r.min, 0) && analyzer.canProveEqual(r.extent, buffer.shape[d]!));
+}
+
+function planCompaction(alloc: Allocation, aligns: ReadonlyMap<number, DimAlign> | undefined): Compaction | undefined {
+  if (alloc.accesses.length === 0) return undefined;
+  let region = compactRegion(alloc, false);
+  // A region that cannot be expressed without per-thread variables is relaxed over threads too:
+  // larger than needed, still correct.
+  if (region.some((r) => r === undefined)) region = compactRegion(alloc, true);
+  const ranges = region.map((r, d) => r ?? { min: intImm(0, alloc.buffer.shape[d]!.dtype), extent: alloc.buffer.shape[d]! });
+  if (isFullRegion(alloc.buffer, ranges) && aligns === undefined) return undefined;
+  const shape = ranges.map((r) => r.extent);
+  const strides = aligns === undefined ? [] : alignedStrides(shape, aligns);
+  return { buffer: withBuffer(alloc.buffer, { shape, strides }), mins: ranges.map((r) => r.min) };
+}
+
+class AccessRebaser extends IRMutator {
+  private readonly analyzer = new Analyzer();
+
+  constructor(private readonly compactions: ReadonlyMap<Buffer, Compaction>) {
+    super();
+  }
+
+  override mapBuffer(b: Buffer): Buffer {
+    return this.compactions.get(b)?.buffer ?? b;
+  }
+
+  private rebase(buffer: Buffer, indices: readonly PrimExpr[]): readonly PrimExpr[] {
+    const c = this.compactions.get(buffer);
+    if (c === undefined) return indices;
+    return indices.map((i, d) => this.analyzer.simplify(sub(i, c.mins[d]!)));
+  }
+
+  override visitBufferLoad(e: BufferLoad): PrimExpr {
+    const visited = super.visitBufferLoad(e) as BufferLoad;
+    if (!this.compactions.has(e.buffer)) return visited;
+    return { ...visited, indices: this.rebase(e.buffer, visited.indices) };
+  }
+
+  override visitBufferStore(s: BufferStore): Stmt {
+    const visited = super.visitBufferStore(s) as BufferStore;
+    if (!this.compactions.has(s.buffer)) return visited;
+    return { ...visited, indices: this.rebase(s.buffer, visited.indices) };
+  }
+
+  override visitRegion(r: BufferRegion): BufferRegion {
+    const visited = super.visitRegion(r);
+    const c = this.compactions.get(r.buffer);
+    if (c === undefined) return visited;
+    const mins = this.rebase(r.buffer, visited.region.map((x) => x.min));
+    return { ...visited, region: visited.region.map((x, d) => ({ min: mins[d]!, extent: x.extent })) };
+  }
+
+  override visitMatchBuffer(m: MatchBufferRegion): MatchBufferRegion {
+    const source = this.visitRegion(m.source);
+    return source === m.source ? m : { ...m, source };
+  }
+}
+
+export function compactBufferAllocation(func: PrimFunc): PrimFunc {
+  requireOpaqueBlocks(PASS, func.body);
+  const collector = new AccessCollector();
+  collector.visitStmt(func.body);
+  const compactions = new Map<Buffer, Compaction>();
+  for (const alloc of collector.allocations.values()) {
+    const c = planCompaction(alloc, collector.dimAligns.get(alloc.buffer));
+    if (c !== undefined) compactions.set(alloc.buffer, c);
+  }
+  if (compactions.size === 0) return func;
+  return withBody(func, new AccessRebaser(compactions).visitStmt(func.body));
+}
+
+export const compactBufferAllocationPass: Pass = { name: PASS, run: (func) => compactBufferAllocation(func) };

@@ -1,0 +1,112 @@
+/**
+ * Pass 5, `lowerOpaqueBlock` (TVM LowerOpaqueBlock, with UnifyThreadBinding folded in): blocks
+ * disappear. A block's predicate becomes an `if`, its allocations `Allocate` statements around its
+ * body. A loop bound to a thread becomes `AttrStmt("thread_extent", v, extent)` (`virtual_thread`
+ * for `vthread.*`), where `v` is one variable per tag, named by the tag, shared by every loop bound
+ * to it; launch tags need one constant extent everywhere. Serial loops of extent 1 are removed.
+ * Requires convertBlocksToOpaque.
+ */
+import {
+  type BlockRealize,
+  type For,
+  IRMutator,
+  type PrimExpr,
+  type PrimFunc,
+  type Stmt,
+  type Var,
+  add,
+  allocate,
+  attrStmt,
+  cast,
+  ifThenElseStmt,
+  isConstInt,
+  variable,
+  withBody,
+} from "@tessera/ir";
+import { LoweringError } from "../errors.js";
+import type { Pass } from "../pass.js";
+import { requireOpaqueBlocks } from "../util/block-checks.js";
+import { isConstTrue } from "../util/conditions.js";
+import { isLaunchTag, isVirtualThreadTag } from "../util/thread-tags.js";
+
+const PASS = "lowerOpaqueBlock";
+
+interface ThreadAxis {
+  readonly v: Var;
+  /** The loops bound to the tag and their extents, for the error message. */
+  readonly loops: { readonly name: string; readonly extent: PrimExpr }[];
+}
+
+class BlockLowerer extends IRMutator {
+  private readonly axes = new Map<string, ThreadAxis>();
+  /** Loop variable → its replacement (the tag's variable, or the min of a removed loop). */
+  private readonly replacements = new Map<Var, PrimExpr>();
+  /** Tags whose attribute encloses the statement being visited. */
+  private readonly openTags = new Set<string>();
+
+  override visitVar(v: Var): PrimExpr {
+    return this.replacements.get(v) ?? v;
+  }
+
+  override visitBlockRealize(s: BlockRealize): Stmt {
+    const blk = s.block;
+    if (blk.matchBuffers.length > 0) {
+      throw new LoweringError(PASS, `block ${blk.name} has match_buffer views (${blk.matchBuffers.map((m) => m.buffer.name).join(", ")}), which are not supported`);
+    }
+    const predicate = this.visitExpr(s.predicate);
+    let body = this.visitStmt(blk.body);
+    for (const buffer of [...blk.allocBuffers].reverse()) body = allocate(this.mapBuffer(buffer), body);
+    return isConstTrue(predicate) ? body : ifThenElseStmt(predicate, body);
+  }
+
+  override visitFor(s: For): Stmt {
+    if (s.forKind === "thread_binding") return this.lowerThreadLoop(s);
+    if (s.forKind === "serial" && isConstInt(s.extent, 1) && Object.keys(s.annotations).length === 0) {
+      this.replacements.set(s.loopVar, this.visitExpr(s.min));
+      return this.visitStmt(s.body);
+    }
+    return super.visitFor(s);
+  }
+
+  private lowerThreadLoop(s: For): Stmt {
+    const tag = s.threadTag ?? "";
+    const extent = this.visitExpr(s.extent);
+    const axis = this.axisOf(tag, s, extent);
+    if (this.openTags.has(tag)) {
+      throw new LoweringError(PASS, `loop ${s.loopVar.name} is bound to ${tag} inside another loop bound to ${tag}`);
+    }
+    const min = this.visitExpr(s.min);
+    const threadIndex = cast(s.loopVar.dtype, axis.v);
+    this.replacements.set(s.loopVar, isConstInt(min, 0) ? threadIndex : add(threadIndex, min));
+    this.openTags.add(tag);
+    const body = this.visitStmt(s.body);
+    this.openTags.delete(tag);
+    return attrStmt(isVirtualThreadTag(tag) ? "virtual_thread" : "thread_extent", axis.v, extent, body);
+  }
+
+  private axisOf(tag: string, s: For, extent: PrimExpr): ThreadAxis {
+    if (isLaunchTag(tag) && extent.kind !== "IntImm") {
+      throw new LoweringError(PASS, `loop ${s.loopVar.name} is bound to ${tag} with a non-constant extent`);
+    }
+    let axis = this.axes.get(tag);
+    if (axis === undefined) {
+      axis = { v: variable(tag, "int32"), loops: [] };
+      this.axes.set(tag, axis);
+    }
+    axis.loops.push({ name: s.loopVar.name, extent });
+    const first = axis.loops[0]!.extent;
+    if (isLaunchTag(tag) && !(extent.kind === "IntImm" && first.kind === "IntImm" && extent.value === first.value)) {
+      const listed = axis.loops.map((l) => `${l.name} (${l.extent.kind === "IntImm" ? l.extent.value : "?"})`).join(", ");
+      throw new LoweringError(PASS, `all loops bound to ${tag} must have the same extent: ${listed}`);
+    }
+    return axis;
+  }
+}
+
+export function lowerOpaqueBlock(func: PrimFunc): PrimFunc {
+  requireOpaqueBlocks(PASS, func.body);
+  const body = new BlockLowerer().visitStmt(func.body);
+  return body === func.body ? func : withBody(func, body);
+}
+
+export const lowerOpaqueBlockPass: Pass = { name: PASS, run: (func) => lowerOpaqueBlock(func) };

@@ -1,0 +1,102 @@
+/**
+ * Pass 2, `planBufferAllocation` (TVM PlanAndUpdateBufferAllocationLocation): every buffer a block
+ * allocates moves to the lowest loop or block that covers all its accesses. A loop gets a new
+ * opaque block around its body to hold the allocation.
+ *
+ * Placement constraints, by storage scope:
+ * - `global` intermediates stay at the root block: they become host workspaces and must not be
+ *   allocated once per GPU thread or thread block.
+ * - `shared` buffers stay above every `threadIdx` loop: they belong to the thread block.
+ * - `local` buffers go to the lowest common ancestor (each thread has its own).
+ * A buffer written by a reduction is also kept outside the reduction's outermost loop: an
+ * accumulator whose reduction spans an enclosing loop (`k_0` around the threadIdx loops of a tiled
+ * matmul) must live across that loop's iterations, not be allocated afresh in each.
+ */
+import {
+  type Block,
+  type Buffer,
+  type For,
+  IRMutator,
+  type PrimFunc,
+  type Stmt,
+  block,
+  blockRealize,
+  withBody,
+} from "@tessera/ir";
+import type { Pass } from "../pass.js";
+import { type AccessTree, type ScopeNode, ancestorsOf, collectAccessTree, lowestCommonAncestor } from "../util/scope-tree.js";
+import { isThreadIdxTag } from "../util/thread-tags.js";
+
+function isThreadIdxLoop(node: ScopeNode): boolean {
+  const s = node.stmt;
+  return s.kind === "For" && s.forKind === "thread_binding" && s.threadTag !== undefined && isThreadIdxTag(s.threadTag);
+}
+
+function rootOf(node: ScopeNode): ScopeNode {
+  let r = node;
+  while (r.parent !== undefined) r = r.parent;
+  return r;
+}
+
+/** Where `buffer` should be allocated. */
+function placementOf(buffer: Buffer, tree: AccessTree): ScopeNode {
+  const allocator = tree.allocator.get(buffer)!;
+  const uses = tree.accesses.get(buffer) ?? [];
+  if (uses.length === 0) return allocator;
+  if (buffer.scope === "global") return rootOf(allocator).stmt.kind === "Block" ? rootOf(allocator) : allocator;
+  let lca: ScopeNode | undefined = uses[0]!;
+  for (const u of uses.slice(1)) lca = lca === undefined ? undefined : lowestCommonAncestor(lca, u);
+  if (lca === undefined) return allocator;
+  for (const loop of tree.reductionLoops.get(buffer) ?? []) {
+    const outside = loop.parent;
+    lca = outside === undefined ? undefined : lowestCommonAncestor(lca, outside);
+    if (lca === undefined) return rootOf(allocator);
+  }
+  if (buffer.scope === "shared" || buffer.scope === "shared.dyn") {
+    let outermostThreadLoop: ScopeNode | undefined;
+    for (const a of ancestorsOf(lca)) if (isThreadIdxLoop(a)) outermostThreadLoop = a;
+    if (outermostThreadLoop?.parent !== undefined) lca = outermostThreadLoop.parent;
+  }
+  return lca;
+}
+
+class AllocationMover extends IRMutator {
+  constructor(
+    /** Buffers to allocate at each loop or block (original nodes), in their original order. */
+    private readonly placed: ReadonlyMap<For | Block, readonly Buffer[]>,
+    private readonly moved: ReadonlySet<Buffer>,
+  ) {
+    super();
+  }
+
+  override visitFor(s: For): Stmt {
+    const visited = super.visitFor(s) as For;
+    const here = this.placed.get(s);
+    if (here === undefined || here.length === 0) return visited;
+    const holder = block({ name: "", body: visited.body, allocBuffers: here });
+    return { ...visited, body: blockRealize([], true, holder) };
+  }
+
+  override visitBlock(b: Block): Block {
+    const visited = super.visitBlock(b);
+    const kept = visited.allocBuffers.filter((x) => !this.moved.has(x));
+    const here = this.placed.get(b) ?? [];
+    if (here.length === 0 && kept.length === visited.allocBuffers.length) return visited;
+    return { ...visited, allocBuffers: [...kept, ...here] };
+  }
+}
+
+export function planBufferAllocation(func: PrimFunc): PrimFunc {
+  const tree = collectAccessTree(func.body);
+  const placed = new Map<For | Block, Buffer[]>();
+  for (const buffer of tree.allocator.keys()) {
+    const at = placementOf(buffer, tree).stmt;
+    const list = placed.get(at) ?? [];
+    list.push(buffer);
+    placed.set(at, list);
+  }
+  const body = new AllocationMover(placed, new Set(tree.allocator.keys())).visitStmt(func.body);
+  return body === func.body ? func : withBody(func, body);
+}
+
+export const planBufferAllocationPass: Pass = { name: "planBufferAllocation", run: (func) => planBufferAllocation(func) };

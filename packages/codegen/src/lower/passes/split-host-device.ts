@@ -1,0 +1,230 @@
+/**
+ * Pass 12, `splitHostDevice`: cuts the lowered function into device kernels and what the host
+ * does around them. The host may only allocate global workspaces and launch kernels in sequence;
+ * each maximal subtree starting at a `thread_extent` attribute (a launch nest) becomes one kernel.
+ *
+ * Kernel parameters: the function's parameters the kernel uses (buffers by their `data` variable,
+ * scalars by identity), in the function's parameter order, then the workspaces it uses, in
+ * workspace order.
+ */
+import {
+  type Allocate,
+  type Buffer,
+  type PrimFunc,
+  type Stmt,
+  type Var,
+  allocate,
+  bytesOf,
+  constantSize,
+  forEachExpr,
+  forEachStmt,
+  printExpr,
+  usesVar,
+} from "@tessera/ir";
+import { KERNEL_PARAM_DTYPES, type KernelParam } from "../../launch-metadata.js";
+import type { DeviceKernel, DeviceKernelParam, Workspace } from "../../lowered.js";
+import { LoweringError } from "../errors.js";
+import type { Pass } from "../pass.js";
+import { launchDims } from "../kernel/launch-dims.js";
+import { containsThreadExtent, isThreadExtent } from "../kernel/thread-env.js";
+
+const PASS = "splitHostDevice";
+
+export interface HostDeviceSplit {
+  readonly kernels: readonly DeviceKernel[];
+  readonly workspaces: readonly Workspace[];
+}
+
+/** As a pass: checks that the function splits, and leaves it unchanged. */
+export const splitHostDevicePass: Pass = {
+  name: PASS,
+  run(func) {
+    splitHostDevice(func);
+    return func;
+  },
+};
+
+export function functionSymbol(func: PrimFunc): string {
+  const symbol = func.attrs["global_symbol"];
+  return typeof symbol === "string" && symbol !== "" ? symbol : "main";
+}
+
+export function splitHostDevice(func: PrimFunc): HostDeviceSplit {
+  const symbol = functionSymbol(func);
+  if (!containsThreadExtent(func.body)) {
+    throw new LoweringError(
+      PASS,
+      `function ${symbol}: no loop is bound to a GPU thread: bind the outer loops to blockIdx/threadIdx with sch.bind`,
+    );
+  }
+  const host = new HostWalker(symbol);
+  host.walk(func.body, []);
+  const count = host.nests.length;
+  const kernels = host.nests.map((nest, i) =>
+    buildKernel(func, count === 1 ? `${symbol}_kernel` : `${symbol}_kernel_${i}`, nest, host.workspaces),
+  );
+  return { kernels, workspaces: host.workspaces.map((w) => w.workspace) };
+}
+
+interface WorkspaceAlloc {
+  readonly buffer: Buffer;
+  readonly workspace: Workspace;
+}
+
+interface LaunchNest {
+  /** The launch nest wrapped in the per-block/per-thread allocations the host level made around it. */
+  readonly body: Stmt;
+}
+
+/** Walks the host side: sequences, workspace allocations, launch nests; anything else is an error. */
+class HostWalker {
+  readonly nests: LaunchNest[] = [];
+  readonly workspaces: WorkspaceAlloc[] = [];
+
+  constructor(private readonly symbol: string) {}
+
+  /** `deviceAllocs`: non-global allocations made on the host level, pushed into the kernels using them. */
+  walk(s: Stmt, deviceAllocs: readonly Allocate[]): void {
+    if (isThreadExtent(s)) {
+      const used = deviceAllocs.filter((a) => usesVar(s, (v) => v === a.buffer.data));
+      const body = used.reduceRight<Stmt>((inner, a) => allocate(a.buffer, inner), s);
+      this.nests.push({ body });
+      return;
+    }
+    switch (s.kind) {
+      case "SeqStmt":
+        for (const c of s.seq) this.walk(c, deviceAllocs);
+        return;
+      case "Allocate":
+        if (s.buffer.scope === "global") {
+          this.workspaces.push({ buffer: s.buffer, workspace: this.workspace(s.buffer) });
+          this.walk(s.body, deviceAllocs);
+        } else {
+          this.walk(s.body, [...deviceAllocs, s]);
+        }
+        return;
+      case "DeclBuffer":
+        this.walk(s.body, deviceAllocs);
+        return;
+      case "AttrStmt":
+        if (s.key === "thread_extent" || s.key === "virtual_thread") break;
+        this.walk(s.body, deviceAllocs);
+        return;
+      case "Evaluate":
+        if (s.value.kind === "IntImm" || s.value.kind === "FloatImm") return; // a no-op left by simplification
+        break;
+      default:
+        break;
+    }
+    throw new LoweringError(PASS, `function ${this.symbol}: ${describeHostStmt(s)} runs on the host, outside every kernel. Did you forget to bind it? Bind the loops around it to blockIdx/threadIdx with sch.bind`);
+  }
+
+  private workspace(buffer: Buffer): Workspace {
+    const elements = constantSize(buffer);
+    if (elements === undefined) {
+      throw new LoweringError(PASS, `function ${this.symbol}: global buffer ${buffer.name} has a symbolic size; workspaces need a constant size`);
+    }
+    return { name: buffer.name, dtype: buffer.dtype, elements };
+  }
+}
+
+function describeHostStmt(s: Stmt): string {
+  switch (s.kind) {
+    case "For":
+      return `loop ${s.loopVar.name} (${s.forKind}, extent ${printExpr(s.extent)})`;
+    case "BufferStore":
+      return `the store to ${s.buffer.name}`;
+    case "IfThenElse":
+      return `the condition if ${printExpr(s.condition)}`;
+    case "LetStmt":
+      return `the binding of ${s.variable.name}`;
+    case "Evaluate":
+      return `the call ${printExpr(s.value)}`;
+    case "AttrStmt":
+      return `the ${s.key} attribute of ${s.node?.name ?? "None"} (not nested in a blockIdx/threadIdx launch)`;
+    case "BlockRealize":
+      return `block ${s.block.name}`;
+    default:
+      return `a ${s.kind}`;
+  }
+}
+
+function buildKernel(func: PrimFunc, name: string, nest: LaunchNest, workspaces: readonly WorkspaceAlloc[]): DeviceKernel {
+  const accessed = accessedBuffers(nest.body);
+  const params: DeviceKernelParam[] = [];
+  func.params.forEach((p, index) => {
+    const declared = func.bufferMap.get(p);
+    if (declared === undefined) {
+      if (usesVar(nest.body, (v) => v === p)) params.push({ kind: "scalar", name: p.name, var: p, dtype: p.dtype });
+      return;
+    }
+    const buffer = accessed.get(declared.data);
+    if (buffer !== undefined) params.push({ kind: "buffer", name: declared.name, buffer, source: { kind: "param", index } });
+  });
+  workspaces.forEach((w, index) => {
+    const buffer = accessed.get(w.buffer.data);
+    if (buffer !== undefined) params.push({ kind: "buffer", name: w.buffer.name, buffer, source: { kind: "workspace", index } });
+  });
+  checkGlobalAllocations(name, nest.body);
+  const { grid, block } = launchDims(name, nest.body, PASS);
+  return {
+    name,
+    params,
+    body: nest.body,
+    launch: { name, grid, block, dynamicSharedBytes: 0, params: params.map((p) => launchParam(name, p)) },
+    sharedBytes: sharedBytes(name, nest.body),
+  };
+}
+
+/** Buffers loaded or stored in `body` and not allocated inside it, by `data` variable. */
+function accessedBuffers(body: Stmt): Map<Var, Buffer> {
+  const inside = new Set<Var>();
+  forEachStmt(body, (s) => {
+    if (s.kind === "Allocate") inside.add(s.buffer.data);
+  });
+  const out = new Map<Var, Buffer>();
+  const note = (b: Buffer): void => {
+    if (!inside.has(b.data) && !out.has(b.data)) out.set(b.data, b);
+  };
+  forEachStmt(body, (s) => {
+    if (s.kind === "BufferStore") note(s.buffer);
+  });
+  forEachExpr(body, (e) => {
+    if (e.kind === "BufferLoad") note(e.buffer);
+  });
+  return out;
+}
+
+function launchParam(kernel: string, p: DeviceKernelParam): KernelParam {
+  const dtype = p.kind === "buffer" ? p.buffer.dtype : p.dtype;
+  if (!(KERNEL_PARAM_DTYPES as readonly string[]).includes(dtype)) {
+    throw new LoweringError(PASS, `kernel ${kernel}: parameter ${p.name} has dtype ${dtype}, which a kernel parameter cannot have`);
+  }
+  return { name: p.name, kind: p.kind, dtype: dtype as KernelParam["dtype"] };
+}
+
+/** Global storage allocated inside a launch nest would be per block or per thread: not supported. */
+function checkGlobalAllocations(kernel: string, body: Stmt): void {
+  forEachStmt(body, (s) => {
+    if (s.kind === "Allocate" && s.buffer.scope === "global") {
+      throw new LoweringError(
+        PASS,
+        `kernel ${kernel}: global buffer ${s.buffer.name} is allocated inside the kernel; intermediates in global memory must be allocated outside every blockIdx/threadIdx binding`,
+      );
+    }
+  });
+}
+
+function sharedBytes(kernel: string, body: Stmt): number {
+  let total = 0;
+  forEachStmt(body, (s) => {
+    if (s.kind !== "Allocate" || s.buffer.scope !== "shared") return;
+    const elements = constantSize(s.buffer);
+    if (elements === undefined) {
+      throw new LoweringError(PASS, `kernel ${kernel}: shared buffer ${s.buffer.name} has a symbolic size; static shared memory needs a constant size`);
+    }
+    total += elements * bytesOf(s.buffer.dtype);
+  });
+  return total;
+}
+

@@ -1,0 +1,90 @@
+/**
+ * Step 13, `verifyGpuCode`: checks one lowered kernel against the target's limits — threads per
+ * block (in total and per dimension), grid dimensions, static shared memory per block, vector
+ * width of every access, and per-thread local storage — and throws one GpuVerifyError listing
+ * every violation.
+ */
+import { type DType, type Stmt, bytesOf, constantSize, elementType, forEachExpr, forEachStmt, lanesOf } from "@tessera/ir";
+import type { DeviceKernel } from "../../lowered.js";
+import type { Target } from "../../target/target.js";
+import { GpuVerifyError } from "../errors.js";
+
+/** CUDA's limit on local memory per thread (512 KiB). */
+export const MAX_LOCAL_BYTES_PER_THREAD = 512 * 1024;
+
+const DIMS = ["x", "y", "z"] as const;
+
+/** Throws a GpuVerifyError naming every limit of `t` that `kernel` exceeds. */
+export function verifyGpuCode(kernel: DeviceKernel, t: Target): void {
+  const violations = [
+    ...threadViolations(kernel, t),
+    ...gridViolations(kernel, t),
+    ...sharedMemoryViolations(kernel, t),
+    ...vectorViolations(kernel.body, t),
+    ...localMemoryViolations(kernel.body),
+  ];
+  if (violations.length > 0) throw new GpuVerifyError(kernel.name, violations);
+}
+
+function threadViolations(kernel: DeviceKernel, t: Target): string[] {
+  const out: string[] = [];
+  const [x, y, z] = kernel.launch.block;
+  const threads = x * y * z;
+  if (threads > t.maxThreadsPerBlock) {
+    out.push(`uses ${threads} threads per block (${x}×${y}×${z}); ${t.name} allows ${t.maxThreadsPerBlock}`);
+  }
+  kernel.launch.block.forEach((extent, d) => {
+    const limit = t.maxBlockDim[d]!;
+    if (extent > limit) out.push(`threadIdx.${DIMS[d]} has extent ${extent}; ${t.name} allows ${limit}`);
+  });
+  return out;
+}
+
+function gridViolations(kernel: DeviceKernel, t: Target): string[] {
+  const out: string[] = [];
+  kernel.launch.grid.forEach((extent, d) => {
+    const limit = t.maxGridDim[d]!;
+    if (extent > limit) out.push(`blockIdx.${DIMS[d]} has extent ${extent}; ${t.name} allows ${limit}`);
+  });
+  return out;
+}
+
+function sharedMemoryViolations(kernel: DeviceKernel, t: Target): string[] {
+  const bytes = kernel.sharedBytes + kernel.launch.dynamicSharedBytes;
+  return bytes > t.maxSharedMemoryPerBlock
+    ? [`uses ${bytes} bytes of shared memory; ${t.name} allows ${t.maxSharedMemoryPerBlock}`]
+    : [];
+}
+
+/** Every vector value loaded, stored or computed must fit the widest access (float4: 16 bytes). */
+function vectorViolations(body: Stmt, t: Target): string[] {
+  const wide = new Set<DType>();
+  const check = (dt: DType): void => {
+    if (lanesOf(dt) > 1 && lanesOf(dt) * bytesOf(elementType(dt)) > t.maxVectorBytes) wide.add(dt);
+  };
+  forEachStmt(body, (s) => {
+    if (s.kind === "BufferStore") check(s.value.dtype);
+  });
+  forEachExpr(body, (e) => {
+    if (e.kind !== "Ramp") check(e.dtype);
+  });
+  return [...wide].map(
+    (dt) => `uses ${dt} values (${lanesOf(dt) * bytesOf(elementType(dt))} bytes); ${t.name} allows vectors of at most ${t.maxVectorBytes} bytes`,
+  );
+}
+
+/** Local (per-thread) allocations need a constant size, and all together fit CUDA's local memory. */
+function localMemoryViolations(body: Stmt): string[] {
+  const out: string[] = [];
+  let total = 0;
+  forEachStmt(body, (s) => {
+    if (s.kind !== "Allocate" || s.buffer.scope !== "local") return;
+    const elements = constantSize(s.buffer);
+    if (elements === undefined) out.push(`local buffer ${s.buffer.name} has a symbolic size; per-thread storage needs a constant size`);
+    else total += elements * bytesOf(s.buffer.dtype);
+  });
+  if (total > MAX_LOCAL_BYTES_PER_THREAD) {
+    out.push(`uses ${total} bytes of local memory per thread; CUDA allows ${MAX_LOCAL_BYTES_PER_THREAD}`);
+  }
+  return out;
+}

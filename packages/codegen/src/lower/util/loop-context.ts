@@ -1,0 +1,39 @@
+/**
+ * A visitor that knows, at every statement, the loops around it (outermost first) and the
+ * conditions known to hold there (enclosing block predicates and `if` conditions).
+ */
+import { type BlockRealize, type For, IRVisitor, type PrimExpr, type Stmt } from "@tessera/ir";
+import { conjuncts } from "./conditions.js";
+
+export class LoopContextVisitor extends IRVisitor {
+  protected readonly loops: For[] = [];
+  protected readonly conditions: PrimExpr[] = [];
+
+  override visitFor(s: For): void {
+    this.visitExpr(s.min);
+    this.visitExpr(s.extent);
+    this.loops.push(s);
+    this.visitStmt(s.body);
+    this.loops.pop();
+  }
+
+  override visitStmt(s: Stmt): void {
+    if (s.kind !== "IfThenElse") return super.visitStmt(s);
+    this.visitExpr(s.condition);
+    this.withConditions(s.condition, () => this.visitStmt(s.thenCase));
+    if (s.elseCase !== undefined) this.visitStmt(s.elseCase);
+  }
+
+  override visitBlockRealize(s: BlockRealize): void {
+    for (const v of s.iterValues) this.visitExpr(v);
+    this.visitExpr(s.predicate);
+    this.withConditions(s.predicate, () => this.visitBlock(s.block));
+  }
+
+  private withConditions(cond: PrimExpr, visit: () => void): void {
+    const added = conjuncts(cond);
+    this.conditions.push(...added);
+    visit();
+    this.conditions.length -= added.length;
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * Bounds of buffer indices while some loop variables range over their domains: the interval
+ * evaluation of each index, tightened by conditions that bound a sub-expression of the index
+ * (a block predicate `i0 * 64 + i1 < 66` limits `base + (i0 * 64 + i1)` to `base + 65`).
+ */
+import {
+  type Analyzer,
+  type IntervalSet,
+  NEG_INF,
+  POS_INF,
+  type PrimExpr,
+  type Var,
+  add,
+  evalSet,
+  intImm,
+  sub,
+  usesVar,
+} from "@tessera/ir";
+
+const FLIPPED: Readonly<Record<string, string>> = { lt: "gt", le: "ge", gt: "lt", ge: "le" };
+
+interface Bound {
+  /** The condition's side that depends on relaxed variables. */
+  readonly relaxedSide: PrimExpr;
+  readonly op: "lt" | "le" | "gt" | "ge";
+  readonly other: PrimExpr;
+}
+
+function asBound(cond: PrimExpr, relaxed: ReadonlySet<Var>): Bound | undefined {
+  if (cond.kind !== "Binary" || FLIPPED[cond.op] === undefined) return undefined;
+  const inA = usesVar(cond.a, (v) => relaxed.has(v));
+  const inB = usesVar(cond.b, (v) => relaxed.has(v));
+  if (inA && !inB) return { relaxedSide: cond.a, op: cond.op as Bound["op"], other: cond.b };
+  if (inB && !inA) return { relaxedSide: cond.b, op: FLIPPED[cond.op] as Bound["op"], other: cond.a };
+  return undefined;
+}
+
+/** The interval of `index` with `dom` relaxed, narrowed by `conditions` where that is provable. */
+export function boundIndex(
+  index: PrimExpr,
+  dom: ReadonlyMap<Var, IntervalSet>,
+  conditions: readonly PrimExpr[],
+  analyzer: Analyzer,
+): IntervalSet {
+  const set = evalSet(index, dom, analyzer);
+  let lo = set.min;
+  let hi = set.max;
+  const relaxed = new Set(dom.keys());
+  for (const cond of conditions) {
+    const b = asBound(cond, relaxed);
+    if (b === undefined || b.relaxedSide.dtype !== index.dtype) continue;
+    const rest = analyzer.simplify(sub(index, b.relaxedSide));
+    if (usesVar(rest, (v) => relaxed.has(v))) continue;
+    const one = intImm(1, index.dtype);
+    if (b.op === "lt" || b.op === "le") {
+      const limit = analyzer.simplify(b.op === "lt" ? sub(add(rest, b.other), one) : add(rest, b.other));
+      if (hi.kind === "PosInf" || analyzer.canProveLess(limit, hi)) hi = limit;
+    } else {
+      const limit = analyzer.simplify(b.op === "gt" ? add(add(rest, b.other), one) : add(rest, b.other));
+      if (lo.kind === "NegInf" || analyzer.canProveGreater(limit, lo)) lo = limit;
+    }
+  }
+  return { min: lo.kind === "NegInf" ? NEG_INF : lo, max: hi.kind === "PosInf" ? POS_INF : hi };
+}

@@ -1,0 +1,127 @@
+/**
+ * Hand-written lowered kernels (the form `lower()` produces) with golden CUDA in golden/<name>.cu.
+ * Each global_symbol is distinct, so all golden sources can be compiled as one translation unit.
+ */
+
+export interface GoldenKernel {
+  readonly name: string;
+  readonly script: string;
+  /** Static shared memory the kernel declares, in bytes (what ptxas must report). */
+  readonly sharedBytes: number;
+}
+
+const vectorAdd = `
+@T.prim_func
+def main(A: T.Buffer((1000,), "float32"), B: T.Buffer((1000,), "float32"), C: T.Buffer((1000,), "float32")):
+    T.func_attr({"global_symbol": "vector_add", "tir.noalias": T.bool(True)})
+    blockIdx_x = T.launch_thread("blockIdx.x", 8)
+    threadIdx_x = T.launch_thread("threadIdx.x", 128)
+    if blockIdx_x * 128 + threadIdx_x < 1000:
+        C[blockIdx_x * 128 + threadIdx_x] = A[blockIdx_x * 128 + threadIdx_x] + B[blockIdx_x * 128 + threadIdx_x]
+`;
+
+const windowSum = `
+@T.prim_func
+def main(A: T.Buffer((258,), "float32"), B: T.Buffer((256,), "float32")):
+    T.func_attr({"global_symbol": "window_sum", "tir.noalias": T.bool(True)})
+    blockIdx_x = T.launch_thread("blockIdx.x", 4)
+    A_shared = T.allocate([66], "float32", "shared")
+    A_shared_1 = T.Buffer((66,), data=A_shared, scope="shared")
+    threadIdx_x = T.launch_thread("threadIdx.x", 64)
+    for ax0_0 in range(2):
+        if ax0_0 * 64 + threadIdx_x < 66:
+            A_shared_1[ax0_0 * 64 + threadIdx_x] = A[blockIdx_x * 64 + ax0_0 * 64 + threadIdx_x]
+    T.tvm_storage_sync("shared")
+    B[blockIdx_x * 64 + threadIdx_x] = A_shared_1[threadIdx_x] + A_shared_1[threadIdx_x + 1] + A_shared_1[threadIdx_x + 2]
+`;
+
+/** 64×64×64 gemm, one output per thread, 16×16 threads per block, a register accumulator. */
+const naiveGemm = `
+@T.prim_func
+def main(A: T.Buffer((4096,), "float32"), B: T.Buffer((4096,), "float32"), C: T.Buffer((4096,), "float32")):
+    T.func_attr({"global_symbol": "naive_gemm", "tir.noalias": T.bool(True)})
+    blockIdx_y = T.launch_thread("blockIdx.y", 4)
+    blockIdx_x = T.launch_thread("blockIdx.x", 4)
+    threadIdx_y = T.launch_thread("threadIdx.y", 16)
+    threadIdx_x = T.launch_thread("threadIdx.x", 16)
+    C_local = T.allocate([1], "float32", "local")
+    C_local_1 = T.Buffer((1,), data=C_local, scope="local")
+    for k in range(64):
+        if k == 0:
+            C_local_1[0] = T.float32(0)
+        C_local_1[0] = C_local_1[0] + A[blockIdx_y * 1024 + threadIdx_y * 64 + k] * B[k * 64 + blockIdx_x * 16 + threadIdx_x]
+    C[blockIdx_y * 1024 + threadIdx_y * 64 + blockIdx_x * 16 + threadIdx_x] = C_local_1[0]
+`;
+
+/** float4 copy whose Ramp bases are multiples of 4: one vector load and store per thread. */
+const copyAligned = `
+@T.prim_func
+def main(A: T.Buffer((1024,), "float32"), B: T.Buffer((1024,), "float32")):
+    T.func_attr({"global_symbol": "copy_float4_aligned", "tir.noalias": T.bool(True)})
+    blockIdx_x = T.launch_thread("blockIdx.x", 2)
+    threadIdx_x = T.launch_thread("threadIdx.x", 128)
+    B[T.Ramp(blockIdx_x * 512 + threadIdx_x * 4, 1, 4)] = A[T.Ramp(blockIdx_x * 512 + threadIdx_x * 4, 1, 4)]
+`;
+
+/** Shifted by one and two elements: no alignment proof, so lane-wise loads and stores. */
+const copyUnaligned = `
+@T.prim_func
+def main(A: T.Buffer((1032,), "float32"), B: T.Buffer((1032,), "float32")):
+    T.func_attr({"global_symbol": "copy_float4_unaligned", "tir.noalias": T.bool(True)})
+    threadIdx_x = T.launch_thread("threadIdx.x", 256)
+    B[T.Ramp(threadIdx_x * 4 + 2, 1, 4)] = A[T.Ramp(threadIdx_x * 4 + 1, 1, 4)]
+`;
+
+/** Vector arithmetic: aligned loads, a broadcast scale, an element-wise sum into a shared stage. */
+const scaleAddFloat4 = `
+@T.prim_func
+def main(A: T.Buffer((512,), "float32"), B: T.Buffer((512,), "float32"), C: T.Buffer((512,), "float32"), alpha: T.float32):
+    T.func_attr({"global_symbol": "scale_add_float4", "tir.noalias": T.bool(True)})
+    threadIdx_x = T.launch_thread("threadIdx.x", 128)
+    S = T.allocate([512], "float32", "shared")
+    S_1 = T.Buffer((512,), data=S, scope="shared")
+    S_1[T.Ramp(threadIdx_x * 4, 1, 4)] = A[T.Ramp(threadIdx_x * 4, 1, 4)] * T.Broadcast(alpha, 4) + B[T.Ramp(threadIdx_x * 4, 1, 4)]
+    T.tvm_storage_sync("shared")
+    C[threadIdx_x * 4] = S_1[511 - threadIdx_x * 4]
+`;
+
+/** A 4×4 register tile in a local array, with unrolled loops (one kept as #pragma unroll). */
+const registerTile = `
+@T.prim_func
+def main(A: T.Buffer((4096,), "float32"), B: T.Buffer((4096,), "float32")):
+    T.func_attr({"global_symbol": "register_tile", "tir.noalias": T.bool(True)})
+    blockIdx_x = T.launch_thread("blockIdx.x", 4)
+    threadIdx_x = T.launch_thread("threadIdx.x", 64)
+    acc = T.allocate([16], "float32", "local")
+    acc_1 = T.Buffer((16,), data=acc, scope="local")
+    for i in T.unroll(4):
+        for j in T.unroll(4):
+            acc_1[i * 4 + j] = T.float32(0)
+    for k in range(8):
+        for i in T.unroll(4):
+            for j in T.unroll(4):
+                acc_1[i * 4 + j] = acc_1[i * 4 + j] + A[blockIdx_x * 1024 + threadIdx_x * 16 + i * 4 + k % 4] * T.float32(0.5)
+    for i in T.unroll(4):
+        for j in T.unroll(4):
+            B[blockIdx_x * 1024 + threadIdx_x * 16 + i * 4 + j] = T.max(acc_1[i * 4 + j], T.float32(0))
+`;
+
+/** Index arithmetic that may be negative (a scalar shift), math intrinsics, selects and casts. */
+const shiftedActivation = `
+@T.prim_func
+def main(A: T.Buffer((256,), "float32"), B: T.Buffer((256,), "float32"), shift: T.int32):
+    T.func_attr({"global_symbol": "shifted_activation", "tir.noalias": T.bool(True)})
+    threadIdx_x = T.launch_thread("threadIdx.x", 256)
+    B[threadIdx_x] = T.if_then_else(A[T.floormod(threadIdx_x - shift, 256)] > T.float32(0), T.exp(A[T.floormod(threadIdx_x - shift, 256)]), T.sqrt(T.Cast("float32", T.floordiv(threadIdx_x - shift, 16)) * T.float32(0.1) + T.float32(2))) + T.Select(threadIdx_x % 2 == 0, T.float32(1), T.float32(-1))
+`;
+
+export const GOLDEN_KERNELS: readonly GoldenKernel[] = [
+  { name: "vector_add", script: vectorAdd, sharedBytes: 0 },
+  { name: "window_sum", script: windowSum, sharedBytes: 66 * 4 },
+  { name: "naive_gemm", script: naiveGemm, sharedBytes: 0 },
+  { name: "copy_float4_aligned", script: copyAligned, sharedBytes: 0 },
+  { name: "copy_float4_unaligned", script: copyUnaligned, sharedBytes: 0 },
+  { name: "scale_add_float4", script: scaleAddFloat4, sharedBytes: 512 * 4 },
+  { name: "register_tile", script: registerTile, sharedBytes: 0 },
+  { name: "shifted_activation", script: shiftedActivation, sharedBytes: 0 },
+];

@@ -1,0 +1,264 @@
+import { type PrimFunc, type Stmt, forEachStmt } from "@tessera/ir";
+import { describe, expect, test } from "vitest";
+import { LoweringError } from "../../src/lower/errors.js";
+import { PASSES_FRONT, simplifyPass } from "../../src/lower/passes/index.js";
+import { threadSyncPass } from "../../src/lower/passes/thread-sync.js";
+import { scheduleCorpus } from "@tessera/corpus";
+import { CTX, errorOf, expectScript, parse, runPass } from "./helpers.js";
+
+function barrierCount(root: PrimFunc | Stmt): number {
+  let n = 0;
+  forEachStmt(root.kind === "PrimFunc" ? root.body : root, (s) => {
+    if (s.kind === "Evaluate" && s.value.kind === "Call" && s.value.op === "tvm_storage_sync") n++;
+  });
+  return n;
+}
+
+const WINDOW_SUM = `
+@T.prim_func
+def main(A: T.Buffer((258,), "float32"), B: T.Buffer((256,), "float32")):
+    T.func_attr({"global_symbol": "window_sum", "tir.noalias": T.bool(True)})
+    blockIdx_x = T.launch_thread("blockIdx.x", 4)
+    A_shared = T.allocate([66], "float32", "shared")
+    A_shared_1 = T.Buffer((66,), data=A_shared, scope="shared")
+    threadIdx_x = T.launch_thread("threadIdx.x", 64)
+    for ax0_0 in range(2):
+        if ax0_0 * 64 + threadIdx_x < 66:
+            A_shared_1[ax0_0 * 64 + threadIdx_x] = A[blockIdx_x * 64 + ax0_0 * 64 + threadIdx_x]
+    B[blockIdx_x * 64 + threadIdx_x] = A_shared_1[threadIdx_x] + A_shared_1[threadIdx_x + 1] + A_shared_1[threadIdx_x + 2]`;
+
+/** A kernel with one 4-thread block and a shared buffer S of 8 floats, around `body`. */
+function kernel(body: string, threads = `threadIdx_x = T.launch_thread("threadIdx.x", 4)`): string {
+  const indented = body.replace(/^\n+/, "").replace(/^/gm, "    ");
+  return `
+@T.prim_func
+def main(A: T.Buffer((64,), "float32"), B: T.Buffer((64,), "float32")):
+    T.func_attr({"global_symbol": "main"})
+    blockIdx_x = T.launch_thread("blockIdx.x", 2)
+    S = T.allocate([8], "float32", "shared")
+    S_1 = T.Buffer((8,), data=S, scope="shared")
+    ${threads}
+${indented}
+`;
+}
+
+describe("threadSync", () => {
+  test("window sum: one barrier between the shared fill and the reads of neighbours", () => {
+    const after = runPass(threadSyncPass, WINDOW_SUM);
+    expectScript(
+      after,
+      `
+@T.prim_func
+def main(A: T.Buffer((258,), "float32"), B: T.Buffer((256,), "float32")):
+    T.func_attr({"global_symbol": "window_sum", "tir.noalias": T.bool(True)})
+    blockIdx_x = T.launch_thread("blockIdx.x", 4)
+    A_shared = T.allocate([66], "float32", "shared")
+    A_shared_1 = T.Buffer((66,), data=A_shared, scope="shared")
+    threadIdx_x = T.launch_thread("threadIdx.x", 64)
+    for ax0_0 in range(2):
+        if ax0_0 * 64 + threadIdx_x < 66:
+            A_shared_1[ax0_0 * 64 + threadIdx_x] = A[blockIdx_x * 64 + ax0_0 * 64 + threadIdx_x]
+    T.tvm_storage_sync("shared")
+    B[blockIdx_x * 64 + threadIdx_x] = A_shared_1[threadIdx_x] + A_shared_1[threadIdx_x + 1] + A_shared_1[threadIdx_x + 2]`,
+    );
+  });
+
+  test("window sum from the corpus (after the front passes): one barrier", () => {
+    const entry = scheduleCorpus().find((e) => e.name === "window_sum")!;
+    let f = entry.build().func;
+    for (const p of [...PASSES_FRONT, simplifyPass]) f = p.run(f, CTX);
+    expect(barrierCount(threadSyncPass.run(f, CTX))).toBe(1);
+  });
+
+  test("tiled matmul k loop: a barrier before the shared fill (previous iteration's reads) and one after it", () => {
+    const before = `
+@T.prim_func
+def main(A: T.Buffer((16,), "float32"), B: T.Buffer((16,), "float32"), C: T.Buffer((4,), "float32")):
+    T.func_attr({"global_symbol": "matmul"})
+    blockIdx_x = T.launch_thread("blockIdx.x", 1)
+    A_shared = T.allocate([4], "float32", "shared")
+    A_shared_1 = T.Buffer((4,), data=A_shared, scope="shared")
+    acc = T.allocate([1], "float32", "local")
+    acc_1 = T.Buffer((1,), data=acc, scope="local")
+    threadIdx_x = T.launch_thread("threadIdx.x", 4)
+    acc_1[0] = T.float32(0)
+    for k_0 in range(4):
+        A_shared_1[threadIdx_x] = A[k_0 * 4 + threadIdx_x]
+        for k_1 in range(4):
+            acc_1[0] = acc_1[0] + A_shared_1[k_1] * B[(k_0 * 4 + k_1) % 16]
+    C[threadIdx_x] = acc_1[0]`;
+    expectScript(
+      runPass(threadSyncPass, before),
+      `
+@T.prim_func
+def main(A: T.Buffer((16,), "float32"), B: T.Buffer((16,), "float32"), C: T.Buffer((4,), "float32")):
+    T.func_attr({"global_symbol": "matmul"})
+    blockIdx_x = T.launch_thread("blockIdx.x", 1)
+    A_shared = T.allocate([4], "float32", "shared")
+    A_shared_1 = T.Buffer((4,), data=A_shared, scope="shared")
+    acc = T.allocate([1], "float32", "local")
+    acc_1 = T.Buffer((1,), data=acc, scope="local")
+    threadIdx_x = T.launch_thread("threadIdx.x", 4)
+    acc_1[0] = T.float32(0)
+    for k_0 in range(4):
+        T.tvm_storage_sync("shared")
+        A_shared_1[threadIdx_x] = A[k_0 * 4 + threadIdx_x]
+        T.tvm_storage_sync("shared")
+        for k_1 in range(4):
+            acc_1[0] = acc_1[0] + A_shared_1[k_1] * B[(k_0 * 4 + k_1) % 16]
+    C[threadIdx_x] = acc_1[0]`,
+    );
+  });
+
+  test("no barrier when each thread reads only the element it wrote", () => {
+    const f = parse(kernel(`
+S_1[threadIdx_x] = A[blockIdx_x * 4 + threadIdx_x]
+B[blockIdx_x * 4 + threadIdx_x] = S_1[threadIdx_x] * T.float32(2)
+S_1[threadIdx_x] = S_1[threadIdx_x] + T.float32(1)`));
+    expect(threadSyncPass.run(f, CTX)).toBe(f);
+  });
+
+  test("an index that ignores one thread dimension is shared between threads: barrier", () => {
+    const f = parse(
+      kernel(
+        `
+S_1[threadIdx_x] = A[threadIdx_y * 4 + threadIdx_x]
+B[threadIdx_y * 4 + threadIdx_x] = S_1[threadIdx_x]`,
+        `threadIdx_x = T.launch_thread("threadIdx.x", 4)
+    threadIdx_y = T.launch_thread("threadIdx.y", 2)`,
+      ),
+    );
+    expect(barrierCount(threadSyncPass.run(f, CTX))).toBe(1);
+  });
+
+  test("loop-carried write after read: one barrier at the start of the body", () => {
+    const after = runPass(
+      threadSyncPass,
+      kernel(`
+for i in range(4):
+    S_1[threadIdx_x] = A[i * 4 + threadIdx_x]
+    T.tvm_storage_sync("shared")
+    B[i * 4 + threadIdx_x] = S_1[3 - threadIdx_x]`),
+    );
+    expectScript(
+      after,
+      kernel(`
+for i in range(4):
+    T.tvm_storage_sync("shared")
+    S_1[threadIdx_x] = A[i * 4 + threadIdx_x]
+    T.tvm_storage_sync("shared")
+    B[i * 4 + threadIdx_x] = S_1[3 - threadIdx_x]`),
+    );
+  });
+
+  test("a condition uniform across the block (blockIdx only) may hold a barrier", () => {
+    const after = runPass(
+      threadSyncPass,
+      kernel(`
+if blockIdx_x == 0:
+    S_1[threadIdx_x] = A[threadIdx_x]
+    B[threadIdx_x] = S_1[3 - threadIdx_x]`),
+    );
+    expectScript(
+      after,
+      kernel(`
+if blockIdx_x == 0:
+    S_1[threadIdx_x] = A[threadIdx_x]
+    T.tvm_storage_sync("shared")
+    B[threadIdx_x] = S_1[3 - threadIdx_x]`),
+    );
+  });
+
+  test("a barrier in only one branch of an if does not synchronise the other: a barrier goes before the if", () => {
+    const after = runPass(
+      threadSyncPass,
+      kernel(`
+S_1[threadIdx_x] = A[threadIdx_x]
+if blockIdx_x == 0:
+    T.tvm_storage_sync("shared")
+    B[threadIdx_x] = S_1[3 - threadIdx_x]
+else:
+    B[threadIdx_x] = S_1[3 - threadIdx_x] * T.float32(2)`),
+    );
+    expectScript(
+      after,
+      kernel(`
+S_1[threadIdx_x] = A[threadIdx_x]
+T.tvm_storage_sync("shared")
+if blockIdx_x == 0:
+    T.tvm_storage_sync("shared")
+    B[threadIdx_x] = S_1[3 - threadIdx_x]
+else:
+    B[threadIdx_x] = S_1[3 - threadIdx_x] * T.float32(2)`),
+    );
+  });
+
+  test("a loop of one iteration has no loop-carried conflict", () => {
+    const f = parse(
+      kernel(`
+for i in range(1):
+    B[threadIdx_x] = S_1[3 - threadIdx_x]
+    T.tvm_storage_sync("shared")
+    S_1[threadIdx_x] = A[threadIdx_x]`),
+    );
+    expect(threadSyncPass.run(f, CTX)).toBe(f);
+  });
+
+  test("local and global buffers never need barriers", () => {
+    const f = parse(
+      kernel(`
+B[threadIdx_x] = A[threadIdx_x]
+A[threadIdx_x + 4] = B[3 - threadIdx_x]`),
+    );
+    expect(threadSyncPass.run(f, CTX)).toBe(f);
+  });
+
+  describe("errors", () => {
+    test("a barrier needed inside a thread-dependent condition", () => {
+      const err = errorOf(
+        () =>
+          runPass(
+            threadSyncPass,
+            kernel(`
+if threadIdx_x < 2:
+    S_1[threadIdx_x] = A[threadIdx_x]
+    B[threadIdx_x] = S_1[threadIdx_x + 1]`),
+          ),
+        LoweringError,
+      );
+      expect(err.message).toMatch(/^threadSync: shared buffer S needs a barrier \(read after write by another thread\) inside if threadIdx_x < 2, a condition that depends on the thread index; not every thread of the block reaches that point/);
+    });
+
+    test("a barrier needed inside a loop whose trip count depends on the thread index", () => {
+      const err = errorOf(
+        () =>
+          runPass(
+            threadSyncPass,
+            kernel(`
+for i in range(threadIdx_x):
+    S_1[threadIdx_x] = A[i]
+    B[i] = S_1[3 - threadIdx_x]`),
+          ),
+        LoweringError,
+      );
+      expect(err.message).toContain("inside loop i, whose trip count (threadIdx_x) depends on the thread index");
+    });
+
+    test("a loop-carried barrier needed inside a thread-dependent condition", () => {
+      const err = errorOf(
+        () =>
+          runPass(
+            threadSyncPass,
+            kernel(`
+if threadIdx_x < 3:
+    for i in range(4):
+        S_1[threadIdx_x] = A[i * 4 + threadIdx_x]
+        T.tvm_storage_sync("shared")
+        B[i * 4 + threadIdx_x] = S_1[3 - threadIdx_x]`),
+          ),
+        LoweringError,
+      );
+      expect(err.message).toContain("write after read by another thread in the next iteration of loop i");
+    });
+  });
+});

@@ -1,0 +1,131 @@
+import { forEachExpr, forEachStmt, type PrimFunc } from "@tessera/ir";
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import { vectorizeLoopPass } from "../../src/lower/passes/vectorize-loop.js";
+import { CTX, expectSameResults, expectScript, parse, print, runPass } from "./helpers.js";
+
+const HEADER = `
+@T.prim_func
+def main(A: T.Buffer((64,), "float32"), B: T.Buffer((64,), "float32"), C: T.Buffer((64,), "float32")):
+    T.func_attr({"global_symbol": "main"})
+    blockIdx_x = T.launch_thread("blockIdx.x", 4)
+    threadIdx_x = T.launch_thread("threadIdx.x", 4)`;
+
+/** A function whose body (inside the launch attributes) is `body`, indented by four spaces. */
+function withBody(body: string): string {
+  return `${HEADER}\n${body.replace(/^\n+/, "").replace(/^/gm, "    ")}\n`;
+}
+
+function loopKinds(f: PrimFunc): string[] {
+  const kinds: string[] = [];
+  forEachStmt(f.body, (s) => {
+    if (s.kind === "For") kinds.push(s.forKind);
+  });
+  return kinds;
+}
+
+describe("vectorizeLoop", () => {
+  test("extent 4 on float32: Ramp indices, float32x4 values, Broadcast of invariant scalars", () => {
+    const before = withBody(`
+for v in T.vectorized(4):
+    C[blockIdx_x * 16 + threadIdx_x * 4 + v] = A[blockIdx_x * 16 + threadIdx_x * 4 + v] + B[blockIdx_x * 16 + threadIdx_x * 4 + v] * T.float32(2)`);
+    const after = runPass(vectorizeLoopPass, before);
+    expectScript(
+      after,
+      withBody(`
+C[blockIdx_x * 16 + threadIdx_x * 4:blockIdx_x * 16 + threadIdx_x * 4 + 4] = A[blockIdx_x * 16 + threadIdx_x * 4:blockIdx_x * 16 + threadIdx_x * 4 + 4] + B[blockIdx_x * 16 + threadIdx_x * 4:blockIdx_x * 16 + threadIdx_x * 4 + 4] * T.Broadcast(T.float32(2.0), 4)`),
+    );
+    const dtypes = new Set<string>();
+    forEachStmt(after.body, (s) => {
+      if (s.kind === "BufferStore") {
+        dtypes.add(s.value.dtype);
+        expect(s.indices[0]!.kind).toBe("Ramp");
+      }
+    });
+    expect([...dtypes]).toEqual(["float32x4"]);
+    expectSameResults(after, parse(before));
+  });
+
+  test("a loop-invariant load is loaded once and broadcast; a non-zero loop minimum shifts the Ramp base", () => {
+    const before = withBody(`
+for v in T.vectorized(4):
+    C[threadIdx_x * 8 + v] = A[threadIdx_x * 8 + v] * B[blockIdx_x]`);
+    const after = runPass(vectorizeLoopPass, before);
+    expectScript(after, withBody(`C[threadIdx_x * 8:threadIdx_x * 8 + 4] = A[threadIdx_x * 8:threadIdx_x * 8 + 4] * T.Broadcast(B[blockIdx_x], 4)`));
+    expectSameResults(after, parse(before));
+  });
+
+  test("float64 with 2 lanes fits 16 bytes and is vectorized", () => {
+    const src = `
+@T.prim_func
+def main(A: T.Buffer((8,), "float64"), B: T.Buffer((8,), "float64")):
+    threadIdx_x = T.launch_thread("threadIdx.x", 4)
+    for v in T.vectorized(2):
+        B[threadIdx_x * 2 + v] = A[threadIdx_x * 2 + v]`;
+    const after = runPass(vectorizeLoopPass, src);
+    expect(loopKinds(after)).toEqual([]);
+    expect(print(after)).toContain("B[threadIdx_x * 2:threadIdx_x * 2 + 2] = A[threadIdx_x * 2:threadIdx_x * 2 + 2]");
+  });
+
+  describe("falls back to a serial loop", () => {
+    const cases: Record<string, string> = {
+      "wider than float4 (8 × float32 = 32 bytes)": `
+for v in T.vectorized(8):
+    C[threadIdx_x * 8 + v] = A[threadIdx_x * 8 + v]`,
+      "a non-contiguous access (stride 2)": `
+for v in T.vectorized(4):
+    C[threadIdx_x * 8 + v] = A[threadIdx_x * 8 + v * 2]`,
+      "a non-affine index": `
+for v in T.vectorized(4):
+    C[threadIdx_x * 8 + v] = A[threadIdx_x * 8 + v // 2]`,
+      "a store that does not move with the loop": `
+for v in T.vectorized(4):
+    C[threadIdx_x] = A[threadIdx_x * 4 + v]`,
+      "a body that is not a sequence of stores": `
+for v in T.vectorized(4):
+    if v < 3:
+        C[threadIdx_x * 4 + v] = A[threadIdx_x * 4 + v]`,
+      "a lane reading what another lane stores": `
+for v in T.vectorized(4):
+    C[threadIdx_x * 4 + v + 1] = C[threadIdx_x * 4 + v] + A[v]`,
+    };
+    for (const [what, body] of Object.entries(cases)) {
+      test(what, () => {
+        const before = withBody(body);
+        const after = runPass(vectorizeLoopPass, before);
+        expect(loopKinds(after)).toContain("serial");
+        expect(loopKinds(after)).not.toContain("vectorized");
+        let vectors = 0;
+        forEachExpr(after.body, (e) => {
+          if (e.kind === "Ramp" || e.kind === "Broadcast") vectors++;
+        });
+        expect(vectors).toBe(0);
+        expectSameResults(after, parse(before));
+      });
+    }
+  });
+
+  test("a function without vectorized loops is returned unchanged", () => {
+    const f = parse(withBody(`C[threadIdx_x] = A[threadIdx_x]`));
+    expect(vectorizeLoopPass.run(f, CTX)).toBe(f);
+  });
+
+  test("property: vectorizing preserves sequential results (offsets, scales, lane counts)", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 8 }),
+        fc.constantFrom(1, 2, 3, 4, 8),
+        fc.integer({ min: -3, max: 3 }),
+        fc.integer({ min: 0, max: 1000 }),
+        (offset, lanes, scale, seed) => {
+          const before = withBody(`
+for v in T.vectorized(${lanes}):
+    C[threadIdx_x * 8 + v + ${offset}] = A[threadIdx_x * 8 + v] * T.float32(${scale}) + B[blockIdx_x * 8 + v + ${offset}] - A[${offset}]`);
+          const original = parse(before);
+          expectSameResults(runPass(vectorizeLoopPass, original), original, seed);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+});

@@ -1,0 +1,85 @@
+import { parsePrimFunc } from "@tessera/ir";
+import { describe, expect, test } from "vitest";
+import { compactBufferAllocation } from "../../src/lower/passes/index.js";
+import { LoweringError } from "../../src/lower/errors.js";
+import { allocatedShapes, corpusEntry, expectSameResults, runFront, script } from "./helpers.js";
+import { ALIGNED_SHARED, MIXED_SCOPES } from "./fixtures.js";
+
+/** Passes 1–4 on a corpus schedule. */
+function compacted(name: string) {
+  const entry = corpusEntry(name);
+  return { entry, func: runFront(entry.build().func, 4) };
+}
+
+describe("compactBufferAllocation", () => {
+  test("manual 128³ schedule: block tiles in shared memory, per-thread tiles in registers", () => {
+    const { entry, func } = compacted("gemm_relu_add_manual");
+    expect(allocatedShapes(func)).toEqual({
+      A_shared: { shape: [64, 16] },
+      B_shared: { shape: [16, 64] },
+      matmul_local: { shape: [4, 4] },
+      A_shared_local: { shape: [4, 1] },
+      B_shared_local: { shape: [1, 4] },
+    });
+    const text = script(func);
+    // Accesses are re-based on the region minimum (the block's tile origin).
+    expect(text).toContain(
+      "A_shared[ax0_ax1_fused_0 * 16 + ax0_ax1_fused_1_0, ax0_ax1_fused_1_1] = A[i_0 * 64 + ax0_ax1_fused_0 * 16 + ax0_ax1_fused_1_0, k_0 * 16 + ax0_ax1_fused_1_1]",
+    );
+    expect(text).toContain("A_shared_local[ax0, 0] = A_shared[i_1_0 * 4 + ax0, k_1_0 + k_1_1]");
+    expect(text).toContain("matmul_local[i_1_1, j_1_1] = matmul_local[i_1_1, j_1_1] + A_shared_local[i_1_1, 0] * B_shared_local[0, j_1_1]");
+    // Not executed here: matmul_local is private to each thread but allocated per thread block
+    // (outside k_0, which encloses the threadIdx loops). The sequential executor runs the threads
+    // one after another with ONE allocation, so after compaction all 256 threads would share one
+    // 4×4 accumulator. Before compaction each thread has its own elements, see execution.test.ts.
+    void entry;
+  });
+
+  test("naive schedule: the per-thread accumulator is one element", () => {
+    const { entry, func } = compacted("gemm_relu_add_naive");
+    expect(allocatedShapes(func)).toEqual({ matmul: { shape: [1, 1] } });
+    expect(script(func)).toContain("matmul[0, 0] = matmul[0, 0] + A[i_0 * 32 + i_1, k] * B[k, j_0 * 32 + j_1]");
+    expectSameResults(func, entry.original());
+  });
+
+  test("window_sum: the block predicate bounds the shared fetch to 66 elements", () => {
+    const { entry, func } = compacted("window_sum");
+    expect(allocatedShapes(func)).toEqual({ A_shared: { shape: [66] } });
+    const text = script(func);
+    expect(text).toContain("A_shared[ax0_0 * 64 + ax0_1] = A[i_0 * 64 + (ax0_0 * 64 + ax0_1)]");
+    expect(text).toContain("B[i_0 * 64 + i_1] = A_shared[i_1] + A_shared[i_1 + 1] + A_shared[i_1 + 2]");
+    expectSameResults(func, entry.original());
+  });
+
+  test("shared buffers are relaxed over threadIdx, local ones are not; global intermediates stay whole", () => {
+    const f = parsePrimFunc(MIXED_SCOPES);
+    const out = runFront(f, 4);
+    expect(allocatedShapes(out)).toEqual({ G: { shape: [64] }, S: { shape: [32] }, S2: { shape: [32] }, L: { shape: [1] } });
+    expectSameResults(out, f);
+  });
+
+  test("storage_align pads the stride of the aligned axis", () => {
+    const f = parsePrimFunc(ALIGNED_SHARED);
+    const func = runFront(f, 4);
+    // S shrinks to the 32 rows of one thread block; stride[0] = 16 padded to 40 (40 % 32 == 8).
+    expect(allocatedShapes(func)).toEqual({ S: { shape: [32, 16], strides: [40, 1] } });
+    expectSameResults(func, f);
+    const flat = runFront(f);
+    // 31 * 40 + 15 + 1 elements; indices use the padded stride.
+    expect(allocatedShapes(flat)).toEqual({ S: { shape: [1256] } });
+    expect(script(flat)).toContain("S_1[threadIdx_x * 40 + j] = A[blockIdx_x * 512 + threadIdx_x * 16 + j]");
+    expectSameResults(flat, f);
+  });
+
+  test("storage_align written by Schedule.storageAlign is honoured on the corpus", () => {
+    const sch = corpusEntry("gemm_relu_add_manual").build();
+    sch.storageAlign(sch.getBlock("A_shared"), 0, 0, 32, 8);
+    expect(allocatedShapes(runFront(sch.func, 4))["A_shared"]).toEqual({ shape: [64, 16], strides: [40, 1] });
+  });
+
+  test("needs opaque blocks", () => {
+    const f = corpusEntry("vector_add").build().func;
+    expect(() => compactBufferAllocation(f)).toThrow(LoweringError);
+    expect(() => compactBufferAllocation(f)).toThrow(/block C still has iterators: run convertBlocksToOpaque first/);
+  });
+});

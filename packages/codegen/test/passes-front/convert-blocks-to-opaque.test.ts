@@ -1,0 +1,56 @@
+import { parsePrimFunc } from "@tessera/ir";
+import { describe, expect, test } from "vitest";
+import { convertBlocksToOpaque, lowerInitBlock } from "../../src/lower/passes/index.js";
+import { LoweringError } from "../../src/lower/errors.js";
+import { corpusEntry, expectSameResults, script } from "./helpers.js";
+
+const NESTED = `
+@T.prim_func
+def main(A: T.Buffer((8, 4), "float32"), B: T.Buffer((8, 4), "float32")):
+    for i in range(8):
+        with T.block("outer"):
+            vi = T.axis.spatial(8, i)
+            T.reads(A[vi, 0:4])
+            T.writes(B[vi, 0:4])
+            for j in range(4):
+                with T.block("inner"):
+                    vj = T.axis.spatial(4, j)
+                    vk = T.axis.spatial(8, vi)
+                    T.where(vi + j < 10)
+                    T.reads(A[vk, vj])
+                    T.writes(B[vk, vj])
+                    B[vk, vj] = A[vk, vj] + T.float32(1)
+`;
+
+describe("convertBlocksToOpaque", () => {
+  test("iterators are replaced by their bindings in bodies, regions and nested bindings", () => {
+    const f = parsePrimFunc(NESTED);
+    const out = convertBlocksToOpaque(f);
+    expect(script(out)).toBe(`@T.prim_func
+def main(A: T.Buffer((8, 4), "float32"), B: T.Buffer((8, 4), "float32")):
+    # with T.block("root"):
+    for i in range(8):
+        with T.block("outer"):
+            T.reads(A[i, 0:4])
+            T.writes(B[i, 0:4])
+            for j in range(4):
+                with T.block("inner"):
+                    T.where(i + j < 10)
+                    T.reads(A[i, j])
+                    T.writes(B[i, j])
+                    B[i, j] = A[i, j] + T.float32(1.0)
+`);
+    expectSameResults(out, f);
+  });
+
+  test("corpus: the manual schedule runs the same after passes 1 and 3", () => {
+    const entry = corpusEntry("gemm_relu_add_manual");
+    expectSameResults(convertBlocksToOpaque(lowerInitBlock(entry.build().func)), entry.original());
+  });
+
+  test("a remaining init is an error naming the block", () => {
+    const f = corpusEntry("gemm_relu_add_naive").build().func;
+    expect(() => convertBlocksToOpaque(f)).toThrow(LoweringError);
+    expect(() => convertBlocksToOpaque(f)).toThrow("convertBlocksToOpaque: block gemm still has an init statement: run lowerInitBlock first");
+  });
+});

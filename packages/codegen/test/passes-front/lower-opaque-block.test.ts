@@ -1,0 +1,105 @@
+import { type AttrStmt, type Var, forEachStmt, parsePrimFunc } from "@tessera/ir";
+import { describe, expect, test } from "vitest";
+import { lowerOpaqueBlock } from "../../src/lower/passes/index.js";
+import { LoweringError } from "../../src/lower/errors.js";
+import { corpusEntry, expectSameResults, runFront, script } from "./helpers.js";
+
+const OPAQUE = `
+@T.prim_func
+def main(A: T.Buffer((64,), "float32"), C: T.Buffer((64,), "float32")):
+    for bx in T.thread_binding(2, thread="blockIdx.x"):
+        for v in T.thread_binding(2, thread="vthread.x"):
+            for tx in T.thread_binding(16, thread="threadIdx.x"):
+                for u in range(1):
+                    with T.block(""):
+                        T.where(bx * 32 + v * 16 + tx < 60)
+                        L = T.alloc_buffer((1,), scope="local")
+                        L[0] = A[bx * 32 + v * 16 + tx + u]
+                        for w in T.vectorized(4):
+                            C[bx * 32 + v * 16 + tx] = L[0]
+        for tx in T.thread_binding(16, thread="threadIdx.x"):
+            C[bx * 32 + tx] = C[bx * 32 + tx] + T.float32(1)
+`;
+
+describe("lowerOpaqueBlock", () => {
+  test("predicates become ifs, allocations Allocate, thread loops launch attributes", () => {
+    const f = parsePrimFunc(OPAQUE);
+    const out = lowerOpaqueBlock(f);
+    expect(script(out)).toBe(`@T.prim_func
+def main(A: T.Buffer((64,), "float32"), C: T.Buffer((64,), "float32")):
+    blockIdx_x = T.launch_thread("blockIdx.x", 2)
+    with T.launch_thread("vthread.x", 2) as vthread_x:
+        threadIdx_x = T.launch_thread("threadIdx.x", 16)
+        if blockIdx_x * 32 + vthread_x * 16 + threadIdx_x < 60:
+            L = T.allocate([1], "float32", "local")
+            L_1 = T.Buffer((1,), data=L, scope="local")
+            L_1[0] = A[blockIdx_x * 32 + vthread_x * 16 + threadIdx_x + 0]
+            for w in T.vectorized(4):
+                C[blockIdx_x * 32 + vthread_x * 16 + threadIdx_x] = L_1[0]
+    threadIdx_x = T.launch_thread("threadIdx.x", 16)
+    C[blockIdx_x * 32 + threadIdx_x] = C[blockIdx_x * 32 + threadIdx_x] + T.float32(1.0)
+`);
+    expectSameResults(out, f);
+  });
+
+  test("one variable per tag, named by the tag, shared by every loop bound to it", () => {
+    const out = lowerOpaqueBlock(parsePrimFunc(OPAQUE));
+    const byTag = new Map<string, Set<Var>>();
+    forEachStmt(out.body, (s) => {
+      if (s.kind !== "AttrStmt") return;
+      const a = s as AttrStmt;
+      expect(a.node!.name).toBeDefined();
+      const vars = byTag.get(a.node!.name) ?? new Set<Var>();
+      vars.add(a.node!);
+      byTag.set(a.node!.name, vars);
+      expect(a.key).toBe(a.node!.name.startsWith("vthread") ? "virtual_thread" : "thread_extent");
+    });
+    expect([...byTag.keys()].sort()).toEqual(["blockIdx.x", "threadIdx.x", "vthread.x"]);
+    for (const vars of byTag.values()) expect(vars.size).toBe(1);
+  });
+
+  test("loops bound to one tag with different extents are rejected", () => {
+    const f = parsePrimFunc(`
+@T.prim_func
+def main(A: T.Buffer((64,), "float32")):
+    for bx in T.thread_binding(2, thread="blockIdx.x"):
+        for tx in T.thread_binding(32, thread="threadIdx.x"):
+            A[bx * 32 + tx] = T.float32(0)
+        for ty in T.thread_binding(16, thread="threadIdx.x"):
+            A[bx * 32 + ty] = T.float32(1)
+`);
+    expect(() => lowerOpaqueBlock(f)).toThrow(LoweringError);
+    expect(() => lowerOpaqueBlock(f)).toThrow(
+      "lowerOpaqueBlock: all loops bound to threadIdx.x must have the same extent: tx (32), ty (16)",
+    );
+  });
+
+  test("a loop bound to a tag inside another loop bound to it is rejected", () => {
+    const f = parsePrimFunc(`
+@T.prim_func
+def main(A: T.Buffer((64,), "float32")):
+    for tx in T.thread_binding(8, thread="threadIdx.x"):
+        for ty in T.thread_binding(8, thread="threadIdx.x"):
+            A[tx * 8 + ty] = T.float32(0)
+`);
+    expect(() => lowerOpaqueBlock(f)).toThrow(/loop ty is bound to threadIdx\.x inside another loop bound to threadIdx\.x/);
+  });
+
+  test("needs opaque blocks", () => {
+    expect(() => lowerOpaqueBlock(corpusEntry("vector_add").build().func)).toThrow(/run convertBlocksToOpaque first/);
+  });
+
+  test("vector_add: the block predicate guards the partial last block", () => {
+    const entry = corpusEntry("vector_add");
+    const out = runFront(entry.build().func, 5);
+    expect(script(out)).toBe(`@T.prim_func
+def vector_add(A: T.Buffer((1000,), "float32"), B: T.Buffer((1000,), "float32"), C: T.Buffer((1000,), "float32")):
+    T.func_attr({"global_symbol": "vector_add", "tir.noalias": T.bool(True)})
+    blockIdx_x = T.launch_thread("blockIdx.x", 8)
+    threadIdx_x = T.launch_thread("threadIdx.x", 128)
+    if blockIdx_x * 128 + threadIdx_x < 1000:
+        C[blockIdx_x * 128 + threadIdx_x] = A[blockIdx_x * 128 + threadIdx_x] + B[blockIdx_x * 128 + threadIdx_x]
+`);
+    expectSameResults(out, entry.original());
+  });
+});

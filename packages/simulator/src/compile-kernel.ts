@@ -1,0 +1,170 @@
+/**
+ * Compiles a device kernel to a JavaScript generator function run once per thread, reusing the
+ * CPU executor's emitter with hooks:
+ * - `thread_extent` variables are bound to the generator's block/thread index parameters (so the
+ *   attributes are not loops: every thread runs the whole body);
+ * - `T.tvm_storage_sync("shared")` becomes `yield <barrier id>`;
+ * - `shared` Allocates use the block's arrays (passed in), `local` ones are fresh per thread and
+ *   poisoned;
+ * - with race detection, every shared access goes through its allocation's shadow.
+ */
+import {
+  type Buffer,
+  type Call,
+  EmitContext,
+  type ErrorSiteTable,
+  type ExecRuntime,
+  type PrimExpr,
+  RUNTIME_PRELUDE,
+  type Var,
+  declareBufferLayout,
+  emitStmt,
+  printExpr,
+  typedArrayConstructorFor,
+} from "@tessera/ir";
+import type { DeviceKernel } from "@tessera/codegen";
+import { SimulationError } from "./errors.js";
+import { type LaunchDims, type ThreadTag, launchDims } from "./launch.js";
+import { poisonLiteral } from "./poison.js";
+import type { SharedShadow } from "./shared-shadow.js";
+
+/** A `shared` Allocate: one array per thread block. */
+export interface SharedAllocation {
+  readonly buffer: Buffer;
+  readonly elements: number;
+}
+
+/** An instrumented shared-memory access, named in race reports. */
+export interface AccessSite {
+  readonly buffer: string;
+  readonly access: "load" | "store";
+  /** e.g. `A_shared[threadIdx.x + 1]` */
+  readonly text: string;
+}
+
+/**
+ * One thread: called with the block index (x, y, z), the thread index (x, y, z), the kernel's
+ * arguments in parameter order and the block's shared arrays; yields a barrier id at each barrier.
+ */
+export type ThreadFunction = (...args: unknown[]) => Generator<number, void, undefined>;
+
+export interface CompiledKernel {
+  readonly kernel: DeviceKernel;
+  readonly dims: LaunchDims;
+  /** The generated JS, for inspection. */
+  readonly source: string;
+  readonly shared: readonly SharedAllocation[];
+  /** Instrumented shared accesses (empty without race detection). */
+  readonly accessSites: readonly AccessSite[];
+  /** `T.tvm_storage_sync(...)` statements in the order they occur; a barrier id indexes this list. */
+  readonly barriers: readonly string[];
+  /** Bounds-check and division sites of the executor's runtime. */
+  readonly errorSites: ErrorSiteTable;
+  /** The thread function, given the runtime helpers and one shadow per shared allocation. */
+  instantiate(runtime: ExecRuntime, shadows: readonly SharedShadow[]): ThreadFunction;
+}
+
+export interface CompileKernelOptions {
+  /** Route shared accesses through shadows (race and uninitialised-read detection). */
+  readonly detectRaces: boolean;
+}
+
+const INDEX_PARAMS: readonly ThreadTag[] = ["blockIdx.x", "blockIdx.y", "blockIdx.z", "threadIdx.x", "threadIdx.y", "threadIdx.z"];
+
+export function compileKernel(kernel: DeviceKernel, opts: CompileKernelOptions): CompiledKernel {
+  const dims = launchDims(kernel);
+  const shared: SharedAllocation[] = [];
+  const sharedIndex = new Map<Var, number>();
+  const accessSites: AccessSite[] = [];
+  const barriers: string[] = [];
+  const sharedParam = (k: number): string => `$shared${k}`;
+
+  const ctx = new EmitContext(true, false, {
+    barrier(c: EmitContext, call: Call) {
+      const scope = call.args[0]?.kind === "StringImm" ? call.args[0].value : undefined;
+      if (scope !== "shared" && scope !== "shared.dyn") {
+        throw new SimulationError(`kernel ${kernel.name}: T.tvm_storage_sync(${JSON.stringify(scope)}) is not supported (only "shared" barriers)`);
+      }
+      barriers.push(`barrier #${barriers.length + 1} (${printExpr(call)})`);
+      c.line(`yield ${barriers.length - 1};`);
+    },
+    allocation(_c: EmitContext, buffer: Buffer, size: string) {
+      switch (buffer.scope) {
+        case "shared":
+        case "shared.dyn": {
+          let k = sharedIndex.get(buffer.data);
+          if (k === undefined) {
+            k = shared.length;
+            shared.push({ buffer, elements: constantSize(kernel.name, buffer, size) });
+            sharedIndex.set(buffer.data, k);
+          }
+          return sharedParam(k);
+        }
+        case "local":
+          return `new ${typedArrayConstructorFor(buffer.dtype).name}(${size}).fill(${poisonLiteral(buffer.dtype)})`;
+        default:
+          throw new SimulationError(
+            `kernel ${kernel.name}: T.allocate of ${buffer.name} in "${buffer.scope}" memory is not supported in device code ` +
+              `(global intermediates are workspaces of the lowered module)`,
+          );
+      }
+    },
+    elementIndex(_c: EmitContext, buffer: Buffer, indices: readonly PrimExpr[], indexJs: string, access: "load" | "store") {
+      const k = opts.detectRaces ? sharedIndex.get(buffer.data) : undefined;
+      if (k === undefined) return indexJs;
+      accessSites.push({ buffer: buffer.name, access, text: `${buffer.name}[${indices.map((e) => printExpr(e)).join(", ")}]` });
+      return `$shadow${k}.${access === "load" ? "read" : "write"}(${indexJs}, ${accessSites.length - 1})`;
+    },
+  });
+
+  const params: string[] = INDEX_PARAMS.map((tag) => {
+    const name = ctx.names.internal(tag.replace(".", "_"));
+    for (const b of dims.bindings) if (b.tag === tag) ctx.bindVar(b.variable, name, { lo: 0, hi: b.extent - 1 });
+    return name;
+  });
+  for (const p of kernel.params) {
+    if (p.kind === "scalar") {
+      params.push(ctx.bindVar(p.var).name);
+      continue;
+    }
+    const array = ctx.names.fresh(p.buffer.name);
+    ctx.setArray(p.buffer.data, array);
+    declareBufferLayout(ctx, p.buffer, array);
+    params.push(array);
+  }
+  emitStmt(ctx, kernel.body);
+  params.push(...shared.map((_, k) => sharedParam(k)));
+
+  const source = assemble(ctx, kernel.name, params, shared.length, opts.detectRaces);
+  let factory: (rt: ExecRuntime, shadows: readonly SharedShadow[]) => ThreadFunction;
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- compiling to JS is the point
+    factory = new Function("$rt", "$shadows", source) as typeof factory;
+  } catch (err) {
+    throw new SimulationError(`kernel ${kernel.name}: the generated JS does not compile (${String(err)}):\n${source}`);
+  }
+  return { kernel, dims, source, shared, accessSites, barriers, errorSites: ctx.sites, instantiate: factory };
+}
+
+function constantSize(kernelName: string, buffer: Buffer, size: string): number {
+  if (!/^\d+$/.test(size)) {
+    throw new SimulationError(`kernel ${kernelName}: shared allocation ${buffer.name} must have a constant size, got ${size}`);
+  }
+  return Number(size);
+}
+
+function assemble(ctx: EmitContext, kernelName: string, params: readonly string[], sharedCount: number, shadows: boolean): string {
+  const temps = ctx.tempNames();
+  const jsName = kernelName.replace(/[^A-Za-z0-9_$]/g, "_").replace(/^(?=[0-9])/, "_");
+  const shadowDecls = shadows ? Array.from({ length: sharedCount }, (_, k) => `const $shadow${k} = $shadows[${k}];`) : [];
+  return [
+    '"use strict";',
+    ...RUNTIME_PRELUDE,
+    ...shadowDecls,
+    `return function* ${jsName}(${params.join(", ")}) {`,
+    ...(temps.length > 0 ? [`  let ${temps.join(", ")};`] : []),
+    ...ctx.bodyLines(),
+    "};",
+    "",
+  ].join("\n");
+}

@@ -1,0 +1,91 @@
+/** Simulates one device kernel over its whole grid on the caller's arrays. */
+import { type TypedArray, constantSize, describeBufferType, dtypeInfo, makeRuntime, typedArrayConstructorFor } from "@tessera/ir";
+import type { DeviceKernel } from "@tessera/codegen";
+import { OutOfBoundsFault, runBlock } from "./block-runner.js";
+import { compileKernel } from "./compile-kernel.js";
+import { unflatten, volume } from "./dims.js";
+import { SimulationError } from "./errors.js";
+import { FindingCollector } from "./findings.js";
+import { poisonedArray } from "./poison.js";
+import type { KernelReport } from "./reports.js";
+import { SharedShadow, type ThreadClock } from "./shared-shadow.js";
+
+export interface SimulationOptions {
+  /** Detect shared-memory races and reads of never-written shared memory (default true). */
+  readonly detectRaces?: boolean;
+  /** Races (and uninitialised reads) kept per kernel; all are counted (default 20). */
+  readonly maxReports?: number;
+}
+
+/** A kernel argument: a typed array for a buffer parameter, a number for a scalar one. */
+export type KernelArgument = TypedArray | number;
+
+/**
+ * Runs `kernel` on every block of its grid. `args` follow `kernel.params`. Throws an
+ * `OutOfBoundsError` or `BarrierDivergenceError` (both `SimulationError`s) when a thread fails.
+ */
+export function simulateKernel(kernel: DeviceKernel, args: readonly KernelArgument[], opts: SimulationOptions = {}): KernelReport {
+  const started = performance.now();
+  const detectRaces = opts.detectRaces ?? true;
+  const values = checkArguments(kernel, args);
+  const compiled = compileKernel(kernel, { detectRaces });
+  const { grid, block } = compiled.dims;
+  const findings = new FindingCollector(kernel.name, block, compiled.accessSites, opts.maxReports ?? 20);
+  const clock: ThreadClock = { epoch: 0, blockStart: 0, thread: 0, block: [0, 0, 0] };
+  const shadows = detectRaces ? compiled.shared.map((a) => new SharedShadow(a.buffer.name, a.elements, clock, findings)) : [];
+  const runtime = {
+    ...makeRuntime(compiled.errorSites),
+    outOfBounds(site: number, indices: readonly number[], shape: readonly number[]): never {
+      throw new OutOfBoundsFault(site, indices, shape);
+    },
+  };
+  const run = { compiled, thread: compiled.instantiate(runtime, shadows), args: values, clock };
+  let intervalsPerBlock = 0;
+  for (let b = 0; b < volume(grid); b++) {
+    const shared = compiled.shared.map((a) => poisonedArray(a.buffer.dtype, a.elements));
+    intervalsPerBlock = runBlock(run, unflatten(b, grid), shared);
+  }
+  const sharedBytes = compiled.shared.reduce((acc, a) => acc + a.elements * (dtypeInfo(a.buffer.dtype).bits / 8), 0);
+  return {
+    kernel: kernel.name,
+    grid,
+    block,
+    intervalsPerBlock,
+    sharedBytes,
+    timeMs: performance.now() - started,
+    races: findings.races,
+    raceCount: findings.raceCount,
+    uninitializedReads: findings.uninitializedReads,
+    uninitializedReadCount: findings.uninitializedReadCount,
+  };
+}
+
+/** Checks each argument against its parameter (array type and size, or a number). */
+function checkArguments(kernel: DeviceKernel, args: readonly KernelArgument[]): KernelArgument[] {
+  if (!Array.isArray(args) || args.length !== kernel.params.length) {
+    throw new SimulationError(
+      `kernel ${kernel.name} takes ${kernel.params.length} arguments (${kernel.params.map((p) => p.name).join(", ")}), ` +
+        `got ${Array.isArray(args) ? args.length : String(args)}`,
+    );
+  }
+  return kernel.params.map((p, i) => {
+    const value = args[i];
+    const label = `kernel ${kernel.name}: argument ${i} (${p.name})`;
+    if (p.kind === "scalar") {
+      if (typeof value !== "number") throw new SimulationError(`${label}: expected a number (${p.dtype})`);
+      return value;
+    }
+    const Ctor = typedArrayConstructorFor(p.buffer.dtype);
+    if (!(value instanceof Ctor)) {
+      throw new SimulationError(`${label}: expected a ${Ctor.name} for buffer ${describeBufferType(p.buffer)}`);
+    }
+    const elements = constantSize(p.buffer);
+    if (elements === undefined) {
+      throw new SimulationError(`${label}: buffer ${describeBufferType(p.buffer)} has a symbolic shape, which the simulator does not support`);
+    }
+    if (value.length < elements) {
+      throw new SimulationError(`${label}: buffer ${describeBufferType(p.buffer)} needs ${elements} elements, the array has ${value.length}`);
+    }
+    return value;
+  });
+}
