@@ -62,3 +62,18 @@ export {
   type Dim3,
 } from "./launch-metadata.js";
 export { loadNative, addonCandidates, type NativeLoad } from "./native.js";
+export {
+  build,
+  BuildError,
+  ModuleArgumentError,
+  type BuildInput,
+  type BuildDevice,
+  type BuildOptions,
+  type BuiltModule,
+  type ModuleArgument,
+  type ModuleTiming,
+  type ParamSpec,
+  type BufferParamSpec,
+  type ScalarParamSpec,
+} from "./build.js";
+export { compileTargetFor, type CompileTarget } from "./build/compile-target.js";

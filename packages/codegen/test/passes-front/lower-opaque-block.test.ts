@@ -74,6 +74,26 @@ def main(A: T.Buffer((64,), "float32")):
     );
   });
 
+  // Found by the simulator's random GPU schedules: two stages scheduled as separate kernels with
+  // different grids (gemm 2×2 blocks, then an elementwise stage over 16 blocks) were rejected.
+  test("separate kernels (sibling launch nests) may bind one tag with different extents", () => {
+    const f = parsePrimFunc(`
+@T.prim_func
+def main(A: T.Buffer((64,), "float32"), B: T.Buffer((64,), "float32")):
+    for bx in T.thread_binding(2, thread="blockIdx.x"):
+        for tx in T.thread_binding(32, thread="threadIdx.x"):
+            A[bx * 32 + tx] = T.float32(0)
+    for bx in T.thread_binding(16, thread="blockIdx.x"):
+        for tx in T.thread_binding(4, thread="threadIdx.x"):
+            B[bx * 4 + tx] = A[bx * 4 + tx]
+`);
+    const extents: number[] = [];
+    forEachStmt(lowerOpaqueBlock(f).body, (st) => {
+      if (st.kind === "AttrStmt" && st.key === "thread_extent" && st.value.kind === "IntImm") extents.push(st.value.value);
+    });
+    expect(extents).toEqual([2, 32, 16, 4]);
+  });
+
   test("a loop bound to a tag inside another loop bound to it is rejected", () => {
     const f = parsePrimFunc(`
 @T.prim_func

@@ -3,7 +3,7 @@
  * disappear. A block's predicate becomes an `if`, its allocations `Allocate` statements around its
  * body. A loop bound to a thread becomes `AttrStmt("thread_extent", v, extent)` (`virtual_thread`
  * for `vthread.*`), where `v` is one variable per tag, named by the tag, shared by every loop bound
- * to it; launch tags need one constant extent everywhere. Serial loops of extent 1 are removed.
+ * to it; launch tags need one constant extent in each kernel (each launch nest). Serial loops of extent 1 are removed.
  * Requires convertBlocksToOpaque.
  */
 import {
@@ -71,6 +71,9 @@ class BlockLowerer extends IRMutator {
   private lowerThreadLoop(s: For): Stmt {
     const tag = s.threadTag ?? "";
     const extent = this.visitExpr(s.extent);
+    // A launch loop outside every other launch loop starts a new kernel (splitHostDevice cuts
+    // there): extents must agree within a kernel only, as in TVM's UnifyThreadBinding.
+    if (isLaunchTag(tag) && ![...this.openTags].some(isLaunchTag)) for (const axis of this.axes.values()) axis.loops.length = 0;
     const axis = this.axisOf(tag, s, extent);
     if (this.openTags.has(tag)) {
       throw new LoweringError(PASS, `loop ${s.loopVar.name} is bound to ${tag} inside another loop bound to ${tag}`);

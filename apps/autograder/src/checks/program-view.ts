@@ -1,0 +1,80 @@
+/**
+ * A read-only view of a scheduled function for structural checks: every block with its realize
+ * (bindings) and the loops around it, outermost first. Built from the IR alone, so it grades the
+ * trusted replay of a trace, never anything the student's process produced.
+ */
+import { type Block, type BlockRealize, type Buffer, type For, type PrimFunc, type Stmt, paramBuffers, usesVar } from "@tessera/ir";
+
+export interface BlockSite {
+  readonly block: Block;
+  readonly realize: BlockRealize;
+  /** Loops around the block, outermost first. */
+  readonly loops: readonly For[];
+}
+
+export interface ProgramView {
+  readonly func: PrimFunc;
+  /** Sites by block name (a name may occur more than once). */
+  readonly blocks: ReadonlyMap<string, readonly BlockSite[]>;
+  readonly params: readonly Buffer[];
+}
+
+export function programView(func: PrimFunc): ProgramView {
+  const blocks = new Map<string, BlockSite[]>();
+  const walk = (s: Stmt, loops: For[]): void => {
+    switch (s.kind) {
+      case "For":
+        walk(s.body, [...loops, s]);
+        return;
+      case "SeqStmt":
+        for (const c of s.seq) walk(c, loops);
+        return;
+      case "BlockRealize": {
+        const site: BlockSite = { block: s.block, realize: s, loops };
+        if (s.block.name !== "root") blocks.set(s.block.name, [...(blocks.get(s.block.name) ?? []), site]);
+        walk(s.block.body, loops);
+        if (s.block.init !== undefined) walk(s.block.init, loops);
+        return;
+      }
+      case "IfThenElse":
+        walk(s.thenCase, loops);
+        if (s.elseCase !== undefined) walk(s.elseCase, loops);
+        return;
+      case "LetStmt":
+      case "Allocate":
+      case "DeclBuffer":
+      case "AttrStmt":
+        walk(s.body, loops);
+        return;
+      default:
+        return;
+    }
+  };
+  walk(func.body, []);
+  return { func, blocks, params: paramBuffers(func) };
+}
+
+/** The single site of a block, or undefined when it does not exist (or is ambiguous). */
+export function site(view: ProgramView, name: string): BlockSite | undefined {
+  const sites = view.blocks.get(name);
+  return sites?.length === 1 ? sites[0] : undefined;
+}
+
+/** Loops around `s` whose variable feeds the block iterator at `axisIndex`. */
+export function loopsFeeding(s: BlockSite, axisIndex: number): For[] {
+  const binding = s.realize.iterValues[axisIndex];
+  if (binding === undefined) return [];
+  return s.loops.filter((l) => usesVar(binding, (v) => v === l.loopVar));
+}
+
+export function constExtent(loop: For): number | undefined {
+  return loop.extent.kind === "IntImm" ? loop.extent.value : undefined;
+}
+
+/** Human-readable loop: `i_0 (extent 32, bound to blockIdx.x)`. */
+export function describeLoop(loop: For): string {
+  const extent = constExtent(loop);
+  const bits = [extent === undefined ? "symbolic extent" : `extent ${extent}`];
+  if (loop.threadTag !== undefined) bits.push(`bound to ${loop.threadTag}`);
+  return `${loop.loopVar.name} (${bits.join(", ")})`;
+}
