@@ -1,269 +1,141 @@
 /**
- * `pnpm bench:gpu`: hand-written CUDA kernels through @tessera/runtime, checked against CPU
- * references and timed with timeEvaluator (number=3, repeat=10, minRepeatMs=100):
- *   - vector add, 2^24 float32 (full output checked)
- *   - naive gemm + ReLU + add, 2048³ float32, one thread per output, 16×16 blocks
- *     (4096 sampled outputs checked against float64; every output checked written)
- *   - NVRTC compile latency per kernel (cache off), launch overhead (empty kernel)
- *   - torch relu(A@B)+C with CUDA events (TF32 off), when python3 with torch is present
- * Writes gpu-runtime.json and gpu-runtime.md to --out-dir (default docs/benchmarks under the
- * current directory).
+ * `pnpm bench:gpu`: Tessera's generated kernels, built with `build()`, checked and timed on the
+ * local GPU with timeEvaluator (number=3, repeat=10, minRepeatMs=100, the course's settings):
+ *   - vector add and window sum, 2^24 fp32 (checked in full against a JS reference)
+ *   - the naive and the full manual gemm+ReLU+add schedules at 2048³ fp32 (checked in full
+ *     against a float64 reference computed on the GPU by a trusted one-thread-per-output kernel)
+ *   - the hand-written naive CUDA kernel, launch overhead (empty kernel), NVRTC compile latency
+ *   - torch relu(A@B)+C (cuBLAS, TF32 off) when python3 with torch is present
+ * Inputs are fresh uniform [-1, 1]; outputs are poisoned with NaN before each checked run and
+ * before timing (and checked again after timing); tolerance rtol = atol = 1e-4.
+ * Writes gpu-runtime.json and gpu-runtime.md to --out-dir (default docs/benchmarks).
+ *
+ * `--dry-run` (or `--cpu`): the same workloads and checks on the cpu device (the simulator) at
+ * small sizes, the generated CUDA compiled with nvcc when present; times are simulator wall
+ * clock. Writes to --out-dir (default $TMPDIR/tessera-bench-dry-run, never docs/benchmarks).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
-import { execa } from "execa";
-import {
-  compileCuda,
-  cuda,
-  loadModule,
-  NDArray,
-  nvrtcStatus,
-  timeEvaluator,
-  type KernelAttributes,
-  type TimingResult,
-} from "../src/index.js";
+import { build, compileCuda, cuda, nvccStatus, nvrtcStatus, type BuiltModule, type ModuleTiming } from "../src/index.js";
+import { benchArgs, disposeReferences, gpuGemmReference } from "./gpu-harness.js";
+import { benchHandwrittenGemm, benchLaunchOverhead, benchTorch, type CompileLatency, type LaunchOverhead, type TorchResult } from "./gpu-handwritten.js";
+import { checkOutput, elementwiseReference, hostGemmReference, randomUniform, workloads, type CheckResult, type Workload } from "./gpu-workloads.js";
+import { renderMarkdown, renderTable, type BenchReport, type ResultRow } from "./gpu-report.js";
 
 const TIMING = { number: 3, repeat: 10, minRepeatMs: 100 } as const;
-const VEC_N = 1 << 24;
-const GEMM_N = 2048;
-const GEMM_SAMPLES = 4096;
+const TOLERANCE = 1e-4;
+const DRY_RUN_TARGET = "nvidia/h100";
 
-const KERNELS = {
-  vadd: `
-extern "C" __global__ void vadd(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int n) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) c[i] = a[i] + b[i];
-}`,
-  gemm_relu_add: `
-// D = relu(A @ B) + C, row-major n×n, one thread per output element.
-extern "C" __global__ void gemm_relu_add(const float* __restrict__ A, const float* __restrict__ B,
-                                         const float* __restrict__ C, float* __restrict__ D, int n) {
-  int row = blockIdx.y * blockDim.y + threadIdx.y;
-  int col = blockIdx.x * blockDim.x + threadIdx.x;
-  if (row >= n || col >= n) return;
-  float acc = 0.0f;
-  for (int k = 0; k < n; ++k) acc += A[row * n + k] * B[k * n + col];
-  D[row * n + col] = fmaxf(acc, 0.0f) + C[row * n + col];
-}`,
-  empty: `extern "C" __global__ void empty() {}`,
-} as const;
-
-const TORCH_SCRIPT = `
-import json, os, torch
-n = int(os.environ["TESSERA_N"])
-torch.backends.cuda.matmul.allow_tf32 = False
-torch.backends.cudnn.allow_tf32 = False
-g = torch.Generator(device="cuda").manual_seed(0)
-A = torch.rand(n, n, device="cuda", generator=g) * 2 - 1
-B = torch.rand(n, n, device="cuda", generator=g) * 2 - 1
-C = torch.rand(n, n, device="cuda", generator=g) * 2 - 1
-def f():
-    return torch.relu(A @ B) + C
-for _ in range(3):
-    f()
-torch.cuda.synchronize()
-s = torch.cuda.Event(enable_timing=True)
-e = torch.cuda.Event(enable_timing=True)
-def batch(k):
-    torch.cuda.synchronize()
-    s.record()
-    for _ in range(k):
-        f()
-    e.record()
-    e.synchronize()
-    return s.elapsed_time(e)
-number, samples = 3, []
-for _ in range(10):
-    d = 0.0
-    while True:
-        if d > 0:
-            number = int(max(100.0 / (d / number) + 1, number * 1.618))
-        d = batch(number)
-        if d >= 100.0:
-            break
-    samples.append(d / number)
-samples.sort()
-print(json.dumps({"torch": torch.__version__, "device": torch.cuda.get_device_name(0),
-                  "cuda": torch.version.cuda, "samples": samples, "median": (samples[4] + samples[5]) / 2,
-                  "min": samples[0], "number": number}))
-`;
-
-function rand(n: number, seed: number): Float32Array {
-  let s = seed >>> 0 || 1;
-  const a = new Float32Array(n);
-  for (let i = 0; i < n; i++) {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    a[i] = ((s >>> 0) / 0xffffffff) * 2 - 1;
-  }
-  return a;
+interface Mode {
+  dryRun: boolean;
+  outDir: string;
+  seed: number;
 }
 
-interface KernelResult {
-  kernel: string;
-  timing: TimingResult;
-  gflops: number;
-  gbps: number;
-  check: string;
-  compile: { coldMs: number; warmMs: number; registers?: number; sharedBytes?: number; spills?: number; source?: string };
-}
-
-async function compileTimed(name: keyof typeof KERNELS): Promise<{ image: Uint8Array; coldMs: number; warmMs: number; registers?: number; sharedBytes?: number; spills?: number; source?: string }> {
-  const runs = [];
-  for (let i = 0; i < 3; i++) {
-    try {
-      runs.push(await compileCuda(KERNELS[name], { cache: false, ptxasVerbose: i === 0, name: `${name}.cu` }));
-    } catch (e) {
-      if (i !== 0) throw e;
-      console.warn(`compile with ptxas -v failed, retrying without: ${e instanceof Error ? e.message : String(e)}`);
-      runs.push(await compileCuda(KERNELS[name], { cache: false, name: `${name}.cu` }));
-    }
-  }
-  const first = runs[0] as (typeof runs)[number];
-  const fn = first.ptxas?.functions.find((f) => f.name === name);
-  const out: { image: Uint8Array; coldMs: number; warmMs: number; registers?: number; sharedBytes?: number; spills?: number; source?: string } = {
-    image: first.image,
-    coldMs: first.compileMs,
-    warmMs: Math.min(...runs.slice(1).map((r) => r.compileMs)),
+function parseMode(argv: readonly string[]): Mode {
+  const dryRun = argv.includes("--dry-run") || argv.includes("--cpu");
+  const at = (flag: string): string | undefined => {
+    const i = argv.indexOf(flag);
+    return i >= 0 ? argv[i + 1] : undefined;
   };
-  if (fn !== undefined) {
-    out.registers = fn.registers;
-    out.sharedBytes = fn.sharedBytes;
-    out.spills = fn.spillLoadBytes + fn.spillStoreBytes;
-    out.source = "ptxas -v";
-  }
-  return out;
+  const outDir = resolve(at("--out-dir") ?? (dryRun ? join(tmpdir(), "tessera-bench-dry-run") : "docs/benchmarks"));
+  const seedText = at("--seed");
+  const seed = seedText === undefined ? Math.floor(Math.random() * 0x7fffffff) + 1 : Number(seedText);
+  return { dryRun, outDir, seed };
 }
 
-/** Where ptxas -v gave no report, take registers / static shared memory from the driver. */
-function fillFromAttributes(c: { registers?: number; sharedBytes?: number; source?: string }, a: KernelAttributes): void {
-  if (c.registers === undefined) {
-    c.registers = a.numRegs;
-    c.sharedBytes = a.staticSharedBytes;
-    c.source = "driver attributes";
+/** Compile latency of a built module's source: NVRTC (or nvcc) cold, then the best of two warm compiles, cache off. */
+async function compileLatency(mod: BuiltModule, dryRun: boolean): Promise<CompileLatency | undefined> {
+  if (dryRun) {
+    // No GPU: compile the generated CUDA for the target's arch with nvcc, once, to show it compiles.
+    if (!(await nvccStatus()).ok) return undefined;
+    const c = await compileCuda(mod.source, { backend: "nvcc", arch: mod.lowered.target.arch, cache: false, ptxasVerbose: true, name: `${mod.name}.cu` });
+    const fns = c.ptxas?.functions ?? [];
+    return {
+      coldMs: c.compileMs,
+      warmMs: undefined,
+      compiler: `nvcc (${c.target})`,
+      ...(fns.length === 0
+        ? {}
+        : {
+            registers: Math.max(...fns.map((f) => f.registers)),
+            sharedBytes: Math.max(...fns.map((f) => f.sharedBytes)),
+            spills: fns.reduce((n, f) => n + f.spillLoadBytes + f.spillStoreBytes, 0),
+            resourcesFrom: "ptxas -v",
+          }),
+    };
   }
-}
-
-async function benchVadd(): Promise<KernelResult> {
-  const c = await compileTimed("vadd");
-  using mod = loadModule(c.image);
-  const k = mod.getKernel("vadd");
-  fillFromAttributes(c, k.attributes());
-  const as = rand(VEC_N, 11);
-  const bs = rand(VEC_N, 12);
-  using a = NDArray.from(as);
-  using b = NDArray.from(bs);
-  using out = NDArray.empty([VEC_N], "float32");
-  const bound = k.bind({ grid: VEC_N / 256, block: 256 }, [a, b, out, VEC_N]);
-  out.fill(Number.NaN);
-  bound.run();
-  const got = out.toTypedArray();
-  let bad = 0;
-  for (let i = 0; i < VEC_N; i++) if (got[i] !== Math.fround((as[i] as number) + (bs[i] as number))) bad++;
-  if (bad > 0) throw new Error(`vadd: ${bad} of ${VEC_N} outputs wrong`);
-  out.fill(Number.NaN);
-  const timing = await timeEvaluator(bound, TIMING);
-  const s = timing.median / 1e3;
+  const cold = mod.compiled;
+  if (cold === undefined) return undefined;
+  const warm: number[] = [];
+  for (let i = 0; i < 2; i++) {
+    const again = await build(mod.lowered, undefined, { device: "cuda", cacheDir: false });
+    warm.push(again.compiled?.compileMs ?? Number.NaN);
+    again.dispose();
+  }
+  const attrs = mod.attributes() ?? [];
   return {
-    kernel: `vector add (2^24 fp32)`,
-    timing,
-    gflops: VEC_N / s / 1e9,
-    gbps: (3 * 4 * VEC_N) / s / 1e9,
-    check: `all ${VEC_N} outputs exact`,
-    compile: c,
+    coldMs: cold.compileMs,
+    warmMs: Math.min(...warm),
+    compiler: `${cold.backend} (${cold.target}${cold.output === "ptx" ? ", PTX" : ""})`,
+    registers: Math.max(...attrs.map((a) => a.numRegs)),
+    sharedBytes: Math.max(...attrs.map((a) => a.staticSharedBytes)),
+    spills: attrs.reduce((s, a) => s + a.localBytes, 0),
+    resourcesFrom: `driver attributes (max over ${attrs.length} kernel${attrs.length === 1 ? "" : "s"}; spill = local bytes)`,
   };
 }
 
-async function benchGemm(): Promise<KernelResult> {
-  const n = GEMM_N;
-  const c = await compileTimed("gemm_relu_add");
-  using mod = loadModule(c.image);
-  const k = mod.getKernel("gemm_relu_add");
-  fillFromAttributes(c, k.attributes());
-  const As = rand(n * n, 21);
-  const Bs = rand(n * n, 22);
-  const Cs = rand(n * n, 23);
-  using A = NDArray.from(As, { shape: [n, n] });
-  using B = NDArray.from(Bs, { shape: [n, n] });
-  using C = NDArray.from(Cs, { shape: [n, n] });
-  using D = NDArray.empty([n, n], "float32");
-  const bound = k.bind({ grid: [n / 16, n / 16], block: [16, 16] }, [A, B, C, D, n]);
-  D.fill(Number.NaN);
-  bound.run();
-  const got = D.toTypedArray();
-  let nan = 0;
-  for (let i = 0; i < got.length; i++) if (Number.isNaN(got[i] as number)) nan++;
-  if (nan > 0) throw new Error(`gemm: ${nan} outputs not written (NaN)`);
-  // float64 reference on a sample of outputs
-  let s = 12345;
-  let num = 0;
-  let den = 0;
-  let worst = 0;
-  for (let t = 0; t < GEMM_SAMPLES; t++) {
-    s = (s * 1103515245 + 12345) >>> 0;
-    const idx = s % (n * n);
-    const row = Math.floor(idx / n);
-    const col = idx % n;
-    let acc = 0;
-    let mag = 0;
-    for (let kk = 0; kk < n; kk++) {
-      const p = (As[row * n + kk] as number) * (Bs[kk * n + col] as number);
-      acc += p;
-      mag += Math.abs(p);
-    }
-    const ref = Math.max(acc, 0) + (Cs[idx] as number);
-    const diff = (got[idx] as number) - ref;
-    num += diff * diff;
-    den += ref * ref;
-    worst = Math.max(worst, Math.abs(diff) / (mag + 1));
-  }
-  const rel = Math.sqrt(num / den);
-  if (!(rel < 1e-4) || !(worst < 1e-5)) throw new Error(`gemm: relative error ${rel.toExponential(2)} (worst ${worst.toExponential(2)})`);
-  D.fill(Number.NaN);
-  const timing = await timeEvaluator(bound, TIMING);
-  const sec = timing.median / 1e3;
-  return {
-    kernel: `naive gemm+relu+add (2048³ fp32)`,
-    timing,
-    gflops: (2 * n * n * n) / sec / 1e9,
-    gbps: (4 * 4 * n * n) / sec / 1e9,
-    check: `${GEMM_SAMPLES} sampled outputs vs float64: ‖Δ‖/‖ref‖ = ${rel.toExponential(2)}; all outputs written`,
-    compile: c,
-  };
-}
-
-async function benchLaunch(): Promise<{ eventUsPerLaunch: number; jsUsPerLaunch: number; number: number; compile: { coldMs: number; warmMs: number } }> {
-  const c = await compileTimed("empty");
-  using mod = loadModule(c.image);
-  const bound = mod.getKernel("empty").bind({ grid: 1, block: 1 }, []);
-  const t = await timeEvaluator(bound, TIMING);
-  // The same launches issued one by one from JavaScript, wall clock (N-API call included).
-  const N = 20_000;
-  for (let i = 0; i < 1000; i++) bound.run();
-  cuda.synchronize();
+async function benchWorkload(w: Workload, mode: Mode): Promise<ResultRow> {
+  const device = mode.dryRun ? "cpu" : "cuda";
   const t0 = performance.now();
-  for (let i = 0; i < N; i++) bound.run();
-  cuda.synchronize();
-  const js = ((performance.now() - t0) / N) * 1e3;
-  return { eventUsPerLaunch: t.median * 1e3, jsUsPerLaunch: js, number: t.number, compile: { coldMs: c.coldMs, warmMs: c.warmMs } };
-}
-
-async function benchTorch(): Promise<{ ok: true; median: number; min: number; torch: string; cuda: string; device: string } | { ok: false; reason: string }> {
+  // Cache off: the first build is the cold compile of this source.
+  const mod = await build(w.schedule(), mode.dryRun ? DRY_RUN_TARGET : "cuda", { device, cacheDir: false });
+  const buildMs = performance.now() - t0;
+  const host = mod.params.map((p, i) => {
+    if (p.kind !== "buffer") throw new Error(`${w.id}: scalar parameter ${p.name} is not supported by the bench`);
+    return i === mod.params.length - 1 ? new Float32Array(p.elements).fill(Number.NaN) : randomUniform(p.elements, mode.seed + 7919 * i);
+  });
+  const args = benchArgs(mod, host);
   try {
-    const r = await execa("python3", ["-c", TORCH_SCRIPT], {
-      env: { TESSERA_N: String(GEMM_N) },
-      reject: false,
-      timeout: 180_000,
-      all: true,
-    });
-    if (r.exitCode !== 0) return { ok: false, reason: `python3 exited ${r.exitCode}: ${String(r.all).trim().split("\n").slice(-3).join(" | ")}` };
-    const line = String(r.stdout).trim().split("\n").pop() ?? "";
-    const j = JSON.parse(line) as { median: number; min: number; torch: string; cuda: string; device: string };
-    return { ok: true, median: j.median, min: j.min, torch: j.torch, cuda: j.cuda, device: j.device };
-  } catch (e) {
-    return { ok: false, reason: e instanceof Error ? e.message.split("\n")[0] ?? "" : String(e) };
+    args.poisonOutput();
+    mod(...args.values);
+    const got = args.readOutput();
+    const inputs = host.slice(0, -1);
+    const [reference, refName] =
+      w.kind === "gemm"
+        ? mode.dryRun
+          ? [hostGemmReference(inputs[0] as Float32Array, inputs[1] as Float32Array, inputs[2] as Float32Array, w.n), "float64 JS reference"]
+          : [await gpuGemmReference(args, w.n), "float64 GPU reference"]
+        : [elementwiseReference(w.kind, inputs, w.n), "JS reference"];
+    let check: CheckResult = checkOutput(got, reference, TOLERANCE, TOLERANCE, refName);
+    const races = mod.lastSimulation?.raceCount ?? 0;
+    if (races > 0) check = { ...check, ok: false, summary: `FAIL: ${races} shared-memory races in the simulator; ${check.summary}` };
+    args.poisonOutput();
+    const timing: ModuleTiming = await mod.timeEvaluator(TIMING)(...args.values);
+    const after = checkOutput(args.readOutput(), reference, TOLERANCE, TOLERANCE, refName);
+    if (!after.ok) check = { ...check, ok: false, summary: `${check.summary}; after timing: ${after.summary}` };
+    const compile = await compileLatency(mod, mode.dryRun);
+    console.log(`${w.id} (${w.size}): ${timing.median.toPrecision(4)} ms ${timing.clock}; ${check.summary}`);
+    return {
+      id: w.id,
+      kernel: w.label,
+      source: "build()",
+      size: w.size,
+      timing,
+      clock: timing.clock,
+      gflops: w.flops / (timing.median / 1e3) / 1e9,
+      gbps: w.bytes / (timing.median / 1e3) / 1e9,
+      isGemm: w.kind === "gemm",
+      check,
+      compile,
+      buildMs,
+      kernels: mod.kernels.map((k) => `${k.name} grid [${k.grid.join(",")}] block [${k.block.join(",")}]`),
+    };
+  } finally {
+    args.dispose();
+    mod.dispose();
   }
 }
 
@@ -274,125 +146,147 @@ function kernelDriverVersion(): string | undefined {
   return /Kernel Module\s+(?:for \S+\s+)?([\d.]+)/.exec(readFileSync(f, "utf8"))?.[1];
 }
 
-function fmt(x: number, d = 3): string {
-  return x >= 100 ? x.toFixed(1) : x.toPrecision(d + 1);
+function deviceSummary(dryRun: boolean): BenchReport["device"] {
+  if (dryRun) return { name: `simulator on the CPU (dry run; generated for ${DRY_RUN_TARGET})` };
+  const dev = cuda.device(0);
+  return {
+    name: dev.name,
+    computeCapability: dev.computeCapability.join("."),
+    multiprocessors: dev.multiprocessorCount,
+    memoryGiB: +(dev.totalMemoryBytes / 2 ** 30).toFixed(1),
+    driver: kernelDriverVersion(),
+    driverCudaVersion: cuda.driverVersionString(),
+    driverVersionRaw: cuda.driverVersion(),
+  };
 }
 
 async function main(): Promise<void> {
-  const outAt = process.argv.indexOf("--out-dir");
-  const outDir = resolve(outAt >= 0 ? (process.argv[outAt + 1] ?? "docs/benchmarks") : "docs/benchmarks");
-  if (!cuda.available()) {
-    console.error(`bench:gpu: CUDA unavailable: ${cuda.unavailableReason()}`);
+  const mode = parseMode(process.argv.slice(2));
+  if (!mode.dryRun && !cuda.available()) {
+    console.error(`bench:gpu: CUDA unavailable: ${cuda.unavailableReason()}\n(run with --dry-run to exercise the same checks in the simulator)`);
     process.exit(1);
   }
-  const dev = cuda.device(0);
+  const device = deviceSummary(mode.dryRun);
   const nv = nvrtcStatus();
-  console.log(`${dev.name} (${dev.arch}, ${dev.multiprocessorCount} SMs), driver CUDA ${cuda.driverVersionString()}, ${nv.ok ? nv.version : "nvrtc missing: nvcc"}`);
-  const vadd = await benchVadd();
-  console.log(`vadd done: ${vadd.timing.median.toFixed(4)} ms`);
-  const gemm = await benchGemm();
-  console.log(`gemm done: ${gemm.timing.median.toFixed(3)} ms`);
-  const launch = await benchLaunch();
-  const torch = await benchTorch();
-  const ratio = torch.ok ? gemm.timing.median / torch.median : undefined;
+  const nvcc = mode.dryRun ? await nvccStatus() : undefined;
+  const nvccRelease = /release [\d.]+/.exec(nvcc?.version ?? "")?.[0];
+  const compiler = mode.dryRun ? (nvcc?.ok === true ? `nvcc ${nvccRelease ?? ""}`.trim() : "none (dry run)") : nv.ok ? (nv.version ?? "nvrtc") : "nvcc";
+  console.log(`${mode.dryRun ? "DRY RUN: " : ""}${device.name}; compiler: ${compiler}; seed ${mode.seed}`);
 
-  const rows: string[][] = [
-    ["kernel", "median ms", "min ms", "GFLOP/s", "GB/s", "vs cuBLAS (torch)"],
-    [vadd.kernel, fmt(vadd.timing.median), fmt(vadd.timing.min), fmt(vadd.gflops), fmt(vadd.gbps), "—"],
-    [gemm.kernel, fmt(gemm.timing.median), fmt(gemm.timing.min), fmt(gemm.gflops), "—", ratio === undefined ? "n/a" : `${ratio.toFixed(1)}× slower`],
-  ];
-  if (torch.ok) {
-    const tf = (2 * GEMM_N ** 3) / (torch.median / 1e3) / 1e9;
-    rows.push([`torch relu(A@B)+C (cuBLAS, TF32 off)`, fmt(torch.median), fmt(torch.min), fmt(tf), "—", "1.0×"]);
+  const all = workloads(mode.dryRun);
+  const rows: ResultRow[] = [];
+  for (const w of all) rows.push(await benchWorkload(w, mode));
+
+  const gemmN = all.find((w) => w.id === "gemm_manual")?.n ?? 2048;
+  let launch: LaunchOverhead | undefined;
+  let torch: TorchResult = { ok: false, reason: "dry run (no GPU)" };
+  if (!mode.dryRun) {
+    const hw = await benchHandwrittenGemm(gemmN, mode.seed + 100, TIMING);
+    console.log(`hand-written naive gemm: ${hw.timing.median.toPrecision(4)} ms; ${hw.check.summary}`);
+    rows.push({
+      id: "gemm_handwritten",
+      kernel: "hand-written naive gemm+relu+add (16×16 blocks)",
+      source: "hand-written CUDA",
+      size: `${gemmN}³ fp32`,
+      timing: hw.timing,
+      clock: "cuda-events",
+      gflops: (2 * gemmN ** 3) / (hw.timing.median / 1e3) / 1e9,
+      gbps: (16 * gemmN * gemmN) / (hw.timing.median / 1e3) / 1e9,
+      isGemm: true,
+      check: hw.check,
+      compile: hw.compile,
+      buildMs: undefined,
+      kernels: ["gemm_relu_add"],
+    });
+    launch = await benchLaunchOverhead(TIMING);
+    torch = await benchTorch(gemmN);
+    disposeReferences();
   }
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length)));
-  const line = (r: string[]) => r.map((c, i) => c.padEnd(widths[i] ?? 0)).join("  ");
+
+  const report: BenchReport = {
+    date: new Date().toISOString(),
+    mode: mode.dryRun ? "dry-run (simulator, small sizes; times are simulator wall clock, not GPU time)" : "gpu",
+    seed: mode.seed,
+    device,
+    compiler,
+    node: process.version,
+    timing: {
+      method: mode.dryRun
+        ? "timeEvaluator (TVM semantics) around whole simulator runs, wall clock; ms per run"
+        : "timeEvaluator (TVM semantics), CUDA events around a native launch loop; ms per run",
+      ...TIMING,
+    },
+    tolerance: { rtol: TOLERANCE, atol: TOLERANCE },
+    sizes: Object.fromEntries(all.map((w) => [w.id, w.size])),
+    rows,
+    launch,
+    torch,
+    gemmN,
+  };
   console.log("");
-  console.log(line(rows[0]!));
-  console.log(widths.map((w) => "-".repeat(w)).join("  "));
-  for (const r of rows.slice(1)) console.log(line(r));
-  console.log("");
-  console.log(`NVRTC compile (cache off): vadd ${vadd.compile.coldMs.toFixed(1)} ms cold / ${vadd.compile.warmMs.toFixed(1)} ms warm; gemm ${gemm.compile.coldMs.toFixed(1)} / ${gemm.compile.warmMs.toFixed(1)} ms; empty ${launch.compile.coldMs.toFixed(1)} / ${launch.compile.warmMs.toFixed(1)} ms`);
-  console.log(`launch overhead (empty kernel): ${launch.eventUsPerLaunch.toFixed(2)} µs/launch back-to-back in the native loop (CUDA events); ${launch.jsUsPerLaunch.toFixed(2)} µs/launch issued one by one from JS`);
+  console.log(renderTable(report));
+  if (launch !== undefined)
+    console.log(`\nlaunch overhead (empty kernel): ${launch.eventUsPerLaunch.toFixed(2)} µs/launch in the native loop; ${launch.jsUsPerLaunch.toFixed(2)} µs/launch from JS`);
   if (!torch.ok) console.log(`torch: skipped (${torch.reason})`);
 
-  const date = new Date().toISOString();
-  const report = {
-    date,
-    device: {
-      name: dev.name,
-      computeCapability: dev.computeCapability.join("."),
-      multiprocessors: dev.multiprocessorCount,
-      memoryGiB: +(dev.totalMemoryBytes / 2 ** 30).toFixed(1),
-      driver: kernelDriverVersion(),
-      driverCudaVersion: cuda.driverVersionString(),
-      driverVersionRaw: cuda.driverVersion(),
-    },
-    compiler: nv.ok ? nv.version : "nvcc",
-    node: process.version,
-    timing: { method: "timeEvaluator (TVM semantics), CUDA events around a native launch loop; ms per run", ...TIMING },
-    sizes: { vectorAdd: VEC_N, gemm: [GEMM_N, GEMM_N, GEMM_N] },
-    results: [vadd, gemm].map((r) => ({
-      kernel: r.kernel,
-      medianMs: r.timing.median,
-      meanMs: r.timing.mean,
-      minMs: r.timing.min,
-      maxMs: r.timing.max,
-      stdMs: r.timing.std,
-      number: r.timing.number,
-      samplesMs: r.timing.samples,
-      gflops: r.gflops,
-      gbps: r.gbps,
-      check: r.check,
-      nvrtcCompileMs: { cold: r.compile.coldMs, warm: r.compile.warmMs },
-      resources: { from: r.compile.source, registers: r.compile.registers, sharedBytes: r.compile.sharedBytes, spillBytes: r.compile.spills },
+  mkdirSync(mode.outDir, { recursive: true });
+  writeFileSync(join(mode.outDir, "gpu-runtime.json"), JSON.stringify(jsonReport(report), null, 2) + "\n");
+  writeFileSync(join(mode.outDir, "gpu-runtime.md"), renderMarkdown(report));
+  console.log(`wrote ${join(mode.outDir, "gpu-runtime.json")} and gpu-runtime.md`);
+  const failed = rows.filter((r) => !r.check.ok);
+  if (failed.length > 0) {
+    console.error(`bench:gpu: checks FAILED for ${failed.map((r) => r.id).join(", ")}`);
+    process.exitCode = 1;
+  }
+}
+
+function jsonReport(r: BenchReport): unknown {
+  const cublas = r.torch.ok ? r.torch.median : undefined;
+  return {
+    date: r.date,
+    mode: r.mode,
+    seed: r.seed,
+    device: r.device,
+    compiler: r.compiler,
+    node: r.node,
+    timing: r.timing,
+    tolerance: r.tolerance,
+    sizes: r.sizes,
+    results: r.rows.map((row) => ({
+      id: row.id,
+      kernel: row.kernel,
+      source: row.source,
+      size: row.size,
+      clock: row.clock,
+      medianMs: row.timing.median,
+      meanMs: row.timing.mean,
+      minMs: row.timing.min,
+      maxMs: row.timing.max,
+      stdMs: row.timing.std,
+      number: row.timing.number,
+      samplesMs: row.timing.samples,
+      gflops: row.gflops,
+      gbps: row.gbps,
+      ratioToCublas: row.isGemm && cublas !== undefined ? row.timing.median / cublas : undefined,
+      check: { status: row.check.ok ? "pass" : "FAIL", summary: row.check.summary, mismatches: row.check.mismatches, unwritten: row.check.unwritten, maxAbsError: row.check.maxAbsError },
+      compileMs: row.compile === undefined ? undefined : { compiler: row.compile.compiler, cold: row.compile.coldMs, warm: row.compile.warmMs },
+      buildMs: row.buildMs,
+      resources: row.compile?.registers === undefined ? undefined : { from: row.compile.resourcesFrom, registers: row.compile.registers, sharedBytes: row.compile.sharedBytes, spillBytes: row.compile.spills },
+      kernels: row.kernels,
     })),
-    launchOverhead: {
-      nativeLoopUsPerLaunch: launch.eventUsPerLaunch,
-      jsIssuedUsPerLaunch: launch.jsUsPerLaunch,
-      number: launch.number,
-      nvrtcCompileMs: launch.compile,
-    },
-    torch: torch.ok
-      ? { version: torch.torch, cuda: torch.cuda, device: torch.device, medianMs: torch.median, minMs: torch.min, gemmSlowdownVsTorch: ratio }
-      : { skipped: torch.reason },
+    launchOverhead:
+      r.launch === undefined
+        ? { skipped: "dry run (no GPU)" }
+        : {
+            nativeLoopUsPerLaunch: r.launch.eventUsPerLaunch,
+            jsIssuedUsPerLaunch: r.launch.jsUsPerLaunch,
+            number: r.launch.number,
+            compileMs: { compiler: r.launch.compile.compiler, cold: r.launch.compile.coldMs, warm: r.launch.compile.warmMs },
+          },
+    torch: r.torch.ok
+      ? { version: r.torch.torch, cuda: r.torch.cuda, device: r.torch.device, medianMs: r.torch.median, minMs: r.torch.min, checkFloat64: r.torch.checkOk ? "pass" : "FAIL" }
+      : { skipped: r.torch.reason },
   };
-  mkdirSync(outDir, { recursive: true });
-  writeFileSync(join(outDir, "gpu-runtime.json"), JSON.stringify(report, null, 2) + "\n");
-  const md = [
-    "# GPU runtime benchmark",
-    "",
-    `Generated by \`pnpm bench:gpu\` (packages/runtime/bench/gpu.bench.ts) on ${date.slice(0, 10)}.`,
-    "",
-    `- GPU: **${dev.name}** (compute capability ${dev.computeCapability.join(".")}, ${dev.multiprocessorCount} SMs, ${(dev.totalMemoryBytes / 2 ** 30).toFixed(1)} GiB)`,
-    `- Driver: ${kernelDriverVersion() ?? "version unknown"}, CUDA ${cuda.driverVersionString()} (cuDriverGetVersion ${cuda.driverVersion()}); compiler: ${report.compiler}; Node ${process.version}`,
-    `- Sizes: vector add 2^24 fp32; gemm+ReLU+add 2048×2048×2048 fp32 (naive: one thread per output, 16×16 blocks)`,
-    `- Timing: timeEvaluator, number=${TIMING.number}, repeat=${TIMING.repeat}, minRepeatMs=${TIMING.minRepeatMs}; CUDA events around a native launch loop; ms per run (median of ${TIMING.repeat} samples)`,
-    `- Checks: outputs poisoned with NaN before each run; vector add checked in full; gemm on ${GEMM_SAMPLES} sampled outputs against float64`,
-    "",
-    `| ${rows[0]!.join(" | ")} |`,
-    `| ${rows[0]!.map(() => "---").join(" | ")} |`,
-    ...rows.slice(1).map((r) => `| ${r.join(" | ")} |`),
-    "",
-    "| kernel | NVRTC compile, cold (ms) | warm (ms) | registers | shared bytes | spill bytes |",
-    "| --- | --- | --- | --- | --- | --- |",
-    ...[vadd, gemm].map(
-      (r) =>
-        `| ${r.kernel} | ${r.compile.coldMs.toFixed(1)} | ${r.compile.warmMs.toFixed(1)} | ${r.compile.registers ?? "?"} | ${r.compile.sharedBytes ?? "?"} | ${r.compile.spills ?? "?"} |`,
-    ),
-    `| empty | ${launch.compile.coldMs.toFixed(1)} | ${launch.compile.warmMs.toFixed(1)} | | | |`,
-    "",
-    `Launch overhead (empty kernel, 1×1): **${launch.eventUsPerLaunch.toFixed(2)} µs** per launch back-to-back in the native loop (CUDA events, number=${launch.number}); ${launch.jsUsPerLaunch.toFixed(2)} µs per launch when each is issued from JavaScript (wall clock, N-API call included).`,
-    "",
-    torch.ok
-      ? `cuBLAS reference: torch ${torch.torch} (CUDA ${torch.cuda}) \`relu(A@B)+C\`, TF32 off, CUDA events, same timing scheme: **${torch.median.toFixed(3)} ms**; the naive kernel is **${(ratio ?? 0).toFixed(1)}× slower**.`
-      : `cuBLAS reference: skipped (${torch.reason}).`,
-    "",
-    "Cold compile = the first NVRTC compile of that source in the process with the cache off (the very first also pays NVRTC's own start-up); warm = best of two more.",
-    "",
-  ].join("\n");
-  writeFileSync(join(outDir, "gpu-runtime.md"), md);
-  console.log(`wrote ${join(outDir, "gpu-runtime.json")} and gpu-runtime.md`);
 }
 
 main().catch((e: unknown) => {

@@ -20,7 +20,7 @@ const repoRoot = resolve(pkgDir, "..", "..");
 /** Entry points: name → TypeScript source (relative to the repository root). Add the CLI/grader here. */
 const ENTRIES: ReadonlyArray<{ name: string; source: string; description: string }> = [
   { name: "gpu-selftest", source: "packages/runtime/scripts/gpu-selftest.ts", description: "runtime GPU checks (PASS/FAIL)" },
-  { name: "bench-gpu", source: "packages/runtime/bench/gpu.bench.ts", description: "pnpm bench:gpu" },
+  { name: "bench-gpu", source: "packages/runtime/bench/gpu.bench.ts", description: "pnpm bench:gpu: build() kernels, hand-written gemm, cuBLAS; --dry-run: the same checks in the simulator; --out-dir DIR" },
 ];
 
 const RUN_SH = `#!/usr/bin/env bash

@@ -6,9 +6,13 @@
 import assert from "node:assert/strict";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
+import { scheduleCorpus } from "@tessera/corpus";
+import { compilePrimFunc, randomArgs, type TypedArray } from "@tessera/ir";
 import {
+  build,
   CompileError,
   compileCuda,
+  ModuleArgumentError,
   cuda,
   CudaError,
   f32,
@@ -316,6 +320,41 @@ export const gpuChecks: GpuCheck[] = [
       using z = NDArray.full([64], "float32", Number.NaN);
       mod.getKernel("vadd").launch({ grid: 1, block: 64 }, [x, x, z, 64]);
       assert.ok(z.toTypedArray().every((v) => v === 4));
+    },
+  },
+  {
+    name: "build(): the corpus on the cuda device matches the sequential executor (cuda target and an older named target as PTX)",
+    async run(log) {
+      for (const entry of scheduleCorpus()) {
+        for (const target of ["cuda", "nvidia/tesla-t4"]) {
+          const mod = await build(entry.build(), target, { device: "cuda", cacheDir: false });
+          const args = randomArgs(entry.original(), 5);
+          const out = args.length - 1;
+          (args[out] as TypedArray).fill(Number.NaN);
+          const expected = args.map((a) => a.slice() as TypedArray);
+          compilePrimFunc(entry.original()).run(expected);
+          const device = args.map((a, i) => {
+            const p = mod.params[i];
+            return NDArray.from(a as Float32Array, { shape: p?.kind === "buffer" ? p.shape : [a.length] });
+          });
+          try {
+            mod(...device);
+            const got = (device[out] as NDArray).toTypedArray() as Float32Array;
+            const ref = expected[out] as Float32Array;
+            let bad = 0;
+            for (let i = 0; i < ref.length; i++) if (!(Math.abs((got[i] as number) - (ref[i] as number)) <= 1e-4 + 1e-4 * Math.abs(ref[i] as number))) bad++;
+            assert.equal(bad, 0, `${entry.name} (${target}): ${bad} of ${ref.length} outputs wrong`);
+            const e = expectThrow(() => mod(...args));
+            assert.ok(e instanceof ModuleArgumentError && /argument 0 \(A\).*the cuda device takes NDArrays/.test(e.message), String(e));
+            const t = await mod.timeEvaluator({ number: 1, repeat: 3, minRepeatMs: 0 })(...device);
+            assert.equal(t.clock, "cuda-events");
+            log(`${entry.name} (${target}: ${mod.compiled?.output} ${mod.compiled?.target}): ${mod.kernels.length} kernel(s), ${t.median.toFixed(4)} ms`);
+          } finally {
+            for (const d of device) d.dispose();
+            mod.dispose();
+          }
+        }
+      }
     },
   },
   {

@@ -93,17 +93,23 @@ export function compareWithReference(module: LoweredModule, original: PrimFunc, 
   };
 }
 
-/** Parameters the function stores to and never loads from (in-place buffers keep their inputs). */
+/**
+ * Parameters the function stores to and never loads from (in-place buffers keep their inputs),
+ * and parameters written by a reduction block with an init statement: `C = C + A·B` loads C,
+ * but only after the init defined it, so C is an output (not comparing it made every matmul pass).
+ */
 function outputIndices(func: PrimFunc, buffers: readonly Buffer[]): number[] {
   const written = new Set<unknown>();
   const read = new Set<unknown>();
+  const initialized = new Set<unknown>();
   forEachStmt(func.body, (s) => {
     if (s.kind === "BufferStore") written.add(s.buffer.data);
+    if (s.kind === "BlockRealize" && s.block.init !== undefined) for (const w of s.block.writes) initialized.add(w.buffer.data);
   });
   forEachExpr(func.body, (e) => {
     if (e.kind === "BufferLoad") read.add(e.buffer.data);
   });
-  return buffers.flatMap((b, i) => (written.has(b.data) && !read.has(b.data) ? [i] : []));
+  return buffers.flatMap((b, i) => (written.has(b.data) && (!read.has(b.data) || initialized.has(b.data)) ? [i] : []));
 }
 
 function compareArrays(

@@ -1,0 +1,120 @@
+/**
+ * The lowered CUDA corpus and its `nvcc -cubin -Xptxas -v` resource report, shared by
+ * corpus-nvcc.test.ts and scripts/ptxas-report.ts: which modules (the schedule corpus and the
+ * 2048³ naive/manual gemm+ReLU+add, each lowered for the T4 and the H100), one nvcc invocation per
+ * architecture over one file per module, and a parser of the ptxas log that attributes every
+ * kernel to its file.
+ */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { manualSchedule, naiveSchedule, scheduleCorpus } from "@tessera/corpus";
+import type { Schedule } from "@tessera/schedule";
+import { execa } from "execa";
+import { codegenCuda } from "../../src/cuda/index.js";
+import type { LoweredModule } from "../../src/lowered.js";
+import { lower } from "../../src/lower/pipeline.js";
+
+export const CORPUS_TARGETS = ["nvidia/tesla-t4", "nvidia/h100"] as const;
+export const PTXAS_ARCHS = ["sm_75", "sm_90"] as const;
+
+export interface CorpusModule {
+  /** `<entry>@<target>`, e.g. `gemm_relu_add_manual_2048@nvidia/h100`. */
+  readonly label: string;
+  /** A file name for the module's CUDA source. */
+  readonly file: string;
+  readonly module: LoweredModule;
+}
+
+/** Every corpus schedule plus the 2048³ naive and manual schedules, lowered for each corpus target. */
+export function lowerCudaCorpus(): CorpusModule[] {
+  const builds: { name: string; build: () => Schedule }[] = [
+    ...scheduleCorpus().map((e) => ({ name: e.name, build: e.build })),
+    { name: "gemm_relu_add_naive_2048", build: () => naiveSchedule(2048) },
+    { name: "gemm_relu_add_manual_2048", build: () => manualSchedule(2048) },
+  ];
+  return builds.flatMap(({ name, build }) =>
+    CORPUS_TARGETS.map((target) => ({
+      label: `${name}@${target}`,
+      file: `${name}__${target.replace(/\W/g, "_")}.cu`,
+      module: lower(build(), target),
+    })),
+  );
+}
+
+/** What ptxas reports for one entry function. */
+export interface PtxasKernelRecord {
+  readonly kernel: string;
+  readonly arch: string;
+  readonly registers: number;
+  readonly sharedBytes: number;
+  readonly stackFrameBytes: number;
+  readonly spillStoreBytes: number;
+  readonly spillLoadBytes: number;
+  /** ptxas "Compile time" of the function (absent from older ptxas). */
+  readonly compileMs: number | undefined;
+}
+
+type MutableRecord = { -readonly [K in keyof PtxasKernelRecord]: PtxasKernelRecord[K] };
+
+/**
+ * Splits a `ptxas -v` log of one nvcc run over several files into one list of entry functions per
+ * file, in order: ptxas starts each file with its `bytes gmem` line.
+ */
+export function parsePtxasLogPerFile(log: string): PtxasKernelRecord[][] {
+  const files: MutableRecord[][] = [];
+  let current: MutableRecord | undefined;
+  for (const line of log.split(/\r?\n/)) {
+    let m: RegExpExecArray | null;
+    if (/ptxas info\s*:\s*\d+ bytes gmem/.test(line)) {
+      files.push([]);
+      current = undefined;
+    } else if ((m = /Compiling entry function '([^']+)' for '([^']+)'/.exec(line)) !== null) {
+      if (files.length === 0) files.push([]);
+      current = { kernel: m[1]!, arch: m[2]!, registers: 0, sharedBytes: 0, stackFrameBytes: 0, spillStoreBytes: 0, spillLoadBytes: 0, compileMs: undefined };
+      files[files.length - 1]!.push(current);
+    } else if (current === undefined) {
+      continue;
+    } else if ((m = /(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads/.exec(line)) !== null) {
+      current.stackFrameBytes = Number(m[1]);
+      current.spillStoreBytes = Number(m[2]);
+      current.spillLoadBytes = Number(m[3]);
+    } else if ((m = /Used (\d+) registers/.exec(line)) !== null) {
+      current.registers = Number(m[1]);
+      current.sharedBytes = Number(/(\d+) bytes smem/.exec(line)?.[1] ?? 0);
+    } else if ((m = /Compile time = ([\d.]+) ms/.exec(line)) !== null) {
+      current.compileMs = Number(m[1]);
+    }
+  }
+  return files;
+}
+
+export interface ArchCompilation {
+  readonly arch: string;
+  readonly exitCode: number;
+  readonly log: string;
+  readonly wallMs: number;
+  /** The entry functions of `modules[k]`, as ptxas reported them. */
+  readonly perModule: readonly PtxasKernelRecord[][];
+}
+
+/** Writes one .cu file per module into `dir` and compiles all of them for `arch` in one nvcc run. */
+export async function compileCorpusForArch(nvcc: string, dir: string, modules: readonly CorpusModule[], arch: string): Promise<ArchCompilation> {
+  for (const m of modules) writeFileSync(join(dir, m.file), codegenCuda(m.module).source);
+  const started = performance.now();
+  const r = await execa(nvcc, [`-arch=${arch}`, "-cubin", "-Xptxas", "-v", ...modules.map((m) => m.file)], {
+    cwd: dir,
+    reject: false,
+    all: true,
+    timeout: 600_000,
+  });
+  const log = String(r.all ?? "");
+  return { arch, exitCode: r.exitCode ?? -1, log, wallMs: performance.now() - started, perModule: parsePtxasLogPerFile(log) };
+}
+
+/** Whether `nvcc --version` runs. */
+export async function nvccAvailable(nvcc: string): Promise<boolean> {
+  return execa(nvcc, ["--version"], { reject: false }).then(
+    (r) => r.exitCode === 0,
+    () => false,
+  );
+}
