@@ -7,7 +7,6 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parsePrimFunc } from "@tessera/ir";
-import { moduleFromKernelFunc } from "@tessera/simulator";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { runCli } from "../src/index.js";
 import { captureIO } from "./capture.js";
@@ -38,7 +37,7 @@ vi.mock("@tessera/codegen", async (importOriginal) => {
     ...actual,
     lower: (_func: unknown, targetName: string) => {
       lowered.calls.push(targetName);
-      return moduleFromKernelFunc(parsePrimFunc(windowSumKernel()), { name: "window_sum", target: actual.target(targetName) });
+      return actual.moduleFromKernelFunc(parsePrimFunc(windowSumKernel()), { name: "window_sum", target: actual.target(targetName) });
     },
   };
 });

@@ -11,3 +11,5 @@ export * from "./lower/errors.js";
 export * from "./lower/passes/index.js";
 export { lower, describePipeline, LOWERING_PASSES, type LowerOptions, type PipelineStep } from "./lower/pipeline.js";
 export * from "./cuda/index.js";
+export { kernelFromFunc, moduleFromKernelFunc, type KernelModuleOptions } from "./kernel-from-func.js";
+export { readLaunchShape, type LaunchShape as KernelLaunchShape, type ThreadBinding as KernelThreadBinding } from "./lower/kernel/thread-env.js";

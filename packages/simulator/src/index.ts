@@ -18,4 +18,3 @@ export { type CompareOptions, type ComparisonReport, type Mismatch, type OutputC
 export { type AccessSite, type CompiledKernel, type SharedAllocation, compileKernel } from "./compile-kernel.js";
 export { type LaunchDims, type ThreadBinding, type ThreadTag, dimsOfBindings, findThreadBindings, launchDims } from "./launch.js";
 export { formatComparison, formatSimulationReport } from "./format.js";
-export { type KernelModuleOptions, moduleFromKernelFunc } from "./kernel-module.js";

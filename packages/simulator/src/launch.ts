@@ -2,23 +2,12 @@
  * The launch dimensions a kernel body binds (`thread_extent` attributes), checked against the
  * kernel's launch metadata.
  */
-import { type AttrStmt, type Var, forEachStmt } from "@tessera/ir";
-import type { DeviceKernel } from "@tessera/codegen";
+import type { Var } from "@tessera/ir";
+import { type DeviceKernel, readLaunchShape } from "@tessera/codegen";
 import type { Dim3 } from "./dims.js";
 import { SimulationError } from "./errors.js";
 
 export type ThreadTag = "blockIdx.x" | "blockIdx.y" | "blockIdx.z" | "threadIdx.x" | "threadIdx.y" | "threadIdx.z";
-
-const TAGS: readonly ThreadTag[] = ["blockIdx.x", "blockIdx.y", "blockIdx.z", "threadIdx.x", "threadIdx.y", "threadIdx.z"];
-
-function isThreadTag(name: string): name is ThreadTag {
-  return (TAGS as readonly string[]).includes(name);
-}
-
-/** Virtual threads (`vthread`, `vthread.x`, …) run as serial loops inside each thread. */
-function isVirtualThreadTag(name: string): boolean {
-  return /^vthread(\.[xyz])?$/.test(name) || name === "cthread";
-}
 
 export interface ThreadBinding {
   readonly tag: ThreadTag;
@@ -35,36 +24,10 @@ export interface LaunchDims {
 
 /** The `thread_extent` attributes of `body`: each tag's extent, which must be the same constant everywhere. */
 export function findThreadBindings(kernelName: string, body: DeviceKernel["body"]): ThreadBinding[] {
-  const bindings: ThreadBinding[] = [];
-  forEachStmt(body, (s) => {
-    if (s.kind !== "AttrStmt" || s.key !== "thread_extent") return;
-    const binding = threadBinding(kernelName, s);
-    if (binding === undefined) return;
-    const sameTag = bindings.find((b) => b.tag === binding.tag);
-    if (sameTag !== undefined && sameTag.extent !== binding.extent) {
-      throw new SimulationError(
-        `kernel ${kernelName}: ${binding.tag} is launched with extent ${sameTag.extent} and with extent ${binding.extent}; ` +
-          `one tag must have one extent in a kernel`,
-      );
-    }
-    if (!bindings.some((b) => b.variable === binding.variable)) bindings.push(binding);
+  const { bindings } = readLaunchShape(body, (detail) => {
+    throw new SimulationError(`kernel ${kernelName}: ${detail}`);
   });
-  return bindings;
-}
-
-function threadBinding(kernelName: string, s: AttrStmt): ThreadBinding | undefined {
-  const v = s.node;
-  if (v === undefined) throw new SimulationError(`kernel ${kernelName}: a thread_extent attribute without a thread variable`);
-  if (isVirtualThreadTag(v.name)) return undefined;
-  if (!isThreadTag(v.name)) {
-    throw new SimulationError(
-      `kernel ${kernelName}: thread_extent of an unknown thread tag "${v.name}" (expected one of ${TAGS.join(", ")})`,
-    );
-  }
-  if (s.value.kind !== "IntImm" || s.value.value < 1) {
-    throw new SimulationError(`kernel ${kernelName}: the extent of ${v.name} must be a positive constant`);
-  }
-  return { tag: v.name, variable: v, extent: s.value.value };
+  return bindings.map((b) => ({ tag: b.tag as ThreadTag, variable: b.variable, extent: b.extent }));
 }
 
 /** Grid and block of the tags that occur (1 for the others). */

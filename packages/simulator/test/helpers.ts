@@ -1,7 +1,7 @@
 /** Test support: hand-written lowered kernels (TVMScript), wrapped into LoweredModules as `lower` would produce them. */
 import type { LoweredModule } from "@tessera/codegen";
 import { parsePrimFunc } from "@tessera/ir";
-import { moduleFromKernelFunc } from "../src/index.js";
+import { moduleFromKernelFunc } from "@tessera/codegen";
 
 /** A one-kernel module whose source (and argument list) is the parsed kernel function itself. */
 export function moduleFromLoweredScript(script: string, name = "kernel"): LoweredModule {

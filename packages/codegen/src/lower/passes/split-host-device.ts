@@ -14,18 +14,16 @@ import {
   type Stmt,
   type Var,
   allocate,
-  bytesOf,
   constantSize,
   forEachExpr,
   forEachStmt,
   printExpr,
   usesVar,
 } from "@tessera/ir";
-import { KERNEL_PARAM_DTYPES, type KernelParam } from "../../launch-metadata.js";
 import type { DeviceKernel, DeviceKernelParam, Workspace } from "../../lowered.js";
 import { LoweringError } from "../errors.js";
 import type { Pass } from "../pass.js";
-import { launchDims } from "../kernel/launch-dims.js";
+import { makeDeviceKernel } from "../kernel/device-kernel.js";
 import { containsThreadExtent, isThreadExtent } from "../kernel/thread-env.js";
 
 const PASS = "splitHostDevice";
@@ -166,14 +164,9 @@ function buildKernel(func: PrimFunc, name: string, nest: LaunchNest, workspaces:
     if (buffer !== undefined) params.push({ kind: "buffer", name: w.buffer.name, buffer, source: { kind: "workspace", index } });
   });
   checkGlobalAllocations(name, nest.body);
-  const { grid, block } = launchDims(name, nest.body, PASS);
-  return {
-    name,
-    params,
-    body: nest.body,
-    launch: { name, grid, block, dynamicSharedBytes: 0, params: params.map((p) => launchParam(name, p)) },
-    sharedBytes: sharedBytes(name, nest.body),
-  };
+  return makeDeviceKernel(name, params, nest.body, (detail) => {
+    throw new LoweringError(PASS, `kernel ${name}: ${detail}`);
+  });
 }
 
 /** Buffers loaded or stored in `body` and not allocated inside it, by `data` variable. */
@@ -195,14 +188,6 @@ function accessedBuffers(body: Stmt): Map<Var, Buffer> {
   return out;
 }
 
-function launchParam(kernel: string, p: DeviceKernelParam): KernelParam {
-  const dtype = p.kind === "buffer" ? p.buffer.dtype : p.dtype;
-  if (!(KERNEL_PARAM_DTYPES as readonly string[]).includes(dtype)) {
-    throw new LoweringError(PASS, `kernel ${kernel}: parameter ${p.name} has dtype ${dtype}, which a kernel parameter cannot have`);
-  }
-  return { name: p.name, kind: p.kind, dtype: dtype as KernelParam["dtype"] };
-}
-
 /** Global storage allocated inside a launch nest would be per block or per thread: not supported. */
 function checkGlobalAllocations(kernel: string, body: Stmt): void {
   forEachStmt(body, (s) => {
@@ -214,17 +199,3 @@ function checkGlobalAllocations(kernel: string, body: Stmt): void {
     }
   });
 }
-
-function sharedBytes(kernel: string, body: Stmt): number {
-  let total = 0;
-  forEachStmt(body, (s) => {
-    if (s.kind !== "Allocate" || s.buffer.scope !== "shared") return;
-    const elements = constantSize(s.buffer);
-    if (elements === undefined) {
-      throw new LoweringError(PASS, `kernel ${kernel}: shared buffer ${s.buffer.name} has a symbolic size; static shared memory needs a constant size`);
-    }
-    total += elements * bytesOf(s.buffer.dtype);
-  });
-  return total;
-}
-

@@ -1,0 +1,40 @@
+/**
+ * Assembling a DeviceKernel record from a kernel body and its parameters: the launch metadata
+ * (shape read from the body's thread_extent attributes, parameter kinds and dtypes) and the
+ * static shared memory it allocates. Used by splitHostDevice and by `moduleFromKernelFunc`.
+ */
+import { type Stmt, bytesOf, constantSize, forEachStmt } from "@tessera/ir";
+import { KERNEL_PARAM_DTYPES, type KernelParam, type LaunchMetadata } from "../../launch-metadata.js";
+import type { DeviceKernel, DeviceKernelParam } from "../../lowered.js";
+import { readLaunchShape } from "./thread-env.js";
+
+type Fail = (detail: string) => never;
+
+/** The launch-metadata view of kernel parameters; a dtype a kernel cannot take is reported. */
+export function launchParams(params: readonly DeviceKernelParam[], fail: Fail): KernelParam[] {
+  return params.map((p) => {
+    const dtype = p.kind === "buffer" ? p.buffer.dtype : p.dtype;
+    if (!(KERNEL_PARAM_DTYPES as readonly string[]).includes(dtype)) {
+      fail(`parameter ${p.name} has dtype ${dtype}, which a kernel parameter cannot have`);
+    }
+    return { name: p.name, kind: p.kind, dtype: dtype as KernelParam["dtype"] };
+  });
+}
+
+/** Bytes of static shared memory the body allocates (each allocation needs a constant size). */
+export function staticSharedBytes(body: Stmt, fail: Fail): number {
+  let total = 0;
+  forEachStmt(body, (s) => {
+    if (s.kind !== "Allocate" || s.buffer.scope !== "shared") return;
+    const elements = constantSize(s.buffer);
+    if (elements === undefined) fail(`shared buffer ${s.buffer.name} has a symbolic size; static shared memory needs a constant size`);
+    total += elements! * bytesOf(s.buffer.dtype);
+  });
+  return total;
+}
+
+export function makeDeviceKernel(name: string, params: readonly DeviceKernelParam[], body: Stmt, fail: Fail): DeviceKernel {
+  const { grid, block } = readLaunchShape(body, fail);
+  const launch: LaunchMetadata = { name, grid, block, dynamicSharedBytes: 0, params: launchParams(params, fail) };
+  return { name, params, body, launch, sharedBytes: staticSharedBytes(body, fail) };
+}
