@@ -98,6 +98,15 @@ describe("sandboxed submission runs", () => {
     expect(run.load.diagnostics.join("\n")).toMatch(/imports Node's "fs" module/);
   });
 
+  it("keeps the result channel out of the submission's reach (no forged results)", async () => {
+    const run = await runFixture("forge-channel", [tiling]);
+    const r = run.results.get("t1");
+    expect(r?.ok).toBe(false);
+    if (r?.ok !== false) return;
+    expect(r.error.name).toBe("TypeError");
+    expect(r.error.message).toMatch(/__tesseraSend is not a function/);
+  });
+
   it("turns process.exit(0) into an error of that task", async () => {
     const run = await runFixture("exit-zero", [tiling]);
     expect(run.exit).toEqual({ kind: "finished" });

@@ -70,6 +70,8 @@ describe("structural checks of the gemm-relu-add manifest", () => {
     const results = outcomes(sch, "shared-memory-tiling");
     expect(results["split-i-by-tile-x"]).toBe('the i loop of "gemm" is not split into tiles of 64 (its loops: i_0 (extent 64, bound to blockIdx.x), i_1 (extent 32))');
     expect(results["split-j-by-tile-y"]).toBe("pass");
+    // The block loop's extent (2048/32) equals tileX: it must not be taken for the tileX loop.
+    expect(results["block-loops-reordered"]).toMatch(/^no loop over i with extent 64 inside k_0 \(extent 32\); the loops around "gemm" are i_0/);
   });
 
   it("a shared stage left at the root (no computeAt) fails the placement check", () => {

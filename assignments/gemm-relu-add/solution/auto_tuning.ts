@@ -46,8 +46,10 @@ export function autoTuningSchedule(sch: Schedule): void {
   const threadExtentX = iFactors[1];
   const threadExtentY = jFactors[1];
   for (const stage of [aShared, bShared]) {
-    const [row, col] = sch.getLoops(stage).slice(-2) as [LoopRV, LoopRV];
-    const fused = sch.fuse(row, col);
+    // The copy's own loops follow blockX, blockY and kOuter. A copied dimension of extent 1 (a
+    // sampled tile of 1) gets no loop, so take all of them rather than "the last two".
+    const copyLoops = sch.getLoops(stage).slice(3);
+    const fused = copyLoops.length === 1 ? copyLoops[0]! : sch.fuse(...copyLoops);
     const [, copyX, copyY] = sch.split(fused, [null, threadExtentX, threadExtentY]) as [LoopRV, LoopRV, LoopRV];
     sch.bind(copyX, "threadIdx.x");
     sch.bind(copyY, "threadIdx.y");

@@ -3,8 +3,13 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { StudentFileName } from "./metadata.js";
 
-/** The assignment folder (the parent of src/). */
+/**
+ * The assignment folder (the parent of src/). A bundled build (the GPU device bundle) no longer
+ * sits in src/, so it names the folder in TESSERA_ASSIGNMENT_ROOT.
+ */
 export function assignmentRoot(): string {
+  const fromEnv = process.env["TESSERA_ASSIGNMENT_ROOT"];
+  if (fromEnv !== undefined && fromEnv !== "") return resolve(fromEnv);
   return resolve(fileURLToPath(new URL(".", import.meta.url)), "..");
 }
 
@@ -27,4 +32,4 @@ export function manifestPath(root: string = assignmentRoot()): string {
  * Top-level entries of the assignment folder that never go into a handout: the solution, the
  * tests, and anything installed, built or handed in.
  */
-export const HANDOUT_EXCLUDED = ["solution", "test", "node_modules", "dist", ".turbo", "handin.zip"] as const;
+export const HANDOUT_EXCLUDED = ["solution", "test", "node_modules", "dist", ".turbo", "handin.zip", "results.json"] as const;

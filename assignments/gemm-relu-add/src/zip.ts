@@ -9,6 +9,11 @@ export interface ZipEntry {
   /** Path inside the archive, with "/" separators (e.g. "gemm_relu_add.ts"). */
   readonly name: string;
   readonly data: Uint8Array;
+  /**
+   * Unix permission bits (e.g. 0o755 for a script), kept in the central directory's external
+   * attributes. writeZip defaults to 0o644; readZip sets it when the archive records Unix modes.
+   */
+  readonly mode?: number;
 }
 
 export class ZipFormatError extends Error {
@@ -72,7 +77,7 @@ export function writeZip(entries: readonly ZipEntry[], opts: { modified?: Date; 
     central.writeUInt16LE(0, 32); // comment length
     central.writeUInt16LE(0, 34); // disk number
     central.writeUInt16LE(0, 36); // internal attributes
-    central.writeUInt32LE((0o100644 << 16) >>> 0, 38); // external attributes: regular file, rw-r--r--
+    central.writeUInt32LE((unixFileMode(entry) << 16) >>> 0, 38); // external attributes: regular file and its permissions
     central.writeUInt32LE(offset, 42);
 
     locals.push(local, name, body);
@@ -87,6 +92,18 @@ export function writeZip(entries: readonly ZipEntry[], opts: { modified?: Date; 
   end.writeUInt32LE(directory.length, 12);
   end.writeUInt32LE(offset, 16);
   return Buffer.concat([...locals, directory, end]);
+}
+
+const REGULAR_FILE = 0o100000;
+const UNIX_HOST = 3; // "version made by", high byte
+
+/** The st_mode of a regular file with the entry's permissions (rw-r--r-- unless given). */
+function unixFileMode(entry: ZipEntry): number {
+  const mode = entry.mode ?? 0o644;
+  if (!Number.isInteger(mode) || mode < 0 || mode > 0o7777) {
+    throw new RangeError(`zip entry ${JSON.stringify(entry.name)}: mode ${String(mode)} is not a permission mask (0 to 0o7777)`);
+  }
+  return REGULAR_FILE | mode;
 }
 
 function checkEntryName(name: string, seen: Set<string>): void {
@@ -107,12 +124,14 @@ export function readZip(archive: Uint8Array): ZipEntry[] {
   for (let n = 0; n < count; n++) {
     need(buf, at, 46, "central directory");
     if (buf.readUInt32LE(at) !== CENTRAL_HEADER) throw new ZipFormatError(`central directory entry ${n} has a bad signature`);
+    const madeByUnix = buf.readUInt8(at + 5) === UNIX_HOST;
     const method = buf.readUInt16LE(at + 10);
     const crc = buf.readUInt32LE(at + 16);
     const compressedSize = buf.readUInt32LE(at + 20);
     const size = buf.readUInt32LE(at + 24);
     const nameLength = buf.readUInt16LE(at + 28);
     const skip = buf.readUInt16LE(at + 30) + buf.readUInt16LE(at + 32);
+    const unixMode = buf.readUInt32LE(at + 38) >>> 16;
     const localAt = buf.readUInt32LE(at + 42);
     need(buf, at + 46, nameLength, "central directory");
     const name = buf.toString("utf8", at + 46, at + 46 + nameLength);
@@ -125,13 +144,23 @@ export function readZip(archive: Uint8Array): ZipEntry[] {
     const body = buf.subarray(dataAt, dataAt + compressedSize);
     let data: Buffer;
     if (method === METHOD_STORED) data = Buffer.from(body);
-    else if (method === METHOD_DEFLATE) data = inflateRawSync(body);
+    else if (method === METHOD_DEFLATE) data = inflateBounded(body, size, name);
     else throw new ZipFormatError(`${name} uses compression method ${method} (only stored and deflate are read)`);
     if (data.length !== size) throw new ZipFormatError(`${name} is ${data.length} bytes, the directory says ${size}`);
     if (crc32(data) !== crc) throw new ZipFormatError(`${name} fails its CRC check`);
-    entries.push({ name, data });
+    entries.push(madeByUnix && unixMode !== 0 ? { name, data, mode: unixMode & 0o7777 } : { name, data });
   }
   return entries;
+}
+
+/** Inflates at most `size` bytes (the directory's claim): a small archive cannot expand into gigabytes. */
+function inflateBounded(body: Buffer, size: number, name: string): Buffer {
+  try {
+    return inflateRawSync(body, { maxOutputLength: Math.max(1, size) });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE") throw new ZipFormatError(`${name} inflates to more than the ${size} bytes the directory says`);
+    throw new ZipFormatError(`${name} does not inflate: ${(err as Error).message}`);
+  }
 }
 
 function findEndRecord(buf: Buffer): number {

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
@@ -44,6 +44,14 @@ describe("zip writer and reader", () => {
     );
   });
 
+  it("refuse an entry that inflates past the size its directory claims (a zip bomb)", () => {
+    const zip = Buffer.from(writeZip([{ name: "bomb.ts", data: new Uint8Array(1 << 20) }]));
+    // Patch the claimed size in the central directory (offset 24 of its entry) down to 10 bytes.
+    const central = zip.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
+    zip.writeUInt32LE(10, central + 24);
+    expect(() => readZip(zip)).toThrow(/bomb\.ts inflates to more than the 10 bytes the directory says/);
+  });
+
   it("detect corruption and reject bad names", () => {
     const zip = writeZip([{ name: "a.txt", data: text("hello hello hello hello") }], { compress: false });
     const corrupted = Buffer.from(zip);
@@ -55,6 +63,20 @@ describe("zip writer and reader", () => {
     expect(() => writeZip([{ name: "x", data: text("") }, { name: "x", data: text("") }])).toThrow(/twice/);
   });
 
+  it("keep Unix permission bits (0o644 unless given) and reject impossible modes", () => {
+    const back = readZip(writeZip([{ name: "run.sh", data: text("#!/bin/sh\n"), mode: 0o755 }, { name: "a.txt", data: text("a") }]));
+    expect(back.map((e) => e.mode)).toEqual([0o755, 0o644]);
+    expect(() => writeZip([{ name: "x", data: text(""), mode: 0o10000 }])).toThrow(/mode 4096 is not a permission mask/);
+    expect(() => writeZip([{ name: "x", data: text(""), mode: 1.5 }])).toThrow(/not a permission mask/);
+  });
+
+  it("report no mode for archives made on a host that records none", () => {
+    const zip = Buffer.from(writeZip([{ name: "a.txt", data: text("a"), mode: 0o600 }]));
+    const central = zip.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
+    zip.writeUInt8(0, central + 5); // "made by" MS-DOS: the external attributes are not a Unix mode
+    expect(readZip(zip)[0]?.mode).toBeUndefined();
+  });
+
   it.skipIf(!hasUnzip())("produce archives that unzip accepts", () => {
     const dir = mkdtempSync(join(tmpdir(), "zip-"));
     const path = join(dir, "t.zip");
@@ -62,5 +84,13 @@ describe("zip writer and reader", () => {
     expect(execFileSync("unzip", ["-Z1", path], { encoding: "utf8" }).trim().split("\n")).toEqual(["a.ts", "b.txt"]);
     execFileSync("unzip", ["-tq", path]); // tests CRCs; throws on a bad archive
     expect(execFileSync("unzip", ["-p", path, "a.ts"], { encoding: "utf8" })).toBe("let x = 1;\n".repeat(50));
+  });
+
+  it.skipIf(!hasUnzip())("produce modes that unzip restores", () => {
+    const dir = mkdtempSync(join(tmpdir(), "zip-"));
+    writeFileSync(join(dir, "t.zip"), writeZip([{ name: "run.sh", data: text("#!/bin/sh\n"), mode: 0o755 }]));
+    execFileSync("unzip", ["-q", join(dir, "t.zip"), "-d", join(dir, "out")]);
+    expect(statSync(join(dir, "out", "run.sh")).mode & 0o777).toBe(0o755);
+    rmSync(dir, { recursive: true });
   });
 });

@@ -2,7 +2,7 @@
  * Where `bench:gpu` keeps a module's arguments: NDArrays on the GPU, TypedArrays for the dry run's
  * simulator. Both poison the output with NaN before a run and read it back after.
  */
-import { compileCuda, loadModule, NDArray, type BuiltModule, type CudaModule } from "../src/index.js";
+import { disposeGemmReluAddReference, gemmReluAddReference, NDArray, type BuiltModule } from "../src/index.js";
 
 export interface BenchArgs {
   /** What the module is called with. */
@@ -44,34 +44,13 @@ export function benchArgs(mod: BuiltModule, host: readonly Float32Array[]): Benc
   };
 }
 
-/** A trusted reference: one thread per output, the dot product accumulated in double. */
-const GEMM_F64_REFERENCE = `
-extern "C" __global__ void gemm_relu_add_f64(const float* __restrict__ A, const float* __restrict__ B,
-                                             const float* __restrict__ C, double* __restrict__ D, int n) {
-  int row = blockIdx.y * blockDim.y + threadIdx.y;
-  int col = blockIdx.x * blockDim.x + threadIdx.x;
-  if (row >= n || col >= n) return;
-  double acc = 0.0;
-  for (int k = 0; k < n; ++k) acc += (double)A[row * n + k] * (double)B[k * n + col];
-  D[row * n + col] = fmax(acc, 0.0) + (double)C[row * n + col];
-}`;
-
-let referenceModule: CudaModule | undefined;
-
-/** relu(A @ B) + C computed on the GPU in float64, from the module's device arguments A, B, C. */
-export async function gpuGemmReference(args: BenchArgs, n: number): Promise<Float64Array> {
-  if (referenceModule === undefined)
-    referenceModule = loadModule(await compileCuda(GEMM_F64_REFERENCE, { name: "gemm_relu_add_f64.cu" }));
-  const [A, B, C] = args.values as NDArray[];
-  using D = NDArray.empty([n, n], "float64");
-  D.fill(Number.NaN);
-  referenceModule
-    .getKernel("gemm_relu_add_f64")
-    .launch({ grid: [Math.ceil(n / 16), Math.ceil(n / 16)], block: [16, 16] }, [A as NDArray, B as NDArray, C as NDArray, D, n]);
-  return D.toTypedArray() as Float64Array;
+/** relu(A @ B) + C computed on the GPU in float64 (the runtime's reference), from the module's device arguments A, B, C. */
+export function gpuGemmReference(args: BenchArgs, n: number): Promise<Float64Array> {
+  const [A, B, C] = args.values;
+  if (!(A instanceof NDArray && B instanceof NDArray && C instanceof NDArray)) throw new Error("gpuGemmReference: the arguments are not on the GPU");
+  return gemmReluAddReference(A, B, C, n);
 }
 
 export function disposeReferences(): void {
-  referenceModule?.dispose();
-  referenceModule = undefined;
+  disposeGemmReluAddReference();
 }

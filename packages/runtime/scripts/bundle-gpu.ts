@@ -1,18 +1,24 @@
 /**
  * `pnpm bundle:gpu`: a self-contained folder (default .device-bundle/) to run Tessera on a GPU
  * machine that has no Node.js install and builds nothing:
- *   <entry>.mjs          one esbuild bundle per entry below
+ *   <entry>.mjs          one esbuild bundle per entry below (an entry whose source is missing is
+ *                        skipped with a warning)
  *   tessera_cuda.node    the native addon (found at run time beside the bundle)
+ *   sandbox-runtime.cjs  the autograder's sandbox runtime, prebuilt (found beside the grader)
+ *   node_modules/        esbuild and its platform binary only: the grader bundles submissions
+ *                        at grading time, so `esbuild` is external in the entries
  *   node.xz              this machine's Node binary, xz-compressed (skip with --no-node)
  *   run.sh               `run.sh <entry> [args...]`: unpacks node (once) and runs an entry
  *
  * Usage: pnpm bundle:gpu [--out DIR] [--no-node]
  */
 import { execFileSync } from "node:child_process";
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { SANDBOX_RUNTIME_FILE, buildSandboxRuntime } from "../../../apps/autograder/src/sandbox/runtime-bundle.js";
 
 const pkgDir = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const repoRoot = resolve(pkgDir, "..", "..");
@@ -21,7 +27,44 @@ const repoRoot = resolve(pkgDir, "..", "..");
 const ENTRIES: ReadonlyArray<{ name: string; source: string; description: string }> = [
   { name: "gpu-selftest", source: "packages/runtime/scripts/gpu-selftest.ts", description: "runtime GPU checks (PASS/FAIL)" },
   { name: "bench-gpu", source: "packages/runtime/bench/gpu.bench.ts", description: "pnpm bench:gpu: build() kernels, hand-written gemm, cuBLAS; --dry-run: the same checks in the simulator; --out-dir DIR" },
+  { name: "grade", source: "apps/autograder/src/main.ts", description: "tessera-grade: the autograder (run from the repository root)" },
+  {
+    name: "sandbox-smoke",
+    source: "apps/autograder/scripts/sandbox-smoke.ts",
+    description: "autograder sandbox check: runs task 1 of the instructor solution in the sandbox (PASS/FAIL); [repoRoot], default the current directory",
+  },
+  {
+    name: "grade-report",
+    source: "apps/autograder/scripts/gpu-grade-report.ts",
+    description: "grades the solution and the starter on the GPU, times torch/cuBLAS; writes autograder-gpu.{md,json} into --out-dir (default docs/benchmarks)",
+  },
 ];
+
+/**
+ * Copies the installed esbuild (as the autograder resolves it) into `outDir/node_modules`: of the
+ * JS package only what `import("esbuild")` loads, and the platform package with its binary.
+ * esbuild's lib/main.js finds the binary by resolving `@esbuild/<platform>-<arch>` from itself.
+ */
+function copyEsbuild(outDir: string): void {
+  const fromAutograder = createRequire(join(repoRoot, "apps", "autograder", "package.json"));
+  const jsPackage = dirname(fromAutograder.resolve("esbuild/package.json"));
+  const platformName = `@esbuild/${process.platform}-${process.arch}`;
+  const platformPackage = dirname(createRequire(join(jsPackage, "package.json")).resolve(`${platformName}/package.json`));
+  const modules = join(outDir, "node_modules");
+  rmSync(modules, { recursive: true, force: true });
+  for (const file of ["package.json", "LICENSE.md", join("lib", "main.js")]) {
+    mkdirSync(dirname(join(modules, "esbuild", file)), { recursive: true });
+    copyFileSync(join(jsPackage, file), join(modules, "esbuild", file));
+  }
+  cpSync(platformPackage, join(modules, platformName), { recursive: true, dereference: true });
+}
+
+/** Bytes under `path` (a file or a folder). */
+function sizeOf(path: string): number {
+  const st = statSync(path);
+  if (!st.isDirectory()) return st.size;
+  return readdirSync(path).reduce((sum, name) => sum + sizeOf(join(path, name)), 0);
+}
 
 const RUN_SH = `#!/usr/bin/env bash
 # Usage: run.sh <entry> [args...]   (entries: see manifest.json)
@@ -59,8 +102,16 @@ async function main(): Promise<void> {
     throw new Error(`native addon missing (${why}); run: pnpm --filter @tessera/runtime build:native`);
   }
   copyFileSync(addon, join(outDir, "tessera_cuda.node"));
+  copyEsbuild(outDir);
+  writeFileSync(join(outDir, SANDBOX_RUNTIME_FILE), await buildSandboxRuntime());
 
-  for (const e of ENTRIES) {
+  const entries = ENTRIES.filter((e) => {
+    if (existsSync(join(repoRoot, e.source))) return true;
+    console.warn(`bundle:gpu: skipping the entry ${e.name}: ${e.source} does not exist`);
+    rmSync(join(outDir, `${e.name}.mjs`), { force: true });
+    return false;
+  });
+  for (const e of entries) {
     await build({
       entryPoints: [join(repoRoot, e.source)],
       outfile: join(outDir, `${e.name}.mjs`),
@@ -69,6 +120,8 @@ async function main(): Promise<void> {
       format: "esm",
       target: "node20",
       conditions: ["@tessera/source"],
+      // Loaded from the bundle's node_modules at run time: the grader runs esbuild on submissions.
+      external: ["esbuild"],
       // CommonJS dependencies inside an ESM bundle need a require().
       banner: { js: "import { createRequire as __tesseraCreateRequire } from 'node:module'; const require = __tesseraCreateRequire(import.meta.url);" },
       logLevel: "warning",
@@ -96,13 +149,11 @@ async function main(): Promise<void> {
   chmodSync(join(outDir, "run.sh"), 0o755);
   writeFileSync(
     join(outDir, "manifest.json"),
-    JSON.stringify({ node: process.version, entries: ENTRIES.map(({ name, description }) => ({ name, description })) }, null, 2) + "\n",
+    JSON.stringify({ node: process.version, entries: entries.map(({ name, description }) => ({ name, description })) }, null, 2) + "\n",
   );
-  let total = 0;
-  for (const f of ["tessera_cuda.node", "run.sh", "manifest.json", ...ENTRIES.map((e) => `${e.name}.mjs`), ...(withNode ? ["node.xz"] : [])]) {
-    total += statSync(join(outDir, f)).size;
-  }
-  console.log(`bundle ready: ${relative(repoRoot, outDir)}/ (${(total / 2 ** 20).toFixed(1)} MiB): ${ENTRIES.map((e) => e.name).join(", ")}`);
+  const files = ["tessera_cuda.node", SANDBOX_RUNTIME_FILE, "node_modules", "run.sh", "manifest.json", ...entries.map((e) => `${e.name}.mjs`), ...(withNode ? ["node.xz", "node.version"] : [])];
+  const total = files.reduce((sum, f) => sum + sizeOf(join(outDir, f)), 0);
+  console.log(`bundle ready: ${relative(repoRoot, outDir)}/ (${(total / 2 ** 20).toFixed(1)} MiB): ${entries.map((e) => e.name).join(", ")}`);
   console.log(`run with: ${relative(repoRoot, outDir)}/run.sh <entry> [args...]`);
 }
 

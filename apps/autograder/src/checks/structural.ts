@@ -54,13 +54,15 @@ export function runStructuralCheck(check: StructuralCheck, view: ProgramView, ti
     case "loop-order": {
       const s = requireBlock(view, check.block);
       if (typeof s === "string") return fail(s);
+      // Each selector matches the first suitable loop after the previous one's, so a loop that
+      // happens to fit an earlier selector too (a block loop of extent tileX) is not taken twice.
       let last = -1;
       for (const selector of check.loops) {
-        const loop = selectLoop(s, selector, size);
-        if (loop === undefined) return fail(`no loop over ${describeSelector(selector, size)} around "${check.block}"`);
-        const at = s.loops.indexOf(loop);
-        if (at <= last) {
-          return fail(`${describeLoop(loop)} should come after ${describeLoop(s.loops[last]!)}; the loops around "${check.block}" are ${list(s.loops)}`);
+        const feeding = loopsFeeding(s, AXES.indexOf(selector.axis));
+        const at = s.loops.findIndex((loop, index) => index > last && feeding.includes(loop) && matchesExtentAndThread(loop, selector, size));
+        if (at < 0) {
+          const where = last < 0 ? "" : ` inside ${describeLoop(s.loops[last]!)}`;
+          return fail(`no loop over ${describeSelector(selector, size)}${where}; the loops around "${check.block}" are ${list(s.loops)}`);
         }
         last = at;
       }
@@ -92,10 +94,13 @@ function requireBlock(view: ProgramView, name: string): BlockSite | string {
 
 /** The outermost loop over the selector's axis with its extent and thread (both optional). */
 function selectLoop(s: BlockSite, sel: LoopSelector, size: (s: Size) => number): For | undefined {
+  const feeding = loopsFeeding(s, AXES.indexOf(sel.axis));
+  return feeding.find((l) => matchesExtentAndThread(l, sel, size));
+}
+
+function matchesExtentAndThread(loop: For, sel: LoopSelector, size: (s: Size) => number): boolean {
   const extent = sel.extent === undefined ? undefined : size(sel.extent);
-  return loopsFeeding(s, AXES.indexOf(sel.axis)).find(
-    (l) => (extent === undefined || constExtent(l) === extent) && (sel.thread === undefined || l.threadTag === sel.thread),
-  );
+  return (extent === undefined || constExtent(loop) === extent) && (sel.thread === undefined || loop.threadTag === sel.thread);
 }
 
 function describeSelector(sel: LoopSelector, size: (s: Size) => number): string {

@@ -144,6 +144,18 @@ export const CheckSchema = z.discriminatedUnion("kind", [
 export type Check = z.infer<typeof CheckSchema>;
 export type CheckKind = Check["kind"];
 
+/** An argument after `sch`: a size (number or tile-size name) or a block looked up by name. */
+export const TaskArgSchema = z.union([SizeSchema, z.strictObject({ block: z.string().min(1) })]);
+export type TaskArg = z.infer<typeof TaskArgSchema>;
+
+/**
+ * What the task's function runs on: "previous-task" — the schedule the part's previous task left
+ * (part-1 tasks form one chain, the first starting from the workload); "workload" — a fresh
+ * full-size schedule; "none" — the function is not called, its checks look at the finished chain.
+ */
+export const TaskStartSchema = z.enum(["previous-task", "workload", "none"]);
+export type TaskStart = z.infer<typeof TaskStartSchema>;
+
 export const TaskSchema = z.strictObject({
   id: kebabId,
   title: z.string().min(1),
@@ -152,6 +164,9 @@ export const TaskSchema = z.strictObject({
   function: z.string().regex(/^[A-Za-z_$][\w$]*$/, "must be a function name"),
   /** The student file that exports it. */
   file: z.string().min(1),
+  start: TaskStartSchema,
+  /** Arguments after `sch`, resolved against `manual.tileSizes` (sizes) or the schedule (blocks). */
+  args: z.array(TaskArgSchema).default([]),
   points: z.number().nonnegative(),
   checks: z.array(CheckSchema).min(1),
 });
@@ -247,6 +262,11 @@ function checkConsistency(m: RawManifest, ctx: z.RefinementCtx): void {
       issue(["tasks", t, "points"], `task "${task.id}" is worth ${task.points} but its checks add up to ${checkPoints}`);
     }
     const checkIds = new Set<string>();
+    (task.args ?? []).forEach((arg, a) => {
+      if (typeof arg === "object") return;
+      const unknown = unknownSizeNames(arg, tileSizes);
+      if (unknown !== undefined) issue(["tasks", t, "args", a], `"${unknown}" is not a tile size (manual.tileSizes has ${Object.keys(tileSizes).join(", ")})`);
+    });
     task.checks.forEach((check, c) => {
       if (checkIds.has(check.id)) issue(["tasks", t, "checks", c, "id"], `duplicate check id "${check.id}" in task "${task.id}"`);
       checkIds.add(check.id);

@@ -3,7 +3,8 @@
  * a total score, per-test scores with output and visibility, and the execution time. Written
  * through a schema so a malformed result can never reach Gradescope.
  */
-import { writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
 import { z } from "zod";
 
 export const VisibilitySchema = z.enum(["hidden", "after_due_date", "after_published", "visible"]);
@@ -52,5 +53,6 @@ export function failureResults(reason: string, executionSeconds: number): Grades
 }
 
 export async function writeResults(path: string, results: GradescopeResults): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
   await writeFile(path, JSON.stringify(GradescopeResultsSchema.parse(results), null, 2) + "\n");
 }

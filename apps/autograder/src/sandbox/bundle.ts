@@ -1,24 +1,29 @@
 /**
- * Bundles one student file together with the harness into a single CommonJS script the sandboxed
+ * Bundles one student file together with the sandbox runtime (the harness and the packages a
+ * submission may use, prebuilt: see runtime-source.ts) into a single CommonJS script the sandboxed
  * child runs. The student's files are copied into a private work directory first, so the child
  * needs to read nothing else. Imports are checked while bundling: a submission may import its own
  * files and `@tessera/schedule` / `@tessera/ir`, nothing else (no Node built-ins, no other
- * packages, nothing outside the submission such as the instructor solution).
+ * packages, nothing outside the submission such as the instructor solution). The allowed packages
+ * resolve to the runtime's own copies, so student code and harness share one module instance
+ * (the harness's `instanceof BlockRV` holds for the student's handles).
  */
 import { copyFile, mkdir, readdir, writeFile } from "node:fs/promises";
 import { isBuiltin } from "node:module";
-import { dirname, join, relative, resolve, sep } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join, relative, resolve, sep } from "node:path";
 import { type Message, type Plugin, build } from "esbuild";
 import { SubmissionBuildError } from "./errors.js";
 import { SANDBOX_PREAMBLE } from "./child/preamble.js";
+import { RUNTIME_PACKAGES } from "./runtime-bundle.js";
+import { sandboxRuntime } from "./runtime-source.js";
 
 /** Packages a submission may import. */
-export const ALLOWED_PACKAGES: readonly string[] = ["@tessera/schedule", "@tessera/ir"];
+export const ALLOWED_PACKAGES: readonly string[] = Object.keys(RUNTIME_PACKAGES);
 
-const HERE = dirname(fileURLToPath(import.meta.url));
-const SOURCE_EXT = import.meta.url.endsWith(".ts") ? ".ts" : ".js";
-const HARNESS = join(HERE, "child", `harness${SOURCE_EXT}`);
+/** esbuild namespace of the modules that are not files: the runtime and the allowed packages' re-exports. */
+const VIRTUAL = "tessera-sandbox";
+/** How the entry and the re-exports name the runtime (a submission cannot: see submissionImports). */
+const RUNTIME_SPECIFIER = "tessera-sandbox:runtime";
 
 export interface BundleRequest {
   /** The directory holding the student's files. */
@@ -34,8 +39,9 @@ export async function bundleSubmission(req: BundleRequest): Promise<string> {
   const privateCopy = join(req.workDir, "submission");
   await mkdir(privateCopy, { recursive: true });
   await copySourceFiles(req.submissionDir, privateCopy);
+  const runtime = await sandboxRuntime();
   const entry = [
-    `import { runHarness } from ${JSON.stringify(HARNESS)};`,
+    `import { runHarness } from ${JSON.stringify(RUNTIME_SPECIFIER)};`,
     `void runHarness(${JSON.stringify(req.file)}, () => import(${JSON.stringify(`./submission/${req.file}`)}));`,
   ].join("\n");
   const outfile = join(req.workDir, "bundle.cjs");
@@ -45,14 +51,13 @@ export async function bundleSubmission(req: BundleRequest): Promise<string> {
     platform: "node",
     format: "cjs",
     target: "node20",
-    conditions: ["@tessera/source"],
     sourcemap: "inline",
     supported: { "dynamic-import": false },
     banner: { js: SANDBOX_PREAMBLE },
     outfile,
     write: false,
     logLevel: "silent",
-    plugins: [submissionImports(privateCopy)],
+    plugins: [submissionImports(privateCopy), sandboxModules(runtime.code)],
   }).catch((err: unknown) => {
     const errors = (err as { errors?: Message[] }).errors;
     if (errors === undefined) throw err;
@@ -92,13 +97,10 @@ function submissionImports(submissionDir: string): Plugin {
     name: "tessera-submission-imports",
     setup(b) {
       b.onResolve({ filter: /.*/ }, async (args) => {
-        if (args.pluginData === "internal" || !isInside(submissionDir, args.importer)) return undefined;
+        if (args.pluginData === "internal" || args.namespace !== "file" || !isInside(submissionDir, args.importer)) return undefined;
         const spec = args.path;
         if (isBuiltin(spec)) return { errors: [{ text: `imports Node's "${spec}" module; a submission may only import ${ALLOWED_PACKAGES.join(" and ")} and its own files` }] };
-        if (ALLOWED_PACKAGES.includes(spec)) {
-          const found = await b.resolve(spec, { resolveDir: HERE, kind: args.kind, pluginData: "internal" });
-          return found.errors.length > 0 ? { errors: found.errors } : { path: found.path };
-        }
+        if (ALLOWED_PACKAGES.includes(spec)) return { path: spec, namespace: VIRTUAL };
         if (spec.startsWith(".") || spec.startsWith("/")) {
           if (!isInside(submissionDir, resolve(args.resolveDir, spec))) return { errors: [{ text: `imports "${spec}", which is outside the submission` }] };
           const found = await b.resolve(spec, { resolveDir: args.resolveDir, kind: args.kind, pluginData: "internal" });
@@ -107,6 +109,25 @@ function submissionImports(submissionDir: string): Plugin {
           return { path: found.path };
         }
         return { errors: [{ text: `imports the package "${spec}"; a submission may only import ${ALLOWED_PACKAGES.join(" and ")} and its own files` }] };
+      });
+    },
+  };
+}
+
+/**
+ * The modules that are not files: the runtime (its text, served from memory) and one re-export
+ * per allowed package. Runs after submissionImports, so a submission cannot name the runtime.
+ */
+function sandboxModules(runtimeCode: string): Plugin {
+  return {
+    name: "tessera-sandbox-modules",
+    setup(b) {
+      b.onResolve({ filter: /.*/ }, (args) => (args.path === RUNTIME_SPECIFIER ? { path: "runtime", namespace: VIRTUAL } : undefined));
+      b.onLoad({ filter: /.*/, namespace: VIRTUAL }, (args) => {
+        if (args.path === "runtime") return { contents: runtimeCode, loader: "js" };
+        const key = RUNTIME_PACKAGES[args.path];
+        if (key === undefined) return { errors: [{ text: `no sandbox module named "${args.path}"` }] };
+        return { contents: `module.exports = require(${JSON.stringify(RUNTIME_SPECIFIER)}).${key};`, loader: "js" };
       });
     },
   };

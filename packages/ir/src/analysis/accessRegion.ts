@@ -17,7 +17,7 @@
  * be larger than necessary but always covers every access (TVM narrows ranges with them).
  */
 import type { Buffer } from "../buffer.js";
-import { type PrimExpr, type Var, add, intImm, max, min, mul, sub, variable } from "../expr.js";
+import { type PrimExpr, type Var, add, intImm, mul, sub, variable } from "../expr.js";
 import { IRMutator, IRVisitor, forEachExpr, substitute } from "../functor.js";
 import { intrinsicInfo } from "../intrinsics.js";
 import type { PrimFunc } from "../func.js";

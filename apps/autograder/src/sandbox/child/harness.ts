@@ -8,29 +8,33 @@ import { BlockRV, Schedule } from "@tessera/schedule";
 import { type ChildMessage, type ErrorInfo, type Job, type JobArg, type JobResult, JobListSchema } from "../protocol.js";
 import { workloadFunction } from "./workloads.js";
 
-declare const __tesseraSend: (message: ChildMessage) => void;
+/** Defined by the preamble in the bundle's outermost scope, which the student's modules share. */
+declare let __tesseraSend: ((message: ChildMessage) => void) | undefined;
 
 type StudentModule = Record<string, unknown>;
 
 /** Jobs arrive as JSON in the first command-line argument. */
 export async function runHarness(fileLabel: string, load: () => Promise<StudentModule>): Promise<void> {
+  // Take the channel before any student code runs: it could otherwise send forged results by name.
+  const send = __tesseraSend!;
+  __tesseraSend = undefined;
   const jobs = JobListSchema.parse(JSON.parse(process.argv[2] ?? "[]"));
   let mod: StudentModule;
   try {
     mod = await load();
   } catch (err) {
-    __tesseraSend({ type: "load", body: { loaded: false, error: errorInfo(err) } });
-    __tesseraSend({ type: "done" });
+    send({ type: "load", body: { loaded: false, error: errorInfo(err) } });
+    send({ type: "done" });
     return;
   }
-  __tesseraSend({ type: "load", body: { loaded: true, exports: Object.keys(mod).sort() } });
+  send({ type: "load", body: { loaded: true, exports: Object.keys(mod).sort() } });
   let previous: Schedule | undefined;
   for (const job of jobs) {
     const { result, sch } = await runJob(job, mod, fileLabel, previous);
     previous = result.ok ? sch : undefined;
-    __tesseraSend({ type: "result", body: result });
+    send({ type: "result", body: result });
   }
-  __tesseraSend({ type: "done" });
+  send({ type: "done" });
 }
 
 async function runJob(

@@ -1,0 +1,31 @@
+/** Option parsing shared by the tessera-grade commands. */
+import { resolve } from "node:path";
+import { DEFAULT_LIMITS, type SandboxLimits } from "../sandbox/index.js";
+import { UsageError } from "./command.js";
+
+/** An integer option in [min, max], or `fallback` when absent. */
+export function integerOption(name: string, text: string | undefined, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  if (text === undefined) return fallback;
+  const n = Number(text);
+  if (text.trim() === "" || !Number.isInteger(n) || n < min || n > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `≥ ${min}` : `from ${min} to ${max}`;
+    throw new UsageError(`${name} must be an integer ${range}, got "${text}"`);
+  }
+  return n;
+}
+
+/** `--timeout S` and `--memory MB` as sandbox limits. */
+export function sandboxLimitOptions(values: { readonly timeout?: string | undefined; readonly memory?: string | undefined }): SandboxLimits {
+  return {
+    timeoutMs: integerOption("--timeout", values.timeout, DEFAULT_LIMITS.timeoutMs / 1000, 1, 24 * 3600) * 1000,
+    heapMb: integerOption("--memory", values.memory, DEFAULT_LIMITS.heapMb, 64, 65536),
+  };
+}
+
+/**
+ * A path the user typed, resolved against the folder they typed it in: `pnpm grade` runs in the
+ * repository root, and pnpm keeps the original folder in INIT_CWD.
+ */
+export function userPath(path: string): string {
+  return resolve(process.env["INIT_CWD"] ?? process.cwd(), path);
+}

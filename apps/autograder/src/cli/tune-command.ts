@@ -1,0 +1,115 @@
+/**
+ * `tessera-grade tune [options]` (`pnpm grade --tune`): samples autoTuningSchedule, times the
+ * candidates on the GPU and prints the fastest correct one as trace_submission.ts between
+ * BEGIN/END markers, or writes it there with --write. Exit code 0 when a candidate was found, 1
+ * when none was, 2 for a bad command line.
+ */
+import { existsSync, statSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { type AssignmentBinding, DEFAULT_ASSIGNMENT, assignmentBinding } from "../assignment.js";
+import { loadManifest } from "../manifest/index.js";
+import type { SandboxLimits } from "../sandbox/index.js";
+import { MAX_TRIALS, TuneError, type TuneResult, formatHandIn, formatTuneReport, formatWritten, tuneSearchSpace } from "../tune/index.js";
+import { type GradeCommand, UsageError } from "./command.js";
+import { chooseGpu } from "./gpu-choice.js";
+import type { GradeIO } from "./io.js";
+import { integerOption, sandboxLimitOptions, userPath } from "./options.js";
+
+const DEFAULT_TRIALS = 32;
+const DEFAULT_SEED = 1;
+
+export const TUNE_OPTIONS_HELP = [
+  "  --dir DIR          the folder with auto_tuning.ts (default: the assignment folder)",
+  `  --trials N         schedules to sample from autoTuningSchedule (default ${DEFAULT_TRIALS}, at most ${MAX_TRIALS})`,
+  `  --seed N           seed of the first sample; sample k uses seed N + k (default ${DEFAULT_SEED})`,
+  "  --write            replace DIR/trace_submission.ts with the result instead of printing it",
+  "  --no-gpu           tune as if there were no GPU (nothing is timed: prints an untimed valid candidate)",
+  "  --timeout S        time limit of the sandboxed run of all samples, in seconds (default 60)",
+  "  --memory MB        heap limit of the sandboxed process (default 1024)",
+].join("\n");
+
+export interface TuneInvocation {
+  readonly dir: string;
+  readonly trials: number;
+  readonly seed: number;
+  readonly write: boolean;
+  readonly noGpu: boolean;
+  readonly limits: SandboxLimits;
+}
+
+export function parseTuneArgs(args: readonly string[], binding: AssignmentBinding): TuneInvocation {
+  const { values, positionals } = parseArgs({
+    args: [...args],
+    allowPositionals: true,
+    strict: true,
+    options: {
+      dir: { type: "string" },
+      trials: { type: "string" },
+      seed: { type: "string" },
+      write: { type: "boolean" },
+      "no-gpu": { type: "boolean" },
+      timeout: { type: "string" },
+      memory: { type: "string" },
+    },
+  });
+  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}" (use --dir DIR to tune another folder)`);
+  const dir = values.dir === undefined ? binding.root : userPath(values.dir);
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`--dir ${dir}: no such folder`);
+  return {
+    dir,
+    trials: integerOption("--trials", values.trials, DEFAULT_TRIALS, 1, MAX_TRIALS),
+    seed: integerOption("--seed", values.seed, DEFAULT_SEED, 0, Number.MAX_SAFE_INTEGER - MAX_TRIALS),
+    write: values.write === true,
+    noGpu: values["no-gpu"] === true,
+    limits: sandboxLimitOptions(values),
+  };
+}
+
+
+/** Tunes per `inv`, prints the report and the result (or writes it); returns the exit code. */
+export async function runTune(inv: TuneInvocation, binding: AssignmentBinding, io: GradeIO): Promise<number> {
+  const manifest = loadManifest(binding.manifestPath);
+  const choice = chooseGpu(inv.noGpu);
+  let result: TuneResult;
+  try {
+    result = await tuneSearchSpace({
+      submissionDir: inv.dir,
+      binding,
+      manifest,
+      trials: inv.trials,
+      seed: inv.seed,
+      gpu: choice.gpu,
+      ...(choice.reason === undefined ? {} : { noGpuReason: choice.reason }),
+      limits: inv.limits,
+      onProgress: (message) => io.stderr(`… ${message}\n`),
+    });
+  } catch (err) {
+    if (!(err instanceof TuneError)) throw err;
+    io.stderr(`tessera-grade tune: cannot tune: ${err.message}\n`);
+    return 1;
+  } finally {
+    choice.gpu?.dispose();
+  }
+  io.stdout(formatTuneReport(result));
+  if (result.chosen === undefined) return 1;
+  io.stdout("\n");
+  if (inv.write) {
+    const path = join(inv.dir, result.traceFile);
+    await writeFile(path, result.chosen.text);
+    io.stdout(formatWritten(result, path));
+  } else io.stdout(formatHandIn(result, inv.dir));
+  return 0;
+}
+
+export const tuneCommand: GradeCommand = {
+  name: "tune",
+  usage: "tune [options]",
+  summary: "sample autoTuningSchedule, time the candidates, print the best as trace_submission.ts (pnpm grade --tune)",
+  help: TUNE_OPTIONS_HELP,
+  run: async (args, io) => {
+    const binding = assignmentBinding(DEFAULT_ASSIGNMENT);
+    return runTune(parseTuneArgs(args, binding), binding, io);
+  },
+};

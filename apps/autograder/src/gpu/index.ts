@@ -1,0 +1,3 @@
+export { openGpuBackend, type OpenGpuBackend } from "./backend.js";
+export { gpuKeyFor } from "./gpu-key.js";
+export { gemmReluAddSize } from "./gemm-arrays.js";

@@ -1,0 +1,377 @@
+/**
+ * Grades one submission folder: runs the student's files in the sandbox, grades the trusted
+ * replays task by task (part 1 as one chain, part 2 from the submitted trace), checks numerics on
+ * the GPU at full size or in the simulator at a reduced size, times on a GPU when there is one,
+ * and applies the manifest's scoring rules. Returns everything the reports need; writes nothing.
+ */
+import { codegenCuda, lower } from "@tessera/codegen";
+import { Schedule } from "@tessera/schedule";
+import type { AssignmentBinding } from "../assignment.js";
+import type { Check, Manifest, Numerics, Task } from "../manifest/index.js";
+import { DEFAULT_LIMITS, type PreparedFile, type SandboxLimits, prepareSubmissionFile } from "../sandbox/index.js";
+import { type ChainResult, runChain } from "./chain.js";
+import { describeExit, describeJobError, describeLoadFailure } from "./job-failure.js";
+import type { GpuBackend, NumericsOutcome, TimingOutcome } from "./numerics-types.js";
+import { replayTrace } from "./replay.js";
+import { SIMULATED_TARGET, simulatorNumerics } from "./simulator-numerics.js";
+import { type CheckGrade, type TaskGrade, earned, failed, passed, skipped } from "./task-grade.js";
+import { type TunedScoring, scoreTunedTime } from "./tuned-score.js";
+import { excessiveWork } from "./work-estimate.js";
+
+/** What to grade: everything, or one of the course's evaluate options. */
+export type GradeMode = "full" | "test" | "evaluate-manual" | "evaluate-tuned" | "evaluate-naive";
+
+export interface GradeOptions {
+  readonly submissionDir: string;
+  readonly binding: AssignmentBinding;
+  readonly manifest: Manifest;
+  readonly mode?: GradeMode;
+  /** The GPU to check and time on; without one, numerics run in the simulator and timing is skipped. */
+  readonly gpu?: GpuBackend | undefined;
+  /** Why there is no GPU (shown in the report). */
+  readonly noGpuReason?: string;
+  readonly limits?: SandboxLimits;
+  /** Seed of the first numerics round (default 1: reproducible inputs). */
+  readonly seed?: number;
+  /** Overrides of the manifest's numerics settings (tests use fewer rounds). */
+  readonly numerics?: Partial<Pick<Numerics, "rounds">>;
+  /** Also generate the CUDA of the graded schedules (`--show-cuda`). */
+  readonly cuda?: boolean;
+  readonly onProgress?: (message: string) => void;
+}
+
+/** A schedule the run checked or timed, by role. */
+export type ScheduleRole = "manual" | "tuned" | "naive" | "reference-manual" | "reference-naive";
+
+export interface GradeReport {
+  readonly mode: GradeMode;
+  readonly manifest: Manifest;
+  readonly submissionDir: string;
+  readonly tasks: readonly TaskGrade[];
+  readonly score: number;
+  /** Points this run could award (checks skipped for lack of a GPU are left out). */
+  readonly maxScore: number;
+  readonly numerics: Partial<Record<ScheduleRole, NumericsOutcome>>;
+  readonly timings: Partial<Record<ScheduleRole, TimingOutcome | { readonly error: string }>>;
+  readonly tunedScoring: TunedScoring | undefined;
+  readonly gpu: { readonly name: string } | { readonly unavailable: string };
+  /** The IR after each part-1 task the student's function completed, by task id. */
+  readonly scripts: ReadonlyMap<string, string>;
+  /** Generated CUDA by schedule role (with `cuda: true`). */
+  readonly cuda: Partial<Record<ScheduleRole, string>>;
+  readonly notes: readonly string[];
+  readonly elapsedMs: number;
+}
+
+export async function gradeSubmission(opts: GradeOptions): Promise<GradeReport> {
+  const started = performance.now();
+  const mode = opts.mode ?? "full";
+  const grader = new SubmissionGrader(opts);
+  try {
+    return await grader.grade(mode, started);
+  } finally {
+    await grader.dispose();
+  }
+}
+
+class SubmissionGrader {
+  private readonly files = new Map<string, Promise<PreparedFile>>();
+  private readonly settings: Numerics;
+  private readonly numerics: Partial<Record<ScheduleRole, NumericsOutcome>> = {};
+  private readonly timings: Partial<Record<ScheduleRole, TimingOutcome | { readonly error: string }>> = {};
+  private readonly cuda: Partial<Record<ScheduleRole, string>> = {};
+  private readonly notes: string[] = [];
+
+  constructor(private readonly opts: GradeOptions) {
+    this.settings = { ...opts.manifest.numerics, ...opts.numerics };
+  }
+
+  private get manifest(): Manifest {
+    return this.opts.manifest;
+  }
+
+  private get limits(): SandboxLimits {
+    return this.opts.limits ?? DEFAULT_LIMITS;
+  }
+
+  async grade(mode: GradeMode, started: number): Promise<GradeReport> {
+    const tasks: TaskGrade[] = [];
+    let scripts: ReadonlyMap<string, string> = new Map();
+    let tunedScoring: TunedScoring | undefined;
+    if (this.opts.gpu === undefined) this.notes.push(`No GPU, so: ${noGpuConsequence(this.settings)}`);
+
+    if (mode === "full" || mode === "test" || mode === "evaluate-manual") {
+      const part1 = await this.gradePart1();
+      tasks.push(...part1.tasks);
+      scripts = part1.scripts;
+    }
+    if (mode === "full" && this.opts.gpu !== undefined) {
+      await this.time("reference-manual", this.opts.binding.referenceManual(this.settings.sizes.full));
+      const naive = this.opts.binding.solution("naiveSchedule");
+      if (naive !== undefined) {
+        const sch = new Schedule(this.opts.binding.workload(this.settings.sizes.full));
+        naive(sch);
+        await this.time("reference-naive", sch);
+      }
+    }
+    if (mode === "full" || mode === "evaluate-tuned") {
+      const part2 = await this.gradePart2();
+      tasks.push(...part2.tasks);
+      tunedScoring = part2.scoring;
+    }
+    if (mode === "evaluate-naive") await this.evaluateNaive();
+
+    const graded = mode === "full" ? tasks : [];
+    const score = round2(graded.reduce((s, t) => s + earned(t), 0));
+    const maxScore = round2(graded.reduce((s, t) => s + t.checks.reduce((m, c) => m + c.maxPoints, 0), 0));
+    return {
+      mode,
+      manifest: this.manifest,
+      submissionDir: this.opts.submissionDir,
+      tasks: graded.length > 0 ? graded : tasks,
+      score,
+      maxScore,
+      numerics: this.numerics,
+      timings: this.timings,
+      tunedScoring,
+      gpu: this.opts.gpu === undefined ? { unavailable: this.opts.noGpuReason ?? "no GPU found" } : { name: this.opts.gpu.name },
+      scripts,
+      cuda: this.cuda,
+      notes: this.notes,
+      elapsedMs: Math.round(performance.now() - started),
+    };
+  }
+
+  async dispose(): Promise<void> {
+    for (const f of this.files.values()) await (await f).dispose();
+  }
+
+  private file(name: string): Promise<PreparedFile> {
+    let f = this.files.get(name);
+    if (f === undefined) {
+      f = prepareSubmissionFile(this.opts.submissionDir, name);
+      this.files.set(name, f);
+    }
+    return f;
+  }
+
+  private progress(message: string): void {
+    this.opts.onProgress?.(message);
+  }
+
+  // ---- part 1 ----------------------------------------------------------------------------------
+
+  private async gradePart1(): Promise<{ tasks: TaskGrade[]; scripts: ReadonlyMap<string, string> }> {
+    const part1 = this.manifest.tasks.filter((t) => t.part === 1);
+    const chained = part1.filter((t) => t.start === "previous-task");
+    const chain = await this.runChain(chained);
+    const graded = new Map<Task, TaskGrade>(chain.tasks.map((g) => [g.task, g]));
+
+    const numericsTask = part1.find((t) => t.start === "none" && t.checks.some((c) => c.kind === "numerics"));
+    const ranAny = chain.replaced.length < chained.length;
+    let numerics: NumericsOutcome | undefined;
+    if (ranAny) {
+      if (chain.replaced.length > 0) this.notes.push(`The manual schedule was checked with the solution's version of: ${chain.replaced.join(", ")}.`);
+      numerics = await this.checkNumerics("manual", chain.composed);
+      if (this.opts.cuda === true) this.cuda.manual = this.generateCuda(chain.composed);
+      if (numerics.passed) await this.time("manual", chain.composed);
+    }
+    if (numericsTask !== undefined) {
+      const checks = numericsTask.checks.map((check) => (ranAny ? this.numericsCheck(check, numerics) : skipped(check, "not checked: none of your part-1 tasks completed")));
+      graded.set(numericsTask, { task: numericsTask, checks, notes: [] });
+    }
+    let tasks = part1.flatMap((t) => graded.get(t) ?? []);
+    if (numerics !== undefined && !numerics.passed) tasks = zeroPart(tasks, `part 1 scores 0: ${wrongBecause("manual", numerics)}`);
+    return { tasks, scripts: chain.scripts };
+  }
+
+  private async runChain(tasks: readonly Task[]): Promise<ChainResult> {
+    const first = tasks[0];
+    if (first === undefined) return { tasks: [], composed: new Schedule(this.opts.binding.workload(this.settings.sizes.full)), replaced: [], scripts: new Map() };
+    this.progress(`running ${first.file} (${tasks.map((t) => t.function).join(", ")}) in the sandbox`);
+    return runChain({ manifest: this.manifest, binding: this.opts.binding, file: await this.file(first.file), limits: this.limits }, tasks);
+  }
+
+  // ---- part 2 ----------------------------------------------------------------------------------
+
+  private async gradePart2(): Promise<{ tasks: TaskGrade[]; scoring: TunedScoring | undefined }> {
+    const out: TaskGrade[] = [];
+    let scoring: TunedScoring | undefined;
+    for (const task of this.manifest.tasks.filter((t) => t.part === 2)) {
+      const replay = await this.runFresh(task);
+      if (!replay.ok) {
+        out.push({ task, error: replay.error, checks: task.checks.map((c) => this.notGraded(c, "not graded (see the error above)")), notes: [] });
+        continue;
+      }
+      if (replay.schedule.trace.instructions.length === 0) {
+        const why = `${task.function} does not change the schedule (it is still the handed-out empty function): paste the applyTrace that \`pnpm grade --tune\` prints`;
+        out.push({ task, error: why, checks: task.checks.map((c) => this.notGraded(c, "not graded (see the error above)")), notes: [] });
+        continue;
+      }
+      const numerics = task.checks.some((c) => c.kind === "numerics" || c.kind === "tuned-time") ? await this.checkNumerics("tuned", replay.schedule) : undefined;
+      if (this.opts.cuda === true) this.cuda.tuned = this.generateCuda(replay.schedule);
+      const checks: CheckGrade[] = [];
+      for (const check of task.checks) {
+        if (check.kind === "trace-replays") checks.push(passed(check));
+        else if (check.kind === "numerics") checks.push(this.numericsCheck(check, numerics));
+        else if (check.kind === "tuned-time") {
+          const r = await this.tunedTimeCheck(check, replay.schedule, numerics);
+          checks.push(r.grade);
+          scoring = r.scoring ?? scoring;
+        } else checks.push(failed(check, `the check kind "${check.kind}" is not graded in part 2`));
+      }
+      const grade: TaskGrade = { task, checks, notes: [] };
+      out.push(numerics !== undefined && !numerics.passed ? zeroPart([grade], `part 2 scores 0: ${wrongBecause("tuned", numerics)}`)[0]! : grade);
+    }
+    return { tasks: out, scoring };
+  }
+
+  /** A check that could not be graded: failed, except timing without a GPU, which is never counted. */
+  private notGraded(check: Check, feedback: string): CheckGrade {
+    return check.kind === "tuned-time" && this.opts.gpu === undefined ? skipped(check, `needs a GPU: timing skipped (${check.points} pt not counted in this run)`) : failed(check, feedback);
+  }
+
+  private async tunedTimeCheck(check: Check, sch: Schedule, numerics: NumericsOutcome | undefined): Promise<{ grade: CheckGrade; scoring?: TunedScoring }> {
+    const gpu = this.opts.gpu;
+    // Without a GPU the check is always left out, so every submission is graded out of the same total.
+    if (gpu === undefined) {
+      const wouldFail = numerics === undefined || !numerics.passed ? "; the tuned schedule must first compute correct results" : "";
+      return { grade: skipped(check, `needs a GPU: timing skipped (${check.points} pt not counted in this run)${wouldFail}`) };
+    }
+    if (numerics === undefined || !numerics.passed) return { grade: failed(check, "not timed: the tuned schedule must compute correct results first") };
+    const timing = await this.time("tuned", sch);
+    if ("error" in timing) return { grade: failed(check, `timing failed: ${timing.error}`) };
+    const hasOwnTable = gpu.key !== undefined && this.manifest.tunedScore.thresholds[gpu.key] !== undefined;
+    // Scaling needs the reference manual time from this run (full grading has it already).
+    if (!hasOwnTable && this.timings["reference-manual"] === undefined) {
+      await this.time("reference-manual", this.opts.binding.referenceManual(this.settings.sizes.full));
+    }
+    const reference = this.timings["reference-manual"];
+    const referenceManualMs = reference !== undefined && "meanMs" in reference ? reference.meanMs : undefined;
+    if (!hasOwnTable && referenceManualMs === undefined) {
+      return { grade: failed(check, "the reference manual schedule could not be timed, so the thresholds cannot be scaled for this GPU") };
+    }
+    const scoring = scoreTunedTime(timing.meanMs, { name: gpu.name, key: gpu.key, referenceManualMs }, this.manifest);
+    const rows = scoring.rows.map((r) => `≤ ${r.maxMs.toFixed(2)} ms: ${r.points} pt`).join(", ");
+    const feedback = `${timing.meanMs.toFixed(3)} ms on ${gpu.name}: ${scoring.points} of ${check.points} pt (${rows}); ${scoring.explanation}`;
+    const grade: CheckGrade = { check, status: scoring.points > 0 ? "passed" : "failed", points: scoring.points, maxPoints: check.points, feedback };
+    return { grade, scoring };
+  }
+
+  // ---- naive -----------------------------------------------------------------------------------
+
+  private async evaluateNaive(): Promise<void> {
+    const task = this.manifest.tasks.find((t) => t.part === 1 && t.start === "previous-task");
+    const file = task?.file ?? "gemm_relu_add.ts";
+    const replay = await this.runFunction(file, "naiveSchedule");
+    if (!replay.ok) {
+      this.notes.push(`naiveSchedule could not be evaluated: ${replay.error}`);
+      return;
+    }
+    const numerics = await this.checkNumerics("naive", replay.schedule);
+    if (this.opts.cuda === true) this.cuda.naive = this.generateCuda(replay.schedule);
+    if (numerics.passed) await this.time("naive", replay.schedule);
+  }
+
+  // ---- shared steps ----------------------------------------------------------------------------
+
+  private runFresh(task: Task): Promise<{ ok: true; schedule: Schedule } | { ok: false; error: string }> {
+    return this.runFunction(task.file, task.function);
+  }
+
+  /** Calls `fn(sch)` on a fresh full-size workload in the sandbox and replays the trace. */
+  private async runFunction(fileName: string, fn: string): Promise<{ ok: true; schedule: Schedule } | { ok: false; error: string }> {
+    this.progress(`running ${fileName} (${fn}) in the sandbox`);
+    const file = await this.file(fileName);
+    const size = this.settings.sizes.full;
+    const run = await file.run([{ id: fn, call: fn, start: { kind: "workload", workload: this.manifest.workload, size }, args: [] }], this.limits);
+    if (!run.load.ok) return { ok: false, error: describeLoadFailure(fileName, run.load, run, this.limits) };
+    const result = run.results.get(fn);
+    if (result === undefined) return { ok: false, error: `${fn} did not finish: ${describeExit(run, this.limits)}` };
+    if (!result.ok) return { ok: false, error: describeJobError(fn, result.error) };
+    const replay = replayTrace(result.trace, new Schedule(this.opts.binding.workload(size)));
+    return replay.ok ? { ok: true, schedule: replay.schedule } : replay;
+  }
+
+  private async checkNumerics(role: ScheduleRole, sch: Schedule): Promise<NumericsOutcome> {
+    const gpu = this.opts.gpu;
+    const where = gpu === undefined ? `the simulator at ${this.settings.sizes.reduced}³` : `${gpu.name} at ${this.settings.sizes.full}³`;
+    this.progress(`checking the ${role} schedule's numerics on ${where} (${this.settings.rounds} rounds)`);
+    const req = { schedule: sch, settings: this.settings, seed: this.opts.seed ?? 1 };
+    const outcome = gpu === undefined ? simulatorNumerics(req, this.opts.binding) : (this.refuseOnGpu(sch) ?? (await gpu.numerics(req)));
+    this.numerics[role] = outcome;
+    return outcome;
+  }
+
+  /** A GPU run would not end in reasonable time: an outcome saying so, without running it. */
+  private refuseOnGpu(sch: Schedule): NumericsOutcome | undefined {
+    let why: string | undefined;
+    try {
+      why = excessiveWork(lower(sch, "cuda"), this.opts.binding.workload(this.settings.sizes.full));
+    } catch {
+      return undefined; // the backend reports lowering errors itself, in its own words
+    }
+    const n = this.settings.sizes.full;
+    return why === undefined ? undefined : { passed: false, backend: "gpu", device: this.opts.gpu?.name ?? "GPU", size: n, rounds: [], error: why };
+  }
+
+  private async time(role: ScheduleRole, sch: Schedule): Promise<TimingOutcome | { error: string }> {
+    const gpu = this.opts.gpu;
+    if (gpu === undefined) return { error: "no GPU" };
+    this.progress(`timing the ${role} schedule on ${gpu.name}`);
+    let outcome: TimingOutcome | { error: string };
+    try {
+      outcome = await gpu.time(sch, this.manifest.timing);
+    } catch (err) {
+      outcome = { error: err instanceof Error ? err.message : String(err) };
+    }
+    this.timings[role] = outcome;
+    return outcome;
+  }
+
+  private generateCuda(sch: Schedule): string {
+    try {
+      return codegenCuda(lower(sch, this.opts.gpu === undefined ? SIMULATED_TARGET : "cuda")).source;
+    } catch (err) {
+      return `// the schedule could not be lowered: ${err instanceof Error ? err.message : String(err)}\n`;
+    }
+  }
+
+  private numericsCheck(check: Check, numerics: NumericsOutcome | undefined): CheckGrade {
+    if (numerics === undefined) return failed(check, "not checked");
+    return numerics.passed ? passed(check, numericsSummary(numerics)) : failed(check, numericsSummary(numerics));
+  }
+}
+
+/** One line: where it ran and how it went. */
+export function numericsSummary(n: NumericsOutcome): string {
+  const where = `${n.device}, ${n.size}×${n.size}×${n.size}`;
+  if (n.error !== undefined) return `${n.error} (${where})`;
+  const bad = n.rounds.find((r) => r.mismatches > 0);
+  if (bad !== undefined) {
+    return `round ${n.rounds.indexOf(bad) + 1}: ${bad.mismatches} of ${bad.elements} outputs wrong${bad.unwritten > 0 ? ` (${bad.unwritten} never written)` : ""}; first: ${bad.firstMismatch ?? "?"} (${where})`;
+  }
+  const maxErr = Math.max(0, ...n.rounds.map((r) => r.maxAbsError));
+  return `correct in ${n.rounds.length} rounds of random inputs, max |error| ${maxErr.toExponential(2)} (${where})`;
+}
+
+function wrongBecause(which: string, n: NumericsOutcome): string {
+  return n.error === undefined ? `the ${which} schedule does not compute D = ReLU(A·B) + C correctly` : `the ${which} schedule could not be built or run (see above)`;
+}
+
+function noGpuConsequence(settings: Numerics): string {
+  return `numerics run in the CPU simulator at ${settings.sizes.reduced}×${settings.sizes.reduced}×${settings.sizes.reduced} instead of ${settings.sizes.full}; timing is skipped and its points are neither awarded nor lost.`;
+}
+
+/** Every check of `tasks` scores 0, with the reason added to its feedback. */
+function zeroPart(tasks: TaskGrade[], reason: string): TaskGrade[] {
+  return tasks.map((t) => ({
+    ...t,
+    checks: t.checks.map((c) => (c.points === 0 ? c : { ...c, status: "failed" as const, points: 0, feedback: c.feedback === "" ? reason : `${c.feedback}; ${reason}` })),
+    notes: [...t.notes, reason],
+  }));
+}
+
+function round2(x: number): number {
+  return Math.round(x * 100) / 100;
+}

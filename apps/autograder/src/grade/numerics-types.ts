@@ -1,0 +1,60 @@
+/**
+ * What a numerics run and a timing produce, whichever backend ran them (the GPU at full size or
+ * the CPU simulator at a reduced size). Shared by the grader, the GPU backend and the reports.
+ */
+import type { Schedule } from "@tessera/schedule";
+import type { Numerics, Timing } from "../manifest/index.js";
+
+/** One round of fresh random inputs. */
+export interface NumericsRound {
+  readonly seed: number;
+  readonly elements: number;
+  /** Outputs outside atol + rtol·|reference| (NaN counts as a mismatch). */
+  readonly mismatches: number;
+  /** Outputs still holding the poison value (never written). */
+  readonly unwritten: number;
+  readonly maxAbsError: number;
+  /** "D[3, 17] = 0.52 but the reference is 0.49" for the first mismatch. */
+  readonly firstMismatch?: string;
+}
+
+export interface NumericsOutcome {
+  readonly passed: boolean;
+  readonly backend: "gpu" | "simulator";
+  /** "NVIDIA H200", or "CPU simulator (nvidia/tesla-t4 limits)". */
+  readonly device: string;
+  /** M = N = K the schedule ran at. */
+  readonly size: number;
+  readonly rounds: readonly NumericsRound[];
+  /** Why the schedule could not be built or run at all (lowering, GPU limits, out-of-bounds access). */
+  readonly error?: string;
+}
+
+export interface NumericsRequest {
+  /** The trusted replay of the schedule at `settings.sizes.full`. */
+  readonly schedule: Schedule;
+  readonly settings: Numerics;
+  /** Seed of the first round; round r uses seed + r. */
+  readonly seed: number;
+}
+
+export interface TimingOutcome {
+  /** Mean over the repeats, in milliseconds per run. */
+  readonly meanMs: number;
+  readonly stdMs: number;
+  readonly repeats: number;
+  /** Kernel runs per repeat (after min_repeat_ms grew it). */
+  readonly number: number;
+  readonly device: string;
+}
+
+/** A GPU the grader can check and time schedules on. */
+export interface GpuBackend {
+  /** The driver's device name, e.g. "NVIDIA H200" or "Tesla T4". */
+  readonly name: string;
+  /** The manifest's key for this GPU ("t4"), when it is one the manifest knows by name. */
+  readonly key: string | undefined;
+  numerics(req: NumericsRequest): Promise<NumericsOutcome>;
+  time(schedule: Schedule, timing: Timing): Promise<TimingOutcome>;
+  dispose(): void;
+}

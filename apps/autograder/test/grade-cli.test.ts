@@ -1,0 +1,86 @@
+/** `tessera-grade` / `pnpm grade`: options, exit codes, the report, and results.json in every outcome. */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { assignmentBinding } from "../src/assignment.js";
+import { parseGradeArgs, runGrade } from "../src/cli/grade-command.js";
+import { memoryIO } from "../src/cli/io.js";
+import { runGradeCli } from "../src/cli/main.js";
+import { GradescopeResultsSchema } from "../src/report/gradescope.js";
+
+const binding = assignmentBinding("gemm-relu-add");
+const solutionDir = join(binding.root, "solution");
+const scratch = mkdtempSync(join(tmpdir(), "tessera-grade-cli-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+function readResults(path: string) {
+  return GradescopeResultsSchema.parse(JSON.parse(readFileSync(path, "utf8")));
+}
+
+describe("tessera-grade command line", () => {
+  it("--help lists the course's options and the exit codes", async () => {
+    const io = memoryIO();
+    expect(await runGradeCli(["--help"], io)).toBe(0);
+    const text = io.out.join("");
+    for (const flag of ["--test", "--evaluate-manual", "--evaluate-tuned", "--evaluate-naive", "--show", "--show-cuda", "--dir", "--results", "--no-gpu"]) {
+      expect(text).toContain(flag);
+    }
+    expect(text).toMatch(/Exit code/);
+  });
+
+  it.each([
+    [["--frobnicate"], /Unknown option '--frobnicate'/],
+    [["--test", "--evaluate-tuned"], /choose one of --test, --evaluate-tuned/],
+    [["--dir", "/no/such/folder"], /--dir \/no\/such\/folder: no such folder/],
+    [["--seed", "x"], /--seed must be an integer ≥ 0, got "x"/],
+    [["extra"], /unexpected argument "extra"/],
+  ])("rejects %j with exit code 2 and a message", async (args, message) => {
+    const io = memoryIO();
+    expect(await runGradeCli(args, io)).toBe(2);
+    expect(io.err.join("")).toMatch(message);
+  });
+
+  it("grades the solution: report on stdout, valid results.json, exit 0", async () => {
+    const results = join(scratch, "solution-results.json");
+    const io = memoryIO();
+    expect(await runGradeCli(["--dir", solutionDir, "--no-gpu", "--results", results], io)).toBe(0);
+    const text = io.out.join("");
+    expect(text).toMatch(/Task 1\. Shared memory tiling\s+20 \/ 20/);
+    expect(text).toMatch(/Total\s+80 \/ 80\s+\(20 pt need a GPU and were not graded\)/);
+    expect(text).toMatch(/GPU: none \(--no-gpu was given\)/);
+    const parsed = readResults(results);
+    expect(parsed.score).toBe(80);
+    expect(parsed.tests.map((t) => t.name)).toContain("Part 2. Auto tuning");
+    expect(io.err.join("")).toMatch(/… running gemm_relu_add\.ts/);
+  });
+
+  it("--test checks only the manual schedule's numerics and prints the IR with --show", async () => {
+    const io = memoryIO();
+    expect(await runGradeCli(["--dir", solutionDir, "--no-gpu", "--test", "--show"], io)).toBe(0);
+    const text = io.out.join("");
+    expect(text).toMatch(/your manual schedule: PASS — correct in 5 rounds/);
+    expect(text).toMatch(/── IR after Task 5\. Epilogue fusion \(epilogueFusion\) ──/);
+    expect(text).toContain('T.block("A_shared")');
+    expect(text).not.toMatch(/Total/);
+  });
+
+  it("--evaluate-tuned --show-cuda prints the tuned schedule's CUDA", async () => {
+    const io = memoryIO();
+    expect(await runGradeCli(["--dir", solutionDir, "--no-gpu", "--evaluate-tuned", "--show-cuda"], io)).toBe(0);
+    const text = io.out.join("");
+    expect(text).toMatch(/── CUDA of your tuned schedule \(trace_submission\.ts\) ──/);
+    expect(text).toMatch(/__global__ void __launch_bounds__\(256\)/);
+  });
+
+  it("still writes a valid results.json explaining the failure when grading itself crashes", async () => {
+    const results = join(scratch, "crash-results.json");
+    const io = memoryIO();
+    const broken = { ...binding, manifestPath: join(scratch, "missing-manifest.json") };
+    const inv = parseGradeArgs(["--dir", solutionDir, "--no-gpu", "--results", results], broken);
+    expect(await runGrade(inv, broken, io)).toBe(1);
+    const parsed = readResults(results);
+    expect(parsed.score).toBe(0);
+    expect(parsed.output).toMatch(/could not finish grading[\s\S]*cannot read grading manifest .*missing-manifest\.json: no such file/);
+  });
+});
