@@ -13,6 +13,8 @@ import { type GradeReport, gradeSubmission } from "../src/grade/grade-submission
 import { MAX_TRACE_INSTRUCTIONS, replayTrace } from "../src/grade/replay.js";
 import { type CheckGrade, type TaskGrade, earned } from "../src/grade/task-grade.js";
 import { loadManifest } from "../src/manifest/index.js";
+import { formatTerminalReport } from "../src/report/terminal.js";
+import { toGradescope } from "../src/report/to-gradescope.js";
 import type { SandboxLimits } from "../src/sandbox/index.js";
 
 const binding = assignmentBinding(DEFAULT_ASSIGNMENT);
@@ -395,6 +397,10 @@ describe("hostile submissions", () => {
     PART1.forEach((id, n) => expect(taskOf(report, id).error).toMatch(new RegExp(`^${FUNCTIONS[id]} is not implemented yet \\(it still throws "TODO\\(task ${n + 1}\\)`)));
     expect(taskOf(report, "auto-tuning").error).toMatch(/^applyTrace does not change the schedule/);
     expect(studentText(report)).not.toMatch(/100\/100|"score"|max_score/);
+    // The prints are shown to the student locally, labelled as theirs, and kept out of Gradescope's output.
+    expect(report.studentOutput.some((o) => o.stdout.includes("Score: 100/100"))).toBe(true);
+    expect(formatTerminalReport(report)).toMatch(/── printed by your code \(gemm_relu_add\.ts\) ──\n[\s\S]*Score: 100\/100/);
+    expect(toGradescope(report).output).not.toMatch(/100\/100/);
   });
 
   it("process.exit(0) in a task fails that task (task 1) with the sandbox's message; tasks 2–5 are still graded", async () => {

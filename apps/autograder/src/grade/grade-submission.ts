@@ -60,7 +60,15 @@ export interface GradeReport {
   /** Generated CUDA by schedule role (with `cuda: true`). */
   readonly cuda: Partial<Record<ScheduleRole, string>>;
   readonly notes: readonly string[];
+  /** What the student's code printed, per sandboxed run that printed anything (shown, never parsed). */
+  readonly studentOutput: readonly StudentOutput[];
   readonly elapsedMs: number;
+}
+
+export interface StudentOutput {
+  readonly file: string;
+  readonly stdout: string;
+  readonly stderr: string;
 }
 
 export async function gradeSubmission(opts: GradeOptions): Promise<GradeReport> {
@@ -81,6 +89,7 @@ class SubmissionGrader {
   private readonly timings: Partial<Record<ScheduleRole, TimingOutcome | { readonly error: string }>> = {};
   private readonly cuda: Partial<Record<ScheduleRole, string>> = {};
   private readonly notes: string[] = [];
+  private readonly studentOutput: StudentOutput[] = [];
 
   constructor(private readonly opts: GradeOptions) {
     this.settings = { ...opts.manifest.numerics, ...opts.numerics };
@@ -138,6 +147,7 @@ class SubmissionGrader {
       scripts,
       cuda: this.cuda,
       notes: this.notes,
+      studentOutput: this.studentOutput,
       elapsedMs: Math.round(performance.now() - started),
     };
   }
@@ -149,10 +159,23 @@ class SubmissionGrader {
   private file(name: string): Promise<PreparedFile> {
     let f = this.files.get(name);
     if (f === undefined) {
-      f = prepareSubmissionFile(this.opts.submissionDir, name);
+      f = prepareSubmissionFile(this.opts.submissionDir, name).then((prepared) => this.recordingOutput(prepared));
       this.files.set(name, f);
     }
     return f;
+  }
+
+  /** The same file, keeping what each of its runs printed for the report. */
+  private recordingOutput(prepared: PreparedFile): PreparedFile {
+    return {
+      file: prepared.file,
+      run: async (jobs, limits) => {
+        const run = await prepared.run(jobs, limits);
+        if (run.stdout.trim() !== "" || run.stderr.trim() !== "") this.studentOutput.push({ file: prepared.file, stdout: run.stdout, stderr: run.stderr });
+        return run;
+      },
+      dispose: () => prepared.dispose(),
+    };
   }
 
   private progress(message: string): void {

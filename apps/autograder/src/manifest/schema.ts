@@ -8,7 +8,8 @@
  *
  * Part-1 tasks run in order on one schedule, with the course's tile sizes; a task's checks look
  * at the schedule right after its function returns (so task 1's "tileX loop" is still whole even
- * though task 2 splits it later). A task that throws scores 0 and stops the tasks after it.
+ * though task 2 splits it later). A task that fails (throws, is stopped, or misses a check) is
+ * replaced by the solution's version for the tasks after it (see grade/chain.ts).
  */
 import { z } from "zod";
 

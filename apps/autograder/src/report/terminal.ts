@@ -13,7 +13,12 @@ export interface TerminalReportOptions {
   readonly show?: boolean;
   /** Print the generated CUDA (`--show-cuda`). */
   readonly showCuda?: boolean;
+  /** Include what the student's code printed (default true; Gradescope's copy leaves it out). */
+  readonly studentOutput?: boolean;
 }
+
+/** Lines of the student's own output shown per run, so a print loop cannot flood the report. */
+const STUDENT_OUTPUT_LINES = 200;
 
 const ROLE_LABEL: Record<ScheduleRole, string> = {
   "reference-manual": "reference manual schedule (solution)",
@@ -28,6 +33,12 @@ export function formatTerminalReport(report: GradeReport, opts: TerminalReportOp
   const m = report.manifest;
   out.push(`${m.title}`, `Graded: ${report.submissionDir} (${modeLabel(report)})`);
   out.push("name" in report.gpu ? `GPU: ${report.gpu.name}` : `GPU: none (${report.gpu.unavailable})`, "");
+
+  if (opts.studentOutput !== false) {
+    for (const o of report.studentOutput) {
+      out.push(`── printed by your code (${o.file}) ──`, ...clip(o.stdout), ...(o.stderr.trim() === "" ? [] : ["(stderr)", ...clip(o.stderr)]), "");
+    }
+  }
 
   if (opts.show === true) {
     for (const t of report.tasks) {
@@ -111,6 +122,11 @@ function taskLines(t: TaskGrade, width: number, scored: boolean): string[] {
 function zeroPointStatus(t: TaskGrade): string {
   if (t.checks.some((c) => c.status === "failed")) return "FAILED";
   return t.checks.every((c) => c.status === "passed") ? "ok" : "not checked";
+}
+
+function clip(text: string): string[] {
+  const lines = text.trimEnd().split("\n");
+  return lines.length <= STUDENT_OUTPUT_LINES ? lines : [...lines.slice(0, STUDENT_OUTPUT_LINES), `… (${lines.length - STUDENT_OUTPUT_LINES} more lines)`];
 }
 
 function indent(text: string, n: number): string[] {

@@ -17,5 +17,6 @@ export function toGradescope(report: GradeReport): GradescopeResults {
     const max = available(t);
     return { name: t.task.title, score, max_score: max, status: score >= max ? "passed" : "failed", output: lines.join("\n"), visibility: "visible" };
   });
-  return gradescopeResults(tests, formatTerminalReport(report), report.elapsedMs / 1000);
+  // The student's own prints stay out of Gradescope's output, where they could pass for the grader's.
+  return gradescopeResults(tests, formatTerminalReport(report, { studentOutput: false }), report.elapsedMs / 1000);
 }
