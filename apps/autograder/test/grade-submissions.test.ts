@@ -1,13 +1,13 @@
 /**
  * Whole submissions through `gradeSubmission`, without a GPU: the starter, the solution, and the
- * broken and hostile submissions in fixtures/submissions/ (each a copy of the solution's files
- * changed only where its case needs). For every case: the points of every task, and the error or
- * feedback the student reads, which must name the problem.
+ * broken and hostile submissions of submission-cases.ts (each the solution's or the starter's
+ * files with the edits of its case, written to a temp folder per test). For every case: the points
+ * of every task, and the error or feedback the student reads, which must name the problem.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { Schedule } from "@tessera/schedule";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { DEFAULT_ASSIGNMENT, assignmentBinding } from "../src/assignment.js";
 import { type GradeReport, gradeSubmission } from "../src/grade/grade-submission.js";
 import { MAX_TRACE_INSTRUCTIONS, replayTrace } from "../src/grade/replay.js";
@@ -16,10 +16,10 @@ import { loadManifest } from "../src/manifest/index.js";
 import { formatTerminalReport } from "../src/report/terminal.js";
 import { toGradescope } from "../src/report/to-gradescope.js";
 import type { SandboxLimits } from "../src/sandbox/index.js";
+import { type CaseName, type WrittenSubmission, solutionImport, writeSubmission } from "./submission-cases.js";
 
 const binding = assignmentBinding(DEFAULT_ASSIGNMENT);
 const manifest = loadManifest(binding.manifestPath);
-const FIXTURES = join(import.meta.dirname, "fixtures", "submissions");
 /** Small limits for the cases that hit them (an infinite loop, a memory bomb): they are reached fast. */
 const TIGHT: SandboxLimits = { timeoutMs: 5000, heapMb: 256 };
 
@@ -45,8 +45,21 @@ function grade(submissionDir: string, limits?: SandboxLimits): Promise<GradeRepo
   return gradeSubmission({ submissionDir, binding, manifest, numerics: { rounds: 1 }, ...(limits === undefined ? {} : { limits }) });
 }
 
-function gradeFixture(name: string, limits?: SandboxLimits): Promise<GradeReport> {
-  return grade(join(FIXTURES, name), limits);
+/** The case folders written by the running test, removed after it. */
+const written: WrittenSubmission[] = [];
+afterEach(async () => {
+  for (const submission of written.splice(0)) await submission.remove();
+});
+
+/** Writes the submission of case `name` to a fresh temp folder (removed after the test); returns the folder. */
+async function submissionOf(name: CaseName): Promise<string> {
+  const submission = await writeSubmission(name);
+  written.push(submission);
+  return submission.dir;
+}
+
+async function gradeCase(name: CaseName, limits?: SandboxLimits): Promise<GradeReport> {
+  return grade(await submissionOf(name), limits);
 }
 
 function taskOf(report: GradeReport, id: string): TaskGrade {
@@ -112,12 +125,17 @@ function expectTunedSolution(report: GradeReport): void {
   expect(time.feedback).toMatch(/needs a GPU/);
 }
 
-/** 1-based number of the first code line (not a comment) of a fixture's gemm_relu_add.ts containing `text`. */
-function lineOf(fixture: string, text: string): number {
-  const lines = readFileSync(join(FIXTURES, fixture, "gemm_relu_add.ts"), "utf8").split("\n");
+/** 1-based number of the first code line (not a comment) of the gemm_relu_add.ts in `dir` containing `text`. */
+function lineOf(dir: string, text: string): number {
+  const lines = readFileSync(join(dir, "gemm_relu_add.ts"), "utf8").split("\n");
   const at = lines.findIndex((l) => l.includes(text) && !/^\s*(\/\/|\/\*|\*)/.test(l));
-  if (at < 0) throw new Error(`${fixture}/gemm_relu_add.ts has no line containing ${text}`);
+  if (at < 0) throw new Error(`${dir}/gemm_relu_add.ts has no line containing ${text}`);
   return at + 1;
+}
+
+/** `text` as a regular expression that matches exactly it. */
+function literal(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 /** Everything a student reads in the report, as one text. */
@@ -194,8 +212,9 @@ describe("grading the handed-out files", () => {
 
 describe("broken submissions: the failed task scores 0 and names the problem, the others are graded on the solution's", () => {
   it("a syntax error fails every part-1 task with the compiler's file:line:column; part 2 is graded normally", async () => {
-    const line = lineOf("syntax-error", "[null, threadTileX] as [LoopRV, LoopRV];");
-    const report = await gradeFixture("syntax-error");
+    const dir = await submissionOf("syntax-error");
+    const line = lineOf(dir, "[null, threadTileX] as [LoopRV, LoopRV];");
+    const report = await grade(dir);
 
     expect(report.score).toBe(0);
     expect(report.maxScore).toBe(80);
@@ -212,7 +231,7 @@ describe("broken submissions: the failed task scores 0 and names the problem, th
   });
 
   it("a missing export fails task 2 by name; tasks 1, 3, 4 and 5 get full marks on the solution's task 2", async () => {
-    const report = await gradeFixture("missing-export");
+    const report = await gradeCase("missing-export");
 
     expect(report.score).toBe(60);
     expectPoints(report, { "register-tiling": 0 });
@@ -223,9 +242,10 @@ describe("broken submissions: the failed task scores 0 and names the problem, th
   });
 
   it("a task that throws scores 0 with the error's name, message and a stack line in gemm_relu_add.ts", async () => {
-    const helperLine = lineOf("throwing-task", "return loops.slice(-2)");
-    const callLine = lineOf("throwing-task", "rowAndColumn(loopsByStage, sch.get(stage).name)");
-    const report = await gradeFixture("throwing-task");
+    const dir = await submissionOf("throwing-task");
+    const helperLine = lineOf(dir, "return loops.slice(-2)");
+    const callLine = lineOf(dir, "rowAndColumn(loopsByStage, sch.get(stage).name)");
+    const report = await grade(dir);
 
     expect(report.score).toBe(60);
     expectPoints(report, { "cooperative-fetching": 0 });
@@ -240,7 +260,7 @@ describe("broken submissions: the failed task scores 0 and names the problem, th
   });
 
   it("an infinite loop is stopped at the time limit: task 4 scores 0, tasks 1–3 and 5 full", async () => {
-    const report = await gradeFixture("infinite-loop", TIGHT);
+    const report = await gradeCase("infinite-loop", TIGHT);
 
     expect(report.score).toBe(70);
     expectPoints(report, { "write-cache": 0 });
@@ -251,7 +271,7 @@ describe("broken submissions: the failed task scores 0 and names the problem, th
   });
 
   it("a memory bomb is stopped at the heap limit: task 2 scores 0 with an out-of-memory message, the others full", async () => {
-    const report = await gradeFixture("memory-bomb", TIGHT);
+    const report = await gradeCase("memory-bomb", TIGHT);
 
     expect(report.score).toBe(60);
     expectPoints(report, { "register-tiling": 0 });
@@ -262,7 +282,7 @@ describe("broken submissions: the failed task scores 0 and names the problem, th
   });
 
   it("a trace longer than the grader replays fails that task (task 5) with the count", async () => {
-    const report = await gradeFixture("huge-trace");
+    const report = await gradeCase("huge-trace");
 
     expect(report.score).toBe(70);
     expectPoints(report, { "epilogue-fusion": 0 });
@@ -288,7 +308,7 @@ describe("broken submissions: the failed task scores 0 and names the problem, th
 
 describe("structural mistakes: only the checks that see the mistake fail", () => {
   it("a wrong tile split (i by 32) fails task 1's split-i check, mentioning 64; task 2 on is graded on the solution's task 1", async () => {
-    const report = await gradeFixture("wrong-tile-split");
+    const report = await gradeCase("wrong-tile-split");
 
     expect(report.score).toBe(72);
     expectPoints(report, { "shared-memory-tiling": 12 });
@@ -305,7 +325,7 @@ describe("structural mistakes: only the checks that see the mistake fail", () =>
   });
 
   it("a missing computeAt fails the A and B shared-stage checks, telling to place them with computeAt; the rest of task 1 passes", async () => {
-    const report = await gradeFixture("missing-compute-at");
+    const report = await gradeCase("missing-compute-at");
 
     expect(report.score).toBe(76);
     expectPoints(report, { "shared-memory-tiling": 16 });
@@ -318,7 +338,7 @@ describe("structural mistakes: only the checks that see the mistake fail", () =>
   });
 
   it("shared copies that are not fetched cooperatively score 0 for task 3; the manual numerics pass with the solution's task 3", async () => {
-    const report = await gradeFixture("no-cooperative-fetch");
+    const report = await gradeCase("no-cooperative-fetch");
 
     expect(report.score).toBe(60);
     expectPoints(report, { "cooperative-fetching": 0 });
@@ -335,7 +355,7 @@ describe("structural mistakes: only the checks that see the mistake fail", () =>
     // Regression: the solution's registerTiling applied to this task 1 (an extra unit k loop)
     // binds a k loop to threadIdx.y without throwing; tasks 4–5 were graded on that and the
     // manual schedule never wrote D, so the whole of part 1 scored 0.
-    const report = await gradeFixture("unit-k-loop-then-todo");
+    const report = await gradeCase("unit-k-loop-then-todo");
 
     expect(report.score).toBe(60);
     expectPoints(report, { "register-tiling": 0 });
@@ -353,13 +373,18 @@ describe("structural mistakes: only the checks that see the mistake fail", () =>
 
 describe("hostile submissions", () => {
   it("an import of the instructor solution is refused while bundling: every part-1 task fails, nothing ran", async () => {
-    const report = await gradeFixture("imports-solution");
+    const dir = await submissionOf("imports-solution");
+    // The import reaches the real solution from the submission folder, through a path out of it.
+    const spec = solutionImport(dir);
+    expect(existsSync(join(dir, spec.replace(/\.js$/, ".ts")))).toBe(true);
+    const line = lineOf(dir, "import * as reference from");
+    const report = await grade(dir);
 
     expect(report.score).toBe(0);
     expectPoints(report, { "shared-memory-tiling": 0, "register-tiling": 0, "cooperative-fetching": 0, "write-cache": 0, "epilogue-fusion": 0 });
     for (const id of PART1) {
       expect(taskOf(report, id).error).toMatch(
-        /^gemm_relu_add\.ts could not be compiled:\n {2}gemm_relu_add\.ts:4:28: imports "\.\.\/\.\.\/\.\.\/\.\.\/\.\.\/\.\.\/assignments\/gemm-relu-add\/solution\/gemm_relu_add\.js", which is outside the submission\n/,
+        new RegExp(`^gemm_relu_add\\.ts could not be compiled:\\n {2}gemm_relu_add\\.ts:${line}:28: imports "${literal(spec)}", which is outside the submission\\n`),
       );
     }
     expect(report.scripts.size).toBe(0);
@@ -369,19 +394,21 @@ describe("hostile submissions", () => {
   });
 
   it("a task writing results.json (fs through require, process.binding) fails with the sandbox's message; the grader computes the score", async () => {
-    const results = join(FIXTURES, "writes-results", "results.json");
+    const dir = await submissionOf("writes-results");
+    const results = join(dir, "results.json");
     expect(existsSync(results)).toBe(false);
-    const report = await gradeFixture("writes-results");
+    const report = await grade(dir);
 
     expect(existsSync(results)).toBe(false);
+    expect(readdirSync(dir).sort()).toEqual(["gemm_relu_add.ts", "trace_submission.ts"]);
     expect(report.score).toBe(60);
     expect(report.maxScore).toBe(80);
     expectPoints(report, { "write-cache": 0, "epilogue-fusion": 0 });
     expect(taskOf(report, "write-cache").error).toMatch(
-      new RegExp(`^writeCache threw Error: a submission may not use Node's "node:fs" module\\n +at writeCache \\(gemm_relu_add\\.ts:${lineOf("writes-results", 'require(["node", "fs"]')}:\\d+\\)`),
+      new RegExp(`^writeCache threw Error: a submission may not use Node's "node:fs" module\\n +at writeCache \\(gemm_relu_add\\.ts:${lineOf(dir, 'require(["node", "fs"]')}:\\d+\\)`),
     );
     expect(taskOf(report, "epilogue-fusion").error).toMatch(
-      new RegExp(`^epilogueFusion threw Error: a submission may not call process\\.binding\\(\\)\\n +at epilogueFusion \\(gemm_relu_add\\.ts:${lineOf("writes-results", 'process.binding("fs")')}:\\d+\\)`),
+      new RegExp(`^epilogueFusion threw Error: a submission may not call process\\.binding\\(\\)\\n +at epilogueFusion \\(gemm_relu_add\\.ts:${lineOf(dir, 'process.binding("fs")')}:\\d+\\)`),
     );
     for (const id of PART1.slice(0, 3)) expectAllPassed(report, id);
     expect(report.notes).toContain("The manual schedule was checked with the solution's version of: write-cache, epilogue-fusion.");
@@ -389,7 +416,7 @@ describe("hostile submissions", () => {
   });
 
   it("printed fake results (JSON, 'Score: 100/100') around the starter change nothing: 0 points", async () => {
-    const report = await gradeFixture("fake-output");
+    const report = await gradeCase("fake-output");
 
     expect(report.score).toBe(0);
     expect(report.maxScore).toBe(80);
@@ -404,12 +431,13 @@ describe("hostile submissions", () => {
   });
 
   it("process.exit(0) in a task fails that task (task 1) with the sandbox's message; tasks 2–5 are still graded", async () => {
-    const report = await gradeFixture("process-exit");
+    const dir = await submissionOf("process-exit");
+    const report = await grade(dir);
 
     expect(report.score).toBe(60);
     expectPoints(report, { "shared-memory-tiling": 0 });
     expect(taskOf(report, "shared-memory-tiling").error).toMatch(
-      new RegExp(`^sharedMemoryTiling threw Error: a submission may not call process\\.exit\\(\\)\\n +at sharedMemoryTiling \\(gemm_relu_add\\.ts:${lineOf("process-exit", "process.exit(0)")}:\\d+\\)`),
+      new RegExp(`^sharedMemoryTiling threw Error: a submission may not call process\\.exit\\(\\)\\n +at sharedMemoryTiling \\(gemm_relu_add\\.ts:${lineOf(dir, "process.exit(0)")}:\\d+\\)`),
     );
     for (const id of PART1.slice(1)) expectAllPassed(report, id);
     expectGradedOnSolution(report, "shared-memory-tiling");
@@ -418,7 +446,7 @@ describe("hostile submissions", () => {
 
   it("a patched Schedule.prototype.bind (records nothing, get() claims the binding) earns only what the replayed trace has", async () => {
     const before = scheduleMembers();
-    const report = await gradeFixture("patched-schedule");
+    const report = await gradeCase("patched-schedule");
 
     // The replay has the splits, the reorder and the shared copies, but no bind: 20 − 2 − 2 − 3.
     expect(report.score).toBe(73);
@@ -436,7 +464,7 @@ describe("hostile submissions", () => {
 
   it("a Schedule trace getter replaced by a forged 'perfect' trace fails task 1 as an invalid trace; tasks 2–5 run in a clean sandbox", async () => {
     const before = scheduleMembers();
-    const report = await gradeFixture("forged-trace");
+    const report = await gradeCase("forged-trace");
 
     expect(report.score).toBe(60);
     expectPoints(report, { "shared-memory-tiling": 0 });
@@ -480,18 +508,18 @@ describe("part 2: a tuned trace that cannot run or computes wrong numbers scores
   }
 
   it("64×64 = 4096 threads per block exceed the GPU's 1024", async () => {
-    const report = await gradeFixture("too-many-threads");
+    const report = await gradeCase("too-many-threads");
     expectPart2Zero(report, /^the schedule cannot be built for the GPU at 2048×2048×2048: .*uses 4096 threads per block \(64×64×1\); nvidia\/tesla-t4 allows 1024/);
   });
 
   it("a k loop bound to threadIdx.z races and writes partial sums", async () => {
-    const report = await gradeFixture("racy-trace");
+    const report = await gradeCase("racy-trace");
     expectPart2Zero(report, /^the kernel has \d+ data race\(s\) on shared memory/);
     expect(report.numerics.tuned?.rounds[0]?.mismatches).toBeGreaterThan(0);
   });
 
   it("a trace that binds nothing does not schedule for the GPU", async () => {
-    const report = await gradeFixture("unbound-trace");
+    const report = await gradeCase("unbound-trace");
     expectPart2Zero(report, /^the schedule cannot be built for the GPU at 2048×2048×2048: .*no loop is bound to a GPU thread: bind the outer loops to blockIdx\/threadIdx with sch\.bind/);
   });
 });

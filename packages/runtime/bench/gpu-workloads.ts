@@ -88,21 +88,6 @@ export function elementwiseReference(kind: "vector_add" | "window_sum", inputs: 
   return out;
 }
 
-/** relu(A @ B) + C in float64 on the host: only for the dry run's small sizes. */
-export function hostGemmReference(A: Float32Array, B: Float32Array, C: Float32Array, n: number): Float64Array {
-  const out = new Float64Array(n * n);
-  const row = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    row.fill(0);
-    for (let k = 0; k < n; k++) {
-      const a = A[i * n + k] as number;
-      for (let j = 0; j < n; j++) row[j] = (row[j] as number) + a * (B[k * n + j] as number);
-    }
-    for (let j = 0; j < n; j++) out[i * n + j] = Math.max(row[j] as number, 0) + (C[i * n + j] as number);
-  }
-  return out;
-}
-
 /** Fresh uniform values in [-1, 1] (xorshift32 from `seed`). */
 export function randomUniform(n: number, seed: number): Float32Array {
   let s = seed >>> 0 || 1;

@@ -18,10 +18,10 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
-import { build, compileCuda, cuda, nvccStatus, nvrtcStatus, type BuiltModule, type ModuleTiming } from "../src/index.js";
+import { build, compileCuda, cuda, gemmReluAddReferenceOnHost, nvccStatus, nvrtcStatus, type BuiltModule, type ModuleTiming } from "../src/index.js";
 import { benchArgs, disposeReferences, gpuGemmReference } from "./gpu-harness.js";
 import { benchHandwrittenGemm, benchLaunchOverhead, benchTorch, type CompileLatency, type LaunchOverhead, type TorchResult } from "./gpu-handwritten.js";
-import { checkOutput, elementwiseReference, hostGemmReference, randomUniform, workloads, type CheckResult, type Workload } from "./gpu-workloads.js";
+import { checkOutput, elementwiseReference, randomUniform, workloads, type CheckResult, type Workload } from "./gpu-workloads.js";
 import { renderMarkdown, renderTable, type BenchReport, type ResultRow } from "./gpu-report.js";
 
 const TIMING = { number: 3, repeat: 10, minRepeatMs: 100 } as const;
@@ -106,7 +106,7 @@ async function benchWorkload(w: Workload, mode: Mode): Promise<ResultRow> {
     const [reference, refName] =
       w.kind === "gemm"
         ? mode.dryRun
-          ? [hostGemmReference(inputs[0] as Float32Array, inputs[1] as Float32Array, inputs[2] as Float32Array, w.n), "float64 JS reference"]
+          ? [gemmReluAddReferenceOnHost(inputs[0] as Float32Array, inputs[1] as Float32Array, inputs[2] as Float32Array, w.n), "float64 JS reference"]
           : [await gpuGemmReference(args, w.n), "float64 GPU reference"]
         : [elementwiseReference(w.kind, inputs, w.n), "JS reference"];
     let check: CheckResult = checkOutput(got, reference, TOLERANCE, TOLERANCE, refName);

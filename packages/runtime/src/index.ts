@@ -77,4 +77,4 @@ export {
   type ScalarParamSpec,
 } from "./build.js";
 export { compileTargetFor, type CompileTarget } from "./build/compile-target.js";
-export { gemmReluAddReference, disposeGemmReluAddReference } from "./reference.js";
+export { gemmReluAddReference, gemmReluAddReferenceOnHost, disposeGemmReluAddReference } from "./reference.js";

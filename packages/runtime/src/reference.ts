@@ -75,3 +75,22 @@ export function disposeGemmReluAddReference(): void {
   loaded = undefined;
   loading = undefined;
 }
+
+/**
+ * The same reference on the host, for small sizes (a simulator run at 256³, a dry run): rows of
+ * the dot products accumulated in float64.
+ */
+export function gemmReluAddReferenceOnHost(A: Float32Array, B: Float32Array, C: Float32Array, n: number): Float64Array {
+  const out = new Float64Array(n * n);
+  const row = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    row.fill(0);
+    for (let k = 0; k < n; k++) {
+      const a = A[i * n + k]!;
+      const bRow = k * n;
+      for (let j = 0; j < n; j++) row[j]! += a * B[bRow + j]!;
+    }
+    for (let j = 0; j < n; j++) out[i * n + j] = Math.max(row[j]!, 0) + C[i * n + j]!;
+  }
+  return out;
+}

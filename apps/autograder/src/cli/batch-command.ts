@@ -15,15 +15,14 @@ import type { SandboxLimits } from "../sandbox/index.js";
 import { type GradeCommand, UsageError } from "./command.js";
 import { chooseGpu } from "./gpu-choice.js";
 import type { GradeIO } from "./io.js";
-import { integerOption, sandboxLimitOptions, userPath } from "./options.js";
+import { RUN_OPTIONS, RUN_OPTIONS_HELP, integerOption, sandboxLimitOptions, userPath } from "./options.js";
 
 export const BATCH_OPTIONS_HELP = [
   "  DIR                a folder of submissions: each sub-folder and each .zip hand-in is one",
   "  --out OUT          where results go: OUT/<submission>/results.json and report.txt, OUT/summary.csv",
   "  --no-gpu           grade as if there were no GPU (simulator numerics, no timing)",
   "  --seed N           seed of the random inputs (default 1)",
-  "  --timeout S        time limit per sandboxed run in seconds (default 60)",
-  "  --memory MB        heap limit of the sandboxed process (default 1024)",
+  RUN_OPTIONS_HELP,
   "",
   "Exit code: 0 when the batch finished (also when submissions failed: see summary.csv), 1 when the batch itself failed, 2 for a bad command line.",
 ].join("\n");
@@ -42,11 +41,8 @@ export function parseBatchArgs(args: readonly string[]): BatchInvocation {
     allowPositionals: true,
     strict: true,
     options: {
+      ...RUN_OPTIONS,
       out: { type: "string" },
-      "no-gpu": { type: "boolean" },
-      seed: { type: "string" },
-      timeout: { type: "string" },
-      memory: { type: "string" },
     },
   });
   const [dirArg, extra] = positionals;

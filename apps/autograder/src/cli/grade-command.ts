@@ -16,7 +16,7 @@ import type { SandboxLimits } from "../sandbox/index.js";
 import { type GradeCommand, UsageError } from "./command.js";
 import { chooseGpu } from "./gpu-choice.js";
 import type { GradeIO } from "./io.js";
-import { integerOption, sandboxLimitOptions, userPath } from "./options.js";
+import { RUN_OPTIONS, RUN_OPTIONS_HELP, integerOption, sandboxLimitOptions, userPath } from "./options.js";
 
 const MODES: ReadonlyArray<{ flag: string; mode: GradeMode; help: string }> = [
   { flag: "test", mode: "test", help: "check that the manual schedule computes ReLU(A·B) + C (numerics only)" },
@@ -34,8 +34,7 @@ export const GRADE_OPTIONS_HELP = [
   "  --results FILE     where results.json goes (default: DIR/results.json; full grading only unless given)",
   "  --no-gpu           grade as if there were no GPU (simulator numerics, no timing)",
   "  --seed N           seed of the random inputs (default 1)",
-  "  --timeout S        time limit per sandboxed run in seconds (default 60)",
-  "  --memory MB        heap limit of the sandboxed process (default 1024)",
+  RUN_OPTIONS_HELP,
 ].join("\n");
 
 export interface GradeInvocation {
@@ -55,14 +54,11 @@ export function parseGradeArgs(args: readonly string[], binding: AssignmentBindi
     allowPositionals: true,
     strict: true,
     options: {
+      ...RUN_OPTIONS,
       dir: { type: "string" },
       show: { type: "boolean" },
       "show-cuda": { type: "boolean" },
       results: { type: "string" },
-      "no-gpu": { type: "boolean" },
-      seed: { type: "string" },
-      timeout: { type: "string" },
-      memory: { type: "string" },
       ...Object.fromEntries(MODES.map((m) => [m.flag, { type: "boolean" as const }])),
     },
   });

@@ -3,6 +3,20 @@ import { resolve } from "node:path";
 import { DEFAULT_LIMITS, type SandboxLimits } from "../sandbox/index.js";
 import { UsageError } from "./command.js";
 
+/** The parseArgs specs of the options every grading command takes. */
+export const RUN_OPTIONS = {
+  "no-gpu": { type: "boolean" },
+  seed: { type: "string" },
+  timeout: { type: "string" },
+  memory: { type: "string" },
+} as const;
+
+/** Help lines of RUN_OPTIONS (`--seed` is described by each command). */
+export const RUN_OPTIONS_HELP = [
+  "  --timeout S        time limit per sandboxed run in seconds (default 60)",
+  "  --memory MB        heap limit of the sandboxed process (default 1024)",
+].join("\n");
+
 /** An integer option in [min, max], or `fallback` when absent. */
 export function integerOption(name: string, text: string | undefined, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
   if (text === undefined) return fallback;

@@ -15,7 +15,7 @@ import { MAX_TRIALS, TuneError, type TuneResult, formatHandIn, formatTuneReport,
 import { type GradeCommand, UsageError } from "./command.js";
 import { chooseGpu } from "./gpu-choice.js";
 import type { GradeIO } from "./io.js";
-import { integerOption, sandboxLimitOptions, userPath } from "./options.js";
+import { RUN_OPTIONS, RUN_OPTIONS_HELP, integerOption, sandboxLimitOptions, userPath } from "./options.js";
 
 const DEFAULT_TRIALS = 32;
 const DEFAULT_SEED = 1;
@@ -26,8 +26,7 @@ export const TUNE_OPTIONS_HELP = [
   `  --seed N           seed of the first sample; sample k uses seed N + k (default ${DEFAULT_SEED})`,
   "  --write            replace DIR/trace_submission.ts with the result instead of printing it",
   "  --no-gpu           tune as if there were no GPU (nothing is timed: prints an untimed valid candidate)",
-  "  --timeout S        time limit of the sandboxed run of all samples, in seconds (default 60)",
-  "  --memory MB        heap limit of the sandboxed process (default 1024)",
+  RUN_OPTIONS_HELP,
 ].join("\n");
 
 export interface TuneInvocation {
@@ -45,13 +44,10 @@ export function parseTuneArgs(args: readonly string[], binding: AssignmentBindin
     allowPositionals: true,
     strict: true,
     options: {
+      ...RUN_OPTIONS,
       dir: { type: "string" },
       trials: { type: "string" },
-      seed: { type: "string" },
       write: { type: "boolean" },
-      "no-gpu": { type: "boolean" },
-      timeout: { type: "string" },
-      memory: { type: "string" },
     },
   });
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}" (use --dir DIR to tune another folder)`);

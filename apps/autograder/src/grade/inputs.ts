@@ -1,5 +1,5 @@
 /**
- * Random inputs and the float64 reference of the graded workload, and the output comparison shared
+ * Random inputs of the graded workload, and the output comparison shared
  * by the simulator and GPU numerics (one rule: |got − ref| ≤ atol + rtol·|ref|, NaN never passes).
  */
 import type { NumericsRound } from "./numerics-types.js";
@@ -23,22 +23,6 @@ export function uniformArray(n: number, seed: number, low: number, high: number)
 export function gemmReluAddInputs(n: number, seed: number, range: readonly [number, number]): [Float32Array, Float32Array, Float32Array] {
   const [low, high] = range;
   return [uniformArray(n * n, seed * 3 + 1, low, high), uniformArray(n * n, seed * 3 + 2, low, high), uniformArray(n * n, seed * 3 + 3, low, high)];
-}
-
-/** ReLU(A·B) + C with the dot products accumulated in float64, on the host. */
-export function gemmReluAddReferenceF64(A: Float32Array, B: Float32Array, C: Float32Array, n: number): Float64Array {
-  const out = new Float64Array(n * n);
-  const row = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    row.fill(0);
-    for (let k = 0; k < n; k++) {
-      const a = A[i * n + k]!;
-      const bRow = k * n;
-      for (let j = 0; j < n; j++) row[j]! += a * B[bRow + j]!;
-    }
-    for (let j = 0; j < n; j++) out[i * n + j] = Math.max(row[j]!, 0) + C[i * n + j]!;
-  }
-  return out;
 }
 
 /**

@@ -7,8 +7,9 @@
  */
 import { lower } from "@tessera/codegen";
 import { Schedule } from "@tessera/schedule";
+import { gemmReluAddReferenceOnHost } from "@tessera/runtime";
 import { simulate } from "@tessera/simulator";
-import { compareOutput, gemmReluAddInputs, gemmReluAddReferenceF64 } from "./inputs.js";
+import { compareOutput, gemmReluAddInputs } from "./inputs.js";
 import type { NumericsOutcome, NumericsRequest, NumericsRound } from "./numerics-types.js";
 import type { AssignmentBinding } from "../assignment.js";
 import { excessiveWork } from "./work-estimate.js";
@@ -67,7 +68,7 @@ export function simulatorNumerics(req: NumericsRequest, binding: AssignmentBindi
     } catch (err) {
       return outcome(rounds, `running the kernel failed: ${message(err)}`);
     }
-    rounds.push(compareOutput(D, gemmReluAddReferenceF64(A, B, C, n), n, req.settings, seed));
+    rounds.push(compareOutput(D, gemmReluAddReferenceOnHost(A, B, C, n), n, req.settings, seed));
     if (races > 0) return outcome(rounds, `the kernel has ${races} data race(s) on shared memory (a missing barrier?): ${raceMessage}`);
   }
   return outcome(rounds);
