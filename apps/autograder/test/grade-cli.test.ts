@@ -35,6 +35,7 @@ describe("tessera-grade command line", () => {
     [["--dir", "/no/such/folder"], /--dir \/no\/such\/folder: no such folder/],
     [["--seed", "x"], /--seed must be an integer ≥ 0, got "x"/],
     [["extra"], /unexpected argument "extra"/],
+    [["--results", "/tmp"], /--results \/tmp is a folder; give the path of the results\.json to write/],
   ])("rejects %j with exit code 2 and a message", async (args, message) => {
     const io = memoryIO();
     expect(await runGradeCli(args, io)).toBe(2);

@@ -6,6 +6,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { loweredWindowSumScript } from "@tessera/corpus";
 import { parsePrimFunc } from "@tessera/ir";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { runCli } from "../src/index.js";
@@ -14,21 +15,10 @@ import { captureIO } from "./capture.js";
 const lowered = vi.hoisted(() => ({ variant: "correct" as "correct" | "no-barrier" | "off-by-one", calls: [] as string[] }));
 
 function windowSumKernel(): string {
-  const sync = lowered.variant === "no-barrier" ? "" : '    T.tvm_storage_sync("shared")\n';
-  const out = lowered.variant === "off-by-one" ? "blockIdx_x * 64 + threadIdx_x + 1" : "blockIdx_x * 64 + threadIdx_x";
-  return `
-@T.prim_func
-def main(A: T.Buffer((258,), "float32"), B: T.Buffer((256,), "float32")):
-    T.func_attr({"global_symbol": "window_sum", "tir.noalias": T.bool(True)})
-    blockIdx_x = T.launch_thread("blockIdx.x", 4)
-    A_shared = T.allocate([66], "float32", "shared")
-    A_shared_1 = T.Buffer((66,), data=A_shared, scope="shared")
-    threadIdx_x = T.launch_thread("threadIdx.x", 64)
-    for ax0_0 in range(2):
-        if ax0_0 * 64 + threadIdx_x < 66:
-            A_shared_1[ax0_0 * 64 + threadIdx_x] = A[blockIdx_x * 64 + ax0_0 * 64 + threadIdx_x]
-${sync}    B[${out}] = A_shared_1[threadIdx_x] + A_shared_1[threadIdx_x + 1] + A_shared_1[threadIdx_x + 2]
-`;
+  return loweredWindowSumScript({
+    sync: lowered.variant !== "no-barrier",
+    ...(lowered.variant === "off-by-one" ? { outputIndex: "blockIdx_x * 64 + threadIdx_x + 1" } : {}),
+  });
 }
 
 vi.mock("@tessera/codegen", async (importOriginal) => {

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { scheduleCorpus } from "@tessera/corpus";
+import { randomUniform } from "../bench/gpu-workloads.js";
 import { compilePrimFunc, randomArgs, type TypedArray } from "@tessera/ir";
 import {
   build,
@@ -56,18 +57,6 @@ extern "C" __global__ void oob(float* out) {
   out[(1ull << 40) + threadIdx.x] = 1.0f;  // a terabyte past the allocation
 }`;
 
-function rand(n: number, seed: number): Float32Array {
-  let s = seed >>> 0 || 1;
-  const a = new Float32Array(n);
-  for (let i = 0; i < n; i++) {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    a[i] = ((s >>> 0) / 0xffffffff) * 2 - 1;
-  }
-  return a;
-}
-
 async function expectReject(p: Promise<unknown>): Promise<unknown> {
   try {
     await p;
@@ -116,7 +105,7 @@ export const gpuChecks: GpuCheck[] = [
     name: "NDArray: round trips, fill, device copy, dispose",
     run() {
       const before = cuda.liveAllocations();
-      const host = rand(100_003, 7);
+      const host = randomUniform(100_003, 7);
       const a = NDArray.from(host, { shape: [100_003] });
       assert.deepEqual(a.toTypedArray(), host);
       const i32 = Int32Array.from({ length: 1000 }, (_, i) => i * 7919 - 3_000_000);
@@ -189,8 +178,8 @@ export const gpuChecks: GpuCheck[] = [
       assert.match(text, /\.target sm_75/);
       using mod = loadModule(ptx);
       const k = mod.getKernel("vadd");
-      const x = NDArray.from(rand(1000, 1));
-      const y = NDArray.from(rand(1000, 2));
+      const x = NDArray.from(randomUniform(1000, 1));
+      const y = NDArray.from(randomUniform(1000, 2));
       const z = NDArray.full([1000], "float32", Number.NaN);
       k.launch({ grid: 4, block: 256 }, [x, y, z, 1000]);
       const zx = z.toTypedArray();
@@ -227,8 +216,8 @@ export const gpuChecks: GpuCheck[] = [
       log(`vadd attributes ${JSON.stringify(attrs)}`);
       assert.ok(attrs.numRegs > 0);
       const n = (1 << 20) + 3;
-      const xs = rand(n, 3);
-      const ys = rand(n, 4);
+      const xs = randomUniform(n, 3);
+      const ys = randomUniform(n, 4);
       using x = NDArray.from(xs);
       using y = NDArray.from(ys);
       using z = NDArray.full([n], "float32", Number.NaN);
@@ -260,7 +249,7 @@ export const gpuChecks: GpuCheck[] = [
         const words = 24 * 1024; // 96 KiB of shared memory
         const bytes = words * 4;
         assert.ok(cuda.device(0).sharedMemPerBlockOptin >= bytes);
-        const src = rand(words, 9);
+        const src = randomUniform(words, 9);
         using i = NDArray.from(src);
         using o = NDArray.full([words], "float32", Number.NaN);
         m2.getKernel("big_shared").launch({ grid: 1, block: 1024, dynamicSharedBytes: bytes }, [i, o, words]);
@@ -295,8 +284,8 @@ export const gpuChecks: GpuCheck[] = [
       assert.ok(vaddCubin !== undefined);
       using mod = loadModule(vaddCubin);
       const n = 1 << 24;
-      using x = NDArray.from(rand(n, 5));
-      using y = NDArray.from(rand(n, 6));
+      using x = NDArray.from(randomUniform(n, 5));
+      using y = NDArray.from(randomUniform(n, 6));
       using z = NDArray.empty([n], "float32");
       const bound = mod.getKernel("vadd").bind({ grid: n / 256, block: 256 }, [x, y, z, n]);
       const r = await timeEvaluator(bound, { number: 3, repeat: 5, minRepeatMs: 20 });

@@ -4,7 +4,7 @@ import type { CompiledCuda } from "./compile/index.js";
 import { requireCuda } from "./device.js";
 import { native } from "./errors.js";
 import type { LaunchMetadata } from "./launch-metadata.js";
-import type { NativeKernelFunction, NativeLaunchSpec, NativeModuleHandle } from "./native.js";
+import type { NativeFunctionAttributes, NativeKernelFunction, NativeLaunchSpec, NativeModuleHandle } from "./native.js";
 import type { BatchTimer } from "./timer.js";
 
 export type Dim3Like = number | readonly [number] | readonly [number, number] | readonly [number, number, number];
@@ -16,16 +16,8 @@ export interface LaunchConfig {
   dynamicSharedBytes?: number;
 }
 
-export interface KernelAttributes {
-  numRegs: number;
-  staticSharedBytes: number;
-  localBytes: number;
-  constBytes: number;
-  maxThreadsPerBlock: number;
-  maxDynamicSharedBytes: number;
-  ptxVersion: number;
-  binaryVersion: number;
-}
+/** What the driver reports about a compiled kernel (registers, static shared memory, limits). */
+export type KernelAttributes = NativeFunctionAttributes;
 
 function dim3(d: Dim3Like, what: string): [number, number, number] {
   const a = typeof d === "number" ? [d] : [...d];

@@ -1,7 +1,7 @@
 /**
- * The course's naive and manual schedules of `D = ReLU(A·B) + C` (the sequence of
- * packages/corpus/src/gemm-relu-add.ts, copied: the schedule package must not depend on the
- * corpus), written the way a student writes them — destructuring `getLoops` and `split` results
+ * The course's naive and manual schedules of `D = ReLU(A·B) + C` (the steps of the instructor
+ * solution in assignments/gemm-relu-add/solution, copied: the schedule package must not depend on
+ * the assignment, which depends on it), written the way a student writes them — destructuring `getLoops` and `split` results
  * with no casts and no `!`. The package's tsconfig has `noUncheckedIndexedAccess` on, so this file
  * type-checking is itself part of the test; trace-typecheck.test.ts checks their printed traces.
  */

@@ -2,6 +2,7 @@
 import type { LoweredModule } from "@tessera/codegen";
 import { parsePrimFunc } from "@tessera/ir";
 import { moduleFromKernelFunc } from "@tessera/codegen";
+import { loweredWindowSumScript } from "@tessera/corpus";
 
 /** A one-kernel module whose source (and argument list) is the parsed kernel function itself. */
 export function moduleFromLoweredScript(script: string, name = "kernel"): LoweredModule {
@@ -9,22 +10,7 @@ export function moduleFromLoweredScript(script: string, name = "kernel"): Lowere
 }
 
 /** The MLC window sum, lowered; `sync: false` drops the barrier (a race), `outputIndex` replaces the index of the B store. */
-export function windowSumKernel(opts: { sync?: boolean; outputIndex?: string } = {}): string {
-  const out = opts.outputIndex ?? "blockIdx_x * 64 + threadIdx_x";
-  return `
-@T.prim_func
-def main(A: T.Buffer((258,), "float32"), B: T.Buffer((256,), "float32")):
-    T.func_attr({"global_symbol": "window_sum", "tir.noalias": T.bool(True)})
-    blockIdx_x = T.launch_thread("blockIdx.x", 4)
-    A_shared = T.allocate([66], "float32", "shared")
-    A_shared_1 = T.Buffer((66,), data=A_shared, scope="shared")
-    threadIdx_x = T.launch_thread("threadIdx.x", 64)
-    for ax0_0 in range(2):
-        if ax0_0 * 64 + threadIdx_x < 66:
-            A_shared_1[ax0_0 * 64 + threadIdx_x] = A[blockIdx_x * 64 + ax0_0 * 64 + threadIdx_x]
-${opts.sync === false ? "" : '    T.tvm_storage_sync("shared")\n'}    B[${out}] = A_shared_1[threadIdx_x] + A_shared_1[threadIdx_x + 1] + A_shared_1[threadIdx_x + 2]
-`;
-}
+export const windowSumKernel = loweredWindowSumScript;
 
 /** D = ReLU(A·B) + C at n×n×n, one thread per element, 32×32 tiles (the naive schedule, lowered). */
 export function naiveGemmKernel(n: number): string {

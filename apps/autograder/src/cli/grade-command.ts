@@ -72,13 +72,19 @@ export function parseGradeArgs(args: readonly string[], binding: AssignmentBindi
     mode: chosen[0]?.mode ?? "full",
     show: values.show === true,
     showCuda: values["show-cuda"] === true,
-    results: values.results === undefined ? undefined : userPath(values.results),
+    results: values.results === undefined ? undefined : resultsFile(userPath(values.results)),
     noGpu: values["no-gpu"] === true,
     seed: integerOption("--seed", values.seed, 1, 0),
     limits: sandboxLimitOptions(values),
   };
 }
 
+
+/** `--results` names a file to write: a folder there would only fail after grading. */
+function resultsFile(path: string): string {
+  if (existsSync(path) && statSync(path).isDirectory()) throw new UsageError(`--results ${path} is a folder; give the path of the results.json to write`);
+  return path;
+}
 
 /** Grades per `inv`, prints the report, writes results.json; returns the exit code. */
 export async function runGrade(inv: GradeInvocation, binding: AssignmentBinding, io: GradeIO): Promise<number> {

@@ -2,6 +2,7 @@
  * Hand-written lowered kernels (the form `lower()` produces) with golden CUDA in golden/<name>.cu.
  * Each global_symbol is distinct, so all golden sources can be compiled as one translation unit.
  */
+import { loweredWindowSumScript } from "@tessera/corpus";
 
 export interface GoldenKernel {
   readonly name: string;
@@ -20,20 +21,7 @@ def main(A: T.Buffer((1000,), "float32"), B: T.Buffer((1000,), "float32"), C: T.
         C[blockIdx_x * 128 + threadIdx_x] = A[blockIdx_x * 128 + threadIdx_x] + B[blockIdx_x * 128 + threadIdx_x]
 `;
 
-const windowSum = `
-@T.prim_func
-def main(A: T.Buffer((258,), "float32"), B: T.Buffer((256,), "float32")):
-    T.func_attr({"global_symbol": "window_sum", "tir.noalias": T.bool(True)})
-    blockIdx_x = T.launch_thread("blockIdx.x", 4)
-    A_shared = T.allocate([66], "float32", "shared")
-    A_shared_1 = T.Buffer((66,), data=A_shared, scope="shared")
-    threadIdx_x = T.launch_thread("threadIdx.x", 64)
-    for ax0_0 in range(2):
-        if ax0_0 * 64 + threadIdx_x < 66:
-            A_shared_1[ax0_0 * 64 + threadIdx_x] = A[blockIdx_x * 64 + ax0_0 * 64 + threadIdx_x]
-    T.tvm_storage_sync("shared")
-    B[blockIdx_x * 64 + threadIdx_x] = A_shared_1[threadIdx_x] + A_shared_1[threadIdx_x + 1] + A_shared_1[threadIdx_x + 2]
-`;
+const windowSum = loweredWindowSumScript();
 
 /** 64×64×64 gemm, one output per thread, 16×16 threads per block, a register accumulator. */
 const naiveGemm = `

@@ -3,7 +3,7 @@ import { describe, expect, test } from "vitest";
 import { LoweringError } from "../../src/lower/errors.js";
 import { PASSES_FRONT, simplifyPass } from "../../src/lower/passes/index.js";
 import { threadSyncPass } from "../../src/lower/passes/thread-sync.js";
-import { scheduleCorpus } from "@tessera/corpus";
+import { loweredWindowSumScript, scheduleCorpus } from "@tessera/corpus";
 import { CTX, errorOf, expectScript, parse, runPass } from "./helpers.js";
 
 function barrierCount(root: PrimFunc | Stmt): number {
@@ -14,18 +14,8 @@ function barrierCount(root: PrimFunc | Stmt): number {
   return n;
 }
 
-const WINDOW_SUM = `
-@T.prim_func
-def main(A: T.Buffer((258,), "float32"), B: T.Buffer((256,), "float32")):
-    T.func_attr({"global_symbol": "window_sum", "tir.noalias": T.bool(True)})
-    blockIdx_x = T.launch_thread("blockIdx.x", 4)
-    A_shared = T.allocate([66], "float32", "shared")
-    A_shared_1 = T.Buffer((66,), data=A_shared, scope="shared")
-    threadIdx_x = T.launch_thread("threadIdx.x", 64)
-    for ax0_0 in range(2):
-        if ax0_0 * 64 + threadIdx_x < 66:
-            A_shared_1[ax0_0 * 64 + threadIdx_x] = A[blockIdx_x * 64 + ax0_0 * 64 + threadIdx_x]
-    B[blockIdx_x * 64 + threadIdx_x] = A_shared_1[threadIdx_x] + A_shared_1[threadIdx_x + 1] + A_shared_1[threadIdx_x + 2]`;
+/** The window sum before threadSync: no barrier yet. */
+const WINDOW_SUM = loweredWindowSumScript({ sync: false });
 
 /** A kernel with one 4-thread block and a shared buffer S of 8 floats, around `body`. */
 function kernel(body: string, threads = `threadIdx_x = T.launch_thread("threadIdx.x", 4)`): string {
@@ -45,22 +35,8 @@ ${indented}
 describe("threadSync", () => {
   test("window sum: one barrier between the shared fill and the reads of neighbours", () => {
     const after = runPass(threadSyncPass, WINDOW_SUM);
-    expectScript(
-      after,
-      `
-@T.prim_func
-def main(A: T.Buffer((258,), "float32"), B: T.Buffer((256,), "float32")):
-    T.func_attr({"global_symbol": "window_sum", "tir.noalias": T.bool(True)})
-    blockIdx_x = T.launch_thread("blockIdx.x", 4)
-    A_shared = T.allocate([66], "float32", "shared")
-    A_shared_1 = T.Buffer((66,), data=A_shared, scope="shared")
-    threadIdx_x = T.launch_thread("threadIdx.x", 64)
-    for ax0_0 in range(2):
-        if ax0_0 * 64 + threadIdx_x < 66:
-            A_shared_1[ax0_0 * 64 + threadIdx_x] = A[blockIdx_x * 64 + ax0_0 * 64 + threadIdx_x]
-    T.tvm_storage_sync("shared")
-    B[blockIdx_x * 64 + threadIdx_x] = A_shared_1[threadIdx_x] + A_shared_1[threadIdx_x + 1] + A_shared_1[threadIdx_x + 2]`,
-    );
+    // Exactly where the hand-lowered kernel has it.
+    expectScript(after, loweredWindowSumScript({ sync: true }));
   });
 
   test("window sum from the corpus (after the front passes): one barrier", () => {

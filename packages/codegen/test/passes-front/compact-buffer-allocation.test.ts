@@ -24,7 +24,7 @@ describe("compactBufferAllocation", () => {
     const text = script(func);
     // Accesses are re-based on the region minimum (the block's tile origin).
     expect(text).toContain(
-      "A_shared[ax0_ax1_fused_0 * 16 + ax0_ax1_fused_1_0, ax0_ax1_fused_1_1] = A[i_0 * 64 + ax0_ax1_fused_0 * 16 + ax0_ax1_fused_1_0, k_0 * 16 + ax0_ax1_fused_1_1]",
+      "A_shared[ax0_ax1_fused_0 * 16 + ax0_ax1_fused_1, ax0_ax1_fused_2] = A[i_0 * 64 + ax0_ax1_fused_0 * 16 + ax0_ax1_fused_1, k_0 * 16 + ax0_ax1_fused_2]",
     );
     expect(text).toContain("A_shared_local[ax0, 0] = A_shared[i_1_0 * 4 + ax0, k_1_0 + k_1_1]");
     expect(text).toContain("matmul_local[i_1_1, j_1_1] = matmul_local[i_1_1, j_1_1] + A_shared_local[i_1_1, 0] * B_shared_local[0, j_1_1]");

@@ -6,3 +6,11 @@ export {
   withInferredRegions,
 } from "./accessRegion.js";
 export { WellFormedError, verifyWellFormed } from "./wellFormed.js";
+export {
+  canRelaxStorageUnderThread,
+  isBlockIdxTag,
+  isGlobalScope,
+  isLaunchTag,
+  isThreadIdxTag,
+  isVirtualThreadTag,
+} from "./thread-scope.js";

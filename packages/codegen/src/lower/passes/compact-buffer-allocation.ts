@@ -37,12 +37,12 @@ import {
   usesVar,
   withBody,
   withBuffer,
+  canRelaxStorageUnderThread,
 } from "@tessera/ir";
 import type { Pass } from "../pass.js";
 import { requireOpaqueBlocks } from "../util/block-checks.js";
 import { LoopContextVisitor } from "../util/loop-context.js";
 import { boundIndex } from "../util/region-bounds.js";
-import { canRelaxStorageUnderThread } from "../util/thread-tags.js";
 
 const PASS = "compactBufferAllocation";
 const DIM_ALIGN = "buffer_dim_align";

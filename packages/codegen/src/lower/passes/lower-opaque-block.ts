@@ -22,12 +22,13 @@ import {
   isConstInt,
   variable,
   withBody,
+  isLaunchTag,
+  isVirtualThreadTag,
 } from "@tessera/ir";
 import { LoweringError } from "../errors.js";
 import type { Pass } from "../pass.js";
 import { requireOpaqueBlocks } from "../util/block-checks.js";
 import { isConstTrue } from "../util/conditions.js";
-import { isLaunchTag, isVirtualThreadTag } from "../util/thread-tags.js";
 
 const PASS = "lowerOpaqueBlock";
 

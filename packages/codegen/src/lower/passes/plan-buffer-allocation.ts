@@ -22,10 +22,10 @@ import {
   block,
   blockRealize,
   withBody,
+  isThreadIdxTag,
 } from "@tessera/ir";
 import type { Pass } from "../pass.js";
 import { type AccessTree, type ScopeNode, ancestorsOf, collectAccessTree, lowestCommonAncestor } from "../util/scope-tree.js";
-import { isThreadIdxTag } from "../util/thread-tags.js";
 
 function isThreadIdxLoop(node: ScopeNode): boolean {
   const s = node.stmt;

@@ -17,8 +17,9 @@ import {
   intervalFromRange,
   sub,
   substitute,
+  canRelaxStorageUnderThread,
+  isGlobalScope,
 } from "@tessera/ir";
-import { canRelaxStorageUnderThread, isGlobalScope } from "../../analysis/thread-relax.js";
 import type { BlockEntry, LoopEntry, NodeEntry } from "../../state/tree-index.js";
 
 /** One interval per buffer dimension. */

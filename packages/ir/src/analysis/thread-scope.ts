@@ -1,8 +1,10 @@
 /**
  * Thread tags of `thread_binding` loops (`blockIdx.x`, `threadIdx.y`, `vthread.x`, …) and which
- * storage scopes may be relaxed over them (TVM's `CanRelaxStorageUnderThread`).
+ * storage scopes may be relaxed over them (TVM's `CanRelaxStorageUnderThread`): memory visible to
+ * a group of threads is shared across them, so a stage computing it must cover what all of them
+ * need. Shared by the schedule (compute-at regions) and lowering (buffer compaction).
  */
-import type { StorageScope } from "@tessera/ir";
+import type { StorageScope } from "../buffer.js";
 
 export function isBlockIdxTag(tag: string): boolean {
   return tag.startsWith("blockIdx.");
@@ -34,6 +36,10 @@ function storageRank(scope: StorageScope): number {
     case "local":
       return 3;
   }
+}
+
+export function isGlobalScope(scope: StorageScope): boolean {
+  return storageRank(scope) === 0;
 }
 
 /** Thread ranks: blockIdx 0, threadIdx / vthread 1. */
