@@ -1,4 +1,4 @@
-import { type AttrStmt, type Var, forEachStmt, parsePrimFunc } from "@tessera/ir";
+import { type AttrStmt, type Var, forEachStmt, parsePrimFunc, printExpr } from "@tessera/ir";
 import { describe, expect, test } from "vitest";
 import { lowerOpaqueBlock } from "../../src/lower/passes/index.js";
 import { LoweringError } from "../../src/lower/errors.js";
@@ -94,7 +94,7 @@ def main(A: T.Buffer((64,), "float32"), B: T.Buffer((64,), "float32")):
     expect(extents).toEqual([2, 32, 16, 4]);
   });
 
-  test("a loop bound to a tag inside another loop bound to it is rejected", () => {
+  test("a loop bound to a tag inside another loop bound to it shares the tag's variable (TVM UnifyThreadBinding)", () => {
     const f = parsePrimFunc(`
 @T.prim_func
 def main(A: T.Buffer((64,), "float32")):
@@ -102,7 +102,26 @@ def main(A: T.Buffer((64,), "float32")):
         for ty in T.thread_binding(8, thread="threadIdx.x"):
             A[tx * 8 + ty] = T.float32(0)
 `);
-    expect(() => lowerOpaqueBlock(f)).toThrow(/loop ty is bound to threadIdx\.x inside another loop bound to threadIdx\.x/);
+    const out = lowerOpaqueBlock(f);
+    const attrs: string[] = [];
+    let index = "";
+    forEachStmt(out.body, (st) => {
+      if (st.kind === "AttrStmt" && st.key === "thread_extent") attrs.push(st.node?.name ?? "?");
+      if (st.kind === "BufferStore") index = printExpr(st.indices[0]!);
+    });
+    expect(attrs).toEqual(["threadIdx.x", "threadIdx.x"]);
+    expect(index).toBe("threadIdx_x * 8 + threadIdx_x");
+  });
+
+  test("nested loops of one tag with different extents are rejected, naming both loops", () => {
+    const f = parsePrimFunc(`
+@T.prim_func
+def main(A: T.Buffer((64,), "float32")):
+    for tx in T.thread_binding(8, thread="threadIdx.x"):
+        for ty in T.thread_binding(4, thread="threadIdx.x"):
+            A[tx * 8 + ty] = T.float32(0)
+`);
+    expect(() => lowerOpaqueBlock(f)).toThrow(/all loops bound to threadIdx\.x must have the same extent: tx \(8\), ty \(4\)/);
   });
 
   test("needs opaque blocks", () => {

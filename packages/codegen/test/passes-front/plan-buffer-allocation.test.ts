@@ -5,7 +5,7 @@ import { MIXED_SCOPES } from "./fixtures.js";
 import { corpusEntry, expectSameResults, script } from "./helpers.js";
 
 describe("planBufferAllocation", () => {
-  test("global stays at the root, shared above threadIdx loops, local at the lowest common ancestor", () => {
+  test("global stays at the root; shared and local go to the lowest common ancestor, inside threadIdx loops too", () => {
     const f = parsePrimFunc(MIXED_SCOPES);
     const out = planBufferAllocation(f);
     expect(script(out)).toBe(`@T.prim_func
@@ -17,7 +17,6 @@ def main(A: T.Buffer((64,), "float32"), C: T.Buffer((64,), "float32")):
             T.reads()
             T.writes()
             S = T.alloc_buffer((64,), scope="shared")
-            S2 = T.alloc_buffer((64,), scope="shared")
             for tx in T.thread_binding(32, thread="threadIdx.x"):
                 with T.block("G"):
                     vi = T.axis.spatial(64, bx * 32 + tx)
@@ -31,26 +30,30 @@ def main(A: T.Buffer((64,), "float32"), C: T.Buffer((64,), "float32")):
                     T.writes(S[vi])
                     S[vi] = G[vi]
             for tx in T.thread_binding(32, thread="threadIdx.x"):
-                with T.block("S2"):
-                    vi = T.axis.spatial(64, bx * 32 + tx)
-                    T.reads(S[vi])
-                    T.writes(S2[vi])
-                    S2[vi] = S[vi]
-                for j in range(2):
-                    with T.block(""):
-                        T.reads()
-                        T.writes()
-                        L = T.alloc_buffer((64,), scope="local")
-                        with T.block("L"):
-                            vi = T.axis.spatial(64, bx * 32 + tx)
-                            T.reads(S2[vi])
-                            T.writes(L[vi])
-                            L[vi] = S2[vi] + T.float32(1.0)
-                        with T.block("C"):
-                            vi = T.axis.spatial(64, bx * 32 + tx)
-                            T.reads(L[vi])
-                            T.writes(C[vi])
-                            C[vi] = L[vi]
+                with T.block(""):
+                    T.reads()
+                    T.writes()
+                    S2 = T.alloc_buffer((64,), scope="shared")
+                    with T.block("S2"):
+                        vi = T.axis.spatial(64, bx * 32 + tx)
+                        T.reads(S[vi])
+                        T.writes(S2[vi])
+                        S2[vi] = S[vi]
+                    for j in range(2):
+                        with T.block(""):
+                            T.reads()
+                            T.writes()
+                            L = T.alloc_buffer((64,), scope="local")
+                            with T.block("L"):
+                                vi = T.axis.spatial(64, bx * 32 + tx)
+                                T.reads(S2[vi])
+                                T.writes(L[vi])
+                                L[vi] = S2[vi] + T.float32(1.0)
+                            with T.block("C"):
+                                vi = T.axis.spatial(64, bx * 32 + tx)
+                                T.reads(L[vi])
+                                T.writes(C[vi])
+                                C[vi] = L[vi]
 `);
     expectSameResults(out, f);
   });

@@ -133,6 +133,14 @@ function accessedHull(alloc: Allocation, analyzer: Analyzer, relaxThreads: boole
   let first = true;
   for (const access of alloc.accesses) {
     const dom = new Map<Var, IntervalSet>();
+    // Thread loops above the allocation are relaxed too where the threads share the storage (TVM's
+    // NeedRelaxThread): a shared tile allocated under the compute's threadIdx loops is the whole
+    // block's tile, not one thread's.
+    for (const l of alloc.outerLoops) {
+      if (l.forKind === "thread_binding" && canRelaxStorageUnderThread(alloc.buffer.scope, l.threadTag ?? "")) {
+        dom.set(l.loopVar, intervalFromRange(loopRange(l), analyzer));
+      }
+    }
     for (const l of access.innerLoops) {
       if (relaxable(alloc.buffer, l, relaxThreads)) dom.set(l.loopVar, intervalFromRange(loopRange(l), analyzer));
     }

@@ -75,16 +75,16 @@ class BlockLowerer extends IRMutator {
     // A launch loop outside every other launch loop starts a new kernel (splitHostDevice cuts
     // there): extents must agree within a kernel only, as in TVM's UnifyThreadBinding.
     if (isLaunchTag(tag) && ![...this.openTags].some(isLaunchTag)) for (const axis of this.axes.values()) axis.loops.length = 0;
+    // A loop nested in another loop of its tag (MetaSchedule's cooperative fetch inside the
+    // compute's thread loops) shares the tag's variable: every thread runs it once for its index.
     const axis = this.axisOf(tag, s, extent);
-    if (this.openTags.has(tag)) {
-      throw new LoweringError(PASS, `loop ${s.loopVar.name} is bound to ${tag} inside another loop bound to ${tag}`);
-    }
+    const nested = this.openTags.has(tag);
     const min = this.visitExpr(s.min);
     const threadIndex = cast(s.loopVar.dtype, axis.v);
     this.replacements.set(s.loopVar, isConstInt(min, 0) ? threadIndex : add(threadIndex, min));
     this.openTags.add(tag);
     const body = this.visitStmt(s.body);
-    this.openTags.delete(tag);
+    if (!nested) this.openTags.delete(tag);
     return attrStmt(isVirtualThreadTag(tag) ? "virtual_thread" : "thread_extent", axis.v, extent, body);
   }
 

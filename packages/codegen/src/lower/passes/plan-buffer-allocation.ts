@@ -6,7 +6,9 @@
  * Placement constraints, by storage scope:
  * - `global` intermediates stay at the root block: they become host workspaces and must not be
  *   allocated once per GPU thread or thread block.
- * - `shared` buffers stay above every `threadIdx` loop: they belong to the thread block.
+ * - `shared` buffers go to the lowest common ancestor too, also when that is inside `threadIdx`
+ *   loops (MetaSchedule's tiles fetch at the k loop under the compute's thread loops): the buffer
+ *   still belongs to the thread block, and compactBufferAllocation relaxes it over those threads.
  * - `local` buffers go to the lowest common ancestor (each thread has its own).
  * A buffer written by a reduction is also kept outside the reduction's outermost loop: an
  * accumulator whose reduction spans an enclosing loop (`k_0` around the threadIdx loops of a tiled
@@ -51,11 +53,6 @@ function placementOf(buffer: Buffer, tree: AccessTree): ScopeNode {
     const outside = loop.parent;
     lca = outside === undefined ? undefined : lowestCommonAncestor(lca, outside);
     if (lca === undefined) return rootOf(allocator);
-  }
-  if (buffer.scope === "shared" || buffer.scope === "shared.dyn") {
-    let outermostThreadLoop: ScopeNode | undefined;
-    for (const a of ancestorsOf(lca)) if (isThreadIdxLoop(a)) outermostThreadLoop = a;
-    if (outermostThreadLoop?.parent !== undefined) lca = outermostThreadLoop.parent;
   }
   return lca;
 }
