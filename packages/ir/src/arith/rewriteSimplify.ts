@@ -200,11 +200,35 @@ class Rewriter {
       if (op === "floordiv") return linearFormToExpr(addForms(quotient, constantForm(kLow, dt)));
       return linearFormToExpr(addForms(remainder, constantForm(-kLow * c, dt)));
     }
+    const scaled = this.scaledDivMod(op, remainder, c);
+    if (scaled !== undefined) return linearFormToExpr(op === "floordiv" ? addForms(quotient, linearFormOf(scaled)) : linearFormOf(scaled));
     const restExpr = linearFormToExpr(remainder);
     if (op === "floormod") return binary("floormod", restExpr, intImm(c, dt));
     if (quotient.terms.length === 0 && quotient.constant === 0) return binary("floordiv", restExpr, intImm(c, dt));
     const inner = this.floorDivOfRemainder(restExpr, c);
     return linearFormToExpr(addForms(quotient, linearFormOf(inner)));
+  }
+
+  /**
+   * `floordiv/floormod(d·y + s, c)` with d dividing c and 0 ≤ s < d: the small part s cannot carry
+   * into y, so the division is `floordiv(y, c/d)` and the remainder `floormod(y, c/d)·d + s` (a
+   * fused loop `(t·4 + v) // 8` with v < 4 is `t // 2`). Tries the largest such d first; undefined
+   * when none applies.
+   */
+  private scaledDivMod(op: "floordiv" | "floormod", r: LinearForm, c: number): PrimExpr | undefined {
+    const candidates = [...new Set(r.terms.map((t) => gcdInt(Math.abs(t.coef), c)))].filter((d) => d > 1 && d < c).sort((x, y) => y - x);
+    for (const d of candidates) {
+      const big = r.terms.filter((t) => t.coef % d === 0);
+      const small: LinearForm = { dtype: r.dtype, terms: r.terms.filter((t) => t.coef % d !== 0), constant: r.constant };
+      if (big.length === 0) continue;
+      const sb = this.boundOfForm(small);
+      if (!(sb.min >= 0 && sb.max < d)) continue;
+      const y = linearFormToExpr({ dtype: r.dtype, terms: big.map((t) => ({ ...t, coef: t.coef / d })), constant: 0 });
+      const inner = this.floorDivMod(op, y, c / d);
+      if (op === "floordiv") return inner;
+      return linearFormToExpr(addForms(scaleForm(linearFormOf(inner), d), small));
+    }
+    return undefined;
   }
 
   /** `floordiv(r, c)` for the non-multiple part, giving the nested-division rule a chance. */
@@ -318,4 +342,9 @@ function recombineDivMod(f: LinearForm): LinearForm {
     return recombineDivMod(addForms(others, scaleForm(linearFormOf(m.a), modTerm.coef)));
   }
   return f;
+}
+
+function gcdInt(a: number, b: number): number {
+  while (b !== 0) [a, b] = [b, a % b];
+  return a;
 }
