@@ -77,6 +77,40 @@ describe("compactBufferAllocation", () => {
     expect(allocatedShapes(runFront(sch.func, 4))["A_shared"]).toEqual({ shape: [64, 16], strides: [40, 1] });
   });
 
+  test("a register stage written and read under different loops of one thread tag keeps one thread's elements", () => {
+    // MetaSchedule's register prefetch: each thread loads 4 elements into L in one cooperative
+    // loop and stores them to shared memory in another loop bound to the same threadIdx.x.
+    const f = parsePrimFunc(`
+@T.prim_func
+def main(A: T.Buffer((64,), "float32"), C: T.Buffer((64,), "float32")):
+    L = T.alloc_buffer((64,), scope="local")
+    S = T.alloc_buffer((64,), scope="shared")
+    for bx in T.thread_binding(1, thread="blockIdx.x"):
+        for t in T.thread_binding(16, thread="threadIdx.x"):
+            for v in range(4):
+                with T.block("L"):
+                    vi = T.axis.spatial(64, t * 4 + v)
+                    L[vi] = A[vi]
+        for t2 in T.thread_binding(16, thread="threadIdx.x"):
+            for v in range(4):
+                with T.block("S"):
+                    vi = T.axis.spatial(64, t2 * 4 + v)
+                    S[vi] = L[vi]
+        for t3 in T.thread_binding(16, thread="threadIdx.x"):
+            for v in range(4):
+                with T.block("C"):
+                    vi = T.axis.spatial(64, t3 * 4 + v)
+                    C[vi] = S[63 - vi] * T.float32(2)
+`);
+    const out = runFront(f, 4);
+    expect(allocatedShapes(out)).toEqual({ L: { shape: [4] }, S: { shape: [64] } });
+    const text = script(out);
+    expect(text).toContain("L[v] = A[t * 4 + v]");
+    expect(text).toContain("S[t2 * 4 + v] = L[v]");
+    // Thread-private storage shared by two loops has no sequential meaning; the simulator checks
+    // the lowered kernel (packages/simulator/test/fast-gemm.test.ts).
+  });
+
   test("needs opaque blocks", () => {
     const f = corpusEntry("vector_add").build().func;
     expect(() => compactBufferAllocation(f)).toThrow(LoweringError);

@@ -38,6 +38,8 @@ import {
   withBody,
   withBuffer,
   canRelaxStorageUnderThread,
+  substitute,
+  variable,
 } from "@tessera/ir";
 import type { Pass } from "../pass.js";
 import { requireOpaqueBlocks } from "../util/block-checks.js";
@@ -58,6 +60,13 @@ interface Allocation {
   readonly buffer: Buffer;
   readonly outerLoops: readonly For[];
   readonly accesses: Access[];
+  /**
+   * One variable per thread tag of the inner thread loops the buffer is not relaxed over. Loops of
+   * one tag are one thread index once lowered (lowerOpaqueBlock unifies them), so accesses under
+   * different loops of a tag — a register stage written by one cooperative-fetch loop and read by
+   * another — are compared in terms of the same variable.
+   */
+  readonly threadVars: Map<string, Var>;
 }
 
 interface DimAlign {
@@ -72,11 +81,22 @@ class AccessCollector extends LoopContextVisitor {
   private record(buffer: Buffer, points: readonly (readonly PrimExpr[])[]): void {
     const alloc = this.allocations.get(buffer);
     if (alloc === undefined) return;
-    alloc.accesses.push({ points, innerLoops: this.loops.slice(alloc.outerLoops.length), conditions: [...this.conditions] });
+    const innerLoops = this.loops.slice(alloc.outerLoops.length);
+    const canonical = new Map<Var, PrimExpr>();
+    for (const l of innerLoops) {
+      if (l.forKind !== "thread_binding" || relaxable(buffer, l, false)) continue;
+      canonical.set(l.loopVar, threadVarOf(alloc, l));
+    }
+    const rewrite = (e: PrimExpr) => (canonical.size === 0 ? e : substitute(e, canonical));
+    alloc.accesses.push({
+      points: points.map((p) => p.map(rewrite)),
+      innerLoops,
+      conditions: this.conditions.map(rewrite),
+    });
   }
 
   override visitBlockRealize(s: BlockRealize): void {
-    for (const b of s.block.allocBuffers) this.allocations.set(b, { buffer: b, outerLoops: [...this.loops], accesses: [] });
+    for (const b of s.block.allocBuffers) this.allocations.set(b, { buffer: b, outerLoops: [...this.loops], accesses: [], threadVars: new Map() });
     this.collectDimAlign(s.block);
     super.visitBlockRealize(s);
   }
@@ -109,6 +129,17 @@ class AccessCollector extends LoopContextVisitor {
       this.dimAligns.set(buffer, perAxis);
     }
   }
+}
+
+/** The allocation's variable for the thread tag of loop `l` (created at the first loop of the tag). */
+function threadVarOf(alloc: Allocation, l: For): Var {
+  const tag = l.threadTag ?? "";
+  let v = alloc.threadVars.get(tag);
+  if (v === undefined) {
+    v = variable(tag.replace(/\./g, "_"), l.loopVar.dtype);
+    alloc.threadVars.set(tag, v);
+  }
+  return v;
 }
 
 /** The first and last element of a region, as two index tuples. */
@@ -189,13 +220,24 @@ function compactRange(set: IntervalSet | undefined, extent: PrimExpr, innerVars:
 function compactRegion(alloc: Allocation, relaxThreads: boolean): (Range | undefined)[] {
   const analyzer = new Analyzer();
   for (const l of alloc.outerLoops) analyzer.bind(l.loopVar, loopRange(l), true);
-  for (const a of alloc.accesses) for (const l of a.innerLoops) analyzer.bind(l.loopVar, loopRange(l), true);
+  for (const a of alloc.accesses) {
+    for (const l of a.innerLoops) {
+      analyzer.bind(l.loopVar, loopRange(l), true);
+      const tv = l.forKind === "thread_binding" ? alloc.threadVars.get(l.threadTag ?? "") : undefined;
+      if (tv !== undefined) analyzer.bind(tv, loopRange(l), true);
+    }
+  }
   // A minimum may use a loop inside the allocation (a thread index a local buffer is not relaxed
-  // over) only when every access is inside that loop: the minimum is evaluated at each access.
+  // over) only when every access is inside that loop — or, for a thread index, inside a loop of
+  // its tag: the minimum is evaluated at each access.
   const innerVars = new Set<Var>();
   for (const a of alloc.accesses) for (const l of a.innerLoops) innerVars.add(l.loopVar);
   for (const v of [...innerVars]) {
     if (alloc.accesses.every((a) => a.innerLoops.some((l) => l.loopVar === v))) innerVars.delete(v);
+  }
+  for (const [tag, tv] of alloc.threadVars) {
+    const everyAccessUnderTag = alloc.accesses.every((a) => a.innerLoops.some((l) => l.forKind === "thread_binding" && l.threadTag === tag));
+    if (!everyAccessUnderTag) innerVars.add(tv);
   }
   const hull = accessedHull(alloc, analyzer, relaxThreads);
   return hull.map((set, d) => compactRange(set, alloc.buffer.shape[d]!, innerVars, analyzer));
@@ -221,6 +263,8 @@ function alignedStrides(shape: readonly PrimExpr[], aligns: ReadonlyMap<number, 
 interface Compaction {
   readonly buffer: Buffer;
   readonly mins: readonly PrimExpr[];
+  /** Thread-tag variables the minimums may use, replaced at each access by its loop of that tag. */
+  readonly threadVars: ReadonlyMap<string, Var>;
 }
 
 function isFullRegion(buffer: Buffer, region: readonly Range[]): boolean {
@@ -238,7 +282,7 @@ function planCompaction(alloc: Allocation, aligns: ReadonlyMap<number, DimAlign>
   if (isFullRegion(alloc.buffer, ranges) && aligns === undefined) return undefined;
   const shape = ranges.map((r) => r.extent);
   const strides = aligns === undefined ? [] : alignedStrides(shape, aligns);
-  return { buffer: withBuffer(alloc.buffer, { shape, strides }), mins: ranges.map((r) => r.min) };
+  return { buffer: withBuffer(alloc.buffer, { shape, strides }), mins: ranges.map((r) => r.min), threadVars: alloc.threadVars };
 }
 
 class AccessRebaser extends IRMutator {
@@ -252,10 +296,31 @@ class AccessRebaser extends IRMutator {
     return this.compactions.get(b)?.buffer ?? b;
   }
 
+  /** The loop variable of each thread tag around the statement being visited. */
+  private readonly threadLoops = new Map<string, Var>();
+
+  override visitFor(s: For): Stmt {
+    if (s.forKind !== "thread_binding" || s.threadTag === undefined) return super.visitFor(s);
+    const tag = s.threadTag;
+    const outer = this.threadLoops.get(tag);
+    this.threadLoops.set(tag, s.loopVar);
+    try {
+      return super.visitFor(s);
+    } finally {
+      if (outer === undefined) this.threadLoops.delete(tag);
+      else this.threadLoops.set(tag, outer);
+    }
+  }
+
   private rebase(buffer: Buffer, indices: readonly PrimExpr[]): readonly PrimExpr[] {
     const c = this.compactions.get(buffer);
     if (c === undefined) return indices;
-    return indices.map((i, d) => this.analyzer.simplify(sub(i, c.mins[d]!)));
+    const local = new Map<Var, PrimExpr>();
+    for (const [tag, tv] of c.threadVars) {
+      const loopVar = this.threadLoops.get(tag);
+      if (loopVar !== undefined) local.set(tv, loopVar);
+    }
+    return indices.map((i, d) => this.analyzer.simplify(sub(i, local.size === 0 ? c.mins[d]! : substitute(c.mins[d]!, local))));
   }
 
   override visitBufferLoad(e: BufferLoad): PrimExpr {
