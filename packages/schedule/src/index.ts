@@ -27,4 +27,6 @@ export { canComputeAt, canReverseComputeAt, NotCompleteOrReductionBlockError, No
 export { HasAnnotationOrThreadBindingError, LoopNotStartWithZeroError, DependentLoopError, NotSingleInferFactorError, NonPositiveFactorError, WrongFactorError, OuterNotInnerParent, NotOnlyChildError, LoopMultiAppearanceError, LoopsNotAChainError, BlockPropertyError } from "./primitives/loops.js";
 export { WrongBlockIterTypeError, NotCompactDataFlowError, UnknownThreadAxisError } from "./primitives/for-kind.js";
 export { AnnotationKeyNotFoundError } from "./primitives/annotate.js";
+export { TransformLayoutError, type BufferSpec } from "./primitives/layout-transform.js";
+export { IndexMapError, type IndexMapFn, type IndexMapResult } from "./primitives/index-map.js";
 export * from "./primitives/compute-inline.js"; export * from "./primitives/reduction.js";

@@ -6,6 +6,7 @@
  */
 import {
   type Block,
+  type Buffer,
   type For,
   type IRModule,
   type PrimFunc,
@@ -28,6 +29,8 @@ import {
   instructionKind,
 } from "./instruction.js";
 import "./primitives/index.js";
+import { type IndexMapFn, indexMapFromFn, indexMapToAttr } from "./primitives/index-map.js";
+import { type BufferSpec, TransformLayoutError } from "./primitives/layout-transform.js";
 import { RandomEngine } from "./random.js";
 import { ScheduleState } from "./state/schedule-state.js";
 import { ownTree } from "./state/own-tree.js";
@@ -244,6 +247,24 @@ export class Schedule {
     this.invoke("StorageAlign", [requireBlock("storageAlign", "block", block)], [bufferIndex, axis, factor, offset]);
   }
 
+  /**
+   * Gives a buffer the block reads or writes (allocated by a block) a new layout: `indexMap` maps
+   * its old indices to new ones, e.g. `(i, k) => [k, i]` stores a tile transposed. The map must
+   * be a bijection of the buffer's index space (TVM's `transform_layout` without padding).
+   */
+  transformLayout(block: BlockRV | undefined, buffer: BufferSpec, indexMap: IndexMapFn): void {
+    const blk = requireBlock("transformLayout", "block", block);
+    if (typeof indexMap !== "function") throw new ScheduleUsageError("transformLayout", `indexMap must be a function of the buffer's indices, got ${describe(indexMap)}`);
+    const target = this.guard("transformLayout", () => specifiedBuffer(this.get(blk), buffer));
+    const ndim = target?.shape.length ?? indexMap.length;
+    if (target !== undefined && indexMap.length > 0 && indexMap.length !== ndim) {
+      const detail = `the index map takes ${indexMap.length} index${indexMap.length === 1 ? "" : "es"} but buffer ${target.name} has ${ndim} dimensions`;
+      throw new TransformLayoutError("transform-layout", detail).attachIR(this.func, this.funcName);
+    }
+    const map = this.guard("transformLayout", () => indexMapFromFn(indexMap, ndim));
+    this.invoke("TransformLayout", [blk], [buffer as InstructionAttr, indexMapToAttr(map)]);
+  }
+
   // ---- compute location --------------------------------------------------------------------
 
   computeAt(block: BlockRV | undefined, loop: LoopRV | undefined, preserveUnitLoops = false, index = -1): void {
@@ -362,4 +383,12 @@ export class Schedule {
       throw err;
     }
   }
+}
+
+/** The buffer `spec` names in `block`, when it names one (the primitive reports bad specs). */
+function specifiedBuffer(block: Block, spec: BufferSpec): Buffer | undefined {
+  if (typeof spec === "string") return [...block.writes, ...block.reads].find((r) => r.buffer.name === spec)?.buffer;
+  if (!Array.isArray(spec)) return undefined;
+  const regions = spec[0] === "read" ? block.reads : block.writes;
+  return regions[spec[1]]?.buffer;
 }

@@ -33,6 +33,7 @@ const LAYOUT: Record<string, { inputs: string; outputs: string; decision?: strin
   CacheWrite: { inputs: "block, [consumer block…]", outputs: "block" },
   SetScope: { inputs: "block", outputs: "—" },
   StorageAlign: { inputs: "block", outputs: "—" },
+  TransformLayout: { inputs: "block", outputs: "—" },
   ComputeAt: { inputs: "block, loop (or a location mark)", outputs: "—" },
   ReverseComputeAt: { inputs: "block, loop (or a location mark)", outputs: "—" },
   ComputeInline: { inputs: "block", outputs: "—" },

@@ -33,7 +33,7 @@ export class StorageAlignInvalidAnnotationError extends ScheduleError {
 const BUFFER_DIM_ALIGN = "buffer_dim_align";
 
 /** The block (the given one or an ancestor) that allocates `buffer`, or NonAllocatedBufferError. */
-function allocationSite(primitive: string, blk: BlockEntry, buffer: Buffer): BlockEntry {
+export function allocationSite(primitive: string, blk: BlockEntry, buffer: Buffer): BlockEntry {
   for (let p: BlockEntry["parent"] = blk; p !== undefined; p = p.parent) {
     if (p.kind !== "block") continue;
     if (p.node.allocBuffers.includes(buffer)) return p;

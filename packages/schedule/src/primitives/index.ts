@@ -7,6 +7,7 @@ import "./for-kind.js";
 import "./annotate.js";
 import "./cache-read-write.js";
 import "./buffer-scope.js";
+import "./layout-transform.js";
 import "./compute-at.js";
 import "./compute-inline.js";
 import "./reduction.js";
