@@ -8,6 +8,7 @@ import { manualSchedule, naiveSchedule } from "./gemm-relu-add.js";
 import { vectorAddSchedule, windowSum, windowSumSchedule } from "./simple.js";
 
 export * from "./gemm-relu-add.js";
+export * from "./gemm-relu-add-fast.js";
 export * from "./simple.js";
 export * from "./lowered.js";
 

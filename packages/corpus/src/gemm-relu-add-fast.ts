@@ -1,0 +1,153 @@
+/**
+ * A fast schedule of `D = ReLU(A·B) + C`, written only with schedule primitives and annotations:
+ * the structure of a hand-tuned SGEMM expressed the way MetaSchedule's SSSRRSRS tiling does.
+ *
+ * - One thread block per `blockRows × blockCols` tile of D (`blockIdx.x`); its threads
+ *   (`threadIdx.x`) each own `vthreadRows × vthreadCols` sub-tiles of `threadRows × threadCols`
+ *   accumulators, the sub-tiles of a thread strided `blockRows / vthreadRows` apart (`vthread.y`,
+ *   `vthread.x`), so that a warp's shared-memory reads are broadcasts or conflict-free.
+ * - Per k chunk of `tileK`: A and B are fetched cooperatively with 128-bit loads into registers
+ *   (`A_local`), then stored to shared memory; the A tile is stored transposed (`transformLayout`)
+ *   with its rows padded by 4 floats (`storageAlign`) so that each thread reads its column slice
+ *   with 128-bit loads and the transposed stores do not conflict.
+ * - Software pipelining of the k loop (`software_pipeline_stage/order`): the global loads of chunk
+ *   k+1 are issued before the FMAs of chunk k and stored to the other shared buffer after them —
+ *   double-buffered shared memory with register prefetch, one barrier per chunk.
+ * - The accumulators are initialised before the k loop (`decomposeReduction`), live in registers,
+ *   and the epilogue (ReLU, + C) is fused into their write-back with 128-bit loads and stores.
+ * - Unrolling (`pragma_auto_unroll_max_step`, explicit) and `__launch_bounds__(threads, 2)`.
+ */
+import { gemmReluAdd } from "@tessera/ir";
+import { type BlockRV, type LoopRV, Schedule } from "@tessera/schedule";
+
+export interface FastScheduleParams {
+  /** Rows of D per thread block. */
+  readonly blockRows: number;
+  /** Columns of D per thread block. */
+  readonly blockCols: number;
+  /** Length of the k chunk staged in shared memory. */
+  readonly tileK: number;
+  /** Rows of one accumulator sub-tile of a thread. */
+  readonly threadRows: number;
+  /** Columns of one accumulator sub-tile of a thread. */
+  readonly threadCols: number;
+  /** Sub-tiles per thread along the rows (virtual threads). */
+  readonly vthreadRows: number;
+  /** Sub-tiles per thread along the columns (virtual threads). */
+  readonly vthreadCols: number;
+  /** Elements per vectorized global/shared access (4 = 128-bit). */
+  readonly vector: number;
+  /** Double-buffer the k loop with register prefetch. */
+  readonly pipeline: boolean;
+  /** `__launch_bounds__(threads, minBlocksPerSM)`; 0 leaves it out. */
+  readonly minBlocksPerSM: number;
+  /** `pragma_auto_unroll_max_step` of the compute (TVM semantics); 0 leaves it out. */
+  readonly unrollMaxStep: number;
+}
+
+/** 128×128 tiles, k chunks of 8, 2×2 strided 4×4 sub-tiles per thread: 256 threads, 64 accumulators each. */
+export const FAST_PARAMS: FastScheduleParams = {
+  blockRows: 128,
+  blockCols: 128,
+  tileK: 8,
+  threadRows: 4,
+  threadCols: 4,
+  vthreadRows: 2,
+  vthreadCols: 2,
+  vector: 4,
+  pipeline: true,
+  minBlocksPerSM: 2,
+  unrollMaxStep: 512,
+};
+
+/** Threads per block of a fast schedule. */
+export function fastScheduleThreads(p: FastScheduleParams): number {
+  return (p.blockRows / (p.vthreadRows * p.threadRows)) * (p.blockCols / (p.vthreadCols * p.threadCols));
+}
+
+/** Checks that the tile sizes fit the problem size `n` (M = N = K = n) and each other. */
+export function checkFastParams(n: number, p: FastScheduleParams): void {
+  const divides = (outer: number, inner: number, what: string) => {
+    if (!Number.isInteger(outer / inner) || inner < 1) throw new RangeError(`${what}: ${inner} does not divide ${outer}`);
+  };
+  divides(n, p.blockRows, "blockRows");
+  divides(n, p.blockCols, "blockCols");
+  divides(n, p.tileK, "tileK");
+  divides(p.blockRows, p.vthreadRows * p.threadRows, "vthreadRows × threadRows");
+  divides(p.blockCols, p.vthreadCols * p.threadCols, "vthreadCols × threadCols");
+  const threads = fastScheduleThreads(p);
+  divides(p.blockRows * p.tileK, threads * p.vector, "threads × vector (A tile)");
+  divides(p.blockCols * p.tileK, threads * p.vector, "threads × vector (B tile)");
+  divides(p.tileK, p.vector, "vector (A rows are fetched along k)");
+  divides(p.threadCols, p.vector, "vector (register reads of B)");
+  divides(p.threadRows, p.vector, "vector (register reads of the transposed A)");
+}
+
+export function fastSchedule(n: number, params: FastScheduleParams = FAST_PARAMS): Schedule {
+  checkFastParams(n, params);
+  const p = params;
+  const threads = fastScheduleThreads(p);
+  const sch = new Schedule(gemmReluAdd(n).func);
+  const gemm = sch.getBlock("gemm");
+  const [i, j, k] = sch.getLoops(gemm);
+  const [i0, i1, i2, i3] = sch.split(i, [null, p.vthreadRows, p.blockRows / (p.vthreadRows * p.threadRows), p.threadRows]);
+  const [j0, j1, j2, j3] = sch.split(j, [null, p.vthreadCols, p.blockCols / (p.vthreadCols * p.threadCols), p.threadCols]);
+  const [k0, k1] = sch.split(k, [null, p.tileK]);
+  sch.reorder(i0, j0, i1, j1, i2, j2, k0, k1, i3, j3);
+  const blocks = sch.fuse(i0, j0);
+  sch.bind(blocks, "blockIdx.x");
+  sch.bind(i1, "vthread.y");
+  sch.bind(j1, "vthread.x");
+  const thread = sch.fuse(i2, j2);
+  sch.bind(thread, "threadIdx.x");
+
+  // Accumulators in registers, written back once per thread with the epilogue fused in.
+  const writeBack = sch.cacheWrite(gemm, 0, "local");
+  sch.reverseComputeAt(writeBack, thread, true);
+  sch.reverseComputeInline(sch.getBlock("relu"));
+  sch.reverseComputeInline(sch.getBlock("add"));
+  sch.vectorize(sch.getLoops(writeBack).at(-1));
+
+  // Shared tiles, fetched through registers with vector loads by all threads of the block.
+  const stages: BlockRV[] = [];
+  for (const operand of [0, 1] as const) {
+    const shared = sch.cacheRead(gemm, operand, "shared");
+    sch.computeAt(shared, k0, true);
+    if (operand === 0) {
+      sch.transformLayout(shared, ["write", 0], (row, col) => [col, row]);
+      sch.storageAlign(shared, 0, 0, 32, 4);
+    }
+    const staged = sch.cacheRead(shared, 0, "local");
+    sch.computeAt(staged, k0, true);
+    for (const copy of [staged, shared]) cooperativeFetch(sch, copy, threads, p.vector);
+    stages.push(staged, shared);
+    // Each thread's operand slices, read from shared memory with vector loads.
+    const slice = sch.cacheRead(gemm, operand, "local");
+    sch.computeAt(slice, k1, true);
+    sch.vectorize(sch.getLoops(slice).at(-1));
+  }
+
+  sch.decomposeReduction(gemm, k0);
+  if (p.pipeline) {
+    // k0's body: A_local, A_shared, B_local, B_shared, then the k1 loop of FMAs. Global loads of
+    // the next chunk first, the FMAs of this chunk, then the stores into the other shared buffer.
+    sch.annotate(k0, "software_pipeline_stage", [0, 0, 0, 0, 1]);
+    sch.annotate(k0, "software_pipeline_order", [0, 3, 1, 4, 2]);
+  }
+  if (p.unrollMaxStep > 0) {
+    sch.annotate(k1, "pragma_auto_unroll_max_step", p.unrollMaxStep);
+    sch.annotate(k1, "pragma_unroll_explicit", 1);
+  }
+  if (p.minBlocksPerSM > 0) sch.annotate(blocks, "launch_bounds_min_blocks_per_sm", p.minBlocksPerSM);
+  return sch;
+}
+
+/** Fuses a copy block's own loops, splits them over the block's threads with `vector`-wide accesses. */
+function cooperativeFetch(sch: Schedule, copy: BlockRV, threads: number, vector: number): void {
+  // The copy's loops: the block loop, the two vthread loops, the thread loop, k0, then its own.
+  const own = sch.getLoops(copy).slice(5) as LoopRV[];
+  const fused = own.length === 1 ? own[0]! : sch.fuse(...own);
+  const [, t, v] = sch.split(fused, [null, threads, vector]);
+  sch.bind(t, "threadIdx.x");
+  sch.vectorize(v);
+}
