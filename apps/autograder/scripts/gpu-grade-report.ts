@@ -1,7 +1,7 @@
 /**
  * The autograder on a real GPU (the device bundle's `grade-report` entry, run from the repository
  * root): grades the instructor solution and the untouched starter exactly as `pnpm grade` does,
- * times PyTorch's relu(A@B)+C (cuBLAS, TF32 off) in the same run for comparison, and writes
+ * times PyTorch's A@B (cuBLAS SGEMM, the baseline of the ratios) and relu(A@B)+C (TF32 off) in the same run for comparison, and writes
  * `autograder-gpu.{md,json}` plus both terminal reports into `--out-dir` (default docs/benchmarks).
  *
  * Usage: grade-report [--out-dir DIR]
@@ -41,7 +41,7 @@ progress(`timing torch relu(A@B)+C at ${n}³`);
 const torch = await benchTorch(n);
 gpu.dispose();
 
-const cublasMs = torch.ok ? torch.median : undefined;
+const cublasMs = torch.ok ? torch.gemm.median : undefined;
 const timingRows = (Object.entries(solution.timings) as [ScheduleRole, TimingOutcome | { error: string }][]).map(([role, t]) => ({
   role,
   ...("error" in t ? { error: t.error } : { meanMs: t.meanMs, stdMs: t.stdMs, number: t.number, repeats: t.repeats, vsCublas: cublasMs === undefined ? undefined : t.meanMs / cublasMs }),
@@ -64,7 +64,9 @@ const json = {
     best: tuning.chosen === undefined ? { none: tuning.noChoiceReason } : { decisions: formatDecisions(tuning.chosen.decisions), meanMs: tuning.chosen.timing?.meanMs, numericsPassed: tuning.chosen.numerics.passed },
     elapsedMs: tuning.elapsedMs,
   },
-  torch: torch.ok ? { version: torch.torch, cuda: torch.cuda, medianMs: torch.median, minMs: torch.min, checkFloat64: torch.checkOk ? "pass" : "FAIL" } : { skipped: torch.reason },
+  torch: torch.ok
+    ? { version: torch.torch, cuda: torch.cuda, gemmMedianMs: torch.gemm.median, fusedMedianMs: torch.fused.median, fusedMinMs: torch.fused.min, checkFloat64: torch.checkOk ? "pass" : "FAIL" }
+    : { skipped: torch.reason },
 };
 
 const md = [
@@ -85,7 +87,8 @@ const md = [
       ? `| ${r.role} | failed: ${r.error} | | |`
       : `| ${r.role} | ${r.meanMs!.toFixed(3)} ms | ${r.stdMs!.toFixed(3)} | ${r.vsCublas === undefined ? "—" : `${r.vsCublas.toFixed(1)}× slower`} |`,
   ),
-  `| torch relu(A@B)+C (cuBLAS, TF32 off) | ${cublasMs === undefined ? `skipped (${torch.ok ? "" : torch.reason})` : `${cublasMs.toFixed(3)} ms (median)`} | | 1.0× |`,
+  `| torch A@B (cuBLAS SGEMM, TF32 off) | ${cublasMs === undefined ? `skipped (${torch.ok ? "" : torch.reason})` : `${cublasMs.toFixed(3)} ms (median)`} | | 1.0× |`,
+  ...(torch.ok ? [`| torch relu(A@B)+C (eager, TF32 off) | ${torch.fused.median.toFixed(3)} ms (median) | | ${(torch.fused.median / torch.gemm.median).toFixed(2)}× |`] : []),
   "",
   `Numerics of the solution: manual — ${solution.numerics.manual === undefined ? "not run" : numericsSummary(solution.numerics.manual)}; tuned — ${solution.numerics.tuned === undefined ? "not run" : numericsSummary(solution.numerics.tuned)}.`,
   "",

@@ -1,6 +1,7 @@
 /** The results table of `bench:gpu` as console text and as docs/benchmarks/gpu-runtime.md. */
 import type { TimingResult } from "../src/index.js";
 import type { CompileLatency, LaunchOverhead, TorchResult } from "./gpu-handwritten.js";
+import { type NcuKernel, wavefrontsPerInstruction } from "./gpu-ncu.js";
 import type { CheckResult } from "./gpu-workloads.js";
 
 export interface ResultRow {
@@ -18,7 +19,14 @@ export interface ResultRow {
   /** Wall time of build() (lowering, codegen and the cold compile). */
   buildMs: number | undefined;
   kernels: string[];
+  /** Theoretical occupancy from the kernel's resources (GPU runs only). */
+  occupancy?: { blocksPerMultiprocessor: number; fraction: number; limitedBy: string; threads: number } | undefined;
 }
+
+/** Nsight Compute counters by workload id, plus cuBLAS's SGEMM. */
+export type NcuSummary =
+  | { ok: true; version: string; byId: Record<string, NcuKernel>; cublas: NcuKernel | undefined; cublasSkipped: string | undefined }
+  | { ok: false; reason: string };
 
 export interface BenchReport {
   date: string;
@@ -41,6 +49,7 @@ export interface BenchReport {
   rows: ResultRow[];
   launch: LaunchOverhead | undefined;
   torch: TorchResult;
+  ncu: NcuSummary;
   gemmN: number;
 }
 
@@ -49,31 +58,60 @@ function fmt(x: number, d = 3): string {
   return x >= 100 ? x.toFixed(1) : x.toPrecision(d + 1);
 }
 
-function ratio(row: ResultRow, torch: TorchResult): string {
-  if (!row.isGemm) return "—";
-  if (!torch.ok) return "n/a";
-  const r = row.timing.median / torch.median;
-  return r >= 1 ? `${r.toFixed(1)}× slower` : `${(1 / r).toFixed(1)}× faster`;
+/** Time over cuBLAS SGEMM (torch A @ B) of the same run: 1.08× means 8% slower. */
+function ratio(ms: number, torch: TorchResult): string {
+  return torch.ok ? `${(ms / torch.gemm.median).toFixed(2)}×` : "n/a";
 }
 
-/** kernel, size, median ms, min ms, GFLOP/s, GB/s, ratio to cuBLAS, check. */
+function pct(x: number | undefined): string {
+  return x === undefined ? "—" : `${x.toFixed(0)}%`;
+}
+
+/** Shared-memory wavefronts per load / store instruction (1.0 = conflict-free 32-bit accesses). */
+function wavefronts(k: NcuKernel | undefined): string {
+  if (k === undefined) return "—";
+  const ld = wavefrontsPerInstruction(k.metrics, "load");
+  const st = wavefrontsPerInstruction(k.metrics, "store");
+  const f = (x: number | undefined) => (x === undefined ? "—" : x.toFixed(2));
+  return `${f(ld)} / ${f(st)}`;
+}
+
+function conflicts(k: NcuKernel | undefined): string {
+  if (k === undefined) return "—";
+  const f = (x: number | undefined) => (x === undefined ? "—" : x.toLocaleString("en-US"));
+  return `${f(k.metrics.sharedLoadBankConflicts)} / ${f(k.metrics.sharedStoreBankConflicts)}`;
+}
+
+/** kernel, size, median ms, min ms, TFLOP/s or GB/s, ratio to cuBLAS, resources, occupancy, ncu counters, check. */
 export function tableRows(r: BenchReport): string[][] {
-  const rows = [["kernel", "size", "median ms", "min ms", "GFLOP/s", "GB/s", "vs cuBLAS (torch)", "check"]];
+  const rows = [
+    ["kernel", "size", "median ms", "min ms", "TFLOP/s | GB/s", "vs cuBLAS SGEMM", "regs", "smem B", "occupancy (theor. / achieved)", "SM throughput", "smem wavefronts/instr ld / st", "bank conflicts ld / st", "check"],
+  ];
+  const ncuOf = (id: string) => (r.ncu.ok ? r.ncu.byId[id] : undefined);
   for (const row of r.rows) {
+    const k = ncuOf(row.id);
     rows.push([
       row.kernel,
       row.size,
       fmt(row.timing.median),
       fmt(row.timing.min),
-      fmt(row.gflops),
-      row.isGemm ? "—" : fmt(row.gbps),
-      ratio(row, r.torch),
+      row.isGemm ? `${fmt(row.gflops / 1e3)} TFLOP/s` : `${fmt(row.gbps)} GB/s`,
+      row.isGemm ? ratio(row.timing.median, r.torch) : "—",
+      row.compile?.registers === undefined ? "—" : String(row.compile.registers),
+      row.compile?.sharedBytes === undefined ? "—" : String(row.compile.sharedBytes),
+      row.occupancy === undefined ? "—" : `${pct(row.occupancy.fraction * 100)} (${row.occupancy.blocksPerMultiprocessor}×${row.occupancy.threads}, ${row.occupancy.limitedBy}) / ${pct(k?.metrics.achievedOccupancyPct)}`,
+      pct(k?.metrics.smThroughputPct),
+      wavefronts(k),
+      conflicts(k),
       row.check.ok ? "pass" : "FAIL",
     ]);
   }
   if (r.torch.ok) {
-    const gflops = (2 * r.gemmN ** 3) / (r.torch.median / 1e3) / 1e9;
-    rows.push([`torch relu(A@B)+C (cuBLAS, TF32 off)`, `${r.gemmN}³ fp32`, fmt(r.torch.median), fmt(r.torch.min), fmt(gflops), "—", "1.0×", r.torch.checkOk ? "pass" : "FAIL"]);
+    const tf = (ms: number) => `${fmt((2 * r.gemmN ** 3) / (ms / 1e3) / 1e12)} TFLOP/s`;
+    const cublas = r.ncu.ok ? r.ncu.cublas : undefined;
+    const size = `${r.gemmN}³ fp32`;
+    rows.push([`torch A@B (cuBLAS SGEMM, TF32 off)${cublas === undefined ? "" : `: ${cublas.name.slice(0, 40)}`}`, size, fmt(r.torch.gemm.median), fmt(r.torch.gemm.min), tf(r.torch.gemm.median), "1.00×", "—", "—", `— / ${pct(cublas?.metrics.achievedOccupancyPct)}`, pct(cublas?.metrics.smThroughputPct), wavefronts(cublas), conflicts(cublas), r.torch.gemmCheckOk ? "pass" : "FAIL"]);
+    rows.push(["torch relu(A@B)+C (eager, TF32 off)", size, fmt(r.torch.fused.median), fmt(r.torch.fused.min), tf(r.torch.fused.median), ratio(r.torch.fused.median, r.torch), "—", "—", "—", "—", "—", "—", r.torch.checkOk ? "pass" : "FAIL"]);
   }
   return rows;
 }
@@ -132,8 +170,12 @@ export function renderMarkdown(r: BenchReport): string {
       : `Launch overhead (empty kernel, 1×1): **${r.launch.eventUsPerLaunch.toFixed(2)} µs** per launch back-to-back in the native loop (CUDA events, number=${r.launch.number}); ${r.launch.jsUsPerLaunch.toFixed(2)} µs per launch when each is issued from JavaScript (wall clock, N-API call included).`,
     "",
     r.torch.ok
-      ? `cuBLAS reference: torch ${r.torch.torch} (CUDA ${r.torch.cuda}) \`relu(A@B)+C\`, TF32 off, CUDA events, same timing scheme: **${r.torch.median.toFixed(3)} ms** (float64 check: ${r.torch.checkOk ? "pass" : "FAIL"}).`
+      ? `cuBLAS reference: torch ${r.torch.torch} (CUDA ${r.torch.cuda}), TF32 off, CUDA events, the same timing scheme: \`A @ B\` (SGEMM alone, the baseline of every ratio) **${r.torch.gemm.median.toFixed(3)} ms** (the better of two runs, before and after the fused one: ${r.torch.gemmRuns.map((x) => x.toFixed(3)).join(" and ")} ms), \`relu(A@B)+C\` ${r.torch.fused.median.toFixed(3)} ms (float64 checks: ${r.torch.gemmCheckOk ? "pass" : "FAIL"}, ${r.torch.checkOk ? "pass" : "FAIL"}).`
       : `cuBLAS reference: skipped (${r.torch.reason}).`,
+    "",
+    r.ncu.ok
+      ? `Nsight Compute (${r.ncu.version}, --clock-control none): one launch of each GEMM kernel${r.ncu.cublas === undefined ? ` (cuBLAS not profiled: ${r.ncu.cublasSkipped})` : ` and of cuBLAS's \`${r.ncu.cublas.name}\``}. SM throughput = sm__throughput.avg.pct_of_peak_sustained_elapsed; achieved occupancy = sm__warps_active; wavefronts/instr = l1tex shared-memory wavefronts over shared load/store instructions; bank conflicts = l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld/st.`
+      : `Nsight Compute counters: ${r.ncu.reason}.`,
     "",
     "Cold compile = the first compile of that source in the process with the cache off (the very first NVRTC compile also pays NVRTC's own start-up); warm = best of two more. Generated kernels' resources come from the driver (max over the module's kernels).",
     "",

@@ -3,7 +3,7 @@
  * GPU run and for the dry run (the same checks in the simulator, at sizes it runs in seconds),
  * work counts for GFLOP/s and GB/s, and the host references of the element-wise ones.
  */
-import { manualSchedule, naiveSchedule, vectorAddSchedule, windowSumSchedule } from "@tessera/corpus";
+import { FAST_PARAMS, fastSchedule, manualSchedule, naiveSchedule, vectorAddSchedule, windowSumSchedule } from "@tessera/corpus";
 import type { BuildInput } from "../src/index.js";
 
 export type WorkloadKind = "vector_add" | "window_sum" | "gemm";
@@ -31,6 +31,8 @@ export function workloads(dryRun: boolean): Workload[] {
   const vec = dryRun ? 1 << 12 : 1 << 24;
   const naive = dryRun ? 64 : 2048;
   const manual = dryRun ? 128 : 2048;
+  const fast = dryRun ? 256 : 2048;
+  const p = FAST_PARAMS;
   return [
     {
       id: "vector_add",
@@ -71,6 +73,16 @@ export function workloads(dryRun: boolean): Workload[] {
       schedule: () => manualSchedule(manual),
       flops: 2 * manual ** 3,
       bytes: 4 * 4 * manual * manual,
+    },
+    {
+      id: "gemm_fast",
+      kind: "gemm",
+      label: `fast schedule gemm+relu+add (build, ${p.blockRows}×${p.blockCols}×${p.tileK}, ${p.vthreadRows}×${p.vthreadCols} vthreads of ${p.threadRows}×${p.threadCols}, pipelined)`,
+      size: `${fast}³ fp32`,
+      n: fast,
+      schedule: () => fastSchedule(fast),
+      flops: 2 * fast ** 3,
+      bytes: 4 * 4 * fast * fast,
     },
   ];
 }

@@ -18,11 +18,12 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
-import { build, compileCuda, cuda, gemmReluAddReferenceOnHost, nvccStatus, nvrtcStatus, type BuiltModule, type ModuleTiming } from "../src/index.js";
+import { build, compileCuda, cuda, gemmReluAddReferenceOnHost, nvccStatus, nvrtcStatus, occupancyLimits, theoreticalOccupancy, type BuiltModule, type ModuleTiming } from "../src/index.js";
 import { benchArgs, disposeReferences, gpuGemmReference } from "./gpu-harness.js";
 import { benchHandwrittenGemm, benchLaunchOverhead, benchTorch, type CompileLatency, type LaunchOverhead, type TorchResult } from "./gpu-handwritten.js";
 import { checkOutput, elementwiseReference, randomUniform, workloads, type CheckResult, type Workload } from "./gpu-workloads.js";
-import { renderMarkdown, renderTable, type BenchReport, type ResultRow } from "./gpu-report.js";
+import { renderMarkdown, renderTable, type BenchReport, type NcuSummary, type ResultRow } from "./gpu-report.js";
+import { ncuProfile, ncuProfileCublas } from "./gpu-ncu.js";
 
 const TIMING = { number: 3, repeat: 10, minRepeatMs: 100 } as const;
 const TOLERANCE = 1e-4;
@@ -32,6 +33,12 @@ interface Mode {
   dryRun: boolean;
   outDir: string;
   seed: number;
+  /** Also read Nsight Compute counters of the GEMM kernels (the bench re-runs itself under ncu). */
+  ncu: boolean;
+  /** Internal: launch each GEMM kernel once and exit (what `--ncu` profiles). */
+  profileOnce: boolean;
+  /** Run only the workloads whose id contains one of these (all when empty). */
+  only: string[];
 }
 
 function parseMode(argv: readonly string[]): Mode {
@@ -43,7 +50,8 @@ function parseMode(argv: readonly string[]): Mode {
   const outDir = resolve(at("--out-dir") ?? (dryRun ? join(tmpdir(), "tessera-bench-dry-run") : "docs/benchmarks"));
   const seedText = at("--seed");
   const seed = seedText === undefined ? Math.floor(Math.random() * 0x7fffffff) + 1 : Number(seedText);
-  return { dryRun, outDir, seed };
+  const only = (at("--only") ?? "").split(",").filter((x) => x.length > 0);
+  return { dryRun, outDir, seed, ncu: argv.includes("--ncu"), profileOnce: argv.includes("--profile-once"), only };
 }
 
 /** Compile latency of a built module's source: NVRTC (or nvcc) cold, then the best of two warm compiles, cache off. */
@@ -118,6 +126,7 @@ async function benchWorkload(w: Workload, mode: Mode): Promise<ResultRow> {
     if (!after.ok) check = { ...check, ok: false, summary: `${check.summary}; after timing: ${after.summary}` };
     const compile = await compileLatency(mod, mode.dryRun);
     console.log(`${w.id} (${w.size}): ${timing.median.toPrecision(4)} ms ${timing.clock}; ${check.summary}`);
+    const threads = Math.max(...mod.kernels.map((k) => k.block[0] * k.block[1] * k.block[2]));
     return {
       id: w.id,
       kernel: w.label,
@@ -132,11 +141,57 @@ async function benchWorkload(w: Workload, mode: Mode): Promise<ResultRow> {
       compile,
       buildMs,
       kernels: mod.kernels.map((k) => `${k.name} grid [${k.grid.join(",")}] block [${k.block.join(",")}]`),
+      occupancy: occupancyOf(threads, compile, mode.dryRun),
     };
   } finally {
     args.dispose();
     mod.dispose();
   }
+}
+
+/** Theoretical occupancy on device 0 from the kernel's registers and shared memory (GPU runs only). */
+function occupancyOf(threads: number, compile: CompileLatency | undefined, dryRun: boolean): ResultRow["occupancy"] {
+  if (dryRun || compile?.registers === undefined || compile.sharedBytes === undefined) return undefined;
+  const dev = cuda.device(0);
+  const occ = theoreticalOccupancy({ threadsPerBlock: threads, registersPerThread: compile.registers, sharedBytesPerBlock: compile.sharedBytes }, occupancyLimits(dev.arch, dev));
+  return { ...occ, threads };
+}
+
+/** Launches each GEMM workload's kernel once (for ncu) and prints the ids in launch order. */
+async function profileOnce(mode: Mode): Promise<void> {
+  const ids: string[] = [];
+  for (const w of workloads(false).filter((w) => w.kind === "gemm" && selected(w.id, mode))) {
+    const mod = await build(w.schedule(), "cuda", { device: "cuda", cacheDir: false });
+    const host = mod.params.map((p, i) => (p.kind === "buffer" ? randomUniform(p.elements, mode.seed + 7919 * i) : new Float32Array(0)));
+    const args = benchArgs(mod, host);
+    mod(...args.values);
+    cuda.synchronize();
+    args.dispose();
+    mod.dispose();
+    ids.push(w.id);
+  }
+  console.log(JSON.stringify({ profiled: ids }));
+}
+
+function selected(id: string, mode: Mode): boolean {
+  return mode.only.length === 0 || mode.only.some((o) => id.includes(o));
+}
+
+/** Nsight Compute counters of the generated GEMM kernels and of cuBLAS, or why there are none. */
+async function ncuCounters(mode: Mode): Promise<NcuSummary> {
+  const self = [process.execPath, ...process.execArgv, process.argv[1] ?? "", "--profile-once", "--seed", String(mode.seed), ...(mode.only.length > 0 ? ["--only", mode.only.join(",")] : [])];
+  const ours = await ncuProfile(self, "^gemm_relu_add_kernel");
+  if (!ours.ok) return { ok: false, reason: ours.reason };
+  const ids = workloads(false).filter((w) => w.kind === "gemm" && selected(w.id, mode)).map((w) => w.id);
+  if (ours.kernels.length !== ids.length) return { ok: false, reason: `ncu profiled ${ours.kernels.length} kernels, expected ${ids.length} (${ids.join(", ")})` };
+  const cublas = await ncuProfileCublas();
+  return {
+    ok: true,
+    version: ours.version,
+    byId: Object.fromEntries(ids.map((id, i) => [id, ours.kernels[i]!])),
+    cublas: cublas.ok ? cublas.kernels[0] : undefined,
+    cublasSkipped: cublas.ok ? undefined : cublas.reason,
+  };
 }
 
 /** The kernel driver's version (e.g. "580.159.04") from /proc, where Linux exposes it. */
@@ -162,6 +217,7 @@ function deviceSummary(dryRun: boolean): BenchReport["device"] {
 
 async function main(): Promise<void> {
   const mode = parseMode(process.argv.slice(2));
+  if (mode.profileOnce) return profileOnce(mode);
   if (!mode.dryRun && !cuda.available()) {
     console.error(`bench:gpu: CUDA unavailable: ${cuda.unavailableReason()}\n(run with --dry-run to exercise the same checks in the simulator)`);
     process.exit(1);
@@ -173,7 +229,7 @@ async function main(): Promise<void> {
   const compiler = mode.dryRun ? (nvcc?.ok === true ? `nvcc ${nvccRelease ?? ""}`.trim() : "none (dry run)") : nv.ok ? (nv.version ?? "nvrtc") : "nvcc";
   console.log(`${mode.dryRun ? "DRY RUN: " : ""}${device.name}; compiler: ${compiler}; seed ${mode.seed}`);
 
-  const all = workloads(mode.dryRun);
+  const all = workloads(mode.dryRun).filter((w) => selected(w.id, mode));
   const rows: ResultRow[] = [];
   for (const w of all) rows.push(await benchWorkload(w, mode));
 
@@ -202,6 +258,11 @@ async function main(): Promise<void> {
     torch = await benchTorch(gemmN);
     disposeReferences();
   }
+  let ncu: NcuSummary = { ok: false, reason: mode.dryRun ? "dry run (no GPU)" : "not requested (pass --ncu)" };
+  if (mode.ncu && !mode.dryRun) {
+    ncu = await ncuCounters(mode);
+    if (!ncu.ok) console.log(`ncu: skipped (${ncu.reason})`);
+  }
 
   const report: BenchReport = {
     date: new Date().toISOString(),
@@ -221,6 +282,7 @@ async function main(): Promise<void> {
     rows,
     launch,
     torch,
+    ncu,
     gemmN,
   };
   console.log("");
@@ -241,7 +303,7 @@ async function main(): Promise<void> {
 }
 
 function jsonReport(r: BenchReport): unknown {
-  const cublas = r.torch.ok ? r.torch.median : undefined;
+  const cublas = r.torch.ok ? r.torch.gemm.median : undefined;
   return {
     date: r.date,
     mode: r.mode,
@@ -273,6 +335,8 @@ function jsonReport(r: BenchReport): unknown {
       buildMs: row.buildMs,
       resources: row.compile?.registers === undefined ? undefined : { from: row.compile.resourcesFrom, registers: row.compile.registers, sharedBytes: row.compile.sharedBytes, spillBytes: row.compile.spills },
       kernels: row.kernels,
+      occupancy: row.occupancy,
+      ncu: r.ncu.ok ? r.ncu.byId[row.id]?.metrics : undefined,
     })),
     launchOverhead:
       r.launch === undefined
@@ -284,8 +348,15 @@ function jsonReport(r: BenchReport): unknown {
             compileMs: { compiler: r.launch.compile.compiler, cold: r.launch.compile.coldMs, warm: r.launch.compile.warmMs },
           },
     torch: r.torch.ok
-      ? { version: r.torch.torch, cuda: r.torch.cuda, device: r.torch.device, medianMs: r.torch.median, minMs: r.torch.min, checkFloat64: r.torch.checkOk ? "pass" : "FAIL" }
+      ? {
+          version: r.torch.torch,
+          cuda: r.torch.cuda,
+          device: r.torch.device,
+          gemm: { expression: "A @ B", medianMs: r.torch.gemm.median, minMs: r.torch.gemm.min, bothRunsMs: r.torch.gemmRuns, checkFloat64: r.torch.gemmCheckOk ? "pass" : "FAIL" },
+          fused: { expression: "relu(A @ B) + C", medianMs: r.torch.fused.median, minMs: r.torch.fused.min, ratioToCublas: r.torch.fused.median / r.torch.gemm.median, checkFloat64: r.torch.checkOk ? "pass" : "FAIL" },
+        }
       : { skipped: r.torch.reason },
+    ncu: r.ncu.ok ? { version: r.ncu.version, cublas: r.ncu.cublas, cublasSkipped: r.ncu.cublasSkipped } : { skipped: r.ncu.reason },
   };
 }
 

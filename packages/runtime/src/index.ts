@@ -78,3 +78,4 @@ export {
 } from "./build.js";
 export { compileTargetFor, type CompileTarget } from "./build/compile-target.js";
 export { gemmReluAddReference, gemmReluAddReferenceOnHost, disposeGemmReluAddReference } from "./reference.js";
+export * from "./occupancy.js";
