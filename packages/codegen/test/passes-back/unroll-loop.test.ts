@@ -52,6 +52,27 @@ for u in T.unroll(2):
     expect(loopKinds(after)).toEqual(["serial", "serial"]);
   });
 
+  test("storage the body allocates first is allocated once around the copies", () => {
+    const src = func(`
+for u in T.unroll(2):
+    t = T.allocate([2], "float32", "local")
+    t_1 = T.Buffer((2,), data=t, scope="local")
+    t_1[u] = A[u]
+    B[u] = t_1[u] * T.float32(2)`);
+    const after = runPass(unrollLoopPass, src);
+    expectScript(
+      after,
+      func(`
+t = T.allocate([2], "float32", "local")
+t_1 = T.Buffer((2,), data=t, scope="local")
+t_1[0] = A[0]
+B[0] = t_1[0] * T.float32(2)
+t_1[1] = A[1]
+B[1] = t_1[1] * T.float32(2)`),
+    );
+    expectSameResults(after, parse(src));
+  });
+
   describe("stays a loop of kind unrolled (#pragma unroll)", () => {
     const cases: Record<string, string> = {
       "more than 512 statements once expanded (64 × 16)": `
@@ -61,12 +82,17 @@ for u in T.unroll(64):
       "a symbolic extent": `
 for u in T.unroll(n):
     B[u % 64] = A[u % 64]`,
-      "a body that allocates storage": `
+      "a body that allocates storage after its first statement (it would be declared twice in one C scope)": `
 for u in T.unroll(2):
-    t = T.allocate([1], "float32", "local")
-    t_1 = T.Buffer((1,), data=t, scope="local")
-    t_1[0] = A[u]
-    B[u] = t_1[0]`,
+    B[u + 8] = A[u]
+    with T.allocate([1], "float32", "local") as t:
+        t_1 = T.Buffer((1,), data=t, scope="local")
+        t_1[0] = A[u]
+        B[u] = t_1[0]`,
+      "a body that declares a variable": `
+for u in T.unroll(2):
+    x: T.int32 = u * 3
+    B[x] = A[x]`,
     };
     for (const [what, body] of Object.entries(cases)) {
       test(what, () => {

@@ -13,13 +13,16 @@
  * loop annotations; the pass removes those attributes. An unrolled loop is expanded (its body
  * repeated with the loop variable replaced by each value, indices folded, so a register tile ends
  * up with constant indices) when unrolling is explicit and the expansion is possible and small
- * (extent × statements ≤ max(MAX_UNROLLED_STATEMENTS, autoMaxStep); no storage or variable
- * declared in the body, which would be declared twice in one C scope); otherwise it stays a
- * loop of kind `unrolled`, printed `#pragma unroll`.
+ * (extent × statements ≤ max(MAX_UNROLLED_STATEMENTS, autoMaxStep); storage the body allocates
+ * first is allocated once around the copies; no other storage or variable declared in the body,
+ * which would be declared twice in one C scope); otherwise it stays a loop of kind `unrolled`,
+ * printed `#pragma unroll`.
  */
 import {
+  type Allocate,
   type AttrStmt,
   type BufferLoad,
+  type DeclBuffer,
   type For,
   type PrimExpr,
   type PrimFunc,
@@ -33,6 +36,7 @@ import {
   intImm,
   seq,
   simplify,
+  usesVar,
   withBody,
 } from "@tessera/ir";
 import { LoweringError } from "../errors.js";
@@ -160,18 +164,34 @@ class LoopUnroller {
     return extent * body.steps <= this.config.autoMaxStep || extent <= this.config.autoMaxExtent;
   }
 
-  /** The body once per iteration, or undefined when it cannot or should not be repeated. */
+  /**
+   * The body once per iteration, or undefined when it cannot or should not be repeated. Storage
+   * the body allocates first is allocated once around the copies, as a C compiler reuses a loop
+   * body's array for every iteration.
+   */
   private expand(loop: For, extent: number): Stmt | undefined {
     if (extent === 0) return evaluate(0);
-    const size = statementCount(loop.body);
+    const { scopes, inner } = peelStorage(loop);
+    const size = statementCount(inner);
     if (size === undefined || extent * size > Math.max(MAX_UNROLLED_STATEMENTS, this.config.autoMaxStep)) return undefined;
     const copies: Stmt[] = [];
     for (let i = 0; i < extent; i++) {
       const value = loop.min.kind === "IntImm" ? intImm(loop.min.value + i, loop.loopVar.dtype) : add(loop.min, intImm(i, loop.loopVar.dtype));
-      copies.push(new IterationInstance(loop, value).visitStmt(loop.body));
+      copies.push(new IterationInstance(loop, value).visitStmt(inner));
     }
-    return seq(copies);
+    return scopes.reduceRight<Stmt>((body, scope) => ({ ...scope, body }), seq(copies));
   }
+}
+
+/** The allocations (and buffer declarations) that open the loop body, when none depends on the loop variable. */
+function peelStorage(loop: For): { scopes: (Allocate | DeclBuffer)[]; inner: Stmt } {
+  const scopes: (Allocate | DeclBuffer)[] = [];
+  let inner = loop.body;
+  while ((inner.kind === "Allocate" || inner.kind === "DeclBuffer") && !inner.buffer.shape.some((e) => usesVar(e, (v) => v === loop.loopVar))) {
+    scopes.push(inner);
+    inner = inner.body;
+  }
+  return { scopes, inner };
 }
 
 function constantExtent(loop: For): number | undefined {
@@ -225,7 +245,7 @@ function statementCount(body: Stmt): number | undefined {
   }
 }
 
-/** The loop body at one iteration: the variable replaced, index arithmetic folded. */
+/** The loop body at one iteration: the variable replaced, the index arithmetic it changed folded. */
 class IterationInstance extends Substituter {
   constructor(loop: For, value: PrimExpr) {
     super((v) => (v === loop.loopVar ? value : undefined));
@@ -233,14 +253,19 @@ class IterationInstance extends Substituter {
 
   override visitBufferLoad(e: BufferLoad): PrimExpr {
     const load = super.visitBufferLoad(e);
-    return load === e || load.kind !== "BufferLoad" ? load : { ...load, indices: load.indices.map((i) => simplify(i)) };
+    return load === e || load.kind !== "BufferLoad" ? load : { ...load, indices: foldChanged(load.indices, e.indices) };
   }
 
   override visitStmt(s: Stmt): Stmt {
     const out = super.visitStmt(s);
     if (out === s) return s;
-    if (out.kind === "BufferStore") return { ...out, indices: out.indices.map((i) => simplify(i)) };
-    if (out.kind === "IfThenElse") return { ...out, condition: simplify(out.condition) };
+    if (out.kind === "BufferStore" && s.kind === "BufferStore") return { ...out, indices: foldChanged(out.indices, s.indices) };
+    if (out.kind === "IfThenElse" && s.kind === "IfThenElse" && out.condition !== s.condition) return { ...out, condition: simplify(out.condition) };
     return out;
   }
+}
+
+/** Simplifies the indices the substitution changed (the others are as simple as they were). */
+function foldChanged(indices: readonly PrimExpr[], before: readonly PrimExpr[]): PrimExpr[] {
+  return indices.map((index, k) => (index === before[k] ? index : simplify(index)));
 }
