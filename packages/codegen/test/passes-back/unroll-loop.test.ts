@@ -238,6 +238,18 @@ for i in range(64):
       expect(loopKinds(runPass(unrollLoopPass, src(512)))).toEqual(["serial"]);
     });
 
+    // Found by the property below: an unrolled loop of extent 0 vanished with the ordinary loop
+    // inside it, yet still kept the serial loop around it from being unrolled.
+    test("an expanded loop of extent 0 leaves nothing that keeps the loops around it from unrolling", () => {
+      const src = func(`
+T.attr(None, "pragma_auto_unroll_max_step", 0)
+for i in range(0):
+    for u in T.unroll(0):
+        for j in range(1):
+            B[j] = A[j]`);
+      expect(loopKinds(runPass(unrollLoopPass, src))).toEqual([]);
+    });
+
     test("bad pragma values are LoweringErrors naming the attribute", () => {
       const bad = (key: string, value: string) => func(`T.attr(None, "${key}", ${value})\nB[0] = A[0]`);
       expect(errorOf(() => runPass(unrollLoopPass, bad("pragma_auto_unroll_max_step", "-1")), LoweringError).message).toBe(
@@ -287,7 +299,7 @@ for i in range(64):
           });
           expectSameResults(after, original);
         }),
-        { numRuns: 60 },
+        { numRuns: 200 },
       );
     });
   });

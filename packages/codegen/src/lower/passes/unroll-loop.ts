@@ -152,7 +152,8 @@ class LoopUnroller {
     const visited = { steps: (extent ?? 1) * body.steps, unrollDepth: body.unrollDepth + 1, hasOrdinaryLoop: body.hasOrdinaryLoop };
     if (extent !== undefined && this.config.explicitUnroll) {
       const expanded = this.expand(loop, extent);
-      if (expanded !== undefined) return { ...visited, stmt: expanded };
+      // No iteration: nothing is left, not even the loops of the body.
+      if (expanded !== undefined) return extent === 0 ? { stmt: expanded, steps: 0, unrollDepth: 0, hasOrdinaryLoop: false } : { ...visited, stmt: expanded };
     }
     return { ...visited, stmt: loop.forKind === "unrolled" ? loop : { ...loop, forKind: "unrolled" } };
   }
