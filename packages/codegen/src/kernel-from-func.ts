@@ -6,6 +6,7 @@
 import type { PrimFunc } from "@tessera/ir";
 import { LoweringError } from "./lower/errors.js";
 import { makeDeviceKernel } from "./lower/kernel/device-kernel.js";
+import { functionLaunchBounds } from "./lower/kernel/launch-bounds.js";
 import type { ArgumentSource, DeviceKernel, DeviceKernelParam, LoweredModule } from "./lowered.js";
 import { type Target, target } from "./target/target.js";
 
@@ -35,9 +36,10 @@ export function kernelFromFunc(func: PrimFunc, name: string, sources: Readonly<R
       ? { kind: "scalar", name: param.name, var: param, dtype: param.dtype }
       : { kind: "buffer", name: buffer.name, buffer, source: sources[buffer.name] ?? { kind: "param", index } };
   });
-  return makeDeviceKernel(name, params, func.body, (detail) => {
+  const fail = (detail: string): never => {
     throw new LoweringError(WHAT, `kernel ${name}: ${detail}`);
-  });
+  };
+  return makeDeviceKernel(name, params, func.body, fail, functionLaunchBounds(func, fail));
 }
 
 export function moduleFromKernelFunc(func: PrimFunc, opts: KernelModuleOptions = {}): LoweredModule {

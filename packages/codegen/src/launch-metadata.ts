@@ -30,6 +30,12 @@ export const LaunchMetadataSchema = z
     block: Dim3Schema,
     dynamicSharedBytes: z.number().int().min(0),
     params: z.array(KernelParamSchema),
+    /**
+     * The kernel's `__launch_bounds__(threads, minBlocksPerSM)` second operand: the minimum of
+     * resident blocks per SM the compiler must allow for (limits registers per thread). Absent:
+     * `__launch_bounds__(threads)`.
+     */
+    minBlocksPerSM: z.number().int().min(1).optional(),
   })
   .refine((m) => m.block[0] * m.block[1] * m.block[2] <= 1024, {
     message: "a block has at most 1024 threads",

@@ -13,6 +13,8 @@
  *   `local` is per thread. Barriers are `Evaluate(T.tvm_storage_sync("shared"))`.
  * - Vector accesses use `Ramp(base, 1, lanes)` indices and `Broadcast` values (float32x4, …).
  * - Loops of kind `unrolled` that were not expanded print as `#pragma unroll`.
+ * - A kernel's `__launch_bounds__` minimum of blocks per SM is `launch.minBlocksPerSM`; the
+ *   attributes it came from are no longer in the body. Other attributes print nothing.
  */
 import type { Buffer, DType, PrimFunc, Stmt, Var } from "@tessera/ir";
 import type { LaunchMetadata } from "./launch-metadata.js";

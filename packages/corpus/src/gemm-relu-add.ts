@@ -60,3 +60,25 @@ export function manualSchedule(n: number, params: ManualScheduleParams = REFEREN
   course.epilogueFusion(sch);
   return sch;
 }
+
+/**
+ * Kernel-wide annotations on the outermost loop of a block, as MetaSchedule leaves them: the
+ * unroll pragmas RewriteParallelVectorizeUnroll writes, and a launch-bounds request.
+ */
+export interface KernelAnnotations {
+  /** `pragma_auto_unroll_max_step`: serial loops up to this many steps are unrolled. */
+  readonly unrollMaxStep: number;
+  /** `pragma_unroll_explicit`: expand unrolled loops (true) or leave them to nvcc's `#pragma unroll`. */
+  readonly unrollExplicit: boolean;
+  /** `launch_bounds_min_blocks_per_sm`: `__launch_bounds__(threads, minBlocksPerSM)`; omitted, none. */
+  readonly minBlocksPerSM?: number;
+}
+
+/** Annotates the outermost loop of block `blockName` with `annotations`; returns `sch`. */
+export function annotateKernel(sch: Schedule, blockName: string, annotations: KernelAnnotations): Schedule {
+  const [outer] = sch.getLoops(sch.getBlock(blockName));
+  sch.annotate(outer, "pragma_auto_unroll_max_step", annotations.unrollMaxStep);
+  sch.annotate(outer, "pragma_unroll_explicit", annotations.unrollExplicit ? 1 : 0);
+  if (annotations.minBlocksPerSM !== undefined) sch.annotate(outer, "launch_bounds_min_blocks_per_sm", annotations.minBlocksPerSM);
+  return sch;
+}

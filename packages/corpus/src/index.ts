@@ -4,7 +4,7 @@
  */
 import { type PrimFunc, gemmReluAdd, vectorAdd } from "@tessera/ir";
 import type { Schedule } from "@tessera/schedule";
-import { manualSchedule, naiveSchedule } from "./gemm-relu-add.js";
+import { type ManualScheduleParams, annotateKernel, manualSchedule, naiveSchedule } from "./gemm-relu-add.js";
 import { vectorAddSchedule, windowSum, windowSumSchedule } from "./simple.js";
 
 export * from "./gemm-relu-add.js";
@@ -21,6 +21,9 @@ export interface CorpusEntry {
   readonly build: () => Schedule;
 }
 
+/** The manual schedule's tiles at 128³: 2×2 blocks of 16×16 threads. */
+const SMALL_MANUAL_PARAMS: ManualScheduleParams = { tileX: 64, tileY: 64, tileK: 16, threadTileX: 4, threadTileY: 4, threadTileK: 1 };
+
 /** Small instances of every workload, quick enough for the simulator in unit tests. */
 export function scheduleCorpus(): CorpusEntry[] {
   return [
@@ -31,7 +34,13 @@ export function scheduleCorpus(): CorpusEntry[] {
       name: "gemm_relu_add_manual",
       description: "manual gemm+ReLU+add, 128³, 64/64/16 shared tiles, 4×4 register tiles",
       original: () => gemmReluAdd(128).func,
-      build: () => manualSchedule(128, { tileX: 64, tileY: 64, tileK: 16, threadTileX: 4, threadTileY: 4, threadTileK: 1 }),
+      build: () => manualSchedule(128, SMALL_MANUAL_PARAMS),
+    },
+    {
+      name: "gemm_relu_add_unrolled",
+      description: "gemm_relu_add_manual with MetaSchedule's unroll pragmas on the gemm's outer loop (max step 512, explicit) and __launch_bounds__(256, 2)",
+      original: () => gemmReluAdd(128).func,
+      build: () => annotateKernel(manualSchedule(128, SMALL_MANUAL_PARAMS), "gemm", { unrollMaxStep: 512, unrollExplicit: true, minBlocksPerSM: 2 }),
     },
   ];
 }

@@ -10,6 +10,7 @@ export * from "./intrinsics.js";
 export * from "./buffer.js";
 export * from "./stmt.js";
 export * from "./func.js";
+export * from "./annotation-keys.js";
 export * from "./functor.js";
 export * from "./arith/index.js";
 export * from "./analysis/index.js";

@@ -63,13 +63,14 @@ describe.skipIf(!hasNvcc)(`golden CUDA kernels compile with nvcc${skipNote}`, ()
 
 describe.skipIf(!hasNvcc)(`golden headers build into a C++ program${skipNote}`, () => {
   it("includes every header (one of them twice) and calls each launcher", async () => {
-    for (const h of ["window_sum.cuh", "gemm_relu_add.cuh", "scale_add_float4.cuh"]) {
+    for (const h of ["window_sum.cuh", "gemm_relu_add.cuh", "scale_add_float4.cuh", "bounded_scale.cuh"]) {
       writeFileSync(join(workDir, h), readFileSync(join(GOLDEN, h), "utf8"));
     }
     const driver = `#include "window_sum.cuh"
 #include "window_sum.cuh"
 #include "gemm_relu_add.cuh"
 #include "scale_add_float4.cuh"
+#include "bounded_scale.cuh"
 #include <cstdio>
 
 int main() {
@@ -84,7 +85,8 @@ int main() {
   cudaError_t e2 = gemm_relu_add(a, b, c, d, 0, scratch);
   cudaError_t e3 = gemm_relu_add(a, b, c, d);
   cudaError_t e4 = scale_add_float4(a, b, c, 2.0f);
-  std::printf("%s %s %s %s\\n", cudaGetErrorString(e1), cudaGetErrorString(e2), cudaGetErrorString(e3), cudaGetErrorString(e4));
+  cudaError_t e5 = bounded_scale(a, b);
+  std::printf("%s %s %s %s %s\\n", cudaGetErrorString(e1), cudaGetErrorString(e2), cudaGetErrorString(e3), cudaGetErrorString(e4), cudaGetErrorString(e5));
   return 0;
 }
 `;

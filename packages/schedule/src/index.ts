@@ -1,7 +1,7 @@
 /**
  * @tessera/schedule — TensorIR schedule primitives, traces and schedule errors.
  */
-export { Schedule, type ScheduleOptions, type StorageScopeName } from "./schedule.js";
+export { type AnnotationInput, Schedule, type ScheduleOptions, type StorageScopeName } from "./schedule.js";
 export { BlockRV, LoopRV, ExprRV, type RV, isRV } from "./handles.js";
 export type { LoopsFor, ExprRVs } from "./handle-args.js";
 export { ScheduleError, StaleHandleError, ScheduleUsageError } from "./errors.js";
@@ -26,7 +26,7 @@ export { NonAllocatedBufferError, StorageAlignInvalidFactorError, StorageAlignAx
 export { canComputeAt, canReverseComputeAt, NotCompleteOrReductionBlockError, NotInSameScopeError, OutputBlockError, NotAllRequiredBlocksAreVisitedError, InsertionPointNotFoundError, InvalidInsertionIndexError, BufferRegionPatternError } from "./primitives/compute-at.js";
 export { HasAnnotationOrThreadBindingError, LoopNotStartWithZeroError, DependentLoopError, NotSingleInferFactorError, NonPositiveFactorError, WrongFactorError, OuterNotInnerParent, NotOnlyChildError, LoopMultiAppearanceError, LoopsNotAChainError, BlockPropertyError } from "./primitives/loops.js";
 export { WrongBlockIterTypeError, NotCompactDataFlowError, UnknownThreadAxisError } from "./primitives/for-kind.js";
-export { AnnotationKeyNotFoundError } from "./primitives/annotate.js";
+export { AnnotationKeyNotFoundError, AnnotationValueTypeError } from "./primitives/annotate.js";
 export { TransformLayoutError, type BufferSpec } from "./primitives/layout-transform.js";
 export { IndexMapError, type IndexMapFn, type IndexMapResult } from "./primitives/index-map.js";
 export * from "./primitives/compute-inline.js"; export * from "./primitives/reduction.js";

@@ -41,9 +41,12 @@ export interface ScheduleOptions {
   seed?: number;
   /** "all" re-verifies the IR after every primitive (slower; for debugging primitives). */
   debugMask?: "none" | "all";
-  /** The function to work on in a module with several (default: the only one, else "main"). */
+/** The function to work on in a module with several (default: the only one, else "main"). */
   funcName?: string;
 }
+
+/** What `annotate` takes: a scalar, a sampled integer, or (nested) arrays of those. */
+export type AnnotationInput = string | number | boolean | ExprRV | readonly AnnotationInput[];
 
 export type StorageScopeName = "global" | "shared" | "shared.dyn" | "local" | "warp";
 
@@ -206,7 +209,7 @@ export class Schedule {
   annotate(
     blockOrLoop: BlockRV | LoopRV | undefined,
     key: string,
-    value: string | number | boolean | ExprRV | readonly (string | number)[] | undefined,
+    value: AnnotationInput | undefined,
   ): void {
     const target = requireHandle("annotate", "blockOrLoop", blockOrLoop);
     if (value === undefined) requireHandle("annotate", "value", value);

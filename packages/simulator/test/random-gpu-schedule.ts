@@ -5,7 +5,8 @@
  * A recipe always binds the outermost loops of every stage that is left as its own loop nest to
  * blockIdx and the next ones to threadIdx, so that nothing runs on the host; the remaining freedom
  * (tile sizes that need not divide, loop orders, shared-memory stages fetched cooperatively, a
- * local write cache, inlining and attaching of elementwise stages, unroll and vectorize) is drawn.
+ * local write cache, inlining and attaching of elementwise stages, unroll and vectorize, and
+ * MetaSchedule's unroll pragmas with a launch-bounds request) is drawn.
  */
 import { type PrimFunc, add, compute, createPrimFunc, gemmReluAdd, matmul, mul, placeholder, sub, vectorAdd } from "@tessera/ir";
 import { type BlockRV, type LoopRV, Schedule } from "@tessera/schedule";
@@ -82,6 +83,11 @@ export interface GpuRecipe {
   readonly innerOrder: number;
   readonly unrollInner: boolean;
   readonly vectorizeInner: boolean;
+  /**
+   * MetaSchedule's unroll pragmas (and a launch-bounds request of one block per SM) on the main
+   * stage's outermost loop; max step 0: none.
+   */
+  readonly unrollPragma: { readonly maxStep: number; readonly explicit: boolean };
 }
 
 const workloadArb: fc.Arbitrary<Workload> = fc.oneof(
@@ -116,6 +122,7 @@ export const gpuRecipeArb: fc.Arbitrary<GpuRecipe> = fc.record({
   innerOrder: fc.nat(719),
   unrollInner: fc.boolean(),
   vectorizeInner: fc.boolean(),
+  unrollPragma: fc.record({ maxStep: fc.constantFrom(0, 0, 16, 64, 512), explicit: fc.boolean() }),
 });
 
 // ---------------------------------------------------------------- applying a recipe
@@ -138,6 +145,8 @@ function permutation<T>(xs: readonly T[], k: number): T[] {
 /** Where the main stage's loops ended up, for the stages attached to them. */
 interface MainNest {
   readonly block: BlockRV;
+  /** The outermost loop (bound to a block index). */
+  readonly outermost: LoopRV;
   readonly lastBlockLoop: LoopRV;
   readonly chunkLoop: LoopRV | undefined;
   /** Loops of the nest down to the attach point of shared stages (the block loops, and the chunk loop). */
@@ -196,6 +205,7 @@ function scheduleMainStage(sch: Schedule, block: BlockRV, r: GpuRecipe, reductio
   };
   return {
     block,
+    outermost: blockLoops[0]!,
     lastBlockLoop: blockLoops[blockLoops.length - 1]!,
     chunkLoop: chunkOutside ? chunk : undefined,
     attachDepth: blockLoops.length + (chunkOutside ? 1 : 0),
@@ -244,9 +254,18 @@ function innermostLoopKinds(sch: Schedule, nest: MainNest, r: GpuRecipe): void {
   else if (r.unrollInner) sch.unroll(innermost);
 }
 
+/** The unroll pragmas and launch bounds of the recipe, on the outermost loop of the main stage. */
+function annotateMainStage(sch: Schedule, nest: MainNest, r: GpuRecipe): void {
+  if (r.unrollPragma.maxStep === 0) return;
+  sch.annotate(nest.outermost, "pragma_auto_unroll_max_step", r.unrollPragma.maxStep);
+  sch.annotate(nest.outermost, "pragma_unroll_explicit", r.unrollPragma.explicit ? 1 : 0);
+  sch.annotate(nest.outermost, "launch_bounds_min_blocks_per_sm", 1);
+}
+
 function scheduleGemmLike(sch: Schedule, r: GpuRecipe, main: string, elementwise: readonly string[]): void {
   const block = sch.getBlock(main);
   const nest = scheduleMainStage(sch, block, r, true);
+  annotateMainStage(sch, nest, r);
   for (const index of [0, 1]) if ((r.sharedReads >> index) & 1) cooperativeSharedRead(sch, nest, index, r);
   let writeBack: BlockRV | undefined;
   if (r.writeCache) {
@@ -289,6 +308,7 @@ function scheduleChain(sch: Schedule, r: GpuRecipe, stages: readonly string[]): 
     main = producer;
   }
   const nest = scheduleMainStage(sch, main, oneAxis, false);
+  annotateMainStage(sch, nest, r);
   if (r.sharedReads & 1) cooperativeSharedRead(sch, nest, 0, oneAxis);
   innermostLoopKinds(sch, nest, r);
   if (producer === undefined) return;

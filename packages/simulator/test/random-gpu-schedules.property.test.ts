@@ -33,6 +33,8 @@ function countFeatures(scheduled: string, module: LoweredModule, report: Compari
     local: scheduled.includes('scope="local"'),
     vectorized: scheduled.includes("T.vectorized"),
     unrolled: scheduled.includes("T.unroll"),
+    unrollPragma: scheduled.includes("pragma_auto_unroll_max_step"),
+    launchBounds: module.kernels.some((k) => k.launch.minBlocksPerSM !== undefined),
     multiKernel: module.kernels.length > 1,
   };
   for (const [name, yes] of Object.entries(seen)) if (yes) features.set(name, (features.get(name) ?? 0) + 1);

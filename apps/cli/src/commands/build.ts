@@ -80,9 +80,10 @@ function kernelIR(kernel: DeviceKernel): string {
     params.push(handle);
     bufferMap.set(handle, p.buffer);
   }
-  const { grid, block, dynamicSharedBytes } = kernel.launch;
+  const { grid, block, dynamicSharedBytes, minBlocksPerSM } = kernel.launch;
   const heading = `# kernel ${kernel.name}: grid (${grid.join(", ")}), block (${block.join(", ")}), ` +
-    `${kernel.sharedBytes} B static shared memory, ${dynamicSharedBytes} B dynamic`;
+    `${kernel.sharedBytes} B static shared memory, ${dynamicSharedBytes} B dynamic` +
+    (minBlocksPerSM === undefined ? "" : `, at least ${minBlocksPerSM} blocks per SM (__launch_bounds__)`);
   const func = primFunc(params, bufferMap, kernel.body, { global_symbol: kernel.name, "tir.noalias": true });
   const text = printTVMScript(func, { funcName: kernel.name });
   return `${heading}\n${text.endsWith("\n") ? text : `${text}\n`}`;

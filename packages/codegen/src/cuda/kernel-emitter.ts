@@ -102,7 +102,8 @@ class KernelEmitter {
       return `${cType} ${this.ctx.names.define(p.var, p.name)}`;
     });
     const linkage = options.linkage === "static" ? "static" : `extern "C"`;
-    const bounds = `__launch_bounds__(${this.shape.threadsPerBlock})`;
+    const minBlocks = this.kernel.launch.minBlocksPerSM;
+    const bounds = `__launch_bounds__(${this.shape.threadsPerBlock}${minBlocks === undefined ? "" : `, ${minBlocks}`})`;
     return `${linkage} __global__ void ${bounds} ${this.kernel.name}(${params.join(", ")})`;
   }
 

@@ -42,7 +42,15 @@ export function launchMetadata(kernel: DeviceKernel, shape: LaunchShape, dynamic
   const fail = (detail: string): never => {
     throw new CodegenError(kernel.name, detail);
   };
-  const candidate = { name: kernel.name, grid: shape.grid, block: shape.block, dynamicSharedBytes, params: launchParams(kernel.params, fail) };
+  const minBlocks = kernel.launch.minBlocksPerSM;
+  const candidate = {
+    name: kernel.name,
+    grid: shape.grid,
+    block: shape.block,
+    dynamicSharedBytes,
+    params: launchParams(kernel.params, fail),
+    ...(minBlocks === undefined ? {} : { minBlocksPerSM: minBlocks }),
+  };
   const parsed = LaunchMetadataSchema.safeParse(candidate);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");

@@ -52,15 +52,15 @@ const PASS_DESCRIPTIONS: Readonly<Record<string, string>> = {
   planBufferAllocation: "each allocation moves to the lowest scope covering its uses",
   convertBlocksToOpaque: "block iterators are replaced by their bindings",
   compactBufferAllocation: "allocations shrink to the region used below them",
-  lowerOpaqueBlock: "blocks removed: predicates become ifs, thread bindings become thread_extent attributes",
+  lowerOpaqueBlock: "blocks removed: predicates become ifs, thread bindings become thread_extent attributes, pragma_* and launch-bounds annotations attributes",
   flattenBuffer: "multi-dimensional buffers become flat buffers",
   simplify: "arithmetic simplification",
   vectorizeLoop: "vectorized loops become Ramp/Broadcast accesses, or serial loops",
   injectVirtualThread: "virtual threads become serial loops in each thread",
-  unrollLoop: "small unrolled loops are expanded",
+  unrollLoop: "unrolled loops, and serial loops within a pragma_auto_unroll_max_step budget, are expanded (or marked #pragma unroll)",
   threadSync: "barriers for shared memory",
-  splitHostDevice: "one kernel per launch nest; workspaces; launch metadata",
-  verifyGpuCode: "threads, shared memory and vector width against the target",
+  splitHostDevice: "one kernel per launch nest; workspaces; launch metadata, with the __launch_bounds__ minimum of blocks per SM",
+  verifyGpuCode: "threads, shared memory, vector width and resident blocks per SM against the target",
 };
 
 /** Lowers a scheduled function (or a schedule's current function) for a GPU target. */

@@ -15,6 +15,11 @@ export interface Target {
   /** Human-readable device model. */
   readonly model: string;
   readonly maxThreadsPerBlock: number;
+  /**
+   * Resident threads per SM (CUDA's maxThreadsPerMultiProcessor), where the architecture is
+   * known: bounds `__launch_bounds__(threads, minBlocks)` (threads × minBlocks must fit).
+   */
+  readonly maxThreadsPerMultiProcessor?: number | undefined;
   /** Per-dimension block limits (x, y, z). */
   readonly maxBlockDim: readonly [number, number, number];
   /** Per-dimension grid limits (x, y, z). */
@@ -32,6 +37,20 @@ export interface Target {
 const BLOCK_DIM = [1024, 1024, 64] as const;
 const GRID_DIM = [2147483647, 65535, 65535] as const;
 
+/** Resident threads per SM by architecture (CUDA programming guide, compute capabilities table). */
+const THREADS_PER_SM: Readonly<Record<string, number>> = {
+  sm_60: 2048, sm_61: 2048, sm_62: 2048,
+  sm_70: 2048, sm_72: 2048, sm_75: 1024,
+  sm_80: 2048, sm_86: 1536, sm_87: 2048, sm_89: 1536,
+  sm_90: 2048, sm_90a: 2048,
+  sm_100: 2048, sm_100a: 2048, sm_120: 1536,
+};
+
+/** Resident threads per SM of `arch` (`sm_80`), or undefined for an architecture not in the table. */
+export function threadsPerMultiProcessor(arch: string): number | undefined {
+  return THREADS_PER_SM[arch];
+}
+
 function gpu(name: string, model: string, arch: string, sms: number, sharedKiB = 48): Target {
   return {
     name,
@@ -39,6 +58,7 @@ function gpu(name: string, model: string, arch: string, sms: number, sharedKiB =
     arch,
     model,
     maxThreadsPerBlock: 1024,
+    maxThreadsPerMultiProcessor: threadsPerMultiProcessor(arch),
     maxBlockDim: BLOCK_DIM,
     maxGridDim: GRID_DIM,
     maxSharedMemoryPerBlock: sharedKiB * 1024,
@@ -120,7 +140,7 @@ export function target(name: string, opts: TargetOptions = {}): Target {
   const threads = o.max_threads_per_block ?? o.max_num_threads;
   return {
     ...base,
-    ...(o.arch === undefined ? {} : { arch: o.arch }),
+    ...(o.arch === undefined ? {} : { arch: o.arch, maxThreadsPerMultiProcessor: threadsPerMultiProcessor(o.arch) }),
     ...(threads === undefined ? {} : { maxThreadsPerBlock: threads }),
     ...(o.max_shared_memory_per_block === undefined ? {} : { maxSharedMemoryPerBlock: o.max_shared_memory_per_block }),
   };

@@ -1,5 +1,5 @@
 /**
- * Every lowered corpus kernel (the schedule corpus and the 2048³ naive/manual gemm+ReLU+add, each
+ * Every lowered corpus kernel (the schedule corpus and the 2048³ naive/manual/unrolled gemm+ReLU+add, each
  * lowered for the T4 and the H100) compiles with `nvcc -cubin -Xptxas -v` for sm_75 and for sm_90
  * (one nvcc run per architecture), with exactly the static shared memory lowering recorded and no
  * register spills. Skipped only where nvcc is absent.

@@ -1,13 +1,14 @@
 /**
  * The lowered CUDA corpus and its `nvcc -cubin -Xptxas -v` resource report, shared by
  * corpus-nvcc.test.ts and scripts/ptxas-report.ts: which modules (the schedule corpus and the
- * 2048³ naive/manual gemm+ReLU+add, each lowered for the T4 and the H100), one nvcc invocation per
+ * 2048³ naive/manual gemm+ReLU+add, the manual one also with unroll pragmas and
+ * `__launch_bounds__(256, 2)`, each lowered for the T4 and the H100), one nvcc invocation per
  * architecture over one file per module, and a parser of the ptxas log that attributes every
  * kernel to its file.
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { manualSchedule, naiveSchedule, scheduleCorpus } from "@tessera/corpus";
+import { annotateKernel, manualSchedule, naiveSchedule, scheduleCorpus } from "@tessera/corpus";
 import type { Schedule } from "@tessera/schedule";
 import { execa } from "execa";
 import { codegenCuda } from "../../src/cuda/index.js";
@@ -25,12 +26,16 @@ export interface CorpusModule {
   readonly module: LoweredModule;
 }
 
-/** Every corpus schedule plus the 2048³ naive and manual schedules, lowered for each corpus target. */
+/** Every corpus schedule plus the 2048³ naive, manual and unrolled manual schedules, lowered for each corpus target. */
 export function lowerCudaCorpus(): CorpusModule[] {
   const builds: { name: string; build: () => Schedule }[] = [
     ...scheduleCorpus().map((e) => ({ name: e.name, build: e.build })),
     { name: "gemm_relu_add_naive_2048", build: () => naiveSchedule(2048) },
     { name: "gemm_relu_add_manual_2048", build: () => manualSchedule(2048) },
+    {
+      name: "gemm_relu_add_unrolled_2048",
+      build: () => annotateKernel(manualSchedule(2048), "gemm", { unrollMaxStep: 512, unrollExplicit: true, minBlocksPerSM: 2 }),
+    },
   ];
   return builds.flatMap(({ name, build }) =>
     CORPUS_TARGETS.map((target) => ({

@@ -25,7 +25,10 @@ describe("CUDA for the lowered schedule corpus", () => {
     it(`${entry.name}: one __global__ per kernel, metadata as lowering recorded it, a header`, () => {
       const out = codegenCuda(module);
       expect(out.kernels).toEqual(module.kernels.map((k) => k.launch));
-      for (const k of module.kernels) expect(out.source).toContain(`__global__ void __launch_bounds__(${k.launch.block.reduce((a, b) => a * b)}) ${k.name}(`);
+      for (const k of module.kernels) {
+        const bounds = [k.launch.block.reduce((a, b) => a * b), ...(k.launch.minBlocksPerSM === undefined ? [] : [k.launch.minBlocksPerSM])];
+        expect(out.source).toContain(`__global__ void __launch_bounds__(${bounds.join(", ")}) ${k.name}(`);
+      }
       const header = exportHeader(module);
       expect(header).toContain(`inline cudaError_t ${module.name}(`);
     });

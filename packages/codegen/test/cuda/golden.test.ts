@@ -2,6 +2,7 @@
  * Golden CUDA for hand-written lowered kernels and headers, plus the launch metadata reported
  * for them. The same golden files are compiled with nvcc in packages/runtime/test/codegen-nvcc.test.ts.
  */
+import { scheduleCorpus } from "@tessera/corpus";
 import { describe, expect, it } from "vitest";
 import { LaunchMetadataSchema } from "../../src/launch-metadata.js";
 import { codegenCuda, exportHeader } from "../../src/cuda/index.js";
@@ -9,6 +10,16 @@ import { expectGolden } from "./golden.js";
 import { GOLDEN_KERNELS } from "./kernels.js";
 import { moduleFromScript } from "./lowered-kernel.js";
 import { gemmReluAddModule } from "./multi-kernel.js";
+import { lower } from "../../src/lower/pipeline.js";
+import type { LoweredModule } from "../../src/lowered.js";
+
+/**
+ * The corpus gemm with MetaSchedule's unroll pragmas and __launch_bounds__(256, 2), lowered for
+ * the T4: register tiles, fills and epilogue expanded with constant local indices.
+ */
+function unrolledGemmModule(): LoweredModule {
+  return lower(scheduleCorpus().find((e) => e.name === "gemm_relu_add_unrolled")!.build(), "nvidia/tesla-t4");
+}
 
 describe("codegenCuda golden kernels", () => {
   for (const g of GOLDEN_KERNELS) {
@@ -29,7 +40,12 @@ describe("codegenCuda golden kernels", () => {
       return { file: `${g.name}.cu`, kernels: [{ sharedBytes: g.sharedBytes, launch: out.kernels[0]! }] };
     });
     const multi = { file: "gemm_relu_add.cu", kernels: codegenCuda(gemmReluAddModule()).kernels.map((launch) => ({ sharedBytes: 0, launch })) };
-    expectGolden("manifest.json", `${JSON.stringify([...single, multi], null, 2)}\n`);
+    const unrolled = unrolledGemmModule();
+    const lowered = {
+      file: "gemm_relu_add_unrolled.cu",
+      kernels: codegenCuda(unrolled).kernels.map((launch, i) => ({ sharedBytes: unrolled.kernels[i]!.sharedBytes, launch })),
+    };
+    expectGolden("manifest.json", `${JSON.stringify([...single, multi, lowered], null, 2)}\n`);
   });
 });
 
@@ -46,6 +62,26 @@ describe("codegenCuda on a module of several kernels", () => {
   });
 });
 
+describe("codegenCuda on a lowered schedule with unroll pragmas and launch bounds", () => {
+  it("gemm_relu_add_unrolled.cu: __launch_bounds__(256, 2), expanded register tiles indexed by constants", () => {
+    const out = codegenCuda(unrolledGemmModule());
+    expectGolden("gemm_relu_add_unrolled.cu", out.source);
+    expect(out.kernels[0]!.minBlocksPerSM).toBe(2);
+    expect(out.source).not.toContain("pragma_");
+    // Local arrays are only ever indexed by constants.
+    const localIndices = [...out.source.matchAll(/\b(?:matmul_local|A_shared_local|B_shared_local)\[([^\]]*)\]/g)].map((m) => m[1]!);
+    expect(localIndices.length).toBeGreaterThan(0);
+    expect(localIndices.filter((i) => !/^\d+$/.test(i))).toEqual([]);
+  });
+
+  it("the hand-written bounded_scale kernel reports its minimum of blocks per SM", () => {
+    const g = GOLDEN_KERNELS.find((k) => k.name === "bounded_scale")!;
+    const out = codegenCuda(moduleFromScript(g.script));
+    expect(out.source).toContain('extern "C" __global__ void __launch_bounds__(256, 2) bounded_scale_kernel(');
+    expect(out.kernels[0]!.minBlocksPerSM).toBe(2);
+  });
+});
+
 describe("exportHeader golden files", () => {
   it("window_sum.cuh: one kernel, no workspace, in a namespace", () => {
     const window = GOLDEN_KERNELS.find((g) => g.name === "window_sum")!;
@@ -54,6 +90,13 @@ describe("exportHeader golden files", () => {
 
   it("gemm_relu_add.cuh: two kernels and a workspace", () => {
     expectGolden("gemm_relu_add.cuh", exportHeader(gemmReluAddModule(), { guard: "GEMM_RELU_ADD_CUH" }));
+  });
+
+  it("bounded_scale.cuh: a static kernel keeps its __launch_bounds__(256, 2)", () => {
+    const g = GOLDEN_KERNELS.find((k) => k.name === "bounded_scale")!;
+    const header = exportHeader(moduleFromScript(g.script));
+    expectGolden("bounded_scale.cuh", header);
+    expect(header).toContain("static __global__ void __launch_bounds__(256, 2) bounded_scale_kernel(");
   });
 
   it("scale_add_float4.cuh: a scalar parameter and preamble operators", () => {

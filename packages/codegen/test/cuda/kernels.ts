@@ -103,6 +103,20 @@ def main(A: T.Buffer((256,), "float32"), B: T.Buffer((256,), "float32"), shift: 
     B[threadIdx_x] = T.if_then_else(A[T.floormod(threadIdx_x - shift, 256)] > T.float32(0), T.exp(A[T.floormod(threadIdx_x - shift, 256)]), T.sqrt(T.Cast("float32", T.floordiv(threadIdx_x - shift, 16)) * T.float32(0.1) + T.float32(2))) + T.Select(threadIdx_x % 2 == 0, T.float32(1), T.float32(-1))
 `;
 
+/**
+ * `__launch_bounds__(256, 2)` from the function attribute; a pragma attribute in the body (which
+ * lowering leaves for passes that read it) prints nothing.
+ */
+const boundedScale = `
+@T.prim_func
+def main(A: T.Buffer((2048,), "float32"), B: T.Buffer((2048,), "float32")):
+    T.func_attr({"global_symbol": "bounded_scale", "tir.noalias": T.bool(True), "tirx.launch_bounds_min_blocks_per_sm": 2})
+    blockIdx_x = T.launch_thread("blockIdx.x", 8)
+    threadIdx_x = T.launch_thread("threadIdx.x", 256)
+    T.attr(None, "pragma_import_c", "unused")
+    B[blockIdx_x * 256 + threadIdx_x] = A[blockIdx_x * 256 + threadIdx_x] * T.float32(2)
+`;
+
 export const GOLDEN_KERNELS: readonly GoldenKernel[] = [
   { name: "vector_add", script: vectorAdd, sharedBytes: 0 },
   { name: "window_sum", script: windowSum, sharedBytes: 66 * 4 },
@@ -112,4 +126,5 @@ export const GOLDEN_KERNELS: readonly GoldenKernel[] = [
   { name: "scale_add_float4", script: scaleAddFloat4, sharedBytes: 512 * 4 },
   { name: "register_tile", script: registerTile, sharedBytes: 0 },
   { name: "shifted_activation", script: shiftedActivation, sharedBytes: 0 },
+  { name: "bounded_scale", script: boundedScale, sharedBytes: 0 },
 ];

@@ -25,6 +25,7 @@ const CORPUS_EXPECTED: Record<string, Expected> = {
   gemm_relu_add_naive: { grid: [2, 2, 1], block: [32, 32, 1], sharedBytes: 0, barriers: 0, params: GEMM_PARAMS },
   // 64×16 tiles of A and 16×64 of B.
   gemm_relu_add_manual: { grid: [2, 2, 1], block: [16, 16, 1], sharedBytes: 2 * 64 * 16 * 4, barriers: 2, params: GEMM_PARAMS },
+  gemm_relu_add_unrolled: { grid: [2, 2, 1], block: [16, 16, 1], sharedBytes: 2 * 64 * 16 * 4, barriers: 2, params: GEMM_PARAMS },
 };
 
 function barriers(body: Stmt): number {
@@ -87,6 +88,27 @@ describe("lower (the whole pipeline)", () => {
       if (s.kind === "For" && s.loopVar.name === "k_0") kLoop = s;
     });
     expect(kLoop !== undefined && barriers(kLoop)).toBe(2);
+  });
+
+  test("unroll pragmas on the gemm's outer loop: register tiles with constant indices, fills expanded, the k loop kept", () => {
+    const entry = scheduleCorpus().find((e) => e.name === "gemm_relu_add_unrolled")!;
+    const kernel = lower(entry.build(), T4).kernels[0]!;
+    expect(kernel.launch.minBlocksPerSM).toBe(2);
+    // Every access to a local array has a constant index, so nvcc can keep the tile in registers.
+    const localIndices: string[] = [];
+    const note = (buffer: { scope: string }, indices: readonly { kind: string }[]) => {
+      if (buffer.scope === "local") localIndices.push(...indices.map((i) => i.kind));
+    };
+    forEachStmt(kernel.body, (s) => void (s.kind === "BufferStore" && note(s.buffer, s.indices)));
+    forEachExpr(kernel.body, (e) => void (e.kind === "BufferLoad" && note(e.buffer, e.indices)));
+    expect(localIndices.length).toBeGreaterThan(0);
+    expect(new Set(localIndices)).toEqual(new Set(["IntImm"]));
+    // Left as loops: the k_0 loop over shared tiles (it holds barriers) and k_1_0 (16 × 40 steps > 512).
+    const loops: string[] = [];
+    forEachStmt(kernel.body, (s) => void (s.kind === "For" && loops.push(`${s.loopVar.name}:${s.forKind}`)));
+    expect(loops).toEqual(["k_0:serial", "k_1_0:serial"]);
+    expect(barriers(kernel.body)).toBe(2);
+    expectComputesLike(kernel, entry.original());
   });
 
   /** Vector add over 1024 elements: 4 blocks of 64 threads, 4 elements per thread in a loop of `kind`. */

@@ -1,3 +1,4 @@
+import { forEachStmt } from "@tessera/ir";
 import { describe, expect, test } from "vitest";
 import { LoweringError } from "../../src/lower/errors.js";
 import { splitHostDevice, splitHostDevicePass } from "../../src/lower/passes/split-host-device.js";
@@ -135,4 +136,78 @@ with T.launch_thread(threadIdx_x, 32):
       });
     }
   });
+
+  describe("launch bounds (tirx.launch_bounds_min_blocks_per_sm)", () => {
+    function withAttrs(funcAttrs: string, body: string): string {
+      return launchNest(body).replace('T.func_attr({"global_symbol": "f"})', `T.func_attr({"global_symbol": "f"${funcAttrs}})`);
+    }
+    const NEST = `
+blockIdx_x = T.launch_thread("blockIdx.x", 2)
+threadIdx_x = T.launch_thread("threadIdx.x", 32)
+B[blockIdx_x * 32 + threadIdx_x] = A[blockIdx_x * 32 + threadIdx_x]`;
+
+    test("none: no minimum in the launch metadata", () => {
+      expect(splitHostDevice(parse(launchNest(NEST))).kernels[0]!.launch).not.toHaveProperty("minBlocksPerSM");
+    });
+
+    test("an attribute around the launch nest (an annotation of the blockIdx loop) sets it and leaves the kernel body", () => {
+      const [k] = splitHostDevice(parse(launchNest(`T.attr(None, "tirx.launch_bounds_min_blocks_per_sm", 2)${NEST}`))).kernels;
+      expect(k!.launch.minBlocksPerSM).toBe(2);
+      expect(k!.body.kind === "AttrStmt" && k!.body.key).toBe("thread_extent");
+    });
+
+    test("an attribute inside the nest (an annotation of a block) is taken out of the kernel body", () => {
+      const body = NEST.replace("B[blockIdx_x", 'T.attr(None, "tirx.launch_bounds_min_blocks_per_sm", 3)\nB[blockIdx_x');
+      const [k] = splitHostDevice(parse(launchNest(body))).kernels;
+      expect(k!.launch.minBlocksPerSM).toBe(3);
+      let attrs = 0;
+      forEachStmt(k!.body, (s) => void (s.kind === "AttrStmt" && s.key.includes("launch_bounds") && attrs++));
+      expect(attrs).toBe(0);
+    });
+
+    test("the function attribute, in TVM HEAD's and the classic spelling, applies to every kernel", () => {
+      for (const key of ["tirx.launch_bounds_min_blocks_per_sm", "tir.launch_bounds_min_blocks_per_sm"]) {
+        const src = TWO_KERNELS.replace('T.func_attr({"global_symbol": "two_step"})', `T.func_attr({"global_symbol": "two_step", "${key}": 2})`);
+        expect(splitHostDevice(parse(src)).kernels.map((k) => k.launch.minBlocksPerSM)).toEqual([2, 2]);
+      }
+    });
+
+    test("kernels of one function may ask for different minimums", () => {
+      const src = TWO_KERNELS.replace('with T.launch_thread("blockIdx.x", 4)', 'T.attr(None, "tirx.launch_bounds_min_blocks_per_sm", 4)\n    with T.launch_thread("blockIdx.x", 4)');
+      expect(splitHostDevice(parse(src)).kernels.map((k) => k.launch.minBlocksPerSM)).toEqual([undefined, 4]);
+    });
+
+    const errors: Record<string, [string, string]> = {
+      "two annotations of one kernel with different values": [
+        launchNest(`T.attr(None, "tirx.launch_bounds_min_blocks_per_sm", 2)${NEST.replace("B[blockIdx_x", 'T.attr(None, "tirx.launch_bounds_min_blocks_per_sm", 4)\nB[blockIdx_x')}`),
+        "splitHostDevice: kernel f_kernel: conflicting tirx.launch_bounds_min_blocks_per_sm values: 2 from an attribute in the launch nest (a launch_bounds_min_blocks_per_sm annotation) and 4 from an attribute in the launch nest (a launch_bounds_min_blocks_per_sm annotation); a kernel has one __launch_bounds__, so annotate one loop or block of its launch nest (or agree on the value)",
+      ],
+      "the function attribute against an annotation": [
+        withAttrs(', "tirx.launch_bounds_min_blocks_per_sm": 1', `T.attr(None, "tirx.launch_bounds_min_blocks_per_sm", 2)${NEST}`),
+        "splitHostDevice: kernel f_kernel: conflicting tirx.launch_bounds_min_blocks_per_sm values: 1 from the function attribute tirx.launch_bounds_min_blocks_per_sm and 2 from an attribute in the launch nest",
+      ],
+      "the two spellings of the function attribute disagreeing": [
+        withAttrs(', "tirx.launch_bounds_min_blocks_per_sm": 1, "tir.launch_bounds_min_blocks_per_sm": 3', NEST),
+        "conflicting tirx.launch_bounds_min_blocks_per_sm values: 1 from the function attribute tirx.launch_bounds_min_blocks_per_sm and 3 from the function attribute tir.launch_bounds_min_blocks_per_sm",
+      ],
+      "a function attribute of zero": [
+        withAttrs(', "tirx.launch_bounds_min_blocks_per_sm": 0', NEST),
+        "splitHostDevice: kernel f_kernel: the function attribute tirx.launch_bounds_min_blocks_per_sm must be a positive integer (the minimum of resident blocks per SM), got the number 0",
+      ],
+      "a string attribute value around the nest": [
+        launchNest(`T.attr(None, "tirx.launch_bounds_min_blocks_per_sm", "2")${NEST}`),
+        'splitHostDevice: function f: the attribute tirx.launch_bounds_min_blocks_per_sm must be a positive integer (the minimum of resident blocks per SM), got the expression "2"',
+      ],
+      "a negative attribute value inside the nest": [
+        launchNest(NEST.replace("B[blockIdx_x", 'T.attr(None, "tir.launch_bounds_min_blocks_per_sm", -1)\nB[blockIdx_x')),
+        "splitHostDevice: kernel f_kernel: the attribute tir.launch_bounds_min_blocks_per_sm must be a positive integer (the minimum of resident blocks per SM), got the expression -1",
+      ],
+    };
+    for (const [what, [src, message]] of Object.entries(errors)) {
+      test(`error: ${what}`, () => {
+        expect(errorOf(() => splitHostDevice(parse(src)), LoweringError).message).toContain(message);
+      });
+    }
+  });
 });
+

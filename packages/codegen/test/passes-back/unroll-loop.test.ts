@@ -1,8 +1,9 @@
-import { type PrimFunc, forEachStmt } from "@tessera/ir";
+import { type PrimFunc, type Stmt, forEachStmt } from "@tessera/ir";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { unrollLoopPass } from "../../src/lower/passes/unroll-loop.js";
-import { CTX, expectSameResults, expectScript, parse, runPass } from "./helpers.js";
+import { LoweringError } from "../../src/lower/errors.js";
+import { DEFAULT_UNROLL_CONFIG, MAX_UNROLLED_STATEMENTS, unrollLoop, unrollLoopPass } from "../../src/lower/passes/unroll-loop.js";
+import { CTX, errorOf, expectSameResults, expectScript, parse, runPass } from "./helpers.js";
 
 function func(body: string): string {
   return `
@@ -51,6 +52,27 @@ for u in T.unroll(2):
     expect(loopKinds(after)).toEqual(["serial", "serial"]);
   });
 
+  test("storage the body allocates first is allocated once around the copies", () => {
+    const src = func(`
+for u in T.unroll(2):
+    t = T.allocate([2], "float32", "local")
+    t_1 = T.Buffer((2,), data=t, scope="local")
+    t_1[u] = A[u]
+    B[u] = t_1[u] * T.float32(2)`);
+    const after = runPass(unrollLoopPass, src);
+    expectScript(
+      after,
+      func(`
+t = T.allocate([2], "float32", "local")
+t_1 = T.Buffer((2,), data=t, scope="local")
+t_1[0] = A[0]
+B[0] = t_1[0] * T.float32(2)
+t_1[1] = A[1]
+B[1] = t_1[1] * T.float32(2)`),
+    );
+    expectSameResults(after, parse(src));
+  });
+
   describe("stays a loop of kind unrolled (#pragma unroll)", () => {
     const cases: Record<string, string> = {
       "more than 512 statements once expanded (64 × 16)": `
@@ -60,12 +82,17 @@ for u in T.unroll(64):
       "a symbolic extent": `
 for u in T.unroll(n):
     B[u % 64] = A[u % 64]`,
-      "a body that allocates storage": `
+      "a body that allocates storage after its first statement (it would be declared twice in one C scope)": `
 for u in T.unroll(2):
-    t = T.allocate([1], "float32", "local")
-    t_1 = T.Buffer((1,), data=t, scope="local")
-    t_1[0] = A[u]
-    B[u] = t_1[0]`,
+    B[u + 8] = A[u]
+    with T.allocate([1], "float32", "local") as t:
+        t_1 = T.Buffer((1,), data=t, scope="local")
+        t_1[0] = A[u]
+        B[u] = t_1[0]`,
+      "a body that declares a variable": `
+for u in T.unroll(2):
+    x: T.int32 = u * 3
+    B[x] = A[x]`,
     };
     for (const [what, body] of Object.entries(cases)) {
       test(what, () => {
@@ -94,4 +121,206 @@ for u in T.unroll(${min}, ${min + extent}):
       { numRuns: 30 },
     );
   });
+
+  describe("pragmas (TVM UnrollLoop: pragma_auto_unroll_max_step / pragma_unroll_explicit)", () => {
+    const NEST = `
+with T.attr(None, "pragma_auto_unroll_max_step", MAX_STEP):
+    for i in range(2):
+        for j in range(4):
+            B[threadIdx_x * 8 + i * 4 + j] = A[threadIdx_x * 8 + j]
+    for k in range(32):
+        B[k] = A[k] + B[k]
+for m in range(2):
+    B[m] = A[m]`;
+
+    test("serial loops within the step budget are expanded; the budget counts inner unrolled extents", () => {
+      const after = runPass(unrollLoopPass, func(NEST.replace("MAX_STEP", "16")));
+      expectScript(
+        after,
+        func(`
+B[threadIdx_x * 8] = A[threadIdx_x * 8]
+B[threadIdx_x * 8 + 1] = A[threadIdx_x * 8 + 1]
+B[threadIdx_x * 8 + 2] = A[threadIdx_x * 8 + 2]
+B[threadIdx_x * 8 + 3] = A[threadIdx_x * 8 + 3]
+B[threadIdx_x * 8 + 4] = A[threadIdx_x * 8]
+B[threadIdx_x * 8 + 5] = A[threadIdx_x * 8 + 1]
+B[threadIdx_x * 8 + 6] = A[threadIdx_x * 8 + 2]
+B[threadIdx_x * 8 + 7] = A[threadIdx_x * 8 + 3]
+for k in range(32):
+    B[k] = A[k] + B[k]
+for m in range(2):
+    B[m] = A[m]`),
+      );
+      expectSameResults(after, parse(func(NEST.replace("MAX_STEP", "16"))));
+    });
+
+    test("a loop over the budget stays serial around its unrolled inner loop", () => {
+      const after = runPass(unrollLoopPass, func(NEST.replace("MAX_STEP", "4")));
+      expectScript(
+        after,
+        func(`
+for i in range(2):
+    B[threadIdx_x * 8 + i * 4] = A[threadIdx_x * 8]
+    B[threadIdx_x * 8 + i * 4 + 1] = A[threadIdx_x * 8 + 1]
+    B[threadIdx_x * 8 + i * 4 + 2] = A[threadIdx_x * 8 + 2]
+    B[threadIdx_x * 8 + i * 4 + 3] = A[threadIdx_x * 8 + 3]
+for k in range(32):
+    B[k] = A[k] + B[k]
+for m in range(2):
+    B[m] = A[m]`),
+      );
+    });
+
+    test("pragma_unroll_explicit = 0: unrolled loops stay loops of kind unrolled (#pragma unroll)", () => {
+      const src = func(`
+T.attr(None, "pragma_unroll_explicit", 0)
+with T.attr(None, "pragma_auto_unroll_max_step", 64):
+    for i in range(2):
+        for j in range(4):
+            B[threadIdx_x * 8 + i * 4 + j] = A[threadIdx_x * 8 + j]
+for u in T.unroll(4):
+    B[u] = A[u]`);
+      const after = runPass(unrollLoopPass, src);
+      expectScript(
+        after,
+        func(`
+for i in T.unroll(2):
+    for j in T.unroll(4):
+        B[threadIdx_x * 8 + i * 4 + j] = A[threadIdx_x * 8 + j]
+for u in T.unroll(4):
+    B[u] = A[u]`),
+      );
+      expectSameResults(after, parse(src));
+    });
+
+    test("an inner pragma overrides the outer one in its subtree only", () => {
+      const src = func(`
+T.attr(None, "pragma_auto_unroll_max_step", 8)
+with T.attr(None, "pragma_unroll_explicit", T.bool(False)):
+    for i in range(4):
+        B[i] = A[i]
+for j in range(4):
+    B[j + 4] = A[j]`);
+      expect(loopKinds(runPass(unrollLoopPass, src))).toEqual(["unrolled"]);
+    });
+
+    test("a loop with an ordinary loop inside is not auto-unrolled, whatever the budget", () => {
+      const src = func(`
+T.attr(None, "pragma_auto_unroll_max_step", 512)
+for i in range(2):
+    for j in range(n):
+        B[(i * 8 + j) % 64] = A[j % 64]`);
+      expect(loopKinds(runPass(unrollLoopPass, src))).toEqual(["serial", "serial"]);
+    });
+
+    test("at most autoMaxDepth unrolled loops may be nested in an auto-unrolled loop", () => {
+      const f = parse(
+        func(`
+for i in range(2):
+    for j in range(2):
+        for k in range(2):
+            B[i * 4 + j * 2 + k] = A[k]`),
+      );
+      const after = unrollLoop(f, { ...DEFAULT_UNROLL_CONFIG, autoMaxStep: 1000, autoMaxDepth: 1, explicitUnroll: false });
+      expect(loopKinds(after)).toEqual(["serial", "unrolled", "unrolled"]);
+    });
+
+    test("an explicit budget above the default expansion cap lets a larger loop be expanded", () => {
+      const src = (step: number) =>
+        func(`
+T.attr(None, "pragma_auto_unroll_max_step", ${step})
+for i in range(64):
+    for j in range(16):
+        B[j] = A[i]`);
+      let stores = 0;
+      forEachStmt(runPass(unrollLoopPass, src(1024)).body, (s) => void (s.kind === "BufferStore" && stores++));
+      expect(stores).toBe(1024);
+      expect(loopKinds(runPass(unrollLoopPass, src(512)))).toEqual(["serial"]);
+    });
+
+    // Found by the property below: an unrolled loop of extent 0 vanished with the ordinary loop
+    // inside it, yet still kept the serial loop around it from being unrolled.
+    test("an expanded loop of extent 0 leaves nothing that keeps the loops around it from unrolling", () => {
+      const src = func(`
+T.attr(None, "pragma_auto_unroll_max_step", 0)
+for i in range(0):
+    for u in T.unroll(0):
+        for j in range(1):
+            B[j] = A[j]`);
+      expect(loopKinds(runPass(unrollLoopPass, src))).toEqual([]);
+    });
+
+    test("bad pragma values are LoweringErrors naming the attribute", () => {
+      const bad = (key: string, value: string) => func(`T.attr(None, "${key}", ${value})\nB[0] = A[0]`);
+      expect(errorOf(() => runPass(unrollLoopPass, bad("pragma_auto_unroll_max_step", "-1")), LoweringError).message).toBe(
+        'unrollLoop: The annotation "pragma_auto_unroll_max_step" of an attribute statement expects a non-negative integer, got the expression -1',
+      );
+      expect(errorOf(() => runPass(unrollLoopPass, bad("pragma_unroll_explicit", "2")), LoweringError).message).toMatch(/expects 0, 1 or a boolean, got the expression 2/);
+    });
+
+    test("property: every serial loop left fails TVM's rule, the pragmas are gone, and results are unchanged", () => {
+      interface Loop {
+        readonly kind: "serial" | "unroll";
+        readonly extent: number;
+        readonly body: readonly (Loop | "store")[];
+      }
+      const loop: fc.Memo<Loop> = fc.memo((depth) =>
+        fc.record({
+          kind: fc.constantFrom<Loop["kind"]>("serial", "serial", "unroll"),
+          extent: fc.integer({ min: 0, max: 4 }),
+          body: fc.array(depth > 1 ? fc.oneof(fc.constant<"store">("store"), loop(depth - 1)) : fc.constant<"store">("store"), { minLength: 1, maxLength: 3 }),
+        }),
+      );
+      let counter = 0;
+      const render = (l: Loop, indent: string, vars: readonly string[]): string => {
+        const v = `v${counter++}`;
+        const inner = [...vars, v];
+        const header = `${indent}for ${v} in ${l.kind === "serial" ? "range" : "T.unroll"}(${l.extent}):`;
+        const lines = l.body.map((b, k) => {
+          if (b !== "store") return render(b, `${indent}    `, inner);
+          const index = inner.map((x, d) => `${x} * ${d + k + 1}`).join(" + ");
+          return `${indent}    B[(${index}) % 64] = B[(${index} + 1) % 64] + A[(${index}) % 64]`;
+        });
+        return [header, ...lines].join("\n");
+      };
+      fc.assert(
+        fc.property(loop(3), fc.integer({ min: 0, max: 48 }), fc.boolean(), (nest, maxStep, explicit) => {
+          counter = 0;
+          const src = func(`T.attr(None, "pragma_auto_unroll_max_step", ${maxStep})\nT.attr(None, "pragma_unroll_explicit", ${explicit ? 1 : 0})\n${render(nest, "", [])}`);
+          const original = parse(src);
+          const after = unrollLoopPass.run(original, CTX);
+          forEachStmt(after.body, (s) => {
+            expect(s.kind === "AttrStmt" && s.key.startsWith("pragma_")).toBe(false);
+            if (s.kind !== "For") return;
+            const steps = s.extent.kind === "IntImm" ? s.extent.value * storesIn(s.body) : Infinity;
+            // Explicit unrolling expands every unrolled loop but those over the expansion cap.
+            if (explicit && s.forKind === "unrolled") expect(steps).toBeGreaterThan(MAX_UNROLLED_STATEMENTS);
+            if (s.forKind === "serial" && !containsSerialLoop(s.body)) expect(steps).toBeGreaterThan(maxStep);
+          });
+          expectSameResults(after, original);
+        }),
+        { numRuns: 200 },
+      );
+    });
+  });
 });
+
+function containsSerialLoop(s: Stmt): boolean {
+  let found = false;
+  forEachStmt(s, (x) => void (x.kind === "For" && x.forKind === "serial" && (found = true)));
+  return found;
+}
+
+/** Stores a body executes, inner (unrolled) loops counted extent times: TVM's step count. */
+function storesIn(s: Stmt): number {
+  switch (s.kind) {
+    case "BufferStore":
+      return 1;
+    case "SeqStmt":
+      return s.seq.reduce((n, x) => n + storesIn(x), 0);
+    case "For":
+      return (s.extent.kind === "IntImm" ? s.extent.value : 1) * storesIn(s.body);
+    default:
+      return 0;
+  }
+}

@@ -86,4 +86,36 @@ S_1[threadIdx_y * 512 + threadIdx_x] = A[threadIdx_x]`);
     const roomy = target("nvidia/tesla-t4", { overrides: { max_shared_memory_per_block: 65536, max_threads_per_block: 2048 } });
     expect(() => verifyGpuCode(k, roomy)).not.toThrow();
   });
+
+  describe("__launch_bounds__(threads, minBlocks) against the threads an SM holds", () => {
+    const bounded = (threads: number, minBlocks: number) =>
+      kernelOf(`
+T.attr(None, "tirx.launch_bounds_min_blocks_per_sm", ${minBlocks})
+threadIdx_x = T.launch_thread("threadIdx.x", ${threads})
+B[threadIdx_x] = A[threadIdx_x]`);
+
+    test("targets know their threads per SM by architecture", () => {
+      const perSM = ["nvidia/tesla-t4", "nvidia/a100", "nvidia/h100", "nvidia/h200", "cuda"].map((n) => [n, target(n).arch, target(n).maxThreadsPerMultiProcessor]);
+      expect(perSM).toEqual([
+        ["nvidia/tesla-t4", "sm_75", 1024],
+        ["nvidia/a100", "sm_80", 2048],
+        ["nvidia/h100", "sm_90", 2048],
+        ["nvidia/h200", "sm_90", 2048],
+        ["cuda", "sm_75", 1024],
+      ]);
+      expect(target("cuda", { overrides: { arch: "sm_86" } }).maxThreadsPerMultiProcessor).toBe(1536);
+      expect(target("cuda", { overrides: { arch: "sm_999" } }).maxThreadsPerMultiProcessor).toBeUndefined();
+    });
+
+    test("256 threads × 2 blocks fit a T4 (1024 per SM); 512 × 4 do not, which fit an H100 (2048); an unknown architecture is not checked", () => {
+      expect(() => verifyGpuCode(bounded(256, 2), T4)).not.toThrow();
+      const err = errorOf(() => verifyGpuCode(bounded(512, 4), T4), GpuVerifyError) as GpuVerifyError;
+      expect(err.violations).toEqual([
+        "asks for 4 resident blocks of 512 threads per SM (__launch_bounds__(512, 4)); nvidia/tesla-t4 (sm_75) holds 1024 threads per SM",
+      ]);
+      expect(() => verifyGpuCode(bounded(512, 4), target("nvidia/h100"))).not.toThrow();
+      expect(() => verifyGpuCode(bounded(512, 8), target("cuda", { overrides: { arch: "sm_999" } }))).not.toThrow();
+    });
+  });
 });
+

@@ -111,6 +111,14 @@ def main(A: T.Buffer((64,), "float32"), C: T.Buffer((64,), "float32")):
     // the lowered kernel (packages/simulator/test/fast-gemm.test.ts).
   });
 
+  // A malformed alignment used to be skipped silently: the buffer lost its padding.
+  test("a buffer_dim_align annotation that is not a list of integer 4-tuples is rejected, naming the block", () => {
+    const f = parsePrimFunc(ALIGNED_SHARED.replace('"buffer_dim_align": [[0, 0, 32, 8]]', '"buffer_dim_align": [[0, 0, 32]]'));
+    expect(() => runFront(f, 4)).toThrow(
+      'compactBufferAllocation: The annotation "buffer_dim_align" of block S expects an array of [buffer_index, axis, factor, offset] integer 4-tuples, got the array [[0, 0, 32]]',
+    );
+  });
+
   test("needs opaque blocks", () => {
     const f = corpusEntry("vector_add").build().func;
     expect(() => compactBufferAllocation(f)).toThrow(LoweringError);

@@ -12,6 +12,9 @@ import { PASSES_FRONT, simplifyPass } from "../../src/lower/passes/index.js";
 import { CTX, expectSameResults, runFront } from "./helpers.js";
 import { manualSchedule, scheduleCorpus } from "@tessera/corpus";
 
+/** Corpus entries built on the manual schedule (the unrolled one only adds annotations). */
+const MANUAL_GEMM_ENTRIES: ReadonlySet<string> = new Set(["gemm_relu_add_manual", "gemm_relu_add_unrolled"]);
+
 /**
  * The manual schedule's accumulator matmul_local is private to each thread, but its reduction loop
  * k_0 encloses the threadIdx loops, so it is allocated once per thread block. Once compacted to
@@ -19,7 +22,7 @@ import { manualSchedule, scheduleCorpus } from "@tessera/corpus";
  * threads share it: it is only checkable by an executor with per-thread local memory.
  */
 function serialExecutable(entry: string, passesRun: number): boolean {
-  if (entry !== "gemm_relu_add_manual") return true;
+  if (!MANUAL_GEMM_ENTRIES.has(entry)) return true;
   // After planning but before compaction, its per-thread register tiles are still 128×128 arrays
   // allocated 131072 times (≈20 s per run): checked on a smaller instance below instead.
   return passesRun < 2;

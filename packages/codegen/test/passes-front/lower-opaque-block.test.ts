@@ -1,4 +1,4 @@
-import { type AttrStmt, type Var, forEachStmt, parsePrimFunc, printExpr } from "@tessera/ir";
+import { type AttrStmt, type Var, forEachStmt, parsePrimFunc, printExpr, printTVMScript, structuralEqual } from "@tessera/ir";
 import { describe, expect, test } from "vitest";
 import { lowerOpaqueBlock } from "../../src/lower/passes/index.js";
 import { LoweringError } from "../../src/lower/errors.js";
@@ -141,4 +141,72 @@ def vector_add(A: T.Buffer((1000,), "float32"), B: T.Buffer((1000,), "float32"),
 `);
     expectSameResults(out, entry.original());
   });
+
+  describe("annotations (TVM: pragma_* become attribute statements, other loop annotations stay)", () => {
+    const ANNOTATED = `
+@T.prim_func
+def main(A: T.Buffer((64,), "float32"), C: T.Buffer((64,), "float32")):
+    for bx in T.thread_binding(4, thread="blockIdx.x", annotations={"pragma_unroll_explicit": 0, "launch_bounds_min_blocks_per_sm": 2, "pragma_auto_unroll_max_step": 16}):
+        for tx in T.thread_binding(4, thread="threadIdx.x"):
+            for u in T.serial(1, annotations={"pragma_note": "x"}):
+                for i in T.serial(4, annotations={"software_pipeline_stage": [0, 1], "pragma_auto_unroll_max_step": 4}):
+                    with T.block(""):
+                        T.block_attr({"pragma_import_c": "c", "meta_schedule.cooperative_fetch": 4})
+                        C[bx * 16 + tx * 4 + i + u] = A[bx * 16 + tx * 4 + i]
+`;
+
+    test("sorted by key around the loop or block; a unit loop with annotations stays; block annotations otherwise dropped", () => {
+      const f = parsePrimFunc(ANNOTATED);
+      const out = lowerOpaqueBlock(f);
+      expect(script(out)).toBe(`@T.prim_func
+def main(A: T.Buffer((64,), "float32"), C: T.Buffer((64,), "float32")):
+    T.attr(None, "pragma_auto_unroll_max_step", 16)
+    T.attr(None, "pragma_unroll_explicit", 0)
+    T.attr(None, "tirx.launch_bounds_min_blocks_per_sm", 2)
+    blockIdx_x = T.launch_thread("blockIdx.x", 4)
+    threadIdx_x = T.launch_thread("threadIdx.x", 4)
+    T.attr(None, "pragma_note", "x")
+    for u in range(1):
+        T.attr(None, "pragma_auto_unroll_max_step", 4)
+        for i in T.serial(4, annotations={"software_pipeline_stage": [0, 1]}):
+            T.attr(None, "pragma_import_c", "c")
+            C[blockIdx_x * 16 + threadIdx_x * 4 + i + u] = A[blockIdx_x * 16 + threadIdx_x * 4 + i]
+`);
+      expect(structuralEqual(parsePrimFunc(printTVMScript(out)), out)).toBe(true);
+      expectSameResults(out, f);
+    });
+
+    test("a known key with a value of the wrong type is rejected, naming the loop or block", () => {
+      const bad = (annotations: string, where: "loop" | "block" = "loop") =>
+        parsePrimFunc(`
+@T.prim_func
+def main(A: T.Buffer((4,), "float32")):
+    for i in T.thread_binding(4, thread="threadIdx.x"${where === "loop" ? `, annotations=${annotations}` : ""}):
+        with T.block("S"):
+            ${where === "block" ? `T.block_attr(${annotations})` : ""}
+            A[i] = T.float32(0)
+`);
+      expect(() => lowerOpaqueBlock(bad(`{"pragma_auto_unroll_max_step": -8}`))).toThrow(
+        'lowerOpaqueBlock: The annotation "pragma_auto_unroll_max_step" of loop i expects a non-negative integer, got the number -8',
+      );
+      expect(() => lowerOpaqueBlock(bad(`{"launch_bounds_min_blocks_per_sm": 0}`, "block"))).toThrow(
+        'lowerOpaqueBlock: The annotation "launch_bounds_min_blocks_per_sm" of block S expects a positive integer, got the number 0',
+      );
+      expect(() => lowerOpaqueBlock(bad(`{"pragma_unroll_explicit": "yes"}`, "block"))).toThrow(/of block S expects 0, 1 or a boolean, got the string "yes"/);
+    });
+
+    test("a pragma whose value cannot be an attribute value (a list) is rejected", () => {
+      const f = parsePrimFunc(`
+@T.prim_func
+def main(A: T.Buffer((4,), "float32")):
+    for i in T.serial(4, annotations={"pragma_custom": [1, 2]}):
+        with T.block("S"):
+            A[i] = T.float32(0)
+`);
+      expect(() => lowerOpaqueBlock(f)).toThrow(
+        'lowerOpaqueBlock: The annotation "pragma_custom" of loop i becomes an attribute statement, whose value is a number, boolean, string or expression; got the array [1, 2]',
+      );
+    });
+  });
 });
+

@@ -1,9 +1,10 @@
 /**
  * annotate / unannotate: attach a key–value annotation to a block or loop, or remove one. As in
  * TVM, annotating a key that already exists is a silent no-op (the first value wins), and an
- * ExprRV value is stored as the integer it was sampled to.
+ * ExprRV value is stored as the integer it was sampled to. A key the compiler understands
+ * (`ANNOTATION_KEYS` in @tessera/ir) must get a value of its type; other keys take any value.
  */
-import type { AttrValue, Block, For, Stmt } from "@tessera/ir";
+import { type AttrValue, type Block, type For, type Stmt, annotationValueProblem } from "@tessera/ir";
 import type { PrimitiveContext } from "../context.js";
 import { describe } from "../context.js";
 import { ScheduleError, ScheduleUsageError } from "../errors.js";
@@ -19,6 +20,20 @@ export class AnnotationKeyNotFoundError extends ScheduleError {
 
 function target(ctx: PrimitiveContext, rv: unknown, primitive: string): BlockEntry | LoopEntry {
   return rv instanceof BlockRV ? ctx.block(rv, primitive, "block_or_loop") : ctx.loop(rv, primitive, "block_or_loop");
+}
+
+/** A known annotation key given a value of the wrong type. */
+export class AnnotationValueTypeError extends ScheduleError {
+  override name = "AnnotationValueTypeError";
+}
+
+function ownerName(entry: BlockEntry | LoopEntry): string {
+  return entry.kind === "loop" ? `loop ${entry.node.loopVar.name}` : `block ${entry.node.name}`;
+}
+
+function checkValueType(entry: BlockEntry | LoopEntry, key: string, value: AttrValue): void {
+  const problem = annotationValueProblem(ownerName(entry), key, value);
+  if (problem !== undefined) throw new AnnotationValueTypeError("annotate", `${problem}.`, [entry.node]);
 }
 
 /** The stored form of an annotation value. */
@@ -55,6 +70,7 @@ export const ANNOTATE: InstructionKind = registerInstruction({
     if (typeof key !== "string") throw new ScheduleUsageError("annotate", `the annotation key must be a string, got ${String(key)}`);
     const entry = target(ctx, inputs[0], "annotate");
     const value = annotationValue(ctx, inputs[1]);
+    checkValueType(entry, key, value);
     if (Object.prototype.hasOwnProperty.call(entry.node.annotations, key)) return { outputs: [] };
     setAnnotations(ctx, entry, { ...entry.node.annotations, [key]: value });
     return { outputs: [] };

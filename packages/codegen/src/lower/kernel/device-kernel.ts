@@ -1,11 +1,13 @@
 /**
  * Assembling a DeviceKernel record from a kernel body and its parameters: the launch metadata
- * (shape read from the body's thread_extent attributes, parameter kinds and dtypes) and the
- * static shared memory it allocates. Used by splitHostDevice and by `moduleFromKernelFunc`.
+ * (shape read from the body's thread_extent attributes, parameter kinds and dtypes, the minimum
+ * of blocks per SM from launch-bounds attributes) and the static shared memory it allocates.
+ * Used by splitHostDevice and by `moduleFromKernelFunc`.
  */
 import { type Stmt, bytesOf, constantSize, forEachStmt } from "@tessera/ir";
 import { KERNEL_PARAM_DTYPES, type KernelParam, type LaunchMetadata } from "../../launch-metadata.js";
 import type { DeviceKernel, DeviceKernelParam } from "../../lowered.js";
+import { type LaunchBoundsValue, agreedMinBlocks, extractLaunchBounds } from "./launch-bounds.js";
 import { readLaunchShape } from "./thread-env.js";
 
 type Fail = (detail: string) => never;
@@ -33,8 +35,27 @@ export function staticSharedBytes(body: Stmt, fail: Fail): number {
   return total;
 }
 
-export function makeDeviceKernel(name: string, params: readonly DeviceKernelParam[], body: Stmt, fail: Fail): DeviceKernel {
+/**
+ * `launchBounds`: minimums of blocks per SM given outside the body (the function attribute,
+ * attributes around the launch nest); those inside the body are taken out of it. All must agree.
+ */
+export function makeDeviceKernel(
+  name: string,
+  params: readonly DeviceKernelParam[],
+  nestBody: Stmt,
+  fail: Fail,
+  launchBounds: readonly LaunchBoundsValue[] = [],
+): DeviceKernel {
+  const { body, values } = extractLaunchBounds(nestBody, fail);
+  const minBlocksPerSM = agreedMinBlocks([...launchBounds, ...values], fail);
   const { grid, block } = readLaunchShape(body, fail);
-  const launch: LaunchMetadata = { name, grid, block, dynamicSharedBytes: 0, params: launchParams(params, fail) };
+  const launch: LaunchMetadata = {
+    name,
+    grid,
+    block,
+    dynamicSharedBytes: 0,
+    params: launchParams(params, fail),
+    ...(minBlocksPerSM === undefined ? {} : { minBlocksPerSM }),
+  };
   return { name, params, body, launch, sharedBytes: staticSharedBytes(body, fail) };
 }

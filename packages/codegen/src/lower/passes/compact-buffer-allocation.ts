@@ -27,6 +27,8 @@ import {
   type Stmt,
   type Var,
   add,
+  annotationInt,
+  annotationValueProblem,
   floormod,
   intImm,
   intervalFromRange,
@@ -41,6 +43,7 @@ import {
   substitute,
   variable,
 } from "@tessera/ir";
+import { LoweringError } from "../errors.js";
 import type { Pass } from "../pass.js";
 import { requireOpaqueBlocks } from "../util/block-checks.js";
 import { LoopContextVisitor } from "../util/loop-context.js";
@@ -118,10 +121,11 @@ class AccessCollector extends LoopContextVisitor {
 
   private collectDimAlign(b: Block): void {
     const list = b.annotations[DIM_ALIGN];
-    if (!Array.isArray(list)) return;
-    for (const entry of list as readonly AttrValue[]) {
-      if (!Array.isArray(entry) || entry.length !== 4 || !entry.every((x) => typeof x === "number")) continue;
-      const [bufferIndex, axis, factor, offset] = entry as readonly number[];
+    if (list === undefined) return;
+    const problem = annotationValueProblem(`block ${b.name}`, DIM_ALIGN, list);
+    if (problem !== undefined) throw new LoweringError(PASS, problem);
+    for (const entry of list as readonly (readonly AttrValue[])[]) {
+      const [bufferIndex, axis, factor, offset] = entry.map((x) => annotationInt(x)!);
       const buffer = b.writes[bufferIndex!]?.buffer;
       if (buffer === undefined || factor! <= 0) continue;
       const perAxis = this.dimAligns.get(buffer) ?? new Map<number, DimAlign>();

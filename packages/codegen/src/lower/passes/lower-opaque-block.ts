@@ -3,7 +3,9 @@
  * disappear. A block's predicate becomes an `if`, its allocations `Allocate` statements around its
  * body. A loop bound to a thread becomes `AttrStmt("thread_extent", v, extent)` (`virtual_thread`
  * for `vthread.*`), where `v` is one variable per tag, named by the tag, shared by every loop bound
- * to it; launch tags need one constant extent in each kernel (each launch nest). Serial loops of extent 1 are removed.
+ * to it; launch tags need one constant extent in each kernel (each launch nest). Serial loops of
+ * extent 1 without annotations are removed. `pragma_*` and `launch_bounds_min_blocks_per_sm`
+ * annotations of loops and blocks become attribute statements around them (util/annotation-attrs).
  * Requires convertBlocksToOpaque.
  */
 import {
@@ -28,6 +30,7 @@ import {
 import { LoweringError } from "../errors.js";
 import type { Pass } from "../pass.js";
 import { requireOpaqueBlocks } from "../util/block-checks.js";
+import { splitAnnotations, wrapInAttrs } from "../util/annotation-attrs.js";
 import { isConstTrue } from "../util/conditions.js";
 
 const PASS = "lowerOpaqueBlock";
@@ -57,16 +60,19 @@ class BlockLowerer extends IRMutator {
     const predicate = this.visitExpr(s.predicate);
     let body = this.visitStmt(blk.body);
     for (const buffer of [...blk.allocBuffers].reverse()) body = allocate(this.mapBuffer(buffer), body);
-    return isConstTrue(predicate) ? body : ifThenElseStmt(predicate, body);
+    const { attrs } = splitAnnotations(PASS, `block ${blk.name}`, blk.annotations);
+    return wrapInAttrs(attrs, isConstTrue(predicate) ? body : ifThenElseStmt(predicate, body));
   }
 
   override visitFor(s: For): Stmt {
-    if (s.forKind === "thread_binding") return this.lowerThreadLoop(s);
     if (s.forKind === "serial" && isConstInt(s.extent, 1) && Object.keys(s.annotations).length === 0) {
       this.replacements.set(s.loopVar, this.visitExpr(s.min));
       return this.visitStmt(s.body);
     }
-    return super.visitFor(s);
+    const { attrs, kept } = splitAnnotations(PASS, `loop ${s.loopVar.name}`, s.annotations);
+    if (s.forKind === "thread_binding") return wrapInAttrs(attrs, this.lowerThreadLoop(s));
+    const loop = super.visitFor(s);
+    return wrapInAttrs(attrs, attrs.length === 0 ? loop : { ...(loop as For), annotations: kept });
   }
 
   private lowerThreadLoop(s: For): Stmt {

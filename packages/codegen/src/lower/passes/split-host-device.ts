@@ -5,7 +5,9 @@
  *
  * Kernel parameters: the function's parameters the kernel uses (buffers by their `data` variable,
  * scalars by identity), in the function's parameter order, then the workspaces it uses, in
- * workspace order.
+ * workspace order. A kernel's `__launch_bounds__` minimum of blocks per SM comes from
+ * `tirx.launch_bounds_min_blocks_per_sm` attributes in or around its launch nest and from the
+ * function attribute of that name (kernel/launch-bounds.ts).
  */
 import {
   type Allocate,
@@ -24,6 +26,7 @@ import type { DeviceKernel, DeviceKernelParam, Workspace } from "../../lowered.j
 import { LoweringError } from "../errors.js";
 import type { Pass } from "../pass.js";
 import { makeDeviceKernel } from "../kernel/device-kernel.js";
+import { type LaunchBoundsValue, attrLaunchBounds, functionLaunchBounds, isLaunchBoundsAttr } from "../kernel/launch-bounds.js";
 import { containsThreadExtent, isThreadExtent } from "../kernel/thread-env.js";
 
 const PASS = "splitHostDevice";
@@ -56,7 +59,7 @@ export function splitHostDevice(func: PrimFunc): HostDeviceSplit {
     );
   }
   const host = new HostWalker(symbol);
-  host.walk(func.body, []);
+  host.walk(func.body, [], []);
   const count = host.nests.length;
   const kernels = host.nests.map((nest, i) =>
     buildKernel(func, count === 1 ? `${symbol}_kernel` : `${symbol}_kernel_${i}`, nest, host.workspaces),
@@ -72,6 +75,8 @@ interface WorkspaceAlloc {
 interface LaunchNest {
   /** The launch nest wrapped in the per-block/per-thread allocations the host level made around it. */
   readonly body: Stmt;
+  /** Launch-bounds attributes around the nest. */
+  readonly launchBounds: readonly LaunchBoundsValue[];
 }
 
 /** Walks the host side: sequences, workspace allocations, launch nests; anything else is an error. */
@@ -81,32 +86,40 @@ class HostWalker {
 
   constructor(private readonly symbol: string) {}
 
-  /** `deviceAllocs`: non-global allocations made on the host level, pushed into the kernels using them. */
-  walk(s: Stmt, deviceAllocs: readonly Allocate[]): void {
+  /**
+   * `deviceAllocs`: non-global allocations made on the host level, pushed into the kernels using
+   * them; `launchBounds`: launch-bounds attributes around `s`, applying to the kernels in it.
+   */
+  walk(s: Stmt, deviceAllocs: readonly Allocate[], launchBounds: readonly LaunchBoundsValue[]): void {
     if (isThreadExtent(s)) {
       const used = deviceAllocs.filter((a) => usesVar(s, (v) => v === a.buffer.data));
       const body = used.reduceRight<Stmt>((inner, a) => allocate(a.buffer, inner), s);
-      this.nests.push({ body });
+      this.nests.push({ body, launchBounds });
       return;
     }
     switch (s.kind) {
       case "SeqStmt":
-        for (const c of s.seq) this.walk(c, deviceAllocs);
+        for (const c of s.seq) this.walk(c, deviceAllocs, launchBounds);
         return;
       case "Allocate":
         if (s.buffer.scope === "global") {
           this.workspaces.push({ buffer: s.buffer, workspace: this.workspace(s.buffer) });
-          this.walk(s.body, deviceAllocs);
+          this.walk(s.body, deviceAllocs, launchBounds);
         } else {
-          this.walk(s.body, [...deviceAllocs, s]);
+          this.walk(s.body, [...deviceAllocs, s], launchBounds);
         }
         return;
       case "DeclBuffer":
-        this.walk(s.body, deviceAllocs);
+        this.walk(s.body, deviceAllocs, launchBounds);
         return;
       case "AttrStmt":
         if (s.key === "thread_extent" || s.key === "virtual_thread") break;
-        this.walk(s.body, deviceAllocs);
+        if (isLaunchBoundsAttr(s)) {
+          const value = attrLaunchBounds(s, (detail) => this.fail(detail));
+          this.walk(s.body, deviceAllocs, [...launchBounds, value]);
+        } else {
+          this.walk(s.body, deviceAllocs, launchBounds);
+        }
         return;
       case "Evaluate":
         if (s.value.kind === "IntImm" || s.value.kind === "FloatImm") return; // a no-op left by simplification
@@ -115,6 +128,10 @@ class HostWalker {
         break;
     }
     throw new LoweringError(PASS, `function ${this.symbol}: ${describeHostStmt(s)} runs on the host, outside every kernel. Did you forget to bind it? Bind the loops around it to blockIdx/threadIdx with sch.bind`);
+  }
+
+  private fail(detail: string): never {
+    throw new LoweringError(PASS, `function ${this.symbol}: ${detail}`);
   }
 
   private workspace(buffer: Buffer): Workspace {
@@ -164,9 +181,10 @@ function buildKernel(func: PrimFunc, name: string, nest: LaunchNest, workspaces:
     if (buffer !== undefined) params.push({ kind: "buffer", name: w.buffer.name, buffer, source: { kind: "workspace", index } });
   });
   checkGlobalAllocations(name, nest.body);
-  return makeDeviceKernel(name, params, nest.body, (detail) => {
+  const fail = (detail: string): never => {
     throw new LoweringError(PASS, `kernel ${name}: ${detail}`);
-  });
+  };
+  return makeDeviceKernel(name, params, nest.body, fail, [...functionLaunchBounds(func, fail), ...nest.launchBounds]);
 }
 
 /** Buffers loaded or stored in `body` and not allocated inside it, by `data` variable. */

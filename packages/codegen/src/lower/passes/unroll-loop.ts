@@ -1,48 +1,213 @@
 /**
- * Pass 9, `unrollLoop`: a loop of kind `unrolled` with constant bounds is expanded — its body
- * repeated once per iteration with the loop variable replaced by the constant — when the expansion
- * stays small (extent × statements of the body ≤ `MAX_UNROLLED_STATEMENTS`). Larger loops, loops
- * of symbolic extent, and bodies that declare storage or variables (repeating those would declare
- * them twice in one C scope) stay loops of kind `unrolled`, printed with `#pragma unroll`.
+ * Pass 10, `unrollLoop` (TVM UnrollLoop). Which loops are unrolled:
+ *
+ * - every loop of kind `unrolled`;
+ * - a serial loop of constant extent with no ordinary (not unrolled) loop inside and at most
+ *   `autoMaxDepth` unrolled loops nested in it, when extent × steps of its body ≤ `autoMaxStep`
+ *   (or extent ≤ `autoMaxExtent`). The steps of a body are its stores and evaluations, an
+ *   unrolled loop's counted extent times.
+ *
+ * `autoMaxStep` (default 0: no serial loop is unrolled) and `explicitUnroll` (default true) are
+ * overridden inside `AttrStmt("pragma_auto_unroll_max_step", _, n)` and
+ * `AttrStmt("pragma_unroll_explicit", _, 0|1)` — what lowerOpaqueBlock makes of MetaSchedule's
+ * loop annotations; the pass removes those attributes. An unrolled loop is expanded (its body
+ * repeated with the loop variable replaced by each value, indices folded, so a register tile ends
+ * up with constant indices) when unrolling is explicit and the expansion is possible and small
+ * (extent × statements ≤ max(MAX_UNROLLED_STATEMENTS, autoMaxStep); storage the body allocates
+ * first is allocated once around the copies; no other storage or variable declared in the body,
+ * which would be declared twice in one C scope); otherwise it stays a loop of kind `unrolled`,
+ * printed `#pragma unroll`.
  */
 import {
+  type Allocate,
+  type AttrStmt,
   type BufferLoad,
+  type DeclBuffer,
   type For,
-  IRMutator,
   type PrimExpr,
+  type PrimFunc,
   type Stmt,
   Substituter,
+  add,
+  annotationFlag,
+  annotationInt,
+  annotationValueProblem,
+  evaluate,
   intImm,
   seq,
   simplify,
+  usesVar,
   withBody,
 } from "@tessera/ir";
+import { LoweringError } from "../errors.js";
 import type { Pass } from "../pass.js";
 
+const PASS = "unrollLoop";
+
+/** Safety cap on the statements one expansion may produce, whatever the pragmas say. */
 export const MAX_UNROLLED_STATEMENTS = 512;
 
-export const unrollLoopPass: Pass = {
-  name: "unrollLoop",
-  run(func) {
-    const body = new LoopUnroller().visitStmt(func.body);
-    return body === func.body ? func : withBody(func, body);
-  },
-};
+export interface UnrollConfig {
+  /** A serial loop is auto-unrolled when extent × steps of its body ≤ this. */
+  readonly autoMaxStep: number;
+  /** The most unrolled loops nested inside an auto-unrolled loop. */
+  readonly autoMaxDepth: number;
+  /** A serial loop of at most this extent is auto-unrolled whatever its body. */
+  readonly autoMaxExtent: number;
+  /** Expand unrolled loops (true) or leave them to the CUDA compiler as `#pragma unroll` (false). */
+  readonly explicitUnroll: boolean;
+}
 
-class LoopUnroller extends IRMutator {
-  override visitFor(s: For): Stmt {
-    const loop = super.visitFor(s);
-    if (loop.kind !== "For" || loop.forKind !== "unrolled") return loop;
-    if (loop.min.kind !== "IntImm" || loop.extent.kind !== "IntImm") return loop;
-    const size = statementCount(loop.body);
-    if (size === undefined || loop.extent.value * size > MAX_UNROLLED_STATEMENTS) return loop;
-    const copies: Stmt[] = [];
-    for (let i = 0; i < loop.extent.value; i++) {
-      const value = intImm(loop.min.value + i, loop.loopVar.dtype);
-      copies.push(new IterationInstance(loop, value).visitStmt(loop.body));
+/** TVM's `tirx.UnrollLoop` defaults. */
+export const DEFAULT_UNROLL_CONFIG: UnrollConfig = { autoMaxStep: 0, autoMaxDepth: 8, autoMaxExtent: 0, explicitUnroll: true };
+
+const MAX_STEP_PRAGMA = "pragma_auto_unroll_max_step";
+const EXPLICIT_PRAGMA = "pragma_unroll_explicit";
+
+export function unrollLoop(func: PrimFunc, config: UnrollConfig = DEFAULT_UNROLL_CONFIG): PrimFunc {
+  const body = new LoopUnroller(config).visit(func.body).stmt;
+  return body === func.body ? func : withBody(func, body);
+}
+
+export const unrollLoopPass: Pass = { name: PASS, run: (func) => unrollLoop(func) };
+
+/** A rewritten statement and what the unrolling decision of an enclosing loop needs to know of it. */
+interface Visited {
+  readonly stmt: Stmt;
+  /** Stores and evaluations it executes, unrolled loops counted extent times. */
+  readonly steps: number;
+  /** The deepest nest of unrolled loops in it. */
+  readonly unrollDepth: number;
+  /** Whether it contains a loop that is not unrolled. */
+  readonly hasOrdinaryLoop: boolean;
+}
+
+const LEAF = { steps: 1, unrollDepth: 0, hasOrdinaryLoop: false };
+
+class LoopUnroller {
+  constructor(private config: UnrollConfig) {}
+
+  visit(s: Stmt): Visited {
+    switch (s.kind) {
+      case "BufferStore":
+      case "Evaluate":
+        return { stmt: s, ...LEAF };
+      case "SeqStmt": {
+        const parts = s.seq.map((c) => this.visit(c));
+        const stmts = parts.map((p) => p.stmt);
+        return combine(stmts.every((x, i) => x === s.seq[i]) ? s : seq(stmts), parts);
+      }
+      case "IfThenElse": {
+        const thenCase = this.visit(s.thenCase);
+        const elseCase = s.elseCase === undefined ? undefined : this.visit(s.elseCase);
+        const same = thenCase.stmt === s.thenCase && elseCase?.stmt === s.elseCase;
+        const stmt = same ? s : { ...s, thenCase: thenCase.stmt, elseCase: elseCase?.stmt };
+        return combine(stmt, elseCase === undefined ? [thenCase] : [thenCase, elseCase]);
+      }
+      case "AttrStmt":
+        return this.visitAttr(s);
+      case "LetStmt":
+      case "Allocate":
+      case "DeclBuffer": {
+        const body = this.visit(s.body);
+        return { ...body, stmt: body.stmt === s.body ? s : { ...s, body: body.stmt } };
+      }
+      case "For":
+        return this.visitFor(s);
+      case "BlockRealize":
+        throw new LoweringError(PASS, `block ${s.block.name} is still present; unrollLoop runs on lowered code without blocks`);
     }
-    return seq(copies);
   }
+
+  /** The unrolling pragmas set the configuration of their body and disappear. */
+  private visitAttr(s: AttrStmt): Visited {
+    const override = this.pragmaOverride(s);
+    if (override === undefined) {
+      const body = this.visit(s.body);
+      return { ...body, stmt: body.stmt === s.body ? s : { ...s, body: body.stmt } };
+    }
+    const saved = this.config;
+    this.config = { ...saved, ...override };
+    try {
+      return this.visit(s.body);
+    } finally {
+      this.config = saved;
+    }
+  }
+
+  private pragmaOverride(s: AttrStmt): Partial<UnrollConfig> | undefined {
+    if (s.key !== MAX_STEP_PRAGMA && s.key !== EXPLICIT_PRAGMA) return undefined;
+    const problem = annotationValueProblem("an attribute statement", s.key, s.value);
+    if (problem !== undefined) throw new LoweringError(PASS, problem);
+    return s.key === MAX_STEP_PRAGMA ? { autoMaxStep: annotationInt(s.value)! } : { explicitUnroll: annotationFlag(s.value)! };
+  }
+
+  private visitFor(s: For): Visited {
+    const body = this.visit(s.body);
+    const loop: For = body.stmt === s.body ? s : { ...s, body: body.stmt };
+    const extent = constantExtent(s);
+    if (!this.unrolls(loop, extent, body)) {
+      return { stmt: loop, steps: body.steps, unrollDepth: body.unrollDepth, hasOrdinaryLoop: true };
+    }
+    const visited = { steps: (extent ?? 1) * body.steps, unrollDepth: body.unrollDepth + 1, hasOrdinaryLoop: body.hasOrdinaryLoop };
+    if (extent !== undefined && this.config.explicitUnroll) {
+      const expanded = this.expand(loop, extent);
+      // No iteration: nothing is left, not even the loops of the body.
+      if (expanded !== undefined) return extent === 0 ? { stmt: expanded, steps: 0, unrollDepth: 0, hasOrdinaryLoop: false } : { ...visited, stmt: expanded };
+    }
+    return { ...visited, stmt: loop.forKind === "unrolled" ? loop : { ...loop, forKind: "unrolled" } };
+  }
+
+  private unrolls(loop: For, extent: number | undefined, body: Visited): boolean {
+    if (loop.forKind === "unrolled") return true;
+    if (loop.forKind !== "serial" || extent === undefined || body.hasOrdinaryLoop) return false;
+    if (body.unrollDepth > this.config.autoMaxDepth) return false;
+    return extent * body.steps <= this.config.autoMaxStep || extent <= this.config.autoMaxExtent;
+  }
+
+  /**
+   * The body once per iteration, or undefined when it cannot or should not be repeated. Storage
+   * the body allocates first is allocated once around the copies, as a C compiler reuses a loop
+   * body's array for every iteration.
+   */
+  private expand(loop: For, extent: number): Stmt | undefined {
+    if (extent === 0) return evaluate(0);
+    const { scopes, inner } = peelStorage(loop);
+    const size = statementCount(inner);
+    if (size === undefined || extent * size > Math.max(MAX_UNROLLED_STATEMENTS, this.config.autoMaxStep)) return undefined;
+    const copies: Stmt[] = [];
+    for (let i = 0; i < extent; i++) {
+      const value = loop.min.kind === "IntImm" ? intImm(loop.min.value + i, loop.loopVar.dtype) : add(loop.min, intImm(i, loop.loopVar.dtype));
+      copies.push(new IterationInstance(loop, value).visitStmt(inner));
+    }
+    return scopes.reduceRight<Stmt>((body, scope) => ({ ...scope, body }), seq(copies));
+  }
+}
+
+/** The allocations (and buffer declarations) that open the loop body, when none depends on the loop variable. */
+function peelStorage(loop: For): { scopes: (Allocate | DeclBuffer)[]; inner: Stmt } {
+  const scopes: (Allocate | DeclBuffer)[] = [];
+  let inner = loop.body;
+  while ((inner.kind === "Allocate" || inner.kind === "DeclBuffer") && !inner.buffer.shape.some((e) => usesVar(e, (v) => v === loop.loopVar))) {
+    scopes.push(inner);
+    inner = inner.body;
+  }
+  return { scopes, inner };
+}
+
+function constantExtent(loop: For): number | undefined {
+  const e = loop.extent.kind === "IntImm" ? loop.extent : simplify(loop.extent);
+  return e.kind === "IntImm" && e.value >= 0 ? e.value : undefined;
+}
+
+/** Sequences and conditionals: steps add up, depths are the deepest part's. */
+function combine(stmt: Stmt, parts: readonly Visited[]): Visited {
+  return {
+    stmt,
+    steps: parts.reduce((n, p) => n + p.steps, 0),
+    unrollDepth: parts.reduce((d, p) => Math.max(d, p.unrollDepth), 0),
+    hasOrdinaryLoop: parts.some((p) => p.hasOrdinaryLoop),
+  };
 }
 
 /**
@@ -67,18 +232,21 @@ function statementCount(body: Stmt): number | undefined {
     case "IfThenElse": {
       const t = statementCount(body.thenCase);
       const e = body.elseCase === undefined ? 0 : statementCount(body.elseCase);
-      return t === undefined || e === undefined ? undefined : 1 + t + e;
+      return t === undefined || e === undefined ? undefined : t + e;
     }
     case "For": {
       const inner = statementCount(body.body);
       return body.extent.kind !== "IntImm" || inner === undefined ? undefined : body.extent.value * inner;
     }
+    case "AttrStmt":
+      // Attributes declare nothing: a thread_extent may scope its variable at several places.
+      return statementCount(body.body);
     default:
       return undefined;
   }
 }
 
-/** The loop body at one iteration: the variable replaced, index arithmetic folded. */
+/** The loop body at one iteration: the variable replaced, the index arithmetic it changed folded. */
 class IterationInstance extends Substituter {
   constructor(loop: For, value: PrimExpr) {
     super((v) => (v === loop.loopVar ? value : undefined));
@@ -86,14 +254,19 @@ class IterationInstance extends Substituter {
 
   override visitBufferLoad(e: BufferLoad): PrimExpr {
     const load = super.visitBufferLoad(e);
-    return load === e || load.kind !== "BufferLoad" ? load : { ...load, indices: load.indices.map((i) => simplify(i)) };
+    return load === e || load.kind !== "BufferLoad" ? load : { ...load, indices: foldChanged(load.indices, e.indices) };
   }
 
   override visitStmt(s: Stmt): Stmt {
     const out = super.visitStmt(s);
     if (out === s) return s;
-    if (out.kind === "BufferStore") return { ...out, indices: out.indices.map((i) => simplify(i)) };
-    if (out.kind === "IfThenElse") return { ...out, condition: simplify(out.condition) };
+    if (out.kind === "BufferStore" && s.kind === "BufferStore") return { ...out, indices: foldChanged(out.indices, s.indices) };
+    if (out.kind === "IfThenElse" && s.kind === "IfThenElse" && out.condition !== s.condition) return { ...out, condition: simplify(out.condition) };
     return out;
   }
+}
+
+/** Simplifies the indices the substitution changed (the others are as simple as they were). */
+function foldChanged(indices: readonly PrimExpr[], before: readonly PrimExpr[]): PrimExpr[] {
+  return indices.map((index, k) => (index === before[k] ? index : simplify(index)));
 }

@@ -1,7 +1,8 @@
 /**
  * Step 13, `verifyGpuCode`: checks one lowered kernel against the target's limits — threads per
  * block (in total and per dimension), grid dimensions, static shared memory per block, vector
- * width of every access, and per-thread local storage — and throws one GpuVerifyError listing
+ * width of every access, per-thread local storage, and the blocks per SM `__launch_bounds__`
+ * asks for (where the target knows its threads per SM) — and throws one GpuVerifyError listing
  * every violation.
  */
 import { type DType, type Stmt, bytesOf, constantSize, elementType, forEachExpr, forEachStmt, lanesOf } from "@tessera/ir";
@@ -32,6 +33,14 @@ function threadViolations(kernel: DeviceKernel, t: Target): string[] {
   const threads = x * y * z;
   if (threads > t.maxThreadsPerBlock) {
     out.push(`uses ${threads} threads per block (${x}×${y}×${z}); ${t.name} allows ${t.maxThreadsPerBlock}`);
+  }
+  const minBlocks = kernel.launch.minBlocksPerSM;
+  const perSM = t.maxThreadsPerMultiProcessor;
+  if (minBlocks !== undefined && perSM !== undefined && threads * minBlocks > perSM) {
+    out.push(
+      `asks for ${minBlocks} resident blocks of ${threads} threads per SM (__launch_bounds__(${threads}, ${minBlocks})); ` +
+        `${t.name} (${t.arch}) holds ${perSM} threads per SM`,
+    );
   }
   kernel.launch.block.forEach((extent, d) => {
     const limit = t.maxBlockDim[d]!;
