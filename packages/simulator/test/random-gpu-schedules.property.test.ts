@@ -34,6 +34,8 @@ function countFeatures(scheduled: string, module: LoweredModule, report: Compari
     vectorized: scheduled.includes("T.vectorized"),
     unrolled: scheduled.includes("T.unroll"),
     multiKernel: module.kernels.length > 1,
+    vthread: scheduled.includes('"vthread.'),
+    vthreadOverSharedFetch: scheduled.includes('"vthread.') && module.kernels.some((k) => k.sharedBytes > 0),
   };
   for (const [name, yes] of Object.entries(seen)) if (yes) features.set(name, (features.get(name) ?? 0) + 1);
 }

@@ -5,19 +5,9 @@
  * of symbolic extent, and bodies that declare storage or variables (repeating those would declare
  * them twice in one C scope) stay loops of kind `unrolled`, printed with `#pragma unroll`.
  */
-import {
-  type BufferLoad,
-  type For,
-  IRMutator,
-  type PrimExpr,
-  type Stmt,
-  Substituter,
-  intImm,
-  seq,
-  simplify,
-  withBody,
-} from "@tessera/ir";
+import { type For, IRMutator, type Stmt, seq, withBody } from "@tessera/ir";
 import type { Pass } from "../pass.js";
+import { instantiations } from "../util/instantiate.js";
 
 export const MAX_UNROLLED_STATEMENTS = 512;
 
@@ -36,12 +26,9 @@ class LoopUnroller extends IRMutator {
     if (loop.min.kind !== "IntImm" || loop.extent.kind !== "IntImm") return loop;
     const size = statementCount(loop.body);
     if (size === undefined || loop.extent.value * size > MAX_UNROLLED_STATEMENTS) return loop;
-    const copies: Stmt[] = [];
-    for (let i = 0; i < loop.extent.value; i++) {
-      const value = intImm(loop.min.value + i, loop.loopVar.dtype);
-      copies.push(new IterationInstance(loop, value).visitStmt(loop.body));
-    }
-    return seq(copies);
+    const min = loop.min.value;
+    const values = Array.from({ length: loop.extent.value }, (_, i) => min + i);
+    return seq(instantiations(loop.body, loop.loopVar, values));
   }
 }
 
@@ -75,25 +62,5 @@ function statementCount(body: Stmt): number | undefined {
     }
     default:
       return undefined;
-  }
-}
-
-/** The loop body at one iteration: the variable replaced, index arithmetic folded. */
-class IterationInstance extends Substituter {
-  constructor(loop: For, value: PrimExpr) {
-    super((v) => (v === loop.loopVar ? value : undefined));
-  }
-
-  override visitBufferLoad(e: BufferLoad): PrimExpr {
-    const load = super.visitBufferLoad(e);
-    return load === e || load.kind !== "BufferLoad" ? load : { ...load, indices: load.indices.map((i) => simplify(i)) };
-  }
-
-  override visitStmt(s: Stmt): Stmt {
-    const out = super.visitStmt(s);
-    if (out === s) return s;
-    if (out.kind === "BufferStore") return { ...out, indices: out.indices.map((i) => simplify(i)) };
-    if (out.kind === "IfThenElse") return { ...out, condition: simplify(out.condition) };
-    return out;
   }
 }
