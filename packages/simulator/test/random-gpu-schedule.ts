@@ -4,9 +4,11 @@
  *
  * A recipe always binds the outermost loops of every stage that is left as its own loop nest to
  * blockIdx and the next ones to threadIdx, so that nothing runs on the host; the remaining freedom
- * (tile sizes that need not divide, loop orders, shared-memory stages fetched cooperatively, a
- * local write cache, inlining and attaching of elementwise stages, unroll and vectorize, and
- * MetaSchedule's unroll pragmas with a launch-bounds request) is drawn.
+ * (tile sizes that need not divide, virtual threads between the block and thread loops — outside
+ * the k-chunk loop and the shared-memory fetches, as MetaSchedule's GPU tiling puts them —, loop
+ * orders, shared-memory stages fetched cooperatively, a local write cache, inlining and attaching
+ * of elementwise stages, unroll and vectorize, and MetaSchedule's unroll pragmas with a
+ * launch-bounds request) is drawn.
  */
 import { type PrimFunc, add, compute, createPrimFunc, gemmReluAdd, matmul, mul, placeholder, sub, vectorAdd } from "@tessera/ir";
 import { type BlockRV, type LoopRV, Schedule } from "@tessera/schedule";
@@ -47,6 +49,8 @@ export function workloadFunc(w: Workload): PrimFunc {
 const THREADS = [1, 2, 3, 4, 5, 7, 8, 16, 32] as const;
 
 export interface AxisTiling {
+  /** Extent of a loop bound to vthread between the block and thread loops (1: none). */
+  readonly vthreads: number;
   /** Extent of the loop bound to threadIdx. */
   readonly threads: number;
   /** Extent of a serial loop inside it (0: none). */
@@ -103,6 +107,7 @@ const workloadArb: fc.Arbitrary<Workload> = fc.oneof(
 );
 
 const axisArb: fc.Arbitrary<AxisTiling> = fc.record({
+  vthreads: fc.constantFrom(1, 1, 1, 2, 3),
   threads: fc.constantFrom(...THREADS),
   inner: fc.constantFrom(0, 0, 1, 2, 3, 4),
 });
@@ -129,6 +134,7 @@ export const gpuRecipeArb: fc.Arbitrary<GpuRecipe> = fc.record({
 
 const BLOCK_AXES = ["blockIdx.x", "blockIdx.y"] as const;
 const THREAD_AXES = ["threadIdx.x", "threadIdx.y"] as const;
+const VTHREAD_AXES = ["vthread.x", "vthread.y"] as const;
 
 /** The k-th permutation (Lehmer code, k taken modulo n!) of `xs`. */
 function permutation<T>(xs: readonly T[], k: number): T[] {
@@ -147,9 +153,9 @@ interface MainNest {
   readonly block: BlockRV;
   /** The outermost loop (bound to a block index). */
   readonly outermost: LoopRV;
-  readonly lastBlockLoop: LoopRV;
-  readonly chunkLoop: LoopRV | undefined;
-  /** Loops of the nest down to the attach point of shared stages (the block loops, and the chunk loop). */
+  /** Where shared stages attach: the chunk loop, else the innermost block or virtual thread loop. */
+  readonly attachLoop: LoopRV;
+  /** Loops of the nest down to the attach point of shared stages. */
   readonly attachDepth: number;
   readonly innermostThreadLoop: LoopRV;
   readonly threadsX: number;
@@ -158,21 +164,28 @@ interface MainNest {
   readonly serial: readonly LoopRV[];
 }
 
-/** Splits one spatial loop into `[blocks, threads]` or `[blocks, threads, inner]`. */
-function tileAxis(sch: Schedule, loop: LoopRV, t: AxisTiling): { outer: LoopRV; thread: LoopRV; inner: LoopRV | undefined } {
-  if (t.inner === 0) {
-    const [outer, thread] = sch.split(loop, [null, t.threads]);
-    return { outer, thread, inner: undefined };
-  }
-  const [outer, thread, inner] = sch.split(loop, [null, t.threads, t.inner]);
-  return { outer, thread, inner };
+interface AxisLoops {
+  readonly outer: LoopRV;
+  readonly vthread: LoopRV | undefined;
+  readonly thread: LoopRV;
+  readonly inner: LoopRV | undefined;
+}
+
+/** Splits one spatial loop into `[blocks, (vthreads,) threads (, inner)]`. */
+function tileAxis(sch: Schedule, loop: LoopRV, t: AxisTiling): AxisLoops {
+  const virtual = t.vthreads > 1;
+  const factors = [null, ...(virtual ? [t.vthreads] : []), t.threads, ...(t.inner === 0 ? [] : [t.inner])];
+  const [outer, ...rest] = sch.split(loop, factors) as [LoopRV, ...LoopRV[]];
+  const vthread = virtual ? rest.shift() : undefined;
+  const [thread, inner] = rest as [LoopRV, LoopRV | undefined];
+  return { outer, vthread, thread, inner };
 }
 
 /** Tiles and binds a stage with one or two spatial loops and at most one reduction loop. */
 function scheduleMainStage(sch: Schedule, block: BlockRV, r: GpuRecipe, reduction: boolean): MainNest {
   const loops = sch.getLoops(block);
   const spatial = reduction ? loops.slice(0, -1) : loops;
-  const tiles = spatial.map((l, k) => tileAxis(sch, l, r.axes[k] ?? { threads: 32, inner: 0 }));
+  const tiles = spatial.map((l, k) => tileAxis(sch, l, r.axes[k] ?? { vthreads: 1, threads: 32, inner: 0 }));
   let chunk: LoopRV | undefined;
   const serial: LoopRV[] = tiles.flatMap((t) => (t.inner === undefined ? [] : [t.inner]));
   if (reduction) {
@@ -186,18 +199,22 @@ function scheduleMainStage(sch: Schedule, block: BlockRV, r: GpuRecipe, reductio
     }
   }
   const blockLoops = tiles.map((t) => t.outer);
+  const vthreadAxes = tiles.flatMap((t, k) => (t.vthread === undefined ? [] : [{ loop: t.vthread, axis: VTHREAD_AXES[k]! }]));
+  const vthreadLoops = vthreadAxes.map((v) => v.loop);
   const threadLoops = tiles.map((t) => t.thread);
   const shuffled = permutation(serial, r.innerOrder);
   // A shared stage attached at the chunk loop is fetched by the block's threads once per chunk,
   // so the chunk loop must be outside the thread loops; otherwise it is an ordinary serial loop.
   const chunkOutside = chunk !== undefined && r.sharedAtChunk && r.sharedReads !== 0;
+  const outerLoops = [...blockLoops, ...vthreadLoops];
   const order = chunkOutside
-    ? [...blockLoops, chunk!, ...threadLoops, ...shuffled]
-    : [...blockLoops, ...threadLoops, ...(chunk === undefined ? [] : [chunk]), ...shuffled];
+    ? [...outerLoops, chunk!, ...threadLoops, ...shuffled]
+    : [...outerLoops, ...threadLoops, ...(chunk === undefined ? [] : [chunk]), ...shuffled];
   if (order.length > 1) sch.reorder(...order);
   const swapB = r.swapBlockAxes && blockLoops.length === 2;
   const swapT = r.swapThreadAxes && threadLoops.length === 2;
   blockLoops.forEach((l, k) => sch.bind(l, BLOCK_AXES[swapB ? 1 - k : k]!));
+  vthreadAxes.forEach((v) => sch.bind(v.loop, v.axis));
   threadLoops.forEach((l, k) => sch.bind(l, THREAD_AXES[swapT ? 1 - k : k]!));
   const threadsOf = (axis: number): number => {
     const k = threadLoops.findIndex((_, i) => (swapT ? 1 - i : i) === axis);
@@ -206,9 +223,8 @@ function scheduleMainStage(sch: Schedule, block: BlockRV, r: GpuRecipe, reductio
   return {
     block,
     outermost: blockLoops[0]!,
-    lastBlockLoop: blockLoops[blockLoops.length - 1]!,
-    chunkLoop: chunkOutside ? chunk : undefined,
-    attachDepth: blockLoops.length + (chunkOutside ? 1 : 0),
+    attachLoop: chunkOutside ? chunk! : outerLoops[outerLoops.length - 1]!,
+    attachDepth: outerLoops.length + (chunkOutside ? 1 : 0),
     innermostThreadLoop: threadLoops[threadLoops.length - 1]!,
     threadsX: threadsOf(0),
     threadsY: threadsOf(1),
@@ -219,7 +235,7 @@ function scheduleMainStage(sch: Schedule, block: BlockRV, r: GpuRecipe, reductio
 /** A shared copy of read `index` of the main stage, attached in the block and fetched by all its threads. */
 function cooperativeSharedRead(sch: Schedule, nest: MainNest, index: number, r: GpuRecipe): void {
   const stage = sch.cacheRead(nest.block, index, "shared");
-  sch.computeAt(stage, nest.chunkLoop ?? nest.lastBlockLoop);
+  sch.computeAt(stage, nest.attachLoop);
   const copy = sch.getLoops(stage).slice(nest.attachDepth);
   const fused = copy.length > 1 ? sch.fuse(...copy) : copy[0];
   if (fused === undefined) return;

@@ -36,6 +36,8 @@ function countFeatures(scheduled: string, module: LoweredModule, report: Compari
     unrollPragma: scheduled.includes("pragma_auto_unroll_max_step"),
     launchBounds: module.kernels.some((k) => k.launch.minBlocksPerSM !== undefined),
     multiKernel: module.kernels.length > 1,
+    vthread: scheduled.includes('"vthread.'),
+    vthreadOverSharedFetch: scheduled.includes('"vthread.') && module.kernels.some((k) => k.sharedBytes > 0),
   };
   for (const [name, yes] of Object.entries(seen)) if (yes) features.set(name, (features.get(name) ?? 0) + 1);
 }

@@ -56,7 +56,8 @@ const PASS_DESCRIPTIONS: Readonly<Record<string, string>> = {
   flattenBuffer: "multi-dimensional buffers become flat buffers",
   simplify: "arithmetic simplification",
   vectorizeLoop: "vectorized loops become Ramp/Broadcast accesses, or serial loops",
-  injectVirtualThread: "virtual threads become serial loops in each thread",
+  injectVirtualThread:
+    "virtual threads pushed down: code independent of the vthread stays once, dependent statements are copied per vthread (unrolled below 16), dependent allocations get a slice per vthread",
   unrollLoop: "unrolled loops, and serial loops within a pragma_auto_unroll_max_step budget, are expanded (or marked #pragma unroll)",
   threadSync: "barriers for shared memory",
   splitHostDevice: "one kernel per launch nest; workspaces; launch metadata, with the __launch_bounds__ minimum of blocks per SM",

@@ -1,9 +1,9 @@
-import { type PrimFunc, type Stmt, forEachStmt } from "@tessera/ir";
+import { type PrimFunc, type Stmt, add, bufferLoad, bufferStore, declBuffer, forEachStmt, forLoop, mul, primFunc, ramp, variable } from "@tessera/ir";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { LoweringError } from "../../src/lower/errors.js";
 import { DEFAULT_UNROLL_CONFIG, MAX_UNROLLED_STATEMENTS, unrollLoop, unrollLoopPass } from "../../src/lower/passes/unroll-loop.js";
-import { CTX, errorOf, expectSameResults, expectScript, parse, runPass } from "./helpers.js";
+import { CTX, errorOf, expectSameResults, expectScript, parse, print, runPass } from "./helpers.js";
 
 function func(body: string): string {
   return `
@@ -39,6 +39,22 @@ B[threadIdx_x * 4 + 1] = A[threadIdx_x * 4 + 1] + T.float32(1)
 B[threadIdx_x * 4 + 2] = A[threadIdx_x * 4 + 2] + T.float32(1)
 B[threadIdx_x * 4 + 3] = A[threadIdx_x * 4 + 3] + T.float32(1)`),
     );
+  });
+
+  test("vector indices: a Ramp's base and a Ramp's stride that mention the variable are both replaced", () => {
+    // Regression: copies once fixed only the base, leaving the loop variable in the stride.
+    // (Built directly: TVMScript has no way to write a Ramp of symbolic stride.)
+    const A = declBuffer("A", [64]);
+    const B = declBuffer("B", [64]);
+    const u = variable("u");
+    const store = bufferStore(B, bufferLoad(A, [ramp(mul(u, 16), 1, 4)]), [ramp(mul(u, 32), add(u, 4), 4)]);
+    const before = primFunc([A.data, B.data], new Map([[A.data, A], [B.data, B]]), forLoop(u, 2, store, { kind: "unrolled" }));
+    const after = runPass(unrollLoopPass, before);
+    expect(print(after).split("\n").filter((l) => l.includes("B["))).toEqual([
+      "    B[0:16:4] = A[0:4]",
+      "    B[32:52:5] = A[16:20]",
+    ]);
+    expectSameResults(after, before);
   });
 
   test("nested serial loops are repeated with the body; serial loops themselves are not unrolled", () => {

@@ -21,19 +21,14 @@
 import {
   type Allocate,
   type AttrStmt,
-  type BufferLoad,
   type DeclBuffer,
   type For,
-  type PrimExpr,
   type PrimFunc,
   type Stmt,
-  Substituter,
-  add,
   annotationFlag,
   annotationInt,
   annotationValueProblem,
   evaluate,
-  intImm,
   seq,
   simplify,
   usesVar,
@@ -41,6 +36,7 @@ import {
 } from "@tessera/ir";
 import { LoweringError } from "../errors.js";
 import type { Pass } from "../pass.js";
+import { instantiations } from "../util/instantiate.js";
 
 const PASS = "unrollLoop";
 
@@ -175,11 +171,9 @@ class LoopUnroller {
     const { scopes, inner } = peelStorage(loop);
     const size = statementCount(inner);
     if (size === undefined || extent * size > Math.max(MAX_UNROLLED_STATEMENTS, this.config.autoMaxStep)) return undefined;
-    const copies: Stmt[] = [];
-    for (let i = 0; i < extent; i++) {
-      const value = loop.min.kind === "IntImm" ? intImm(loop.min.value + i, loop.loopVar.dtype) : add(loop.min, intImm(i, loop.loopVar.dtype));
-      copies.push(new IterationInstance(loop, value).visitStmt(inner));
-    }
+    const min = loop.min.kind === "IntImm" ? loop.min.value : undefined;
+    if (min === undefined) return undefined;
+    const copies = instantiations(inner, loop.loopVar, Array.from({ length: extent }, (_, i) => min + i));
     return scopes.reduceRight<Stmt>((body, scope) => ({ ...scope, body }), seq(copies));
   }
 }
@@ -246,27 +240,3 @@ function statementCount(body: Stmt): number | undefined {
   }
 }
 
-/** The loop body at one iteration: the variable replaced, the index arithmetic it changed folded. */
-class IterationInstance extends Substituter {
-  constructor(loop: For, value: PrimExpr) {
-    super((v) => (v === loop.loopVar ? value : undefined));
-  }
-
-  override visitBufferLoad(e: BufferLoad): PrimExpr {
-    const load = super.visitBufferLoad(e);
-    return load === e || load.kind !== "BufferLoad" ? load : { ...load, indices: foldChanged(load.indices, e.indices) };
-  }
-
-  override visitStmt(s: Stmt): Stmt {
-    const out = super.visitStmt(s);
-    if (out === s) return s;
-    if (out.kind === "BufferStore" && s.kind === "BufferStore") return { ...out, indices: foldChanged(out.indices, s.indices) };
-    if (out.kind === "IfThenElse" && s.kind === "IfThenElse" && out.condition !== s.condition) return { ...out, condition: simplify(out.condition) };
-    return out;
-  }
-}
-
-/** Simplifies the indices the substitution changed (the others are as simple as they were). */
-function foldChanged(indices: readonly PrimExpr[], before: readonly PrimExpr[]): PrimExpr[] {
-  return indices.map((index, k) => (index === before[k] ? index : simplify(index)));
-}
