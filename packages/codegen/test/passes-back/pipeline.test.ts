@@ -160,6 +160,7 @@ describe("lower (the whole pipeline)", () => {
       "planBufferAllocation",
       "convertBlocksToOpaque",
       "compactBufferAllocation",
+      "injectSoftwarePipeline",
       "lowerOpaqueBlock",
       "flattenBuffer",
       "simplify",

@@ -1,5 +1,5 @@
 /**
- * Meaning preservation: after every prefix of passes 1–6 each corpus schedule computes what the
+ * Meaning preservation: after every prefix of passes 1–7 each corpus schedule computes what the
  * unscheduled function computes, on the sequential CPU executor (thread loops and launch
  * attributes run as serial loops, in program order, so every cooperative fetch finishes before
  * the compute that reads it).
@@ -25,7 +25,7 @@ function serialExecutable(entry: string, passesRun: number): boolean {
   return passesRun < 2;
 }
 
-describe("passes 1–6 preserve the corpus' results", () => {
+describe("passes 1–7 preserve the corpus' results", () => {
   for (const entry of scheduleCorpus()) {
     test(entry.name, () => {
       let f = entry.build().func;
@@ -69,7 +69,7 @@ function randomSchedule(n: number, tileI: number, tileJ: number, splitK: number 
   return sch.func;
 }
 
-test("random bound schedules of a small gemm keep their results through passes 1–6", () => {
+test("random bound schedules of a small gemm keep their results through passes 1–7", () => {
   const n = 16;
   const reference = gemmReluAdd(n).func;
   const tile = fc.constantFrom(1, 2, 4, 8, 16);

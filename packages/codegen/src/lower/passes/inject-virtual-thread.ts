@@ -1,5 +1,5 @@
 /**
- * Pass 8, `injectVirtualThread`: each `AttrStmt("virtual_thread", v, n)` becomes a serial loop
+ * Pass 10, `injectVirtualThread`: each `AttrStmt("virtual_thread", v, n)` becomes a serial loop
  * `for v' in range(n)` over its body, run by every (real) thread. Virtual threads of one thread
  * then run one after another, so a barrier inside one would wait for work the same thread has not
  * done yet: that is rejected.

@@ -1,5 +1,5 @@
 /**
- * Pass 10, `threadSync`: inserts `T.tvm_storage_sync("shared")` (`__syncthreads()`) wherever a
+ * Pass 12, `threadSync`: inserts `T.tvm_storage_sync("shared")` (`__syncthreads()`) wherever a
  * shared element written by one thread may be read (RAW) or overwritten (WAR) by another thread
  * of the block, following TVM's ThreadSync rule:
  *
@@ -26,6 +26,7 @@ import {
   type Stmt,
   type Var,
   forEachExpr,
+  intImm,
   printExpr,
   seq,
   usesVar,
@@ -33,7 +34,17 @@ import {
 } from "@tessera/ir";
 import { LoweringError } from "../errors.js";
 import type { Pass } from "../pass.js";
-import { type AccessEntry, type SharedAccess, isSharedScope, mayConflict, relaxOver, sharedReads } from "../kernel/shared-access.js";
+import {
+  type AccessEntry,
+  type ConflictContext,
+  type SharedAccess,
+  bindLet,
+  isSharedScope,
+  mayConflict,
+  relaxOver,
+  sharedReads,
+} from "../kernel/shared-access.js";
+import { VarDomains } from "../kernel/var-domains.js";
 import { barrier, isBarrier } from "../kernel/sync.js";
 import { isThreadExtent, isThreadIndexVar, threadExtentAttrs } from "../kernel/thread-env.js";
 
@@ -42,7 +53,7 @@ const PASS = "threadSync";
 export const threadSyncPass: Pass = {
   name: PASS,
   run(func) {
-    const planned = plan(func.body, HOST);
+    const planned = plan(func.body, { ...HOST, domains: new VarDomains() });
     return planned.stmt === func.body ? func : withBody(func, planned.stmt);
   },
 };
@@ -57,9 +68,11 @@ interface Env {
   readonly nonUniform: ReadonlySet<Var>;
   /** The enclosing thread-dependent condition or loop, which not every thread reaches. */
   readonly divergence: string | undefined;
+  /** Bounds of every variable met so far (shared by the whole walk). */
+  readonly domains: VarDomains;
 }
 
-const HOST: Env = { inKernel: false, threadVars: [], nonUniform: new Set(), divergence: undefined };
+const HOST: Omit<Env, "domains"> = { inKernel: false, threadVars: [], nonUniform: new Set(), divergence: undefined };
 
 interface Planned {
   readonly stmt: Stmt;
@@ -85,8 +98,9 @@ function plan(s: Stmt, env: Env): Planned {
     case "LetStmt": {
       const reads = env.inKernel ? sharedReads(s.value) : [];
       const nonUniform = isUniform(s.value, env) ? env.nonUniform : extend(env.nonUniform, s.variable);
+      env.domains.bindValue(s.variable, s.value);
       const body = planSequence(s.body, { ...env, nonUniform }, undefined);
-      return { stmt: rebuilt(s, body.stmt), entries: [...reads, ...relaxOver(body.entries, s.variable)] };
+      return { stmt: rebuilt(s, body.stmt), entries: [...reads, ...bindLet(body.entries, s.variable, s.value)] };
     }
     case "Allocate":
     case "DeclBuffer": {
@@ -119,6 +133,7 @@ function planAttr(s: AttrStmt, env: Env): Planned {
     inner = { ...env, inKernel: true, threadVars };
   }
   if (isThreadIndexVar(s.node)) inner = { ...inner, nonUniform: extend(inner.nonUniform, s.node) };
+  env.domains.bindRange(s.node, intImm(0, s.value.dtype), s.value);
   const body = planSequence(s.body, inner, undefined);
   return { stmt: rebuilt(s, body.stmt), entries: body.entries };
 }
@@ -134,8 +149,9 @@ function planFor(s: For, env: Env): Planned {
         divergence: `loop ${s.loopVar.name}, whose trip count (${printExpr(s.extent)}) depends on the thread index`,
       };
   const reads = env.inKernel ? bounds.flatMap(sharedReads) : [];
+  env.domains.bindRange(s.loopVar, s.min, s.extent);
   const body = planSequence(s.body, inner, s);
-  return { stmt: rebuilt(s, body.stmt), entries: [...reads, ...relaxOver(body.entries, s.loopVar)] };
+  return { stmt: rebuilt(s, body.stmt), entries: [...reads, ...relaxOver(body.entries, s.loopVar, env.domains)] };
 }
 
 function planIf(s: IfThenElse, env: Env): Planned {
@@ -175,7 +191,7 @@ function planSequence(body: Stmt, env: Env, loop: For | undefined): Planned {
   let pending = new PendingAccesses();
 
   planned.forEach((p, i) => {
-    const conflict = pending.firstConflict(p.entries, env.threadVars, []);
+    const conflict = pending.firstConflict(p.entries, { threadVars: env.threadVars, changing: [], domains: env.domains });
     if (conflict !== undefined) {
       requireUniform(env, conflict, "");
       needsBarrier[i] = true;
@@ -188,7 +204,7 @@ function planSequence(body: Stmt, env: Env, loop: For | undefined): Planned {
     // Loop-carried: what the end of one iteration leaves pending against the start of the next.
     for (let i = 0; i < planned.length && !needsBarrier[i] && !pending.isEmpty(); i++) {
       const entries = planned[i]!.entries;
-      const conflict = pending.firstConflict(entries, env.threadVars, [loop.loopVar]);
+      const conflict = pending.firstConflict(entries, { threadVars: env.threadVars, changing: [loop.loopVar], domains: env.domains });
       if (conflict !== undefined) {
         requireUniform(env, conflict, ` in the next iteration of loop ${loop.loopVar.name}`);
         needsBarrier[i] = true;
@@ -237,7 +253,7 @@ class PendingAccesses {
   }
 
   /** The first access of `entries` that conflicts with a pending one (before any barrier among `entries`). */
-  firstConflict(entries: readonly AccessEntry[], threadVars: readonly Var[], changing: readonly Var[]): Conflict | undefined {
+  firstConflict(entries: readonly AccessEntry[], ctx: ConflictContext): Conflict | undefined {
     let reads: readonly SharedAccess[] = this.reads;
     let writes: readonly SharedAccess[] = this.writes;
     for (const e of entries) {
@@ -245,8 +261,8 @@ class PendingAccesses {
         reads = [];
         writes = [];
       } else if (e.kind === "read") {
-        if (writes.some((w) => mayConflict(w, e, threadVars, changing))) return { hazard: "read after write", access: e };
-      } else if (reads.some((r) => mayConflict(r, e, threadVars, changing))) {
+        if (writes.some((w) => mayConflict(w, e, ctx))) return { hazard: "read after write", access: e };
+      } else if (reads.some((r) => mayConflict(r, e, ctx))) {
         return { hazard: "write after read", access: e };
       }
     }

@@ -1,5 +1,5 @@
 /**
- * Pass 9, `unrollLoop`: a loop of kind `unrolled` with constant bounds is expanded — its body
+ * Pass 11, `unrollLoop`: a loop of kind `unrolled` with constant bounds is expanded — its body
  * repeated once per iteration with the loop variable replaced by the constant — when the expansion
  * stays small (extent × statements of the body ≤ `MAX_UNROLLED_STATEMENTS`). Larger loops, loops
  * of symbolic extent, and bodies that declare storage or variables (repeating those would declare
