@@ -5,9 +5,11 @@
 import { type PrimFunc, gemmReluAdd, vectorAdd } from "@tessera/ir";
 import type { Schedule } from "@tessera/schedule";
 import { manualSchedule, naiveSchedule } from "./gemm-relu-add.js";
+import { pipelinedGemmSchedule } from "./pipelined-gemm.js";
 import { vectorAddSchedule, windowSum, windowSumSchedule } from "./simple.js";
 
 export * from "./gemm-relu-add.js";
+export * from "./pipelined-gemm.js";
 export * from "./simple.js";
 export * from "./lowered.js";
 
@@ -31,6 +33,12 @@ export function scheduleCorpus(): CorpusEntry[] {
       description: "manual gemm+ReLU+add, 128³, 64/64/16 shared tiles, 4×4 register tiles",
       original: () => gemmReluAdd(128).func,
       build: () => manualSchedule(128, { tileX: 64, tileY: 64, tileK: 16, threadTileX: 4, threadTileY: 4, threadTileK: 1 }),
+    },
+    {
+      name: "gemm_relu_add_pipelined",
+      description: "software-pipelined gemm+ReLU+add, 128³, 64×64 tiles, k chunks of 8 double-buffered in shared memory",
+      original: () => gemmReluAdd(128).func,
+      build: () => pipelinedGemmSchedule(128),
     },
   ];
 }

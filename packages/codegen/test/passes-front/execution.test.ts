@@ -19,6 +19,10 @@ import { manualSchedule, scheduleCorpus } from "@tessera/corpus";
  * threads share it: it is only checkable by an executor with per-thread local memory.
  */
 function serialExecutable(entry: string, passesRun: number): boolean {
+  // Its cooperative fetches are bound to threadIdx.x inside the compute's threadIdx.x loop; once
+  // lowerOpaqueBlock gives both one thread variable, each thread fetches only its own elements,
+  // which a serial run of the threads reads before the later threads have written them.
+  if (entry === "gemm_relu_add_pipelined") return passesRun <= PASSES_FRONT.findIndex((p) => p.name === "injectSoftwarePipeline") + 1;
   if (entry !== "gemm_relu_add_manual") return true;
   // After planning but before compaction, its per-thread register tiles are still 128×128 arrays
   // allocated 131072 times (≈20 s per run): checked on a smaller instance below instead.

@@ -14,6 +14,10 @@
  * - Compound statements are summarised for their parent: accesses before their first barrier,
  *   a barrier, accesses after their last barrier.
  *
+ * - An asynchronous copy (`async_scope`, from software pipelining) lands only when a thread waits
+ *   for it, so, as in TVM, every wait (`async_wait_queue_scope`) is followed by a barrier that
+ *   publishes the landed data to the other threads; as a write, the copy counts where it is issued.
+ *
  * A barrier must be reached by every thread of the block, so one needed inside a condition or a
  * loop whose outcome depends on the thread index is a LoweringError, never inserted.
  */
@@ -45,6 +49,7 @@ import {
   sharedReads,
 } from "../kernel/shared-access.js";
 import { VarDomains } from "../kernel/var-domains.js";
+import { ASYNC_WAIT_INFLIGHT_COUNT, ASYNC_WAIT_QUEUE_SCOPE } from "../kernel/async-attrs.js";
 import { barrier, isBarrier } from "../kernel/sync.js";
 import { isThreadExtent, isThreadIndexVar, threadExtentAttrs } from "../kernel/thread-env.js";
 
@@ -118,6 +123,7 @@ function storeAccesses(s: BufferStore): SharedAccess[] {
 }
 
 function planAttr(s: AttrStmt, env: Env): Planned {
+  if (s.key === ASYNC_WAIT_QUEUE_SCOPE) return planAsyncWait(s, env);
   if (!isThreadExtent(s)) {
     const body = planSequence(s.body, env, undefined);
     return { stmt: rebuilt(s, body.stmt), entries: body.entries };
@@ -136,6 +142,26 @@ function planAttr(s: AttrStmt, env: Env): Planned {
   env.domains.bindRange(s.node, intImm(0, s.value.dtype), s.value);
   const body = planSequence(s.body, inner, undefined);
   return { stmt: rebuilt(s, body.stmt), entries: body.entries };
+}
+
+/** `async_wait_queue_scope` > `async_wait_inflight_count` > body: a barrier goes first in the body. */
+function planAsyncWait(s: AttrStmt, env: Env): Planned {
+  const inflight = s.body;
+  if (inflight.kind !== "AttrStmt" || inflight.key !== ASYNC_WAIT_INFLIGHT_COUNT) {
+    throw new LoweringError(PASS, `${ASYNC_WAIT_QUEUE_SCOPE} must enclose ${ASYNC_WAIT_INFLIGHT_COUNT} directly`);
+  }
+  if (env.divergence !== undefined) {
+    throw new LoweringError(
+      PASS,
+      `an asynchronous copy wait (${ASYNC_WAIT_QUEUE_SCOPE}) needs a barrier after it, but it is inside ${env.divergence}; ` +
+        `not every thread of the block reaches it`,
+    );
+  }
+  const first = inflight.body.kind === "SeqStmt" ? inflight.body.seq[0] : inflight.body;
+  const synced = first !== undefined && isBarrier(first) ? inflight.body : seq([barrier(), inflight.body]);
+  const body = planSequence(synced, env, undefined);
+  const stmt = body.stmt === inflight.body ? s : { ...s, body: { ...inflight, body: body.stmt } };
+  return { stmt, entries: body.entries };
 }
 
 function planFor(s: For, env: Env): Planned {

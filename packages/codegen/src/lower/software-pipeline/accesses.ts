@@ -74,19 +74,19 @@ export function boxesOverlap(as: readonly AccessBox[], bs: readonly AccessBox[])
 class AccessCollector extends IRVisitor {
   readonly reads = new Map<Var, { buffer: Buffer; bounds: IntBound[] }>();
   readonly writes = new Map<Var, { buffer: Buffer; bounds: IntBound[] }>();
-  private readonly private = new Set<Var>();
+  private readonly privateStorage = new Set<Var>();
 
   constructor(private readonly facts: LoopBounds) {
     super();
   }
 
   boxes(table: ReadonlyMap<Var, AccessBox>): AccessBox[] {
-    return [...table.values()].filter((b) => !this.private.has(b.buffer.data));
+    return [...table.values()].filter((b) => !this.privateStorage.has(b.buffer.data));
   }
 
   override visitStmt(s: Stmt): void {
-    if (s.kind === "Allocate" || s.kind === "DeclBuffer") this.private.add(s.buffer.data);
-    if (s.kind === "BlockRealize") for (const b of s.block.allocBuffers) this.private.add(b.data);
+    if (s.kind === "Allocate" || s.kind === "DeclBuffer") this.privateStorage.add(s.buffer.data);
+    if (s.kind === "BlockRealize") for (const b of s.block.allocBuffers) this.privateStorage.add(b.data);
     super.visitStmt(s);
   }
 

@@ -70,7 +70,12 @@ function describe(value: AttrValue): string {
 }
 
 /** The annotation against a body of `count` statements: one stage and one order each, a permutation. */
-export function checkAnnotationFitsBody(loop: For, annotation: PipelineAnnotation, count: number): void {
+export function checkAnnotationFitsBody(loop: For, annotation: PipelineAnnotation, count: number, openedBlocks: number): void {
+  const opened =
+    openedBlocks === 0
+      ? ""
+      : `; the statements of ${openedBlocks} nested block${openedBlocks === 1 ? "" : "s"} without predicate count one by one, ` +
+        `as in TVM (an inner pipeline's prologue, body and epilogue are three statements)`;
   for (const [key, list] of [
     [PIPELINE_STAGE, annotation.stages],
     [PIPELINE_ORDER, annotation.orders],
@@ -79,7 +84,7 @@ export function checkAnnotationFitsBody(loop: For, annotation: PipelineAnnotatio
       throw pipelineError(
         loop,
         `has ${key} = [${list.join(", ")}] with ${list.length} entr${list.length === 1 ? "y" : "ies"}, but its body has ` +
-          `${count} statement${count === 1 ? "" : "s"} to pipeline (one entry per statement)`,
+          `${count} statement${count === 1 ? "" : "s"} to pipeline (one entry per statement${opened})`,
       );
     }
   }

@@ -34,14 +34,10 @@ import {
   sub,
 } from "@tessera/ir";
 import { LoweringError } from "../errors.js";
+import { ASYNC_COMMIT_QUEUE_SCOPE, ASYNC_SCOPE, ASYNC_WAIT_INFLIGHT_COUNT, ASYNC_WAIT_QUEUE_SCOPE } from "../kernel/async-attrs.js";
 import { guarded } from "../util/conditions.js";
 import { PASS } from "./annotations.js";
 import { type PipelineStmt, describeStmt } from "./model.js";
-
-export const ASYNC_SCOPE = "async_scope";
-export const ASYNC_COMMIT_QUEUE_SCOPE = "async_commit_queue_scope";
-export const ASYNC_WAIT_QUEUE_SCOPE = "async_wait_queue_scope";
-export const ASYNC_WAIT_INFLIGHT_COUNT = "async_wait_inflight_count";
 
 /** One statement instance placed in a section (prologue, body or epilogue). */
 export interface SectionEntry {

@@ -12,6 +12,8 @@ export interface PipelineBody {
   readonly stmts: readonly Stmt[];
   /** Buffers allocated inside the loop body, around the statements: these may get versions. */
   readonly allocs: readonly Buffer[];
+  /** How many nested grouping blocks were opened up (an inner pipeline's block is one). */
+  readonly openedBlocks: number;
 }
 
 export function pipelineBody(loop: For): PipelineBody {
@@ -26,15 +28,17 @@ export function pipelineBody(loop: For): PipelineBody {
     body = body.block.body;
   }
   const stmts: Stmt[] = [];
+  let openedBlocks = 0;
   for (const child of body.kind === "SeqStmt" ? body.seq : [body]) {
     if (child.kind === "BlockRealize" && groupingProblem(child) === undefined && child.block.body.kind === "SeqStmt") {
       allocs.push(...child.block.allocBuffers);
       stmts.push(...child.block.body.seq);
+      openedBlocks++;
     } else {
       stmts.push(child);
     }
   }
-  return { stmts, allocs };
+  return { stmts, allocs, openedBlocks };
 }
 
 /** Why a block is more than a grouping of statements with allocations, if it is. */

@@ -81,7 +81,7 @@ function emitSection(layout: PipelineLayout, section: Section): Stmt | undefined
   const entries: SectionEntry[] = [];
   for (const st of layout.ordered) {
     const iteration = analyzer.simplify(sub(add(section.start, i), st.stage));
-    const predicate = section.edge ? analyzer.simplify(and(ge(iteration, 0), lt(iteration, loop.extent))) : boolImm(true);
+    const predicate = section.edge ? inBounds(i, section.start, st.stage, loop.extent, analyzer) : boolImm(true);
     if (isConstInt(predicate, 0)) continue;
     const loopValue = analyzer.simplify(add(loop.min, iteration));
     const body = new InstanceRewriter(loop.loopVar, iteration, loopValue, layout.versioned, analyzer).visitStmt(st.stmt);
@@ -95,4 +95,10 @@ function emitSection(layout: PipelineLayout, section: Section): Stmt | undefined
   if (i.kind !== "Var") return seq(stmts);
   const kind: ForKind = section.edge ? "unrolled" : loop.forKind;
   return forLoop(i, tripCount, seq(stmts), { kind, annotations: layout.annotations });
+}
+
+/** `0 <= start + i - stage < extent`, stated on `i` and simplified under its bounds. */
+function inBounds(i: PrimExpr, start: PrimExpr, stage: number, extent: PrimExpr, analyzer: Analyzer): PrimExpr {
+  const offset = analyzer.simplify(sub(intImm(stage, i.dtype), start));
+  return analyzer.simplify(and(ge(i, offset), lt(i, analyzer.simplify(add(extent, offset)))));
 }

@@ -39,7 +39,7 @@ export function pipelineLoop(loop: For, enclosing: readonly For[]): Stmt {
     throw pipelineError(loop, `is ${what}; only serial loops can be software-pipelined`);
   }
   const body = pipelineBody(loop);
-  checkAnnotationFitsBody(loop, annotation, body.stmts.length);
+  checkAnnotationFitsBody(loop, annotation, body.stmts.length, body.openedBlocks);
   const maxStage = Math.max(...annotation.stages);
   const tripCount = loop.extent.kind === "IntImm" ? loop.extent.value : undefined;
   if (maxStage > 0 && tripCount === undefined) {
