@@ -333,6 +333,36 @@ describe("injectSoftwarePipeline", () => {
       );
     });
 
+    test("producers of one stage separated by another statement commit as two groups (TVM would group the statement between)", () => {
+      const src = `
+        @T.prim_func
+        def main(A: T.Buffer((16, 16), "float32"), B: T.Buffer((16, 16), "float32"), C: T.Buffer((16, 16), "float32"), D: T.Buffer((16, 16), "float32")):
+            for tx in T.thread_binding(16, thread="threadIdx.x"):
+                for i in T.serial(16, ${annotation("[0, 1, 0, 2]", "[0, 1, 2, 3]", `, "software_pipeline_async_stages": [0]`)}):
+                    with T.block():
+                        X = T.alloc_buffer((16, 1), scope="shared")
+                        Y = T.alloc_buffer((16, 1), scope="shared")
+                        X[tx, 0] = A[tx, i]
+                        D[tx, i] = B[tx, i] * T.float32(2)
+                        Y[tx, 0] = B[tx, i]
+                        C[tx, i] = X[tx, 0] + Y[tx, 0]`;
+      // Two groups per iteration, two iterations ahead: X(i) and Y(i) are done when at most 4 are in flight.
+      expect(printTVMScript(injectSoftwarePipeline(parse(src)))).toContain(
+        indented(`
+                      for i in range(14):
+                          with T.attr(None, "async_commit_queue_scope", 0):
+                              T.attr(None, "async_scope", 1)
+                              X[(i + 2) % 3, tx, 0] = A[tx, i + 2]
+                          D[tx, i + 1] = B[tx, i + 1] * T.float32(2.0)
+                          with T.attr(None, "async_commit_queue_scope", 0):
+                              T.attr(None, "async_scope", 1)
+                              Y[(i + 2) % 3, tx, 0] = B[tx, i + 2]
+                          T.attr(None, "async_wait_queue_scope", 0)
+                          T.attr(None, "async_wait_inflight_count", 4)
+                          C[tx, i] = X[i % 3, tx, 0] + Y[i % 3, tx, 0]`, 12),
+      );
+    });
+
     test("two async stages: a consumer that also produces commits to its own queue; a predicated producer's count is conditional", () => {
       const text = printTVMScript(injectSoftwarePipeline(parse(threeStageCompute("[0, 1, 2]", "[0, 1, 2]", `, "software_pipeline_async_stages": [0, 1]`))));
       expect(text).toContain(
