@@ -5,10 +5,12 @@
 import { type PrimFunc, gemmReluAdd, vectorAdd } from "@tessera/ir";
 import type { Schedule } from "@tessera/schedule";
 import { type ManualScheduleParams, annotateKernel, manualSchedule, naiveSchedule } from "./gemm-relu-add.js";
+import { pipelinedGemmSchedule } from "./pipelined-gemm.js";
 import { vectorAddSchedule, windowSum, windowSumSchedule } from "./simple.js";
 
 export * from "./gemm-relu-add.js";
 export * from "./gemm-relu-add-fast.js";
+export * from "./pipelined-gemm.js";
 export * from "./simple.js";
 export * from "./lowered.js";
 
@@ -41,6 +43,12 @@ export function scheduleCorpus(): CorpusEntry[] {
       description: "gemm_relu_add_manual with MetaSchedule's unroll pragmas on the gemm's outer loop (max step 512, explicit) and __launch_bounds__(256, 2)",
       original: () => gemmReluAdd(128).func,
       build: () => annotateKernel(manualSchedule(128, SMALL_MANUAL_PARAMS), "gemm", { unrollMaxStep: 512, unrollExplicit: true, minBlocksPerSM: 2 }),
+    },
+    {
+      name: "gemm_relu_add_pipelined",
+      description: "software-pipelined gemm+ReLU+add, 128³, 64×64 tiles, k chunks of 8 double-buffered in shared memory",
+      original: () => gemmReluAdd(128).func,
+      build: () => pipelinedGemmSchedule(128),
     },
   ];
 }

@@ -1,4 +1,4 @@
-/** Shared helpers of the back-pass tests (passes 7–13): parsing, golden printing, execution checks. */
+/** Shared helpers of the back-pass tests (passes 8–14): parsing, golden printing, execution checks. */
 import { type PrimFunc, compilePrimFunc, parsePrimFunc, primFunc, printTVMScript, randomArgs } from "@tessera/ir";
 import { expect } from "vitest";
 import type { DeviceKernel } from "../../src/lowered.js";

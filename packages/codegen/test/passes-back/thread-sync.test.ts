@@ -189,6 +189,124 @@ A[threadIdx_x + 4] = B[3 - threadIdx_x]`),
     expect(threadSyncPass.run(f, CTX)).toBe(f);
   });
 
+  describe("versions of a multi-versioned buffer (software pipelining)", () => {
+    test("a write to the next version and a read of the current one do not conflict: one barrier per iteration", () => {
+      expectScript(
+        runPass(
+          threadSyncPass,
+          kernel(`
+for k in range(4):
+    S_1[(k + 1) % 2 * 4 + threadIdx_x] = A[k * 4 + threadIdx_x]
+    B[k * 4 + threadIdx_x] = S_1[k % 2 * 4 + 3 - threadIdx_x]`),
+        ),
+        kernel(`
+for k in range(4):
+    T.tvm_storage_sync("shared")
+    S_1[(k + 1) % 2 * 4 + threadIdx_x] = A[k * 4 + threadIdx_x]
+    B[k * 4 + threadIdx_x] = S_1[k % 2 * 4 + 3 - threadIdx_x]`),
+      );
+    });
+
+    test("the same version written and read by different threads still needs its barrier", () => {
+      expectScript(
+        runPass(
+          threadSyncPass,
+          kernel(`
+for k in range(4):
+    S_1[k % 2 * 4 + threadIdx_x] = A[k * 4 + threadIdx_x]
+    B[k * 4 + threadIdx_x] = S_1[k % 2 * 4 + 3 - threadIdx_x]`),
+        ),
+        kernel(`
+for k in range(4):
+    T.tvm_storage_sync("shared")
+    S_1[k % 2 * 4 + threadIdx_x] = A[k * 4 + threadIdx_x]
+    T.tvm_storage_sync("shared")
+    B[k * 4 + threadIdx_x] = S_1[k % 2 * 4 + 3 - threadIdx_x]`),
+      );
+    });
+
+    test("a version term whose remainder spills past the version stride proves nothing", () => {
+      // Thread 3 writes S[(k + 1) % 2 * 2 + 3], which is S[k % 2 * 2 + 1] for thread 1 when k is odd.
+      const f = parse(
+        kernel(`
+for k in range(4):
+    S_1[(k + 1) % 2 * 2 + threadIdx_x] = A[k * 4 + threadIdx_x]
+    B[k * 4 + threadIdx_x] = S_1[k % 2 * 2 + 3 - threadIdx_x]`),
+      );
+      expect(barrierCount(threadSyncPass.run(f, CTX))).toBe(2);
+    });
+  });
+
+  describe("accesses summarised over a loop keep their index", () => {
+    test("a loop filling S[0:4] and a loop reading S[4:8] do not conflict", () => {
+      const f = parse(
+        kernel(`
+for j in range(2):
+    S_1[j * 2 + threadIdx_x % 2] = A[j * 4 + threadIdx_x]
+for j in range(2):
+    B[j * 4 + threadIdx_x] = S_1[j * 2 + threadIdx_x % 2 + 4]`),
+      );
+      expect(threadSyncPass.run(f, CTX)).toBe(f);
+    });
+
+    test("overlapping summaries conflict, also when their indices print alike", () => {
+      const f = parse(
+        kernel(`
+for j in range(2):
+    S_1[threadIdx_x + j] = A[j * 4 + threadIdx_x]
+for j in range(2):
+    B[j * 4 + threadIdx_x] = S_1[threadIdx_x + j]`),
+      );
+      expect(barrierCount(threadSyncPass.run(f, CTX))).toBe(1);
+    });
+  });
+
+  describe("asynchronous copies", () => {
+    const copyThenWait = `
+with T.attr(None, "async_commit_queue_scope", 0):
+    with T.attr(None, "async_scope", 1):
+        S_1[threadIdx_x] = A[threadIdx_x]
+with T.attr(None, "async_wait_queue_scope", 0):
+    with T.attr(None, "async_wait_inflight_count", 0):
+        B[threadIdx_x] = S_1[3 - threadIdx_x]`;
+
+    test("a barrier follows every wait (TVM's ThreadSyncAfterWaitQueueInserter); the planner adds none before it", () => {
+      expectScript(
+        runPass(threadSyncPass, kernel(copyThenWait)),
+        kernel(`
+with T.attr(None, "async_commit_queue_scope", 0):
+    with T.attr(None, "async_scope", 1):
+        S_1[threadIdx_x] = A[threadIdx_x]
+with T.attr(None, "async_wait_queue_scope", 0):
+    with T.attr(None, "async_wait_inflight_count", 0):
+        T.tvm_storage_sync("shared")
+        B[threadIdx_x] = S_1[3 - threadIdx_x]`),
+      );
+    });
+
+    test("a wait whose body already starts with a barrier gets no second one", () => {
+      const once = runPass(threadSyncPass, kernel(copyThenWait));
+      expect(threadSyncPass.run(once, CTX)).toBe(once);
+    });
+
+    test("a wait inside a thread-dependent condition, or without its in-flight count", () => {
+      const divergent = kernel(`
+if threadIdx_x < 2:
+    with T.attr(None, "async_wait_queue_scope", 0):
+        with T.attr(None, "async_wait_inflight_count", 0):
+            B[threadIdx_x] = A[threadIdx_x]`);
+      expect(errorOf(() => runPass(threadSyncPass, divergent), LoweringError).message).toContain(
+        "an asynchronous copy wait (async_wait_queue_scope) needs a barrier after it, but it is inside if threadIdx_x < 2",
+      );
+      const bare = kernel(`
+with T.attr(None, "async_wait_queue_scope", 0):
+    B[threadIdx_x] = A[threadIdx_x]`);
+      expect(errorOf(() => runPass(threadSyncPass, bare), LoweringError).message).toBe(
+        "threadSync: async_wait_queue_scope must enclose async_wait_inflight_count directly",
+      );
+    });
+  });
+
   describe("errors", () => {
     test("a barrier needed inside a thread-dependent condition", () => {
       const err = errorOf(

@@ -1,5 +1,5 @@
 /**
- * Meaning preservation: after every prefix of passes 1–6 each corpus schedule computes what the
+ * Meaning preservation: after every prefix of passes 1–7 each corpus schedule computes what the
  * unscheduled function computes, on the sequential CPU executor (thread loops and launch
  * attributes run as serial loops, in program order, so every cooperative fetch finishes before
  * the compute that reads it).
@@ -22,13 +22,17 @@ const MANUAL_GEMM_ENTRIES: ReadonlySet<string> = new Set(["gemm_relu_add_manual"
  * threads share it: it is only checkable by an executor with per-thread local memory.
  */
 function serialExecutable(entry: string, passesRun: number): boolean {
+  // Its cooperative fetches are bound to threadIdx.x inside the compute's threadIdx.x loop; once
+  // lowerOpaqueBlock gives both one thread variable, each thread fetches only its own elements,
+  // which a serial run of the threads reads before the later threads have written them.
+  if (entry === "gemm_relu_add_pipelined") return passesRun <= PASSES_FRONT.findIndex((p) => p.name === "injectSoftwarePipeline") + 1;
   if (!MANUAL_GEMM_ENTRIES.has(entry)) return true;
   // After planning but before compaction, its per-thread register tiles are still 128×128 arrays
   // allocated 131072 times (≈20 s per run): checked on a smaller instance below instead.
   return passesRun < 2;
 }
 
-describe("passes 1–6 preserve the corpus' results", () => {
+describe("passes 1–7 preserve the corpus' results", () => {
   for (const entry of scheduleCorpus()) {
     test(entry.name, () => {
       let f = entry.build().func;
@@ -72,7 +76,7 @@ function randomSchedule(n: number, tileI: number, tileJ: number, splitK: number 
   return sch.func;
 }
 
-test("random bound schedules of a small gemm keep their results through passes 1–6", () => {
+test("random bound schedules of a small gemm keep their results through passes 1–7", () => {
   const n = 16;
   const reference = gemmReluAdd(n).func;
   const tile = fc.constantFrom(1, 2, 4, 8, 16);

@@ -31,7 +31,7 @@ def main(A: T.Buffer((32,), "float32"), B: T.Buffer((32,), "float32")):
   });
 
   test("parameter buffers keep their name and data pointer", () => {
-    const before = runFront(corpusEntry("gemm_relu_add_naive").build().func, 5);
+    const before = runFront(corpusEntry("gemm_relu_add_naive").build().func, 6);
     const after = flattenBuffer(before);
     expect(after.params).toBe(before.params);
     for (const p of before.params) {
@@ -49,7 +49,7 @@ def main(A: T.Buffer((32,), "float32"), B: T.Buffer((32,), "float32")):
     });
   });
 
-  test("naive corpus schedule after passes 1–6", () => {
+  test("naive corpus schedule after passes 1–7", () => {
     const entry = corpusEntry("gemm_relu_add_naive");
     const out = runFront(entry.build().func);
     expect(script(out)).toBe(`@T.prim_func

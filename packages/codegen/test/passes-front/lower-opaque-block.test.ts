@@ -130,7 +130,7 @@ def main(A: T.Buffer((64,), "float32")):
 
   test("vector_add: the block predicate guards the partial last block", () => {
     const entry = corpusEntry("vector_add");
-    const out = runFront(entry.build().func, 5);
+    const out = runFront(entry.build().func, 6);
     expect(script(out)).toBe(`@T.prim_func
 def vector_add(A: T.Buffer((1000,), "float32"), B: T.Buffer((1000,), "float32"), C: T.Buffer((1000,), "float32")):
     T.func_attr({"global_symbol": "vector_add", "tir.noalias": T.bool(True)})

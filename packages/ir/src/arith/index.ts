@@ -11,8 +11,11 @@ export { floorDivInt, floorModInt, truncDivInt, truncModInt, foldBinaryConstants
 export {
   type LinearForm,
   type LinearTerm,
+  addForms,
+  linearFormBound,
   linearFormOf,
   linearFormToExpr,
+  scaleForm,
 } from "./linearForm.js";
 export { type SimplifyFacts, rewriteSimplify } from "./rewriteSimplify.js";
 export {

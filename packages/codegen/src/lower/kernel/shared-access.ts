@@ -1,14 +1,17 @@
 /**
  * Accesses to block-shared storage, as the barrier planner (`threadSync`) sees them: which buffer
- * (by its `data` variable), read or write, and at which index — or no index when the access
- * stands for many elements (a summary of a loop over it).
+ * (by its `data` variable), read or write, and at which index. An access summarised over a loop
+ * keeps its index with the loop iterator replaced by a stand-in variable of the same domain (any
+ * iteration); no index means any element.
  */
-import { type Buffer, type PrimExpr, type Var, forEachExpr, sameExprStructure, usesVar } from "@tessera/ir";
+import { type Buffer, type PrimExpr, type Var, forEachExpr, sameExprStructure, substitute, usesVar } from "@tessera/ir";
+import { provablyDisjoint } from "./index-disjointness.js";
+import type { VarDomains } from "./var-domains.js";
 
 export interface SharedAccess {
   readonly kind: "read" | "write";
   readonly buffer: Buffer;
-  /** Undefined: any element (the access was summarised over a loop or a binding). */
+  /** Undefined: any element. */
   readonly indices: readonly PrimExpr[] | undefined;
 }
 
@@ -27,35 +30,52 @@ export function sharedReads(e: PrimExpr): SharedAccess[] {
   return out;
 }
 
-/** The entries as seen outside the scope of `v`: indices that use `v` no longer name one element. */
-export function relaxOver(entries: readonly AccessEntry[], v: Var): AccessEntry[] {
+/** The entries as seen outside the scope of `v` (a loop iterator): `v` becomes a stand-in for any of its values. */
+export function relaxOver(entries: readonly AccessEntry[], v: Var, domains: VarDomains): AccessEntry[] {
+  let standIn: Var | undefined;
+  return entries.map((a) => {
+    if (a.kind === "sync" || a.indices === undefined || !a.indices.some((i) => usesVar(i, (x) => x === v))) return a;
+    standIn ??= domains.standIn(v);
+    const s = standIn;
+    return { ...a, indices: a.indices.map((i) => substitute(i, (x) => (x === v ? s : undefined))) };
+  });
+}
+
+/** The entries as seen outside `let v = value`: `v` replaced by its value. */
+export function bindLet(entries: readonly AccessEntry[], v: Var, value: PrimExpr): AccessEntry[] {
   return entries.map((a) =>
     a.kind === "sync" || a.indices === undefined || !a.indices.some((i) => usesVar(i, (x) => x === v))
       ? a
-      : { ...a, indices: undefined },
+      : { ...a, indices: a.indices.map((i) => substitute(i, (x) => (x === v ? value : undefined))) },
   );
 }
 
-/**
- * Do two accesses of the same block touch an element that another thread touches? Only when
- * both name the same single element per thread (structurally equal point indices using every
- * thread index of the block) is the answer no. `changing` are variables whose value differs
- * between the two accesses (the loop variable, for a loop-carried check).
- */
-export function mayConflict(
-  prev: SharedAccess,
-  curr: SharedAccess,
-  threadVars: readonly Var[],
-  changing: readonly Var[],
-): boolean {
-  if (prev.buffer.data !== curr.buffer.data) return false;
-  if (prev.indices === undefined || curr.indices === undefined) return true;
-  if (prev.indices.length !== curr.indices.length) return true;
-  if (!prev.indices.every((x, i) => sameExprStructure(x, curr.indices![i]!))) return true;
-  const indices = curr.indices;
-  const uses = (v: Var): boolean => indices.some((i) => usesVar(i, (x) => x === v));
-  if (indices.some((i) => i.kind === "Ramp" || i.dtype.includes("x"))) return true;
-  if (changing.some(uses)) return true;
-  return !threadVars.every(uses);
+export interface ConflictContext {
+  /** Thread indices of the block with extent > 1 (the variables a per-thread index must use). */
+  readonly threadVars: readonly Var[];
+  /** Variables whose value differs between the two accesses (the loop variable, for a loop-carried check). */
+  readonly changing: readonly Var[];
+  readonly domains: VarDomains;
 }
 
+/**
+ * Do two accesses of the same block touch an element that another thread touches? No when they
+ * name the same single element per thread (structurally equal point indices using every thread
+ * index of the block, no stand-in), or when their elements are provably disjoint for any two
+ * threads (and, for `changing` variables, any two values).
+ */
+export function mayConflict(prev: SharedAccess, curr: SharedAccess, ctx: ConflictContext): boolean {
+  if (prev.buffer.data !== curr.buffer.data) return false;
+  if (prev.indices === undefined || curr.indices === undefined) return true;
+  if (sameElementPerThread(prev.indices, curr.indices, ctx)) return false;
+  const independent = (v: Var): boolean => ctx.threadVars.includes(v) || ctx.changing.includes(v) || ctx.domains.isStandIn(v);
+  return !provablyDisjoint(prev.indices, curr.indices, independent, ctx.domains);
+}
+
+function sameElementPerThread(prev: readonly PrimExpr[], curr: readonly PrimExpr[], ctx: ConflictContext): boolean {
+  if (prev.length !== curr.length || !prev.every((x, i) => sameExprStructure(x, curr[i]!))) return false;
+  const uses = (v: Var): boolean => curr.some((i) => usesVar(i, (x) => x === v));
+  if (curr.some((i) => i.kind === "Ramp" || i.dtype.includes("x"))) return false;
+  if (ctx.changing.some(uses) || curr.some((i) => usesVar(i, (x) => ctx.domains.isStandIn(x)))) return false;
+  return ctx.threadVars.every(uses);
+}

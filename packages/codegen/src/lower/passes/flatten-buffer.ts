@@ -1,5 +1,5 @@
 /**
- * Pass 6, `flattenBuffer` (TVM FlattenBuffer): every buffer (parameters, allocations, declared
+ * Pass 7, `flattenBuffer` (TVM FlattenBuffer): every buffer (parameters, allocations, declared
  * views) becomes one-dimensional, `shape = [elements]`, and every access uses one index: the
  * element offset plus the indices weighted by the strides (row-major when the buffer has none).
  * A flat buffer keeps its name, scope and `data` variable, so parameters stay the same pointers.

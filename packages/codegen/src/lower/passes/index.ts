@@ -1,8 +1,9 @@
-/** Lowering passes 1–6 (blocks → flat, block-free TensorIR) and the reusable `simplify` pass. */
+/** Lowering passes 1–7 (blocks → flat, block-free TensorIR) and the reusable `simplify` pass. */
 import type { Pass } from "../pass.js";
 import { compactBufferAllocationPass } from "./compact-buffer-allocation.js";
 import { convertBlocksToOpaquePass } from "./convert-blocks-to-opaque.js";
 import { flattenBufferPass } from "./flatten-buffer.js";
+import { injectSoftwarePipelinePass } from "./inject-software-pipeline.js";
 import { lowerInitBlockPass } from "./lower-init-block.js";
 import { lowerOpaqueBlockPass } from "./lower-opaque-block.js";
 import { planBufferAllocationPass } from "./plan-buffer-allocation.js";
@@ -10,17 +11,19 @@ import { planBufferAllocationPass } from "./plan-buffer-allocation.js";
 export { compactBufferAllocation, compactBufferAllocationPass } from "./compact-buffer-allocation.js";
 export { convertBlocksToOpaque, convertBlocksToOpaquePass } from "./convert-blocks-to-opaque.js";
 export { flattenBuffer, flattenBufferPass } from "./flatten-buffer.js";
+export { injectSoftwarePipeline, injectSoftwarePipelinePass } from "./inject-software-pipeline.js";
 export { lowerInitBlock, lowerInitBlockPass } from "./lower-init-block.js";
 export { lowerOpaqueBlock, lowerOpaqueBlockPass } from "./lower-opaque-block.js";
 export { planBufferAllocation, planBufferAllocationPass } from "./plan-buffer-allocation.js";
 export { simplifyFunc, simplifyPass } from "./simplify.js";
 
-/** Passes 1–6 of docs/architecture/lowering.md, in pipeline order. */
+/** Passes 1–7 of docs/architecture/lowering.md, in pipeline order. */
 export const PASSES_FRONT: readonly Pass[] = [
   lowerInitBlockPass,
   planBufferAllocationPass,
   convertBlocksToOpaquePass,
   compactBufferAllocationPass,
+  injectSoftwarePipelinePass,
   lowerOpaqueBlockPass,
   flattenBufferPass,
 ];

@@ -1,5 +1,5 @@
 /**
- * Pass 9, `injectVirtualThread` (TVM's InjectVirtualThread): each `AttrStmt("virtual_thread", v,
+ * Pass 10, `injectVirtualThread` (TVM's InjectVirtualThread): each `AttrStmt("virtual_thread", v,
  * n)` disappears and its body is run by every real thread for all `n` virtual threads. The
  * virtual thread is pushed down (kernel/vthread-injector.ts): what does not depend on `v` — the
  * k loop, the cooperative shared-memory fetch — stays once; the statements that do are

@@ -1,5 +1,5 @@
 /**
- * Pass 5, `lowerOpaqueBlock` (TVM LowerOpaqueBlock, with UnifyThreadBinding folded in): blocks
+ * Pass 6, `lowerOpaqueBlock` (TVM LowerOpaqueBlock, with UnifyThreadBinding folded in): blocks
  * disappear. A block's predicate becomes an `if`, its allocations `Allocate` statements around its
  * body. A loop bound to a thread becomes `AttrStmt("thread_extent", v, extent)` (`virtual_thread`
  * for `vthread.*`), where `v` is one variable per tag, named by the tag, shared by every loop bound

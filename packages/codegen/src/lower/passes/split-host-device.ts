@@ -1,5 +1,5 @@
 /**
- * Pass 12, `splitHostDevice`: cuts the lowered function into device kernels and what the host
+ * Pass 14, `splitHostDevice`: cuts the lowered function into device kernels and what the host
  * does around them. The host may only allocate global workspaces and launch kernels in sequence;
  * each maximal subtree starting at a `thread_extent` attribute (a launch nest) becomes one kernel.
  *

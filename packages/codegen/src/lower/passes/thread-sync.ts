@@ -1,5 +1,5 @@
 /**
- * Pass 10, `threadSync`: inserts `T.tvm_storage_sync("shared")` (`__syncthreads()`) wherever a
+ * Pass 12, `threadSync`: inserts `T.tvm_storage_sync("shared")` (`__syncthreads()`) wherever a
  * shared element written by one thread may be read (RAW) or overwritten (WAR) by another thread
  * of the block, following TVM's ThreadSync rule:
  *
@@ -14,6 +14,10 @@
  * - Compound statements are summarised for their parent: accesses before their first barrier,
  *   a barrier, accesses after their last barrier.
  *
+ * - An asynchronous copy (`async_scope`, from software pipelining) lands only when a thread waits
+ *   for it, so, as in TVM, every wait (`async_wait_queue_scope`) is followed by a barrier that
+ *   publishes the landed data to the other threads; as a write, the copy counts where it is issued.
+ *
  * A barrier must be reached by every thread of the block, so one needed inside a condition or a
  * loop whose outcome depends on the thread index is a LoweringError, never inserted.
  */
@@ -26,6 +30,7 @@ import {
   type Stmt,
   type Var,
   forEachExpr,
+  intImm,
   printExpr,
   seq,
   usesVar,
@@ -33,7 +38,18 @@ import {
 } from "@tessera/ir";
 import { LoweringError } from "../errors.js";
 import type { Pass } from "../pass.js";
-import { type AccessEntry, type SharedAccess, isSharedScope, mayConflict, relaxOver, sharedReads } from "../kernel/shared-access.js";
+import {
+  type AccessEntry,
+  type ConflictContext,
+  type SharedAccess,
+  bindLet,
+  isSharedScope,
+  mayConflict,
+  relaxOver,
+  sharedReads,
+} from "../kernel/shared-access.js";
+import { VarDomains } from "../kernel/var-domains.js";
+import { ASYNC_WAIT_INFLIGHT_COUNT, ASYNC_WAIT_QUEUE_SCOPE } from "../kernel/async-attrs.js";
 import { barrier, isBarrier } from "../kernel/sync.js";
 import { isThreadExtent, isThreadIndexVar, threadExtentAttrs } from "../kernel/thread-env.js";
 
@@ -42,7 +58,7 @@ const PASS = "threadSync";
 export const threadSyncPass: Pass = {
   name: PASS,
   run(func) {
-    const planned = plan(func.body, HOST);
+    const planned = plan(func.body, { ...HOST, domains: new VarDomains() });
     return planned.stmt === func.body ? func : withBody(func, planned.stmt);
   },
 };
@@ -57,9 +73,11 @@ interface Env {
   readonly nonUniform: ReadonlySet<Var>;
   /** The enclosing thread-dependent condition or loop, which not every thread reaches. */
   readonly divergence: string | undefined;
+  /** Bounds of every variable met so far (shared by the whole walk). */
+  readonly domains: VarDomains;
 }
 
-const HOST: Env = { inKernel: false, threadVars: [], nonUniform: new Set(), divergence: undefined };
+const HOST: Omit<Env, "domains"> = { inKernel: false, threadVars: [], nonUniform: new Set(), divergence: undefined };
 
 interface Planned {
   readonly stmt: Stmt;
@@ -85,8 +103,9 @@ function plan(s: Stmt, env: Env): Planned {
     case "LetStmt": {
       const reads = env.inKernel ? sharedReads(s.value) : [];
       const nonUniform = isUniform(s.value, env) ? env.nonUniform : extend(env.nonUniform, s.variable);
+      env.domains.bindValue(s.variable, s.value);
       const body = planSequence(s.body, { ...env, nonUniform }, undefined);
-      return { stmt: rebuilt(s, body.stmt), entries: [...reads, ...relaxOver(body.entries, s.variable)] };
+      return { stmt: rebuilt(s, body.stmt), entries: [...reads, ...bindLet(body.entries, s.variable, s.value)] };
     }
     case "Allocate":
     case "DeclBuffer": {
@@ -104,6 +123,7 @@ function storeAccesses(s: BufferStore): SharedAccess[] {
 }
 
 function planAttr(s: AttrStmt, env: Env): Planned {
+  if (s.key === ASYNC_WAIT_QUEUE_SCOPE) return planAsyncWait(s, env);
   if (!isThreadExtent(s)) {
     const body = planSequence(s.body, env, undefined);
     return { stmt: rebuilt(s, body.stmt), entries: body.entries };
@@ -119,8 +139,29 @@ function planAttr(s: AttrStmt, env: Env): Planned {
     inner = { ...env, inKernel: true, threadVars };
   }
   if (isThreadIndexVar(s.node)) inner = { ...inner, nonUniform: extend(inner.nonUniform, s.node) };
+  env.domains.bindRange(s.node, intImm(0, s.value.dtype), s.value);
   const body = planSequence(s.body, inner, undefined);
   return { stmt: rebuilt(s, body.stmt), entries: body.entries };
+}
+
+/** `async_wait_queue_scope` > `async_wait_inflight_count` > body: a barrier goes first in the body. */
+function planAsyncWait(s: AttrStmt, env: Env): Planned {
+  const inflight = s.body;
+  if (inflight.kind !== "AttrStmt" || inflight.key !== ASYNC_WAIT_INFLIGHT_COUNT) {
+    throw new LoweringError(PASS, `${ASYNC_WAIT_QUEUE_SCOPE} must enclose ${ASYNC_WAIT_INFLIGHT_COUNT} directly`);
+  }
+  if (env.divergence !== undefined) {
+    throw new LoweringError(
+      PASS,
+      `an asynchronous copy wait (${ASYNC_WAIT_QUEUE_SCOPE}) needs a barrier after it, but it is inside ${env.divergence}; ` +
+        `not every thread of the block reaches it`,
+    );
+  }
+  const first = inflight.body.kind === "SeqStmt" ? inflight.body.seq[0] : inflight.body;
+  const synced = first !== undefined && isBarrier(first) ? inflight.body : seq([barrier(), inflight.body]);
+  const body = planSequence(synced, env, undefined);
+  const stmt = body.stmt === inflight.body ? s : { ...s, body: { ...inflight, body: body.stmt } };
+  return { stmt, entries: body.entries };
 }
 
 function planFor(s: For, env: Env): Planned {
@@ -134,8 +175,9 @@ function planFor(s: For, env: Env): Planned {
         divergence: `loop ${s.loopVar.name}, whose trip count (${printExpr(s.extent)}) depends on the thread index`,
       };
   const reads = env.inKernel ? bounds.flatMap(sharedReads) : [];
+  env.domains.bindRange(s.loopVar, s.min, s.extent);
   const body = planSequence(s.body, inner, s);
-  return { stmt: rebuilt(s, body.stmt), entries: [...reads, ...relaxOver(body.entries, s.loopVar)] };
+  return { stmt: rebuilt(s, body.stmt), entries: [...reads, ...relaxOver(body.entries, s.loopVar, env.domains)] };
 }
 
 function planIf(s: IfThenElse, env: Env): Planned {
@@ -175,7 +217,7 @@ function planSequence(body: Stmt, env: Env, loop: For | undefined): Planned {
   let pending = new PendingAccesses();
 
   planned.forEach((p, i) => {
-    const conflict = pending.firstConflict(p.entries, env.threadVars, []);
+    const conflict = pending.firstConflict(p.entries, { threadVars: env.threadVars, changing: [], domains: env.domains });
     if (conflict !== undefined) {
       requireUniform(env, conflict, "");
       needsBarrier[i] = true;
@@ -188,7 +230,7 @@ function planSequence(body: Stmt, env: Env, loop: For | undefined): Planned {
     // Loop-carried: what the end of one iteration leaves pending against the start of the next.
     for (let i = 0; i < planned.length && !needsBarrier[i] && !pending.isEmpty(); i++) {
       const entries = planned[i]!.entries;
-      const conflict = pending.firstConflict(entries, env.threadVars, [loop.loopVar]);
+      const conflict = pending.firstConflict(entries, { threadVars: env.threadVars, changing: [loop.loopVar], domains: env.domains });
       if (conflict !== undefined) {
         requireUniform(env, conflict, ` in the next iteration of loop ${loop.loopVar.name}`);
         needsBarrier[i] = true;
@@ -237,7 +279,7 @@ class PendingAccesses {
   }
 
   /** The first access of `entries` that conflicts with a pending one (before any barrier among `entries`). */
-  firstConflict(entries: readonly AccessEntry[], threadVars: readonly Var[], changing: readonly Var[]): Conflict | undefined {
+  firstConflict(entries: readonly AccessEntry[], ctx: ConflictContext): Conflict | undefined {
     let reads: readonly SharedAccess[] = this.reads;
     let writes: readonly SharedAccess[] = this.writes;
     for (const e of entries) {
@@ -245,8 +287,8 @@ class PendingAccesses {
         reads = [];
         writes = [];
       } else if (e.kind === "read") {
-        if (writes.some((w) => mayConflict(w, e, threadVars, changing))) return { hazard: "read after write", access: e };
-      } else if (reads.some((r) => mayConflict(r, e, threadVars, changing))) {
+        if (writes.some((w) => mayConflict(w, e, ctx))) return { hazard: "read after write", access: e };
+      } else if (reads.some((r) => mayConflict(r, e, ctx))) {
         return { hazard: "write after read", access: e };
       }
     }

@@ -1,5 +1,5 @@
 /**
- * Pass 10, `unrollLoop` (TVM UnrollLoop). Which loops are unrolled:
+ * Pass 11, `unrollLoop` (TVM UnrollLoop). Which loops are unrolled:
  *
  * - every loop of kind `unrolled`;
  * - a serial loop of constant extent with no ordinary (not unrolled) loop inside and at most

@@ -1,5 +1,5 @@
 /**
- * Pass 7, `vectorizeLoop`: a `vectorized` loop of constant extent `n` whose body is a sequence of
+ * Pass 9, `vectorizeLoop`: a `vectorized` loop of constant extent `n` whose body is a sequence of
  * stores becomes one vector statement per store — contiguous accesses get `Ramp(base, 1, n)`
  * indices, loop-invariant scalars are broadcast, values have dtype `<elem>x<n>`. When the body has
  * another shape, an access is not contiguous, a lane would depend on another lane's store, or the

@@ -1,5 +1,5 @@
 /** Small helpers on boolean conditions. */
-import { type PrimExpr, and, boolImm } from "@tessera/ir";
+import { type PrimExpr, type Stmt, and, boolImm, ifThenElseStmt } from "@tessera/ir";
 
 /** The conjuncts of `a && b && …` (a single condition is its own conjunct). */
 export function conjuncts(cond: PrimExpr): PrimExpr[] {
@@ -15,4 +15,9 @@ export function allOf(conds: readonly PrimExpr[]): PrimExpr {
 
 export function isConstTrue(e: PrimExpr): boolean {
   return e.kind === "IntImm" && e.value !== 0;
+}
+
+/** `body`, under `if predicate` unless the predicate is always true. */
+export function guarded(predicate: PrimExpr, body: Stmt): Stmt {
+  return isConstTrue(predicate) ? body : ifThenElseStmt(predicate, body);
 }

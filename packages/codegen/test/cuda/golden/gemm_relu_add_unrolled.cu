@@ -8,10 +8,10 @@ extern "C" __global__ void __launch_bounds__(256, 2) gemm_relu_add_kernel(float*
     A_shared[(((((int)threadIdx.x) * 16) + ((int)threadIdx.y)) + 256)] = A[(((((((int)blockIdx.x) * 8192) + (((int)threadIdx.x) * 128)) + (k_0 * 16)) + ((int)threadIdx.y)) + 2048)];
     A_shared[(((((int)threadIdx.x) * 16) + ((int)threadIdx.y)) + 512)] = A[(((((((int)blockIdx.x) * 8192) + (((int)threadIdx.x) * 128)) + (k_0 * 16)) + ((int)threadIdx.y)) + 4096)];
     A_shared[(((((int)threadIdx.x) * 16) + ((int)threadIdx.y)) + 768)] = A[(((((((int)blockIdx.x) * 8192) + (((int)threadIdx.x) * 128)) + (k_0 * 16)) + ((int)threadIdx.y)) + 6144)];
-    B_shared[((((int)threadIdx.x) * 16) + ((int)threadIdx.y))] = B[((((k_0 * 2048) + ((((((int)threadIdx.x) * 16) + ((int)threadIdx.y)) / 64) * 128)) + (((int)blockIdx.y) * 64)) + (((((int)threadIdx.x) * 16) + ((int)threadIdx.y)) % 64))];
-    B_shared[(((((int)threadIdx.x) * 16) + ((int)threadIdx.y)) + 256)] = B[(((((k_0 * 2048) + ((((((int)threadIdx.x) * 16) + ((int)threadIdx.y)) / 64) * 128)) + (((int)blockIdx.y) * 64)) + (((((int)threadIdx.x) * 16) + ((int)threadIdx.y)) % 64)) + 512)];
-    B_shared[(((((int)threadIdx.x) * 16) + ((int)threadIdx.y)) + 512)] = B[(((((k_0 * 2048) + ((((((int)threadIdx.x) * 16) + ((int)threadIdx.y)) / 64) * 128)) + (((int)blockIdx.y) * 64)) + (((((int)threadIdx.x) * 16) + ((int)threadIdx.y)) % 64)) + 1024)];
-    B_shared[(((((int)threadIdx.x) * 16) + ((int)threadIdx.y)) + 768)] = B[(((((k_0 * 2048) + ((((((int)threadIdx.x) * 16) + ((int)threadIdx.y)) / 64) * 128)) + (((int)blockIdx.y) * 64)) + (((((int)threadIdx.x) * 16) + ((int)threadIdx.y)) % 64)) + 1536)];
+    B_shared[((((int)threadIdx.x) * 16) + ((int)threadIdx.y))] = B[(((((k_0 * 2048) + ((((int)threadIdx.x) / 4) * 128)) + (((int)blockIdx.y) * 64)) + ((((int)threadIdx.x) % 4) * 16)) + ((int)threadIdx.y))];
+    B_shared[(((((int)threadIdx.x) * 16) + ((int)threadIdx.y)) + 256)] = B[((((((k_0 * 2048) + ((((int)threadIdx.x) / 4) * 128)) + (((int)blockIdx.y) * 64)) + ((((int)threadIdx.x) % 4) * 16)) + ((int)threadIdx.y)) + 512)];
+    B_shared[(((((int)threadIdx.x) * 16) + ((int)threadIdx.y)) + 512)] = B[((((((k_0 * 2048) + ((((int)threadIdx.x) / 4) * 128)) + (((int)blockIdx.y) * 64)) + ((((int)threadIdx.x) % 4) * 16)) + ((int)threadIdx.y)) + 1024)];
+    B_shared[(((((int)threadIdx.x) * 16) + ((int)threadIdx.y)) + 768)] = B[((((((k_0 * 2048) + ((((int)threadIdx.x) / 4) * 128)) + (((int)blockIdx.y) * 64)) + ((((int)threadIdx.x) % 4) * 16)) + ((int)threadIdx.y)) + 1536)];
     __syncthreads();
     for (int k_1_0 = 0; k_1_0 < 16; ++k_1_0) {
       float A_shared_local[4];

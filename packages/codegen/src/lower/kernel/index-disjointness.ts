@@ -1,0 +1,144 @@
+/**
+ * Can two accesses of one buffer name the same element? The barrier planner asks this for a
+ * write and a read (or two accesses of different iterations or threads). Variables shared by the
+ * two accesses have one value; variables for which `independentInB` holds (thread indices, loop
+ * iterators summarised away, the variable of a loop-carried check) may take any value of their
+ * domain in the second access, independently of the first.
+ *
+ * Two index lists are disjoint when some dimension is. One index `ea` against `eb`:
+ *
+ * 1. Their ranges do not intersect (e.g. version 0 of a double buffer against version 1).
+ * 2. Some constant stride `S` splits both as `S·V + R` with `0 ≤ R < S` (the terms whose
+ *    coefficient `S` divides, and the rest): then equal elements need `Va = Vb`. `Va − Vb` cannot
+ *    be 0 when, after writing every `x mod N` as `x − N·⌊x/N⌋`, all its coefficients share a
+ *    divisor `g` that does not divide its constant — or its range excludes 0. This is how the
+ *    fetch of a multi-versioned tile (`(k + 1) % 2 · 512 + …`) is told apart from the compute's
+ *    reads of the same iteration (`k % 2 · 512 + …`): `Va − Vb ≡ 1 (mod 2)`.
+ *
+ * A vector index `Ramp(base, stride, n)` stands for `base + stride·lane`, lane in `[0, n)`.
+ */
+import {
+  type IntBound,
+  type LinearForm,
+  type LinearTerm,
+  type PrimExpr,
+  type Var,
+  type VarBoundFacts,
+  add,
+  addForms,
+  constIntBoundOf,
+  floordiv,
+  intImm,
+  linearFormBound,
+  linearFormOf,
+  mul,
+  scaleForm,
+  usesVar,
+  variable,
+} from "@tessera/ir";
+
+export function provablyDisjoint(
+  a: readonly PrimExpr[],
+  b: readonly PrimExpr[],
+  independentInB: (v: Var) => boolean,
+  facts: VarBoundFacts,
+): boolean {
+  if (a.length !== b.length) return false;
+  const lanes = new LaneFacts(facts);
+  return a.some((ea, d) => disjointIndex(lanes.scalar(ea), lanes.scalar(b[d]!), independentInB, lanes));
+}
+
+function disjointIndex(ea: PrimExpr, eb: PrimExpr, independentInB: (v: Var) => boolean, facts: VarBoundFacts): boolean {
+  if (!intersects(constIntBoundOf(ea, facts), constIntBoundOf(eb, facts))) return true;
+  const fa = linearFormOf(ea);
+  const fb = linearFormOf(eb);
+  for (const stride of candidateStrides(fa, fb)) {
+    const sa = splitByStride(fa, stride);
+    const sb = splitByStride(fb, stride);
+    if (!withinStride(sa.rest, stride, facts) || !withinStride(sb.rest, stride, facts)) continue;
+    const difference = addForms(expandModulo(sa.slot), scaleForm(markIndependent(expandModulo(sb.slot), independentInB), -1));
+    if (provablyNonZero(difference, facts)) return true;
+  }
+  return false;
+}
+
+/** Coefficients of either index (≥ 2), largest first: the strides a version or tile term may have. */
+function candidateStrides(fa: LinearForm, fb: LinearForm): number[] {
+  const strides = new Set([...fa.terms, ...fb.terms].map((t) => Math.abs(t.coef)).filter((c) => c >= 2));
+  return [...strides].sort((x, y) => y - x);
+}
+
+/** `f = stride·slot + rest`: terms with a coefficient `stride` divides go to `slot`. */
+function splitByStride(f: LinearForm, stride: number): { slot: LinearForm; rest: LinearForm } {
+  const slotTerms: LinearTerm[] = [];
+  const restTerms: LinearTerm[] = [];
+  for (const t of f.terms) {
+    if (t.coef % stride === 0) slotTerms.push({ ...t, coef: t.coef / stride });
+    else restTerms.push(t);
+  }
+  const remainder = ((f.constant % stride) + stride) % stride;
+  return {
+    slot: { dtype: f.dtype, terms: slotTerms, constant: (f.constant - remainder) / stride },
+    rest: { dtype: f.dtype, terms: restTerms, constant: remainder },
+  };
+}
+
+function withinStride(rest: LinearForm, stride: number, facts: VarBoundFacts): boolean {
+  const b = linearFormBound(rest, facts);
+  return b.min >= 0 && b.max < stride;
+}
+
+/** Every `x mod N` term written as `x − N·⌊x/N⌋` (an identity for floor division). */
+function expandModulo(f: LinearForm): LinearForm {
+  let out: LinearForm = { dtype: f.dtype, terms: [], constant: f.constant };
+  for (const t of f.terms) {
+    const atom = t.atom;
+    if (atom.kind === "Binary" && atom.op === "floormod" && atom.b.kind === "IntImm" && atom.b.value > 0) {
+      const quotient = linearFormOf(mul(floordiv(atom.a, atom.b), intImm(-atom.b.value, atom.dtype)));
+      out = addForms(out, scaleForm(addForms(linearFormOf(atom.a), quotient), t.coef));
+    } else {
+      out = addForms(out, { dtype: f.dtype, terms: [t], constant: 0 });
+    }
+  }
+  return out;
+}
+
+/** Terms over independent variables get keys of their own, so they cannot cancel the first access's. */
+function markIndependent(f: LinearForm, independent: (v: Var) => boolean): LinearForm {
+  return { ...f, terms: f.terms.map((t) => (usesVar(t.atom, independent) ? { ...t, key: `b:${t.key}` } : t)) };
+}
+
+function provablyNonZero(f: LinearForm, facts: VarBoundFacts): boolean {
+  const g = f.terms.reduce((acc, t) => gcd(acc, Math.abs(t.coef)), 0);
+  if (g === 0) return f.constant !== 0;
+  if (f.constant % g !== 0) return true;
+  return !intersects(linearFormBound(f, facts), { min: 0, max: 0 });
+}
+
+function gcd(a: number, b: number): number {
+  return b === 0 ? a : gcd(b, a % b);
+}
+
+function intersects(a: IntBound, b: IntBound): boolean {
+  return a.min <= b.max && b.min <= a.max;
+}
+
+/** Bounds of the lane variables that stand for the lanes of vector indices. */
+class LaneFacts implements VarBoundFacts {
+  private readonly lanes = new Map<Var, IntBound>();
+
+  constructor(private readonly outer: VarBoundFacts) {}
+
+  boundOf(v: Var): IntBound | undefined {
+    return this.lanes.get(v) ?? this.outer.boundOf(v);
+  }
+
+  /** The index as a scalar expression: `Ramp(base, stride, n)` → `base + stride·lane`. */
+  scalar(e: PrimExpr): PrimExpr {
+    if (e.kind === "Broadcast") return e.value;
+    if (e.kind !== "Ramp") return e;
+    const lane = variable("lane", e.base.dtype);
+    this.lanes.set(lane, { min: 0, max: e.lanes - 1 });
+    return add(e.base, mul(e.stride, lane));
+  }
+}

@@ -1,0 +1,33 @@
+/**
+ * Pass 5, `injectSoftwarePipeline` (TVM InjectSoftwarePipeline): every loop annotated with
+ * `software_pipeline_stage` and `software_pipeline_order` (optionally
+ * `software_pipeline_async_stages`) becomes prologue, steady-state body and epilogue, with the
+ * buffers allocated for its body multi-versioned where a later stage reads what an earlier stage
+ * wrote (see ../software-pipeline/). Inner pipelines are built before outer ones. Runs on opaque
+ * blocks after compactBufferAllocation, before lowerOpaqueBlock.
+ */
+import { type For, IRMutator, type PrimFunc, type Stmt, withBody } from "@tessera/ir";
+import type { Pass } from "../pass.js";
+import { PASS, hasPipelineAnnotation } from "../software-pipeline/annotations.js";
+import { pipelineLoop } from "../software-pipeline/pipeline.js";
+import { requireOpaqueBlocks } from "../util/block-checks.js";
+
+class PipelineInjector extends IRMutator {
+  private readonly loops: For[] = [];
+
+  override visitFor(s: For): Stmt {
+    this.loops.push(s);
+    const visited = super.visitFor(s);
+    this.loops.pop();
+    if (visited.kind !== "For" || !hasPipelineAnnotation(visited)) return visited;
+    return pipelineLoop(visited, this.loops);
+  }
+}
+
+export function injectSoftwarePipeline(func: PrimFunc): PrimFunc {
+  requireOpaqueBlocks(PASS, func.body);
+  const body = new PipelineInjector().visitStmt(func.body);
+  return body === func.body ? func : withBody(func, body);
+}
+
+export const injectSoftwarePipelinePass: Pass = { name: PASS, run: (func) => injectSoftwarePipeline(func) };

@@ -1,0 +1,104 @@
+/**
+ * The pipelined loop as prologue, steady-state body and epilogue (TVM's EmitImpl). In normalised
+ * iterations `[0, n)` of a loop of `n` iterations and maximum stage `M`, pipelined iteration `i`
+ * runs instance `i - s` of each statement of stage `s`, in `software_pipeline_order`:
+ *
+ * - prologue `[0, M)` and epilogue `[max(n, M), n + M)`: unrolled loops (or the statements alone
+ *   for one iteration) in which a statement runs only where its instance is inside `[0, n)`;
+ * - body `[M, n)`: every statement runs; the loop keeps its kind and other annotations.
+ */
+import {
+  Analyzer,
+  type Annotations,
+  type For,
+  type ForKind,
+  type PrimExpr,
+  type Stmt,
+  type Var,
+  add,
+  and,
+  boolImm,
+  forLoop,
+  ge,
+  intImm,
+  isConstInt,
+  lt,
+  max,
+  seq,
+  simplify,
+  sub,
+  variable,
+} from "@tessera/ir";
+import { guarded } from "../util/conditions.js";
+import type { AsyncQueues, SectionEntry } from "./async-queues.js";
+import { InstanceRewriter, type VersionedBuffer } from "./instance.js";
+import type { PipelineStmt } from "./model.js";
+
+export interface PipelineLayout {
+  readonly loop: For;
+  readonly enclosing: readonly For[];
+  /** In `software_pipeline_order`. */
+  readonly ordered: readonly PipelineStmt[];
+  readonly maxStage: number;
+  readonly versioned: ReadonlyMap<Var, VersionedBuffer>;
+  readonly annotations: Annotations;
+  readonly asyncQueues: AsyncQueues | undefined;
+}
+
+interface Section {
+  readonly start: PrimExpr;
+  readonly end: PrimExpr;
+  /** Prologue and epilogue are unrolled and guard each statement with its iteration's bounds. */
+  readonly edge: boolean;
+}
+
+export function emitPipeline(layout: PipelineLayout): Stmt[] {
+  const n = layout.loop.extent;
+  const m = intImm(layout.maxStage, n.dtype);
+  const sections: Section[] =
+    layout.maxStage === 0
+      ? [{ start: intImm(0, n.dtype), end: n, edge: false }]
+      : [
+          { start: intImm(0, n.dtype), end: m, edge: true },
+          { start: m, end: n, edge: false },
+          { start: simplify(max(n, m)), end: simplify(add(n, m)), edge: true },
+        ];
+  return sections.flatMap((s) => emitSection(layout, s) ?? []);
+}
+
+function emitSection(layout: PipelineLayout, section: Section): Stmt | undefined {
+  const { loop } = layout;
+  const tripCount = simplify(sub(section.end, section.start));
+  if (tripCount.kind === "IntImm" && tripCount.value <= 0) return undefined;
+  const unit = isConstInt(tripCount, 1);
+  const i: PrimExpr = unit ? intImm(0, loop.loopVar.dtype) : variable(loop.loopVar.name, loop.loopVar.dtype);
+  const analyzer = new Analyzer();
+  for (const outer of layout.enclosing) {
+    if (analyzer.canProveGreater(outer.extent, 0)) analyzer.bind(outer.loopVar, { min: outer.min, extent: outer.extent }, true);
+  }
+  if (i.kind === "Var" && analyzer.canProveGreater(tripCount, 0)) analyzer.bind(i, { min: intImm(0), extent: tripCount });
+
+  const entries: SectionEntry[] = [];
+  for (const st of layout.ordered) {
+    const iteration = analyzer.simplify(sub(add(section.start, i), st.stage));
+    const predicate = section.edge ? inBounds(i, section.start, st.stage, loop.extent, analyzer) : boolImm(true);
+    if (isConstInt(predicate, 0)) continue;
+    const loopValue = analyzer.simplify(add(loop.min, iteration));
+    const body = new InstanceRewriter(loop.loopVar, iteration, loopValue, layout.versioned, analyzer).visitStmt(st.stmt);
+    entries.push({ st, predicate, body, iteration });
+  }
+  const stmts =
+    layout.asyncQueues === undefined
+      ? entries.map((e) => guarded(e.predicate, e.body))
+      : layout.asyncQueues.emitSection(entries, tripCount, analyzer);
+  if (stmts.length === 0) return undefined;
+  if (i.kind !== "Var") return seq(stmts);
+  const kind: ForKind = section.edge ? "unrolled" : loop.forKind;
+  return forLoop(i, tripCount, seq(stmts), { kind, annotations: layout.annotations });
+}
+
+/** `0 <= start + i - stage < extent`, stated on `i` and simplified under its bounds. */
+function inBounds(i: PrimExpr, start: PrimExpr, stage: number, extent: PrimExpr, analyzer: Analyzer): PrimExpr {
+  const offset = analyzer.simplify(sub(intImm(stage, i.dtype), start));
+  return analyzer.simplify(and(ge(i, offset), lt(i, analyzer.simplify(add(extent, offset)))));
+}

@@ -1,0 +1,94 @@
+/**
+ * One statement of the loop body at one pipelined iteration: the loop variable replaced by the
+ * statement's original iteration, accesses of multi-versioned buffers given the version index
+ * (the iteration modulo the version count) as their new leading index, indices and conditions
+ * simplified under what is known of the new loop.
+ */
+import {
+  type Analyzer,
+  type BlockRealize,
+  type Buffer,
+  type BufferLoad,
+  type BufferRegion,
+  type BufferStore,
+  IRMutator,
+  type PrimExpr,
+  type Stmt,
+  type Var,
+  floormod,
+  intImm,
+} from "@tessera/ir";
+
+export interface VersionedBuffer {
+  readonly buffer: Buffer;
+  readonly versions: number;
+}
+
+export class InstanceRewriter extends IRMutator {
+  private readonly versionIndex = new Map<number, PrimExpr>();
+
+  /**
+   * @param iteration the original iteration of the statement, relative to the loop's min
+   * @param loopValue the value of the original loop variable (`min + iteration`)
+   */
+  constructor(
+    private readonly loopVar: Var,
+    private readonly iteration: PrimExpr,
+    private readonly loopValue: PrimExpr,
+    private readonly versioned: ReadonlyMap<Var, VersionedBuffer>,
+    private readonly analyzer: Analyzer,
+  ) {
+    super();
+  }
+
+  override visitVar(v: Var): PrimExpr {
+    return v === this.loopVar ? this.loopValue : v;
+  }
+
+  override visitBufferLoad(e: BufferLoad): PrimExpr {
+    const load = super.visitBufferLoad(e);
+    if (load.kind !== "BufferLoad" || (load === e && !this.versioned.has(e.buffer.data))) return load;
+    return { ...load, ...this.access(load.buffer, load.indices) };
+  }
+
+  override visitBufferStore(s: BufferStore): Stmt {
+    const store = super.visitBufferStore(s);
+    if (store.kind !== "BufferStore" || (store === s && !this.versioned.has(s.buffer.data))) return store;
+    return { ...store, ...this.access(store.buffer, store.indices) };
+  }
+
+  /** Regions of nested blocks only document them from here on: substituted, not simplified. */
+  override visitRegion(r: BufferRegion): BufferRegion {
+    const region = super.visitRegion(r);
+    const v = this.versioned.get(r.buffer.data);
+    if (v === undefined) return region;
+    return { buffer: v.buffer, region: [{ min: this.version(v.versions), extent: intImm(1) }, ...region.region] };
+  }
+
+  override visitStmt(s: Stmt): Stmt {
+    const out = super.visitStmt(s);
+    if (out !== s && out.kind === "IfThenElse") return { ...out, condition: this.analyzer.simplify(out.condition) };
+    return out;
+  }
+
+  override visitBlockRealize(s: BlockRealize): Stmt {
+    const out = super.visitBlockRealize(s);
+    if (out === s || out.kind !== "BlockRealize") return out;
+    return { ...out, predicate: this.analyzer.simplify(out.predicate) };
+  }
+
+  private access(buffer: Buffer, indices: readonly PrimExpr[]): { buffer: Buffer; indices: PrimExpr[] } {
+    const simplified = indices.map((i) => this.analyzer.simplify(i));
+    const v = this.versioned.get(buffer.data);
+    return v === undefined ? { buffer, indices: simplified } : { buffer: v.buffer, indices: [this.version(v.versions), ...simplified] };
+  }
+
+  private version(versions: number): PrimExpr {
+    let index = this.versionIndex.get(versions);
+    if (index === undefined) {
+      index = this.analyzer.simplify(floormod(this.iteration, intImm(versions, this.iteration.dtype)));
+      this.versionIndex.set(versions, index);
+    }
+    return index;
+  }
+}

@@ -1,0 +1,116 @@
+/**
+ * Software pipelining of one annotated loop (TVM InjectSoftwarePipeline): read and check the
+ * annotation against the body, find each statement's accesses, give buffers written in one stage
+ * and read in a later one their versions, check that the new schedule keeps every dependence,
+ * and emit prologue, body and epilogue inside a block that allocates the (re-shaped) buffers.
+ */
+import {
+  type BlockRealize,
+  type Buffer,
+  type For,
+  type Stmt,
+  type Var,
+  block,
+  blockRealize,
+  evaluate,
+  seq,
+} from "@tessera/ir";
+import { stmtAccesses } from "./accesses.js";
+import {
+  type PipelineAnnotation,
+  checkAnnotationFitsBody,
+  pipelineError,
+  preservedAnnotations,
+  readPipelineAnnotation,
+} from "./annotations.js";
+import { AsyncQueues } from "./async-queues.js";
+import { pipelineBody } from "./body.js";
+import { checkDependences } from "./dependences.js";
+import { emitPipeline } from "./emit.js";
+import type { VersionedBuffer } from "./instance.js";
+import { type PipelineStmt, describeStmt, readsData } from "./model.js";
+import { multiVersioned, versionCount } from "./versions.js";
+
+/** The pipelined replacement of `loop`; `enclosing` are the loops around it, outermost first. */
+export function pipelineLoop(loop: For, enclosing: readonly For[]): Stmt {
+  const annotation = readPipelineAnnotation(loop);
+  if (loop.forKind !== "serial" && loop.forKind !== "unrolled") {
+    const what = loop.forKind === "thread_binding" ? `bound to ${loop.threadTag ?? "a thread"}` : `a ${loop.forKind} loop`;
+    throw pipelineError(loop, `is ${what}; only serial loops can be software-pipelined`);
+  }
+  const body = pipelineBody(loop);
+  checkAnnotationFitsBody(loop, annotation, body.stmts.length, body.openedBlocks);
+  const maxStage = Math.max(...annotation.stages);
+  const tripCount = loop.extent.kind === "IntImm" ? loop.extent.value : undefined;
+  if (maxStage > 0 && tripCount === undefined) {
+    throw pipelineError(loop, `has a non-constant extent; a pipeline of ${maxStage + 1} stages needs a constant trip count for its prologue and epilogue`);
+  }
+
+  const around = [...enclosing, loop];
+  const stmts = body.stmts.map((stmt, position) => pipelineStmt(stmt, position, annotation, around));
+  const versions = new Map(body.allocs.map((b) => [b.data, versionCount(b, stmts)]));
+  const allocated = new Set(body.allocs.map((b) => b.data));
+  checkDependences(stmts, { loop, tripCount, versionsOf: (data) => versions.get(data) ?? 1, pipelineAllocated: allocated });
+  checkAsyncProducers(loop, stmts, allocated);
+
+  const versioned = new Map<Var, VersionedBuffer>();
+  for (const b of body.allocs) {
+    const n = versions.get(b.data)!;
+    if (n > 1) versioned.set(b.data, { buffer: multiVersioned(b, n), versions: n });
+  }
+  const sections = emitPipeline({
+    loop,
+    enclosing,
+    ordered: [...stmts].sort((a, b) => a.order - b.order),
+    maxStage,
+    versioned,
+    annotations: preservedAnnotations(loop),
+    asyncQueues: annotation.asyncStages.size > 0 ? new AsyncQueues(loop.loopVar.name) : undefined,
+  });
+  const pipelined = sections.length === 0 ? evaluate(0) : seq(sections);
+  const allocs: Buffer[] = body.allocs.map((b) => versioned.get(b.data)?.buffer ?? b);
+  return allocs.length === 0 ? pipelined : allocationBlock(pipelined, allocs);
+}
+
+function pipelineStmt(stmt: Stmt, position: number, annotation: PipelineAnnotation, around: readonly For[]): PipelineStmt {
+  const stage = annotation.stages[position]!;
+  return {
+    position,
+    stmt,
+    stage,
+    order: annotation.orders[position]!,
+    isAsync: annotation.asyncStages.has(stage),
+    accesses: stmtAccesses(stmt, around),
+  };
+}
+
+/**
+ * Asynchronous writes complete only at a wait, and only consumers inside the pipeline (in the
+ * producer's stage or later) wait: an async stage may write only buffers allocated for the loop
+ * body, read by no earlier stage.
+ */
+function checkAsyncProducers(loop: For, stmts: readonly PipelineStmt[], allocated: ReadonlySet<Var>): void {
+  for (const producer of stmts.filter((s) => s.isAsync)) {
+    for (const w of producer.accesses.writes) {
+      if (!allocated.has(w.buffer.data)) {
+        throw pipelineError(
+          loop,
+          `cannot run ${describeStmt(producer)} asynchronously: it writes ${w.buffer.name}, which is allocated outside the ` +
+            `loop, where nothing waits for the copy to complete`,
+        );
+      }
+      const early = stmts.find((r) => r.stage < producer.stage && readsData(r, w.buffer.data));
+      if (early !== undefined) {
+        throw pipelineError(
+          loop,
+          `cannot run ${describeStmt(producer)} asynchronously: ${describeStmt(early)} reads ${w.buffer.name} in an earlier ` +
+            `stage, where it would not wait for the copy`,
+        );
+      }
+    }
+  }
+}
+
+function allocationBlock(body: Stmt, allocs: readonly Buffer[]): BlockRealize {
+  return blockRealize([], true, block({ name: "", body, allocBuffers: allocs }));
+}

@@ -1,0 +1,43 @@
+/**
+ * How many versions a buffer allocated for the pipelined loop body keeps (TVM's rule), and the
+ * multi-versioned buffer: a leading dimension of that extent, selected by the iteration modulo
+ * the version count.
+ *
+ * A buffer written from stage `def` on and read up to stage `use` is live across `use - def + 1`
+ * iterations in flight, so it gets that many versions. Two versions are unnecessary when no
+ * reader runs after a writer of an earlier stage in the same pipelined iteration (with
+ * overlapping regions): the reader then always consumes the value before the writer of the next
+ * iteration replaces it.
+ */
+import { type Buffer, type PrimExpr, type Var, intImm, mul, simplify, variable, withBuffer } from "@tessera/ir";
+import { boxesOf, boxesOverlap } from "./accesses.js";
+import { type PipelineStmt, readsData, writesData } from "./model.js";
+
+export function versionCount(buffer: Buffer, stmts: readonly PipelineStmt[]): number {
+  const writers = stmts.filter((s) => writesData(s, buffer.data));
+  const readers = stmts.filter((s) => readsData(s, buffer.data));
+  if (writers.length === 0) return 1;
+  const def = Math.min(...writers.map((s) => s.stage));
+  const use = Math.max(-1, ...readers.map((s) => s.stage));
+  const versions = use - def + 1;
+  if (versions === 2) {
+    const readerAfterEarlierWriter = writers.some((w) =>
+      readers.some(
+        (r) =>
+          w.order < r.order &&
+          w.stage < r.stage &&
+          boxesOverlap(boxesOf(w.accesses.writes, buffer.data), boxesOf(r.accesses.reads, buffer.data)),
+      ),
+    );
+    if (!readerAfterEarlierWriter) return 1;
+  }
+  return Math.max(1, versions);
+}
+
+/** `buffer` with a leading dimension of `versions` (strides, when explicit, extended). */
+export function multiVersioned(buffer: Buffer, versions: number): Buffer {
+  const shape: PrimExpr[] = [intImm(versions), ...buffer.shape];
+  const strides: PrimExpr[] = buffer.strides.length === 0 ? [] : [simplify(mul(buffer.strides[0]!, buffer.shape[0]!)), ...buffer.strides];
+  const data: Var = variable(buffer.name, "handle");
+  return withBuffer(buffer, { shape, strides, data });
+}

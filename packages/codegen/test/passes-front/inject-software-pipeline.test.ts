@@ -1,0 +1,561 @@
+/**
+ * injectSoftwarePipeline on small loops written as TVM's tests write them (a thread loop around
+ * an annotated loop whose body block allocates the staged buffer): golden TVMScript, the
+ * sequential executor's results, and the errors for annotations the body cannot honour.
+ */
+import { type PrimFunc, forEachStmt, parsePrimFunc, printTVMScript } from "@tessera/ir";
+import { pipelinedGemmSchedule } from "@tessera/corpus";
+import { describe, expect, test } from "vitest";
+import { LoweringError } from "../../src/lower/errors.js";
+import { PASSES_FRONT } from "../../src/lower/passes/index.js";
+import { injectSoftwarePipeline } from "../../src/lower/passes/inject-software-pipeline.js";
+import { lower } from "../../src/lower/pipeline.js";
+import { dedent, errorOf } from "../passes-back/helpers.js";
+import { allocatedShapes, expectSameResults, runPasses } from "./helpers.js";
+
+const HEADER = "# from tvm.script import tir as T\n\n";
+
+function parse(src: string): PrimFunc {
+  return parsePrimFunc(dedent(src));
+}
+
+/** Parses `src`, pipelines it, checks the printed result and that it still computes the same. */
+function expectPipelined(src: string, expected: string): PrimFunc {
+  const before = parse(src);
+  const after = injectSoftwarePipeline(before);
+  expect(printTVMScript(after)).toBe(HEADER + dedent(expected));
+  expectSameResults(after, before, 5);
+  return after;
+}
+
+/** `fragment` (dedented), indented by `columns`: a part of the printed function. */
+function indented(fragment: string, columns: number): string {
+  return dedent(fragment).replace(/^(?=.)/gm, " ".repeat(columns));
+}
+
+function annotation(stages: string, order: string, extra = ""): string {
+  return `annotations={"software_pipeline_stage": ${stages}, "software_pipeline_order": ${order}${extra}}`;
+}
+
+/** TVM's simple_compute: B = A·2 staged in shared memory, C = B + 1 (two statements). */
+function simpleCompute(stages: string, order: string, extra = ""): string {
+  return `
+    @T.prim_func
+    def main(A: T.Buffer((16, 16), "float32"), C: T.Buffer((16, 16), "float32")):
+        for tx in T.thread_binding(16, thread="threadIdx.x"):
+            for i in T.serial(16, ${annotation(stages, order, extra)}):
+                with T.block():
+                    B = T.alloc_buffer((16, 1), scope="shared")
+                    B[tx, 0] = A[tx, i] * T.float32(2)
+                    C[tx, i] = B[tx, 0] + T.float32(1)`;
+}
+
+/** TVM's three_stage_compute: A → B → C → D. */
+function threeStageCompute(stages: string, order: string, extra = ""): string {
+  return `
+    @T.prim_func
+    def main(A: T.Buffer((16, 16), "float32"), D: T.Buffer((16, 16), "float32")):
+        for tx in T.thread_binding(16, thread="threadIdx.x"):
+            for i in T.serial(16, ${annotation(stages, order, extra)}):
+                with T.block():
+                    B = T.alloc_buffer((16, 1), scope="shared")
+                    C = T.alloc_buffer((16, 1), scope="shared")
+                    B[tx, 0] = A[tx, i] * T.float32(2)
+                    C[tx, 0] = B[tx, 0] + T.float32(2)
+                    D[tx, i] = C[tx, 0] + T.float32(1)`;
+}
+
+describe("injectSoftwarePipeline", () => {
+  test("two stages: the producer runs one iteration ahead into the other version of a double buffer", () => {
+    expectPipelined(
+      simpleCompute("[0, 1]", "[0, 1]", `, "pragma_unroll_explicit": 1`),
+      `
+      @T.prim_func
+      def main(A: T.Buffer((16, 16), "float32"), C: T.Buffer((16, 16), "float32")):
+          # with T.block("root"):
+          for tx in T.thread_binding(16, thread="threadIdx.x"):
+              with T.block(""):
+                  T.reads()
+                  T.writes()
+                  B = T.alloc_buffer((2, 16, 1), scope="shared")
+                  B[0, tx, 0] = A[tx, 0] * T.float32(2.0)
+                  for i in T.serial(15, annotations={"pragma_unroll_explicit": 1}):
+                      B[(i + 1) % 2, tx, 0] = A[tx, i + 1] * T.float32(2.0)
+                      C[tx, i] = B[i % 2, tx, 0] + T.float32(1.0)
+                  C[tx, 15] = B[1, tx, 0] + T.float32(1.0)`,
+    );
+  });
+
+  test("the consumer ordered before the producer reads last iteration's value: one version suffices", () => {
+    expectPipelined(
+      simpleCompute("[0, 1]", "[1, 0]"),
+      `
+      @T.prim_func
+      def main(A: T.Buffer((16, 16), "float32"), C: T.Buffer((16, 16), "float32")):
+          # with T.block("root"):
+          for tx in T.thread_binding(16, thread="threadIdx.x"):
+              with T.block(""):
+                  T.reads()
+                  T.writes()
+                  B = T.alloc_buffer((16, 1), scope="shared")
+                  B[tx, 0] = A[tx, 0] * T.float32(2.0)
+                  for i in range(15):
+                      C[tx, i] = B[tx, 0] + T.float32(1.0)
+                      B[tx, 0] = A[tx, i + 1] * T.float32(2.0)
+                  C[tx, 15] = B[tx, 0] + T.float32(1.0)`,
+    );
+  });
+
+  test("three stages: unrolled prologue and epilogue whose statements are guarded by their iteration's bounds", () => {
+    expectPipelined(
+      threeStageCompute("[0, 1, 2]", "[0, 1, 2]"),
+      `
+      @T.prim_func
+      def main(A: T.Buffer((16, 16), "float32"), D: T.Buffer((16, 16), "float32")):
+          # with T.block("root"):
+          for tx in T.thread_binding(16, thread="threadIdx.x"):
+              with T.block(""):
+                  T.reads()
+                  T.writes()
+                  B = T.alloc_buffer((2, 16, 1), scope="shared")
+                  C = T.alloc_buffer((2, 16, 1), scope="shared")
+                  for i in T.unroll(2):
+                      B[i, tx, 0] = A[tx, i] * T.float32(2.0)
+                      if i >= 1:
+                          C[(i + 1) % 2, tx, 0] = B[(i + 1) % 2, tx, 0] + T.float32(2.0)
+                  for i in range(14):
+                      B[i % 2, tx, 0] = A[tx, i + 2] * T.float32(2.0)
+                      C[(i + 1) % 2, tx, 0] = B[(i + 1) % 2, tx, 0] + T.float32(2.0)
+                      D[tx, i] = C[i % 2, tx, 0] + T.float32(1.0)
+                  for i in T.unroll(2):
+                      if i < 1:
+                          C[(i + 1) % 2, tx, 0] = B[(i + 1) % 2, tx, 0] + T.float32(2.0)
+                      D[tx, i + 14] = C[i, tx, 0] + T.float32(1.0)`,
+    );
+  });
+
+  test("a producer three stages ahead of its consumer keeps four versions", () => {
+    const after = injectSoftwarePipeline(parse(simpleCompute("[0, 3]", "[0, 1]")));
+    expect(allocatedShapes(after)["B"]).toEqual({ shape: [4, 16, 1] });
+    expectSameResults(after, parse(simpleCompute("[0, 3]", "[0, 1]")), 2);
+  });
+
+  test("fewer iterations than stages: prologue and epilogue overlap, each statement guarded on both bounds (TVM's less_loop_than_num_stage)", () => {
+    expectPipelined(
+      `
+      @T.prim_func
+      def main(A: T.Buffer((2,), "float32"), E: T.Buffer((2,), "float32")):
+          for i in T.serial(2, ${annotation("[0, 1, 2, 3]", "[0, 1, 2, 3]")}):
+              with T.block():
+                  B = T.alloc_buffer((1,), scope="shared")
+                  C = T.alloc_buffer((1,), scope="shared")
+                  D = T.alloc_buffer((1,), scope="shared")
+                  B[0] = A[i] * T.float32(2)
+                  C[0] = B[0] + T.float32(3)
+                  D[0] = C[0] + T.float32(4)
+                  E[i] = D[0] + T.float32(5)`,
+      `
+      @T.prim_func
+      def main(A: T.Buffer((2,), "float32"), E: T.Buffer((2,), "float32")):
+          # with T.block("root"):
+          with T.block(""):
+              T.reads()
+              T.writes()
+              B = T.alloc_buffer((2, 1), scope="shared")
+              C = T.alloc_buffer((2, 1), scope="shared")
+              D = T.alloc_buffer((2, 1), scope="shared")
+              for i in T.unroll(3):
+                  if i < 2:
+                      B[i % 2, 0] = A[i] * T.float32(2.0)
+                  if i >= 1:
+                      C[(i + 1) % 2, 0] = B[(i + 1) % 2, 0] + T.float32(3.0)
+                  if i >= 2:
+                      D[i % 2, 0] = C[i % 2, 0] + T.float32(4.0)
+              for i in T.unroll(2):
+                  if i < 1:
+                      D[(i + 1) % 2, 0] = C[(i + 1) % 2, 0] + T.float32(4.0)
+                  E[i] = D[i, 0] + T.float32(5.0)`,
+    );
+  });
+
+  test("nested grouping blocks are opened up and their allocations join the pipeline's (TVM's dag_interleaving)", () => {
+    expectPipelined(
+      `
+      @T.prim_func
+      def main(A: T.Buffer((16, 16), "float32"), B: T.Buffer((16, 16), "float32"), C: T.Buffer((16, 16), "float32")):
+          for tx in T.thread_binding(16, thread="threadIdx.x"):
+              for i in T.serial(16, ${annotation("[0, 0, 0, 0, 1]", "[0, 2, 1, 3, 4]")}):
+                  with T.block():
+                      AS = T.alloc_buffer((16, 1), scope="shared")
+                      BS = T.alloc_buffer((16, 1), scope="shared")
+                      AS[tx, 0] = A[tx, i] * T.float32(2)
+                      with T.block():
+                          AL = T.alloc_buffer((1, 1), scope="local")
+                          BL = T.alloc_buffer((1, 1), scope="local")
+                          AL[0, 0] = AS[tx, 0]
+                          BS[tx, 0] = B[tx, i] + T.float32(2)
+                          BL[0, 0] = BS[tx, 0]
+                          C[tx, i] = AL[0, 0] * BL[0, 0]`,
+      `
+      @T.prim_func
+      def main(A: T.Buffer((16, 16), "float32"), B: T.Buffer((16, 16), "float32"), C: T.Buffer((16, 16), "float32")):
+          # with T.block("root"):
+          for tx in T.thread_binding(16, thread="threadIdx.x"):
+              with T.block(""):
+                  T.reads()
+                  T.writes()
+                  AS = T.alloc_buffer((16, 1), scope="shared")
+                  BS = T.alloc_buffer((16, 1), scope="shared")
+                  AL = T.alloc_buffer((2, 1, 1), scope="local")
+                  BL = T.alloc_buffer((2, 1, 1), scope="local")
+                  AS[tx, 0] = A[tx, 0] * T.float32(2.0)
+                  BS[tx, 0] = B[tx, 0] + T.float32(2.0)
+                  AL[0, 0, 0] = AS[tx, 0]
+                  BL[0, 0, 0] = BS[tx, 0]
+                  for i in range(15):
+                      AS[tx, 0] = A[tx, i + 1] * T.float32(2.0)
+                      BS[tx, 0] = B[tx, i + 1] + T.float32(2.0)
+                      AL[(i + 1) % 2, 0, 0] = AS[tx, 0]
+                      BL[(i + 1) % 2, 0, 0] = BS[tx, 0]
+                      C[tx, i] = AL[i % 2, 0, 0] * BL[i % 2, 0, 0]
+                  C[tx, 15] = AL[1, 0, 0] * BL[1, 0, 0]`,
+    );
+  });
+
+  test("the GEMM k loop after compaction: the shared tiles get two versions, the accumulator none", () => {
+    const sch = pipelinedGemmSchedule(128);
+    const front = PASSES_FRONT.slice(0, PASSES_FRONT.findIndex((p) => p.name === "injectSoftwarePipeline") + 1);
+    const after = runPasses(sch.func, front);
+    expect(allocatedShapes(after)).toEqual({
+      matmul_local: { shape: [4, 4] },
+      A_shared: { shape: [2, 64, 8] },
+      B_shared: { shape: [2, 8, 64] },
+    });
+    const loops: string[] = [];
+    forEachStmt(after.body, (s) => {
+      if (s.kind === "For" && s.loopVar.name === "k_0") loops.push(`${s.forKind} ${s.extent.kind === "IntImm" ? s.extent.value : "?"}`);
+    });
+    expect(loops).toEqual(["serial 15"]);
+    expectSameResults(after, sch.func, 9);
+  });
+
+  describe("asynchronous stages: TVM's commit and wait attributes", () => {
+    test("a two-stage pipeline waits until one commit group is in flight, and for none in the epilogue", () => {
+      expect(printTVMScript(injectSoftwarePipeline(parse(simpleCompute("[0, 1]", "[0, 1]", `, "software_pipeline_async_stages": [0]`))))).toBe(
+        HEADER +
+          dedent(`
+          @T.prim_func
+          def main(A: T.Buffer((16, 16), "float32"), C: T.Buffer((16, 16), "float32")):
+              # with T.block("root"):
+              for tx in T.thread_binding(16, thread="threadIdx.x"):
+                  with T.block(""):
+                      T.reads()
+                      T.writes()
+                      B = T.alloc_buffer((2, 16, 1), scope="shared")
+                      with T.attr(None, "async_commit_queue_scope", 0):
+                          T.attr(None, "async_scope", 1)
+                          B[0, tx, 0] = A[tx, 0] * T.float32(2.0)
+                      for i in range(15):
+                          with T.attr(None, "async_commit_queue_scope", 0):
+                              T.attr(None, "async_scope", 1)
+                              B[(i + 1) % 2, tx, 0] = A[tx, i + 1] * T.float32(2.0)
+                          T.attr(None, "async_wait_queue_scope", 0)
+                          T.attr(None, "async_wait_inflight_count", 1)
+                          C[tx, i] = B[i % 2, tx, 0] + T.float32(1.0)
+                      T.attr(None, "async_wait_queue_scope", 0)
+                      T.attr(None, "async_wait_inflight_count", 0)
+                      C[tx, 15] = B[1, tx, 0] + T.float32(1.0)`),
+      );
+    });
+
+    test("four stages: three groups in flight in the body, 2 - i in the epilogue", () => {
+      const text = printTVMScript(injectSoftwarePipeline(parse(simpleCompute("[0, 3]", "[0, 1]", `, "software_pipeline_async_stages": [0]`))));
+      expect(text).toContain(
+        indented(`
+                      for i in range(13):
+                          with T.attr(None, "async_commit_queue_scope", 0):
+                              T.attr(None, "async_scope", 1)
+                              B[(i + 3) % 4, tx, 0] = A[tx, i + 3] * T.float32(2.0)
+                          T.attr(None, "async_wait_queue_scope", 0)
+                          T.attr(None, "async_wait_inflight_count", 3)
+                          C[tx, i] = B[i % 4, tx, 0] + T.float32(1.0)
+                      for i in T.unroll(3):
+                          T.attr(None, "async_wait_queue_scope", 0)
+                          T.attr(None, "async_wait_inflight_count", 2 - i)
+                          C[tx, i + 13] = B[i + 1, tx, 0] + T.float32(1.0)`, 12),
+      );
+    });
+
+    test("producers interleaved with their consumer commit separately; the wait counts both groups (TVM's async_producer_interleaving)", () => {
+      const src = `
+        @T.prim_func
+        def main(A: T.Buffer((16, 16), "float32"), B: T.Buffer((16, 16), "float32"), C: T.Buffer((16, 16), "float32")):
+            for tx in T.thread_binding(16, thread="threadIdx.x"):
+                for i in T.serial(16, ${annotation("[0, 0, 3]", "[0, 2, 1]", `, "software_pipeline_async_stages": [0]`)}):
+                    with T.block():
+                        A_shared = T.alloc_buffer((16, 1), scope="shared")
+                        B_shared = T.alloc_buffer((16, 1), scope="shared")
+                        A_shared[tx, 0] = A[tx, i]
+                        B_shared[tx, 0] = B[tx, i]
+                        C[tx, i] = A_shared[tx, 0] + B_shared[tx, 0]`;
+      expect(printTVMScript(injectSoftwarePipeline(parse(src)))).toBe(
+        HEADER +
+          dedent(`
+          @T.prim_func
+          def main(A: T.Buffer((16, 16), "float32"), B: T.Buffer((16, 16), "float32"), C: T.Buffer((16, 16), "float32")):
+              # with T.block("root"):
+              for tx in T.thread_binding(16, thread="threadIdx.x"):
+                  with T.block(""):
+                      T.reads()
+                      T.writes()
+                      A_shared = T.alloc_buffer((4, 16, 1), scope="shared")
+                      B_shared = T.alloc_buffer((4, 16, 1), scope="shared")
+                      for i in T.unroll(3):
+                          T.attr(None, "async_commit_queue_scope", 0)
+                          with T.attr(None, "async_scope", 1):
+                              A_shared[i, tx, 0] = A[tx, i]
+                          T.attr(None, "async_scope", 1)
+                          B_shared[i, tx, 0] = B[tx, i]
+                      for i in range(13):
+                          with T.attr(None, "async_commit_queue_scope", 0):
+                              T.attr(None, "async_scope", 1)
+                              A_shared[(i + 3) % 4, tx, 0] = A[tx, i + 3]
+                          with T.attr(None, "async_wait_queue_scope", 0):
+                              T.attr(None, "async_wait_inflight_count", 5)
+                              C[tx, i] = A_shared[i % 4, tx, 0] + B_shared[i % 4, tx, 0]
+                          T.attr(None, "async_commit_queue_scope", 0)
+                          T.attr(None, "async_scope", 1)
+                          B_shared[(i + 3) % 4, tx, 0] = B[tx, i + 3]
+                      for i in T.unroll(3):
+                          T.attr(None, "async_wait_queue_scope", 0)
+                          T.attr(None, "async_wait_inflight_count", 2 - i)
+                          C[tx, i + 13] = A_shared[i + 1, tx, 0] + B_shared[i + 1, tx, 0]`),
+      );
+    });
+
+    test("producers of one stage separated by another statement commit as two groups (TVM would group the statement between)", () => {
+      const src = `
+        @T.prim_func
+        def main(A: T.Buffer((16, 16), "float32"), B: T.Buffer((16, 16), "float32"), C: T.Buffer((16, 16), "float32"), D: T.Buffer((16, 16), "float32")):
+            for tx in T.thread_binding(16, thread="threadIdx.x"):
+                for i in T.serial(16, ${annotation("[0, 1, 0, 2]", "[0, 1, 2, 3]", `, "software_pipeline_async_stages": [0]`)}):
+                    with T.block():
+                        X = T.alloc_buffer((16, 1), scope="shared")
+                        Y = T.alloc_buffer((16, 1), scope="shared")
+                        X[tx, 0] = A[tx, i]
+                        D[tx, i] = B[tx, i] * T.float32(2)
+                        Y[tx, 0] = B[tx, i]
+                        C[tx, i] = X[tx, 0] + Y[tx, 0]`;
+      // Two groups per iteration, two iterations ahead: X(i) and Y(i) are done when at most 4 are in flight.
+      expect(printTVMScript(injectSoftwarePipeline(parse(src)))).toContain(
+        indented(`
+                      for i in range(14):
+                          with T.attr(None, "async_commit_queue_scope", 0):
+                              T.attr(None, "async_scope", 1)
+                              X[(i + 2) % 3, tx, 0] = A[tx, i + 2]
+                          D[tx, i + 1] = B[tx, i + 1] * T.float32(2.0)
+                          with T.attr(None, "async_commit_queue_scope", 0):
+                              T.attr(None, "async_scope", 1)
+                              Y[(i + 2) % 3, tx, 0] = B[tx, i + 2]
+                          T.attr(None, "async_wait_queue_scope", 0)
+                          T.attr(None, "async_wait_inflight_count", 4)
+                          C[tx, i] = X[i % 3, tx, 0] + Y[i % 3, tx, 0]`, 12),
+      );
+    });
+
+    test("two async stages: a consumer that also produces commits to its own queue; a predicated producer's count is conditional", () => {
+      const text = printTVMScript(injectSoftwarePipeline(parse(threeStageCompute("[0, 1, 2]", "[0, 1, 2]", `, "software_pipeline_async_stages": [0, 1]`))));
+      expect(text).toContain(
+        indented(`
+                      for i in T.unroll(2):
+                          if i < 1:
+                              T.attr(None, "async_commit_queue_scope", 1)
+                              T.attr(None, "async_wait_queue_scope", 0)
+                              T.attr(None, "async_wait_inflight_count", i * -1)
+                              T.attr(None, "async_scope", 1)
+                              C[(i + 1) % 2, tx, 0] = B[(i + 1) % 2, tx, 0] + T.float32(2.0)
+                          T.attr(None, "async_wait_queue_scope", 1)
+                          T.attr(None, "async_wait_inflight_count", T.if_then_else(i < 1, 1, 0))
+                          D[tx, i + 14] = C[i, tx, 0] + T.float32(1.0)`, 12),
+      );
+      expect(text).toContain(
+        indented(`
+                          with T.attr(None, "async_commit_queue_scope", 1):
+                              T.attr(None, "async_wait_queue_scope", 0)
+                              T.attr(None, "async_wait_inflight_count", 1)
+                              T.attr(None, "async_scope", 1)
+                              C[(i + 1) % 2, tx, 0] = B[(i + 1) % 2, tx, 0] + T.float32(2.0)
+                          T.attr(None, "async_wait_queue_scope", 1)
+                          T.attr(None, "async_wait_inflight_count", 1)
+                          D[tx, i] = C[i % 2, tx, 0] + T.float32(1.0)`, 16),
+      );
+    });
+  });
+
+  test("through lower(), async stages keep their attributes and threadSync puts a barrier after every wait", () => {
+    const kernel = lower(pipelinedGemmSchedule(128, { stages: [0, 0, 1], order: [0, 1, 2], asyncStages: [0] }), "nvidia/h100").kernels[0]!;
+    const keys = new Map<string, number>();
+    forEachStmt(kernel.body, (s) => {
+      if (s.kind !== "AttrStmt" || s.key === "thread_extent") return;
+      keys.set(s.key, (keys.get(s.key) ?? 0) + 1);
+      if (s.key === "async_wait_inflight_count") {
+        const first = s.body.kind === "SeqStmt" ? s.body.seq[0]! : s.body;
+        expect(first.kind === "Evaluate" && first.value.kind === "Call" && first.value.op === "tvm_storage_sync").toBe(true);
+      }
+    });
+    // Prologue and body commit (one group of both fetches each); body and epilogue wait.
+    expect(Object.fromEntries(keys)).toEqual({
+      async_commit_queue_scope: 2,
+      async_scope: 4,
+      async_wait_queue_scope: 2,
+      async_wait_inflight_count: 2,
+    });
+  });
+
+  describe("errors name the loop and the reason", () => {
+    function pipelineError(src: string): string {
+      return errorOf(() => injectSoftwarePipeline(parse(src)), LoweringError).message;
+    }
+
+    test("a stage annotation without an order, and the reverse", () => {
+      const onlyStage = simpleCompute("[0, 1]", "[0, 1]").replace(`, "software_pipeline_order": [0, 1]`, "");
+      expect(pipelineError(onlyStage)).toBe(
+        "injectSoftwarePipeline: loop i has software_pipeline_stage but no software_pipeline_order: the order of the statements is not defined",
+      );
+      const onlyOrder = simpleCompute("[0, 1]", "[0, 1]").replace(`"software_pipeline_stage": [0, 1], `, "");
+      expect(pipelineError(onlyOrder)).toContain("loop i has software_pipeline_order but no software_pipeline_stage");
+    });
+
+    test("annotation values that are not lists of non-negative integers", () => {
+      expect(pipelineError(simpleCompute("1", "[0, 1]"))).toContain("loop i has software_pipeline_stage = 1; it must be a list of non-negative integers");
+      expect(pipelineError(simpleCompute("[0, -1]", "[0, 1]"))).toContain("software_pipeline_stage = [0, -1]");
+      expect(pipelineError(simpleCompute("[0, 1]", `["a", 1]`))).toContain(`software_pipeline_order = ["a", 1]`);
+    });
+
+    test("one stage and one order per statement", () => {
+      expect(pipelineError(simpleCompute("[0, 1, 1]", "[0, 1]"))).toBe(
+        "injectSoftwarePipeline: loop i has software_pipeline_stage = [0, 1, 1] with 3 entries, but its body has 2 statements to pipeline (one entry per statement)",
+      );
+      expect(pipelineError(simpleCompute("[0, 1]", "[0]"))).toContain("software_pipeline_order = [0] with 1 entry, but its body has 2 statements");
+    });
+
+    test("an order that is not a permutation (TVM's conflicting order)", () => {
+      expect(pipelineError(threeStageCompute("[0, 1, 1]", "[0, 1, 1]"))).toBe(
+        "injectSoftwarePipeline: loop i has software_pipeline_order = [0, 1, 1], which is not a permutation of 0..2: each statement needs its own position in the pipelined body",
+      );
+    });
+
+    test("a consumer in an earlier stage than its producer", () => {
+      expect(pipelineError(simpleCompute("[1, 0]", "[0, 1]"))).toBe(
+        "injectSoftwarePipeline: loop i cannot be pipelined as annotated: statement 1 (stage 0) reads B, which statement 0 (stage 1) " +
+          "writes in the same iteration, but the pipeline would run it first (a statement that depends on another cannot be in an " +
+          "earlier stage, nor before it in software_pipeline_order within one stage)",
+      );
+    });
+
+    test("a consumer ordered before its producer within one stage (TVM's incorrect reorder)", () => {
+      expect(pipelineError(threeStageCompute("[0, 1, 1]", "[0, 2, 1]"))).toContain(
+        "statement 2 (stage 1) reads C, which statement 1 (stage 1) writes in the same iteration, but the pipeline would run it first",
+      );
+    });
+
+    test("a buffer allocated outside the loop cannot get versions: the next iteration's write would overtake the read", () => {
+      const src = `
+        @T.prim_func
+        def main(A: T.Buffer((16, 16), "float32"), C: T.Buffer((16, 16), "float32")):
+            for tx in T.thread_binding(16, thread="threadIdx.x"):
+                with T.block():
+                    B = T.alloc_buffer((16, 1), scope="shared")
+                    for i in T.serial(16, ${annotation("[0, 1]", "[0, 1]")}):
+                        B[tx, 0] = A[tx, i] * T.float32(2)
+                        C[tx, i] = B[tx, 0] + T.float32(1)`;
+      expect(pipelineError(src)).toBe(
+        "injectSoftwarePipeline: loop i cannot be pipelined as annotated: statement 0 (stage 0) writes B, which statement 1 (stage 1) " +
+          "reads 1 iteration earlier, but the pipeline would run it first (B is allocated outside the loop, so it cannot get one " +
+          "version per iteration in flight; put statement 0 in a later stage or after the other statement in the order)",
+      );
+    });
+
+    test("a loop whose extent is not a constant", () => {
+      const src = `
+        @T.prim_func
+        def main(a: T.handle, n: T.int32):
+            A = T.match_buffer(a, (16,), "float32")
+            for i in T.serial(n, ${annotation("[0, 1]", "[0, 1]")}):
+                with T.block():
+                    B = T.alloc_buffer((1,), scope="shared")
+                    B[0] = A[i]
+                    A[i] = B[0] + T.float32(1)`;
+      expect(pipelineError(src)).toBe(
+        "injectSoftwarePipeline: loop i has a non-constant extent; a pipeline of 2 stages needs a constant trip count for its prologue and epilogue",
+      );
+    });
+
+    test("a thread-bound loop", () => {
+      const src = simpleCompute("[0, 1]", "[0, 1]")
+        .replace(`for tx in T.thread_binding(16, thread="threadIdx.x"):`, `for tx in T.thread_binding(16, thread="threadIdx.x", ${annotation("[0]", "[0]")}):`);
+      expect(pipelineError(src)).toBe("injectSoftwarePipeline: loop tx is bound to threadIdx.x; only serial loops can be software-pipelined");
+    });
+
+    test("a body block with a predicate", () => {
+      const src = simpleCompute("[0, 1]", "[0, 1]").replace(
+        `B = T.alloc_buffer((16, 1), scope="shared")`,
+        `T.where(tx < 8)\n                    B = T.alloc_buffer((16, 1), scope="shared")`,
+      );
+      expect(pipelineError(src)).toContain(
+        `loop i cannot be pipelined: its body is block "", which has a predicate; pipelining would run the predicate's statements at other iterations`,
+      );
+    });
+
+    test("async stages: a stage no statement has, a copy into storage outside the loop, a consumer of two async stages", () => {
+      expect(pipelineError(simpleCompute("[0, 1]", "[0, 1]", `, "software_pipeline_async_stages": [2]`))).toBe(
+        "injectSoftwarePipeline: loop i has software_pipeline_async_stages naming stage 2, but no statement is in stage 2",
+      );
+      expect(pipelineError(simpleCompute("[0, 1]", "[0, 1]", `, "software_pipeline_async_stages": [1]`))).toBe(
+        "injectSoftwarePipeline: loop i cannot run statement 1 (stage 1) asynchronously: it writes C, which is allocated outside the loop, where nothing waits for the copy to complete",
+      );
+      const twoProducers = `
+        @T.prim_func
+        def main(A: T.Buffer((16, 16), "float32"), C: T.Buffer((16, 16), "float32")):
+            for tx in T.thread_binding(16, thread="threadIdx.x"):
+                for i in T.serial(16, ${annotation("[0, 1, 2]", "[0, 1, 2]", `, "software_pipeline_async_stages": [0, 1]`)}):
+                    with T.block():
+                        X = T.alloc_buffer((16, 1), scope="shared")
+                        Y = T.alloc_buffer((16, 1), scope="shared")
+                        X[tx, 0] = A[tx, i]
+                        Y[tx, 0] = A[tx, i] * T.float32(2)
+                        C[tx, i] = X[tx, 0] + Y[tx, 0]`;
+      expect(pipelineError(twoProducers)).toBe(
+        "injectSoftwarePipeline: loop i: statement 2 (stage 2) reads buffers written by async stages 0 and 1; a statement may depend on one async stage only",
+      );
+    });
+
+    test("an inner pipeline's prologue, body and epilogue count as statements of the outer loop", () => {
+      const src = `
+        @T.prim_func
+        def main(A: T.Buffer((16, 16), "float32"), C: T.Buffer((16, 16), "float32")):
+            for tx in T.thread_binding(16, thread="threadIdx.x"):
+                for i in T.serial(16, ${annotation("[0, 1]", "[0, 1]")}):
+                    with T.block():
+                        S = T.alloc_buffer((16, 1), scope="shared")
+                        S[tx, 0] = A[tx, i]
+                        for j in T.serial(4, ${annotation("[0, 1]", "[0, 1]")}):
+                            with T.block():
+                                L = T.alloc_buffer((1,), scope="local")
+                                L[0] = S[tx, 0] * T.float32(j)
+                                C[tx, i] = C[tx, i] + L[0]`;
+      expect(pipelineError(src)).toBe(
+        "injectSoftwarePipeline: loop i has software_pipeline_stage = [0, 1] with 2 entries, but its body has 4 statements to " +
+          "pipeline (one entry per statement; the statements of 1 nested block without predicate count one by one, as in TVM " +
+          "(an inner pipeline's prologue, body and epilogue are three statements))",
+      );
+      const nested = parse(src.replace(annotation("[0, 1]", "[0, 1]"), annotation("[0, 1, 1, 1]", "[0, 1, 2, 3]")));
+      expectSameResults(injectSoftwarePipeline(nested), nested, 4);
+    });
+
+    test("through lower(): a schedule whose compute is staged before the fetch", () => {
+      const err = errorOf(() => lower(pipelinedGemmSchedule(128, { stages: [1, 0, 0], order: [0, 1, 2] }), "nvidia/h100"), LoweringError);
+      expect(err.message).toContain(`loop k_0 cannot be pipelined as annotated: statement 2 ("gemm", stage 0) reads A_shared, which statement 0 ("A_shared", stage 1) writes in the same iteration`);
+    });
+  });
+});
