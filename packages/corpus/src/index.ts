@@ -10,6 +10,7 @@ import { vectorAddSchedule, windowSum, windowSumSchedule } from "./simple.js";
 export * from "./gemm-relu-add.js";
 export * from "./simple.js";
 export * from "./lowered.js";
+export * from "./lowered-async-copy.js";
 
 export interface CorpusEntry {
   /** A short identifier, also a valid file name. */

@@ -8,6 +8,7 @@ import type { LoweredModule, PassStage } from "../lowered.js";
 import { type Target, target as resolveTarget } from "../target/target.js";
 import type { Pass, PassContext } from "./pass.js";
 import { PASSES_FRONT, simplifyPass } from "./passes/index.js";
+import { injectPTXAsyncCopyPass } from "./passes/inject-ptx-async-copy.js";
 import { injectVirtualThreadPass } from "./passes/inject-virtual-thread.js";
 import { functionSymbol, splitHostDevice } from "./passes/split-host-device.js";
 import { threadSyncPass } from "./passes/thread-sync.js";
@@ -30,6 +31,7 @@ export const LOWERING_PASSES: readonly Pass[] = [
   injectVirtualThreadPass,
   unrollLoopPass,
   threadSyncPass,
+  injectPTXAsyncCopyPass,
   simplifyPass,
 ];
 
@@ -59,6 +61,7 @@ const PASS_DESCRIPTIONS: Readonly<Record<string, string>> = {
   injectVirtualThread: "virtual threads become serial loops in each thread",
   unrollLoop: "small unrolled loops are expanded",
   threadSync: "barriers for shared memory",
+  injectPTXAsyncCopy: "copies in async_scope become T.ptx_cp_async (cp.async, sm_80+)",
   splitHostDevice: "one kernel per launch nest; workspaces; launch metadata",
   verifyGpuCode: "threads, shared memory and vector width against the target",
 };

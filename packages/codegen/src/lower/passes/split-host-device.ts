@@ -148,7 +148,9 @@ function describeHostStmt(s: Stmt): string {
 }
 
 function buildKernel(func: PrimFunc, name: string, nest: LaunchNest, workspaces: readonly WorkspaceAlloc[]): DeviceKernel {
-  const accessed = accessedBuffers(nest.body);
+  const uses = storageUses(nest.body);
+  // A buffer the kernel only names by its data pointer (a T.ptx_cp_async source) is used too.
+  const usedBuffer = (declared: Buffer): Buffer | undefined => uses.accessed.get(declared.data) ?? (uses.named.has(declared.data) ? declared : undefined);
   const params: DeviceKernelParam[] = [];
   func.params.forEach((p, index) => {
     const declared = func.bufferMap.get(p);
@@ -156,11 +158,11 @@ function buildKernel(func: PrimFunc, name: string, nest: LaunchNest, workspaces:
       if (usesVar(nest.body, (v) => v === p)) params.push({ kind: "scalar", name: p.name, var: p, dtype: p.dtype });
       return;
     }
-    const buffer = accessed.get(declared.data);
+    const buffer = usedBuffer(declared);
     if (buffer !== undefined) params.push({ kind: "buffer", name: declared.name, buffer, source: { kind: "param", index } });
   });
   workspaces.forEach((w, index) => {
-    const buffer = accessed.get(w.buffer.data);
+    const buffer = usedBuffer(w.buffer);
     if (buffer !== undefined) params.push({ kind: "buffer", name: w.buffer.name, buffer, source: { kind: "workspace", index } });
   });
   checkGlobalAllocations(name, nest.body);
@@ -169,8 +171,11 @@ function buildKernel(func: PrimFunc, name: string, nest: LaunchNest, workspaces:
   });
 }
 
-/** Buffers loaded or stored in `body` and not allocated inside it, by `data` variable. */
-function accessedBuffers(body: Stmt): Map<Var, Buffer> {
+/**
+ * Storage `body` uses without allocating it: buffers loaded or stored (by `data` variable), and
+ * variables named in expressions (data pointers passed to intrinsics among them).
+ */
+function storageUses(body: Stmt): { accessed: Map<Var, Buffer>; named: Set<Var> } {
   const inside = new Set<Var>();
   forEachStmt(body, (s) => {
     if (s.kind === "Allocate") inside.add(s.buffer.data);
@@ -182,10 +187,12 @@ function accessedBuffers(body: Stmt): Map<Var, Buffer> {
   forEachStmt(body, (s) => {
     if (s.kind === "BufferStore") note(s.buffer);
   });
+  const named = new Set<Var>();
   forEachExpr(body, (e) => {
     if (e.kind === "BufferLoad") note(e.buffer);
+    else if (e.kind === "Var") named.add(e);
   });
-  return out;
+  return { accessed: out, named };
 }
 
 /** Global storage allocated inside a launch nest would be per block or per thread: not supported. */
