@@ -61,7 +61,7 @@ const PASS_DESCRIPTIONS: Readonly<Record<string, string>> = {
   injectVirtualThread: "virtual threads become serial loops in each thread",
   unrollLoop: "small unrolled loops are expanded",
   threadSync: "barriers for shared memory",
-  injectPTXAsyncCopy: "copies in async_scope become T.ptx_cp_async (cp.async, sm_80+)",
+  injectPTXAsyncCopy: "copies in `async_scope` become `T.ptx_cp_async` (cp.async, sm_80+)",
   splitHostDevice: "one kernel per launch nest; workspaces; launch metadata",
   verifyGpuCode: "threads, shared memory and vector width against the target",
 };
