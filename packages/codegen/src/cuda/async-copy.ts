@@ -5,7 +5,7 @@
  * `cp.async.commit_group`; an `async_wait_queue_scope` starts with `cp.async.wait_group N`.
  * The helpers are preamble features, so a translation unit defines only those its kernels use.
  */
-import { type AsyncCopy, type PrimExpr, asyncCopyLanes, bytesOf } from "@tessera/ir";
+import { type AsyncCopy, type PrimExpr, bytesOf } from "@tessera/ir";
 import { type EmitContext, fail } from "./context.js";
 import type { ExprEmitter } from "./expr-emitter.js";
 
@@ -25,7 +25,6 @@ export function cpAsyncStatement(ctx: EmitContext, exprs: ExprEmitter, copy: Asy
   };
   const dst = pointer(copy.dst, copy.dstOffset, "destination");
   const src = pointer(copy.src, copy.srcOffset, "source");
-  if (asyncCopyLanes(copy) < 1) fail(ctx, `T.ptx_cp_async of ${copy.bytes} bytes of ${copy.dtype}`);
   if (copy.predicate === undefined) {
     ctx.features.add(`cp_async:${copy.bytes}`);
     return `tessera_cp_async_${copy.bytes}(${dst}, ${src});`;

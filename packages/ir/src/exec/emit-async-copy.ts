@@ -4,11 +4,10 @@
  * its body. The queue decides when copies land (see async-copies.ts).
  */
 import { type AsyncCopy, asyncCopyLanes } from "../async-copy.js";
-import { type Buffer } from "../buffer.js";
+import type { Buffer } from "../buffer.js";
 import { elementType } from "../dtype.js";
-import { type Var, ramp } from "../expr.js";
+import { type PrimExpr, type Var, ramp } from "../expr.js";
 import { describeExpr } from "../printer/expr-text.js";
-import type { PrimExpr } from "../expr.js";
 import { declareBufferLayout, storageSize } from "./buffer-layout.js";
 import type { EmitContext } from "./context.js";
 import { emitExpr } from "./emit-expr.js";
