@@ -13,6 +13,7 @@ export * from "./gemm-relu-add-fast.js";
 export * from "./pipelined-gemm.js";
 export * from "./simple.js";
 export * from "./lowered.js";
+export * from "./lowered-async-copy.js";
 
 export interface CorpusEntry {
   /** A short identifier, also a valid file name. */

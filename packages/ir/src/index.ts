@@ -7,6 +7,7 @@ export * from "./errors.js";
 export * from "./dtype.js";
 export * from "./expr.js";
 export * from "./intrinsics.js";
+export * from "./async-copy.js";
 export * from "./buffer.js";
 export * from "./stmt.js";
 export * from "./func.js";

@@ -6,6 +6,7 @@
 import { type Call, type ExprLike, call, matchTypes, toExpr } from "./expr.js";
 import { type DType, isBool, isFloat } from "./dtype.js";
 import { IRError } from "./errors.js";
+import { PTX_CP_ASYNC, ptxCpAsyncFromArgs } from "./async-copy.js";
 
 export interface IntrinsicInfo {
   readonly name: string;
@@ -15,12 +16,14 @@ export interface IntrinsicInfo {
   readonly pure: boolean;
   /** Float-only math functions (exp, log, …) reject integer operands. */
   readonly floatOnly: boolean;
+  /** TVMScript writes the call's dtype as its first argument (`T.ptx_cp_async("float32", ...)`). */
+  readonly dtypeFirst: boolean;
 }
 
 const table = new Map<string, IntrinsicInfo>();
 
-function register(name: string, arity: number, opts: { pure?: boolean; floatOnly?: boolean } = {}): void {
-  table.set(name, { name, arity, pure: opts.pure ?? true, floatOnly: opts.floatOnly ?? false });
+function register(name: string, arity: number, opts: { pure?: boolean; floatOnly?: boolean; dtypeFirst?: boolean } = {}): void {
+  table.set(name, { name, arity, pure: opts.pure ?? true, floatOnly: opts.floatOnly ?? false, dtypeFirst: opts.dtypeFirst ?? false });
 }
 
 /** Unary float math, named as in TVMScript (`T.exp`) and C (`expf`). */
@@ -31,6 +34,8 @@ register("pow", 2, { floatOnly: true });
 register("if_then_else", 3);
 // Lowered-code intrinsics.
 register("tvm_storage_sync", 1, { pure: false });
+// Asynchronous global → shared copy (see async-copy.ts): 5 operands, or 6 with a predicate.
+register(PTX_CP_ASYNC, -1, { pure: false, dtypeFirst: true });
 
 export function intrinsicInfo(name: string): IntrinsicInfo | undefined {
   return table.get(name);
@@ -97,6 +102,9 @@ export function checkIntrinsicCall(op: string, args: readonly ExprLike[], dt?: D
       return pow(args[0]!, args[1]!);
     case "if_then_else":
       return ifThenElse(args[0]!, args[1]!, args[2]!);
+    case PTX_CP_ASYNC:
+      if (dt === undefined) throw new IRError(`T.${op} needs the element dtype as its first argument`);
+      return ptxCpAsyncFromArgs(dt, args.map((a) => toExpr(a)));
     default:
       if ((UNARY_MATH as readonly string[]).includes(op)) return unaryMath(op, args[0]!);
       return call(dt ?? "int32", op, args);

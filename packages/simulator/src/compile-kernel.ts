@@ -6,7 +6,8 @@
  * - `T.tvm_storage_sync("shared")` becomes `yield <barrier id>`;
  * - `shared` Allocates use the block's arrays (passed in), `local` ones are fresh per thread and
  *   poisoned;
- * - with race detection, every shared access goes through its allocation's shadow.
+ * - with race detection, every shared access goes through its allocation's shadow;
+ * - `T.ptx_cp_async` copies land when their group is waited for (see async-copy-queue.ts).
  */
 import {
   type Buffer,
@@ -128,7 +129,7 @@ export function compileKernel(kernel: DeviceKernel, opts: CompileKernelOptions):
       continue;
     }
     const array = ctx.names.fresh(p.buffer.name);
-    ctx.setArray(p.buffer.data, array);
+    ctx.setArray(p.buffer.data, array, p.buffer);
     declareBufferLayout(ctx, p.buffer, array);
     params.push(array);
   }
@@ -154,7 +155,6 @@ function constantSize(kernelName: string, buffer: Buffer, size: string): number 
 }
 
 function assemble(ctx: EmitContext, kernelName: string, params: readonly string[], sharedCount: number, shadows: boolean): string {
-  const temps = ctx.tempNames();
   const jsName = kernelName.replace(/[^A-Za-z0-9_$]/g, "_").replace(/^(?=[0-9])/, "_");
   const shadowDecls = shadows ? Array.from({ length: sharedCount }, (_, k) => `const $shadow${k} = $shadows[${k}];`) : [];
   return [
@@ -162,8 +162,10 @@ function assemble(ctx: EmitContext, kernelName: string, params: readonly string[
     ...RUNTIME_PRELUDE,
     ...shadowDecls,
     `return function* ${jsName}(${params.join(", ")}) {`,
-    ...(temps.length > 0 ? [`  let ${temps.join(", ")};`] : []),
+    ...ctx.prologueLines(),
     ...ctx.bodyLines(),
+    // Copies still in flight when the thread ends land then.
+    ...(ctx.usesAsyncCopies() ? ["  $async.drain();"] : []),
     "};",
     "",
   ].join("\n");

@@ -1,6 +1,7 @@
 /** Simulates one device kernel over its whole grid on the caller's arrays. */
 import { type TypedArray, constantSize, describeBufferType, dtypeInfo, makeRuntime, typedArrayConstructorFor } from "@tessera/ir";
 import type { DeviceKernel } from "@tessera/codegen";
+import { DeferredCopies } from "./async-copy-queue.js";
 import { OutOfBoundsFault, runBlock } from "./block-runner.js";
 import { compileKernel } from "./compile-kernel.js";
 import { unflatten, volume } from "./dims.js";
@@ -38,6 +39,7 @@ export function simulateKernel(kernel: DeviceKernel, args: readonly KernelArgume
     outOfBounds(site: number, indices: readonly number[], shape: readonly number[]): never {
       throw new OutOfBoundsFault(site, indices, shape);
     },
+    asyncCopies: () => new DeferredCopies(compiled.errorSites),
   };
   const run = { compiled, thread: compiled.instantiate(runtime, shadows), args: values, clock };
   let intervalsPerBlock = 0;

@@ -2,7 +2,15 @@
  * CUDA C text of one lowered device kernel: its signature and its statements.
  */
 import {
+  ASYNC_COMMIT_QUEUE_SCOPE,
+  ASYNC_SCOPE,
+  ASYNC_WAIT_QUEUE_SCOPE,
   type Allocate,
+  type AsyncWait,
+  type AttrStmt,
+  IRError,
+  asAsyncCopy,
+  asyncWaitOf,
   type BufferStore,
   type Evaluate,
   type For,
@@ -16,6 +24,7 @@ import {
   lanesOf,
 } from "@tessera/ir";
 import type { DeviceKernel } from "../lowered.js";
+import { commitGroupStatement, cpAsyncStatement, waitGroupStatement } from "./async-copy.js";
 import { type EmitContext, fail } from "./context.js";
 import { ExprEmitter } from "./expr-emitter.js";
 import { IndexFacts } from "./index-facts.js";
@@ -132,9 +141,7 @@ class KernelEmitter {
         for (const x of s.seq) this.stmt(x);
         return;
       case "AttrStmt":
-        // thread_extent attributes only scope their (already bound) thread index; other
-        // attributes (pragmas, alignment hints) carry nothing the C code needs.
-        return this.stmt(s.body);
+        return this.attr(s);
       case "DeclBuffer":
         return this.stmt(s.body);
       case "Allocate":
@@ -152,6 +159,31 @@ class KernelEmitter {
       case "BlockRealize":
         return fail(this.ctx, `block ${s.block.name} was not lowered; the CUDA generator needs lowered (block-free) kernels`);
     }
+  }
+
+  /**
+   * The async queue attributes become cp.async group operations around their body. thread_extent
+   * attributes only scope their (already bound) thread index; other attributes (pragmas,
+   * alignment hints) carry nothing the C code needs.
+   */
+  private attr(s: AttrStmt): void {
+    if (s.key === ASYNC_COMMIT_QUEUE_SCOPE) {
+      this.stmt(s.body);
+      return this.line(commitGroupStatement(this.ctx));
+    }
+    if (s.key === ASYNC_WAIT_QUEUE_SCOPE) {
+      let wait: AsyncWait;
+      try {
+        wait = asyncWaitOf(s);
+      } catch (err) {
+        if (err instanceof IRError) fail(this.ctx, err.message);
+        throw err;
+      }
+      this.line(waitGroupStatement(this.ctx, this.exprs, wait.inflight));
+      return this.stmt(wait.body);
+    }
+    if (s.key === ASYNC_SCOPE) fail(this.ctx, "an async_scope attribute is left; injectPTXAsyncCopy turns its copies into T.ptx_cp_async");
+    this.stmt(s.body);
   }
 
   private allocate(s: Allocate): void {
@@ -271,6 +303,8 @@ class KernelEmitter {
       return fail(this.ctx, `T.tvm_storage_sync(${JSON.stringify(scope ?? "?")}) has no CUDA translation (only "shared" and "warp")`);
     }
     if (v.kind === "IntImm") return;
+    const copy = asAsyncCopy(v);
+    if (copy !== undefined) return this.line(cpAsyncStatement(this.ctx, this.exprs, copy));
     this.line(`${this.exprs.expr(v)};`);
   }
 }

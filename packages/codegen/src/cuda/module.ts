@@ -6,6 +6,9 @@ import type { LaunchMetadata } from "../launch-metadata.js";
 import type { DeviceKernel, LoweredModule } from "../lowered.js";
 import { type EmittedKernel, type KernelEmitOptions, emitKernel } from "./kernel-emitter.js";
 import { launchMetadata } from "./launch.js";
+import { usesAsyncCopy } from "./async-copy.js";
+import { CodegenError } from "./errors.js";
+import { asyncCopyUnsupported, supportsAsyncCopy } from "../target/target.js";
 import { type Feature, preamble } from "./preamble.js";
 
 export interface CudaModule {
@@ -33,6 +36,9 @@ export function emitModule(module: LoweredModule, options: KernelEmitOptions): E
   const features = new Set<Feature>();
   const kernels = module.kernels.map((kernel) => {
     const emitted = emitKernel(kernel, { noalias: moduleNoalias(module), ...options });
+    if (usesAsyncCopy(emitted.features) && !supportsAsyncCopy(module.target)) {
+      throw new CodegenError(kernel.name, asyncCopyUnsupported(module.target));
+    }
     for (const f of emitted.features) features.add(f);
     return { kernel, emitted, launch: launchMetadata(kernel, emitted.shape, emitted.dynamicSharedBytes) };
   });

@@ -3,6 +3,7 @@
  * Each is wrapped in an include guard so that several generated sources (or headers) can be
  * concatenated into one translation unit.
  */
+import { type AsyncCopyFeature, asyncCopyPreamble } from "./async-copy.js";
 
 /** Floor division and modulo for signed integers: C's `/` and `%` truncate toward zero. */
 const FLOOR_DIV_MOD = `#ifndef TESSERA_FLOORDIV_DEFINED
@@ -46,7 +47,7 @@ function vectorOperators(type: string): string {
   return [`#ifndef ${guard}`, `#define ${guard}`, `// Element-wise arithmetic on ${type}.`, ...ops, "#endif"].join("\n");
 }
 
-export type Feature = "floordiv" | `vector_ops:${string}`;
+export type Feature = "floordiv" | `vector_ops:${string}` | AsyncCopyFeature;
 
 /** The preamble for a set of features, in a fixed order; empty when nothing is needed. */
 export function preamble(features: ReadonlySet<Feature>): string {
@@ -55,5 +56,6 @@ export function preamble(features: ReadonlySet<Feature>): string {
   for (const type of Object.keys(LANES)) {
     if (features.has(`vector_ops:${type}`)) parts.push(vectorOperators(type));
   }
+  parts.push(...asyncCopyPreamble((f) => features.has(f)));
   return parts.join("\n\n");
 }

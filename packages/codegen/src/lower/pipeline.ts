@@ -8,6 +8,7 @@ import type { LoweredModule, PassStage } from "../lowered.js";
 import { type Target, target as resolveTarget } from "../target/target.js";
 import type { Pass, PassContext } from "./pass.js";
 import { PASSES_FRONT, simplifyPass } from "./passes/index.js";
+import { injectPTXAsyncCopyPass } from "./passes/inject-ptx-async-copy.js";
 import { injectVirtualThreadPass } from "./passes/inject-virtual-thread.js";
 import { functionSymbol, splitHostDevice } from "./passes/split-host-device.js";
 import { threadSyncPass } from "./passes/thread-sync.js";
@@ -30,6 +31,7 @@ export const LOWERING_PASSES: readonly Pass[] = [
   injectVirtualThreadPass,
   unrollLoopPass,
   threadSyncPass,
+  injectPTXAsyncCopyPass,
   simplifyPass,
 ];
 
@@ -61,6 +63,7 @@ const PASS_DESCRIPTIONS: Readonly<Record<string, string>> = {
     "virtual threads pushed down: code independent of the vthread stays once, dependent statements are copied per vthread (unrolled below 16), dependent allocations get a slice per vthread",
   unrollLoop: "unrolled loops, and serial loops within a pragma_auto_unroll_max_step budget, are expanded (or marked #pragma unroll)",
   threadSync: "barriers for shared memory",
+  injectPTXAsyncCopy: "copies in `async_scope` become `T.ptx_cp_async` (cp.async, sm_80+)",
   splitHostDevice: "one kernel per launch nest; workspaces; launch metadata, with the __launch_bounds__ minimum of blocks per SM",
   verifyGpuCode: "threads, shared memory, vector width and resident blocks per SM against the target",
 };

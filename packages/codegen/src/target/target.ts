@@ -150,3 +150,13 @@ export function target(name: string, opts: TargetOptions = {}): Target {
 export function archNumber(t: Target): number {
   return Number(t.arch.replace(/^sm_/, "").replace(/[a-z]$/, ""));
 }
+
+/** `cp.async` (asynchronous global → shared copies) exists from sm_80 (Ampere) on. */
+export function supportsAsyncCopy(t: Target): boolean {
+  return archNumber(t) >= 80;
+}
+
+/** Why a kernel with asynchronous copies cannot run on `t`. */
+export function asyncCopyUnsupported(t: Target): string {
+  return `cp.async needs sm_80 or newer; target ${t.name} is ${t.arch}; drop software_pipeline_async_stages`;
+}

@@ -195,6 +195,7 @@ describe("lower (the whole pipeline)", () => {
       "injectVirtualThread",
       "unrollLoop",
       "threadSync",
+      "injectPTXAsyncCopy",
       "simplify",
       "splitHostDevice",
       "verifyGpuCode",

@@ -74,7 +74,7 @@ function bindParameters(ctx: EmitContext, plan: ArgumentPlan): string[] {
       names.push(ctx.bindVar(p.param).name);
     } else {
       const array = ctx.names.fresh(p.buffer.name);
-      ctx.setArray(p.buffer.data, array);
+      ctx.setArray(p.buffer.data, array, p.buffer);
       names.push(array);
     }
   }
@@ -88,13 +88,12 @@ function bindParameters(ctx: EmitContext, plan: ArgumentPlan): string[] {
 }
 
 function assembleSource(ctx: EmitContext, funcName: string, params: readonly string[]): string {
-  const temps = ctx.tempNames();
   const jsName = funcName.replace(/[^A-Za-z0-9_$]/g, "_").replace(/^(?=[0-9])/, "_");
   return [
     '"use strict";',
     ...RUNTIME_PRELUDE,
     `return function ${jsName}(${params.join(", ")}) {`,
-    ...(temps.length > 0 ? [`  let ${temps.join(", ")};`] : []),
+    ...ctx.prologueLines(),
     ...ctx.bodyLines(),
     "};",
     "",

@@ -54,7 +54,11 @@ export class EmitContext {
   private readonly varNames = new Map<Var, string>();
   private readonly varRanges = new Map<Var, IntRange>();
   private readonly arrays = new Map<Var, string>();
+  /** The buffer that declared each storage (a parameter, an allocation). */
+  private readonly owners = new Map<Var, Buffer>();
   private readonly layouts = new Map<Buffer, BufferLayout>();
+  /** The function issues asynchronous copies, so it needs a copy queue (`$async`). */
+  private asyncCopies = false;
 
   /**
    * @param boundsCheck check buffer indices at run time
@@ -103,6 +107,24 @@ export class EmitContext {
     return this.temps;
   }
 
+  /** The name of the thread's asynchronous copy queue, which the function now needs. */
+  asyncQueue(): string {
+    this.asyncCopies = true;
+    return "$async";
+  }
+
+  /** Declarations that open the generated function body: temporaries and the copy queue. */
+  prologueLines(): string[] {
+    return [
+      ...(this.temps.length > 0 ? [`  let ${this.temps.join(", ")};`] : []),
+      ...(this.asyncCopies ? ["  const $async = $rt.asyncCopies();"] : []),
+    ];
+  }
+
+  usesAsyncCopies(): boolean {
+    return this.asyncCopies;
+  }
+
   /**
    * Gives `v` a fresh JS name for the duration of its scope; call the returned function when the
    * scope ends. Each binding site gets its own name, so re-bound variables never clash in JS.
@@ -142,8 +164,14 @@ export class EmitContext {
     return this.varNames.has(v);
   }
 
-  setArray(data: Var, array: string): void {
+  /** `array` holds the storage `data`; `owner` is the buffer that declared it (its size bounds raw accesses). */
+  setArray(data: Var, array: string, owner?: Buffer): void {
     this.arrays.set(data, array);
+    if (owner !== undefined) this.owners.set(data, owner);
+  }
+
+  storageOwner(data: Var): Buffer | undefined {
+    return this.owners.get(data);
   }
 
   arrayOf(data: Var): string | undefined {

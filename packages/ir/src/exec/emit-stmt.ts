@@ -13,6 +13,8 @@ import { ExecutionError } from "./errors.js";
 import { indexRange } from "./index-ranges.js";
 import { emitExpr, emitValue } from "./emit-expr.js";
 import { typedArrayConstructorFor } from "./typed-arrays.js";
+import { ASYNC_COMMIT_QUEUE_SCOPE, ASYNC_WAIT_QUEUE_SCOPE, asAsyncCopy, asyncWaitOf } from "../async-copy.js";
+import { emitAsyncCommit, emitAsyncCopy, emitAsyncWait } from "./emit-async-copy.js";
 
 export function emitStmt(ctx: EmitContext, s: Stmt): void {
   switch (s.kind) {
@@ -115,6 +117,17 @@ function emitFor(ctx: EmitContext, s: For): void {
  */
 function emitAttr(ctx: EmitContext, s: AttrStmt): void {
   const comment = `// T.attr(${s.node?.name ?? "None"}, ${JSON.stringify(s.key)}, ${describeExpr(s.value)})`;
+  if (s.key === ASYNC_COMMIT_QUEUE_SCOPE) {
+    ctx.line(comment);
+    emitStmt(ctx, s.body);
+    return emitAsyncCommit(ctx);
+  }
+  if (s.key === ASYNC_WAIT_QUEUE_SCOPE) {
+    ctx.line(comment);
+    const wait = asyncWaitOf(s);
+    emitAsyncWait(ctx, wait.inflight);
+    return emitStmt(ctx, wait.body);
+  }
   const node = s.node;
   const launches = s.key === "thread_extent" || s.key === "virtual_thread";
   if (!launches || node === undefined || ctx.isBound(node)) {
@@ -137,6 +150,8 @@ function emitEvaluate(ctx: EmitContext, value: PrimExpr): void {
     return;
   }
   if (value.kind === "IntImm" || value.kind === "FloatImm" || value.kind === "StringImm") return;
+  const copy = asAsyncCopy(value);
+  if (copy !== undefined) return emitAsyncCopy(ctx, copy);
   ctx.line(`${emitValue(ctx, value)};`);
 }
 
@@ -147,7 +162,7 @@ function emitEvaluate(ctx: EmitContext, value: PrimExpr): void {
 function allocateBuffer(ctx: EmitContext, buffer: Buffer, what: string): void {
   const Ctor = typedArrayConstructorFor(buffer.dtype);
   const array = ctx.names.fresh(buffer.name);
-  ctx.setArray(buffer.data, array);
+  ctx.setArray(buffer.data, array, buffer);
   const layout = declareBufferLayout(ctx, buffer, array);
   const size = storageSize(layout, buffer);
   const supplied = what === "T.allocate" ? ctx.hooks.allocation?.(ctx, buffer, size) : undefined;

@@ -15,4 +15,5 @@ export { emitExpr } from "./emit-expr.js";
 export { declareBufferLayout } from "./buffer-layout.js";
 export { type ErrorSite, ErrorSiteTable, type ExecRuntime, makeRuntime } from "./runtime.js";
 export { RUNTIME_PRELUDE } from "./scalar-ops.js";
+export { AsyncCopyQueue, ImmediateCopies, type IssuedCopy, landCopy } from "./async-copies.js";
 export { describeBufferType } from "./arguments.js";

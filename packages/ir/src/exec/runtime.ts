@@ -4,6 +4,7 @@
  */
 import { ExecutionError } from "./errors.js";
 import { roundHalfAwayFromZero, roundToFloat16 } from "./numeric.js";
+import { type AsyncCopyQueue, ImmediateCopies } from "./async-copies.js";
 
 export type ErrorSite =
   | { readonly kind: "division"; readonly text: string; readonly where: string }
@@ -42,6 +43,8 @@ export interface ExecRuntime {
   /** `Select`: both branches are evaluated as arguments before one is picked. */
   readonly select: <T>(condition: boolean, t: T, f: T) => T;
   readonly outOfBounds: (site: number, indices: readonly number[], shape: readonly number[]) => never;
+  /** A thread's queue of asynchronous copies (`$async`, created where a function uses T.ptx_cp_async). */
+  readonly asyncCopies: () => AsyncCopyQueue;
 }
 
 export function makeRuntime(table: ErrorSiteTable): ExecRuntime {
@@ -74,6 +77,7 @@ export function makeRuntime(table: ErrorSiteTable): ExecRuntime {
     toFloat16: roundToFloat16,
     roundHalfAway: roundHalfAwayFromZero,
     select: (condition, t, f) => (condition ? t : f),
+    asyncCopies: () => new ImmediateCopies(table),
     outOfBounds(siteIndex, indices, shape) {
       const site = table.sites[siteIndex];
       if (site === undefined || site.kind !== "access") {

@@ -146,9 +146,11 @@ function attrForm(b: BodyBuilder, call: CallNode): ScopedForm {
   const args = bindArguments(call, "T.attr", ["node", "attr_key", "value"], 3);
   const nodeExpr = args.get("node")!;
   let node: Var | undefined;
-  if (!(nodeExpr.kind === "Constant" && nodeExpr.value === null)) {
+  // None, or an integer as TVM writes for attributes without a subject (`T.attr(0, "async_scope", 1)`).
+  const noSubject = (nodeExpr.kind === "Constant" && nodeExpr.value === null) || (nodeExpr.kind === "Number" && !nodeExpr.isFloat);
+  if (!noSubject) {
     const v = b.ev.prim(nodeExpr);
-    if (v.kind !== "Var") fail("the node of T.attr must be a variable, a buffer's .data, or None", nodeExpr.pos);
+    if (v.kind !== "Var") fail("the node of T.attr must be a variable, a buffer's .data, an integer, or None", nodeExpr.pos);
     node = v;
   }
   const key = b.ev.string(args.get("attr_key")!, "an attribute key");

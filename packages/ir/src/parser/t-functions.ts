@@ -129,12 +129,20 @@ function dtypeConstructor(ev: ExprEvaluator, call: CallNode, dt: string): ExprVa
 
 function intrinsicCall(ev: ExprEvaluator, call: CallNode, name: string): ExprValue {
   if (call.keywords.length > 0) fail(`T.${name} takes no keyword arguments`, call.keywords[0]!.pos);
-  const values = call.args.map((a) => ev.value(a));
+  let operands = call.args;
+  let dt: string | undefined;
+  if (intrinsicInfo(name)?.dtypeFirst === true) {
+    const first = operands[0];
+    if (first?.kind !== "String") fail(`T.${name} takes the element dtype first, as in T.${name}("float32", ...)`, first?.pos ?? call.pos);
+    dt = dtypeArg(ev, first);
+    operands = operands.slice(1);
+  }
+  const values = operands.map((a) => ev.value(a));
   // Literals are handed over as plain numbers so the intrinsic's own type rules give them a dtype.
   const args: (PrimExpr | number | boolean)[] = values.map((v) =>
     isLiteral(v) ? (v.type === "bool" ? v.value !== 0 : v.value) : v,
   );
-  return checkIntrinsicCall(name, args);
+  return checkIntrinsicCall(name, args, dt);
 }
 
 /** Evaluates a call expression: `T.<function>(...)`. */

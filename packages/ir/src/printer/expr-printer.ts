@@ -10,6 +10,7 @@ import { IRError } from "../errors.js";
 import type { Binary, BinaryOp, BufferLoad, PrimExpr } from "../expr.js";
 import type { PrintContext } from "./context.js";
 import { floatLiteral, pyString } from "./literals.js";
+import { intrinsicInfo } from "../intrinsics.js";
 
 /** Python operator precedence, loosest first. */
 export const Prec = {
@@ -90,8 +91,10 @@ export function printExpr(ctx: PrintContext, e: PrimExpr): ExprText {
       return call("Broadcast", [sub(e.value), s.number(String(e.lanes))]);
     case "Let":
       return atom(`${ctx.tir("Let")}(${sub(e.body)}, where={${ctx.varName(e.variable)}: ${sub(e.value)}})`);
-    case "Call":
-      return call(e.op, e.args.map(sub));
+    case "Call": {
+      const args = e.args.map(sub);
+      return call(e.op, intrinsicInfo(e.op)?.dtypeFirst === true ? [pyString(e.dtype, s), ...args] : args);
+    }
     default:
       throw new IRError(`cannot print expression of kind "${(e as { kind?: unknown }).kind}"`);
   }

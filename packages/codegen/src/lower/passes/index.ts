@@ -32,5 +32,6 @@ export { vectorizeLoopPass } from "./vectorize-loop.js";
 export { injectVirtualThreadPass } from "./inject-virtual-thread.js";
 export { unrollLoopPass, MAX_UNROLLED_STATEMENTS } from "./unroll-loop.js";
 export { threadSyncPass } from "./thread-sync.js";
+export { injectPTXAsyncCopyPass } from "./inject-ptx-async-copy.js";
 export { splitHostDevice, splitHostDevicePass, functionSymbol, type HostDeviceSplit } from "./split-host-device.js";
 export { verifyGpuCode, MAX_LOCAL_BYTES_PER_THREAD } from "./verify-gpu-code.js";

@@ -165,7 +165,9 @@ function describeHostStmt(s: Stmt): string {
 }
 
 function buildKernel(func: PrimFunc, name: string, nest: LaunchNest, workspaces: readonly WorkspaceAlloc[]): DeviceKernel {
-  const accessed = accessedBuffers(nest.body);
+  const uses = storageUses(nest.body);
+  // A buffer the kernel only names by its data pointer (a T.ptx_cp_async source) is used too.
+  const usedBuffer = (declared: Buffer): Buffer | undefined => uses.accessed.get(declared.data) ?? (uses.named.has(declared.data) ? declared : undefined);
   const params: DeviceKernelParam[] = [];
   func.params.forEach((p, index) => {
     const declared = func.bufferMap.get(p);
@@ -173,11 +175,11 @@ function buildKernel(func: PrimFunc, name: string, nest: LaunchNest, workspaces:
       if (usesVar(nest.body, (v) => v === p)) params.push({ kind: "scalar", name: p.name, var: p, dtype: p.dtype });
       return;
     }
-    const buffer = accessed.get(declared.data);
+    const buffer = usedBuffer(declared);
     if (buffer !== undefined) params.push({ kind: "buffer", name: declared.name, buffer, source: { kind: "param", index } });
   });
   workspaces.forEach((w, index) => {
-    const buffer = accessed.get(w.buffer.data);
+    const buffer = usedBuffer(w.buffer);
     if (buffer !== undefined) params.push({ kind: "buffer", name: w.buffer.name, buffer, source: { kind: "workspace", index } });
   });
   checkGlobalAllocations(name, nest.body);
@@ -187,8 +189,11 @@ function buildKernel(func: PrimFunc, name: string, nest: LaunchNest, workspaces:
   return makeDeviceKernel(name, params, nest.body, fail, [...functionLaunchBounds(func, fail), ...nest.launchBounds]);
 }
 
-/** Buffers loaded or stored in `body` and not allocated inside it, by `data` variable. */
-function accessedBuffers(body: Stmt): Map<Var, Buffer> {
+/**
+ * Storage `body` uses without allocating it: buffers loaded or stored (by `data` variable), and
+ * variables named in expressions (data pointers passed to intrinsics among them).
+ */
+function storageUses(body: Stmt): { accessed: Map<Var, Buffer>; named: Set<Var> } {
   const inside = new Set<Var>();
   forEachStmt(body, (s) => {
     if (s.kind === "Allocate") inside.add(s.buffer.data);
@@ -200,10 +205,12 @@ function accessedBuffers(body: Stmt): Map<Var, Buffer> {
   forEachStmt(body, (s) => {
     if (s.kind === "BufferStore") note(s.buffer);
   });
+  const named = new Set<Var>();
   forEachExpr(body, (e) => {
     if (e.kind === "BufferLoad") note(e.buffer);
+    else if (e.kind === "Var") named.add(e);
   });
-  return out;
+  return { accessed: out, named };
 }
 
 /** Global storage allocated inside a launch nest would be per block or per thread: not supported. */

@@ -49,7 +49,7 @@ import {
   sharedReads,
 } from "../kernel/shared-access.js";
 import { VarDomains } from "../kernel/var-domains.js";
-import { ASYNC_WAIT_INFLIGHT_COUNT, ASYNC_WAIT_QUEUE_SCOPE } from "../kernel/async-attrs.js";
+import { ASYNC_WAIT_INFLIGHT_COUNT, ASYNC_WAIT_QUEUE_SCOPE } from "@tessera/ir";
 import { barrier, isBarrier } from "../kernel/sync.js";
 import { isThreadExtent, isThreadIndexVar, threadExtentAttrs } from "../kernel/thread-env.js";
 

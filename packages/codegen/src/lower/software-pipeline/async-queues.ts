@@ -34,7 +34,7 @@ import {
   sub,
 } from "@tessera/ir";
 import { LoweringError } from "../errors.js";
-import { ASYNC_COMMIT_QUEUE_SCOPE, ASYNC_SCOPE, ASYNC_WAIT_INFLIGHT_COUNT, ASYNC_WAIT_QUEUE_SCOPE } from "../kernel/async-attrs.js";
+import { ASYNC_COMMIT_QUEUE_SCOPE, ASYNC_SCOPE, ASYNC_WAIT_INFLIGHT_COUNT, ASYNC_WAIT_QUEUE_SCOPE } from "@tessera/ir";
 import { guarded } from "../util/conditions.js";
 import { PASS } from "./annotations.js";
 import { type PipelineStmt, describeStmt } from "./model.js";
