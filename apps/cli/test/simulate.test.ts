@@ -85,6 +85,21 @@ describe("tessera simulate", () => {
     expect(io.out).toContain("block (3, 0, 0), thread (63, 0, 0): index 256 is outside the valid range [0, 256)");
   });
 
+  it("--bank-conflicts adds the table of shared-memory wavefronts per access site", async () => {
+    const io = captureIO();
+    expect(await runCli(["simulate", WINDOW_SUM, "--bank-conflicts"], io)).toBe(0);
+    expect(io.out).toContain("shared-memory bank conflicts (32 banks of 4 B; warp-level accesses of all blocks):");
+    // 4 blocks of 2 warps; the fetch's second round (66 inputs for 64 threads) is one more
+    // instruction per block, by lanes 0 and 1 of warp 0. Consecutive words: no conflict.
+    expect(io.out).toMatch(/A_shared\[ax0_0 \* 64 \+ threadIdx_x\]\s+store\s+4\s+12\s+12\s+12\s+0\s+1\.00\s+1-way/);
+    expect(io.out).toMatch(/A_shared\[threadIdx_x \+ 2\]\s+load\s+4\s+8\s+8\s+8\s+0\s+1\.00\s+1-way/);
+    expect(io.out).toMatch(/total\s+36\s+36\s+36\s+0\s+1\.00\s+1-way/);
+    expect(io.out).toContain("OK: window_sum");
+    const plain = captureIO();
+    expect(await runCli(["simulate", WINDOW_SUM], plain)).toBe(0);
+    expect(plain.out).not.toContain("bank conflicts");
+  });
+
   it("rejects bad invocations with exit 2", async () => {
     const usage = captureIO();
     expect(await runCli(["simulate"], usage)).toBe(2);

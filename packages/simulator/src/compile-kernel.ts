@@ -8,6 +8,7 @@
  *   poisoned;
  * - with race detection, every shared access goes through its allocation's shadow;
  * - `T.ptx_cp_async` copies land when their group is waited for (see async-copy-queue.ts).
+ * - with the bank-conflict model, every shared access instruction is recorded by the recorder.
  */
 import {
   type Buffer,
@@ -19,11 +20,14 @@ import {
   RUNTIME_PRELUDE,
   type Var,
   declareBufferLayout,
+  describeAccess,
   emitStmt,
   printExpr,
   typedArrayConstructorFor,
 } from "@tessera/ir";
 import type { DeviceKernel } from "@tessera/codegen";
+import type { BankConflictRecorder } from "./bank-recorder.js";
+import { type BankSite, type BankSlot, BankSiteTable } from "./bank-sites.js";
 import { SimulationError } from "./errors.js";
 import { type LaunchDims, type ThreadTag, launchDims } from "./launch.js";
 import { poisonLiteral } from "./poison.js";
@@ -57,17 +61,25 @@ export interface CompiledKernel {
   readonly shared: readonly SharedAllocation[];
   /** Instrumented shared accesses (empty without race detection). */
   readonly accessSites: readonly AccessSite[];
+  /** Shared access sites and instructions of the bank-conflict model (empty without it). */
+  readonly bankSites: readonly BankSite[];
+  readonly bankSlots: readonly BankSlot[];
   /** `T.tvm_storage_sync(...)` statements in the order they occur; a barrier id indexes this list. */
   readonly barriers: readonly string[];
   /** Bounds-check and division sites of the executor's runtime. */
   readonly errorSites: ErrorSiteTable;
-  /** The thread function, given the runtime helpers and one shadow per shared allocation. */
-  instantiate(runtime: ExecRuntime, shadows: readonly SharedShadow[]): ThreadFunction;
+  /**
+   * The thread function, given the runtime helpers, one shadow per shared allocation (with race
+   * detection) and the bank-conflict recorder (with the bank-conflict model).
+   */
+  instantiate(runtime: ExecRuntime, shadows: readonly SharedShadow[], banks: BankConflictRecorder | undefined): ThreadFunction;
 }
 
 export interface CompileKernelOptions {
   /** Route shared accesses through shadows (race and uninitialised-read detection). */
   readonly detectRaces: boolean;
+  /** Record shared accesses for the bank-conflict model (default false). */
+  readonly bankConflicts?: boolean;
 }
 
 const INDEX_PARAMS: readonly ThreadTag[] = ["blockIdx.x", "blockIdx.y", "blockIdx.z", "threadIdx.x", "threadIdx.y", "threadIdx.z"];
@@ -77,6 +89,7 @@ export function compileKernel(kernel: DeviceKernel, opts: CompileKernelOptions):
   const shared: SharedAllocation[] = [];
   const sharedIndex = new Map<Var, number>();
   const accessSites: AccessSite[] = [];
+  const bankSites = new BankSiteTable();
   const barriers: string[] = [];
   const sharedParam = (k: number): string => `$shared${k}`;
 
@@ -110,11 +123,17 @@ export function compileKernel(kernel: DeviceKernel, opts: CompileKernelOptions):
           );
       }
     },
-    elementIndex(_c: EmitContext, buffer: Buffer, indices: readonly PrimExpr[], indexJs: string, access: "load" | "store") {
-      const k = opts.detectRaces ? sharedIndex.get(buffer.data) : undefined;
+    elementIndex(_c: EmitContext, buffer: Buffer, indices: readonly PrimExpr[], indexJs: string, access: "load" | "store", lane: number | undefined, asyncCopy?: boolean) {
+      const k = sharedIndex.get(buffer.data);
       if (k === undefined) return indexJs;
-      accessSites.push({ buffer: buffer.name, access, text: `${buffer.name}[${indices.map((e) => printExpr(e)).join(", ")}]` });
-      return `$shadow${k}.${access === "load" ? "read" : "write"}(${indexJs}, ${accessSites.length - 1})`;
+      let js = indexJs;
+      if (opts.detectRaces) {
+        accessSites.push({ buffer: buffer.name, access, text: describeAccess(buffer, indices) });
+        js = `$shadow${k}.${access === "load" ? "read" : "write"}(${js}, ${accessSites.length - 1})`;
+      }
+      // A cp.async lands outside any shared-memory instruction of the thread: not in the bank model.
+      const slot = opts.bankConflicts === true && asyncCopy !== true ? bankSites.slotFor(buffer, indices, access, lane) : undefined;
+      return slot === undefined ? js : `$banks.record(${js}, ${slot})`;
     },
   });
 
@@ -137,14 +156,25 @@ export function compileKernel(kernel: DeviceKernel, opts: CompileKernelOptions):
   params.push(...shared.map((_, k) => sharedParam(k)));
 
   const source = assemble(ctx, kernel.name, params, shared.length, opts.detectRaces);
-  let factory: (rt: ExecRuntime, shadows: readonly SharedShadow[]) => ThreadFunction;
+  let factory: CompiledKernel["instantiate"];
   try {
     // eslint-disable-next-line @typescript-eslint/no-implied-eval -- compiling to JS is the point
-    factory = new Function("$rt", "$shadows", source) as typeof factory;
+    factory = new Function("$rt", "$shadows", "$banks", source) as typeof factory;
   } catch (err) {
     throw new SimulationError(`kernel ${kernel.name}: the generated JS does not compile (${String(err)}):\n${source}`);
   }
-  return { kernel, dims, source, shared, accessSites, barriers, errorSites: ctx.sites, instantiate: factory };
+  return {
+    kernel,
+    dims,
+    source,
+    shared,
+    accessSites,
+    bankSites: bankSites.sites,
+    bankSlots: bankSites.slots,
+    barriers,
+    errorSites: ctx.sites,
+    instantiate: factory,
+  };
 }
 
 function constantSize(kernelName: string, buffer: Buffer, size: string): number {

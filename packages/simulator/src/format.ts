@@ -1,7 +1,7 @@
 /** Plain-text summaries of simulation and comparison reports (for the CLI and logs). */
 import type { ComparisonReport } from "./compare.js";
 import { formatDim3 } from "./dims.js";
-import type { SimulationReport } from "./reports.js";
+import type { BankConflictReport, SharedAccessCounts, SimulationReport } from "./reports.js";
 
 function ms(t: number): string {
   return t >= 100 ? `${t.toFixed(0)} ms` : `${t.toFixed(1)} ms`;
@@ -44,4 +44,34 @@ export function formatComparison(c: ComparisonReport): string {
     lines.push(...more(o.firstMismatches.length, o.mismatchCount));
   }
   return lines.join("\n") + "\n";
+}
+
+const BANK_COLUMNS = ["access", "op", "bytes", "instructions", "wavefronts", "ideal", "conflicts", "wavefronts/instr", "worst"];
+
+function countCells(c: SharedAccessCounts): string[] {
+  const perInstruction = c.instructions === 0 ? "-" : (c.wavefronts / c.instructions).toFixed(2);
+  return [String(c.instructions), String(c.wavefronts), String(c.idealWavefronts), String(c.conflicts), perInstruction, c.worstWay === 0 ? "-" : `${c.worstWay}-way`];
+}
+
+/**
+ * The bank-conflict report as a table: one row per shared access site (grouped by kernel), then
+ * the loads, stores and total. `wavefronts/instr` is what Nsight Compute calls an "n-way bank
+ * conflict" in its shared-memory rule; `worst` is the largest n-way conflict of one instruction.
+ */
+export function formatBankConflicts(report: BankConflictReport): string {
+  const rows: string[][] = [BANK_COLUMNS];
+  let kernel: string | undefined;
+  for (const site of report.sites) {
+    if (site.kernel !== kernel) {
+      kernel = site.kernel;
+      rows.push([`kernel ${kernel}:`]);
+    }
+    rows.push([`  ${site.text}`, site.access, String(site.widthBytes), ...countCells(site)]);
+  }
+  rows.push(["loads", "", "", ...countCells(report.loads)], ["stores", "", "", ...countCells(report.stores)], ["total", "", "", ...countCells(report.total)]);
+  // A kernel heading spans the row; it does not widen the access column.
+  const widths = BANK_COLUMNS.map((_, c) => Math.max(...rows.filter((r) => r.length > 1).map((r) => r[c]?.length ?? 0)));
+  const render = (r: readonly string[]): string =>
+    r.length === 1 ? `  ${r[0]!}` : `  ${r.map((cell, c) => (c < 2 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join("  ")}`.trimEnd();
+  return [`shared-memory bank conflicts (32 banks of 4 B; warp-level accesses of all blocks):`, ...rows.map(render)].join("\n") + "\n";
 }

@@ -35,6 +35,43 @@ export interface UninitializedRead {
   readonly message: string;
 }
 
+/**
+ * Shared-memory traffic of warp-level accesses under the bank model (see bank-model.ts). The
+ * Nsight Compute counterparts: `instructions` ~ smsp__sass_inst_executed_op_shared_ld/st,
+ * `wavefronts` ~ l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld/st, `conflicts` ~
+ * l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld/st.
+ */
+export interface SharedAccessCounts {
+  /** Warp-level instructions executed. */
+  readonly instructions: number;
+  readonly wavefronts: number;
+  /** Wavefronts the same accesses would need without bank conflicts. */
+  readonly idealWavefronts: number;
+  /** `wavefronts - idealWavefronts`. */
+  readonly conflicts: number;
+  /** The largest n of an n-way conflict in one instruction (1: conflict-free; 0: never executed). */
+  readonly worstWay: number;
+}
+
+/** One static shared-memory access site, named as race reports name sites. */
+export interface BankConflictSite extends SharedAccessCounts {
+  readonly kernel: string;
+  readonly buffer: string;
+  readonly access: "load" | "store";
+  /** The access as written in the IR, e.g. `A_shared[threadIdx_x * 64 + k]`. */
+  readonly text: string;
+  /** Bytes per thread and instruction (4 for float32, 16 for a float4 access). */
+  readonly widthBytes: number;
+}
+
+export interface BankConflictReport {
+  /** Every shared access site, in kernel and program order. */
+  readonly sites: readonly BankConflictSite[];
+  readonly loads: SharedAccessCounts;
+  readonly stores: SharedAccessCounts;
+  readonly total: SharedAccessCounts;
+}
+
 export interface KernelReport {
   readonly kernel: string;
   readonly grid: Dim3;
@@ -50,6 +87,8 @@ export interface KernelReport {
   readonly raceCount: number;
   readonly uninitializedReads: readonly UninitializedRead[];
   readonly uninitializedReadCount: number;
+  /** Shared-memory bank conflicts over all blocks (with `bankConflicts: true` only). */
+  readonly bankConflicts?: BankConflictReport;
 }
 
 export interface SimulationReport {
@@ -61,4 +100,6 @@ export interface SimulationReport {
   readonly raceCount: number;
   readonly uninitializedReads: readonly UninitializedRead[];
   readonly uninitializedReadCount: number;
+  /** Bank conflicts of every kernel (with `bankConflicts: true` only). */
+  readonly bankConflicts?: BankConflictReport;
 }

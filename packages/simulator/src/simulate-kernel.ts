@@ -2,6 +2,8 @@
 import { type TypedArray, constantSize, describeBufferType, dtypeInfo, makeRuntime, typedArrayConstructorFor } from "@tessera/ir";
 import type { DeviceKernel } from "@tessera/codegen";
 import { DeferredCopies } from "./async-copy-queue.js";
+import { BankConflictRecorder } from "./bank-recorder.js";
+import { kernelBankConflicts } from "./bank-report.js";
 import { OutOfBoundsFault, runBlock } from "./block-runner.js";
 import { compileKernel } from "./compile-kernel.js";
 import { unflatten, volume } from "./dims.js";
@@ -16,6 +18,11 @@ export interface SimulationOptions {
   readonly detectRaces?: boolean;
   /** Races (and uninitialised reads) kept per kernel; all are counted (default 20). */
   readonly maxReports?: number;
+  /**
+   * Model shared-memory bank conflicts: pair the threads' shared accesses into warp-level accesses
+   * and count their wavefronts (default false; it slows the simulation down).
+   */
+  readonly bankConflicts?: boolean;
 }
 
 /** A kernel argument: a typed array for a buffer parameter, a number for a scalar one. */
@@ -29,7 +36,8 @@ export function simulateKernel(kernel: DeviceKernel, args: readonly KernelArgume
   const started = performance.now();
   const detectRaces = opts.detectRaces ?? true;
   const values = checkArguments(kernel, args);
-  const compiled = compileKernel(kernel, { detectRaces });
+  const bankConflicts = opts.bankConflicts ?? false;
+  const compiled = compileKernel(kernel, { detectRaces, bankConflicts });
   const { grid, block } = compiled.dims;
   const findings = new FindingCollector(kernel.name, block, compiled.accessSites, opts.maxReports ?? 20);
   const clock: ThreadClock = { epoch: 0, blockStart: 0, thread: 0, block: [0, 0, 0] };
@@ -41,12 +49,14 @@ export function simulateKernel(kernel: DeviceKernel, args: readonly KernelArgume
     },
     asyncCopies: () => new DeferredCopies(compiled.errorSites),
   };
-  const run = { compiled, thread: compiled.instantiate(runtime, shadows), args: values, clock };
+  const banks = bankConflicts ? new BankConflictRecorder(clock, compiled.bankSlots, compiled.bankSites.length) : undefined;
+  const run = { compiled, thread: compiled.instantiate(runtime, shadows, banks), args: values, clock };
   let intervalsPerBlock = 0;
   for (let b = 0; b < volume(grid); b++) {
     const shared = compiled.shared.map((a) => poisonedArray(a.buffer.dtype, a.elements));
     intervalsPerBlock = runBlock(run, unflatten(b, grid), shared);
   }
+  banks?.finish();
   const sharedBytes = compiled.shared.reduce((acc, a) => acc + a.elements * (dtypeInfo(a.buffer.dtype).bits / 8), 0);
   return {
     kernel: kernel.name,
@@ -59,6 +69,7 @@ export function simulateKernel(kernel: DeviceKernel, args: readonly KernelArgume
     raceCount: findings.raceCount,
     uninitializedReads: findings.uninitializedReads,
     uninitializedReadCount: findings.uninitializedReadCount,
+    ...(banks === undefined ? {} : { bankConflicts: kernelBankConflicts(kernel.name, compiled.bankSites, banks.totals) }),
   };
 }
 

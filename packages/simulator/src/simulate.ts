@@ -4,6 +4,7 @@
  */
 import { type TypedArray, typedArrayConstructorFor } from "@tessera/ir";
 import type { DeviceKernel, LoweredModule } from "@tessera/codegen";
+import { mergeBankConflicts } from "./bank-report.js";
 import { SimulationError } from "./errors.js";
 import { poisonedArray } from "./poison.js";
 import type { KernelReport, SimulationReport } from "./reports.js";
@@ -35,6 +36,7 @@ export function simulate(module: LoweredModule, args: readonly KernelArgument[],
     raceCount: kernels.reduce((n, k) => n + k.raceCount, 0),
     uninitializedReads: kernels.flatMap((k) => k.uninitializedReads),
     uninitializedReadCount: kernels.reduce((n, k) => n + k.uninitializedReadCount, 0),
+    ...(opts.bankConflicts === true ? { bankConflicts: mergeBankConflicts(kernels.flatMap((k) => k.bankConflicts ?? [])) } : {}),
   };
 }
 

@@ -35,8 +35,8 @@ export const commands: readonly Command[] = [
   },
   {
     name: "simulate",
-    usage: "simulate FILE [--trace T.json] [--func NAME] [--target NAME] [--seed N]",
-    summary: "lower for a GPU target, simulate the kernels and compare with the sequential executor",
+    usage: "simulate FILE [--trace T.json] [--func NAME] [--target NAME] [--seed N] [--bank-conflicts]",
+    summary: "lower for a GPU target, simulate the kernels and compare with the sequential executor (and report bank conflicts)",
     run: simulate.run,
   },
   {

@@ -5,6 +5,7 @@ import {
   BarrierDivergenceError,
   OutOfBoundsError,
   compareWithReference,
+  formatBankConflicts,
   formatComparison,
   formatSimulationReport,
 } from "@tessera/simulator";
@@ -13,21 +14,29 @@ import type { CliIO } from "../io.js";
 import { loadScheduled } from "../scheduled.js";
 import { parseSeed } from "./run.js";
 
-const USAGE = "usage: tessera simulate FILE [--trace T.json] [--func NAME] [--target NAME] [--seed N]";
+const USAGE = "usage: tessera simulate FILE [--trace T.json] [--func NAME] [--target NAME] [--seed N] [--bank-conflicts]";
 const DEFAULT_TARGET = "nvidia/tesla-t4";
 
 /**
- * `tessera simulate FILE [--trace T.json] [--func NAME] [--target NAME] [--seed N]`: lower a
- * (scheduled) function for a GPU target, run its kernels in the simulator and compare the result
- * with the sequential executor on the unscheduled function. Exit 0 when the outputs match with no
- * shared-memory race, 1 on a mismatch, race, out-of-bounds access or barrier divergence.
+ * `tessera simulate FILE [--trace T.json] [--func NAME] [--target NAME] [--seed N] [--bank-conflicts]`:
+ * lower a (scheduled) function for a GPU target, run its kernels in the simulator and compare the
+ * result with the sequential executor on the unscheduled function. Exit 0 when the outputs match
+ * with no shared-memory race, 1 on a mismatch, race, out-of-bounds access or barrier divergence.
+ * `--bank-conflicts` also prints the shared-memory bank-conflict table of the simulator's model
+ * (conflicts cost time, not correctness: they do not change the exit code).
  */
 export async function run(args: readonly string[], io: CliIO): Promise<number> {
   const { positionals, values } = parseArgs({
     args: [...args],
     allowPositionals: true,
     strict: true,
-    options: { trace: { type: "string" }, func: { type: "string" }, target: { type: "string" }, seed: { type: "string" } },
+    options: {
+      trace: { type: "string" },
+      func: { type: "string" },
+      target: { type: "string" },
+      seed: { type: "string" },
+      "bank-conflicts": { type: "boolean" },
+    },
   });
   if (positionals.length !== 1) throw new CliError(USAGE);
   const file = positionals[0]!;
@@ -50,8 +59,10 @@ export async function run(args: readonly string[], io: CliIO): Promise<number> {
   }
 
   try {
-    const report = compareWithReference(module, original, { seed });
+    const bankConflicts = values["bank-conflicts"] === true;
+    const report = compareWithReference(module, original, { seed, simulation: { bankConflicts } });
     io.stdout(formatSimulationReport(report.simulation) + formatComparison(report));
+    if (report.simulation.bankConflicts !== undefined) io.stdout(formatBankConflicts(report.simulation.bankConflicts));
     if (report.passed) {
       io.stdout(`OK: ${name} on ${targetName} matches the sequential executor, no shared-memory race\n`);
       return 0;

@@ -104,13 +104,15 @@ function elementOf(
   layout: BufferLayout,
   flat: string,
   access: "load" | "store",
+  lane: number | undefined,
 ): string {
   const hook = ctx.hooks.elementIndex;
-  return `${layout.array}[${hook === undefined ? flat : hook(ctx, buffer, indices, flat, access)}]`;
+  return `${layout.array}[${hook === undefined ? flat : hook(ctx, buffer, indices, flat, access, lane)}]`;
 }
 
 /**
- * The JS lvalue of `buffer[indices]` for one lane. `indexJs` are the lane's index snippets. With
+ * The JS lvalue of `buffer[indices]` for one lane (`lane`: undefined for a scalar access).
+ * `indexJs` are the lane's index snippets. With
  * bounds checks, every index is compared with its dimension before the access, and a failure
  * reports the buffer, all indices and the shape.
  */
@@ -120,15 +122,16 @@ export function emitElementAccess(
   indexExprs: readonly PrimExpr[],
   indexJs: readonly string[],
   access: "load" | "store",
+  lane?: number,
 ): string {
   const layout = layoutOf(ctx, buffer);
-  if (!ctx.boundsCheck) return elementOf(ctx, buffer, indexExprs, layout, plainIndex(layout, indexJs), access);
+  if (!ctx.boundsCheck) return elementOf(ctx, buffer, indexExprs, layout, plainIndex(layout, indexJs), access, lane);
   const needsCheck = indexExprs.map((e, k) => {
     const n = layout.shape[k]!;
     const known = ctx.checkProvenIndices ? undefined : indexRange(e, ctx.rangeOf);
     return !(known !== undefined && /^\d+$/.test(n) && known.lo >= 0 && known.hi < Number(n));
   });
-  if (!needsCheck.includes(true)) return elementOf(ctx, buffer, indexExprs, layout, plainIndex(layout, indexJs), access);
+  if (!needsCheck.includes(true)) return elementOf(ctx, buffer, indexExprs, layout, plainIndex(layout, indexJs), access, lane);
   const assignments: string[] = [];
   const checked = indexJs.map((js, k) => {
     if (isAtom(js) || !needsCheck[k]) return js;
@@ -151,7 +154,7 @@ export function emitElementAccess(
     where: ctx.where,
   });
   const check = `(${failures.join(" || ")}) && $oob(${site}, [${checked.join(", ")}], [${layout.shape.join(", ")}])`;
-  return elementOf(ctx, buffer, indexExprs, layout, `(${[...assignments, check, flat].join(", ")})`, access);
+  return elementOf(ctx, buffer, indexExprs, layout, `(${[...assignments, check, flat].join(", ")})`, access, lane);
 }
 
 /**

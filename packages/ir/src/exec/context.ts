@@ -32,7 +32,10 @@ export interface EmitHooks {
   readonly allocation?: (ctx: EmitContext, buffer: Buffer, size: string) => string | undefined;
   /**
    * Wraps the JS of the flat element index of an access to `buffer` (after its bounds check), e.g.
-   * to record the access; must evaluate `indexJs` exactly once and return its value.
+   * to record the access; must evaluate `indexJs` exactly once and return its value. A vector
+   * access is emitted lane by lane, lane 0 first: `lane` is the lane, undefined for a scalar access.
+   * `asyncCopy` marks the destination elements of a `T.ptx_cp_async`, recorded when the copy lands
+   * (called once per element, `indexJs` the element's flat index) rather than by an instruction.
    */
   readonly elementIndex?: (
     ctx: EmitContext,
@@ -40,6 +43,8 @@ export interface EmitHooks {
     indices: readonly PrimExpr[],
     indexJs: string,
     access: "load" | "store",
+    lane: number | undefined,
+    asyncCopy?: boolean,
   ) => string;
 }
 

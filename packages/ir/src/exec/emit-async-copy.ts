@@ -51,7 +51,7 @@ export function emitAsyncCopy(ctx: EmitContext, copy: AsyncCopy): void {
   const [d, s, p] = [ctx.names.internal("cp_dst"), ctx.names.internal("cp_src"), ctx.names.internal("cp_pred")];
   // The destination's elements as the `elementIndex` hook sees them, recorded when the copy lands.
   const hook = ctx.hooks.elementIndex;
-  const record = hook === undefined ? "undefined" : `(i) => ${hook(ctx, dst.owner, [lanes === 1 ? copy.dstOffset : ramp(copy.dstOffset, 1, lanes)], "i", "store")}`;
+  const record = hook === undefined ? "undefined" : `(i) => ${hook(ctx, dst.owner, [lanes === 1 ? copy.dstOffset : ramp(copy.dstOffset, 1, lanes)], "i", "store", undefined, true)}`;
   ctx.nested("{", () => {
     ctx.line(`const ${d} = ${emitExpr(ctx, copy.dstOffset)}, ${s} = ${emitExpr(ctx, copy.srcOffset)};`);
     ctx.line(`const ${p} = ${copy.predicate === undefined ? "true" : emitExpr(ctx, copy.predicate)};`);

@@ -81,7 +81,7 @@ export function emitValue(ctx: EmitContext, e: PrimExpr): string {
 
 function emitLoad(ctx: EmitContext, e: BufferLoad, lane: number | undefined): string {
   const indexJs = e.indices.map((i) => emitExpr(ctx, i, lanesOf(i.dtype) > 1 ? lane : undefined));
-  const element = emitElementAccess(ctx, e.buffer, e.indices, indexJs, "load");
+  const element = emitElementAccess(ctx, e.buffer, e.indices, indexJs, "load", lane);
   // bool buffers hold 0/1 bytes; expressions use JS booleans.
   return dtypeInfo(e.buffer.dtype).code === "bool" ? `(${element} !== 0)` : element;
 }

@@ -70,7 +70,7 @@ function emitStore(ctx: EmitContext, s: BufferStore): void {
   const lanes = lanesOf(s.value.dtype);
   const access = (lane?: number): string => {
     const indexJs = s.indices.map((i) => emitExpr(ctx, i, lanesOf(i.dtype) > 1 ? lane : undefined));
-    return emitElementAccess(ctx, s.buffer, s.indices, indexJs, "store");
+    return emitElementAccess(ctx, s.buffer, s.indices, indexJs, "store", lane);
   };
   if (lanes === 1) {
     ctx.line(`${access()} = ${emitExpr(ctx, s.value)};`);

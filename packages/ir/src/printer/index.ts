@@ -41,6 +41,9 @@ import { LineWriter } from "./lines.js";
 import { StmtPrinter } from "./stmt-printer.js";
 import { ANSI_STYLE, PLAIN_STYLE } from "./style.js";
 
+/** `A_shared[threadIdx_x * 4 + 1]`: an access as diagnostics name it. */
+export { describeAccess } from "./expr-text.js";
+
 export interface PrinterOptions {
   /** ANSI colours for keywords, strings, numbers and comments (default off). */
   color?: boolean;
