@@ -10,9 +10,10 @@
  *   (`A_local`), then stored to shared memory; the A tile is stored transposed (`transformLayout`)
  *   with its rows padded by 4 floats (`storageAlign`) so that each thread reads its column slice
  *   with 128-bit loads and the transposed stores do not conflict.
- * - Software pipelining of the k loop (`software_pipeline_stage/order`): the global loads of chunk
- *   k+1 are issued before the FMAs of chunk k and stored to the other shared buffer after them —
- *   double-buffered shared memory with register prefetch, one barrier per chunk.
+ * - Software pipelining of the k loop (`software_pipeline_stage/order`, three stages): the global
+ *   loads of chunk k+2 are issued before the FMAs of chunk k and stored to shared memory one
+ *   iteration later, into the buffer the FMAs are not reading — double-buffered shared memory with
+ *   register prefetch, one barrier per chunk.
  * - The accumulators are initialised before the k loop (`decomposeReduction`), live in registers,
  *   and the epilogue (ReLU, + C) is fused into their write-back with 128-bit loads and stores.
  * - Unrolling (`pragma_auto_unroll_max_step`, explicit) and `__launch_bounds__(threads, 2)`.
@@ -57,7 +58,7 @@ export const FAST_PARAMS: FastScheduleParams = {
   vector: 4,
   pipeline: true,
   minBlocksPerSM: 2,
-  unrollMaxStep: 512,
+  unrollMaxStep: 1024,
 };
 
 /** Threads per block of a fast schedule. */
@@ -129,14 +130,18 @@ export function fastSchedule(n: number, params: FastScheduleParams = FAST_PARAMS
 
   sch.decomposeReduction(gemm, k0);
   if (p.pipeline) {
-    // k0's body: A_local, A_shared, B_local, B_shared, then the k1 loop of FMAs. Global loads of
-    // the next chunk first, the FMAs of this chunk, then the stores into the other shared buffer.
-    sch.annotate(k0, "software_pipeline_stage", [0, 0, 0, 0, 1]);
-    sch.annotate(k0, "software_pipeline_order", [0, 3, 1, 4, 2]);
+    // k0's body: A_local, A_shared, B_local, B_shared, then the k1 loop of FMAs. Three stages:
+    // iteration k stores the registers loaded in iteration k-1 (chunk k+1) into one shared
+    // buffer, loads chunk k+2 into the registers, then computes chunk k from the other buffer.
+    // Writers of shared memory come before its reader in the order, so it gets two versions;
+    // the register stage is read before it is written, so it keeps one.
+    sch.annotate(k0, "software_pipeline_stage", [0, 1, 0, 1, 2]);
+    sch.annotate(k0, "software_pipeline_order", [2, 0, 3, 1, 4]);
   }
   if (p.unrollMaxStep > 0) {
-    sch.annotate(k1, "pragma_auto_unroll_max_step", p.unrollMaxStep);
-    sch.annotate(k1, "pragma_unroll_explicit", 1);
+    // On the outermost loop, as MetaSchedule puts it: every inner loop within the budget unrolls.
+    sch.annotate(blocks, "pragma_auto_unroll_max_step", p.unrollMaxStep);
+    sch.annotate(blocks, "pragma_unroll_explicit", 1);
   }
   if (p.minBlocksPerSM > 0) sch.annotate(blocks, "launch_bounds_min_blocks_per_sm", p.minBlocksPerSM);
   return sch;

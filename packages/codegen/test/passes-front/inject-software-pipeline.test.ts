@@ -392,10 +392,12 @@ describe("injectSoftwarePipeline", () => {
     });
   });
 
-  test("through lower(), async stages keep their attributes and threadSync puts a barrier after every wait", () => {
+  test("through lower(), async stages keep their queue attributes, copies become cp.async and threadSync puts a barrier after every wait", () => {
     const kernel = lower(pipelinedGemmSchedule(128, { stages: [0, 0, 1], order: [0, 1, 2], asyncStages: [0] }), "nvidia/h100").kernels[0]!;
     const keys = new Map<string, number>();
+    let copies = 0;
     forEachStmt(kernel.body, (s) => {
+      if (s.kind === "Evaluate" && s.value.kind === "Call" && s.value.op === "ptx_cp_async") copies++;
       if (s.kind !== "AttrStmt" || s.key === "thread_extent") return;
       keys.set(s.key, (keys.get(s.key) ?? 0) + 1);
       if (s.key === "async_wait_inflight_count") {
@@ -403,13 +405,14 @@ describe("injectSoftwarePipeline", () => {
         expect(first.kind === "Evaluate" && first.value.kind === "Call" && first.value.op === "tvm_storage_sync").toBe(true);
       }
     });
-    // Prologue and body commit (one group of both fetches each); body and epilogue wait.
+    // Prologue and body commit (one group of both fetches each); body and epilogue wait;
+    // injectPTXAsyncCopy turned the stores of the four async scopes into cp.async calls.
     expect(Object.fromEntries(keys)).toEqual({
       async_commit_queue_scope: 2,
-      async_scope: 4,
       async_wait_queue_scope: 2,
       async_wait_inflight_count: 2,
     });
+    expect(copies).toBe(4);
   });
 
   describe("errors name the loop and the reason", () => {
