@@ -3,9 +3,10 @@
  * the structure of a hand-tuned SGEMM expressed the way MetaSchedule's SSSRRSRS tiling does.
  *
  * - One thread block per `blockRows × blockCols` tile of D (`blockIdx.x`); its threads
- *   (`threadIdx.x`) each own `vthreadRows × vthreadCols` sub-tiles of `threadRows × threadCols`
- *   accumulators, the sub-tiles of a thread strided `blockRows / vthreadRows` apart (`vthread.y`,
- *   `vthread.x`), so that a warp's shared-memory reads are broadcasts or conflict-free.
+ *   (`threadIdx.x`, `32 / warpCols × warpCols` threads per warp) each own
+ *   `vthreadRows × vthreadCols` sub-tiles of `threadRows × threadCols` accumulators, the sub-tiles
+ *   of a thread strided `blockRows / vthreadRows` apart (`vthread.y`, `vthread.x`), so that a
+ *   warp's shared-memory reads are broadcasts or conflict-free.
  * - Per k chunk of `tileK`: A and B are fetched cooperatively with 128-bit loads into registers
  *   (`A_local`), then stored to shared memory; the A tile is stored transposed (`transformLayout`)
  *   with its rows padded by 4 floats (`storageAlign`) so that each thread reads its column slice
@@ -16,7 +17,7 @@
  *   register prefetch, one barrier per chunk.
  * - The accumulators are initialised before the k loop (`decomposeReduction`), live in registers,
  *   and the epilogue (ReLU, + C) is fused into their write-back with 128-bit loads and stores.
- * - Unrolling (`pragma_auto_unroll_max_step`, explicit) and `__launch_bounds__(threads, 2)`.
+ * - Unrolling (`pragma_auto_unroll_max_step`, explicit) and `__launch_bounds__(threads, minBlocksPerSM)`.
  */
 import { gemmReluAdd } from "@tessera/ir";
 import { type BlockRV, type LoopRV, Schedule } from "@tessera/schedule";
@@ -44,21 +45,34 @@ export interface FastScheduleParams {
   readonly minBlocksPerSM: number;
   /** `pragma_auto_unroll_max_step` of the compute (TVM semantics); 0 leaves it out. */
   readonly unrollMaxStep: number;
+  /**
+   * Threads of a warp side by side along the columns (the rest along the rows): a warp covers a
+   * `32 / warpCols × warpCols` patch of threads, which sets how many distinct A and B elements
+   * its shared-memory reads touch. 0: the whole row of threads (row-major thread order).
+   */
+  readonly warpCols: number;
 }
 
-/** 128×128 tiles, k chunks of 8, 2×2 strided 4×4 sub-tiles per thread: 256 threads, 64 accumulators each. */
+/**
+ * 256×128 tiles (cuBLAS's SIMT SGEMM tile on sm_80/sm_90), k chunks of 8, 4×2 strided 4×4
+ * sub-tiles per thread (128 accumulators), warps of 4×8 threads: 256 threads, one block per SM.
+ * Chosen on an H100 among tile shapes, warp shapes, launch bounds and unroll budgets
+ * (docs/benchmarks/gpu-runtime.md): 1.11× cuBLAS, where the 128×128 version with two blocks per
+ * SM is 1.15–1.18×.
+ */
 export const FAST_PARAMS: FastScheduleParams = {
-  blockRows: 128,
+  blockRows: 256,
   blockCols: 128,
   tileK: 8,
   threadRows: 4,
   threadCols: 4,
-  vthreadRows: 2,
+  vthreadRows: 4,
   vthreadCols: 2,
   vector: 4,
   pipeline: true,
-  minBlocksPerSM: 2,
-  unrollMaxStep: 1024,
+  minBlocksPerSM: 1,
+  unrollMaxStep: 2048,
+  warpCols: 8,
 };
 
 /** Threads per block of a fast schedule. */
@@ -77,6 +91,11 @@ export function checkFastParams(n: number, p: FastScheduleParams): void {
   divides(p.blockRows, p.vthreadRows * p.threadRows, "vthreadRows × threadRows");
   divides(p.blockCols, p.vthreadCols * p.threadCols, "vthreadCols × threadCols");
   const threads = fastScheduleThreads(p);
+  if (p.warpCols !== 0) {
+    divides(32, p.warpCols, "warpCols (threads of a warp along the columns)");
+    divides(p.blockCols / (p.vthreadCols * p.threadCols), p.warpCols, "warpCols (threads along the columns)");
+    divides(p.blockRows / (p.vthreadRows * p.threadRows), 32 / p.warpCols, "32 / warpCols (threads along the rows)");
+  }
   divides(p.blockRows * p.tileK, threads * p.vector, "threads × vector (A tile)");
   divides(p.blockCols * p.tileK, threads * p.vector, "threads × vector (B tile)");
   divides(p.tileK, p.vector, "vector (A rows are fetched along k)");
@@ -99,7 +118,7 @@ export function fastSchedule(n: number, params: FastScheduleParams = FAST_PARAMS
   sch.bind(blocks, "blockIdx.x");
   sch.bind(i1, "vthread.y");
   sch.bind(j1, "vthread.x");
-  const thread = sch.fuse(i2, j2);
+  const thread = fuseThreads(sch, i2, j2, p);
   sch.bind(thread, "threadIdx.x");
 
   // Accumulators in registers, written back once per thread with the epilogue fused in.
@@ -147,12 +166,26 @@ export function fastSchedule(n: number, params: FastScheduleParams = FAST_PARAMS
   return sch;
 }
 
-/** Fuses a copy block's own loops, splits them over the block's threads with `vector`-wide accesses. */
+/** The thread loop: rows × columns of threads, fused so that a warp covers a `32 / warpCols × warpCols` patch. */
+function fuseThreads(sch: Schedule, rows: LoopRV, cols: LoopRV, p: FastScheduleParams): LoopRV {
+  const threadCols = p.blockCols / (p.vthreadCols * p.threadCols);
+  if (p.warpCols === 0 || p.warpCols >= threadCols) return sch.fuse(rows, cols);
+  const [rowsOuter, rowsInner] = sch.split(rows, [null, 32 / p.warpCols]);
+  const [colsOuter, colsInner] = sch.split(cols, [null, p.warpCols]);
+  sch.reorder(rowsOuter, colsOuter, rowsInner, colsInner);
+  return sch.fuse(rowsOuter, colsOuter, rowsInner, colsInner);
+}
+
+/**
+ * Fuses a copy block's own loops, splits them over the block's threads with `vector`-wide accesses.
+ * The thread loop is outermost, so that the elements one thread fetches are contiguous: its
+ * register stage then compacts to those elements alone.
+ */
 function cooperativeFetch(sch: Schedule, copy: BlockRV, threads: number, vector: number): void {
   // The copy's loops: the block loop, the two vthread loops, the thread loop, k0, then its own.
   const own = sch.getLoops(copy).slice(5) as LoopRV[];
   const fused = own.length === 1 ? own[0]! : sch.fuse(...own);
-  const [, t, v] = sch.split(fused, [null, threads, vector]);
+  const [t, , v] = sch.split(fused, [threads, null, vector]);
   sch.bind(t, "threadIdx.x");
   sch.vectorize(v);
 }

@@ -5,6 +5,7 @@
 import { type PrimFunc, gemmReluAdd, vectorAdd } from "@tessera/ir";
 import type { Schedule } from "@tessera/schedule";
 import { type ManualScheduleParams, annotateKernel, manualSchedule, naiveSchedule } from "./gemm-relu-add.js";
+import { type FastScheduleParams, FAST_PARAMS, fastSchedule } from "./gemm-relu-add-fast.js";
 import { pipelinedGemmSchedule } from "./pipelined-gemm.js";
 import { vectorAddSchedule, windowSum, windowSumSchedule } from "./simple.js";
 
@@ -26,6 +27,18 @@ export interface CorpusEntry {
 
 /** The manual schedule's tiles at 128³: 2×2 blocks of 16×16 threads. */
 const SMALL_MANUAL_PARAMS: ManualScheduleParams = { tileX: 64, tileY: 64, tileK: 16, threadTileX: 4, threadTileY: 4, threadTileK: 1 };
+
+/** The fast schedule's structure at 128³: 2×2 blocks of 64 threads (warps of 8×4), 2×2 vthreads of 4×4, two blocks per SM. */
+export const SMALL_FAST_PARAMS: FastScheduleParams = {
+  ...FAST_PARAMS,
+  blockRows: 64,
+  blockCols: 64,
+  vthreadRows: 2,
+  vthreadCols: 2,
+  warpCols: 4,
+  minBlocksPerSM: 2,
+  unrollMaxStep: 512,
+};
 
 /** Small instances of every workload, quick enough for the simulator in unit tests. */
 export function scheduleCorpus(): CorpusEntry[] {
@@ -50,6 +63,13 @@ export function scheduleCorpus(): CorpusEntry[] {
       description: "software-pipelined gemm+ReLU+add, 128³, 64×64 tiles, k chunks of 8 double-buffered in shared memory",
       original: () => gemmReluAdd(128).func,
       build: () => pipelinedGemmSchedule(128),
+    },
+    {
+      name: "gemm_relu_add_fast",
+      description:
+        "fastSchedule at 128³: 64×64×8 tiles, 2×2 strided 4×4 sub-tiles per thread, float4 fetches through registers, transposed padded A tile, three-stage pipeline, unrolled, __launch_bounds__(64, 2)",
+      original: () => gemmReluAdd(128).func,
+      build: () => fastSchedule(128, SMALL_FAST_PARAMS),
     },
   ];
 }

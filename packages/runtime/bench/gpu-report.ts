@@ -1,6 +1,7 @@
 /** The results table of `bench:gpu` as console text and as docs/benchmarks/gpu-runtime.md. */
 import type { TimingResult } from "../src/index.js";
 import type { CompileLatency, LaunchOverhead, TorchResult } from "./gpu-handwritten.js";
+import { type BankModelCounts, bankModelWavefronts } from "./gpu-bank-model.js";
 import { type NcuKernel, wavefrontsPerInstruction } from "./gpu-ncu.js";
 import type { CheckResult } from "./gpu-workloads.js";
 
@@ -19,6 +20,8 @@ export interface ResultRow {
   /** Wall time of build() (lowering, codegen and the cold compile). */
   buildMs: number | undefined;
   kernels: string[];
+  /** The simulator's bank-conflict model of the same schedule at a smaller size. */
+  bankModel?: BankModelCounts | undefined;
   /** Theoretical occupancy from the kernel's resources (GPU runs only). */
   occupancy?: { blocksPerMultiprocessor: number; fraction: number; limitedBy: string; threads: number } | undefined;
 }
@@ -85,7 +88,7 @@ function conflicts(k: NcuKernel | undefined): string {
 /** kernel, size, median ms, min ms, TFLOP/s or GB/s, ratio to cuBLAS, resources, occupancy, ncu counters, check. */
 export function tableRows(r: BenchReport): string[][] {
   const rows = [
-    ["kernel", "size", "median ms", "min ms", "TFLOP/s | GB/s", "vs cuBLAS SGEMM", "regs", "smem B", "occupancy (theor. / achieved)", "SM throughput", "smem wavefronts/instr ld / st", "bank conflicts ld / st", "check"],
+    ["kernel", "size", "median ms", "min ms", "TFLOP/s | GB/s", "vs cuBLAS SGEMM", "regs", "smem B", "occupancy (theor. / achieved)", "SM throughput", "ncu smem wavefronts/instr ld / st", "simulator wavefronts/instr ld / st", "ncu bank conflicts ld / st", "check"],
   ];
   const ncuOf = (id: string) => (r.ncu.ok ? r.ncu.byId[id] : undefined);
   for (const row of r.rows) {
@@ -102,6 +105,7 @@ export function tableRows(r: BenchReport): string[][] {
       row.occupancy === undefined ? "—" : `${pct(row.occupancy.fraction * 100)} (${row.occupancy.blocksPerMultiprocessor}×${row.occupancy.threads}, ${row.occupancy.limitedBy}) / ${pct(k?.metrics.achievedOccupancyPct)}`,
       pct(k?.metrics.smThroughputPct),
       wavefronts(k),
+      row.bankModel === undefined ? "—" : `${bankModelWavefronts(row.bankModel)} (${row.bankModel.size})`,
       conflicts(k),
       row.check.ok ? "pass" : "FAIL",
     ]);
@@ -110,8 +114,8 @@ export function tableRows(r: BenchReport): string[][] {
     const tf = (ms: number) => `${fmt((2 * r.gemmN ** 3) / (ms / 1e3) / 1e12)} TFLOP/s`;
     const cublas = r.ncu.ok ? r.ncu.cublas : undefined;
     const size = `${r.gemmN}³ fp32`;
-    rows.push([`torch A@B (cuBLAS SGEMM, TF32 off)${cublas === undefined ? "" : `: ${cublas.name.slice(0, 40)}`}`, size, fmt(r.torch.gemm.median), fmt(r.torch.gemm.min), tf(r.torch.gemm.median), "1.00×", "—", "—", `— / ${pct(cublas?.metrics.achievedOccupancyPct)}`, pct(cublas?.metrics.smThroughputPct), wavefronts(cublas), conflicts(cublas), r.torch.gemmCheckOk ? "pass" : "FAIL"]);
-    rows.push(["torch relu(A@B)+C (eager, TF32 off)", size, fmt(r.torch.fused.median), fmt(r.torch.fused.min), tf(r.torch.fused.median), ratio(r.torch.fused.median, r.torch), "—", "—", "—", "—", "—", "—", r.torch.checkOk ? "pass" : "FAIL"]);
+    rows.push([`torch A@B (cuBLAS SGEMM, TF32 off)${cublas === undefined ? "" : `: ${cublas.name.slice(0, 40)}`}`, size, fmt(r.torch.gemm.median), fmt(r.torch.gemm.min), tf(r.torch.gemm.median), "1.00×", "—", "—", `— / ${pct(cublas?.metrics.achievedOccupancyPct)}`, pct(cublas?.metrics.smThroughputPct), wavefronts(cublas), "—", conflicts(cublas), r.torch.gemmCheckOk ? "pass" : "FAIL"]);
+    rows.push(["torch relu(A@B)+C (eager, TF32 off)", size, fmt(r.torch.fused.median), fmt(r.torch.fused.min), tf(r.torch.fused.median), ratio(r.torch.fused.median, r.torch), "—", "—", "—", "—", "—", "—", "—", r.torch.checkOk ? "pass" : "FAIL"]);
   }
   return rows;
 }

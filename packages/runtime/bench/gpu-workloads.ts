@@ -4,6 +4,7 @@
  * work counts for GFLOP/s and GB/s, and the host references of the element-wise ones.
  */
 import { FAST_PARAMS, fastSchedule, manualSchedule, naiveSchedule, vectorAddSchedule, windowSumSchedule } from "@tessera/corpus";
+import type { Schedule } from "@tessera/schedule";
 import type { BuildInput } from "../src/index.js";
 
 export type WorkloadKind = "vector_add" | "window_sum" | "gemm";
@@ -20,7 +21,12 @@ export interface Workload {
   readonly flops: number;
   /** Bytes a perfect kernel moves to and from global memory once. */
   readonly bytes: number;
+  /** The same schedule at a size the simulator's bank-conflict model runs in seconds (kernels with shared memory). */
+  readonly bankModel?: { readonly size: string; readonly schedule: () => Schedule };
 }
+
+/** The size at which the bank-conflict model simulates a GEMM schedule: its tiles fix the per-instruction conflicts. */
+const BANK_MODEL_N = 256;
 
 function pow2Label(n: number): string {
   const e = Math.log2(n);
@@ -73,6 +79,7 @@ export function workloads(dryRun: boolean): Workload[] {
       schedule: () => manualSchedule(manual),
       flops: 2 * manual ** 3,
       bytes: 4 * 4 * manual * manual,
+      bankModel: { size: `${Math.min(manual, BANK_MODEL_N)}³ fp32`, schedule: () => manualSchedule(Math.min(manual, BANK_MODEL_N)) },
     },
     {
       id: "gemm_fast",
@@ -83,6 +90,7 @@ export function workloads(dryRun: boolean): Workload[] {
       schedule: () => fastSchedule(fast),
       flops: 2 * fast ** 3,
       bytes: 4 * 4 * fast * fast,
+      bankModel: { size: `${Math.min(fast, BANK_MODEL_N)}³ fp32`, schedule: () => fastSchedule(Math.min(fast, BANK_MODEL_N)) },
     },
   ];
 }

@@ -23,6 +23,7 @@ import { benchArgs, disposeReferences, gpuGemmReference } from "./gpu-harness.js
 import { benchHandwrittenGemm, benchLaunchOverhead, benchTorch, type CompileLatency, type LaunchOverhead, type TorchResult } from "./gpu-handwritten.js";
 import { checkOutput, elementwiseReference, randomUniform, workloads, type CheckResult, type Workload } from "./gpu-workloads.js";
 import { renderMarkdown, renderTable, type BenchReport, type NcuSummary, type ResultRow } from "./gpu-report.js";
+import { bankModelCounts } from "./gpu-bank-model.js";
 import { ncuProfile, ncuProfileCublas } from "./gpu-ncu.js";
 
 const TIMING = { number: 3, repeat: 10, minRepeatMs: 100 } as const;
@@ -126,6 +127,7 @@ async function benchWorkload(w: Workload, mode: Mode): Promise<ResultRow> {
     if (!after.ok) check = { ...check, ok: false, summary: `${check.summary}; after timing: ${after.summary}` };
     const compile = await compileLatency(mod, mode.dryRun);
     console.log(`${w.id} (${w.size}): ${timing.median.toPrecision(4)} ms ${timing.clock}; ${check.summary}`);
+    const bankModel = w.bankModel === undefined ? undefined : bankModelCounts(w.bankModel.schedule(), w.bankModel.size, mod.lowered.target, mode.seed);
     const threads = Math.max(...mod.kernels.map((k) => k.block[0] * k.block[1] * k.block[2]));
     return {
       id: w.id,
@@ -141,6 +143,7 @@ async function benchWorkload(w: Workload, mode: Mode): Promise<ResultRow> {
       compile,
       buildMs,
       kernels: mod.kernels.map((k) => `${k.name} grid [${k.grid.join(",")}] block [${k.block.join(",")}]`),
+      bankModel,
       occupancy: occupancyOf(threads, compile, mode.dryRun),
     };
   } finally {
@@ -337,6 +340,7 @@ function jsonReport(r: BenchReport): unknown {
       kernels: row.kernels,
       occupancy: row.occupancy,
       ncu: r.ncu.ok ? r.ncu.byId[row.id]?.metrics : undefined,
+      simulatorBankModel: row.bankModel,
     })),
     launchOverhead:
       r.launch === undefined

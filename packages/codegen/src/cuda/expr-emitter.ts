@@ -321,6 +321,8 @@ export class ExprEmitter {
       // `(x + 2)` with offset 3 prints `(x + 5)`, not `((x + 2) + 3)`.
       const { rest, constant } = splitConstant(e.base);
       const offset = constant + e.stride.value * i;
+      // A constant base (an unrolled register tile's index) prints as the lane's constant.
+      if (rest.kind === "IntImm" && rest.dtype === "int32") return String(rest.value + offset);
       if (offset === 0) return this.expr(rest);
       return offset < 0 ? `(${this.expr(rest)} - ${-offset})` : `(${this.expr(rest)} + ${offset})`;
     }
@@ -330,6 +332,7 @@ export class ExprEmitter {
 
 /** `x + c` → `{x, c}`; anything else → `{e, 0}`. */
 function splitConstant(e: PrimExpr): { rest: PrimExpr; constant: number } {
+  if (e.kind === "IntImm") return { rest: { ...e, value: 0 }, constant: e.value };
   if (e.kind === "Binary" && e.op === "add" && e.b.kind === "IntImm" && e.b.dtype === e.dtype) return { rest: e.a, constant: e.b.value };
   return { rest: e, constant: 0 };
 }

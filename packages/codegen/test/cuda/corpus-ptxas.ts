@@ -2,14 +2,14 @@
  * The lowered CUDA corpus and its `nvcc -cubin -Xptxas -v` resource report, shared by
  * corpus-nvcc.test.ts and scripts/ptxas-report.ts: which modules (the schedule corpus and the
  * 2048³ naive/manual gemm+ReLU+add, the manual one also with unroll pragmas and
- * `__launch_bounds__(256, 2)`, and a three-stage software pipeline of it, each lowered for the T4
- * and the H100), one nvcc invocation per
+ * `__launch_bounds__(256, 2)`, a three-stage software pipeline of it, and the fast schedule; each
+ * lowered for the T4 and the H100), one nvcc invocation per
  * architecture over one file per module, and a parser of the ptxas log that attributes every
  * kernel to its file.
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { annotateKernel, manualSchedule, naiveSchedule, pipelinedGemmSchedule, scheduleCorpus } from "@tessera/corpus";
+import { annotateKernel, fastSchedule, manualSchedule, naiveSchedule, pipelinedGemmSchedule, scheduleCorpus } from "@tessera/corpus";
 import type { Schedule } from "@tessera/schedule";
 import { execa } from "execa";
 import { codegenCuda } from "../../src/cuda/index.js";
@@ -38,6 +38,7 @@ export function lowerCudaCorpus(): CorpusModule[] {
       build: () => annotateKernel(manualSchedule(2048), "gemm", { unrollMaxStep: 512, unrollExplicit: true, minBlocksPerSM: 2 }),
     },
     { name: "gemm_relu_add_pipelined_3stage_2048", build: () => pipelinedGemmSchedule(2048, { stages: [0, 0, 2], order: [0, 1, 2] }) },
+    { name: "gemm_relu_add_fast_2048", build: () => fastSchedule(2048) },
   ];
   return builds.flatMap(({ name, build }) =>
     CORPUS_TARGETS.map((target) => ({

@@ -21,6 +21,16 @@ function unrolledGemmModule(): LoweredModule {
   return lower(scheduleCorpus().find((e) => e.name === "gemm_relu_add_unrolled")!.build(), "nvidia/tesla-t4");
 }
 
+/**
+ * The corpus's fast schedule at 128³ (64×64×8 tiles, 2×2 strided 4×4 sub-tiles, float4 fetches
+ * through registers, transposed padded A tile, three-stage software pipeline), lowered for the T4.
+ */
+function fastGemmModule(): LoweredModule {
+  const func = scheduleCorpus().find((e) => e.name === "gemm_relu_add_fast")!.build().func;
+  // Its own symbol: the golden kernels compile as one translation unit (codegen-nvcc.test.ts).
+  return lower({ ...func, attrs: { ...func.attrs, global_symbol: "gemm_relu_add_fast" } }, "nvidia/tesla-t4");
+}
+
 describe("codegenCuda golden kernels", () => {
   for (const g of GOLDEN_KERNELS) {
     it(`${g.name} matches golden/${g.name}.cu`, () => {
@@ -45,7 +55,12 @@ describe("codegenCuda golden kernels", () => {
       file: "gemm_relu_add_unrolled.cu",
       kernels: codegenCuda(unrolled).kernels.map((launch, i) => ({ sharedBytes: unrolled.kernels[i]!.sharedBytes, launch })),
     };
-    expectGolden("manifest.json", `${JSON.stringify([...single, multi, lowered], null, 2)}\n`);
+    const fast = fastGemmModule();
+    const pipelined = {
+      file: "gemm_relu_add_fast.cu",
+      kernels: codegenCuda(fast).kernels.map((launch, i) => ({ sharedBytes: fast.kernels[i]!.sharedBytes, launch })),
+    };
+    expectGolden("manifest.json", `${JSON.stringify([...single, multi, lowered, pipelined], null, 2)}\n`);
   });
 });
 
@@ -79,6 +94,30 @@ describe("codegenCuda on a lowered schedule with unroll pragmas and launch bound
     const out = codegenCuda(moduleFromScript(g.script));
     expect(out.source).toContain('extern "C" __global__ void __launch_bounds__(256, 2) bounded_scale_kernel(');
     expect(out.kernels[0]!.minBlocksPerSM).toBe(2);
+  });
+});
+
+describe("codegenCuda on a pipelined, vectorized schedule", () => {
+  it("gemm_relu_add_fast.cu: float4 fetches into registers, a transposed padded A tile, two shared versions and one barrier per k step", () => {
+    const out = codegenCuda(fastGemmModule());
+    expectGolden("gemm_relu_add_fast.cu", out.source);
+    const source = out.source;
+    expect(source).toContain("__launch_bounds__(64, 2) gemm_relu_add_fast_kernel(");
+    // 128-bit global loads into the register stages, 128-bit shared stores of B.
+    expect(source).toMatch(/\*\(float4\*\)\(A_local \+ 0\) = \*\(float4\*\)\(A \+/);
+    expect(source).toMatch(/\*\(float4\*\)\(B_shared \+ .*\) = \*\(float4\*\)\(B_local \+ 0\)/);
+    // The transposed A tile: rows of 64 floats padded to 68, two versions of 8 rows (the last unpadded).
+    expect(source).toContain("__shared__ __align__(16) float A_shared[1084];");
+    expect(source).toContain("((k_0 + 1) % 2) * 544");
+    // The main k loop holds exactly one barrier.
+    const loop = source.slice(source.indexOf("for (int k_0 = 0;"), source.indexOf("for (int k_0_1 = 0;"));
+    expect(loop.match(/__syncthreads\(\);/g)).toHaveLength(1);
+    // Register tiles and stages are indexed by constants only.
+    const localIndices = [...source.matchAll(/\b(?:matmul_local|A_local|B_local|A_shared_local|B_shared_local)(?:_\d+)?\[([^\]]*)\]/g)].map((m) => m[1]!);
+    expect(localIndices.length).toBeGreaterThan(0);
+    expect(localIndices.filter((i) => !/^\d+$/.test(i))).toEqual([]);
+    // decomposeReduction: the accumulators are zeroed before the k loop, not under a k == 0 test.
+    expect(source).not.toMatch(/if \(\(?k_0 == 0/);
   });
 });
 

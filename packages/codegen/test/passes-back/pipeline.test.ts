@@ -28,6 +28,9 @@ const CORPUS_EXPECTED: Record<string, Expected> = {
   gemm_relu_add_unrolled: { grid: [2, 2, 1], block: [16, 16, 1], sharedBytes: 2 * 64 * 16 * 4, barriers: 2, params: GEMM_PARAMS },
   // Two versions of the 64×8 tile of A and of the 8×64 tile of B; one barrier in the k loop, one before the epilogue.
   gemm_relu_add_pipelined: { grid: [4, 1, 1], block: [256, 1, 1], sharedBytes: 2 * 2 * 64 * 8 * 4, barriers: 2, params: GEMM_PARAMS },
+  // Two versions of the transposed 8×64 tile of A in rows padded to 68 floats (the last row
+  // unpadded) and of the 8×64 tile of B; one barrier in the k loop, one in the epilogue loop.
+  gemm_relu_add_fast: { grid: [4, 1, 1], block: [64, 1, 1], sharedBytes: (2 * 8 * 68 - 4 + 2 * 8 * 64) * 4, barriers: 2, params: GEMM_PARAMS },
 };
 
 function barriers(body: Stmt): number {

@@ -26,6 +26,9 @@ function serialExecutable(entry: string, passesRun: number): boolean {
   // lowerOpaqueBlock gives both one thread variable, each thread fetches only its own elements,
   // which a serial run of the threads reads before the later threads have written them.
   if (entry === "gemm_relu_add_pipelined") return passesRun <= PASSES_FRONT.findIndex((p) => p.name === "injectSoftwarePipeline") + 1;
+  // Its register stages (A_local, B_local) are fetched and stored by the thread that owns them:
+  // once compacted to one thread's elements, threads run one after another would share them.
+  if (entry === "gemm_relu_add_fast") return passesRun <= PASSES_FRONT.findIndex((p) => p.name === "compactBufferAllocation");
   if (!MANUAL_GEMM_ENTRIES.has(entry)) return true;
   // After planning but before compaction, its per-thread register tiles are still 128×128 arrays
   // allocated 131072 times (≈20 s per run): checked on a smaller instance below instead.
