@@ -128,6 +128,11 @@ export function renderTable(r: BenchReport): string {
   return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.slice(1).map(line)].join("\n");
 }
 
+/** A markdown table row; a `|` inside a cell (the "TFLOP/s | GB/s" heading) is escaped. */
+function markdownRow(cells: readonly string[]): string {
+  return `| ${cells.map((c) => c.replace(/\|/g, "\\|")).join(" | ")} |`;
+}
+
 export function renderMarkdown(r: BenchReport): string {
   const rows = tableRows(r);
   const header = rows[0] as string[];
@@ -153,13 +158,13 @@ export function renderMarkdown(r: BenchReport): string {
     dev.computeCapability === undefined
       ? `- Compiler: ${r.compiler}; Node ${r.node}`
       : `- Driver: ${dev.driver ?? "version unknown"}, CUDA ${dev.driverCudaVersion} (cuDriverGetVersion ${dev.driverVersionRaw}); compiler: ${r.compiler}; Node ${r.node}`,
-    `- Kernels: Tessera's generated kernels through \`build()\` (vector add, window sum, the naive and the manual gemm+ReLU+add schedules of @tessera/corpus)${dry ? "" : ", the hand-written naive CUDA kernel, and cuBLAS through torch"}`,
+    `- Kernels: Tessera's generated kernels through \`build()\` (vector add, window sum, the naive, manual and fast gemm+ReLU+add schedules of @tessera/corpus)${dry ? "" : ", the hand-written naive CUDA kernel, and cuBLAS through torch"}`,
     `- Timing: timeEvaluator, number=${r.timing.number}, repeat=${r.timing.repeat}, minRepeatMs=${r.timing.minRepeatMs}; ${r.timing.method} (median of ${r.timing.repeat} samples)`,
     `- Checks: fresh uniform [-1, 1] inputs (seed ${r.seed}); the output poisoned with NaN before the checked run and before timing; every output compared at rtol = atol = ${r.tolerance.rtol} (gemm against float64${dry ? " on the host" : " computed on the GPU by a one-thread-per-output kernel"}; vector add and window sum against a JS reference), and again after timing`,
     "",
-    `| ${header.join(" | ")} |`,
+    markdownRow(header),
     `| ${header.map(() => "---").join(" | ")} |`,
-    ...rows.slice(1).map((row) => `| ${row.join(" | ")} |`),
+    ...rows.slice(1).map(markdownRow),
     "",
     "Checks:",
     "",
@@ -178,7 +183,7 @@ export function renderMarkdown(r: BenchReport): string {
       : `cuBLAS reference: skipped (${r.torch.reason}).`,
     "",
     r.ncu.ok
-      ? `Nsight Compute (${r.ncu.version}, --clock-control none): one launch of each GEMM kernel${r.ncu.cublas === undefined ? ` (cuBLAS not profiled: ${r.ncu.cublasSkipped})` : ` and of cuBLAS's \`${r.ncu.cublas.name}\``}. SM throughput = sm__throughput.avg.pct_of_peak_sustained_elapsed; achieved occupancy = sm__warps_active; wavefronts/instr = l1tex shared-memory wavefronts over shared load/store instructions; bank conflicts = l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld/st.`
+      ? `Nsight Compute (${r.ncu.version}, --clock-control none): one launch of each GEMM kernel${r.ncu.cublas === undefined ? ` (cuBLAS not profiled: ${r.ncu.cublasSkipped})` : ` and of cuBLAS's \`${r.ncu.cublas.name}\``}. SM throughput = sm__throughput.avg.pct_of_peak_sustained_elapsed; achieved occupancy = sm__warps_active; wavefronts/instr = l1tex shared-memory wavefronts over shared load/store instructions; bank conflicts = l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld/st. The simulator column is Tessera's bank-conflict model (\`simulate(..., { bankConflicts: true })\`) of the same schedule at the size shown, counted per warp-level instruction of the generated CUDA (nvcc may merge scalar shared loads into wider ones, which ncu counts as fewer instructions).`
       : `Nsight Compute counters: ${r.ncu.reason}.`,
     "",
     "Cold compile = the first compile of that source in the process with the cache off (the very first NVRTC compile also pays NVRTC's own start-up); warm = best of two more. Generated kernels' resources come from the driver (max over the module's kernels).",
