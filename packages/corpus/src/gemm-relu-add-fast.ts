@@ -21,6 +21,7 @@
  */
 import { gemmReluAdd } from "@tessera/ir";
 import { type BlockRV, type LoopRV, Schedule } from "@tessera/schedule";
+import type { PipelineAnnotation } from "./pipelined-gemm.js";
 
 export interface FastScheduleParams {
   /** Rows of D per thread block. */
@@ -39,8 +40,12 @@ export interface FastScheduleParams {
   readonly vthreadCols: number;
   /** Elements per vectorized global/shared access (4 = 128-bit). */
   readonly vector: number;
-  /** Double-buffer the k loop with register prefetch. */
-  readonly pipeline: boolean;
+  /**
+   * Software pipelining of the k-chunk loop, whose body is (A_local, A_shared, B_local, B_shared,
+   * the k1 loop of FMAs): `software_pipeline_stage` and `software_pipeline_order` of those five
+   * statements; null leaves the loop unpipelined.
+   */
+  readonly pipeline: PipelineAnnotation | null;
   /** `__launch_bounds__(threads, minBlocksPerSM)`; 0 leaves it out. */
   readonly minBlocksPerSM: number;
   /** `pragma_auto_unroll_max_step` of the compute (TVM semantics); 0 leaves it out. */
@@ -52,6 +57,15 @@ export interface FastScheduleParams {
    */
   readonly warpCols: number;
 }
+
+/**
+ * Three stages: iteration k stores the registers loaded in iteration k-1 (chunk k+1) into one
+ * shared buffer, loads chunk k+2 into the registers, then computes chunk k from the other buffer.
+ * The shared writers come before their reader in the order, so shared memory gets two versions;
+ * the register stage is read before it is written, so it keeps one: double-buffered shared memory
+ * with register prefetch, one barrier per chunk.
+ */
+export const REGISTER_PREFETCH_PIPELINE: PipelineAnnotation = { stages: [0, 1, 0, 1, 2], order: [2, 0, 3, 1, 4] };
 
 /**
  * 256×128 tiles (cuBLAS's SIMT SGEMM tile on sm_80/sm_90), k chunks of 8, 4×2 strided 4×4
@@ -69,7 +83,7 @@ export const FAST_PARAMS: FastScheduleParams = {
   vthreadRows: 4,
   vthreadCols: 2,
   vector: 4,
-  pipeline: true,
+  pipeline: REGISTER_PREFETCH_PIPELINE,
   minBlocksPerSM: 1,
   unrollMaxStep: 2048,
   warpCols: 8,
@@ -129,7 +143,6 @@ export function fastSchedule(n: number, params: FastScheduleParams = FAST_PARAMS
   sch.vectorize(sch.getLoops(writeBack).at(-1));
 
   // Shared tiles, fetched through registers with vector loads by all threads of the block.
-  const stages: BlockRV[] = [];
   for (const operand of [0, 1] as const) {
     const shared = sch.cacheRead(gemm, operand, "shared");
     sch.computeAt(shared, k0, true);
@@ -140,7 +153,6 @@ export function fastSchedule(n: number, params: FastScheduleParams = FAST_PARAMS
     const staged = sch.cacheRead(shared, 0, "local");
     sch.computeAt(staged, k0, true);
     for (const copy of [staged, shared]) cooperativeFetch(sch, copy, threads, p.vector);
-    stages.push(staged, shared);
     // Each thread's operand slices, read from shared memory with vector loads.
     const slice = sch.cacheRead(gemm, operand, "local");
     sch.computeAt(slice, k1, true);
@@ -148,14 +160,10 @@ export function fastSchedule(n: number, params: FastScheduleParams = FAST_PARAMS
   }
 
   sch.decomposeReduction(gemm, k0);
-  if (p.pipeline) {
-    // k0's body: A_local, A_shared, B_local, B_shared, then the k1 loop of FMAs. Three stages:
-    // iteration k stores the registers loaded in iteration k-1 (chunk k+1) into one shared
-    // buffer, loads chunk k+2 into the registers, then computes chunk k from the other buffer.
-    // Writers of shared memory come before its reader in the order, so it gets two versions;
-    // the register stage is read before it is written, so it keeps one.
-    sch.annotate(k0, "software_pipeline_stage", [0, 1, 0, 1, 2]);
-    sch.annotate(k0, "software_pipeline_order", [2, 0, 3, 1, 4]);
+  if (p.pipeline !== null) {
+    sch.annotate(k0, "software_pipeline_stage", [...p.pipeline.stages]);
+    sch.annotate(k0, "software_pipeline_order", [...p.pipeline.order]);
+    if (p.pipeline.asyncStages !== undefined) sch.annotate(k0, "software_pipeline_async_stages", [...p.pipeline.asyncStages]);
   }
   if (p.unrollMaxStep > 0) {
     // On the outermost loop, as MetaSchedule puts it: every inner loop within the budget unrolls.

@@ -9,9 +9,9 @@ import { gemmReluAdd } from "@tessera/ir";
 import { Schedule } from "@tessera/schedule";
 
 export interface PipelineAnnotation {
-  /** `software_pipeline_stage` of (A fetch, B fetch, compute). */
+  /** `software_pipeline_stage` of the statements of the pipelined loop's body (here: A fetch, B fetch, compute). */
   readonly stages: readonly number[];
-  /** `software_pipeline_order` of the same three statements. */
+  /** `software_pipeline_order` of the same statements. */
   readonly order: readonly number[];
   readonly asyncStages?: readonly number[];
 }
