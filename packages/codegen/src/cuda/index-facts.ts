@@ -3,12 +3,7 @@
  * ranges (loops, thread indices) for sign proofs, and `let` values for divisibility proofs.
  */
 import { Analyzer, type PrimExpr, type Var, rangeFromExtent, range } from "@tessera/ir";
-
-function gcd(a: number, b: number): number {
-  let [x, y] = [Math.abs(a), Math.abs(b)];
-  while (y !== 0) [x, y] = [y, x % y];
-  return x;
-}
+import { isProvablyMultipleOf } from "../lower/util/divisibility.js";
 
 export class IndexFacts {
   private readonly analyzer = new Analyzer();
@@ -40,45 +35,8 @@ export class IndexFacts {
     return this.analyzer.constIntBound(e).min > 0;
   }
 
-  /**
-   * True when `e` is provably a multiple of `n` for every value of its variables. A small
-   * structural proof (sums of multiples, products with a multiple factor), enough for the
-   * linear `Ramp` bases that vectorization produces.
-   */
+  /** True when `e` is provably a multiple of `n` for every value of its variables (lets known). */
   isMultipleOf(e: PrimExpr, n: number): boolean {
-    if (n === 1) return true;
-    switch (e.kind) {
-      case "IntImm":
-        return e.value % n === 0;
-      case "Var": {
-        const value = this.letValues.get(e);
-        return value !== undefined && this.isMultipleOf(value, n);
-      }
-      case "Cast":
-        return this.isMultipleOf(e.value, n);
-      case "Binary":
-        switch (e.op) {
-          case "add":
-          case "sub":
-          case "min":
-          case "max":
-            return this.isMultipleOf(e.a, n) && this.isMultipleOf(e.b, n);
-          case "mul":
-            return this.productIsMultiple(e.a, e.b, n) || this.productIsMultiple(e.b, e.a, n);
-          case "floormod":
-          case "mod":
-            // x - m·q is a multiple of n when x and m are.
-            return this.isMultipleOf(e.a, n) && this.isMultipleOf(e.b, n);
-          default:
-            return false;
-        }
-      default:
-        return false;
-    }
-  }
-
-  private productIsMultiple(factor: PrimExpr, other: PrimExpr, n: number): boolean {
-    if (factor.kind === "IntImm") return this.isMultipleOf(other, n / gcd(factor.value, n));
-    return this.isMultipleOf(factor, n);
+    return isProvablyMultipleOf(e, n, (v) => this.letValues.get(v));
   }
 }

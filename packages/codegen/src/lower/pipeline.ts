@@ -58,7 +58,7 @@ const PASS_DESCRIPTIONS: Readonly<Record<string, string>> = {
   lowerOpaqueBlock: "blocks removed: predicates become ifs, thread bindings become thread_extent attributes, pragma_* and launch-bounds annotations attributes",
   flattenBuffer: "multi-dimensional buffers become flat buffers",
   simplify: "arithmetic simplification",
-  vectorizeLoop: "vectorized loops become Ramp/Broadcast accesses, or serial loops",
+  vectorizeLoop: "vectorized loops become Ramp/Broadcast accesses, or serial loops; a 64/128-bit access not provably aligned is a LoweringError",
   injectVirtualThread:
     "virtual threads pushed down: code independent of the vthread stays once, dependent statements are copied per vthread (unrolled below 16), dependent allocations get a slice per vthread",
   unrollLoop: "unrolled loops, and serial loops within a pragma_auto_unroll_max_step budget, are expanded (or marked #pragma unroll)",

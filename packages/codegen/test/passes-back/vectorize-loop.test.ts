@@ -1,8 +1,9 @@
 import { forEachExpr, forEachStmt, type PrimFunc } from "@tessera/ir";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
+import { LoweringError } from "../../src/lower/errors.js";
 import { vectorizeLoopPass } from "../../src/lower/passes/vectorize-loop.js";
-import { CTX, expectSameResults, expectScript, parse, print, runPass } from "./helpers.js";
+import { CTX, errorOf, expectSameResults, expectScript, parse, print, runPass } from "./helpers.js";
 
 const HEADER = `
 @T.prim_func
@@ -105,6 +106,48 @@ for v in T.vectorized(4):
     }
   });
 
+  describe("alignment of 64- and 128-bit accesses", () => {
+    test("an access whose first lane is not provably a multiple of the lane count is refused, naming the loop and the access", () => {
+      const before = withBody(`
+for v in T.vectorized(4):
+    C[threadIdx_x * 8 + v] = A[threadIdx_x * 8 + v + 2]`);
+      expect(errorOf(() => runPass(vectorizeLoopPass, before), LoweringError).message).toBe(
+        "vectorizeLoop: loop v is vectorized 4 wide, but its load of A[threadIdx_x * 8 + 2 : +4] cannot be proven 16-byte aligned " +
+          "(threadIdx_x * 8 + 2 is not provably a multiple of 4); a 16-byte vector access needs an aligned address: " +
+          "choose tiles so that every vector starts at a multiple of 4 elements, or unroll the loop instead of vectorizing it",
+      );
+    });
+
+    test("a store through a symbolic stride is refused too", () => {
+      const src = `
+@T.prim_func
+def main(A: T.Buffer((64,), "float32"), C: T.Buffer((64,), "float32"), n: T.int32):
+    threadIdx_x = T.launch_thread("threadIdx.x", 4)
+    for v in T.vectorized(2):
+        C[threadIdx_x * n + v] = A[threadIdx_x * 2 + v]`;
+      expect(errorOf(() => runPass(vectorizeLoopPass, src), LoweringError).message).toMatch(/its store to C\[threadIdx_x \* n : \+2\] cannot be proven 8-byte aligned/);
+    });
+
+    test("proofs go through products and sums: offsets that are multiples of the lanes are accepted", () => {
+      const before = withBody(`
+for v in T.vectorized(2):
+    C[threadIdx_x * 6 + 2 + v] = A[(blockIdx_x * 3 + threadIdx_x) * 4 + v] + B[threadIdx_x % 2 * 2 + v]`);
+      const after = runPass(vectorizeLoopPass, before);
+      expect(loopKinds(after)).toEqual([]);
+      expectSameResults(after, parse(before));
+    });
+
+    test("accesses that are not one wide instruction need no alignment (2 × int8, strided lanes, broadcasts)", () => {
+      const src = `
+@T.prim_func
+def main(A: T.Buffer((64,), "int8"), C: T.Buffer((64,), "int8")):
+    threadIdx_x = T.launch_thread("threadIdx.x", 4)
+    for v in T.vectorized(2):
+        C[threadIdx_x * 8 + 1 + v] = A[threadIdx_x * 8 + 3 + v]`;
+      expect(loopKinds(runPass(vectorizeLoopPass, src))).toEqual([]);
+    });
+  });
+
   test("a function without vectorized loops is returned unchanged", () => {
     const f = parse(withBody(`C[threadIdx_x] = A[threadIdx_x]`));
     expect(vectorizeLoopPass.run(f, CTX)).toBe(f);
@@ -122,6 +165,11 @@ for v in T.vectorized(4):
 for v in T.vectorized(${lanes}):
     C[threadIdx_x * 8 + v + ${offset}] = A[threadIdx_x * 8 + v] * T.float32(${scale}) + B[blockIdx_x * 8 + v + ${offset}] - A[${offset}]`);
           const original = parse(before);
+          // 2 or 4 float32 lanes are one 8- or 16-byte access: an offset that breaks its alignment is refused.
+          if ((lanes === 2 || lanes === 4) && offset % lanes !== 0) {
+            expect(errorOf(() => runPass(vectorizeLoopPass, original), LoweringError).message).toMatch(/^vectorizeLoop: loop v is vectorized \d wide, but its store to C\[/);
+            return;
+          }
           expectSameResults(runPass(vectorizeLoopPass, original), original, seed);
         },
       ),

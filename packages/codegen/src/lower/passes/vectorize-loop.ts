@@ -4,7 +4,10 @@
  * indices, loop-invariant scalars are broadcast, values have dtype `<elem>x<n>`. When the body has
  * another shape, an access is not contiguous, a lane would depend on another lane's store, or the
  * vector is wider than the target's widest access (`maxVectorBytes`), the loop is scalarised to a
- * serial loop (TVM's fallback). Alignment is the code generator's business, not this pass's.
+ * serial loop (TVM's fallback). A contiguous access that would be one 64- or 128-bit memory
+ * instruction must start at a provable multiple of its lane count: otherwise the vectorization is
+ * refused with a LoweringError naming the loop and the access (TVM falls back to scalar accesses
+ * silently).
  */
 import {
   type BufferLoad,
@@ -27,6 +30,7 @@ import {
   intrinsicInfo,
   lanesOf,
   not,
+  printExpr,
   ramp,
   sameExprStructure,
   select,
@@ -38,7 +42,9 @@ import {
   withLanes,
   withBody,
 } from "@tessera/ir";
+import { LoweringError } from "../errors.js";
 import type { Pass, PassContext } from "../pass.js";
+import { isProvablyMultipleOf } from "../util/divisibility.js";
 import { strideIn } from "../kernel/affine.js";
 
 /** Elementwise intrinsics that accept vector operands lane by lane. */
@@ -80,13 +86,40 @@ function vectorize(loop: For, maxVectorBytes: number): Stmt | undefined {
   if (stores === undefined || !lanesAreIndependent(stores)) return undefined;
   if (widestElementBytes(loop.body) * lanes > maxVectorBytes) return undefined;
   const vl: VectorLoop = { v: loop.loopVar, min: loop.min, lanes };
-  const out: Stmt[] = [];
+  const out: BufferStore[] = [];
   for (const st of stores) {
     const vs = vectorizeStore(st, vl);
     if (vs === undefined) return undefined;
     out.push(vs);
   }
+  for (const st of out) checkAligned(st, loop);
   return seq(out);
+}
+
+/** Vector accesses of these widths are single 64- or 128-bit memory instructions, which need aligned addresses. */
+const WIDE_ACCESS_BYTES: ReadonlySet<number> = new Set([8, 16]);
+
+/**
+ * Every contiguous access of a vectorized store that would be one wide memory instruction must
+ * start at a provable multiple of its lane count; otherwise the vectorization is refused, naming
+ * the loop and the access (a misaligned wide access faults or reads the wrong elements).
+ */
+function checkAligned(st: BufferStore, loop: For): void {
+  const accesses: { buffer: BufferStore["buffer"]; index: PrimExpr; access: string }[] = [{ buffer: st.buffer, index: st.indices[st.indices.length - 1]!, access: "store to" }];
+  forEachExpr(st.value, (e) => {
+    if (e.kind === "BufferLoad") accesses.push({ buffer: e.buffer, index: e.indices[e.indices.length - 1]!, access: "load of" });
+  });
+  for (const { buffer, index, access } of accesses) {
+    if (index.kind !== "Ramp" || index.stride.kind !== "IntImm" || index.stride.value !== 1 || lanesOf(buffer.dtype) !== 1) continue;
+    const bytes = bytesOf(buffer.dtype) * index.lanes;
+    if (!WIDE_ACCESS_BYTES.has(bytes) || isProvablyMultipleOf(index.base, index.lanes)) continue;
+    throw new LoweringError(
+      "vectorizeLoop",
+      `loop ${loop.loopVar.name} is vectorized ${index.lanes} wide, but its ${access} ${buffer.name}[${printExpr(index.base)} : +${index.lanes}] cannot be proven ${bytes}-byte aligned ` +
+        `(${printExpr(index.base)} is not provably a multiple of ${index.lanes}); a ${bytes}-byte vector access needs an aligned address: ` +
+        `choose tiles so that every vector starts at a multiple of ${index.lanes} elements, or unroll the loop instead of vectorizing it`,
+    );
+  }
 }
 
 /** The body as a list of stores, or undefined when it contains anything else. */
