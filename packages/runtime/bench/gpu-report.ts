@@ -158,7 +158,7 @@ export function renderMarkdown(r: BenchReport): string {
     dev.computeCapability === undefined
       ? `- Compiler: ${r.compiler}; Node ${r.node}`
       : `- Driver: ${dev.driver ?? "version unknown"}, CUDA ${dev.driverCudaVersion} (cuDriverGetVersion ${dev.driverVersionRaw}); compiler: ${r.compiler}; Node ${r.node}`,
-    `- Kernels: Tessera's generated kernels through \`build()\` (vector add, window sum, the naive, manual and fast gemm+ReLU+add schedules of @tessera/corpus)${dry ? "" : ", the hand-written naive CUDA kernel, and cuBLAS through torch"}`,
+    `- Kernels: Tessera's generated kernels through \`build()\` (vector add, window sum, the naive, manual, cp.async-pipelined and fast gemm+ReLU+add schedules of @tessera/corpus)${dry ? "" : ", the hand-written naive CUDA kernel, and cuBLAS through torch"}`,
     `- Timing: timeEvaluator, number=${r.timing.number}, repeat=${r.timing.repeat}, minRepeatMs=${r.timing.minRepeatMs}; ${r.timing.method} (median of ${r.timing.repeat} samples)`,
     `- Checks: fresh uniform [-1, 1] inputs (seed ${r.seed}); the output poisoned with NaN before the checked run and before timing; every output compared at rtol = atol = ${r.tolerance.rtol} (gemm against float64${dry ? " on the host" : " computed on the GPU by a one-thread-per-output kernel"}; vector add and window sum against a JS reference), and again after timing`,
     "",

@@ -3,7 +3,7 @@
  * GPU run and for the dry run (the same checks in the simulator, at sizes it runs in seconds),
  * work counts for GFLOP/s and GB/s, and the host references of the element-wise ones.
  */
-import { FAST_PARAMS, fastSchedule, manualSchedule, naiveSchedule, vectorAddSchedule, windowSumSchedule } from "@tessera/corpus";
+import { FAST_PARAMS, fastSchedule, manualSchedule, naiveSchedule, pipelinedGemmSchedule, vectorAddSchedule, windowSumSchedule } from "@tessera/corpus";
 import type { Schedule } from "@tessera/schedule";
 import type { BuildInput } from "../src/index.js";
 
@@ -24,6 +24,9 @@ export interface Workload {
   /** The same schedule at a size the simulator's bank-conflict model runs in seconds (kernels with shared memory). */
   readonly bankModel?: { readonly size: string; readonly schedule: () => Schedule };
 }
+
+/** Fetches of A and B (stage 0) issued as cp.async two chunks ahead of the compute (stage 2). */
+const ASYNC_PIPELINE = { stages: [0, 0, 2], order: [0, 1, 2], asyncStages: [0] } as const;
 
 /** The size at which the bank-conflict model simulates a GEMM schedule: its tiles fix the per-instruction conflicts. */
 const BANK_MODEL_N = 256;
@@ -80,6 +83,17 @@ export function workloads(dryRun: boolean): Workload[] {
       flops: 2 * manual ** 3,
       bytes: 4 * 4 * manual * manual,
       bankModel: { size: `${Math.min(manual, BANK_MODEL_N)}³ fp32`, schedule: () => manualSchedule(Math.min(manual, BANK_MODEL_N)) },
+    },
+    {
+      // The cp.async path on real hardware: a 3-stage asynchronous pipeline (sm_80+).
+      id: "gemm_async",
+      kind: "gemm",
+      label: "pipelined gemm+relu+add (build, 64×64×8, cp.async, 3 stages)",
+      size: `${manual}³ fp32`,
+      n: manual,
+      schedule: () => pipelinedGemmSchedule(manual, ASYNC_PIPELINE),
+      flops: 2 * manual ** 3,
+      bytes: 4 * 4 * manual * manual,
     },
     {
       id: "gemm_fast",
