@@ -8,6 +8,7 @@ import { usesVar } from "../functor.js";
 import type { Range } from "../stmt.js";
 import { sameExpr } from "./exprKey.js";
 import { type IntBound, constIntBoundOf, dtypeBound, intersectBounds, isIntegerDType } from "./intBound.js";
+import type { LinearForm } from "./linearForm.js";
 import { type SimplifyFacts, rewriteSimplify } from "./rewriteSimplify.js";
 
 function isRange(x: Range | PrimExpr): x is Range {
@@ -17,6 +18,10 @@ function isRange(x: Range | PrimExpr): x is Range {
 export class Analyzer implements SimplifyFacts {
   private readonly bounds = new Map<Var, IntBound>();
   private readonly substitutions = new Map<Var, PrimExpr>();
+  /** Simplified forms under the current facts, by node identity; dropped whenever a fact changes. */
+  private simplified = new Map<PrimExpr, PrimExpr>();
+  /** Linear forms of the expressions met, by node identity (they do not depend on the facts). */
+  private readonly forms = new Map<PrimExpr, LinearForm>();
 
   /**
    * Declares that `v` ranges over `r` (a Range: `[min, min + extent)`) or equals `r` (an
@@ -37,6 +42,7 @@ export class Analyzer implements SimplifyFacts {
       throw new IRError(`Analyzer.bind: ${v.name} is already bound to a different expression`);
     }
     this.substitutions.set(v, value);
+    this.simplified = new Map();
     this.setBound(v, this.constIntBound(value), true);
   }
 
@@ -48,7 +54,9 @@ export class Analyzer implements SimplifyFacts {
         `Analyzer.bind: ${v.name} is already bound to [${previous.min}, ${previous.max}], cannot rebind to [${b.min}, ${b.max}]`,
       );
     }
+    if (previous !== undefined && previous.min === b.min && previous.max === b.max) return;
     this.bounds.set(v, b);
+    if (this.simplified.size > 0) this.simplified = new Map();
   }
 
   /** Known bound of a variable (its binding intersected with its dtype's range), if any. */
@@ -67,7 +75,7 @@ export class Analyzer implements SimplifyFacts {
   }
 
   simplify(e: PrimExpr): PrimExpr {
-    return rewriteSimplify(e, this);
+    return rewriteSimplify(e, this, this.simplified, this.forms);
   }
 
   /** True only when `cond` holds for every value the bound variables may take. */

@@ -25,15 +25,29 @@ export function constantForm(value: number, dt: DType): LinearForm {
   return { dtype: dt, terms: [], constant: value };
 }
 
-/** Decomposes an (already simplified) integer expression into its linear form. */
-export function linearFormOf(e: PrimExpr): LinearForm {
+/**
+ * Decomposes an (already simplified) integer expression into its linear form. `cache` (forms by
+ * node identity, filled here) lets a caller that decomposes the same subtrees many times — the
+ * barrier planner comparing indices pairwise — do each once.
+ */
+export function linearFormOf(e: PrimExpr, cache?: Map<PrimExpr, LinearForm>): LinearForm {
   if (e.kind === "IntImm") return constantForm(e.value, e.dtype);
+  if (cache === undefined) return decompose(e, undefined);
+  let form = cache.get(e);
+  if (form === undefined) {
+    form = decompose(e, cache);
+    cache.set(e, form);
+  }
+  return form;
+}
+
+function decompose(e: PrimExpr, cache: Map<PrimExpr, LinearForm> | undefined): LinearForm {
   if (e.kind === "Binary") {
-    if (e.op === "add") return addForms(linearFormOf(e.a), linearFormOf(e.b));
-    if (e.op === "sub") return addForms(linearFormOf(e.a), scaleForm(linearFormOf(e.b), -1));
+    if (e.op === "add") return addForms(linearFormOf(e.a, cache), linearFormOf(e.b, cache));
+    if (e.op === "sub") return addForms(linearFormOf(e.a, cache), scaleForm(linearFormOf(e.b, cache), -1));
     if (e.op === "mul") {
-      if (e.b.kind === "IntImm") return scaleForm(linearFormOf(e.a), e.b.value);
-      if (e.a.kind === "IntImm") return scaleForm(linearFormOf(e.b), e.a.value);
+      if (e.b.kind === "IntImm") return scaleForm(linearFormOf(e.a, cache), e.b.value);
+      if (e.a.kind === "IntImm") return scaleForm(linearFormOf(e.b, cache), e.a.value);
     }
   }
   return { dtype: e.dtype, terms: [{ atom: e, key: exprKey(e), coef: 1 }], constant: 0 };
@@ -41,28 +55,43 @@ export function linearFormOf(e: PrimExpr): LinearForm {
 
 export function scaleForm(f: LinearForm, k: number): LinearForm {
   if (k === 0) return constantForm(0, f.dtype);
+  if (k === 1 && !Object.is(f.constant, -0)) return f;
+  const terms: LinearTerm[] = new Array(f.terms.length);
+  for (let i = 0; i < f.terms.length; i++) {
+    const t = f.terms[i]!;
+    terms[i] = { atom: t.atom, key: t.key, coef: t.coef * k };
+  }
   // `+ 0` normalises -0, which integers do not have.
-  return { dtype: f.dtype, terms: f.terms.map((t) => ({ ...t, coef: t.coef * k })), constant: f.constant * k + 0 };
+  return { dtype: f.dtype, terms, constant: f.constant * k + 0 };
 }
 
 /** Sum of two forms; like atoms are merged, zero terms dropped, first-appearance order kept. */
 export function addForms(a: LinearForm, b: LinearForm): LinearForm {
-  const terms: LinearTerm[] = [...a.terms];
+  const terms: LinearTerm[] = a.terms.slice();
+  let cancelled = a.terms.some((t) => t.coef === 0);
   for (const t of b.terms) {
-    const i = terms.findIndex((x) => x.key === t.key);
-    if (i < 0) terms.push(t);
-    else terms[i] = { ...terms[i]!, coef: terms[i]!.coef + t.coef };
+    let i = 0;
+    // Same atom object or same key (comparing objects first spares most string comparisons).
+    while (i < terms.length && terms[i]!.key !== t.key) i++;
+    if (i === terms.length) terms.push(t);
+    else {
+      const x = terms[i]!;
+      const coef = x.coef + t.coef;
+      terms[i] = { atom: x.atom, key: x.key, coef };
+      if (coef === 0) cancelled = true;
+    }
   }
-  return { dtype: a.dtype, terms: terms.filter((t) => t.coef !== 0), constant: a.constant + b.constant };
+  return { dtype: a.dtype, terms: cancelled ? terms.filter((t) => t.coef !== 0) : terms, constant: a.constant + b.constant };
 }
 
 export function isConstantForm(f: LinearForm): boolean {
   return f.terms.length === 0;
 }
 
-export function linearFormBound(f: LinearForm, facts: VarBoundFacts): IntBound {
+/** Bounds of a form; `cache` as for `constIntBoundOf`. */
+export function linearFormBound(f: LinearForm, facts: VarBoundFacts, cache?: Map<PrimExpr, IntBound>): IntBound {
   let b = pointBound(f.constant);
-  for (const t of f.terms) b = addBounds(b, scaleBound(constIntBoundOf(t.atom, facts), t.coef));
+  for (const t of f.terms) b = addBounds(b, scaleBound(constIntBoundOf(t.atom, facts, cache), t.coef));
   return b;
 }
 

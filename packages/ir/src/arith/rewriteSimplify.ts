@@ -37,6 +37,7 @@ import { exprKey, sameExpr } from "./exprKey.js";
 import { type IntBound, type VarBoundFacts, isIntegerDType } from "./intBound.js";
 import {
   type LinearForm,
+  type LinearTerm,
   addForms,
   constantForm,
   isConstantForm,
@@ -51,8 +52,13 @@ export interface SimplifyFacts extends VarBoundFacts {
   substitutionOf(v: Var): PrimExpr | undefined;
 }
 
-export function rewriteSimplify(e: PrimExpr, facts: SimplifyFacts): PrimExpr {
-  return new Rewriter(facts).simplify(e);
+export function rewriteSimplify(
+  e: PrimExpr,
+  facts: SimplifyFacts,
+  memo: Map<PrimExpr, PrimExpr> = new Map(),
+  forms: Map<PrimExpr, LinearForm> = new Map(),
+): PrimExpr {
+  return new Rewriter(facts, memo, forms).simplify(e);
 }
 
 const NEGATED_COMPARE: Partial<Record<BinaryOp, BinaryOp>> = {
@@ -69,9 +75,27 @@ function isScalarInt(e: PrimExpr): boolean {
 }
 
 class Rewriter {
-  constructor(private readonly facts: SimplifyFacts) {}
+  constructor(
+    private readonly facts: SimplifyFacts,
+    private readonly memo: Map<PrimExpr, PrimExpr>,
+    private readonly forms: Map<PrimExpr, LinearForm>,
+  ) {}
+
+  private formOf(e: PrimExpr): LinearForm {
+    return linearFormOf(e, this.forms);
+  }
 
   simplify(e: PrimExpr): PrimExpr {
+    if (e.kind === "IntImm" || e.kind === "FloatImm" || e.kind === "StringImm") return e;
+    let result = this.memo.get(e);
+    if (result === undefined) {
+      result = this.rewrite(e);
+      this.memo.set(e, result);
+    }
+    return result;
+  }
+
+  private rewrite(e: PrimExpr): PrimExpr {
     switch (e.kind) {
       case "IntImm":
       case "FloatImm":
@@ -127,7 +151,7 @@ class Rewriter {
   }
 
   private differenceBound(a: PrimExpr, b: PrimExpr): IntBound {
-    return this.boundOfForm(addForms(linearFormOf(a), scaleForm(linearFormOf(b), -1)));
+    return this.boundOfForm(addForms(this.formOf(a), scaleForm(this.formOf(b), -1)));
   }
 
   private binary(op: BinaryOp, a: PrimExpr, b: PrimExpr): PrimExpr {
@@ -165,8 +189,8 @@ class Rewriter {
   }
 
   private linearArith(op: "add" | "sub" | "mul", a: PrimExpr, b: PrimExpr): PrimExpr {
-    const fa = linearFormOf(a);
-    const fb = linearFormOf(b);
+    const fa = this.formOf(a);
+    const fb = this.formOf(b);
     let result: LinearForm;
     if (op === "add") result = addForms(fa, fb);
     else if (op === "sub") result = addForms(fa, scaleForm(fb, -1));
@@ -183,7 +207,7 @@ class Rewriter {
       if (op === "floordiv" && a.op === "floordiv") return this.floorDivMod("floordiv", a.a, a.b.value * c);
       if (op === "floormod" && a.op === "floormod" && a.b.value % c === 0) return this.floorDivMod("floormod", a.a, c);
     }
-    const form = linearFormOf(a);
+    const form = this.formOf(a);
     const multiples = form.terms.filter((t) => t.coef % c === 0);
     const rest = form.terms.filter((t) => t.coef % c !== 0);
     const quotient: LinearForm = {
@@ -201,12 +225,12 @@ class Rewriter {
       return linearFormToExpr(addForms(remainder, constantForm(-kLow * c, dt)));
     }
     const scaled = this.scaledDivMod(op, remainder, c);
-    if (scaled !== undefined) return linearFormToExpr(op === "floordiv" ? addForms(quotient, linearFormOf(scaled)) : linearFormOf(scaled));
+    if (scaled !== undefined) return linearFormToExpr(op === "floordiv" ? addForms(quotient, this.formOf(scaled)) : this.formOf(scaled));
     const restExpr = linearFormToExpr(remainder);
     if (op === "floormod") return binary("floormod", restExpr, intImm(c, dt));
     if (quotient.terms.length === 0 && quotient.constant === 0) return binary("floordiv", restExpr, intImm(c, dt));
     const inner = this.floorDivOfRemainder(restExpr, c);
-    return linearFormToExpr(addForms(quotient, linearFormOf(inner)));
+    return linearFormToExpr(addForms(quotient, this.formOf(inner)));
   }
 
   /**
@@ -226,7 +250,7 @@ class Rewriter {
       const y = linearFormToExpr({ dtype: r.dtype, terms: big.map((t) => ({ ...t, coef: t.coef / d })), constant: 0 });
       const inner = this.floorDivMod(op, y, c / d);
       if (op === "floordiv") return inner;
-      return linearFormToExpr(addForms(scaleForm(linearFormOf(inner), d), small));
+      return linearFormToExpr(addForms(scaleForm(this.formOf(inner), d), small));
     }
     return undefined;
   }
@@ -243,7 +267,7 @@ class Rewriter {
     const dt = a.dtype;
     if (c === 1) return op === "div" ? a : intImm(0, dt);
     if (c === -1) return op === "div" ? this.linearArith("sub", intImm(0, dt), a) : intImm(0, dt);
-    const ab = this.boundOfForm(linearFormOf(a));
+    const ab = this.boundOfForm(this.formOf(a));
     if (ab.min >= 0) {
       // For a ≥ 0: trunc(a / c) = sign(c)·floor(a / |c|) and a mod c = floormod(a, |c|).
       if (op === "mod") return this.floorDivMod("floormod", a, Math.abs(c));
@@ -335,13 +359,20 @@ function recombineDivMod(f: LinearForm): LinearForm {
   for (const modTerm of f.terms) {
     const m = modTerm.atom;
     if (m.kind !== "Binary" || m.op !== "floormod" || m.b.kind !== "IntImm" || m.b.value <= 0) continue;
-    const divKey = exprKey(binary("floordiv", m.a, m.b));
-    const divTerm = f.terms.find((t) => t.key === divKey && t.coef === modTerm.coef * (m.b as { value: number }).value);
+    const divTerm = f.terms.find((t) => t.coef === modTerm.coef * (m.b as { value: number }).value && isFloorDivOf(t, m.a, m.b));
     if (divTerm === undefined) continue;
     const others: LinearForm = { ...f, terms: f.terms.filter((t) => t !== modTerm && t !== divTerm) };
     return recombineDivMod(addForms(others, scaleForm(linearFormOf(m.a), modTerm.coef)));
   }
   return f;
+}
+
+/** Is the term's atom `floordiv(a, b)` (compared as `exprKey`s, which is what the term keys are)? */
+function isFloorDivOf(t: LinearTerm, a: PrimExpr, b: PrimExpr): boolean {
+  // Mixed dtypes: the divisor node would get casts, so compare with the key of that node.
+  if (a.dtype !== b.dtype) return t.key === exprKey(binary("floordiv", a, b));
+  const x = t.atom;
+  return x.kind === "Binary" && x.op === "floordiv" && sameExpr(x.a, a) && sameExpr(x.b, b);
 }
 
 function gcdInt(a: number, b: number): number {

@@ -37,27 +37,66 @@ import {
   variable,
 } from "@tessera/ir";
 
+/**
+ * What the disjointness checks of one pass share: linear forms and `x − N·⌊x/N⌋` expansions by
+ * node identity, and bounds while the variable domains stay unchanged. A caller comparing many
+ * index pairs (the barrier planner) keeps one; each check otherwise starts afresh.
+ */
+export class DisjointnessCache {
+  readonly forms = new Map<PrimExpr, LinearForm>();
+  readonly expandedModulo = new Map<PrimExpr, LinearForm>();
+  private bounds = new Map<PrimExpr, IntBound>();
+  private boundsVersion: number | undefined;
+
+  /** The bounds cache, emptied when `version` (of the facts) differs from the last call's. */
+  boundsAt(version: number): Map<PrimExpr, IntBound> {
+    if (version !== this.boundsVersion) {
+      this.bounds = new Map();
+      this.boundsVersion = version;
+    }
+    return this.bounds;
+  }
+}
+
+/** Facts with a version that changes whenever a bound does (so that bounds may be cached). */
+export interface VersionedBoundFacts extends VarBoundFacts {
+  readonly version: number;
+}
+
 export function provablyDisjoint(
   a: readonly PrimExpr[],
   b: readonly PrimExpr[],
   independentInB: (v: Var) => boolean,
-  facts: VarBoundFacts,
+  facts: VarBoundFacts | VersionedBoundFacts,
+  cache: DisjointnessCache = new DisjointnessCache(),
 ): boolean {
   if (a.length !== b.length) return false;
   const lanes = new LaneFacts(facts);
-  return a.some((ea, d) => disjointIndex(lanes.scalar(ea), lanes.scalar(b[d]!), independentInB, lanes));
+  // Lane variables are fresh for every check, so bounds of expressions using them are never
+  // found in a cache filled by an earlier one.
+  const bounds = "version" in facts ? cache.boundsAt(facts.version) : new Map<PrimExpr, IntBound>();
+  const ctx: CheckContext = { independentInB, facts: lanes, cache, bounds };
+  return a.some((ea, d) => disjointIndex(lanes.scalar(ea), lanes.scalar(b[d]!), ctx));
 }
 
-function disjointIndex(ea: PrimExpr, eb: PrimExpr, independentInB: (v: Var) => boolean, facts: VarBoundFacts): boolean {
-  if (!intersects(constIntBoundOf(ea, facts), constIntBoundOf(eb, facts))) return true;
-  const fa = linearFormOf(ea);
-  const fb = linearFormOf(eb);
+interface CheckContext {
+  readonly independentInB: (v: Var) => boolean;
+  readonly facts: VarBoundFacts;
+  readonly cache: DisjointnessCache;
+  readonly bounds: Map<PrimExpr, IntBound>;
+}
+
+function disjointIndex(ea: PrimExpr, eb: PrimExpr, ctx: CheckContext): boolean {
+  const { facts, bounds } = ctx;
+  if (!intersects(constIntBoundOf(ea, facts, bounds), constIntBoundOf(eb, facts, bounds))) return true;
+  const fa = linearFormOf(ea, ctx.cache.forms);
+  const fb = linearFormOf(eb, ctx.cache.forms);
   for (const stride of candidateStrides(fa, fb)) {
     const sa = splitByStride(fa, stride);
     const sb = splitByStride(fb, stride);
-    if (!withinStride(sa.rest, stride, facts) || !withinStride(sb.rest, stride, facts)) continue;
-    const difference = addForms(expandModulo(sa.slot), scaleForm(markIndependent(expandModulo(sb.slot), independentInB), -1));
-    if (provablyNonZero(difference, facts)) return true;
+    if (!withinStride(sa.rest, stride, ctx) || !withinStride(sb.rest, stride, ctx)) continue;
+    const difference = addForms(expandModulo(sa.slot, ctx), scaleForm(markIndependent(expandModulo(sb.slot, ctx), ctx.independentInB), -1));
+    if (provablyNonZero(difference, ctx)) return true;
   }
   return false;
 }
@@ -83,19 +122,24 @@ function splitByStride(f: LinearForm, stride: number): { slot: LinearForm; rest:
   };
 }
 
-function withinStride(rest: LinearForm, stride: number, facts: VarBoundFacts): boolean {
-  const b = linearFormBound(rest, facts);
+function withinStride(rest: LinearForm, stride: number, ctx: CheckContext): boolean {
+  const b = linearFormBound(rest, ctx.facts, ctx.bounds);
   return b.min >= 0 && b.max < stride;
 }
 
 /** Every `x mod N` term written as `x − N·⌊x/N⌋` (an identity for floor division). */
-function expandModulo(f: LinearForm): LinearForm {
+function expandModulo(f: LinearForm, ctx: CheckContext): LinearForm {
   let out: LinearForm = { dtype: f.dtype, terms: [], constant: f.constant };
   for (const t of f.terms) {
     const atom = t.atom;
     if (atom.kind === "Binary" && atom.op === "floormod" && atom.b.kind === "IntImm" && atom.b.value > 0) {
-      const quotient = linearFormOf(mul(floordiv(atom.a, atom.b), intImm(-atom.b.value, atom.dtype)));
-      out = addForms(out, scaleForm(addForms(linearFormOf(atom.a), quotient), t.coef));
+      let expanded = ctx.cache.expandedModulo.get(atom);
+      if (expanded === undefined) {
+        const quotient = linearFormOf(mul(floordiv(atom.a, atom.b), intImm(-atom.b.value, atom.dtype)));
+        expanded = addForms(linearFormOf(atom.a, ctx.cache.forms), quotient);
+        ctx.cache.expandedModulo.set(atom, expanded);
+      }
+      out = addForms(out, scaleForm(expanded, t.coef));
     } else {
       out = addForms(out, { dtype: f.dtype, terms: [t], constant: 0 });
     }
@@ -108,11 +152,11 @@ function markIndependent(f: LinearForm, independent: (v: Var) => boolean): Linea
   return { ...f, terms: f.terms.map((t) => (usesVar(t.atom, independent) ? { ...t, key: `b:${t.key}` } : t)) };
 }
 
-function provablyNonZero(f: LinearForm, facts: VarBoundFacts): boolean {
+function provablyNonZero(f: LinearForm, ctx: CheckContext): boolean {
   const g = f.terms.reduce((acc, t) => gcd(acc, Math.abs(t.coef)), 0);
   if (g === 0) return f.constant !== 0;
   if (f.constant % g !== 0) return true;
-  return !intersects(linearFormBound(f, facts), { min: 0, max: 0 });
+  return !intersects(linearFormBound(f, ctx.facts, ctx.bounds), { min: 0, max: 0 });
 }
 
 function gcd(a: number, b: number): number {
