@@ -8,8 +8,7 @@ import { usesVar } from "../functor.js";
 import type { Range } from "../stmt.js";
 import { sameExpr } from "./exprKey.js";
 import { type IntBound, constIntBoundOf, dtypeBound, intersectBounds, isIntegerDType } from "./intBound.js";
-import type { LinearForm } from "./linearForm.js";
-import { type SimplifyFacts, rewriteSimplify } from "./rewriteSimplify.js";
+import { RewriteMemo, type SimplifyFacts, rewriteSimplify } from "./rewriteSimplify.js";
 
 function isRange(x: Range | PrimExpr): x is Range {
   return !("kind" in x);
@@ -18,10 +17,8 @@ function isRange(x: Range | PrimExpr): x is Range {
 export class Analyzer implements SimplifyFacts {
   private readonly bounds = new Map<Var, IntBound>();
   private readonly substitutions = new Map<Var, PrimExpr>();
-  /** Simplified forms under the current facts, by node identity; dropped whenever a fact changes. */
-  private simplified = new Map<PrimExpr, PrimExpr>();
-  /** Linear forms of the expressions met, by node identity (they do not depend on the facts). */
-  private readonly forms = new Map<PrimExpr, LinearForm>();
+  /** What simplification has worked out so far (see RewriteMemo); facts changing clear what depends on them. */
+  private readonly memo = new RewriteMemo();
 
   /**
    * Declares that `v` ranges over `r` (a Range: `[min, min + extent)`) or equals `r` (an
@@ -42,7 +39,7 @@ export class Analyzer implements SimplifyFacts {
       throw new IRError(`Analyzer.bind: ${v.name} is already bound to a different expression`);
     }
     this.substitutions.set(v, value);
-    this.simplified = new Map();
+    this.memo.factsChanged();
     this.setBound(v, this.constIntBound(value), true);
   }
 
@@ -56,7 +53,12 @@ export class Analyzer implements SimplifyFacts {
     }
     if (previous !== undefined && previous.min === b.min && previous.max === b.max) return;
     this.bounds.set(v, b);
-    if (this.simplified.size > 0) this.simplified = new Map();
+    this.memo.factsChanged();
+  }
+
+  /** Changes whenever a fact does: results worked out under one generation hold while it lasts. */
+  get generation(): number {
+    return this.memo.generation;
   }
 
   /** Known bound of a variable (its binding intersected with its dtype's range), if any. */
@@ -71,11 +73,11 @@ export class Analyzer implements SimplifyFacts {
 
   /** Inclusive constant bounds of `e`; ±Infinity where unknown. */
   constIntBound(e: PrimExpr): IntBound {
-    return constIntBoundOf(this.substitutions.size > 0 ? this.simplify(e) : e, this);
+    return constIntBoundOf(this.substitutions.size > 0 ? this.simplify(e) : e, this, this.memo.bounds);
   }
 
   simplify(e: PrimExpr): PrimExpr {
-    return rewriteSimplify(e, this, this.simplified, this.forms);
+    return rewriteSimplify(e, this, this.memo);
   }
 
   /** True only when `cond` holds for every value the bound variables may take. */

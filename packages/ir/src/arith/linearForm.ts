@@ -124,3 +124,23 @@ export function linearFormToExpr(f: LinearForm): PrimExpr {
   if (constantPending) acc = f.constant > 0 ? add(acc, intImm(f.constant, dt)) : sub(acc, intImm(-f.constant, dt));
   return acc;
 }
+
+/**
+ * What `linearFormOf(linearFormToExpr(f))` returns, without rebuilding and decomposing the
+ * expression: the positive terms, then the negative ones, then the constant — or undefined where
+ * that does not hold: no terms (the expression is a constant), or an atom of another dtype than
+ * the form (the rebuilt expression casts it). Terms must be as `linearFormOf` makes them (atoms
+ * that do not decompose further, keys their `exprKey`s, no zero coefficients), and that is what
+ * lets the simplifier know the form of what it built.
+ */
+export function formOfRebuilt(f: LinearForm): LinearForm | undefined {
+  if (f.terms.length === 0) return undefined;
+  const positive: LinearTerm[] = [];
+  const negative: LinearTerm[] = [];
+  for (const t of f.terms) {
+    if (t.atom.dtype !== f.dtype) return undefined;
+    (t.coef > 0 ? positive : negative).push(t);
+  }
+  // `+ 0`: a zero constant is not written, and a form built from the expression has +0.
+  return { dtype: f.dtype, terms: [...positive, ...negative], constant: f.constant + 0 };
+}

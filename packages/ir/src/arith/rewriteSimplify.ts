@@ -43,6 +43,7 @@ import {
   isConstantForm,
   linearFormBound,
   linearFormOf,
+  formOfRebuilt,
   linearFormToExpr,
   scaleForm,
 } from "./linearForm.js";
@@ -52,13 +53,29 @@ export interface SimplifyFacts extends VarBoundFacts {
   substitutionOf(v: Var): PrimExpr | undefined;
 }
 
-export function rewriteSimplify(
-  e: PrimExpr,
-  facts: SimplifyFacts,
-  memo: Map<PrimExpr, PrimExpr> = new Map(),
-  forms: Map<PrimExpr, LinearForm> = new Map(),
-): PrimExpr {
-  return new Rewriter(facts, memo, forms).simplify(e);
+/**
+ * What simplification works out, by node identity, kept between calls under unchanged facts (an
+ * Analyzer owns one): unrolled and substituted code shares subtrees, which are then simplified,
+ * decomposed and bounded once. Simplified forms and bounds depend on the facts and are dropped
+ * when they change; linear forms do not.
+ */
+export class RewriteMemo {
+  simplified = new Map<PrimExpr, PrimExpr>();
+  bounds = new Map<PrimExpr, IntBound>();
+  readonly forms = new Map<PrimExpr, LinearForm>();
+  /** Counts the changes of facts: results worked out under one generation hold for it. */
+  generation = 0;
+
+  factsChanged(): void {
+    this.generation++;
+    if (this.simplified.size > 0) this.simplified = new Map();
+    if (this.bounds.size > 0) this.bounds = new Map();
+  }
+}
+
+/** Simplifies `e` under `facts`; `memo` may carry results from earlier calls under the same facts. */
+export function rewriteSimplify(e: PrimExpr, facts: SimplifyFacts, memo: RewriteMemo = new RewriteMemo()): PrimExpr {
+  return new Rewriter(facts, memo).simplifyRoot(e);
 }
 
 const NEGATED_COMPARE: Partial<Record<BinaryOp, BinaryOp>> = {
@@ -74,23 +91,61 @@ function isScalarInt(e: PrimExpr): boolean {
   return isIntegerDType(e.dtype) && dtypeInfo(e.dtype).lanes === 1;
 }
 
+/** How many built expressions keep their forms at hand. */
+const RECENTLY_BUILT = 8;
+
 class Rewriter {
   constructor(
     private readonly facts: SimplifyFacts,
-    private readonly memo: Map<PrimExpr, PrimExpr>,
-    private readonly forms: Map<PrimExpr, LinearForm>,
+    private readonly memo: RewriteMemo,
   ) {}
 
+  /**
+   * The forms of the expressions built last (a ring): the enclosing sum or product, which asks
+   * for them next, need not decompose them again.
+   */
+  private readonly builtExprs: (PrimExpr | undefined)[] = new Array(RECENTLY_BUILT).fill(undefined);
+  private readonly builtForms: (LinearForm | undefined)[] = new Array(RECENTLY_BUILT).fill(undefined);
+  private builtNext = 0;
+
   private formOf(e: PrimExpr): LinearForm {
-    return linearFormOf(e, this.forms);
+    for (let i = 0; i < RECENTLY_BUILT; i++) if (this.builtExprs[i] === e) return this.builtForms[i]!;
+    return linearFormOf(e, this.memo.forms);
+  }
+
+  /** The expression of a form, its own form noted among the recently built ones. */
+  private toExpr(f: LinearForm): PrimExpr {
+    const e = linearFormToExpr(f);
+    const form = formOfRebuilt(f);
+    if (form !== undefined && e.kind !== "IntImm") {
+      this.builtExprs[this.builtNext] = e;
+      this.builtForms[this.builtNext] = form;
+      this.builtNext = (this.builtNext + 1) % RECENTLY_BUILT;
+    }
+    return e;
+  }
+
+  /** The expression a caller asked about: remembered whatever it is. */
+  simplifyRoot(e: PrimExpr): PrimExpr {
+    if (e.kind === "IntImm" || e.kind === "FloatImm" || e.kind === "StringImm" || e.kind === "Var") return this.simplify(e);
+    return this.remembered(e);
   }
 
   simplify(e: PrimExpr): PrimExpr {
     if (e.kind === "IntImm" || e.kind === "FloatImm" || e.kind === "StringImm") return e;
-    let result = this.memo.get(e);
+    if (e.kind === "Var") return this.facts.substitutionOf(e) ?? e;
+    // Inner nodes of integer sums and products are rebuilt for every copy of an index, so they
+    // are rarely met twice: remembering them would cost more than it saves.
+    if (e.kind === "Binary" && (e.op === "add" || e.op === "sub" || e.op === "mul") && isScalarInt(e)) return this.rewrite(e);
+    return this.remembered(e);
+  }
+
+  private remembered(e: PrimExpr): PrimExpr {
+    const simplified = this.memo.simplified;
+    let result = simplified.get(e);
     if (result === undefined) {
       result = this.rewrite(e);
-      this.memo.set(e, result);
+      simplified.set(e, result);
     }
     return result;
   }
@@ -103,8 +158,11 @@ class Rewriter {
         return e;
       case "Var":
         return this.facts.substitutionOf(e) ?? e;
-      case "Binary":
-        return this.binary(e.op, this.simplify(e.a), this.simplify(e.b));
+      case "Binary": {
+        const r = this.binary(e.op, this.simplify(e.a), this.simplify(e.b));
+        // Nothing rewritten: keep the input node (unchanged code stays shared, compares in O(1)).
+        return r.kind === "Binary" && r.op === e.op && r.a === e.a && r.b === e.b && r.dtype === e.dtype ? e : r;
+      }
       case "Not":
         return this.not(this.simplify(e.a));
       case "Select": {
@@ -122,10 +180,14 @@ class Rewriter {
         const indices = e.indices.map((i) => this.simplify(i));
         return indices.every((x, i) => x === e.indices[i]) ? e : bufferLoad(e.buffer, indices);
       }
-      case "Ramp":
-        return ramp(this.simplify(e.base), this.simplify(e.stride), e.lanes);
-      case "Broadcast":
-        return broadcast(this.simplify(e.value), e.lanes);
+      case "Ramp": {
+        const r = ramp(this.simplify(e.base), this.simplify(e.stride), e.lanes);
+        return r.base === e.base && r.stride === e.stride && r.dtype === e.dtype ? e : r;
+      }
+      case "Broadcast": {
+        const r = broadcast(this.simplify(e.value), e.lanes);
+        return r.value === e.value && r.dtype === e.dtype ? e : r;
+      }
       case "Let": {
         const value = this.simplify(e.value);
         // Constants and variables are free to duplicate: inline them.
@@ -147,7 +209,7 @@ class Rewriter {
   }
 
   private boundOfForm(f: LinearForm): IntBound {
-    return linearFormBound(f, this.facts);
+    return linearFormBound(f, this.facts, this.memo.bounds);
   }
 
   private differenceBound(a: PrimExpr, b: PrimExpr): IntBound {
@@ -197,7 +259,7 @@ class Rewriter {
     else if (isConstantForm(fb)) result = scaleForm(fa, fb.constant);
     else if (isConstantForm(fa)) result = scaleForm(fb, fa.constant);
     else return binary("mul", a, b);
-    return linearFormToExpr(recombineDivMod(result));
+    return this.toExpr(recombineDivMod(result));
   }
 
   private floorDivMod(op: "floordiv" | "floormod", a: PrimExpr, c: number): PrimExpr {
@@ -221,16 +283,16 @@ class Rewriter {
     const kHigh = floorDivInt(rb.max, c);
     if (Number.isFinite(kLow) && kLow === kHigh) {
       // The remainder part stays inside one period: the division is a constant shift.
-      if (op === "floordiv") return linearFormToExpr(addForms(quotient, constantForm(kLow, dt)));
-      return linearFormToExpr(addForms(remainder, constantForm(-kLow * c, dt)));
+      if (op === "floordiv") return this.toExpr(addForms(quotient, constantForm(kLow, dt)));
+      return this.toExpr(addForms(remainder, constantForm(-kLow * c, dt)));
     }
     const scaled = this.scaledDivMod(op, remainder, c);
-    if (scaled !== undefined) return linearFormToExpr(op === "floordiv" ? addForms(quotient, this.formOf(scaled)) : this.formOf(scaled));
-    const restExpr = linearFormToExpr(remainder);
+    if (scaled !== undefined) return this.toExpr(op === "floordiv" ? addForms(quotient, this.formOf(scaled)) : this.formOf(scaled));
+    const restExpr = this.toExpr(remainder);
     if (op === "floormod") return binary("floormod", restExpr, intImm(c, dt));
     if (quotient.terms.length === 0 && quotient.constant === 0) return binary("floordiv", restExpr, intImm(c, dt));
     const inner = this.floorDivOfRemainder(restExpr, c);
-    return linearFormToExpr(addForms(quotient, this.formOf(inner)));
+    return this.toExpr(addForms(quotient, this.formOf(inner)));
   }
 
   /**
@@ -247,10 +309,10 @@ class Rewriter {
       if (big.length === 0) continue;
       const sb = this.boundOfForm(small);
       if (!(sb.min >= 0 && sb.max < d)) continue;
-      const y = linearFormToExpr({ dtype: r.dtype, terms: big.map((t) => ({ ...t, coef: t.coef / d })), constant: 0 });
+      const y = this.toExpr({ dtype: r.dtype, terms: big.map((t) => ({ ...t, coef: t.coef / d })), constant: 0 });
       const inner = this.floorDivMod(op, y, c / d);
       if (op === "floordiv") return inner;
-      return linearFormToExpr(addForms(scaleForm(this.formOf(inner), d), small));
+      return this.toExpr(addForms(scaleForm(this.formOf(inner), d), small));
     }
     return undefined;
   }

@@ -65,8 +65,16 @@ class LaunchBoundsExtractor extends IRMutator {
     super();
   }
 
+  /** Statements without a launch-bounds attribute, which come out unchanged (unrolled code repeats them). */
+  private readonly unchanged = new Set<Stmt>();
+
   override visitStmt(s: Stmt): Stmt {
-    if (s.kind !== "AttrStmt" || !isLaunchBoundsAttr(s)) return super.visitStmt(s);
+    if (this.unchanged.has(s)) return s;
+    if (s.kind !== "AttrStmt" || !isLaunchBoundsAttr(s)) {
+      const out = super.visitStmt(s);
+      if (out === s) this.unchanged.add(s);
+      return out;
+    }
     this.values.push(attrLaunchBounds(s, this.fail));
     return this.visitStmt(s.body);
   }

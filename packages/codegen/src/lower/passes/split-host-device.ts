@@ -14,6 +14,7 @@ import {
   type Buffer,
   type BufferLoad,
   IRVisitor,
+  type PrimExpr,
   type PrimFunc,
   type Stmt,
   type Var,
@@ -202,17 +203,30 @@ function storageUses(body: Stmt): { accessed: Map<Var, Buffer>; named: Set<Var> 
   return { accessed: out, named: walk.named };
 }
 
-/** One walk collecting what `storageUses` needs. */
+/**
+ * One walk collecting what `storageUses` needs. It only gathers sets, so a subtree met again (a
+ * statement or expression object unrolled code repeats) is not walked again.
+ */
 class StorageUseWalker extends IRVisitor {
   readonly allocated = new Set<Var>();
   /** Buffers stored to or loaded from, in the order met. */
   readonly accessed: Buffer[] = [];
   readonly named = new Set<Var>();
+  private readonly seen = new Set<Stmt | PrimExpr>();
 
   override visitStmt(s: Stmt): void {
+    if (this.seen.has(s)) return;
+    this.seen.add(s);
     if (s.kind === "Allocate") this.allocated.add(s.buffer.data);
     else if (s.kind === "BufferStore") this.accessed.push(s.buffer);
     super.visitStmt(s);
+  }
+
+  override visitExpr(e: PrimExpr): void {
+    if (e.kind === "IntImm" || e.kind === "FloatImm" || e.kind === "Var") return super.visitExpr(e);
+    if (this.seen.has(e)) return;
+    this.seen.add(e);
+    super.visitExpr(e);
   }
 
   override visitBufferLoad(e: BufferLoad): void {

@@ -59,7 +59,7 @@ const PASS = "threadSync";
 export const threadSyncPass: Pass = {
   name: PASS,
   run(func) {
-    const planned = plan(func.body, { ...HOST, domains: new VarDomains(), disjointness: new DisjointnessCache() });
+    const planned = plan(func.body, { ...HOST, domains: new VarDomains(), disjointness: new DisjointnessCache(), storeAccesses: new Map() });
     return planned.stmt === func.body ? func : withBody(func, planned.stmt);
   },
 };
@@ -78,9 +78,11 @@ interface Env {
   readonly domains: VarDomains;
   /** What the index-disjointness proofs of the walk share. */
   readonly disjointness: DisjointnessCache;
+  /** The accesses of each store met (unrolled code repeats the same statement objects). */
+  readonly storeAccesses: Map<BufferStore, readonly SharedAccess[]>;
 }
 
-const HOST: Omit<Env, "domains" | "disjointness"> = { inKernel: false, threadVars: [], nonUniform: new Set(), divergence: undefined };
+const HOST: Omit<Env, "domains" | "disjointness" | "storeAccesses"> = { inKernel: false, threadVars: [], nonUniform: new Set(), divergence: undefined };
 
 interface Planned {
   readonly stmt: Stmt;
@@ -91,7 +93,7 @@ interface Planned {
 function plan(s: Stmt, env: Env): Planned {
   switch (s.kind) {
     case "BufferStore":
-      return { stmt: s, entries: env.inKernel ? storeAccesses(s) : [] };
+      return { stmt: s, entries: env.inKernel ? storeAccesses(s, env) : [] };
     case "Evaluate":
       if (isBarrier(s)) return { stmt: s, entries: [{ kind: "sync" }] };
       return { stmt: s, entries: env.inKernel ? sharedReads(s.value) : [] };
@@ -120,9 +122,14 @@ function plan(s: Stmt, env: Env): Planned {
   }
 }
 
-function storeAccesses(s: BufferStore): SharedAccess[] {
-  const reads = sharedReads(...s.indices, s.value);
-  return isSharedScope(s.buffer) ? [...reads, { kind: "write", buffer: s.buffer, indices: s.indices }] : reads;
+function storeAccesses(s: BufferStore, env: Env): readonly SharedAccess[] {
+  let accesses = env.storeAccesses.get(s);
+  if (accesses === undefined) {
+    const reads = sharedReads(...s.indices, s.value);
+    accesses = isSharedScope(s.buffer) ? [...reads, { kind: "write", buffer: s.buffer, indices: s.indices }] : reads;
+    env.storeAccesses.set(s, accesses);
+  }
+  return accesses;
 }
 
 function planAttr(s: AttrStmt, env: Env): Planned {

@@ -75,17 +75,27 @@ function vectorViolations(body: Stmt, t: Target): string[] {
   );
 }
 
-/** The dtypes of stored values, and of every expression but Ramps (an index vector is no value). */
+/**
+ * The dtypes of stored values, and of every expression but Ramps (an index vector is no value).
+ * Only sets are gathered, so a subtree met again (unrolled code repeats objects) is skipped.
+ */
 class DTypeWalker extends IRVisitor {
   readonly storedDTypes = new Set<DType>();
   readonly exprDTypes = new Set<DType>();
+  private readonly seen = new Set<Stmt | PrimExpr>();
 
   override visitStmt(s: Stmt): void {
+    if (this.seen.has(s)) return;
+    this.seen.add(s);
     if (s.kind === "BufferStore") this.storedDTypes.add(s.value.dtype);
     super.visitStmt(s);
   }
 
   override visitExpr(e: PrimExpr): void {
+    if (e.kind !== "IntImm" && e.kind !== "FloatImm" && e.kind !== "Var") {
+      if (this.seen.has(e)) return;
+      this.seen.add(e);
+    }
     super.visitExpr(e);
     if (e.kind !== "Ramp") this.exprDTypes.add(e.dtype);
   }
