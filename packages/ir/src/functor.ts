@@ -346,24 +346,36 @@ export function forEachExpr(root: PrimExpr | Stmt, f: (e: PrimExpr) => void): vo
   else v.visitExpr(root);
 }
 
-/** Pre-order statement walker behind `forEachStmt`; expressions hold no statements, so it skips them. */
-class StmtWalker extends IRVisitor {
-  constructor(private readonly f: (s: Stmt) => void | boolean) {
-    super();
-  }
-  override visitStmt(s: Stmt): void {
-    if (this.f(s) === false) return;
-    super.visitStmt(s);
-  }
-  override visitExpr(_e: PrimExpr): void {}
-}
-
 /**
  * Calls `f` on every statement (pre-order), blocks' `init` and body included. When `f` returns
- * `false`, the statement's children are skipped (e.g. to stop at nested blocks).
+ * `false`, the statement's children are skipped (e.g. to stop at nested blocks). Expressions hold
+ * no statements, so they are not walked.
  */
 export function forEachStmt(root: Stmt, f: (s: Stmt) => void | boolean): void {
-  new StmtWalker(f).visitStmt(root);
+  if (f(root) === false) return;
+  switch (root.kind) {
+    case "SeqStmt":
+      for (const c of root.seq) forEachStmt(c, f);
+      return;
+    case "IfThenElse":
+      forEachStmt(root.thenCase, f);
+      if (root.elseCase) forEachStmt(root.elseCase, f);
+      return;
+    case "For":
+    case "LetStmt":
+    case "Allocate":
+    case "DeclBuffer":
+    case "AttrStmt":
+      forEachStmt(root.body, f);
+      return;
+    case "BlockRealize":
+      if (root.block.init) forEachStmt(root.block.init, f);
+      forEachStmt(root.block.body, f);
+      return;
+    case "BufferStore":
+    case "Evaluate":
+      return;
+  }
 }
 
 /** The `kind` of every statement node. */

@@ -32,7 +32,8 @@ export function constantForm(value: number, dt: DType): LinearForm {
  */
 export function linearFormOf(e: PrimExpr, cache?: Map<PrimExpr, LinearForm>): LinearForm {
   if (e.kind === "IntImm") return constantForm(e.value, e.dtype);
-  if (cache === undefined) return decompose(e, undefined);
+  // Sum and product nodes are mostly built afresh for each use, so only their parts are cached.
+  if (cache === undefined || (e.kind === "Binary" && (e.op === "add" || e.op === "sub" || e.op === "mul"))) return decompose(e, cache);
   let form = cache.get(e);
   if (form === undefined) {
     form = decompose(e, cache);
@@ -105,21 +106,25 @@ function termExpr(t: LinearTerm, magnitude: number): PrimExpr {
  */
 export function linearFormToExpr(f: LinearForm): PrimExpr {
   const dt = f.dtype;
-  const positive = f.terms.filter((t) => t.coef > 0);
-  const negative = f.terms.filter((t) => t.coef < 0);
   let acc: PrimExpr | undefined;
-  for (const t of positive) acc = acc === undefined ? termExpr(t, t.coef) : add(acc, termExpr(t, t.coef));
+  let negatives = 0;
+  for (const t of f.terms) {
+    if (t.coef > 0) acc = acc === undefined ? termExpr(t, t.coef) : add(acc, termExpr(t, t.coef));
+    else if (t.coef < 0) negatives++;
+  }
   let constantPending = f.constant !== 0;
-  if (acc === undefined && negative.length > 0) {
+  /** The first negative term when it opens the expression (`x * -2 - …`). */
+  let opening: LinearTerm | undefined;
+  if (acc === undefined && negatives > 0) {
     if (f.constant > 0) {
       acc = intImm(f.constant, dt);
       constantPending = false;
     } else {
-      const [first] = negative.splice(0, 1);
-      acc = mul(first!.atom, intImm(first!.coef, dt));
+      opening = f.terms.find((t) => t.coef < 0)!;
+      acc = mul(opening.atom, intImm(opening.coef, dt));
     }
   }
-  for (const t of negative) acc = sub(acc!, termExpr(t, -t.coef));
+  for (const t of f.terms) if (t.coef < 0 && t !== opening) acc = sub(acc!, termExpr(t, -t.coef));
   if (acc === undefined) return intImm(f.constant, dt);
   if (constantPending) acc = f.constant > 0 ? add(acc, intImm(f.constant, dt)) : sub(acc, intImm(-f.constant, dt));
   return acc;

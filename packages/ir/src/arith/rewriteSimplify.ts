@@ -59,12 +59,34 @@ export interface SimplifyFacts extends VarBoundFacts {
  * decomposed and bounded once. Simplified forms and bounds depend on the facts and are dropped
  * when they change; linear forms do not.
  */
+/** How many built expressions keep their forms at hand. */
+const RECENTLY_BUILT = 8;
+
 export class RewriteMemo {
   simplified = new Map<PrimExpr, PrimExpr>();
   bounds = new Map<PrimExpr, IntBound>();
   readonly forms = new Map<PrimExpr, LinearForm>();
   /** Counts the changes of facts: results worked out under one generation hold for it. */
   generation = 0;
+
+  /**
+   * The forms of the expressions the simplifier built last (a ring): the enclosing sum or
+   * product, which asks for them next, need not decompose them again.
+   */
+  private readonly builtExprs: (PrimExpr | undefined)[] = new Array(RECENTLY_BUILT).fill(undefined);
+  private readonly builtForms: (LinearForm | undefined)[] = new Array(RECENTLY_BUILT).fill(undefined);
+  private builtNext = 0;
+
+  noteForm(e: PrimExpr, form: LinearForm): void {
+    this.builtExprs[this.builtNext] = e;
+    this.builtForms[this.builtNext] = form;
+    this.builtNext = (this.builtNext + 1) % RECENTLY_BUILT;
+  }
+
+  recentForm(e: PrimExpr): LinearForm | undefined {
+    for (let i = 0; i < RECENTLY_BUILT; i++) if (this.builtExprs[i] === e) return this.builtForms[i];
+    return undefined;
+  }
 
   factsChanged(): void {
     this.generation++;
@@ -91,37 +113,21 @@ function isScalarInt(e: PrimExpr): boolean {
   return isIntegerDType(e.dtype) && dtypeInfo(e.dtype).lanes === 1;
 }
 
-/** How many built expressions keep their forms at hand. */
-const RECENTLY_BUILT = 8;
-
 class Rewriter {
   constructor(
     private readonly facts: SimplifyFacts,
     private readonly memo: RewriteMemo,
   ) {}
 
-  /**
-   * The forms of the expressions built last (a ring): the enclosing sum or product, which asks
-   * for them next, need not decompose them again.
-   */
-  private readonly builtExprs: (PrimExpr | undefined)[] = new Array(RECENTLY_BUILT).fill(undefined);
-  private readonly builtForms: (LinearForm | undefined)[] = new Array(RECENTLY_BUILT).fill(undefined);
-  private builtNext = 0;
-
   private formOf(e: PrimExpr): LinearForm {
-    for (let i = 0; i < RECENTLY_BUILT; i++) if (this.builtExprs[i] === e) return this.builtForms[i]!;
-    return linearFormOf(e, this.memo.forms);
+    return this.memo.recentForm(e) ?? linearFormOf(e, this.memo.forms);
   }
 
   /** The expression of a form, its own form noted among the recently built ones. */
   private toExpr(f: LinearForm): PrimExpr {
     const e = linearFormToExpr(f);
     const form = formOfRebuilt(f);
-    if (form !== undefined && e.kind !== "IntImm") {
-      this.builtExprs[this.builtNext] = e;
-      this.builtForms[this.builtNext] = form;
-      this.builtNext = (this.builtNext + 1) % RECENTLY_BUILT;
-    }
+    if (form !== undefined && e.kind !== "IntImm") this.memo.noteForm(e, form);
     return e;
   }
 
@@ -302,7 +308,13 @@ class Rewriter {
    * when none applies.
    */
   private scaledDivMod(op: "floordiv" | "floormod", r: LinearForm, c: number): PrimExpr | undefined {
-    const candidates = [...new Set(r.terms.map((t) => gcdInt(Math.abs(t.coef), c)))].filter((d) => d > 1 && d < c).sort((x, y) => y - x);
+    const candidates: number[] = [];
+    for (const t of r.terms) {
+      const d = gcdInt(Math.abs(t.coef), c);
+      if (d > 1 && d < c && !candidates.includes(d)) candidates.push(d);
+    }
+    if (candidates.length === 0) return undefined;
+    candidates.sort((x, y) => y - x);
     for (const d of candidates) {
       const big = r.terms.filter((t) => t.coef % d === 0);
       const small: LinearForm = { dtype: r.dtype, terms: r.terms.filter((t) => t.coef % d !== 0), constant: r.constant };

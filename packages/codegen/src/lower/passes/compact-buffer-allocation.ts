@@ -166,6 +166,16 @@ function accessedHull(alloc: Allocation, analyzer: Analyzer, relaxThreads: boole
   const dims = alloc.buffer.shape.length;
   const hull: (IntervalSet | undefined)[] = new Array(dims).fill(undefined);
   let first = true;
+  // The facts do not change below: each loop's interval is worked out once for all accesses.
+  const intervals = new Map<For, IntervalSet>();
+  const intervalOf = (l: For): IntervalSet => {
+    let set = intervals.get(l);
+    if (set === undefined) {
+      set = intervalFromRange(loopRange(l), analyzer);
+      intervals.set(l, set);
+    }
+    return set;
+  };
   for (const access of alloc.accesses) {
     const dom = new Map<Var, IntervalSet>();
     // Thread loops above the allocation are relaxed too where the threads share the storage (TVM's
@@ -173,11 +183,11 @@ function accessedHull(alloc: Allocation, analyzer: Analyzer, relaxThreads: boole
     // block's tile, not one thread's.
     for (const l of alloc.outerLoops) {
       if (l.forKind === "thread_binding" && canRelaxStorageUnderThread(alloc.buffer.scope, l.threadTag ?? "")) {
-        dom.set(l.loopVar, intervalFromRange(loopRange(l), analyzer));
+        dom.set(l.loopVar, intervalOf(l));
       }
     }
     for (const l of access.innerLoops) {
-      if (relaxable(alloc.buffer, l, relaxThreads)) dom.set(l.loopVar, intervalFromRange(loopRange(l), analyzer));
+      if (relaxable(alloc.buffer, l, relaxThreads)) dom.set(l.loopVar, intervalOf(l));
     }
     for (const point of access.points) {
       for (let d = 0; d < dims; d++) {
