@@ -268,7 +268,7 @@ class KernelEmitter {
     if (known !== undefined && known.scope === this.scope) return this.line(known.text);
     const text = this.storeLine(s);
     if (text !== undefined) {
-      this.storeText.set(s, { scope: this.scope, text });
+      this.storeText.set(s, { scope: this.scope, text: flattened(text) });
       this.line(text);
     }
   }
@@ -326,6 +326,16 @@ class KernelEmitter {
     if (copy !== undefined) return this.line(cpAsyncStatement(this.ctx, this.exprs, copy));
     this.line(`${this.exprs.expr(v)};`);
   }
+}
+
+/**
+ * `text`, made flat: V8 keeps a string built by concatenation as a tree of its pieces, and a
+ * text written many times (a repeated store) would have that tree walked again each time the
+ * kernel is joined. Reading a character flattens it, once.
+ */
+function flattened(text: string): string {
+  text.charCodeAt(0);
+  return text;
 }
 
 function isZero(e: PrimExpr): boolean {
