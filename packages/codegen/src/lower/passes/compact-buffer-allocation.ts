@@ -39,6 +39,8 @@ import {
   usesVar,
   withBody,
   withBuffer,
+  sameExprStructure,
+  dtypeInfo,
   canRelaxStorageUnderThread,
   substitute,
   variable,
@@ -196,7 +198,7 @@ function accessedHull(alloc: Allocation, analyzer: Analyzer, relaxThreads: boole
         if (first) hull[d] = set;
         else if (prev === undefined || set.min.kind === "NegInf" || set.max.kind === "PosInf") hull[d] = undefined;
         else if (prev.min.kind !== "NegInf" && prev.max.kind !== "PosInf") {
-          hull[d] = { min: analyzer.simplify(min(prev.min, set.min)), max: analyzer.simplify(max(prev.max, set.max)) };
+          hull[d] = { min: hullEnd(min, prev.min, set.min, analyzer), max: hullEnd(max, prev.max, set.max, analyzer) };
         }
         if (hull[d] !== undefined && (hull[d]!.min.kind === "NegInf" || hull[d]!.max.kind === "PosInf")) hull[d] = undefined;
       }
@@ -204,6 +206,15 @@ function accessedHull(alloc: Allocation, analyzer: Analyzer, relaxThreads: boole
     }
   }
   return hull;
+}
+
+/**
+ * `min(a, b)` or `max(a, b)`, simplified. Accesses often agree, and for integers the simplifier
+ * makes `min(x, x)` what it makes `x`: that one is simplified directly.
+ */
+function hullEnd(op: typeof min, a: PrimExpr, b: PrimExpr, analyzer: Analyzer): PrimExpr {
+  const scalarInt = dtypeInfo(a.dtype).lanes === 1 && (dtypeInfo(a.dtype).code === "int" || dtypeInfo(a.dtype).code === "uint");
+  return scalarInt && sameExprStructure(a, b) ? analyzer.simplify(a) : analyzer.simplify(op(a, b));
 }
 
 /**
