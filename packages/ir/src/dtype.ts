@@ -40,8 +40,13 @@ function parseUncached(text: string): DTypeInfo | undefined {
   return { code, bits, lanes };
 }
 
+/** The last dtype asked about: most calls in a row ask about the same one. */
+let lastDType: DType | undefined;
+let lastInfo: DTypeInfo | undefined;
+
 /** Returns the structured form of a dtype, or throws an IRError naming the bad text. */
 export function dtypeInfo(dtype: DType): DTypeInfo {
+  if (dtype === lastDType) return lastInfo!;
   let info = infoCache.get(dtype);
   if (info === undefined) {
     info = parseUncached(dtype);
@@ -52,6 +57,8 @@ export function dtypeInfo(dtype: DType): DTypeInfo {
     }
     infoCache.set(dtype, info);
   }
+  lastDType = dtype;
+  lastInfo = info;
   return info;
 }
 

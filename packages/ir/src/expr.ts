@@ -281,12 +281,35 @@ export function matchTypes(aLike: ExprLike, bLike: ExprLike, what: string): [Pri
 // ---------------------------------------------------------------------------------------------
 // Operators
 
+const OP_CLASS: Readonly<Record<BinaryOp, "arith" | "compare" | "logic">> = {
+  add: "arith",
+  sub: "arith",
+  mul: "arith",
+  div: "arith",
+  mod: "arith",
+  floordiv: "arith",
+  floormod: "arith",
+  min: "arith",
+  max: "arith",
+  eq: "compare",
+  ne: "compare",
+  lt: "compare",
+  le: "compare",
+  gt: "compare",
+  ge: "compare",
+  and: "logic",
+  or: "logic",
+};
+
 export function binary(op: BinaryOp, aLike: ExprLike, bLike: ExprLike): Binary {
-  const [a, b] = matchTypes(aLike, bLike, op);
+  // Operands of one dtype (the common case, e.g. in the simplifier) need no type matching.
+  const [a, b] =
+    typeof aLike === "object" && typeof bLike === "object" && aLike.dtype === bLike.dtype ? [aLike, bLike] : matchTypes(aLike, bLike, op);
   let dt: DType = a.dtype;
-  if (COMPARE_OPS.includes(op)) {
+  const opClass = OP_CLASS[op];
+  if (opClass === "compare") {
     dt = withLanes("bool", lanesOf(a.dtype));
-  } else if (LOGIC_OPS.includes(op)) {
+  } else if (opClass === "logic") {
     if (!isBool(a.dtype)) throw new IRError(`${op}: operands must be bool, got ${a.dtype}`);
   } else if (isBool(a.dtype)) {
     throw new IRError(`${op}: arithmetic on bool operands is not allowed`);

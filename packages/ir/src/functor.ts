@@ -148,6 +148,10 @@ export class IRVisitor {
   }
 }
 
+/**
+ * Rebuilt nodes are written out field by field rather than spread (`{ ...e, a }`): spreading nodes
+ * of many shapes is a slow generic copy in V8, and the mutators run over every node of a kernel.
+ */
 export class IRMutator {
   /** Maps every buffer reference (loads, stores, regions, allocations). Identity by default. */
   mapBuffer(b: Buffer): Buffer {
@@ -165,11 +169,11 @@ export class IRMutator {
       case "Binary": {
         const a = this.visitExpr(e.a);
         const b = this.visitExpr(e.b);
-        return a === e.a && b === e.b ? e : { ...e, a, b };
+        return a === e.a && b === e.b ? e : { kind: "Binary", op: e.op, dtype: e.dtype, a, b };
       }
       case "Not": {
         const a = this.visitExpr(e.a);
-        return a === e.a ? e : { ...e, a };
+        return a === e.a ? e : { kind: "Not", dtype: e.dtype, a };
       }
       case "Select": {
         const condition = this.visitExpr(e.condition);
@@ -177,31 +181,31 @@ export class IRMutator {
         const falseValue = this.visitExpr(e.falseValue);
         return condition === e.condition && trueValue === e.trueValue && falseValue === e.falseValue
           ? e
-          : { ...e, condition, trueValue, falseValue };
+          : { kind: "Select", dtype: e.dtype, condition, trueValue, falseValue };
       }
       case "Cast": {
         const value = this.visitExpr(e.value);
-        return value === e.value ? e : { ...e, value };
+        return value === e.value ? e : { kind: "Cast", dtype: e.dtype, value };
       }
       case "BufferLoad":
         return this.visitBufferLoad(e);
       case "Ramp": {
         const base = this.visitExpr(e.base);
         const stride = this.visitExpr(e.stride);
-        return base === e.base && stride === e.stride ? e : { ...e, base, stride };
+        return base === e.base && stride === e.stride ? e : { kind: "Ramp", dtype: e.dtype, base, stride, lanes: e.lanes };
       }
       case "Broadcast": {
         const value = this.visitExpr(e.value);
-        return value === e.value ? e : { ...e, value };
+        return value === e.value ? e : { kind: "Broadcast", dtype: e.dtype, value, lanes: e.lanes };
       }
       case "Let": {
         const value = this.visitExpr(e.value);
         const body = this.visitExpr(e.body);
-        return value === e.value && body === e.body ? e : { ...e, value, body, dtype: body.dtype };
+        return value === e.value && body === e.body ? e : { kind: "Let", dtype: body.dtype, variable: e.variable, value, body };
       }
       case "Call": {
         const args = mapArray(e.args, (a) => this.visitExpr(a));
-        return args === e.args ? e : { ...e, args };
+        return args === e.args ? e : { kind: "Call", dtype: e.dtype, op: e.op, args };
       }
     }
   }
@@ -213,7 +217,7 @@ export class IRMutator {
   visitBufferLoad(e: BufferLoad): PrimExpr {
     const buffer = this.mapBuffer(e.buffer);
     const indices = mapArray(e.indices, (i) => this.visitExpr(i));
-    return buffer === e.buffer && indices === e.indices ? e : { ...e, buffer, indices };
+    return buffer === e.buffer && indices === e.indices ? e : { kind: "BufferLoad", dtype: e.dtype, buffer, indices };
   }
 
   visitStmt(s: Stmt): Stmt {
@@ -222,7 +226,7 @@ export class IRMutator {
         return this.visitBufferStore(s);
       case "SeqStmt": {
         const stmts = mapArray(s.seq, (c) => this.visitStmt(c));
-        return stmts === s.seq ? s : { ...s, seq: stmts };
+        return stmts === s.seq ? s : { kind: "SeqStmt", seq: stmts };
       }
       case "IfThenElse": {
         const condition = this.visitExpr(s.condition);
@@ -263,7 +267,7 @@ export class IRMutator {
     const buffer = this.mapBuffer(s.buffer);
     const value = this.visitExpr(s.value);
     const indices = mapArray(s.indices, (i) => this.visitExpr(i));
-    return buffer === s.buffer && value === s.value && indices === s.indices ? s : { ...s, buffer, value, indices };
+    return buffer === s.buffer && value === s.value && indices === s.indices ? s : { kind: "BufferStore", buffer, value, indices };
   }
 
   visitFor(s: For): Stmt {
@@ -324,31 +328,54 @@ export class IRMutator {
   }
 }
 
+/** Post-order walker behind `forEachExpr` (one class, so call sites stay monomorphic). */
+class ExprWalker extends IRVisitor {
+  constructor(private readonly f: (e: PrimExpr) => void) {
+    super();
+  }
+  override visitExpr(e: PrimExpr): void {
+    super.visitExpr(e);
+    this.f(e);
+  }
+}
+
 /** Calls `f` on every expression node (post-order) in an expression or statement tree. */
 export function forEachExpr(root: PrimExpr | Stmt, f: (e: PrimExpr) => void): void {
-  class V extends IRVisitor {
-    override visitExpr(e: PrimExpr): void {
-      super.visitExpr(e);
-      f(e);
-    }
-  }
-  const v = new V();
+  const v = new ExprWalker(f);
   if (isStmt(root)) v.visitStmt(root);
   else v.visitExpr(root);
 }
 
 /**
  * Calls `f` on every statement (pre-order), blocks' `init` and body included. When `f` returns
- * `false`, the statement's children are skipped (e.g. to stop at nested blocks).
+ * `false`, the statement's children are skipped (e.g. to stop at nested blocks). Expressions hold
+ * no statements, so they are not walked.
  */
 export function forEachStmt(root: Stmt, f: (s: Stmt) => void | boolean): void {
-  class V extends IRVisitor {
-    override visitStmt(s: Stmt): void {
-      if (f(s) === false) return;
-      super.visitStmt(s);
-    }
+  if (f(root) === false) return;
+  switch (root.kind) {
+    case "SeqStmt":
+      for (const c of root.seq) forEachStmt(c, f);
+      return;
+    case "IfThenElse":
+      forEachStmt(root.thenCase, f);
+      if (root.elseCase) forEachStmt(root.elseCase, f);
+      return;
+    case "For":
+    case "LetStmt":
+    case "Allocate":
+    case "DeclBuffer":
+    case "AttrStmt":
+      forEachStmt(root.body, f);
+      return;
+    case "BlockRealize":
+      if (root.block.init) forEachStmt(root.block.init, f);
+      forEachStmt(root.block.body, f);
+      return;
+    case "BufferStore":
+    case "Evaluate":
+      return;
   }
-  new V().visitStmt(root);
 }
 
 /** The `kind` of every statement node. */
@@ -369,13 +396,29 @@ export function isStmt(node: PrimExpr | Stmt): node is Stmt {
   return STMT_KINDS.has(node.kind);
 }
 
+/** Finds a variable satisfying a predicate, stopping at the first one. */
+class VarFinder extends IRVisitor {
+  found = false;
+  constructor(private readonly pred: (v: Var) => boolean) {
+    super();
+  }
+  override visitExpr(e: PrimExpr): void {
+    if (!this.found) super.visitExpr(e);
+  }
+  override visitVar(v: Var): void {
+    if (this.pred(v)) this.found = true;
+  }
+  override visitStmt(s: Stmt): void {
+    if (!this.found) super.visitStmt(s);
+  }
+}
+
 /** Does the tree use variable `v` (or any var for which `pred` holds)? */
 export function usesVar(root: PrimExpr | Stmt, pred: (v: Var) => boolean): boolean {
-  let found = false;
-  forEachExpr(root, (e) => {
-    if (!found && e.kind === "Var" && pred(e)) found = true;
-  });
-  return found;
+  const finder = new VarFinder(pred);
+  if (isStmt(root)) finder.visitStmt(root);
+  else finder.visitExpr(root);
+  return finder.found;
 }
 
 /** Replaces variables. `map` returns the replacement or `undefined` to keep a variable. */

@@ -61,6 +61,12 @@ class KernelEmitter {
   private readonly exprs: ExprEmitter;
   private staticSharedBytes = 0;
   private dynamicSharedBytes = 0;
+  /**
+   * Changes whenever what a statement's text depends on does (a name defined, a range known).
+   * Unrolled code repeats the same store objects: while it stays, their text is reused.
+   */
+  private scope = 0;
+  private readonly storeText = new Map<BufferStore, { readonly scope: number; readonly text: string }>();
 
   constructor(
     private readonly kernel: DeviceKernel,
@@ -195,6 +201,7 @@ class KernelEmitter {
     const cType = this.exprs.cType(buffer.dtype, `allocation ${buffer.name}`);
     const name = this.ctx.names.define(buffer.data, buffer.name);
     this.ctx.storage.set(buffer.data, { name, dtype: buffer.dtype });
+    this.scope++;
     const bytes = elements * bytesOf(buffer.dtype);
     const at = this.lines.length;
     this.stmt(s.body);
@@ -227,6 +234,7 @@ class KernelEmitter {
     const cType = this.exprs.cType(s.loopVar.dtype, `loop variable ${s.loopVar.name}`);
     const name = this.ctx.names.define(s.loopVar, s.loopVar.name);
     this.ctx.facts.bindLoop(s.loopVar, s.min, s.extent);
+    this.scope++;
     const min = this.exprs.expr(s.min);
     const end = s.min.kind === "IntImm" && s.extent.kind === "IntImm" ? String(s.min.value + s.extent.value) : isZero(s.min) ? this.exprs.expr(s.extent) : `(${min} + ${this.exprs.expr(s.extent)})`;
     if (s.forKind === "unrolled") this.line("#pragma unroll");
@@ -250,26 +258,37 @@ class KernelEmitter {
     const value = lanesOf(s.value.dtype) > 1 ? this.exprs.vector(s.value) : this.exprs.expr(s.value);
     const name = this.ctx.names.define(s.variable, s.variable.name);
     this.ctx.facts.bindLet(s.variable, s.value);
+    this.scope++;
     this.line(`${cType} ${name} = ${value};`);
     this.stmt(s.body);
   }
 
   private store(s: BufferStore): void {
+    const known = this.storeText.get(s);
+    if (known !== undefined && known.scope === this.scope) return this.line(known.text);
+    const text = this.storeLine(s);
+    if (text !== undefined) {
+      this.storeText.set(s, { scope: this.scope, text: flattened(text) });
+      this.line(text);
+    }
+  }
+
+  /** The one line of a store, or undefined when it took several (written already). */
+  private storeLine(s: BufferStore): string | undefined {
     const index = s.indices[0];
     const name = this.exprs.storageOf(s);
-    if (index === undefined) return;
+    if (index === undefined) return undefined;
     const valueLanes = lanesOf(s.value.dtype);
     if (valueLanes === 1 || lanesOf(index.dtype) === 1) {
       const value = valueLanes === 1 ? this.exprs.expr(s.value) : this.exprs.vector(s.value);
-      this.line(`${name}[${this.exprs.expr(index)}] = ${value};`);
-      return;
+      return `${name}[${this.exprs.expr(index)}] = ${value};`;
     }
     const contiguous = this.exprs.contiguousAccess(s.buffer, index, s.value.dtype);
     if (contiguous !== undefined) {
-      this.line(`*(${contiguous.vectorType}*)(${contiguous.pointer} + ${this.exprs.expr(contiguous.base)}) = ${this.exprs.vector(s.value)};`);
-      return;
+      return `*(${contiguous.vectorType}*)(${contiguous.pointer} + ${this.exprs.expr(contiguous.base)}) = ${this.exprs.vector(s.value)};`;
     }
     this.scatter(s, name, index, valueLanes);
+    return undefined;
   }
 
   /** A vector store that cannot be one aligned access: one scalar store per lane. */
@@ -307,6 +326,16 @@ class KernelEmitter {
     if (copy !== undefined) return this.line(cpAsyncStatement(this.ctx, this.exprs, copy));
     this.line(`${this.exprs.expr(v)};`);
   }
+}
+
+/**
+ * `text`, made flat: V8 keeps a string built by concatenation as a tree of its pieces, and a
+ * text written many times (a repeated store) would have that tree walked again each time the
+ * kernel is joined. Reading a character flattens it, once.
+ */
+function flattened(text: string): string {
+  text.charCodeAt(0);
+  return text;
 }
 
 function isZero(e: PrimExpr): boolean {

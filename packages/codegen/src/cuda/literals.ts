@@ -13,8 +13,22 @@ function nonFinite(value: number, float: boolean): string | undefined {
   return undefined;
 }
 
+/** Literals already written (kernels repeat a few constants, such as the zero of every accumulator). */
+const float32Literals = new Map<number, string>();
+
 /** A float32 literal: six decimals when they round-trip to the same float32, else nine significant digits. */
 export function float32Literal(value: number): string {
+  // Object.is keeps -0 apart from 0 (Map keys would not).
+  if (Object.is(value, -0)) return writeFloat32Literal(value);
+  let text = float32Literals.get(value);
+  if (text === undefined) {
+    text = writeFloat32Literal(value);
+    if (float32Literals.size < 4096) float32Literals.set(value, text);
+  }
+  return text;
+}
+
+function writeFloat32Literal(value: number): string {
   const special = nonFinite(value, true);
   if (special !== undefined) return special;
   const f = Math.fround(value);

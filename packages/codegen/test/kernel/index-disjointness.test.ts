@@ -6,7 +6,7 @@
 import { type IntBound, type PrimExpr, type Var, add, floordiv, floormod, intImm, mul, ramp, variable } from "@tessera/ir";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { provablyDisjoint } from "../../src/lower/kernel/index-disjointness.js";
+import { DisjointnessCache, provablyDisjoint } from "../../src/lower/kernel/index-disjointness.js";
 
 const k = variable("k");
 const t = variable("threadIdx_x");
@@ -88,5 +88,26 @@ describe("provablyDisjoint", () => {
     );
     // The property is only worth its name if the proof succeeds on a fair share of the pairs.
     expect(proven).toBeGreaterThan(40);
+  });
+
+  test("a cache shared by many checks, the domains changing in between, answers as fresh checks do", () => {
+    const pairs = [
+      [add(mul(floormod(add(k, 1), 2), 8), t), add(mul(floormod(k, 2), 8), t)],
+      [ramp(mul(floormod(add(k, 1), 2), 4), 1, 4), ramp(mul(floormod(k, 2), 4), 1, 4)],
+      // Compound on both sides, so that both have bounds in the cache.
+      [add(t, 4), mul(t, 1)],
+      [add(mul(floormod(k, 2), 4), t), add(mul(floormod(k, 2), 4), r)],
+    ] as const;
+    const bounds = new Map(BOUNDS);
+    const versioned = { version: 0, boundOf: (v: Var) => bounds.get(v) };
+    const cache = new DisjointnessCache();
+    const answers = () => pairs.map(([a, b]) => [provablyDisjoint([a], [b], independent, versioned, cache), provablyDisjoint([a], [b], independent, versioned)]);
+    for (const [shared, fresh] of answers()) expect(shared).toBe(fresh);
+    // t may now reach 4: `t + 4` and `t * 1` can meet. A new version must not reuse the old bounds.
+    bounds.set(t, { min: 0, max: 7 });
+    versioned.version++;
+    const after = answers();
+    for (const [shared, fresh] of after) expect(shared).toBe(fresh);
+    expect(after[2]![0]).toBe(false);
   });
 });

@@ -8,7 +8,7 @@ import { usesVar } from "../functor.js";
 import type { Range } from "../stmt.js";
 import { sameExpr } from "./exprKey.js";
 import { type IntBound, constIntBoundOf, dtypeBound, intersectBounds, isIntegerDType } from "./intBound.js";
-import { type SimplifyFacts, rewriteSimplify } from "./rewriteSimplify.js";
+import { RewriteMemo, type SimplifyFacts, rewriteSimplify } from "./rewriteSimplify.js";
 
 function isRange(x: Range | PrimExpr): x is Range {
   return !("kind" in x);
@@ -17,6 +17,8 @@ function isRange(x: Range | PrimExpr): x is Range {
 export class Analyzer implements SimplifyFacts {
   private readonly bounds = new Map<Var, IntBound>();
   private readonly substitutions = new Map<Var, PrimExpr>();
+  /** What simplification has worked out so far (see RewriteMemo); facts changing clear what depends on them. */
+  private readonly memo = new RewriteMemo();
 
   /**
    * Declares that `v` ranges over `r` (a Range: `[min, min + extent)`) or equals `r` (an
@@ -37,6 +39,7 @@ export class Analyzer implements SimplifyFacts {
       throw new IRError(`Analyzer.bind: ${v.name} is already bound to a different expression`);
     }
     this.substitutions.set(v, value);
+    this.memo.factsChanged();
     this.setBound(v, this.constIntBound(value), true);
   }
 
@@ -48,7 +51,14 @@ export class Analyzer implements SimplifyFacts {
         `Analyzer.bind: ${v.name} is already bound to [${previous.min}, ${previous.max}], cannot rebind to [${b.min}, ${b.max}]`,
       );
     }
+    if (previous !== undefined && previous.min === b.min && previous.max === b.max) return;
     this.bounds.set(v, b);
+    this.memo.factsChanged();
+  }
+
+  /** Changes whenever a fact does: results worked out under one generation hold while it lasts. */
+  get generation(): number {
+    return this.memo.generation;
   }
 
   /** Known bound of a variable (its binding intersected with its dtype's range), if any. */
@@ -63,11 +73,11 @@ export class Analyzer implements SimplifyFacts {
 
   /** Inclusive constant bounds of `e`; ±Infinity where unknown. */
   constIntBound(e: PrimExpr): IntBound {
-    return constIntBoundOf(this.substitutions.size > 0 ? this.simplify(e) : e, this);
+    return constIntBoundOf(this.substitutions.size > 0 ? this.simplify(e) : e, this, this.memo.bounds);
   }
 
   simplify(e: PrimExpr): PrimExpr {
-    return rewriteSimplify(e, this);
+    return rewriteSimplify(e, this, this.memo);
   }
 
   /** True only when `cond` holds for every value the bound variables may take. */

@@ -17,7 +17,7 @@ export {
   linearFormToExpr,
   scaleForm,
 } from "./linearForm.js";
-export { type SimplifyFacts, rewriteSimplify } from "./rewriteSimplify.js";
+export { RewriteMemo, type SimplifyFacts, rewriteSimplify } from "./rewriteSimplify.js";
 export {
   type IntervalSet,
   type IntervalLow,

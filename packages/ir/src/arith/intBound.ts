@@ -113,15 +113,32 @@ function truncModBounds(a: IntBound, d: IntBound): IntBound {
   return { min: Math.max(Math.min(a.min, 0), -m), max: Math.min(Math.max(a.max, 0), m) };
 }
 
-/** Bounds of `e` given what `facts` knows about its variables. */
-export function constIntBoundOf(e: PrimExpr, facts: VarBoundFacts = NO_FACTS): IntBound {
-  return new BoundEvaluator(facts).bound(e);
+/**
+ * Bounds of `e` given what `facts` knows about its variables. `cache` (bounds of compound nodes by
+ * identity, filled here) may be shared between calls while the facts stay the same.
+ */
+export function constIntBoundOf(e: PrimExpr, facts: VarBoundFacts = NO_FACTS, cache?: Map<PrimExpr, IntBound>): IntBound {
+  return new BoundEvaluator(facts, cache).bound(e);
 }
 
 class BoundEvaluator {
-  constructor(private readonly facts: VarBoundFacts) {}
+  constructor(
+    private readonly facts: VarBoundFacts,
+    private readonly cache?: Map<PrimExpr, IntBound>,
+  ) {}
 
   bound(e: PrimExpr): IntBound {
+    const cache = this.cache;
+    if (cache === undefined || e.kind === "IntImm" || e.kind === "Var" || e.kind === "Let") return this.evaluate(e);
+    let b = cache.get(e);
+    if (b === undefined) {
+      b = this.evaluate(e);
+      cache.set(e, b);
+    }
+    return b;
+  }
+
+  private evaluate(e: PrimExpr): IntBound {
     if (dtypeInfo(e.dtype).lanes !== 1) return this.vectorBound(e);
     switch (e.kind) {
       case "IntImm":

@@ -85,8 +85,32 @@ class SetEvaluator {
     private readonly analyzer: Analyzer,
   ) {}
 
+  /** Whether a subtree uses a relaxed variable, by node (each subtree is looked at once). */
+  private readonly relaxedUse = new Map<PrimExpr, boolean>();
+
+  private usesRelaxed(e: PrimExpr): boolean {
+    switch (e.kind) {
+      case "IntImm":
+      case "FloatImm":
+      case "StringImm":
+        return false;
+      case "Var":
+        return this.domMap.has(e);
+      case "Binary": {
+        let uses = this.relaxedUse.get(e);
+        if (uses === undefined) {
+          uses = this.usesRelaxed(e.a) || this.usesRelaxed(e.b);
+          this.relaxedUse.set(e, uses);
+        }
+        return uses;
+      }
+      default:
+        return usesVar(e, (v) => this.domMap.has(v));
+    }
+  }
+
   eval(e: PrimExpr): IntervalSet {
-    if (!usesVar(e, (v) => this.domMap.has(v))) return pointInterval(this.analyzer.simplify(e));
+    if (!this.usesRelaxed(e)) return pointInterval(this.analyzer.simplify(e));
     if (!isIntegerDType(e.dtype) || dtypeInfo(e.dtype).lanes !== 1) return this.fallback(e);
     switch (e.kind) {
       case "Var":

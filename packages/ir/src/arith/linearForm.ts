@@ -25,15 +25,30 @@ export function constantForm(value: number, dt: DType): LinearForm {
   return { dtype: dt, terms: [], constant: value };
 }
 
-/** Decomposes an (already simplified) integer expression into its linear form. */
-export function linearFormOf(e: PrimExpr): LinearForm {
+/**
+ * Decomposes an (already simplified) integer expression into its linear form. `cache` (forms by
+ * node identity, filled here) lets a caller that decomposes the same subtrees many times — the
+ * barrier planner comparing indices pairwise — do each once.
+ */
+export function linearFormOf(e: PrimExpr, cache?: Map<PrimExpr, LinearForm>): LinearForm {
   if (e.kind === "IntImm") return constantForm(e.value, e.dtype);
+  // Sum and product nodes are mostly built afresh for each use, so only their parts are cached.
+  if (cache === undefined || (e.kind === "Binary" && (e.op === "add" || e.op === "sub" || e.op === "mul"))) return decompose(e, cache);
+  let form = cache.get(e);
+  if (form === undefined) {
+    form = decompose(e, cache);
+    cache.set(e, form);
+  }
+  return form;
+}
+
+function decompose(e: PrimExpr, cache: Map<PrimExpr, LinearForm> | undefined): LinearForm {
   if (e.kind === "Binary") {
-    if (e.op === "add") return addForms(linearFormOf(e.a), linearFormOf(e.b));
-    if (e.op === "sub") return addForms(linearFormOf(e.a), scaleForm(linearFormOf(e.b), -1));
+    if (e.op === "add") return addForms(linearFormOf(e.a, cache), linearFormOf(e.b, cache));
+    if (e.op === "sub") return addForms(linearFormOf(e.a, cache), scaleForm(linearFormOf(e.b, cache), -1));
     if (e.op === "mul") {
-      if (e.b.kind === "IntImm") return scaleForm(linearFormOf(e.a), e.b.value);
-      if (e.a.kind === "IntImm") return scaleForm(linearFormOf(e.b), e.a.value);
+      if (e.b.kind === "IntImm") return scaleForm(linearFormOf(e.a, cache), e.b.value);
+      if (e.a.kind === "IntImm") return scaleForm(linearFormOf(e.b, cache), e.a.value);
     }
   }
   return { dtype: e.dtype, terms: [{ atom: e, key: exprKey(e), coef: 1 }], constant: 0 };
@@ -41,28 +56,43 @@ export function linearFormOf(e: PrimExpr): LinearForm {
 
 export function scaleForm(f: LinearForm, k: number): LinearForm {
   if (k === 0) return constantForm(0, f.dtype);
+  if (k === 1 && !Object.is(f.constant, -0)) return f;
+  const terms: LinearTerm[] = new Array(f.terms.length);
+  for (let i = 0; i < f.terms.length; i++) {
+    const t = f.terms[i]!;
+    terms[i] = { atom: t.atom, key: t.key, coef: t.coef * k };
+  }
   // `+ 0` normalises -0, which integers do not have.
-  return { dtype: f.dtype, terms: f.terms.map((t) => ({ ...t, coef: t.coef * k })), constant: f.constant * k + 0 };
+  return { dtype: f.dtype, terms, constant: f.constant * k + 0 };
 }
 
 /** Sum of two forms; like atoms are merged, zero terms dropped, first-appearance order kept. */
 export function addForms(a: LinearForm, b: LinearForm): LinearForm {
-  const terms: LinearTerm[] = [...a.terms];
+  const terms: LinearTerm[] = a.terms.slice();
+  let cancelled = a.terms.some((t) => t.coef === 0);
   for (const t of b.terms) {
-    const i = terms.findIndex((x) => x.key === t.key);
-    if (i < 0) terms.push(t);
-    else terms[i] = { ...terms[i]!, coef: terms[i]!.coef + t.coef };
+    let i = 0;
+    // Same atom object or same key (comparing objects first spares most string comparisons).
+    while (i < terms.length && terms[i]!.key !== t.key) i++;
+    if (i === terms.length) terms.push(t);
+    else {
+      const x = terms[i]!;
+      const coef = x.coef + t.coef;
+      terms[i] = { atom: x.atom, key: x.key, coef };
+      if (coef === 0) cancelled = true;
+    }
   }
-  return { dtype: a.dtype, terms: terms.filter((t) => t.coef !== 0), constant: a.constant + b.constant };
+  return { dtype: a.dtype, terms: cancelled ? terms.filter((t) => t.coef !== 0) : terms, constant: a.constant + b.constant };
 }
 
 export function isConstantForm(f: LinearForm): boolean {
   return f.terms.length === 0;
 }
 
-export function linearFormBound(f: LinearForm, facts: VarBoundFacts): IntBound {
+/** Bounds of a form; `cache` as for `constIntBoundOf`. */
+export function linearFormBound(f: LinearForm, facts: VarBoundFacts, cache?: Map<PrimExpr, IntBound>): IntBound {
   let b = pointBound(f.constant);
-  for (const t of f.terms) b = addBounds(b, scaleBound(constIntBoundOf(t.atom, facts), t.coef));
+  for (const t of f.terms) b = addBounds(b, scaleBound(constIntBoundOf(t.atom, facts, cache), t.coef));
   return b;
 }
 
@@ -76,22 +106,46 @@ function termExpr(t: LinearTerm, magnitude: number): PrimExpr {
  */
 export function linearFormToExpr(f: LinearForm): PrimExpr {
   const dt = f.dtype;
-  const positive = f.terms.filter((t) => t.coef > 0);
-  const negative = f.terms.filter((t) => t.coef < 0);
   let acc: PrimExpr | undefined;
-  for (const t of positive) acc = acc === undefined ? termExpr(t, t.coef) : add(acc, termExpr(t, t.coef));
+  let negatives = 0;
+  for (const t of f.terms) {
+    if (t.coef > 0) acc = acc === undefined ? termExpr(t, t.coef) : add(acc, termExpr(t, t.coef));
+    else if (t.coef < 0) negatives++;
+  }
   let constantPending = f.constant !== 0;
-  if (acc === undefined && negative.length > 0) {
+  /** The first negative term when it opens the expression (`x * -2 - …`). */
+  let opening: LinearTerm | undefined;
+  if (acc === undefined && negatives > 0) {
     if (f.constant > 0) {
       acc = intImm(f.constant, dt);
       constantPending = false;
     } else {
-      const [first] = negative.splice(0, 1);
-      acc = mul(first!.atom, intImm(first!.coef, dt));
+      opening = f.terms.find((t) => t.coef < 0)!;
+      acc = mul(opening.atom, intImm(opening.coef, dt));
     }
   }
-  for (const t of negative) acc = sub(acc!, termExpr(t, -t.coef));
+  for (const t of f.terms) if (t.coef < 0 && t !== opening) acc = sub(acc!, termExpr(t, -t.coef));
   if (acc === undefined) return intImm(f.constant, dt);
   if (constantPending) acc = f.constant > 0 ? add(acc, intImm(f.constant, dt)) : sub(acc, intImm(-f.constant, dt));
   return acc;
+}
+
+/**
+ * What `linearFormOf(linearFormToExpr(f))` returns, without rebuilding and decomposing the
+ * expression: the positive terms, then the negative ones, then the constant — or undefined where
+ * that does not hold: no terms (the expression is a constant), or an atom of another dtype than
+ * the form (the rebuilt expression casts it). Terms must be as `linearFormOf` makes them (atoms
+ * that do not decompose further, keys their `exprKey`s, no zero coefficients), and that is what
+ * lets the simplifier know the form of what it built.
+ */
+export function formOfRebuilt(f: LinearForm): LinearForm | undefined {
+  if (f.terms.length === 0) return undefined;
+  const positive: LinearTerm[] = [];
+  const negative: LinearTerm[] = [];
+  for (const t of f.terms) {
+    if (t.atom.dtype !== f.dtype) return undefined;
+    (t.coef > 0 ? positive : negative).push(t);
+  }
+  // `+ 0`: a zero constant is not written, and a form built from the expression has +0.
+  return { dtype: f.dtype, terms: [...positive, ...negative], constant: f.constant + 0 };
 }

@@ -37,11 +37,13 @@ import { exprKey, sameExpr } from "./exprKey.js";
 import { type IntBound, type VarBoundFacts, isIntegerDType } from "./intBound.js";
 import {
   type LinearForm,
+  type LinearTerm,
   addForms,
   constantForm,
   isConstantForm,
   linearFormBound,
   linearFormOf,
+  formOfRebuilt,
   linearFormToExpr,
   scaleForm,
 } from "./linearForm.js";
@@ -51,8 +53,51 @@ export interface SimplifyFacts extends VarBoundFacts {
   substitutionOf(v: Var): PrimExpr | undefined;
 }
 
-export function rewriteSimplify(e: PrimExpr, facts: SimplifyFacts): PrimExpr {
-  return new Rewriter(facts).simplify(e);
+/**
+ * What simplification works out, by node identity, kept between calls under unchanged facts (an
+ * Analyzer owns one): unrolled and substituted code shares subtrees, which are then simplified,
+ * decomposed and bounded once. Simplified forms and bounds depend on the facts and are dropped
+ * when they change; linear forms do not.
+ */
+/** How many built expressions keep their forms at hand. */
+const RECENTLY_BUILT = 8;
+
+export class RewriteMemo {
+  simplified = new Map<PrimExpr, PrimExpr>();
+  bounds = new Map<PrimExpr, IntBound>();
+  readonly forms = new Map<PrimExpr, LinearForm>();
+  /** Counts the changes of facts: results worked out under one generation hold for it. */
+  generation = 0;
+
+  /**
+   * The forms of the expressions the simplifier built last (a ring): the enclosing sum or
+   * product, which asks for them next, need not decompose them again.
+   */
+  private readonly builtExprs: (PrimExpr | undefined)[] = new Array(RECENTLY_BUILT).fill(undefined);
+  private readonly builtForms: (LinearForm | undefined)[] = new Array(RECENTLY_BUILT).fill(undefined);
+  private builtNext = 0;
+
+  noteForm(e: PrimExpr, form: LinearForm): void {
+    this.builtExprs[this.builtNext] = e;
+    this.builtForms[this.builtNext] = form;
+    this.builtNext = (this.builtNext + 1) % RECENTLY_BUILT;
+  }
+
+  recentForm(e: PrimExpr): LinearForm | undefined {
+    for (let i = 0; i < RECENTLY_BUILT; i++) if (this.builtExprs[i] === e) return this.builtForms[i];
+    return undefined;
+  }
+
+  factsChanged(): void {
+    this.generation++;
+    if (this.simplified.size > 0) this.simplified = new Map();
+    if (this.bounds.size > 0) this.bounds = new Map();
+  }
+}
+
+/** Simplifies `e` under `facts`; `memo` may carry results from earlier calls under the same facts. */
+export function rewriteSimplify(e: PrimExpr, facts: SimplifyFacts, memo: RewriteMemo = new RewriteMemo()): PrimExpr {
+  return new Rewriter(facts, memo).simplifyRoot(e);
 }
 
 const NEGATED_COMPARE: Partial<Record<BinaryOp, BinaryOp>> = {
@@ -69,9 +114,49 @@ function isScalarInt(e: PrimExpr): boolean {
 }
 
 class Rewriter {
-  constructor(private readonly facts: SimplifyFacts) {}
+  constructor(
+    private readonly facts: SimplifyFacts,
+    private readonly memo: RewriteMemo,
+  ) {}
+
+  private formOf(e: PrimExpr): LinearForm {
+    return this.memo.recentForm(e) ?? linearFormOf(e, this.memo.forms);
+  }
+
+  /** The expression of a form, its own form noted among the recently built ones. */
+  private toExpr(f: LinearForm): PrimExpr {
+    const e = linearFormToExpr(f);
+    const form = formOfRebuilt(f);
+    if (form !== undefined && e.kind !== "IntImm") this.memo.noteForm(e, form);
+    return e;
+  }
+
+  /** The expression a caller asked about: remembered whatever it is. */
+  simplifyRoot(e: PrimExpr): PrimExpr {
+    if (e.kind === "IntImm" || e.kind === "FloatImm" || e.kind === "StringImm" || e.kind === "Var") return this.simplify(e);
+    return this.remembered(e);
+  }
 
   simplify(e: PrimExpr): PrimExpr {
+    if (e.kind === "IntImm" || e.kind === "FloatImm" || e.kind === "StringImm") return e;
+    if (e.kind === "Var") return this.facts.substitutionOf(e) ?? e;
+    // Inner nodes of integer sums and products are rebuilt for every copy of an index, so they
+    // are rarely met twice: remembering them would cost more than it saves.
+    if (e.kind === "Binary" && (e.op === "add" || e.op === "sub" || e.op === "mul") && isScalarInt(e)) return this.rewrite(e);
+    return this.remembered(e);
+  }
+
+  private remembered(e: PrimExpr): PrimExpr {
+    const simplified = this.memo.simplified;
+    let result = simplified.get(e);
+    if (result === undefined) {
+      result = this.rewrite(e);
+      simplified.set(e, result);
+    }
+    return result;
+  }
+
+  private rewrite(e: PrimExpr): PrimExpr {
     switch (e.kind) {
       case "IntImm":
       case "FloatImm":
@@ -79,8 +164,11 @@ class Rewriter {
         return e;
       case "Var":
         return this.facts.substitutionOf(e) ?? e;
-      case "Binary":
-        return this.binary(e.op, this.simplify(e.a), this.simplify(e.b));
+      case "Binary": {
+        const r = this.binary(e.op, this.simplify(e.a), this.simplify(e.b));
+        // Nothing rewritten: keep the input node (unchanged code stays shared, compares in O(1)).
+        return r.kind === "Binary" && r.op === e.op && r.a === e.a && r.b === e.b && r.dtype === e.dtype ? e : r;
+      }
       case "Not":
         return this.not(this.simplify(e.a));
       case "Select": {
@@ -98,10 +186,14 @@ class Rewriter {
         const indices = e.indices.map((i) => this.simplify(i));
         return indices.every((x, i) => x === e.indices[i]) ? e : bufferLoad(e.buffer, indices);
       }
-      case "Ramp":
-        return ramp(this.simplify(e.base), this.simplify(e.stride), e.lanes);
-      case "Broadcast":
-        return broadcast(this.simplify(e.value), e.lanes);
+      case "Ramp": {
+        const r = ramp(this.simplify(e.base), this.simplify(e.stride), e.lanes);
+        return r.base === e.base && r.stride === e.stride && r.dtype === e.dtype ? e : r;
+      }
+      case "Broadcast": {
+        const r = broadcast(this.simplify(e.value), e.lanes);
+        return r.value === e.value && r.dtype === e.dtype ? e : r;
+      }
       case "Let": {
         const value = this.simplify(e.value);
         // Constants and variables are free to duplicate: inline them.
@@ -123,11 +215,11 @@ class Rewriter {
   }
 
   private boundOfForm(f: LinearForm): IntBound {
-    return linearFormBound(f, this.facts);
+    return linearFormBound(f, this.facts, this.memo.bounds);
   }
 
   private differenceBound(a: PrimExpr, b: PrimExpr): IntBound {
-    return this.boundOfForm(addForms(linearFormOf(a), scaleForm(linearFormOf(b), -1)));
+    return this.boundOfForm(addForms(this.formOf(a), scaleForm(this.formOf(b), -1)));
   }
 
   private binary(op: BinaryOp, a: PrimExpr, b: PrimExpr): PrimExpr {
@@ -165,15 +257,15 @@ class Rewriter {
   }
 
   private linearArith(op: "add" | "sub" | "mul", a: PrimExpr, b: PrimExpr): PrimExpr {
-    const fa = linearFormOf(a);
-    const fb = linearFormOf(b);
+    const fa = this.formOf(a);
+    const fb = this.formOf(b);
     let result: LinearForm;
     if (op === "add") result = addForms(fa, fb);
     else if (op === "sub") result = addForms(fa, scaleForm(fb, -1));
     else if (isConstantForm(fb)) result = scaleForm(fa, fb.constant);
     else if (isConstantForm(fa)) result = scaleForm(fb, fa.constant);
     else return binary("mul", a, b);
-    return linearFormToExpr(recombineDivMod(result));
+    return this.toExpr(recombineDivMod(result));
   }
 
   private floorDivMod(op: "floordiv" | "floormod", a: PrimExpr, c: number): PrimExpr {
@@ -183,7 +275,7 @@ class Rewriter {
       if (op === "floordiv" && a.op === "floordiv") return this.floorDivMod("floordiv", a.a, a.b.value * c);
       if (op === "floormod" && a.op === "floormod" && a.b.value % c === 0) return this.floorDivMod("floormod", a.a, c);
     }
-    const form = linearFormOf(a);
+    const form = this.formOf(a);
     const multiples = form.terms.filter((t) => t.coef % c === 0);
     const rest = form.terms.filter((t) => t.coef % c !== 0);
     const quotient: LinearForm = {
@@ -197,16 +289,16 @@ class Rewriter {
     const kHigh = floorDivInt(rb.max, c);
     if (Number.isFinite(kLow) && kLow === kHigh) {
       // The remainder part stays inside one period: the division is a constant shift.
-      if (op === "floordiv") return linearFormToExpr(addForms(quotient, constantForm(kLow, dt)));
-      return linearFormToExpr(addForms(remainder, constantForm(-kLow * c, dt)));
+      if (op === "floordiv") return this.toExpr(addForms(quotient, constantForm(kLow, dt)));
+      return this.toExpr(addForms(remainder, constantForm(-kLow * c, dt)));
     }
     const scaled = this.scaledDivMod(op, remainder, c);
-    if (scaled !== undefined) return linearFormToExpr(op === "floordiv" ? addForms(quotient, linearFormOf(scaled)) : linearFormOf(scaled));
-    const restExpr = linearFormToExpr(remainder);
+    if (scaled !== undefined) return this.toExpr(op === "floordiv" ? addForms(quotient, this.formOf(scaled)) : this.formOf(scaled));
+    const restExpr = this.toExpr(remainder);
     if (op === "floormod") return binary("floormod", restExpr, intImm(c, dt));
     if (quotient.terms.length === 0 && quotient.constant === 0) return binary("floordiv", restExpr, intImm(c, dt));
     const inner = this.floorDivOfRemainder(restExpr, c);
-    return linearFormToExpr(addForms(quotient, linearFormOf(inner)));
+    return this.toExpr(addForms(quotient, this.formOf(inner)));
   }
 
   /**
@@ -216,17 +308,23 @@ class Rewriter {
    * when none applies.
    */
   private scaledDivMod(op: "floordiv" | "floormod", r: LinearForm, c: number): PrimExpr | undefined {
-    const candidates = [...new Set(r.terms.map((t) => gcdInt(Math.abs(t.coef), c)))].filter((d) => d > 1 && d < c).sort((x, y) => y - x);
+    const candidates: number[] = [];
+    for (const t of r.terms) {
+      const d = gcdInt(Math.abs(t.coef), c);
+      if (d > 1 && d < c && !candidates.includes(d)) candidates.push(d);
+    }
+    if (candidates.length === 0) return undefined;
+    candidates.sort((x, y) => y - x);
     for (const d of candidates) {
       const big = r.terms.filter((t) => t.coef % d === 0);
       const small: LinearForm = { dtype: r.dtype, terms: r.terms.filter((t) => t.coef % d !== 0), constant: r.constant };
       if (big.length === 0) continue;
       const sb = this.boundOfForm(small);
       if (!(sb.min >= 0 && sb.max < d)) continue;
-      const y = linearFormToExpr({ dtype: r.dtype, terms: big.map((t) => ({ ...t, coef: t.coef / d })), constant: 0 });
+      const y = this.toExpr({ dtype: r.dtype, terms: big.map((t) => ({ ...t, coef: t.coef / d })), constant: 0 });
       const inner = this.floorDivMod(op, y, c / d);
       if (op === "floordiv") return inner;
-      return linearFormToExpr(addForms(scaleForm(linearFormOf(inner), d), small));
+      return this.toExpr(addForms(scaleForm(this.formOf(inner), d), small));
     }
     return undefined;
   }
@@ -243,7 +341,7 @@ class Rewriter {
     const dt = a.dtype;
     if (c === 1) return op === "div" ? a : intImm(0, dt);
     if (c === -1) return op === "div" ? this.linearArith("sub", intImm(0, dt), a) : intImm(0, dt);
-    const ab = this.boundOfForm(linearFormOf(a));
+    const ab = this.boundOfForm(this.formOf(a));
     if (ab.min >= 0) {
       // For a ≥ 0: trunc(a / c) = sign(c)·floor(a / |c|) and a mod c = floormod(a, |c|).
       if (op === "mod") return this.floorDivMod("floormod", a, Math.abs(c));
@@ -335,13 +433,20 @@ function recombineDivMod(f: LinearForm): LinearForm {
   for (const modTerm of f.terms) {
     const m = modTerm.atom;
     if (m.kind !== "Binary" || m.op !== "floormod" || m.b.kind !== "IntImm" || m.b.value <= 0) continue;
-    const divKey = exprKey(binary("floordiv", m.a, m.b));
-    const divTerm = f.terms.find((t) => t.key === divKey && t.coef === modTerm.coef * (m.b as { value: number }).value);
+    const divTerm = f.terms.find((t) => t.coef === modTerm.coef * (m.b as { value: number }).value && isFloorDivOf(t, m.a, m.b));
     if (divTerm === undefined) continue;
     const others: LinearForm = { ...f, terms: f.terms.filter((t) => t !== modTerm && t !== divTerm) };
     return recombineDivMod(addForms(others, scaleForm(linearFormOf(m.a), modTerm.coef)));
   }
   return f;
+}
+
+/** Is the term's atom `floordiv(a, b)` (compared as `exprKey`s, which is what the term keys are)? */
+function isFloorDivOf(t: LinearTerm, a: PrimExpr, b: PrimExpr): boolean {
+  // Mixed dtypes: the divisor node would get casts, so compare with the key of that node.
+  if (a.dtype !== b.dtype) return t.key === exprKey(binary("floordiv", a, b));
+  const x = t.atom;
+  return x.kind === "Binary" && x.op === "floordiv" && sameExpr(x.a, a) && sameExpr(x.b, b);
 }
 
 function gcdInt(a: number, b: number): number {

@@ -12,7 +12,7 @@
  * splitHostDevice removes the attributes from the kernel body; all values a kernel gets must
  * agree (a kernel has one `__launch_bounds__`), and each must be a positive integer.
  */
-import { type AttrStmt, type PrimFunc, type Stmt, annotationInt, describeAttrValue, IRMutator } from "@tessera/ir";
+import { type AttrStmt, type PrimExpr, type PrimFunc, type Stmt, annotationInt, describeAttrValue, IRMutator } from "@tessera/ir";
 
 /** The annotation a schedule puts on a loop or block. */
 export const LAUNCH_BOUNDS_ANNOTATION = "launch_bounds_min_blocks_per_sm";
@@ -54,15 +54,35 @@ export function attrLaunchBounds(s: AttrStmt, fail: Fail): LaunchBoundsValue {
 
 /** The kernel body without its launch-bounds attributes, and their values. */
 export function extractLaunchBounds(body: Stmt, fail: Fail): { body: Stmt; values: LaunchBoundsValue[] } {
-  const values: LaunchBoundsValue[] = [];
-  class Extractor extends IRMutator {
-    override visitStmt(s: Stmt): Stmt {
-      if (s.kind !== "AttrStmt" || !isLaunchBoundsAttr(s)) return super.visitStmt(s);
-      values.push(attrLaunchBounds(s, fail));
-      return this.visitStmt(s.body);
-    }
+  const extractor = new LaunchBoundsExtractor(fail);
+  return { body: extractor.visitStmt(body), values: extractor.values };
+}
+
+class LaunchBoundsExtractor extends IRMutator {
+  readonly values: LaunchBoundsValue[] = [];
+
+  constructor(private readonly fail: Fail) {
+    super();
   }
-  return { body: new Extractor().visitStmt(body), values };
+
+  /** Statements without a launch-bounds attribute, which come out unchanged (unrolled code repeats them). */
+  private readonly unchanged = new Set<Stmt>();
+
+  override visitStmt(s: Stmt): Stmt {
+    if (this.unchanged.has(s)) return s;
+    if (s.kind !== "AttrStmt" || !isLaunchBoundsAttr(s)) {
+      const out = super.visitStmt(s);
+      if (out === s) this.unchanged.add(s);
+      return out;
+    }
+    this.values.push(attrLaunchBounds(s, this.fail));
+    return this.visitStmt(s.body);
+  }
+
+  /** Attributes are statements: expressions hold none, so they are not walked. */
+  override visitExpr(e: PrimExpr): PrimExpr {
+    return e;
+  }
 }
 
 /** The one minimum every source agrees on, or undefined when there is none. */

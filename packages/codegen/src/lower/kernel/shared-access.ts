@@ -4,8 +4,8 @@
  * keeps its index with the loop iterator replaced by a stand-in variable of the same domain (any
  * iteration); no index means any element.
  */
-import { type Buffer, type PrimExpr, type Var, forEachExpr, sameExprStructure, substitute, usesVar } from "@tessera/ir";
-import { provablyDisjoint } from "./index-disjointness.js";
+import { type Buffer, type BufferLoad, IRVisitor, type PrimExpr, type Var, sameExprStructure, substitute, usesVar } from "@tessera/ir";
+import { type DisjointnessCache, provablyDisjoint } from "./index-disjointness.js";
 import type { VarDomains } from "./var-domains.js";
 
 export interface SharedAccess {
@@ -21,13 +21,20 @@ export function isSharedScope(buffer: Buffer): boolean {
   return buffer.scope === "shared" || buffer.scope === "shared.dyn";
 }
 
-/** Reads of shared buffers in `e`, in evaluation order (inner loads first). */
-export function sharedReads(e: PrimExpr): SharedAccess[] {
-  const out: SharedAccess[] = [];
-  forEachExpr(e, (x) => {
-    if (x.kind === "BufferLoad" && isSharedScope(x.buffer)) out.push({ kind: "read", buffer: x.buffer, indices: x.indices });
-  });
-  return out;
+/** Reads of shared buffers in the expressions, in order and evaluation order (inner loads first). */
+export function sharedReads(...exprs: readonly PrimExpr[]): SharedAccess[] {
+  const collector = new SharedReadCollector();
+  for (const e of exprs) collector.visitExpr(e);
+  return collector.reads;
+}
+
+class SharedReadCollector extends IRVisitor {
+  readonly reads: SharedAccess[] = [];
+
+  override visitBufferLoad(e: BufferLoad): void {
+    super.visitBufferLoad(e);
+    if (isSharedScope(e.buffer)) this.reads.push({ kind: "read", buffer: e.buffer, indices: e.indices });
+  }
 }
 
 /** The entries as seen outside the scope of `v` (a loop iterator): `v` becomes a stand-in for any of its values. */
@@ -56,6 +63,8 @@ export interface ConflictContext {
   /** Variables whose value differs between the two accesses (the loop variable, for a loop-carried check). */
   readonly changing: readonly Var[];
   readonly domains: VarDomains;
+  /** Shared by the checks of one pass. */
+  readonly cache: DisjointnessCache;
 }
 
 /**
@@ -69,7 +78,7 @@ export function mayConflict(prev: SharedAccess, curr: SharedAccess, ctx: Conflic
   if (prev.indices === undefined || curr.indices === undefined) return true;
   if (sameElementPerThread(prev.indices, curr.indices, ctx)) return false;
   const independent = (v: Var): boolean => ctx.threadVars.includes(v) || ctx.changing.includes(v) || ctx.domains.isStandIn(v);
-  return !provablyDisjoint(prev.indices, curr.indices, independent, ctx.domains);
+  return !provablyDisjoint(prev.indices, curr.indices, independent, ctx.domains, ctx.cache);
 }
 
 function sameElementPerThread(prev: readonly PrimExpr[], curr: readonly PrimExpr[], ctx: ConflictContext): boolean {

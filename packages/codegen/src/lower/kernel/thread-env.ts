@@ -42,7 +42,12 @@ export function threadExtentAttrs(root: Stmt): (AttrStmt & { node: Var })[] {
 }
 
 export function containsThreadExtent(root: Stmt): boolean {
-  return threadExtentAttrs(root).length > 0;
+  let found = false;
+  forEachStmt(root, (s) => {
+    if (found || isThreadExtent(s)) found = true;
+    return !found;
+  });
+  return found;
 }
 
 /** A launch tag's variable and extent, as the kernel body binds it. */

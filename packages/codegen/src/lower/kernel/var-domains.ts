@@ -8,6 +8,12 @@ import { type IntBound, type PrimExpr, type Var, type VarBoundFacts, add, constI
 export class VarDomains implements VarBoundFacts {
   private readonly bounds = new Map<Var, IntBound>();
   private readonly standIns = new Set<Var>();
+  private changes = 0;
+
+  /** Changes whenever a known bound changes (a new variable, a widened domain). */
+  get version(): number {
+    return this.changes;
+  }
 
   boundOf(v: Var): IntBound | undefined {
     return this.bounds.get(v);
@@ -20,7 +26,10 @@ export class VarDomains implements VarBoundFacts {
 
   private join(v: Var, b: IntBound): void {
     const previous = this.bounds.get(v);
-    this.bounds.set(v, previous === undefined ? b : { min: Math.min(previous.min, b.min), max: Math.max(previous.max, b.max) });
+    const joined = previous === undefined ? b : { min: Math.min(previous.min, b.min), max: Math.max(previous.max, b.max) };
+    if (previous !== undefined && previous.min === joined.min && previous.max === joined.max) return;
+    this.bounds.set(v, joined);
+    this.changes++;
   }
 
   /** `v = value` (a let binding): `v` takes the bounds of `value`. */
@@ -32,7 +41,10 @@ export class VarDomains implements VarBoundFacts {
   standIn(v: Var): Var {
     const s = variable(v.name, v.dtype);
     const b = this.bounds.get(v);
-    if (b !== undefined) this.bounds.set(s, b);
+    if (b !== undefined) {
+      this.bounds.set(s, b);
+      this.changes++;
+    }
     this.standIns.add(s);
     return s;
   }

@@ -39,6 +39,8 @@ import {
   usesVar,
   withBody,
   withBuffer,
+  sameExprStructure,
+  dtypeInfo,
   canRelaxStorageUnderThread,
   substitute,
   variable,
@@ -166,6 +168,16 @@ function accessedHull(alloc: Allocation, analyzer: Analyzer, relaxThreads: boole
   const dims = alloc.buffer.shape.length;
   const hull: (IntervalSet | undefined)[] = new Array(dims).fill(undefined);
   let first = true;
+  // The facts do not change below: each loop's interval is worked out once for all accesses.
+  const intervals = new Map<For, IntervalSet>();
+  const intervalOf = (l: For): IntervalSet => {
+    let set = intervals.get(l);
+    if (set === undefined) {
+      set = intervalFromRange(loopRange(l), analyzer);
+      intervals.set(l, set);
+    }
+    return set;
+  };
   for (const access of alloc.accesses) {
     const dom = new Map<Var, IntervalSet>();
     // Thread loops above the allocation are relaxed too where the threads share the storage (TVM's
@@ -173,11 +185,11 @@ function accessedHull(alloc: Allocation, analyzer: Analyzer, relaxThreads: boole
     // block's tile, not one thread's.
     for (const l of alloc.outerLoops) {
       if (l.forKind === "thread_binding" && canRelaxStorageUnderThread(alloc.buffer.scope, l.threadTag ?? "")) {
-        dom.set(l.loopVar, intervalFromRange(loopRange(l), analyzer));
+        dom.set(l.loopVar, intervalOf(l));
       }
     }
     for (const l of access.innerLoops) {
-      if (relaxable(alloc.buffer, l, relaxThreads)) dom.set(l.loopVar, intervalFromRange(loopRange(l), analyzer));
+      if (relaxable(alloc.buffer, l, relaxThreads)) dom.set(l.loopVar, intervalOf(l));
     }
     for (const point of access.points) {
       for (let d = 0; d < dims; d++) {
@@ -186,7 +198,7 @@ function accessedHull(alloc: Allocation, analyzer: Analyzer, relaxThreads: boole
         if (first) hull[d] = set;
         else if (prev === undefined || set.min.kind === "NegInf" || set.max.kind === "PosInf") hull[d] = undefined;
         else if (prev.min.kind !== "NegInf" && prev.max.kind !== "PosInf") {
-          hull[d] = { min: analyzer.simplify(min(prev.min, set.min)), max: analyzer.simplify(max(prev.max, set.max)) };
+          hull[d] = { min: hullEnd(min, prev.min, set.min, analyzer), max: hullEnd(max, prev.max, set.max, analyzer) };
         }
         if (hull[d] !== undefined && (hull[d]!.min.kind === "NegInf" || hull[d]!.max.kind === "PosInf")) hull[d] = undefined;
       }
@@ -194,6 +206,15 @@ function accessedHull(alloc: Allocation, analyzer: Analyzer, relaxThreads: boole
     }
   }
   return hull;
+}
+
+/**
+ * `min(a, b)` or `max(a, b)`, simplified. Accesses often agree, and for integers the simplifier
+ * makes `min(x, x)` what it makes `x`: that one is simplified directly.
+ */
+function hullEnd(op: typeof min, a: PrimExpr, b: PrimExpr, analyzer: Analyzer): PrimExpr {
+  const scalarInt = dtypeInfo(a.dtype).lanes === 1 && (dtypeInfo(a.dtype).code === "int" || dtypeInfo(a.dtype).code === "uint");
+  return scalarInt && sameExprStructure(a, b) ? analyzer.simplify(a) : analyzer.simplify(op(a, b));
 }
 
 /**

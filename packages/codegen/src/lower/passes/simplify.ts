@@ -37,7 +37,22 @@ class Simplifier extends IRMutator {
     return min === s.min && extent === s.extent && body === s.body ? s : { ...s, min, extent, body };
   }
 
+  /**
+   * Statements already simplified, with the facts' generation they were simplified under and
+   * which they left unchanged: unrolled code repeats the same statement objects.
+   */
+  private readonly done = new Map<Stmt, { readonly generation: number; readonly result: Stmt }>();
+
   override visitStmt(s: Stmt): Stmt {
+    const generation = this.analyzer.generation;
+    const done = this.done.get(s);
+    if (done !== undefined && done.generation === generation) return done.result;
+    const result = this.simplifyStmt(s);
+    if (this.analyzer.generation === generation) this.done.set(s, { generation, result });
+    return result;
+  }
+
+  private simplifyStmt(s: Stmt): Stmt {
     if (s.kind === "AttrStmt") return this.visitAttr(s);
     const visited = super.visitStmt(s);
     if (visited.kind !== "IfThenElse" || visited.condition.kind !== "IntImm") return visited;

@@ -12,12 +12,14 @@
 import {
   type Allocate,
   type Buffer,
+  type BufferLoad,
+  IRVisitor,
+  type PrimExpr,
   type PrimFunc,
   type Stmt,
   type Var,
   allocate,
   constantSize,
-  forEachExpr,
   forEachStmt,
   printExpr,
   usesVar,
@@ -194,23 +196,47 @@ function buildKernel(func: PrimFunc, name: string, nest: LaunchNest, workspaces:
  * variables named in expressions (data pointers passed to intrinsics among them).
  */
 function storageUses(body: Stmt): { accessed: Map<Var, Buffer>; named: Set<Var> } {
-  const inside = new Set<Var>();
-  forEachStmt(body, (s) => {
-    if (s.kind === "Allocate") inside.add(s.buffer.data);
-  });
+  const walk = new StorageUseWalker();
+  walk.visitStmt(body);
   const out = new Map<Var, Buffer>();
-  const note = (b: Buffer): void => {
-    if (!inside.has(b.data) && !out.has(b.data)) out.set(b.data, b);
-  };
-  forEachStmt(body, (s) => {
-    if (s.kind === "BufferStore") note(s.buffer);
-  });
-  const named = new Set<Var>();
-  forEachExpr(body, (e) => {
-    if (e.kind === "BufferLoad") note(e.buffer);
-    else if (e.kind === "Var") named.add(e);
-  });
-  return { accessed: out, named };
+  for (const b of walk.accessed) if (!walk.allocated.has(b.data) && !out.has(b.data)) out.set(b.data, b);
+  return { accessed: out, named: walk.named };
+}
+
+/**
+ * One walk collecting what `storageUses` needs. It only gathers sets, so a subtree met again (a
+ * statement or expression object unrolled code repeats) is not walked again.
+ */
+class StorageUseWalker extends IRVisitor {
+  readonly allocated = new Set<Var>();
+  /** Buffers stored to or loaded from, in the order met. */
+  readonly accessed: Buffer[] = [];
+  readonly named = new Set<Var>();
+  private readonly seen = new Set<Stmt | PrimExpr>();
+
+  override visitStmt(s: Stmt): void {
+    if (this.seen.has(s)) return;
+    this.seen.add(s);
+    if (s.kind === "Allocate") this.allocated.add(s.buffer.data);
+    else if (s.kind === "BufferStore") this.accessed.push(s.buffer);
+    super.visitStmt(s);
+  }
+
+  override visitExpr(e: PrimExpr): void {
+    if (e.kind === "IntImm" || e.kind === "FloatImm" || e.kind === "Var") return super.visitExpr(e);
+    if (this.seen.has(e)) return;
+    this.seen.add(e);
+    super.visitExpr(e);
+  }
+
+  override visitBufferLoad(e: BufferLoad): void {
+    this.accessed.push(e.buffer);
+    super.visitBufferLoad(e);
+  }
+
+  override visitVar(v: Var): void {
+    this.named.add(v);
+  }
 }
 
 /** Global storage allocated inside a launch nest would be per block or per thread: not supported. */

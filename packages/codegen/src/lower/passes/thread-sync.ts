@@ -49,6 +49,7 @@ import {
   sharedReads,
 } from "../kernel/shared-access.js";
 import { VarDomains } from "../kernel/var-domains.js";
+import { DisjointnessCache } from "../kernel/index-disjointness.js";
 import { ASYNC_WAIT_INFLIGHT_COUNT, ASYNC_WAIT_QUEUE_SCOPE } from "@tessera/ir";
 import { barrier, isBarrier } from "../kernel/sync.js";
 import { isThreadExtent, isThreadIndexVar, threadExtentAttrs } from "../kernel/thread-env.js";
@@ -58,7 +59,7 @@ const PASS = "threadSync";
 export const threadSyncPass: Pass = {
   name: PASS,
   run(func) {
-    const planned = plan(func.body, { ...HOST, domains: new VarDomains() });
+    const planned = plan(func.body, { ...HOST, domains: new VarDomains(), disjointness: new DisjointnessCache(), storeAccesses: new Map() });
     return planned.stmt === func.body ? func : withBody(func, planned.stmt);
   },
 };
@@ -75,9 +76,13 @@ interface Env {
   readonly divergence: string | undefined;
   /** Bounds of every variable met so far (shared by the whole walk). */
   readonly domains: VarDomains;
+  /** What the index-disjointness proofs of the walk share. */
+  readonly disjointness: DisjointnessCache;
+  /** The accesses of each store met (unrolled code repeats the same statement objects). */
+  readonly storeAccesses: Map<BufferStore, readonly SharedAccess[]>;
 }
 
-const HOST: Omit<Env, "domains"> = { inKernel: false, threadVars: [], nonUniform: new Set(), divergence: undefined };
+const HOST: Omit<Env, "domains" | "disjointness" | "storeAccesses"> = { inKernel: false, threadVars: [], nonUniform: new Set(), divergence: undefined };
 
 interface Planned {
   readonly stmt: Stmt;
@@ -88,7 +93,7 @@ interface Planned {
 function plan(s: Stmt, env: Env): Planned {
   switch (s.kind) {
     case "BufferStore":
-      return { stmt: s, entries: env.inKernel ? storeAccesses(s) : [] };
+      return { stmt: s, entries: env.inKernel ? storeAccesses(s, env) : [] };
     case "Evaluate":
       if (isBarrier(s)) return { stmt: s, entries: [{ kind: "sync" }] };
       return { stmt: s, entries: env.inKernel ? sharedReads(s.value) : [] };
@@ -117,9 +122,14 @@ function plan(s: Stmt, env: Env): Planned {
   }
 }
 
-function storeAccesses(s: BufferStore): SharedAccess[] {
-  const reads = [...s.indices.flatMap(sharedReads), ...sharedReads(s.value)];
-  return isSharedScope(s.buffer) ? [...reads, { kind: "write", buffer: s.buffer, indices: s.indices }] : reads;
+function storeAccesses(s: BufferStore, env: Env): readonly SharedAccess[] {
+  let accesses = env.storeAccesses.get(s);
+  if (accesses === undefined) {
+    const reads = sharedReads(...s.indices, s.value);
+    accesses = isSharedScope(s.buffer) ? [...reads, { kind: "write", buffer: s.buffer, indices: s.indices }] : reads;
+    env.storeAccesses.set(s, accesses);
+  }
+  return accesses;
 }
 
 function planAttr(s: AttrStmt, env: Env): Planned {
@@ -174,7 +184,7 @@ function planFor(s: For, env: Env): Planned {
         nonUniform: extend(env.nonUniform, s.loopVar),
         divergence: `loop ${s.loopVar.name}, whose trip count (${printExpr(s.extent)}) depends on the thread index`,
       };
-  const reads = env.inKernel ? bounds.flatMap(sharedReads) : [];
+  const reads = env.inKernel ? sharedReads(...bounds) : [];
   env.domains.bindRange(s.loopVar, s.min, s.extent);
   const body = planSequence(s.body, inner, s);
   return { stmt: rebuilt(s, body.stmt), entries: [...reads, ...relaxOver(body.entries, s.loopVar, env.domains)] };
@@ -217,7 +227,7 @@ function planSequence(body: Stmt, env: Env, loop: For | undefined): Planned {
   let pending = new PendingAccesses();
 
   planned.forEach((p, i) => {
-    const conflict = pending.firstConflict(p.entries, { threadVars: env.threadVars, changing: [], domains: env.domains });
+    const conflict = pending.firstConflict(p.entries, { threadVars: env.threadVars, changing: [], domains: env.domains, cache: env.disjointness });
     if (conflict !== undefined) {
       requireUniform(env, conflict, "");
       needsBarrier[i] = true;
@@ -230,7 +240,12 @@ function planSequence(body: Stmt, env: Env, loop: For | undefined): Planned {
     // Loop-carried: what the end of one iteration leaves pending against the start of the next.
     for (let i = 0; i < planned.length && !needsBarrier[i] && !pending.isEmpty(); i++) {
       const entries = planned[i]!.entries;
-      const conflict = pending.firstConflict(entries, { threadVars: env.threadVars, changing: [loop.loopVar], domains: env.domains });
+      const conflict = pending.firstConflict(entries, {
+        threadVars: env.threadVars,
+        changing: [loop.loopVar],
+        domains: env.domains,
+        cache: env.disjointness,
+      });
       if (conflict !== undefined) {
         requireUniform(env, conflict, ` in the next iteration of loop ${loop.loopVar.name}`);
         needsBarrier[i] = true;

@@ -5,7 +5,7 @@
  * asks for (where the target knows its threads per SM) — and throws one GpuVerifyError listing
  * every violation.
  */
-import { type DType, type Stmt, bytesOf, constantSize, elementType, forEachExpr, forEachStmt, lanesOf } from "@tessera/ir";
+import { type DType, IRVisitor, type PrimExpr, type Stmt, bytesOf, constantSize, elementType, forEachStmt, lanesOf } from "@tessera/ir";
 import type { DeviceKernel } from "../../lowered.js";
 import type { Target } from "../../target/target.js";
 import { GpuVerifyError } from "../errors.js";
@@ -67,19 +67,38 @@ function sharedMemoryViolations(kernel: DeviceKernel, t: Target): string[] {
 
 /** Every vector value loaded, stored or computed must fit the widest access (float4: 16 bytes). */
 function vectorViolations(body: Stmt, t: Target): string[] {
-  const wide = new Set<DType>();
-  const check = (dt: DType): void => {
-    if (lanesOf(dt) > 1 && lanesOf(dt) * bytesOf(elementType(dt)) > t.maxVectorBytes) wide.add(dt);
-  };
-  forEachStmt(body, (s) => {
-    if (s.kind === "BufferStore") check(s.value.dtype);
-  });
-  forEachExpr(body, (e) => {
-    if (e.kind !== "Ramp") check(e.dtype);
-  });
-  return [...wide].map(
+  const walk = new DTypeWalker();
+  walk.visitStmt(body);
+  const wide = [...new Set([...walk.storedDTypes, ...walk.exprDTypes])].filter((dt) => lanesOf(dt) > 1 && lanesOf(dt) * bytesOf(elementType(dt)) > t.maxVectorBytes);
+  return wide.map(
     (dt) => `uses ${dt} values (${lanesOf(dt) * bytesOf(elementType(dt))} bytes); ${t.name} allows vectors of at most ${t.maxVectorBytes} bytes`,
   );
+}
+
+/**
+ * The dtypes of stored values, and of every expression but Ramps (an index vector is no value).
+ * Only sets are gathered, so a subtree met again (unrolled code repeats objects) is skipped.
+ */
+class DTypeWalker extends IRVisitor {
+  readonly storedDTypes = new Set<DType>();
+  readonly exprDTypes = new Set<DType>();
+  private readonly seen = new Set<Stmt | PrimExpr>();
+
+  override visitStmt(s: Stmt): void {
+    if (this.seen.has(s)) return;
+    this.seen.add(s);
+    if (s.kind === "BufferStore") this.storedDTypes.add(s.value.dtype);
+    super.visitStmt(s);
+  }
+
+  override visitExpr(e: PrimExpr): void {
+    if (e.kind !== "IntImm" && e.kind !== "FloatImm" && e.kind !== "Var") {
+      if (this.seen.has(e)) return;
+      this.seen.add(e);
+    }
+    super.visitExpr(e);
+    if (e.kind !== "Ramp") this.exprDTypes.add(e.dtype);
+  }
 }
 
 /** Local (per-thread) allocations need a constant size, and all together fit CUDA's local memory. */

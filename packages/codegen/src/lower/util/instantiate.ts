@@ -6,7 +6,8 @@
  *
  * Indices are usually linear in the variable (`rest + v * c`): those are decomposed once for all
  * copies and each copy only adds its constant, which keeps unrolling cheap; other expressions are
- * substituted and simplified per copy.
+ * substituted and simplified per copy. Subtrees that do not mention the variable come out of the
+ * first copy unchanged; later copies share them without walking them again.
  */
 import {
   type BufferLoad,
@@ -28,7 +29,8 @@ import { readsAny } from "./reads.js";
 /** `body` once per value of `variable`, indices and conditions simplified. */
 export function instantiations(body: Stmt, variable: Var, values: readonly number[]): Stmt[] {
   const indices = new LinearIndices(variable);
-  return values.map((value) => new Instance(variable, value, indices).visitStmt(body));
+  const invariant = new Set<PrimExpr | Stmt>();
+  return values.map((value) => new Instance(variable, value, indices, invariant).visitStmt(body));
 }
 
 /** Index expressions split into `rest + variable * coefficient`, computed once per expression. */
@@ -68,21 +70,35 @@ class Instance extends Substituter {
     variable: Var,
     private readonly value: number,
     private readonly indices: LinearIndices,
+    /** Nodes an earlier copy left unchanged: they do not mention the variable. */
+    private readonly invariant: Set<PrimExpr | Stmt>,
   ) {
     super((v) => (v === variable ? intImm(value, v.dtype) : undefined));
+  }
+
+  override visitExpr(e: PrimExpr): PrimExpr {
+    if (e.kind === "IntImm" || e.kind === "FloatImm" || e.kind === "StringImm" || e.kind === "Var") return super.visitExpr(e);
+    if (this.invariant.has(e)) return e;
+    const out = super.visitExpr(e);
+    if (out === e) this.invariant.add(e);
+    return out;
   }
 
   override visitBufferLoad(e: BufferLoad): PrimExpr {
     const load = super.visitBufferLoad(e);
     if (load === e || load.kind !== "BufferLoad") return load;
-    return { ...load, indices: e.indices.map((i) => this.indices.at(i, this.value)) };
+    return { kind: "BufferLoad", dtype: load.dtype, buffer: load.buffer, indices: e.indices.map((i) => this.indices.at(i, this.value)) };
   }
 
   override visitStmt(s: Stmt): Stmt {
+    if (this.invariant.has(s)) return s;
     const out = super.visitStmt(s);
-    if (out === s) return s;
+    if (out === s) {
+      this.invariant.add(s);
+      return s;
+    }
     if (out.kind === "BufferStore" && s.kind === "BufferStore") {
-      return { ...out, indices: s.indices.map((i) => this.indices.at(i, this.value)) };
+      return { kind: "BufferStore", buffer: out.buffer, value: out.value, indices: s.indices.map((i) => this.indices.at(i, this.value)) };
     }
     if (out.kind === "IfThenElse") return { ...out, condition: simplify(out.condition) };
     return out;
