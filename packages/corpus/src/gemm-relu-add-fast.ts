@@ -51,6 +51,11 @@ export interface FastScheduleParams {
   /** `pragma_auto_unroll_max_step` of the compute (TVM semantics); 0 leaves it out. */
   readonly unrollMaxStep: number;
   /**
+   * `pragma_unroll_explicit`: true expands the unrolled loops in Tessera (register tiles indexed by
+   * constants in the CUDA), false leaves them as `#pragma unroll` loops for nvcc to expand.
+   */
+  readonly unrollExplicit: boolean;
+  /**
    * Threads of a warp side by side along the columns (the rest along the rows): a warp covers a
    * `32 / warpCols × warpCols` patch of threads, which sets how many distinct A and B elements
    * its shared-memory reads touch. 0: the whole row of threads (row-major thread order).
@@ -70,9 +75,10 @@ export const REGISTER_PREFETCH_PIPELINE: PipelineAnnotation = { stages: [0, 1, 0
 /**
  * 256×128 tiles (cuBLAS's SIMT SGEMM tile on sm_80/sm_90), k chunks of 8, 4×2 strided 4×4
  * sub-tiles per thread (128 accumulators), warps of 4×8 threads: 256 threads, one block per SM.
- * Chosen on an H100 among tile shapes, warp shapes, launch bounds and unroll budgets
- * (docs/benchmarks/gpu-runtime.md): 1.11× cuBLAS, where the 128×128 version with two blocks per
- * SM is 1.15–1.18×.
+ * Loops within the unroll budget are left to nvcc as `#pragma unroll` (implicit): the same speed as
+ * expanding them here (0.381 against 0.380 ms) for half the lowering time. Chosen on an H100 among
+ * tile shapes, warp shapes, launch bounds and unroll budgets (docs/benchmarks/fast-gemm-variants.md):
+ * 1.11× cuBLAS, where the 128×128 version with two blocks per SM is 1.15–1.18×.
  */
 export const FAST_PARAMS: FastScheduleParams = {
   blockRows: 256,
@@ -86,6 +92,7 @@ export const FAST_PARAMS: FastScheduleParams = {
   pipeline: REGISTER_PREFETCH_PIPELINE,
   minBlocksPerSM: 1,
   unrollMaxStep: 2048,
+  unrollExplicit: false,
   warpCols: 8,
 };
 
@@ -168,7 +175,7 @@ export function fastSchedule(n: number, params: FastScheduleParams = FAST_PARAMS
   if (p.unrollMaxStep > 0) {
     // On the outermost loop, as MetaSchedule puts it: every inner loop within the budget unrolls.
     sch.annotate(blocks, "pragma_auto_unroll_max_step", p.unrollMaxStep);
-    sch.annotate(blocks, "pragma_unroll_explicit", 1);
+    sch.annotate(blocks, "pragma_unroll_explicit", p.unrollExplicit ? 1 : 0);
   }
   if (p.minBlocksPerSM > 0) sch.annotate(blocks, "launch_bounds_min_blocks_per_sm", p.minBlocksPerSM);
   return sch;

@@ -28,7 +28,7 @@ export interface CorpusEntry {
 /** The manual schedule's tiles at 128³: 2×2 blocks of 16×16 threads. */
 const SMALL_MANUAL_PARAMS: ManualScheduleParams = { tileX: 64, tileY: 64, tileK: 16, threadTileX: 4, threadTileY: 4, threadTileK: 1 };
 
-/** The fast schedule's structure at 128³: 2×2 blocks of 64 threads (warps of 8×4), 2×2 vthreads of 4×4, two blocks per SM. */
+/** The fast schedule's structure at 128³: 2×2 blocks of 64 threads (warps of 8×4), 2×2 vthreads of 4×4, two blocks per SM, unrolled loops expanded by Tessera. */
 export const SMALL_FAST_PARAMS: FastScheduleParams = {
   ...FAST_PARAMS,
   blockRows: 64,
@@ -38,6 +38,7 @@ export const SMALL_FAST_PARAMS: FastScheduleParams = {
   warpCols: 4,
   minBlocksPerSM: 2,
   unrollMaxStep: 512,
+  unrollExplicit: true,
 };
 
 /** Small instances of every workload, quick enough for the simulator in unit tests. */

@@ -36,6 +36,7 @@ const paramsArb: fc.Arbitrary<FastScheduleParams> = fc.record({
   pipeline: pipelineArb,
   minBlocksPerSM: fc.constantFrom(0, 1, 2),
   unrollMaxStep: fc.constantFrom(0, 16, 64, 512),
+  unrollExplicit: fc.boolean(),
   warpCols: fc.constantFrom(0, 2, 4, 8),
 });
 
