@@ -37,6 +37,8 @@ export class IndexFacts {
 
   /** True when `e` is provably a multiple of `n` for every value of its variables (lets known). */
   isMultipleOf(e: PrimExpr, n: number): boolean {
-    return isProvablyMultipleOf(e, n, (v) => this.letValues.get(v));
+    return isProvablyMultipleOf(e, n, this.letValue);
   }
+
+  private readonly letValue = (v: Var): PrimExpr | undefined => this.letValues.get(v);
 }

@@ -151,11 +151,16 @@ class SetEvaluator {
     return b.min >= 0 ? "nonneg" : b.max <= 0 ? "nonpos" : "unknown";
   }
 
+  /**
+   * The analyzer's simplification, as a property bound once: a closure made per call costs more
+   * than the simplification of a small end point (and a named one costs more under tsx).
+   */
+  private readonly simp = (x: PrimExpr): PrimExpr => this.analyzer.simplify(x);
+
   /** Applies a monotone map to both ends (decreasing when `direction` is "nonpos"). */
   private mapEnds(s: IntervalSet, f: (x: PrimExpr) => PrimExpr, direction: Sign): IntervalSet {
-    const simp = (x: PrimExpr) => this.analyzer.simplify(f(x));
-    const lo = s.min.kind === "NegInf" ? undefined : simp(s.min);
-    const hi = s.max.kind === "PosInf" ? undefined : simp(s.max);
+    const lo = s.min.kind === "NegInf" ? undefined : this.simp(f(s.min));
+    const hi = s.max.kind === "PosInf" ? undefined : this.simp(f(s.max));
     if (direction === "nonneg") return { min: lo ?? NEG_INF, max: hi ?? POS_INF };
     return { min: hi ?? NEG_INF, max: lo ?? POS_INF };
   }
@@ -163,7 +168,7 @@ class SetEvaluator {
   private binary(op: string, a: PrimExpr, b: PrimExpr): IntervalSet | undefined {
     const sa = this.eval(a);
     const sb = this.eval(b);
-    const simp = (x: PrimExpr) => this.analyzer.simplify(x);
+    const simp = this.simp;
     switch (op) {
       case "add":
         return {
@@ -246,7 +251,7 @@ class SetEvaluator {
   private floorModulo(sa: IntervalSet, sb: IntervalSet): IntervalSet | undefined {
     const d = pointValue(sb);
     if (d === undefined || !this.analyzer.canProveGreater(d, 0)) return undefined;
-    const simp = (x: PrimExpr) => this.analyzer.simplify(x);
+    const simp = this.simp;
     if (isFiniteInterval(sa)) {
       if (pointValue(sa) !== undefined) return pointInterval(simp(floormod(sa.min, d)));
       // Both ends in one period: the remainder is the dividend shifted by a constant multiple of d.

@@ -13,37 +13,42 @@ function gcd(a: number, b: number): number {
   return x;
 }
 
-export function isProvablyMultipleOf(e: PrimExpr, n: number, valueOf: (v: Var) => PrimExpr | undefined = () => undefined): boolean {
+type ValueOf = (v: Var) => PrimExpr | undefined;
+
+const NO_VALUES: ValueOf = () => undefined;
+
+// Plain recursive functions, no closures per call: this runs for every vector access.
+export function isProvablyMultipleOf(e: PrimExpr, n: number, valueOf: ValueOf = NO_VALUES): boolean {
   if (n === 1) return true;
-  const multiple = (x: PrimExpr, m: number): boolean => isProvablyMultipleOf(x, m, valueOf);
-  const product = (factor: PrimExpr, other: PrimExpr): boolean =>
-    factor.kind === "IntImm" ? multiple(other, n / gcd(factor.value, n)) : multiple(factor, n);
   switch (e.kind) {
     case "IntImm":
       return e.value % n === 0;
     case "Var": {
       const value = valueOf(e);
-      return value !== undefined && multiple(value, n);
+      return value !== undefined && isProvablyMultipleOf(value, n, valueOf);
     }
     case "Cast":
-      return multiple(e.value, n);
+      return isProvablyMultipleOf(e.value, n, valueOf);
     case "Binary":
       switch (e.op) {
         case "add":
         case "sub":
         case "min":
         case "max":
-          return multiple(e.a, n) && multiple(e.b, n);
-        case "mul":
-          return product(e.a, e.b) || product(e.b, e.a);
+        // x mod m = x - m·q is a multiple of n when x and m are.
         case "floormod":
         case "mod":
-          // x - m·q is a multiple of n when x and m are.
-          return multiple(e.a, n) && multiple(e.b, n);
+          return isProvablyMultipleOf(e.a, n, valueOf) && isProvablyMultipleOf(e.b, n, valueOf);
+        case "mul":
+          return productIsMultiple(e.a, e.b, n, valueOf) || productIsMultiple(e.b, e.a, n, valueOf);
         default:
           return false;
       }
     default:
       return false;
   }
+}
+
+function productIsMultiple(factor: PrimExpr, other: PrimExpr, n: number, valueOf: ValueOf): boolean {
+  return factor.kind === "IntImm" ? isProvablyMultipleOf(other, n / gcd(factor.value, n), valueOf) : isProvablyMultipleOf(factor, n, valueOf);
 }
