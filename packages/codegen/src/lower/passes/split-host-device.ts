@@ -13,7 +13,6 @@ import {
   type Allocate,
   type Buffer,
   type BufferLoad,
-  IRVisitor,
   type PrimExpr,
   type PrimFunc,
   type Stmt,
@@ -28,6 +27,7 @@ import type { DeviceKernel, DeviceKernelParam, Workspace } from "../../lowered.j
 import { LoweringError } from "../errors.js";
 import type { Pass } from "../pass.js";
 import { makeDeviceKernel } from "../kernel/device-kernel.js";
+import { OnceVisitor } from "../util/once-visitor.js";
 import { type LaunchBoundsValue, attrLaunchBounds, functionLaunchBounds, isLaunchBoundsAttr } from "../kernel/launch-bounds.js";
 import { containsThreadExtent, isThreadExtent } from "../kernel/thread-env.js";
 
@@ -207,26 +207,15 @@ function storageUses(body: Stmt): { accessed: Map<Var, Buffer>; named: Set<Var> 
  * One walk collecting what `storageUses` needs. It only gathers sets, so a subtree met again (a
  * statement or expression object unrolled code repeats) is not walked again.
  */
-class StorageUseWalker extends IRVisitor {
+class StorageUseWalker extends OnceVisitor {
   readonly allocated = new Set<Var>();
   /** Buffers stored to or loaded from, in the order met. */
   readonly accessed: Buffer[] = [];
   readonly named = new Set<Var>();
-  private readonly seen = new Set<Stmt | PrimExpr>();
 
-  override visitStmt(s: Stmt): void {
-    if (this.seen.has(s)) return;
-    this.seen.add(s);
+  protected override enterStmt(s: Stmt): void {
     if (s.kind === "Allocate") this.allocated.add(s.buffer.data);
     else if (s.kind === "BufferStore") this.accessed.push(s.buffer);
-    super.visitStmt(s);
-  }
-
-  override visitExpr(e: PrimExpr): void {
-    if (e.kind === "IntImm" || e.kind === "FloatImm" || e.kind === "Var") return super.visitExpr(e);
-    if (this.seen.has(e)) return;
-    this.seen.add(e);
-    super.visitExpr(e);
   }
 
   override visitBufferLoad(e: BufferLoad): void {

@@ -5,10 +5,11 @@
  * asks for (where the target knows its threads per SM) — and throws one GpuVerifyError listing
  * every violation.
  */
-import { type DType, IRVisitor, type PrimExpr, type Stmt, bytesOf, constantSize, elementType, forEachStmt, lanesOf } from "@tessera/ir";
+import { type DType, type PrimExpr, type Stmt, bytesOf, constantSize, elementType, forEachStmt, lanesOf } from "@tessera/ir";
 import type { DeviceKernel } from "../../lowered.js";
 import type { Target } from "../../target/target.js";
 import { GpuVerifyError } from "../errors.js";
+import { OnceVisitor } from "../util/once-visitor.js";
 
 /** CUDA's limit on local memory per thread (512 KiB). */
 export const MAX_LOCAL_BYTES_PER_THREAD = 512 * 1024;
@@ -79,24 +80,15 @@ function vectorViolations(body: Stmt, t: Target): string[] {
  * The dtypes of stored values, and of every expression but Ramps (an index vector is no value).
  * Only sets are gathered, so a subtree met again (unrolled code repeats objects) is skipped.
  */
-class DTypeWalker extends IRVisitor {
+class DTypeWalker extends OnceVisitor {
   readonly storedDTypes = new Set<DType>();
   readonly exprDTypes = new Set<DType>();
-  private readonly seen = new Set<Stmt | PrimExpr>();
 
-  override visitStmt(s: Stmt): void {
-    if (this.seen.has(s)) return;
-    this.seen.add(s);
+  protected override enterStmt(s: Stmt): void {
     if (s.kind === "BufferStore") this.storedDTypes.add(s.value.dtype);
-    super.visitStmt(s);
   }
 
-  override visitExpr(e: PrimExpr): void {
-    if (e.kind !== "IntImm" && e.kind !== "FloatImm" && e.kind !== "Var") {
-      if (this.seen.has(e)) return;
-      this.seen.add(e);
-    }
-    super.visitExpr(e);
+  protected override leaveExpr(e: PrimExpr): void {
     if (e.kind !== "Ramp") this.exprDTypes.add(e.dtype);
   }
 }
