@@ -18,10 +18,12 @@ import { createRequire } from "node:module";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
-import { SANDBOX_RUNTIME_FILE, buildSandboxRuntime } from "../../../apps/autograder/src/sandbox/runtime-bundle.js";
+import { SANDBOX_RUNTIME_FILE, buildSandboxRuntime } from "../src/sandbox/runtime-bundle.js";
 
-const pkgDir = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const repoRoot = resolve(pkgDir, "..", "..");
+// An app-level script: it bundles entries of packages and apps together (packages never import apps).
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
+/** @tessera/runtime, whose native addon goes into the bundle. */
+const runtimeDir = join(repoRoot, "packages", "runtime");
 
 /** Entry points: name → TypeScript source (relative to the repository root). Add the CLI/grader here. */
 const ENTRIES: ReadonlyArray<{ name: string; source: string; description: string }> = [
@@ -95,9 +97,9 @@ async function main(): Promise<void> {
   const withNode = !args.includes("--no-node");
   mkdirSync(outDir, { recursive: true });
 
-  const addon = join(pkgDir, "build", "Release", "tessera_cuda.node");
+  const addon = join(runtimeDir, "build", "Release", "tessera_cuda.node");
   if (!existsSync(addon)) {
-    const errFile = join(pkgDir, "build", "native-build-error.txt");
+    const errFile = join(runtimeDir, "build", "native-build-error.txt");
     const why = existsSync(errFile) ? readFileSync(errFile, "utf8").split("\n")[0] : "not built";
     throw new Error(`native addon missing (${why}); run: pnpm --filter @tessera/runtime build:native`);
   }
