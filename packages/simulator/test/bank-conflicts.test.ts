@@ -4,7 +4,7 @@
  */
 import { lower } from "@tessera/codegen";
 import { manualSchedule } from "@tessera/corpus";
-import { gemmReluAdd, randomArgs } from "@tessera/ir";
+import { gcdInt, gemmReluAdd, randomArgs } from "@tessera/ir";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
@@ -17,10 +17,6 @@ import {
   warpAccessCost,
 } from "../src/index.js";
 import { moduleFromLoweredScript } from "./helpers.js";
-
-function gcd(a: number, b: number): number {
-  return b === 0 ? a : gcd(b, a % b);
-}
 
 /** The report's site accessing `text` (exactly) with `access`. */
 function site(report: BankConflictReport, access: "load" | "store", text: string): BankConflictSite {
@@ -57,7 +53,7 @@ function randomFloats(n: number, seed: number): Float32Array {
 
 describe("32-bit accesses of hand-lowered kernels", () => {
   for (const stride of [1, 2, 32, 33]) {
-    const way = gcd(stride, 32);
+    const way = gcdInt(stride, 32);
     it(`stride ${stride}: ${way === 1 ? "no conflict" : `${way}-way`} on the store and the load`, () => {
       const index = `threadIdx_x * ${stride}`;
       const A = randomFloats(64, stride);

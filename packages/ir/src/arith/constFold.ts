@@ -145,3 +145,10 @@ export function foldCastConstant(target: DType, value: PrimExpr): PrimExpr | und
   }
   return undefined;
 }
+
+/** Greatest common divisor of two integers, non-negative (gcd(0, 0) = 0). */
+export function gcdInt(a: number, b: number): number {
+  let [x, y] = [Math.abs(a), Math.abs(b)];
+  while (y !== 0) [x, y] = [y, x % y];
+  return x;
+}

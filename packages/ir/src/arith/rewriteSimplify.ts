@@ -32,7 +32,7 @@ import {
   select,
 } from "../expr.js";
 import { substitute } from "../functor.js";
-import { floorDivInt, floorModInt, foldBinaryConstants, foldCastConstant } from "./constFold.js";
+import { floorDivInt, floorModInt, foldBinaryConstants, foldCastConstant, gcdInt } from "./constFold.js";
 import { exprKey, sameExpr } from "./exprKey.js";
 import { type IntBound, type VarBoundFacts, isIntegerDType } from "./intBound.js";
 import {
@@ -449,7 +449,3 @@ function isFloorDivOf(t: LinearTerm, a: PrimExpr, b: PrimExpr): boolean {
   return x.kind === "Binary" && x.op === "floordiv" && sameExpr(x.a, a) && sameExpr(x.b, b);
 }
 
-function gcdInt(a: number, b: number): number {
-  while (b !== 0) [a, b] = [b, a % b];
-  return a;
-}

@@ -28,6 +28,7 @@ import {
   addForms,
   constIntBoundOf,
   floordiv,
+  gcdInt,
   intImm,
   linearFormBound,
   linearFormOf,
@@ -231,14 +232,10 @@ function markIndependent(f: LinearForm, independent: (v: Var) => boolean): Linea
 }
 
 function provablyNonZero(f: LinearForm, ctx: CheckContext): boolean {
-  const g = f.terms.reduce((acc, t) => gcd(acc, Math.abs(t.coef)), 0);
+  const g = f.terms.reduce((acc, t) => gcdInt(acc, t.coef), 0);
   if (g === 0) return f.constant !== 0;
   if (f.constant % g !== 0) return true;
   return !intersects(linearFormBound(f, ctx.facts, ctx.derived.bounds), { min: 0, max: 0 });
-}
-
-function gcd(a: number, b: number): number {
-  return b === 0 ? a : gcd(b, a % b);
 }
 
 function intersects(a: IntBound, b: IntBound): boolean {

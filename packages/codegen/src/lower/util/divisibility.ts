@@ -5,13 +5,7 @@
  * produces; shared by vectorizeLoop's alignment check and the CUDA generator's choice of vector
  * accesses, so that both agree on what is aligned.
  */
-import type { PrimExpr, Var } from "@tessera/ir";
-
-function gcd(a: number, b: number): number {
-  let [x, y] = [Math.abs(a), Math.abs(b)];
-  while (y !== 0) [x, y] = [y, x % y];
-  return x;
-}
+import { type PrimExpr, type Var, gcdInt } from "@tessera/ir";
 
 type ValueOf = (v: Var) => PrimExpr | undefined;
 
@@ -50,5 +44,5 @@ export function isProvablyMultipleOf(e: PrimExpr, n: number, valueOf: ValueOf = 
 }
 
 function productIsMultiple(factor: PrimExpr, other: PrimExpr, n: number, valueOf: ValueOf): boolean {
-  return factor.kind === "IntImm" ? isProvablyMultipleOf(other, n / gcd(factor.value, n), valueOf) : isProvablyMultipleOf(factor, n, valueOf);
+  return factor.kind === "IntImm" ? isProvablyMultipleOf(other, n / gcdInt(factor.value, n), valueOf) : isProvablyMultipleOf(factor, n, valueOf);
 }
