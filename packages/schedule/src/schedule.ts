@@ -34,6 +34,7 @@ import { type BufferSpec, TransformLayoutError } from "./primitives/layout-trans
 import { RandomEngine } from "./random.js";
 import { ScheduleState } from "./state/schedule-state.js";
 import { ownTree } from "./state/own-tree.js";
+import { ENTER_POSTPROC } from "./trace/kinds.js";
 import { Trace } from "./trace/trace.js";
 
 export interface ScheduleOptions {
@@ -326,6 +327,14 @@ export class Schedule {
   }
 
   // ---- the one mechanism -------------------------------------------------------------------
+
+  /**
+   * Marks the start of postprocessing in the trace (TVM's `EnterPostproc`): the instructions
+   * recorded after it are dropped by `removePostproc` when the trace is replayed or mutated.
+   */
+  enterPostproc(): void {
+    this.traceData.append({ kind: ENTER_POSTPROC, inputs: [], attrs: [], outputs: [] });
+  }
 
   /**
    * Runs one instruction by kind name: applies it on a forked state, records it, and adopts the

@@ -1,0 +1,38 @@
+/**
+ * A builder (TVM's `Builder`): lowers and compiles a batch of candidates, in parallel where it can.
+ * A candidate that fails to lower or compile gets an error result; the batch goes on.
+ */
+import type { LaunchMetadata, LoweredModule, Target } from "@tessera/codegen";
+import type { PrimFunc } from "@tessera/ir";
+
+export interface BuilderInput {
+  /** The scheduled function (the candidate's `sch.func`). */
+  readonly func: PrimFunc;
+  readonly target: Target;
+}
+
+/** What a runner needs to run a candidate: its CUDA source, kernels and (on a GPU) compiled image. */
+export interface BuiltArtifact {
+  readonly name: string;
+  /** The generated CUDA C. */
+  readonly source: string;
+  /** Launch metadata of each kernel, in launch order. */
+  readonly kernels: readonly LaunchMetadata[];
+  /** The compiled CUBIN, when the builder compiled for a device. */
+  readonly image?: Uint8Array;
+  /** Architecture the image is for (`sm_90`). */
+  readonly arch?: string;
+  /** The lowered module, for in-process runners (the simulated runner); absent across processes. */
+  readonly lowered?: LoweredModule;
+}
+
+export type BuilderResult =
+  | { readonly ok: true; readonly artifact: BuiltArtifact; readonly buildMs: number }
+  | { readonly ok: false; readonly error: string; readonly buildMs: number };
+
+export interface Builder {
+  readonly name: string;
+  build(inputs: readonly BuilderInput[]): Promise<BuilderResult[]>;
+  /** Frees workers (idempotent). */
+  dispose?(): Promise<void>;
+}

@@ -1,0 +1,36 @@
+/**
+ * A search strategy (TVM's `SearchStrategy`): asked for a batch of candidates to measure, told
+ * the results, until it has used its trials or finds nothing new.
+ */
+import type { Schedule } from "@tessera/schedule";
+import type { ArgInfo } from "../arg-info.js";
+import type { CostModel } from "../cost-model/cost-model.js";
+import type { Database } from "../database/database.js";
+import type { RunnerResult } from "../runner/runner.js";
+import type { SpaceGenerator } from "../space/space-generator.js";
+import type { TuneContext } from "../tune-context.js";
+
+/** A concrete schedule (trace replayed, postprocessors applied) and what to run it with. */
+export interface MeasureCandidate {
+  readonly sch: Schedule;
+  readonly argsInfo: readonly ArgInfo[];
+}
+
+export interface PreTuningOptions {
+  readonly maxTrials: number;
+  readonly numTrialsPerIter: number;
+  readonly designSpaces: readonly Schedule[];
+  readonly space: SpaceGenerator;
+  readonly database: Database;
+  readonly costModel: CostModel | undefined;
+}
+
+export interface SearchStrategy {
+  readonly name: string;
+  initialize?(ctx: TuneContext): void;
+  preTuning(ctx: TuneContext, opts: PreTuningOptions): void;
+  /** The next batch, or undefined when the search is over (trials used, or nothing new to try). */
+  generateMeasureCandidates(ctx: TuneContext): MeasureCandidate[] | undefined;
+  notifyRunnerResults(ctx: TuneContext, candidates: readonly MeasureCandidate[], results: readonly RunnerResult[]): void;
+  postTuning(ctx: TuneContext): void;
+}
