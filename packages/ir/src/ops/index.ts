@@ -2,14 +2,14 @@ import { batchNorm, broadcastAdd, vectorAdd } from "./elementwise.js";
 import { conv2d, depthwiseConv2d, pad2d } from "./conv.js";
 import { gemmReluAdd } from "./gemm-relu-add.js";
 import { reshape, stridedSlice, transpose } from "./layout.js";
-import { matmul } from "./matmul.js";
+import { batchMatmul, matmul } from "./matmul.js";
 import { avgPool2d, maxPool2d } from "./pool.js";
 
 export type { OperatorBuild, FloatDType, Size2 } from "./common.js";
 export { convOutSize } from "./common.js";
 export { vectorAdd, broadcastAdd, broadcastShape, batchNorm } from "./elementwise.js";
 export type { BatchNormConfig } from "./elementwise.js";
-export { matmul } from "./matmul.js";
+export { batchMatmul, matmul } from "./matmul.js";
 export { conv2d, depthwiseConv2d, pad2d } from "./conv.js";
 export type { Conv2dConfig, DepthwiseConv2dConfig, WindowConfig } from "./conv.js";
 export { maxPool2d, avgPool2d } from "./pool.js";
@@ -24,6 +24,7 @@ export const ops = {
   vectorAdd,
   broadcastAdd,
   matmul,
+  batchMatmul,
   conv2d,
   depthwiseConv2d,
   maxPool2d,

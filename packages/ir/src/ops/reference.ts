@@ -71,6 +71,17 @@ function matmulRef(n: number, m: number, l: number, a: FloatArray, b: FloatArray
   return c;
 }
 
+function batchMatmulRef(batch: number, n: number, m: number, l: number, a: FloatArray, b: FloatArray): FloatArray {
+  expectLength(a, batch * n * l, "A");
+  expectLength(b, batch * l * m, "B");
+  const c = like(a, batch * n * m);
+  for (let s = 0; s < batch; s++) {
+    const product = matmulRef(n, m, l, a.subarray(s * n * l, (s + 1) * n * l), b.subarray(s * l * m, (s + 1) * l * m));
+    c.set(product, s * n * m);
+  }
+  return c;
+}
+
 /** Reads X[n, c, h, w] of an NCHW array, or `fill` outside the image (padding). */
 function pixel(x: FloatArray, g: WindowGeometry, channels: number, n: number, c: number, h: number, w: number, fill: number): number {
   if (h < 0 || h >= g.height || w < 0 || w >= g.width) return fill;
@@ -230,6 +241,7 @@ export const REFERENCE_OPERATORS = {
   vectorAdd: vectorAddRef,
   broadcastAdd: broadcastAddRef,
   matmul: matmulRef,
+  batchMatmul: batchMatmulRef,
   conv2d: conv2dRef,
   depthwiseConv2d: depthwiseConv2dRef,
   maxPool2d: (cfg: Pool2dConfig, x: FloatArray): FloatArray => poolRef("max", cfg, x),

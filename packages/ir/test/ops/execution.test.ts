@@ -15,6 +15,7 @@ import {
   depthwiseConv2d,
   gemmReluAdd,
   matmul,
+  batchMatmul,
   maxPool2d,
   randomArgs,
   reshape,
@@ -58,6 +59,10 @@ describe("operators on the CPU executor", () => {
   it("broadcastAdd", () => {
     check(broadcastAdd([3, 1, 4], [5, 1]), ([a, b]) => REF.broadcastAdd([3, 1, 4], [5, 1], a!, b!));
     check(broadcastAdd([1, 4], [3, 4]), ([a, b]) => REF.broadcastAdd([1, 4], [3, 4], a!, b!), 3);
+  });
+
+  it("batchMatmul", () => {
+    check(batchMatmul(3, 5, 7, 6), ([a, b]) => REF.batchMatmul(3, 5, 7, 6, a!, b!));
   });
 
   it("matmul", () => {
