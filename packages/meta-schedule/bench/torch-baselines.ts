@@ -1,0 +1,95 @@
+/**
+ * PyTorch baselines of the tuning benchmark, timed in the same run as the tuner: cuBLAS / cuDNN
+ * through torch with TF32 off, CUDA events around batches of back-to-back calls (at least 100 ms
+ * per batch, like the tuner's runner), the median of several batches. gemm+ReLU+add reports both
+ * `A @ B` (cuBLAS SGEMM alone: the denominator of every gemm ratio) and eager `relu(A@B)+C`.
+ */
+import { execa } from "execa";
+import type { TorchBaselineSpec } from "./workloads.js";
+
+export interface TorchTiming {
+  /** Median ms of one call. */
+  readonly medianMs: number;
+  readonly minMs: number;
+  /** What was timed, e.g. `torch.matmul (cuBLAS, TF32 off)`. */
+  readonly what: string;
+}
+
+export interface TorchBaseline {
+  readonly spec: TorchBaselineSpec;
+  /** The computation itself (for gemm_relu_add: relu(A@B)+C). */
+  readonly op: TorchTiming;
+  /** For gemm_relu_add: A @ B alone, cuBLAS SGEMM. */
+  readonly gemmOnly?: TorchTiming;
+}
+
+export interface TorchEnvironment {
+  readonly torch: string;
+  readonly cuda: string;
+  readonly device: string;
+}
+
+const SCRIPT = String.raw`
+import json, sys, torch
+torch.backends.cuda.matmul.allow_tf32 = False
+torch.backends.cudnn.allow_tf32 = False
+torch.backends.cudnn.benchmark = True
+dev = "cuda"
+g = torch.Generator(device=dev).manual_seed(0)
+def rnd(*shape):
+    return torch.rand(*shape, device=dev, generator=g) * 2 - 1
+def timed(fn, what):
+    for _ in range(3): fn()
+    torch.cuda.synchronize()
+    s = torch.cuda.Event(enable_timing=True); e = torch.cuda.Event(enable_timing=True)
+    s.record(); fn(); e.record(); torch.cuda.synchronize()
+    number = max(1, int(100.0 / max(s.elapsed_time(e), 1e-3)) + 1)
+    runs = []
+    for _ in range(7):
+        s.record()
+        for _ in range(number): fn()
+        e.record(); torch.cuda.synchronize()
+        runs.append(s.elapsed_time(e) / number)
+    runs.sort()
+    return {"medianMs": runs[len(runs) // 2], "minMs": runs[0], "what": what}
+out = []
+for spec in json.loads(sys.argv[1]):
+    op = spec["op"]
+    if op == "gemm_relu_add":
+        n = spec["n"]; A, B, C = rnd(n, n), rnd(n, n), rnd(n, n)
+        out.append({"op": timed(lambda: torch.relu(A @ B) + C, "torch relu(A@B)+C (eager, TF32 off)"),
+                    "gemmOnly": timed(lambda: A @ B, "torch A@B (cuBLAS SGEMM, TF32 off)")})
+    elif op == "matmul":
+        n = spec["n"]; A, B = rnd(n, n), rnd(n, n)
+        out.append({"op": timed(lambda: A @ B, "torch A@B (cuBLAS SGEMM, TF32 off)")})
+    elif op == "batch_matmul":
+        b, n = spec["batch"], spec["n"]; A, B = rnd(b, n, n), rnd(b, n, n)
+        out.append({"op": timed(lambda: torch.bmm(A, B), "torch.bmm (cuBLAS, TF32 off)")})
+    elif op == "conv2d":
+        b, c, s, k = spec["batch"], spec["channels"], spec["size"], spec["kernel"]
+        X, W = rnd(b, c, s, s), rnd(c, c, k, k)
+        out.append({"op": timed(lambda: torch.nn.functional.conv2d(X, W, padding=k // 2), "torch conv2d (cuDNN, TF32 off, benchmark mode)")})
+    else:
+        raise SystemExit("unknown op " + op)
+print(json.dumps({"env": {"torch": torch.__version__, "cuda": torch.version.cuda, "device": torch.cuda.get_device_name(0)}, "results": out}))
+`;
+
+/** Times every spec with torch; undefined with the reason when python3/torch/CUDA are missing. */
+export async function torchBaselines(
+  specs: readonly TorchBaselineSpec[],
+): Promise<{ ok: true; env: TorchEnvironment; baselines: TorchBaseline[] } | { ok: false; reason: string }> {
+  const run = await execa("python3", ["-c", SCRIPT, JSON.stringify(specs)], { reject: false, timeout: 600_000, all: true });
+  if (run.exitCode !== 0) return { ok: false, reason: `python3 with torch failed (exit ${run.exitCode ?? "?"}): ${String(run.all ?? "").trim().split("\n").slice(-3).join(" | ")}` };
+  const line = String(run.stdout).trim().split("\n").at(-1) ?? "";
+  const parsed = JSON.parse(line) as { env: TorchEnvironment; results: Array<{ op: TorchTiming; gemmOnly?: TorchTiming }> };
+  return {
+    ok: true,
+    env: parsed.env,
+    baselines: parsed.results.map((r, k) => ({ spec: specs[k]!, op: r.op, ...(r.gemmOnly === undefined ? {} : { gemmOnly: r.gemmOnly }) })),
+  };
+}
+
+/** The denominator of a workload's ratio: cuBLAS SGEMM alone for gemm+ReLU+add, else the op. */
+export function baselineMs(b: TorchBaseline): number {
+  return (b.gemmOnly ?? b.op).medianMs;
+}

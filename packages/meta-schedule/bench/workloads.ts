@@ -1,0 +1,48 @@
+/**
+ * The workloads `pnpm bench:tune` tunes (issue: gemm+ReLU+add 2048³, matmul 1024³ and 4096³, a
+ * batched matmul, the d2l conv2d NCHW 3×3 64→64 at 56×56 with batch 1 and 32), each with the
+ * PyTorch computation it is compared with (cuBLAS / cuDNN, TF32 off).
+ */
+import { type PrimFunc, batchMatmul, conv2d, gemmReluAdd, matmul } from "@tessera/ir";
+
+export interface BenchWorkload {
+  readonly name: string;
+  readonly func: () => PrimFunc;
+  /** Floating-point operations of one run (2 per multiply-add). */
+  readonly flop: number;
+  /** The torch baseline, as a key of TORCH_BASELINES in torch-baselines.ts, with its arguments. */
+  readonly torch: TorchBaselineSpec;
+}
+
+export type TorchBaselineSpec =
+  | { readonly op: "gemm_relu_add"; readonly n: number }
+  | { readonly op: "matmul"; readonly n: number }
+  | { readonly op: "batch_matmul"; readonly batch: number; readonly n: number }
+  | { readonly op: "conv2d"; readonly batch: number; readonly channels: number; readonly size: number; readonly kernel: number };
+
+const CONV = { channels: 64, size: 56, kernel: 3 } as const;
+
+function convWorkload(batch: number): BenchWorkload {
+  return {
+    name: `conv2d_nchw_b${batch}`,
+    func: () =>
+      conv2d({ batch, inChannels: CONV.channels, outChannels: CONV.channels, height: CONV.size, width: CONV.size, kernel: CONV.kernel, padding: 1 }).func,
+    flop: 2 * batch * CONV.channels * CONV.size * CONV.size * CONV.channels * CONV.kernel * CONV.kernel,
+    torch: { op: "conv2d", batch, ...CONV },
+  };
+}
+
+export const BENCH_WORKLOADS: readonly BenchWorkload[] = [
+  { name: "gemm_relu_add_2048", func: () => gemmReluAdd(2048).func, flop: 2 * 2048 ** 3, torch: { op: "gemm_relu_add", n: 2048 } },
+  { name: "matmul_1024", func: () => matmul(1024, 1024, 1024).func, flop: 2 * 1024 ** 3, torch: { op: "matmul", n: 1024 } },
+  { name: "matmul_4096", func: () => matmul(4096, 4096, 4096).func, flop: 2 * 4096 ** 3, torch: { op: "matmul", n: 4096 } },
+  { name: "batch_matmul_16x512", func: () => batchMatmul(16, 512, 512, 512).func, flop: 2 * 16 * 512 ** 3, torch: { op: "batch_matmul", batch: 16, n: 512 } },
+  convWorkload(1),
+  convWorkload(32),
+];
+
+export function benchWorkload(name: string): BenchWorkload {
+  const w = BENCH_WORKLOADS.find((x) => x.name === name);
+  if (w === undefined) throw new RangeError(`unknown workload "${name}"; known: ${BENCH_WORKLOADS.map((x) => x.name).join(", ")}`);
+  return w;
+}
