@@ -1,0 +1,103 @@
+/**
+ * A design space written as a function (TVM's `ScheduleFn`): the function schedules a traced
+ * schedule of the workload, sampling where it wants the search to choose (`samplePerfectTile`,
+ * `sampleCategorical`, …). Its trace is the design space; the search replays it with fresh
+ * decisions. The function may change the schedule in place (return nothing), return another
+ * schedule, or return several (one design space each).
+ */
+import { Schedule } from "@tessera/schedule";
+import { SpaceGenerationError } from "../errors.js";
+import type { WeightedMutator } from "../mutator/mutator.js";
+import type { Postproc } from "../postproc/postproc.js";
+import type { TuneContext } from "../tune-context.js";
+import type { SpaceGenerator } from "./space-generator.js";
+
+export type ScheduleFn = (sch: Schedule) => void | Schedule | readonly Schedule[];
+
+/** What every space carries besides its schedules (TVM's space generator arguments). */
+export interface SpaceOptions {
+  /** Name in logs (default: the function's name, or the kind of space). */
+  readonly name?: string;
+  /** Run in order after every replay; none by default (the tuning entry point passes the target's defaults). */
+  readonly postprocs?: readonly Postproc[];
+  /** Mutators of the evolutionary search with their probabilities; none by default. */
+  readonly mutators?: readonly WeightedMutator[];
+}
+
+export class ScheduleFnSpace implements SpaceGenerator {
+  readonly name: string;
+  readonly postprocs: readonly Postproc[];
+  readonly mutators: readonly WeightedMutator[];
+
+  constructor(
+    private readonly fn: ScheduleFn,
+    opts: SpaceOptions = {},
+  ) {
+    if (typeof fn !== "function") throw new SpaceGenerationError(`ScheduleFnSpace expects a function (sch: Schedule) => …, got ${describeValue(fn)}`);
+    this.name = opts.name ?? (fn.name !== "" ? fn.name : "scheduleFn");
+    this.postprocs = checkedPostprocs(opts.postprocs, this.name);
+    this.mutators = checkedMutators(opts.mutators, this.name);
+  }
+
+  initialize(ctx: TuneContext): void {
+    initializeSpaceComponents(ctx, this);
+  }
+
+  generateDesignSpace(ctx: TuneContext): Schedule[] {
+    const sch = new Schedule(ctx.workload.func, { seed: ctx.rng.forkSeed() });
+    let returned: unknown;
+    try {
+      returned = this.fn(sch);
+    } catch (err) {
+      const cause = err instanceof Error ? err.message : String(err);
+      throw new SpaceGenerationError(`the space function ${this.name} failed on workload ${ctx.workload.name}: ${cause}`, { cause: err });
+    }
+    return scheduleList(returned, sch, this.name);
+  }
+}
+
+/** The schedules a space function handed back: `undefined` means the one it was given. */
+function scheduleList(returned: unknown, given: Schedule, name: string): Schedule[] {
+  if (returned === undefined) return [given];
+  if (returned instanceof Schedule) return [returned];
+  if (Array.isArray(returned)) {
+    if (returned.length === 0) throw new SpaceGenerationError(`the space function ${name} returned an empty list of schedules`);
+    returned.forEach((s: unknown, k) => {
+      if (!(s instanceof Schedule)) throw new SpaceGenerationError(`the space function ${name} returned a list whose element ${k} is ${describeValue(s)}, not a Schedule`);
+    });
+    return returned as Schedule[];
+  }
+  throw new SpaceGenerationError(`the space function ${name} returned ${describeValue(returned)}; expected nothing, a Schedule or a list of Schedules`);
+}
+
+/** Calls `initialize` of a space's postprocessors and mutators (TVM does it from the space generator). */
+export function initializeSpaceComponents(ctx: TuneContext, space: Pick<SpaceGenerator, "postprocs" | "mutators">): void {
+  for (const p of space.postprocs) p.initialize?.(ctx);
+  for (const m of space.mutators) m.mutator.initialize?.(ctx);
+}
+
+export function checkedPostprocs(postprocs: readonly Postproc[] | undefined, space: string): readonly Postproc[] {
+  const list = postprocs ?? [];
+  list.forEach((p, k) => {
+    if (typeof p?.apply !== "function") throw new SpaceGenerationError(`space ${space}: postprocs[${k}] is ${describeValue(p)}, not a Postproc`);
+  });
+  return [...list];
+}
+
+export function checkedMutators(mutators: readonly WeightedMutator[] | undefined, space: string): readonly WeightedMutator[] {
+  const list = mutators ?? [];
+  list.forEach((m, k) => {
+    if (typeof m?.mutator?.apply !== "function") throw new SpaceGenerationError(`space ${space}: mutators[${k}] is not a { mutator, probability } pair`);
+    if (!(Number.isFinite(m.probability) && m.probability >= 0)) {
+      throw new SpaceGenerationError(`space ${space}: mutator ${m.mutator.name} has probability ${m.probability}; probabilities are finite and ≥ 0`);
+    }
+  });
+  return [...list];
+}
+
+export function describeValue(v: unknown): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "an array";
+  if (typeof v === "object") return `an object (${(v as object).constructor?.name ?? "no class"})`;
+  return typeof v === "string" ? `the string ${JSON.stringify(v.slice(0, 40))}` : `${typeof v} ${String(v)}`;
+}
