@@ -10,11 +10,11 @@ export class BestCandidates {
 
   constructor(
     private readonly capacity: number,
-    private readonly excluded: ReadonlySet<string>,
+    private readonly excluded: (c: Candidate) => boolean,
   ) {}
 
   offer(candidate: Candidate, score: number): void {
-    if (this.capacity <= 0 || this.excluded.has(candidate.hash) || this.held.has(candidate.hash)) return;
+    if (this.capacity <= 0 || this.excluded(candidate) || this.held.has(candidate.hash)) return;
     if (this.items.length < this.capacity) {
       this.items.push({ candidate, score });
       this.held.add(candidate.hash);

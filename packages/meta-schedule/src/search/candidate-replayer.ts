@@ -9,16 +9,17 @@
  * cheap pre-filter that makes re-replayed parents and repeated mutations free to identify.
  */
 import { structuralHash } from "@tessera/ir";
-import type { RandomEngine, Schedule, Trace } from "@tessera/schedule";
+import type { RandomEngine, Schedule, Trace, TraceJSON } from "@tessera/schedule";
 import type { Postproc } from "../postproc/postproc.js";
 import { replayWithPostprocs } from "../space/replay.js";
 import type { TuneContext } from "../tune-context.js";
 import type { RejectionTally } from "./rejection-tally.js";
 
-/** A replayed, postprocessed schedule and the structural hash of its function. */
+/** A replayed, postprocessed schedule, the structural hash of its function, and its trace as JSON text. */
 export interface Candidate {
   readonly sch: Schedule;
   readonly hash: string;
+  readonly traceKey: string;
 }
 
 /** Bounded cache: traces are replayed by the thousand over a long run. */
@@ -27,14 +28,14 @@ const MAX_CACHED_TRACES = 50_000;
 export class ProgramIdentity {
   private readonly hashByTrace = new Map<string, string>();
 
-  hashOf(sch: Schedule): string {
-    const key = JSON.stringify(sch.trace.toJSON());
-    const cached = this.hashByTrace.get(key);
-    if (cached !== undefined) return cached;
+  identify(sch: Schedule): { readonly hash: string; readonly traceKey: string } {
+    const traceKey = traceKeyOf(sch.trace.toJSON());
+    const cached = this.hashByTrace.get(traceKey);
+    if (cached !== undefined) return { hash: cached, traceKey };
     const hash = structuralHash(sch.func);
     if (this.hashByTrace.size >= MAX_CACHED_TRACES) this.hashByTrace.clear();
-    this.hashByTrace.set(key, hash);
-    return hash;
+    this.hashByTrace.set(traceKey, hash);
+    return { hash, traceKey };
   }
 }
 
@@ -64,6 +65,11 @@ export class CandidateReplayer {
       tally.add(out.reason);
       return undefined;
     }
-    return { sch: out.sch, hash: this.identity.hashOf(out.sch) };
+    return { sch: out.sch, ...this.identity.identify(out.sch) };
   }
+}
+
+/** The identity of a whole trace (postprocessing and decisions included): its JSON text. */
+export function traceKeyOf(trace: TraceJSON): string {
+  return JSON.stringify(trace);
 }

@@ -20,12 +20,12 @@
  * the batch. Every parameter can be set.
  */
 import { TesseraError } from "@tessera/ir";
-import { Trace } from "@tessera/schedule";
+import { Trace, type TraceJSON } from "@tessera/schedule";
 import { MetaScheduleError } from "../errors.js";
 import type { RunnerResult } from "../runner/runner.js";
 import type { TuneContext } from "../tune-context.js";
 import { BestCandidates } from "./best-candidates.js";
-import type { Candidate } from "./candidate-replayer.js";
+import { type Candidate, traceKeyOf } from "./candidate-replayer.js";
 import { RejectionTally } from "./rejection-tally.js";
 import { DUPLICATE_OF_MEASURED, SearchRun, requireRun } from "./search-run.js";
 import type { MeasureCandidate, PreTuningOptions, SearchStrategy } from "./search-strategy.js";
@@ -73,6 +73,7 @@ export class EvolutionarySearch implements SearchStrategy {
   private populationSize = 0;
   private minUnmeasured = 0;
   private emptyIters = 0;
+  private replayedRecords = new Map<string, Candidate | undefined>();
 
   constructor(config: Partial<EvolutionarySearchConfig> = {}) {
     this.config = { ...DEFAULT_EVOLUTIONARY_SEARCH_CONFIG, ...config };
@@ -85,6 +86,7 @@ export class EvolutionarySearch implements SearchStrategy {
     this.populationSize = c.populationSize === "auto" ? Math.min(256, Math.max(64, 4 * run.numTrialsPerIter)) : c.populationSize;
     this.minUnmeasured = c.initMinUnmeasured === "auto" ? Math.min(50, Math.ceil(this.populationSize / 2)) : c.initMinUnmeasured;
     this.emptyIters = 0;
+    this.replayedRecords = new Map();
     this.run = run;
   }
 
@@ -143,24 +145,34 @@ export class EvolutionarySearch implements SearchStrategy {
 
   // ---- the steps -------------------------------------------------------------------------------
 
+  /**
+   * The database's best records of the workload, replayed with their decisions. A record is
+   * replayed once per search (then remembered), since the database's best change slowly.
+   */
   private pickBestFromDatabase(run: SearchRun, count: number, round: RejectionTally): Candidate[] {
     if (count <= 0) return [];
     const out: Candidate[] = [];
     for (const record of run.database.getTopK(run.workload, count)) {
-      let trace: Trace;
-      try {
-        trace = Trace.fromJSON(record.trace);
-      } catch (err) {
-        if (!(err instanceof TesseraError)) throw err;
-        round.add("a database record's trace is unreadable");
-        continue;
-      }
-      const c = run.replayer.replayRecorded(trace, round);
+      const key = traceKeyOf(record.trace);
+      if (!this.replayedRecords.has(key)) this.replayedRecords.set(key, this.replayRecord(run, record.trace, round));
+      const c = this.replayedRecords.get(key);
       if (c === undefined) continue;
-      run.measured.add(c.hash);
+      run.markMeasured(c);
       out.push(c);
     }
     return out;
+  }
+
+  private replayRecord(run: SearchRun, json: TraceJSON, round: RejectionTally): Candidate | undefined {
+    let trace: Trace;
+    try {
+      trace = Trace.fromJSON(json);
+    } catch (err) {
+      if (!(err instanceof TesseraError)) throw err;
+      round.add("a database record's trace is unreadable");
+      return undefined;
+    }
+    return run.replayer.replayRecorded(trace, round);
   }
 
   private sampleInitPopulation(run: SearchRun, count: number, round: RejectionTally): Candidate[] {
@@ -176,7 +188,7 @@ export class EvolutionarySearch implements SearchStrategy {
   }
 
   private evolveWithCostModel(run: SearchRun, population: Candidate[], batch: number, round: RejectionTally): Candidate[] {
-    const heap = new BestCandidates(batch, run.measured);
+    const heap = new BestCandidates(batch, (c) => run.isMeasured(c));
     let current = population;
     for (let iter = 0; ; iter++) {
       const scores = this.predict(run, current);
@@ -244,7 +256,7 @@ export class EvolutionarySearch implements SearchStrategy {
       if (fromBests) c = nextBest < bests.length ? bests[nextBest++] : rands[nextRand++];
       else c = nextRand < rands.length ? rands[nextRand++] : bests[nextBest++];
       if (c === undefined) break;
-      if (run.measured.has(c.hash)) round.add(DUPLICATE_OF_MEASURED);
+      if (run.isMeasured(c)) round.add(DUPLICATE_OF_MEASURED);
       else if (picked.has(c.hash)) round.add(DUPLICATE_IN_BATCH);
       else {
         picks.push(c);

@@ -47,7 +47,7 @@ export class ReplayTraceStrategy implements SearchStrategy {
       for (let fails = 0; found === undefined && fails < this.config.maxFailCount; fails++) {
         const c = run.replayer.sampleFresh(run.designSpaces, round);
         if (c === undefined) continue;
-        if (run.measured.has(c.hash) || pickedHashes.has(c.hash)) round.add(DUPLICATE_OF_MEASURED);
+        if (run.isMeasured(c) || pickedHashes.has(c.hash)) round.add(DUPLICATE_OF_MEASURED);
         else found = c;
       }
       if (found === undefined) break;

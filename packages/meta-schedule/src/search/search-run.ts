@@ -12,7 +12,7 @@ import type { WeightedMutator } from "../mutator/mutator.js";
 import type { Postproc } from "../postproc/postproc.js";
 import type { TuneContext } from "../tune-context.js";
 import type { Workload } from "../workload.js";
-import { type Candidate, CandidateReplayer } from "./candidate-replayer.js";
+import { type Candidate, CandidateReplayer, traceKeyOf } from "./candidate-replayer.js";
 import { RejectionTally } from "./rejection-tally.js";
 import type { MeasureCandidate, PreTuningOptions } from "./search-strategy.js";
 
@@ -31,8 +31,10 @@ export class SearchRun {
   readonly rng: RandomEngine;
   readonly replayer: CandidateReplayer;
   readonly argsInfo: readonly ArgInfo[];
-  /** Structural hashes of the programs handed out for measurement (and of measured records seen). */
-  readonly measured = new Set<string>();
+  /** Structural hashes of the programs handed out for measurement (and of measured records replayed). */
+  private readonly measuredHashes = new Set<string>();
+  /** Traces (JSON text) handed out or recorded in the database for this workload: the same trace is the same program. */
+  private readonly measuredTraces = new Set<string>();
   /** Every rejection since `preTuning`. */
   readonly rejections = new RejectionTally();
   trialsIssued = 0;
@@ -60,6 +62,17 @@ export class SearchRun {
     this.replayer = new CandidateReplayer(ctx, this.postprocs, this.rng);
     this.argsInfo = argsInfoOf(ctx.workload.func);
     this.workload = this.database.commitWorkload(ctx.workload.func);
+    for (const r of this.database.getAllTuningRecords()) if (r.workload.hash === this.workload.hash) this.measuredTraces.add(traceKeyOf(r.trace));
+  }
+
+  /** Was this program handed out already, or is it in the database? */
+  isMeasured(c: Candidate): boolean {
+    return this.measuredHashes.has(c.hash) || this.measuredTraces.has(c.traceKey);
+  }
+
+  markMeasured(c: Candidate): void {
+    this.measuredHashes.add(c.hash);
+    this.measuredTraces.add(c.traceKey);
   }
 
   /** Trials left to hand out in the next batch (0 when the budget is used). */
@@ -69,7 +82,7 @@ export class SearchRun {
 
   /** Hands candidates out: marks them measured and counts the trials. */
   handOut(candidates: readonly Candidate[]): MeasureCandidate[] {
-    for (const c of candidates) this.measured.add(c.hash);
+    for (const c of candidates) this.markMeasured(c);
     this.trialsIssued += candidates.length;
     return candidates.map((c) => ({ sch: c.sch, argsInfo: this.argsInfo }));
   }

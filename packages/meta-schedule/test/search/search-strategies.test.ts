@@ -111,12 +111,17 @@ describe("EvolutionarySearch", () => {
     expectValidAndDistinct(out.handedOut);
   });
 
-  it("never hands out a program the database already holds", () => {
-    const first = tuneWithFakeRunner(new EvolutionarySearch({ populationSize: 32 }), { seed: 4, maxTrials: 16, numTrialsPerIter: 16 });
-    const second = tuneWithFakeRunner(new EvolutionarySearch({ populationSize: 32 }), { seed: 4, maxTrials: 16, numTrialsPerIter: 16, database: first.database });
-    const before = new Set(first.handedOut.map((c) => structuralHash(c.sch.func)));
-    expect(second.handedOut.length).toBeGreaterThan(0);
-    for (const c of second.handedOut) expect(before.has(structuralHash(c.sch.func))).toBe(false);
+  it("never hands out a program the database already holds, even when the same seed replays the same samples", () => {
+    const strategies = [() => new ReplayTraceStrategy(), () => new EvolutionarySearch({ populationSize: 32 })];
+    for (const make of strategies) {
+      const first = tuneWithFakeRunner(make(), { seed: 4, maxTrials: 24, numTrialsPerIter: 8 });
+      const again = make();
+      const second = tuneWithFakeRunner(again, { seed: 4, maxTrials: 24, numTrialsPerIter: 8, database: first.database });
+      const before = new Set(first.handedOut.map((c) => structuralHash(c.sch.func)));
+      expect(second.handedOut).toHaveLength(24);
+      for (const c of second.handedOut) expect(before.has(structuralHash(c.sch.func))).toBe(false);
+      if (again instanceof ReplayTraceStrategy) expect(new Map(again.rejectionTally()).get("duplicate of a candidate already measured")).toBeGreaterThanOrEqual(24);
+    }
   });
 
   it("ends with the reason when no sample of the space is valid", () => {
