@@ -3,10 +3,12 @@ import { structuralEqual, structuralHash } from "@tessera/ir";
 import { Trace } from "@tessera/schedule";
 import { describe, expect, it } from "vitest";
 import {
+  type Database,
   EvolutionarySearch,
   type MeasureCandidate,
   MemoryDatabase,
   MetaScheduleError,
+  type Mutator,
   type Postproc,
   ReplayTraceStrategy,
   ScheduleFnSpace,
@@ -20,6 +22,7 @@ import {
   NearestNeighbourModel,
   gemmTileSpace,
   gemmWorkload,
+  mutateTile,
   threadLimit,
   tileDecisions,
   tuneWithFakeRunner,
@@ -43,7 +46,7 @@ function expectValidAndDistinct(handedOut: readonly MeasureCandidate[]): void {
 }
 
 describe("ReplayTraceStrategy", () => {
-  it("hands out valid, distinct samples until the trials are used, and accounts for every rejected sample", () => {
+  it("hands out valid, distinct samples until the trials are used, and tallies why samples were rejected", () => {
     const strategy = new ReplayTraceStrategy();
     const out = tuneWithFakeRunner(strategy, { seed: 7, maxTrials: 40, numTrialsPerIter: 16 });
     expect(out.handedOut).toHaveLength(40);
@@ -96,13 +99,49 @@ describe("EvolutionarySearch", () => {
   });
 
   it("hands out valid, distinct candidates across batches, seeds its population from the database, and tallies rejections", () => {
+    const memory = new MemoryDatabase();
+    const topK: Array<[k: number, got: number]> = [];
+    const database: Database = {
+      hasWorkload: (f) => memory.hasWorkload(f),
+      commitWorkload: (f) => memory.commitWorkload(f),
+      commitTuningRecord: (r) => memory.commitTuningRecord(r),
+      getTopK(w, k) {
+        const records = memory.getTopK(w, k);
+        topK.push([k, records.length]);
+        return records;
+      },
+      getAllTuningRecords: () => memory.getAllTuningRecords(),
+      size: () => memory.size(),
+    };
     const strategy = new EvolutionarySearch({ populationSize: 48 });
-    const out = tuneWithFakeRunner(strategy, { seed: 11, maxTrials: 40, numTrialsPerIter: 16, costModel: new NearestNeighbourModel() });
+    const out = tuneWithFakeRunner(strategy, { seed: 11, maxTrials: 40, numTrialsPerIter: 16, costModel: new NearestNeighbourModel(), database });
     expect(out.handedOut).toHaveLength(40);
     expectValidAndDistinct(out.handedOut);
-    expect(out.database.size()).toBe(40);
+    expect(memory.size()).toBe(40);
+    // 20% of 48 from the database: none before the first batch, then the 9 best.
+    expect(topK).toEqual([[9, 0], [9, 9], [9, 9]]);
     const tally = new Map(strategy.rejectionTally());
     expect(tally.get(THREAD_LIMIT_REASON)).toBeGreaterThan(0);
+  });
+
+  it("chooses mutators in proportion to their probabilities", () => {
+    const calls = { often: 0, rarely: 0 };
+    const counted = (name: "often" | "rarely"): Mutator => ({ name, apply: (trace, rng, ctx) => (calls[name]++, mutateTile.apply(trace, rng, ctx)) });
+    const workload = gemmWorkload();
+    const ctx = tuneContext(workload, target("nvidia/h100"), { seed: 9 });
+    const space = new ScheduleFnSpace(gemmTileSpace, {
+      postprocs: [threadLimit],
+      mutators: [
+        { mutator: counted("often"), probability: 0.9 },
+        { mutator: counted("rarely"), probability: 0.1 },
+      ],
+    });
+    const strategy = new EvolutionarySearch({ populationSize: 64, geneticMutateProb: 1 });
+    strategy.preTuning(ctx, { maxTrials: 16, numTrialsPerIter: 16, designSpaces: space.generateDesignSpace(ctx), space, database: new MemoryDatabase(), costModel: undefined });
+    expect(strategy.generateMeasureCandidates(ctx)).toHaveLength(16);
+    expect(calls.often + calls.rarely).toBeGreaterThanOrEqual(3 * 64);
+    expect(calls.often / (calls.often + calls.rarely)).toBeGreaterThan(0.8);
+    expect(calls.rarely).toBeGreaterThan(0);
   });
 
   it("works without a cost model (random scores)", () => {
