@@ -12,7 +12,7 @@ import type { PrimFunc } from "@tessera/ir";
 import type { Logger } from "../tune-context.js";
 import { type Workload, workloadOf } from "../workload.js";
 import type { Database, TuningRecord } from "./database.js";
-import { appendJSONLine, readJSONLines } from "./json-lines.js";
+import { appendJSONLine, readJSONLines, withFileErrors } from "./json-lines.js";
 import { MemoryDatabase } from "./memory-database.js";
 import { looksLikeRecordLinePrefix, looksLikeWorkloadLinePrefix, recordFromLine, recordToLine, workloadFromLine, workloadToLine } from "./record-json.js";
 
@@ -42,7 +42,7 @@ export class JSONDatabase implements Database {
     opts: JSONDatabaseOptions = {},
   ) {
     const log = opts.log ?? stderrLogger;
-    mkdirSync(workDir, { recursive: true });
+    withFileErrors(workDir, "create the work directory at", () => mkdirSync(workDir, { recursive: true }));
     this.workloadFile = join(workDir, WORKLOAD_FILE);
     this.recordFile = join(workDir, TUNING_RECORD_FILE);
     // Line k of the workload file is workload k, duplicates (same function twice) included.

@@ -13,6 +13,7 @@
  * that only lacks its newline gets the newline.
  */
 import { appendFileSync, closeSync, existsSync, fsyncSync, openSync, readFileSync, truncateSync, writeSync } from "node:fs";
+import { dirname } from "node:path";
 import { DatabaseError } from "../errors.js";
 import type { Logger } from "../tune-context.js";
 
@@ -30,7 +31,7 @@ const NEWLINE = 0x0a;
  */
 export function readJSONLines(file: string, log: Logger, looksLikeOurs: (text: string) => boolean): JSONLine[] {
   if (!existsSync(file)) return [];
-  const bytes = readFileSync(file);
+  const bytes = withFileErrors(file, "read", () => readFileSync(file));
   const lines = bytes.toString("utf8").split("\n");
   const endsWithNewline = bytes.length === 0 || bytes[bytes.length - 1] === NEWLINE;
   if (endsWithNewline) lines.pop();
@@ -45,10 +46,10 @@ export function readJSONLines(file: string, log: Logger, looksLikeOurs: (text: s
       if (!isUnterminatedLast || !looksLikeOurs(text)) {
         throw new DatabaseError(file, k + 1, `not a line of a tuning database (${(err as Error).message}); the file is corrupt or of another format`);
       }
-      discardIncompleteLastLine(file, bytes, k + 1, log);
+      withFileErrors(file, "repair", () => discardIncompleteLastLine(file, bytes, k + 1, log));
       return out;
     }
-    if (isUnterminatedLast) appendFileSync(file, "\n");
+    if (isUnterminatedLast) withFileErrors(file, "repair", () => appendFileSync(file, "\n"));
   }
   return out;
 }
@@ -64,15 +65,44 @@ function discardIncompleteLastLine(file: string, bytes: Buffer, line: number, lo
   );
 }
 
-/** Appends one line durably (see the module comment). */
+/** Appends one line durably (see the module comment); a file it creates is made durable in its directory too. */
 export function appendJSONLine(file: string, value: unknown): void {
   const data = Buffer.from(`${JSON.stringify(value)}\n`, "utf8");
-  const fd = openSync(file, "a");
+  const created = !existsSync(file);
+  withFileErrors(file, "append to", () => {
+    const fd = openSync(file, "a");
+    try {
+      let written = 0;
+      while (written < data.length) written += writeSync(fd, data, written, data.length - written);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  });
+  if (created) syncDirectory(dirname(file));
+}
+
+/** Best effort: some platforms cannot fsync a directory. */
+function syncDirectory(dir: string): void {
   try {
-    let written = 0;
-    while (written < data.length) written += writeSync(fd, data, written, data.length - written);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
+    const fd = openSync(dir, "r");
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // The data itself is synced; only the new directory entry might not be.
+  }
+}
+
+/** Runs a file operation, reporting an operating-system error as a DatabaseError naming the file. */
+export function withFileErrors<T>(file: string, action: string, f: () => T): T {
+  try {
+    return f();
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (typeof code !== "string") throw err;
+    throw new DatabaseError(file, undefined, `cannot ${action} the file (${code}: ${(err as Error).message})`);
   }
 }

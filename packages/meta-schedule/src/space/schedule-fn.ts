@@ -5,6 +5,7 @@
  * decisions. The function may change the schedule in place (return nothing), return another
  * schedule, or return several (one design space each).
  */
+import { TesseraError } from "@tessera/ir";
 import { Schedule } from "@tessera/schedule";
 import { SpaceGenerationError } from "../errors.js";
 import type { WeightedMutator } from "../mutator/mutator.js";
@@ -52,7 +53,22 @@ export class ScheduleFnSpace implements SpaceGenerator {
       const cause = err instanceof Error ? err.message : String(err);
       throw new SpaceGenerationError(`the space function ${this.name} failed on workload ${ctx.workload.name}: ${cause}`, { cause: err });
     }
-    return scheduleList(returned, sch, this.name);
+    const spaces = scheduleList(returned, sch, this.name);
+    spaces.forEach((s, k) => checkAppliesToWorkload(s, ctx, spaces.length === 1 ? this.name : `${this.name} (schedule ${k})`));
+    return spaces;
+  }
+}
+
+/**
+ * A returned schedule must be one of the workload: its trace has to replay on it (a function
+ * that builds its own Schedule of another function would otherwise fail every sample later).
+ */
+function checkAppliesToWorkload(sch: Schedule, ctx: TuneContext, what: string): void {
+  try {
+    sch.trace.applyTo(new Schedule(ctx.workload.func, { seed: 0 }), { removePostproc: true });
+  } catch (err) {
+    if (!(err instanceof TesseraError)) throw err;
+    throw new SpaceGenerationError(`the space does not apply to this workload (${ctx.workload.name}): the trace of ${what} does not replay on it: ${err.message}`, { cause: err });
   }
 }
 

@@ -213,6 +213,13 @@ describe("JSONDatabase", () => {
     expect(() => new JSONDatabase(dir)).toThrow(/:2: the record's trace is not valid: .*unknown instruction kind "Warp"/);
   });
 
+  it("reports a work directory that cannot be created", () => {
+    const file = join(workDir(), "a-file");
+    writeFileSync(file, "");
+    expect(() => new JSONDatabase(join(file, "db"))).toThrow(DatabaseError);
+    expect(() => new JSONDatabase(join(file, "db"))).toThrow(/cannot create the work directory at the file \(ENOTDIR/);
+  });
+
   it("reads base64 workloads and TVM-layout traces", () => {
     const dir = workDir();
     const { workload, schedules } = candidates(1);

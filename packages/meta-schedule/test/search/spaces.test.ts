@@ -71,6 +71,16 @@ describe("ScheduleFnSpace", () => {
     expect(() => new ScheduleFnSpace("gemm" as never)).toThrow(/expects a function/);
   });
 
+  it("reports a returned schedule that is not of the workload", () => {
+    const ownSchedule = new ScheduleFnSpace(function ownSchedule() {
+      const sch = new Schedule(vectorAdd(64).func);
+      const [i] = sch.getLoops(sch.getBlock("C"));
+      sch.split(i, [null, 32]);
+      return sch;
+    });
+    expect(() => ownSchedule.generateDesignSpace(context(1))).toThrow(/the space does not apply to this workload \(main\): the trace of ownSchedule does not replay on it/);
+  });
+
   it("carries its postprocessors and mutators and initialises them once per task", () => {
     const initialised: string[] = [];
     const p: Postproc = { name: "p", initialize: () => initialised.push("p"), apply: () => POSTPROC_OK };
