@@ -170,6 +170,29 @@ describe("JSONDatabase", () => {
     expect(third.getTopK(workload, 1)[0]!.runSecs).toEqual([5e-4]);
   });
 
+  it("a record file cut at any byte reopens with exactly the complete records, and takes new ones (property)", () => {
+    const template = workDir();
+    const { workload, schedules } = fill(new JSONDatabase(template), 4);
+    const bytes = readFileSync(join(template, TUNING_RECORD_FILE));
+    const lineEnds = [...bytes.entries()].filter(([, b]) => b === 0x0a).map(([k]) => k);
+    fc.assert(
+      fc.property(fc.nat(bytes.length), (cut) => {
+        const dir = workDir();
+        writeFileSync(join(dir, WORKLOAD_FILE), readFileSync(join(template, WORKLOAD_FILE)));
+        writeFileSync(join(dir, TUNING_RECORD_FILE), bytes.subarray(0, cut));
+        // A line is complete when its text is all there (its newline may be missing).
+        const complete = lineEnds.filter((end) => end <= cut).length;
+        const db = new JSONDatabase(dir, { log: () => {} });
+        expect(db.size()).toBe(complete);
+        db.commitTuningRecord(record(workload, schedules[0]!.trace, [7e-3]));
+        const reopened = new JSONDatabase(dir, { log: () => expect.fail("the file was repaired; no warning expected") });
+        expect(reopened.size()).toBe(complete + 1);
+        expect(reopened.getAllTuningRecords().at(-1)!.runSecs).toEqual([7e-3]);
+      }),
+      { numRuns: 40 },
+    );
+  });
+
   it("adds the missing newline of a complete last line before appending", () => {
     const dir = workDir();
     const { workload, schedules } = fill(new JSONDatabase(dir), 2);
