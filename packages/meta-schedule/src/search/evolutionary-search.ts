@@ -106,7 +106,7 @@ export class EvolutionarySearch implements SearchStrategy {
           "warn",
           `[${ctx.taskName}] ${this.name}: only ${unmeasured.length} valid samples of the design space (at least ${needed} needed); the search ends. Rejected: ${round.summary()}`,
         );
-        return undefined;
+        return run.finish();
       }
       const bests = this.evolveWithCostModel(run, [...measured, ...unmeasured], batch, round);
       const picks = this.pickWithEpsGreedy(run, unmeasured, bests, batch, round);
@@ -119,7 +119,7 @@ export class EvolutionarySearch implements SearchStrategy {
       this.emptyIters++;
       if (this.emptyIters >= this.config.numEmptyItersBeforeEarlyStop) {
         ctx.log("info", `[${ctx.taskName}] ${this.name}: ${this.emptyIters} rounds in a row found nothing new; the search ends`);
-        return undefined;
+        return run.finish();
       }
     }
   }

@@ -58,7 +58,7 @@ export class ReplayTraceStrategy implements SearchStrategy {
     run.logRound(this.name, picked.length, round);
     if (picked.length === 0) {
       run.ctx.log("warn", `[${run.ctx.taskName}] ${this.name}: no new valid candidate in ${this.config.maxFailCount} tries; the search ends (rejected: ${round.summary()})`);
-      return undefined;
+      return run.finish();
     }
     return run.handOut(picked);
   }

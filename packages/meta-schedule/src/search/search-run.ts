@@ -39,6 +39,8 @@ export class SearchRun {
   readonly rejections = new RejectionTally();
   trialsIssued = 0;
   resultsReceived = 0;
+  /** Set when the strategy has said the search is over; every later call says so again. */
+  finished = false;
 
   constructor(
     readonly ctx: TuneContext,
@@ -75,9 +77,16 @@ export class SearchRun {
     this.measuredTraces.add(c.traceKey);
   }
 
-  /** Trials left to hand out in the next batch (0 when the budget is used). */
+  /** Trials left to hand out in the next batch (0 when the budget is used or the search is over). */
   nextBatchSize(): number {
+    if (this.finished) return 0;
     return Math.max(0, Math.min(this.numTrialsPerIter, this.maxTrials - this.trialsIssued));
+  }
+
+  /** Ends the search (the strategy returns undefined from now on). */
+  finish(): undefined {
+    this.finished = true;
+    return undefined;
   }
 
   /** Hands candidates out: marks them measured and counts the trials. */

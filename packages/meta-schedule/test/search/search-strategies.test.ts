@@ -83,6 +83,7 @@ describe("ReplayTraceStrategy", () => {
       for (let batch = strategy.generateMeasureCandidates(ctx); batch !== undefined; batch = strategy.generateMeasureCandidates(ctx)) all.push(...batch);
       expect(new Set(all.map((c) => structuralHash(c.sch.func))).size).toBe(5);
       expect(all).toHaveLength(5);
+      expect(strategy.generateMeasureCandidates(ctx)).toBeUndefined();
     }
   });
 });
@@ -170,6 +171,8 @@ describe("EvolutionarySearch", () => {
     const ctx = tuneContext(gemmWorkload(), target("nvidia/h100"), { seed: 1, log: (_level, m) => logs.push(m) });
     const strategy = new EvolutionarySearch({ populationSize: 16, maxFailCount: 2 });
     strategy.preTuning(ctx, { maxTrials: 8, numTrialsPerIter: 8, designSpaces: space.generateDesignSpace(ctx), space, database: new MemoryDatabase(), costModel: undefined });
+    expect(strategy.generateMeasureCandidates(ctx)).toBeUndefined();
+    expect(strategy.rejectionTally()).toEqual([["postproc never: shared memory exceeds 48 KiB", 32]]);
     expect(strategy.generateMeasureCandidates(ctx)).toBeUndefined();
     expect(strategy.rejectionTally()).toEqual([["postproc never: shared memory exceeds 48 KiB", 32]]);
     expect(logs.join("\n")).toMatch(/only 0 valid samples.*32× postproc never: shared memory exceeds 48 KiB/);
