@@ -14,10 +14,11 @@
  * search is random sampling plus mutation of the measured best.
  *
  * Defaults differ from TVM's (population 512, 4 generations) because a replay with
- * postprocessors costs us 1–20 ms on one thread: the population is `4 × numTrialsPerIter`
- * clamped to [64, 256] (256 for TVM's batches of 64) and there are 3 generations (Ansor found
- * 3–4 as good as 10), about 1,000 replays per batch of 64 — seconds, comparable to measuring
- * the batch. Every parameter can be set.
+ * postprocessors costs us 1–20 ms on one thread: the population is `2 × numTrialsPerIter`
+ * clamped to [64, 256] (128 for TVM's batches of 64: the heap of 64 still sees 4 × 128
+ * programs) and there are 3 generations (Ansor found 3–4 as good as 10) — about 500 replays,
+ * 1–10 s per batch of 64, comparable to building and measuring the batch rather than 5× more.
+ * Every parameter can be set.
  */
 import { TesseraError } from "@tessera/ir";
 import { Trace, type TraceJSON } from "@tessera/schedule";
@@ -32,7 +33,7 @@ import type { MeasureCandidate, PreTuningOptions, SearchStrategy } from "./searc
 import { WeightedSampler, randomPermutation } from "./weighted-sampler.js";
 
 export interface EvolutionarySearchConfig {
-  /** Programs per generation; "auto": 4 × numTrialsPerIter clamped to [64, 256]. TVM: 512. */
+  /** Programs per generation; "auto": 2 × numTrialsPerIter clamped to [64, 256]. TVM: 512. */
   readonly populationSize: number | "auto";
   /** Share of the population taken from the database's best records (TVM: 0.2). */
   readonly initMeasuredRatio: number;
@@ -83,7 +84,7 @@ export class EvolutionarySearch implements SearchStrategy {
   preTuning(ctx: TuneContext, opts: PreTuningOptions): void {
     const run = new SearchRun(ctx, opts, this.name);
     const c = this.config;
-    this.populationSize = c.populationSize === "auto" ? Math.min(256, Math.max(64, 4 * run.numTrialsPerIter)) : c.populationSize;
+    this.populationSize = c.populationSize === "auto" ? Math.min(256, Math.max(64, 2 * run.numTrialsPerIter)) : c.populationSize;
     this.minUnmeasured = c.initMinUnmeasured === "auto" ? Math.min(50, Math.ceil(this.populationSize / 2)) : c.initMinUnmeasured;
     this.emptyIters = 0;
     this.replayedRecords = new Map();

@@ -193,6 +193,6 @@ describe("EvolutionarySearch", () => {
       s.preTuning(ctx, { maxTrials: 10, numTrialsPerIter, designSpaces: space.generateDesignSpace(ctx), space, database: new MemoryDatabase(), costModel: undefined });
       return s.resolvedPopulationSize;
     });
-    expect(sizes).toEqual([64, 128, 256, 256]);
+    expect(sizes).toEqual([64, 64, 128, 256]);
   });
 });
