@@ -9,7 +9,8 @@ import { SpaceGenerationError } from "../errors.js";
 import type { WeightedMutator } from "../mutator/mutator.js";
 import type { Postproc } from "../postproc/postproc.js";
 import type { TuneContext } from "../tune-context.js";
-import { type SpaceOptions, checkedMutators, checkedPostprocs, initializeSpaceComponents } from "./schedule-fn.js";
+import type { SpaceOptions } from "./schedule-fn.js";
+import { checkedMutators, checkedPostprocs, initializeSpaceComponents } from "./space-components.js";
 import type { SpaceGenerator } from "./space-generator.js";
 
 export class SpaceGeneratorUnion implements SpaceGenerator {
