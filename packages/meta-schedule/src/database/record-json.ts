@@ -12,6 +12,7 @@ import { Trace, type TraceJSON } from "@tessera/schedule";
 import { z } from "zod";
 import { ArgInfoJSONSchema, argInfoFromJSON, argInfoToJSON } from "../arg-info.js";
 import { DatabaseError } from "../errors.js";
+import { FAILED_RUN_SECS } from "../runner/runner.js";
 import { type Workload, workloadOf } from "../workload.js";
 import type { TargetConfig, TuningRecord } from "./database.js";
 
@@ -46,8 +47,10 @@ function isBase64(text: string): boolean {
 
 export type RecordLine = [workloadIndex: number, [trace: TraceJSON, runSecs: number[] | null, target: TargetConfig, argsInfo: unknown[]]];
 
+/** JSON has no NaN or Infinity: a run time that is not finite is written as TVM's failure time, 1e10 s. */
 export function recordToLine(record: TuningRecord, workloadIndex: number): RecordLine {
-  return [workloadIndex, [record.trace, record.runSecs === undefined ? null : [...record.runSecs], { ...record.target }, record.argsInfo.map(argInfoToJSON)]];
+  const runSecs = record.runSecs === undefined ? null : record.runSecs.map((s) => (Number.isFinite(s) ? s : FAILED_RUN_SECS));
+  return [workloadIndex, [record.trace, runSecs, { ...record.target }, record.argsInfo.map(argInfoToJSON)]];
 }
 
 const targetConfigSchema = z.object({

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { target } from "@tessera/codegen";
 import { gemmReluAdd, printTVMScript, structuralEqual, vectorAdd } from "@tessera/ir";
-import { Trace } from "@tessera/schedule";
+import { Schedule, Trace } from "@tessera/schedule";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import {
@@ -234,6 +234,26 @@ describe("JSONDatabase", () => {
     truncateSync(file, readFileSync(file, "utf8").indexOf("\n") + 1);
     appendFileSync(file, `${JSON.stringify([0, [{ format: "tessera-trace", version: 1, instructions: [{ kind: "Warp", inputs: [], attrs: [], outputs: [] }], decisions: [] }, [1], H100, []]])}\n`);
     expect(() => new JSONDatabase(dir)).toThrow(/:2: the record's trace is not valid: .*unknown instruction kind "Warp"/);
+  });
+
+  it("stores a run time that is not finite as a failure", () => {
+    const dir = workDir();
+    const { workload, schedules } = candidates(2);
+    const db = new JSONDatabase(dir);
+    db.commitTuningRecord(record(workload, schedules[0]!.trace, [Number.NaN]));
+    db.commitTuningRecord(record(workload, schedules[1]!.trace, [1e-3, Number.POSITIVE_INFINITY]));
+    const reopened = new JSONDatabase(dir);
+    expect(reopened.getAllTuningRecords().map((r) => r.runSecs)).toEqual([[1e10], [1e-3, 1e10]]);
+    expect(reopened.getTopK(workload, 5)).toEqual([]);
+  });
+
+  it("says so when no record of the function replays on it", () => {
+    const db = new MemoryDatabase();
+    const { workload } = candidates(1);
+    const other = new Schedule(vectorAdd(64).func);
+    other.split(other.getLoops(other.getBlock("C"))[0], [null, 32]);
+    db.commitTuningRecord(record(workload, other.trace, [1e-3]));
+    expect(() => queryBestSchedule(db, workload.func)).toThrow(/none of the 1 record\(s\) of workload main replays on it; the first failed with: .*C/s);
   });
 
   it("reports a work directory that cannot be created", () => {
