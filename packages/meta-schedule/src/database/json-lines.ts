@@ -25,11 +25,16 @@ export interface JSONLine {
 
 const NEWLINE = 0x0a;
 
-/**
- * The JSON values of the file's non-blank lines; [] for a missing file. `looksLikeOurs` tells
- * whether an unreadable last line could be the start of one of our lines (else it is corruption).
- */
-export function readJSONLines(file: string, log: Logger, looksLikeOurs: (text: string) => boolean): JSONLine[] {
+export interface ReadOptions {
+  readonly log: Logger;
+  /** Whether an unreadable last line could be the start of one of our lines (else it is corruption). */
+  readonly looksLikeOurs: (text: string) => boolean;
+  /** Repair the file (default); a read-only reader only ignores the incomplete line. */
+  readonly repair: boolean;
+}
+
+/** The JSON values of the file's non-blank lines; [] for a missing file. */
+export function readJSONLines(file: string, opts: ReadOptions): JSONLine[] {
   if (!existsSync(file)) return [];
   const bytes = withFileErrors(file, "read", () => readFileSync(file));
   const lines = bytes.toString("utf8").split("\n");
@@ -43,13 +48,14 @@ export function readJSONLines(file: string, log: Logger, looksLikeOurs: (text: s
     try {
       out.push({ line: k + 1, value: JSON.parse(text) as unknown });
     } catch (err) {
-      if (!isUnterminatedLast || !looksLikeOurs(text)) {
+      if (!isUnterminatedLast || !opts.looksLikeOurs(text)) {
         throw new DatabaseError(file, k + 1, `not a line of a tuning database (${(err as Error).message}); the file is corrupt or of another format`);
       }
-      withFileErrors(file, "repair", () => discardIncompleteLastLine(file, bytes, k + 1, log));
+      if (opts.repair) withFileErrors(file, "repair", () => discardIncompleteLastLine(file, bytes, k + 1, opts.log));
+      else opts.log("warn", `${file}:${k + 1}: the last line is incomplete (a tuning run was probably interrupted while writing it); it is ignored (the database is open read-only)`);
       return out;
     }
-    if (isUnterminatedLast) withFileErrors(file, "repair", () => appendFileSync(file, "\n"));
+    if (isUnterminatedLast && opts.repair) withFileErrors(file, "repair", () => appendFileSync(file, "\n"));
   }
   return out;
 }

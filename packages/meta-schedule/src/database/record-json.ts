@@ -34,7 +34,8 @@ export function workloadFromLine(value: unknown, file: string, line: number): Wo
     entries = [...parseTVMScript(text, { fileName: `${file}:${line}` }).functions];
   } catch (err) {
     if (!(err instanceof TesseraError)) throw err;
-    throw new DatabaseError(file, line, `the workload's TVMScript does not parse: ${err.message}`);
+    const hint = text.trimStart().startsWith("{") ? " (it is JSON: a database written by TVM stores its own IR serialisation, which Tessera cannot read)" : "";
+    throw new DatabaseError(file, line, `the workload's TVMScript does not parse${hint}: ${err.message}`);
   }
   if (entries.length !== 1) throw new DatabaseError(file, line, `a workload is one function; this line holds ${entries.length}`);
   const [name, func] = entries[0]!;

@@ -256,6 +256,32 @@ describe("JSONDatabase", () => {
     expect(() => queryBestSchedule(db, workload.func)).toThrow(/none of the 1 record\(s\) of workload main replays on it; the first failed with: .*C/s);
   });
 
+  it("opens read-only without creating, repairing or committing anything", () => {
+    const missing = join(workDir(), "nothing-here");
+    expect(() => new JSONDatabase(missing, { readOnly: true })).toThrow(`${missing}: no tuning database here`);
+    expect(existsSync(missing)).toBe(false);
+
+    const dir = workDir();
+    const { workload, schedules } = fill(new JSONDatabase(dir), 3);
+    const file = join(dir, TUNING_RECORD_FILE);
+    truncateSync(file, statSync(file).size - 25);
+    const damaged = readFileSync(file);
+    const warnings: string[] = [];
+    const db = new JSONDatabase(dir, { readOnly: true, log: (_l, m) => warnings.push(m) });
+    expect(db.size()).toBe(2);
+    expect(warnings).toEqual([expect.stringContaining(`${file}:3: the last line is incomplete`)]);
+    expect(readFileSync(file).equals(damaged)).toBe(true);
+    expect(() => db.commitTuningRecord(record(workload, schedules[0]!.trace, [1]))).toThrow(/open read-only/);
+    expect(() => db.commitWorkload(vectorAdd(64).func)).toThrow(/open read-only/);
+    expect(queryBestSchedule(db, workload.func)!.record.runSecs).toEqual([2e-3]);
+  });
+
+  it("explains that a workload stored by TVM cannot be read", () => {
+    const dir = workDir();
+    writeFileSync(join(dir, WORKLOAD_FILE), `${JSON.stringify(["1234567", Buffer.from('{"root": 1, "nodes": []}').toString("base64")])}\n`);
+    expect(() => new JSONDatabase(dir)).toThrow(/database_workload\.json:1: the workload's TVMScript does not parse \(it is JSON: a database written by TVM/);
+  });
+
   it("reports a work directory that cannot be created", () => {
     const file = join(workDir(), "a-file");
     writeFileSync(file, "");
