@@ -20,3 +20,8 @@ export * from "./runner/runner.js";
 export * from "./database/database.js";
 export * from "./cost-model/cost-model.js";
 export * from "./feature/feature-extractor.js";
+export * from "./space/schedule-fn.js";
+export * from "./space/trace-space.js";
+export * from "./space/union.js";
+export * from "./search/index.js";
+export * from "./database/index.js";

@@ -33,4 +33,6 @@ export interface SearchStrategy {
   generateMeasureCandidates(ctx: TuneContext): MeasureCandidate[] | undefined;
   notifyRunnerResults(ctx: TuneContext, candidates: readonly MeasureCandidate[], results: readonly RunnerResult[]): void;
   postTuning(ctx: TuneContext): void;
+  /** Why candidates were rejected since `preTuning` (reason, count), most frequent first, for the tuning log. */
+  rejectionTally?(): ReadonlyArray<readonly [reason: string, count: number]>;
 }

@@ -1,0 +1,114 @@
+/**
+ * A tuning database in a work directory (TVM's `JSONDatabase`): `database_workload.json` and
+ * `database_tuning_record.json`, JSON-lines files that are only ever appended to (see
+ * json-lines.ts for durability and damage handling, record-json.ts for the line layout). The
+ * whole database is loaded into a MemoryDatabase on opening; every commit appends and fsyncs
+ * one line before it returns. One writer at a time: two processes appending to the same
+ * directory would disagree on workload indices.
+ */
+import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { PrimFunc } from "@tessera/ir";
+import { DatabaseError } from "../errors.js";
+import type { Logger } from "../tune-context.js";
+import { type Workload, workloadOf } from "../workload.js";
+import type { Database, TuningRecord } from "./database.js";
+import { appendJSONLine, readJSONLines, withFileErrors } from "./json-lines.js";
+import { MemoryDatabase } from "./memory-database.js";
+import { looksLikeRecordLinePrefix, looksLikeWorkloadLinePrefix, recordFromLine, recordToLine, workloadFromLine, workloadToLine } from "./record-json.js";
+
+export const WORKLOAD_FILE = "database_workload.json";
+export const TUNING_RECORD_FILE = "database_tuning_record.json";
+
+export interface JSONDatabaseOptions {
+  /** Warnings (a repaired file); by default printed to stderr. */
+  readonly log?: Logger;
+  /**
+   * Only read (`tessera build --database`): the directory must exist, nothing is created or
+   * repaired (an incomplete last line is ignored with a warning), and commits of anything new fail.
+   */
+  readonly readOnly?: boolean;
+}
+
+const stderrLogger: Logger = (level, message) => {
+  if (level === "warn") process.stderr.write(`warning: ${message}\n`);
+};
+
+export class JSONDatabase implements Database {
+  readonly workloadFile: string;
+  readonly recordFile: string;
+  private readonly memory = new MemoryDatabase();
+  /** Workload index in the file, by structural hash. */
+  private readonly indexByHash = new Map<string, number>();
+  private workloadCount = 0;
+  private readonly readOnly: boolean;
+
+  /** Opens (creating when missing) the database in `workDir`. */
+  constructor(
+    readonly workDir: string,
+    opts: JSONDatabaseOptions = {},
+  ) {
+    const log = opts.log ?? stderrLogger;
+    this.readOnly = opts.readOnly === true;
+    if (this.readOnly) {
+      if (!existsSync(workDir)) throw new DatabaseError(workDir, undefined, "no tuning database here: the directory does not exist");
+    } else withFileErrors(workDir, "create the work directory at", () => mkdirSync(workDir, { recursive: true }));
+    this.workloadFile = join(workDir, WORKLOAD_FILE);
+    this.recordFile = join(workDir, TUNING_RECORD_FILE);
+    // Line k of the workload file is workload k, duplicates (same function twice) included.
+    const byIndex: Workload[] = [];
+    for (const { line, value } of readJSONLines(this.workloadFile, { log, looksLikeOurs: looksLikeWorkloadLinePrefix, repair: !this.readOnly })) {
+      const parsed = workloadFromLine(value, this.workloadFile, line);
+      const known = this.memory.findWorkload(parsed.func);
+      const workload = known ?? this.memory.addWorkload(parsed);
+      if (known === undefined) this.indexByHash.set(workload.hash, byIndex.length);
+      byIndex.push(workload);
+    }
+    this.workloadCount = byIndex.length;
+    for (const { line, value } of readJSONLines(this.recordFile, { log, looksLikeOurs: looksLikeRecordLinePrefix, repair: !this.readOnly })) {
+      this.memory.commitTuningRecord(recordFromLine(value, this.recordFile, line, (k) => byIndex[k], byIndex.length));
+    }
+  }
+
+  hasWorkload(func: PrimFunc): boolean {
+    return this.memory.hasWorkload(func);
+  }
+
+  commitWorkload(func: PrimFunc): Workload {
+    const known = this.memory.findWorkload(func);
+    if (known !== undefined) return known;
+    return this.appendWorkload(workloadOf(func));
+  }
+
+  commitTuningRecord(record: TuningRecord): void {
+    this.checkWritable(this.recordFile);
+    const workload = this.memory.findWorkload(record.workload.func) ?? this.appendWorkload(record.workload);
+    appendJSONLine(this.recordFile, recordToLine(record, this.indexByHash.get(workload.hash)!));
+    this.memory.commitTuningRecord(record.workload === workload ? record : { ...record, workload });
+  }
+
+  getTopK(workload: Workload, k: number): TuningRecord[] {
+    return this.memory.getTopK(workload, k);
+  }
+
+  /** All records in file order. */
+  getAllTuningRecords(): TuningRecord[] {
+    return this.memory.getAllTuningRecords();
+  }
+
+  size(): number {
+    return this.memory.size();
+  }
+
+  private checkWritable(file: string): void {
+    if (this.readOnly) throw new DatabaseError(file, undefined, "the database is open read-only; nothing can be committed");
+  }
+
+  /** A new workload: written to the file first, then known in memory. */
+  private appendWorkload(workload: Workload): Workload {
+    this.checkWritable(this.workloadFile);
+    appendJSONLine(this.workloadFile, workloadToLine(workload));
+    this.indexByHash.set(workload.hash, this.workloadCount++);
+    return this.memory.addWorkload(workload);
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * Append-only JSON-lines files, robust to a run killed while writing.
+ *
+ * Writing: each line is appended with a single `write` of the whole line (newline included) on
+ * a file opened for appending, then `fsync`ed before the call returns; existing bytes are never
+ * rewritten. So a crash can leave at most one incomplete line, at the end of the file.
+ *
+ * Reading: every line must be JSON. An unreadable line anywhere but at the end is corruption (or a
+ * foreign file) and fails the load with a DatabaseError naming file and line. An unreadable last
+ * line without its newline is the remains of an interrupted append: it is reported with a
+ * warning, its bytes are copied to `<file>.damaged` (so nothing is lost), and the file is cut
+ * back to the end of the previous line so that new lines append cleanly. A complete last line
+ * that only lacks its newline gets the newline.
+ */
+import { appendFileSync, closeSync, existsSync, fsyncSync, openSync, readFileSync, truncateSync, writeSync } from "node:fs";
+import { dirname } from "node:path";
+import { DatabaseError } from "../errors.js";
+import type { Logger } from "../tune-context.js";
+
+export interface JSONLine {
+  /** 1-based line number in the file. */
+  readonly line: number;
+  readonly value: unknown;
+}
+
+const NEWLINE = 0x0a;
+
+export interface ReadOptions {
+  readonly log: Logger;
+  /** Whether an unreadable last line could be the start of one of our lines (else it is corruption). */
+  readonly looksLikeOurs: (text: string) => boolean;
+  /** Repair the file (default); a read-only reader only ignores the incomplete line. */
+  readonly repair: boolean;
+}
+
+/** The JSON values of the file's non-blank lines; [] for a missing file. */
+export function readJSONLines(file: string, opts: ReadOptions): JSONLine[] {
+  if (!existsSync(file)) return [];
+  const bytes = withFileErrors(file, "read", () => readFileSync(file));
+  const lines = bytes.toString("utf8").split("\n");
+  const endsWithNewline = bytes.length === 0 || bytes[bytes.length - 1] === NEWLINE;
+  if (endsWithNewline) lines.pop();
+  const out: JSONLine[] = [];
+  for (let k = 0; k < lines.length; k++) {
+    const text = lines[k]!;
+    if (text.trim() === "") continue;
+    const isUnterminatedLast = k === lines.length - 1 && !endsWithNewline;
+    try {
+      out.push({ line: k + 1, value: JSON.parse(text) as unknown });
+    } catch (err) {
+      if (!isUnterminatedLast || !opts.looksLikeOurs(text)) {
+        throw new DatabaseError(file, k + 1, `not a line of a tuning database (${(err as Error).message}); the file is corrupt or of another format`);
+      }
+      if (opts.repair) withFileErrors(file, "repair", () => discardIncompleteLastLine(file, bytes, k + 1, opts.log));
+      else opts.log("warn", `${file}:${k + 1}: the last line is incomplete (a tuning run was probably interrupted while writing it); it is ignored (the database is open read-only)`);
+      return out;
+    }
+    if (isUnterminatedLast && opts.repair) withFileErrors(file, "repair", () => appendFileSync(file, "\n"));
+  }
+  return out;
+}
+
+function discardIncompleteLastLine(file: string, bytes: Buffer, line: number, log: Logger): void {
+  const keep = bytes.lastIndexOf(NEWLINE) + 1;
+  const damaged = `${file}.damaged`;
+  appendFileSync(damaged, Buffer.concat([bytes.subarray(keep), Buffer.from("\n")]));
+  truncateSync(file, keep);
+  log(
+    "warn",
+    `${file}:${line}: the last line is incomplete (a tuning run was probably interrupted while writing it); it was discarded (its text is kept in ${damaged}), the ${line - 1} line(s) before it are intact, and new records go after them`,
+  );
+}
+
+/** Appends one line durably (see the module comment); a file it creates is made durable in its directory too. */
+export function appendJSONLine(file: string, value: unknown): void {
+  const data = Buffer.from(`${JSON.stringify(value)}\n`, "utf8");
+  const created = !existsSync(file);
+  withFileErrors(file, "append to", () => {
+    const fd = openSync(file, "a");
+    try {
+      let written = 0;
+      while (written < data.length) written += writeSync(fd, data, written, data.length - written);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  });
+  if (created) syncDirectory(dirname(file));
+}
+
+/** Best effort: some platforms cannot fsync a directory. */
+function syncDirectory(dir: string): void {
+  try {
+    const fd = openSync(dir, "r");
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // The data itself is synced; only the new directory entry might not be.
+  }
+}
+
+/** Runs a file operation, reporting an operating-system error as a DatabaseError naming the file. */
+export function withFileErrors<T>(file: string, action: string, f: () => T): T {
+  try {
+    return f();
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (typeof code !== "string") throw err;
+    throw new DatabaseError(file, undefined, `cannot ${action} the file (${code}: ${(err as Error).message})`);
+  }
+}

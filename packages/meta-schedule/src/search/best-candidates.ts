@@ -1,0 +1,38 @@
+/**
+ * The `capacity` best-scored candidates seen so far, one per program, none of the excluded
+ * (already measured) ones (TVM's `SizedHeap` in the evolutionary search).
+ */
+import type { Candidate } from "./candidate-replayer.js";
+
+export class BestCandidates {
+  private readonly items: Array<{ readonly candidate: Candidate; readonly score: number }> = [];
+  private readonly held = new Set<string>();
+
+  constructor(
+    private readonly capacity: number,
+    private readonly excluded: (c: Candidate) => boolean,
+  ) {}
+
+  offer(candidate: Candidate, score: number): void {
+    if (this.capacity <= 0 || this.excluded(candidate) || this.held.has(candidate.hash)) return;
+    if (this.items.length < this.capacity) {
+      this.items.push({ candidate, score });
+      this.held.add(candidate.hash);
+      return;
+    }
+    let worst = 0;
+    for (let k = 1; k < this.items.length; k++) if (this.items[k]!.score < this.items[worst]!.score) worst = k;
+    if (score <= this.items[worst]!.score) return;
+    this.held.delete(this.items[worst]!.candidate.hash);
+    this.items[worst] = { candidate, score };
+    this.held.add(candidate.hash);
+  }
+
+  get size(): number {
+    return this.items.length;
+  }
+
+  bestFirst(): Candidate[] {
+    return [...this.items].sort((a, b) => b.score - a.score).map((e) => e.candidate);
+  }
+}

@@ -1,0 +1,290 @@
+/**
+ * Evolutionary search with a cost model (TVM's `EvolutionarySearch`). Each batch:
+ *  1. the initial population: the best measured records of the workload from the database
+ *     (a share `initMeasuredRatio` of the population), replayed, plus fresh random samples of the
+ *     design spaces (the rest; the batch is abandoned when fewer than `initMinUnmeasured` valid
+ *     samples come out of `maxFailCount` rounds of tries);
+ *  2. `geneticNumIters` generations: the cost model scores the population, every unmeasured
+ *     program enters a heap of the batch's best, and the next population is drawn with parents
+ *     chosen in proportion to their scores — mutated (probability `geneticMutateProb`, mutator
+ *     chosen by its probability) and replayed, or copied (each parent at most once);
+ *  3. ε-greedy pick: a share `epsGreedy` of the batch are random fresh samples, the rest the
+ *     heap's best; programs already handed out (by structural hash) are never handed out again.
+ * Five empty batches in a row end the search. Without a cost model, scores are random, so the
+ * search is random sampling plus mutation of the measured best.
+ *
+ * Defaults differ from TVM's (population 512, 4 generations) because a replay with
+ * postprocessors costs us 1–20 ms on one thread: the population is `2 × numTrialsPerIter`
+ * clamped to [64, 256] (128 for TVM's batches of 64: the heap of 64 still sees 4 × 128
+ * programs) and there are 3 generations (Ansor found 3–4 as good as 10) — about 500 replays,
+ * 1–10 s per batch of 64, comparable to building and measuring the batch rather than 5× more.
+ * Every parameter can be set.
+ */
+import { TesseraError } from "@tessera/ir";
+import { Trace, type TraceJSON } from "@tessera/schedule";
+import { MetaScheduleError } from "../errors.js";
+import type { RunnerResult } from "../runner/runner.js";
+import type { TuneContext } from "../tune-context.js";
+import { BestCandidates } from "./best-candidates.js";
+import { type Candidate, traceKeyOf } from "./candidate-replayer.js";
+import { RejectionTally } from "./rejection-tally.js";
+import { DUPLICATE_OF_MEASURED, SearchRun, requireRun } from "./search-run.js";
+import type { MeasureCandidate, PreTuningOptions, SearchStrategy } from "./search-strategy.js";
+import { WeightedSampler, randomPermutation } from "./weighted-sampler.js";
+
+export interface EvolutionarySearchConfig {
+  /** Programs per generation; "auto": 2 × numTrialsPerIter clamped to [64, 256]. TVM: 512. */
+  readonly populationSize: number | "auto";
+  /** Share of the population taken from the database's best records (TVM: 0.2). */
+  readonly initMeasuredRatio: number;
+  /** Fewest valid fresh samples to go on with; "auto": min(50, half the population). TVM: 50. */
+  readonly initMinUnmeasured: number | "auto";
+  /** Rounds of initial sampling before giving up (TVM: 5). */
+  readonly maxFailCount: number;
+  /** Generations of mutation (TVM: 4). */
+  readonly geneticNumIters: number;
+  /** Probability that a slot of the next generation is a mutation rather than a copy (TVM: 0.85). */
+  readonly geneticMutateProb: number;
+  /** Tries per slot before the last parent drawn is copied (TVM: 10). */
+  readonly geneticMaxFailCount: number;
+  /** Share of each batch picked at random from the fresh samples (TVM: 0.05). */
+  readonly epsGreedy: number;
+  /** Empty batches in a row that end the search (TVM: 5). */
+  readonly numEmptyItersBeforeEarlyStop: number;
+}
+
+export const DEFAULT_EVOLUTIONARY_SEARCH_CONFIG: EvolutionarySearchConfig = {
+  populationSize: "auto",
+  initMeasuredRatio: 0.2,
+  initMinUnmeasured: "auto",
+  maxFailCount: 5,
+  geneticNumIters: 3,
+  geneticMutateProb: 0.85,
+  geneticMaxFailCount: 10,
+  epsGreedy: 0.05,
+  numEmptyItersBeforeEarlyStop: 5,
+};
+
+export const DUPLICATE_IN_BATCH = "duplicate of another candidate of the batch";
+
+export class EvolutionarySearch implements SearchStrategy {
+  readonly name = "evolutionarySearch";
+  readonly config: EvolutionarySearchConfig;
+  private run: SearchRun | undefined;
+  private populationSize = 0;
+  private minUnmeasured = 0;
+  private emptyIters = 0;
+  private replayedRecords = new Map<string, Candidate | undefined>();
+
+  constructor(config: Partial<EvolutionarySearchConfig> = {}) {
+    this.config = { ...DEFAULT_EVOLUTIONARY_SEARCH_CONFIG, ...config };
+    checkConfig(this.config);
+  }
+
+  preTuning(ctx: TuneContext, opts: PreTuningOptions): void {
+    const run = new SearchRun(ctx, opts, this.name);
+    const c = this.config;
+    this.populationSize = c.populationSize === "auto" ? Math.min(256, Math.max(64, 2 * run.numTrialsPerIter)) : c.populationSize;
+    this.minUnmeasured = c.initMinUnmeasured === "auto" ? Math.min(50, Math.ceil(this.populationSize / 2)) : c.initMinUnmeasured;
+    this.emptyIters = 0;
+    this.replayedRecords = new Map();
+    this.run = run;
+  }
+
+  generateMeasureCandidates(_ctx: TuneContext): MeasureCandidate[] | undefined {
+    const run = requireRun(this.run, this.name, "generateMeasureCandidates");
+    const { ctx } = run;
+    for (;;) {
+      const batch = run.nextBatchSize();
+      if (batch === 0) return undefined;
+      const round = new RejectionTally();
+      const measured = this.pickBestFromDatabase(run, Math.floor(this.populationSize * this.config.initMeasuredRatio), round);
+      const unmeasured = this.sampleInitPopulation(run, this.populationSize - measured.length, round);
+      const needed = Math.min(this.minUnmeasured, this.populationSize - measured.length);
+      if (unmeasured.length < needed) {
+        run.rejections.addAll(round);
+        ctx.log(
+          "warn",
+          `[${ctx.taskName}] ${this.name}: only ${unmeasured.length} valid samples of the design space (at least ${needed} needed); the search ends. Rejected: ${round.summary()}`,
+        );
+        return run.finish();
+      }
+      const bests = this.evolveWithCostModel(run, [...measured, ...unmeasured], batch, round);
+      const picks = this.pickWithEpsGreedy(run, unmeasured, bests, batch, round);
+      run.rejections.addAll(round);
+      run.logRound(this.name, picks.length, round);
+      if (picks.length > 0) {
+        this.emptyIters = 0;
+        return run.handOut(picks);
+      }
+      this.emptyIters++;
+      if (this.emptyIters >= this.config.numEmptyItersBeforeEarlyStop) {
+        ctx.log("info", `[${ctx.taskName}] ${this.name}: ${this.emptyIters} rounds in a row found nothing new; the search ends`);
+        return run.finish();
+      }
+    }
+  }
+
+  notifyRunnerResults(_ctx: TuneContext, _candidates: readonly MeasureCandidate[], results: readonly RunnerResult[]): void {
+    requireRun(this.run, this.name, "notifyRunnerResults").resultsReceived += results.length;
+  }
+
+  postTuning(_ctx: TuneContext): void {
+    const run = requireRun(this.run, this.name, "postTuning");
+    run.ctx.log("info", `[${run.ctx.taskName}] ${this.name}: done after ${run.trialsIssued} trials; rejected candidates: ${run.rejections.summary()}`);
+  }
+
+  /** Why candidates were rejected since `preTuning`, most frequent first. */
+  rejectionTally(): ReadonlyArray<readonly [string, number]> {
+    return this.run?.rejections.entries() ?? [];
+  }
+
+  /** The population size in use (after "auto" is resolved by `preTuning`). */
+  get resolvedPopulationSize(): number {
+    return this.populationSize;
+  }
+
+  // ---- the steps -------------------------------------------------------------------------------
+
+  /**
+   * The database's best records of the workload, replayed with their decisions. A record is
+   * replayed once per search (then remembered), since the database's best change slowly.
+   */
+  private pickBestFromDatabase(run: SearchRun, count: number, round: RejectionTally): Candidate[] {
+    if (count <= 0) return [];
+    const out: Candidate[] = [];
+    for (const record of run.database.getTopK(run.workload, count)) {
+      const key = traceKeyOf(record.trace);
+      if (!this.replayedRecords.has(key)) this.replayedRecords.set(key, this.replayRecord(run, record.trace, round));
+      const c = this.replayedRecords.get(key);
+      if (c === undefined) continue;
+      run.markMeasured(c);
+      out.push(c);
+    }
+    return out;
+  }
+
+  private replayRecord(run: SearchRun, json: TraceJSON, round: RejectionTally): Candidate | undefined {
+    let trace: Trace;
+    try {
+      trace = Trace.fromJSON(json);
+    } catch (err) {
+      if (!(err instanceof TesseraError)) throw err;
+      round.add("a database record's trace is unreadable");
+      return undefined;
+    }
+    return run.replayer.replayRecorded(trace, round);
+  }
+
+  private sampleInitPopulation(run: SearchRun, count: number, round: RejectionTally): Candidate[] {
+    const out: Candidate[] = [];
+    const needed = Math.min(this.minUnmeasured, count);
+    for (let rounds = 0; rounds < this.config.maxFailCount && (out.length < needed || rounds === 0); rounds++) {
+      for (let k = 0; k < count; k++) {
+        const c = run.replayer.sampleFresh(run.designSpaces, round);
+        if (c !== undefined) out.push(c);
+      }
+    }
+    return out.slice(0, count);
+  }
+
+  private evolveWithCostModel(run: SearchRun, population: Candidate[], batch: number, round: RejectionTally): Candidate[] {
+    const heap = new BestCandidates(batch, (c) => run.isMeasured(c));
+    let current = population;
+    for (let iter = 0; ; iter++) {
+      const scores = this.predict(run, current);
+      current.forEach((c, k) => heap.offer(c, scores[k]!));
+      if (iter >= this.config.geneticNumIters || current.length === 0) break;
+      current = this.nextGeneration(run, current, scores, round);
+    }
+    return heap.bestFirst();
+  }
+
+  private predict(run: SearchRun, population: readonly Candidate[]): number[] {
+    if (run.costModel === undefined) return population.map(() => run.rng.uniform());
+    const scores = run.costModel.predict(run.ctx, population.map((c) => ({ sch: c.sch, argsInfo: run.argsInfo })));
+    if (scores.length !== population.length) {
+      throw new MetaScheduleError(`${this.name}: cost model ${run.costModel.name} gave ${scores.length} scores for ${population.length} candidates`);
+    }
+    return scores.map((s) => (Number.isFinite(s) && s > 0 ? s : 0));
+  }
+
+  private nextGeneration(run: SearchRun, population: readonly Candidate[], scores: readonly number[], round: RejectionTally): Candidate[] {
+    const { rng, ctx } = run;
+    const parents = new WeightedSampler(scores);
+    const mutators = run.mutators.filter((m) => m.probability > 0);
+    const mutatorSampler = mutators.length > 0 ? new WeightedSampler(mutators.map((m) => m.probability)) : undefined;
+    const copied = new Uint8Array(population.length);
+    const next: Candidate[] = [];
+    for (let slot = 0; slot < this.populationSize; slot++) {
+      let chosen: Candidate | undefined;
+      let parent = 0;
+      for (let fails = 0; chosen === undefined && fails <= this.config.geneticMaxFailCount; fails++) {
+        parent = parents.sample(rng);
+        if (mutatorSampler !== undefined && rng.uniform() < this.config.geneticMutateProb) {
+          const mutator = mutators[mutatorSampler.sample(rng)]!.mutator;
+          let mutated: Trace | undefined;
+          try {
+            mutated = mutator.apply(population[parent]!.sch.trace, rng, ctx);
+          } catch (err) {
+            if (!(err instanceof TesseraError)) throw err;
+            round.add(`mutator ${mutator.name} failed`);
+            continue;
+          }
+          if (mutated === undefined) round.add(`mutator ${mutator.name} found nothing to change`);
+          else chosen = run.replayer.replayRecorded(mutated, round);
+        } else if (copied[parent] === 0) {
+          copied[parent] = 1;
+          chosen = population[parent];
+        }
+      }
+      next.push(chosen ?? population[parent]!);
+    }
+    return next;
+  }
+
+  private pickWithEpsGreedy(run: SearchRun, unmeasured: readonly Candidate[], bests: readonly Candidate[], batch: number, round: RejectionTally): Candidate[] {
+    const numRands = Math.floor(batch * this.config.epsGreedy);
+    const numBests = batch - numRands;
+    const rands = randomPermutation(unmeasured.length, run.rng).map((k) => unmeasured[k]!);
+    const picks: Candidate[] = [];
+    const picked = new Set<string>();
+    let nextBest = 0;
+    let nextRand = 0;
+    while (picks.length < batch) {
+      const fromBests = picks.length < numBests;
+      let c: Candidate | undefined;
+      if (fromBests) c = nextBest < bests.length ? bests[nextBest++] : rands[nextRand++];
+      else c = nextRand < rands.length ? rands[nextRand++] : bests[nextBest++];
+      if (c === undefined) break;
+      if (run.isMeasured(c)) round.add(DUPLICATE_OF_MEASURED);
+      else if (picked.has(c.hash)) round.add(DUPLICATE_IN_BATCH);
+      else {
+        picks.push(c);
+        picked.add(c.hash);
+      }
+    }
+    return picks;
+  }
+}
+
+function checkConfig(c: EvolutionarySearchConfig): void {
+  const fail = (what: string) => new MetaScheduleError(`evolutionarySearch: ${what}`);
+  const positiveInt = (name: keyof EvolutionarySearchConfig, min: number) => {
+    const v = c[name];
+    if (!(typeof v === "number" && Number.isSafeInteger(v) && v >= min)) throw fail(`${name} must be an integer ≥ ${min}, got ${String(v)}`);
+  };
+  const probability = (name: keyof EvolutionarySearchConfig) => {
+    const v = c[name];
+    if (!(typeof v === "number" && v >= 0 && v <= 1)) throw fail(`${name} must be a number in [0, 1], got ${String(v)}`);
+  };
+  if (c.populationSize !== "auto") positiveInt("populationSize", 1);
+  if (c.initMinUnmeasured !== "auto") positiveInt("initMinUnmeasured", 0);
+  positiveInt("maxFailCount", 1);
+  positiveInt("geneticNumIters", 0);
+  positiveInt("geneticMaxFailCount", 0);
+  positiveInt("numEmptyItersBeforeEarlyStop", 1);
+  probability("initMeasuredRatio");
+  probability("geneticMutateProb");
+  probability("epsGreedy");
+}

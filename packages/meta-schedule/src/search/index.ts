@@ -1,0 +1,3 @@
+export * from "./rejection-tally.js";
+export * from "./replay-trace.js";
+export * from "./evolutionary-search.js";

@@ -1,0 +1,198 @@
+import { target } from "@tessera/codegen";
+import { structuralEqual, structuralHash } from "@tessera/ir";
+import { Trace } from "@tessera/schedule";
+import { describe, expect, it } from "vitest";
+import {
+  type Database,
+  EvolutionarySearch,
+  type MeasureCandidate,
+  MemoryDatabase,
+  MetaScheduleError,
+  type Mutator,
+  type Postproc,
+  ReplayTraceStrategy,
+  ScheduleFnSpace,
+  type SearchStrategy,
+  replayWithPostprocs,
+  tuneContext,
+} from "../../src/index.js";
+import {
+  BEST_FAKE_LATENCY,
+  MAX_THREADS,
+  NearestNeighbourModel,
+  gemmTileSpace,
+  gemmWorkload,
+  mutateTile,
+  threadLimit,
+  tileDecisions,
+  tuneWithFakeRunner,
+} from "./gemm-fixture.js";
+
+const THREAD_LIMIT_REASON = `postproc threadLimit: more than ${MAX_THREADS} threads per block`;
+
+/** Each handed-out candidate replays from its JSON trace to the same program, and obeys the postprocessor. */
+function expectValidAndDistinct(handedOut: readonly MeasureCandidate[]): void {
+  const ctx = tuneContext(gemmWorkload(), target("nvidia/h100"), { seed: 0 });
+  const hashes = new Set<string>();
+  for (const c of handedOut) {
+    const [[, ti], [, tj]] = tileDecisions(c.sch.trace) as [number[], number[]];
+    expect(ti! * tj!).toBeLessThanOrEqual(MAX_THREADS);
+    const again = replayWithPostprocs(ctx, Trace.fromJSON(JSON.stringify(c.sch.trace.toJSON())), [threadLimit], { seed: 1 });
+    expect(again.ok).toBe(true);
+    if (again.ok) expect(structuralEqual(again.sch.func, c.sch.func)).toBe(true);
+    hashes.add(structuralHash(c.sch.func));
+  }
+  expect(hashes.size).toBe(handedOut.length);
+}
+
+describe("ReplayTraceStrategy", () => {
+  it("hands out valid, distinct samples until the trials are used, and tallies why samples were rejected", () => {
+    const strategy = new ReplayTraceStrategy();
+    const out = tuneWithFakeRunner(strategy, { seed: 7, maxTrials: 40, numTrialsPerIter: 16 });
+    expect(out.handedOut).toHaveLength(40);
+    expect(out.batches).toBe(3);
+    expectValidAndDistinct(out.handedOut);
+    const tally = new Map(strategy.rejectionTally());
+    expect(tally.get(THREAD_LIMIT_REASON)).toBeGreaterThan(0);
+  });
+
+  it("every sample tried is handed out or tallied with a reason", () => {
+    let tried = 0;
+    const counting: Postproc = { name: "threadLimit", apply: (sch, ctx) => (tried++, threadLimit.apply(sch, ctx)) };
+    const workload = gemmWorkload();
+    const ctx = tuneContext(workload, target("nvidia/h100"), { seed: 3 });
+    const space = new ScheduleFnSpace(gemmTileSpace, { postprocs: [counting] });
+    const strategy = new ReplayTraceStrategy();
+    strategy.preTuning(ctx, { maxTrials: 30, numTrialsPerIter: 30, designSpaces: space.generateDesignSpace(ctx), space, database: new MemoryDatabase(), costModel: undefined });
+    const batch = strategy.generateMeasureCandidates(ctx)!;
+    const rejectedCount = strategy.rejectionTally().reduce((sum, [, n]) => sum + n, 0);
+    expect(batch).toHaveLength(30);
+    expect(tried).toBe(batch.length + rejectedCount);
+  });
+
+  it("ends when the space has nothing new left, after handing out every point once", () => {
+    // Only k is sampled: 64 = ko·ki with ki ≤ 16 has 5 points.
+    const small = new ScheduleFnSpace((sch) => {
+      const [, , k] = sch.getLoops(sch.getBlock("gemm"));
+      sch.split(k, sch.samplePerfectTile(k, 2, 16));
+    });
+    for (const strategy of [new ReplayTraceStrategy({ maxFailCount: 50 }), new EvolutionarySearch({ populationSize: 16 })] as SearchStrategy[]) {
+      const ctx = tuneContext(gemmWorkload(), target("nvidia/h100"), { seed: 5 });
+      strategy.preTuning(ctx, { maxTrials: 20, numTrialsPerIter: 4, designSpaces: small.generateDesignSpace(ctx), space: small, database: new MemoryDatabase(), costModel: undefined });
+      const all: MeasureCandidate[] = [];
+      for (let batch = strategy.generateMeasureCandidates(ctx); batch !== undefined; batch = strategy.generateMeasureCandidates(ctx)) all.push(...batch);
+      expect(new Set(all.map((c) => structuralHash(c.sch.func))).size).toBe(5);
+      expect(all).toHaveLength(5);
+      expect(strategy.generateMeasureCandidates(ctx)).toBeUndefined();
+    }
+  });
+});
+
+describe("EvolutionarySearch", () => {
+  it("with a cost model, finds faster candidates than random search at equal trials (mean over seeds)", () => {
+    const seeds = [1, 2, 3, 4];
+    const logBest = (xs: number[]) => xs.reduce((a, x) => a + Math.log(x / BEST_FAKE_LATENCY), 0) / xs.length;
+    const random = seeds.map((seed) => tuneWithFakeRunner(new ReplayTraceStrategy(), { seed, maxTrials: 48, numTrialsPerIter: 16 }).bestLatency);
+    const evolved = seeds.map(
+      (seed) => tuneWithFakeRunner(new EvolutionarySearch({ populationSize: 64 }), { seed, maxTrials: 48, numTrialsPerIter: 16, costModel: new NearestNeighbourModel() }).bestLatency,
+    );
+    expect(logBest(evolved)).toBeLessThan(logBest(random));
+  });
+
+  it("hands out valid, distinct candidates across batches, seeds its population from the database, and tallies rejections", () => {
+    const memory = new MemoryDatabase();
+    const topK: Array<[k: number, got: number]> = [];
+    const database: Database = {
+      hasWorkload: (f) => memory.hasWorkload(f),
+      commitWorkload: (f) => memory.commitWorkload(f),
+      commitTuningRecord: (r) => memory.commitTuningRecord(r),
+      getTopK(w, k) {
+        const records = memory.getTopK(w, k);
+        topK.push([k, records.length]);
+        return records;
+      },
+      getAllTuningRecords: () => memory.getAllTuningRecords(),
+      size: () => memory.size(),
+    };
+    const strategy = new EvolutionarySearch({ populationSize: 48 });
+    const out = tuneWithFakeRunner(strategy, { seed: 11, maxTrials: 40, numTrialsPerIter: 16, costModel: new NearestNeighbourModel(), database });
+    expect(out.handedOut).toHaveLength(40);
+    expectValidAndDistinct(out.handedOut);
+    expect(memory.size()).toBe(40);
+    // 20% of 48 from the database: none before the first batch, then the 9 best.
+    expect(topK).toEqual([[9, 0], [9, 9], [9, 9]]);
+    const tally = new Map(strategy.rejectionTally());
+    expect(tally.get(THREAD_LIMIT_REASON)).toBeGreaterThan(0);
+  });
+
+  it("chooses mutators in proportion to their probabilities", () => {
+    const calls = { often: 0, rarely: 0 };
+    const counted = (name: "often" | "rarely"): Mutator => ({ name, apply: (trace, rng, ctx) => (calls[name]++, mutateTile.apply(trace, rng, ctx)) });
+    const workload = gemmWorkload();
+    const ctx = tuneContext(workload, target("nvidia/h100"), { seed: 9 });
+    const space = new ScheduleFnSpace(gemmTileSpace, {
+      postprocs: [threadLimit],
+      mutators: [
+        { mutator: counted("often"), probability: 0.9 },
+        { mutator: counted("rarely"), probability: 0.1 },
+      ],
+    });
+    const strategy = new EvolutionarySearch({ populationSize: 64, geneticMutateProb: 1 });
+    strategy.preTuning(ctx, { maxTrials: 16, numTrialsPerIter: 16, designSpaces: space.generateDesignSpace(ctx), space, database: new MemoryDatabase(), costModel: undefined });
+    expect(strategy.generateMeasureCandidates(ctx)).toHaveLength(16);
+    expect(calls.often + calls.rarely).toBeGreaterThanOrEqual(3 * 64);
+    expect(calls.often / (calls.often + calls.rarely)).toBeGreaterThan(0.8);
+    expect(calls.rarely).toBeGreaterThan(0);
+  });
+
+  it("works without a cost model (random scores)", () => {
+    const out = tuneWithFakeRunner(new EvolutionarySearch({ populationSize: 32 }), { seed: 2, maxTrials: 24, numTrialsPerIter: 8 });
+    expect(out.handedOut).toHaveLength(24);
+    expectValidAndDistinct(out.handedOut);
+  });
+
+  it("never hands out a program the database already holds, even when the same seed replays the same samples", () => {
+    const strategies = [() => new ReplayTraceStrategy(), () => new EvolutionarySearch({ populationSize: 32 })];
+    for (const make of strategies) {
+      const first = tuneWithFakeRunner(make(), { seed: 4, maxTrials: 24, numTrialsPerIter: 8 });
+      const again = make();
+      const second = tuneWithFakeRunner(again, { seed: 4, maxTrials: 24, numTrialsPerIter: 8, database: first.database });
+      const before = new Set(first.handedOut.map((c) => structuralHash(c.sch.func)));
+      expect(second.handedOut).toHaveLength(24);
+      for (const c of second.handedOut) expect(before.has(structuralHash(c.sch.func))).toBe(false);
+      if (again instanceof ReplayTraceStrategy) expect(new Map(again.rejectionTally()).get("duplicate of a candidate already measured")).toBeGreaterThanOrEqual(24);
+    }
+  });
+
+  it("ends with the reason when no sample of the space is valid", () => {
+    const logs: string[] = [];
+    const never: Postproc = { name: "never", apply: () => ({ ok: false, reason: "shared memory exceeds 48 KiB" }) };
+    const space = new ScheduleFnSpace(gemmTileSpace, { postprocs: [never] });
+    const ctx = tuneContext(gemmWorkload(), target("nvidia/h100"), { seed: 1, log: (_level, m) => logs.push(m) });
+    const strategy = new EvolutionarySearch({ populationSize: 16, maxFailCount: 2 });
+    strategy.preTuning(ctx, { maxTrials: 8, numTrialsPerIter: 8, designSpaces: space.generateDesignSpace(ctx), space, database: new MemoryDatabase(), costModel: undefined });
+    expect(strategy.generateMeasureCandidates(ctx)).toBeUndefined();
+    expect(strategy.rejectionTally()).toEqual([["postproc never: shared memory exceeds 48 KiB", 32]]);
+    expect(strategy.generateMeasureCandidates(ctx)).toBeUndefined();
+    expect(strategy.rejectionTally()).toEqual([["postproc never: shared memory exceeds 48 KiB", 32]]);
+    expect(logs.join("\n")).toMatch(/only 0 valid samples.*32× postproc never: shared memory exceeds 48 KiB/);
+  });
+
+  it("rejects bad parameters and use before preTuning with clear errors", () => {
+    expect(() => new EvolutionarySearch({ populationSize: 0 })).toThrow(/populationSize must be an integer ≥ 1, got 0/);
+    expect(() => new EvolutionarySearch({ epsGreedy: 2 })).toThrow(MetaScheduleError);
+    const ctx = tuneContext(gemmWorkload(), target("nvidia/h100"), { seed: 1 });
+    expect(() => new EvolutionarySearch().generateMeasureCandidates(ctx)).toThrow(/called before preTuning/);
+  });
+
+  it("resolves the automatic population size from the batch size", () => {
+    const ctx = tuneContext(gemmWorkload(), target("nvidia/h100"), { seed: 1 });
+    const space = new ScheduleFnSpace(gemmTileSpace);
+    const sizes = [1, 32, 64, 200].map((numTrialsPerIter) => {
+      const s = new EvolutionarySearch();
+      s.preTuning(ctx, { maxTrials: 10, numTrialsPerIter, designSpaces: space.generateDesignSpace(ctx), space, database: new MemoryDatabase(), costModel: undefined });
+      return s.resolvedPopulationSize;
+    });
+    expect(sizes).toEqual([64, 64, 128, 256]);
+  });
+});
