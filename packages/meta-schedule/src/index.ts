@@ -20,3 +20,5 @@ export * from "./runner/runner.js";
 export * from "./database/database.js";
 export * from "./cost-model/cost-model.js";
 export * from "./feature/feature-extractor.js";
+export * from "./task-scheduler/index.js";
+export * from "./report/index.js";
