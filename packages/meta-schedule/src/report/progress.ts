@@ -54,7 +54,7 @@ export function formatDuration(seconds: number): string {
 class PlainProgress implements ProgressReporter {
   private total = 0;
   private startedAt = 0;
-  private lastReported = -1;
+  private lastReported = 0;
   private readonly now: () => number;
   private readonly every: number;
 

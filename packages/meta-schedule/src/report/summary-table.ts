@@ -26,7 +26,7 @@ const HEADER = ["ID", "Name", "FLOP", "Weight", "Speed (GFLOPS)", "Latency (us)"
 export function formatGeneral(value: number): string {
   if (value === 0) return "0";
   const exponent = Math.floor(Math.log10(Math.abs(value)));
-  if (exponent < -5 || exponent >= 6) {
+  if (exponent < -4 || exponent >= 6) {
     const [mantissa, exp] = value.toExponential(5).split("e") as [string, string];
     const e = Number(exp);
     return `${stripZeros(mantissa)}e${e < 0 ? "-" : "+"}${String(Math.abs(e)).padStart(2, "0")}`;

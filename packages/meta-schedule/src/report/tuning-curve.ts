@@ -52,7 +52,7 @@ function vegaLiteSpec(series: readonly CurveSeries[], opts: CurveOptions): Recor
     encoding: {
       x: { field: "trials", type: "quantitative", title: "Trials", scale: { domainMin: 0 } },
       y: { field: "best", type: "quantitative", title: "Best latency (us)", scale: { zero: false } },
-      color: { field: "run", type: "nominal", title: "Run" },
+      color: { field: "run", type: "nominal", title: "Run", legend: { labelLimit: 480 } },
     },
   };
 }
