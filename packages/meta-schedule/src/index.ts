@@ -22,3 +22,5 @@ export * from "./cost-model/cost-model.js";
 export * from "./feature/feature-extractor.js";
 export * from "./task-scheduler/index.js";
 export * from "./report/index.js";
+export * from "./tune/index.js";
+export * from "./tune.js";

@@ -1,0 +1,34 @@
+/**
+ * Applying tuning results (TVM's `compile_tir` / `query_schedule`): the best record of a workload
+ * in a database, replayed onto the function — its whole trace, postprocessing included, with the
+ * recorded decisions.
+ */
+import { type PrimFunc, TesseraError } from "@tessera/ir";
+import { Schedule, Trace } from "@tessera/schedule";
+import type { Database, TuningRecord } from "../database/database.js";
+import { MetaScheduleError } from "../errors.js";
+
+/** The schedule of `func` that `record` describes. */
+export function scheduleFromRecord(record: TuningRecord, func: PrimFunc = record.workload.func): Schedule {
+  const sch = new Schedule(func);
+  try {
+    Trace.fromJSON(record.trace).applyTo(sch);
+  } catch (err) {
+    if (err instanceof TesseraError) throw new MetaScheduleError(`the tuning record of workload ${record.workload.name} (${record.workload.hash}) does not replay: ${err.message}`);
+    throw err;
+  }
+  return sch;
+}
+
+/** The best record of `func` in the database, or undefined when it has none. */
+export function queryBestRecord(database: Database, func: PrimFunc): TuningRecord | undefined {
+  if (!database.hasWorkload(func)) return undefined;
+  // The workload is known, so commitWorkload only returns the database's own copy of it.
+  return database.getTopK(database.commitWorkload(func), 1)[0];
+}
+
+/** The best schedule of `func` in the database, or undefined when it has no valid record of it. */
+export function queryBestSchedule(database: Database, func: PrimFunc): Schedule | undefined {
+  const record = queryBestRecord(database, func);
+  return record === undefined ? undefined : scheduleFromRecord(record, func);
+}
