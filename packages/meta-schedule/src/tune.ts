@@ -122,6 +122,7 @@ export async function tuneTasks(functions: readonly TuneFunction[], target: Targ
       maxTrialsPerTask: options.maxTrialsPerTask,
       numTrialsPerIter: options.numTrialsPerIter,
       log,
+      logSummary: options.logSummary,
       onTrial: (trial) => {
         history.push(trial);
         options.onProgress?.({ trial, trialsDone: history.length, maxTrialsGlobal: options.maxTrialsGlobal, totalFlop });

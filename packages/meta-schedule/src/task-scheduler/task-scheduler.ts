@@ -34,6 +34,8 @@ export interface TaskSchedulerOptions {
   readonly log?: Logger | undefined;
   /** Called after every trial, in measuring order. */
   readonly onTrial?: ((event: TrialEvent) => void) | undefined;
+  /** Log the summary table at the end (true by default; it is logged at debug level after every batch). */
+  readonly logSummary?: boolean | undefined;
 }
 
 export interface TrialEvent {
@@ -115,7 +117,7 @@ export abstract class TaskScheduler {
       if (!task.done) this.terminate(task, log);
       task.strategy.postTuning(task.ctx);
     }
-    log("info", `\n${formatTuningSummary(this.tasks)}`);
+    if (opts.logSummary !== false) log("info", `\n${formatTuningSummary(this.tasks)}`);
     return this.tasks;
   }
 
