@@ -2,7 +2,7 @@ import { stat } from "node:fs/promises";
 import { Writable } from "node:stream";
 import { parseArgs } from "node:util";
 import { TargetError, type Target, target as resolveTarget } from "@tessera/codegen";
-import { TesseraError } from "@tessera/ir";
+import { TesseraError, irModule } from "@tessera/ir";
 import {
   type Database,
   type Logger,
@@ -22,7 +22,10 @@ import { loadModule, pickFunction } from "../load.js";
 import { loadScheduleFn } from "../space-file.js";
 import { parseSeed } from "./run.js";
 
-export const TUNE_USAGE =
+/** The usage line of the command list (the full one is TUNE_FULL_USAGE). */
+export const TUNE_USAGE = "tune FILE --target NAME --trials N --work-dir DIR [--space auto|FILE.ts] [--strategy S] [--seed N] [--dry-run]";
+
+export const TUNE_FULL_USAGE =
   "tune FILE --target NAME --trials N --work-dir DIR [--space auto|FILE.ts] [--strategy evolutionary|replay-trace] [--seed N] [--func NAME] [--trials-per-iter N] [--dry-run]";
 
 /** What the tune command takes from its environment; tests replace components with fakes. */
@@ -103,7 +106,7 @@ export async function runTune(args: readonly string[], io: CliIO, deps: TuneDeps
     },
   });
   if (positionals.length !== 1 || values.target === undefined || values.trials === undefined || values["work-dir"] === undefined) {
-    throw new CliError(`usage: tessera ${TUNE_USAGE}`);
+    throw new CliError(`usage: tessera ${TUNE_FULL_USAGE}`);
   }
   const file = positionals[0]!;
   const target = targetOption(values.target);
@@ -130,7 +133,8 @@ export async function runTune(args: readonly string[], io: CliIO, deps: TuneDeps
   progress.start(trials);
   let result: Awaited<ReturnType<typeof tuneTIR>>;
   try {
-    result = await tuneTIR(func, target, {
+    // A module of the one function, so that the task carries the function's name.
+    result = await tuneTIR(irModule({ [name]: func }), target, {
       workDir,
       maxTrialsGlobal: trials,
       ...(trialsPerIter === undefined ? {} : { numTrialsPerIter: trialsPerIter }),
