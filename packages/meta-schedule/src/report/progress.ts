@@ -116,6 +116,8 @@ class BarProgress implements ProgressReporter {
   }
 
   stop(): void {
+    // MultiBar writes logged lines at its next redraw; stop() alone would drop the last ones.
+    this.bars.update();
     this.bars.stop();
   }
 }
