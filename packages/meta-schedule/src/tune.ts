@@ -8,6 +8,7 @@
  * into the work dir.
  */
 import { mkdir, writeFile } from "node:fs/promises";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import type { Target } from "@tessera/codegen";
 import { type IRModule, type PrimFunc } from "@tessera/ir";
@@ -106,7 +107,7 @@ export async function tuneTasks(functions: readonly TuneFunction[], target: Targ
     const tasks: TuneTask[] = [];
     for (const [i, f] of functions.entries()) {
       const workload = workloadOf(f.func, f.name);
-      const ctx = tuneContext(workload, target, { seed: rng.forkSeed(), log, numThreads: options.numThreads ?? 1 });
+      const ctx = tuneContext(workload, target, { seed: rng.forkSeed(), log, numThreads: options.numThreads ?? availableParallelism() });
       tasks.push({ ctx, space: await resolveSpace(options, target), strategy: strategies[i]!, ...(f.weight === undefined ? {} : { weight: f.weight }) });
     }
     const scheduler = resolveScheduler(options, rng.forkSeed());

@@ -80,6 +80,7 @@ export abstract class TaskScheduler {
     this.tasks = tuneTasks.map((t, id) => new TaskRecord(id, t));
 
     for (const task of this.tasks) {
+      task.ctx.log("info", `Initializing Task #${task.id}: "${task.name}"`);
       task.space.initialize?.(task.ctx);
       task.strategy.initialize?.(task.ctx);
       task.designSpaces = task.space.generateDesignSpace(task.ctx);

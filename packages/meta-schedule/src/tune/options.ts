@@ -36,6 +36,7 @@ export interface TuneOptions {
   readonly taskScheduler?: "gradient" | "round-robin" | TaskScheduler;
   /** Seed of every random choice of the run (random when absent). */
   readonly seed?: number;
+  /** Threads of the CPU-side work of each task (the machine's cores by default). */
   readonly numThreads?: number;
   /** Receives the trial lines, the summary table and the scheduler's messages. */
   readonly logger?: Logger;

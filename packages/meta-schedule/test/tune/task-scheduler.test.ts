@@ -77,6 +77,27 @@ describe("the tuning loop", () => {
     expect(records.every((r) => r.done)).toBe(true);
   });
 
+  it("ends a task at once when its strategy has nothing to try; the table shows N/A for it", async () => {
+    const task = vectorAddTask(64);
+    const empty = { ...task, strategy: { ...task.strategy, name: "Empty", preTuning() {}, generateMeasureCandidates: () => undefined, notifyRunnerResults() {}, postTuning() {} } };
+    const { builder, runner } = fakeMeasurer({ latencyOf: vectorAddLatency });
+    const lines: string[] = [];
+    const [record] = await new RoundRobin().tune([empty], { builder, runner, database: new FakeDatabase(), maxTrialsGlobal: 10, log: (_l, m) => lines.push(m) });
+    expect(record!.trials).toBe(0);
+    expect(record!.done).toBe(true);
+    expect(lines).toContain("Task #0 has finished. Remaining task(s): 0");
+    expect(lines.at(-1)).toContain("  0 | main |   64 |      1 |            N/A |          N/A |                   N/A |      0 |    Y ");
+  });
+
+  it("reports the weighted sum of the tasks' best latencies as the run's best", async () => {
+    const a = vectorAddTask(512, { seed: 1, weight: 2 });
+    const b = vectorAddTask(64, { seed: 2 });
+    const { builder, runner } = fakeMeasurer({ latencyOf: (f) => (loopExtentsProduct(f) === 512 ? 100e-6 : 10e-6) });
+    const events: TrialEvent[] = [];
+    await new RoundRobin().tune([a, b], { builder, runner, database: new FakeDatabase(), maxTrialsGlobal: 4, numTrialsPerIter: 2, onTrial: (e) => events.push(e) });
+    expect(events.map((e) => e.totalBestSecs)).toEqual([200e-6, 200e-6, 210e-6, 210e-6]);
+  });
+
   it("rejects bad budgets and empty task lists with a clear error", async () => {
     const { builder, runner } = fakeMeasurer({ latencyOf: vectorAddLatency });
     const base = { builder, runner, database: new FakeDatabase() };
