@@ -100,7 +100,7 @@ export async function tuneTasks(functions: readonly TuneFunction[], target: Targ
   await mkdir(options.workDir, { recursive: true });
   try {
     const database = await resolveDatabase(options);
-    const costModel = await resolveCostModel(options);
+    const costModel = await resolveCostModel(options, rng.forkSeed());
     const builder = await resolve<Builder>(options.builder, "local", () => makeBuilder(), owned);
     const runner = await resolve<Runner>(options.runner, "local", (name) => makeRunner(name as "local" | "simulated"), owned);
     const strategies = await resolveStrategies(options, functions.length);
@@ -193,9 +193,9 @@ async function resolveDatabase(options: TuneOptions): Promise<Database> {
   return typeof given === "string" ? openDatabase(given, options.workDir) : given;
 }
 
-async function resolveCostModel(options: TuneOptions): Promise<CostModel | undefined> {
+async function resolveCostModel(options: TuneOptions, seed: number): Promise<CostModel | undefined> {
   const given = options.costModel ?? "xgb";
-  return typeof given === "string" ? makeCostModel(given) : given;
+  return typeof given === "string" ? makeCostModel(given, seed) : given;
 }
 
 async function resolveStrategies(options: TuneOptions, count: number): Promise<SearchStrategy[]> {
@@ -209,7 +209,7 @@ async function resolveStrategies(options: TuneOptions, count: number): Promise<S
 async function resolveSpace(options: TuneOptions, target: Target): Promise<SpaceGenerator> {
   const given = options.space ?? "auto";
   if (given === "auto") return defaultSpaceFor(target);
-  if (typeof given === "function") return scheduleFnSpace(given);
+  if (typeof given === "function") return scheduleFnSpace(given, target);
   return given;
 }
 

@@ -1,7 +1,8 @@
 /**
- * Applying tuning results (TVM's `compile_tir` / `query_schedule`): the best record of a workload
- * in a database, replayed onto the function — its whole trace, postprocessing included, with the
- * recorded decisions.
+ * Applying tuning results (TVM's `compile_tir`): the best record of a workload in a database, and
+ * a record replayed onto the function — its whole trace, postprocessing included, with the
+ * recorded decisions. (The database module's `queryBestSchedule` also filters by target and skips
+ * records that no longer replay.)
  */
 import { type PrimFunc, TesseraError } from "@tessera/ir";
 import { Schedule, Trace } from "@tessera/schedule";
@@ -25,10 +26,4 @@ export function queryBestRecord(database: Database, func: PrimFunc): TuningRecor
   if (!database.hasWorkload(func)) return undefined;
   // The workload is known, so commitWorkload only returns the database's own copy of it.
   return database.getTopK(database.commitWorkload(func), 1)[0];
-}
-
-/** The best schedule of `func` in the database, or undefined when it has no valid record of it. */
-export function queryBestSchedule(database: Database, func: PrimFunc): Schedule | undefined {
-  const record = queryBestRecord(database, func);
-  return record === undefined ? undefined : scheduleFromRecord(record, func);
 }

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { irModule, vectorAdd } from "@tessera/ir";
 import { describe, expect, it } from "vitest";
-import { MetaScheduleError, lookupExport, queryBestSchedule, tuneTIR, tuneTasks } from "../../src/index.js";
+import { MetaScheduleError, lookupExport, queryBestRecord, tuneTIR, tuneTasks } from "../../src/index.js";
 import { FakeCostModel, FakeDatabase, FakeReplayTrace, fakeMeasurer, fakeScheduleFnSpace } from "./fakes.js";
 import { H100, splitAndBind, threadsOf, vectorAddLatency } from "./workloads.js";
 
@@ -89,7 +89,7 @@ describe("tuneTIR", () => {
       ["small", 8],
     ]);
     expect(result.tasks.map((t) => t.flop)).toEqual([2048, 128]);
-    expect(queryBestSchedule(result.database, vectorAdd(2048).func)).toBeDefined();
+    expect(queryBestRecord(result.database, vectorAdd(2048).func)).toBeDefined();
   });
 
   it("refuses one strategy instance for several tasks", async () => {
@@ -102,8 +102,8 @@ describe("tuneTIR", () => {
     await expect(run).rejects.toThrow("give a factory (() => strategy) to tune 2 tasks");
   });
 
-  it("has no best schedule for a workload the database does not know", () => {
-    expect(queryBestSchedule(new FakeDatabase(), vectorAdd(64).func)).toBeUndefined();
+  it("has no best record for a workload the database does not know", () => {
+    expect(queryBestRecord(new FakeDatabase(), vectorAdd(64).func)).toBeUndefined();
   });
 });
 
