@@ -1,14 +1,14 @@
-import { commands } from "./commands/index.js";
+import { type Command, commands } from "./commands/index.js";
 import { CliError } from "./errors.js";
 import { type CliIO, processIO } from "./io.js";
 
-export function helpText(): string {
-  const width = Math.max(...commands.map((c) => c.usage.length));
+export function helpText(commandList: readonly Command[] = commands): string {
+  const width = Math.max(...commandList.map((c) => c.usage.length));
   const lines = [
     "Usage: tessera <command> [args]",
     "",
     "Commands:",
-    ...commands.map((c) => `  ${c.usage.padEnd(width)}  ${c.summary}`),
+    ...commandList.map((c) => `  ${c.usage.padEnd(width)}  ${c.summary}`),
     "",
     "Options:",
     `  ${"-h, --help".padEnd(width)}  show this help`,
@@ -18,20 +18,21 @@ export function helpText(): string {
 
 /**
  * Dispatch `argv` (without the node/script prefix) to a subcommand and return
- * the exit code. Never throws: errors are reported on `io.stderr`.
+ * the exit code. Never throws: errors are reported on `io.stderr`. Tests may
+ * pass their own command list (commands with injected dependencies).
  */
-export async function runCli(argv: readonly string[], io: CliIO = processIO): Promise<number> {
+export async function runCli(argv: readonly string[], io: CliIO = processIO, commandList: readonly Command[] = commands): Promise<number> {
   const [name, ...rest] = argv;
   try {
     if (name === undefined) {
-      io.stderr(helpText());
+      io.stderr(helpText(commandList));
       return 2;
     }
     if (name === "-h" || name === "--help" || name === "help") {
-      io.stdout(helpText());
+      io.stdout(helpText(commandList));
       return 0;
     }
-    const command = commands.find((c) => c.name === name);
+    const command = commandList.find((c) => c.name === name);
     if (command === undefined) {
       throw new CliError(`unknown command '${name}' (see 'tessera --help')`);
     }

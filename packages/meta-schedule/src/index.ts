@@ -25,3 +25,7 @@ export * from "./space/trace-space.js";
 export * from "./space/union.js";
 export * from "./search/index.js";
 export * from "./database/index.js";
+export * from "./task-scheduler/index.js";
+export * from "./report/index.js";
+export * from "./tune/index.js";
+export * from "./tune.js";

@@ -1,3 +1,4 @@
+import { stat } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import {
   type DeviceKernel,
@@ -6,12 +7,20 @@ import {
   exportHeader,
   lower,
 } from "@tessera/codegen";
-import { type Buffer, type Var, TesseraError, primFunc, printTVMScript, variable } from "@tessera/ir";
+import { type Buffer, type PrimFunc, type Var, TesseraError, primFunc, printTVMScript, structuralHash, variable } from "@tessera/ir";
+import { type Database, openDatabase, queryBestRecord, scheduleFromRecord } from "@tessera/meta-schedule";
 import { CliError } from "../errors.js";
 import type { CliIO } from "../io.js";
 import { loadScheduled } from "../scheduled.js";
 
-export const BUILD_USAGE = "build FILE --target NAME [--trace TRACE.json] [--func NAME] [--emit cuda|header|launch|ir]";
+export const BUILD_USAGE = "build FILE --target NAME [--trace TRACE.json | --database DIR] [--func NAME] [--emit cuda|header|launch|ir]";
+
+/** Where `--database DIR` records come from; tests give an in-memory database. */
+export interface BuildDeps {
+  readonly openDatabase: (dir: string) => Promise<Database>;
+}
+
+export const defaultBuildDeps: BuildDeps = { openDatabase: (dir) => openDatabase("json", dir) };
 
 const EMITS = ["cuda", "header", "launch", "ir"] as const;
 type Emit = (typeof EMITS)[number];
@@ -23,11 +32,17 @@ function parseEmit(value: string | undefined): Emit {
 }
 
 /**
- * `tessera build FILE --target NAME [--trace T.json] [--func NAME] [--emit cuda|header|launch|ir]`:
+ * `tessera build FILE --target NAME [--trace T.json | --database DIR] [--func NAME] [--emit cuda|header|launch|ir]`:
  * lower a (scheduled) function for a GPU target and print the CUDA source (default), a C++
  * header with a host launcher, the launch metadata as JSON, or the lowered IR of each kernel.
+ * The schedule is a trace replayed on the function, or the best record of the function in a
+ * tuning database (`tessera tune`'s work dir).
  */
 export async function run(args: readonly string[], io: CliIO): Promise<number> {
+  return runBuild(args, io, defaultBuildDeps);
+}
+
+export async function runBuild(args: readonly string[], io: CliIO, deps: BuildDeps): Promise<number> {
   const { positionals, values } = parseArgs({
     args: [...args],
     allowPositionals: true,
@@ -37,12 +52,16 @@ export async function run(args: readonly string[], io: CliIO): Promise<number> {
       func: { type: "string" },
       target: { type: "string" },
       emit: { type: "string" },
+      database: { type: "string" },
     },
   });
   if (positionals.length !== 1 || values.target === undefined) throw new CliError(`usage: tessera ${BUILD_USAGE}`);
   const emit = parseEmit(values.emit);
   const file = positionals[0]!;
-  const { name, func } = await loadScheduled(file, { trace: values.trace, func: values.func });
+  if (values.trace !== undefined && values.database !== undefined) throw new CliError("give either --trace or --database, not both");
+  const loaded = await loadScheduled(file, { trace: values.trace, func: values.func });
+  const { name } = loaded;
+  const func = values.database === undefined ? loaded.func : await bestFromDatabase(values.database, file, loaded.name, loaded.original, deps);
   try {
     const module = lower(func, values.target);
     io.stdout(artefact(module, emit));
@@ -52,6 +71,30 @@ export async function run(args: readonly string[], io: CliIO): Promise<number> {
     throw err;
   }
   return 0;
+}
+
+/** The function scheduled by its best record in the database at `dir`. */
+async function bestFromDatabase(dir: string, file: string, name: string, func: PrimFunc, deps: BuildDeps): Promise<PrimFunc> {
+  try {
+    if (!(await stat(dir)).isDirectory()) throw new CliError(`--database ${dir}: not a directory`);
+  } catch (err) {
+    if (err instanceof CliError) throw err;
+    throw new CliError(`--database ${dir}: ${(err as NodeJS.ErrnoException).code === "ENOENT" ? "no such directory" : String(err)}`);
+  }
+  let record;
+  try {
+    record = queryBestRecord(await deps.openDatabase(dir), func);
+    if (record === undefined) {
+      throw new CliError(
+        `--database ${dir}: no tuning record for function ${name} of ${file} (workload ${structuralHash(func)}); ` +
+          `tune it first: tessera tune ${file} --work-dir ${dir} --target NAME --trials N`,
+      );
+    }
+    return scheduleFromRecord(record, func).func;
+  } catch (err) {
+    if (err instanceof TesseraError) throw new CliError(`--database ${dir}: ${err.message}`);
+    throw err;
+  }
 }
 
 function artefact(module: LoweredModule, emit: Emit): string {

@@ -4,6 +4,7 @@ import * as equal from "./equal.js";
 import * as print from "./print.js";
 import * as run from "./run.js";
 import * as simulate from "./simulate.js";
+import * as tune from "./tune.js";
 import type { Command } from "./types.js";
 
 export type { Command, CommandRunner } from "./types.js";
@@ -44,5 +45,11 @@ export const commands: readonly Command[] = [
     usage: build.BUILD_USAGE,
     summary: "lower a (scheduled) function for a GPU and print its CUDA, C++ header, launch metadata or lowered IR",
     run: build.run,
+  },
+  {
+    name: "tune",
+    usage: tune.TUNE_USAGE,
+    summary: "tune a function with MetaSchedule (TVM's tune_tir): trials, summary table, JSON database and tuning curve in the work dir",
+    run: tune.run,
   },
 ];

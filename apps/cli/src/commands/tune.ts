@@ -1,0 +1,199 @@
+import { stat } from "node:fs/promises";
+import { Writable } from "node:stream";
+import { parseArgs } from "node:util";
+import { TargetError, type Target, target as resolveTarget } from "@tessera/codegen";
+import { TesseraError, irModule } from "@tessera/ir";
+import {
+  type Database,
+  type Logger,
+  type ScheduleFnLike,
+  type SpaceGenerator,
+  type TuneOptions,
+  FAILED_RUN_SECS,
+  STRATEGY_NAMES,
+  type StrategyName,
+  createProgressReporter,
+  tuneTIR,
+} from "@tessera/meta-schedule";
+import { cuda } from "@tessera/runtime";
+import { CliError } from "../errors.js";
+import type { CliIO } from "../io.js";
+import { loadModule, pickFunction } from "../load.js";
+import { loadScheduleFn } from "../space-file.js";
+import { parseSeed } from "./run.js";
+
+/** The usage line of the command list (the full one is TUNE_FULL_USAGE). */
+export const TUNE_USAGE = "tune FILE --target NAME --trials N --work-dir DIR [--space auto|FILE.ts] [--strategy S] [--seed N] [--dry-run]";
+
+export const TUNE_FULL_USAGE =
+  "tune FILE --target NAME --trials N --work-dir DIR [--space auto|FILE.ts] [--strategy evolutionary|replay-trace] [--seed N] [--func NAME] [--trials-per-iter N] [--dry-run]";
+
+/** What the tune command takes from its environment; tests replace components with fakes. */
+export interface TuneDeps {
+  /** Whether candidates can run on a GPU here, and why not. */
+  readonly gpu: () => { readonly available: boolean; readonly reason?: string | undefined };
+  /** Where the progress bar or lines go (the CLI's stderr when absent; a terminal gets a bar). */
+  readonly progressStream?: NodeJS.WritableStream & { readonly isTTY?: boolean };
+  /** Components replacing the named defaults (strategy, cost model, builder, runner, database…). */
+  readonly components?: Partial<Pick<TuneOptions, "strategy" | "costModel" | "builder" | "runner" | "database" | "taskScheduler">>;
+  /** The space for `--space auto` (the package's default space of the target when absent). */
+  readonly autoSpace?: (target: Target) => SpaceGenerator;
+  /** The space of a schedule function from `--space FILE.ts` (the package's ScheduleFn when absent). */
+  readonly scheduleFnSpace?: (fn: ScheduleFnLike) => SpaceGenerator;
+}
+
+export const defaultTuneDeps: TuneDeps = {
+  gpu: () => ({ available: cuda.available(), reason: cuda.unavailableReason() }),
+  progressStream: process.stderr,
+};
+
+export function parsePositiveInt(flag: string, raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^\d+$/.test(raw) || Number(raw) === 0 || !Number.isSafeInteger(Number(raw))) throw new CliError(`${flag} expects a positive integer, got '${raw}'`);
+  return Number(raw);
+}
+
+export function targetOption(name: string): Target {
+  try {
+    return resolveTarget(name);
+  } catch (err) {
+    if (err instanceof TargetError) throw new CliError(`--target: ${err.message}`);
+    throw err;
+  }
+}
+
+function parseStrategy(raw: string | undefined): StrategyName {
+  if (raw === undefined) return "evolutionary";
+  if ((STRATEGY_NAMES as readonly string[]).includes(raw)) return raw as StrategyName;
+  throw new CliError(`--strategy must be one of ${STRATEGY_NAMES.join(", ")}, got '${raw}'`);
+}
+
+/** A writable stream over the CLI's stderr (plain progress lines). */
+function stderrStream(io: CliIO): Writable {
+  return new Writable({
+    write(chunk, _encoding, done) {
+      io.stderr(String(chunk));
+      done();
+    },
+  });
+}
+
+/**
+ * `tessera tune FILE --target NAME --trials N --work-dir DIR …`: tune a function of a TVMScript
+ * file with MetaSchedule (TVM's tune_tir), printing the trials and a progress bar on stderr and
+ * TVM's summary table on stdout; the JSON database, the tuning history and the tuning curve go into
+ * the work dir. `--dry-run` measures in the GPU simulator's cost model instead of on a GPU.
+ */
+export async function run(args: readonly string[], io: CliIO): Promise<number> {
+  return runTune(args, io, defaultTuneDeps);
+}
+
+export async function runTune(args: readonly string[], io: CliIO, deps: TuneDeps): Promise<number> {
+  const { positionals, values } = parseArgs({
+    args: [...args],
+    allowPositionals: true,
+    strict: true,
+    options: {
+      target: { type: "string" },
+      trials: { type: "string" },
+      "work-dir": { type: "string" },
+      space: { type: "string" },
+      strategy: { type: "string" },
+      seed: { type: "string" },
+      func: { type: "string" },
+      "trials-per-iter": { type: "string" },
+      "dry-run": { type: "boolean" },
+    },
+  });
+  if (positionals.length !== 1 || values.target === undefined || values.trials === undefined || values["work-dir"] === undefined) {
+    throw new CliError(`usage: tessera ${TUNE_FULL_USAGE}`);
+  }
+  const file = positionals[0]!;
+  const target = targetOption(values.target);
+  const trials = parsePositiveInt("--trials", values.trials)!;
+  const trialsPerIter = parsePositiveInt("--trials-per-iter", values["trials-per-iter"]);
+  const strategy = parseStrategy(values.strategy);
+  const seed = values.seed === undefined ? undefined : parseSeed(values.seed);
+  const workDir = values["work-dir"];
+  const dryRun = values["dry-run"] === true;
+  await checkWorkDir(workDir);
+  if (!dryRun) {
+    const gpu = deps.gpu();
+    if (!gpu.available) {
+      throw new CliError(`no GPU to measure on here (${gpu.reason ?? "CUDA is unavailable"}); use --dry-run to tune with the simulated runner`);
+    }
+  }
+  const { name, func } = pickFunction(await loadModule(file), file, values.func);
+  const space = await spaceOption(values.space ?? "auto", target, deps);
+
+  const progress = createProgressReporter({ stream: deps.progressStream ?? stderrStream(io) });
+  const log: Logger = (level, message) => {
+    if (level !== "debug") progress.log(message);
+  };
+  progress.start(trials);
+  let result: Awaited<ReturnType<typeof tuneTIR>>;
+  try {
+    // A module of the one function, so that the task carries the function's name.
+    result = await tuneTIR(irModule({ [name]: func }), target, {
+      workDir,
+      maxTrialsGlobal: trials,
+      ...(trialsPerIter === undefined ? {} : { numTrialsPerIter: trialsPerIter }),
+      space,
+      strategy,
+      runner: dryRun ? "simulated" : "local",
+      ...(seed === undefined ? {} : { seed }),
+      ...deps.components,
+      logger: log,
+      logSummary: false,
+      runName: `${strategy}${seed === undefined ? "" : `, seed ${seed}`}`,
+      onProgress: ({ trialsDone, trial, totalFlop }) => {
+        const valid = trial.totalBestSecs < FAILED_RUN_SECS;
+        progress.update({
+          trialsDone,
+          bestLatencyUs: valid ? trial.totalBestSecs * 1e6 : undefined,
+          bestGflops: valid ? totalFlop / trial.totalBestSecs / 1e9 : undefined,
+        });
+      },
+    });
+  } catch (err) {
+    if (err instanceof TesseraError) throw new CliError(`${file}: ${name}: ${err.message}`);
+    throw err;
+  } finally {
+    progress.stop();
+  }
+  io.stdout(`${result.summary}`);
+  const best = result.tasks[0]!;
+  const files = [result.files.curveSvg, result.files.curvePng, result.files.history].filter((f) => f !== undefined);
+  io.stdout(`Work dir: ${workDir} (${describeDatabase(result.database)}; ${files.join(", ")})\n`);
+  if (best.bestRecord === undefined) {
+    io.stderr(`tessera: no candidate of ${name} ran successfully in ${best.trials} trials; nothing to build\n`);
+    return 1;
+  }
+  io.stdout(
+    `Best ${name}: ${(best.bestLatency * 1e6).toFixed(4)} us (${(best.flop / best.bestLatency / 1e9).toFixed(4)} GFLOPS); ` +
+      `build it with: tessera build ${file} --target ${target.name} --database ${workDir}\n`,
+  );
+  return 0;
+}
+
+function describeDatabase(db: Database): string {
+  return `${db.size()} tuning record${db.size() === 1 ? "" : "s"} in the database`;
+}
+
+async function checkWorkDir(dir: string): Promise<void> {
+  try {
+    const s = await stat(dir);
+    if (!s.isDirectory()) throw new CliError(`--work-dir ${dir}: not a directory`);
+  } catch (err) {
+    if (err instanceof CliError) throw err;
+    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw new CliError(`--work-dir ${dir}: ${String((err as NodeJS.ErrnoException).code ?? err)}`);
+    // A missing work dir is created by the tuning run.
+  }
+}
+
+async function spaceOption(raw: string, target: Target, deps: TuneDeps): Promise<TuneOptions["space"]> {
+  if (raw === "auto") return deps.autoSpace === undefined ? "auto" : deps.autoSpace(target);
+  if (!/\.(ts|mts|js|mjs)$/.test(raw)) throw new CliError(`--space must be 'auto' or a .ts/.js file exporting a schedule function, got '${raw}'`);
+  const fn = await loadScheduleFn(raw);
+  return deps.scheduleFnSpace === undefined ? fn : deps.scheduleFnSpace(fn);
+}

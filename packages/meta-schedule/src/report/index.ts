@@ -1,0 +1,4 @@
+export * from "./table-printer.js";
+export * from "./summary-table.js";
+export * from "./progress.js";
+export * from "./tuning-curve.js";

@@ -1,0 +1,90 @@
+/**
+ * The tuning curve: best latency so far against trials, one line per run (a seed, a strategy, a
+ * task), drawn with Vega-Lite and rendered headlessly by Vega to SVG (no canvas needed), and to
+ * PNG with resvg when asked. The bench reuses `writeTuningCurve` for its comparisons.
+ */
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
+import { FAILED_RUN_SECS } from "../runner/runner.js";
+
+export interface CurvePoint {
+  /** Trials measured so far (1-based). */
+  readonly trials: number;
+  /** Best latency after those trials, in microseconds. */
+  readonly bestLatencyUs: number;
+}
+
+export interface CurveSeries {
+  /** The legend entry: a run, seed or strategy. */
+  readonly name: string;
+  readonly points: readonly CurvePoint[];
+}
+
+export interface CurveOptions {
+  readonly title?: string;
+  /** Also write a PNG next to the SVG (same name, `.png`). */
+  readonly png?: boolean;
+  readonly width?: number;
+  readonly height?: number;
+}
+
+/** The best-so-far curve of a sequence of trial latencies in seconds (failures are FAILED_RUN_SECS); trials before the first success have no point. */
+export function bestSoFarPoints(latenciesSecs: readonly number[]): CurvePoint[] {
+  const points: CurvePoint[] = [];
+  let best = FAILED_RUN_SECS;
+  latenciesSecs.forEach((t, i) => {
+    best = Math.min(best, t);
+    if (best < FAILED_RUN_SECS) points.push({ trials: i + 1, bestLatencyUs: best * 1e6 });
+  });
+  return points;
+}
+
+function vegaLiteSpec(series: readonly CurveSeries[], opts: CurveOptions): Record<string, unknown> {
+  const values = series.flatMap((s) => s.points.map((p) => ({ run: s.name, trials: p.trials, best: p.bestLatencyUs })));
+  return {
+    $schema: "https://vega.github.io/schema/vega-lite/v6.json",
+    title: opts.title ?? "Tuning curve",
+    width: opts.width ?? 640,
+    height: opts.height ?? 360,
+    background: "white",
+    data: { values },
+    mark: { type: "line", interpolate: "step-after", point: values.length <= 200 },
+    encoding: {
+      x: { field: "trials", type: "quantitative", title: "Trials", scale: { domainMin: 0 } },
+      y: { field: "best", type: "quantitative", title: "Best latency (us)", scale: { zero: false } },
+      color: { field: "run", type: "nominal", title: "Run", legend: { labelLimit: 480 } },
+    },
+  };
+}
+
+/** The chart as SVG text. */
+export async function tuningCurveSVG(series: readonly CurveSeries[], opts: CurveOptions = {}): Promise<string> {
+  for (const s of series) {
+    for (const p of s.points) {
+      if (!(Number.isFinite(p.bestLatencyUs) && p.bestLatencyUs > 0 && p.trials >= 0)) {
+        throw new RangeError(`tuning curve: series "${s.name}" has an invalid point (trials ${p.trials}, best latency ${p.bestLatencyUs} us)`);
+      }
+    }
+  }
+  const [vega, vegaLite] = await Promise.all([import("vega"), import("vega-lite")]);
+  const compiled = vegaLite.compile(vegaLiteSpec(series, opts) as unknown as Parameters<typeof vegaLite.compile>[0]).spec;
+  const view = new vega.View(vega.parse(compiled), { renderer: "none" });
+  try {
+    return await view.toSVG();
+  } finally {
+    view.finalize();
+  }
+}
+
+/** Writes the chart to `file` (SVG), and to the same name with `.png` when `opts.png`; returns the paths written. */
+export async function writeTuningCurve(file: string, series: readonly CurveSeries[], opts: CurveOptions = {}): Promise<{ svg: string; png?: string }> {
+  const svg = await tuningCurveSVG(series, opts);
+  await mkdir(dirname(file), { recursive: true });
+  await writeFile(file, svg);
+  if (opts.png !== true) return { svg: file };
+  const { Resvg } = await import("@resvg/resvg-js");
+  const pngFile = file.replace(/\.svg$/i, "") + ".png";
+  const png = new Resvg(svg, { fitTo: { mode: "zoom", value: 2 }, background: "white" }).render().asPng();
+  await writeFile(pngFile, png);
+  return { svg: file, png: pngFile };
+}

@@ -1,0 +1,72 @@
+/**
+ * Measure callbacks (TVM's `MeasureCallback`): what happens to every measured batch after the
+ * search strategy has been told. The defaults, in TVM's order: AddToDatabase (commit the workload
+ * and one record per candidate, failures included with run_secs [1e10]) and UpdateCostModel.
+ */
+import type { Target } from "@tessera/codegen";
+import type { BuilderResult } from "../builder/builder.js";
+import type { CostModel } from "../cost-model/cost-model.js";
+import type { Database, TargetConfig, TuningRecord } from "../database/database.js";
+import { FAILED_RUN_SECS, type RunnerResult } from "../runner/runner.js";
+import type { MeasureCandidate } from "../search/search-strategy.js";
+import type { TaskRecord } from "./task-record.js";
+
+export interface MeasuredBatch {
+  readonly task: TaskRecord;
+  readonly candidates: readonly MeasureCandidate[];
+  readonly builderResults: readonly BuilderResult[];
+  /** One per candidate; a build failure appears here as a failed run. */
+  readonly runnerResults: readonly RunnerResult[];
+  readonly database: Database;
+  readonly costModel: CostModel | undefined;
+}
+
+export interface MeasureCallback {
+  readonly name: string;
+  apply(batch: MeasuredBatch): void;
+}
+
+/** The target as a tuning record stores it. */
+export function targetConfigOf(target: Target, device?: string): TargetConfig {
+  return {
+    name: target.name,
+    arch: target.arch,
+    maxThreadsPerBlock: target.maxThreadsPerBlock,
+    maxSharedMemoryPerBlock: target.maxSharedMemoryPerBlock,
+    ...(device === undefined ? {} : { device }),
+  };
+}
+
+export function addToDatabase(): MeasureCallback {
+  return {
+    name: "AddToDatabase",
+    apply({ task, candidates, runnerResults, database }) {
+      const workload = database.commitWorkload(task.ctx.workload.func);
+      const target = targetConfigOf(task.ctx.target);
+      candidates.forEach((candidate, i) => {
+        const result = runnerResults[i]!;
+        const record: TuningRecord = {
+          workload,
+          trace: candidate.sch.trace.toJSON(),
+          runSecs: result.ok && result.runSecs.length > 0 ? [...result.runSecs] : [FAILED_RUN_SECS],
+          target,
+          argsInfo: candidate.argsInfo,
+        };
+        database.commitTuningRecord(record);
+      });
+    },
+  };
+}
+
+export function updateCostModel(): MeasureCallback {
+  return {
+    name: "UpdateCostModel",
+    apply({ task, candidates, runnerResults, costModel }) {
+      costModel?.update(task.ctx, candidates, runnerResults);
+    },
+  };
+}
+
+export function defaultMeasureCallbacks(): MeasureCallback[] {
+  return [addToDatabase(), updateCostModel()];
+}

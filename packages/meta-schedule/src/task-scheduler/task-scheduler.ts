@@ -1,0 +1,205 @@
+/**
+ * The task scheduler (TVM's `TaskScheduler::Tune`): tunes several tasks under one trial budget.
+ * Each round it picks a task (the policy of the subclass), asks the task's search strategy for a
+ * batch of candidates, builds them, runs those that built (a build failure is an immediate
+ * failed result), tells the strategy, runs the measure callbacks (database, cost model) and logs
+ * every trial. A task is done when it has used its trials or its strategy has nothing new.
+ */
+import type { Builder, BuilderResult } from "../builder/builder.js";
+import type { CostModel } from "../cost-model/cost-model.js";
+import type { Database } from "../database/database.js";
+import { MetaScheduleError } from "../errors.js";
+import { formatTuningSummary } from "../report/summary-table.js";
+import { FAILED_RUN_SECS, type Runner, type RunnerInput, type RunnerResult } from "../runner/runner.js";
+import type { MeasureCandidate } from "../search/search-strategy.js";
+import { type Logger, silentLogger } from "../tune-context.js";
+import { type MeasureCallback, defaultMeasureCallbacks } from "./measure-callback.js";
+import { TaskRecord, type TuneTask, medianRunSecs } from "./task-record.js";
+import { type TrialOutcome, formatTrialLine } from "./trial-log.js";
+
+export interface TaskSchedulerOptions {
+  readonly builder: Builder;
+  readonly runner: Runner;
+  readonly database: Database;
+  readonly costModel?: CostModel | undefined;
+  /** Trials over all tasks; the last batch may pass it, as in TVM. */
+  readonly maxTrialsGlobal: number;
+  /** Trials of one task (maxTrialsGlobal by default). */
+  readonly maxTrialsPerTask?: number | undefined;
+  /** Candidates asked of a strategy per round (64 by default). */
+  readonly numTrialsPerIter?: number | undefined;
+  /** AddToDatabase and UpdateCostModel by default. */
+  readonly measureCallbacks?: readonly MeasureCallback[] | undefined;
+  /** The scheduler's own messages (the summary table, finished tasks); trials go to each task's logger. */
+  readonly log?: Logger | undefined;
+  /** Called after every trial, in measuring order. */
+  readonly onTrial?: ((event: TrialEvent) => void) | undefined;
+  /** Log the summary table at the end (true by default; it is logged at debug level after every batch). */
+  readonly logSummary?: boolean | undefined;
+}
+
+export interface TrialEvent {
+  readonly taskId: number;
+  readonly taskName: string;
+  /** 1-based trial number within the task. */
+  readonly trial: number;
+  /** 1-based trial number over all tasks. */
+  readonly globalTrial: number;
+  /** Seconds (the median of run_secs), FAILED_RUN_SECS for a failed trial. */
+  readonly latencySecs: number;
+  /** The task's best latency so far, FAILED_RUN_SECS while none succeeded. */
+  readonly bestSecs: number;
+  /** The best latency so far of the whole run when there is one task; the sum of tasks' weighted bests otherwise. */
+  readonly totalBestSecs: number;
+  readonly ok: boolean;
+  readonly error?: string;
+}
+
+export const DEFAULT_NUM_TRIALS_PER_ITER = 64;
+
+function requirePositiveInteger(what: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value <= 0) throw new MetaScheduleError(`${what} must be a positive integer, got ${value}`);
+  return value;
+}
+
+export abstract class TaskScheduler {
+  abstract readonly name: string;
+  protected tasks: TaskRecord[] = [];
+
+  /** The index of the task to tune next among those not done, or -1 when all are done. */
+  protected abstract nextTaskId(): number;
+
+  /** Tunes the tasks; returns their records (trials, latencies, best history, done). */
+  async tune(tuneTasks: readonly TuneTask[], opts: TaskSchedulerOptions): Promise<TaskRecord[]> {
+    if (tuneTasks.length === 0) throw new MetaScheduleError("the task scheduler needs at least one task to tune");
+    const maxTrialsGlobal = requirePositiveInteger("maxTrialsGlobal", opts.maxTrialsGlobal);
+    const maxTrialsPerTask = requirePositiveInteger("maxTrialsPerTask", opts.maxTrialsPerTask ?? maxTrialsGlobal);
+    const numTrialsPerIter = requirePositiveInteger("numTrialsPerIter", opts.numTrialsPerIter ?? DEFAULT_NUM_TRIALS_PER_ITER);
+    const callbacks = opts.measureCallbacks ?? defaultMeasureCallbacks();
+    const log = opts.log ?? silentLogger;
+    this.tasks = tuneTasks.map((t, id) => new TaskRecord(id, t));
+
+    for (const task of this.tasks) {
+      task.ctx.log("info", `Initializing Task #${task.id}: "${task.name}"`);
+      task.space.initialize?.(task.ctx);
+      task.strategy.initialize?.(task.ctx);
+      task.designSpaces = task.space.generateDesignSpace(task.ctx);
+      task.designSpaces.forEach((sch, i) => task.ctx.log("debug", `[Task #${task.id}: ${task.name}] Design space #${i}:\n${sch.trace.show()}`));
+      task.strategy.preTuning(task.ctx, {
+        maxTrials: maxTrialsPerTask,
+        numTrialsPerIter,
+        designSpaces: task.designSpaces,
+        space: task.space,
+        database: opts.database,
+        costModel: opts.costModel,
+      });
+    }
+
+    let totalTrials = 0;
+    const measure = { ...opts, callbacks };
+    while (totalTrials < maxTrialsGlobal) {
+      const taskId = this.nextTaskId();
+      if (taskId === -1) break;
+      const task = this.tasks[taskId]!;
+      if (task.trials >= maxTrialsPerTask) {
+        this.terminate(task, log);
+        continue;
+      }
+      const candidates = task.strategy.generateMeasureCandidates(task.ctx);
+      if (candidates === undefined || candidates.length === 0) {
+        this.terminate(task, log);
+        continue;
+      }
+      totalTrials += candidates.length;
+      await this.measure(task, candidates, measure, totalTrials - candidates.length);
+      log("debug", `\n${formatTuningSummary(this.tasks)}`);
+    }
+    for (const task of this.tasks) {
+      if (!task.done) this.terminate(task, log);
+      task.strategy.postTuning(task.ctx);
+    }
+    if (opts.logSummary !== false) log("info", `\n${formatTuningSummary(this.tasks)}`);
+    return this.tasks;
+  }
+
+  private terminate(task: TaskRecord, log: Logger): void {
+    task.done = true;
+    const remaining = this.tasks.filter((t) => !t.done).length;
+    log("info", `Task #${task.id} has finished. Remaining task(s): ${remaining}`);
+  }
+
+  /** Build, run and join one batch: results to the strategy, the callbacks and the log. */
+  private async measure(
+    task: TaskRecord,
+    candidates: readonly MeasureCandidate[],
+    opts: TaskSchedulerOptions & { callbacks: readonly MeasureCallback[] },
+    trialsBefore: number,
+  ): Promise<void> {
+    const builderResults = await opts.builder.build(candidates.map((c) => ({ func: c.sch.func, target: task.ctx.target })));
+    if (builderResults.length !== candidates.length) {
+      throw new MetaScheduleError(`builder ${opts.builder.name} returned ${builderResults.length} results for ${candidates.length} candidates`);
+    }
+    const runnerResults = await this.runBuilt(candidates, builderResults, opts.runner);
+    task.strategy.notifyRunnerResults(task.ctx, candidates, runnerResults);
+    for (const callback of opts.callbacks) {
+      callback.apply({ task, candidates, builderResults, runnerResults, database: opts.database, costModel: opts.costModel });
+    }
+    runnerResults.forEach((result, i) => {
+      const built = builderResults[i]!;
+      const latencySecs = medianRunSecs(result);
+      task.latencies.push(latencySecs);
+      if (!built.ok) task.buildErrors++;
+      else if (!result.ok) task.runErrors++;
+      const outcome: TrialOutcome = !built.ok
+        ? { ok: false, stage: "building", error: built.error }
+        : !result.ok
+          ? { ok: false, stage: "running", error: result.error }
+          : latencySecs >= FAILED_RUN_SECS
+            ? { ok: false, stage: "running", error: "the runner reported no run time" }
+            : { ok: true, latencySecs };
+      task.ctx.log(outcome.ok ? "info" : "warn", formatTrialLine(task, task.trials, outcome));
+      opts.onTrial?.({
+        taskId: task.id,
+        taskName: task.name,
+        trial: task.trials,
+        globalTrial: trialsBefore + i + 1,
+        latencySecs,
+        bestSecs: task.bestLatency,
+        totalBestSecs: this.totalBestSecs(),
+        ok: outcome.ok,
+        ...(outcome.ok ? {} : { error: outcome.error }),
+      });
+    });
+    task.bestHistory.push(task.bestLatency);
+  }
+
+  /** Runs the candidates that built; those that did not get their build error as a failed run. */
+  private async runBuilt(candidates: readonly MeasureCandidate[], builderResults: readonly BuilderResult[], runner: Runner): Promise<RunnerResult[]> {
+    const inputs: RunnerInput[] = [];
+    const slots: number[] = [];
+    builderResults.forEach((built, i) => {
+      if (!built.ok) return;
+      inputs.push({ artifact: built.artifact, argsInfo: candidates[i]!.argsInfo });
+      slots.push(i);
+    });
+    const ran = inputs.length === 0 ? [] : await runner.run(inputs);
+    if (ran.length !== inputs.length) throw new MetaScheduleError(`runner ${runner.name} returned ${ran.length} results for ${inputs.length} inputs`);
+    const results: RunnerResult[] = builderResults.map((built) => ({ ok: false, error: built.ok ? "not run" : `build failed: ${built.error}` }));
+    slots.forEach((slot, k) => {
+      results[slot] = ran[k]!;
+    });
+    return results;
+  }
+
+  /** Sum over tasks of weight × best latency (tasks without a valid run count as nothing). */
+  private totalBestSecs(): number {
+    let total = 0;
+    let any = false;
+    for (const t of this.tasks) {
+      if (!t.hasValidRun) continue;
+      total += t.weight * t.bestLatency;
+      any = true;
+    }
+    return any ? total : FAILED_RUN_SECS;
+  }
+}

@@ -1,0 +1,221 @@
+/**
+ * TVM's `tune_tir` and `tune_tasks`: tune one function (or each function of a module) or several
+ * under one trial budget, with a design space, a search strategy, a cost model, a builder, a
+ * runner and a database — each named (the defaults of TVM: the default space of the target,
+ * evolutionary search, the XGBoost-style model, the local builder and GPU runner, a JSON database
+ * in the work dir, the gradient-based task scheduler) or given. Returns the best record and
+ * schedule of each task and the history of every trial; writes the tuning history and curve
+ * into the work dir.
+ */
+import { mkdir, writeFile } from "node:fs/promises";
+import { availableParallelism } from "node:os";
+import { join } from "node:path";
+import type { Target } from "@tessera/codegen";
+import { type IRModule, type PrimFunc } from "@tessera/ir";
+import { RandomEngine, type Schedule } from "@tessera/schedule";
+import type { Builder } from "./builder/builder.js";
+import type { CostModel } from "./cost-model/cost-model.js";
+import type { Database, TuningRecord } from "./database/database.js";
+import { MetaScheduleError } from "./errors.js";
+import { formatTuningSummary } from "./report/summary-table.js";
+import { bestSoFarPoints, writeTuningCurve } from "./report/tuning-curve.js";
+import { FAILED_RUN_SECS, type Runner } from "./runner/runner.js";
+import type { SearchStrategy } from "./search/search-strategy.js";
+import type { SpaceGenerator } from "./space/space-generator.js";
+import { GradientBased } from "./task-scheduler/gradient-based.js";
+import { RoundRobin } from "./task-scheduler/round-robin.js";
+import type { TaskRecord, TuneTask } from "./task-scheduler/task-record.js";
+import { estimateFlops } from "./task-scheduler/flops.js";
+import type { TaskScheduler, TrialEvent } from "./task-scheduler/task-scheduler.js";
+import { scheduleFromRecord } from "./tune/apply-record.js";
+import type { TuneOptions } from "./tune/options.js";
+import {
+  defaultSpaceFor,
+  makeBuilder,
+  makeCostModel,
+  makeRunner,
+  makeStrategy,
+  openDatabase,
+  scheduleFnSpace,
+} from "./tune/provided.js";
+import { silentLogger, tuneContext } from "./tune-context.js";
+import { workloadOf } from "./workload.js";
+
+export type { TuneOptions, TuneProgress } from "./tune/options.js";
+
+/** A function to tune, with its name in logs and its weight (how often it runs). */
+export interface TuneFunction {
+  readonly func: PrimFunc;
+  readonly name?: string;
+  readonly weight?: number;
+}
+
+export interface TaskResult {
+  readonly name: string;
+  readonly func: PrimFunc;
+  readonly flop: number;
+  readonly weight: number;
+  readonly trials: number;
+  /** Seconds; FAILED_RUN_SECS when no trial succeeded. */
+  readonly bestLatency: number;
+  readonly bestRecord: TuningRecord | undefined;
+  readonly bestSchedule: Schedule | undefined;
+}
+
+export interface TuneResult {
+  readonly tasks: readonly TaskResult[];
+  /** Every trial in measuring order. */
+  readonly history: readonly TrialEvent[];
+  readonly database: Database;
+  /** TVM's summary table. */
+  readonly summary: string;
+  readonly workDir: string;
+  /** The files written into the work dir. */
+  readonly files: { readonly history: string; readonly curveSvg?: string; readonly curvePng?: string };
+}
+
+export interface TuneTIRResult extends TuneResult {
+  /** The best record and schedule of the (first) function. */
+  readonly bestRecord: TuningRecord | undefined;
+  readonly bestSchedule: Schedule | undefined;
+}
+
+/** TVM's tune_tir: one task per function of the module (sorted by name), or the function itself. */
+export async function tuneTIR(funcOrModule: PrimFunc | IRModule, target: Target, options: TuneOptions): Promise<TuneTIRResult> {
+  const functions: TuneFunction[] =
+    funcOrModule.kind === "PrimFunc"
+      ? [{ func: funcOrModule }]
+      : [...funcOrModule.functions].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([name, func]) => ({ func, name }));
+  const result = await tuneTasks(functions, target, options);
+  const first = result.tasks[0]!;
+  return { ...result, bestRecord: first.bestRecord, bestSchedule: first.bestSchedule };
+}
+
+/** TVM's tune_tasks: several functions tuned under one budget by the task scheduler. */
+export async function tuneTasks(functions: readonly TuneFunction[], target: Target, options: TuneOptions): Promise<TuneResult> {
+  if (functions.length === 0) throw new MetaScheduleError("tuneTasks: no function to tune");
+  const log = options.logger ?? silentLogger;
+  const rng = new RandomEngine(options.seed);
+  const owned: { dispose?(): Promise<void> }[] = [];
+  await mkdir(options.workDir, { recursive: true });
+  try {
+    const database = await resolveDatabase(options);
+    const costModel = await resolveCostModel(options, rng.forkSeed());
+    const builder = await resolve<Builder>(options.builder, "local", () => makeBuilder(), owned);
+    const runner = await resolve<Runner>(options.runner, "local", (name) => makeRunner(name as "local" | "simulated"), owned);
+    const strategies = await resolveStrategies(options, functions.length);
+    const tasks: TuneTask[] = [];
+    for (const [i, f] of functions.entries()) {
+      const workload = workloadOf(f.func, f.name);
+      const ctx = tuneContext(workload, target, { seed: rng.forkSeed(), log, numThreads: options.numThreads ?? availableParallelism() });
+      tasks.push({ ctx, space: await resolveSpace(options, target), strategy: strategies[i]!, ...(f.weight === undefined ? {} : { weight: f.weight }) });
+    }
+    const scheduler = resolveScheduler(options, rng.forkSeed());
+
+    const totalFlop = functions.reduce((sum, f) => sum + estimateFlops(f.func) * (f.weight ?? 1), 0);
+    const history: TrialEvent[] = [];
+    const records = await scheduler.tune(tasks, {
+      builder,
+      runner,
+      database,
+      costModel,
+      maxTrialsGlobal: options.maxTrialsGlobal,
+      maxTrialsPerTask: options.maxTrialsPerTask,
+      numTrialsPerIter: options.numTrialsPerIter,
+      log,
+      logSummary: options.logSummary,
+      onTrial: (trial) => {
+        history.push(trial);
+        options.onProgress?.({ trial, trialsDone: history.length, maxTrialsGlobal: options.maxTrialsGlobal, totalFlop });
+      },
+    });
+
+    const taskResults = records.map((record) => taskResult(record, database));
+    const files = await writeOutputs(options, history, runName(options));
+    return { tasks: taskResults, history, database, summary: formatTuningSummary(records), workDir: options.workDir, files };
+  } finally {
+    for (const component of owned) await component.dispose?.();
+  }
+}
+
+function taskResult(record: TaskRecord, database: Database): TaskResult {
+  const func = record.ctx.workload.func;
+  const bestRecord = database.hasWorkload(func) ? database.getTopK(database.commitWorkload(func), 1)[0] : undefined;
+  return {
+    name: record.name,
+    func,
+    flop: record.flop,
+    weight: record.weight,
+    trials: record.trials,
+    bestLatency: record.bestLatency,
+    bestRecord,
+    bestSchedule: bestRecord === undefined ? undefined : scheduleFromRecord(bestRecord, func),
+  };
+}
+
+function runName(options: TuneOptions): string {
+  if (options.runName !== undefined) return options.runName;
+  const strategy = typeof options.strategy === "string" ? options.strategy : options.strategy === undefined ? "evolutionary" : "custom strategy";
+  return options.seed === undefined ? strategy : `${strategy}, seed ${options.seed}`;
+}
+
+async function writeOutputs(options: TuneOptions, history: readonly TrialEvent[], name: string): Promise<TuneResult["files"]> {
+  const historyFile = join(options.workDir, "tuning-history.json");
+  const trials = history.map((t) => ({
+    task: t.taskName,
+    trial: t.globalTrial,
+    latencySecs: t.ok ? t.latencySecs : null,
+    bestSecs: t.totalBestSecs < FAILED_RUN_SECS ? t.totalBestSecs : null,
+    ...(t.error === undefined ? {} : { error: t.error }),
+  }));
+  await writeFile(historyFile, `${JSON.stringify({ run: name, trials }, null, 1)}\n`);
+  if (options.writeCurve === false) return { history: historyFile };
+  const points = bestSoFarPoints(history.map((t) => t.totalBestSecs));
+  if (points.length === 0) return { history: historyFile };
+  const written = await writeTuningCurve(join(options.workDir, "tuning-curve.svg"), [{ name, points }], { png: true });
+  return { history: historyFile, curveSvg: written.svg, ...(written.png === undefined ? {} : { curvePng: written.png }) };
+}
+
+async function resolve<T extends { dispose?(): Promise<void> }>(
+  given: string | T | undefined,
+  fallback: string,
+  make: (name: string) => Promise<T>,
+  owned: { dispose?(): Promise<void> }[],
+): Promise<T> {
+  if (given !== undefined && typeof given !== "string") return given;
+  const made = await make(given ?? fallback);
+  owned.push(made);
+  return made;
+}
+
+async function resolveDatabase(options: TuneOptions): Promise<Database> {
+  const given = options.database ?? "json";
+  return typeof given === "string" ? openDatabase(given, options.workDir) : given;
+}
+
+async function resolveCostModel(options: TuneOptions, seed: number): Promise<CostModel | undefined> {
+  const given = options.costModel ?? "xgb";
+  return typeof given === "string" ? makeCostModel(given, seed) : given;
+}
+
+async function resolveStrategies(options: TuneOptions, count: number): Promise<SearchStrategy[]> {
+  const given = options.strategy ?? "evolutionary";
+  if (typeof given === "string") return Promise.all(Array.from({ length: count }, () => makeStrategy(given)));
+  if (typeof given === "function") return Array.from({ length: count }, () => given());
+  if (count > 1) throw new MetaScheduleError(`a search strategy instance keeps one task's state; give a factory (() => strategy) to tune ${count} tasks`);
+  return [given];
+}
+
+async function resolveSpace(options: TuneOptions, target: Target): Promise<SpaceGenerator> {
+  const given = options.space ?? "auto";
+  if (given === "auto") return defaultSpaceFor(target);
+  if (typeof given === "function") return scheduleFnSpace(given, target);
+  return given;
+}
+
+function resolveScheduler(options: TuneOptions, seed: number): TaskScheduler {
+  const given = options.taskScheduler ?? "gradient";
+  if (given === "gradient") return new GradientBased({ seed });
+  if (given === "round-robin") return new RoundRobin();
+  return given;
+}

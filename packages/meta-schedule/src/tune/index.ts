@@ -1,0 +1,3 @@
+export * from "./provided.js";
+export * from "./options.js";
+export * from "./apply-record.js";

@@ -1,0 +1,60 @@
+/**
+ * The options of `tuneTIR` / `tuneTasks` (TVM's `tune_tir` / `tune_tasks` arguments): each
+ * component by name (made by tune/provided.ts) or as an instance.
+ */
+import type { Builder } from "../builder/builder.js";
+import type { CostModel } from "../cost-model/cost-model.js";
+import type { Database } from "../database/database.js";
+import type { Runner } from "../runner/runner.js";
+import type { SearchStrategy } from "../search/search-strategy.js";
+import type { SpaceGenerator } from "../space/space-generator.js";
+import type { TaskScheduler, TrialEvent } from "../task-scheduler/task-scheduler.js";
+import type { Logger } from "../tune-context.js";
+import type { CostModelName, DatabaseName, RunnerName, ScheduleFnLike, StrategyName } from "./provided.js";
+
+export interface TuneOptions {
+  /** Where the JSON database, the tuning history and the tuning curve go (created when missing). */
+  readonly workDir: string;
+  readonly maxTrialsGlobal: number;
+  /** maxTrialsGlobal by default. */
+  readonly maxTrialsPerTask?: number;
+  /** 64 by default. */
+  readonly numTrialsPerIter?: number;
+  /** "auto": the default post-order-apply space of the target; or a schedule function; or a space generator. */
+  readonly space?: "auto" | ScheduleFnLike | SpaceGenerator;
+  /** "evolutionary" by default; a factory makes one strategy per task (an instance serves one task only). */
+  readonly strategy?: StrategyName | SearchStrategy | (() => SearchStrategy);
+  /** "xgb" by default. */
+  readonly costModel?: CostModelName | CostModel;
+  /** "local" by default. */
+  readonly builder?: "local" | Builder;
+  /** "local" (the GPU) by default; "simulated" needs no GPU. */
+  readonly runner?: RunnerName | Runner;
+  /** "json" (in workDir) by default. */
+  readonly database?: DatabaseName | Database;
+  /** "gradient" (TVM's default) or "round-robin". */
+  readonly taskScheduler?: "gradient" | "round-robin" | TaskScheduler;
+  /** Seed of every random choice of the run (random when absent). */
+  readonly seed?: number;
+  /** Threads of the CPU-side work of each task (the machine's cores by default). */
+  readonly numThreads?: number;
+  /** Receives the trial lines, the summary table and the scheduler's messages. */
+  readonly logger?: Logger;
+  /** Log the summary table at the end (true by default; the result has it in any case). */
+  readonly logSummary?: boolean;
+  /** Called after every trial with the run's progress. */
+  readonly onProgress?: (progress: TuneProgress) => void;
+  /** Write `tuning-curve.svg` (and `.png`) into the work dir (true by default). */
+  readonly writeCurve?: boolean;
+  /** The curve's legend entry ("<strategy>, seed <seed>" by default). */
+  readonly runName?: string;
+}
+
+export interface TuneProgress {
+  readonly trial: TrialEvent;
+  /** Trials measured so far over all tasks. */
+  readonly trialsDone: number;
+  readonly maxTrialsGlobal: number;
+  /** FLOP of the tasks, to turn the latencies into GFLOPS (sum over tasks, weighted). */
+  readonly totalFlop: number;
+}

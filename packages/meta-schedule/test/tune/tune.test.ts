@@ -1,0 +1,121 @@
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { irModule, vectorAdd } from "@tessera/ir";
+import { describe, expect, it } from "vitest";
+import { MetaScheduleError, lookupExport, queryBestRecord, tuneTIR, tuneTasks } from "../../src/index.js";
+import { FakeCostModel, FakeDatabase, FakeReplayTrace, fakeMeasurer, fakeScheduleFnSpace } from "./fakes.js";
+import { H100, splitAndBind, threadsOf, vectorAddLatency } from "./workloads.js";
+
+const workDir = () => mkdtempSync(join(tmpdir(), "tessera-tune-"));
+
+function fakeComponents() {
+  const measurer = fakeMeasurer({ latencyOf: vectorAddLatency, buildError: (f) => (threadsOf(f) > 512 ? "too many threads" : undefined) });
+  return {
+    space: fakeScheduleFnSpace(splitAndBind),
+    costModel: new FakeCostModel(),
+    builder: measurer.builder,
+    runner: measurer.runner,
+    database: new FakeDatabase(),
+  };
+}
+
+describe("tuneTIR", () => {
+  it("tunes a function and returns its best record, schedule and the history; writes history and curve", async () => {
+    const dir = workDir();
+    const lines: string[] = [];
+    const progress: number[] = [];
+    const result = await tuneTIR(vectorAdd(1024).func, H100, {
+      ...fakeComponents(),
+      workDir: dir,
+      strategy: new FakeReplayTrace(),
+      maxTrialsGlobal: 24,
+      numTrialsPerIter: 8,
+      seed: 11,
+      logger: (_level, m) => lines.push(m),
+      onProgress: (p) => progress.push(p.trialsDone),
+    });
+    expect(result.history).toHaveLength(24);
+    expect(progress).toEqual(Array.from({ length: 24 }, (_, i) => i + 1));
+    const best = Math.min(...result.history.map((t) => t.latencySecs));
+    expect(result.tasks[0]!.bestLatency).toBe(best);
+    expect(result.bestRecord!.runSecs).toEqual([best]);
+    // The best schedule is the record's trace replayed: it has the latency measured for it.
+    expect(vectorAddLatency(result.bestSchedule!.func)).toBe(best);
+    expect(result.database.size()).toBe(24);
+    expect(result.summary).toContain("Total trials: 24");
+    expect(lines.some((l) => l.includes("Total trials: 24"))).toBe(true);
+    expect(lines.filter((l) => /^\[Task #0: main\] Trial #\d+: /.test(l))).toHaveLength(24);
+
+    const history = JSON.parse(readFileSync(result.files.history, "utf8")) as { run: string; trials: { trial: number; bestSecs: number | null }[] };
+    expect(history.run).toBe("custom strategy, seed 11");
+    expect(history.trials).toHaveLength(24);
+    expect(history.trials.at(-1)!.bestSecs).toBe(best);
+    expect(result.files.curveSvg).toBe(join(dir, "tuning-curve.svg"));
+    expect(readFileSync(result.files.curveSvg!, "utf8")).toMatch(/^<svg[\s\S]*<\/svg>\s*$/);
+    expect(existsSync(join(dir, "tuning-curve.png"))).toBe(true);
+  });
+
+  it("is deterministic for a seed", async () => {
+    const run = async () =>
+      (
+        await tuneTIR(vectorAdd(512).func, H100, {
+          ...fakeComponents(),
+          workDir: workDir(),
+          strategy: new FakeReplayTrace(),
+          maxTrialsGlobal: 16,
+          numTrialsPerIter: 8,
+          seed: 5,
+          writeCurve: false,
+        })
+      ).history.map((t) => t.latencySecs);
+    expect(await run()).toEqual(await run());
+  });
+
+  it("tunes each function of a module as a task, with one strategy per task", async () => {
+    const mod = irModule({ small: vectorAdd(128).func, large: vectorAdd(2048).func });
+    const result = await tuneTIR(mod, H100, {
+      ...fakeComponents(),
+      workDir: workDir(),
+      strategy: () => new FakeReplayTrace(),
+      taskScheduler: "round-robin",
+      maxTrialsGlobal: 16,
+      numTrialsPerIter: 4,
+      seed: 2,
+      writeCurve: false,
+    });
+    expect(result.tasks.map((t) => [t.name, t.trials])).toEqual([
+      ["large", 8],
+      ["small", 8],
+    ]);
+    expect(result.tasks.map((t) => t.flop)).toEqual([2048, 128]);
+    expect(queryBestRecord(result.database, vectorAdd(2048).func)).toBeDefined();
+  });
+
+  it("refuses one strategy instance for several tasks", async () => {
+    const run = tuneTasks([{ func: vectorAdd(64).func }, { func: vectorAdd(128).func }], H100, {
+      ...fakeComponents(),
+      workDir: workDir(),
+      strategy: new FakeReplayTrace(),
+      maxTrialsGlobal: 4,
+    });
+    await expect(run).rejects.toThrow("give a factory (() => strategy) to tune 2 tasks");
+  });
+
+  it("has no best record for a workload the database does not know", () => {
+    expect(queryBestRecord(new FakeDatabase(), vectorAdd(64).func)).toBeUndefined();
+  });
+});
+
+describe("components by name", () => {
+  it("reports a component that this build does not provide clearly", async () => {
+    const missing = lookupExport("../index.js", "NoSuchComponent", "the widget");
+    await expect(missing).rejects.toThrow(MetaScheduleError);
+    await expect(lookupExport("../index.js", "NoSuchComponent", "the widget")).rejects.toThrow("the widget is not available: ../index.js exports no NoSuchComponent");
+    await expect(lookupExport("../no-such-module.js", "x", "the gadget")).rejects.toThrow("the gadget is not available: cannot load ../no-such-module.js");
+  });
+
+  it("finds what the package exports", async () => {
+    expect(await lookupExport("../index.js", "tuneTIR", "tuneTIR")).toBe(tuneTIR);
+  });
+});
