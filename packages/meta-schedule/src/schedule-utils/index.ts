@@ -1,0 +1,2 @@
+export * from "./block-info.js";
+export * from "./thread-bind.js";
