@@ -45,26 +45,24 @@ export function crossThreadReduction(opts: CrossThreadReductionOptions = {}): Sc
       if (candidates.length === 0 || !needsCrossThreadReduction(sch, block, maxThreadsPerBlock, warpSize)) return [sch];
       const variant = sch.copy();
       variant.seed(sch.forkSeed());
-      let threadExtent: number | ExprRV | undefined;
-      const sample = () => (threadExtent ??= variant.sampleCategorical(candidates, candidates.map(() => 1 / candidates.length)));
       const fusion = computeTarget(variant, block);
+      // A consumer already on threads fixes the extent; otherwise it is sampled.
+      const bound = fusion === undefined ? undefined : variant.getLoops(fusion.consumer).find((l) => isThreadIdx(variant.get(l)));
+      const boundExtent = bound === undefined ? undefined : variant.get(bound).extent;
+      const threadExtent: number | ExprRV =
+        boundExtent?.kind === "IntImm" ? boundExtent.value : variant.sampleCategorical(candidates, candidates.map(() => 1 / candidates.length));
       if (fusion !== undefined) {
         let target = fusion.loop;
-        const bound = variant.getLoops(fusion.consumer).find((l) => isThreadIdx(variant.get(l)));
         if (bound === undefined) {
-          const [outer, inner] = variant.split(fusion.innermost, [null, sample()]);
+          const [outer, inner] = variant.split(fusion.innermost, [null, threadExtent]);
           variant.bind(inner, "threadIdx.x");
           if (fusion.innermost.uid === target.uid) target = outer;
-        } else {
-          // The consumer already runs on threads: the reduction uses as many.
-          const existing = variant.get(bound).extent;
-          threadExtent = existing.kind === "IntImm" ? existing.value : sample();
         }
         variant.computeAt(block, target, true);
         variant.setScope(block, 0, "shared");
       }
       const fused = reorderAndFuseReductionLoops(variant, block);
-      const [, inner] = variant.split(fused, [null, sample()]);
+      const [, inner] = variant.split(fused, [null, threadExtent]);
       variant.bind(inner, "threadIdx.x");
       return [variant, sch];
     },

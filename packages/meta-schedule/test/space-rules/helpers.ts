@@ -119,3 +119,22 @@ export function matmulFunc(n: number, m: number, l: number): PrimFunc {
   const C = te.compute([n, m], (i, j) => te.sum(mul(A.at(i, k), B.at(k, j)), k), "C");
   return te.createPrimFunc([A, B, C], { name: "matmul" });
 }
+
+/** B[i] = Σ_{j,k} A[i, j, k] (two reduce loops). */
+export function planeSum(rows: number, a: number, b: number): PrimFunc {
+  const A = te.placeholder([rows, a, b], "float32", "A");
+  const j = te.reduceAxis([0, a], "j");
+  const k = te.reduceAxis([0, b], "k");
+  const B = te.compute([rows], (i) => te.sum(A.at(i, j, k), [j, k]), "B");
+  return te.createPrimFunc([A, B], { name: "plane_sum" });
+}
+
+/** The names of the trace's instructions. */
+export function kinds(sch: Schedule): string[] {
+  return sch.trace.instructions.map((i) => i.kind.name);
+}
+
+/** The thread tags of the script's bound loops, in order. */
+export function threadTags(script: string): string[] {
+  return [...script.matchAll(/thread="([^"]+)"/g)].map((m) => m[1]!);
+}
