@@ -1,0 +1,2 @@
+export * from "./tile-structure.js";
+export * from "./tile-loop-nest.js";
