@@ -56,6 +56,7 @@ export function loopIterType(loop: For): LoopIterType {
   let reduce = 0;
   let other = 0;
   const uses = (e: Parameters<typeof usesVar>[0]) => usesVar(e, (v: Var) => v === loop.loopVar);
+  // The blocks directly under the loop (not those nested in them), as TVM's GetLoopIterType.
   forEachStmt(loop.body, (s) => {
     if (s.kind !== "BlockRealize") return undefined;
     s.block.iterVars.forEach((iv, k) => {
@@ -64,7 +65,7 @@ export function loopIterType(loop: For): LoopIterType {
       else if (iv.iterType === "reduce") reduce++;
       else other++;
     });
-    return undefined;
+    return false;
   });
   if (other > 0 || (spatial > 0 && reduce > 0)) return "opaque";
   return reduce > 0 ? "reduce" : "spatial";

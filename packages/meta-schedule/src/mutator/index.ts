@@ -1,0 +1,5 @@
+export * from "./mutate-unroll.js";
+export * from "./mutate-compute-location.js";
+export * from "./mutate-thread-binding.js";
+export * from "./mutate-parallel.js";
+export * from "./trace-queries.js";
