@@ -4,6 +4,7 @@
  * among `threadExtents`, so that every block of a GPU kernel runs on threads.
  */
 import type { BlockRV, Schedule } from "@tessera/schedule";
+import { checkPositiveInts } from "../schedule-utils/options.js";
 import { bindBlockThreadIdx, sampledThreadFactor } from "../schedule-utils/thread-bind.js";
 import type { TuneContext } from "../tune-context.js";
 import type { ScheduleRule } from "./schedule-rule.js";
@@ -33,11 +34,4 @@ export function autoBind(opts: AutoBindOptions = {}): ScheduleRule {
       return [sch];
     },
   };
-}
-
-export function checkPositiveInts(rule: string, option: string, values: readonly number[]): void {
-  if (values.length === 0) throw new RangeError(`${rule}: ${option} must not be empty`);
-  for (const v of values) {
-    if (!Number.isInteger(v) || v <= 0) throw new RangeError(`${rule}: ${option} must hold positive integers, got ${String(v)}`);
-  }
 }

@@ -25,7 +25,7 @@ import {
   needsMultiLevelTiling,
 } from "../schedule-utils/block-info.js";
 import type { TuneContext } from "../tune-context.js";
-import { checkPositiveInts } from "./auto-bind.js";
+import { checkPositiveInts } from "../schedule-utils/options.js";
 import type { ScheduleRule } from "./schedule-rule.js";
 
 export const CROSS_THREAD_REDUCTION_EXTENTS: readonly number[] = [4, 8, 16, 32, 64, 128, 256, 512];

@@ -8,13 +8,13 @@
 import type { BlockRV, Schedule, StorageScopeName } from "@tessera/schedule";
 import { TILING_STRUCTURE_KEY, needsMultiLevelTiling } from "../schedule-utils/block-info.js";
 import type { TuneContext } from "../tune-context.js";
-import { checkPositiveInts } from "./auto-bind.js";
+import { checkPositiveInts } from "../schedule-utils/options.js";
 import type { ScheduleRule } from "./schedule-rule.js";
 import { type TileLevels, tileLoopNest } from "./tiling-cpu/tile-loop-nest.js";
 import { parseTileStructure } from "./tiling-cpu/tile-structure.js";
 
-/** TVM's ReuseConfig: "no" reuse, "may" (with and without a cache) or "must". */
-export interface ReuseConfig {
+/** TVM's CpuReuseConfig: "no" reuse, "may" (with and without a cache) or "must". */
+export interface CpuReuseConfig {
   readonly req: "no" | "may" | "must";
   /** 1-based tile levels at whose last loop the cache is computed. */
   readonly levels: readonly number[];
@@ -24,10 +24,10 @@ export interface ReuseConfig {
 export interface MultiLevelTilingCpuOptions {
   readonly structure?: string;
   readonly maxInnermostFactor?: number;
-  readonly reuseWrite?: ReuseConfig;
+  readonly reuseWrite?: CpuReuseConfig;
 }
 
-export const CPU_WRITE_REUSE: ReuseConfig = { req: "may", levels: [1, 2], scope: "global" };
+export const CPU_WRITE_REUSE: CpuReuseConfig = { req: "may", levels: [1, 2], scope: "global" };
 
 export function multiLevelTilingCpu(opts: MultiLevelTilingCpuOptions = {}): ScheduleRule {
   const rule = "multiLevelTiling";
@@ -53,7 +53,7 @@ export function multiLevelTilingCpu(opts: MultiLevelTilingCpuOptions = {}): Sche
 }
 
 /** TVM's `AddWriteReuse` (without its reuse of an existing write-cache consumer). */
-function addWriteReuse(sch: Schedule, block: BlockRV, levels: TileLevels, config: ReuseConfig): Schedule[] {
+function addWriteReuse(sch: Schedule, block: BlockRV, levels: TileLevels, config: CpuReuseConfig): Schedule[] {
   if (config.req === "no") return [sch];
   const results = config.req === "may" ? [sch.copy()] : [];
   const cache = sch.cacheWrite(block, 0, config.scope);

@@ -4,7 +4,7 @@
  * (GPU: lowered and simulated; CPU: the sequential executor).
  */
 import { lower, target } from "@tessera/codegen";
-import { type PrimFunc, type Stmt, type TypedArray, add, compilePrimFunc, forEachStmt, mul, randomArgs, sub, te } from "@tessera/ir";
+import { type PrimFunc, type Stmt, type TypedArray, add, compilePrimFunc, forEachStmt, max, mul, randomArgs, sub, te } from "@tessera/ir";
 import { type BlockRV, Schedule } from "@tessera/schedule";
 import { compareWithReference } from "@tessera/simulator";
 import type { ScheduleRule } from "../../src/rules/schedule-rule.js";
@@ -137,4 +137,14 @@ export function kinds(sch: Schedule): string[] {
 /** The thread tags of the script's bound loops, in order. */
 export function threadTags(script: string): string[] {
   return [...script.matchAll(/thread="([^"]+)"/g)].map((m) => m[1]!);
+}
+
+/** C = A·B; D = max(C, 0) (a matmul with a ReLU epilogue). */
+export function matmulRelu(n: number, m: number, l: number): PrimFunc {
+  const A = te.placeholder([n, l], "float32", "A");
+  const B = te.placeholder([l, m], "float32", "B");
+  const k = te.reduceAxis([0, l], "k");
+  const C = te.compute([n, m], (i, j) => te.sum(mul(A.at(i, k), B.at(k, j)), k), "C");
+  const D = te.compute([n, m], (i, j) => max(C.at(i, j), 0), "D");
+  return te.createPrimFunc([A, B, D], { name: "matmul_relu" });
 }
