@@ -3,7 +3,7 @@
  * `MultiLevelTiling`): structure `SSRSRS`, no thread bindings, tiles sampled with
  * `max_innermost_factor = 64`, and write reuse "may" in global scope at levels 1 and 2 — one
  * design space without a write cache, and one per level with a `C_global` cache computed at the
- * last loop of that level.
+ * last loop of that level; an elementwise consumer (a ReLU) serves as the cache instead.
  */
 import type { BlockRV, Schedule, StorageScopeName } from "@tessera/schedule";
 import { TILING_STRUCTURE_KEY, needsMultiLevelTiling } from "../schedule-utils/block-info.js";
@@ -12,6 +12,7 @@ import { checkPositiveInts } from "../schedule-utils/options.js";
 import type { ScheduleRule } from "./schedule-rule.js";
 import { type TileLevels, tileLoopNest } from "./tiling-cpu/tile-loop-nest.js";
 import { parseTileStructure } from "./tiling-cpu/tile-structure.js";
+import { isWriteCache } from "./tiling-cpu/write-cache.js";
 
 /** TVM's CpuReuseConfig: "no" reuse, "may" (with and without a cache) or "must". */
 export interface CpuReuseConfig {
@@ -52,15 +53,26 @@ export function multiLevelTilingCpu(opts: MultiLevelTilingCpuOptions = {}): Sche
   };
 }
 
-/** TVM's `AddWriteReuse` (without its reuse of an existing write-cache consumer). */
+/**
+ * TVM's `AddWriteReuse`. With "may", a single consumer that already acts as a write cache (an
+ * elementwise epilogue, see `isWriteCache`) is computed at each level, and the tiling without it
+ * moved kept; otherwise one space without a cache and, as with "must", one per level with a new
+ * cache computed there.
+ */
 function addWriteReuse(sch: Schedule, block: BlockRV, levels: TileLevels, config: CpuReuseConfig): Schedule[] {
   if (config.req === "no") return [sch];
-  const results = config.req === "may" ? [sch.copy()] : [];
-  const cache = sch.cacheWrite(block, 0, config.scope);
-  for (const level of config.levels) {
-    const variant = sch.copy();
-    variant.reverseComputeAt(cache, levels[level - 1]!.at(-1), true);
-    results.push(variant);
+  const atLevels = (cache: BlockRV): Schedule[] =>
+    config.levels.map((level) => {
+      const variant = sch.copy();
+      variant.reverseComputeAt(cache, levels[level - 1]!.at(-1), true);
+      return variant;
+    });
+  if (config.req === "may") {
+    const consumers = sch.getConsumers(block);
+    const only = consumers.length === 1 ? consumers[0]! : undefined;
+    if (only !== undefined && isWriteCache(sch.get(only))) return [...atLevels(only), sch];
+    const withoutCache = sch.copy();
+    return [withoutCache, ...atLevels(sch.cacheWrite(block, 0, config.scope))];
   }
-  return results;
+  return atLevels(sch.cacheWrite(block, 0, config.scope));
 }

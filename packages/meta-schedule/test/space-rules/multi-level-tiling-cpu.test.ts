@@ -1,9 +1,11 @@
+import { te } from "@tessera/ir";
 import { Schedule, Trace } from "@tessera/schedule";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { multiLevelTilingCpu } from "../../src/rules/multi-level-tiling-cpu.js";
 import { replayWithPostprocs } from "../../src/space/replay.js";
-import { applyRules, contextOf, elementwiseChain, execute, kinds, matmulFunc, rowSum } from "./helpers.js";
+import { isWriteCache } from "../../src/rules/tiling-cpu/write-cache.js";
+import { applyRules, contextOf, elementwiseChain, execute, kinds, matmulFunc, matmulRelu, rowSum } from "./helpers.js";
 
 function expectClose(actual: ArrayLike<number>, expected: ArrayLike<number>): void {
   expect(actual.length).toBe(expected.length);
@@ -28,6 +30,28 @@ describe("multiLevelTilingCpu", () => {
     const levels = withCache.map((s) => s.trace.instructions.find((i) => i.kind.name === "ReverseComputeAt")!);
     expect(levels.map((i) => i.attrs)).toEqual([[true, -1], [true, -1]]);
     expect(withCache[0]!.script()).toMatch(/with T\.block\("C_global"\)/);
+  });
+
+  it("uses an elementwise epilogue as the write cache: computed at levels 1 and 2, or left in place", () => {
+    const func = matmulRelu(16, 12, 8);
+    const sch = new Schedule(func, { seed: 4 });
+    const spaces = multiLevelTilingCpu().apply(sch, sch.getBlock("C"), contextOf(func));
+    expect(spaces).toHaveLength(3);
+    expect(spaces.some((s) => kinds(s).includes("CacheWrite"))).toBe(false);
+    const moved = spaces.map((s) => s.trace.instructions.filter((i) => i.kind.name === "ReverseComputeAt").length);
+    expect(moved).toEqual([1, 1, 0]);
+    // At level 1 the ReLU sits under the S0 loops i_0, j_0.
+    expect(spaces[0]!.script()).toMatch(/for i_0, j_0 in T\.grid\(\d+, \d+\):\n(.*\n)*? {8}for ax0, ax1 in T\.grid/);
+  });
+
+  it("recognises write caches as TVM does: indices of the written block variables, injective and in order", () => {
+    const relu = new Schedule(matmulRelu(4, 4, 4));
+    expect(isWriteCache(relu.get(relu.getBlock("D")))).toBe(true);
+    expect(isWriteCache(relu.get(relu.getBlock("C")))).toBe(false);
+    const A = te.placeholder([4, 4], "float32", "A");
+    const T = te.compute([4, 4], (i, j) => A.at(j, i), "T");
+    const transposed = new Schedule(te.createPrimFunc([A, T]));
+    expect(isWriteCache(transposed.get(transposed.getBlock("T")))).toBe(false);
   });
 
   it("returns the input unchanged for blocks without data reuse, the root and spatial blocks", () => {
