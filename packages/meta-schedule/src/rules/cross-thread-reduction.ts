@@ -61,7 +61,7 @@ export function crossThreadReduction(opts: CrossThreadReductionOptions = {}): Sc
         variant.computeAt(block, target, true);
         variant.setScope(block, 0, "shared");
       }
-      const fused = reorderAndFuseReductionLoops(variant, block);
+      const { fused } = reorderAndFuseReductionLoops(variant, block);
       const [, inner] = variant.split(fused, [null, threadExtent]);
       variant.bind(inner, "threadIdx.x");
       return [variant, sch];
@@ -146,8 +146,11 @@ function computeTarget(sch: Schedule, blockRV: BlockRV): ComputeTarget | undefin
   return { loop: consumerLoops[position]!, consumer: first, innermost: consumerLoops.at(-1)! };
 }
 
-/** Puts the block's reduce loops innermost (spatial loops keep their order) and fuses them. */
-function reorderAndFuseReductionLoops(sch: Schedule, blockRV: BlockRV): LoopRV {
+/**
+ * TVM's `ReorderAndFuseReductionLoops`: puts the block's reduce loops innermost (spatial loops keep
+ * their order) and fuses them; returns the fused loop and how many spatial loops precede it.
+ */
+export function reorderAndFuseReductionLoops(sch: Schedule, blockRV: BlockRV): { fused: LoopRV; spatialLoops: number } {
   const loops = sch.getLoops(blockRV);
   const types = loops.map((l) => loopIterType(sch.get(l)));
   const spatial = loops.filter((_, k) => types[k] === "spatial");
@@ -156,5 +159,5 @@ function reorderAndFuseReductionLoops(sch: Schedule, blockRV: BlockRV): LoopRV {
   // Reordering a chain already in order is a no-op; skipping it keeps loops with several children legal.
   const firstMoved = order.findIndex((l, k) => l.uid !== loops[k]?.uid);
   if (firstMoved >= 0) sch.reorder(...order.slice(firstMoved));
-  return reduce.length > 1 ? sch.fuse(...reduce) : reduce[0]!;
+  return { fused: reduce.length > 1 ? sch.fuse(...reduce) : reduce[0]!, spatialLoops: spatial.length };
 }

@@ -1,3 +1,4 @@
+export * from "./add-rfactor.js";
 export * from "./auto-bind.js";
 export * from "./cross-thread-reduction.js";
 export * from "./multi-level-tiling-cpu.js";

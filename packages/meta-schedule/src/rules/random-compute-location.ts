@@ -2,12 +2,13 @@
  * RandomComputeLocation (TVM's `ScheduleRule::RandomComputeLocation`, CPU): a block directly in
  * the root's scope, untiled, with a consumer and an outermost loop of its own, is computed at a
  * sampled location (`sampleComputeLocation` → `computeAt(…, preserveUnitLoops = true)`), which
- * MutateComputeLocation later moves. (TVM also relocates a producer marked by AddRFactor; we have
- * no AddRFactor yet.)
+ * MutateComputeLocation later moves. A block AddRFactor marked has its producer (the rfactor
+ * block) placed the same way, after it.
  */
 import { type Stmt, forEachStmt } from "@tessera/ir";
 import type { BlockRV, Schedule } from "@tessera/schedule";
 import { hasBeenMultiLevelTiled, isRootBlock, loopNodesAbove } from "../schedule-utils/block-info.js";
+import { RANDOM_COMPUTE_PRODUCER_KEY } from "./add-rfactor.js";
 import type { ScheduleRule } from "./schedule-rule.js";
 
 export function randomComputeLocation(): ScheduleRule {
@@ -15,7 +16,15 @@ export function randomComputeLocation(): ScheduleRule {
     name: "randomComputeLocation",
     apply(sch: Schedule, block: BlockRV): Schedule[] {
       if (!applies(sch, block)) return [sch];
+      // Looked up first: a block computed inline is gone afterwards.
+      let producer: BlockRV | undefined;
+      if (sch.get(block).annotations[RANDOM_COMPUTE_PRODUCER_KEY] !== undefined) {
+        const producers = sch.getProducers(block);
+        sch.unannotate(block, RANDOM_COMPUTE_PRODUCER_KEY);
+        if (producers.length === 1) producer = producers[0];
+      }
       sch.computeAt(block, sch.sampleComputeLocation(block), true);
+      if (producer !== undefined) sch.computeAt(producer, sch.sampleComputeLocation(producer), true);
       return [sch];
     },
   };

@@ -19,14 +19,15 @@ import { mutateUnroll } from "../mutator/mutate-unroll.js";
 import { disallowDynamicLoop } from "../postproc/disallow-dynamic-loop.js";
 import type { Postproc } from "../postproc/postproc.js";
 import { rewriteUnboundBlock } from "../postproc/rewrite-unbound-block.js";
+import { addRFactor } from "../rules/add-rfactor.js";
 import { autoBind } from "../rules/auto-bind.js";
 import { multiLevelTilingCpu } from "../rules/multi-level-tiling-cpu.js";
 import { randomComputeLocation } from "../rules/random-compute-location.js";
 import type { ScheduleRule } from "../rules/schedule-rule.js";
 
 export function defaultCpuRules(): ScheduleRule[] {
-  // merge: autoInline() before, parallelizeVectorizeUnroll({ maxJobsPerCore: 16, maxVectorizeExtent: 64, unrollMaxSteps: [0, 16, 64, 512], unrollExplicit: true }) after multiLevelTiling.
-  return [multiLevelTilingCpu(), randomComputeLocation()];
+  // merge: autoInline() first, parallelizeVectorizeUnroll({ maxJobsPerCore: 16, maxVectorizeExtent: 64, unrollMaxSteps: [0, 16, 64, 512], unrollExplicit: true }) after multiLevelTiling.
+  return [addRFactor({ maxJobsPerCore: 16, maxInnermostFactor: 64 }), multiLevelTilingCpu(), randomComputeLocation()];
 }
 
 export function defaultCpuPostprocs(): Postproc[] {
