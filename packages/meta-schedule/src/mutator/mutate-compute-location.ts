@@ -3,6 +3,7 @@
  * SampleComputeLocation to another of its valid locations (inline, root, or a loop), found by
  * replaying the trace on the workload up to that sampling.
  */
+import { TesseraError } from "@tessera/ir";
 import type { BlockRV, Instruction, RandomEngine, Schedule, Trace } from "@tessera/schedule";
 import type { TuneContext } from "../tune-context.js";
 import type { Mutator } from "./mutator.js";
@@ -32,7 +33,15 @@ function computeLocationCandidates(trace: Trace, ctx: TuneContext): LocationCand
   replayVisiting(trace, ctx.workload.func, (sch, inst, inputs) => {
     const current = trace.getDecision(inst);
     if (inst.kind.name !== "SampleComputeLocation" || typeof current !== "number") return;
-    const alternatives = validLocations(sch, inputs[0] as BlockRV).filter((l) => l !== current);
+    let locations: number[];
+    try {
+      locations = validLocations(sch, inputs[0] as BlockRV);
+    } catch (err) {
+      // The block is not there on replay: the trace belongs to another program; nothing to move.
+      if (err instanceof TesseraError) return;
+      throw err;
+    }
+    const alternatives = locations.filter((l) => l !== current);
     if (alternatives.length > 0) out.push({ inst, alternatives });
   });
   return out;

@@ -69,3 +69,20 @@ describe("addRFactor", () => {
     );
   });
 });
+
+describe("randomComputeLocation", () => {
+  it("returns the input unchanged for the root, an output block, and a block sharing its outer loop", () => {
+    const chain = elementwiseChain([4, 6]);
+    const sch = new Schedule(chain);
+    const rule = randomComputeLocation();
+    const before = sch.script();
+    expect(rule.apply(sch, sch.getBlock("root"), contextOf(chain))).toEqual([sch]);
+    expect(rule.apply(sch, sch.getBlock("C"), contextOf(chain))).toEqual([sch]);
+    expect(sch.script()).toBe(before);
+    // B computed under C's outer loop: that loop has two child blocks.
+    sch.computeAt(sch.getBlock("B"), sch.getLoops(sch.getBlock("C"))[0]);
+    const placed = sch.script();
+    expect(rule.apply(sch, sch.getBlock("B"), contextOf(chain))).toEqual([sch]);
+    expect(sch.script()).toBe(placed);
+  });
+});

@@ -161,6 +161,31 @@ describe("mutateParallel", () => {
     expect(replayed.ok && replayed.sch.script()).toContain('"meta_schedule.parallel": 384');
   });
 
+  it("property: a mutated extent replays and fuses a different number of loops than the original", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom<readonly number[]>([16, 24], [3, 5, 7], [64], [2, 2, 50]),
+        fc.integer({ min: 1, max: 600 }),
+        fc.integer({ min: 1, max: 64 }),
+        fc.integer({ min: 0, max: 1_000_000 }),
+        (shape, extent, numCores, seed) => {
+          const func = elementwiseChain(shape);
+          const ctx = contextOf(func, seed);
+          const trace = parallelTrace(func, extent);
+          const mutated = mutateParallel({ numCores }).apply(trace, new RandomEngine(seed), ctx);
+          if (mutated === undefined) return;
+          const replayed = replayWithPostprocs(ctx, mutated, [], { seed });
+          expect(replayed.ok).toBe(true);
+          const prods = parallelExtentProducts(new Schedule(func).func.body, 16 * numCores);
+          const now = mutated.instructions.find((i) => i.kind.name === "Annotate")!.inputs[1] as number;
+          expect(now).toBeLessThanOrEqual(16 * numCores);
+          expect(fusedLoopCounts(prods, now)).not.toEqual(fusedLoopCounts(prods, extent));
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
   it("finds nothing with a single plan or without the annotation, and rejects bad options", () => {
     const func = elementwiseChain([16, 24]);
     const ctx = contextOf(func);
