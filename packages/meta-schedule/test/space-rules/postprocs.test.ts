@@ -81,6 +81,26 @@ describe("rewriteUnboundBlock", () => {
     expect(rewriteUnboundBlock().apply(sch, contextOf(func))).toEqual({ ok: false, reason: "block B has no outer data-parallel loop to bind" });
   });
 
+  it("rejects a block bound to blockIdx but not threadIdx (TVM's unsupported case)", () => {
+    const func = rowSum(8, 4);
+    const sch = new Schedule(func);
+    sch.bind(sch.getLoops(sch.getBlock("B"))[0], "blockIdx.x");
+    expect(rewriteUnboundBlock().apply(sch, contextOf(func))).toEqual({ ok: false, reason: "block B is under blockIdx but not threadIdx" });
+  });
+
+  it("binds the outer spatial loops of a block whose inner loop is already on threads to blockIdx.x", () => {
+    const func = elementwiseChain([6, 64]);
+    const sch = new Schedule(func);
+    for (const name of ["B", "C"]) {
+      const [, j] = sch.getLoops(sch.getBlock(name));
+      sch.bind(j, "threadIdx.x");
+    }
+    expect(rewriteUnboundBlock().apply(sch, contextOf(func))).toEqual({ ok: true });
+    expect(threadTags(sch.script())).toEqual(["blockIdx.x", "threadIdx.x", "blockIdx.x", "threadIdx.x"]);
+    expect(kinds(sch).filter((k) => k === "Split")).toHaveLength(0);
+    expect(simulateAgainstReference(sch, func).passed).toBe(true);
+  });
+
   it("property: unscheduled workloads, and AutoBind samples, replay with the postprocessors, lower, and simulate equal to the executor", () => {
     const workloads = [() => rowSum(9, 20), () => elementwiseChain([5, 70]), () => rowMaxShift(3, 33), () => planeSum(4, 3, 5), () => matmulFunc(6, 10, 4)];
     fc.assert(
