@@ -12,7 +12,7 @@ import type { Mutator } from "./mutator.js";
 import { replayVisiting } from "./replay-probe.js";
 import { instructionsBeforePostproc, withReplacedInstruction } from "./trace-queries.js";
 
-export const PARALLEL_KEY = "meta_schedule.parallel";
+const PARALLEL_KEY = "meta_schedule.parallel";
 
 export interface MutateParallelOptions {
   /** TVM: 16 for LLVM targets. */

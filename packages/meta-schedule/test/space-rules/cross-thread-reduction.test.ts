@@ -86,6 +86,8 @@ describe("crossThreadReduction", () => {
     }
   });
 
+  // The simulator runs a block's threads one after another and does not track global memory, so this
+  // checks the indexing and predicates of the variant, not the race of its accumulation (see below).
   it("property: random samples of the unfused variant (with AutoBind) replay, lower and simulate equal to the executor", () => {
     fc.assert(
       fc.property(fc.constantFrom([3, 100], [2, 64], [5, 257], [1, 48]), fc.integer({ min: 0, max: 1_000_000 }), ([rows, cols], seed) => {
