@@ -29,3 +29,7 @@ export * from "./task-scheduler/index.js";
 export * from "./report/index.js";
 export * from "./tune/index.js";
 export * from "./tune.js";
+export * from "./rules/index.js";
+export * from "./postproc/index.js";
+export * from "./mutator/index.js";
+export * from "./space/index.js";

@@ -1,0 +1,44 @@
+/**
+ * MutateUnroll (TVM's `Mutator::MutateUnroll`): re-draws the sampled maximum unroll step of a
+ * block (a SampleCategorical feeding a `meta_schedule.unroll_explicit` / `unroll_implicit`
+ * annotation), choosing another candidate in proportion to the probabilities.
+ */
+import { ExprRV, type RandomEngine, type Trace } from "@tessera/schedule";
+import type { Mutator } from "./mutator.js";
+import {
+  type CategoricalCandidate,
+  categoricalCandidate,
+  categoricalSamplesByOutput,
+  instructionsBeforePostproc,
+  pick,
+  redrawCategorical,
+  withNewDecision,
+} from "./trace-queries.js";
+
+const UNROLL_KEYS: ReadonlySet<string> = new Set(["meta_schedule.unroll_explicit", "meta_schedule.unroll_implicit"]);
+
+export function mutateUnroll(): Mutator {
+  return {
+    name: "mutateUnroll",
+    apply(trace: Trace, rng: RandomEngine): Trace | undefined {
+      const candidates = unrollCandidates(trace);
+      if (candidates.length === 0) return undefined;
+      const chosen = pick(candidates, rng);
+      return withNewDecision(trace, chosen.inst, redrawCategorical(chosen, rng));
+    },
+  };
+}
+
+function unrollCandidates(trace: Trace): CategoricalCandidate[] {
+  const insts = instructionsBeforePostproc(trace);
+  const samples = categoricalSamplesByOutput(insts);
+  const out: CategoricalCandidate[] = [];
+  for (const inst of insts) {
+    if (inst.kind.name !== "Annotate" || !UNROLL_KEYS.has(String(inst.attrs[0]))) continue;
+    const value = inst.inputs[1];
+    const sample = value instanceof ExprRV ? samples.get(value) : undefined;
+    const candidate = sample === undefined ? undefined : categoricalCandidate(trace, sample);
+    if (candidate !== undefined) out.push(candidate);
+  }
+  return out;
+}

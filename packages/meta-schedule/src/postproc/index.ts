@@ -1,0 +1,2 @@
+export * from "./disallow-dynamic-loop.js";
+export * from "./rewrite-unbound-block.js";

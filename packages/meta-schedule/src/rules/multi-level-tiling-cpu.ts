@@ -1,0 +1,78 @@
+/**
+ * MultiLevelTiling for CPU (TVM's `ScheduleRule::DefaultLLVM` configuration of
+ * `MultiLevelTiling`): structure `SSRSRS`, no thread bindings, tiles sampled with
+ * `max_innermost_factor = 64`, and write reuse "may" in global scope at levels 1 and 2 — one
+ * design space without a write cache, and one per level with a `C_global` cache computed at the
+ * last loop of that level; an elementwise consumer (a ReLU) serves as the cache instead.
+ */
+import type { BlockRV, Schedule, StorageScopeName } from "@tessera/schedule";
+import { TILING_STRUCTURE_KEY, needsMultiLevelTiling } from "../schedule-utils/block-info.js";
+import type { TuneContext } from "../tune-context.js";
+import { checkPositiveInts } from "../schedule-utils/options.js";
+import type { ScheduleRule } from "./schedule-rule.js";
+import { type TileLevels, tileLoopNest } from "./tiling-cpu/tile-loop-nest.js";
+import { parseTileStructure } from "./tiling-cpu/tile-structure.js";
+import { isWriteCache } from "./tiling-cpu/write-cache.js";
+
+/** TVM's CpuReuseConfig: "no" reuse, "may" (with and without a cache) or "must". */
+export interface CpuReuseConfig {
+  readonly req: "no" | "may" | "must";
+  /** 1-based tile levels at whose last loop the cache is computed. */
+  readonly levels: readonly number[];
+  readonly scope: StorageScopeName;
+}
+
+export interface MultiLevelTilingCpuOptions {
+  readonly structure?: string;
+  readonly maxInnermostFactor?: number;
+  readonly reuseWrite?: CpuReuseConfig;
+}
+
+export const CPU_WRITE_REUSE: CpuReuseConfig = { req: "may", levels: [1, 2], scope: "global" };
+
+export function multiLevelTilingCpu(opts: MultiLevelTilingCpuOptions = {}): ScheduleRule {
+  const rule = "multiLevelTiling";
+  const structure = parseTileStructure(rule, opts.structure ?? "SSRSRS");
+  const maxInnermostFactor = opts.maxInnermostFactor ?? 64;
+  const reuseWrite = opts.reuseWrite ?? CPU_WRITE_REUSE;
+  checkPositiveInts(rule, "maxInnermostFactor", [maxInnermostFactor]);
+  if (reuseWrite.req !== "no") {
+    checkPositiveInts(rule, "reuseWrite.levels", reuseWrite.levels);
+    const bad = reuseWrite.levels.find((l) => l > structure.text.length);
+    if (bad !== undefined) throw new RangeError(`${rule}: reuseWrite level ${bad} is beyond the ${structure.text.length} levels of ${structure.text}`);
+  }
+  return {
+    name: rule,
+    apply(sch: Schedule, block: BlockRV, _ctx: TuneContext): Schedule[] {
+      if (!needsMultiLevelTiling(sch, block)) return [sch];
+      const tiled = sch.copy();
+      tiled.annotate(block, TILING_STRUCTURE_KEY, structure.text);
+      const levels = tileLoopNest(tiled, block, structure, maxInnermostFactor);
+      return addWriteReuse(tiled, block, levels, reuseWrite);
+    },
+  };
+}
+
+/**
+ * TVM's `AddWriteReuse`. With "may", a single consumer that already acts as a write cache (an
+ * elementwise epilogue, see `isWriteCache`) is computed at each level, and the tiling without it
+ * moved kept; otherwise one space without a cache and, as with "must", one per level with a new
+ * cache computed there.
+ */
+function addWriteReuse(sch: Schedule, block: BlockRV, levels: TileLevels, config: CpuReuseConfig): Schedule[] {
+  if (config.req === "no") return [sch];
+  const atLevels = (cache: BlockRV): Schedule[] =>
+    config.levels.map((level) => {
+      const variant = sch.copy();
+      variant.reverseComputeAt(cache, levels[level - 1]!.at(-1), true);
+      return variant;
+    });
+  if (config.req === "may") {
+    const consumers = sch.getConsumers(block);
+    const only = consumers.length === 1 ? consumers[0]! : undefined;
+    if (only !== undefined && isWriteCache(sch.get(only))) return [...atLevels(only), sch];
+    const withoutCache = sch.copy();
+    return [withoutCache, ...atLevels(sch.cacheWrite(block, 0, config.scope))];
+  }
+  return atLevels(sch.cacheWrite(block, 0, config.scope));
+}
