@@ -15,7 +15,7 @@ export * from "./mutator/mutator.js";
 export * from "./space/space-generator.js";
 export * from "./space/replay.js";
 export * from "./search/search-strategy.js";
-export * from "./builder/builder.js";
+export * from "./builder/index.js";
 export * from "./runner/runner.js";
 export * from "./database/database.js";
 export * from "./cost-model/cost-model.js";
