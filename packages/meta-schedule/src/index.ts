@@ -16,7 +16,7 @@ export * from "./space/space-generator.js";
 export * from "./space/replay.js";
 export * from "./search/search-strategy.js";
 export * from "./builder/index.js";
-export * from "./runner/runner.js";
+export * from "./runner/index.js";
 export * from "./database/database.js";
 export * from "./cost-model/cost-model.js";
 export * from "./feature/feature-extractor.js";
