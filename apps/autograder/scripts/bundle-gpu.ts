@@ -39,6 +39,11 @@ const ENTRIES: ReadonlyArray<{ name: string; source: string; description: string
   { name: "ms-build-worker", source: "packages/meta-schedule/src/builder/build-worker.ts", description: "meta-schedule LocalBuilder's worker thread (started by the tuner, not by hand)" },
   { name: "ms-runner-child", source: "packages/meta-schedule/src/runner/runner-child.ts", description: "meta-schedule LocalRunner's measuring child process (started by the tuner, not by hand)" },
   {
+    name: "ms-gpu-smoke",
+    source: "packages/meta-schedule/test/builder-runner/gpu-smoke.ts",
+    description: "meta-schedule LocalBuilder (NVRTC) + LocalRunner on the GPU: the 2048³ gemms timed and cross-checked, a faulting and an endless candidate isolated (JSON report)",
+  },
+  {
     name: "grade-report",
     source: "apps/autograder/scripts/gpu-grade-report.ts",
     description: "grades the solution and the starter on the GPU, times torch/cuBLAS; writes autograder-gpu.{md,json} into --out-dir (default docs/benchmarks)",
