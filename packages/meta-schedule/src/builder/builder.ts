@@ -24,6 +24,8 @@ export interface BuiltArtifact {
   readonly arch?: string;
   /** The lowered module, for in-process runners (the simulated runner); absent across processes. */
   readonly lowered?: LoweredModule;
+  /** How the host binds the kernels' arguments; what a runner in another process needs besides the image. */
+  readonly hostPlan?: HostPlan;
 }
 
 export type BuilderResult =
@@ -35,4 +37,20 @@ export interface Builder {
   build(inputs: readonly BuilderInput[]): Promise<BuilderResult[]>;
   /** Frees workers (idempotent). */
   dispose?(): Promise<void>;
+}
+
+/** Where the host takes a kernel's argument from (the lowered module's `ArgumentSource`, or a scalar parameter). */
+export type HostArgument =
+  | { readonly kind: "param"; readonly index: number }
+  | { readonly kind: "workspace"; readonly index: number }
+  | { readonly kind: "scalar"; readonly name: string };
+
+/**
+ * What the host does to run the kernels, in a form that crosses processes (the lowered module
+ * does not): the global buffers it allocates besides the arguments, and what each parameter of
+ * each kernel (launch order) is bound to.
+ */
+export interface HostPlan {
+  readonly workspaces: readonly { readonly name: string; readonly dtype: string; readonly elements: number }[];
+  readonly kernelArguments: readonly (readonly HostArgument[])[];
 }

@@ -1,0 +1,153 @@
+/**
+ * TVM's `LocalBuilder`: lowers and generates CUDA for a batch of candidates in parallel worker
+ * threads, then compiles them (NVRTC on the libuv thread pool, or nvcc; cached by source hash).
+ * A candidate that fails to lower, generate or compile, or that takes longer than its limit
+ * (TVM: 30 s), gets a failed result with the reason; the batch goes on.
+ *
+ * Without a GPU the builder still lowers and generates (no image), which is what the simulated
+ * runner needs; `compile: "nvcc"` checks the generated code with nvcc where there is no GPU (CI).
+ */
+import { availableParallelism } from "node:os";
+import { performance } from "node:perf_hooks";
+import type { Target } from "@tessera/codegen";
+import { resolveEntryPoint, type EntryPoint } from "../runner/isolation/entry-point.js";
+import { TaskPool, type TaskOutcome } from "../runner/isolation/task-pool.js";
+import type { Logger } from "../tune-context.js";
+import type { Builder, BuilderInput, BuilderResult, BuiltArtifact } from "./builder.js";
+import { CompileStep, type CompileMode, resolveCompileMode } from "./compile-step.js";
+import { type GenerateTask, type GeneratedArtifact, lowerAndGenerate } from "./lower-and-generate.js";
+import { threadPoolWarning } from "./uv-threadpool.js";
+
+export interface LocalBuilderOptions {
+  /** Worker threads that lower and generate code; 0 lowers in the caller's thread. Default: the cores, at most 8. */
+  readonly maxWorkers?: number;
+  /** Limit per candidate, for lowering + generation and again for compilation (TVM: 30 s). */
+  readonly timeoutSec?: number;
+  /** `auto` (default): compile for the local GPU where CUDA is available, else do not compile. */
+  readonly compile?: CompileMode | "auto";
+  /** Compile cache directory, or false for none; default the runtime's. */
+  readonly cacheDir?: string | false;
+  /** Keep the lowered module in the artifact (the simulated runner needs it); default true. */
+  readonly keepLowered?: boolean;
+  /** The worker's code, when not the default `build-worker` beside this module (see entry-point.ts). */
+  readonly workerEntry?: EntryPoint;
+  readonly log?: Logger;
+}
+
+/** The default worker entry, resolved for sources, the GPU bundle (ms-build-worker.mjs) or dist. */
+export function buildWorkerEntry(): EntryPoint {
+  return resolveEntryPoint(import.meta.url, { module: "build-worker", bundle: "ms-build-worker.mjs" });
+}
+
+export const DEFAULT_BUILD_TIMEOUT_SEC = 30;
+
+function errorMessage(err: unknown): string {
+  if (err instanceof Error) return `${err.name}: ${err.message}`;
+  return String(err);
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([promise, limit]).finally(() => clearTimeout(timer));
+}
+
+function checkInput(input: BuilderInput, index: number): string | undefined {
+  const func = input?.func as { kind?: unknown } | undefined;
+  if (func?.kind !== "PrimFunc") return `LocalBuilder: input ${index} has no PrimFunc (func is ${func === undefined ? "missing" : `a ${String(func.kind ?? typeof func)}`})`;
+  const target = input.target as Partial<Target> | undefined;
+  if (typeof target?.arch !== "string" || target.kind !== "cuda") return `LocalBuilder: input ${index} has no CUDA target (resolve it with target("nvidia/h100"))`;
+  return undefined;
+}
+
+export class LocalBuilder implements Builder {
+  readonly name = "LocalBuilder";
+  readonly timeoutMs: number;
+  readonly compileMode: CompileMode;
+  readonly #opts: LocalBuilderOptions;
+  readonly #compile: CompileStep;
+  readonly #workers: number;
+  #pool: TaskPool<GenerateTask, GeneratedArtifact> | undefined;
+  #warned = false;
+
+  constructor(opts: LocalBuilderOptions = {}) {
+    this.#opts = opts;
+    const timeoutSec = opts.timeoutSec ?? DEFAULT_BUILD_TIMEOUT_SEC;
+    if (!(timeoutSec > 0)) throw new RangeError(`LocalBuilder: timeoutSec must be positive, got ${timeoutSec}`);
+    this.timeoutMs = timeoutSec * 1000;
+    const workers = opts.maxWorkers ?? Math.min(8, availableParallelism());
+    if (!Number.isInteger(workers) || workers < 0) throw new RangeError(`LocalBuilder: maxWorkers must be a non-negative integer, got ${workers}`);
+    this.compileMode = resolveCompileMode(opts.compile ?? "auto");
+    this.#compile = new CompileStep({ mode: this.compileMode, ...(opts.cacheDir === undefined ? {} : { cacheDir: opts.cacheDir }) });
+    this.#workers = workers;
+    // Resolved now, so that a missing worker entry is reported at construction.
+    this.#entry = workers > 0 ? (opts.workerEntry ?? buildWorkerEntry()) : undefined;
+  }
+
+  readonly #entry: EntryPoint | undefined;
+  #spawnedBefore = 0;
+
+  /** Worker threads started so far (0 before the first build, and when lowering in-process). */
+  get workersStarted(): number {
+    return this.#spawnedBefore + (this.#pool?.spawned ?? 0);
+  }
+
+  #workerPool(): TaskPool<GenerateTask, GeneratedArtifact> | undefined {
+    if (this.#entry === undefined) return undefined;
+    this.#pool ??= new TaskPool({ kind: "thread", entry: this.#entry, size: this.#workers });
+    return this.#pool;
+  }
+
+  async build(inputs: readonly BuilderInput[]): Promise<BuilderResult[]> {
+    this.#warnAboutThreadPool(inputs.length);
+    return Promise.all(inputs.map((input, i) => this.#buildOne(input, i)));
+  }
+
+  async #buildOne(input: BuilderInput, index: number): Promise<BuilderResult> {
+    const t0 = performance.now();
+    const elapsed = (): number => performance.now() - t0;
+    const bad = checkInput(input, index);
+    if (bad !== undefined) return { ok: false, error: bad, buildMs: 0 };
+    const task: GenerateTask = { func: input.func, target: input.target, keepLowered: this.#opts.keepLowered ?? true };
+    const generated = await this.#generate(task);
+    if (!generated.ok) return { ok: false, error: generated.kind === "timeout" ? `lowering ${generated.error}` : generated.error, buildMs: elapsed() };
+    const artifact: GeneratedArtifact = generated.value;
+    const compiling = this.#compile.compile(artifact.source, input.target, artifact.name);
+    if (compiling === undefined) return { ok: true, artifact, buildMs: elapsed() };
+    try {
+      const compiled = await withTimeout(compiling, this.timeoutMs, "compilation");
+      const built: BuiltArtifact = { ...artifact, image: compiled.image, arch: compiled.arch };
+      return { ok: true, artifact: built, buildMs: elapsed() };
+    } catch (err) {
+      return { ok: false, error: errorMessage(err), buildMs: elapsed() };
+    }
+  }
+
+  async #generate(task: GenerateTask): Promise<TaskOutcome<GeneratedArtifact>> {
+    const pool = this.#workerPool();
+    if (pool !== undefined) return pool.run(task, this.timeoutMs);
+    try {
+      return { ok: true, value: lowerAndGenerate(task) };
+    } catch (err) {
+      // As in a worker: any failure of one candidate is its result, not the batch's.
+      return { ok: false, kind: "error", error: errorMessage(err) };
+    }
+  }
+
+  #warnAboutThreadPool(batch: number): void {
+    if (this.#warned || this.compileMode === "none" || this.#opts.log === undefined) return;
+    const warning = threadPoolWarning(Math.min(batch, 16));
+    if (warning === undefined) return;
+    this.#warned = true;
+    this.#opts.log("warn", `LocalBuilder: ${warning}`);
+  }
+
+  async dispose(): Promise<void> {
+    const pool = this.#pool;
+    this.#pool = undefined;
+    this.#spawnedBefore += pool?.spawned ?? 0;
+    await pool?.dispose();
+  }
+}

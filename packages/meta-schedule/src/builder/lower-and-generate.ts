@@ -1,0 +1,35 @@
+/**
+ * The CPU half of a build: lower a scheduled function and generate its CUDA C. Runs in the build
+ * workers, and in the caller's thread when the builder has no workers.
+ */
+import { codegenCuda, lower, type LoweredModule, type Target } from "@tessera/codegen";
+import type { PrimFunc } from "@tessera/ir";
+import type { BuiltArtifact, HostPlan } from "./builder.js";
+
+export interface GenerateTask {
+  readonly func: PrimFunc;
+  readonly target: Target;
+  /** Send the lowered module back (for in-process runners such as the simulated one). */
+  readonly keepLowered: boolean;
+}
+
+export type GeneratedArtifact = Omit<BuiltArtifact, "image" | "arch">;
+
+export function hostPlanOf(lowered: LoweredModule): HostPlan {
+  return {
+    workspaces: lowered.workspaces.map((w) => ({ name: w.name, dtype: w.dtype, elements: w.elements })),
+    kernelArguments: lowered.kernels.map((k) => k.params.map((p) => (p.kind === "scalar" ? { kind: "scalar", name: p.name } : { ...p.source }))),
+  };
+}
+
+export function lowerAndGenerate(task: GenerateTask): GeneratedArtifact {
+  const lowered = lower(task.func, task.target);
+  const generated = codegenCuda(lowered);
+  return {
+    name: lowered.name,
+    source: generated.source,
+    kernels: generated.kernels,
+    hostPlan: hostPlanOf(lowered),
+    ...(task.keepLowered ? { lowered } : {}),
+  };
+}

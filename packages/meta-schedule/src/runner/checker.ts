@@ -1,0 +1,95 @@
+/**
+ * Correctness checks of measured candidates (an addition to TVM's runner, which only times):
+ * the runner runs each candidate once on the seeded random arguments, and a checker compares
+ * every argument afterwards with what is expected — the first candidate's (a cheap consistency
+ * check across the batch and the tuning run), or a reference computed on the CPU.
+ */
+import { type PrimFunc, runPrimFunc } from "@tessera/ir";
+import type { AnyTypedArray } from "@tessera/runtime";
+import type { ArgInfo } from "../arg-info.js";
+import { argInfoToJSON } from "../arg-info.js";
+import type { RunnerInput } from "./runner.js";
+
+export interface Tolerance {
+  /** Relative tolerance (default 1e-4). */
+  readonly rtol?: number;
+  /** Absolute tolerance (default 1e-4). */
+  readonly atol?: number;
+}
+
+export interface RunnerChecker {
+  readonly name: string;
+  /**
+   * Compares `outputs` (every argument after one run of `input`'s candidate on `inputs`, the
+   * seeded random arguments) with what is expected; returns why they differ, or undefined.
+   */
+  check(outputs: readonly AnyTypedArray[], inputs: readonly AnyTypedArray[], input: RunnerInput): string | undefined;
+}
+
+/** The first mismatch between `actual` and `expected`, argument by argument, or undefined. */
+export function compareArguments(actual: readonly AnyTypedArray[], expected: readonly AnyTypedArray[], tol: Tolerance = {}): string | undefined {
+  const rtol = tol.rtol ?? 1e-4;
+  const atol = tol.atol ?? 1e-4;
+  if (actual.length !== expected.length) return `${actual.length} arguments came back, ${expected.length} expected`;
+  for (let k = 0; k < expected.length; k++) {
+    const a = actual[k]!;
+    const e = expected[k]!;
+    if (a.length !== e.length) return `argument ${k} has ${a.length} elements, ${e.length} expected`;
+    for (let i = 0; i < e.length; i++) {
+      const x = Number(a[i]);
+      const y = Number(e[i]);
+      if (Number.isNaN(x) && Number.isNaN(y)) continue;
+      if (!(Math.abs(x - y) <= atol + rtol * Math.abs(y))) return `argument ${k}, element ${i}: ${x}, expected ${y} (rtol ${rtol}, atol ${atol})`;
+    }
+  }
+  return undefined;
+}
+
+function argsKey(argsInfo: readonly ArgInfo[]): string {
+  return JSON.stringify(argsInfo.map(argInfoToJSON));
+}
+
+/** The first candidate checked (per argument list) is the reference of the later ones. */
+export function firstResultChecker(tol: Tolerance = {}): RunnerChecker {
+  const references = new Map<string, readonly AnyTypedArray[]>();
+  return {
+    name: "first-result",
+    check(outputs, _inputs, input) {
+      const key = argsKey(input.argsInfo);
+      const reference = references.get(key);
+      if (reference === undefined) {
+        references.set(key, outputs);
+        return undefined;
+      }
+      return compareArguments(outputs, reference, tol);
+    },
+  };
+}
+
+/**
+ * Outputs expected from `reference(inputs)` (a copy of the inputs it may overwrite), computed
+ * once per argument list — e.g. `cpuReference(workload.func)`.
+ */
+export function referenceChecker(reference: (inputs: AnyTypedArray[]) => readonly AnyTypedArray[], tol: Tolerance = {}): RunnerChecker {
+  const expected = new Map<string, readonly AnyTypedArray[]>();
+  return {
+    name: "reference",
+    check(outputs, inputs, input) {
+      const key = argsKey(input.argsInfo);
+      let want = expected.get(key);
+      if (want === undefined) {
+        want = reference(inputs.map((a) => a.slice() as AnyTypedArray));
+        expected.set(key, want);
+      }
+      return compareArguments(outputs, want, tol);
+    },
+  };
+}
+
+/** The unscheduled function run by the CPU executor (slow at large sizes: meant for small workloads). */
+export function cpuReference(func: PrimFunc): (inputs: AnyTypedArray[]) => readonly AnyTypedArray[] {
+  return (args) => {
+    runPrimFunc(func, args as never);
+    return args;
+  };
+}

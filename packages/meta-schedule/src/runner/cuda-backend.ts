@@ -1,0 +1,78 @@
+/**
+ * The GPU measuring backend of the runner's child process: loads the candidate's image, binds
+ * random arguments and the host plan's workspaces, runs once for the checker when asked, then
+ * times all kernels together with TVM's time_evaluator semantics (`timeEvaluator`). A CUDA error
+ * leaves the context unusable, so it is fatal: the pool starts a fresh child for the next one.
+ */
+import { CudaError, CudaModule, LaunchSequence, NDArray, type KernelArg, cuda, isDType, timeEvaluator } from "@tessera/runtime";
+import { FatalTaskError } from "./isolation/serve.js";
+import type { MeasureBackend, MeasureResult, MeasureTask } from "./measure-backend.js";
+import { randomArgsFor } from "./random-args.js";
+
+function measureOnDevice(task: MeasureTask): Promise<MeasureResult> {
+  const { artifact } = task;
+  if (artifact.image === undefined) throw new Error(`${artifact.name}: the artifact has no compiled image (build it where CUDA is available, LocalBuilder compile: "device")`);
+  const plan = artifact.hostPlan;
+  if (plan === undefined) throw new Error(`${artifact.name}: the artifact has no host plan (build it with LocalBuilder)`);
+  const owned: { dispose(): void }[] = [];
+  const module = new CudaModule(artifact.image, task.deviceOrdinal);
+  owned.push(module);
+  const run = async (): Promise<MeasureResult> => {
+    const kernels = artifact.kernels.map((m) => module.getKernel(m.name, m));
+    const host = randomArgsFor(task.argsInfo, task.seed);
+    const args = host.map((data, k) => {
+      const info = task.argsInfo[k]!;
+      const a = NDArray.from(data, { shape: info.shape, dtype: info.dtype as never, device: task.deviceOrdinal });
+      owned.push(a);
+      return a;
+    });
+    const workspaces = plan.workspaces.map((w) => {
+      if (!isDType(w.dtype)) throw new Error(`${artifact.name}: workspace ${w.name} has dtype ${w.dtype}, which device arrays cannot hold`);
+      const a = NDArray.empty([w.elements], w.dtype, task.deviceOrdinal);
+      owned.push(a);
+      return a;
+    });
+    const launches = kernels.map((kernel, i) =>
+      kernel.bind(
+        undefined,
+        (plan.kernelArguments[i] ?? []).map((source): KernelArg => {
+          if (source.kind === "scalar") throw new Error(`${artifact.name}: kernel ${kernel.name} takes the scalar ${source.name}; the runner only passes tensors`);
+          const value = source.kind === "param" ? args[source.index] : workspaces[source.index];
+          if (value === undefined) throw new Error(`${artifact.name}: kernel ${kernel.name} needs ${source.kind} ${source.index}, which the arguments do not have`);
+          return value;
+        }),
+      ),
+    );
+    const sequence = new LaunchSequence(launches);
+    let outputs: MeasureResult["outputs"];
+    if (task.returnOutputs) {
+      sequence.run();
+      outputs = args.map((a) => a.toTypedArray());
+    }
+    const { number, repeat, minRepeatMs } = task.evaluator;
+    const timing = await timeEvaluator(sequence, { number, repeat, minRepeatMs });
+    return { runSecs: timing.samples.map((ms) => ms / 1000), ...(outputs === undefined ? {} : { outputs }) };
+  };
+  return run().finally(() => {
+    for (const x of owned.reverse()) {
+      try {
+        x.dispose();
+      } catch {
+        // After a fault the context is gone; the process is replaced anyway.
+      }
+    }
+  });
+}
+
+export const backend: MeasureBackend = {
+  name: "cuda",
+  async measure(task) {
+    if (!cuda.available()) throw new FatalTaskError(`no CUDA device in the runner's process: ${cuda.unavailableReason() ?? "unknown reason"}`);
+    try {
+      return await measureOnDevice(task);
+    } catch (err) {
+      if (err instanceof CudaError) throw new FatalTaskError(`${err.message}`);
+      throw err;
+    }
+  },
+};

@@ -1,0 +1,122 @@
+/**
+ * One isolated worker of a pool: a worker thread or a child process, behind one interface so
+ * that the pool's scheduling, time limits and restarts are written once.
+ */
+import { type ChildProcess, fork } from "node:child_process";
+import { Worker } from "node:worker_threads";
+import type { Readable } from "node:stream";
+import { fileURLToPath } from "node:url";
+import { type EntryPoint, typeScriptExecArgv, typeScriptThreadBootstrap } from "./entry-point.js";
+
+export interface WorkerEvents {
+  onMessage(message: unknown): void;
+  /** The worker is gone (it exited, crashed or failed to start); `why` says how. */
+  onExit(why: string): void;
+}
+
+export interface IsolatedWorker {
+  post(message: unknown): void;
+  /** Ends it at once (terminate / SIGKILL); no onExit follows. Idempotent. */
+  kill(): void;
+}
+
+export type WorkerKind = "thread" | "process";
+
+export interface SpawnOptions {
+  readonly kind: WorkerKind;
+  readonly entry: EntryPoint;
+  /** Extra environment variables of the worker (processes only; threads share the process's). */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Extra command-line arguments of a child process. */
+  readonly args?: readonly string[];
+}
+
+/** The last `limit` characters written to a stream, for crash reports. */
+class Tail {
+  #text = "";
+  constructor(readonly limit = 2000) {}
+  attach(stream: Readable | null | undefined): void {
+    stream?.setEncoding("utf8");
+    stream?.on("data", (chunk: string) => {
+      this.#text = (this.#text + chunk).slice(-this.limit);
+    });
+  }
+  get text(): string {
+    return this.#text.trim();
+  }
+}
+
+function withOutput(why: string, tail: Tail): string {
+  const out = tail.text;
+  return out.length === 0 ? why : `${why}; its last output: ${out}`;
+}
+
+function spawnThread(opts: SpawnOptions, events: WorkerEvents): IsolatedWorker {
+  const tail = new Tail();
+  const { entry } = opts;
+  const worker = entry.typeScript
+    ? (() => {
+        const boot = typeScriptThreadBootstrap();
+        return new Worker(boot.url, { execArgv: boot.execArgv, workerData: { entry: entry.url.href }, stderr: true, stdout: true });
+      })()
+    : new Worker(entry.url, { stderr: true, stdout: true });
+  tail.attach(worker.stderr);
+  tail.attach(worker.stdout);
+  let killed = false;
+  let lastError: string | undefined;
+  worker.on("message", (m: unknown) => events.onMessage(m));
+  worker.on("error", (err: unknown) => {
+    lastError = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+  });
+  worker.on("exit", (code) => {
+    if (killed) return;
+    events.onExit(withOutput(lastError !== undefined ? `the worker thread failed: ${lastError}` : `the worker thread exited with code ${code}`, tail));
+  });
+  return {
+    post: (m) => worker.postMessage(m),
+    kill: () => {
+      if (killed) return;
+      killed = true;
+      void worker.terminate();
+    },
+  };
+}
+
+function spawnProcess(opts: SpawnOptions, events: WorkerEvents): IsolatedWorker {
+  const tail = new Tail();
+  const child: ChildProcess = fork(fileURLToPath(opts.entry.url), [...(opts.args ?? [])], {
+    execArgv: opts.entry.typeScript ? typeScriptExecArgv() : [],
+    env: { ...process.env, ...opts.env },
+    stdio: ["ignore", "pipe", "pipe", "ipc"],
+    // Structured clone over IPC: typed arrays (images, outputs) travel as they are.
+    serialization: "advanced",
+  });
+  tail.attach(child.stdout);
+  tail.attach(child.stderr);
+  let killed = false;
+  let spawnError: string | undefined;
+  child.on("message", (m: unknown) => events.onMessage(m));
+  child.on("error", (err) => {
+    spawnError = err.message;
+  });
+  // `close` (not `exit`): the output streams are drained by then, so the tail is complete.
+  child.on("close", (code, signal) => {
+    if (killed) return;
+    const how = spawnError !== undefined ? `could not run: ${spawnError}` : signal !== null ? `was killed by ${signal}` : `exited with code ${code}`;
+    events.onExit(withOutput(`the child process ${how}`, tail));
+  });
+  return {
+    post: (m) => {
+      if (child.connected) child.send(m as Parameters<ChildProcess["send"]>[0]);
+    },
+    kill: () => {
+      if (killed) return;
+      killed = true;
+      child.kill("SIGKILL");
+    },
+  };
+}
+
+export function spawnWorker(opts: SpawnOptions, events: WorkerEvents): IsolatedWorker {
+  return opts.kind === "thread" ? spawnThread(opts, events) : spawnProcess(opts, events);
+}

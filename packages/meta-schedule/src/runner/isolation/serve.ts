@@ -1,0 +1,60 @@
+/**
+ * The worker side of an isolated pool: `serveTasks(handler)` answers the pool's tasks one at a
+ * time, in a worker thread (through `parentPort`) or in a forked child process (through IPC).
+ * A handler that throws gets an error reply; `FatalTaskError` also asks the pool to replace this
+ * worker (its state can no longer be trusted).
+ */
+import { parentPort } from "node:worker_threads";
+import { isWorkerMessage, type TaskReply, type TaskRequest, type WorkerMessage } from "./protocol.js";
+
+/** An error after which this worker must not take another task. */
+export class FatalTaskError extends Error {
+  override name = "FatalTaskError";
+}
+
+export type TaskHandler<T, R> = (task: T) => Promise<R> | R;
+
+interface Channel {
+  send(message: WorkerMessage<unknown>): void;
+  onMessage(listener: (message: unknown) => void): void;
+}
+
+function channel(): Channel {
+  const port = parentPort;
+  if (port !== null)
+    return {
+      send: (m) => port.postMessage(m),
+      onMessage: (l) => port.on("message", l),
+    };
+  const send = process.send?.bind(process);
+  if (send === undefined) throw new Error("serveTasks: not in a worker thread nor in a child process with an IPC channel; start this file through its pool");
+  return {
+    send: (m) => {
+      send(m);
+    },
+    onMessage: (l) => process.on("message", l),
+  };
+}
+
+function errorText(err: unknown): string {
+  if (err instanceof Error) return err.message.length > 0 ? `${err.name}: ${err.message}` : err.name;
+  return String(err);
+}
+
+export function serveTasks<T, R>(handler: TaskHandler<T, R>): void {
+  const ch = channel();
+  ch.onMessage((message) => {
+    if (isWorkerMessage(message) || typeof message !== "object" || message === null || (message as { type?: unknown }).type !== "task") return;
+    const request = message as TaskRequest<T>;
+    void (async (): Promise<void> => {
+      let reply: TaskReply<R>;
+      try {
+        reply = { type: "result", id: request.id, ok: true, value: await handler(request.task) };
+      } catch (err) {
+        reply = { type: "result", id: request.id, ok: false, error: errorText(err), fatal: err instanceof FatalTaskError };
+      }
+      ch.send(reply);
+    })();
+  });
+  ch.send({ type: "ready" });
+}

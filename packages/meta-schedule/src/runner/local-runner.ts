@@ -1,0 +1,109 @@
+/**
+ * TVM's `LocalRunner`: measures built candidates on the GPU in a separate child process, one at a
+ * time, with TVM's evaluator semantics (number=3, repeat=1, min_repeat_ms=100 by default) on
+ * seeded random arguments allocated from the ArgInfo. A candidate that crashes the child (an
+ * illegal address, a launch failure, an abort) or outlives its limit (TVM: 30 s) gets a failed
+ * result with the reason; the child is restarted and the batch goes on.
+ */
+import type { AnyTypedArray } from "@tessera/runtime";
+import { resolveEntryPoint, type EntryPoint } from "./isolation/entry-point.js";
+import { TaskPool } from "./isolation/task-pool.js";
+import type { MeasureResult, MeasureTask } from "./measure-backend.js";
+import { randomArgsFor } from "./random-args.js";
+import type { RunnerChecker } from "./checker.js";
+import { DEFAULT_EVALUATOR_CONFIG, type EvaluatorConfig, type Runner, type RunnerInput, type RunnerResult } from "./runner.js";
+
+export interface LocalRunnerOptions {
+  readonly evaluator?: Partial<EvaluatorConfig>;
+  /** Limit per candidate in seconds (TVM: 30). */
+  readonly timeoutSec?: number;
+  /** How long the child may take to start, in seconds (default 120). */
+  readonly startTimeoutSec?: number;
+  /** Seed of the random arguments (default 0). */
+  readonly seed?: number;
+  /** Checks each candidate's results (the runner then runs it once more, untimed). */
+  readonly checker?: RunnerChecker;
+  readonly deviceOrdinal?: number;
+  /** A module (path or file URL) exporting `backend: MeasureBackend`, instead of the GPU: for tests. */
+  readonly backendModule?: string;
+  /** The child's code, when not the default `runner-child` beside this module (see entry-point.ts). */
+  readonly childEntry?: EntryPoint;
+}
+
+export const DEFAULT_RUN_TIMEOUT_SEC = 30;
+
+/** The default child entry, resolved for sources, the GPU bundle (ms-runner-child.mjs) or dist. */
+export function runnerChildEntry(): EntryPoint {
+  return resolveEntryPoint(import.meta.url, { module: "runner-child", bundle: "ms-runner-child.mjs" });
+}
+
+function checkEvaluator(e: EvaluatorConfig): EvaluatorConfig {
+  for (const key of ["number", "repeat"] as const)
+    if (!Number.isInteger(e[key]) || e[key] < 1) throw new RangeError(`LocalRunner: evaluator.${key} must be a positive integer, got ${e[key]}`);
+  if (!(e.minRepeatMs >= 0)) throw new RangeError(`LocalRunner: evaluator.minRepeatMs must be non-negative, got ${e.minRepeatMs}`);
+  return e;
+}
+
+export class LocalRunner implements Runner {
+  readonly name = "LocalRunner";
+  readonly evaluator: EvaluatorConfig;
+  readonly timeoutMs: number;
+  readonly #opts: LocalRunnerOptions;
+  readonly #pool: TaskPool<MeasureTask, MeasureResult>;
+
+  constructor(opts: LocalRunnerOptions = {}) {
+    this.#opts = opts;
+    this.evaluator = checkEvaluator({ ...DEFAULT_EVALUATOR_CONFIG, ...opts.evaluator });
+    const timeoutSec = opts.timeoutSec ?? DEFAULT_RUN_TIMEOUT_SEC;
+    if (!(timeoutSec > 0)) throw new RangeError(`LocalRunner: timeoutSec must be positive, got ${timeoutSec}`);
+    this.timeoutMs = timeoutSec * 1000;
+    this.#pool = new TaskPool({
+      kind: "process",
+      entry: opts.childEntry ?? runnerChildEntry(),
+      // One child: candidates are timed one after the other, never on a shared GPU.
+      size: 1,
+      startTimeoutMs: (opts.startTimeoutSec ?? 120) * 1000,
+      env: opts.backendModule === undefined ? {} : { TESSERA_RUNNER_BACKEND: opts.backendModule },
+    });
+  }
+
+  /** Child processes started so far (a restart after a crash or a timeout starts another). */
+  get childrenStarted(): number {
+    return this.#pool.spawned;
+  }
+
+  async run(inputs: readonly RunnerInput[]): Promise<RunnerResult[]> {
+    const results: RunnerResult[] = [];
+    for (const input of inputs) results.push(await this.#runOne(input));
+    return results;
+  }
+
+  async #runOne(input: RunnerInput): Promise<RunnerResult> {
+    const { artifact, argsInfo } = input;
+    if (artifact === undefined || typeof artifact.source !== "string") return { ok: false, error: "LocalRunner: the input has no built artifact" };
+    const { lowered: _lowered, ...portable } = artifact;
+    const seed = this.#opts.seed ?? 0;
+    const checker = this.#opts.checker;
+    const task: MeasureTask = {
+      artifact: portable,
+      argsInfo,
+      evaluator: this.evaluator,
+      seed,
+      returnOutputs: checker !== undefined,
+      deviceOrdinal: this.#opts.deviceOrdinal ?? 0,
+    };
+    const outcome = await this.#pool.run(task, this.timeoutMs);
+    if (!outcome.ok) return { ok: false, error: outcome.kind === "timeout" ? `the run ${outcome.error}` : outcome.error };
+    const { runSecs, outputs } = outcome.value;
+    if (checker !== undefined) {
+      if (outputs === undefined) return { ok: false, error: `the runner backend sent no outputs for the ${checker.name} check` };
+      const wrong = checker.check(outputs as AnyTypedArray[], randomArgsFor(argsInfo, seed), input);
+      if (wrong !== undefined) return { ok: false, error: `wrong result (${checker.name} check): ${wrong}` };
+    }
+    return { ok: true, runSecs: [...runSecs] };
+  }
+
+  async dispose(): Promise<void> {
+    await this.#pool.dispose();
+  }
+}

@@ -1,0 +1,33 @@
+/**
+ * What the runner's child process measures with. The default backend times the candidate on the
+ * GPU (cuda-backend.ts); tests inject a fake one (a module exporting `backend`) through
+ * `LocalRunnerOptions.backendModule`, so that the process isolation is tested without a GPU.
+ */
+import type { AnyTypedArray } from "@tessera/runtime";
+import type { ArgInfo } from "../arg-info.js";
+import type { BuiltArtifact } from "../builder/builder.js";
+import type { EvaluatorConfig } from "./runner.js";
+
+/** One candidate to measure, as it crosses to the child (no lowered module). */
+export interface MeasureTask {
+  readonly artifact: Omit<BuiltArtifact, "lowered">;
+  readonly argsInfo: readonly ArgInfo[];
+  readonly evaluator: EvaluatorConfig;
+  /** Seed of the random arguments (`randomArgsFor`). */
+  readonly seed: number;
+  /** Also run once on the random arguments and send every argument back (for a correctness check). */
+  readonly returnOutputs: boolean;
+  readonly deviceOrdinal: number;
+}
+
+export interface MeasureResult {
+  /** Seconds per run, one per repeat. */
+  readonly runSecs: readonly number[];
+  /** The arguments after one run, when asked for. */
+  readonly outputs?: readonly AnyTypedArray[];
+}
+
+export interface MeasureBackend {
+  readonly name: string;
+  measure(task: MeasureTask): Promise<MeasureResult>;
+}

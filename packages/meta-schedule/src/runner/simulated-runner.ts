@@ -1,0 +1,103 @@
+/**
+ * A runner without a GPU, for CI and `--dry-run`: deterministic, in-process. Its run times are
+ * ESTIMATES from an analytic model of the lowered module on the target (simulated/latency-model.ts:
+ * occupancy, FP32 / issue / shared-memory / L1 / DRAM throughput, bank conflicts, uncoalesced
+ * accesses), not measurements; optionally with seeded, deterministic noise (log-normal, the same
+ * for the same candidate, seed and repeat), so that a search sees measurement-like jitter.
+ *
+ * `checkNumerics` also runs small candidates in the GPU simulator (packages/simulator) on seeded
+ * random inputs and compares the outputs with the sequential CPU executor: a wrong candidate gets
+ * a failed result.
+ */
+import { type Target, target as resolveTarget } from "@tessera/codegen";
+import { compareWithReference, formatComparison } from "@tessera/simulator";
+import { type LatencyEstimate, estimateLatency } from "./simulated/latency-model.js";
+import { DEFAULT_EVALUATOR_CONFIG, type Runner, type RunnerInput, type RunnerResult } from "./runner.js";
+
+export interface SimulatedRunnerOptions {
+  /** The GPU to estimate for (default: the target each candidate was lowered for). */
+  readonly target?: Target | string;
+  /** Run times per candidate (TVM's repeat; default 1). */
+  readonly repeat?: number;
+  /** Multiplicative log-normal noise of standard deviation `relative` (e.g. 0.02), drawn from `seed`. */
+  readonly noise?: { readonly relative: number; readonly seed?: number };
+  /** Simulate candidates whose arguments have at most `maxElements` elements in all (default 2^16) and compare with the CPU executor. */
+  readonly checkNumerics?: boolean | { readonly maxElements?: number; readonly seed?: number };
+}
+
+/** FNV-1a of `text`, a 32-bit unsigned integer. */
+function hash32(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/** A standard normal deviate determined by `key` (Box–Muller on two hashes). */
+function normalFrom(key: string): number {
+  const u1 = (hash32(`${key}/1`) + 1) / 4294967297;
+  const u2 = hash32(`${key}/2`) / 4294967296;
+  return Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * u2);
+}
+
+export class SimulatedRunner implements Runner {
+  readonly name = "SimulatedRunner";
+  readonly #opts: SimulatedRunnerOptions;
+  readonly #target: Target | undefined;
+  readonly #repeat: number;
+
+  constructor(opts: SimulatedRunnerOptions = {}) {
+    this.#opts = opts;
+    this.#target = typeof opts.target === "string" ? resolveTarget(opts.target) : opts.target;
+    this.#repeat = opts.repeat ?? DEFAULT_EVALUATOR_CONFIG.repeat;
+    if (!Number.isInteger(this.#repeat) || this.#repeat < 1) throw new RangeError(`SimulatedRunner: repeat must be a positive integer, got ${this.#repeat}`);
+    const relative = opts.noise?.relative;
+    if (relative !== undefined && !(relative >= 0)) throw new RangeError(`SimulatedRunner: noise.relative must be non-negative, got ${relative}`);
+  }
+
+  /** The model's estimate for one built candidate (for reports: the bound and occupancy of each kernel). */
+  estimate(input: RunnerInput): LatencyEstimate {
+    const lowered = input.artifact.lowered;
+    if (lowered === undefined) throw new RangeError(`SimulatedRunner: ${input.artifact.name} has no lowered module (build with LocalBuilder's keepLowered, the default)`);
+    return estimateLatency(lowered, this.#target ?? lowered.target);
+  }
+
+  async run(inputs: readonly RunnerInput[]): Promise<RunnerResult[]> {
+    return inputs.map((input) => this.#runOne(input));
+  }
+
+  #runOne(input: RunnerInput): RunnerResult {
+    const lowered = input.artifact?.lowered;
+    if (lowered === undefined) return { ok: false, error: `SimulatedRunner: ${input.artifact?.name ?? "the candidate"} has no lowered module (build with LocalBuilder's keepLowered, the default)` };
+    const wrong = this.#checkNumerics(input);
+    if (wrong !== undefined) return { ok: false, error: wrong };
+    let seconds: number;
+    try {
+      seconds = estimateLatency(lowered, this.#target ?? lowered.target).seconds;
+    } catch (err) {
+      return { ok: false, error: `SimulatedRunner: the latency model failed on ${lowered.name}: ${err instanceof Error ? err.message : String(err)}` };
+    }
+    const noise = this.#opts.noise;
+    const runSecs = Array.from({ length: this.#repeat }, (_, r) =>
+      noise === undefined || noise.relative === 0 ? seconds : seconds * Math.exp(noise.relative * normalFrom(`${noise.seed ?? 0}/${r}/${input.artifact.source}`)),
+    );
+    return { ok: true, runSecs };
+  }
+
+  #checkNumerics(input: RunnerInput): string | undefined {
+    const check = this.#opts.checkNumerics;
+    const lowered = input.artifact.lowered;
+    if (check === undefined || check === false || lowered === undefined) return undefined;
+    const opts = check === true ? {} : check;
+    const elements = input.argsInfo.reduce((n, a) => n + a.shape.reduce((x, y) => x * y, 1), 0);
+    if (elements > (opts.maxElements ?? 1 << 16)) return undefined;
+    try {
+      const report = compareWithReference(lowered, lowered.source, { seed: opts.seed ?? 0, rtol: 1e-4, atol: 1e-4 });
+      return report.passed ? undefined : `wrong result in the simulator: ${formatComparison(report)}`;
+    } catch (err) {
+      return `the simulator failed: ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}`;
+    }
+  }
+}

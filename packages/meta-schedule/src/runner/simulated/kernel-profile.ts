@@ -1,0 +1,411 @@
+/**
+ * What one thread of a lowered kernel does, counted for the latency model: FP32 instructions and
+ * flops, global and shared memory instructions with their cost per warp (128-byte lines touched;
+ * shared-memory wavefronts with bank conflicts, by the simulator's bank model), barriers and the
+ * registers its local buffers need. Loops multiply what they contain; a branch counts with the
+ * fraction of sampled points where its condition holds. Per-warp costs are averaged over a few
+ * sampled points (loop and block indices drawn from a fixed seed, the lanes of one warp), so the
+ * profile is deterministic.
+ */
+import type { DeviceKernel } from "@tessera/codegen";
+import {
+  type Buffer,
+  type PrimExpr,
+  type Stmt,
+  type Var,
+  asAsyncCopy,
+  dtypeInfo,
+  elementType,
+  isFloat,
+  lanesOf,
+  mulberry32,
+} from "@tessera/ir";
+import { warpAccessCost } from "@tessera/simulator";
+import { evaluate } from "./expr-eval.js";
+
+export interface KernelProfile {
+  readonly name: string;
+  readonly threadsPerBlock: number;
+  readonly blocks: number;
+  readonly sharedBytes: number;
+  /** Per thread: warp-wide FP instructions (a fused multiply-add is one), and flops. */
+  readonly fpInstructions: number;
+  readonly flops: number;
+  /** Per thread: global and shared memory instructions. */
+  readonly memoryInstructions: number;
+  /** Per warp: 128-byte lines its global accesses touch (L1 wavefronts). */
+  readonly globalLines: number;
+  /** Per warp: shared-memory wavefronts, and those it would need without bank conflicts. */
+  readonly sharedWavefronts: number;
+  readonly idealSharedWavefronts: number;
+  readonly barriers: number;
+  /** Elements of the local (register) buffers alive at once, at most. */
+  readonly localElements: number;
+  /** The largest local buffer: independent accumulators, a measure of instruction-level parallelism. */
+  readonly largestLocalBuffer: number;
+  /** Bytes of the distinct global buffers the kernel touches (what must come from DRAM at least once). */
+  readonly globalFootprintBytes: number;
+  readonly minBlocksPerSM: number | undefined;
+}
+
+const WARP = 32;
+const LINE_BYTES = 128;
+const INACTIVE = -1;
+/** Sampled points per access and per condition. */
+const SAMPLES = 8;
+
+function bytesOfElement(buffer: Buffer): number {
+  const info = dtypeInfo(elementType(buffer.dtype));
+  return Math.max(1, info.bits / 8) * lanesOf(buffer.dtype);
+}
+
+function elementsOf(buffer: Buffer): number {
+  return buffer.shape.reduce((n, d) => n * (d.kind === "IntImm" ? d.value : 1), 1);
+}
+
+interface Access {
+  readonly buffer: Buffer;
+  /** Element index of each lane's first element. */
+  readonly index: PrimExpr;
+  readonly widthBytes: number;
+  readonly kind: "load" | "store";
+}
+
+class ProfileWalker {
+  fpInstructions = 0;
+  flops = 0;
+  memoryInstructions = 0;
+  globalLines = 0;
+  sharedWavefronts = 0;
+  idealSharedWavefronts = 0;
+  barriers = 0;
+  localElements = 0;
+  largestLocalBuffer = 0;
+  readonly #globalBuffers = new Map<Var, number>();
+  #liveLocal = 0;
+  #multiplicity = 1;
+  readonly #envs: Map<Var, number>[] = Array.from({ length: SAMPLES }, () => new Map());
+  readonly #random = mulberry32(0x7e55e7a);
+  /** Thread index variables by tag, as the kernel's thread_extent attributes name them. */
+  readonly #threadVars = new Map<string, Var>();
+  readonly #block: readonly [number, number, number];
+  readonly #threads: number;
+  readonly #warps: number;
+
+  constructor(kernel: DeviceKernel) {
+    this.#block = kernel.launch.block;
+    this.#threads = this.#block[0] * this.#block[1] * this.#block[2];
+    this.#warps = Math.ceil(this.#threads / WARP);
+  }
+
+  get globalFootprintBytes(): number {
+    let sum = 0;
+    for (const bytes of this.#globalBuffers.values()) sum += bytes;
+    return sum;
+  }
+
+  /** Sets the thread variables of sample `s` to lane `lane` of the sample's warp; false for a lane past the block. */
+  #placeLane(s: number, lane: number): boolean {
+    const linear = (s % this.#warps) * WARP + lane;
+    if (linear >= this.#threads) return false;
+    const [bx, by] = this.#block;
+    const env = this.#envs[s]!;
+    const set = (tag: string, value: number): void => {
+      const v = this.#threadVars.get(tag);
+      if (v !== undefined) env.set(v, value);
+    };
+    set("threadIdx.x", linear % bx);
+    set("threadIdx.y", Math.floor(linear / bx) % by);
+    set("threadIdx.z", Math.floor(linear / (bx * by)));
+    return true;
+  }
+
+  /** The fraction of sampled (point, lane) pairs where `condition` holds; 1 when it cannot be evaluated. */
+  #fraction(condition: PrimExpr): number {
+    let active = 0;
+    let holds = 0;
+    for (let s = 0; s < SAMPLES; s++) {
+      for (let lane = 0; lane < WARP; lane++) {
+        if (!this.#placeLane(s, lane)) continue;
+        const v = evaluate(condition, this.#envs[s]!);
+        if (v === undefined) return 1;
+        active++;
+        if (v !== 0) holds++;
+      }
+    }
+    return active === 0 ? 0 : holds / active;
+  }
+
+  #access(a: Access): void {
+    const scope = a.buffer.scope;
+    if (scope === "local" || scope === "warp") return;
+    this.memoryInstructions += this.#multiplicity;
+    const elementBytes = bytesOfElement(a.buffer) / lanesOf(a.buffer.dtype);
+    if (scope === "global") this.#globalBuffers.set(a.buffer.data, elementsOf(a.buffer) * bytesOfElement(a.buffer));
+    let lines = 0;
+    let wavefronts = 0;
+    let ideal = 0;
+    const addresses = new Array<number>(WARP);
+    for (let s = 0; s < SAMPLES; s++) {
+      let known = true;
+      for (let lane = 0; lane < WARP; lane++) {
+        if (!this.#placeLane(s, lane)) {
+          addresses[lane] = INACTIVE;
+          continue;
+        }
+        const index = evaluate(a.index, this.#envs[s]!);
+        if (index === undefined) known = false;
+        addresses[lane] = index === undefined ? INACTIVE : Math.max(0, index * elementBytes);
+      }
+      const activeLanes = addresses.filter((x) => x !== INACTIVE).length;
+      if (!known || activeLanes === 0) {
+        // Unknown addresses: assume the best case, contiguous lanes.
+        const best = Math.ceil((WARP * a.widthBytes) / LINE_BYTES);
+        lines += best;
+        wavefronts += best;
+        ideal += best;
+        continue;
+      }
+      if (scope === "global") {
+        const touched = new Set<number>();
+        for (const address of addresses) {
+          if (address === INACTIVE) continue;
+          for (let line = Math.floor(address / LINE_BYTES); line <= Math.floor((address + a.widthBytes - 1) / LINE_BYTES); line++) touched.add(line);
+        }
+        lines += touched.size;
+      } else {
+        const cost = warpAccessCost(addresses, Math.min(a.widthBytes, 16), a.kind);
+        const split = Math.max(1, a.widthBytes / 16);
+        wavefronts += cost.wavefronts * split;
+        ideal += cost.idealWavefronts * split;
+      }
+    }
+    if (scope === "global") this.globalLines += (this.#multiplicity * lines) / SAMPLES;
+    else {
+      this.sharedWavefronts += (this.#multiplicity * wavefronts) / SAMPLES;
+      this.idealSharedWavefronts += (this.#multiplicity * ideal) / SAMPLES;
+    }
+  }
+
+  /** A load or store of `buffer` at `index` (a Ramp for a vector access). */
+  #bufferAccess(buffer: Buffer, indices: readonly PrimExpr[], kind: "load" | "store"): void {
+    for (const i of indices) this.#value(i, false);
+    const index = indices[0];
+    if (index === undefined) return;
+    const elementBytes = bytesOfElement(buffer);
+    if (index.kind === "Ramp") {
+      if (index.stride.kind === "IntImm" && index.stride.value === 1) {
+        this.#access({ buffer, index: index.base, widthBytes: elementBytes * index.lanes, kind });
+        return;
+      }
+      for (let lane = 0; lane < index.lanes; lane++) {
+        const at: PrimExpr = { kind: "Binary", op: "add", dtype: "int32", a: index.base, b: { kind: "Binary", op: "mul", dtype: "int32", a: index.stride, b: { kind: "IntImm", dtype: "int32", value: lane } } };
+        this.#access({ buffer, index: at, widthBytes: elementBytes, kind });
+      }
+      return;
+    }
+    this.#access({ buffer, index, widthBytes: elementBytes, kind });
+  }
+
+  #isFloatMul(e: PrimExpr): e is PrimExpr & { kind: "Binary" } {
+    return e.kind === "Binary" && e.op === "mul" && isFloat(e.dtype);
+  }
+
+  /** Counts the instructions of `e`; `arithmetic` false for index expressions (integer work is not modelled). */
+  #value(e: PrimExpr, arithmetic = true): void {
+    const m = this.#multiplicity;
+    switch (e.kind) {
+      case "Binary": {
+        if (arithmetic && isFloat(e.dtype)) {
+          const lanes = lanesOf(e.dtype);
+          const fusedWith = (e.op === "add" || e.op === "sub") && (this.#isFloatMul(e.a) || this.#isFloatMul(e.b));
+          this.fpInstructions += m * lanes;
+          this.flops += m * lanes * (fusedWith ? 2 : 1);
+          if (fusedWith) {
+            const [mul, other] = this.#isFloatMul(e.a) ? [e.a, e.b] : [e.b as PrimExpr & { kind: "Binary" }, e.a];
+            this.#value(mul.a, arithmetic);
+            this.#value(mul.b, arithmetic);
+            this.#value(other, arithmetic);
+            return;
+          }
+        }
+        this.#value(e.a, arithmetic);
+        this.#value(e.b, arithmetic);
+        return;
+      }
+      case "BufferLoad":
+        this.#bufferAccess(e.buffer, e.indices, "load");
+        return;
+      case "Select":
+        if (arithmetic && isFloat(e.dtype)) this.fpInstructions += m * lanesOf(e.dtype);
+        this.#value(e.condition, false);
+        this.#value(e.trueValue, arithmetic);
+        this.#value(e.falseValue, arithmetic);
+        return;
+      case "Cast":
+        if (arithmetic && isFloat(e.dtype)) this.fpInstructions += m * lanesOf(e.dtype);
+        this.#value(e.value, arithmetic);
+        return;
+      case "Not":
+        this.#value(e.a, false);
+        return;
+      case "Ramp":
+        this.#value(e.base, false);
+        return;
+      case "Broadcast":
+        this.#value(e.value, arithmetic);
+        return;
+      case "Let":
+        this.#value(e.value, arithmetic);
+        this.#value(e.body, arithmetic);
+        return;
+      case "Call":
+        this.#call(e, arithmetic);
+        return;
+      default:
+        return;
+    }
+  }
+
+  #call(e: PrimExpr & { kind: "Call" }, arithmetic: boolean): void {
+    if (e.op === "tvm_storage_sync") {
+      this.barriers += this.#multiplicity;
+      return;
+    }
+    const copy = asAsyncCopy(e);
+    if (copy !== undefined) {
+      // cp.async: a global read and a shared write of `bytes` per thread, in one instruction.
+      const as = (data: Var, scope: "global" | "shared"): Buffer => ({
+        kind: "Buffer",
+        name: data.name,
+        dtype: copy.dtype,
+        shape: [],
+        strides: [],
+        elemOffset: { kind: "IntImm", dtype: "int32", value: 0 },
+        scope,
+        data,
+        dataAlignment: 16,
+        offsetFactor: 0,
+      });
+      this.#access({ buffer: as(copy.src, "global"), index: copy.srcOffset, widthBytes: copy.bytes, kind: "load" });
+      this.#access({ buffer: as(copy.dst, "shared"), index: copy.dstOffset, widthBytes: copy.bytes, kind: "store" });
+      this.memoryInstructions -= this.#multiplicity;
+      return;
+    }
+    if (arithmetic && isFloat(e.dtype)) this.fpInstructions += this.#multiplicity * lanesOf(e.dtype);
+    for (const a of e.args) this.#value(a, arithmetic);
+  }
+
+  #withMultiplicity(factor: number, body: () => void): void {
+    const saved = this.#multiplicity;
+    this.#multiplicity = saved * factor;
+    body();
+    this.#multiplicity = saved;
+  }
+
+  #bindEach(v: Var, value: (env: Map<Var, number>) => number | undefined, body: () => void): void {
+    for (const env of this.#envs) {
+      const x = value(env);
+      if (x === undefined) env.delete(v);
+      else env.set(v, x);
+    }
+    body();
+    for (const env of this.#envs) env.delete(v);
+  }
+
+  stmt(s: Stmt): void {
+    switch (s.kind) {
+      case "SeqStmt":
+        for (const t of s.seq) this.stmt(t);
+        return;
+      case "BufferStore":
+        this.#value(s.value);
+        this.#bufferAccess(s.buffer, s.indices, "store");
+        return;
+      case "Evaluate":
+        this.#value(s.value);
+        return;
+      case "IfThenElse": {
+        this.#value(s.condition, false);
+        const p = this.#fraction(s.condition);
+        if (p > 0) this.#withMultiplicity(p, () => this.stmt(s.thenCase));
+        const elseCase = s.elseCase;
+        if (elseCase !== undefined && p < 1) this.#withMultiplicity(1 - p, () => this.stmt(elseCase));
+        return;
+      }
+      case "For": {
+        const min = evaluate(s.min, this.#envs[0]!) ?? 0;
+        const extent = Math.max(0, evaluate(s.extent, this.#envs[0]!) ?? 1);
+        if (extent === 0) return;
+        this.#bindEach(
+          s.loopVar,
+          () => min + Math.floor(this.#random() * extent),
+          () => this.#withMultiplicity(extent, () => this.stmt(s.body)),
+        );
+        return;
+      }
+      case "LetStmt":
+        this.#value(s.value, false);
+        this.#bindEach(s.variable, (env) => evaluate(s.value, env), () => this.stmt(s.body));
+        return;
+      case "Allocate": {
+        const scope = s.buffer.scope;
+        if (scope !== "local" && scope !== "warp") {
+          this.stmt(s.body);
+          return;
+        }
+        const elements = elementsOf(s.buffer) * lanesOf(s.buffer.dtype);
+        this.largestLocalBuffer = Math.max(this.largestLocalBuffer, elements);
+        this.#liveLocal += elements;
+        this.localElements = Math.max(this.localElements, this.#liveLocal);
+        this.stmt(s.body);
+        this.#liveLocal -= elements;
+        return;
+      }
+      case "DeclBuffer":
+        this.stmt(s.body);
+        return;
+      case "AttrStmt": {
+        const v = s.node;
+        if (s.key === "thread_extent" && v !== undefined && v.kind === "Var") {
+          if (v.name.startsWith("threadIdx.")) this.#threadVars.set(v.name, v);
+          else if (!this.#envs[0]!.has(v)) {
+            // A block index: a random block per sample, for the whole kernel.
+            const extent = Math.max(1, evaluate(s.value, this.#envs[0]!) ?? 1);
+            for (const env of this.#envs) env.set(v, Math.floor(this.#random() * extent));
+          }
+        }
+        this.stmt(s.body);
+        return;
+      }
+      case "BlockRealize":
+        this.stmt(s.block.body);
+        return;
+      default:
+        return;
+    }
+  }
+}
+
+export function profileKernel(kernel: DeviceKernel): KernelProfile {
+  const walker = new ProfileWalker(kernel);
+  walker.stmt(kernel.body);
+  const { grid, block } = kernel.launch;
+  return {
+    name: kernel.name,
+    threadsPerBlock: block[0] * block[1] * block[2],
+    blocks: grid[0] * grid[1] * grid[2],
+    sharedBytes: kernel.sharedBytes + kernel.launch.dynamicSharedBytes,
+    fpInstructions: walker.fpInstructions,
+    flops: walker.flops,
+    memoryInstructions: walker.memoryInstructions,
+    globalLines: walker.globalLines,
+    sharedWavefronts: walker.sharedWavefronts,
+    idealSharedWavefronts: walker.idealSharedWavefronts,
+    barriers: walker.barriers,
+    localElements: walker.localElements,
+    largestLocalBuffer: walker.largestLocalBuffer,
+    globalFootprintBytes: walker.globalFootprintBytes,
+    minBlocksPerSM: kernel.launch.minBlocksPerSM,
+  };
+}

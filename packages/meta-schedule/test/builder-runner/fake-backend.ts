@@ -1,0 +1,39 @@
+/**
+ * A measuring backend for the runner's child process without a GPU (LocalRunnerOptions.backendModule):
+ * the artifact's name says what the "kernel" does. `crash` exits the process, `segfault` kills it
+ * with SIGSEGV, `hang` never returns, `throws` fails, `fatal` fails and asks for a new process,
+ * `wrong` computes a wrong result; anything else takes `source.length` microseconds per run and
+ * "computes" arg[k][i] = i for every argument.
+ */
+// Only the modules the child needs: the whole package would slow every start of the child.
+import { FatalTaskError } from "../../src/runner/isolation/serve.js";
+import type { MeasureBackend } from "../../src/runner/measure-backend.js";
+
+export const backend: MeasureBackend = {
+  name: "fake",
+  async measure(task) {
+    switch (task.artifact.name) {
+      case "crash":
+        process.exit(3);
+        break;
+      case "segfault":
+        process.kill(process.pid, "SIGSEGV");
+        break;
+      case "hang":
+        for (;;) {
+          // A kernel that never finishes: the event loop is blocked too.
+        }
+      case "throws":
+        throw new Error("the kernel image is invalid");
+      case "fatal":
+        throw new FatalTaskError("an illegal memory access was encountered");
+      default:
+        break;
+    }
+    const runs = Array.from({ length: task.evaluator.repeat }, () => task.artifact.source.length / 1e6);
+    if (!task.returnOutputs) return { runSecs: runs };
+    const outputs = task.argsInfo.map((info) => Float32Array.from({ length: info.shape.reduce((a, b) => a * b, 1) }, (_, i) => i));
+    if (task.artifact.name === "wrong") outputs[0]![3] = 42;
+    return { runSecs: runs, outputs };
+  },
+};

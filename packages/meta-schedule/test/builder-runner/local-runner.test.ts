@@ -1,0 +1,100 @@
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  type ArgInfo,
+  type BuiltArtifact,
+  LocalRunner,
+  type RunnerInput,
+  type RunnerResult,
+  firstResultChecker,
+  randomArgsFor,
+  referenceChecker,
+} from "../../src/index.js";
+
+const FAKE_BACKEND = fileURLToPath(new URL("./fake-backend.ts", import.meta.url));
+const ARGS: ArgInfo[] = [
+  { kind: "TENSOR", dtype: "float32", shape: [4, 4] },
+  { kind: "TENSOR", dtype: "float32", shape: [4] },
+];
+
+function candidate(name: string, source = "x".repeat(100)): RunnerInput {
+  const artifact: BuiltArtifact = { name, source, kernels: [] };
+  return { artifact, argsInfo: ARGS };
+}
+
+function errorOf(r: RunnerResult | undefined): string {
+  if (r === undefined || r.ok) throw new Error(`expected a failed result, got ${JSON.stringify(r)}`);
+  return r.error;
+}
+
+/** What the fake backend computes: arg[k][i] = i. */
+const indices = (inputs: readonly ArrayLike<unknown>[]): Float32Array[] => inputs.map((a) => Float32Array.from({ length: a.length }, (_, i) => i));
+
+describe("LocalRunner process isolation (fake backend, no GPU)", () => {
+  let runner: LocalRunner | undefined;
+  afterEach(async () => {
+    await runner?.dispose();
+    runner = undefined;
+  });
+
+  it("records candidates that kill the child, hang or fail as failures with the reason, restarts the child when needed, and measures the rest", async () => {
+    runner = new LocalRunner({ backendModule: FAKE_BACKEND, timeoutSec: 2, evaluator: { repeat: 2 } });
+    const results = await runner.run([
+      candidate("ok1", "a".repeat(10)),
+      candidate("crash"),
+      candidate("ok2", "b".repeat(20)),
+      candidate("hang"),
+      candidate("segfault"),
+      candidate("throws"),
+      candidate("ok3", "c".repeat(30)),
+      candidate("fatal"),
+      candidate("ok4", "d".repeat(40)),
+    ]);
+    expect(results.map((r) => r.ok)).toEqual([true, false, true, false, false, false, true, false, true]);
+    expect(results[0]).toEqual({ ok: true, runSecs: [10e-6, 10e-6] });
+    expect(results[2]).toEqual({ ok: true, runSecs: [20e-6, 20e-6] });
+    expect(results[6]).toEqual({ ok: true, runSecs: [30e-6, 30e-6] });
+    expect(results[8]).toEqual({ ok: true, runSecs: [40e-6, 40e-6] });
+    expect(errorOf(results[1])).toMatch(/child process exited with code 3/);
+    expect(errorOf(results[3])).toMatch(/the run timed out after 2 s/);
+    expect(errorOf(results[4])).toMatch(/killed by SIGSEGV/);
+    expect(errorOf(results[5])).toMatch(/the kernel image is invalid/);
+    expect(errorOf(results[7])).toMatch(/illegal memory access/);
+    // The first child, and one after the crash, the hang, the segfault and the fatal error (not after `throws`).
+    expect(runner.childrenStarted).toBe(5);
+  });
+
+  it("checks results against the first candidate's, and against a reference computed from the random arguments", async () => {
+    runner = new LocalRunner({ backendModule: FAKE_BACKEND, checker: firstResultChecker() });
+    const first = await runner.run([candidate("ok"), candidate("wrong"), candidate("ok")]);
+    expect(first.map((r) => r.ok)).toEqual([true, false, true]);
+    expect(errorOf(first[1])).toMatch(/wrong result \(first-result check\): argument 0, element 3: 42, expected 3/);
+    await runner.dispose();
+
+    const seen: number[][] = [];
+    const reference = referenceChecker((inputs) => {
+      seen.push(...inputs.map((a) => Array.from(a as Float32Array)));
+      return indices(inputs);
+    });
+    runner = new LocalRunner({ backendModule: FAKE_BACKEND, checker: reference, seed: 7 });
+    const checked = await runner.run([candidate("ok"), candidate("wrong")]);
+    expect(checked[0]!.ok).toBe(true);
+    expect(errorOf(checked[1])).toMatch(/wrong result \(reference check\): argument 0, element 3/);
+    // The reference ran once, on the seeded random arguments.
+    expect(seen).toEqual(randomArgsFor(ARGS, 7).map((a) => Array.from(a as Float32Array)));
+  });
+
+  it("names a backend module that cannot be loaded", async () => {
+    runner = new LocalRunner({ backendModule: "/nonexistent/backend.ts" });
+    const [result] = await runner.run([candidate("ok")]);
+    expect(errorOf(result)).toMatch(/nonexistent\/backend\.ts/);
+  });
+
+  it("rejects a bad evaluator configuration and an input without an artifact", async () => {
+    expect(() => new LocalRunner({ backendModule: FAKE_BACKEND, evaluator: { number: 0 } })).toThrow(/evaluator\.number must be a positive integer/);
+    runner = new LocalRunner({ backendModule: FAKE_BACKEND });
+    const [result] = await runner.run([{ argsInfo: ARGS } as unknown as RunnerInput]);
+    expect(errorOf(result)).toMatch(/the input has no built artifact/);
+    expect(runner.childrenStarted).toBe(0);
+  });
+});
