@@ -20,3 +20,8 @@ export * from "./runner/runner.js";
 export * from "./database/database.js";
 export * from "./cost-model/cost-model.js";
 export * from "./feature/feature-extractor.js";
+export * from "./rules/index.js";
+export * from "./postproc/index.js";
+export * from "./mutator/index.js";
+export * from "./space/post-order-apply.js";
+export * from "./space/defaults.js";
