@@ -34,6 +34,7 @@ import {
   THREAD_EXTENT_HIGH,
   THREAD_EXTENT_LOW,
   TILING_STRUCTURE,
+  VECTORIZE_WRITE_BACK,
 } from "./multi-level-tiling/annotations.js";
 import { fuseAll, needsMultiLevelTiling, tileLoopNest } from "./multi-level-tiling/tiling.js";
 
@@ -148,6 +149,7 @@ export class MultiLevelTiling implements ScheduleRule {
     const writeLoop = this.levelLoop(tiles, o.writeReuseLevel);
     const writeBack = sch.cacheWrite(block, 0, "local");
     sch.reverseComputeAt(writeBack, writeLoop, true);
+    sch.annotate(writeBack, VECTORIZE_WRITE_BACK, 1);
 
     // Read reuse: each operand staged in shared memory, fetched by all threads of the block.
     const readLoop = this.levelLoop(tiles, o.readReuseLevel);
@@ -191,7 +193,12 @@ export class MultiLevelTiling implements ScheduleRule {
       while (end + 1 < binds.length && binds[end + 1] === binds[b]) end++;
       const levels = sLevels.slice(b, end + 1);
       const loops = levels.flatMap((l) => tiles[l]!);
-      if (loops.length > 0) {
+      if (loops.length > 0 && binds[b]!.startsWith("vthread") && levels.length === 1 && loops.length <= 3) {
+        // One virtual-thread axis per loop (x innermost), so that lowering shares what a
+        // virtual thread's loads do not depend on (TVM fuses them into vthread.x).
+        loops.forEach((loop, k) => sch.bind(loop, `vthread.${"xyz"[loops.length - 1 - k]!}`));
+        bound.set(binds[b]!, loops[0]!);
+      } else if (loops.length > 0) {
         const fused = fuseAll(sch, loops);
         sch.bind(fused, binds[b]!);
         for (const l of levels) tiles[l] = [];

@@ -5,7 +5,7 @@
  *
  * Rules, in TVM's order: MultiLevelTiling, AutoInline, [CrossThreadReduction],
  * ParallelizeVectorizeUnroll, [AutoBind]. Postprocs: [DisallowDynamicLoop], RewriteSharedLayout,
- * RewriteCooperativeFetch, [RewriteUnboundBlock], RewriteOperandSlices,
+ * RewriteCooperativeFetch, [RewriteUnboundBlock], RewriteOperandSlices, RewriteWriteBack,
  * RewriteParallelVectorizeUnroll, RewriteReductionBlock, RewriteSoftwarePipeline,
  * RewriteLaunchBounds, VerifyGPUCode. Mutators with TVM's probabilities: MutateTileSize 0.9,
  * [MutateUnroll 0.08], [MutateThreadBinding 0.02], plus MutateGemmKnob 0.1.
@@ -21,6 +21,7 @@ import { RewriteOperandSlices } from "../postproc/rewrite-operand-slices.js";
 import { RewriteParallelVectorizeUnroll } from "../postproc/rewrite-parallel-vectorize-unroll.js";
 import { RewriteReductionBlock } from "../postproc/rewrite-reduction-block.js";
 import { RewriteSharedLayout } from "../postproc/rewrite-shared-layout.js";
+import { RewriteWriteBack } from "../postproc/rewrite-write-back.js";
 import { RewriteSoftwarePipeline } from "../postproc/rewrite-software-pipeline.js";
 import { VerifyGPUCode } from "../postproc/verify-gpu-code.js";
 import { AutoInline } from "../rules/auto-inline.js";
@@ -65,6 +66,7 @@ export function defaultCudaSpace(target: Target, opts: CudaSpaceOptions = {}): C
     new RewriteCooperativeFetch(),
     // slot: new RewriteUnboundBlock({ maxThreadblocks: 256 }),
     new RewriteOperandSlices(),
+    new RewriteWriteBack(),
     new RewriteParallelVectorizeUnroll(),
     new RewriteReductionBlock(),
     new RewriteSoftwarePipeline(),

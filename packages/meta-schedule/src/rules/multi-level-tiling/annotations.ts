@@ -37,6 +37,9 @@ export const SOFTWARE_PIPELINE = "meta_schedule.software_pipeline";
 /** Extra knob, on the blockIdx loop: `launch_bounds_min_blocks_per_sm` (0 leaves it out). */
 export const LAUNCH_BOUNDS = "meta_schedule.launch_bounds_min_blocks_per_sm";
 
+/** On a write-back block: vectorize its innermost loop where the widths and alignment allow. */
+export const VECTORIZE_WRITE_BACK = "meta_schedule.vectorize_write_back";
+
 /** The integer value of an annotation (a sampled value is an integer in the IR), or undefined. */
 export function annotationNumber(annotations: Readonly<Record<string, unknown>>, key: string): number | undefined {
   const v = annotations[key];
