@@ -21,9 +21,9 @@ export const FAST_TILES = [
 ];
 /**
  * Categorical choices in trace order: A fetch width, via registers, transposed; B fetch width,
- * via registers; operand slices; pipeline; launch bounds; unroll budget; explicit unrolling.
+ * via registers; operand slices; pipeline; launch bounds; unroll budget (implicit).
  */
-export const FAST_CHOICES = [4, 1, 1, 4, 1, 1, 1, 1, 2048, 0];
+export const FAST_CHOICES = [4, 1, 1, 4, 1, 1, 1, 1, 2048];
 
 /** Loop-variable numbers erased (the space splits into more levels), register declarations gathered apart. */
 function normalized(cuda: string): { body: string; registers: string[] } {
