@@ -6,9 +6,10 @@
  *   register-prefetch pipeline: global loads stage 0, shared stores stage 1, the compute stage 2,
  *   ordered stores, loads, compute — double-buffered shared memory, one barrier per chunk;
  * - with direct fetches only: shared stores stage 0, compute stage 1 (double-buffered shared memory).
- * A body of another shape is left unpipelined.
+ * A body of another shape is left unpipelined, and so is one whose doubled shared tiles would not
+ * fit the target's shared memory (the knob does not apply there; the sample stays valid).
  */
-import type { Block, Stmt } from "@tessera/ir";
+import { type Block, type Stmt, bytesOf, forEachStmt } from "@tessera/ir";
 import type { Schedule } from "@tessera/schedule";
 import { SOFTWARE_PIPELINE } from "../rules/multi-level-tiling/annotations.js";
 import type { TuneContext } from "../tune-context.js";
@@ -20,7 +21,7 @@ type Role = "load" | "store" | "compute";
 export class RewriteSoftwarePipeline implements Postproc {
   readonly name = "rewriteSoftwarePipeline";
 
-  apply(sch: Schedule, _ctx: TuneContext): PostprocResult {
+  apply(sch: Schedule, ctx: TuneContext): PostprocResult {
     for (const { rv, value } of annotatedLoops(sch, SOFTWARE_PIPELINE)) {
       sch.unannotate(rv, SOFTWARE_PIPELINE);
       if (value !== 1) continue;
@@ -29,6 +30,8 @@ export class RewriteSoftwarePipeline implements Postproc {
       const roles = stmts.map(roleOf);
       const computes = roles.filter((r) => r === "compute").length;
       if (computes !== 1 || roles.at(-1) !== "compute" || !roles.includes("store")) continue;
+      const sharedBytes = stmts.reduce((sum, st, k) => sum + (roles[k] === "store" ? tileBytes(st) : 0), 0);
+      if (2 * sharedBytes > ctx.target.maxSharedMemoryPerBlock) continue;
       const staged = roles.includes("load");
       const stageOf: Record<Role, number> = staged ? { load: 0, store: 1, compute: 2 } : { load: 0, store: 0, compute: 1 };
       const stages = roles.map((r) => stageOf[r]);
@@ -41,6 +44,16 @@ export class RewriteSoftwarePipeline implements Postproc {
     }
     return POSTPROC_OK;
   }
+}
+
+/** Bytes of the tile a copy statement writes: its loops' extents times the element size (an upper bound). */
+function tileBytes(s: Stmt): number {
+  let elements = 1;
+  forEachStmt(s, (n) => {
+    if (n.kind === "For") elements *= n.extent.kind === "IntImm" ? n.extent.value : 1;
+  });
+  const block = firstBlockUnder(s);
+  return elements * (block === undefined ? 4 : bytesOf(block.writes[0]!.buffer.dtype));
 }
 
 function roleOf(s: Stmt): Role {
