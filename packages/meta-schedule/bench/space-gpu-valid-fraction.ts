@@ -1,0 +1,29 @@
+/**
+ * The fraction of valid samples of the default CUDA space for gemm+ReLU+add at 2048³ (fresh
+ * decisions, seeds 1..N; lowering only), with the rejection reasons tallied.
+ * Run: node --conditions=@tessera/source --import tsx packages/meta-schedule/bench/space-gpu-valid-fraction.ts [N]
+ */
+import { target } from "@tessera/codegen";
+import { gemmReluAdd } from "@tessera/ir";
+import { defaultCudaSpaceGenerator, replayWithPostprocs, tuneContext, workloadOf } from "../src/index.js";
+
+const samples = Number(process.argv[2] ?? 200);
+const t = target("nvidia/h100");
+const ctx = tuneContext(workloadOf(gemmReluAdd(2048).func), t, { seed: 1 });
+const space = defaultCudaSpaceGenerator(t);
+space.initialize(ctx);
+const [design] = space.generateDesignSpace(ctx);
+const reasons = new Map<string, number>();
+let valid = 0;
+const started = performance.now();
+for (let seed = 1; seed <= samples; seed++) {
+  const out = replayWithPostprocs(ctx, design!.trace, space.postprocs, { seed, freshDecisions: true });
+  if (out.ok) valid++;
+  else {
+    const reason = out.reason.replace(/\d+/g, "#");
+    reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
+  }
+}
+const ms = (performance.now() - started) / samples;
+console.log(`gemm+ReLU+add 2048³ on ${t.name}: ${valid}/${samples} valid (${((100 * valid) / samples).toFixed(1)}%), ${ms.toFixed(0)} ms per sample`);
+for (const [reason, n] of [...reasons].sort((a, b) => b[1] - a[1])) console.log(`  ${n}× ${reason}`);

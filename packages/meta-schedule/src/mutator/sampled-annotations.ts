@@ -1,0 +1,25 @@
+/**
+ * Which sampling instructions of a trace feed which annotation keys: a SampleCategorical whose
+ * output an Annotate uses as its value. The mutators find the decisions they own this way, as
+ * TVM's MutateTileSize finds the vector widths of cooperative fetches.
+ */
+import type { Instruction, Trace } from "@tessera/schedule";
+
+/** The SampleCategorical instructions (before EnterPostproc) whose value is annotated under one of `keys`. */
+export function categoricalsFeeding(trace: Trace, keys: ReadonlySet<string>): Instruction[] {
+  const insts = instructionsBeforePostproc(trace);
+  const keyOfOutput = new Map<unknown, string>();
+  for (const inst of insts) {
+    if (inst.kind.name === "Annotate" && typeof inst.attrs[0] === "string") keyOfOutput.set(inst.inputs[1], inst.attrs[0]);
+  }
+  return insts.filter((inst) => {
+    if (inst.kind.name !== "SampleCategorical") return false;
+    const key = keyOfOutput.get(inst.outputs[0]);
+    return key !== undefined && keys.has(key);
+  });
+}
+
+export function instructionsBeforePostproc(trace: Trace): Instruction[] {
+  const end = trace.instructions.findIndex((i) => i.kind.name === "EnterPostproc");
+  return end < 0 ? [...trace.instructions] : trace.instructions.slice(0, end);
+}

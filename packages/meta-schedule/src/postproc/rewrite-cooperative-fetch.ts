@@ -1,0 +1,116 @@
+/**
+ * TVM's RewriteCooperativeFetch: each copy block annotated `meta_schedule.cooperative_fetch`
+ * (by MultiLevelTiling) has its own loops fused and split over the threads of the block, the
+ * innermost part vectorized by the annotated width — reduced (to 1 at worst) where it does not
+ * divide the tile, the tile's row or the buffers' rows, or where the copy is conditional.
+ *
+ * With `meta_schedule.cooperative_fetch_via_registers` = 1 the fetch goes through registers as in
+ * a hand-tuned SGEMM: a local copy (cache_read "local" at the same place) with each thread's
+ * elements contiguous (threads outermost), then the store to shared memory split the same way.
+ * It falls back to the direct fetch when the threads do not divide the tile.
+ */
+import { forEachExpr, bytesOf } from "@tessera/ir";
+import type { BlockRV, LoopRV, Schedule } from "@tessera/schedule";
+import { COOPERATIVE_FETCH, FETCH_VIA_REGISTERS } from "../rules/multi-level-tiling/annotations.js";
+import type { TuneContext } from "../tune-context.js";
+import { annotatedBlocks, threadExtentsAbove } from "./annotated.js";
+import { ownLoops } from "./own-loops.js";
+import { POSTPROC_OK, type Postproc, type PostprocResult } from "./postproc.js";
+
+export class RewriteCooperativeFetch implements Postproc {
+  readonly name = "rewriteCooperativeFetch";
+
+  apply(sch: Schedule, ctx: TuneContext): PostprocResult {
+    for (const { rv, node, value } of annotatedBlocks(sch, COOPERATIVE_FETCH)) {
+      const viaRegisters = node.annotations[FETCH_VIA_REGISTERS] !== undefined;
+      const staged = viaRegisters && annotatedValue(sch, rv, FETCH_VIA_REGISTERS) === 1;
+      sch.unannotate(rv, COOPERATIVE_FETCH);
+      if (viaRegisters) sch.unannotate(rv, FETCH_VIA_REGISTERS);
+      const own = ownLoops(sch, rv);
+      if (own.length === 0) continue;
+      const extents = own.map((l) => constExtent(sch, l));
+      const tile = extents.reduce((a, b) => a * b, 1);
+      const threads = threadExtentsAbove(sch, rv);
+      const tx = threads.get("threadIdx.x") ?? 1;
+      const ty = threads.get("threadIdx.y") ?? 1;
+      const lanes = usableLanes(sch, rv, value ?? 1, extents.at(-1)!, ctx.target.maxVectorBytes);
+      if (staged && tile % (tx * ty) === 0) {
+        const parent = sch.getLoops(rv).at(-own.length - 1);
+        if (parent !== undefined) {
+          const local = sch.cacheRead(rv, 0, "local");
+          sch.computeAt(local, parent, true);
+          const perThread = tile / (tx * ty);
+          const stagedLanes = perThread % lanes === 0 ? lanes : 1;
+          for (const copy of [local, rv]) splitThreadsOuter(sch, copy, tx, ty, stagedLanes);
+          continue;
+        }
+      }
+      splitThreadsInner(sch, rv, tile, tx, ty, lanes);
+    }
+    return POSTPROC_OK;
+  }
+}
+
+function annotatedValue(sch: Schedule, rv: BlockRV, key: string): number | undefined {
+  const v = sch.get(rv).annotations[key];
+  return typeof v === "number" ? v : typeof v === "object" && v !== null && "value" in v ? (v as { value: number }).value : undefined;
+}
+
+function constExtent(sch: Schedule, loop: LoopRV): number {
+  const e = sch.get(loop).extent;
+  return e.kind === "IntImm" ? e.value : 1;
+}
+
+/**
+ * The widest width ≤ `requested` (halving) that divides the tile's row, the last dimension of
+ * every buffer the copy touches and the widest vector access; 1 for a conditional copy.
+ */
+function usableLanes(sch: Schedule, rv: BlockRV, requested: number, row: number, maxVectorBytes: number): number {
+  const block = sch.get(rv);
+  let conditional = false;
+  forEachExpr(block.body, (e) => {
+    if (e.kind === "Call" && e.op.endsWith("if_then_else")) conditional = true;
+    if (e.kind === "Select") conditional = true;
+  });
+  if (conditional) return 1;
+  const buffers = [...block.reads, ...block.writes].map((r) => r.buffer);
+  const fits = (lanes: number) =>
+    row % lanes === 0 &&
+    buffers.every((b) => {
+      const last = b.shape.at(-1);
+      return last !== undefined && last.kind === "IntImm" && last.value % lanes === 0 && lanes * bytesOf(b.dtype) <= maxVectorBytes;
+    });
+  let lanes = Math.max(1, Math.floor(requested));
+  while (lanes > 1 && !fits(lanes)) lanes = Math.floor(lanes / 2);
+  return lanes;
+}
+
+/** TVM's split: [outer, threadIdx.y, threadIdx.x, lanes], consecutive threads on consecutive vectors. */
+function splitThreadsInner(sch: Schedule, rv: BlockRV, tile: number, tx: number, ty: number, lanes: number): void {
+  const fused = fuse(sch, ownLoops(sch, rv));
+  const threads = tx * ty;
+  if (threads === 1) {
+    if (lanes > 1) sch.vectorize(sch.split(fused, [null, lanes])[1]);
+    return;
+  }
+  const useLanes = tile % (threads * lanes) === 0 ? lanes : 1;
+  const factors: (number | null)[] = [null, ...(ty > 1 ? [ty] : []), tx, ...(useLanes > 1 ? [useLanes] : [])];
+  const parts = sch.split(fused, factors);
+  if (ty > 1) sch.bind(parts[1], "threadIdx.y");
+  sch.bind(parts[ty > 1 ? 2 : 1], "threadIdx.x");
+  if (useLanes > 1) sch.vectorize(parts.at(-1));
+}
+
+/** The register-staged split: [threadIdx.y, threadIdx.x, per thread, lanes], each thread's elements contiguous. */
+function splitThreadsOuter(sch: Schedule, rv: BlockRV, tx: number, ty: number, lanes: number): void {
+  const fused = fuse(sch, ownLoops(sch, rv));
+  const factors: (number | null)[] = [...(ty > 1 ? [ty] : []), tx, null, lanes];
+  const parts = sch.split(fused, factors);
+  if (ty > 1) sch.bind(parts[0], "threadIdx.y");
+  sch.bind(parts[ty > 1 ? 1 : 0], "threadIdx.x");
+  if (lanes > 1) sch.vectorize(parts.at(-1));
+}
+
+function fuse(sch: Schedule, loops: LoopRV[]): LoopRV {
+  return loops.length === 1 ? loops[0]! : sch.fuse(...loops);
+}

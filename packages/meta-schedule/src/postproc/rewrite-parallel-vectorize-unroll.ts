@@ -1,0 +1,93 @@
+/**
+ * TVM's RewriteParallelVectorizeUnroll: the root block's annotations from
+ * ParallelizeVectorizeUnroll become loop kinds and pragmas, and are removed:
+ * - `meta_schedule.unroll_explicit` / `_implicit` (budget n > 0): the outermost loop of every
+ *   top-level block gets `pragma_auto_unroll_max_step` n and `pragma_unroll_explicit` 1 / 0
+ *   (`meta_schedule.unroll_explicit_flag`, when present, decides explicit against implicit);
+ * - `meta_schedule.parallel` (CPU): the leading spatial serial loops of each top-level block are
+ *   fused while their extent stays within the budget, and the fused loop runs in parallel;
+ * - `meta_schedule.vectorize` (CPU): a block's innermost spatial serial loop is vectorized when its
+ *   extent is within the budget.
+ */
+import { type Var, forEachStmt } from "@tessera/ir";
+import type { BlockRV, LoopRV, Schedule } from "@tessera/schedule";
+import { PARALLEL, UNROLL_EXPLICIT, UNROLL_EXPLICIT_FLAG, UNROLL_IMPLICIT, VECTORIZE, annotationNumber } from "../rules/multi-level-tiling/annotations.js";
+import { blockRealizeOf, varsOf } from "../rules/multi-level-tiling/block-query.js";
+import type { TuneContext } from "../tune-context.js";
+import { POSTPROC_OK, type Postproc, type PostprocResult } from "./postproc.js";
+
+export class RewriteParallelVectorizeUnroll implements Postproc {
+  readonly name = "rewriteParallelVectorizeUnroll";
+
+  apply(sch: Schedule, _ctx: TuneContext): PostprocResult {
+    if (blockRealizeOf(sch.func, "root") === undefined) return POSTPROC_OK;
+    const root = sch.getBlock("root");
+    const ann = sch.get(root).annotations;
+    const keys = [UNROLL_EXPLICIT, UNROLL_IMPLICIT, UNROLL_EXPLICIT_FLAG, PARALLEL, VECTORIZE].filter((k) => ann[k] !== undefined);
+    if (keys.length === 0) return POSTPROC_OK;
+    const explicitStep = annotationNumber(ann, UNROLL_EXPLICIT);
+    const implicitStep = annotationNumber(ann, UNROLL_IMPLICIT);
+    const flag = annotationNumber(ann, UNROLL_EXPLICIT_FLAG);
+    const parallel = annotationNumber(ann, PARALLEL);
+    const vectorize = annotationNumber(ann, VECTORIZE);
+    for (const k of keys) sch.unannotate(root, k);
+    const children = sch.getChildBlocks(root);
+    if (parallel !== undefined && parallel > 1) for (const b of children) parallelizeLeading(sch, b, parallel);
+    if (vectorize !== undefined && vectorize > 1) for (const b of children) vectorizeInnermost(sch, b, vectorize);
+    const step = explicitStep ?? implicitStep ?? 0;
+    if (step > 0) {
+      const explicit = flag ?? (explicitStep !== undefined ? 1 : 0);
+      const done = new Set<unknown>();
+      for (const b of children) {
+        const outer = sch.getLoops(b)[0];
+        if (outer === undefined || done.has(sch.get(outer))) continue;
+        sch.annotate(outer, "pragma_auto_unroll_max_step", step);
+        sch.annotate(outer, "pragma_unroll_explicit", explicit);
+        done.add(sch.get(outer));
+      }
+    }
+    return POSTPROC_OK;
+  }
+}
+
+/** Loop variables used only by spatial iterators of every block below the loop. */
+function isSpatialSerial(sch: Schedule, loop: LoopRV): boolean {
+  const node = sch.get(loop);
+  if (node.forKind !== "serial" || node.extent.kind !== "IntImm") return false;
+  let spatial = true;
+  forEachStmt(node.body, (s) => {
+    if (s.kind !== "BlockRealize") return true;
+    s.iterValues.forEach((v, k) => {
+      if (s.block.iterVars[k]?.iterType !== "spatial" && usesVar(v, node.loopVar)) spatial = false;
+    });
+    return true;
+  });
+  return spatial;
+}
+
+function usesVar(e: Parameters<typeof varsOf>[0], v: Var): boolean {
+  return varsOf(e).has(v);
+}
+
+function parallelizeLeading(sch: Schedule, block: BlockRV, budget: number): void {
+  const loops = sch.getLoops(block);
+  const chosen: LoopRV[] = [];
+  let extent = 1;
+  for (const loop of loops) {
+    if (!isSpatialSerial(sch, loop)) break;
+    const e = (sch.get(loop).extent as { value: number }).value;
+    if (chosen.length > 0 && extent * e > budget) break;
+    chosen.push(loop);
+    extent *= e;
+    if (extent >= budget) break;
+  }
+  if (chosen.length === 0) return;
+  sch.parallel(chosen.length === 1 ? chosen[0] : sch.fuse(...chosen));
+}
+
+function vectorizeInnermost(sch: Schedule, block: BlockRV, budget: number): void {
+  const inner = sch.getLoops(block).at(-1);
+  if (inner === undefined || !isSpatialSerial(sch, inner)) return;
+  const e = (sch.get(inner).extent as { value: number }).value;
+  if (e > 1 && e <= budget) sch.vectorize(inner);
+}

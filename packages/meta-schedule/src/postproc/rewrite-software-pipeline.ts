@@ -1,0 +1,67 @@
+/**
+ * Turns the sampled `meta_schedule.software_pipeline` knob of a k-chunk loop into
+ * `software_pipeline_stage` / `software_pipeline_order`, derived from what each statement of the
+ * loop body does (not from its position or names):
+ * - with register-staged fetches (global → local copies present), the hand-tuned SGEMM's
+ *   register-prefetch pipeline: global loads stage 0, shared stores stage 1, the compute stage 2,
+ *   ordered stores, loads, compute — double-buffered shared memory, one barrier per chunk;
+ * - with direct fetches only: shared stores stage 0, compute stage 1 (double-buffered shared memory).
+ * A body of another shape is left unpipelined, and so is one whose doubled shared tiles would not
+ * fit the target's shared memory (the knob does not apply there; the sample stays valid).
+ */
+import { type Block, type Stmt, bytesOf, forEachStmt } from "@tessera/ir";
+import type { Schedule } from "@tessera/schedule";
+import { SOFTWARE_PIPELINE } from "../rules/multi-level-tiling/annotations.js";
+import type { TuneContext } from "../tune-context.js";
+import { annotatedLoops, firstBlockUnder } from "./annotated.js";
+import { POSTPROC_OK, type Postproc, type PostprocResult } from "./postproc.js";
+
+type Role = "load" | "store" | "compute";
+
+export class RewriteSoftwarePipeline implements Postproc {
+  readonly name = "rewriteSoftwarePipeline";
+
+  apply(sch: Schedule, ctx: TuneContext): PostprocResult {
+    for (const { rv, value } of annotatedLoops(sch, SOFTWARE_PIPELINE)) {
+      sch.unannotate(rv, SOFTWARE_PIPELINE);
+      if (value !== 1) continue;
+      const body = sch.get(rv).body;
+      const stmts: readonly Stmt[] = body.kind === "SeqStmt" ? body.seq : [body];
+      const roles = stmts.map(roleOf);
+      const computes = roles.filter((r) => r === "compute").length;
+      if (computes !== 1 || roles.at(-1) !== "compute" || !roles.includes("store")) continue;
+      const sharedBytes = stmts.reduce((sum, st, k) => sum + (roles[k] === "store" ? tileBytes(st) : 0), 0);
+      if (2 * sharedBytes > ctx.target.maxSharedMemoryPerBlock) continue;
+      const staged = roles.includes("load");
+      const stageOf: Record<Role, number> = staged ? { load: 0, store: 1, compute: 2 } : { load: 0, store: 0, compute: 1 };
+      const stages = roles.map((r) => stageOf[r]);
+      const rank: Record<Role, number> = staged ? { store: 0, load: 1, compute: 2 } : { load: 0, store: 0, compute: 1 };
+      const byOrder = roles.map((r, k) => ({ r, k })).sort((a, b) => rank[a.r] - rank[b.r] || a.k - b.k);
+      const order = new Array<number>(roles.length);
+      byOrder.forEach(({ k }, position) => (order[k] = position));
+      sch.annotate(rv, "software_pipeline_stage", stages);
+      sch.annotate(rv, "software_pipeline_order", order);
+    }
+    return POSTPROC_OK;
+  }
+}
+
+/** Bytes of the tile a copy statement writes: its loops' extents times the element size (an upper bound). */
+function tileBytes(s: Stmt): number {
+  let elements = 1;
+  forEachStmt(s, (n) => {
+    if (n.kind === "For") elements *= n.extent.kind === "IntImm" ? n.extent.value : 1;
+  });
+  const block = firstBlockUnder(s);
+  return elements * (block === undefined ? 4 : bytesOf(block.writes[0]!.buffer.dtype));
+}
+
+function roleOf(s: Stmt): Role {
+  const block: Block | undefined = firstBlockUnder(s);
+  if (block === undefined || block.writes.length !== 1 || block.reads.length !== 1) return "compute";
+  const to = block.writes[0]!.buffer.scope;
+  const from = block.reads[0]!.buffer.scope;
+  if (to === "local" && from === "global") return "load";
+  if (to === "shared" || to === "shared.dyn") return "store";
+  return "compute";
+}

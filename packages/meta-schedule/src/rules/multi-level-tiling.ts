@@ -1,0 +1,226 @@
+/**
+ * TVM's MultiLevelTiling for CUDA ("SSSRRSRS"): the spatial loops tiled over blockIdx, vthread,
+ * threadIdx and two register levels, the reduction loops in three levels; the accumulators in
+ * registers (cache_write "local" at the thread level), the operands staged in shared memory at the
+ * outer reduction level and fetched cooperatively (`meta_schedule.cooperative_fetch` with a sampled
+ * vector width), and bounds on the threads per block for VerifyGPUCode.
+ *
+ * Beyond TVM, the knobs that make an fp32 GEMM fast, each a sampled decision (so that the search
+ * and the mutators move them) placed as an annotation that a postprocessor turns into primitives:
+ * fetches staged through registers, per-thread operand slices cached in registers, a transposed
+ * padded shared layout for an operand read across its rows, software pipelining of the k-chunk
+ * loop and launch bounds.
+ *
+ * Several consecutive S levels may share a tile bind: their loops are fused together, outer levels
+ * first (TVM binds one level per axis). The default structure uses that to sample in a sensible
+ * region: three blockIdx levels, one vthread level, three threadIdx levels — whose outer-first
+ * fusion is the warp shape (which threads of a warp sit side by side) — and one register level,
+ * with three outer reduction levels (the k-chunk loop is the innermost) and one inner: since a
+ * perfect tile gives each level an equal share of the prime factors, the levels' multiplicities
+ * make most samples of a large GEMM fit the thread and shared-memory limits.
+ */
+import type { BlockRV, LoopRV, Schedule } from "@tessera/schedule";
+import type { TuneContext } from "../tune-context.js";
+import type { ScheduleRule } from "./schedule-rule.js";
+import { transposeAxisFor } from "./multi-level-tiling/access-pattern.js";
+import {
+  COOPERATIVE_FETCH,
+  FETCH_VIA_REGISTERS,
+  LAUNCH_BOUNDS,
+  OPERAND_SLICES,
+  SHARED_TRANSPOSE,
+  SHARED_TRANSPOSE_AXIS,
+  SOFTWARE_PIPELINE,
+  THREAD_EXTENT_HIGH,
+  THREAD_EXTENT_LOW,
+  TILING_STRUCTURE,
+  VECTORIZE_WRITE_BACK,
+} from "./multi-level-tiling/annotations.js";
+import { fuseAll, needsMultiLevelTiling, tileLoopNest } from "./multi-level-tiling/tiling.js";
+
+export interface GpuTilingKnobs {
+  /** Sample a staged (global → registers → shared) fetch against a direct one. */
+  readonly fetchViaRegisters: boolean;
+  /** Sample caching each thread's operand slices in registers at the inner reduction level. */
+  readonly operandSlices: boolean;
+  /** Sample a transposed, padded shared tile for operands read across their rows. */
+  readonly transposedSharedLayout: boolean;
+  /** Sample software pipelining of the k-chunk loop. */
+  readonly softwarePipeline: boolean;
+  /** Candidates of `launch_bounds_min_blocks_per_sm` (0: none); empty leaves it out. */
+  readonly launchBounds: readonly number[];
+}
+
+export const ALL_GPU_TILING_KNOBS: GpuTilingKnobs = {
+  fetchViaRegisters: true,
+  operandSlices: true,
+  transposedSharedLayout: true,
+  softwarePipeline: true,
+  launchBounds: [0, 1, 2],
+};
+
+/** TVM's plain CUDA tiling, without the extra knobs. */
+export const NO_GPU_TILING_KNOBS: GpuTilingKnobs = {
+  fetchViaRegisters: false,
+  operandSlices: false,
+  transposedSharedLayout: false,
+  softwarePipeline: false,
+  launchBounds: [],
+};
+
+export interface MultiLevelTilingOptions {
+  readonly structure: string;
+  /** Thread axes of the first S levels (TVM's tile_binds); consecutive levels may share one. */
+  readonly tileBinds: readonly string[];
+  readonly maxInnermostFactor: number;
+  /** The same bound for reduction loops (the inner k extent: registers and shared memory per chunk). */
+  readonly maxInnermostReduceFactor: number;
+  /** Vector widths of cooperative fetches (TVM's vector_load_lens), sampled uniformly. */
+  readonly vectorLoadLens: readonly number[];
+  /** Structure level (1-based, TVM's ReuseConfig levels) of the shared read caches. */
+  readonly readReuseLevel: number;
+  /** Structure level (1-based) of the local write cache. */
+  readonly writeReuseLevel: number;
+  /** Threads per block allowed (VerifyGPUCode checks the annotations). */
+  readonly threadExtentLow: number;
+  readonly threadExtentHigh: number;
+  readonly knobs: GpuTilingKnobs;
+}
+
+/** TVM's CUDA tiling: "SSSRRSRS" over blockIdx, vthread, threadIdx; shared reads at R0, local writes at the thread level. */
+export const TVM_CUDA_TILING: MultiLevelTilingOptions = {
+  structure: "SSSRRSRS",
+  tileBinds: ["blockIdx.x", "vthread.x", "threadIdx.x"],
+  maxInnermostFactor: 64,
+  maxInnermostReduceFactor: 64,
+  vectorLoadLens: [1, 2, 4],
+  readReuseLevel: 4,
+  writeReuseLevel: 3,
+  threadExtentLow: 64,
+  threadExtentHigh: 1024,
+  knobs: NO_GPU_TILING_KNOBS,
+};
+
+/**
+ * Tessera's default: blockIdx ×3, vthread, threadIdx ×3, registers; k-chunk ×3, inner k
+ * ("SSSSSSSRRRRS"), shared reads at the k-chunk loop (level 10), local writes at the thread
+ * loop (level 7), every knob sampled.
+ */
+export const DEFAULT_CUDA_TILING: MultiLevelTilingOptions = {
+  structure: "SSSSSSSRRRRS",
+  tileBinds: ["blockIdx.x", "blockIdx.x", "blockIdx.x", "vthread.x", "threadIdx.x", "threadIdx.x", "threadIdx.x"],
+  maxInnermostFactor: 64,
+  maxInnermostReduceFactor: 16,
+  vectorLoadLens: [1, 2, 4],
+  readReuseLevel: 10,
+  writeReuseLevel: 7,
+  threadExtentLow: 64,
+  threadExtentHigh: 1024,
+  knobs: ALL_GPU_TILING_KNOBS,
+};
+
+const COIN = [0.5, 0.5];
+
+export class MultiLevelTiling implements ScheduleRule {
+  readonly name = "multiLevelTiling";
+  constructor(readonly options: MultiLevelTilingOptions = DEFAULT_CUDA_TILING) {
+    if ([...options.structure].filter((c) => c === "S").length < options.tileBinds.length) {
+      throw new RangeError(`MultiLevelTiling: ${options.tileBinds.length} tile binds need as many S levels in "${options.structure}"`);
+    }
+  }
+
+  apply(sch: Schedule, block: BlockRV, _ctx: TuneContext): Schedule[] {
+    if (!needsMultiLevelTiling(sch, block)) return [sch];
+    const o = this.options;
+    // Decided on the untiled block: which operands a transposed shared tile would help.
+    const computeBlock = sch.get(block);
+    const written = computeBlock.writes[0]!.buffer;
+    const operands = computeBlock.reads.map((r, index) => ({ index, buffer: r.buffer })).filter((r) => r.buffer !== written);
+    const transposeAxes = operands.map((r) => (o.knobs.transposedSharedLayout ? transposeAxisFor(computeBlock, r.buffer) : undefined));
+
+    sch.annotate(block, TILING_STRUCTURE, o.structure);
+    const { tiles } = tileLoopNest(sch, block, o.structure, o.maxInnermostFactor, o.maxInnermostReduceFactor);
+    const blockLoop = this.bindTileLevels(sch, tiles).get("blockIdx.x");
+
+    sch.annotate(block, THREAD_EXTENT_LOW, o.threadExtentLow);
+    sch.annotate(block, THREAD_EXTENT_HIGH, o.threadExtentHigh);
+
+    // Write reuse: the accumulators in registers, written back per thread.
+    const writeLoop = this.levelLoop(tiles, o.writeReuseLevel);
+    const writeBack = sch.cacheWrite(block, 0, "local");
+    sch.reverseComputeAt(writeBack, writeLoop, true);
+    sch.annotate(writeBack, VECTORIZE_WRITE_BACK, 1);
+
+    // Read reuse: each operand staged in shared memory, fetched by all threads of the block.
+    const readLoop = this.levelLoop(tiles, o.readReuseLevel);
+    operands.forEach((operand, k) => {
+      const shared = sch.cacheRead(block, operand.index, "shared");
+      sch.computeAt(shared, readLoop, true);
+      // TVM fuses the copy's own loops here; RewriteCooperativeFetch does it, since it needs their extents.
+      const lanes = sch.sampleCategorical(o.vectorLoadLens, o.vectorLoadLens.map(() => 1 / o.vectorLoadLens.length));
+      sch.annotate(shared, COOPERATIVE_FETCH, lanes);
+      if (o.knobs.fetchViaRegisters) sch.annotate(shared, FETCH_VIA_REGISTERS, sch.sampleCategorical([0, 1], COIN));
+      const axis = transposeAxes[k];
+      if (axis !== undefined) {
+        sch.annotate(shared, SHARED_TRANSPOSE_AXIS, axis);
+        sch.annotate(shared, SHARED_TRANSPOSE, sch.sampleCategorical([0, 1], COIN));
+      }
+    });
+
+    // The k-chunk loop is where the copies are; the slices go at the next reduction level in.
+    const chunkLoop = readLoop;
+    const innerR = [...o.structure].findIndex((c, k) => c === "R" && k >= o.readReuseLevel && tiles[k]!.length > 0);
+    const sliceLoop = innerR >= 0 ? tiles[innerR]!.at(-1) : undefined;
+    if (o.knobs.operandSlices && sliceLoop !== undefined) sch.annotate(sliceLoop, OPERAND_SLICES, sch.sampleCategorical([0, 1], COIN));
+    if (o.knobs.softwarePipeline) sch.annotate(chunkLoop, SOFTWARE_PIPELINE, sch.sampleCategorical([0, 1], COIN));
+    if (o.knobs.launchBounds.length > 0 && blockLoop !== undefined) {
+      const n = o.knobs.launchBounds.length;
+      sch.annotate(blockLoop, LAUNCH_BOUNDS, sch.sampleCategorical(o.knobs.launchBounds, o.knobs.launchBounds.map(() => 1 / n)));
+    }
+    return [sch];
+  }
+
+  /**
+   * Fuses and binds the first S levels (TVM's tile_binds): the loops of consecutive levels that
+   * share an axis are fused together, outer levels first; the last of them holds the fused loop.
+   */
+  private bindTileLevels(sch: Schedule, tiles: LoopRV[][]): Map<string, LoopRV> {
+    const sLevels = [...this.options.structure].flatMap((c, k) => (c === "S" ? [k] : []));
+    const bound = new Map<string, LoopRV>();
+    const binds = this.options.tileBinds;
+    for (let b = 0; b < binds.length; ) {
+      let end = b;
+      while (end + 1 < binds.length && binds[end + 1] === binds[b]) end++;
+      const levels = sLevels.slice(b, end + 1);
+      const loops = levels.flatMap((l) => tiles[l]!);
+      if (loops.length > 0 && binds[b]!.startsWith("vthread") && levels.length === 1 && loops.length <= 3) {
+        // One virtual-thread axis per loop (x innermost), so that lowering shares what a
+        // virtual thread's loads do not depend on (TVM fuses them into vthread.x).
+        loops.forEach((loop, k) => sch.bind(loop, `vthread.${"xyz"[loops.length - 1 - k]!}`));
+        bound.set(binds[b]!, loops[0]!);
+      } else if (loops.length > 0) {
+        const fused = fuseAll(sch, loops);
+        sch.bind(fused, binds[b]!);
+        for (const l of levels) tiles[l] = [];
+        tiles[levels.at(-1)!] = [fused];
+        bound.set(binds[b]!, fused);
+      }
+      b = end + 1;
+    }
+    return bound;
+  }
+
+  /** The innermost loop of structure level `level` (1-based), after the bound levels were fused. */
+  private levelLoop(tiles: LoopRV[][], level: number): LoopRV {
+    for (let l = level - 1; l >= 0; l--) {
+      const loop = tiles[l]!.at(-1);
+      if (loop !== undefined) return loop;
+    }
+    throw new RangeError(`MultiLevelTiling: structure level ${level} has no loop`);
+  }
+}
+
+export function multiLevelTiling(options: Partial<MultiLevelTilingOptions> = {}): MultiLevelTiling {
+  return new MultiLevelTiling({ ...DEFAULT_CUDA_TILING, ...options });
+}
+

@@ -1,0 +1,50 @@
+/**
+ * The annotation keys through which the schedule rules hand sampled decisions to the
+ * postprocessors. TVM's own keys keep TVM's names; the keys of Tessera's extra GEMM knobs carry
+ * the `meta_schedule.` prefix too, since they play the same role (a sampled value on a block or
+ * loop, turned into schedule primitives by a postprocessor and then removed).
+ */
+
+/** TVM: the tiling structure a block was tiled with (marks it as tiled). */
+export const TILING_STRUCTURE = "meta_schedule.tiling_structure";
+/** TVM: vector lanes of a cooperative fetch into shared memory (on the copy block). */
+export const COOPERATIVE_FETCH = "meta_schedule.cooperative_fetch";
+/** TVM: bounds on the threads per block of a tiled block, checked by VerifyGPUCode. */
+export const THREAD_EXTENT_LOW = "meta_schedule.thread_extent_low_inclusive";
+export const THREAD_EXTENT_HIGH = "meta_schedule.thread_extent_high_inclusive";
+/** TVM: unroll budget on the root block, explicit or implicit expansion. */
+export const UNROLL_EXPLICIT = "meta_schedule.unroll_explicit";
+export const UNROLL_IMPLICIT = "meta_schedule.unroll_implicit";
+/** TVM (CPU): the largest extent of a parallel loop, of a vectorized loop (on the root block). */
+export const PARALLEL = "meta_schedule.parallel";
+export const VECTORIZE = "meta_schedule.vectorize";
+
+/** Extra knob, on the root: 1 expands unrolled loops here, 0 leaves them to nvcc (overrides the key's kind). */
+export const UNROLL_EXPLICIT_FLAG = "meta_schedule.unroll_explicit_flag";
+/** Extra knob, on a shared copy block: 1 stages the fetch through registers (global → local → shared). */
+export const FETCH_VIA_REGISTERS = "meta_schedule.cooperative_fetch_via_registers";
+/**
+ * Extra knob, on a shared copy block: 1 stores the tile with dimension `SHARED_TRANSPOSE_AXIS`
+ * moved last and the rows padded (transformLayout + storageAlign).
+ */
+export const SHARED_TRANSPOSE = "meta_schedule.shared_transpose";
+/** The dimension of the shared tile that a transposed layout moves last (set by the rule with the knob). */
+export const SHARED_TRANSPOSE_AXIS = "meta_schedule.shared_transpose_axis";
+/** Extra knob, on the loop where a thread's operand slices are loaded: 1 caches them in registers. */
+export const OPERAND_SLICES = "meta_schedule.operand_slices_in_registers";
+/** Extra knob, on the k-chunk loop: 1 pipelines it (software_pipeline_stage/order). */
+export const SOFTWARE_PIPELINE = "meta_schedule.software_pipeline";
+/** Extra knob, on the blockIdx loop: `launch_bounds_min_blocks_per_sm` (0 leaves it out). */
+export const LAUNCH_BOUNDS = "meta_schedule.launch_bounds_min_blocks_per_sm";
+
+/** On a write-back block: vectorize its innermost loop where the widths and alignment allow. */
+export const VECTORIZE_WRITE_BACK = "meta_schedule.vectorize_write_back";
+
+/** The integer value of an annotation (a sampled value is an integer in the IR), or undefined. */
+export function annotationNumber(annotations: Readonly<Record<string, unknown>>, key: string): number | undefined {
+  const v = annotations[key];
+  if (typeof v === "number") return v;
+  if (typeof v === "boolean") return v ? 1 : 0;
+  if (typeof v === "object" && v !== null && (v as { kind?: unknown }).kind === "IntImm") return (v as { value: number }).value;
+  return undefined;
+}

@@ -1,0 +1,71 @@
+/**
+ * Read-only questions about blocks that the schedule rules and postprocessors ask of the current
+ * function: its blocks in post order, a block's realize (iterator bindings), whether a block is
+ * spatial, whether its bindings are trivial, which buffers it reads and how it indexes them.
+ */
+import { type Block, type BlockRealize, type Buffer, type PrimExpr, type PrimFunc, type Stmt, type Var, forEachExpr, forEachStmt } from "@tessera/ir";
+
+/** The names of the function's blocks, children before their parent (TVM's BlockCollector order). */
+export function blockNamesPostOrder(func: PrimFunc): string[] {
+  const names: string[] = [];
+  const visit = (s: Stmt): void => {
+    forEachStmt(s, (node) => {
+      if (node.kind !== "BlockRealize") return true;
+      // Visit the block's own statements first, then name it: post order.
+      if (node.block.init !== undefined) visit(node.block.init);
+      visit(node.block.body);
+      names.push(node.block.name);
+      return false;
+    });
+  };
+  visit(func.body);
+  return names;
+}
+
+/** The realize of the block named `name`, or undefined. */
+export function blockRealizeOf(func: PrimFunc, name: string): BlockRealize | undefined {
+  let found: BlockRealize | undefined;
+  forEachStmt(func.body, (node) => {
+    if (found !== undefined) return false;
+    if (node.kind === "BlockRealize" && node.block.name === name) {
+      found = node;
+      return false;
+    }
+    return true;
+  });
+  return found;
+}
+
+/** Every iterator of the block is spatial (data parallel). */
+export function isSpatialBlock(block: Block): boolean {
+  return block.iterVars.every((iv) => iv.iterType === "spatial");
+}
+
+/** Each iterator is bound to a distinct loop variable, as a fresh loop nest has it (TVM's IsTrivialBinding). */
+export function hasTrivialBinding(realize: BlockRealize, loopVars: readonly Var[]): boolean {
+  const vars = new Set(loopVars);
+  const used = new Set<Var>();
+  return realize.iterValues.every((v) => {
+    if (v.kind !== "Var" || !vars.has(v) || used.has(v)) return false;
+    used.add(v);
+    return true;
+  });
+}
+
+/** The variables an expression mentions. */
+export function varsOf(e: PrimExpr): Set<Var> {
+  const out = new Set<Var>();
+  forEachExpr(e, (x) => {
+    if (x.kind === "Var") out.add(x);
+  });
+  return out;
+}
+
+/** The indices of the first load of `buffer` in the block's body (in terms of the block's iterators). */
+export function loadIndicesOf(block: Block, buffer: Buffer): readonly PrimExpr[] | undefined {
+  let indices: readonly PrimExpr[] | undefined;
+  forEachExpr(block.body, (e) => {
+    if (indices === undefined && e.kind === "BufferLoad" && e.buffer === buffer) indices = e.indices;
+  });
+  return indices;
+}

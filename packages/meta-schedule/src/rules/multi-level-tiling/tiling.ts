@@ -1,0 +1,94 @@
+/**
+ * The tiling machinery of TVM's MultiLevelTiling, shared by the GPU and CPU rules: which blocks
+ * need it (`needsMultiLevelTiling`), and tiling a block's loop nest by a structure string such as
+ * "SSSRRSRS" (`tileLoopNest`): every spatial loop is split into as many tiles as the structure
+ * has S, every reduction loop into as many as it has R, with sampled perfect tile sizes, and the
+ * tiles are reordered level by level.
+ */
+import type { Block } from "@tessera/ir";
+import type { BlockRV, ExprRV, LoopRV, Schedule } from "@tessera/schedule";
+import { TILING_STRUCTURE } from "./annotations.js";
+import { blockRealizeOf, hasTrivialBinding, isSpatialBlock, varsOf } from "./block-query.js";
+
+/**
+ * TVM's NeedsMultiLevelTiling: a block not yet tiled, writing one buffer, reading some, not
+ * purely spatial, bound trivially to its loops, reading each buffer once with constant-extent
+ * regions, and with at least one spatial iterator that some read does not use (data reuse).
+ */
+export function needsMultiLevelTiling(sch: Schedule, blockRV: BlockRV): boolean {
+  const block = sch.get(blockRV);
+  if (block.annotations[TILING_STRUCTURE] !== undefined) return false;
+  if (block.writes.length !== 1 || block.reads.length === 0 || isSpatialBlock(block)) return false;
+  const realize = blockRealizeOf(sch.func, block.name);
+  if (realize === undefined) return false;
+  const loopVars = sch.getLoops(blockRV).map((l) => sch.get(l).loopVar);
+  if (!hasTrivialBinding(realize, loopVars)) return false;
+  return unusedSpatialIterators(block) >= 1;
+}
+
+function unusedSpatialIterators(block: Block): number {
+  const spatial = block.iterVars.filter((iv) => iv.iterType === "spatial" && !(iv.dom.extent.kind === "IntImm" && iv.dom.extent.value === 1)).map((iv) => iv.var);
+  const written = block.writes[0]!.buffer;
+  const seen = new Set<unknown>();
+  let unused = 0;
+  for (const read of block.reads) {
+    if (seen.has(read.buffer)) return -1;
+    seen.add(read.buffer);
+    if (read.buffer === written) continue;
+    const used = new Set<unknown>();
+    for (const r of read.region) {
+      if (r.extent.kind !== "IntImm") return -1;
+      for (const v of varsOf(r.min)) used.add(v);
+    }
+    unused += spatial.filter((v) => !used.has(v)).length;
+  }
+  return unused;
+}
+
+export interface TiledLoopNest {
+  /** The loops of each level of the structure, outermost level first (one loop per block axis of that kind). */
+  readonly tiles: LoopRV[][];
+  /** The sampled tile sizes of each tiled loop, in block-axis order per kind. */
+  readonly factors: { readonly spatial: ExprRV[][]; readonly reduce: ExprRV[][] };
+}
+
+/**
+ * Tiles the loops of `blockRV` (whose binding is trivial) by `structure`: "S" and "R" levels,
+ * outermost first. Every loop gets a samplePerfectTile of its level count (the innermost factor
+ * at most `maxInnermostFactor`, or `maxInnermostReduceFactor` for a reduction loop), is split, and the pieces are reordered level by level.
+ */
+export function tileLoopNest(
+  sch: Schedule,
+  blockRV: BlockRV,
+  structure: string,
+  maxInnermostFactor: number,
+  maxInnermostReduceFactor = maxInnermostFactor,
+): TiledLoopNest {
+  if (!/^[SR]+$/.test(structure)) throw new RangeError(`tileLoopNest: the structure must be a string of S and R, got "${structure}"`);
+  const sLevels = [...structure].flatMap((c, k) => (c === "S" ? [k] : []));
+  const rLevels = [...structure].flatMap((c, k) => (c === "R" ? [k] : []));
+  const block = sch.get(blockRV);
+  const realize = blockRealizeOf(sch.func, block.name)!;
+  const loops = sch.getLoops(blockRV);
+  const tiles: LoopRV[][] = [...structure].map(() => []);
+  const factors = { spatial: [] as ExprRV[][], reduce: [] as ExprRV[][] };
+  for (const loop of loops) {
+    const loopVar = sch.get(loop).loopVar;
+    const axis = realize.iterValues.findIndex((v) => v === loopVar);
+    const kind = block.iterVars[axis]?.iterType;
+    const levels = kind === "spatial" ? sLevels : kind === "reduce" ? rLevels : undefined;
+    if (levels === undefined) throw new RangeError(`tileLoopNest: loop ${loopVar.name} of block ${block.name} is neither spatial nor a reduction`);
+    const sizes = sch.samplePerfectTile(loop, levels.length, kind === "spatial" ? maxInnermostFactor : maxInnermostReduceFactor);
+    (kind === "spatial" ? factors.spatial : factors.reduce).push(sizes);
+    const parts = sch.split(loop, sizes);
+    parts.forEach((part, k) => tiles[levels[k]!]!.push(part));
+  }
+  sch.reorder(...tiles.flat());
+  return { tiles, factors };
+}
+
+/** Fuses the loops (one stays as it is; none is an error of the caller). */
+export function fuseAll(sch: Schedule, loops: readonly LoopRV[]): LoopRV {
+  if (loops.length === 0) throw new RangeError("fuseAll: no loops to fuse");
+  return loops.length === 1 ? loops[0]! : sch.fuse(...loops);
+}

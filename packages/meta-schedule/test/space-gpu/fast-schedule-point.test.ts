@@ -1,0 +1,69 @@
+/**
+ * The corpus's fast gemm+ReLU+add schedule (1.10× cuBLAS on an H100) is a point of the default
+ * CUDA space at 2048³: forcing the decisions that describe it — 256×128×8 tiles, 4×2 virtual
+ * threads of 4×4 sub-tiles, warps of 4×8 threads, float4 fetches staged through registers, the
+ * A tile transposed and padded, operand slices in registers, the register-prefetch pipeline, one
+ * block per SM, an implicit unroll budget of 2048 — gives the same CUDA as `fastSchedule(2048)`
+ * up to the numbers in loop-variable names and the order of two register declarations. Lowering only.
+ */
+import { codegenCuda, lower } from "@tessera/codegen";
+import { FAST_PARAMS, fastSchedule } from "@tessera/corpus";
+import { gemmReluAdd } from "@tessera/ir";
+import { describe, expect, it } from "vitest";
+import { loweredModuleFor, replayWithPostprocs } from "../../src/index.js";
+import { spaceOf, withForcedDecisions } from "./helpers.js";
+
+/** Tiles of i and j over [block ×3, vthread, thread ×3, registers], of k over [chunk ×3, inner]. */
+export const FAST_TILES = [
+  [1, 1, 8, 4, 1, 4, 4, 4],
+  [1, 1, 16, 2, 1, 2, 8, 4],
+  [1, 1, 256, 8],
+];
+/**
+ * Categorical choices in trace order: A fetch width, via registers, transposed; B fetch width,
+ * via registers; operand slices; pipeline; launch bounds; unroll budget (implicit).
+ */
+export const FAST_CHOICES = [4, 1, 1, 4, 1, 1, 1, 1, 2048];
+
+/** Loop-variable numbers erased (the space splits into more levels), register declarations gathered apart. */
+function normalized(cuda: string): { body: string; registers: string[] } {
+  const lines = cuda.replace(/\b([ijk])_\d+/g, "$1_N").split("\n");
+  const isRegister = (l: string) => /^\s*__align__\(16\) float \w+_local\[\d+\];$/.test(l);
+  return { body: lines.filter((l) => !isRegister(l)).join("\n"), registers: lines.filter(isRegister).sort() };
+}
+
+describe("the fast gemm schedule as a point of the default CUDA space", () => {
+  const { ctx, gen, spaces } = spaceOf(gemmReluAdd(2048).func);
+  const trace = withForcedDecisions(spaces[0]!.trace, FAST_TILES, FAST_CHOICES);
+  const out = replayWithPostprocs(ctx, trace, gen.postprocs, { seed: 1 });
+
+  it("passes every postprocessor", () => {
+    expect(out.ok ? "ok" : out.detail).toBe("ok");
+  });
+
+  it("generates the fast schedule's CUDA", () => {
+    if (!out.ok) throw new Error(out.detail);
+    const mine = codegenCuda(loweredModuleFor(out.sch.func)!).source;
+    const fast = codegenCuda(lower(fastSchedule(2048, FAST_PARAMS), "nvidia/h100")).source;
+    const a = normalized(mine);
+    const b = normalized(fast);
+    expect(a.registers).toEqual(b.registers);
+    expect(a.body).toBe(b.body);
+  });
+
+  it("has the fast schedule's key features", () => {
+    if (!out.ok) throw new Error(out.detail);
+    const module = loweredModuleFor(out.sch.func)!;
+    expect(module.kernels).toHaveLength(1);
+    const kernel = module.kernels[0]!;
+    expect(kernel.launch.grid).toEqual([128, 1, 1]); // (2048/256) × (2048/128) tiles
+    expect(kernel.launch.block).toEqual([256, 1, 1]);
+    const cuda = codegenCuda(module).source;
+    expect(cuda).toContain("__launch_bounds__(256, 1)");
+    // A tile transposed (k rows of 256 + 4 padding floats), double-buffered: 2 × 8 × 260 (- the last row's padding).
+    expect(cuda).toMatch(/__shared__ __align__\(16\) float A_shared\[4156\];/);
+    expect(cuda).toMatch(/__shared__ __align__\(16\) float B_shared\[2048\];/);
+    expect(cuda).toMatch(/\*\(float4\*\)\(A_local \+ /); // 128-bit global loads into registers
+    expect(cuda).toContain("% 2) * 2080)"); // the second shared buffer of the pipeline
+  });
+});

@@ -1,0 +1,52 @@
+/** Test support for the GPU design space: contexts, forced decisions, comparisons with the executor. */
+import { type Target, target } from "@tessera/codegen";
+import { type PrimFunc, compute, createPrimFunc, mul, placeholder, reduceAxis, reduceSum } from "@tessera/ir";
+import type { Decision, Trace } from "@tessera/schedule";
+import { type CudaSpaceOptions, type TuneContext, defaultCudaSpaceGenerator, tuneContext, workloadOf } from "../../src/index.js";
+
+export const H100: Target = target("nvidia/h100");
+
+export function spaceOf(func: PrimFunc, opts: CudaSpaceOptions = {}, t: Target = H100) {
+  const ctx = tuneContext(workloadOf(func), t, { seed: 7 });
+  const gen = defaultCudaSpaceGenerator(t, opts);
+  gen.initialize(ctx);
+  const spaces = gen.generateDesignSpace(ctx);
+  return { ctx, gen, spaces };
+}
+
+/**
+ * The trace with its sampling decisions replaced in order of appearance: perfect tiles from
+ * `tiles`, categorical choices (by candidate value) from `choices`.
+ */
+export function withForcedDecisions(trace: Trace, tiles: readonly number[][], choices: readonly number[]): Trace {
+  let out = trace;
+  let t = 0;
+  let c = 0;
+  for (const inst of trace.instructions) {
+    if (inst.kind.name === "EnterPostproc") break;
+    let decision: Decision | undefined;
+    if (inst.kind.name === "SamplePerfectTile") decision = tiles[t++];
+    else if (inst.kind.name === "SampleCategorical") {
+      const candidates = inst.attrs[0] as number[];
+      const want = choices[c++];
+      const index = candidates.indexOf(want!);
+      if (index < 0) throw new Error(`forced choice ${want} is not among the candidates [${candidates.join(", ")}]`);
+      decision = index;
+    } else continue;
+    if (decision === undefined) throw new Error(`not enough forced decisions for instruction ${inst.kind.name}`);
+    out = out.withDecision(inst, decision);
+  }
+  if (t !== tiles.length || c !== choices.length) throw new Error(`used ${t} of ${tiles.length} tiles and ${c} of ${choices.length} choices`);
+  return out;
+}
+
+export type Ctx = TuneContext;
+
+/** `C[b, i, j] = Σ_k A[b, i, k] · B[b, k, j]` (the operator library has no batched matmul). */
+export function batchMatmul(batch: number, n: number, m: number, l: number): PrimFunc {
+  const A = placeholder([batch, n, l], "float32", "A");
+  const B = placeholder([batch, l, m], "float32", "B");
+  const k = reduceAxis([0, l], "k");
+  const C = compute([batch, n, m], (b, i, j) => reduceSum(mul(A.at(b, i, k), B.at(b, k, j)), k), "C");
+  return createPrimFunc([A, B, C], { name: "batch_matmul" });
+}

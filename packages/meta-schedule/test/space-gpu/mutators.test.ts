@@ -1,0 +1,74 @@
+/** MutateTileSize and MutateGemmKnob on samples of the default CUDA space. */
+import { gemmReluAdd, vectorAdd } from "@tessera/ir";
+import { type Instruction, RandomEngine, type Trace } from "@tessera/schedule";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { COOPERATIVE_FETCH, GEMM_KNOB_KEYS, MutateGemmKnob, MutateTileSize, categoricalsFeeding, replayWithPostprocs } from "../../src/index.js";
+import { spaceOf } from "./helpers.js";
+
+const { ctx, spaces } = spaceOf(gemmReluAdd(2048).func);
+
+function sampleTrace(seed: number): Trace {
+  const out = replayWithPostprocs(ctx, spaces[0]!.trace, [], { seed, freshDecisions: true });
+  if (!out.ok) throw new Error(out.detail);
+  return out.sch.trace;
+}
+
+/** The sampling instructions (in order) with their decisions, up to the postprocessing mark. */
+function decisions(trace: Trace): { inst: Instruction; decision: unknown }[] {
+  const end = trace.instructions.findIndex((i) => i.kind.name === "EnterPostproc");
+  const insts = end < 0 ? trace.instructions : trace.instructions.slice(0, end);
+  return insts.filter((i) => i.kind.name.startsWith("Sample")).map((inst) => ({ inst, decision: trace.getDecision(inst) }));
+}
+
+function changed(before: Trace, after: Trace): number[] {
+  const a = decisions(before);
+  const b = decisions(after);
+  expect(b.map((d) => d.inst.kind.name)).toEqual(a.map((d) => d.inst.kind.name));
+  return a.flatMap((d, k) => (JSON.stringify(d.decision) === JSON.stringify(b[k]!.decision) ? [] : [k]));
+}
+
+describe("MutateTileSize", () => {
+  it("moves a divisor between two tiles of one decision (innermost within its bound), or changes a fetch width", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 10_000 }), fc.integer({ min: 1, max: 10_000 }), (sampleSeed, rngSeed) => {
+        const trace = sampleTrace(sampleSeed);
+        const mutated = new MutateTileSize().apply(trace, new RandomEngine(rngSeed), ctx);
+        expect(mutated).toBeDefined();
+        const diff = changed(trace, mutated!);
+        expect(diff).toHaveLength(1);
+        const before = decisions(trace)[diff[0]!]!;
+        const after = decisions(mutated!)[diff[0]!]!;
+        if (before.inst.kind.name === "SamplePerfectTile") {
+          const [x, y] = [before.decision as number[], after.decision as number[]];
+          expect(y.reduce((p, q) => p * q, 1)).toBe(x.reduce((p, q) => p * q, 1));
+          expect(y.filter((t, k) => t !== x[k])).toHaveLength(2);
+          expect(y.at(-1)!).toBeLessThanOrEqual(before.inst.attrs[1] as number);
+        } else {
+          expect(categoricalsFeeding(trace, new Set([COOPERATIVE_FETCH]))).toContain(before.inst);
+        }
+      }),
+      { numRuns: 40, seed: 3 },
+    );
+  });
+
+  it("leaves a trace without tiles or fetches alone", () => {
+    const untiled = spaceOf(vectorAdd(256).func);
+    expect(new MutateTileSize().apply(untiled.spaces[0]!.trace, new RandomEngine(1), ctx)).toBeUndefined();
+  });
+});
+
+describe("MutateGemmKnob", () => {
+  it("changes exactly one knob decision to another candidate, and the result replays", () => {
+    for (let seed = 1; seed <= 12; seed++) {
+      const trace = sampleTrace(seed);
+      const mutated = new MutateGemmKnob().apply(trace, new RandomEngine(seed), ctx)!;
+      const diff = changed(trace, mutated);
+      expect(diff).toHaveLength(1);
+      expect(categoricalsFeeding(trace, GEMM_KNOB_KEYS)).toContain(decisions(trace)[diff[0]!]!.inst);
+      const out = replayWithPostprocs(ctx, mutated, [], { seed });
+      expect(out.ok).toBe(true);
+    }
+  });
+});
+
