@@ -19,4 +19,4 @@ export * from "./builder/builder.js";
 export * from "./runner/runner.js";
 export * from "./database/database.js";
 export * from "./cost-model/cost-model.js";
-export * from "./feature/feature-extractor.js";
+export * from "./feature/index.js";
