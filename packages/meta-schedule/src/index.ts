@@ -18,5 +18,5 @@ export * from "./search/search-strategy.js";
 export * from "./builder/builder.js";
 export * from "./runner/runner.js";
 export * from "./database/database.js";
-export * from "./cost-model/cost-model.js";
+export * from "./cost-model/index.js";
 export * from "./feature/index.js";

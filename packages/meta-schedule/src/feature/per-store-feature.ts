@@ -118,26 +118,35 @@ function bufferStats(site: StoreSite, buffer: Buffer, accesses: readonly Access[
   const loops = site.loops;
   const n = loops.length;
   const elemBytes = bytesOf(buffer.dtype);
+  const usedVars = new Set<Var>();
+  for (const a of accesses) for (const i of a.indices) forEachExpr(i, (e) => e.kind === "Var" && usedVars.add(e));
+  // A loop the accesses do not use (or of extent 1) changes neither the region nor the address.
+  const moves = loops.map((l) => l.extent > 1 && usedVars.has(l.var));
   const footprint: number[] = new Array<number>(n + 1);
-  let lastDimExtent = 1;
+  const lastDims: number[] = new Array<number>(n + 1);
   for (let level = n; level >= 0; level--) {
+    if (level < n && !moves[level]) {
+      footprint[level] = footprint[level + 1]!;
+      lastDims[level] = lastDims[level + 1]!;
+      continue;
+    }
     relaxFrom(env, loops, level);
     const r = regionSize(accesses, env);
     footprint[level] = r.elements;
-    if (level === 0) lastDimExtent = r.last;
+    lastDims[level] = r.last;
   }
+  const lastDimExtent = lastDims[0]!;
   setPoint(env, loops, () => 0);
   const primary = accesses[0]!;
   const base = flatAddress(primary.indices, layout, env);
-  const strides = loops.map((l) => {
-    if (l.extent <= 1) return 0;
-    env.get(l.var)!.lo = env.get(l.var)!.hi = 1;
+  const strides = loops.map((l, k) => {
+    if (!moves[k]) return 0;
+    const iv = env.get(l.var)!;
+    iv.lo = iv.hi = 1;
     const s = flatAddress(primary.indices, layout, env) - base;
-    env.get(l.var)!.lo = env.get(l.var)!.hi = 0;
+    iv.lo = iv.hi = 0;
     return s;
   });
-  const usedVars = new Set<Var>();
-  for (const a of accesses) for (const i of a.indices) forEachExpr(i, (e) => e.kind === "Var" && usedVars.add(e));
   const count = accesses.length;
   const bytes = site.execCount * count * elemBytes;
   let innermostMoving = -1;
