@@ -136,10 +136,14 @@ export function bufferLayouts(program: ProgramSites): Map<Buffer, BufferLayout> 
   const vthreadCopies = new Map<Buffer, Map<For, number>>();
   const common = commonLoopsOf(program);
   const env: LoopEnv = new Map();
-  for (const site of program.sites) {
+  // A predicated writer (a cooperative fetch whose last round is partial) touches less than its
+  // loops' range; its region counts only when nothing else bounds the buffer.
+  const ordered = [...program.sites.filter((s) => !s.predicated), ...program.sites.filter((s) => s.predicated)];
+  for (const site of ordered) {
     for (const access of site.accesses) {
       const scope = access.buffer.scope;
       if (scope === "global") continue;
+      if (site.predicated && regions.has(access.buffer)) continue;
       env.clear();
       const commonLoops = common.get(access.buffer)!;
       for (const l of site.loops) {

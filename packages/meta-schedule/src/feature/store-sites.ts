@@ -77,6 +77,8 @@ export interface StoreSite {
   readonly roles: readonly LoopRole[];
   /** The reduction's initialisation (runs once per spatial point). */
   readonly isInit: boolean;
+  /** The block has a `T.where` predicate (it may run on part of its loops' range only). */
+  readonly predicated: boolean;
   /** Executions of the store: the product of the loop extents (reduce loops left out for an init). */
   readonly execCount: number;
   /** The store's write first, then every load of its value. */
@@ -147,7 +149,7 @@ export function collectStoreSites(func: PrimFunc): ProgramSites {
     if (bounds !== undefined && state.kernel !== undefined) state.kernel.minBlocksPerSM = annotationInt(bounds) ?? 0;
   };
 
-  const addSite = (store: BufferStore, block: Block, roles: LoopRole[], isInit: boolean): void => {
+  const addSite = (store: BufferStore, block: Block, roles: LoopRole[], isInit: boolean, predicated: boolean): void => {
     const subst = (e: PrimExpr): PrimExpr => substitute(e, state.bindings);
     const accesses: Access[] = [{ buffer: store.buffer, indices: store.indices.map(subst), isWrite: true }];
     forEachExpr(store.value, (e) => {
@@ -174,6 +176,7 @@ export function collectStoreSites(func: PrimFunc): ProgramSites {
       stack: state.loops.map((l) => l.loop),
       roles: loopRoles,
       isInit,
+      predicated,
       execCount,
       accesses,
       kernel: state.kernel,
@@ -201,8 +204,8 @@ export function collectStoreSites(func: PrimFunc): ProgramSites {
     });
   };
 
-  const visitStores = (s: Stmt, block: Block, roles: LoopRole[], isInit: boolean): void => {
-    if (s.kind === "BufferStore") addSite(s, block, roles, isInit);
+  const visitStores = (s: Stmt, block: Block, roles: LoopRole[], isInit: boolean, predicated: boolean): void => {
+    if (s.kind === "BufferStore") addSite(s, block, roles, isInit, predicated);
     else visit(s, block);
   };
 
@@ -255,15 +258,16 @@ export function collectStoreSites(func: PrimFunc): ProgramSites {
         const values = s.iterValues.map((v) => substitute(v, state.bindings));
         const roles = loopRoles(blk, s.iterValues);
         blk.iterVars.forEach((iv, k) => state.bindings.set(iv.var, values[k]!));
-        if (blk.init !== undefined) visitStores(blk.init, blk, roles, true);
-        visitStores(blk.body, blk, roles, false);
+        const predicated = !(s.predicate.kind === "IntImm" && s.predicate.value === 1);
+        if (blk.init !== undefined) visitStores(blk.init, blk, roles, true, predicated);
+        visitStores(blk.body, blk, roles, false, predicated);
         for (const iv of blk.iterVars) state.bindings.delete(iv.var);
         state.unrollMaxStep = saved.unrollMaxStep;
         state.unrollExplicit = saved.unrollExplicit;
         return;
       }
       case "BufferStore":
-        if (block !== undefined) addSite(s, block, loopRoles(block, []), false);
+        if (block !== undefined) addSite(s, block, loopRoles(block, []), false, false);
         return;
       case "IfThenElse":
         visit(s.thenCase, block);
