@@ -15,7 +15,7 @@ import {
   type LoopPosition,
   PER_STORE_FEATURE_LENGTH,
 } from "./feature-names.js";
-import { type LoopEnv, evalBounds, evalPoint } from "./index-eval.js";
+import { type CompiledBounds, type LoopEnv, compileBounds, lastUpperBound } from "./index-eval.js";
 import { NUM_ARITH_CLASSES, countOps } from "./op-counts.js";
 import { slog } from "./slog.js";
 import { type Access, type KernelInfo, type LoopInfo, type StoreSite, collectStoreSites } from "./store-sites.js";
@@ -56,6 +56,8 @@ function summarizeKernel(kernel: KernelInfo, layouts: ReadonlyMap<Buffer, Buffer
 interface BufferStats {
   readonly buffer: Buffer;
   readonly accesses: readonly Access[];
+  /** The accesses' indices compiled against the row's loop environment. */
+  readonly compiled: readonly (readonly CompiledBounds[])[];
   readonly layout: BufferLayout;
   readonly elemBytes: number;
   /** Elements of the region touched with loops `level..` relaxed (index `level`, 0..n). */
@@ -84,28 +86,23 @@ function setPoint(env: LoopEnv, loops: readonly LoopInfo[], value: (l: LoopInfo,
   });
 }
 
-function flatAddress(indices: readonly PrimExpr[], layout: BufferLayout, env: LoopEnv): number {
+function flatAddress(indices: readonly CompiledBounds[], layout: BufferLayout): number {
   let addr = 0;
-  indices.forEach((idx, d) => {
-    addr += (evalPoint(idx, env) - (layout.origin[d] ?? 0)) * (layout.strides[d] ?? 0);
-  });
+  for (let d = 0; d < indices.length; d++) addr += (indices[d]!() - (layout.origin[d] ?? 0)) * (layout.strides[d] ?? 0);
   return addr;
 }
 
-const BOUNDS = new Float64Array(2);
-
 /** Elements of the union of the accesses' regions, and the extent of the last dimension. */
-function regionSize(accesses: readonly Access[], env: LoopEnv): { elements: number; last: number } {
-  const dims = accesses[0]!.indices.length;
+function regionSize(accesses: readonly (readonly CompiledBounds[])[]): { elements: number; last: number } {
+  const dims = accesses[0]!.length;
   let elements = 1;
   let last = 1;
   for (let d = 0; d < dims; d++) {
     let lo = Infinity;
     let hi = -Infinity;
     for (const a of accesses) {
-      evalBounds(a.indices[d]!, env, BOUNDS);
-      lo = Math.min(lo, BOUNDS[0]!);
-      hi = Math.max(hi, BOUNDS[1]!);
+      lo = Math.min(lo, a[d]!());
+      hi = Math.max(hi, lastUpperBound());
     }
     const extent = Math.max(1, hi - lo + 1);
     elements *= extent;
@@ -120,6 +117,7 @@ function bufferStats(site: StoreSite, buffer: Buffer, accesses: readonly Access[
   const elemBytes = bytesOf(buffer.dtype);
   const usedVars = new Set<Var>();
   for (const a of accesses) for (const i of a.indices) forEachExpr(i, (e) => e.kind === "Var" && usedVars.add(e));
+  const compiled = accesses.map((a) => a.indices.map((i) => compileBounds(i, env)));
   // A loop the accesses do not use (or of extent 1) changes neither the region nor the address.
   const moves = loops.map((l) => l.extent > 1 && usedVars.has(l.var));
   const footprint: number[] = new Array<number>(n + 1);
@@ -131,19 +129,19 @@ function bufferStats(site: StoreSite, buffer: Buffer, accesses: readonly Access[
       continue;
     }
     relaxFrom(env, loops, level);
-    const r = regionSize(accesses, env);
+    const r = regionSize(compiled);
     footprint[level] = r.elements;
     lastDims[level] = r.last;
   }
   const lastDimExtent = lastDims[0]!;
   setPoint(env, loops, () => 0);
-  const primary = accesses[0]!;
-  const base = flatAddress(primary.indices, layout, env);
+  const primary = compiled[0]!;
+  const base = flatAddress(primary, layout);
   const strides = loops.map((l, k) => {
     if (!moves[k]) return 0;
     const iv = env.get(l.var)!;
     iv.lo = iv.hi = 1;
-    const s = flatAddress(primary.indices, layout, env) - base;
+    const s = flatAddress(primary, layout) - base;
     iv.lo = iv.hi = 0;
     return s;
   });
@@ -165,7 +163,7 @@ function bufferStats(site: StoreSite, buffer: Buffer, accesses: readonly Access[
     lines = (moving / perLine) * count;
   }
   const uniqueLines = (footprint[0]! / lastDimExtent) * Math.ceil((lastDimExtent * elemBytes) / CACHE_LINE_BYTES);
-  return { buffer, accesses, layout, elemBytes, footprint, lastDimExtent, strides, usedVars, bytes, lines, uniqueLines };
+  return { buffer, accesses, compiled, layout, elemBytes, footprint, lastDimExtent, strides, usedVars, bytes, lines, uniqueLines };
 }
 
 /** Bytes one thread moves per access: the vectorized loop's extent when the access is contiguous along it. */
@@ -189,15 +187,21 @@ function warpTransactions(site: StoreSite, stats: BufferStats, vecBytes: number,
   const ty = kernel.threadExtents.get("threadIdx.y") ?? 1;
   const tz = kernel.threadExtents.get("threadIdx.z") ?? 1;
   const lanes = Math.min(32, tx * ty * tz);
-  const addresses: number[] = [];
+  // Each loop's coordinate per lane: the thread index of its tag (within its extent), else 0.
+  const axisOf = site.loops.map((l) => (l.threadTag === "threadIdx.x" ? 0 : l.threadTag === "threadIdx.y" ? 1 : l.threadTag === "threadIdx.z" ? 2 : -1));
+  const intervals = site.loops.map((l) => env.get(l.var)!);
+  const addresses = new Array<number>(lanes);
+  const coords = [0, 0, 0];
   for (let lane = 0; lane < lanes; lane++) {
-    const coords: Record<string, number> = {
-      "threadIdx.x": lane % tx,
-      "threadIdx.y": Math.floor(lane / tx) % ty,
-      "threadIdx.z": Math.floor(lane / (tx * ty)) % tz,
-    };
-    setPoint(env, site.loops, (l) => (l.threadTag !== undefined ? Math.min(coords[l.threadTag] ?? 0, l.extent - 1) : 0));
-    addresses.push(flatAddress(stats.accesses[0]!.indices, stats.layout, env) * stats.elemBytes);
+    coords[0] = lane % tx;
+    coords[1] = Math.floor(lane / tx) % ty;
+    coords[2] = Math.floor(lane / (tx * ty)) % tz;
+    for (let k = 0; k < intervals.length; k++) {
+      const axis = axisOf[k]!;
+      const v = axis < 0 ? 0 : Math.min(coords[axis]!, site.loops[k]!.extent - 1);
+      intervals[k]!.lo = intervals[k]!.hi = v;
+    }
+    addresses[lane] = flatAddress(stats.compiled[0]!, stats.layout) * stats.elemBytes;
   }
   if (scope === "global") {
     const sectors = new Set<number>();
@@ -208,7 +212,8 @@ function warpTransactions(site: StoreSite, stats: BufferStats, vecBytes: number,
   let wavefronts = 0;
   for (let start = 0; start < addresses.length; start += phase) {
     const banks = new Map<number, Set<number>>();
-    for (const a of addresses.slice(start, start + phase)) {
+    for (let lane = start; lane < Math.min(start + phase, addresses.length); lane++) {
+      const a = addresses[lane]!;
       for (let w = Math.floor(a / 4); w <= Math.floor((a + vecBytes - 1) / 4); w++) {
         const bank = ((w % 32) + 32) % 32;
         const words = banks.get(bank) ?? new Set<number>();
