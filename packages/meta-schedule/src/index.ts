@@ -33,3 +33,5 @@ export * from "./rules/index.js";
 export * from "./postproc/index.js";
 export * from "./mutator/index.js";
 export * from "./space/index.js";
+export * from "./cost-model/index.js";
+export * from "./feature/index.js";

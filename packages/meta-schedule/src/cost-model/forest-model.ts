@@ -1,0 +1,95 @@
+/**
+ * The learned cost model: TVM's XGBModel semantics with a random forest in place of XGBoost
+ * (no maintained pure-JavaScript gradient booster exists; see forest.ts).
+ *
+ * - Samples are grouped per workload (structural hash); label = group's best cost / own cost,
+ *   0 for failed runs (training-data.ts).
+ * - A candidate is described by its per-store feature rows aggregated into one vector
+ *   (candidate-vector.ts explains why not TVM's sum of per-row predictions).
+ * - Until `numWarmupSamples` samples are in, predictions are uniform random (TVM: 100; ours
+ *   defaults to 16 because our tuning runs measure tens to hundreds of candidates).
+ * - Adaptive training: retrain only when the samples added since the last training reach a fifth
+ *   of the samples that training used.
+ * - Never throws on degenerate data: constant labels, all runs failed, or no informative feature
+ *   give a constant model; scores are finite and ≥ 0.
+ */
+import { RandomEngine } from "@tessera/schedule";
+import type { FeatureExtractor } from "../feature/feature-extractor.js";
+import { PerStoreFeature } from "../feature/per-store-feature-extractor.js";
+import type { RunnerResult } from "../runner/runner.js";
+import type { MeasureCandidate } from "../search/search-strategy.js";
+import type { TuneContext } from "../tune-context.js";
+import { candidateVector } from "./candidate-vector.js";
+import type { CostModel } from "./cost-model.js";
+import { DEFAULT_FOREST_OPTIONS, Forest, type ForestOptions } from "./forest.js";
+import { TrainingData } from "./training-data.js";
+
+export interface ForestModelOptions extends Partial<ForestOptions> {
+  readonly extractor?: FeatureExtractor;
+  /** Samples needed before the model's predictions replace random scores. */
+  readonly numWarmupSamples?: number;
+  /** Retrain only after enough new samples (a fifth of the last training set); false retrains on every update. */
+  readonly adaptiveTraining?: boolean;
+}
+
+export const DEFAULT_NUM_WARMUP_SAMPLES = 16;
+
+export class ForestModel implements CostModel {
+  readonly name = "random-forest";
+  private readonly extractor: FeatureExtractor;
+  private readonly numWarmupSamples: number;
+  private readonly adaptiveTraining: boolean;
+  private readonly forestOptions: ForestOptions;
+  private readonly data = new TrainingData();
+  private readonly rng: RandomEngine;
+  private forest: Forest | undefined;
+  private lastTrainSize = 0;
+  private trainings = 0;
+
+  constructor(opts: ForestModelOptions = {}) {
+    this.extractor = opts.extractor ?? new PerStoreFeature();
+    this.numWarmupSamples = opts.numWarmupSamples ?? DEFAULT_NUM_WARMUP_SAMPLES;
+    this.adaptiveTraining = opts.adaptiveTraining ?? true;
+    const { extractor: _e, numWarmupSamples: _w, adaptiveTraining: _a, ...forest } = opts;
+    this.forestOptions = { ...DEFAULT_FOREST_OPTIONS, ...forest };
+    if (!(Number.isInteger(this.numWarmupSamples) && this.numWarmupSamples >= 0)) {
+      throw new RangeError(`ForestModel: numWarmupSamples must be a non-negative integer, got ${this.numWarmupSamples}`);
+    }
+    this.rng = new RandomEngine(this.forestOptions.seed);
+  }
+
+  /** Measured samples held. */
+  get numSamples(): number {
+    return this.data.size;
+  }
+
+  /** How many times the forest was (re)trained. */
+  get numTrainings(): number {
+    return this.trainings;
+  }
+
+  update(ctx: TuneContext, candidates: readonly MeasureCandidate[], results: readonly RunnerResult[]): void {
+    if (candidates.length !== results.length) {
+      throw new RangeError(`${this.name}.update: ${candidates.length} candidates but ${results.length} runner results`);
+    }
+    if (candidates.length === 0) return;
+    this.data.add(ctx.workload.hash, this.vectorsOf(ctx, candidates), results);
+    const n = this.data.size;
+    if (n < this.numWarmupSamples) return;
+    if (this.adaptiveTraining && this.forest !== undefined && n - this.lastTrainSize < this.lastTrainSize / 5) return;
+    const { vectors, labels } = this.data.samples();
+    this.forest = Forest.train(vectors, labels, { ...this.forestOptions, seed: this.forestOptions.seed + this.trainings });
+    this.lastTrainSize = n;
+    this.trainings++;
+  }
+
+  predict(ctx: TuneContext, candidates: readonly MeasureCandidate[]): number[] {
+    if (this.forest === undefined || this.data.size < this.numWarmupSamples) return candidates.map(() => this.rng.uniform());
+    return this.forest.predict(this.vectorsOf(ctx, candidates)).map((s) => (Number.isFinite(s) && s > 0 ? s : 0));
+  }
+
+  private vectorsOf(ctx: TuneContext, candidates: readonly MeasureCandidate[]): Float64Array[] {
+    const width = this.extractor.featureLength;
+    return this.extractor.extractFrom(ctx, candidates).map((rows) => candidateVector(rows, width));
+  }
+}

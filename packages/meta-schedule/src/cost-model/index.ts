@@ -1,0 +1,6 @@
+export * from "./cost-model.js";
+export * from "./random-model.js";
+export * from "./forest-model.js";
+export * from "./forest.js";
+export * from "./candidate-vector.js";
+export * from "./training-data.js";

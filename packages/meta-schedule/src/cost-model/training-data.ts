@@ -1,0 +1,53 @@
+/**
+ * The measured samples of a cost model, grouped per workload as TVM's XGBModel keeps them: the
+ * cost of a run is the median of its run times (1e10 s when it failed), and a sample's label is
+ * its group's best cost over its own cost — normalised throughput in (0, 1], 0 for a failed run.
+ */
+import { FAILED_RUN_SECS, type RunnerResult } from "../runner/runner.js";
+
+export function runCost(result: RunnerResult): number {
+  if (!result.ok || result.runSecs.length === 0) return FAILED_RUN_SECS;
+  const sorted = [...result.runSecs].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  const median = sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  return Number.isFinite(median) && median > 0 ? median : FAILED_RUN_SECS;
+}
+
+interface Group {
+  readonly vectors: Float64Array[];
+  readonly costs: number[];
+}
+
+export class TrainingData {
+  private readonly groups = new Map<string, Group>();
+  private count = 0;
+
+  get size(): number {
+    return this.count;
+  }
+
+  add(workloadHash: string, vectors: readonly Float64Array[], results: readonly RunnerResult[]): void {
+    let group = this.groups.get(workloadHash);
+    if (group === undefined) this.groups.set(workloadHash, (group = { vectors: [], costs: [] }));
+    vectors.forEach((v, k) => {
+      group.vectors.push(v);
+      group.costs.push(runCost(results[k]!));
+    });
+    this.count += vectors.length;
+  }
+
+  /** Every sample with its label. */
+  samples(): { vectors: Float64Array[]; labels: number[] } {
+    const vectors: Float64Array[] = [];
+    const labels: number[] = [];
+    for (const g of this.groups.values()) {
+      const valid = g.costs.filter((c) => c < FAILED_RUN_SECS);
+      const best = valid.length === 0 ? undefined : Math.min(...valid);
+      g.costs.forEach((c, k) => {
+        vectors.push(g.vectors[k]!);
+        labels.push(best === undefined || c >= FAILED_RUN_SECS ? 0 : best / c);
+      });
+    }
+    return { vectors, labels };
+  }
+}

@@ -1,0 +1,5 @@
+export * from "./feature-extractor.js";
+export * from "./feature-names.js";
+export * from "./slog.js";
+export * from "./per-store-feature.js";
+export * from "./per-store-feature-extractor.js";
