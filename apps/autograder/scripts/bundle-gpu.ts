@@ -29,6 +29,11 @@ const runtimeDir = join(repoRoot, "packages", "runtime");
 const ENTRIES: ReadonlyArray<{ name: string; source: string; description: string }> = [
   { name: "gpu-selftest", source: "packages/runtime/scripts/gpu-selftest.ts", description: "runtime GPU checks (PASS/FAIL)" },
   { name: "bench-gpu", source: "packages/runtime/bench/gpu.bench.ts", description: "pnpm bench:gpu: build() kernels, hand-written gemm, cuBLAS; --dry-run: the same checks in the simulator; --out-dir DIR" },
+  {
+    name: "bench-tune",
+    source: "packages/meta-schedule/bench/tune.bench.ts",
+    description: "pnpm bench:tune: the meta-schedule tuner on the GPU against torch (cuBLAS/cuDNN); --out-dir DIR, --only, --trials, --gemm-trials, --course-trials, --seeds",
+  },
   { name: "grade", source: "apps/autograder/src/main.ts", description: "tessera-grade: the autograder (run from the repository root)" },
   {
     name: "sandbox-smoke",
@@ -131,7 +136,9 @@ async function main(): Promise<void> {
       target: "node20",
       conditions: ["@tessera/source"],
       // Loaded from the bundle's node_modules at run time: the grader runs esbuild on submissions.
-      external: ["esbuild"],
+      // @resvg/resvg-js is a native module (PNG charts): absent from the bundle, its PNGs are
+      // skipped there with a warning and rendered from the SVG afterwards.
+      external: ["esbuild", "@resvg/resvg-js"],
       // CommonJS dependencies inside an ESM bundle need a require().
       banner: { js: "import { createRequire as __tesseraCreateRequire } from 'node:module'; const require = __tesseraCreateRequire(import.meta.url);" },
       logLevel: "warning",

@@ -1,0 +1,400 @@
+/**
+ * `pnpm bench:tune`: the meta-schedule benchmark.
+ *
+ *   tsx --conditions=@tessera/source packages/meta-schedule/bench/tune.bench.ts
+ *       [--dry-run] [--only gemm_relu_add_2048,matmul_1024,…] [--trials N] [--gemm-trials N]
+ *       [--course-trials N] [--seeds 1,2,3] [--no-course] [--no-workloads] [--out-dir DIR]
+ *
+ * Three parts, one report (docs/benchmarks/tuning.{json,md} and SVG/PNG curves beside them):
+ * 1. Search-side speed on this machine: replaying the course's manual schedule at 2048³ from its
+ *    trace, lowering + CUDA generation of the fast schedule, and one sample of the automatic design
+ *    space at 2048³ (fresh decisions, postprocessors included), with the fraction that is valid.
+ * 2. Tuning each workload with the automatic space and the evolutionary search: best latency,
+ *    trials to reach it, wall time; on a GPU, the ratio to torch (cuBLAS / cuDNN, TF32 off) timed in
+ *    the same run — gemm+ReLU+add against cuBLAS SGEMM alone (`A @ B`).
+ * 3. The course's search space (the solution's `autoTuningSchedule`): evolutionary search against
+ *    random sampling (replay-trace) at equal trials, for several seeds, as curves.
+ *
+ * `--dry-run` needs no GPU: the simulated runner's latencies are estimates of a model, not
+ * measurements, and the report says so.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { autoTuningSchedule } from "@tessera/assignment-gemm-relu-add/solution";
+import { codegenCuda, lower, type Target, target as resolveTarget } from "@tessera/codegen";
+import { fastSchedule, manualSchedule } from "@tessera/corpus";
+import { gemmReluAdd } from "@tessera/ir";
+import { cuda } from "@tessera/runtime";
+import { Schedule, Trace } from "@tessera/schedule";
+import {
+  type CurveSeries,
+  FAILED_RUN_SECS,
+  bestSoFarPoints,
+  defaultCudaSpaceGenerator,
+  replayWithPostprocs,
+  tuneContext,
+  tuneTIR,
+  workloadOf,
+  writeTuningCurve,
+} from "../src/index.js";
+import { type TorchBaseline, baselineMs, torchBaselines } from "./torch-baselines.js";
+import { BENCH_WORKLOADS, type BenchWorkload } from "./workloads.js";
+
+const repoRoot = fileURLToPath(new URL("../../..", import.meta.url));
+
+interface Mode {
+  readonly dryRun: boolean;
+  readonly only: readonly string[];
+  readonly trials: number;
+  readonly gemmTrials: number;
+  readonly courseTrials: number;
+  readonly seeds: readonly number[];
+  readonly course: boolean;
+  readonly workloads: boolean;
+  readonly outDir: string;
+}
+
+function parseMode(): Mode {
+  const { values } = parseArgs({
+    options: {
+      "dry-run": { type: "boolean", default: false },
+      only: { type: "string" },
+      trials: { type: "string", default: "64" },
+      "gemm-trials": { type: "string", default: "256" },
+      "course-trials": { type: "string", default: "64" },
+      seeds: { type: "string", default: "1,2,3" },
+      "no-course": { type: "boolean", default: false },
+      "no-workloads": { type: "boolean", default: false },
+      "out-dir": { type: "string", default: join(repoRoot, "docs", "benchmarks") },
+    },
+  });
+  const int = (name: string, text: string): number => {
+    const n = Number(text);
+    if (!Number.isInteger(n) || n < 1) throw new RangeError(`--${name} must be a positive integer, got "${text}"`);
+    return n;
+  };
+  const only = values.only === undefined ? [] : values.only.split(",").filter((s) => s.length > 0);
+  for (const name of only) if (!BENCH_WORKLOADS.some((w) => w.name === name)) throw new RangeError(`--only: unknown workload "${name}"; known: ${BENCH_WORKLOADS.map((w) => w.name).join(", ")}`);
+  return {
+    dryRun: values["dry-run"] === true,
+    only,
+    trials: int("trials", values.trials!),
+    gemmTrials: int("gemm-trials", values["gemm-trials"]!),
+    courseTrials: int("course-trials", values["course-trials"]!),
+    seeds: values.seeds!.split(",").map((s) => int("seeds", s)),
+    course: values["no-course"] !== true,
+    workloads: values["no-workloads"] !== true,
+    outDir: values["out-dir"]!,
+  };
+}
+
+const median = (xs: readonly number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length === 0 ? Number.NaN : s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+};
+
+function timeMs(f: () => void): number {
+  const t0 = performance.now();
+  f();
+  return performance.now() - t0;
+}
+
+function timed(f: () => void, warmup: number, runs: number): { medianMs: number; minMs: number } {
+  for (let k = 0; k < warmup; k++) f();
+  const times = Array.from({ length: runs }, () => timeMs(f));
+  return { medianMs: median(times), minMs: Math.min(...times) };
+}
+
+interface SearchSpeed {
+  readonly traceReplayManual: { medianMs: number; minMs: number };
+  readonly traceReplayFast: { medianMs: number; minMs: number };
+  readonly lowerCodegenFast: { medianMs: number; minMs: number };
+  readonly autoSpaceSample: { medianMs: number; samples: number; valid: number; rejections: Record<string, number> };
+}
+
+/** Part 1: what one candidate costs on the search side. */
+function searchSpeed(tgt: Target): SearchSpeed {
+  const workload = gemmReluAdd(2048).func;
+  const replayOf = (sch: Schedule) => {
+    const json = JSON.stringify(sch.trace.toJSON());
+    return () => Trace.fromJSON(json).applyTo(new Schedule(workload));
+  };
+  const traceReplayManual = timed(replayOf(manualSchedule(2048)), 10, 20);
+  const traceReplayFast = timed(replayOf(fastSchedule(2048)), 10, 20);
+  const fast = fastSchedule(2048);
+  const lowerCodegenFast = timed(() => codegenCuda(lower(fast, tgt)), 15, 20);
+
+  const ctx = tuneContext(workloadOf(workload), tgt, { seed: 7 });
+  const space = defaultCudaSpaceGenerator(tgt);
+  space.initialize?.(ctx);
+  const designs = space.generateDesignSpace(ctx);
+  const times: number[] = [];
+  const rejections: Record<string, number> = {};
+  let valid = 0;
+  const samples = 60;
+  for (let k = 0; k < samples + 5; k++) {
+    const design = designs[k % designs.length]!;
+    let ok = false;
+    const ms = timeMs(() => {
+      const out = replayWithPostprocs(ctx, design.trace, space.postprocs, { freshDecisions: true, seed: 1000 + k });
+      ok = out.ok;
+      if (!out.ok && k >= 5) rejections[out.reason] = (rejections[out.reason] ?? 0) + 1;
+    });
+    if (k < 5) continue; // warm-up
+    times.push(ms);
+    if (ok) valid++;
+  }
+  return { traceReplayManual, traceReplayFast, lowerCodegenFast, autoSpaceSample: { medianMs: median(times), samples, valid, rejections } };
+}
+
+interface TuningRow {
+  readonly workload: string;
+  readonly strategy: string;
+  readonly seed: number;
+  readonly trials: number;
+  readonly wallSeconds: number;
+  readonly bestMs: number | undefined;
+  readonly bestTrial: number | undefined;
+  /** Best-so-far ms after each trial (undefined before the first success). */
+  readonly curveMs: readonly (number | undefined)[];
+  readonly failedTrials: number;
+  readonly gflops: number | undefined;
+}
+
+async function tuneOne(
+  name: string,
+  func: Parameters<typeof tuneTIR>[0],
+  tgt: Target,
+  mode: Mode,
+  opts: { trials: number; seed: number; strategy: "evolutionary" | "replay-trace"; space: "auto" | typeof autoTuningSchedule; flop: number },
+): Promise<TuningRow> {
+  const workDir = join(os.tmpdir(), "tessera-bench-tune", `${name}-${opts.strategy}-${opts.seed}-${Date.now()}`);
+  const started = performance.now();
+  let lastLine = 0;
+  const result = await tuneTIR(func, tgt, {
+    workDir,
+    maxTrialsGlobal: opts.trials,
+    numTrialsPerIter: Math.min(64, opts.trials),
+    space: opts.space,
+    strategy: opts.strategy,
+    runner: mode.dryRun ? "simulated" : "local",
+    database: "json",
+    seed: opts.seed,
+    writeCurve: false,
+    logSummary: false,
+    onProgress: (p) => {
+      const now = performance.now();
+      if (now - lastLine > 5000 || p.trialsDone === p.maxTrialsGlobal) {
+        lastLine = now;
+        const best = p.trial.totalBestSecs < FAILED_RUN_SECS ? `${(p.trial.totalBestSecs * 1e3).toFixed(4)} ms` : "none yet";
+        console.log(`  ${name} [${opts.strategy}, seed ${opts.seed}] trial ${p.trialsDone}/${p.maxTrialsGlobal}: best ${best} (${((now - started) / 1000).toFixed(1)} s)`);
+      }
+    },
+  });
+  const wallSeconds = (performance.now() - started) / 1000;
+  const bests = result.history.map((t) => t.totalBestSecs);
+  const curveMs = bests.map((b) => (b < FAILED_RUN_SECS ? b * 1e3 : undefined));
+  const best = Math.min(...bests, FAILED_RUN_SECS);
+  const bestMs = best < FAILED_RUN_SECS ? best * 1e3 : undefined;
+  const bestTrial = bestMs === undefined ? undefined : result.history.findIndex((t) => t.ok && t.latencySecs === best) + 1;
+  return {
+    workload: name,
+    strategy: opts.strategy,
+    seed: opts.seed,
+    trials: result.history.length,
+    wallSeconds,
+    bestMs,
+    bestTrial,
+    curveMs,
+    failedTrials: result.history.filter((t) => !t.ok).length,
+    gflops: bestMs === undefined ? undefined : opts.flop / (bestMs * 1e-3) / 1e9,
+  };
+}
+
+/** Trials until the best-so-far first reached `ms` (undefined if never). */
+function trialsToReach(curve: readonly (number | undefined)[], ms: number): number | undefined {
+  const k = curve.findIndex((c) => c !== undefined && c <= ms);
+  return k < 0 ? undefined : k + 1;
+}
+
+function fmt(x: number | undefined, digits = 4): string {
+  return x === undefined || !Number.isFinite(x) ? "—" : x.toFixed(digits);
+}
+
+async function main(): Promise<void> {
+  const mode = parseMode();
+  const gpu = !mode.dryRun && cuda.available();
+  if (!mode.dryRun && !gpu) {
+    console.error(`bench:tune: no GPU (${cuda.unavailableReason() ?? "CUDA unavailable"}); run with --dry-run to use the simulated runner`);
+    process.exit(2);
+  }
+  const device = gpu ? cuda.device(0) : undefined;
+  const tgt = gpu ? resolveTarget("cuda", { device: { name: device!.name, computeCapability: device!.computeCapability, multiProcessorCount: device!.multiprocessorCount, maxThreadsPerBlock: device!.maxThreadsPerBlock, maxSharedMemoryPerBlock: device!.sharedMemPerBlock } }) : resolveTarget("nvidia/h100");
+  console.log(`bench:tune on ${gpu ? device!.name : "no GPU (--dry-run: simulated runner, estimated latencies)"}, target ${tgt.name} (${tgt.arch})`);
+
+  console.log("== search-side speed (this machine)");
+  const speed = searchSpeed(tgt);
+  console.log(`  trace replay, manual 2048³: ${fmt(speed.traceReplayManual.medianMs, 2)} ms median; fast: ${fmt(speed.traceReplayFast.medianMs, 2)} ms`);
+  console.log(`  lower + codegen, fast 2048³: ${fmt(speed.lowerCodegenFast.medianMs, 2)} ms median`);
+  console.log(`  automatic space sample (replay + postprocs): ${fmt(speed.autoSpaceSample.medianMs, 2)} ms median, ${speed.autoSpaceSample.valid}/${speed.autoSpaceSample.samples} valid`);
+
+  const workloads: readonly BenchWorkload[] = mode.workloads ? BENCH_WORKLOADS.filter((w) => mode.only.length === 0 || mode.only.includes(w.name)) : [];
+  let torch: Awaited<ReturnType<typeof torchBaselines>> | undefined;
+  if (gpu && workloads.length > 0) {
+    console.log("== torch baselines");
+    torch = await torchBaselines(workloads.map((w) => w.torch));
+    if (!torch.ok) console.log(`  torch unavailable: ${torch.reason}`);
+  }
+  const baselineOf = (k: number): TorchBaseline | undefined => (torch?.ok === true ? torch.baselines[k] : undefined);
+
+  console.log("== tuning with the automatic space");
+  const tuned: TuningRow[] = [];
+  for (const [k, w] of workloads.entries()) {
+    const trials = w.name === "gemm_relu_add_2048" ? mode.gemmTrials : mode.trials;
+    tuned.push(await tuneOne(w.name, w.func(), tgt, mode, { trials, seed: mode.seeds[0]!, strategy: "evolutionary", space: "auto", flop: w.flop }));
+    const b = baselineOf(k);
+    const row = tuned.at(-1)!;
+    console.log(`  ${w.name}: best ${fmt(row.bestMs)} ms in ${row.trials} trials (${row.wallSeconds.toFixed(1)} s)${b === undefined || row.bestMs === undefined ? "" : `, ${(row.bestMs / baselineMs(b)).toFixed(3)}× torch`}`);
+  }
+
+  const course: TuningRow[] = [];
+  if (mode.course) {
+    console.log("== the course's search space: evolutionary search against random sampling");
+    for (const seed of mode.seeds) {
+      for (const strategy of ["evolutionary", "replay-trace"] as const) {
+        course.push(await tuneOne("course_space_2048", gemmReluAdd(2048).func, tgt, mode, { trials: mode.courseTrials, seed, strategy, space: autoTuningSchedule, flop: 2 * 2048 ** 3 }));
+      }
+    }
+  }
+
+  writeReport(mode, { gpu, device: device?.name, target: tgt, speed, workloads, tuned, course, torch });
+}
+
+interface ReportData {
+  readonly gpu: boolean;
+  readonly device: string | undefined;
+  readonly target: Target;
+  readonly speed: SearchSpeed;
+  readonly workloads: readonly BenchWorkload[];
+  readonly tuned: readonly TuningRow[];
+  readonly course: readonly TuningRow[];
+  readonly torch: Awaited<ReturnType<typeof torchBaselines>> | undefined;
+}
+
+function writeReport(mode: Mode, data: ReportData): void {
+  mkdirSync(mode.outDir, { recursive: true });
+  const stem = mode.dryRun ? "tuning-dry-run" : "tuning";
+  const date = new Date().toISOString();
+  const baselines = data.torch?.ok === true ? data.torch.baselines : undefined;
+  const lines: string[] = [
+    `# Tuning benchmark${mode.dryRun ? " (dry run: simulated runner)" : ""}`,
+    "",
+    "Generated by `pnpm bench:tune" + (mode.dryRun ? " --dry-run" : "") + "` (packages/meta-schedule/bench/tune.bench.ts).",
+    mode.dryRun
+      ? "No GPU: latencies come from the simulated runner's analytic model. They are estimates, not measurements, and say nothing about speed on a GPU; the search-side timings are real."
+      : `Device: ${data.device ?? "?"}; torch ${data.torch?.ok === true ? `${data.torch.env.torch} (CUDA ${data.torch.env.cuda})` : "unavailable"}. Every ratio is to torch timed in the same run (TF32 off); gemm+ReLU+add is compared with cuBLAS SGEMM alone (\`A @ B\`).`,
+    "",
+    `- date: ${date}`,
+    `- host: ${os.cpus()[0]?.model ?? "?"}, ${os.cpus().length} cores, Node ${process.version}; 1-minute load average at the end: ${os.loadavg()[0]!.toFixed(2)}`,
+    `- target: ${data.target.name} (${data.target.arch})`,
+    "",
+    "## Search-side speed (this host)",
+    "",
+    "| step | median (ms) | min (ms) |",
+    "|---|---:|---:|",
+    `| replay the manual schedule's trace (2048³) | ${fmt(data.speed.traceReplayManual.medianMs, 2)} | ${fmt(data.speed.traceReplayManual.minMs, 2)} |`,
+    `| replay the fast schedule's trace (2048³) | ${fmt(data.speed.traceReplayFast.medianMs, 2)} | ${fmt(data.speed.traceReplayFast.minMs, 2)} |`,
+    `| lower + CUDA codegen of the fast schedule (2048³) | ${fmt(data.speed.lowerCodegenFast.medianMs, 2)} | ${fmt(data.speed.lowerCodegenFast.minMs, 2)} |`,
+    `| one sample of the automatic space (fresh decisions + postprocessors, 2048³) | ${fmt(data.speed.autoSpaceSample.medianMs, 2)} | |`,
+    "",
+    `Valid samples of the automatic space: ${data.speed.autoSpaceSample.valid} of ${data.speed.autoSpaceSample.samples}.` +
+      (Object.keys(data.speed.autoSpaceSample.rejections).length === 0 ? "" : ` Rejections: ${Object.entries(data.speed.autoSpaceSample.rejections).map(([r, n]) => `${n}× ${r}`).join("; ")}.`),
+    "",
+  ];
+  if (data.tuned.length > 0) {
+    lines.push("## Automatic space, evolutionary search", "");
+    lines.push("| workload | trials | best (ms) | GFLOP/s | found at trial | wall (s) | failed trials | torch (ms) | ratio | trials to ≤1.3× | trials to ≤1.1× |");
+    lines.push("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    data.tuned.forEach((row, k) => {
+      const b = baselines?.[k];
+      const base = b === undefined ? undefined : baselineMs(b);
+      const ratio = base === undefined || row.bestMs === undefined ? undefined : row.bestMs / base;
+      lines.push(
+        `| ${row.workload} | ${row.trials} | ${fmt(row.bestMs)} | ${fmt(row.gflops, 0)} | ${row.bestTrial ?? "—"} | ${row.wallSeconds.toFixed(1)} | ${row.failedTrials} | ${fmt(base)} | ${ratio === undefined ? "—" : `${ratio.toFixed(3)}×`} | ${base === undefined ? "—" : (trialsToReach(row.curveMs, 1.3 * base) ?? "not reached")} | ${base === undefined ? "—" : (trialsToReach(row.curveMs, 1.1 * base) ?? "not reached")} |`,
+      );
+    });
+    if (baselines !== undefined) {
+      lines.push("", "torch baselines (same run):", "");
+      baselines.forEach((b, k) => {
+        lines.push(`- ${data.workloads[k]!.name}: ${b.op.what} ${fmt(b.op.medianMs)} ms${b.gemmOnly === undefined ? "" : `; ${b.gemmOnly.what} ${fmt(b.gemmOnly.medianMs)} ms`}`);
+      });
+    }
+    lines.push("");
+  }
+  const charts: string[] = [];
+  if (data.course.length > 0) {
+    lines.push("## The course's space: evolutionary search against random sampling", "");
+    lines.push("| seed | strategy | trials | best (ms) | found at trial | wall (s) |", "|---:|---|---:|---:|---:|---:|");
+    for (const row of data.course) lines.push(`| ${row.seed} | ${row.strategy} | ${row.trials} | ${fmt(row.bestMs)} | ${row.bestTrial ?? "—"} | ${row.wallSeconds.toFixed(1)} |`);
+    const strategies = [...new Set(data.course.map((r) => r.strategy))];
+    lines.push("", "Mean over seeds of the best-so-far after N trials (ms):", "");
+    const checkpoints = [8, 16, 32, 64, 128, 256].filter((n) => n <= Math.max(...data.course.map((r) => r.trials)));
+    lines.push(`| strategy | ${checkpoints.map((n) => `${n}`).join(" | ")} |`, `|---|${checkpoints.map(() => "---:").join("|")}|`);
+    for (const s of strategies) {
+      const rows = data.course.filter((r) => r.strategy === s);
+      const cells = checkpoints.map((n) => {
+        const vals = rows.map((r) => r.curveMs[Math.min(n, r.curveMs.length) - 1]).filter((v): v is number => v !== undefined);
+        return vals.length === rows.length ? fmt(vals.reduce((a, b) => a + b, 0) / vals.length) : "—";
+      });
+      lines.push(`| ${s} | ${cells.join(" | ")} |`);
+    }
+    charts.push(`${stem}-course-space.svg`);
+    lines.push("", `![course space curves](${stem}-course-space.png)`, "");
+  }
+  if (data.tuned.length > 0) {
+    charts.push(`${stem}-auto-space.svg`);
+    lines.push(`![automatic space curves](${stem}-auto-space.png)`, "");
+  }
+  const curveOf = (r: TuningRow, name: string): CurveSeries => ({
+    name,
+    points: bestSoFarPoints(r.curveMs.map((c) => (c === undefined ? FAILED_RUN_SECS : c / 1e3))),
+  });
+  const pending: Promise<unknown>[] = [];
+  // PNGs need the native @resvg/resvg-js, which the GPU bundle leaves out: keep the SVG then.
+  const writeCurve = (file: string, series: CurveSeries[], opts: { title: string }): Promise<unknown> =>
+    writeTuningCurve(file, series, { ...opts, png: true }).catch((err: unknown) => {
+      console.warn(`bench:tune: no PNG beside ${file} (${err instanceof Error ? err.message : String(err)}); writing the SVG only`);
+      return writeTuningCurve(file, series, opts);
+    });
+  if (data.course.length > 0) {
+    pending.push(
+      writeCurve(join(mode.outDir, `${stem}-course-space.svg`), data.course.map((r) => curveOf(r, `${r.strategy}, seed ${r.seed}`)), {
+        title: `Course space, gemm+ReLU+add 2048³: best latency vs trials${mode.dryRun ? " (simulated)" : ""}`,
+      }),
+    );
+  }
+  if (data.tuned.length > 0) {
+    // Latencies of different workloads differ by orders of magnitude: one chart per workload would
+    // be clearer, but one file keeps the report short; the y axis is relative to each run's best.
+    pending.push(
+      writeCurve(join(mode.outDir, `${stem}-auto-space.svg`), data.tuned.map((r) => curveOf(r, r.workload)), {
+        title: `Automatic space, evolutionary search: best latency vs trials${mode.dryRun ? " (simulated)" : ""}`,
+      }),
+    );
+  }
+  void Promise.all(pending).then(() => {
+    writeFileSync(join(mode.outDir, `${stem}.md`), `${lines.join("\n")}\n`);
+    writeFileSync(
+      join(mode.outDir, `${stem}.json`),
+      `${JSON.stringify({ date, dryRun: mode.dryRun, device: data.device, target: data.target.name, speed: data.speed, torch: data.torch, tuned: data.tuned, course: data.course, charts }, null, 1)}\n`,
+    );
+    console.log(lines.join("\n"));
+    console.log(`wrote ${join(mode.outDir, `${stem}.{md,json}`)} and ${charts.join(", ")}`);
+  });
+}
+
+await main();
