@@ -179,11 +179,11 @@ async function writeOutputs(options: TuneOptions, history: readonly TrialEvent[]
 async function resolve<T extends { dispose?(): Promise<void> }>(
   given: string | T | undefined,
   fallback: string,
-  make: (name: string) => Promise<T>,
+  make: (name: string) => T,
   owned: { dispose?(): Promise<void> }[],
 ): Promise<T> {
   if (given !== undefined && typeof given !== "string") return given;
-  const made = await make(given ?? fallback);
+  const made = make(given ?? fallback);
   owned.push(made);
   return made;
 }

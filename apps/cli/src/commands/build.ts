@@ -8,7 +8,7 @@ import {
   lower,
 } from "@tessera/codegen";
 import { type Buffer, type PrimFunc, type Var, TesseraError, primFunc, printTVMScript, structuralHash, variable } from "@tessera/ir";
-import { type Database, openDatabase, queryBestRecord, scheduleFromRecord } from "@tessera/meta-schedule";
+import { type Database, JSONDatabase, queryBestRecord, scheduleFromRecord } from "@tessera/meta-schedule";
 import { CliError } from "../errors.js";
 import type { CliIO } from "../io.js";
 import { loadScheduled } from "../scheduled.js";
@@ -20,7 +20,8 @@ export interface BuildDeps {
   readonly openDatabase: (dir: string) => Promise<Database>;
 }
 
-export const defaultBuildDeps: BuildDeps = { openDatabase: (dir) => openDatabase("json", dir) };
+/** Read-only: applying a database never creates, repairs or appends to it. */
+export const defaultBuildDeps: BuildDeps = { openDatabase: async (dir) => new JSONDatabase(dir, { readOnly: true }) };
 
 const EMITS = ["cuda", "header", "launch", "ir"] as const;
 type Emit = (typeof EMITS)[number];

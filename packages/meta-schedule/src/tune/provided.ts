@@ -1,26 +1,22 @@
 /**
- * The components that other modules of this package provide, looked up by name when a tuning run
- * asks for them by name ("auto" space, "evolutionary" strategy, "json" database, …). This file is
- * the one place that knows their export names and constructors; everything else takes instances.
- *
- * Expected (the contract with space/, search/, builder/, runner/, database/, cost-model/):
- *   space/defaults.ts  defaultSpaceFor(target) or defaultCudaSpaceGenerator(target): SpaceGenerator
- *   index.ts           ScheduleFnSpace      new ScheduleFnSpace(fn, { postprocs, mutators })
- *                      EvolutionarySearch   new EvolutionarySearch()
- *                      ReplayTraceStrategy  new ReplayTraceStrategy()
- *                      ForestModel          new ForestModel()   (TVM's XGBModel semantics: "xgb")
- *                      RandomModel          new RandomModel({ seed })
- *                      LocalBuilder         new LocalBuilder()
- *                      LocalRunner          new LocalRunner()
- *                      SimulatedRunner      new SimulatedRunner()
- *                      JSONDatabase         new JSONDatabase(workDir)
- *                      MemoryDatabase       new MemoryDatabase()
- * The lookup is dynamic so that this module compiles before (and without) those modules; a
- * missing one is a clear MetaScheduleError, never a TypeError.
+ * The components a tuning run can ask for by name ("auto" space, "evolutionary" strategy, "xgb"
+ * cost model, "local" builder and runner, "json" database): this file is the one place that maps
+ * names to constructors; everything else takes instances.
  */
 import type { Target } from "@tessera/codegen";
 import type { Schedule } from "@tessera/schedule";
 import type { Builder } from "../builder/builder.js";
+import { LocalBuilder } from "../builder/local-builder.js";
+import { ForestModel } from "../cost-model/forest-model.js";
+import { RandomModel } from "../cost-model/random-model.js";
+import { JSONDatabase } from "../database/json-database.js";
+import { MemoryDatabase } from "../database/memory-database.js";
+import { LocalRunner } from "../runner/local-runner.js";
+import { SimulatedRunner } from "../runner/simulated-runner.js";
+import { EvolutionarySearch } from "../search/evolutionary-search.js";
+import { ReplayTraceStrategy } from "../search/replay-trace.js";
+import { defaultCudaSpaceGenerator } from "../space/defaults.js";
+import { ScheduleFnSpace } from "../space/schedule-fn.js";
 import type { CostModel } from "../cost-model/cost-model.js";
 import type { Database } from "../database/database.js";
 import { MetaScheduleError } from "../errors.js";
@@ -40,62 +36,34 @@ export type RunnerName = (typeof RUNNER_NAMES)[number];
 export const DATABASE_NAMES = ["json", "memory"] as const;
 export type DatabaseName = (typeof DATABASE_NAMES)[number];
 
-/**
- * The first of `names` that the module `specifier` (relative to this file) exports, or a
- * MetaScheduleError saying that `what` is missing.
- */
-export async function lookupExport(specifier: string, names: string | readonly string[], what: string): Promise<unknown> {
-  const wanted = typeof names === "string" ? [names] : names;
-  let mod: Record<string, unknown>;
-  try {
-    mod = (await import(/* @vite-ignore */ specifier)) as Record<string, unknown>;
-  } catch (err) {
-    throw new MetaScheduleError(`${what} is not available: cannot load ${specifier} (${err instanceof Error ? err.message : String(err)})`);
-  }
-  for (const name of wanted) if (mod[name] !== undefined) return mod[name];
-  throw new MetaScheduleError(`${what} is not available: ${specifier} exports no ${wanted.join(" or ")}`);
-}
-
-async function construct<T>(name: string, what: string, ...args: unknown[]): Promise<T> {
-  const ctor = await lookupExport("../index.js", name, what);
-  if (typeof ctor !== "function") throw new MetaScheduleError(`${what} is not available: ${name} is not a class`);
-  return new (ctor as new (...a: unknown[]) => T)(...args);
-}
-
-export async function defaultSpaceFor(target: Target): Promise<SpaceGenerator> {
-  const make = (await lookupExport("../space/defaults.js", ["defaultSpaceFor", "defaultCudaSpaceGenerator"], `the default design space for ${target.name}`)) as (
-    t: Target,
-  ) => SpaceGenerator;
-  return make(target);
+export function defaultSpaceFor(target: Target): SpaceGenerator {
+  if (target.kind !== "cuda") throw new MetaScheduleError(`no default design space for target ${target.name} (kind ${target.kind}); pass a space`);
+  return defaultCudaSpaceGenerator(target);
 }
 
 /** A ScheduleFn space with the postprocessors and mutators of the target's default space (as TVM's tune_tir gives it). */
-export async function scheduleFnSpace(fn: ScheduleFnLike, target: Target): Promise<SpaceGenerator> {
-  const defaults = await defaultSpaceFor(target);
-  return construct<SpaceGenerator>("ScheduleFnSpace", "the ScheduleFn space", fn, { postprocs: defaults.postprocs, mutators: defaults.mutators });
+export function scheduleFnSpace(fn: ScheduleFnLike, target: Target): SpaceGenerator {
+  const defaults = defaultSpaceFor(target);
+  return new ScheduleFnSpace(fn, { postprocs: defaults.postprocs, mutators: defaults.mutators });
 }
 
-export function makeStrategy(name: StrategyName): Promise<SearchStrategy> {
-  return name === "evolutionary"
-    ? construct<SearchStrategy>("EvolutionarySearch", "the evolutionary search strategy")
-    : construct<SearchStrategy>("ReplayTraceStrategy", "the replay-trace search strategy");
+export function makeStrategy(name: StrategyName): SearchStrategy {
+  return name === "evolutionary" ? new EvolutionarySearch() : new ReplayTraceStrategy();
 }
 
-export async function makeCostModel(name: CostModelName, seed?: number): Promise<CostModel | undefined> {
+export function makeCostModel(name: CostModelName, seed?: number): CostModel | undefined {
   if (name === "none") return undefined;
-  return name === "xgb"
-    ? construct<CostModel>("ForestModel", "the XGBoost-style cost model")
-    : construct<CostModel>("RandomModel", "the random cost model", seed === undefined ? {} : { seed });
+  return name === "xgb" ? new ForestModel() : new RandomModel(seed === undefined ? {} : { seed });
 }
 
-export function makeBuilder(): Promise<Builder> {
-  return construct<Builder>("LocalBuilder", "the local builder");
+export function makeBuilder(): Builder {
+  return new LocalBuilder();
 }
 
-export function makeRunner(name: RunnerName): Promise<Runner> {
-  return name === "local" ? construct<Runner>("LocalRunner", "the local GPU runner") : construct<Runner>("SimulatedRunner", "the simulated runner");
+export function makeRunner(name: RunnerName): Runner {
+  return name === "local" ? new LocalRunner() : new SimulatedRunner();
 }
 
-export function openDatabase(name: DatabaseName, workDir: string): Promise<Database> {
-  return name === "json" ? construct<Database>("JSONDatabase", "the JSON database", workDir) : construct<Database>("MemoryDatabase", "the memory database");
+export function openDatabase(name: DatabaseName, workDir: string): Database {
+  return name === "json" ? new JSONDatabase(workDir) : new MemoryDatabase();
 }

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { irModule, vectorAdd } from "@tessera/ir";
 import { describe, expect, it } from "vitest";
-import { MetaScheduleError, lookupExport, queryBestRecord, tuneTIR, tuneTasks } from "../../src/index.js";
+import { EvolutionarySearch, ForestModel, JSONDatabase, LocalRunner, MetaScheduleError, MemoryDatabase, ReplayTraceStrategy, SimulatedRunner, makeCostModel, makeRunner, makeStrategy, openDatabase, queryBestRecord, tuneTIR, tuneTasks } from "../../src/index.js";
 import { FakeCostModel, FakeDatabase, FakeReplayTrace, fakeMeasurer, fakeScheduleFnSpace } from "./fakes.js";
 import { H100, splitAndBind, threadsOf, vectorAddLatency } from "./workloads.js";
 
@@ -108,14 +108,14 @@ describe("tuneTIR", () => {
 });
 
 describe("components by name", () => {
-  it("reports a component that this build does not provide clearly", async () => {
-    const missing = lookupExport("../index.js", "NoSuchComponent", "the widget");
-    await expect(missing).rejects.toThrow(MetaScheduleError);
-    await expect(lookupExport("../index.js", "NoSuchComponent", "the widget")).rejects.toThrow("the widget is not available: ../index.js exports no NoSuchComponent");
-    await expect(lookupExport("../no-such-module.js", "x", "the gadget")).rejects.toThrow("the gadget is not available: cannot load ../no-such-module.js");
-  });
-
-  it("finds what the package exports", async () => {
-    expect(await lookupExport("../index.js", "tuneTIR", "tuneTIR")).toBe(tuneTIR);
+  it("makes the component each name stands for", () => {
+    expect(makeStrategy("evolutionary")).toBeInstanceOf(EvolutionarySearch);
+    expect(makeStrategy("replay-trace")).toBeInstanceOf(ReplayTraceStrategy);
+    expect(makeCostModel("xgb")).toBeInstanceOf(ForestModel);
+    expect(makeCostModel("none")).toBeUndefined();
+    expect(makeRunner("simulated")).toBeInstanceOf(SimulatedRunner);
+    expect(makeRunner("local")).toBeInstanceOf(LocalRunner);
+    expect(openDatabase("memory", workDir())).toBeInstanceOf(MemoryDatabase);
+    expect(openDatabase("json", workDir())).toBeInstanceOf(JSONDatabase);
   });
 });
