@@ -194,7 +194,7 @@ async function resolveDatabase(options: TuneOptions): Promise<Database> {
 }
 
 async function resolveCostModel(options: TuneOptions, seed: number): Promise<CostModel | undefined> {
-  const given = options.costModel ?? "xgb";
+  const given = options.costModel ?? "hybrid";
   return typeof given === "string" ? makeCostModel(given, seed) : given;
 }
 

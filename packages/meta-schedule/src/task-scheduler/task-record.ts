@@ -41,6 +41,8 @@ export class TaskRecord {
   readonly latencies: number[] = [];
   /** The best latency after each joined batch, in seconds (FAILED_RUN_SECS while none succeeded). */
   readonly bestHistory: number[] = [];
+  /** Wall time spent so far generating candidates (search), building and running them, ms. */
+  readonly phaseMs = { search: 0, build: 0, run: 0 };
   buildErrors = 0;
   runErrors = 0;
   done = false;

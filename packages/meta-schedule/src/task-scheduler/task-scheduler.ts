@@ -105,7 +105,9 @@ export abstract class TaskScheduler {
         this.terminate(task, log);
         continue;
       }
+      const searchStarted = performance.now();
       const candidates = task.strategy.generateMeasureCandidates(task.ctx);
+      task.phaseMs.search += performance.now() - searchStarted;
       if (candidates === undefined || candidates.length === 0) {
         this.terminate(task, log);
         continue;
@@ -135,11 +137,20 @@ export abstract class TaskScheduler {
     opts: TaskSchedulerOptions & { callbacks: readonly MeasureCallback[] },
     trialsBefore: number,
   ): Promise<void> {
+    const buildStarted = performance.now();
     const builderResults = await opts.builder.build(candidates.map((c) => ({ func: c.sch.func, target: task.ctx.target })));
     if (builderResults.length !== candidates.length) {
       throw new MetaScheduleError(`builder ${opts.builder.name} returned ${builderResults.length} results for ${candidates.length} candidates`);
     }
+    const runStarted = performance.now();
+    task.phaseMs.build += runStarted - buildStarted;
     const runnerResults = await this.runBuilt(candidates, builderResults, opts.runner);
+    task.phaseMs.run += performance.now() - runStarted;
+    const secs = (ms: number): string => (ms / 1000).toFixed(1);
+    task.ctx.log(
+      "info",
+      `[Task #${task.id}: ${task.name}] batch of ${candidates.length}: time so far in search ${secs(task.phaseMs.search)} s, build ${secs(task.phaseMs.build)} s, run ${secs(task.phaseMs.run)} s`,
+    );
     task.strategy.notifyRunnerResults(task.ctx, candidates, runnerResults);
     for (const callback of opts.callbacks) {
       callback.apply({ task, candidates, builderResults, runnerResults, database: opts.database, costModel: opts.costModel });

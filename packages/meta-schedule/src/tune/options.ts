@@ -24,7 +24,7 @@ export interface TuneOptions {
   readonly space?: "auto" | ScheduleFnLike | SpaceGenerator;
   /** "evolutionary" by default; a factory makes one strategy per task (an instance serves one task only). */
   readonly strategy?: StrategyName | SearchStrategy | (() => SearchStrategy);
-  /** "xgb" by default. */
+  /** "hybrid" by default: the analytic latency model as a prior, corrected by the learned forest ("xgb") as measurements come in; TVM defaults to XGBoost alone. */
   readonly costModel?: CostModelName | CostModel;
   /** "local" by default. */
   readonly builder?: "local" | Builder;

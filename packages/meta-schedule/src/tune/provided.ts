@@ -7,7 +7,9 @@ import type { Target } from "@tessera/codegen";
 import type { Schedule } from "@tessera/schedule";
 import type { Builder } from "../builder/builder.js";
 import { LocalBuilder } from "../builder/local-builder.js";
+import { AnalyticModel } from "../cost-model/analytic-model.js";
 import { ForestModel } from "../cost-model/forest-model.js";
+import { HybridModel } from "../cost-model/hybrid-model.js";
 import { RandomModel } from "../cost-model/random-model.js";
 import { JSONDatabase } from "../database/json-database.js";
 import { MemoryDatabase } from "../database/memory-database.js";
@@ -29,7 +31,7 @@ export type ScheduleFnLike = (sch: Schedule) => void | Schedule | readonly Sched
 
 export const STRATEGY_NAMES = ["evolutionary", "replay-trace"] as const;
 export type StrategyName = (typeof STRATEGY_NAMES)[number];
-export const COST_MODEL_NAMES = ["xgb", "random", "none"] as const;
+export const COST_MODEL_NAMES = ["hybrid", "xgb", "analytic", "random", "none"] as const;
 export type CostModelName = (typeof COST_MODEL_NAMES)[number];
 export const RUNNER_NAMES = ["local", "simulated"] as const;
 export type RunnerName = (typeof RUNNER_NAMES)[number];
@@ -53,7 +55,16 @@ export function makeStrategy(name: StrategyName): SearchStrategy {
 
 export function makeCostModel(name: CostModelName, seed?: number): CostModel | undefined {
   if (name === "none") return undefined;
-  return name === "xgb" ? new ForestModel() : new RandomModel(seed === undefined ? {} : { seed });
+  switch (name) {
+    case "hybrid":
+      return new HybridModel();
+    case "xgb":
+      return new ForestModel();
+    case "analytic":
+      return new AnalyticModel();
+    case "random":
+      return new RandomModel(seed === undefined ? {} : { seed });
+  }
 }
 
 export function makeBuilder(): Builder {

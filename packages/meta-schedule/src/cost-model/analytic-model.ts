@@ -1,0 +1,59 @@
+/**
+ * A cost model that needs no training: the simulated runner's analytic latency model
+ * (runner/simulated/latency-model.ts: occupancy, FP32 / issue / shared-memory / DRAM throughput,
+ * bank conflicts, coalescing) applied to each candidate's lowered module — the one VerifyGPUCode
+ * lowered during the search when there is one, else lowered here. It ranks candidates before
+ * anything was measured, where TVM's XGBoost model gives random scores.
+ *
+ * Scores are comparable across calls: the reference latency divided by the estimate, where the
+ * reference is the best latency measured so far for the workload (so a score near 1 means "as
+ * fast as the best measured"), or 1 ms before any measurement. A candidate that does not lower
+ * scores 0.
+ */
+import { type LoweredModule, LoweringError, lower } from "@tessera/codegen";
+import { loweredModuleFor } from "../postproc/verify-gpu-code.js";
+import { estimateLatency } from "../runner/simulated/latency-model.js";
+import { FAILED_RUN_SECS, type RunnerResult, meanRunSecs } from "../runner/runner.js";
+import type { MeasureCandidate } from "../search/search-strategy.js";
+import type { TuneContext } from "../tune-context.js";
+import type { CostModel } from "./cost-model.js";
+
+const NO_MEASUREMENT_REFERENCE_SECS = 1e-3;
+
+export class AnalyticModel implements CostModel {
+  readonly name = "analytic";
+  /** Best measured latency per workload hash, seconds. */
+  private readonly bestMeasured = new Map<string, number>();
+
+  update(ctx: TuneContext, candidates: readonly MeasureCandidate[], results: readonly RunnerResult[]): void {
+    if (candidates.length !== results.length) throw new RangeError(`${this.name}.update: ${candidates.length} candidates but ${results.length} runner results`);
+    for (const result of results) {
+      const secs = meanRunSecs(result);
+      if (secs >= FAILED_RUN_SECS) continue;
+      const best = this.bestMeasured.get(ctx.workload.hash);
+      if (best === undefined || secs < best) this.bestMeasured.set(ctx.workload.hash, secs);
+    }
+  }
+
+  predict(ctx: TuneContext, candidates: readonly MeasureCandidate[]): number[] {
+    const reference = this.bestMeasured.get(ctx.workload.hash) ?? NO_MEASUREMENT_REFERENCE_SECS;
+    return candidates.map((c) => {
+      const secs = this.estimateSeconds(c, ctx);
+      return secs === undefined || !(secs > 0) ? 0 : reference / secs;
+    });
+  }
+
+  /** The model's latency for one candidate, or undefined when it does not lower. */
+  estimateSeconds(candidate: MeasureCandidate, ctx: TuneContext): number | undefined {
+    let module: LoweredModule | undefined = loweredModuleFor(candidate.sch.func);
+    if (module === undefined) {
+      try {
+        module = lower(candidate.sch.func, ctx.target);
+      } catch (err) {
+        if (err instanceof LoweringError) return undefined;
+        throw err;
+      }
+    }
+    return estimateLatency(module, ctx.target).seconds;
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * An analytic prior corrected by a learned model: before the learned model has enough data, the
+ * analytic model alone ranks candidates; as measurements come in, the learned model's score
+ * weighs more — score = learned^w · analytic^(1−w) with w = n / (n + halfWeightSamples), capped
+ * at maxLearnedWeight so that the prior keeps breaking ties among what the learned model cannot
+ * tell apart. Both scores are normalised throughputs (about 1 for the best measured candidate).
+ */
+import type { RunnerResult } from "../runner/runner.js";
+import type { MeasureCandidate } from "../search/search-strategy.js";
+import type { TuneContext } from "../tune-context.js";
+import { AnalyticModel } from "./analytic-model.js";
+import type { CostModel } from "./cost-model.js";
+import { DEFAULT_NUM_WARMUP_SAMPLES, ForestModel } from "./forest-model.js";
+
+export interface HybridModelOptions {
+  readonly prior?: CostModel;
+  readonly learned?: CostModel & { readonly numSamples: number };
+  /** Measured samples at which the learned model weighs as much as the prior (default 32). */
+  readonly halfWeightSamples?: number;
+  /** Upper bound of the learned model's weight (default 0.85). */
+  readonly maxLearnedWeight?: number;
+  /** Samples below which the learned model is not consulted (default: the forest's warm-up, 16). */
+  readonly minLearnedSamples?: number;
+}
+
+export class HybridModel implements CostModel {
+  readonly name = "hybrid";
+  readonly prior: CostModel;
+  readonly learned: CostModel & { readonly numSamples: number };
+  private readonly halfWeightSamples: number;
+  private readonly maxLearnedWeight: number;
+  private readonly minLearnedSamples: number;
+
+  constructor(opts: HybridModelOptions = {}) {
+    this.prior = opts.prior ?? new AnalyticModel();
+    this.learned = opts.learned ?? new ForestModel();
+    this.halfWeightSamples = opts.halfWeightSamples ?? 32;
+    this.maxLearnedWeight = opts.maxLearnedWeight ?? 0.85;
+    this.minLearnedSamples = opts.minLearnedSamples ?? DEFAULT_NUM_WARMUP_SAMPLES;
+    if (!(this.halfWeightSamples > 0)) throw new RangeError(`HybridModel: halfWeightSamples must be positive, got ${this.halfWeightSamples}`);
+    if (!(this.maxLearnedWeight >= 0 && this.maxLearnedWeight <= 1)) throw new RangeError(`HybridModel: maxLearnedWeight must be in [0, 1], got ${this.maxLearnedWeight}`);
+  }
+
+  /** The learned model's weight now. */
+  get learnedWeight(): number {
+    const n = this.learned.numSamples;
+    if (n < this.minLearnedSamples) return 0;
+    return Math.min(this.maxLearnedWeight, n / (n + this.halfWeightSamples));
+  }
+
+  update(ctx: TuneContext, candidates: readonly MeasureCandidate[], results: readonly RunnerResult[]): void {
+    this.prior.update(ctx, candidates, results);
+    this.learned.update(ctx, candidates, results);
+  }
+
+  predict(ctx: TuneContext, candidates: readonly MeasureCandidate[]): number[] {
+    const prior = this.prior.predict(ctx, candidates);
+    const w = this.learnedWeight;
+    if (w === 0) return prior;
+    const learned = this.learned.predict(ctx, candidates);
+    // A tiny floor keeps a zero from one model from erasing the other's ranking entirely.
+    return prior.map((p, k) => (p <= 0 ? 0 : Math.max(learned[k]!, 1e-6) ** w * p ** (1 - w)));
+  }
+}
