@@ -8,7 +8,8 @@
  */
 import { codegenCuda, lower } from "@tessera/codegen";
 import { FAST_PARAMS, fastSchedule } from "@tessera/corpus";
-import { gemmReluAdd } from "@tessera/ir";
+import { gemmReluAdd, structuralEqual } from "@tessera/ir";
+import { Trace } from "@tessera/schedule";
 import { describe, expect, it } from "vitest";
 import { loweredModuleFor, replayWithPostprocs } from "../../src/index.js";
 import { spaceOf, withForcedDecisions } from "./helpers.js";
@@ -49,6 +50,14 @@ describe("the fast gemm schedule as a point of the default CUDA space", () => {
     const b = normalized(fast);
     expect(a.registers).toEqual(b.registers);
     expect(a.body).toBe(b.body);
+  });
+
+  it("survives the database's JSON round trip of its whole trace (postprocessing included)", () => {
+    if (!out.ok) throw new Error(out.detail);
+    const json = JSON.stringify(out.sch.trace.toJSON());
+    const again = replayWithPostprocs(ctx, Trace.fromJSON(json), gen.postprocs, { seed: 2 });
+    if (!again.ok) throw new Error(again.detail);
+    expect(structuralEqual(again.sch.func, out.sch.func)).toBe(true);
   });
 
   it("has the fast schedule's key features", () => {
