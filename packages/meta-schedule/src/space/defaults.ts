@@ -80,6 +80,7 @@ export function defaultCudaSpace(target: Target, opts: CudaSpaceOptions = {}): C
     { mutator: new MutateTileSize(), probability: 0.9 },
     // slot: { mutator: new MutateUnroll(), probability: 0.08 },
     // slot: { mutator: new MutateThreadBinding(), probability: 0.02 },
+    // (MutateComputeLocation is in TVM's CPU defaults, not CUDA's.)
     { mutator: new MutateGemmKnob(), probability: 0.1 },
   ];
   return { rules, postprocs, mutators };

@@ -5,21 +5,9 @@
 import { conv2d, gemmReluAdd, matmul, vectorAdd } from "@tessera/ir";
 import type { Schedule, Trace } from "@tessera/schedule";
 import { describe, expect, it } from "vitest";
-import {
-  COOPERATIVE_FETCH,
-  LAUNCH_BOUNDS,
-  OPERAND_SLICES,
-  PostOrderApply,
-  SHARED_TRANSPOSE,
-  SOFTWARE_PIPELINE,
-  type ScheduleRule,
-  SpaceGenerationError,
-  TILING_STRUCTURE,
-  UNROLL_IMPLICIT,
-  blockNamesPostOrder,
-  tuneContext,
-  workloadOf,
-} from "../../src/index.js";
+import { PostOrderApply, type ScheduleRule, SpaceGenerationError, tuneContext, workloadOf } from "../../src/index.js";
+import { COOPERATIVE_FETCH, LAUNCH_BOUNDS, OPERAND_SLICES, SHARED_TRANSPOSE, SOFTWARE_PIPELINE, TILING_STRUCTURE, UNROLL_IMPLICIT } from "../../src/rules/multi-level-tiling/annotations.js";
+import { blockNamesPostOrder } from "../../src/rules/multi-level-tiling/block-query.js";
 import { H100, spaceOf } from "./helpers.js";
 
 function kinds(trace: Trace): string[] {

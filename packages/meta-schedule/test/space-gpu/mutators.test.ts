@@ -3,7 +3,8 @@ import { gemmReluAdd, vectorAdd } from "@tessera/ir";
 import { type Instruction, RandomEngine, type Trace } from "@tessera/schedule";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { COOPERATIVE_FETCH, GEMM_KNOB_KEYS, MutateGemmKnob, MutateTileSize, categoricalsFeeding, replayWithPostprocs } from "../../src/index.js";
+import { GEMM_KNOB_KEYS, MutateGemmKnob, MutateTileSize, categoricalsFeeding, replayWithPostprocs } from "../../src/index.js";
+import { COOPERATIVE_FETCH } from "../../src/rules/multi-level-tiling/annotations.js";
 import { spaceOf } from "./helpers.js";
 
 const { ctx, spaces } = spaceOf(gemmReluAdd(2048).func);
