@@ -5,7 +5,7 @@
 import { conv2d, gemmReluAdd, matmul, vectorAdd } from "@tessera/ir";
 import type { Schedule, Trace } from "@tessera/schedule";
 import { describe, expect, it } from "vitest";
-import { PostOrderApply, type ScheduleRule, SpaceGenerationError, tuneContext, workloadOf } from "../../src/index.js";
+import { PostOrderApply, type ScheduleRule, SpaceGenerationError, TVM_CUDA_TILING, replayWithPostprocs, tuneContext, workloadOf } from "../../src/index.js";
 import { COOPERATIVE_FETCH, LAUNCH_BOUNDS, OPERAND_SLICES, SHARED_TRANSPOSE, SOFTWARE_PIPELINE, TILING_STRUCTURE, UNROLL_IMPLICIT } from "../../src/rules/multi-level-tiling/annotations.js";
 import { blockNamesPostOrder } from "../../src/rules/multi-level-tiling/block-query.js";
 import { H100, spaceOf } from "./helpers.js";
@@ -56,6 +56,21 @@ describe("the default CUDA space of gemm+ReLU+add", () => {
     const binds = trace.instructions.filter((i) => i.kind.name === "Bind").map((i) => i.attrs[0]);
     expect(binds).toEqual(["blockIdx.x", "vthread.y", "vthread.x", "threadIdx.x"]);
   });
+});
+
+describe("the samples of the default CUDA space at 2048³", () => {
+  it("are mostly valid (threads sampled in range), where TVM's tiling rarely is", () => {
+    const validOf = (opts: Parameters<typeof spaceOf>[1]) => {
+      const { ctx, gen, spaces } = spaceOf(gemmReluAdd(2048).func, opts);
+      let valid = 0;
+      for (let seed = 1; seed <= 16; seed++) {
+        if (replayWithPostprocs(ctx, spaces[0]!.trace, gen.postprocs, { seed, freshDecisions: true }).ok) valid++;
+      }
+      return valid;
+    };
+    expect(validOf({})).toBeGreaterThanOrEqual(11);
+    expect(validOf({ tiling: TVM_CUDA_TILING })).toBeLessThanOrEqual(4);
+  }, 60_000);
 });
 
 describe("the default CUDA space of other workloads", () => {
