@@ -12,7 +12,7 @@
  */
 import { type Block, bytesOf, forEachExpr } from "@tessera/ir";
 import type { BlockRV, LoopRV, Schedule } from "@tessera/schedule";
-import { COOPERATIVE_FETCH, FETCH_VIA_REGISTERS } from "../rules/multi-level-tiling/annotations.js";
+import { COOPERATIVE_FETCH, FETCH_VIA_REGISTERS, annotationNumber } from "../rules/multi-level-tiling/annotations.js";
 import type { TuneContext } from "../tune-context.js";
 import { annotatedBlocks, threadExtentsAbove } from "./annotated.js";
 import { ownLoops } from "./own-loops.js";
@@ -25,7 +25,7 @@ export class RewriteCooperativeFetch implements Postproc {
     for (const { rv, node, value } of annotatedBlocks(sch, COOPERATIVE_FETCH)) {
       const viaRegisters = node.annotations[FETCH_VIA_REGISTERS] !== undefined;
       // A conditional copy (padding) reads only part of its source region: no register stage for it.
-      const staged = viaRegisters && annotatedValue(sch, rv, FETCH_VIA_REGISTERS) === 1 && !isConditional(node);
+      const staged = viaRegisters && annotationNumber(node.annotations, FETCH_VIA_REGISTERS) === 1 && !isConditional(node);
       sch.unannotate(rv, COOPERATIVE_FETCH);
       if (viaRegisters) sch.unannotate(rv, FETCH_VIA_REGISTERS);
       const own = ownLoops(sch, rv);
@@ -60,11 +60,6 @@ function isConditional(block: Block): boolean {
     if ((e.kind === "Call" && e.op.endsWith("if_then_else")) || e.kind === "Select") conditional = true;
   });
   return conditional;
-}
-
-function annotatedValue(sch: Schedule, rv: BlockRV, key: string): number | undefined {
-  const v = sch.get(rv).annotations[key];
-  return typeof v === "number" ? v : typeof v === "object" && v !== null && "value" in v ? (v as { value: number }).value : undefined;
 }
 
 function constExtent(sch: Schedule, loop: LoopRV): number {
