@@ -4,4 +4,4 @@ export * from "./mutate-thread-binding.js";
 export * from "./mutate-parallel.js";
 export * from "./mutate-tile-size.js";
 export * from "./mutate-gemm-knob.js";
-export * from "./sampled-annotations.js";
+export { categoricalsFeeding, categoricalsSplitting } from "./sampled-annotations.js";

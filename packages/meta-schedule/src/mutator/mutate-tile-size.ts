@@ -2,13 +2,15 @@
  * TVM's MutateTileSize: picks a SamplePerfectTile decision and moves a divisor of one tile size
  * to another tile (the innermost staying within the instruction's max_innermost_factor), or picks
  * the vector width of a cooperative fetch (a SampleCategorical annotated
- * `meta_schedule.cooperative_fetch`) and takes another candidate.
+ * `meta_schedule.cooperative_fetch`) and takes another candidate — as it does for a tile size
+ * sampled by a SampleCategorical (MultiLevelTiling's thread and register tiles in "range" mode;
+ * the perfect tiles that follow are repaired on replay).
  */
 import type { Instruction, RandomEngine, Trace } from "@tessera/schedule";
 import { COOPERATIVE_FETCH } from "../rules/multi-level-tiling/annotations.js";
 import type { TuneContext } from "../tune-context.js";
 import type { Mutator } from "./mutator.js";
-import { categoricalsFeeding, instructionsBeforePostproc } from "./sampled-annotations.js";
+import { categoricalsFeeding, categoricalsSplitting, instructionsBeforePostproc } from "./sampled-annotations.js";
 
 /** Tries per tile decision before giving up on it (TVM loops until it finds one). */
 const MAX_TRIES = 32;
@@ -21,7 +23,7 @@ export class MutateTileSize implements Mutator {
       const d = trace.getDecision(inst);
       return inst.kind.name === "SamplePerfectTile" && Array.isArray(d) && d.some((t) => typeof t === "number" && t > 1);
     });
-    const vectors = categoricalsFeeding(trace, new Set([COOPERATIVE_FETCH]));
+    const vectors = [...categoricalsFeeding(trace, new Set([COOPERATIVE_FETCH])), ...categoricalsSplitting(trace)];
     const total = tiles.length + vectors.length;
     if (total === 0) return undefined;
     const pick = rng.int(0, total);

@@ -23,3 +23,11 @@ export function instructionsBeforePostproc(trace: Trace): Instruction[] {
   const end = trace.instructions.findIndex((i) => i.kind.name === "EnterPostproc");
   return end < 0 ? [...trace.instructions] : trace.instructions.slice(0, end);
 }
+
+/** The SampleCategorical instructions (before EnterPostproc) whose value is a split factor. */
+export function categoricalsSplitting(trace: Trace): Instruction[] {
+  const insts = instructionsBeforePostproc(trace);
+  const factors = new Set<unknown>();
+  for (const inst of insts) if (inst.kind.name === "Split") for (const x of inst.inputs.slice(1)) factors.add(x);
+  return insts.filter((inst) => inst.kind.name === "SampleCategorical" && factors.has(inst.outputs[0]));
+}

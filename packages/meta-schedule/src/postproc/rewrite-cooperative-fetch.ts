@@ -2,16 +2,17 @@
  * TVM's RewriteCooperativeFetch: each copy block annotated `meta_schedule.cooperative_fetch`
  * (by MultiLevelTiling) has its own loops fused and split over the threads of the block, the
  * innermost part vectorized by the annotated width — reduced (to 1 at worst) where it does not
- * divide the tile, the tile's row or the buffers' rows, or where the copy is conditional.
+ * divide the tile, the tile's row or the buffers' rows, or where the copy is conditional (padding).
  *
  * With `meta_schedule.cooperative_fetch_via_registers` = 1 the fetch goes through registers as in
  * a hand-tuned SGEMM: a local copy (cache_read "local" at the same place) with each thread's
  * elements contiguous (threads outermost), then the store to shared memory split the same way.
- * It falls back to the direct fetch when the threads do not divide the tile.
+ * It falls back to the direct fetch when the threads do not divide the tile or the copy is
+ * conditional (a padded read, whose register stage would read outside its source).
  */
-import { forEachExpr, bytesOf } from "@tessera/ir";
+import { type Block, bytesOf, forEachExpr } from "@tessera/ir";
 import type { BlockRV, LoopRV, Schedule } from "@tessera/schedule";
-import { COOPERATIVE_FETCH, FETCH_VIA_REGISTERS } from "../rules/multi-level-tiling/annotations.js";
+import { COOPERATIVE_FETCH, FETCH_VIA_REGISTERS, annotationNumber } from "../rules/multi-level-tiling/annotations.js";
 import type { TuneContext } from "../tune-context.js";
 import { annotatedBlocks, threadExtentsAbove } from "./annotated.js";
 import { ownLoops } from "./own-loops.js";
@@ -23,7 +24,8 @@ export class RewriteCooperativeFetch implements Postproc {
   apply(sch: Schedule, ctx: TuneContext): PostprocResult {
     for (const { rv, node, value } of annotatedBlocks(sch, COOPERATIVE_FETCH)) {
       const viaRegisters = node.annotations[FETCH_VIA_REGISTERS] !== undefined;
-      const staged = viaRegisters && annotatedValue(sch, rv, FETCH_VIA_REGISTERS) === 1;
+      // A conditional copy (padding) reads only part of its source region: no register stage for it.
+      const staged = viaRegisters && annotationNumber(node.annotations, FETCH_VIA_REGISTERS) === 1 && !isConditional(node);
       sch.unannotate(rv, COOPERATIVE_FETCH);
       if (viaRegisters) sch.unannotate(rv, FETCH_VIA_REGISTERS);
       const own = ownLoops(sch, rv);
@@ -51,9 +53,13 @@ export class RewriteCooperativeFetch implements Postproc {
   }
 }
 
-function annotatedValue(sch: Schedule, rv: BlockRV, key: string): number | undefined {
-  const v = sch.get(rv).annotations[key];
-  return typeof v === "number" ? v : typeof v === "object" && v !== null && "value" in v ? (v as { value: number }).value : undefined;
+/** The copy's value depends on a condition (an if_then_else or select: a padded read). */
+function isConditional(block: Block): boolean {
+  let conditional = false;
+  forEachExpr(block.body, (e) => {
+    if ((e.kind === "Call" && e.op.endsWith("if_then_else")) || e.kind === "Select") conditional = true;
+  });
+  return conditional;
 }
 
 function constExtent(sch: Schedule, loop: LoopRV): number {
@@ -67,12 +73,7 @@ function constExtent(sch: Schedule, loop: LoopRV): number {
  */
 function usableLanes(sch: Schedule, rv: BlockRV, requested: number, row: number, maxVectorBytes: number): number {
   const block = sch.get(rv);
-  let conditional = false;
-  forEachExpr(block.body, (e) => {
-    if (e.kind === "Call" && e.op.endsWith("if_then_else")) conditional = true;
-    if (e.kind === "Select") conditional = true;
-  });
-  if (conditional) return 1;
+  if (isConditional(block)) return 1;
   const buffers = [...block.reads, ...block.writes].map((r) => r.buffer);
   const fits = (lanes: number) =>
     row % lanes === 0 &&

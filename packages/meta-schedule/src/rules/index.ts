@@ -1,3 +1,8 @@
+/**
+ * Schedule rules: the GPU design space, the CPU tiling, cross-thread reduction and auto-bind.
+ * The tiling machinery they share is in ./multi-level-tiling/ (tiling.ts, block-query.ts,
+ * access-pattern.ts, annotations.ts).
+ */
 export * from "./add-rfactor.js";
 export * from "./auto-bind.js";
 export * from "./cross-thread-reduction.js";
@@ -6,7 +11,4 @@ export * from "./random-compute-location.js";
 export * from "./auto-inline.js";
 export * from "./parallelize-vectorize-unroll.js";
 export * from "./multi-level-tiling.js";
-export * from "./multi-level-tiling/annotations.js";
 export * from "./multi-level-tiling/tiling.js";
-export * from "./multi-level-tiling/access-pattern.js";
-export * from "./multi-level-tiling/block-query.js";

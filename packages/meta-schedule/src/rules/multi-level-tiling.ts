@@ -12,13 +12,13 @@
  * loop and launch bounds.
  *
  * Several consecutive S levels may share a tile bind: their loops are fused together, outer levels
- * first (TVM binds one level per axis). The default structure uses that to sample in a sensible
- * region: three blockIdx levels, one vthread level, three threadIdx levels — whose outer-first
- * fusion is the warp shape (which threads of a warp sit side by side) — and one register level,
- * with three outer reduction levels (the k-chunk loop is the innermost) and one inner: since a
- * perfect tile gives each level an equal share of the prime factors, the levels' multiplicities
- * make most samples of a large GEMM fit the thread and shared-memory limits.
+ * first (TVM binds one level per axis). The default ("SSSSRRS": blockIdx, vthread, threadIdx ×2,
+ * k chunk, inner k, registers) uses two thread levels, whose outer-first fusion is the warp shape
+ * (which threads of a warp sit side by side), and samples each spatial loop's threads from its
+ * divisors in a range that keeps the block within the thread bounds ("range" sampling): TVM's
+ * perfect tiles over "SSSRRSRS" leave ~7% of the samples of a 2048³ GEMM valid, this ~88%.
  */
+import type { Var } from "@tessera/ir";
 import type { BlockRV, LoopRV, Schedule } from "@tessera/schedule";
 import type { TuneContext } from "../tune-context.js";
 import type { ScheduleRule } from "./schedule-rule.js";
@@ -36,7 +36,8 @@ import {
   TILING_STRUCTURE,
   VECTORIZE_WRITE_BACK,
 } from "./multi-level-tiling/annotations.js";
-import { fuseAll, needsMultiLevelTiling, tileLoopNest } from "./multi-level-tiling/tiling.js";
+import { type LoopSplitter, fuseAll, needsMultiLevelTiling, perfectTileSplitter, tileLoopNest } from "./multi-level-tiling/tiling.js";
+import { blockRealizeOf } from "./multi-level-tiling/block-query.js";
 
 export interface GpuTilingKnobs {
   /** Sample a staged (global → registers → shared) fetch against a direct one. */
@@ -70,6 +71,20 @@ export const NO_GPU_TILING_KNOBS: GpuTilingKnobs = {
 
 export interface MultiLevelTilingOptions {
   readonly structure: string;
+  /**
+   * How a spatial loop's thread levels are sampled. "perfectTile": TVM's one samplePerfectTile per
+   * loop. "range": the threads of the loop (the product of its thread levels) are a sampleCategorical
+   * over its divisors in a range that keeps the block's threads within
+   * [threadExtentLow, threadExtentHigh] whatever the other loops draw, the register levels after them
+   * a sampleCategorical of `registerTiles`, the levels before a perfect tile of the rest (the
+   * innermost at most `maxVirtualThreads`) and the thread levels a perfect tile of the threads;
+   * the innermost reduction level (the k chunk) a sampleCategorical of the divisors in [4, 16].
+   */
+  readonly threadSampling: "perfectTile" | "range";
+  /** Register tile candidates of a spatial loop (with "range" thread sampling). */
+  readonly registerTiles: readonly number[];
+  /** Bound on the innermost level before the threads (the virtual threads), with "range" sampling. */
+  readonly maxVirtualThreads: number;
   /** Thread axes of the first S levels (TVM's tile_binds); consecutive levels may share one. */
   readonly tileBinds: readonly string[];
   readonly maxInnermostFactor: number;
@@ -90,6 +105,9 @@ export interface MultiLevelTilingOptions {
 /** TVM's CUDA tiling: "SSSRRSRS" over blockIdx, vthread, threadIdx; shared reads at R0, local writes at the thread level. */
 export const TVM_CUDA_TILING: MultiLevelTilingOptions = {
   structure: "SSSRRSRS",
+  threadSampling: "perfectTile",
+  registerTiles: [],
+  maxVirtualThreads: 64,
   tileBinds: ["blockIdx.x", "vthread.x", "threadIdx.x"],
   maxInnermostFactor: 64,
   maxInnermostReduceFactor: 64,
@@ -102,18 +120,22 @@ export const TVM_CUDA_TILING: MultiLevelTilingOptions = {
 };
 
 /**
- * Tessera's default: blockIdx ×3, vthread, threadIdx ×3, registers; k-chunk ×3, inner k
- * ("SSSSSSSRRRRS"), shared reads at the k-chunk loop (level 10), local writes at the thread
- * loop (level 7), every knob sampled.
+ * Tessera's default ("SSSSRRS"): blockIdx, vthread, threadIdx ×2 (their outer-first fusion is the
+ * warp shape), k-chunk, inner k, registers. The threads of each spatial loop are sampled in a range
+ * ("range"), so that most samples have 64–1024 threads per block; shared reads at the k-chunk loop
+ * (level 5), local writes at the thread loop (level 4), every knob sampled.
  */
 export const DEFAULT_CUDA_TILING: MultiLevelTilingOptions = {
-  structure: "SSSSSSSRRRRS",
-  tileBinds: ["blockIdx.x", "blockIdx.x", "blockIdx.x", "vthread.x", "threadIdx.x", "threadIdx.x", "threadIdx.x"],
+  structure: "SSSSRRS",
+  threadSampling: "range",
+  registerTiles: [2, 4, 8],
+  maxVirtualThreads: 4,
+  tileBinds: ["blockIdx.x", "vthread.x", "threadIdx.x", "threadIdx.x"],
   maxInnermostFactor: 64,
   maxInnermostReduceFactor: 16,
   vectorLoadLens: [1, 2, 4],
-  readReuseLevel: 10,
-  writeReuseLevel: 7,
+  readReuseLevel: 5,
+  writeReuseLevel: 4,
   threadExtentLow: 64,
   threadExtentHigh: 1024,
   knobs: ALL_GPU_TILING_KNOBS,
@@ -139,7 +161,15 @@ export class MultiLevelTiling implements ScheduleRule {
     const transposeAxes = operands.map((r) => (o.knobs.transposedSharedLayout ? transposeAxisFor(computeBlock, r.buffer) : undefined));
 
     sch.annotate(block, TILING_STRUCTURE, o.structure);
-    const { tiles } = tileLoopNest(sch, block, o.structure, o.maxInnermostFactor, o.maxInnermostReduceFactor);
+    const spatialAxes = sch.getLoops(block).filter((l) => {
+      const loop = sch.get(l);
+      const axis = computeBlock.iterVars.find((iv) => loopBindsIter(sch, block, loop.loopVar, iv.var));
+      return axis?.iterType === "spatial" && !(loop.extent.kind === "IntImm" && loop.extent.value === 1);
+    }).length;
+    const { tiles } = tileLoopNest(sch, block, o.structure, {
+      spatial: o.threadSampling === "range" ? this.rangeSplitter(Math.max(1, spatialAxes)) : perfectTileSplitter(o.maxInnermostFactor),
+      reduce: o.threadSampling === "range" ? this.chunkSplitter() : perfectTileSplitter(o.maxInnermostReduceFactor),
+    });
     const blockLoop = this.bindTileLevels(sch, tiles).get("blockIdx.x");
 
     sch.annotate(block, THREAD_EXTENT_LOW, o.threadExtentLow);
@@ -210,6 +240,65 @@ export class MultiLevelTiling implements ScheduleRule {
     return bound;
   }
 
+  /**
+   * The "range" split of a spatial loop: [levels before the threads] [thread levels] [register
+   * levels], the thread product and the register tile sampled from candidates that divide the
+   * loop together, so that every sample is a perfect tiling.
+   */
+  private rangeSplitter(spatialAxes: number): LoopSplitter {
+    const o = this.options;
+    const sCount = [...o.structure].filter((c) => c === "S").length;
+    const isThread = (q: number) => o.tileBinds[q]?.startsWith("threadIdx") === true;
+    const first = Array.from({ length: sCount }, (_, q) => q).findIndex(isThread);
+    const threadLevels = first < 0 ? 0 : o.tileBinds.slice(first).filter((b) => b.startsWith("threadIdx")).length;
+    if (first < 1) return perfectTileSplitter(o.maxInnermostFactor);
+    const before = first;
+    const after = sCount - first - threadLevels;
+    const low = Math.log2(Math.max(1, o.threadExtentLow));
+    const high = Math.log2(Math.max(1, o.threadExtentHigh));
+    const lo = 2 ** Math.ceil(low / spatialAxes);
+    const hi = 2 ** Math.floor(high / spatialAxes);
+    return (sch, loop, levels) => {
+      if (levels !== sCount) return perfectTileSplitter(o.maxInnermostFactor)(sch, loop, levels);
+      const extent = sch.get(loop).extent;
+      if (extent.kind !== "IntImm") return perfectTileSplitter(o.maxInnermostFactor)(sch, loop, levels);
+      const e = extent.value;
+      const inRange = divisors(e).filter((d) => d >= lo && d <= hi);
+      const threads = inRange.length > 0 ? inRange : [Math.max(...divisors(e).filter((d) => d <= hi))];
+      const registers = o.registerTiles.filter((r) => r <= o.maxInnermostFactor && threads.every((t) => e % (t * r) === 0));
+      const uniform = (xs: readonly number[]) => xs.map(() => 1 / xs.length);
+      const t = sch.sampleCategorical(threads, uniform(threads));
+      const regs = registers.length > 0 ? registers : [1];
+      const r = after > 0 ? sch.sampleCategorical(regs, uniform(regs)) : undefined;
+      const [outer, thread, register] = sch.split(loop, r === undefined ? [null, t] : [null, t, r]);
+      return [
+        ...perfectTileSplitter(o.maxVirtualThreads)(sch, outer!, before),
+        ...perfectTileSplitter(32)(sch, thread!, threadLevels),
+        ...(after > 0 ? perfectTileSplitter(o.maxInnermostFactor)(sch, register!, after) : []),
+      ];
+    };
+  }
+
+  /**
+   * The "range" split of a reduction loop: the innermost level (the k chunk staged in shared memory
+   * at a time) a sampleCategorical over the loop's divisors in [4, maxInnermostReduceFactor] (fewer
+   * when the loop has none), the outer levels a perfect tile of the rest. Chunks of at least 4 make
+   * the fetched tiles large enough for the block's threads to divide them.
+   */
+  private chunkSplitter(): LoopSplitter {
+    const cap = this.options.maxInnermostReduceFactor;
+    return (sch, loop, levels) => {
+      const extent = sch.get(loop).extent;
+      if (levels < 2 || extent.kind !== "IntImm") return perfectTileSplitter(cap)(sch, loop, levels);
+      const fitting = divisors(extent.value).filter((d) => d <= cap);
+      const large = fitting.filter((d) => d >= Math.min(8, cap));
+      const chunks = large.length > 0 ? large : fitting;
+      const chunk = sch.sampleCategorical(chunks, chunks.map(() => 1 / chunks.length));
+      const [outer, inner] = sch.split(loop, [null, chunk]);
+      return [...perfectTileSplitter(cap)(sch, outer!, levels - 1), inner!];
+    };
+  }
+
   /** The innermost loop of structure level `level` (1-based), after the bound levels were fused. */
   private levelLoop(tiles: LoopRV[][], level: number): LoopRV {
     for (let l = level - 1; l >= 0; l--) {
@@ -218,6 +307,20 @@ export class MultiLevelTiling implements ScheduleRule {
     }
     throw new RangeError(`MultiLevelTiling: structure level ${level} has no loop`);
   }
+}
+
+/** Whether the block's binding of iterator `iter` is the loop variable `loopVar` (trivial bindings). */
+function loopBindsIter(sch: Schedule, block: BlockRV, loopVar: Var, iter: Var): boolean {
+  const node = sch.get(block);
+  const realize = blockRealizeOf(sch.func, node.name);
+  const k = node.iterVars.findIndex((iv) => iv.var === iter);
+  return realize !== undefined && k >= 0 && realize.iterValues[k] === loopVar;
+}
+
+function divisors(n: number): number[] {
+  const out: number[] = [];
+  for (let d = 1; d <= n; d++) if (n % d === 0) out.push(d);
+  return out;
 }
 
 export function multiLevelTiling(options: Partial<MultiLevelTilingOptions> = {}): MultiLevelTiling {

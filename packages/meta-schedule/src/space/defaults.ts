@@ -3,7 +3,7 @@
  * mutators) with Tessera's GEMM knobs. The components that other modules provide sit in named
  * slots below: each is one line to add when its module exists.
  *
- * Rules, in TVM's order: MultiLevelTiling, AutoInline, [CrossThreadReduction],
+ * Rules, in TVM's order: MultiLevelTiling, InlineConstantScalars, AutoInline, [CrossThreadReduction],
  * ParallelizeVectorizeUnroll, [AutoBind]. Postprocs: [DisallowDynamicLoop], RewriteSharedLayout,
  * RewriteCooperativeFetch, [RewriteUnboundBlock], RewriteOperandSlices, RewriteWriteBack,
  * RewriteParallelVectorizeUnroll, RewriteReductionBlock, RewriteSoftwarePipeline,
@@ -24,7 +24,7 @@ import { RewriteSharedLayout } from "../postproc/rewrite-shared-layout.js";
 import { RewriteWriteBack } from "../postproc/rewrite-write-back.js";
 import { RewriteSoftwarePipeline } from "../postproc/rewrite-software-pipeline.js";
 import { VerifyGPUCode } from "../postproc/verify-gpu-code.js";
-import { AutoInline } from "../rules/auto-inline.js";
+import { AutoInline, InlineConstantScalars } from "../rules/auto-inline.js";
 import { DEFAULT_CUDA_TILING, MultiLevelTiling, type MultiLevelTilingOptions } from "../rules/multi-level-tiling.js";
 import { ParallelizeVectorizeUnroll } from "../rules/parallelize-vectorize-unroll.js";
 import type { ScheduleRule } from "../rules/schedule-rule.js";
@@ -49,6 +49,7 @@ export function defaultCudaSpace(target: Target, opts: CudaSpaceOptions = {}): C
   if (target.kind !== "cuda") throw new RangeError(`defaultCudaSpace: target ${target.name} is not a CUDA target`);
   const rules: ScheduleRule[] = [
     new MultiLevelTiling({ ...DEFAULT_CUDA_TILING, threadExtentHigh: target.maxThreadsPerBlock, ...opts.tiling }),
+    new InlineConstantScalars(),
     new AutoInline({ intoProducer: true, intoConsumer: true, inlineConstTensor: true, disallowIfThenElse: false }),
     // slot: new CrossThreadReduction({ threadExtents: [4, 8, 16, 32, 64, 128, 256, 512] }),
     new ParallelizeVectorizeUnroll({
@@ -79,6 +80,7 @@ export function defaultCudaSpace(target: Target, opts: CudaSpaceOptions = {}): C
     { mutator: new MutateTileSize(), probability: 0.9 },
     // slot: { mutator: new MutateUnroll(), probability: 0.08 },
     // slot: { mutator: new MutateThreadBinding(), probability: 0.02 },
+    // (MutateComputeLocation is in TVM's CPU defaults, not CUDA's.)
     { mutator: new MutateGemmKnob(), probability: 0.1 },
   ];
   return { rules, postprocs, mutators };

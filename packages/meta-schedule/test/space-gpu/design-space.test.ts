@@ -5,21 +5,9 @@
 import { conv2d, gemmReluAdd, matmul, vectorAdd } from "@tessera/ir";
 import type { Schedule, Trace } from "@tessera/schedule";
 import { describe, expect, it } from "vitest";
-import {
-  COOPERATIVE_FETCH,
-  LAUNCH_BOUNDS,
-  OPERAND_SLICES,
-  PostOrderApply,
-  SHARED_TRANSPOSE,
-  SOFTWARE_PIPELINE,
-  type ScheduleRule,
-  SpaceGenerationError,
-  TILING_STRUCTURE,
-  UNROLL_IMPLICIT,
-  blockNamesPostOrder,
-  tuneContext,
-  workloadOf,
-} from "../../src/index.js";
+import { PostOrderApply, type ScheduleRule, SpaceGenerationError, TVM_CUDA_TILING, replayWithPostprocs, tuneContext, workloadOf } from "../../src/index.js";
+import { COOPERATIVE_FETCH, LAUNCH_BOUNDS, OPERAND_SLICES, SHARED_TRANSPOSE, SOFTWARE_PIPELINE, TILING_STRUCTURE, UNROLL_IMPLICIT } from "../../src/rules/multi-level-tiling/annotations.js";
+import { blockNamesPostOrder } from "../../src/rules/multi-level-tiling/block-query.js";
 import { H100, spaceOf } from "./helpers.js";
 
 function kinds(trace: Trace): string[] {
@@ -46,25 +34,43 @@ describe("the default CUDA space of gemm+ReLU+add", () => {
     expect(names).not.toContain("relu");
     expect(names).not.toContain("add");
     expect(names).toEqual(expect.arrayContaining(["gemm", "A_shared", "B_shared", "matmul_local"]));
-    expect(sch.get(sch.getBlock("gemm")).annotations[TILING_STRUCTURE]).toBe("SSSSSSSRRRRS");
+    expect(sch.get(sch.getBlock("gemm")).annotations[TILING_STRUCTURE]).toBe("SSSSRRS");
     expect(count(kinds(trace), "ReverseComputeInline")).toBe(2);
   });
 
-  it("samples the tiles of i, j (8 levels) and k (4 levels), and every knob", () => {
+  it("samples threads, register tiles and the k chunk, the block/vthread and warp splits, and every knob", () => {
+    // Per spatial loop: threads and registers (categorical), [block, vthread] and [thread rows…] (perfect tiles).
     const tiles = trace.instructions.filter((i) => i.kind.name === "SamplePerfectTile").map((i) => i.attrs[0]);
-    expect(tiles).toEqual([8, 8, 4]);
+    expect(tiles).toEqual([2, 2, 2, 2]);
+    const categoricals = trace.instructions.filter((i) => i.kind.name === "SampleCategorical").map((i) => i.attrs[0]);
+    expect(categoricals.slice(0, 5)).toEqual([[8, 16, 32], [2, 4, 8], [8, 16, 32], [2, 4, 8], [8, 16]]);
     const keys = annotationKeys(trace);
     expect(count(keys, COOPERATIVE_FETCH)).toBe(2);
     // Only A is read across its rows (A[i, k]); B[k, j] is read along them.
     expect(count(keys, SHARED_TRANSPOSE)).toBe(1);
     for (const key of [OPERAND_SLICES, SOFTWARE_PIPELINE, LAUNCH_BOUNDS, UNROLL_IMPLICIT]) expect(count(keys, key)).toBe(1);
-    expect(count(kinds(trace), "SampleCategorical")).toBe(9);
+    expect(categoricals).toHaveLength(5 + 9);
   });
 
-  it("binds three blockIdx levels, the vthreads per axis and three threadIdx levels", () => {
+  it("binds blockIdx, the vthreads per axis and the fused thread levels", () => {
     const binds = trace.instructions.filter((i) => i.kind.name === "Bind").map((i) => i.attrs[0]);
     expect(binds).toEqual(["blockIdx.x", "vthread.y", "vthread.x", "threadIdx.x"]);
   });
+});
+
+describe("the samples of the default CUDA space at 2048³", () => {
+  it("are mostly valid (threads sampled in range), where TVM's tiling rarely is", () => {
+    const validOf = (opts: Parameters<typeof spaceOf>[1]) => {
+      const { ctx, gen, spaces } = spaceOf(gemmReluAdd(2048).func, opts);
+      let valid = 0;
+      for (let seed = 1; seed <= 16; seed++) {
+        if (replayWithPostprocs(ctx, spaces[0]!.trace, gen.postprocs, { seed, freshDecisions: true }).ok) valid++;
+      }
+      return valid;
+    };
+    expect(validOf({})).toBeGreaterThanOrEqual(11);
+    expect(validOf({ tiling: TVM_CUDA_TILING })).toBeLessThanOrEqual(4);
+  }, 60_000);
 });
 
 describe("the default CUDA space of other workloads", () => {
@@ -72,7 +78,7 @@ describe("the default CUDA space of other workloads", () => {
     const { spaces } = spaceOf(matmul(128, 64, 32).func);
     expect(spaces).toHaveLength(1);
     const trace = spaces[0]!.trace;
-    expect(trace.instructions.filter((i) => i.kind.name === "SamplePerfectTile").map((i) => i.attrs[0])).toEqual([8, 8, 4]);
+    expect(trace.instructions.filter((i) => i.kind.name === "SamplePerfectTile").map((i) => i.attrs[0])).toEqual([2, 2, 2, 2]);
     expect(count(annotationKeys(trace), COOPERATIVE_FETCH)).toBe(2);
   });
 
@@ -82,8 +88,11 @@ describe("the default CUDA space of other workloads", () => {
     const names = blockNamesPostOrder(sch.func);
     expect(names).not.toContain("PaddedX");
     expect(names).toEqual(expect.arrayContaining(["Y", "PaddedX_shared", "W_shared"]));
-    const tiles = sch.trace.instructions.filter((i) => i.kind.name === "SamplePerfectTile").map((i) => i.attrs[0]);
-    expect(tiles).toEqual([8, 8, 8, 8, 4, 4, 4]);
+    // Threads per loop in a range that keeps 3 non-unit spatial loops within 64–1024 threads: 4–8 each.
+    const categoricals = sch.trace.instructions.filter((i) => i.kind.name === "SampleCategorical").map((i) => i.attrs[0]);
+    expect(categoricals.filter((_, k) => k < 8 && k % 2 === 0)).toEqual([[1], [4, 8], [7], [7]]);
+    // The k chunks: divisors of 8 from 8, of 3 up to 16 (none from 8).
+    expect(categoricals.slice(8, 11)).toEqual([[8], [1, 3], [1, 3]]);
     // W[c, ric, rkh, rkw] is read across c: it may be transposed; the padded input is not.
     expect(count(annotationKeys(sch.trace), SHARED_TRANSPOSE)).toBe(1);
     // The four vthread loops are fused into vthread.x (more axes than x, y, z).

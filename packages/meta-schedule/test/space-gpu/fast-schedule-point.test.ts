@@ -8,22 +8,25 @@
  */
 import { codegenCuda, lower } from "@tessera/codegen";
 import { FAST_PARAMS, fastSchedule } from "@tessera/corpus";
-import { gemmReluAdd } from "@tessera/ir";
+import { gemmReluAdd, structuralEqual } from "@tessera/ir";
+import { Trace } from "@tessera/schedule";
 import { describe, expect, it } from "vitest";
 import { loweredModuleFor, replayWithPostprocs } from "../../src/index.js";
 import { spaceOf, withForcedDecisions } from "./helpers.js";
 
-/** Tiles of i and j over [block ×3, vthread, thread ×3, registers], of k over [chunk ×3, inner]. */
+/** Perfect tiles in trace order: i's [block, vthread] and [thread rows of a warp…], then j's. */
 export const FAST_TILES = [
-  [1, 1, 8, 4, 1, 4, 4, 4],
-  [1, 1, 16, 2, 1, 2, 8, 4],
-  [1, 1, 256, 8],
+  [8, 4],
+  [4, 4],
+  [16, 2],
+  [2, 8],
 ];
 /**
- * Categorical choices in trace order: A fetch width, via registers, transposed; B fetch width,
- * via registers; operand slices; pipeline; launch bounds; unroll budget (implicit).
+ * Categorical choices in trace order: i's threads and register tile, j's, the k chunk; then A's
+ * fetch width, via registers, transposed; B's fetch width, via registers; operand slices;
+ * pipeline; launch bounds; unroll budget (implicit).
  */
-export const FAST_CHOICES = [4, 1, 1, 4, 1, 1, 1, 1, 2048];
+export const FAST_CHOICES = [16, 4, 16, 4, 8, 4, 1, 1, 4, 1, 1, 1, 1, 2048];
 
 /** Loop-variable numbers erased (the space splits into more levels), register declarations gathered apart. */
 function normalized(cuda: string): { body: string; registers: string[] } {
@@ -49,6 +52,14 @@ describe("the fast gemm schedule as a point of the default CUDA space", () => {
     const b = normalized(fast);
     expect(a.registers).toEqual(b.registers);
     expect(a.body).toBe(b.body);
+  });
+
+  it("survives the database's JSON round trip of its whole trace (postprocessing included)", () => {
+    if (!out.ok) throw new Error(out.detail);
+    const json = JSON.stringify(out.sch.trace.toJSON());
+    const again = replayWithPostprocs(ctx, Trace.fromJSON(json), gen.postprocs, { seed: 2 });
+    if (!again.ok) throw new Error(again.detail);
+    expect(structuralEqual(again.sch.func, out.sch.func)).toBe(true);
   });
 
   it("has the fast schedule's key features", () => {

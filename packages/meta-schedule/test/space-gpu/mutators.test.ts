@@ -3,7 +3,8 @@ import { gemmReluAdd, vectorAdd } from "@tessera/ir";
 import { type Instruction, RandomEngine, type Trace } from "@tessera/schedule";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { COOPERATIVE_FETCH, GEMM_KNOB_KEYS, MutateGemmKnob, MutateTileSize, categoricalsFeeding, replayWithPostprocs } from "../../src/index.js";
+import { GEMM_KNOB_KEYS, MutateGemmKnob, MutateTileSize, categoricalsFeeding, categoricalsSplitting, replayWithPostprocs } from "../../src/index.js";
+import { COOPERATIVE_FETCH } from "../../src/rules/multi-level-tiling/annotations.js";
 import { spaceOf } from "./helpers.js";
 
 const { ctx, spaces } = spaceOf(gemmReluAdd(2048).func);
@@ -29,7 +30,7 @@ function changed(before: Trace, after: Trace): number[] {
 }
 
 describe("MutateTileSize", () => {
-  it("moves a divisor between two tiles of one decision (innermost within its bound), or changes a fetch width", () => {
+  it("moves a divisor between two tiles of one decision (innermost within its bound), or changes a fetch width or a sampled tile size", () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 10_000 }), fc.integer({ min: 1, max: 10_000 }), (sampleSeed, rngSeed) => {
         const trace = sampleTrace(sampleSeed);
@@ -45,10 +46,10 @@ describe("MutateTileSize", () => {
           expect(y.filter((t, k) => t !== x[k])).toHaveLength(2);
           expect(y.at(-1)!).toBeLessThanOrEqual(before.inst.attrs[1] as number);
         } else {
-          expect(categoricalsFeeding(trace, new Set([COOPERATIVE_FETCH]))).toContain(before.inst);
+          expect([...categoricalsFeeding(trace, new Set([COOPERATIVE_FETCH])), ...categoricalsSplitting(trace)]).toContain(before.inst);
         }
       }),
-      { numRuns: 40, seed: 3 },
+      { numRuns: 25, seed: 3 },
     );
   });
 

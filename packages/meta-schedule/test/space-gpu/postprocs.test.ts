@@ -11,6 +11,7 @@ import { describe, expect, it } from "vitest";
 import {
   ParallelizeVectorizeUnroll,
   RewriteParallelVectorizeUnroll,
+  TVM_CUDA_TILING,
   loweredModuleFor,
   replayWithPostprocs,
   tuneContext,
@@ -18,18 +19,21 @@ import {
 } from "../../src/index.js";
 import { H100, spaceOf, withForcedDecisions } from "./helpers.js";
 
-/** A matmul M×32×K point: 8×8 threads of 8×4 (M = 64) or 4×4 results, the whole k at once, direct fetches of width 4. */
-function fetchPoint(m: number, k: number) {
-  const func = matmul(m, 32, k).func;
+/**
+ * A 64×32×K matmul point: 8×8 threads, 8×2 rows (4 vthreads × 2 registers) by 1 column each, the
+ * whole k (K) per chunk, direct fetches of width 4 (A's tile: 64 rows of K).
+ */
+function fetchPoint(k: number) {
+  const func = matmul(64, 32, k).func;
   const { ctx, gen, spaces } = spaceOf(func);
-  const tiles = [[1, 1, 1, 1, 1, 2, 4, m / 8], [1, 1, 1, 1, 1, 2, 4, 4], [1, 1, 1, k]];
-  const trace = withForcedDecisions(spaces[0]!.trace, tiles, [4, 0, 0, 4, 0, 0, 0, 0, 0]);
+  const tiles = [[1, 4], [1, 8], [4, 1], [1, 8]];
+  const trace = withForcedDecisions(spaces[0]!.trace, tiles, [8, 2, 8, 1, k, 4, 0, 0, 4, 0, 0, 0, 0, 0]);
   return { func, out: replayWithPostprocs(ctx, trace, gen.postprocs, { seed: 1 }) };
 }
 
 describe("RewriteCooperativeFetch", () => {
   it("halves the fetch width until it divides the tile's rows (k = 6: float2 loads of A)", () => {
-    const { func, out } = fetchPoint(64, 6);
+    const { func, out } = fetchPoint(6);
     if (!out.ok) throw new Error(out.detail);
     const module = loweredModuleFor(out.sch.func)!;
     const cuda = codegenCuda(module).source;
@@ -40,7 +44,7 @@ describe("RewriteCooperativeFetch", () => {
   });
 
   it("falls back to scalar fetches when no width divides (k = 3)", () => {
-    const { func, out } = fetchPoint(64, 3);
+    const { func, out } = fetchPoint(3);
     if (!out.ok) throw new Error(out.detail);
     const module = loweredModuleFor(out.sch.func)!;
     expect(codegenCuda(module).source).not.toMatch(/\*\(float[24]\*\)\(A \+ /);
@@ -49,19 +53,19 @@ describe("RewriteCooperativeFetch", () => {
 });
 
 describe("VerifyGPUCode", () => {
-  it("rejects a sample with fewer threads per block than the tiling's low bound, naming it", () => {
-    const { ctx, gen, spaces } = spaceOf(gemmReluAdd(64).func);
-    const tiles = [[1, 1, 8, 1, 1, 2, 2, 2], [1, 1, 8, 1, 1, 2, 2, 2], [1, 1, 8, 8]];
-    const trace = withForcedDecisions(spaces[0]!.trace, tiles, [1, 0, 0, 1, 0, 0, 0, 0, 0]);
+  it("rejects a sample with fewer threads per block than the tiling's low bound, naming it (TVM's tiling)", () => {
+    const { ctx, gen, spaces } = spaceOf(gemmReluAdd(64).func, { tiling: TVM_CUDA_TILING });
+    const tiles = [[8, 1, 2, 2, 2], [8, 1, 2, 2, 2], [8, 8, 1]];
+    const trace = withForcedDecisions(spaces[0]!.trace, tiles, [1, 1, 0]);
     const out = replayWithPostprocs(ctx, trace, gen.postprocs, { seed: 1 });
     expect(out).toMatchObject({ ok: false, reason: "postproc verifyGpuCode: fewer threads per block than 64" });
   });
 
   it("rejects a sample that exceeds the shared memory, with the lowering's reason", () => {
     const { ctx, gen, spaces } = spaceOf(gemmReluAdd(2048).func);
-    // 512×512 block tiles, k chunks of 16: (512 + 512) × 16 floats = 64 KiB of shared memory.
-    const tiles = [[1, 1, 4, 2, 4, 2, 2, 16], [1, 1, 4, 2, 4, 2, 2, 16], [1, 1, 128, 16]];
-    const trace = withForcedDecisions(spaces[0]!.trace, tiles, [1, 0, 0, 1, 0, 0, 0, 0, 0]);
+    // 1024×1024 block tiles (4 vthreads × 32 threads × 8 registers a side), k chunks of 16: 128 KiB.
+    const tiles = [[2, 4], [1, 32], [2, 4], [1, 32]];
+    const trace = withForcedDecisions(spaces[0]!.trace, tiles, [32, 8, 32, 8, 16, 1, 0, 0, 1, 0, 0, 0, 0, 0]);
     const out = replayWithPostprocs(ctx, trace, gen.postprocs, { seed: 1 });
     expect(out.ok).toBe(false);
     if (!out.ok) expect(out.reason).toMatch(/^postproc verifyGpuCode: GpuVerifyError: .*shared memory/);
