@@ -3,8 +3,9 @@
  * too little spatial parallelism, a variant whose fused reduction loop is split `[None, t]` with
  * the inner part bound to `threadIdx.x` (t sampled from `threadExtents`), so that the threads of
  * a block reduce together. When the block can be fused into its consumer, the consumer's
- * innermost loop is bound to `threadIdx.x` too, the block is computed at the consumer's
- * outermost shared data-parallel loop, and its result kept in shared memory.
+ * innermost loop is bound to `threadIdx.x` too, the block is computed at the deepest of the
+ * leading data-parallel loops it lines up with in the consumer, and its result kept in shared
+ * memory.
  *
  * Returns two schedules, the variant first, then the input unchanged.
  *
