@@ -89,6 +89,7 @@ export class TaskPool<T, R> {
     if (pending === undefined || slot.worker === undefined) return;
     this.#arm(slot, pending.timeoutMs, (ms) => `timed out after ${ms / 1000} s`);
     const request: TaskRequest<T> = { type: "task", id: pending.id, task: pending.task };
+    slot.worker.setBusy(true);
     slot.worker.post(request);
   }
 
@@ -137,6 +138,7 @@ export class TaskPool<T, R> {
     slot.current = undefined;
     pending?.resolve(outcome);
     this.#dispatch();
+    if (slot.current === undefined) slot.worker?.setBusy(false);
   }
 
   /** Kills every worker; queued and running tasks fail. Idempotent. */
