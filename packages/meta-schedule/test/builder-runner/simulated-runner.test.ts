@@ -2,8 +2,9 @@ import { type LoweredModule, lower, target } from "@tessera/codegen";
 import { fastSchedule, manualSchedule, naiveSchedule, scheduleCorpus } from "@tessera/corpus";
 import { IRMutator, type PrimExpr, isFloat } from "@tessera/ir";
 import type { Schedule } from "@tessera/schedule";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type RunnerInput, type RunnerResult, SimulatedRunner, argsInfoOf, estimateLatency, meanRunSecs } from "../../src/index.js";
+import { type RunnerInput, type RunnerResult, SimulatedRunner, argsInfoOf, estimateLatency, gpuSpecOf, meanRunSecs } from "../../src/index.js";
 
 function candidate(sch: Schedule | LoweredModule, targetName = "nvidia/h100"): RunnerInput {
   const lowered = "kernels" in sch ? sch : lower(sch, targetName);
@@ -84,6 +85,31 @@ describe("SimulatedRunner", () => {
     expect(results[0]!.ok).toBe(true);
     expect(results[1]!.ok).toBe(false);
     expect(results[1]!.ok === false && results[1]!.error).toMatch(/wrong result in the simulator: .*mismatching element/);
+  });
+
+  it("property: no estimate beats the GPU's FP32 peak or its DRAM bandwidth, for random manual schedules on random targets", () => {
+    const params = fc.record({
+      tileX: fc.constantFrom(32, 64),
+      tileY: fc.constantFrom(32, 64),
+      tileK: fc.constantFrom(8, 16),
+      threadTileX: fc.constantFrom(2, 4),
+      threadTileY: fc.constantFrom(2, 4),
+      threadTileK: fc.constant(1),
+    });
+    fc.assert(
+      fc.property(params, fc.constantFrom("nvidia/h100", "nvidia/a100", "nvidia/tesla-t4"), (p, targetName) => {
+        const t = target(targetName);
+        const spec = gpuSpecOf(t);
+        const lowered = lower(manualSchedule(256, p), t);
+        const estimate = estimateLatency(lowered);
+        const flops = 2 * 256 ** 3;
+        expect(estimate.seconds).toBeGreaterThanOrEqual(flops / (spec.smCount * spec.fp32LanesPerSM * 2 * spec.clockHz));
+        expect(estimate.seconds).toBeGreaterThanOrEqual((4 * 4 * 256 * 256) / spec.dramBytesPerSec);
+        // Deterministic: the same module gives the same number.
+        expect(estimateLatency(lowered).seconds).toBe(estimate.seconds);
+      }),
+      { numRuns: 6, seed: 7 },
+    );
   });
 
   it("fails a candidate without a lowered module with the reason", async () => {
