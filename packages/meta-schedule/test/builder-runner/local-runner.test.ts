@@ -1,4 +1,5 @@
 import { fileURLToPath } from "node:url";
+import { cuda } from "@tessera/runtime";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   type ArgInfo,
@@ -88,6 +89,13 @@ describe("LocalRunner process isolation (fake backend, no GPU)", () => {
     runner = new LocalRunner({ backendModule: "/nonexistent/backend.ts" });
     const [result] = await runner.run([candidate("ok")]);
     expect(errorOf(result)).toMatch(/nonexistent\/backend\.ts/);
+  });
+
+  it.skipIf(cuda.available())("without a GPU, the default backend fails every candidate with the reason, starting no child", async () => {
+    runner = new LocalRunner();
+    const results = await runner.run([candidate("a"), candidate("b")]);
+    for (const r of results) expect(errorOf(r)).toMatch(/no CUDA device to measure on .*use the SimulatedRunner/);
+    expect(runner.childrenStarted).toBe(0);
   });
 
   it("rejects a bad evaluator configuration and an input without an artifact", async () => {

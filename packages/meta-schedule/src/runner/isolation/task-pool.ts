@@ -90,7 +90,12 @@ export class TaskPool<T, R> {
     this.#arm(slot, pending.timeoutMs, (ms) => `timed out after ${ms / 1000} s`);
     const request: TaskRequest<T> = { type: "task", id: pending.id, task: pending.task };
     slot.worker.setBusy(true);
-    slot.worker.post(request);
+    try {
+      slot.worker.post(request);
+    } catch (err) {
+      // Not structured-cloneable (a function, a class instance the worker cannot rebuild...).
+      this.#finish(slot, { ok: false, kind: "error", error: `the task cannot be sent to the worker: ${err instanceof Error ? err.message : String(err)}` });
+    }
   }
 
   #arm(slot: Slot<T, R>, ms: number, why: (ms: number) => string): void {
