@@ -27,6 +27,8 @@ export interface LocalBuilderOptions {
   readonly compile?: CompileMode | "auto";
   /** Compile cache directory, or false for none; default the runtime's. */
   readonly cacheDir?: string | false;
+  /** The GPU whose architecture `compile: "device"` compiles for (default 0). */
+  readonly deviceOrdinal?: number;
   /** Keep the lowered module in the artifact (the simulated runner needs it); default true. */
   readonly keepLowered?: boolean;
   /** The worker's code, when not the default `build-worker` beside this module (see entry-point.ts). */
@@ -80,7 +82,11 @@ export class LocalBuilder implements Builder {
     const workers = opts.maxWorkers ?? Math.min(8, availableParallelism());
     if (!Number.isInteger(workers) || workers < 0) throw new RangeError(`LocalBuilder: maxWorkers must be a non-negative integer, got ${workers}`);
     this.compileMode = resolveCompileMode(opts.compile ?? "auto");
-    this.#compile = new CompileStep({ mode: this.compileMode, ...(opts.cacheDir === undefined ? {} : { cacheDir: opts.cacheDir }) });
+    this.#compile = new CompileStep({
+      mode: this.compileMode,
+      ...(opts.cacheDir === undefined ? {} : { cacheDir: opts.cacheDir }),
+      ...(opts.deviceOrdinal === undefined ? {} : { deviceOrdinal: opts.deviceOrdinal }),
+    });
     this.#workers = workers;
     // Resolved now, so that a missing worker entry is reported at construction.
     this.#entry = workers > 0 ? (opts.workerEntry ?? buildWorkerEntry()) : undefined;
