@@ -71,7 +71,10 @@ export class LocalBuilder implements Builder {
   readonly #opts: LocalBuilderOptions;
   readonly #compile: CompileStep;
   readonly #workers: number;
+  readonly #entry: EntryPoint | undefined;
   #pool: TaskPool<GenerateTask, GeneratedArtifact> | undefined;
+  /** Workers of pools disposed before the current one. */
+  #spawnedBefore = 0;
   #warned = false;
 
   constructor(opts: LocalBuilderOptions = {}) {
@@ -92,9 +95,6 @@ export class LocalBuilder implements Builder {
     this.#entry = workers > 0 ? (opts.workerEntry ?? buildWorkerEntry()) : undefined;
   }
 
-  readonly #entry: EntryPoint | undefined;
-  #spawnedBefore = 0;
-
   /** Worker threads started so far (0 before the first build, and when lowering in-process). */
   get workersStarted(): number {
     return this.#spawnedBefore + (this.#pool?.spawned ?? 0);
@@ -106,6 +106,7 @@ export class LocalBuilder implements Builder {
     return this.#pool;
   }
 
+  /** One result per input, in order; `buildMs` is each candidate's wall time from the start of the batch (queueing included). */
   async build(inputs: readonly BuilderInput[]): Promise<BuilderResult[]> {
     this.#warnAboutThreadPool(inputs.length);
     return Promise.all(inputs.map((input, i) => this.#buildOne(input, i)));
@@ -120,9 +121,10 @@ export class LocalBuilder implements Builder {
     const generated = await this.#generate(task);
     if (!generated.ok) return { ok: false, error: generated.kind === "timeout" ? `lowering ${generated.error}` : generated.error, buildMs: elapsed() };
     const artifact: GeneratedArtifact = generated.value;
-    const compiling = this.#compile.compile(artifact.source, input.target, artifact.name);
-    if (compiling === undefined) return { ok: true, artifact, buildMs: elapsed() };
     try {
+      // Inside the try: choosing what to compile for can fail too (a target newer than the GPU).
+      const compiling = this.#compile.compile(artifact.source, input.target, artifact.name);
+      if (compiling === undefined) return { ok: true, artifact, buildMs: elapsed() };
       const compiled = await withTimeout(compiling, this.timeoutMs, "compilation");
       const built: BuiltArtifact = { ...artifact, image: compiled.image, arch: compiled.arch };
       return { ok: true, artifact: built, buildMs: elapsed() };
