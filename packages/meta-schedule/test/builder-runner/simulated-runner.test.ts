@@ -1,5 +1,5 @@
 import { type LoweredModule, lower, target } from "@tessera/codegen";
-import { fastSchedule, manualSchedule, naiveSchedule, scheduleCorpus } from "@tessera/corpus";
+import { fastSchedule, manualSchedule, naiveSchedule, pipelinedGemmSchedule, scheduleCorpus } from "@tessera/corpus";
 import { IRMutator, type PrimExpr, isFloat } from "@tessera/ir";
 import type { Schedule } from "@tessera/schedule";
 import fc from "fast-check";
@@ -50,6 +50,17 @@ describe("SimulatedRunner", () => {
     expect(manual.profile.sharedWavefronts).toBeGreaterThan(4 * manual.profile.idealSharedWavefronts);
     // 2·2048³ flops of the gemm, plus the ReLU and the add.
     expect(naive.profile.flops * naive.profile.threadsPerBlock * naive.profile.blocks).toBe(2 * 2048 ** 3 + 2 * 2048 ** 2);
+  });
+
+  it("counts asynchronous copies (cp.async) as global reads and shared writes, with the same footprint as plain copies", () => {
+    const plain = estimateLatency(lower(pipelinedGemmSchedule(256), "nvidia/h100")).kernels[0]!.profile;
+    const asyncCopies = lower(pipelinedGemmSchedule(256, { stages: [0, 0, 2], order: [0, 1, 2], asyncStages: [0] }), "nvidia/h100");
+    expect(JSON.stringify(asyncCopies.kernels.map((k) => k.body))).toContain("ptx_cp_async");
+    const profile = estimateLatency(asyncCopies).kernels[0]!.profile;
+    expect(profile.globalFootprintBytes).toBe(4 * 4 * 256 * 256);
+    expect(profile.globalFootprintBytes).toBe(plain.globalFootprintBytes);
+    expect(profile.globalLines).toBeCloseTo(plain.globalLines, 6);
+    expect(profile.sharedWavefronts).toBeCloseTo(plain.sharedWavefronts, 6);
   });
 
   it("estimates for the target it is given: a T4 is slower than an H100", async () => {

@@ -43,7 +43,7 @@ export interface KernelProfile {
   readonly localElements: number;
   /** The largest local buffer: independent accumulators, a measure of instruction-level parallelism. */
   readonly largestLocalBuffer: number;
-  /** Bytes of the distinct global buffers the kernel touches (what must come from DRAM at least once). */
+  /** Bytes of the kernel's buffer arguments (what must come from or go to DRAM at least once). */
   readonly globalFootprintBytes: number;
   readonly minBlocksPerSM: number | undefined;
 }
@@ -81,7 +81,6 @@ class ProfileWalker {
   barriers = 0;
   localElements = 0;
   largestLocalBuffer = 0;
-  readonly #globalBuffers = new Map<Var, number>();
   #liveLocal = 0;
   #multiplicity = 1;
   readonly #envs: Map<Var, number>[] = Array.from({ length: SAMPLES }, () => new Map());
@@ -96,12 +95,6 @@ class ProfileWalker {
     this.#block = kernel.launch.block;
     this.#threads = this.#block[0] * this.#block[1] * this.#block[2];
     this.#warps = Math.ceil(this.#threads / WARP);
-  }
-
-  get globalFootprintBytes(): number {
-    let sum = 0;
-    for (const bytes of this.#globalBuffers.values()) sum += bytes;
-    return sum;
   }
 
   /** Sets the thread variables of sample `s` to lane `lane` of the sample's warp; false for a lane past the block. */
@@ -141,7 +134,6 @@ class ProfileWalker {
     if (scope === "local" || scope === "warp") return;
     this.memoryInstructions += this.#multiplicity;
     const elementBytes = bytesOfElement(a.buffer) / lanesOf(a.buffer.dtype);
-    if (scope === "global") this.#globalBuffers.set(a.buffer.data, elementsOf(a.buffer) * bytesOfElement(a.buffer));
     let lines = 0;
     let wavefronts = 0;
     let ideal = 0;
@@ -405,7 +397,7 @@ export function profileKernel(kernel: DeviceKernel): KernelProfile {
     barriers: walker.barriers,
     localElements: walker.localElements,
     largestLocalBuffer: walker.largestLocalBuffer,
-    globalFootprintBytes: walker.globalFootprintBytes,
+    globalFootprintBytes: kernel.params.reduce((sum, p) => sum + (p.kind === "buffer" ? elementsOf(p.buffer) * bytesOfElement(p.buffer) : 0), 0),
     minBlocksPerSM: kernel.launch.minBlocksPerSM,
   };
 }
