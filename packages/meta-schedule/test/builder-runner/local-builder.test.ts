@@ -47,6 +47,11 @@ describe("LocalBuilder (worker threads)", () => {
       expect(printTVMScript(artifact.lowered!.source)).toBe(printTVMScript(inputs[i]!.func));
       expect(artifact.hostPlan!.kernelArguments).toHaveLength(expected.kernels.length);
     });
+    // The annotations crossed both ways (MetaSchedule's unroll pragmas, launch bounds, pipelines).
+    const unrolled = printTVMScript(artifactOf(results[entries.findIndex((e) => e.name === "gemm_relu_add_unrolled")]).lowered!.source);
+    expect(unrolled).toContain('"pragma_auto_unroll_max_step": 512');
+    const pipelined = printTVMScript(artifactOf(results[entries.findIndex((e) => e.name === "gemm_relu_add_pipelined")]).lowered!.source);
+    expect(pipelined).toContain("software_pipeline_stage");
   });
 
   it("records a candidate that fails to lower with the lowering error's message, and builds the others", async () => {
