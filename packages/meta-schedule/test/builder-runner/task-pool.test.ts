@@ -47,6 +47,13 @@ describe("TaskPool of worker threads", () => {
     expect(await pool.run(rendezvous(1, 1000), 60_000)).toEqual({ ok: true, value: true });
   });
 
+  it("fails the task of a worker that never gets ready, and replaces the worker", async () => {
+    const silent = resolveEntryPoint(import.meta.url, { module: "silent-worker", bundle: "unused.mjs" });
+    pool = new TaskPool({ kind: "thread", entry: silent, size: 1, startTimeoutMs: 1500 });
+    const outcome = await pool.run(rendezvous(1, 1000), 60_000);
+    expect(outcome).toEqual({ ok: false, kind: "crash", error: "the worker did not start within 1.5 s" });
+  });
+
   it("rejects a pool without workers", () => {
     expect(() => new TaskPool({ kind: "thread", entry, size: 0 })).toThrow(/size must be a positive integer/);
   });

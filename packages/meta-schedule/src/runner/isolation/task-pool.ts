@@ -8,7 +8,7 @@ import { isWorkerMessage, type TaskRequest } from "./protocol.js";
 
 export type TaskOutcome<R> =
   | { readonly ok: true; readonly value: R }
-  /** `error`: the task threw; `timeout`: it outlived its limit; `crash`: its worker died under it. */
+  /** `error`: the task threw; `timeout`: it outlived its limit; `crash`: its worker died under it or never started. */
   | { readonly ok: false; readonly kind: "error" | "timeout" | "crash"; readonly error: string };
 
 export interface TaskPoolOptions extends SpawnOptions {
@@ -81,13 +81,13 @@ export class TaskPool<T, R> {
     });
     slot.worker = worker;
     // Until the worker is ready, the task's clock is the start limit.
-    this.#arm(slot, this.#opts.startTimeoutMs ?? 120_000, (ms) => `the worker did not start within ${ms / 1000} s`);
+    this.#arm(slot, this.#opts.startTimeoutMs ?? 120_000, "crash", (ms) => `the worker did not start within ${ms / 1000} s`);
   }
 
   #post(slot: Slot<T, R>): void {
     const pending = slot.current;
     if (pending === undefined || slot.worker === undefined) return;
-    this.#arm(slot, pending.timeoutMs, (ms) => `timed out after ${ms / 1000} s`);
+    this.#arm(slot, pending.timeoutMs, "timeout", (ms) => `timed out after ${ms / 1000} s`);
     const request: TaskRequest<T> = { type: "task", id: pending.id, task: pending.task };
     slot.worker.setBusy(true);
     try {
@@ -98,11 +98,11 @@ export class TaskPool<T, R> {
     }
   }
 
-  #arm(slot: Slot<T, R>, ms: number, why: (ms: number) => string): void {
+  #arm(slot: Slot<T, R>, ms: number, kind: "timeout" | "crash", why: (ms: number) => string): void {
     clearTimeout(slot.timer);
     slot.timer = setTimeout(() => {
       this.#replace(slot);
-      this.#finish(slot, { ok: false, kind: "timeout", error: why(ms) });
+      this.#finish(slot, { ok: false, kind, error: why(ms) });
     }, ms);
   }
 
