@@ -1,6 +1,6 @@
 import { type LoweredModule, lower, target } from "@tessera/codegen";
 import { fastSchedule, manualSchedule, naiveSchedule, pipelinedGemmSchedule, scheduleCorpus } from "@tessera/corpus";
-import { IRMutator, type PrimExpr, isFloat } from "@tessera/ir";
+import { IRMutator, type PrimExpr, gemmReluAdd, isFloat } from "@tessera/ir";
 import type { Schedule } from "@tessera/schedule";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -96,6 +96,17 @@ describe("SimulatedRunner", () => {
     expect(results[0]!.ok).toBe(true);
     expect(results[1]!.ok).toBe(false);
     expect(results[1]!.ok === false && results[1]!.error).toMatch(/wrong result in the simulator: .*mismatching element/);
+  });
+
+  it("checks numerics against the workload's unscheduled function when given one", async () => {
+    const good = lower(naiveSchedule(32), "nvidia/h100");
+    const scheduled = good.source;
+    const mutator = new BreakAdditions();
+    const wrongReference = { ...scheduled, body: mutator.visitStmt(scheduled.body) };
+    const right = await new SimulatedRunner({ checkNumerics: { reference: gemmReluAdd(32).func } }).run([candidate(good)]);
+    expect(right[0]!.ok).toBe(true);
+    const wrong = await new SimulatedRunner({ checkNumerics: { reference: wrongReference } }).run([candidate(good)]);
+    expect(wrong[0]!.ok === false && wrong[0]!.error).toMatch(/wrong result in the simulator/);
   });
 
   it("property: no estimate beats the GPU's FP32 peak or its DRAM bandwidth, for random manual schedules on random targets", () => {
