@@ -7,9 +7,11 @@ import {
   LocalRunner,
   type RunnerInput,
   type RunnerResult,
+  TaskPool,
   firstResultChecker,
   randomArgsFor,
   referenceChecker,
+  runnerChildEntry,
 } from "../../src/index.js";
 
 const FAKE_BACKEND = fileURLToPath(new URL("./fake-backend.ts", import.meta.url));
@@ -96,6 +98,16 @@ describe("LocalRunner process isolation (fake backend, no GPU)", () => {
     const results = await runner.run([candidate("a"), candidate("b")]);
     for (const r of results) expect(errorOf(r)).toMatch(/no CUDA device to measure on .*use the SimulatedRunner/);
     expect(runner.childrenStarted).toBe(0);
+  });
+
+  it.skipIf(cuda.available())("the child's default GPU backend loads, and says there is no CUDA device", async () => {
+    const pool = new TaskPool<unknown, unknown>({ kind: "process", entry: runnerChildEntry(), size: 1 });
+    try {
+      const outcome = await pool.run({ artifact: candidate("x").artifact, argsInfo: ARGS, evaluator: { number: 1, repeat: 1, minRepeatMs: 0 }, seed: 0, returnOutputs: false, deviceOrdinal: 0 }, 60_000);
+      expect(outcome).toEqual({ ok: false, kind: "error", error: expect.stringMatching(/FatalTaskError: no CUDA device in the runner's process/) });
+    } finally {
+      await pool.dispose();
+    }
   });
 
   it("rejects a bad evaluator configuration and an input without an artifact", async () => {
