@@ -20,8 +20,8 @@ import {
   lanesOf,
   mulberry32,
 } from "@tessera/ir";
-import { warpAccessCost } from "@tessera/simulator";
 import { evaluate } from "./expr-eval.js";
+import { INACTIVE, WARP, contiguousCost, globalLines, laneThreadIndex, sharedWavefronts } from "./warp-cost.js";
 
 export interface KernelProfile {
   readonly name: string;
@@ -48,9 +48,6 @@ export interface KernelProfile {
   readonly minBlocksPerSM: number | undefined;
 }
 
-const WARP = 32;
-const LINE_BYTES = 128;
-const INACTIVE = -1;
 /** Sampled points per access and per condition. */
 const SAMPLES = 8;
 
@@ -88,28 +85,22 @@ class ProfileWalker {
   /** Thread index variables by tag, as the kernel's thread_extent attributes name them. */
   readonly #threadVars = new Map<string, Var>();
   readonly #block: readonly [number, number, number];
-  readonly #threads: number;
   readonly #warps: number;
 
   constructor(kernel: DeviceKernel) {
     this.#block = kernel.launch.block;
-    this.#threads = this.#block[0] * this.#block[1] * this.#block[2];
-    this.#warps = Math.ceil(this.#threads / WARP);
+    this.#warps = Math.ceil((this.#block[0] * this.#block[1] * this.#block[2]) / WARP);
   }
 
   /** Sets the thread variables of sample `s` to lane `lane` of the sample's warp; false for a lane past the block. */
   #placeLane(s: number, lane: number): boolean {
-    const linear = (s % this.#warps) * WARP + lane;
-    if (linear >= this.#threads) return false;
-    const [bx, by] = this.#block;
+    const index = laneThreadIndex(s % this.#warps, lane, this.#block);
+    if (index === undefined) return false;
     const env = this.#envs[s]!;
-    const set = (tag: string, value: number): void => {
+    (["threadIdx.x", "threadIdx.y", "threadIdx.z"] as const).forEach((tag, axis) => {
       const v = this.#threadVars.get(tag);
-      if (v !== undefined) env.set(v, value);
-    };
-    set("threadIdx.x", linear % bx);
-    set("threadIdx.y", Math.floor(linear / bx) % by);
-    set("threadIdx.z", Math.floor(linear / (bx * by)));
+      if (v !== undefined) env.set(v, index[axis]!);
+    });
     return true;
   }
 
@@ -149,27 +140,16 @@ class ProfileWalker {
         if (index === undefined) known = false;
         addresses[lane] = index === undefined ? INACTIVE : Math.max(0, index * elementBytes);
       }
-      const activeLanes = addresses.filter((x) => x !== INACTIVE).length;
-      if (!known || activeLanes === 0) {
-        // Unknown addresses: assume the best case, contiguous lanes.
-        const best = Math.ceil((WARP * a.widthBytes) / LINE_BYTES);
+      if (!known || addresses.every((x) => x === INACTIVE)) {
+        const best = contiguousCost(a.widthBytes);
         lines += best;
         wavefronts += best;
         ideal += best;
-        continue;
-      }
-      if (scope === "global") {
-        const touched = new Set<number>();
-        for (const address of addresses) {
-          if (address === INACTIVE) continue;
-          for (let line = Math.floor(address / LINE_BYTES); line <= Math.floor((address + a.widthBytes - 1) / LINE_BYTES); line++) touched.add(line);
-        }
-        lines += touched.size;
-      } else {
-        const cost = warpAccessCost(addresses, Math.min(a.widthBytes, 16), a.kind);
-        const split = Math.max(1, a.widthBytes / 16);
-        wavefronts += cost.wavefronts * split;
-        ideal += cost.idealWavefronts * split;
+      } else if (scope === "global") lines += globalLines(addresses, a.widthBytes);
+      else {
+        const cost = sharedWavefronts(addresses, a.widthBytes, a.kind);
+        wavefronts += cost.wavefronts;
+        ideal += cost.ideal;
       }
     }
     if (scope === "global") this.globalLines += (this.#multiplicity * lines) / SAMPLES;
