@@ -40,19 +40,18 @@ export class CompileStep {
       mode === "device" ? compileTargetFor(target, cuda.device(this.opts.deviceOrdinal ?? 0)) : { arch: target.arch, output: "cubin" as const };
     const backend: CompileBackend | "auto" = mode === "nvcc" ? "nvcc" : "auto";
     const key = createHash("sha256").update(`${backend}\0${where.arch}\0${where.output}\0`).update(source).digest("hex");
-    let pending = this.#inFlight.get(key);
-    if (pending === undefined) {
-      pending = compileCuda(source, {
-        arch: where.arch,
-        output: where.output,
-        backend,
-        cache: this.opts.cacheDir ?? true,
-        name: `${name}.cu`,
-      }).then((c) => ({ image: c.image, arch: c.target }));
-      // A failed compile may succeed later (e.g. after a transient error): forget it.
-      pending.catch(() => this.#inFlight.delete(key));
-      this.#inFlight.set(key, pending);
-    }
-    return pending;
+    const known = this.#inFlight.get(key);
+    if (known !== undefined) return known;
+    const compiling: Promise<CompiledImage> = compileCuda(source, {
+      arch: where.arch,
+      output: where.output,
+      backend,
+      cache: this.opts.cacheDir ?? true,
+      name: `${name}.cu`,
+    }).then((c) => ({ image: c.image, arch: c.target }));
+    // A failed compile may succeed later (e.g. after a transient error): forget it.
+    compiling.catch(() => this.#inFlight.delete(key));
+    this.#inFlight.set(key, compiling);
+    return compiling;
   }
 }

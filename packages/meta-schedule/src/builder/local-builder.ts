@@ -27,6 +27,8 @@ export interface LocalBuilderOptions {
   readonly compile?: CompileMode | "auto";
   /** Compile cache directory, or false for none; default the runtime's. */
   readonly cacheDir?: string | false;
+  /** The GPU whose architecture `compile: "device"` compiles for (default 0). */
+  readonly deviceOrdinal?: number;
   /** Keep the lowered module in the artifact (the simulated runner needs it); default true. */
   readonly keepLowered?: boolean;
   /** The worker's code, when not the default `build-worker` beside this module (see entry-point.ts). */
@@ -69,7 +71,10 @@ export class LocalBuilder implements Builder {
   readonly #opts: LocalBuilderOptions;
   readonly #compile: CompileStep;
   readonly #workers: number;
+  readonly #entry: EntryPoint | undefined;
   #pool: TaskPool<GenerateTask, GeneratedArtifact> | undefined;
+  /** Workers of pools disposed before the current one. */
+  #spawnedBefore = 0;
   #warned = false;
 
   constructor(opts: LocalBuilderOptions = {}) {
@@ -80,14 +85,15 @@ export class LocalBuilder implements Builder {
     const workers = opts.maxWorkers ?? Math.min(8, availableParallelism());
     if (!Number.isInteger(workers) || workers < 0) throw new RangeError(`LocalBuilder: maxWorkers must be a non-negative integer, got ${workers}`);
     this.compileMode = resolveCompileMode(opts.compile ?? "auto");
-    this.#compile = new CompileStep({ mode: this.compileMode, ...(opts.cacheDir === undefined ? {} : { cacheDir: opts.cacheDir }) });
+    this.#compile = new CompileStep({
+      mode: this.compileMode,
+      ...(opts.cacheDir === undefined ? {} : { cacheDir: opts.cacheDir }),
+      ...(opts.deviceOrdinal === undefined ? {} : { deviceOrdinal: opts.deviceOrdinal }),
+    });
     this.#workers = workers;
     // Resolved now, so that a missing worker entry is reported at construction.
     this.#entry = workers > 0 ? (opts.workerEntry ?? buildWorkerEntry()) : undefined;
   }
-
-  readonly #entry: EntryPoint | undefined;
-  #spawnedBefore = 0;
 
   /** Worker threads started so far (0 before the first build, and when lowering in-process). */
   get workersStarted(): number {
@@ -100,6 +106,7 @@ export class LocalBuilder implements Builder {
     return this.#pool;
   }
 
+  /** One result per input, in order; `buildMs` is each candidate's wall time from the start of the batch (queueing included). */
   async build(inputs: readonly BuilderInput[]): Promise<BuilderResult[]> {
     this.#warnAboutThreadPool(inputs.length);
     return Promise.all(inputs.map((input, i) => this.#buildOne(input, i)));
@@ -114,9 +121,10 @@ export class LocalBuilder implements Builder {
     const generated = await this.#generate(task);
     if (!generated.ok) return { ok: false, error: generated.kind === "timeout" ? `lowering ${generated.error}` : generated.error, buildMs: elapsed() };
     const artifact: GeneratedArtifact = generated.value;
-    const compiling = this.#compile.compile(artifact.source, input.target, artifact.name);
-    if (compiling === undefined) return { ok: true, artifact, buildMs: elapsed() };
     try {
+      // Inside the try: choosing what to compile for can fail too (a target newer than the GPU).
+      const compiling = this.#compile.compile(artifact.source, input.target, artifact.name);
+      if (compiling === undefined) return { ok: true, artifact, buildMs: elapsed() };
       const compiled = await withTimeout(compiling, this.timeoutMs, "compilation");
       const built: BuiltArtifact = { ...artifact, image: compiled.image, arch: compiled.arch };
       return { ok: true, artifact: built, buildMs: elapsed() };

@@ -10,7 +10,7 @@ import type { ArgInfo } from "../arg-info.js";
 import { argInfoToJSON } from "../arg-info.js";
 import type { RunnerInput } from "./runner.js";
 
-export interface Tolerance {
+export interface CheckTolerance {
   /** Relative tolerance (default 1e-4). */
   readonly rtol?: number;
   /** Absolute tolerance (default 1e-4). */
@@ -27,7 +27,7 @@ export interface RunnerChecker {
 }
 
 /** The first mismatch between `actual` and `expected`, argument by argument, or undefined. */
-export function compareArguments(actual: readonly AnyTypedArray[], expected: readonly AnyTypedArray[], tol: Tolerance = {}): string | undefined {
+export function compareArguments(actual: readonly AnyTypedArray[], expected: readonly AnyTypedArray[], tol: CheckTolerance = {}): string | undefined {
   const rtol = tol.rtol ?? 1e-4;
   const atol = tol.atol ?? 1e-4;
   if (actual.length !== expected.length) return `${actual.length} arguments came back, ${expected.length} expected`;
@@ -50,7 +50,7 @@ function argsKey(argsInfo: readonly ArgInfo[]): string {
 }
 
 /** The first candidate checked (per argument list) is the reference of the later ones. */
-export function firstResultChecker(tol: Tolerance = {}): RunnerChecker {
+export function firstResultChecker(tol: CheckTolerance = {}): RunnerChecker {
   const references = new Map<string, readonly AnyTypedArray[]>();
   return {
     name: "first-result",
@@ -70,7 +70,7 @@ export function firstResultChecker(tol: Tolerance = {}): RunnerChecker {
  * Outputs expected from `reference(inputs)` (a copy of the inputs it may overwrite), computed
  * once per argument list — e.g. `cpuReference(workload.func)`.
  */
-export function referenceChecker(reference: (inputs: AnyTypedArray[]) => readonly AnyTypedArray[], tol: Tolerance = {}): RunnerChecker {
+export function referenceChecker(reference: (inputs: AnyTypedArray[]) => readonly AnyTypedArray[], tol: CheckTolerance = {}): RunnerChecker {
   const expected = new Map<string, readonly AnyTypedArray[]>();
   return {
     name: "reference",

@@ -1,10 +1,10 @@
 export * from "./runner.js";
 export { LocalRunner, runnerChildEntry, DEFAULT_RUN_TIMEOUT_SEC, type LocalRunnerOptions } from "./local-runner.js";
 export type { MeasureBackend, MeasureResult, MeasureTask } from "./measure-backend.js";
-export { randomArgsFor, elementsOf } from "./random-args.js";
-export { compareArguments, firstResultChecker, referenceChecker, cpuReference, type RunnerChecker, type Tolerance } from "./checker.js";
+export { randomArgsFor } from "./random-args.js";
+export { compareArguments, firstResultChecker, referenceChecker, cpuReference, type RunnerChecker, type CheckTolerance } from "./checker.js";
 export * from "./isolation/index.js";
 export { SimulatedRunner, type SimulatedRunnerOptions } from "./simulated-runner.js";
-export { estimateLatency, estimateKernel, type Bound, type KernelEstimate, type LatencyEstimate } from "./simulated/latency-model.js";
+export { estimateLatency, estimateKernel, type LatencyBound, type KernelEstimate, type LatencyEstimate } from "./simulated/latency-model.js";
 export { profileKernel, type KernelProfile } from "./simulated/kernel-profile.js";
 export { gpuSpecOf, type GpuSpec } from "./simulated/gpu-spec.js";

@@ -5,7 +5,7 @@
  * illegal address, a launch failure, an abort) or outlives its limit (TVM: 30 s) gets a failed
  * result with the reason; the child is restarted and the batch goes on.
  */
-import type { AnyTypedArray } from "@tessera/runtime";
+import { type AnyTypedArray, cuda } from "@tessera/runtime";
 import { resolveEntryPoint, type EntryPoint } from "./isolation/entry-point.js";
 import { TaskPool } from "./isolation/task-pool.js";
 import type { MeasureResult, MeasureTask } from "./measure-backend.js";
@@ -73,6 +73,11 @@ export class LocalRunner implements Runner {
   }
 
   async run(inputs: readonly RunnerInput[]): Promise<RunnerResult[]> {
+    if (this.#opts.backendModule === undefined && !cuda.available()) {
+      // Not a child per candidate that finds no GPU: say so once per result.
+      const error = `LocalRunner: no CUDA device to measure on (${cuda.unavailableReason() ?? "unknown reason"}); use the SimulatedRunner without a GPU`;
+      return inputs.map(() => ({ ok: false, error }));
+    }
     const results: RunnerResult[] = [];
     for (const input of inputs) results.push(await this.#runOne(input));
     return results;

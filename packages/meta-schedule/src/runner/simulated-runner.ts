@@ -10,6 +10,7 @@
  * a failed result.
  */
 import { type Target, target as resolveTarget } from "@tessera/codegen";
+import type { PrimFunc } from "@tessera/ir";
 import { compareWithReference, formatComparison } from "@tessera/simulator";
 import { type LatencyEstimate, estimateLatency } from "./simulated/latency-model.js";
 import { DEFAULT_EVALUATOR_CONFIG, type Runner, type RunnerInput, type RunnerResult } from "./runner.js";
@@ -21,8 +22,12 @@ export interface SimulatedRunnerOptions {
   readonly repeat?: number;
   /** Multiplicative log-normal noise of standard deviation `relative` (e.g. 0.02), drawn from `seed`. */
   readonly noise?: { readonly relative: number; readonly seed?: number };
-  /** Simulate candidates whose arguments have at most `maxElements` elements in all (default 2^16) and compare with the CPU executor. */
-  readonly checkNumerics?: boolean | { readonly maxElements?: number; readonly seed?: number };
+  /**
+   * Simulate candidates whose arguments have at most `maxElements` elements in all (default 2^16)
+   * and compare with the CPU executor running `reference` (the workload's unscheduled function;
+   * default the candidate's own scheduled function, which checks lowering but not scheduling).
+   */
+  readonly checkNumerics?: boolean | { readonly maxElements?: number; readonly seed?: number; readonly reference?: PrimFunc };
 }
 
 /** FNV-1a of `text`, a 32-bit unsigned integer. */
@@ -94,7 +99,7 @@ export class SimulatedRunner implements Runner {
     const elements = input.argsInfo.reduce((n, a) => n + a.shape.reduce((x, y) => x * y, 1), 0);
     if (elements > (opts.maxElements ?? 1 << 16)) return undefined;
     try {
-      const report = compareWithReference(lowered, lowered.source, { seed: opts.seed ?? 0, rtol: 1e-4, atol: 1e-4 });
+      const report = compareWithReference(lowered, opts.reference ?? lowered.source, { seed: opts.seed ?? 0, rtol: 1e-4, atol: 1e-4 });
       return report.passed ? undefined : `wrong result in the simulator: ${formatComparison(report)}`;
     } catch (err) {
       return `the simulator failed: ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}`;

@@ -5,6 +5,7 @@ import { codegenCuda, lower, target } from "@tessera/codegen";
 import { manualSchedule, naiveSchedule, scheduleCorpus } from "@tessera/corpus";
 import { printTVMScript, structuralEqual } from "@tessera/ir";
 import { nvccStatus } from "@tessera/runtime";
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BuilderInput, type BuilderResult, LocalBuilder } from "../../src/index.js";
 
@@ -46,6 +47,11 @@ describe("LocalBuilder (worker threads)", () => {
       expect(printTVMScript(artifact.lowered!.source)).toBe(printTVMScript(inputs[i]!.func));
       expect(artifact.hostPlan!.kernelArguments).toHaveLength(expected.kernels.length);
     });
+    // The annotations crossed both ways (MetaSchedule's unroll pragmas, launch bounds, pipelines).
+    const unrolled = printTVMScript(artifactOf(results[entries.findIndex((e) => e.name === "gemm_relu_add_unrolled")]).lowered!.source);
+    expect(unrolled).toContain('"pragma_auto_unroll_max_step": 512');
+    const pipelined = printTVMScript(artifactOf(results[entries.findIndex((e) => e.name === "gemm_relu_add_pipelined")]).lowered!.source);
+    expect(pipelined).toContain("software_pipeline_stage");
   });
 
   it("records a candidate that fails to lower with the lowering error's message, and builds the others", async () => {
@@ -58,6 +64,27 @@ describe("LocalBuilder (worker threads)", () => {
     expect(results.map((r) => r.ok)).toEqual([true, false, true]);
     expect(errorOf(results[1])).toMatch(/shared memory/i);
     expect(errorOf(results[1])).toMatch(/1024/);
+  });
+
+  it("property: random manual schedules build in the workers exactly as in the caller's thread, failures included", async () => {
+    const inProcess = new LocalBuilder({ maxWorkers: 0, compile: "none" });
+    const outcome = (r: BuilderResult): string => (r.ok ? r.artifact.source : `error: ${r.error}`);
+    const params = fc.record({
+      tileX: fc.constantFrom(16, 32, 64),
+      tileY: fc.constantFrom(16, 32, 64),
+      tileK: fc.constantFrom(8, 16, 32),
+      threadTileX: fc.constantFrom(1, 2, 4),
+      threadTileY: fc.constantFrom(1, 2, 4),
+      threadTileK: fc.constantFrom(1, 2),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(params, { minLength: 2, maxLength: 4 }), async (batch) => {
+        const inputs = batch.map((p) => ({ func: manualSchedule(128, p).func, target: H100 }));
+        const [viaWorkers, direct] = await Promise.all([builder.build(inputs), inProcess.build(inputs)]);
+        expect(viaWorkers.map(outcome)).toEqual(direct.map(outcome));
+      }),
+      { numRuns: 4, seed: 20261124 },
+    );
   });
 
   it("names a malformed input", async () => {

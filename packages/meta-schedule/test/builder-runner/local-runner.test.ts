@@ -1,4 +1,5 @@
 import { fileURLToPath } from "node:url";
+import { cuda } from "@tessera/runtime";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   type ArgInfo,
@@ -6,9 +7,11 @@ import {
   LocalRunner,
   type RunnerInput,
   type RunnerResult,
+  TaskPool,
   firstResultChecker,
   randomArgsFor,
   referenceChecker,
+  runnerChildEntry,
 } from "../../src/index.js";
 
 const FAKE_BACKEND = fileURLToPath(new URL("./fake-backend.ts", import.meta.url));
@@ -88,6 +91,23 @@ describe("LocalRunner process isolation (fake backend, no GPU)", () => {
     runner = new LocalRunner({ backendModule: "/nonexistent/backend.ts" });
     const [result] = await runner.run([candidate("ok")]);
     expect(errorOf(result)).toMatch(/nonexistent\/backend\.ts/);
+  });
+
+  it.skipIf(cuda.available())("without a GPU, the default backend fails every candidate with the reason, starting no child", async () => {
+    runner = new LocalRunner();
+    const results = await runner.run([candidate("a"), candidate("b")]);
+    for (const r of results) expect(errorOf(r)).toMatch(/no CUDA device to measure on .*use the SimulatedRunner/);
+    expect(runner.childrenStarted).toBe(0);
+  });
+
+  it.skipIf(cuda.available())("the child's default GPU backend loads, and says there is no CUDA device", async () => {
+    const pool = new TaskPool<unknown, unknown>({ kind: "process", entry: runnerChildEntry(), size: 1 });
+    try {
+      const outcome = await pool.run({ artifact: candidate("x").artifact, argsInfo: ARGS, evaluator: { number: 1, repeat: 1, minRepeatMs: 0 }, seed: 0, returnOutputs: false, deviceOrdinal: 0 }, 60_000);
+      expect(outcome).toEqual({ ok: false, kind: "error", error: expect.stringMatching(/FatalTaskError: no CUDA device in the runner's process/) });
+    } finally {
+      await pool.dispose();
+    }
   });
 
   it("rejects a bad evaluator configuration and an input without an artifact", async () => {

@@ -1,9 +1,10 @@
 import { type LoweredModule, lower, target } from "@tessera/codegen";
-import { fastSchedule, manualSchedule, naiveSchedule, scheduleCorpus } from "@tessera/corpus";
-import { IRMutator, type PrimExpr, isFloat } from "@tessera/ir";
+import { fastSchedule, manualSchedule, naiveSchedule, pipelinedGemmSchedule, scheduleCorpus } from "@tessera/corpus";
+import { IRMutator, type PrimExpr, gemmReluAdd, isFloat } from "@tessera/ir";
 import type { Schedule } from "@tessera/schedule";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type RunnerInput, type RunnerResult, SimulatedRunner, argsInfoOf, estimateLatency, meanRunSecs } from "../../src/index.js";
+import { type RunnerInput, type RunnerResult, SimulatedRunner, argsInfoOf, estimateLatency, gpuSpecOf, meanRunSecs } from "../../src/index.js";
 
 function candidate(sch: Schedule | LoweredModule, targetName = "nvidia/h100"): RunnerInput {
   const lowered = "kernels" in sch ? sch : lower(sch, targetName);
@@ -51,6 +52,17 @@ describe("SimulatedRunner", () => {
     expect(naive.profile.flops * naive.profile.threadsPerBlock * naive.profile.blocks).toBe(2 * 2048 ** 3 + 2 * 2048 ** 2);
   });
 
+  it("counts asynchronous copies (cp.async) as global reads and shared writes, with the same footprint as plain copies", () => {
+    const plain = estimateLatency(lower(pipelinedGemmSchedule(256), "nvidia/h100")).kernels[0]!.profile;
+    const asyncCopies = lower(pipelinedGemmSchedule(256, { stages: [0, 0, 2], order: [0, 1, 2], asyncStages: [0] }), "nvidia/h100");
+    expect(JSON.stringify(asyncCopies.kernels.map((k) => k.body))).toContain("ptx_cp_async");
+    const profile = estimateLatency(asyncCopies).kernels[0]!.profile;
+    expect(profile.globalFootprintBytes).toBe(4 * 4 * 256 * 256);
+    expect(profile.globalFootprintBytes).toBe(plain.globalFootprintBytes);
+    expect(profile.globalLines).toBeCloseTo(plain.globalLines, 6);
+    expect(profile.sharedWavefronts).toBeCloseTo(plain.sharedWavefronts, 6);
+  });
+
   it("estimates for the target it is given: a T4 is slower than an H100", async () => {
     const onT4 = new SimulatedRunner({ target: "nvidia/tesla-t4" });
     const onH100 = new SimulatedRunner();
@@ -84,6 +96,42 @@ describe("SimulatedRunner", () => {
     expect(results[0]!.ok).toBe(true);
     expect(results[1]!.ok).toBe(false);
     expect(results[1]!.ok === false && results[1]!.error).toMatch(/wrong result in the simulator: .*mismatching element/);
+  });
+
+  it("checks numerics against the workload's unscheduled function when given one", async () => {
+    const good = lower(naiveSchedule(32), "nvidia/h100");
+    const scheduled = good.source;
+    const mutator = new BreakAdditions();
+    const wrongReference = { ...scheduled, body: mutator.visitStmt(scheduled.body) };
+    const right = await new SimulatedRunner({ checkNumerics: { reference: gemmReluAdd(32).func } }).run([candidate(good)]);
+    expect(right[0]!.ok).toBe(true);
+    const wrong = await new SimulatedRunner({ checkNumerics: { reference: wrongReference } }).run([candidate(good)]);
+    expect(wrong[0]!.ok === false && wrong[0]!.error).toMatch(/wrong result in the simulator/);
+  });
+
+  it("property: no estimate beats the GPU's FP32 peak or its DRAM bandwidth, for random manual schedules on random targets", () => {
+    const params = fc.record({
+      tileX: fc.constantFrom(32, 64),
+      tileY: fc.constantFrom(32, 64),
+      tileK: fc.constantFrom(8, 16),
+      threadTileX: fc.constantFrom(2, 4),
+      threadTileY: fc.constantFrom(2, 4),
+      threadTileK: fc.constant(1),
+    });
+    fc.assert(
+      fc.property(params, fc.constantFrom("nvidia/h100", "nvidia/a100", "nvidia/tesla-t4"), (p, targetName) => {
+        const t = target(targetName);
+        const spec = gpuSpecOf(t);
+        const lowered = lower(manualSchedule(256, p), t);
+        const estimate = estimateLatency(lowered);
+        const flops = 2 * 256 ** 3;
+        expect(estimate.seconds).toBeGreaterThanOrEqual(flops / (spec.smCount * spec.fp32LanesPerSM * 2 * spec.clockHz));
+        expect(estimate.seconds).toBeGreaterThanOrEqual((4 * 4 * 256 * 256) / spec.dramBytesPerSec);
+        // Deterministic: the same module gives the same number.
+        expect(estimateLatency(lowered).seconds).toBe(estimate.seconds);
+      }),
+      { numRuns: 6, seed: 7 },
+    );
   });
 
   it("fails a candidate without a lowered module with the reason", async () => {

@@ -16,6 +16,8 @@ export interface WorkerEvents {
 
 export interface IsolatedWorker {
   post(message: unknown): void;
+  /** An idle worker does not keep the process alive (a caller that forgets dispose() still exits). */
+  setBusy(busy: boolean): void;
   /** Ends it at once (terminate / SIGKILL); no onExit follows. Idempotent. */
   kill(): void;
 }
@@ -31,7 +33,7 @@ export interface SpawnOptions {
   readonly args?: readonly string[];
 }
 
-/** The last `limit` characters written to a stream, for crash reports. */
+/** The last `limit` characters a child process wrote, for crash reports. */
 class Tail {
   #text = "";
   constructor(readonly limit = 2000) {}
@@ -52,16 +54,15 @@ function withOutput(why: string, tail: Tail): string {
 }
 
 function spawnThread(opts: SpawnOptions, events: WorkerEvents): IsolatedWorker {
-  const tail = new Tail();
+  // The thread's output goes to this process's (a listener on worker.stdout would keep an idle
+  // worker alive); an uncaught error arrives as the `error` event.
   const { entry } = opts;
   const worker = entry.typeScript
     ? (() => {
         const boot = typeScriptThreadBootstrap();
-        return new Worker(boot.url, { execArgv: boot.execArgv, workerData: { entry: entry.url.href }, stderr: true, stdout: true });
+        return new Worker(boot.url, { execArgv: boot.execArgv, workerData: { entry: entry.url.href } });
       })()
-    : new Worker(entry.url, { stderr: true, stdout: true });
-  tail.attach(worker.stderr);
-  tail.attach(worker.stdout);
+    : new Worker(entry.url);
   let killed = false;
   let lastError: string | undefined;
   worker.on("message", (m: unknown) => events.onMessage(m));
@@ -70,10 +71,11 @@ function spawnThread(opts: SpawnOptions, events: WorkerEvents): IsolatedWorker {
   });
   worker.on("exit", (code) => {
     if (killed) return;
-    events.onExit(withOutput(lastError !== undefined ? `the worker thread failed: ${lastError}` : `the worker thread exited with code ${code}`, tail));
+    events.onExit(lastError !== undefined ? `the worker thread failed: ${lastError}` : `the worker thread exited with code ${code}`);
   });
   return {
     post: (m) => worker.postMessage(m),
+    setBusy: (busy) => (busy ? worker.ref() : worker.unref()),
     kill: () => {
       if (killed) return;
       killed = true;
@@ -108,6 +110,11 @@ function spawnProcess(opts: SpawnOptions, events: WorkerEvents): IsolatedWorker 
   return {
     post: (m) => {
       if (child.connected) child.send(m as Parameters<ChildProcess["send"]>[0]);
+    },
+    setBusy: (busy) => {
+      // The process, its IPC channel and its output pipes are each a handle of the event loop.
+      const handles = [child, child.channel, child.stdout, child.stderr] as ({ ref?(): unknown; unref?(): unknown } | null | undefined)[];
+      for (const h of handles) (busy ? h?.ref : h?.unref)?.call(h);
     },
     kill: () => {
       if (killed) return;

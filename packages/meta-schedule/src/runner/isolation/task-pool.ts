@@ -8,7 +8,7 @@ import { isWorkerMessage, type TaskRequest } from "./protocol.js";
 
 export type TaskOutcome<R> =
   | { readonly ok: true; readonly value: R }
-  /** `error`: the task threw; `timeout`: it outlived its limit; `crash`: its worker died under it. */
+  /** `error`: the task threw; `timeout`: it outlived its limit; `crash`: its worker died under it or never started. */
   | { readonly ok: false; readonly kind: "error" | "timeout" | "crash"; readonly error: string };
 
 export interface TaskPoolOptions extends SpawnOptions {
@@ -81,22 +81,28 @@ export class TaskPool<T, R> {
     });
     slot.worker = worker;
     // Until the worker is ready, the task's clock is the start limit.
-    this.#arm(slot, this.#opts.startTimeoutMs ?? 120_000, (ms) => `the worker did not start within ${ms / 1000} s`);
+    this.#arm(slot, this.#opts.startTimeoutMs ?? 120_000, "crash", (ms) => `the worker did not start within ${ms / 1000} s`);
   }
 
   #post(slot: Slot<T, R>): void {
     const pending = slot.current;
     if (pending === undefined || slot.worker === undefined) return;
-    this.#arm(slot, pending.timeoutMs, (ms) => `timed out after ${ms / 1000} s`);
+    this.#arm(slot, pending.timeoutMs, "timeout", (ms) => `timed out after ${ms / 1000} s`);
     const request: TaskRequest<T> = { type: "task", id: pending.id, task: pending.task };
-    slot.worker.post(request);
+    slot.worker.setBusy(true);
+    try {
+      slot.worker.post(request);
+    } catch (err) {
+      // Not structured-cloneable (a function, a class instance the worker cannot rebuild...).
+      this.#finish(slot, { ok: false, kind: "error", error: `the task cannot be sent to the worker: ${err instanceof Error ? err.message : String(err)}` });
+    }
   }
 
-  #arm(slot: Slot<T, R>, ms: number, why: (ms: number) => string): void {
+  #arm(slot: Slot<T, R>, ms: number, kind: "timeout" | "crash", why: (ms: number) => string): void {
     clearTimeout(slot.timer);
     slot.timer = setTimeout(() => {
       this.#replace(slot);
-      this.#finish(slot, { ok: false, kind: "timeout", error: why(ms) });
+      this.#finish(slot, { ok: false, kind, error: why(ms) });
     }, ms);
   }
 
@@ -137,6 +143,7 @@ export class TaskPool<T, R> {
     slot.current = undefined;
     pending?.resolve(outcome);
     this.#dispatch();
+    if (slot.current === undefined) slot.worker?.setBusy(false);
   }
 
   /** Kills every worker; queued and running tasks fail. Idempotent. */

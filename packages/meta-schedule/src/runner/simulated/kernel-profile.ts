@@ -20,8 +20,8 @@ import {
   lanesOf,
   mulberry32,
 } from "@tessera/ir";
-import { warpAccessCost } from "@tessera/simulator";
 import { evaluate } from "./expr-eval.js";
+import { INACTIVE, WARP, contiguousCost, globalLines, laneThreadIndex, sharedWavefronts } from "./warp-cost.js";
 
 export interface KernelProfile {
   readonly name: string;
@@ -43,14 +43,11 @@ export interface KernelProfile {
   readonly localElements: number;
   /** The largest local buffer: independent accumulators, a measure of instruction-level parallelism. */
   readonly largestLocalBuffer: number;
-  /** Bytes of the distinct global buffers the kernel touches (what must come from DRAM at least once). */
+  /** Bytes of the kernel's buffer arguments (what must come from or go to DRAM at least once). */
   readonly globalFootprintBytes: number;
   readonly minBlocksPerSM: number | undefined;
 }
 
-const WARP = 32;
-const LINE_BYTES = 128;
-const INACTIVE = -1;
 /** Sampled points per access and per condition. */
 const SAMPLES = 8;
 
@@ -81,7 +78,6 @@ class ProfileWalker {
   barriers = 0;
   localElements = 0;
   largestLocalBuffer = 0;
-  readonly #globalBuffers = new Map<Var, number>();
   #liveLocal = 0;
   #multiplicity = 1;
   readonly #envs: Map<Var, number>[] = Array.from({ length: SAMPLES }, () => new Map());
@@ -89,34 +85,22 @@ class ProfileWalker {
   /** Thread index variables by tag, as the kernel's thread_extent attributes name them. */
   readonly #threadVars = new Map<string, Var>();
   readonly #block: readonly [number, number, number];
-  readonly #threads: number;
   readonly #warps: number;
 
   constructor(kernel: DeviceKernel) {
     this.#block = kernel.launch.block;
-    this.#threads = this.#block[0] * this.#block[1] * this.#block[2];
-    this.#warps = Math.ceil(this.#threads / WARP);
-  }
-
-  get globalFootprintBytes(): number {
-    let sum = 0;
-    for (const bytes of this.#globalBuffers.values()) sum += bytes;
-    return sum;
+    this.#warps = Math.ceil((this.#block[0] * this.#block[1] * this.#block[2]) / WARP);
   }
 
   /** Sets the thread variables of sample `s` to lane `lane` of the sample's warp; false for a lane past the block. */
   #placeLane(s: number, lane: number): boolean {
-    const linear = (s % this.#warps) * WARP + lane;
-    if (linear >= this.#threads) return false;
-    const [bx, by] = this.#block;
+    const index = laneThreadIndex(s % this.#warps, lane, this.#block);
+    if (index === undefined) return false;
     const env = this.#envs[s]!;
-    const set = (tag: string, value: number): void => {
+    (["threadIdx.x", "threadIdx.y", "threadIdx.z"] as const).forEach((tag, axis) => {
       const v = this.#threadVars.get(tag);
-      if (v !== undefined) env.set(v, value);
-    };
-    set("threadIdx.x", linear % bx);
-    set("threadIdx.y", Math.floor(linear / bx) % by);
-    set("threadIdx.z", Math.floor(linear / (bx * by)));
+      if (v !== undefined) env.set(v, index[axis]!);
+    });
     return true;
   }
 
@@ -141,7 +125,6 @@ class ProfileWalker {
     if (scope === "local" || scope === "warp") return;
     this.memoryInstructions += this.#multiplicity;
     const elementBytes = bytesOfElement(a.buffer) / lanesOf(a.buffer.dtype);
-    if (scope === "global") this.#globalBuffers.set(a.buffer.data, elementsOf(a.buffer) * bytesOfElement(a.buffer));
     let lines = 0;
     let wavefronts = 0;
     let ideal = 0;
@@ -157,27 +140,16 @@ class ProfileWalker {
         if (index === undefined) known = false;
         addresses[lane] = index === undefined ? INACTIVE : Math.max(0, index * elementBytes);
       }
-      const activeLanes = addresses.filter((x) => x !== INACTIVE).length;
-      if (!known || activeLanes === 0) {
-        // Unknown addresses: assume the best case, contiguous lanes.
-        const best = Math.ceil((WARP * a.widthBytes) / LINE_BYTES);
+      if (!known || addresses.every((x) => x === INACTIVE)) {
+        const best = contiguousCost(a.widthBytes);
         lines += best;
         wavefronts += best;
         ideal += best;
-        continue;
-      }
-      if (scope === "global") {
-        const touched = new Set<number>();
-        for (const address of addresses) {
-          if (address === INACTIVE) continue;
-          for (let line = Math.floor(address / LINE_BYTES); line <= Math.floor((address + a.widthBytes - 1) / LINE_BYTES); line++) touched.add(line);
-        }
-        lines += touched.size;
-      } else {
-        const cost = warpAccessCost(addresses, Math.min(a.widthBytes, 16), a.kind);
-        const split = Math.max(1, a.widthBytes / 16);
-        wavefronts += cost.wavefronts * split;
-        ideal += cost.idealWavefronts * split;
+      } else if (scope === "global") lines += globalLines(addresses, a.widthBytes);
+      else {
+        const cost = sharedWavefronts(addresses, a.widthBytes, a.kind);
+        wavefronts += cost.wavefronts;
+        ideal += cost.ideal;
       }
     }
     if (scope === "global") this.globalLines += (this.#multiplicity * lines) / SAMPLES;
@@ -405,7 +377,7 @@ export function profileKernel(kernel: DeviceKernel): KernelProfile {
     barriers: walker.barriers,
     localElements: walker.localElements,
     largestLocalBuffer: walker.largestLocalBuffer,
-    globalFootprintBytes: walker.globalFootprintBytes,
+    globalFootprintBytes: kernel.params.reduce((sum, p) => sum + (p.kind === "buffer" ? elementsOf(p.buffer) * bytesOfElement(p.buffer) : 0), 0),
     minBlocksPerSM: kernel.launch.minBlocksPerSM,
   };
 }

@@ -17,13 +17,13 @@ import type { LoweredModule, Target } from "@tessera/codegen";
 import { type GpuSpec, gpuSpecOf } from "./gpu-spec.js";
 import { type KernelProfile, profileKernel } from "./kernel-profile.js";
 
-export type Bound = "fp32" | "issue" | "shared" | "global" | "dram" | "launch";
+export type LatencyBound = "fp32" | "issue" | "shared" | "global" | "dram" | "launch";
 
 export interface KernelEstimate {
   readonly name: string;
   readonly seconds: number;
   /** What limits the kernel. */
-  readonly bound: Bound;
+  readonly bound: LatencyBound;
   readonly blocksPerSM: number;
   readonly registersPerThread: number;
   /** Resident warps per SM over the architecture's maximum. */
@@ -67,7 +67,7 @@ export function estimateKernel(p: KernelProfile, spec: GpuSpec): Omit<KernelEsti
     shared: p.sharedWavefronts,
     global: p.globalLines,
   };
-  let bound: Bound = "fp32";
+  let bound: LatencyBound = "fp32";
   for (const k of ["issue", "shared", "global"] as const) if (perWarp[k] > perWarp[bound as keyof typeof perWarp]) bound = k;
   const blocksOnBusiestSM = Math.ceil(p.blocks / spec.smCount);
   const residentWarpsPerScheduler = (Math.min(blocksPerSM, blocksOnBusiestSM) * warpsPerBlock) / spec.schedulersPerSM;

@@ -1,0 +1,60 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { TaskPool, resolveEntryPoint } from "../../src/index.js";
+
+const entry = resolveEntryPoint(import.meta.url, { module: "rendezvous-worker", bundle: "unused.mjs" });
+
+interface Rendezvous {
+  readonly counter: Int32Array;
+  readonly expected: number;
+  readonly waitMs: number;
+}
+
+function rendezvous(expected: number, waitMs: number): Rendezvous {
+  return { counter: new Int32Array(new SharedArrayBuffer(4)), expected, waitMs };
+}
+
+describe("TaskPool of worker threads", () => {
+  let pool: TaskPool<unknown, boolean> | undefined;
+  afterEach(async () => {
+    await pool?.dispose();
+    pool = undefined;
+  });
+
+  it("runs as many tasks at once as it has workers", async () => {
+    pool = new TaskPool({ kind: "thread", entry, size: 3 });
+    const meeting = rendezvous(3, 30_000);
+    const outcomes = await Promise.all([0, 1, 2].map(() => pool!.run(meeting, 60_000)));
+    // Each task saw all three in flight: they ran in three workers at the same time.
+    expect(outcomes).toEqual([0, 1, 2].map(() => ({ ok: true, value: true })));
+    expect(pool.spawned).toBe(3);
+  });
+
+  it("runs one task at a time with one worker", async () => {
+    pool = new TaskPool({ kind: "thread", entry, size: 1 });
+    const meeting = rendezvous(2, 200);
+    const outcomes = await Promise.all([0, 1].map(() => pool!.run(meeting, 60_000)));
+    // The first gave up waiting for a second task that could not start; the second then found two arrivals.
+    expect(outcomes).toEqual([
+      { ok: true, value: false },
+      { ok: true, value: true },
+    ]);
+  });
+
+  it("fails a task that cannot be sent to a worker, and goes on", async () => {
+    pool = new TaskPool({ kind: "thread", entry, size: 1 });
+    const bad = await pool.run({ counter: () => 0 }, 60_000);
+    expect(bad).toEqual({ ok: false, kind: "error", error: expect.stringMatching(/the task cannot be sent to the worker: .*could not be cloned/) });
+    expect(await pool.run(rendezvous(1, 1000), 60_000)).toEqual({ ok: true, value: true });
+  });
+
+  it("fails the task of a worker that never gets ready, and replaces the worker", async () => {
+    const silent = resolveEntryPoint(import.meta.url, { module: "silent-worker", bundle: "unused.mjs" });
+    pool = new TaskPool({ kind: "thread", entry: silent, size: 1, startTimeoutMs: 1500 });
+    const outcome = await pool.run(rendezvous(1, 1000), 60_000);
+    expect(outcome).toEqual({ ok: false, kind: "crash", error: "the worker did not start within 1.5 s" });
+  });
+
+  it("rejects a pool without workers", () => {
+    expect(() => new TaskPool({ kind: "thread", entry, size: 0 })).toThrow(/size must be a positive integer/);
+  });
+});
