@@ -7,7 +7,19 @@
 import { target } from "@tessera/codegen";
 import { fastSchedule, manualSchedule, naiveSchedule } from "@tessera/corpus";
 import { gemmReluAdd } from "@tessera/ir";
-import { ForestModel, type MeasureCandidate, type RunnerResult, perStoreFeatures, tuneContext, workloadOf } from "../src/index.js";
+import {
+  DEFAULT_FOREST_OPTIONS,
+  Forest,
+  ForestModel,
+  type MeasureCandidate,
+  PER_STORE_FEATURE_LENGTH,
+  type RunnerResult,
+  TrainingData,
+  candidateVector,
+  perStoreFeatures,
+  tuneContext,
+  workloadOf,
+} from "../src/index.js";
 import { sampleGemmSchedule, syntheticLatency } from "../test/cost-model/gemm-space.js";
 
 const N = 2048;
@@ -36,8 +48,17 @@ const results: RunnerResult[] = samples.map((s) => {
 });
 const funcs = samples.map((s) => s.sch.func);
 const tf = performance.now();
-for (const f of funcs) perStoreFeatures(f);
+const vectors = funcs.map((f) => candidateVector(perStoreFeatures(f), PER_STORE_FEATURE_LENGTH));
 console.log(`features of ${funcs.length} sampled candidates: ${((performance.now() - tf) / funcs.length).toFixed(3)} ms per candidate`);
+const data = new TrainingData();
+data.add("gemm", vectors.slice(0, trainCount), results.slice(0, trainCount));
+const { vectors: trainVectors, labels } = data.samples();
+const tt = performance.now();
+const forest = Forest.train(trainVectors, labels, DEFAULT_FOREST_OPTIONS);
+console.log(`forest training on ${trainCount} samples (features given): ${(performance.now() - tt).toFixed(0)} ms`);
+const tq = performance.now();
+forest.predict(vectors.slice(trainCount));
+console.log(`forest prediction for ${predictCount} candidates (features given): ${(performance.now() - tq).toFixed(0)} ms`);
 
 const ctx = tuneContext(workloadOf(gemmReluAdd(N).func), target("nvidia/h100"), { seed: 1 });
 const model = new ForestModel({ numWarmupSamples: trainCount });

@@ -19,10 +19,18 @@ import { PerStoreFeature } from "../feature/per-store-feature-extractor.js";
 import type { RunnerResult } from "../runner/runner.js";
 import type { MeasureCandidate } from "../search/search-strategy.js";
 import type { TuneContext } from "../tune-context.js";
-import { candidateVector } from "./candidate-vector.js";
+import { candidateVector, candidateVectorLength } from "./candidate-vector.js";
 import type { CostModel } from "./cost-model.js";
 import { DEFAULT_FOREST_OPTIONS, Forest, type ForestOptions } from "./forest.js";
-import { TrainingData } from "./training-data.js";
+import { TrainingData, type TrainingDataJSON } from "./training-data.js";
+
+/** What `ForestModel.saveState` keeps: the measured samples (the forest is retrained from them on load). */
+export interface ForestModelState {
+  readonly kind: "random-forest";
+  readonly extractor: string;
+  readonly vectorLength: number;
+  readonly data: TrainingDataJSON;
+}
 
 export interface ForestModelOptions extends Partial<ForestOptions> {
   readonly extractor?: FeatureExtractor;
@@ -40,7 +48,7 @@ export class ForestModel implements CostModel {
   private readonly numWarmupSamples: number;
   private readonly adaptiveTraining: boolean;
   private readonly forestOptions: ForestOptions;
-  private readonly data = new TrainingData();
+  private data = new TrainingData();
   private readonly rng: RandomEngine;
   private forest: Forest | undefined;
   private lastTrainSize = 0;
@@ -68,6 +76,25 @@ export class ForestModel implements CostModel {
     return this.trainings;
   }
 
+  /** The measured samples, to resume tuning later (TVM saves its data and booster; the forest retrains deterministically). */
+  saveState(): ForestModelState {
+    return { kind: "random-forest", extractor: this.extractor.name, vectorLength: candidateVectorLength(this.extractor.featureLength), data: this.data.toJSON() };
+  }
+
+  /** Replaces the samples with saved ones and retrains when there are enough. */
+  loadState(state: ForestModelState): void {
+    const width = candidateVectorLength(this.extractor.featureLength);
+    if (state.kind !== "random-forest" || state.extractor !== this.extractor.name || state.vectorLength !== width) {
+      throw new RangeError(
+        `${this.name}.loadState: the state is of a ${String(state.kind)} model with ${String(state.extractor)} features of length ${String(state.vectorLength)}; this model uses ${this.extractor.name} (${width})`,
+      );
+    }
+    this.data = TrainingData.fromJSON(state.data, width);
+    this.forest = undefined;
+    this.lastTrainSize = 0;
+    if (this.data.size >= this.numWarmupSamples && this.data.size > 0) this.train();
+  }
+
   update(ctx: TuneContext, candidates: readonly MeasureCandidate[], results: readonly RunnerResult[]): void {
     if (candidates.length !== results.length) {
       throw new RangeError(`${this.name}.update: ${candidates.length} candidates but ${results.length} runner results`);
@@ -77,9 +104,13 @@ export class ForestModel implements CostModel {
     const n = this.data.size;
     if (n < this.numWarmupSamples) return;
     if (this.adaptiveTraining && this.forest !== undefined && n - this.lastTrainSize < this.lastTrainSize / 5) return;
+    this.train();
+  }
+
+  private train(): void {
     const { vectors, labels } = this.data.samples();
     this.forest = Forest.train(vectors, labels, { ...this.forestOptions, seed: this.forestOptions.seed + this.trainings });
-    this.lastTrainSize = n;
+    this.lastTrainSize = this.data.size;
     this.trainings++;
   }
 

@@ -46,7 +46,6 @@ export class Forest {
     const n = vectors.length;
     const mean = n === 0 ? 0 : labels.reduce((a, b) => a + b, 0) / n;
     if (n < 2 || labels.every((y) => y === labels[0])) return new Forest([], mean);
-    const width = vectors[0]!.length;
     const informative = informativeColumns(vectors);
     if (informative.length === 0) return new Forest([], mean);
     const rng = new RandomEngine(opts.seed);

@@ -13,9 +13,18 @@ export function runCost(result: RunnerResult): number {
   return Number.isFinite(median) && median > 0 ? median : FAILED_RUN_SECS;
 }
 
+function isNumberArray(x: unknown): x is number[] {
+  return Array.isArray(x) && x.every((v) => typeof v === "number");
+}
+
 interface Group {
   readonly vectors: Float64Array[];
   readonly costs: number[];
+}
+
+/** The samples as JSON-friendly data: per workload (in the order they came), feature vectors and costs in seconds. */
+export interface TrainingDataJSON {
+  readonly groups: readonly { readonly workload: string; readonly vectors: readonly (readonly number[])[]; readonly costs: readonly number[] }[];
 }
 
 export class TrainingData {
@@ -34,6 +43,33 @@ export class TrainingData {
       group.costs.push(runCost(results[k]!));
     });
     this.count += vectors.length;
+  }
+
+  toJSON(): TrainingDataJSON {
+    return { groups: [...this.groups].map(([workload, g]) => ({ workload, vectors: g.vectors.map((v) => [...v]), costs: [...g.costs] })) };
+  }
+
+  /** Samples saved by `toJSON`; throws a RangeError naming the first malformed group. */
+  static fromJSON(json: TrainingDataJSON, vectorLength: number): TrainingData {
+    const data = new TrainingData();
+    if (!Array.isArray(json.groups)) throw new RangeError("cost-model state: `groups` must be an array of per-workload samples");
+    for (const g of json.groups) {
+      const hash = String(g.workload);
+      const vectors: unknown = g.vectors;
+      const costs: unknown = g.costs;
+      const ok =
+        typeof g.workload === "string" &&
+        !data.groups.has(g.workload) &&
+        Array.isArray(vectors) &&
+        isNumberArray(costs) &&
+        vectors.length === costs.length &&
+        vectors.every((v) => isNumberArray(v) && v.length === vectorLength) &&
+        costs.every((c) => c > 0);
+      if (!ok) throw new RangeError(`cost-model state: the samples of workload ${hash} are malformed (expected a workload seen once, equal numbers of ${vectorLength}-number vectors and positive costs)`);
+      data.groups.set(hash, { vectors: (vectors as number[][]).map((v) => Float64Array.from(v)), costs: [...costs] });
+      data.count += costs.length;
+    }
+    return data;
   }
 
   /** Every sample with its label. */

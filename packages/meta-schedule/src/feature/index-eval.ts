@@ -142,17 +142,6 @@ export function evalInterval(e: PrimExpr, env: LoopEnv): Interval {
   return { lo, hi: hiOut };
 }
 
-/** The lower bound of `e` over `env`; its value when every range of `env` is a point. */
-export function evalPoint(e: PrimExpr, env: LoopEnv): number {
-  return ev(e, env);
-}
-
-/** The lower bound of `e` over `env`, and the upper bound written to `out[1]` (`out[0]` the lower). */
-export function evalBounds(e: PrimExpr, env: LoopEnv, out: Float64Array): void {
-  out[0] = ev(e, env);
-  out[1] = hiOut;
-}
-
 /**
  * `e` compiled against `env`'s interval objects (which the caller mutates between calls): the
  * function returns the lower bound and leaves the upper bound for `lastUpperBound()`. Worth it

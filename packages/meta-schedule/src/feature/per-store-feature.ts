@@ -4,7 +4,7 @@
  * `featureNames()` lists. Counts are weighted by the loop trips around the store and scaled by
  * `slog`. See feature-names.ts for the groups.
  */
-import { type Buffer, type PrimExpr, type PrimFunc, type Var, bytesOf, forEachExpr } from "@tessera/ir";
+import { type Buffer, type PrimFunc, type Var, bytesOf, forEachExpr } from "@tessera/ir";
 import { type BufferLayout, bufferLayouts, isOutsideAllocation } from "./buffer-layout.js";
 import {
   ARITH_INTENSITY_SAMPLES,

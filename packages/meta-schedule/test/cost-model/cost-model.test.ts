@@ -182,6 +182,29 @@ describe("ForestModel", () => {
     expect(model.predict(ctxA, [empty])[0]).toBeGreaterThanOrEqual(0);
   });
 
+  it("saves its samples as JSON and a fresh model restored from them predicts the same", () => {
+    const stub = new StubExtractor();
+    const model = new ForestModel({ extractor: stub, numWarmupSamples: 10 });
+    model.update(ctxB, [stub.candidate(0.3)], [failed]);
+    model.update(ctxA, ...batch(stub, grid(30)));
+    expect(model.numTrainings).toBe(1);
+    const probe = grid(8, 3).map((x) => stub.candidate(x));
+    const state = JSON.parse(JSON.stringify(model.saveState()));
+    const restored = new ForestModel({ extractor: stub, numWarmupSamples: 10 });
+    restored.loadState(state);
+    expect(restored.numSamples).toBe(31);
+    expect(restored.predict(ctxA, probe)).toEqual(model.predict(ctxA, probe));
+  });
+
+  it("refuses a state of other features or with malformed samples, naming what is wrong", () => {
+    const stub = new StubExtractor();
+    const model = new ForestModel({ extractor: stub });
+    const good = model.saveState();
+    expect(() => new ForestModel().loadState(good)).toThrow(/stub features of length 5; this model uses per-store-feature/);
+    const bad = { ...good, data: { groups: [{ workload: "w1", vectors: [[1, 2]], costs: [1] }] } };
+    expect(() => model.loadState(bad)).toThrow(/samples of workload w1 are malformed/);
+  });
+
   it("rejects mismatched candidates and results, and a bad warm-up count, by name", () => {
     const stub = new StubExtractor();
     const model = new ForestModel({ extractor: stub });

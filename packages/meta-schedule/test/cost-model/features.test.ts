@@ -6,7 +6,7 @@
  * the tile sizes imply.
  */
 import { target } from "@tessera/codegen";
-import { FAST_PARAMS, type FastScheduleParams, fastSchedule, manualSchedule, naiveSchedule } from "@tessera/corpus";
+import { FAST_PARAMS, type FastScheduleParams, fastSchedule, manualSchedule, naiveSchedule, scheduleCorpus } from "@tessera/corpus";
 import { gemmReluAdd } from "@tessera/ir";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -66,6 +66,20 @@ describe("feature layout", () => {
     const out = new PerStoreFeature().extractFrom(ctx, [{ sch: naiveSchedule(64), argsInfo: [] }, { sch: manualSchedule(128, { tileX: 64, tileY: 64, tileK: 16, threadTileX: 4, threadTileY: 4, threadTileK: 1 }), argsInfo: [] }]);
     expect(out.map((m) => m.length)).toEqual([3, 7]);
   });
+});
+
+describe("every schedule of the corpus", () => {
+  for (const entry of scheduleCorpus()) {
+    it(`${entry.name}: one finite GPU row per store`, () => {
+      const rows = perStoreFeatures(entry.build().func);
+      expect(rows.length).toBeGreaterThan(0);
+      for (const r of rows) {
+        expect(r.every(Number.isFinite)).toBe(true);
+        expect(r[column("is_gpu")]).toBe(1);
+        expect(kernelValue([r], "kernel_threads")).toBeGreaterThan(0);
+      }
+    });
+  }
 });
 
 describe("the corpus's 2048³ gemm+ReLU+add schedules", () => {
