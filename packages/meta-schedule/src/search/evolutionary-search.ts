@@ -112,10 +112,11 @@ export class EvolutionarySearch implements SearchStrategy {
       const bests = this.evolveWithCostModel(run, [...measured, ...unmeasured], batch, round);
       const picks = this.pickWithEpsGreedy(run, unmeasured, bests, batch, round);
       run.rejections.addAll(round);
+      const handedOut = run.handOut(picks);
       run.logRound(this.name, picks.length, round);
       if (picks.length > 0) {
         this.emptyIters = 0;
-        return run.handOut(picks);
+        return handedOut;
       }
       this.emptyIters++;
       if (this.emptyIters >= this.config.numEmptyItersBeforeEarlyStop) {

@@ -55,12 +55,13 @@ export class ReplayTraceStrategy implements SearchStrategy {
       pickedHashes.add(found.hash);
     }
     run.rejections.addAll(round);
+    const handedOut = run.handOut(picked);
     run.logRound(this.name, picked.length, round);
     if (picked.length === 0) {
       run.ctx.log("warn", `[${run.ctx.taskName}] ${this.name}: no new valid candidate in ${this.config.maxFailCount} tries; the search ends (rejected: ${round.summary()})`);
       return run.finish();
     }
-    return run.handOut(picked);
+    return handedOut;
   }
 
   notifyRunnerResults(_ctx: TuneContext, _candidates: readonly MeasureCandidate[], results: readonly RunnerResult[]): void {

@@ -146,9 +146,12 @@ describe("EvolutionarySearch", () => {
   });
 
   it("works without a cost model (random scores)", () => {
-    const out = tuneWithFakeRunner(new EvolutionarySearch({ populationSize: 32 }), { seed: 2, maxTrials: 24, numTrialsPerIter: 8 });
+    const logs: string[] = [];
+    const out = tuneWithFakeRunner(new EvolutionarySearch({ populationSize: 32 }), { seed: 2, maxTrials: 24, numTrialsPerIter: 8, log: (_l, m) => logs.push(m) });
     expect(out.handedOut).toHaveLength(24);
     expectValidAndDistinct(out.handedOut);
+    expect(logs[0]).toMatch(/^\[gemm\] evolutionarySearch: 8 candidate\(s\) to measure \(8\/24 trials\); rejected this round: /);
+    expect(logs.at(-1)).toMatch(/^\[gemm\] evolutionarySearch: done after 24 trials; rejected candidates: .*postproc threadLimit/);
   });
 
   it("never hands out a program the database already holds, even when the same seed replays the same samples", () => {
