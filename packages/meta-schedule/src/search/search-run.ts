@@ -103,9 +103,3 @@ export class SearchRun {
     );
   }
 }
-
-/** The state, or a clear error when a strategy is used before `preTuning`. */
-export function requireRun(run: SearchRun | undefined, strategy: string, method: string): SearchRun {
-  if (run === undefined) throw new MetaScheduleError(`${strategy}.${method} called before preTuning`);
-  return run;
-}
