@@ -33,7 +33,7 @@ export class SearchRun {
   readonly argsInfo: readonly ArgInfo[];
   /** Structural hashes of the programs handed out for measurement (and of measured records replayed). */
   private readonly measuredHashes = new Set<string>();
-  /** Traces (JSON text) handed out or recorded in the database for this workload: the same trace is the same program. */
+  /** Digests of the traces handed out or recorded in the database for this workload: the same trace is the same program. */
   private readonly measuredTraces = new Set<string>();
   /** Every rejection since `preTuning`. */
   readonly rejections = new RejectionTally();
