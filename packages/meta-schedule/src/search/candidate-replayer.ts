@@ -5,9 +5,10 @@
  *
  * Identity: two candidates are the same when their functions are structurally equal, i.e. have
  * the same `structuralHash`. Hashing costs a fraction of a replay, but the same trace (decisions
- * included) always gives the same program, so the hash is cached by the trace's JSON text — a
- * cheap pre-filter that makes re-replayed parents and repeated mutations free to identify.
+ * included) always gives the same program, so the hash is cached by a digest of the trace's
+ * JSON — a cheap pre-filter that makes re-replayed parents and repeated mutations free to identify.
  */
+import { createHash } from "node:crypto";
 import { structuralHash } from "@tessera/ir";
 import type { RandomEngine, Schedule, Trace, TraceJSON } from "@tessera/schedule";
 import type { Postproc } from "../postproc/postproc.js";
@@ -15,7 +16,7 @@ import { replayWithPostprocs } from "../space/replay.js";
 import type { TuneContext } from "../tune-context.js";
 import type { RejectionTally } from "./rejection-tally.js";
 
-/** A replayed, postprocessed schedule, the structural hash of its function, and its trace as JSON text. */
+/** A replayed, postprocessed schedule, the structural hash of its function, and the digest of its trace. */
 export interface Candidate {
   readonly sch: Schedule;
   readonly hash: string;
@@ -23,7 +24,7 @@ export interface Candidate {
 }
 
 /** Bounded cache: traces are replayed by the thousand over a long run. */
-const MAX_CACHED_TRACES = 50_000;
+const MAX_CACHED_TRACES = 100_000;
 
 export class ProgramIdentity {
   private readonly hashByTrace = new Map<string, string>();
@@ -69,7 +70,10 @@ export class CandidateReplayer {
   }
 }
 
-/** The identity of a whole trace (postprocessing and decisions included): its JSON text. */
+/**
+ * The identity of a whole trace (postprocessing and decisions included): a SHA-256 digest of its
+ * JSON text — 44 characters to keep per trace instead of kilobytes.
+ */
 export function traceKeyOf(trace: TraceJSON): string {
-  return JSON.stringify(trace);
+  return createHash("sha256").update(JSON.stringify(trace)).digest("base64");
 }

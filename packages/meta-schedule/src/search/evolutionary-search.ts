@@ -23,13 +23,13 @@
 import { TesseraError } from "@tessera/ir";
 import { Trace, type TraceJSON } from "@tessera/schedule";
 import { MetaScheduleError } from "../errors.js";
-import type { RunnerResult } from "../runner/runner.js";
 import type { TuneContext } from "../tune-context.js";
 import { BestCandidates } from "./best-candidates.js";
 import { type Candidate, traceKeyOf } from "./candidate-replayer.js";
 import { RejectionTally } from "./rejection-tally.js";
-import { DUPLICATE_OF_MEASURED, SearchRun, requireRun } from "./search-run.js";
-import type { MeasureCandidate, PreTuningOptions, SearchStrategy } from "./search-strategy.js";
+import { DUPLICATE_OF_MEASURED, type SearchRun } from "./search-run.js";
+import type { MeasureCandidate } from "./search-strategy.js";
+import { SearchStrategyBase } from "./strategy-base.js";
 import { WeightedSampler, randomPermutation } from "./weighted-sampler.js";
 
 export interface EvolutionarySearchConfig {
@@ -67,32 +67,30 @@ export const DEFAULT_EVOLUTIONARY_SEARCH_CONFIG: EvolutionarySearchConfig = {
 
 export const DUPLICATE_IN_BATCH = "duplicate of another candidate of the batch";
 
-export class EvolutionarySearch implements SearchStrategy {
+export class EvolutionarySearch extends SearchStrategyBase {
   readonly name = "evolutionarySearch";
   readonly config: EvolutionarySearchConfig;
-  private run: SearchRun | undefined;
   private populationSize = 0;
   private minUnmeasured = 0;
   private emptyIters = 0;
   private replayedRecords = new Map<string, Candidate | undefined>();
 
   constructor(config: Partial<EvolutionarySearchConfig> = {}) {
+    super();
     this.config = { ...DEFAULT_EVOLUTIONARY_SEARCH_CONFIG, ...config };
     checkConfig(this.config);
   }
 
-  preTuning(ctx: TuneContext, opts: PreTuningOptions): void {
-    const run = new SearchRun(ctx, opts, this.name);
+  protected override started(run: SearchRun): void {
     const c = this.config;
     this.populationSize = c.populationSize === "auto" ? Math.min(256, Math.max(64, 2 * run.numTrialsPerIter)) : c.populationSize;
     this.minUnmeasured = c.initMinUnmeasured === "auto" ? Math.min(50, Math.ceil(this.populationSize / 2)) : c.initMinUnmeasured;
     this.emptyIters = 0;
     this.replayedRecords = new Map();
-    this.run = run;
   }
 
   generateMeasureCandidates(_ctx: TuneContext): MeasureCandidate[] | undefined {
-    const run = requireRun(this.run, this.name, "generateMeasureCandidates");
+    const run = this.run("generateMeasureCandidates");
     const { ctx } = run;
     for (;;) {
       const batch = run.nextBatchSize();
@@ -112,10 +110,11 @@ export class EvolutionarySearch implements SearchStrategy {
       const bests = this.evolveWithCostModel(run, [...measured, ...unmeasured], batch, round);
       const picks = this.pickWithEpsGreedy(run, unmeasured, bests, batch, round);
       run.rejections.addAll(round);
+      const handedOut = run.handOut(picks);
       run.logRound(this.name, picks.length, round);
       if (picks.length > 0) {
         this.emptyIters = 0;
-        return run.handOut(picks);
+        return handedOut;
       }
       this.emptyIters++;
       if (this.emptyIters >= this.config.numEmptyItersBeforeEarlyStop) {
@@ -123,20 +122,6 @@ export class EvolutionarySearch implements SearchStrategy {
         return run.finish();
       }
     }
-  }
-
-  notifyRunnerResults(_ctx: TuneContext, _candidates: readonly MeasureCandidate[], results: readonly RunnerResult[]): void {
-    requireRun(this.run, this.name, "notifyRunnerResults").resultsReceived += results.length;
-  }
-
-  postTuning(_ctx: TuneContext): void {
-    const run = requireRun(this.run, this.name, "postTuning");
-    run.ctx.log("info", `[${run.ctx.taskName}] ${this.name}: done after ${run.trialsIssued} trials; rejected candidates: ${run.rejections.summary()}`);
-  }
-
-  /** Why candidates were rejected since `preTuning`, most frequent first. */
-  rejectionTally(): ReadonlyArray<readonly [string, number]> {
-    return this.run?.rejections.entries() ?? [];
   }
 
   /** The population size in use (after "auto" is resolved by `preTuning`). */

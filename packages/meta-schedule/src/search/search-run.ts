@@ -33,7 +33,7 @@ export class SearchRun {
   readonly argsInfo: readonly ArgInfo[];
   /** Structural hashes of the programs handed out for measurement (and of measured records replayed). */
   private readonly measuredHashes = new Set<string>();
-  /** Traces (JSON text) handed out or recorded in the database for this workload: the same trace is the same program. */
+  /** Digests of the traces handed out or recorded in the database for this workload: the same trace is the same program. */
   private readonly measuredTraces = new Set<string>();
   /** Every rejection since `preTuning`. */
   readonly rejections = new RejectionTally();
@@ -102,10 +102,4 @@ export class SearchRun {
       `[${this.ctx.taskName}] ${strategy}: ${handedOut} candidate(s) to measure (${this.trialsIssued}/${this.maxTrials} trials); rejected this round: ${round.summary()}`,
     );
   }
-}
-
-/** The state, or a clear error when a strategy is used before `preTuning`. */
-export function requireRun(run: SearchRun | undefined, strategy: string, method: string): SearchRun {
-  if (run === undefined) throw new MetaScheduleError(`${strategy}.${method} called before preTuning`);
-  return run;
 }

@@ -10,6 +10,7 @@ import { type Instruction, type RandomEngine, type Schedule, Trace } from "@tess
 import {
   type CostModel,
   type Database,
+  type Logger,
   type MeasureCandidate,
   MemoryDatabase,
   type Mutator,
@@ -141,10 +142,10 @@ export interface TuningOutcome {
 /** A tuning loop with the fake latency as runner; every result goes into the database. */
 export function tuneWithFakeRunner(
   strategy: SearchStrategy,
-  opts: { seed: number; maxTrials: number; numTrialsPerIter: number; costModel?: CostModel; database?: Database },
+  opts: { seed: number; maxTrials: number; numTrialsPerIter: number; costModel?: CostModel; database?: Database; log?: Logger },
 ): TuningOutcome {
   const workload = gemmWorkload();
-  const ctx = tuneContext(workload, target("nvidia/h100"), { seed: opts.seed });
+  const ctx = tuneContext(workload, target("nvidia/h100"), { seed: opts.seed, taskName: "gemm", ...(opts.log === undefined ? {} : { log: opts.log }) });
   const space = new ScheduleFnSpace(gemmTileSpace, { postprocs: [threadLimit], mutators: [{ mutator: mutateTile, probability: 1 }] });
   space.initialize(ctx);
   const database = opts.database ?? new MemoryDatabase();

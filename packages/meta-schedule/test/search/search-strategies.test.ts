@@ -10,6 +10,7 @@ import {
   MetaScheduleError,
   type Mutator,
   type Postproc,
+  ReplayFuncStrategy,
   ReplayTraceStrategy,
   ScheduleFnSpace,
   type SearchStrategy,
@@ -88,6 +89,40 @@ describe("ReplayTraceStrategy", () => {
   });
 });
 
+describe("ReplayFuncStrategy", () => {
+  it("re-runs the space function, so a structure chosen by a sampled value varies (a replayed trace keeps one branch)", () => {
+    const branching = new ScheduleFnSpace(function branching(sch) {
+      const [, , k] = sch.getLoops(sch.getBlock("gemm"));
+      const chunk = sch.sampleCategorical([0, 1], [0.5, 0.5]);
+      if (sch.get(chunk) === 1) sch.split(k, [null, 8]);
+    });
+    const loopCounts = (strategy: SearchStrategy) => {
+      const ctx = tuneContext(gemmWorkload(), target("nvidia/h100"), { seed: 8 });
+      strategy.preTuning(ctx, { maxTrials: 2, numTrialsPerIter: 2, designSpaces: branching.generateDesignSpace(ctx), space: branching, database: new MemoryDatabase(), costModel: undefined });
+      return strategy.generateMeasureCandidates(ctx)!.map((c) => c.sch.getLoops(c.sch.getBlock("gemm")).length).sort();
+    };
+    expect(loopCounts(new ReplayFuncStrategy())).toEqual([3, 4]);
+    // The replayed trace carries the recorded branch: both samples have the same structure, and
+    // the one whose fresh decision disagrees with it is the same program, so only one is new.
+    expect(new Set(loopCounts(new ReplayTraceStrategy({ maxFailCount: 20 }))).size).toBe(1);
+  });
+
+  it("tallies a space function that fails for some samples, and hands out the others", () => {
+    const fragile = new ScheduleFnSpace(function fragile(sch) {
+      const [i] = sch.getLoops(sch.getBlock("gemm"));
+      const [, inner] = sch.split(i, sch.samplePerfectTile(i, 2, 64));
+      if (sch.get(inner).extent.kind === "IntImm" && (sch.get(inner).extent as { value: number }).value > 16) throw new RangeError("tile too large");
+    });
+    const ctx = tuneContext(gemmWorkload(), target("nvidia/h100"), { seed: 2 });
+    const strategy = new ReplayFuncStrategy();
+    const designSpaces = [new ScheduleFnSpace(gemmTileSpace).generateDesignSpace(ctx)[0]!];
+    strategy.preTuning(ctx, { maxTrials: 5, numTrialsPerIter: 5, designSpaces, space: fragile, database: new MemoryDatabase(), costModel: undefined });
+    const batch = strategy.generateMeasureCandidates(ctx)!;
+    expect(batch).toHaveLength(5);
+    expect(new Map(strategy.rejectionTally()).get("the space function failed")).toBeGreaterThan(0);
+  });
+});
+
 describe("EvolutionarySearch", () => {
   it("with a cost model, finds faster candidates than random search at equal trials (mean over seeds)", () => {
     const seeds = [1, 2, 3, 4];
@@ -146,9 +181,12 @@ describe("EvolutionarySearch", () => {
   });
 
   it("works without a cost model (random scores)", () => {
-    const out = tuneWithFakeRunner(new EvolutionarySearch({ populationSize: 32 }), { seed: 2, maxTrials: 24, numTrialsPerIter: 8 });
+    const logs: string[] = [];
+    const out = tuneWithFakeRunner(new EvolutionarySearch({ populationSize: 32 }), { seed: 2, maxTrials: 24, numTrialsPerIter: 8, log: (_l, m) => logs.push(m) });
     expect(out.handedOut).toHaveLength(24);
     expectValidAndDistinct(out.handedOut);
+    expect(logs[0]).toMatch(/^\[gemm\] evolutionarySearch: 8 candidate\(s\) to measure \(8\/24 trials\); rejected this round: /);
+    expect(logs.at(-1)).toMatch(/^\[gemm\] evolutionarySearch: done after 24 trials; rejected candidates: .*postproc threadLimit/);
   });
 
   it("never hands out a program the database already holds, even when the same seed replays the same samples", () => {

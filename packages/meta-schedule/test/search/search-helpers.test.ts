@@ -1,0 +1,75 @@
+import { RandomEngine, type Schedule } from "@tessera/schedule";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { BestCandidates } from "../../src/search/best-candidates.js";
+import type { Candidate } from "../../src/search/candidate-replayer.js";
+import { RejectionTally } from "../../src/search/rejection-tally.js";
+import { WeightedSampler, randomPermutation } from "../../src/search/weighted-sampler.js";
+
+const candidate = (hash: string): Candidate => ({ sch: undefined as unknown as Schedule, hash, traceKey: `t${hash}` });
+
+describe("BestCandidates", () => {
+  it("keeps the best-scored non-excluded programs, best first, each once (property)", () => {
+    const offers = fc.uniqueArray(fc.tuple(fc.integer({ min: 0, max: 40 }), fc.double({ min: 0, max: 1, noNaN: true })), { maxLength: 40, selector: ([h]) => h });
+    fc.assert(
+      fc.property(offers, fc.integer({ min: 0, max: 8 }), fc.nat(40), (list, capacity, repeat) => {
+        const excluded = (c: Candidate) => Number(c.hash) % 5 === 0;
+        const heap = new BestCandidates(capacity, excluded);
+        for (const [h, score] of list) heap.offer(candidate(String(h)), score);
+        // Offering a held program again changes nothing.
+        const held = heap.bestFirst();
+        if (held.length > 0) heap.offer(held[repeat % held.length]!, 2);
+        const kept = heap.bestFirst().map((c) => c.hash);
+        expect(kept).toEqual(held.map((c) => c.hash));
+        expect(kept.every((h) => Number(h) % 5 !== 0)).toBe(true);
+        const scoreOf = new Map(list.map(([h, score]) => [String(h), score]));
+        const expected = list
+          .filter(([h]) => h % 5 !== 0)
+          .map(([, score]) => score)
+          .sort((a, b) => b - a)
+          .slice(0, capacity);
+        expect(kept.map((h) => scoreOf.get(h))).toEqual(expected);
+      }),
+    );
+  });
+});
+
+describe("WeightedSampler", () => {
+  it("never draws a zero weight, draws in proportion, and is uniform when all weights are zero", () => {
+    const rng = new RandomEngine(3);
+    const sampler = new WeightedSampler([0, 3, 1, Number.NaN, -2]);
+    const counts = [0, 0, 0, 0, 0];
+    for (let k = 0; k < 4000; k++) counts[sampler.sample(rng)]!++;
+    expect(counts[0]).toBe(0);
+    expect(counts[3]! + counts[4]!).toBe(0);
+    expect(counts[1]! / counts[2]!).toBeGreaterThan(2.5);
+    expect(counts[1]! / counts[2]!).toBeLessThan(3.5);
+    const uniform = new WeightedSampler([0, 0]);
+    const seen = new Set(Array.from({ length: 50 }, () => uniform.sample(rng)));
+    expect(seen).toEqual(new Set([0, 1]));
+  });
+
+  it("random permutations are permutations", () => {
+    fc.assert(
+      fc.property(fc.nat(40), fc.integer(), (n, seed) => {
+        expect([...randomPermutation(n, new RandomEngine(seed))].sort((a, b) => a - b)).toEqual(Array.from({ length: n }, (_, k) => k));
+      }),
+    );
+  });
+});
+
+describe("RejectionTally", () => {
+  it("counts reasons, most frequent first", () => {
+    const t = new RejectionTally();
+    t.add("b");
+    t.add("a", 3);
+    t.add("b");
+    const other = new RejectionTally();
+    other.add("c", 2);
+    t.addAll(other);
+    expect(t.entries()).toEqual([["a", 3], ["b", 2], ["c", 2]]);
+    expect(t.total).toBe(7);
+    expect(t.summary()).toBe("3× a; 2× b; 2× c");
+    expect(new RejectionTally().summary()).toBe("none");
+  });
+});
