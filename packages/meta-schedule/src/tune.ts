@@ -131,7 +131,8 @@ export async function tuneTasks(functions: readonly TuneFunction[], target: Targ
     });
 
     const taskResults = records.map((record) => taskResult(record, database));
-    const files = await writeOutputs(options, history, runName(options));
+    const title = options.curveTitle ?? `${records.map((r) => r.name).join(", ")} on ${target.name}`;
+    const files = await writeOutputs(options, history, runName(options), title);
     return { tasks: taskResults, history, database, summary: formatTuningSummary(records), workDir: options.workDir, files };
   } finally {
     for (const component of owned) await component.dispose?.();
@@ -159,7 +160,7 @@ function runName(options: TuneOptions): string {
   return options.seed === undefined ? strategy : `${strategy}, seed ${options.seed}`;
 }
 
-async function writeOutputs(options: TuneOptions, history: readonly TrialEvent[], name: string): Promise<TuneResult["files"]> {
+async function writeOutputs(options: TuneOptions, history: readonly TrialEvent[], name: string, title: string): Promise<TuneResult["files"]> {
   const historyFile = join(options.workDir, "tuning-history.json");
   const trials = history.map((t) => ({
     task: t.taskName,
@@ -172,7 +173,7 @@ async function writeOutputs(options: TuneOptions, history: readonly TrialEvent[]
   if (options.writeCurve === false) return { history: historyFile };
   const points = bestSoFarPoints(history.map((t) => t.totalBestSecs));
   if (points.length === 0) return { history: historyFile };
-  const written = await writeTuningCurve(join(options.workDir, "tuning-curve.svg"), [{ name, points }], { png: true });
+  const written = await writeTuningCurve(join(options.workDir, "tuning-curve.svg"), [{ name, points }], { title, png: true });
   return { history: historyFile, curveSvg: written.svg, ...(written.png === undefined ? {} : { curvePng: written.png }) };
 }
 

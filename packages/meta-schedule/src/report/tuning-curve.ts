@@ -48,7 +48,8 @@ function vegaLiteSpec(series: readonly CurveSeries[], opts: CurveOptions): Recor
     height: opts.height ?? 360,
     background: "white",
     data: { values },
-    mark: { type: "line", interpolate: "step-after", point: values.length <= 200 },
+    // Dots on every trial only while they stay apart.
+    mark: { type: "line", interpolate: "step-after", point: Math.max(0, ...series.map((s) => s.points.length)) <= 40 },
     encoding: {
       x: { field: "trials", type: "quantitative", title: "Trials", scale: { domainMin: 0 } },
       y: { field: "best", type: "quantitative", title: "Best latency (us)", scale: { zero: false } },

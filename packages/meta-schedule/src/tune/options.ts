@@ -48,6 +48,8 @@ export interface TuneOptions {
   readonly writeCurve?: boolean;
   /** The curve's legend entry ("<strategy>, seed <seed>" by default). */
   readonly runName?: string;
+  /** The curve's title ("<function names> on <target>" by default). */
+  readonly curveTitle?: string;
 }
 
 export interface TuneProgress {

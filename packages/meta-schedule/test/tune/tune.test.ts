@@ -52,7 +52,7 @@ describe("tuneTIR", () => {
     expect(history.trials).toHaveLength(24);
     expect(history.trials.at(-1)!.bestSecs).toBe(best);
     expect(result.files.curveSvg).toBe(join(dir, "tuning-curve.svg"));
-    expect(readFileSync(result.files.curveSvg!, "utf8")).toMatch(/^<svg[\s\S]*<\/svg>\s*$/);
+    expect(readFileSync(result.files.curveSvg!, "utf8")).toMatch(/^<svg[\s\S]*main on nvidia\/h100[\s\S]*<\/svg>\s*$/);
     expect(existsSync(join(dir, "tuning-curve.png"))).toBe(true);
   });
 
