@@ -38,7 +38,7 @@ import {
   openDatabase,
   scheduleFnSpace,
 } from "./tune/provided.js";
-import { silentLogger, tuneContext } from "./tune-context.js";
+import { type Logger, silentLogger, tuneContext } from "./tune-context.js";
 import { workloadOf } from "./workload.js";
 
 export type { TuneOptions, TuneProgress } from "./tune/options.js";
@@ -132,7 +132,7 @@ export async function tuneTasks(functions: readonly TuneFunction[], target: Targ
 
     const taskResults = records.map((record) => taskResult(record, database));
     const title = options.curveTitle ?? `${records.map((r) => r.name).join(", ")} on ${target.name}`;
-    const files = await writeOutputs(options, history, runName(options), title);
+    const files = await writeOutputs(options, history, runName(options), title, log);
     return { tasks: taskResults, history, database, summary: formatTuningSummary(records), workDir: options.workDir, files };
   } finally {
     for (const component of owned) await component.dispose?.();
@@ -160,7 +160,7 @@ function runName(options: TuneOptions): string {
   return options.seed === undefined ? strategy : `${strategy}, seed ${options.seed}`;
 }
 
-async function writeOutputs(options: TuneOptions, history: readonly TrialEvent[], name: string, title: string): Promise<TuneResult["files"]> {
+async function writeOutputs(options: TuneOptions, history: readonly TrialEvent[], name: string, title: string, log: Logger): Promise<TuneResult["files"]> {
   const historyFile = join(options.workDir, "tuning-history.json");
   const trials = history.map((t) => ({
     task: t.taskName,
@@ -174,6 +174,7 @@ async function writeOutputs(options: TuneOptions, history: readonly TrialEvent[]
   const points = bestSoFarPoints(history.map((t) => t.totalBestSecs));
   if (points.length === 0) return { history: historyFile };
   const written = await writeTuningCurve(join(options.workDir, "tuning-curve.svg"), [{ name, points }], { title, png: true });
+  if (written.pngError !== undefined) log("warn", `tuning curve: SVG only, no PNG: ${written.pngError}`);
   return { history: historyFile, curveSvg: written.svg, ...(written.png === undefined ? {} : { curvePng: written.png }) };
 }
 
