@@ -3,9 +3,10 @@
  * asks for them by name ("auto" space, "evolutionary" strategy, "json" database, …). This file is
  * the one place that knows their export names and constructors; everything else takes instances.
  *
- * Expected (the contract with space/, search/, builder/, runner/, database/, cost-model/):
- *   space/defaults.ts  defaultSpaceFor(target) or defaultCudaSpaceGenerator(target): SpaceGenerator
- *   index.ts           ScheduleFnSpace      new ScheduleFnSpace(fn, { postprocs, mutators })
+ * Expected exports of the package index (the contract with space/, search/, builder/, runner/,
+ * database/, cost-model/):
+ *   defaultSpaceFor or defaultCudaSpaceGenerator   (target) => SpaceGenerator   (space/defaults.ts)
+ *                      ScheduleFnSpace      new ScheduleFnSpace(fn, { postprocs, mutators })
  *                      EvolutionarySearch   new EvolutionarySearch()
  *                      ReplayTraceStrategy  new ReplayTraceStrategy()
  *                      ForestModel          new ForestModel()   (TVM's XGBModel semantics: "xgb")
@@ -15,8 +16,8 @@
  *                      SimulatedRunner      new SimulatedRunner()
  *                      JSONDatabase         new JSONDatabase(workDir)
  *                      MemoryDatabase       new MemoryDatabase()
- * The lookup is dynamic so that this module compiles before (and without) those modules; a
- * missing one is a clear MetaScheduleError, never a TypeError.
+ * The lookup is by name at run time so that this module compiles before (and without) those
+ * modules; a missing one is a clear MetaScheduleError, never a TypeError.
  */
 import type { Target } from "@tessera/codegen";
 import type { Schedule } from "@tessera/schedule";
@@ -41,29 +42,25 @@ export const DATABASE_NAMES = ["json", "memory"] as const;
 export type DatabaseName = (typeof DATABASE_NAMES)[number];
 
 /**
- * The first of `names` that the module `specifier` (relative to this file) exports, or a
- * MetaScheduleError saying that `what` is missing.
+ * The first of `names` that the package exports, or a MetaScheduleError saying that `what` is
+ * missing. The package's own index is imported with a literal specifier so that bundlers (the GPU
+ * bundle) include it; the index is already loaded by then, so this costs nothing.
  */
-export async function lookupExport(specifier: string, names: string | readonly string[], what: string): Promise<unknown> {
+export async function lookupExport(names: string | readonly string[], what: string): Promise<unknown> {
   const wanted = typeof names === "string" ? [names] : names;
-  let mod: Record<string, unknown>;
-  try {
-    mod = (await import(/* @vite-ignore */ specifier)) as Record<string, unknown>;
-  } catch (err) {
-    throw new MetaScheduleError(`${what} is not available: cannot load ${specifier} (${err instanceof Error ? err.message : String(err)})`);
-  }
+  const mod = (await import("../index.js")) as unknown as Record<string, unknown>;
   for (const name of wanted) if (mod[name] !== undefined) return mod[name];
-  throw new MetaScheduleError(`${what} is not available: ${specifier} exports no ${wanted.join(" or ")}`);
+  throw new MetaScheduleError(`${what} is not available: @tessera/meta-schedule exports no ${wanted.join(" or ")}`);
 }
 
 async function construct<T>(name: string, what: string, ...args: unknown[]): Promise<T> {
-  const ctor = await lookupExport("../index.js", name, what);
+  const ctor = await lookupExport(name, what);
   if (typeof ctor !== "function") throw new MetaScheduleError(`${what} is not available: ${name} is not a class`);
   return new (ctor as new (...a: unknown[]) => T)(...args);
 }
 
 export async function defaultSpaceFor(target: Target): Promise<SpaceGenerator> {
-  const make = (await lookupExport("../space/defaults.js", ["defaultSpaceFor", "defaultCudaSpaceGenerator"], `the default design space for ${target.name}`)) as (
+  const make = (await lookupExport(["defaultSpaceFor", "defaultCudaSpaceGenerator"], `the default design space for ${target.name}`)) as (
     t: Target,
   ) => SpaceGenerator;
   return make(target);
