@@ -30,7 +30,7 @@ import type { TaskScheduler, TrialEvent } from "./task-scheduler/task-scheduler.
 import { scheduleFromRecord } from "./tune/apply-record.js";
 import type { TuneOptions } from "./tune/options.js";
 import {
-  defaultSpaceFor,
+  defaultSpaceOf,
   makeBuilder,
   makeCostModel,
   makeRunner,
@@ -210,7 +210,7 @@ async function resolveStrategies(options: TuneOptions, count: number): Promise<S
 
 async function resolveSpace(options: TuneOptions, target: Target): Promise<SpaceGenerator> {
   const given = options.space ?? "auto";
-  if (given === "auto") return defaultSpaceFor(target);
+  if (given === "auto") return defaultSpaceOf(target);
   if (typeof given === "function") return scheduleFnSpace(given, target);
   return given;
 }

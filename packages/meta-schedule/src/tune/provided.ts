@@ -59,7 +59,8 @@ async function construct<T>(name: string, what: string, ...args: unknown[]): Pro
   return new (ctor as new (...a: unknown[]) => T)(...args);
 }
 
-export async function defaultSpaceFor(target: Target): Promise<SpaceGenerator> {
+/** The default design space of the target (its post-order-apply space with the default rules, postprocessors and mutators). */
+export async function defaultSpaceOf(target: Target): Promise<SpaceGenerator> {
   const make = (await lookupExport(["defaultSpaceFor", "defaultCudaSpaceGenerator"], `the default design space for ${target.name}`)) as (
     t: Target,
   ) => SpaceGenerator;
@@ -68,7 +69,7 @@ export async function defaultSpaceFor(target: Target): Promise<SpaceGenerator> {
 
 /** A ScheduleFn space with the postprocessors and mutators of the target's default space (as TVM's tune_tir gives it). */
 export async function scheduleFnSpace(fn: ScheduleFnLike, target: Target): Promise<SpaceGenerator> {
-  const defaults = await defaultSpaceFor(target);
+  const defaults = await defaultSpaceOf(target);
   return construct<SpaceGenerator>("ScheduleFnSpace", "the ScheduleFn space", fn, { postprocs: defaults.postprocs, mutators: defaults.mutators });
 }
 

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { irModule, vectorAdd } from "@tessera/ir";
 import { describe, expect, it } from "vitest";
-import { MetaScheduleError, lookupExport, queryBestRecord, tuneTIR, tuneTasks } from "../../src/index.js";
+import { MetaScheduleError, defaultSpaceOf, lookupExport, queryBestRecord, tuneTIR, tuneTasks } from "../../src/index.js";
 import { FakeCostModel, FakeDatabase, FakeReplayTrace, fakeMeasurer, fakeScheduleFnSpace } from "./fakes.js";
 import { H100, splitAndBind, threadsOf, vectorAddLatency } from "./workloads.js";
 
@@ -114,6 +114,11 @@ describe("components by name", () => {
     await expect(lookupExport(["NoSuchComponent", "NorThis"], "the widget")).rejects.toThrow(
       "the widget is not available: @tessera/meta-schedule exports no NoSuchComponent or NorThis",
     );
+  });
+
+  it("never takes its own wrappers for the components it looks up", async () => {
+    const found = await lookupExport(["defaultSpaceFor", "defaultCudaSpaceGenerator"], "the default space").catch(() => undefined);
+    expect(found).not.toBe(defaultSpaceOf);
   });
 
   it("finds what the package exports", async () => {
