@@ -28,6 +28,7 @@ import type { TaskRecord, TuneTask } from "./task-scheduler/task-record.js";
 import { estimateFlops } from "./task-scheduler/flops.js";
 import type { TaskScheduler, TrialEvent } from "./task-scheduler/task-scheduler.js";
 import { scheduleFromRecord } from "./tune/apply-record.js";
+import { fileLogger, taskLogFileName } from "./tune/log-files.js";
 import type { TuneOptions } from "./tune/options.js";
 import {
   defaultSpaceOf,
@@ -107,7 +108,8 @@ export async function tuneTasks(functions: readonly TuneFunction[], target: Targ
     const tasks: TuneTask[] = [];
     for (const [i, f] of functions.entries()) {
       const workload = workloadOf(f.func, f.name);
-      const ctx = tuneContext(workload, target, { seed: rng.forkSeed(), log, numThreads: options.numThreads ?? availableParallelism() });
+      const taskLog = fileLogger(options.workDir, taskLogFileName(i, workload.name), log);
+      const ctx = tuneContext(workload, target, { seed: rng.forkSeed(), log: taskLog, numThreads: options.numThreads ?? availableParallelism() });
       tasks.push({ ctx, space: await resolveSpace(options, target), strategy: strategies[i]!, ...(f.weight === undefined ? {} : { weight: f.weight }) });
     }
     const scheduler = resolveScheduler(options, rng.forkSeed());
@@ -122,7 +124,7 @@ export async function tuneTasks(functions: readonly TuneFunction[], target: Targ
       maxTrialsGlobal: options.maxTrialsGlobal,
       maxTrialsPerTask: options.maxTrialsPerTask,
       numTrialsPerIter: options.numTrialsPerIter,
-      log,
+      log: fileLogger(options.workDir, "task_scheduler.log", log),
       logSummary: options.logSummary,
       onTrial: (trial) => {
         history.push(trial);

@@ -54,6 +54,12 @@ describe("tuneTIR", () => {
     expect(result.files.curveSvg).toBe(join(dir, "tuning-curve.svg"));
     expect(readFileSync(result.files.curveSvg!, "utf8")).toMatch(/^<svg[\s\S]*main on nvidia\/h100[\s\S]*<\/svg>\s*$/);
     expect(existsSync(join(dir, "tuning-curve.png"))).toBe(true);
+
+    // TVM's log files: the task's trials and design space, the scheduler's summary.
+    const taskLog = readFileSync(join(dir, "logs", "task_0_main.log"), "utf8");
+    expect(taskLog).toMatch(/\[DEBUG\] \[Task #0: main\] Design space #0:\n/);
+    expect(taskLog.match(/\[(INFO|WARN)\] \[Task #0: main\] Trial #\d+: /g)).toHaveLength(24);
+    expect(readFileSync(join(dir, "logs", "task_scheduler.log"), "utf8")).toContain("Total trials: 24");
   });
 
   it("is deterministic for a seed", async () => {
