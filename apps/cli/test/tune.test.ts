@@ -125,6 +125,8 @@ describe("tessera tune --dry-run, then tessera build --database", () => {
     expect(cli.database.size()).toBe(24);
     expect(readFileSync(join(workDir, "tuning-curve.svg"), "utf8")).toContain("evolutionary, seed 3");
     expect(existsSync(join(workDir, "tuning-history.json"))).toBe(true);
+    expect(readFileSync(join(workDir, "logs", "task_0_vadd.log"), "utf8")).toContain("[Task #0: vadd] Trial #24: ");
+    expect(r.out).toContain(`${join(workDir, "logs")})`);
 
     const built = await cli.run("build", vadd, "--target", "nvidia/h100", "--database", workDir);
     expect(built.err).toBe("");

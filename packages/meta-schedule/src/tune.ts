@@ -28,6 +28,7 @@ import type { TaskRecord, TuneTask } from "./task-scheduler/task-record.js";
 import { estimateFlops } from "./task-scheduler/flops.js";
 import type { TaskScheduler, TrialEvent } from "./task-scheduler/task-scheduler.js";
 import { scheduleFromRecord } from "./tune/apply-record.js";
+import { fileLogger, taskLogFileName } from "./tune/log-files.js";
 import type { TuneOptions } from "./tune/options.js";
 import {
   defaultSpaceFor,
@@ -38,7 +39,7 @@ import {
   openDatabase,
   scheduleFnSpace,
 } from "./tune/provided.js";
-import { silentLogger, tuneContext } from "./tune-context.js";
+import { type Logger, silentLogger, tuneContext } from "./tune-context.js";
 import { workloadOf } from "./workload.js";
 
 export type { TuneOptions, TuneProgress } from "./tune/options.js";
@@ -107,7 +108,8 @@ export async function tuneTasks(functions: readonly TuneFunction[], target: Targ
     const tasks: TuneTask[] = [];
     for (const [i, f] of functions.entries()) {
       const workload = workloadOf(f.func, f.name);
-      const ctx = tuneContext(workload, target, { seed: rng.forkSeed(), log, numThreads: options.numThreads ?? availableParallelism() });
+      const taskLog = fileLogger(options.workDir, taskLogFileName(i, workload.name), log);
+      const ctx = tuneContext(workload, target, { seed: rng.forkSeed(), log: taskLog, numThreads: options.numThreads ?? availableParallelism() });
       tasks.push({ ctx, space: await resolveSpace(options, target), strategy: strategies[i]!, ...(f.weight === undefined ? {} : { weight: f.weight }) });
     }
     const scheduler = resolveScheduler(options, rng.forkSeed());
@@ -122,7 +124,7 @@ export async function tuneTasks(functions: readonly TuneFunction[], target: Targ
       maxTrialsGlobal: options.maxTrialsGlobal,
       maxTrialsPerTask: options.maxTrialsPerTask,
       numTrialsPerIter: options.numTrialsPerIter,
-      log,
+      log: fileLogger(options.workDir, "task_scheduler.log", log),
       logSummary: options.logSummary,
       onTrial: (trial) => {
         history.push(trial);
@@ -131,7 +133,8 @@ export async function tuneTasks(functions: readonly TuneFunction[], target: Targ
     });
 
     const taskResults = records.map((record) => taskResult(record, database));
-    const files = await writeOutputs(options, history, runName(options));
+    const title = options.curveTitle ?? `${records.map((r) => r.name).join(", ")} on ${target.name}`;
+    const files = await writeOutputs(options, history, runName(options), title, log);
     return { tasks: taskResults, history, database, summary: formatTuningSummary(records), workDir: options.workDir, files };
   } finally {
     for (const component of owned) await component.dispose?.();
@@ -159,7 +162,7 @@ function runName(options: TuneOptions): string {
   return options.seed === undefined ? strategy : `${strategy}, seed ${options.seed}`;
 }
 
-async function writeOutputs(options: TuneOptions, history: readonly TrialEvent[], name: string): Promise<TuneResult["files"]> {
+async function writeOutputs(options: TuneOptions, history: readonly TrialEvent[], name: string, title: string, log: Logger): Promise<TuneResult["files"]> {
   const historyFile = join(options.workDir, "tuning-history.json");
   const trials = history.map((t) => ({
     task: t.taskName,
@@ -172,7 +175,8 @@ async function writeOutputs(options: TuneOptions, history: readonly TrialEvent[]
   if (options.writeCurve === false) return { history: historyFile };
   const points = bestSoFarPoints(history.map((t) => t.totalBestSecs));
   if (points.length === 0) return { history: historyFile };
-  const written = await writeTuningCurve(join(options.workDir, "tuning-curve.svg"), [{ name, points }], { png: true });
+  const written = await writeTuningCurve(join(options.workDir, "tuning-curve.svg"), [{ name, points }], { title, png: true });
+  if (written.pngError !== undefined) log("warn", `tuning curve: SVG only, no PNG: ${written.pngError}`);
   return { history: historyFile, curveSvg: written.svg, ...(written.png === undefined ? {} : { curvePng: written.png }) };
 }
 

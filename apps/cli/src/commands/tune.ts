@@ -13,6 +13,7 @@ import {
   STRATEGY_NAMES,
   type StrategyName,
   createProgressReporter,
+  logDirOf,
   tuneTIR,
 } from "@tessera/meta-schedule";
 import { cuda } from "@tessera/runtime";
@@ -163,7 +164,7 @@ export async function runTune(args: readonly string[], io: CliIO, deps: TuneDeps
   }
   io.stdout(`${result.summary}`);
   const best = result.tasks[0]!;
-  const files = [result.files.curveSvg, result.files.curvePng, result.files.history].filter((f) => f !== undefined);
+  const files = [result.files.curveSvg, result.files.curvePng, result.files.history, logDirOf(workDir)].filter((f) => f !== undefined);
   io.stdout(`Work dir: ${workDir} (${describeDatabase(result.database)}; ${files.join(", ")})\n`);
   if (best.bestRecord === undefined) {
     io.stderr(`tessera: no candidate of ${name} ran successfully in ${best.trials} trials; nothing to build\n`);

@@ -55,6 +55,7 @@ class PlainProgress implements ProgressReporter {
   private total = 0;
   private startedAt = 0;
   private lastReported = 0;
+  private latest: ProgressUpdate | undefined;
   private readonly now: () => number;
   private readonly every: number;
 
@@ -69,8 +70,12 @@ class PlainProgress implements ProgressReporter {
   }
 
   update(p: ProgressUpdate): void {
+    this.latest = p;
     const due = p.trialsDone >= this.total || Math.floor(p.trialsDone / this.every) > Math.floor(this.lastReported / this.every);
-    if (!due || p.trialsDone === this.lastReported) return;
+    if (due && p.trialsDone !== this.lastReported) this.report(p);
+  }
+
+  private report(p: ProgressUpdate): void {
     this.lastReported = p.trialsDone;
     const elapsed = (this.now() - this.startedAt) / 1000;
     const remaining = Math.max(0, this.total - p.trialsDone);
@@ -86,7 +91,10 @@ class PlainProgress implements ProgressReporter {
     this.opts.stream.write(`${line}\n`);
   }
 
-  stop(): void {}
+  /** The last state, when the run ended early (its strategies had nothing more to try) between two lines. */
+  stop(): void {
+    if (this.latest !== undefined && this.latest.trialsDone !== this.lastReported) this.report(this.latest);
+  }
 }
 
 class BarProgress implements ProgressReporter {

@@ -48,7 +48,8 @@ function vegaLiteSpec(series: readonly CurveSeries[], opts: CurveOptions): Recor
     height: opts.height ?? 360,
     background: "white",
     data: { values },
-    mark: { type: "line", interpolate: "step-after", point: values.length <= 200 },
+    // Dots on every trial only while they stay apart.
+    mark: { type: "line", interpolate: "step-after", point: Math.max(0, ...series.map((s) => s.points.length)) <= 40 },
     encoding: {
       x: { field: "trials", type: "quantitative", title: "Trials", scale: { domainMin: 0 } },
       y: { field: "best", type: "quantitative", title: "Best latency (us)", scale: { zero: false } },
@@ -76,13 +77,27 @@ export async function tuningCurveSVG(series: readonly CurveSeries[], opts: Curve
   }
 }
 
-/** Writes the chart to `file` (SVG), and to the same name with `.png` when `opts.png`; returns the paths written. */
-export async function writeTuningCurve(file: string, series: readonly CurveSeries[], opts: CurveOptions = {}): Promise<{ svg: string; png?: string }> {
+/**
+ * Writes the chart to `file` (SVG), and to the same name with `.png` when `opts.png`; returns the
+ * paths written. The PNG is a convenience: where resvg's native renderer cannot be loaded (a
+ * platform without its prebuilt binary, a bundle without node_modules) only the SVG is written
+ * and `pngError` says why.
+ */
+export async function writeTuningCurve(
+  file: string,
+  series: readonly CurveSeries[],
+  opts: CurveOptions = {},
+): Promise<{ svg: string; png?: string; pngError?: string }> {
   const svg = await tuningCurveSVG(series, opts);
   await mkdir(dirname(file), { recursive: true });
   await writeFile(file, svg);
   if (opts.png !== true) return { svg: file };
-  const { Resvg } = await import("@resvg/resvg-js");
+  let Resvg: typeof import("@resvg/resvg-js").Resvg;
+  try {
+    ({ Resvg } = await import("@resvg/resvg-js"));
+  } catch (err) {
+    return { svg: file, pngError: `cannot load @resvg/resvg-js (${err instanceof Error ? err.message : String(err)})` };
+  }
   const pngFile = file.replace(/\.svg$/i, "") + ".png";
   const png = new Resvg(svg, { fitTo: { mode: "zoom", value: 2 }, background: "white" }).render().asPng();
   await writeFile(pngFile, png);

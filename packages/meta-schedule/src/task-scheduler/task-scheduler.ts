@@ -34,7 +34,7 @@ export interface TaskSchedulerOptions {
   readonly log?: Logger | undefined;
   /** Called after every trial, in measuring order. */
   readonly onTrial?: ((event: TrialEvent) => void) | undefined;
-  /** Log the summary table at the end (true by default; it is logged at debug level after every batch). */
+  /** Log the summary table at the end at info level (true by default; false: at debug level, like the table after every batch). */
   readonly logSummary?: boolean | undefined;
 }
 
@@ -120,7 +120,7 @@ export abstract class TaskScheduler {
       if (!task.done) this.terminate(task, log);
       task.strategy.postTuning(task.ctx);
     }
-    if (opts.logSummary !== false) log("info", `\n${formatTuningSummary(this.tasks)}`);
+    log(opts.logSummary === false ? "debug" : "info", `\n${formatTuningSummary(this.tasks)}`);
     return this.tasks;
   }
 

@@ -40,7 +40,7 @@ export interface TuneOptions {
   readonly numThreads?: number;
   /** Receives the trial lines, the summary table and the scheduler's messages. */
   readonly logger?: Logger;
-  /** Log the summary table at the end (true by default; the result has it in any case). */
+  /** Log the summary table at the end at info level (true by default; false: at debug level, for the log file only; the result has it in any case). */
   readonly logSummary?: boolean;
   /** Called after every trial with the run's progress. */
   readonly onProgress?: (progress: TuneProgress) => void;
@@ -48,6 +48,8 @@ export interface TuneOptions {
   readonly writeCurve?: boolean;
   /** The curve's legend entry ("<strategy>, seed <seed>" by default). */
   readonly runName?: string;
+  /** The curve's title ("<function names> on <target>" by default). */
+  readonly curveTitle?: string;
 }
 
 export interface TuneProgress {

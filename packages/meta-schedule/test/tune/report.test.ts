@@ -84,6 +84,22 @@ describe("progress", () => {
     );
   });
 
+  it("prints the last state on stop when the run ended between two lines", () => {
+    const out = sink();
+    let now = 0;
+    const progress = createProgressReporter({ stream: out, tty: false, now: () => now, everyTrials: 8 });
+    progress.start(16);
+    for (let t = 1; t <= 11; t++) {
+      now = t * 500;
+      progress.update({ trialsDone: t, bestGflops: 1, bestLatencyUs: 2 });
+    }
+    progress.stop();
+    expect(out.text).toBe(
+      "progress: 8/16 trials (50.0%), best 1.0000 GFLOPS (2.0000 us), elapsed 4.0s, ETA 4.0s\n" +
+        "progress: 11/16 trials (68.8%), best 1.0000 GFLOPS (2.0000 us), elapsed 5.5s, ETA 2.5s\n",
+    );
+  });
+
   it("says N/A while no trial succeeded", () => {
     const out = sink();
     const progress = createProgressReporter({ stream: out, tty: false, now: () => 0, everyTrials: 1 });

@@ -1,9 +1,9 @@
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { irModule, vectorAdd } from "@tessera/ir";
 import { describe, expect, it } from "vitest";
-import { EvolutionarySearch, ForestModel, JSONDatabase, LocalRunner, MetaScheduleError, MemoryDatabase, ReplayTraceStrategy, SimulatedRunner, makeCostModel, makeRunner, makeStrategy, openDatabase, queryBestRecord, tuneTIR, tuneTasks } from "../../src/index.js";
+import { bestSoFarPoints, EvolutionarySearch, ForestModel, historySeries, JSONDatabase, LocalRunner, makeCostModel, makeRunner, makeStrategy, MemoryDatabase, MetaScheduleError, openDatabase, queryBestRecord, readTuningHistory, ReplayTraceStrategy, SimulatedRunner, tuneTasks, tuneTIR } from "../../src/index.js";
 import { FakeCostModel, FakeDatabase, FakeReplayTrace, fakeMeasurer, fakeScheduleFnSpace } from "./fakes.js";
 import { H100, splitAndBind, threadsOf, vectorAddLatency } from "./workloads.js";
 
@@ -52,8 +52,33 @@ describe("tuneTIR", () => {
     expect(history.trials).toHaveLength(24);
     expect(history.trials.at(-1)!.bestSecs).toBe(best);
     expect(result.files.curveSvg).toBe(join(dir, "tuning-curve.svg"));
-    expect(readFileSync(result.files.curveSvg!, "utf8")).toMatch(/^<svg[\s\S]*<\/svg>\s*$/);
+    expect(readFileSync(result.files.curveSvg!, "utf8")).toMatch(/^<svg[\s\S]*main on nvidia\/h100[\s\S]*<\/svg>\s*$/);
     expect(existsSync(join(dir, "tuning-curve.png"))).toBe(true);
+
+    // TVM's log files: the task's trials and design space, the scheduler's summary.
+    const taskLog = readFileSync(join(dir, "logs", "task_0_main.log"), "utf8");
+    expect(taskLog).toMatch(/\[DEBUG\] \[Task #0: main\] Design space #0:\n/);
+    expect(taskLog.match(/\[(INFO|WARN)\] \[Task #0: main\] Trial #\d+: /g)).toHaveLength(24);
+    expect(readFileSync(join(dir, "logs", "task_scheduler.log"), "utf8")).toContain("Total trials: 24");
+  });
+
+  it("writes a history that reads back as the curve of the run", async () => {
+    const dir = workDir();
+    const result = await tuneTIR(vectorAdd(256).func, H100, {
+      ...fakeComponents(),
+      workDir: dir,
+      strategy: new FakeReplayTrace(),
+      maxTrialsGlobal: 8,
+      numTrialsPerIter: 8,
+      seed: 4,
+      runName: "replay, seed 4",
+      writeCurve: false,
+    });
+    const series = historySeries(await readTuningHistory(result.files.history));
+    expect(series.name).toBe("replay, seed 4");
+    expect(series.points).toEqual(bestSoFarPoints(result.history.map((t) => t.latencySecs)));
+    writeFileSync(join(dir, "bad.json"), JSON.stringify({ run: "x", trials: [{ task: "main", trial: 0 }] }));
+    await expect(readTuningHistory(join(dir, "bad.json"))).rejects.toThrow(/bad\.json: not a tuning history: trials\.0\.trial: /);
   });
 
   it("is deterministic for a seed", async () => {
