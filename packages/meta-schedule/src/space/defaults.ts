@@ -1,19 +1,24 @@
 /**
  * The default CUDA design space (TVM's `cuda` defaults of schedule rules, postprocessors and
- * mutators) with Tessera's GEMM knobs. The components that other modules provide sit in named
- * slots below: each is one line to add when its module exists.
+ * mutators) with Tessera's GEMM knobs.
  *
- * Rules, in TVM's order: MultiLevelTiling, InlineConstantScalars, AutoInline, [CrossThreadReduction],
- * ParallelizeVectorizeUnroll, [AutoBind]. Postprocs: [DisallowDynamicLoop], RewriteSharedLayout,
- * RewriteCooperativeFetch, [RewriteUnboundBlock], RewriteOperandSlices, RewriteWriteBack,
+ * Rules, in TVM's order: MultiLevelTiling, InlineConstantScalars, AutoInline,
+ * (CrossThreadReduction: not yet, codegen has no cross-thread all-reduce),
+ * ParallelizeVectorizeUnroll, AutoBind. Postprocs: DisallowDynamicLoop, RewriteSharedLayout,
+ * RewriteCooperativeFetch, RewriteUnboundBlock, RewriteOperandSlices, RewriteWriteBack,
  * RewriteParallelVectorizeUnroll, RewriteReductionBlock, RewriteSoftwarePipeline,
  * RewriteLaunchBounds, VerifyGPUCode. Mutators with TVM's probabilities: MutateTileSize 0.9,
- * [MutateUnroll 0.08], [MutateThreadBinding 0.02], plus MutateGemmKnob 0.1.
+ * MutateUnroll 0.08, MutateThreadBinding 0.02, plus MutateGemmKnob 0.1.
  */
 import type { Target } from "@tessera/codegen";
 import type { WeightedMutator } from "../mutator/mutator.js";
 import { MutateGemmKnob } from "../mutator/mutate-gemm-knob.js";
 import { MutateTileSize } from "../mutator/mutate-tile-size.js";
+import { mutateThreadBinding } from "../mutator/mutate-thread-binding.js";
+import { mutateUnroll } from "../mutator/mutate-unroll.js";
+import { disallowDynamicLoop } from "../postproc/disallow-dynamic-loop.js";
+import { rewriteUnboundBlock } from "../postproc/rewrite-unbound-block.js";
+import { autoBind } from "../rules/auto-bind.js";
 import type { Postproc } from "../postproc/postproc.js";
 import { RewriteCooperativeFetch } from "../postproc/rewrite-cooperative-fetch.js";
 import { RewriteLaunchBounds } from "../postproc/rewrite-launch-bounds.js";
@@ -51,7 +56,7 @@ export function defaultCudaSpace(target: Target, opts: CudaSpaceOptions = {}): C
     new MultiLevelTiling({ ...DEFAULT_CUDA_TILING, threadExtentHigh: target.maxThreadsPerBlock, ...opts.tiling }),
     new InlineConstantScalars(),
     new AutoInline({ intoProducer: true, intoConsumer: true, inlineConstTensor: true, disallowIfThenElse: false }),
-    // slot: new CrossThreadReduction({ threadExtents: [4, 8, 16, 32, 64, 128, 256, 512] }),
+    // CrossThreadReduction joins here once @tessera/codegen lowers cross-thread reductions (rules/cross-thread-reduction.ts).
     new ParallelizeVectorizeUnroll({
       maxJobsPerCore: -1,
       maxVectorizeExtent: -1,
@@ -61,13 +66,13 @@ export function defaultCudaSpace(target: Target, opts: CudaSpaceOptions = {}): C
       unrollExplicit: false,
       sampleExplicit: false,
     }),
-    // slot: new AutoBind({ maxThreadblocks: 256, threadExtents: [32, 64, 128, 256, 512, 1024] }),
+    autoBind({ maxThreadblocks: 256 }),
   ];
   const postprocs: Postproc[] = [
-    // slot: new DisallowDynamicLoop(),
+    disallowDynamicLoop(),
     new RewriteSharedLayout(),
     new RewriteCooperativeFetch(),
-    // slot: new RewriteUnboundBlock({ maxThreadblocks: 256 }),
+    rewriteUnboundBlock({ maxThreadblocks: 256 }),
     new RewriteOperandSlices(),
     new RewriteWriteBack(),
     new RewriteParallelVectorizeUnroll(),
@@ -78,8 +83,8 @@ export function defaultCudaSpace(target: Target, opts: CudaSpaceOptions = {}): C
   ];
   const mutators: WeightedMutator[] = [
     { mutator: new MutateTileSize(), probability: 0.9 },
-    // slot: { mutator: new MutateUnroll(), probability: 0.08 },
-    // slot: { mutator: new MutateThreadBinding(), probability: 0.02 },
+    { mutator: mutateUnroll(), probability: 0.08 },
+    { mutator: mutateThreadBinding(), probability: 0.02 },
     // (MutateComputeLocation is in TVM's CPU defaults, not CUDA's.)
     { mutator: new MutateGemmKnob(), probability: 0.1 },
   ];

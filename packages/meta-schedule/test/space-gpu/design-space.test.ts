@@ -99,11 +99,15 @@ describe("the default CUDA space of other workloads", () => {
     expect(sch.trace.instructions.filter((i) => i.kind.name === "Bind").map((i) => i.attrs[0])).toEqual(["blockIdx.x", "vthread.x", "threadIdx.x"]);
   });
 
-  it("leaves an elementwise workload untiled (only the root's unroll annotation)", () => {
+  it("leaves an elementwise workload untiled: AutoBind splits its loop over blocks and a sampled number of threads", () => {
     const { spaces } = spaceOf(vectorAdd(1024).func);
     expect(spaces).toHaveLength(1);
-    expect(count(kinds(spaces[0]!.trace), "Split")).toBe(0);
-    expect(annotationKeys(spaces[0]!.trace)).toEqual([UNROLL_IMPLICIT]);
+    const trace = spaces[0]!.trace;
+    expect(annotationKeys(trace)).toEqual([UNROLL_IMPLICIT]);
+    expect(count(kinds(trace), "Split")).toBe(1);
+    expect(count(kinds(trace), "SampleCategorical")).toBe(2); // the unroll budget and the thread extent
+    const binds = trace.instructions.filter((i) => i.kind.name === "Bind").map((i) => i.attrs[0]);
+    expect(binds).toEqual(["blockIdx.x", "threadIdx.x"]);
   });
 });
 

@@ -1,6 +1,6 @@
 /** MutateTileSize and MutateGemmKnob on samples of the default CUDA space. */
 import { gemmReluAdd, vectorAdd } from "@tessera/ir";
-import { type Instruction, RandomEngine, type Trace } from "@tessera/schedule";
+import { type Instruction, RandomEngine, Schedule, type Trace } from "@tessera/schedule";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { GEMM_KNOB_KEYS, MutateGemmKnob, MutateTileSize, categoricalsFeeding, categoricalsSplitting, replayWithPostprocs } from "../../src/index.js";
@@ -54,8 +54,10 @@ describe("MutateTileSize", () => {
   });
 
   it("leaves a trace without tiles or fetches alone", () => {
-    const untiled = spaceOf(vectorAdd(256).func);
-    expect(new MutateTileSize().apply(untiled.spaces[0]!.trace, new RandomEngine(1), ctx)).toBeUndefined();
+    const sch = new Schedule(vectorAdd(256).func);
+    const [i] = sch.getLoops(sch.getBlock("C"));
+    sch.split(i, [null, 64]);
+    expect(new MutateTileSize().apply(sch.trace, new RandomEngine(1), ctx)).toBeUndefined();
   });
 });
 
