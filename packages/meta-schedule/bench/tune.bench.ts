@@ -3,7 +3,7 @@
  *
  *   tsx --conditions=@tessera/source packages/meta-schedule/bench/tune.bench.ts
  *       [--dry-run] [--only gemm_relu_add_2048,matmul_1024,…] [--trials N] [--gemm-trials N]
- *       [--course-trials N] [--seeds 1,2,3] [--no-course] [--no-workloads] [--out-dir DIR]
+ *       [--course-trials N] [--per-iter N] [--seeds 1,2,3] [--no-course] [--no-workloads] [--out-dir DIR]
  *
  * Three parts, one report (docs/benchmarks/tuning.{json,md} and SVG/PNG curves beside them):
  * 1. Search-side speed on this machine: replaying the course's manual schedule at 2048³ from its
@@ -51,6 +51,8 @@ interface Mode {
   readonly trials: number;
   readonly gemmTrials: number;
   readonly courseTrials: number;
+  /** Candidates measured per search round (TVM: 64; smaller lets the cost model learn sooner on short budgets). */
+  readonly perIter: number;
   readonly seeds: readonly number[];
   readonly course: boolean;
   readonly workloads: boolean;
@@ -65,6 +67,7 @@ function parseMode(): Mode {
       trials: { type: "string", default: "64" },
       "gemm-trials": { type: "string", default: "256" },
       "course-trials": { type: "string", default: "64" },
+      "per-iter": { type: "string", default: "32" },
       seeds: { type: "string", default: "1,2,3" },
       "no-course": { type: "boolean", default: false },
       "no-workloads": { type: "boolean", default: false },
@@ -84,6 +87,7 @@ function parseMode(): Mode {
     trials: int("trials", values.trials!),
     gemmTrials: int("gemm-trials", values["gemm-trials"]!),
     courseTrials: int("course-trials", values["course-trials"]!),
+    perIter: int("per-iter", values["per-iter"]!),
     seeds: values.seeds!.split(",").map((s) => int("seeds", s)),
     course: values["no-course"] !== true,
     workloads: values["no-workloads"] !== true,
@@ -185,7 +189,7 @@ async function tuneOne(
     },
     workDir,
     maxTrialsGlobal: opts.trials,
-    numTrialsPerIter: Math.min(64, opts.trials),
+    numTrialsPerIter: Math.min(mode.perIter, opts.trials),
     space: opts.space,
     strategy: opts.strategy,
     runner: mode.dryRun ? "simulated" : "local",
