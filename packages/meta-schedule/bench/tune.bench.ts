@@ -3,7 +3,7 @@
  *
  *   tsx --conditions=@tessera/source packages/meta-schedule/bench/tune.bench.ts
  *       [--dry-run] [--only gemm_relu_add_2048,matmul_1024,…] [--trials N] [--gemm-trials N]
- *       [--course-trials N] [--per-iter N] [--seeds 1,2,3] [--no-course] [--no-workloads] [--out-dir DIR]
+ *       [--course-trials N] [--per-iter N] [--seeds 1,2,3] [--no-course] [--no-workloads] [--out-dir DIR] [--stem NAME]
  *
  * Three parts, one report (docs/benchmarks/tuning.{json,md} and SVG/PNG curves beside them):
  * 1. Search-side speed on this machine: replaying the course's manual schedule at 2048³ from its
@@ -57,6 +57,8 @@ interface Mode {
   readonly course: boolean;
   readonly workloads: boolean;
   readonly outDir: string;
+  /** File name stem of the report (default tuning, or tuning-dry-run). */
+  readonly stem: string | undefined;
 }
 
 function parseMode(): Mode {
@@ -72,6 +74,7 @@ function parseMode(): Mode {
       "no-course": { type: "boolean", default: false },
       "no-workloads": { type: "boolean", default: false },
       "out-dir": { type: "string", default: join(repoRoot, "docs", "benchmarks") },
+      stem: { type: "string" },
     },
   });
   const int = (name: string, text: string): number => {
@@ -92,6 +95,7 @@ function parseMode(): Mode {
     course: values["no-course"] !== true,
     workloads: values["no-workloads"] !== true,
     outDir: values["out-dir"]!,
+    stem: values.stem,
   };
 }
 
@@ -299,7 +303,7 @@ interface ReportData {
 
 function writeReport(mode: Mode, data: ReportData): void {
   mkdirSync(mode.outDir, { recursive: true });
-  const stem = mode.dryRun ? "tuning-dry-run" : "tuning";
+  const stem = mode.stem ?? (mode.dryRun ? "tuning-dry-run" : "tuning");
   const date = new Date().toISOString();
   const baselines = data.torch?.ok === true ? data.torch.baselines : undefined;
   const lines: string[] = [

@@ -15,11 +15,16 @@ export class LoweringError extends TesseraError {
 }
 
 /** A lowered kernel exceeds a limit of the target (threads, shared memory, vector width). */
+/** The kinds of limit a kernel can exceed (threads per block, per SM or per dimension; grid; shared memory; vector width; local memory). */
+export type GpuLimit = "threads" | "grid" | "shared-memory" | "vector-width" | "local-memory";
+
 export class GpuVerifyError extends LoweringError {
   override readonly name = "GpuVerifyError";
   constructor(
     readonly kernel: string,
     readonly violations: readonly string[],
+    /** Which limits the violations exceed, for tallies of rejected candidates. */
+    readonly limits: readonly GpuLimit[] = [],
   ) {
     super("verifyGpuCode", `kernel ${kernel} does not fit the target: ${violations.join("; ")}`);
   }

@@ -38,6 +38,7 @@ B[threadIdx_y * 32 + threadIdx_x] = A[threadIdx_x]`);
     expect(err).toBeInstanceOf(LoweringError);
     expect(err.kernel).toBe("k_kernel");
     expect(err.violations).toEqual(["uses 2048 threads per block (32×64×1); nvidia/tesla-t4 allows 1024"]);
+    expect(err.limits).toEqual(["threads"]);
     expect(err.message).toBe(
       "verifyGpuCode: kernel k_kernel does not fit the target: uses 2048 threads per block (32×64×1); nvidia/tesla-t4 allows 1024",
     );
@@ -55,9 +56,9 @@ B[threadIdx_z] = A[threadIdx_z]`);
   test("64 KiB of shared memory on a T4, accepted with an override of the limit", () => {
     const k = kernelOf(SHARED_64K);
     expect(k.sharedBytes).toBe(65536);
-    expect((errorOf(() => verifyGpuCode(k, T4), GpuVerifyError) as GpuVerifyError).violations).toEqual([
-      "uses 65536 bytes of shared memory; nvidia/tesla-t4 allows 49152",
-    ]);
+    const err = errorOf(() => verifyGpuCode(k, T4), GpuVerifyError) as GpuVerifyError;
+    expect(err.violations).toEqual(["uses 65536 bytes of shared memory; nvidia/tesla-t4 allows 49152"]);
+    expect(err.limits).toEqual(["shared-memory"]);
     const bigger = target("nvidia/tesla-t4", { overrides: { max_shared_memory_per_block: 65536 } });
     expect(() => verifyGpuCode(k, bigger)).not.toThrow();
   });

@@ -7,12 +7,15 @@
 import type { Schedule } from "@tessera/schedule";
 import type { TuneContext } from "../tune-context.js";
 
-export type PostprocResult = { readonly ok: true } | { readonly ok: false; readonly reason: string };
+export type PostprocResult =
+  | { readonly ok: true }
+  /** `reason` is short and shared by similar candidates; `detail` (the full message) is optional. */
+  | { readonly ok: false; readonly reason: string; readonly detail?: string };
 
 export const POSTPROC_OK: PostprocResult = { ok: true };
 
-export function rejected(reason: string): PostprocResult {
-  return { ok: false, reason };
+export function rejected(reason: string, detail?: string): PostprocResult {
+  return detail === undefined ? { ok: false, reason } : { ok: false, reason, detail };
 }
 
 export interface Postproc {

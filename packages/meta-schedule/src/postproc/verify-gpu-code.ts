@@ -6,7 +6,7 @@
  * The lowered module is kept, keyed by the scheduled function, for the builder to reuse
  * (`loweredModuleFor`).
  */
-import { type LoweredModule, LoweringError, lower } from "@tessera/codegen";
+import { type GpuLimit, GpuVerifyError, type LoweredModule, LoweringError, lower } from "@tessera/codegen";
 import type { PrimFunc } from "@tessera/ir";
 import type { Schedule } from "@tessera/schedule";
 import { THREAD_EXTENT_HIGH, THREAD_EXTENT_LOW, annotationNumber } from "../rules/multi-level-tiling/annotations.js";
@@ -36,11 +36,24 @@ export class VerifyGPUCode implements Postproc {
     try {
       LOWERED.set(func, lower(func, ctx.target));
     } catch (err) {
+      if (err instanceof GpuVerifyError && err.limits.length > 0) return rejected(`exceeds the target's ${err.limits.map(describeLimit).join(" and ")}`, err.message);
       if (!(err instanceof LoweringError)) throw err;
-      return rejected(`${err.name}: ${firstLine(err.message)}`);
+      return rejected(`${err.name}: ${firstLine(err.message)}`, err.message);
     }
     return POSTPROC_OK;
   }
+}
+
+const LIMIT_WORDS: Readonly<Record<GpuLimit, string>> = {
+  threads: "threads per block",
+  grid: "grid size",
+  "shared-memory": "shared memory per block",
+  "vector-width": "vector width",
+  "local-memory": "local memory per thread",
+};
+
+function describeLimit(limit: GpuLimit): string {
+  return LIMIT_WORDS[limit];
 }
 
 function firstLine(message: string): string {

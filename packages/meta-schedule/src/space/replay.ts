@@ -38,7 +38,7 @@ export function replayWithPostprocs(ctx: TuneContext, trace: Trace, postprocs: r
       if (!(err instanceof TesseraError)) throw err;
       return { ok: false, reason: `postproc ${postproc.name} failed`, detail: err.message };
     }
-    if (!result.ok) return { ok: false, reason: `postproc ${postproc.name}: ${result.reason}`, detail: result.reason };
+    if (!result.ok) return { ok: false, reason: `postproc ${postproc.name}: ${result.reason}`, detail: result.detail ?? result.reason };
   }
   return { ok: true, sch };
 }

@@ -61,14 +61,17 @@ describe("VerifyGPUCode", () => {
     expect(out).toMatchObject({ ok: false, reason: "postproc verifyGpuCode: fewer threads per block than 64" });
   });
 
-  it("rejects a sample that exceeds the shared memory, with the lowering's reason", () => {
+  it("rejects a sample that exceeds the shared memory, with a short reason and the lowering's message as detail", () => {
     const { ctx, gen, spaces } = spaceOf(gemmReluAdd(2048).func);
     // 1024×1024 block tiles (4 vthreads × 32 threads × 8 registers a side), k chunks of 16: 128 KiB.
     const tiles = [[2, 4], [1, 32], [2, 4], [1, 32]];
     const trace = withForcedDecisions(spaces[0]!.trace, tiles, [32, 8, 32, 8, 16, 1, 0, 0, 1, 0, 0, 0, 0, 0]);
     const out = replayWithPostprocs(ctx, trace, gen.postprocs, { seed: 1 });
     expect(out.ok).toBe(false);
-    if (!out.ok) expect(out.reason).toMatch(/^postproc verifyGpuCode: GpuVerifyError: .*shared memory/);
+    if (!out.ok) {
+      expect(out.reason).toBe("postproc verifyGpuCode: exceeds the target's shared memory per block");
+      expect(out.detail).toMatch(/^verifyGpuCode: kernel gemm_relu_add_kernel does not fit the target: uses \d+ bytes of shared memory/);
+    }
   });
 });
 

@@ -8,7 +8,7 @@
 import { type DType, type PrimExpr, type Stmt, bytesOf, constantSize, elementType, forEachStmt, lanesOf } from "@tessera/ir";
 import type { DeviceKernel } from "../../lowered.js";
 import type { Target } from "../../target/target.js";
-import { GpuVerifyError } from "../errors.js";
+import { type GpuLimit, GpuVerifyError } from "../errors.js";
 import { OnceVisitor } from "../util/once-visitor.js";
 
 /** CUDA's limit on local memory per thread (512 KiB). */
@@ -18,14 +18,15 @@ const DIMS = ["x", "y", "z"] as const;
 
 /** Throws a GpuVerifyError naming every limit of `t` that `kernel` exceeds. */
 export function verifyGpuCode(kernel: DeviceKernel, t: Target): void {
+  const violated = (limit: GpuLimit, messages: readonly string[]) => messages.map((message) => ({ limit, message }));
   const violations = [
-    ...threadViolations(kernel, t),
-    ...gridViolations(kernel, t),
-    ...sharedMemoryViolations(kernel, t),
-    ...vectorViolations(kernel.body, t),
-    ...localMemoryViolations(kernel.body),
+    ...violated("threads", threadViolations(kernel, t)),
+    ...violated("grid", gridViolations(kernel, t)),
+    ...violated("shared-memory", sharedMemoryViolations(kernel, t)),
+    ...violated("vector-width", vectorViolations(kernel.body, t)),
+    ...violated("local-memory", localMemoryViolations(kernel.body)),
   ];
-  if (violations.length > 0) throw new GpuVerifyError(kernel.name, violations);
+  if (violations.length > 0) throw new GpuVerifyError(kernel.name, violations.map((v) => v.message), [...new Set(violations.map((v) => v.limit))]);
 }
 
 function threadViolations(kernel: DeviceKernel, t: Target): string[] {
