@@ -11,7 +11,9 @@
  *    space at 2048³ (fresh decisions, postprocessors included), with the fraction that is valid.
  * 2. Tuning each workload with the automatic space and the evolutionary search: best latency,
  *    trials to reach it, wall time; on a GPU, the ratio to torch (cuBLAS / cuDNN, TF32 off) timed in
- *    the same run — gemm+ReLU+add against cuBLAS SGEMM alone (`A @ B`).
+ *    the same run — gemm+ReLU+add against cuBLAS SGEMM alone (`A @ B`). On the GPU every
+ *    candidate's outputs must agree with the first measured candidate's (rtol = atol = 1e-4), or
+ *    its trial counts as failed.
  * 3. The course's search space (the solution's `autoTuningSchedule`): evolutionary search against
  *    random sampling (replay-trace) at equal trials, for several seeds, as curves.
  *
@@ -32,6 +34,8 @@ import { Schedule, Trace } from "@tessera/schedule";
 import {
   type CurveSeries,
   FAILED_RUN_SECS,
+  LocalRunner,
+  firstResultChecker,
   bestSoFarPoints,
   defaultCudaSpaceGenerator,
   replayWithPostprocs,
@@ -196,7 +200,9 @@ async function tuneOne(
     numTrialsPerIter: Math.min(mode.perIter, opts.trials),
     space: opts.space,
     strategy: opts.strategy,
-    runner: mode.dryRun ? "simulated" : "local",
+    // Every candidate's outputs are compared with the first measured candidate's: schedules of one
+    // workload must agree, so a wrong kernel shows up as a failed trial instead of a fast time.
+    runner: mode.dryRun ? "simulated" : new LocalRunner({ checker: firstResultChecker() }),
     database: "json",
     seed: opts.seed,
     writeCurve: false,
