@@ -94,3 +94,35 @@ export function gemmReluAddReferenceOnHost(A: Float32Array, B: Float32Array, C: 
   }
   return out;
 }
+
+/**
+ * D = ReLU(A·B) + C on the host (float64 accumulation) at the elements `indices` (flat row-major
+ * indices into the n×n output) only: `out[k]` is D at `indices[k]`. For checking a sample of a
+ * large output (a few thread blocks' tiles) without computing all n³ products; elements of one
+ * row share their pass over A's row.
+ */
+export function gemmReluAddReferenceAt(A: Float32Array, B: Float32Array, C: Float32Array, n: number, indices: ArrayLike<number>): Float64Array {
+  const out = new Float64Array(indices.length);
+  const byRow = new Map<number, number[]>();
+  for (let k = 0; k < indices.length; k++) {
+    const flat = indices[k]!;
+    if (!Number.isInteger(flat) || flat < 0 || flat >= n * n) {
+      throw new RangeError(`gemmReluAddReferenceAt: index ${flat} (position ${k}) is outside the ${n}×${n} output`);
+    }
+    const row = Math.floor(flat / n);
+    let list = byRow.get(row);
+    if (list === undefined) byRow.set(row, (list = []));
+    list.push(k);
+  }
+  for (const [i, positions] of byRow) {
+    const cols = positions.map((k) => indices[k]! - i * n);
+    const acc = new Float64Array(cols.length);
+    for (let k = 0; k < n; k++) {
+      const a = A[i * n + k]!;
+      const bRow = k * n;
+      for (let c = 0; c < cols.length; c++) acc[c]! += a * B[bRow + cols[c]!]!;
+    }
+    positions.forEach((k, c) => (out[k] = Math.max(acc[c]!, 0) + C[i * n + cols[c]!]!));
+  }
+  return out;
+}
