@@ -144,6 +144,11 @@ export const CASES = {
     gemm: solution(replace("sch.split(i, [null, tileX])", "sch.split(i, [null, 32])")),
     trace: solution(),
   },
+  // Task 1 splits i with both factors written for the graded 2048³ workload: [2048 / tileX, tileX]. Valid (the same kernel as [null, tileX] at 2048³).
+  "literal-tile-split": {
+    gemm: solution(replace("sch.split(i, [null, tileX])", "sch.split(i, [2048 / tileX, tileX])")),
+    trace: solution(),
+  },
   // Task 1 forgets to move the shared-memory copies under the k-chunk loop (no computeAt).
   "missing-compute-at": {
     gemm: solution(remove(lines("  sch.computeAt(aShared, kOuter);", "  sch.computeAt(bShared, kOuter);"))),

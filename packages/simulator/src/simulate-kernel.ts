@@ -7,6 +7,7 @@ import { kernelBankConflicts } from "./bank-report.js";
 import { OutOfBoundsFault, runBlock } from "./block-runner.js";
 import { type BlockSelection, selectedBlocks } from "./block-selection.js";
 import { compileKernel } from "./compile-kernel.js";
+import type { Dim3 } from "./dims.js";
 import { SimulationError } from "./errors.js";
 import { FindingCollector } from "./findings.js";
 import { poisonedArray } from "./poison.js";
@@ -33,6 +34,11 @@ export interface SimulationOptions {
    * reads what the skipped blocks of an earlier one left unwritten). See block-selection.ts.
    */
   readonly blocks?: BlockSelection;
+  /**
+   * Called after each thread block finishes, before the next one starts, with the kernel and the
+   * block's index: the caller can see what that block alone wrote (and undo it) between blocks.
+   */
+  readonly afterBlock?: (kernel: DeviceKernel, blockIdx: Dim3) => void;
 }
 
 /** A kernel argument: a typed array for a buffer parameter, a number for a scalar one. */
@@ -66,6 +72,7 @@ export function simulateKernel(kernel: DeviceKernel, args: readonly KernelArgume
   for (const blockIdx of blocks) {
     const shared = compiled.shared.map((a) => poisonedArray(a.buffer.dtype, a.elements));
     intervalsPerBlock = runBlock(run, blockIdx, shared);
+    opts.afterBlock?.(kernel, blockIdx);
   }
   banks?.finish();
   const sharedBytes = compiled.shared.reduce((acc, a) => acc + a.elements * (dtypeInfo(a.buffer.dtype).bits / 8), 0);

@@ -1,6 +1,6 @@
 /**
  * Simulating selected thread blocks of a launch (`SimulationOptions.blocks`): only those blocks
- * write, each runs with the checks of a whole launch (races, out-of-bounds, uninitialised shared
+ * write, `afterBlock` sees each one's writes, each runs with the checks of a whole launch (races, out-of-bounds, uninitialised shared
  * reads), and a selection that is not a set of blocks of the grid is refused by name.
  */
 import { randomArgs } from "@tessera/ir";
@@ -45,6 +45,22 @@ describe("simulating selected blocks", () => {
     });
     expect(grids).toEqual([`${module.kernels[0]!.name} 4×1×1`]);
     expect(written(args[1]!)).toEqual(Array.from({ length: 64 }, (_, t) => 192 + t));
+  });
+
+  it("calls afterBlock between blocks, in selection order, when what the block wrote is in the arrays", () => {
+    const module = moduleFromLoweredScript(windowSumKernel());
+    const args = windowSumArgs();
+    const seen: string[] = [];
+    simulate(module, args, {
+      blocks: [[2, 0, 0], [0, 0, 0]],
+      afterBlock: (kernel, block) => {
+        const tile = written(args[1]!);
+        seen.push(`${kernel.name} ${block.join(",")}: B[${tile[0]}..${tile.at(-1)}] (${tile.length})`);
+        args[1]!.fill(Number.NaN);
+      },
+    });
+    const name = module.kernels[0]!.name;
+    expect(seen).toEqual([`${name} 2,0,0: B[128..191] (64)`, `${name} 0,0,0: B[0..63] (64)`]);
   });
 
   it("detects a race within a selected block, and reports it in that block", () => {

@@ -1,8 +1,8 @@
 /**
  * Grades one submission folder: runs the student's files in the sandbox, grades the trusted
  * replays task by task (part 1 as one chain, part 2 from the submitted trace), checks numerics on
- * the GPU at full size or in the simulator at a reduced size, times on a GPU when there is one,
- * and applies the manifest's scoring rules. Returns everything the reports need; writes nothing.
+ * the GPU at full size or, without one, on sampled thread blocks of the full-size kernel in the
+ * simulator, times on a GPU when there is one, and applies the manifest's scoring rules. Returns everything the reports need; writes nothing.
  */
 import { codegenCuda, lower } from "@tessera/codegen";
 import { Schedule } from "@tessera/schedule";
@@ -318,11 +318,12 @@ class SubmissionGrader {
 
   private async checkNumerics(role: ScheduleRole, sch: Schedule): Promise<NumericsOutcome> {
     const gpu = this.opts.gpu;
-    const where = gpu === undefined ? `the simulator at ${this.settings.sizes.reduced}³` : `${gpu.name} at ${this.settings.sizes.full}³`;
+    const where = gpu === undefined ? `the simulator (sampled thread blocks of the ${this.settings.sizes.full}³ kernel)` : `${gpu.name} at ${this.settings.sizes.full}³`;
     this.progress(`checking the ${role} schedule's numerics on ${where} (${this.settings.rounds} rounds)`);
     const req = { schedule: sch, settings: this.settings, seed: this.opts.seed ?? 1 };
     const outcome = gpu === undefined ? simulatorNumerics(req, this.opts.binding) : (this.refuseOnGpu(sch) ?? (await gpu.numerics(req)));
     this.numerics[role] = outcome;
+    for (const note of outcome.notes ?? []) this.notes.push(`Numerics of the ${role} schedule: ${note}.`);
     return outcome;
   }
 
@@ -368,14 +369,16 @@ class SubmissionGrader {
 
 /** One line: where it ran and how it went. */
 export function numericsSummary(n: NumericsOutcome): string {
-  const where = `${n.device}, ${n.size}×${n.size}×${n.size}`;
+  const size = `${n.size}×${n.size}×${n.size}`;
+  const where = n.sample === undefined ? `${n.device}, ${size}` : `${n.device}, ${n.sample.blocks} of the ${n.sample.gridBlocks} thread blocks of the ${size} kernel`;
   if (n.error !== undefined) return `${n.error} (${where})`;
   const bad = n.rounds.find((r) => r.mismatches > 0);
   if (bad !== undefined) {
     return `round ${n.rounds.indexOf(bad) + 1}: ${bad.mismatches} of ${bad.elements} outputs wrong${bad.unwritten > 0 ? ` (${bad.unwritten} never written)` : ""}; first: ${bad.firstMismatch ?? "?"} (${where})`;
   }
   const maxErr = Math.max(0, ...n.rounds.map((r) => r.maxAbsError));
-  return `correct in ${n.rounds.length} rounds of random inputs, max |error| ${maxErr.toExponential(2)} (${where})`;
+  const what = n.sample === undefined ? "correct" : `correct on all ${n.sample.elements} elements the sampled blocks wrote`;
+  return `${what} in ${n.rounds.length} rounds of random inputs, max |error| ${maxErr.toExponential(2)} (${where})`;
 }
 
 function wrongBecause(which: string, n: NumericsOutcome): string {
@@ -383,7 +386,8 @@ function wrongBecause(which: string, n: NumericsOutcome): string {
 }
 
 function noGpuConsequence(settings: Numerics): string {
-  return `numerics run in the CPU simulator at ${settings.sizes.reduced}×${settings.sizes.reduced}×${settings.sizes.reduced} instead of ${settings.sizes.full}; timing is skipped and its points are neither awarded nor lost.`;
+  const full = `${settings.sizes.full}×${settings.sizes.full}×${settings.sizes.full}`;
+  return `numerics run in the CPU simulator on a sample of the thread blocks of the ${full} kernel (each block complete); timing is skipped and its points are neither awarded nor lost.`;
 }
 
 /** Every check of `tasks` scores 0, with the reason added to its feedback. */
