@@ -239,6 +239,24 @@ describe("broken submissions: the failed task scores 0 and names the problem, th
     for (const id of PART1.filter((t) => t !== "register-tiling")) expectAllPassed(report, id);
     expectGradedOnSolution(report, "register-tiling");
     expectNumericsPass(report);
+    // The numerics line says whose tasks it judged.
+    expect(checkOf(report, "manual-numerics", "manual-schedule-correct").feedback).toMatch(
+      /^correct on all .*; checked: your sharedMemoryTiling, cooperativeFetching, writeCache, epilogueFusion, with the solution's registerTiling \(yours did not complete\)$/,
+    );
+  });
+
+  it("task 1 completed but failed a check and tasks 2–5 throw: numerics are not checked, and the report says why (not that nothing completed)", async () => {
+    // Regression: the numerics line said "none of your part-1 tasks completed" though task 1 had.
+    const report = await gradeCase("wrong-split-then-todo");
+
+    expect(report.score).toBe(12);
+    expectPoints(report, { "shared-memory-tiling": 12, "register-tiling": 0, "cooperative-fetching": 0, "write-cache": 0, "epilogue-fusion": 0 });
+    expect(report.numerics.manual).toBeUndefined();
+    expect(checkOf(report, "manual-numerics", "manual-schedule-correct")).toMatchObject({
+      status: "skipped",
+      feedback:
+        "not checked: the schedule would be the solution's alone: it stands in for every part-1 task (sharedMemoryTiling (yours failed its checks), registerTiling, cooperativeFetching, writeCache, epilogueFusion (yours did not complete))",
+    });
   });
 
   it("a task that throws scores 0 with the error's name, message and a stack line in gemm_relu_add.ts", async () => {

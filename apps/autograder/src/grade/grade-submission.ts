@@ -10,6 +10,7 @@ import type { AssignmentBinding } from "../assignment.js";
 import type { Check, Manifest, Numerics, Task } from "../manifest/index.js";
 import { DEFAULT_LIMITS, type PreparedFile, type SandboxLimits, prepareSubmissionFile } from "../sandbox/index.js";
 import { type ChainResult, runChain } from "./chain.js";
+import { chainComposition, describeComposition, whyNotChecked } from "./composition.js";
 import { describeExit, describeJobError, describeLoadFailure } from "./job-failure.js";
 import type { GpuBackend, NumericsOutcome, TimingOutcome } from "./numerics-types.js";
 import { replayTrace } from "./replay.js";
@@ -191,7 +192,8 @@ class SubmissionGrader {
     const graded = new Map<Task, TaskGrade>(chain.tasks.map((g) => [g.task, g]));
 
     const numericsTask = part1.find((t) => t.start === "none" && t.checks.some((c) => c.kind === "numerics"));
-    const ranAny = chain.replaced.length < chained.length;
+    const composition = chainComposition(chained, chain.tasks, chain.replaced);
+    const ranAny = composition.yours.length > 0;
     let numerics: NumericsOutcome | undefined;
     if (ranAny) {
       if (chain.replaced.length > 0) this.notes.push(`The manual schedule was checked with the solution's version of: ${chain.replaced.join(", ")}.`);
@@ -200,7 +202,9 @@ class SubmissionGrader {
       if (numerics.passed) await this.time("manual", chain.composed);
     }
     if (numericsTask !== undefined) {
-      const checks = numericsTask.checks.map((check) => (ranAny ? this.numericsCheck(check, numerics) : skipped(check, "not checked: none of your part-1 tasks completed")));
+      const checks = numericsTask.checks.map((check) =>
+        ranAny ? this.numericsCheck(check, numerics, `checked: ${describeComposition(composition)}`) : skipped(check, `not checked: ${whyNotChecked(composition)}`),
+      );
       graded.set(numericsTask, { task: numericsTask, checks, notes: [] });
     }
     let tasks = part1.flatMap((t) => graded.get(t) ?? []);
@@ -361,9 +365,11 @@ class SubmissionGrader {
     }
   }
 
-  private numericsCheck(check: Check, numerics: NumericsOutcome | undefined): CheckGrade {
+  /** The numerics check's grade; `what` (which schedule was checked) follows the summary. */
+  private numericsCheck(check: Check, numerics: NumericsOutcome | undefined, what?: string): CheckGrade {
     if (numerics === undefined) return failed(check, "not checked");
-    return numerics.passed ? passed(check, numericsSummary(numerics)) : failed(check, numericsSummary(numerics));
+    const feedback = what === undefined ? numericsSummary(numerics) : `${numericsSummary(numerics)}; ${what}`;
+    return numerics.passed ? passed(check, feedback) : failed(check, feedback);
   }
 }
 
