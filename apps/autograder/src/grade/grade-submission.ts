@@ -16,6 +16,7 @@ import type { GpuBackend, NumericsOutcome, TimingOutcome } from "./numerics-type
 import { replayTrace } from "./replay.js";
 import { SIMULATED_TARGET, simulatorNumerics } from "./simulator-numerics.js";
 import { type CheckGrade, type TaskGrade, earned, failed, passed, skipped } from "./task-grade.js";
+import { timingNoise } from "./timing-noise.js";
 import { type TunedScoring, scoreTunedTime } from "./tuned-score.js";
 import { excessiveWork } from "./work-estimate.js";
 
@@ -280,7 +281,9 @@ class SubmissionGrader {
     }
     const scoring = scoreTunedTime(timing.meanMs, { name: gpu.name, key: gpu.key, referenceManualMs }, this.manifest);
     const rows = scoring.rows.map((r) => `≤ ${r.maxMs.toFixed(2)} ms: ${r.points} pt`).join(", ");
-    const feedback = `${timing.meanMs.toFixed(3)} ms on ${gpu.name}: ${scoring.points} of ${check.points} pt (${rows}); ${scoring.explanation}`;
+    const noise = timingNoise(timing);
+    const noisy = noise === undefined ? "" : ` (a noisy measurement: ${noise}; grade again if it matters)`;
+    const feedback = `${timing.meanMs.toFixed(3)} ms on ${gpu.name}${noisy}: ${scoring.points} of ${check.points} pt (${rows}); ${scoring.explanation}`;
     const grade: CheckGrade = { check, status: scoring.points > 0 ? "passed" : "failed", points: scoring.points, maxPoints: check.points, feedback };
     return { grade, scoring };
   }

@@ -57,6 +57,11 @@ export interface NumericsRequest {
 export interface TimingOutcome {
   /** Mean over the repeats, in milliseconds per run. */
   readonly meanMs: number;
+  /** Median and extremes of the repeats, in milliseconds per run. */
+  readonly medianMs: number;
+  readonly minMs: number;
+  readonly maxMs: number;
+  /** Population standard deviation of the repeats, in milliseconds per run. */
   readonly stdMs: number;
   readonly repeats: number;
   /** Kernel runs per repeat (after min_repeat_ms grew it). */
