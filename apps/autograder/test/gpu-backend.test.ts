@@ -143,6 +143,8 @@ describe("the GPU backend", () => {
     const t = await gpu!.time(manualSchedule(N), TIMING);
     expect(t.meanMs).toBeGreaterThan(0);
     expect(t.stdMs).toBeGreaterThanOrEqual(0);
+    expect(t.minMs).toBeLessThanOrEqual(t.medianMs);
+    expect(t.medianMs).toBeLessThanOrEqual(t.maxMs);
     expect(t.repeats).toBe(TIMING.repeat);
     expect(t.number).toBeGreaterThanOrEqual(TIMING.number);
     expect(t.device).toBe(gpu!.name);

@@ -105,11 +105,11 @@ function expectGradedOnSolution(report: GradeReport, failed: TaskId): void {
   expect(report.notes).toContain(`The manual schedule was checked with the solution's version of: ${failed}.`);
 }
 
-/** Manual and tuned numerics ran (one round, in the simulator) and passed. */
-function expectNumericsPass(report: GradeReport): void {
+/** Manual and tuned numerics ran (in the simulator, on sampled blocks of the full-size kernel) and passed. */
+function expectNumericsPass(report: GradeReport, rounds = 1): void {
   expect(checkOf(report, "manual-numerics", "manual-schedule-correct").status).toBe("passed");
-  expect(report.numerics.manual).toMatchObject({ passed: true, backend: "simulator", size: manifest.numerics.sizes.reduced });
-  expect(report.numerics.manual?.rounds).toHaveLength(1);
+  expect(report.numerics.manual).toMatchObject({ passed: true, backend: "simulator", size: manifest.numerics.sizes.full, sample: { gridBlocks: 1024 } });
+  expect(report.numerics.manual?.rounds).toHaveLength(rounds);
   expect(checkOf(report, "auto-tuning", "tuned-schedule-correct").status).toBe("passed");
   expect(report.numerics.tuned?.passed).toBe(true);
 }
@@ -119,7 +119,7 @@ function expectTunedSolution(report: GradeReport): void {
   const tuned = taskOf(report, "auto-tuning");
   expect(tuned.error).toBeUndefined();
   expect(checkOf(report, "auto-tuning", "trace-replays").status).toBe("passed");
-  expect(checkOf(report, "auto-tuning", "tuned-schedule-correct")).toMatchObject({ status: "passed", feedback: expect.stringMatching(/^correct in 1 rounds of random inputs/) });
+  expect(checkOf(report, "auto-tuning", "tuned-schedule-correct")).toMatchObject({ status: "passed", feedback: expect.stringMatching(/^correct on all \d+ elements the sampled blocks wrote in 1 rounds of random inputs/) });
   const time = checkOf(report, "auto-tuning", "tuned-time");
   expect(time).toMatchObject({ status: "skipped", points: 0, maxPoints: 0 });
   expect(time.feedback).toMatch(/needs a GPU/);
@@ -239,6 +239,24 @@ describe("broken submissions: the failed task scores 0 and names the problem, th
     for (const id of PART1.filter((t) => t !== "register-tiling")) expectAllPassed(report, id);
     expectGradedOnSolution(report, "register-tiling");
     expectNumericsPass(report);
+    // The numerics line says whose tasks it judged.
+    expect(checkOf(report, "manual-numerics", "manual-schedule-correct").feedback).toMatch(
+      /^correct on all .*; checked: your sharedMemoryTiling, cooperativeFetching, writeCache, epilogueFusion, with the solution's registerTiling \(yours did not complete\)$/,
+    );
+  });
+
+  it("task 1 completed but failed a check and tasks 2–5 throw: numerics are not checked, and the report says why (not that nothing completed)", async () => {
+    // Regression: the numerics line said "none of your part-1 tasks completed" though task 1 had.
+    const report = await gradeCase("wrong-split-then-todo");
+
+    expect(report.score).toBe(12);
+    expectPoints(report, { "shared-memory-tiling": 12, "register-tiling": 0, "cooperative-fetching": 0, "write-cache": 0, "epilogue-fusion": 0 });
+    expect(report.numerics.manual).toBeUndefined();
+    expect(checkOf(report, "manual-numerics", "manual-schedule-correct")).toMatchObject({
+      status: "skipped",
+      feedback:
+        "not checked: the schedule would be the solution's alone: it stands in for every part-1 task (sharedMemoryTiling (yours failed its checks), registerTiling, cooperativeFetching, writeCache, epilogueFusion (yours did not complete))",
+    });
   });
 
   it("a task that throws scores 0 with the error's name, message and a stack line in gemm_relu_add.ts", async () => {
@@ -322,6 +340,24 @@ describe("structural mistakes: only the checks that see the mistake fail", () =>
     for (const id of PART1.slice(1)) expectAllPassed(report, id);
     expectGradedOnSolution(report, "shared-memory-tiling");
     expectNumericsPass(report);
+  });
+
+  it("a task-1 split written for the graded size, [2048 / tileX, tileX], scores full marks without a GPU, on the grader's own settings", async () => {
+    // Regression: the numerics replayed the trace at 256³, where these literal factors give
+    // another kernel (81920 B of shared memory): it failed and zeroed all of part 1. The
+    // sampled blocks of the 2048³ kernel decide now; the 256³ replay is a pre-check noted only.
+    const report = await gradeSubmission({ submissionDir: await submissionOf("literal-tile-split"), binding, manifest });
+
+    expect(report.score).toBe(80);
+    expect(report.maxScore).toBe(80);
+    expectPoints(report, {});
+    for (const id of PART1) expectAllPassed(report, id);
+    expectNumericsPass(report, manifest.numerics.rounds);
+    expect(report.numerics.manual?.sample?.blocks).toBe(23);
+    expect(report.notes).toContainEqual(
+      expect.stringMatching(/^Numerics of the manual schedule: the quick pre-check at 256×256×256 \(the trace replayed at a reduced size\) did not pass, which does not count: .*81920/),
+    );
+    expect(taskOf(report, "shared-memory-tiling").notes).toEqual([]);
   });
 
   it("a missing computeAt fails the A and B shared-stage checks, telling to place them with computeAt; the rest of task 1 passes", async () => {

@@ -144,6 +144,22 @@ export const CASES = {
     gemm: solution(replace("sch.split(i, [null, tileX])", "sch.split(i, [null, 32])")),
     trace: solution(),
   },
+  // Task 1 splits i with both factors written for the graded 2048³ workload: [2048 / tileX, tileX]. Valid (the same kernel as [null, tileX] at 2048³).
+  "literal-tile-split": {
+    gemm: solution(replace("sch.split(i, [null, tileX])", "sch.split(i, [2048 / tileX, tileX])")),
+    trace: solution(),
+  },
+  // Task 1 splits i by 32 instead of tileX (a failed check); tasks 2–5 are still the starter's TODOs.
+  "wrong-split-then-todo": {
+    gemm: solution(
+      replace("sch.split(i, [null, tileX])", "sch.split(i, [null, 32])"),
+      insertAfter(TASK2_START, lines('  throw new Error("TODO(task 2): registerTiling is not implemented yet");')),
+      insertBefore(lines("  for (const stage of [aShared, bShared]) {"), lines('  throw new Error("TODO(task 3): cooperativeFetching is not implemented yet");')),
+      insertBefore(WRITE_BACK, lines('  throw new Error("TODO(task 4): writeCache is not implemented yet");')),
+      insertBefore(INLINE_RELU, lines('  throw new Error("TODO(task 5): epilogueFusion is not implemented yet");')),
+    ),
+    trace: solution(),
+  },
   // Task 1 forgets to move the shared-memory copies under the k-chunk loop (no computeAt).
   "missing-compute-at": {
     gemm: solution(remove(lines("  sch.computeAt(aShared, kOuter);", "  sch.computeAt(bShared, kOuter);"))),

@@ -39,7 +39,7 @@ function fakeGpu(cands: readonly Candidate[], behaviour: Readonly<Record<number,
       const b = behaviour[seed]!;
       if (typeof b.quick === "string") throw new Error(b.quick);
       const meanMs = quick ? b.quick : b.graded!;
-      return { meanMs, stdMs: 0, repeats: timing.repeat, number: timing.number, device: "Fake GPU" };
+      return { meanMs, medianMs: meanMs, minMs: meanMs, maxMs: meanMs, stdMs: 0, repeats: timing.repeat, number: timing.number, device: "Fake GPU" };
     },
     async numerics(req): Promise<NumericsOutcome> {
       const seed = seedOf(req.schedule);

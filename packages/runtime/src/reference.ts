@@ -94,3 +94,57 @@ export function gemmReluAddReferenceOnHost(A: Float32Array, B: Float32Array, C: 
   }
   return out;
 }
+
+/**
+ * D = ReLU(A·B) + C on the host (float64 accumulation) at the elements `indices` (flat row-major
+ * indices into the n×n output) only: `out[k]` is D at `indices[k]`. For checking a sample of a
+ * large output (a few thread blocks' tiles) without computing all n³ products. Rows that ask for
+ * the same columns (the rows of a tile) are computed together, so each step over k reads those
+ * columns of B's row once for all of them.
+ */
+export function gemmReluAddReferenceAt(A: Float32Array, B: Float32Array, C: Float32Array, n: number, indices: ArrayLike<number>): Float64Array {
+  const out = new Float64Array(indices.length);
+  for (const group of rowGroups(n, indices)) {
+    const { rows, cols } = group;
+    const width = cols.length;
+    const acc = new Float64Array(rows.length * width);
+    const bRow = new Float64Array(width);
+    for (let k = 0; k < n; k++) {
+      for (let c = 0; c < width; c++) bRow[c] = B[k * n + cols[c]!]!;
+      for (let r = 0; r < rows.length; r++) {
+        const a = A[rows[r]! * n + k]!;
+        const base = r * width;
+        for (let c = 0; c < width; c++) acc[base + c]! += a * bRow[c]!;
+      }
+    }
+    group.positions.forEach((positions, r) => {
+      positions.forEach((k, c) => (out[k] = Math.max(acc[r * width + c]!, 0) + C[rows[r]! * n + cols[c]!]!));
+    });
+  }
+  return out;
+}
+
+/** Rows of the requested elements, grouped by the list of columns they ask for; `positions[r][c]` is the index into `indices`. */
+function rowGroups(n: number, indices: ArrayLike<number>): { rows: number[]; cols: number[]; positions: number[][] }[] {
+  const byRow = new Map<number, { cols: number[]; positions: number[] }>();
+  for (let k = 0; k < indices.length; k++) {
+    const flat = indices[k]!;
+    if (!Number.isInteger(flat) || flat < 0 || flat >= n * n) {
+      throw new RangeError(`gemmReluAddReferenceAt: index ${flat} (position ${k}) is outside the ${n}×${n} output`);
+    }
+    const row = Math.floor(flat / n);
+    let entry = byRow.get(row);
+    if (entry === undefined) byRow.set(row, (entry = { cols: [], positions: [] }));
+    entry.cols.push(flat - row * n);
+    entry.positions.push(k);
+  }
+  const groups = new Map<string, { rows: number[]; cols: number[]; positions: number[][] }>();
+  for (const [row, { cols, positions }] of byRow) {
+    const key = cols.join(",");
+    let g = groups.get(key);
+    if (g === undefined) groups.set(key, (g = { rows: [], cols, positions: [] }));
+    g.rows.push(row);
+    g.positions.push(positions);
+  }
+  return [...groups.values()];
+}

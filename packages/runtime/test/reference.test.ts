@@ -1,7 +1,7 @@
-/** The host float64 reference of D = ReLU(A·B) + C against a hand-worked case and the IR executor. */
+/** The host float64 reference of D = ReLU(A·B) + C against a hand-worked case and the IR executor; the sampled one against the full one. */
 import { compilePrimFunc, gemmReluAdd } from "@tessera/ir";
 import { describe, expect, it } from "vitest";
-import { gemmReluAddReferenceOnHost } from "../src/index.js";
+import { gemmReluAddReferenceAt, gemmReluAddReferenceOnHost } from "../src/index.js";
 
 describe("gemmReluAddReferenceOnHost", () => {
   it("computes ReLU(A·B) + C for a worked 2×2 case (one negative product clamped)", () => {
@@ -20,5 +20,23 @@ describe("gemmReluAddReferenceOnHost", () => {
     compilePrimFunc(gemmReluAdd(n).func).run([A, B, C, D]);
     const ref = gemmReluAddReferenceOnHost(A, B, C, n);
     ref.forEach((r, i) => expect(Math.abs(D[i]! - r)).toBeLessThanOrEqual(1e-5 + 1e-5 * Math.abs(r)));
+  });
+});
+
+describe("gemmReluAddReferenceAt", () => {
+  const n = 24;
+  const rand = (k: number): Float32Array => Float32Array.from({ length: n * n }, (_, i) => Math.cos(i * 3.17 + k * 1.7) * 0.8);
+  const [A, B, C] = [rand(1), rand(2), rand(3)];
+  const full = gemmReluAddReferenceOnHost(A, B, C, n);
+
+  it("equals the full reference at the requested elements, in the requested order (a tile, scattered elements, repeats)", () => {
+    const tile = Array.from({ length: 16 }, (_, k) => (8 + Math.floor(k / 4)) * n + 12 + (k % 4));
+    const indices = [...tile, n * n - 1, 0, 5 * n + 23, 7, 7];
+    const sampled = gemmReluAddReferenceAt(A, B, C, n, indices);
+    expect([...sampled]).toEqual(indices.map((i) => full[i]!));
+  });
+
+  it("names an index outside the output instead of reading past the arrays", () => {
+    expect(() => gemmReluAddReferenceAt(A, B, C, n, [3, n * n])).toThrow(/index 576 \(position 1\) is outside the 24×24 output/);
   });
 });

@@ -1,6 +1,6 @@
 /** Plain-text summaries of simulation and comparison reports (for the CLI and logs). */
 import type { ComparisonReport } from "./compare.js";
-import { formatDim3 } from "./dims.js";
+import { formatDim3, volume } from "./dims.js";
 import type { BankConflictReport, SharedAccessCounts, SimulationReport } from "./reports.js";
 
 function ms(t: number): string {
@@ -14,8 +14,9 @@ function more(shown: number, total: number): string[] {
 export function formatSimulationReport(report: SimulationReport): string {
   const lines = [`simulated ${report.module}: ${report.kernels.length} kernel${report.kernels.length === 1 ? "" : "s"} in ${ms(report.timeMs)}`];
   for (const k of report.kernels) {
+    const partial = k.blocksSimulated === volume(k.grid) ? "" : ` (${k.blocksSimulated} of its ${volume(k.grid)} blocks simulated)`;
     lines.push(
-      `  ${k.kernel}: grid ${formatDim3(k.grid)}, block ${formatDim3(k.block)}, ${k.sharedBytes} B shared, ` +
+      `  ${k.kernel}: grid ${formatDim3(k.grid)}${partial}, block ${formatDim3(k.block)}, ${k.sharedBytes} B shared, ` +
         `${k.intervalsPerBlock - 1} barrier${k.intervalsPerBlock === 2 ? "" : "s"} per block, ${ms(k.timeMs)}`,
     );
   }

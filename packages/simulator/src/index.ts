@@ -22,6 +22,7 @@ export type {
   UninitializedRead,
 } from "./reports.js";
 export { type WarpAccessCost, warpAccessCost } from "./bank-model.js";
+export { type BlockSelection } from "./block-selection.js";
 export { type KernelArgument, type SimulationOptions, simulateKernel } from "./simulate-kernel.js";
 export { simulate } from "./simulate.js";
 export { type CompareOptions, type ComparisonReport, type Mismatch, type OutputComparison, compareWithReference } from "./compare.js";

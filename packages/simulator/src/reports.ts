@@ -76,6 +76,8 @@ export interface KernelReport {
   readonly kernel: string;
   readonly grid: Dim3;
   readonly block: Dim3;
+  /** Thread blocks run: the grid's volume, or the number `SimulationOptions.blocks` selected. */
+  readonly blocksSimulated: number;
   /** Barrier intervals each block went through (barriers crossed + 1). */
   readonly intervalsPerBlock: number;
   /** Static shared memory per block, in bytes (from the simulated allocations). */

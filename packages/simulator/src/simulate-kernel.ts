@@ -5,8 +5,9 @@ import { DeferredCopies } from "./async-copy-queue.js";
 import { BankConflictRecorder } from "./bank-recorder.js";
 import { kernelBankConflicts } from "./bank-report.js";
 import { OutOfBoundsFault, runBlock } from "./block-runner.js";
+import { type BlockSelection, selectedBlocks } from "./block-selection.js";
 import { compileKernel } from "./compile-kernel.js";
-import { unflatten, volume } from "./dims.js";
+import type { Dim3 } from "./dims.js";
 import { SimulationError } from "./errors.js";
 import { FindingCollector } from "./findings.js";
 import { poisonedArray } from "./poison.js";
@@ -23,13 +24,28 @@ export interface SimulationOptions {
    * and count their wavefronts (default false; it slows the simulation down).
    */
   readonly bankConflicts?: boolean;
+  /**
+   * Only these thread blocks of each kernel's grid, in this order (default: every block). Each
+   * selected block runs completely, with the same checks as in a whole launch (out-of-bounds
+   * accesses, barrier divergence, races and reads of never-written shared memory within the
+   * block). What the other blocks would have written stays as it was: results are valid for the
+   * elements the selected blocks write, as long as no block reads what another block writes
+   * (true of one kernel of a TensorIR function; in a module of several kernels, a later kernel
+   * reads what the skipped blocks of an earlier one left unwritten). See block-selection.ts.
+   */
+  readonly blocks?: BlockSelection;
+  /**
+   * Called after each thread block finishes, before the next one starts, with the kernel and the
+   * block's index: the caller can see what that block alone wrote (and undo it) between blocks.
+   */
+  readonly afterBlock?: (kernel: DeviceKernel, blockIdx: Dim3) => void;
 }
 
 /** A kernel argument: a typed array for a buffer parameter, a number for a scalar one. */
 export type KernelArgument = TypedArray | number;
 
 /**
- * Runs `kernel` on every block of its grid. `args` follow `kernel.params`. Throws an
+ * Runs `kernel` on every block of its grid (or on the blocks `opts.blocks` selects). `args` follow `kernel.params`. Throws an
  * `OutOfBoundsError` or `BarrierDivergenceError` (both `SimulationError`s) when a thread fails.
  */
 export function simulateKernel(kernel: DeviceKernel, args: readonly KernelArgument[], opts: SimulationOptions = {}): KernelReport {
@@ -39,6 +55,7 @@ export function simulateKernel(kernel: DeviceKernel, args: readonly KernelArgume
   const bankConflicts = opts.bankConflicts ?? false;
   const compiled = compileKernel(kernel, { detectRaces, bankConflicts });
   const { grid, block } = compiled.dims;
+  const blocks = selectedBlocks(kernel, grid, opts.blocks);
   const findings = new FindingCollector(kernel.name, block, compiled.accessSites, opts.maxReports ?? 20);
   const clock: ThreadClock = { epoch: 0, blockStart: 0, thread: 0, block: [0, 0, 0] };
   const shadows = detectRaces ? compiled.shared.map((a) => new SharedShadow(a.buffer.name, a.elements, clock, findings)) : [];
@@ -52,9 +69,10 @@ export function simulateKernel(kernel: DeviceKernel, args: readonly KernelArgume
   const banks = bankConflicts ? new BankConflictRecorder(clock, compiled.bankSlots, compiled.bankSites.length) : undefined;
   const run = { compiled, thread: compiled.instantiate(runtime, shadows, banks), args: values, clock };
   let intervalsPerBlock = 0;
-  for (let b = 0; b < volume(grid); b++) {
+  for (const blockIdx of blocks) {
     const shared = compiled.shared.map((a) => poisonedArray(a.buffer.dtype, a.elements));
-    intervalsPerBlock = runBlock(run, unflatten(b, grid), shared);
+    intervalsPerBlock = runBlock(run, blockIdx, shared);
+    opts.afterBlock?.(kernel, blockIdx);
   }
   banks?.finish();
   const sharedBytes = compiled.shared.reduce((acc, a) => acc + a.elements * (dtypeInfo(a.buffer.dtype).bits / 8), 0);
@@ -62,6 +80,7 @@ export function simulateKernel(kernel: DeviceKernel, args: readonly KernelArgume
     kernel: kernel.name,
     grid,
     block,
+    blocksSimulated: blocks.length,
     intervalsPerBlock,
     sharedBytes,
     timeMs: performance.now() - started,

@@ -27,7 +27,7 @@ export async function gpuTime(schedule: Schedule, timing: Timing, deviceName: st
     arrays.upload(gemmReluAddInputs(n, TIMING_SEED, TIMING_RANGE));
     const timer = mod.timeEvaluator({ number: timing.number, repeat: timing.repeat, minRepeatMs: timing.minRepeatMs });
     const t = await timer(...arrays.argsFor(mod.params));
-    return { meanMs: t.mean, stdMs: t.std, repeats: t.repeat, number: t.number, device: deviceName };
+    return { meanMs: t.mean, medianMs: t.median, minMs: t.min, maxMs: t.max, stdMs: t.std, repeats: t.repeat, number: t.number, device: deviceName };
   } catch (err) {
     throw new Error(`timing the schedule on the ${deviceName} failed: ${messageOf(err)}`, { cause: err });
   } finally {

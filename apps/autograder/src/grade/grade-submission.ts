@@ -1,8 +1,8 @@
 /**
  * Grades one submission folder: runs the student's files in the sandbox, grades the trusted
  * replays task by task (part 1 as one chain, part 2 from the submitted trace), checks numerics on
- * the GPU at full size or in the simulator at a reduced size, times on a GPU when there is one,
- * and applies the manifest's scoring rules. Returns everything the reports need; writes nothing.
+ * the GPU at full size or, without one, on sampled thread blocks of the full-size kernel in the
+ * simulator, times on a GPU when there is one, and applies the manifest's scoring rules. Returns everything the reports need; writes nothing.
  */
 import { codegenCuda, lower } from "@tessera/codegen";
 import { Schedule } from "@tessera/schedule";
@@ -10,11 +10,13 @@ import type { AssignmentBinding } from "../assignment.js";
 import type { Check, Manifest, Numerics, Task } from "../manifest/index.js";
 import { DEFAULT_LIMITS, type PreparedFile, type SandboxLimits, prepareSubmissionFile } from "../sandbox/index.js";
 import { type ChainResult, runChain } from "./chain.js";
+import { chainComposition, describeComposition, whyNotChecked } from "./composition.js";
 import { describeExit, describeJobError, describeLoadFailure } from "./job-failure.js";
 import type { GpuBackend, NumericsOutcome, TimingOutcome } from "./numerics-types.js";
 import { replayTrace } from "./replay.js";
 import { SIMULATED_TARGET, simulatorNumerics } from "./simulator-numerics.js";
 import { type CheckGrade, type TaskGrade, earned, failed, passed, skipped } from "./task-grade.js";
+import { timingNoise } from "./timing-noise.js";
 import { type TunedScoring, scoreTunedTime } from "./tuned-score.js";
 import { excessiveWork } from "./work-estimate.js";
 
@@ -191,7 +193,8 @@ class SubmissionGrader {
     const graded = new Map<Task, TaskGrade>(chain.tasks.map((g) => [g.task, g]));
 
     const numericsTask = part1.find((t) => t.start === "none" && t.checks.some((c) => c.kind === "numerics"));
-    const ranAny = chain.replaced.length < chained.length;
+    const composition = chainComposition(chained, chain.tasks, chain.replaced);
+    const ranAny = composition.yours.length > 0;
     let numerics: NumericsOutcome | undefined;
     if (ranAny) {
       if (chain.replaced.length > 0) this.notes.push(`The manual schedule was checked with the solution's version of: ${chain.replaced.join(", ")}.`);
@@ -200,7 +203,9 @@ class SubmissionGrader {
       if (numerics.passed) await this.time("manual", chain.composed);
     }
     if (numericsTask !== undefined) {
-      const checks = numericsTask.checks.map((check) => (ranAny ? this.numericsCheck(check, numerics) : skipped(check, "not checked: none of your part-1 tasks completed")));
+      const checks = numericsTask.checks.map((check) =>
+        ranAny ? this.numericsCheck(check, numerics, `checked: ${describeComposition(composition)}`) : skipped(check, `not checked: ${whyNotChecked(composition)}`),
+      );
       graded.set(numericsTask, { task: numericsTask, checks, notes: [] });
     }
     let tasks = part1.flatMap((t) => graded.get(t) ?? []);
@@ -276,7 +281,9 @@ class SubmissionGrader {
     }
     const scoring = scoreTunedTime(timing.meanMs, { name: gpu.name, key: gpu.key, referenceManualMs }, this.manifest);
     const rows = scoring.rows.map((r) => `≤ ${r.maxMs.toFixed(2)} ms: ${r.points} pt`).join(", ");
-    const feedback = `${timing.meanMs.toFixed(3)} ms on ${gpu.name}: ${scoring.points} of ${check.points} pt (${rows}); ${scoring.explanation}`;
+    const noise = timingNoise(timing);
+    const noisy = noise === undefined ? "" : ` (a noisy measurement: ${noise}; grade again if it matters)`;
+    const feedback = `${timing.meanMs.toFixed(3)} ms on ${gpu.name}${noisy}: ${scoring.points} of ${check.points} pt (${rows}); ${scoring.explanation}`;
     const grade: CheckGrade = { check, status: scoring.points > 0 ? "passed" : "failed", points: scoring.points, maxPoints: check.points, feedback };
     return { grade, scoring };
   }
@@ -318,11 +325,12 @@ class SubmissionGrader {
 
   private async checkNumerics(role: ScheduleRole, sch: Schedule): Promise<NumericsOutcome> {
     const gpu = this.opts.gpu;
-    const where = gpu === undefined ? `the simulator at ${this.settings.sizes.reduced}³` : `${gpu.name} at ${this.settings.sizes.full}³`;
+    const where = gpu === undefined ? `the simulator (sampled thread blocks of the ${this.settings.sizes.full}³ kernel)` : `${gpu.name} at ${this.settings.sizes.full}³`;
     this.progress(`checking the ${role} schedule's numerics on ${where} (${this.settings.rounds} rounds)`);
     const req = { schedule: sch, settings: this.settings, seed: this.opts.seed ?? 1 };
     const outcome = gpu === undefined ? simulatorNumerics(req, this.opts.binding) : (this.refuseOnGpu(sch) ?? (await gpu.numerics(req)));
     this.numerics[role] = outcome;
+    for (const note of outcome.notes ?? []) this.notes.push(`Numerics of the ${role} schedule: ${note}.`);
     return outcome;
   }
 
@@ -360,22 +368,26 @@ class SubmissionGrader {
     }
   }
 
-  private numericsCheck(check: Check, numerics: NumericsOutcome | undefined): CheckGrade {
+  /** The numerics check's grade; `what` (which schedule was checked) follows the summary. */
+  private numericsCheck(check: Check, numerics: NumericsOutcome | undefined, what?: string): CheckGrade {
     if (numerics === undefined) return failed(check, "not checked");
-    return numerics.passed ? passed(check, numericsSummary(numerics)) : failed(check, numericsSummary(numerics));
+    const feedback = what === undefined ? numericsSummary(numerics) : `${numericsSummary(numerics)}; ${what}`;
+    return numerics.passed ? passed(check, feedback) : failed(check, feedback);
   }
 }
 
 /** One line: where it ran and how it went. */
 export function numericsSummary(n: NumericsOutcome): string {
-  const where = `${n.device}, ${n.size}×${n.size}×${n.size}`;
+  const size = `${n.size}×${n.size}×${n.size}`;
+  const where = n.sample === undefined ? `${n.device}, ${size}` : `${n.device}, ${n.sample.blocks} of the ${n.sample.gridBlocks} thread blocks of the ${size} kernel`;
   if (n.error !== undefined) return `${n.error} (${where})`;
   const bad = n.rounds.find((r) => r.mismatches > 0);
   if (bad !== undefined) {
     return `round ${n.rounds.indexOf(bad) + 1}: ${bad.mismatches} of ${bad.elements} outputs wrong${bad.unwritten > 0 ? ` (${bad.unwritten} never written)` : ""}; first: ${bad.firstMismatch ?? "?"} (${where})`;
   }
   const maxErr = Math.max(0, ...n.rounds.map((r) => r.maxAbsError));
-  return `correct in ${n.rounds.length} rounds of random inputs, max |error| ${maxErr.toExponential(2)} (${where})`;
+  const what = n.sample === undefined ? "correct" : `correct on all ${n.sample.elements} elements the sampled blocks wrote`;
+  return `${what} in ${n.rounds.length} rounds of random inputs, max |error| ${maxErr.toExponential(2)} (${where})`;
 }
 
 function wrongBecause(which: string, n: NumericsOutcome): string {
@@ -383,7 +395,8 @@ function wrongBecause(which: string, n: NumericsOutcome): string {
 }
 
 function noGpuConsequence(settings: Numerics): string {
-  return `numerics run in the CPU simulator at ${settings.sizes.reduced}×${settings.sizes.reduced}×${settings.sizes.reduced} instead of ${settings.sizes.full}; timing is skipped and its points are neither awarded nor lost.`;
+  const full = `${settings.sizes.full}×${settings.sizes.full}×${settings.sizes.full}`;
+  return `numerics run in the CPU simulator on a sample of the thread blocks of the ${full} kernel (each block complete); timing is skipped and its points are neither awarded nor lost.`;
 }
 
 /** Every check of `tasks` scores 0, with the reason added to its feedback. */

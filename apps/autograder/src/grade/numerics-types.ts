@@ -1,6 +1,7 @@
 /**
- * What a numerics run and a timing produce, whichever backend ran them (the GPU at full size or
- * the CPU simulator at a reduced size). Shared by the grader, the GPU backend and the reports.
+ * What a numerics run and a timing produce, whichever backend ran them (the GPU at full size, or
+ * the CPU simulator on a sample of the full-size kernel's thread blocks). Shared by the grader,
+ * the GPU backend and the reports.
  */
 import type { Schedule } from "@tessera/schedule";
 import type { Numerics, Timing } from "../manifest/index.js";
@@ -18,6 +19,17 @@ export interface NumericsRound {
   readonly firstMismatch?: string;
 }
 
+/** What a sampled check of the full-size kernel covered (sampled-numerics.ts). */
+export interface NumericsSample {
+  /** Thread blocks simulated over all rounds. */
+  readonly blocks: number;
+  /** Thread blocks of the kernel's grid. */
+  readonly gridBlocks: number;
+  /** Output elements compared over all rounds. */
+  readonly elements: number;
+  readonly seconds: number;
+}
+
 export interface NumericsOutcome {
   readonly passed: boolean;
   readonly backend: "gpu" | "simulator";
@@ -28,6 +40,10 @@ export interface NumericsOutcome {
   readonly rounds: readonly NumericsRound[];
   /** Why the schedule could not be built or run at all (lowering, GPU limits, out-of-bounds access). */
   readonly error?: string;
+  /** In the simulator at full size: the thread blocks checked (rounds then count sampled elements only). */
+  readonly sample?: NumericsSample;
+  /** What the student should know besides pass or fail (e.g. a pre-check that did not count). */
+  readonly notes?: readonly string[];
 }
 
 export interface NumericsRequest {
@@ -41,6 +57,11 @@ export interface NumericsRequest {
 export interface TimingOutcome {
   /** Mean over the repeats, in milliseconds per run. */
   readonly meanMs: number;
+  /** Median and extremes of the repeats, in milliseconds per run. */
+  readonly medianMs: number;
+  readonly minMs: number;
+  readonly maxMs: number;
+  /** Population standard deviation of the repeats, in milliseconds per run. */
   readonly stdMs: number;
   readonly repeats: number;
   /** Kernel runs per repeat (after min_repeat_ms grew it). */

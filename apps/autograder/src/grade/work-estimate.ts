@@ -4,15 +4,20 @@
  * say a loop split by 100000 whose iterations are nearly all predicated off — would keep the
  * simulator busy for hours; comparing this count with the workload's own keeps grading bounded.
  */
-import type { LoweredModule } from "@tessera/codegen";
+import type { DeviceKernel, LoweredModule } from "@tessera/codegen";
 import type { PrimFunc, Stmt } from "@tessera/ir";
 
 export function moduleWork(module: LoweredModule): number {
   return module.kernels.reduce((sum, k) => {
     const [gx, gy, gz] = k.launch.grid;
-    const [bx, by, bz] = k.launch.block;
-    return sum + gx * gy * gz * bx * by * bz * stmtWork(k.body);
+    return sum + gx * gy * gz * blockWork(k);
   }, 0);
+}
+
+/** Statements one thread block of `kernel` executes (all its threads). */
+export function blockWork(kernel: DeviceKernel): number {
+  const [bx, by, bz] = kernel.launch.block;
+  return bx * by * bz * stmtWork(kernel.body);
 }
 
 /** The unscheduled function's work: the yardstick schedules are compared with. */

@@ -179,7 +179,10 @@ export const NumericsSchema = z.strictObject({
   sizes: z.strictObject({
     /** M = N = K on a GPU. */
     full: z.number().int().positive(),
-    /** M = N = K on the CPU simulator when no GPU is present (tuned traces are rescaled to it). */
+    /**
+     * M = N = K of the quick pre-check without a GPU (the trace replayed at this size, tuned traces
+     * rescaled to it, simulated whole); sampled blocks of the full-size kernel decide (grade/simulator-numerics.ts).
+     */
     reduced: z.number().int().positive(),
   }),
   /** Rounds of fresh random inputs. */

@@ -7,6 +7,8 @@ import type { GradeReport, ScheduleRole } from "../grade/grade-submission.js";
 import { numericsSummary } from "../grade/grade-submission.js";
 import type { NumericsOutcome, TimingOutcome } from "../grade/numerics-types.js";
 import { type TaskGrade, available, earned } from "../grade/task-grade.js";
+import { NOISY_MIN_GAP, NOISY_STD_SHARE, timingNoise } from "../grade/timing-noise.js";
+import { formatTimingWithNoise } from "./timing-stats.js";
 
 export interface TerminalReportOptions {
   /** Print the IR after each part-1 task (`--show`). */
@@ -64,10 +66,13 @@ export function formatTerminalReport(report: GradeReport, opts: TerminalReportOp
   const timings = Object.entries(report.timings) as [ScheduleRole, TimingOutcome | { error: string }][];
   if (timings.length > 0) {
     const t = m.timing;
-    out.push("", `Timings (number=${t.number}, repeat=${t.repeat}, min_repeat_ms=${t.minRepeatMs}; mean per run):`);
+    out.push("", `Timings (number=${t.number}, repeat=${t.repeat}, min_repeat_ms=${t.minRepeatMs}; per run over the repeats):`);
     const w = Math.max(...timings.map(([role]) => ROLE_LABEL[role].length)) + 2;
     for (const [role, timing] of timings) {
-      out.push(`  ${ROLE_LABEL[role].padEnd(w)}${"error" in timing ? `failed: ${timing.error}` : `${timing.meanMs.toFixed(3)} ms ± ${timing.stdMs.toFixed(3)}`}`);
+      out.push(`  ${ROLE_LABEL[role].padEnd(w)}${"error" in timing ? `failed: ${timing.error}` : formatTimingWithNoise(timing)}`);
+    }
+    if (timings.some(([, timing]) => !("error" in timing) && timingNoise(timing) !== undefined)) {
+      out.push(`  NOISY: std above ${NOISY_STD_SHARE * 100}% of the mean, or min more than ${NOISY_MIN_GAP * 100}% below the median: something else may have used the GPU; grade again.`);
     }
   } else if ("unavailable" in report.gpu && report.mode !== "test") {
     out.push("", "Timings: skipped (no GPU).");
