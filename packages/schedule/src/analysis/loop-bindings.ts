@@ -14,7 +14,6 @@ import {
   Analyzer,
   type BlockRealize,
   type For,
-  IRMutator,
   type PrimExpr,
   type Range,
   type Stmt,
@@ -29,6 +28,7 @@ import {
   sameExprStructure,
   usesVar,
 } from "@tessera/ir";
+import { StatementMutator } from "../state/statement-mutator.js";
 
 /** Simplifies the bindings of every block realize in `stmt`, given the domains of the loops around it. */
 export function simplifyBlockBindings(stmt: Stmt, outerDomains: ReadonlyMap<Var, Range>, preserveUnitIters: boolean): Stmt {
@@ -40,7 +40,8 @@ export function loopDomains(loops: readonly For[]): Map<Var, Range> {
   return new Map(loops.map((l) => [l.loopVar, { min: l.min, extent: l.extent }] as const));
 }
 
-class BindingSimplifier extends IRMutator {
+/** Only the bindings change (in visitBlockRealize), so expressions elsewhere are not walked. */
+class BindingSimplifier extends StatementMutator {
   constructor(
     private readonly domains: Map<Var, Range>,
     private readonly preserveUnitIters: boolean,
