@@ -6,9 +6,7 @@
  */
 import {
   Analyzer,
-  type BlockRealize,
   type Buffer,
-  type For,
   type IntervalSet,
   type PrimExpr,
   type Range,
@@ -26,6 +24,7 @@ import {
   min,
   sub,
 } from "@tessera/ir";
+import { LoopNestMemo } from "../state/loop-nest-memo.js";
 import type { BlockEntry, TreeIndex } from "../state/tree-index.js";
 import type { BlockScope } from "./scope.js";
 
@@ -62,81 +61,35 @@ export function relaxedRegion(index: TreeIndex, blk: BlockEntry, region: readonl
   });
 }
 
-/** One relaxed region of a block realize, with the loops it was relaxed over. */
-interface RelaxedRegionEntry {
-  readonly region: readonly Range[];
-  readonly loops: readonly For[];
-  readonly result: readonly IntervalSet[];
-}
-
 /**
- * Relaxed regions by block realize. The IR is immutable, so the realize fixes the block, its
- * bindings and its regions; the loops above it are compared field by field, because a primitive
- * that rewrites a loop nest copies the loops (new nodes) but keeps their variables and bounds.
- * A region is relaxed without facts, so the result depends on nothing else. Stage-pipeline checks
- * run before most primitives and see the nests the previous primitive left alone again.
+ * Relaxed regions by block realize, region and loop bounds (see LoopNestMemo): a region is relaxed
+ * without facts, so it depends on nothing else. Stage-pipeline checks run before most primitives
+ * and see the nests the previous primitive left alone again.
  */
-const relaxedRegions = new WeakMap<BlockRealize, RelaxedRegionEntry[]>();
-/** Entries kept per realize (its regions under a few loop nests). */
-const RELAXED_ENTRIES_PER_REALIZE = 16;
+export const relaxedRegionMemo = new LoopNestMemo<readonly Range[], readonly IntervalSet[]>(16);
 
-function sameLoopDomains(a: readonly For[], b: readonly For[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i]!;
-    const y = b[i]!;
-    if (x !== y && (x.loopVar !== y.loopVar || x.min !== y.min || x.extent !== y.extent)) return false;
-  }
-  return true;
-}
-
-/** `relaxedRegion` with a fact-free analyzer, remembered across schedule states (see above). */
+/** `relaxedRegion` with a fact-free analyzer, remembered across schedule states. */
 export function relaxedRegionWithoutFacts(index: TreeIndex, blk: BlockEntry, region: readonly Range[], analyzer: Analyzer): readonly IntervalSet[] {
   const loops = index.loopsAbove(blk).map((l) => l.node);
-  let entries = relaxedRegions.get(blk.realize);
-  const hit = entries?.find((e) => e.region === region && sameLoopDomains(e.loops, loops));
-  if (hit !== undefined) return hit.result;
-  const result = relaxedRegion(index, blk, region, analyzer);
-  if (entries === undefined) {
-    entries = [];
-    relaxedRegions.set(blk.realize, entries);
-  }
-  if (entries.length >= RELAXED_ENTRIES_PER_REALIZE) entries.shift();
-  entries.push({ region, loops, result });
-  return result;
-}
-
-/** Whether `isStagePipeline` remembers relaxed regions (tests compare with the plain computation). */
-let rememberRelaxedRegions = true;
-
-/** For tests: runs `f` with the relaxed-region cache bypassed. */
-export function withoutRelaxedRegionCache<T>(f: () => T): T {
-  const previous = rememberRelaxedRegions;
-  rememberRelaxedRegions = false;
-  try {
-    return f();
-  } finally {
-    rememberRelaxedRegions = previous;
-  }
+  return relaxedRegionMemo.get(blk.realize, loops, region, () => relaxedRegion(index, blk, region, analyzer));
 }
 
 function regionCoverHolds(scope: BlockScope): boolean {
   // No facts: relaxed regions are then the same in every state (see relaxedRegionWithoutFacts).
   const analyzer = new Analyzer();
-  const relax: typeof relaxedRegionWithoutFacts = rememberRelaxedRegions ? relaxedRegionWithoutFacts : relaxedRegion;
   const produced = new Map<Buffer, readonly IntervalSet[]>();
   for (const blk of scope.children) {
     // Reads are checked against everything produced before the block.
     for (const r of blk.node.reads) {
       const provided = produced.get(r.buffer);
       if (provided === undefined) continue;
-      const required = relax(scope.index, blk, r.region, analyzer);
+      const required = relaxedRegionWithoutFacts(scope.index, blk, r.region, analyzer);
       // As TVM's ProducerCoversConsumer: only the part inside the buffer must be produced.
       const inside = required.map((q, k) => clampToExtent(q, r.buffer.shape[k]!, analyzer));
       if (!covers(provided, inside, analyzer)) return false;
     }
     for (const w of blk.node.writes) {
-      const region = relax(scope.index, blk, w.region, analyzer);
+      const region = relaxedRegionWithoutFacts(scope.index, blk, w.region, analyzer);
       const before = produced.get(w.buffer);
       produced.set(w.buffer, before === undefined ? region : before.map((b, k) => unionIntervals(b, region[k]!, analyzer)));
     }

@@ -1,15 +1,18 @@
 /**
- * The stage-pipeline check remembers relaxed regions across schedule states (keyed by block realize
- * and the bounds of the loops above it). On random schedules — splits, cache stages and
- * compute-at moves drawn by fast-check — every remembered region must equal the one worked out
- * afresh, and the check must give the same answer with and without the cache.
+ * Facts remembered across schedule states by block realize and the bounds of the loops above it
+ * (LoopNestMemo): the stage-pipeline check's relaxed regions and the affine-binding property. On
+ * random schedules — splits, cache stages and compute-at moves drawn by fast-check — every
+ * remembered fact must equal the one worked out afresh, and the checks must give the same answers
+ * with and without the memo; a nest whose loops change bounds under the same realize must not
+ * reuse the old facts.
  */
 import { type For, IRMutator, type IntervalSet, type Stmt, intImm, parsePrimFunc, sameExprStructure } from "@tessera/ir";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { PrimitiveContext } from "../src/context.js";
 import { BlockScope } from "../src/analysis/scope.js";
-import { isStagePipeline, relaxedRegion, relaxedRegionWithoutFacts, withoutRelaxedRegionCache } from "../src/analysis/stage-pipeline.js";
+import { affineBindingMemo, hasAffineBinding } from "../src/analysis/block-properties.js";
+import { isStagePipeline, relaxedRegion, relaxedRegionMemo, relaxedRegionWithoutFacts } from "../src/analysis/stage-pipeline.js";
 import { Schedule, ScheduleError } from "../src/index.js";
 import type { ScheduleState } from "../src/state/schedule-state.js";
 import { TreeIndex } from "../src/state/tree-index.js";
@@ -68,7 +71,8 @@ function checkScopes(sch: Schedule): void {
   const index = new PrimitiveContext((sch as unknown as { state: ScheduleState }).state).index;
   for (const blk of index.blocks) {
     const scope = new BlockScope(index, blk);
-    expect(isStagePipeline(scope)).toBe(withoutRelaxedRegionCache(() => isStagePipeline(scope)));
+    expect(isStagePipeline(scope)).toBe(relaxedRegionMemo.bypassed(() => isStagePipeline(scope)));
+    expect(hasAffineBinding(index, blk)).toBe(affineBindingMemo.bypassed(() => hasAffineBinding(index, blk)));
     for (const child of scope.children) {
       for (const r of [...child.node.reads, ...child.node.writes]) {
         const cached = relaxedRegionWithoutFacts(index, child, r.region, new Analyzer());
@@ -80,7 +84,7 @@ function checkScopes(sch: Schedule): void {
   }
 }
 
-describe("the stage-pipeline check's relaxed-region cache", () => {
+describe("facts remembered by loop nest", () => {
   it("agrees with the uncached computation on random schedules", () => {
     fc.assert(
       fc.property(fc.integer({ min: 2, max: 8 }), fc.integer({ min: 2, max: 6 }), fc.array(step, { minLength: 1, maxLength: 6 }), (n, m, steps) => {
@@ -118,6 +122,7 @@ describe("the stage-pipeline check's relaxed-region cache", () => {
         for (const f of [func, { ...func, body: new Reextent(extents).visitStmt(func.body) }]) {
           const index = new TreeIndex(f);
           for (const child of index.blocks) {
+            expect(hasAffineBinding(index, child)).toBe(affineBindingMemo.bypassed(() => hasAffineBinding(index, child)));
             for (const r of [...child.node.reads, ...child.node.writes]) {
               const cached = relaxedRegionWithoutFacts(index, child, r.region, new Analyzer());
               const fresh = relaxedRegion(index, child, r.region, new Analyzer());
