@@ -140,12 +140,15 @@ export function linearFormToExpr(f: LinearForm): PrimExpr {
  */
 export function formOfRebuilt(f: LinearForm): LinearForm | undefined {
   if (f.terms.length === 0) return undefined;
-  const positive: LinearTerm[] = [];
-  const negative: LinearTerm[] = [];
+  // Positive terms, then negative ones, in two passes over the terms into one array.
+  const terms: LinearTerm[] = [];
+  let sorted = true;
   for (const t of f.terms) {
     if (t.atom.dtype !== f.dtype) return undefined;
-    (t.coef > 0 ? positive : negative).push(t);
+    if (t.coef > 0) terms.push(t);
+    else sorted = false;
   }
+  if (!sorted) for (const t of f.terms) if (!(t.coef > 0)) terms.push(t);
   // `+ 0`: a zero constant is not written, and a form built from the expression has +0.
-  return { dtype: f.dtype, terms: [...positive, ...negative], constant: f.constant + 0 };
+  return { dtype: f.dtype, terms, constant: f.constant + 0 };
 }

@@ -226,7 +226,7 @@ class Rewriter {
     const folded = foldBinaryConstants(op, a, b, binaryResultType(op, a));
     if (folded !== undefined) return folded;
     if (op === "and" || op === "or") return this.logical(op, a, b);
-    if (NEGATED_COMPARE[op] !== undefined) return this.comparison(op, a, b);
+    if (isComparison(op)) return this.comparison(op, a, b);
     if (!isScalarInt(a)) return this.nonIntegerArith(op, a, b);
     switch (op) {
       case "add":
@@ -403,7 +403,22 @@ class Rewriter {
 }
 
 function binaryResultType(op: BinaryOp, a: PrimExpr): string {
-  return NEGATED_COMPARE[op] !== undefined ? "bool" : a.dtype;
+  return isComparison(op) ? "bool" : a.dtype;
+}
+
+/** Is `op` one of the keys of NEGATED_COMPARE (a switch: this runs for every node simplified)? */
+function isComparison(op: BinaryOp): boolean {
+  switch (op) {
+    case "eq":
+    case "ne":
+    case "lt":
+    case "ge":
+    case "gt":
+    case "le":
+      return true;
+    default:
+      return false;
+  }
 }
 
 /** Decides `a op b` from the bounds `d` of `a - b`, or undefined when the bounds do not settle it. */

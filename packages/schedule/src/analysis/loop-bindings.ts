@@ -88,7 +88,8 @@ function isConst(e: PrimExpr, value: number): boolean {
 /** `floormod(floordiv(x, a), b)` → `floordiv(floormod(x, a * b), a)`, recursively. */
 function canonicalDigits(e: PrimExpr): PrimExpr {
   if (e.kind !== "Binary") return e;
-  const [a, b] = [canonicalDigits(e.a), canonicalDigits(e.b)];
+  const a = canonicalDigits(e.a);
+  const b = canonicalDigits(e.b);
   if (e.op === "floormod" && a.kind === "Binary" && a.op === "floordiv" && a.b.kind === "IntImm" && b.kind === "IntImm") {
     return floordiv(floormod(a.a, intImm(a.b.value * b.value, e.dtype)), a.b);
   }
