@@ -84,7 +84,11 @@ export class RewriteMemo {
   }
 
   recentForm(e: PrimExpr): LinearForm | undefined {
-    for (let i = 0; i < RECENTLY_BUILT; i++) if (this.builtExprs[i] === e) return this.builtForms[i];
+    // Newest first: the operand asked about is most often the expression built last.
+    for (let k = 1; k <= RECENTLY_BUILT; k++) {
+      const i = (this.builtNext - k + RECENTLY_BUILT) % RECENTLY_BUILT;
+      if (this.builtExprs[i] === e) return this.builtForms[i];
+    }
     return undefined;
   }
 
