@@ -19,6 +19,7 @@ import {
   type Stmt,
   type Var,
   add,
+  forEachExpr,
   floordiv,
   floormod,
   intImm,
@@ -70,11 +71,16 @@ function simplifyBindings(
   domains: ReadonlyMap<Var, Range>,
   preserveUnitIters: boolean,
 ): PrimExpr[] {
-  // Only the loops the bindings use: a symbolic loop elsewhere must not spoil the detection.
+  // Only the loops the bindings use: a symbolic loop elsewhere must not spoil the detection. The
+  // variables are gathered in one walk, not one walk per loop.
+  const mentioned = new Set<Var>();
+  const note = (e: PrimExpr) => {
+    if (e.kind === "Var") mentioned.add(e);
+  };
+  for (const e of values) forEachExpr(e, note);
+  forEachExpr(predicate, note);
   const used = new Map<Var, Range>();
-  for (const [v, r] of domains) {
-    if (values.some((e) => usesVar(e, (x) => x === v)) || usesVar(predicate, (x) => x === v)) used.set(v, r);
-  }
+  for (const [v, r] of domains) if (mentioned.has(v)) used.set(v, r);
   const simplified = iterMapSimplify(values, used, predicate).map(canonicalDigits);
   if (!preserveUnitIters) return simplified;
   const unitVars = [...used].filter(([, r]) => isConst(r.extent, 1) && isConst(r.min, 0)).map(([v]) => v);
