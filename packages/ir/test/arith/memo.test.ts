@@ -31,7 +31,7 @@ import {
   sameExprStructure,
   scaleForm,
 } from "../../src/arith/index.js";
-import { formOfRebuilt } from "../../src/arith/linearForm.js";
+import { formOfRebuilt, subtractForms } from "../../src/arith/linearForm.js";
 import { show } from "./exprTestUtils.js";
 
 const x = variable("x");
@@ -150,6 +150,23 @@ describe("linear forms of rebuilt expressions", () => {
         for (const e of [...es, ...es]) expect(formText(linearFormOf(e, cache))).toBe(formText(linearFormOf(e)));
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe("differences of linear forms", () => {
+  it("subtractForms(a, b) is addForms(a, scaleForm(b, -1))", () => {
+    fc.assert(
+      fc.property(intExpr, intExpr, (a, b) => {
+        const fa = linearFormOf(a);
+        const fb = linearFormOf(b);
+        const viaScale = addForms(fa, scaleForm(fb, -1));
+        const direct = subtractForms(fa, fb);
+        expect(formText(direct)).toBe(formText(viaScale));
+        expect(direct.terms.map((t) => t.atom)).toEqual(viaScale.terms.map((t) => t.atom));
+        expect(Object.is(direct.constant, viaScale.constant)).toBe(true);
+      }),
+      { numRuns: 500 },
     );
   });
 });
