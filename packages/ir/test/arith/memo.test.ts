@@ -106,6 +106,21 @@ describe("memoised simplification", () => {
     );
   });
 
+  it("keeps the memo when a variable nobody asked about gets its first bound, and only then", () => {
+    const an = new Analyzer();
+    bound(an, x, 0, 15);
+    const e = floordiv(add(x, 3), 16);
+    expect(show(an.simplify(e))).toBe("(x + 3) // 16");
+    const before = an.generation;
+    bound(an, z, 0, 3); // z: not in anything simplified so far
+    expect(an.generation).toBe(before);
+    expect(show(an.simplify(add(e, z)))).toBe(show(freshSimplify(add(e, z), [[x, 0, 15], [z, 0, 3]])));
+    an.simplify(floordiv(add(y, 3), 16)); // y asked about while unbound
+    bound(an, y, 0, 12);
+    expect(an.generation).not.toBe(before);
+    expect(show(an.simplify(floordiv(add(y, 3), 16)))).toBe("0");
+  });
+
   it("shares one simplified subtree between the expressions that use it", () => {
     const an = new Analyzer();
     bound(an, x, 0, 255);
