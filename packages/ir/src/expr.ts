@@ -301,12 +301,39 @@ const OP_CLASS: Readonly<Record<BinaryOp, "arith" | "compare" | "logic">> = {
   or: "logic",
 };
 
+/** `OP_CLASS[op]` as a switch (a keyed lookup with a varying key is slower in this hot path). */
+function opClassOf(op: BinaryOp): "arith" | "compare" | "logic" {
+  switch (op) {
+    case "eq":
+    case "ne":
+    case "lt":
+    case "le":
+    case "gt":
+    case "ge":
+      return "compare";
+    case "and":
+    case "or":
+      return "logic";
+    default:
+      return "arith";
+  }
+}
+
 export function binary(op: BinaryOp, aLike: ExprLike, bLike: ExprLike): Binary {
-  // Operands of one dtype (the common case, e.g. in the simplifier) need no type matching.
-  const [a, b] =
-    typeof aLike === "object" && typeof bLike === "object" && aLike.dtype === bLike.dtype ? [aLike, bLike] : matchTypes(aLike, bLike, op);
+  // Operands of one dtype (the common case, e.g. in the simplifier) need no type matching (and
+  // no pair array: this runs for every node the simplifier builds).
+  let a: PrimExpr;
+  let b: PrimExpr;
+  if (typeof aLike === "object" && typeof bLike === "object" && aLike.dtype === bLike.dtype) {
+    a = aLike;
+    b = bLike;
+  } else {
+    const matched = matchTypes(aLike, bLike, op);
+    a = matched[0];
+    b = matched[1];
+  }
   let dt: DType = a.dtype;
-  const opClass = OP_CLASS[op];
+  const opClass = opClassOf(op);
   if (opClass === "compare") {
     dt = withLanes("bool", lanesOf(a.dtype));
   } else if (opClass === "logic") {

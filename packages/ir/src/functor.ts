@@ -204,7 +204,7 @@ export class IRMutator {
         return value === e.value && body === e.body ? e : { kind: "Let", dtype: body.dtype, variable: e.variable, value, body };
       }
       case "Call": {
-        const args = mapArray(e.args, (a) => this.visitExpr(a));
+        const args = this.visitExprList(e.args);
         return args === e.args ? e : { kind: "Call", dtype: e.dtype, op: e.op, args };
       }
     }
@@ -214,9 +214,36 @@ export class IRMutator {
     return v;
   }
 
+  /**
+   * `mapArray(xs, (x) => this.visitExpr(x))` without a closure per call: loads, stores and
+   * bindings are visited by every pass, and the closures were a good part of their garbage.
+   */
+  protected visitExprList(xs: readonly PrimExpr[]): readonly PrimExpr[] {
+    let out: PrimExpr[] | undefined;
+    for (let i = 0; i < xs.length; i++) {
+      const x = xs[i]!;
+      const y = this.visitExpr(x);
+      if (out === undefined && y !== x) out = xs.slice(0, i);
+      if (out !== undefined) out.push(y);
+    }
+    return out ?? xs;
+  }
+
+  /** `mapArray(xs, (s) => this.visitStmt(s))` without a closure per call. */
+  protected visitStmtList(xs: readonly Stmt[]): readonly Stmt[] {
+    let out: Stmt[] | undefined;
+    for (let i = 0; i < xs.length; i++) {
+      const x = xs[i]!;
+      const y = this.visitStmt(x);
+      if (out === undefined && y !== x) out = xs.slice(0, i);
+      if (out !== undefined) out.push(y);
+    }
+    return out ?? xs;
+  }
+
   visitBufferLoad(e: BufferLoad): PrimExpr {
     const buffer = this.mapBuffer(e.buffer);
-    const indices = mapArray(e.indices, (i) => this.visitExpr(i));
+    const indices = this.visitExprList(e.indices);
     return buffer === e.buffer && indices === e.indices ? e : { kind: "BufferLoad", dtype: e.dtype, buffer, indices };
   }
 
@@ -225,7 +252,7 @@ export class IRMutator {
       case "BufferStore":
         return this.visitBufferStore(s);
       case "SeqStmt": {
-        const stmts = mapArray(s.seq, (c) => this.visitStmt(c));
+        const stmts = this.visitStmtList(s.seq);
         return stmts === s.seq ? s : { kind: "SeqStmt", seq: stmts };
       }
       case "IfThenElse": {
@@ -266,7 +293,7 @@ export class IRMutator {
   visitBufferStore(s: BufferStore): Stmt {
     const buffer = this.mapBuffer(s.buffer);
     const value = this.visitExpr(s.value);
-    const indices = mapArray(s.indices, (i) => this.visitExpr(i));
+    const indices = this.visitExprList(s.indices);
     return buffer === s.buffer && value === s.value && indices === s.indices ? s : { kind: "BufferStore", buffer, value, indices };
   }
 
@@ -278,7 +305,7 @@ export class IRMutator {
   }
 
   visitBlockRealize(s: BlockRealize): Stmt {
-    const iterValues = mapArray(s.iterValues, (v) => this.visitExpr(v));
+    const iterValues = this.visitExprList(s.iterValues);
     const predicate = this.visitExpr(s.predicate);
     const block = this.visitBlock(s.block);
     return iterValues === s.iterValues && predicate === s.predicate && block === s.block

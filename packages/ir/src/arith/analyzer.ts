@@ -19,6 +19,13 @@ export class Analyzer implements SimplifyFacts {
   private readonly substitutions = new Map<Var, PrimExpr>();
   /** What simplification has worked out so far (see RewriteMemo); facts changing clear what depends on them. */
   private readonly memo = new RewriteMemo();
+  /**
+   * Variables asked about (`boundOf`) while they had no bound, since the memo was last cleared.
+   * Only answers about them can change when a variable gets its first bound: bounding one that
+   * nobody asked about (a loop variable bound on entering its loop, before its body is looked at)
+   * keeps what the memo has worked out.
+   */
+  private unboundAsked = new Set<Var>();
 
   /**
    * Declares that `v` ranges over `r` (a Range: `[min, min + extent)`) or equals `r` (an
@@ -39,7 +46,7 @@ export class Analyzer implements SimplifyFacts {
       throw new IRError(`Analyzer.bind: ${v.name} is already bound to a different expression`);
     }
     this.substitutions.set(v, value);
-    this.memo.factsChanged();
+    this.factsChanged();
     this.setBound(v, this.constIntBound(value), true);
   }
 
@@ -53,10 +60,19 @@ export class Analyzer implements SimplifyFacts {
     }
     if (previous !== undefined && previous.min === b.min && previous.max === b.max) return;
     this.bounds.set(v, b);
-    this.memo.factsChanged();
+    if (previous === undefined && !this.unboundAsked.has(v)) return;
+    this.factsChanged();
   }
 
-  /** Changes whenever a fact does: results worked out under one generation hold while it lasts. */
+  private factsChanged(): void {
+    this.memo.factsChanged();
+    if (this.unboundAsked.size > 0) this.unboundAsked = new Set();
+  }
+
+  /**
+   * Changes whenever a fact changes that earlier answers may depend on: results worked out under
+   * one generation hold while it lasts.
+   */
   get generation(): number {
     return this.memo.generation;
   }
@@ -64,7 +80,11 @@ export class Analyzer implements SimplifyFacts {
   /** Known bound of a variable (its binding intersected with its dtype's range), if any. */
   boundOf(v: Var): IntBound | undefined {
     const b = this.bounds.get(v);
-    return b === undefined || !isIntegerDType(v.dtype) ? b : intersectBounds(b, dtypeBound(v.dtype));
+    if (b === undefined) {
+      this.unboundAsked.add(v);
+      return undefined;
+    }
+    return !isIntegerDType(v.dtype) ? b : intersectBounds(b, dtypeBound(v.dtype));
   }
 
   substitutionOf(v: Var): PrimExpr | undefined {

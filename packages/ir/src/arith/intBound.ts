@@ -24,8 +24,20 @@ export function pointBound(value: number): IntBound {
   return { min: value, max: value };
 }
 
+/** `dtypeBound` by dtype: bounds are asked for at every leaf of every bound evaluation. */
+const dtypeBounds = new Map<DType, IntBound>();
+
 /** The range of values a dtype can hold; unbounded for floats, handles and 64-bit integers. */
 export function dtypeBound(dt: DType): IntBound {
+  let b = dtypeBounds.get(dt);
+  if (b === undefined) {
+    b = dtypeBoundUncached(dt);
+    dtypeBounds.set(dt, b);
+  }
+  return b;
+}
+
+function dtypeBoundUncached(dt: DType): IntBound {
   const info = dtypeInfo(dt);
   if (info.code === "bool") return { min: 0, max: 1 };
   if (info.code === "int" && info.bits <= 32) return { min: -(2 ** (info.bits - 1)), max: 2 ** (info.bits - 1) - 1 };

@@ -45,7 +45,7 @@ export function linearFormOf(e: PrimExpr, cache?: Map<PrimExpr, LinearForm>): Li
 function decompose(e: PrimExpr, cache: Map<PrimExpr, LinearForm> | undefined): LinearForm {
   if (e.kind === "Binary") {
     if (e.op === "add") return addForms(linearFormOf(e.a, cache), linearFormOf(e.b, cache));
-    if (e.op === "sub") return addForms(linearFormOf(e.a, cache), scaleForm(linearFormOf(e.b, cache), -1));
+    if (e.op === "sub") return subtractForms(linearFormOf(e.a, cache), linearFormOf(e.b, cache));
     if (e.op === "mul") {
       if (e.b.kind === "IntImm") return scaleForm(linearFormOf(e.a, cache), e.b.value);
       if (e.a.kind === "IntImm") return scaleForm(linearFormOf(e.b, cache), e.a.value);
@@ -83,6 +83,29 @@ export function addForms(a: LinearForm, b: LinearForm): LinearForm {
     }
   }
   return { dtype: a.dtype, terms: cancelled ? terms.filter((t) => t.coef !== 0) : terms, constant: a.constant + b.constant };
+}
+
+/**
+ * `addForms(a, scaleForm(b, -1))` (the difference a - b) without building the negated form: the
+ * simplifier subtracts for every `-` and every bound of a difference.
+ */
+export function subtractForms(a: LinearForm, b: LinearForm): LinearForm {
+  const terms: LinearTerm[] = a.terms.slice();
+  let cancelled = a.terms.some((t) => t.coef === 0);
+  for (const t of b.terms) {
+    const negated = t.coef * -1;
+    let i = 0;
+    while (i < terms.length && terms[i]!.key !== t.key) i++;
+    if (i === terms.length) terms.push({ atom: t.atom, key: t.key, coef: negated });
+    else {
+      const x = terms[i]!;
+      const coef = x.coef + negated;
+      terms[i] = { atom: x.atom, key: x.key, coef };
+      if (coef === 0) cancelled = true;
+    }
+  }
+  // `* -1 + 0` as scaleForm writes the negated constant (no -0).
+  return { dtype: a.dtype, terms: cancelled ? terms.filter((t) => t.coef !== 0) : terms, constant: a.constant + (b.constant * -1 + 0) };
 }
 
 export function isConstantForm(f: LinearForm): boolean {
@@ -140,12 +163,15 @@ export function linearFormToExpr(f: LinearForm): PrimExpr {
  */
 export function formOfRebuilt(f: LinearForm): LinearForm | undefined {
   if (f.terms.length === 0) return undefined;
-  const positive: LinearTerm[] = [];
-  const negative: LinearTerm[] = [];
+  // Positive terms, then negative ones, in two passes over the terms into one array.
+  const terms: LinearTerm[] = [];
+  let sorted = true;
   for (const t of f.terms) {
     if (t.atom.dtype !== f.dtype) return undefined;
-    (t.coef > 0 ? positive : negative).push(t);
+    if (t.coef > 0) terms.push(t);
+    else sorted = false;
   }
+  if (!sorted) for (const t of f.terms) if (!(t.coef > 0)) terms.push(t);
   // `+ 0`: a zero constant is not written, and a form built from the expression has +0.
-  return { dtype: f.dtype, terms: [...positive, ...negative], constant: f.constant + 0 };
+  return { dtype: f.dtype, terms, constant: f.constant + 0 };
 }

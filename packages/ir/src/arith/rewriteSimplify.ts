@@ -46,6 +46,7 @@ import {
   formOfRebuilt,
   linearFormToExpr,
   scaleForm,
+  subtractForms,
 } from "./linearForm.js";
 
 /** What the simplifier may know: variable bounds and variables bound to expressions. */
@@ -71,20 +72,37 @@ export class RewriteMemo {
 
   /**
    * The forms of the expressions the simplifier built last (a ring): the enclosing sum or
-   * product, which asks for them next, need not decompose them again.
+   * product, which asks for them next, need not decompose them again. A slot keeps the form the
+   * expression was built from and works out the expression's own form (`formOfRebuilt`) only when
+   * asked: most built expressions are final results, never asked about.
    */
   private readonly builtExprs: (PrimExpr | undefined)[] = new Array(RECENTLY_BUILT).fill(undefined);
+  private readonly builtSources: (LinearForm | undefined)[] = new Array(RECENTLY_BUILT).fill(undefined);
   private readonly builtForms: (LinearForm | undefined)[] = new Array(RECENTLY_BUILT).fill(undefined);
   private builtNext = 0;
 
-  noteForm(e: PrimExpr, form: LinearForm): void {
+  /** Notes that `e` was built from `source` (`linearFormToExpr(source)`). */
+  noteBuilt(e: PrimExpr, source: LinearForm): void {
     this.builtExprs[this.builtNext] = e;
-    this.builtForms[this.builtNext] = form;
+    this.builtSources[this.builtNext] = source;
+    this.builtForms[this.builtNext] = undefined;
     this.builtNext = (this.builtNext + 1) % RECENTLY_BUILT;
   }
 
   recentForm(e: PrimExpr): LinearForm | undefined {
-    for (let i = 0; i < RECENTLY_BUILT; i++) if (this.builtExprs[i] === e) return this.builtForms[i];
+    // Newest first: the operand asked about is most often the expression built last.
+    for (let k = 1; k <= RECENTLY_BUILT; k++) {
+      const i = (this.builtNext - k + RECENTLY_BUILT) % RECENTLY_BUILT;
+      if (this.builtExprs[i] !== e) continue;
+      let form = this.builtForms[i];
+      if (form === undefined) {
+        // Undefined where the expression's form is not the rebuilt one (it then decomposes).
+        form = formOfRebuilt(this.builtSources[i]!);
+        if (form === undefined) return undefined;
+        this.builtForms[i] = form;
+      }
+      return form;
+    }
     return undefined;
   }
 
@@ -126,8 +144,7 @@ class Rewriter {
   /** The expression of a form, its own form noted among the recently built ones. */
   private toExpr(f: LinearForm): PrimExpr {
     const e = linearFormToExpr(f);
-    const form = formOfRebuilt(f);
-    if (form !== undefined && e.kind !== "IntImm") this.memo.noteForm(e, form);
+    if (e.kind !== "IntImm") this.memo.noteBuilt(e, f);
     return e;
   }
 
@@ -219,14 +236,14 @@ class Rewriter {
   }
 
   private differenceBound(a: PrimExpr, b: PrimExpr): IntBound {
-    return this.boundOfForm(addForms(this.formOf(a), scaleForm(this.formOf(b), -1)));
+    return this.boundOfForm(subtractForms(this.formOf(a), this.formOf(b)));
   }
 
   private binary(op: BinaryOp, a: PrimExpr, b: PrimExpr): PrimExpr {
     const folded = foldBinaryConstants(op, a, b, binaryResultType(op, a));
     if (folded !== undefined) return folded;
     if (op === "and" || op === "or") return this.logical(op, a, b);
-    if (NEGATED_COMPARE[op] !== undefined) return this.comparison(op, a, b);
+    if (isComparison(op)) return this.comparison(op, a, b);
     if (!isScalarInt(a)) return this.nonIntegerArith(op, a, b);
     switch (op) {
       case "add":
@@ -261,7 +278,7 @@ class Rewriter {
     const fb = this.formOf(b);
     let result: LinearForm;
     if (op === "add") result = addForms(fa, fb);
-    else if (op === "sub") result = addForms(fa, scaleForm(fb, -1));
+    else if (op === "sub") result = subtractForms(fa, fb);
     else if (isConstantForm(fb)) result = scaleForm(fa, fb.constant);
     else if (isConstantForm(fa)) result = scaleForm(fb, fa.constant);
     else return binary("mul", a, b);
@@ -403,7 +420,22 @@ class Rewriter {
 }
 
 function binaryResultType(op: BinaryOp, a: PrimExpr): string {
-  return NEGATED_COMPARE[op] !== undefined ? "bool" : a.dtype;
+  return isComparison(op) ? "bool" : a.dtype;
+}
+
+/** Is `op` one of the keys of NEGATED_COMPARE (a switch: this runs for every node simplified)? */
+function isComparison(op: BinaryOp): boolean {
+  switch (op) {
+    case "eq":
+    case "ne":
+    case "lt":
+    case "ge":
+    case "gt":
+    case "le":
+      return true;
+    default:
+      return false;
+  }
 }
 
 /** Decides `a op b` from the bounds `d` of `a - b`, or undefined when the bounds do not settle it. */

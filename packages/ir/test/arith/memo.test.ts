@@ -31,7 +31,7 @@ import {
   sameExprStructure,
   scaleForm,
 } from "../../src/arith/index.js";
-import { formOfRebuilt } from "../../src/arith/linearForm.js";
+import { formOfRebuilt, subtractForms } from "../../src/arith/linearForm.js";
 import { show } from "./exprTestUtils.js";
 
 const x = variable("x");
@@ -106,6 +106,21 @@ describe("memoised simplification", () => {
     );
   });
 
+  it("keeps the memo when a variable nobody asked about gets its first bound, and only then", () => {
+    const an = new Analyzer();
+    bound(an, x, 0, 15);
+    const e = floordiv(add(x, 3), 16);
+    expect(show(an.simplify(e))).toBe("(x + 3) // 16");
+    const before = an.generation;
+    bound(an, z, 0, 3); // z: not in anything simplified so far
+    expect(an.generation).toBe(before);
+    expect(show(an.simplify(add(e, z)))).toBe(show(freshSimplify(add(e, z), [[x, 0, 15], [z, 0, 3]])));
+    an.simplify(floordiv(add(y, 3), 16)); // y asked about while unbound
+    bound(an, y, 0, 12);
+    expect(an.generation).not.toBe(before);
+    expect(show(an.simplify(floordiv(add(y, 3), 16)))).toBe("0");
+  });
+
   it("shares one simplified subtree between the expressions that use it", () => {
     const an = new Analyzer();
     bound(an, x, 0, 255);
@@ -150,6 +165,23 @@ describe("linear forms of rebuilt expressions", () => {
         for (const e of [...es, ...es]) expect(formText(linearFormOf(e, cache))).toBe(formText(linearFormOf(e)));
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe("differences of linear forms", () => {
+  it("subtractForms(a, b) is addForms(a, scaleForm(b, -1))", () => {
+    fc.assert(
+      fc.property(intExpr, intExpr, (a, b) => {
+        const fa = linearFormOf(a);
+        const fb = linearFormOf(b);
+        const viaScale = addForms(fa, scaleForm(fb, -1));
+        const direct = subtractForms(fa, fb);
+        expect(formText(direct)).toBe(formText(viaScale));
+        expect(direct.terms.map((t) => t.atom)).toEqual(viaScale.terms.map((t) => t.atom));
+        expect(Object.is(direct.constant, viaScale.constant)).toBe(true);
+      }),
+      { numRuns: 500 },
     );
   });
 });

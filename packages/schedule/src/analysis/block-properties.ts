@@ -7,6 +7,7 @@
  * - output: writes a buffer that the scope block does not allocate.
  */
 import { type PrimExpr, type Range, type Var, forEachExpr, isAffineBinding } from "@tessera/ir";
+import { LoopNestMemo } from "../state/loop-nest-memo.js";
 import type { BlockEntry, TreeIndex } from "../state/tree-index.js";
 import type { BlockScope } from "./scope.js";
 
@@ -37,12 +38,18 @@ export function isOutputBlock(scope: BlockScope, blk: BlockEntry): boolean {
   return blk.node.writes.some((w) => !allocated.has(w.buffer));
 }
 
+/** Affine-binding answers by block realize and loop bounds (see LoopNestMemo). */
+export const affineBindingMemo = new LoopNestMemo<undefined, boolean>(4);
+
 /** Are the block's bindings a (quasi-)affine map of the loops between it and its scope? */
 export function hasAffineBinding(index: TreeIndex, blk: BlockEntry): boolean {
-  const domains = new Map<Var, Range>();
-  for (const l of index.loopsAbove(blk)) domains.set(l.node.loopVar, { min: l.node.min, extent: l.node.extent });
   if (blk.realize.iterValues.length === 0) return true;
-  return isAffineBinding(blk.realize.iterValues, domains, blk.realize.predicate);
+  const loops = index.loopsAbove(blk).map((l) => l.node);
+  return affineBindingMemo.get(blk.realize, loops, undefined, () => {
+    const domains = new Map<Var, Range>();
+    for (const l of loops) domains.set(l.loopVar, { min: l.min, extent: l.extent });
+    return isAffineBinding(blk.realize.iterValues, domains, blk.realize.predicate);
+  });
 }
 
 function mentions(e: PrimExpr, vars: ReadonlySet<Var>): boolean {

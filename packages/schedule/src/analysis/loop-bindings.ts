@@ -14,12 +14,12 @@ import {
   Analyzer,
   type BlockRealize,
   type For,
-  IRMutator,
   type PrimExpr,
   type Range,
   type Stmt,
   type Var,
   add,
+  forEachExpr,
   floordiv,
   floormod,
   intImm,
@@ -29,6 +29,7 @@ import {
   sameExprStructure,
   usesVar,
 } from "@tessera/ir";
+import { StatementMutator } from "../state/statement-mutator.js";
 
 /** Simplifies the bindings of every block realize in `stmt`, given the domains of the loops around it. */
 export function simplifyBlockBindings(stmt: Stmt, outerDomains: ReadonlyMap<Var, Range>, preserveUnitIters: boolean): Stmt {
@@ -40,7 +41,8 @@ export function loopDomains(loops: readonly For[]): Map<Var, Range> {
   return new Map(loops.map((l) => [l.loopVar, { min: l.min, extent: l.extent }] as const));
 }
 
-class BindingSimplifier extends IRMutator {
+/** Only the bindings change (in visitBlockRealize), so expressions elsewhere are not walked. */
+class BindingSimplifier extends StatementMutator {
   constructor(
     private readonly domains: Map<Var, Range>,
     private readonly preserveUnitIters: boolean,
@@ -69,11 +71,16 @@ function simplifyBindings(
   domains: ReadonlyMap<Var, Range>,
   preserveUnitIters: boolean,
 ): PrimExpr[] {
-  // Only the loops the bindings use: a symbolic loop elsewhere must not spoil the detection.
+  // Only the loops the bindings use: a symbolic loop elsewhere must not spoil the detection. The
+  // variables are gathered in one walk, not one walk per loop.
+  const mentioned = new Set<Var>();
+  const note = (e: PrimExpr) => {
+    if (e.kind === "Var") mentioned.add(e);
+  };
+  for (const e of values) forEachExpr(e, note);
+  forEachExpr(predicate, note);
   const used = new Map<Var, Range>();
-  for (const [v, r] of domains) {
-    if (values.some((e) => usesVar(e, (x) => x === v)) || usesVar(predicate, (x) => x === v)) used.set(v, r);
-  }
+  for (const [v, r] of domains) if (mentioned.has(v)) used.set(v, r);
   const simplified = iterMapSimplify(values, used, predicate).map(canonicalDigits);
   if (!preserveUnitIters) return simplified;
   const unitVars = [...used].filter(([, r]) => isConst(r.extent, 1) && isConst(r.min, 0)).map(([v]) => v);
@@ -87,7 +94,8 @@ function isConst(e: PrimExpr, value: number): boolean {
 /** `floormod(floordiv(x, a), b)` → `floordiv(floormod(x, a * b), a)`, recursively. */
 function canonicalDigits(e: PrimExpr): PrimExpr {
   if (e.kind !== "Binary") return e;
-  const [a, b] = [canonicalDigits(e.a), canonicalDigits(e.b)];
+  const a = canonicalDigits(e.a);
+  const b = canonicalDigits(e.b);
   if (e.op === "floormod" && a.kind === "Binary" && a.op === "floordiv" && a.b.kind === "IntImm" && b.kind === "IntImm") {
     return floordiv(floormod(a.a, intImm(a.b.value * b.value, e.dtype)), a.b);
   }

@@ -24,6 +24,7 @@ import {
   min,
   sub,
 } from "@tessera/ir";
+import { LoopNestMemo } from "../state/loop-nest-memo.js";
 import type { BlockEntry, TreeIndex } from "../state/tree-index.js";
 import type { BlockScope } from "./scope.js";
 
@@ -60,21 +61,35 @@ export function relaxedRegion(index: TreeIndex, blk: BlockEntry, region: readonl
   });
 }
 
+/**
+ * Relaxed regions by block realize, region and loop bounds (see LoopNestMemo): a region is relaxed
+ * without facts, so it depends on nothing else. Stage-pipeline checks run before most primitives
+ * and see the nests the previous primitive left alone again.
+ */
+export const relaxedRegionMemo = new LoopNestMemo<readonly Range[], readonly IntervalSet[]>(16);
+
+/** `relaxedRegion` with a fact-free analyzer, remembered across schedule states. */
+export function relaxedRegionWithoutFacts(index: TreeIndex, blk: BlockEntry, region: readonly Range[], analyzer: Analyzer): readonly IntervalSet[] {
+  const loops = index.loopsAbove(blk).map((l) => l.node);
+  return relaxedRegionMemo.get(blk.realize, loops, region, () => relaxedRegion(index, blk, region, analyzer));
+}
+
 function regionCoverHolds(scope: BlockScope): boolean {
+  // No facts: relaxed regions are then the same in every state (see relaxedRegionWithoutFacts).
   const analyzer = new Analyzer();
-  const produced = new Map<Buffer, IntervalSet[]>();
+  const produced = new Map<Buffer, readonly IntervalSet[]>();
   for (const blk of scope.children) {
     // Reads are checked against everything produced before the block.
     for (const r of blk.node.reads) {
       const provided = produced.get(r.buffer);
       if (provided === undefined) continue;
-      const required = relaxedRegion(scope.index, blk, r.region, analyzer);
+      const required = relaxedRegionWithoutFacts(scope.index, blk, r.region, analyzer);
       // As TVM's ProducerCoversConsumer: only the part inside the buffer must be produced.
       const inside = required.map((q, k) => clampToExtent(q, r.buffer.shape[k]!, analyzer));
       if (!covers(provided, inside, analyzer)) return false;
     }
     for (const w of blk.node.writes) {
-      const region = relaxedRegion(scope.index, blk, w.region, analyzer);
+      const region = relaxedRegionWithoutFacts(scope.index, blk, w.region, analyzer);
       const before = produced.get(w.buffer);
       produced.set(w.buffer, before === undefined ? region : before.map((b, k) => unionIntervals(b, region[k]!, analyzer)));
     }

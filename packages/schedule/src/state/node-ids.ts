@@ -6,7 +6,8 @@
  * A primitive that *duplicates* a subtree must call `stripIds` on the copy, so that two nodes never
  * share an id (the index checks this).
  */
-import { type Block, type For, IRMutator, type Stmt } from "@tessera/ir";
+import type { Block, For, Stmt } from "@tessera/ir";
+import { StatementMutator } from "./statement-mutator.js";
 
 const NODE_ID = Symbol("tessera.schedule.nodeId");
 
@@ -40,7 +41,7 @@ export function stripIds(stmt: Stmt): Stmt {
   return new IdStripper().visitStmt(stmt);
 }
 
-class IdStripper extends IRMutator {
+class IdStripper extends StatementMutator {
   override visitFor(s: For): Stmt {
     const out = super.visitFor(s);
     return untagged(out === s ? { ...s } : out);

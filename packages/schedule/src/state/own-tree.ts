@@ -2,10 +2,11 @@
  * Gives a schedule its own copy of every block and loop of a function, each with a fresh id, so
  * that tagging never touches IR objects the caller still holds.
  */
-import { type Block, type For, IRMutator, type PrimFunc, type Stmt } from "@tessera/ir";
+import type { Block, For, PrimFunc, Stmt } from "@tessera/ir";
 import { cloneWithFreshId } from "./node-ids.js";
+import { StatementMutator } from "./statement-mutator.js";
 
-class Owner extends IRMutator {
+class Owner extends StatementMutator {
   override visitFor(s: For): Stmt {
     const out = super.visitFor(s) as For;
     return cloneWithFreshId(out);

@@ -3,13 +3,14 @@
  * map is replaced by its image (or removed when the image is `REMOVE`). Untouched parts are shared,
  * and ids of surviving ancestors are kept because the mutator copies them with object spread.
  */
-import { type Block, IRMutator, type Stmt, seq } from "@tessera/ir";
+import { type Block, type Stmt, seq } from "@tessera/ir";
+import { StatementMutator } from "./statement-mutator.js";
 
 export const REMOVE = Symbol("remove");
 
 export type Replacement = Stmt | typeof REMOVE;
 
-export class StmtReplacer extends IRMutator {
+export class StmtReplacer extends StatementMutator {
   constructor(
     private readonly stmts: ReadonlyMap<Stmt, Replacement>,
     private readonly blocks: ReadonlyMap<Block, Block> = new Map(),

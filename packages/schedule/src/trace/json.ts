@@ -18,6 +18,7 @@ import type { Decision, Instruction, InstructionAttr, InstructionInput } from ".
 import { allInstructionKinds } from "../instruction.js";
 import { TraceFormatError } from "./errors.js";
 import { traceKind, validInstructions } from "./kinds.js";
+import { quickTrace } from "./quick-check.js";
 import { INLINE_MARK_NAME, ROOT_MARK_NAME, TraceNames, undefinedHandleMessage } from "./names.js";
 import type { TraceLike } from "./trace-like.js";
 
@@ -146,6 +147,20 @@ interface RawInstruction {
   outputs: string[];
 }
 
+/** Whether documents in our format go through `quickTrace` before zod (tests compare both). */
+let quickChecks = true;
+
+/** For tests: runs `f` with every document checked by zod alone. */
+export function withZodOnly<T>(f: () => T): T {
+  const previous = quickChecks;
+  quickChecks = false;
+  try {
+    return f();
+  } finally {
+    quickChecks = previous;
+  }
+}
+
 /** Reads either format (a JSON text or an already parsed value). */
 export function parseTraceJSON(json: unknown): ParsedTrace {
   let doc = json;
@@ -169,6 +184,8 @@ export function parseTraceJSON(json: unknown): ParsedTrace {
   if (header.format === TRACE_FORMAT && header.version !== TRACE_VERSION && typeof header.version === "number") {
     throw new TraceFormatError("version", `unsupported trace format version ${header.version} (this build reads version ${TRACE_VERSION})`);
   }
+  const quick = quickChecks ? quickTrace(doc, TRACE_FORMAT, TRACE_VERSION) : undefined;
+  if (quick !== undefined) return build(quick.instructions, quick.decisions, false);
   const r = traceSchema.safeParse(doc);
   if (!r.success) throw zodProblem(r.error, ourPath);
   return build(r.data.instructions, r.data.decisions, false);

@@ -72,7 +72,7 @@ export class IterMapRewriter {
     private readonly dtype: string,
     private readonly extentOverrides: ReadonlyMap<string, number> = new Map(),
   ) {
-    inputs.forEach((it, index) => this.inputs.set(it.v, { ...it, index }));
+    inputs.forEach((it, index) => this.inputs.set(it.v, { v: it.v, min: it.min, extent: it.extent, index }));
   }
 
   /** The mark of input iterator `v`. */

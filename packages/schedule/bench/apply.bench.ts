@@ -1,0 +1,204 @@
+/**
+ * Schedule benchmark (`pnpm bench:schedule` from the repo root): how long building the 2048³
+ * gemm+ReLU+add schedules (naive, manual, fast) and the schedule corpus takes, warm (V8 has
+ * optimised the primitives first), two ways:
+ *
+ * - build: the corpus function that writes the schedule (`manualSchedule(2048)`, …), which makes
+ *   the workload, a `Schedule` and runs every primitive;
+ * - replay: `Trace.fromJSON(json).applyTo(new Schedule(workload))`, the path a tuner takes to
+ *   rebuild a candidate from its trace (the JSON and the workload are made before timing).
+ *
+ * Prints a table, then the time of every instruction kind during the replay of the slowest
+ * schedule, and writes docs/benchmarks/schedule-time.{json,md}.
+ *
+ *   tsx --conditions=@tessera/source packages/schedule/bench/apply.bench.ts [--runs N]
+ *
+ * A timed unit test would be flaky on a shared machine; this reports, and the load average says
+ * how far to trust it.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import { fileURLToPath } from "node:url";
+import { type PrimFunc, gemmReluAdd } from "@tessera/ir";
+// The corpus depends on this package, so it cannot be a workspace dependency of it (a cycle):
+// the benchmark reads its sources directly.
+import { fastSchedule, manualSchedule, naiveSchedule, scheduleCorpus } from "../../corpus/src/index.js";
+import { Schedule, Trace, type TraceJSON } from "../src/index.js";
+
+/** Runs before timing, so that V8 has compiled the schedule code: cold runs are several times slower. */
+const WARMUP_RUNS = 15;
+/** The issue's target for building one schedule from its trace. */
+const GOAL_MS = 5;
+
+interface Workload {
+  readonly name: string;
+  /** The unscheduled function, for replays. */
+  readonly original: () => PrimFunc;
+  readonly build: () => Schedule;
+}
+
+interface Row {
+  readonly workload: string;
+  readonly instructions: number;
+  readonly build: Stats;
+  readonly replay: Stats;
+  /** The first build in this process: cold for the first row, partly warm for later ones. */
+  readonly firstBuildMs: number;
+  readonly runs: number;
+}
+
+interface Stats {
+  readonly medianMs: number;
+  readonly minMs: number;
+}
+
+interface KindRow extends Stats {
+  readonly kind: string;
+  /** Instructions of this kind in the trace. */
+  readonly count: number;
+}
+
+function workloads(): Workload[] {
+  const gemm = (n: number) => () => gemmReluAdd(n).func;
+  return [
+    { name: "gemm_relu_add naive 2048", original: gemm(2048), build: () => naiveSchedule(2048) },
+    { name: "gemm_relu_add manual 2048", original: gemm(2048), build: () => manualSchedule(2048) },
+    { name: "gemm_relu_add fast 2048", original: gemm(2048), build: () => fastSchedule(2048) },
+    ...scheduleCorpus().map((e) => ({ name: `corpus ${e.name}`, original: e.original, build: e.build })),
+  ];
+}
+
+const median = (xs: readonly number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+};
+
+const stats = (times: readonly number[]): Stats => ({ medianMs: median(times), minMs: Math.min(...times) });
+
+function timeMs(f: () => void): number {
+  const t0 = performance.now();
+  f();
+  return performance.now() - t0;
+}
+
+function measure(w: Workload, runs: number): Row {
+  const t0 = performance.now();
+  const reference = w.build();
+  const firstBuildMs = performance.now() - t0;
+  const json: TraceJSON = reference.trace.toJSON();
+  const buildTimes: number[] = [];
+  const replayTimes: number[] = [];
+  for (let i = 0; i < WARMUP_RUNS + runs; i++) {
+    const buildMs = timeMs(() => w.build());
+    const func = w.original();
+    const replayMs = timeMs(() => Trace.fromJSON(json).applyTo(new Schedule(func)));
+    if (i >= WARMUP_RUNS) {
+      buildTimes.push(buildMs);
+      replayTimes.push(replayMs);
+    }
+  }
+  return { workload: w.name, instructions: reference.trace.instructions.length, build: stats(buildTimes), replay: stats(replayTimes), firstBuildMs, runs };
+}
+
+/** The time of each instruction kind (summed over the trace) while replaying `w`'s trace. */
+function kindTimes(w: Workload, runs: number): KindRow[] {
+  const trace = Trace.fromJSON(w.build().trace.toJSON());
+  const counts = new Map<string, number>();
+  for (const inst of trace.instructions) counts.set(inst.kind.name, (counts.get(inst.kind.name) ?? 0) + 1);
+  const samples = new Map<string, number[]>();
+  for (let i = 0; i < WARMUP_RUNS + runs; i++) {
+    const sch = new Schedule(w.original());
+    const perKind = new Map<string, number>();
+    const invokeKind = sch.invokeKind.bind(sch);
+    sch.invokeKind = (kind, ...rest) => {
+      const t0 = performance.now();
+      try {
+        return invokeKind(kind, ...rest);
+      } finally {
+        perKind.set(kind.name, (perKind.get(kind.name) ?? 0) + performance.now() - t0);
+      }
+    };
+    trace.applyTo(sch);
+    if (i < WARMUP_RUNS) continue;
+    for (const [kind, ms] of perKind) samples.set(kind, [...(samples.get(kind) ?? []), ms]);
+  }
+  return [...samples]
+    .map(([kind, ms]) => ({ kind, count: counts.get(kind) ?? 0, ...stats(ms) }))
+    .sort((a, b) => b.medianMs - a.medianMs);
+}
+
+function workloadTable(rows: readonly Row[]): string {
+  const lines = rows.map(
+    (r) =>
+      `| ${r.workload} | ${r.instructions} | ${r.build.medianMs.toFixed(2)} | ${r.build.minMs.toFixed(2)} | ${r.replay.medianMs.toFixed(2)} | ${r.replay.minMs.toFixed(2)} | ${r.firstBuildMs.toFixed(1)} | ${r.runs} |`,
+  );
+  return [
+    "| schedule | instructions | build median (ms) | build min (ms) | replay median (ms) | replay min (ms) | first build (ms) | runs |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ...lines,
+  ].join("\n");
+}
+
+function kindTable(rows: readonly KindRow[]): string {
+  const lines = rows.map((r) => `| ${r.kind} | ${r.count} | ${r.medianMs.toFixed(2)} | ${r.minMs.toFixed(2)} |`);
+  return ["| instruction | count | median (ms) | min (ms) |", "|---|---:|---:|---:|", ...lines].join("\n");
+}
+
+function runsArgument(): number {
+  const i = process.argv.indexOf("--runs");
+  const n = i < 0 ? 20 : Number(process.argv[i + 1]);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--runs needs a positive integer, got ${process.argv[i + 1]}`);
+  return n;
+}
+
+function main(): void {
+  const runs = runsArgument();
+  const machine = {
+    cpu: os.cpus()[0]?.model ?? "unknown",
+    cores: os.cpus().length,
+    node: process.version,
+    date: new Date().toISOString(),
+    /** 1-minute load average when the benchmark started: other processes skew the timings. */
+    loadAverage: os.loadavg()[0] ?? 0,
+  };
+  const rows = workloads().map((w) => {
+    const row = measure(w, runs);
+    const show = (s: Stats) => `median ${s.medianMs.toFixed(2)} ms, min ${s.minMs.toFixed(2)} ms`;
+    console.log(`${w.name}: build ${show(row.build)}; replay ${show(row.replay)}`);
+    return row;
+  });
+  const slowest = rows.reduce((a, b) => (b.replay.medianMs > a.replay.medianMs ? b : a));
+  const kinds = kindTimes(workloads().find((w) => w.name === slowest.workload)!, runs);
+  const text = [workloadTable(rows), "", `Instructions of the slowest replay, ${slowest.workload}:`, "", kindTable(kinds)].join("\n");
+  console.log(`\n${text}\n`);
+
+  const outDir = fileURLToPath(new URL("../../../docs/benchmarks/", import.meta.url));
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(`${outDir}schedule-time.json`, `${JSON.stringify({ machine, goalMs: GOAL_MS, rows, slowest: { workload: slowest.workload, kinds } }, null, 2)}\n`);
+  const md = [
+    "# Schedule time",
+    "",
+    "Generated by `pnpm bench:schedule` (packages/schedule/bench/apply.bench.ts). *build*: the corpus",
+    "function that writes the schedule (workload, `Schedule`, every primitive); *replay*:",
+    "`Trace.fromJSON(json).applyTo(new Schedule(workload))` with the trace's JSON and the workload made",
+    `beforehand. ${WARMUP_RUNS} warm-up runs first (cold runs, before V8 has optimised the primitives, are several`,
+    `times slower), then median and minimum of ${runs}. The goal for one schedule is at most ${GOAL_MS} ms. The`,
+    "*first build* is the first call in the process, before any warm-up: cold for the first row, partly warm for the",
+    "later rows (code they share with earlier rows is already compiled). The instruction table sums the time of each",
+    "instruction kind over one replay of the slowest schedule; reading the JSON and making the `Schedule` are not in",
+    "it. The gap between a median and its minimum is mostly garbage collection and other processes.",
+    "",
+    `- machine: ${machine.cpu}, ${machine.cores} cores`,
+    `- Node: ${machine.node}`,
+    `- date: ${machine.date}`,
+    `- 1-minute load average at start: ${machine.loadAverage.toFixed(2)} (timings are noisy above the core count)`,
+    "",
+    text,
+    "",
+  ].join("\n");
+  writeFileSync(`${outDir}schedule-time.md`, md);
+  console.log(`wrote ${outDir}schedule-time.json and schedule-time.md`);
+}
+
+main();

@@ -1,0 +1,92 @@
+/**
+ * Trace documents in our format go through a hand-written check before zod (trace/quick-check.ts).
+ * On real traces with random parts replaced by random values — valid or not, including values
+ * JSON cannot hold (NaN, ±Infinity, unsafe integers, objects with extra keys, class instances) —
+ * reading must give the same trace, or throw the same error, as zod alone; and the trace read must
+ * not share arrays with the document.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { Trace, type TraceJSON } from "../src/index.js";
+import { parseTraceJSON, withZodOnly } from "../src/trace/json.js";
+import { manualSchedule } from "./course-schedules.js";
+import { scheduleGemm } from "./trace-fixtures.js";
+
+const documents: TraceJSON[] = [scheduleGemm(7).trace.toJSON(), manualSchedule(64).trace.toJSON(), new Trace().toJSON()];
+
+class Boxed {
+  constructor(readonly kind = "Split") {}
+}
+
+const oddValue: fc.Arbitrary<unknown> = fc.oneof(
+  fc.jsonValue(),
+  fc.constantFrom(NaN, Infinity, -Infinity, 2 ** 60, -0, 1.5, -1, undefined, "", "None", new Boxed(), Object.create(null) as unknown),
+  fc.array(fc.oneof(fc.integer(), fc.double(), fc.string()), { maxLength: 3 }),
+  fc.dictionary(fc.constantFrom("kind", "inputs", "attrs", "outputs", "extra"), fc.jsonValue(), { maxKeys: 5 }),
+);
+
+/** Replaces the value at a random path of `doc` (a deep copy) with `value`. */
+function mutate(doc: unknown, choices: readonly number[], value: unknown): unknown {
+  const copy = structuredClone(doc) as unknown;
+  let parent: unknown = undefined;
+  let key: string | number | undefined;
+  let node = copy;
+  for (const c of choices) {
+    if (node === null || typeof node !== "object") break;
+    const keys: (string | number)[] = Array.isArray(node) ? node.map((_, i) => i) : Object.keys(node);
+    if (keys.length === 0) break;
+    parent = node;
+    key = keys[c % keys.length]!;
+    node = (node as Record<string | number, unknown>)[key];
+  }
+  if (parent === undefined || key === undefined) return value;
+  (parent as Record<string | number, unknown>)[key] = value;
+  return copy;
+}
+
+type Outcome = { ok: true; json: unknown } | { ok: false; error: string };
+
+function read(doc: unknown): Outcome {
+  try {
+    const { instructions, decisions } = parseTraceJSON(doc);
+    return { ok: true, json: new Trace(instructions, decisions).toJSON() };
+  } catch (err) {
+    return { ok: false, error: `${(err as Error).name}: ${(err as Error).message}` };
+  }
+}
+
+describe("the quick check of trace documents", () => {
+  it("reads every document as zod alone does", () => {
+    fc.assert(
+      fc.property(fc.nat(documents.length - 1), fc.array(fc.nat(), { maxLength: 6 }), oddValue, fc.boolean(), (d, path, value, intact) => {
+        const doc = intact ? structuredClone(documents[d]) : mutate(documents[d], path, value);
+        expect(read(doc)).toEqual(withZodOnly(() => read(doc)));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("copies the document's arrays", () => {
+    const doc = structuredClone(scheduleGemm(3).trace.toJSON());
+    const { instructions, decisions } = parseTraceJSON(doc);
+    const trace = new Trace(instructions, decisions);
+    const before = JSON.stringify(trace.toJSON());
+    let nested = 0;
+    for (const inst of doc.instructions) {
+      for (const a of inst.attrs) {
+        if (Array.isArray(a)) {
+          a.push(99);
+          nested++;
+        }
+      }
+    }
+    for (const [, decision] of doc.decisions) {
+      if (Array.isArray(decision)) {
+        decision.push(5);
+        nested++;
+      }
+    }
+    expect(nested).toBeGreaterThan(0);
+    expect(JSON.stringify(trace.toJSON())).toBe(before);
+  });
+});
