@@ -4,6 +4,12 @@
  * `sampleCategorical`, …). Its trace is the design space; the search replays it with fresh
  * decisions. The function may change the schedule in place (return nothing), return another
  * schedule, or return several (one design space each).
+ *
+ * A function may take other steps depending on what it sampled (the course's space fuses the copy
+ * loops it finds, and a sampled tile of 1 leaves one loop fewer): a trace recorded with one set of
+ * decisions then fails to replay with many others. So the function is run `structureSamples`
+ * times with different seeds and every trace of a distinct *shape* (its instructions without
+ * the decisions) is a design space of its own; each sample replays one of them.
  */
 import { TesseraError } from "@tessera/ir";
 import { Schedule } from "@tessera/schedule";
@@ -15,6 +21,20 @@ import { checkedMutators, checkedPostprocs, describeValue, initializeSpaceCompon
 import type { SpaceGenerator } from "./space-generator.js";
 
 export type ScheduleFn = (sch: Schedule) => void | Schedule | readonly Schedule[];
+
+/** Runs of the function whose traces are compared for distinct shapes (the first run always counts). */
+export const DEFAULT_STRUCTURE_SAMPLES = 16;
+
+export interface ScheduleFnSpaceOptions extends SpaceOptions {
+  /** Runs of the function, with different seeds, to collect the distinct trace shapes (default 16; 1 = TVM's single run). */
+  readonly structureSamples?: number;
+}
+
+/** The trace's instructions without its decisions: equal for two runs that took the same steps. */
+export function traceShapeKey(sch: Schedule): string {
+  const { instructions } = sch.trace.toJSON();
+  return JSON.stringify(instructions);
+}
 
 /** What every space carries besides its schedules (TVM's space generator arguments). */
 export interface SpaceOptions {
@@ -31,10 +51,16 @@ export class ScheduleFnSpace implements SpaceGenerator {
   readonly postprocs: readonly Postproc[];
   readonly mutators: readonly WeightedMutator[];
 
+  private readonly structureSamples: number;
+
   constructor(
     private readonly fn: ScheduleFn,
-    opts: SpaceOptions = {},
+    opts: ScheduleFnSpaceOptions = {},
   ) {
+    this.structureSamples = opts.structureSamples ?? DEFAULT_STRUCTURE_SAMPLES;
+    if (!Number.isInteger(this.structureSamples) || this.structureSamples < 1) {
+      throw new SpaceGenerationError(`ScheduleFnSpace: structureSamples must be a positive integer, got ${String(opts.structureSamples)}`);
+    }
     if (typeof fn !== "function") throw new SpaceGenerationError(`ScheduleFnSpace expects a function (sch: Schedule) => …, got ${describeValue(fn)}`);
     this.name = opts.name ?? (fn.name !== "" ? fn.name : "scheduleFn");
     this.postprocs = checkedPostprocs(opts.postprocs, this.name);
@@ -46,6 +72,29 @@ export class ScheduleFnSpace implements SpaceGenerator {
   }
 
   generateDesignSpace(ctx: TuneContext): Schedule[] {
+    const spaces: Schedule[] = [];
+    const shapes = new Set<string>();
+    for (let run = 0; run < this.structureSamples; run++) {
+      // Only the first run may fail loudly: later runs just look for other shapes.
+      let schedules: Schedule[];
+      try {
+        schedules = this.runOnce(ctx);
+      } catch (err) {
+        if (run === 0 || !(err instanceof SpaceGenerationError)) throw err;
+        continue;
+      }
+      for (const sch of schedules) {
+        const key = traceShapeKey(sch);
+        if (shapes.has(key)) continue;
+        shapes.add(key);
+        spaces.push(sch);
+      }
+    }
+    return spaces;
+  }
+
+  /** One call of the function on a fresh traced schedule of the workload. */
+  private runOnce(ctx: TuneContext): Schedule[] {
     const sch = new Schedule(ctx.workload.func, { seed: ctx.rng.forkSeed() });
     let returned: unknown;
     try {

@@ -1,6 +1,6 @@
 import { target } from "@tessera/codegen";
 import { structuralEqual, structuralHash } from "@tessera/ir";
-import { Trace } from "@tessera/schedule";
+import { type Schedule, Trace } from "@tessera/schedule";
 import { describe, expect, it } from "vitest";
 import {
   type Database,
@@ -91,20 +91,37 @@ describe("ReplayTraceStrategy", () => {
 
 describe("ReplayFuncStrategy", () => {
   it("re-runs the space function, so a structure chosen by a sampled value varies (a replayed trace keeps one branch)", () => {
-    const branching = new ScheduleFnSpace(function branching(sch) {
+    const branch = (sch: Schedule): void => {
+      const [, , k] = sch.getLoops(sch.getBlock("gemm"));
+      const chunk = sch.sampleCategorical([0, 1], [0.5, 0.5]);
+      if (sch.get(chunk) === 1) sch.split(k, [null, 8]);
+    };
+    // One run of the function: one design space, one branch (TVM's ScheduleFn).
+    const single = new ScheduleFnSpace(branch, { structureSamples: 1 });
+    const loopCounts = (strategy: SearchStrategy, space: ScheduleFnSpace) => {
+      const ctx = tuneContext(gemmWorkload(), target("nvidia/h100"), { seed: 8 });
+      strategy.preTuning(ctx, { maxTrials: 2, numTrialsPerIter: 2, designSpaces: space.generateDesignSpace(ctx), space, database: new MemoryDatabase(), costModel: undefined });
+      return strategy.generateMeasureCandidates(ctx)!.map((c) => c.sch.getLoops(c.sch.getBlock("gemm")).length).sort();
+    };
+    expect(loopCounts(new ReplayFuncStrategy(), single)).toEqual([3, 4]);
+    // The replayed trace carries the recorded branch: both samples have the same structure, and
+    // the one whose fresh decision disagrees with it is the same program, so only one is new.
+    expect(new Set(loopCounts(new ReplayTraceStrategy({ maxFailCount: 20 }), single)).size).toBe(1);
+  });
+
+  it("collects one design space per distinct trace shape of the space function, so replaying covers every branch", () => {
+    const branching = new ScheduleFnSpace((sch) => {
       const [, , k] = sch.getLoops(sch.getBlock("gemm"));
       const chunk = sch.sampleCategorical([0, 1], [0.5, 0.5]);
       if (sch.get(chunk) === 1) sch.split(k, [null, 8]);
     });
-    const loopCounts = (strategy: SearchStrategy) => {
-      const ctx = tuneContext(gemmWorkload(), target("nvidia/h100"), { seed: 8 });
-      strategy.preTuning(ctx, { maxTrials: 2, numTrialsPerIter: 2, designSpaces: branching.generateDesignSpace(ctx), space: branching, database: new MemoryDatabase(), costModel: undefined });
-      return strategy.generateMeasureCandidates(ctx)!.map((c) => c.sch.getLoops(c.sch.getBlock("gemm")).length).sort();
-    };
-    expect(loopCounts(new ReplayFuncStrategy())).toEqual([3, 4]);
-    // The replayed trace carries the recorded branch: both samples have the same structure, and
-    // the one whose fresh decision disagrees with it is the same program, so only one is new.
-    expect(new Set(loopCounts(new ReplayTraceStrategy({ maxFailCount: 20 }))).size).toBe(1);
+    const ctx = tuneContext(gemmWorkload(), target("nvidia/h100"), { seed: 8 });
+    const spaces = branching.generateDesignSpace(ctx);
+    expect(spaces.map((s) => s.getLoops(s.getBlock("gemm")).length).sort()).toEqual([3, 4]);
+    const strategy = new ReplayTraceStrategy({ maxFailCount: 20 });
+    strategy.preTuning(ctx, { maxTrials: 8, numTrialsPerIter: 8, designSpaces: spaces, space: branching, database: new MemoryDatabase(), costModel: undefined });
+    const counts = new Set(strategy.generateMeasureCandidates(ctx)!.map((c) => c.sch.getLoops(c.sch.getBlock("gemm")).length));
+    expect(counts).toEqual(new Set([3, 4]));
   });
 
   it("tallies a space function that fails for some samples, and hands out the others", () => {
