@@ -32,19 +32,17 @@ import { gemmReluAdd } from "@tessera/ir";
 import { cuda } from "@tessera/runtime";
 import { Schedule, Trace } from "@tessera/schedule";
 import {
-  type CurveSeries,
   FAILED_RUN_SECS,
   LocalRunner,
   firstResultChecker,
-  bestSoFarPoints,
   defaultCudaSpaceGenerator,
   replayWithPostprocs,
   tuneContext,
   tuneTIR,
   workloadOf,
-  writeTuningCurve,
 } from "../src/index.js";
 import { type TorchBaseline, baselineMs, torchBaselines } from "./torch-baselines.js";
+import { writeReportCharts } from "./tune-charts.js";
 import { BENCH_WORKLOADS, type BenchWorkload } from "./workloads.js";
 
 const repoRoot = fileURLToPath(new URL("../../..", import.meta.url));
@@ -163,7 +161,7 @@ function searchSpeed(tgt: Target): SearchSpeed {
   return { traceReplayManual, traceReplayFast, lowerCodegenFast, autoSpaceSample: { medianMs: median(times), samples, valid, rejections } };
 }
 
-interface TuningRow {
+export interface TuningRow {
   readonly workload: string;
   readonly strategy: string;
   readonly seed: number;
@@ -381,33 +379,7 @@ function writeReport(mode: Mode, data: ReportData): void {
     charts.push(`${stem}-auto-space.svg`);
     lines.push(`![automatic space curves](${stem}-auto-space.png)`, "");
   }
-  const curveOf = (r: TuningRow, name: string): CurveSeries => ({
-    name,
-    points: bestSoFarPoints(r.curveMs.map((c) => (c === undefined ? FAILED_RUN_SECS : c / 1e3))),
-  });
-  const pending: Promise<unknown>[] = [];
-  // PNGs need the native @resvg/resvg-js, which the GPU bundle leaves out: keep the SVG then.
-  const writeCurve = (file: string, series: CurveSeries[], opts: { title: string }): Promise<unknown> =>
-    writeTuningCurve(file, series, { ...opts, png: true }).catch((err: unknown) => {
-      console.warn(`bench:tune: no PNG beside ${file} (${err instanceof Error ? err.message : String(err)}); writing the SVG only`);
-      return writeTuningCurve(file, series, opts);
-    });
-  if (data.course.length > 0) {
-    pending.push(
-      writeCurve(join(mode.outDir, `${stem}-course-space.svg`), data.course.map((r) => curveOf(r, `${r.strategy}, seed ${r.seed}`)), {
-        title: `Course space, gemm+ReLU+add 2048³: best latency vs trials${mode.dryRun ? " (simulated)" : ""}`,
-      }),
-    );
-  }
-  if (data.tuned.length > 0) {
-    // Latencies of different workloads differ by orders of magnitude: one chart per workload would
-    // be clearer, but one file keeps the report short; the y axis is relative to each run's best.
-    pending.push(
-      writeCurve(join(mode.outDir, `${stem}-auto-space.svg`), data.tuned.map((r) => curveOf(r, r.workload)), {
-        title: `Automatic space, evolutionary search: best latency vs trials${mode.dryRun ? " (simulated)" : ""}`,
-      }),
-    );
-  }
+  const pending = [writeReportCharts(mode.outDir, stem, { dryRun: mode.dryRun, tuned: data.tuned, course: data.course, baselines })];
   void Promise.all(pending).then(() => {
     writeFileSync(join(mode.outDir, `${stem}.md`), `${lines.join("\n")}\n`);
     writeFileSync(

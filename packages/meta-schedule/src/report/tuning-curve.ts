@@ -10,7 +10,7 @@ import { FAILED_RUN_SECS } from "../runner/runner.js";
 export interface CurvePoint {
   /** Trials measured so far (1-based). */
   readonly trials: number;
-  /** Best latency after those trials, in microseconds. */
+  /** Best latency after those trials, in microseconds (or another positive quantity named by CurveOptions.yTitle). */
   readonly bestLatencyUs: number;
 }
 
@@ -26,6 +26,10 @@ export interface CurveOptions {
   readonly png?: boolean;
   readonly width?: number;
   readonly height?: number;
+  /** Log scale on the y axis (for runs whose latencies differ by orders of magnitude). */
+  readonly logScale?: boolean;
+  /** The y axis title (default "Best latency (us)"); say what is plotted when the points hold a ratio instead. */
+  readonly yTitle?: string;
 }
 
 /** The best-so-far curve of a sequence of trial latencies in seconds (failures are FAILED_RUN_SECS); trials before the first success have no point. */
@@ -52,7 +56,7 @@ function vegaLiteSpec(series: readonly CurveSeries[], opts: CurveOptions): Recor
     mark: { type: "line", interpolate: "step-after", point: Math.max(0, ...series.map((s) => s.points.length)) <= 40 },
     encoding: {
       x: { field: "trials", type: "quantitative", title: "Trials", scale: { domainMin: 0 } },
-      y: { field: "best", type: "quantitative", title: "Best latency (us)", scale: { zero: false } },
+      y: { field: "best", type: "quantitative", title: opts.yTitle ?? "Best latency (us)", scale: opts.logScale === true ? { type: "log" } : { zero: false } },
       color: { field: "run", type: "nominal", title: "Run", legend: { labelLimit: 480 } },
     },
   };
