@@ -1,16 +1,11 @@
 /**
- * The charts of `pnpm bench:tune`'s report, and a command that draws them again from a report's
- * JSON (the GPU host has no PNG renderer, and a chart's style may change after a run):
- *
- *   tsx --conditions=@tessera/source packages/meta-schedule/bench/tune-charts.ts docs/benchmarks/tuning-gemm.json …
+ * The charts of `pnpm bench:tune`'s report (redraw-charts.ts draws them again from a report's JSON).
  *
  * Workloads of very different sizes share one chart: the best-so-far over the torch baseline
  * (1 = as fast as cuBLAS / cuDNN) on a GPU, the latency on a log scale in a dry run. The course
  * space's runs (one line per strategy and seed) are drawn in milliseconds on a log scale.
  */
-import { readFileSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { type CurveOptions, type CurveSeries, FAILED_RUN_SECS, bestSoFarPoints, writeTuningCurve } from "../src/index.js";
 import { type TorchBaseline, baselineMs } from "./torch-baselines.js";
 
@@ -69,24 +64,3 @@ export async function writeReportCharts(outDir: string, stem: string, input: Cha
     });
   }
 }
-
-/** `tune-charts.ts REPORT.json…`: the charts of each report, drawn again beside it. */
-async function main(files: readonly string[]): Promise<void> {
-  if (files.length === 0) {
-    console.error("usage: tune-charts.ts REPORT.json [REPORT.json …]   (reports written by pnpm bench:tune)");
-    process.exit(2);
-  }
-  for (const file of files) {
-    const report = JSON.parse(readFileSync(file, "utf8")) as {
-      dryRun: boolean;
-      tuned: ChartRow[];
-      course: ChartRow[];
-      torch?: { ok: boolean; baselines?: TorchBaseline[] };
-    };
-    const baselines = report.torch?.ok === true ? report.torch.baselines : undefined;
-    await writeReportCharts(dirname(file), basename(file, ".json"), { dryRun: report.dryRun, tuned: report.tuned, course: report.course, baselines });
-    console.log(`charts of ${file} written`);
-  }
-}
-
-if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) await main(process.argv.slice(2));

@@ -100,12 +100,18 @@ export class EvolutionarySearch extends SearchStrategyBase {
       const unmeasured = this.sampleInitPopulation(run, this.populationSize - measured.length, round);
       const needed = Math.min(this.minUnmeasured, this.populationSize - measured.length);
       if (unmeasured.length < needed) {
-        run.rejections.addAll(round);
+        // TVM gives up here. A space whose samples often fail (a space function whose steps depend
+        // on what it sampled) still has its valid ones to evolve from: go on with a warning, and
+        // end only when there is nothing at all.
+        const nothing = unmeasured.length === 0 && measured.length === 0;
         ctx.log(
           "warn",
-          `[${ctx.taskName}] ${this.name}: only ${unmeasured.length} valid samples of the design space (at least ${needed} needed); the search ends. Rejected: ${round.summary()}`,
+          `[${ctx.taskName}] ${this.name}: only ${unmeasured.length} valid samples of the design space (${needed} wanted); ${nothing ? "the search ends" : "evolving from them"}. Rejected: ${round.summary()}`,
         );
-        return run.finish();
+        if (nothing) {
+          run.rejections.addAll(round);
+          return run.finish();
+        }
       }
       const bests = this.evolveWithCostModel(run, [...measured, ...unmeasured], batch, round);
       const picks = this.pickWithEpsGreedy(run, unmeasured, bests, batch, round);

@@ -233,6 +233,21 @@ describe("EvolutionarySearch", () => {
     expect(logs.join("\n")).toMatch(/only 0 valid samples.*32× postproc never: shared memory exceeds 48 KiB/);
   });
 
+  it("goes on from the few valid samples of a space that mostly fails, with a warning", () => {
+    const logs: string[] = [];
+    let calls = 0;
+    // Accepts one sample in eight: fewer valid samples than the population wants.
+    const rarely: Postproc = { name: "rarely", apply: () => (calls++ % 8 === 0 ? { ok: true } : { ok: false, reason: "unlucky" }) };
+    const space = new ScheduleFnSpace(gemmTileSpace, { postprocs: [rarely] });
+    const ctx = tuneContext(gemmWorkload(), target("nvidia/h100"), { seed: 1, log: (_level, m) => logs.push(m) });
+    const strategy = new EvolutionarySearch({ populationSize: 32, maxFailCount: 1 });
+    strategy.preTuning(ctx, { maxTrials: 4, numTrialsPerIter: 4, designSpaces: space.generateDesignSpace(ctx), space, database: new MemoryDatabase(), costModel: undefined });
+    const batch = strategy.generateMeasureCandidates(ctx);
+    expect(batch).toBeDefined();
+    expect(batch!.length).toBeGreaterThan(0);
+    expect(logs.join("\n")).toMatch(/only \d+ valid samples of the design space \(\d+ wanted\); evolving from them/);
+  });
+
   it("rejects bad parameters and use before preTuning with clear errors", () => {
     expect(() => new EvolutionarySearch({ populationSize: 0 })).toThrow(/populationSize must be an integer ≥ 1, got 0/);
     expect(() => new EvolutionarySearch({ epsGreedy: 2 })).toThrow(MetaScheduleError);
