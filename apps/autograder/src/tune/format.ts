@@ -69,7 +69,7 @@ function searchLines(r: TuneResult): string[] {
  * Reasons that differ only in numbers ("uses 69632 bytes of shared memory", "uses 81920 bytes …")
  * as one line, with "…" where their numbers differ; the most frequent first.
  */
-export function groupNumbers(reasons: ReadonlyArray<readonly [string, number]>): Array<readonly [string, number]> {
+function groupNumbers(reasons: ReadonlyArray<readonly [string, number]>): Array<readonly [string, number]> {
   const groups = new Map<string, { parts: string[]; count: number }>();
   for (const [reason, n] of reasons) {
     const parts = reason.split(/(\d+)/);
