@@ -23,6 +23,7 @@ import {
 } from "@tessera/meta-schedule";
 import { type Decision, Schedule, type TraceJSON } from "@tessera/schedule";
 import type { AssignmentBinding } from "../assignment.js";
+import { localDeviceTarget } from "../gpu/index.js";
 import type { GpuBackend, NumericsOutcome, NumericsRequest, TimingOutcome } from "../grade/numerics-types.js";
 import { SIMULATED_TARGET, simulatorNumerics } from "../grade/simulator-numerics.js";
 import type { Manifest, Numerics } from "../manifest/index.js";
@@ -33,8 +34,8 @@ import { TuneError } from "./errors.js";
 import { type Sampling, sampleSearchSpace } from "./search-space.js";
 
 /**
- * With a GPU, "cuda" has the limits every CUDA GPU shares (1024 threads and 48 KiB of static
- * shared memory per block); the builder compiles for the device itself.
+ * A GPU backend without a CUDA device (a fake one, in tests) tunes for "cuda": the limits every
+ * CUDA GPU shares (1024 threads and 48 KiB of static shared memory per block).
  */
 const GPU_TARGET = "cuda";
 /** Same inputs as `pnpm grade`'s default seed. */
@@ -130,7 +131,7 @@ export async function tuneSearchSpace(opts: TuneOptions): Promise<TuneResult> {
   const handIn = tracedTask(manifest);
   const settings: Numerics = { ...manifest.numerics, ...opts.numerics };
   const size = settings.sizes.full;
-  const target: Target = resolveTarget(gpu === undefined ? SIMULATED_TARGET : GPU_TARGET);
+  const target: Target = gpu === undefined ? resolveTarget(SIMULATED_TARGET) : (localDeviceTarget() ?? resolveTarget(GPU_TARGET));
   const strategyName = opts.strategy ?? "evolutionary";
   const workload = binding.workload(size);
 
