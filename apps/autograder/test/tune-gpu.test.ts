@@ -8,6 +8,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SimulatedRunner } from "@tessera/meta-schedule";
+import { cuda } from "@tessera/runtime";
 import { Schedule } from "@tessera/schedule";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_ASSIGNMENT, assignmentBinding } from "../src/assignment.js";
@@ -102,5 +103,19 @@ describe("tuning with a GPU (fake backend)", () => {
     expect(result.checked).toHaveLength(MAX_NUMERICS_CHECKS);
     expect(result.noChoiceReason).toBe(`${MAX_NUMERICS_CHECKS} of the search's best ${MAX_NUMERICS_CHECKS} candidates compute wrong results; so the search space itself is probably wrong`);
     expect(formatTuneReport(result)).toContain("No candidate found: 5 of the search's best 5 candidates compute wrong results");
+  });
+
+  // The default runner on a GPU is meta-schedule's LocalRunner; without CUDA (CI) it can measure nothing.
+  it.skipIf(cuda.available())("says why when the search could measure nothing (the LocalRunner finds no CUDA device)", async () => {
+    const { gpu, log } = fakeGpu(() => true);
+    const result = await tuneSearchSpace({ submissionDir: SOLUTION, binding, manifest, trials: 4, seed: 1, gpu, workDir: join(scratch, "work-no-cuda"), numerics: { rounds: 1 } });
+
+    expect(log).toEqual([]);
+    expect(result.chosen).toBeUndefined();
+    expect(result.search.failed).toBe(result.search.trials);
+    expect(result.noChoiceReason).toBe("the search measured no candidate successfully");
+    const report = formatTuneReport(result);
+    expect(report).toMatch(/first failure: LocalRunner: no CUDA device to measure on/);
+    expect(report).toContain("No candidate found: the search measured no candidate successfully.");
   });
 });
