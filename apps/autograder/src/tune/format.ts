@@ -51,10 +51,11 @@ function searchLines(r: TuneResult): string[] {
   const rejected = s.rejected.reduce((n, [, count]) => n + count, 0);
   if (rejected > 0) {
     lines.push(`Candidates the search rejected before measuring (${rejected}), by reason:`);
-    const shown = groupNumbers(s.rejected).slice(0, REJECTION_ROWS);
+    const reasons = groupNumbers(s.rejected.map(([reason, n]) => [inCourseWords(reason, r.limits), n] as const));
+    const shown = reasons.slice(0, REJECTION_ROWS);
     const width = String(Math.max(...shown.map(([, n]) => n))).length;
     for (const [reason, n] of shown) lines.push(`  ${String(n).padStart(width)} ${reason}`);
-    const rest = groupNumbers(s.rejected).slice(REJECTION_ROWS).reduce((n, [, count]) => n + count, 0);
+    const rest = reasons.slice(REJECTION_ROWS).reduce((n, [, count]) => n + count, 0);
     if (rest > 0) lines.push(`  ${rest} for other reasons (see the logs in the work dir)`);
     if (s.rejected.some(([reason]) => /does not replay/.test(reason))) {
       lines.push(`  (A trace whose structure depends on a sampled value replays only with decisions that give the same structure.)`);
@@ -63,6 +64,20 @@ function searchLines(r: TuneResult): string[] {
   lines.push("", s.summary.trimEnd());
   if (s.curve !== undefined) lines.push(`Tuning curve: ${s.curve}`);
   return lines;
+}
+
+/**
+ * A candidate over the GPU's limits in the words of the course: "exceed 1024 threads per block
+ * and 48 KB of shared memory per block" rather than codegen's message with that candidate's
+ * numbers (cut at 160 characters by the postprocessor: a cut "uses N bytes o..." is the shared memory).
+ */
+function inCourseWords(reason: string, limits: TuneResult["limits"]): string {
+  const verify = /^postproc verifyGpuCode: GpuVerifyError: .*?does not fit the target: (.*)$/.exec(reason)?.[1];
+  if (verify === undefined) return reason;
+  const exceeded: string[] = [];
+  if (/threads per block/.test(verify)) exceeded.push(`${limits.threadsPerBlock} threads per block`);
+  if (/shared memory/.test(verify) || /uses \d+ bytes[^;]*\.\.\.$/.test(verify)) exceeded.push(`${limits.sharedMemoryBytes / 1024} KB of shared memory per block`);
+  return exceeded.length === 0 || /local|vector/.test(verify) ? reason : `exceed ${exceeded.join(" and ")} (postproc verifyGpuCode)`;
 }
 
 /**

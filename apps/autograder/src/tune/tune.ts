@@ -86,8 +86,9 @@ export interface TuneResult {
   readonly seed: number;
   /** M = N = K the candidates were sampled and tuned at. */
   readonly size: number;
-  /** The target the search tuned for. */
+  /** The target the search tuned for, and its per-block limits that reject candidates. */
   readonly target: string;
+  readonly limits: { readonly threadsPerBlock: number; readonly sharedMemoryBytes: number };
   readonly strategy: StrategyName;
   readonly gpu: { readonly name: string } | { readonly unavailable: string };
   /** True when the search's run times were measured on the GPU, false when they are the simulator's estimates. */
@@ -192,6 +193,7 @@ export async function tuneSearchSpace(opts: TuneOptions): Promise<TuneResult> {
     seed: opts.seed,
     size,
     target: target.name,
+    limits: { threadsPerBlock: target.maxThreadsPerBlock, sharedMemoryBytes: target.maxSharedMemoryPerBlock },
     strategy: strategyName,
     gpu: gpu === undefined ? { unavailable: opts.noGpuReason ?? "no GPU found" } : { name: gpu.name },
     measured: gpu !== undefined,
