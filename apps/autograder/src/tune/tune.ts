@@ -1,7 +1,7 @@
 /**
  * `pnpm grade --tune`, a thin client of @tessera/meta-schedule: samples the student's search
  * space (`autoTuningSchedule`) in the sandbox, hands the sampled traces to the package as a
- * TraceSpace (the target's default postprocessors and mutators), searches it with `tuneTIR`
+ * TraceSpace (the target's default postprocessors and mutators), searches it with `tuneTasks`
  * (evolutionary search by default; candidates measured on the GPU in a child process, or
  * estimated by the simulated runner without one), then replays the best records as grading does,
  * checks their numerics and returns the first correct one printed as the part-2 hand-in file.
@@ -18,8 +18,7 @@ import {
   TraceSpace,
   defaultSpaceFor,
   makeStrategy,
-  queryBestRecord,
-  tuneTIR,
+  tuneTasks,
 } from "@tessera/meta-schedule";
 import { type Decision, Schedule, type TraceJSON } from "@tessera/schedule";
 import type { AssignmentBinding } from "../assignment.js";
@@ -159,7 +158,7 @@ export async function tuneSearchSpace(opts: TuneOptions): Promise<TuneResult> {
   progress(`searching ${spaces.traces.length} design space(s) with ${strategyName} search: ${opts.trials} trials, ${runnerNote}; work dir ${workDir}`);
   let failed = 0;
   let firstFailure: string | undefined;
-  const tuned = await tuneTIR(workload, target, {
+  const tuned = await tuneTasks([{ func: workload, name: manifest.workload }], target, {
     workDir,
     maxTrialsGlobal: opts.trials,
     numTrialsPerIter: Math.min(TRIALS_PER_ROUND, opts.trials),
@@ -179,8 +178,8 @@ export async function tuneSearchSpace(opts: TuneOptions): Promise<TuneResult> {
     },
   });
 
-  const best = queryBestRecord(tuned.database, workload);
-  const records = best === undefined ? [] : tuned.database.getTopK(tuned.database.commitWorkload(workload), MAX_NUMERICS_CHECKS);
+  const db = tuned.database;
+  const records = db.hasWorkload(workload) ? db.getTopK(db.commitWorkload(workload), MAX_NUMERICS_CHECKS) : [];
   const checkNumerics = async (schedule: Schedule): Promise<NumericsOutcome> => {
     const req: NumericsRequest = { schedule, settings, seed: NUMERICS_SEED };
     return gpu === undefined ? simulatorNumerics(req, binding) : gpu.numerics(req);
