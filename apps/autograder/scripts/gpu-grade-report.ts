@@ -72,9 +72,10 @@ const json = {
   tuning: {
     trials: tuning.trials,
     completed: tuning.sampling.completed,
-    duplicates: tuning.duplicates,
-    valid: tuning.ranked.length,
-    discarded: tuning.discarded,
+    designSpaces: tuning.designSpaces,
+    searched: tuning.search.trials,
+    failed: tuning.search.failed,
+    rejected: tuning.search.rejected,
     best: tuning.chosen === undefined ? { none: tuning.noChoiceReason } : { decisions: formatDecisions(tuning.chosen.decisions), meanMs: tuning.chosen.timing?.meanMs, numericsPassed: tuning.chosen.numerics.passed },
     elapsedMs: tuning.elapsedMs,
   },
@@ -108,8 +109,8 @@ const md = [
   "",
   `Tuned score: ${solution.tunedScoring === undefined ? "not scored" : `${solution.tunedScoring.points} pt; ${solution.tunedScoring.explanation}`}.`,
   "",
-  `Tuner (\`pnpm grade --tune --trials ${TUNE_TRIALS}\` on the solution's search space): ${tuning.sampling.completed} of ${tuning.trials} samples completed, ${tuning.ranked.length} valid, ` +
-    `${tuning.discarded.reduce((s, d) => s + d.count, 0)} discarded; best ${tuning.chosen === undefined ? `none (${tuning.noChoiceReason ?? "?"})` : `${formatDecisions(tuning.chosen.decisions)} at ${tuning.chosen.timing?.meanMs.toFixed(3) ?? "?"} ms (numerics ${tuning.chosen.numerics.passed ? "pass" : "FAIL"})`}; took ${(tuning.elapsedMs / 1000).toFixed(1)} s.`,
+  `Tuner (\`pnpm grade --tune --trials ${TUNE_TRIALS}\` on the solution's search space): ${tuning.sampling.completed} of ${tuning.trials} samples completed, ${tuning.designSpaces} design space(s), ` +
+    `${tuning.search.trials} candidates measured by ${tuning.strategy} search (${tuning.search.failed} failed); best ${tuning.chosen === undefined ? `none (${tuning.noChoiceReason ?? "?"})` : `${formatDecisions(tuning.chosen.decisions)} at ${tuning.chosen.timing?.meanMs.toFixed(3) ?? "?"} ms (numerics ${tuning.chosen.numerics.passed ? "pass" : "FAIL"})`}; took ${(tuning.elapsedMs / 1000).toFixed(1)} s.`,
   "",
   "## Terminal report of the solution",
   "",

@@ -1,7 +1,8 @@
 /**
- * `tessera-grade tune [options]` (`pnpm grade --tune`): samples autoTuningSchedule, times the
- * candidates on the GPU and prints the fastest correct one as trace_submission.ts between
- * BEGIN/END markers, or writes it there with --write. Exit code 0 when a candidate was found, 1
+ * `tessera-grade tune [options]` (`pnpm grade --tune`): samples autoTuningSchedule, searches its
+ * space with @tessera/meta-schedule (measuring on the GPU, or estimating without one) and prints
+ * the best correct candidate as trace_submission.ts between BEGIN/END markers, or writes it there
+ * with --write. Exit code 0 when a candidate was found, 1
  * when none was, 2 for a bad command line.
  */
 import { existsSync, statSync } from "node:fs";
@@ -11,6 +12,7 @@ import { parseArgs } from "node:util";
 import { type AssignmentBinding, DEFAULT_ASSIGNMENT, assignmentBinding } from "../assignment.js";
 import { loadManifest } from "../manifest/index.js";
 import type { SandboxLimits } from "../sandbox/index.js";
+import { STRATEGY_NAMES, type StrategyName } from "@tessera/meta-schedule";
 import { MAX_TRIALS, TuneError, type TuneResult, formatHandIn, formatTuneReport, formatWritten, tuneSearchSpace } from "../tune/index.js";
 import { type GradeCommand, UsageError } from "./command.js";
 import { chooseGpu } from "./gpu-choice.js";
@@ -22,10 +24,12 @@ const DEFAULT_SEED = 1;
 
 export const TUNE_OPTIONS_HELP = [
   "  --dir DIR          the folder with auto_tuning.ts (default: the assignment folder)",
-  `  --trials N         schedules to sample from autoTuningSchedule (default ${DEFAULT_TRIALS}, at most ${MAX_TRIALS})`,
-  `  --seed N           seed of the first sample; sample k uses seed N + k (default ${DEFAULT_SEED})`,
+  `  --trials N         candidates the search measures, and samples of autoTuningSchedule (default ${DEFAULT_TRIALS}, at most ${MAX_TRIALS})`,
+  `  --seed N           seed of the search; sample k uses seed N + k (default ${DEFAULT_SEED})`,
+  `  --strategy S       ${STRATEGY_NAMES.join(" or ")} (default evolutionary; replay-trace is random search, for comparison)`,
+  "  --work-dir DIR     where the tuning database, logs and tuning curve go (default: a new temporary folder)",
   "  --write            replace DIR/trace_submission.ts with the result instead of printing it",
-  "  --no-gpu           tune as if there were no GPU (nothing is timed: prints an untimed valid candidate)",
+  "  --no-gpu           tune as if there were no GPU (candidates are ranked by the simulator's estimates, not measured)",
   RUN_OPTIONS_HELP,
 ].join("\n");
 
@@ -33,6 +37,8 @@ export interface TuneInvocation {
   readonly dir: string;
   readonly trials: number;
   readonly seed: number;
+  readonly strategy: StrategyName;
+  readonly workDir: string | undefined;
   readonly write: boolean;
   readonly noGpu: boolean;
   readonly limits: SandboxLimits;
@@ -47,6 +53,8 @@ export function parseTuneArgs(args: readonly string[], binding: AssignmentBindin
       ...RUN_OPTIONS,
       dir: { type: "string" },
       trials: { type: "string" },
+      strategy: { type: "string" },
+      "work-dir": { type: "string" },
       write: { type: "boolean" },
     },
   });
@@ -57,12 +65,20 @@ export function parseTuneArgs(args: readonly string[], binding: AssignmentBindin
     dir,
     trials: integerOption("--trials", values.trials, DEFAULT_TRIALS, 1, MAX_TRIALS),
     seed: integerOption("--seed", values.seed, DEFAULT_SEED, 0, Number.MAX_SAFE_INTEGER - MAX_TRIALS),
+    strategy: strategyOption(values.strategy),
+    workDir: values["work-dir"] === undefined ? undefined : userPath(values["work-dir"]),
     write: values.write === true,
     noGpu: values["no-gpu"] === true,
     limits: sandboxLimitOptions(values),
   };
 }
 
+function strategyOption(text: string | undefined): StrategyName {
+  if (text === undefined) return "evolutionary";
+  const known: readonly string[] = STRATEGY_NAMES;
+  if (!known.includes(text)) throw new UsageError(`--strategy must be ${STRATEGY_NAMES.join(" or ")}, got "${text}"`);
+  return text as StrategyName;
+}
 
 /** Tunes per `inv`, prints the report and the result (or writes it); returns the exit code. */
 export async function runTune(inv: TuneInvocation, binding: AssignmentBinding, io: GradeIO): Promise<number> {
@@ -76,6 +92,8 @@ export async function runTune(inv: TuneInvocation, binding: AssignmentBinding, i
       manifest,
       trials: inv.trials,
       seed: inv.seed,
+      strategy: inv.strategy,
+      ...(inv.workDir === undefined ? {} : { workDir: inv.workDir }),
       gpu: choice.gpu,
       ...(choice.reason === undefined ? {} : { noGpuReason: choice.reason }),
       limits: inv.limits,
@@ -102,7 +120,7 @@ export async function runTune(inv: TuneInvocation, binding: AssignmentBinding, i
 export const tuneCommand: GradeCommand = {
   name: "tune",
   usage: "tune [options]",
-  summary: "sample autoTuningSchedule, time the candidates, print the best as trace_submission.ts (pnpm grade --tune)",
+  summary: "search autoTuningSchedule's space (meta-schedule), print the best as trace_submission.ts (pnpm grade --tune)",
   help: TUNE_OPTIONS_HELP,
   run: async (args, io) => {
     const binding = assignmentBinding(DEFAULT_ASSIGNMENT);

@@ -1,49 +1,39 @@
 /**
- * What `pnpm grade --tune` prints: how the samples fared, a table of the valid candidates (best
- * first), the result, and the hand-in file between BEGIN/END markers. Plain text, like the
- * grading report.
+ * What `pnpm grade --tune` prints: how the samples fared, what the search did (rejections with
+ * reasons, TVM's summary table, where the tuning curve is), the result, and the hand-in file
+ * between BEGIN/END markers. Plain text, like the grading report.
  */
 import { numericsSummary } from "../grade/grade-submission.js";
-import { formatDecisions } from "./candidates.js";
+import type { CheckedRecord } from "./choose.js";
+import { formatDecisions } from "./design-spaces.js";
 import { SEARCH_SPACE_FILE, SEARCH_SPACE_FUNCTION } from "./search-space.js";
-import { type Assessment, type CandidateStatus, QUICK_TIMING } from "./select.js";
 import type { TuneResult } from "./tune.js";
 
-/** Rows of the candidates table. */
-export const TABLE_ROWS = 10;
-
-const STATUS_LABEL: Record<CandidateStatus, string> = {
-  chosen: "chosen",
-  "wrong-numerics": "numerics failed",
-  "timing-failed": "timing failed",
-  timed: "",
-  untimed: "not checked",
-};
+/** Rejection reasons listed (the rest are summed up). */
+const REJECTION_ROWS = 8;
 
 /** Everything but the hand-in file. */
 export function formatTuneReport(r: TuneResult): string {
   const out: string[] = [];
   const size = `${r.size}×${r.size}×${r.size}`;
-  out.push(`Tuning ${SEARCH_SPACE_FUNCTION} (${SEARCH_SPACE_FILE}) at ${size}: ${plural(r.trials, "sample")}, seeds ${r.seed}–${r.seed + r.trials - 1}`);
-  out.push("name" in r.gpu ? `GPU: ${r.gpu.name}` : `GPU: none (${r.gpu.unavailable})`, "");
+  out.push(`Tuning ${SEARCH_SPACE_FUNCTION} (${SEARCH_SPACE_FILE}) at ${size} with ${r.strategy} search: ${plural(r.trials, "trial")}, seed ${r.seed}`);
+  out.push("name" in r.gpu ? `GPU: ${r.gpu.name}` : `GPU: none (${r.gpu.unavailable})`);
+  out.push(`Work dir: ${r.search.workDir}`, "");
   out.push(...sampleLines(r), "");
-  if (r.ranked.length > 0) out.push(...tableLines(r), "");
+  out.push(...searchLines(r), "");
   out.push(...resultLines(r), `(tuning took ${(r.elapsedMs / 1000).toFixed(1)} s)`);
   return `${out.join("\n")}\n`;
 }
 
 function sampleLines(r: TuneResult): string[] {
   const s = r.sampling;
-  const discarded = r.discarded.reduce((n, d) => n + d.count, 0);
-  const distinct = s.completed - r.duplicates;
   const lines = [
-    `Samples: ${s.completed} completed → ${distinct} distinct (${plural(r.duplicates, "duplicate")} dropped) → ${r.ranked.length} fit the limits of ${r.targetLabel}` +
-      (discarded > 0 ? `, ${discarded} discarded:` : ""),
+    `Samples: ${s.completed} calls of ${SEARCH_SPACE_FUNCTION} completed (seeds ${r.seed}–${r.seed + r.trials - 1}) → ${r.replayed} replay on the grader's workload → ` +
+      `${plural(r.designSpaces, "design space")} (distinct structures; the search samples their decisions anew)`,
   ];
-  const width = String(Math.max(0, ...r.discarded.map((d) => d.count))).length;
-  for (const d of r.discarded) lines.push(`  ${String(d.count).padStart(width)} ${d.reason}`);
-  const unexplained = r.discarded.find((d) => !d.reason.startsWith("exceed"));
-  if (unexplained !== undefined) lines.push(`  (for example seed ${unexplained.example.seed}: ${unexplained.example.detail})`);
+  if (r.notReplayed > 0 && r.notReplayedExample !== undefined) {
+    lines.push(`  ${r.notReplayed} discarded: they do not replay on the grader's workload (for example seed ${r.notReplayedExample.seed}: ${r.notReplayedExample.detail})`);
+  }
   if (s.firstError !== undefined) {
     // Its first line: the rest (the IR with the error underlined) is for reproducing it with that seed.
     const first = s.firstError.message.split("\n")[0];
@@ -53,59 +43,87 @@ function sampleLines(r: TuneResult): string[] {
   return lines;
 }
 
-function tableLines(r: TuneResult): string[] {
-  const timed = "name" in r.gpu;
-  const shown = r.ranked.slice(0, TABLE_ROWS);
-  const header = timed ? ["rank", "seed", "decisions", "quick ms", "graded ms", "status"] : ["#", "seed", "decisions", "status"];
-  const rows = shown.map((a, k) => {
-    const cells = [String(k + 1), String(a.candidate.seed), formatDecisions(a.candidate.decisions)];
-    if (timed) cells.push(ms(a.quickMs), ms(a.final?.meanMs));
-    cells.push(STATUS_LABEL[a.status]);
-    return cells;
-  });
-  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((row) => row[c]!.length)));
-  const line = (cells: readonly string[]): string =>
-    `  ${cells.map((cell, c) => (c === 2 || c === cells.length - 1 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join("  ")}`.trimEnd();
-  const order = timed ? "fastest first" : "in sample order: without a GPU they are not timed";
-  const more = r.ranked.length > shown.length ? `, top ${shown.length} shown` : "";
-  const lines = [`Valid candidates (${order}${more}):`, line(header), ...rows.map(line)];
-  if (timed) {
-    const t = r.ranked.find((a) => a.final !== undefined)?.final;
-    const quick = `mean of ${plural(QUICK_TIMING.repeat, "measurement")} of ${plural(QUICK_TIMING.number, "run")}`;
-    lines.push(`  quick: ${quick}; graded: the grading settings${t === undefined ? "" : ` (mean of ${plural(t.repeats, "measurement")} of ${plural(t.number, "run")})`}`);
+function searchLines(r: TuneResult): string[] {
+  const s = r.search;
+  const how = r.measured ? `measured on the ${"name" in r.gpu ? r.gpu.name : "GPU"}` : `ESTIMATED by the simulator's latency model for ${r.target} (no GPU: nothing was measured)`;
+  const lines = [`Search: ${plural(s.trials, "candidate")} ${how}${s.failed > 0 ? `; ${s.failed} failed to build or run` : ""}.`];
+  if (s.firstFailure !== undefined) lines.push(`  first failure: ${s.firstFailure.split("\n")[0]}`);
+  const rejected = s.rejected.reduce((n, [, count]) => n + count, 0);
+  if (rejected > 0) {
+    lines.push(`Candidates the search rejected before measuring (${rejected}), by reason:`);
+    const reasons = groupNumbers(s.rejected.map(([reason, n]) => [inCourseWords(reason, r.limits), n] as const));
+    const shown = reasons.slice(0, REJECTION_ROWS);
+    const width = String(Math.max(...shown.map(([, n]) => n))).length;
+    for (const [reason, n] of shown) lines.push(`  ${String(n).padStart(width)} ${reason}`);
+    const rest = reasons.slice(REJECTION_ROWS).reduce((n, [, count]) => n + count, 0);
+    if (rest > 0) lines.push(`  ${rest} for other reasons (see the logs in the work dir)`);
+    if (s.rejected.some(([reason]) => /does not replay/.test(reason))) {
+      lines.push(`  (A trace whose structure depends on a sampled value replays only with decisions that give the same structure.)`);
+    }
   }
-  lines.push(...shown.flatMap(failureLine));
+  lines.push("", s.summary.trimEnd());
+  if (s.curve !== undefined) lines.push(`Tuning curve: ${s.curve}`);
   return lines;
 }
 
-function failureLine(a: Assessment): string[] {
-  if (a.status === "wrong-numerics" && a.numerics !== undefined) return [`  seed ${a.candidate.seed}: ${numericsSummary(a.numerics)}`];
-  if (a.status === "timing-failed") return [`  seed ${a.candidate.seed}: ${a.error ?? "timing failed"}`];
-  return [];
+/**
+ * A candidate over the GPU's limits in the words of the course: "exceed 1024 threads per block
+ * and 48 KB of shared memory per block" rather than codegen's message with that candidate's
+ * numbers (cut at 160 characters by the postprocessor: a cut "uses N bytes o..." is the shared memory).
+ */
+function inCourseWords(reason: string, limits: TuneResult["limits"]): string {
+  const verify = /^postproc verifyGpuCode: GpuVerifyError: .*?does not fit the target: (.*)$/.exec(reason)?.[1];
+  if (verify === undefined) return reason;
+  const exceeded: string[] = [];
+  if (/threads per block/.test(verify)) exceeded.push(`${limits.threadsPerBlock} threads per block`);
+  if (/shared memory/.test(verify) || /uses \d+ bytes[^;]*\.\.\.$/.test(verify)) exceeded.push(`${limits.sharedMemoryBytes / 1024} KB of shared memory per block`);
+  return exceeded.length === 0 || /local|vector/.test(verify) ? reason : `exceed ${exceeded.join(" and ")} (postproc verifyGpuCode)`;
+}
+
+/**
+ * Reasons that differ only in numbers ("uses 69632 bytes of shared memory", "uses 81920 bytes …")
+ * as one line, with "…" where their numbers differ; the most frequent first.
+ */
+function groupNumbers(reasons: ReadonlyArray<readonly [string, number]>): Array<readonly [string, number]> {
+  const groups = new Map<string, { parts: string[]; count: number }>();
+  for (const [reason, n] of reasons) {
+    const parts = reason.split(/(\d+)/);
+    const key = parts.map((p, k) => (k % 2 === 1 ? "#" : p)).join("");
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, { parts, count: n });
+    else {
+      group.count += n;
+      group.parts = group.parts.map((p, k) => (k % 2 === 1 && p !== parts[k] ? "…" : p));
+    }
+  }
+  return [...groups.values()].map((g) => [g.parts.join(""), g.count] as const).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
 }
 
 function resultLines(r: TuneResult): string[] {
   const c = r.chosen;
-  const again = "Run again with --seed N for other samples, or with more --trials.";
-  if (c === undefined) {
-    const hint =
-      r.ranked.length === 0 && r.discarded.length > 0
-        ? "Every distinct sample is discarded: keep the sampled tiles smaller (a smaller maxInnermostFactor, or fewer threads per block)."
-        : again;
-    return [`No candidate found: ${r.noChoiceReason ?? "none of the samples fits"}.`, hint];
-  }
+  const again = "Run again with --seed N, or with more --trials.";
+  const failures = r.checked.flatMap(checkedLine);
+  if (c === undefined) return [...failures, `No candidate found: ${r.noChoiceReason ?? "the search found none"}.`, again];
   const numerics = `Numerics: ${numericsSummary(c.numerics)}.`;
-  if (!("name" in r.gpu)) {
+  if (!r.measured) {
     return [
-      `No GPU, so nothing was timed: which of your candidates is fastest is unknown.`,
-      `Below is an untimed valid candidate (seed ${c.seed}), not the best one: it replays, fits the limits of ${r.target} and computes correct results.`,
+      ...failures,
+      `No GPU: the ranking is the simulator's ESTIMATE for ${r.target}, not a measurement.`,
+      `Below is the candidate with the best estimate that computes correct results (search rank ${c.rank}, estimated ${ms(c.searchMs)} ms; decisions ${formatDecisions(c.decisions)}).`,
       numerics,
-      `Use it to check the hand-in flow; tune on a machine with an NVIDIA GPU to find a fast schedule.`,
+      `Tune on a machine with an NVIDIA GPU to measure which candidate is really fastest.`,
     ];
   }
   const t = c.timing;
-  const time = t === undefined ? "" : `: ${t.meanMs.toFixed(3)} ms ± ${t.stdMs.toFixed(3)} on ${t.device}`;
-  return [`Best candidate: seed ${c.seed} (${formatDecisions(c.decisions)})${time}.`, numerics, again];
+  const time = t === undefined ? "" : `: ${t.meanMs.toFixed(3)} ms ± ${t.stdMs.toFixed(3)} on ${t.device} with the grading settings`;
+  return [...failures, `Best candidate: search rank ${c.rank} (decisions ${formatDecisions(c.decisions)})${time}.`, numerics, again];
+}
+
+/** A checked record that was not chosen, and why. */
+function checkedLine(c: CheckedRecord): string[] {
+  if (c.numerics !== undefined && !c.numerics.passed) return [`Search rank ${c.rank} skipped: ${numericsSummary(c.numerics)}`];
+  if (c.error !== undefined) return [`Search rank ${c.rank} skipped: ${c.error}`];
+  return [];
 }
 
 /** The hand-in file between markers, and what to do with it. */
@@ -124,12 +142,12 @@ export function formatHandIn(r: TuneResult, dir: string): string {
 
 /** After --write. */
 export function formatWritten(r: TuneResult, path: string): string {
-  const untimed = r.chosen?.timing === undefined ? " It is an untimed candidate: tune again on a GPU to replace it with a fast one." : "";
-  return `Wrote the candidate of seed ${r.chosen?.seed ?? "?"} to ${path} (its previous contents are replaced).${untimed}\nCheck it with \`pnpm grade --evaluate-tuned\`.\n`;
+  const estimated = r.measured ? "" : " It was ranked by estimates, not measured: tune again on a GPU to find a really fast one.";
+  return `Wrote the search's rank-${r.chosen?.rank ?? "?"} candidate to ${path} (its previous contents are replaced).${estimated}\nCheck it with \`pnpm grade --evaluate-tuned\`.\n`;
 }
 
-function ms(x: number | undefined): string {
-  return x === undefined ? "–" : x.toFixed(3);
+function ms(x: number): string {
+  return Number.isFinite(x) ? x.toFixed(3) : "–";
 }
 
 function plural(n: number, word: string): string {

@@ -1,40 +1,64 @@
 /**
- * `pnpm grade --tune`: samples the student's search space (`autoTuningSchedule`) in the sandbox,
- * replays and validates the candidates, times them on the GPU when there is one, and returns the
- * chosen candidate's trace printed as the part-2 hand-in file. Writes nothing.
+ * `pnpm grade --tune`, a thin client of @tessera/meta-schedule: samples the student's search
+ * space (`autoTuningSchedule`) in the sandbox, hands the sampled traces to the package as a
+ * TraceSpace (the target's default postprocessors and mutators), searches it with `tuneTasks`
+ * (evolutionary search by default; candidates measured on the GPU in a child process, or
+ * estimated by the simulated runner without one), then replays the best records as grading does,
+ * checks their numerics and returns the first correct one printed as the part-2 hand-in file.
+ * Writes only into the work dir (database, logs, tuning history and curve).
  */
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { type Target, target as resolveTarget } from "@tessera/codegen";
+import {
+  RecordedFirst,
+  type Runner,
+  type StrategyName,
+  TraceSpace,
+  defaultSpaceFor,
+  makeStrategy,
+  tuneTasks,
+} from "@tessera/meta-schedule";
 import { type Decision, Schedule, type TraceJSON } from "@tessera/schedule";
 import type { AssignmentBinding } from "../assignment.js";
+import { localDeviceTarget } from "../gpu/index.js";
 import type { GpuBackend, NumericsOutcome, NumericsRequest, TimingOutcome } from "../grade/numerics-types.js";
 import { SIMULATED_TARGET, simulatorNumerics } from "../grade/simulator-numerics.js";
 import type { Manifest, Numerics } from "../manifest/index.js";
 import type { SandboxLimits } from "../sandbox/index.js";
-import { collectCandidates } from "./candidates.js";
-import { type DiscardTally, tallyReasons } from "./discard-reasons.js";
+import { type CheckedRecord, chooseRecord, MAX_NUMERICS_CHECKS } from "./choose.js";
+import { designSpacesOf, sampledDecisions } from "./design-spaces.js";
+import { TuneError } from "./errors.js";
 import { type Sampling, sampleSearchSpace } from "./search-space.js";
-import { type Assessment, selectCandidate } from "./select.js";
 
 /**
- * Without a device, "cuda" has the limits every CUDA GPU shares (1024 threads and 48 KiB of static
- * shared memory per block); timing then builds for the device itself, and a candidate that still
- * does not fit shows up as a failed timing.
+ * A GPU backend without a CUDA device (a fake one, in tests) tunes for "cuda": the limits every
+ * CUDA GPU shares (1024 threads and 48 KiB of static shared memory per block).
  */
 const GPU_TARGET = "cuda";
 /** Same inputs as `pnpm grade`'s default seed. */
 const NUMERICS_SEED = 1;
+/** Candidates per round of the search: the cost model learns between rounds. */
+const TRIALS_PER_ROUND = 16;
 
 export interface TuneOptions {
   readonly submissionDir: string;
   readonly binding: AssignmentBinding;
   readonly manifest: Manifest;
-  /** Number of samples, with seeds `seed`, …, `seed + trials - 1`. */
+  /** The search's measurement budget; also the number of samples of autoTuningSchedule (seeds `seed`, …). */
   readonly trials: number;
   readonly seed: number;
-  /** The GPU to time on; without one nothing is timed (see TuneResult.chosen). */
+  /** "evolutionary" (default) or "replay-trace" (random search, for comparison). */
+  readonly strategy?: StrategyName;
+  /** Where the tuning database, logs and curve go; a new temporary folder by default. */
+  readonly workDir?: string;
+  /** The GPU to measure and check on; without one the search ranks by estimates (see TuneResult.measured). */
   readonly gpu: GpuBackend | undefined;
   /** Why there is no GPU (shown to the student). */
   readonly noGpuReason?: string;
+  /** The search's runner instead of the default (the package's LocalRunner on a GPU, else its SimulatedRunner): for tests. */
+  readonly runner?: Runner;
   readonly limits?: SandboxLimits;
   /** Overrides of the manifest's numerics settings (tests use fewer rounds). */
   readonly numerics?: Partial<Pick<Numerics, "rounds">>;
@@ -43,11 +67,14 @@ export interface TuneOptions {
 
 /** The chosen candidate, ready to hand in. */
 export interface TunedTrace {
-  readonly seed: number;
+  /** Its rank among the search's records (1: the best). */
+  readonly rank: number;
   readonly decisions: readonly Decision[];
   /** The whole hand-in file: `trace.show()` of the grader's replay. */
   readonly text: string;
   readonly json: TraceJSON;
+  /** The search's run time in ms: measured on the GPU, or the simulator's estimate. */
+  readonly searchMs: number;
   /** Its time with the grading settings (only with a GPU). */
   readonly timing?: TimingOutcome;
   readonly numerics: NumericsOutcome;
@@ -56,21 +83,39 @@ export interface TunedTrace {
 export interface TuneResult {
   readonly trials: number;
   readonly seed: number;
-  /** M = N = K the candidates were sampled and timed at. */
+  /** M = N = K the candidates were sampled and tuned at. */
   readonly size: number;
-  /** The target whose limits the candidates were checked against. */
+  /** The target the search tuned for, and its per-block limits that reject candidates. */
   readonly target: string;
-  /** The same for the student: "nvidia/tesla-t4", or "a CUDA GPU" (see GPU_TARGET). */
-  readonly targetLabel: string;
+  readonly limits: { readonly threadsPerBlock: number; readonly sharedMemoryBytes: number };
+  readonly strategy: StrategyName;
   readonly gpu: { readonly name: string } | { readonly unavailable: string };
+  /** True when the search's run times were measured on the GPU, false when they are the simulator's estimates. */
+  readonly measured: boolean;
   /** Calls of autoTuningSchedule that completed, threw, or never reported (the run was stopped). */
   readonly sampling: Omit<Sampling, "samples"> & { readonly completed: number };
-  /** Samples equal to an earlier sample. */
-  readonly duplicates: number;
-  /** Distinct samples that cannot run, grouped by reason. */
-  readonly discarded: readonly DiscardTally[];
-  /** The valid candidates, best first (sample order without a GPU). */
-  readonly ranked: readonly Assessment[];
+  /** Completed samples that replay on the grader's workload; those that do not, with one example. */
+  readonly replayed: number;
+  readonly notReplayed: number;
+  readonly notReplayedExample?: { readonly seed: number; readonly detail: string };
+  /** Distinct structures among the replayed samples: the design spaces searched. */
+  readonly designSpaces: number;
+  readonly search: {
+    /** Candidates measured (or estimated), and how many of those failed to build or run. */
+    readonly trials: number;
+    readonly failed: number;
+    /** The first failure, for the report. */
+    readonly firstFailure?: string;
+    /** Candidates the search rejected before measuring, by reason, most frequent first. */
+    readonly rejected: ReadonlyArray<readonly [reason: string, count: number]>;
+    /** TVM's summary table. */
+    readonly summary: string;
+    readonly workDir: string;
+    /** The tuning curve (SVG), when one was drawn. */
+    readonly curve?: string;
+  };
+  /** The search's best records as the hand-in step checked them, best first. */
+  readonly checked: readonly CheckedRecord[];
   readonly chosen: TunedTrace | undefined;
   readonly noChoiceReason?: string;
   /** The hand-in file the trace belongs in. */
@@ -86,7 +131,9 @@ export async function tuneSearchSpace(opts: TuneOptions): Promise<TuneResult> {
   const handIn = tracedTask(manifest);
   const settings: Numerics = { ...manifest.numerics, ...opts.numerics };
   const size = settings.sizes.full;
-  const target: Target = resolveTarget(gpu === undefined ? SIMULATED_TARGET : GPU_TARGET);
+  const target: Target = gpu === undefined ? resolveTarget(SIMULATED_TARGET) : (localDeviceTarget() ?? resolveTarget(GPU_TARGET));
+  const strategyName = opts.strategy ?? "evolutionary";
+  const workload = binding.workload(size);
 
   progress(`sampling ${opts.trials} schedules from autoTuningSchedule in the sandbox (seeds ${opts.seed}–${opts.seed + opts.trials - 1})`);
   const sampling = await sampleSearchSpace({
@@ -97,46 +144,93 @@ export async function tuneSearchSpace(opts: TuneOptions): Promise<TuneResult> {
     trials: opts.trials,
     ...(opts.limits === undefined ? {} : { limits: opts.limits }),
   });
+  const spaces = designSpacesOf(sampling.samples, new Schedule(workload));
+  if (spaces.traces.length === 0) {
+    const first = spaces.notReplayed[0];
+    throw new TuneError(`none of the ${sampling.samples.length} traces autoTuningSchedule recorded replays on the grader's workload (seed ${first?.seed ?? "?"}: ${first?.detail ?? "?"})`);
+  }
 
-  progress(`replaying ${sampling.samples.length} samples and checking them against the limits of ${target.name}`);
-  const pool = collectCandidates(sampling.samples, new Schedule(binding.workload(size)), target);
+  const defaults = defaultSpaceFor(target);
+  const space = new TraceSpace(spaces.traces, { name: "autoTuningSchedule", postprocs: defaults.postprocs, mutators: defaults.mutators });
+  const strategy = new RecordedFirst(makeStrategy(strategyName));
+  const workDir = opts.workDir ?? (await mkdtemp(join(tmpdir(), "tessera-tune-")));
+  const runnerNote = gpu === undefined ? `estimated by the simulator for ${target.name}` : `measured on ${gpu.name}`;
+  progress(`searching ${spaces.traces.length} design space(s) with ${strategyName} search: ${opts.trials} trials, ${runnerNote}; work dir ${workDir}`);
+  let failed = 0;
+  let firstFailure: string | undefined;
+  const tuned = await tuneTasks([{ func: workload, name: manifest.workload }], target, {
+    workDir,
+    maxTrialsGlobal: opts.trials,
+    numTrialsPerIter: Math.min(TRIALS_PER_ROUND, opts.trials),
+    space,
+    strategy,
+    runner: opts.runner ?? (gpu === undefined ? "simulated" : "local"),
+    seed: opts.seed,
+    runName: `${strategyName}, seed ${opts.seed}`,
+    curveTitle: `autoTuningSchedule at ${size}×${size}×${size} on ${target.name}${gpu === undefined ? " (estimated)" : ""}`,
+    onProgress: ({ trial, trialsDone, maxTrialsGlobal }) => {
+      if (!trial.ok) {
+        failed++;
+        firstFailure ??= trial.error;
+      }
+      const best = trial.bestSecs < 1e9 ? `best ${(trial.bestSecs * 1000).toFixed(3)} ms` : "none valid yet";
+      progress(`trial ${trialsDone}/${maxTrialsGlobal}: ${trial.ok ? `${(trial.latencySecs * 1000).toFixed(3)} ms` : "failed"} (${best})`);
+    },
+  });
 
+  const db = tuned.database;
+  const records = db.hasWorkload(workload) ? db.getTopK(db.commitWorkload(workload), MAX_NUMERICS_CHECKS) : [];
   const checkNumerics = async (schedule: Schedule): Promise<NumericsOutcome> => {
     const req: NumericsRequest = { schedule, settings, seed: NUMERICS_SEED };
     return gpu === undefined ? simulatorNumerics(req, binding) : gpu.numerics(req);
   };
-  const selection = await selectCandidate({ candidates: pool.valid, gpu, timing: manifest.timing, checkNumerics, onProgress: progress });
+  const choice = await chooseRecord({ records, start: new Schedule(workload), gpu, timing: manifest.timing, checkNumerics, onProgress: progress });
 
+  const firstNotReplayed = spaces.notReplayed[0];
   return {
     trials: opts.trials,
     seed: opts.seed,
     size,
     target: target.name,
-    targetLabel: gpu === undefined ? target.name : "a CUDA GPU",
+    limits: { threadsPerBlock: target.maxThreadsPerBlock, sharedMemoryBytes: target.maxSharedMemoryPerBlock },
+    strategy: strategyName,
     gpu: gpu === undefined ? { unavailable: opts.noGpuReason ?? "no GPU found" } : { name: gpu.name },
+    measured: gpu !== undefined,
     sampling: { ...samplingCounts(sampling), completed: sampling.samples.length },
-    duplicates: pool.duplicates,
-    discarded: tallyReasons(pool.discarded),
-    ranked: selection.ranked,
-    chosen: selection.chosen === undefined ? undefined : tunedTrace(selection.chosen, handIn.function),
-    ...(selection.noChoiceReason === undefined ? {} : { noChoiceReason: selection.noChoiceReason }),
+    replayed: spaces.replayed,
+    notReplayed: spaces.notReplayed.length,
+    ...(firstNotReplayed === undefined ? {} : { notReplayedExample: firstNotReplayed }),
+    designSpaces: spaces.traces.length,
+    search: {
+      trials: tuned.history.length,
+      failed,
+      ...(firstFailure === undefined ? {} : { firstFailure }),
+      rejected: strategy.rejectionTally(),
+      summary: tuned.summary,
+      workDir,
+      ...(tuned.files.curveSvg === undefined ? {} : { curve: tuned.files.curveSvg }),
+    },
+    checked: choice.checked,
+    chosen: choice.chosen === undefined ? undefined : tunedTrace(choice.chosen, handIn.function),
+    ...(choice.noChoiceReason === undefined ? {} : { noChoiceReason: choice.noChoiceReason }),
     traceFile: handIn.file,
     elapsedMs: Math.round(performance.now() - started),
   };
 }
 
-/** The chosen candidate's hand-in file: the trace of the grader's replay, printed. */
-function tunedTrace(chosen: Assessment, functionName: string): TunedTrace | undefined {
-  // Selection checks a candidate's numerics before choosing it; never hand in an unchecked one.
-  if (chosen.numerics === undefined) return undefined;
-  const trace = chosen.candidate.schedule.trace;
+/** The chosen record's hand-in file: the trace of the grader's replay, printed. */
+function tunedTrace(chosen: CheckedRecord, functionName: string): TunedTrace | undefined {
+  // Never hand in a candidate whose numerics were not checked.
+  if (chosen.schedule === undefined || chosen.numerics?.passed !== true) return undefined;
+  const trace = chosen.schedule.trace;
   return {
-    seed: chosen.candidate.seed,
-    decisions: chosen.candidate.decisions,
+    rank: chosen.rank,
+    decisions: sampledDecisions(trace),
     text: trace.show({ functionName }),
     json: trace.toJSON(),
+    searchMs: chosen.searchMs,
     numerics: chosen.numerics,
-    ...(chosen.final === undefined ? {} : { timing: chosen.final }),
+    ...(chosen.timing === undefined ? {} : { timing: chosen.timing }),
   };
 }
 

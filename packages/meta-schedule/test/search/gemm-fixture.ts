@@ -137,22 +137,25 @@ export interface TuningOutcome {
   readonly batches: number;
   readonly bestLatency: number;
   readonly database: Database;
+  /** The design spaces the strategy was given. */
+  readonly designSpaces: readonly Schedule[];
 }
 
 /** A tuning loop with the fake latency as runner; every result goes into the database. */
 export function tuneWithFakeRunner(
   strategy: SearchStrategy,
-  opts: { seed: number; maxTrials: number; numTrialsPerIter: number; costModel?: CostModel; database?: Database; log?: Logger },
+  opts: { seed: number; maxTrials: number; numTrialsPerIter: number; costModel?: CostModel; database?: Database; log?: Logger; spaceFn?: (sch: Schedule) => void },
 ): TuningOutcome {
   const workload = gemmWorkload();
   const ctx = tuneContext(workload, target("nvidia/h100"), { seed: opts.seed, taskName: "gemm", ...(opts.log === undefined ? {} : { log: opts.log }) });
-  const space = new ScheduleFnSpace(gemmTileSpace, { postprocs: [threadLimit], mutators: [{ mutator: mutateTile, probability: 1 }] });
+  const space = new ScheduleFnSpace(opts.spaceFn ?? gemmTileSpace, { postprocs: [threadLimit], mutators: [{ mutator: mutateTile, probability: 1 }] });
   space.initialize(ctx);
   const database = opts.database ?? new MemoryDatabase();
+  const designSpaces = space.generateDesignSpace(ctx);
   strategy.preTuning(ctx, {
     maxTrials: opts.maxTrials,
     numTrialsPerIter: opts.numTrialsPerIter,
-    designSpaces: space.generateDesignSpace(ctx),
+    designSpaces,
     space,
     database,
     costModel: opts.costModel,
@@ -181,7 +184,7 @@ export function tuneWithFakeRunner(
     handedOut.push(...batch);
   }
   strategy.postTuning(ctx);
-  return { handedOut, batches, bestLatency, database };
+  return { handedOut, batches, bestLatency, database, designSpaces };
 }
 
 export { Trace };
