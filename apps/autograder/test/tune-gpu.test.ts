@@ -53,7 +53,7 @@ function fakeGpu(passes: (check: number) => boolean) {
     async time(schedule: Schedule, timing: Timing): Promise<TimingOutcome> {
       log.push(`time ${timing === manifest.timing ? "grading settings" : JSON.stringify(timing)}`);
       checkedTraces.push(schedule.trace.show());
-      return { meanMs: 1.234, stdMs: 0.01, repeats: timing.repeat, number: timing.number, device: "Fake GPU" };
+      return { meanMs: 1.234, medianMs: 1.23, minMs: 1.22, maxMs: 1.25, stdMs: 0.01, repeats: timing.repeat, number: timing.number, device: "Fake GPU" };
     },
     dispose() {},
   };

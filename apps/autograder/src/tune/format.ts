@@ -4,6 +4,7 @@
  * between BEGIN/END markers. Plain text, like the grading report.
  */
 import { numericsSummary } from "../grade/grade-submission.js";
+import { formatTimingWithNoise } from "../report/timing-stats.js";
 import type { CheckedRecord } from "./choose.js";
 import { formatDecisions } from "./design-spaces.js";
 import { SEARCH_SPACE_FILE, SEARCH_SPACE_FUNCTION } from "./search-space.js";
@@ -115,7 +116,7 @@ function resultLines(r: TuneResult): string[] {
     ];
   }
   const t = c.timing;
-  const time = t === undefined ? "" : `: ${t.meanMs.toFixed(3)} ms ± ${t.stdMs.toFixed(3)} on ${t.device} with the grading settings`;
+  const time = t === undefined ? "" : `: ${formatTimingWithNoise(t)} on ${t.device} with the grading settings`;
   return [...failures, `Best candidate: search rank ${c.rank} (decisions ${formatDecisions(c.decisions)})${time}.`, numerics, again];
 }
 
