@@ -103,6 +103,19 @@ function foldFloatArith(op: BinaryOp, a: number, b: number, dt: DType): number |
   }
 }
 
+/**
+ * `a op b` on integers, with C's semantics (truncating `div`/`mod`, flooring `floordiv`/`floormod`),
+ * comparisons and logical operators giving 1 or 0; undefined for a division by zero or an
+ * operator that has no integer meaning.
+ */
+export function evalIntBinary(op: BinaryOp, a: number, b: number): number | undefined {
+  const cmp = compare(op, a, b);
+  if (cmp !== undefined) return cmp ? 1 : 0;
+  if (op === "and") return a !== 0 && b !== 0 ? 1 : 0;
+  if (op === "or") return a !== 0 || b !== 0 ? 1 : 0;
+  return foldIntArith(op, a, b);
+}
+
 /** Folds `a op b` when both are scalar constants; undefined when it cannot or must not fold. */
 export function foldBinaryConstants(op: BinaryOp, a: PrimExpr, b: PrimExpr, resultType: DType): PrimExpr | undefined {
   if ((a.kind !== "IntImm" && a.kind !== "FloatImm") || (b.kind !== "IntImm" && b.kind !== "FloatImm")) return undefined;

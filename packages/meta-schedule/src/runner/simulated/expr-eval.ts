@@ -3,50 +3,9 @@
  * thread and let variables), for the latency model's sampling. Anything it cannot know (a load,
  * an intrinsic, an unbound variable) is undefined.
  */
-import { type PrimExpr, type Var, floorDivInt, floorModInt } from "@tessera/ir";
+import { type PrimExpr, type Var, evalIntBinary } from "@tessera/ir";
 
 export type Env = ReadonlyMap<Var, number>;
-
-function binary(op: string, a: number, b: number): number | undefined {
-  switch (op) {
-    case "add":
-      return a + b;
-    case "sub":
-      return a - b;
-    case "mul":
-      return a * b;
-    case "div":
-      return b === 0 ? undefined : Math.trunc(a / b);
-    case "mod":
-      return b === 0 ? undefined : a % b;
-    case "floordiv":
-      return b === 0 ? undefined : floorDivInt(a, b);
-    case "floormod":
-      return b === 0 ? undefined : floorModInt(a, b);
-    case "min":
-      return Math.min(a, b);
-    case "max":
-      return Math.max(a, b);
-    case "eq":
-      return a === b ? 1 : 0;
-    case "ne":
-      return a !== b ? 1 : 0;
-    case "lt":
-      return a < b ? 1 : 0;
-    case "le":
-      return a <= b ? 1 : 0;
-    case "gt":
-      return a > b ? 1 : 0;
-    case "ge":
-      return a >= b ? 1 : 0;
-    case "and":
-      return a !== 0 && b !== 0 ? 1 : 0;
-    case "or":
-      return a !== 0 || b !== 0 ? 1 : 0;
-    default:
-      return undefined;
-  }
-}
 
 /** The value of `e` at `env` (lane 0 of a vector), or undefined. */
 export function evaluate(e: PrimExpr, env: Env): number | undefined {
@@ -60,7 +19,7 @@ export function evaluate(e: PrimExpr, env: Env): number | undefined {
       const a = evaluate(e.a, env);
       if (a === undefined) return undefined;
       const b = evaluate(e.b, env);
-      return b === undefined ? undefined : binary(e.op, a, b);
+      return b === undefined ? undefined : evalIntBinary(e.op, a, b);
     }
     case "Not": {
       const a = evaluate(e.a, env);
