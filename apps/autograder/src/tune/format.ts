@@ -69,16 +69,18 @@ function searchLines(r: TuneResult): string[] {
 
 /**
  * A candidate over the GPU's limits in the words of the course: "exceed 1024 threads per block
- * and 48 KB of shared memory per block" rather than codegen's message with that candidate's
- * numbers (cut at 160 characters by the postprocessor: a cut "uses N bytes o..." is the shared memory).
+ * and 48 KB of shared memory per block" rather than the postprocessor's "exceeds the target's
+ * threads per block and shared memory per block" (other limits keep the postprocessor's words).
  */
 function inCourseWords(reason: string, limits: TuneResult["limits"]): string {
-  const verify = /^postproc verifyGpuCode: GpuVerifyError: .*?does not fit the target: (.*)$/.exec(reason)?.[1];
-  if (verify === undefined) return reason;
-  const exceeded: string[] = [];
-  if (/threads per block/.test(verify)) exceeded.push(`${limits.threadsPerBlock} threads per block`);
-  if (/shared memory/.test(verify) || /uses \d+ bytes[^;]*\.\.\.$/.test(verify)) exceeded.push(`${limits.sharedMemoryBytes / 1024} KB of shared memory per block`);
-  return exceeded.length === 0 || /local|vector/.test(verify) ? reason : `exceed ${exceeded.join(" and ")} (postproc verifyGpuCode)`;
+  const exceededLimits = /^postproc verifyGpuCode: exceeds the target's (.*)$/.exec(reason)?.[1]?.split(" and ");
+  if (exceededLimits === undefined) return reason;
+  const inWords: Readonly<Record<string, string>> = {
+    "threads per block": `${limits.threadsPerBlock} threads per block`,
+    "shared memory per block": `${limits.sharedMemoryBytes / 1024} KB of shared memory per block`,
+  };
+  if (!exceededLimits.every((limit) => limit in inWords)) return reason;
+  return `exceed ${exceededLimits.map((limit) => inWords[limit]!).join(" and ")} (postproc verifyGpuCode)`;
 }
 
 /**

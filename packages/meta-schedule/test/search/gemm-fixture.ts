@@ -144,11 +144,15 @@ export interface TuningOutcome {
 /** A tuning loop with the fake latency as runner; every result goes into the database. */
 export function tuneWithFakeRunner(
   strategy: SearchStrategy,
-  opts: { seed: number; maxTrials: number; numTrialsPerIter: number; costModel?: CostModel; database?: Database; log?: Logger; spaceFn?: (sch: Schedule) => void },
+  opts: { seed: number; maxTrials: number; numTrialsPerIter: number; costModel?: CostModel; database?: Database; log?: Logger; spaceFn?: (sch: Schedule) => void; structureSamples?: number },
 ): TuningOutcome {
   const workload = gemmWorkload();
   const ctx = tuneContext(workload, target("nvidia/h100"), { seed: opts.seed, taskName: "gemm", ...(opts.log === undefined ? {} : { log: opts.log }) });
-  const space = new ScheduleFnSpace(opts.spaceFn ?? gemmTileSpace, { postprocs: [threadLimit], mutators: [{ mutator: mutateTile, probability: 1 }] });
+  const space = new ScheduleFnSpace(opts.spaceFn ?? gemmTileSpace, {
+    postprocs: [threadLimit],
+    mutators: [{ mutator: mutateTile, probability: 1 }],
+    ...(opts.structureSamples === undefined ? {} : { structureSamples: opts.structureSamples }),
+  });
   space.initialize(ctx);
   const database = opts.database ?? new MemoryDatabase();
   const designSpaces = space.generateDesignSpace(ctx);

@@ -40,12 +40,13 @@ describe("RecordedFirst", () => {
   });
 
   it("for a space that replays only with its recorded decisions, measures those (the inner search alone measures nothing)", () => {
+    // One run of the space function: one recorded design space.
     const alone = new ReplayTraceStrategy({ maxFailCount: 20 });
-    expect(tuneWithFakeRunner(alone, { seed: 2, maxTrials: 8, numTrialsPerIter: 4, spaceFn: pinnedTileSpace }).handedOut).toHaveLength(0);
+    expect(tuneWithFakeRunner(alone, { seed: 2, maxTrials: 8, numTrialsPerIter: 4, spaceFn: pinnedTileSpace, structureSamples: 1 }).handedOut).toHaveLength(0);
     expect(alone.rejectionTally().find(([reason]) => reason === "the trace does not replay")?.[1]).toBeGreaterThan(0);
 
     const strategy = new RecordedFirst(new ReplayTraceStrategy({ maxFailCount: 20 }));
-    const out = tuneWithFakeRunner(strategy, { seed: 2, maxTrials: 8, numTrialsPerIter: 4, spaceFn: pinnedTileSpace });
+    const out = tuneWithFakeRunner(strategy, { seed: 2, maxTrials: 8, numTrialsPerIter: 4, spaceFn: pinnedTileSpace, structureSamples: 1 });
     expect(out.handedOut).toHaveLength(1);
     expect(tileDecisions(out.handedOut[0]!.sch.trace)).toEqual(tileDecisions(out.designSpaces[0]!.trace));
     expect(strategy.name).toBe("recordedFirst(replayTrace)");
