@@ -79,13 +79,13 @@ int main() {
   cudaMalloc(&b, 4096 * sizeof(float));
   cudaMalloc(&c, 4096 * sizeof(float));
   cudaMalloc(&d, 4096 * sizeof(float));
-  cudaError_t e1 = tessera::window_sum(a, b);
+  cudaError_t e1 = tessera::launch_window_sum(a, b);
   void* scratch = nullptr;
   cudaMalloc(&scratch, gemm_relu_add_workspace_bytes());
-  cudaError_t e2 = gemm_relu_add(a, b, c, d, 0, scratch);
-  cudaError_t e3 = gemm_relu_add(a, b, c, d);
-  cudaError_t e4 = scale_add_float4(a, b, c, 2.0f);
-  cudaError_t e5 = bounded_scale(a, b);
+  cudaError_t e2 = launch_gemm_relu_add(a, b, c, d, 0, scratch);
+  cudaError_t e3 = launch_gemm_relu_add(a, b, c, d);
+  cudaError_t e4 = launch_scale_add_float4(a, b, c, 2.0f);
+  cudaError_t e5 = launch_bounded_scale(a, b);
   std::printf("%s %s %s %s %s\\n", cudaGetErrorString(e1), cudaGetErrorString(e2), cudaGetErrorString(e3), cudaGetErrorString(e4), cudaGetErrorString(e5));
   return 0;
 }

@@ -3,5 +3,5 @@ export { CodegenError } from "./errors.js";
 export { isCudaVectorType } from "./ctypes.js";
 export { type CudaModule, codegenCuda, codegenKernel } from "./module.js";
 export { type KernelEmitOptions } from "./kernel-emitter.js";
-export { type HeaderOptions, exportHeader } from "./header.js";
+export { type HeaderOptions, exportHeader, launcherNameOf } from "./header.js";
 export { type LaunchShape, type ThreadBinding, launchShape } from "./launch.js";

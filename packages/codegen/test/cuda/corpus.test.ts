@@ -30,7 +30,7 @@ describe("CUDA for the lowered schedule corpus", () => {
         expect(out.source).toContain(`__global__ void __launch_bounds__(${bounds.join(", ")}) ${k.name}(`);
       }
       const header = exportHeader(module);
-      expect(header).toContain(`inline cudaError_t ${module.name}(`);
+      expect(header).toContain(`inline cudaError_t launch_${module.name}(`);
     });
   }
 });

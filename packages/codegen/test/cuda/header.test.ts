@@ -16,14 +16,17 @@ def main(A: T.Buffer((64,), "float32"), B: T.Buffer((64,), "int32"), n: T.int32)
 describe("exportHeader", () => {
   it("passes buffers and scalars in the function's parameter order, with the stream last", () => {
     const header = exportHeader(moduleFromScript(copy("to_int")));
-    expect(header).toContain("inline cudaError_t to_int(float* A, int* B, int n, cudaStream_t stream = 0) {");
+    expect(header).toContain("inline cudaError_t launch_to_int(float* A, int* B, int n, cudaStream_t stream = 0) {");
+    expect(header).toContain("// Host launcher: launch_to_int(<the function's buffers and scalars in order>, cudaStream_t stream = 0)");
     expect(header).toContain("to_int_kernel<<<dim3(2, 1, 1), dim3(32, 1, 1), 0, stream>>>(A, B, n);");
     expect(header).toContain("#ifndef TESSERA_TO_INT_CUH");
     expect(header).not.toContain("extern \"C\"");
   });
 
-  it("renames a launcher whose name is reserved (a function called main)", () => {
-    expect(exportHeader(moduleFromScript(copy("main")))).toContain("inline cudaError_t main_1(");
+  it("names the launcher launch_<function>, also for a function called main", () => {
+    const header = exportHeader(moduleFromScript(copy("main")));
+    expect(header).toContain("inline cudaError_t launch_main(");
+    expect(header).not.toContain("main_1");
   });
 
   it("sizes workspaces on 256-byte boundaries and frees only what it allocated", () => {
