@@ -5,6 +5,7 @@
  *                        skipped with a warning)
  *   tessera_cuda.node    the native addon (found at run time beside the bundle)
  *   sandbox-runtime.cjs  the autograder's sandbox runtime, prebuilt (found beside the grader)
+ *   assignment/          the assignment (student files, solution, manifest), TESSERA_ASSIGNMENT_ROOT by default
  *   node_modules/        esbuild and its platform binary only: the grader bundles submissions
  *                        at grading time, so `esbuild` is external in the entries
  *   node.xz              this machine's Node binary, xz-compressed (skip with --no-node)
@@ -74,6 +75,19 @@ function copyEsbuild(outDir: string): void {
   cpSync(platformPackage, join(modules, platformName), { recursive: true, dereference: true });
 }
 
+/**
+ * Copies the assignment the grader grades (student files, solution, grading manifest, handout)
+ * into `outDir/assignment`, which run.sh names in TESSERA_ASSIGNMENT_ROOT: the bundle grades the
+ * bundled assignment wherever it is unpacked. Installed, built and test files stay behind.
+ */
+function copyAssignment(outDir: string): void {
+  const source = join(repoRoot, "assignments", "gemm-relu-add");
+  const target = join(outDir, "assignment");
+  const left = new Set(["node_modules", "dist", ".turbo", "test", "handin.zip", "results.json"]);
+  rmSync(target, { recursive: true, force: true });
+  cpSync(source, target, { recursive: true, filter: (from) => !left.has(relative(source, from).split(/[\\/]/)[0] ?? "") });
+}
+
 /** Bytes under `path` (a file or a folder). */
 function sizeOf(path: string): number {
   const st = statSync(path);
@@ -100,6 +114,8 @@ if [ -z "$node" ]; then
   fi
 fi
 export UV_THREADPOOL_SIZE="\${UV_THREADPOOL_SIZE:-16}"
+# The bundle carries the assignment (student files, solution, manifest); another can be named.
+if [ -d "$here/assignment" ]; then export TESSERA_ASSIGNMENT_ROOT="\${TESSERA_ASSIGNMENT_ROOT:-$here/assignment}"; fi
 exec "$node" "$here/$entry.mjs" "$@"
 `;
 
@@ -118,6 +134,7 @@ async function main(): Promise<void> {
   }
   copyFileSync(addon, join(outDir, "tessera_cuda.node"));
   copyEsbuild(outDir);
+  copyAssignment(outDir);
   writeFileSync(join(outDir, SANDBOX_RUNTIME_FILE), await buildSandboxRuntime());
 
   const entries = ENTRIES.filter((e) => {
@@ -168,7 +185,7 @@ async function main(): Promise<void> {
     join(outDir, "manifest.json"),
     JSON.stringify({ node: process.version, entries: entries.map(({ name, description }) => ({ name, description })) }, null, 2) + "\n",
   );
-  const files = ["tessera_cuda.node", SANDBOX_RUNTIME_FILE, "node_modules", "run.sh", "manifest.json", ...entries.map((e) => `${e.name}.mjs`), ...(withNode ? ["node.xz", "node.version"] : [])];
+  const files = ["tessera_cuda.node", SANDBOX_RUNTIME_FILE, "node_modules", "assignment", "run.sh", "manifest.json", ...entries.map((e) => `${e.name}.mjs`), ...(withNode ? ["node.xz", "node.version"] : [])];
   const total = files.reduce((sum, f) => sum + sizeOf(join(outDir, f)), 0);
   console.log(`bundle ready: ${relative(repoRoot, outDir)}/ (${(total / 2 ** 20).toFixed(1)} MiB): ${entries.map((e) => e.name).join(", ")}`);
   console.log(`run with: ${relative(repoRoot, outDir)}/run.sh <entry> [args...]`);

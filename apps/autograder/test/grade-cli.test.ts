@@ -74,12 +74,15 @@ describe("tessera-grade command line", () => {
     expect(text).toMatch(/__global__ void __launch_bounds__\(256\)/);
   });
 
-  it("still writes a valid results.json explaining the failure when grading itself crashes", async () => {
+  it("a manifest it cannot read: exit 2 saying where the grader looks (no stack trace), and still a valid results.json", async () => {
     const results = join(scratch, "crash-results.json");
     const io = memoryIO();
     const broken = { ...binding, manifestPath: join(scratch, "missing-manifest.json") };
     const inv = parseGradeArgs(["--dir", solutionDir, "--no-gpu", "--results", results], broken);
-    expect(await runGrade(inv, broken, io)).toBe(1);
+    expect(await runGrade(inv, broken, io)).toBe(2);
+    const err = io.err.join("");
+    expect(err).toMatch(/cannot read grading manifest .*missing-manifest\.json: no such file\n\(the assignment folder is .*TESSERA_ASSIGNMENT_ROOT/);
+    expect(err).not.toMatch(/\n +at /);
     const parsed = readResults(results);
     expect(parsed.score).toBe(0);
     expect(parsed.output).toMatch(/could not finish grading[\s\S]*cannot read grading manifest .*missing-manifest\.json: no such file/);

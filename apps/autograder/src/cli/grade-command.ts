@@ -8,7 +8,8 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { type AssignmentBinding, DEFAULT_ASSIGNMENT, assignmentBinding } from "../assignment.js";
 import { type GradeMode, type GradeReport, gradeSubmission } from "../grade/grade-submission.js";
-import { loadManifest } from "../manifest/index.js";
+import { ManifestError, loadManifest } from "../manifest/index.js";
+import { MANIFEST_HINT } from "./manifest-hint.js";
 import { failureResults, writeResults } from "../report/gradescope.js";
 import { formatTerminalReport } from "../report/terminal.js";
 import { toGradescope } from "../report/to-gradescope.js";
@@ -99,14 +100,16 @@ export async function runGrade(inv: GradeInvocation, binding: AssignmentBinding,
     }
     return inv.mode === "test" && !Object.values(report.numerics).every((n) => n.passed) ? 1 : 0;
   } catch (err) {
-    // Whatever failed, Gradescope must still get a valid results.json that says why.
-    const detail = err instanceof Error ? (err.stack ?? err.message) : String(err);
+    // Whatever failed, Gradescope must still get a valid results.json that says why. A manifest
+    // that cannot be read is the grader's set-up, not the submission: said plainly, exit 2.
+    const setUp = err instanceof ManifestError;
+    const detail = setUp ? `${err.message}\n${MANIFEST_HINT}` : err instanceof Error ? (err.stack ?? err.message) : String(err);
     io.stderr(`tessera-grade: grading failed: ${detail}\n`);
     if (resultsPath !== undefined) {
       await writeResults(resultsPath, failureResults(err instanceof Error ? err.message : String(err), (performance.now() - started) / 1000));
       io.stderr(`results.json (score 0, with the reason) written to ${resultsPath}\n`);
     }
-    return 1;
+    return setUp ? 2 : 1;
   }
 }
 

@@ -6,6 +6,8 @@
 import { batchCommand } from "./batch-command.js";
 import { type GradeCommand, UsageError } from "./command.js";
 import { gradeCommand } from "./grade-command.js";
+import { ManifestError } from "../manifest/index.js";
+import { MANIFEST_HINT } from "./manifest-hint.js";
 import { tuneCommand } from "./tune-command.js";
 import type { GradeIO } from "./io.js";
 import { packageCommand } from "./package-command.js";
@@ -40,6 +42,10 @@ export async function runGradeCli(argv: readonly string[], io: GradeIO): Promise
   } catch (err) {
     if (err instanceof UsageError || isParseArgsError(err)) {
       io.stderr(`tessera-grade: ${(err as Error).message}\n(see tessera-grade --help)\n`);
+      return 2;
+    }
+    if (err instanceof ManifestError) {
+      io.stderr(`tessera-grade: ${err.message}\n${MANIFEST_HINT}\n`);
       return 2;
     }
     io.stderr(`tessera-grade: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
