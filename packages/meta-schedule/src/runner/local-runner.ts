@@ -102,7 +102,13 @@ export class LocalRunner implements Runner {
     const { runSecs, outputs } = outcome.value;
     if (checker !== undefined) {
       if (outputs === undefined) return { ok: false, error: `the runner backend sent no outputs for the ${checker.name} check` };
-      const wrong = checker.check(outputs as AnyTypedArray[], randomArgsFor(argsInfo, seed), input);
+      let wrong: string | undefined;
+      try {
+        wrong = checker.check(outputs as AnyTypedArray[], randomArgsFor(argsInfo, seed), input);
+      } catch (err) {
+        // A reference that fails (say, the CPU executor on this workload) fails this candidate, not the batch.
+        return { ok: false, error: `the ${checker.name} check failed: ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}` };
+      }
       if (wrong !== undefined) return { ok: false, error: `wrong result (${checker.name} check): ${wrong}` };
     }
     return { ok: true, runSecs: [...runSecs] };

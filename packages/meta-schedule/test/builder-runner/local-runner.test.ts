@@ -87,6 +87,19 @@ describe("LocalRunner process isolation (fake backend, no GPU)", () => {
     expect(seen).toEqual(randomArgsFor(ARGS, 7).map((a) => Array.from(a as Float32Array)));
   });
 
+  it("a checker that throws fails its candidate with the reason, and the batch's other results are kept", async () => {
+    let calls = 0;
+    const flaky = referenceChecker((inputs) => {
+      if (calls++ === 0) throw new TypeError("the reference cannot run");
+      return indices(inputs);
+    });
+    runner = new LocalRunner({ backendModule: FAKE_BACKEND, checker: flaky });
+    const results = await runner.run([candidate("ok"), candidate("ok"), candidate("wrong")]);
+    expect(errorOf(results[0])).toMatch(/the reference check failed: TypeError: the reference cannot run/);
+    expect(results[1]!.ok).toBe(true);
+    expect(errorOf(results[2])).toMatch(/wrong result \(reference check\)/);
+  });
+
   it("names a backend module that cannot be loaded", async () => {
     runner = new LocalRunner({ backendModule: "/nonexistent/backend.ts" });
     const [result] = await runner.run([candidate("ok")]);
