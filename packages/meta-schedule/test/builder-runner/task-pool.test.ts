@@ -47,6 +47,18 @@ describe("TaskPool of worker threads", () => {
     expect(await pool.run(rendezvous(1, 1000), 60_000)).toEqual({ ok: true, value: true });
   });
 
+  it("fails a task whose result cannot be sent back, and keeps the worker", async () => {
+    const unsendable = resolveEntryPoint(import.meta.url, { module: "unsendable-worker", bundle: "unused.mjs" });
+    const numbers = new TaskPool<number, unknown>({ kind: "thread", entry: unsendable, size: 1 });
+    try {
+      expect(await numbers.run(-1, 60_000)).toEqual({ ok: false, kind: "error", error: expect.stringMatching(/the result cannot be sent back from the worker: .*could not be cloned/) });
+      expect(await numbers.run(2, 60_000)).toEqual({ ok: true, value: 2 });
+      expect(numbers.spawned).toBe(1);
+    } finally {
+      await numbers.dispose();
+    }
+  });
+
   it("fails the task of a worker that never gets ready, and replaces the worker", async () => {
     const silent = resolveEntryPoint(import.meta.url, { module: "silent-worker", bundle: "unused.mjs" });
     pool = new TaskPool({ kind: "thread", entry: silent, size: 1, startTimeoutMs: 1500 });

@@ -1,7 +1,7 @@
 /**
  * The worker side of an isolated pool: `serveTasks(handler)` answers the pool's tasks one at a
  * time, in a worker thread (through `parentPort`) or in a forked child process (through IPC).
- * A handler that throws gets an error reply; `FatalTaskError` also asks the pool to replace this
+ * A handler that throws, or whose result cannot be sent back, gets an error reply; `FatalTaskError` also asks the pool to replace this
  * worker (its state can no longer be trusted).
  */
 import { parentPort } from "node:worker_threads";
@@ -53,7 +53,12 @@ export function serveTasks<T, R>(handler: TaskHandler<T, R>): void {
       } catch (err) {
         reply = { type: "result", id: request.id, ok: false, error: errorText(err), fatal: err instanceof FatalTaskError };
       }
-      ch.send(reply);
+      try {
+        ch.send(reply);
+      } catch (err) {
+        // A result that cannot be cloned (a function, a class instance...): the task fails, the worker goes on.
+        ch.send({ type: "result", id: request.id, ok: false, error: `the result cannot be sent back from the worker: ${errorText(err)}`, fatal: false });
+      }
     })();
   });
   ch.send({ type: "ready" });
