@@ -12,7 +12,7 @@ async function loadBackend(): Promise<MeasureBackend> {
   const named = process.env.TESSERA_RUNNER_BACKEND;
   const module: { backend?: MeasureBackend } =
     named !== undefined && named.length > 0 ? await import(named.startsWith("file:") ? named : pathToFileURL(named).href) : await import("./cuda-backend.js");
-  if (module.backend === undefined || typeof module.backend.measure !== "function")
+  if (typeof module.backend?.measure !== "function")
     throw new Error(`the runner backend ${named ?? "cuda-backend"} exports no \`backend\` with a measure() method`);
   return module.backend;
 }
