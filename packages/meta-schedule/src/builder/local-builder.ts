@@ -11,6 +11,7 @@ import { availableParallelism } from "node:os";
 import { performance } from "node:perf_hooks";
 import type { Target } from "@tessera/codegen";
 import { resolveEntryPoint, type EntryPoint } from "../runner/isolation/entry-point.js";
+import { errorText } from "../runner/isolation/serve.js";
 import { TaskPool, type TaskOutcome } from "../runner/isolation/task-pool.js";
 import type { Logger } from "../tune-context.js";
 import type { Builder, BuilderInput, BuilderResult, BuiltArtifact } from "./builder.js";
@@ -42,11 +43,6 @@ export function buildWorkerEntry(): EntryPoint {
 }
 
 export const DEFAULT_BUILD_TIMEOUT_SEC = 30;
-
-function errorMessage(err: unknown): string {
-  if (err instanceof Error) return `${err.name}: ${err.message}`;
-  return String(err);
-}
 
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -129,7 +125,7 @@ export class LocalBuilder implements Builder {
       const built: BuiltArtifact = { ...artifact, image: compiled.image, arch: compiled.arch };
       return { ok: true, artifact: built, buildMs: elapsed() };
     } catch (err) {
-      return { ok: false, error: errorMessage(err), buildMs: elapsed() };
+      return { ok: false, error: errorText(err), buildMs: elapsed() };
     }
   }
 
@@ -140,7 +136,7 @@ export class LocalBuilder implements Builder {
       return { ok: true, value: lowerAndGenerate(task) };
     } catch (err) {
       // As in a worker: any failure of one candidate is its result, not the batch's.
-      return { ok: false, kind: "error", error: errorMessage(err) };
+      return { ok: false, kind: "error", error: errorText(err) };
     }
   }
 

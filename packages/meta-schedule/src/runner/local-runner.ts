@@ -7,6 +7,7 @@
  */
 import { type AnyTypedArray, cuda } from "@tessera/runtime";
 import { resolveEntryPoint, type EntryPoint } from "./isolation/entry-point.js";
+import { errorText } from "./isolation/serve.js";
 import { TaskPool } from "./isolation/task-pool.js";
 import type { MeasureResult, MeasureTask } from "./measure-backend.js";
 import { randomArgsFor } from "./random-args.js";
@@ -107,7 +108,7 @@ export class LocalRunner implements Runner {
         wrong = checker.check(outputs as AnyTypedArray[], randomArgsFor(argsInfo, seed), input);
       } catch (err) {
         // A reference that fails (say, the CPU executor on this workload) fails this candidate, not the batch.
-        return { ok: false, error: `the ${checker.name} check failed: ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}` };
+        return { ok: false, error: `the ${checker.name} check failed: ${errorText(err)}` };
       }
       if (wrong !== undefined) return { ok: false, error: `wrong result (${checker.name} check): ${wrong}` };
     }

@@ -36,7 +36,8 @@ function channel(): Channel {
   };
 }
 
-function errorText(err: unknown): string {
+/** `Name: message` of an error (what a failed task reports), or the thrown value as text. */
+export function errorText(err: unknown): string {
   if (err instanceof Error) return err.message.length > 0 ? `${err.name}: ${err.message}` : err.name;
   return String(err);
 }
