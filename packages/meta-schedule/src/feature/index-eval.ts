@@ -229,16 +229,10 @@ export function compileBounds(e: PrimExpr, env: LoopEnv): CompiledBounds {
         case "mod":
           if (e.b.kind === "IntImm" && e.b.value > 0) {
             const m = e.b.value;
+            // The interpreter's rule, with the divisor's interval [m, m] known here.
             return () => {
               const lo = a();
-              const hi = hiOut;
-              const q = Math.floor(lo / m);
-              if (q === Math.floor(hi / m)) {
-                hiOut = hi - q * m;
-                return lo - q * m;
-              }
-              hiOut = m - 1;
-              return 0;
+              return floorMod(lo, hiOut, m, m);
             };
           }
           break;
