@@ -52,8 +52,10 @@ export class TrainingData {
   /** Samples saved by `toJSON`; throws a RangeError naming the first malformed group. */
   static fromJSON(json: TrainingDataJSON, vectorLength: number): TrainingData {
     const data = new TrainingData();
-    if (!Array.isArray(json.groups)) throw new RangeError("cost-model state: `groups` must be an array of per-workload samples");
-    for (const g of json.groups) {
+    if (!Array.isArray((json as Partial<TrainingDataJSON> | null | undefined)?.groups)) throw new RangeError("cost-model state: `groups` must be an array of per-workload samples");
+    for (const item of json.groups as readonly unknown[]) {
+      // Parsed JSON: a group may be anything (null included).
+      const g = (typeof item === "object" && item !== null ? item : {}) as Partial<TrainingDataJSON["groups"][number]>;
       const hash = String(g.workload);
       const vectors: unknown = g.vectors;
       const costs: unknown = g.costs;

@@ -203,6 +203,10 @@ describe("ForestModel", () => {
     expect(() => new ForestModel().loadState(good)).toThrow(/stub features of length 5; this model uses per-store-feature/);
     const bad = { ...good, data: { groups: [{ workload: "w1", vectors: [[1, 2]], costs: [1] }] } };
     expect(() => model.loadState(bad)).toThrow(/samples of workload w1 are malformed/);
+    // Parsed JSON of the wrong shape: a RangeError naming it, not a TypeError from inside.
+    expect(() => model.loadState(null as never)).toThrow(/loadState: the state must be an object saved by saveState\(\), got null/);
+    expect(() => model.loadState({ ...good, data: null } as never)).toThrow(/`groups` must be an array/);
+    expect(() => model.loadState({ ...good, data: { groups: [null] } } as never)).toThrow(/samples of workload undefined are malformed/);
   });
 
   it("rejects mismatched candidates and results, and a bad warm-up count, by name", () => {
