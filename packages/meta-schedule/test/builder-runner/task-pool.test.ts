@@ -47,6 +47,13 @@ describe("TaskPool of worker threads", () => {
     expect(await pool.run(rendezvous(1, 1000), 60_000)).toEqual({ ok: true, value: true });
   });
 
+  it("fails a task whose worker cannot even be created, and stays usable", async () => {
+    pool = new TaskPool({ kind: "thread", entry: { url: new URL("http://example.invalid/worker.js"), typeScript: false }, size: 1 });
+    for (let k = 0; k < 2; k++) {
+      expect(await pool.run(rendezvous(1, 1000), 60_000)).toEqual({ ok: false, kind: "crash", error: expect.stringMatching(/the worker could not be started: /) });
+    }
+  });
+
   it("fails a task whose result cannot be sent back, and keeps the worker", async () => {
     const unsendable = resolveEntryPoint(import.meta.url, { module: "unsendable-worker", bundle: "unused.mjs" });
     const numbers = new TaskPool<number, unknown>({ kind: "thread", entry: unsendable, size: 1 });

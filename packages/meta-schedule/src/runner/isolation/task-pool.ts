@@ -71,14 +71,22 @@ export class TaskPool<T, R> {
   #start(slot: Slot<T, R>): void {
     slot.ready = false;
     this.spawned++;
-    const worker = spawnWorker(this.#opts, {
-      onMessage: (m) => {
-        if (slot.worker === worker) this.#onMessage(slot, m);
-      },
-      onExit: (why) => {
-        if (slot.worker === worker) this.#onExit(slot, why);
-      },
-    });
+    let worker: IsolatedWorker;
+    try {
+      worker = spawnWorker(this.#opts, {
+        onMessage: (m) => {
+          if (slot.worker === worker) this.#onMessage(slot, m);
+        },
+        onExit: (why) => {
+          if (slot.worker === worker) this.#onExit(slot, why);
+        },
+      });
+    } catch (err) {
+      // Thrown at once (an entry URL a worker cannot load, no TypeScript loader): the task fails
+      // with the reason, rather than run() rejecting and the slot staying taken forever.
+      this.#finish(slot, { ok: false, kind: "crash", error: `the worker could not be started: ${err instanceof Error ? err.message : String(err)}` });
+      return;
+    }
     slot.worker = worker;
     // Until the worker is ready, the task's clock is the start limit.
     this.#arm(slot, this.#opts.startTimeoutMs ?? 120_000, "crash", (ms) => `the worker did not start within ${ms / 1000} s`);
