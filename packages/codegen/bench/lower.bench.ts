@@ -10,11 +10,12 @@
  * a shared machine; this reports, and the load average says how far to trust it.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
-import os from "node:os";
 import { fileURLToPath } from "node:url";
 import { fastSchedule, manualSchedule, naiveSchedule, scheduleCorpus } from "@tessera/corpus";
 import type { PrimFunc } from "@tessera/ir";
 import type { Schedule } from "@tessera/schedule";
+// @tessera/ir is a dependency of every package; its bench helpers are not exported, so by path.
+import { machineInfo, median, runsArgument, timeMs } from "../../ir/bench/bench-util.js";
 import { LOWERING_PASSES, codegenCuda, lower, splitHostDevice, target, verifyGpuCode } from "../src/index.js";
 
 const TARGET = target("nvidia/h100");
@@ -48,18 +49,6 @@ function workloads(): Workload[] {
     { name: "gemm_relu_add fast 2048", build: () => fastSchedule(2048) },
     ...scheduleCorpus().map((e) => ({ name: `corpus ${e.name}`, build: e.build })),
   ];
-}
-
-const median = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-};
-
-function timeMs(f: () => void): number {
-  const t0 = performance.now();
-  f();
-  return performance.now() - t0;
 }
 
 function measure(w: Workload, runs: number): Row {
@@ -115,23 +104,9 @@ function passTable(rows: readonly PassRow[]): string {
   return ["| step | median (ms) | min (ms) |", "|---|---:|---:|", ...lines].join("\n");
 }
 
-function runsArgument(): number {
-  const i = process.argv.indexOf("--runs");
-  const n = i < 0 ? 20 : Number(process.argv[i + 1]);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`--runs needs a positive integer, got ${process.argv[i + 1]}`);
-  return n;
-}
-
 function main(): void {
   const runs = runsArgument();
-  const machine = {
-    cpu: os.cpus()[0]?.model ?? "unknown",
-    cores: os.cpus().length,
-    node: process.version,
-    date: new Date().toISOString(),
-    /** 1-minute load average when the benchmark started: other processes skew the timings. */
-    loadAverage: os.loadavg()[0] ?? 0,
-  };
+  const machine = machineInfo();
   const rows = workloads().map((w) => {
     const row = measure(w, runs);
     console.log(`${w.name}: median ${row.medianMs.toFixed(2)} ms, min ${row.minMs.toFixed(2)} ms`);

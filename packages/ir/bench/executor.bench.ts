@@ -4,10 +4,10 @@
  * docs/benchmarks/cpu-executor.{json,md}.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
-import os from "node:os";
 import { fileURLToPath } from "node:url";
 import type { PrimFunc } from "../src/func.js";
 import { compilePrimFunc, randomArgs } from "../src/exec/index.js";
+import { machineInfo, median } from "./bench-util.js";
 import { matmulFunc } from "./workloads.js";
 
 interface Workload {
@@ -33,12 +33,6 @@ interface Row {
   gflops: number;
   runs: number;
 }
-
-const median = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-};
 
 async function workloads(): Promise<Workload[]> {
   const list: Workload[] = [128, 256, 512].map((n) => ({
@@ -99,14 +93,7 @@ function table(rows: readonly Row[]): string {
 }
 
 async function main(): Promise<void> {
-  const machine = {
-    cpu: os.cpus()[0]?.model ?? "unknown",
-    cores: os.cpus().length,
-    node: process.version,
-    date: new Date().toISOString(),
-    /** 1-minute load average when the benchmark started: other processes skew the timings. */
-    loadAverage: os.loadavg()[0] ?? 0,
-  };
+  const machine = machineInfo();
   const rows: Row[] = [];
   for (const w of await workloads()) {
     for (const boundsCheck of CHECK_MODES) {

@@ -281,27 +281,7 @@ export function matchTypes(aLike: ExprLike, bLike: ExprLike, what: string): [Pri
 // ---------------------------------------------------------------------------------------------
 // Operators
 
-const OP_CLASS: Readonly<Record<BinaryOp, "arith" | "compare" | "logic">> = {
-  add: "arith",
-  sub: "arith",
-  mul: "arith",
-  div: "arith",
-  mod: "arith",
-  floordiv: "arith",
-  floormod: "arith",
-  min: "arith",
-  max: "arith",
-  eq: "compare",
-  ne: "compare",
-  lt: "compare",
-  le: "compare",
-  gt: "compare",
-  ge: "compare",
-  and: "logic",
-  or: "logic",
-};
-
-/** `OP_CLASS[op]` as a switch (a keyed lookup with a varying key is slower in this hot path). */
+/** What kind of operator `op` is; a switch, as a keyed lookup with a varying key is slower in this hot path. */
 function opClassOf(op: BinaryOp): "arith" | "compare" | "logic" {
   switch (op) {
     case "eq":
@@ -314,7 +294,16 @@ function opClassOf(op: BinaryOp): "arith" | "compare" | "logic" {
     case "and":
     case "or":
       return "logic";
-    default:
+    // Every operator listed (no default), so that a new one does not compile until it has a class.
+    case "add":
+    case "sub":
+    case "mul":
+    case "div":
+    case "mod":
+    case "floordiv":
+    case "floormod":
+    case "min":
+    case "max":
       return "arith";
   }
 }

@@ -41,6 +41,7 @@ import {
   tuneTIR,
   workloadOf,
 } from "../src/index.js";
+import { median, timeMs } from "../../ir/bench/bench-util.js";
 import { type TorchBaseline, baselineMs, torchBaselines } from "./torch-baselines.js";
 import { writeReportCharts } from "./tune-charts.js";
 import { BENCH_WORKLOADS, type BenchWorkload } from "./workloads.js";
@@ -99,18 +100,6 @@ function parseMode(): Mode {
     outDir: values["out-dir"]!,
     stem: values.stem,
   };
-}
-
-const median = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length === 0 ? Number.NaN : s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-};
-
-function timeMs(f: () => void): number {
-  const t0 = performance.now();
-  f();
-  return performance.now() - t0;
 }
 
 function timed(f: () => void, warmup: number, runs: number): { medianMs: number; minMs: number } {

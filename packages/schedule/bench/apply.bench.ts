@@ -17,12 +17,12 @@
  * how far to trust it.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
-import os from "node:os";
 import { fileURLToPath } from "node:url";
 import { type PrimFunc, gemmReluAdd } from "@tessera/ir";
 // The corpus depends on this package, so it cannot be a workspace dependency of it (a cycle):
 // the benchmark reads its sources directly.
 import { fastSchedule, manualSchedule, naiveSchedule, scheduleCorpus } from "../../corpus/src/index.js";
+import { machineInfo, median, runsArgument, timeMs } from "../../ir/bench/bench-util.js";
 import { Schedule, Trace, type TraceJSON } from "../src/index.js";
 
 /** Runs before timing, so that V8 has compiled the schedule code: cold runs are several times slower. */
@@ -68,19 +68,7 @@ function workloads(): Workload[] {
   ];
 }
 
-const median = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-};
-
 const stats = (times: readonly number[]): Stats => ({ medianMs: median(times), minMs: Math.min(...times) });
-
-function timeMs(f: () => void): number {
-  const t0 = performance.now();
-  f();
-  return performance.now() - t0;
-}
 
 function measure(w: Workload, runs: number): Row {
   const t0 = performance.now();
@@ -145,23 +133,9 @@ function kindTable(rows: readonly KindRow[]): string {
   return ["| instruction | count | median (ms) | min (ms) |", "|---|---:|---:|---:|", ...lines].join("\n");
 }
 
-function runsArgument(): number {
-  const i = process.argv.indexOf("--runs");
-  const n = i < 0 ? 20 : Number(process.argv[i + 1]);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`--runs needs a positive integer, got ${process.argv[i + 1]}`);
-  return n;
-}
-
 function main(): void {
   const runs = runsArgument();
-  const machine = {
-    cpu: os.cpus()[0]?.model ?? "unknown",
-    cores: os.cpus().length,
-    node: process.version,
-    date: new Date().toISOString(),
-    /** 1-minute load average when the benchmark started: other processes skew the timings. */
-    loadAverage: os.loadavg()[0] ?? 0,
-  };
+  const machine = machineInfo();
   const rows = workloads().map((w) => {
     const row = measure(w, runs);
     const show = (s: Stats) => `median ${s.medianMs.toFixed(2)} ms, min ${s.minMs.toFixed(2)} ms`;

@@ -66,6 +66,55 @@ describe("the quick check of trace documents", () => {
     );
   });
 
+  it("reads documents with numbers JSON cannot hold where every kind of value sits as zod alone does", () => {
+    // The random paths above reach an input, attribute or decision only now and then: each place here, every time.
+    const odd: unknown[] = [NaN, Infinity, -Infinity, 2 ** 60, 1.5, -1];
+    const places: Array<(doc: TraceJSON, v: unknown) => boolean> = [
+      (doc, v) => {
+        const inst = doc.instructions.find((i) => i.inputs.length > 0);
+        if (inst === undefined) return false;
+        (inst.inputs as unknown[])[0] = v;
+        return true;
+      },
+      (doc, v) => {
+        const inst = doc.instructions.find((i) => i.attrs.length > 0);
+        if (inst === undefined) return false;
+        (inst.attrs as unknown[])[0] = v;
+        return true;
+      },
+      (doc, v) => {
+        const inst = doc.instructions.find((i) => i.attrs.some(Array.isArray));
+        if (inst === undefined) return false;
+        (inst.attrs.find(Array.isArray) as unknown[])[0] = v;
+        return true;
+      },
+      (doc, v) => {
+        const entry = doc.decisions[0] as unknown[] | undefined;
+        if (entry === undefined) return false;
+        entry[1] = v;
+        return true;
+      },
+      (doc, v) => {
+        const entry = doc.decisions[0] as unknown[] | undefined;
+        if (entry === undefined) return false;
+        entry[0] = v;
+        return true;
+      },
+    ];
+    let tried = 0;
+    for (const original of documents) {
+      for (const place of places) {
+        for (const v of odd) {
+          const doc = structuredClone(original);
+          if (!place(doc, v)) continue;
+          tried++;
+          expect(read(doc)).toEqual(withZodOnly(() => read(doc)));
+        }
+      }
+    }
+    expect(tried).toBeGreaterThanOrEqual(odd.length * places.length);
+  });
+
   it("copies the document's arrays", () => {
     const doc = structuredClone(scheduleGemm(3).trace.toJSON());
     const { instructions, decisions } = parseTraceJSON(doc);

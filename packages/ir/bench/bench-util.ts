@@ -1,0 +1,49 @@
+/**
+ * Helpers the benchmark scripts share (packages/ir/bench/executor.bench.ts,
+ * packages/codegen/bench/lower.bench.ts, packages/schedule/bench/apply.bench.ts,
+ * packages/meta-schedule/bench/tune.bench.ts). @tessera/ir is a dependency of every package, so
+ * the others import this file by its path; it is not part of the package's exports.
+ */
+import os from "node:os";
+
+/** The median of `xs` (NaN when empty). */
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length === 0 ? Number.NaN : s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+/** Wall time of one call of `f`, in ms. */
+export function timeMs(f: () => void): number {
+  const t0 = performance.now();
+  f();
+  return performance.now() - t0;
+}
+
+/** `--runs N` from the command line (a positive integer), or `fallback`. */
+export function runsArgument(fallback = 20): number {
+  const i = process.argv.indexOf("--runs");
+  const n = i < 0 ? fallback : Number(process.argv[i + 1]);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--runs needs a positive integer, got ${process.argv[i + 1]}`);
+  return n;
+}
+
+export interface MachineInfo {
+  readonly cpu: string;
+  readonly cores: number;
+  readonly node: string;
+  readonly date: string;
+  /** 1-minute load average when the benchmark started: other processes skew the timings. */
+  readonly loadAverage: number;
+}
+
+/** The machine a benchmark runs on, for its report. */
+export function machineInfo(): MachineInfo {
+  return {
+    cpu: os.cpus()[0]?.model ?? "unknown",
+    cores: os.cpus().length,
+    node: process.version,
+    date: new Date().toISOString(),
+    loadAverage: os.loadavg()[0] ?? 0,
+  };
+}
