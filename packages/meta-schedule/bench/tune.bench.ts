@@ -280,7 +280,7 @@ async function main(): Promise<void> {
     }
   }
 
-  writeReport(mode, { gpu, device: device?.name, target: tgt, speed, workloads, tuned, course, torch });
+  await writeReport(mode, { gpu, device: device?.name, target: tgt, speed, workloads, tuned, course, torch });
 }
 
 interface ReportData {
@@ -294,7 +294,7 @@ interface ReportData {
   readonly torch: Awaited<ReturnType<typeof torchBaselines>> | undefined;
 }
 
-function writeReport(mode: Mode, data: ReportData): void {
+async function writeReport(mode: Mode, data: ReportData): Promise<void> {
   mkdirSync(mode.outDir, { recursive: true });
   const stem = mode.stem ?? (mode.dryRun ? "tuning-dry-run" : "tuning");
   const date = new Date().toISOString();
@@ -368,16 +368,20 @@ function writeReport(mode: Mode, data: ReportData): void {
     charts.push(`${stem}-auto-space.svg`);
     lines.push(`![automatic space curves](${stem}-auto-space.png)`, "");
   }
-  const pending = [writeReportCharts(mode.outDir, stem, { dryRun: mode.dryRun, tuned: data.tuned, course: data.course, baselines })];
-  void Promise.all(pending).then(() => {
-    writeFileSync(join(mode.outDir, `${stem}.md`), `${lines.join("\n")}\n`);
-    writeFileSync(
-      join(mode.outDir, `${stem}.json`),
-      `${JSON.stringify({ date, dryRun: mode.dryRun, device: data.device, target: data.target.name, speed: data.speed, torch: data.torch, tuned: data.tuned, course: data.course, charts }, null, 1)}\n`,
-    );
-    console.log(lines.join("\n"));
-    console.log(`wrote ${join(mode.outDir, `${stem}.{md,json}`)} and ${charts.join(", ")}`);
-  });
+  // The numbers first: a chart that fails to draw must not lose a long GPU run's results.
+  writeFileSync(join(mode.outDir, `${stem}.md`), `${lines.join("\n")}\n`);
+  writeFileSync(
+    join(mode.outDir, `${stem}.json`),
+    `${JSON.stringify({ date, dryRun: mode.dryRun, device: data.device, target: data.target.name, speed: data.speed, torch: data.torch, tuned: data.tuned, course: data.course, charts }, null, 1)}\n`,
+  );
+  console.log(lines.join("\n"));
+  console.log(`wrote ${join(mode.outDir, `${stem}.{md,json}`)}`);
+  try {
+    await writeReportCharts(mode.outDir, stem, { dryRun: mode.dryRun, tuned: data.tuned, course: data.course, baselines });
+    if (charts.length > 0) console.log(`wrote ${charts.join(", ")}`);
+  } catch (err) {
+    console.error(`bench:tune: the charts could not be drawn (${err instanceof Error ? err.message : String(err)}); redraw them from ${stem}.json with redraw-charts.ts`);
+  }
 }
 
 await main();
