@@ -106,7 +106,7 @@ export interface TuneResult {
     readonly failed: number;
     /** The first failure, for the report. */
     readonly firstFailure?: string;
-    /** Candidates the search rejected before measuring, by reason, most frequent first. */
+    /** Candidates the search rejected before measuring, by reason, most frequent first (with the mutation attempts that made no candidate). */
     readonly rejected: ReadonlyArray<readonly [reason: string, count: number]>;
     /** TVM's summary table. */
     readonly summary: string;
