@@ -1,9 +1,10 @@
 /**
  * TVM's `tune_tir` and `tune_tasks`: tune one function (or each function of a module) or several
  * under one trial budget, with a design space, a search strategy, a cost model, a builder, a
- * runner and a database — each named (the defaults of TVM: the default space of the target,
- * evolutionary search, the XGBoost-style model, the local builder and GPU runner, a JSON database
- * in the work dir, the gradient-based task scheduler) or given. Returns the best record and
+ * runner and a database — each named (by default those of TVM: the default space of the target,
+ * evolutionary search, the local builder and GPU runner, a JSON database in the work dir, the
+ * gradient-based task scheduler; but the "hybrid" cost model, the analytic prior corrected by the
+ * XGBoost-style forest, where TVM has XGBoost alone) or given. Returns the best record and
  * schedule of each task and the history of every trial; writes the tuning history and curve
  * into the work dir.
  */
