@@ -27,7 +27,7 @@ import { parseSeed } from "./run.js";
 export const TUNE_USAGE = "tune FILE --target NAME --trials N --work-dir DIR [--space auto|FILE.ts] [--strategy S] [--seed N] [--dry-run]";
 
 export const TUNE_FULL_USAGE =
-  "tune FILE --target NAME --trials N --work-dir DIR [--space auto|FILE.ts] [--strategy evolutionary|replay-trace] [--seed N] [--func NAME] [--trials-per-iter N] [--dry-run]";
+  `tune FILE --target NAME --trials N --work-dir DIR [--space auto|FILE.ts] [--strategy ${STRATEGY_NAMES.join("|")}] [--seed N] [--func NAME] [--trials-per-iter N] [--dry-run]`;
 
 /** What the tune command takes from its environment; tests replace components with fakes. */
 export interface TuneDeps {
