@@ -172,7 +172,7 @@ export async function runTune(args: readonly string[], io: CliIO, deps: TuneDeps
   }
   io.stdout(
     `Best ${name}: ${(best.bestLatency * 1e6).toFixed(4)} us (${(best.flop / best.bestLatency / 1e9).toFixed(4)} GFLOPS); ` +
-      `build it with: tessera build ${file} --target ${target.name} --database ${workDir}\n`,
+      `build it with: tessera build ${file} --target ${target.name} --database ${workDir}${values.func === undefined ? "" : ` --func ${name}`}\n`,
   );
   return 0;
 }
