@@ -28,7 +28,7 @@ import { RoundRobin } from "./task-scheduler/round-robin.js";
 import type { TaskRecord, TuneTask } from "./task-scheduler/task-record.js";
 import { estimateFlops } from "./task-scheduler/flops.js";
 import type { TaskScheduler, TrialEvent } from "./task-scheduler/task-scheduler.js";
-import { scheduleFromRecord } from "./tune/apply-record.js";
+import { queryBestRecord, scheduleFromRecord } from "./tune/apply-record.js";
 import { fileLogger, taskLogFileName } from "./tune/log-files.js";
 import type { TuneOptions } from "./tune/options.js";
 import {
@@ -144,7 +144,7 @@ export async function tuneTasks(functions: readonly TuneFunction[], target: Targ
 
 function taskResult(record: TaskRecord, database: Database): TaskResult {
   const func = record.ctx.workload.func;
-  const bestRecord = database.hasWorkload(func) ? database.getTopK(database.commitWorkload(func), 1)[0] : undefined;
+  const bestRecord = queryBestRecord(database, func);
   return {
     name: record.name,
     func,
