@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Target, target as resolveTarget } from "@tessera/codegen";
 import {
+  FAILED_RUN_SECS,
   RecordedFirst,
   type Runner,
   type StrategyName,
@@ -173,7 +174,7 @@ export async function tuneSearchSpace(opts: TuneOptions): Promise<TuneResult> {
         failed++;
         firstFailure ??= trial.error;
       }
-      const best = trial.bestSecs < 1e9 ? `best ${(trial.bestSecs * 1000).toFixed(3)} ms` : "none valid yet";
+      const best = trial.bestSecs < FAILED_RUN_SECS ? `best ${(trial.bestSecs * 1000).toFixed(3)} ms` : "none valid yet";
       progress(`trial ${trialsDone}/${maxTrialsGlobal}: ${trial.ok ? `${(trial.latencySecs * 1000).toFixed(3)} ms` : "failed"} (${best})`);
     },
   });
