@@ -93,6 +93,16 @@ describe("tuning without a GPU", () => {
     // Candidates over the T4's limits, in the course's words (not codegen's message with each candidate's numbers).
     expect(report).toMatch(/\n +\d+ exceed (1024 threads per block and )?48 KB of shared memory per block \(postproc verifyGpuCode\)\n/);
     expect(report).not.toMatch(/GpuVerifyError/);
+
+    // A mutation that found nothing to change is no candidate: not counted nor listed as a rejection.
+    const counted = Number(/Candidates the search rejected before measuring \((\d+)\)/.exec(report)?.[1]);
+    const withNoops = formatTuneReport({
+      ...result,
+      search: { ...result.search, rejected: [["mutator mutateTileSize found nothing to change", 7], ...result.search.rejected.filter(([reason]) => !reason.startsWith("mutator "))] },
+    });
+    expect(withNoops).toContain(`Candidates the search rejected before measuring (${counted}), by reason:`);
+    expect(withNoops).not.toMatch(/found nothing to change/);
+    expect(withNoops).toContain("Mutation attempts that made no candidate (not rejections; the search picks another parent): 7.");
   });
 
   it("a space whose samples only replay with their own decisions still yields a choice: the recorded decisions, measured first", async () => {

@@ -108,6 +108,18 @@ function sink(): Writable & { text: string } {
 }
 
 describe("tessera tune --dry-run, then tessera build --database", () => {
+  it("a function picked with --func is picked in the build command it suggests", async () => {
+    const workDir = join(dir, "work-func");
+    const cli = fakeCli();
+    const r = await cli.run("tune", vadd, "--func", "vadd", "--target", "nvidia/h100", "--trials", "8", "--work-dir", workDir, "--dry-run");
+    expect(r.code).toBe(0);
+    const hint = /build it with: tessera (build .*)$/m.exec(r.out)?.[1];
+    expect(hint).toBe(`build ${vadd} --target nvidia/h100 --database ${workDir} --func vadd`);
+    const built = await cli.run(...hint!.split(" "));
+    expect(built.err).toBe("");
+    expect(built.code).toBe(0);
+  });
+
   it("tunes, prints the summary, writes the curve, and build applies the best record", async () => {
     const workDir = join(dir, "work");
     const progress = sink();

@@ -1,9 +1,10 @@
 /**
  * TVM's `tune_tir` and `tune_tasks`: tune one function (or each function of a module) or several
  * under one trial budget, with a design space, a search strategy, a cost model, a builder, a
- * runner and a database — each named (the defaults of TVM: the default space of the target,
- * evolutionary search, the XGBoost-style model, the local builder and GPU runner, a JSON database
- * in the work dir, the gradient-based task scheduler) or given. Returns the best record and
+ * runner and a database — each named (by default those of TVM: the default space of the target,
+ * evolutionary search, the local builder and GPU runner, a JSON database in the work dir, the
+ * gradient-based task scheduler; but the "hybrid" cost model, the analytic prior corrected by the
+ * XGBoost-style forest, where TVM has XGBoost alone) or given. Returns the best record and
  * schedule of each task and the history of every trial; writes the tuning history and curve
  * into the work dir.
  */
@@ -27,7 +28,7 @@ import { RoundRobin } from "./task-scheduler/round-robin.js";
 import type { TaskRecord, TuneTask } from "./task-scheduler/task-record.js";
 import { estimateFlops } from "./task-scheduler/flops.js";
 import type { TaskScheduler, TrialEvent } from "./task-scheduler/task-scheduler.js";
-import { scheduleFromRecord } from "./tune/apply-record.js";
+import { queryBestRecord, scheduleFromRecord } from "./tune/apply-record.js";
 import { fileLogger, taskLogFileName } from "./tune/log-files.js";
 import type { TuneOptions } from "./tune/options.js";
 import {
@@ -143,7 +144,7 @@ export async function tuneTasks(functions: readonly TuneFunction[], target: Targ
 
 function taskResult(record: TaskRecord, database: Database): TaskResult {
   const func = record.ctx.workload.func;
-  const bestRecord = database.hasWorkload(func) ? database.getTopK(database.commitWorkload(func), 1)[0] : undefined;
+  const bestRecord = queryBestRecord(database, func);
   return {
     name: record.name,
     func,

@@ -13,6 +13,9 @@ import type { TuneResult } from "./tune.js";
 /** Rejection reasons listed (the rest are summed up). */
 const REJECTION_ROWS = 8;
 
+/** The search's tally of mutation attempts that produced no candidate ("mutator M found nothing to change", "mutator M failed"). */
+const MUTATOR_NO_CANDIDATE = /^mutator .* (found nothing to change|failed)$/;
+
 /** Everything but the hand-in file. */
 export function formatTuneReport(r: TuneResult): string {
   const out: string[] = [];
@@ -49,10 +52,13 @@ function searchLines(r: TuneResult): string[] {
   const how = r.measured ? `measured on the ${"name" in r.gpu ? r.gpu.name : "GPU"}` : `ESTIMATED by the simulator's latency model for ${r.target} (no GPU: nothing was measured)`;
   const lines = [`Search: ${plural(s.trials, "candidate")} ${how}${s.failed > 0 ? `; ${s.failed} failed to build or run` : ""}.`];
   if (s.firstFailure !== undefined) lines.push(`  first failure: ${s.firstFailure.split("\n")[0]}`);
-  const rejected = s.rejected.reduce((n, [, count]) => n + count, 0);
+  // A mutation that found nothing to change (or failed) made no candidate: it is not a rejection.
+  const mutations = s.rejected.filter(([reason]) => MUTATOR_NO_CANDIDATE.test(reason));
+  const candidates = s.rejected.filter(([reason]) => !MUTATOR_NO_CANDIDATE.test(reason));
+  const rejected = candidates.reduce((n, [, count]) => n + count, 0);
   if (rejected > 0) {
     lines.push(`Candidates the search rejected before measuring (${rejected}), by reason:`);
-    const reasons = groupNumbers(s.rejected.map(([reason, n]) => [inCourseWords(reason, r.limits), n] as const));
+    const reasons = groupNumbers(candidates.map(([reason, n]) => [inCourseWords(reason, r.limits), n] as const));
     const shown = reasons.slice(0, REJECTION_ROWS);
     const width = String(Math.max(...shown.map(([, n]) => n))).length;
     for (const [reason, n] of shown) lines.push(`  ${String(n).padStart(width)} ${reason}`);
@@ -62,6 +68,8 @@ function searchLines(r: TuneResult): string[] {
       lines.push(`  (A trace whose structure depends on a sampled value replays only with decisions that give the same structure.)`);
     }
   }
+  const noops = mutations.reduce((n, [, count]) => n + count, 0);
+  if (noops > 0) lines.push(`Mutation attempts that made no candidate (not rejections; the search picks another parent): ${noops}.`);
   lines.push("", s.summary.trimEnd());
   if (s.curve !== undefined) lines.push(`Tuning curve: ${s.curve}`);
   return lines;

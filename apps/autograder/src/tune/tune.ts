@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Target, target as resolveTarget } from "@tessera/codegen";
 import {
+  FAILED_RUN_SECS,
   RecordedFirst,
   type Runner,
   type StrategyName,
@@ -106,7 +107,7 @@ export interface TuneResult {
     readonly failed: number;
     /** The first failure, for the report. */
     readonly firstFailure?: string;
-    /** Candidates the search rejected before measuring, by reason, most frequent first. */
+    /** Candidates the search rejected before measuring, by reason, most frequent first (with the mutation attempts that made no candidate). */
     readonly rejected: ReadonlyArray<readonly [reason: string, count: number]>;
     /** TVM's summary table. */
     readonly summary: string;
@@ -173,7 +174,7 @@ export async function tuneSearchSpace(opts: TuneOptions): Promise<TuneResult> {
         failed++;
         firstFailure ??= trial.error;
       }
-      const best = trial.bestSecs < 1e9 ? `best ${(trial.bestSecs * 1000).toFixed(3)} ms` : "none valid yet";
+      const best = trial.bestSecs < FAILED_RUN_SECS ? `best ${(trial.bestSecs * 1000).toFixed(3)} ms` : "none valid yet";
       progress(`trial ${trialsDone}/${maxTrialsGlobal}: ${trial.ok ? `${(trial.latencySecs * 1000).toFixed(3)} ms` : "failed"} (${best})`);
     },
   });

@@ -27,7 +27,7 @@ import { parseSeed } from "./run.js";
 export const TUNE_USAGE = "tune FILE --target NAME --trials N --work-dir DIR [--space auto|FILE.ts] [--strategy S] [--seed N] [--dry-run]";
 
 export const TUNE_FULL_USAGE =
-  "tune FILE --target NAME --trials N --work-dir DIR [--space auto|FILE.ts] [--strategy evolutionary|replay-trace] [--seed N] [--func NAME] [--trials-per-iter N] [--dry-run]";
+  `tune FILE --target NAME --trials N --work-dir DIR [--space auto|FILE.ts] [--strategy ${STRATEGY_NAMES.join("|")}] [--seed N] [--func NAME] [--trials-per-iter N] [--dry-run]`;
 
 /** What the tune command takes from its environment; tests replace components with fakes. */
 export interface TuneDeps {
@@ -172,7 +172,7 @@ export async function runTune(args: readonly string[], io: CliIO, deps: TuneDeps
   }
   io.stdout(
     `Best ${name}: ${(best.bestLatency * 1e6).toFixed(4)} us (${(best.flop / best.bestLatency / 1e9).toFixed(4)} GFLOPS); ` +
-      `build it with: tessera build ${file} --target ${target.name} --database ${workDir}\n`,
+      `build it with: tessera build ${file} --target ${target.name} --database ${workDir}${values.func === undefined ? "" : ` --func ${name}`}\n`,
   );
   return 0;
 }

@@ -33,6 +33,10 @@ export interface SearchStrategy {
   generateMeasureCandidates(ctx: TuneContext): MeasureCandidate[] | undefined;
   notifyRunnerResults(ctx: TuneContext, candidates: readonly MeasureCandidate[], results: readonly RunnerResult[]): void;
   postTuning(ctx: TuneContext): void;
-  /** Why candidates were rejected since `preTuning` (reason, count), most frequent first, for the tuning log. */
+  /**
+   * Why candidates were rejected since `preTuning` (reason, count), most frequent first, for the
+   * tuning log; also counts mutation attempts that made no candidate ("mutator M found nothing to
+   * change", "mutator M failed"), which are not rejections.
+   */
   rejectionTally?(): ReadonlyArray<readonly [reason: string, count: number]>;
 }

@@ -35,11 +35,16 @@ export function gemmWorkload() {
 
 /** i → (block, thread, register), j likewise, k → (outer, inner). */
 export function gemmTileSpace(sch: Schedule): void {
+  tileGemm(sch, 8, 16);
+}
+
+/** The gemm's tiling and binding of gemmTileSpace, the innermost tile of i and j at most `ijInner`, of k at most `kInner`. */
+export function tileGemm(sch: Schedule, ijInner: number, kInner: number): void {
   const gemm = sch.getBlock("gemm");
   const [i, j, k] = sch.getLoops(gemm);
-  const [bi, ti, ri] = sch.split(i, sch.samplePerfectTile(i, 3, 8));
-  const [bj, tj, rj] = sch.split(j, sch.samplePerfectTile(j, 3, 8));
-  const [ko, ki] = sch.split(k, sch.samplePerfectTile(k, 2, 16));
+  const [bi, ti, ri] = sch.split(i, sch.samplePerfectTile(i, 3, ijInner));
+  const [bj, tj, rj] = sch.split(j, sch.samplePerfectTile(j, 3, ijInner));
+  const [ko, ki] = sch.split(k, sch.samplePerfectTile(k, 2, kInner));
   sch.reorder(bi, bj, ti, tj, ko, ki, ri, rj);
   sch.bind(bi, "blockIdx.x");
   sch.bind(bj, "blockIdx.y");

@@ -5,22 +5,13 @@ import { compareWithReference } from "@tessera/simulator";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { EvolutionarySearch, MemoryDatabase, ReplayTraceStrategy, ScheduleFnSpace, tuneContext, workloadOf } from "../../src/index.js";
-import { mutateTile } from "./gemm-fixture.js";
+import { mutateTile, tileGemm } from "./gemm-fixture.js";
 
 const N = 32;
 
 /** A complete GPU space: the gemm tiled with sampled tiles and bound, the epilogue fused and bound. */
 function gpuSpace(sch: Schedule): void {
-  const gemm = sch.getBlock("gemm");
-  const [i, j, k] = sch.getLoops(gemm);
-  const [bi, ti, ri] = sch.split(i, sch.samplePerfectTile(i, 3, 4));
-  const [bj, tj, rj] = sch.split(j, sch.samplePerfectTile(j, 3, 4));
-  const [ko, ki] = sch.split(k, sch.samplePerfectTile(k, 2, 8));
-  sch.reorder(bi, bj, ti, tj, ko, ki, ri, rj);
-  sch.bind(bi, "blockIdx.x");
-  sch.bind(bj, "blockIdx.y");
-  sch.bind(ti, "threadIdx.x");
-  sch.bind(tj, "threadIdx.y");
+  tileGemm(sch, 4, 8);
   sch.computeInline(sch.getBlock("relu"));
   const add = sch.getBlock("add");
   const fused = sch.fuse(...sch.getLoops(add));
