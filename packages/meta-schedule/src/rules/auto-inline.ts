@@ -7,7 +7,7 @@
 import { ScheduleError, type BlockRV, type Schedule } from "@tessera/schedule";
 import { type Block, forEachExpr, forEachStmt } from "@tessera/ir";
 import type { TuneContext } from "../tune-context.js";
-import { isSpatialBlock } from "./multi-level-tiling/block-query.js";
+import { isSpatialBlock } from "../schedule-utils/block-info.js";
 import type { ScheduleRule } from "./schedule-rule.js";
 
 export interface AutoInlineOptions {
