@@ -4,6 +4,7 @@
  * annotation), choosing another candidate in proportion to the probabilities.
  */
 import { ExprRV, type Trace } from "@tessera/schedule";
+import { UNROLL_EXPLICIT, UNROLL_IMPLICIT } from "../rules/multi-level-tiling/annotations.js";
 import type { Mutator } from "./mutator.js";
 import {
   type CategoricalCandidate,
@@ -13,7 +14,7 @@ import {
   instructionsBeforePostproc,
 } from "./trace-queries.js";
 
-const UNROLL_KEYS: ReadonlySet<string> = new Set(["meta_schedule.unroll_explicit", "meta_schedule.unroll_implicit"]);
+const UNROLL_KEYS: ReadonlySet<string> = new Set([UNROLL_EXPLICIT, UNROLL_IMPLICIT]);
 
 export function mutateUnroll(): Mutator {
   return categoricalResampler("mutateUnroll", unrollCandidates);
