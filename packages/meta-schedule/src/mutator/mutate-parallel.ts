@@ -7,12 +7,11 @@
 import os from "node:os";
 import { type BlockRealize, type For, type Stmt, type Var, usesVar } from "@tessera/ir";
 import type { Instruction, RandomEngine, Trace } from "@tessera/schedule";
+import { PARALLEL } from "../rules/multi-level-tiling/annotations.js";
 import type { TuneContext } from "../tune-context.js";
 import type { Mutator } from "./mutator.js";
 import { replayVisiting } from "./replay-probe.js";
 import { instructionsBeforePostproc, withReplacedInstruction } from "./trace-queries.js";
-
-const PARALLEL_KEY = "meta_schedule.parallel";
 
 export interface MutateParallelOptions {
   /** TVM: 16 for LLVM targets. */
@@ -31,7 +30,7 @@ export function mutateParallel(opts: MutateParallelOptions = {}): Mutator {
   return {
     name: "mutateParallel",
     apply(trace: Trace, rng: RandomEngine, ctx: TuneContext): Trace | undefined {
-      const inst = instructionsBeforePostproc(trace).find((i) => i.kind.name === "Annotate" && i.attrs[0] === PARALLEL_KEY && typeof i.inputs[1] === "number");
+      const inst = instructionsBeforePostproc(trace).find((i) => i.kind.name === "Annotate" && i.attrs[0] === PARALLEL && typeof i.inputs[1] === "number");
       if (inst === undefined) return undefined;
       const sch = replayVisiting(trace, ctx.workload.func, () => {});
       const prods = parallelExtentProducts(sch.func.body, limit);

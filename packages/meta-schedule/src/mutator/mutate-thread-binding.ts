@@ -3,28 +3,18 @@
  * a SampleCategorical whose value is the inner factor of a `split(loop, [None, v])` whose inner
  * loop is bound to `threadIdx.x` (what AutoBind and CrossThreadReduction produce).
  */
-import { ExprRV, type Instruction, LoopRV, type RandomEngine, type Trace } from "@tessera/schedule";
+import { ExprRV, type Instruction, LoopRV, type Trace } from "@tessera/schedule";
 import type { Mutator } from "./mutator.js";
 import {
   type CategoricalCandidate,
   categoricalCandidate,
+  categoricalResampler,
   categoricalSamplesByOutput,
   instructionsBeforePostproc,
-  pick,
-  redrawCategorical,
-  withNewDecision,
 } from "./trace-queries.js";
 
 export function mutateThreadBinding(): Mutator {
-  return {
-    name: "mutateThreadBinding",
-    apply(trace: Trace, rng: RandomEngine): Trace | undefined {
-      const candidates = threadBindingCandidates(trace);
-      if (candidates.length === 0) return undefined;
-      const chosen = pick(candidates, rng);
-      return withNewDecision(trace, chosen.inst, redrawCategorical(chosen, rng));
-    },
-  };
+  return categoricalResampler("mutateThreadBinding", threadBindingCandidates);
 }
 
 function threadBindingCandidates(trace: Trace): CategoricalCandidate[] {

@@ -10,7 +10,8 @@ import type { Instruction, RandomEngine, Trace } from "@tessera/schedule";
 import { COOPERATIVE_FETCH } from "../rules/multi-level-tiling/annotations.js";
 import type { TuneContext } from "../tune-context.js";
 import type { Mutator } from "./mutator.js";
-import { categoricalsFeeding, categoricalsSplitting, instructionsBeforePostproc } from "./sampled-annotations.js";
+import { categoricalsFeeding, categoricalsSplitting } from "./sampled-annotations.js";
+import { instructionsBeforePostproc } from "./trace-queries.js";
 
 /** Tries per tile decision before giving up on it (TVM loops until it finds one). */
 const MAX_TRIES = 32;

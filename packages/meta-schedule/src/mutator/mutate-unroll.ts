@@ -3,30 +3,21 @@
  * block (a SampleCategorical feeding a `meta_schedule.unroll_explicit` / `unroll_implicit`
  * annotation), choosing another candidate in proportion to the probabilities.
  */
-import { ExprRV, type RandomEngine, type Trace } from "@tessera/schedule";
+import { ExprRV, type Trace } from "@tessera/schedule";
+import { UNROLL_EXPLICIT, UNROLL_IMPLICIT } from "../rules/multi-level-tiling/annotations.js";
 import type { Mutator } from "./mutator.js";
 import {
   type CategoricalCandidate,
   categoricalCandidate,
+  categoricalResampler,
   categoricalSamplesByOutput,
   instructionsBeforePostproc,
-  pick,
-  redrawCategorical,
-  withNewDecision,
 } from "./trace-queries.js";
 
-const UNROLL_KEYS: ReadonlySet<string> = new Set(["meta_schedule.unroll_explicit", "meta_schedule.unroll_implicit"]);
+const UNROLL_KEYS: ReadonlySet<string> = new Set([UNROLL_EXPLICIT, UNROLL_IMPLICIT]);
 
 export function mutateUnroll(): Mutator {
-  return {
-    name: "mutateUnroll",
-    apply(trace: Trace, rng: RandomEngine): Trace | undefined {
-      const candidates = unrollCandidates(trace);
-      if (candidates.length === 0) return undefined;
-      const chosen = pick(candidates, rng);
-      return withNewDecision(trace, chosen.inst, redrawCategorical(chosen, rng));
-    },
-  };
+  return categoricalResampler("mutateUnroll", unrollCandidates);
 }
 
 function unrollCandidates(trace: Trace): CategoricalCandidate[] {

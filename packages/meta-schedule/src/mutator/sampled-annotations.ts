@@ -4,6 +4,7 @@
  * TVM's MutateTileSize finds the vector widths of cooperative fetches.
  */
 import type { Instruction, Trace } from "@tessera/schedule";
+import { instructionsBeforePostproc } from "./trace-queries.js";
 
 /** The SampleCategorical instructions (before EnterPostproc) whose value is annotated under one of `keys`. */
 export function categoricalsFeeding(trace: Trace, keys: ReadonlySet<string>): Instruction[] {
@@ -17,11 +18,6 @@ export function categoricalsFeeding(trace: Trace, keys: ReadonlySet<string>): In
     const key = keyOfOutput.get(inst.outputs[0]);
     return key !== undefined && keys.has(key);
   });
-}
-
-export function instructionsBeforePostproc(trace: Trace): Instruction[] {
-  const end = trace.instructions.findIndex((i) => i.kind.name === "EnterPostproc");
-  return end < 0 ? [...trace.instructions] : trace.instructions.slice(0, end);
 }
 
 /** The SampleCategorical instructions (before EnterPostproc) whose value is a split factor. */

@@ -3,6 +3,7 @@
  * instruction that produced a value, and a categorical re-draw that avoids the current choice.
  */
 import { type Decision, ExprRV, type Instruction, type RandomEngine, Trace } from "@tessera/schedule";
+import type { Mutator } from "./mutator.js";
 
 /** The instructions before the first EnterPostproc (what a mutated trace keeps). */
 export function instructionsBeforePostproc(trace: Trace): Instruction[] {
@@ -50,6 +51,22 @@ export function redrawCategorical(c: CategoricalCandidate, rng: RandomEngine): n
     if (x < 0) return k;
   }
   return last; // rounding left x at 0
+}
+
+/**
+ * A mutator that re-draws one categorical decision: one of `candidates(trace)` uniformly, its
+ * value redrawn by `redrawCategorical` (no change when there is none to redraw).
+ */
+export function categoricalResampler(name: string, candidates: (trace: Trace) => CategoricalCandidate[]): Mutator {
+  return {
+    name,
+    apply(trace: Trace, rng: RandomEngine): Trace | undefined {
+      const found = candidates(trace);
+      if (found.length === 0) return undefined;
+      const chosen = pick(found, rng);
+      return withNewDecision(trace, chosen.inst, redrawCategorical(chosen, rng));
+    },
+  };
 }
 
 /** One of `xs`, uniformly. */

@@ -13,6 +13,7 @@
 import { type Block, bytesOf, forEachExpr } from "@tessera/ir";
 import type { BlockRV, LoopRV, Schedule } from "@tessera/schedule";
 import { COOPERATIVE_FETCH, FETCH_VIA_REGISTERS, annotationNumber } from "../rules/multi-level-tiling/annotations.js";
+import { fuseAll } from "../rules/multi-level-tiling/tiling.js";
 import type { TuneContext } from "../tune-context.js";
 import { annotatedBlocks, threadExtentsAbove } from "./annotated.js";
 import { ownLoops } from "./own-loops.js";
@@ -88,7 +89,7 @@ function usableLanes(sch: Schedule, rv: BlockRV, requested: number, row: number,
 
 /** TVM's split: [outer, threadIdx.y, threadIdx.x, lanes], consecutive threads on consecutive vectors. */
 function splitThreadsInner(sch: Schedule, rv: BlockRV, tile: number, tx: number, ty: number, lanes: number): void {
-  const fused = fuse(sch, ownLoops(sch, rv));
+  const fused = fuseAll(sch, ownLoops(sch, rv));
   const threads = tx * ty;
   if (threads === 1) {
     if (lanes > 1) sch.vectorize(sch.split(fused, [null, lanes])[1]);
@@ -104,14 +105,10 @@ function splitThreadsInner(sch: Schedule, rv: BlockRV, tile: number, tx: number,
 
 /** The register-staged split: [threadIdx.y, threadIdx.x, per thread, lanes], each thread's elements contiguous. */
 function splitThreadsOuter(sch: Schedule, rv: BlockRV, tx: number, ty: number, lanes: number): void {
-  const fused = fuse(sch, ownLoops(sch, rv));
+  const fused = fuseAll(sch, ownLoops(sch, rv));
   const factors: (number | null)[] = [...(ty > 1 ? [ty] : []), tx, null, lanes];
   const parts = sch.split(fused, factors);
   if (ty > 1) sch.bind(parts[0], "threadIdx.y");
   sch.bind(parts[ty > 1 ? 1 : 0], "threadIdx.x");
   if (lanes > 1) sch.vectorize(parts.at(-1));
-}
-
-function fuse(sch: Schedule, loops: LoopRV[]): LoopRV {
-  return loops.length === 1 ? loops[0]! : sch.fuse(...loops);
 }

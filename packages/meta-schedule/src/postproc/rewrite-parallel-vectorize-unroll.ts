@@ -9,10 +9,10 @@
  * - `meta_schedule.vectorize` (CPU): a block's innermost spatial serial loop is vectorized when its
  *   extent is within the budget.
  */
-import { type Var, forEachStmt } from "@tessera/ir";
+import { forEachStmt, usesVar } from "@tessera/ir";
 import type { BlockRV, LoopRV, Schedule } from "@tessera/schedule";
 import { PARALLEL, UNROLL_EXPLICIT, UNROLL_EXPLICIT_FLAG, UNROLL_IMPLICIT, VECTORIZE, annotationNumber } from "../rules/multi-level-tiling/annotations.js";
-import { blockRealizeOf, varsOf } from "../rules/multi-level-tiling/block-query.js";
+import { blockRealizeOf } from "../rules/multi-level-tiling/block-query.js";
 import type { TuneContext } from "../tune-context.js";
 import { POSTPROC_OK, type Postproc, type PostprocResult } from "./postproc.js";
 
@@ -58,15 +58,11 @@ function isSpatialSerial(sch: Schedule, loop: LoopRV): boolean {
   forEachStmt(node.body, (s) => {
     if (s.kind !== "BlockRealize") return true;
     s.iterValues.forEach((v, k) => {
-      if (s.block.iterVars[k]?.iterType !== "spatial" && usesVar(v, node.loopVar)) spatial = false;
+      if (s.block.iterVars[k]?.iterType !== "spatial" && usesVar(v, (x) => x === node.loopVar)) spatial = false;
     });
     return true;
   });
   return spatial;
-}
-
-function usesVar(e: Parameters<typeof varsOf>[0], v: Var): boolean {
-  return varsOf(e).has(v);
 }
 
 function parallelizeLeading(sch: Schedule, block: BlockRV, budget: number): void {

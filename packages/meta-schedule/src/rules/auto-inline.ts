@@ -7,7 +7,8 @@
 import { ScheduleError, type BlockRV, type Schedule } from "@tessera/schedule";
 import { type Block, forEachExpr, forEachStmt } from "@tessera/ir";
 import type { TuneContext } from "../tune-context.js";
-import { isSpatialBlock } from "./multi-level-tiling/block-query.js";
+import { isSpatialBlock } from "../schedule-utils/block-info.js";
+import { TILING_STRUCTURE } from "./multi-level-tiling/annotations.js";
 import type { ScheduleRule } from "./schedule-rule.js";
 
 export interface AutoInlineOptions {
@@ -26,7 +27,7 @@ export class AutoInline implements ScheduleRule {
   apply(sch: Schedule, block: BlockRV, _ctx: TuneContext): Schedule[] {
     const node = sch.get(block);
     if (node.name === "root" || !isSpatialBlock(node) || node.writes.length !== 1) return [sch];
-    if (node.annotations["meta_schedule.tiling_structure"] !== undefined) return [sch];
+    if (node.annotations[TILING_STRUCTURE] !== undefined) return [sch];
     const constTensor = this.options.inlineConstTensor && node.reads.length === 0;
     if (!constTensor && this.options.disallowIfThenElse && hasIfThenElse(node)) return [sch];
     if ((this.options.intoConsumer || constTensor) && sch.getConsumers(block).length > 0 && attempt(() => sch.computeInline(block))) return [sch];

@@ -12,3 +12,4 @@ export * from "./auto-inline.js";
 export * from "./parallelize-vectorize-unroll.js";
 export * from "./multi-level-tiling.js";
 export * from "./multi-level-tiling/tiling.js";
+export { needsMultiLevelTiling } from "../schedule-utils/block-info.js";

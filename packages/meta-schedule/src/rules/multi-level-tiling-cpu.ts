@@ -6,7 +6,8 @@
  * last loop of that level; an elementwise consumer (a ReLU) serves as the cache instead.
  */
 import type { BlockRV, Schedule, StorageScopeName } from "@tessera/schedule";
-import { TILING_STRUCTURE_KEY, needsMultiLevelTiling } from "../schedule-utils/block-info.js";
+import { needsMultiLevelTiling } from "../schedule-utils/block-info.js";
+import { TILING_STRUCTURE } from "./multi-level-tiling/annotations.js";
 import type { TuneContext } from "../tune-context.js";
 import { checkPositiveInts } from "../schedule-utils/options.js";
 import type { ScheduleRule } from "./schedule-rule.js";
@@ -46,7 +47,7 @@ export function multiLevelTilingCpu(opts: MultiLevelTilingCpuOptions = {}): Sche
     apply(sch: Schedule, block: BlockRV, _ctx: TuneContext): Schedule[] {
       if (!needsMultiLevelTiling(sch, block)) return [sch];
       const tiled = sch.copy();
-      tiled.annotate(block, TILING_STRUCTURE_KEY, structure.text);
+      tiled.annotate(block, TILING_STRUCTURE, structure.text);
       const levels = tileLoopNest(tiled, block, structure, maxInnermostFactor);
       return addWriteReuse(tiled, block, levels, reuseWrite);
     },

@@ -36,7 +36,8 @@ import {
   TILING_STRUCTURE,
   VECTORIZE_WRITE_BACK,
 } from "./multi-level-tiling/annotations.js";
-import { type LoopSplitter, fuseAll, needsMultiLevelTiling, perfectTileSplitter, tileLoopNest } from "./multi-level-tiling/tiling.js";
+import { needsMultiLevelTiling } from "../schedule-utils/block-info.js";
+import { type LoopSplitter, fuseAll, perfectTileSplitter, tileLoopNest } from "./multi-level-tiling/tiling.js";
 import { blockRealizeOf } from "./multi-level-tiling/block-query.js";
 
 export interface GpuTilingKnobs {

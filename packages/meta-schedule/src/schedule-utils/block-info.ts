@@ -5,9 +5,7 @@
  */
 import { type Block, type BlockRealize, type For, type Stmt, type Var, forEachStmt, usesVar } from "@tessera/ir";
 import type { BlockRV, Schedule } from "@tessera/schedule";
-
-/** Annotation MultiLevelTiling leaves on the blocks it tiled (TVM's `meta_schedule.tiling_structure`). */
-export const TILING_STRUCTURE_KEY = "meta_schedule.tiling_structure";
+import { TILING_STRUCTURE } from "../rules/multi-level-tiling/annotations.js";
 
 /** The realize of `block` in the schedule's function. */
 export function realizeOf(sch: Schedule, block: BlockRV): BlockRealize {
@@ -72,7 +70,7 @@ export function loopIterType(loop: For): LoopIterType {
 }
 
 export function hasBeenMultiLevelTiled(block: Block): boolean {
-  return block.annotations[TILING_STRUCTURE_KEY] !== undefined;
+  return block.annotations[TILING_STRUCTURE] !== undefined;
 }
 
 /** A reduction block in TVM's sense: an init, at least one reduce iterator, and only spatial and reduce iterators. */

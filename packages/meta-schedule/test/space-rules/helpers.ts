@@ -4,9 +4,10 @@
  * (GPU: lowered and simulated; CPU: the sequential executor).
  */
 import { lower, target } from "@tessera/codegen";
-import { type PrimFunc, type Stmt, type TypedArray, add, compilePrimFunc, forEachStmt, max, mul, randomArgs, sub, te } from "@tessera/ir";
+import { type PrimFunc, type TypedArray, add, compilePrimFunc, max, mul, randomArgs, sub, te } from "@tessera/ir";
 import { type BlockRV, Schedule } from "@tessera/schedule";
 import { compareWithReference } from "@tessera/simulator";
+import { blockNamesPostOrder } from "../../src/rules/multi-level-tiling/block-query.js";
 import type { ScheduleRule } from "../../src/rules/schedule-rule.js";
 import { type TuneContext, tuneContext } from "../../src/tune-context.js";
 import { workloadOf } from "../../src/workload.js";
@@ -17,30 +18,10 @@ export function contextOf(func: PrimFunc, seed = 1): TuneContext {
   return tuneContext(workloadOf(func), H100, { seed });
 }
 
-/** Block names in post-order (children before their parent; the root last). */
-function blockNamesPostOrder(body: Stmt): string[] {
-  const names: string[] = [];
-  const visit = (s: Stmt): void => {
-    const inner: Stmt[] = [];
-    forEachStmt(s, (t) => {
-      if (t === s) return undefined;
-      if (t.kind === "BlockRealize") {
-        inner.push(t);
-        return false;
-      }
-      return undefined;
-    });
-    for (const child of inner) visit(child);
-    if (s.kind === "BlockRealize") names.push(s.block.name);
-  };
-  visit(body);
-  return names;
-}
-
 /** Applies each rule, in order, to every block (the last collected first), as TVM's PostOrderApply does. */
 export function applyRules(ctx: TuneContext, rules: readonly ScheduleRule[], seed = 7): Schedule[] {
   const start = new Schedule(ctx.workload.func, { seed });
-  const blocks = blockNamesPostOrder(start.func.body).map((name) => start.getBlock(name));
+  const blocks = blockNamesPostOrder(start.func).map((name) => start.getBlock(name));
   let result = [start];
   for (const rule of rules) {
     const stack: { sch: Schedule; blocks: BlockRV[] }[] = result.map((sch) => ({ sch, blocks: [...blocks] }));

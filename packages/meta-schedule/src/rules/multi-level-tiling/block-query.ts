@@ -1,7 +1,8 @@
 /**
  * Read-only questions about blocks that the schedule rules and postprocessors ask of the current
- * function: its blocks in post order, a block's realize (iterator bindings), whether a block is
- * spatial, whether its bindings are trivial, which buffers it reads and how it indexes them.
+ * function: its blocks in post order, a block's realize (iterator bindings), the variables of an
+ * expression, and how a block indexes a buffer it reads. (Spatial blocks, trivial bindings and
+ * NeedsMultiLevelTiling are schedule-utils' `block-info`.)
  */
 import { type Block, type BlockRealize, type Buffer, type PrimExpr, type PrimFunc, type Stmt, type Var, forEachExpr, forEachStmt } from "@tessera/ir";
 
@@ -34,22 +35,6 @@ export function blockRealizeOf(func: PrimFunc, name: string): BlockRealize | und
     return true;
   });
   return found;
-}
-
-/** Every iterator of the block is spatial (data parallel). */
-export function isSpatialBlock(block: Block): boolean {
-  return block.iterVars.every((iv) => iv.iterType === "spatial");
-}
-
-/** Each iterator is bound to a distinct loop variable, as a fresh loop nest has it (TVM's IsTrivialBinding). */
-export function hasTrivialBinding(realize: BlockRealize, loopVars: readonly Var[]): boolean {
-  const vars = new Set(loopVars);
-  const used = new Set<Var>();
-  return realize.iterValues.every((v) => {
-    if (v.kind !== "Var" || !vars.has(v) || used.has(v)) return false;
-    used.add(v);
-    return true;
-  });
 }
 
 /** The variables an expression mentions. */

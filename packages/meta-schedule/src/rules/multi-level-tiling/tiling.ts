@@ -1,49 +1,12 @@
 /**
- * The tiling machinery of TVM's MultiLevelTiling, shared by the GPU and CPU rules: which blocks
- * need it (`needsMultiLevelTiling`), and tiling a block's loop nest by a structure string such as
- * "SSSRRSRS" (`tileLoopNest`): every spatial loop is split into as many tiles as the structure
+ * The tiling machinery of TVM's MultiLevelTiling (which blocks need it is schedule-utils'
+ * `needsMultiLevelTiling`): tiling a block's loop nest by a structure string such as "SSSRRSRS"
+ * (`tileLoopNest`): every spatial loop is split into as many tiles as the structure
  * has S, every reduction loop into as many as it has R (with sampled perfect tile sizes, or a
  * rule's own splitter), and the tiles are reordered level by level.
  */
-import type { Block } from "@tessera/ir";
 import type { BlockRV, LoopRV, Schedule } from "@tessera/schedule";
-import { TILING_STRUCTURE } from "./annotations.js";
-import { blockRealizeOf, hasTrivialBinding, isSpatialBlock, varsOf } from "./block-query.js";
-
-/**
- * TVM's NeedsMultiLevelTiling: a block not yet tiled, writing one buffer, reading some, not
- * purely spatial, bound trivially to its loops, reading each buffer once with constant-extent
- * regions, and with at least one spatial iterator that some read does not use (data reuse).
- */
-export function needsMultiLevelTiling(sch: Schedule, blockRV: BlockRV): boolean {
-  const block = sch.get(blockRV);
-  if (block.annotations[TILING_STRUCTURE] !== undefined) return false;
-  if (block.writes.length !== 1 || block.reads.length === 0 || isSpatialBlock(block)) return false;
-  const realize = blockRealizeOf(sch.func, block.name);
-  if (realize === undefined) return false;
-  const loopVars = sch.getLoops(blockRV).map((l) => sch.get(l).loopVar);
-  if (!hasTrivialBinding(realize, loopVars)) return false;
-  return unusedSpatialIterators(block) >= 1;
-}
-
-function unusedSpatialIterators(block: Block): number {
-  const spatial = block.iterVars.filter((iv) => iv.iterType === "spatial" && !(iv.dom.extent.kind === "IntImm" && iv.dom.extent.value === 1)).map((iv) => iv.var);
-  const written = block.writes[0]!.buffer;
-  const seen = new Set<unknown>();
-  let unused = 0;
-  for (const read of block.reads) {
-    if (seen.has(read.buffer)) return -1;
-    seen.add(read.buffer);
-    if (read.buffer === written) continue;
-    const used = new Set<unknown>();
-    for (const r of read.region) {
-      if (r.extent.kind !== "IntImm") return -1;
-      for (const v of varsOf(r.min)) used.add(v);
-    }
-    unused += spatial.filter((v) => !used.has(v)).length;
-  }
-  return unused;
-}
+import { blockRealizeOf } from "./block-query.js";
 
 export interface TiledLoopNest {
   /** The loops of each level of the structure, outermost level first (one loop per block axis of that kind). */
