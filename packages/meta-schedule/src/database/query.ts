@@ -3,10 +3,11 @@
  * `tessera build --database`): the best valid record of a function, replayed — postprocessing
  * included — on a fresh schedule of it, which gives the very program that was measured.
  */
-import { type PrimFunc, TesseraError } from "@tessera/ir";
+import type { PrimFunc } from "@tessera/ir";
 import type { Target } from "@tessera/codegen";
-import { Schedule, Trace } from "@tessera/schedule";
+import type { Schedule } from "@tessera/schedule";
 import { MetaScheduleError } from "../errors.js";
+import { scheduleFromRecord } from "../tune/apply-record.js";
 import type { Database, TuningRecord } from "./database.js";
 
 export interface BestSchedule {
@@ -26,17 +27,15 @@ export function queryBestSchedule(db: Database, func: PrimFunc, target?: Target 
   const candidates = db.getTopK(workload, db.size()).filter((r) => targetName === undefined || r.target.name === targetName);
   const problems: string[] = [];
   for (const record of candidates) {
-    const sch = new Schedule(func);
     try {
-      Trace.fromJSON(record.trace).applyTo(sch);
-      return { sch, record };
+      return { sch: scheduleFromRecord(record, func), record };
     } catch (err) {
-      if (!(err instanceof TesseraError)) throw err;
+      if (!(err instanceof MetaScheduleError)) throw err;
       problems.push(err.message);
     }
   }
   if (candidates.length === 0) return undefined;
   throw new MetaScheduleError(
-    `none of the ${candidates.length} record(s) of workload ${workload.name}${targetName === undefined ? "" : ` for ${targetName}`} replays on it; the first failed with: ${problems[0]}`,
+    `none of the ${candidates.length} record(s) of workload ${workload.name}${targetName === undefined ? "" : ` for ${targetName}`} replays on it; the first failed: ${problems[0]}`,
   );
 }

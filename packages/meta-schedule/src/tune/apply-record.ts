@@ -1,8 +1,8 @@
 /**
  * Applying tuning results (TVM's `compile_tir`): the best record of a workload in a database, and
  * a record replayed onto the function — its whole trace, postprocessing included, with the
- * recorded decisions. (The database module's `queryBestSchedule` also filters by target and skips
- * records that no longer replay.)
+ * recorded decisions. (The database module's `queryBestSchedule` replays with `scheduleFromRecord`
+ * too, filtering by target and skipping records that no longer replay.)
  */
 import { type PrimFunc, TesseraError } from "@tessera/ir";
 import { Schedule, Trace } from "@tessera/schedule";

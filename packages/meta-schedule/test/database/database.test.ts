@@ -253,7 +253,7 @@ describe("JSONDatabase", () => {
     const other = new Schedule(vectorAdd(64).func);
     other.split(other.getLoops(other.getBlock("C"))[0], [null, 32]);
     db.commitTuningRecord(record(workload, other.trace, [1e-3]));
-    expect(() => queryBestSchedule(db, workload.func)).toThrow(/none of the 1 record\(s\) of workload main replays on it; the first failed with: .*C/s);
+    expect(() => queryBestSchedule(db, workload.func)).toThrow(/none of the 1 record\(s\) of workload main replays on it; the first failed: the tuning record of workload main .* does not replay: .*C/s);
   });
 
   it("opens read-only without creating, repairing or committing anything", () => {
