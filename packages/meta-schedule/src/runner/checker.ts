@@ -2,12 +2,15 @@
  * Correctness checks of measured candidates (an addition to TVM's runner, which only times):
  * the runner runs each candidate once on the seeded random arguments, and a checker compares
  * every argument afterwards with what is expected — the first candidate's (a cheap consistency
- * check across the batch and the tuning run), or a reference computed on the CPU.
+ * check across the batch and the tuning run), or a reference computed on the CPU. What comes back
+ * is each argument's digest (output-digest.ts): sampled elements and whole-array sums, or every
+ * element when the runner is asked for all of them.
  */
 import { type PrimFunc, runPrimFunc } from "@tessera/ir";
 import type { AnyTypedArray } from "@tessera/runtime";
 import type { ArgInfo } from "../arg-info.js";
 import { argInfoToJSON } from "../arg-info.js";
+import { type OutputDigest, digestOf } from "./output-digest.js";
 import type { RunnerInput } from "./runner.js";
 
 export interface CheckTolerance {
@@ -20,10 +23,10 @@ export interface CheckTolerance {
 export interface RunnerChecker {
   readonly name: string;
   /**
-   * Compares `outputs` (every argument after one run of `input`'s candidate on `inputs`, the
-   * seeded random arguments) with what is expected; returns why they differ, or undefined.
+   * Compares `outputs` (the digest of every argument after one run of `input`'s candidate on
+   * `inputs`, the seeded random arguments) with what is expected; returns why they differ, or undefined.
    */
-  check(outputs: readonly AnyTypedArray[], inputs: readonly AnyTypedArray[], input: RunnerInput): string | undefined;
+  check(outputs: readonly OutputDigest[], inputs: readonly AnyTypedArray[], input: RunnerInput): string | undefined;
 }
 
 /** The first mismatch between `actual` and `expected`, argument by argument, or undefined. */
@@ -45,13 +48,50 @@ export function compareArguments(actual: readonly AnyTypedArray[], expected: rea
   return undefined;
 }
 
+/**
+ * The first difference between two digests of the same arguments: a sampled element out of
+ * tolerance, or a whole-array sum further off than the elements' tolerances allow together.
+ */
+export function compareDigests(actual: readonly OutputDigest[], expected: readonly OutputDigest[], tol: CheckTolerance = {}): string | undefined {
+  const rtol = tol.rtol ?? 1e-4;
+  const atol = tol.atol ?? 1e-4;
+  if (actual.length !== expected.length) return `${actual.length} arguments came back, ${expected.length} expected`;
+  for (let k = 0; k < expected.length; k++) {
+    const a = actual[k]!;
+    const e = expected[k]!;
+    if (a.length !== e.length) return `argument ${k} has ${a.length} elements, ${e.length} expected`;
+    if (!sameIndices(a.indices, e.indices)) return `argument ${k} was sampled at other elements than the reference (different sample counts)`;
+    for (let s = 0; s < e.values.length; s++) {
+      const x = Number(a.values[s]);
+      const y = Number(e.values[s]);
+      if (Number.isNaN(x) && Number.isNaN(y)) continue;
+      if (!(Math.abs(x - y) <= atol + rtol * Math.abs(y))) {
+        const i = e.indices === undefined ? s : e.indices[s]!;
+        return `argument ${k}, element ${i}: ${x}, expected ${y} (rtol ${rtol}, atol ${atol})`;
+      }
+    }
+    if (a.sum !== undefined && e.sum !== undefined && e.absSum !== undefined && !(Number.isNaN(a.sum) && Number.isNaN(e.sum))) {
+      const allowed = atol * e.length + rtol * e.absSum;
+      if (!(Math.abs(a.sum - e.sum) <= allowed)) {
+        return `argument ${k}: the sum of its ${e.length} elements is ${a.sum.toPrecision(8)}, expected ${e.sum.toPrecision(8)} (off by more than the elements' tolerances allow together, ${allowed.toPrecision(3)}): elements that were not sampled differ`;
+      }
+    }
+  }
+  return undefined;
+}
+
+function sameIndices(a: Int32Array | undefined, b: Int32Array | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return a.length === b.length && a.every((x, k) => x === b[k]);
+}
+
 function argsKey(argsInfo: readonly ArgInfo[]): string {
   return JSON.stringify(argsInfo.map(argInfoToJSON));
 }
 
 /** The first candidate checked (per argument list) is the reference of the later ones. */
 export function firstResultChecker(tol: CheckTolerance = {}): RunnerChecker {
-  const references = new Map<string, readonly AnyTypedArray[]>();
+  const references = new Map<string, readonly OutputDigest[]>();
   return {
     name: "first-result",
     check(outputs, _inputs, input) {
@@ -61,7 +101,7 @@ export function firstResultChecker(tol: CheckTolerance = {}): RunnerChecker {
         references.set(key, outputs);
         return undefined;
       }
-      return compareArguments(outputs, reference, tol);
+      return compareDigests(outputs, reference, tol);
     },
   };
 }
@@ -81,7 +121,12 @@ export function referenceChecker(reference: (inputs: AnyTypedArray[]) => readonl
         want = reference(inputs.map((a) => a.slice() as AnyTypedArray));
         expected.set(key, want);
       }
-      return compareArguments(outputs, want, tol);
+      // Digested like the candidate's outputs: the same sample of elements.
+      return compareDigests(
+        outputs,
+        want.map((w, k) => (outputs[k]?.indices === undefined ? digestOf(w, "all") : digestOf(w, outputs[k]!.indices!.length))),
+        tol,
+      );
     },
   };
 }

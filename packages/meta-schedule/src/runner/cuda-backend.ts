@@ -7,6 +7,7 @@
 import { type AnyTypedArray, CudaError, CudaModule, LaunchSequence, NDArray, type KernelArg, cuda, isDType, timeEvaluator } from "@tessera/runtime";
 import { FatalTaskError } from "./isolation/serve.js";
 import type { MeasureBackend, MeasureResult, MeasureTask } from "./measure-backend.js";
+import { digestOf } from "./output-digest.js";
 import { randomArgsFor } from "./random-args.js";
 
 /** The last candidates' host arguments: a batch measures one workload, and drawing 2048² values takes a while. */
@@ -56,7 +57,7 @@ function measureOnDevice(task: MeasureTask): Promise<MeasureResult> {
     let outputs: MeasureResult["outputs"];
     if (task.returnOutputs) {
       sequence.run();
-      outputs = args.map((a) => a.toTypedArray());
+      outputs = args.map((a) => digestOf(a.toTypedArray(), task.outputSamples));
     }
     const { number, repeat, minRepeatMs } = task.evaluator;
     const timing = await timeEvaluator(sequence, { number, repeat, minRepeatMs });

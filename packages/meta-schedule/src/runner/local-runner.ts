@@ -5,11 +5,12 @@
  * illegal address, a launch failure, an abort) or outlives its limit (TVM: 30 s) gets a failed
  * result with the reason; the child is restarted and the batch goes on.
  */
-import { type AnyTypedArray, cuda } from "@tessera/runtime";
+import { cuda } from "@tessera/runtime";
 import { resolveEntryPoint, type EntryPoint } from "./isolation/entry-point.js";
 import { errorText } from "./isolation/serve.js";
 import { TaskPool } from "./isolation/task-pool.js";
 import type { MeasureResult, MeasureTask } from "./measure-backend.js";
+import { DEFAULT_OUTPUT_SAMPLES, type OutputSamples, sampleIndices } from "./output-digest.js";
 import { randomArgsFor } from "./random-args.js";
 import type { RunnerChecker } from "./checker.js";
 import { DEFAULT_EVALUATOR_CONFIG, type EvaluatorConfig, type Runner, type RunnerInput, type RunnerResult } from "./runner.js";
@@ -24,6 +25,11 @@ export interface LocalRunnerOptions {
   readonly seed?: number;
   /** Checks each candidate's results (the runner then runs it once more, untimed). */
   readonly checker?: RunnerChecker;
+  /**
+   * Elements of each argument the check compares one by one (default DEFAULT_OUTPUT_SAMPLES;
+   * whole-array sums cover the rest, see output-digest.ts), or "all".
+   */
+  readonly checkSamples?: OutputSamples;
   readonly deviceOrdinal?: number;
   /** A module (path or file URL) exporting `backend: MeasureBackend`, instead of the GPU: for tests. */
   readonly backendModule?: string;
@@ -55,6 +61,8 @@ export class LocalRunner implements Runner {
   constructor(opts: LocalRunnerOptions = {}) {
     this.#opts = opts;
     this.evaluator = checkEvaluator({ ...DEFAULT_EVALUATOR_CONFIG, ...opts.evaluator });
+    // Checked here rather than in the child, where a bad count would fail every candidate.
+    if (opts.checkSamples !== undefined && opts.checkSamples !== "all") sampleIndices(0, opts.checkSamples);
     const timeoutSec = opts.timeoutSec ?? DEFAULT_RUN_TIMEOUT_SEC;
     if (!(timeoutSec > 0)) throw new RangeError(`LocalRunner: timeoutSec must be positive, got ${timeoutSec}`);
     this.timeoutMs = timeoutSec * 1000;
@@ -96,6 +104,7 @@ export class LocalRunner implements Runner {
       evaluator: this.evaluator,
       seed,
       returnOutputs: checker !== undefined,
+      outputSamples: this.#opts.checkSamples ?? DEFAULT_OUTPUT_SAMPLES,
       deviceOrdinal: this.#opts.deviceOrdinal ?? 0,
     };
     const outcome = await this.#pool.run(task, this.timeoutMs);
@@ -105,7 +114,7 @@ export class LocalRunner implements Runner {
       if (outputs === undefined) return { ok: false, error: `the runner backend sent no outputs for the ${checker.name} check` };
       let wrong: string | undefined;
       try {
-        wrong = checker.check(outputs as AnyTypedArray[], randomArgsFor(argsInfo, seed), input);
+        wrong = checker.check(outputs, randomArgsFor(argsInfo, seed), input);
       } catch (err) {
         // A reference that fails (say, the CPU executor on this workload) fails this candidate, not the batch.
         return { ok: false, error: `the ${checker.name} check failed: ${errorText(err)}` };

@@ -3,9 +3,9 @@
  * GPU (cuda-backend.ts); tests inject a fake one (a module exporting `backend`) through
  * `LocalRunnerOptions.backendModule`, so that the process isolation is tested without a GPU.
  */
-import type { AnyTypedArray } from "@tessera/runtime";
 import type { ArgInfo } from "../arg-info.js";
 import type { BuiltArtifact } from "../builder/builder.js";
+import type { OutputDigest, OutputSamples } from "./output-digest.js";
 import type { EvaluatorConfig } from "./runner.js";
 
 /** One candidate to measure, as it crosses to the child (no lowered module). */
@@ -15,16 +15,18 @@ export interface MeasureTask {
   readonly evaluator: EvaluatorConfig;
   /** Seed of the random arguments (`randomArgsFor`). */
   readonly seed: number;
-  /** Also run once on the random arguments and send every argument back (for a correctness check). */
+  /** Also run once on the random arguments and send every argument's digest back (for a correctness check). */
   readonly returnOutputs: boolean;
+  /** Elements per argument in that digest (`digestOf`). */
+  readonly outputSamples: OutputSamples;
   readonly deviceOrdinal: number;
 }
 
 export interface MeasureResult {
   /** Seconds per run, one per repeat. */
   readonly runSecs: readonly number[];
-  /** The arguments after one run, when asked for. */
-  readonly outputs?: readonly AnyTypedArray[];
+  /** The arguments' digests after one run, when asked for. */
+  readonly outputs?: readonly OutputDigest[];
 }
 
 export interface MeasureBackend {

@@ -2,12 +2,13 @@
  * A measuring backend for the runner's child process without a GPU (LocalRunnerOptions.backendModule):
  * the artifact's name says what the "kernel" does. `crash` exits the process, `segfault` kills it
  * with SIGSEGV, `hang` never returns, `throws` fails, `fatal` fails and asks for a new process,
- * `wrong` computes a wrong result; anything else takes `source.length` microseconds per run and
+ * `wrong` computes a wrong result (`wrong-unsampled`: one wrong element in the middle); anything else takes `source.length` microseconds per run and
  * "computes" arg[k][i] = i for every argument.
  */
 // Only the modules the child needs: the whole package would slow every start of the child.
 import { FatalTaskError } from "../../src/runner/isolation/serve.js";
 import type { MeasureBackend } from "../../src/runner/measure-backend.js";
+import { digestOf } from "../../src/runner/output-digest.js";
 
 export const backend: MeasureBackend = {
   name: "fake",
@@ -34,6 +35,9 @@ export const backend: MeasureBackend = {
     if (!task.returnOutputs) return { runSecs: runs };
     const outputs = task.argsInfo.map((info) => Float32Array.from({ length: info.shape.reduce((a, b) => a * b, 1) }, (_, i) => i));
     if (task.artifact.name === "wrong") outputs[0]![3] = 42;
-    return { runSecs: runs, outputs };
+    // One wrong element in the middle: a check of the first and last elements alone sees it only in the sums.
+    const first = outputs[0]!;
+    if (task.artifact.name === "wrong-unsampled") first[first.length >> 1] = first[first.length >> 1]! + 1000;
+    return { runSecs: runs, outputs: outputs.map((o) => digestOf(o, task.outputSamples)) };
   },
 };

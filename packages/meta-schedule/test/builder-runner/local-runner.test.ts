@@ -87,6 +87,25 @@ describe("LocalRunner process isolation (fake backend, no GPU)", () => {
     expect(seen).toEqual(randomArgsFor(ARGS, 7).map((a) => Array.from(a as Float32Array)));
   });
 
+  it("a sampled check compares a few elements one by one and sees the others through the sums", async () => {
+    // Two samples per argument: its first and last elements; the fake's wrong element sits in the middle.
+    runner = new LocalRunner({ backendModule: FAKE_BACKEND, checker: firstResultChecker(), checkSamples: 2 });
+    const results = await runner.run([candidate("ok"), candidate("wrong-unsampled"), candidate("wrong"), candidate("ok")]);
+    expect(results.map((r) => r.ok)).toEqual([true, false, false, true]);
+    expect(errorOf(results[1])).toMatch(/argument 0: the sum of its 16 elements is 1120\.0+, expected 120\.0+ .*elements that were not sampled differ/);
+    expect(errorOf(results[2])).toMatch(/argument 0: the sum of its 16 elements is 159\.0+, expected 120/);
+    await runner.dispose();
+    // Against a reference computed on the host, digested at the same elements.
+    runner = new LocalRunner({ backendModule: FAKE_BACKEND, checker: referenceChecker(indices), checkSamples: 2 });
+    const checked = await runner.run([candidate("ok"), candidate("wrong-unsampled")]);
+    expect(checked[0]!.ok).toBe(true);
+    expect(errorOf(checked[1])).toMatch(/wrong result \(reference check\): argument 0: the sum of its 16 elements/);
+  });
+
+  it("rejects a sample count below two when the runner is made", () => {
+    expect(() => new LocalRunner({ backendModule: FAKE_BACKEND, checker: firstResultChecker(), checkSamples: 1 })).toThrow(/output samples must be an integer ≥ 2, got 1/);
+  });
+
   it("a checker that throws fails its candidate with the reason, and the batch's other results are kept", async () => {
     let calls = 0;
     const flaky = referenceChecker((inputs) => {
@@ -116,7 +135,7 @@ describe("LocalRunner process isolation (fake backend, no GPU)", () => {
   it.skipIf(cuda.available())("the child's default GPU backend loads, and says there is no CUDA device", async () => {
     const pool = new TaskPool<unknown, unknown>({ kind: "process", entry: runnerChildEntry(), size: 1 });
     try {
-      const outcome = await pool.run({ artifact: candidate("x").artifact, argsInfo: ARGS, evaluator: { number: 1, repeat: 1, minRepeatMs: 0 }, seed: 0, returnOutputs: false, deviceOrdinal: 0 }, 60_000);
+      const outcome = await pool.run({ artifact: candidate("x").artifact, argsInfo: ARGS, evaluator: { number: 1, repeat: 1, minRepeatMs: 0 }, seed: 0, returnOutputs: false, outputSamples: 2, deviceOrdinal: 0 }, 60_000);
       expect(outcome).toEqual({ ok: false, kind: "error", error: expect.stringMatching(/FatalTaskError: no CUDA device in the runner's process/) });
     } finally {
       await pool.dispose();

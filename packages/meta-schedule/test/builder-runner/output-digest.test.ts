@@ -1,0 +1,60 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { compareDigests, digestOf, sampleIndices } from "../../src/index.js";
+
+describe("output digests of a checked run", () => {
+  it("samples distinct ascending indices, the first and last included, the same on every call", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 3, max: 50_000 }), fc.integer({ min: 2, max: 2_000 }), (length, count) => {
+        const picked = sampleIndices(length, count);
+        if (length <= count) {
+          expect(picked).toBeUndefined();
+          return;
+        }
+        expect(picked!.length).toBe(count);
+        expect(picked![0]).toBe(0);
+        expect(picked![count - 1]).toBe(length - 1);
+        for (let k = 1; k < count; k++) expect(picked![k]!).toBeGreaterThan(picked![k - 1]!);
+        expect(Array.from(sampleIndices(length, count)!)).toEqual(Array.from(picked!));
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it("keeps every element when asked for all, and the sums of float arguments", () => {
+    const a = Float32Array.from([1, -2, 3.5]);
+    const d = digestOf(a, "all");
+    expect(d).toMatchObject({ length: 3, indices: undefined, sum: 2.5, absSum: 6.5 });
+    expect(Array.from(d.values as Float32Array)).toEqual([1, -2, 3.5]);
+    expect(digestOf(Int32Array.from([1, 2]), "all").sum).toBeUndefined();
+  });
+
+  it("passes results within tolerance and catches any one element off by more, sampled or not", () => {
+    const tol = { rtol: 1e-4, atol: 1e-4 };
+    fc.assert(
+      fc.property(
+        fc.array(fc.float({ min: -4, max: 4, noNaN: true, noDefaultInfinity: true }), { minLength: 64, maxLength: 400 }),
+        fc.nat(),
+        fc.double({ min: 0.5, max: 50, noNaN: true }),
+        fc.constantFrom(-1, 1),
+        (values, at, size, sign) => {
+          const reference = Float32Array.from(values);
+          const close = reference.map((x) => x + 0.5e-4 * Math.sign(x));
+          const digest = (a: Float32Array) => [digestOf(a, 8)];
+          expect(compareDigests(digest(close), digest(reference), tol)).toBeUndefined();
+          const wrong = reference.slice();
+          const i = at % wrong.length;
+          // Far beyond what every element's tolerance allows together (n·atol + rtol·Σ|x| ≤ 0.04 + 0.16 here).
+          wrong[i] = wrong[i]! + sign * size;
+          expect(compareDigests(digest(wrong), digest(reference), tol)).toMatch(/argument 0/);
+        },
+      ),
+      { numRuns: 80 },
+    );
+  });
+
+  it("names arguments sampled differently instead of comparing unrelated elements", () => {
+    const a = new Float32Array(100);
+    expect(compareDigests([digestOf(a, 10)], [digestOf(a, 20)])).toMatch(/sampled at other elements/);
+  });
+});
