@@ -118,6 +118,10 @@ describe("tessera tune --dry-run, then tessera build --database", () => {
     const built = await cli.run(...hint!.split(" "));
     expect(built.err).toBe("");
     expect(built.code).toBe(0);
+    // Records measured for the H100 are not applied to another target: the error names theirs.
+    const elsewhere = await cli.run("build", vadd, "--func", "vadd", "--target", "nvidia/tesla-t4", "--database", workDir);
+    expect(elsewhere.code).toBe(2);
+    expect(elsewhere.err).toMatch(/the tuning records of function vadd of .* were measured for nvidia\/h100, not nvidia\/tesla-t4; build with --target nvidia\/h100, or tune for nvidia\/tesla-t4/);
   });
 
   it("tunes, prints the summary, writes the curve, and build applies the best record", async () => {

@@ -6,9 +6,10 @@ import {
   codegenCuda,
   exportHeader,
   lower,
+  target as resolveTarget,
 } from "@tessera/codegen";
 import { type Buffer, type PrimFunc, type Var, TesseraError, primFunc, printTVMScript, structuralHash, variable } from "@tessera/ir";
-import { type Database, JSONDatabase, queryBestRecord, scheduleFromRecord } from "@tessera/meta-schedule";
+import { type Database, JSONDatabase, queryBestRecord, queryBestSchedule } from "@tessera/meta-schedule";
 import { CliError } from "../errors.js";
 import type { CliIO } from "../io.js";
 import { loadScheduled } from "../scheduled.js";
@@ -62,7 +63,7 @@ export async function runBuild(args: readonly string[], io: CliIO, deps: BuildDe
   if (values.trace !== undefined && values.database !== undefined) throw new CliError("give either --trace or --database, not both");
   const loaded = await loadScheduled(file, { trace: values.trace, func: values.func });
   const { name } = loaded;
-  const func = values.database === undefined ? loaded.func : await bestFromDatabase(values.database, file, loaded.name, loaded.original, deps);
+  const func = values.database === undefined ? loaded.func : await bestFromDatabase(values.database, file, loaded.name, loaded.original, values.target, deps);
   try {
     const module = lower(func, values.target);
     io.stdout(artefact(module, emit));
@@ -74,24 +75,31 @@ export async function runBuild(args: readonly string[], io: CliIO, deps: BuildDe
   return 0;
 }
 
-/** The function scheduled by its best record in the database at `dir`. */
-async function bestFromDatabase(dir: string, file: string, name: string, func: PrimFunc, deps: BuildDeps): Promise<PrimFunc> {
+/** The function scheduled by its best record for `targetName` in the database at `dir`. */
+async function bestFromDatabase(dir: string, file: string, name: string, func: PrimFunc, targetName: string, deps: BuildDeps): Promise<PrimFunc> {
   try {
     if (!(await stat(dir)).isDirectory()) throw new CliError(`--database ${dir}: not a directory`);
   } catch (err) {
     if (err instanceof CliError) throw err;
     throw new CliError(`--database ${dir}: ${(err as NodeJS.ErrnoException).code === "ENOENT" ? "no such directory" : String(err)}`);
   }
-  let record;
   try {
-    record = queryBestRecord(await deps.openDatabase(dir), func);
-    if (record === undefined) {
+    const database = await deps.openDatabase(dir);
+    // Records name the canonical target (an alias such as "cuda" resolves to it).
+    const wanted = resolveTarget(targetName).name;
+    const best = queryBestSchedule(database, func, wanted);
+    if (best !== undefined) return best.sch.func;
+    const other = queryBestRecord(database, func);
+    if (other !== undefined) {
       throw new CliError(
-        `--database ${dir}: no tuning record for function ${name} of ${file} (workload ${structuralHash(func)}); ` +
-          `tune it first: tessera tune ${file} --work-dir ${dir} --target NAME --trials N`,
+        `--database ${dir}: the tuning records of function ${name} of ${file} were measured for ${other.target.name}, not ${wanted}; ` +
+          `build with --target ${other.target.name}, or tune for ${wanted}: tessera tune ${file} --work-dir ${dir} --target ${targetName} --trials N`,
       );
     }
-    return scheduleFromRecord(record, func).func;
+    throw new CliError(
+      `--database ${dir}: no tuning record for function ${name} of ${file} (workload ${structuralHash(func)}); ` +
+        `tune it first: tessera tune ${file} --work-dir ${dir} --target NAME --trials N`,
+    );
   } catch (err) {
     if (err instanceof TesseraError) throw new CliError(`--database ${dir}: ${err.message}`);
     throw err;
