@@ -21,6 +21,7 @@ import {
   mulberry32,
 } from "@tessera/ir";
 import { evaluate } from "./expr-eval.js";
+import { findFetchLoop } from "./fetch-loop.js";
 import { INACTIVE, WARP, contiguousCost, globalLines, laneThreadIndex, sharedWavefronts } from "./warp-cost.js";
 
 export interface KernelProfile {
@@ -46,6 +47,10 @@ export interface KernelProfile {
   /** Bytes of the kernel's buffer arguments (what must come from or go to DRAM at least once). */
   readonly globalFootprintBytes: number;
   readonly minBlocksPerSM: number | undefined;
+  /** Rounds of global loads a thread waits for: iterations of the fetch loop (fetch-loop.ts), 1 without one. */
+  readonly fetchRounds: number;
+  /** Whether those loads are prefetched a round ahead (their latency overlaps a round's work). */
+  readonly prefetched: boolean;
 }
 
 /** Sampled points per access and per condition. */
@@ -362,6 +367,7 @@ class ProfileWalker {
 export function profileKernel(kernel: DeviceKernel): KernelProfile {
   const walker = new ProfileWalker(kernel);
   walker.stmt(kernel.body);
+  const fetchLoop = findFetchLoop(kernel.body, (e) => evaluate(e, new Map()));
   const { grid, block } = kernel.launch;
   return {
     name: kernel.name,
@@ -379,5 +385,7 @@ export function profileKernel(kernel: DeviceKernel): KernelProfile {
     largestLocalBuffer: walker.largestLocalBuffer,
     globalFootprintBytes: kernel.params.reduce((sum, p) => sum + (p.kind === "buffer" ? elementsOf(p.buffer) * bytesOfElement(p.buffer) : 0), 0),
     minBlocksPerSM: kernel.launch.minBlocksPerSM,
+    fetchRounds: fetchLoop?.rounds ?? 1,
+    prefetched: fetchLoop?.prefetched ?? false,
   };
 }
