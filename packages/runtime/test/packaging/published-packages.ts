@@ -71,13 +71,14 @@ export async function buildPublishedPackages(): Promise<string[]> {
   return built;
 }
 
-/** `pnpm pack`s each published package into `dest`; returns the tarballs' paths. */
+/** `pnpm pack`s each published package into `dest` (all at once: each is mostly pnpm starting); returns the tarballs' paths. */
 export async function packPublishedPackages(dest: string): Promise<string[]> {
   await mkdir(dest, { recursive: true });
-  for (const name of PUBLISHED_PACKAGES) {
+  const packs = PUBLISHED_PACKAGES.map(async (name) => {
     const res = await execa("pnpm", ["pack", "--pack-destination", dest], { cwd: packageDir(name), reject: false, all: true, env: childEnv() });
     if (res.exitCode !== 0) throw new Error(`pnpm pack of @tessera/${name} failed:\n${res.all}`);
-  }
+  });
+  await Promise.all(packs);
   return (await readdir(dest)).filter((f) => f.endsWith(".tgz")).map((f) => join(dest, f));
 }
 
