@@ -7,7 +7,7 @@
  *
  * Too slow for the unit-test run (it builds six packages, packs them, installs with npm and
  * compiles the addon: about a minute of CPU), so it runs only with TESSERA_PACK_TEST=1: CI runs it
- * as a step of its own (`pnpm test:pack`, see .ci/run).
+ * as a step of its own (`pnpm test:pack`, see .ci/run). TESSERA_PACK_KEEP=1 keeps the scratch project.
  */
 import { copyFile, mkdtemp, rename, rm, writeFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
@@ -78,7 +78,8 @@ describe.runIf(enabled)("the published packages, installed from their tarballs o
 
   afterAll(async () => {
     console.log(`[packaging] ${Object.entries(timings).map(([k, s]) => `${k}: ${s.toFixed(1)} s`).join("; ")}`);
-    if (project !== "") await rm(project, { recursive: true, force: true });
+    if (process.env.TESSERA_PACK_KEEP === "1") console.log(`[packaging] kept the scratch project ${project}`);
+    else if (project !== "") await rm(project, { recursive: true, force: true });
   });
 
   it("installs manifests without workspace: ranges or the source condition, whose dist imports only declared dependencies", async () => {
@@ -133,7 +134,7 @@ describe.runIf(enabled)("the published packages, installed from their tarballs o
     const t = performance.now();
     await tsc(["-p", "tsconfig.json"], project);
     timings["tsc consumer"] = (performance.now() - t) / 1000;
-  });
+  }, 180_000);
 
   it("without the addon (a failed install-time build) still loads, reports why CUDA is unavailable and runs on the simulator", async () => {
     const runtimeDir = join(project, "node_modules", "@tessera", "runtime");
