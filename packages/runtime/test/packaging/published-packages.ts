@@ -5,7 +5,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { mkdir, readdir, rm, writeFile } from "node:fs/promises";
-import { createRequire } from "node:module";
+import { createRequire, isBuiltin } from "node:module";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { init as initModuleLexer, parse as parseModule } from "es-module-lexer";
@@ -135,7 +135,7 @@ export async function bareSpecifiers(js: string): Promise<string[]> {
 
 /** The package a specifier names (`@scope/name` or `name`), or undefined for a Node built-in. */
 export function packageOfSpecifier(spec: string): string | undefined {
-  if (spec.startsWith("node:")) return undefined;
+  if (isBuiltin(spec)) return undefined;
   const parts = spec.split("/");
   return spec.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0];
 }
