@@ -30,12 +30,19 @@ const prebuild = process.argv.includes("--prebuild");
 const force = process.argv.includes("--force");
 const strict = process.argv.includes("--strict");
 
-function sourcesHash(nodedir) {
+const prebuiltSourcesFile = `${prebuiltPath}.sources-sha256`;
+
+function nativeSourcesHash() {
   const h = createHash("sha256");
   for (const f of ["binding.gyp", "native/addon.cc", "native/cuda_api.cc", "native/cuda_api.h"]) {
     h.update(f);
     h.update(readFileSync(join(pkgDir, f)));
   }
+  return h;
+}
+
+function sourcesHash(nodedir) {
+  const h = nativeSourcesHash();
   h.update(process.version);
   h.update(process.arch);
   h.update(String(nodedir));
@@ -68,9 +75,17 @@ function fail(message) {
   process.exit(strict ? 1 : 0);
 }
 
-/** Whether the prebuilt addon for this platform is there and loads (a wrong libc or arch does not). */
+/**
+ * Whether the prebuilt addon for this platform is there, was built from the native sources beside
+ * it (a stale one is not used), and loads (one for another libc does not).
+ */
 function prebuiltLoads() {
   if (!existsSync(prebuiltPath)) return false;
+  const builtFrom = existsSync(prebuiltSourcesFile) ? readFileSync(prebuiltSourcesFile, "utf8").trim() : "(unknown)";
+  if (builtFrom !== nativeSourcesHash().digest("hex")) {
+    console.warn(`@tessera/runtime: the prebuilt ${prebuiltPath} was built from other native sources; building from source`);
+    return false;
+  }
   try {
     createRequire(import.meta.url)(prebuiltPath);
     return true;
@@ -136,6 +151,7 @@ function copyToPrebuilds() {
   if (!prebuild) return;
   mkdirSync(dirname(prebuiltPath), { recursive: true });
   copyFileSync(addonPath, prebuiltPath);
+  writeFileSync(prebuiltSourcesFile, `${nativeSourcesHash().digest("hex")}\n`);
   console.log(`@tessera/runtime: copied ${addonPath} to ${prebuiltPath} (shipped in the package's tarball)`);
 }
 
