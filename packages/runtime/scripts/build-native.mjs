@@ -1,15 +1,21 @@
 #!/usr/bin/env node
 // Builds the native addon (build/Release/tessera_cuda.node) with node-gyp, using the Node
 // headers already on this machine: it never downloads anything. Runs as this package's
-// `install` script, so `pnpm install` builds it in a fresh clone.
+// `install` script, so `pnpm install` builds it in a fresh clone and `npm install` builds it in
+// a project that installs the published package.
+//
+// A package may ship prebuilt addons, prebuilds/<platform>-<arch>/tessera_cuda.node (N-API, so
+// one binary serves every Node version of a platform): when the one for this platform loads, the
+// install uses it and compiles nothing (TESSERA_NATIVE_FROM_SOURCE=1 compiles anyway).
+// `--prebuild` builds and copies the result there.
 //
 // A failed build never fails the install: the error is written to build/native-build-error.txt
 // and the runtime then reports CUDA as unavailable with that text as the reason.
-// `--force` rebuilds even when the stamp says the build is current; `--strict` exits non-zero
-// on failure.
+// `--force` rebuilds even when the stamp says the build is current (and ignores prebuilds);
+// `--strict` exits non-zero on failure.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -19,15 +25,24 @@ const buildDir = join(pkgDir, "build");
 const addonPath = join(buildDir, "Release", "tessera_cuda.node");
 const errorFile = join(buildDir, "native-build-error.txt");
 const stampFile = join(buildDir, "native-build.stamp");
+const prebuiltPath = join(pkgDir, "prebuilds", `${process.platform}-${process.arch}`, "tessera_cuda.node");
+const prebuild = process.argv.includes("--prebuild");
 const force = process.argv.includes("--force");
 const strict = process.argv.includes("--strict");
 
-function sourcesHash(nodedir) {
+const prebuiltSourcesFile = `${prebuiltPath}.sources-sha256`;
+
+function nativeSourcesHash() {
   const h = createHash("sha256");
   for (const f of ["binding.gyp", "native/addon.cc", "native/cuda_api.cc", "native/cuda_api.h"]) {
     h.update(f);
     h.update(readFileSync(join(pkgDir, f)));
   }
+  return h;
+}
+
+function sourcesHash(nodedir) {
+  const h = nativeSourcesHash();
   h.update(process.version);
   h.update(process.arch);
   h.update(String(nodedir));
@@ -60,7 +75,32 @@ function fail(message) {
   process.exit(strict ? 1 : 0);
 }
 
+/**
+ * Whether the prebuilt addon for this platform is there, was built from the native sources beside
+ * it (a stale one is not used), and loads (one for another libc does not).
+ */
+function prebuiltLoads() {
+  if (!existsSync(prebuiltPath)) return false;
+  const builtFrom = existsSync(prebuiltSourcesFile) ? readFileSync(prebuiltSourcesFile, "utf8").trim() : "(unknown)";
+  if (builtFrom !== nativeSourcesHash().digest("hex")) {
+    console.warn(`@tessera/runtime: the prebuilt ${prebuiltPath} was built from other native sources; building from source`);
+    return false;
+  }
+  try {
+    createRequire(import.meta.url)(prebuiltPath);
+    return true;
+  } catch (e) {
+    console.warn(`@tessera/runtime: the prebuilt ${prebuiltPath} does not load here (${e instanceof Error ? e.message : String(e)}); building from source`);
+    return false;
+  }
+}
+
 function main() {
+  const fromSource = force || prebuild || process.env.TESSERA_NATIVE_FROM_SOURCE === "1";
+  if (!fromSource && prebuiltLoads()) {
+    console.log(`@tessera/runtime: using the prebuilt native addon ${prebuiltPath}`);
+    return;
+  }
   if (process.env.TESSERA_SKIP_NATIVE_BUILD === "1") {
     fail("native build skipped (TESSERA_SKIP_NATIVE_BUILD=1)");
   }
@@ -73,6 +113,7 @@ function main() {
   }
   const stamp = sourcesHash(nodedir);
   if (!force && existsSync(addonPath) && existsSync(stampFile) && readFileSync(stampFile, "utf8") === stamp) {
+    copyToPrebuilds();
     return; // up to date
   }
   const require = createRequire(import.meta.url);
@@ -103,6 +144,15 @@ function main() {
   writeFileSync(stampFile, stamp);
   if (process.env.TESSERA_NATIVE_BUILD_VERBOSE === "1") process.stdout.write(log);
   console.log(`@tessera/runtime: built ${addonPath} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  copyToPrebuilds();
+}
+
+function copyToPrebuilds() {
+  if (!prebuild) return;
+  mkdirSync(dirname(prebuiltPath), { recursive: true });
+  copyFileSync(addonPath, prebuiltPath);
+  writeFileSync(prebuiltSourcesFile, `${nativeSourcesHash().digest("hex")}\n`);
+  console.log(`@tessera/runtime: copied ${addonPath} to ${prebuiltPath} (shipped in the package's tarball)`);
 }
 
 main();

@@ -4,8 +4,9 @@
  * unavailable with that reason.
  *
  * Where it looks, in order: $TESSERA_RUNTIME_ADDON; `tessera_cuda.node` beside this module (a
- * bundle made by `pnpm bundle:gpu`); `../build/Release/tessera_cuda.node` relative to this
- * module (src/ or dist/ in the package).
+ * bundle made by `pnpm bundle:gpu`); `build/Release/tessera_cuda.node` in the package (what its
+ * install script builds; from src/ or dist/); `prebuilds/<platform>-<arch>/tessera_cuda.node` in
+ * the package (a binary shipped in the published tarball, see scripts/build-native.mjs).
  */
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -115,23 +116,38 @@ export type NativeLoad =
 
 const ADDON_FILE = "tessera_cuda.node";
 
+/** The package's root folder: this module is in src/ or dist/ of the package, or in a bundle. */
+function packageDirs(): string[] {
+  const here = dirname(fileURLToPath(import.meta.url));
+  return [join(here, ".."), join(here, "..", "..")];
+}
+
 export function addonCandidates(): string[] {
   const here = dirname(fileURLToPath(import.meta.url));
   const out: string[] = [];
   const env = process.env.TESSERA_RUNTIME_ADDON;
   if (env !== undefined && env.length > 0) out.push(env);
   out.push(join(here, ADDON_FILE));
-  out.push(join(here, "..", "build", "Release", ADDON_FILE));
-  out.push(join(here, "..", "..", "build", "Release", ADDON_FILE));
+  for (const dir of packageDirs()) out.push(join(dir, "build", "Release", ADDON_FILE));
+  for (const dir of packageDirs()) out.push(join(dir, "prebuilds", `${process.platform}-${process.arch}`, ADDON_FILE));
   return out;
 }
 
-function buildErrorText(): string | undefined {
-  const here = dirname(fileURLToPath(import.meta.url));
-  for (const f of [join(here, "..", "build", "native-build-error.txt"), join(here, "..", "..", "build", "native-build-error.txt")]) {
-    if (existsSync(f)) return readFileSync(f, "utf8").trim();
+/** What the install script (scripts/build-native.mjs) wrote when it could not build the addon. */
+function buildError(): { file: string; text: string } | undefined {
+  for (const dir of packageDirs()) {
+    const file = join(dir, "build", "native-build-error.txt");
+    if (existsSync(file)) return { file, text: readFileSync(file, "utf8").trim() };
   }
   return undefined;
+}
+
+/** How to build the addon by hand, from wherever this package is installed. */
+function buildHint(): string {
+  const script = packageDirs()
+    .map((dir) => join(dir, "scripts", "build-native.mjs"))
+    .find((f) => existsSync(f));
+  return script === undefined ? "pnpm --filter @tessera/runtime build:native" : `node ${script} --force`;
 }
 
 let cached: NativeLoad | undefined;
@@ -151,16 +167,21 @@ export function loadNative(): NativeLoad {
       errors.push(`${path}: ${e instanceof Error ? e.message : String(e)}`);
     }
   }
-  const buildError = buildErrorText();
+  const failedBuild = buildError();
   let reason: string;
   if (errors.length > 0) reason = `the native addon failed to load: ${errors.join("; ")}`;
-  else if (buildError !== undefined) {
-    const lines = buildError.split("\n");
-    const errors = lines.slice(1).filter((l) => /error/i.test(l) && !l.startsWith("gyp ERR!"));
-    const shown = [lines[0] ?? "", ...errors.slice(0, 6)];
-    reason = `the native addon was not built (full log: packages/runtime/build/native-build-error.txt): ${shown.join("\n")}`;
+  else if (failedBuild !== undefined) {
+    const lines = failedBuild.text.split("\n");
+    const errorLines = lines.slice(1).filter((l) => /error/i.test(l) && !l.startsWith("gyp ERR!"));
+    const shown = [lines[0] ?? "", ...errorLines.slice(0, 6)];
+    reason = `the native addon was not built (full log: ${failedBuild.file}): ${shown.join("\n")}`;
+  } else {
+    // No addon and no build log: the install script never ran (pnpm 10 runs a dependency's
+    // install script only when the project allows it, npm 11 warns about it).
+    reason =
+      `the native addon ${ADDON_FILE} was not found and its install script has not run (build it with \`${buildHint()}\`; ` +
+      `with pnpm, allow it: pnpm.onlyBuiltDependencies ["@tessera/runtime"]); looked in: ${tried.join(", ")}`;
   }
-  else reason = `the native addon ${ADDON_FILE} was not found (run \`pnpm --filter @tessera/runtime build:native\`); looked in: ${tried.join(", ")}`;
   cached = { ok: false, reason, tried };
   return cached;
 }
