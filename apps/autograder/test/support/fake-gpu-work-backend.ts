@@ -1,0 +1,68 @@
+/**
+ * A GPU worker backend without a GPU (GpuWorkerOptions.backendModule), for the isolation tests.
+ * What it does is read from `$TESSERA_FAKE_GPU_DIR/mode` at each numerics request, so a test can
+ * change it between submissions:
+ *   ok       numerics of the scheduled function that crossed, in the CPU simulator (sampled blocks
+ *            of the full-size kernel); timing gives 1 ms
+ *   crash    the process dies of SIGSEGV, as a native crash would
+ *   hang     the request never ends (the event loop is blocked too)
+ *   sticky   the driver reports CUDA_ERROR_ILLEGAL_ADDRESS, and every later request of this process
+ *            does too, as a real context after a fault would
+ * Each process appends its pid to `$TESSERA_FAKE_GPU_DIR/pids`, so a test can see them all gone.
+ */
+import { appendFileSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { lower } from "@tessera/codegen";
+import { CudaError } from "@tessera/runtime";
+import { sampledNumerics } from "../../src/grade/sampled-numerics.js";
+import { SIMULATED_TARGET } from "../../src/grade/simulator-numerics.js";
+import type { GpuWorkBackend } from "../../src/gpu/worker/work-backend.js";
+
+const dir = process.env.TESSERA_FAKE_GPU_DIR;
+if (dir === undefined) throw new Error("fake-gpu-work-backend: set TESSERA_FAKE_GPU_DIR");
+appendFileSync(join(dir, "pids"), `${process.pid}\n`);
+
+export const FAKE_DEVICE = "Fake GPU (CPU simulator)";
+
+let poisoned = false;
+
+function illegalAddress(): CudaError {
+  return new CudaError("an illegal memory access was encountered", "CUDA_ERROR_ILLEGAL_ADDRESS", "cuCtxSynchronize", "gemm_relu_add_kernel", 700);
+}
+
+function mode(): string {
+  try {
+    return readFileSync(join(dir!, "mode"), "utf8").trim();
+  } catch {
+    return "ok";
+  }
+}
+
+export const backend: GpuWorkBackend = {
+  async numerics(func, settings, seed) {
+    if (poisoned) throw illegalAddress();
+    switch (mode()) {
+      case "crash":
+        process.kill(process.pid, "SIGSEGV");
+        break;
+      case "hang":
+        for (;;) {
+          // A kernel that never finishes.
+        }
+      case "sticky":
+        poisoned = true;
+        throw illegalAddress();
+      default:
+        break;
+    }
+    const n = settings.sizes.full;
+    const sampled = sampledNumerics({ module: lower(func, SIMULATED_TARGET), n, settings, seed, workBudget: 1e7 });
+    if (!sampled.ran) return { passed: false, backend: "gpu", device: FAKE_DEVICE, size: n, rounds: [], error: sampled.why };
+    const passed = sampled.error === undefined && sampled.rounds.every((r) => r.mismatches === 0);
+    return { passed, backend: "gpu", device: FAKE_DEVICE, size: n, rounds: sampled.rounds, ...(sampled.error === undefined ? {} : { error: sampled.error }) };
+  },
+  async time(_func, timing) {
+    if (poisoned) throw illegalAddress();
+    return { meanMs: 1, medianMs: 1, minMs: 1, maxMs: 1, stdMs: 0, repeats: timing.repeat, number: timing.number, device: FAKE_DEVICE };
+  },
+};
