@@ -21,7 +21,7 @@ export function withSimulatorFinding(outcome: NumericsOutcome, req: NumericsRequ
     const simulated = reducedSizeNumerics(req, binding, 1);
     finding =
       simulated.error !== undefined
-        ? `the CPU simulator, running the same schedule at ${size}, finds: ${simulated.error}`
+        ? `the CPU simulator, running the same schedule at ${size}, reports: ${simulated.error}`
         : `the CPU simulator does not reproduce it at ${size} (no out-of-bounds access or race there${simulated.passed ? ", and correct results" : ""})`;
   } catch (err) {
     // The finding only explains; the fault stands without it.

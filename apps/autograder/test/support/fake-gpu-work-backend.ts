@@ -56,7 +56,7 @@ export const backend: GpuWorkBackend = {
         break;
     }
     const n = settings.sizes.full;
-    const sampled = sampledNumerics({ module: lower(func, SIMULATED_TARGET), n, settings, seed, workBudget: 1e7 });
+    const sampled = sampledNumerics({ module: lower(func, SIMULATED_TARGET), n, settings, seed, workBudget: 1e8 });
     if (!sampled.ran) return { passed: false, backend: "gpu", device: FAKE_DEVICE, size: n, rounds: [], error: sampled.why };
     const passed = sampled.error === undefined && sampled.rounds.every((r) => r.mismatches === 0);
     return { passed, backend: "gpu", device: FAKE_DEVICE, size: n, rounds: sampled.rounds, ...(sampled.error === undefined ? {} : { error: sampled.error }) };
