@@ -39,10 +39,21 @@ export class CudaFaultError extends Error {
   }
 }
 
+/**
+ * A CudaError by its shape, not by `instanceof`: a backend module bundled or loaded apart from the
+ * worker (a test's fake GPU) has its own copy of the runtime's classes.
+ */
+function isCudaError(err: unknown): err is CudaError {
+  if (err instanceof CudaError) return true;
+  if (!(err instanceof Error) || err.name !== "CudaError") return false;
+  const { code, cudaCall } = err as Partial<CudaError>;
+  return typeof code === "string" && typeof cudaCall === "string";
+}
+
 /** `err` as a fault of `stage` when it is a CUDA error (every CUDA error ends the worker), else undefined. */
 export function cudaFaultOf(err: unknown, stage: GpuStage): CudaFaultError | undefined {
   if (err instanceof CudaFaultError) return err;
-  return err instanceof CudaError ? new CudaFaultError(stage, err) : undefined;
+  return isCudaError(err) ? new CudaFaultError(stage, err) : undefined;
 }
 
 /** What the driver's errors mean for the kernel that caused them, in the student's terms. */
