@@ -1,7 +1,7 @@
 /**
  * A GPU worker backend without a GPU (GpuWorkerOptions.backendModule), for the isolation tests.
  * What it does is read from `$TESSERA_FAKE_GPU_DIR/mode` at each numerics request, so a test can
- * change it between submissions:
+ * change it between submissions (a file of several lines gives one per request, the last one then stays):
  *   ok       numerics of the scheduled function that crossed, in the CPU simulator (sampled blocks
  *            of the full-size kernel); timing gives 1 ms
  *   crash    the process dies of SIGSEGV, as a native crash would
@@ -10,7 +10,7 @@
  *            does too, as a real context after a fault would
  * Each process appends its pid to `$TESSERA_FAKE_GPU_DIR/pids`, so a test can see them all gone.
  */
-import { appendFileSync, readFileSync } from "node:fs";
+import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { lower } from "@tessera/codegen";
 import { CudaError } from "@tessera/runtime";
@@ -30,12 +30,17 @@ function illegalAddress(): CudaError {
   return new CudaError("an illegal memory access was encountered", "CUDA_ERROR_ILLEGAL_ADDRESS", "cuCtxSynchronize", "gemm_relu_add_kernel", 700);
 }
 
+/** The first line of the mode file; when there are more, that line is used up (the last one stays). */
 function mode(): string {
+  const file = join(dir!, "mode");
+  let modes: string[];
   try {
-    return readFileSync(join(dir!, "mode"), "utf8").trim();
+    modes = readFileSync(file, "utf8").split("\n").filter((line) => line.trim() !== "");
   } catch {
     return "ok";
   }
+  if (modes.length > 1) writeFileSync(file, modes.slice(1).join("\n"));
+  return modes[0]?.trim() ?? "ok";
 }
 
 export const backend: GpuWorkBackend = {

@@ -22,7 +22,12 @@ export class FakeGpu {
   }
 
   set mode(mode: FakeGpuMode) {
-    writeFileSync(join(this.dir, "mode"), mode);
+    this.modes(mode);
+  }
+
+  /** One mode per numerics request, in order; the last one stays. */
+  modes(...modes: FakeGpuMode[]): void {
+    writeFileSync(join(this.dir, "mode"), modes.join("\n"));
   }
 
   /** Pids of the worker processes started so far. */

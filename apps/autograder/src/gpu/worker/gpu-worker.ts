@@ -32,6 +32,8 @@ export interface GpuWorkerOptions {
 
 export const DEFAULT_GPU_REQUEST_TIMEOUT_SEC = 60;
 
+type RunResult = GpuWorkReply | { readonly fault: GpuFault } | { readonly error: string };
+
 /** The worker's entry, resolved for sources, the GPU bundle (grade-gpu-worker.mjs) or dist. */
 export function gpuWorkerEntry(): EntryPoint {
   return resolveEntryPoint(import.meta.url, { module: "gpu-worker-child", bundle: "grade-gpu-worker.mjs" });
@@ -50,6 +52,7 @@ export class GpuWorker implements GpuBackend {
   /** Workers of the pools replaced after a fault. */
   #startedBefore = 0;
   #disposed = false;
+  #turns: Promise<void> = Promise.resolve();
 
   /** `name`: the driver's name of the GPU the worker will open (device 0). */
   constructor(
@@ -102,7 +105,20 @@ export class GpuWorker implements GpuBackend {
     return reply.outcome;
   }
 
-  async #run(req: GpuWorkRequest): Promise<GpuWorkReply | { readonly fault: GpuFault } | { readonly error: string }> {
+  /**
+   * One request at a time, here rather than in the pool's queue: replacing the pool after a fault
+   * must not fail requests that were waiting behind the faulting one.
+   */
+  #run(req: GpuWorkRequest): Promise<RunResult> {
+    const turn = this.#turns.then(() => this.#runNow(req));
+    this.#turns = turn.then(
+      () => undefined,
+      () => undefined,
+    );
+    return turn;
+  }
+
+  async #runNow(req: GpuWorkRequest): Promise<RunResult> {
     if (this.#disposed) return { error: "the GPU worker was disposed" };
     const outcome = await this.#pool.run(req, this.requestTimeoutSec * 1000);
     const fault = faultOf(outcome, this.requestTimeoutSec);
