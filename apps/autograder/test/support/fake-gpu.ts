@@ -42,8 +42,19 @@ export class FakeGpu {
   }
 }
 
-/** "running", "zombie" or "gone" (the process table has no entry: it exited and was reaped). */
+/**
+ * "running", "zombie" or "gone" (the process table has no entry: it exited and was reaped). Without
+ * /proc (macOS) a zombie counts as running: it is still in the table.
+ */
 export function processState(pid: number): "running" | "zombie" | "gone" {
+  if (!existsSync("/proc/self/stat")) {
+    try {
+      process.kill(pid, 0);
+      return "running";
+    } catch {
+      return "gone";
+    }
+  }
   let stat: string;
   try {
     stat = readFileSync(`/proc/${pid}/stat`, "utf8");
