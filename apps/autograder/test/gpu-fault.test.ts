@@ -1,7 +1,15 @@
-/** GPU faults: which errors are faults, and how they read in the student's feedback. */
+/** GPU faults: which errors are faults, how they read in the student's feedback, and what the simulator adds. */
+import type { PrimFunc } from "@tessera/ir";
 import { CudaError } from "@tessera/runtime";
+import { Schedule } from "@tessera/schedule";
 import { describe, expect, it } from "vitest";
-import { CudaFaultError, cudaFaultOf, describeGpuFault, describeGpuFaultReport } from "../src/gpu/fault.js";
+import { naiveSchedule } from "../../../assignments/gemm-relu-add/solution/gemm_relu_add.js";
+import { DEFAULT_ASSIGNMENT, assignmentBinding } from "../src/assignment.js";
+import { CudaFaultError, type GpuFault, cudaFaultOf, describeGpuFault, describeGpuFaultReport } from "../src/gpu/fault.js";
+import { withSimulatorFinding } from "../src/grade/gpu-fault-finding.js";
+import type { NumericsOutcome } from "../src/grade/numerics-types.js";
+import type { Numerics } from "../src/manifest/index.js";
+import { outOfBoundsBinding } from "./support/out-of-bounds-binding.js";
 
 const illegalAddress = (): CudaError => new CudaError("an illegal memory access was encountered", "CUDA_ERROR_ILLEGAL_ADDRESS", "cuMemcpyDtoH", "k0", 700);
 
@@ -47,5 +55,32 @@ describe("describeGpuFault", () => {
     expect(describeGpuFaultReport({ kind: "timeout", seconds: 60, simulatorFinding: "the simulator finds nothing" })).toBe(
       "your kernel did not finish within 60 s on the GPU and was stopped (an endless loop, or far too much work); the simulator finds nothing",
     );
+  });
+});
+
+describe("withSimulatorFinding", () => {
+  const settings: Numerics = { sizes: { full: 128, reduced: 64 }, rounds: 1, inputRange: [-1, 1], rtol: 1e-4, atol: 1e-4, onMismatch: "zero-part" };
+  const fault: GpuFault = { kind: "cuda-error", code: "CUDA_ERROR_ILLEGAL_ADDRESS", call: "cuMemcpyDtoH", stage: "running the kernels", message: "" };
+  const faulted: NumericsOutcome = { passed: false, backend: "gpu", device: "Tesla T4", size: 128, rounds: [], error: describeGpuFault(fault), fault };
+  const naiveOn = (func: PrimFunc): Schedule => {
+    const sch = new Schedule(func);
+    naiveSchedule(sch);
+    return sch;
+  };
+
+  it("adds the simulator's out-of-bounds access at the reduced size to the fault and its feedback", () => {
+    const oob = outOfBoundsBinding();
+    const outcome = withSimulatorFinding(faulted, { schedule: naiveOn(oob.workload(128)), settings, seed: 1 }, oob);
+    expect(outcome.fault?.simulatorFinding).toMatch(/^the CPU simulator, running the same schedule at 64×64×64, reports: .*out-of-bounds load from buffer C in kernel \S+, block \(\d+, \d+, \d+\), thread \(\d+, \d+, \d+\)/);
+    expect(outcome.error).toBe(`${faulted.error}; ${outcome.fault?.simulatorFinding}`);
+  });
+
+  it("says when the simulator does not reproduce the fault, and leaves an outcome without a fault alone", () => {
+    const binding = assignmentBinding(DEFAULT_ASSIGNMENT);
+    const req = { schedule: naiveOn(binding.workload(128)), settings, seed: 1 };
+    const outcome = withSimulatorFinding(faulted, req, binding);
+    expect(outcome.fault?.simulatorFinding).toBe("the CPU simulator does not reproduce it at 64×64×64 (no out-of-bounds access or race there, and correct results)");
+    const fine: NumericsOutcome = { passed: true, backend: "gpu", device: "Tesla T4", size: 128, rounds: [] };
+    expect(withSimulatorFinding(fine, req, binding)).toBe(fine);
   });
 });
