@@ -8,11 +8,13 @@ import { cuda, type DeviceInfo } from "@tessera/runtime";
 import type { GpuBackend } from "../grade/numerics-types.js";
 import { messageOf } from "./messages.js";
 import { GpuWorker, type GpuWorkerOptions } from "./worker/gpu-worker.js";
+import { GpuWorkerPool, type GpuWorkerPoolOptions } from "./worker/gpu-worker-pool.js";
 
 export type OpenGpuBackend = { readonly ok: true; readonly backend: GpuBackend } | { readonly ok: false; readonly reason: string };
+export type OpenGpuWorkerPool = { readonly ok: true; readonly pool: GpuWorkerPool } | { readonly ok: false; readonly reason: string };
 
-/** Probes the driver here (no CUDA context is created in the grader's process); the worker opens the device. */
-export function openGpuBackend(opts: GpuWorkerOptions = {}): OpenGpuBackend {
+/** The local GPU's name, or why there is none. Probes the driver only: no CUDA context is created in the grader's process. */
+function probeLocalGpu(): { ok: true; name: string } | { ok: false; reason: string } {
   if (!cuda.available()) return { ok: false, reason: `no usable CUDA GPU: ${cuda.unavailableReason() ?? "CUDA is unavailable"}` };
   let device: DeviceInfo;
   try {
@@ -20,5 +22,17 @@ export function openGpuBackend(opts: GpuWorkerOptions = {}): OpenGpuBackend {
   } catch (err) {
     return { ok: false, reason: `CUDA is available but device 0 cannot be opened: ${messageOf(err)}` };
   }
-  return { ok: true, backend: new GpuWorker(device.name, opts) };
+  return { ok: true, name: device.name };
+}
+
+/** One GPU worker for gradings one after the other (grade, batch with one job, tune). */
+export function openGpuBackend(opts: GpuWorkerOptions = {}): OpenGpuBackend {
+  const gpu = probeLocalGpu();
+  return gpu.ok ? { ok: true, backend: new GpuWorker(gpu.name, opts) } : gpu;
+}
+
+/** GPU workers for gradings side by side: each grading takes `pool.lease()` and disposes it when done. */
+export function openGpuWorkerPool(opts: GpuWorkerPoolOptions = {}): OpenGpuWorkerPool {
+  const gpu = probeLocalGpu();
+  return gpu.ok ? { ok: true, pool: new GpuWorkerPool(gpu.name, opts) } : gpu;
 }
