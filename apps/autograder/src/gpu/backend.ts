@@ -7,7 +7,7 @@
 import { cuda, type DeviceInfo } from "@tessera/runtime";
 import type { GpuBackend } from "../grade/numerics-types.js";
 import { messageOf } from "./messages.js";
-import { GpuWorker, type GpuWorkerOptions } from "./worker/gpu-worker.js";
+import { GpuWorker, type GpuWorkerOptions, gpuWorkerEntry } from "./worker/gpu-worker.js";
 import { GpuWorkerPool, type GpuWorkerPoolOptions } from "./worker/gpu-worker-pool.js";
 
 export type OpenGpuBackend = { readonly ok: true; readonly backend: GpuBackend } | { readonly ok: false; readonly reason: string };
@@ -25,14 +25,31 @@ function probeLocalGpu(): { ok: true; name: string } | { ok: false; reason: stri
   return { ok: true, name: device.name };
 }
 
+/** `make()`, or why it failed (a worker entry missing from a bundle): the grader then says so and uses the simulator. */
+function workerOrReason<T>(make: () => T): { ok: true; value: T } | { ok: false; reason: string } {
+  try {
+    return { ok: true, value: make() };
+  } catch (err) {
+    return { ok: false, reason: `there is a GPU, but the grader's GPU worker cannot be set up: ${messageOf(err)}` };
+  }
+}
+
 /** One GPU worker for gradings one after the other (grade, batch with one job, tune). */
 export function openGpuBackend(opts: GpuWorkerOptions = {}): OpenGpuBackend {
   const gpu = probeLocalGpu();
-  return gpu.ok ? { ok: true, backend: new GpuWorker(gpu.name, opts) } : gpu;
+  if (!gpu.ok) return gpu;
+  const made = workerOrReason(() => new GpuWorker(gpu.name, opts));
+  return made.ok ? { ok: true, backend: made.value } : made;
 }
 
 /** GPU workers for gradings side by side: each grading takes `pool.lease()` and disposes it when done. */
 export function openGpuWorkerPool(opts: GpuWorkerPoolOptions = {}): OpenGpuWorkerPool {
   const gpu = probeLocalGpu();
-  return gpu.ok ? { ok: true, pool: new GpuWorkerPool(gpu.name, opts) } : gpu;
+  if (!gpu.ok) return gpu;
+  // The pool makes its workers lazily: resolve the entry now, so that a missing one is said here.
+  const made = workerOrReason(() => {
+    if (opts.childEntry === undefined) gpuWorkerEntry();
+    return new GpuWorkerPool(gpu.name, opts);
+  });
+  return made.ok ? { ok: true, pool: made.value } : made;
 }
