@@ -4,6 +4,7 @@
  * own request, in the student's terms; the worker is replaced, the next request runs normally on a
  * fresh process, and no process is left behind.
  */
+import { join } from "node:path";
 import { Schedule } from "@tessera/schedule";
 import { afterEach, describe, expect, it } from "vitest";
 import { naiveSchedule, workload } from "../../../assignments/gemm-relu-add/solution/gemm_relu_add.js";
@@ -70,6 +71,15 @@ describe("GpuWorker: GPU work in a child process with a watchdog (fake GPU)", ()
     expect(await lingering(gpu.pids())).toEqual([]);
     // Disposed: a request says so instead of starting a worker.
     expect((await w.numerics(request())).error).toBe("the GPU worker was disposed");
+  });
+
+  it("a worker that cannot start is the grader's error, not a fault of the submission's kernel", async () => {
+    fake = new FakeGpu();
+    const w = new GpuWorker("Tesla T4", { ...fake.options(), backendModule: join(fake.dir, "no-such-backend.mjs") });
+    disposeAll.push(() => w.dispose());
+    const outcome = await w.numerics(request());
+    expect(outcome.fault).toBeUndefined();
+    expect(outcome.error).toMatch(/^the GPU worker could not start: the child process exited with code 1; its last output: .*no-such-backend\.mjs/s);
   });
 
   it("hands out one worker per lease: a second grading waits for the first to give its lease back", async () => {

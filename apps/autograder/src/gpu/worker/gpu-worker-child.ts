@@ -23,6 +23,7 @@ async function loadBackend(): Promise<GpuWorkBackend> {
 }
 
 async function answer(backend: GpuWorkBackend, req: GpuWorkRequest): Promise<GpuWorkReply> {
+  if (req.kind === "ping") return { kind: "pong", pid: process.pid };
   const func = parsePrimFunc(req.script, { fileName: "<scheduled function>" });
   try {
     if (req.kind === "numerics") return { kind: "numerics", outcome: await backend.numerics(func, req.settings, req.seed) };

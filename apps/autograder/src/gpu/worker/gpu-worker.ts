@@ -53,6 +53,8 @@ export class GpuWorker implements GpuBackend {
   #startedBefore = 0;
   #disposed = false;
   #turns: Promise<void> = Promise.resolve();
+  /** Whether the current worker process answered a ping (requests then run on a worker known to work). */
+  #started = false;
 
   /** `name`: the driver's name of the GPU the worker will open (device 0). */
   constructor(
@@ -90,7 +92,7 @@ export class GpuWorker implements GpuBackend {
     const reply = await this.#run({ kind: "numerics", script: script.text, settings: req.settings, seed: req.seed });
     if ("fault" in reply) return failed(describeGpuFault(reply.fault), reply.fault);
     if ("error" in reply) return failed(reply.error);
-    if (reply.kind !== "numerics") return failed(`the GPU worker answered a numerics request with ${reply.kind}`);
+    if (reply.kind !== "numerics") return failed(`the GPU worker answered a numerics request with "${reply.kind}"`);
     return reply.outcome;
   }
 
@@ -101,7 +103,7 @@ export class GpuWorker implements GpuBackend {
     const reply = await this.#run({ kind: "time", script: script.text, timing });
     if ("fault" in reply) throw new GpuFaultError(reply.fault);
     if ("error" in reply) throw new Error(reply.error);
-    if (reply.kind !== "time") throw new Error(`the GPU worker answered a timing request with ${reply.kind}`);
+    if (reply.kind !== "time") throw new Error(`the GPU worker answered a timing request with "${reply.kind}"`);
     return reply.outcome;
   }
 
@@ -120,11 +122,18 @@ export class GpuWorker implements GpuBackend {
 
   async #runNow(req: GpuWorkRequest): Promise<RunResult> {
     if (this.#disposed) return { error: "the GPU worker was disposed" };
+    if (!this.#started) {
+      const ping = await this.#pool.run({ kind: "ping" }, this.requestTimeoutSec * 1000);
+      if (!ping.ok) return { error: `the GPU worker could not start: ${withoutErrorName(ping.error)}` };
+      this.#started = true;
+    }
     const outcome = await this.#pool.run(req, this.requestTimeoutSec * 1000);
     const fault = faultOf(outcome, this.requestTimeoutSec);
     if (fault !== undefined) {
-      // A timeout or a crash has already cost the pool its worker; a CUDA error leaves a live worker with an unusable context.
+      // A timeout or a crash has already cost the pool its worker (its next task starts another);
+      // a CUDA error leaves a live worker with an unusable context.
       if (fault.kind === "cuda-error") this.#replaceWorker();
+      this.#started = false;
       return { fault };
     }
     if (!outcome.ok) return { error: `the GPU worker could not run the request: ${withoutErrorName(outcome.error)}` };
@@ -161,14 +170,11 @@ function scriptOf(schedule: Schedule): { ok: true; text: string } | { ok: false;
   }
 }
 
-/** The pool's words for a worker that never started: the grader's problem, not the kernel's. */
-const NOT_STARTED = /^the worker (did not start|could not be started)/;
-
 /** The fault of a failed request: its worker died or hung under it, or it answered with a CUDA error. */
 function faultOf(outcome: TaskOutcome<GpuWorkReply>, timeoutSec: number): GpuFault | undefined {
   if (outcome.ok) return outcome.value.kind === "fault" ? outcome.value.fault : undefined;
   if (outcome.kind === "timeout") return { kind: "timeout", seconds: timeoutSec };
-  if (outcome.kind === "crash" && !NOT_STARTED.test(outcome.error)) return { kind: "crash", how: outcome.error };
+  if (outcome.kind === "crash") return { kind: "crash", how: outcome.error };
   return undefined;
 }
 
