@@ -1,7 +1,7 @@
 /**
  * GPU fault isolation on a real GPU (the device bundle's `gpu-fault-check` entry): grades, with one
  * isolated GPU worker, a submission whose kernel reads 4 GiB past the end of C (the instructor
- * solution replayed on the course's workload with one read shifted, test/support/out-of-bounds-binding.ts),
+ * solution replayed on the course's workload with one read shifted, test/support/workload-variants.ts),
  * then runs a kernel that never ends under a short watchdog, then grades the instructor solution.
  * Checks that the fault is the faulting submission's feedback (CUDA's error in the student's terms,
  * with the simulator's finding at the reduced size), that the watchdog stops the endless kernel,
@@ -20,7 +20,7 @@ import { GpuWorker } from "../src/gpu/index.js";
 import { loadManifest } from "../src/manifest/index.js";
 import { formatTerminalReport } from "../src/report/terminal.js";
 import { endlessSchedule } from "../test/support/endless-kernel.js";
-import { outOfBoundsBinding } from "../test/support/out-of-bounds-binding.js";
+import { outOfBoundsBinding } from "../test/support/workload-variants.js";
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: string): string => {

@@ -9,7 +9,7 @@ import { CudaFaultError, type GpuFault, cudaFaultOf, describeGpuFault, describeG
 import { withSimulatorFinding } from "../src/grade/gpu-fault-finding.js";
 import type { NumericsOutcome } from "../src/grade/numerics-types.js";
 import type { Numerics } from "../src/manifest/index.js";
-import { outOfBoundsBinding } from "./support/out-of-bounds-binding.js";
+import { outOfBoundsBinding, variantBinding } from "./support/workload-variants.js";
 
 const illegalAddress = (): CudaError => new CudaError("an illegal memory access was encountered", "CUDA_ERROR_ILLEGAL_ADDRESS", "cuMemcpyDtoH", "k0", 700);
 
@@ -75,11 +75,14 @@ describe("withSimulatorFinding", () => {
     expect(outcome.error).toBe(`${faulted.error}; ${outcome.fault?.simulatorFinding}`);
   });
 
-  it("says when the simulator does not reproduce the fault, and leaves an outcome without a fault alone", () => {
+  it("says when the simulator does not reproduce the fault, or finds only wrong results, and leaves an outcome without a fault alone", () => {
     const binding = assignmentBinding(DEFAULT_ASSIGNMENT);
     const req = { schedule: naiveOn(binding.workload(128)), settings, seed: 1 };
     const outcome = withSimulatorFinding(faulted, req, binding);
     expect(outcome.fault?.simulatorFinding).toBe("the CPU simulator does not reproduce it at 64×64×64 (no out-of-bounds access or race there, and correct results)");
+    const withoutRelu = variantBinding({ relu: false });
+    const wrong = withSimulatorFinding(faulted, { schedule: naiveOn(withoutRelu.workload(128)), settings, seed: 1 }, withoutRelu);
+    expect(wrong.fault?.simulatorFinding).toMatch(/^the CPU simulator finds no out-of-bounds access or race at 64×64×64, but wrong results: \d+ of 4096 outputs wrong; first: D\[\d+, \d+\] = /);
     const fine: NumericsOutcome = { passed: true, backend: "gpu", device: "Tesla T4", size: 128, rounds: [] };
     expect(withSimulatorFinding(fine, req, binding)).toBe(fine);
   });

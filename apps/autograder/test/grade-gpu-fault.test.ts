@@ -1,7 +1,7 @@
 /**
  * A GPU fault while grading, without a GPU: the fake GPU backend (test/support) reports a sticky
  * CUDA_ERROR_ILLEGAL_ADDRESS for a submission whose kernel reads far out of bounds (the course's
- * workload with one read shifted, test/support/out-of-bounds-binding.ts). The fault becomes that
+ * workload with one read shifted, test/support/workload-variants.ts). The fault becomes that
  * submission's numerics feedback, in the student's terms and with the simulator's finding at the
  * reduced size; the next submission, graded with the same GPU, gets full marks.
  */
@@ -13,7 +13,7 @@ import { GpuWorker } from "../src/gpu/index.js";
 import { type Manifest, loadManifest } from "../src/manifest/index.js";
 import { toGradescope } from "../src/report/to-gradescope.js";
 import { FakeGpu, lingering } from "./support/fake-gpu.js";
-import { outOfBoundsBinding } from "./support/out-of-bounds-binding.js";
+import { outOfBoundsBinding } from "./support/workload-variants.js";
 
 const binding = assignmentBinding("gemm-relu-add");
 const solutionDir = join(binding.root, "solution");

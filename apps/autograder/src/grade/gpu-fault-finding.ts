@@ -19,10 +19,13 @@ export function withSimulatorFinding(outcome: NumericsOutcome, req: NumericsRequ
   let finding: string;
   try {
     const simulated = reducedSizeNumerics(req, binding, 1);
+    const wrong = simulated.rounds.find((r) => r.mismatches > 0);
     finding =
       simulated.error !== undefined
         ? `the CPU simulator, running the same schedule at ${size}, reports: ${simulated.error}`
-        : `the CPU simulator does not reproduce it at ${size} (no out-of-bounds access or race there${simulated.passed ? ", and correct results" : ""})`;
+        : wrong !== undefined
+          ? `the CPU simulator finds no out-of-bounds access or race at ${size}, but wrong results: ${wrong.mismatches} of ${wrong.elements} outputs wrong; first: ${wrong.firstMismatch ?? "?"}`
+          : `the CPU simulator does not reproduce it at ${size} (no out-of-bounds access or race there, and correct results)`;
   } catch (err) {
     // The finding only explains; the fault stands without it.
     finding = `the CPU simulator could not run the schedule at ${size}: ${err instanceof Error ? err.message : String(err)}`;
