@@ -20,6 +20,7 @@ import { GpuWorker } from "../src/gpu/index.js";
 import { loadManifest } from "../src/manifest/index.js";
 import { formatTerminalReport } from "../src/report/terminal.js";
 import { endlessSchedule } from "../test/support/endless-kernel.js";
+import { lingering } from "../test/support/processes.js";
 import { outOfBoundsBinding } from "../test/support/workload-variants.js";
 
 const args = process.argv.slice(2);
@@ -97,6 +98,7 @@ started = performance.now();
 const afterHang = await watched.numerics({ schedule: binding.referenceManual(settings.sizes.full), settings, seed: 1 });
 const afterHangSec = seconds(started);
 check("the next request after the hang runs on a fresh worker and passes", afterHang.passed, `${summaryOf(afterHang)} (${afterHangSec.toFixed(1)} s, ${watched.workersStarted} workers started)`);
+const watchedPids = watched.workerPids;
 watched.dispose();
 
 // 3. The solution, on the GPU worker that had the fault.
@@ -111,9 +113,12 @@ check(
   `manual: ${solution.numerics.manual === undefined ? "not run" : summaryOf(solution.numerics.manual)}; tuned: ${solution.numerics.tuned === undefined ? "not run" : summaryOf(solution.numerics.tuned)}`,
 );
 const workers = gpu.workersStarted;
+const pids = [...gpu.workerPids, ...watchedPids];
 gpu.dispose();
 // The worker of the fault, one after each of the faulting submission's two faults (manual, tuned).
 check("a new worker after each fault, none otherwise", workers === 3, `${workers} worker processes started by the grading GPU worker`);
+const left = await lingering(pids);
+check("every worker process is gone (exited and reaped, no zombie)", left.length === 0 && pids.length === 5, left.length === 0 ? `${pids.length} worker processes, all gone` : `still there: ${left.join(", ")}`);
 
 const passed = checks.every((c) => c.ok);
 const json = {

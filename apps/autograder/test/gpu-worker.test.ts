@@ -10,7 +10,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { naiveSchedule, workload } from "../../../assignments/gemm-relu-add/solution/gemm_relu_add.js";
 import { GpuWorker, GpuWorkerPool } from "../src/gpu/index.js";
 import type { Numerics } from "../src/manifest/index.js";
-import { FakeGpu, lingering } from "./support/fake-gpu.js";
+import { FakeGpu } from "./support/fake-gpu.js";
+import { lingering } from "./support/processes.js";
 
 const N = 64;
 const NUMERICS: Numerics = { sizes: { full: N, reduced: 32 }, rounds: 1, inputRange: [-1, 1], rtol: 1e-4, atol: 1e-4, onMismatch: "zero-part" };
@@ -67,6 +68,8 @@ describe("GpuWorker: GPU work in a child process with a watchdog (fake GPU)", ()
 
     expect(w.workersStarted).toBe(4);
     expect(gpu.pids()).toHaveLength(4);
+    // The worker knows its processes (those that answered its ping): the same four.
+    expect(w.workerPids).toEqual(gpu.pids());
     w.dispose();
     expect(await lingering(gpu.pids())).toEqual([]);
     // Disposed: a request says so instead of starting a worker.

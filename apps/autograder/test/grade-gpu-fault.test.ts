@@ -12,7 +12,8 @@ import { gradeSubmission } from "../src/grade/grade-submission.js";
 import { GpuWorker } from "../src/gpu/index.js";
 import { type Manifest, loadManifest } from "../src/manifest/index.js";
 import { toGradescope } from "../src/report/to-gradescope.js";
-import { FakeGpu, lingering } from "./support/fake-gpu.js";
+import { FakeGpu } from "./support/fake-gpu.js";
+import { lingering } from "./support/processes.js";
 import { outOfBoundsBinding } from "./support/workload-variants.js";
 
 const binding = assignmentBinding("gemm-relu-add");

@@ -55,6 +55,7 @@ export class GpuWorker implements GpuBackend {
   #turns: Promise<void> = Promise.resolve();
   /** Whether the current worker process answered a ping (requests then run on a worker known to work). */
   #started = false;
+  readonly #pids: number[] = [];
 
   /** `name`: the driver's name of the GPU the worker will open (device 0). */
   constructor(
@@ -74,6 +75,11 @@ export class GpuWorker implements GpuBackend {
   /** Worker processes started so far (a fault starts another for the next request). */
   get workersStarted(): number {
     return this.#startedBefore + this.#pool.spawned;
+  }
+
+  /** Process ids of the workers that started and answered, oldest first (to check that none outlives its use). */
+  get workerPids(): readonly number[] {
+    return [...this.#pids];
   }
 
   async numerics(req: NumericsRequest): Promise<NumericsOutcome> {
@@ -125,6 +131,7 @@ export class GpuWorker implements GpuBackend {
     if (!this.#started) {
       const ping = await this.#pool.run({ kind: "ping" }, this.requestTimeoutSec * 1000);
       if (!ping.ok) return { error: `the GPU worker could not start: ${withoutErrorName(ping.error)}` };
+      if (ping.value.kind === "pong") this.#pids.push(ping.value.pid);
       this.#started = true;
     }
     const outcome = await this.#pool.run(req, this.requestTimeoutSec * 1000);
