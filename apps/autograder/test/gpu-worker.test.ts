@@ -5,6 +5,8 @@
  * fresh process, and no process is left behind.
  */
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { execa } from "execa";
 import { Schedule } from "@tessera/schedule";
 import { afterEach, describe, expect, it } from "vitest";
 import { naiveSchedule, workload } from "../../../assignments/gemm-relu-add/solution/gemm_relu_add.js";
@@ -13,6 +15,7 @@ import type { Numerics } from "../src/manifest/index.js";
 import { FakeGpu } from "./support/fake-gpu.js";
 import { lingering } from "./support/processes.js";
 
+const DYING_GRADER = fileURLToPath(new URL("./support/dying-grader.ts", import.meta.url));
 const N = 64;
 const NUMERICS: Numerics = { sizes: { full: N, reduced: 32 }, rounds: 1, inputRange: [-1, 1], rtol: 1e-4, atol: 1e-4, onMismatch: "zero-part" };
 const TIMING = { number: 1, repeat: 2, minRepeatMs: 0 };
@@ -83,6 +86,21 @@ describe("GpuWorker: GPU work in a child process with a watchdog (fake GPU)", ()
     const outcome = await w.numerics(request());
     expect(outcome.fault).toBeUndefined();
     expect(outcome.error).toMatch(/^the GPU worker could not start: the child process exited with code 1; its last output: .*no-such-backend\.mjs/s);
+  });
+
+  it("a worker process does not outlive a grader that dies without disposing it", async () => {
+    fake = new FakeGpu();
+    const grader = await execa(process.execPath, ["--import", "tsx", "--conditions=@tessera/source", DYING_GRADER], {
+      // tsx is the app's dev dependency: resolve it from there.
+      cwd: fileURLToPath(new URL("..", import.meta.url)),
+      env: { TESSERA_FAKE_GPU_DIR: fake.dir },
+      reject: false,
+    });
+    expect(grader.signal).toBe("SIGKILL");
+    const { pids, passed } = JSON.parse(grader.stdout.trim().split("\n").at(-1) ?? "{}") as { pids: number[]; passed: boolean };
+    expect(passed).toBe(true);
+    expect(pids).toEqual(fake.pids());
+    expect(await lingering(pids)).toEqual([]);
   });
 
   it("hands out one worker per lease: a second grading waits for the first to give its lease back", async () => {
