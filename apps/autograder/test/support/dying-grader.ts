@@ -1,8 +1,9 @@
 /**
  * A grader that dies abruptly (SIGKILL, so it cannot clean up) right after its GPU worker has
  * answered one request, for the test that its worker process does not outlive it (an idle worker
- * exits when its IPC channel closes; nothing in it may keep it alive). Prints the
- * worker's pid first. Run with tsx; TESSERA_FAKE_GPU_DIR names the fake GPU's folder.
+ * exits when its IPC channel closes; nothing in it may keep it alive). Prints the worker's pids
+ * and the request's result as JSON before it dies. Run with tsx; TESSERA_FAKE_GPU_DIR names the
+ * fake GPU's folder.
  */
 import { Schedule } from "@tessera/schedule";
 import { naiveSchedule, workload } from "../../../../assignments/gemm-relu-add/solution/gemm_relu_add.js";
