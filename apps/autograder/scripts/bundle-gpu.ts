@@ -36,6 +36,13 @@ const ENTRIES: ReadonlyArray<{ name: string; source: string; description: string
     description: "pnpm bench:tune: the meta-schedule tuner on the GPU against torch (cuBLAS/cuDNN); --out-dir DIR, --only, --trials, --gemm-trials, --course-trials, --seeds",
   },
   { name: "grade", source: "apps/autograder/src/main.ts", description: "tessera-grade: the autograder (run from the repository root)" },
+  // The grader's GPU worker process: found beside the entry that grades (see apps/autograder/src/gpu/worker/gpu-worker.ts).
+  { name: "grade-gpu-worker", source: "apps/autograder/src/gpu/worker/gpu-worker-child.ts", description: "the autograder's isolated GPU worker process (started by the grader, not by hand)" },
+  {
+    name: "gpu-fault-check",
+    source: "apps/autograder/scripts/gpu-fault-check.ts",
+    description: "GPU fault isolation: grades an out-of-bounds submission, stops an endless kernel, then grades the solution (100); writes gpu-fault-check.{md,json} into --out-dir; exit 1 on FAIL",
+  },
   {
     name: "sandbox-smoke",
     source: "apps/autograder/scripts/sandbox-smoke.ts",

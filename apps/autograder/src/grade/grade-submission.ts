@@ -11,6 +11,7 @@ import type { Check, Manifest, Numerics, Task } from "../manifest/index.js";
 import { DEFAULT_LIMITS, type PreparedFile, type SandboxLimits, prepareSubmissionFile } from "../sandbox/index.js";
 import { type ChainResult, runChain } from "./chain.js";
 import { chainComposition, describeComposition, whyNotChecked } from "./composition.js";
+import { withSimulatorFinding } from "./gpu-fault-finding.js";
 import { describeExit, describeJobError, describeLoadFailure } from "./job-failure.js";
 import type { GpuBackend, NumericsOutcome, TimingOutcome } from "./numerics-types.js";
 import { replayTrace } from "./replay.js";
@@ -328,7 +329,8 @@ class SubmissionGrader {
     const where = gpu === undefined ? `the simulator (sampled thread blocks of the ${this.settings.sizes.full}³ kernel)` : `${gpu.name} at ${this.settings.sizes.full}³`;
     this.progress(`checking the ${role} schedule's numerics on ${where} (${this.settings.rounds} rounds)`);
     const req = { schedule: sch, settings: this.settings, seed: this.opts.seed ?? 1 };
-    const outcome = gpu === undefined ? simulatorNumerics(req, this.opts.binding) : (this.refuseOnGpu(sch) ?? (await gpu.numerics(req)));
+    let outcome = gpu === undefined ? simulatorNumerics(req, this.opts.binding) : (this.refuseOnGpu(sch) ?? (await gpu.numerics(req)));
+    if (outcome.fault !== undefined) outcome = withSimulatorFinding(outcome, req, this.opts.binding);
     this.numerics[role] = outcome;
     for (const note of outcome.notes ?? []) this.notes.push(`Numerics of the ${role} schedule: ${note}.`);
     return outcome;

@@ -4,6 +4,7 @@
  * the GPU backend and the reports.
  */
 import type { Schedule } from "@tessera/schedule";
+import type { GpuFaultReport } from "../gpu/fault.js";
 import type { Numerics, Timing } from "../manifest/index.js";
 
 /** One round of fresh random inputs. */
@@ -44,6 +45,8 @@ export interface NumericsOutcome {
   readonly sample?: NumericsSample;
   /** What the student should know besides pass or fail (e.g. a pre-check that did not count). */
   readonly notes?: readonly string[];
+  /** The GPU faulted, hung or crashed running the schedule (`error` says so in the student's terms). */
+  readonly fault?: GpuFaultReport;
 }
 
 export interface NumericsRequest {
@@ -75,7 +78,9 @@ export interface GpuBackend {
   readonly name: string;
   /** The manifest's key for this GPU ("t4"), when it is one the manifest knows by name. */
   readonly key: string | undefined;
+  /** Never throws for a problem of the schedule: a fault is an outcome with `fault` and `error`. */
   numerics(req: NumericsRequest): Promise<NumericsOutcome>;
+  /** Throws an Error saying why (a fault in the student's terms) when the schedule cannot be timed. */
   time(schedule: Schedule, timing: Timing): Promise<TimingOutcome>;
   dispose(): void;
 }

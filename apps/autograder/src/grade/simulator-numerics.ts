@@ -71,7 +71,7 @@ export function simulatorNumerics(req: NumericsRequest, binding: AssignmentBindi
 }
 
 /** The trace replayed at the reduced size and the whole launch simulated, `rounds` times. */
-function reducedSizeNumerics(req: NumericsRequest, binding: AssignmentBinding, rounds: number): NumericsOutcome {
+export function reducedSizeNumerics(req: NumericsRequest, binding: AssignmentBinding, rounds: number): NumericsOutcome {
   const n = req.settings.sizes.reduced;
   const outcome = (done: NumericsRound[], error?: string): NumericsOutcome => ({
     passed: error === undefined && done.length === rounds && done.every((r) => r.mismatches === 0),

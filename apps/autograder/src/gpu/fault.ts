@@ -1,0 +1,98 @@
+/**
+ * A GPU fault: what went wrong when a schedule's kernels ran on the GPU in such a way that the
+ * process running them can no longer be trusted (a CUDA error leaves its context unusable), or
+ * that process died or hung. It is the graded submission's problem, described in its terms; the
+ * grader replaces the GPU worker and goes on with the next request.
+ */
+import { CudaError } from "@tessera/runtime";
+
+/** What the GPU worker was doing: the student's kernels, or the grader's own reference after them. */
+export type GpuStage = "loading the kernels" | "running the kernels" | "computing the reference" | "timing the kernels";
+
+export type GpuFault =
+  /** The CUDA driver reported an error (`code` as the driver names it, e.g. CUDA_ERROR_ILLEGAL_ADDRESS). */
+  | { readonly kind: "cuda-error"; readonly code: string; readonly call: string; readonly kernel?: string; readonly stage: GpuStage; readonly message: string }
+  /** The request outlived its watchdog limit; the worker was killed. */
+  | { readonly kind: "timeout"; readonly seconds: number }
+  /** The worker process died under the request (`how`: its exit code or signal, its last output). */
+  | { readonly kind: "crash"; readonly how: string };
+
+/** A fault as the grade reports it: the fault, and what the simulator found running the same schedule. */
+export type GpuFaultReport = GpuFault & {
+  /** The CPU simulator's finding at the reduced size (an out-of-bounds access, a race), when it reproduces there. */
+  readonly simulatorFinding?: string;
+};
+
+/** Thrown inside the GPU worker when a CUDA call failed: the stage it failed in, the driver's error. */
+export class CudaFaultError extends Error {
+  override readonly name = "CudaFaultError";
+  constructor(
+    readonly stage: GpuStage,
+    readonly cudaError: CudaError,
+  ) {
+    super(`${stage}: ${cudaError.message}`, { cause: cudaError });
+  }
+
+  get fault(): GpuFault {
+    const { code, cudaCall, kernel, message } = this.cudaError;
+    return { kind: "cuda-error", code, call: cudaCall, stage: this.stage, message, ...(kernel === undefined ? {} : { kernel }) };
+  }
+}
+
+/**
+ * A CudaError by its shape, not by `instanceof`: a backend module bundled or loaded apart from the
+ * worker (a test's fake GPU) has its own copy of the runtime's classes.
+ */
+function isCudaError(err: unknown): err is CudaError {
+  if (err instanceof CudaError) return true;
+  if (!(err instanceof Error) || err.name !== "CudaError") return false;
+  const { code, cudaCall } = err as Partial<CudaError>;
+  return typeof code === "string" && typeof cudaCall === "string";
+}
+
+/** `err` as a fault of `stage` when it is a CUDA error (every CUDA error ends the worker), else undefined. */
+export function cudaFaultOf(err: unknown, stage: GpuStage): CudaFaultError | undefined {
+  if (err instanceof CudaFaultError) return err;
+  return isCudaError(err) ? new CudaFaultError(stage, err) : undefined;
+}
+
+/** What the driver's errors mean for the kernel that caused them, in the student's terms. */
+const CUDA_ERROR_MEANINGS: Readonly<Record<string, string>> = {
+  CUDA_ERROR_ILLEGAL_ADDRESS: "your kernel accessed memory out of bounds on the GPU",
+  CUDA_ERROR_MISALIGNED_ADDRESS: "your kernel made a misaligned memory access on the GPU",
+  CUDA_ERROR_ILLEGAL_INSTRUCTION: "your kernel executed an illegal instruction on the GPU",
+  CUDA_ERROR_HARDWARE_STACK_ERROR: "your kernel overflowed its call stack on the GPU",
+  CUDA_ERROR_ASSERT: "a device-side assertion failed in your kernel",
+  CUDA_ERROR_LAUNCH_TIMEOUT: "your kernel ran so long that the GPU's watchdog stopped it",
+  CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES: "your kernel needs more registers or shared memory per thread block than the GPU has",
+  CUDA_ERROR_LAUNCH_FAILED: "your kernel crashed on the GPU",
+  CUDA_ERROR_OUT_OF_MEMORY: "the GPU ran out of memory running your kernel",
+};
+
+const STAGE_CONTEXT: Readonly<Record<GpuStage, string>> = {
+  "loading the kernels": " while loading your kernels",
+  "running the kernels": "",
+  "computing the reference": " (it surfaced while the grader computed its reference right after your kernel ran)",
+  "timing the kernels": " while your kernels were timed",
+};
+
+/** One sentence for the student's feedback. */
+export function describeGpuFault(fault: GpuFault): string {
+  switch (fault.kind) {
+    case "cuda-error": {
+      const meaning = CUDA_ERROR_MEANINGS[fault.code] ?? `the GPU reported an error running your kernel`;
+      const where = fault.kernel === undefined ? "" : ` in ${fault.kernel}`;
+      return `${meaning}${STAGE_CONTEXT[fault.stage]} (${fault.code}${where})`;
+    }
+    case "timeout":
+      return `your kernel did not finish within ${fault.seconds} s on the GPU and was stopped (an endless loop, or far too much work)`;
+    case "crash":
+      return `the GPU worker process died while running your kernel (${fault.how})`;
+  }
+}
+
+/** The student's feedback for a fault report: the fault, then the simulator's finding if any. */
+export function describeGpuFaultReport(report: GpuFaultReport): string {
+  const fault = describeGpuFault(report);
+  return report.simulatorFinding === undefined ? fault : `${fault}; ${report.simulatorFinding}`;
+}
