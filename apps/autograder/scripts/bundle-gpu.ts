@@ -102,6 +102,9 @@ function sizeOf(path: string): number {
   return readdirSync(path).reduce((sum, name) => sum + sizeOf(join(path, name)), 0);
 }
 
+/** File names of the entries' shared chunks. */
+const CHUNK_PREFIX = "chunk-";
+
 const RUN_SH = `#!/usr/bin/env bash
 # Usage: run.sh <entry> [args...]   (entries: see manifest.json)
 set -euo pipefail
@@ -150,25 +153,31 @@ async function main(): Promise<void> {
     rmSync(join(outDir, `${e.name}.mjs`), { force: true });
     return false;
   });
-  for (const e of entries) {
-    await build({
-      entryPoints: [join(repoRoot, e.source)],
-      outfile: join(outDir, `${e.name}.mjs`),
-      bundle: true,
-      platform: "node",
-      format: "esm",
-      target: "node20",
-      conditions: ["@tessera/source"],
-      // Loaded from the bundle's node_modules at run time: the grader runs esbuild on submissions.
-      // @resvg/resvg-js is a native module (PNG charts): absent from the bundle, its PNGs are
-      // skipped there with a warning and rendered from the SVG afterwards.
-      external: ["esbuild", "@resvg/resvg-js"],
-      // CommonJS dependencies inside an ESM bundle need a require().
-      banner: { js: "import { createRequire as __tesseraCreateRequire } from 'node:module'; const require = __tesseraCreateRequire(import.meta.url);" },
-      logLevel: "warning",
-      sourcemap: false,
-    });
-  }
+  // One build for every entry, their shared code in chunks beside them (the entries share most of
+  // the compiler: built apart they were 25 MB, over what a device call may carry with the node binary).
+  // Chunks sit in the bundle's root so that import.meta.url-relative lookups find the same files.
+  for (const f of readdirSync(outDir)) if (f.startsWith(CHUNK_PREFIX)) rmSync(join(outDir, f));
+  await build({
+    entryPoints: Object.fromEntries(entries.map((e) => [e.name, join(repoRoot, e.source)])),
+    outdir: outDir,
+    outExtension: { ".js": ".mjs" },
+    splitting: true,
+    chunkNames: `${CHUNK_PREFIX}[hash]`,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    conditions: ["@tessera/source"],
+    // Loaded from the bundle's node_modules at run time: the grader runs esbuild on submissions.
+    // @resvg/resvg-js is a native module (PNG charts): absent from the bundle, its PNGs are
+    // skipped there with a warning and rendered from the SVG afterwards.
+    external: ["esbuild", "@resvg/resvg-js"],
+    // CommonJS dependencies inside an ESM bundle need a require() (in every output file: chunks too).
+    banner: { js: "import { createRequire as __tesseraCreateRequire } from 'node:module'; const require = __tesseraCreateRequire(import.meta.url);" },
+    logLevel: "warning",
+    sourcemap: false,
+  });
+  const chunks = readdirSync(outDir).filter((f) => f.startsWith(CHUNK_PREFIX));
 
   if (withNode) {
     const versionFile = join(outDir, "node.version");
@@ -192,7 +201,7 @@ async function main(): Promise<void> {
     join(outDir, "manifest.json"),
     JSON.stringify({ node: process.version, entries: entries.map(({ name, description }) => ({ name, description })) }, null, 2) + "\n",
   );
-  const files = ["tessera_cuda.node", SANDBOX_RUNTIME_FILE, "node_modules", "assignment", "run.sh", "manifest.json", ...entries.map((e) => `${e.name}.mjs`), ...(withNode ? ["node.xz", "node.version"] : [])];
+  const files = ["tessera_cuda.node", SANDBOX_RUNTIME_FILE, "node_modules", "assignment", "run.sh", "manifest.json", ...entries.map((e) => `${e.name}.mjs`), ...chunks, ...(withNode ? ["node.xz", "node.version"] : [])];
   const total = files.reduce((sum, f) => sum + sizeOf(join(outDir, f)), 0);
   console.log(`bundle ready: ${relative(repoRoot, outDir)}/ (${(total / 2 ** 20).toFixed(1)} MiB): ${entries.map((e) => e.name).join(", ")}`);
   console.log(`run with: ${relative(repoRoot, outDir)}/run.sh <entry> [args...]`);

@@ -115,10 +115,16 @@ check(
 const workers = gpu.workersStarted;
 const pids = [...gpu.workerPids, ...watchedPids];
 gpu.dispose();
-// The worker of the fault, one after each of the faulting submission's two faults (manual, tuned).
-check("a new worker after each fault, none otherwise", workers === 3, `${workers} worker processes started by the grading GPU worker`);
+// The first worker, and one after each fault of the faulting submission: its numerics (manual,
+// tuned) and the timings of everything on its broken workload (the course's schedules included).
+const faults = faultsOf(faulty);
+check("a new worker after each fault, none otherwise", workers === 1 + faults.length, `${workers} worker processes started by the grading GPU worker; faults: ${faults.join("; ")}`);
 const left = await lingering(pids);
-check("every worker process is gone (exited and reaped, no zombie)", left.length === 0 && pids.length === 5, left.length === 0 ? `${pids.length} worker processes, all gone` : `still there: ${left.join(", ")}`);
+check(
+  "every worker process is gone (exited and reaped, no zombie)",
+  left.length === 0 && pids.length === workers + watched.workersStarted,
+  left.length === 0 ? `${pids.length} worker processes, all gone` : `still there: ${left.join(", ")}`,
+);
 
 const passed = checks.every((c) => c.ok);
 const json = {
@@ -170,4 +176,11 @@ function summaryOf(n: NumericsOutcome): string {
 
 function numericsOf(r: GradeReport) {
   return Object.fromEntries(Object.entries(r.numerics).map(([role, o]) => [role, { passed: o.passed, size: o.size, device: o.device, error: o.error, fault: o.fault }]));
+}
+
+/** The GPU faults one grading met, named by where: numerics of its schedules, and timings that failed with a fault. */
+function faultsOf(result: Awaited<ReturnType<typeof gradeSubmission>>): string[] {
+  const numerics = Object.entries(result.numerics).filter(([, n]) => n?.fault !== undefined).map(([role]) => `${role} numerics`);
+  const timings = Object.entries(result.timings ?? {}).filter(([, t]) => t !== undefined && "error" in t && /CUDA_ERROR|did not finish|worker process died/.test(t.error)).map(([role]) => `${role} timing`);
+  return [...numerics, ...timings];
 }

@@ -46,11 +46,15 @@ describe("describeGpuFault", () => {
       describeGpuFault({ kind: "cuda-error", code, call: "cuLaunchKernel", stage, message: "" });
     expect(fault("CUDA_ERROR_ILLEGAL_ADDRESS")).toBe("your kernel accessed memory out of bounds on the GPU (CUDA_ERROR_ILLEGAL_ADDRESS)");
     expect(fault("CUDA_ERROR_MISALIGNED_ADDRESS", "timing the kernels")).toBe(
-      "your kernel made a misaligned memory access on the GPU while your kernels were timed (CUDA_ERROR_MISALIGNED_ADDRESS)",
+      "your kernel made a misaligned memory access on the GPU while it was timed (CUDA_ERROR_MISALIGNED_ADDRESS)",
     );
     expect(fault("CUDA_ERROR_SOMETHING_NEW")).toBe("the GPU reported an error running your kernel (CUDA_ERROR_SOMETHING_NEW)");
     expect(describeGpuFault({ kind: "crash", how: "the child process was killed by SIGSEGV" })).toBe(
       "the GPU worker process died while running your kernel (the child process was killed by SIGSEGV)",
+    );
+    // A course schedule timed for comparison is named as such: its fault is not the student's.
+    expect(describeGpuFault({ kind: "cuda-error", code: "CUDA_ERROR_ILLEGAL_ADDRESS", call: "cuLaunchKernel", stage: "timing the kernels", message: "" }, "the course's naive schedule")).toBe(
+      "the course's naive schedule accessed memory out of bounds on the GPU while it was timed (CUDA_ERROR_ILLEGAL_ADDRESS)",
     );
     expect(describeGpuFaultReport({ kind: "timeout", seconds: 60, simulatorFinding: "the simulator finds nothing" })).toBe(
       "your kernel did not finish within 60 s on the GPU and was stopped (an endless loop, or far too much work); the simulator finds nothing",

@@ -56,39 +56,46 @@ export function cudaFaultOf(err: unknown, stage: GpuStage): CudaFaultError | und
   return isCudaError(err) ? new CudaFaultError(stage, err) : undefined;
 }
 
-/** What the driver's errors mean for the kernel that caused them, in the student's terms. */
+/** What the driver's errors mean for the kernel that caused them (`K`: whose kernel), in the student's terms. */
 const CUDA_ERROR_MEANINGS: Readonly<Record<string, string>> = {
-  CUDA_ERROR_ILLEGAL_ADDRESS: "your kernel accessed memory out of bounds on the GPU",
-  CUDA_ERROR_MISALIGNED_ADDRESS: "your kernel made a misaligned memory access on the GPU",
-  CUDA_ERROR_ILLEGAL_INSTRUCTION: "your kernel executed an illegal instruction on the GPU",
-  CUDA_ERROR_HARDWARE_STACK_ERROR: "your kernel overflowed its call stack on the GPU",
-  CUDA_ERROR_ASSERT: "a device-side assertion failed in your kernel",
-  CUDA_ERROR_LAUNCH_TIMEOUT: "your kernel ran so long that the GPU's watchdog stopped it",
-  CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES: "your kernel needs more registers or shared memory per thread block than the GPU has",
-  CUDA_ERROR_LAUNCH_FAILED: "your kernel crashed on the GPU",
-  CUDA_ERROR_OUT_OF_MEMORY: "the GPU ran out of memory running your kernel",
+  CUDA_ERROR_ILLEGAL_ADDRESS: "K accessed memory out of bounds on the GPU",
+  CUDA_ERROR_MISALIGNED_ADDRESS: "K made a misaligned memory access on the GPU",
+  CUDA_ERROR_ILLEGAL_INSTRUCTION: "K executed an illegal instruction on the GPU",
+  CUDA_ERROR_HARDWARE_STACK_ERROR: "K overflowed its call stack on the GPU",
+  CUDA_ERROR_ASSERT: "a device-side assertion failed in K",
+  CUDA_ERROR_LAUNCH_TIMEOUT: "K ran so long that the GPU's watchdog stopped it",
+  CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES: "K needs more registers or shared memory per thread block than the GPU has",
+  CUDA_ERROR_LAUNCH_FAILED: "K crashed on the GPU",
+  CUDA_ERROR_OUT_OF_MEMORY: "the GPU ran out of memory running K",
 };
 
 const STAGE_CONTEXT: Readonly<Record<GpuStage, string>> = {
-  "loading the kernels": " while loading your kernels",
+  "loading the kernels": " while it was loaded",
   "running the kernels": "",
-  "computing the reference": " (it surfaced while the grader computed its reference right after your kernel ran)",
-  "timing the kernels": " while your kernels were timed",
+  "computing the reference": " (it surfaced while the grader computed its reference right after the kernel ran)",
+  "timing the kernels": " while it was timed",
 };
 
-/** One sentence for the student's feedback. */
-export function describeGpuFault(fault: GpuFault): string {
-  switch (fault.kind) {
-    case "cuda-error": {
-      const meaning = CUDA_ERROR_MEANINGS[fault.code] ?? `the GPU reported an error running your kernel`;
-      const where = fault.kernel === undefined ? "" : ` in ${fault.kernel}`;
-      return `${meaning}${STAGE_CONTEXT[fault.stage]} (${fault.code}${where})`;
+/**
+ * One sentence for the feedback. `kernel` names whose kernel it was: the student's by default; a
+ * course schedule the grader times for comparison gets its own name, so a fault there is not
+ * blamed on the student.
+ */
+export function describeGpuFault(fault: GpuFault, kernel = "your kernel"): string {
+  const text = (() => {
+    switch (fault.kind) {
+      case "cuda-error": {
+        const meaning = CUDA_ERROR_MEANINGS[fault.code] ?? "the GPU reported an error running K";
+        const where = fault.kernel === undefined ? "" : ` in ${fault.kernel}`;
+        return `${meaning}${STAGE_CONTEXT[fault.stage]} (${fault.code}${where})`;
+      }
+      case "timeout":
+        return `K did not finish within ${fault.seconds} s on the GPU and was stopped (an endless loop, or far too much work)`;
+      case "crash":
+        return `the GPU worker process died while running K (${fault.how})`;
     }
-    case "timeout":
-      return `your kernel did not finish within ${fault.seconds} s on the GPU and was stopped (an endless loop, or far too much work)`;
-    case "crash":
-      return `the GPU worker process died while running your kernel (${fault.how})`;
-  }
+  })();
+  return text.replace(/\bK\b/g, kernel);
 }
 
 /** The student's feedback for a fault report: the fault, then the simulator's finding if any. */

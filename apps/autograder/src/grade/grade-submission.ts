@@ -11,6 +11,8 @@ import type { Check, Manifest, Numerics, Task } from "../manifest/index.js";
 import { DEFAULT_LIMITS, type PreparedFile, type SandboxLimits, prepareSubmissionFile } from "../sandbox/index.js";
 import { type ChainResult, runChain } from "./chain.js";
 import { chainComposition, describeComposition, whyNotChecked } from "./composition.js";
+import { describeGpuFault } from "../gpu/fault.js";
+import { GpuFaultError } from "../gpu/worker/gpu-worker.js";
 import { withSimulatorFinding } from "./gpu-fault-finding.js";
 import { describeExit, describeJobError, describeLoadFailure } from "./job-failure.js";
 import type { GpuBackend, NumericsOutcome, TimingOutcome } from "./numerics-types.js";
@@ -356,7 +358,9 @@ class SubmissionGrader {
     try {
       outcome = await gpu.time(sch, this.manifest.timing);
     } catch (err) {
-      outcome = { error: err instanceof Error ? err.message : String(err) };
+      // The course's own schedules are timed for comparison: a fault there is the grader's problem.
+      const course = role === "reference-manual" || role === "reference-naive";
+      outcome = { error: err instanceof GpuFaultError && course ? describeGpuFault(err.fault, `the course's ${role.replace("reference-", "")} schedule`) : err instanceof Error ? err.message : String(err) };
     }
     this.timings[role] = outcome;
     return outcome;
