@@ -25,6 +25,7 @@ import { gemmReluAddReferenceAt } from "@tessera/runtime";
 import { type Dim3, formatDim3, simulate } from "@tessera/simulator";
 import type { Numerics } from "../manifest/index.js";
 import { sampleBlocks } from "./block-sample.js";
+import { checkOutputCoverage } from "./output-coverage.js";
 import { gemmReluAddInputs } from "./inputs.js";
 import type { NumericsRound, NumericsSample } from "./numerics-types.js";
 import { blockWork } from "./work-estimate.js";
@@ -69,8 +70,12 @@ export function sampledNumerics(req: SampledRequest): SampledNumerics {
   const rounds: NumericsRound[] = [];
   let blocks = 0;
   let elements = 0;
-  const sample = (): NumericsSample => ({ blocks, gridBlocks: grid[0] * grid[1] * grid[2], elements, seconds: (performance.now() - started) / 1000 });
+  // The sample compares what its blocks wrote; whether the whole grid writes all of D is checked apart.
+  const coverage = checkOutputCoverage(module, "D");
+  const coverageText = coverage.checked ? coverage.summary : `whether every element of D is written was not checked (${coverage.why})`;
+  const sample = (): NumericsSample => ({ blocks, gridBlocks: grid[0] * grid[1] * grid[2], elements, seconds: (performance.now() - started) / 1000, coverage: coverageText });
   const failed = (error: string): SampledNumerics => ({ ran: true, rounds, sample: sample(), error });
+  if (coverage.checked && coverage.problem !== undefined) return failed(coverage.problem);
 
   for (const [r, roundBlocks] of plan.entries()) {
     const seed = req.seed + r;

@@ -1,0 +1,123 @@
+/**
+ * The part of a kernel body that decides where one buffer is stored: the loops, conditions and
+ * `let`s around its stores, with the stored values replaced by zero. Statements and loops with no
+ * store to that buffer are left out (loads into shared and local memory, barriers, the arithmetic
+ * of other buffers), so running the slice for every thread costs only the index arithmetic of the
+ * stores; a constant loop whose variable places no store runs once. The slice is exact when what it keeps reads no memory: a store whose index, guard or
+ * loop bound depends on a loaded value cannot be placed without computing values, and a buffer
+ * written through an intrinsic (a pointer passed to a call) is out of its reach; both are
+ * reported as the reason the slice cannot be made.
+ */
+import { type PrimExpr, type Stmt, type Var, boolImm, broadcast, elementType, floatImm, forEachExpr, intImm, isBool, isFloat, lanesOf, printExpr, usesVar } from "@tessera/ir";
+
+export type StoreSlice = { readonly ok: true; readonly body: Stmt | undefined } | { readonly ok: false; readonly why: string };
+
+/** The slice of `body` that stores `target` (the storage variable of a buffer); body undefined when nothing stores it. */
+export function sliceStores(body: Stmt, target: Var, targetName: string): StoreSlice {
+  const pointerUse = findPointerUse(body, target);
+  if (pointerUse !== undefined) return { ok: false, why: `${targetName} is written through ${pointerUse}, which the store coverage does not model` };
+  const sliced = slice(body, target);
+  if (sliced === undefined) return { ok: true, body: undefined };
+  const load = firstLoad(sliced);
+  if (load !== undefined) return { ok: false, why: `where the kernel stores ${targetName} depends on a value it loads (${load}), not only on loop and thread indices` };
+  return { ok: true, body: sliced };
+}
+
+function slice(s: Stmt, target: Var): Stmt | undefined {
+  switch (s.kind) {
+    case "BufferStore":
+      return s.buffer.data === target ? { ...s, value: zeroLike(s.value) } : undefined;
+    case "SeqStmt": {
+      const seq = s.seq.map((c) => slice(c, target)).filter((c): c is Stmt => c !== undefined);
+      if (seq.length === 0) return undefined;
+      return seq.length === 1 ? seq[0] : { kind: "SeqStmt", seq };
+    }
+    case "IfThenElse": {
+      const thenCase = slice(s.thenCase, target);
+      const elseCase = s.elseCase === undefined ? undefined : slice(s.elseCase, target);
+      if (thenCase === undefined && elseCase === undefined) return undefined;
+      return { kind: "IfThenElse", condition: s.condition, thenCase: thenCase ?? { kind: "SeqStmt", seq: [] }, elseCase };
+    }
+    case "For": {
+      const body = slice(s.body, target);
+      if (body === undefined) return undefined;
+      // A loop whose variable places no store (the stores of a write-back inside a reduction
+      // loop, say) stores the same elements, from the same thread, on every iteration: once is
+      // enough, when it runs at all.
+      if (s.extent.kind === "IntImm" && !usesVar(body, (v) => v === s.loopVar)) return s.extent.value > 0 ? body : undefined;
+      return { ...s, body };
+    }
+    case "LetStmt":
+    case "AttrStmt": {
+      const body = slice(s.body, target);
+      return body === undefined ? undefined : { ...s, body };
+    }
+    case "Allocate":
+      // What is left reads no memory (checked afterwards), so the allocation is not needed.
+      return slice(s.body, target);
+    case "DeclBuffer": {
+      const body = slice(s.body, target);
+      if (body === undefined) return undefined;
+      return s.buffer.data === target ? { ...s, body } : body;
+    }
+    case "Evaluate":
+      // Barriers, asynchronous copies and other calls: a pointer to the target was ruled out.
+      return undefined;
+    case "BlockRealize":
+      // Device code has no blocks; one here would hide its stores from the slice.
+      return s;
+  }
+}
+
+function zeroLike(value: PrimExpr): PrimExpr {
+  const lanes = lanesOf(value.dtype);
+  const scalar = elementType(value.dtype);
+  const zero = isFloat(scalar) ? floatImm(0, scalar) : isBool(scalar) ? boolImm(false) : intImm(0, scalar);
+  return lanes > 1 ? broadcast(zero, lanes) : zero;
+}
+
+/** The first memory read in `s`, printed; undefined when there is none. */
+function firstLoad(s: Stmt): string | undefined {
+  let found: string | undefined;
+  forEachExpr(s, (e) => {
+    if (found === undefined && e.kind === "BufferLoad") found = printExpr(e);
+  });
+  if (found === undefined && containsBlock(s)) found = "a block left in device code";
+  return found;
+}
+
+function containsBlock(s: Stmt): boolean {
+  switch (s.kind) {
+    case "BlockRealize":
+      return true;
+    case "SeqStmt":
+      return s.seq.some(containsBlock);
+    case "IfThenElse":
+      return containsBlock(s.thenCase) || (s.elseCase !== undefined && containsBlock(s.elseCase));
+    case "For":
+    case "LetStmt":
+    case "AttrStmt":
+    case "Allocate":
+    case "DeclBuffer":
+      return containsBlock(s.body);
+    default:
+      return false;
+  }
+}
+
+/** A call that is handed `target` itself (a pointer), printed; loads and stores name it only through their buffer. */
+function findPointerUse(body: Stmt, target: Var): string | undefined {
+  let found: string | undefined;
+  forEachExpr(body, (e) => {
+    if (found === undefined && e.kind === "Call" && e.args.some((a) => usesTarget(a, target))) found = printExpr(e);
+  });
+  return found;
+}
+
+function usesTarget(e: PrimExpr, target: Var): boolean {
+  let hit = false;
+  forEachExpr(e, (x) => {
+    if (x === target) hit = true;
+  });
+  return hit;
+}
