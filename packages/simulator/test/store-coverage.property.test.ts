@@ -11,7 +11,7 @@ import { type AttrStmt, IRMutator, type Stmt, constantSize, intImm } from "@tess
 import { ScheduleError } from "@tessera/schedule";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type Dim3, moduleStoreCoverage, simulate } from "../src/index.js";
+import { moduleStoreCoverage, simulate } from "../src/index.js";
 import { type GpuRecipe, applyGpuRecipe, gpuRecipeArb } from "./random-gpu-schedule.js";
 
 const RUNS = Number(process.env.TESSERA_COVERAGE_PROPERTY_RUNS ?? 40);
@@ -29,7 +29,7 @@ function shrinkGrid(kernel: DeviceKernel, dim: 0 | 1 | 2, extent: number): Devic
       return visited;
     }
   }
-  const grid = [...kernel.launch.grid] as unknown as Dim3;
+  const grid: [number, number, number] = [kernel.launch.grid[0]!, kernel.launch.grid[1]!, kernel.launch.grid[2]!];
   grid[dim] = extent;
   return { ...kernel, body: new Shrink().visitStmt(kernel.body), launch: { ...kernel.launch, grid } };
 }
