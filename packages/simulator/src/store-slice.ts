@@ -8,7 +8,7 @@
  * written through an intrinsic (a pointer passed to a call) is out of its reach; both are
  * reported as the reason the slice cannot be made.
  */
-import { type PrimExpr, type Stmt, type Var, boolImm, broadcast, elementType, floatImm, forEachExpr, intImm, isBool, isFloat, lanesOf, printExpr, usesVar } from "@tessera/ir";
+import { type PrimExpr, type Stmt, type Var, boolImm, broadcast, elementType, floatImm, forEachExpr, forEachStmt, intImm, isBool, isFloat, lanesOf, printExpr, usesVar } from "@tessera/ir";
 
 export type StoreSlice = { readonly ok: true; readonly body: Stmt | undefined } | { readonly ok: false; readonly why: string };
 
@@ -105,19 +105,27 @@ function containsBlock(s: Stmt): boolean {
   }
 }
 
-/** A call that is handed `target` itself (a pointer), printed; loads and stores name it only through their buffer. */
+/**
+ * A call that could store `target` behind the slice's back, printed: one handed `target` itself (a
+ * pointer), or a call statement (an intrinsic run for its effect) handed an element of it, as
+ * `T.address_of(D[i])` would be. Loads and stores name the buffer only through their `buffer`.
+ */
 function findPointerUse(body: Stmt, target: Var): string | undefined {
   let found: string | undefined;
   forEachExpr(body, (e) => {
-    if (found === undefined && e.kind === "Call" && e.args.some((a) => usesTarget(a, target))) found = printExpr(e);
+    if (found === undefined && e.kind === "Call" && e.args.some((a) => mentions(a, (x) => x === target))) found = printExpr(e);
+  });
+  forEachStmt(body, (s) => {
+    if (found !== undefined || s.kind !== "Evaluate" || s.value.kind !== "Call") return;
+    if (mentions(s.value, (x) => x.kind === "BufferLoad" && x.buffer.data === target)) found = printExpr(s.value);
   });
   return found;
 }
 
-function usesTarget(e: PrimExpr, target: Var): boolean {
+function mentions(e: PrimExpr, pred: (x: PrimExpr) => boolean): boolean {
   let hit = false;
   forEachExpr(e, (x) => {
-    if (x === target) hit = true;
+    if (pred(x)) hit = true;
   });
   return hit;
 }
