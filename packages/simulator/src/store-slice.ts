@@ -47,7 +47,12 @@ function slice(s: Stmt, target: Var): Stmt | undefined {
       if (s.extent.kind === "IntImm" && !usesVar(body, (v) => v === s.loopVar)) return s.extent.value > 0 ? body : undefined;
       return { ...s, body };
     }
-    case "LetStmt":
+    case "LetStmt": {
+      const body = slice(s.body, target);
+      if (body === undefined) return undefined;
+      // A value the stores do not use (a loaded operand, say) is left out with its computation.
+      return usesVar(body, (v) => v === s.variable) ? { ...s, body } : body;
+    }
     case "AttrStmt": {
       const body = slice(s.body, target);
       return body === undefined ? undefined : { ...s, body };

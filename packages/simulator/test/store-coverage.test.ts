@@ -4,9 +4,9 @@
  * collide, and the kernels it refuses to judge.
  */
 import type { DeviceBufferParam } from "@tessera/codegen";
-import { bufferLoad, call, intImm } from "@tessera/ir";
+import { attrStmt, binary, bufferLoad, bufferStore, call, floatImm, intImm, letStmt, variable } from "@tessera/ir";
 import { describe, expect, it } from "vitest";
-import { kernelStoreCoverage, moduleStoreCoverage } from "../src/index.js";
+import { findThreadBindings, kernelStoreCoverage, moduleStoreCoverage } from "../src/index.js";
 import { moduleFromLoweredScript, windowSumKernel } from "./helpers.js";
 
 const B_INDEX = 1;
@@ -53,5 +53,23 @@ describe("store coverage of the window sum's output", () => {
     const evaluate = { kind: "Evaluate" as const, value: call("handle", "tir.address_of", [bufferLoad(B.buffer, [intImm(0)])]) };
     const withCall = { ...kernel, body: { kind: "SeqStmt" as const, seq: [evaluate, kernel.body] } };
     expect(kernelStoreCoverage(withCall, B_INDEX)).toEqual({ supported: false, why: expect.stringMatching(/^B is written through .*address_of.*, which the store coverage does not model$/) });
+  });
+});
+
+describe("the store slice", () => {
+  it("leaves out a let the stores do not use, even one that loads, and keeps one they do", () => {
+    const module = moduleFromLoweredScript(windowSumKernel());
+    const kernel = module.kernels[0]!;
+    const A = kernel.params[0] as DeviceBufferParam;
+    const loaded = variable("loaded", "float32");
+    const offset = variable("offset");
+    const unusedLoad = { ...kernel, body: letStmt(loaded, bufferLoad(A.buffer, [intImm(0)]), kernel.body) };
+    expect(kernelStoreCoverage(unusedLoad, B_INDEX)).toMatchObject({ supported: true, coverage: { writtenCount: 256 } });
+    const B = kernel.params[B_INDEX] as DeviceBufferParam;
+    // One block of 64 threads, each storing B[offset] with offset = 2 * threadIdx.x: the even elements below 128.
+    const threadIdx = findThreadBindings(kernel.name, kernel.body).find((b) => b.tag === "threadIdx.x")!.variable;
+    const store = bufferStore(B.buffer, floatImm(1), [offset]);
+    const usedLet = { ...kernel, body: attrStmt("thread_extent", threadIdx, 64, letStmt(offset, binary("mul", threadIdx, 2), store)), launch: { ...kernel.launch, grid: [1, 1, 1] as [number, number, number] } };
+    expect(kernelStoreCoverage(usedLet, B_INDEX)).toMatchObject({ supported: true, coverage: { writtenCount: 64, overlapCount: 0 } });
   });
 });
