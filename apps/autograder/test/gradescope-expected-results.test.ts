@@ -2,6 +2,8 @@
  * The expectations the debootstrap check (scripts/gradescope-debootstrap.sh) holds a Gradescope
  * results.json to: starter 0, solution every point a run without a GPU can award.
  */
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_ASSIGNMENT, assignmentBinding } from "../src/assignment.js";
 import { expectedScore, gpuOnlyPoints, resultsProblems } from "../src/gradescope-package/expected-results.js";
@@ -45,5 +47,13 @@ describe("the debootstrap check's expectations", () => {
     expect(resultsProblems(gradescopeResults(taskTests((max) => max), "", 1), manifest, "starter").join("\n")).toContain("the starter scored");
     expect(resultsProblems(failureResults("the grader crashed", 1), manifest, "starter").join("\n")).toContain("no tests: the grader did not grade");
     expect(resultsProblems({ score: "80" }, manifest, "solution")[0]).toMatch(/^not a valid Gradescope results\.json: /);
+  });
+});
+
+describe("scripts/gradescope-debootstrap.sh", () => {
+  it("is a script bash can parse", () => {
+    const script = fileURLToPath(new URL("../scripts/gradescope-debootstrap.sh", import.meta.url));
+    const r = spawnSync("bash", ["-n", script], { encoding: "utf8" });
+    expect(r.status, r.stderr).toBe(0);
   });
 });
