@@ -8,7 +8,30 @@
  * written through an intrinsic (a pointer passed to a call) is out of its reach; both are
  * reported as the reason the slice cannot be made.
  */
-import { type PrimExpr, type Stmt, type Var, boolImm, broadcast, elementType, floatImm, forEachExpr, forEachStmt, intImm, isBool, isFloat, lanesOf, printExpr, usesVar } from "@tessera/ir";
+import {
+  type BufferStore,
+  type DType,
+  type PrimExpr,
+  type Stmt,
+  type Var,
+  binary,
+  boolImm,
+  broadcast,
+  bufferStore,
+  elementType,
+  floatImm,
+  forEachExpr,
+  forEachStmt,
+  forLoop,
+  intImm,
+  isBool,
+  isFloat,
+  lanesOf,
+  letStmt,
+  printExpr,
+  usesVar,
+  variable,
+} from "@tessera/ir";
 
 export type StoreSlice = { readonly ok: true; readonly body: Stmt | undefined } | { readonly ok: false; readonly why: string };
 
@@ -26,7 +49,7 @@ export function sliceStores(body: Stmt, target: Var, targetName: string): StoreS
 function slice(s: Stmt, target: Var): Stmt | undefined {
   switch (s.kind) {
     case "BufferStore":
-      return s.buffer.data === target ? { ...s, value: zeroLike(s.value) } : undefined;
+      return s.buffer.data === target ? lanewise(s) : undefined;
     case "SeqStmt": {
       const seq = s.seq.map((c) => slice(c, target)).filter((c): c is Stmt => c !== undefined);
       if (seq.length === 0) return undefined;
@@ -74,11 +97,28 @@ function slice(s: Stmt, target: Var): Stmt | undefined {
   }
 }
 
+/**
+ * The store with zero stored. A vector store `D[base:base + n]` becomes a loop over its lanes
+ * after one `let` of the base: the executor emits a vector access lane by lane, each lane with the
+ * whole index expression again.
+ */
+function lanewise(s: BufferStore): Stmt {
+  const index = s.indices[0];
+  if (s.indices.length !== 1 || index?.kind !== "Ramp" || lanesOf(s.buffer.dtype) !== 1) return { ...s, value: zeroLike(s.value) };
+  const base = variable("store_base", index.base.dtype);
+  const lane = variable("store_lane", index.base.dtype);
+  const element = binary("add", base, binary("mul", lane, index.stride));
+  return letStmt(base, index.base, forLoop(lane, intImm(index.lanes, index.base.dtype), bufferStore(s.buffer, zeroOf(s.buffer.dtype), [element])));
+}
+
 function zeroLike(value: PrimExpr): PrimExpr {
   const lanes = lanesOf(value.dtype);
-  const scalar = elementType(value.dtype);
-  const zero = isFloat(scalar) ? floatImm(0, scalar) : isBool(scalar) ? boolImm(false) : intImm(0, scalar);
+  const zero = zeroOf(elementType(value.dtype));
   return lanes > 1 ? broadcast(zero, lanes) : zero;
+}
+
+function zeroOf(scalar: DType): PrimExpr {
+  return isFloat(scalar) ? floatImm(0, scalar) : isBool(scalar) ? boolImm(false) : intImm(0, scalar);
 }
 
 /** The first memory read in `s`, printed; undefined when there is none. */

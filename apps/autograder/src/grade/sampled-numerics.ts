@@ -10,7 +10,7 @@
  * Races, out-of-bounds accesses and barrier divergence inside the sampled blocks fail the check
  * as in a whole launch. What no sample can see, a kernel that leaves part of D unwritten (a grid
  * too small, a condition that skips a strip) or writes an element from two threads, is checked
- * afterwards over the whole grid by the store coverage (output-coverage.ts: 0.3–2 s at 2048³).
+ * afterwards over the whole grid by the store coverage (output-coverage.ts: 0.2–0.4 s at 2048³).
  *
  * Cost (measured on the 2-core grading container): the simulator runs 2–5 ns per statement; one
  * thread block of the 2048³ manual schedule (256 threads, 2.1e7 statements) takes 80–200 ms. A
