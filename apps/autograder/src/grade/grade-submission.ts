@@ -393,7 +393,8 @@ export function numericsSummary(n: NumericsOutcome): string {
   }
   const maxErr = Math.max(0, ...n.rounds.map((r) => r.maxAbsError));
   const what = n.sample === undefined ? "correct" : `correct on all ${n.sample.elements} elements the sampled blocks wrote`;
-  return `${what} in ${n.rounds.length} rounds of random inputs, max |error| ${maxErr.toExponential(2)} (${where})`;
+  const coverage = n.sample?.coverage === undefined ? "" : `; ${n.sample.coverage}`;
+  return `${what} in ${n.rounds.length} rounds of random inputs, max |error| ${maxErr.toExponential(2)} (${where})${coverage}`;
 }
 
 function wrongBecause(which: string, n: NumericsOutcome): string {

@@ -29,6 +29,11 @@ export interface NumericsSample {
   /** Output elements compared over all rounds. */
   readonly elements: number;
   readonly seconds: number;
+  /**
+   * Whether the whole kernel writes every element of D, each from one thread (output-coverage.ts):
+   * what was checked, or why it could not be.
+   */
+  readonly coverage?: string;
 }
 
 export interface NumericsOutcome {

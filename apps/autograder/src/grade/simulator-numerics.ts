@@ -11,7 +11,8 @@
  * kernel at the reduced size, so its failure is only a note, next to a full-size check that
  * passed (after one that failed it would repeat the failure, and is not run). It decides only where
  * the full-size kernel cannot be sampled (several kernels, or one thread block larger than the
- * sampling budget), and then runs every round, as the check of record; the outcome says so.
+ * sampling budget), and then runs every round, as the check of record; the outcome says so. Even
+ * then the full-size kernels' stores of D are checked for every thread (output-coverage.ts).
  */
 import { lower } from "@tessera/codegen";
 import { gemmReluAddReferenceOnHost } from "@tessera/runtime";
@@ -19,6 +20,7 @@ import { Schedule } from "@tessera/schedule";
 import { simulate } from "@tessera/simulator";
 import type { AssignmentBinding } from "../assignment.js";
 import { compareOutput, gemmReluAddInputs } from "./inputs.js";
+import { checkOutputCoverage } from "./output-coverage.js";
 import type { NumericsOutcome, NumericsRequest, NumericsRound } from "./numerics-types.js";
 import { sampledNumerics } from "./sampled-numerics.js";
 import { excessiveWork } from "./work-estimate.js";
@@ -49,7 +51,12 @@ export function simulatorNumerics(req: NumericsRequest, binding: AssignmentBindi
   if (!sampled.ran) {
     const decided = reducedSizeNumerics(req, binding, req.settings.rounds);
     const n = req.settings.sizes.reduced;
-    return { ...decided, notes: [`the ${full}³ kernel could not be checked block by block (${sampled.why}), so the replay at ${n}×${n}×${n} decided`] };
+    const notes = [`the ${full}³ kernel could not be checked block by block (${sampled.why}), so the replay at ${n}×${n}×${n} decided`];
+    // Whether the full-size kernels write all of D is still checked, over every thread.
+    const coverage = checkOutputCoverage(module, "D");
+    if (!coverage.checked) return { ...decided, notes: [...notes, `whether the ${full}³ kernels write every element of D was not checked (${coverage.why})`] };
+    if (decided.passed && coverage.problem !== undefined) return { ...decided, passed: false, error: `the ${full}³ kernels: ${coverage.problem}`, notes };
+    return { ...decided, notes };
   }
   const passed = sampled.error === undefined && sampled.rounds.length > 0 && sampled.rounds.every((r) => r.mismatches === 0);
   // The pre-check only explains: after a failure of record it would repeat it.

