@@ -7,10 +7,31 @@ import { type DType, dtypeInfo } from "./dtype.js";
 import { IRError } from "./errors.js";
 import { type ExprLike, type PrimExpr, type Var, intImm, toIndex, variable } from "./expr.js";
 
-/** Where a buffer lives on a GPU. `global` is device memory; `local` are registers. */
-export type StorageScope = "global" | "shared" | "shared.dyn" | "local" | "warp";
+/**
+ * Where a buffer lives on a GPU. `global` is device memory; `local` are registers. The `wmma.*`
+ * scopes are TVM's tensor-core fragments: they parse, print and schedule like local memory, but no
+ * code generator of ours allocates them.
+ */
+export type StorageScope =
+  | "global"
+  | "shared"
+  | "shared.dyn"
+  | "local"
+  | "warp"
+  | "wmma.matrix_a"
+  | "wmma.matrix_b"
+  | "wmma.accumulator";
 
-export const STORAGE_SCOPES: readonly StorageScope[] = ["global", "shared", "shared.dyn", "local", "warp"];
+export const STORAGE_SCOPES: readonly StorageScope[] = [
+  "global",
+  "shared",
+  "shared.dyn",
+  "local",
+  "warp",
+  "wmma.matrix_a",
+  "wmma.matrix_b",
+  "wmma.accumulator",
+];
 
 export function isStorageScope(s: string): s is StorageScope {
   return (STORAGE_SCOPES as readonly string[]).includes(s);
