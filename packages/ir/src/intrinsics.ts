@@ -77,6 +77,9 @@ register("tvm_bmma_sync", 8, { pure: false, opaque: true, resultDType: "handle" 
 register("tvm_access_ptr", 5, { opaque: true, resultDType: "handle" });
 /** `T.type_annotation("float16")`: stands for a dtype where an argument must be an expression. */
 register("type_annotation", 0, { dtypeFirst: true, opaque: true });
+/** `T.q_multiply_shift(x, y, q, s)`: TVM's fixed-point multiply (quantized models); not computed here. */
+register("q_multiply_shift", 4, { opaque: true, resultDType: "int32" });
+register("q_multiply_shift_per_axis", 7, { opaque: true, resultDType: "int32" });
 register("call_extern", -1, { pure: false, dtypeFirst: true, opaque: true });
 register("call_pure_extern", -1, { dtypeFirst: true, opaque: true });
 // Asynchronous global → shared copy (see async-copy.ts): 5 operands, or 6 with a predicate.

@@ -41,6 +41,7 @@ export function parseBufferDecl(
   const shape = evalShape(ev, args.get("shape")!, opts.symbolicShape ?? false);
   const dtypeNode = args.get("dtype");
   const dt = dtypeNode === undefined ? "float32" : dtypeArg(ev, dtypeNode);
+  if (dt === "void") fail(`buffer ${bufferName} cannot hold elements of dtype void`, dtypeNode!.pos);
   const scopeNode = args.get("scope");
   // TVM reads an empty scope as "global".
   const scopeText = scopeNode === undefined ? "global" : ev.string(scopeNode, "a storage scope");

@@ -1,6 +1,6 @@
 /**
  * What TVMScript may read off a buffer inside an expression: `A.data` (its storage pointer),
- * `A.elem_offset`, and `A.access_ptr(mask, ...)`, which builds TVM's
+ * `A.elem_offset`, `A.shape[i]`, `A.strides[i]`, and `A.access_ptr(mask, ...)`, which builds TVM's
  * `T.tvm_access_ptr(T.type_annotation(dtype), A.data, offset, extent, mask)` call.
  */
 import type { Buffer } from "../buffer.js";
@@ -23,6 +23,17 @@ export function bufferAttribute(buffer: Buffer, attr: string, pos: PyExpr["pos"]
     default:
       fail(`unsupported buffer attribute ".${attr}" (expected .data or .elem_offset)`, pos);
   }
+}
+
+/** `A.shape[i]` / `A.strides[i]`. */
+export function bufferShapeItem(buffer: Buffer, member: string, index: number, pos: PyExpr["pos"]): PrimExpr {
+  if (member !== "shape" && member !== "strides") fail(`unsupported buffer attribute ".${member}[...]" (expected .shape[i] or .strides[i])`, pos);
+  const items = member === "shape" ? buffer.shape : buffer.strides;
+  const item = items[index < 0 ? items.length + index : index];
+  if (item === undefined) {
+    fail(`${buffer.name}.${member}[${index}] is out of range: the buffer has ${items.length} ${member === "shape" ? "dimensions" : "strides"}`, pos);
+  }
+  return item;
 }
 
 export function bufferMethodCall(ev: ExprEvaluator, buffer: Buffer, method: string, node: CallNode): PrimExpr {

@@ -22,7 +22,7 @@ import { type SourcePos, fail } from "./errors.js";
 import { type ExprValue, isLiteral, literal, literalToExpr, valueToExpr, valuesToExprs } from "./literal.js";
 import type { ScopeStack } from "./scope.js";
 import { callTFunction } from "./t-functions.js";
-import { bufferAttribute, bufferMethodCall } from "./buffer-members.js";
+import { bufferAttribute, bufferMethodCall, bufferShapeItem } from "./buffer-members.js";
 import { constantExtent } from "./extent.js";
 import { subscriptItems } from "./regions.js";
 
@@ -135,6 +135,11 @@ export class ExprEvaluator {
       case "Attribute":
         return this.attribute(e);
       case "Subscript": {
+        const member = this.bufferMember(e.value);
+        if (member !== undefined) {
+          if (e.indices.length !== 1) fail(`${member.buffer.name}.${member.member} takes one index`, e.pos);
+          return bufferShapeItem(member.buffer, member.member, this.constInt(e.indices[0]!, "the index"), e.pos);
+        }
         const buf = this.buffer(e.value);
         return bufferLoad(buf, this.indices(buf, subscriptItems(e.indices), e.pos));
       }

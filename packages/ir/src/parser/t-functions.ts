@@ -158,14 +158,13 @@ function intrinsicCall(ev: ExprEvaluator, call: CallNode, name: string): ExprVal
   let operands = call.args;
   let dt: string | undefined;
   if (intrinsicInfo(name)?.dtypeFirst === true) {
-    if (dtypeKeyword !== undefined) {
-      dt = dtypeArg(ev, dtypeKeyword);
-    } else {
-      const first = operands[0];
-      if (first?.kind !== "String") fail(`T.${name} takes the dtype first, as in T.${name}("float32", ...)`, first?.pos ?? call.pos);
-      dt = dtypeArg(ev, first);
+    const dtypeNode = dtypeKeyword ?? operands[0];
+    if (dtypeKeyword === undefined) {
+      if (dtypeNode?.kind !== "String") fail(`T.${name} takes the dtype first, as in T.${name}("float32", ...)`, dtypeNode?.pos ?? call.pos);
       operands = operands.slice(1);
     }
+    // TVM reads an empty dtype as void (a call made for its effect).
+    dt = dtypeNode!.kind === "String" && dtypeNode!.value === "" ? "void" : dtypeArg(ev, dtypeNode!);
   }
   const values = operands.map((a) => ev.value(a));
   // Literals are handed over as plain numbers so the intrinsic's own type rules give them a dtype.
