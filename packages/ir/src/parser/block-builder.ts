@@ -60,7 +60,8 @@ export function buildBlock(b: BodyBuilder, call: CallNode, body: readonly PyStmt
   });
   // As TVM's ScriptComplete: only the lists the script left out are inferred.
   const missing = { reads: state.reads === undefined, writes: state.writes === undefined };
-  return blockRealize(state.bindings, state.predicate ?? true, completeBlockRegions(blk, missing));
+  const regions = completeBlockRegions(blk, missing, { bufferOfData: (v) => b.scopes.bufferOfData(v) });
+  return blockRealize(state.bindings, state.predicate ?? true, regions);
 }
 
 /** `T.reads(...)`, `T.writes(...)`, `T.where(...)`, `T.block_attr({...})`. */

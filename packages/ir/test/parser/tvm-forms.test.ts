@@ -302,3 +302,41 @@ describe("elem_offset", () => {
     expect(printed).toContain("X = T.alloc_buffer((8,), elem_offset=T.int64(0))");
   });
 });
+
+describe("access regions of opaque uses (TVM's GetSBlockReadWriteRegion)", () => {
+  const regions = (f: PrimFunc, name: string) => {
+    const b = block(f, name);
+    const text = (rs: Block["reads"]) => rs.map((r) => `${r.buffer.name}[${r.region.map((g) => `${printExpr(g.min)}:${printExpr(g.extent)}`).join(", ")}]`);
+    return { reads: text(b.reads), writes: text(b.writes) };
+  };
+  const fragmentProgram = (...lines: string[]) =>
+    [
+      "@T.prim_func",
+      'def g(A: T.Buffer((16, 16), "float16"), C: T.Buffer((16, 16), "float32")):',
+      '    F = T.sblock_alloc_buffer((16, 16), "float16", scope="wmma.matrix_a")',
+      '    with T.sblock("b"):',
+      ...lines.map((l) => `        ${l}`),
+    ].join("\n");
+
+  it("access_ptr's mask decides read or write; the whole buffer is accessed", () => {
+    const f = parsePrimFunc(
+      fragmentProgram(
+        'T.tvm_load_matrix_sync(F.data, 16, 16, 16, 0, A.access_ptr("r"), 16, "row_major")',
+        'T.evaluate(C.access_ptr("w"))',
+        "C[0, 0] = T.float32(1)",
+      ),
+    );
+    // F (root-allocated) is used through its pointer: read and written, after the ordinary accesses.
+    expect(regions(f, "b")).toEqual({ reads: ["A[0:16, 0:16]", "F[0:16, 0:16]"], writes: ["C[0:16, 0:16]", "F[0:16, 0:16]"] });
+  });
+
+  it("a read-write pointer or a bare .data is opaque: it replaces the ordinary regions of that buffer", () => {
+    const f = parsePrimFunc(fragmentProgram('T.evaluate(T.call_extern("void", "touch", C.access_ptr("rw"), A.data))', "C[1, 2] = T.float32(0)"));
+    expect(regions(f, "b")).toEqual({ reads: ["C[0:16, 0:16]", "A[0:16, 0:16]"], writes: ["C[0:16, 0:16]", "A[0:16, 0:16]"] });
+  });
+
+  it("declared regions are kept", () => {
+    const f = parsePrimFunc(fragmentProgram("T.reads(A[0:4, 0:4])", "T.writes()", 'T.evaluate(T.call_extern("void", "touch", A.data))'));
+    expect(regions(f, "b")).toEqual({ reads: ["A[0:4, 0:4]"], writes: [] });
+  });
+});
