@@ -15,12 +15,7 @@ import { execaSync } from "execa";
 import { parseTVMScript } from "../src/parser/index.js";
 import { printTVMScript } from "../src/printer/index.js";
 import { structuralEqual } from "../src/structural/index.js";
-
-interface Case {
-  /** `file.py:line name` */
-  readonly where: string;
-  readonly text: string;
-}
+import { type Case, extractCases, messageKey } from "./tvm-corpus-extract.js";
 
 interface Outcome {
   readonly stage: "parse" | "print" | "reparse" | "equal" | "ok";
@@ -47,71 +42,9 @@ function git(...args: string[]): string {
   return execaSync("git", ["--git-dir", gitDir!, ...args], { maxBuffer: 64 << 20 }).stdout;
 }
 
-const indentOf = (line: string): number => line.length - line.trimStart().length;
-const isBlank = (line: string): boolean => line.trim() === "" || line.trim().startsWith("#");
-
-/**
- * Cuts the decorated definitions out of one Python file: each `@T.prim_func` def that is not
- * inside an `@I.ir_module` class, and each such class whole. Text is dedented to column 0.
- */
-export function extractCases(file: string, source: string): Case[] {
-  const lines = source.split("\n");
-  const cases: Case[] = [];
-  let i = 0;
-  while (i < lines.length) {
-    const line = lines[i]!;
-    const trimmed = line.trim();
-    const isFunc = /^@(T|tvm\.script\.tir)\.prim_func\b/.test(trimmed);
-    const isModule = /^@(I|tvm\.script\.ir|tvm\.script)\.ir_module\b|^@ir_module\b/.test(trimmed);
-    if (!isFunc && !isModule) {
-      i++;
-      continue;
-    }
-    const indent = indentOf(line);
-    // Further decorators, then the def/class line (which may span lines through open brackets).
-    let j = i;
-    while (j < lines.length && lines[j]!.trim().startsWith("@")) j++;
-    if (j >= lines.length) break;
-    const header = lines[j]!.trim();
-    const name = /^(?:def|class)\s+(\w+)/.exec(header)?.[1] ?? "?";
-    let depth = 0;
-    for (;;) {
-      for (const ch of lines[j]!) {
-        if ("([{".includes(ch)) depth++;
-        else if (")]}".includes(ch)) depth--;
-      }
-      j++;
-      if (depth <= 0 || j >= lines.length) break;
-    }
-    // The body: every following line indented deeper than the decorator (blank lines included).
-    let end = j;
-    for (let k = j; k < lines.length; k++) {
-      if (isBlank(lines[k]!)) continue;
-      if (indentOf(lines[k]!) <= indent) break;
-      end = k + 1;
-    }
-    const text = lines
-      .slice(i, end)
-      .map((l) => (l.length >= indent ? l.slice(indent) : l.trimStart()))
-      .join("\n");
-    cases.push({ where: `${file.split("/").pop()}:${i + 1} ${name}`, text: `${text}\n` });
-    i = end;
-  }
-  return cases;
-}
-
 function firstLine(err: unknown): string {
   const text = err instanceof Error ? err.message : String(err);
   return text.split("\n")[0]!;
-}
-
-/** Blanks out names (but not `T.*` functions) and numbers so that failures with one cause group together. */
-function messageKey(message: string): string {
-  return message
-    .replace(/^.*?\berror: /, "")
-    .replace(/"(?!T\.)[^"]*"/g, '"…"')
-    .replace(/'[^']*'/g, "'…'")
-    .replace(/\b\d+\b/g, "N");
 }
 
 function check(c: Case): Outcome {
