@@ -4,7 +4,7 @@
  * of the registry in `intrinsics.ts` (`T.exp`, `T.if_then_else`, `T.tvm_storage_sync`, …).
  */
 import { isIntegral, isValidDType } from "../dtype.js";
-import { type BinaryOp, type PrimExpr, binary, broadcast, cast, constant, letExpr, ramp, select } from "../expr.js";
+import { type BinaryOp, type PrimExpr, binary, broadcast, cast, constant, letExpr, not, ramp, select } from "../expr.js";
 import { checkIntrinsicCall, intrinsicInfo } from "../intrinsics.js";
 import { maxValue, minValue } from "../te/limits.js";
 import { type PyExpr, dottedName } from "./ast.js";
@@ -52,6 +52,17 @@ const HANDLERS: Record<string, Handler> = {
   truncmod: binaryHandler("truncmod", "mod"),
   Div: binaryHandler("Div", "div"),
   Mod: binaryHandler("Mod", "mod"),
+  // TVM's expression node constructors, which `T` exports under their class names.
+  ...Object.fromEntries(
+    ([
+      ["Add", "add"], ["Sub", "sub"], ["Mul", "mul"], ["Min", "min"], ["Max", "max"],
+      ["EQ", "eq"], ["NE", "ne"], ["LT", "lt"], ["LE", "le"], ["GT", "gt"], ["GE", "ge"], ["And", "and"], ["Or", "or"],
+    ] as const).map(([name, op]) => [name, binaryHandler(name, op)]),
+  ),
+  Not: (ev, call) => {
+    const [x] = expectArgs(call, "Not", 1);
+    return not(ev.condition(x!, "the operand of T.Not"));
+  },
   Select: (ev, call) => {
     const [c, t, f] = expectArgs(call, "Select", 3);
     const [tv, fv] = valuesToExprs(ev.value(t!), ev.value(f!));
@@ -70,6 +81,8 @@ const HANDLERS: Record<string, Handler> = {
     const [b, s] = valuesToExprs(ev.value(base!), ev.value(stride!));
     return ramp(b, s, ev.constInt(lanes!, "the lanes of T.Ramp"));
   },
+  ramp: (ev, call) => HANDLERS.Ramp!(ev, call),
+  broadcast: (ev, call) => HANDLERS.Broadcast!(ev, call),
   Broadcast: (ev, call) => {
     const [value, lanes] = expectArgs(call, "Broadcast", 2);
     return broadcast(ev.prim(value!), ev.constInt(lanes!, "the lanes of T.Broadcast"));

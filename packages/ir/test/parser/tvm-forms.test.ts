@@ -340,3 +340,12 @@ describe("access regions of opaque uses (TVM's GetSBlockReadWriteRegion)", () =>
     expect(regions(f, "b")).toEqual({ reads: ["A[0:4, 0:4]"], writes: [] });
   });
 });
+
+describe("TVM's node constructors as functions", () => {
+  it("T.Add, T.Mul, T.Max, T.LT, T.EQ, T.And, T.Not, T.ramp build the same nodes as the operators", () => {
+    const { f } = roundTrip(program("B[vi] = T.Select(T.And(T.LT(vi, 4), T.Not(T.EQ(vi, 2))), T.Add(T.Mul(vi, 2), T.Max(vi, 3)), T.Sub(vi, 1))"));
+    const g = parsePrimFunc(program("B[vi] = T.Select(vi < 4 and not vi == 2, vi * 2 + T.max(vi, 3), vi - 1)"));
+    expect(structuralEqual(f, g)).toBe(true);
+    expect(structuralEqual(parsePrimFunc(program("B[0:4] = T.ramp(vi, 1, 4)")), parsePrimFunc(program("B[0:4] = T.Ramp(vi, 1, 4)")))).toBe(true);
+  });
+});
