@@ -122,6 +122,13 @@ describe("annotated lets", () => {
     expect([value?.kind, value?.dtype]).toEqual(["IntImm", "int64"]);
   });
 
+  it("also inside T.init()", () => {
+    const { f } = roundTrip(
+      program("for k in range(4):", '    with T.sblock("r"):', '        vk = T.axis.remap("R", [k])', "        with T.init():", "            zero: T.let[T.int32] = 0", "            B[vi] = zero", "        B[vi] = B[vi] + vk"),
+    );
+    expect(block(f, "r").init?.kind).toBe("LetStmt");
+  });
+
   it("rejects an annotation that is not a dtype", () => {
     expect(errorOf(program("x: T.let[T.Buffer] = 1")).reason).toBe("expected a dtype annotation such as T.int32 or T.let[T.int32]");
   });
