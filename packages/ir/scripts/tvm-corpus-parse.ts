@@ -6,8 +6,8 @@
  *
  * It reads the test files out of a (bare) TVM git repository, cuts out every `@T.prim_func`
  * function and every `@I.ir_module` class, parses each with our parser, prints it, parses the
- * printed text again and checks structural equality. Failures are grouped by their message (with
- * the variable parts of the message blanked out). Nothing of TVM's text is stored here: it is read
+ * printed text again and checks structural equality, and that printing it once more gives the
+ * same text. Failures are grouped by their message (with the variable parts blanked out). Nothing of TVM's text is stored here: it is read
  * from the repository given on the command line each time.
  */
 import { parseArgs } from "node:util";
@@ -18,7 +18,7 @@ import { structuralEqual } from "../src/structural/index.js";
 import { type Case, extractCases, messageKey } from "./tvm-corpus-extract.js";
 
 interface Outcome {
-  readonly stage: "parse" | "print" | "reparse" | "equal" | "ok";
+  readonly stage: "parse" | "print" | "reparse" | "equal" | "fixpoint" | "ok";
   readonly message: string;
 }
 
@@ -71,6 +71,7 @@ function check(c: Case): Outcome {
     if (g === undefined) return { stage: "equal", message: `function ${name} lost in printing` };
     if (!structuralEqual(f, g)) return { stage: "equal", message: `function ${name} differs after print → parse` };
   }
+  if (printTVMScript(again) !== printed) return { stage: "fixpoint", message: "printing the reparsed module gives another text" };
   return { stage: "ok", message: "" };
 }
 
