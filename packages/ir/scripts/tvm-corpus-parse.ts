@@ -7,8 +7,8 @@
  * It reads the test files out of a (bare) TVM git repository, cuts out every `@T.prim_func`
  * function and every `@I.ir_module` class, parses each with our parser, prints it, parses the
  * printed text again and checks structural equality, and that printing it once more gives the
- * same text. Failures are grouped by their message (with the variable parts blanked out). Nothing of TVM's text is stored here: it is read
- * from the repository given on the command line each time.
+ * same text. Failures are grouped by their message (with the variable parts blanked out).
+ * Nothing of TVM's text is stored here: it is read from the repository given on the command line.
  */
 import { parseArgs } from "node:util";
 import { execaSync } from "execa";
