@@ -7,10 +7,31 @@ import { type DType, dtypeInfo } from "./dtype.js";
 import { IRError } from "./errors.js";
 import { type ExprLike, type PrimExpr, type Var, intImm, toIndex, variable } from "./expr.js";
 
-/** Where a buffer lives on a GPU. `global` is device memory; `local` are registers. */
-export type StorageScope = "global" | "shared" | "shared.dyn" | "local" | "warp";
+/**
+ * Where a buffer lives on a GPU. `global` is device memory; `local` are registers. The `wmma.*`
+ * scopes are TVM's tensor-core fragments: they parse, print and schedule like local memory, but no
+ * code generator of ours allocates them.
+ */
+export type StorageScope =
+  | "global"
+  | "shared"
+  | "shared.dyn"
+  | "local"
+  | "warp"
+  | "wmma.matrix_a"
+  | "wmma.matrix_b"
+  | "wmma.accumulator";
 
-export const STORAGE_SCOPES: readonly StorageScope[] = ["global", "shared", "shared.dyn", "local", "warp"];
+export const STORAGE_SCOPES: readonly StorageScope[] = [
+  "global",
+  "shared",
+  "shared.dyn",
+  "local",
+  "warp",
+  "wmma.matrix_a",
+  "wmma.matrix_b",
+  "wmma.accumulator",
+];
 
 export function isStorageScope(s: string): s is StorageScope {
   return (STORAGE_SCOPES as readonly string[]).includes(s);
@@ -51,18 +72,30 @@ export function declBuffer(name: string, shape: readonly ExprLike[], dt: DType =
   if (strides.length !== 0 && strides.length !== shape.length) {
     throw new IRError(`${where}: ${strides.length} strides given for ${shape.length} dimensions`);
   }
+  const shapeExprs = shape.map((s) => toIndex(s, where));
   return {
     kind: "Buffer",
     name,
     dtype: dt,
-    shape: shape.map((s) => toIndex(s, where)),
+    shape: shapeExprs,
     strides,
-    elemOffset: opts.elemOffset === undefined ? intImm(0) : toIndex(opts.elemOffset, where),
+    elemOffset: opts.elemOffset === undefined ? intImm(0, indexTypeOfShape(shapeExprs)) : toIndex(opts.elemOffset, where),
     scope,
     data: opts.data ?? variable(name, "handle"),
     dataAlignment: opts.dataAlignment ?? 64,
     offsetFactor: opts.offsetFactor ?? 0,
   };
+}
+
+/** TVM's `Buffer::DefaultIndexType`: the dtype of the first extent (int32 for a 0-d buffer). */
+export function indexTypeOfShape(shape: readonly PrimExpr[]): DType {
+  return shape[0]?.dtype ?? "int32";
+}
+
+/** Is the element offset the zero a buffer of this shape starts with (printed by omission)? */
+export function hasDefaultElemOffset(buffer: Buffer): boolean {
+  const off = buffer.elemOffset;
+  return off.kind === "IntImm" && off.value === 0 && off.dtype === indexTypeOfShape(buffer.shape);
 }
 
 /** A copy of `buffer` with some fields replaced: a new buffer with its own identity and storage. */

@@ -1,5 +1,6 @@
 /**
- * Data types, written as TVM spells them: `int32`, `float32x4`, `bool`, `handle`.
+ * Data types, written as TVM spells them: `int32`, `float32x4`, `bool`, `handle`, and `void` for
+ * calls that return nothing.
  *
  * A dtype is kept as its canonical string so that comparison is `===` and printing is free;
  * `dtypeInfo` parses (and caches) the structured form when code needs bits, lanes or the class.
@@ -24,6 +25,8 @@ const FLOAT_BITS = new Set([16, 32, 64]);
 
 function parseUncached(text: string): DTypeInfo | undefined {
   if (text === "handle") return { code: "handle", bits: 64, lanes: 1 };
+  // The type of a call that returns nothing (`T.call_extern("void", ...)`); an opaque handle of no bits.
+  if (text === "void") return { code: "handle", bits: 0, lanes: 1 };
   const m = /^(bool|int|uint|float)(\d+)?(?:x(\d+))?$/.exec(text);
   if (!m) return undefined;
   const code = m[1] as DTypeCode;
@@ -73,7 +76,7 @@ export function dtype(text: string): DType {
 }
 
 export function makeDType(code: DTypeCode, bits: number, lanes = 1): DType {
-  const base = code === "bool" ? "bool" : code === "handle" ? "handle" : `${code}${bits}`;
+  const base = code === "bool" ? "bool" : code === "handle" ? (bits === 0 ? "void" : "handle") : `${code}${bits}`;
   return lanes === 1 ? base : `${base}x${lanes}`;
 }
 

@@ -4,7 +4,7 @@
  * entry in this table plus its implementation in the executor and the CUDA code generator.
  */
 import { type Call, type ExprLike, call, matchTypes, toExpr } from "./expr.js";
-import { type DType, isBool, isFloat } from "./dtype.js";
+import { type DType, isBool, isFloat, isIntegral } from "./dtype.js";
 import { IRError } from "./errors.js";
 import { PTX_CP_ASYNC, ptxCpAsyncFromArgs } from "./async-copy.js";
 
@@ -18,22 +18,70 @@ export interface IntrinsicInfo {
   readonly floatOnly: boolean;
   /** TVMScript writes the call's dtype as its first argument (`T.ptx_cp_async("float32", ...)`). */
   readonly dtypeFirst: boolean;
+  /**
+   * Carried through untouched but never computed on the CPU (tensor-core fragments, pointers,
+   * external functions): the executor rejects it by name.
+   */
+  readonly opaque: boolean;
+  /** The dtype every call of this operator has, whatever its operands (`handle` for pointers). */
+  readonly resultDType?: DType | undefined;
 }
 
 const table = new Map<string, IntrinsicInfo>();
 
-function register(name: string, arity: number, opts: { pure?: boolean; floatOnly?: boolean; dtypeFirst?: boolean } = {}): void {
-  table.set(name, { name, arity, pure: opts.pure ?? true, floatOnly: opts.floatOnly ?? false, dtypeFirst: opts.dtypeFirst ?? false });
+interface RegisterOptions {
+  pure?: boolean;
+  floatOnly?: boolean;
+  dtypeFirst?: boolean;
+  opaque?: boolean;
+  resultDType?: DType;
+}
+
+function register(name: string, arity: number, opts: RegisterOptions = {}): void {
+  table.set(name, {
+    name,
+    arity,
+    pure: opts.pure ?? true,
+    floatOnly: opts.floatOnly ?? false,
+    dtypeFirst: opts.dtypeFirst ?? false,
+    opaque: opts.opaque ?? false,
+    resultDType: opts.resultDType,
+  });
 }
 
 /** Unary float math, named as in TVMScript (`T.exp`) and C (`expf`). */
 export const UNARY_MATH = ["exp", "log", "sqrt", "tanh", "sigmoid", "floor", "ceil", "round", "trunc"] as const;
 for (const name of UNARY_MATH) register(name, 1, { floatOnly: true });
 register("fabs", 1);
+register("rsqrt", 1, { floatOnly: true });
+/** `T.likely(cond)`: a branch hint; its value is the condition's. */
+register("likely", 1, { resultDType: "bool" });
 register("pow", 2, { floatOnly: true });
 register("if_then_else", 3);
+/** Integer bit operations, spelled `T.shift_right(a, b)` (TVM's names); `a >> b` parses to them. */
+export const BITWISE_BINARY = ["shift_left", "shift_right", "bitwise_and", "bitwise_or", "bitwise_xor"] as const;
+for (const name of BITWISE_BINARY) register(name, 2);
+register("bitwise_not", 1);
+/** A fact the simplifier may use (`T.assume(i < n)`); computes nothing. */
+register("assume", 1, { resultDType: "bool" });
 // Lowered-code intrinsics.
 register("tvm_storage_sync", 1, { pure: false });
+// Opaque intrinsics: TVM's tensor-core fragment operations, buffer pointers and external calls.
+// Schedules carry them through; only code generators that know them could give them meaning.
+register("tvm_fill_fragment", 6, { pure: false, opaque: true, resultDType: "handle" });
+register("tvm_load_matrix_sync", 8, { pure: false, opaque: true, resultDType: "handle" });
+register("tvm_store_matrix_sync", 8, { pure: false, opaque: true, resultDType: "handle" });
+register("tvm_mma_sync", 8, { pure: false, opaque: true, resultDType: "handle" });
+register("tvm_bmma_sync", 8, { pure: false, opaque: true, resultDType: "handle" });
+/** `T.tvm_access_ptr(T.type_annotation(dtype), data, offset, extent, rw_mask)`: a pointer into a buffer. */
+register("tvm_access_ptr", 5, { opaque: true, resultDType: "handle" });
+/** `T.type_annotation("float16")`: stands for a dtype where an argument must be an expression. */
+register("type_annotation", 0, { dtypeFirst: true, opaque: true });
+/** `T.q_multiply_shift(x, y, q, s)`: TVM's fixed-point multiply (quantized models); not computed here. */
+register("q_multiply_shift", 4, { opaque: true, resultDType: "int32" });
+register("q_multiply_shift_per_axis", 7, { opaque: true, resultDType: "int32" });
+register("call_extern", -1, { pure: false, dtypeFirst: true, opaque: true });
+register("call_pure_extern", -1, { dtypeFirst: true, opaque: true });
 // Asynchronous global → shared copy (see async-copy.ts): 5 operands, or 6 with a predicate.
 register(PTX_CP_ASYNC, -1, { pure: false, dtypeFirst: true });
 
@@ -88,6 +136,27 @@ export function storageSync(scope: string): Call {
   return { kind: "Call", dtype: "int32", op: "tvm_storage_sync", args: [{ kind: "StringImm", dtype: "handle", value: scope }] };
 }
 
+function bitwise(op: string, args: readonly ExprLike[]): Call {
+  const operands = args.length === 1 ? [toExpr(args[0]!)] : matchTypes(args[0]!, args[1]!, `T.${op}`);
+  for (const x of operands) {
+    if (!isIntegral(x.dtype)) throw new IRError(`T.${op} expects integer operands, got ${x.dtype}`);
+  }
+  return call(operands[0]!.dtype, op, operands);
+}
+
+/** `T.shift_right(a, b)` (`a >> b`), `T.bitwise_and(a, b)` (`a & b`), … on integers. */
+export const shiftLeft = (a: ExprLike, b: ExprLike): Call => bitwise("shift_left", [a, b]);
+export const shiftRight = (a: ExprLike, b: ExprLike): Call => bitwise("shift_right", [a, b]);
+export const bitwiseAnd = (a: ExprLike, b: ExprLike): Call => bitwise("bitwise_and", [a, b]);
+export const bitwiseOr = (a: ExprLike, b: ExprLike): Call => bitwise("bitwise_or", [a, b]);
+export const bitwiseXor = (a: ExprLike, b: ExprLike): Call => bitwise("bitwise_xor", [a, b]);
+export const bitwiseNot = (a: ExprLike): Call => bitwise("bitwise_not", [a]);
+
+/** Is this call one the CPU executor cannot compute (see `IntrinsicInfo.opaque`)? */
+export function isOpaqueIntrinsic(op: string): boolean {
+  return table.get(op)?.opaque === true;
+}
+
 /** Checks a call built by hand (e.g. by the parser) against the registry. */
 export function checkIntrinsicCall(op: string, args: readonly ExprLike[], dt?: DType): Call {
   const info = table.get(op);
@@ -105,8 +174,18 @@ export function checkIntrinsicCall(op: string, args: readonly ExprLike[], dt?: D
     case PTX_CP_ASYNC:
       if (dt === undefined) throw new IRError(`T.${op} needs the element dtype as its first argument`);
       return ptxCpAsyncFromArgs(dt, args.map((a) => toExpr(a)));
+    case "assume":
+    case "likely": {
+      const cond = toExpr(args[0]!);
+      if (!isBool(cond.dtype)) throw new IRError(`T.${op} expects a bool condition, got ${cond.dtype}`);
+      return call("bool", op, [cond]);
+    }
+    case "rsqrt":
+      return unaryMath(op, args[0]!);
     default:
       if ((UNARY_MATH as readonly string[]).includes(op)) return unaryMath(op, args[0]!);
-      return call(dt ?? "int32", op, args);
+      if ((BITWISE_BINARY as readonly string[]).includes(op) || op === "bitwise_not") return bitwise(op, args);
+      if (info.dtypeFirst && dt === undefined) throw new IRError(`T.${op} needs the result dtype as its first argument`);
+      return call(info.resultDType ?? dt ?? "int32", op, args);
   }
 }

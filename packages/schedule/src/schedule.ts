@@ -10,6 +10,7 @@ import {
   type For,
   type IRModule,
   type PrimFunc,
+  type StorageScope,
   TesseraError,
   entryFunctionName,
   irModule,
@@ -49,7 +50,8 @@ export interface ScheduleOptions {
 /** What `annotate` takes: a scalar, a sampled integer, or (nested) arrays of those. */
 export type AnnotationInput = string | number | boolean | ExprRV | readonly AnnotationInput[];
 
-export type StorageScopeName = "global" | "shared" | "shared.dyn" | "local" | "warp";
+/** Every scope of `@tessera/ir` (including TVM's `wmma.*` tensor-core fragments). */
+export type StorageScopeName = StorageScope;
 
 export class Schedule {
   private state: ScheduleState;

@@ -13,6 +13,11 @@
  *    Each dimension becomes [min, extent]; an unbounded end falls back to the buffer's extent.
  * 6. With an `init`, buffers the block writes are dropped from its reads.
  *
+ * 7. Opaque accesses (TVM's `GetSBlockReadWriteRegion`), when the caller says which buffer a data
+ *    pointer belongs to: `T.tvm_access_ptr(..., A.data, ..., mask)` reads (mask 1) or writes
+ *    (mask 2) all of `A`; any other use of `A.data` (or mask 3) both reads and writes all of `A`,
+ *    listed after the ordinary accesses, which then leave `A` out.
+ *
  * Branch conditions (`if`, `if_then_else`, `T.where` of nested blocks) are ignored: the result may
  * be larger than necessary but always covers every access (TVM narrows ranges with them).
  */
@@ -36,9 +41,14 @@ export interface BlockAccessRegions {
   readonly writes: BufferRegion[];
 }
 
+export interface AccessRegionOptions {
+  /** The buffer whose storage pointer is `data`, for opaque accesses through `A.data` (rule 7). */
+  readonly bufferOfData?: ((data: Var) => Buffer | undefined) | undefined;
+}
+
 /** Infers the regions of outside buffers that `blk` reads and writes, in block-iter-var space. */
-export function inferAccessRegions(blk: Block): BlockAccessRegions {
-  return new AccessRegionCollector(blk).collect();
+export function inferAccessRegions(blk: Block, opts: AccessRegionOptions = {}): BlockAccessRegions {
+  return new AccessRegionCollector(blk, opts.bufferOfData).collect();
 }
 
 export interface MissingRegions {
@@ -53,9 +63,10 @@ export interface MissingRegions {
 export function completeBlockRegions(
   blk: Block,
   missing: MissingRegions = { reads: blk.reads.length === 0, writes: blk.writes.length === 0 },
+  opts: AccessRegionOptions = {},
 ): Block {
   if (!missing.reads && !missing.writes) return blk;
-  const inferred = inferAccessRegions(blk);
+  const inferred = inferAccessRegions(blk, opts);
   const reads = missing.reads ? inferred.reads : blk.reads;
   const writes = missing.writes ? inferred.writes : blk.writes;
   if (reads.length === 0 && writes.length === 0 && blk.reads.length === 0 && blk.writes.length === 0) return blk;
@@ -100,8 +111,13 @@ class AccessRegionCollector extends IRVisitor {
   private readonly matchSources = new Map<Buffer, BufferRegion>();
   private readonly reads: AccessTable = new Map();
   private readonly writes: AccessTable = new Map();
+  /** Buffers reached through their data pointer in a way that may read and write anything. */
+  private readonly opaque: AccessTable = new Map();
 
-  constructor(private readonly blk: Block) {
+  constructor(
+    private readonly blk: Block,
+    private readonly bufferOfData: ((data: Var) => Buffer | undefined) | undefined,
+  ) {
     super();
     for (const iv of blk.iterVars) {
       if (this.analyzer.canProveGreater(iv.dom.extent, 0)) this.analyzer.bind(iv.var, iv.dom, true);
@@ -113,10 +129,12 @@ class AccessRegionCollector extends IRVisitor {
   collect(): BlockAccessRegions {
     if (this.blk.init) this.visitStmt(this.blk.init);
     this.visitStmt(this.blk.body);
-    const writes = this.toRegions(this.writes);
-    let readTable = this.reads;
-    if (this.blk.init) readTable = new Map([...this.reads].filter(([buf]) => !this.writes.has(buf)));
-    return { reads: this.toRegions(readTable), writes };
+    const notOpaque = (table: AccessTable): AccessTable => new Map([...table].filter(([buf]) => !this.opaque.has(buf)));
+    const writeTable = notOpaque(this.writes);
+    let readTable = notOpaque(this.reads);
+    if (this.blk.init) readTable = new Map([...readTable].filter(([buf]) => !writeTable.has(buf)));
+    const opaque = this.toRegions(this.opaque);
+    return { reads: [...this.toRegions(readTable), ...opaque], writes: [...this.toRegions(writeTable), ...opaque] };
   }
 
   // -- statements ------------------------------------------------------------------------------
@@ -179,7 +197,25 @@ class AccessRegionCollector extends IRVisitor {
       this.withLet(e.variable, e.value, () => this.visitExpr(e.body));
       return;
     }
+    if (e.kind === "Call" && this.accessPointer(e)) return;
     super.visitExpr(e);
+  }
+
+  override visitVar(v: Var): void {
+    if (v.dtype !== "handle") return;
+    const buffer = this.bufferOfData?.(v);
+    if (buffer !== undefined) this.recordWhole(this.opaque, buffer);
+  }
+
+  /** `T.tvm_access_ptr(..., A.data, ..., mask)` with a known buffer and constant mask; false otherwise. */
+  private accessPointer(e: PrimExpr & { kind: "Call" }): boolean {
+    const [, data, , , mask] = e.args;
+    const buffer = e.op === "tvm_access_ptr" && data?.kind === "Var" ? this.bufferOfData?.(data) : undefined;
+    if (buffer === undefined || mask?.kind !== "IntImm") return false;
+    const reads = (mask.value & 1) !== 0;
+    const writes = (mask.value & 2) !== 0;
+    this.recordWhole(reads && writes ? this.opaque : reads ? this.reads : this.writes, buffer);
+    return true;
   }
 
   override visitBufferLoad(e: PrimExpr & { kind: "BufferLoad" }): void {
@@ -232,6 +268,16 @@ class AccessRegionCollector extends IRVisitor {
       return;
     }
     this.record(table, buffer, indices.map((i) => this.relaxIndex(i)));
+  }
+
+  private recordWhole(table: AccessTable, buffer: Buffer): void {
+    const source = this.matchSources.get(buffer);
+    if (source !== undefined) {
+      this.record(table, source.buffer, source.region.map((r) => intervalFromRange(r, this.analyzer)));
+      return;
+    }
+    const zero = (extent: PrimExpr): PrimExpr => intImm(0, extent.dtype);
+    this.record(table, buffer, buffer.shape.map((extent) => ({ min: zero(extent), max: sub(extent, 1) })));
   }
 
   private record(table: AccessTable, buffer: Buffer, dims: IntervalSet[]): void {

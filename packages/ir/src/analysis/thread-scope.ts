@@ -23,7 +23,7 @@ export function isLaunchTag(tag: string): boolean {
   return isBlockIdxTag(tag) || isThreadIdxTag(tag);
 }
 
-/** Storage ranks: global 0, shared 1, warp 2, local 3. */
+/** Storage ranks: global 0, shared 1, warp 2, local 3, tensor-core fragments 4. */
 function storageRank(scope: StorageScope): number {
   switch (scope) {
     case "global":
@@ -35,6 +35,11 @@ function storageRank(scope: StorageScope): number {
       return 2;
     case "local":
       return 3;
+    // Tensor-core fragments rank after local in TVM (StorageRank kWMMAMatrixA…): private to a thread's warp slot.
+    case "wmma.matrix_a":
+    case "wmma.matrix_b":
+    case "wmma.accumulator":
+      return 4;
   }
 }
 

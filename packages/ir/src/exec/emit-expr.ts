@@ -4,6 +4,7 @@
  */
 import { type DType, dtypeInfo, elementType, lanesOf } from "../dtype.js";
 import type { BufferLoad, Call, Let, PrimExpr, Ramp } from "../expr.js";
+import { isOpaqueIntrinsic } from "../intrinsics.js";
 import { roundToFloat16 } from "./numeric.js";
 import type { EmitContext } from "./context.js";
 import { describeExpr } from "../printer/expr-text.js";
@@ -116,7 +117,13 @@ function emitCall(ctx: EmitContext, e: Call, lane: number | undefined): string {
     if (a === undefined) throw new ExecutionError(`T.${e.op}${ctx.where}: missing argument ${i}`);
     return emitExpr(ctx, a, lanesOf(a.dtype) > 1 ? lane : undefined);
   };
+  if (isOpaqueIntrinsic(e.op)) {
+    throw new ExecutionError(`cannot execute opaque intrinsic T.${e.op}${ctx.where}: it has no meaning on the CPU (only a code generator that knows it can run it)`);
+  }
   if (e.op === "if_then_else") return `(${arg(0)} ? ${arg(1)} : ${arg(2)})`;
   if (e.op === "tvm_storage_sync") return "0";
+  // A hint's value is its condition; an assumption computes nothing.
+  if (e.op === "likely") return arg(0);
+  if (e.op === "assume") return "true";
   return emitIntrinsic(e.op, elementType(e.dtype), e.args.map((_, i) => arg(i)));
 }

@@ -140,9 +140,44 @@ export function emitIntrinsic(op: string, dt: DType, args: readonly string[]): s
       return dtypeInfo(dt).code === "float" ? `Math.abs(${a})` : wrapInteger(dt, `Math.abs(${a})`);
     case "pow":
       return roundToFloat(dt, `Math.pow(${a}, ${args[1] ?? "undefined"})`);
+    case "rsqrt":
+      return roundToFloat(dt, `1 / ${roundToFloat(dt, `Math.sqrt(${a})`)}`);
     case "tvm_storage_sync":
       return "0";
+    case "shift_left":
+    case "shift_right":
+    case "bitwise_and":
+    case "bitwise_or":
+    case "bitwise_xor":
+    case "bitwise_not":
+      return emitBitwise(op, dt, args);
     default:
       throw new ExecutionError(`the CPU executor does not implement the intrinsic T.${op}`);
   }
+}
+
+const BITWISE_JS: Readonly<Record<string, string>> = {
+  shift_left: "<<",
+  shift_right: ">>",
+  bitwise_and: "&",
+  bitwise_or: "|",
+  bitwise_xor: "^",
+};
+
+/**
+ * Integer bit operations. Up to 32 bits JS's int32 operators do the work (`>>>` shifts unsigned
+ * values in); 64-bit integers go through BigInt, since JS's operators would cut them to 32 bits.
+ * Shifting by more than the width is undefined in C and TVM; here the count is not masked.
+ */
+function emitBitwise(op: string, dt: DType, args: readonly string[]): string {
+  const { code, bits } = dtypeInfo(dt);
+  const [a, b] = [args[0] ?? "undefined", args[1] ?? "undefined"];
+  if (bits === 64) {
+    const wrap = code === "uint" ? "BigInt.asUintN" : "BigInt.asIntN";
+    const big = op === "bitwise_not" ? `~BigInt(${a})` : `BigInt(${a}) ${BITWISE_JS[op]!} BigInt(${b})`;
+    return `Number(${wrap}(64, ${big}))`;
+  }
+  if (op === "bitwise_not") return wrapInteger(dt, `(~${a})`);
+  const token = op === "shift_right" && code === "uint" ? ">>>" : BITWISE_JS[op]!;
+  return wrapInteger(dt, `(${a} ${token} ${b})`);
 }

@@ -60,7 +60,8 @@ export function buildBlock(b: BodyBuilder, call: CallNode, body: readonly PyStmt
   });
   // As TVM's ScriptComplete: only the lists the script left out are inferred.
   const missing = { reads: state.reads === undefined, writes: state.writes === undefined };
-  return blockRealize(state.bindings, state.predicate ?? true, completeBlockRegions(blk, missing));
+  const regions = completeBlockRegions(blk, missing, { bufferOfData: (v) => b.scopes.bufferOfData(v) });
+  return blockRealize(state.bindings, state.predicate ?? true, regions);
 }
 
 /** `T.reads(...)`, `T.writes(...)`, `T.where(...)`, `T.block_attr({...})`. */
@@ -91,7 +92,6 @@ export function blockOnlyStatement(b: BodyBuilder, callee: string, call: CallNod
 /** `vi = T.axis.spatial(dom, binding)`: `dom` is an extent or a `(lo, hi)` pair. */
 export function parseAxisAssign(b: BodyBuilder, name: string, callee: string, call: CallNode): StmtResult {
   const kindName = callee.slice("T.axis.".length);
-  if (kindName === "remap") fail("T.axis.remap returns one iterator per letter: assign it to a tuple, as in vi, vj = ...", call.pos);
   const iterType = AXIS_KINDS[kindName];
   if (iterType === undefined) fail(`unknown TVMScript function "${callee}"`, call.pos);
   const state = b.currentBlock;
@@ -126,7 +126,9 @@ function addIterator(b: BodyBuilder, name: string, dom: Range, iterType: IterTyp
 }
 
 /** `vi, vj, vk = T.axis.remap("SSR", [i, j, k])`: iterators over the domains of the given loops. */
-export function parseRemapAssign(b: BodyBuilder, target: Extract<PyExpr, { kind: "Tuple" }>, call: CallNode): StmtResult {
+/** `vi, vj = T.axis.remap("SR", [i, j])`, or `vi = T.axis.remap("S", [i])` for one letter. */
+export function parseRemapAssign(b: BodyBuilder, target: Extract<PyExpr, { kind: "Tuple" | "Name" }>, call: CallNode): StmtResult {
+  const names = target.kind === "Tuple" ? target.elts : [target];
   const state = b.currentBlock;
   if (state === undefined) fail("T.axis.remap is only allowed inside a block", call.pos);
   const args = bindArguments(call, "T.axis.remap", ["kinds", "bindings"], 2);
@@ -137,8 +139,8 @@ export function parseRemapAssign(b: BodyBuilder, target: Extract<PyExpr, { kind:
   if (kinds.length !== bindings.length) {
     fail(`T.axis.remap: the kind string "${kinds}" has ${kinds.length} letters but ${bindings.length} loop variables were given`, kindsNode.pos);
   }
-  if (target.elts.length !== bindings.length) {
-    fail(`T.axis.remap binds ${bindings.length} iterators but ${target.elts.length} names are assigned`, target.pos);
+  if (names.length !== bindings.length) {
+    fail(`T.axis.remap binds ${bindings.length} iterators but ${names.length} name${names.length === 1 ? " is" : "s are"} assigned`, target.pos);
   }
   [...kinds].forEach((letter, i) => {
     const iterType = REMAP_KINDS[letter];
@@ -149,7 +151,7 @@ export function parseRemapAssign(b: BodyBuilder, target: Extract<PyExpr, { kind:
     if (loop?.kind !== "var" || loop.loopRange === undefined) {
       fail("T.axis.remap binds loop variables only; use T.axis.spatial/reduce for other bindings", bindingNode.pos);
     }
-    const targetNode = target.elts[i]!;
+    const targetNode = names[i]!;
     if (targetNode.kind !== "Name") fail("T.axis.remap must be assigned to names", targetNode.pos);
     addIterator(b, targetNode.id, loop.loopRange, iterType, loop.var);
   });

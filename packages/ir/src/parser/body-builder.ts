@@ -4,7 +4,7 @@
  */
 import { isFloat, lanesOf, withLanes } from "../dtype.js";
 import { IRError } from "../errors.js";
-import { type BinaryOp, type PrimExpr, binary, variable } from "../expr.js";
+import { type BinaryOp, type PrimExpr, binary, cast, variable } from "../expr.js";
 import { type Stmt, bufferStore, evaluate, ifThenElseStmt, letStmt, seq } from "../stmt.js";
 import { type PyExpr, type PyStmt, dottedName } from "./ast.js";
 import { evalAttrDict } from "./attr-values.js";
@@ -138,10 +138,9 @@ export class BodyBuilder {
 
   private assign(target: PyExpr, value: PyExpr): StmtResult {
     if (target.kind === "Subscript") return this.store(target, this.ev.value(value));
-    if (target.kind === "Tuple") {
-      if (value.kind === "Call" && dottedName(value.func) === "T.axis.remap") return parseRemapAssign(this, target, value);
-      fail("tuple assignment is only supported for T.axis.remap", target.pos);
-    }
+    const isRemap = value.kind === "Call" && dottedName(value.func) === "T.axis.remap";
+    if (isRemap && (target.kind === "Tuple" || target.kind === "Name")) return parseRemapAssign(this, target, value);
+    if (target.kind === "Tuple") return this.tupleAssign(target, value);
     if (target.kind !== "Name") fail("can only assign to a name or a buffer element", target.pos);
     const name = target.id;
     if (value.kind === "Call") {
@@ -153,6 +152,24 @@ export class BodyBuilder {
     const letVar = variable(name, v.dtype);
     this.scopes.define(name, { kind: "var", var: letVar });
     return { wrap: (rest) => letStmt(letVar, v, rest) };
+  }
+
+  /**
+   * `n, m = T.int64(), T.int64()`: read as consecutive assignments `n = ...` then `m = ...` (the
+   * declarations TVM writes this way do not refer to each other).
+   */
+  private tupleAssign(target: Extract<PyExpr, { kind: "Tuple" }>, value: PyExpr): StmtResult {
+    if (value.kind !== "Tuple") fail("a tuple of names can only be assigned T.axis.remap(...) or a tuple of values", value.pos);
+    if (value.elts.length !== target.elts.length) {
+      fail(`cannot assign ${value.elts.length} values to ${target.elts.length} names`, target.pos);
+    }
+    const results = target.elts.map((t, i) => this.assign(t, value.elts[i]!));
+    const wraps = results.filter((r): r is { wrap: (rest: Stmt) => Stmt } => r !== undefined && "wrap" in r);
+    if (wraps.length !== results.filter((r) => r !== undefined).length) {
+      fail("a tuple assignment may declare names or bind values, not store to buffers", target.pos);
+    }
+    if (wraps.length === 0) return undefined;
+    return { wrap: (rest) => wraps.reduceRight((inner, w) => w.wrap(inner), rest) };
   }
 
   /** `name = T.<something>(...)` forms that declare rather than bind a value; null if not one. */
@@ -220,7 +237,10 @@ export class BodyBuilder {
     const buffer = this.ev.buffer(target.value);
     const indices = this.ev.indices(buffer, subscriptItems(target.indices), target.pos);
     const lanes = indices.reduce((l, i) => Math.max(l, lanesOf(i.dtype)), 1) * lanesOf(buffer.dtype);
-    const v = isLiteral(value) ? literalToExpr(value, withLanes(buffer.dtype, lanes)) : value;
+    const storedType = withLanes(buffer.dtype, lanes);
+    const v = isLiteral(value) ? literalToExpr(value, storedType) : value;
+    // As TVM's builder does: a value of another type but the same lanes is cast to the buffer's.
+    if (v.dtype !== storedType && lanesOf(v.dtype) === lanes) return bufferStore(buffer, cast(storedType, v), indices);
     return bufferStore(buffer, v, indices);
   }
 
@@ -240,13 +260,11 @@ export class BodyBuilder {
     return this.store(s.target, result);
   }
 
-  /** `x: T.int32 = value`: a let binding with a declared dtype. */
+  /** `x: T.int32 = value` or `x: T.let[T.int32] = value`: a let binding with a declared dtype. */
   private annAssign(s: Extract<PyStmt, { kind: "AnnAssign" }>): StmtResult {
     if (s.target.kind !== "Name") fail("only a name can be declared with a type annotation", s.target.pos);
     if (s.value === undefined) fail(`"${s.target.id}" is declared without a value`, s.pos);
-    const ann = dottedName(s.annotation);
-    const dt = ann?.startsWith("T.") ? ann.slice(2) : "";
-    if (!/^(u?int|float|bool|handle)\d*(x\d+)?$/.test(dt)) fail("expected a dtype annotation such as T.int32", s.annotation.pos);
+    const dt = letAnnotationDType(s.annotation);
     const v = this.ev.prim(s.value, dt);
     const letVar = variable(s.target.id, dt);
     this.scopes.define(s.target.id, { kind: "var", var: letVar });
@@ -280,4 +298,15 @@ export class BodyBuilder {
     const elseCase = s.orelse.length > 0 ? this.nested(s.orelse) : undefined;
     return ifThenElseStmt(cond, thenCase, elseCase);
   }
+}
+
+/** The dtype of `T.int32` or of TVM's `T.let[T.int32]`. */
+function letAnnotationDType(ann: PyExpr): string {
+  const inner = ann.kind === "Subscript" && dottedName(ann.value) === "T.let" && ann.indices.length === 1 ? ann.indices[0]! : ann;
+  const name = dottedName(inner);
+  const dt = name?.startsWith("T.") ? name.slice(2) : "";
+  if (!/^(u?int|float|bfloat|bool|handle)\d*(x\d+)?$/.test(dt)) {
+    fail("expected a dtype annotation such as T.int32 or T.let[T.int32]", inner.pos);
+  }
+  return dt;
 }

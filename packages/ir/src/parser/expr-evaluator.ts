@@ -16,15 +16,25 @@ import {
   stringImm,
   variable,
 } from "../expr.js";
+import { checkIntrinsicCall } from "../intrinsics.js";
 import type { PyExpr } from "./ast.js";
 import { type SourcePos, fail } from "./errors.js";
 import { type ExprValue, isLiteral, literal, literalToExpr, valueToExpr, valuesToExprs } from "./literal.js";
 import type { ScopeStack } from "./scope.js";
 import { callTFunction } from "./t-functions.js";
+import { bufferAttribute, bufferMethodCall, bufferShapeItem } from "./buffer-members.js";
 import { constantExtent } from "./extent.js";
 import { subscriptItems } from "./regions.js";
 
 const ARITH: Partial<Record<string, BinaryOp>> = { "+": "add", "-": "sub", "*": "mul", "//": "floordiv", "%": "floormod" };
+/** Python's bit operators build TVM's bitwise intrinsics, as `PrimExpr.__rshift__` does. */
+const BITWISE: Partial<Record<string, string>> = {
+  "<<": "shift_left",
+  ">>": "shift_right",
+  "&": "bitwise_and",
+  "|": "bitwise_or",
+  "^": "bitwise_xor",
+};
 const COMPARE: Record<string, BinaryOp> = { "<": "lt", "<=": "le", ">": "gt", ">=": "ge", "==": "eq", "!=": "ne" };
 
 type Node<K extends PyExpr["kind"]> = Extract<PyExpr, { kind: K }>;
@@ -125,11 +135,19 @@ export class ExprEvaluator {
       case "Attribute":
         return this.attribute(e);
       case "Subscript": {
+        const member = this.bufferMember(e.value);
+        if (member !== undefined) {
+          if (e.indices.length !== 1) fail(`${member.buffer.name}.${member.member} takes one index`, e.pos);
+          return bufferShapeItem(member.buffer, member.member, this.constInt(e.indices[0]!, "the index"), e.pos);
+        }
         const buf = this.buffer(e.value);
         return bufferLoad(buf, this.indices(buf, subscriptItems(e.indices), e.pos));
       }
-      case "Call":
+      case "Call": {
+        const method = this.bufferMember(e.func);
+        if (method !== undefined) return bufferMethodCall(this, method.buffer, method.member, e);
         return callTFunction(this, e);
+      }
       case "BinOp":
         return this.binOp(e);
       case "Compare": {
@@ -176,8 +194,16 @@ export class ExprEvaluator {
     if (e.value.kind === "Name" && e.value.id === "T") {
       fail(`T.${e.attr} is not a value here; did you mean to call it, as in T.${e.attr}(...)?`, e.pos);
     }
-    if (e.attr === "data") return this.buffer(e.value).data;
+    const member = this.bufferMember(e);
+    if (member !== undefined) return bufferAttribute(member.buffer, member.member, e.pos);
     fail(`unsupported attribute ".${e.attr}"`, e.pos);
+  }
+
+  /** `A.<member>` where `A` names a buffer. */
+  private bufferMember(e: PyExpr): { buffer: Buffer; member: string } | undefined {
+    if (e.kind !== "Attribute" || e.value.kind !== "Name") return undefined;
+    const b = this.scopes.lookup(e.value.id);
+    return b?.kind === "buffer" ? { buffer: b.buffer, member: e.attr } : undefined;
   }
 
   private binOp(e: Node<"BinOp">): ExprValue {
@@ -187,6 +213,11 @@ export class ExprEvaluator {
         fail('"/" on integers is ambiguous in TVMScript: use "//" (floor division) or T.truncdiv', e.opPos);
       }
       return binary("div", a, b);
+    }
+    const bitwise = BITWISE[e.op];
+    if (bitwise !== undefined) {
+      if (!isIntegral(a.dtype) || !isIntegral(b.dtype)) fail(`operator "${e.op}" needs integer operands, got ${a.dtype} and ${b.dtype}`, e.opPos);
+      return checkIntrinsicCall(bitwise, [a, b]);
     }
     const op = ARITH[e.op];
     if (op === undefined) fail(`operator "${e.op}" is not supported in TVMScript`, e.opPos);
@@ -207,8 +238,11 @@ export class ExprEvaluator {
         }
         // TVM spells negation as multiplication by -1.
         return binary("mul", v, literalToExpr(literal(-1, "int"), v.dtype));
-      case "~":
-        fail('operator "~" is not supported in TVMScript', e.pos);
+      case "~": {
+        const x = valueToExpr(v);
+        if (!isIntegral(x.dtype)) fail(`operator "~" needs an integer operand, got ${x.dtype}`, e.pos);
+        return checkIntrinsicCall("bitwise_not", [x]);
+      }
     }
   }
 }

@@ -53,6 +53,14 @@ export class ScopeStack {
     return undefined;
   }
 
+  /** The visible buffer whose storage pointer is `data`, innermost first (for `T.evaluate(f(A.data))`). */
+  bufferOfData(data: Var): Buffer | undefined {
+    for (let i = this.frames.length - 1; i >= 0; i--) {
+      for (const b of this.frames[i]!.values()) if (b.kind === "buffer" && b.buffer.data === data) return b.buffer;
+    }
+    return undefined;
+  }
+
   /** Names visible now, for "did you mean" hints. */
   visibleNames(): string[] {
     const names = new Set<string>();

@@ -3,9 +3,10 @@
  * operators (`T.max`, `T.floordiv`, `T.Select`, `T.Cast`, …), vector builders and every intrinsic
  * of the registry in `intrinsics.ts` (`T.exp`, `T.if_then_else`, `T.tvm_storage_sync`, …).
  */
-import { isValidDType } from "../dtype.js";
-import { type BinaryOp, type PrimExpr, binary, broadcast, cast, constant, letExpr, ramp, select } from "../expr.js";
+import { isIntegral, isValidDType } from "../dtype.js";
+import { type BinaryOp, type PrimExpr, binary, broadcast, cast, constant, letExpr, not, ramp, select } from "../expr.js";
 import { checkIntrinsicCall, intrinsicInfo } from "../intrinsics.js";
+import { maxValue, minValue } from "../te/limits.js";
 import { type PyExpr, dottedName } from "./ast.js";
 import { fail } from "./errors.js";
 import type { ExprEvaluator } from "./expr-evaluator.js";
@@ -51,6 +52,17 @@ const HANDLERS: Record<string, Handler> = {
   truncmod: binaryHandler("truncmod", "mod"),
   Div: binaryHandler("Div", "div"),
   Mod: binaryHandler("Mod", "mod"),
+  // TVM's expression node constructors, which `T` exports under their class names.
+  ...Object.fromEntries(
+    ([
+      ["Add", "add"], ["Sub", "sub"], ["Mul", "mul"], ["Min", "min"], ["Max", "max"],
+      ["EQ", "eq"], ["NE", "ne"], ["LT", "lt"], ["LE", "le"], ["GT", "gt"], ["GE", "ge"], ["And", "and"], ["Or", "or"],
+    ] as const).map(([name, op]) => [name, binaryHandler(name, op)]),
+  ),
+  Not: (ev, call) => {
+    const [x] = expectArgs(call, "Not", 1);
+    return not(ev.condition(x!, "the operand of T.Not"));
+  },
   Select: (ev, call) => {
     const [c, t, f] = expectArgs(call, "Select", 3);
     const [tv, fv] = valuesToExprs(ev.value(t!), ev.value(f!));
@@ -69,6 +81,8 @@ const HANDLERS: Record<string, Handler> = {
     const [b, s] = valuesToExprs(ev.value(base!), ev.value(stride!));
     return ramp(b, s, ev.constInt(lanes!, "the lanes of T.Ramp"));
   },
+  ramp: (ev, call) => HANDLERS.Ramp!(ev, call),
+  broadcast: (ev, call) => HANDLERS.Broadcast!(ev, call),
   Broadcast: (ev, call) => {
     const [value, lanes] = expectArgs(call, "Broadcast", 2);
     return broadcast(ev.prim(value!), ev.constInt(lanes!, "the lanes of T.Broadcast"));
@@ -91,11 +105,31 @@ const HANDLERS: Record<string, Handler> = {
     if (v.kind !== "Var") fail("the first argument of T.let must be a variable", x!.pos);
     return letExpr(v, ev.prim(value!, v.dtype), ev.prim(body!));
   },
+  min_value: (ev, call) => minValue(dtypeOnlyArgument(ev, call, "min_value")),
+  max_value: (ev, call) => maxValue(dtypeOnlyArgument(ev, call, "max_value")),
+  /** TVM builds `(a + b - 1) // b`, folded when both are constants. */
+  ceildiv: (ev, call) => {
+    const [a, b] = expectArgs(call, "ceildiv", 2);
+    const [x, y] = valuesToExprs(ev.value(a!), ev.value(b!));
+    if (!isIntegral(x.dtype)) fail(`T.ceildiv expects integer operands, got ${x.dtype}`, call.pos);
+    if (x.kind === "IntImm" && y.kind === "IntImm" && y.value !== 0) return constant(Math.floor((x.value + y.value - 1) / y.value), x.dtype);
+    return binary("floordiv", binary("sub", binary("add", x, y), constant(1, x.dtype)), y);
+  },
   abs: (ev, call) => {
     const [x] = expectArgs(call, "abs", 1);
     return checkIntrinsicCall("fabs", [ev.prim(x!)]);
   },
 };
+
+/** `T.min_value("float32")` / `T.min_value(dtype="float32")`. */
+function dtypeOnlyArgument(ev: ExprEvaluator, call: CallNode, name: string): string {
+  const given = [...call.args, ...call.keywords.map((k) => {
+    if (k.name !== "dtype") fail(`T.${name} takes no keyword argument "${k.name}" (only dtype=)`, k.pos);
+    return k.value;
+  })];
+  if (given.length !== 1) fail(`T.${name} takes exactly one dtype, as in T.${name}("float32")`, call.pos);
+  return dtypeArg(ev, given[0]!);
+}
 
 /** A dtype given as a string literal, checked. */
 export function dtypeArg(ev: ExprEvaluator, e: PyExpr): string {
@@ -127,22 +161,47 @@ function dtypeConstructor(ev: ExprEvaluator, call: CallNode, dt: string): ExprVa
   return cast(dt, v);
 }
 
+/**
+ * `T.<intrinsic>(...)`. The only keyword is `dtype=`: for intrinsics that take their dtype first it
+ * stands for that argument (`T.call_extern("handle", ...)` = `T.call_extern(..., dtype="handle")`);
+ * for the others TVM drops it, so here it must agree with the call's own dtype.
+ */
 function intrinsicCall(ev: ExprEvaluator, call: CallNode, name: string): ExprValue {
-  if (call.keywords.length > 0) fail(`T.${name} takes no keyword arguments`, call.keywords[0]!.pos);
+  const dtypeKeyword = onlyDtypeKeyword(call, name);
   let operands = call.args;
   let dt: string | undefined;
   if (intrinsicInfo(name)?.dtypeFirst === true) {
-    const first = operands[0];
-    if (first?.kind !== "String") fail(`T.${name} takes the element dtype first, as in T.${name}("float32", ...)`, first?.pos ?? call.pos);
-    dt = dtypeArg(ev, first);
-    operands = operands.slice(1);
+    const dtypeNode = dtypeKeyword ?? operands[0];
+    if (dtypeKeyword === undefined) {
+      if (dtypeNode?.kind !== "String") fail(`T.${name} takes the dtype first, as in T.${name}("float32", ...)`, dtypeNode?.pos ?? call.pos);
+      operands = operands.slice(1);
+    }
+    // TVM reads an empty dtype as void (a call made for its effect).
+    dt = dtypeNode!.kind === "String" && dtypeNode!.value === "" ? "void" : dtypeArg(ev, dtypeNode!);
   }
   const values = operands.map((a) => ev.value(a));
   // Literals are handed over as plain numbers so the intrinsic's own type rules give them a dtype.
   const args: (PrimExpr | number | boolean)[] = values.map((v) =>
     isLiteral(v) ? (v.type === "bool" ? v.value !== 0 : v.value) : v,
   );
-  return checkIntrinsicCall(name, args, dt);
+  const result = checkIntrinsicCall(name, args, dt);
+  if (dtypeKeyword !== undefined && dt === undefined) {
+    const asked = dtypeArg(ev, dtypeKeyword);
+    if (asked !== result.dtype) {
+      fail(`T.${name}(..., dtype="${asked}"): the call has dtype ${result.dtype} (dtype= does not convert; use T.Cast)`, dtypeKeyword.pos);
+    }
+  }
+  return result;
+}
+
+/** The value of a `dtype=` keyword, rejecting every other keyword. */
+function onlyDtypeKeyword(call: CallNode, name: string): PyExpr | undefined {
+  let dtype: PyExpr | undefined;
+  for (const k of call.keywords) {
+    if (k.name !== "dtype") fail(`T.${name} takes no keyword argument "${k.name}" (only dtype=)`, k.pos);
+    dtype = k.value;
+  }
+  return dtype;
 }
 
 /** Evaluates a call expression: `T.<function>(...)`. */

@@ -2,7 +2,7 @@
  * Buffer declarations: `T.Buffer(...)` parameter annotations, `T.alloc_buffer`, `T.match_buffer`,
  * `T.decl_buffer`, and buffer regions `A[vi, 0:16]`.
  */
-import type { Buffer } from "../buffer.js";
+import { type Buffer, hasDefaultElemOffset } from "../buffer.js";
 import type { BufferRegion } from "../stmt.js";
 import type { PrintContext } from "./context.js";
 import { addFolded, exprText } from "./expr-printer.js";
@@ -36,7 +36,7 @@ export function bufferCall(ctx: PrintContext, method: string, buffer: Buffer, op
   const data = ctx.names.get(buffer.data);
   if (data !== undefined) args.push(`data=${data}`);
   if (buffer.strides.length > 0) args.push(`strides=${shapeText(ctx, buffer.strides)}`);
-  if (!(buffer.elemOffset.kind === "IntImm" && buffer.elemOffset.value === 0)) {
+  if (!hasDefaultElemOffset(buffer)) {
     args.push(`elem_offset=${exprText(ctx, buffer.elemOffset)}`);
   }
   if (buffer.scope !== "global") args.push(`scope=${pyString(buffer.scope, ctx.style)}`);
@@ -55,8 +55,7 @@ export function isSimpleParamBuffer(buffer: Buffer): boolean {
   return (
     buffer.strides.length === 0 &&
     buffer.shape.every((s) => s.kind === "IntImm") &&
-    buffer.elemOffset.kind === "IntImm" &&
-    buffer.elemOffset.value === 0 &&
+    hasDefaultElemOffset(buffer) &&
     buffer.scope === "global" &&
     buffer.dataAlignment === DEFAULT_ALIGNMENT &&
     buffer.offsetFactor === DEFAULT_OFFSET_FACTOR

@@ -74,7 +74,7 @@ describe("T.ptx_cp_async in TVMScript", () => {
 
   it.each([
     ["a size cp.async cannot copy", copyScript({ lanes: 3 }), /copies 4, 8 or 16 bytes/],
-    ["no dtype", copyScript({ lanes: 1 }).replace('T.ptx_cp_async("float32", ', "T.ptx_cp_async("), /takes the element dtype first/],
+    ["no dtype", copyScript({ lanes: 1 }).replace('T.ptx_cp_async("float32", ', "T.ptx_cp_async("), /takes the dtype first/],
     ["a source that is not a buffer's data", copyScript({ lanes: 1 }).replace("A.data", "threadIdx_x"), /source must be a buffer's data/],
     ["a predicate that is not a bool", copyScript({ lanes: 1, predicate: "threadIdx_x" }), /predicate must be a scalar bool/],
     ["too many operands", copyScript({ lanes: 1, predicate: "True, True" }), /optional predicate; got 7/],

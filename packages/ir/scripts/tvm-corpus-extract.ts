@@ -1,0 +1,72 @@
+/**
+ * Cuts TVMScript out of Python test files (for `tvm-corpus-parse.ts`): every decorated
+ * `@T.prim_func` function and every `@I.ir_module` class, dedented, with where it came from.
+ */
+
+export interface Case {
+  /** `file.py:line name` */
+  readonly where: string;
+  readonly text: string;
+}
+
+const indentOf = (line: string): number => line.length - line.trimStart().length;
+const isBlank = (line: string): boolean => line.trim() === "" || line.trim().startsWith("#");
+
+/**
+ * Cuts the decorated definitions out of one Python file: each `@T.prim_func` def that is not
+ * inside an `@I.ir_module` class, and each such class whole. Text is dedented to column 0.
+ */
+export function extractCases(file: string, source: string): Case[] {
+  const lines = source.split("\n");
+  const cases: Case[] = [];
+  let i = 0;
+  while (i < lines.length) {
+    const line = lines[i]!;
+    const trimmed = line.trim();
+    const isFunc = /^@(T|tvm\.script\.tir)\.prim_func\b/.test(trimmed);
+    const isModule = /^@(I|tvm\.script\.ir|tvm\.script)\.ir_module\b|^@ir_module\b/.test(trimmed);
+    if (!isFunc && !isModule) {
+      i++;
+      continue;
+    }
+    const indent = indentOf(line);
+    // Further decorators, then the def/class line (which may span lines through open brackets).
+    let j = i;
+    while (j < lines.length && lines[j]!.trim().startsWith("@")) j++;
+    if (j >= lines.length) break;
+    const header = lines[j]!.trim();
+    const name = /^(?:def|class)\s+(\w+)/.exec(header)?.[1] ?? "?";
+    let depth = 0;
+    for (;;) {
+      for (const ch of lines[j]!) {
+        if ("([{".includes(ch)) depth++;
+        else if (")]}".includes(ch)) depth--;
+      }
+      j++;
+      if (depth <= 0 || j >= lines.length) break;
+    }
+    // The body: every following line indented deeper than the decorator (blank lines included).
+    let end = j;
+    for (let k = j; k < lines.length; k++) {
+      if (isBlank(lines[k]!)) continue;
+      if (indentOf(lines[k]!) <= indent) break;
+      end = k + 1;
+    }
+    const text = lines
+      .slice(i, end)
+      .map((l) => (l.length >= indent ? l.slice(indent) : l.trimStart()))
+      .join("\n");
+    cases.push({ where: `${file.split("/").pop()}:${i + 1} ${name}`, text: `${text}\n` });
+    i = end;
+  }
+  return cases;
+}
+
+/** Blanks out names (but not `T.*` functions) and numbers so that failures with one cause group together. */
+export function messageKey(message: string): string {
+  return message
+    .replace(/^.*?\berror: /, "")
+    .replace(/"([^"]*)"/g, (quoted, inner: string) => (inner.startsWith("T.") ? quoted : '"…"'))
+    .replace(/'[^']*'/g, "'…'")
+    .replace(/\b\d+\b/g, "N");
+}

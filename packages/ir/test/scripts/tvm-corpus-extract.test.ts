@@ -1,0 +1,68 @@
+import { describe, expect, it } from "vitest";
+import { extractCases, messageKey } from "../../scripts/tvm-corpus-extract.js";
+import { parseTVMScript } from "../../src/parser/index.js";
+
+// A made-up Python test file in the shape of TVM's: module-level functions, functions nested in a
+// test function, an ir_module class, multi-line headers, comments and blank lines in bodies.
+const PY = `
+import tvm
+from tvm.script import tir as T
+
+
+@T.prim_func(s_tir=True)
+def first(
+    A: T.Buffer((4,), "float32"),
+) -> None:
+    # a comment at the body's indentation
+    for i in range(4):
+
+        A[i] = T.float32(0)
+
+
+def helper():
+    return 1
+
+
+def test_nested():
+    @T.prim_func
+    def inner(B: T.Buffer((2,), "int32")):
+        B[0] = 1
+    # back in the test
+    assert inner is not None
+
+    @I.ir_module(s_tir=True)
+    class Mod:
+        @T.prim_func
+        def a(C: T.Buffer((1,), "int32")):
+            C[0] = 2
+
+        @T.prim_func(private=True)
+        def b(C: T.Buffer((1,), "int32")):
+            C[0] = 3
+    x = Mod
+`;
+
+describe("extractCases", () => {
+  const cases = extractCases("tests/test_x.py", PY);
+
+  it("finds each function and module once, named by file, line and Python name", () => {
+    expect(cases.map((c) => c.where)).toEqual(["test_x.py:6 first", "test_x.py:21 inner", "test_x.py:27 Mod"]);
+  });
+
+  it("cuts each at the end of its body and dedents it so that it parses", () => {
+    expect(cases[1]!.text).toBe('@T.prim_func\ndef inner(B: T.Buffer((2,), "int32")):\n    B[0] = 1\n');
+    expect(cases[0]!.text).not.toContain("helper");
+    expect([...parseTVMScript(cases[0]!.text).functions.keys()]).toEqual(["first"]);
+    expect([...parseTVMScript(cases[2]!.text).functions.keys()]).toEqual(["a", "b"]);
+    expect(cases[2]!.text).not.toContain("x = Mod");
+  });
+});
+
+describe("messageKey", () => {
+  it("groups messages that differ in names, positions and numbers, but keeps T.* names", () => {
+    const a = messageKey('test_x.py:6 first:3:5: error: unknown TVMScript function "T.foo" near "A" (2 args)');
+    const b = messageKey('test_y.py:9 other:7:1: error: unknown TVMScript function "T.foo" near "B" (3 args)');
+    expect(a).toBe(b);
+    expect(a).toBe('unknown TVMScript function "T.foo" near "…" (N args)');
+  });
+});
