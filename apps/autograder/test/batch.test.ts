@@ -57,6 +57,15 @@ function zipWithEntryName(unsafeName: string, data: Buffer): Buffer {
   return zip;
 }
 
+/** Calls `patch` with the offset of the `index`-th central directory entry of `zip`. */
+function patchCentralEntry(zip: Buffer, index: number, patch: (at: number) => void): void {
+  const signature = Buffer.from([0x50, 0x4b, 0x01, 0x02]);
+  let at = zip.indexOf(signature);
+  for (let n = 0; n < index; n++) at = zip.indexOf(signature, at + 1);
+  expect(at, `central entry ${index}`).toBeGreaterThanOrEqual(0);
+  patch(at);
+}
+
 /** RFC 4180 reader, independent of the writer under test. */
 function parseCsv(csv: string): string[][] {
   const rows: string[][] = [];
@@ -141,7 +150,7 @@ describe("batch grading of a folder of submissions", () => {
       return o.status === "error" ? o.error : "(graded)";
     };
     expect(error("evil")).toBe('evil.zip: entry "../evil.ts" points outside the archive (".." is not allowed)');
-    expect(error("notazip")).toBe("notazip.zip: invalid zip archive: no end-of-central-directory record (not a zip file?)");
+    expect(error("notazip")).toMatch(/^notazip\.zip: invalid zip archive: End of central directory record signature not found/);
     expect(error(ODD_NAME)).toBe(`${ODD_NAME}: none of gemm_relu_add.ts, trace_submission.ts at its top level or inside a single folder (it has: notes.md)`);
   });
 
@@ -242,6 +251,26 @@ describe("extracting a hand-in", () => {
     await expect(extract("file", zip, { ...limits, maxFileBytes: 500 })).rejects.toThrow("file.zip: f0.ts is 0.6 KB; a hand-in file may be at most 0.5 KB");
     await expect(extract("total", zip, { ...limits, maxTotalBytes: 1000 })).rejects.toThrow("total.zip unpacks to more than 1.0 KB");
     await expect(extract("archive", zip, { ...limits, maxArchiveBytes: 100 })).rejects.toThrow(/^archive\.zip is \d+\.\d KB; a hand-in archive may be at most 0\.1 KB$/);
+  });
+
+  it("refuses a symbolic link, before writing anything", async () => {
+    const zip = writeZip([{ name: "gemm_relu_add.ts", data: text("export {};\n") }, { name: "trace_submission.ts", data: text("/etc/passwd") }], { compress: false });
+    patchCentralEntry(zip, 1, (at) => zip.writeUInt32LE((0o120777 << 16) >>> 0, at + 38)); // S_IFLNK in the external attributes
+    const dir = await mkdtemp(join(scratch, "symlink-"));
+    await writeFile(join(dir, "link.zip"), zip);
+    await mkdir(join(dir, "files"));
+    await expect(extractHandin(join(dir, "link.zip"), join(dir, "files"))).rejects.toThrow('link.zip: entry "trace_submission.ts" is a symbolic link; a hand-in holds regular files only');
+    expect(await readdir(join(dir, "files"))).toEqual([]);
+  });
+
+  it("refuses a zip bomb: by its claimed size before inflating, or when it inflates past the claim", async () => {
+    const bomb = writeZip([{ name: "bomb.ts", data: Buffer.alloc(4 * 1024 * 1024, 32) }]);
+    expect(bomb.length).toBeLessThan(HANDIN_LIMITS.maxArchiveBytes);
+    await expect(extract("honest", bomb)).rejects.toThrow("honest.zip: bomb.ts is 4.0 MB; a hand-in file may be at most 1.0 MB");
+    // The same archive claiming 100 bytes: inflation stops there.
+    const lying = Buffer.from(bomb);
+    patchCentralEntry(lying, 0, (at) => lying.writeUInt32LE(100, at + 24));
+    await expect(extract("lying", lying)).rejects.toThrow("lying.zip: invalid zip archive: bomb.ts inflates to more than the 100 bytes the directory says");
   });
 
   it("refuses a path given twice", async () => {
