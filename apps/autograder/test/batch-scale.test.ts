@@ -241,10 +241,10 @@ describe("a batch in two shards, merged, then resumed after a kill", () => {
   beforeAll(async () => {
     dir = join(scratch, "scale-submissions");
     out = join(scratch, "scale-out");
-    await mkdir(join(dir, "solution"), { recursive: true });
-    for (const f of ["gemm_relu_add.ts", "trace_submission.ts"]) await copyFile(join(binding.root, "solution", f), join(dir, "solution", f));
-    const starter = await Promise.all(HANDIN_FILES.map(async (name) => ({ name, data: await readFile(join(assignmentRoot(), name)) })));
-    await writeFile(join(dir, "starter.zip"), writeZip(starter));
+    await mkdir(dir, { recursive: true });
+    const starter = writeZip(await Promise.all(HANDIN_FILES.map(async (name) => ({ name, data: await readFile(join(assignmentRoot(), name)) }))));
+    await writeFile(join(dir, "starter.zip"), starter);
+    await writeFile(join(dir, "broken.zip"), starter.subarray(0, starter.length - 30));
     await writeFile(join(dir, "notazip.zip"), "not a zip");
     await mkdir(join(dir, "empty"));
     for (const name of ["syntax-error", "missing-export"] as const) {
@@ -253,7 +253,8 @@ describe("a batch in two shards, merged, then resumed after a kill", () => {
       for (const f of ["gemm_relu_add.ts", "trace_submission.ts"]) await copyFile(join(written.dir, f), join(dir, name, f));
       await written.remove();
     }
-    // Sorted: empty, missing-export, notazip, solution, starter, syntax-error.
+    // Sorted: broken, empty, missing-export, notazip, starter, syntax-error. Shard 1 (in worker
+    // threads) gets missing-export, whose numerics run in the simulator.
     shard1 = await runBatch({ ...settings, dir, out, jobs: 2, shard: { index: 1, count: 2 } });
     shard2 = await runBatch({ ...settings, dir, out, jobs: 1, shard: { index: 2, count: 2 } });
   }, 240_000);
@@ -261,24 +262,24 @@ describe("a batch in two shards, merged, then resumed after a kill", () => {
   it("grades each shard's part (--jobs 2 in worker threads), its reports covering the shard", async () => {
     expect([shard1.mode, shard1.concurrency]).toEqual(["worker threads", 2]);
     expect(shard1.outcomes.map((o) => [o.name, o.status === "graded" ? o.score : o.status])).toEqual([
-      ["empty", "error"],
-      ["notazip", "error"],
+      ["broken", "error"],
+      ["missing-export", 60],
       ["starter", 0],
     ]);
     expect(shard2.outcomes.map((o) => [o.name, o.status === "graded" ? o.score : o.status])).toEqual([
-      ["missing-export", 60],
-      ["solution", 80],
+      ["empty", "error"],
+      ["notazip", "error"],
       ["syntax-error", 0],
     ]);
     const summary = await readFile(join(out, "summary.csv"), "utf8");
-    expect(summary.trim().split("\r\n").slice(1).map((row) => row.split(",")[0])).toEqual(["missing-export", "solution", "syntax-error"]);
+    expect(summary.trim().split("\r\n").slice(1).map((row) => row.split(",")[0])).toEqual(["empty", "notazip", "syntax-error"]);
     expect(await readFile(join(out, "histogram.svg"), "utf8")).toContain("Title text 'Scores of 3 submissions (shard 2/2)'");
   });
 
   it("merges into reports of every submission", async () => {
     const merged = await mergeBatch({ dir, out, manifest });
     expect(merged.missing).toEqual([]);
-    expect(merged.outcomes.map((o) => o.name)).toEqual(["empty", "missing-export", "notazip", "solution", "starter", "syntax-error"]);
+    expect(merged.outcomes.map((o) => o.name)).toEqual(["broken", "empty", "missing-export", "notazip", "starter", "syntax-error"]);
     expect(merged.outcomes).toEqual([...shard1.outcomes, ...shard2.outcomes].sort((a, b) => (a.name < b.name ? -1 : 1)));
     const summary = await readFile(join(out, "summary.csv"), "utf8");
     expect(summary.trim().split("\r\n")).toHaveLength(7);
@@ -295,7 +296,7 @@ describe("a batch in two shards, merged, then resumed after a kill", () => {
     const resumed = await runBatch({ ...settings, dir, out, jobs: 1 });
     expect(resumed.gradedNow).toEqual(["notazip", "starter"]);
     expect(resumed.invalidRecords).toEqual([expect.stringContaining("notazip/outcome.json is not JSON")]);
-    expect(resumed.outcomes.map((o) => o.name)).toEqual(["empty", "missing-export", "notazip", "solution", "starter", "syntax-error"]);
+    expect(resumed.outcomes.map((o) => o.name)).toEqual(["broken", "empty", "missing-export", "notazip", "starter", "syntax-error"]);
     expect((await mergeBatch({ dir, out, manifest })).missing).toEqual([]);
   }, 120_000);
 });
