@@ -36,6 +36,8 @@ const ENTRIES: ReadonlyArray<{ name: string; source: string; description: string
     description: "pnpm bench:tune: the meta-schedule tuner on the GPU against torch (cuBLAS/cuDNN); --out-dir DIR, --only, --trials, --gemm-trials, --course-trials, --seeds",
   },
   { name: "grade", source: "apps/autograder/src/main.ts", description: "tessera-grade: the autograder (run from the repository root)" },
+  // Found beside the grader by apps/autograder/src/batch/submission-grader.ts (batch --jobs N without a GPU).
+  { name: "grade-batch-worker", source: "apps/autograder/src/batch/grade-worker.ts", description: "tessera-grade batch's grading thread (started by the grader, not by hand)" },
   {
     name: "sandbox-smoke",
     source: "apps/autograder/scripts/sandbox-smoke.ts",

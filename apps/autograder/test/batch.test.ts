@@ -378,6 +378,14 @@ describe("tessera-grade batch (command line)", () => {
     const forced = await cli([dir, "--out", out, "--no-gpu", "--jobs", "1", "--force"]);
     expect(forced.err).toContain("[2/2] b: error");
     expect(forced.out).not.toContain("skipped");
+
+    // --merge rebuilds the reports from OUT, and fails naming a submission without results.
+    const merged = await cli([dir, "--out", out, "--merge"]);
+    expect(merged).toMatchObject({ code: 0, err: "", out: expect.stringMatching(/\nMerged 2 submissions\. summary in .*summary\.csv, histogram in .*histogram\.svg, pass rates in .*pass-rates\.md\.\n$/) });
+    await rm(join(out, "a", "outcome.json"));
+    const incomplete = await cli([dir, "--out", out, "--merge"]);
+    expect(incomplete).toMatchObject({ code: 1, err: `1 submission of ${dir} without results in ${out}: a\n` });
+    expect(parseCsv(await readFile(join(out, "summary.csv"), "utf8")).map((r) => r[0])).toEqual(["submission", "b"]);
   });
 
   it("fails with exit code 1 when it cannot write its output", async () => {
