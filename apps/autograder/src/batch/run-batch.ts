@@ -80,8 +80,9 @@ export async function runBatch(opts: BatchOptions): Promise<BatchResult> {
   opts.progress?.start(toGrade.length);
   try {
     let next = 0;
+    let stopped = false;
     const lane = async (): Promise<void> => {
-      for (let sub = toGrade[next++]; sub !== undefined; sub = toGrade[next++]) {
+      for (let sub = toGrade[next++]; sub !== undefined && !stopped; sub = toGrade[next++]) {
         opts.progress?.started(sub.name);
         const name = sub.name;
         const outcome = await grader.grade(sub, (message) => opts.progress?.step(name, message));
@@ -93,7 +94,16 @@ export async function runBatch(opts: BatchOptions): Promise<BatchResult> {
         opts.progress?.finished(outcome);
       }
     };
-    const lanes = Array.from({ length: Math.min(grader.concurrency, toGrade.length) }, lane);
+    const guarded = async (): Promise<void> => {
+      try {
+        await lane();
+      } catch (err) {
+        // The output cannot be written: the other lanes finish what they hold and take no more.
+        stopped = true;
+        throw err;
+      }
+    };
+    const lanes = Array.from({ length: Math.min(grader.concurrency, toGrade.length) }, guarded);
     // Every lane runs to its end before a failure is passed on: no write is left half-way.
     const settled = await Promise.allSettled(lanes);
     const failed = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
