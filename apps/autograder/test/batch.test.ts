@@ -4,7 +4,8 @@
  * graded one after another into per-submission results and a summary.csv; and the pieces on
  * their own: discovery, zip extraction, locating the files, CSV, progress, the command line.
  */
-import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import { execFileSync, spawnSync } from "node:child_process";
+import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { HANDIN_FILES, assignmentRoot, writeZip } from "@tessera/assignment-gemm-relu-add";
@@ -272,6 +273,25 @@ describe("extracting a hand-in", () => {
     const lying = Buffer.from(bomb);
     patchCentralEntry(lying, 0, (at) => lying.writeUInt32LE(100, at + 24));
     await expect(extract("lying", lying)).rejects.toThrow("lying.zip: invalid zip archive: bomb.ts inflates to more than the 100 bytes the directory says");
+  });
+
+  it.skipIf(spawnSync("zip", ["-v"]).status !== 0)("reads what Info-ZIP's zip writes (folders, streamed entries) and refuses its symlinks", async () => {
+    const dir = await mkdtemp(join(scratch, "infozip-"));
+    await mkdir(join(dir, "hw"));
+    await writeFile(join(dir, "hw", "gemm_relu_add.ts"), "export const a = 1;\n".repeat(100));
+    // Streamed from stdin: sizes and CRC in a data descriptor after the data.
+    execFileSync("zip", ["-q", "-r", join(dir, "plain.zip"), "hw"], { cwd: dir });
+    execFileSync("zip", ["-q", "-fd", join(dir, "streamed.zip"), "-"], { cwd: dir, input: "export {};\n" });
+    for (const name of ["plain", "streamed"]) {
+      await mkdir(join(dir, `${name}-files`));
+      const files = await extractHandin(join(dir, `${name}.zip`), join(dir, `${name}-files`));
+      expect(files).toEqual(name === "plain" ? ["hw/gemm_relu_add.ts"] : ["-"]);
+    }
+    expect(await readFile(join(dir, "plain-files", "hw", "gemm_relu_add.ts"), "utf8")).toBe("export const a = 1;\n".repeat(100));
+    await symlink("/etc/passwd", join(dir, "hw", "trace_submission.ts"));
+    execFileSync("zip", ["-q", "-r", "--symlinks", join(dir, "link.zip"), "hw"], { cwd: dir });
+    await mkdir(join(dir, "link-files"));
+    await expect(extractHandin(join(dir, "link.zip"), join(dir, "link-files"))).rejects.toThrow('link.zip: entry "hw/trace_submission.ts" is a symbolic link');
   });
 
   it("refuses a path given twice", async () => {

@@ -66,7 +66,8 @@ function handinInspector(label: string, limits: HandinLimits): (entry: ZipEntryI
     const path = safeEntryPath(label, entry.name);
     if (path === undefined || entry.type === "directory") return "skip";
     if (entry.type === "symlink") throw new SubmissionError(`${label}: entry ${JSON.stringify(entry.name)} is a symbolic link; a hand-in holds regular files only`);
-    if (entry.type !== "file") throw new SubmissionError(`${label}: entry ${JSON.stringify(entry.name)} is not a regular file`);
+    // Any other type (a FIFO, which is what Info-ZIP records for an entry zipped from stdin) is
+    // written as a regular file of its data, like a file: nothing but regular files is ever created.
     if (entry.size > limits.maxFileBytes) {
       throw new SubmissionError(`${label}: ${path} is ${formatBytes(entry.size)}; a hand-in file may be at most ${formatBytes(limits.maxFileBytes)}`);
     }
