@@ -56,6 +56,8 @@ console.log(`${copies} submissions (${names.length} cases, cycled) in ${dir}`);
 interface Run {
   readonly jobs: number;
   readonly wallSeconds: number;
+  /** CPU time of this process, all its threads (the sandboxed child processes not counted). */
+  readonly cpuSeconds: number;
   readonly code: number;
   readonly out: string;
   readonly stdout: string;
@@ -68,10 +70,13 @@ for (const jobs of jobsList) {
   const printed: string[] = [];
   const io = { ...processIO, stdout: (text: string) => (printed.push(text), processIO.stdout(text)) };
   const started = performance.now();
+  const cpuBefore = process.cpuUsage();
   const code = await runGradeCli(args, io);
+  const cpu = process.cpuUsage(cpuBefore);
   const wallSeconds = (performance.now() - started) / 1000;
-  console.log(`--jobs ${jobs}: ${wallSeconds.toFixed(1)} s wall (exit code ${code})`);
-  runs.push({ jobs, wallSeconds, code, out, stdout: printed.join("") });
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
+  console.log(`--jobs ${jobs}: ${wallSeconds.toFixed(1)} s wall, ${cpuSeconds.toFixed(1)} s CPU in the grader's threads (exit code ${code})`);
+  runs.push({ jobs, wallSeconds, cpuSeconds, code, out, stdout: printed.join("") });
   // After every run: a comparison cut short still records what it measured.
   if (values.doc !== undefined) await writeDoc(resolve(cwd, values.doc), runs);
 }
@@ -98,9 +103,11 @@ async function writeDoc(doc: string, all: readonly Run[]): Promise<void> {
     "",
     `Machine: ${availableParallelism()} cores (${cpu}), shared with other work while it ran: wall times are what one run saw, not a controlled benchmark.`,
     "",
-    "| --jobs | Wall time | Exit code |",
-    "|---:|---:|---:|",
-    ...all.map((r) => `| ${r.jobs} | ${r.wallSeconds.toFixed(1)} s | ${r.code} |`),
+    "CPU time is the grader process's, all its threads together (sandboxed student code runs in child processes and is not in it); CPU / wall is how many cores the grader itself kept busy.",
+    "",
+    "| --jobs | Wall time | Grader CPU time | CPU / wall | Exit code |",
+    "|---:|---:|---:|---:|---:|",
+    ...all.map((r) => `| ${r.jobs} | ${r.wallSeconds.toFixed(1)} s | ${r.cpuSeconds.toFixed(1)} s | ${(r.cpuSeconds / r.wallSeconds).toFixed(2)} | ${r.code} |`),
     "",
     `Outcomes (first run; the histogram and pass rates are of it too): ${statuses.filter((s) => s === "graded").length} graded, ${statuses.filter((s) => s === "error").length} errors.`,
     "",
