@@ -115,6 +115,12 @@ async function writeDoc(doc: string, all: readonly Run[]): Promise<void> {
     "",
     passRates.trim(),
     "",
+    "The first rows of its summary.csv:",
+    "",
+    "```csv",
+    ...csv.trim().split("\r\n").slice(0, 8),
+    "```",
+    "",
   ];
   await writeFile(doc, lines.join("\n"));
   console.log(`wrote ${doc} and ${histogram}`);
