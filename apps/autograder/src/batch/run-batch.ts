@@ -73,7 +73,8 @@ export async function runBatch(opts: BatchOptions): Promise<BatchResult> {
   const inOrder = (): OutcomeSummary[] => submissions.flatMap((s) => done.get(s.name) ?? []);
   // Rewritten after each submission (in turn, always from the latest outcomes): an interrupted
   // batch leaves a valid summary of what it finished.
-  let summaryWrites: Promise<unknown> = writeSummary(out, inOrder(), opts.manifest);
+  await writeSummary(out, inOrder(), opts.manifest);
+  let summaryWrites: Promise<unknown> = Promise.resolve();
 
   const grader = opts.grader ?? createSubmissionGrader(opts, opts.jobs ?? 1);
   const gradedNow: string[] = [];
