@@ -4,7 +4,8 @@
  * graded one after another into per-submission results and a summary.csv; and the pieces on
  * their own: discovery, zip extraction, locating the files, CSV, progress, the command line.
  */
-import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import { execFileSync, spawnSync } from "node:child_process";
+import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { HANDIN_FILES, assignmentRoot, writeZip } from "@tessera/assignment-gemm-relu-add";
@@ -14,7 +15,7 @@ import { csvField, toCsv } from "../src/batch/csv.js";
 import { discoverSubmissions } from "../src/batch/discover.js";
 import { SubmissionError } from "../src/batch/errors.js";
 import { HANDIN_LIMITS, extractHandin } from "../src/batch/extract.js";
-import { type SubmissionOutcome, gradeOne } from "../src/batch/grade-one.js";
+import { type OutcomeSummary, gradeOne } from "../src/batch/grade-one.js";
 import { locateSubmissionFiles } from "../src/batch/locate.js";
 import { progressReporter } from "../src/batch/progress.js";
 import { type BatchResult, runBatch } from "../src/batch/run-batch.js";
@@ -57,6 +58,15 @@ function zipWithEntryName(unsafeName: string, data: Buffer): Buffer {
   return zip;
 }
 
+/** Calls `patch` with the offset of the `index`-th central directory entry of `zip`. */
+function patchCentralEntry(zip: Buffer, index: number, patch: (at: number) => void): void {
+  const signature = Buffer.from([0x50, 0x4b, 0x01, 0x02]);
+  let at = zip.indexOf(signature);
+  for (let n = 0; n < index; n++) at = zip.indexOf(signature, at + 1);
+  expect(at, `central entry ${index}`).toBeGreaterThanOrEqual(0);
+  patch(at);
+}
+
 /** RFC 4180 reader, independent of the writer under test. */
 function parseCsv(csv: string): string[][] {
   const rows: string[][] = [];
@@ -84,7 +94,7 @@ describe("batch grading of a folder of submissions", () => {
   let out: string;
   let result: BatchResult;
   const io = memoryIO();
-  const byName = (name: string): SubmissionOutcome => result.outcomes.find((o) => o.name === name)!;
+  const byName = (name: string): OutcomeSummary => result.outcomes.find((o) => o.name === name)!;
 
   beforeAll(async () => {
     dir = await freshDir("submissions");
@@ -141,12 +151,12 @@ describe("batch grading of a folder of submissions", () => {
       return o.status === "error" ? o.error : "(graded)";
     };
     expect(error("evil")).toBe('evil.zip: entry "../evil.ts" points outside the archive (".." is not allowed)');
-    expect(error("notazip")).toBe("notazip.zip: invalid zip archive: no end-of-central-directory record (not a zip file?)");
+    expect(error("notazip")).toMatch(/^notazip\.zip: invalid zip archive: End of central directory record signature not found/);
     expect(error(ODD_NAME)).toBe(`${ODD_NAME}: none of gemm_relu_add.ts, trace_submission.ts at its top level or inside a single folder (it has: notes.md)`);
   });
 
   it("writes summary.csv with one column per task, quoted where needed", async () => {
-    const rows = parseCsv(await readFile(result.summaryPath, "utf8"));
+    const rows = parseCsv(await readFile(result.reports.summaryPath, "utf8"));
     expect(rows[0]).toEqual(["submission", "status", "score", "max_score", ...taskIds, "seconds", "error"]);
     expect(rows.slice(1).map((r) => r[0])).toEqual(result.outcomes.map((o) => o.name));
     const row = (name: string): Record<string, string> => Object.fromEntries(rows[0]!.map((h, n) => [h, rows.find((r) => r[0] === name)![n]!]));
@@ -159,16 +169,17 @@ describe("batch grading of a folder of submissions", () => {
     expect(rows.every((r) => r.length === rows[0]!.length)).toBe(true);
   });
 
-  it("reports one progress line per submission when stderr is no terminal", () => {
+  it("reports one progress line per submission, with the ETA, when stderr is no terminal", () => {
     const lines = io.err.join("").trimEnd().split("\n");
     expect(lines).toHaveLength(5);
-    expect(lines[0]).toMatch(/^\[1\/5\] doe, "jj": error \(\d+\.\d s\): doe, "jj": none of/);
-    expect(lines[3]).toMatch(/^\[4\/5\] solution: 80 \/ 80 \(\d+\.\d s\)$/);
-    expect(lines[4]).toMatch(/^\[5\/5\] starter: 0 \/ 80 \(\d+\.\d s\)$/);
+    expect(lines[0]).toMatch(/^\[1\/5\] doe, "jj": error \(\d+\.\d s\): doe, "jj": none of .*, ETA \d/);
+    expect(lines[3]).toMatch(/^\[4\/5\] solution: 80 \/ 80 \(\d+\.\d s\), ETA \d+\.\ds$/);
+    expect(lines[4]).toMatch(/^\[5\/5\] starter: 0 \/ 80 \(\d+\.\d s\), ETA 0\.0s$/);
   });
 
   it("leaves only its own output in OUT", async () => {
-    expect((await readdir(out)).sort()).toEqual([...result.outcomes.map((o) => o.name), "summary.csv"].sort());
+    expect((await readdir(out)).sort()).toEqual([...result.outcomes.map((o) => o.name), "histogram.svg", "pass-rates.md", "summary.csv"].sort());
+    for (const o of result.outcomes) expect((await readdir(join(out, o.name))).sort()).toEqual(["outcome.json", "report.txt", "results.json"]);
   });
 });
 
@@ -244,6 +255,45 @@ describe("extracting a hand-in", () => {
     await expect(extract("archive", zip, { ...limits, maxArchiveBytes: 100 })).rejects.toThrow(/^archive\.zip is \d+\.\d KB; a hand-in archive may be at most 0\.1 KB$/);
   });
 
+  it("refuses a symbolic link, before writing anything", async () => {
+    const zip = writeZip([{ name: "gemm_relu_add.ts", data: text("export {};\n") }, { name: "trace_submission.ts", data: text("/etc/passwd") }], { compress: false });
+    patchCentralEntry(zip, 1, (at) => zip.writeUInt32LE((0o120777 << 16) >>> 0, at + 38)); // S_IFLNK in the external attributes
+    const dir = await mkdtemp(join(scratch, "symlink-"));
+    await writeFile(join(dir, "link.zip"), zip);
+    await mkdir(join(dir, "files"));
+    await expect(extractHandin(join(dir, "link.zip"), join(dir, "files"))).rejects.toThrow('link.zip: entry "trace_submission.ts" is a symbolic link; a hand-in holds regular files only');
+    expect(await readdir(join(dir, "files"))).toEqual([]);
+  });
+
+  it("refuses a zip bomb: by its claimed size before inflating, or when it inflates past the claim", async () => {
+    const bomb = writeZip([{ name: "bomb.ts", data: Buffer.alloc(4 * 1024 * 1024, 32) }]);
+    expect(bomb.length).toBeLessThan(HANDIN_LIMITS.maxArchiveBytes);
+    await expect(extract("honest", bomb)).rejects.toThrow("honest.zip: bomb.ts is 4.0 MB; a hand-in file may be at most 1.0 MB");
+    // The same archive claiming 100 bytes: inflation stops there.
+    const lying = Buffer.from(bomb);
+    patchCentralEntry(lying, 0, (at) => lying.writeUInt32LE(100, at + 24));
+    await expect(extract("lying", lying)).rejects.toThrow("lying.zip: invalid zip archive: bomb.ts inflates to more than the 100 bytes the directory says");
+  });
+
+  it.skipIf(spawnSync("zip", ["-v"]).status !== 0)("reads what Info-ZIP's zip writes (folders, streamed entries) and refuses its symlinks", async () => {
+    const dir = await mkdtemp(join(scratch, "infozip-"));
+    await mkdir(join(dir, "hw"));
+    await writeFile(join(dir, "hw", "gemm_relu_add.ts"), "export const a = 1;\n".repeat(100));
+    // Streamed from stdin: sizes and CRC in a data descriptor after the data.
+    execFileSync("zip", ["-q", "-r", join(dir, "plain.zip"), "hw"], { cwd: dir });
+    execFileSync("zip", ["-q", "-fd", join(dir, "streamed.zip"), "-"], { cwd: dir, input: "export {};\n" });
+    for (const name of ["plain", "streamed"]) {
+      await mkdir(join(dir, `${name}-files`));
+      const files = await extractHandin(join(dir, `${name}.zip`), join(dir, `${name}-files`));
+      expect(files).toEqual(name === "plain" ? ["hw/gemm_relu_add.ts"] : ["-"]);
+    }
+    expect(await readFile(join(dir, "plain-files", "hw", "gemm_relu_add.ts"), "utf8")).toBe("export const a = 1;\n".repeat(100));
+    await symlink("/etc/passwd", join(dir, "hw", "trace_submission.ts"));
+    execFileSync("zip", ["-q", "-r", "--symlinks", join(dir, "link.zip"), "hw"], { cwd: dir });
+    await mkdir(join(dir, "link-files"));
+    await expect(extractHandin(join(dir, "link.zip"), join(dir, "link-files"))).rejects.toThrow('link.zip: entry "hw/trace_submission.ts" is a symbolic link');
+  });
+
   it("refuses a path given twice", async () => {
     const zip = writeZip([{ name: "a.ts", data: text("1") }, { name: "./a.ts", data: text("2") }]);
     await expect(extract("twice", zip)).rejects.toThrow("twice.zip holds a.ts twice");
@@ -285,26 +335,23 @@ describe("CSV", () => {
 });
 
 describe("progress on a terminal", () => {
-  it("redraws one bar and keeps errors on the screen", () => {
+  it("draws a cli-progress bar with the ETA and keeps errors on the screen", () => {
     const err: string[] = [];
     const progress = progressReporter({ interactive: true, stdout: () => {}, stderr: (t) => void err.push(t) });
     const results = failureResults("unused here", 0);
-    progress.started(0, 2, "alice");
-    progress.step("checking the manual schedule's numerics");
-    progress.finished(0, 2, { name: "alice", status: "graded", seconds: 1, results, reportText: "", score: 80, maxScore: 80, taskPoints: new Map() });
-    progress.started(1, 2, "bob");
-    progress.finished(1, 2, { name: "bob", status: "error", seconds: 0, results, reportText: "", error: "bob.zip: broken\nsecond line" });
+    progress.start(2);
+    progress.started("alice");
+    progress.step("alice", "checking the manual schedule's numerics");
+    progress.finished({ name: "alice", status: "graded", seconds: 1, results, reportText: "", score: 80, maxScore: 80, tasks: [] });
+    progress.started("bob");
+    progress.finished({ name: "bob", status: "error", seconds: 0, results, reportText: "", error: "bob.zip: broken\nsecond line" });
     progress.close();
-    const clear = "\r\x1b[2K";
-    expect(err).toEqual([
-      `${clear}[--------------------] 0/2 alice (starting…)`,
-      `${clear}[--------------------] 0/2 alice (checking the manual schedule's numerics…)`,
-      `${clear}[##########----------] 1/2 alice (80/80)`,
-      `${clear}[##########----------] 1/2 bob (starting…)`,
-      `${clear}bob: error (0.0 s): bob.zip: broken\n`,
-      `${clear}[####################] 2/2 bob (error)`,
-      clear,
-    ]);
+    const screen = err.join("");
+    expect(screen).toMatch(/grading \[[^\]]*\] 0\/2 \| elapsed \S+ \| ETA \S+ \| alice \(starting…\)/);
+    expect(screen).toContain("alice (checking the manual schedule's numerics…)");
+    expect(screen).toMatch(/grading \[[^\]]*\] 1\/2 \| elapsed \S+ \| ETA \S+ \| bob \(starting…\)/);
+    expect(screen).toContain("bob: error (0.0 s): bob.zip: broken\n");
+    expect(screen).not.toContain("second line");
   });
 });
 
@@ -326,6 +373,10 @@ describe("tessera-grade batch (command line)", () => {
     expect(await cli([dir, "--out", dir])).toMatchObject({ code: 2, err: expect.stringContaining("must not be DIR itself") });
     expect(await cli([dir, "--out", join(dir, "o"), "--timeout", "soon"])).toMatchObject({ code: 2, err: expect.stringContaining('--timeout must be an integer from 1 to 86400, got "soon"') });
     expect(await cli([dir, "--out", join(dir, "o"), "--color"])).toMatchObject({ code: 2, err: expect.stringContaining("--color") });
+    expect(await cli([dir, "--out", join(dir, "o"), "--shard", "3/2"])).toMatchObject({ code: 2, err: expect.stringContaining('--shard must be I/N with 1 ≤ I ≤ N (e.g. 2/4), got "3/2"') });
+    expect(await cli([dir, "--out", join(dir, "o"), "--shard", "0/2"])).toMatchObject({ code: 2, err: expect.stringContaining("--shard must be I/N") });
+    expect(await cli([dir, "--out", join(dir, "o"), "--jobs", "0"])).toMatchObject({ code: 2, err: expect.stringContaining('--jobs must be an integer from 1 to 256, got "0"') });
+    expect(await cli([dir, "--out", join(dir, "o"), "--merge", "--shard", "1/2"])).toMatchObject({ code: 2, err: expect.stringContaining("--merge grades nothing") });
   });
 
   it("finishes with exit code 0 when submissions fail, and says where the results are", async () => {
@@ -333,11 +384,28 @@ describe("tessera-grade batch (command line)", () => {
     await writeFile(join(dir, "a.zip"), "no zip");
     await writeFile(join(dir, "b.zip"), zipWithEntryName("/abs.ts", text("x")));
     const out = join(scratch, "cli-broken-out");
-    const run = await cli([dir, "--out", out, "--no-gpu"]);
+    const run = await cli([dir, "--out", out, "--no-gpu", "--jobs", "1"]);
     expect(run.code).toBe(0);
-    expect(run.out).toMatch(/^Batch finished in \d+\.\d s: 2 submissions, 0 graded, 2 errors\. Results in .*cli-broken-out\/<submission>\/\{results\.json,report\.txt\}; summary in .*cli-broken-out\/summary\.csv\.\n$/);
+    expect(run.out).toMatch(/\nBatch finished in \d+\.\d s: 2 submissions, 0 graded, 2 errors, 1 at a time \(in-process\)\. Results in .*cli-broken-out\/<submission>\/\{results\.json,report\.txt\}; summary in .*cli-broken-out\/summary\.csv, histogram in .*cli-broken-out\/histogram\.svg, pass rates in .*cli-broken-out\/pass-rates\.md\.\n$/);
     expect(run.err).toContain("[2/2] b: error");
+    expect(run.out).toMatch(/^Pass rates per task \(2 submissions; ungraded ones count as 0 points\)\n\n\| Task \|/);
     expect(parseCsv(await readFile(join(out, "summary.csv"), "utf8")).map((r) => r[1])).toEqual(["status", "error", "error"]);
+
+    // Again: both have results in OUT, so nothing is graded; --force grades them again.
+    const again = await cli([dir, "--out", out, "--no-gpu", "--jobs", "1"]);
+    expect(again.out).toMatch(/2 submissions, 0 graded, 2 errors; 2 already graded in OUT were skipped \(--force grades them again\)\. Results/);
+    expect(again.err).not.toContain("[1/");
+    const forced = await cli([dir, "--out", out, "--no-gpu", "--jobs", "1", "--force"]);
+    expect(forced.err).toContain("[2/2] b: error");
+    expect(forced.out).not.toContain("skipped");
+
+    // --merge rebuilds the reports from OUT, and fails naming a submission without results.
+    const merged = await cli([dir, "--out", out, "--merge"]);
+    expect(merged).toMatchObject({ code: 0, err: "", out: expect.stringMatching(/\nMerged 2 submissions\. summary in .*summary\.csv, histogram in .*histogram\.svg, pass rates in .*pass-rates\.md\.\n$/) });
+    await rm(join(out, "a", "outcome.json"));
+    const incomplete = await cli([dir, "--out", out, "--merge"]);
+    expect(incomplete).toMatchObject({ code: 1, err: `1 submission of ${dir} without results in ${out}: a\n` });
+    expect(parseCsv(await readFile(join(out, "summary.csv"), "utf8")).map((r) => r[0])).toEqual(["submission", "b"]);
   });
 
   it("fails with exit code 1 when it cannot write its output", async () => {

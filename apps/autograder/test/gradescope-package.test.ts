@@ -60,7 +60,7 @@ describe("tessera-grade package-gradescope", () => {
     const io = memoryIO();
     expect(await runGradeCli(["package-gradescope", "--out", out], io), io.err.join("")).toBe(0);
     stdout = io.out.join("");
-    entries = readZip(await readFile(out));
+    entries = await readZip(await readFile(out));
   });
 
   const entry = (name: string): ZipEntry | undefined => entries.find((e) => e.name === name);

@@ -7,4 +7,4 @@ export * from "./paths.js";
 export { AssignmentCommandError } from "./errors.js";
 export { type HandoutOptions, handoutFiles, writeHandout } from "./handout.js";
 export { type HandinOptions, type HandinResult, createHandin } from "./handin.js";
-export { type ZipEntry, ZipFormatError, readZip, writeZip } from "./zip.js";
+export { type ReadZipOptions, type ZipEntry, type ZipEntryInfo, ZipFormatError, readZip, writeZip } from "./zip.js";

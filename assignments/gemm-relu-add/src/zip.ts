@@ -1,9 +1,14 @@
 /**
- * A minimal ZIP archive writer and reader (PKWARE APPNOTE: local headers, central directory,
- * end record; deflate or stored; no ZIP64, no encryption, no data descriptors). Enough for a
- * hand-in of a few source files, and the reader checks what the writer produces.
+ * ZIP archives for hand-ins and packages: written with fflate (synchronous, deflate or stored,
+ * Unix permission bits), read with yauzl (which parses the directory and local headers and
+ * inflates). What this module adds is the policy a grader needs: every entry is shown to the
+ * caller before its data is inflated (so it can refuse a path, a symlink or a size), inflation
+ * stops at the size the directory claims (a zip bomb cannot expand past it), and CRCs are checked
+ * (yauzl leaves that to its callers).
  */
-import { crc32, deflateRawSync, inflateRawSync } from "node:zlib";
+import { crc32 } from "node:zlib";
+import { zipSync, type ZipOptions, type Zippable } from "fflate";
+import yauzl from "yauzl";
 
 export interface ZipEntry {
   /** Path inside the archive, with "/" separators (e.g. "gemm_relu_add.ts"). */
@@ -23,79 +28,40 @@ export class ZipFormatError extends Error {
   }
 }
 
-const LOCAL_HEADER = 0x04034b50;
-const CENTRAL_HEADER = 0x02014b50;
-const END_OF_CENTRAL_DIRECTORY = 0x06054b50;
-const METHOD_STORED = 0;
-const METHOD_DEFLATE = 8;
-const VERSION = 20; // 2.0: deflate
-const UTF8_NAMES = 0x0800; // general-purpose flag bit 11
-
-/** MS-DOS date and time fields (2-second resolution, years 1980–2107). */
-function dosDateTime(date: Date): { time: number; day: number } {
-  const year = Math.min(Math.max(date.getFullYear(), 1980), 2107);
-  return {
-    time: (date.getHours() << 11) | (date.getMinutes() << 5) | (date.getSeconds() >> 1),
-    day: ((year - 1980) << 9) | ((date.getMonth() + 1) << 5) | date.getDate(),
-  };
+/** What the directory says about an entry, shown to `inspect` before anything is inflated. */
+export interface ZipEntryInfo {
+  /** As stored, "/"-separated by convention (a hostile archive may hold anything). */
+  readonly name: string;
+  /** What the entry is, from its Unix mode when the archive records one (else "file", or "directory" for a name ending in "/"). */
+  readonly type: "file" | "directory" | "symlink" | "other";
+  /** Uncompressed size the directory claims (inflation never goes past it). */
+  readonly size: number;
+  readonly compressedSize: number;
+  /** Entries in the archive, as its end record says. */
+  readonly entryCount: number;
 }
 
-/** Writes the entries, in order, into one archive. Names must be unique, relative, "/"-separated. */
-export function writeZip(entries: readonly ZipEntry[], opts: { modified?: Date; compress?: boolean } = {}): Buffer {
-  const { time, day } = dosDateTime(opts.modified ?? new Date());
-  const seen = new Set<string>();
-  const locals: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  for (const entry of entries) {
-    checkEntryName(entry.name, seen);
-    const name = Buffer.from(entry.name, "utf8");
-    const deflated = opts.compress === false ? undefined : deflateRawSync(entry.data);
-    // Store when deflate does not help (tiny files).
-    const useDeflate = deflated !== undefined && deflated.length < entry.data.length;
-    const body = useDeflate ? deflated : Buffer.from(entry.data);
-    const crc = crc32(entry.data);
-
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(LOCAL_HEADER, 0);
-    local.writeUInt16LE(VERSION, 4);
-    local.writeUInt16LE(UTF8_NAMES, 6);
-    local.writeUInt16LE(useDeflate ? METHOD_DEFLATE : METHOD_STORED, 8);
-    local.writeUInt16LE(time, 10);
-    local.writeUInt16LE(day, 12);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(body.length, 18);
-    local.writeUInt32LE(entry.data.length, 22);
-    local.writeUInt16LE(name.length, 26);
-    local.writeUInt16LE(0, 28);
-
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(CENTRAL_HEADER, 0);
-    central.writeUInt16LE((3 << 8) | VERSION, 4); // made by: Unix
-    central.writeUInt16LE(VERSION, 6);
-    local.copy(central, 8, 6, 30); // flags … name length, extra length: same as the local header
-    central.writeUInt16LE(0, 32); // comment length
-    central.writeUInt16LE(0, 34); // disk number
-    central.writeUInt16LE(0, 36); // internal attributes
-    central.writeUInt32LE((unixFileMode(entry) << 16) >>> 0, 38); // external attributes: regular file and its permissions
-    central.writeUInt32LE(offset, 42);
-
-    locals.push(local, name, body);
-    centrals.push(central, name);
-    offset += local.length + name.length + body.length;
-  }
-  const directory = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(END_OF_CENTRAL_DIRECTORY, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(directory.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, directory, end]);
+export interface ReadZipOptions {
+  /** Sees each entry before its data is read: throw to refuse the archive, return "skip" to leave the entry out. */
+  readonly inspect?: (entry: ZipEntryInfo) => "read" | "skip";
 }
 
 const REGULAR_FILE = 0o100000;
+const FILE_TYPE_MASK = 0o170000;
 const UNIX_HOST = 3; // "version made by", high byte
+
+/** Writes the entries, in order, into one archive. Names must be unique, relative, "/"-separated. */
+export function writeZip(entries: readonly ZipEntry[], opts: { modified?: Date; compress?: boolean } = {}): Buffer {
+  const seen = new Set<string>();
+  const files: Zippable = {};
+  const mtime = opts.modified ?? new Date();
+  for (const entry of entries) {
+    checkEntryName(entry.name, seen);
+    const options: ZipOptions = { level: opts.compress === false ? 0 : 6, mtime, os: UNIX_HOST, attrs: (unixFileMode(entry) << 16) >>> 0 };
+    files[entry.name] = [entry.data, options];
+  }
+  return Buffer.from(zipSync(files));
+}
 
 /** The st_mode of a regular file with the entry's permissions (rw-r--r-- unless given). */
 function unixFileMode(entry: ZipEntry): number {
@@ -114,63 +80,85 @@ function checkEntryName(name: string, seen: Set<string>): void {
   seen.add(name);
 }
 
-/** Reads every entry of an archive (through its central directory), checking sizes and CRCs. */
-export function readZip(archive: Uint8Array): ZipEntry[] {
-  const buf = Buffer.from(archive.buffer, archive.byteOffset, archive.byteLength);
-  const endAt = findEndRecord(buf);
-  const count = buf.readUInt16LE(endAt + 10);
-  let at = buf.readUInt32LE(endAt + 16);
+/**
+ * Reads the archive's entries (through its central directory), each checked against its claimed
+ * size and CRC. `inspect` decides per entry, before it is inflated. Errors of the format are
+ * ZipFormatErrors; whatever `inspect` throws is passed on as it is.
+ */
+export async function readZip(archive: Uint8Array, opts: ReadZipOptions = {}): Promise<ZipEntry[]> {
+  const buffer = Buffer.from(archive.buffer, archive.byteOffset, archive.byteLength);
+  // decodeStrings off: names are decoded below without yauzl's own path policy, so the caller's
+  // `inspect` sees (and names in its errors) exactly what the archive holds.
+  const zip = await yauzl.fromBufferPromise(buffer, { lazyEntries: true, decodeStrings: false, validateEntrySizes: false }).catch((err: unknown) => {
+    throw new ZipFormatError(describeYauzlError(err));
+  });
   const entries: ZipEntry[] = [];
-  for (let n = 0; n < count; n++) {
-    need(buf, at, 46, "central directory");
-    if (buf.readUInt32LE(at) !== CENTRAL_HEADER) throw new ZipFormatError(`central directory entry ${n} has a bad signature`);
-    const madeByUnix = buf.readUInt8(at + 5) === UNIX_HOST;
-    const method = buf.readUInt16LE(at + 10);
-    const crc = buf.readUInt32LE(at + 16);
-    const compressedSize = buf.readUInt32LE(at + 20);
-    const size = buf.readUInt32LE(at + 24);
-    const nameLength = buf.readUInt16LE(at + 28);
-    const skip = buf.readUInt16LE(at + 30) + buf.readUInt16LE(at + 32);
-    const unixMode = buf.readUInt32LE(at + 38) >>> 16;
-    const localAt = buf.readUInt32LE(at + 42);
-    need(buf, at + 46, nameLength, "central directory");
-    const name = buf.toString("utf8", at + 46, at + 46 + nameLength);
-    at += 46 + nameLength + skip;
-
-    need(buf, localAt, 30, `local header of ${name}`);
-    if (buf.readUInt32LE(localAt) !== LOCAL_HEADER) throw new ZipFormatError(`local header of ${name} has a bad signature`);
-    const dataAt = localAt + 30 + buf.readUInt16LE(localAt + 26) + buf.readUInt16LE(localAt + 28);
-    need(buf, dataAt, compressedSize, `data of ${name}`);
-    const body = buf.subarray(dataAt, dataAt + compressedSize);
-    let data: Buffer;
-    if (method === METHOD_STORED) data = Buffer.from(body);
-    else if (method === METHOD_DEFLATE) data = inflateBounded(body, size, name);
-    else throw new ZipFormatError(`${name} uses compression method ${method} (only stored and deflate are read)`);
-    if (data.length !== size) throw new ZipFormatError(`${name} is ${data.length} bytes, the directory says ${size}`);
-    if (crc32(data) !== crc) throw new ZipFormatError(`${name} fails its CRC check`);
-    entries.push(madeByUnix && unixMode !== 0 ? { name, data, mode: unixMode & 0o7777 } : { name, data });
+  try {
+    for await (const raw of iterate(zip)) {
+      const name = yauzl.getFileNameLowLevel(raw.generalPurposeBitFlag, raw.fileNameRaw, raw.extraFields, true);
+      const unixMode = raw.versionMadeBy >> 8 === UNIX_HOST ? raw.externalFileAttributes >>> 16 : 0;
+      const info: ZipEntryInfo = { name, type: entryType(name, unixMode), size: raw.uncompressedSize, compressedSize: raw.compressedSize, entryCount: zip.entryCount };
+      if (opts.inspect?.(info) === "skip") continue;
+      if (raw.isEncrypted()) throw new ZipFormatError(`${name} is encrypted`);
+      if (!raw.canDecodeFileData()) throw new ZipFormatError(`${name} uses compression method ${raw.compressionMethod} (only stored and deflate are read)`);
+      const data = await readBounded(zip, raw, name);
+      if (crc32(data) !== raw.crc32) throw new ZipFormatError(`${name} fails its CRC check`);
+      entries.push(unixMode !== 0 ? { name, data, mode: unixMode & 0o7777 } : { name, data });
+    }
+  } finally {
+    zip.close();
   }
   return entries;
 }
 
-/** Inflates at most `size` bytes (the directory's claim): a small archive cannot expand into gigabytes. */
-function inflateBounded(body: Buffer, size: number, name: string): Buffer {
+/** yauzl's entries one at a time; its format errors become ZipFormatErrors. */
+async function* iterate(zip: yauzl.ZipFile): AsyncGenerator<yauzl.Entry> {
+  const it = zip.eachEntry();
+  for (;;) {
+    let next: IteratorResult<yauzl.Entry>;
+    try {
+      next = await it.next();
+    } catch (err) {
+      throw new ZipFormatError(describeYauzlError(err));
+    }
+    if (next.done === true) return;
+    yield next.value;
+  }
+}
+
+function entryType(name: string, unixMode: number): ZipEntryInfo["type"] {
+  const type = unixMode & FILE_TYPE_MASK;
+  if (type === 0o120000) return "symlink";
+  if (type === 0o040000 || name.endsWith("/")) return "directory";
+  return type === 0 || type === REGULAR_FILE ? "file" : "other";
+}
+
+/** Inflates the entry, stopping as soon as it passes the size the directory claims. */
+async function readBounded(zip: yauzl.ZipFile, entry: yauzl.Entry, name: string): Promise<Buffer> {
+  let stream;
   try {
-    return inflateRawSync(body, { maxOutputLength: Math.max(1, size) });
+    stream = await zip.openReadStreamPromise(entry);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE") throw new ZipFormatError(`${name} inflates to more than the ${size} bytes the directory says`);
-    throw new ZipFormatError(`${name} does not inflate: ${(err as Error).message}`);
+    throw new ZipFormatError(`${name}: ${describeYauzlError(err)}`);
   }
+  const chunks: Buffer[] = [];
+  let length = 0;
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      length += chunk.length;
+      if (length > entry.uncompressedSize) throw new ZipFormatError(`${name} inflates to more than the ${entry.uncompressedSize} bytes the directory says`);
+      chunks.push(chunk);
+    }
+  } catch (err) {
+    if (err instanceof ZipFormatError) throw err;
+    throw new ZipFormatError(`${name} does not inflate: ${describeYauzlError(err)}`);
+  } finally {
+    stream.destroy();
+  }
+  if (length !== entry.uncompressedSize) throw new ZipFormatError(`${name} is ${length} bytes, the directory says ${entry.uncompressedSize}`);
+  return Buffer.concat(chunks, length);
 }
 
-function findEndRecord(buf: Buffer): number {
-  // The end record is the last 22 bytes plus an optional comment of up to 65535 bytes.
-  for (let at = buf.length - 22; at >= Math.max(0, buf.length - 22 - 0xffff); at--) {
-    if (buf.readUInt32LE(at) === END_OF_CENTRAL_DIRECTORY) return at;
-  }
-  throw new ZipFormatError("no end-of-central-directory record (not a zip file?)");
-}
-
-function need(buf: Buffer, at: number, length: number, what: string): void {
-  if (at + length > buf.length) throw new ZipFormatError(`${what} runs past the end of the file`);
+function describeYauzlError(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }

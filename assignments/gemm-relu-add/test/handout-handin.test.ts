@@ -39,13 +39,13 @@ describe("handout", () => {
 });
 
 describe("handin", () => {
-  it("zips exactly gemm_relu_add.ts, trace_submission.ts and feedback.txt at the archive root", () => {
+  it("zips exactly gemm_relu_add.ts, trace_submission.ts and feedback.txt at the archive root", async () => {
     const dir = tmp();
     writeHandout(dir, { force: true });
     const { archive, files } = createHandin({ root: dir });
     expect(archive).toBe(join(dir, "handin.zip"));
     expect(files).toEqual(["gemm_relu_add.ts", "trace_submission.ts", "feedback.txt"]);
-    const entries = readZip(readFileSync(archive));
+    const entries = await readZip(readFileSync(archive));
     expect(entries.map((e) => e.name)).toEqual([...HANDIN_FILES]);
     for (const e of entries) expect(Buffer.from(e.data).equals(readFileSync(join(dir, e.name)))).toBe(true);
   });
@@ -58,7 +58,7 @@ describe("handin", () => {
     rmSync(dir, { recursive: true });
   });
 
-  it("the handin command writes the archive, and reports errors without a stack trace", () => {
+  it("the handin command writes the archive, and reports errors without a stack trace", async () => {
     const tsx = createRequire(import.meta.url).resolve("tsx/cli");
     const script = join(assignmentRoot(), "scripts", "handin.ts");
     const run = (args: string[]) =>
@@ -67,7 +67,7 @@ describe("handin", () => {
     writeHandout(dir, { force: true });
     const ok = run(["--dir", dir, "--out", join(dir, "out.zip")]);
     expect(ok.status, ok.stderr).toBe(0);
-    expect(readZip(readFileSync(join(dir, "out.zip"))).map((e) => e.name)).toEqual([...HANDIN_FILES]);
+    expect((await readZip(readFileSync(join(dir, "out.zip")))).map((e) => e.name)).toEqual([...HANDIN_FILES]);
     const empty = tmp();
     const failed = run(["--dir", empty]);
     expect(failed.status).toBe(1);

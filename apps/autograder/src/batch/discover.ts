@@ -5,6 +5,7 @@
  */
 import { readdir, stat } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
+import { REPORT_FILES } from "./batch-reports.js";
 
 export interface Submission {
   /** Unique within the batch; the name of its output folder. */
@@ -20,8 +21,8 @@ export interface Discovery {
   readonly ignored: readonly string[];
 }
 
-/** Output names the batch writes itself, which a submission must not take. */
-const RESERVED_NAMES = new Set(["summary.csv"]);
+/** Output names the batch writes itself (its reports in OUT), which a submission must not take. */
+const RESERVED_NAMES = new Set(REPORT_FILES);
 
 /** Hidden entries (".git", ".DS_Store") and macOS zip residue are never submissions. */
 function isNoise(name: string): boolean {

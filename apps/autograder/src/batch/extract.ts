@@ -1,15 +1,15 @@
 /**
  * Unpacks a hand-in archive into a private folder, refusing anything that could write outside it
- * (absolute paths, `..`) or that is far bigger than a hand-in of a few source files. Every refusal
- * is a SubmissionError that names the archive and the offending entry.
+ * (absolute paths, `..`, symlinks) or that is far bigger than a hand-in of a few source files.
+ * Every refusal is a SubmissionError that names the archive and the offending entry.
  */
 import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import { type ZipEntry, ZipFormatError, readZip } from "@tessera/assignment-gemm-relu-add";
+import { type ZipEntry, type ZipEntryInfo, ZipFormatError, readZip } from "@tessera/assignment-gemm-relu-add";
 import { SubmissionError } from "./errors.js";
 
 export interface HandinLimits {
-  /** The archive file itself (readZip holds it, and everything it inflates, in memory). */
+  /** The archive file itself (it is read into memory whole). */
   readonly maxArchiveBytes: number;
   readonly maxEntries: number;
   readonly maxFileBytes: number;
@@ -17,9 +17,9 @@ export interface HandinLimits {
 }
 
 /**
- * A hand-in is three text files of a few KB; these leave a lot of room. readZip inflates every
- * entry whole before its size is checked, so the archive cap is what bounds a zip bomb (deflate
- * expands at most about 1000×: 1 MB → 1 GB in memory, briefly).
+ * A hand-in is three text files of a few KB; these leave a lot of room. The sizes are checked
+ * against what the archive's directory claims before anything is inflated, and readZip stops
+ * inflating an entry at its claimed size: a zip bomb is refused without being expanded.
  */
 export const HANDIN_LIMITS: HandinLimits = {
   maxArchiveBytes: 1024 * 1024,
@@ -35,20 +35,11 @@ export async function extractHandin(archivePath: string, destDir: string, limits
   if (size > limits.maxArchiveBytes) {
     throw new SubmissionError(`${label} is ${formatBytes(size)}; a hand-in archive may be at most ${formatBytes(limits.maxArchiveBytes)}`);
   }
-  const entries = readArchive(label, await readFile(archivePath));
-  if (entries.length > limits.maxEntries) {
-    throw new SubmissionError(`${label} has ${entries.length} entries; a hand-in may have at most ${limits.maxEntries}`);
-  }
+  const entries = await readArchive(label, await readFile(archivePath), handinInspector(label, limits));
   const files = new Map<string, Uint8Array>();
-  let total = 0;
   for (const entry of entries) {
     const path = safeEntryPath(label, entry.name);
     if (path === undefined) continue;
-    if (entry.data.length > limits.maxFileBytes) {
-      throw new SubmissionError(`${label}: ${path} is ${formatBytes(entry.data.length)}; a hand-in file may be at most ${formatBytes(limits.maxFileBytes)}`);
-    }
-    total += entry.data.length;
-    if (total > limits.maxTotalBytes) throw new SubmissionError(`${label} unpacks to more than ${formatBytes(limits.maxTotalBytes)}`);
     if (files.has(path)) throw new SubmissionError(`${label} holds ${path} twice`);
     files.set(path, entry.data);
   }
@@ -65,10 +56,32 @@ export async function extractHandin(archivePath: string, destDir: string, limits
   return [...files.keys()];
 }
 
-function readArchive(label: string, bytes: Buffer): ZipEntry[] {
+/** Decides on each entry from the directory alone, before its data is inflated. */
+function handinInspector(label: string, limits: HandinLimits): (entry: ZipEntryInfo) => "read" | "skip" {
+  let total = 0;
+  return (entry) => {
+    if (entry.entryCount > limits.maxEntries) {
+      throw new SubmissionError(`${label} has ${entry.entryCount} entries; a hand-in may have at most ${limits.maxEntries}`);
+    }
+    const path = safeEntryPath(label, entry.name);
+    if (path === undefined || entry.type === "directory") return "skip";
+    if (entry.type === "symlink") throw new SubmissionError(`${label}: entry ${JSON.stringify(entry.name)} is a symbolic link; a hand-in holds regular files only`);
+    // Any other type (a FIFO, which is what Info-ZIP records for an entry zipped from stdin) is
+    // written as a regular file of its data, like a file: nothing but regular files is ever created.
+    if (entry.size > limits.maxFileBytes) {
+      throw new SubmissionError(`${label}: ${path} is ${formatBytes(entry.size)}; a hand-in file may be at most ${formatBytes(limits.maxFileBytes)}`);
+    }
+    total += entry.size;
+    if (total > limits.maxTotalBytes) throw new SubmissionError(`${label} unpacks to more than ${formatBytes(limits.maxTotalBytes)}`);
+    return "read";
+  };
+}
+
+async function readArchive(label: string, bytes: Buffer, inspect: (entry: ZipEntryInfo) => "read" | "skip"): Promise<ZipEntry[]> {
   try {
-    return readZip(bytes);
+    return await readZip(bytes, { inspect });
   } catch (err) {
+    if (err instanceof SubmissionError) throw err;
     if (err instanceof ZipFormatError) throw new SubmissionError(`${label}: ${err.message}`);
     throw new SubmissionError(`${label} cannot be read as a zip archive: ${err instanceof Error ? err.message : String(err)}`);
   }

@@ -32,24 +32,47 @@ export interface BatchGradeSettings {
   readonly numerics?: GradeOptions["numerics"];
 }
 
-interface OutcomeBase {
-  readonly name: string;
-  readonly seconds: number;
+/**
+ * A submission for a grading thread: the settings as plain data (the assignment by name, as the
+ * thread loads its own binding; no GPU, which stays with the main thread).
+ */
+export interface WorkerGradeTask {
+  readonly submission: Submission;
+  readonly settings: Omit<BatchGradeSettings, "binding" | "gpu"> & { readonly assignment: string };
+}
+
+interface OutcomeFiles {
   /** What goes to OUT/<name>/results.json. */
   readonly results: GradescopeResults;
   /** What goes to OUT/<name>/report.txt. */
   readonly reportText: string;
 }
 
-export type SubmissionOutcome =
-  | (OutcomeBase & {
+/** What one task of a graded submission earned. */
+export interface TaskScore {
+  readonly id: string;
+  readonly points: number;
+  /** What the task could award in this run (checks skipped for lack of a GPU left out). */
+  readonly maxPoints: number;
+}
+
+/**
+ * What the batch's own reports (summary, histogram, pass rates) need of an outcome: plain data,
+ * kept as OUT/<name>/outcome.json so a later run (resume, --merge) can rebuild them.
+ */
+export type OutcomeSummary =
+  | {
+      readonly name: string;
+      readonly seconds: number;
       readonly status: "graded";
       readonly score: number;
       readonly maxScore: number;
-      /** Points earned per task id. */
-      readonly taskPoints: ReadonlyMap<string, number>;
-    })
-  | (OutcomeBase & { readonly status: "error"; readonly error: string });
+      /** Per task of the manifest, in its order. */
+      readonly tasks: readonly TaskScore[];
+    }
+  | { readonly name: string; readonly seconds: number; readonly status: "error"; readonly error: string };
+
+export type SubmissionOutcome = OutcomeSummary & OutcomeFiles;
 
 export async function gradeOne(sub: Submission, settings: BatchGradeSettings, onStep?: (message: string) => void): Promise<SubmissionOutcome> {
   const started = performance.now();
@@ -99,12 +122,12 @@ function gradedOutcome(name: string, report: GradeReport, seconds: number): Subm
     reportText: formatTerminalReport(report),
     score: report.score,
     maxScore: report.maxScore,
-    taskPoints: new Map(report.tasks.map((t) => [t.task.id, earned(t)])),
+    tasks: report.tasks.map((t) => ({ id: t.task.id, points: earned(t), maxPoints: t.checks.reduce((sum, c) => sum + c.maxPoints, 0) })),
   };
 }
 
 /** `stack`: for a grader failure, kept in report.txt (for the staff; results.json shows the message only). */
-function errorOutcome(name: string, error: string, seconds: number, stack: string | undefined): SubmissionOutcome {
+export function errorOutcome(name: string, error: string, seconds: number, stack?: string): SubmissionOutcome {
   return {
     name,
     status: "error",

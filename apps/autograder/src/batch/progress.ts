@@ -1,65 +1,119 @@
 /**
- * Batch progress on stderr: on a terminal one bar redrawn in place (with the step the grader is
- * on), elsewhere (CI logs, a file) one line per finished submission.
+ * Batch progress on stderr: on a terminal a cli-progress bar (submissions done, elapsed time,
+ * ETA, what is being graded) with errors printed above it; elsewhere (CI logs, a file) one line
+ * per finished submission, with the ETA.
  */
+import { Writable } from "node:stream";
+import { MultiBar, type SingleBar } from "cli-progress";
+import { formatDuration } from "@tessera/meta-schedule";
 import type { GradeIO } from "../cli/io.js";
 import type { SubmissionOutcome } from "./grade-one.js";
 
 export interface BatchProgress {
-  /** Submission `index` (0-based) of `total` is being graded. */
-  started(index: number, total: number, name: string): void;
-  /** What the grader is doing for the current submission. */
-  step(message: string): void;
-  finished(index: number, total: number, outcome: SubmissionOutcome): void;
+  /** `total` submissions are to be graded in this run. */
+  start(total: number): void;
+  /** Submission `name` is being graded. */
+  started(name: string): void;
+  /** What the grader is doing for submission `name` (in-process grading only). */
+  step(name: string, message: string): void;
+  finished(outcome: SubmissionOutcome): void;
   /** Clears what is left of the bar before the final lines. */
   close(): void;
 }
 
-const BAR_WIDTH = 20;
-/** Long steps and names are cut so the redrawn line never wraps (which would break the redraw). */
-const MAX_LINE = 100;
-const CLEAR_LINE = "\r\x1b[2K";
-
-export function progressReporter(io: GradeIO): BatchProgress {
-  return io.interactive ? barProgress(io) : lineProgress(io);
+export interface ProgressOptions {
+  /** Milliseconds clock for the elapsed time and the ETA (default performance.now). */
+  readonly now?: () => number;
 }
 
-/** `[3/10] alice: 80 / 80 (3.1 s)` per submission. */
-function lineProgress(io: GradeIO): BatchProgress {
+/** Long steps and names are cut so the bar's line never wraps (which would break the redraw). */
+const MAX_DETAIL = 60;
+
+export function progressReporter(io: GradeIO, opts: ProgressOptions = {}): BatchProgress {
+  return io.interactive ? barProgress(io) : lineProgress(io, opts.now ?? (() => performance.now()));
+}
+
+/** `[3/10] alice: 80 / 80 (3.1 s), ETA 21.7s` per submission. */
+function lineProgress(io: GradeIO, now: () => number): BatchProgress {
+  let total = 0;
+  let done = 0;
+  let startedAt = 0;
   return {
+    start: (count) => {
+      total = count;
+      startedAt = now();
+    },
     started: () => {},
     step: () => {},
-    finished: (index, total, outcome) => io.stderr(`[${index + 1}/${total}] ${outcome.name}: ${outcomeText(outcome)}\n`),
+    finished: (outcome) => {
+      done++;
+      // The rate so far, all jobs together: with N jobs, submissions finish N times as often.
+      const eta = ((now() - startedAt) / 1000 / done) * (total - done);
+      io.stderr(`[${done}/${total}] ${outcome.name}: ${outcomeText(outcome)}, ETA ${formatDuration(eta)}\n`);
+    },
     close: () => {},
   };
 }
 
-/** `[#####---------------] 3/10 alice (checking …)`; errors stay on the screen above the bar. */
 function barProgress(io: GradeIO): BatchProgress {
-  let current = { done: 0, total: 0, name: "" };
-  let drawn = false;
-  const draw = (detail: string): void => {
-    const filled = current.total === 0 ? 0 : Math.round((current.done / current.total) * BAR_WIDTH);
-    const bar = `[${"#".repeat(filled)}${"-".repeat(BAR_WIDTH - filled)}] ${current.done}/${current.total} ${current.name}`;
-    io.stderr(`${CLEAR_LINE}${truncate(`${bar} (${detail})`.replace(/\s+/g, " "), MAX_LINE)}`);
-    drawn = true;
+  const bars = new MultiBar({
+    stream: terminalStream(io),
+    format: "grading [{bar}] {value}/{total} | elapsed {duration_formatted} | ETA {eta_formatted} | {current}",
+    hideCursor: false,
+    clearOnComplete: true,
+    etaBuffer: 20,
+    barsize: 20,
+  });
+  let bar: SingleBar | undefined;
+  const current = new Map<string, string>();
+  const currentText = (): string => {
+    const names = [...current.entries()];
+    const text = names.length === 1 ? `${names[0]![0]} (${names[0]![1]})` : names.map(([name]) => name).join(", ");
+    return truncate(text.replace(/\s+/g, " "), MAX_DETAIL);
+  };
+  // Drawn at once on every event (a few per submission), not only at cli-progress's next tick.
+  const redraw = (): void => {
+    bar?.update({ current: currentText() });
+    bars.update();
   };
   return {
-    started: (index, total, name) => {
-      current = { done: index, total, name };
-      draw("starting…");
+    start: (total) => {
+      bar = bars.create(total, 0, { current: "" });
+      bars.update();
     },
-    step: (message) => draw(`${message}…`),
-    finished: (index, total, outcome) => {
-      current = { done: index + 1, total, name: outcome.name };
-      if (outcome.status === "error") io.stderr(`${CLEAR_LINE}${outcome.name}: ${outcomeText(outcome)}\n`);
-      draw(outcome.status === "graded" ? `${formatPoints(outcome.score)}/${formatPoints(outcome.maxScore)}` : "error");
+    started: (name) => {
+      current.set(name, "starting…");
+      redraw();
+    },
+    step: (name, message) => {
+      if (!current.has(name)) return;
+      current.set(name, `${message}…`);
+      redraw();
+    },
+    finished: (outcome) => {
+      current.delete(outcome.name);
+      if (outcome.status === "error") bars.log(`${outcome.name}: ${outcomeText(outcome)}\n`);
+      bar?.increment(1, { current: currentText() });
+      bars.update();
     },
     close: () => {
-      if (drawn) io.stderr(CLEAR_LINE);
-      drawn = false;
+      // MultiBar writes logged lines at its next redraw; stop() alone would drop the last ones.
+      bars.update();
+      bars.stop();
     },
   };
+}
+
+/** A terminal stream over `io.stderr`, as cli-progress draws on (it asks isTTY and the width). */
+function terminalStream(io: GradeIO): NodeJS.WritableStream {
+  const stream = new Writable({
+    write(chunk: Buffer | string, _encoding, callback) {
+      io.stderr(typeof chunk === "string" ? chunk : chunk.toString("utf8"));
+      callback();
+    },
+    decodeStrings: false,
+  });
+  return Object.assign(stream, { isTTY: true, columns: process.stderr.columns ?? 120 });
 }
 
 function outcomeText(outcome: SubmissionOutcome): string {

@@ -1,70 +1,164 @@
 /**
- * Grades every submission of a folder, one after another, and writes for each
- * `OUT/<name>/results.json` and `OUT/<name>/report.txt`, and `OUT/summary.csv` for all. A
- * submission that fails gets a failure results.json and an error row; only a failure to write the
- * output (the batch's own problem) stops the batch.
+ * Grades the submissions of a folder, `jobs` at a time, into OUT: per submission
+ * `<name>/results.json`, `<name>/report.txt` and `<name>/outcome.json` (outcome-store.ts), and
+ * for the batch summary.csv, histogram.svg and pass-rates.md (batch-reports.ts). A submission
+ * that fails gets a failure results.json and an error row; only a failure to write the output
+ * (the batch's own problem) stops the batch.
+ *
+ * Resumable: a submission with an outcome.json in OUT is not graded again (unless `force`), and
+ * its recorded outcome goes into the reports. With a shard, the run and its reports cover that
+ * shard; `mergeBatch` rebuilds the reports of the whole folder from what OUT holds.
  */
-import { mkdir, rename, writeFile } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { writeResults } from "../report/gradescope.js";
-import { discoverSubmissions } from "./discover.js";
-import { type BatchGradeSettings, type SubmissionOutcome, gradeOne } from "./grade-one.js";
+import { type BatchReports, writeBatchReports, writeSummary } from "./batch-reports.js";
+import { type Submission, discoverSubmissions } from "./discover.js";
+import type { BatchGradeSettings, OutcomeSummary, SubmissionOutcome } from "./grade-one.js";
+import { readStoredOutcome, storeOutcome, summaryOf } from "./outcome-store.js";
 import type { BatchProgress } from "./progress.js";
-import { summaryCsv } from "./summary.js";
+import { type Shard, describeShard, selectShard } from "./shard.js";
+import { type SubmissionGrader, createSubmissionGrader } from "./submission-grader.js";
 
 export interface BatchOptions extends BatchGradeSettings {
   /** The folder of submissions. */
   readonly dir: string;
   /** Where the results go (created if missing). */
   readonly out: string;
+  /** Submissions graded at once (default 1). */
+  readonly jobs?: number;
+  /** Grade only this part of the submissions. */
+  readonly shard?: Shard;
+  /** Grade submissions again even when OUT holds their outcome. */
+  readonly force?: boolean;
   readonly progress?: BatchProgress;
+  /** Replaces the grader createSubmissionGrader would choose (tests). */
+  readonly grader?: SubmissionGrader;
 }
 
 export interface BatchResult {
-  readonly outcomes: readonly SubmissionOutcome[];
+  /** Every submission of the run (its shard), in name order: graded now or earlier. */
+  readonly outcomes: readonly OutcomeSummary[];
+  /** Names graded by this run (the rest were done already). */
+  readonly gradedNow: readonly string[];
+  /** outcome.json files that were not valid outcomes (their submissions were graded again). */
+  readonly invalidRecords: readonly string[];
   /** DIR entries that are neither folders nor .zip files. */
   readonly ignored: readonly string[];
-  readonly summaryPath: string;
+  readonly reports: BatchReports;
   readonly elapsedMs: number;
+  /** How the submissions were graded ("worker threads", "in-process") and how many at once. */
+  readonly mode: string;
+  readonly concurrency: number;
 }
-
-export const SUMMARY_FILE = "summary.csv";
 
 export async function runBatch(opts: BatchOptions): Promise<BatchResult> {
   const started = performance.now();
   const out = resolve(opts.out);
   await mkdir(out, { recursive: true });
   // OUT may lie inside DIR: it is no submission.
-  const { submissions, ignored } = await discoverSubmissions(opts.dir, [out]);
-  const taskIds = opts.manifest.tasks.map((t) => t.id);
-  const summaryPath = join(out, SUMMARY_FILE);
-  const outcomes: SubmissionOutcome[] = [];
-  // Written before the first submission and after each: an interrupted batch leaves a valid summary.
-  await writeAtomically(summaryPath, summaryCsv(outcomes, taskIds));
-  try {
-    for (const [index, sub] of submissions.entries()) {
-      opts.progress?.started(index, submissions.length, sub.name);
-      const outcome = await gradeOne(sub, opts, (message) => opts.progress?.step(message));
-      await writeOutcome(join(out, sub.name), outcome);
-      outcomes.push(outcome);
-      await writeAtomically(summaryPath, summaryCsv(outcomes, taskIds));
-      opts.progress?.finished(index, submissions.length, outcome);
+  const discovery = await discoverSubmissions(opts.dir, [out]);
+  const submissions = opts.shard === undefined ? [...discovery.submissions] : selectShard(discovery.submissions, opts.shard);
+
+  const done = new Map<string, OutcomeSummary>();
+  const invalidRecords: string[] = [];
+  const toGrade: Submission[] = [];
+  for (const sub of submissions) {
+    const stored = opts.force === true ? { kind: "missing" as const } : await readStoredOutcome(join(out, sub.name), sub.name);
+    if (stored.kind === "done") done.set(sub.name, stored.outcome);
+    else {
+      if (stored.kind === "invalid") invalidRecords.push(stored.why);
+      toGrade.push(sub);
     }
+  }
+  const inOrder = (): OutcomeSummary[] => submissions.flatMap((s) => done.get(s.name) ?? []);
+  // Rewritten after each submission (in turn, always from the latest outcomes): an interrupted
+  // batch leaves a valid summary of what it finished.
+  await writeSummary(out, inOrder(), opts.manifest);
+  let summaryWrites: Promise<unknown> = Promise.resolve();
+
+  const grader = opts.grader ?? createSubmissionGrader(opts, opts.jobs ?? 1);
+  const gradedNow: string[] = [];
+  opts.progress?.start(toGrade.length);
+  try {
+    let next = 0;
+    let stopped = false;
+    const lane = async (): Promise<void> => {
+      for (let sub = toGrade[next++]; sub !== undefined && !stopped; sub = toGrade[next++]) {
+        opts.progress?.started(sub.name);
+        const name = sub.name;
+        const outcome = await grader.grade(sub, (message) => opts.progress?.step(name, message));
+        await store(out, outcome);
+        done.set(sub.name, summaryOf(outcome));
+        gradedNow.push(sub.name);
+        summaryWrites = summaryWrites.then(() => writeSummary(out, inOrder(), opts.manifest));
+        await summaryWrites;
+        opts.progress?.finished(outcome);
+      }
+    };
+    const guarded = async (): Promise<void> => {
+      try {
+        await lane();
+      } catch (err) {
+        // The output cannot be written: the other lanes finish what they hold and take no more.
+        stopped = true;
+        throw err;
+      }
+    };
+    const lanes = Array.from({ length: Math.min(grader.concurrency, toGrade.length) }, guarded);
+    // Every lane runs to its end before a failure is passed on: no write is left half-way.
+    const settled = await Promise.allSettled(lanes);
+    const failed = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
+    if (failed !== undefined) throw failed.reason;
   } finally {
     opts.progress?.close();
+    if (opts.grader === undefined) await grader.dispose();
   }
-  return { outcomes, ignored, summaryPath, elapsedMs: performance.now() - started };
+  await summaryWrites;
+  const reports = await writeBatchReports(out, inOrder(), opts.manifest, opts.shard === undefined ? undefined : describeShard(opts.shard));
+  return {
+    outcomes: inOrder(),
+    gradedNow,
+    invalidRecords,
+    ignored: discovery.ignored,
+    reports,
+    elapsedMs: performance.now() - started,
+    mode: grader.mode,
+    concurrency: grader.concurrency,
+  };
 }
 
-async function writeOutcome(dir: string, outcome: SubmissionOutcome): Promise<void> {
+async function store(out: string, outcome: SubmissionOutcome): Promise<void> {
+  const dir = join(out, outcome.name);
   await mkdir(dir, { recursive: true });
-  await writeResults(join(dir, "results.json"), outcome.results);
-  await writeFile(join(dir, "report.txt"), outcome.reportText);
+  await storeOutcome(dir, outcome);
 }
 
-/** Someone watching the summary during a long batch never reads a half-written file. */
-async function writeAtomically(path: string, text: string): Promise<void> {
-  const partial = `${path}.partial`;
-  await writeFile(partial, text);
-  await rename(partial, path);
+export interface MergeResult {
+  readonly outcomes: readonly OutcomeSummary[];
+  /** Submissions of DIR without an outcome in OUT (not graded yet, or by a shard not merged in). */
+  readonly missing: readonly string[];
+  readonly invalidRecords: readonly string[];
+  readonly reports: BatchReports;
+}
+
+/**
+ * The reports of every submission of DIR from the outcomes in OUT, grading nothing: after the
+ * shards of a CI matrix have put their OUT folders together (see docs/architecture/autograder.md).
+ */
+export async function mergeBatch(opts: Pick<BatchOptions, "dir" | "out" | "manifest">): Promise<MergeResult> {
+  const out = resolve(opts.out);
+  const { submissions } = await discoverSubmissions(opts.dir, [out]);
+  const outcomes: OutcomeSummary[] = [];
+  const missing: string[] = [];
+  const invalidRecords: string[] = [];
+  for (const sub of submissions) {
+    const stored = await readStoredOutcome(join(out, sub.name), sub.name);
+    if (stored.kind === "done") outcomes.push(stored.outcome);
+    else {
+      missing.push(sub.name);
+      if (stored.kind === "invalid") invalidRecords.push(stored.why);
+    }
+  }
+  const reports = await writeBatchReports(out, outcomes, opts.manifest, missing.length === 0 ? undefined : `merged; ${missing.length} missing`);
+  return { outcomes, missing, invalidRecords, reports };
 }

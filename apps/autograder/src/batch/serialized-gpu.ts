@@ -1,0 +1,24 @@
+/**
+ * A GPU shared by submissions graded at once: its numerics runs and timings go one at a time, in
+ * the order asked for, so concurrent grading never overlaps two kernels on the device (timings
+ * would disturb each other, and device memory would be shared). Everything else of a submission
+ * (its sandboxed runs, replays and checks) still overlaps.
+ */
+import type { GpuBackend } from "../grade/numerics-types.js";
+
+export function serializedGpu(gpu: GpuBackend): GpuBackend {
+  let tail: Promise<unknown> = Promise.resolve();
+  const inTurn = <T>(work: () => Promise<T>): Promise<T> => {
+    const turn = tail.then(work, work);
+    // The next caller waits for this one to settle, whether it succeeded or not.
+    tail = turn.catch(() => undefined);
+    return turn;
+  };
+  return {
+    name: gpu.name,
+    key: gpu.key,
+    numerics: (req) => inTurn(() => gpu.numerics(req)),
+    time: (schedule, timing) => inTurn(() => gpu.time(schedule, timing)),
+    dispose: () => gpu.dispose(),
+  };
+}
