@@ -1,8 +1,11 @@
-// HostLibrary: a shared library opened with dlopen(RTLD_NOW | RTLD_LOCAL).
+// HostLibrary: a shared library opened with dlopen(RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE).
+// NODELETE: a library built with -fopenmp pulls in libgomp, whose worker threads outlive the
+// calls; unmapping it on dlclose while they idle crashes the process. close() drops the handle
+// and makes later calls fail, but the code stays mapped (a few KiB per module).
 //   new HostLibrary(path)                     throws with dlerror() text when it cannot be opened
 //   lib.call(symbol, args[])  -> status       one call of `int32_t symbol(void** args)`
 //   lib.timeCalls(symbol, args[], n) -> ms    n back-to-back calls, timed with a steady clock
-//   lib.close()                               dlclose; later calls throw
+//   lib.close()                               dlclose (the code stays mapped, see above); later calls throw
 // Each argument is a TypedArray (or DataView); the entry point receives its data pointer. Scalars
 // travel as one-element arrays. The calls run synchronously on the calling thread; the generated
 // code may start OpenMP threads of its own.
@@ -39,7 +42,7 @@ class HostLibrary : public Napi::ObjectWrap<HostLibrary> {
     if (info.Length() < 1 || !info[0].IsString()) throw Napi::TypeError::New(env, "HostLibrary(path: string)");
     path_ = info[0].As<Napi::String>().Utf8Value();
     dlerror();
-    handle_ = dlopen(path_.c_str(), RTLD_NOW | RTLD_LOCAL);
+    handle_ = dlopen(path_.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
     if (handle_ == nullptr) {
       const char* why = dlerror();
       throwCode(env, "dlopen(" + path_ + ") failed: " + (why != nullptr ? why : "unknown error"), "ERR_DLOPEN");

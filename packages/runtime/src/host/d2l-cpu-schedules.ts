@@ -98,3 +98,104 @@ export function matmulCpu(n: number, m = n, l = n, tiles: MatmulTiles = DEFAULT_
   sch.decomposeReduction(c, k);
   return { name: "matmul", original: func, scheduled: sch.func, flops: 2 * n * m * l };
 }
+
+/** The padding stage (if any): rows in parallel, the padded row vectorized. */
+function schedulePad(sch: Schedule): void {
+  if (!hasBlock(sch, "PaddedX")) return;
+  parallelVectorize(sch, sch.getBlock("PaddedX"), 3, 16);
+}
+
+export interface ConvSize {
+  readonly channels: number;
+  /** Height and width of the input. */
+  readonly size: number;
+  readonly kernel: number;
+  readonly padding: number;
+}
+
+/**
+ * conv2d (batch 1, NCHW, stride 1): an (ocTile × owTile) register tile of Y per (output channel
+ * block, output row, column block), accumulated over (ric, rkh, rkw) with the channel rows
+ * unrolled and the columns vectorized; blocks × rows in parallel.
+ */
+export function conv2dCpu(s: ConvSize, ocTile = 4, owTile = 32): ScheduledOperator {
+  const { func } = ops.conv2d({ batch: 1, inChannels: s.channels, outChannels: s.channels, height: s.size, width: s.size, kernel: s.kernel, padding: s.padding });
+  const sch = new Schedule(func);
+  schedulePad(sch);
+  const y = sch.getBlock("Y");
+  const writeBack = sch.cacheWrite(y, 0, "local");
+  const [n, c, i, j, ric, rkh, rkw] = loops(sch, y) as [LoopRV, LoopRV, LoopRV, LoopRV, LoopRV, LoopRV, LoopRV];
+  const [co, ci] = split2(sch, c, ocTile);
+  const [jo, ji] = split2(sch, j, owTile);
+  sch.reorder(n, co, i, jo, ric, rkh, rkw, ci, ji);
+  sch.reverseComputeAt(writeBack, jo);
+  sch.unroll(ci);
+  sch.vectorize(ji);
+  sch.parallel(sch.fuse(n, co, i));
+  sch.decomposeReduction(y, ric);
+  const out = s.size + 2 * s.padding - s.kernel + 1;
+  return { name: "conv2d", original: func, scheduled: sch.func, flops: 2 * s.channels * s.channels * out * out * s.kernel * s.kernel };
+}
+
+/** Depthwise conv2d (batch 1, stride 1): per (channel, row) in parallel, a vectorized row tile accumulated over the window. */
+export function depthwiseConv2dCpu(s: ConvSize, owTile = 32): ScheduledOperator {
+  const { func } = ops.depthwiseConv2d({ batch: 1, channels: s.channels, height: s.size, width: s.size, kernel: s.kernel, padding: s.padding });
+  const sch = new Schedule(func);
+  schedulePad(sch);
+  const y = sch.getBlock("Y");
+  const writeBack = sch.cacheWrite(y, 0, "local");
+  const [n, c, i, j, rkh, rkw] = loops(sch, y) as [LoopRV, LoopRV, LoopRV, LoopRV, LoopRV, LoopRV];
+  const [jo, ji] = split2(sch, j, owTile);
+  sch.reorder(n, c, i, jo, rkh, rkw, ji);
+  sch.reverseComputeAt(writeBack, jo);
+  sch.unroll(rkw);
+  sch.vectorize(ji);
+  sch.parallel(sch.fuse(n, c, i));
+  sch.decomposeReduction(y, rkh);
+  const out = s.size + 2 * s.padding - s.kernel + 1;
+  return { name: "depthwise_conv2d", original: func, scheduled: sch.func, flops: 2 * s.channels * out * out * s.kernel * s.kernel };
+}
+
+export interface PoolSize extends ConvSize {
+  readonly stride: number;
+}
+
+/** A window reduction (PoolMax, PoolSum): padding inlined, window loops outside the vectorized output row. */
+function scheduleWindowReduction(sch: Schedule, blockName: string): void {
+  if (hasBlock(sch, "PaddedX")) sch.computeInline(sch.getBlock("PaddedX"));
+  const b = sch.getBlock(blockName);
+  const [n, c, h, w, rkh, rkw] = loops(sch, b) as [LoopRV, LoopRV, LoopRV, LoopRV, LoopRV, LoopRV];
+  sch.reorder(n, c, h, rkh, rkw, w);
+  sch.vectorize(w);
+  sch.parallel(sch.fuse(n, c, h));
+  sch.decomposeReduction(b, rkh);
+}
+
+function poolOut(s: PoolSize): number {
+  return Math.floor((s.size + 2 * s.padding - s.kernel) / s.stride) + 1;
+}
+
+export function maxPoolCpu(s: PoolSize): ScheduledOperator {
+  const { func } = ops.maxPool2d({ batch: 1, channels: s.channels, height: s.size, width: s.size, kernel: s.kernel, padding: s.padding, stride: s.stride });
+  const sch = new Schedule(func);
+  scheduleWindowReduction(sch, "PoolMax");
+  const out = poolOut(s);
+  return { name: "max_pool2d", original: func, scheduled: sch.func, flops: s.channels * out * out * s.kernel * s.kernel };
+}
+
+export function avgPoolCpu(s: PoolSize): ScheduledOperator {
+  const { func } = ops.avgPool2d({ batch: 1, channels: s.channels, height: s.size, width: s.size, kernel: s.kernel, padding: s.padding, stride: s.stride });
+  const sch = new Schedule(func);
+  scheduleWindowReduction(sch, "PoolSum");
+  parallelVectorize(sch, sch.getBlock("PoolAvg"), 3, 16);
+  const out = poolOut(s);
+  return { name: "avg_pool2d", original: func, scheduled: sch.func, flops: s.channels * out * out * (s.kernel * s.kernel + 1) };
+}
+
+/** Inference batch norm on (channels, size, size): channel × row in parallel, rows vectorized. */
+export function batchNormCpu(channels: number, size: number): ScheduledOperator {
+  const { func } = ops.batchNorm({ channels, height: size, width: size });
+  const sch = new Schedule(func);
+  parallelVectorize(sch, sch.getBlock("Y"), 2, 16);
+  return { name: "batch_norm", original: func, scheduled: sch.func, flops: 4 * channels * size * size };
+}
