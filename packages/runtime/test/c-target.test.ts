@@ -56,6 +56,7 @@ describe.skipIf(unavailable !== undefined)("C target: the d2l operators with the
     ["vector add (parallel chunks, vectorized, ragged tail)", () => d2l.vectorAddCpu(1000)],
     ["broadcast add", () => d2l.broadcastAddCpu(37, 50)],
     ["matmul, register tile (cacheWrite local, unroll, vectorize, parallel)", () => d2l.matmulCpu(40, 72, 24, { mr: 4, nr: 16 })],
+    ["matmul with B packed into panels (cacheRead + transformLayout)", () => d2l.matmulCpu(40, 64, 24, { mr: 4, nr: 16 })],
     ["conv2d", () => d2l.conv2dCpu({ channels: 8, size: 20, kernel: 3, padding: 1 })],
     ["depthwise conv2d", () => d2l.depthwiseConv2dCpu({ channels: 8, size: 20, kernel: 3, padding: 1 })],
     ["max pooling", () => d2l.maxPoolCpu({ channels: 4, size: 20, kernel: 3, padding: 1, stride: 1 })],

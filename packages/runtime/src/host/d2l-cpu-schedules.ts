@@ -7,7 +7,7 @@
  *
  * Each builder returns the unscheduled function (for the JS executor) and the scheduled one.
  */
-import { type PrimFunc, ops } from "@tessera/ir";
+import { type PrimFunc, floordiv, floormod, ops } from "@tessera/ir";
 import { type BlockRV, type LoopRV, Schedule } from "@tessera/schedule";
 
 export interface ScheduledOperator {
@@ -78,13 +78,22 @@ export interface MatmulTiles {
 export const DEFAULT_MATMUL_TILES: MatmulTiles = { mr: 8, nr: 32 };
 
 /**
- * `C = A·B` (n×l times l×m): C's (mr × nr) tiles in parallel, each accumulated in a local
- * register tile over the reduction (k outer, rows unrolled, columns vectorized), then written back.
+ * `C = A·B` (n×l times l×m), as the book's blocked matmul with packing: B is first copied into
+ * panels of `nr` columns (`PackedB[j / nr, k, j % nr]`, so the reduction walks each panel
+ * contiguously); then C's (mr × nr) tiles, in parallel over row blocks, are each accumulated in a
+ * local register tile over the whole reduction (rows unrolled, columns vectorized) and written back.
  */
 export function matmulCpu(n: number, m = n, l = n, tiles: MatmulTiles = DEFAULT_MATMUL_TILES): ScheduledOperator {
   const { func } = ops.matmul(n, m, l);
   const sch = new Schedule(func);
   const c = sch.getBlock("C");
+  if (m % tiles.nr === 0) {
+    const pack = sch.cacheRead(c, 1, "global");
+    sch.transformLayout(pack, ["write", 0], (k, j) => [floordiv(j!, tiles.nr), k!, floormod(j!, tiles.nr)]);
+    const [pk, pj] = loops(sch, pack) as [LoopRV, LoopRV];
+    sch.parallel(pk);
+    sch.vectorize(pj);
+  }
   // `c` now accumulates into a local tile; the returned block copies it back to C.
   const writeBack = sch.cacheWrite(c, 0, "local");
   const [i, j, k] = loops(sch, c) as [LoopRV, LoopRV, LoopRV];

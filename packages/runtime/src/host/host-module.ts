@@ -68,6 +68,10 @@ export async function buildHost(input: HostBuildInput, target: CpuTarget | strin
     ...(opts.cacheDir === undefined ? {} : { cacheDir: opts.cacheDir }),
     ...(opts.compiler === undefined ? {} : { compiler: opts.compiler }),
   });
+  // libgomp reads its settings once, when the first OpenMP library is loaded. By default its idle
+  // workers spin, which on a machine shared with other work (CI, a busy laptop) takes the cores
+  // the working threads need: a 256³ matmul measured 60× slower. Passive waiting unless the user chose.
+  if (process.env.OMP_WAIT_POLICY === undefined) process.env.OMP_WAIT_POLICY = "passive";
   const library = new native.addon.HostLibrary(compiled.path);
   return makeHostModule(generated, compiled, library);
 }
