@@ -5,7 +5,7 @@
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildC } from "@tessera/codegen";
+import { type LoopSummary, buildC } from "@tessera/codegen";
 import { type PrimFunc, type TypedArray, compilePrimFunc, ops, randomArgs } from "@tessera/ir";
 import { type LoopRV, Schedule } from "@tessera/schedule";
 import fc from "fast-check";
@@ -36,7 +36,7 @@ function expectClose(actual: ArrayLike<number>, expected: ArrayLike<number>, lab
 }
 
 /** Runs `scheduled` compiled for the host and `original` in the JS executor on the same random inputs. */
-async function expectMatchesExecutor(original: PrimFunc, scheduled: PrimFunc, seed: number, label: string, low = -1): Promise<void> {
+async function expectMatchesExecutor(original: PrimFunc, scheduled: PrimFunc, seed: number, label: string, low = -1): Promise<LoopSummary> {
   const args = randomArgs(original, seed, { low, high: 1 }) as Float32Array[];
   const out = args.length - 1;
   args[out]!.fill(Number.NaN);
@@ -49,6 +49,7 @@ async function expectMatchesExecutor(original: PrimFunc, scheduled: PrimFunc, se
     mod.dispose();
   }
   expectClose(args[out]!, expected[out]!, label);
+  return mod.generated.loops;
 }
 
 describe.skipIf(unavailable !== undefined)("C target: the d2l operators with their CPU schedules match the executor", () => {
@@ -70,6 +71,13 @@ describe.skipIf(unavailable !== undefined)("C target: the d2l operators with the
       await expectMatchesExecutor(op.original, op.scheduled, 11, label, low);
     });
   }
+
+  it("matmul 96³ and conv2d 16×32×32: the parallel regions really run on a thread team", async () => {
+    for (const op of [d2l.matmulCpu(96, 96, 96, { mr: 8, nr: 16 }), d2l.conv2dCpu({ channels: 16, size: 32, kernel: 3, padding: 1 })]) {
+      const loops = await expectMatchesExecutor(op.original, op.scheduled, 5, op.name);
+      expect(loops.parallel, op.name).toBeGreaterThanOrEqual(1);
+    }
+  });
 });
 
 /** A random CPU schedule of a small matmul: tiles (ragged too), then parallel / vectorize / unroll on chosen loops. */

@@ -1,7 +1,8 @@
 /**
  * C text of lowered (flat, block-free) TensorIR statements. Loop kinds become:
  * - `parallel`: `#pragma omp parallel for` on the outermost one; a parallel loop inside a parallel
- *   region or a SIMD loop runs serially (OpenMP would nest a team per iteration);
+ *   region or a SIMD loop runs serially (OpenMP would nest a team per iteration), and so does one
+ *   with less than PARALLEL_MIN_WORK statically known work (waking the threads would cost more);
  * - `vectorized`: `#pragma omp simd` when every store in the body moves with the loop (no
  *   loop-carried reduction into one element), otherwise a plain loop the compiler may still
  *   vectorize; never nested in another SIMD loop;
@@ -17,6 +18,12 @@ import { CpuLoweringError } from "./errors.js";
 import { CExprPrinter } from "./expr.js";
 
 export const STACK_LIMIT_BYTES = 64 * 1024;
+
+/**
+ * Stores a parallel loop nest must execute (counted from constant extents) to be worth an OpenMP
+ * region: starting and joining a team costs microseconds, tens of them when the threads sleep.
+ */
+export const PARALLEL_MIN_WORK = 1 << 15;
 
 export interface StmtPrinterOptions {
   readonly funcName: string;
@@ -131,7 +138,10 @@ export class CStmtPrinter {
     const saved = { parallel: this.inParallel, simd: this.inSimd };
     switch (s.forKind) {
       case "parallel":
-        if (!this.inParallel && !this.inSimd) {
+        if (!this.inParallel && !this.inSimd && estimatedWork(s) < PARALLEL_MIN_WORK) {
+          this.emit(indent, `// parallel loop ${s.loopVar.name} runs serially: about ${estimatedWork(s)} stores, too little work for a thread team`);
+          this.summary.serialized++;
+        } else if (!this.inParallel && !this.inSimd) {
           const threads = this.opts.numThreads === undefined ? "" : ` num_threads(${this.opts.numThreads})`;
           this.emit(indent, `#pragma omp parallel for schedule(static)${threads}`);
           this.inParallel = true;
@@ -199,3 +209,26 @@ function storesMoveWith(loop: For): boolean {
   return ok;
 }
 
+
+/** Stores `s` executes, from constant loop extents (Infinity when an extent is not constant). */
+export function estimatedWork(s: Stmt): number {
+  switch (s.kind) {
+    case "BufferStore":
+      return 1;
+    case "SeqStmt":
+      return s.seq.reduce((total, c) => total + estimatedWork(c), 0);
+    case "IfThenElse":
+      return Math.max(estimatedWork(s.thenCase), s.elseCase === undefined ? 0 : estimatedWork(s.elseCase));
+    case "For":
+      return (s.extent.kind === "IntImm" ? s.extent.value : Infinity) * estimatedWork(s.body);
+    case "LetStmt":
+    case "Allocate":
+    case "DeclBuffer":
+    case "AttrStmt":
+      return estimatedWork(s.body);
+    case "Evaluate":
+      return 1;
+    case "BlockRealize":
+      return estimatedWork(s.block.body);
+  }
+}

@@ -2,7 +2,7 @@
 import { type For, IRMutator, type Stmt, ops, withBody } from "@tessera/ir";
 import { type LoopRV, Schedule } from "@tessera/schedule";
 import { describe, expect, it } from "vitest";
-import { CpuLoweringError, STACK_LIMIT_BYTES, TargetError, buildC, codegenC, cpuTarget, isCpuTargetName, lowerForCpu } from "../../src/index.js";
+import { CpuLoweringError, PARALLEL_MIN_WORK, STACK_LIMIT_BYTES, estimatedWork, TargetError, buildC, codegenC, cpuTarget, isCpuTargetName, lowerForCpu } from "../../src/index.js";
 
 function matmulSchedule(n = 64): { sch: Schedule; i: LoopRV; j: LoopRV; k: LoopRV } {
   const sch = new Schedule(ops.matmul(n, n, n).func);
@@ -32,7 +32,7 @@ describe("CPU targets", () => {
   });
 
   it("puts a num_threads clause on parallel loops when the target fixes the cores", () => {
-    const { sch, i } = matmulSchedule(16);
+    const { sch, i } = matmulSchedule(64);
     sch.parallel(i);
     expect(buildC(sch, "c -num-cores=3").source).toContain("#pragma omp parallel for schedule(static) num_threads(3)");
   });
@@ -56,6 +56,17 @@ describe("C generation of loop kinds", () => {
     expect(src).toContain("TESSERA_EXPORT void matmul(float* restrict A, float* restrict B, float* restrict C)");
     expect(src).toContain("TESSERA_EXPORT int32_t matmul_packed(void** args)");
     expect(m.usesOpenMP).toBe(true);
+  });
+
+  it("a parallel loop nest with too little work for a thread team runs serially, with a comment saying so", () => {
+    const small = matmulSchedule(16);
+    small.sch.parallel(small.i);
+    const m = buildC(small.sch);
+    expect(m.loops).toMatchObject({ parallel: 0, serialized: 1 });
+    // Per (i, j, k): the guarded initialisation and the update.
+    expect(estimatedWork(lowerForCpu(small.sch).func.body)).toBe(16 * 16 * 16 * 2);
+    expect(m.source).toMatch(/parallel loop i runs serially: about 8192 stores, too little work/);
+    expect(PARALLEL_MIN_WORK).toBeGreaterThan(8192);
   });
 
   it("a vectorized loop whose stores do not move with it (a reduction) is not declared SIMD", () => {

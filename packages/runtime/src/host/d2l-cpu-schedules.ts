@@ -127,7 +127,7 @@ export interface ConvSize {
  * block, output row, column block), accumulated over (ric, rkh, rkw) with the channel rows
  * unrolled and the columns vectorized; blocks × rows in parallel.
  */
-export function conv2dCpu(s: ConvSize, ocTile = 4, owTile = 32): ScheduledOperator {
+export function conv2dCpu(s: ConvSize, ocTile = Math.min(16, s.channels), owTile = 16): ScheduledOperator {
   const { func } = ops.conv2d({ batch: 1, inChannels: s.channels, outChannels: s.channels, height: s.size, width: s.size, kernel: s.kernel, padding: s.padding });
   const sch = new Schedule(func);
   schedulePad(sch);
