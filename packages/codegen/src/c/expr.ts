@@ -127,7 +127,9 @@ export class CExprPrinter {
         return this.nonNegativeDivision(a, b) ? `(${at} % ${bt})` : `${this.intHelper("floormod", dtype)}(${at}, ${bt})`;
       case "min":
       case "max":
-        return float ? `f${op}${suffix}(${at}, ${bt})` : `${this.intHelper(op, dtype)}(${at}, ${bt})`;
+        // Floats too through a compare-and-select helper: it vectorizes to vminps/vmaxps, where
+        // fminf/fmaxf (NaN-aware) stay scalar library calls without -ffast-math.
+        return float ? `tessera_${op}_${dtype === "float32" ? "f32" : "f64"}(${at}, ${bt})` : `${this.intHelper(op, dtype)}(${at}, ${bt})`;
       default: {
         const symbol = C_OPERATORS[op];
         if (symbol === undefined) this.scope.fail(`unknown binary operator ${op}`);

@@ -11,6 +11,9 @@ static inline ${t} tessera_floormod_${suffix}(${t} a, ${t} b) {
 static inline ${t} tessera_min_${suffix}(${t} a, ${t} b) { return a < b ? a : b; }
 static inline ${t} tessera_max_${suffix}(${t} a, ${t} b) { return a > b ? a : b; }`;
 
+const FLOAT_HELPERS = (suffix: string, t: string): string => `static inline ${t} tessera_min_${suffix}(${t} a, ${t} b) { return a < b ? a : b; }
+static inline ${t} tessera_max_${suffix}(${t} a, ${t} b) { return a > b ? a : b; }`;
+
 export const C_PREAMBLE = `#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -31,4 +34,8 @@ static inline void* tessera_alloc(size_t bytes) {
 // Floor division and modulo (C's / and % truncate toward zero), integer min and max.
 ${INT_HELPERS("i32", "int32_t")}
 ${INT_HELPERS("i64", "int64_t")}
+
+// Float min and max as compare-and-select (a NaN operand yields the other one).
+${FLOAT_HELPERS("f32", "float")}
+${FLOAT_HELPERS("f64", "double")}
 `;

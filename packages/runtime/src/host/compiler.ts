@@ -101,7 +101,8 @@ async function probe(command: string): Promise<CCompilerInfo> {
 }
 
 export function cFlags(info: CCompilerInfo, march: string): string[] {
-  return ["-O3", `-march=${march}`, "-std=gnu11", "-shared", "-fPIC", info.openmp ? "-fopenmp" : "-fopenmp-simd", "-Wall", "-Wno-unused-variable", "-Wno-unknown-pragmas"];
+  // -fno-math-errno: generated code never reads errno, and setting it keeps sqrtf & co. from vectorizing.
+  return ["-O3", `-march=${march}`, "-std=gnu11", "-fno-math-errno", "-shared", "-fPIC", info.openmp ? "-fopenmp" : "-fopenmp-simd", "-Wall", "-Wno-unused-variable", "-Wno-unknown-pragmas"];
 }
 
 /** Compiles `source` to a shared library (or finds it in the cache). */
