@@ -2,6 +2,7 @@
  * The C target end to end: generated C compiled by the system C compiler, loaded with dlopen by
  * the native addon and called on host arrays, checked against the JS executor.
  */
+import { spawnSync } from "node:child_process";
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -17,7 +18,14 @@ const cacheDir = mkdtempSync(join(tmpdir(), "tessera-c-test-"));
 afterAll(() => rmSync(cacheDir, { recursive: true, force: true }));
 
 const native = loadNative();
-const unavailable = !native.ok ? native.reason : native.addon.HostLibrary === undefined ? "the native addon has no HostLibrary (rebuild it)" : undefined;
+const compiler = spawnSync(process.env.TESSERA_CC ?? "cc", ["--version"], { encoding: "utf8" });
+const unavailable = !native.ok
+  ? native.reason
+  : native.addon.HostLibrary === undefined
+    ? "the native addon has no HostLibrary (rebuild it)"
+    : compiler.status !== 0
+      ? "no C compiler (cc --version failed; apt-get install gcc)"
+      : undefined;
 if (unavailable !== undefined) console.warn(`C target tests skipped: ${unavailable}`);
 
 function expectClose(actual: ArrayLike<number>, expected: ArrayLike<number>, label: string): void {
