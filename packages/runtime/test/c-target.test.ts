@@ -7,7 +7,7 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type LoopSummary, buildC } from "@tessera/codegen";
-import { type PrimFunc, type TypedArray, compilePrimFunc, ops, randomArgs } from "@tessera/ir";
+import { type PrimFunc, type TypedArray, compilePrimFunc, ops, parsePrimFunc, randomArgs } from "@tessera/ir";
 import { type LoopRV, Schedule } from "@tessera/schedule";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
@@ -131,6 +131,27 @@ describe.skipIf(unavailable !== undefined)("C target: random CPU schedules keep 
 });
 
 describe.skipIf(unavailable !== undefined)("C target: compilation, cache, arguments, timing", () => {
+  it("passes scalar parameters (float64, int32) and float64 buffers", async () => {
+    const f = parsePrimFunc(`
+@T.prim_func
+def scale(A: T.Buffer((37,), "float64"), B: T.Buffer((37,), "float64"), alpha: T.float64, shift: T.int32):
+    T.func_attr({"global_symbol": "scale"})
+    for i in range(37):
+        with T.block("B"):
+            vi = T.axis.spatial(37, i)
+            B[vi] = A[vi] * alpha + T.Cast("float64", shift)
+`);
+    const [A, B] = randomArgs(f, 9) as Float64Array[];
+    const expected = B!.slice();
+    compilePrimFunc(f).run([A!, expected, 2.5, -3] as never);
+    const mod = await build(f, "c", { cacheDir });
+    expect(mod.params.map((p) => `${p.name}:${p.dtype}`)).toEqual(["A:float64", "B:float64", "alpha:float64", "shift:int32"]);
+    mod(A, B, 2.5, -3);
+    expectClose(B!, expected, "scale");
+    expect(() => mod(A, B, "2.5", -3)).toThrow(/argument 2 \(alpha\): expected a finite number/);
+    mod.dispose();
+  });
+
   it("a second build of the same code is a cache hit; the generated C is kept beside the library", async () => {
     const op = d2l.vectorAddCpu(64);
     const first = await build(op.scheduled, "c", { cacheDir });
