@@ -20,8 +20,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { target as gpuTarget } from "@tessera/codegen";
 import { type PrimFunc, ops, randomArgs } from "@tessera/ir";
-import { type HostModule, build } from "@tessera/runtime";
-import { matmulCpu } from "../../runtime/src/host/d2l-cpu-schedules.js";
+import { type HostModule, build, matmulCpu } from "@tessera/runtime";
 import type { Trace } from "@tessera/schedule";
 import {
   MutateTileSize,
