@@ -15,7 +15,8 @@ function file(name: string, text: string): string {
   return path;
 }
 
-const FUNC = vectorAdd(1000).func;
+// Large enough for a thread team (smaller parallel loops are emitted serially).
+const FUNC = vectorAdd(1 << 16).func;
 
 function schedule(kind: "cpu" | "gpu"): Schedule {
   const sch = new Schedule(FUNC);
