@@ -13,3 +13,4 @@ export { lower, describePipeline, LOWERING_PASSES, type LowerOptions, type Pipel
 export * from "./cuda/index.js";
 export { kernelFromFunc, moduleFromKernelFunc, type KernelModuleOptions } from "./kernel-from-func.js";
 export { readLaunchShape, type LaunchShape as KernelLaunchShape, type ThreadBinding as KernelThreadBinding } from "./lower/kernel/thread-env.js";
+export * from "./c/index.js";

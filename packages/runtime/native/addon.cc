@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cuda_api.h"
+#include "host_lib.h"
 
 namespace tessera {
 namespace {
@@ -707,6 +708,7 @@ Napi::Object InitAddon(Napi::Env env, Napi::Object exports) {
   exports.Set("launch", Napi::Function::New(env, Launch));
   exports.Set("timeLaunches", Napi::Function::New(env, TimeLaunches));
   exports.Set("nvrtcCompile", Napi::Function::New(env, NvrtcCompile));
+  InitHostLibrary(env, exports);
   return exports;
 }
 

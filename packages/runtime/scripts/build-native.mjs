@@ -34,7 +34,7 @@ const prebuiltSourcesFile = `${prebuiltPath}.sources-sha256`;
 
 function nativeSourcesHash() {
   const h = createHash("sha256");
-  for (const f of ["binding.gyp", "native/addon.cc", "native/cuda_api.cc", "native/cuda_api.h"]) {
+  for (const f of ["binding.gyp", "native/addon.cc", "native/cuda_api.cc", "native/cuda_api.h", "native/host_lib.cc", "native/host_lib.h"]) {
     h.update(f);
     h.update(readFileSync(join(pkgDir, f)));
   }
@@ -70,7 +70,7 @@ function fail(message) {
   writeFileSync(errorFile, message);
   rmSync(stampFile, { force: true });
   const first = message.split("\n").find((l) => l.trim().length > 0) ?? message;
-  console.warn(`@tessera/runtime: native addon not built (CUDA support disabled): ${first.trim()}`);
+  console.warn(`@tessera/runtime: native addon not built (CUDA and C-target support disabled): ${first.trim()}`);
   console.warn(`@tessera/runtime: full log in ${errorFile}`);
   process.exit(strict ? 1 : 0);
 }

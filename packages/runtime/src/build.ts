@@ -14,7 +14,7 @@
  * parameter's dtype and shape; on cpu, TypedArrays of its element type (Float32Array for float32)
  * and size; scalars are numbers. Anything else throws ModuleArgumentError naming the argument.
  */
-import { codegenCuda, exportHeader, lower, target as resolveTarget, type HeaderOptions, type LaunchMetadata, type LoweredModule, type Target } from "@tessera/codegen";
+import { type CpuTarget, isCpuTarget, isCpuTargetName, codegenCuda, exportHeader, lower, target as resolveTarget, type HeaderOptions, type LaunchMetadata, type LoweredModule, type Target } from "@tessera/codegen";
 import type { SimulationOptions, SimulationReport } from "@tessera/simulator";
 import { paramSpecs, type ParamSpec } from "./build/arguments.js";
 import { compileTargetFor } from "./build/compile-target.js";
@@ -27,6 +27,7 @@ import { cuda, type DeviceInfo } from "./device.js";
 import { CudaUnavailableError } from "./errors.js";
 import type { KernelAttributes } from "./launch.js";
 import { timeEvaluator, type TimeEvaluatorOptions, type TimingResult } from "./timer.js";
+import { buildHost, type HostBuildInput, type HostBuildOptions, type HostModule } from "./host/host-module.js";
 
 export { BuildError, ModuleArgumentError } from "./build/errors.js";
 export type { ParamSpec, BufferParamSpec, ScalarParamSpec } from "./build/arguments.js";
@@ -124,12 +125,36 @@ function lowerInput(input: BuildInput, t: Target | string | undefined, local: De
   return lower(input, resolveBuildTarget(t ?? "cuda", local));
 }
 
+/** CPU target names (`c`, `llvm`, `llvm -mcpu=…`): build() compiles them to host code. */
+export type CpuTargetName = "c" | "llvm" | `c ${string}` | `llvm ${string}`;
+
 /**
  * Lowers (unless given a LoweredModule), generates CUDA C, and on the cuda device compiles and
  * loads it. `target` defaults to "cuda" (the local GPU's limits), or for a LoweredModule to the
  * target it was lowered for.
+ *
+ * A CPU target (`c`, `llvm`, `llvm -mcpu=NAME`, or a CpuTarget) generates C instead, compiles it
+ * with the system C compiler (OpenMP, -O3 -march) and loads it into this process: the result is
+ * a HostModule called on host TypedArrays (see host/host-module.ts). A target name only known at
+ * run time can be told apart with `isCpuTargetName`.
  */
-export async function build(input: BuildInput, target?: Target | string, opts: BuildOptions = {}): Promise<BuiltModule> {
+export async function build(input: HostBuildInput, target: CpuTarget | CpuTargetName, opts?: HostBuildOptions): Promise<HostModule>;
+export async function build(input: BuildInput, target?: Target | string, opts?: BuildOptions): Promise<BuiltModule>;
+export async function build(
+  input: BuildInput | HostBuildInput,
+  target?: Target | CpuTarget | string,
+  opts: BuildOptions | HostBuildOptions = {},
+): Promise<BuiltModule | HostModule> {
+  if (isCpuTarget(target) || (typeof target === "string" && isCpuTargetName(target))) {
+    if (typeof input === "object" && input !== null && "kernels" in input && "workspaces" in input) {
+      throw new BuildError(`build: the module was lowered for the GPU target ${input.target.name}; give the scheduled function to build for ${typeof target === "string" ? target : target.name}`);
+    }
+    return buildHost(input as HostBuildInput, target, opts as HostBuildOptions);
+  }
+  return buildDevice(input as BuildInput, target, opts as BuildOptions);
+}
+
+async function buildDevice(input: BuildInput, target: Target | string | undefined, opts: BuildOptions): Promise<BuiltModule> {
   const device = pickDevice(opts.device ?? "auto");
   const ordinal = opts.deviceOrdinal ?? 0;
   const local = device === "cuda" ? cuda.device(ordinal) : undefined;

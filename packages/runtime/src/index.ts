@@ -61,12 +61,14 @@ export {
   type KernelParam,
   type Dim3,
 } from "./launch-metadata.js";
-export { loadNative, addonCandidates, type NativeLoad } from "./native.js";
+export { loadNative, addonCandidates, type NativeLoad, type NativeHostLibrary } from "./native.js";
+export * from "./host/index.js";
 export {
   build,
   BuildError,
   ModuleArgumentError,
   type BuildInput,
+  type CpuTargetName,
   type BuildDevice,
   type BuildOptions,
   type BuiltModule,

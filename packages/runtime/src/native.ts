@@ -95,7 +95,19 @@ export interface NvrtcResult {
   image?: Buffer;
 }
 
+/** A shared library opened with dlopen (the C target's compiled code). */
+export interface NativeHostLibrary {
+  readonly path: string;
+  /** One call of `int32_t symbol(void** args)`; each argument's data pointer is passed. Returns its status. */
+  call(symbol: string, args: readonly ArrayBufferView[]): number;
+  /** `number` back-to-back calls; milliseconds for all of them. Throws when a call returns non-zero. */
+  timeCalls(symbol: string, args: readonly ArrayBufferView[], number: number): number;
+  close(): void;
+}
+
 export interface NativeAddon {
+  /** Absent in an addon built before the C target existed. */
+  HostLibrary?: new (path: string) => NativeHostLibrary;
   DeviceBuffer: new (device: number, byteLength: number) => NativeDeviceBuffer;
   NativeModule: new (device: number, image: Uint8Array) => NativeModuleHandle;
   probe(): NativeProbe;

@@ -1,8 +1,11 @@
 import { stat } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import {
+  type CModule,
   type DeviceKernel,
   type LoweredModule,
+  buildC,
+  isCpuTargetName,
   codegenCuda,
   exportHeader,
   lower,
@@ -14,7 +17,8 @@ import { CliError } from "../errors.js";
 import type { CliIO } from "../io.js";
 import { loadScheduled } from "../scheduled.js";
 
-export const BUILD_USAGE = "build FILE --target NAME [--trace TRACE.json | --database DIR] [--func NAME] [--emit cuda|header|launch|ir]";
+export const BUILD_USAGE =
+  "build FILE --target NAME [--trace TRACE.json | --database DIR] [--func NAME] [--emit cuda|header|launch|ir] (CPU targets c, llvm [-mcpu=NAME]: --emit c|ir)";
 
 /** Where `--database DIR` records come from; tests give an in-memory database. */
 export interface BuildDeps {
@@ -26,17 +30,27 @@ export const defaultBuildDeps: BuildDeps = { openDatabase: async (dir) => new JS
 
 const EMITS = ["cuda", "header", "launch", "ir"] as const;
 type Emit = (typeof EMITS)[number];
+const CPU_EMITS = ["c", "ir"] as const;
+type CpuEmit = (typeof CPU_EMITS)[number];
 
 function parseEmit(value: string | undefined): Emit {
   if (value === undefined) return "cuda";
   if ((EMITS as readonly string[]).includes(value)) return value as Emit;
-  throw new CliError(`--emit must be one of ${EMITS.join(", ")}, got '${value}'`);
+  throw new CliError(`--emit must be one of ${EMITS.join(", ")}, got '${value}'${value === "c" ? " (--emit c needs a CPU target: --target c)" : ""}`);
+}
+
+function parseCpuEmit(value: string | undefined, targetName: string): CpuEmit {
+  if (value === undefined) return "c";
+  if ((CPU_EMITS as readonly string[]).includes(value)) return value as CpuEmit;
+  throw new CliError(`--emit for the CPU target ${targetName} must be one of ${CPU_EMITS.join(", ")}, got '${value}'`);
 }
 
 /**
  * `tessera build FILE --target NAME [--trace T.json | --database DIR] [--func NAME] [--emit cuda|header|launch|ir]`:
  * lower a (scheduled) function for a GPU target and print the CUDA source (default), a C++
  * header with a host launcher, the launch metadata as JSON, or the lowered IR of each kernel.
+ * For a CPU target (`c`, `llvm`, `llvm -mcpu=NAME`) it prints the generated C (`--emit c`, the
+ * default) or the lowered function (`--emit ir`).
  * The schedule is a trace replayed on the function, or the best record of the function in a
  * tuning database (`tessera tune`'s work dir).
  */
@@ -58,15 +72,17 @@ export async function runBuild(args: readonly string[], io: CliIO, deps: BuildDe
     },
   });
   if (positionals.length !== 1 || values.target === undefined) throw new CliError(`usage: tessera ${BUILD_USAGE}`);
-  const emit = parseEmit(values.emit);
+  const targetName = values.target;
+  const cpu = isCpuTargetName(targetName);
+  const emit = cpu ? parseCpuEmit(values.emit, targetName) : parseEmit(values.emit);
   const file = positionals[0]!;
   if (values.trace !== undefined && values.database !== undefined) throw new CliError("give either --trace or --database, not both");
   const loaded = await loadScheduled(file, { trace: values.trace, func: values.func });
   const { name } = loaded;
   const func = values.database === undefined ? loaded.func : await bestFromDatabase(values.database, file, loaded.name, loaded.original, values.target, deps);
   try {
-    const module = lower(func, values.target);
-    io.stdout(artefact(module, emit));
+    if (cpu) io.stdout(cpuArtefact(buildC(func, targetName), emit as CpuEmit));
+    else io.stdout(artefact(lower(func, targetName), emit as Emit));
   } catch (err) {
     // Lowering, target and codegen errors are about the user's program: no stack trace.
     if (err instanceof TesseraError) throw new CliError(`${file}: ${name}: ${err.message}`);
@@ -104,6 +120,13 @@ async function bestFromDatabase(dir: string, file: string, name: string, func: P
     if (err instanceof TesseraError) throw new CliError(`--database ${dir}: ${err.message}`);
     throw err;
   }
+}
+
+/** The generated C, or the lowered (flat) function the C is printed from. */
+function cpuArtefact(module: CModule, emit: CpuEmit): string {
+  if (emit === "c") return module.source;
+  const text = printTVMScript(module.lowered.func, { funcName: module.name });
+  return text.endsWith("\n") ? text : `${text}\n`;
 }
 
 function artefact(module: LoweredModule, emit: Emit): string {

@@ -1,0 +1,357 @@
+/**
+ * `pnpm bench:cpu`: the d2l CPU operators compiled by Tessera's C target (the book's schedules:
+ * parallel, vectorize, unroll, tiling), against NumPy on OpenBLAS (Debian's python3-numpy,
+ * installed with apt-get when missing) and Tessera's JS executor, in one run. Writes
+ * docs/benchmarks/cpu-operators.{md,json} and one GFLOPS-against-size chart per operator
+ * (docs/benchmarks/cpu-<op>.svg and .png).
+ *
+ *   pnpm bench:cpu [--quick] [--ops matmul,conv2d] [--out DIR] [--executor-max-flops N]
+ *
+ * Timings: Tessera with its timeEvaluator (TVM semantics: warm-up, repeat 5 samples of ≥ 50 ms,
+ * median); NumPy with the same scheme in Python (the fastest NumPy formulation of each operator
+ * counts); the JS executor with 3 single runs, only where a run is cheap enough.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { type TypedArray, compilePrimFunc, randomArgs } from "@tessera/ir";
+import { build, probeCCompiler, timeEvaluator } from "../src/index.js";
+import * as d2l from "../src/host/d2l-cpu-schedules.js";
+import { type ChartPoint, writeChart } from "./cpu-charts.js";
+
+const repoRoot = fileURLToPath(new URL("../../..", import.meta.url));
+const PYTHON = "/usr/bin/python3";
+const NUMPY_SCRIPT = fileURLToPath(new URL("./cpu_numpy_reference.py", import.meta.url));
+
+interface BenchCase {
+  /** The x value of the chart. */
+  readonly size: number;
+  readonly label: string;
+  readonly numpy: Record<string, unknown>;
+  make(): d2l.ScheduledOperator;
+  /** Lower bound of the random inputs (batch norm's variance must stay positive). */
+  readonly low?: number;
+}
+
+interface BenchOperator {
+  readonly op: string;
+  readonly title: string;
+  readonly xTitle: string;
+  readonly cases: readonly BenchCase[];
+}
+
+function operators(quick: boolean): BenchOperator[] {
+  const pick = <T>(full: T[], few: T[]): T[] => (quick ? few : full);
+  const conv = (channels: number) => ({ channels, size: 64, kernel: 3, padding: 1 });
+  const channels = pick([16, 32, 64, 128, 256], [32, 128]);
+  return [
+    {
+      op: "vector_add",
+      title: "Vector add",
+      xTitle: "n (elements)",
+      cases: pick([2 ** 12, 2 ** 14, 2 ** 16, 2 ** 18, 2 ** 20, 2 ** 22, 2 ** 24], [2 ** 16, 2 ** 22]).map((n) => ({
+        size: n,
+        label: `n=${n}`,
+        numpy: { op: "vector_add", n },
+        make: () => d2l.vectorAddCpu(n),
+      })),
+    },
+    {
+      op: "broadcast_add",
+      title: "Broadcast add (n×1 + n×n)",
+      xTitle: "n",
+      cases: pick([64, 128, 256, 512, 1024, 2048, 4096], [256, 2048]).map((n) => ({
+        size: n,
+        label: `${n}×1 + ${n}×${n}`,
+        numpy: { op: "broadcast_add", n, m: n },
+        make: () => d2l.broadcastAddCpu(n, n),
+      })),
+    },
+    {
+      op: "matmul",
+      title: "Matrix multiplication (n×n, float32)",
+      xTitle: "n",
+      cases: pick([64, 128, 256, 512, 1024], [256, 1024]).map((n) => ({
+        size: n,
+        label: `${n}³`,
+        numpy: { op: "matmul", n },
+        make: () => d2l.matmulCpu(n),
+      })),
+    },
+    {
+      op: "conv2d",
+      title: "conv2d (c→c channels, 64×64, 3×3, pad 1)",
+      xTitle: "channels",
+      cases: channels.map((c) => ({ size: c, label: `c=${c}`, numpy: { op: "conv2d", ...conv(c) }, make: () => d2l.conv2dCpu(conv(c)) })),
+    },
+    {
+      op: "depthwise_conv2d",
+      title: "Depthwise conv2d (64×64, 3×3, pad 1)",
+      xTitle: "channels",
+      cases: channels.map((c) => ({
+        size: c,
+        label: `c=${c}`,
+        numpy: { op: "depthwise_conv2d", ...conv(c) },
+        make: () => d2l.depthwiseConv2dCpu(conv(c)),
+      })),
+    },
+    {
+      op: "max_pool2d",
+      title: "Max pooling (64×64, 3×3, pad 1, stride 1)",
+      xTitle: "channels",
+      cases: channels.map((c) => ({
+        size: c,
+        label: `c=${c}`,
+        numpy: { op: "max_pool2d", ...conv(c), stride: 1 },
+        make: () => d2l.maxPoolCpu({ ...conv(c), stride: 1 }),
+      })),
+    },
+    {
+      op: "avg_pool2d",
+      title: "Average pooling (64×64, 3×3, pad 1, stride 1)",
+      xTitle: "channels",
+      cases: channels.map((c) => ({
+        size: c,
+        label: `c=${c}`,
+        numpy: { op: "avg_pool2d", ...conv(c), stride: 1 },
+        make: () => d2l.avgPoolCpu({ ...conv(c), stride: 1 }),
+      })),
+    },
+    {
+      op: "batch_norm",
+      title: "Batch norm, inference (c×64×64)",
+      xTitle: "channels",
+      cases: channels.map((c) => ({
+        size: c,
+        label: `c=${c}`,
+        numpy: { op: "batch_norm", channels: c, size: 64, kernel: 0, padding: 0 },
+        make: () => d2l.batchNormCpu(c, 64),
+        low: 0.1,
+      })),
+    },
+  ];
+}
+
+/** Debian's python3-numpy (with OpenBLAS), installed with apt-get when missing. */
+function ensureNumpy(): { version: string; blas: string } {
+  const probe = (): string | undefined => {
+    const r = spawnSync(PYTHON, ["-c", "import numpy; print(numpy.__version__)"], { encoding: "utf8" });
+    return r.status === 0 ? r.stdout.trim() : undefined;
+  };
+  let version = probe();
+  if (version === undefined) {
+    console.log("bench:cpu: NumPy is missing for /usr/bin/python3; installing python3-numpy and libopenblas0-pthread with apt-get");
+    const install = ["install", "-y", "--no-install-recommends", "python3-numpy", "libopenblas0-pthread"];
+    const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
+    const sudo = process.getuid?.() === 0 ? [] : ["sudo", "-n"];
+    const run = (args: string[]): number | null =>
+      spawnSync(sudo[0] ?? "apt-get", [...sudo.slice(1), ...(sudo.length > 0 ? ["apt-get"] : []), ...args], { stdio: "inherit", env }).status;
+    if (run(install) !== 0 && (run(["update"]) !== 0 || run(install) !== 0)) {
+      throw new Error("bench:cpu: could not install python3-numpy with apt-get; install it (apt-get install python3-numpy libopenblas0-pthread) and run again");
+    }
+    version = probe();
+    if (version === undefined) throw new Error("bench:cpu: python3-numpy was installed but /usr/bin/python3 still cannot import numpy");
+  }
+  let blas = "unknown";
+  try {
+    blas = realpathSync("/usr/lib/x86_64-linux-gnu/libblas.so.3");
+  } catch {
+    // another architecture or layout: say unknown
+  }
+  return { version, blas };
+}
+
+interface NumpyResult {
+  readonly ms: number;
+  readonly variant: string;
+  readonly variants: Record<string, number>;
+}
+
+function runNumpyOnce(cases: readonly Record<string, unknown>[], env: NodeJS.ProcessEnv): NumpyResult[] {
+  const out = execFileSync(PYTHON, [NUMPY_SCRIPT], { input: JSON.stringify(cases), encoding: "utf8", maxBuffer: 16 << 20, env });
+  return out.trim().split("\n").map((l) => JSON.parse(l) as NumpyResult);
+}
+
+/**
+ * NumPy with OpenBLAS's default threads (every core) and with one thread: on a loaded machine
+ * OpenBLAS's threads can collapse, so the faster of the two is the reference (the stricter one for us).
+ */
+function runNumpy(cases: readonly Record<string, unknown>[]): NumpyResult[] {
+  const threaded = runNumpyOnce(cases, process.env);
+  const single = runNumpyOnce(cases, { ...process.env, OPENBLAS_NUM_THREADS: "1", OMP_NUM_THREADS: "1" });
+  return threaded.map((t, i) => {
+    const s = single[i]!;
+    const variants = {
+      ...Object.fromEntries(Object.entries(t.variants).map(([k, v]) => [`${k}, all threads`, v])),
+      ...Object.fromEntries(Object.entries(s.variants).map(([k, v]) => [`${k}, 1 thread`, v])),
+    };
+    return s.ms < t.ms ? { ms: s.ms, variant: `${s.variant}, 1 thread`, variants } : { ms: t.ms, variant: `${t.variant}, all threads`, variants };
+  });
+}
+
+interface Row {
+  readonly op: string;
+  readonly label: string;
+  readonly size: number;
+  readonly flops: number;
+  readonly tesseraMs: number;
+  readonly tesseraSamplesMs: readonly number[];
+  readonly numpyMs: number;
+  readonly numpyVariant: string;
+  readonly numpyVariantsMs: Record<string, number>;
+  readonly executorMs: number | undefined;
+  /** Largest |tessera − executor| / (1 + |executor|) over the output, where the executor ran. */
+  readonly maxError: number | undefined;
+  readonly compileMs: number;
+}
+
+const gflops = (flops: number, ms: number): number => flops / ms / 1e6;
+
+async function measureTessera(c: BenchCase, executorMaxFlops: number): Promise<Omit<Row, "numpyMs" | "numpyVariant" | "numpyVariantsMs">> {
+  const op = c.make();
+  const mod = await build(op.scheduled, "c");
+  const args = randomArgs(op.original, 1, { low: c.low ?? -1, high: 1 });
+  const timing = await mod.timeEvaluator({ number: 1, repeat: 5, minRepeatMs: 50 })(...args);
+  let executorMs: number | undefined;
+  let maxError: number | undefined;
+  if (op.flops <= executorMaxFlops) {
+    const ref = args.map((a) => a.slice() as TypedArray);
+    const compiled = compilePrimFunc(op.original);
+    const t = await timeEvaluator(
+      {
+        warmup: () => compiled.run(ref),
+        timeBatch: (n) => {
+          const t0 = performance.now();
+          for (let i = 0; i < n; i++) compiled.run(ref);
+          return performance.now() - t0;
+        },
+      },
+      { number: 1, repeat: 3, minRepeatMs: 0 },
+    );
+    executorMs = t.median;
+    const out = args.length - 1;
+    const got = args[out] as Float32Array;
+    const want = ref[out] as Float32Array;
+    maxError = 0;
+    for (let i = 0; i < want.length; i++) maxError = Math.max(maxError, Math.abs(got[i]! - want[i]!) / (1 + Math.abs(want[i]!)));
+  }
+  mod.dispose();
+  return {
+    op: op.name,
+    label: c.label,
+    size: c.size,
+    flops: op.flops,
+    tesseraMs: timing.median,
+    tesseraSamplesMs: timing.samples,
+    executorMs,
+    maxError,
+    compileMs: mod.compiled.compileMs,
+  };
+}
+
+function fmt(x: number | undefined, digits = 2): string {
+  return x === undefined ? "–" : x >= 100 ? x.toFixed(0) : x.toFixed(digits);
+}
+
+function markdown(rows: readonly Row[], ops: readonly BenchOperator[], meta: Record<string, unknown>): string {
+  const lines: string[] = [
+    "# CPU operators: Tessera's C target against NumPy (OpenBLAS) and the JS executor",
+    "",
+    "Generated by `pnpm bench:cpu` (packages/runtime/bench/cpu.bench.ts). The d2l book's CPU schedules",
+    "(packages/runtime/src/host/d2l-cpu-schedules.ts) compiled by the C target (gcc -O3 -march=native -fopenmp),",
+    "timed with the module's timeEvaluator (TVM semantics: warm-up, 5 samples of at least 50 ms, median).",
+    "NumPy: Debian's python3-numpy on OpenBLAS, timed the same way in the same run, with OpenBLAS's default",
+    "threads and with one thread; where NumPy has several formulations of an operator, the fastest formulation",
+    "and thread setting counts (named in the table). JS executor: 3 single runs where one run is cheap enough.",
+    "",
+    "**Noise:** the machine has 2 cores shared with other engineers' builds and tests during the run",
+    `(load average ${meta["loadBefore"]} before, ${meta["loadAfter"]} after), so every number here is noisy;`,
+    "ratios are between measurements taken minutes apart in the same run.",
+    "",
+    "| | |",
+    "|---|---|",
+    ...Object.entries(meta).map(([k, v]) => `| ${k} | ${String(v)} |`),
+    "",
+  ];
+  for (const o of ops) {
+    const mine = rows.filter((r) => r.op === o.cases[0]?.make().name);
+    if (mine.length === 0) continue;
+    lines.push(`## ${o.title}`, "", `![${o.title}](cpu-${mine[0]!.op}.png)`, "");
+    lines.push("| size | Tessera C GFLOPS | NumPy GFLOPS (formulation) | JS executor GFLOPS | Tessera / NumPy | max rel. error vs executor |");
+    lines.push("|---|---|---|---|---|---|");
+    for (const r of mine) {
+      lines.push(
+        `| ${r.label} | ${fmt(gflops(r.flops, r.tesseraMs))} | ${fmt(gflops(r.flops, r.numpyMs))} (${r.numpyVariant}) | ${r.executorMs === undefined ? "–" : fmt(gflops(r.flops, r.executorMs), 3)} | ${fmt(r.numpyMs / r.tesseraMs)}× | ${r.maxError === undefined ? "–" : r.maxError.toExponential(1)} |`,
+      );
+    }
+    lines.push("");
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      quick: { type: "boolean", default: false },
+      ops: { type: "string" },
+      out: { type: "string", default: join(repoRoot, "docs", "benchmarks") },
+      "executor-max-flops": { type: "string", default: "1e8" },
+    },
+  });
+  const wanted = values.ops?.split(",").map((s) => s.trim());
+  const all = operators(values.quick === true);
+  const ops = wanted === undefined ? all : all.filter((o) => wanted.includes(o.op));
+  if (wanted !== undefined && ops.length !== wanted.length) {
+    throw new Error(`bench:cpu: unknown operator in --ops ${values.ops}; known: ${all.map((o) => o.op).join(", ")}`);
+  }
+  const executorMaxFlops = Number(values["executor-max-flops"]);
+  const numpy = ensureNumpy();
+  const cc = await probeCCompiler();
+  const load = (): string => os.loadavg().map((x) => x.toFixed(2)).join(", ");
+  const meta: Record<string, unknown> = {
+    date: new Date().toISOString(),
+    cpu: `${os.cpus()[0]?.model ?? "?"} × ${os.cpus().length}`,
+    "C compiler": `${cc.version}; OpenMP ${cc.openmp ? "on" : "OFF"}`,
+    numpy: `${numpy.version} (/usr/bin/python3), BLAS ${numpy.blas}`,
+    loadBefore: load(),
+  };
+  const rows: Row[] = [];
+  for (const o of ops) {
+    const measured = [];
+    for (const c of o.cases) {
+      const m = await measureTessera(c, executorMaxFlops);
+      console.log(`${o.op} ${c.label}: Tessera ${fmt(gflops(m.flops, m.tesseraMs))} GFLOPS`);
+      measured.push(m);
+    }
+    const np = runNumpy(o.cases.map((c) => c.numpy));
+    measured.forEach((m, i) => {
+      const r = np[i]!;
+      rows.push({ ...m, numpyMs: r.ms, numpyVariant: r.variant, numpyVariantsMs: r.variants });
+      console.log(`${o.op} ${m.label}: NumPy ${fmt(gflops(m.flops, r.ms))} GFLOPS (${r.variant}); Tessera/NumPy ${fmt(r.ms / m.tesseraMs)}×`);
+    });
+  }
+  meta["loadAfter"] = load();
+  const outDir = values.out!;
+  mkdirSync(outDir, { recursive: true });
+  const stem = values.quick === true ? "cpu-operators-quick" : "cpu-operators";
+  writeFileSync(join(outDir, `${stem}.json`), `${JSON.stringify({ meta, rows }, null, 2)}\n`);
+  writeFileSync(join(outDir, `${stem}.md`), markdown(rows, ops, meta));
+  for (const o of ops) {
+    const name = o.cases[0]!.make().name;
+    const points: ChartPoint[] = rows
+      .filter((r) => r.op === name)
+      .flatMap((r) => [
+        { series: "Tessera C target", size: r.size, gflops: gflops(r.flops, r.tesseraMs) },
+        { series: "NumPy (OpenBLAS)", size: r.size, gflops: gflops(r.flops, r.numpyMs) },
+        ...(r.executorMs === undefined ? [] : [{ series: "Tessera JS executor", size: r.size, gflops: gflops(r.flops, r.executorMs) }]),
+      ]);
+    const written = await writeChart(join(outDir, `cpu-${name}.svg`), points, { title: `${o.title}: GFLOPS (2-core machine, noisy)`, xTitle: o.xTitle });
+    console.log(`wrote ${written.join(", ")}`);
+  }
+  console.log(`wrote ${join(outDir, `${stem}.md`)}`);
+}
+
+await main();
