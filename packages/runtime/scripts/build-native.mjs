@@ -15,7 +15,7 @@
 // `--strict` exits non-zero on failure.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -32,9 +32,14 @@ const strict = process.argv.includes("--strict");
 
 const prebuiltSourcesFile = `${prebuiltPath}.sources-sha256`;
 
+/** What the addon is built from: binding.gyp and every file in native/ (a new source needs no list updated). */
+function nativeSourceFiles() {
+  return ["binding.gyp", ...readdirSync(join(pkgDir, "native")).sort().map((f) => `native/${f}`)];
+}
+
 function nativeSourcesHash() {
   const h = createHash("sha256");
-  for (const f of ["binding.gyp", "native/addon.cc", "native/cuda_api.cc", "native/cuda_api.h", "native/host_lib.cc", "native/host_lib.h"]) {
+  for (const f of nativeSourceFiles()) {
     h.update(f);
     h.update(readFileSync(join(pkgDir, f)));
   }

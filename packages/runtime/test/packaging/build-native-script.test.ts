@@ -4,7 +4,7 @@
  * not load, and never fails an install when it cannot build (unless --strict).
  */
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { copyFile, cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -41,7 +41,8 @@ async function putPrebuilt(addon: string | Buffer, sourcesHash?: string): Promis
 
 function nativeSourcesHash(): string {
   const h = createHash("sha256");
-  for (const f of ["binding.gyp", "native/addon.cc", "native/cuda_api.cc", "native/cuda_api.h"]) {
+  // The script's rule: binding.gyp, then every file of native/ in name order.
+  for (const f of ["binding.gyp", ...readdirSync(join(pkg, "native")).sort().map((n) => `native/${n}`)]) {
     h.update(f);
     h.update(readFileSync(join(pkg, f)));
   }
