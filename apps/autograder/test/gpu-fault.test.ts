@@ -48,6 +48,7 @@ describe("describeGpuFault", () => {
     expect(fault("CUDA_ERROR_MISALIGNED_ADDRESS", "timing the kernels")).toBe(
       "your kernel made a misaligned memory access on the GPU while it was timed (CUDA_ERROR_MISALIGNED_ADDRESS)",
     );
+    expect(fault("CUDA_ERROR_INVALID_ADDRESS_SPACE")).toBe("your kernel accessed memory out of bounds on the GPU (an address in no valid memory space) (CUDA_ERROR_INVALID_ADDRESS_SPACE)");
     expect(fault("CUDA_ERROR_SOMETHING_NEW")).toBe("the GPU reported an error running your kernel (CUDA_ERROR_SOMETHING_NEW)");
     expect(describeGpuFault({ kind: "crash", how: "the child process was killed by SIGSEGV" })).toBe(
       "the GPU worker process died while running your kernel (the child process was killed by SIGSEGV)",

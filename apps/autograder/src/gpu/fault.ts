@@ -59,6 +59,8 @@ export function cudaFaultOf(err: unknown, stage: GpuStage): CudaFaultError | und
 /** What the driver's errors mean for the kernel that caused them (`K`: whose kernel), in the student's terms. */
 const CUDA_ERROR_MEANINGS: Readonly<Record<string, string>> = {
   CUDA_ERROR_ILLEGAL_ADDRESS: "K accessed memory out of bounds on the GPU",
+  // Far out of bounds: an address in no memory space a load or store can use.
+  CUDA_ERROR_INVALID_ADDRESS_SPACE: "K accessed memory out of bounds on the GPU (an address in no valid memory space)",
   CUDA_ERROR_MISALIGNED_ADDRESS: "K made a misaligned memory access on the GPU",
   CUDA_ERROR_ILLEGAL_INSTRUCTION: "K executed an illegal instruction on the GPU",
   CUDA_ERROR_HARDWARE_STACK_ERROR: "K overflowed its call stack on the GPU",
