@@ -51,18 +51,27 @@ export function declBuffer(name: string, shape: readonly ExprLike[], dt: DType =
   if (strides.length !== 0 && strides.length !== shape.length) {
     throw new IRError(`${where}: ${strides.length} strides given for ${shape.length} dimensions`);
   }
+  const dims = shape.map((s) => toIndex(s, where));
   return {
     kind: "Buffer",
     name,
     dtype: dt,
-    shape: shape.map((s) => toIndex(s, where)),
+    shape: dims,
     strides,
-    elemOffset: opts.elemOffset === undefined ? intImm(0) : toIndex(opts.elemOffset, where),
+    elemOffset: opts.elemOffset === undefined ? intImm(0, defaultIndexType(dims)) : toIndex(opts.elemOffset, where),
     scope,
     data: opts.data ?? variable(name, "handle"),
     dataAlignment: opts.dataAlignment ?? 64,
     offsetFactor: opts.offsetFactor ?? 0,
   };
+}
+
+/**
+ * TVM's `BufferNode::DefaultIndexType`, the dtype of a default elem_offset: that of the first
+ * dimension, or int64 (TVM's default index type) for a 0-dimensional buffer.
+ */
+function defaultIndexType(shape: readonly PrimExpr[]): DType {
+  return shape[0]?.dtype ?? "int64";
 }
 
 /** A copy of `buffer` with some fields replaced: a new buffer with its own identity and storage. */

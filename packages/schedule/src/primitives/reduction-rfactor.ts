@@ -28,6 +28,7 @@ import {
   forEachExpr,
   intImm,
   iterVar,
+  printExpr,
   seq,
   substitute,
   substituteStmt,
@@ -40,7 +41,8 @@ import { NonSingleChildBlockError, checkReductionBlock, scopeRootOf } from "../a
 import { type MatchedReducer, NoMatchedReducerError, combine, initAndUpdate, matchReducer } from "../analysis/reducer.js";
 import type { BlockEntry, LoopEntry, TreeIndex } from "../state/tree-index.js";
 import { stripIds } from "../state/node-ids.js";
-import { FactorAxisOutOfRangeError, LoopPropertyError, NotSerialLoopKindError } from "./reduction-errors.js";
+import { FactorAxisOutOfRangeError, LoopPropertyError, NotSerialLoopKindError, RFactorPredicateError } from "./reduction-errors.js";
+import { isTVMAffineBinding } from "../analysis/affine-binding.js";
 
 const PRIMITIVE = "rfactor";
 
@@ -71,6 +73,10 @@ export function rfactor(ctx: PrimitiveContext, rfLoop: LoopEntry, factorAxisIn: 
   const rfBuffer = withBuffer(target, { name: `${target.name}.rf`, shape: rfShape, data: variable(`${target.name}.rf`, "handle") });
 
   const rfBlock = makeRFactorBlock(blk, rf, loops, matched, rfBuffer, factorAxis);
+  const domains = new Map<Var, Range>(loops.map((l) => [l.node.loopVar, { min: l.node.min, extent: l.node.extent }] as const));
+  if (!isTVMAffineBinding(rfBlock.realize.iterValues, domains, realize.predicate)) {
+    throw new RFactorPredicateError(PRIMITIVE, block, printExpr(realize.predicate));
+  }
   const writeBack = makeWriteBackBlock(blk, rf, matched, rfBuffer, rfBlock);
   const rfNest = wrapInLoopCopies(rfBlock.realize, loops.map((l) => l.node));
 
@@ -178,8 +184,12 @@ function makeRFactorBlock(
   const rfIndices = [...blockUpdate(blk).indices];
   rfIndices.splice(factorAxis, 0, rfIter.var);
   const lhs = bufferLoad(rfBuffer, rfIndices);
-  const body = substituteStmt(bufferStore(rfBuffer, combine(matched.reducer, lhs, matched.rhs), rfIndices), varMap);
-  const init = substituteStmt(bufferStore(rfBuffer, matched.reducer.identity, rfIndices), varMap);
+  // With no reduction iterator left (every reduction loop was the rfactor loop), each element of
+  // <buf>.rf is written once: it simply stores the operand, without init (as TVM does).
+  const reduces = iterVars.some((iv) => iv.iterType === "reduce");
+  const stored = reduces ? combine(matched.reducer, lhs, matched.rhs) : matched.rhs;
+  const body = substituteStmt(bufferStore(rfBuffer, stored, rfIndices), varMap);
+  const init = reduces ? substituteStmt(bufferStore(rfBuffer, matched.reducer.identity, rfIndices), varMap) : undefined;
   const reads = block.reads.map((r) => substituteRegion(r, varMap));
   const writes = block.writes.map((w) => {
     const region: Range[] = [...w.region];

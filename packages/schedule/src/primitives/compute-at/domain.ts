@@ -166,6 +166,15 @@ function solveDim(primitive: string, provided: IntervalSet, required: IntervalSe
     ];
   }
   if (!analyzer.canProveEqual(pMin, pMax)) return fail();
+  if (pMin.kind === "Binary" && pMin.op === "sub" && pMin.a.kind === "IntImm") {
+    // A reversed index `c - x` (TVM: an iterator of scale -1): x covers the mirrored region.
+    const c = pMin.a;
+    const x = pMin.b;
+    const mirrored = interval(rMax && analyzer.simplify(sub(c, rMax)), rMin && analyzer.simplify(sub(c, rMin)));
+    if (x.kind === "Var") return [x, { dom: mirrored, bound: interval(analyzer.simplify(sub(c, dimMaxExpr)), c) }];
+    const [v, info] = solveDim(primitive, { min: x, max: x }, mirrored, dimMaxExpr, analyzer);
+    return [v, { dom: info.dom, bound: undefined }];
+  }
   if (pMin.kind === "Var") {
     return [pMin, { dom: interval(rMin, rMax), bound: interval(intImm(0, pMin.dtype), dimMaxExpr) }];
   }
