@@ -4,7 +4,7 @@
  */
 import type { Schedule } from "../../src/index.js";
 import type { ConformanceCase, ExpectedError } from "./runner.js";
-import { EW_HEAD, RSUM_HEAD } from "./workloads.js";
+import { EW_HEAD, MM, RSUM_HEAD } from "./workloads.js";
 
 const err = (error: string, messageIncludes: string): ExpectedError => ({ error, messageIncludes });
 const loopsOf = (sch: Schedule, block: string) => sch.getLoops(sch.getBlock(block));
@@ -318,6 +318,62 @@ def main(V: T.Buffer((8,), "int32"), S: T.Buffer((), "int32")):
             with T.block("Z"):
                 vp, vq = T.axis.remap("SS", [p, q])
                 Z[vp, vq] = Y[vp, vq] - 5
+`,
+  },
+  // ---------------------------------------------------------------- decompose_reduction
+  {
+    // The expected function declares its parameters with offset_factor=1, which TVM stores for
+    // the default 0: the same buffers.
+    name: "decompose-explicit-default-offset-factor", primitive: "decompose-reduction", before: MM,
+    apply: (s) => { s.decomposeReduction("C", s.getLoops("C")[2]); },
+    scriptIncludes: [`with T.block("C_init")`, `with T.block("C_update")`],
+    expected: `@T.prim_func
+def main(a: T.handle, b: T.handle, c: T.handle):
+    A = T.match_buffer(a, (16, 16), "int32", offset_factor=1)
+    B = T.match_buffer(b, (16, 16), "int32", offset_factor=1)
+    C = T.match_buffer(c, (16, 16), "int32", elem_offset=0, offset_factor=1)
+    for i, j in T.grid(16, 16):
+        with T.block("C_init"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            C[vi, vj] = 0
+        for k in range(16):
+            with T.block("C_update"):
+                vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+                C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
+`,
+  },
+  {
+    // D's unit iterator v0 keeps the row the loop nest provides (i_0 * 8 + i_1 + ax0, with a
+    // predicate), as TVM keeps unit iterators in the map; the predicate drops the unit loop.
+    name: "reverse-compute-at-unit-iterator", primitive: "reverse-compute-at", before: `@T.prim_func
+def main(U: T.Buffer((32, 32), "int32"), D: T.Buffer((1, 3), "int32")):
+    P = T.alloc_buffer((32, 32), "int32")
+    for i_0, j_0, i_1, j_1 in T.grid(4, 4, 8, 8):
+        with T.block("P"):
+            vi = T.axis.spatial(32, i_0 * 8 + i_1)
+            vj = T.axis.spatial(32, j_0 * 8 + j_1)
+            P[vi, vj] = U[vi, vj] * 2
+    for a, b in T.grid(1, 3):
+        with T.block("D"):
+            v0, v1 = T.axis.remap("SS", [a, b])
+            D[v0, v1] = P[v0, v1] + 1
+`,
+    apply: (s) => { s.reverseComputeAt("D", s.getLoops("P")[2], true); },
+    expected: `@T.prim_func
+def main(U: T.Buffer((32, 32), "int32"), D: T.Buffer((1, 3), "int32")):
+    P = T.alloc_buffer((32, 32), "int32")
+    for i_0, j_0, i_1 in T.grid(4, 4, 8):
+        for j_1 in range(8):
+            with T.block("P"):
+                vi = T.axis.spatial(32, i_0 * 8 + i_1)
+                vj = T.axis.spatial(32, j_0 * 8 + j_1)
+                P[vi, vj] = U[vi, vj] * 2
+        for ax0, ax1 in T.grid(1, 8):
+            with T.block("D"):
+                v0 = T.axis.spatial(1, i_0 * 8 + i_1 + ax0)
+                v1 = T.axis.spatial(3, j_0 * 8 + ax1)
+                T.where(i_0 * 8 + i_1 < 1 and j_0 * 8 + ax1 < 3)
+                D[v0, v1] = P[v0, v1] + 1
 `,
   },
 ];

@@ -121,6 +121,20 @@ function updateAffine(
   const shapeBox = buffer.shape.map((_, d) => ({ min: intImm(0, buffer.shape[d]!.dtype) as PrimExpr, max: dimMax(buffer, d, analyzer) }));
   const domOf = inverseBox(res.indices, required as { min: PrimExpr; max: PrimExpr }[], analyzer);
   const boundOf = inverseBox(res.indices, shapeBox, analyzer);
+  // TVM keeps unit iterators in the map (simplify_trivial_iterators = false): a unit iterator
+  // that is a whole index takes the required range of that index, bounded by the buffer's.
+  points.forEach((p, k) => {
+    if (p.kind === "Var" && iterDoms.has(p) && !domOf.has(p)) {
+      // As TVM's simplifier, an expression whose value is fixed (a loop of extent 1) is that constant.
+      const fold = (e: PrimExpr): PrimExpr => {
+        const b = analyzer.constIntBound(e);
+        return b.min === b.max && Number.isFinite(b.min) ? intImm(b.min, e.dtype) : e;
+      };
+      const r = simplifySet(required[k]!, analyzer) as { min: PrimExpr; max: PrimExpr };
+      domOf.set(p, { min: fold(r.min), max: fold(r.max) });
+      boundOf.set(p, shapeBox[k]!);
+    }
+  });
   for (const [v, dom] of domOf) {
     const info = doms.get(v);
     if (info !== undefined) unionInfo(info, { dom, bound: boundOf.get(v) }, analyzer);
