@@ -376,4 +376,40 @@ def main(U: T.Buffer((32, 32), "int32"), D: T.Buffer((1, 3), "int32")):
                 D[v0, v1] = P[v0, v1] + 1
 `,
   },
+  {
+    // Under the loop n of extent 1, Y's row is fixed: its binding is the constant 0, not n (TVM's
+    // simplifier replaces a variable bound to one value).
+    name: "compute-at-under-unit-loop", primitive: "compute-at", before: `@T.prim_func
+def main(X: T.Buffer((1, 16), "int32"), Z: T.Buffer((1, 8), "int32")):
+    Y = T.alloc_buffer((1, 8), "int32")
+    for n, j, k in T.grid(1, 8, 2):
+        with T.block("Y"):
+            vn, vj, vk = T.axis.remap("SSR", [n, j, k])
+            with T.init():
+                Y[vn, vj] = 0
+            Y[vn, vj] = Y[vn, vj] + X[vn, vj * 2 + vk]
+    for n, j in T.grid(1, 8):
+        with T.block("Z"):
+            vn, vj = T.axis.remap("SS", [n, j])
+            Z[vn, vj] = Y[vn, vj] * 2
+`,
+    apply: (s) => { s.computeAt("Y", s.getLoops("Z")[0]); },
+    expected: `@T.prim_func
+def main(X: T.Buffer((1, 16), "int32"), Z: T.Buffer((1, 8), "int32")):
+    Y = T.alloc_buffer((1, 8), "int32")
+    for n in range(1):
+        for ax0, ax1 in T.grid(8, 2):
+            with T.block("Y"):
+                vn = T.axis.spatial(1, 0)
+                vj = T.axis.spatial(8, ax0)
+                vk = T.axis.reduce(2, ax1)
+                with T.init():
+                    Y[vn, vj] = 0
+                Y[vn, vj] = Y[vn, vj] + X[vn, vj * 2 + vk]
+        for j in range(8):
+            with T.block("Z"):
+                vn, vj = T.axis.remap("SS", [n, j])
+                Z[vn, vj] = Y[vn, vj] * 2
+`,
+  },
 ];

@@ -63,11 +63,21 @@ function endsEqual(a: IntervalSet["min"] | IntervalSet["max"], b: IntervalSet["m
 const sameSet = (a: IntervalSet, b: IntervalSet, analyzer: Analyzer) =>
   endsEqual(a.min, b.min, analyzer) && endsEqual(a.max, b.max, analyzer);
 
+/**
+ * Simplified ends; an end whose value is fixed (e.g. a loop of extent 1) becomes that constant,
+ * as TVM's simplifier replaces a variable bound to a single point.
+ */
 function simplifySet(s: IntervalSet, analyzer: Analyzer): IntervalSet {
   return {
-    min: s.min.kind === "NegInf" ? s.min : analyzer.simplify(s.min),
-    max: s.max.kind === "PosInf" ? s.max : analyzer.simplify(s.max),
+    min: s.min.kind === "NegInf" ? s.min : foldFixed(analyzer.simplify(s.min), analyzer),
+    max: s.max.kind === "PosInf" ? s.max : foldFixed(analyzer.simplify(s.max), analyzer),
   };
+}
+
+function foldFixed(e: PrimExpr, analyzer: Analyzer): PrimExpr {
+  if (e.kind === "IntImm") return e;
+  const b = analyzer.constIntBound(e);
+  return b.min === b.max && Number.isFinite(b.min) ? intImm(b.min, e.dtype) : e;
 }
 
 const isSinglePoint = (s: IntervalSet, analyzer: Analyzer): s is { min: PrimExpr; max: PrimExpr } =>
@@ -125,13 +135,7 @@ function updateAffine(
   // that is a whole index takes the required range of that index, bounded by the buffer's.
   points.forEach((p, k) => {
     if (p.kind === "Var" && iterDoms.has(p) && !domOf.has(p)) {
-      // As TVM's simplifier, an expression whose value is fixed (a loop of extent 1) is that constant.
-      const fold = (e: PrimExpr): PrimExpr => {
-        const b = analyzer.constIntBound(e);
-        return b.min === b.max && Number.isFinite(b.min) ? intImm(b.min, e.dtype) : e;
-      };
-      const r = simplifySet(required[k]!, analyzer) as { min: PrimExpr; max: PrimExpr };
-      domOf.set(p, { min: fold(r.min), max: fold(r.max) });
+      domOf.set(p, simplifySet(required[k]!, analyzer));
       boundOf.set(p, shapeBox[k]!);
     }
   });
