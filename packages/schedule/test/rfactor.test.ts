@@ -8,6 +8,7 @@ import {
   NonSingleChildBlockError,
   NotSerialLoopKindError,
   RFactorNotApplicableError,
+  RFactorPredicateError,
   Schedule,
 } from "../src/index.js";
 import { expectScheduleError, runBoth } from "./support.js";
@@ -157,5 +158,35 @@ def f(A: T.Buffer((8, 16), "int32"), B: T.Buffer((8,), "int32")):
       }),
       { numRuns: 40 },
     );
+  });
+
+  it("of a piece of fused reduction loops whose other iterator shares the piece's loop (MetaSchedule's AddRFactor), keeping outputs", () => {
+    const original = parsePrimFunc(`
+@T.prim_func
+def plane(A: T.Buffer((2, 6, 7), "int32"), B: T.Buffer((2,), "int32")):
+    for i, j, k in T.grid(2, 6, 7):
+        with T.block("B"):
+            vi, vj, vk = T.axis.remap("SRR", [i, j, k])
+            with T.init():
+                B[vi] = 0
+            B[vi] = B[vi] + A[vi, vj, vk]
+`);
+    for (const factors of [[1, 42], [6, 7], [21, 2]] as const) {
+      for (const piece of [0, 1]) {
+        const sch = new Schedule(original);
+        const [, j, k] = sch.getLoops("B");
+        const pieces = sch.split(sch.fuse(j, k), factors);
+        sch.rfactor(pieces[piece], 1);
+        const [before, after] = runBoth(original, sch.func, 7);
+        expect(after).toEqual(before);
+      }
+    }
+  });
+
+  it("rejects a block whose predicate bounds loops the rfactor block binds separately, changing nothing", () => {
+    const sch = new Schedule(parsePrimFunc(ROWSUM));
+    const [, k] = sch.getLoops("B");
+    const [k0] = sch.split(k, [null, 5]);
+    expectScheduleError(sch, () => sch.rfactor(k0, 1), RFactorPredicateError, "bounds loops that its rfactor block would bind separately");
   });
 });

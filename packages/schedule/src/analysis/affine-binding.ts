@@ -22,7 +22,11 @@ export function isTVMAffineBinding(bindings: readonly PrimExpr[], domains: Reado
   return unitScale && predicateMatched(bindings, domains, predicate);
 }
 
-function predicateMatched(bindings: readonly PrimExpr[], domains: ReadonlyMap<Var, Range>, predicate?: PrimExpr): boolean {
+/**
+ * Whether each fused bound of `predicate` (a conjunct over two or more loops) is matched by a
+ * binding that uses two or more of its loops together.
+ */
+export function predicateMatched(bindings: readonly PrimExpr[], domains: ReadonlyMap<Var, Range>, predicate?: PrimExpr): boolean {
   if (predicate === undefined) return true;
   const loopVarsOf = (e: PrimExpr): Set<Var> => {
     const vars = new Set<Var>();

@@ -42,7 +42,7 @@ import { type MatchedReducer, NoMatchedReducerError, combine, initAndUpdate, mat
 import type { BlockEntry, LoopEntry, TreeIndex } from "../state/tree-index.js";
 import { stripIds } from "../state/node-ids.js";
 import { FactorAxisOutOfRangeError, LoopPropertyError, NotSerialLoopKindError, RFactorPredicateError } from "./reduction-errors.js";
-import { isTVMAffineBinding } from "../analysis/affine-binding.js";
+import { predicateMatched } from "../analysis/affine-binding.js";
 
 const PRIMITIVE = "rfactor";
 
@@ -74,7 +74,9 @@ export function rfactor(ctx: PrimitiveContext, rfLoop: LoopEntry, factorAxisIn: 
 
   const rfBlock = makeRFactorBlock(blk, rf, loops, matched, rfBuffer, factorAxis);
   const domains = new Map<Var, Range>(loops.map((l) => [l.node.loopVar, { min: l.node.min, extent: l.node.extent }] as const));
-  if (!isTVMAffineBinding(rfBlock.realize.iterValues, domains, realize.predicate)) {
+  // Only the predicate is checked: other non-affine rfactor bindings (a reduction iterator that
+  // shares a loop with the new one) are accepted, as TVM accepts them outside its debug mode.
+  if (!predicateMatched(rfBlock.realize.iterValues, domains, realize.predicate)) {
     throw new RFactorPredicateError(PRIMITIVE, block, printExpr(realize.predicate));
   }
   const writeBack = makeWriteBackBlock(blk, rf, matched, rfBuffer, rfBlock);
