@@ -103,6 +103,23 @@ const SLICE = `${SLICE_HEAD}    P = T.alloc_buffer((1, 8, 4), "int32")
             W[va, vb, vc] = P[va, vb, vc]
 `;
 
+const ARGMAX_HEAD = `@T.prim_func
+def main(V: T.Buffer((4, 16), "int32"), I: T.Buffer((4,), "int32"), M: T.Buffer((4,), "int32")):
+`;
+/** Argmax of each row (index into I, value into M): a two-buffer reduction written with lets. */
+export const ARGMAX = `${ARGMAX_HEAD}    for r, k_0, k_1 in T.grid(4, 4, 4):
+        with T.block("am"):
+            vr = T.axis.spatial(4, r)
+            vk = T.axis.reduce(16, k_0 * 4 + k_1)
+            with T.init():
+                I[vr] = -1
+                M[vr] = -2147483648
+            v_I: T.int32 = T.Select(M[vr] >= V[vr, vk], I[vr], vk)
+            v_M: T.int32 = T.Select(M[vr] >= V[vr, vk], M[vr], V[vr, vk])
+            I[vr] = v_I
+            M[vr] = v_M
+`;
+
 export const FIDELITY_CASES: ConformanceCase[] = [
   // ---------------------------------------------------------------- rfactor
   {
@@ -412,4 +429,46 @@ def main(X: T.Buffer((1, 16), "int32"), Z: T.Buffer((1, 8), "int32")):
                 Z[vn, vj] = Y[vn, vj] * 2
 `,
   },
+  {
+    // Two buffers (TVM's argmax reducer): one rfactor buffer each, the combined values bound by lets.
+    name: "rfactor-argmax", primitive: "rfactor", before: ARGMAX,
+    apply: (s) => { s.rfactor(s.getLoops("am")[2], 0); },
+    scriptIncludes: [`with T.block("am_rf")`],
+    expected: `${ARGMAX_HEAD}    I_rf = T.alloc_buffer((4, 4), "int32")
+    M_rf = T.alloc_buffer((4, 4), "int32")
+    for r, k_0, k_1 in T.grid(4, 4, 4):
+        with T.block("am_rf"):
+            vk_1, vr, vk_0 = T.axis.remap("SSR", [k_1, r, k_0])
+            with T.init():
+                I_rf[vk_1, vr] = -1
+                M_rf[vk_1, vr] = -2147483648
+            v_I_rf: T.int32 = T.Select(M_rf[vk_1, vr] >= V[vr, vk_0 * 4 + vk_1], I_rf[vk_1, vr], vk_0 * 4 + vk_1)
+            v_M_rf: T.int32 = T.Select(M_rf[vk_1, vr] >= V[vr, vk_0 * 4 + vk_1], M_rf[vk_1, vr], V[vr, vk_0 * 4 + vk_1])
+            I_rf[vk_1, vr] = v_I_rf
+            M_rf[vk_1, vr] = v_M_rf
+    for r, k_1 in T.grid(4, 4):
+        with T.block("am"):
+            vk_1, vr = T.axis.remap("RS", [k_1, r])
+            T.reads(I_rf[vk_1, vr], M_rf[vk_1, vr])
+            with T.init():
+                I[vr] = -1
+                M[vr] = -2147483648
+            v_I: T.int32 = T.Select(M[vr] >= M_rf[vk_1, vr], I[vr], I_rf[vk_1, vr])
+            v_M: T.int32 = T.Select(M[vr] >= M_rf[vk_1, vr], M[vr], M_rf[vk_1, vr])
+            I[vr] = v_I
+            M[vr] = v_M
+`,
+  },
+  {
+    // The init order decides which buffer is which operand; the update stores may come in any order.
+    name: "rfactor-argmax-updates-reordered", primitive: "rfactor", before: ARGMAX.replace("            I[vr] = v_I\n            M[vr] = v_M\n", "            M[vr] = v_M\n            I[vr] = v_I\n"),
+    apply: (s) => { s.rfactor(s.getLoops("am")[2], 0); },
+    scriptIncludes: [`with T.block("am_rf")`],
+    expected: "same as rfactor-argmax",
+  },
 ];
+
+// Cases whose output is another case's.
+for (const c of FIDELITY_CASES) {
+  if (c.expected === "same as rfactor-argmax") c.expected = FIDELITY_CASES.find((o) => o.name === "rfactor-argmax")!.expected;
+}
