@@ -52,7 +52,7 @@ function runCase(c: Case): { status: "pass" | "fail" | "skip" | "names"; msg: st
       const text = funcText[n];
       if (text === undefined) throw new Skip(`unknown func ${n}`);
       try {
-        f = withBareRoot(parsePrimFunc(text));
+        f = withBareRoot(parsePrimFunc(process.env.PREPARSE === "1" ? preparse(text) : text));
       } catch (e) {
         throw new Skip(`parse ${n}: ${(e as Error).message.split("\n")[0]}`);
       }
@@ -204,6 +204,20 @@ function runCase(c: Case): { status: "pass" | "fail" | "skip" | "names"; msg: st
   }
 }
 class NamesDiffer extends Error {}
+
+/**
+ * PREPARSE=1 (an estimate while the parser lacks them): rewrites TVMScript forms our parser does
+ * not read yet into equivalent ones: `x: T.let[T.int32] = …` lets and `T.min_value` / `T.max_value`.
+ */
+function preparse(text: string): string {
+  const limits: Record<string, [string, string]> = {
+    float32: ["T.float32(-3.4028234663852886e+38)", "T.float32(3.4028234663852886e+38)"],
+    int32: ["-2147483648", "2147483647"],
+  };
+  return text
+    .replace(/T\.let\[(T\.\w+)\]/g, "$1")
+    .replace(/T\.(min|max)_value\("(\w+)"\)/g, (m, which: string, dt: string) => limits[dt]?.[which === "min" ? 0 : 1] ?? m);
+}
 
 /** TVM's parser gives an explicitly written root block no reads/writes (ours infers them). */
 function withBareRoot(f: PrimFunc): PrimFunc {

@@ -129,7 +129,7 @@ export class NoMatchedReducerError extends ScheduleError {
 export interface ReductionParts {
   /** The init values, one per reduced buffer. */
   readonly identities: readonly PrimExpr[];
-  /** The update of each buffer (in the order of the init), its value the combined expression. */
+  /** The update of each buffer (in the order of the lets binding them), its value the combined expression. */
   readonly updates: readonly BufferStore[];
 }
 
@@ -174,12 +174,18 @@ export function initAndUpdate(primitive: string, blk: Block): ReductionParts {
     if (storedVars.some((v) => v === undefined)) throw fail(7);
     if (new Set(storedVars).size !== stores.length) throw fail(8);
     if (new Set(stores.map((s) => s.buffer)).size !== stores.length) throw fail(9);
-    stores = stores.map((s) => ({ ...s, value: letValues.get(s.value as Var)! }));
+    // As in TVM, the buffers are ordered as the lets are; each store takes its let's value.
+    const letOrder = [...letValues.keys()];
+    stores = letOrder.map((v) => {
+      const store = stores.find((s) => s.value === v)!;
+      return { ...store, value: letValues.get(v)! };
+    });
   }
-  const updates = inits.map((i) => {
-    const u = stores.find((s) => s.buffer === i.buffer);
-    if (u === undefined) throw fail(10);
-    return u;
+  const updates = stores;
+  const initOf = updates.map((u) => {
+    const i = inits.find((x) => x.buffer === u.buffer);
+    if (i === undefined) throw fail(10);
+    return i;
   });
   const shape = updates[0]!.buffer.shape;
   const analyzer = new Analyzer();
@@ -187,7 +193,7 @@ export function initAndUpdate(primitive: string, blk: Block): ReductionParts {
   const indices = updates[0]!.indices;
   const sameIndices = (xs: readonly PrimExpr[]) => xs.length === indices.length && xs.every((e, k) => analyzer.canProveEqual(e, indices[k]!));
   if (![...inits, ...updates].every((s) => sameIndices(s.indices))) throw fail(12);
-  return { identities: inits.map((i) => i.value), updates };
+  return { identities: initOf.map((i) => i.value), updates };
 }
 
 export interface MatchedReducer {

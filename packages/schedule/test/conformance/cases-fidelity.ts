@@ -460,7 +460,15 @@ def main(X: T.Buffer((1, 16), "int32"), Z: T.Buffer((1, 8), "int32")):
 `,
   },
   {
-    // The init order decides which buffer is which operand; the update stores may come in any order.
+    // The lets decide which buffer is which operand (TVM: the Bind order): neither the order of
+    // the init stores nor that of the update stores matters.
+    name: "rfactor-argmax-init-reordered", primitive: "rfactor",
+    before: ARGMAX.replace("            with T.init():\n                I[vr] = -1\n                M[vr] = -2147483648\n", "            T.writes(I[vr], M[vr])\n            with T.init():\n                M[vr] = -2147483648\n                I[vr] = -1\n"),
+    apply: (s) => { s.rfactor(s.getLoops("am")[2], 0); },
+    scriptIncludes: [`with T.block("am_rf")`],
+    expected: "same as rfactor-argmax",
+  },
+  {
     name: "rfactor-argmax-updates-reordered", primitive: "rfactor", before: ARGMAX.replace("            I[vr] = v_I\n            M[vr] = v_M\n", "            M[vr] = v_M\n            I[vr] = v_I\n"),
     apply: (s) => { s.rfactor(s.getLoops("am")[2], 0); },
     scriptIncludes: [`with T.block("am_rf")`],
