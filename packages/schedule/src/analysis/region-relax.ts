@@ -54,6 +54,17 @@ export function analyzerAt(index: TreeIndex, top: NodeEntry): Analyzer {
   return analyzer;
 }
 
+/** The domains (symbolic ones included) of the loops at and above `top` and of the iterators of the blocks around it. */
+export function domainsAround(index: TreeIndex, top: NodeEntry): Map<Var, IntervalSet> {
+  const analyzer = new Analyzer();
+  const doms = new Map<Var, IntervalSet>();
+  for (let p: NodeEntry | undefined = top; p !== undefined; p = p.parent) {
+    if (p.kind === "loop") doms.set(p.node.loopVar, intervalFromRange({ min: p.node.min, extent: p.node.extent }, analyzer));
+    else for (const iv of p.node.iterVars) doms.set(iv.var, intervalFromRange(iv.dom, analyzer));
+  }
+  return doms;
+}
+
 /**
  * Each dimension of `region` (in `blk`'s iterators) as an interval, relaxed over the loops between
  * `blk` and `top`, under the block's predicate and `extraPredicate` (in its iterators) as TVM's

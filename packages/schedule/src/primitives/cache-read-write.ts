@@ -4,7 +4,7 @@
  */
 import { type Block, type Buffer, type BufferRegion, type PrimExpr, type StorageScope, fullRegion } from "@tessera/ir";
 import { checkStorageScope, nthAccessRegion } from "../analysis/buffer-access.js";
-import { analyzerAt, firstUncoveredReader, nestedBlockPredicate, relaxRegion } from "../analysis/region-relax.js";
+import { analyzerAt, domainsAround, firstUncoveredReader, nestedBlockPredicate, relaxRegion } from "../analysis/region-relax.js";
 import { BlockScope } from "../analysis/scope.js";
 import type { PrimitiveContext } from "../context.js";
 import { ScheduleError, ScheduleUsageError } from "../errors.js";
@@ -92,6 +92,7 @@ function applyCache(ctx: PrimitiveContext, t: Target, kind: Kind, loc: CacheLoca
     scope: t.storage,
     fullShape,
     analyzer: analyzerAt(ctx.index, owner),
+    outerDomains: domainsAround(ctx.index, owner),
   });
   const info = { scope: t.scopeEntry.node, from: t.buffer, to: cache, region, fullShape, loc, stage: stage.stmt, consumers: t.consumers };
   const rewriter = kind === "read" ? new CacheReadRewriter(info) : new CacheWriteRewriter(info, writer!.node);

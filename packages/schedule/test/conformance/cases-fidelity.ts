@@ -120,6 +120,12 @@ export const ARGMAX = `${ARGMAX_HEAD}    for r, k_0, k_1 in T.grid(4, 4, 4):
             M[vr] = v_M
 `;
 
+const SYM_HEAD = `@T.prim_func
+def main(a: T.handle, c: T.handle, n: T.int32):
+    A = T.match_buffer(a, ((n + 15) // 16 * 16, 8), "int32")
+    C = T.match_buffer(c, ((n + 15) // 16 * 16, 8), "int32")
+`;
+
 export const FIDELITY_CASES: ConformanceCase[] = [
   // ---------------------------------------------------------------- rfactor
   {
@@ -473,6 +479,34 @@ def main(X: T.Buffer((1, 16), "int32"), Z: T.Buffer((1, 8), "int32")):
     apply: (s) => { s.rfactor(s.getLoops("am")[2], 0); },
     scriptIncludes: [`with T.block("am_rf")`],
     expected: "same as rfactor-argmax",
+  },
+  {
+    // The copy's bound vt * 16 + ax0 < (n + 15) // 16 * 16 holds over vt's symbolic domain: no
+    // predicate, as in TVM.
+    name: "cache-read-symbolic-tile", primitive: "cache-read", before: `${SYM_HEAD}    for t in range((n + 15) // 16):
+        with T.block("tile"):
+            vt = T.axis.spatial((n + 15) // 16, t)
+            for x, y in T.grid(16, 8):
+                with T.block("C"):
+                    vx = T.axis.spatial((n + 15) // 16 * 16, vt * 16 + x)
+                    vy = T.axis.spatial(8, y)
+                    C[vx, vy] = A[vx, vy] + 1
+`,
+    apply: (s) => { s.cacheRead("C", "A", "shared"); },
+    expected: `${SYM_HEAD}    for t in range((n + 15) // 16):
+        with T.block("tile"):
+            vt = T.axis.spatial((n + 15) // 16, t)
+            A_shared = T.alloc_buffer((16, 8), "int32", scope="shared")
+            for ax0, ax1 in T.grid(16, 8):
+                with T.block("A_shared"):
+                    v0, v1 = T.axis.remap("SS", [ax0, ax1])
+                    A_shared[v0, v1] = A[vt * 16 + v0, v1]
+            for x, y in T.grid(16, 8):
+                with T.block("C"):
+                    vx = T.axis.spatial((n + 15) // 16 * 16, vt * 16 + x)
+                    vy = T.axis.spatial(8, y)
+                    C[vx, vy] = A_shared[vx - vt * 16, vy] + 1
+`,
   },
 ];
 
