@@ -87,9 +87,12 @@ export function declBuffer(name: string, shape: readonly ExprLike[], dt: DType =
   };
 }
 
-/** TVM's `Buffer::DefaultIndexType`: the dtype of the first extent (int32 for a 0-d buffer). */
+/**
+ * TVM's `BufferNode::DefaultIndexType`, the dtype of a default elem_offset: that of the first
+ * dimension, or int64 (TVM's default index type) for a 0-dimensional buffer.
+ */
 export function indexTypeOfShape(shape: readonly PrimExpr[]): DType {
-  return shape[0]?.dtype ?? "int32";
+  return shape[0]?.dtype ?? "int64";
 }
 
 /** Is the element offset the zero a buffer of this shape starts with (printed by omission)? */

@@ -1,7 +1,7 @@
 /**
  * @tessera/schedule — TensorIR schedule primitives, traces and schedule errors.
  */
-export { type AnnotationInput, Schedule, type ScheduleOptions, type StorageScopeName } from "./schedule.js";
+export { type AnnotationInput, type BlockArg, Schedule, type ScheduleOptions, type StorageScopeName } from "./schedule.js";
 export { BlockRV, LoopRV, ExprRV, type RV, isRV } from "./handles.js";
 export type { LoopsFor, ExprRVs } from "./handle-args.js";
 export { ScheduleError, StaleHandleError, ScheduleUsageError } from "./errors.js";

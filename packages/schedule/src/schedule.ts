@@ -19,7 +19,7 @@ import {
 } from "@tessera/ir";
 import { PrimitiveContext, describe } from "./context.js";
 import { ScheduleError, ScheduleUsageError } from "./errors.js";
-import { type ExprRVs, type LoopsFor, requireBlock, requireBlocks, requireHandle, requireLoop, requireLoops } from "./handle-args.js";
+import { type ExprRVs, type LoopsFor, requireBlock, requireHandle, requireLoop, requireLoops } from "./handle-args.js";
 import { BlockRV, type ExprRV, LoopRV, type RV } from "./handles.js";
 import {
   type Decision,
@@ -49,6 +49,9 @@ export interface ScheduleOptions {
 
 /** What `annotate` takes: a scalar, a sampled integer, or (nested) arrays of those. */
 export type AnnotationInput = string | number | boolean | ExprRV | readonly AnnotationInput[];
+
+/** A block: its handle, or its name (looked up with `getBlock`). */
+export type BlockArg = BlockRV | string | undefined;
 
 /** Every scope of `@tessera/ir` (including TVM's `wmma.*` tensor-core fragments). */
 export type StorageScopeName = StorageScope;
@@ -150,20 +153,20 @@ export class Schedule {
     return this.invoke1("GetBlock", [], [name, funcName ?? this.state.funcName]) as BlockRV;
   }
 
-  getLoops(block: BlockRV | undefined): LoopRV[] {
-    return this.invoke("GetLoops", [requireBlock("getLoops", "block", block)], []) as LoopRV[];
+  getLoops(block: BlockArg): LoopRV[] {
+    return this.invoke("GetLoops", [this.blockArg("getLoops", "block", block)], []) as LoopRV[];
   }
 
   getChildBlocks(blockOrLoop: BlockRV | LoopRV | undefined): BlockRV[] {
     return this.invoke("GetChildBlocks", [requireHandle("getChildBlocks", "blockOrLoop", blockOrLoop)], []) as BlockRV[];
   }
 
-  getProducers(block: BlockRV | undefined): BlockRV[] {
-    return this.invoke("GetProducers", [requireBlock("getProducers", "block", block)], []) as BlockRV[];
+  getProducers(block: BlockArg): BlockRV[] {
+    return this.invoke("GetProducers", [this.blockArg("getProducers", "block", block)], []) as BlockRV[];
   }
 
-  getConsumers(block: BlockRV | undefined): BlockRV[] {
-    return this.invoke("GetConsumers", [requireBlock("getConsumers", "block", block)], []) as BlockRV[];
+  getConsumers(block: BlockArg): BlockRV[] {
+    return this.invoke("GetConsumers", [this.blockArg("getConsumers", "block", block)], []) as BlockRV[];
   }
 
   // ---- loops -------------------------------------------------------------------------------
@@ -225,32 +228,41 @@ export class Schedule {
 
   // ---- data movement -----------------------------------------------------------------------
 
+  /** `readBuffer`: the index among the block's reads, or the name of a buffer it reads. */
   cacheRead(
-    block: BlockRV | undefined,
-    readBufferIndex: number,
+    block: BlockArg,
+    readBuffer: number | string,
     scope: StorageScopeName,
-    consumerBlocks: readonly (BlockRV | undefined)[] = [],
+    consumerBlocks: readonly BlockArg[] = [],
   ): BlockRV {
-    const inputs = [requireBlock("cacheRead", "block", block), requireBlocks("cacheRead", "consumerBlocks", consumerBlocks)];
-    return this.invoke1("CacheRead", inputs, [readBufferIndex, scope]) as BlockRV;
+    // As in TVM: consumer names are looked up before the block's.
+    const consumers = consumerBlocks.map((b, i) => this.blockArg("cacheRead", `consumerBlocks[${i}]`, b));
+    const target = this.blockArg("cacheRead", "block", block);
+    const index = this.bufferIndex("cacheRead", target, readBuffer, "read");
+    return this.invoke1("CacheRead", [target, consumers], [index, scope]) as BlockRV;
   }
 
+  /** `writeBuffer`: the index among the block's writes, or the name of a buffer it writes. */
   cacheWrite(
-    block: BlockRV | undefined,
-    writeBufferIndex: number,
+    block: BlockArg,
+    writeBuffer: number | string,
     scope: StorageScopeName,
-    consumerBlocks: readonly (BlockRV | undefined)[] = [],
+    consumerBlocks: readonly BlockArg[] = [],
   ): BlockRV {
-    const inputs = [requireBlock("cacheWrite", "block", block), requireBlocks("cacheWrite", "consumerBlocks", consumerBlocks)];
-    return this.invoke1("CacheWrite", inputs, [writeBufferIndex, scope]) as BlockRV;
+    const consumers = consumerBlocks.map((b, i) => this.blockArg("cacheWrite", `consumerBlocks[${i}]`, b));
+    const target = this.blockArg("cacheWrite", "block", block);
+    const index = this.bufferIndex("cacheWrite", target, writeBuffer, "write");
+    return this.invoke1("CacheWrite", [target, consumers], [index, scope]) as BlockRV;
   }
 
-  setScope(block: BlockRV | undefined, bufferIndex: number, scope: StorageScopeName): void {
-    this.invoke("SetScope", [requireBlock("setScope", "block", block)], [bufferIndex, scope]);
+  /** `buffer`: the index among the block's writes, or the name of a buffer it writes. */
+  setScope(block: BlockArg, buffer: number | string, scope: StorageScopeName): void {
+    const target = this.blockArg("setScope", "block", block);
+    this.invoke("SetScope", [target], [this.bufferIndex("setScope", target, buffer, "write"), scope]);
   }
 
-  storageAlign(block: BlockRV | undefined, bufferIndex: number, axis: number, factor: number, offset: number): void {
-    this.invoke("StorageAlign", [requireBlock("storageAlign", "block", block)], [bufferIndex, axis, factor, offset]);
+  storageAlign(block: BlockArg, bufferIndex: number, axis: number, factor: number, offset: number): void {
+    this.invoke("StorageAlign", [this.blockArg("storageAlign", "block", block)], [bufferIndex, axis, factor, offset]);
   }
 
   /**
@@ -258,8 +270,8 @@ export class Schedule {
    * its old indices to new ones, e.g. `(i, k) => [k, i]` stores a tile transposed. The map must
    * be a bijection of the buffer's index space (TVM's `transform_layout` without padding).
    */
-  transformLayout(block: BlockRV | undefined, buffer: BufferSpec, indexMap: IndexMapFn): void {
-    const blk = requireBlock("transformLayout", "block", block);
+  transformLayout(block: BlockArg, buffer: BufferSpec, indexMap: IndexMapFn): void {
+    const blk = this.blockArg("transformLayout", "block", block);
     if (typeof indexMap !== "function") throw new ScheduleUsageError("transformLayout", `indexMap must be a function of the buffer's indices, got ${describe(indexMap)}`);
     const target = this.guard("transformLayout", () => specifiedBuffer(this.get(blk), buffer));
     const ndim = target?.shape.length ?? indexMap.length;
@@ -273,28 +285,28 @@ export class Schedule {
 
   // ---- compute location --------------------------------------------------------------------
 
-  computeAt(block: BlockRV | undefined, loop: LoopRV | undefined, preserveUnitLoops = false, index = -1): void {
-    const inputs = [requireBlock("computeAt", "block", block), requireLoop("computeAt", "loop", loop)];
+  computeAt(block: BlockArg, loop: LoopRV | undefined, preserveUnitLoops = false, index = -1): void {
+    const inputs = [this.blockArg("computeAt", "block", block), requireLoop("computeAt", "loop", loop)];
     this.invoke("ComputeAt", inputs, [preserveUnitLoops, index]);
   }
 
-  reverseComputeAt(block: BlockRV | undefined, loop: LoopRV | undefined, preserveUnitLoops = false, index = -1): void {
-    const inputs = [requireBlock("reverseComputeAt", "block", block), requireLoop("reverseComputeAt", "loop", loop)];
+  reverseComputeAt(block: BlockArg, loop: LoopRV | undefined, preserveUnitLoops = false, index = -1): void {
+    const inputs = [this.blockArg("reverseComputeAt", "block", block), requireLoop("reverseComputeAt", "loop", loop)];
     this.invoke("ReverseComputeAt", inputs, [preserveUnitLoops, index]);
   }
 
-  computeInline(block: BlockRV | undefined): void {
-    this.invoke("ComputeInline", [requireBlock("computeInline", "block", block)], []);
+  computeInline(block: BlockArg): void {
+    this.invoke("ComputeInline", [this.blockArg("computeInline", "block", block)], []);
   }
 
-  reverseComputeInline(block: BlockRV | undefined): void {
-    this.invoke("ReverseComputeInline", [requireBlock("reverseComputeInline", "block", block)], []);
+  reverseComputeInline(block: BlockArg): void {
+    this.invoke("ReverseComputeInline", [this.blockArg("reverseComputeInline", "block", block)], []);
   }
 
   // ---- reductions --------------------------------------------------------------------------
 
-  decomposeReduction(block: BlockRV | undefined, loop: LoopRV | undefined): BlockRV {
-    const inputs = [requireBlock("decomposeReduction", "block", block), requireLoop("decomposeReduction", "loop", loop)];
+  decomposeReduction(block: BlockArg, loop: LoopRV | undefined): BlockRV {
+    const inputs = [this.blockArg("decomposeReduction", "block", block), requireLoop("decomposeReduction", "loop", loop)];
     return this.invoke1("DecomposeReduction", inputs, []) as BlockRV;
   }
 
@@ -323,8 +335,8 @@ export class Schedule {
    * A location to compute `block` at: a loop, or a fresh location mark (`isRootMark` /
    * `isInlineMark`) that `computeAt` understands.
    */
-  sampleComputeLocation(block: BlockRV | undefined, decision?: number): LoopRV {
-    const target = requireBlock("sampleComputeLocation", "block", block);
+  sampleComputeLocation(block: BlockArg, decision?: number): LoopRV {
+    const target = this.blockArg("sampleComputeLocation", "block", block);
     return this.invoke1("SampleComputeLocation", [target], [], decision) as LoopRV;
   }
 
@@ -383,6 +395,33 @@ export class Schedule {
       throw new Error(`internal error: ${kindName} is used as a single-output kind but gave ${outputs.length} outputs`);
     }
     return outputs[0]!;
+  }
+
+  /**
+   * A block argument: a handle, or a block name that is looked up with `getBlock` (recorded in
+   * the trace, as TVM's `_normalize_block_arg` does).
+   */
+  private blockArg(method: string, arg: string, block: BlockArg): BlockRV {
+    if (typeof block === "string") return this.getBlock(block);
+    return requireBlock(method, arg, block);
+  }
+
+  /**
+   * A buffer argument of `kind` ("read" / "write"): an index into the block's reads or writes, or
+   * the name of one buffer among its reads and writes (TVM's `_normalize_buffer_arg`).
+   */
+  private bufferIndex(method: string, block: BlockRV, buffer: number | string, kind: "read" | "write"): number {
+    if (typeof buffer !== "string") return buffer;
+    const blk = this.get(block);
+    const matches = new Map<Buffer, [kind: "read" | "write", index: number]>();
+    blk.reads.forEach((r, i) => { if (r.buffer.name === buffer && !matches.has(r.buffer)) matches.set(r.buffer, ["read", i]); });
+    blk.writes.forEach((w, i) => { if (w.buffer.name === buffer && !matches.has(w.buffer)) matches.set(w.buffer, ["write", i]); });
+    const fail = (why: string) => new ScheduleUsageError(method, `${method}: ${why}`).attachIR(this.state.func(), this.state.funcName);
+    if (matches.size === 0) throw fail(`block "${blk.name}" neither reads nor writes a buffer named "${buffer}"`);
+    if (matches.size > 1) throw fail(`block "${blk.name}" accesses several buffers named "${buffer}"; pass the ${kind} index instead`);
+    const [found, index] = [...matches.values()][0]!;
+    if (found !== kind) throw fail(`buffer "${buffer}" is a ${found} buffer of block "${blk.name}", expected a ${kind} buffer`);
+    return index;
   }
 
   /** Runs `f`, rendering a ScheduleError with the current IR before it propagates. */

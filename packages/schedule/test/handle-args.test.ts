@@ -38,3 +38,25 @@ describe("handle arguments that may be undefined (destructured lookups)", () => 
     expect(() => sch.get(missing)).toThrow(/get: argument `rv` is undefined/);
   });
 });
+
+describe("blocks and buffers passed by name (TVM's string arguments)", () => {
+  it("looks a block name up with getBlock, recorded in the trace, and replays the same", () => {
+    const sch = new Schedule(FUNC);
+    const gemmLoops = sch.getLoops("gemm");
+    sch.cacheRead("gemm", "A", "shared");
+    const kinds = sch.trace.instructions.map((i) => i.kind.name);
+    expect(kinds).toEqual(["GetBlock", "GetLoops", "GetBlock", "CacheRead"]);
+    expect(sch.trace.instructions[3]!.attrs[0]).toBe(0);
+    expect(gemmLoops).toHaveLength(3);
+    const replay = new Schedule(FUNC);
+    sch.trace.applyTo(replay);
+    expect(replay.script()).toBe(sch.script());
+  });
+
+  it("names a buffer the block does not access, or accesses the other way", () => {
+    const sch = new Schedule(FUNC);
+    const gemm = sch.getBlock("gemm");
+    expectScheduleError(sch, () => sch.cacheWrite(gemm, "Q", "local"), ScheduleUsageError, `cacheWrite: block "gemm" neither reads nor writes a buffer named "Q"`);
+    expectScheduleError(sch, () => sch.cacheWrite(gemm, "A", "local"), ScheduleUsageError, `buffer "A" is a read buffer of block "gemm", expected a write buffer`);
+  });
+});

@@ -8,9 +8,26 @@ import {
   NonSingleChildBlockError,
   NotSerialLoopKindError,
   RFactorNotApplicableError,
+  RFactorPredicateError,
   Schedule,
 } from "../src/index.js";
 import { expectScheduleError, runBoth } from "./support.js";
+
+/** Argmax of each row, a two-buffer reduction written with lets (TVM's argmax reducer). */
+const ARGMAX = `
+@T.prim_func
+def argmax(V: T.Buffer((4, 16), "int32"), I: T.Buffer((4,), "int32"), M: T.Buffer((4,), "int32")):
+    for r, k in T.grid(4, 16):
+        with T.block("am"):
+            vr, vk = T.axis.remap("SR", [r, k])
+            with T.init():
+                I[vr] = -1
+                M[vr] = -2147483648
+            v_I: T.int32 = T.Select(M[vr] >= V[vr, vk], I[vr], vk)
+            v_M: T.int32 = T.Select(M[vr] >= V[vr, vk], M[vr], V[vr, vk])
+            I[vr] = v_I
+            M[vr] = v_M
+`;
 
 const ROWSUM = `
 @T.prim_func
@@ -157,5 +174,59 @@ def f(A: T.Buffer((8, 16), "int32"), B: T.Buffer((8,), "int32")):
       }),
       { numRuns: 40 },
     );
+  });
+
+  it("of a piece of fused reduction loops whose other iterator shares the piece's loop (MetaSchedule's AddRFactor), keeping outputs", () => {
+    const original = parsePrimFunc(`
+@T.prim_func
+def plane(A: T.Buffer((2, 6, 7), "int32"), B: T.Buffer((2,), "int32")):
+    for i, j, k in T.grid(2, 6, 7):
+        with T.block("B"):
+            vi, vj, vk = T.axis.remap("SRR", [i, j, k])
+            with T.init():
+                B[vi] = 0
+            B[vi] = B[vi] + A[vi, vj, vk]
+`);
+    for (const factors of [[1, 42], [6, 7], [21, 2]] as const) {
+      for (const piece of [0, 1]) {
+        const sch = new Schedule(original);
+        const [, j, k] = sch.getLoops("B");
+        const pieces = sch.split(sch.fuse(j, k), factors);
+        sch.rfactor(pieces[piece], 1);
+        const [before, after] = runBoth(original, sch.func, 7);
+        expect(after).toEqual(before);
+      }
+    }
+  });
+
+  it("rejects a block whose predicate bounds loops the rfactor block binds separately, changing nothing", () => {
+    const sch = new Schedule(parsePrimFunc(ROWSUM));
+    const [, k] = sch.getLoops("B");
+    const [k0] = sch.split(k, [null, 5]);
+    expectScheduleError(sch, () => sch.rfactor(k0, 1), RFactorPredicateError, "bounds loops that its rfactor block would bind separately");
+  });
+
+  it("of an argmax (two buffers, lets) keeps the outputs under random splits and factor axes", () => {
+    const original = parsePrimFunc(ARGMAX);
+    fc.assert(
+      fc.property(fc.constantFrom(2, 4, 8), fc.boolean(), fc.integer({ min: -2, max: 1 }), fc.nat(1000), (factor, inner, axis, seed) => {
+        const sch = new Schedule(original);
+        const [, k] = sch.getLoops("am");
+        const [k0, k1] = sch.split(k, [null, factor]);
+        sch.rfactor(inner ? k1 : k0, axis);
+        const [before, after] = runBoth(original, sch.func, seed);
+        // The maxima agree; on ties the two orders may pick different indices of the maximum.
+        const [values, index, maxima] = after as [number[], number[], number[]];
+        expect(maxima).toEqual(before[2]);
+        index.forEach((k, r) => expect(values[r * 16 + k]).toBe(maxima[r]));
+      }),
+      { numRuns: 12 },
+    );
+  });
+
+  it("rejects a two-buffer reduction no registered reducer matches, naming both combiners", () => {
+    const sch = new Schedule(parsePrimFunc(ARGMAX.replace("M[vr] >= V[vr, vk], I[vr], vk", "M[vr] > V[vr, vk], I[vr], vk")));
+    const [, k] = sch.getLoops("am");
+    expectScheduleError(sch, () => sch.rfactor(k, 0), NoMatchedReducerError, "No matched reducer for identity [-1, -2147483648] and combiner [I[vr] = ");
   });
 });

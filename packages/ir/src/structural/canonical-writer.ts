@@ -127,7 +127,8 @@ export class CanonicalWriter {
     this.value(path, "buffer scope", b.scope);
     this.useVar(b.data, fieldPath(path, "data"), "buffer data");
     this.value(path, "buffer data_alignment", String(b.dataAlignment));
-    this.value(path, "buffer offset_factor", String(b.offsetFactor));
+    // offset_factor 0 means "unconstrained", which TVM stores as 1: the two are the same buffer.
+    this.value(path, "buffer offset_factor", String(b.offsetFactor === 0 ? 1 : b.offsetFactor));
   }
 
   private useBuffer(b: Buffer, path: IRPath): void {

@@ -6,7 +6,8 @@
  *   reduction iterator indexes an output buffer;
  * - output: writes a buffer that the scope block does not allocate.
  */
-import { type PrimExpr, type Range, type Var, forEachExpr, isAffineBinding } from "@tessera/ir";
+import { type PrimExpr, type Range, type Var, forEachExpr } from "@tessera/ir";
+import { isTVMAffineBinding } from "./affine-binding.js";
 import { LoopNestMemo } from "../state/loop-nest-memo.js";
 import type { BlockEntry, TreeIndex } from "../state/tree-index.js";
 import type { BlockScope } from "./scope.js";
@@ -48,7 +49,7 @@ export function hasAffineBinding(index: TreeIndex, blk: BlockEntry): boolean {
   return affineBindingMemo.get(blk.realize, loops, undefined, () => {
     const domains = new Map<Var, Range>();
     for (const l of loops) domains.set(l.loopVar, { min: l.min, extent: l.extent });
-    return isAffineBinding(blk.realize.iterValues, domains, blk.realize.predicate);
+    return isTVMAffineBinding(blk.realize.iterValues, domains, blk.realize.predicate);
   });
 }
 

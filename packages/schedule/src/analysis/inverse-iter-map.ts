@@ -1,76 +1,104 @@
 /**
  * The inverse of a bijective affine iterator map (TVM's `InverseAffineIterMap`): given the iterator
  * sums that `detectIterMap` found for some indices and the expressions those indices take, express
- * every input iterator in terms of those expressions. Each sum is peeled digit by digit (largest
- * scale first), the digits are summed back into their marks, and fused marks are peeled again until
- * the input iterators are reached.
+ * every input iterator in terms of those expressions.
+ *
+ * As in TVM, values are propagated back through the map in reverse topological order (a fused
+ * mark's sum is split into its digits only once every split of it has contributed), and the
+ * expressions are built with constant folding only, not simplified: the primitives that print
+ * them (reverse_compute_inline's store indices) then read as TVM's (`(vj + vi * 128) // 64 % 32`).
  */
-import {
-  Analyzer,
-  type IterMark,
-  type IterSum,
-  type PrimExpr,
-  type Var,
-  add,
-  floordiv,
-  floormod,
-  intImm,
-  mul,
-  sub,
-} from "@tessera/ir";
+import { type IterSplit, type IterSum, type PrimExpr, type Var, add, floordiv, floormod, intImm, mul, sub } from "@tessera/ir";
+
+type Node = IterSum | IterSplit;
+
+export function inverseAffineIterMap(sums: readonly IterSum[], outputs: readonly PrimExpr[]): Map<Var, PrimExpr> {
+  const dtype = outputs[0]?.dtype ?? "int32";
+  const order = reverseTopologicalOrder(sums);
+  const back = new Map<Node, PrimExpr>(order.map((n) => [n, intImm(0, dtype)] as const));
+  sums.forEach((s, k) => back.set(s, outputs[k]!));
+  const inverse = new Map<Var, PrimExpr>();
+  const accumulate = (n: Node, value: PrimExpr) => back.set(n, plus(back.get(n)!, value));
+  for (const node of order) {
+    if (node.kind === "IterSum") {
+      const input = minus(back.get(node)!, node.base);
+      if (node.args.length === 1) {
+        const only = node.args[0]!;
+        back.set(only, times(plus(back.get(only)!, input), only.scale));
+        continue;
+      }
+      // Digits from the smallest scale up; the leading digit needs no floormod.
+      const args = [...node.args].sort((a, b) => num(b.scale) - num(a.scale));
+      for (let i = args.length - 1; i >= 0; i--) {
+        const split = args[i]!;
+        let digit = over(input, split.scale);
+        if (i > 0) digit = modulo(digit, split.extent);
+        accumulate(split, digit);
+      }
+    } else {
+      const input = times(back.get(node)!, node.lowerFactor);
+      const source = node.source.source;
+      if (source.kind === "IterSum") accumulate(source, input);
+      else if (source.kind === "Var") inverse.set(source, inverse.has(source) ? plus(inverse.get(source)!, input) : input);
+      else if (source.kind === "Binary" && source.op === "sub" && source.a.kind === "Var") {
+        // An input iterator with a non-zero minimum: its mark is the iterator shifted to 0.
+        const v = source.a;
+        inverse.set(v, plus(inverse.get(v) ?? intImm(0, v.dtype), plus(input, source.b)));
+      }
+    }
+  }
+  return inverse;
+}
+
+function reverseTopologicalOrder(sums: readonly IterSum[]): Node[] {
+  const order: Node[] = [];
+  const visited = new Set<Node>();
+  const visit = (n: Node): void => {
+    if (visited.has(n)) return;
+    visited.add(n);
+    if (n.kind === "IterSum") n.args.forEach(visit);
+    else if (n.source.source.kind === "IterSum") visit(n.source.source);
+    order.push(n);
+  };
+  sums.forEach(visit);
+  return order.reverse();
+}
 
 function num(e: PrimExpr): number {
   if (e.kind !== "IntImm") throw new Error("internal error: iterator map with a symbolic factor");
   return e.value;
 }
 
-export function inverseAffineIterMap(sums: readonly IterSum[], outputs: readonly PrimExpr[]): Map<Var, PrimExpr> {
-  const markValues = new Map<IterMark, PrimExpr>();
-  const pending: IterMark[] = [];
-  const contribute = (mark: IterMark, value: PrimExpr): void => {
-    const prev = markValues.get(mark);
-    if (prev === undefined) pending.push(mark);
-    markValues.set(mark, prev === undefined ? value : add(prev, value));
-  };
-  const peel = (sum: IterSum, value: PrimExpr): void => {
-    const base = num(sum.base);
-    const rest = base === 0 ? value : sub(value, intImm(base, value.dtype));
-    const args = [...sum.args].sort((a, b) => num(b.scale) - num(a.scale));
-    args.forEach((arg, k) => {
-      const scale = num(arg.scale);
-      let digit: PrimExpr = scale === 1 ? rest : floordiv(rest, scale);
-      if (k > 0) digit = floormod(digit, num(arg.extent));
-      const lower = num(arg.lowerFactor);
-      contribute(arg.source, lower === 1 ? digit : mul(digit, lower));
-    });
-  };
-  sums.forEach((s, k) => peel(s, outputs[k]!));
+const constant = (e: PrimExpr): number | undefined => (e.kind === "IntImm" ? e.value : undefined);
 
-  // Fused marks are resolved after every digit of theirs has been collected: a mark is handled
-  // only once no unresolved mark still refers to it.
-  const result = new Map<Var, PrimExpr>();
-  const analyzer = new Analyzer();
-  const done = new Set<IterMark>();
-  while (pending.length > 0) {
-    const idx = pending.findIndex((m) => !pending.some((o) => o !== m && !done.has(o) && refersTo(o, m)));
-    const mark = pending.splice(idx < 0 ? 0 : idx, 1)[0]!;
-    done.add(mark);
-    const value = markValues.get(mark)!;
-    const source = mark.source;
-    if (source.kind === "IterSum") {
-      peel(source, value);
-    } else if (source.kind === "Var") {
-      result.set(source, analyzer.simplify(value));
-    } else if (source.kind === "Binary" && source.op === "sub" && source.a.kind === "Var") {
-      // An input iterator with a non-zero minimum is the mark shifted back.
-      result.set(source.a, analyzer.simplify(add(value, source.b)));
-    }
-  }
-  return result;
+// Constant folding as TVM's expression operators do it (0 + x, x * 1, x // 1, …), nothing more.
+function plus(a: PrimExpr, b: PrimExpr): PrimExpr {
+  const [x, y] = [constant(a), constant(b)];
+  if (x !== undefined && y !== undefined) return intImm(x + y, a.dtype);
+  if (x === 0) return b;
+  if (y === 0) return a;
+  return add(a, b);
 }
-
-function refersTo(outer: IterMark, inner: IterMark): boolean {
-  const source = outer.source;
-  if (source.kind !== "IterSum") return false;
-  return source.args.some((a) => a.source === inner || refersTo(a.source, inner));
+function minus(a: PrimExpr, b: PrimExpr): PrimExpr {
+  const [x, y] = [constant(a), constant(b)];
+  if (x !== undefined && y !== undefined) return intImm(x - y, a.dtype);
+  return y === 0 ? a : sub(a, b);
+}
+function times(a: PrimExpr, b: PrimExpr): PrimExpr {
+  const [x, y] = [constant(a), constant(b)];
+  if (x !== undefined && y !== undefined) return intImm(x * y, a.dtype);
+  if (x === 0 || y === 0) return intImm(0, a.dtype);
+  if (x === 1) return b;
+  if (y === 1) return a;
+  return mul(a, b);
+}
+function over(a: PrimExpr, b: PrimExpr): PrimExpr {
+  const [x, y] = [constant(a), constant(b)];
+  if (x !== undefined && y !== undefined && y !== 0) return intImm(Math.floor(x / y), a.dtype);
+  return y === 1 ? a : floordiv(a, b);
+}
+function modulo(a: PrimExpr, b: PrimExpr): PrimExpr {
+  const [x, y] = [constant(a), constant(b)];
+  if (x !== undefined && y !== undefined && y !== 0) return intImm(((x % y) + y) % y, a.dtype);
+  return y === 1 ? intImm(0, a.dtype) : floormod(a, b);
 }

@@ -11,8 +11,13 @@ import {
   type IntervalSet,
   type PrimExpr,
   type Range,
+  type Stmt,
   type Var,
   add,
+  and,
+  forEachStmt,
+  or,
+  sameExprStructure,
   evalSet,
   intImm,
   intervalFromRange,
@@ -20,6 +25,7 @@ import {
   min,
   sub,
   substitute,
+  usesVar,
 } from "@tessera/ir";
 import type { BlockScope } from "./scope.js";
 import type { BlockEntry, LoopEntry, NodeEntry, TreeIndex } from "../state/tree-index.js";
@@ -36,33 +42,128 @@ function outerLoops(index: TreeIndex, top: NodeEntry): LoopEntry[] {
   return out;
 }
 
-/** An analyzer that knows the domains of the loops at and above `top`. */
+/** An analyzer that knows the domains of the loops at and above `top` and of the iterators of the blocks around it. */
 export function analyzerAt(index: TreeIndex, top: NodeEntry): Analyzer {
   const analyzer = new Analyzer();
   for (const l of outerLoops(index, top)) analyzer.bind(l.node.loopVar, { min: l.node.min, extent: l.node.extent });
+  // The iterators of the enclosing blocks (e.g. a scope block's i in i * 16 + ax0) range over
+  // their domains: without them the bounds of a cache copy under a block are not provable.
+  for (let p: NodeEntry | undefined = top; p !== undefined; p = p.parent) {
+    if (p.kind === "block") for (const iv of p.node.iterVars) analyzer.bind(iv.var, iv.dom);
+  }
   return analyzer;
 }
 
-/** Each dimension of `region` (in `blk`'s iterators) as an interval, relaxed over the loops between `blk` and `top`. */
-export function relaxRegionIntervals(index: TreeIndex, blk: BlockEntry, region: BufferRegion, top: NodeEntry, analyzer: Analyzer): IntervalSet[] {
+/** The domains (symbolic ones included) of the loops at and above `top` and of the iterators of the blocks around it. */
+export function domainsAround(index: TreeIndex, top: NodeEntry): Map<Var, IntervalSet> {
+  const analyzer = new Analyzer();
+  const doms = new Map<Var, IntervalSet>();
+  for (let p: NodeEntry | undefined = top; p !== undefined; p = p.parent) {
+    if (p.kind === "loop") doms.set(p.node.loopVar, intervalFromRange({ min: p.node.min, extent: p.node.extent }, analyzer));
+    else for (const iv of p.node.iterVars) doms.set(iv.var, intervalFromRange(iv.dom, analyzer));
+  }
+  return doms;
+}
+
+/**
+ * Each dimension of `region` (in `blk`'s iterators) as an interval, relaxed over the loops between
+ * `blk` and `top`, under the block's predicate and `extraPredicate` (in its iterators) as TVM's
+ * `AnalyzeRegionUpperBound` does: a conjunct `loop < c` (or `>=`, `<=`, `>`) narrows that loop's
+ * domain, and a conjunct `e < c` bounds a point access whose index is `e`.
+ */
+export function relaxRegionIntervals(
+  index: TreeIndex,
+  blk: BlockEntry,
+  region: BufferRegion,
+  top: NodeEntry,
+  analyzer: Analyzer,
+  extraPredicate?: PrimExpr,
+): IntervalSet[] {
   const bindings = new Map<Var, PrimExpr>();
   blk.node.iterVars.forEach((iv, i) => bindings.set(iv.var, blk.realize.iterValues[i]!));
   const dom = new Map<Var, IntervalSet>();
   for (const l of loopsBelow(index, blk, top)) dom.set(l.node.loopVar, intervalFromRange({ min: l.node.min, extent: l.node.extent }, analyzer));
+  const predicate = extraPredicate === undefined ? blk.realize.predicate : and(blk.realize.predicate, substitute(extraPredicate, bindings));
+  const bounds = upperBounds(predicate, analyzer);
+  const relaxed = (e: PrimExpr | undefined) => e !== undefined && usesVar(e, (v) => dom.has(v));
+  for (const b of bounds) {
+    const d = b.lhs.kind === "Var" ? dom.get(b.lhs) : undefined;
+    if (b.lhs.kind !== "Var" || d === undefined || relaxed(b.upper) || relaxed(b.lower)) continue;
+    if (b.upper !== undefined && d.max.kind !== "PosInf") dom.set(b.lhs, { min: d.min, max: analyzer.simplify(min(d.max as PrimExpr, b.upper)) });
+    const now = dom.get(b.lhs)!;
+    if (b.lower !== undefined && now.min.kind !== "NegInf") dom.set(b.lhs, { min: analyzer.simplify(max(now.min as PrimExpr, b.lower)), max: now.max });
+  }
   return region.region.map((r) => {
-    const lo = evalSet(substitute(r.min, bindings), dom, analyzer);
+    const index0 = substitute(r.min, bindings);
+    const lo = evalSet(index0, dom, analyzer);
     const last = evalSet(substitute(sub(add(r.min, r.extent), 1), bindings), dom, analyzer);
-    return { min: lo.min, max: last.max };
+    const pointBound = isOne(r.extent) ? bounds.find((b) => b.lhs.kind !== "Var" && b.upper !== undefined && !relaxed(b.upper) && sameExprStructure(b.lhs, index0)) : undefined;
+    const hi = pointBound !== undefined && last.max.kind !== "PosInf" ? analyzer.simplify(min(last.max as PrimExpr, pointBound.upper!)) : last.max;
+    return { min: lo.min, max: hi };
   });
+}
+
+interface PredicateBound {
+  readonly lhs: PrimExpr;
+  /** Inclusive bounds. */
+  readonly upper?: PrimExpr;
+  readonly lower?: PrimExpr;
+}
+
+/** The conjuncts of `predicate` that bound an expression by a constant-free-of-it side (a disjunction bounds nothing). */
+function upperBounds(predicate: PrimExpr, analyzer: Analyzer): PredicateBound[] {
+  const out: PredicateBound[] = [];
+  const visit = (p: PrimExpr): void => {
+    if (p.kind !== "Binary") return;
+    const one = (e: PrimExpr) => intImm(1, e.dtype);
+    switch (p.op) {
+      case "and":
+        visit(p.a);
+        visit(p.b);
+        return;
+      case "lt":
+        return void out.push({ lhs: p.a, upper: analyzer.simplify(sub(p.b, one(p.b))) });
+      case "le":
+        return void out.push({ lhs: p.a, upper: p.b });
+      case "gt":
+        return void out.push({ lhs: p.b, upper: analyzer.simplify(sub(p.a, one(p.a))) }, { lhs: p.a, lower: analyzer.simplify(add(p.b, one(p.b))) });
+      case "ge":
+        return void out.push({ lhs: p.b, upper: p.a }, { lhs: p.a, lower: p.b });
+      default:
+        return;
+    }
+  };
+  visit(predicate);
+  return out;
+}
+
+const isOne = (e: PrimExpr): boolean => e.kind === "IntImm" && e.value === 1;
+
+/**
+ * TVM's `CollectNestedBlockPredicates`: the predicates of the blocks nested in `body` that read
+ * (or write) `buffer`, in the enclosing block's iterators, or-ed (sibling blocks are alternative
+ * accesses, so the region must cover their union). `undefined` when no nested block accesses it.
+ */
+export function nestedBlockPredicate(body: Stmt, buffer: Buffer, access: "read" | "write"): PrimExpr | undefined {
+  let result: PrimExpr | undefined;
+  forEachStmt(body, (s) => {
+    if (s.kind !== "BlockRealize") return;
+    const regions = access === "read" ? s.block.reads : s.block.writes;
+    if (!regions.some((r) => r.buffer === buffer)) return;
+    const bindings = new Map<Var, PrimExpr>(s.block.iterVars.map((iv, i) => [iv.var, s.iterValues[i]!] as const));
+    const pred = substitute(s.predicate, bindings);
+    result = result === undefined ? pred : or(result, pred);
+  });
+  return result;
 }
 
 /**
  * The relaxed region as ranges. Like TVM's `CoverRange(0, shape)`, an unbounded end falls back to
  * the buffer's extent; a finite end is clamped to the buffer only where that is provable.
  */
-export function relaxRegion(index: TreeIndex, blk: BlockEntry, region: BufferRegion, top: NodeEntry): BufferRegion {
+export function relaxRegion(index: TreeIndex, blk: BlockEntry, region: BufferRegion, top: NodeEntry, extraPredicate?: PrimExpr): BufferRegion {
   const analyzer = analyzerAt(index, top);
-  const sets = relaxRegionIntervals(index, blk, region, top, analyzer);
+  const sets = relaxRegionIntervals(index, blk, region, top, analyzer, extraPredicate);
   return { buffer: region.buffer, region: sets.map((s, d) => coverRange(s, region.buffer, d, analyzer)) };
 }
 

@@ -2,9 +2,9 @@
  * cache_read / cache_write (TVM's `cache_read_write.cc`): stage a buffer through a new buffer
  * `<buf>_<scope>` in another storage scope, with a copy block of the same name.
  */
-import { type Block, type Buffer, type BufferRegion, type StorageScope, fullRegion } from "@tessera/ir";
+import { type Block, type Buffer, type BufferRegion, type PrimExpr, type StorageScope, fullRegion } from "@tessera/ir";
 import { checkStorageScope, nthAccessRegion } from "../analysis/buffer-access.js";
-import { analyzerAt, firstUncoveredReader, relaxRegion } from "../analysis/region-relax.js";
+import { analyzerAt, domainsAround, firstUncoveredReader, nestedBlockPredicate, relaxRegion } from "../analysis/region-relax.js";
 import { BlockScope } from "../analysis/scope.js";
 import type { PrimitiveContext } from "../context.js";
 import { ScheduleError, ScheduleUsageError } from "../errors.js";
@@ -14,6 +14,8 @@ import type { BlockEntry } from "../state/tree-index.js";
 import { type CacheLocation, allReadersUnder, detectCacheLocation, ownerEntry } from "./cache-location.js";
 import { CacheReadRewriter, CacheWriteRewriter } from "./cache-rewrite.js";
 import { makeCacheBuffer, makeCacheStage } from "./cache-stage.js";
+
+const isTrue = (e: PrimExpr): boolean => e.kind === "IntImm" && e.value !== 0;
 
 export { BufferIndexOutOfRangeError, InvalidStorageScopeError } from "../analysis/buffer-access.js";
 
@@ -90,6 +92,7 @@ function applyCache(ctx: PrimitiveContext, t: Target, kind: Kind, loc: CacheLoca
     scope: t.storage,
     fullShape,
     analyzer: analyzerAt(ctx.index, owner),
+    outerDomains: domainsAround(ctx.index, owner),
   });
   const info = { scope: t.scopeEntry.node, from: t.buffer, to: cache, region, fullShape, loc, stage: stage.stmt, consumers: t.consumers };
   const rewriter = kind === "read" ? new CacheReadRewriter(info) : new CacheWriteRewriter(info, writer!.node);
@@ -120,7 +123,14 @@ function cacheRead(ctx: PrimitiveContext, inputs: readonly InstructionInput[], a
   }
   // A buffer nobody in the scope writes (a function input): cache it first thing in the scope.
   const loc: CacheLocation = { owner: t.scopeEntry.node, pos: 0 };
-  const region = t.scopeEntry.node.reads.find((r) => r.buffer === t.buffer) ?? fullRegion(t.buffer);
+  // A read gated by nested blocks' predicates (T.where inside the consumer) needs only the part
+  // of the consumer's region those predicates admit (TVM: relaxed under the nested predicates).
+  const read = t.blk.node.reads.find((r) => r.buffer === t.buffer);
+  const nested = read !== undefined && t.blk !== t.scopeEntry ? nestedBlockPredicate(t.blk.node.body, t.buffer, "read") : undefined;
+  const region =
+    nested !== undefined && !isTrue(nested)
+      ? relaxRegion(ctx.index, t.blk, read!, t.scopeEntry, nested)
+      : (t.scopeEntry.node.reads.find((r) => r.buffer === t.buffer) ?? fullRegion(t.buffer));
   return applyCache(ctx, t, "read", loc, region, undefined);
 }
 
@@ -133,7 +143,7 @@ function cacheWrite(ctx: PrimitiveContext, inputs: readonly InstructionInput[], 
     .map((c) => c.node);
   const loc = detectCacheLocation(t.scopeEntry.node, t.blk.node, related);
   const written = t.blk.node.writes.find((w) => w.buffer === t.buffer)!;
-  const region = relaxRegion(ctx.index, t.blk, written, ownerEntry(ctx.index, loc));
+  const region = relaxRegion(ctx.index, t.blk, written, ownerEntry(ctx.index, loc), nestedBlockPredicate(t.blk.node.body, t.buffer, "write"));
   return applyCache(ctx, t, "write", loc, region, t.blk);
 }
 

@@ -10,6 +10,7 @@
 import {
   type Analyzer,
   type Block,
+  type IntervalSet,
   type Buffer,
   type BufferRegion,
   type PrimExpr,
@@ -23,10 +24,13 @@ import {
   bufferStore,
   forLoop,
   and,
+  evalSet,
   ge,
   intImm,
+  intervalFromRange,
   iterVar,
   lt,
+  sub,
   variable,
   withBuffer,
 } from "@tessera/ir";
@@ -65,8 +69,10 @@ export function makeCacheStage(opts: {
   fullShape: boolean;
   /** Knows the loops around the insertion point; used to prove the copy stays inside the buffer. */
   analyzer: Analyzer;
+  /** The domains, symbolic ones included, of the loops and block iterators around the insertion point. */
+  outerDomains: ReadonlyMap<Var, IntervalSet>;
 }): CacheStage {
-  const { region, src, dst, cacheIsSource, scope, fullShape, analyzer } = opts;
+  const { region, src, dst, cacheIsSource, scope, fullShape, analyzer, outerDomains } = opts;
   const original = region.buffer;
   const loopVars = region.region.map((r, d) => variable(`ax${d}`, r.extent.dtype));
   const iterValues = region.region.map((r, d) => (fullShape ? plus(r.min, loopVars[d]!) : loopVars[d]!));
@@ -87,7 +93,7 @@ export function makeCacheStage(opts: {
     writes: [point(dst, dstIdx)],
     body: bufferStore(dst, bufferLoad(src, srcIdx), dstIdx),
   });
-  let stmt: Stmt = blockRealize(iterValues, inBufferPredicate(region, loopVars, analyzer), stage);
+  let stmt: Stmt = blockRealize(iterValues, inBufferPredicate(region, loopVars, analyzer, outerDomains), stage);
   for (let d = loopVars.length - 1; d >= 0; d--) stmt = forLoop(loopVars[d]!, region.region[d]!.extent, stmt);
   return { stmt, block: stage };
 }
@@ -97,7 +103,7 @@ export function makeCacheStage(opts: {
  * non-divisible split, whose own predicate the relaxation drops), and copying those points would
  * access memory out of bounds. Each bound that cannot be proven becomes a conjunct.
  */
-function inBufferPredicate(region: BufferRegion, loopVars: readonly Var[], analyzer: Analyzer): PrimExpr | boolean {
+function inBufferPredicate(region: BufferRegion, loopVars: readonly Var[], analyzer: Analyzer, outerDomains: ReadonlyMap<Var, IntervalSet>): PrimExpr | boolean {
   const conjuncts: PrimExpr[] = [];
   region.region.forEach((r, d) => {
     const ax = loopVars[d]!;
@@ -106,7 +112,20 @@ function inBufferPredicate(region: BufferRegion, loopVars: readonly Var[], analy
     const lower = ge(index, intImm(0, index.dtype));
     const upper = lt(index, region.buffer.shape[d]!);
     if (!analyzer.canProve(lower)) conjuncts.push(lower);
-    if (!analyzer.canProve(upper)) conjuncts.push(upper);
+    if (!analyzer.canProve(upper) && !withinSymbolicShape(index, region.buffer.shape[d]!, ax, r.extent, analyzer, outerDomains)) conjuncts.push(upper);
   });
   return conjuncts.length === 0 ? true : conjuncts.reduce((acc, c) => and(acc, c));
+}
+
+/**
+ * `index < extent` proven over symbolic domains (`v * 32 + ax0 < (n + 31) // 32 * 32` with `v` in
+ * `[0, (n + 31) // 32)`): the largest value of the index, worked out symbolically, is at most
+ * `extent - 1`.
+ */
+function withinSymbolicShape(index: PrimExpr, extent: PrimExpr, ax: Var, axExtent: PrimExpr, analyzer: Analyzer, outerDomains: ReadonlyMap<Var, IntervalSet>): boolean {
+  const doms = new Map(outerDomains);
+  doms.set(ax, intervalFromRange({ min: intImm(0, axExtent.dtype), extent: axExtent }, analyzer));
+  const hull = evalSet(index, doms, analyzer);
+  if (hull.max.kind === "PosInf") return false;
+  return analyzer.canProveGreaterEqual(analyzer.simplify(sub(sub(extent, 1), hull.max as PrimExpr)), 0);
 }

@@ -6,6 +6,7 @@ import {
   Analyzer,
   type Block,
   type BufferLoad,
+  type IterMark,
   type Buffer,
   type PrimExpr,
   type Range,
@@ -21,6 +22,7 @@ import {
   sameExprStructure,
   sub,
   substitute,
+  usesVar,
   variable,
 } from "@tessera/ir";
 import type { BlockScope } from "../analysis/scope.js";
@@ -102,6 +104,11 @@ export function analyzeReverseInline(consumer: BlockEntry, producer: Block, inli
   const producerStore = storeOfProducer(producer.body);
   if (producerStore === undefined) return undefined;
   for (const [v, e] of inverseAffineIterMap(map.indices, producerStore.indices)) indexSub.set(v, e);
+  // TVM keeps unit iterators in the map (simplify_trivial_iterators = false): a unit iterator
+  // that is a whole load index takes the producer's index there, not its constant minimum.
+  loadIndices.forEach((e, k) => {
+    if (e.kind === "Var" && doms.has(e) && !usesIterator(map.indices, e) && k < producerStore.indices.length) indexSub.set(e, producerStore.indices[k]!);
+  });
   if (!consumerCovered(blk, producer, indexSub, analyzer)) return undefined;
   return { consumerStore: store, indexSub, consumerInBound: iterInBound(blk.iterVars) ?? boolImm(true), producer };
 }
@@ -137,4 +144,14 @@ function loadsOf(buffer: Buffer, indices: readonly PrimExpr[], value: PrimExpr):
   indices.forEach((i) => c.visitExpr(i));
   c.visitExpr(value);
   return found;
+}
+
+/** Whether the iterator map uses input iterator `v` (detectIterMap drops unit iterators). */
+function usesIterator(sums: ReturnType<typeof detectIterMap>["indices"], v: Var): boolean {
+  const inMark = (m: IterMark): boolean => {
+    const src = m.source;
+    if (src.kind === "IterSum") return src.args.some((a) => inMark(a.source));
+    return usesVar(src, (x) => x === v);
+  };
+  return sums.some((s) => s.args.some((a) => inMark(a.source)));
 }

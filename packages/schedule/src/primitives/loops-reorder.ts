@@ -3,11 +3,12 @@
  * that are not listed keep their positions; the loop nodes themselves are reused (kinds,
  * annotations and handles survive), only their nesting changes.
  */
-import { type Block, type For, type PrimExpr, type Range, type Stmt, type Var, intImm, isAffineBinding, substitute, usesVar } from "@tessera/ir";
+import { type Block, type For, type PrimExpr, type Range, type Stmt, type Var, intImm, substitute, usesVar } from "@tessera/ir";
 import type { PrimitiveContext } from "../context.js";
 import { ScheduleError } from "../errors.js";
 import { type InstructionKind, registerInstruction, renderInput } from "../instruction.js";
 import { hasAffineBinding } from "../analysis/block-properties.js";
+import { isTVMAffineBinding } from "../analysis/affine-binding.js";
 import { replaceStmts } from "../state/replace.js";
 import type { BlockEntry, LoopEntry, TreeIndex } from "../state/tree-index.js";
 import { DependentLoopError, dependentVar } from "./loops-common.js";
@@ -124,7 +125,7 @@ function partiallyAffine(index: TreeIndex, blk: BlockEntry, top: LoopEntry): boo
   const pin = (e: PrimExpr) => substitute(e, (v) => (fixed.has(v) ? intImm(0, v.dtype) : undefined));
   const values = blk.realize.iterValues.map(pin);
   if (values.some((e) => usesVar(e, (v) => fixed.has(v)))) return false;
-  return isAffineBinding(values, inner, pin(blk.realize.predicate));
+  return isTVMAffineBinding(values, inner, pin(blk.realize.predicate));
 }
 
 /** Rebuilds the chain bottom-up, putting the listed loops in their new positions. */

@@ -62,3 +62,19 @@ export class LoopPropertyError extends ScheduleError {
     super(primitive, LOOP_PROPERTY_MESSAGES[violation](nameOf(loop)), [loop]);
   }
 }
+
+/**
+ * The rfactor block would bind the reduction loops one by one while its predicate bounds them
+ * fused (`k_0 * 10 + k_1 < 128`): not an affine binding. TVM fails on this too (in its
+ * post-primitive verification, with an internal error); we report it before changing anything.
+ */
+export class RFactorPredicateError extends ScheduleError {
+  override name = "RFactorPredicateError";
+  constructor(primitive: string, blk: Block, predicate: string) {
+    super(
+      primitive,
+      `The block ${nameOf(blk)} has the predicate ${predicate}, which bounds loops that its rfactor block would bind separately; rfactor cannot give that block an affine binding. Split the reduction loop with factors that divide its extent.`,
+      [blk],
+    );
+  }
+}

@@ -13,6 +13,7 @@ import {
   type BlockRealize,
   type Buffer,
   type BufferRegion,
+  type BufferStore,
   type For,
   IRMutator,
   type IterVar,
@@ -28,6 +29,8 @@ import {
   forEachExpr,
   intImm,
   iterVar,
+  letStmt,
+  printExpr,
   seq,
   substitute,
   substituteStmt,
@@ -40,7 +43,8 @@ import { NonSingleChildBlockError, checkReductionBlock, scopeRootOf } from "../a
 import { type MatchedReducer, NoMatchedReducerError, combine, initAndUpdate, matchReducer } from "../analysis/reducer.js";
 import type { BlockEntry, LoopEntry, TreeIndex } from "../state/tree-index.js";
 import { stripIds } from "../state/node-ids.js";
-import { FactorAxisOutOfRangeError, LoopPropertyError, NotSerialLoopKindError } from "./reduction-errors.js";
+import { FactorAxisOutOfRangeError, LoopPropertyError, NotSerialLoopKindError, RFactorPredicateError } from "./reduction-errors.js";
+import { predicateMatched } from "../analysis/affine-binding.js";
 
 const PRIMITIVE = "rfactor";
 
@@ -59,24 +63,37 @@ export function rfactor(ctx: PrimitiveContext, rfLoop: LoopEntry, factorAxisIn: 
 
   const parts = initAndUpdate(PRIMITIVE, block);
   const matched = matchReducer(parts);
-  if (matched === undefined) throw new NoMatchedReducerError(PRIMITIVE, parts.identity, parts.update);
-  const target = parts.update.buffer;
+  if (matched === undefined) throw new NoMatchedReducerError(PRIMITIVE, parts.identities, parts.updates);
+  const target = parts.updates[0]!.buffer;
   const ndim = target.shape.length;
   if (factorAxisIn < -(ndim + 1) || factorAxisIn > ndim) throw new FactorAxisOutOfRangeError(PRIMITIVE, target, factorAxisIn);
   const factorAxis = factorAxisIn < 0 ? factorAxisIn + ndim + 1 : factorAxisIn;
 
   const rf = rfLoop.node;
-  const rfShape = [...target.shape];
-  rfShape.splice(factorAxis, 0, rf.extent);
-  const rfBuffer = withBuffer(target, { name: `${target.name}.rf`, shape: rfShape, data: variable(`${target.name}.rf`, "handle") });
+  // One rfactor buffer per reduced buffer (two for argmax), each with the extra dimension.
+  const rfBuffers = new Map<Buffer, Buffer>(
+    parts.updates.map((u) => {
+      const rfShape = [...u.buffer.shape];
+      rfShape.splice(factorAxis, 0, rf.extent);
+      const name = `${u.buffer.name}.rf`;
+      return [u.buffer, withBuffer(u.buffer, { name, shape: rfShape, data: variable(name, "handle") })] as const;
+    }),
+  );
+  const reduction: Reduction = { updates: parts.updates, matched, rfBuffers };
 
-  const rfBlock = makeRFactorBlock(blk, rf, loops, matched, rfBuffer, factorAxis);
-  const writeBack = makeWriteBackBlock(blk, rf, matched, rfBuffer, rfBlock);
+  const rfBlock = makeRFactorBlock(blk, rf, loops, reduction, factorAxis);
+  const domains = new Map<Var, Range>(loops.map((l) => [l.node.loopVar, { min: l.node.min, extent: l.node.extent }] as const));
+  // Only the predicate is checked: other non-affine rfactor bindings (a reduction iterator that
+  // shares a loop with the new one) are accepted, as TVM accepts them outside its debug mode.
+  if (!predicateMatched(rfBlock.realize.iterValues, domains, realize.predicate)) {
+    throw new RFactorPredicateError(PRIMITIVE, block, printExpr(realize.predicate));
+  }
+  const writeBack = makeWriteBackBlock(blk, rf, reduction, rfBlock);
   const rfNest = wrapInLoopCopies(rfBlock.realize, loops.map((l) => l.node));
 
   const outermost = loops[0]!.node;
   const keep = (l: For) => l === rf || !reduceVars.has(l.loopVar);
-  const replacer = new RFactorReplacer(new Set(loops.map((l) => l.node)), outermost, rfNest, realize, writeBack, keep, scope.root!.node, rfBuffer);
+  const replacer = new RFactorReplacer(new Set(loops.map((l) => l.node)), outermost, rfNest, realize, writeBack, keep, scope.root!.node, [...rfBuffers.values()]);
   ctx.commit(replacer.visitStmt(ctx.func.body));
   return innermostBlock(rfNest);
 }
@@ -142,15 +159,44 @@ interface RFactorBlock {
   readonly rfIndices: readonly PrimExpr[];
 }
 
-function makeRFactorBlock(
-  blk: BlockEntry,
-  rf: For,
-  loops: readonly LoopEntry[],
+/** The reduction being factored: its updates (in init order), reducer, and rfactor buffers. */
+interface Reduction {
+  readonly updates: readonly BufferStore[];
+  readonly matched: MatchedReducer;
+  readonly rfBuffers: ReadonlyMap<Buffer, Buffer>;
+}
+
+/**
+ * The body of a reduction into `buffers` at `indices`: the operands stored directly when nothing
+ * is reduced any more; one store of the combined value for one buffer; for several, one let per
+ * buffer (`v_<buffer>`) binding the combined values, then the stores (TVM's `CreateBlockBody`).
+ */
+function reductionBody(
+  reduces: boolean,
   matched: MatchedReducer,
-  rfBuffer: Buffer,
-  factorAxis: number,
-): RFactorBlock {
+  buffers: readonly Buffer[],
+  indices: readonly PrimExpr[],
+  lhs: readonly PrimExpr[],
+  rhs: readonly PrimExpr[],
+): Stmt {
+  if (!reduces) return seqOrOne(buffers.map((b, i) => bufferStore(b, rhs[i]!, indices)));
+  const values = combine(matched.reducer, lhs, rhs);
+  if (buffers.length === 1) return bufferStore(buffers[0]!, values[0]!, indices);
+  const lets = buffers.map((b, i) => variable(`v_${b.name}`, values[i]!.dtype));
+  let body: Stmt = seq(buffers.map((b, i) => bufferStore(b, lets[i]!, indices)));
+  for (let i = lets.length - 1; i >= 0; i--) body = letStmt(lets[i]!, values[i]!, body);
+  return body;
+}
+
+function reductionInit(matched: MatchedReducer, buffers: readonly Buffer[], indices: readonly PrimExpr[]): Stmt {
+  return seqOrOne(buffers.map((b, i) => bufferStore(b, matched.reducer.identity[i]!, indices)));
+}
+
+const seqOrOne = (stmts: Stmt[]): Stmt => (stmts.length === 1 ? stmts[0]! : seq(stmts));
+
+function makeRFactorBlock(blk: BlockEntry, rf: For, loops: readonly LoopEntry[], reduction: Reduction, factorAxis: number): RFactorBlock {
   const { node: block, realize } = blk;
+  const { updates, matched, rfBuffers } = reduction;
   const loopOfVar = new Map(loops.map((l) => [l.node.loopVar, l.node] as const));
   const rfIter = iterFromLoop(rf, `v${rf.loopVar.name}`, "spatial");
   const loopToIter = new Map<Var, PrimExpr>([[rf.loopVar, rfIter.var]]);
@@ -175,24 +221,29 @@ function makeRFactorBlock(
     }
     varMap.set(iv.var, substitute(binding, loopToIter));
   });
-  const rfIndices = [...blockUpdate(blk).indices];
+  const rfIndices = [...updates[0]!.indices];
   rfIndices.splice(factorAxis, 0, rfIter.var);
-  const lhs = bufferLoad(rfBuffer, rfIndices);
-  const body = substituteStmt(bufferStore(rfBuffer, combine(matched.reducer, lhs, matched.rhs), rfIndices), varMap);
-  const init = substituteStmt(bufferStore(rfBuffer, matched.reducer.identity, rfIndices), varMap);
+  const buffers = updates.map((u) => rfBuffers.get(u.buffer)!);
+  const lhs = buffers.map((b) => bufferLoad(b, rfIndices));
+  // With no reduction iterator left (every reduction loop was the rfactor loop), each element of
+  // <buf>.rf is written once: it simply stores the operand, without init (as TVM does).
+  const reduces = iterVars.some((iv) => iv.iterType === "reduce");
+  const body = substituteStmt(reductionBody(reduces, matched, buffers, rfIndices, lhs, matched.rhs), varMap);
+  const init = reduces ? substituteStmt(reductionInit(matched, buffers, rfIndices), varMap) : undefined;
   const reads = block.reads.map((r) => substituteRegion(r, varMap));
   const writes = block.writes.map((w) => {
     const region: Range[] = [...w.region];
     region.splice(factorAxis, 0, { min: rfIter.var, extent: intImm(1, rfIter.var.dtype) });
-    return substituteRegion({ buffer: w.buffer === blockUpdate(blk).buffer ? rfBuffer : w.buffer, region }, varMap);
+    return substituteRegion({ buffer: rfBuffers.get(w.buffer) ?? w.buffer, region }, varMap);
   });
   const rfBlock = makeBlock({ name: `${block.name}_rf`, iterVars, reads, writes, init, body, annotations: block.annotations });
   return { realize: blockRealize(bindings, realize.predicate, rfBlock), rfIter, rfIndices };
 }
 
 /** The write-back block: a copy of the original (same id and name) reducing `<buf>.rf` over `rf`. */
-function makeWriteBackBlock(blk: BlockEntry, rf: For, matched: MatchedReducer, rfBuffer: Buffer, rfBlock: RFactorBlock): BlockRealize {
+function makeWriteBackBlock(blk: BlockEntry, rf: For, reduction: Reduction, rfBlock: RFactorBlock): BlockRealize {
   const { node: block, realize } = blk;
+  const { updates, matched, rfBuffers } = reduction;
   const wbIter = iterFromLoop(rf, `v${rf.loopVar.name}`, "reduce");
   const varMap = new Map<Var, PrimExpr>([[rfBlock.rfIter.var, wbIter.var]]);
   const iterVars: IterVar[] = [wbIter];
@@ -204,10 +255,10 @@ function makeWriteBackBlock(blk: BlockEntry, rf: For, matched: MatchedReducer, r
     bindings.push(realize.iterValues[k]!);
     varMap.set(iv.var, copy.var);
   });
-  const update = blockUpdate(blk);
-  const lhs = substitute(matched.lhs, varMap);
-  const rhs = substitute(bufferLoad(rfBuffer, rfBlock.rfIndices), varMap);
-  const indices = update.indices.map((i) => substitute(i, varMap));
+  const buffers = updates.map((u) => u.buffer);
+  const lhs = matched.lhs.map((e) => substitute(e, varMap));
+  const rhs = buffers.map((b) => substitute(bufferLoad(rfBuffers.get(b)!, rfBlock.rfIndices), varMap));
+  const indices = updates[0]!.indices.map((i) => substitute(i, varMap));
   const pointRegion = (e: PrimExpr): BufferRegion => {
     if (e.kind !== "BufferLoad") throw new Error("internal error: rfactor operand is not a load");
     return { buffer: e.buffer, region: e.indices.map((i) => ({ min: i, extent: intImm(1, i.dtype) })) };
@@ -215,20 +266,14 @@ function makeWriteBackBlock(blk: BlockEntry, rf: For, matched: MatchedReducer, r
   const wb: Block = {
     ...block,
     iterVars,
-    reads: [pointRegion(rhs)],
-    writes: [pointRegion(lhs)],
-    init: bufferStore(update.buffer, matched.reducer.identity, indices),
-    body: bufferStore(update.buffer, combine(matched.reducer, lhs, rhs), indices),
+    reads: rhs.map(pointRegion),
+    writes: lhs.map(pointRegion),
+    init: reductionInit(matched, buffers, indices),
+    body: reductionBody(true, matched, buffers, indices, lhs, rhs),
     allocBuffers: [],
     matchBuffers: [],
   };
   return { ...realize, iterValues: bindings, predicate: boolImm(true), block: wb };
-}
-
-function blockUpdate(blk: BlockEntry) {
-  const body = blk.node.body;
-  if (body.kind !== "BufferStore") throw new Error("internal error: rfactor on a block whose body is not a store");
-  return body;
 }
 
 /** Wraps the rfactor block in copies (fresh variables, same names) of every original loop. */
@@ -261,13 +306,13 @@ class RFactorReplacer extends IRMutator {
     private readonly writeBack: BlockRealize,
     private readonly keep: (l: For) => boolean,
     private readonly scopeRoot: Block,
-    private readonly rfBuffer: Buffer,
+    private readonly rfBuffers: readonly Buffer[],
   ) {
     super();
   }
   override visitBlock(b: Block): Block {
     const out = super.visitBlock(b);
-    return b === this.scopeRoot ? { ...out, allocBuffers: [...out.allocBuffers, this.rfBuffer] } : out;
+    return b === this.scopeRoot ? { ...out, allocBuffers: [...out.allocBuffers, ...this.rfBuffers] } : out;
   }
   override visitStmt(s: Stmt): Stmt {
     if (s === this.oldRealize) return this.writeBack;

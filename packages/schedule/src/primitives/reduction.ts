@@ -15,6 +15,7 @@ export {
   LoopPositionError,
   LoopPropertyError,
   NotSerialLoopKindError,
+  RFactorPredicateError,
 } from "./reduction-errors.js";
 export { NoMatchedReducerError, RFactorNotApplicableError } from "../analysis/reducer.js";
 

@@ -4,13 +4,15 @@
  * table (cases passed per primitive) is printed after the run.
  */
 import { afterAll, describe, expect, it } from "vitest";
+import { BY_NAME_CASES } from "./cases-by-name.js";
 import { CASES } from "./cases.js";
+import { FIDELITY_CASES } from "./cases-fidelity.js";
 import { runCase } from "./runner.js";
 
 const results = new Map<string, { passed: number; total: number; failed: string[] }>();
 
 describe("schedule conformance (TVM semantics)", () => {
-  for (const c of CASES) {
+  for (const c of [...CASES, ...BY_NAME_CASES, ...FIDELITY_CASES]) {
     it(`${c.primitive}: ${c.name}`, () => {
       const row = results.get(c.primitive) ?? { passed: 0, total: 0, failed: [] };
       results.set(c.primitive, row);

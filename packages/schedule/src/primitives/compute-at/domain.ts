@@ -63,11 +63,21 @@ function endsEqual(a: IntervalSet["min"] | IntervalSet["max"], b: IntervalSet["m
 const sameSet = (a: IntervalSet, b: IntervalSet, analyzer: Analyzer) =>
   endsEqual(a.min, b.min, analyzer) && endsEqual(a.max, b.max, analyzer);
 
+/**
+ * Simplified ends; an end whose value is fixed (e.g. a loop of extent 1) becomes that constant,
+ * as TVM's simplifier replaces a variable bound to a single point.
+ */
 function simplifySet(s: IntervalSet, analyzer: Analyzer): IntervalSet {
   return {
-    min: s.min.kind === "NegInf" ? s.min : analyzer.simplify(s.min),
-    max: s.max.kind === "PosInf" ? s.max : analyzer.simplify(s.max),
+    min: s.min.kind === "NegInf" ? s.min : foldFixed(analyzer.simplify(s.min), analyzer),
+    max: s.max.kind === "PosInf" ? s.max : foldFixed(analyzer.simplify(s.max), analyzer),
   };
+}
+
+function foldFixed(e: PrimExpr, analyzer: Analyzer): PrimExpr {
+  if (e.kind === "IntImm") return e;
+  const b = analyzer.constIntBound(e);
+  return b.min === b.max && Number.isFinite(b.min) ? intImm(b.min, e.dtype) : e;
 }
 
 const isSinglePoint = (s: IntervalSet, analyzer: Analyzer): s is { min: PrimExpr; max: PrimExpr } =>
@@ -121,6 +131,14 @@ function updateAffine(
   const shapeBox = buffer.shape.map((_, d) => ({ min: intImm(0, buffer.shape[d]!.dtype) as PrimExpr, max: dimMax(buffer, d, analyzer) }));
   const domOf = inverseBox(res.indices, required as { min: PrimExpr; max: PrimExpr }[], analyzer);
   const boundOf = inverseBox(res.indices, shapeBox, analyzer);
+  // TVM keeps unit iterators in the map (simplify_trivial_iterators = false): a unit iterator
+  // that is a whole index takes the required range of that index, bounded by the buffer's.
+  points.forEach((p, k) => {
+    if (p.kind === "Var" && iterDoms.has(p) && !domOf.has(p)) {
+      domOf.set(p, simplifySet(required[k]!, analyzer));
+      boundOf.set(p, shapeBox[k]!);
+    }
+  });
   for (const [v, dom] of domOf) {
     const info = doms.get(v);
     if (info !== undefined) unionInfo(info, { dom, bound: boundOf.get(v) }, analyzer);
@@ -166,6 +184,15 @@ function solveDim(primitive: string, provided: IntervalSet, required: IntervalSe
     ];
   }
   if (!analyzer.canProveEqual(pMin, pMax)) return fail();
+  if (pMin.kind === "Binary" && pMin.op === "sub" && pMin.a.kind === "IntImm") {
+    // A reversed index `c - x` (TVM: an iterator of scale -1): x covers the mirrored region.
+    const c = pMin.a;
+    const x = pMin.b;
+    const mirrored = interval(rMax && analyzer.simplify(sub(c, rMax)), rMin && analyzer.simplify(sub(c, rMin)));
+    if (x.kind === "Var") return [x, { dom: mirrored, bound: interval(analyzer.simplify(sub(c, dimMaxExpr)), c) }];
+    const [v, info] = solveDim(primitive, { min: x, max: x }, mirrored, dimMaxExpr, analyzer);
+    return [v, { dom: info.dom, bound: undefined }];
+  }
   if (pMin.kind === "Var") {
     return [pMin, { dom: interval(rMin, rMax), bound: interval(intImm(0, pMin.dtype), dimMaxExpr) }];
   }

@@ -104,7 +104,9 @@ function makeLoopNest(
       const v = variable(`ax${loops.length}`, iv.var.dtype);
       loops.push({ v, extent: analyzer.simplify(cover.extent) });
       value = cover.min.kind === "IntImm" && cover.min.value === 0 ? v : add(cover.min, v);
-      analyzer.bind(v, { min: intImm(0, v.dtype), extent: cover.extent }, true);
+      // A unit loop is its single value to the simplifier (as in TVM), so the predicate drops it.
+      if (isUnit) analyzer.bind(v, intImm(0, v.dtype), true);
+      else analyzer.bind(v, { min: intImm(0, v.dtype), extent: cover.extent }, true);
     } else {
       value = cover.min;
     }
