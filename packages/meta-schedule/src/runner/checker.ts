@@ -29,23 +29,10 @@ export interface RunnerChecker {
   check(outputs: readonly OutputDigest[], inputs: readonly AnyTypedArray[], input: RunnerInput): string | undefined;
 }
 
-/** The first mismatch between `actual` and `expected`, argument by argument, or undefined. */
+/** The first mismatch between `actual` and `expected`, argument by argument and element by element, or undefined. */
 export function compareArguments(actual: readonly AnyTypedArray[], expected: readonly AnyTypedArray[], tol: CheckTolerance = {}): string | undefined {
-  const rtol = tol.rtol ?? 1e-4;
-  const atol = tol.atol ?? 1e-4;
-  if (actual.length !== expected.length) return `${actual.length} arguments came back, ${expected.length} expected`;
-  for (let k = 0; k < expected.length; k++) {
-    const a = actual[k]!;
-    const e = expected[k]!;
-    if (a.length !== e.length) return `argument ${k} has ${a.length} elements, ${e.length} expected`;
-    for (let i = 0; i < e.length; i++) {
-      const x = Number(a[i]);
-      const y = Number(e[i]);
-      if (Number.isNaN(x) && Number.isNaN(y)) continue;
-      if (!(Math.abs(x - y) <= atol + rtol * Math.abs(y))) return `argument ${k}, element ${i}: ${x}, expected ${y} (rtol ${rtol}, atol ${atol})`;
-    }
-  }
-  return undefined;
+  const whole = (arrays: readonly AnyTypedArray[]) => arrays.map((a) => digestOf(a, "all"));
+  return compareDigests(whole(actual), whole(expected), tol);
 }
 
 /**

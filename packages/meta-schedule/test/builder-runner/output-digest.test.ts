@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { compareDigests, digestOf, sampleIndices } from "../../src/index.js";
+import { compareArguments, compareDigests, digestOf, sampleIndices } from "../../src/index.js";
 
 describe("output digests of a checked run", () => {
   it("samples distinct ascending indices, the first and last included, the same on every call", () => {
@@ -56,5 +56,12 @@ describe("output digests of a checked run", () => {
   it("names arguments sampled differently instead of comparing unrelated elements", () => {
     const a = new Float32Array(100);
     expect(compareDigests([digestOf(a, 10)], [digestOf(a, 20)])).toMatch(/sampled at other elements/);
+  });
+
+  it("compareArguments compares every element of whole arrays", () => {
+    const want = [Float32Array.from([1, 2, 3]), Int32Array.from([4, 5])];
+    expect(compareArguments([Float32Array.from([1, 2, 3.00001]), Int32Array.from([4, 5])], want)).toBeUndefined();
+    expect(compareArguments([Float32Array.from([1, 2, 3]), Int32Array.from([4, 6])], want)).toBe("argument 1, element 1: 6, expected 5 (rtol 0.0001, atol 0.0001)");
+    expect(compareArguments([Float32Array.from([1, 2])], want)).toBe("1 arguments came back, 2 expected");
   });
 });
