@@ -2,13 +2,13 @@
  * The GPU backend: the GPU-name → manifest-key mapping and the module-shape check run everywhere;
  * numerics and timing need a CUDA GPU and are skipped (with a title that says so) without one.
  */
-import { add, buildPrimFunc, floatImm, mul, type PrimFunc } from "@tessera/ir";
 import { cuda, type ParamSpec } from "@tessera/runtime";
 import { Schedule } from "@tessera/schedule";
 import { afterAll, describe, expect, it } from "vitest";
 import { manualSchedule, naiveSchedule, workload } from "../../../assignments/gemm-relu-add/solution/gemm_relu_add.js";
 import { gemmReluAddSize, gpuKeyFor, openGpuBackend } from "../src/gpu/index.js";
 import type { Numerics, Timing } from "../src/manifest/index.js";
+import { gemmReluAddVariant } from "./support/workload-variants.js";
 
 const opened = openGpuBackend();
 const gpu = opened.ok ? opened.backend : undefined;
@@ -64,40 +64,6 @@ describe.skipIf(gpu !== undefined)("openGpuBackend without a GPU (skipped where 
   });
 });
 
-/** D = A·B + C: gemm_relu_add with the ReLU left out, so it is wrong wherever A·B < 0. */
-function withoutRelu(n: number): PrimFunc {
-  return buildPrimFunc("gemm_relu_add", ({ param, allocBuffer, grid, block, axis, init, store, load }) => {
-    const A = param("A", [n, n], "float32");
-    const B = param("B", [n, n], "float32");
-    const C = param("C", [n, n], "float32");
-    const D = param("D", [n, n], "float32");
-    const matmul = allocBuffer("matmul", [n, n], "float32", "global");
-    const relu = allocBuffer("relu", [n, n], "float32", "global");
-    grid([n, n, n], (i, j, k) => {
-      block("gemm", () => {
-        const vi = axis.spatial(n, i);
-        const vj = axis.spatial(n, j);
-        const vk = axis.reduce(n, k);
-        init(() => store(matmul, [vi, vj], floatImm(0, "float32")));
-        store(matmul, [vi, vj], add(load(matmul, [vi, vj]), mul(load(A, [vi, vk]), load(B, [vk, vj]))));
-      });
-    });
-    grid([n, n], (i, j) => {
-      block("relu", () => {
-        const vi = axis.spatial(n, i);
-        const vj = axis.spatial(n, j);
-        store(relu, [vi, vj], load(matmul, [vi, vj]));
-      });
-    });
-    grid([n, n], (i, j) => {
-      block("add", () => {
-        const vi = axis.spatial(n, i);
-        const vj = axis.spatial(n, j);
-        store(D, [vi, vj], add(load(relu, [vi, vj]), load(C, [vi, vj])));
-      });
-    });
-  });
-}
 
 describe("the GPU backend", () => {
   it.skipIf(gpu === undefined)(`the course's manual schedule passes numerics at ${N} ${NEEDS_GPU}`, async () => {
@@ -109,7 +75,7 @@ describe("the GPU backend", () => {
   });
 
   it.skipIf(gpu === undefined)(`a schedule of the wrong computation fails numerics with the first mismatch ${NEEDS_GPU}`, async () => {
-    const sch = new Schedule(withoutRelu(N));
+    const sch = new Schedule(gemmReluAddVariant(N, { relu: false }));
     naiveSchedule(sch);
     const outcome = await gpu!.numerics({ schedule: sch, settings: NUMERICS, seed: 1 });
     expect(outcome.passed).toBe(false);
