@@ -97,7 +97,9 @@ export function relaxRegionIntervals(
     const index0 = substitute(r.min, bindings);
     const lo = evalSet(index0, dom, analyzer);
     const last = evalSet(substitute(sub(add(r.min, r.extent), 1), bindings), dom, analyzer);
-    const pointBound = isOne(r.extent) ? bounds.find((b) => b.lhs.kind !== "Var" && b.upper !== undefined && !relaxed(b.upper) && sameExprStructure(b.lhs, index0)) : undefined;
+    // The predicate bounds the index itself, however its sum is associated (i*64 + (t*4 + u) and i*64 + t*4 + u).
+    const sameIndex = (e: PrimExpr) => sameExprStructure(e, index0) || analyzer.canProveEqual(e, index0);
+    const pointBound = isOne(r.extent) ? bounds.find((b) => b.lhs.kind !== "Var" && b.upper !== undefined && !relaxed(b.upper) && sameIndex(b.lhs)) : undefined;
     const hi = pointBound !== undefined && last.max.kind !== "PosInf" ? analyzer.simplify(min(last.max as PrimExpr, pointBound.upper!)) : last.max;
     return { min: lo.min, max: hi };
   });
