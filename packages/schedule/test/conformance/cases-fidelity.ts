@@ -214,6 +214,23 @@ def main(V: T.Buffer((8,), "int32"), S: T.Buffer((), "int32")):
             Z[vr // 12, vr % 12] = X[vr // 12, vr % 12] * vu
 `,
   },
+  {
+    // Windows of 4 rows starting every 3 rows overlap: not bijective, but every row 0..15 is
+    // reached, which TVM's surjective affine check accepts (fused extent 5*3 + the 1 overlapped = 16).
+    name: "reorder-overlapping-windows", primitive: "reorder", before: `${EW_HEAD}    for w, r, q in T.grid(5, 4, 12):
+        with T.block("Z"):
+            vp = T.axis.spatial(16, w * 3 + r)
+            vq = T.axis.spatial(12, q)
+            Z[vp, vq] = X[vp, vq] * 3
+`,
+    apply: (s) => { const [w, r, q] = loopsOf(s, "Z"); s.reorder(w, q, r); },
+    expected: `${EW_HEAD}    for w, q, r in T.grid(5, 12, 4):
+        with T.block("Z"):
+            vp = T.axis.spatial(16, w * 3 + r)
+            vq = T.axis.spatial(12, q)
+            Z[vp, vq] = X[vp, vq] * 3
+`,
+  },
   // ---------------------------------------------------------------- cache_read / cache_write
   {
     // The copy's bounds (ta * 8 + ax0 < 32) are provable from the scope block's iterator domain:
