@@ -11,7 +11,10 @@
  *   remainder `r - k·c`; nested `floordiv(floordiv(x, a), b)` → `floordiv(x, a*b)` and
  *   `floormod(floormod(x, m), a)` → `floormod(x, a)` when a divides m (a, b, m > 0);
  * - truncating `div/mod` become floor forms when the dividend's sign is known;
- * - `min/max` and comparisons of integers are decided from the bounds of `a - b`;
+ * - a coefficient's multiple of c leaves the division too when the rest then lies in one period
+ *   (`floordiv(c_o*360, 16)` → `c_o*22` for c_o < 2);
+ * - `min/max` and comparisons of integers are decided from the bounds of `a - b`; undecided, min and
+ *   max keep their operand order and orderings take TVM's shape (`i - 16 >= 0` → `16 <= i`);
  * - `&& || !` and Select / if_then_else with constant conditions reduce;
  * - casts of constants fold when exact.
  * Every rule is an identity on mathematical integers given the variable bounds in the context.
@@ -415,8 +418,8 @@ class Rewriter {
       if (aIsSmaller) return b;
       if (bIsSmaller) return a;
     }
-    // Commutative: keep the constant on the right, as TVM prints it.
-    return a.kind === "IntImm" ? binary(op, b, a) : binary(op, a, b);
+    // Operand order is kept, as TVM's simplifier keeps it (`T.min(31, n - i)` stays so).
+    return binary(op, a, b);
   }
 
   private comparison(op: BinaryOp, a: PrimExpr, b: PrimExpr): PrimExpr {

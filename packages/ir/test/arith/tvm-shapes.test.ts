@@ -92,3 +92,12 @@ describe("division of a term whose coefficient is not a multiple of the divisor"
     );
   });
 });
+
+describe("min and max operands", () => {
+  it("keep their written order when undecided (a constant may come first, as TVM leaves it)", () => {
+    const n = variable("n");
+    const an = boundTo([[n, 0, 100]]);
+    expect(show(an.simplify(binary("min", 31, add(n, -4))))).toBe("T.min(31, n - 4)");
+    expect(show(an.simplify(binary("max", n, 7)))).toBe("T.max(n, 7)");
+  });
+});

@@ -231,6 +231,26 @@ def main(V: T.Buffer((8,), "int32"), S: T.Buffer((), "int32")):
             Z[vp, vq] = X[vp, vq] * 3
 `,
   },
+  // ---------------------------------------------------------------- fuse
+  {
+    // A triangular inner extent: the fused extent keeps min's operands in their written order
+    // (TVM's simplifier does not move the constant to the right).
+    name: "fuse-min-extent-operand-order", primitive: "fuse", before: `${EW_HEAD}    for p in range(4):
+        for r, q in T.grid(T.min(3, 13 - p * 4) + 1, 12):
+            with T.block("Z"):
+                vp = T.axis.spatial(16, p * 4 + r)
+                vq = T.axis.spatial(12, q)
+                Z[vp, vq] = X[vp, vq] * 3
+`,
+    apply: (s) => { const [, r, q] = loopsOf(s, "Z"); s.fuse(r, q); },
+    expected: `${EW_HEAD}    for p in range(4):
+        for r_q_fused in range(T.min(3, 13 - p * 4) * 12 + 12):
+            with T.block("Z"):
+                vp = T.axis.spatial(16, p * 4 + r_q_fused // 12)
+                vq = T.axis.spatial(12, r_q_fused % 12)
+                Z[vp, vq] = X[vp, vq] * 3
+`,
+  },
   // ---------------------------------------------------------------- cache_read / cache_write
   {
     // The copy's bounds (ta * 8 + ax0 < 32) are provable from the scope block's iterator domain:
