@@ -46,7 +46,7 @@ describe("compactBufferAllocation", () => {
     const { entry, func } = compacted("window_sum");
     expect(allocatedShapes(func)).toEqual({ A_shared: { shape: [66] } });
     const text = script(func);
-    expect(text).toContain("A_shared[ax0_0 * 64 + ax0_1] = A[i_0 * 64 + (ax0_0 * 64 + ax0_1)]");
+    expect(text).toContain("A_shared[ax0_0 * 64 + ax0_1] = A[ax0_0 * 64 + i_0 * 64 + ax0_1]");
     expect(text).toContain("B[i_0 * 64 + i_1] = A_shared[i_1] + A_shared[i_1 + 1] + A_shared[i_1 + 2]");
     expectSameResults(func, entry.original());
   });

@@ -121,7 +121,7 @@ describe("injectSoftwarePipeline", () => {
                   C = T.alloc_buffer((2, 16, 1), scope="shared")
                   for i in T.unroll(2):
                       B[i, tx, 0] = A[tx, i] * T.float32(2.0)
-                      if i >= 1:
+                      if 1 <= i:
                           C[(i + 1) % 2, tx, 0] = B[(i + 1) % 2, tx, 0] + T.float32(2.0)
                   for i in range(14):
                       B[i % 2, tx, 0] = A[tx, i + 2] * T.float32(2.0)
@@ -167,9 +167,9 @@ describe("injectSoftwarePipeline", () => {
               for i in T.unroll(3):
                   if i < 2:
                       B[i % 2, 0] = A[i] * T.float32(2.0)
-                  if i >= 1:
+                  if 1 <= i:
                       C[(i + 1) % 2, 0] = B[(i + 1) % 2, 0] + T.float32(3.0)
-                  if i >= 2:
+                  if 2 <= i:
                       D[i % 2, 0] = C[i % 2, 0] + T.float32(4.0)
               for i in T.unroll(2):
                   if i < 1:

@@ -11,7 +11,10 @@
  *   remainder `r - k·c`; nested `floordiv(floordiv(x, a), b)` → `floordiv(x, a*b)` and
  *   `floormod(floormod(x, m), a)` → `floormod(x, a)` when a divides m (a, b, m > 0);
  * - truncating `div/mod` become floor forms when the dividend's sign is known;
- * - `min/max` and comparisons of integers are decided from the bounds of `a - b`;
+ * - a coefficient's multiple of c leaves the division too when the rest then lies in one period
+ *   (`floordiv(c_o*360, 16)` → `c_o*22` for c_o < 2);
+ * - `min/max` and comparisons of integers are decided from the bounds of `a - b`; undecided, min and
+ *   max keep their operand order and orderings take TVM's shape (`i - 16 >= 0` → `16 <= i`);
  * - `&& || !` and Select / if_then_else with constant conditions reduce;
  * - casts of constants fold when exact.
  * Every rule is an identity on mathematical integers given the variable bounds in the context.
@@ -309,6 +312,8 @@ class Rewriter {
       if (op === "floordiv") return this.toExpr(addForms(quotient, constantForm(kLow, dt)));
       return this.toExpr(addForms(remainder, constantForm(-kLow * c, dt)));
     }
+    const split = this.reducedCoefficientDivMod(op, quotient, remainder, c);
+    if (split !== undefined) return split;
     const scaled = this.scaledDivMod(op, remainder, c);
     if (scaled !== undefined) return this.toExpr(op === "floordiv" ? addForms(quotient, this.formOf(scaled)) : this.formOf(scaled));
     const restExpr = this.toExpr(remainder);
@@ -316,6 +321,35 @@ class Rewriter {
     if (quotient.terms.length === 0 && quotient.constant === 0) return binary("floordiv", restExpr, intImm(c, dt));
     const inner = this.floorDivOfRemainder(restExpr, c);
     return this.toExpr(addForms(quotient, this.formOf(inner)));
+  }
+
+  /**
+   * `floordiv/floormod(q·c·x + r·x + s, c)` with `r = coef mod c`: `q·x` leaves the division
+   * (an identity for every integer x). Applied only when what stays, `r·x + s`, then lies in one
+   * period, so the division disappears (`(c_o·360) // 16` with c_o < 2 is `c_o·22`); otherwise
+   * undefined and the division keeps its shape.
+   */
+  private reducedCoefficientDivMod(
+    op: "floordiv" | "floormod",
+    quotient: LinearForm,
+    remainder: LinearForm,
+    c: number,
+  ): PrimExpr | undefined {
+    if (c <= 0 || remainder.terms.length === 0) return undefined;
+    const reduced: LinearForm = {
+      ...remainder,
+      terms: remainder.terms.map((t) => ({ ...t, coef: floorModInt(t.coef, c) })),
+    };
+    const rb = this.boundOfForm(reduced);
+    const k = floorDivInt(rb.min, c);
+    if (!Number.isFinite(k) || k !== floorDivInt(rb.max, c)) return undefined;
+    if (op === "floormod") return this.toExpr(addForms(reduced, constantForm(-k * c, remainder.dtype)));
+    const moved: LinearForm = {
+      ...remainder,
+      terms: remainder.terms.map((t) => ({ ...t, coef: floorDivInt(t.coef, c) })).filter((t) => t.coef !== 0),
+      constant: k,
+    };
+    return this.toExpr(addForms(quotient, moved));
   }
 
   /**
@@ -384,15 +418,34 @@ class Rewriter {
       if (aIsSmaller) return b;
       if (bIsSmaller) return a;
     }
-    // Commutative: keep the constant on the right, as TVM prints it.
-    return a.kind === "IntImm" ? binary(op, b, a) : binary(op, a, b);
+    // Operand order is kept, as TVM's simplifier keeps it (`T.min(31, n - i)` stays so).
+    return binary(op, a, b);
   }
 
   private comparison(op: BinaryOp, a: PrimExpr, b: PrimExpr): PrimExpr {
     if (!isScalarInt(a)) return binary(op, a, b);
     const d = this.differenceBound(a, b);
     const verdict = decideComparison(op, d);
-    return verdict === undefined ? binary(op, a, b) : boolImm(verdict);
+    return verdict === undefined ? this.orderedComparison(op, a, b) : boolImm(verdict);
+  }
+
+  /**
+   * TVM's shape of an undecided integer ordering: `a > b` / `a >= b` turn round into `b < a` /
+   * `b <= a`, and against a constant the other side's constant offset moves over
+   * (`i - 16 >= 0` → `16 <= i`, `x + 3 < 10` → `x < 7`).
+   */
+  private orderedComparison(op: BinaryOp, a: PrimExpr, b: PrimExpr): PrimExpr {
+    if (op === "gt" || op === "ge") return this.orderedComparison(op === "gt" ? "lt" : "le", b, a);
+    // Unsigned sides are left alone: moving an offset could leave their range.
+    if ((op !== "lt" && op !== "le") || dtypeInfo(a.dtype).code !== "int") return binary(op, a, b);
+    if (b.kind === "IntImm") {
+      const fa = this.formOf(a);
+      if (fa.constant !== 0 && fa.terms.length > 0) return binary(op, this.toExpr({ ...fa, constant: 0 }), intImm(b.value - fa.constant, b.dtype));
+    } else if (a.kind === "IntImm") {
+      const fb = this.formOf(b);
+      if (fb.constant !== 0 && fb.terms.length > 0) return binary(op, intImm(a.value - fb.constant, a.dtype), this.toExpr({ ...fb, constant: 0 }));
+    }
+    return binary(op, a, b);
   }
 
   private logical(op: "and" | "or", a: PrimExpr, b: PrimExpr): PrimExpr {

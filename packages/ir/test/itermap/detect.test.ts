@@ -4,6 +4,8 @@ import type { IterSum } from "../../src/arith/iter-map/index.js";
 import { type PrimExpr, type Var, add, and, intImm, floordiv, floormod, lt, mul, sub, variable } from "../../src/expr.js";
 import { type Range, range, rangeFromExtent } from "../../src/stmt.js";
 import { structuralEqual } from "../../src/structural/index.js";
+import { markExtent } from "../../src/arith/iter-map/types.js";
+import fc from "fast-check";
 import { assignments, evalExpr, evalSum } from "./evaluate.js";
 
 const doms = (...pairs: [Var, number][]): Map<Var, Range> => new Map(pairs.map(([v, e]) => [v, rangeFromExtent(e)]));
@@ -143,7 +145,38 @@ describe("detectIterMap", () => {
     expect(detectIterMap([i], new Map([[i, rangeFromExtent(n)]])).errors).toEqual([
       "iterator i: only constant ranges are supported, got [0, +n)",
     ]);
-    expect(detectIterMap([add(i, j)], doms([i, 4], [j, 4])).errors[0]).toMatch(/coefficient 1 where 4 is needed/);
+    expect(detectIterMap([add(i, j)], doms([i, 4], [j, 4]), undefined, { requireBijective: true }).errors[0]).toMatch(
+      /coefficient 1 where 4 is needed/,
+    );
+  });
+
+  it("fuses overlapping digits when the map need only be surjective (TVM's closest smaller scale)", () => {
+    const [x, y, z] = [variable("x"), variable("y"), variable("z")];
+    // y spans 8, x steps by 7: one value of each row overlaps the next, [0, 22) is reached.
+    const two = detectIterMap([add(mul(x, 7), y)], doms([x, 3], [y, 8]));
+    expect(two.errors).toEqual([]);
+    expect(markExtent(two.indices[0]!.args[0]!.source)).toBe(22);
+    const three = detectIterMap([add(add(mul(x, 18), mul(y, 7)), z)], doms([x, 2], [y, 3], [z, 8]));
+    expect(markExtent(three.indices[0]!.args[0]!.source)).toBe(40);
+    expect(detectIterMap([add(mul(x, 7), y)], doms([x, 3], [y, 8]), undefined, { requireBijective: true }).errors[0]).toMatch(
+      /coefficient 7 where 8 is needed/,
+    );
+    // A gap (scale above the span) is never surjective.
+    expect(detectIterMap([add(mul(x, 9), y)], doms([x, 3], [y, 8])).errors[0]).toMatch(/coefficient 9 where 8 is needed/);
+  });
+  it("an overlapping fusion is accepted exactly when its values cover the fused extent without a gap", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 2, max: 6 }), fc.integer({ min: 2, max: 5 }), (scale, yExtent, xExtent) => {
+        const [x, y] = [variable("x"), variable("y")];
+        const r = detectIterMap([add(mul(x, scale), y)], doms([x, xExtent], [y, yExtent]));
+        const reached = new Set<number>();
+        for (let xv = 0; xv < xExtent; xv++) for (let yv = 0; yv < yExtent; yv++) reached.add(xv * scale + yv);
+        const span = (xExtent - 1) * scale + yExtent;
+        expect(r.errors.length === 0).toBe(reached.size === span);
+        if (r.errors.length === 0) expect(markExtent(r.indices[0]!.args[0]!.source)).toBe(span);
+      }),
+      { numRuns: 200 },
+    );
   });
 });
 

@@ -214,6 +214,43 @@ def main(V: T.Buffer((8,), "int32"), S: T.Buffer((), "int32")):
             Z[vr // 12, vr % 12] = X[vr // 12, vr % 12] * vu
 `,
   },
+  {
+    // Windows of 4 rows starting every 3 rows overlap: not bijective, but every row 0..15 is
+    // reached, which TVM's surjective affine check accepts (fused extent 5*3 + the 1 overlapped = 16).
+    name: "reorder-overlapping-windows", primitive: "reorder", before: `${EW_HEAD}    for w, r, q in T.grid(5, 4, 12):
+        with T.block("Z"):
+            vp = T.axis.spatial(16, w * 3 + r)
+            vq = T.axis.spatial(12, q)
+            Z[vp, vq] = X[vp, vq] * 3
+`,
+    apply: (s) => { const [w, r, q] = loopsOf(s, "Z"); s.reorder(w, q, r); },
+    expected: `${EW_HEAD}    for w, q, r in T.grid(5, 12, 4):
+        with T.block("Z"):
+            vp = T.axis.spatial(16, w * 3 + r)
+            vq = T.axis.spatial(12, q)
+            Z[vp, vq] = X[vp, vq] * 3
+`,
+  },
+  // ---------------------------------------------------------------- fuse
+  {
+    // A triangular inner extent: the fused extent keeps min's operands in their written order
+    // (TVM's simplifier does not move the constant to the right).
+    name: "fuse-min-extent-operand-order", primitive: "fuse", before: `${EW_HEAD}    for p in range(4):
+        for r, q in T.grid(T.min(3, 13 - p * 4) + 1, 12):
+            with T.block("Z"):
+                vp = T.axis.spatial(16, p * 4 + r)
+                vq = T.axis.spatial(12, q)
+                Z[vp, vq] = X[vp, vq] * 3
+`,
+    apply: (s) => { const [, r, q] = loopsOf(s, "Z"); s.fuse(r, q); },
+    expected: `${EW_HEAD}    for p in range(4):
+        for r_q_fused in range(T.min(3, 13 - p * 4) * 12 + 12):
+            with T.block("Z"):
+                vp = T.axis.spatial(16, p * 4 + r_q_fused // 12)
+                vq = T.axis.spatial(12, r_q_fused % 12)
+                Z[vp, vq] = X[vp, vq] * 3
+`,
+  },
   // ---------------------------------------------------------------- cache_read / cache_write
   {
     // The copy's bounds (ta * 8 + ax0 < 32) are provable from the scope block's iterator domain:
@@ -341,6 +378,66 @@ def main(V: T.Buffer((8,), "int32"), S: T.Buffer((), "int32")):
             with T.block("Z"):
                 vp, vq = T.axis.remap("SS", [p, q])
                 Z[vp, vq] = Y[vp, vq] - 5
+`,
+  },
+  {
+    // Y's rows start at Z's row 6: the predicate is TVM's simplified `6 <= p` (a `>=` turned
+    // round, the offset moved to the constant), not `p - 6 >= 0`.
+    name: "compute-at-shifted-producer-predicate", primitive: "compute-at", before: `${EW_HEAD}    Y = T.alloc_buffer((10, 12), "int32")
+    for p, q in T.grid(10, 12):
+        with T.block("Y"):
+            vp, vq = T.axis.remap("SS", [p, q])
+            Y[vp, vq] = X[vp + 6, vq] * 3
+    for p, q in T.grid(16, 12):
+        with T.block("Z"):
+            vp, vq = T.axis.remap("SS", [p, q])
+            Z[vp, vq] = T.if_then_else(6 <= vp, Y[vp - 6, vq], X[vp, vq])
+`,
+    apply: (s) => { s.computeAt("Y", s.getLoops("Z")[0]); },
+    expected: `${EW_HEAD}    Y = T.alloc_buffer((10, 12), "int32")
+    for p in range(16):
+        for ax0 in range(12):
+            with T.block("Y"):
+                vp = T.axis.spatial(10, p - 6)
+                vq = T.axis.spatial(12, ax0)
+                T.where(6 <= p)
+                Y[vp, vq] = X[vp + 6, vq] * 3
+        for q in range(12):
+            with T.block("Z"):
+                vp, vq = T.axis.remap("SS", [p, q])
+                Z[vp, vq] = T.if_then_else(6 <= vp, Y[vp - 6, vq], X[vp, vq])
+`,
+  },
+  {
+    // Groups of 8 rows, tiles of 12: the first group of tile o is (o*12) // 8 = o + (o*4) // 8,
+    // which is o for o < 2 (TVM's simplifier takes the multiple of 8 out of the coefficient).
+    name: "compute-at-non-perfect-group", primitive: "compute-at", before: `@T.prim_func
+def main(X: T.Buffer((24, 12), "int32"), Z: T.Buffer((24, 12), "int32")):
+    B = T.alloc_buffer((3,), "int32")
+    for r in range(3):
+        with T.block("B"):
+            vr = T.axis.spatial(3, r)
+            B[vr] = vr * 5
+    for o, i, q in T.grid(2, 12, 12):
+        with T.block("Z"):
+            vp = T.axis.spatial(24, o * 12 + i)
+            vq = T.axis.spatial(12, q)
+            Z[vp, vq] = X[vp, vq] + B[vp // 8]
+`,
+    apply: (s) => { s.computeAt("B", s.getLoops("Z")[0]); },
+    expected: `@T.prim_func
+def main(X: T.Buffer((24, 12), "int32"), Z: T.Buffer((24, 12), "int32")):
+    B = T.alloc_buffer((3,), "int32")
+    for o in range(2):
+        for ax0 in range(2):
+            with T.block("B"):
+                vr = T.axis.spatial(3, o + ax0)
+                B[vr] = vr * 5
+        for i, q in T.grid(12, 12):
+            with T.block("Z"):
+                vp = T.axis.spatial(24, o * 12 + i)
+                vq = T.axis.spatial(12, q)
+                Z[vp, vq] = X[vp, vq] + B[vp // 8]
 `,
   },
   // ---------------------------------------------------------------- decompose_reduction

@@ -40,7 +40,7 @@ extern "C" __global__ void __launch_bounds__(32) async_copy_zfill_float4_kernel(
   }
   for (int k = 0; k < 7; ++k) {
     __syncthreads();
-    tessera_cp_async_zfill_16(A_shared + ((((k + 1) % 2) * 128) + (((int)threadIdx.x) * 4)), A + (((k * 128) + (((int)threadIdx.x) * 4)) + 128), (((k * 128) + (((int)threadIdx.x) * 4)) + 128) < 1000);
+    tessera_cp_async_zfill_16(A_shared + ((((k + 1) % 2) * 128) + (((int)threadIdx.x) * 4)), A + (((k * 128) + (((int)threadIdx.x) * 4)) + 128), ((k * 128) + (((int)threadIdx.x) * 4)) < 872);
     tessera_cp_async_commit_group();
     tessera_cp_async_wait_group<1>();
     __syncthreads();

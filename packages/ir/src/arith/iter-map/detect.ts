@@ -121,7 +121,7 @@ export function detectIterMap(
   const overrides = extentOverrides(bounds, inputs, dtype, errors);
   if (errors.length > 0) return { indices: [], errors };
 
-  const rewriter = new IterMapRewriter(inputs, dtype, overrides);
+  const rewriter = new IterMapRewriter(inputs, dtype, overrides, !bijective);
   const sums: IterSum[] = [];
   indices.forEach((index, k) => {
     try {

@@ -71,6 +71,8 @@ export class IterMapRewriter {
     inputs: readonly InputIterator[],
     private readonly dtype: string,
     private readonly extentOverrides: ReadonlyMap<string, number> = new Map(),
+    /** The map need not be bijective: fused digits may overlap (see `fusionChain`). */
+    private readonly surjective = false,
   ) {
     inputs.forEach((it, index) => this.inputs.set(it.v, { v: it.v, min: it.min, extent: it.extent, index }));
   }
@@ -236,24 +238,50 @@ export class IterMapRewriter {
     }
     this.checkDistinctDigits(terms, whole);
     const sorted = [...terms].sort((a, b) => a.scale - b.scale);
-    let expected = sorted[0]!.scale;
-    for (const t of sorted) {
-      if (t.scale !== expected) {
+    if (sorted.length === 1) return sorted[0]!;
+    const unitScale = sorted[0]!.scale;
+    const { chain, extent, overlapping } = this.fusionChain(sorted, whole);
+    if (!overlapping) {
+      const recombined = this.recombine(chain);
+      if (recombined !== undefined) return { ...recombined, scale: unitScale };
+    }
+    // Most significant part first, as the fused expression is usually written (`i0*32 + i1`).
+    const normalized = chain.map((t) => ({ ...t, scale: t.scale / unitScale })).reverse();
+    const mark = this.fusedMark(normalized, extent);
+    return { mark, lower: 1, extent: markExtent(mark), scale: unitScale };
+  }
+
+  /**
+   * Orders the terms (sorted by scale) into a chain, lowest digit first, where each next scale is
+   * the span of the digits below it (`i0*32 + i1` with `i1 < 32`), and works out the fused extent
+   * in units of the lowest scale. For a surjective map whose lowest scale is 1, TVM also accepts a
+   * next scale below that span, the closest one (`v0*2 + v1` with `v1 < 4`: rows overlap, the
+   * fused extent is 12 + the 2 overlapped = 14, and every value in [0, 14) is reached).
+   */
+  private fusionChain(sorted: readonly Term[], whole: PrimExpr): { chain: Term[]; extent: number; overlapping: boolean } {
+    const remaining = sorted.slice(1);
+    const chain = [sorted[0]!];
+    let expected = sorted[0]!.scale * sorted[0]!.extent;
+    let overlap = 0;
+    const mayOverlap = this.surjective && sorted[0]!.scale === 1;
+    while (remaining.length > 0) {
+      let k = remaining.findIndex((t) => t.scale === expected);
+      if (k < 0 && mayOverlap) {
+        // The largest scale not above the span (remaining is sorted by scale).
+        for (let j = remaining.length - 1; j >= 0 && k < 0; j--) if (remaining[j]!.scale <= expected) k = j;
+        if (k >= 0) overlap += expected - remaining[k]!.scale;
+      }
+      if (k < 0) {
+        const t = remaining[0]!;
         throw new IterMapFailure(
           `${renderExprForDiff(whole)}: iterator ${this.describeMark(t.mark)} has coefficient ${t.scale} where ${expected} is needed for a fused iterator`,
         );
       }
-      expected *= t.extent;
+      const [t] = remaining.splice(k, 1);
+      chain.push(t!);
+      expected = t!.scale * t!.extent;
     }
-    if (sorted.length === 1) return sorted[0]!;
-    const unitScale = sorted[0]!.scale;
-    const extent = expected / unitScale;
-    const recombined = this.recombine(sorted);
-    if (recombined !== undefined) return { ...recombined, scale: unitScale };
-    // Most significant part first, as the fused expression is usually written (`i0*32 + i1`).
-    const normalized = sorted.map((t) => ({ ...t, scale: t.scale / unitScale })).reverse();
-    const mark = this.fusedMark(normalized, extent);
-    return { mark, lower: 1, extent: markExtent(mark), scale: unitScale };
+    return { chain, extent: expected / sorted[0]!.scale + overlap, overlapping: overlap > 0 };
   }
 
   /** Consecutive digits of one mark, lowest first, are that mark's wider digit. */
