@@ -9,6 +9,18 @@ import { EW_HEAD, MM, RSUM_HEAD } from "./workloads.js";
 const err = (error: string, messageIncludes: string): ExpectedError => ({ error, messageIncludes });
 const loopsOf = (sch: Schedule, block: string) => sch.getLoops(sch.getBlock(block));
 
+const OPAQUE_HEAD = `@T.prim_func
+def main(X: T.Buffer((8, 32), "float32"), Z: T.Buffer((8, 32), "float32")):
+`;
+/** An intrinsic reads X's storage through tvm_access_ptr and writes Z's (regions declared). */
+const OPAQUE_BODY = (x: string, z: string) => `    for r in range(8):
+        with T.block("row"):
+            vr = T.axis.spatial(8, r)
+            T.reads(${x}[vr, 0:32])
+            T.writes(${z}[vr, 0:32])
+            T.evaluate(T.call_extern("row_copy", T.tvm_access_ptr(T.type_annotation("float32"), ${z}.data, vr * 32, 32, 2), T.tvm_access_ptr(T.type_annotation("float32"), ${x}.data, vr * 32, 32, 1), dtype="int32"))
+`;
+
 /** Sum of a vector into a 0-dimensional buffer. */
 const VSUM = `@T.prim_func
 def main(V: T.Buffer((8,), "int32"), S: T.Buffer((), "int32")):
@@ -290,6 +302,27 @@ def main(V: T.Buffer((8,), "int32"), S: T.Buffer((), "int32")):
             with T.block("left"):
                 T.where(vj < 16)
                 Z[vi, vj] = X_shared[vi, vj] + 1
+`,
+  },
+  // Opaque uses of the cached buffer's storage follow the blocks' switch to the cache, as in TVM.
+  {
+    name: "cache-read-opaque-access-ptr", primitive: "cache-read", before: `${OPAQUE_HEAD}${OPAQUE_BODY("X", "Z")}`,
+    apply: (s) => { s.cacheRead("row", "X", "shared"); },
+    expected: `${OPAQUE_HEAD}    X_shared = T.alloc_buffer((8, 32), "float32", scope="shared")
+    for ax0, ax1 in T.grid(8, 32):
+        with T.block("X_shared"):
+            v0, v1 = T.axis.remap("SS", [ax0, ax1])
+            X_shared[v0, v1] = X[v0, v1]
+${OPAQUE_BODY("X_shared", "Z")}`,
+  },
+  {
+    name: "cache-write-opaque-access-ptr", primitive: "cache-write", before: `${OPAQUE_HEAD}${OPAQUE_BODY("X", "Z")}`,
+    apply: (s) => { s.cacheWrite("row", "Z", "local"); },
+    expected: `${OPAQUE_HEAD}    Z_local = T.alloc_buffer((8, 32), "float32", scope="local")
+${OPAQUE_BODY("X", "Z_local")}    for ax0, ax1 in T.grid(8, 32):
+        with T.block("Z_local"):
+            v0, v1 = T.axis.remap("SS", [ax0, ax1])
+            Z[v0, v1] = Z_local[v0, v1]
 `,
   },
   // ---------------------------------------------------------------- reverse_compute_inline
