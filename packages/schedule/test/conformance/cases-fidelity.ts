@@ -21,6 +21,10 @@ const OPAQUE_BODY = (x: string, z: string) => `    for r in range(8):
             T.evaluate(T.call_extern("row_copy", T.tvm_access_ptr(T.type_annotation("float32"), ${z}.data, vr * 32, 32, 2), T.tvm_access_ptr(T.type_annotation("float32"), ${x}.data, vr * 32, 32, 1), dtype="int32"))
 `;
 
+const TABLE_HEAD = `@T.prim_func
+def main(W: T.Buffer((64,), "float32"), X: T.Buffer((16,), "float32"), Z: T.Buffer((16,), "float32")):
+`;
+
 /** Sum of a vector into a 0-dimensional buffer. */
 const VSUM = `@T.prim_func
 def main(V: T.Buffer((8,), "int32"), S: T.Buffer((), "int32")):
@@ -323,6 +327,35 @@ ${OPAQUE_BODY("X", "Z_local")}    for ax0, ax1 in T.grid(8, 32):
         with T.block("Z_local"):
             v0, v1 = T.axis.remap("SS", [ax0, ax1])
             Z[v0, v1] = Z_local[v0, v1]
+`,
+  },
+  // ---------------------------------------------------------------- compute_inline
+  {
+    // The consumer's regions are recomputed after inlining; its read-only tvm_access_ptr of a
+    // table stays a read of the whole table (TVM passes the buffers of the signatures seen to its
+    // region detector), listed in order of appearance.
+    name: "compute-inline-keeps-access-ptr-read", primitive: "compute-inline",
+    before: `${TABLE_HEAD}    Y = T.alloc_buffer((16,), "float32")
+    for i in range(16):
+        with T.block("Y"):
+            vi = T.axis.spatial(16, i)
+            Y[vi] = X[vi] * 2.0
+    for i in range(16):
+        with T.block("Z"):
+            vi = T.axis.spatial(16, i)
+            T.reads(W[0:64], Y[vi])
+            T.writes(Z[vi])
+            T.evaluate(T.tvm_access_ptr(T.type_annotation("float32"), W.data, 0, 64, 1))
+            Z[vi] = Y[vi] + 1.0
+`,
+    apply: (s) => { s.computeInline("Y"); },
+    expected: `${TABLE_HEAD}    for i in range(16):
+        with T.block("Z"):
+            vi = T.axis.spatial(16, i)
+            T.reads(W[0:64], X[vi])
+            T.writes(Z[vi])
+            T.evaluate(T.tvm_access_ptr(T.type_annotation("float32"), W.data, 0, 64, 1))
+            Z[vi] = X[vi] * 2.0 + 1.0
 `,
   },
   // ---------------------------------------------------------------- reverse_compute_inline
