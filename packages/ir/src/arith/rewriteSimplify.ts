@@ -16,7 +16,7 @@
  * - casts of constants fold when exact.
  * Every rule is an identity on mathematical integers given the variable bounds in the context.
  */
-import { dtypeInfo, isFloat } from "../dtype.js";
+import { dtypeInfo, intRange, isFloat } from "../dtype.js";
 import {
   type BinaryOp,
   type PrimExpr,
@@ -126,6 +126,13 @@ const NEGATED_COMPARE: Partial<Record<BinaryOp, BinaryOp>> = {
   gt: "le",
   le: "gt",
 };
+
+/** `a op b ⟺ b op' a`. */
+const MIRRORED_COMPARE: Partial<Record<BinaryOp, BinaryOp>> = { lt: "gt", gt: "lt", le: "ge", ge: "le" };
+
+function isQuotientByPositive(e: PrimExpr): boolean {
+  return e.kind === "Binary" && e.op === "floordiv" && e.b.kind === "IntImm" && e.b.value > 0;
+}
 
 function isScalarInt(e: PrimExpr): boolean {
   return isIntegerDType(e.dtype) && dtypeInfo(e.dtype).lanes === 1;
@@ -392,7 +399,29 @@ class Rewriter {
     if (!isScalarInt(a)) return binary(op, a, b);
     const d = this.differenceBound(a, b);
     const verdict = decideComparison(op, d);
-    return verdict === undefined ? binary(op, a, b) : boolImm(verdict);
+    if (verdict !== undefined) return boolImm(verdict);
+    return this.quotientComparison(op, a, b) ?? binary(op, a, b);
+  }
+
+  /**
+   * `floordiv(x, c) op k` (c > 0, k constant, either side) compares x with a bound instead, as
+   * TVM's `floordiv(x, c1) < c2 → x < c1 * c2`: `q < k ⟺ x < c·k`, `q ≤ k ⟺ x ≤ c·k + c - 1`.
+   */
+  private quotientComparison(op: BinaryOp, a: PrimExpr, b: PrimExpr): PrimExpr | undefined {
+    if (op === "eq" || op === "ne") return undefined;
+    const quotientLeft = isQuotientByPositive(a) && b.kind === "IntImm";
+    if (!quotientLeft && !(isQuotientByPositive(b) && a.kind === "IntImm")) return undefined;
+    const q = (quotientLeft ? a : b) as PrimExpr & { kind: "Binary" };
+    const k = (quotientLeft ? b : a) as PrimExpr & { kind: "IntImm" };
+    const c = (q.b as PrimExpr & { kind: "IntImm" }).value;
+    // With q on the left, q op k; on the right k op q, i.e. q op' k with op' the mirrored op.
+    const qOp = quotientLeft ? op : MIRRORED_COMPARE[op]!;
+    // q < k and q >= k split at x = c·k; q <= k and q > k split after the last x with q = k.
+    const bound = qOp === "lt" || qOp === "ge" ? c * k.value : c * k.value + c - 1;
+    const { min, max } = intRange(q.a.dtype);
+    if (!Number.isSafeInteger(bound) || bound < min || bound > max) return undefined;
+    const boundExpr = intImm(bound, q.a.dtype);
+    return quotientLeft ? this.comparison(op, q.a, boundExpr) : this.comparison(op, boundExpr, q.a);
   }
 
   private logical(op: "and" | "or", a: PrimExpr, b: PrimExpr): PrimExpr {
@@ -404,7 +433,29 @@ class Rewriter {
       if (x.kind === "IntImm") return x.value === absorbing ? boolImm(absorbing === 1) : y;
     }
     if (sameExpr(a, b)) return a;
+    if (op === "and") return this.tightenedBelowRemainder(a, b) ?? this.tightenedBelowRemainder(b, a, true) ?? binary(op, a, b);
     return binary(op, a, b);
+  }
+
+  /**
+   * `x < c1 && floormod(x, c2) < c3` (TVM's rule): the last, partial period below c1 holds r
+   * values of x with remainders 0..r-1 (r = c1 mod c2, or c2 when c2 divides c1); when r > c3
+   * the remainder test already rejects its top r - c3, so the bound becomes `c1 - r + c3`.
+   * `swapped`: the remainder test is the left operand.
+   */
+  private tightenedBelowRemainder(bound: PrimExpr, rem: PrimExpr, swapped = false): PrimExpr | undefined {
+    if (bound.kind !== "Binary" || (bound.op !== "lt" && bound.op !== "le") || bound.b.kind !== "IntImm") return undefined;
+    if (rem.kind !== "Binary" || rem.op !== "lt" || rem.b.kind !== "IntImm") return undefined;
+    const m = rem.a;
+    if (m.kind !== "Binary" || m.op !== "floormod" || m.b.kind !== "IntImm" || m.b.value <= 0) return undefined;
+    if (!sameExpr(m.a, bound.a)) return undefined;
+    const c1 = bound.op === "lt" ? bound.b.value : bound.b.value + 1;
+    const c2 = m.b.value;
+    const c3 = rem.b.value;
+    const r = floorModInt(c1, c2) === 0 ? c2 : floorModInt(c1, c2);
+    if (!(r > c3) || c3 < 0) return undefined;
+    const tightened = this.comparison("lt", bound.a, intImm(c1 - r + c3, bound.b.dtype));
+    return swapped ? this.logical("and", rem, tightened) : this.logical("and", tightened, rem);
   }
 
   private not(a: PrimExpr): PrimExpr {

@@ -25,6 +25,10 @@ const TABLE_HEAD = `@T.prim_func
 def main(W: T.Buffer((64,), "float32"), X: T.Buffer((16,), "float32"), Z: T.Buffer((16,), "float32")):
 `;
 
+const FUSED_HEAD = `@T.prim_func
+def main(X: T.Buffer((64, 16), "int32"), Z: T.Buffer((60, 12), "int32")):
+`;
+
 /** Sum of a vector into a 0-dimensional buffer. */
 const VSUM = `@T.prim_func
 def main(V: T.Buffer((8,), "int32"), S: T.Buffer((), "int32")):
@@ -359,6 +363,30 @@ ${OPAQUE_BODY("X", "Z_local")}    for ax0, ax1 in T.grid(8, 32):
 `,
   },
   // ---------------------------------------------------------------- reverse_compute_inline
+  {
+    // The producer over-computes on a fused loop: the consumer's bounds become its predicate,
+    // simplified as TVM does: i // 16 < 60 is i < 960, tightened to i < 956 next to i % 16 < 12.
+    name: "reverse-compute-inline-fused-overcompute-predicate", primitive: "reverse-compute-inline",
+    before: `${FUSED_HEAD}    Y = T.alloc_buffer((64, 16), "int32")
+    for i in range(1024):
+        with T.block("Y"):
+            vi = T.axis.spatial(64, i // 16)
+            vj = T.axis.spatial(16, i % 16)
+            Y[vi, vj] = X[vi, vj] + 1
+    for i, j in T.grid(60, 12):
+        with T.block("Z"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            Z[vi, vj] = Y[vi, vj] * 2
+`,
+    apply: (s) => { s.reverseComputeInline("Z"); },
+    expected: `${FUSED_HEAD}    for i in range(1024):
+        with T.block("Y"):
+            vi = T.axis.spatial(64, i // 16)
+            vj = T.axis.spatial(16, i % 16)
+            T.where(i < 956 and i % 16 < 12)
+            Z[vi, vj] = (X[vi, vj] + 1) * 2
+`,
+  },
   {
     // The store indices are the inverse of the load's iterator map, built as TVM builds them:
     // the fused value (vq + vp * 16) split into digits, not simplified further.
