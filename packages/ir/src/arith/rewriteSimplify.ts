@@ -52,6 +52,13 @@ import {
 /** What the simplifier may know: variable bounds and variables bound to expressions. */
 export interface SimplifyFacts extends VarBoundFacts {
   substitutionOf(v: Var): PrimExpr | undefined;
+  /** The inclusive ends of a variable's range when they are not constants (`[0, n - 1]`). */
+  symbolicRangeOf?(v: Var): SymbolicRange | undefined;
+}
+
+export interface SymbolicRange {
+  readonly min: PrimExpr;
+  readonly max: PrimExpr;
 }
 
 /**
@@ -397,10 +404,38 @@ class Rewriter {
 
   private comparison(op: BinaryOp, a: PrimExpr, b: PrimExpr): PrimExpr {
     if (!isScalarInt(a)) return binary(op, a, b);
-    const d = this.differenceBound(a, b);
-    const verdict = decideComparison(op, d);
+    const diff = subtractForms(this.formOf(a), this.formOf(b));
+    const d = this.boundOfForm(diff);
+    const verdict = decideComparison(op, d) ?? decideComparison(op, this.symbolicDifferenceBound(diff, d));
     if (verdict !== undefined) return boolImm(verdict);
     return this.quotientComparison(op, a, b) ?? binary(op, a, b);
+  }
+
+  /**
+   * Bounds of `±v - e + c` with v in a symbolic range whose ends are e plus constants: v moved to
+   * the end that maximises (minimises) it leaves a constant, so `v - n` with v in [0, n - 1] is at
+   * most -1. Like TVM's transitive comparisons (a consumer's `v < n` over a producer's `[0, n)`),
+   * it compares v with its own range's ends only, not with other expressions of them.
+   */
+  private symbolicDifferenceBound(f: LinearForm, known: IntBound): IntBound {
+    const rangeOf = this.facts.symbolicRangeOf?.bind(this.facts);
+    if (rangeOf === undefined) return known;
+    const ranged = f.terms.filter((t) => t.atom.kind === "Var" && rangeOf(t.atom) !== undefined);
+    if (ranged.length !== 1 || Math.abs(ranged[0]!.coef) !== 1) return known;
+    const atEnds = (upper: boolean): LinearForm => {
+      let g: LinearForm = { ...f, terms: f.terms.filter((t) => !ranged.includes(t)) };
+      for (const t of ranged) {
+        const r = rangeOf(t.atom as Var)!;
+        g = addForms(g, scaleForm(this.formOf(t.coef > 0 === upper ? r.max : r.min), t.coef));
+      }
+      return g;
+    };
+    const low = atEnds(false);
+    const high = atEnds(true);
+    return {
+      min: isConstantForm(low) ? Math.max(known.min, low.constant) : known.min,
+      max: isConstantForm(high) ? Math.min(known.max, high.constant) : known.max,
+    };
   }
 
   /**

@@ -29,6 +29,12 @@ const FUSED_HEAD = `@T.prim_func
 def main(X: T.Buffer((64, 16), "int32"), Z: T.Buffer((60, 12), "int32")):
 `;
 
+const SYM_ROWS_HEAD = `@T.prim_func
+def main(x: T.handle, z: T.handle, m: T.int32):
+    X = T.match_buffer(x, (m, 4), "int32")
+    Z = T.match_buffer(z, (m, 4), "int32")
+`;
+
 /** Sum of a vector into a 0-dimensional buffer. */
 const VSUM = `@T.prim_func
 def main(V: T.Buffer((8,), "int32"), S: T.Buffer((), "int32")):
@@ -363,6 +369,27 @@ ${OPAQUE_BODY("X", "Z_local")}    for ax0, ax1 in T.grid(8, 32):
 `,
   },
   // ---------------------------------------------------------------- reverse_compute_inline
+  {
+    // Symbolic extents: the load is the consumer's own iterators, so no iterator map is needed,
+    // and the producer's [0, m) domain proves the consumer's bound vi < m (no predicate, as TVM).
+    name: "reverse-compute-inline-symbolic-extent", primitive: "reverse-compute-inline",
+    before: `${SYM_ROWS_HEAD}    Y = T.alloc_buffer((m, 4), "int32")
+    for i, j in T.grid(m, 4):
+        with T.block("Y"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            Y[vi, vj] = X[vi, vj] + 3
+    for i, j in T.grid(m, 4):
+        with T.block("Z"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            Z[vi, vj] = Y[vi, vj] * 5
+`,
+    apply: (s) => { s.reverseComputeInline("Z"); },
+    expected: `${SYM_ROWS_HEAD}    for i, j in T.grid(m, 4):
+        with T.block("Y"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            Z[vi, vj] = (X[vi, vj] + 3) * 5
+`,
+  },
   {
     // The producer over-computes on a fused loop: the consumer's bounds become its predicate,
     // simplified as TVM does: i // 16 < 60 is i < 960, tightened to i < 956 next to i % 16 < 12.
