@@ -11,7 +11,10 @@
  *   remainder `r - k·c`; nested `floordiv(floordiv(x, a), b)` → `floordiv(x, a*b)` and
  *   `floormod(floormod(x, m), a)` → `floormod(x, a)` when a divides m (a, b, m > 0);
  * - truncating `div/mod` become floor forms when the dividend's sign is known;
- * - `min/max` and comparisons of integers are decided from the bounds of `a - b`;
+ * - `min/max` and comparisons of integers are decided from the bounds of `a - b` (a variable of a
+ *   symbolic range `[0, n)` also against its range's ends: `v < n` holds);
+ * - `floordiv(x, c) op k` compares x with a constant instead, and `x < c1 && floormod(x, c2) < c3`
+ *   lowers c1 past the remainders the second test rejects (TVM's rules);
  * - `&& || !` and Select / if_then_else with constant conditions reduce;
  * - casts of constants fold when exact.
  * Every rule is an identity on mathematical integers given the variable bounds in the context.
