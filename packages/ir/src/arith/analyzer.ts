@@ -8,7 +8,7 @@ import { usesVar } from "../functor.js";
 import type { Range } from "../stmt.js";
 import { sameExpr } from "./exprKey.js";
 import { type IntBound, constIntBoundOf, dtypeBound, intersectBounds, isIntegerDType } from "./intBound.js";
-import { RewriteMemo, type SimplifyFacts, rewriteSimplify } from "./rewriteSimplify.js";
+import { RewriteMemo, type SimplifyFacts, type SymbolicRange, rewriteSimplify } from "./rewriteSimplify.js";
 
 function isRange(x: Range | PrimExpr): x is Range {
   return !("kind" in x);
@@ -17,6 +17,8 @@ function isRange(x: Range | PrimExpr): x is Range {
 export class Analyzer implements SimplifyFacts {
   private readonly bounds = new Map<Var, IntBound>();
   private readonly substitutions = new Map<Var, PrimExpr>();
+  /** Ranges with a symbolic end (`[0, n)`), kept as expressions: constant bounds lose them. */
+  private readonly symbolicRanges = new Map<Var, SymbolicRange>();
   /** What simplification has worked out so far (see RewriteMemo); facts changing clear what depends on them. */
   private readonly memo = new RewriteMemo();
   /**
@@ -37,6 +39,7 @@ export class Analyzer implements SimplifyFacts {
       const lo = this.constIntBound(r.min).min;
       const hi = this.constIntBound(sub(add(r.min, r.extent), 1)).max;
       this.setBound(v, { min: lo, max: hi }, allowOverride);
+      this.setSymbolicRange(v, r);
       return;
     }
     if (usesVar(r, (x) => x === v)) throw new IRError(`Analyzer.bind: ${v.name} cannot be bound to an expression that uses ${v.name}`);
@@ -62,6 +65,20 @@ export class Analyzer implements SimplifyFacts {
     this.bounds.set(v, b);
     if (previous === undefined && !this.unboundAsked.has(v)) return;
     this.factsChanged();
+  }
+
+  private setSymbolicRange(v: Var, r: Range): void {
+    const symbolic = r.min.kind !== "IntImm" || r.extent.kind !== "IntImm";
+    if (!symbolic || !isIntegerDType(v.dtype)) {
+      if (this.symbolicRanges.delete(v)) this.factsChanged();
+      return;
+    }
+    this.symbolicRanges.set(v, { min: this.simplify(r.min), max: this.simplify(sub(add(r.min, r.extent), 1)) });
+    this.factsChanged();
+  }
+
+  symbolicRangeOf(v: Var): SymbolicRange | undefined {
+    return this.symbolicRanges.get(v);
   }
 
   private factsChanged(): void {

@@ -13,13 +13,16 @@
  * - truncating `div/mod` become floor forms when the dividend's sign is known;
  * - a coefficient's multiple of c leaves the division too when the rest then lies in one period
  *   (`floordiv(c_o*360, 16)` → `c_o*22` for c_o < 2);
- * - `min/max` and comparisons of integers are decided from the bounds of `a - b`; undecided, min and
- *   max keep their operand order and orderings take TVM's shape (`i - 16 >= 0` → `16 <= i`);
+ * - `min/max` and comparisons of integers are decided from the bounds of `a - b` (a variable of a
+ *   symbolic range `[0, n)` also against its range's ends: `v < n` holds); undecided, min and max
+ *   keep their operand order and orderings take TVM's shape (`i - 16 >= 0` → `16 <= i`);
+ * - `floordiv(x, c) op k` compares x with a constant instead, and `x < c1 && floormod(x, c2) < c3`
+ *   lowers c1 past the remainders the second test rejects (TVM's rules);
  * - `&& || !` and Select / if_then_else with constant conditions reduce;
  * - casts of constants fold when exact.
  * Every rule is an identity on mathematical integers given the variable bounds in the context.
  */
-import { dtypeInfo, isFloat } from "../dtype.js";
+import { dtypeInfo, intRange, isFloat } from "../dtype.js";
 import {
   type BinaryOp,
   type PrimExpr,
@@ -55,6 +58,13 @@ import {
 /** What the simplifier may know: variable bounds and variables bound to expressions. */
 export interface SimplifyFacts extends VarBoundFacts {
   substitutionOf(v: Var): PrimExpr | undefined;
+  /** The inclusive ends of a variable's range when they are not constants (`[0, n - 1]`). */
+  symbolicRangeOf?(v: Var): SymbolicRange | undefined;
+}
+
+export interface SymbolicRange {
+  readonly min: PrimExpr;
+  readonly max: PrimExpr;
 }
 
 /**
@@ -129,6 +139,13 @@ const NEGATED_COMPARE: Partial<Record<BinaryOp, BinaryOp>> = {
   gt: "le",
   le: "gt",
 };
+
+/** `a op b ⟺ b op' a`. */
+const MIRRORED_COMPARE: Partial<Record<BinaryOp, BinaryOp>> = { lt: "gt", gt: "lt", le: "ge", ge: "le" };
+
+function isQuotientByPositive(e: PrimExpr): boolean {
+  return e.kind === "Binary" && e.op === "floordiv" && e.b.kind === "IntImm" && e.b.value > 0;
+}
 
 function isScalarInt(e: PrimExpr): boolean {
   return isIntegerDType(e.dtype) && dtypeInfo(e.dtype).lanes === 1;
@@ -424,9 +441,11 @@ class Rewriter {
 
   private comparison(op: BinaryOp, a: PrimExpr, b: PrimExpr): PrimExpr {
     if (!isScalarInt(a)) return binary(op, a, b);
-    const d = this.differenceBound(a, b);
-    const verdict = decideComparison(op, d);
-    return verdict === undefined ? this.orderedComparison(op, a, b) : boolImm(verdict);
+    const diff = subtractForms(this.formOf(a), this.formOf(b));
+    const d = this.boundOfForm(diff);
+    const verdict = decideComparison(op, d) ?? decideComparison(op, this.symbolicDifferenceBound(diff, d));
+    if (verdict !== undefined) return boolImm(verdict);
+    return this.quotientComparison(op, a, b) ?? this.orderedComparison(op, a, b);
   }
 
   /**
@@ -448,6 +467,54 @@ class Rewriter {
     return binary(op, a, b);
   }
 
+  /**
+   * Bounds of `±v - e + c` with v in a symbolic range whose ends are e plus constants: v moved to
+   * the end that maximises (minimises) it leaves a constant, so `v - n` with v in [0, n - 1] is at
+   * most -1. Like TVM's transitive comparisons (a consumer's `v < n` over a producer's `[0, n)`),
+   * it compares v with its own range's ends only, not with other expressions of them.
+   */
+  private symbolicDifferenceBound(f: LinearForm, known: IntBound): IntBound {
+    const rangeOf = this.facts.symbolicRangeOf?.bind(this.facts);
+    if (rangeOf === undefined) return known;
+    const ranged = f.terms.filter((t) => t.atom.kind === "Var" && rangeOf(t.atom) !== undefined);
+    if (ranged.length !== 1 || Math.abs(ranged[0]!.coef) !== 1) return known;
+    const atEnds = (upper: boolean): LinearForm => {
+      let g: LinearForm = { ...f, terms: f.terms.filter((t) => !ranged.includes(t)) };
+      for (const t of ranged) {
+        const r = rangeOf(t.atom as Var)!;
+        g = addForms(g, scaleForm(this.formOf(t.coef > 0 === upper ? r.max : r.min), t.coef));
+      }
+      return g;
+    };
+    const low = atEnds(false);
+    const high = atEnds(true);
+    return {
+      min: isConstantForm(low) ? Math.max(known.min, low.constant) : known.min,
+      max: isConstantForm(high) ? Math.min(known.max, high.constant) : known.max,
+    };
+  }
+
+  /**
+   * `floordiv(x, c) op k` (c > 0, k constant, either side) compares x with a bound instead, as
+   * TVM's `floordiv(x, c1) < c2 → x < c1 * c2`: `q < k ⟺ x < c·k`, `q ≤ k ⟺ x ≤ c·k + c - 1`.
+   */
+  private quotientComparison(op: BinaryOp, a: PrimExpr, b: PrimExpr): PrimExpr | undefined {
+    if (op === "eq" || op === "ne") return undefined;
+    const quotientLeft = isQuotientByPositive(a) && b.kind === "IntImm";
+    if (!quotientLeft && !(isQuotientByPositive(b) && a.kind === "IntImm")) return undefined;
+    const q = (quotientLeft ? a : b) as PrimExpr & { kind: "Binary" };
+    const k = (quotientLeft ? b : a) as PrimExpr & { kind: "IntImm" };
+    const c = (q.b as PrimExpr & { kind: "IntImm" }).value;
+    // With q on the left, q op k; on the right k op q, i.e. q op' k with op' the mirrored op.
+    const qOp = quotientLeft ? op : MIRRORED_COMPARE[op]!;
+    // q < k and q >= k split at x = c·k; q <= k and q > k split after the last x with q = k.
+    const bound = qOp === "lt" || qOp === "ge" ? c * k.value : c * k.value + c - 1;
+    const { min, max } = intRange(q.a.dtype);
+    if (!Number.isSafeInteger(bound) || bound < min || bound > max) return undefined;
+    const boundExpr = intImm(bound, q.a.dtype);
+    return quotientLeft ? this.comparison(op, q.a, boundExpr) : this.comparison(op, boundExpr, q.a);
+  }
+
   private logical(op: "and" | "or", a: PrimExpr, b: PrimExpr): PrimExpr {
     const absorbing = op === "and" ? 0 : 1;
     for (const [x, y] of [
@@ -457,7 +524,29 @@ class Rewriter {
       if (x.kind === "IntImm") return x.value === absorbing ? boolImm(absorbing === 1) : y;
     }
     if (sameExpr(a, b)) return a;
+    if (op === "and") return this.tightenedBelowRemainder(a, b) ?? this.tightenedBelowRemainder(b, a, true) ?? binary(op, a, b);
     return binary(op, a, b);
+  }
+
+  /**
+   * `x < c1 && floormod(x, c2) < c3` (TVM's rule): the last, partial period below c1 holds r
+   * values of x with remainders 0..r-1 (r = c1 mod c2, or c2 when c2 divides c1); when r > c3
+   * the remainder test already rejects its top r - c3, so the bound becomes `c1 - r + c3`.
+   * `swapped`: the remainder test is the left operand.
+   */
+  private tightenedBelowRemainder(bound: PrimExpr, rem: PrimExpr, swapped = false): PrimExpr | undefined {
+    if (bound.kind !== "Binary" || (bound.op !== "lt" && bound.op !== "le") || bound.b.kind !== "IntImm") return undefined;
+    if (rem.kind !== "Binary" || rem.op !== "lt" || rem.b.kind !== "IntImm") return undefined;
+    const m = rem.a;
+    if (m.kind !== "Binary" || m.op !== "floormod" || m.b.kind !== "IntImm" || m.b.value <= 0) return undefined;
+    if (!sameExpr(m.a, bound.a)) return undefined;
+    const c1 = bound.op === "lt" ? bound.b.value : bound.b.value + 1;
+    const c2 = m.b.value;
+    const c3 = rem.b.value;
+    const r = floorModInt(c1, c2) === 0 ? c2 : floorModInt(c1, c2);
+    if (!(r > c3) || c3 < 0) return undefined;
+    const tightened = this.comparison("lt", bound.a, intImm(c1 - r + c3, bound.b.dtype));
+    return swapped ? this.logical("and", rem, tightened) : this.logical("and", tightened, rem);
   }
 
   private not(a: PrimExpr): PrimExpr {

@@ -18,6 +18,7 @@ import {
   type PrimExpr,
   type Range,
   type Stmt,
+  type Var,
   seq,
   sub,
 } from "@tessera/ir";
@@ -87,6 +88,11 @@ abstract class CacheRewriterBase extends IRMutator {
     return ms.map((m) => (m.source.buffer === this.info.from ? { ...m, source: this.switchRegions([m.source])[0]! } : m));
   }
 
+  /** Opaque uses of the buffer's storage (`A.data` in `tvm_access_ptr`, intrinsic arguments). */
+  protected switchData(v: Var): Var {
+    return v === this.info.from.data ? this.info.to.data : v;
+  }
+
   protected switchLoad(e: BufferLoad): PrimExpr {
     const indices = e.indices.map((i) => this.visitExpr(i));
     return { ...e, buffer: this.info.to, indices: this.rebase(indices) };
@@ -116,6 +122,10 @@ export class CacheReadRewriter extends CacheRewriterBase {
 
   override visitBufferLoad(e: BufferLoad): PrimExpr {
     return e.buffer === this.info.from && this.consuming ? this.switchLoad(e) : super.visitBufferLoad(e);
+  }
+
+  override visitVar(v: Var): PrimExpr {
+    return this.consuming ? this.switchData(v) : v;
   }
 }
 
@@ -158,5 +168,10 @@ export class CacheWriteRewriter extends CacheRewriterBase {
 
   override visitBufferLoad(e: BufferLoad): PrimExpr {
     return e.buffer === this.info.from ? this.switchLoad(e) : super.visitBufferLoad(e);
+  }
+
+  /** Only reached inside the writer and the consumers: other blocks are returned unvisited. */
+  override visitVar(v: Var): PrimExpr {
+    return this.switchData(v);
   }
 }

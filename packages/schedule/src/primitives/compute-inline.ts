@@ -91,7 +91,7 @@ function computeInline(ctx: PrimitiveContext, producer: BlockEntry): void {
   const pattern = analyzeInlinedStore(block);
   if (pattern === undefined) throw new BodyAnalysisError(INLINE, false, block);
   const removal = planLeafBlockRemoval(INLINE, producer);
-  const inliner = new ComputeInliner(inlined, removal, scope.root?.node, pattern.indexVars, pattern.value);
+  const inliner = new ComputeInliner(inlined, removal, scope.root?.node, block, pattern.indexVars, pattern.value);
   rewriteScope(ctx, scope, inliner);
 }
 
@@ -114,7 +114,7 @@ function reverseComputeInline(ctx: PrimitiveContext, consumer: BlockEntry): void
   const info = analyzeReverseInline(consumer, producer.node, inlined);
   if (info === undefined) throw new BodyAnalysisError(REVERSE_INLINE, true, block);
   const removal = planLeafBlockRemoval(REVERSE_INLINE, consumer);
-  rewriteScope(ctx, scope, new ReverseComputeInliner(inlined, removal, scope.root?.node, info));
+  rewriteScope(ctx, scope, new ReverseComputeInliner(inlined, removal, scope.root?.node, block, info));
 }
 
 /** Leaf blocks of the scope, other than `consumer` and the blocks inside it, that read `buffer`. */

@@ -98,19 +98,36 @@ export function analyzeReverseInline(consumer: BlockEntry, producer: Block, inli
     doms.set(iv.var, iv.dom);
     if (iv.dom.extent.kind === "IntImm" && iv.dom.extent.value === 1 && iv.dom.min.kind === "IntImm") indexSub.set(iv.var, iv.dom.min);
   }
-  const map = detectIterMap(loadIndices, doms);
-  if (map.errors.length > 0 || map.indices.length === 0) return undefined;
-
   const producerStore = storeOfProducer(producer.body);
   if (producerStore === undefined) return undefined;
-  for (const [v, e] of inverseAffineIterMap(map.indices, producerStore.indices)) indexSub.set(v, e);
-  // TVM keeps unit iterators in the map (simplify_trivial_iterators = false): a unit iterator
-  // that is a whole load index takes the producer's index there, not its constant minimum.
-  loadIndices.forEach((e, k) => {
-    if (e.kind === "Var" && doms.has(e) && !usesIterator(map.indices, e) && k < producerStore.indices.length) indexSub.set(e, producerStore.indices[k]!);
-  });
+  if (isIteratorPermutation(loadIndices, doms)) {
+    // Each load index is its own iterator: the map is its own inverse whatever the extents
+    // (symbolic ones included, which the iterator-map detection does not take).
+    loadIndices.forEach((e, k) => {
+      if (k < producerStore.indices.length) indexSub.set(e as Var, producerStore.indices[k]!);
+    });
+  } else {
+    const map = detectIterMap(loadIndices, doms);
+    if (map.errors.length > 0 || map.indices.length === 0) return undefined;
+    for (const [v, e] of inverseAffineIterMap(map.indices, producerStore.indices)) indexSub.set(v, e);
+    // TVM keeps unit iterators in the map (simplify_trivial_iterators = false): a unit iterator
+    // that is a whole load index takes the producer's index there, not its constant minimum.
+    loadIndices.forEach((e, k) => {
+      if (e.kind === "Var" && doms.has(e) && !usesIterator(map.indices, e) && k < producerStore.indices.length) indexSub.set(e, producerStore.indices[k]!);
+    });
+  }
   if (!consumerCovered(blk, producer, indexSub, analyzer)) return undefined;
   return { consumerStore: store, indexSub, consumerInBound: iterInBound(blk.iterVars) ?? boolImm(true), producer };
+}
+
+/** Are the indices distinct iterators of the block, each used whole? */
+function isIteratorPermutation(indices: readonly PrimExpr[], doms: ReadonlyMap<Var, Range>): boolean {
+  const seen = new Set<Var>();
+  for (const e of indices) {
+    if (e.kind !== "Var" || !doms.has(e) || seen.has(e)) return false;
+    seen.add(e);
+  }
+  return true;
 }
 
 /** The producer's store: its body, or the then-branch of an `if` without else. */

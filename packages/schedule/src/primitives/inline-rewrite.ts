@@ -31,13 +31,25 @@ import type { LeafRemovalPlan } from "../analysis/leaf-block-removal.js";
 abstract class BaseInliner extends IRMutator {
   /** Set when the buffer is used opaquely: its data pointer appears, or a block matches it. */
   hasOpaqueAccess = false;
+  /**
+   * Buffers by data pointer, from the signatures seen so far (TVM's `buffer_var_map_`): recomputed
+   * regions then count opaque accesses such as `T.tvm_access_ptr(..., A.data, ..., mask)`.
+   */
+  private readonly bufferOfData = new Map<Var, Buffer>();
 
   constructor(
     protected readonly inlined: Buffer,
     private readonly removal: LeafRemovalPlan,
     private readonly scopeRoot: Block | undefined,
+    inlinedBlock: Block,
   ) {
     super();
+    this.noteSignature(inlinedBlock);
+  }
+
+  private noteSignature(b: Block): void {
+    for (const r of [...b.reads, ...b.writes]) this.bufferOfData.set(r.buffer.data, r.buffer);
+    for (const buffer of b.allocBuffers) this.bufferOfData.set(buffer.data, buffer);
   }
 
   override visitVar(v: Var): PrimExpr {
@@ -51,6 +63,7 @@ abstract class BaseInliner extends IRMutator {
 
   override visitBlock(b: Block): Block {
     if (b.matchBuffers.some((m) => m.source.buffer === this.inlined)) this.hasOpaqueAccess = true;
+    this.noteSignature(b);
     const source = b === this.removal.src ? (this.removal.tgt as Block) : b;
     return this.updateSignature(super.visitBlock(source), b === this.scopeRoot);
   }
@@ -63,7 +76,7 @@ abstract class BaseInliner extends IRMutator {
     }
     const touches = (r: { buffer: Buffer }) => r.buffer === this.inlined;
     if (!b.reads.some(touches) && !b.writes.some(touches)) return b;
-    const { reads, writes } = inferAccessRegions(b);
+    const { reads, writes } = inferAccessRegions(b, { bufferOfData: (v) => this.bufferOfData.get(v) });
     return { ...b, reads, writes };
   }
 }
@@ -74,11 +87,12 @@ export class ComputeInliner extends BaseInliner {
     inlined: Buffer,
     removal: LeafRemovalPlan,
     scopeRoot: Block | undefined,
+    inlinedBlock: Block,
     /** Index variables of the producer's store, and its value written in them. */
     private readonly indexVars: readonly Var[],
     private readonly value: PrimExpr,
   ) {
-    super(inlined, removal, scopeRoot);
+    super(inlined, removal, scopeRoot, inlinedBlock);
   }
 
   override visitBufferLoad(e: BufferLoad): PrimExpr {
@@ -105,9 +119,10 @@ export class ReverseComputeInliner extends BaseInliner {
     inlined: Buffer,
     removal: LeafRemovalPlan,
     scopeRoot: Block | undefined,
+    inlinedBlock: Block,
     private readonly info: ReverseInlineInfo,
   ) {
-    super(inlined, removal, scopeRoot);
+    super(inlined, removal, scopeRoot, inlinedBlock);
   }
 
   override visitBlockRealize(s: BlockRealize): Stmt {

@@ -9,6 +9,32 @@ import { EW_HEAD, MM, RSUM_HEAD } from "./workloads.js";
 const err = (error: string, messageIncludes: string): ExpectedError => ({ error, messageIncludes });
 const loopsOf = (sch: Schedule, block: string) => sch.getLoops(sch.getBlock(block));
 
+const OPAQUE_HEAD = `@T.prim_func
+def main(X: T.Buffer((8, 32), "float32"), Z: T.Buffer((8, 32), "float32")):
+`;
+/** An intrinsic reads X's storage through tvm_access_ptr and writes Z's (regions declared). */
+const OPAQUE_BODY = (x: string, z: string) => `    for r in range(8):
+        with T.block("row"):
+            vr = T.axis.spatial(8, r)
+            T.reads(${x}[vr, 0:32])
+            T.writes(${z}[vr, 0:32])
+            T.evaluate(T.call_extern("row_copy", T.tvm_access_ptr(T.type_annotation("float32"), ${z}.data, vr * 32, 32, 2), T.tvm_access_ptr(T.type_annotation("float32"), ${x}.data, vr * 32, 32, 1), dtype="int32"))
+`;
+
+const TABLE_HEAD = `@T.prim_func
+def main(W: T.Buffer((64,), "float32"), X: T.Buffer((16,), "float32"), Z: T.Buffer((16,), "float32")):
+`;
+
+const FUSED_HEAD = `@T.prim_func
+def main(X: T.Buffer((64, 16), "int32"), Z: T.Buffer((60, 12), "int32")):
+`;
+
+const SYM_ROWS_HEAD = `@T.prim_func
+def main(x: T.handle, z: T.handle, m: T.int32):
+    X = T.match_buffer(x, (m, 4), "int32")
+    Z = T.match_buffer(z, (m, 4), "int32")
+`;
+
 /** Sum of a vector into a 0-dimensional buffer. */
 const VSUM = `@T.prim_func
 def main(V: T.Buffer((8,), "int32"), S: T.Buffer((), "int32")):
@@ -329,7 +355,102 @@ def main(V: T.Buffer((8,), "int32"), S: T.Buffer((), "int32")):
                 Z[vi, vj] = X_shared[vi, vj] + 1
 `,
   },
+  // Opaque uses of the cached buffer's storage follow the blocks' switch to the cache, as in TVM.
+  {
+    name: "cache-read-opaque-access-ptr", primitive: "cache-read", before: `${OPAQUE_HEAD}${OPAQUE_BODY("X", "Z")}`,
+    apply: (s) => { s.cacheRead("row", "X", "shared"); },
+    expected: `${OPAQUE_HEAD}    X_shared = T.alloc_buffer((8, 32), "float32", scope="shared")
+    for ax0, ax1 in T.grid(8, 32):
+        with T.block("X_shared"):
+            v0, v1 = T.axis.remap("SS", [ax0, ax1])
+            X_shared[v0, v1] = X[v0, v1]
+${OPAQUE_BODY("X_shared", "Z")}`,
+  },
+  {
+    name: "cache-write-opaque-access-ptr", primitive: "cache-write", before: `${OPAQUE_HEAD}${OPAQUE_BODY("X", "Z")}`,
+    apply: (s) => { s.cacheWrite("row", "Z", "local"); },
+    expected: `${OPAQUE_HEAD}    Z_local = T.alloc_buffer((8, 32), "float32", scope="local")
+${OPAQUE_BODY("X", "Z_local")}    for ax0, ax1 in T.grid(8, 32):
+        with T.block("Z_local"):
+            v0, v1 = T.axis.remap("SS", [ax0, ax1])
+            Z[v0, v1] = Z_local[v0, v1]
+`,
+  },
+  // ---------------------------------------------------------------- compute_inline
+  {
+    // The consumer's regions are recomputed after inlining; its read-only tvm_access_ptr of a
+    // table stays a read of the whole table (TVM passes the buffers of the signatures seen to its
+    // region detector), listed in order of appearance.
+    name: "compute-inline-keeps-access-ptr-read", primitive: "compute-inline",
+    before: `${TABLE_HEAD}    Y = T.alloc_buffer((16,), "float32")
+    for i in range(16):
+        with T.block("Y"):
+            vi = T.axis.spatial(16, i)
+            Y[vi] = X[vi] * 2.0
+    for i in range(16):
+        with T.block("Z"):
+            vi = T.axis.spatial(16, i)
+            T.reads(W[0:64], Y[vi])
+            T.writes(Z[vi])
+            T.evaluate(T.tvm_access_ptr(T.type_annotation("float32"), W.data, 0, 64, 1))
+            Z[vi] = Y[vi] + 1.0
+`,
+    apply: (s) => { s.computeInline("Y"); },
+    expected: `${TABLE_HEAD}    for i in range(16):
+        with T.block("Z"):
+            vi = T.axis.spatial(16, i)
+            T.reads(W[0:64], X[vi])
+            T.writes(Z[vi])
+            T.evaluate(T.tvm_access_ptr(T.type_annotation("float32"), W.data, 0, 64, 1))
+            Z[vi] = X[vi] * 2.0 + 1.0
+`,
+  },
   // ---------------------------------------------------------------- reverse_compute_inline
+  {
+    // Symbolic extents: the load is the consumer's own iterators, so no iterator map is needed,
+    // and the producer's [0, m) domain proves the consumer's bound vi < m (no predicate, as TVM).
+    name: "reverse-compute-inline-symbolic-extent", primitive: "reverse-compute-inline",
+    before: `${SYM_ROWS_HEAD}    Y = T.alloc_buffer((m, 4), "int32")
+    for i, j in T.grid(m, 4):
+        with T.block("Y"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            Y[vi, vj] = X[vi, vj] + 3
+    for i, j in T.grid(m, 4):
+        with T.block("Z"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            Z[vi, vj] = Y[vi, vj] * 5
+`,
+    apply: (s) => { s.reverseComputeInline("Z"); },
+    expected: `${SYM_ROWS_HEAD}    for i, j in T.grid(m, 4):
+        with T.block("Y"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            Z[vi, vj] = (X[vi, vj] + 3) * 5
+`,
+  },
+  {
+    // The producer over-computes on a fused loop: the consumer's bounds become its predicate,
+    // simplified as TVM does: i // 16 < 60 is i < 960, tightened to i < 956 next to i % 16 < 12.
+    name: "reverse-compute-inline-fused-overcompute-predicate", primitive: "reverse-compute-inline",
+    before: `${FUSED_HEAD}    Y = T.alloc_buffer((64, 16), "int32")
+    for i in range(1024):
+        with T.block("Y"):
+            vi = T.axis.spatial(64, i // 16)
+            vj = T.axis.spatial(16, i % 16)
+            Y[vi, vj] = X[vi, vj] + 1
+    for i, j in T.grid(60, 12):
+        with T.block("Z"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            Z[vi, vj] = Y[vi, vj] * 2
+`,
+    apply: (s) => { s.reverseComputeInline("Z"); },
+    expected: `${FUSED_HEAD}    for i in range(1024):
+        with T.block("Y"):
+            vi = T.axis.spatial(64, i // 16)
+            vj = T.axis.spatial(16, i % 16)
+            T.where(i < 956 and i % 16 < 12)
+            Z[vi, vj] = (X[vi, vj] + 1) * 2
+`,
+  },
   {
     // The store indices are the inverse of the load's iterator map, built as TVM builds them:
     // the fused value (vq + vp * 16) split into digits, not simplified further.
