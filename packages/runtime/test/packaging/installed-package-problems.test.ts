@@ -26,7 +26,8 @@ async function writePackage(manifest: Record<string, unknown>, files: Record<str
   }
 }
 
-const soundExports = { ".": { types: "./dist/index.d.ts", import: "./dist/index.js" } };
+// A subpath export ("./helper") is a key, not a file: only the targets must exist.
+const soundExports = { ".": { types: "./dist/index.d.ts", import: "./dist/index.js" }, "./helper": { import: "./dist/helper.js" }, "./package.json": "./package.json" };
 const soundFiles = {
   "dist/index.js": 'import { z } from "zod";\nimport { readFileSync } from "node:fs";\nexport { helper } from "./helper.js";\nconst c = await import("@tessera/ir");\n',
   "dist/index.d.ts": "export {};\n",

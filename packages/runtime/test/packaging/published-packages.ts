@@ -169,8 +169,7 @@ export async function installedPackageProblems(installedDir: string): Promise<Ma
   for (const [dep, range] of declared) if (range.startsWith("workspace:")) add(`depends on ${dep}@${range}`);
   const exportsText = JSON.stringify(manifest.exports ?? null);
   if (exportsText.includes("@tessera/source")) add(`exports keep the in-repo condition: ${exportsText}`);
-  for (const target of exportsText.match(/"\.\/[^"]+"/g) ?? []) {
-    const file = JSON.parse(target) as string;
+  for (const file of exportTargets(manifest.exports)) {
     if (!existsSync(join(installedDir, file))) add(`exports ${file}, which is not in the package`);
   }
   for (const file of filesUnder(join(installedDir, "dist"), ".js")) {
@@ -180,4 +179,12 @@ export async function installedPackageProblems(installedDir: string): Promise<Ma
     }
   }
   return problems;
+}
+
+/** The files an `exports` field points at: its string values, at any depth (subpath keys such as "./isolation" are not files). */
+export function exportTargets(exports: unknown): string[] {
+  if (typeof exports === "string") return exports.startsWith("./") ? [exports] : [];
+  if (Array.isArray(exports)) return exports.flatMap(exportTargets);
+  if (exports !== null && typeof exports === "object") return Object.values(exports).flatMap(exportTargets);
+  return [];
 }
