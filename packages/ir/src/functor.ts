@@ -405,6 +405,51 @@ export function forEachStmt(root: Stmt, f: (s: Stmt) => void | boolean): void {
   }
 }
 
+/**
+ * Calls `visit` on every block realize under `root` with the loops around it, outermost first:
+ * the loops of enclosing blocks included, or with `withinScope` only those inside the nearest
+ * enclosing block (TVM's `GetLoops` stops at the scope block). When `visit` returns `false`, the
+ * block's init and body are not walked (e.g. to stay in one block scope).
+ */
+export function forEachBlockRealize(
+  root: Stmt,
+  visit: (realize: BlockRealize, loops: readonly For[]) => void | boolean,
+  opts: { readonly withinScope?: boolean } = {},
+): void {
+  const walk = (s: Stmt, loops: readonly For[]): void => {
+    switch (s.kind) {
+      case "For":
+        walk(s.body, [...loops, s]);
+        return;
+      case "BlockRealize":
+        if (visit(s, loops) === false) return;
+        {
+          const inner = opts.withinScope === true ? [] : loops;
+          if (s.block.init) walk(s.block.init, inner);
+          walk(s.block.body, inner);
+        }
+        return;
+      case "SeqStmt":
+        for (const c of s.seq) walk(c, loops);
+        return;
+      case "IfThenElse":
+        walk(s.thenCase, loops);
+        if (s.elseCase) walk(s.elseCase, loops);
+        return;
+      case "LetStmt":
+      case "Allocate":
+      case "DeclBuffer":
+      case "AttrStmt":
+        walk(s.body, loops);
+        return;
+      case "BufferStore":
+      case "Evaluate":
+        return;
+    }
+  };
+  walk(root, []);
+}
+
 /** The `kind` of every statement node. */
 export const STMT_KINDS: ReadonlySet<string> = new Set([
   "BufferStore",

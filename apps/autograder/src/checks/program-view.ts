@@ -3,7 +3,7 @@
  * (bindings) and the loops around it, outermost first. Built from the IR alone, so it grades the
  * trusted replay of a trace, never anything the student's process produced.
  */
-import { type Block, type BlockRealize, type Buffer, type For, type PrimFunc, type Stmt, paramBuffers, usesVar } from "@tessera/ir";
+import { type Block, type BlockRealize, type Buffer, type For, type PrimFunc, forEachBlockRealize, paramBuffers, usesVar } from "@tessera/ir";
 
 export interface BlockSite {
   readonly block: Block;
@@ -21,36 +21,10 @@ export interface ProgramView {
 
 export function programView(func: PrimFunc): ProgramView {
   const blocks = new Map<string, BlockSite[]>();
-  const walk = (s: Stmt, loops: For[]): void => {
-    switch (s.kind) {
-      case "For":
-        walk(s.body, [...loops, s]);
-        return;
-      case "SeqStmt":
-        for (const c of s.seq) walk(c, loops);
-        return;
-      case "BlockRealize": {
-        const site: BlockSite = { block: s.block, realize: s, loops };
-        if (s.block.name !== "root") blocks.set(s.block.name, [...(blocks.get(s.block.name) ?? []), site]);
-        walk(s.block.body, loops);
-        if (s.block.init !== undefined) walk(s.block.init, loops);
-        return;
-      }
-      case "IfThenElse":
-        walk(s.thenCase, loops);
-        if (s.elseCase !== undefined) walk(s.elseCase, loops);
-        return;
-      case "LetStmt":
-      case "Allocate":
-      case "DeclBuffer":
-      case "AttrStmt":
-        walk(s.body, loops);
-        return;
-      default:
-        return;
-    }
-  };
-  walk(func.body, []);
+  forEachBlockRealize(func.body, (realize, loops) => {
+    const name = realize.block.name;
+    if (name !== "root") blocks.set(name, [...(blocks.get(name) ?? []), { block: realize.block, realize, loops }]);
+  });
   return { func, blocks, params: paramBuffers(func) };
 }
 

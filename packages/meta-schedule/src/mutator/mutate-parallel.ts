@@ -5,7 +5,7 @@
  * block of the root's scope, the running products of its outer data-parallel constant loops.
  */
 import os from "node:os";
-import { type BlockRealize, type For, type Stmt, type Var, usesVar } from "@tessera/ir";
+import { type BlockRealize, type For, type Stmt, type Var, forEachBlockRealize, usesVar } from "@tessera/ir";
 import type { Instruction, RandomEngine, Trace } from "@tessera/schedule";
 import { PARALLEL } from "../rules/multi-level-tiling/annotations.js";
 import type { TuneContext } from "../tune-context.js";
@@ -56,33 +56,13 @@ export function mutateParallel(opts: MutateParallelOptions = {}): Mutator {
  * loops that are constant and not used by a non-spatial iterator, outermost first, up to `limit`.
  */
 export function parallelExtentProducts(body: Stmt, limit: number): number[][] {
-  const realizes: { realize: BlockRealize; loops: For[] }[] = [];
-  const walk = (s: Stmt, loops: For[]): void => {
-    switch (s.kind) {
-      case "For":
-        walk(s.body, [...loops, s]);
-        return;
-      case "BlockRealize":
-        realizes.push({ realize: s, loops });
-        return;
-      case "SeqStmt":
-        for (const c of s.seq) walk(c, loops);
-        return;
-      case "IfThenElse":
-        walk(s.thenCase, loops);
-        if (s.elseCase) walk(s.elseCase, loops);
-        return;
-      case "LetStmt":
-      case "Allocate":
-      case "DeclBuffer":
-      case "AttrStmt":
-        walk(s.body, loops);
-        return;
-      default:
-        return;
-    }
-  };
-  walk(body.kind === "BlockRealize" ? body.block.body : body, []);
+  const realizes: { realize: BlockRealize; loops: readonly For[] }[] = [];
+  // The blocks of the root's scope: the root itself is walked into, the others are not.
+  forEachBlockRealize(body, (realize, loops) => {
+    if (realize === body) return true;
+    realizes.push({ realize, loops });
+    return false;
+  });
   const nonSpatial = (v: Var) =>
     realizes.some(({ realize }) => realize.block.iterVars.some((iv, k) => iv.iterType !== "spatial" && usesVar(realize.iterValues[k]!, (u) => u === v)));
   const out: number[][] = [];

@@ -3,7 +3,7 @@
  * `analysis.cc` helpers): its realize, whether it is the root, the iterator type of a loop,
  * trivial bindings, reductions, and whether a block needs multi-level tiling.
  */
-import { type Block, type BlockRealize, type For, type Stmt, type Var, forEachStmt, usesVar } from "@tessera/ir";
+import { type Block, type BlockRealize, type For, type Stmt, type Var, forEachBlockRealize, forEachStmt, usesVar } from "@tessera/ir";
 import type { BlockRV, Schedule } from "@tessera/schedule";
 import { TILING_STRUCTURE } from "../rules/multi-level-tiling/annotations.js";
 
@@ -124,47 +124,17 @@ export function needsMultiLevelTiling(sch: Schedule, blockRV: BlockRV): boolean 
 /** The loops above a block, as nodes, without recording a `getLoops` in the trace. */
 export function loopNodesAbove(sch: Schedule, block: BlockRV): For[] {
   const target = sch.get(block);
-  const chain: For[] = [];
   let result: For[] | undefined;
-  const walk = (s: Stmt): void => {
-    if (result !== undefined) return;
-    switch (s.kind) {
-      case "For":
-        chain.push(s);
-        walk(s.body);
-        chain.pop();
-        return;
-      case "BlockRealize":
-        if (s.block === target) {
-          result = [...chain];
-          return;
-        }
-        // Loops above a nested block's scope do not count (TVM's GetLoops stops at the scope block).
-        {
-          const saved = chain.splice(0);
-          if (s.block.init) walk(s.block.init);
-          walk(s.block.body);
-          chain.push(...saved);
-        }
-        return;
-      case "SeqStmt":
-        for (const c of s.seq) walk(c);
-        return;
-      case "IfThenElse":
-        walk(s.thenCase);
-        if (s.elseCase) walk(s.elseCase);
-        return;
-      case "LetStmt":
-      case "Allocate":
-      case "DeclBuffer":
-      case "AttrStmt":
-        walk(s.body);
-        return;
-      default:
-        return;
-    }
-  };
-  walk(sch.func.body);
+  forEachBlockRealize(
+    sch.func.body,
+    (realize, loops) => {
+      if (result !== undefined) return false;
+      if (realize.block !== target) return true;
+      result = [...loops];
+      return false;
+    },
+    { withinScope: true },
+  );
   return result ?? [];
 }
 
