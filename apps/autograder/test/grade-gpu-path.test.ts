@@ -7,6 +7,7 @@
 import { Schedule } from "@tessera/schedule";
 import { beforeAll, describe, expect, it } from "vitest";
 import { assignmentBinding } from "../src/assignment.js";
+import { GpuFaultError } from "../src/gpu/worker/gpu-worker.js";
 import { gradeSubmission } from "../src/grade/grade-submission.js";
 import type { GpuBackend, TimingOutcome } from "../src/grade/numerics-types.js";
 import { simulatorNumerics } from "../src/grade/simulator-numerics.js";
@@ -55,6 +56,22 @@ function checkOf(report: Awaited<ReturnType<typeof gradeSubmission>>, checkId: s
 }
 
 describe("grading with a GPU (fake backend)", () => {
+  it("a GPU fault while the course's own schedule is timed is named as the course's, not the student's", async () => {
+    const gpu = fakeGpu("NVIDIA H200", "h200", { manual: 8, naive: 60, tuned: 6.6 });
+    const time = gpu.time;
+    gpu.time = async (sch, timing) => {
+      const outcome = await time(sch, timing);
+      if (gpu.timed.at(-1) === "naive") throw new GpuFaultError({ kind: "cuda-error", code: "CUDA_ERROR_ILLEGAL_ADDRESS", call: "cuLaunchKernel", stage: "timing the kernels", message: "" });
+      return outcome;
+    };
+    const report = await gradeSubmission({ submissionDir: `${binding.root}/solution`, binding, manifest, gpu, numerics: { rounds: 1 } });
+    expect(report.timings["reference-naive"]).toEqual({
+      error: "the course's naive schedule accessed memory out of bounds on the GPU while it was timed (CUDA_ERROR_ILLEGAL_ADDRESS)",
+    });
+    expect(formatTerminalReport(report)).not.toMatch(/naive schedule \(course\).*your kernel/);
+    expect(report.score).toBe(100);
+  });
+
   it("on a GPU without its own table, scales the T4 thresholds by the reference manual time", async () => {
     const gpu = fakeGpu("NVIDIA H200", "h200", { manual: 8, naive: 60, tuned: 6.6 });
     const report = await gradeSubmission({ submissionDir: `${binding.root}/solution`, binding, manifest, gpu, numerics: { rounds: 1 } });
