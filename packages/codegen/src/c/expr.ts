@@ -3,21 +3,15 @@
  * as `1.000000e+00f`, integer floor division/modulo through inline helpers unless both sides are
  * provably non-negative (then C's `/` and `%` agree with them).
  */
-import { type BinaryOp, type Call, type DType, type PrimExpr, type Var, lanesOf } from "@tessera/ir";
+import { type BinaryOp, type Call, type DType, type PrimExpr, type Var, elementType, lanesOf } from "@tessera/ir";
 import type { IndexFacts } from "../cuda/index-facts.js";
 import { float32Literal, float64Literal } from "../cuda/literals.js";
+import { IntrinsicSpellingError, spellIntrinsic } from "../c-family/intrinsics.js";
 import { cScalarType, SUPPORTED_C_DTYPES } from "./ctypes.js";
 
 const C_OPERATORS: Partial<Record<BinaryOp, string>> = {
   add: "+", sub: "-", mul: "*", div: "/",
   eq: "==", ne: "!=", lt: "<", le: "<=", gt: ">", ge: ">=", and: "&&", or: "||",
-};
-
-/** Unary math intrinsics: float32 name, float64 name (<math.h>). */
-const MATH_FUNCTIONS: Readonly<Record<string, readonly [string, string]>> = {
-  exp: ["expf", "exp"], log: ["logf", "log"], sqrt: ["sqrtf", "sqrt"], tanh: ["tanhf", "tanh"],
-  floor: ["floorf", "floor"], ceil: ["ceilf", "ceil"], round: ["roundf", "round"], trunc: ["truncf", "trunc"],
-  fabs: ["fabsf", "fabs"], pow: ["powf", "pow"],
 };
 
 /** What the expression printer needs from the statement printer. */
@@ -158,16 +152,14 @@ export class CExprPrinter {
         const one = this.floatLiteral(1, argType);
         return `(${one} / (${one} + exp${argType === "float32" ? "f" : ""}((-${this.expr(args[0]!)}))))`;
       }
-      case "fabs":
-        if (argType === "int32") return `abs(${this.expr(args[0]!)})`;
-        if (argType === "int64") return `llabs(${this.expr(args[0]!)})`;
-        break;
       default:
         break;
     }
-    const names = MATH_FUNCTIONS[e.op];
-    if (names === undefined) this.scope.fail(`the intrinsic T.${e.op} has no C translation`);
-    if (argType !== "float32" && argType !== "float64") this.scope.fail(`T.${e.op} on ${argType} operands is not supported (float32 and float64 only)`);
-    return `${argType === "float32" ? names[0] : names[1]}(${args.map((a) => this.expr(a)).join(", ")})`;
+    try {
+      return spellIntrinsic("c", e.op, elementType(argType), args.map((a) => this.expr(a)));
+    } catch (err) {
+      if (err instanceof IntrinsicSpellingError) this.scope.fail(err.message);
+      throw err;
+    }
   }
 }

@@ -120,7 +120,8 @@ export class CStmtPrinter {
         return;
       case "Evaluate":
         if (s.value.kind === "Call" && s.value.op === "tvm_storage_sync") this.fail("a GPU barrier (T.tvm_storage_sync) cannot run on the CPU");
-        if (s.value.kind === "IntImm") return; // a no-op
+        // A no-op, or an assumption that informs the simplifier only (TVM's RemoveAssume drops it too).
+        if (s.value.kind === "IntImm" || (s.value.kind === "Call" && s.value.op === "assume")) return;
         this.emit(indent, `(void)${this.exprs.expr(s.value)};`);
         return;
       case "BlockRealize":

@@ -17,6 +17,7 @@ import {
   elementType,
   lanesOf,
 } from "@tessera/ir";
+import { IntrinsicSpellingError, spellIntrinsic } from "../c-family/intrinsics.js";
 import { type EmitContext, fail } from "./context.js";
 import { LANE_NAMES, cTypeOf, isCudaVectorType, isFloatDType, supportedDTypes } from "./ctypes.js";
 import { float32Literal, float64Literal, intLiteral } from "./literals.js";
@@ -37,19 +38,6 @@ const C_OPERATORS: Partial<Record<BinaryOp, string>> = {
 };
 
 /** Unary math intrinsics: float32 name, float64 name. */
-const MATH_FUNCTIONS: Readonly<Record<string, readonly [string, string]>> = {
-  exp: ["expf", "exp"],
-  log: ["logf", "log"],
-  sqrt: ["sqrtf", "sqrt"],
-  tanh: ["tanhf", "tanh"],
-  floor: ["floorf", "floor"],
-  ceil: ["ceilf", "ceil"],
-  round: ["roundf", "round"],
-  trunc: ["truncf", "trunc"],
-  fabs: ["fabsf", "fabs"],
-  pow: ["powf", "pow"],
-};
-
 /** A vector access `buffer[Ramp(base, 1, lanes)]` that may use one reinterpreted vector pointer. */
 export interface ContiguousAccess {
   readonly pointer: string;
@@ -181,22 +169,17 @@ export class ExprEmitter {
         const exp = argDType === "float32" ? "expf" : "exp";
         return `(${one} / (${one} + ${exp}((-${arg(args[0]!)}))))`;
       }
-      case "fabs":
-        if (argDType === "int32") return `abs(${arg(args[0]!)})`;
-        if (argDType === "int64") return `llabs(${arg(args[0]!)})`;
-        break;
       case "tvm_storage_sync":
         return fail(this.ctx, "T.tvm_storage_sync is a statement and cannot be part of an expression");
       default:
         break;
     }
-    const names = MATH_FUNCTIONS[e.op];
-    if (names === undefined) return fail(this.ctx, `the intrinsic T.${e.op} has no CUDA translation`);
-    if (argDType !== "float32" && argDType !== "float64") {
-      fail(this.ctx, `T.${e.op} on ${argDType} operands is not supported (float32 and float64 only)`);
+    try {
+      return spellIntrinsic("cuda", e.op, argDType, args.map(arg));
+    } catch (err) {
+      if (err instanceof IntrinsicSpellingError) return fail(this.ctx, err.message);
+      throw err;
     }
-    const fn = argDType === "float32" ? names[0] : names[1];
-    return `${fn}(${args.map(arg).join(", ")})`;
   }
 
   // -------------------------------------------------------------------------------------------

@@ -321,7 +321,8 @@ class KernelEmitter {
       if (scope === "warp") return this.line("__syncwarp();");
       return fail(this.ctx, `T.tvm_storage_sync(${JSON.stringify(scope ?? "?")}) has no CUDA translation (only "shared" and "warp")`);
     }
-    if (v.kind === "IntImm") return;
+    // An assumption informs the simplifier only (TVM's RemoveAssume drops it likewise).
+    if (v.kind === "IntImm" || (v.kind === "Call" && v.op === "assume")) return;
     const copy = asAsyncCopy(v);
     if (copy !== undefined) return this.line(cpAsyncStatement(this.ctx, this.exprs, copy));
     this.line(`${this.exprs.expr(v)};`);

@@ -103,6 +103,17 @@ def main(A: T.Buffer((256,), "float32"), B: T.Buffer((256,), "float32"), shift: 
     B[threadIdx_x] = T.if_then_else(A[T.floormod(threadIdx_x - shift, 256)] > T.float32(0), T.exp(A[T.floormod(threadIdx_x - shift, 256)]), T.sqrt(T.Cast("float32", T.floordiv(threadIdx_x - shift, 16)) * T.float32(0.1) + T.float32(2))) + T.Select(threadIdx_x % 2 == 0, T.float32(1), T.float32(-1))
 `;
 
+/** Integer bit operations, and rsqrt under a likely() hint next to an assume() that prints nothing. */
+const bitsAndHints = `
+@T.prim_func
+def main(A: T.Buffer((256,), "int32"), B: T.Buffer((256,), "int32"), X: T.Buffer((256,), "float32"), Y: T.Buffer((256,), "float32")):
+    T.func_attr({"global_symbol": "bits_and_hints", "tir.noalias": T.bool(True)})
+    threadIdx_x = T.launch_thread("threadIdx.x", 256)
+    T.evaluate(T.assume(threadIdx_x < 256))
+    B[threadIdx_x] = T.bitwise_xor(T.shift_left(A[threadIdx_x], 3), T.shift_right(A[threadIdx_x], T.bitwise_and(threadIdx_x, 7))) | T.bitwise_not(A[threadIdx_x])
+    Y[threadIdx_x] = T.if_then_else(T.likely(X[threadIdx_x] > T.float32(1)), T.rsqrt(X[threadIdx_x]), X[threadIdx_x])
+`;
+
 /**
  * `__launch_bounds__(256, 2)` from the function attribute; a pragma attribute in the body (which
  * lowering leaves for passes that read it) prints nothing.
@@ -127,4 +138,5 @@ export const GOLDEN_KERNELS: readonly GoldenKernel[] = [
   { name: "register_tile", script: registerTile, sharedBytes: 0 },
   { name: "shifted_activation", script: shiftedActivation, sharedBytes: 0 },
   { name: "bounded_scale", script: boundedScale, sharedBytes: 0 },
+  { name: "bits_and_hints", script: bitsAndHints, sharedBytes: 0 },
 ];
