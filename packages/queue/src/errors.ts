@@ -17,3 +17,14 @@ export class JobFailedError extends Error {
     this.name = "JobFailedError";
   }
 }
+
+/**
+ * Thrown by a handler for a job that no attempt could do (a payload for another version of the
+ * grader, an unknown assignment): the job fails at once, without retries, into the dead-letter queue.
+ */
+export class JobRejectedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "JobRejectedError";
+  }
+}

@@ -2,7 +2,7 @@ export { Dispatcher, type DispatchOptions } from "./dispatcher.js";
 export { startWorker, type RunningWorker, type WorkerOptions } from "./worker.js";
 export { defineJobKind, handlerFor, describeZodError, type JobKind, type JobContext, type JobHandler } from "./job-kind.js";
 export { DeadLetterSchema, type DeadLetter } from "./dead-letter.js";
-export { JobFailedError, QueueConfigError } from "./errors.js";
+export { JobFailedError, JobRejectedError, QueueConfigError } from "./errors.js";
 export { parseRedisUrl, type RedisAddress } from "./redis-url.js";
 export { checkReachable } from "./connection.js";
 export { DEFAULT_QUEUE_SETTINGS, queueSettings, type QueueSettings } from "./settings.js";

@@ -5,6 +5,7 @@
  * after writing "<pid>" to TESSERA_QUEUE_TEST_HOLD_FILE so the test knows whom to kill.
  * Inert when the variable is unset.
  */
+import { appendFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import type { Redis } from "ioredis";
 
@@ -20,4 +21,13 @@ export async function testHold(jobId: string, redis: Redis, prefix: string, env:
   if (claimed !== "OK") return;
   if (env.TESSERA_QUEUE_TEST_HOLD_FILE !== undefined) await writeFile(env.TESSERA_QUEUE_TEST_HOLD_FILE, String(process.pid));
   await new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * Test-only: with TESSERA_QUEUE_TEST_JOURNAL set, the worker appends "start <job id> <pid>" before
+ * a handler runs and "done <job id> <pid>" after it returned, so a test counts what was handled.
+ */
+export function journal(line: string, env: NodeJS.ProcessEnv = process.env): void {
+  const file = env.TESSERA_QUEUE_TEST_JOURNAL;
+  if (file !== undefined && file !== "") appendFileSync(file, `${line}\n`);
 }

@@ -16,11 +16,12 @@ import { type Job, Queue, UnrecoverableError, Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import { checkReachable, openRedis } from "./connection.js";
 import { addDeadLetter } from "./dead-letter.js";
+import { JobRejectedError } from "./errors.js";
 import { type JobHandler, describeZodError } from "./job-kind.js";
 import { DEAD_LETTER_QUEUE, JOBS_QUEUE } from "./names.js";
 import { parseRedisUrl } from "./redis-url.js";
 import { type QueueSettings, queueSettings } from "./settings.js";
-import { testHold } from "./test-hold.js";
+import { journal, testHold } from "./test-hold.js";
 
 export interface WorkerOptions {
   readonly redisUrl: string;
@@ -67,15 +68,23 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     await testHold(jobId, control, settings.prefix);
     const started = performance.now();
     log(`[${name}] ${jobId}: started (attempt ${job.attemptsStarted})`);
-    const result = await handler.handle(parsed.data, {
-      jobId,
-      attempt: job.attemptsStarted,
-      progress: async (message) => {
-        await job.updateProgress(message);
-      },
-    });
+    journal(`start ${jobId} ${process.pid}`);
+    let result: unknown;
+    try {
+      result = await handler.handle(parsed.data, {
+        jobId,
+        attempt: job.attemptsStarted,
+        progress: async (message) => {
+          await job.updateProgress(message);
+        },
+      });
+    } catch (err) {
+      if (err instanceof JobRejectedError || (err instanceof Error && err.name === "JobRejectedError")) throw new UnrecoverableError(err.message);
+      throw err;
+    }
     const checked = handler.kind.result.safeParse(result);
     if (!checked.success) throw new Error(`the ${job.name} handler returned a malformed result: ${describeZodError(checked.error)}`);
+    journal(`done ${jobId} ${process.pid}`);
     log(`[${name}] ${jobId}: done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     return checked.data;
   };
