@@ -94,16 +94,16 @@ export class Dispatcher {
   async #settle(jobId: string): Promise<void> {
     const waiter = this.#waiters.get(jobId);
     if (waiter === undefined) return;
+    // The state first, then the job: a job read before its state would be from before it finished.
+    const state = await this.#queue.getJobState(jobId);
+    if (state !== "completed" && state !== "failed") return;
     const job = (await this.#queue.getJob(jobId)) as Job | undefined;
-    if (job === undefined) return;
-    const state = await job.getState();
+    if (job === undefined || !this.#waiters.delete(jobId)) return;
     if (state === "completed") {
-      if (!this.#waiters.delete(jobId)) return;
       const parsed = waiter.kind.result.safeParse(job.returnvalue);
       if (parsed.success) waiter.resolve(parsed.data);
       else waiter.reject(new JobFailedError(jobId, waiter.kind.name, `the worker's result is malformed: ${describeZodError(parsed.error)}`));
-    } else if (state === "failed") {
-      if (!this.#waiters.delete(jobId)) return;
+    } else {
       waiter.reject(new JobFailedError(jobId, waiter.kind.name, job.failedReason ?? "unknown reason"));
     }
   }

@@ -6,7 +6,7 @@
  * Inert when the variable is unset.
  */
 import { appendFileSync } from "node:fs";
-import { writeFile } from "node:fs/promises";
+import { rename, writeFile } from "node:fs/promises";
 import type { Redis } from "ioredis";
 
 export async function testHold(jobId: string, redis: Redis, prefix: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
@@ -19,7 +19,12 @@ export async function testHold(jobId: string, redis: Redis, prefix: string, env:
   if (!jobId.includes(match)) return;
   const claimed = await redis.set(`${prefix}:test-hold:${jobId}`, String(process.pid), "EX", 3600, "NX");
   if (claimed !== "OK") return;
-  if (env.TESSERA_QUEUE_TEST_HOLD_FILE !== undefined) await writeFile(env.TESSERA_QUEUE_TEST_HOLD_FILE, String(process.pid));
+  const holdFile = env.TESSERA_QUEUE_TEST_HOLD_FILE;
+  if (holdFile !== undefined) {
+    // Renamed into place: a reader never sees the file empty.
+    await writeFile(`${holdFile}.${process.pid}`, String(process.pid));
+    await rename(`${holdFile}.${process.pid}`, holdFile);
+  }
   await new Promise((resolve) => setTimeout(resolve, ms));
 }
 

@@ -59,21 +59,18 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
   const dlq = new Queue(DEAD_LETTER_QUEUE, { connection: control, prefix: settings.prefix });
   const known = [...handlers.keys()].join(", ");
 
-  const process_ = async (job: Job): Promise<unknown> => {
-    const jobId = job.id ?? "?";
+  const handle = async (job: Job, jobId: string): Promise<unknown> => {
     const handler = handlers.get(job.name);
     if (handler === undefined) throw new UnrecoverableError(`unknown job kind "${job.name}" (this worker handles: ${known})`);
     const parsed = handler.kind.payload.safeParse(job.data);
     if (!parsed.success) throw new UnrecoverableError(`malformed ${job.name} payload: ${describeZodError(parsed.error)}`);
     await testHold(jobId, control, settings.prefix);
-    const started = performance.now();
-    log(`[${name}] ${jobId}: started (attempt ${job.attemptsStarted})`);
     journal(`start ${jobId} ${process.pid}`);
     let result: unknown;
     try {
       result = await handler.handle(parsed.data, {
         jobId,
-        attempt: job.attemptsStarted,
+        attempt: job.attemptsMade + 1,
         progress: async (message) => {
           await job.updateProgress(message);
         },
@@ -85,8 +82,27 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     const checked = handler.kind.result.safeParse(result);
     if (!checked.success) throw new Error(`the ${job.name} handler returned a malformed result: ${describeZodError(checked.error)}`);
     journal(`done ${jobId} ${process.pid}`);
-    log(`[${name}] ${jobId}: done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     return checked.data;
+  };
+
+  const process_ = async (job: Job): Promise<unknown> => {
+    const jobId = job.id ?? "?";
+    const attempt = job.attemptsMade + 1;
+    const attempts = job.opts.attempts ?? 1;
+    const started = performance.now();
+    log(`[${name}] ${jobId}: started (attempt ${attempt} of ${attempts})`);
+    try {
+      const result = await handle(job, jobId);
+      log(`[${name}] ${jobId}: done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+      return result;
+    } catch (err) {
+      const error = err instanceof Error ? err : new Error(String(err));
+      const final = error instanceof UnrecoverableError || attempt >= attempts;
+      log(`[${name}] ${jobId}: failed (attempt ${attempt} of ${attempts}${final ? "; dead-lettered" : "; to be retried"}): ${error.message}`);
+      // Before the job is marked failed: whoever sees it failed finds its dead letter.
+      if (final) await recordDeadLetter(dlq, job, error.message, attempt, name, log);
+      throw error;
+    }
   };
 
   const worker = new Worker(JOBS_QUEUE, process_, {
@@ -98,13 +114,6 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     stalledInterval: settings.stalledIntervalMs,
     maxStalledCount: settings.maxStalledCount,
     autorun: false,
-  });
-  worker.on("failed", (job: Job | undefined, err: Error) => {
-    if (job === undefined) return;
-    const final = err instanceof UnrecoverableError || err.name === "UnrecoverableError" || job.attemptsMade >= (job.opts.attempts ?? 1);
-    log(`[${name}] ${job.id}: failed (attempt ${job.attemptsMade}${final ? ", final: dead-lettered" : ", will be retried"}): ${err.message}`);
-    if (!final) return;
-    void recordDeadLetter(dlq, job, err.message, name, log);
   });
   worker.on("error", (err) => log(`[${name}] queue error: ${err.message}`));
 
@@ -124,9 +133,9 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
   };
 }
 
-async function recordDeadLetter(dlq: Queue, job: Job, reason: string, worker: string, log: (line: string) => void): Promise<void> {
+async function recordDeadLetter(dlq: Queue, job: Job, reason: string, attempts: number, worker: string, log: (line: string) => void): Promise<void> {
   try {
-    await addDeadLetter(dlq, { jobId: job.id ?? "?", kind: job.name, reason, attemptsMade: job.attemptsMade, failedAt: new Date().toISOString(), worker, payload: job.data });
+    await addDeadLetter(dlq, { jobId: job.id ?? "?", kind: job.name, reason, attemptsMade: attempts, failedAt: new Date().toISOString(), worker, payload: job.data });
   } catch (err) {
     log(`[${worker}] ${job.id}: could not be put in the dead-letter queue: ${err instanceof Error ? err.message : String(err)}`);
   }

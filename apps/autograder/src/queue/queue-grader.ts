@@ -9,7 +9,7 @@
  * recording errors for submissions nobody graded.
  */
 import { randomUUID } from "node:crypto";
-import { Dispatcher, JobFailedError } from "@tessera/queue";
+import { Dispatcher, JobFailedError, type QueueSettings } from "@tessera/queue";
 import type { Submission } from "../batch/discover.js";
 import { type BatchGradeSettings, errorOutcome } from "../batch/grade-one.js";
 import type { SubmissionGrader } from "../batch/submission-grader.js";
@@ -18,8 +18,12 @@ import { GRADE_JOB, gradeJobPayload } from "./grade-job.js";
 /** Jobs of one batch in the queue at once: enough for every worker of a lab, few enough for Redis's memory. */
 export const QUEUE_IN_FLIGHT = 256;
 
-export async function queueGrader(redisUrl: string, settings: BatchGradeSettings & { readonly noGpu: boolean }): Promise<SubmissionGrader> {
-  const dispatcher = await Dispatcher.open(redisUrl);
+export async function queueGrader(
+  redisUrl: string,
+  settings: BatchGradeSettings & { readonly noGpu: boolean },
+  queue: Partial<QueueSettings> = {},
+): Promise<SubmissionGrader> {
+  const dispatcher = await Dispatcher.open(redisUrl, queue);
   const run = randomUUID().slice(0, 8);
   return {
     concurrency: QUEUE_IN_FLIGHT,
