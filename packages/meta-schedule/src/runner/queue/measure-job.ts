@@ -12,6 +12,8 @@ import { parsePrimFunc, printTVMScript } from "@tessera/ir";
 import { z } from "zod";
 import { ArgInfoJSONSchema, argInfoFromJSON, argInfoToJSON } from "../../arg-info.js";
 import type { BuiltArtifact, HostPlan } from "../../builder/builder.js";
+import { cuda } from "@tessera/runtime";
+import { CompileStep } from "../../builder/compile-step.js";
 import { LocalRunner } from "../local-runner.js";
 import type { RunnerInput, RunnerResult } from "../runner.js";
 import { SimulatedRunner } from "../simulated-runner.js";
@@ -104,6 +106,7 @@ export function runnerInputOf(payload: MeasureJobPayload): RunnerInput {
 export class MeasureJobRunners {
   readonly #local = new Map<string, LocalRunner>();
   #tail: Promise<unknown> = Promise.resolve();
+  readonly #compile = new CompileStep({ mode: "device" });
 
   async run(payload: MeasureJobPayload): Promise<RunnerResult> {
     let input: RunnerInput;
@@ -120,6 +123,15 @@ export class MeasureJobRunners {
         ...(spec.checkNumerics === undefined ? {} : { checkNumerics: spec.checkNumerics }),
       });
       return (await runner.run([input]))[0] ?? { ok: false, error: "the simulated runner returned nothing" };
+    }
+    if (input.artifact.image === undefined && cuda.available()) {
+      // Built where there is no GPU (the tuning machine): compiled here, for this worker's GPU.
+      try {
+        const compiled = await this.#compile.compile(input.artifact.source, payload.target as unknown as Target, input.artifact.name);
+        if (compiled !== undefined) input = { ...input, artifact: { ...input.artifact, image: compiled.image, arch: compiled.arch } };
+      } catch (err) {
+        return { ok: false, error: `the worker could not compile the candidate: ${err instanceof Error ? err.message : String(err)}` };
+      }
     }
     const key = JSON.stringify([spec.evaluator, spec.timeoutSec, spec.seed]);
     let runner = this.#local.get(key);
