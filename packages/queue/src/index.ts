@@ -9,3 +9,4 @@ export { DEFAULT_QUEUE_SETTINGS, queueSettings, type QueueSettings } from "./set
 export { jobIdFor } from "./job-id.js";
 export { JOBS_QUEUE, DEAD_LETTER_QUEUE } from "./names.js";
 export { startRedisServer, findRedisServer, redisServerForTests, NO_REDIS_SERVER, type RedisServer } from "./redis-server.js";
+export { RedisMutex, type RedisMutexOptions } from "./redis-mutex.js";

@@ -6,7 +6,9 @@
  * lock lapses). Run one per GPU (`--gpu N`), or CPU-only workers that grade in the simulator.
  */
 import { parseArgs } from "node:util";
-import { QueueConfigError, parseRedisUrl, startWorker } from "@tessera/queue";
+import { hostname } from "node:os";
+import { QueueConfigError, RedisMutex, parseRedisUrl, queueSettings, startWorker } from "@tessera/queue";
+import { serializedGpu } from "../batch/serialized-gpu.js";
 import { createGradeHandler } from "../queue/grade-handler.js";
 import { createMeasureHandler } from "../queue/measure-kind.js";
 import { type GradeCommand, UsageError } from "./command.js";
@@ -61,12 +63,30 @@ export async function runWorkerCommand(inv: WorkerInvocation, io: GradeIO): Prom
   // Before anything opens the GPU: the driver reads it once, and child processes inherit it.
   if (inv.gpu !== undefined) process.env.CUDA_VISIBLE_DEVICES = String(inv.gpu);
   const choice = chooseGpu(inv.noGpu);
-  const where = choice.gpu !== undefined ? `GPU ${choice.gpu.name}${inv.gpu === undefined ? "" : ` (CUDA_VISIBLE_DEVICES=${inv.gpu})`}` : `no GPU (${choice.reason}): grading in the CPU simulator`;
-  const grade = createGradeHandler({ concurrency: inv.concurrency, gpu: choice.gpu !== undefined ? { backend: choice.gpu } : { reason: choice.reason } });
+  // Workers on one GPU take turns on it (their kernels and timings must not overlap): a lock per
+  // machine and GPU, in the queue's Redis.
+  let gpuLock: RedisMutex | undefined;
+  if (choice.gpu !== undefined) {
+    try {
+      gpuLock = await RedisMutex.open(inv.redis, `${queueSettings().prefix}:gpu-lock:${hostname()}:${process.env.CUDA_VISIBLE_DEVICES ?? "0"}`);
+    } catch (err) {
+      choice.gpu.dispose();
+      if (err instanceof QueueConfigError) {
+        io.stderr(`tessera worker: ${err.message}\n`);
+        return 1;
+      }
+      throw err;
+    }
+  }
+  const lock = gpuLock;
+  const gpu = choice.gpu === undefined || lock === undefined ? undefined : serializedGpu(choice.gpu, (work) => lock.run(work));
+  const where = gpu !== undefined ? `GPU ${gpu.name}${inv.gpu === undefined ? "" : ` (CUDA_VISIBLE_DEVICES=${inv.gpu})`}` : `no GPU (${choice.reason ?? "none"}): grading in the CPU simulator`;
+  const grade = createGradeHandler({ concurrency: inv.concurrency, gpu: gpu !== undefined ? { backend: gpu } : { reason: choice.reason ?? "no GPU" } });
   const measure = createMeasureHandler();
   const dispose = async (): Promise<void> => {
     await grade.dispose();
     await measure.dispose();
+    gpuLock?.close();
   };
   let worker;
   try {
