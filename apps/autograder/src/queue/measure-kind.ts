@@ -13,7 +13,8 @@ export interface MeasureHandler {
   dispose(): Promise<void>;
 }
 
-export function createMeasureHandler(): MeasureHandler {
-  const runners = new MeasureJobRunners();
+/** `turns`: the lock of the worker's GPU, shared with the other workers on it. */
+export function createMeasureHandler(turns?: <T>(work: () => Promise<T>) => Promise<T>): MeasureHandler {
+  const runners = new MeasureJobRunners(turns);
   return { handler: handlerFor(MEASURE_JOB, (payload) => runners.run(payload)), dispose: () => runners.dispose() };
 }

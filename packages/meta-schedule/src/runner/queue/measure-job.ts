@@ -107,6 +107,12 @@ export class MeasureJobRunners {
   readonly #local = new Map<string, LocalRunner>();
   #tail: Promise<unknown> = Promise.resolve();
   readonly #compile = new CompileStep({ mode: "device" });
+  readonly #turns: <T>(work: () => Promise<T>) => Promise<T>;
+
+  /** `turns`: a lock shared with the other processes on this GPU (default: none besides this process's order). */
+  constructor(turns: <T>(work: () => Promise<T>) => Promise<T> = (work) => work()) {
+    this.#turns = turns;
+  }
 
   async run(payload: MeasureJobPayload): Promise<RunnerResult> {
     let input: RunnerInput;
@@ -145,7 +151,7 @@ export class MeasureJobRunners {
     }
     const local = runner;
     // One measurement at a time on this worker's GPU, whatever its concurrency.
-    const turn = this.#tail.then(() => local.run([input]));
+    const turn = this.#tail.then(() => this.#turns(() => local.run([input])));
     this.#tail = turn.catch(() => undefined);
     return (await turn)[0] ?? { ok: false, error: "the local runner returned nothing" };
   }
