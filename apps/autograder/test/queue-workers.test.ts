@@ -28,7 +28,7 @@ const binary = redisServerForTests();
 const binding = assignmentBinding(DEFAULT_ASSIGNMENT);
 const manifest = loadManifest(binding.manifestPath);
 const prefix = `t${randomUUID().slice(0, 8)}`;
-const queue = { prefix, lockDurationMs: 1500, stalledIntervalMs: 500, backoffMs: 50, attempts: 2 };
+const queue = { prefix, lockDurationMs: 3000, stalledIntervalMs: 500, backoffMs: 50, attempts: 2 };
 
 let scratch: string;
 let journal: string;
@@ -59,7 +59,7 @@ describe.skipIf(binary === undefined)("grading and tuning through the job queue,
     redis = await startRedisServer(binary);
     const env = {
       TESSERA_QUEUE_PREFIX: prefix,
-      TESSERA_QUEUE_LOCK_MS: "1500",
+      TESSERA_QUEUE_LOCK_MS: "3000",
       TESSERA_QUEUE_STALLED_MS: "500",
       TESSERA_QUEUE_BACKOFF_MS: "50",
       TESSERA_QUEUE_ATTEMPTS: "2",

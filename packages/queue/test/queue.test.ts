@@ -22,12 +22,12 @@ const scratch = mkdtempSync(join(tmpdir(), "tessera-queue-test-"));
 const journal = join(scratch, "journal.txt");
 const holdFile = join(scratch, "held-by.txt");
 const prefix = `t${randomUUID().slice(0, 8)}`;
-// Short locks so that a killed worker's job moves on within about two seconds.
-const settings = { prefix, lockDurationMs: 1500, stalledIntervalMs: 500, backoffMs: 50, attempts: 3 };
+// Short locks so that a killed worker's job moves on within about four seconds (with a margin over a busy CI machine).
+const settings = { prefix, lockDurationMs: 3000, stalledIntervalMs: 500, backoffMs: 50, attempts: 3 };
 const workerEnv = {
   TEST_JOURNAL: journal,
   TESSERA_QUEUE_PREFIX: prefix,
-  TESSERA_QUEUE_LOCK_MS: "1500",
+  TESSERA_QUEUE_LOCK_MS: "3000",
   TESSERA_QUEUE_STALLED_MS: "500",
   TESSERA_QUEUE_BACKOFF_MS: "50",
   TESSERA_QUEUE_ATTEMPTS: "3",
