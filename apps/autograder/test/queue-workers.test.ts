@@ -17,6 +17,7 @@ import { Dispatcher, NO_REDIS_SERVER, type RedisServer, redisServerForTests, sta
 import type { LoopRV, Schedule } from "@tessera/schedule";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_ASSIGNMENT, assignmentBinding } from "../src/assignment.js";
+import { gradeOne } from "../src/batch/grade-one.js";
 import { runBatch } from "../src/batch/run-batch.js";
 import { loadManifest } from "../src/manifest/index.js";
 import { GRADE_JOB, gradeJobPayload } from "../src/queue/grade-job.js";
@@ -84,6 +85,7 @@ describe.skipIf(binary === undefined)("grading and tuning through the job queue,
     const starter = await Promise.all(HANDIN_FILES.map(async (name) => ({ name, data: await readFile(join(assignmentRoot(), name)) })));
     await writeFile(join(dir, "starter.zip"), writeZip(starter));
     await mkdir(join(dir, "nobody"));
+    await writeFile(join(dir, "garbled.zip"), "not a zip archive");
     const out = join(scratch, "out");
 
     const grader = await queueGrader(redis.url, { binding, manifest, noGpu: true, numerics: { rounds: 1 } }, queue);
@@ -104,16 +106,24 @@ describe.skipIf(binary === undefined)("grading and tuning through the job queue,
 
     const scores = result.outcomes.map((o) => [o.name, o.status, o.status === "graded" ? o.score : o.error]);
     expect(scores).toEqual([
+      ["garbled", "error", expect.stringContaining("garbled.zip")],
       ["nobody", "error", expect.stringContaining("gemm_relu_add.ts")],
       ["solution", "graded", 80],
       ["starter", "graded", 0],
     ]);
     expect(result.mode).toBe("queue");
     const csv = await readFile(join(out, "summary.csv"), "utf8");
-    expect(csv.trim().split("\n")).toHaveLength(4);
+    expect(csv.trim().split("\n")).toHaveLength(5);
+    // What a worker says about a submission is what grading here says (names included).
+    for (const name of ["garbled", "nobody"]) {
+      const local = await gradeOne({ name, kind: name === "garbled" ? "zip" : "folder", path: join(dir, name === "garbled" ? "garbled.zip" : name) }, { binding, manifest });
+      const remote = JSON.parse(await readFile(join(out, name, "results.json"), "utf8")) as { output: string };
+      expect(remote.output).toBe(local.results.output);
+      expect(await readFile(join(out, name, "report.txt"), "utf8")).toBe(local.reportText);
+    }
     // Exactly one finished grading per submission; the starter's by a worker that was not killed.
     const done = journalOf("done");
-    for (const name of ["nobody", "solution", "starter"]) expect(done.filter((l) => l[1]?.endsWith(`/${name}`)), name).toHaveLength(1);
+    for (const name of ["garbled", "nobody", "solution", "starter"]) expect(done.filter((l) => l[1]?.endsWith(`/${name}`)), name).toHaveLength(1);
     expect(done.find((l) => l[1]?.endsWith("/starter"))?.[2]).not.toBe(String(holder));
     expect(journalOf("start").filter((l) => l[2] === String(holder) && l[1]?.endsWith("/starter"))).toEqual([]);
   });
