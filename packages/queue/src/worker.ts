@@ -7,7 +7,7 @@
  *   - a handler that throws: the job is retried (settings.attempts, exponential backoff) and
  *     dead-lettered after the last attempt;
  *   - the worker dies: its lock lapses and the stalled-job check of another worker puts the job
- *     back in the queue (see settings.ts).
+ *     back in the queue (see settings.ts); a job lost too often fails and is dead-lettered.
  * One line per job goes to `log`. `close()` lets the jobs in hand finish (SIGTERM);
  * `close(true)` drops them, for the stalled-job check to hand to another worker.
  */
@@ -116,6 +116,13 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     autorun: false,
   });
   worker.on("error", (err) => log(`[${name}] queue error: ${err.message}`));
+  // A job lost by its workers more than maxStalledCount times is failed by the stalled-job check,
+  // not by a handler: dead-lettered here (by its id, so once, whichever worker reports it).
+  worker.on("failed", (job: Job | undefined, err: Error) => {
+    if (job === undefined || !/stalled/i.test(err.message)) return;
+    log(`[${name}] ${job.id}: failed: ${err.message}; dead-lettered`);
+    void recordDeadLetter(dlq, job, err.message, job.attemptsStarted, name, log);
+  });
 
   const closed = worker.run().then(async () => {
     await dlq.close();
