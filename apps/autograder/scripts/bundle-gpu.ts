@@ -59,6 +59,12 @@ const ENTRIES: ReadonlyArray<{ name: string; source: string; description: string
     description: "meta-schedule LocalBuilder (NVRTC) + LocalRunner on the GPU: the 2048³ gemms timed and cross-checked, a faulting and an endless candidate isolated (JSON report)",
   },
   {
+    name: "queue-bench",
+    source: "apps/autograder/scripts/queue-bench.ts",
+    description:
+      "pnpm bench:queue: batch grading through the job queue, 1 worker process against several sharing the GPU; needs a redis-server (--redis-server PATH or TESSERA_REDIS_SERVER); --submissions N, --workers 1,2,4, --out-dir DIR",
+  },
+  {
     name: "grade-report",
     source: "apps/autograder/scripts/gpu-grade-report.ts",
     description: "grades the solution and the starter on the GPU, times torch/cuBLAS; writes autograder-gpu.{md,json} into --out-dir (default docs/benchmarks)",

@@ -10,7 +10,7 @@ describe("tessera CLI dispatcher", () => {
     for (const name of ["print FILE", "equal A B", "run FILE [--seed N]"]) {
       expect(io.out).toContain(name);
     }
-    expect(commands.map((c) => c.name)).toEqual(["print", "equal", "run", "apply", "simulate", "build", "tune"]);
+    expect(commands.map((c) => c.name)).toEqual(["print", "equal", "run", "apply", "simulate", "build", "tune", "worker"]);
   });
 
   it("no arguments prints help to stderr and exits 2", async () => {

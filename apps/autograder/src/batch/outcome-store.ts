@@ -15,7 +15,7 @@ export const OUTCOME_FILE = "outcome.json";
 
 const TaskScoreSchema = z.object({ id: z.string(), points: z.number(), maxPoints: z.number() });
 
-const OutcomeSummarySchema = z.discriminatedUnion("status", [
+export const OutcomeSummarySchema = z.discriminatedUnion("status", [
   z.object({ name: z.string(), seconds: z.number(), status: z.literal("graded"), score: z.number(), maxScore: z.number(), tasks: z.array(TaskScoreSchema) }),
   z.object({ name: z.string(), seconds: z.number(), status: z.literal("error"), error: z.string() }),
 ]);

@@ -6,19 +6,30 @@
  */
 import type { GpuBackend } from "../grade/numerics-types.js";
 
-export function serializedGpu(gpu: GpuBackend): GpuBackend {
-  let tail: Promise<unknown> = Promise.resolve();
-  const inTurn = <T>(work: () => Promise<T>): Promise<T> => {
-    const turn = tail.then(work, work);
-    // The next caller waits for this one to settle, whether it succeeded or not.
-    tail = turn.catch(() => undefined);
-    return turn;
-  };
+/** Runs `work` when it is its turn (after the work asked for before it has settled). */
+export type GpuTurns = <T>(work: () => Promise<T>) => Promise<T>;
+
+/**
+ * `turns`: how runs take turns; default within this process. Worker processes of the job queue
+ * that share one GPU pass a lock they all take (a RedisMutex, see cli/worker-command.ts).
+ */
+export function serializedGpu(gpu: GpuBackend, turns: GpuTurns = inProcessTurns()): GpuBackend {
+  const inTurn = turns;
   return {
     name: gpu.name,
     key: gpu.key,
     numerics: (req) => inTurn(() => gpu.numerics(req)),
     time: (schedule, timing) => inTurn(() => gpu.time(schedule, timing)),
     dispose: () => gpu.dispose(),
+  };
+}
+
+function inProcessTurns(): GpuTurns {
+  let tail: Promise<unknown> = Promise.resolve();
+  return <T>(work: () => Promise<T>): Promise<T> => {
+    const turn = tail.then(work, work);
+    // The next caller waits for this one to settle, whether it succeeded or not.
+    tail = turn.catch(() => undefined);
+    return turn;
   };
 }

@@ -18,8 +18,8 @@ import { serializedGpu } from "./serialized-gpu.js";
 export interface SubmissionGrader {
   /** Submissions it grades at once. */
   readonly concurrency: number;
-  /** Where it grades: "in-process" or "worker threads". */
-  readonly mode: "in-process" | "worker threads";
+  /** Where it grades: "in-process", "worker threads", or "queue" (jobs for worker processes, see queue/queue-grader.ts). */
+  readonly mode: "in-process" | "worker threads" | "queue";
   /** Never rejects: a failure of the grader becomes the submission's error outcome. */
   grade(sub: Submission, onStep?: (message: string) => void): Promise<SubmissionOutcome>;
   dispose(): Promise<void>;

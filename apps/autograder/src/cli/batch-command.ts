@@ -16,7 +16,9 @@ import { progressReporter } from "../batch/progress.js";
 import { type BatchResult, mergeBatch, runBatch } from "../batch/run-batch.js";
 import { type Shard, describeShard, parseShard } from "../batch/shard.js";
 import { defaultJobs } from "../batch/submission-grader.js";
-import { loadManifest } from "../manifest/index.js";
+import { type Manifest, loadManifest } from "../manifest/index.js";
+import { queueGrader } from "../queue/queue-grader.js";
+import { JobFailedError, QueueConfigError, parseRedisUrl } from "@tessera/queue";
 import type { SandboxLimits } from "../sandbox/index.js";
 import { type GradeCommand, UsageError } from "./command.js";
 import { chooseGpu } from "./gpu-choice.js";
@@ -29,6 +31,9 @@ export const BATCH_OPTIONS_HELP = [
   "                     and for the batch OUT/summary.csv, OUT/histogram.svg, OUT/pass-rates.md",
   "  --jobs N           submissions graded at once (default: the cores, at most 8); without a GPU each",
   "                     in a worker thread of its own, with one the GPU's runs still go one at a time",
+  "  --redis URL        grade through the job queue at URL (redis://HOST:PORT): each submission is a job",
+  "                     for the `tessera worker` processes, on this machine or others; results, resume",
+  "                     and reports as without it",
   "  --force            grade again submissions that already have results in OUT (default: skip them)",
   "  --shard I/N        grade only part I of N (1-based; by sorted name), e.g. for a CI matrix",
   "  --merge            grade nothing: rebuild the reports of all of DIR from the results in OUT",
@@ -50,6 +55,8 @@ export interface BatchInvocation {
   readonly force: boolean;
   readonly shard: Shard | undefined;
   readonly merge: boolean;
+  /** Grade through the job queue at this Redis URL. */
+  readonly redis: string | undefined;
 }
 
 export function parseBatchArgs(args: readonly string[]): BatchInvocation {
@@ -64,6 +71,7 @@ export function parseBatchArgs(args: readonly string[]): BatchInvocation {
       force: { type: "boolean" },
       shard: { type: "string" },
       merge: { type: "boolean" },
+      redis: { type: "string" },
     },
   });
   const [dirArg, extra] = positionals;
@@ -81,7 +89,17 @@ export function parseBatchArgs(args: readonly string[]): BatchInvocation {
   if (merge && (shard !== undefined || values.force === true || values.jobs !== undefined)) {
     throw new UsageError("--merge grades nothing: it takes no --shard, --force or --jobs");
   }
+  if (values.redis !== undefined) {
+    try {
+      parseRedisUrl(values.redis);
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
+    if (merge) throw new UsageError("--merge grades nothing: it takes no --redis");
+    if (values.jobs !== undefined) throw new UsageError("--jobs is for grading on this machine; with --redis the workers grade (their --concurrency and how many run decide)");
+  }
   return {
+    redis: values.redis,
     dir,
     out,
     noGpu: values["no-gpu"] === true,
@@ -100,6 +118,7 @@ export async function runBatchCommand(inv: BatchInvocation, binding: AssignmentB
   let result: BatchResult;
   try {
     const manifest = loadManifest(binding.manifestPath);
+    if (inv.redis !== undefined) return await finish(inv, await runQueuedBatch(inv, binding, manifest, io), io);
     const choice = chooseGpu(inv.noGpu);
     if (choice.reason !== undefined) io.stderr(`No GPU (${choice.reason}): numerics run in the CPU simulator and timing is skipped.\n`);
     try {
@@ -124,6 +143,32 @@ export async function runBatchCommand(inv: BatchInvocation, binding: AssignmentB
     io.stderr(`tessera-grade batch: the batch failed: ${describeFailure(err)}\n`);
     return 1;
   }
+  return finish(inv, result, io);
+}
+
+/** The batch through the job queue: the workers choose their GPU (or the simulator). */
+async function runQueuedBatch(inv: BatchInvocation, binding: AssignmentBinding, manifest: Manifest, io: GradeIO): Promise<BatchResult> {
+  const grader = await queueGrader(inv.redis ?? "", { binding, manifest, noGpu: inv.noGpu, limits: inv.limits, seed: inv.seed });
+  io.stderr(`Grading through the job queue at ${inv.redis}: start workers with \`tessera worker --redis ${inv.redis}\`.\n`);
+  try {
+    return await runBatch({
+      dir: inv.dir,
+      out: inv.out,
+      binding,
+      manifest,
+      limits: inv.limits,
+      seed: inv.seed,
+      force: inv.force,
+      ...(inv.shard === undefined ? {} : { shard: inv.shard }),
+      progress: progressReporter(io),
+      grader,
+    });
+  } finally {
+    await grader.dispose();
+  }
+}
+
+function finish(inv: BatchInvocation, result: BatchResult, io: GradeIO): number {
   for (const why of result.invalidRecords) io.stderr(`Graded again: ${why}\n`);
   if (result.ignored.length > 0) io.stderr(`Not graded (neither a folder nor a .zip file): ${result.ignored.join(", ")}\n`);
   if (result.outcomes.length === 0) io.stderr(`No submissions found in ${inv.dir}${inv.shard === undefined ? "" : ` for ${describeShard(inv.shard)}`} (expected sub-folders or .zip files).\n`);
@@ -153,7 +198,7 @@ function finalLine(inv: BatchInvocation, result: BatchResult): string {
   const errors = result.outcomes.length - graded;
   const skipped = result.outcomes.length - result.gradedNow.length;
   const scope = inv.shard === undefined ? "" : ` (${describeShard(inv.shard)})`;
-  const how = result.gradedNow.length === 0 ? "" : `, ${result.concurrency} at a time (${result.mode})`;
+  const how = result.gradedNow.length === 0 ? "" : result.mode === "queue" ? `, through the job queue at ${inv.redis}` : `, ${result.concurrency} at a time (${result.mode})`;
   return (
     `Batch${scope} finished in ${(result.elapsedMs / 1000).toFixed(1)} s: ${count(result.outcomes.length, "submission")}, ${graded} graded, ${count(errors, "error")}` +
     `${skipped === 0 ? "" : `; ${skipped} already graded in OUT were skipped (--force grades them again)`}${how}. ` +
@@ -183,6 +228,7 @@ export const batchCommand: GradeCommand = {
 /** A file-system error (OUT not writable, disk full) needs its message; anything else is a bug: show the stack. */
 function describeFailure(err: unknown): string {
   if (!(err instanceof Error)) return String(err);
+  if (err instanceof QueueConfigError || err instanceof JobFailedError) return err.message;
   return "code" in err && typeof err.code === "string" ? err.message : (err.stack ?? err.message);
 }
 

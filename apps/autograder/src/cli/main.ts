@@ -11,9 +11,10 @@ import { MANIFEST_HINT } from "./manifest-hint.js";
 import { tuneCommand } from "./tune-command.js";
 import type { GradeIO } from "./io.js";
 import { packageCommand } from "./package-command.js";
+import { workerCommand } from "./worker-command.js";
 
 /** The subcommands. */
-export const COMMANDS: GradeCommand[] = [gradeCommand, tuneCommand, batchCommand, packageCommand];
+export const COMMANDS: GradeCommand[] = [gradeCommand, tuneCommand, batchCommand, packageCommand, workerCommand];
 
 export function helpText(): string {
   const width = Math.max(...COMMANDS.map((c) => c.usage.length));

@@ -5,6 +5,7 @@ import * as print from "./print.js";
 import * as run from "./run.js";
 import * as simulate from "./simulate.js";
 import * as tune from "./tune.js";
+import * as worker from "./worker.js";
 import type { Command } from "./types.js";
 
 export type { Command, CommandRunner } from "./types.js";
@@ -51,5 +52,11 @@ export const commands: readonly Command[] = [
     usage: tune.TUNE_USAGE,
     summary: "tune a function with MetaSchedule (TVM's tune_tir): trials, summary table, JSON database and tuning curve in the work dir",
     run: tune.run,
+  },
+  {
+    name: "worker",
+    usage: worker.WORKER_USAGE,
+    summary: "a worker of the job queue on Redis: grades submissions (`pnpm grade batch --redis`) and measures tuning candidates (`tune --redis`)",
+    run: worker.run,
   },
 ];

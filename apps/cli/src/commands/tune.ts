@@ -12,10 +12,13 @@ import {
   FAILED_RUN_SECS,
   STRATEGY_NAMES,
   type StrategyName,
+  QueueRunner,
   createProgressReporter,
   logDirOf,
   tuneTIR,
 } from "@tessera/meta-schedule";
+import { measureDispatch } from "@tessera/autograder";
+import { Dispatcher, QueueConfigError, parseRedisUrl } from "@tessera/queue";
 import { cuda } from "@tessera/runtime";
 import { CliError } from "../errors.js";
 import type { CliIO } from "../io.js";
@@ -27,7 +30,7 @@ import { parseSeed } from "./run.js";
 export const TUNE_USAGE = "tune FILE --target NAME --trials N --work-dir DIR [--space auto|FILE.ts] [--strategy S] [--seed N] [--dry-run]";
 
 export const TUNE_FULL_USAGE =
-  `tune FILE --target NAME --trials N --work-dir DIR [--space auto|FILE.ts] [--strategy ${STRATEGY_NAMES.join("|")}] [--seed N] [--func NAME] [--trials-per-iter N] [--dry-run]`;
+  `tune FILE --target NAME --trials N --work-dir DIR [--space auto|FILE.ts] [--strategy ${STRATEGY_NAMES.join("|")}] [--seed N] [--func NAME] [--trials-per-iter N] [--dry-run] [--redis URL]`;
 
 /** What the tune command takes from its environment; tests replace components with fakes. */
 export interface TuneDeps {
@@ -104,6 +107,7 @@ export async function runTune(args: readonly string[], io: CliIO, deps: TuneDeps
       func: { type: "string" },
       "trials-per-iter": { type: "string" },
       "dry-run": { type: "boolean" },
+      redis: { type: "string" },
     },
   });
   if (positionals.length !== 1 || values.target === undefined || values.trials === undefined || values["work-dir"] === undefined) {
@@ -118,7 +122,16 @@ export async function runTune(args: readonly string[], io: CliIO, deps: TuneDeps
   const workDir = values["work-dir"];
   const dryRun = values["dry-run"] === true;
   await checkWorkDir(workDir);
-  if (!dryRun) {
+  const redis = values.redis;
+  if (redis !== undefined) {
+    try {
+      parseRedisUrl(redis);
+    } catch (err) {
+      throw new CliError((err as Error).message);
+    }
+  }
+  // With --redis the workers measure: their GPUs count, not this machine's.
+  if (!dryRun && redis === undefined) {
     const gpu = deps.gpu();
     if (!gpu.available) {
       throw new CliError(`no GPU to measure on here (${gpu.reason ?? "CUDA is unavailable"}); use --dry-run to tune with the simulated runner`);
@@ -131,6 +144,17 @@ export async function runTune(args: readonly string[], io: CliIO, deps: TuneDeps
   const log: Logger = (level, message) => {
     if (level !== "debug") progress.log(message);
   };
+  let dispatcher: Dispatcher | undefined;
+  if (redis !== undefined) {
+    try {
+      dispatcher = await Dispatcher.open(redis);
+    } catch (err) {
+      if (err instanceof QueueConfigError) throw new CliError(err.message, 1);
+      throw err;
+    }
+  }
+  const runner: TuneOptions["runner"] =
+    dispatcher === undefined ? (dryRun ? "simulated" : "local") : new QueueRunner({ dispatch: measureDispatch(dispatcher), runner: { kind: dryRun ? "simulated" : "local" } });
   progress.start(trials);
   let result: Awaited<ReturnType<typeof tuneTIR>>;
   try {
@@ -141,7 +165,7 @@ export async function runTune(args: readonly string[], io: CliIO, deps: TuneDeps
       ...(trialsPerIter === undefined ? {} : { numTrialsPerIter: trialsPerIter }),
       space,
       strategy,
-      runner: dryRun ? "simulated" : "local",
+      runner,
       ...(seed === undefined ? {} : { seed }),
       ...deps.components,
       logger: log,
@@ -161,6 +185,7 @@ export async function runTune(args: readonly string[], io: CliIO, deps: TuneDeps
     throw err;
   } finally {
     progress.stop();
+    await dispatcher?.close();
   }
   io.stdout(`${result.summary}`);
   const best = result.tasks[0]!;

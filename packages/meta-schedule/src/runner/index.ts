@@ -9,3 +9,14 @@ export { SimulatedRunner, type SimulatedRunnerOptions } from "./simulated-runner
 export { estimateLatency, estimateKernel, type LatencyBound, type KernelEstimate, type LatencyEstimate } from "./simulated/latency-model.js";
 export { profileKernel, type KernelProfile } from "./simulated/kernel-profile.js";
 export { gpuSpecOf, type GpuSpec } from "./simulated/gpu-spec.js";
+export { QueueRunner, type QueueRunnerOptions, type MeasureDispatch } from "./queue/queue-runner.js";
+export {
+  MeasureJobPayloadSchema,
+  MeasureJobResultSchema,
+  MeasureJobRunners,
+  RemoteRunnerSpecSchema,
+  measureJobPayload,
+  runnerInputOf,
+  type MeasureJobPayload,
+  type RemoteRunnerSpec,
+} from "./queue/measure-job.js";

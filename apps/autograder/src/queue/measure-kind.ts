@@ -1,0 +1,20 @@
+/** The "measure" job kind (meta-schedule's measure jobs on the queue) and a QueueRunner's dispatch through a Dispatcher. */
+import { type MeasureDispatch, MeasureJobPayloadSchema, MeasureJobResultSchema, MeasureJobRunners } from "@tessera/meta-schedule";
+import { type Dispatcher, type JobHandler, defineJobKind, handlerFor } from "@tessera/queue";
+
+export const MEASURE_JOB = defineJobKind("measure", MeasureJobPayloadSchema, MeasureJobResultSchema);
+
+export function measureDispatch(dispatcher: Dispatcher): MeasureDispatch {
+  return (payload, key) => dispatcher.dispatch(MEASURE_JOB, payload, { key });
+}
+
+export interface MeasureHandler {
+  readonly handler: JobHandler<unknown, unknown>;
+  dispose(): Promise<void>;
+}
+
+/** `turns`: the lock of the worker's GPU, shared with the other workers on it. */
+export function createMeasureHandler(turns?: <T>(work: () => Promise<T>) => Promise<T>): MeasureHandler {
+  const runners = new MeasureJobRunners(turns);
+  return { handler: handlerFor(MEASURE_JOB, (payload) => runners.run(payload)), dispose: () => runners.dispose() };
+}

@@ -1,0 +1,23 @@
+/**
+ * `tessera worker --redis URL [--gpu N] [--concurrency K]`: a worker of the job queue, which
+ * grades submissions and measures tuning candidates for dispatchers anywhere (the autograder's
+ * `tessera-grade worker`, which knows both kinds of job).
+ */
+import { WORKER_OPTIONS_HELP, parseWorkerArgs, runWorkerCommand } from "@tessera/autograder";
+import { CliError } from "../errors.js";
+import type { CliIO } from "../io.js";
+
+export const WORKER_USAGE = "worker --redis URL [--gpu N] [--no-gpu] [--concurrency K] [--name NAME]";
+export { WORKER_OPTIONS_HELP };
+
+export async function run(args: readonly string[], io: CliIO): Promise<number> {
+  let inv;
+  try {
+    inv = parseWorkerArgs(args);
+  } catch (err) {
+    // The autograder's UsageError: a mistake in the command line.
+    if (err instanceof Error && err.name === "UsageError") throw new CliError(err.message);
+    throw err;
+  }
+  return runWorkerCommand(inv, { stdout: (t) => io.stdout(t), stderr: (t) => io.stderr(t), interactive: false });
+}

@@ -1,0 +1,134 @@
+/**
+ * The client side: puts jobs in the queue and waits for their results. `dispatch` resolves with
+ * the job's result (checked against its kind's schema) once a worker completed it, and rejects
+ * with a JobFailedError once the job failed for good (every attempt failed, or a worker rejected
+ * it as malformed); a failed attempt that will be retried, or a job put back after its worker was
+ * lost, only delays it.
+ */
+import { randomUUID } from "node:crypto";
+import { type Job, Queue, QueueEvents } from "bullmq";
+import type { Redis } from "ioredis";
+import { checkReachable, openRedis } from "./connection.js";
+import { type DeadLetter, readDeadLetters } from "./dead-letter.js";
+import { JobFailedError } from "./errors.js";
+import { jobIdFor } from "./job-id.js";
+import { type JobKind, describeZodError } from "./job-kind.js";
+import { DEAD_LETTER_QUEUE, JOBS_QUEUE } from "./names.js";
+import { parseRedisUrl } from "./redis-url.js";
+import { type QueueSettings, queueSettings } from "./settings.js";
+
+export interface DispatchOptions {
+  /** Names the job (see job-id.ts); default a fresh id. */
+  readonly key?: string;
+  /** Progress messages of the worker that holds the job. */
+  readonly onProgress?: (message: string) => void;
+}
+
+interface Waiter {
+  readonly kind: JobKind<unknown, unknown>;
+  readonly resolve: (value: unknown) => void;
+  readonly reject: (err: Error) => void;
+  readonly onProgress?: (message: string) => void;
+}
+
+export class Dispatcher {
+  readonly settings: QueueSettings;
+  readonly #queue: Queue;
+  readonly #events: QueueEvents;
+  readonly #connections: Redis[];
+  readonly #waiters = new Map<string, Waiter>();
+
+  private constructor(settings: QueueSettings, queue: Queue, events: QueueEvents, connections: Redis[]) {
+    this.settings = settings;
+    this.#queue = queue;
+    this.#events = events;
+    this.#connections = connections;
+    events.on("completed", ({ jobId }) => void this.#settle(jobId));
+    events.on("failed", ({ jobId }) => void this.#settle(jobId));
+    events.on("progress", ({ jobId, data }) => {
+      if (typeof data === "string") this.#waiters.get(jobId)?.onProgress?.(data);
+    });
+  }
+
+  /** Connects to the Redis at `url` (a QueueConfigError when the URL is malformed or nobody answers). */
+  static async open(url: string, overrides: Partial<QueueSettings> = {}): Promise<Dispatcher> {
+    const address = parseRedisUrl(url);
+    await checkReachable(address);
+    const settings = queueSettings(overrides);
+    const queueConnection = openRedis(address);
+    const eventsConnection = openRedis(address);
+    const queue = new Queue(JOBS_QUEUE, { connection: queueConnection, prefix: settings.prefix });
+    const events = new QueueEvents(JOBS_QUEUE, { connection: eventsConnection, prefix: settings.prefix });
+    // Events of jobs added from now on must not be missed: listen before the first add.
+    await events.waitUntilReady();
+    return new Dispatcher(settings, queue, events, [queueConnection, eventsConnection]);
+  }
+
+  async dispatch<P, R>(kind: JobKind<P, R>, payload: P, opts: DispatchOptions = {}): Promise<R> {
+    const checked = kind.payload.safeParse(payload);
+    if (!checked.success) throw new TypeError(`dispatch: the ${kind.name} payload is malformed: ${describeZodError(checked.error)}`);
+    const jobId = jobIdFor(kind.name, opts.key ?? randomUUID());
+    if (this.#waiters.has(jobId)) throw new RangeError(`dispatch: job ${jobId} is already being waited for by this dispatcher`);
+    const result = new Promise<R>((resolve, reject) => {
+      this.#waiters.set(jobId, { kind: kind as JobKind<unknown, unknown>, resolve: resolve as (v: unknown) => void, reject, ...(opts.onProgress === undefined ? {} : { onProgress: opts.onProgress }) });
+    });
+    try {
+      await this.#queue.add(kind.name, checked.data, {
+        jobId,
+        attempts: this.settings.attempts,
+        backoff: { type: "exponential", delay: this.settings.backoffMs },
+        // Kept a while so a dispatcher that missed the event still finds the result.
+        removeOnComplete: { age: 3600 },
+        removeOnFail: { age: 7 * 24 * 3600 },
+      });
+    } catch (err) {
+      this.#waiters.delete(jobId);
+      throw err;
+    }
+    // The job may have finished already (dispatched before, by this key).
+    await this.#settle(jobId);
+    return result;
+  }
+
+  /** Resolves or rejects the waiter of `jobId` when the job is finished for good. */
+  async #settle(jobId: string): Promise<void> {
+    const waiter = this.#waiters.get(jobId);
+    if (waiter === undefined) return;
+    // The state first, then the job: a job read before its state would be from before it finished.
+    const state = await this.#queue.getJobState(jobId);
+    if (state !== "completed" && state !== "failed") return;
+    const job = (await this.#queue.getJob(jobId)) as Job | undefined;
+    if (job === undefined || !this.#waiters.delete(jobId)) return;
+    if (state === "completed") {
+      const parsed = waiter.kind.result.safeParse(job.returnvalue);
+      if (parsed.success) waiter.resolve(parsed.data);
+      else waiter.reject(new JobFailedError(jobId, waiter.kind.name, `the worker's result is malformed: ${describeZodError(parsed.error)}`));
+    } else {
+      waiter.reject(new JobFailedError(jobId, waiter.kind.name, job.failedReason ?? "unknown reason"));
+    }
+  }
+
+  /** Jobs waiting in, running in, or finished in the queue, by state. */
+  async counts(): Promise<Record<string, number>> {
+    return this.#queue.getJobCounts("waiting", "active", "delayed", "completed", "failed");
+  }
+
+  /** The jobs in the dead-letter queue, oldest first. */
+  async deadLetters(): Promise<DeadLetter[]> {
+    const dlq = new Queue(DEAD_LETTER_QUEUE, { connection: this.#connections[0]!, prefix: this.settings.prefix });
+    try {
+      return await readDeadLetters(dlq);
+    } finally {
+      await dlq.close();
+    }
+  }
+
+  /** Stops waiting (pending dispatches reject) and closes the connections. */
+  async close(): Promise<void> {
+    for (const [jobId, waiter] of this.#waiters) waiter.reject(new JobFailedError(jobId, waiter.kind.name, "the dispatcher was closed before the job finished"));
+    this.#waiters.clear();
+    await this.#events.close();
+    await this.#queue.close();
+    for (const c of this.#connections) c.disconnect();
+  }
+}

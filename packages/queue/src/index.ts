@@ -1,0 +1,12 @@
+export { Dispatcher, type DispatchOptions } from "./dispatcher.js";
+export { startWorker, type RunningWorker, type WorkerOptions } from "./worker.js";
+export { defineJobKind, handlerFor, describeZodError, type JobKind, type JobContext, type JobHandler } from "./job-kind.js";
+export { DeadLetterSchema, type DeadLetter } from "./dead-letter.js";
+export { JobFailedError, JobRejectedError, QueueConfigError } from "./errors.js";
+export { parseRedisUrl, type RedisAddress } from "./redis-url.js";
+export { checkReachable } from "./connection.js";
+export { DEFAULT_QUEUE_SETTINGS, queueSettings, type QueueSettings } from "./settings.js";
+export { jobIdFor } from "./job-id.js";
+export { JOBS_QUEUE, DEAD_LETTER_QUEUE } from "./names.js";
+export { startRedisServer, findRedisServer, redisServerForTests, NO_REDIS_SERVER, type RedisServer } from "./redis-server.js";
+export { RedisMutex, type RedisMutexOptions } from "./redis-mutex.js";
