@@ -9,12 +9,14 @@
  * and scores stay those of a GPU used by one kernel at a time. Writes queue-bench.{json,md} into
  * --out-dir, with whether every submission got the same grade in every run.
  *
- *   pnpm bench:queue [--submissions 50] [--workers 1,2,4] [--concurrency 1] [--simulator] [--rounds N]
- *                    [--redis-server PATH] [--out-dir DIR] [--keep]
- *   .device-bundle/run.sh queue-bench --redis-server ./redis-server --out-dir "$OUT"
+ *   pnpm bench:queue [--submissions 50] [--workers 1,2,4] [--gpus 0,1] [--concurrency 1] [--simulator]
+ *                    [--rounds N] [--redis-server PATH] [--out-dir DIR] [--keep]
+ *   .device-bundle/run.sh queue-bench --redis-server .device-bundle/redis-server.sh --out-dir "$OUT"
  *
  * `--simulator`: workers without a GPU (simulator numerics, no timing), to try it on any machine.
- * `--workers 1,2` on a one-GPU machine is the "two workers on one GPU" check.
+ * `--gpus 0,1`: worker k runs with `--gpu gpus[k % n]`, one worker per GPU on a multi-GPU host;
+ * `--gpus 0 --workers 1,2` on a one-GPU machine is the "two workers on one GPU" check.
+ * `pnpm bundle:redis` packs a redis-server for GPU machines that have none.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -31,12 +33,13 @@ import { loadManifest } from "../src/manifest/index.js";
 import { queueGrader } from "../src/queue/queue-grader.js";
 
 const USAGE =
-  "usage: queue-bench [--submissions N] [--workers 1,2,4] [--concurrency K] [--simulator] [--rounds N] [--redis-server PATH] [--out-dir DIR] [--keep]";
+  "usage: queue-bench [--submissions N] [--workers 1,2,4] [--gpus 0,1] [--concurrency K] [--simulator] [--rounds N] [--redis-server PATH] [--out-dir DIR] [--keep]";
 
 const { values } = parseArgs({
   options: {
     submissions: { type: "string", default: "50" },
     workers: { type: "string", default: "1,2,4" },
+    gpus: { type: "string" },
     concurrency: { type: "string", default: "1" },
     simulator: { type: "boolean", default: false },
     rounds: { type: "string" },
@@ -49,7 +52,14 @@ const count = Number(values.submissions);
 const workerCounts = values.workers.split(",").map(Number);
 const concurrency = Number(values.concurrency);
 const rounds = values.rounds === undefined ? undefined : Number(values.rounds);
+/** GPU ordinals the workers are spread over, round-robin (`--gpu N` each); none: the default device. */
+const gpus = values.gpus === undefined ? [] : values.gpus.split(",").map(Number);
+if (values.simulator && gpus.length > 0) {
+  console.error("queue-bench: --gpus and --simulator exclude each other (simulator workers use no GPU)");
+  process.exit(2);
+}
 if (
+  gpus.some((g) => !Number.isInteger(g) || g < 0) ||
   !Number.isInteger(count) ||
   count < 1 ||
   workerCounts.some((w) => !Number.isInteger(w) || w < 1 || w > 64) ||
@@ -97,9 +107,10 @@ interface Worker {
   output: string;
 }
 
-function startWorker(url: string, name: string, env: NodeJS.ProcessEnv): Worker {
+function startWorker(url: string, name: string, gpu: number | undefined, env: NodeJS.ProcessEnv): Worker {
   const { args, cwd: at } = workerCommand();
-  const child = spawn(process.execPath, [...args, "--redis", url, "--name", name, "--concurrency", String(concurrency), ...(values.simulator ? ["--no-gpu"] : [])], {
+  const device = values.simulator ? ["--no-gpu"] : gpu === undefined ? [] : ["--gpu", String(gpu)];
+  const child = spawn(process.execPath, [...args, "--redis", url, "--name", name, "--concurrency", String(concurrency), ...device], {
     cwd: at,
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -131,6 +142,8 @@ interface Run {
   readonly grades: Record<string, string>;
   /** What the workers said they run on. */
   readonly device: string;
+  /** The `--gpu` ordinal of each worker (empty: the default device). */
+  readonly workerGpus: readonly number[];
 }
 
 const redis = await startRedisServer(redisBinary);
@@ -140,7 +153,8 @@ try {
   for (const [index, n] of workerCounts.entries()) {
     const prefix = `bench${index}`;
     const env = { TESSERA_QUEUE_PREFIX: prefix };
-    const workers = Array.from({ length: n }, (_, k) => startWorker(redis.url, `w${k + 1}-of-${n}`, env));
+    const workerGpus = gpus.length === 0 ? [] : Array.from({ length: n }, (_, k) => gpus[k % gpus.length]!);
+    const workers = Array.from({ length: n }, (_, k) => startWorker(redis.url, `w${k + 1}-of-${n}`, workerGpus[k], env));
     const readiness = await Promise.all(workers.map((w) => w.ready));
     const out = join(work, `out-${n}-workers`);
     const grader = await queueGrader(redis.url, { binding, manifest, noGpu: values.simulator, ...(rounds === undefined ? {} : { numerics: { rounds } }) }, { prefix });
@@ -157,14 +171,20 @@ try {
     if (exits.some((e) => e !== 0)) console.warn(`workers exited with ${exits.join(", ")}`);
     const grades = Object.fromEntries(result.outcomes.map((o) => [o.name, o.status === "graded" ? `${o.score}/${o.maxScore}` : `error: ${o.error}`]));
     const graded = result.outcomes.filter((o) => o.status === "graded").length;
-    const run: Run = { workers: n, wallSeconds, submissionsPerMinute: (60 * count) / wallSeconds, graded, errors: count - graded, grades, device: readiness[0] ?? "" };
+    const run: Run = { workers: n, wallSeconds, submissionsPerMinute: (60 * count) / wallSeconds, graded, errors: count - graded, grades, device: readiness[0] ?? "", workerGpus };
     runs.push(run);
     console.log(`${n} worker${n === 1 ? "" : "s"}: ${wallSeconds.toFixed(1)} s, ${run.submissionsPerMinute.toFixed(2)} submissions/min (${graded} graded, ${run.errors} errors)`);
+    // After every run, so a batch cut short by a time limit still leaves the runs it finished.
+    await writeReport(runs);
   }
 } finally {
   await redis.stop();
 }
+if (values.keep) console.log(`kept ${work}`);
+else await rm(work, { recursive: true, force: true });
 
+/** Writes queue-bench.{json,md} for the runs so far and prints the table. */
+async function writeReport(runs: readonly Run[]): Promise<void> {
 const base = runs[0]!;
 const differing = (run: Run): string[] => Object.keys(base.grades).filter((name) => run.grades[name] !== base.grades[name]);
 const allEqual = runs.every((r) => differing(r).length === 0);
@@ -191,6 +211,7 @@ const md = [
   `Workers: ${report.device}. Each worker grades ${concurrency} submission${concurrency === 1 ? "" : "s"} at a time; the workers of one GPU take turns on it (one kernel at a time), the rest of each grading runs side by side.`,
   "Wall time is the batch's, from the first job dispatched to the last result stored (the workers were started before).",
   "",
+  ...(gpus.length === 0 ? [] : [`Workers spread over GPUs ${gpus.join(", ")} round-robin (\`--gpu N\` each): ${report.runs.map((r) => `${r.workers} → [${r.workerGpus.join(", ")}]`).join("; ")}.`, ""]),
   "| Submissions | Workers | Wall (s) | Submissions/min | Speed-up | Graded / errors | Same grades as the first run |",
   "|---:|---:|---:|---:|---:|---:|---|",
   ...rows,
@@ -203,5 +224,4 @@ await writeFile(join(outDir, "queue-bench.json"), JSON.stringify(report, null, 2
 await writeFile(join(outDir, "queue-bench.md"), md);
 console.log(md);
 console.log(`written: ${join(outDir, "queue-bench.md")}, ${join(outDir, "queue-bench.json")}`);
-if (values.keep) console.log(`kept ${work}`);
-else await rm(work, { recursive: true, force: true });
+}
