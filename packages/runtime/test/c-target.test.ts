@@ -90,6 +90,15 @@ describe.skipIf(unavailable !== undefined)("C target: the d2l operators with the
     }
   });
 
+  it("pooling reads a padding stage: no bounds check in the vectorized window loop (inlined padding kept gcc from vectorizing it)", () => {
+    for (const op of [d2l.maxPoolCpu({ channels: 4, size: 20, kernel: 3, padding: 1, stride: 1 }), d2l.avgPoolCpu({ channels: 4, size: 20, kernel: 3, padding: 1, stride: 1 })]) {
+      const lines = buildC(op.scheduled).source.split("\n");
+      const reads = lines.filter((l) => /Pool(Max|Sum)\[.*\] = /.test(l) && l.includes("PaddedX["));
+      expect(reads.length, op.name).toBeGreaterThan(0);
+      for (const l of reads) expect(l, op.name).not.toMatch(/\?/);
+    }
+  });
+
   it("conv2d at 16 channels, 64×64 (the benchmark's size, schedule chosen from the shape) matches the executor and runs without a parallel region", async () => {
     const op = d2l.conv2dCpu({ channels: 16, size: 64, kernel: 3, padding: 1 }, {}, { cores: 2 });
     const loops = await expectMatchesExecutor(op.original, op.scheduled, 16, "conv2d c=16 64×64");
