@@ -8,8 +8,8 @@
  *   pnpm bench:cpu [--quick] [--ops matmul,conv2d] [--out DIR] [--executor-max-flops N]
  *
  * Timings: Tessera with its timeEvaluator (TVM semantics: warm-up, repeat 5 samples of ≥ 50 ms,
- * median); NumPy with the same scheme in Python (the fastest NumPy formulation of each operator
- * counts); the JS executor with 3 single runs, only where a run is cheap enough.
+ * median); NumPy with the same scheme in Python right after, on the same case (the fastest NumPy
+ * formulation of each operator counts); the JS executor with 3 single runs, only where a run is cheap enough.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
@@ -206,15 +206,23 @@ interface Row {
   /** Largest |tessera − executor| / (1 + |executor|) over the output, where the executor ran. */
   readonly maxError: number | undefined;
   readonly compileMs: number;
+  /** The 1-minute load average when the case was measured. */
+  readonly load1: number;
 }
 
 const gflops = (flops: number, ms: number): number => flops / ms / 1e6;
 
-async function measureTessera(c: BenchCase, executorMaxFlops: number): Promise<Omit<Row, "numpyMs" | "numpyVariant" | "numpyVariantsMs">> {
+/**
+ * One case: Tessera timed, then NumPy on the same case right away (on a shared machine the load
+ * changes by the minute, so the two sides of a ratio are measured seconds apart), then the check
+ * against the JS executor.
+ */
+async function measureCase(c: BenchCase, executorMaxFlops: number): Promise<Row> {
   const op = c.make();
   const mod = await build(op.scheduled, "c");
   const args = randomArgs(op.original, 1, { low: c.low ?? -1, high: 1 });
   const timing = await mod.timeEvaluator({ number: 1, repeat: 5, minRepeatMs: 50 })(...args);
+  const np = runNumpy([c.numpy])[0]!;
   let executorMs: number | undefined;
   let maxError: number | undefined;
   if (op.flops <= executorMaxFlops) {
@@ -246,9 +254,13 @@ async function measureTessera(c: BenchCase, executorMaxFlops: number): Promise<O
     flops: op.flops,
     tesseraMs: timing.median,
     tesseraSamplesMs: timing.samples,
+    numpyMs: np.ms,
+    numpyVariant: np.variant,
+    numpyVariantsMs: np.variants,
     executorMs,
     maxError,
     compileMs: mod.compiled.compileMs,
+    load1: os.loadavg()[0]!,
   };
 }
 
@@ -270,7 +282,7 @@ function markdown(rows: readonly Row[], ops: readonly BenchOperator[], meta: Rec
     "",
     "**Noise:** the machine has 2 cores shared with other engineers' builds and tests during the run",
     `(load average ${meta["loadBefore"]} before, ${meta["loadAfter"]} after), so every number here is noisy;`,
-    "ratios are between measurements taken minutes apart in the same run.",
+    "each ratio's two sides are measured back to back (Tessera, then NumPy on the same case, seconds apart).",
     "",
     "| | |",
     "|---|---|",
@@ -281,11 +293,11 @@ function markdown(rows: readonly Row[], ops: readonly BenchOperator[], meta: Rec
     const mine = rows.filter((r) => r.op === o.cases[0]?.make().name);
     if (mine.length === 0) continue;
     lines.push(`## ${o.title}`, "", `![${o.title}](cpu-${mine[0]!.op}.png)`, "");
-    lines.push("| size | Tessera C GFLOPS | NumPy GFLOPS (formulation) | JS executor GFLOPS | Tessera / NumPy | max rel. error vs executor |");
-    lines.push("|---|---|---|---|---|---|");
+    lines.push("| size | Tessera C GFLOPS | NumPy GFLOPS (formulation) | JS executor GFLOPS | Tessera / NumPy | max rel. error vs executor | load (1 min) |");
+    lines.push("|---|---|---|---|---|---|---|");
     for (const r of mine) {
       lines.push(
-        `| ${r.label} | ${fmt(gflops(r.flops, r.tesseraMs))} | ${fmt(gflops(r.flops, r.numpyMs))} (${r.numpyVariant}) | ${r.executorMs === undefined ? "–" : fmt(gflops(r.flops, r.executorMs), 3)} | ${fmt(r.numpyMs / r.tesseraMs)}× | ${r.maxError === undefined ? "–" : r.maxError.toExponential(1)} |`,
+        `| ${r.label} | ${fmt(gflops(r.flops, r.tesseraMs))} | ${fmt(gflops(r.flops, r.numpyMs))} (${r.numpyVariant}) | ${r.executorMs === undefined ? "–" : fmt(gflops(r.flops, r.executorMs), 3)} | ${fmt(r.numpyMs / r.tesseraMs)}× | ${r.maxError === undefined ? "–" : r.maxError.toExponential(1)} | ${r.load1.toFixed(1)} |`,
       );
     }
     lines.push("");
@@ -321,18 +333,13 @@ async function main(): Promise<void> {
   };
   const rows: Row[] = [];
   for (const o of ops) {
-    const measured = [];
     for (const c of o.cases) {
-      const m = await measureTessera(c, executorMaxFlops);
-      console.log(`${o.op} ${c.label}: Tessera ${fmt(gflops(m.flops, m.tesseraMs))} GFLOPS`);
-      measured.push(m);
+      const r = await measureCase(c, executorMaxFlops);
+      rows.push(r);
+      console.log(
+        `${o.op} ${c.label}: Tessera ${fmt(gflops(r.flops, r.tesseraMs))} GFLOPS, NumPy ${fmt(gflops(r.flops, r.numpyMs))} GFLOPS (${r.numpyVariant}); Tessera/NumPy ${fmt(r.numpyMs / r.tesseraMs)}× (load ${load()})`,
+      );
     }
-    const np = runNumpy(o.cases.map((c) => c.numpy));
-    measured.forEach((m, i) => {
-      const r = np[i]!;
-      rows.push({ ...m, numpyMs: r.ms, numpyVariant: r.variant, numpyVariantsMs: r.variants });
-      console.log(`${o.op} ${m.label}: NumPy ${fmt(gflops(m.flops, r.ms))} GFLOPS (${r.variant}); Tessera/NumPy ${fmt(r.ms / m.tesseraMs)}×`);
-    });
   }
   meta["loadAfter"] = load();
   const outDir = values.out!;
