@@ -70,6 +70,8 @@ describe.skipIf(unavailable !== undefined)("C target: the d2l operators with the
     ["matmul with B packed into panels (cacheRead + transformLayout)", () => d2l.matmulCpu(40, 64, 24, { mr: 4, nr: 16 })],
     ["conv2d", () => d2l.conv2dCpu({ channels: 8, size: 20, kernel: 3, padding: 1 }, {}, par)],
     ["conv2d, tiles chosen from the shape, serial where small", () => d2l.conv2dCpu({ channels: 12, size: 20, kernel: 3, padding: 1 })],
+    ["conv2d with packed weights, output channels vectorized (ragged column tile)", () => d2l.conv2dCpu({ channels: 32, size: 14, kernel: 3, padding: 1 }, { vectorized: "channels", owTile: 6 }, par)],
+    ["conv2d with packed weights, tiles chosen from the shape", () => d2l.conv2dCpu({ channels: 16, size: 12, kernel: 3, padding: 1 }, { vectorized: "channels" })],
     ["depthwise conv2d", () => d2l.depthwiseConv2dCpu({ channels: 8, size: 20, kernel: 3, padding: 1 }, undefined, par)],
     ["max pooling", () => d2l.maxPoolCpu({ channels: 4, size: 20, kernel: 3, padding: 1, stride: 1 }, par)],
     ["avg pooling, stride 2", () => d2l.avgPoolCpu({ channels: 4, size: 20, kernel: 3, padding: 1, stride: 2 }, par)],

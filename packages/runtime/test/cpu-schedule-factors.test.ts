@@ -7,6 +7,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   JOBS_PER_CORE,
+  L1_DATA_BYTES,
   PARALLEL_PAYOFF,
   PARALLEL_REGION_COST_US,
   chooseConvTiles,
@@ -116,20 +117,32 @@ describe("chooseConvTiles", () => {
   it("tiles divide the output channels and width; at most 16 unrolled rows; whole vectors when the width allows", () => {
     fc.assert(
       fc.property(shape, fc.integer({ min: 1, max: 32 }), (s, cores) => {
-        const t = chooseConvTiles(s, { cores });
-        expect(s.outChannels % t.ocTile).toBe(0);
-        expect(s.outWidth % t.owTile).toBe(0);
-        expect(t.ocTile).toBeLessThanOrEqual(16);
-        if (s.outWidth % 16 === 0) expect(t.owTile).toBe(16);
-        if (cores === 1) expect(t.parallel || t.parallelPadding).toBe(false);
+        for (const forced of [undefined, "columns", "channels"] as const) {
+          const t = chooseConvTiles(s, { cores, ...(forced === undefined ? {} : { vectorized: forced }) });
+          if (forced !== undefined) expect(t.vectorized).toBe(forced);
+          expect(s.outChannels % t.ocTile).toBe(0);
+          expect(s.outWidth % t.owTile).toBe(0);
+          expect(t.ocTile).toBeLessThanOrEqual(16);
+          expect(t.owTile).toBeLessThanOrEqual(16);
+          // the vectorized dimension is whole vectors whenever its extent allows
+          if (t.vectorized === "columns" && s.outWidth % 16 === 0) expect(t.owTile).toBe(16);
+          if (t.vectorized === "channels" && s.outChannels % 16 === 0) expect(t.ocTile).toBe(16);
+          // packing only chosen when the channels fill whole vectors and the weight block outgrows L1 twice
+          if (forced === undefined && t.vectorized === "channels") {
+            expect(s.outChannels % 16).toBe(0);
+            expect(4 * 16 * s.inChannels * s.kernel * s.kernel).toBeGreaterThan(2 * L1_DATA_BYTES);
+          }
+          if (cores === 1) expect(t.parallel || t.parallelPadding || t.parallelPacking).toBe(false);
+        }
       }),
     );
   });
 
-  it("the benchmark's sizes on 2 cores: 16×16 tiles; 16 channels serial, 32 and more parallel", () => {
+  it("the benchmark's sizes on 2 cores: 16×16 tiles; 16 channels serial, 32 and more parallel; packed weights at 256", () => {
     const conv = (c: number) => chooseConvTiles({ inChannels: c, outChannels: c, paddedHeight: 66, paddedWidth: 66, outHeight: 64, outWidth: 64, kernel: 3 }, { cores: 2 });
-    expect(conv(16)).toMatchObject({ ocTile: 16, owTile: 16, parallel: false, parallelPadding: false });
-    for (const c of [32, 64, 128, 256]) expect(conv(c)).toMatchObject({ ocTile: 16, owTile: 16, parallel: true });
+    expect(conv(16)).toMatchObject({ vectorized: "columns", ocTile: 16, owTile: 16, parallel: false, parallelPadding: false });
+    for (const c of [32, 64, 128]) expect(conv(c)).toMatchObject({ vectorized: "columns", ocTile: 16, owTile: 16, parallel: true });
+    expect(conv(256)).toMatchObject({ vectorized: "channels", ocTile: 16, owTile: 16, parallel: true });
     expect(conv(24).ocTile).toBe(12);
   });
 });

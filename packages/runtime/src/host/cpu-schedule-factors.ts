@@ -21,6 +21,8 @@ export const CORE_BYTES_PER_US = 10_000;
 export const PARALLEL_REGION_COST_US = 50;
 /** A parallel region must save this many times its cost (it costs far more on a loaded machine). */
 export const PARALLEL_PAYOFF = 4;
+/** L1 data cache per core (48 KiB on the benchmark machine's AMD EPYC), for working-set checks. */
+export const L1_DATA_BYTES = 48 * 1024;
 /** Parallel iterations per core to aim for (TVM's ParallelizeVectorizeUnroll caps at 16 per core). */
 export const JOBS_PER_CORE = 16;
 
@@ -86,14 +88,25 @@ export function parallelLoopCount(extents: readonly number[], cores = hostCores(
 }
 
 export interface ConvTiles {
-  /** Output channels of the register tile (unrolled rows): divides the output channels. */
+  /**
+   * Which register-tile dimension is vectorized. "columns": output columns in SIMD lanes, output
+   * channels unrolled, each weight broadcast from W's own layout. "channels" (the book's packed
+   * schedule): the weights are first packed with a block of output channels innermost, output
+   * channels in SIMD lanes, columns unrolled, each input pixel broadcast — chosen when the weights
+   * one column tile reads (ocTile × inChannels × kernel², 16 scattered rows of W) outgrow L1
+   * twice over.
+   */
+  readonly vectorized: "columns" | "channels";
+  /** Output channels of the register tile: divides the output channels. */
   readonly ocTile: number;
-  /** Output columns of the register tile (vectorized): divides the output width. */
+  /** Output columns of the register tile: divides the output width. */
   readonly owTile: number;
   /** Whether the convolution's outer loops run in parallel. */
   readonly parallel: boolean;
   /** Whether the padding stage runs in parallel. */
   readonly parallelPadding: boolean;
+  /** Whether the weight packing (vectorized "channels" only) runs in parallel. */
+  readonly parallelPacking: boolean;
 }
 
 export interface ConvShape {
@@ -112,16 +125,33 @@ export interface ConvShape {
  * `maxRows` rows (one vector register per row and vector of columns: 16 rows of one AVX-512
  * vector fill half the register file), factors dividing the extents; parallel only where it pays.
  */
-export function chooseConvTiles(shape: ConvShape, opts: { cores?: number; lanes?: number; maxRows?: number } = {}): ConvTiles {
+export function chooseConvTiles(
+  shape: ConvShape,
+  opts: { cores?: number; lanes?: number; maxRows?: number; vectorized?: ConvTiles["vectorized"] } = {},
+): ConvTiles {
   const cores = opts.cores ?? hostCores();
   const lanes = opts.lanes ?? 16;
-  const owTile = chooseVectorTile(shape.outWidth, lanes);
-  const ocTile = largestDivisorAtMost(shape.outChannels, opts.maxRows ?? 16);
+  const maxRows = opts.maxRows ?? 16;
+  const rowsTile = largestDivisorAtMost(shape.outChannels, maxRows);
+  const weightBlockBytes = 4 * rowsTile * shape.inChannels * shape.kernel * shape.kernel;
+  // Measured crossover on the benchmark machine (conv2d 64×64 3×3): at 1.5× L1 (128 channels) the
+  // two schedules were even, at 3× L1 (256 channels) packing was 1.2-2× faster under load.
+  const vectorized = opts.vectorized ?? (weightBlockBytes > 2 * L1_DATA_BYTES && shape.outChannels % lanes === 0 ? "channels" : "columns");
+  const ocTile = vectorized === "channels" ? chooseVectorTile(shape.outChannels, lanes) : rowsTile;
+  const owTile = vectorized === "channels" ? largestDivisorAtMost(shape.outWidth, maxRows) : chooseVectorTile(shape.outWidth, lanes);
   const outputs = shape.outChannels * shape.outHeight * shape.outWidth;
   const conv: Work = {
     flops: 2 * outputs * shape.inChannels * shape.kernel * shape.kernel,
     bytes: 4 * (outputs + shape.inChannels * shape.paddedHeight * shape.paddedWidth),
   };
   const padded = shape.inChannels * shape.paddedHeight * shape.paddedWidth;
-  return { ocTile, owTile, parallel: worthParallel(conv, cores), parallelPadding: worthParallel({ flops: 0, bytes: 8 * padded }, cores) };
+  const weights = shape.outChannels * shape.inChannels * shape.kernel * shape.kernel;
+  return {
+    vectorized,
+    ocTile,
+    owTile,
+    parallel: worthParallel(conv, cores),
+    parallelPadding: worthParallel({ flops: 0, bytes: 8 * padded }, cores),
+    parallelPacking: worthParallel({ flops: 0, bytes: 8 * weights }, cores),
+  };
 }

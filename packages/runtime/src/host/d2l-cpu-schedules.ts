@@ -170,15 +170,18 @@ export interface ConvSize {
 
 /** Overrides of conv2dCpu's shape-derived register tile. */
 export interface ConvTileOverrides {
+  readonly vectorized?: "columns" | "channels";
   readonly ocTile?: number;
   readonly owTile?: number;
 }
 
 /**
  * conv2d (batch 1, NCHW, stride 1): an (ocTile × owTile) register tile of Y per (output channel
- * block, output row, column block), accumulated over (ric, rkh, rkw) with the channel rows
- * unrolled and the columns vectorized; blocks × rows in parallel where the work pays for it.
- * The tile divides the output channels and width (chooseConvTiles) unless overridden.
+ * block, output row, column block), accumulated over (ric, rkh, rkw); blocks × rows in parallel
+ * where the work pays for it. Vectorized "columns": channel rows unrolled, columns in SIMD lanes.
+ * Vectorized "channels" (many input channels): the weights packed with the output-channel block
+ * innermost, channels in SIMD lanes, columns unrolled. The tile divides the output channels and
+ * width (chooseConvTiles) unless overridden.
  */
 export function conv2dCpu(s: ConvSize, tiles: ConvTileOverrides = {}, opts: CpuScheduleOptions = {}): ScheduledOperator {
   const { func } = ops.conv2d({ batch: 1, inChannels: s.channels, outChannels: s.channels, height: s.size, width: s.size, kernel: s.kernel, padding: s.padding });
@@ -186,21 +189,37 @@ export function conv2dCpu(s: ConvSize, tiles: ConvTileOverrides = {}, opts: CpuS
   const cores = coresOf(opts);
   const chosen = chooseConvTiles(
     { inChannels: s.channels, outChannels: s.channels, paddedHeight: paddedSize, paddedWidth: paddedSize, outHeight: outSize, outWidth: outSize, kernel: s.kernel },
-    { cores },
+    { cores, ...(tiles.vectorized === undefined ? {} : { vectorized: tiles.vectorized }) },
   );
+  const vectorized = chosen.vectorized;
   const ocTile = tiles.ocTile ?? chosen.ocTile;
   const owTile = tiles.owTile ?? chosen.owTile;
   const sch = new Schedule(func);
-  schedulePad(sch, opts.parallel ?? chosen.parallelPadding, cores);
   const y = sch.getBlock("Y");
+  if (vectorized === "channels") {
+    // The book's packed weights: PackedW[o / ocTile, i, kh, kw, o % ocTile], a contiguous vector of output channels per tap.
+    const pack = sch.cacheRead(y, 1, "global");
+    sch.transformLayout(pack, ["write", 0], (o, ic, kh, kw) => [floordiv(o!, ocTile), ic!, kh!, kw!, floormod(o!, ocTile)]);
+    if (opts.parallel ?? chosen.parallelPacking) parallelizeOuter(sch, loops(sch, pack).slice(0, 2), cores);
+  }
+  schedulePad(sch, opts.parallel ?? chosen.parallelPadding, cores);
   const writeBack = sch.cacheWrite(y, 0, "local");
   const [n, c, i, j, ric, rkh, rkw] = loops(sch, y) as [LoopRV, LoopRV, LoopRV, LoopRV, LoopRV, LoopRV, LoopRV];
   const [co, ci] = split2(sch, c, ocTile);
   const [jo, ji] = split2(sch, j, owTile);
-  sch.reorder(n, co, i, jo, ric, rkh, rkw, ci, ji);
-  sch.reverseComputeAt(writeBack, jo);
-  sch.unroll(ci);
-  sch.vectorize(ji);
+  if (vectorized === "channels") {
+    // Output channels in SIMD lanes: the local tile is stored column-major so a column's channels are one vector.
+    sch.reorder(n, co, i, jo, ric, rkh, rkw, ji, ci);
+    sch.reverseComputeAt(writeBack, jo);
+    sch.transformLayout(y, ["write", 0], (b, ch, h, w) => [b!, h!, w!, ch!]);
+    sch.unroll(ji);
+    sch.vectorize(ci);
+  } else {
+    sch.reorder(n, co, i, jo, ric, rkh, rkw, ci, ji);
+    sch.reverseComputeAt(writeBack, jo);
+    sch.unroll(ci);
+    sch.vectorize(ji);
+  }
   if (opts.parallel ?? chosen.parallel) parallelizeOuter(sch, [n, co, i, jo], cores);
   sch.decomposeReduction(y, ric);
   return { name: "conv2d", original: func, scheduled: sch.func, flops: 2 * s.channels * s.channels * outSize * outSize * s.kernel * s.kernel };
