@@ -61,17 +61,22 @@ async function expectMatchesExecutor(original: PrimFunc, scheduled: PrimFunc, se
 }
 
 describe.skipIf(unavailable !== undefined)("C target: the d2l operators with their CPU schedules match the executor", () => {
+  // Small sizes would run serially (too little work for a thread team): `parallel: true` keeps the parallel regions in the test.
+  const par = { parallel: true };
   const cases: [string, () => d2l.ScheduledOperator, number?][] = [
-    ["vector add (parallel chunks, vectorized, ragged tail)", () => d2l.vectorAddCpu(1000)],
-    ["broadcast add", () => d2l.broadcastAddCpu(37, 50)],
+    ["vector add (parallel chunks, vectorized, ragged tail)", () => d2l.vectorAddCpu(1000, 16, par)],
+    ["broadcast add", () => d2l.broadcastAddCpu(37, 50, 16, par)],
     ["matmul, register tile (cacheWrite local, unroll, vectorize, parallel)", () => d2l.matmulCpu(40, 72, 24, { mr: 4, nr: 16 })],
     ["matmul with B packed into panels (cacheRead + transformLayout)", () => d2l.matmulCpu(40, 64, 24, { mr: 4, nr: 16 })],
-    ["conv2d", () => d2l.conv2dCpu({ channels: 8, size: 20, kernel: 3, padding: 1 })],
-    ["depthwise conv2d", () => d2l.depthwiseConv2dCpu({ channels: 8, size: 20, kernel: 3, padding: 1 })],
-    ["max pooling", () => d2l.maxPoolCpu({ channels: 4, size: 20, kernel: 3, padding: 1, stride: 1 })],
-    ["avg pooling, stride 2", () => d2l.avgPoolCpu({ channels: 4, size: 20, kernel: 3, padding: 1, stride: 2 })],
+    ["conv2d", () => d2l.conv2dCpu({ channels: 8, size: 20, kernel: 3, padding: 1 }, {}, par)],
+    ["conv2d, tiles chosen from the shape, serial where small", () => d2l.conv2dCpu({ channels: 12, size: 20, kernel: 3, padding: 1 })],
+    ["conv2d with packed weights, output channels vectorized (ragged column tile)", () => d2l.conv2dCpu({ channels: 32, size: 14, kernel: 3, padding: 1 }, { vectorized: "channels", owTile: 6 }, par)],
+    ["conv2d with packed weights, tiles chosen from the shape", () => d2l.conv2dCpu({ channels: 16, size: 12, kernel: 3, padding: 1 }, { vectorized: "channels" })],
+    ["depthwise conv2d", () => d2l.depthwiseConv2dCpu({ channels: 8, size: 20, kernel: 3, padding: 1 }, undefined, par)],
+    ["max pooling", () => d2l.maxPoolCpu({ channels: 4, size: 20, kernel: 3, padding: 1, stride: 1 }, par)],
+    ["avg pooling, stride 2", () => d2l.avgPoolCpu({ channels: 4, size: 20, kernel: 3, padding: 1, stride: 2 }, par)],
     // Positive inputs: the variance goes under a square root.
-    ["batch norm", () => d2l.batchNormCpu(4, 20), 0.1],
+    ["batch norm", () => d2l.batchNormCpu(4, 20, par), 0.1],
   ];
   for (const [label, make, low] of cases) {
     it(label, async () => {
@@ -80,11 +85,33 @@ describe.skipIf(unavailable !== undefined)("C target: the d2l operators with the
     });
   }
 
-  it("matmul 96³ and conv2d 16×32×32: the parallel regions really run on a thread team", async () => {
-    for (const op of [d2l.matmulCpu(96, 96, 96, { mr: 8, nr: 16 }), d2l.conv2dCpu({ channels: 16, size: 32, kernel: 3, padding: 1 })]) {
+  it("matmul 96³ and conv2d 16×32×32 (parallel forced): the parallel regions really run on a thread team", async () => {
+    for (const op of [d2l.matmulCpu(96, 96, 96, { mr: 8, nr: 16 }), d2l.conv2dCpu({ channels: 16, size: 32, kernel: 3, padding: 1 }, {}, { parallel: true })]) {
       const loops = await expectMatchesExecutor(op.original, op.scheduled, 5, op.name);
       expect(loops.parallel, op.name).toBeGreaterThanOrEqual(1);
     }
+  });
+
+  it("pooling reads a padding stage: no bounds check in the vectorized window loop (inlined padding kept gcc from vectorizing it)", () => {
+    for (const op of [d2l.maxPoolCpu({ channels: 4, size: 20, kernel: 3, padding: 1, stride: 1 }), d2l.avgPoolCpu({ channels: 4, size: 20, kernel: 3, padding: 1, stride: 1 })]) {
+      const lines = buildC(op.scheduled).source.split("\n");
+      const reads = lines.filter((l) => /Pool(Max|Sum)\[.*\] = /.test(l) && l.includes("PaddedX["));
+      expect(reads.length, op.name).toBeGreaterThan(0);
+      for (const l of reads) expect(l, op.name).not.toMatch(/\?/);
+    }
+  });
+
+  it("conv2d at 16 channels, 64×64 (the benchmark's size, schedule chosen from the shape) matches the executor and runs without a parallel region", async () => {
+    const op = d2l.conv2dCpu({ channels: 16, size: 64, kernel: 3, padding: 1 }, {}, { cores: 2 });
+    const loops = await expectMatchesExecutor(op.original, op.scheduled, 16, "conv2d c=16 64×64");
+    expect(loops.parallel).toBe(0);
+    expect(loops.simd).toBeGreaterThan(0);
+  });
+
+  it("conv2d at 32 channels, 64×64 on 2 cores: enough work for a parallel convolution, and it matches the executor", async () => {
+    const op = d2l.conv2dCpu({ channels: 32, size: 64, kernel: 3, padding: 1 }, {}, { cores: 2 });
+    const loops = await expectMatchesExecutor(op.original, op.scheduled, 17, "conv2d c=32 64×64");
+    expect(loops.parallel).toBeGreaterThanOrEqual(1);
   });
 });
 

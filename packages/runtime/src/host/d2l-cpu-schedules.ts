@@ -5,10 +5,14 @@
  * `unroll`, and for the reductions (matmul, convolutions) a register tile: the output block is
  * accumulated in a `local` buffer (`cacheWrite`), initialised by `decomposeReduction`.
  *
+ * Tile factors and parallelism come from the shape (cpu-schedule-factors.ts): factors that divide
+ * the extents, and a parallel region only where the work pays for one.
+ *
  * Each builder returns the unscheduled function (for the JS executor) and the scheduled one.
  */
 import { type PrimFunc, floordiv, floormod, ops } from "@tessera/ir";
 import { type BlockRV, type LoopRV, Schedule } from "@tessera/schedule";
+import { type Work, chooseConvTiles, chooseVectorTile, hostCores, parallelLoopCount, worthParallel } from "./cpu-schedule-factors.js";
 
 export interface ScheduledOperator {
   readonly name: string;
@@ -26,6 +30,38 @@ function split2(sch: Schedule, loop: LoopRV, inner: number): [LoopRV, LoopRV] {
   return sch.split(loop, [null, inner]) as [LoopRV, LoopRV];
 }
 
+/**
+ * How the builders use the cores: `cores` (default: this machine's) sizes the parallel loop;
+ * `parallel` forces parallel regions on (true) or off (false) instead of deciding from the work.
+ */
+export interface CpuScheduleOptions {
+  readonly cores?: number;
+  readonly parallel?: boolean;
+}
+
+function coresOf(opts: CpuScheduleOptions): number {
+  return opts.cores ?? hostCores();
+}
+
+function wantParallel(opts: CpuScheduleOptions, work: Work): boolean {
+  return opts.parallel ?? worthParallel(work, coresOf(opts));
+}
+
+function extentOf(sch: Schedule, loop: LoopRV): number {
+  const e = sch.get(loop).extent;
+  return e.kind === "IntImm" ? e.value : 1;
+}
+
+/** Fuses the leading `candidates` (outermost first, directly nested) that give enough parallel iterations, and makes that loop parallel. */
+function parallelizeOuter(sch: Schedule, candidates: readonly LoopRV[], cores: number): void {
+  const count = parallelLoopCount(
+    candidates.map((l) => extentOf(sch, l)),
+    cores,
+  );
+  const outer = candidates.slice(0, count);
+  sch.parallel(outer.length > 1 ? sch.fuse(...outer) : outer[0]!);
+}
+
 /** Whether the schedule has a block of this name (pad2d makes none without padding). */
 function hasBlock(sch: Schedule, name: string): boolean {
   try {
@@ -36,35 +72,40 @@ function hasBlock(sch: Schedule, name: string): boolean {
   }
 }
 
-/** The innermost data-parallel loop vectorized in chunks of `lanes`, the outer `parallelDims` loops fused and parallel. */
-function parallelVectorize(sch: Schedule, block: BlockRV, parallelDims: number, lanes: number): void {
+/**
+ * The innermost data-parallel loop vectorized (split into whole vectors where its extent allows),
+ * the outer `parallelDims` loops (as many as needed) fused and parallel when `parallel`.
+ */
+function parallelVectorize(sch: Schedule, block: BlockRV, parallelDims: number, lanes: number, parallel: boolean, cores: number): void {
   const ls = loops(sch, block);
   const inner = ls[ls.length - 1]!;
-  if (sch.get(inner).extent.kind === "IntImm" && (sch.get(inner).extent as { value: number }).value > lanes) {
-    const [, vi] = split2(sch, inner, lanes);
+  const extent = extentOf(sch, inner);
+  const tile = chooseVectorTile(extent, lanes);
+  if (extent > tile) {
+    const [, vi] = split2(sch, inner, tile);
     sch.vectorize(vi);
   } else sch.vectorize(inner);
-  const outer = ls.slice(0, parallelDims);
-  sch.parallel(outer.length > 1 ? sch.fuse(...outer) : outer[0]!);
+  if (parallel) parallelizeOuter(sch, ls.slice(0, parallelDims), cores);
 }
 
-/** `C = A + B` of n elements: parallel chunks, vectorized inside. */
-export function vectorAddCpu(n: number, lanes = 16): ScheduledOperator {
+/** `C = A + B` of n elements: parallel chunks (where n is large enough), vectorized inside. */
+export function vectorAddCpu(n: number, lanes = 16, opts: CpuScheduleOptions = {}): ScheduledOperator {
   const { func } = ops.vectorAdd(n);
   const sch = new Schedule(func);
   const c = sch.getBlock("C");
   const [i] = loops(sch, c);
   const [io, ii] = split2(sch, i!, lanes);
-  sch.parallel(io);
+  if (wantParallel(opts, { flops: n, bytes: 12 * n })) sch.parallel(io);
   sch.vectorize(ii);
   return { name: "vector_add", original: func, scheduled: sch.func, flops: n };
 }
 
-/** `C = A + B` with A (n, 1), B (n, m): rows in parallel, columns vectorized. */
-export function broadcastAddCpu(n: number, m: number, lanes = 16): ScheduledOperator {
+/** `C = A + B` with A (n, 1), B (n, m): rows in parallel (where large enough), columns vectorized. */
+export function broadcastAddCpu(n: number, m: number, lanes = 16, opts: CpuScheduleOptions = {}): ScheduledOperator {
   const { func } = ops.broadcastAdd([n, 1], [n, m]);
   const sch = new Schedule(func);
-  parallelVectorize(sch, sch.getBlock("C"), 1, lanes);
+  const parallel = wantParallel(opts, { flops: n * m, bytes: 8 * n * m });
+  parallelVectorize(sch, sch.getBlock("C"), 1, lanes, parallel, coresOf(opts));
   return { name: "broadcast_add", original: func, scheduled: sch.func, flops: n * m };
 }
 
@@ -108,10 +149,15 @@ export function matmulCpu(n: number, m = n, l = n, tiles: MatmulTiles = DEFAULT_
   return { name: "matmul", original: func, scheduled: sch.func, flops: 2 * n * m * l };
 }
 
-/** The padding stage (if any): rows in parallel, the padded row vectorized. */
-function schedulePad(sch: Schedule): void {
+/** The padding stage (if any): the padded row vectorized, rows in parallel when `parallel`. */
+function schedulePad(sch: Schedule, parallel: boolean, cores: number): void {
   if (!hasBlock(sch, "PaddedX")) return;
-  parallelVectorize(sch, sch.getBlock("PaddedX"), 3, 16);
+  parallelVectorize(sch, sch.getBlock("PaddedX"), 3, 16, parallel, cores);
+}
+
+function convShape(s: ConvSize): { outSize: number; paddedSize: number } {
+  const paddedSize = s.size + 2 * s.padding;
+  return { paddedSize, outSize: paddedSize - s.kernel + 1 };
 }
 
 export interface ConvSize {
@@ -122,61 +168,100 @@ export interface ConvSize {
   readonly padding: number;
 }
 
+/** Overrides of conv2dCpu's shape-derived register tile. */
+export interface ConvTileOverrides {
+  readonly vectorized?: "columns" | "channels";
+  readonly ocTile?: number;
+  readonly owTile?: number;
+}
+
 /**
  * conv2d (batch 1, NCHW, stride 1): an (ocTile × owTile) register tile of Y per (output channel
- * block, output row, column block), accumulated over (ric, rkh, rkw) with the channel rows
- * unrolled and the columns vectorized; blocks × rows in parallel.
+ * block, output row, column block), accumulated over (ric, rkh, rkw); blocks × rows in parallel
+ * where the work pays for it. Vectorized "columns": channel rows unrolled, columns in SIMD lanes.
+ * Vectorized "channels" (many input channels): the weights packed with the output-channel block
+ * innermost, channels in SIMD lanes, columns unrolled. The tile divides the output channels and
+ * width (chooseConvTiles) unless overridden.
  */
-export function conv2dCpu(s: ConvSize, ocTile = Math.min(16, s.channels), owTile = 16): ScheduledOperator {
+export function conv2dCpu(s: ConvSize, tiles: ConvTileOverrides = {}, opts: CpuScheduleOptions = {}): ScheduledOperator {
   const { func } = ops.conv2d({ batch: 1, inChannels: s.channels, outChannels: s.channels, height: s.size, width: s.size, kernel: s.kernel, padding: s.padding });
+  const { outSize, paddedSize } = convShape(s);
+  const cores = coresOf(opts);
+  const chosen = chooseConvTiles(
+    { inChannels: s.channels, outChannels: s.channels, paddedHeight: paddedSize, paddedWidth: paddedSize, outHeight: outSize, outWidth: outSize, kernel: s.kernel },
+    { cores, ...(tiles.vectorized === undefined ? {} : { vectorized: tiles.vectorized }) },
+  );
+  const vectorized = chosen.vectorized;
+  const ocTile = tiles.ocTile ?? chosen.ocTile;
+  const owTile = tiles.owTile ?? chosen.owTile;
   const sch = new Schedule(func);
-  schedulePad(sch);
   const y = sch.getBlock("Y");
+  if (vectorized === "channels") {
+    // The book's packed weights: PackedW[o / ocTile, i, kh, kw, o % ocTile], a contiguous vector of output channels per tap.
+    const pack = sch.cacheRead(y, 1, "global");
+    sch.transformLayout(pack, ["write", 0], (o, ic, kh, kw) => [floordiv(o!, ocTile), ic!, kh!, kw!, floormod(o!, ocTile)]);
+    if (opts.parallel ?? chosen.parallelPacking) parallelizeOuter(sch, loops(sch, pack).slice(0, 2), cores);
+  }
+  schedulePad(sch, opts.parallel ?? chosen.parallelPadding, cores);
   const writeBack = sch.cacheWrite(y, 0, "local");
   const [n, c, i, j, ric, rkh, rkw] = loops(sch, y) as [LoopRV, LoopRV, LoopRV, LoopRV, LoopRV, LoopRV, LoopRV];
   const [co, ci] = split2(sch, c, ocTile);
   const [jo, ji] = split2(sch, j, owTile);
-  sch.reorder(n, co, i, jo, ric, rkh, rkw, ci, ji);
-  sch.reverseComputeAt(writeBack, jo);
-  sch.unroll(ci);
-  sch.vectorize(ji);
-  sch.parallel(sch.fuse(n, co, i));
+  if (vectorized === "channels") {
+    // Output channels in SIMD lanes: the local tile is stored column-major so a column's channels are one vector.
+    sch.reorder(n, co, i, jo, ric, rkh, rkw, ji, ci);
+    sch.reverseComputeAt(writeBack, jo);
+    sch.transformLayout(y, ["write", 0], (b, ch, h, w) => [b!, h!, w!, ch!]);
+    sch.unroll(ji);
+    sch.vectorize(ci);
+  } else {
+    sch.reorder(n, co, i, jo, ric, rkh, rkw, ci, ji);
+    sch.reverseComputeAt(writeBack, jo);
+    sch.unroll(ci);
+    sch.vectorize(ji);
+  }
+  if (opts.parallel ?? chosen.parallel) parallelizeOuter(sch, [n, co, i, jo], cores);
   sch.decomposeReduction(y, ric);
-  const out = s.size + 2 * s.padding - s.kernel + 1;
-  return { name: "conv2d", original: func, scheduled: sch.func, flops: 2 * s.channels * s.channels * out * out * s.kernel * s.kernel };
+  return { name: "conv2d", original: func, scheduled: sch.func, flops: 2 * s.channels * s.channels * outSize * outSize * s.kernel * s.kernel };
 }
 
 /** Depthwise conv2d (batch 1, stride 1): per (channel, row) in parallel, a vectorized row tile accumulated over the window. */
-export function depthwiseConv2dCpu(s: ConvSize, owTile = 32): ScheduledOperator {
+export function depthwiseConv2dCpu(s: ConvSize, owTile?: number, opts: CpuScheduleOptions = {}): ScheduledOperator {
   const { func } = ops.depthwiseConv2d({ batch: 1, channels: s.channels, height: s.size, width: s.size, kernel: s.kernel, padding: s.padding });
+  const { outSize, paddedSize } = convShape(s);
+  const cores = coresOf(opts);
+  const padded = s.channels * paddedSize * paddedSize;
+  const outputs = s.channels * outSize * outSize;
+  const parallel = wantParallel(opts, { flops: 2 * outputs * s.kernel * s.kernel, bytes: 4 * (outputs + padded) });
   const sch = new Schedule(func);
-  schedulePad(sch);
+  schedulePad(sch, opts.parallel ?? worthParallel({ flops: 0, bytes: 8 * padded }, cores), cores);
   const y = sch.getBlock("Y");
   const writeBack = sch.cacheWrite(y, 0, "local");
   const [n, c, i, j, rkh, rkw] = loops(sch, y) as [LoopRV, LoopRV, LoopRV, LoopRV, LoopRV, LoopRV];
-  const [jo, ji] = split2(sch, j, owTile);
+  const [jo, ji] = split2(sch, j, owTile ?? chooseVectorTile(outSize, 16, 2));
   sch.reorder(n, c, i, jo, rkh, rkw, ji);
   sch.reverseComputeAt(writeBack, jo);
   sch.unroll(rkw);
   sch.vectorize(ji);
-  sch.parallel(sch.fuse(n, c, i));
+  if (parallel) parallelizeOuter(sch, [n, c, i], cores);
   sch.decomposeReduction(y, rkh);
-  const out = s.size + 2 * s.padding - s.kernel + 1;
-  return { name: "depthwise_conv2d", original: func, scheduled: sch.func, flops: 2 * s.channels * out * out * s.kernel * s.kernel };
+  return { name: "depthwise_conv2d", original: func, scheduled: sch.func, flops: 2 * s.channels * outSize * outSize * s.kernel * s.kernel };
 }
 
 export interface PoolSize extends ConvSize {
   readonly stride: number;
 }
 
-/** A window reduction (PoolMax, PoolSum): padding inlined, window loops outside the vectorized output row. */
-function scheduleWindowReduction(sch: Schedule, blockName: string): void {
-  if (hasBlock(sch, "PaddedX")) sch.computeInline(sch.getBlock("PaddedX"));
+/** A window reduction (PoolMax, PoolSum): padding stage first, window loops outside the vectorized output row. */
+function scheduleWindowReduction(sch: Schedule, blockName: string, parallel: boolean, cores: number): void {
+  // A padding stage of its own, as the book has: inlined, every window read carried a bounds
+  // check that kept gcc from vectorizing the row (max pooling measured 2-3× slower).
+  schedulePad(sch, parallel, cores);
   const b = sch.getBlock(blockName);
   const [n, c, h, w, rkh, rkw] = loops(sch, b) as [LoopRV, LoopRV, LoopRV, LoopRV, LoopRV, LoopRV];
   sch.reorder(n, c, h, rkh, rkw, w);
   sch.vectorize(w);
-  sch.parallel(sch.fuse(n, c, h));
+  if (parallel) parallelizeOuter(sch, [n, c, h], cores);
   sch.decomposeReduction(b, rkh);
 }
 
@@ -184,27 +269,36 @@ function poolOut(s: PoolSize): number {
   return Math.floor((s.size + 2 * s.padding - s.kernel) / s.stride) + 1;
 }
 
-export function maxPoolCpu(s: PoolSize): ScheduledOperator {
+/** A pooling's work: a window of reads per output, the input and output streamed once. */
+function poolWork(s: PoolSize): Work {
+  const outputs = s.channels * poolOut(s) ** 2;
+  return { flops: outputs * s.kernel * s.kernel, bytes: 4 * (outputs + s.channels * s.size * s.size) };
+}
+
+export function maxPoolCpu(s: PoolSize, opts: CpuScheduleOptions = {}): ScheduledOperator {
   const { func } = ops.maxPool2d({ batch: 1, channels: s.channels, height: s.size, width: s.size, kernel: s.kernel, padding: s.padding, stride: s.stride });
   const sch = new Schedule(func);
-  scheduleWindowReduction(sch, "PoolMax");
+  scheduleWindowReduction(sch, "PoolMax", wantParallel(opts, poolWork(s)), coresOf(opts));
   const out = poolOut(s);
   return { name: "max_pool2d", original: func, scheduled: sch.func, flops: s.channels * out * out * s.kernel * s.kernel };
 }
 
-export function avgPoolCpu(s: PoolSize): ScheduledOperator {
+export function avgPoolCpu(s: PoolSize, opts: CpuScheduleOptions = {}): ScheduledOperator {
   const { func } = ops.avgPool2d({ batch: 1, channels: s.channels, height: s.size, width: s.size, kernel: s.kernel, padding: s.padding, stride: s.stride });
   const sch = new Schedule(func);
-  scheduleWindowReduction(sch, "PoolSum");
-  parallelVectorize(sch, sch.getBlock("PoolAvg"), 3, 16);
+  const parallel = wantParallel(opts, poolWork(s));
+  scheduleWindowReduction(sch, "PoolSum", parallel, coresOf(opts));
+  parallelVectorize(sch, sch.getBlock("PoolAvg"), 3, 16, parallel, coresOf(opts));
   const out = poolOut(s);
   return { name: "avg_pool2d", original: func, scheduled: sch.func, flops: s.channels * out * out * (s.kernel * s.kernel + 1) };
 }
 
 /** Inference batch norm on (channels, size, size): channel × row in parallel, rows vectorized. */
-export function batchNormCpu(channels: number, size: number): ScheduledOperator {
+export function batchNormCpu(channels: number, size: number, opts: CpuScheduleOptions = {}): ScheduledOperator {
   const { func } = ops.batchNorm({ channels, height: size, width: size });
   const sch = new Schedule(func);
-  parallelVectorize(sch, sch.getBlock("Y"), 2, 16);
+  const elements = channels * size * size;
+  const parallel = wantParallel(opts, { flops: 4 * elements, bytes: 8 * elements });
+  parallelVectorize(sch, sch.getBlock("Y"), 2, 16, parallel, coresOf(opts));
   return { name: "batch_norm", original: func, scheduled: sch.func, flops: 4 * channels * size * size };
 }

@@ -15,4 +15,18 @@ export {
   type MatmulTiles,
   type ConvSize,
   type PoolSize,
+  type CpuScheduleOptions,
+  type ConvTileOverrides,
 } from "./d2l-cpu-schedules.js";
+export {
+  chooseConvTiles,
+  chooseVectorTile,
+  largestDivisorAtMost,
+  parallelLoopCount,
+  worthParallel,
+  estimatedMicros,
+  hostCores,
+  type ConvTiles,
+  type ConvShape,
+  type Work,
+} from "./cpu-schedule-factors.js";
