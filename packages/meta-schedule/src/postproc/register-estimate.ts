@@ -9,11 +9,13 @@
  * do (each virtual thread has its own copy). The estimate is a base for indices and pointers plus
  * the sum of the local buffers — the same count the analytic latency model uses.
  */
-import { type Block, type Buffer, type For, type PrimExpr, type Stmt, forEachBlockRealize } from "@tessera/ir";
+import { type Block, type Buffer, type For, type PrimExpr, type Stmt, forEachBlockRealize, forEachStmt } from "@tessera/ir";
 import { varsOf } from "../rules/multi-level-tiling/block-query.js";
 
 /** Registers a thread needs besides its local buffers (indices, pointers, loop counters). */
 export const BASE_REGISTERS = 16;
+/** 32-bit registers of an SM: 64 Ki on every NVIDIA architecture from sm_50 to sm_90. */
+export const REGISTERS_PER_SM = 65536;
 
 interface LocalWrite {
   readonly loops: readonly For[];
@@ -26,7 +28,8 @@ export function localElementsPerThread(root: Stmt): number {
   const writes = new Map<Buffer, LocalWrite[]>();
   forEachBlockRealize(root, (realize, loops) => {
     const block: Block = realize.block;
-    if (block.body.kind === "BlockRealize" || block.name === "root") return;
+    // Only leaf blocks access buffers element by element; an enclosing block's regions summarise them.
+    if (!isLeaf(block)) return;
     for (const region of [...block.reads, ...block.writes]) {
       if (region.buffer.scope !== "local") continue;
       const paths = accessPaths.get(region.buffer) ?? [];
@@ -56,12 +59,13 @@ export function registersPerThread(root: Stmt): number {
 
 /**
  * The largest number of blocks of `threads` threads that fit an SM's `registersPerSM` at the
- * estimated registers (allocated in units of 8 per thread), within `maxThreadsPerSM`; at least 1.
+ * estimated registers (at most 255, allocated in units of 8 per thread), within `maxThreadsPerSM`
+ * when known; at least 1.
  */
-export function blocksPerSMForRegisters(registers: number, threads: number, registersPerSM: number, maxThreadsPerSM: number): number {
+export function blocksPerSMForRegisters(registers: number, threads: number, registersPerSM: number, maxThreadsPerSM: number | undefined): number {
   const allocated = Math.ceil(Math.min(255, registers) / 8) * 8;
   const byRegisters = Math.floor(registersPerSM / (allocated * threads));
-  const byThreads = Math.floor(maxThreadsPerSM / threads);
+  const byThreads = maxThreadsPerSM === undefined ? Infinity : Math.floor(maxThreadsPerSM / threads);
   return Math.max(1, Math.min(byRegisters, byThreads));
 }
 
@@ -76,6 +80,18 @@ function elementsWritten(write: LocalWrite, scope: number): number {
     if (replicated || iterated) elements *= loop.extent.value;
   });
   return elements;
+}
+
+function isLeaf(block: Block): boolean {
+  let leaf = true;
+  const visit = (s: Stmt) =>
+    forEachStmt(s, (n) => {
+      if (n.kind === "BlockRealize") leaf = false;
+      return leaf;
+    });
+  visit(block.body);
+  if (block.init !== undefined) visit(block.init);
+  return leaf;
 }
 
 /** How many loops, outermost first, every path shares. */

@@ -10,11 +10,10 @@
  */
 import type { Schedule } from "@tessera/schedule";
 import { LAUNCH_BOUNDS } from "../rules/multi-level-tiling/annotations.js";
-import { gpuSpecOf } from "../runner/simulated/gpu-spec.js";
 import type { TuneContext } from "../tune-context.js";
 import { annotatedLoops, threadsInside } from "./annotated.js";
 import { POSTPROC_OK, type Postproc, type PostprocResult } from "./postproc.js";
-import { blocksPerSMForRegisters, registersPerThread } from "./register-estimate.js";
+import { REGISTERS_PER_SM, blocksPerSMForRegisters, registersPerThread } from "./register-estimate.js";
 
 /** The knob's value that derives the minimum blocks per SM from the estimated registers. */
 export const DERIVED_LAUNCH_BOUNDS = -1;
@@ -29,8 +28,7 @@ export class RewriteLaunchBounds implements Postproc {
       const perSM = ctx.target.maxThreadsPerMultiProcessor;
       let blocks = value ?? 0;
       if (blocks === DERIVED_LAUNCH_BOUNDS) {
-        const spec = gpuSpecOf(ctx.target);
-        blocks = blocksPerSMForRegisters(registersPerThread(node), threads, spec.registersPerSM, spec.maxThreadsPerSM);
+        blocks = blocksPerSMForRegisters(registersPerThread(node), threads, REGISTERS_PER_SM, perSM);
       } else if (perSM !== undefined) {
         blocks = Math.min(blocks, Math.floor(perSM / threads));
       }
