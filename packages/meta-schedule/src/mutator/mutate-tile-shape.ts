@@ -11,8 +11,16 @@
  * - transpose: two loops split alike exchange every decision of their tiling (the sampled factors
  *   and the perfect tiles of the split's parts) — a 128×256 tiling becomes the 256×128 one, warp
  *   shape and virtual threads included.
- * A move whose values are not candidates of their decisions is not made (another is tried);
- * perfect tiles that no longer divide are repaired on replay, as after MutateTileSize.
+ * The same joint moves on TVM's own SamplePerfectTile decisions (TVM's "SSSRRSRS" tiling, a
+ * schedule function's space), where each loop's levels are one decision:
+ * - tiles across: a factor moves from level p of one decision to level p of another drawn alike
+ *   (as many levels, the same innermost bound), each compensating at another level q (a[p]·f, a[q]/f, b[p]/f, b[q]·f) — the product of
+ *   level p over the two loops (e.g. their threads, or their virtual threads) and each loop's
+ *   extent stay;
+ * - tiles transpose: two decisions drawn alike over equal extents exchange their factors.
+ * A move whose values are not candidates of their decisions (or break a decision's innermost
+ * bound) is not made, another is tried; perfect tiles that no longer divide are repaired on
+ * replay, as after MutateTileSize.
  */
 import { ExprRV, type Instruction, LoopRV, type RandomEngine, type Trace } from "@tessera/schedule";
 import type { TuneContext } from "../tune-context.js";
@@ -28,8 +36,8 @@ interface SampledSplit {
   readonly perfectTiles: readonly (Instruction | undefined)[];
 }
 
-export type TileShapeMove = "across" | "within" | "transpose";
-const MOVES: readonly TileShapeMove[] = ["across", "within", "transpose"];
+export type TileShapeMove = "across" | "within" | "transpose" | "tilesAcross" | "tilesTranspose";
+const MOVES: readonly TileShapeMove[] = ["across", "within", "transpose", "tilesAcross", "tilesTranspose"];
 const MAX_TRIES = 16;
 
 export class MutateTileShape implements Mutator {
@@ -37,9 +45,10 @@ export class MutateTileShape implements Mutator {
 
   apply(trace: Trace, rng: RandomEngine, _ctx: TuneContext): Trace | undefined {
     const splits = sampledSplits(trace);
-    if (splits.length === 0) return undefined;
+    const tiles = perfectTileDecisions(trace);
+    if (splits.length === 0 && tiles.length < 2) return undefined;
     for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
-      const out = tileShapeMove(trace, MOVES[rng.int(0, MOVES.length)]!, rng, splits);
+      const out = tileShapeMove(trace, MOVES[rng.int(0, MOVES.length)]!, rng, splits, tiles);
       if (out !== undefined) return out;
     }
     return undefined;
@@ -47,10 +56,87 @@ export class MutateTileShape implements Mutator {
 }
 
 /** One move of the given kind (undefined when the drawn one is not possible). */
-export function tileShapeMove(trace: Trace, move: TileShapeMove, rng: RandomEngine, splits = sampledSplits(trace)): Trace | undefined {
-  if (splits.length === 0) return undefined;
-  if (move === "across") return moveAcross(trace, splits, rng);
-  return move === "within" ? moveWithin(trace, splits, rng) : transpose(trace, splits, rng);
+export function tileShapeMove(
+  trace: Trace,
+  move: TileShapeMove,
+  rng: RandomEngine,
+  splits = sampledSplits(trace),
+  tiles = perfectTileDecisions(trace),
+): Trace | undefined {
+  switch (move) {
+    case "across":
+      return splits.length === 0 ? undefined : moveAcross(trace, splits, rng);
+    case "within":
+      return splits.length === 0 ? undefined : moveWithin(trace, splits, rng);
+    case "transpose":
+      return splits.length === 0 ? undefined : transpose(trace, splits, rng);
+    case "tilesAcross":
+      return tilesAcross(trace, tiles, rng);
+    case "tilesTranspose":
+      return tilesTranspose(trace, tiles, rng);
+  }
+}
+
+/** The SamplePerfectTile instructions (before postprocessing) of two levels or more. */
+export function perfectTileDecisions(trace: Trace): Instruction[] {
+  return instructionsBeforePostproc(trace).filter((inst) => {
+    const d = trace.getDecision(inst);
+    return inst.kind.name === "SamplePerfectTile" && Array.isArray(d) && d.length >= 2;
+  });
+}
+
+function tileDecision(trace: Trace, inst: Instruction): number[] {
+  return [...(trace.getDecision(inst) as number[])];
+}
+
+/** Decisions drawn alike (levels and innermost bound): the same level of a rule's tiling of two loops. */
+function sameAttrs(a: Instruction, b: Instruction): boolean {
+  return JSON.stringify(a.attrs) === JSON.stringify(b.attrs);
+}
+
+/** Whether `tiles` keeps the decision's innermost bound (TVM's max_innermost_factor, -1: none). */
+function withinInnermostBound(inst: Instruction, tiles: readonly number[]): boolean {
+  const bound = typeof inst.attrs[1] === "number" ? inst.attrs[1] : -1;
+  return bound <= 0 || tiles.at(-1)! <= bound;
+}
+
+function tilesAcross(trace: Trace, tiles: readonly Instruction[], rng: RandomEngine): Trace | undefined {
+  if (tiles.length < 2) return undefined;
+  const a = tiles[rng.int(0, tiles.length)]!;
+  const n = tileDecision(trace, a).length;
+  const others = tiles.filter((t) => t !== a && tileDecision(trace, t).length === n && sameAttrs(a, t));
+  if (others.length === 0) return undefined;
+  const b = others[rng.int(0, others.length)]!;
+  const p = rng.int(0, n);
+  let q = rng.int(0, n - 1);
+  if (q >= p) q++;
+  const [ta, tb] = [tileDecision(trace, a), tileDecision(trace, b)];
+  // f leaves level q of a and level p of b: it must divide both.
+  const factors = divisorsAbove1(ta[q]!).filter((f) => tb[p]! % f === 0);
+  if (factors.length === 0) return undefined;
+  const f = factors[rng.int(0, factors.length)]!;
+  ta[p] = ta[p]! * f;
+  ta[q] = ta[q]! / f;
+  tb[p] = tb[p]! / f;
+  tb[q] = tb[q]! * f;
+  if (!withinInnermostBound(a, ta) || !withinInnermostBound(b, tb)) return undefined;
+  return trace.withDecision(a, ta, { removePostproc: true }).withDecision(b, tb, { removePostproc: true });
+}
+
+function tilesTranspose(trace: Trace, tiles: readonly Instruction[], rng: RandomEngine): Trace | undefined {
+  const product = (xs: readonly number[]) => xs.reduce((x, y) => x * y, 1);
+  const alike = (a: Instruction, b: Instruction) => {
+    const [ta, tb] = [tileDecision(trace, a), tileDecision(trace, b)];
+    return a !== b && sameAttrs(a, b) && ta.length === tb.length && product(ta) === product(tb) && JSON.stringify(ta) !== JSON.stringify(tb);
+  };
+  const paired = tiles.filter((a) => tiles.some((b) => alike(a, b)));
+  if (paired.length === 0) return undefined;
+  const a = paired[rng.int(0, paired.length)]!;
+  const partners = tiles.filter((b) => alike(a, b));
+  const b = partners[rng.int(0, partners.length)]!;
+  const [ta, tb] = [tileDecision(trace, a), tileDecision(trace, b)];
+  if (!withinInnermostBound(a, tb) || !withinInnermostBound(b, ta)) return undefined;
+  return trace.withDecision(a, tb, { removePostproc: true }).withDecision(b, ta, { removePostproc: true });
 }
 
 /** The splits of the trace (before postprocessing) with categorical factors, in trace order. */

@@ -1,13 +1,23 @@
 /**
  * MutateTileShape's joint tile moves on samples of the default CUDA space of the 2048³ GEMM:
  * moving a factor across loops keeps the threads per block, within a loop keeps the block tile,
- * and transposing exchanges the two spatial loops' tilings (twice: back where it started).
+ * and transposing exchanges the two spatial loops' tilings (twice: back where it started); on
+ * TVM's perfect-tile tiling ("SSSRRSRS"), moving a factor across two loops' decisions keeps every
+ * level's product over the two loops (threads, virtual threads, blocks) and each loop's extent.
  */
 import { gemmReluAdd } from "@tessera/ir";
 import { type Instruction, RandomEngine, type Trace } from "@tessera/schedule";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { MutateTileShape, loweredModuleFor, replayWithPostprocs, sampledSplits, tileShapeMove } from "../../src/index.js";
+import {
+  MutateTileShape,
+  TVM_CUDA_TILING,
+  loweredModuleFor,
+  perfectTileDecisions,
+  replayWithPostprocs,
+  sampledSplits,
+  tileShapeMove,
+} from "../../src/index.js";
 import { spaceOf } from "./helpers.js";
 
 const { ctx, gen, spaces } = spaceOf(gemmReluAdd(2048).func);
@@ -111,5 +121,52 @@ describe("MutateTileShape", () => {
       { numRuns: 10, seed: 6 },
     );
     expect(compared).toBeGreaterThan(3);
+  });
+
+  describe("on TVM's perfect-tile tiling", () => {
+    const tvm = spaceOf(gemmReluAdd(256).func, { tiling: TVM_CUDA_TILING });
+    const tvmSample = (seed: number): Trace => {
+      const out = replayWithPostprocs(tvm.ctx, tvm.spaces[0]!.trace, [], { seed, freshDecisions: true });
+      if (!out.ok) throw new Error(out.detail);
+      return out.sch.trace;
+    };
+    const tiles = (t: Trace) => perfectTileDecisions(t).map((i) => t.getDecision(i) as number[]);
+    const product = (xs: readonly number[]) => xs.reduce((a, b) => a * b, 1);
+
+    it("tiles across: two decisions drawn alike change, each loop's extent and each level's product over both stay", () => {
+      let moved = 0;
+      for (let seed = 1; seed <= 30; seed++) {
+        const trace = tvmSample(seed);
+        const out = tileShapeMove(trace, "tilesAcross", new RandomEngine(seed));
+        if (out === undefined) continue;
+        const [a, b] = [tiles(trace), tiles(out)];
+        const changed = a.flatMap((t, k) => (JSON.stringify(t) === JSON.stringify(b[k]) ? [] : [k]));
+        expect(changed).toHaveLength(2);
+        const [x, y] = changed as [number, number];
+        const insts = perfectTileDecisions(trace);
+        expect(insts[x]!.attrs).toEqual(insts[y]!.attrs);
+        expect(product(b[x]!)).toBe(product(a[x]!));
+        expect(product(b[y]!)).toBe(product(a[y]!));
+        a[x]!.forEach((_, level) => expect(b[x]![level]! * b[y]![level]!).toBe(a[x]![level]! * a[y]![level]!));
+        moved++;
+      }
+      expect(moved).toBeGreaterThan(5);
+    });
+
+    it("tiles transpose: two decisions over equal extents exchange their factors", () => {
+      let moved = 0;
+      for (let seed = 1; seed <= 30; seed++) {
+        const trace = tvmSample(seed);
+        const out = tileShapeMove(trace, "tilesTranspose", new RandomEngine(seed));
+        if (out === undefined) continue;
+        const [a, b] = [tiles(trace), tiles(out)];
+        const changed = a.flatMap((t, k) => (JSON.stringify(t) === JSON.stringify(b[k]) ? [] : [k]));
+        expect(changed).toHaveLength(2);
+        expect(b[changed[0]!]).toEqual(a[changed[1]!]);
+        expect(b[changed[1]!]).toEqual(a[changed[0]!]);
+        moved++;
+      }
+      expect(moved).toBeGreaterThan(5);
+    });
   });
 });
