@@ -40,7 +40,7 @@ describe("the register estimate of a scheduled kernel", () => {
     for (const p of variants) {
       const sch = fastSchedule(2048, p);
       const cuda = codegenCuda(lower(sch.func, H100)).source;
-      expect(localElementsPerThread(sch.func.body)).toBe(declaredLocalElements(cuda));
+      expect(localElementsPerThread(sch.func)).toBe(declaredLocalElements(cuda));
     }
   });
 });
@@ -72,7 +72,7 @@ describe("RewriteLaunchBounds with derived minimum blocks", () => {
   it("gives the fast schedule's point __launch_bounds__(256, 1) and a 64-accumulator 128×128 tiling (256, 2)", () => {
     const fast = fastSchedule(2048);
     const small = fastSchedule(2048, { ...FAST_PARAMS, blockRows: 128, vthreadRows: 2 });
-    const regs = (s: typeof fast) => BASE_REGISTERS + localElementsPerThread(s.func.body);
+    const regs = (s: typeof fast) => BASE_REGISTERS + localElementsPerThread(s.func);
     // 164 and 88 local elements: 180 registers leave room for one block of 256 threads, 104 for two.
     expect(blocksPerSMForRegisters(regs(fast), 256, 65536, 2048)).toBe(1);
     expect(blocksPerSMForRegisters(regs(small), 256, 65536, 2048)).toBe(2);
