@@ -14,9 +14,9 @@
  * The same joint moves on TVM's own SamplePerfectTile decisions (TVM's "SSSRRSRS" tiling, a
  * schedule function's space), where each loop's levels are one decision:
  * - tiles across: a factor moves from level p of one decision to level p of another drawn alike
- *   (as many levels, the same innermost bound), each compensating at another level q (a[p]·f, a[q]/f, b[p]/f, b[q]·f) — the product of
- *   level p over the two loops (e.g. their threads, or their virtual threads) and each loop's
- *   extent stay;
+ *   (as many levels, the same innermost bound), each compensating at another level q
+ *   (a[p]·f, a[q]/f, b[p]/f, b[q]·f) — every level's product over the two loops (their threads,
+ *   virtual threads, blocks) and each loop's extent stay;
  * - tiles transpose: two decisions drawn alike over equal extents exchange their factors.
  * A move whose values are not candidates of their decisions (or break a decision's innermost
  * bound) is not made, another is tried; perfect tiles that no longer divide are repaired on
