@@ -5,3 +5,4 @@ export * from "./mutate-parallel.js";
 export * from "./mutate-tile-size.js";
 export * from "./mutate-gemm-knob.js";
 export { categoricalsFeeding, categoricalsSplitting } from "./sampled-annotations.js";
+export * from "./mutate-tile-shape.js";

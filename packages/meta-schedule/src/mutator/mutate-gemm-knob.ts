@@ -1,10 +1,14 @@
 /**
- * Moves one of the GEMM knobs MultiLevelTiling and ParallelizeVectorizeUnroll sample beyond TVM
+ * Moves the GEMM knobs MultiLevelTiling and ParallelizeVectorizeUnroll sample beyond TVM
  * (register-staged fetch, transposed shared layout, operand slices in registers, software
  * pipeline, launch bounds, explicit unrolling): resamples one such SampleCategorical decision to
- * another candidate. TVM's own categoricals (unroll budget, fetch width) have their own mutators.
+ * another candidate — or, half the time when the trace has both, moves the software pipeline and
+ * the fetch path together: the pipeline's kind depends on the fetch path (register prefetch with
+ * register-staged fetches, plain double buffering without), so switching the register-prefetch
+ * pipeline on or off one knob at a time passes through a combination that is slow or a different
+ * pipeline. TVM's own categoricals (unroll budget, fetch width) have their own mutators.
  */
-import type { RandomEngine, Trace } from "@tessera/schedule";
+import type { Instruction, RandomEngine, Trace } from "@tessera/schedule";
 import {
   FETCH_VIA_REGISTERS,
   LAUNCH_BOUNDS,
@@ -33,6 +37,42 @@ export class MutateGemmKnob implements Mutator {
   apply(trace: Trace, rng: RandomEngine, _ctx: TuneContext): Trace | undefined {
     const knobs = categoricalsFeeding(trace, GEMM_KNOB_KEYS);
     if (knobs.length === 0) return undefined;
+    if (rng.int(0, 2) === 0) {
+      const joint = movePipelineWithFetch(trace);
+      if (joint !== undefined) return joint;
+    }
     return mutateCategorical(trace, knobs[rng.int(0, knobs.length)]!, rng);
   }
+}
+
+/**
+ * The software-pipeline knobs switched (on ↔ off) and every register-staged-fetch knob set to the
+ * pipeline's new value: the register-prefetch pipeline as one step. Undefined when the trace has
+ * no binary pipeline knob or no fetch knob.
+ */
+export function movePipelineWithFetch(trace: Trace): Trace | undefined {
+  const pipelines = categoricalsFeeding(trace, new Set([SOFTWARE_PIPELINE])).filter(isBinary);
+  const fetches = categoricalsFeeding(trace, new Set([FETCH_VIA_REGISTERS])).filter(isBinary);
+  if (pipelines.length === 0 || fetches.length === 0) return undefined;
+  const next = binaryValue(trace, pipelines[0]!) === 1 ? 0 : 1;
+  let out: Trace = trace;
+  for (const inst of [...pipelines, ...fetches]) {
+    out = out.withDecision(inst, candidatesOf(inst).indexOf(next), { removePostproc: true });
+  }
+  return out;
+}
+
+function candidatesOf(inst: Instruction): number[] {
+  const c = inst.attrs[0];
+  return Array.isArray(c) ? c.map(Number) : [];
+}
+
+function isBinary(inst: Instruction): boolean {
+  const c = candidatesOf(inst);
+  return c.length === 2 && c.includes(0) && c.includes(1);
+}
+
+function binaryValue(trace: Trace, inst: Instruction): number | undefined {
+  const d = trace.getDecision(inst);
+  return typeof d === "number" ? candidatesOf(inst)[d] : undefined;
 }

@@ -43,7 +43,9 @@ export class RewriteCooperativeFetch implements Postproc {
           const local = sch.cacheRead(rv, 0, "local");
           sch.computeAt(local, parent, true);
           const perThread = tile / (tx * ty);
-          const stagedLanes = perThread % lanes === 0 ? lanes : 1;
+          // The widest width that divides each thread's share (2 of 4 rather than none).
+          let stagedLanes = lanes;
+          while (stagedLanes > 1 && perThread % stagedLanes !== 0) stagedLanes = Math.floor(stagedLanes / 2);
           for (const copy of [local, rv]) splitThreadsOuter(sch, copy, tx, ty, stagedLanes);
           continue;
         }

@@ -49,7 +49,10 @@ export interface GpuTilingKnobs {
   readonly transposedSharedLayout: boolean;
   /** Sample software pipelining of the k-chunk loop. */
   readonly softwarePipeline: boolean;
-  /** Candidates of `launch_bounds_min_blocks_per_sm` (0: none); empty leaves it out. */
+  /**
+   * Candidates of `launch_bounds_min_blocks_per_sm` (0: none; -1: derived from the kernel's
+   * estimated registers by RewriteLaunchBounds; n > 0: at least n blocks); empty leaves it out.
+   */
   readonly launchBounds: readonly number[];
 }
 
@@ -58,7 +61,9 @@ export const ALL_GPU_TILING_KNOBS: GpuTilingKnobs = {
   operandSlices: true,
   transposedSharedLayout: true,
   softwarePipeline: true,
-  launchBounds: [0, 1, 2],
+  // Whether to bound, not how: the minimum blocks follow from registers × threads (a draw of it
+  // independent of the tile sizes mostly asked for spills or for what the kernel had anyway).
+  launchBounds: [0, -1],
 };
 
 /** TVM's plain CUDA tiling, without the extra knobs. */

@@ -8,11 +8,13 @@
  * RewriteCooperativeFetch, RewriteUnboundBlock, RewriteOperandSlices, RewriteWriteBack,
  * RewriteParallelVectorizeUnroll, RewriteReductionBlock, RewriteSoftwarePipeline,
  * RewriteLaunchBounds, VerifyGPUCode. Mutators with TVM's probabilities: MutateTileSize 0.9,
- * MutateUnroll 0.08, MutateThreadBinding 0.02, plus MutateGemmKnob 0.1.
+ * MutateUnroll 0.08, MutateThreadBinding 0.02, plus MutateGemmKnob 0.1 and MutateTileShape 0.25
+ * (joint tile moves that keep the threads per block or the block tile, and transposes).
  */
 import type { Target } from "@tessera/codegen";
 import type { WeightedMutator } from "../mutator/mutator.js";
 import { MutateGemmKnob } from "../mutator/mutate-gemm-knob.js";
+import { MutateTileShape } from "../mutator/mutate-tile-shape.js";
 import { MutateTileSize } from "../mutator/mutate-tile-size.js";
 import { mutateThreadBinding } from "../mutator/mutate-thread-binding.js";
 import { mutateUnroll } from "../mutator/mutate-unroll.js";
@@ -87,6 +89,7 @@ export function defaultCudaSpace(target: Target, opts: CudaSpaceOptions = {}): C
     { mutator: mutateThreadBinding(), probability: 0.02 },
     // (MutateComputeLocation is in TVM's CPU defaults, not CUDA's.)
     { mutator: new MutateGemmKnob(), probability: 0.1 },
+    { mutator: new MutateTileShape(), probability: 0.25 },
   ];
   return { rules, postprocs, mutators };
 }

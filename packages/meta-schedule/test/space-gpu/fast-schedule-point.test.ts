@@ -9,9 +9,10 @@
 import { codegenCuda, lower } from "@tessera/codegen";
 import { FAST_PARAMS, fastSchedule } from "@tessera/corpus";
 import { gemmReluAdd, structuralEqual } from "@tessera/ir";
-import { Trace } from "@tessera/schedule";
+import { RandomEngine, Trace } from "@tessera/schedule";
 import { describe, expect, it } from "vitest";
-import { loweredModuleFor, replayWithPostprocs } from "../../src/index.js";
+import { gemmKnobsOf, knobDifferences } from "../../bench/fast-region.js";
+import { loweredModuleFor, replayWithPostprocs, tileShapeMove } from "../../src/index.js";
 import { spaceOf, withForcedDecisions } from "./helpers.js";
 
 /** Perfect tiles in trace order: i's [block, vthread] and [thread rows of a warp…], then j's. */
@@ -24,9 +25,9 @@ export const FAST_TILES = [
 /**
  * Categorical choices in trace order: i's threads and register tile, j's, the k chunk; then A's
  * fetch width, via registers, transposed; B's fetch width, via registers; operand slices;
- * pipeline; launch bounds; unroll budget (implicit).
+ * pipeline; launch bounds (derived from the estimated registers); unroll budget (implicit).
  */
-export const FAST_CHOICES = [16, 4, 16, 4, 8, 4, 1, 1, 4, 1, 1, 1, 1, 2048];
+export const FAST_CHOICES = [16, 4, 16, 4, 8, 4, 1, 1, 4, 1, 1, 1, -1, 2048];
 
 /** Loop-variable numbers erased (the space splits into more levels), register declarations gathered apart. */
 function normalized(cuda: string): { body: string; registers: string[] } {
@@ -76,5 +77,26 @@ describe("the fast gemm schedule as a point of the default CUDA space", () => {
     expect(cuda).toMatch(/__shared__ __align__\(16\) float B_shared\[2048\];/);
     expect(cuda).toMatch(/\*\(float4\*\)\(A_local \+ /); // 128-bit global loads into registers
     expect(cuda).toContain("% 2) * 2080)"); // the second shared buffer of the pipeline
+  });
+
+  it("is in the fast region of the search-reach benchmark's classifier, and its transposed tiling is not", () => {
+    if (!out.ok) throw new Error(out.detail);
+    const fast = gemmKnobsOf(lower(fastSchedule(2048, FAST_PARAMS), "nvidia/h100"));
+    expect(knobDifferences(gemmKnobsOf(loweredModuleFor(out.sch.func)!), fast)).toEqual([]);
+    const transposedTiles = [FAST_TILES[2]!, FAST_TILES[3]!, FAST_TILES[0]!, FAST_TILES[1]!];
+    const transposed = replayWithPostprocs(ctx, withForcedDecisions(spaces[0]!.trace, transposedTiles, FAST_CHOICES), gen.postprocs, { seed: 1 });
+    if (!transposed.ok) throw new Error(transposed.detail);
+    expect(knobDifferences(gemmKnobsOf(loweredModuleFor(transposed.sch.func)!), fast)).toContain("shared");
+  });
+
+  it("is one MutateTileShape transpose away from the 128×256 tiling (the same CUDA after the move)", () => {
+    if (!out.ok) throw new Error(out.detail);
+    const transposedTiles = [FAST_TILES[2]!, FAST_TILES[3]!, FAST_TILES[0]!, FAST_TILES[1]!];
+    const start = withForcedDecisions(spaces[0]!.trace, transposedTiles, FAST_CHOICES);
+    const moved = tileShapeMove(start, "transpose", new RandomEngine(1))!;
+    const back = replayWithPostprocs(ctx, moved, gen.postprocs, { seed: 1 });
+    if (!back.ok) throw new Error(back.detail);
+    const cuda = (f: typeof back.sch.func) => normalized(codegenCuda(loweredModuleFor(f)!).source);
+    expect(cuda(back.sch.func)).toEqual(cuda(out.sch.func));
   });
 });

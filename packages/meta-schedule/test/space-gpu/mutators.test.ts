@@ -1,10 +1,18 @@
-/** MutateTileSize and MutateGemmKnob on samples of the default CUDA space. */
+/** MutateTileSize and MutateGemmKnob on samples of the default CUDA space (MutateTileShape: mutate-tile-shape.test.ts). */
 import { gemmReluAdd, vectorAdd } from "@tessera/ir";
 import { type Instruction, RandomEngine, Schedule, type Trace } from "@tessera/schedule";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { GEMM_KNOB_KEYS, MutateGemmKnob, MutateTileSize, categoricalsFeeding, categoricalsSplitting, replayWithPostprocs } from "../../src/index.js";
-import { COOPERATIVE_FETCH } from "../../src/rules/multi-level-tiling/annotations.js";
+import {
+  GEMM_KNOB_KEYS,
+  MutateGemmKnob,
+  MutateTileSize,
+  categoricalsFeeding,
+  categoricalsSplitting,
+  movePipelineWithFetch,
+  replayWithPostprocs,
+} from "../../src/index.js";
+import { COOPERATIVE_FETCH, FETCH_VIA_REGISTERS, SOFTWARE_PIPELINE } from "../../src/rules/multi-level-tiling/annotations.js";
 import { spaceOf } from "./helpers.js";
 
 const { ctx, spaces } = spaceOf(gemmReluAdd(2048).func);
@@ -61,16 +69,47 @@ describe("MutateTileSize", () => {
   });
 });
 
+/** The value (candidate) a categorical decision stands for. */
+function valueOf(trace: Trace, inst: Instruction): number {
+  return (inst.attrs[0] as number[])[trace.getDecision(inst) as number]!;
+}
+
 describe("MutateGemmKnob", () => {
-  it("changes exactly one knob decision to another candidate, and the result replays", () => {
-    for (let seed = 1; seed <= 12; seed++) {
+  it("changes one knob decision to another candidate, or switches the pipeline with the fetch path; the result replays", () => {
+    const kinds = { single: 0, joint: 0 };
+    for (let seed = 1; seed <= 16; seed++) {
       const trace = sampleTrace(seed);
       const mutated = new MutateGemmKnob().apply(trace, new RandomEngine(seed), ctx)!;
       const diff = changed(trace, mutated);
-      expect(diff).toHaveLength(1);
-      expect(categoricalsFeeding(trace, GEMM_KNOB_KEYS)).toContain(decisions(trace)[diff[0]!]!.inst);
+      expect(diff.length).toBeGreaterThan(0);
+      const knobs = categoricalsFeeding(trace, GEMM_KNOB_KEYS);
+      for (const k of diff) expect(knobs).toContain(decisions(trace)[k]!.inst);
+      const [pipeline] = categoricalsFeeding(trace, new Set([SOFTWARE_PIPELINE]));
+      const fetches = categoricalsFeeding(trace, new Set([FETCH_VIA_REGISTERS]));
+      const pipelineMoved = valueOf(mutated, pipeline!) !== valueOf(trace, pipeline!);
+      if (pipelineMoved && fetches.every((f) => valueOf(mutated, f) === valueOf(mutated, pipeline!))) kinds.joint++;
+      else {
+        expect(diff).toHaveLength(1);
+        kinds.single++;
+      }
       const out = replayWithPostprocs(ctx, mutated, [], { seed });
       expect(out.ok).toBe(true);
+    }
+    expect(kinds.single).toBeGreaterThan(0);
+    expect(kinds.joint).toBeGreaterThan(0);
+  });
+
+  it("movePipelineWithFetch turns the register-prefetch pipeline on with both fetches staged, and off with both direct", () => {
+    for (let seed = 1; seed <= 4; seed++) {
+      const trace = sampleTrace(seed);
+      const once = movePipelineWithFetch(trace)!;
+      const twice = movePipelineWithFetch(once)!;
+      const [pipeline] = categoricalsFeeding(trace, new Set([SOFTWARE_PIPELINE]));
+      const fetches = categoricalsFeeding(trace, new Set([FETCH_VIA_REGISTERS]));
+      expect(fetches).toHaveLength(2);
+      expect(valueOf(once, pipeline!)).toBe(1 - valueOf(trace, pipeline!));
+      expect(valueOf(twice, pipeline!)).toBe(valueOf(trace, pipeline!));
+      for (const t of [once, twice]) for (const f of fetches) expect(valueOf(t, f)).toBe(valueOf(t, pipeline!));
     }
   });
 });

@@ -3,7 +3,7 @@
  * GEMM with epilogue, matmul, batched matmul or padded conv2d is either rejected by a postprocessor
  * with a reason, or lowers and — run in the GPU simulator with the race detector on and the
  * outputs poisoned — equals the sequential executor on the unscheduled function. Mutating a valid
- * sample (MutateTileSize, MutateGemmKnob) gives a trace that replays and simulates equal, or is
+ * sample (MutateTileSize, MutateGemmKnob, MutateTileShape) gives a trace that replays and simulates equal, or is
  * rejected with a reason.
  */
 import { conv2d, gemmReluAdd, matmul, type PrimFunc } from "@tessera/ir";
@@ -11,7 +11,7 @@ import { RandomEngine } from "@tessera/schedule";
 import { compareWithReference, formatComparison } from "@tessera/simulator";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type Mutator, MutateGemmKnob, MutateTileSize, type ReplayOutcome, loweredModuleFor, replayWithPostprocs } from "../../src/index.js";
+import { type Mutator, MutateGemmKnob, MutateTileShape, MutateTileSize, type ReplayOutcome, loweredModuleFor, replayWithPostprocs } from "../../src/index.js";
 import { batchMatmul, spaceOf } from "./helpers.js";
 
 const WORKLOADS: Readonly<Record<string, () => PrimFunc>> = {
@@ -61,10 +61,10 @@ describe("random samples of the default CUDA space", () => {
   }, 120_000);
 
   it("mutate into traces that replay and simulate equal, or are rejected with a reason", () => {
-    const mutators: Mutator[] = [new MutateTileSize(), new MutateGemmKnob()];
+    const mutators: Mutator[] = [new MutateTileSize(), new MutateGemmKnob(), new MutateTileShape()];
     const tally = { simulated: 0, rejected: 0, unchanged: 0 };
     fc.assert(
-      fc.property(fc.constantFrom(...[...SPACES.keys()].filter((k) => k.endsWith("/1"))), fc.integer({ min: 1, max: 1_000_000 }), fc.nat(1), (key, seed, which) => {
+      fc.property(fc.constantFrom(...[...SPACES.keys()].filter((k) => k.endsWith("/1"))), fc.integer({ min: 1, max: 1_000_000 }), fc.nat(2), (key, seed, which) => {
         const { func, ctx, gen, spaces } = SPACES.get(key)!;
         const sample = replayWithPostprocs(ctx, spaces[0]!.trace, gen.postprocs, { seed, freshDecisions: true });
         if (!sample.ok) return;
@@ -76,7 +76,7 @@ describe("random samples of the default CUDA space", () => {
         const out = replayWithPostprocs(ctx, mutated, gen.postprocs, { seed });
         tally[checkOutcome(out, func, seed)]++;
       }),
-      { numRuns: 10, seed: 5 },
+      { numRuns: 12, seed: 5 },
     );
     expect(tally.simulated).toBeGreaterThan(3);
   }, 120_000);
