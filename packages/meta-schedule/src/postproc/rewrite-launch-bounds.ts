@@ -5,7 +5,7 @@
  */
 import type { Schedule } from "@tessera/schedule";
 import { LAUNCH_BOUNDS } from "../rules/multi-level-tiling/annotations.js";
-import type { TuneContext } from "../tune-context.js";
+import { gpuTargetOf, type TuneContext } from "../tune-context.js";
 import { annotatedLoops, threadsInside } from "./annotated.js";
 import { POSTPROC_OK, type Postproc, type PostprocResult } from "./postproc.js";
 
@@ -16,7 +16,7 @@ export class RewriteLaunchBounds implements Postproc {
     for (const { rv, node, value } of annotatedLoops(sch, LAUNCH_BOUNDS)) {
       sch.unannotate(rv, LAUNCH_BOUNDS);
       let blocks = value ?? 0;
-      const perSM = ctx.target.maxThreadsPerMultiProcessor;
+      const perSM = gpuTargetOf(ctx, "RewriteLaunchBounds").maxThreadsPerMultiProcessor;
       if (perSM !== undefined) blocks = Math.min(blocks, Math.floor(perSM / threadsInside(node)));
       if (blocks > 0) sch.annotate(rv, "launch_bounds_min_blocks_per_sm", blocks);
     }

@@ -9,3 +9,4 @@ export { SimulatedRunner, type SimulatedRunnerOptions } from "./simulated-runner
 export { estimateLatency, estimateKernel, type LatencyBound, type KernelEstimate, type LatencyEstimate } from "./simulated/latency-model.js";
 export { profileKernel, type KernelProfile } from "./simulated/kernel-profile.js";
 export { gpuSpecOf, type GpuSpec } from "./simulated/gpu-spec.js";
+export { hostReferenceChecker } from "./host-reference.js";
