@@ -21,14 +21,13 @@ async function namedBackend(): Promise<MeasureBackend | undefined> {
 }
 
 const named = await namedBackend();
-let cpu: MeasureBackend | undefined;
-let gpu: MeasureBackend | undefined;
+// Both loaded before the child says it is ready, so that loading them (seconds on a busy machine)
+// never counts against a candidate's time limit. Neither touches its device until it measures.
+const [cpu, gpu] =
+  named === undefined ? [checked(await import("./cpu-backend.js"), "cpu-backend"), checked(await import("./cuda-backend.js"), "cuda-backend")] : [named, named];
 
-/** Loaded on first use: a CPU-only run never loads the CUDA backend, and the reverse. */
-async function backendFor(task: MeasureTask): Promise<MeasureBackend> {
-  if (named !== undefined) return named;
-  if (task.artifact.host !== undefined) return (cpu ??= checked(await import("./cpu-backend.js"), "cpu-backend"));
-  return (gpu ??= checked(await import("./cuda-backend.js"), "cuda-backend"));
+function backendFor(task: MeasureTask): MeasureBackend {
+  return task.artifact.host !== undefined ? cpu : gpu;
 }
 
-serveTasks<MeasureTask, MeasureResult>(async (task) => (await backendFor(task)).measure(task));
+serveTasks<MeasureTask, MeasureResult>((task) => backendFor(task).measure(task));
