@@ -7,8 +7,8 @@
  * AddRFactor, MultiLevelTiling(SSRSRS), ParallelizeVectorizeUnroll, RandomComputeLocation;
  * postprocs: DisallowDynamicLoop, RewriteParallelVectorizeUnroll, RewriteReductionBlock,
  * RewriteLayout; mutators: MutateTileSize 0.9, MutateComputeLocation 0.05, MutateUnroll 0.03,
- * MutateParallel 0.02. Not here yet: ApplyCustomRule and RewriteLayout (the C target has no
- * layout-rewritten constant weights).
+ * MutateParallel 0.02. Not here: ApplyCustomRule. RewriteLayout packs operands that are
+ * arguments, at every call (see postproc/rewrite-layout.ts).
  */
 import type { WeightedMutator } from "../mutator/mutator.js";
 import { mutateComputeLocation } from "../mutator/mutate-compute-location.js";
@@ -18,6 +18,7 @@ import { MutateTileSize } from "../mutator/mutate-tile-size.js";
 import { mutateUnroll } from "../mutator/mutate-unroll.js";
 import { disallowDynamicLoop } from "../postproc/disallow-dynamic-loop.js";
 import type { Postproc } from "../postproc/postproc.js";
+import { RewriteLayout } from "../postproc/rewrite-layout.js";
 import { RewriteParallelVectorizeUnroll } from "../postproc/rewrite-parallel-vectorize-unroll.js";
 import { RewriteReductionBlock } from "../postproc/rewrite-reduction-block.js";
 import { rewriteUnboundBlock } from "../postproc/rewrite-unbound-block.js";
@@ -45,7 +46,8 @@ export function defaultCpuRules(): ScheduleRule[] {
 }
 
 export function defaultCpuPostprocs(): Postproc[] {
-  return [disallowDynamicLoop(), new RewriteParallelVectorizeUnroll(), new RewriteReductionBlock()];
+  // RewriteLayout before RewriteParallelVectorizeUnroll (TVM: last), so that its packing copies run in parallel and vectorized too.
+  return [disallowDynamicLoop(), new RewriteLayout(), new RewriteParallelVectorizeUnroll(), new RewriteReductionBlock()];
 }
 
 export function defaultCpuMutators(): WeightedMutator[] {
