@@ -63,7 +63,7 @@ describe("RewriteLayout (CPU)", () => {
     fc.assert(
       fc.property(fc.nat(fi.length - 1), fc.nat(fj.length - 1), fc.constantFrom([1, 6], [2, 3], [6, 1]), fc.boolean(), fc.nat(1000), (a, b, tk, relu, seed) => {
         const func = relu ? matmulRelu(12, 8, 6) : matmulFunc(12, 8, 6);
-        const sch = tiled(func, fi[a]!, fj[b]!, tk);
+        const sch = tiled(func, fi[a]!, fj[b]!, [...tk]);
         const result = new RewriteLayout().apply(sch, ctxOf(func));
         expect(result).toEqual({ ok: true });
         const got = execute(sch.func, seed).at(-1)!;
