@@ -87,3 +87,23 @@ describe("RewriteLayout (CPU)", () => {
     expect(binding).toBe("1,2,4,8");
   });
 });
+
+describe("RewriteParallelVectorizeUnroll on a CPU tiling with a write cache at level 1", () => {
+  it("fuses only the perfect nest above the cache (regression: it fused past the cache's loop and the sample was rejected)", async () => {
+    const { RewriteParallelVectorizeUnroll } = await import("../../src/postproc/rewrite-parallel-vectorize-unroll.js");
+    const func = matmulFunc(16, 16, 8);
+    const sch = tiled(func, [2, 4, 1, 2], [2, 2, 2, 2], [2, 4]);
+    const [i0, j0] = sch.getLoops(sch.getBlock("C")) as [LoopRV, LoopRV];
+    void i0;
+    const cache = sch.cacheWrite(sch.getBlock("C"), 0, "global");
+    sch.reverseComputeAt(cache, j0, true);
+    sch.annotate(sch.getBlock("root"), "meta_schedule.parallel", 1024);
+    expect(new RewriteParallelVectorizeUnroll().apply(sch, ctxOf(func))).toEqual({ ok: true });
+    const parallel: string[] = [];
+    forEachStmt(sch.func.body, (s) => {
+      if (s.kind === "For" && s.forKind === "parallel") parallel.push(`${s.loopVar.name}:${s.extent.kind === "IntImm" ? s.extent.value : "?"}`);
+    });
+    expect(parallel).toEqual(["i_0_j_0_fused:4"]);
+    expect(Array.from(execute(sch.func, 1).at(-1)!)).toEqual(Array.from(execute(func, 1).at(-1)!));
+  });
+});
