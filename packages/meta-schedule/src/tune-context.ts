@@ -3,8 +3,9 @@
  * space generator and search strategy that serve it, a random engine from which every component
  * forks its own, and a logger. Components receive it in `initialize` and keep what they need.
  */
-import type { Target } from "@tessera/codegen";
+import type { CpuTarget, Target } from "@tessera/codegen";
 import { RandomEngine } from "@tessera/schedule";
+import { MetaScheduleError } from "./errors.js";
 import type { Workload } from "./workload.js";
 
 export type LogLevel = "debug" | "info" | "warn";
@@ -13,9 +14,12 @@ export type Logger = (level: LogLevel, message: string) => void;
 
 export const silentLogger: Logger = () => {};
 
+/** What a task is tuned for: a GPU (CUDA) target, or the host CPU (the C target, `c` / `llvm`). */
+export type TuneTarget = Target | CpuTarget;
+
 export interface TuneContext {
   readonly workload: Workload;
-  readonly target: Target;
+  readonly target: TuneTarget;
   /** The task's name in logs and the summary table (the workload's name by default). */
   readonly taskName: string;
   /** The task's random engine; components take `forkSeed()` from it for their own. */
@@ -33,7 +37,13 @@ export interface TuneContextOptions {
   readonly numThreads?: number;
 }
 
-export function tuneContext(workload: Workload, target: Target, opts: TuneContextOptions = {}): TuneContext {
+/** The task's GPU target, for components that only make sense on a GPU; a clear error on a CPU task. */
+export function gpuTargetOf(ctx: Pick<TuneContext, "target">, component: string): Target {
+  if (ctx.target.kind !== "cuda") throw new MetaScheduleError(`${component} needs a GPU target; this task is tuned for the CPU target "${ctx.target.name}"`);
+  return ctx.target;
+}
+
+export function tuneContext(workload: Workload, target: TuneTarget, opts: TuneContextOptions = {}): TuneContext {
   return {
     workload,
     target,

@@ -11,7 +11,6 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
-import type { Target } from "@tessera/codegen";
 import { type IRModule, type PrimFunc } from "@tessera/ir";
 import { RandomEngine, type Schedule } from "@tessera/schedule";
 import type { Builder } from "./builder/builder.js";
@@ -32,6 +31,7 @@ import { queryBestRecord, scheduleFromRecord } from "./tune/apply-record.js";
 import { fileLogger, taskLogFileName } from "./tune/log-files.js";
 import type { TuneOptions } from "./tune/options.js";
 import {
+  defaultCostModelName,
   defaultSpaceFor,
   makeBuilder,
   makeCostModel,
@@ -40,7 +40,7 @@ import {
   openDatabase,
   scheduleFnSpace,
 } from "./tune/provided.js";
-import { type Logger, silentLogger, tuneContext } from "./tune-context.js";
+import { type Logger, type TuneTarget, silentLogger, tuneContext } from "./tune-context.js";
 import { workloadOf } from "./workload.js";
 
 export type { TuneOptions, TuneProgress } from "./tune/options.js";
@@ -83,7 +83,7 @@ export interface TuneTIRResult extends TuneResult {
 }
 
 /** TVM's tune_tir: one task per function of the module (sorted by name), or the function itself. */
-export async function tuneTIR(funcOrModule: PrimFunc | IRModule, target: Target, options: TuneOptions): Promise<TuneTIRResult> {
+export async function tuneTIR(funcOrModule: PrimFunc | IRModule, target: TuneTarget, options: TuneOptions): Promise<TuneTIRResult> {
   const functions: TuneFunction[] =
     funcOrModule.kind === "PrimFunc"
       ? [{ func: funcOrModule }]
@@ -94,7 +94,7 @@ export async function tuneTIR(funcOrModule: PrimFunc | IRModule, target: Target,
 }
 
 /** TVM's tune_tasks: several functions tuned under one budget by the task scheduler. */
-export async function tuneTasks(functions: readonly TuneFunction[], target: Target, options: TuneOptions): Promise<TuneResult> {
+export async function tuneTasks(functions: readonly TuneFunction[], target: TuneTarget, options: TuneOptions): Promise<TuneResult> {
   if (functions.length === 0) throw new MetaScheduleError("tuneTasks: no function to tune");
   const log = options.logger ?? silentLogger;
   const rng = new RandomEngine(options.seed);
@@ -102,9 +102,9 @@ export async function tuneTasks(functions: readonly TuneFunction[], target: Targ
   await mkdir(options.workDir, { recursive: true });
   try {
     const database = await resolveDatabase(options);
-    const costModel = await resolveCostModel(options, rng.forkSeed());
+    const costModel = await resolveCostModel(options, rng.forkSeed(), target);
     const builder = await resolve<Builder>(options.builder, "local", () => makeBuilder(), owned);
-    const runner = await resolve<Runner>(options.runner, "local", (name) => makeRunner(name as "local" | "simulated"), owned);
+    const runner = await resolve<Runner>(options.runner, "local", (name) => makeRunner(name as "local" | "simulated", target), owned);
     const strategies = await resolveStrategies(options, functions.length);
     const tasks: TuneTask[] = [];
     for (const [i, f] of functions.entries()) {
@@ -198,8 +198,8 @@ async function resolveDatabase(options: TuneOptions): Promise<Database> {
   return typeof given === "string" ? openDatabase(given, options.workDir) : given;
 }
 
-async function resolveCostModel(options: TuneOptions, seed: number): Promise<CostModel | undefined> {
-  const given = options.costModel ?? "hybrid";
+async function resolveCostModel(options: TuneOptions, seed: number, target: TuneTarget): Promise<CostModel | undefined> {
+  const given = options.costModel ?? defaultCostModelName(target);
   return typeof given === "string" ? makeCostModel(given, seed) : given;
 }
 
@@ -211,7 +211,7 @@ async function resolveStrategies(options: TuneOptions, count: number): Promise<S
   return [given];
 }
 
-async function resolveSpace(options: TuneOptions, target: Target): Promise<SpaceGenerator> {
+async function resolveSpace(options: TuneOptions, target: TuneTarget): Promise<SpaceGenerator> {
   const given = options.space ?? "auto";
   if (given === "auto") return defaultSpaceFor(target);
   if (typeof given === "function") return scheduleFnSpace(given, target);

@@ -5,6 +5,7 @@ import {
   type DeviceKernel,
   type LoweredModule,
   buildC,
+  cpuTarget,
   isCpuTargetName,
   codegenCuda,
   exportHeader,
@@ -102,7 +103,7 @@ async function bestFromDatabase(dir: string, file: string, name: string, func: P
   try {
     const database = await deps.openDatabase(dir);
     // Records name the canonical target (an alias such as "cuda" resolves to it).
-    const wanted = resolveTarget(targetName).name;
+    const wanted = isCpuTargetName(targetName) ? cpuTarget(targetName).name : resolveTarget(targetName).name;
     const best = queryBestSchedule(database, func, wanted);
     if (best !== undefined) return best.sch.func;
     const other = queryBestRecord(database, func);

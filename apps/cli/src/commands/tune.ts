@@ -1,7 +1,7 @@
 import { stat } from "node:fs/promises";
 import { Writable } from "node:stream";
 import { parseArgs } from "node:util";
-import { TargetError, type Target, target as resolveTarget } from "@tessera/codegen";
+import { TargetError, cpuTarget, isCpuTargetName, target as resolveTarget } from "@tessera/codegen";
 import { TesseraError, irModule } from "@tessera/ir";
 import {
   type Database,
@@ -9,6 +9,7 @@ import {
   type ScheduleFnLike,
   type SpaceGenerator,
   type TuneOptions,
+  type TuneTarget,
   FAILED_RUN_SECS,
   STRATEGY_NAMES,
   type StrategyName,
@@ -41,7 +42,7 @@ export interface TuneDeps {
   /** Components replacing the named defaults (strategy, cost model, builder, runner, database…). */
   readonly components?: Partial<Pick<TuneOptions, "strategy" | "costModel" | "builder" | "runner" | "database" | "taskScheduler">>;
   /** The space for `--space auto` (the package's default space of the target when absent). */
-  readonly autoSpace?: (target: Target) => SpaceGenerator;
+  readonly autoSpace?: (target: TuneTarget) => SpaceGenerator;
   /** The space of a schedule function from `--space FILE.ts` (the package's ScheduleFn when absent). */
   readonly scheduleFnSpace?: (fn: ScheduleFnLike) => SpaceGenerator;
 }
@@ -57,9 +58,10 @@ export function parsePositiveInt(flag: string, raw: string | undefined): number 
   return Number(raw);
 }
 
-export function targetOption(name: string): Target {
+/** A GPU target, or the host CPU (`c`, `llvm`, `llvm -mcpu=NAME`: candidates compiled by gcc and measured on this machine). */
+export function targetOption(name: string): TuneTarget {
   try {
-    return resolveTarget(name);
+    return isCpuTargetName(name) ? cpuTarget(name) : resolveTarget(name);
   } catch (err) {
     if (err instanceof TargetError) throw new CliError(`--target: ${err.message}`);
     throw err;
@@ -129,9 +131,11 @@ export async function runTune(args: readonly string[], io: CliIO, deps: TuneDeps
     } catch (err) {
       throw new CliError((err as Error).message);
     }
+    if (target.kind === "c") throw new CliError(`--redis sends measurements to GPU workers; the CPU target ${target.name} is measured on this machine (leave out --redis)`);
   }
+  if (dryRun && target.kind === "c") throw new CliError(`--dry-run simulates a GPU; the CPU target ${target.name} is measured on this machine (leave out --dry-run)`);
   // With --redis the workers measure: their GPUs count, not this machine's.
-  if (!dryRun && redis === undefined) {
+  if (!dryRun && redis === undefined && target.kind === "cuda") {
     const gpu = deps.gpu();
     if (!gpu.available) {
       throw new CliError(`no GPU to measure on here (${gpu.reason ?? "CUDA is unavailable"}); use --dry-run to tune with the simulated runner`);
@@ -217,7 +221,7 @@ async function checkWorkDir(dir: string): Promise<void> {
   }
 }
 
-async function spaceOption(raw: string, target: Target, deps: TuneDeps): Promise<TuneOptions["space"]> {
+async function spaceOption(raw: string, target: TuneTarget, deps: TuneDeps): Promise<TuneOptions["space"]> {
   if (raw === "auto") return deps.autoSpace === undefined ? "auto" : deps.autoSpace(target);
   if (!/\.(ts|mts|js|mjs)$/.test(raw)) throw new CliError(`--space must be 'auto' or a .ts/.js file exporting a schedule function, got '${raw}'`);
   const fn = await loadScheduleFn(raw);

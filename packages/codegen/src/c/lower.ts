@@ -21,9 +21,10 @@ export const CPU_LOWERING_PASSES: readonly Pass[] = [...PASSES_FRONT, simplifyPa
 
 /**
  * The passes take a PassContext with a GPU target, which only the GPU-specific passes
- * (vectorizeLoop, injectPTXAsyncCopy) read; the CPU pipeline runs neither of them.
+ * (vectorizeLoop, injectPTXAsyncCopy) read; the CPU pipeline runs neither of them. `onHost` lets
+ * planBufferAllocation place global intermediates at their uses' lowest common ancestor.
  */
-const PASS_CONTEXT: PassContext = { target: gpuTarget("cuda") };
+const PASS_CONTEXT: PassContext = { target: gpuTarget("cuda"), onHost: true };
 
 export interface CpuLoweredFunc {
   /** The function's global symbol (also the C function's name). */

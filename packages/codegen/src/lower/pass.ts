@@ -4,6 +4,8 @@ import type { Target } from "../target/target.js";
 
 export interface PassContext {
   readonly target: Target;
+  /** The whole function runs on the host (the C target): no host/device split, no GPU workspaces. */
+  readonly onHost?: boolean;
 }
 
 export interface Pass {

@@ -106,6 +106,23 @@ describe("C generation of loop kinds", () => {
   });
 });
 
+describe("allocation of intermediates on the host", () => {
+  it("a global write cache computed at a tile loop is a tile-sized array inside that loop (regression: it was a whole-matrix heap buffer)", () => {
+    const { sch, i, j, k } = matmulSchedule(64);
+    const [io, ii] = sch.split(i, [null, 4]) as [LoopRV, LoopRV];
+    const [jo, ji] = sch.split(j, [null, 16]) as [LoopRV, LoopRV];
+    sch.reorder(io, jo, k, ii, ji);
+    const cache = sch.cacheWrite(sch.getBlock("C"), 0, "global");
+    sch.reverseComputeAt(cache, jo);
+    sch.parallel(io);
+    const src = buildC(sch).source;
+    // 4 × 16 floats on the stack of the jo loop (private to each OpenMP thread), not tessera_alloc'd once.
+    expect(src).toMatch(/float C_global\[64\]/);
+    expect(src).not.toMatch(/C_global = \(float\*\)tessera_alloc/);
+    expect(lineOf(src, /float C_global\[64\]/)).toBeGreaterThan(lineOf(src, /for \(int32_t j_0 = 0; j_0 < 4/));
+  });
+});
+
 describe("schedules the CPU target cannot lower", () => {
   it("a GPU thread binding is an error naming the loop and the axis", () => {
     const { sch, i } = matmulSchedule(16);

@@ -340,3 +340,19 @@ function storesIn(s: Stmt): number {
       return 0;
   }
 }
+
+describe("unrollLoop around vectorized loops (the C target)", () => {
+  test("a serial loop whose body is a vectorized loop unrolls within the step budget, the vector loop repeated per row (regression: a vectorized loop blocked every loop around it)", () => {
+    const A = declBuffer("A", [64]);
+    const B = declBuffer("B", [64]);
+    const i = variable("i");
+    const j = variable("j");
+    const store = bufferStore(B, add(bufferLoad(A, [add(mul(i, 16), j)]), bufferLoad(A, [j])), [add(mul(i, 16), j)]);
+    const before = primFunc([A.data, B.data], new Map([[A.data, A], [B.data, B]]), forLoop(i, 4, forLoop(j, 16, store, { kind: "vectorized" })));
+    const after = unrollLoop(before, { ...DEFAULT_UNROLL_CONFIG, autoMaxStep: 4 });
+    expect(loopKinds(after)).toEqual(["vectorized", "vectorized", "vectorized", "vectorized"]);
+    expectSameResults(after, before);
+    // Over the budget (4 rows × 1 vector step > 3): kept as a loop.
+    expect(loopKinds(unrollLoop(before, { ...DEFAULT_UNROLL_CONFIG, autoMaxStep: 3 }))).toEqual(["serial", "vectorized"]);
+  });
+});

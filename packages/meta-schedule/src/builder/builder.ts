@@ -2,19 +2,23 @@
  * A builder (TVM's `Builder`): lowers and compiles a batch of candidates, in parallel where it can.
  * A candidate that fails to lower or compile gets an error result; the batch goes on.
  */
-import type { LaunchMetadata, LoweredModule, Target } from "@tessera/codegen";
+import type { LaunchMetadata, LoweredModule } from "@tessera/codegen";
 import type { PrimFunc } from "@tessera/ir";
+import type { TuneTarget } from "../tune-context.js";
 
 export interface BuilderInput {
   /** The scheduled function (the candidate's `sch.func`). */
   readonly func: PrimFunc;
-  readonly target: Target;
+  readonly target: TuneTarget;
 }
 
-/** What a runner needs to run a candidate: its CUDA source, kernels and (on a GPU) compiled image. */
+/**
+ * What a runner needs to run a candidate: its CUDA source, kernels and (on a GPU) compiled image;
+ * or, for the CPU target, its C source and the shared library compiled from it (`host`).
+ */
 export interface BuiltArtifact {
   readonly name: string;
-  /** The generated CUDA C. */
+  /** The generated CUDA C (the C, for the CPU target). */
   readonly source: string;
   /** Launch metadata of each kernel, in launch order. */
   readonly kernels: readonly LaunchMetadata[];
@@ -26,6 +30,18 @@ export interface BuiltArtifact {
   readonly lowered?: LoweredModule;
   /** How the host binds the kernels' arguments; what a runner in another process needs besides the image. */
   readonly hostPlan?: HostPlan;
+  /** The CPU target's compiled library (CpuBuilder): what the runner's child loads with dlopen. */
+  readonly host?: HostLibraryArtifact;
+}
+
+/** A candidate compiled for the CPU target: a shared library exporting `packedSymbol(void** args)`, one pointer per parameter. */
+export interface HostLibraryArtifact {
+  readonly libraryPath: string;
+  /** The generated C on disk (beside the library in the compile cache). */
+  readonly sourcePath: string;
+  readonly packedSymbol: string;
+  /** The parameters in order: buffers (dtype, elements) or scalars. */
+  readonly params: readonly { readonly kind: "buffer" | "scalar"; readonly name: string; readonly dtype: string; readonly elements?: number }[];
 }
 
 export type BuilderResult =

@@ -4,6 +4,9 @@
  * A candidate that fails to lower, generate or compile, or that takes longer than its limit
  * (TVM: 30 s), gets a failed result with the reason; the batch goes on.
  *
+ * Candidates for a CPU target (`c`, `llvm`) go to a CpuBuilder (cpu-builder.ts): C generation
+ * and the system C compiler.
+ *
  * Without a GPU the builder still lowers and generates (no image), which is what the simulated
  * runner needs; `compile: "nvcc"` checks the generated code with nvcc where there is no GPU (CI).
  */
@@ -16,6 +19,7 @@ import { TaskPool, type TaskOutcome } from "../runner/isolation/task-pool.js";
 import type { Logger } from "../tune-context.js";
 import type { Builder, BuilderInput, BuilderResult, BuiltArtifact } from "./builder.js";
 import { CompileStep, type CompileMode, resolveCompileMode } from "./compile-step.js";
+import { CpuBuilder, type CpuBuilderOptions } from "./cpu-builder.js";
 import { type GenerateTask, type GeneratedArtifact, lowerAndGenerate } from "./lower-and-generate.js";
 import { threadPoolWarning } from "./uv-threadpool.js";
 
@@ -35,6 +39,8 @@ export interface LocalBuilderOptions {
   /** The worker's code, when not the default `build-worker` beside this module (see entry-point.ts). */
   readonly workerEntry?: EntryPoint;
   readonly log?: Logger;
+  /** Options of the builder of CPU-target candidates. */
+  readonly cpu?: CpuBuilderOptions;
 }
 
 /** The default worker entry, resolved for sources, the GPU bundle (ms-build-worker.mjs) or dist. */
@@ -72,6 +78,7 @@ export class LocalBuilder implements Builder {
   /** Workers of pools disposed before the current one. */
   #spawnedBefore = 0;
   #warned = false;
+  #cpu: CpuBuilder | undefined;
 
   constructor(opts: LocalBuilderOptions = {}) {
     this.#opts = opts;
@@ -111,15 +118,19 @@ export class LocalBuilder implements Builder {
   async #buildOne(input: BuilderInput, index: number): Promise<BuilderResult> {
     const t0 = performance.now();
     const elapsed = (): number => performance.now() - t0;
+    if ((input?.target as { kind?: unknown } | undefined)?.kind === "c" && (input.func as { kind?: unknown } | undefined)?.kind === "PrimFunc") {
+      this.#cpu ??= new CpuBuilder(this.#opts.cpu);
+      return this.#cpu.buildOne(input);
+    }
     const bad = checkInput(input, index);
-    if (bad !== undefined) return { ok: false, error: bad, buildMs: 0 };
+    if (bad !== undefined || input.target.kind !== "cuda") return { ok: false, error: bad ?? "", buildMs: 0 };
     const task: GenerateTask = { func: input.func, target: input.target, keepLowered: this.#opts.keepLowered ?? true };
     const generated = await this.#generate(task);
     if (!generated.ok) return { ok: false, error: generated.kind === "timeout" ? `lowering ${generated.error}` : generated.error, buildMs: elapsed() };
     const artifact: GeneratedArtifact = generated.value;
     try {
       // Inside the try: choosing what to compile for can fail too (a target newer than the GPU).
-      const compiling = this.#compile.compile(artifact.source, input.target, artifact.name);
+      const compiling = this.#compile.compile(artifact.source, task.target, artifact.name);
       if (compiling === undefined) return { ok: true, artifact, buildMs: elapsed() };
       const compiled = await withTimeout(compiling, this.timeoutMs, "compilation");
       const built: BuiltArtifact = { ...artifact, image: compiled.image, arch: compiled.arch };

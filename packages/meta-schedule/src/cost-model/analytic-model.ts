@@ -45,6 +45,8 @@ export class AnalyticModel implements CostModel {
 
   /** The model's latency for one candidate, or undefined when it does not lower. */
   estimateSeconds(candidate: MeasureCandidate, ctx: TuneContext): number | undefined {
+    // The model is of a GPU; a CPU candidate gets no estimate (a CPU run uses the learned model).
+    if (ctx.target.kind !== "cuda") return undefined;
     let module: LoweredModule | undefined = loweredModuleFor(candidate.sch.func);
     if (module === undefined) {
       try {

@@ -9,3 +9,4 @@ export * from "./rewrite-launch-bounds.js";
 export * from "./rewrite-parallel-vectorize-unroll.js";
 export * from "./rewrite-reduction-block.js";
 export * from "./verify-gpu-code.js";
+export * from "./rewrite-layout.js";

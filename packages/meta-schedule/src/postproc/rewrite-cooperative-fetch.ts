@@ -14,7 +14,7 @@ import { type Block, bytesOf, forEachExpr } from "@tessera/ir";
 import type { BlockRV, LoopRV, Schedule } from "@tessera/schedule";
 import { COOPERATIVE_FETCH, FETCH_VIA_REGISTERS, annotationNumber } from "../rules/multi-level-tiling/annotations.js";
 import { fuseAll } from "../rules/multi-level-tiling/tiling.js";
-import type { TuneContext } from "../tune-context.js";
+import { gpuTargetOf, type TuneContext } from "../tune-context.js";
 import { annotatedBlocks, threadExtentsAbove } from "./annotated.js";
 import { ownLoops } from "./own-loops.js";
 import { POSTPROC_OK, type Postproc, type PostprocResult } from "./postproc.js";
@@ -36,7 +36,7 @@ export class RewriteCooperativeFetch implements Postproc {
       const threads = threadExtentsAbove(sch, rv);
       const tx = threads.get("threadIdx.x") ?? 1;
       const ty = threads.get("threadIdx.y") ?? 1;
-      const lanes = usableLanes(sch, rv, value ?? 1, extents.at(-1)!, ctx.target.maxVectorBytes);
+      const lanes = usableLanes(sch, rv, value ?? 1, extents.at(-1)!, gpuTargetOf(ctx, "RewriteCooperativeFetch").maxVectorBytes);
       if (staged && tile % (tx * ty) === 0) {
         const parent = sch.getLoops(rv).at(-own.length - 1);
         if (parent !== undefined) {

@@ -10,7 +10,7 @@
  */
 import type { Schedule } from "@tessera/schedule";
 import { LAUNCH_BOUNDS } from "../rules/multi-level-tiling/annotations.js";
-import type { TuneContext } from "../tune-context.js";
+import { gpuTargetOf, type TuneContext } from "../tune-context.js";
 import { annotatedLoops, threadsInside } from "./annotated.js";
 import { POSTPROC_OK, type Postproc, type PostprocResult } from "./postproc.js";
 import { REGISTERS_PER_SM, blocksPerSMForRegisters, registersPerThread } from "./register-estimate.js";
@@ -25,7 +25,7 @@ export class RewriteLaunchBounds implements Postproc {
     for (const { rv, node, value } of annotatedLoops(sch, LAUNCH_BOUNDS)) {
       sch.unannotate(rv, LAUNCH_BOUNDS);
       const threads = threadsInside(node);
-      const perSM = ctx.target.maxThreadsPerMultiProcessor;
+      const perSM = gpuTargetOf(ctx, "RewriteLaunchBounds").maxThreadsPerMultiProcessor;
       let blocks = value ?? 0;
       if (blocks === DERIVED_LAUNCH_BOUNDS) {
         blocks = blocksPerSMForRegisters(registersPerThread(sch.func, node), threads, REGISTERS_PER_SM, perSM);

@@ -9,7 +9,7 @@ import { bytesOf } from "@tessera/ir";
 import type { Schedule } from "@tessera/schedule";
 import { OPERAND_SLICES, TILING_STRUCTURE } from "../rules/multi-level-tiling/annotations.js";
 import { loadIndicesOf } from "../rules/multi-level-tiling/block-query.js";
-import type { TuneContext } from "../tune-context.js";
+import { gpuTargetOf, type TuneContext } from "../tune-context.js";
 import { annotatedLoops, firstBlockWith } from "./annotated.js";
 import { ownLoops } from "./own-loops.js";
 import { POSTPROC_OK, type Postproc, type PostprocResult } from "./postproc.js";
@@ -35,7 +35,7 @@ export class RewriteOperandSlices implements Postproc {
         if (last === undefined || lastIndex?.kind !== "Var") continue;
         const extent = sch.get(last).extent;
         if (extent.kind !== "IntImm") continue;
-        const maxLanes = Math.max(1, ctx.target.maxVectorBytes / bytesOf(operand.buffer.dtype));
+        const maxLanes = Math.max(1, gpuTargetOf(ctx, "RewriteOperandSlices").maxVectorBytes / bytesOf(operand.buffer.dtype));
         const rowLast = operand.buffer.shape.at(-1);
         let lanes = Math.min(4, maxLanes);
         while (lanes > 1 && (extent.value % lanes !== 0 || rowLast?.kind !== "IntImm" || rowLast.value % lanes !== 0)) lanes /= 2;

@@ -71,6 +71,10 @@ function parallelizeLeading(sch: Schedule, block: BlockRV, budget: number): void
   let extent = 1;
   for (const loop of loops) {
     if (!isSpatialSerial(sch, loop)) break;
+    // Only a perfect nest fuses: a loop whose body is more than the next loop (a write cache
+    // computed at it, beside the tile's loops) ends the run (TVM stops there as well).
+    const previous = chosen.at(-1);
+    if (previous !== undefined && sch.get(previous).body !== sch.get(loop)) break;
     const e = (sch.get(loop).extent as { value: number }).value;
     if (chosen.length > 0 && extent * e > budget) break;
     chosen.push(loop);

@@ -12,7 +12,7 @@
 import { type Block, type Stmt, bytesOf, forEachStmt } from "@tessera/ir";
 import type { Schedule } from "@tessera/schedule";
 import { SOFTWARE_PIPELINE } from "../rules/multi-level-tiling/annotations.js";
-import type { TuneContext } from "../tune-context.js";
+import { gpuTargetOf, type TuneContext } from "../tune-context.js";
 import { annotatedLoops, firstBlockUnder } from "./annotated.js";
 import { POSTPROC_OK, type Postproc, type PostprocResult } from "./postproc.js";
 
@@ -31,7 +31,7 @@ export class RewriteSoftwarePipeline implements Postproc {
       const computes = roles.filter((r) => r === "compute").length;
       if (computes !== 1 || roles.at(-1) !== "compute" || !roles.includes("store")) continue;
       const sharedBytes = stmts.reduce((sum, st, k) => sum + (roles[k] === "store" ? tileBytes(st) : 0), 0);
-      if (2 * sharedBytes > ctx.target.maxSharedMemoryPerBlock) continue;
+      if (2 * sharedBytes > gpuTargetOf(ctx, "RewriteSoftwarePipeline").maxSharedMemoryPerBlock) continue;
       const staged = roles.includes("load");
       const stageOf: Record<Role, number> = staged ? { load: 0, store: 1, compute: 2 } : { load: 0, store: 0, compute: 1 };
       const stages = roles.map((r) => stageOf[r]);

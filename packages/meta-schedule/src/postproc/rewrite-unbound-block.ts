@@ -8,7 +8,7 @@ import { type Stmt, TesseraError } from "@tessera/ir";
 import type { Schedule } from "@tessera/schedule";
 import { isBlockIdx, isThreadIdx } from "../schedule-utils/block-info.js";
 import { bindBlockThreadIdx, fixedThreadFactor } from "../schedule-utils/thread-bind.js";
-import type { TuneContext } from "../tune-context.js";
+import { gpuTargetOf, type TuneContext } from "../tune-context.js";
 import { POSTPROC_OK, type Postproc, type PostprocResult, rejected } from "./postproc.js";
 
 export interface RewriteUnboundBlockOptions {
@@ -26,7 +26,7 @@ export function rewriteUnboundBlock(opts: RewriteUnboundBlockOptions = {}): Post
   return {
     name: "rewriteUnboundBlock",
     apply(sch: Schedule, ctx: TuneContext): PostprocResult {
-      const limits = { maxThreadblocks, maxThreadsPerBlock: opts.maxThreadsPerBlock ?? ctx.target.maxThreadsPerBlock };
+      const limits = { maxThreadblocks, maxThreadsPerBlock: opts.maxThreadsPerBlock ?? gpuTargetOf(ctx, "RewriteUnboundBlock").maxThreadsPerBlock };
       for (const name of unboundBlockNames(sch.func.body)) {
         let block;
         try {

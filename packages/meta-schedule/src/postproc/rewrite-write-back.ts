@@ -8,7 +8,7 @@
 import { type Block, bytesOf, forEachExpr } from "@tessera/ir";
 import type { Schedule } from "@tessera/schedule";
 import { VECTORIZE_WRITE_BACK } from "../rules/multi-level-tiling/annotations.js";
-import type { TuneContext } from "../tune-context.js";
+import { gpuTargetOf, type TuneContext } from "../tune-context.js";
 import { annotatedBlocks } from "./annotated.js";
 import { ownLoops } from "./own-loops.js";
 import { POSTPROC_OK, type Postproc, type PostprocResult } from "./postproc.js";
@@ -24,7 +24,7 @@ export class RewriteWriteBack implements Postproc {
       const extent = sch.get(last).extent;
       if (extent.kind !== "IntImm") continue;
       const buffers = [...node.reads, ...node.writes].map((r) => r.buffer);
-      const widest = Math.min(...buffers.map((b) => ctx.target.maxVectorBytes / bytesOf(b.dtype)));
+      const widest = Math.min(...buffers.map((b) => gpuTargetOf(ctx, "RewriteWriteBack").maxVectorBytes / bytesOf(b.dtype)));
       let lanes = Math.min(4, Math.max(1, Math.floor(widest)));
       const fits = (l: number) =>
         extent.value % l === 0 && buffers.every((b) => b.shape.at(-1)?.kind === "IntImm" && (b.shape.at(-1) as { value: number }).value % l === 0);

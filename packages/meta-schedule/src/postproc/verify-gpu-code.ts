@@ -10,7 +10,7 @@ import { type GpuLimit, GpuVerifyError, type LoweredModule, LoweringError, lower
 import type { PrimFunc } from "@tessera/ir";
 import type { Schedule } from "@tessera/schedule";
 import { THREAD_EXTENT_HIGH, THREAD_EXTENT_LOW, annotationNumber } from "../rules/multi-level-tiling/annotations.js";
-import type { TuneContext } from "../tune-context.js";
+import { gpuTargetOf, type TuneContext } from "../tune-context.js";
 import { annotatedBlocks, threadExtentsAbove } from "./annotated.js";
 import { POSTPROC_OK, type Postproc, type PostprocResult, rejected } from "./postproc.js";
 
@@ -34,7 +34,7 @@ export class VerifyGPUCode implements Postproc {
     }
     const func = sch.func;
     try {
-      LOWERED.set(func, lower(func, ctx.target));
+      LOWERED.set(func, lower(func, gpuTargetOf(ctx, "VerifyGPUCode")));
     } catch (err) {
       if (err instanceof GpuVerifyError && err.limits.length > 0) return rejected(`exceeds the target's ${err.limits.map(describeLimit).join(" and ")}`, err.message);
       if (!(err instanceof LoweringError)) throw err;

@@ -6,7 +6,7 @@
 import type { BlockRV, Schedule } from "@tessera/schedule";
 import { checkPositiveInts } from "../schedule-utils/options.js";
 import { bindBlockThreadIdx, sampledThreadFactor } from "../schedule-utils/thread-bind.js";
-import type { TuneContext } from "../tune-context.js";
+import { gpuTargetOf, type TuneContext } from "../tune-context.js";
 import type { ScheduleRule } from "./schedule-rule.js";
 
 export interface AutoBindOptions {
@@ -29,7 +29,7 @@ export function autoBind(opts: AutoBindOptions = {}): ScheduleRule {
   return {
     name: "autoBind",
     apply(sch: Schedule, block: BlockRV, ctx: TuneContext): Schedule[] {
-      const maxThreadsPerBlock = opts.maxThreadsPerBlock ?? ctx.target.maxThreadsPerBlock;
+      const maxThreadsPerBlock = opts.maxThreadsPerBlock ?? gpuTargetOf(ctx, "AutoBind").maxThreadsPerBlock;
       bindBlockThreadIdx(sch, block, { maxThreadblocks, maxThreadsPerBlock }, chooser);
       return [sch];
     },

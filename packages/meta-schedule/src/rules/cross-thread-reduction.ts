@@ -25,7 +25,7 @@ import {
   loopNodesAbove,
   needsMultiLevelTiling,
 } from "../schedule-utils/block-info.js";
-import type { TuneContext } from "../tune-context.js";
+import { gpuTargetOf, type TuneContext } from "../tune-context.js";
 import { checkPositiveInts } from "../schedule-utils/options.js";
 import type { ScheduleRule } from "./schedule-rule.js";
 
@@ -41,7 +41,7 @@ export function crossThreadReduction(opts: CrossThreadReductionOptions = {}): Sc
   return {
     name: "crossThreadReduction",
     apply(sch: Schedule, block: BlockRV, ctx: TuneContext): Schedule[] {
-      const { maxThreadsPerBlock, warpSize } = ctx.target;
+      const { maxThreadsPerBlock, warpSize } = gpuTargetOf(ctx, "CrossThreadReduction");
       const candidates = threadExtents.filter((t) => t <= maxThreadsPerBlock);
       if (candidates.length === 0 || !needsCrossThreadReduction(sch, block, maxThreadsPerBlock, warpSize)) return [sch];
       const variant = sch.copy();

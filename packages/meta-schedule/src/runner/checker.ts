@@ -27,6 +27,8 @@ export interface RunnerChecker {
    * `inputs`, the seeded random arguments) with what is expected; returns why they differ, or undefined.
    */
   check(outputs: readonly OutputDigest[], inputs: readonly AnyTypedArray[], input: RunnerInput): string | undefined;
+  /** Asynchronous work before `check` (computing a reference by compiled code), awaited before each check. */
+  prepare?(input: RunnerInput, seed: number): Promise<void>;
 }
 
 /** The first mismatch between `actual` and `expected`, argument by argument and element by element, or undefined. */

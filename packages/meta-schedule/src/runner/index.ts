@@ -20,3 +20,4 @@ export {
   type MeasureJobPayload,
   type RemoteRunnerSpec,
 } from "./queue/measure-job.js";
+export { hostReferenceChecker } from "./host-reference.js";

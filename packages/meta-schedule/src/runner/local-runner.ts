@@ -1,5 +1,6 @@
 /**
- * TVM's `LocalRunner`: measures built candidates on the GPU in a separate child process, one at a
+ * TVM's `LocalRunner`: measures built candidates on the GPU — or, for candidates the CpuBuilder
+ * compiled for the CPU target, on the host (cpu-backend.ts) — in a separate child process, one at a
  * time, with TVM's evaluator semantics (number=3, repeat=1, min_repeat_ms=100 by default) on
  * seeded random arguments allocated from the ArgInfo. A candidate that crashes the child (an
  * illegal address, a launch failure, an abort) or outlives its limit (TVM: 30 s) gets a failed
@@ -82,7 +83,8 @@ export class LocalRunner implements Runner {
   }
 
   async run(inputs: readonly RunnerInput[]): Promise<RunnerResult[]> {
-    if (this.#opts.backendModule === undefined && !cuda.available()) {
+    const needsGpu = inputs.some((input) => input.artifact?.host === undefined);
+    if (this.#opts.backendModule === undefined && needsGpu && !cuda.available()) {
       // Not a child per candidate that finds no GPU: say so once per result.
       const error = `LocalRunner: no CUDA device to measure on (${cuda.unavailableReason() ?? "unknown reason"}); use the SimulatedRunner without a GPU`;
       return inputs.map(() => ({ ok: false, error }));
@@ -111,6 +113,11 @@ export class LocalRunner implements Runner {
     if (!outcome.ok) return { ok: false, error: outcome.kind === "timeout" ? `the run ${outcome.error}` : outcome.error };
     const { runSecs, outputs } = outcome.value;
     if (checker !== undefined) {
+      try {
+        await checker.prepare?.(input, seed);
+      } catch (err) {
+        return { ok: false, error: `the ${checker.name} check could not compute its reference: ${errorText(err)}` };
+      }
       if (outputs === undefined) return { ok: false, error: `the runner backend sent no outputs for the ${checker.name} check` };
       let wrong: string | undefined;
       try {

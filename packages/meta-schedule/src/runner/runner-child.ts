@@ -1,21 +1,33 @@
 /**
  * Entry of the LocalRunner's child process (bundled as ms-runner-child.mjs): measures one
  * candidate per task with the backend named by TESSERA_RUNNER_BACKEND (a module URL exporting
- * `backend`), by default the GPU one. The parent kills and restarts this process when a
- * candidate crashes it or outlives its time limit.
+ * `backend`), by default the one of the candidate's artifact: the CPU backend for a library
+ * compiled for the CPU target (`artifact.host`), else the GPU one. The parent kills and restarts
+ * this process when a candidate crashes it or outlives its time limit.
  */
 import { pathToFileURL } from "node:url";
 import { serveTasks } from "./isolation/serve.js";
 import type { MeasureBackend, MeasureResult, MeasureTask } from "./measure-backend.js";
 
-async function loadBackend(): Promise<MeasureBackend> {
-  const named = process.env.TESSERA_RUNNER_BACKEND;
-  const module: { backend?: MeasureBackend } =
-    named !== undefined && named.length > 0 ? await import(named.startsWith("file:") ? named : pathToFileURL(named).href) : await import("./cuda-backend.js");
-  if (typeof module.backend?.measure !== "function")
-    throw new Error(`the runner backend ${named ?? "cuda-backend"} exports no \`backend\` with a measure() method`);
+function checked(module: { backend?: MeasureBackend }, name: string): MeasureBackend {
+  if (typeof module.backend?.measure !== "function") throw new Error(`the runner backend ${name} exports no \`backend\` with a measure() method`);
   return module.backend;
 }
 
-const backend = await loadBackend();
-serveTasks<MeasureTask, MeasureResult>((task) => backend.measure(task));
+async function namedBackend(): Promise<MeasureBackend | undefined> {
+  const named = process.env.TESSERA_RUNNER_BACKEND;
+  if (named === undefined || named.length === 0) return undefined;
+  return checked(await import(named.startsWith("file:") ? named : pathToFileURL(named).href), named);
+}
+
+const named = await namedBackend();
+// Both loaded before the child says it is ready, so that loading them (seconds on a busy machine)
+// never counts against a candidate's time limit. Neither touches its device until it measures.
+const [cpu, gpu] =
+  named === undefined ? [checked(await import("./cpu-backend.js"), "cpu-backend"), checked(await import("./cuda-backend.js"), "cuda-backend")] : [named, named];
+
+function backendFor(task: MeasureTask): MeasureBackend {
+  return task.artifact.host !== undefined ? cpu : gpu;
+}
+
+serveTasks<MeasureTask, MeasureResult>((task) => backendFor(task).measure(task));

@@ -2,12 +2,15 @@
  * A runner (TVM's `Runner`): measures built candidates. A candidate that faults or hangs gets an
  * error result and the batch goes on (the GPU runner measures in a separate process for that).
  */
+import type { PrimFunc } from "@tessera/ir";
 import type { ArgInfo } from "../arg-info.js";
 import type { BuiltArtifact } from "../builder/builder.js";
 
 export interface RunnerInput {
   readonly artifact: BuiltArtifact;
   readonly argsInfo: readonly ArgInfo[];
+  /** The unscheduled workload the candidate implements (for checkers that compute a reference). */
+  readonly workload?: PrimFunc;
 }
 
 export type RunnerResult =

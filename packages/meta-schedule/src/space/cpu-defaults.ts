@@ -1,47 +1,67 @@
 /**
  * The default design space for a CPU target (TVM's `ScheduleRule/Postproc/Mutator::DefaultLLVM`),
- * as far as this branch has its components, and the components the CUDA defaults add to the GPU
- * engineer's (AutoBind, RewriteUnboundBlock, DisallowDynamicLoop, MutateThreadBinding, MutateUnroll).
+ * and the components the CUDA defaults add to the GPU engineer's (AutoBind, RewriteUnboundBlock,
+ * DisallowDynamicLoop, MutateThreadBinding, MutateUnroll).
  *
  * TVM's LLVM defaults, in order — rules: ApplyCustomRule, InlineConstantScalars, AutoInline,
  * AddRFactor, MultiLevelTiling(SSRSRS), ParallelizeVectorizeUnroll, RandomComputeLocation;
  * postprocs: DisallowDynamicLoop, RewriteParallelVectorizeUnroll, RewriteReductionBlock,
  * RewriteLayout; mutators: MutateTileSize 0.9, MutateComputeLocation 0.05, MutateUnroll 0.03,
- * MutateParallel 0.02. AutoInline, ParallelizeVectorizeUnroll, RewriteParallelVectorizeUnroll,
- * RewriteReductionBlock and MutateTileSize live on the GPU branch and join these lists when the
- * branches merge (marked below); the spaces built from these lists run in the JS executor.
+ * MutateParallel 0.02. Not here: ApplyCustomRule. RewriteLayout packs operands that are
+ * arguments, at every call (see postproc/rewrite-layout.ts).
  */
 import type { WeightedMutator } from "../mutator/mutator.js";
 import { mutateComputeLocation } from "../mutator/mutate-compute-location.js";
 import { mutateParallel } from "../mutator/mutate-parallel.js";
 import { mutateThreadBinding } from "../mutator/mutate-thread-binding.js";
+import { MutateTileSize } from "../mutator/mutate-tile-size.js";
 import { mutateUnroll } from "../mutator/mutate-unroll.js";
 import { disallowDynamicLoop } from "../postproc/disallow-dynamic-loop.js";
 import type { Postproc } from "../postproc/postproc.js";
+import { RewriteLayout } from "../postproc/rewrite-layout.js";
+import { RewriteParallelVectorizeUnroll } from "../postproc/rewrite-parallel-vectorize-unroll.js";
+import { RewriteReductionBlock } from "../postproc/rewrite-reduction-block.js";
 import { rewriteUnboundBlock } from "../postproc/rewrite-unbound-block.js";
 import { addRFactor } from "../rules/add-rfactor.js";
 import { autoBind } from "../rules/auto-bind.js";
+import { AutoInline, InlineConstantScalars } from "../rules/auto-inline.js";
 import { multiLevelTilingCpu } from "../rules/multi-level-tiling-cpu.js";
+import { ParallelizeVectorizeUnroll } from "../rules/parallelize-vectorize-unroll.js";
 import { randomComputeLocation } from "../rules/random-compute-location.js";
 import type { ScheduleRule } from "../rules/schedule-rule.js";
+import { PostOrderApply } from "./post-order-apply.js";
+
+/** TVM's LLVM ParallelizeVectorizeUnroll: 16 jobs per core, vectors up to 64 lanes, explicit unroll budgets 0/16/64/512. */
+export const CPU_PARALLELIZE_VECTORIZE_UNROLL = { maxJobsPerCore: 16, maxVectorizeExtent: 64, unrollMaxSteps: [0, 16, 64, 512], unrollExplicit: true, sampleExplicit: false } as const;
 
 export function defaultCpuRules(): ScheduleRule[] {
-  // merge: autoInline() first, parallelizeVectorizeUnroll({ maxJobsPerCore: 16, maxVectorizeExtent: 64, unrollMaxSteps: [0, 16, 64, 512], unrollExplicit: true }) after multiLevelTiling.
-  return [addRFactor({ maxJobsPerCore: 16, maxInnermostFactor: 64 }), multiLevelTilingCpu(), randomComputeLocation()];
+  return [
+    new InlineConstantScalars(),
+    new AutoInline({ intoProducer: false, intoConsumer: true, inlineConstTensor: true, disallowIfThenElse: true }),
+    addRFactor({ maxJobsPerCore: 16, maxInnermostFactor: 64 }),
+    multiLevelTilingCpu(),
+    new ParallelizeVectorizeUnroll({ ...CPU_PARALLELIZE_VECTORIZE_UNROLL, unrollMaxSteps: [...CPU_PARALLELIZE_VECTORIZE_UNROLL.unrollMaxSteps] }),
+    randomComputeLocation(),
+  ];
 }
 
 export function defaultCpuPostprocs(): Postproc[] {
-  // merge: rewriteParallelVectorizeUnroll(), rewriteReductionBlock() after disallowDynamicLoop.
-  return [disallowDynamicLoop()];
+  // RewriteLayout before RewriteParallelVectorizeUnroll (TVM: last), so that its packing copies run in parallel and vectorized too.
+  return [disallowDynamicLoop(), new RewriteLayout(), new RewriteParallelVectorizeUnroll(), new RewriteReductionBlock()];
 }
 
 export function defaultCpuMutators(): WeightedMutator[] {
-  // merge: { mutator: mutateTileSize(), probability: 0.9 } first.
   return [
+    { mutator: new MutateTileSize(), probability: 0.9 },
     { mutator: mutateComputeLocation(), probability: 0.05 },
     { mutator: mutateUnroll(), probability: 0.03 },
     { mutator: mutateParallel({ maxJobsPerCore: 16 }), probability: 0.02 },
   ];
+}
+
+/** PostOrderApply over TVM's LLVM rules, postprocessors and mutators: the space `tuneTIR` searches for a CPU target. */
+export function defaultCpuSpaceGenerator(): PostOrderApply {
+  return new PostOrderApply({ rules: defaultCpuRules(), postprocs: defaultCpuPostprocs(), mutators: defaultCpuMutators() });
 }
 
 /**

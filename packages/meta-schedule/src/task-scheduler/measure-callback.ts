@@ -3,12 +3,12 @@
  * search strategy has been told. The defaults, in TVM's order: AddToDatabase (commit the workload
  * and one record per candidate, failures included with run_secs [1e10]) and UpdateCostModel.
  */
-import type { Target } from "@tessera/codegen";
 import type { BuilderResult } from "../builder/builder.js";
 import type { CostModel } from "../cost-model/cost-model.js";
 import type { Database, TargetConfig, TuningRecord } from "../database/database.js";
 import { FAILED_RUN_SECS, type RunnerResult } from "../runner/runner.js";
 import type { MeasureCandidate } from "../search/search-strategy.js";
+import type { TuneTarget } from "../tune-context.js";
 import type { TaskRecord } from "./task-record.js";
 
 export interface MeasuredBatch {
@@ -27,7 +27,12 @@ export interface MeasureCallback {
 }
 
 /** The target as a tuning record stores it. */
-export function targetConfigOf(target: Target, device?: string): TargetConfig {
+/**
+ * The target as a record keeps it. A CPU target (`c`, `llvm -mcpu=…`) keeps its -march value as
+ * the architecture; it has no thread blocks (1 thread, no shared memory).
+ */
+export function targetConfigOf(target: TuneTarget, device?: string): TargetConfig {
+  if (target.kind === "c") return { name: target.name, arch: target.march, maxThreadsPerBlock: 1, maxSharedMemoryPerBlock: 0, ...(device === undefined ? {} : { device }) };
   return {
     name: target.name,
     arch: target.arch,

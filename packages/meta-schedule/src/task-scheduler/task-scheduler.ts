@@ -5,6 +5,7 @@
  * failed result), tells the strategy, runs the measure callbacks (database, cost model) and logs
  * every trial. A task is done when it has used its trials or its strategy has nothing new.
  */
+import type { PrimFunc } from "@tessera/ir";
 import type { Builder, BuilderResult } from "../builder/builder.js";
 import type { CostModel } from "../cost-model/cost-model.js";
 import type { Database } from "../database/database.js";
@@ -144,7 +145,7 @@ export abstract class TaskScheduler {
     }
     const runStarted = performance.now();
     task.phaseMs.build += runStarted - buildStarted;
-    const runnerResults = await this.runBuilt(candidates, builderResults, opts.runner);
+    const runnerResults = await this.runBuilt(candidates, builderResults, opts.runner, task.ctx.workload.func);
     task.phaseMs.run += performance.now() - runStarted;
     const secs = (ms: number): string => (ms / 1000).toFixed(1);
     task.ctx.log(
@@ -185,12 +186,12 @@ export abstract class TaskScheduler {
   }
 
   /** Runs the candidates that built; those that did not get their build error as a failed run. */
-  private async runBuilt(candidates: readonly MeasureCandidate[], builderResults: readonly BuilderResult[], runner: Runner): Promise<RunnerResult[]> {
+  private async runBuilt(candidates: readonly MeasureCandidate[], builderResults: readonly BuilderResult[], runner: Runner, workload: PrimFunc): Promise<RunnerResult[]> {
     const inputs: RunnerInput[] = [];
     const slots: number[] = [];
     builderResults.forEach((built, i) => {
       if (!built.ok) return;
-      inputs.push({ artifact: built.artifact, argsInfo: candidates[i]!.argsInfo });
+      inputs.push({ artifact: built.artifact, argsInfo: candidates[i]!.argsInfo, workload });
       slots.push(i);
     });
     const ran = inputs.length === 0 ? [] : await runner.run(inputs);

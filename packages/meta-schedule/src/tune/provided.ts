@@ -3,7 +3,6 @@
  * cost model, "local" builder and runner, "json" database): this file is the one place that maps
  * names to constructors; everything else takes instances.
  */
-import type { Target } from "@tessera/codegen";
 import type { Schedule } from "@tessera/schedule";
 import type { Builder } from "../builder/builder.js";
 import { LocalBuilder } from "../builder/local-builder.js";
@@ -17,7 +16,10 @@ import { LocalRunner } from "../runner/local-runner.js";
 import { SimulatedRunner } from "../runner/simulated-runner.js";
 import { EvolutionarySearch } from "../search/evolutionary-search.js";
 import { ReplayTraceStrategy } from "../search/replay-trace.js";
+import { defaultCpuSpaceGenerator } from "../space/cpu-defaults.js";
 import { defaultCudaSpaceGenerator } from "../space/defaults.js";
+import { hostReferenceChecker } from "../runner/host-reference.js";
+import type { TuneTarget } from "../tune-context.js";
 import { ScheduleFnSpace } from "../space/schedule-fn.js";
 import type { CostModel } from "../cost-model/cost-model.js";
 import type { Database } from "../database/database.js";
@@ -38,13 +40,15 @@ export type RunnerName = (typeof RUNNER_NAMES)[number];
 export const DATABASE_NAMES = ["json", "memory"] as const;
 export type DatabaseName = (typeof DATABASE_NAMES)[number];
 
-export function defaultSpaceFor(target: Target): SpaceGenerator {
-  if (target.kind !== "cuda") throw new MetaScheduleError(`no default design space for target ${target.name} (kind ${target.kind}); pass a space`);
-  return defaultCudaSpaceGenerator(target);
+export function defaultSpaceFor(target: TuneTarget): SpaceGenerator {
+  if (target.kind === "c") return defaultCpuSpaceGenerator();
+  if (target.kind === "cuda") return defaultCudaSpaceGenerator(target);
+  const unknown = target as { name?: unknown; kind?: unknown };
+  throw new MetaScheduleError(`no default design space for target ${String(unknown.name)} (kind ${String(unknown.kind)}); pass a space`);
 }
 
 /** A ScheduleFn space with the postprocessors and mutators of the target's default space (as TVM's tune_tir gives it). */
-export function scheduleFnSpace(fn: ScheduleFnLike, target: Target): SpaceGenerator {
+export function scheduleFnSpace(fn: ScheduleFnLike, target: TuneTarget): SpaceGenerator {
   const defaults = defaultSpaceFor(target);
   return new ScheduleFnSpace(fn, { postprocs: defaults.postprocs, mutators: defaults.mutators });
 }
@@ -71,8 +75,19 @@ export function makeBuilder(): Builder {
   return new LocalBuilder();
 }
 
-export function makeRunner(name: RunnerName): Runner {
+/**
+ * The runner of a name for a target. For a CPU target, "local" measures on this machine (the
+ * runner's child loads each compiled library) and checks every candidate against the unscheduled
+ * workload compiled by the C target (fp32 sums in another order: rtol = atol = 1e-3).
+ */
+export function makeRunner(name: RunnerName, target?: TuneTarget): Runner {
+  if (name === "local" && target?.kind === "c") return new LocalRunner({ checker: hostReferenceChecker({ rtol: 1e-3, atol: 1e-3 }) });
   return name === "local" ? new LocalRunner() : new SimulatedRunner();
+}
+
+/** The default cost model of a target: TVM's XGBoost-like forest for a CPU (the analytic prior models a GPU), "hybrid" for a GPU. */
+export function defaultCostModelName(target: TuneTarget): CostModelName {
+  return target.kind === "c" ? "xgb" : "hybrid";
 }
 
 export function openDatabase(name: DatabaseName, workDir: string): Database {

@@ -68,12 +68,24 @@ export async function buildHost(input: HostBuildInput, target: CpuTarget | strin
     ...(opts.cacheDir === undefined ? {} : { cacheDir: opts.cacheDir }),
     ...(opts.compiler === undefined ? {} : { compiler: opts.compiler }),
   });
+  return makeHostModule(generated, compiled, openHostLibrary(compiled.path));
+}
+
+/**
+ * Loads a library compiled from generated C (dlopen), for a process that has only the file — a
+ * tuning runner's child process measuring a candidate another process built.
+ */
+export function openHostLibrary(path: string): NativeHostLibrary {
+  const native = loadNative();
+  if (!native.ok) throw new HostBackendUnavailableError(`the C target needs the native addon to load compiled code: ${native.reason}`);
+  if (native.addon.HostLibrary === undefined) {
+    throw new HostBackendUnavailableError("the native addon predates HostLibrary: rebuild it (pnpm --filter @tessera/runtime build:native)");
+  }
   // libgomp reads its settings once, when the first OpenMP library is loaded. By default its idle
   // workers spin, which on a machine shared with other work (CI, a busy laptop) takes the cores
   // the working threads need: a 256³ matmul measured 60× slower. Passive waiting unless the user chose.
   if (process.env.OMP_WAIT_POLICY === undefined) process.env.OMP_WAIT_POLICY = "passive";
-  const library = new native.addon.HostLibrary(compiled.path);
-  return makeHostModule(generated, compiled, library);
+  return new native.addon.HostLibrary(path);
 }
 
 /** Specs in the runtime's argument format, so argument errors read as for the other devices. */

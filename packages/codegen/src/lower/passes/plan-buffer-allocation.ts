@@ -4,8 +4,11 @@
  * opaque block around its body to hold the allocation.
  *
  * Placement constraints, by storage scope:
- * - `global` intermediates stay at the root block: they become host workspaces and must not be
- *   allocated once per GPU thread or thread block.
+ * - `global` intermediates stay at the root block on a GPU: they become host workspaces and must
+ *   not be allocated once per GPU thread or thread block. Where all code runs on the host (the C
+ *   target, `onHost`), they go to the lowest common ancestor like `local` ones, as in TVM: the write
+ *   cache of a CPU MultiLevelTiling tile then becomes a small array in the tile's loop, which the C
+ *   compiler keeps in registers, instead of a whole matrix re-read from memory at every step.
  * - `shared` buffers go to the lowest common ancestor too, also when that is inside `threadIdx`
  *   loops (MetaSchedule's tiles fetch at the k loop under the compute's thread loops): the buffer
  *   still belongs to the thread block, and compactBufferAllocation relaxes it over those threads.
@@ -41,11 +44,11 @@ function rootOf(node: ScopeNode): ScopeNode {
 }
 
 /** Where `buffer` should be allocated. */
-function placementOf(buffer: Buffer, tree: AccessTree): ScopeNode {
+function placementOf(buffer: Buffer, tree: AccessTree, onHost: boolean): ScopeNode {
   const allocator = tree.allocator.get(buffer)!;
   const uses = tree.accesses.get(buffer) ?? [];
   if (uses.length === 0) return allocator;
-  if (buffer.scope === "global") return rootOf(allocator).stmt.kind === "Block" ? rootOf(allocator) : allocator;
+  if (buffer.scope === "global" && !onHost) return rootOf(allocator).stmt.kind === "Block" ? rootOf(allocator) : allocator;
   let lca: ScopeNode | undefined = uses[0]!;
   for (const u of uses.slice(1)) lca = lca === undefined ? undefined : lowestCommonAncestor(lca, u);
   if (lca === undefined) return allocator;
@@ -83,11 +86,16 @@ class AllocationMover extends IRMutator {
   }
 }
 
-export function planBufferAllocation(func: PrimFunc): PrimFunc {
+export interface PlanBufferAllocationOptions {
+  /** All code runs on the host (a CPU target): global intermediates are placed like local ones. */
+  readonly onHost?: boolean;
+}
+
+export function planBufferAllocation(func: PrimFunc, opts: PlanBufferAllocationOptions = {}): PrimFunc {
   const tree = collectAccessTree(func.body);
   const placed = new Map<For | Block, Buffer[]>();
   for (const buffer of tree.allocator.keys()) {
-    const at = placementOf(buffer, tree).stmt;
+    const at = placementOf(buffer, tree, opts.onHost === true).stmt;
     const list = placed.get(at) ?? [];
     list.push(buffer);
     placed.set(at, list);
@@ -96,4 +104,4 @@ export function planBufferAllocation(func: PrimFunc): PrimFunc {
   return body === func.body ? func : withBody(func, body);
 }
 
-export const planBufferAllocationPass: Pass = { name: "planBufferAllocation", run: (func) => planBufferAllocation(func) };
+export const planBufferAllocationPass: Pass = { name: "planBufferAllocation", run: (func, ctx) => planBufferAllocation(func, { onHost: ctx.onHost === true }) };

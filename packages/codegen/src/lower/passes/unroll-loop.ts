@@ -2,7 +2,7 @@
  * Pass 11, `unrollLoop` (TVM UnrollLoop). Which loops are unrolled:
  *
  * - every loop of kind `unrolled`;
- * - a serial loop of constant extent with no ordinary (not unrolled) loop inside and at most
+ * - a serial loop of constant extent with no ordinary (not unrolled, not vectorized) loop inside and at most
  *   `autoMaxDepth` unrolled loops nested in it, when extent × steps of its body ≤ `autoMaxStep`
  *   (or extent ≤ `autoMaxExtent`). The steps of a body are its stores and evaluations, an
  *   unrolled loop's counted extent times.
@@ -142,6 +142,10 @@ class LoopUnroller {
     const body = this.visit(s.body);
     const loop: For = body.stmt === s.body ? s : { ...s, body: body.stmt };
     const extent = constantExtent(s);
+    // A vectorized loop is one vector statement (TVM vectorizes before it unrolls; the C target
+    // leaves the loop to the C compiler's SIMD): it counts as its body's steps, and does not keep
+    // the loops around it from unrolling — a register tile's rows unroll around its vector columns.
+    if (loop.forKind === "vectorized" && extent !== undefined) return { stmt: loop, steps: body.steps, unrollDepth: body.unrollDepth, hasOrdinaryLoop: body.hasOrdinaryLoop };
     if (!this.unrolls(loop, extent, body)) {
       return { stmt: loop, steps: body.steps, unrollDepth: body.unrollDepth, hasOrdinaryLoop: true };
     }

@@ -1,0 +1,40 @@
+/** `tessera tune --target c` with the real CPU components (gcc, the runner's child), then `tessera build --target c --database`. */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ops, printTVMScript } from "@tessera/ir";
+import { describe, expect, it } from "vitest";
+import { runCli } from "../src/index.js";
+import { captureIO } from "./capture.js";
+
+const dir = mkdtempSync(join(tmpdir(), "tessera-tune-cpu-"));
+const file = join(dir, "matmul.py");
+writeFileSync(file, printTVMScript(ops.matmul(32, 32, 32).func, { funcName: "matmul" }));
+
+async function run(...args: string[]) {
+  const io = captureIO();
+  const code = await runCli(args, io);
+  return { code, out: io.out, err: io.err };
+}
+
+describe("tessera tune / build for the CPU target", () => {
+  const workDir = join(dir, "work");
+
+  it("tunes on this machine without a GPU, and build --database prints the best record's C", async () => {
+    const tuned = await run("tune", file, "--target", "c", "--trials", "4", "--trials-per-iter", "4", "--work-dir", workDir, "--seed", "2");
+    expect(tuned.err).not.toMatch(/no GPU/);
+    expect(tuned.code).toBe(0);
+    expect(tuned.out).toContain(`build it with: tessera build ${file} --target c --database ${workDir}`);
+    const built = await run("build", file, "--target", "c", "--database", workDir);
+    expect(built.code).toBe(0);
+    // The tuned program: MultiLevelTiling's loops, not the plain i, j, k nest.
+    expect(built.out).toMatch(/for \(int32_t i_0/);
+    expect(built.out).toContain("TESSERA_EXPORT int32_t matmul_packed(void** args)");
+  }, 120_000);
+
+  it("refuses --dry-run for a CPU target, saying why", async () => {
+    const r = await run("tune", file, "--target", "llvm", "--trials", "4", "--work-dir", join(dir, "dry"), "--dry-run");
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("--dry-run simulates a GPU; the CPU target llvm is measured on this machine");
+  });
+});

@@ -1,0 +1,56 @@
+/**
+ * The CPU measuring backend of the runner's child process: loads the candidate's shared library
+ * (dlopen), runs it once on the seeded random arguments for the checker when asked, then times it
+ * with TVM's CPU time_evaluator semantics (`number` calls per sample, grown until a sample lasts
+ * `minRepeatMs`, `repeat` samples; the calls are timed in native code). A candidate that crashes
+ * (a segfault) takes this process down; the pool reports it and starts a fresh child.
+ */
+import { type AnyTypedArray, openHostLibrary, timeEvaluator } from "@tessera/runtime";
+import type { MeasureBackend, MeasureResult, MeasureTask } from "./measure-backend.js";
+import { digestOf } from "./output-digest.js";
+import { randomArgsFor } from "./random-args.js";
+
+/** The last candidates' arguments: a batch measures one workload, and drawing 1024² values takes a while. */
+let lastArgs: { key: string; arrays: AnyTypedArray[] } | undefined;
+
+function argumentsOf(task: MeasureTask): AnyTypedArray[] {
+  const key = JSON.stringify([task.seed, task.argsInfo]);
+  if (lastArgs?.key !== key) lastArgs = { key, arrays: randomArgsFor(task.argsInfo, task.seed) };
+  // A copy: the candidate writes its outputs, and the check needs the inputs as drawn.
+  return lastArgs.arrays.map((a) => a.slice() as AnyTypedArray);
+}
+
+async function measureOnHost(task: MeasureTask): Promise<MeasureResult> {
+  const { artifact } = task;
+  const host = artifact.host;
+  if (host === undefined) throw new Error(`${artifact.name}: the artifact has no compiled library (build CPU candidates with the CpuBuilder)`);
+  const scalar = host.params.find((p) => p.kind === "scalar");
+  if (scalar !== undefined) throw new Error(`${artifact.name}: the function takes the scalar ${scalar.name}; the runner only passes tensors`);
+  if (host.params.length !== task.argsInfo.length) throw new Error(`${artifact.name}: the library takes ${host.params.length} arguments, the workload has ${task.argsInfo.length}`);
+  const args = argumentsOf(task);
+  host.params.forEach((p, k) => {
+    if (p.elements !== args[k]!.length) throw new Error(`${artifact.name}: parameter ${p.name} has ${p.elements} elements, argument ${k} has ${args[k]!.length}`);
+  });
+  const library = openHostLibrary(host.libraryPath);
+  try {
+    const call = (): void => {
+      const status = library.call(host.packedSymbol, args);
+      if (status !== 0) throw new Error(`${artifact.name}: the compiled function returned status ${status} (a heap allocation failed)`);
+    };
+    let outputs: MeasureResult["outputs"];
+    if (task.returnOutputs) {
+      call();
+      outputs = args.map((a) => digestOf(a, task.outputSamples));
+    }
+    const { number, repeat, minRepeatMs } = task.evaluator;
+    const timing = await timeEvaluator({ warmup: call, timeBatch: (n) => library.timeCalls(host.packedSymbol, args, n) }, { number, repeat, minRepeatMs });
+    return { runSecs: timing.samples.map((ms) => ms / 1000), ...(outputs === undefined ? {} : { outputs }) };
+  } finally {
+    library.close();
+  }
+}
+
+export const backend: MeasureBackend = {
+  name: "cpu",
+  measure: measureOnHost,
+};

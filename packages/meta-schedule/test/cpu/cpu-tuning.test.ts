@@ -1,0 +1,122 @@
+/**
+ * Tuning for the CPU target end to end, with the real C compiler and the runner's child process:
+ * tuneTIR on a small matmul, the database record replayed, a candidate that crashes or hangs, and
+ * a C compile failure. No timing assertions.
+ */
+import { mkdtempSync } from "node:fs";
+import { existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { buildC, cpuTarget } from "@tessera/codegen";
+import { ops, randomArgs, runPrimFunc, structuralEqual } from "@tessera/ir";
+import { buildHost, compileC } from "@tessera/runtime";
+import { afterAll, describe, expect, it } from "vitest";
+import {
+  type ArgInfo,
+  CpuBuilder,
+  JSONDatabase,
+  LocalRunner,
+  type RunnerInput,
+  queryBestRecord,
+  scheduleFromRecord,
+  tuneTIR,
+} from "../../src/index.js";
+
+const target = cpuTarget("c");
+const tmp = (): string => mkdtempSync(join(tmpdir(), "tessera-cpu-tuning-"));
+
+describe("tuneTIR for the CPU target (gcc, isolated runner)", () => {
+  const func = ops.matmul(32, 32, 32).func;
+  const workDir = tmp();
+  let result: Awaited<ReturnType<typeof tuneTIR>> | undefined;
+
+  it("tunes a 32³ matmul: every trial is measured or failed with a reason, and the best record is checked-correct code", async () => {
+    result = await tuneTIR(func, target, { workDir, maxTrialsGlobal: 6, numTrialsPerIter: 6, seed: 3, writeCurve: false });
+    expect(result.history).toHaveLength(6);
+    for (const t of result.history) {
+      if (t.ok) expect(t.latencySecs).toBeGreaterThan(0);
+      else expect(t.error).toMatch(/\S/);
+    }
+    expect(result.history.some((t) => t.ok)).toBe(true);
+    expect(result.bestRecord?.target).toMatchObject({ name: "c", arch: "native" });
+    // The best schedule is a tiled, parallel program, and computes the matmul.
+    const best = result.bestSchedule!;
+    const source = buildC(best.func, target).source;
+    expect(source).toMatch(/for \(int32_t i_0/);
+    const args = randomArgs(func, 5) as Float32Array[];
+    const expected = args.map((a) => a.slice());
+    runPrimFunc(func, expected as never);
+    const mod = await buildHost(best.func, target);
+    mod(...args);
+    mod.dispose();
+    args[2]!.forEach((x, i) => expect(Math.abs(x - expected[2]![i]!)).toBeLessThan(1e-3));
+  }, 120_000);
+
+  it("the database record in the work dir replays to the same program", async () => {
+    expect(result).toBeDefined();
+    const reopened = new JSONDatabase(workDir);
+    const record = queryBestRecord(reopened, func);
+    expect(record).toBeDefined();
+    const replayed = scheduleFromRecord(record!, func);
+    expect(structuralEqual(replayed.func, result!.bestSchedule!.func)).toBe(true);
+    expect(buildC(replayed.func, target).source).toBe(buildC(result!.bestSchedule!.func, target).source);
+  });
+});
+
+/** A hand-written library with the packed entry point the runner calls, for candidates the C target would not generate. */
+async function librarySource(name: string, body: string): Promise<RunnerInput> {
+  const source = `#include <stdint.h>\n__attribute__((visibility("default"))) int32_t ${name}_packed(void** args) {\n  float* c = (float*)args[0];\n${body}\n  return 0;\n}\n`;
+  const compiled = await compileC(source, { name });
+  const argsInfo: ArgInfo[] = [{ kind: "TENSOR", dtype: "float32", shape: [16] }];
+  return {
+    argsInfo,
+    artifact: {
+      name,
+      source,
+      kernels: [],
+      host: { libraryPath: compiled.path, sourcePath: compiled.sourcePath, packedSymbol: `${name}_packed`, params: [{ kind: "buffer", name: "C", dtype: "float32", elements: 16 }] },
+    },
+  };
+}
+
+describe("the CPU runner's isolation", () => {
+  const runner = new LocalRunner({ timeoutSec: 2, evaluator: { number: 1, repeat: 2, minRepeatMs: 0 } });
+  afterAll(() => runner.dispose());
+
+  it("a candidate that segfaults or hangs is a failed trial; the next ones are measured in a fresh child", async () => {
+    const good = await librarySource("fills", "  for (int i = 0; i < 16; ++i) c[i] = (float)i;");
+    const segfault = await librarySource("segfaults", "  *(volatile int*)(uintptr_t)8 = 1;");
+    const hang = await librarySource("hangs", "  for (volatile int x = 0; ; ++x) {}");
+    const results = await runner.run([segfault, good, hang]);
+    expect(results.map((r) => (r.ok ? "ok" : r.error))).toEqual([expect.any(String), "ok", expect.any(String)]);
+    const errors = results.flatMap((r) => (r.ok ? [] : [r.error]));
+    expect(errors[0]).toMatch(/SIGSEGV|signal|exited/);
+    expect(errors[1]).toMatch(/timed out/);
+    for (const r of results) if (r.ok) expect(r.runSecs).toHaveLength(2);
+    expect(runner.childrenStarted).toBeGreaterThanOrEqual(2);
+  }, 60_000);
+});
+
+describe("the CPU builder", () => {
+  it("a C compile failure is the candidate's error, with the compiler's message and the generated file's path", async () => {
+    const brokenCc = fileURLToPath(new URL("./broken-cc.sh", import.meta.url));
+    const builder = new CpuBuilder({ compiler: brokenCc, cacheDir: tmp() });
+    const [result] = await builder.build([{ func: ops.matmul(8, 8, 8).func, target }]);
+    expect(result?.ok).toBe(false);
+    const error = result!.ok ? "" : result!.error;
+    expect(error).toMatch(/CCompileError/);
+    expect(error).toMatch(/tessera_no_such_header\.h/);
+    const path = /failed on (\S+\.c)/.exec(error)?.[1];
+    expect(path).toBeDefined();
+    expect(existsSync(path!)).toBe(true);
+  }, 60_000);
+
+  it("identical candidates of a batch compile once and share the library", async () => {
+    const builder = new CpuBuilder({ cacheDir: tmp() });
+    const input = { func: ops.matmul(8, 8, 8).func, target };
+    const [a, b] = await builder.build([input, input]);
+    expect(a?.ok && b?.ok).toBe(true);
+    if (a?.ok && b?.ok) expect(a.artifact.host?.libraryPath).toBe(b.artifact.host?.libraryPath);
+  }, 60_000);
+});
