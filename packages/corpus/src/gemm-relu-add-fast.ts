@@ -92,7 +92,18 @@ export interface FastScheduleParams {
    * 128-bit shared load then runs in two half-warp phases instead of four. Needs `warpCols`.
    */
   readonly laneInterleave?: number;
+  /**
+   * Where a thread's `vthreadRows × vthreadCols` sub-tiles lie (default "block"): "block" strides
+   * them `blockRows / vthreadRows` rows and `blockCols / vthreadCols` columns apart across the
+   * whole block tile (TVM's vthread placement; a warp's threads cover a patch of each sub-tile);
+   * "warp" gives each warp a contiguous tile and strides its lanes' sub-tiles within it, one lane
+   * patch apart — CUTLASS's warp tile (e.g. 64×64 per warp: lanes 4×8, each 4×2 sub-tiles of 4×4
+   * strided 16 rows and 32 columns apart). Needs `warpCols`.
+   */
+  readonly subTilePlacement?: SubTilePlacement;
 }
+
+export type SubTilePlacement = "block" | "warp";
 
 export type FetchMode = "registers" | "async";
 export type FetchOrder = "thread-outer" | "thread-inner";
@@ -177,6 +188,9 @@ export function checkFastParams(n: number, p: FastScheduleParams): void {
     if (p.warpCols === 0) throw new RangeError("laneInterleave: needs warpCols (a warp of 32 / warpCols × warpCols threads)");
     divides(32 / p.warpCols, interleave, "laneInterleave (threads of a warp along the rows)");
   }
+  const placement = p.subTilePlacement ?? "block";
+  if (placement !== "block" && placement !== "warp") throw new RangeError(`subTilePlacement: expected "block" or "warp", got ${JSON.stringify(placement)}`);
+  if (placement === "warp" && p.warpCols === 0) throw new RangeError('subTilePlacement "warp": needs warpCols (a warp of 32 / warpCols × warpCols threads)');
   if (fetch === "async" && p.pipeline !== null && p.pipeline.stages.length !== 3) {
     throw new RangeError(`pipeline: with fetch "async" the pipelined body has 3 statements (A_shared, B_shared, the k1 loop), got ${p.pipeline.stages.length} stages`);
   }
@@ -192,15 +206,36 @@ export function fastSchedule(n: number, params: FastScheduleParams = FAST_PARAMS
   const sch = new Schedule(gemmReluAdd(n).func);
   const gemm = sch.getBlock("gemm");
   const [i, j, k] = sch.getLoops(gemm);
-  const [i0, i1, i2, i3] = sch.split(i, [null, p.vthreadRows, p.blockRows / (p.vthreadRows * p.threadRows), p.threadRows]);
-  const [j0, j1, j2, j3] = sch.split(j, [null, p.vthreadCols, p.blockCols / (p.vthreadCols * p.threadCols), p.threadCols]);
-  const [k0, k1] = sch.split(k, [null, p.tileK]);
-  sch.reorder(i0, j0, i1, j1, i2, j2, k0, k1, i3, j3);
-  const blocks = sch.fuse(i0, j0);
-  sch.bind(blocks, "blockIdx.x");
-  sch.bind(i1, "vthread.y");
-  sch.bind(j1, "vthread.x");
-  const thread = fuseThreads(sch, i2, j2, p);
+  const threadRows = p.blockRows / (p.vthreadRows * p.threadRows);
+  const threadCols = p.blockCols / (p.vthreadCols * p.threadCols);
+  let blocks: LoopRV;
+  let thread: LoopRV;
+  let k0: LoopRV;
+  let k1: LoopRV;
+  if (p.subTilePlacement === "warp") {
+    // i = block · warp row · vthread · lane row · register row (and j alike): the vthread loops sit
+    // between a warp's position and its lanes' in the index, outside the thread loop in the nest.
+    const laneRows = 32 / p.warpCols;
+    const [i0, iw, iv, il, i3] = sch.split(i, [null, threadRows / laneRows, p.vthreadRows, laneRows, p.threadRows]);
+    const [j0, jw, jv, jl, j3] = sch.split(j, [null, threadCols / p.warpCols, p.vthreadCols, p.warpCols, p.threadCols]);
+    [k0, k1] = sch.split(k, [null, p.tileK]);
+    sch.reorder(i0, j0, iv, jv, iw, jw, il, jl, k0, k1, i3, j3);
+    blocks = sch.fuse(i0, j0);
+    sch.bind(blocks, "blockIdx.x");
+    sch.bind(iv, "vthread.y");
+    sch.bind(jv, "vthread.x");
+    thread = fuseWarpLanes(sch, iw, jw, il, jl, p.laneInterleave ?? 1);
+  } else {
+    const [i0, i1, i2, i3] = sch.split(i, [null, p.vthreadRows, threadRows, p.threadRows]);
+    const [j0, j1, j2, j3] = sch.split(j, [null, p.vthreadCols, threadCols, p.threadCols]);
+    [k0, k1] = sch.split(k, [null, p.tileK]);
+    sch.reorder(i0, j0, i1, j1, i2, j2, k0, k1, i3, j3);
+    blocks = sch.fuse(i0, j0);
+    sch.bind(blocks, "blockIdx.x");
+    sch.bind(i1, "vthread.y");
+    sch.bind(j1, "vthread.x");
+    thread = fuseThreads(sch, i2, j2, p);
+  }
   sch.bind(thread, "threadIdx.x");
 
   // Accumulators in registers, written back once per thread with the epilogue fused in.
@@ -258,14 +293,22 @@ function fuseThreads(sch: Schedule, rows: LoopRV, cols: LoopRV, p: FastScheduleP
   if (p.warpCols === 0 || (p.warpCols >= threadCols && interleave === 1)) return sch.fuse(rows, cols);
   const [rowsOuter, rowsInner] = sch.split(rows, [null, 32 / p.warpCols]);
   const [colsOuter, colsInner] = sch.split(cols, [null, p.warpCols]);
+  return fuseWarpLanes(sch, rowsOuter, colsOuter, rowsInner, colsInner, interleave);
+}
+
+/**
+ * The thread loop from a warp's row and column (`warpRow`, `warpCol`) and its lanes' (`laneRow`,
+ * `laneCol`): lane = laneRow · lanes per row + laneCol, or with `interleave` > 1
+ * lane = (laneRow / interleave) · laneCols · interleave + laneCol · interleave + laneRow % interleave.
+ */
+function fuseWarpLanes(sch: Schedule, warpRow: LoopRV, warpCol: LoopRV, laneRow: LoopRV, laneCol: LoopRV, interleave: number): LoopRV {
   if (interleave === 1) {
-    sch.reorder(rowsOuter, colsOuter, rowsInner, colsInner);
-    return sch.fuse(rowsOuter, colsOuter, rowsInner, colsInner);
+    sch.reorder(warpRow, warpCol, laneRow, laneCol);
+    return sch.fuse(warpRow, warpCol, laneRow, laneCol);
   }
-  // lane = (row / interleave) · warpCols · interleave + column · interleave + row % interleave
-  const [rowsHigh, rowsLow] = sch.split(rowsInner, [null, interleave]);
-  sch.reorder(rowsOuter, colsOuter, rowsHigh, colsInner, rowsLow);
-  return sch.fuse(rowsOuter, colsOuter, rowsHigh, colsInner, rowsLow);
+  const [rowsHigh, rowsLow] = sch.split(laneRow, [null, interleave]);
+  sch.reorder(warpRow, warpCol, rowsHigh, laneCol, rowsLow);
+  return sch.fuse(warpRow, warpCol, rowsHigh, laneCol, rowsLow);
 }
 
 /**

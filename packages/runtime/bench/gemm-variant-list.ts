@@ -48,6 +48,8 @@ export const BUILTIN_VARIANTS: readonly GemmVariant[] = [
   v("il2-pad0", "il2, A unpadded", { laneInterleave: 2, aPad: 0 }),
   v("w8x4", "warps of 8×4 threads", { warpCols: 4 }),
   v("w8x4-il2", "warps of 8×4, lanes interleaved in row pairs", { warpCols: 4, laneInterleave: 2 }),
+  v("warp64", "CUTLASS warp tiles: each warp 64×64, lanes 4×8 with 4×2 sub-tiles of 4×4 strided 16 rows / 32 columns", { subTilePlacement: "warp" }),
+  v("warp64-il2", "warp64 + lanes interleaved (CUTLASS's SIMT lane layout)", { subTilePlacement: "warp", laneInterleave: 2 }),
   v("late-loads", "register prefetch with the global loads after the compute", { pipeline: REGISTER_PREFETCH_LATE_LOADS }),
   v("il2-late-loads", "il2 + global loads after the compute", { laneInterleave: 2, pipeline: REGISTER_PREFETCH_LATE_LOADS }),
   v("explicit-il2", "il2, unrolled loops expanded by Tessera", { laneInterleave: 2, unrollExplicit: true }),
@@ -61,6 +63,7 @@ export const BUILTIN_VARIANTS: readonly GemmVariant[] = [
   v("async4-late", "async4, copies after the compute", { fetch: "async", pipeline: asyncLate(4), aPad: 0 }),
   v("async4-il2", "async4 + lanes interleaved", { fetch: "async", pipeline: asyncPipeline(4), aPad: 0, laneInterleave: 2 }),
   v("async4-late-il2", "async4-late + lanes interleaved", { fetch: "async", pipeline: asyncLate(4), aPad: 0, laneInterleave: 2 }),
+  v("async4-warp64-il2", "async4 + CUTLASS warp tiles and lane layout: cuBLAS's kernel's structure", { fetch: "async", pipeline: asyncPipeline(4), aPad: 0, subTilePlacement: "warp", laneInterleave: 2 }),
   v("async4-w8x4-il2", "async4, warps of 8×4, lanes interleaved", { fetch: "async", pipeline: asyncPipeline(4), aPad: 0, warpCols: 4, laneInterleave: 2 }),
   v("k16-pad0", "k chunks of 16, register prefetch, A unpadded (48 KiB)", { tileK: 16, aPad: 0 }),
   v("k16-pad0-il2", "k16-pad0 + lanes interleaved", { tileK: 16, aPad: 0, laneInterleave: 2 }),
@@ -102,6 +105,7 @@ const ParamsSchema = z
     aPad: int(0),
     aFetchOrder: z.enum(["thread-outer", "thread-inner"]),
     laneInterleave: int(1),
+    subTilePlacement: z.enum(["block", "warp"]),
   })
   .partial()
   .strict();

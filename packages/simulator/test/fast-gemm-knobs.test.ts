@@ -65,6 +65,11 @@ describe("fastSchedule knobs in the simulator (128³)", () => {
     expectExact(lowered({ laneInterleave: 2, tileK: 16, aPad: 0 }), 24);
   }, 30_000);
 
+  it('subTilePlacement "warp": each warp a contiguous tile (CUTLASS), lanes interleaved, with async copies', () => {
+    // 64 threads in warps of 8×4: two warps side by side, each 64×32: lanes 8×4 with 2×2 sub-tiles of 4×4.
+    expectExact(lowered({ subTilePlacement: "warp", laneInterleave: 2, fetch: "async", pipeline: asyncPipeline(3) }), 25);
+  }, 30_000);
+
   it("the bank model: interleaved lanes pair up every 128-bit shared load (two half-warp phases, not four for B)", () => {
     // Warps of 8×4 threads: a quarter-warp of B reads is 4 distinct float4s (one wavefront each
     // phase, four phases); interleaved, lanes n and n^1 read the same float4 of B and n and n^2
@@ -94,6 +99,7 @@ describe("fastSchedule knobs in the simulator (128³)", () => {
     expect(() => fastSchedule(N, { ...SMALL_FAST_PARAMS, laneInterleave: 2, warpCols: 0 })).toThrow(/laneInterleave: needs warpCols/);
     expect(() => fastSchedule(N, { ...SMALL_FAST_PARAMS, laneInterleave: 3 })).toThrow(/laneInterleave/);
     expect(() => fastSchedule(N, { ...SMALL_FAST_PARAMS, aPad: -1 })).toThrow(/aPad/);
+    expect(() => fastSchedule(N, { ...SMALL_FAST_PARAMS, subTilePlacement: "warp", warpCols: 0 })).toThrow(/subTilePlacement "warp": needs warpCols/);
     expect(() => asyncPipeline(1)).toThrow(/stages must be an integer ≥ 2/);
   });
 });
