@@ -83,15 +83,27 @@ describe("fastSchedule knobs in the simulator (128³)", () => {
   }, 30_000);
 
   it("the bank model: the transposed A tile needs no padding when each thread fetches whole rows, and does when a warp fetches consecutive elements", () => {
-    // Through registers: each thread stores its 4-float vector of A as 4 scalars into 4 rows of
-    // the transposed tile. (The model does not count cp.async's shared-memory writes.)
-    const conflicts = (change: Partial<FastScheduleParams>) =>
+    const aStoreConflicts = (change: Partial<FastScheduleParams>) =>
       bankReport(lowered(change))
         .sites.filter((site) => site.buffer === "A_shared" && site.access === "store")
         .reduce((n, site) => n + site.conflicts, 0);
-    expect(conflicts({ aPad: 0, aFetchOrder: "thread-outer" })).toBe(0);
-    expect(conflicts({ aPad: 4, aFetchOrder: "thread-inner" })).toBe(0);
-    expect(conflicts({ aPad: 0, aFetchOrder: "thread-inner" })).toBeGreaterThan(0);
+    // Through registers: each thread stores its 4-float vector of A as 4 scalars into 4 rows of
+    // the transposed tile; with cp.async, each 4-byte copy is one such store.
+    for (const fetch of [{}, { fetch: "async", pipeline: asyncPipeline(3) }] as const) {
+      expect(aStoreConflicts({ ...fetch, aPad: 0, aFetchOrder: "thread-outer" })).toBe(0);
+      expect(aStoreConflicts({ ...fetch, aPad: 4, aFetchOrder: "thread-inner" })).toBe(0);
+      expect(aStoreConflicts({ ...fetch, aPad: 0, aFetchOrder: "thread-inner" })).toBeGreaterThan(0);
+    }
+  }, 30_000);
+
+  it("the bank model counts cp.async copies as shared stores where they are issued, 16 bytes wide for B", () => {
+    const banks = bankReport(lowered({ fetch: "async", pipeline: asyncPipeline(3) }));
+    const stores = banks.sites.filter((site) => site.access === "store").map((site) => `${site.buffer} ${site.widthBytes}`);
+    expect(new Set(stores)).toEqual(new Set(["A_shared 4", "B_shared 16"]));
+    // One block of 64 threads (2 warps), 16 chunks: A is 64×8 floats a chunk, 4 copies per thread;
+    // B 8×64, 2 copies of 16 bytes per thread.
+    const aStores = banks.sites.filter((site) => site.buffer === "A_shared" && site.access === "store");
+    expect(aStores.reduce((n, site) => n + site.instructions, 0)).toBe(2 * 16 * 8);
   }, 30_000);
 
   it("rejects knobs that do not fit, naming them", () => {
