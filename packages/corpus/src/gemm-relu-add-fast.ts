@@ -101,6 +101,13 @@ export interface FastScheduleParams {
    * strided 16 rows and 32 columns apart). Needs `warpCols`.
    */
   readonly subTilePlacement?: SubTilePlacement;
+  /**
+   * Storage scope of the A and B tiles (default "shared"): "shared.dyn" puts them in dynamic
+   * shared memory (merged into one allocation when lowered), which may exceed the 48 KiB of
+   * static shared memory up to the target's opt-in limit (227 KiB on an H100): deeper pipelines,
+   * padded tiles with four stages, k chunks of 16 with three.
+   */
+  readonly sharedScope?: "shared" | "shared.dyn";
 }
 
 export type SubTilePlacement = "block" | "warp";
@@ -188,6 +195,8 @@ export function checkFastParams(n: number, p: FastScheduleParams): void {
     if (p.warpCols === 0) throw new RangeError("laneInterleave: needs warpCols (a warp of 32 / warpCols × warpCols threads)");
     divides(32 / p.warpCols, interleave, "laneInterleave (threads of a warp along the rows)");
   }
+  const scope = p.sharedScope ?? "shared";
+  if (scope !== "shared" && scope !== "shared.dyn") throw new RangeError(`sharedScope: expected "shared" or "shared.dyn", got ${JSON.stringify(scope)}`);
   const placement = p.subTilePlacement ?? "block";
   if (placement !== "block" && placement !== "warp") throw new RangeError(`subTilePlacement: expected "block" or "warp", got ${JSON.stringify(placement)}`);
   if (placement === "warp" && p.warpCols === 0) throw new RangeError('subTilePlacement "warp": needs warpCols (a warp of 32 / warpCols × warpCols threads)');
@@ -250,7 +259,7 @@ export function fastSchedule(n: number, params: FastScheduleParams = FAST_PARAMS
   const aPad = p.aPad ?? 4;
   const async = p.fetch === "async";
   for (const operand of [0, 1] as const) {
-    const shared = sch.cacheRead(gemm, operand, "shared");
+    const shared = sch.cacheRead(gemm, operand, p.sharedScope ?? "shared");
     sch.computeAt(shared, k0, true);
     if (operand === 0) {
       sch.transformLayout(shared, ["write", 0], (row, col) => [col, row]);

@@ -70,6 +70,12 @@ describe("fastSchedule knobs in the simulator (128³)", () => {
     expectExact(lowered({ subTilePlacement: "warp", laneInterleave: 2, fetch: "async", pipeline: asyncPipeline(3) }), 25);
   }, 30_000);
 
+  it('sharedScope "shared.dyn": the tiles as slices of one dynamic allocation, four async stages of padded A fetched by consecutive threads', () => {
+    const module = lowered({ sharedScope: "shared.dyn", fetch: "async", pipeline: asyncPipeline(4), aFetchOrder: "thread-inner" });
+    expect(module.kernels[0]!.launch.dynamicSharedBytes).toBeGreaterThan(0);
+    expectExact(module, 26);
+  }, 30_000);
+
   it("the bank model: interleaved lanes pair up every 128-bit shared load (two half-warp phases, not four for B)", () => {
     // Warps of 8×4 threads: a quarter-warp of B reads is 4 distinct float4s (one wavefront each
     // phase, four phases); interleaved, lanes n and n^1 read the same float4 of B and n and n^2
