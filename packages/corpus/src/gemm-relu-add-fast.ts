@@ -86,6 +86,14 @@ export interface FastScheduleParams {
    */
   readonly aFetchOrder?: FetchOrder;
   /**
+   * The same for the B tile (default "thread-outer"). With more than one vector per thread (k
+   * chunks of 16: two float4 per thread) "thread-outer" puts a lane's vectors 32 bytes apart, a
+   * 2-way conflict on the shared stores; "thread-inner" makes a warp's vectors consecutive. Meant
+   * for `fetch: "async"`: through registers, "thread-inner" spreads a thread's register stage over
+   * the whole tile.
+   */
+  readonly bFetchOrder?: FetchOrder;
+  /**
    * Lanes of a warp interleaved along the rows (default 1: none): 2 puts lanes 2n and 2n+1 in
    * adjacent thread rows of the same column, as CUTLASS's `RowMajorInterleaved<2>` lane layout,
    * so that lanes n and n^1 read the same B float4 and lanes n and n^2 the same A float4 — each
@@ -186,8 +194,9 @@ export function checkFastParams(n: number, p: FastScheduleParams): void {
   divides(p.threadRows, p.vector, "vector (register reads of the transposed A)");
   const fetch = p.fetch ?? "registers";
   if (fetch !== "registers" && fetch !== "async") throw new RangeError(`fetch: expected "registers" or "async", got ${JSON.stringify(fetch)}`);
-  const order = p.aFetchOrder ?? "thread-outer";
-  if (order !== "thread-outer" && order !== "thread-inner") throw new RangeError(`aFetchOrder: expected "thread-outer" or "thread-inner", got ${JSON.stringify(order)}`);
+  for (const [name, order] of [["aFetchOrder", p.aFetchOrder], ["bFetchOrder", p.bFetchOrder]] as const) {
+    if (order !== undefined && order !== "thread-outer" && order !== "thread-inner") throw new RangeError(`${name}: expected "thread-outer" or "thread-inner", got ${JSON.stringify(order)}`);
+  }
   const aPad = p.aPad ?? 4;
   if (!Number.isInteger(aPad) || aPad < 0 || aPad >= 32) throw new RangeError(`aPad: expected an integer in [0, 32), got ${aPad}`);
   const interleave = p.laneInterleave ?? 1;
@@ -265,7 +274,7 @@ export function fastSchedule(n: number, params: FastScheduleParams = FAST_PARAMS
       sch.transformLayout(shared, ["write", 0], (row, col) => [col, row]);
       if (aPad > 0) sch.storageAlign(shared, 0, 0, 32, aPad);
     }
-    const threadInner = operand === 0 && p.aFetchOrder === "thread-inner";
+    const threadInner = (operand === 0 ? p.aFetchOrder : p.bFetchOrder) === "thread-inner";
     if (async) {
       // The transposed A is scattered one element per copy; B keeps its vector width.
       cooperativeFetch(sch, shared, threads, operand === 0 ? 1 : p.vector, threadInner);

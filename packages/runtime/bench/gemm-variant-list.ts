@@ -39,7 +39,8 @@ const v = (name: string, description: string, params: Partial<FastScheduleParams
  * Around FAST_PARAMS (256×128×8, 4×2 vthreads of 4×4, warps of 4×8, register prefetch, padded
  * transposed A): lane interleaving, cp.async multi-stage pipelines (as cuBLAS's
  * cutlass_80_simt_sgemm_256x128_8x4: 4 stages of k 8), unpadded tiles, k chunks of 16, warp
- * shapes, copy order, unrolling.
+ * shapes, copy order, unrolling, dynamic shared memory beyond 48 KiB (deeper pipelines, padded
+ * coalesced A fetches, k chunks of 16).
  */
 export const BUILTIN_VARIANTS: readonly GemmVariant[] = [
   v("fast", "FAST_PARAMS: register prefetch, padded transposed A, warps of 4×8", {}),
@@ -65,10 +66,30 @@ export const BUILTIN_VARIANTS: readonly GemmVariant[] = [
   v("async4-late-il2", "async4-late + lanes interleaved", { fetch: "async", pipeline: asyncLate(4), aPad: 0, laneInterleave: 2 }),
   v("async4-warp64-il2", "async4 + CUTLASS warp tiles and lane layout: cuBLAS's kernel's structure", { fetch: "async", pipeline: asyncPipeline(4), aPad: 0, subTilePlacement: "warp", laneInterleave: 2 }),
   v("async4-w8x4-il2", "async4, warps of 8×4, lanes interleaved", { fetch: "async", pipeline: asyncPipeline(4), aPad: 0, warpCols: 4, laneInterleave: 2 }),
+  v("dyn-async4-inner", "dynamic shared memory: cp.async 4 stages, A padded and fetched by consecutive threads (coalesced, 49.6 KB)", {
+    sharedScope: "shared.dyn",
+    fetch: "async",
+    pipeline: asyncPipeline(4),
+    aFetchOrder: "thread-inner",
+  }),
+  v("dyn-async4-inner-il2", "dyn-async4-inner + lanes interleaved", { sharedScope: "shared.dyn", fetch: "async", pipeline: asyncPipeline(4), aFetchOrder: "thread-inner", laneInterleave: 2 }),
+  v("dyn-async4-late-inner-il2", "dyn-async4-inner-il2 with the copies after the compute", { sharedScope: "shared.dyn", fetch: "async", pipeline: asyncLate(4), aFetchOrder: "thread-inner", laneInterleave: 2 }),
+  v("dyn-async6-inner-il2", "dynamic shared memory: 6 async stages, A coalesced, lanes interleaved (74 KB)", { sharedScope: "shared.dyn", fetch: "async", pipeline: asyncPipeline(6), aFetchOrder: "thread-inner", laneInterleave: 2 }),
+  v("dyn-k16-async3-inner-il2", "dynamic shared memory: k chunks of 16, 3 async stages, A and B fetched by consecutive threads, lanes interleaved (74 KB)", { sharedScope: "shared.dyn", tileK: 16, fetch: "async", pipeline: asyncPipeline(3), aFetchOrder: "thread-inner", bFetchOrder: "thread-inner", laneInterleave: 2 }),
+  v("dyn-k16-async3-il2", "dynamic shared memory: k chunks of 16, 3 async stages, A rows per thread (conflict-free unpadded), B by consecutive threads, lanes interleaved", {
+    sharedScope: "shared.dyn",
+    tileK: 16,
+    fetch: "async",
+    pipeline: asyncPipeline(3),
+    aPad: 0,
+    bFetchOrder: "thread-inner",
+    laneInterleave: 2,
+  }),
+  v("dyn-k16-async4-inner-il2", "dyn-k16-async3-inner-il2 with 4 stages (99 KB)", { sharedScope: "shared.dyn", tileK: 16, fetch: "async", pipeline: asyncPipeline(4), aFetchOrder: "thread-inner", bFetchOrder: "thread-inner", laneInterleave: 2 }),
   v("k16-pad0", "k chunks of 16, register prefetch, A unpadded (48 KiB)", { tileK: 16, aPad: 0 }),
   v("k16-pad0-il2", "k16-pad0 + lanes interleaved", { tileK: 16, aPad: 0, laneInterleave: 2 }),
-  v("k16-async2", "k chunks of 16, cp.async double buffer, A unpadded (48 KiB)", { tileK: 16, fetch: "async", pipeline: asyncPipeline(2), aPad: 0 }),
-  v("k16-async2-il2", "k16-async2 + lanes interleaved", { tileK: 16, fetch: "async", pipeline: asyncPipeline(2), aPad: 0, laneInterleave: 2 }),
+  v("k16-async2", "k chunks of 16, cp.async double buffer, A unpadded (48 KiB), B fetched by consecutive threads", { tileK: 16, fetch: "async", pipeline: asyncPipeline(2), aPad: 0, bFetchOrder: "thread-inner" }),
+  v("k16-async2-il2", "k16-async2 + lanes interleaved", { tileK: 16, fetch: "async", pipeline: asyncPipeline(2), aPad: 0, bFetchOrder: "thread-inner", laneInterleave: 2 }),
 ];
 
 const int = (min: number) => z.number().int().min(min);
@@ -104,8 +125,10 @@ const ParamsSchema = z
     fetch: z.enum(["registers", "async"]),
     aPad: int(0),
     aFetchOrder: z.enum(["thread-outer", "thread-inner"]),
+    bFetchOrder: z.enum(["thread-outer", "thread-inner"]),
     laneInterleave: int(1),
     subTilePlacement: z.enum(["block", "warp"]),
+    sharedScope: z.enum(["shared", "shared.dyn"]),
   })
   .partial()
   .strict();

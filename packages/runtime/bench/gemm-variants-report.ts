@@ -11,6 +11,8 @@ export interface VariantResult {
   error?: string;
   source?: string;
   threads?: number;
+  /** Dynamic shared memory per block (shared.dyn tiles), bytes. */
+  dynamicSharedBytes?: number;
   lowerMs?: number;
   compileMs?: number | undefined;
   resources?: {
@@ -23,6 +25,14 @@ export interface VariantResult {
     readonly spillBytes: number | undefined;
   };
   check?: { readonly ok: boolean; readonly summary: string };
+  /** The simulator's bank-conflict model of the variant at a small size (dry run with --simulate). */
+  bankModel?: {
+    readonly size: string;
+    readonly loadWavefrontsPerInstruction: number;
+    readonly storeWavefrontsPerInstruction: number;
+    readonly loadConflicts: number;
+    readonly storeConflicts: number;
+  };
   /** Every timing sample, ms per run, over all rounds. */
   samplesMs: number[];
   timing?: TimingResult;
@@ -66,6 +76,12 @@ function paramsText(p: Partial<FastScheduleParams>): string {
   return entries.map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(", ");
 }
 
+function bankText(x: VariantResult): string {
+  const b = x.bankModel;
+  if (b === undefined) return "—";
+  return `${b.loadWavefrontsPerInstruction.toFixed(2)} / ${b.storeWavefrontsPerInstruction.toFixed(2)} (${b.loadConflicts} / ${b.storeConflicts}; ${b.size})`;
+}
+
 export function renderVariantsMarkdown(r: VariantsReport): string {
   const base = torchBaselines(r);
   const flops = 2 * r.n ** 3;
@@ -81,8 +97,8 @@ export function renderVariantsMarkdown(r: VariantsReport): string {
       : `- cuBLAS (torch A@B, TF32 off): **${fmt(base.gemm)} ms** (fastest of ${base.gemmRuns.map((x) => fmt(x)).join(", ")}); torch relu(A@B)+C: **${fmt(base.fused)} ms** (fastest of ${base.fusedRuns.map((x) => fmt(x)).join(", ")})`,
     "- Checks: every output vs the float64 reference, rtol = atol = 1e-4 (GPU: before and after timing; dry run with --simulate: the simulator vs the executor, races and uninitialised reads counted)",
     "",
-    "| # | variant | median ms | min ms | TFLOP/s | vs cuBLAS | vs torch relu(A@B)+C | regs | local B | spill B | smem B | threads | check | params |",
-    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    "| # | variant | median ms | min ms | TFLOP/s | vs cuBLAS | vs torch relu(A@B)+C | regs | local B | spill B | smem B (static + dynamic) | threads | smem wavefronts/instr ld / st (conflicts; simulator) | check | params |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
   ];
   sortedResults(r).forEach((x, i) => {
     const t = x.timing;
@@ -91,7 +107,7 @@ export function renderVariantsMarkdown(r: VariantsReport): string {
     lines.push(
       `| ${i + 1} | ${x.name} | ${fmt(t?.median)} | ${fmt(t?.min)} | ${t === undefined ? "—" : (flops / (t.median / 1e3) / 1e12).toFixed(2)} | ` +
         `${t === undefined || base === undefined ? "—" : `${(t.median / base.gemm).toFixed(3)}×`} | ${t === undefined || base === undefined ? "—" : `${(t.median / base.fused).toFixed(3)}×`} | ` +
-        `${res?.registers ?? "—"} | ${res?.localBytes ?? "—"} | ${res?.spillBytes ?? "—"} | ${res?.sharedBytes ?? "—"} | ${x.threads ?? "—"} | ${check} | ${paramsText(x.params)} |`,
+        `${res?.registers ?? "—"} | ${res?.localBytes ?? "—"} | ${res?.spillBytes ?? "—"} | ${res === undefined ? "—" : `${res.sharedBytes} + ${x.dynamicSharedBytes ?? 0}`} | ${x.threads ?? "—"} | ${bankText(x)} | ${check} | ${paramsText(x.params)} |`,
     );
   });
   lines.push("", "Variants:", "");
@@ -121,7 +137,9 @@ export function variantsJson(r: VariantsReport): unknown {
       error: x.error,
       check: x.check,
       resources: x.resources,
+      simulatorBankModel: x.bankModel,
       threads: x.threads,
+      dynamicSharedBytes: x.dynamicSharedBytes,
       lowerMs: x.lowerMs,
       compileMs: x.compileMs,
       medianMs: x.timing?.median,

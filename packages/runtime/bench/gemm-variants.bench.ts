@@ -101,12 +101,12 @@ async function pool<T, R>(items: readonly T[], jobs: number, work: (item: T) => 
 }
 
 /** Lowering and CUDA generation of one variant at size n; the error, if any, as the result's failure. */
-function generate(v: GemmVariant, n: number, target: string): { source: string; lowerMs: number; threads: number; sharedBytes: number } {
+function generate(v: GemmVariant, n: number, target: string): { source: string; lowerMs: number; threads: number; dynamicSharedBytes: number } {
   const t0 = performance.now();
   const lowered = lower(fastSchedule(n, variantParams(v)), target);
   const source = codegenCuda(lowered).source;
   const k = lowered.kernels[0]!;
-  return { source, lowerMs: performance.now() - t0, threads: k.launch.block[0] * k.launch.block[1] * k.launch.block[2], sharedBytes: k.sharedBytes };
+  return { source, lowerMs: performance.now() - t0, threads: k.launch.block[0] * k.launch.block[1] * k.launch.block[2], dynamicSharedBytes: k.launch.dynamicSharedBytes };
 }
 
 function emptyResult(v: GemmVariant): VariantResult {
@@ -120,7 +120,7 @@ async function dryRunVariant(v: GemmVariant, mode: Mode, nvcc: boolean): Promise
   const r = emptyResult(v);
   try {
     const g = generate(v, mode.n, DRY_RUN_TARGET);
-    Object.assign(r, { source: g.source, lowerMs: g.lowerMs, threads: g.threads });
+    Object.assign(r, { source: g.source, lowerMs: g.lowerMs, threads: g.threads, dynamicSharedBytes: g.dynamicSharedBytes });
     if (nvcc) {
       const c = await compileCuda(g.source, { backend: "nvcc", arch: "sm_90", cache: false, ptxasVerbose: true, name: `${v.name}.cu` });
       const f = c.ptxas?.functions[0];
@@ -132,8 +132,18 @@ async function dryRunVariant(v: GemmVariant, mode: Mode, nvcc: boolean): Promise
     if (mode.simulateN !== undefined) {
       const sn = mode.simulateN;
       const t0 = performance.now();
-      const report = compareWithReference(lower(fastSchedule(sn, variantParams(v)), DRY_RUN_TARGET), gemmReluAdd(sn).func, { seed: mode.seed, rtol: TOLERANCE, atol: TOLERANCE });
+      const report = compareWithReference(lower(fastSchedule(sn, variantParams(v)), DRY_RUN_TARGET), gemmReluAdd(sn).func, {
+        seed: mode.seed,
+        rtol: TOLERANCE,
+        atol: TOLERANCE,
+        simulation: { bankConflicts: true },
+      });
       const s = report.simulation;
+      const banks = s.bankConflicts;
+      if (banks !== undefined) {
+        const per = (c: { wavefronts: number; instructions: number }) => (c.instructions === 0 ? 0 : c.wavefronts / c.instructions);
+        r.bankModel = { size: `${sn}³`, loadWavefrontsPerInstruction: per(banks.loads), storeWavefrontsPerInstruction: per(banks.stores), loadConflicts: banks.loads.conflicts, storeConflicts: banks.stores.conflicts };
+      }
       const ok = report.passed && s.uninitializedReadCount === 0;
       r.check = {
         ok,
@@ -149,7 +159,7 @@ async function dryRunVariant(v: GemmVariant, mode: Mode, nvcc: boolean): Promise
   }
   const res = r.resources;
   console.log(
-    `${v.name}: ${r.status === "error" ? `ERROR ${r.error}` : `${res === undefined ? "(no nvcc)" : `${res.registers} regs, ${res.spillBytes} B spilled, ${res.localBytes} B stack, ${res.sharedBytes} B smem`}${r.check === undefined ? "" : `; ${r.check.summary}`}`}`,
+    `${v.name}: ${r.status === "error" ? `ERROR ${r.error}` : `${res === undefined ? "(no nvcc)" : `${res.registers} regs, ${res.spillBytes} B spilled, ${res.localBytes} B stack, ${res.sharedBytes} B smem + ${r.dynamicSharedBytes ?? 0} B dynamic`}${r.check === undefined ? "" : `; ${r.check.summary}`}`}`,
   );
   return r;
 }
@@ -180,7 +190,7 @@ async function buildVariant(v: GemmVariant, mode: Mode, ops: GpuOperands): Promi
     const t0 = performance.now();
     mod = await build(fastSchedule(mode.n, variantParams(v)), "cuda", { device: "cuda", cacheDir: false });
     const k = mod.kernels[0]!;
-    Object.assign(r, { source: mod.source, threads: k.block[0] * k.block[1] * k.block[2] });
+    Object.assign(r, { source: mod.source, threads: k.block[0] * k.block[1] * k.block[2], dynamicSharedBytes: k.dynamicSharedBytes });
     r.compileMs = mod.compiled?.compileMs;
     r.lowerMs = performance.now() - t0 - (r.compileMs ?? 0);
     const attrs = mod.attributes() ?? [];
@@ -226,8 +236,16 @@ async function runGpu(mode: Mode): Promise<VariantsReport> {
     // Each round starts at another variant, so that no variant always follows the same one.
     for (let i = 0; i < timed.length; i++) {
       const { result, mod } = timed[(i + round) % timed.length]!;
-      const t = await mod!.timeEvaluator(ROUND_TIMING)(ops.A, ops.B, ops.C, ops.D);
-      result.samplesMs.push(...t.samples);
+      if (result.status !== "ok") continue;
+      try {
+        const t = await mod!.timeEvaluator(ROUND_TIMING)(ops.A, ops.B, ops.C, ops.D);
+        result.samplesMs.push(...t.samples);
+      } catch (e) {
+        // Reported, not fatal: the other variants' results still get written.
+        result.status = "error";
+        result.error = `timing: ${errorText(e)}`;
+        console.log(`${result.name}: ERROR ${result.error}`);
+      }
     }
     console.log(`round ${round + 1}/${mode.rounds} done`);
     if (round === Math.floor((mode.rounds - 1) / 2) && mode.rounds > 1) await torch();
@@ -235,18 +253,29 @@ async function runGpu(mode: Mode): Promise<VariantsReport> {
   await torch();
   // The timing launches wrote D again and again: check the last result of each variant.
   for (const { result, mod } of timed) {
-    ops.D.fill(Number.NaN);
-    mod!(ops.A, ops.B, ops.C, ops.D);
-    const after = checkOutput(ops.D.toTypedArray() as Float32Array, ops.reference, TOLERANCE, TOLERANCE, "float64 GPU reference");
-    if (!after.ok) {
-      result.status = "check-failed";
-      result.check = { ok: false, summary: `${result.check?.summary ?? ""}; after timing: ${after.summary}` };
+    try {
+      if (result.status === "ok") {
+        ops.D.fill(Number.NaN);
+        mod!(ops.A, ops.B, ops.C, ops.D);
+        const after = checkOutput(ops.D.toTypedArray() as Float32Array, ops.reference, TOLERANCE, TOLERANCE, "float64 GPU reference");
+        if (!after.ok) {
+          result.status = "check-failed";
+          result.check = { ok: false, summary: `${result.check?.summary ?? ""}; after timing: ${after.summary}` };
+        }
+      }
+      mod!.dispose();
+    } catch (e) {
+      result.status = "error";
+      result.error = `check after timing: ${errorText(e)}`;
     }
-    mod!.dispose();
   }
-  for (const x of [ops.A, ops.B, ops.C, ops.D]) x.dispose();
-  disposeGemmReluAddReference();
-  for (const { result } of built) if (result.samplesMs.length > 0) result.timing = summarize(result.samplesMs, ROUND_TIMING.number);
+  try {
+    for (const x of [ops.A, ops.B, ops.C, ops.D]) x.dispose();
+    disposeGemmReluAddReference();
+  } catch (e) {
+    console.log(`cleanup: ${errorText(e)}`);
+  }
+  for (const { result } of built) if (result.status === "ok" && result.samplesMs.length > 0) result.timing = summarize(result.samplesMs, ROUND_TIMING.number);
   const nv = nvrtcStatus();
   return {
     date: new Date().toISOString(),

@@ -102,6 +102,16 @@ describe("fastSchedule knobs in the simulator (128³)", () => {
     }
   }, 30_000);
 
+  it("the bank model: B fetched by consecutive threads stores conflict-free where a thread's two float4 would be 32 bytes apart", () => {
+    // The small tile's B chunk is 8×64 floats for 64 threads: two float4 per thread.
+    const bStoreConflicts = (change: Partial<FastScheduleParams>) =>
+      bankReport(lowered({ fetch: "async", pipeline: asyncPipeline(3), ...change }))
+        .sites.filter((site) => site.buffer === "B_shared" && site.access === "store")
+        .reduce((n, site) => n + site.conflicts, 0);
+    expect(bStoreConflicts({ bFetchOrder: "thread-outer" })).toBeGreaterThan(0);
+    expect(bStoreConflicts({ bFetchOrder: "thread-inner" })).toBe(0);
+  }, 30_000);
+
   it("the bank model counts cp.async copies as shared stores where they are issued, 16 bytes wide for B", () => {
     const banks = bankReport(lowered({ fetch: "async", pipeline: asyncPipeline(3) }));
     const stores = banks.sites.filter((site) => site.access === "store").map((site) => `${site.buffer} ${site.widthBytes}`);
