@@ -5,10 +5,11 @@
  * placement, static or dynamic shared memory — either lower and simulate exactly at 64³ (races,
  * uninitialised reads and out-of-bounds accesses checked; a cp.async read before its wait lands
  * nothing, so a wrong wait count shows), or are rejected by injectSoftwarePipeline with a
- * LoweringError naming the loop. Nothing else may happen.
+ * LoweringError naming the loop. Nothing else may happen. The same knobs with the register fetch
+ * (FAST_PARAMS's register-prefetch pipeline) too.
  */
 import { LoweringError, lower } from "@tessera/codegen";
-import { type FastScheduleParams, type PipelineAnnotation, checkFastParams, fastSchedule, fastScheduleThreads } from "@tessera/corpus";
+import { type FastScheduleParams, type PipelineAnnotation, REGISTER_PREFETCH_PIPELINE, checkFastParams, fastSchedule, fastScheduleThreads } from "@tessera/corpus";
 import { gemmReluAdd } from "@tessera/ir";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -48,6 +49,15 @@ const paramsArb: fc.Arbitrary<FastScheduleParams> = fc.record({
   sharedScope: fc.constantFrom("shared" as const, "shared.dyn" as const),
 });
 
+/** The knobs beyond FAST_PARAMS's with the fetch through registers. */
+const registerParamsArb: fc.Arbitrary<FastScheduleParams> = paramsArb.map((p) => ({
+  ...p,
+  fetch: "registers" as const,
+  pipeline: REGISTER_PREFETCH_PIPELINE,
+  // Through registers, a thread-inner B spreads the register stage over the tile (local memory, slow to simulate).
+  bFetchOrder: "thread-outer" as const,
+}));
+
 function valid(p: FastScheduleParams): boolean {
   try {
     checkFastParams(N, p);
@@ -82,11 +92,23 @@ describe("random asynchronous fast-schedule configurations", () => {
         const order = p.pipeline!.order;
         if (order[2]! < order[0]! && order[2]! < order[1]!) outcomes.copiesAfterCompute++;
       }),
-      { numRuns: 30, seed: 31 },
+      { numRuns: 20, seed: 31 },
     );
     // Not vacuous: most configurations run, dynamic shared memory and copies after the compute among them.
-    expect(outcomes.simulated).toBeGreaterThan(25);
-    expect(outcomes.dynamic).toBeGreaterThan(8);
-    expect(outcomes.copiesAfterCompute).toBeGreaterThan(4);
+    expect(outcomes.simulated).toBeGreaterThan(16);
+    expect(outcomes.dynamic).toBeGreaterThan(5);
+    expect(outcomes.copiesAfterCompute).toBeGreaterThan(2);
+  }, 120_000);
+
+  it("with the fetch through registers: lane interleave, warp tiles, padding, fetch order and dynamic shared memory simulate exactly at 64³", () => {
+    const original = gemmReluAdd(N).func;
+    fc.assert(
+      fc.property(registerParamsArb.filter(valid), fc.integer({ min: 1, max: 1000 }), (p, seed) => {
+        const report = compareWithReference(lower(fastSchedule(N, p), "nvidia/h100"), original, { seed, rtol: 1e-4, atol: 1e-4 });
+        expect(report.passed, formatComparison(report)).toBe(true);
+        expect(report.simulation.uninitializedReadCount).toBe(0);
+      }),
+      { numRuns: 10, seed: 37 },
+    );
   }, 120_000);
 });
