@@ -33,6 +33,9 @@ function asyncLate(stages: number): PipelineAnnotation {
 /** The register-prefetch pipeline with the global loads issued after the compute (fewer registers live across it). */
 const REGISTER_PREFETCH_LATE_LOADS: PipelineAnnotation = { stages: [0, 1, 0, 1, 2], order: [3, 0, 4, 1, 2] };
 
+/** 128×128 tiles, 128 threads of 4×2 sub-tiles of 4×4 (128 accumulators), warps of 4×8, two blocks per SM. */
+const TWO_BLOCKS: Partial<FastScheduleParams> = { blockRows: 128, blockCols: 128, vthreadRows: 4, vthreadCols: 2, warpCols: 8, minBlocksPerSM: 2 };
+
 const v = (name: string, description: string, params: Partial<FastScheduleParams>): GemmVariant => ({ name, description, params });
 
 /**
@@ -86,6 +89,18 @@ export const BUILTIN_VARIANTS: readonly GemmVariant[] = [
     laneInterleave: 2,
   }),
   v("dyn-k16-async4-inner-il2", "dyn-k16-async3-inner-il2 with 4 stages (99 KB)", { sharedScope: "shared.dyn", tileK: 16, fetch: "async", pipeline: asyncPipeline(4), aFetchOrder: "thread-inner", bFetchOrder: "thread-inner", laneInterleave: 2 }),
+  v("b128x2-il2", "128×128 tiles of 128 threads (4×2 sub-tiles of 4×4 each), two blocks per SM: a barrier stalls half the SM; lanes interleaved", {
+    ...TWO_BLOCKS,
+    laneInterleave: 2,
+  }),
+  v("b128x2-async4-il2", "b128x2-il2 with cp.async, 4 stages (32 KiB per block)", { ...TWO_BLOCKS, laneInterleave: 2, fetch: "async", pipeline: asyncPipeline(4), aPad: 0 }),
+  v("b128x2-async4-late-inner-il2", "b128x2-async4-il2, A coalesced and padded, copies after the compute", {
+    ...TWO_BLOCKS,
+    laneInterleave: 2,
+    fetch: "async",
+    pipeline: asyncLate(4),
+    aFetchOrder: "thread-inner",
+  }),
   v("k16-pad0", "k chunks of 16, register prefetch, A unpadded (48 KiB)", { tileK: 16, aPad: 0 }),
   v("k16-pad0-il2", "k16-pad0 + lanes interleaved", { tileK: 16, aPad: 0, laneInterleave: 2 }),
   v("k16-async2", "k chunks of 16, cp.async double buffer, A unpadded (48 KiB), B fetched by consecutive threads", { tileK: 16, fetch: "async", pipeline: asyncPipeline(2), aPad: 0, bFetchOrder: "thread-inner" }),
