@@ -88,9 +88,10 @@ export interface FastScheduleParams {
   /**
    * The same for the B tile (default "thread-outer"). With more than one vector per thread (k
    * chunks of 16: two float4 per thread) "thread-outer" puts a lane's vectors 32 bytes apart, a
-   * 2-way conflict on the shared stores; "thread-inner" makes a warp's vectors consecutive. Meant
-   * for `fetch: "async"`: through registers, "thread-inner" spreads a thread's register stage over
-   * the whole tile.
+   * 2-way conflict on the shared stores; "thread-inner" makes a warp's vectors consecutive. Through
+   * registers, "thread-inner" allocates the register stage over the span of a thread's elements
+   * (640 floats for two float4 of a 8×128 chunk); nvcc keeps only the elements used in registers
+   * when every index is a constant after unrolling.
    */
   readonly bFetchOrder?: FetchOrder;
   /**
