@@ -36,6 +36,9 @@ const REGISTER_PREFETCH_LATE_LOADS: PipelineAnnotation = { stages: [0, 1, 0, 1, 
 /** 128×128 tiles, 128 threads of 4×2 sub-tiles of 4×4 (128 accumulators), warps of 4×8, two blocks per SM. */
 const TWO_BLOCKS: Partial<FastScheduleParams> = { blockRows: 128, blockCols: 128, vthreadRows: 4, vthreadCols: 2, warpCols: 8, minBlocksPerSM: 2 };
 
+/** 256×128 tiles of 512 threads, each 2×2 sub-tiles of 4×4 placed in 32×64 warp tiles, lanes 4×8 interleaved (the CUTLASS warp shape). */
+const WARP_32X64: Partial<FastScheduleParams> = { vthreadRows: 2, vthreadCols: 2, warpCols: 8, subTilePlacement: "warp", laneInterleave: 2 };
+
 const v = (name: string, description: string, params: Partial<FastScheduleParams>): GemmVariant => ({ name, description, params });
 
 /**
@@ -112,6 +115,20 @@ export const BUILTIN_VARIANTS: readonly GemmVariant[] = [
     fetch: "async",
     pipeline: asyncLate(4),
     aFetchOrder: "thread-inner",
+    bFetchOrder: "thread-inner",
+  }),
+  v("w32x64-t512-il2-vec2", "512 threads of 2×2 sub-tiles of 4×4 (64 accumulators, 128 registers): CUTLASS warp tiles of 32×64 with lanes 4×8 interleaved; 8-byte fetches", {
+    ...WARP_32X64,
+    vector: 2,
+  }),
+  v("w32x64-t512-il2-async4-vec2", "w32x64-t512-il2-vec2 with cp.async, 4 stages, A unpadded", { ...WARP_32X64, vector: 2, fetch: "async", pipeline: asyncPipeline(4), aPad: 0 }),
+  v("w32x64-t512-il2-k16-dyn-async3", "w32x64 warp tiles, 512 threads, k chunks of 16, 3 async stages in dynamic shared memory (72 KiB)", {
+    ...WARP_32X64,
+    tileK: 16,
+    fetch: "async",
+    pipeline: asyncPipeline(3),
+    aPad: 0,
+    sharedScope: "shared.dyn",
     bFetchOrder: "thread-inner",
   }),
   v("k16-pad0", "k chunks of 16, register prefetch, A unpadded (48 KiB)", { tileK: 16, aPad: 0 }),
