@@ -18,6 +18,10 @@
  * - The accumulators are initialised before the k loop (`decomposeReduction`), live in registers,
  *   and the epilogue (ReLU, + C) is fused into their write-back with 128-bit loads and stores.
  * - Unrolling (`pragma_auto_unroll_max_step`, explicit) and `__launch_bounds__(threads, minBlocksPerSM)`.
+ *
+ * Optional knobs beyond FAST_PARAMS (their defaults generate the same code): `cp.async` fetches
+ * with multi-stage pipelines, padding and fetch orders of the tiles, CUTLASS's interleaved lane
+ * layout and warp tiles, dynamic shared memory (docs/benchmarks/fast-gemm-knobs.md).
  */
 import { gemmReluAdd } from "@tessera/ir";
 import { type BlockRV, type LoopRV, Schedule } from "@tessera/schedule";
