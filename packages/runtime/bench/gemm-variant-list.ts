@@ -133,6 +133,7 @@ export const BUILTIN_VARIANTS: readonly GemmVariant[] = [
   }),
   v("k16-pad0", "k chunks of 16, register prefetch, A unpadded (48 KiB)", { tileK: 16, aPad: 0 }),
   v("k16-pad0-il2", "k16-pad0 + lanes interleaved", { tileK: 16, aPad: 0, laneInterleave: 2 }),
+  v("k16-pad0-il2-binner", "k16-pad0-il2, B by consecutive threads (conflict-free stores of its two float4 per thread)", { tileK: 16, aPad: 0, laneInterleave: 2, bFetchOrder: "thread-inner" }),
   v("k16-async2", "k chunks of 16, cp.async double buffer, A unpadded (48 KiB), B fetched by consecutive threads", { tileK: 16, fetch: "async", pipeline: asyncPipeline(2), aPad: 0, bFetchOrder: "thread-inner" }),
   v("k16-async2-il2", "k16-async2 + lanes interleaved", { tileK: 16, fetch: "async", pipeline: asyncPipeline(2), aPad: 0, bFetchOrder: "thread-inner", laneInterleave: 2 }),
 ];
