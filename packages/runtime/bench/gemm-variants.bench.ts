@@ -218,14 +218,35 @@ async function buildVariant(v: GemmVariant, mode: Mode, ops: GpuOperands): Promi
   return { result: r, mod };
 }
 
-async function runGpu(mode: Mode): Promise<VariantsReport> {
+/** `checkpoint` gets the report measured so far after the builds and after every round (a run cut short keeps them). */
+async function runGpu(mode: Mode, checkpoint: (partial: VariantsReport) => void): Promise<VariantsReport> {
   const dev = cuda.device(0);
   const ops = await gpuOperands(mode.n, mode.seed);
   const built: { result: VariantResult; mod: BuiltModule | undefined }[] = [];
+  const torchRuns: TorchResult[] = [];
+  let roundsDone = 0;
+  const snapshot = (): VariantsReport => {
+    for (const { result } of built) {
+      result.timing = result.status === "ok" && result.samplesMs.length > 0 ? summarize(result.samplesMs, ROUND_TIMING.number) : undefined;
+    }
+    const nv = nvrtcStatus();
+    return {
+      date: new Date().toISOString(),
+      mode: roundsDone === mode.rounds ? "gpu" : `gpu (partial: ${roundsDone} of ${mode.rounds} rounds)`,
+      device: `${dev.name} (sm_${dev.computeCapability.join("")}, ${dev.multiprocessorCount} SMs), driver CUDA ${cuda.driverVersionString()}`,
+      compiler: nv.ok ? (nv.version ?? "nvrtc") : "nvcc",
+      n: mode.n,
+      seed: mode.seed,
+      rounds: roundsDone,
+      timing: `${roundsDone} interleaved rounds × timeEvaluator(number ≥ ${ROUND_TIMING.number}, repeat ${ROUND_TIMING.repeat}, minRepeatMs ${ROUND_TIMING.minRepeatMs}), CUDA events; median of all samples`,
+      torch: torchRuns,
+      results: built.map((b) => b.result),
+    };
+  };
   for (const v of mode.variants) built.push(await buildVariant(v, mode, ops));
+  checkpoint(snapshot());
   const timed = built.filter((b) => b.mod !== undefined);
 
-  const torchRuns: TorchResult[] = [];
   const torch = async (): Promise<void> => {
     const t = await benchTorch(mode.n);
     torchRuns.push(t);
@@ -247,8 +268,10 @@ async function runGpu(mode: Mode): Promise<VariantsReport> {
         console.log(`${result.name}: ERROR ${result.error}`);
       }
     }
-    console.log(`round ${round + 1}/${mode.rounds} done`);
+    roundsDone = round + 1;
+    console.log(`round ${roundsDone}/${mode.rounds} done`);
     if (round === Math.floor((mode.rounds - 1) / 2) && mode.rounds > 1) await torch();
+    checkpoint(snapshot());
   }
   await torch();
   // The timing launches wrote D again and again: check the last result of each variant.
@@ -275,20 +298,7 @@ async function runGpu(mode: Mode): Promise<VariantsReport> {
   } catch (e) {
     console.log(`cleanup: ${errorText(e)}`);
   }
-  for (const { result } of built) if (result.status === "ok" && result.samplesMs.length > 0) result.timing = summarize(result.samplesMs, ROUND_TIMING.number);
-  const nv = nvrtcStatus();
-  return {
-    date: new Date().toISOString(),
-    mode: "gpu",
-    device: `${dev.name} (sm_${dev.computeCapability.join("")}, ${dev.multiprocessorCount} SMs), driver CUDA ${cuda.driverVersionString()}`,
-    compiler: nv.ok ? (nv.version ?? "nvrtc") : "nvcc",
-    n: mode.n,
-    seed: mode.seed,
-    rounds: mode.rounds,
-    timing: `${mode.rounds} interleaved rounds × timeEvaluator(number ≥ ${ROUND_TIMING.number}, repeat ${ROUND_TIMING.repeat}, minRepeatMs ${ROUND_TIMING.minRepeatMs}), CUDA events; median of all samples`,
-    torch: torchRuns,
-    results: built.map((b) => b.result),
-  };
+  return snapshot();
 }
 
 async function runDry(mode: Mode): Promise<VariantsReport> {
@@ -309,6 +319,22 @@ async function runDry(mode: Mode): Promise<VariantsReport> {
   };
 }
 
+/**
+ * gemm-variants.md, gemm-variants.json and, unless `checkpoint`, CUDA sources (every variant's in a
+ * dry run, the fastest `top` on the GPU; not at checkpoints, whose fastest may change: at most 8
+ * files come back from a device run).
+ */
+function writeReport(mode: Mode, report: VariantsReport, checkpoint = false): { markdown: string; sources: number } {
+  const markdown = renderVariantsMarkdown(report);
+  writeFileSync(join(mode.outDir, "gemm-variants.md"), markdown);
+  writeFileSync(join(mode.outDir, "gemm-variants.json"), JSON.stringify(variantsJson(report), null, 2) + "\n");
+  const withSource = report.results.filter((r) => r.source !== undefined);
+  const sources = checkpoint ? [] : mode.dryRun ? withSource : withSource.filter((r) => r.timing !== undefined).sort((a, b) => a.timing!.median - b.timing!.median).slice(0, mode.top);
+  if (mode.dryRun) mkdirSync(join(mode.outDir, "sources"), { recursive: true });
+  for (const r of sources) writeFileSync(join(mode.outDir, mode.dryRun ? "sources" : "", `${r.name}.cu`), r.source!);
+  return { markdown, sources: sources.length };
+}
+
 async function main(): Promise<void> {
   const mode = parseMode(process.argv.slice(2));
   if (!mode.dryRun && !cuda.available()) {
@@ -317,18 +343,12 @@ async function main(): Promise<void> {
   }
   console.log(`${mode.dryRun ? "DRY RUN: " : ""}${mode.variants.length} variants of fastSchedule at ${mode.n}³; seed ${mode.seed}`);
   const t0 = performance.now();
-  const report = mode.dryRun ? await runDry(mode) : await runGpu(mode);
-  report.wallSeconds = (performance.now() - t0) / 1000;
   mkdirSync(mode.outDir, { recursive: true });
-  const markdown = renderVariantsMarkdown(report);
-  writeFileSync(join(mode.outDir, "gemm-variants.md"), markdown);
-  writeFileSync(join(mode.outDir, "gemm-variants.json"), JSON.stringify(variantsJson(report), null, 2) + "\n");
-  const withSource = report.results.filter((r) => r.source !== undefined);
-  const sources = mode.dryRun ? withSource : [...withSource].filter((r) => r.timing !== undefined).sort((a, b) => a.timing!.median - b.timing!.median).slice(0, mode.top);
-  if (mode.dryRun) mkdirSync(join(mode.outDir, "sources"), { recursive: true });
-  for (const r of sources) writeFileSync(join(mode.outDir, mode.dryRun ? "sources" : "", `${r.name}.cu`), r.source!);
+  const report = mode.dryRun ? await runDry(mode) : await runGpu(mode, (partial) => writeReport(mode, { ...partial, wallSeconds: (performance.now() - t0) / 1000 }, true));
+  report.wallSeconds = (performance.now() - t0) / 1000;
+  const { markdown, sources } = writeReport(mode, report);
   console.log("\n" + markdown);
-  console.log(`wrote ${join(mode.outDir, "gemm-variants.md")}, gemm-variants.json and ${sources.length} CUDA sources (${report.wallSeconds.toFixed(1)} s)`);
+  console.log(`wrote ${join(mode.outDir, "gemm-variants.md")}, gemm-variants.json and ${sources} CUDA sources (${report.wallSeconds.toFixed(1)} s)`);
   const failed = report.results.filter((r) => r.status !== "ok");
   if (failed.length > 0) {
     console.error(`bench:gemm-variants: ${failed.length} variants failed: ${failed.map((r) => `${r.name} (${r.status})`).join(", ")}`);
