@@ -16,7 +16,8 @@
  * checks. Writes every variant's CUDA too.
  *
  * Flags: --out-dir DIR, --variants FILE, --only a,b, --n N (default 2048), --rounds R (default 5),
- * --seed S, --top K (sources written on the GPU, default 3), --jobs J (dry-run nvcc processes, default 2).
+ * --seed S, --top K (sources written on the GPU, default 3), --jobs J (dry-run nvcc processes, default 2),
+ * --list (print the variants and their parameters, run nothing).
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -337,6 +338,10 @@ function writeReport(mode: Mode, report: VariantsReport, checkpoint = false): { 
 
 async function main(): Promise<void> {
   const mode = parseMode(process.argv.slice(2));
+  if (process.argv.includes("--list")) {
+    for (const v of mode.variants) console.log(`${v.name}: ${v.description}\n  ${JSON.stringify(v.params)}`);
+    return;
+  }
   if (!mode.dryRun && !cuda.available()) {
     console.error(`bench:gemm-variants: CUDA unavailable: ${cuda.unavailableReason()}\n(run with --dry-run to lower, compile with nvcc and simulate the variants without a GPU)`);
     process.exit(1);
