@@ -31,6 +31,12 @@ const ENTRIES: ReadonlyArray<{ name: string; source: string; description: string
   { name: "gpu-selftest", source: "packages/runtime/scripts/gpu-selftest.ts", description: "runtime GPU checks (PASS/FAIL)" },
   { name: "bench-gpu", source: "packages/runtime/bench/gpu.bench.ts", description: "pnpm bench:gpu: build() kernels, hand-written gemm, cuBLAS; --dry-run: the same checks in the simulator; --out-dir DIR" },
   {
+    name: "gemm-variants",
+    source: "packages/runtime/bench/gemm-variants.bench.ts",
+    description:
+      "pnpm bench:gemm-variants: fastSchedule variants at 2048³ checked and timed against cuBLAS and torch relu(A@B)+C; --out-dir DIR, --variants FILE.json, --only a,b, --rounds R; --dry-run [--simulate N]",
+  },
+  {
     name: "bench-tune",
     source: "packages/meta-schedule/bench/tune.bench.ts",
     description: "pnpm bench:tune: the meta-schedule tuner on the GPU against torch (cuBLAS/cuDNN); --out-dir DIR, --only, --trials, --gemm-trials, --course-trials, --seeds",

@@ -18,6 +18,10 @@
  * - The accumulators are initialised before the k loop (`decomposeReduction`), live in registers,
  *   and the epilogue (ReLU, + C) is fused into their write-back with 128-bit loads and stores.
  * - Unrolling (`pragma_auto_unroll_max_step`, explicit) and `__launch_bounds__(threads, minBlocksPerSM)`.
+ *
+ * Optional knobs beyond FAST_PARAMS (their defaults generate the same code): `cp.async` fetches
+ * with multi-stage pipelines, padding and fetch orders of the tiles, CUTLASS's interleaved lane
+ * layout and warp tiles, dynamic shared memory (docs/benchmarks/fast-gemm-knobs.md).
  */
 import { gemmReluAdd } from "@tessera/ir";
 import { type BlockRV, type LoopRV, Schedule } from "@tessera/schedule";
@@ -61,6 +65,77 @@ export interface FastScheduleParams {
    * its shared-memory reads touch. 0: the whole row of threads (row-major thread order).
    */
   readonly warpCols: number;
+  /**
+   * How the operand tiles get from global to shared memory (default "registers"):
+   * - "registers": 128-bit loads into registers (`A_local`, `B_local`), then stores to shared
+   *   memory; the pipelined loop's body is (A_local, A_shared, B_local, B_shared, the k1 loop).
+   * - "async": `cp.async` straight into shared memory (sm_80+), no register stage: B with
+   *   `vector`-wide copies, the transposed A with 4-byte copies (each scattered into its row of the
+   *   transposed tile); the body is (A_shared, B_shared, the k1 loop) and `pipeline` should name
+   *   an asynchronous stage (see `asyncPipeline`).
+   */
+  readonly fetch?: FetchMode;
+  /**
+   * Floats of padding after each row of the transposed A tile (`storageAlign(…, 32, aPad)`);
+   * default 4, 0 leaves the rows unpadded (as dense as the 48 KiB of static shared memory needs
+   * for four async stages or k chunks of 16 double-buffered).
+   */
+  readonly aPad?: number;
+  /**
+   * Which thread fetches which element of the A tile (default "thread-outer"): "thread-outer"
+   * gives each thread whole rows of A (contiguous in global memory; its stores to the transposed
+   * tile are a warp's consecutive columns, conflict-free with or without padding);
+   * "thread-inner" gives a warp consecutive elements (coalesced global loads; its transposed
+   * stores need `aPad` to avoid bank conflicts).
+   */
+  readonly aFetchOrder?: FetchOrder;
+  /**
+   * The same for the B tile (default "thread-outer"). With more than one vector per thread (k
+   * chunks of 16: two float4 per thread) "thread-outer" puts a lane's vectors 32 bytes apart, a
+   * 2-way conflict on the shared stores; "thread-inner" makes a warp's vectors consecutive. Through
+   * registers, "thread-inner" allocates the register stage over the span of a thread's elements
+   * (640 floats for two float4 of a 8×128 chunk); nvcc keeps only the elements used in registers
+   * when every index is a constant after unrolling.
+   */
+  readonly bFetchOrder?: FetchOrder;
+  /**
+   * Lanes of a warp interleaved along the rows (default 1: none): 2 puts lanes 2n and 2n+1 in
+   * adjacent thread rows of the same column, as CUTLASS's `RowMajorInterleaved<2>` lane layout,
+   * so that lanes n and n^1 read the same B float4 and lanes n and n^2 the same A float4 — each
+   * 128-bit shared load then runs in two half-warp phases instead of four. Needs `warpCols`.
+   */
+  readonly laneInterleave?: number;
+  /**
+   * Where a thread's `vthreadRows × vthreadCols` sub-tiles lie (default "block"): "block" strides
+   * them `blockRows / vthreadRows` rows and `blockCols / vthreadCols` columns apart across the
+   * whole block tile (TVM's vthread placement; a warp's threads cover a patch of each sub-tile);
+   * "warp" gives each warp a contiguous tile and strides its lanes' sub-tiles within it, one lane
+   * patch apart — CUTLASS's warp tile (e.g. 64×64 per warp: lanes 4×8, each 4×2 sub-tiles of 4×4
+   * strided 16 rows and 32 columns apart). Needs `warpCols`.
+   */
+  readonly subTilePlacement?: SubTilePlacement;
+  /**
+   * Storage scope of the A and B tiles (default "shared"): "shared.dyn" puts them in dynamic
+   * shared memory (merged into one allocation when lowered), which may exceed the 48 KiB of
+   * static shared memory up to the target's opt-in limit (227 KiB on an H100): deeper pipelines,
+   * padded tiles with four stages, k chunks of 16 with three.
+   */
+  readonly sharedScope?: "shared" | "shared.dyn";
+}
+
+export type SubTilePlacement = "block" | "warp";
+
+export type FetchMode = "registers" | "async";
+export type FetchOrder = "thread-outer" | "thread-inner";
+
+/**
+ * An asynchronous multi-stage pipeline for `fetch: "async"`: the cp.async copies of A and B
+ * (stage 0) run `stages - 1` chunks ahead of the compute (stage `stages - 1`); shared memory
+ * holds `stages` versions of each tile, and each iteration waits for the oldest group only.
+ */
+export function asyncPipeline(stages: number): PipelineAnnotation {
+  if (!Number.isInteger(stages) || stages < 2) throw new RangeError(`asyncPipeline: stages must be an integer ≥ 2, got ${stages}`);
+  return { stages: [0, 0, stages - 1], order: [0, 1, 2], asyncStages: [0] };
 }
 
 /**
@@ -122,6 +197,29 @@ export function checkFastParams(n: number, p: FastScheduleParams): void {
   divides(p.tileK, p.vector, "vector (A rows are fetched along k)");
   divides(p.threadCols, p.vector, "vector (register reads of B)");
   divides(p.threadRows, p.vector, "vector (register reads of the transposed A)");
+  const fetch = p.fetch ?? "registers";
+  if (fetch !== "registers" && fetch !== "async") throw new RangeError(`fetch: expected "registers" or "async", got ${JSON.stringify(fetch)}`);
+  for (const [name, order] of [["aFetchOrder", p.aFetchOrder], ["bFetchOrder", p.bFetchOrder]] as const) {
+    if (order !== undefined && order !== "thread-outer" && order !== "thread-inner") throw new RangeError(`${name}: expected "thread-outer" or "thread-inner", got ${JSON.stringify(order)}`);
+  }
+  const aPad = p.aPad ?? 4;
+  if (!Number.isInteger(aPad) || aPad < 0 || aPad >= 32) throw new RangeError(`aPad: expected an integer in [0, 32), got ${aPad}`);
+  const interleave = p.laneInterleave ?? 1;
+  if (interleave !== 1) {
+    if (p.warpCols === 0) throw new RangeError("laneInterleave: needs warpCols (a warp of 32 / warpCols × warpCols threads)");
+    divides(32 / p.warpCols, interleave, "laneInterleave (threads of a warp along the rows)");
+  }
+  const scope = p.sharedScope ?? "shared";
+  if (scope !== "shared" && scope !== "shared.dyn") throw new RangeError(`sharedScope: expected "shared" or "shared.dyn", got ${JSON.stringify(scope)}`);
+  const placement = p.subTilePlacement ?? "block";
+  if (placement !== "block" && placement !== "warp") throw new RangeError(`subTilePlacement: expected "block" or "warp", got ${JSON.stringify(placement)}`);
+  if (placement === "warp" && p.warpCols === 0) throw new RangeError('subTilePlacement "warp": needs warpCols (a warp of 32 / warpCols × warpCols threads)');
+  if (fetch === "async" && p.pipeline !== null && p.pipeline.stages.length !== 3) {
+    throw new RangeError(`pipeline: with fetch "async" the pipelined body has 3 statements (A_shared, B_shared, the k1 loop), got ${p.pipeline.stages.length} stages`);
+  }
+  if (fetch === "registers" && p.pipeline !== null && p.pipeline.stages.length !== 5) {
+    throw new RangeError(`pipeline: with fetch "registers" the pipelined body has 5 statements (A_local, A_shared, B_local, B_shared, the k1 loop), got ${p.pipeline.stages.length} stages`);
+  }
 }
 
 export function fastSchedule(n: number, params: FastScheduleParams = FAST_PARAMS): Schedule {
@@ -131,15 +229,36 @@ export function fastSchedule(n: number, params: FastScheduleParams = FAST_PARAMS
   const sch = new Schedule(gemmReluAdd(n).func);
   const gemm = sch.getBlock("gemm");
   const [i, j, k] = sch.getLoops(gemm);
-  const [i0, i1, i2, i3] = sch.split(i, [null, p.vthreadRows, p.blockRows / (p.vthreadRows * p.threadRows), p.threadRows]);
-  const [j0, j1, j2, j3] = sch.split(j, [null, p.vthreadCols, p.blockCols / (p.vthreadCols * p.threadCols), p.threadCols]);
-  const [k0, k1] = sch.split(k, [null, p.tileK]);
-  sch.reorder(i0, j0, i1, j1, i2, j2, k0, k1, i3, j3);
-  const blocks = sch.fuse(i0, j0);
-  sch.bind(blocks, "blockIdx.x");
-  sch.bind(i1, "vthread.y");
-  sch.bind(j1, "vthread.x");
-  const thread = fuseThreads(sch, i2, j2, p);
+  const threadRows = p.blockRows / (p.vthreadRows * p.threadRows);
+  const threadCols = p.blockCols / (p.vthreadCols * p.threadCols);
+  let blocks: LoopRV;
+  let thread: LoopRV;
+  let k0: LoopRV;
+  let k1: LoopRV;
+  if (p.subTilePlacement === "warp") {
+    // i = block · warp row · vthread · lane row · register row (and j alike): the vthread loops sit
+    // between a warp's position and its lanes' in the index, outside the thread loop in the nest.
+    const laneRows = 32 / p.warpCols;
+    const [i0, iw, iv, il, i3] = sch.split(i, [null, threadRows / laneRows, p.vthreadRows, laneRows, p.threadRows]);
+    const [j0, jw, jv, jl, j3] = sch.split(j, [null, threadCols / p.warpCols, p.vthreadCols, p.warpCols, p.threadCols]);
+    [k0, k1] = sch.split(k, [null, p.tileK]);
+    sch.reorder(i0, j0, iv, jv, iw, jw, il, jl, k0, k1, i3, j3);
+    blocks = sch.fuse(i0, j0);
+    sch.bind(blocks, "blockIdx.x");
+    sch.bind(iv, "vthread.y");
+    sch.bind(jv, "vthread.x");
+    thread = fuseWarpLanes(sch, iw, jw, il, jl, p.laneInterleave ?? 1);
+  } else {
+    const [i0, i1, i2, i3] = sch.split(i, [null, p.vthreadRows, threadRows, p.threadRows]);
+    const [j0, j1, j2, j3] = sch.split(j, [null, p.vthreadCols, threadCols, p.threadCols]);
+    [k0, k1] = sch.split(k, [null, p.tileK]);
+    sch.reorder(i0, j0, i1, j1, i2, j2, k0, k1, i3, j3);
+    blocks = sch.fuse(i0, j0);
+    sch.bind(blocks, "blockIdx.x");
+    sch.bind(i1, "vthread.y");
+    sch.bind(j1, "vthread.x");
+    thread = fuseThreads(sch, i2, j2, p);
+  }
   sch.bind(thread, "threadIdx.x");
 
   // Accumulators in registers, written back once per thread with the epilogue fused in.
@@ -149,17 +268,26 @@ export function fastSchedule(n: number, params: FastScheduleParams = FAST_PARAMS
   sch.reverseComputeInline(sch.getBlock("add"));
   sch.vectorize(sch.getLoops(writeBack).at(-1));
 
-  // Shared tiles, fetched through registers with vector loads by all threads of the block.
+  // Shared tiles, fetched by all threads of the block: through registers with vector loads, or
+  // with cp.async straight into shared memory.
+  const aPad = p.aPad ?? 4;
+  const async = p.fetch === "async";
   for (const operand of [0, 1] as const) {
-    const shared = sch.cacheRead(gemm, operand, "shared");
+    const shared = sch.cacheRead(gemm, operand, p.sharedScope ?? "shared");
     sch.computeAt(shared, k0, true);
     if (operand === 0) {
       sch.transformLayout(shared, ["write", 0], (row, col) => [col, row]);
-      sch.storageAlign(shared, 0, 0, 32, 4);
+      if (aPad > 0) sch.storageAlign(shared, 0, 0, 32, aPad);
     }
-    const staged = sch.cacheRead(shared, 0, "local");
-    sch.computeAt(staged, k0, true);
-    for (const copy of [staged, shared]) cooperativeFetch(sch, copy, threads, p.vector);
+    const threadInner = (operand === 0 ? p.aFetchOrder : p.bFetchOrder) === "thread-inner";
+    if (async) {
+      // The transposed A is scattered one element per copy; B keeps its vector width.
+      cooperativeFetch(sch, shared, threads, operand === 0 ? 1 : p.vector, threadInner);
+    } else {
+      const staged = sch.cacheRead(shared, 0, "local");
+      sch.computeAt(staged, k0, true);
+      for (const copy of [staged, shared]) cooperativeFetch(sch, copy, threads, p.vector, threadInner);
+    }
     // Each thread's operand slices, read from shared memory with vector loads.
     const slice = sch.cacheRead(gemm, operand, "local");
     sch.computeAt(slice, k1, true);
@@ -184,23 +312,39 @@ export function fastSchedule(n: number, params: FastScheduleParams = FAST_PARAMS
 /** The thread loop: rows × columns of threads, fused so that a warp covers a `32 / warpCols × warpCols` patch. */
 function fuseThreads(sch: Schedule, rows: LoopRV, cols: LoopRV, p: FastScheduleParams): LoopRV {
   const threadCols = p.blockCols / (p.vthreadCols * p.threadCols);
-  if (p.warpCols === 0 || p.warpCols >= threadCols) return sch.fuse(rows, cols);
+  const interleave = p.laneInterleave ?? 1;
+  if (p.warpCols === 0 || (p.warpCols >= threadCols && interleave === 1)) return sch.fuse(rows, cols);
   const [rowsOuter, rowsInner] = sch.split(rows, [null, 32 / p.warpCols]);
   const [colsOuter, colsInner] = sch.split(cols, [null, p.warpCols]);
-  sch.reorder(rowsOuter, colsOuter, rowsInner, colsInner);
-  return sch.fuse(rowsOuter, colsOuter, rowsInner, colsInner);
+  return fuseWarpLanes(sch, rowsOuter, colsOuter, rowsInner, colsInner, interleave);
+}
+
+/**
+ * The thread loop from a warp's row and column (`warpRow`, `warpCol`) and its lanes' (`laneRow`,
+ * `laneCol`): lane = laneRow · lanes per row + laneCol, or with `interleave` > 1
+ * lane = (laneRow / interleave) · laneCols · interleave + laneCol · interleave + laneRow % interleave.
+ */
+function fuseWarpLanes(sch: Schedule, warpRow: LoopRV, warpCol: LoopRV, laneRow: LoopRV, laneCol: LoopRV, interleave: number): LoopRV {
+  if (interleave === 1) {
+    sch.reorder(warpRow, warpCol, laneRow, laneCol);
+    return sch.fuse(warpRow, warpCol, laneRow, laneCol);
+  }
+  const [rowsHigh, rowsLow] = sch.split(laneRow, [null, interleave]);
+  sch.reorder(warpRow, warpCol, rowsHigh, laneCol, rowsLow);
+  return sch.fuse(warpRow, warpCol, rowsHigh, laneCol, rowsLow);
 }
 
 /**
  * Fuses a copy block's own loops, splits them over the block's threads with `vector`-wide accesses.
- * The thread loop is outermost, so that the elements one thread fetches are contiguous: its
- * register stage then compacts to those elements alone.
+ * By default the thread loop is outermost, so that the elements one thread fetches are contiguous:
+ * its register stage then compacts to those elements alone. `threadInner` puts it inside the
+ * loop of rounds instead: a warp's accesses of one round are then consecutive elements.
  */
-function cooperativeFetch(sch: Schedule, copy: BlockRV, threads: number, vector: number): void {
+function cooperativeFetch(sch: Schedule, copy: BlockRV, threads: number, vector: number, threadInner = false): void {
   // The copy's loops: the block loop, the two vthread loops, the thread loop, k0, then its own.
   const own = sch.getLoops(copy).slice(5) as LoopRV[];
   const fused = own.length === 1 ? own[0]! : sch.fuse(...own);
-  const [t, , v] = sch.split(fused, [threads, null, vector]);
-  sch.bind(t, "threadIdx.x");
-  sch.vectorize(v);
+  const [rounds, thread, lanes] = threadInner ? sch.split(fused, [null, threads, vector]) : sch.split(fused, [threads, null, vector]);
+  sch.bind(threadInner ? thread : rounds, "threadIdx.x");
+  sch.vectorize(lanes);
 }

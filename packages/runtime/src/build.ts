@@ -110,6 +110,7 @@ function resolveBuildTarget(t: Target | string, local: DeviceInfo | undefined): 
         multiProcessorCount: local.multiprocessorCount,
         maxThreadsPerBlock: local.maxThreadsPerBlock,
         maxSharedMemoryPerBlock: local.sharedMemPerBlock,
+        maxSharedMemoryPerBlockOptin: local.sharedMemPerBlockOptin,
       },
     });
   return resolveTarget(t);

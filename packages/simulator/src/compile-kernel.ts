@@ -22,6 +22,7 @@ import {
   declareBufferLayout,
   describeAccess,
   emitStmt,
+  lanesOf,
   printExpr,
   typedArrayConstructorFor,
 } from "@tessera/ir";
@@ -131,9 +132,17 @@ export function compileKernel(kernel: DeviceKernel, opts: CompileKernelOptions):
         accessSites.push({ buffer: buffer.name, access, text: describeAccess(buffer, indices) });
         js = `$shadow${k}.${access === "load" ? "read" : "write"}(${js}, ${accessSites.length - 1})`;
       }
-      // A cp.async lands outside any shared-memory instruction of the thread: not in the bank model.
+      // A cp.async's elements land outside any shared-memory instruction of the thread: the bank
+      // model records the copy where it is issued (asyncCopyIssue).
       const slot = opts.bankConflicts === true && asyncCopy !== true ? bankSites.slotFor(buffer, indices, access, lane) : undefined;
       return slot === undefined ? js : `$banks.record(${js}, ${slot})`;
+    },
+    asyncCopyIssue(_c: EmitContext, buffer: Buffer, indices: readonly PrimExpr[], indexJs: string) {
+      if (opts.bankConflicts !== true || !sharedIndex.has(buffer.data)) return indexJs;
+      // One warp-level store of the copy's width (4, 8 or 16 bytes per thread), as LDGSTS is.
+      const lanes = lanesOf(indices[0]!.dtype);
+      const slot = bankSites.slotFor(buffer, indices, "store", lanes === 1 ? undefined : 0);
+      return slot === undefined ? indexJs : `$banks.record(${indexJs}, ${slot})`;
     },
   });
 

@@ -26,6 +26,12 @@ export interface Target {
   readonly maxGridDim: readonly [number, number, number];
   /** Static shared memory per block, in bytes. */
   readonly maxSharedMemoryPerBlock: number;
+  /**
+   * Shared memory per block, static plus dynamic (`shared.dyn`), that a kernel may opt into
+   * (CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, which the runtime raises for launches above
+   * 48 KiB); undefined: `maxSharedMemoryPerBlock`.
+   */
+  readonly maxSharedMemoryPerBlockOptin?: number | undefined;
   readonly multiProcessorCount: number;
   readonly warpSize: number;
   /** Widest vector access in bytes (16: `float4`). */
@@ -51,7 +57,7 @@ export function threadsPerMultiProcessor(arch: string): number | undefined {
   return THREADS_PER_SM[arch];
 }
 
-function gpu(name: string, model: string, arch: string, sms: number, sharedKiB = 48): Target {
+function gpu(name: string, model: string, arch: string, sms: number, optinKiB?: number, sharedKiB = 48): Target {
   return {
     name,
     kind: "cuda",
@@ -62,6 +68,7 @@ function gpu(name: string, model: string, arch: string, sms: number, sharedKiB =
     maxBlockDim: BLOCK_DIM,
     maxGridDim: GRID_DIM,
     maxSharedMemoryPerBlock: sharedKiB * 1024,
+    maxSharedMemoryPerBlockOptin: optinKiB === undefined ? undefined : optinKiB * 1024,
     multiProcessorCount: sms,
     warpSize: 32,
     maxVectorBytes: 16,
@@ -71,10 +78,11 @@ function gpu(name: string, model: string, arch: string, sms: number, sharedKiB =
 
 /** Static shared memory is limited to 48 KiB per block on every architecture (more needs dynamic shared memory). */
 const NAMED_TARGETS: Readonly<Record<string, Target>> = {
-  "nvidia/tesla-t4": gpu("nvidia/tesla-t4", "Tesla T4", "sm_75", 40),
-  "nvidia/a100": gpu("nvidia/a100", "A100", "sm_80", 108),
-  "nvidia/h100": gpu("nvidia/h100", "H100 SXM", "sm_90", 132),
-  "nvidia/h200": gpu("nvidia/h200", "H200", "sm_90", 132),
+  // Opt-in shared memory per block: CUDA programming guide, technical specifications per compute capability.
+  "nvidia/tesla-t4": gpu("nvidia/tesla-t4", "Tesla T4", "sm_75", 40, 64),
+  "nvidia/a100": gpu("nvidia/a100", "A100", "sm_80", 108, 163),
+  "nvidia/h100": gpu("nvidia/h100", "H100 SXM", "sm_90", 132, 227),
+  "nvidia/h200": gpu("nvidia/h200", "H200", "sm_90", 132, 227),
 };
 
 export const TARGET_NAMES: readonly string[] = [...Object.keys(NAMED_TARGETS), "cuda"];
@@ -86,6 +94,8 @@ export interface LocalDeviceLimits {
   readonly multiProcessorCount: number;
   readonly maxThreadsPerBlock: number;
   readonly maxSharedMemoryPerBlock: number;
+  /** What a block may opt into (the runtime's `sharedMemPerBlockOptin`). */
+  readonly maxSharedMemoryPerBlockOptin?: number;
 }
 
 /** Limits that may be overridden, with TVM's spelling of the keys. */
@@ -113,6 +123,7 @@ function fromDevice(device: LocalDeviceLimits): Target {
     ...gpu("cuda", device.name, `sm_${cc}`, device.multiProcessorCount),
     maxThreadsPerBlock: device.maxThreadsPerBlock,
     maxSharedMemoryPerBlock: Math.min(device.maxSharedMemoryPerBlock, 48 * 1024),
+    maxSharedMemoryPerBlockOptin: device.maxSharedMemoryPerBlockOptin,
   };
 }
 

@@ -286,7 +286,9 @@ describe("injectSoftwarePipeline", () => {
       );
     });
 
-    test("producers interleaved with their consumer commit separately; the wait counts both groups (TVM's async_producer_interleaving)", () => {
+    test("producers interleaved with their consumer commit separately, in the prologue too; the wait counts both groups (TVM's async_producer_interleaving)", () => {
+      // The prologue has no consumer between the producers, but merging them there would leave
+      // the body's first wait (5 groups in flight) short of chunk 0: 3 merged groups + A(3) are 4.
       const src = `
         @T.prim_func
         def main(A: T.Buffer((16, 16), "float32"), B: T.Buffer((16, 16), "float32"), C: T.Buffer((16, 16), "float32")):
@@ -311,9 +313,10 @@ describe("injectSoftwarePipeline", () => {
                       A_shared = T.alloc_buffer((4, 16, 1), scope="shared")
                       B_shared = T.alloc_buffer((4, 16, 1), scope="shared")
                       for i in T.unroll(3):
-                          T.attr(None, "async_commit_queue_scope", 0)
-                          with T.attr(None, "async_scope", 1):
+                          with T.attr(None, "async_commit_queue_scope", 0):
+                              T.attr(None, "async_scope", 1)
                               A_shared[i, tx, 0] = A[tx, i]
+                          T.attr(None, "async_commit_queue_scope", 0)
                           T.attr(None, "async_scope", 1)
                           B_shared[i, tx, 0] = B[tx, i]
                       for i in range(13):

@@ -46,6 +46,14 @@ export interface EmitHooks {
     lane: number | undefined,
     asyncCopy?: boolean,
   ) => string;
+  /**
+   * Wraps the JS of the first destination element of a `T.ptx_cp_async` where the copy is issued:
+   * the shared-memory instruction the copy is (a bank-conflict model records it there; the
+   * elements it writes reach `elementIndex` only when the copy lands). `indices` is the
+   * destination as an access: a scalar index, or a stride-1 Ramp over the copy's lanes. Must
+   * evaluate `indexJs` exactly once and return its value.
+   */
+  readonly asyncCopyIssue?: (ctx: EmitContext, buffer: Buffer, indices: readonly PrimExpr[], indexJs: string) => string;
 }
 
 export class EmitContext {

@@ -51,9 +51,12 @@ export function emitAsyncCopy(ctx: EmitContext, copy: AsyncCopy): void {
   const [d, s, p] = [ctx.names.internal("cp_dst"), ctx.names.internal("cp_src"), ctx.names.internal("cp_pred")];
   // The destination's elements as the `elementIndex` hook sees them, recorded when the copy lands.
   const hook = ctx.hooks.elementIndex;
-  const record = hook === undefined ? "undefined" : `(i) => ${hook(ctx, dst.owner, [lanes === 1 ? copy.dstOffset : ramp(copy.dstOffset, 1, lanes)], "i", "store", undefined, true)}`;
+  const dstAccess = [lanes === 1 ? copy.dstOffset : ramp(copy.dstOffset, 1, lanes)];
+  const record = hook === undefined ? "undefined" : `(i) => ${hook(ctx, dst.owner, dstAccess, "i", "store", undefined, true)}`;
+  const dstJs = emitExpr(ctx, copy.dstOffset);
+  const issued = ctx.hooks.asyncCopyIssue === undefined ? dstJs : ctx.hooks.asyncCopyIssue(ctx, dst.owner, dstAccess, dstJs);
   ctx.nested("{", () => {
-    ctx.line(`const ${d} = ${emitExpr(ctx, copy.dstOffset)}, ${s} = ${emitExpr(ctx, copy.srcOffset)};`);
+    ctx.line(`const ${d} = ${issued}, ${s} = ${emitExpr(ctx, copy.srcOffset)};`);
     ctx.line(`const ${p} = ${copy.predicate === undefined ? "true" : emitExpr(ctx, copy.predicate)};`);
     if (ctx.boundsCheck) {
       ctx.line(`${rangeCheck(dstSite, d, lanes, dst.extent)};`);

@@ -1,13 +1,15 @@
 /**
  * Assembling a DeviceKernel record from a kernel body and its parameters: the launch metadata
  * (shape read from the body's thread_extent attributes, parameter kinds and dtypes, the minimum
- * of blocks per SM from launch-bounds attributes) and the static shared memory it allocates.
+ * of blocks per SM from launch-bounds attributes, the dynamic shared memory of its `shared.dyn`
+ * allocations, merged into one) and the static shared memory it allocates.
  * Used by splitHostDevice and by `moduleFromKernelFunc`.
  */
 import { type Stmt, bytesOf, constantSize, forEachStmt } from "@tessera/ir";
 import { KERNEL_PARAM_DTYPES, type KernelParam, type LaunchMetadata } from "../../launch-metadata.js";
 import type { DeviceKernel, DeviceKernelParam } from "../../lowered.js";
 import { type LaunchBoundsValue, agreedMinBlocks, extractLaunchBounds } from "./launch-bounds.js";
+import { mergeDynamicSharedAllocations } from "./merge-dynamic-shared.js";
 import { readLaunchShape } from "./thread-env.js";
 
 type Fail = (detail: string) => never;
@@ -46,14 +48,16 @@ export function makeDeviceKernel(
   fail: Fail,
   launchBounds: readonly LaunchBoundsValue[] = [],
 ): DeviceKernel {
-  const { body, values } = extractLaunchBounds(nestBody, fail);
+  const extracted = extractLaunchBounds(nestBody, fail);
+  const values = extracted.values;
+  const { body, dynamicSharedBytes } = mergeDynamicSharedAllocations(extracted.body, fail);
   const minBlocksPerSM = agreedMinBlocks([...launchBounds, ...values], fail);
   const { grid, block } = readLaunchShape(body, fail);
   const launch: LaunchMetadata = {
     name,
     grid,
     block,
-    dynamicSharedBytes: 0,
+    dynamicSharedBytes,
     params: launchParams(params, fail),
     ...(minBlocksPerSM === undefined ? {} : { minBlocksPerSM }),
   };

@@ -61,10 +61,16 @@ function gridViolations(kernel: DeviceKernel, t: Target): string[] {
 }
 
 function sharedMemoryViolations(kernel: DeviceKernel, t: Target): string[] {
-  const bytes = kernel.sharedBytes + kernel.launch.dynamicSharedBytes;
-  return bytes > t.maxSharedMemoryPerBlock
-    ? [`uses ${bytes} bytes of shared memory; ${t.name} allows ${t.maxSharedMemoryPerBlock}`]
-    : [];
+  const dynamic = kernel.launch.dynamicSharedBytes;
+  if (dynamic === 0) {
+    return kernel.sharedBytes > t.maxSharedMemoryPerBlock ? [`uses ${kernel.sharedBytes} bytes of shared memory; ${t.name} allows ${t.maxSharedMemoryPerBlock}`] : [];
+  }
+  const out: string[] = [];
+  if (kernel.sharedBytes > t.maxSharedMemoryPerBlock) out.push(`uses ${kernel.sharedBytes} bytes of static shared memory; ${t.name} allows ${t.maxSharedMemoryPerBlock}`);
+  const optin = t.maxSharedMemoryPerBlockOptin ?? t.maxSharedMemoryPerBlock;
+  const total = kernel.sharedBytes + dynamic;
+  if (total > optin) out.push(`uses ${total} bytes of shared memory (${dynamic} dynamic); ${t.name} allows ${optin} per block`);
+  return out;
 }
 
 /** Every vector value loaded, stored or computed must fit the widest access (float4: 16 bytes). */

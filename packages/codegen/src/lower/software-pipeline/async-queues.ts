@@ -15,8 +15,11 @@
  * `if_then_else(predicate, n, 0)`. The head is carried from one section (prologue, body,
  * epilogue) to the next while every producer ran in every iteration of the previous section.
  *
- * Commit groups are the runs of consecutive producers of one stage that no consumer separates
- * (TVM assumes they are contiguous); a new run starts a new group.
+ * Commit groups are the runs of producers of one stage that are consecutive in
+ * `software_pipeline_order` (TVM assumes they are contiguous). They are fixed once for the whole
+ * loop, so that every section commits the same groups per iteration: the wait counts of one
+ * section count groups committed by the section before (a prologue without the consumer between
+ * two producers must not merge them into one group where the body commits two).
  */
 import {
   type Analyzer,
@@ -58,7 +61,8 @@ interface StageAcrossSections {
 
 interface StageInSection {
   groups: number[][];
-  consumed: boolean;
+  /** The loop-wide commit group of each of `groups`. */
+  groupKeys: number[];
   producerHead: PrimExpr | undefined;
   predicate: PrimExpr | undefined;
   seen: Set<Var>;
@@ -67,8 +71,21 @@ interface StageInSection {
 
 export class AsyncQueues {
   private readonly stages = new Map<number, StageAcrossSections>();
+  /** Each async producer's commit group for the whole loop: the order of the group's first statement. */
+  private readonly groupKeys = new Map<PipelineStmt, number>();
 
-  constructor(private readonly loopName: string) {}
+  /** `ordered`: the loop body's statements in `software_pipeline_order`. */
+  constructor(
+    private readonly loopName: string,
+    ordered: readonly PipelineStmt[],
+  ) {
+    ordered.forEach((st, i) => {
+      if (!st.isAsync) return;
+      const previous = ordered[i - 1];
+      const joins = previous !== undefined && previous.isAsync && previous.stage === st.stage;
+      this.groupKeys.set(st, joins ? this.groupKeys.get(previous)! : st.order);
+    });
+  }
 
   /**
    * The section's statements with async scopes, commit groups and waits. `simplifier` knows the
@@ -79,7 +96,7 @@ export class AsyncQueues {
     const stateOf = (stage: number): StageInSection => {
       let s = local.get(stage);
       if (s === undefined) {
-        s = { groups: [], consumed: false, producerHead: undefined, predicate: undefined, seen: new Set(), wait: undefined };
+        s = { groups: [], groupKeys: [], producerHead: undefined, predicate: undefined, seen: new Set(), wait: undefined };
         local.set(stage, s);
       }
       return s;
@@ -91,9 +108,6 @@ export class AsyncQueues {
         bodies[i] = attrStmt(ASYNC_SCOPE, undefined, intImm(1), bodies[i]!);
         this.addProducer(e, i, stateOf(e.st.stage), groupOf, simplifier);
       }
-      for (const [stage, across] of this.stages) {
-        if (stage <= e.st.stage && e.st.accesses.reads.some((r) => across.written.has(r.buffer.data))) stateOf(stage).consumed = true;
-      }
     });
     this.placeWaits(entries, stateOf, groupOf, simplifier);
     const out = this.assemble(entries, bodies, local, simplifier);
@@ -103,8 +117,13 @@ export class AsyncQueues {
 
   private addProducer(e: SectionEntry, index: number, state: StageInSection, groupOf: Map<Var, number>, simplifier: Analyzer): void {
     const last = state.groups[state.groups.length - 1];
-    if (last === undefined || state.consumed || last[last.length - 1] !== index - 1) state.groups.push([index]);
-    else last.push(index);
+    const key = this.groupKeys.get(e.st)!;
+    if (last === undefined || state.groupKeys[state.groupKeys.length - 1] !== key || last[last.length - 1] !== index - 1) {
+      state.groups.push([index]);
+      state.groupKeys.push(key);
+    } else {
+      last.push(index);
+    }
     const across = this.across(e.st.stage);
     for (const w of e.st.accesses.writes) {
       across.written.add(w.buffer.data);

@@ -58,14 +58,15 @@ export function pipelineLoop(loop: For, enclosing: readonly For[]): Stmt {
     const n = versions.get(b.data)!;
     if (n > 1) versioned.set(b.data, { buffer: multiVersioned(b, n), versions: n });
   }
+  const ordered = [...stmts].sort((a, b) => a.order - b.order);
   const sections = emitPipeline({
     loop,
     enclosing,
-    ordered: [...stmts].sort((a, b) => a.order - b.order),
+    ordered,
     maxStage,
     versioned,
     annotations: preservedAnnotations(loop),
-    asyncQueues: annotation.asyncStages.size > 0 ? new AsyncQueues(loop.loopVar.name) : undefined,
+    asyncQueues: annotation.asyncStages.size > 0 ? new AsyncQueues(loop.loopVar.name, ordered) : undefined,
   });
   const pipelined = sections.length === 0 ? evaluate(0) : seq(sections);
   const allocs: Buffer[] = body.allocs.map((b) => versioned.get(b.data)?.buffer ?? b);
