@@ -64,8 +64,23 @@ interface Mode {
   readonly stem: string | undefined;
 }
 
+const USAGE =
+  "usage: bench:tune [--dry-run] [--only W1,W2] [--trials N] [--gemm-trials N] [--course-trials N] [--per-iter N] [--seeds 1,2,3] [--no-course] [--no-workloads] [--out-dir DIR] [--stem NAME]";
+
+/** A mistake on the command line: printed with the usage, no stack trace. */
+class UsageError extends Error {}
+
+/** The command line as a Mode; a UsageError names what is wrong. */
 function parseMode(): Mode {
-  const { values } = parseArgs({
+  try {
+    return checkedMode(parseOptions().values);
+  } catch (err) {
+    throw new UsageError(err instanceof Error ? err.message : String(err));
+  }
+}
+
+function parseOptions() {
+  return parseArgs({
     options: {
       "dry-run": { type: "boolean", default: false },
       only: { type: "string" },
@@ -80,6 +95,9 @@ function parseMode(): Mode {
       stem: { type: "string" },
     },
   });
+}
+
+function checkedMode(values: ReturnType<typeof parseOptions>["values"]): Mode {
   const int = (name: string, text: string): number => {
     const n = Number(text);
     if (!Number.isInteger(n) || n < 1) throw new RangeError(`--${name} must be a positive integer, got "${text}"`);
@@ -384,4 +402,10 @@ async function writeReport(mode: Mode, data: ReportData): Promise<void> {
   }
 }
 
-await main();
+try {
+  await main();
+} catch (err) {
+  if (!(err instanceof UsageError)) throw err;
+  console.error(`bench:tune: ${err.message}\n${USAGE}`);
+  process.exitCode = 2;
+}

@@ -1,0 +1,25 @@
+/** `pnpm bench:tune` with a mistaken command line: the usage and exit code 2, never a stack trace. */
+import { spawnSync } from "node:child_process";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const bench = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "bench", "tune.bench.ts");
+
+function runBench(...args: string[]) {
+  return spawnSync(process.execPath, ["--import", "tsx", "--conditions=@tessera/source", bench, ...args], { encoding: "utf8", timeout: 60_000 });
+}
+
+describe("bench:tune command line", () => {
+  it.each([
+    [["--help"], /Unknown option '--help'/],
+    [["--only", "no_such_workload"], /unknown workload "no_such_workload"; known: gemm_relu_add_2048/],
+    [["--gemm-trials", "0"], /--gemm-trials must be a positive integer, got "0"/],
+  ])("%j is refused with the usage", (args, message) => {
+    const r = runBench(...args);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).toContain("usage: bench:tune");
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  }, 60_000);
+});
