@@ -3,27 +3,19 @@
  * executor on random inputs (the C and CUDA generators share their spelling; the CUDA side is
  * checked by nvcc in packages/codegen/test/cuda/intrinsics-nvcc.test.ts).
  */
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { compilePrimFunc, parsePrimFunc, type TypedArray } from "@tessera/ir";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { build, loadNative } from "@tessera/runtime";
+import { cTargetUnavailable } from "./support/c-target-available.js";
+import { build } from "@tessera/runtime";
 
 const cacheDir = mkdtempSync(join(tmpdir(), "tessera-c-intrinsics-"));
 afterAll(() => rmSync(cacheDir, { recursive: true, force: true }));
 
-const native = loadNative();
-const compiler = spawnSync(process.env.TESSERA_CC ?? "cc", ["--version"], { encoding: "utf8" });
-const unavailable = !native.ok
-  ? native.reason
-  : native.addon.HostLibrary === undefined
-    ? "the native addon has no HostLibrary (rebuild it)"
-    : compiler.status !== 0
-      ? "no C compiler (cc --version failed; apt-get install gcc)"
-      : undefined;
+const unavailable = cTargetUnavailable();
 if (unavailable !== undefined) console.warn(`C intrinsic tests skipped: ${unavailable}`);
 
 const N = 64;

@@ -2,7 +2,6 @@
  * The C target end to end: generated C compiled by the system C compiler, loaded with dlopen by
  * the native addon and called on host arrays, checked against the JS executor.
  */
-import { spawnSync } from "node:child_process";
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,21 +10,14 @@ import { type PrimFunc, type TypedArray, compilePrimFunc, ops, parsePrimFunc, ra
 import { type LoopRV, Schedule } from "@tessera/schedule";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { CCompileError, ModuleArgumentError, build, buildHost, loadNative, probeCCompiler } from "@tessera/runtime";
+import { cTargetUnavailable } from "./support/c-target-available.js";
+import { CCompileError, ModuleArgumentError, build, buildHost, probeCCompiler } from "@tessera/runtime";
 import * as d2l from "../src/host/d2l-cpu-schedules.js";
 
 const cacheDir = mkdtempSync(join(tmpdir(), "tessera-c-test-"));
 afterAll(() => rmSync(cacheDir, { recursive: true, force: true }));
 
-const native = loadNative();
-const compiler = spawnSync(process.env.TESSERA_CC ?? "cc", ["--version"], { encoding: "utf8" });
-const unavailable = !native.ok
-  ? native.reason
-  : native.addon.HostLibrary === undefined
-    ? "the native addon has no HostLibrary (rebuild it)"
-    : compiler.status !== 0
-      ? "no C compiler (cc --version failed; apt-get install gcc)"
-      : undefined;
+const unavailable = cTargetUnavailable();
 if (unavailable !== undefined) console.warn(`C target tests skipped: ${unavailable}`);
 
 function expectClose(actual: ArrayLike<number>, expected: ArrayLike<number>, label: string): void {

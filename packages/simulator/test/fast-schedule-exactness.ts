@@ -1,0 +1,26 @@
+/**
+ * The check the fast-schedule property tests share: a configuration lowers for the H100 and its
+ * simulation matches the executor exactly, race-free and without uninitialised reads — or lowering
+ * refuses it in injectSoftwarePipeline (a pipeline the loop cannot carry), the one allowed refusal.
+ */
+import { LoweringError, type LoweredModule, lower } from "@tessera/codegen";
+import { type FastScheduleParams, fastSchedule } from "@tessera/corpus";
+import type { PrimFunc } from "@tessera/ir";
+import { expect } from "vitest";
+import { compareWithReference, formatComparison } from "../src/index.js";
+
+/** The lowered module after the checks passed, or undefined where the pipeline was refused. */
+export function simulatesExactly(n: number, params: FastScheduleParams, original: PrimFunc, seed: number): LoweredModule | undefined {
+  let module: LoweredModule;
+  try {
+    module = lower(fastSchedule(n, params), "nvidia/h100");
+  } catch (err) {
+    if (!(err instanceof LoweringError) || !err.message.startsWith("injectSoftwarePipeline: loop k_0")) throw err;
+    return undefined;
+  }
+  const report = compareWithReference(module, original, { seed, rtol: 1e-4, atol: 1e-4 });
+  expect(report.passed, formatComparison(report)).toBe(true);
+  expect(report.simulation.raceCount).toBe(0);
+  expect(report.simulation.uninitializedReadCount).toBe(0);
+  return module;
+}
