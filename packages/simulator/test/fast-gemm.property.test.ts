@@ -6,11 +6,11 @@
  * to the sequential executor on the unscheduled function), or are rejected by
  * injectSoftwarePipeline with a LoweringError naming the loop. Nothing else may happen.
  */
-import { type FastScheduleParams, REGISTER_PREFETCH_PIPELINE, checkFastParams, fastScheduleThreads } from "@tessera/corpus";
+import { type FastScheduleParams, REGISTER_PREFETCH_PIPELINE } from "@tessera/corpus";
 import { gemmReluAdd } from "@tessera/ir";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { simulatesExactly } from "./fast-schedule-exactness.js";
+import { simulatesExactly, validAt } from "./fast-schedule-exactness.js";
 
 const N = 64;
 
@@ -39,16 +39,7 @@ const paramsArb: fc.Arbitrary<FastScheduleParams> = fc.record({
   warpCols: fc.constantFrom(0, 2, 4, 8),
 });
 
-function valid(p: FastScheduleParams): boolean {
-  try {
-    checkFastParams(N, p);
-  } catch (e) {
-    if (e instanceof RangeError) return false;
-    throw e;
-  }
-  const threads = fastScheduleThreads(p);
-  return threads >= 32 && threads <= 256;
-}
+const valid = (p: FastScheduleParams): boolean => validAt(N, p);
 
 describe("random fast-schedule configurations", () => {
   it("lower and simulate exactly at 64³, or are rejected by injectSoftwarePipeline", () => {

@@ -4,7 +4,7 @@
  * refuses it in injectSoftwarePipeline (a pipeline the loop cannot carry), the one allowed refusal.
  */
 import { LoweringError, type LoweredModule, lower } from "@tessera/codegen";
-import { type FastScheduleParams, fastSchedule } from "@tessera/corpus";
+import { type FastScheduleParams, checkFastParams, fastSchedule, fastScheduleThreads } from "@tessera/corpus";
 import type { PrimFunc } from "@tessera/ir";
 import { expect } from "vitest";
 import { compareWithReference, formatComparison } from "../src/index.js";
@@ -23,4 +23,16 @@ export function simulatesExactly(n: number, params: FastScheduleParams, original
   expect(report.simulation.raceCount).toBe(0);
   expect(report.simulation.uninitializedReadCount).toBe(0);
   return module;
+}
+
+/** Parameters the property tests can use at size `n`: tiles that fit it, 32 to 256 threads a block. */
+export function validAt(n: number, p: FastScheduleParams): boolean {
+  try {
+    checkFastParams(n, p);
+  } catch (e) {
+    if (e instanceof RangeError) return false;
+    throw e;
+  }
+  const threads = fastScheduleThreads(p);
+  return threads >= 32 && threads <= 256;
 }
