@@ -1,9 +1,9 @@
 /**
  * The C spelling of TensorIR's scalar intrinsics, shared by the C and CUDA generators (both speak
  * C; they differ only where a function exists in one of them, such as CUDA's `rsqrtf`).
- * `if_then_else` and `sigmoid` stay with each generator: they need its literal and laziness rules.
  */
 import type { DType } from "@tessera/ir";
+import { float32Literal, float64Literal } from "../cuda/literals.js";
 
 export type CDialect = "c" | "cuda";
 
@@ -41,7 +41,9 @@ export class IntrinsicSpellingError extends Error {}
  * the dialect cannot express.
  */
 export function spellIntrinsic(dialect: CDialect, op: string, operandType: DType, args: readonly string[]): string {
-  const [a, b] = args;
+  const [a, b, c] = args;
+  // C's conditional operator evaluates only the chosen side, as TVM's if_then_else requires.
+  if (op === "if_then_else") return `(${a} ? ${b} : ${c})`;
   if (op === "likely") return dialect === "c" ? `__builtin_expect(!!(${a}), 1)` : `(${a})`;
   // An assumption only informs the simplifier; what is left of it in generated code is "true".
   if (op === "assume") return "1";
@@ -51,6 +53,11 @@ export function spellIntrinsic(dialect: CDialect, op: string, operandType: DType
   if (bitwise !== undefined || op === "bitwise_not") {
     if (!INTEGER_DTYPES.has(operandType)) throw new IntrinsicSpellingError(`T.${op} needs integer operands, not ${operandType}`);
     return op === "bitwise_not" ? `(~${a})` : `(${a} ${bitwise} ${b})`;
+  }
+  if (op === "sigmoid") {
+    requireFloat(op, operandType);
+    const one = operandType === "float32" ? float32Literal(1) : float64Literal(1);
+    return `(${one} / (${one} + ${operandType === "float32" ? "expf" : "exp"}((-${a}))))`;
   }
   if (op === "rsqrt") {
     requireFloat(op, operandType);

@@ -145,16 +145,6 @@ export class CExprPrinter {
   private call(e: Call): string {
     const args = e.args;
     const argType = args[0]?.dtype ?? e.dtype;
-    switch (e.op) {
-      case "if_then_else":
-        return `(${this.expr(args[0]!)} ? ${this.expr(args[1]!)} : ${this.expr(args[2]!)})`;
-      case "sigmoid": {
-        const one = this.floatLiteral(1, argType);
-        return `(${one} / (${one} + exp${argType === "float32" ? "f" : ""}((-${this.expr(args[0]!)}))))`;
-      }
-      default:
-        break;
-    }
     try {
       return spellIntrinsic("c", e.op, elementType(argType), args.map((a) => this.expr(a)));
     } catch (err) {

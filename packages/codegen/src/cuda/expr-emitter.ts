@@ -161,19 +161,7 @@ export class ExprEmitter {
   private call(e: Call, arg: (a: PrimExpr) => string): string {
     const args = e.args;
     const argDType = args[0]?.dtype === undefined ? e.dtype : elementType(args[0].dtype);
-    switch (e.op) {
-      case "if_then_else":
-        return `(${arg(args[0]!)} ? ${arg(args[1]!)} : ${arg(args[2]!)})`;
-      case "sigmoid": {
-        const one = this.floatLiteral(1, argDType);
-        const exp = argDType === "float32" ? "expf" : "exp";
-        return `(${one} / (${one} + ${exp}((-${arg(args[0]!)}))))`;
-      }
-      case "tvm_storage_sync":
-        return fail(this.ctx, "T.tvm_storage_sync is a statement and cannot be part of an expression");
-      default:
-        break;
-    }
+    if (e.op === "tvm_storage_sync") return fail(this.ctx, "T.tvm_storage_sync is a statement and cannot be part of an expression");
     try {
       return spellIntrinsic("cuda", e.op, argDType, args.map(arg));
     } catch (err) {
