@@ -146,7 +146,15 @@ interface Run {
   readonly workerGpus: readonly number[];
 }
 
-const redis = await startRedisServer(redisBinary);
+let redis: Awaited<ReturnType<typeof startRedisServer>>;
+try {
+  redis = await startRedisServer(redisBinary);
+} catch (err) {
+  // No Redis, no benchmark: say so plainly and leave no scratch folder behind.
+  await rm(work, { recursive: true, force: true });
+  console.error(`queue-bench: ${err instanceof Error ? err.message : String(err)} (give a redis-server with --redis-server PATH or TESSERA_REDIS_SERVER; pnpm bundle:redis packs one)`);
+  process.exit(1);
+}
 console.log(`redis-server at ${redis.url}`);
 const runs: Run[] = [];
 try {
