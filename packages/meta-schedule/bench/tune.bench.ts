@@ -37,11 +37,13 @@ import {
   firstResultChecker,
   defaultCudaSpaceGenerator,
   replayWithPostprocs,
+  scheduleFromRecord,
   tuneContext,
   tuneTIR,
   workloadOf,
 } from "../src/index.js";
 import { median, timeMs } from "../../ir/bench/bench-util.js";
+import { type GemmKnobs, gemmKnobsOf } from "./fast-region.js";
 import { type TorchBaseline, baselineMs, torchBaselines } from "./torch-baselines.js";
 import { writeReportCharts } from "./tune-charts.js";
 import { BENCH_WORKLOADS, type BenchWorkload } from "./workloads.js";
@@ -182,6 +184,34 @@ export interface TuningRow {
   readonly gflops: number | undefined;
   /** Where the wall time went: "search 12.1 s, build 8.0 s, run 10.2 s". */
   readonly phases: string;
+  /** Every measured program, fastest first, with the kernel knobs read from its CUDA. */
+  readonly top: readonly TopRecord[];
+}
+
+/** One of the fastest records of a tuning run: what kernel it is, so that runs can be compared. */
+export interface TopRecord {
+  readonly ms: number;
+  readonly knobs: GemmKnobs | undefined;
+  /** Why the knobs could not be read (the record no longer replays or lowers). */
+  readonly error?: string;
+}
+
+/** Rows of the report's table of the fastest programs. */
+const TOP_RECORDS_SHOWN = 6;
+
+/** The database's records of `func`, fastest first, each replayed, lowered and described. */
+function topRecordsOf(result: Awaited<ReturnType<typeof tuneTIR>>, func: Parameters<typeof tuneTIR>[0], tgt: Target): TopRecord[] {
+  if (func.kind !== "PrimFunc" || !result.database.hasWorkload(func)) return [];
+  const records = result.database.getTopK(result.database.commitWorkload(func), result.history.length);
+  return records.map((record) => {
+    const secs = record.runSecs ?? [];
+    const ms = (secs.reduce((a, b) => a + b, 0) / Math.max(1, secs.length)) * 1e3;
+    try {
+      return { ms, knobs: gemmKnobsOf(lower(scheduleFromRecord(record, func).func, tgt)) };
+    } catch (err) {
+      return { ms, knobs: undefined, error: err instanceof Error ? err.message : String(err) };
+    }
+  });
 }
 
 async function tuneOne(
@@ -239,7 +269,32 @@ async function tuneOne(
     failedTrials: result.history.filter((t) => !t.ok).length,
     gflops: bestMs === undefined ? undefined : opts.flop / (bestMs * 1e-3) / 1e9,
     phases,
+    top: topRecordsOf(result, func, tgt),
   };
+}
+
+/** The largest "name[size]" of a knobs' register arrays. */
+function largestArray(local: string): string {
+  const arrays = local.split(" ").filter((a) => a.length > 0);
+  const size = (a: string) => Number(/\[(\d+)\]$/.exec(a)?.[1] ?? 0);
+  return arrays.reduce((best, a) => (size(a) > size(best) ? a : best), arrays[0] ?? "—");
+}
+
+/** The measured programs grouped by launch shape and largest register array, fastest group first. */
+function launchClasses(top: readonly TopRecord[]): { grid: string; block: string; local: string; count: number; bestMs: number; medianMs: number }[] {
+  const groups = new Map<string, TopRecord[]>();
+  for (const t of top) {
+    if (t.knobs === undefined) continue;
+    const key = `${t.knobs.grid}|${t.knobs.block}|${largestArray(t.knobs.local)}`;
+    groups.set(key, [...(groups.get(key) ?? []), t]);
+  }
+  return [...groups.entries()]
+    .map(([key, rows]) => {
+      const [grid, block, local] = key.split("|") as [string, string, string];
+      const ms = rows.map((r) => r.ms).sort((a, b) => a - b);
+      return { grid, block, local, count: rows.length, bestMs: ms[0]!, medianMs: median(ms) };
+    })
+    .sort((a, b) => a.bestMs - b.bestMs);
 }
 
 /** Trials until the best-so-far first reached `ms` (undefined if never). */
@@ -354,6 +409,19 @@ async function writeReport(mode: Mode, data: ReportData): Promise<void> {
         `| ${row.workload} | ${row.trials} | ${fmt(row.bestMs)} | ${fmt(row.gflops, 0)} | ${row.bestTrial ?? "—"} | ${row.wallSeconds.toFixed(1)} | ${row.phases} | ${row.failedTrials} | ${fmt(base)} | ${ratio === undefined ? "—" : `${ratio.toFixed(3)}×`} | ${base === undefined ? "—" : (trialsToReach(row.curveMs, 1.3 * base) ?? "not reached")} | ${base === undefined ? "—" : (trialsToReach(row.curveMs, 1.1 * base) ?? "not reached")} |`,
       );
     });
+    for (const row of data.tuned.filter((r) => r.top.length > 0)) {
+      lines.push("", `Fastest programs of ${row.workload} (seed ${row.seed}), with the kernel knobs read from their CUDA:`, "");
+      lines.push("| ms | grid | block | launch bounds | pipelined | shared | registers (local arrays) | float4 fetches |", "|---:|---|---|---|---|---|---|---|");
+      for (const t of row.top.slice(0, TOP_RECORDS_SHOWN)) {
+        const k = t.knobs;
+        lines.push(k === undefined ? `| ${fmt(t.ms)} | ${t.error ?? "?"} ||||||| ` : `| ${fmt(t.ms)} | ${k.grid} | ${k.block} | ${k.launchBounds} | ${k.pipelined ? "yes" : "no"} | ${k.shared} | ${k.local} | ${k.float4Fetches || "—"} |`);
+      }
+    }
+    for (const row of data.tuned.filter((r) => r.top.length > 0)) {
+      lines.push("", `What the search measured for ${row.workload} (seed ${row.seed}), by launch shape and largest register array (the accumulators):`, "");
+      lines.push("| grid | block | largest register array | programs | best (ms) | median (ms) |", "|---|---|---|---:|---:|---:|");
+      for (const c of launchClasses(row.top)) lines.push(`| ${c.grid} | ${c.block} | ${c.local} | ${c.count} | ${fmt(c.bestMs)} | ${fmt(c.medianMs)} |`);
+    }
     if (baselines !== undefined) {
       lines.push("", "torch baselines (same run):", "");
       baselines.forEach((b, k) => {

@@ -10,6 +10,10 @@
  *     chosen by its probability) and replayed, or copied (each parent at most once);
  *  3. ε-greedy pick: a share `epsGreedy` of the batch are random fresh samples, the rest the
  *     heap's best; programs already handed out (by structural hash) are never handed out again.
+ *     Beyond TVM, no launch shape (grid and block of the kernels) takes more than `maxClassShare`
+ *     of the heap's picks while other shapes have candidates (launch-classes.ts): a model that
+ *     learned one shape would otherwise fill every batch with it. The heap holds
+ *     batch / maxClassShare programs for that.
  * Five empty batches in a row end the search. Without a cost model, scores are random, so the
  * search is random sampling plus mutation of the measured best.
  *
@@ -25,6 +29,7 @@ import { Trace, type TraceJSON } from "@tessera/schedule";
 import { MetaScheduleError } from "../errors.js";
 import type { TuneContext } from "../tune-context.js";
 import { BestCandidates } from "./best-candidates.js";
+import { capClassShare, launchClassOf } from "./launch-classes.js";
 import { type Candidate, traceKeyOf } from "./candidate-replayer.js";
 import { RejectionTally } from "./rejection-tally.js";
 import { DUPLICATE_OF_MEASURED, type SearchRun } from "./search-run.js";
@@ -51,6 +56,8 @@ export interface EvolutionarySearchConfig {
   readonly epsGreedy: number;
   /** Empty batches in a row that end the search (TVM: 5). */
   readonly numEmptyItersBeforeEarlyStop: number;
+  /** Most of a batch's cost-model picks one launch shape may take (TVM: 1, no cap). */
+  readonly maxClassShare: number;
 }
 
 export const DEFAULT_EVOLUTIONARY_SEARCH_CONFIG: EvolutionarySearchConfig = {
@@ -63,6 +70,7 @@ export const DEFAULT_EVOLUTIONARY_SEARCH_CONFIG: EvolutionarySearchConfig = {
   geneticMaxFailCount: 10,
   epsGreedy: 0.05,
   numEmptyItersBeforeEarlyStop: 5,
+  maxClassShare: 0.25,
 };
 
 export const DUPLICATE_IN_BATCH = "duplicate of another candidate of the batch";
@@ -180,7 +188,7 @@ export class EvolutionarySearch extends SearchStrategyBase {
   }
 
   private evolveWithCostModel(run: SearchRun, population: Candidate[], batch: number, round: RejectionTally): Candidate[] {
-    const heap = new BestCandidates(batch, (c) => run.isMeasured(c));
+    const heap = new BestCandidates(Math.ceil(batch / this.config.maxClassShare), (c) => run.isMeasured(c));
     let current = population;
     for (let iter = 0; ; iter++) {
       const scores = this.predict(run, current);
@@ -234,9 +242,11 @@ export class EvolutionarySearch extends SearchStrategyBase {
     return next;
   }
 
-  private pickWithEpsGreedy(run: SearchRun, unmeasured: readonly Candidate[], bests: readonly Candidate[], batch: number, round: RejectionTally): Candidate[] {
+  private pickWithEpsGreedy(run: SearchRun, unmeasured: readonly Candidate[], ranked: readonly Candidate[], batch: number, round: RejectionTally): Candidate[] {
     const numRands = Math.floor(batch * this.config.epsGreedy);
     const numBests = batch - numRands;
+    const cap = Math.max(1, Math.ceil(numBests * this.config.maxClassShare));
+    const bests = capClassShare(ranked, numBests, cap, (c) => launchClassOf(c.sch));
     const rands = randomPermutation(unmeasured.length, run.rng).map((k) => unmeasured[k]!);
     const picks: Candidate[] = [];
     const picked = new Set<string>();
@@ -278,4 +288,6 @@ function checkConfig(c: EvolutionarySearchConfig): void {
   probability("initMeasuredRatio");
   probability("geneticMutateProb");
   probability("epsGreedy");
+  probability("maxClassShare");
+  if (c.maxClassShare === 0) throw fail("maxClassShare must be above 0 (1: no cap)");
 }

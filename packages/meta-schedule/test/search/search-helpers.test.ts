@@ -2,6 +2,7 @@ import { RandomEngine, type Schedule } from "@tessera/schedule";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { BestCandidates } from "../../src/search/best-candidates.js";
+import { capClassShare } from "../../src/search/launch-classes.js";
 import type { Candidate } from "../../src/search/candidate-replayer.js";
 import { RejectionTally } from "../../src/search/rejection-tally.js";
 import { WeightedSampler, randomPermutation } from "../../src/search/weighted-sampler.js";
@@ -71,5 +72,40 @@ describe("RejectionTally", () => {
     expect(t.total).toBe(7);
     expect(t.summary()).toBe("3× a; 2× b; 2× c");
     expect(new RejectionTally().summary()).toBe("none");
+  });
+});
+
+describe("capClassShare", () => {
+  const items = fc.array(fc.tuple(fc.constantFrom("a", "b", "c", undefined), fc.nat()), { maxLength: 30 });
+  it("is a permutation, stable within a class, capping a class in the first `count` only while others are left (property)", () => {
+    fc.assert(
+      fc.property(items, fc.nat(30), fc.integer({ min: 1, max: 10 }), (list, count, cap) => {
+        const ranked = list.map(([cls, id], rank) => ({ cls, id, rank }));
+        const out = capClassShare(ranked, count, cap, (x) => x.cls);
+        expect([...out].sort((x, y) => x.rank - y.rank)).toEqual(ranked);
+        const classes = [...new Set(list.map(([cls]) => cls))];
+        for (const cls of classes) {
+          const ranks = out.filter((x) => x.cls === cls).map((x) => x.rank);
+          expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
+        }
+        const head = out.slice(0, count);
+        for (const cls of classes) {
+          if (cls === undefined) continue;
+          const n = head.filter((x) => x.cls === cls).length;
+          const othersLeftOut = out.slice(count).some((x) => x.cls !== cls);
+          if (n > cap) expect(othersLeftOut).toBe(false);
+        }
+        // When no class is over its cap among the first `count`, nothing moves.
+        const firstCount = ranked.slice(0, count);
+        const binding = classes.some((cls) => cls !== undefined && firstCount.filter((x) => x.cls === cls).length > cap);
+        if (!binding) expect(out).toEqual(ranked);
+      }),
+    );
+  });
+
+  it("puts the over-cap favourites behind the other classes' best", () => {
+    const ranked = ["a1", "a2", "a3", "a4", "b1", "c1", "a5"];
+    expect(capClassShare(ranked, 4, 2, (x) => x[0])).toEqual(["a1", "a2", "b1", "c1", "a3", "a4", "a5"]);
+    expect(() => capClassShare(ranked, 4, 0, (x) => x[0])).toThrow(/cap/);
   });
 });

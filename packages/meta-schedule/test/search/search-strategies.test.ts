@@ -3,6 +3,7 @@ import { structuralEqual, structuralHash } from "@tessera/ir";
 import { type Schedule, Trace } from "@tessera/schedule";
 import { describe, expect, it } from "vitest";
 import {
+  type CostModel,
   type Database,
   EvolutionarySearch,
   type MeasureCandidate,
@@ -15,8 +16,11 @@ import {
   ScheduleFnSpace,
   type SearchStrategy,
   replayWithPostprocs,
+  rewriteUnboundBlock,
+  VerifyGPUCode,
   tuneContext,
 } from "../../src/index.js";
+import { launchClassOf } from "../../src/search/launch-classes.js";
 import {
   BEST_FAKE_LATENCY,
   MAX_THREADS,
@@ -175,6 +179,39 @@ describe("EvolutionarySearch", () => {
     expect(topK).toEqual([[9, 0], [9, 9], [9, 9]]);
     const tally = new Map(strategy.rejectionTally());
     expect(tally.get(THREAD_LIMIT_REASON)).toBeGreaterThan(0);
+  });
+
+  it("keeps any one launch shape to maxClassShare of a batch's cost-model picks; 1 lets the favourites fill it (TVM)", () => {
+    // The model prefers blocks of 128 threads far above everything else.
+    // The first kernel (the gemm; the ReLU and add are kernels of their own here).
+    const is128 = (shape: string | undefined) => shape !== undefined && shape.split("; ")[0]!.split("/")[1]!.split("×").reduce((a, b) => a * Number(b), 1) === 128;
+    const favourite: CostModel = {
+      name: "favourite",
+      update: () => {},
+      predict: (_ctx, cs) => cs.map((c) => (is128(launchClassOf(c.sch)) ? 1 : 0.01)),
+    };
+    const shapesOfFirstBatch = (maxClassShare: number) => {
+      const out = tuneWithFakeRunner(new EvolutionarySearch({ populationSize: 64, epsGreedy: 0, maxClassShare }), {
+        seed: 5,
+        maxTrials: 16,
+        numTrialsPerIter: 16,
+        costModel: favourite,
+        postprocs: [rewriteUnboundBlock(), new VerifyGPUCode()],
+      });
+      const counts = new Map<string, number>();
+      for (const c of out.handedOut) counts.set(launchClassOf(c.sch)!, (counts.get(launchClassOf(c.sch)!) ?? 0) + 1);
+      return counts;
+    };
+    // Without a cap (TVM) the favourite shapes fill the batch, several programs each.
+    const uncapped = shapesOfFirstBatch(1);
+    expect([...uncapped.entries()].filter(([k]) => is128(k)).reduce((a, [, n]) => a + n, 0)).toBe(16);
+    expect(Math.max(...uncapped.values())).toBeGreaterThan(1);
+    // A cap of one program per shape (1/16 of 16 picks): every shape once, the favourites first.
+    const capped = shapesOfFirstBatch(1 / 16);
+    expect([...capped.values()].reduce((a, b) => a + b, 0)).toBe(16);
+    expect(Math.max(...capped.values())).toBe(1);
+    for (const shape of uncapped.keys()) expect(capped.has(shape)).toBe(true);
+    expect(() => new EvolutionarySearch({ maxClassShare: 0 })).toThrow(/maxClassShare/);
   });
 
   it("chooses mutators in proportion to their probabilities", () => {
