@@ -14,9 +14,6 @@
  *     of the heap's picks while other shapes have candidates (launch-classes.ts): a model that
  *     learned one shape would otherwise fill every batch with it. The heap holds
  *     batch / maxClassShare programs for that.
- *  0. Also beyond TVM, before the evolution a share `incumbentShare` of the batch goes to
- *     one-step mutations of the fastest measured program of each of the `incumbentClasses`
- *     leading launch shapes, ranked by the cost model (incumbent-neighbours.ts).
  * Five empty batches in a row end the search. Without a cost model, scores are random, so the
  * search is random sampling plus mutation of the measured best.
  *
@@ -32,7 +29,6 @@ import { Trace, type TraceJSON } from "@tessera/schedule";
 import { MetaScheduleError } from "../errors.js";
 import type { TuneContext } from "../tune-context.js";
 import { BestCandidates } from "./best-candidates.js";
-import { incumbentNeighbours, incumbentsByClass } from "./incumbent-neighbours.js";
 import { capClassShare, launchClassOf } from "./launch-classes.js";
 import { type Candidate, traceKeyOf } from "./candidate-replayer.js";
 import { RejectionTally } from "./rejection-tally.js";
@@ -62,16 +58,7 @@ export interface EvolutionarySearchConfig {
   readonly numEmptyItersBeforeEarlyStop: number;
   /** Most of a batch's cost-model picks one launch shape may take (TVM: 1, no cap). */
   readonly maxClassShare: number;
-  /** Share of a batch given to one-step neighbours of the leading shapes' best programs (TVM: 0). */
-  readonly incumbentShare: number;
-  /** Leading launch shapes whose best measured program is an incumbent. */
-  readonly incumbentClasses: number;
-  /** Mutations tried per incumbent and batch. */
-  readonly incumbentTries: number;
 }
-
-/** Measured records scanned for the leading shapes' incumbents. */
-const INCUMBENT_RECORDS_SCANNED = 64;
 
 export const DEFAULT_EVOLUTIONARY_SEARCH_CONFIG: EvolutionarySearchConfig = {
   populationSize: "auto",
@@ -84,9 +71,6 @@ export const DEFAULT_EVOLUTIONARY_SEARCH_CONFIG: EvolutionarySearchConfig = {
   epsGreedy: 0.05,
   numEmptyItersBeforeEarlyStop: 5,
   maxClassShare: 0.25,
-  incumbentShare: 0.25,
-  incumbentClasses: 3,
-  incumbentTries: 24,
 };
 
 export const DUPLICATE_IN_BATCH = "duplicate of another candidate of the batch";
@@ -137,9 +121,8 @@ export class EvolutionarySearch extends SearchStrategyBase {
           return run.finish();
         }
       }
-      const neighbours = this.pickIncumbentNeighbours(run, batch, round);
       const bests = this.evolveWithCostModel(run, [...measured, ...unmeasured], batch, round);
-      const picks = [...neighbours, ...this.pickWithEpsGreedy(run, unmeasured, bests, batch - neighbours.length, round, neighbours)];
+      const picks = this.pickWithEpsGreedy(run, unmeasured, bests, batch, round);
       run.rejections.addAll(round);
       const handedOut = run.handOut(picks);
       run.logRound(this.name, picks.length, round);
@@ -168,28 +151,14 @@ export class EvolutionarySearch extends SearchStrategyBase {
    */
   private pickBestFromDatabase(run: SearchRun, count: number, round: RejectionTally): Candidate[] {
     if (count <= 0) return [];
-    const out = this.replayedTopRecords(run, count, round);
-    for (const c of out) run.markMeasured(c);
-    return out;
-  }
-
-  /** One-step neighbours of the leading launch shapes' fastest measured programs (incumbent-neighbours.ts). */
-  private pickIncumbentNeighbours(run: SearchRun, batch: number, round: RejectionTally): Candidate[] {
-    const count = Math.floor(batch * this.config.incumbentShare);
-    if (count === 0 || this.config.incumbentClasses === 0) return [];
-    const measured = this.replayedTopRecords(run, INCUMBENT_RECORDS_SCANNED, round);
-    const incumbents = incumbentsByClass(measured, this.config.incumbentClasses);
-    return incumbentNeighbours(run, incumbents, count, this.config.incumbentTries, (cs) => this.predict(run, cs), round);
-  }
-
-  /** The database's best `count` records of the workload, replayed (each once per search). */
-  private replayedTopRecords(run: SearchRun, count: number, round: RejectionTally): Candidate[] {
     const out: Candidate[] = [];
     for (const record of run.database.getTopK(run.workload, count)) {
       const key = traceKeyOf(record.trace);
       if (!this.replayedRecords.has(key)) this.replayedRecords.set(key, this.replayRecord(run, record.trace, round));
       const c = this.replayedRecords.get(key);
-      if (c !== undefined) out.push(c);
+      if (c === undefined) continue;
+      run.markMeasured(c);
+      out.push(c);
     }
     return out;
   }
@@ -273,21 +242,14 @@ export class EvolutionarySearch extends SearchStrategyBase {
     return next;
   }
 
-  private pickWithEpsGreedy(
-    run: SearchRun,
-    unmeasured: readonly Candidate[],
-    ranked: readonly Candidate[],
-    batch: number,
-    round: RejectionTally,
-    alreadyPicked: readonly Candidate[],
-  ): Candidate[] {
+  private pickWithEpsGreedy(run: SearchRun, unmeasured: readonly Candidate[], ranked: readonly Candidate[], batch: number, round: RejectionTally): Candidate[] {
     const numRands = Math.floor(batch * this.config.epsGreedy);
     const numBests = batch - numRands;
     const cap = Math.max(1, Math.ceil(numBests * this.config.maxClassShare));
     const bests = capClassShare(ranked, numBests, cap, (c) => launchClassOf(c.sch));
     const rands = randomPermutation(unmeasured.length, run.rng).map((k) => unmeasured[k]!);
     const picks: Candidate[] = [];
-    const picked = new Set<string>(alreadyPicked.map((c) => c.hash));
+    const picked = new Set<string>();
     let nextBest = 0;
     let nextRand = 0;
     while (picks.length < batch) {
@@ -327,8 +289,5 @@ function checkConfig(c: EvolutionarySearchConfig): void {
   probability("geneticMutateProb");
   probability("epsGreedy");
   probability("maxClassShare");
-  probability("incumbentShare");
-  positiveInt("incumbentClasses", 0);
-  positiveInt("incumbentTries", 0);
   if (c.maxClassShare === 0) throw fail("maxClassShare must be above 0 (1: no cap)");
 }
