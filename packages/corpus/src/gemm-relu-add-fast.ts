@@ -93,9 +93,9 @@ export interface FastScheduleParams {
    * The same for the B tile (default "thread-outer"). With more than one vector per thread (k
    * chunks of 16: two float4 per thread) "thread-outer" puts a lane's vectors 32 bytes apart, a
    * 2-way conflict on the shared stores; "thread-inner" makes a warp's vectors consecutive. Through
-   * registers, "thread-inner" allocates the register stage over the span of a thread's elements
-   * (640 floats for two float4 of a 8×128 chunk); nvcc keeps only the elements used in registers
-   * when every index is a constant after unrolling.
+   * registers, a "thread-inner" stage's elements are strided through the tile (rows t/32 and
+   * t/32 + 4 of an 8×128 chunk for 128 threads); lowering indexes it by the thread's loops (compactBufferAllocation),
+   * so it holds the thread's elements only (8 floats, not the 5×128 hull of its rows).
    */
   readonly bFetchOrder?: FetchOrder;
   /**

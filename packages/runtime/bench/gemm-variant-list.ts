@@ -96,7 +96,7 @@ export const BUILTIN_VARIANTS: readonly GemmVariant[] = [
     ...TWO_BLOCKS,
     laneInterleave: 2,
   }),
-  v("b128x2-il2-binner", "b128x2-il2, B by consecutive threads (conflict-free stores; the register stage spans the tile in the IR, nvcc keeps 8 registers)", {
+  v("b128x2-il2-binner", "b128x2-il2, B by consecutive threads (conflict-free stores; a register stage of 8 floats per thread)", {
     ...TWO_BLOCKS,
     laneInterleave: 2,
     bFetchOrder: "thread-inner",

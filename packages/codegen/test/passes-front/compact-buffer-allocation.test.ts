@@ -111,6 +111,53 @@ def main(A: T.Buffer((64,), "float32"), C: T.Buffer((64,), "float32")):
     // the lowered kernel (packages/simulator/test/fast-gemm.test.ts).
   });
 
+  /** A register stage of an 8×16 tile fetched by 16 threads in 4 rounds of 2 lanes, stored by `store`. */
+  const stridedStage = (storeIndex: string) => `
+@T.prim_func
+def main(A: T.Buffer((8, 16), "float32"), C: T.Buffer((8, 16), "float32")):
+    L = T.alloc_buffer((8, 16), scope="local")
+    S = T.alloc_buffer((8, 16), scope="shared")
+    for bx in T.thread_binding(1, thread="blockIdx.x"):
+        for r in range(4):
+            for t in T.thread_binding(16, thread="threadIdx.x"):
+                for v in range(2):
+                    with T.block("L"):
+                        vi = T.axis.spatial(8, (r * 32 + t * 2 + v) // 16)
+                        vj = T.axis.spatial(16, (r * 32 + t * 2 + v) % 16)
+                        L[vi, vj] = A[vi, vj]
+        for r2 in range(4):
+            for t2 in T.thread_binding(16, thread="threadIdx.x"):
+                for v2 in range(2):
+                    with T.block("S"):
+                        vi = T.axis.spatial(8, ${storeIndex} // 16)
+                        vj = T.axis.spatial(16, ${storeIndex} % 16)
+                        S[vi, vj] = L[vi, vj]
+        for t3 in T.thread_binding(16, thread="threadIdx.x"):
+            for w in range(8):
+                with T.block("C"):
+                    vi = T.axis.spatial(8, (t3 * 8 + w) // 16)
+                    vj = T.axis.spatial(16, (t3 * 8 + w) % 16)
+                    C[vi, vj] = S[7 - vi, vj] * T.float32(2)
+`;
+
+  test("a register stage strided through its tile (threads inner) is indexed by the thread's iterators: its 8 elements, not the 7×16 hull", () => {
+    // Thread t holds rows t // 8 + 2r and columns (t % 8) * 2 + v: a hull of 7 rows by every column.
+    const out = runFront(parsePrimFunc(stridedStage("(r2 * 32 + t2 * 2 + v2)")), 4);
+    expect(allocatedShapes(out)).toEqual({ L: { shape: [4, 2] }, S: { shape: [8, 16] } });
+    const text = script(out);
+    expect(text).toMatch(/L\[r, v\] = A\[/);
+    expect(text).toMatch(/S\[[^\]]+\] = L\[r2, v2\]/);
+    // Thread-private storage shared by two loops has no sequential meaning: the simulator checks
+    // the lowered kernels (packages/simulator/test/register-stage-layout.property.test.ts).
+  });
+
+  test("a register stage whose accesses reach its elements in different orders keeps its hull", () => {
+    // The store walks the rounds backwards: the element of iteration (r2, v2) is not (r, v)'s.
+    const out = runFront(parsePrimFunc(stridedStage("((3 - r2) * 32 + t2 * 2 + v2)")), 4);
+    const shape = allocatedShapes(out)["L"]!.shape;
+    expect(shape.reduce((a, b) => a * b, 1)).toBeGreaterThan(8);
+  });
+
   // A malformed alignment used to be skipped silently: the buffer lost its padding.
   test("a buffer_dim_align annotation that is not a list of integer 4-tuples is rejected, naming the block", () => {
     const f = parsePrimFunc(ALIGNED_SHARED.replace('"buffer_dim_align": [[0, 0, 32, 8]]', '"buffer_dim_align": [[0, 0, 32]]'));

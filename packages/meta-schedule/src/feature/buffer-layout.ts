@@ -4,9 +4,12 @@
  * region its accesses touch per allocation — per thread block for shared memory, per thread for
  * registers — as compactBufferAllocation does, with the strides padded by storage_align, one copy
  * per virtual thread when each writes its own part (InjectVirtualThread) and as many copies as a
- * software pipeline keeps in flight.
+ * software pipeline keeps in flight. A register buffer whose hull is larger than what a thread
+ * touches, and whose accesses all reach their elements through the same injective affine function
+ * of their loops, holds only those elements (compactBufferAllocation indexes it by the loops).
  */
-import { type Buffer, type For, usesVar } from "@tessera/ir";
+import { type IteratedAccess, iteratorLayout } from "@tessera/codegen";
+import { type Buffer, type For, type PrimExpr, type Var, intImm, substitute, usesVar, variable } from "@tessera/ir";
 import { type LoopEnv, evalInterval } from "./index-eval.js";
 import type { DimAlign, LoopInfo, ProgramSites, StoreSite } from "./store-sites.js";
 
@@ -180,15 +183,20 @@ export function bufferLayouts(program: ProgramSites): Map<Buffer, BufferLayout> 
       }
       const shape = safeShape(buffer);
       const extents = shape.map((s, d) => Math.max(1, Math.min(s, r.hi[d]! - r.lo[d]! + 1)));
-      const { strides, elements } = rowMajor(extents, program.dimAligns.get(buffer) ?? []);
+      const aligns = program.dimAligns.get(buffer) ?? [];
+      const { strides, elements: hullElements } = rowMajor(extents, aligns);
       const dense = extents.reduce((a, b) => a * b, 1);
+      // Extents, strides and origin stay the hull's (the feature extractor's addresses are in its
+      // index space); only the storage shrinks where lowering indexes the buffer by its loops.
+      const byLoops = buffer.scope === "local" && aligns.length === 0 ? elementsByLoops(program, buffer, common.get(buffer)!, hullElements) : undefined;
+      const elements = byLoops ?? hullElements;
       layouts.set(buffer, {
         buffer,
         extents,
         strides,
         origin: r.lo.map((v) => (Number.isFinite(v) ? v : 0)),
         elements,
-        paddingElements: elements - dense,
+        paddingElements: byLoops === undefined ? elements - dense : 0,
         versions: (versions.get(buffer) ?? 1) * [...(vthreadCopies.get(buffer)?.values() ?? [])].reduce((a, b) => a * b, 1),
         allocated: true,
         commonLoops: common.get(buffer)!,
@@ -198,3 +206,53 @@ export function bufferLayouts(program: ProgramSites): Map<Buffer, BufferLayout> 
   return layouts;
 }
 
+
+/**
+ * The elements of a register buffer indexed by its accesses' loops (util/iterator-layout.ts in
+ * @tessera/codegen, as compactBufferAllocation does), when fewer than `hullElements`; undefined
+ * otherwise. Thread indices are one variable per tag (fixed: the storage is per thread), the
+ * accesses flattened over the region of all threads.
+ */
+function elementsByLoops(program: ProgramSites, buffer: Buffer, commonLoops: ReadonlySet<For>, hullElements: number): number | undefined {
+  const threadVars = new Map<string, Var>();
+  const accesses: IteratedAccess[] = [];
+  const lo = buffer.shape.map(() => Infinity);
+  const hi = buffer.shape.map(() => -Infinity);
+  const env: LoopEnv = new Map();
+  for (const site of program.sites) {
+    for (const access of site.accesses) {
+      if (access.buffer !== buffer) continue;
+      const canonical = new Map<Var, PrimExpr>();
+      const loops: IteratedAccess["loops"][number][] = [];
+      env.clear();
+      for (const l of site.loops) {
+        const outside = isOutsideAllocation(l, buffer.scope, commonLoops);
+        const tag = l.threadTag;
+        env.set(l.var, outside && tag?.startsWith("threadIdx") !== true ? { lo: 0, hi: 0 } : { lo: 0, hi: l.extent - 1 });
+        if (tag !== undefined) {
+          if (tag.startsWith("blockIdx")) continue;
+          let v = threadVars.get(tag);
+          if (v === undefined) threadVars.set(tag, (v = variable(tag.replace(/\./g, "_"), l.var.dtype)));
+          canonical.set(l.var, v);
+        } else if (!outside) {
+          loops.push({ var: l.var, min: l.loop.min, extent: l.loop.extent });
+        }
+      }
+      access.indices.forEach((idx, d) => {
+        const b = evalInterval(idx, env);
+        lo[d] = Math.min(lo[d]!, b.lo);
+        hi[d] = Math.max(hi[d]!, b.hi);
+      });
+      accesses.push({ indices: access.indices.map((i) => (canonical.size === 0 ? i : substitute(i, canonical))), loops });
+    }
+  }
+  if (!lo.every(Number.isFinite) || !hi.every(Number.isFinite)) return undefined;
+  // Indexed by its loops, the buffer holds at most the iterations of any one access: no gain (and
+  // no analysis, on the hot path of feature extraction) when even the fewest reach the hull.
+  const iterations = (a: IteratedAccess) => a.loops.reduce((n, l) => n * (l.extent.kind === "IntImm" ? l.extent.value : Infinity), 1);
+  if (Math.min(...accesses.map(iterations)) >= hullElements) return undefined;
+  const box = lo.map((l, d) => intImm(hi[d]! - l + 1, "int32"));
+  const layout = iteratorLayout(box, accesses);
+  const elements = layout?.shape.reduce((a, b) => a * b, 1);
+  return elements !== undefined && elements < hullElements ? elements : undefined;
+}

@@ -1,6 +1,6 @@
 /**
  * Moves the GEMM knobs MultiLevelTiling and ParallelizeVectorizeUnroll sample beyond TVM
- * (register-staged fetch, transposed shared layout, operand slices in registers, software
+ * (register-staged fetch and its thread order, transposed shared layout, operand slices in registers, software
  * pipeline, launch bounds, explicit unrolling): resamples one such SampleCategorical decision to
  * another candidate — or, half the time when the trace has both, moves the software pipeline and
  * the fetch path together: the pipeline's kind depends on the fetch path (register prefetch with
@@ -10,6 +10,7 @@
  */
 import type { Instruction, RandomEngine, Trace } from "@tessera/schedule";
 import {
+  FETCH_THREAD_INNER,
   FETCH_VIA_REGISTERS,
   LAUNCH_BOUNDS,
   OPERAND_SLICES,
@@ -22,8 +23,10 @@ import type { Mutator } from "./mutator.js";
 import { mutateCategorical } from "./mutate-tile-size.js";
 import { categoricalsFeeding } from "./sampled-annotations.js";
 
+/** The annotation keys whose sampled values this mutator moves (every extra knob of the rules). */
 export const GEMM_KNOB_KEYS: ReadonlySet<string> = new Set([
   FETCH_VIA_REGISTERS,
+  FETCH_THREAD_INNER,
   SHARED_TRANSPOSE,
   OPERAND_SLICES,
   SOFTWARE_PIPELINE,

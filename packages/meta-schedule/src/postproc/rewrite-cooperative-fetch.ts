@@ -7,12 +7,15 @@
  * With `meta_schedule.cooperative_fetch_via_registers` = 1 the fetch goes through registers as in
  * a hand-tuned SGEMM: a local copy (cache_read "local" at the same place) with each thread's
  * elements contiguous (threads outermost), then the store to shared memory split the same way.
+ * With `meta_schedule.cooperative_fetch_thread_inner` = 1 both are split threads inner instead
+ * ([rounds, threads, lanes]: a warp's vectors of one round consecutive, so a thread's several
+ * vectors do not make its shared stores conflict).
  * It falls back to the direct fetch when the threads do not divide the tile or the copy is
  * conditional (a padded read, whose register stage would read outside its source).
  */
 import { type Block, bytesOf, forEachExpr } from "@tessera/ir";
 import type { BlockRV, LoopRV, Schedule } from "@tessera/schedule";
-import { COOPERATIVE_FETCH, FETCH_VIA_REGISTERS, annotationNumber } from "../rules/multi-level-tiling/annotations.js";
+import { COOPERATIVE_FETCH, FETCH_THREAD_INNER, FETCH_VIA_REGISTERS, annotationNumber } from "../rules/multi-level-tiling/annotations.js";
 import { fuseAll } from "../rules/multi-level-tiling/tiling.js";
 import { gpuTargetOf, type TuneContext } from "../tune-context.js";
 import { annotatedBlocks, threadExtentsAbove } from "./annotated.js";
@@ -27,8 +30,10 @@ export class RewriteCooperativeFetch implements Postproc {
       const viaRegisters = node.annotations[FETCH_VIA_REGISTERS] !== undefined;
       // A conditional copy (padding) reads only part of its source region: no register stage for it.
       const staged = viaRegisters && annotationNumber(node.annotations, FETCH_VIA_REGISTERS) === 1 && !isConditional(node);
+      const threadInner = annotationNumber(node.annotations, FETCH_THREAD_INNER) === 1;
       sch.unannotate(rv, COOPERATIVE_FETCH);
       if (viaRegisters) sch.unannotate(rv, FETCH_VIA_REGISTERS);
+      if (node.annotations[FETCH_THREAD_INNER] !== undefined) sch.unannotate(rv, FETCH_THREAD_INNER);
       const own = ownLoops(sch, rv);
       if (own.length === 0) continue;
       const extents = own.map((l) => constExtent(sch, l));
@@ -46,7 +51,10 @@ export class RewriteCooperativeFetch implements Postproc {
           // The widest width that divides each thread's share (2 of 4 rather than none).
           let stagedLanes = lanes;
           while (stagedLanes > 1 && perThread % stagedLanes !== 0) stagedLanes = Math.floor(stagedLanes / 2);
-          for (const copy of [local, rv]) splitThreadsOuter(sch, copy, tx, ty, stagedLanes);
+          for (const copy of [local, rv]) {
+            if (threadInner) splitStagedThreadsInner(sch, copy, tx, ty, stagedLanes);
+            else splitThreadsOuter(sch, copy, tx, ty, stagedLanes);
+          }
           continue;
         }
       }
@@ -112,5 +120,19 @@ function splitThreadsOuter(sch: Schedule, rv: BlockRV, tx: number, ty: number, l
   const parts = sch.split(fused, factors);
   if (ty > 1) sch.bind(parts[0], "threadIdx.y");
   sch.bind(parts[ty > 1 ? 1 : 0], "threadIdx.x");
+  if (lanes > 1) sch.vectorize(parts.at(-1));
+}
+
+/**
+ * The register-staged split threads inner: [rounds, threadIdx.y, threadIdx.x, lanes], a warp's
+ * vectors of one round consecutive. The threads × lanes divide the tile (the caller checked that
+ * the threads do, and `lanes` divides each thread's share).
+ */
+function splitStagedThreadsInner(sch: Schedule, rv: BlockRV, tx: number, ty: number, lanes: number): void {
+  const fused = fuseAll(sch, ownLoops(sch, rv));
+  const factors: (number | null)[] = [null, ...(ty > 1 ? [ty] : []), tx, lanes];
+  const parts = sch.split(fused, factors);
+  if (ty > 1) sch.bind(parts[1], "threadIdx.y");
+  sch.bind(parts[ty > 1 ? 2 : 1], "threadIdx.x");
   if (lanes > 1) sch.vectorize(parts.at(-1));
 }

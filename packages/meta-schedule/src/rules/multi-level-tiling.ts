@@ -7,7 +7,7 @@
  *
  * Beyond TVM, the knobs that make an fp32 GEMM fast, each a sampled decision (so that the search
  * and the mutators move them) placed as an annotation that a postprocessor turns into primitives:
- * fetches staged through registers, per-thread operand slices cached in registers, a transposed
+ * fetches staged through registers (threads outermost or innermost), per-thread operand slices cached in registers, a transposed
  * padded shared layout for an operand read across its rows, software pipelining of the k-chunk
  * loop and launch bounds.
  *
@@ -25,6 +25,7 @@ import type { ScheduleRule } from "./schedule-rule.js";
 import { transposeAxisFor } from "./multi-level-tiling/access-pattern.js";
 import {
   COOPERATIVE_FETCH,
+  FETCH_THREAD_INNER,
   FETCH_VIA_REGISTERS,
   LAUNCH_BOUNDS,
   OPERAND_SLICES,
@@ -43,6 +44,11 @@ import { blockRealizeOf } from "./multi-level-tiling/block-query.js";
 export interface GpuTilingKnobs {
   /** Sample a staged (global → registers → shared) fetch against a direct one. */
   readonly fetchViaRegisters: boolean;
+  /**
+   * With `fetchViaRegisters`: sample the thread order of a staged fetch (threads outermost, each
+   * thread's elements contiguous, against threads inner, a warp's vectors consecutive).
+   */
+  readonly fetchThreadOrder: boolean;
   /** Sample caching each thread's operand slices in registers at the inner reduction level. */
   readonly operandSlices: boolean;
   /** Sample a transposed, padded shared tile for operands read across their rows. */
@@ -58,6 +64,7 @@ export interface GpuTilingKnobs {
 
 export const ALL_GPU_TILING_KNOBS: GpuTilingKnobs = {
   fetchViaRegisters: true,
+  fetchThreadOrder: true,
   operandSlices: true,
   transposedSharedLayout: true,
   softwarePipeline: true,
@@ -69,6 +76,7 @@ export const ALL_GPU_TILING_KNOBS: GpuTilingKnobs = {
 /** TVM's plain CUDA tiling, without the extra knobs. */
 export const NO_GPU_TILING_KNOBS: GpuTilingKnobs = {
   fetchViaRegisters: false,
+  fetchThreadOrder: false,
   operandSlices: false,
   transposedSharedLayout: false,
   softwarePipeline: false,
@@ -195,7 +203,10 @@ export class MultiLevelTiling implements ScheduleRule {
       // TVM fuses the copy's own loops here; RewriteCooperativeFetch does it, since it needs their extents.
       const lanes = sch.sampleCategorical(o.vectorLoadLens, o.vectorLoadLens.map(() => 1 / o.vectorLoadLens.length));
       sch.annotate(shared, COOPERATIVE_FETCH, lanes);
-      if (o.knobs.fetchViaRegisters) sch.annotate(shared, FETCH_VIA_REGISTERS, sch.sampleCategorical([0, 1], COIN));
+      if (o.knobs.fetchViaRegisters) {
+        sch.annotate(shared, FETCH_VIA_REGISTERS, sch.sampleCategorical([0, 1], COIN));
+        if (o.knobs.fetchThreadOrder) sch.annotate(shared, FETCH_THREAD_INNER, sch.sampleCategorical([0, 1], COIN));
+      }
       const axis = transposeAxes[k];
       if (axis !== undefined) {
         sch.annotate(shared, SHARED_TRANSPOSE_AXIS, axis);

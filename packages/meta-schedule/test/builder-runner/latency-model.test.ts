@@ -1,5 +1,5 @@
 import { lower, target } from "@tessera/codegen";
-import { fastSchedule, manualSchedule } from "@tessera/corpus";
+import { FAST_PARAMS, fastSchedule, manualSchedule } from "@tessera/corpus";
 import { describe, expect, it } from "vitest";
 import { type KernelProfile, estimateKernel, estimateLatency } from "../../src/index.js";
 import { gpuSpecOf } from "../../src/runner/simulated/gpu-spec.js";
@@ -37,6 +37,18 @@ describe("analytic latency model", () => {
     expect(fast.prefetched).toBe(true);
     // The steady-state loop of the three-stage pipeline: all chunks but the prologue's and epilogue's.
     expect(fast.fetchRounds).toBe(2048 / 8 - 2);
+  });
+
+  it("counts a register stage fetched threads inner as the thread's elements (regression: its 5×128-float hull made b128x2-il2-binner 0.76 ms against 0.32)", () => {
+    // The corpus's b128x2-il2 and its twin with B fetched by consecutive threads (two float4 per
+    // thread of an 8×128 chunk): the same registers, so the same estimate up to the stores' banks.
+    const twoBlocks = { ...FAST_PARAMS, blockRows: 128, blockCols: 128, vthreadRows: 4, vthreadCols: 2, warpCols: 8, minBlocksPerSM: 2, laneInterleave: 2 };
+    const outer = estimateLatency(lower(fastSchedule(2048, twoBlocks), h100)).kernels[0]!;
+    const inner = estimateLatency(lower(fastSchedule(2048, { ...twoBlocks, bFetchOrder: "thread-inner" }), h100)).kernels[0]!;
+    expect(inner.profile.localElements).toBe(outer.profile.localElements);
+    expect(inner.profile.largestLocalBuffer).toBe(outer.profile.largestLocalBuffer);
+    expect(inner.registersPerThread).toBe(outer.registersPerThread);
+    expect(inner.seconds).toBeLessThanOrEqual(outer.seconds * 1.05);
   });
 
   it("gives a launch-bounded kernel the whole register budget, and fewer resident blocks for it", () => {

@@ -6,7 +6,7 @@ import { conv2d, gemmReluAdd, matmul, vectorAdd } from "@tessera/ir";
 import type { Schedule, Trace } from "@tessera/schedule";
 import { describe, expect, it } from "vitest";
 import { PostOrderApply, type ScheduleRule, SpaceGenerationError, TVM_CUDA_TILING, replayWithPostprocs, tuneContext, workloadOf } from "../../src/index.js";
-import { COOPERATIVE_FETCH, LAUNCH_BOUNDS, OPERAND_SLICES, SHARED_TRANSPOSE, SOFTWARE_PIPELINE, TILING_STRUCTURE, UNROLL_IMPLICIT } from "../../src/rules/multi-level-tiling/annotations.js";
+import { COOPERATIVE_FETCH, FETCH_THREAD_INNER, FETCH_VIA_REGISTERS, LAUNCH_BOUNDS, OPERAND_SLICES, SHARED_TRANSPOSE, SOFTWARE_PIPELINE, TILING_STRUCTURE, UNROLL_IMPLICIT } from "../../src/rules/multi-level-tiling/annotations.js";
 import { blockNamesPostOrder } from "../../src/rules/multi-level-tiling/block-query.js";
 import { H100, spaceOf } from "./helpers.js";
 
@@ -46,10 +46,13 @@ describe("the default CUDA space of gemm+ReLU+add", () => {
     expect(categoricals.slice(0, 5)).toEqual([[8, 16, 32], [2, 4, 8], [8, 16, 32], [2, 4, 8], [8, 16]]);
     const keys = annotationKeys(trace);
     expect(count(keys, COOPERATIVE_FETCH)).toBe(2);
+    // Each fetch: whether staged through registers, and the staged fetch's thread order.
+    expect(count(keys, FETCH_VIA_REGISTERS)).toBe(2);
+    expect(count(keys, FETCH_THREAD_INNER)).toBe(2);
     // Only A is read across its rows (A[i, k]); B[k, j] is read along them.
     expect(count(keys, SHARED_TRANSPOSE)).toBe(1);
     for (const key of [OPERAND_SLICES, SOFTWARE_PIPELINE, LAUNCH_BOUNDS, UNROLL_IMPLICIT]) expect(count(keys, key)).toBe(1);
-    expect(categoricals).toHaveLength(5 + 9);
+    expect(categoricals).toHaveLength(5 + 11);
   });
 
   it("binds blockIdx, the vthreads per axis and the fused thread levels", () => {

@@ -24,10 +24,11 @@ export const FAST_TILES = [
 ];
 /**
  * Categorical choices in trace order: i's threads and register tile, j's, the k chunk; then A's
- * fetch width, via registers, transposed; B's fetch width, via registers; operand slices;
- * pipeline; launch bounds (derived from the estimated registers); unroll budget (implicit).
+ * fetch width, via registers, thread order (0: threads outermost), transposed; B's fetch width,
+ * via registers, thread order; operand slices; pipeline; launch bounds (derived from the
+ * estimated registers); unroll budget (implicit).
  */
-export const FAST_CHOICES = [16, 4, 16, 4, 8, 4, 1, 1, 4, 1, 1, 1, -1, 2048];
+export const FAST_CHOICES = [16, 4, 16, 4, 8, 4, 1, 0, 1, 4, 1, 0, 1, 1, -1, 2048];
 
 /** Loop-variable numbers erased (the space splits into more levels), register declarations gathered apart. */
 function normalized(cuda: string): { body: string; registers: string[] } {

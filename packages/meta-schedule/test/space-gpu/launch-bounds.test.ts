@@ -22,6 +22,9 @@ function declaredLocalElements(cuda: string): number {
 
 const { ctx, gen, spaces } = spaceOf(gemmReluAdd(2048).func);
 
+/** The corpus's b128x2 tile: 128×128 of 128 threads, 4×2 sub-tiles of 4×4, two blocks per SM. */
+const TWO_BLOCKS = { ...FAST_PARAMS, blockRows: 128, blockCols: 128, vthreadRows: 4, vthreadCols: 2, warpCols: 8, minBlocksPerSM: 2, laneInterleave: 2 };
+
 function withDerivedBounds(trace: Trace): Trace {
   const [knob] = categoricalsFeeding(trace, new Set([LAUNCH_BOUNDS]));
   const index = (knob!.attrs[0] as number[]).indexOf(-1);
@@ -36,12 +39,22 @@ describe("the register estimate of a scheduled kernel", () => {
       { ...FAST_PARAMS, blockRows: 128, vthreadRows: 2 },
       { ...FAST_PARAMS, pipeline: null },
       { ...FAST_PARAMS, vthreadRows: 2, vthreadCols: 4 },
+      // B fetched by consecutive threads: two float4 per thread strided through the 8×128 chunk.
+      { ...TWO_BLOCKS, bFetchOrder: "thread-inner" as const },
+      { ...FAST_PARAMS, tileK: 16, aPad: 0, bFetchOrder: "thread-inner" as const },
     ];
     for (const p of variants) {
       const sch = fastSchedule(2048, p);
       const cuda = codegenCuda(lower(sch.func, H100)).source;
       expect(localElementsPerThread(sch.func)).toBe(declaredLocalElements(cuda));
     }
+  });
+
+  it("counts a register stage fetched threads inner as the thread's elements, not its hull (regression: 640 floats for 8)", () => {
+    const outer = fastSchedule(2048, TWO_BLOCKS);
+    const inner = fastSchedule(2048, { ...TWO_BLOCKS, bFetchOrder: "thread-inner" });
+    expect(localElementsPerThread(inner.func)).toBe(localElementsPerThread(outer.func));
+    expect(codegenCuda(lower(inner.func, H100)).source).toMatch(/float B_local\[8\];/);
   });
 });
 

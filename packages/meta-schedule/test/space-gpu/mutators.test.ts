@@ -12,7 +12,14 @@ import {
   movePipelineWithFetch,
   replayWithPostprocs,
 } from "../../src/index.js";
-import { COOPERATIVE_FETCH, FETCH_VIA_REGISTERS, SOFTWARE_PIPELINE } from "../../src/rules/multi-level-tiling/annotations.js";
+import {
+  COOPERATIVE_FETCH,
+  FETCH_THREAD_INNER,
+  FETCH_VIA_REGISTERS,
+  SOFTWARE_PIPELINE,
+  UNROLL_EXPLICIT,
+  UNROLL_IMPLICIT,
+} from "../../src/rules/multi-level-tiling/annotations.js";
 import { spaceOf } from "./helpers.js";
 
 const { ctx, spaces } = spaceOf(gemmReluAdd(2048).func);
@@ -97,6 +104,38 @@ describe("MutateGemmKnob", () => {
     }
     expect(kinds.single).toBeGreaterThan(0);
     expect(kinds.joint).toBeGreaterThan(0);
+  });
+
+  it("covers every sampled annotation of the space the other mutators leave (the fetch thread order among them)", () => {
+    // MutateTileSize moves the fetch widths, mutateUnroll the unroll budget: every other key whose
+    // value a SampleCategorical feeds is a knob of MutateGemmKnob.
+    const others = new Set([COOPERATIVE_FETCH, UNROLL_EXPLICIT, UNROLL_IMPLICIT]);
+    const trace = sampleTrace(1);
+    const fed = new Set<string>();
+    for (const inst of trace.instructions) {
+      if (inst.kind.name !== "Annotate" || typeof inst.attrs[0] !== "string") continue;
+      const producer = trace.instructions.find((p) => p.kind.name === "SampleCategorical" && p.outputs[0] === inst.inputs[1]);
+      if (producer !== undefined) fed.add(inst.attrs[0]);
+    }
+    expect(fed).toContain(FETCH_THREAD_INNER);
+    for (const key of fed) if (!others.has(key)) expect(GEMM_KNOB_KEYS, key).toContain(key);
+  });
+
+  it("moves the thread order of a staged fetch, leaving the other decisions", () => {
+    let moved = 0;
+    for (let seed = 1; seed <= 24; seed++) {
+      const trace = sampleTrace(seed);
+      const mutated = new MutateGemmKnob().apply(trace, new RandomEngine(seed), ctx)!;
+      const orders = categoricalsFeeding(trace, new Set([FETCH_THREAD_INNER]));
+      expect(orders).toHaveLength(2);
+      const diff = changed(trace, mutated);
+      if (diff.length === 1 && orders.includes(decisions(trace)[diff[0]!]!.inst)) {
+        const order = decisions(trace)[diff[0]!]!.inst;
+        expect(valueOf(mutated, order)).toBe(1 - valueOf(trace, order));
+        moved++;
+      }
+    }
+    expect(moved).toBeGreaterThan(0);
   });
 
   it("movePipelineWithFetch turns the register-prefetch pipeline on with both fetches staged, and off with both direct", () => {

@@ -27,7 +27,7 @@ function fetchPoint(k: number) {
   const func = matmul(64, 32, k).func;
   const { ctx, gen, spaces } = spaceOf(func);
   const tiles = [[1, 4], [1, 8], [4, 1], [1, 8]];
-  const trace = withForcedDecisions(spaces[0]!.trace, tiles, [8, 2, 8, 1, k, 4, 0, 0, 4, 0, 0, 0, 0, 0]);
+  const trace = withForcedDecisions(spaces[0]!.trace, tiles, [8, 2, 8, 1, k, 4, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0]);
   return { func, out: replayWithPostprocs(ctx, trace, gen.postprocs, { seed: 1 }) };
 }
 
@@ -65,7 +65,7 @@ describe("VerifyGPUCode", () => {
     const { ctx, gen, spaces } = spaceOf(gemmReluAdd(2048).func);
     // 1024×1024 block tiles (4 vthreads × 32 threads × 8 registers a side), k chunks of 16: 128 KiB.
     const tiles = [[2, 4], [1, 32], [2, 4], [1, 32]];
-    const trace = withForcedDecisions(spaces[0]!.trace, tiles, [32, 8, 32, 8, 16, 1, 0, 0, 1, 0, 0, 0, 0, 0]);
+    const trace = withForcedDecisions(spaces[0]!.trace, tiles, [32, 8, 32, 8, 16, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0]);
     const out = replayWithPostprocs(ctx, trace, gen.postprocs, { seed: 1 });
     expect(out.ok).toBe(false);
     if (!out.ok) {

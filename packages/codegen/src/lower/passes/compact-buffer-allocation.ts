@@ -7,6 +7,11 @@
  * allocation stay symbolic: the region's minimum may use them. The block annotation
  * `buffer_dim_align` (from `Schedule.storageAlign`) pads strides so that `stride[axis] % factor ==
  * offset`. Requires convertBlocksToOpaque.
+ *
+ * Beyond TVM: a thread-private (`local`) buffer whose hull is larger than what one thread touches
+ * (a register stage strided through its tile) is indexed by its accesses' loop iterators instead,
+ * where every access reaches its element through the same injective affine function of them
+ * (util/iterator-layout.ts): the allocation is then exactly the thread's elements.
  */
 import {
   Analyzer,
@@ -49,6 +54,7 @@ import { LoweringError } from "../errors.js";
 import type { Pass } from "../pass.js";
 import { requireOpaqueBlocks } from "../util/block-checks.js";
 import { LoopContextVisitor } from "../util/loop-context.js";
+import { iteratorLayout } from "../util/iterator-layout.js";
 import { boundIndex } from "../util/region-bounds.js";
 
 const PASS = "compactBufferAllocation";
@@ -59,6 +65,8 @@ interface Access {
   readonly points: readonly (readonly PrimExpr[])[];
   readonly innerLoops: readonly For[];
   readonly conditions: readonly PrimExpr[];
+  /** The load or store (undefined for a match_buffer's region). */
+  readonly node: BufferLoad | BufferStore | undefined;
 }
 
 interface Allocation {
@@ -83,7 +91,7 @@ class AccessCollector extends LoopContextVisitor {
   readonly allocations = new Map<Buffer, Allocation>();
   readonly dimAligns = new Map<Buffer, Map<number, DimAlign>>();
 
-  private record(buffer: Buffer, points: readonly (readonly PrimExpr[])[]): void {
+  private record(buffer: Buffer, points: readonly (readonly PrimExpr[])[], node?: BufferLoad | BufferStore): void {
     const alloc = this.allocations.get(buffer);
     if (alloc === undefined) return;
     const innerLoops = this.loops.slice(alloc.outerLoops.length);
@@ -97,6 +105,7 @@ class AccessCollector extends LoopContextVisitor {
       points: points.map((p) => p.map(rewrite)),
       innerLoops,
       conditions: this.conditions.map(rewrite),
+      node,
     });
   }
 
@@ -112,12 +121,12 @@ class AccessCollector extends LoopContextVisitor {
   }
 
   override visitBufferLoad(e: BufferLoad): void {
-    this.record(e.buffer, [e.indices]);
+    this.record(e.buffer, [e.indices], e);
     super.visitBufferLoad(e);
   }
 
   override visitBufferStore(s: BufferStore): void {
-    this.record(s.buffer, [s.indices]);
+    this.record(s.buffer, [s.indices], s);
     super.visitBufferStore(s);
   }
 
@@ -290,6 +299,8 @@ interface Compaction {
   readonly mins: readonly PrimExpr[];
   /** Thread-tag variables the minimums may use, replaced at each access by its loop of that tag. */
   readonly threadVars: ReadonlyMap<string, Var>;
+  /** For a buffer indexed by iterators: each load's and store's new indices (replacing the rebase). */
+  readonly reindexed?: ReadonlyMap<BufferLoad | BufferStore, readonly PrimExpr[]>;
 }
 
 function isFullRegion(buffer: Buffer, region: readonly Range[]): boolean {
@@ -304,10 +315,45 @@ function planCompaction(alloc: Allocation, aligns: ReadonlyMap<number, DimAlign>
   // larger than needed, still correct.
   if (region.some((r) => r === undefined)) region = compactRegion(alloc, true);
   const ranges = region.map((r, d) => r ?? { min: intImm(0, alloc.buffer.shape[d]!.dtype), extent: alloc.buffer.shape[d]! });
+  if (aligns === undefined) {
+    const byIterators = planIteratorIndexing(alloc, ranges);
+    if (byIterators !== undefined) return byIterators;
+  }
   if (isFullRegion(alloc.buffer, ranges) && aligns === undefined) return undefined;
   const shape = ranges.map((r) => r.extent);
   const strides = aligns === undefined ? [] : alignedStrides(shape, aligns);
   return { buffer: withBuffer(alloc.buffer, { shape, strides }), mins: ranges.map((r) => r.min), threadVars: alloc.threadVars };
+}
+
+/**
+ * A thread-private buffer indexed by its accesses' loop iterators, when that is smaller than its
+ * hull `ranges` (see util/iterator-layout.ts); undefined otherwise.
+ */
+function planIteratorIndexing(alloc: Allocation, ranges: readonly Range[]): Compaction | undefined {
+  if (alloc.buffer.scope !== "local" || alloc.accesses.some((a) => a.node === undefined)) return undefined;
+  const hull = ranges.reduce((n, r) => n * (r.extent.kind === "IntImm" ? r.extent.value : Infinity), 1);
+  // The accesses are flattened over the region of all threads (a tile's rows and columns), whose
+  // row-major order is the tile's: its flattened indices simplify to the fused copy loop's.
+  const box = compactRegion(alloc, true).map((r, d) => r?.extent ?? alloc.buffer.shape[d]!);
+  const layout = iteratorLayout(
+    box,
+    alloc.accesses.map((a) => ({
+      indices: a.points[0]!,
+      loops: a.innerLoops.filter((l) => l.forKind !== "thread_binding").map((l) => ({ var: l.loopVar, min: l.min, extent: l.extent })),
+    })),
+  );
+  if (layout === undefined || layout.shape.reduce((a, b) => a * b, 1) >= hull) return undefined;
+  const reindexed = new Map<BufferLoad | BufferStore, readonly PrimExpr[]>();
+  for (const [k, a] of alloc.accesses.entries()) {
+    const indices = layout.indices[k]!;
+    const seen = reindexed.get(a.node!);
+    // One node reached twice (a shared subtree) must mean the same iterators both times.
+    if (seen !== undefined && !seen.every((e, d) => sameExprStructure(e, indices[d]!))) return undefined;
+    reindexed.set(a.node!, indices);
+  }
+  const dtype = alloc.buffer.shape[0]?.dtype ?? "int32";
+  const shape = layout.shape.map((n) => intImm(n, dtype));
+  return { buffer: withBuffer(alloc.buffer, { shape, strides: [] }), mins: shape.map(() => intImm(0, dtype)), threadVars: new Map(), reindexed };
 }
 
 class AccessRebaser extends IRMutator {
@@ -350,20 +396,24 @@ class AccessRebaser extends IRMutator {
 
   override visitBufferLoad(e: BufferLoad): PrimExpr {
     const visited = super.visitBufferLoad(e) as BufferLoad;
-    if (!this.compactions.has(e.buffer)) return visited;
-    return { ...visited, indices: this.rebase(e.buffer, visited.indices) };
+    const c = this.compactions.get(e.buffer);
+    if (c === undefined) return visited;
+    return { ...visited, indices: c.reindexed?.get(e) ?? this.rebase(e.buffer, visited.indices) };
   }
 
   override visitBufferStore(s: BufferStore): Stmt {
     const visited = super.visitBufferStore(s) as BufferStore;
-    if (!this.compactions.has(s.buffer)) return visited;
-    return { ...visited, indices: this.rebase(s.buffer, visited.indices) };
+    const c = this.compactions.get(s.buffer);
+    if (c === undefined) return visited;
+    return { ...visited, indices: c.reindexed?.get(s) ?? this.rebase(s.buffer, visited.indices) };
   }
 
   override visitRegion(r: BufferRegion): BufferRegion {
     const visited = super.visitRegion(r);
     const c = this.compactions.get(r.buffer);
     if (c === undefined) return visited;
+    // Indexed by iterators, a region of elements is no region of the new layout: the whole buffer.
+    if (c.reindexed !== undefined) return { ...visited, region: c.buffer.shape.map((extent) => ({ min: intImm(0, extent.dtype), extent })) };
     const mins = this.rebase(r.buffer, visited.region.map((x) => x.min));
     return { ...visited, region: visited.region.map((x, d) => ({ min: mins[d]!, extent: x.extent })) };
   }

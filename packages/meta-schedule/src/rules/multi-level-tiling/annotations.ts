@@ -24,6 +24,13 @@ export const UNROLL_EXPLICIT_FLAG = "meta_schedule.unroll_explicit_flag";
 /** Extra knob, on a shared copy block: 1 stages the fetch through registers (global → local → shared). */
 export const FETCH_VIA_REGISTERS = "meta_schedule.cooperative_fetch_via_registers";
 /**
+ * Extra knob, on a shared copy block: the thread order of a register-staged fetch. 0 (the default,
+ * and what a trace without it replays): threads outermost, each thread's elements contiguous;
+ * 1: threads inner, a warp's vectors of one round consecutive (conflict-free shared stores with
+ * more than one vector per thread).
+ */
+export const FETCH_THREAD_INNER = "meta_schedule.cooperative_fetch_thread_inner";
+/**
  * Extra knob, on a shared copy block: 1 stores the tile with dimension `SHARED_TRANSPOSE_AXIS`
  * moved last and the rows padded (transformLayout + storageAlign).
  */
