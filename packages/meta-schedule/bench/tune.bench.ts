@@ -192,6 +192,8 @@ export interface TuningRow {
 export interface TopRecord {
   readonly ms: number;
   readonly knobs: GemmKnobs | undefined;
+  /** The record's sampled decisions in trace order (what the search chose; replays with the design space). */
+  readonly decisions: readonly unknown[];
   /** Why the knobs could not be read (the record no longer replays or lowers). */
   readonly error?: string;
 }
@@ -206,10 +208,11 @@ function topRecordsOf(result: Awaited<ReturnType<typeof tuneTIR>>, func: Paramet
   return records.map((record) => {
     const secs = record.runSecs ?? [];
     const ms = (secs.reduce((a, b) => a + b, 0) / Math.max(1, secs.length)) * 1e3;
+    const decisions = record.trace.decisions.map(([, d]) => d);
     try {
-      return { ms, knobs: gemmKnobsOf(lower(scheduleFromRecord(record, func).func, tgt)) };
+      return { ms, decisions, knobs: gemmKnobsOf(lower(scheduleFromRecord(record, func).func, tgt)) };
     } catch (err) {
-      return { ms, knobs: undefined, error: err instanceof Error ? err.message : String(err) };
+      return { ms, decisions, knobs: undefined, error: err instanceof Error ? err.message : String(err) };
     }
   });
 }
