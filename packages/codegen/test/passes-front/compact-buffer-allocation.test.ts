@@ -158,6 +158,53 @@ def main(A: T.Buffer((8, 16), "float32"), C: T.Buffer((8, 16), "float32")):
     expect(shape.reduce((a, b) => a * b, 1)).toBeGreaterThan(8);
   });
 
+  test("a register stage written and read by loops over different rounds keeps its hull (same offsets, different minimums)", () => {
+    // Two writers and two readers cover rounds 0–1 and 2–3 of the same index expression: indexed
+    // by iterators counted from each loop's minimum they would share 4 slots, and the first reader
+    // would see the second writer's values.
+    const f = parsePrimFunc(`
+@T.prim_func
+def main(A: T.Buffer((8, 16), "float32"), C: T.Buffer((8, 16), "float32")):
+    L = T.alloc_buffer((8, 16), scope="local")
+    S = T.alloc_buffer((8, 16), scope="shared")
+    for bx in T.thread_binding(1, thread="blockIdx.x"):
+        for t in T.thread_binding(16, thread="threadIdx.x"):
+            for r in range(2):
+                for v in range(2):
+                    with T.block("L0"):
+                        vi = T.axis.spatial(8, (r * 32 + t * 2 + v) // 16)
+                        vj = T.axis.spatial(16, (r * 32 + t * 2 + v) % 16)
+                        L[vi, vj] = A[vi, vj]
+            for r1 in range(2, 4):
+                for v1 in range(2):
+                    with T.block("L1"):
+                        vi = T.axis.spatial(8, (r1 * 32 + t * 2 + v1) // 16)
+                        vj = T.axis.spatial(16, (r1 * 32 + t * 2 + v1) % 16)
+                        L[vi, vj] = A[vi, vj] + T.float32(1)
+            for r2 in range(2):
+                for v2 in range(2):
+                    with T.block("S0"):
+                        vi = T.axis.spatial(8, (r2 * 32 + t * 2 + v2) // 16)
+                        vj = T.axis.spatial(16, (r2 * 32 + t * 2 + v2) % 16)
+                        S[vi, vj] = L[vi, vj]
+            for r3 in range(2, 4):
+                for v3 in range(2):
+                    with T.block("S1"):
+                        vi = T.axis.spatial(8, (r3 * 32 + t * 2 + v3) // 16)
+                        vj = T.axis.spatial(16, (r3 * 32 + t * 2 + v3) % 16)
+                        S[vi, vj] = L[vi, vj]
+        for t3 in T.thread_binding(16, thread="threadIdx.x"):
+            for w in range(8):
+                with T.block("C"):
+                    vi = T.axis.spatial(8, (t3 * 8 + w) // 16)
+                    vj = T.axis.spatial(16, (t3 * 8 + w) % 16)
+                    C[vi, vj] = S[vi, vj]
+`);
+    const shape = allocatedShapes(runFront(f, 4))["L"]!.shape;
+    expect(shape.reduce((a, b) => a * b, 1)).toBeGreaterThanOrEqual(8);
+    expect(shape).not.toEqual([2, 2]);
+  });
+
   // A malformed alignment used to be skipped silently: the buffer lost its padding.
   test("a buffer_dim_align annotation that is not a list of integer 4-tuples is rejected, naming the block", () => {
     const f = parsePrimFunc(ALIGNED_SHARED.replace('"buffer_dim_align": [[0, 0, 32, 8]]', '"buffer_dim_align": [[0, 0, 32]]'));

@@ -54,7 +54,7 @@ interface Key {
   readonly coef: number;
 }
 
-/** One access's iterators (by decreasing |coefficient|) and its offset, or undefined if not affine in them. */
+/** One access's iterators (by decreasing |coefficient|) and the element of its first iteration, or undefined if not affine in them. */
 function keysOf(box: readonly number[], access: IteratedAccess): { keys: Key[]; offset: PrimExpr } | undefined {
   if (access.indices.length !== box.length) return undefined;
   // Unit loops are constants: their minimum stands for them.
@@ -83,7 +83,11 @@ function keysOf(box: readonly number[], access: IteratedAccess): { keys: Key[]; 
     else rest.push(term);
   }
   keys.sort((a, b) => Math.abs(b.coef) - Math.abs(a.coef));
-  return { keys, offset: linearFormToExpr({ ...form, terms: rest }) };
+  // The element of the first iteration: the new indices count from each loop's minimum, so two
+  // accesses agree only when their first elements do (not merely their offsets).
+  let offset = linearFormToExpr({ ...form, terms: rest });
+  for (const k of keys) offset = add(offset, mul(intImm(k.coef, k.loop.min.dtype), k.loop.min));
+  return { keys, offset: simplify(offset) };
 }
 
 /**
