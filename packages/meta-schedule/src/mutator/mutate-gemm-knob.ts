@@ -1,8 +1,8 @@
 /**
  * Moves the GEMM knobs MultiLevelTiling and ParallelizeVectorizeUnroll sample beyond TVM
- * (register-staged fetch and its thread order, transposed shared layout, operand slices in registers, software
- * pipeline, launch bounds, explicit unrolling): resamples one such SampleCategorical decision to
- * another candidate — or, half the time when the trace has both, moves the software pipeline and
+ * (register-staged fetch and its thread order, transposed shared layout, operand slices in
+ * registers, software pipeline, launch bounds, explicit unrolling): resamples one such
+ * SampleCategorical decision to another candidate — or, half the time when the trace has both, moves the software pipeline and
  * the fetch path together: the pipeline's kind depends on the fetch path (register prefetch with
  * register-staged fetches, plain double buffering without), so switching the register-prefetch
  * pipeline on or off one knob at a time passes through a combination that is slow or a different

@@ -7,9 +7,9 @@
  *
  * Beyond TVM, the knobs that make an fp32 GEMM fast, each a sampled decision (so that the search
  * and the mutators move them) placed as an annotation that a postprocessor turns into primitives:
- * fetches staged through registers (threads outermost or innermost), per-thread operand slices cached in registers, a transposed
- * padded shared layout for an operand read across its rows, software pipelining of the k-chunk
- * loop and launch bounds.
+ * fetches staged through registers (threads outermost or innermost), per-thread operand slices
+ * cached in registers, a transposed padded shared layout for an operand read across its rows,
+ * software pipelining of the k-chunk loop and launch bounds.
  *
  * Several consecutive S levels may share a tile bind: their loops are fused together, outer levels
  * first (TVM binds one level per axis). The default ("SSSSRRS": blockIdx, vthread, threadIdx ×2,
