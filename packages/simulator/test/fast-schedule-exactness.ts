@@ -6,8 +6,21 @@
 import { LoweringError, type LoweredModule, lower } from "@tessera/codegen";
 import { type FastScheduleParams, checkFastParams, fastSchedule, fastScheduleThreads } from "@tessera/corpus";
 import type { PrimFunc } from "@tessera/ir";
+import fc from "fast-check";
 import { expect } from "vitest";
 import { compareWithReference, formatComparison } from "../src/index.js";
+
+/** Arbitraries of the tile shape of a fast-schedule configuration small enough to simulate at 64³. */
+export const SMALL_TILE_SHAPE = {
+  blockRows: fc.constantFrom(16, 32, 64),
+  blockCols: fc.constantFrom(16, 32, 64),
+  tileK: fc.constantFrom(4, 8, 16),
+  threadRows: fc.constantFrom(1, 2, 4),
+  threadCols: fc.constantFrom(1, 2, 4),
+  vthreadRows: fc.constantFrom(1, 2),
+  vthreadCols: fc.constantFrom(1, 2),
+  vector: fc.constantFrom(1, 2, 4),
+};
 
 /** The lowered module after the checks passed, or undefined where the pipeline was refused. */
 export function simulatesExactly(n: number, params: FastScheduleParams, original: PrimFunc, seed: number): LoweredModule | undefined {

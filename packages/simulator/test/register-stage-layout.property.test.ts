@@ -13,21 +13,14 @@ import { type FastScheduleParams, REGISTER_PREFETCH_PIPELINE, fastScheduleThread
 import { type Stmt, forEachStmt, gemmReluAdd } from "@tessera/ir";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { simulatesExactly, validAt } from "./fast-schedule-exactness.js";
+import { SMALL_TILE_SHAPE, simulatesExactly, validAt } from "./fast-schedule-exactness.js";
 
 const N = 64;
 
 const order = fc.constantFrom("thread-outer" as const, "thread-inner" as const);
 
 const paramsArb: fc.Arbitrary<FastScheduleParams> = fc.record({
-  blockRows: fc.constantFrom(16, 32, 64),
-  blockCols: fc.constantFrom(16, 32, 64),
-  tileK: fc.constantFrom(4, 8, 16),
-  threadRows: fc.constantFrom(1, 2, 4),
-  threadCols: fc.constantFrom(1, 2, 4),
-  vthreadRows: fc.constantFrom(1, 2),
-  vthreadCols: fc.constantFrom(1, 2),
-  vector: fc.constantFrom(1, 2, 4),
+  ...SMALL_TILE_SHAPE,
   pipeline: fc.constantFrom(null, REGISTER_PREFETCH_PIPELINE),
   minBlocksPerSM: fc.constant(0),
   unrollMaxStep: fc.constantFrom(0, 512),
