@@ -206,7 +206,6 @@ export function bufferLayouts(program: ProgramSites): Map<Buffer, BufferLayout> 
   return layouts;
 }
 
-
 /**
  * The elements of a register buffer indexed by its accesses' loops (util/iterator-layout.ts in
  * @tessera/codegen, as compactBufferAllocation does), when fewer than `hullElements`; undefined
