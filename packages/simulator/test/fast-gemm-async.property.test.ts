@@ -55,8 +55,6 @@ const registerParamsArb: fc.Arbitrary<FastScheduleParams> = paramsArb.map((p) =>
   ...p,
   fetch: "registers" as const,
   pipeline: REGISTER_PREFETCH_PIPELINE,
-  // Through registers, a thread-inner B spreads the register stage over the tile (local memory, slow to simulate).
-  bFetchOrder: "thread-outer" as const,
 }));
 
 const valid = (p: FastScheduleParams): boolean => validAt(N, p);

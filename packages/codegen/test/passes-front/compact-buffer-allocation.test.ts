@@ -111,14 +111,29 @@ def main(A: T.Buffer((64,), "float32"), C: T.Buffer((64,), "float32")):
     // the lowered kernel (packages/simulator/test/fast-gemm.test.ts).
   });
 
-  /** A register stage of an 8×16 tile fetched by 16 threads in 4 rounds of 2 lanes, stored by `store`. */
-  const stridedStage = (storeIndex: string) => `
+  /**
+   * An 8×16 tile of A staged through the register buffer L into shared S by 16 threads (`copies`,
+   * the statements under blockIdx), then read back from S into C as `read`.
+   */
+  const registerStage = (copies: string, read = "S[vi, vj]") => `
 @T.prim_func
 def main(A: T.Buffer((8, 16), "float32"), C: T.Buffer((8, 16), "float32")):
     L = T.alloc_buffer((8, 16), scope="local")
     S = T.alloc_buffer((8, 16), scope="shared")
     for bx in T.thread_binding(1, thread="blockIdx.x"):
-        for r in range(4):
+${copies}
+        for t3 in T.thread_binding(16, thread="threadIdx.x"):
+            for w in range(8):
+                with T.block("C"):
+                    vi = T.axis.spatial(8, (t3 * 8 + w) // 16)
+                    vj = T.axis.spatial(16, (t3 * 8 + w) % 16)
+                    C[vi, vj] = ${read}
+`;
+
+  /** The register stage fetched in 4 rounds of 2 lanes per thread, stored by `storeIndex`. */
+  const stridedStage = (storeIndex: string) =>
+    registerStage(
+      `        for r in range(4):
             for t in T.thread_binding(16, thread="threadIdx.x"):
                 for v in range(2):
                     with T.block("L"):
@@ -131,14 +146,9 @@ def main(A: T.Buffer((8, 16), "float32"), C: T.Buffer((8, 16), "float32")):
                     with T.block("S"):
                         vi = T.axis.spatial(8, ${storeIndex} // 16)
                         vj = T.axis.spatial(16, ${storeIndex} % 16)
-                        S[vi, vj] = L[vi, vj]
-        for t3 in T.thread_binding(16, thread="threadIdx.x"):
-            for w in range(8):
-                with T.block("C"):
-                    vi = T.axis.spatial(8, (t3 * 8 + w) // 16)
-                    vj = T.axis.spatial(16, (t3 * 8 + w) % 16)
-                    C[vi, vj] = S[7 - vi, vj] * T.float32(2)
-`;
+                        S[vi, vj] = L[vi, vj]`,
+      "S[7 - vi, vj] * T.float32(2)",
+    );
 
   test("a register stage strided through its tile (threads inner) is indexed by the thread's iterators: its 8 elements, not the 7×16 hull", () => {
     // Thread t holds rows t // 8 + 2r and columns (t % 8) * 2 + v: a hull of 7 rows by every column.
@@ -162,13 +172,8 @@ def main(A: T.Buffer((8, 16), "float32"), C: T.Buffer((8, 16), "float32")):
     // Two writers and two readers cover rounds 0–1 and 2–3 of the same index expression: indexed
     // by iterators counted from each loop's minimum they would share 4 slots, and the first reader
     // would see the second writer's values.
-    const f = parsePrimFunc(`
-@T.prim_func
-def main(A: T.Buffer((8, 16), "float32"), C: T.Buffer((8, 16), "float32")):
-    L = T.alloc_buffer((8, 16), scope="local")
-    S = T.alloc_buffer((8, 16), scope="shared")
-    for bx in T.thread_binding(1, thread="blockIdx.x"):
-        for t in T.thread_binding(16, thread="threadIdx.x"):
+    const f = parsePrimFunc(
+      registerStage(`        for t in T.thread_binding(16, thread="threadIdx.x"):
             for r in range(2):
                 for v in range(2):
                     with T.block("L0"):
@@ -192,14 +197,8 @@ def main(A: T.Buffer((8, 16), "float32"), C: T.Buffer((8, 16), "float32")):
                     with T.block("S1"):
                         vi = T.axis.spatial(8, (r3 * 32 + t * 2 + v3) // 16)
                         vj = T.axis.spatial(16, (r3 * 32 + t * 2 + v3) % 16)
-                        S[vi, vj] = L[vi, vj]
-        for t3 in T.thread_binding(16, thread="threadIdx.x"):
-            for w in range(8):
-                with T.block("C"):
-                    vi = T.axis.spatial(8, (t3 * 8 + w) // 16)
-                    vj = T.axis.spatial(16, (t3 * 8 + w) % 16)
-                    C[vi, vj] = S[vi, vj]
-`);
+                        S[vi, vj] = L[vi, vj]`),
+    );
     const shape = allocatedShapes(runFront(f, 4))["L"]!.shape;
     expect(shape.reduce((a, b) => a * b, 1)).toBeGreaterThanOrEqual(8);
     expect(shape).not.toEqual([2, 2]);
