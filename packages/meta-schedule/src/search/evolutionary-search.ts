@@ -7,7 +7,10 @@
  *  2. `geneticNumIters` generations: the cost model scores the population, every unmeasured
  *     program enters a heap of the batch's best, and the next population is drawn with parents
  *     chosen in proportion to their scores — mutated (probability `geneticMutateProb`, mutator
- *     chosen by its probability) and replayed, or copied (each parent at most once);
+ *     chosen by its probability) and replayed, or copied (each parent at most once). Beyond TVM,
+ *     a share `crossoverProb` of the slots crosses two parents instead: the loop structure of
+ *     one with the other's knobs (crossover.ts). A mutation or crossover that gives a parent's
+ *     program again (a knob without effect there) is tried again rather than kept;
  *  3. ε-greedy pick: a share `epsGreedy` of the batch are random fresh samples, the rest the
  *     heap's best; programs already handed out (by structural hash) are never handed out again.
  *     Beyond TVM, no launch shape (grid and block of the kernels) takes more than `maxClassShare`
@@ -29,6 +32,7 @@ import { Trace, type TraceJSON } from "@tessera/schedule";
 import { MetaScheduleError } from "../errors.js";
 import type { TuneContext } from "../tune-context.js";
 import { BestCandidates } from "./best-candidates.js";
+import { crossoverStructureAndKnobs } from "./crossover.js";
 import { capClassShare, launchClassOf } from "./launch-classes.js";
 import { type Candidate, traceKeyOf } from "./candidate-replayer.js";
 import { RejectionTally } from "./rejection-tally.js";
@@ -50,6 +54,11 @@ export interface EvolutionarySearchConfig {
   readonly geneticNumIters: number;
   /** Probability that a slot of the next generation is a mutation rather than a copy (TVM: 0.85). */
   readonly geneticMutateProb: number;
+  /**
+   * Probability that a slot of the next generation is a crossover of two parents (the structure of
+   * one with the other's knobs, crossover.ts) rather than a mutation or copy (TVM: 0, no crossover).
+   */
+  readonly crossoverProb: number;
   /** Tries per slot before the last parent drawn is copied (TVM: 10). */
   readonly geneticMaxFailCount: number;
   /** Share of each batch picked at random from the fresh samples (TVM: 0.05). */
@@ -67,6 +76,7 @@ export const DEFAULT_EVOLUTIONARY_SEARCH_CONFIG: EvolutionarySearchConfig = {
   maxFailCount: 5,
   geneticNumIters: 3,
   geneticMutateProb: 0.85,
+  crossoverProb: 0.2,
   geneticMaxFailCount: 10,
   epsGreedy: 0.05,
   numEmptyItersBeforeEarlyStop: 5,
@@ -74,6 +84,8 @@ export const DEFAULT_EVOLUTIONARY_SEARCH_CONFIG: EvolutionarySearchConfig = {
 };
 
 export const DUPLICATE_IN_BATCH = "duplicate of another candidate of the batch";
+export const SAME_PROGRAM_AS_PARENT = "a mutation or crossover gave its parent's program again";
+export const CROSSOVER_FOUND_NOTHING = "crossover found no decision to exchange";
 
 export class EvolutionarySearch extends SearchStrategyBase {
   readonly name = "evolutionarySearch";
@@ -220,7 +232,9 @@ export class EvolutionarySearch extends SearchStrategyBase {
       let parent = 0;
       for (let fails = 0; chosen === undefined && fails <= this.config.geneticMaxFailCount; fails++) {
         parent = parents.sample(rng);
-        if (mutatorSampler !== undefined && rng.uniform() < this.config.geneticMutateProb) {
+        if (this.config.crossoverProb > 0 && rng.uniform() < this.config.crossoverProb) {
+          chosen = this.crossover(run, population, parent, parents.sample(rng), round);
+        } else if (mutatorSampler !== undefined && rng.uniform() < this.config.geneticMutateProb) {
           const mutator = mutators[mutatorSampler.sample(rng)]!.mutator;
           let mutated: Trace | undefined;
           try {
@@ -231,7 +245,7 @@ export class EvolutionarySearch extends SearchStrategyBase {
             continue;
           }
           if (mutated === undefined) round.add(`mutator ${mutator.name} found nothing to change`);
-          else chosen = run.replayer.replayRecorded(mutated, round);
+          else chosen = this.unlessUnchanged(run.replayer.replayRecorded(mutated, round), [population[parent]!], round);
         } else if (copied[parent] === 0) {
           copied[parent] = 1;
           chosen = population[parent];
@@ -240,6 +254,25 @@ export class EvolutionarySearch extends SearchStrategyBase {
       next.push(chosen ?? population[parent]!);
     }
     return next;
+  }
+
+  /** The structure of one parent with the other's knobs (crossover.ts), replayed; undefined when nothing new comes of it. */
+  private crossover(run: SearchRun, population: readonly Candidate[], structure: number, knobs: number, round: RejectionTally): Candidate | undefined {
+    const a = population[structure]!;
+    const b = population[knobs]!;
+    const child = a.hash === b.hash ? undefined : crossoverStructureAndKnobs(a.sch.trace, b.sch.trace);
+    if (child === undefined) {
+      round.add(CROSSOVER_FOUND_NOTHING);
+      return undefined;
+    }
+    return this.unlessUnchanged(run.replayer.replayRecorded(child, round), [a, b], round);
+  }
+
+  /** `child`, unless it is one of its parents' programs again (a decision that changed nothing, as a fetch order of an unstaged fetch). */
+  private unlessUnchanged(child: Candidate | undefined, parents: readonly Candidate[], round: RejectionTally): Candidate | undefined {
+    if (child === undefined || !parents.some((p) => p.hash === child.hash)) return child;
+    round.add(SAME_PROGRAM_AS_PARENT);
+    return undefined;
   }
 
   private pickWithEpsGreedy(run: SearchRun, unmeasured: readonly Candidate[], ranked: readonly Candidate[], batch: number, round: RejectionTally): Candidate[] {
@@ -287,6 +320,7 @@ function checkConfig(c: EvolutionarySearchConfig): void {
   positiveInt("numEmptyItersBeforeEarlyStop", 1);
   probability("initMeasuredRatio");
   probability("geneticMutateProb");
+  probability("crossoverProb");
   probability("epsGreedy");
   probability("maxClassShare");
   if (c.maxClassShare === 0) throw fail("maxClassShare must be above 0 (1: no cap)");

@@ -3,3 +3,4 @@ export * from "./replay-trace.js";
 export * from "./evolutionary-search.js";
 export * from "./replay-func.js";
 export * from "./recorded-first.js";
+export * from "./crossover.js";

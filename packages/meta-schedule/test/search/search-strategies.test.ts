@@ -13,6 +13,7 @@ import {
   type Postproc,
   ReplayFuncStrategy,
   ReplayTraceStrategy,
+  SAME_PROGRAM_AS_PARENT,
   ScheduleFnSpace,
   type SearchStrategy,
   replayWithPostprocs,
@@ -32,6 +33,12 @@ import {
   tileDecisions,
   tuneWithFakeRunner,
 } from "./gemm-fixture.js";
+
+/** The value of the fixture's sampled "knob" annotation. */
+function knobOf(trace: Trace): number {
+  const inst = trace.instructions.find((i) => i.kind.name === "SampleCategorical")!;
+  return (inst.attrs[0] as number[])[trace.getDecision(inst) as number]!;
+}
 
 const THREAD_LIMIT_REASON = `postproc threadLimit: more than ${MAX_THREADS} threads per block`;
 
@@ -226,12 +233,68 @@ describe("EvolutionarySearch", () => {
         { mutator: counted("rarely"), probability: 0.1 },
       ],
     });
-    const strategy = new EvolutionarySearch({ populationSize: 64, geneticMutateProb: 1 });
+    const strategy = new EvolutionarySearch({ populationSize: 64, geneticMutateProb: 1, crossoverProb: 0 });
     strategy.preTuning(ctx, { maxTrials: 16, numTrialsPerIter: 16, designSpaces: space.generateDesignSpace(ctx), space, database: new MemoryDatabase(), costModel: undefined });
     expect(strategy.generateMeasureCandidates(ctx)).toHaveLength(16);
     expect(calls.often + calls.rarely).toBeGreaterThanOrEqual(3 * 64);
     expect(calls.often / (calls.often + calls.rarely)).toBeGreaterThan(0.8);
     expect(calls.rarely).toBeGreaterThan(0);
+  });
+
+  it("crossover children take the loop structure of one member of the population and the knobs of another", () => {
+    // gemmTileSpace plus a sampled knob that changes the program but not its loops.
+    const withKnob = (sch: Schedule) => {
+      gemmTileSpace(sch);
+      sch.annotate(sch.getBlock("gemm"), "knob", sch.sampleCategorical([1, 2, 3, 4], [0.25, 0.25, 0.25, 0.25]));
+    };
+    const pointOf = (sch: Schedule) => ({ tiles: JSON.stringify(tileDecisions(sch.trace)), knob: knobOf(sch.trace) });
+    const generations: Array<Array<{ tiles: string; knob: number }>> = [];
+    const spy: CostModel = {
+      name: "spy",
+      update: () => {},
+      predict: (_ctx, cs) => {
+        generations.push(cs.map((c) => pointOf(c.sch)));
+        return cs.map(() => 1);
+      },
+    };
+    const strategy = new EvolutionarySearch({ populationSize: 32, crossoverProb: 1, geneticNumIters: 2 });
+    const out = tuneWithFakeRunner(strategy, { seed: 4, maxTrials: 16, numTrialsPerIter: 16, costModel: spy, spaceFn: withKnob });
+    expect(out.handedOut).toHaveLength(16);
+    expectValidAndDistinct(out.handedOut);
+    expect(generations.length).toBe(3);
+    let crossed = 0;
+    for (let g = 1; g < generations.length; g++) {
+      const parents = generations[g - 1]!;
+      for (const child of generations[g]!) {
+        // A copy of a parent (a slot whose tries all failed), or a crossover of two.
+        const isCopy = parents.some((p) => p.tiles === child.tiles && p.knob === child.knob);
+        if (isCopy) continue;
+        crossed++;
+        expect(parents.some((p) => p.tiles === child.tiles)).toBe(true);
+        expect(parents.some((p) => p.knob === child.knob)).toBe(true);
+      }
+    }
+    expect(crossed).toBeGreaterThan(10);
+  });
+
+  it("tries a slot again when its mutation gives the parent's program back, and tallies why", () => {
+    // Re-sets a decision to its own value: the same program as the parent, every time.
+    const noChange: Mutator = {
+      name: "noChange",
+      apply: (trace) => {
+        const inst = trace.instructions.find((i) => i.kind.name === "SamplePerfectTile")!;
+        return trace.withDecision(inst, trace.getDecision(inst), { removePostproc: true });
+      },
+    };
+    const workload = gemmWorkload();
+    const ctx = tuneContext(workload, target("nvidia/h100"), { seed: 3 });
+    const space = new ScheduleFnSpace(gemmTileSpace, { postprocs: [threadLimit], mutators: [{ mutator: noChange, probability: 1 }] });
+    const strategy = new EvolutionarySearch({ populationSize: 32, geneticMutateProb: 1, crossoverProb: 0 });
+    strategy.preTuning(ctx, { maxTrials: 8, numTrialsPerIter: 8, designSpaces: space.generateDesignSpace(ctx), space, database: new MemoryDatabase(), costModel: undefined });
+    expect(strategy.generateMeasureCandidates(ctx)).toHaveLength(8);
+    const tally = new Map(strategy.rejectionTally());
+    // Every try of every slot of the 3 generations: 11 tries per slot.
+    expect(tally.get(SAME_PROGRAM_AS_PARENT)).toBe(3 * 32 * 11);
   });
 
   it("works without a cost model (random scores)", () => {
@@ -288,6 +351,7 @@ describe("EvolutionarySearch", () => {
   it("rejects bad parameters and use before preTuning with clear errors", () => {
     expect(() => new EvolutionarySearch({ populationSize: 0 })).toThrow(/populationSize must be an integer ≥ 1, got 0/);
     expect(() => new EvolutionarySearch({ epsGreedy: 2 })).toThrow(MetaScheduleError);
+    expect(() => new EvolutionarySearch({ crossoverProb: 1.5 })).toThrow(/crossoverProb must be a number in \[0, 1\], got 1.5/);
     const ctx = tuneContext(gemmWorkload(), target("nvidia/h100"), { seed: 1 });
     expect(() => new EvolutionarySearch().generateMeasureCandidates(ctx)).toThrow(/called before preTuning/);
   });
