@@ -10,9 +10,7 @@
  * fast as the best measured"), or 1 ms before any measurement. A candidate that does not lower
  * scores 0.
  */
-import { type LoweredModule, LoweringError, lower } from "@tessera/codegen";
-import { loweredModuleFor } from "../postproc/verify-gpu-code.js";
-import { estimateLatency } from "../runner/simulated/latency-model.js";
+import { latencyEstimateOf } from "../feature/latency-estimate-of.js";
 import { FAILED_RUN_SECS, type RunnerResult, meanRunSecs } from "../runner/runner.js";
 import type { MeasureCandidate } from "../search/search-strategy.js";
 import type { TuneContext } from "../tune-context.js";
@@ -43,19 +41,8 @@ export class AnalyticModel implements CostModel {
     });
   }
 
-  /** The model's latency for one candidate, or undefined when it does not lower. */
+  /** The model's latency for one candidate, or undefined when it does not lower (or the target is no GPU: a CPU run uses the learned model). */
   estimateSeconds(candidate: MeasureCandidate, ctx: TuneContext): number | undefined {
-    // The model is of a GPU; a CPU candidate gets no estimate (a CPU run uses the learned model).
-    if (ctx.target.kind !== "cuda") return undefined;
-    let module: LoweredModule | undefined = loweredModuleFor(candidate.sch.func);
-    if (module === undefined) {
-      try {
-        module = lower(candidate.sch.func, ctx.target);
-      } catch (err) {
-        if (err instanceof LoweringError) return undefined;
-        throw err;
-      }
-    }
-    return estimateLatency(module, ctx.target).seconds;
+    return latencyEstimateOf(candidate, ctx)?.seconds;
   }
 }

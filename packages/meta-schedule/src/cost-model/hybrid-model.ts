@@ -1,19 +1,25 @@
 /**
- * An analytic prior corrected by a learned model: before the learned model has enough data, the
+ * An analytic prior corrected by a learned model (the default for GPU targets): before the learned model has enough data, the
  * analytic model alone ranks candidates; as measurements come in, the learned model's score
  * weighs more — score = learned^w · analytic^(1−w) with w = n / (n + halfWeightSamples), capped
  * at maxLearnedWeight so that the prior keeps breaking ties among what the learned model cannot
  * tell apart. Both scores are normalised throughputs (about 1 for the best measured candidate).
+ *
+ * The learned model is by default a forest on kernel-summary features (kernel-summary-feature.ts:
+ * the prior's own profile of each kernel, a short row) rather than TVM's per-store rows, which a
+ * few hundred measurements cannot fit (docs/benchmarks/learned-model-h100.md).
  */
 import type { RunnerResult } from "../runner/runner.js";
 import type { MeasureCandidate } from "../search/search-strategy.js";
 import type { TuneContext } from "../tune-context.js";
+import { KernelSummaryFeature } from "../feature/kernel-summary-feature.js";
 import { AnalyticModel } from "./analytic-model.js";
 import type { CostModel } from "./cost-model.js";
-import { DEFAULT_NUM_WARMUP_SAMPLES, ForestModel } from "./forest-model.js";
+import { DEFAULT_NUM_WARMUP_SAMPLES, ForestModel, type ForestModelOptions } from "./forest-model.js";
 
 export interface HybridModelOptions {
   readonly prior?: CostModel;
+  /** Default: a forest on kernel-summary features (`kernelSummaryForest()`). */
   readonly learned?: CostModel & { readonly numSamples: number };
   /** Measured samples at which the learned model weighs as much as the prior (default 32). */
   readonly halfWeightSamples?: number;
@@ -21,6 +27,11 @@ export interface HybridModelOptions {
   readonly maxLearnedWeight?: number;
   /** Samples below which the learned model is not consulted (default: the forest's warm-up, 16). */
   readonly minLearnedSamples?: number;
+}
+
+/** A forest on kernel-summary features; more columns per tree than on per-store rows, since the row is short. */
+export function kernelSummaryForest(opts: Omit<ForestModelOptions, "extractor"> = {}): ForestModel {
+  return new ForestModel({ extractor: new KernelSummaryFeature(), columnFraction: 0.6, ...opts });
 }
 
 export class HybridModel implements CostModel {
@@ -33,7 +44,7 @@ export class HybridModel implements CostModel {
 
   constructor(opts: HybridModelOptions = {}) {
     this.prior = opts.prior ?? new AnalyticModel();
-    this.learned = opts.learned ?? new ForestModel();
+    this.learned = opts.learned ?? kernelSummaryForest();
     this.halfWeightSamples = opts.halfWeightSamples ?? 32;
     this.maxLearnedWeight = opts.maxLearnedWeight ?? 0.85;
     this.minLearnedSamples = opts.minLearnedSamples ?? DEFAULT_NUM_WARMUP_SAMPLES;

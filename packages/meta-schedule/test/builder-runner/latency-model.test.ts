@@ -26,6 +26,7 @@ const base: KernelProfile = {
   minBlocksPerSM: undefined,
   fetchRounds: 256,
   prefetched: false,
+  straightLineFp: 64,
 };
 
 describe("analytic latency model", () => {

@@ -51,10 +51,25 @@ export interface KernelProfile {
   readonly fetchRounds: number;
   /** Whether those loads are prefetched a round ahead (their latency overlaps a round's work). */
   readonly prefetched: boolean;
+  /**
+   * FP instructions in one iteration of the innermost rolled loop around them (a loop neither
+   * unrolled nor expanded), as a geometric mean weighted by the instructions: how much
+   * straight-line code the compiler gets to schedule (1 when every FP instruction sits alone in a
+   * rolled loop; the whole register-tile update when the reduction step is unrolled).
+   */
+  readonly straightLineFp: number;
 }
 
 /** Sampled points per access and per condition. */
 const SAMPLES = 8;
+
+/** A rolled loop being walked (or the kernel body): the FP instructions directly in one of its iterations. */
+interface RolledFrame {
+  /** Multiplicity of one iteration of the loop. */
+  readonly iteration: number;
+  /** FP instructions executed directly in the loop (in no rolled loop nested in it), in all. */
+  fp: number;
+}
 
 function bytesOfElement(buffer: Buffer): number {
   const info = dtypeInfo(elementType(buffer.dtype));
@@ -85,6 +100,10 @@ class ProfileWalker {
   largestLocalBuffer = 0;
   #liveLocal = 0;
   #multiplicity = 1;
+  readonly #rolled: RolledFrame[] = [{ iteration: 1, fp: 0 }];
+  /** Σ over rolled frames of fp · log2(FP instructions per iteration), and Σ fp. */
+  #straightLineLog = 0;
+  #straightLineWeight = 0;
   readonly #envs: Map<Var, number>[] = Array.from({ length: SAMPLES }, () => new Map());
   readonly #random = mulberry32(0x7e55e7a);
   /** Thread index variables by tag, as the kernel's thread_extent attributes name them. */
@@ -184,6 +203,26 @@ class ProfileWalker {
     this.#access({ buffer, index, widthBytes: elementBytes, kind });
   }
 
+  /** Counts `count` FP instructions (already multiplied by the multiplicity). */
+  #fp(count: number): void {
+    this.fpInstructions += count;
+    this.#rolled[this.#rolled.length - 1]!.fp += count;
+  }
+
+  #closeRolled(frame: RolledFrame): void {
+    if (frame.fp <= 0) return;
+    const perIteration = frame.fp / frame.iteration;
+    this.#straightLineLog += frame.fp * Math.log2(Math.max(1, perIteration));
+    this.#straightLineWeight += frame.fp;
+  }
+
+  /** The weighted geometric mean of FP instructions per rolled iteration (after the walk). */
+  straightLineFp(): number {
+    this.#closeRolled(this.#rolled[0]!);
+    this.#rolled[0]!.fp = 0;
+    return this.#straightLineWeight === 0 ? 1 : 2 ** (this.#straightLineLog / this.#straightLineWeight);
+  }
+
   #isFloatMul(e: PrimExpr): e is PrimExpr & { kind: "Binary" } {
     return e.kind === "Binary" && e.op === "mul" && isFloat(e.dtype);
   }
@@ -196,7 +235,7 @@ class ProfileWalker {
         if (arithmetic && isFloat(e.dtype)) {
           const lanes = lanesOf(e.dtype);
           const fusedWith = (e.op === "add" || e.op === "sub") && (this.#isFloatMul(e.a) || this.#isFloatMul(e.b));
-          this.fpInstructions += m * lanes;
+          this.#fp(m * lanes);
           this.flops += m * lanes * (fusedWith ? 2 : 1);
           if (fusedWith) {
             const [mul, other] = this.#isFloatMul(e.a) ? [e.a, e.b] : [e.b as PrimExpr & { kind: "Binary" }, e.a];
@@ -214,13 +253,13 @@ class ProfileWalker {
         this.#bufferAccess(e.buffer, e.indices, "load");
         return;
       case "Select":
-        if (arithmetic && isFloat(e.dtype)) this.fpInstructions += m * lanesOf(e.dtype);
+        if (arithmetic && isFloat(e.dtype)) this.#fp(m * lanesOf(e.dtype));
         this.#value(e.condition, false);
         this.#value(e.trueValue, arithmetic);
         this.#value(e.falseValue, arithmetic);
         return;
       case "Cast":
-        if (arithmetic && isFloat(e.dtype)) this.fpInstructions += m * lanesOf(e.dtype);
+        if (arithmetic && isFloat(e.dtype)) this.#fp(m * lanesOf(e.dtype));
         this.#value(e.value, arithmetic);
         return;
       case "Not":
@@ -269,7 +308,7 @@ class ProfileWalker {
       this.memoryInstructions -= this.#multiplicity;
       return;
     }
-    if (arithmetic && isFloat(e.dtype)) this.fpInstructions += this.#multiplicity * lanesOf(e.dtype);
+    if (arithmetic && isFloat(e.dtype)) this.#fp(this.#multiplicity * lanesOf(e.dtype));
     for (const a of e.args) this.#value(a, arithmetic);
   }
 
@@ -314,11 +353,17 @@ class ProfileWalker {
         const min = evaluate(s.min, this.#envs[0]!) ?? 0;
         const extent = Math.max(0, evaluate(s.extent, this.#envs[0]!) ?? 1);
         if (extent === 0) return;
+        // Unrolled loops (expanded or `#pragma unroll`) and vectorized ones are straight-line code;
+        // thread and block loops have been replaced by their indices by now.
+        const rolled = s.forKind === "serial" || s.forKind === "parallel";
+        const frame: RolledFrame | undefined = rolled ? { iteration: this.#multiplicity * extent, fp: 0 } : undefined;
+        if (frame !== undefined) this.#rolled.push(frame);
         this.#bindEach(
           s.loopVar,
           () => min + Math.floor(this.#random() * extent),
           () => this.#withMultiplicity(extent, () => this.stmt(s.body)),
         );
+        if (frame !== undefined) this.#closeRolled(this.#rolled.pop()!);
         return;
       }
       case "LetStmt":
@@ -387,5 +432,6 @@ export function profileKernel(kernel: DeviceKernel): KernelProfile {
     minBlocksPerSM: kernel.launch.minBlocksPerSM,
     fetchRounds: fetchLoop?.rounds ?? 1,
     prefetched: fetchLoop?.prefetched ?? false,
+    straightLineFp: walker.straightLineFp(),
   };
 }

@@ -34,6 +34,8 @@ export interface KernelEstimate {
   readonly bound: LatencyBound;
   readonly blocksPerSM: number;
   readonly registersPerThread: number;
+  /** Registers a thread needs that its budget cannot hold (spilled to local memory). */
+  readonly spilledRegisters: number;
   /** Resident warps per SM over the architecture's maximum. */
   readonly occupancy: number;
   readonly profile: KernelProfile;
@@ -108,6 +110,7 @@ export function estimateKernel(p: KernelProfile, spec: GpuSpec): Omit<KernelEsti
     bound,
     blocksPerSM,
     registersPerThread: regs,
+    spilledRegisters: spilled,
     occupancy: Math.min(1, (blocksPerSM * warpsPerBlock * 32) / spec.maxThreadsPerSM),
   };
 }

@@ -1,0 +1,78 @@
+/**
+ * The programs of recorded GPU tuning runs, rebuilt: a `pnpm bench:tune` report lists every
+ * measured program with its sampled decisions (`tuned[].top[].decisions`, in trace order) and its
+ * measured time; forcing those decisions into the workload's default CUDA design space and
+ * running the postprocessors gives the program again. Used to evaluate cost models offline on
+ * real measurements.
+ */
+import { readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { type Target, target as targetOf } from "@tessera/codegen";
+import type { PrimFunc } from "@tessera/ir";
+import type { Decision, Trace } from "@tessera/schedule";
+import { type MeasureCandidate, type TuneContext, defaultCudaSpaceGenerator, replayWithPostprocs, tuneContext, workloadOf } from "../src/index.js";
+
+export interface RecordedProgram {
+  readonly ms: number;
+  readonly candidate: MeasureCandidate;
+}
+
+export interface RecordedRun {
+  /** The report's file name and run (workload, seed). */
+  readonly name: string;
+  readonly device: string;
+  readonly programs: readonly RecordedProgram[];
+  /** Records whose decisions no longer replay in today's space. */
+  readonly skipped: number;
+}
+
+interface Report {
+  readonly device?: string;
+  readonly tuned?: readonly { workload: string; seed: number; top?: readonly { ms: number; decisions?: readonly unknown[] }[] }[];
+}
+
+/** The space's trace with the sampling decisions replaced, in order. */
+function withDecisions(space: Trace, decisions: readonly unknown[]): Trace | undefined {
+  let out = space;
+  let k = 0;
+  for (const inst of space.instructions) {
+    if (inst.kind.name === "EnterPostproc") break;
+    if (!inst.kind.name.startsWith("Sample")) continue;
+    if (k >= decisions.length) return undefined;
+    out = out.withDecision(inst, decisions[k++] as Decision);
+  }
+  return k === decisions.length ? out : undefined;
+}
+
+/** Every run of `workload` in the reports of `dir` whose programs carry their decisions. */
+export function recordedRuns(dir: string, workload: string, func: PrimFunc, tgt: Target = targetOf("nvidia/h100")): { ctx: TuneContext; runs: RecordedRun[] } {
+  const ctx = tuneContext(workloadOf(func), tgt, { seed: 1 });
+  const gen = defaultCudaSpaceGenerator(tgt);
+  gen.initialize(ctx);
+  const space = gen.generateDesignSpace(ctx)[0]!.trace;
+  const runs: RecordedRun[] = [];
+  for (const file of readdirSync(dir).filter((f) => f.endsWith(".json")).sort()) {
+    let report: Report;
+    try {
+      report = JSON.parse(readFileSync(join(dir, file), "utf8")) as Report;
+    } catch {
+      continue;
+    }
+    for (const run of report.tuned ?? []) {
+      if (run.workload !== workload || run.top === undefined || !run.top.some((p) => p.decisions !== undefined)) continue;
+      const programs: RecordedProgram[] = [];
+      let skipped = 0;
+      for (const p of run.top) {
+        const trace = p.decisions === undefined ? undefined : withDecisions(space, p.decisions);
+        const out = trace === undefined ? undefined : replayWithPostprocs(ctx, trace, gen.postprocs, { seed: 1 });
+        if (out === undefined || !out.ok || !(p.ms > 0)) {
+          skipped++;
+          continue;
+        }
+        programs.push({ ms: p.ms, candidate: { sch: out.sch, argsInfo: [] } });
+      }
+      runs.push({ name: `${file} seed ${run.seed}`, device: report.device ?? "unknown", programs, skipped });
+    }
+  }
+  return { ctx, runs };
+}
