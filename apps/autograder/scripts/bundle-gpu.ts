@@ -20,6 +20,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { SANDBOX_RUNTIME_FILE, buildSandboxRuntime } from "../src/sandbox/runtime-bundle.js";
+import { RUN_SH } from "./bundle-run-sh.js";
 
 // An app-level script: it bundles entries of packages and apps together (packages never import apps).
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
@@ -119,29 +120,6 @@ function sizeOf(path: string): number {
 /** File names of the entries' shared chunks. */
 const CHUNK_PREFIX = "chunk-";
 
-const RUN_SH = `#!/usr/bin/env bash
-# Usage: run.sh <entry> [args...]   (entries: see manifest.json)
-set -euo pipefail
-here="$(cd "$(dirname "\${BASH_SOURCE[0]}")" && pwd)"
-entry="\${1:?usage: run.sh <entry> [args...]}"; shift
-node="\${TESSERA_NODE:-}"
-if [ -z "$node" ]; then
-  if [ -f "$here/node.xz" ]; then
-    node="\${TMPDIR:-/tmp}/tessera-node-$(cat "$here/node.version" 2>/dev/null || echo x)"
-    if [ ! -x "$node" ]; then
-      xz -dc "$here/node.xz" > "$node.tmp.$$" && chmod +x "$node.tmp.$$" && mv "$node.tmp.$$" "$node"
-    fi
-  elif command -v node >/dev/null 2>&1; then
-    node="$(command -v node)"
-  else
-    echo "run.sh: no node.xz in the bundle and no node on PATH" >&2; exit 127
-  fi
-fi
-export UV_THREADPOOL_SIZE="\${UV_THREADPOOL_SIZE:-16}"
-# The bundle carries the assignment (student files, solution, manifest); another can be named.
-if [ -d "$here/assignment" ]; then export TESSERA_ASSIGNMENT_ROOT="\${TESSERA_ASSIGNMENT_ROOT:-$here/assignment}"; fi
-exec "$node" "$here/$entry.mjs" "$@"
-`;
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);

@@ -4,6 +4,7 @@
  *   tsx --conditions=@tessera/source packages/meta-schedule/bench/tune.bench.ts
  *       [--dry-run] [--only gemm_relu_add_2048,matmul_1024,…] [--trials N] [--gemm-trials N]
  *       [--course-trials N] [--per-iter N] [--seeds 1,2,3] [--no-course] [--no-workloads] [--out-dir DIR] [--stem NAME]
+ *       [--learned-features kernel-summary|per-store]
  *
  * Three parts, one report (docs/benchmarks/tuning.{json,md} and SVG/PNG curves beside them):
  * 1. Search-side speed on this machine: replaying the course's manual schedule at 2048³ from its
@@ -33,6 +34,8 @@ import { cuda } from "@tessera/runtime";
 import { Schedule, Trace } from "@tessera/schedule";
 import {
   FAILED_RUN_SECS,
+  ForestModel,
+  HybridModel,
   LocalRunner,
   firstResultChecker,
   defaultCudaSpaceGenerator,
@@ -59,6 +62,8 @@ interface Mode {
   /** Candidates measured per search round (TVM: 64; smaller lets the cost model learn sooner on short budgets). */
   readonly perIter: number;
   readonly seeds: readonly number[];
+  /** What the hybrid cost model's forest learns on: kernel-summary rows (the default) or TVM's per-store rows (the earlier default, for comparisons). */
+  readonly learnedFeatures: LearnedFeatures;
   readonly course: boolean;
   readonly workloads: boolean;
   readonly outDir: string;
@@ -67,7 +72,7 @@ interface Mode {
 }
 
 const USAGE =
-  "usage: bench:tune [--dry-run] [--only W1,W2] [--trials N] [--gemm-trials N] [--course-trials N] [--per-iter N] [--seeds 1,2,3] [--no-course] [--no-workloads] [--out-dir DIR] [--stem NAME]";
+  "usage: bench:tune [--dry-run] [--only W1,W2] [--trials N] [--gemm-trials N] [--course-trials N] [--per-iter N] [--seeds 1,2,3] [--no-course] [--no-workloads] [--out-dir DIR] [--stem NAME] [--learned-features kernel-summary|per-store]";
 
 /** A mistake on the command line: printed with the usage, no stack trace. */
 class UsageError extends Error {}
@@ -95,6 +100,7 @@ function parseOptions() {
       "no-workloads": { type: "boolean", default: false },
       "out-dir": { type: "string", default: join(repoRoot, "docs", "benchmarks") },
       stem: { type: "string" },
+      "learned-features": { type: "string", default: "kernel-summary" },
     },
   });
 }
@@ -119,7 +125,17 @@ function checkedMode(values: ReturnType<typeof parseOptions>["values"]): Mode {
     workloads: values["no-workloads"] !== true,
     outDir: values["out-dir"]!,
     stem: values.stem,
+    learnedFeatures: learnedFeaturesOf(values["learned-features"]!),
   };
+}
+
+const LEARNED_FEATURES = ["kernel-summary", "per-store"] as const;
+type LearnedFeatures = (typeof LEARNED_FEATURES)[number];
+
+function learnedFeaturesOf(text: string): LearnedFeatures {
+  const known = LEARNED_FEATURES.find((f) => f === text);
+  if (known === undefined) throw new RangeError(`--learned-features must be one of ${LEARNED_FEATURES.join(", ")}, got "${text}"`);
+  return known;
 }
 
 function timed(f: () => void, warmup: number, runs: number): { medianMs: number; minMs: number } {
@@ -181,6 +197,8 @@ export interface TuningRow {
   /** Best-so-far ms after each trial (undefined before the first success). */
   readonly curveMs: readonly (number | undefined)[];
   readonly failedTrials: number;
+  /** Why trials failed: each distinct reason (its first line) and how many trials gave it. */
+  readonly failures: Readonly<Record<string, number>>;
   readonly gflops: number | undefined;
   /** Where the wall time went: "search 12.1 s, build 8.0 s, run 10.2 s". */
   readonly phases: string;
@@ -196,6 +214,19 @@ export interface TopRecord {
   readonly decisions: readonly unknown[];
   /** Why the knobs could not be read (the record no longer replays or lowers). */
   readonly error?: string;
+}
+
+/** Failed trials whose log line a run prints (the report tallies them all). */
+const FAILED_TRIALS_SHOWN = 5;
+
+function failureTally(history: Awaited<ReturnType<typeof tuneTIR>>["history"]): Record<string, number> {
+  const tally: Record<string, number> = {};
+  for (const t of history) {
+    if (t.ok) continue;
+    const reason = (t.error ?? "unknown").split("\n")[0]!.slice(0, 300);
+    tally[reason] = (tally[reason] ?? 0) + 1;
+  }
+  return tally;
 }
 
 /** Rows of the report's table of the fastest programs. */
@@ -228,16 +259,21 @@ async function tuneOne(
   const started = performance.now();
   let lastLine = 0;
   let phases = "";
+  let failedShown = 0;
   const result = await tuneTIR(func, tgt, {
     logger: (level, message) => {
       if (message.includes("batch of")) phases = message.replace(/^.*time so far in /, "");
-      if (level !== "debug" && !message.includes("Trial #") && !message.startsWith("\n")) console.log(`    ${message}`);
+      // Trial lines are left out, but for the first failures: a run whose trials all fail says why.
+      const failedTrial = message.includes("Trial #") && message.includes(": Error in ") && failedShown++ < FAILED_TRIALS_SHOWN;
+      if (failedTrial || (level !== "debug" && !message.includes("Trial #") && !message.startsWith("\n"))) console.log(`    ${message}`);
     },
     workDir,
     maxTrialsGlobal: opts.trials,
     numTrialsPerIter: Math.min(mode.perIter, opts.trials),
     space: opts.space,
     strategy: opts.strategy,
+    // The default cost model (hybrid, kernel-summary forest), or the earlier default for comparisons.
+    ...(mode.learnedFeatures === "per-store" ? { costModel: new HybridModel({ learned: new ForestModel() }) } : {}),
     // Every candidate's outputs are compared with the first measured candidate's: schedules of one
     // workload must agree, so a wrong kernel shows up as a failed trial instead of a fast time.
     runner: mode.dryRun ? "simulated" : new LocalRunner({ checker: firstResultChecker() }),
@@ -270,6 +306,7 @@ async function tuneOne(
     bestTrial,
     curveMs,
     failedTrials: result.history.filter((t) => !t.ok).length,
+    failures: failureTally(result.history),
     gflops: bestMs === undefined ? undefined : opts.flop / (bestMs * 1e-3) / 1e9,
     phases,
     top: topRecordsOf(result, func, tgt),
@@ -386,6 +423,7 @@ async function writeReport(mode: Mode, data: ReportData): Promise<void> {
     `- date: ${date}`,
     `- host: ${os.cpus()[0]?.model ?? "?"}, ${os.cpus().length} cores, Node ${process.version}; 1-minute load average at the end: ${os.loadavg()[0]!.toFixed(2)}`,
     `- target: ${data.target.name} (${data.target.arch})`,
+    `- cost model: hybrid (analytic prior × forest on ${mode.learnedFeatures} features)`,
     "",
     "## Search-side speed (this host)",
     "",
@@ -412,6 +450,10 @@ async function writeReport(mode: Mode, data: ReportData): Promise<void> {
         `| ${row.workload} | ${row.trials} | ${fmt(row.bestMs)} | ${fmt(row.gflops, 0)} | ${row.bestTrial ?? "—"} | ${row.wallSeconds.toFixed(1)} | ${row.phases} | ${row.failedTrials} | ${fmt(base)} | ${ratio === undefined ? "—" : `${ratio.toFixed(3)}×`} | ${base === undefined ? "—" : (trialsToReach(row.curveMs, 1.3 * base) ?? "not reached")} | ${base === undefined ? "—" : (trialsToReach(row.curveMs, 1.1 * base) ?? "not reached")} |`,
       );
     });
+    for (const row of data.tuned.filter((r) => r.failedTrials > 0)) {
+      lines.push("", `Why trials of ${row.workload} (seed ${row.seed}) failed:`, "");
+      for (const [reason, count] of Object.entries(row.failures ?? {}).sort((a, b) => b[1] - a[1])) lines.push(`- ${count}× ${reason}`);
+    }
     for (const row of data.tuned.filter((r) => r.top.length > 0)) {
       lines.push("", `Fastest programs of ${row.workload} (seed ${row.seed}), with the kernel knobs read from their CUDA:`, "");
       lines.push("| ms | grid | block | launch bounds | pipelined | shared | registers (local arrays) | float4 fetches |", "|---:|---|---|---|---|---|---|---|");
@@ -461,7 +503,7 @@ async function writeReport(mode: Mode, data: ReportData): Promise<void> {
   writeFileSync(join(mode.outDir, `${stem}.md`), `${lines.join("\n")}\n`);
   writeFileSync(
     join(mode.outDir, `${stem}.json`),
-    `${JSON.stringify({ date, dryRun: mode.dryRun, device: data.device, target: data.target.name, speed: data.speed, torch: data.torch, tuned: data.tuned, course: data.course, charts }, null, 1)}\n`,
+    `${JSON.stringify({ date, dryRun: mode.dryRun, learnedFeatures: mode.learnedFeatures, device: data.device, target: data.target.name, speed: data.speed, torch: data.torch, tuned: data.tuned, course: data.course, charts }, null, 1)}\n`,
   );
   console.log(lines.join("\n"));
   console.log(`wrote ${join(mode.outDir, `${stem}.{md,json}`)}`);

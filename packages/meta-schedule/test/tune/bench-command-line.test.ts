@@ -15,6 +15,7 @@ describe("bench:tune command line", () => {
     [["--help"], /Unknown option '--help'/],
     [["--only", "no_such_workload"], /unknown workload "no_such_workload"; known: gemm_relu_add_2048/],
     [["--gemm-trials", "0"], /--gemm-trials must be a positive integer, got "0"/],
+    [["--learned-features", "xgb"], /--learned-features must be one of kernel-summary, per-store, got "xgb"/],
   ])("%j is refused with the usage", (args, message) => {
     const r = runBench(...args);
     expect(r.status).toBe(2);
