@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { RUN_SH } from "../scripts/bundle-run-sh.js";
 
+// .ci/run installs xz; a machine without it skips this test (bundle:gpu needs xz too).
 const hasXz = spawnSync("xz", ["--version"]).status === 0;
 const scratch = mkdtempSync(join(os.tmpdir(), "tessera-run-sh-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

@@ -7,7 +7,7 @@
  *
  * The learned model is by default a forest on kernel-summary features (kernel-summary-feature.ts:
  * the prior's own profile of each kernel, a short row) rather than TVM's per-store rows, which a
- * few hundred measurements cannot fit (docs/benchmarks/learned-model-h100.md).
+ * few hundred measurements cannot fit (docs/benchmarks/learned-model-gpu.md).
  */
 import type { RunnerResult } from "../runner/runner.js";
 import type { MeasureCandidate } from "../search/search-strategy.js";
