@@ -31,20 +31,38 @@ import {
   type TuneContext,
   kernelSummaryForest,
 } from "../src/index.js";
+import { randomPermutation } from "../src/search/weighted-sampler.js";
 import { spearman } from "../test/cost-model/rank-correlation.js";
 import { type RecordedProgram, type RecordedRun, recordedRuns } from "./recorded-runs.js";
 
-const { values } = parseArgs({
-  options: {
-    reports: { type: "string", default: "docs/benchmarks" },
-    sizes: { type: "string", default: "32,64,128,256" },
-    seeds: { type: "string", default: "1,2" },
-    "out-dir": { type: "string", default: "docs/benchmarks" },
-  },
-});
+const USAGE = "usage: bench:learned-model [--reports DIR] [--sizes 32,64,128,256] [--seeds 1,2] [--out-dir DIR]";
+
+/** The command line, or the usage and exit 2 on a mistake (no stack trace). */
+function options() {
+  try {
+    const { values } = parseArgs({
+      options: {
+        reports: { type: "string", default: "docs/benchmarks" },
+        sizes: { type: "string", default: "32,64,128,256" },
+        seeds: { type: "string", default: "1,2" },
+        "out-dir": { type: "string", default: "docs/benchmarks" },
+      },
+    });
+    const positiveInts = (name: string, text: string): number[] =>
+      text.split(",").map((t) => {
+        const n = Number(t);
+        if (!Number.isInteger(n) || n < 1) throw new RangeError(`--${name} must be a list of positive integers, got "${text}"`);
+        return n;
+      });
+    return { ...values, sizes: positiveInts("sizes", values.sizes), seeds: positiveInts("seeds", values.seeds) };
+  } catch (err) {
+    console.error(`bench:learned-model: ${err instanceof Error ? err.message : String(err)}\n${USAGE}`);
+    process.exit(2);
+  }
+}
+const values = options();
 const repoRoot = resolve(import.meta.dirname, "../../..");
-const sizes = values.sizes.split(",").map(Number);
-const seeds = values.seeds.split(",").map(Number);
+const { sizes, seeds } = values;
 
 /** Per-store rows computed once per program (every model instance asks for them again). */
 class RememberedPerStoreFeature implements FeatureExtractor {
@@ -103,9 +121,8 @@ function judge(group: readonly RecordedRun[], make: (seed: number) => CostModel,
     for (const test of group) {
       if (train === test) continue;
       for (const seed of seeds) {
-        const rng = new RandomEngine(seed);
-        const order = train.programs.map((_, k) => k).sort(() => rng.uniform() - 0.5);
-        const subset = order.slice(0, Math.min(size, order.length)).map((k) => train.programs[k]!);
+        const order = randomPermutation(train.programs.length, new RandomEngine(seed));
+        const subset = order.slice(0, size).map((k) => train.programs[k]!);
         const model = make(seed);
         model.update(ctx, subset.map((p) => p.candidate), results(subset));
         const scores = model.predict(ctx, test.programs.map((p) => p.candidate));

@@ -2,15 +2,18 @@
  * The programs of recorded GPU tuning runs, rebuilt: a `pnpm bench:tune` report lists every
  * measured program with its sampled decisions (`tuned[].top[].decisions`, in trace order) and its
  * measured time; forcing those decisions into the workload's default CUDA design space and
- * running the postprocessors gives the program again. Used to evaluate cost models offline on
- * real measurements.
+ * running the postprocessors gives the program again — checked against the kernel knobs the report
+ * recorded from the measured program's CUDA, so that a space that has changed since cannot pass
+ * another program off as the measured one. Used to evaluate cost models offline on real
+ * measurements.
  */
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { type Target, target as targetOf } from "@tessera/codegen";
 import type { PrimFunc } from "@tessera/ir";
 import type { Decision, Trace } from "@tessera/schedule";
-import { type MeasureCandidate, type TuneContext, defaultCudaSpaceGenerator, replayWithPostprocs, tuneContext, workloadOf } from "../src/index.js";
+import { type MeasureCandidate, type TuneContext, defaultCudaSpaceGenerator, loweredModuleFor, replayWithPostprocs, tuneContext, workloadOf } from "../src/index.js";
+import { type GemmKnobs, gemmKnobsOf } from "./fast-region.js";
 
 export interface RecordedProgram {
   readonly ms: number;
@@ -22,13 +25,13 @@ export interface RecordedRun {
   readonly name: string;
   readonly device: string;
   readonly programs: readonly RecordedProgram[];
-  /** Records whose decisions no longer replay in today's space. */
+  /** Records whose decisions no longer replay in today's space, or replay into another kernel than the one measured. */
   readonly skipped: number;
 }
 
 interface Report {
   readonly device?: string;
-  readonly tuned?: readonly { workload: string; seed: number; top?: readonly { ms: number; decisions?: readonly unknown[] }[] }[];
+  readonly tuned?: readonly { workload: string; seed: number; top?: readonly { ms: number; decisions?: readonly unknown[]; knobs?: GemmKnobs }[] }[];
 }
 
 /** The space's trace with the sampling decisions replaced, in order. */
@@ -42,6 +45,13 @@ function withDecisions(space: Trace, decisions: readonly unknown[]): Trace | und
     out = out.withDecision(inst, decisions[k++] as Decision);
   }
   return k === decisions.length ? out : undefined;
+}
+
+/** Whether the rebuilt function lowers to the kernel the report describes (true when it recorded no knobs). */
+function sameKernel(func: PrimFunc, recorded: GemmKnobs | undefined): boolean {
+  if (recorded === undefined) return true;
+  const module = loweredModuleFor(func);
+  return module !== undefined && JSON.stringify(gemmKnobsOf(module)) === JSON.stringify(recorded);
 }
 
 /** Every run of `workload` in the reports of `dir` whose programs carry their decisions. */
@@ -65,7 +75,7 @@ export function recordedRuns(dir: string, workload: string, func: PrimFunc, tgt:
       for (const p of run.top) {
         const trace = p.decisions === undefined ? undefined : withDecisions(space, p.decisions);
         const out = trace === undefined ? undefined : replayWithPostprocs(ctx, trace, gen.postprocs, { seed: 1 });
-        if (out === undefined || !out.ok || !(p.ms > 0)) {
+        if (out === undefined || !out.ok || !(p.ms > 0) || !sameKernel(out.sch.func, p.knobs)) {
           skipped++;
           continue;
         }

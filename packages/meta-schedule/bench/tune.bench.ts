@@ -452,7 +452,7 @@ async function writeReport(mode: Mode, data: ReportData): Promise<void> {
     });
     for (const row of data.tuned.filter((r) => r.failedTrials > 0)) {
       lines.push("", `Why trials of ${row.workload} (seed ${row.seed}) failed:`, "");
-      for (const [reason, count] of Object.entries(row.failures ?? {}).sort((a, b) => b[1] - a[1])) lines.push(`- ${count}× ${reason}`);
+      for (const [reason, count] of Object.entries(row.failures).sort((a, b) => b[1] - a[1])) lines.push(`- ${count}× ${reason}`);
     }
     for (const row of data.tuned.filter((r) => r.top.length > 0)) {
       lines.push("", `Fastest programs of ${row.workload} (seed ${row.seed}), with the kernel knobs read from their CUDA:`, "");

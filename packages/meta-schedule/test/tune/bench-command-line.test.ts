@@ -1,14 +1,16 @@
-/** `pnpm bench:tune` with a mistaken command line: the usage and exit code 2, never a stack trace. */
+/** `pnpm bench:tune` and `pnpm bench:learned-model` with a mistaken command line: the usage and exit code 2, never a stack trace. */
 import { spawnSync } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
-const bench = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "bench", "tune.bench.ts");
+const benchDir = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "bench");
 
-function runBench(...args: string[]) {
-  return spawnSync(process.execPath, ["--import", "tsx", "--conditions=@tessera/source", bench, ...args], { encoding: "utf8", timeout: 60_000 });
+function runScript(script: string, ...args: string[]) {
+  return spawnSync(process.execPath, ["--import", "tsx", "--conditions=@tessera/source", join(benchDir, script), ...args], { encoding: "utf8", timeout: 60_000 });
 }
+
+const runBench = (...args: string[]) => runScript("tune.bench.ts", ...args);
 
 describe("bench:tune command line", () => {
   it.each([
@@ -21,6 +23,20 @@ describe("bench:tune command line", () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(r.stderr).toContain("usage: bench:tune");
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  }, 60_000);
+});
+
+describe("bench:learned-model command line", () => {
+  it.each([
+    [["--sizes", "32,abc"], /--sizes must be a list of positive integers, got "32,abc"/],
+    [["--seeds", "0"], /--seeds must be a list of positive integers, got "0"/],
+    [["--no-such-option"], /Unknown option '--no-such-option'/],
+  ])("%j is refused with the usage", (args, message) => {
+    const r = runScript("learned-model.bench.ts", ...args);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).toContain("usage: bench:learned-model");
     expect(r.stderr).not.toMatch(/\n\s+at /);
   }, 60_000);
 });

@@ -216,8 +216,8 @@ class ProfileWalker {
     this.#straightLineWeight += frame.fp;
   }
 
-  /** The weighted geometric mean of FP instructions per rolled iteration (after the walk). */
-  straightLineFp(): number {
+  /** Closes the kernel body's frame: the weighted geometric mean of FP instructions per rolled iteration (once, after the walk). */
+  finishStraightLine(): number {
     this.#closeRolled(this.#rolled[0]!);
     this.#rolled[0]!.fp = 0;
     return this.#straightLineWeight === 0 ? 1 : 2 ** (this.#straightLineLog / this.#straightLineWeight);
@@ -432,6 +432,6 @@ export function profileKernel(kernel: DeviceKernel): KernelProfile {
     minBlocksPerSM: kernel.launch.minBlocksPerSM,
     fetchRounds: fetchLoop?.rounds ?? 1,
     prefetched: fetchLoop?.prefetched ?? false,
-    straightLineFp: walker.straightLineFp(),
+    straightLineFp: walker.finishStraightLine(),
   };
 }
