@@ -6,7 +6,9 @@
  * the fetch path together: the pipeline's kind depends on the fetch path (register prefetch with
  * register-staged fetches, plain double buffering without), so switching the register-prefetch
  * pipeline on or off one knob at a time passes through a combination that is slow or a different
- * pipeline. TVM's own categoricals (unroll budget, fetch width) have their own mutators.
+ * pipeline. A mixed combination (one operand staged, or plain double buffering) moves to either
+ * whole one, so that it can reach the register-prefetch pipeline in one step. TVM's own
+ * categoricals (unroll budget, fetch width) have their own mutators.
  */
 import type { Instruction, RandomEngine, Trace } from "@tessera/schedule";
 import {
@@ -41,7 +43,7 @@ export class MutateGemmKnob implements Mutator {
     const knobs = categoricalsFeeding(trace, GEMM_KNOB_KEYS);
     if (knobs.length === 0) return undefined;
     if (rng.int(0, 2) === 0) {
-      const joint = movePipelineWithFetch(trace);
+      const joint = movePipelineWithFetch(trace, rng);
       if (joint !== undefined) return joint;
     }
     return mutateCategorical(trace, knobs[rng.int(0, knobs.length)]!, rng);
@@ -49,19 +51,22 @@ export class MutateGemmKnob implements Mutator {
 }
 
 /**
- * The software-pipeline knobs switched (on ↔ off) and every register-staged-fetch knob set to the
- * pipeline's new value: the register-prefetch pipeline as one step. Undefined when the trace has
- * no binary pipeline knob or no fetch knob.
+ * The fetch path and the software pipeline moved as one: the pipeline on with every fetch staged
+ * through registers (the register-prefetch pipeline), or the pipeline off with every fetch direct.
+ * A trace in one of these two states goes to the other; a trace in neither (one operand staged, or
+ * the pipeline with direct fetches) goes to one of them at random, `rng` deciding. Undefined when
+ * the trace has no binary pipeline knob or no fetch knob.
  */
-export function movePipelineWithFetch(trace: Trace): Trace | undefined {
+export function movePipelineWithFetch(trace: Trace, rng: RandomEngine): Trace | undefined {
   const pipelines = categoricalsFeeding(trace, new Set([SOFTWARE_PIPELINE])).filter(isBinary);
   const fetches = categoricalsFeeding(trace, new Set([FETCH_VIA_REGISTERS])).filter(isBinary);
   if (pipelines.length === 0 || fetches.length === 0) return undefined;
-  const next = binaryValue(trace, pipelines[0]!) === 1 ? 0 : 1;
+  const knobs = [...pipelines, ...fetches];
+  const values = new Set(knobs.map((inst) => binaryValue(trace, inst)));
+  const whole = values.size === 1 ? values.values().next().value : undefined;
+  const next = whole === 1 ? 0 : whole === 0 ? 1 : rng.int(0, 2);
   let out: Trace = trace;
-  for (const inst of [...pipelines, ...fetches]) {
-    out = out.withDecision(inst, candidatesOf(inst).indexOf(next), { removePostproc: true });
-  }
+  for (const inst of knobs) out = out.withDecision(inst, candidatesOf(inst).indexOf(next), { removePostproc: true });
   return out;
 }
 

@@ -93,8 +93,10 @@ describe("MutateGemmKnob", () => {
       for (const k of diff) expect(knobs).toContain(decisions(trace)[k]!.inst);
       const [pipeline] = categoricalsFeeding(trace, new Set([SOFTWARE_PIPELINE]));
       const fetches = categoricalsFeeding(trace, new Set([FETCH_VIA_REGISTERS]));
-      const pipelineMoved = valueOf(mutated, pipeline!) !== valueOf(trace, pipeline!);
-      if (pipelineMoved && fetches.every((f) => valueOf(mutated, f) === valueOf(mutated, pipeline!))) kinds.joint++;
+      const jointKnobs = [pipeline!, ...fetches];
+      const onlyJointKnobs = diff.every((k) => jointKnobs.includes(decisions(trace)[k]!.inst));
+      const whole = jointKnobs.every((f) => valueOf(mutated, f) === valueOf(mutated, pipeline!));
+      if (diff.length > 1 && onlyJointKnobs && whole) kinds.joint++;
       else {
         expect(diff).toHaveLength(1);
         kinds.single++;
@@ -138,18 +140,41 @@ describe("MutateGemmKnob", () => {
     expect(moved).toBeGreaterThan(0);
   });
 
-  it("movePipelineWithFetch turns the register-prefetch pipeline on with both fetches staged, and off with both direct", () => {
-    for (let seed = 1; seed <= 4; seed++) {
-      const trace = sampleTrace(seed);
-      const once = movePipelineWithFetch(trace)!;
-      const twice = movePipelineWithFetch(once)!;
-      const [pipeline] = categoricalsFeeding(trace, new Set([SOFTWARE_PIPELINE]));
-      const fetches = categoricalsFeeding(trace, new Set([FETCH_VIA_REGISTERS]));
-      expect(fetches).toHaveLength(2);
-      expect(valueOf(once, pipeline!)).toBe(1 - valueOf(trace, pipeline!));
-      expect(valueOf(twice, pipeline!)).toBe(valueOf(trace, pipeline!));
-      for (const t of [once, twice]) for (const f of fetches) expect(valueOf(t, f)).toBe(valueOf(t, pipeline!));
-    }
+  /** The values of the pipeline knob and the fetch-path knobs (in that order). */
+  function jointValues(trace: Trace): number[] {
+    const knobs = [...categoricalsFeeding(trace, new Set([SOFTWARE_PIPELINE])), ...categoricalsFeeding(trace, new Set([FETCH_VIA_REGISTERS]))];
+    expect(knobs).toHaveLength(3);
+    return knobs.map((k) => valueOf(trace, k));
+  }
+
+  function withJointValues(trace: Trace, values: readonly number[]): Trace {
+    const knobs = [...categoricalsFeeding(trace, new Set([SOFTWARE_PIPELINE])), ...categoricalsFeeding(trace, new Set([FETCH_VIA_REGISTERS]))];
+    return knobs.reduce((t, k, i) => t.withDecision(k, (k.attrs[0] as number[]).indexOf(values[i]!), { removePostproc: true }), trace);
+  }
+
+  it("movePipelineWithFetch moves between the register-prefetch pipeline (all on) and direct fetches (all off), and from any mixed combination to one of the two", () => {
+    const combos = [0, 1, 2, 3, 4, 5, 6, 7].map((bits) => [bits & 1, (bits >> 1) & 1, (bits >> 2) & 1]);
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 200 }), fc.constantFrom(...combos), fc.integer({ min: 1, max: 10_000 }), (sampleSeed, combo, rngSeed) => {
+        const trace = withJointValues(sampleTrace(sampleSeed), combo);
+        const moved = movePipelineWithFetch(trace, new RandomEngine(rngSeed))!;
+        const after = jointValues(moved);
+        const whole = new Set(after);
+        expect(whole.size).toBe(1);
+        if (new Set(combo).size === 1) expect(after[0]).toBe(1 - combo[0]!);
+        expect(changed(trace, moved).length).toBe(combo.filter((v) => v !== after[0]).length);
+        expect(replayWithPostprocs(ctx, moved, [], { seed: rngSeed }).ok).toBe(true);
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it("movePipelineWithFetch reaches the register-prefetch pipeline from the pipeline with one operand staged (regression: it could only turn everything off)", () => {
+    // A search that had found [pipeline on, A staged, B direct] kept its best there: the joint move
+    // only ever switched the pipeline off, and the whole register-prefetch pipeline was two moves away.
+    const mixed = withJointValues(sampleTrace(3), [1, 1, 0]);
+    const reached = new Set<string>();
+    for (let seed = 1; seed <= 16; seed++) reached.add(JSON.stringify(jointValues(movePipelineWithFetch(mixed, new RandomEngine(seed))!)));
+    expect(reached).toEqual(new Set([JSON.stringify([1, 1, 1]), JSON.stringify([0, 0, 0])]));
   });
 });
-
