@@ -4,7 +4,8 @@
  * they were measured). Replayed and lowered here, their estimates must rank them like the GPU did
  * — overall, not only the extremes — and put the hand-tuned fast schedule (0.376 ms on the same
  * GPU, faster than every record) first. Before launch-bounds register budgets, spills and rounds
- * of unprefetched global loads were modelled, the rank correlation here was about 0.
+ * of unprefetched global loads were modelled, the rank correlation here was about 0; before a
+ * half-staged pipeline counted as waiting for its loads (fetch-loop.ts), 0.48; now 0.56.
  */
 import { gunzipSync } from "node:zlib";
 import { readFileSync } from "node:fs";
@@ -42,7 +43,7 @@ describe("analytic latency model on H100 measurements of gemm+ReLU+add 2048³", 
 
   it("ranks the measured candidates with a clearly positive rank correlation", () => {
     expect(records.length).toBe(128);
-    expect(spearman(measured, estimated)).toBeGreaterThan(0.35);
+    expect(spearman(measured, estimated)).toBeGreaterThan(0.5);
   });
 
   it("estimates the fast schedule faster than every measured candidate", () => {

@@ -73,22 +73,28 @@ function readsGlobal(e: PrimExpr): boolean {
 }
 
 /**
- * Prefetching, read off the order of the loop body's statements: a register buffer stored into
- * shared memory before it is loaded from global memory in the same iteration holds the previous
- * iteration's loads; or the body copies with cp.async.
+ * Prefetching, read off the order of the loop body's statements: every global load of the round
+ * is issued a round ahead — into a register buffer that the body stores into shared memory before
+ * it loads it again (it holds the previous iteration's loads), or by cp.async. One operand fetched
+ * straight from global into shared memory makes the round wait for its loads, however early the
+ * other operand's were issued.
  */
 function prefetches(body: Stmt): boolean {
   const storedToShared = new Set<Buffer["data"]>();
-  let prefetched = false;
+  let ahead = false;
+  let waited = false;
   forEachStmt(body, (t) => {
-    if (t.kind === "Evaluate" && asAsyncCopyIn(t.value)) prefetched = true;
-    if (t.kind !== "BufferStore") return true;
+    if (t.kind === "Evaluate" && asAsyncCopyIn(t.value)) ahead = true;
+    if (t.kind !== "BufferStore" || t.buffer.scope === "global") return true;
     if (t.buffer.scope.startsWith("shared")) {
       forEachExpr(t.value, (x) => {
         if (x.kind === "BufferLoad" && x.buffer.scope === "local") storedToShared.add(x.buffer.data);
       });
-    } else if (t.buffer.scope === "local" && readsGlobal(t.value) && storedToShared.has(t.buffer.data)) prefetched = true;
+    }
+    if (!readsGlobal(t.value)) return true;
+    if (t.buffer.scope === "local" && storedToShared.has(t.buffer.data)) ahead = true;
+    else waited = true;
     return true;
   });
-  return prefetched;
+  return ahead && !waited;
 }

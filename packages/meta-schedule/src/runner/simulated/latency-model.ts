@@ -16,10 +16,11 @@
  *   - the busiest SM runs ⌈blocks / SMs⌉ blocks, in waves of the resident ones;
  *   - DRAM: the bytes of every global buffer touched, once, over the device bandwidth;
  *   - the kernel takes a launch overhead plus the larger of the SM time and the DRAM time.
- * Good enough to rank schedules of one workload, not to predict absolute times. On 256 candidates
- * of the 2048³ gemm+ReLU+add measured on an H100 it ranks with a Spearman correlation of 0.47
- * (0.43 on the 128 of them in test/cost-model/fixtures, checked by h100-ranking.test.ts), and the
- * fast schedule first.
+ * Good enough to rank schedules of one workload, not to predict absolute times. On the 128
+ * H100-measured candidates of the 2048³ gemm+ReLU+add in test/cost-model/fixtures it ranks with a
+ * Spearman correlation of 0.56 (checked by h100-ranking.test.ts), on each of the 14 recorded
+ * 256-trial runs under docs/benchmarks (H100 and H200) 0.11–0.72, mean 0.48 — and the fast
+ * schedule first.
  */
 import type { LoweredModule, Target } from "@tessera/codegen";
 import { type GpuSpec, gpuSpecOf } from "./gpu-spec.js";
