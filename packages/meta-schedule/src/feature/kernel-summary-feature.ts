@@ -53,7 +53,7 @@ const NUMERIC_FEATURES = [
   "local_elements",
   "largest_local_buffer",
   "log2_fetch_rounds",
-  "prefetched",
+  "prefetched_share",
   "log2_straight_line_fp",
 ] as const;
 
@@ -92,7 +92,7 @@ export function kernelSummaryRow(estimate: LatencyEstimate, target: Target): Flo
     local_elements: p.localElements,
     largest_local_buffer: p.largestLocalBuffer,
     log2_fetch_rounds: Math.log2(Math.max(1, p.fetchRounds)),
-    prefetched: p.prefetched ? 1 : 0,
+    prefetched_share: p.prefetchedShare,
     log2_straight_line_fp: Math.log2(Math.max(1, p.straightLineFp)),
   };
   NUMERIC_FEATURES.forEach((name, c) => {

@@ -25,7 +25,7 @@ const base: KernelProfile = {
   globalFootprintBytes: 64 << 20,
   minBlocksPerSM: undefined,
   fetchRounds: 256,
-  prefetched: false,
+  prefetchedShare: 0,
   straightLineFp: 64,
 };
 
@@ -33,9 +33,9 @@ describe("analytic latency model", () => {
   it("finds the fetch loop: the manual schedule waits for every k chunk, the fast one prefetches", () => {
     const manual = estimateLatency(lower(manualSchedule(2048), h100)).kernels[0]!.profile;
     const fast = estimateLatency(lower(fastSchedule(2048), h100)).kernels[0]!.profile;
-    expect(manual.prefetched).toBe(false);
+    expect(manual.prefetchedShare).toBe(0);
     expect(manual.fetchRounds).toBeGreaterThan(1);
-    expect(fast.prefetched).toBe(true);
+    expect(fast.prefetchedShare).toBe(1);
     // The steady-state loop of the three-stage pipeline: all chunks but the prologue's and epilogue's.
     expect(fast.fetchRounds).toBe(2048 / 8 - 2);
   });
@@ -72,7 +72,7 @@ describe("analytic latency model", () => {
   it("hides the load wait with prefetching or with enough resident warps, not otherwise", () => {
     const few = { ...base, blocks: 132, threadsPerBlock: 128 };
     expect(estimateKernel(few, spec).bound).toBe("latency");
-    expect(estimateKernel({ ...few, prefetched: true }, spec).seconds).toBeLessThan(estimateKernel(few, spec).seconds);
+    expect(estimateKernel({ ...few, prefetchedShare: 1 }, spec).seconds).toBeLessThan(estimateKernel(few, spec).seconds);
     // Four times the blocks, resident together: the waits overlap, so far less than four times the time.
     const many = estimateKernel({ ...few, blocks: 4 * 132 }, spec);
     expect(many.blocksPerSM).toBeGreaterThanOrEqual(4);

@@ -52,8 +52,8 @@ describe("KernelSummaryFeature", () => {
   it("tells the fast schedule from the manual one by what makes it fast", () => {
     const m = rowOf(manual!);
     const f = rowOf(fast!);
-    expect(f.prefetched).toBe(1);
-    expect(m.prefetched).toBe(0);
+    expect(f.prefetched_share).toBe(1);
+    expect(m.prefetched_share).toBe(0);
     expect(f.min_blocks_per_sm).toBe(1);
     expect(f.largest_local_buffer).toBe(128);
     // The fast schedule's k step is one unrolled block of 8 × 128 FMAs; the manual one's loops stay rolled.

@@ -4,15 +4,21 @@
  * iterations waits for a round of global loads — unless the loads are prefetched a round ahead:
  * the register-staged software pipeline stores the registers loaded by the previous iteration into
  * shared memory before it issues the next loads into the same registers, so the load latency
- * overlaps a whole iteration. (cp.async copies are asynchronous too.)
+ * overlaps a whole iteration. (cp.async copies are asynchronous too.) A round whose operands are
+ * prefetched in part still waits for the rest, for less long: the direct loads of a pipelined loop
+ * can be scheduled ahead of the other operand's work.
  */
 import { type Buffer, type PrimExpr, type Stmt, asAsyncCopy, forEachExpr, forEachStmt } from "@tessera/ir";
 
 export interface FetchLoop {
   /** Iterations of the loop per thread (its extent times the extents of the loops around it). */
   readonly rounds: number;
-  /** Whether its global loads are issued a round before their values are used. */
-  readonly prefetched: boolean;
+  /**
+   * The share of its global fetches (fetch statements: one per operand) issued a round before
+   * their values are used: 1 for the register-prefetch pipeline, ½ when one of two operands is
+   * staged for it, 0 without prefetching.
+   */
+  readonly prefetchedShare: number;
 }
 
 /**
@@ -30,7 +36,7 @@ export function findFetchLoop(body: Stmt, extentOf: (e: PrimExpr) => number | un
       any = true;
       const iterations = outer * Math.max(1, extentOf(t.extent) ?? 1);
       // Innermost: a loop none of whose inner loops qualifies.
-      if (!visit(t.body, iterations) && (found === undefined || iterations > found.rounds)) found = { rounds: iterations, prefetched: prefetches(t.body) };
+      if (!visit(t.body, iterations) && (found === undefined || iterations > found.rounds)) found = { rounds: iterations, prefetchedShare: prefetchedShare(t.body) };
       return false;
     });
     return any;
@@ -73,18 +79,18 @@ function readsGlobal(e: PrimExpr): boolean {
 }
 
 /**
- * Prefetching, read off the order of the loop body's statements: every global load of the round
- * is issued a round ahead — into a register buffer that the body stores into shared memory before
- * it loads it again (it holds the previous iteration's loads), or by cp.async. One operand fetched
- * straight from global into shared memory makes the round wait for its loads, however early the
- * other operand's were issued.
+ * Prefetching, read off the order of the loop body's statements: the share of the body's fetch
+ * statements that issue their loads a round ahead — into a register buffer that the body stores
+ * into shared memory before it loads it again (it holds the previous iteration's loads), or by
+ * cp.async — against those that fetch for this round (straight into shared memory, or into
+ * registers stored after the load).
  */
-function prefetches(body: Stmt): boolean {
+function prefetchedShare(body: Stmt): number {
   const storedToShared = new Set<Buffer["data"]>();
-  let ahead = false;
-  let waited = false;
+  let ahead = 0;
+  let waited = 0;
   forEachStmt(body, (t) => {
-    if (t.kind === "Evaluate" && asAsyncCopyIn(t.value)) ahead = true;
+    if (t.kind === "Evaluate" && asAsyncCopyIn(t.value)) ahead++;
     if (t.kind !== "BufferStore" || t.buffer.scope === "global") return true;
     if (t.buffer.scope.startsWith("shared")) {
       forEachExpr(t.value, (x) => {
@@ -92,9 +98,9 @@ function prefetches(body: Stmt): boolean {
       });
     }
     if (!readsGlobal(t.value)) return true;
-    if (t.buffer.scope === "local" && storedToShared.has(t.buffer.data)) ahead = true;
-    else waited = true;
+    if (t.buffer.scope === "local" && storedToShared.has(t.buffer.data)) ahead++;
+    else waited++;
     return true;
   });
-  return ahead && !waited;
+  return ahead + waited === 0 ? 0 : ahead / (ahead + waited);
 }

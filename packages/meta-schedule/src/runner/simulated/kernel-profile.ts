@@ -49,8 +49,8 @@ export interface KernelProfile {
   readonly minBlocksPerSM: number | undefined;
   /** Rounds of global loads a thread waits for: iterations of the fetch loop (fetch-loop.ts), 1 without one. */
   readonly fetchRounds: number;
-  /** Whether those loads are prefetched a round ahead (their latency overlaps a round's work). */
-  readonly prefetched: boolean;
+  /** The share of those loads prefetched a round ahead (their latency overlaps a round's work; fetch-loop.ts). */
+  readonly prefetchedShare: number;
   /**
    * FP instructions in one iteration of the innermost rolled loop around them (a loop neither
    * unrolled nor expanded), as a geometric mean weighted by the instructions: how much
@@ -431,7 +431,7 @@ export function profileKernel(kernel: DeviceKernel): KernelProfile {
     globalFootprintBytes: kernel.params.reduce((sum, p) => sum + (p.kind === "buffer" ? elementsOf(p.buffer) * bytesOfElement(p.buffer) : 0), 0),
     minBlocksPerSM: kernel.launch.minBlocksPerSM,
     fetchRounds: fetchLoop?.rounds ?? 1,
-    prefetched: fetchLoop?.prefetched ?? false,
+    prefetchedShare: fetchLoop?.prefetchedShare ?? 0,
     straightLineFp: walker.finishStraightLine(),
   };
 }

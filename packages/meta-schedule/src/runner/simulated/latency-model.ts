@@ -10,7 +10,7 @@
  *     cycle, bank conflicts included), L1 (one 128-byte line per cycle: uncoalesced accesses
  *     touch many lines); the busiest resource bounds the warp;
  *   - rounds of global loads (the fetch loop, fetch-loop.ts): in each, a warp waits for its loads
- *     (GLOBAL_LOAD_LATENCY) unless they were prefetched a round ahead; the SM takes the larger of
+ *     (GLOBAL_LOAD_LATENCY) but for the share prefetched a round ahead; the SM takes the larger of
  *     its resident warps' work and one warp's own issue time plus that wait — so few resident
  *     warps without prefetching leave the SM idle, many hide the wait;
  *   - the busiest SM runs ⌈blocks / SMs⌉ blocks, in waves of the resident ones;
@@ -18,8 +18,8 @@
  *   - the kernel takes a launch overhead plus the larger of the SM time and the DRAM time.
  * Good enough to rank schedules of one workload, not to predict absolute times. On the 128
  * H100-measured candidates of the 2048³ gemm+ReLU+add in test/cost-model/fixtures it ranks with a
- * Spearman correlation of 0.56 (checked by h100-ranking.test.ts), on each of the 14 recorded
- * 256-trial runs under docs/benchmarks (H100 and H200) 0.11–0.72, mean 0.48 — and the fast
+ * Spearman correlation of 0.54 (checked by h100-ranking.test.ts), on each of the 18 recorded
+ * 256-trial runs of docs/benchmarks/tuning-gemm-256.md (H100 and H200) RHO_RANGE — and the fast
  * schedule first.
  */
 import type { LoweredModule, Target } from "@tessera/codegen";
@@ -98,7 +98,7 @@ export function estimateKernel(p: KernelProfile, spec: GpuSpec): Omit<KernelEsti
   // Per round: the resident warps' work on the busiest resource, against one warp's own issue time
   // (one instruction per cycle) plus the wait for loads it did not prefetch.
   const work = (resident * warpsPerBlock * perWarp[bound as keyof typeof perWarp]) / rounds;
-  const alone = (p.fpInstructions + p.memoryInstructions) / rounds + (p.prefetched ? 0 : GLOBAL_LOAD_LATENCY);
+  const alone = (p.fpInstructions + p.memoryInstructions) / rounds + GLOBAL_LOAD_LATENCY * (1 - p.prefetchedShare);
   if (alone > work) bound = "latency";
   const spillFactor = 1 + (SPILL_COST * spilled) / (BASE_REGISTERS + p.localElements);
   const smSeconds = (waves * rounds * Math.max(work, alone) * spillFactor) / spec.clockHz;
