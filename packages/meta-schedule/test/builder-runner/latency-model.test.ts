@@ -40,6 +40,15 @@ describe("analytic latency model", () => {
     expect(fast.fetchRounds).toBe(2048 / 8 - 2);
   });
 
+  it("charges a reduction step left as a rolled loop (regression: an unroll budget of 512 cost nothing, measured 1.29× against 1.14× at 2048)", () => {
+    const unrolled = estimateLatency(lower(fastSchedule(2048), h100)).kernels[0]!;
+    const rolled = estimateLatency(lower(fastSchedule(2048, { ...FAST_PARAMS, unrollMaxStep: 64 }), h100)).kernels[0]!;
+    const perRound = (k: typeof unrolled) => k.profile.fpInstructions / k.profile.fetchRounds;
+    expect(unrolled.profile.straightLineFp).toBeGreaterThan(perRound(unrolled) / 2);
+    expect(rolled.profile.straightLineFp).toBeLessThan(perRound(rolled) / 2);
+    expect(rolled.seconds).toBeGreaterThan(unrolled.seconds * 1.05);
+  });
+
   it("counts a register stage fetched threads inner as the thread's elements (regression: its 5×128-float hull made b128x2-il2-binner 0.76 ms against 0.32)", () => {
     // The corpus's b128x2-il2 and its twin with B fetched by consecutive threads (two float4 per
     // thread of an 8×128 chunk): the same registers, so the same estimate up to the stores' banks.

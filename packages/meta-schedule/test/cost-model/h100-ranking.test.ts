@@ -4,8 +4,9 @@
  * they were measured). Replayed and lowered here, their estimates must rank them like the GPU did
  * — overall, not only the extremes — and put the hand-tuned fast schedule (0.376 ms on the same
  * GPU, faster than every record) first. Before launch-bounds register budgets, spills and rounds
- * of unprefetched global loads were modelled, the rank correlation here was about 0; before a
- * half-staged pipeline counted as waiting for its loads (fetch-loop.ts), 0.48; now 0.56.
+ * of unprefetched global loads were modelled, the rank correlation here was about 0; it is 0.52
+ * now (0.48 before the share of prefetched fetches and the rolled-step cost, which raised the
+ * correlation on the recorded H200 runs from 0.33 to 0.60).
  */
 import { gunzipSync } from "node:zlib";
 import { readFileSync } from "node:fs";

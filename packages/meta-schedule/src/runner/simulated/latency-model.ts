@@ -13,14 +13,16 @@
  *     (GLOBAL_LOAD_LATENCY) but for the share prefetched a round ahead; the SM takes the larger of
  *     its resident warps' work and one warp's own issue time plus that wait — so few resident
  *     warps without prefetching leave the SM idle, many hide the wait;
+ *   - a kernel whose reduction step runs as a rolled loop (too small an unroll budget) pays
+ *     ROLLED_STEP_COST on top;
  *   - the busiest SM runs ⌈blocks / SMs⌉ blocks, in waves of the resident ones;
  *   - DRAM: the bytes of every global buffer touched, once, over the device bandwidth;
  *   - the kernel takes a launch overhead plus the larger of the SM time and the DRAM time.
  * Good enough to rank schedules of one workload, not to predict absolute times. On the 128
  * H100-measured candidates of the 2048³ gemm+ReLU+add in test/cost-model/fixtures it ranks with a
- * Spearman correlation of 0.54 (checked by h100-ranking.test.ts), on each of the 18 recorded
- * 256-trial runs of docs/benchmarks/tuning-gemm-256.md (H100 and H200) RHO_RANGE — and the fast
- * schedule first.
+ * Spearman correlation of 0.52 (checked by h100-ranking.test.ts), on each of the 22 recorded
+ * 256-trial runs of docs/benchmarks/tuning-gemm-256.md (H100 and H200) 0.41–0.82, mean 0.60 — and
+ * the fast schedule first.
  */
 import type { LoweredModule, Target } from "@tessera/codegen";
 import { type GpuSpec, gpuSpecOf } from "./gpu-spec.js";
@@ -60,6 +62,15 @@ const MAX_REGISTERS = 255;
 const GLOBAL_LOAD_LATENCY = 3000;
 /** Slow-down per spilled fraction of the registers a thread needs (local-memory traffic in the inner loop). */
 const SPILL_COST = 2;
+/**
+ * Slow-down of a kernel whose FP work per round is not straight-line code — less than half of it
+ * in one iteration of a rolled loop: loop overhead, and address arithmetic that unrolled code folds
+ * into immediate offsets. Fitted on the recorded 256-trial runs (docs/benchmarks/tuning-gemm-256.md):
+ * without it the model could not tell an unroll budget of 512 from 2048, which the H200 measured
+ * 1.29× against 1.14× on the same tiles; 0.08 raises the rank correlation there from 0.48 to 0.60
+ * (mean of 22 runs) — 0.15 and 0.25 no further, and lower on the H100 fixture.
+ */
+const ROLLED_STEP_COST = 0.08;
 
 /** Registers per thread, and how many of those it needs do not fit. */
 function registerUse(p: KernelProfile, spec: GpuSpec): { regs: number; spilled: number } {
@@ -101,7 +112,8 @@ export function estimateKernel(p: KernelProfile, spec: GpuSpec): Omit<KernelEsti
   const alone = (p.fpInstructions + p.memoryInstructions) / rounds + GLOBAL_LOAD_LATENCY * (1 - p.prefetchedShare);
   if (alone > work) bound = "latency";
   const spillFactor = 1 + (SPILL_COST * spilled) / (BASE_REGISTERS + p.localElements);
-  const smSeconds = (waves * rounds * Math.max(work, alone) * spillFactor) / spec.clockHz;
+  const rolledFactor = p.straightLineFp < (0.5 * p.fpInstructions) / rounds ? 1 + ROLLED_STEP_COST : 1;
+  const smSeconds = (waves * rounds * Math.max(work, alone) * spillFactor * rolledFactor) / spec.clockHz;
   const dramSeconds = p.globalFootprintBytes / spec.dramBytesPerSec;
   if (dramSeconds > smSeconds) bound = "dram";
   const busy = Math.max(smSeconds, dramSeconds);
