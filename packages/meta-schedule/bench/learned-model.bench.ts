@@ -13,7 +13,7 @@
  * top 32 (the fastest measured program among them over the run's fastest: 1.000 when the model's
  * picks include the best). Writes learned-model-gpu.{json,md}.
  */
-import { writeFileSync } from "node:fs";
+import { existsSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { gemmReluAdd } from "@tessera/ir";
@@ -36,6 +36,7 @@ import { spearman } from "../test/cost-model/rank-correlation.js";
 import { type RecordedProgram, type RecordedRun, recordedRuns } from "./recorded-runs.js";
 
 const USAGE = "usage: bench:learned-model [--reports DIR] [--sizes 32,64,128,256] [--seeds 1,2] [--out-dir DIR]";
+const repoRoot = resolve(import.meta.dirname, "../../..");
 
 /** The command line, or the usage and exit 2 on a mistake (no stack trace). */
 function options() {
@@ -54,6 +55,10 @@ function options() {
         if (!Number.isInteger(n) || n < 1) throw new RangeError(`--${name} must be a list of positive integers, got "${text}"`);
         return n;
       });
+    for (const dir of [values.reports, values["out-dir"]]) {
+      const path = resolve(repoRoot, dir);
+      if (!existsSync(path) || !statSync(path).isDirectory()) throw new RangeError(`no folder ${dir} (${path})`);
+    }
     return { ...values, sizes: positiveInts("sizes", values.sizes), seeds: positiveInts("seeds", values.seeds) };
   } catch (err) {
     console.error(`bench:learned-model: ${err instanceof Error ? err.message : String(err)}\n${USAGE}`);
@@ -61,7 +66,6 @@ function options() {
   }
 }
 const values = options();
-const repoRoot = resolve(import.meta.dirname, "../../..");
 const { sizes, seeds } = values;
 
 /** Per-store rows computed once per program (every model instance asks for them again). */

@@ -9,7 +9,7 @@
  * samples fits noise. On recorded measurements of the 2048³ gemm+ReLU+add (`pnpm
  * bench:learned-model`: 256-trial runs on an H100 and an H200), a forest trained on 32–256 of one
  * run's programs ranks another run's with a Spearman correlation of 0.02–0.21 (H100) and
- * 0.21–0.42 (H200) on per-store rows, 0.42–0.64 on these: the quantities that decide a GPU
+ * 0.21–0.42 (H200) on per-store rows, 0.58–0.72 on these: the quantities that decide a GPU
  * kernel's speed are few, and the analytic model already computes them.
  *
  * The row is about the kernel with the largest estimated time (the others are usually a small

@@ -48,9 +48,9 @@ describe("prefetching read off the fetch loop", () => {
   });
 
   it("estimates the whole register-prefetch pipeline faster than either half of it, and either half faster than none", () => {
-    // In the recorded H100/H200 tuning runs, 13 of 20 half-staged programs were slower than their
-    // wholly staged twin (median 1.05×); with shares, the model's rank correlation there rose
-    // from 0.33 to 0.48 (mean of 14 runs, docs/benchmarks/tuning-gemm-256.md).
+    // In the recorded H100/H200 tuning runs, 26 of 37 half-staged programs were slower than their
+    // wholly staged twin (median 1.03×); with shares, the model's rank correlation there rose
+    // from 0.38 to 0.48 (mean of 22 runs, docs/benchmarks/tuning-gemm-256.md).
     const whole = estimateOf(1, 1, 1).seconds;
     const halves = [estimateOf(1, 0, 1).seconds, estimateOf(0, 1, 1).seconds];
     const none = estimateOf(0, 0, 0).seconds;

@@ -1,4 +1,4 @@
-/** `pnpm bench:tune` and `pnpm bench:learned-model` with a mistaken command line: the usage and exit code 2, never a stack trace. */
+/** `pnpm bench:tune`, `bench:learned-model` and `bench:prior-ranking` with a mistaken command line: the usage and exit code 2, never a stack trace. */
 import { spawnSync } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -32,11 +32,28 @@ describe("bench:learned-model command line", () => {
     [["--sizes", "32,abc"], /--sizes must be a list of positive integers, got "32,abc"/],
     [["--seeds", "0"], /--seeds must be a list of positive integers, got "0"/],
     [["--no-such-option"], /Unknown option '--no-such-option'/],
+    // Regression: a folder that does not exist ended in readdirSync's ENOENT stack trace.
+    [["--reports", "no/such/folder"], /no folder no\/such\/folder/],
   ])("%j is refused with the usage", (args, message) => {
     const r = runScript("learned-model.bench.ts", ...args);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(r.stderr).toContain("usage: bench:learned-model");
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  }, 60_000);
+});
+
+describe("bench:prior-ranking command line", () => {
+  it.each([
+    [["--reports", ","], /--reports names no folder/],
+    [["--reports", "docs/benchmarks,no/such/folder"], /no folder no\/such\/folder/],
+    [["--out-dir", "no/such/folder"], /no folder no\/such\/folder/],
+    [["--trials", "3"], /Unknown option '--trials'/],
+  ])("%j is refused with the usage", (args, message) => {
+    const r = runScript("prior-ranking.bench.ts", ...args);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).toContain("usage: bench:prior-ranking");
     expect(r.stderr).not.toMatch(/\n\s+at /);
   }, 60_000);
 });
