@@ -13,7 +13,7 @@
  * top 32 (the fastest measured program among them over the run's fastest: 1.000 when the model's
  * picks include the best). Writes learned-model-gpu.{json,md}.
  */
-import { existsSync, statSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { gemmReluAdd } from "@tessera/ir";
@@ -32,8 +32,7 @@ import {
   kernelSummaryForest,
 } from "../src/index.js";
 import { randomPermutation } from "../src/search/weighted-sampler.js";
-import { spearman } from "../test/cost-model/rank-correlation.js";
-import { type RecordedProgram, type RecordedRun, recordedRuns } from "./recorded-runs.js";
+import { MIN_RANKED_PROGRAMS, type RecordedProgram, type RecordedRun, existingFolder, rankingOf, recordedRuns } from "./recorded-runs.js";
 
 const USAGE = "usage: bench:learned-model [--reports DIR] [--sizes 32,64,128,256] [--seeds 1,2] [--out-dir DIR]";
 const repoRoot = resolve(import.meta.dirname, "../../..");
@@ -55,10 +54,7 @@ function options() {
         if (!Number.isInteger(n) || n < 1) throw new RangeError(`--${name} must be a list of positive integers, got "${text}"`);
         return n;
       });
-    for (const dir of [values.reports, values["out-dir"]]) {
-      const path = resolve(repoRoot, dir);
-      if (!existsSync(path) || !statSync(path).isDirectory()) throw new RangeError(`no folder ${dir} (${path})`);
-    }
+    for (const dir of [values.reports, values["out-dir"]]) existingFolder(repoRoot, dir);
     return { ...values, sizes: positiveInts("sizes", values.sizes), seeds: positiveInts("seeds", values.seeds) };
   } catch (err) {
     console.error(`bench:learned-model: ${err instanceof Error ? err.message : String(err)}\n${USAGE}`);
@@ -97,11 +93,9 @@ const MODELS: Record<string, (seed: number) => CostModel & { numSamples?: number
 
 const started = Date.now();
 const func = gemmReluAdd(2048).func;
-/** Runs with fewer programs (64-trial runs) are left out: a top-32 among 64 says little. */
-const MIN_PROGRAMS = 128;
 const recorded = recordedRuns(resolve(repoRoot, values.reports), "gemm_relu_add_2048", func);
 const ctx = recorded.ctx;
-const runs = recorded.runs.filter((r) => r.programs.length >= MIN_PROGRAMS);
+const runs = recorded.runs.filter((r) => r.programs.length >= MIN_RANKED_PROGRAMS);
 if (runs.length < 2) {
   console.error(`bench:learned-model: need two recorded runs with decisions under ${values.reports}, found ${runs.length}`);
   process.exit(2);
@@ -130,12 +124,10 @@ function judge(group: readonly RecordedRun[], make: (seed: number) => CostModel,
         const model = make(seed);
         model.update(ctx, subset.map((p) => p.candidate), results(subset));
         const scores = model.predict(ctx, test.programs.map((p) => p.candidate));
-        const best = Math.min(...test.programs.map((p) => p.ms));
-        const ranked = test.programs.map((p, k) => [scores[k]!, p.ms] as const).sort((a, b) => b[0] - a[0]);
-        const regret = (n: number) => Math.min(...ranked.slice(0, n).map((x) => x[1])) / best;
-        cell.rho.push(spearman(scores, test.programs.map((p) => 1 / p.ms)));
-        cell.top8.push(regret(8));
-        cell.top32.push(regret(32));
+        const { rho, regrets } = rankingOf(scores, test.programs, [8, 32]);
+        cell.rho.push(rho);
+        cell.top8.push(regrets[0]!);
+        cell.top32.push(regrets[1]!);
       }
     }
   }

@@ -1,6 +1,6 @@
 /**
- * `pnpm bench:prior-ranking`: the analytic latency model (the hybrid cost model's prior, the
- * simulated runner's hardware) judged on real GPU measurements, no training involved. Every program
+ * `pnpm bench:prior-ranking`: the analytic cost model (the hybrid cost model's prior: the
+ * simulated runner's latency model) judged on real GPU measurements, no training involved. Every program
  * of the recorded `pnpm bench:tune` runs under the given folders (recorded-runs.ts: rebuilt from
  * its decisions and checked against its recorded kernel knobs) is estimated; per run, the Spearman
  * correlation of the estimates with measured throughput and the regret of the model's top 8 (its
@@ -12,13 +12,12 @@
  *
  * Writes prior-ranking.{json,md}.
  */
-import { existsSync, statSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { gemmReluAdd } from "@tessera/ir";
-import { estimateLatency, loweredModuleFor } from "../src/index.js";
-import { spearman } from "../test/cost-model/rank-correlation.js";
-import { type RecordedRun, recordedRuns } from "./recorded-runs.js";
+import { AnalyticModel, type TuneContext } from "../src/index.js";
+import { MIN_RANKED_PROGRAMS, type RecordedRun, existingFolder, rankingOf, recordedRuns } from "./recorded-runs.js";
 
 const USAGE = "usage: bench:prior-ranking [--reports DIR,DIR…] [--out-dir DIR]";
 const repoRoot = resolve(import.meta.dirname, "../../..");
@@ -29,10 +28,7 @@ function options(): { reports: string[]; outDir: string } {
     const { values } = parseArgs({ options: { reports: { type: "string", default: DEFAULT_REPORTS }, "out-dir": { type: "string", default: "docs/benchmarks" } } });
     const reports = values.reports.split(",").filter((d) => d.length > 0);
     if (reports.length === 0) throw new RangeError("--reports names no folder");
-    for (const dir of [...reports, values["out-dir"]]) {
-      const path = resolve(repoRoot, dir);
-      if (!existsSync(path) || !statSync(path).isDirectory()) throw new RangeError(`no folder ${dir} (${path})`);
-    }
+    for (const dir of [...reports, values["out-dir"]]) existingFolder(repoRoot, dir);
     return { reports, outDir: values["out-dir"] };
   } catch (err) {
     console.error(`bench:prior-ranking: ${err instanceof Error ? err.message : String(err)}\n${USAGE}`);
@@ -49,36 +45,21 @@ interface RunRow {
   readonly top8Regret: number;
 }
 
-function judge(run: RecordedRun): RunRow {
-  const estimates = run.programs.map((p) => {
-    const module = loweredModuleFor(p.candidate.sch.func);
-    if (module === undefined) throw new Error(`${run.name}: a rebuilt program has no lowered module`);
-    return estimateLatency(module).seconds;
-  });
-  const measured = run.programs.map((p) => p.ms);
-  const ranked = estimates.map((e, k) => [e, measured[k]!] as const).sort((a, b) => a[0] - b[0]);
-  const best = Math.min(...measured);
-  return {
-    run: run.name,
-    device: run.device,
-    programs: run.programs.length,
-    skipped: run.skipped,
-    spearman: spearman(estimates.map((e) => 1 / e), measured.map((m) => 1 / m)),
-    top8Regret: Math.min(...ranked.slice(0, 8).map((x) => x[1])) / best,
-  };
+function judge(ctx: TuneContext, run: RecordedRun): RunRow {
+  const scores = new AnalyticModel().predict(ctx, run.programs.map((p) => p.candidate));
+  const { rho, regrets } = rankingOf(scores, run.programs, [8]);
+  return { run: run.name, device: run.device, programs: run.programs.length, skipped: run.skipped, spearman: rho, top8Regret: regrets[0]! };
 }
-
-/** Runs with fewer programs (64-trial runs) are left out, as in bench:learned-model: a top 8 of 64 says little. */
-const MIN_PROGRAMS = 128;
 
 const { reports, outDir } = options();
 const started = Date.now();
 const func = gemmReluAdd(2048).func;
 const rows: RunRow[] = [];
 for (const dir of reports) {
-  for (const run of recordedRuns(resolve(repoRoot, dir), "gemm_relu_add_2048", func).runs) {
-    if (run.programs.length < MIN_PROGRAMS) continue;
-    const row = judge(run);
+  const { ctx, runs } = recordedRuns(resolve(repoRoot, dir), "gemm_relu_add_2048", func);
+  for (const run of runs) {
+    if (run.programs.length < MIN_RANKED_PROGRAMS) continue;
+    const row = judge(ctx, run);
     rows.push({ ...row, run: `${dir}/${row.run}` });
     console.log(`${row.run}: rho ${row.spearman.toFixed(3)}, top-8 regret ${row.top8Regret.toFixed(3)} (${row.programs} programs, ${row.device})`);
   }

@@ -7,12 +7,13 @@
  * another program off as the measured one. Used to evaluate cost models offline on real
  * measurements.
  */
-import { readFileSync, readdirSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { type Target, target as targetOf } from "@tessera/codegen";
 import type { PrimFunc } from "@tessera/ir";
 import type { Decision, Trace } from "@tessera/schedule";
 import { type MeasureCandidate, type TuneContext, defaultCudaSpaceGenerator, loweredModuleFor, replayWithPostprocs, tuneContext, workloadOf } from "../src/index.js";
+import { spearman } from "../test/cost-model/rank-correlation.js";
 import { type GemmKnobs, gemmKnobsOf } from "./fast-region.js";
 
 export interface RecordedProgram {
@@ -85,4 +86,28 @@ export function recordedRuns(dir: string, workload: string, func: PrimFunc, tgt:
     }
   }
   return { ctx, runs };
+}
+
+/** Runs with fewer programs (64-trial runs) are left out of rankings: a top 8 or 32 among 64 says little. */
+export const MIN_RANKED_PROGRAMS = 128;
+
+/**
+ * How a model's scores (higher: faster) rank a run's programs: the Spearman correlation with
+ * measured throughput, and per k the top-k regret — the fastest measured program among the k
+ * best-scored over the run's fastest (1: the model's picks hold the best).
+ */
+export function rankingOf(scores: readonly number[], programs: readonly RecordedProgram[], ks: readonly number[]): { rho: number; regrets: number[] } {
+  const best = Math.min(...programs.map((p) => p.ms));
+  const ranked = programs.map((p, k) => [scores[k]!, p.ms] as const).sort((a, b) => b[0] - a[0]);
+  return {
+    rho: spearman(scores, programs.map((p) => 1 / p.ms)),
+    regrets: ks.map((n) => Math.min(...ranked.slice(0, n).map((x) => x[1])) / best),
+  };
+}
+
+/** `dir` resolved against `root`; a RangeError naming it when it is not a folder (for a bench's usage message). */
+export function existingFolder(root: string, dir: string): string {
+  const path = resolve(root, dir);
+  if (!existsSync(path) || !statSync(path).isDirectory()) throw new RangeError(`no folder ${dir} (${path})`);
+  return path;
 }

@@ -62,8 +62,8 @@ export function movePipelineWithFetch(trace: Trace, rng: RandomEngine): Trace | 
   const fetches = categoricalsFeeding(trace, new Set([FETCH_VIA_REGISTERS])).filter(isBinary);
   if (pipelines.length === 0 || fetches.length === 0) return undefined;
   const knobs = [...pipelines, ...fetches];
-  const values = new Set(knobs.map((inst) => binaryValue(trace, inst)));
-  const whole = values.size === 1 ? values.values().next().value : undefined;
+  const first = binaryValue(trace, knobs[0]!);
+  const whole = knobs.every((inst) => binaryValue(trace, inst) === first) ? first : undefined;
   const next = whole === 1 ? 0 : whole === 0 ? 1 : rng.int(0, 2);
   let out: Trace = trace;
   for (const inst of knobs) out = out.withDecision(inst, candidatesOf(inst).indexOf(next), { removePostproc: true });

@@ -10,50 +10,41 @@ function runScript(script: string, ...args: string[]) {
   return spawnSync(process.execPath, ["--import", "tsx", "--conditions=@tessera/source", join(benchDir, script), ...args], { encoding: "utf8", timeout: 60_000 });
 }
 
-const runBench = (...args: string[]) => runScript("tune.bench.ts", ...args);
+/** Each mistaken command line must end with the message, the bench's usage and exit code 2 — no stack trace. */
+function refusedWithUsage(script: string, usage: string, cases: [string[], RegExp][]): void {
+  it.each(cases)("%j is refused with the usage", (args, message) => {
+    const r = runScript(script, ...args);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).toContain(`usage: ${usage}`);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  }, 60_000);
+}
 
 describe("bench:tune command line", () => {
-  it.each([
+  refusedWithUsage("tune.bench.ts", "bench:tune", [
     [["--help"], /Unknown option '--help'/],
     [["--only", "no_such_workload"], /unknown workload "no_such_workload"; known: gemm_relu_add_2048/],
     [["--gemm-trials", "0"], /--gemm-trials must be a positive integer, got "0"/],
     [["--learned-features", "xgb"], /--learned-features must be one of kernel-summary, per-store, got "xgb"/],
-  ])("%j is refused with the usage", (args, message) => {
-    const r = runBench(...args);
-    expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(message);
-    expect(r.stderr).toContain("usage: bench:tune");
-    expect(r.stderr).not.toMatch(/\n\s+at /);
-  }, 60_000);
+  ]);
 });
 
 describe("bench:learned-model command line", () => {
-  it.each([
+  refusedWithUsage("learned-model.bench.ts", "bench:learned-model", [
     [["--sizes", "32,abc"], /--sizes must be a list of positive integers, got "32,abc"/],
     [["--seeds", "0"], /--seeds must be a list of positive integers, got "0"/],
     [["--no-such-option"], /Unknown option '--no-such-option'/],
     // Regression: a folder that does not exist ended in readdirSync's ENOENT stack trace.
     [["--reports", "no/such/folder"], /no folder no\/such\/folder/],
-  ])("%j is refused with the usage", (args, message) => {
-    const r = runScript("learned-model.bench.ts", ...args);
-    expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(message);
-    expect(r.stderr).toContain("usage: bench:learned-model");
-    expect(r.stderr).not.toMatch(/\n\s+at /);
-  }, 60_000);
+  ]);
 });
 
 describe("bench:prior-ranking command line", () => {
-  it.each([
+  refusedWithUsage("prior-ranking.bench.ts", "bench:prior-ranking", [
     [["--reports", ","], /--reports names no folder/],
     [["--reports", "docs/benchmarks,no/such/folder"], /no folder no\/such\/folder/],
     [["--out-dir", "no/such/folder"], /no folder no\/such\/folder/],
     [["--trials", "3"], /Unknown option '--trials'/],
-  ])("%j is refused with the usage", (args, message) => {
-    const r = runScript("prior-ranking.bench.ts", ...args);
-    expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(message);
-    expect(r.stderr).toContain("usage: bench:prior-ranking");
-    expect(r.stderr).not.toMatch(/\n\s+at /);
-  }, 60_000);
+  ]);
 });
