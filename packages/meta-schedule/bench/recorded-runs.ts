@@ -28,10 +28,13 @@ export interface RecordedRun {
   readonly programs: readonly RecordedProgram[];
   /** Records whose decisions no longer replay in today's space, or replay into another kernel than the one measured. */
   readonly skipped: number;
+  /** cuBLAS SGEMM's median time measured in the same run (torch, TF32 off), when the report has it. */
+  readonly cublasMs?: number;
 }
 
 interface Report {
   readonly device?: string;
+  readonly torch?: { readonly ok?: boolean; readonly baselines?: readonly { readonly gemmOnly?: { readonly medianMs?: number } }[] };
   readonly tuned?: readonly { workload: string; seed: number; top?: readonly { ms: number; decisions?: readonly unknown[]; knobs?: GemmKnobs }[] }[];
 }
 
@@ -82,7 +85,8 @@ export function recordedRuns(dir: string, workload: string, func: PrimFunc, tgt:
         }
         programs.push({ ms: p.ms, candidate: { sch: out.sch, argsInfo: [] } });
       }
-      runs.push({ name: `${file} seed ${run.seed}`, device: report.device ?? "unknown", programs, skipped });
+      const cublasMs = report.torch?.ok === true ? report.torch.baselines?.[0]?.gemmOnly?.medianMs : undefined;
+      runs.push({ name: `${file} seed ${run.seed}`, device: report.device ?? "unknown", programs, skipped, ...(cublasMs !== undefined && cublasMs > 0 ? { cublasMs } : {}) });
     }
   }
   return { ctx, runs };

@@ -33,6 +33,7 @@ import { gemmReluAdd } from "@tessera/ir";
 import { cuda } from "@tessera/runtime";
 import { Schedule, Trace } from "@tessera/schedule";
 import {
+  EvolutionarySearch,
   FAILED_RUN_SECS,
   ForestModel,
   HybridModel,
@@ -64,6 +65,9 @@ interface Mode {
   readonly seeds: readonly number[];
   /** What the hybrid cost model's forest learns on: kernel-summary rows (the default) or TVM's per-store rows (the earlier default, for comparisons). */
   readonly learnedFeatures: LearnedFeatures;
+  /** The evolutionary search's neighbourShare and populationSize, when not their defaults (for comparisons on the GPU). */
+  readonly neighbourShare: number | undefined;
+  readonly population: number | undefined;
   readonly course: boolean;
   readonly workloads: boolean;
   readonly outDir: string;
@@ -72,7 +76,7 @@ interface Mode {
 }
 
 const USAGE =
-  "usage: bench:tune [--dry-run] [--only W1,W2] [--trials N] [--gemm-trials N] [--course-trials N] [--per-iter N] [--seeds 1,2,3] [--no-course] [--no-workloads] [--out-dir DIR] [--stem NAME] [--learned-features kernel-summary|per-store]";
+  "usage: bench:tune [--dry-run] [--only W1,W2] [--trials N] [--gemm-trials N] [--course-trials N] [--per-iter N] [--seeds 1,2,3] [--no-course] [--no-workloads] [--out-dir DIR] [--stem NAME] [--learned-features kernel-summary|per-store] [--neighbour-share X] [--population N]";
 
 /** A mistake on the command line: printed with the usage, no stack trace. */
 class UsageError extends Error {}
@@ -101,6 +105,8 @@ function parseOptions() {
       "out-dir": { type: "string", default: join(repoRoot, "docs", "benchmarks") },
       stem: { type: "string" },
       "learned-features": { type: "string", default: "kernel-summary" },
+      "neighbour-share": { type: "string" },
+      population: { type: "string" },
     },
   });
 }
@@ -126,7 +132,25 @@ function checkedMode(values: ReturnType<typeof parseOptions>["values"]): Mode {
     outDir: values["out-dir"]!,
     stem: values.stem,
     learnedFeatures: learnedFeaturesOf(values["learned-features"]!),
+    neighbourShare: values["neighbour-share"] === undefined ? undefined : shareOf(values["neighbour-share"]),
+    population: values.population === undefined ? undefined : int("population", values.population),
   };
+}
+
+/** The evolutionary search with the command line's settings; the name (defaults) when it sets none. */
+function evolutionaryStrategy(mode: Mode): "evolutionary" | (() => EvolutionarySearch) {
+  if (mode.neighbourShare === undefined && mode.population === undefined) return "evolutionary";
+  return () =>
+    new EvolutionarySearch({
+      ...(mode.neighbourShare === undefined ? {} : { neighbourShare: mode.neighbourShare }),
+      ...(mode.population === undefined ? {} : { populationSize: mode.population }),
+    });
+}
+
+function shareOf(text: string): number {
+  const x = Number(text);
+  if (text.trim() === "" || !(x >= 0 && x <= 1)) throw new RangeError(`--neighbour-share must be a number in [0, 1], got "${text}"`);
+  return x;
 }
 
 const LEARNED_FEATURES = ["kernel-summary", "per-store"] as const;
@@ -271,7 +295,7 @@ async function tuneOne(
     maxTrialsGlobal: opts.trials,
     numTrialsPerIter: Math.min(mode.perIter, opts.trials),
     space: opts.space,
-    strategy: opts.strategy,
+    strategy: opts.strategy === "evolutionary" ? evolutionaryStrategy(mode) : opts.strategy,
     // The default cost model (hybrid, kernel-summary forest), or the earlier default for comparisons.
     ...(mode.learnedFeatures === "per-store" ? { costModel: new HybridModel({ learned: new ForestModel() }) } : {}),
     // Every candidate's outputs are compared with the first measured candidate's: schedules of one
@@ -424,6 +448,9 @@ async function writeReport(mode: Mode, data: ReportData): Promise<void> {
     `- host: ${os.cpus()[0]?.model ?? "?"}, ${os.cpus().length} cores, Node ${process.version}; 1-minute load average at the end: ${os.loadavg()[0]!.toFixed(2)}`,
     `- target: ${data.target.name} (${data.target.arch})`,
     `- cost model: hybrid (analytic prior × forest on ${mode.learnedFeatures} features)`,
+    ...(mode.neighbourShare === undefined && mode.population === undefined
+      ? []
+      : [`- evolutionary search: ${mode.neighbourShare === undefined ? "" : `neighbourShare ${mode.neighbourShare} `}${mode.population === undefined ? "" : `populationSize ${mode.population}`}`]),
     "",
     "## Search-side speed (this host)",
     "",
@@ -503,7 +530,7 @@ async function writeReport(mode: Mode, data: ReportData): Promise<void> {
   writeFileSync(join(mode.outDir, `${stem}.md`), `${lines.join("\n")}\n`);
   writeFileSync(
     join(mode.outDir, `${stem}.json`),
-    `${JSON.stringify({ date, dryRun: mode.dryRun, learnedFeatures: mode.learnedFeatures, device: data.device, target: data.target.name, speed: data.speed, torch: data.torch, tuned: data.tuned, course: data.course, charts }, null, 1)}\n`,
+    `${JSON.stringify({ date, dryRun: mode.dryRun, learnedFeatures: mode.learnedFeatures, neighbourShare: mode.neighbourShare ?? null, population: mode.population ?? null, device: data.device, target: data.target.name, speed: data.speed, torch: data.torch, tuned: data.tuned, course: data.course, charts }, null, 1)}\n`,
   );
   console.log(lines.join("\n"));
   console.log(`wrote ${join(mode.outDir, `${stem}.{md,json}`)}`);

@@ -7,6 +7,7 @@ export { compareArguments, compareDigests, firstResultChecker, referenceChecker,
 export * from "./isolation/index.js";
 export { SimulatedRunner, type SimulatedRunnerOptions } from "./simulated-runner.js";
 export { estimateLatency, estimateKernel, type LatencyBound, type KernelEstimate, type LatencyEstimate } from "./simulated/latency-model.js";
+export { seededNormal } from "./simulated/seeded-normal.js";
 export { profileKernel, type KernelProfile } from "./simulated/kernel-profile.js";
 export { gpuSpecOf, type GpuSpec } from "./simulated/gpu-spec.js";
 export { QueueRunner, type QueueRunnerOptions, type MeasureDispatch } from "./queue/queue-runner.js";

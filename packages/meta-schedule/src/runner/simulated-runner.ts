@@ -13,6 +13,7 @@ import { type Target, target as resolveTarget } from "@tessera/codegen";
 import type { PrimFunc } from "@tessera/ir";
 import { compareWithReference, formatComparison } from "@tessera/simulator";
 import { type LatencyEstimate, estimateLatency } from "./simulated/latency-model.js";
+import { seededNormal } from "./simulated/seeded-normal.js";
 import { DEFAULT_EVALUATOR_CONFIG, type Runner, type RunnerInput, type RunnerResult } from "./runner.js";
 
 export interface SimulatedRunnerOptions {
@@ -28,23 +29,6 @@ export interface SimulatedRunnerOptions {
    * default the candidate's own scheduled function, which checks lowering but not scheduling).
    */
   readonly checkNumerics?: boolean | { readonly maxElements?: number; readonly seed?: number; readonly reference?: PrimFunc };
-}
-
-/** FNV-1a of `text`, a 32-bit unsigned integer. */
-function hash32(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
-
-/** A standard normal deviate determined by `key` (Box–Muller on two hashes). */
-function normalFrom(key: string): number {
-  const u1 = (hash32(`${key}/1`) + 1) / 4294967297;
-  const u2 = hash32(`${key}/2`) / 4294967296;
-  return Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * u2);
 }
 
 export class SimulatedRunner implements Runner {
@@ -86,7 +70,7 @@ export class SimulatedRunner implements Runner {
     }
     const noise = this.#opts.noise;
     const runSecs = Array.from({ length: this.#repeat }, (_, r) =>
-      noise === undefined || noise.relative === 0 ? seconds : seconds * Math.exp(noise.relative * normalFrom(`${noise.seed ?? 0}/${r}/${input.artifact.source}`)),
+      noise === undefined || noise.relative === 0 ? seconds : seconds * Math.exp(noise.relative * seededNormal(`${noise.seed ?? 0}/${r}/${input.artifact.source}`)),
     );
     return { ok: true, runSecs };
   }

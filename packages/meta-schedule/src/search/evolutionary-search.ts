@@ -16,16 +16,22 @@
  *     Beyond TVM, no launch shape (grid and block of the kernels) takes more than `maxClassShare`
  *     of the heap's picks while other shapes have candidates (launch-classes.ts): a model that
  *     learned one shape would otherwise fill every batch with it. The heap holds
- *     batch / maxClassShare programs for that.
+ *     batch / maxClassShare programs for that. Also beyond TVM, a share `neighbourShare` of the
+ *     batch goes first to programs one decision away from the best measured ones
+ *     (neighbourhood.ts), one per changed decision before any decision's second: a knob whose
+ *     effect the cost model has not learned (launch bounds, unroll budget) is still tried on the
+ *     best program, where a model trained on few measurements would not rank it.
  * Five empty batches in a row end the search. Without a cost model, scores are random, so the
  * search is random sampling plus mutation of the measured best.
  *
  * Defaults differ from TVM's (population 512, 4 generations) because a replay with
- * postprocessors costs us 1–20 ms on one thread: the population is `2 × numTrialsPerIter`
- * clamped to [64, 256] (128 for TVM's batches of 64: the heap of 64 still sees 4 × 128
- * programs) and there are 3 generations (Ansor found 3–4 as good as 10) — about 500 replays,
- * 1–10 s per batch of 64, comparable to building and measuring the batch rather than 5× more.
- * Every parameter can be set.
+ * postprocessors costs us 1–20 ms on one thread: the population is the larger of
+ * `2 × numTrialsPerIter` and the trial budget, clamped to [64, 256] (64 for 64 trials in batches
+ * of 32, 128 for TVM's batches of 64, 256 from 256 trials), and there are 3 generations (Ansor
+ * found 3–4 as good as 10) — about 500 replays, 1–10 s, per batch at 64 and four times that at
+ * 256. A long search affords the wider population, and needs it: on the H200, 256 trials of the
+ * 2048³ gemm with population 256 (and neighbours) reached 1.02–1.05× cuBLAS on seeds where 64
+ * stopped at 1.11–1.15× (docs/benchmarks/tuning-gemm-256.md). Every parameter can be set.
  */
 import { TesseraError } from "@tessera/ir";
 import { Trace, type TraceJSON } from "@tessera/schedule";
@@ -34,6 +40,7 @@ import type { TuneContext } from "../tune-context.js";
 import { BestCandidates } from "./best-candidates.js";
 import { crossoverStructureAndKnobs } from "./crossover.js";
 import { capClassShare, launchClassOf } from "./launch-classes.js";
+import { neighbourTraces } from "./neighbourhood.js";
 import { type Candidate, traceKeyOf } from "./candidate-replayer.js";
 import { RejectionTally } from "./rejection-tally.js";
 import { DUPLICATE_OF_MEASURED, type SearchRun } from "./search-run.js";
@@ -42,7 +49,7 @@ import { SearchStrategyBase } from "./strategy-base.js";
 import { WeightedSampler, randomPermutation } from "./weighted-sampler.js";
 
 export interface EvolutionarySearchConfig {
-  /** Programs per generation; "auto": 2 × numTrialsPerIter clamped to [64, 256]. TVM: 512. */
+  /** Programs per generation; "auto": the larger of 2 × numTrialsPerIter and maxTrials, clamped to [64, 256]. TVM: 512. */
   readonly populationSize: number | "auto";
   /** Share of the population taken from the database's best records (TVM: 0.2). */
   readonly initMeasuredRatio: number;
@@ -67,6 +74,11 @@ export interface EvolutionarySearchConfig {
   readonly numEmptyItersBeforeEarlyStop: number;
   /** Most of a batch's cost-model picks one launch shape may take (TVM: 1, no cap). */
   readonly maxClassShare: number;
+  /**
+   * Share of each batch given to unmeasured programs one decision away from the best measured ones
+   * (neighbourhood.ts), the cost model's favourite per changed decision first (TVM: 0).
+   */
+  readonly neighbourShare: number;
 }
 
 export const DEFAULT_EVOLUTIONARY_SEARCH_CONFIG: EvolutionarySearchConfig = {
@@ -81,11 +93,16 @@ export const DEFAULT_EVOLUTIONARY_SEARCH_CONFIG: EvolutionarySearchConfig = {
   epsGreedy: 0.05,
   numEmptyItersBeforeEarlyStop: 5,
   maxClassShare: 0.25,
+  neighbourShare: 0.25,
 };
+
+/** Best measured programs whose neighbourhoods a batch may draw on, best first. */
+const MAX_INCUMBENTS = 4;
 
 export const DUPLICATE_IN_BATCH = "duplicate of another candidate of the batch";
 export const SAME_PROGRAM_AS_PARENT = "a mutation or crossover gave its parent's program again";
 export const CROSSOVER_FOUND_NOTHING = "crossover found no decision to exchange";
+export const NEIGHBOUR_SAME_PROGRAM = "a one-decision neighbour of a measured program is the same program";
 
 export class EvolutionarySearch extends SearchStrategyBase {
   readonly name = "evolutionarySearch";
@@ -94,6 +111,7 @@ export class EvolutionarySearch extends SearchStrategyBase {
   private minUnmeasured = 0;
   private emptyIters = 0;
   private replayedRecords = new Map<string, Candidate | undefined>();
+  private neighbourhoods = new Map<string, readonly { candidate: Candidate; decision: number }[]>();
 
   constructor(config: Partial<EvolutionarySearchConfig> = {}) {
     super();
@@ -103,10 +121,11 @@ export class EvolutionarySearch extends SearchStrategyBase {
 
   protected override started(run: SearchRun): void {
     const c = this.config;
-    this.populationSize = c.populationSize === "auto" ? Math.min(256, Math.max(64, 2 * run.numTrialsPerIter)) : c.populationSize;
+    this.populationSize = c.populationSize === "auto" ? Math.min(256, Math.max(64, 2 * run.numTrialsPerIter, run.maxTrials)) : c.populationSize;
     this.minUnmeasured = c.initMinUnmeasured === "auto" ? Math.min(50, Math.ceil(this.populationSize / 2)) : c.initMinUnmeasured;
     this.emptyIters = 0;
     this.replayedRecords = new Map();
+    this.neighbourhoods = new Map();
   }
 
   generateMeasureCandidates(_ctx: TuneContext): MeasureCandidate[] | undefined {
@@ -133,8 +152,9 @@ export class EvolutionarySearch extends SearchStrategyBase {
           return run.finish();
         }
       }
+      const neighbours = this.pickNeighbours(run, measured, Math.floor(batch * this.config.neighbourShare), round);
       const bests = this.evolveWithCostModel(run, [...measured, ...unmeasured], batch, round);
-      const picks = this.pickWithEpsGreedy(run, unmeasured, bests, batch, round);
+      const picks = this.pickWithEpsGreedy(run, unmeasured, bests, batch, round, neighbours);
       run.rejections.addAll(round);
       const handedOut = run.handOut(picks);
       run.logRound(this.name, picks.length, round);
@@ -275,11 +295,65 @@ export class EvolutionarySearch extends SearchStrategyBase {
     return undefined;
   }
 
-  private pickWithEpsGreedy(run: SearchRun, unmeasured: readonly Candidate[], ranked: readonly Candidate[], batch: number, round: RejectionTally): Candidate[] {
-    const numRands = Math.floor(batch * this.config.epsGreedy);
+  /**
+   * Up to `slots` unmeasured neighbours of the best measured programs (`measured`, best first):
+   * the first incumbent's while it has enough, then the next's. Each changed decision's
+   * best-scored neighbour comes before any decision's second, so a batch tries many knobs.
+   */
+  private pickNeighbours(run: SearchRun, measured: readonly Candidate[], slots: number, round: RejectionTally): Candidate[] {
+    if (slots <= 0) return [];
+    const pool: { c: Candidate; incumbent: number; decision: number }[] = [];
+    const seen = new Set<string>();
+    for (const [incumbent, program] of measured.slice(0, MAX_INCUMBENTS).entries()) {
+      for (const n of this.neighboursOf(run, program, round)) {
+        if (run.isMeasured(n.candidate) || seen.has(n.candidate.hash)) continue;
+        seen.add(n.candidate.hash);
+        pool.push({ c: n.candidate, incumbent, decision: n.decision });
+      }
+      if (pool.length >= slots) break;
+    }
+    if (pool.length === 0) return [];
+    const scores = this.predict(run, pool.map((p) => p.c));
+    const byScore = pool.map((p, k) => ({ ...p, score: scores[k]! })).sort((a, b) => b.score - a.score);
+    const taken = new Map<string, number>();
+    const ranked = byScore.map((p) => {
+      const group = `${p.incumbent}/${p.decision}`;
+      const rank = taken.get(group) ?? 0;
+      taken.set(group, rank + 1);
+      return { ...p, rank };
+    });
+    // The best incumbent's neighbours first; among them one per decision before any decision's second.
+    ranked.sort((a, b) => a.incumbent - b.incumbent || a.rank - b.rank || b.score - a.score);
+    return ranked.slice(0, slots).map((p) => p.c);
+  }
+
+  /** The valid one-decision neighbours of a measured program, replayed once per search (the invalid ones tallied then). */
+  private neighboursOf(run: SearchRun, incumbent: Candidate, round: RejectionTally): readonly { candidate: Candidate; decision: number }[] {
+    const cached = this.neighbourhoods.get(incumbent.traceKey);
+    if (cached !== undefined) return cached;
+    const out: { candidate: Candidate; decision: number }[] = [];
+    for (const n of neighbourTraces(incumbent.sch.trace)) {
+      const c = run.replayer.replayRecorded(n.trace, round);
+      if (c === undefined) continue;
+      if (c.hash === incumbent.hash) round.add(NEIGHBOUR_SAME_PROGRAM);
+      else out.push({ candidate: c, decision: n.decision });
+    }
+    this.neighbourhoods.set(incumbent.traceKey, out);
+    return out;
+  }
+
+  private pickWithEpsGreedy(
+    run: SearchRun,
+    unmeasured: readonly Candidate[],
+    ranked: readonly Candidate[],
+    batch: number,
+    round: RejectionTally,
+    first: readonly Candidate[] = [],
+  ): Candidate[] {
+    const numRands = Math.floor((batch - first.length) * this.config.epsGreedy);
     const numBests = batch - numRands;
-    const cap = Math.max(1, Math.ceil(numBests * this.config.maxClassShare));
-    const bests = capClassShare(ranked, numBests, cap, (c) => launchClassOf(c.sch));
+    const cap = Math.max(1, Math.ceil((numBests - first.length) * this.config.maxClassShare));
+    const bests = [...first, ...capClassShare(ranked, numBests - first.length, cap, (c) => launchClassOf(c.sch))];
     const rands = randomPermutation(unmeasured.length, run.rng).map((k) => unmeasured[k]!);
     const picks: Candidate[] = [];
     const picked = new Set<string>();
@@ -323,5 +397,6 @@ function checkConfig(c: EvolutionarySearchConfig): void {
   probability("crossoverProb");
   probability("epsGreedy");
   probability("maxClassShare");
+  probability("neighbourShare");
   if (c.maxClassShare === 0) throw fail("maxClassShare must be above 0 (1: no cap)");
 }

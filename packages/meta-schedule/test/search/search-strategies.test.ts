@@ -356,14 +356,15 @@ describe("EvolutionarySearch", () => {
     expect(() => new EvolutionarySearch().generateMeasureCandidates(ctx)).toThrow(/called before preTuning/);
   });
 
-  it("resolves the automatic population size from the batch size", () => {
+  it("resolves the automatic population size from the batch size and the trial budget", () => {
     const ctx = tuneContext(gemmWorkload(), target("nvidia/h100"), { seed: 1 });
     const space = new ScheduleFnSpace(gemmTileSpace);
-    const sizes = [1, 32, 64, 200].map((numTrialsPerIter) => {
+    const sizeFor = (maxTrials: number, numTrialsPerIter: number) => {
       const s = new EvolutionarySearch();
-      s.preTuning(ctx, { maxTrials: 10, numTrialsPerIter, designSpaces: space.generateDesignSpace(ctx), space, database: new MemoryDatabase(), costModel: undefined });
+      s.preTuning(ctx, { maxTrials, numTrialsPerIter, designSpaces: space.generateDesignSpace(ctx), space, database: new MemoryDatabase(), costModel: undefined });
       return s.resolvedPopulationSize;
-    });
-    expect(sizes).toEqual([64, 64, 128, 256]);
+    };
+    expect([1, 32, 64, 200].map((perIter) => sizeFor(10, perIter))).toEqual([64, 64, 128, 256]);
+    expect([64, 100, 256, 2000].map((trials) => sizeFor(trials, 32))).toEqual([64, 100, 256, 256]);
   });
 });

@@ -1,4 +1,4 @@
-/** `pnpm bench:tune`, `bench:learned-model` and `bench:prior-ranking` with a mistaken command line: the usage and exit code 2, never a stack trace. */
+/** `pnpm bench:tune`, `bench:learned-model`, `bench:prior-ranking` and `bench:search-offline` with a mistaken command line: the usage and exit code 2, never a stack trace. */
 import { spawnSync } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -27,6 +27,8 @@ describe("bench:tune command line", () => {
     [["--only", "no_such_workload"], /unknown workload "no_such_workload"; known: gemm_relu_add_2048/],
     [["--gemm-trials", "0"], /--gemm-trials must be a positive integer, got "0"/],
     [["--learned-features", "xgb"], /--learned-features must be one of kernel-summary, per-store, got "xgb"/],
+    [["--neighbour-share", "1.5"], /--neighbour-share must be a number in \[0, 1\], got "1.5"/],
+    [["--population", "0"], /--population must be a positive integer, got "0"/],
   ]);
 });
 
@@ -46,5 +48,16 @@ describe("bench:prior-ranking command line", () => {
     [["--reports", "docs/benchmarks,no/such/folder"], /no folder no\/such\/folder/],
     [["--out-dir", "no/such/folder"], /no folder no\/such\/folder/],
     [["--trials", "3"], /Unknown option '--trials'/],
+  ]);
+});
+
+describe("bench:search-offline command line", () => {
+  refusedWithUsage("search-offline.bench.ts", "bench:search-offline", [
+    [["--variants", "default,bigger"], /--variants: unknown variant "bigger"/],
+    [["--seeds", "3-1"], /--seeds: the range "3-1" is empty/],
+    [["--seeds", "x"], /--seeds: "x" is not a seed or a range a-b/],
+    [["--runs", "no/such/folder"], /no folder no\/such\/folder/],
+    [["--merge"], /--merge needs report files/],
+    [["--trials", "0"], /--trials must be a positive integer, got "0"/],
   ]);
 });

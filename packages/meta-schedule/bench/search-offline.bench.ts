@@ -1,0 +1,255 @@
+/**
+ * `pnpm bench:search-offline`: screens search settings on many seeds without a GPU. The "GPU" is
+ * recorded-hardware.ts: the recorded 256-trial runs of gemm+ReLU+add 2048³ on one device (their
+ * measured times as ratios to cuBLAS), and a forest's estimate for programs no run measured. The
+ * search runs as in `pnpm bench:tune` (automatic space, hybrid cost model, rounds of `--per-iter`)
+ * with each variant's evolutionary-search settings. A screen, not a measurement: a setting that
+ * wins here still has to win on the GPU.
+ *
+ *   tsx --conditions=@tessera/source packages/meta-schedule/bench/search-offline.bench.ts
+ *       [--runs DIR,DIR…] [--device H200] [--seeds 1-8]
+ *       [--variants current,…] [--trials 256] [--per-iter 32] [--out FILE.json]
+ *   … search-offline.bench.ts --merge A.json B.json … [--md docs/benchmarks/search-offline.md]
+ */
+import { createHash } from "node:crypto";
+import { readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { target } from "@tessera/codegen";
+import { gemmReluAdd } from "@tessera/ir";
+import { type EvolutionarySearchConfig, EvolutionarySearch, tuneTIR } from "../src/index.js";
+import { RecordedHardware } from "./recorded-hardware.js";
+import { existingFolder } from "./recorded-runs.js";
+
+const WORKLOAD = "gemm_relu_add_2048";
+const TARGET_RATIO = 1.1;
+const CHECKPOINTS = [64, 128, 256];
+
+/** The evolutionary-search settings compared (the rest of the configuration is the default; `default` at 256 trials: neighbours 0.25, population 256). */
+export const VARIANTS: Readonly<Record<string, Partial<EvolutionarySearchConfig>>> = {
+  default: {},
+  /** The defaults before neighbours and the budget-sized population (2026-11-28). */
+  "previous-default": { neighbourShare: 0, populationSize: 64 },
+  "neighbours-25-population-64": { neighbourShare: 0.25, populationSize: 64 },
+  "neighbours-50-population-64": { neighbourShare: 0.5, populationSize: 64 },
+  "neighbours-0-population-256": { neighbourShare: 0, populationSize: 256 },
+  "neighbours-25-population-128": { neighbourShare: 0.25, populationSize: 128 },
+};
+
+interface Row {
+  readonly variant: string;
+  readonly seed: number;
+  /** Best time over cuBLAS after each checkpoint's number of trials. */
+  readonly bestAt: Record<number, number | null>;
+  readonly bestTrial: number | null;
+  /** Share of the measured candidates whose time is a recorded measurement (the rest are estimates). */
+  readonly recordedShare: number;
+  readonly wallSeconds: number;
+  /** The best program's sampled decisions in trace order (as bench:tune's reports list them). */
+  readonly bestDecisions: readonly unknown[];
+}
+
+interface Report {
+  readonly date: string;
+  readonly device: string;
+  readonly runs: number;
+  readonly programs: number;
+  readonly cublasMs: number;
+  readonly trials: number;
+  readonly rows: Row[];
+}
+
+const USAGE =
+  "usage: bench:search-offline [--runs DIR,DIR…] [--device NAME] [--seeds 1-8|1,2,5] [--variants " +
+  `${Object.keys(VARIANTS).join(",")}] [--trials N] [--per-iter N] [--out FILE.json]\n       bench:search-offline --merge A.json B.json … [--md FILE.md]`;
+
+function seedsOf(text: string): number[] {
+  const out: number[] = [];
+  for (const part of text.split(",")) {
+    const m = /^(\d+)(?:-(\d+))?$/.exec(part.trim());
+    if (m === null) throw new RangeError(`--seeds: "${part}" is not a seed or a range a-b`);
+    if (Number(m[2] ?? m[1]) < Number(m[1])) throw new RangeError(`--seeds: the range "${part}" is empty`);
+    for (let s = Number(m[1]); s <= Number(m[2] ?? m[1]); s++) out.push(s);
+  }
+  return out;
+}
+
+async function runOne(hw: RecordedHardware, variant: string, seed: number, trials: number, perIter: number): Promise<Row> {
+  hw.resetCounts();
+  const started = performance.now();
+  const func = gemmReluAdd(2048).func;
+  const result = await tuneTIR(func, target("nvidia/h100"), {
+    workDir: join(os.tmpdir(), "tessera-search-offline", `${variant}-${seed}-${Date.now()}`),
+    maxTrialsGlobal: trials,
+    numTrialsPerIter: perIter,
+    strategy: () => new EvolutionarySearch(VARIANTS[variant]),
+    runner: hw,
+    database: "memory",
+    seed,
+    writeCurve: false,
+    logSummary: false,
+    logger: () => {},
+  });
+  const bests = result.history.map((t) => t.totalBestSecs);
+  const ratioAt = (n: number) => {
+    const b = bests[Math.min(n, bests.length) - 1];
+    return b === undefined || !Number.isFinite(b) || b > 1e6 ? null : (b * 1e3) / hw.cublasMs;
+  };
+  const best = Math.min(...bests);
+  const top = result.database.hasWorkload(func) ? result.database.getTopK(result.database.commitWorkload(func), 1)[0] : undefined;
+  const bestTrial = Number.isFinite(best) ? result.history.findIndex((t) => t.ok && t.latencySecs === best) + 1 : null;
+  return {
+    variant,
+    seed,
+    bestAt: Object.fromEntries(CHECKPOINTS.map((c) => [c, ratioAt(c)])),
+    bestTrial,
+    recordedShare: hw.recordedHits / Math.max(1, hw.recordedHits + hw.estimated),
+    wallSeconds: (performance.now() - started) / 1000,
+    bestDecisions: top?.trace.decisions.map(([, d]) => d) ?? [],
+  };
+}
+
+/** What the stand-in GPU's table depends on: the recorded reports, and the code of the latency model and features. */
+function cacheKeyOf(dirs: readonly string[], device: string): string {
+  const h = createHash("sha1").update(device);
+  for (const dir of dirs) for (const f of readdirSync(dir).filter((x) => x.endsWith(".json")).sort()) h.update(`${f}:${statSync(join(dir, f)).size}`);
+  const src = join(import.meta.dirname, "../src");
+  for (const dir of ["runner/simulated", "feature", "postproc"]) {
+    for (const f of readdirSync(join(src, dir)).filter((x) => x.endsWith(".ts")).sort()) h.update(readFileSync(join(src, dir, f)));
+  }
+  return h.digest("hex");
+}
+
+/** A variant's settings as text ("defaults" for none). */
+function settingsOf(variant: string): string {
+  const v = VARIANTS[variant];
+  if (v === undefined) return "?";
+  const entries = Object.entries(v);
+  return entries.length === 0 ? "defaults" : entries.map(([k, x]) => `${k} ${String(x)}`).join(", ");
+}
+
+const fmt = (x: number | null | undefined) => (x === null || x === undefined ? "—" : `${x.toFixed(3)}×`);
+
+function markdownOf(reports: readonly Report[]): string {
+  const r0 = reports[0]!;
+  const rows = reports.flatMap((r) => r.rows);
+  const lines = [
+    "# Offline search screen — recorded measurements as the GPU (no GPU)",
+    "",
+    "Generated by `pnpm bench:search-offline` (packages/meta-schedule/bench/search-offline.bench.ts).",
+    `The stand-in GPU (bench/recorded-hardware.ts): ${r0.runs} recorded 256-trial runs of gemm+ReLU+add 2048³ on ${r0.device},`,
+    `${r0.programs} distinct programs with their measured time over cuBLAS; a program none of them measured gets a forest's`,
+    "estimate from its kernel summary (smoother than a GPU). Ratios are to cuBLAS as recorded; a setting that wins",
+    "here still has to win on the GPU.",
+    "",
+    "| variant | settings | runs | within 1.10× @256 | median @64 | median @256 | worst @256 | recorded share |",
+    "|---|---|---:|---:|---:|---:|---:|---:|",
+  ];
+  const median = (xs: number[]) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return s.length === 0 ? null : s[(s.length - 1) >> 1]!;
+  };
+  for (const variant of [...new Set(rows.map((x) => x.variant))]) {
+    const rs = rows.filter((x) => x.variant === variant);
+    const at = (c: number) => rs.map((x) => x.bestAt[c]).filter((v): v is number => v !== null);
+    const hits = at(256).filter((v) => v <= TARGET_RATIO).length;
+    lines.push(
+      `| ${variant} | ${settingsOf(variant)} | ${rs.length} | ${hits} of ${rs.length} | ${fmt(median(at(64)))} | ${fmt(median(at(256)))} | ${fmt(Math.max(...at(256)))} | ${(rs.reduce((a, x) => a + x.recordedShare, 0) / rs.length).toFixed(2)} |`,
+    );
+  }
+  lines.push("", "| variant | seed | @64 | @128 | @256 | found at | recorded share | wall s |", "|---|---:|---:|---:|---:|---:|---:|---:|");
+  for (const x of [...rows].sort((a, b) => a.variant.localeCompare(b.variant) || a.seed - b.seed)) {
+    lines.push(`| ${x.variant} | ${x.seed} | ${CHECKPOINTS.map((c) => fmt(x.bestAt[c])).join(" | ")} | ${x.bestTrial ?? "—"} | ${x.recordedShare.toFixed(2)} | ${x.wallSeconds.toFixed(0)} |`);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+interface Options {
+  readonly dirs: string[];
+  readonly device: string;
+  readonly seeds: number[];
+  readonly variants: string[];
+  readonly trials: number;
+  readonly perIter: number;
+  readonly out?: string;
+  /** --merge: the reports to merge into one table, and where to write it. */
+  readonly merge?: { readonly reports: string[]; readonly md?: string };
+}
+
+const repoRoot = join(import.meta.dirname, "../../..");
+
+/** The command line, checked; a mistake prints the message and the usage, and exits with 2. */
+function options(): Options {
+  try {
+    const { values, positionals } = parseArgs({
+      options: {
+        runs: { type: "string", default: "docs/benchmarks,docs/benchmarks/tuning-gemm-256-2026-11-28" },
+        device: { type: "string", default: "H200" },
+        seeds: { type: "string", default: "1-8" },
+        variants: { type: "string", default: Object.keys(VARIANTS).join(",") },
+        trials: { type: "string", default: "256" },
+        "per-iter": { type: "string", default: "32" },
+        out: { type: "string" },
+        merge: { type: "boolean", default: false },
+        md: { type: "string" },
+      },
+      allowPositionals: true,
+    });
+    if (values.merge) {
+      if (positionals.length === 0) throw new RangeError("--merge needs report files");
+      return { dirs: [], device: "", seeds: [], variants: [], trials: 0, perIter: 0, merge: { reports: positionals, ...(values.md === undefined ? {} : { md: values.md }) } };
+    }
+    if (positionals.length > 0) throw new RangeError(`unexpected argument "${positionals[0]}"`);
+    const int = (name: string, text: string) => {
+      const n = Number(text);
+      if (!Number.isInteger(n) || n < 1) throw new RangeError(`--${name} must be a positive integer, got "${text}"`);
+      return n;
+    };
+    const variants = values.variants.split(",").map((v) => {
+      if (!Object.hasOwn(VARIANTS, v)) throw new RangeError(`--variants: unknown variant "${v}" (${Object.keys(VARIANTS).join(", ")})`);
+      return v;
+    });
+    return {
+      dirs: values.runs.split(",").map((d) => existingFolder(repoRoot, d)),
+      device: values.device,
+      seeds: seedsOf(values.seeds),
+      variants,
+      trials: int("trials", values.trials),
+      perIter: int("per-iter", values["per-iter"]),
+      ...(values.out === undefined ? {} : { out: values.out }),
+    };
+  } catch (err) {
+    console.error(`bench:search-offline: ${err instanceof Error ? err.message : String(err)}\n${USAGE}`);
+    process.exit(2);
+  }
+}
+
+async function main(): Promise<void> {
+  const opts = options();
+  if (opts.merge !== undefined) {
+    const md = markdownOf(opts.merge.reports.map((p) => JSON.parse(readFileSync(p, "utf8")) as Report));
+    if (opts.merge.md !== undefined) writeFileSync(opts.merge.md, md);
+    process.stdout.write(md);
+    return;
+  }
+  const started = performance.now();
+  const func = gemmReluAdd(2048).func;
+  const tgt = target("nvidia/h100");
+  const cache = join(os.tmpdir(), "tessera-recorded-hardware.json");
+  const hw = RecordedHardware.cached(cache, cacheKeyOf(opts.dirs, opts.device), () => RecordedHardware.build(opts.dirs, WORKLOAD, func, tgt, { device: opts.device }));
+  console.log(`stand-in GPU: ${hw.runs} runs, ${hw.programs} programs, cuBLAS ${hw.cublasMs.toFixed(4)} ms (ready in ${((performance.now() - started) / 1000).toFixed(0)} s)`);
+  const rows: Row[] = [];
+  for (const variant of opts.variants) {
+    for (const seed of opts.seeds) {
+      const row = await runOne(hw, variant, seed, opts.trials, opts.perIter);
+      console.log(`${variant} seed ${seed}: ${CHECKPOINTS.map((c) => `@${c} ${fmt(row.bestAt[c])}`).join(", ")}, recorded ${row.recordedShare.toFixed(2)}, ${row.wallSeconds.toFixed(0)} s`);
+      rows.push(row);
+    }
+  }
+  const report: Report = { date: new Date().toISOString(), device: opts.device, runs: hw.runs, programs: hw.programs, cublasMs: hw.cublasMs, trials: opts.trials, rows };
+  if (opts.out !== undefined) writeFileSync(opts.out, `${JSON.stringify(report, null, 1)}\n`);
+  process.stdout.write(markdownOf([report]));
+}
+
+await main();

@@ -1,0 +1,65 @@
+/** bench/recorded-hardware.ts, the stand-in GPU of `bench:search-offline`, on one recorded 64-trial H200 run. */
+import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { target } from "@tessera/codegen";
+import { fastSchedule } from "@tessera/corpus";
+import { gemmReluAdd } from "@tessera/ir";
+import { afterAll, describe, expect, it } from "vitest";
+import { RecordedHardware } from "../../bench/recorded-hardware.js";
+import { recordedRuns } from "../../bench/recorded-runs.js";
+import { lowerAndGenerate } from "../../src/index.js";
+
+const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "../../../..");
+const REPORT = "docs/benchmarks/tuning-gemm-256-2026-11-28/new-defaults-64-trials-seed-1.json";
+const WORKLOAD = "gemm_relu_add_2048";
+
+describe("RecordedHardware", () => {
+  const dir = mkdtempSync(join(os.tmpdir(), "tessera-recorded-hardware-"));
+  copyFileSync(join(repoRoot, REPORT), join(dir, "run.json"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const func = gemmReluAdd(2048).func;
+  const tgt = target("nvidia/h100");
+
+  it("runs a recorded program in its measured time over cuBLAS, any other in a finite estimate; a cache gives the same", async () => {
+    const hw = RecordedHardware.build([dir], WORKLOAD, func, tgt);
+    const { runs } = recordedRuns(dir, WORKLOAD, func, tgt);
+    const run = runs[0]!;
+    expect(hw.runs).toBe(1);
+    expect(hw.cublasMs).toBe(run.cublasMs);
+    const built = run.programs.map((p) => ({ ms: p.ms, artifact: lowerAndGenerate({ func: p.candidate.sch.func, target: tgt, keepLowered: true }) }));
+    expect(hw.programs).toBe(new Set(built.map((b) => b.artifact.source)).size);
+    // Each recorded program: the median of the times measured for its CUDA source.
+    const results = await hw.run(built.map((b) => ({ artifact: b.artifact, argsInfo: [] })));
+    built.forEach((b, k) => {
+      const same = built.filter((o) => o.artifact.source === b.artifact.source).map((o) => o.ms).sort((x, y) => x - y);
+      const m = same.length >> 1;
+      const median = same.length % 2 === 1 ? same[m]! : (same[m - 1]! + same[m]!) / 2;
+      const r = results[k]!;
+      expect(r.ok).toBe(true);
+      if (r.ok) expect(r.runSecs[0]! * 1e3).toBeCloseTo(median, 9);
+    });
+    expect(hw.recordedHits).toBe(built.length);
+    // A program no run measured (the hand-written fast schedule): an estimate, the same every time.
+    const fast = lowerAndGenerate({ func: fastSchedule(2048).func, target: tgt, keepLowered: true });
+    const [a, b] = await hw.run([{ artifact: fast, argsInfo: [] }, { artifact: fast, argsInfo: [] }]);
+    expect(hw.estimated).toBe(2);
+    expect(a!.ok && b!.ok && a.runSecs[0]! > 0 && Number.isFinite(a.runSecs[0]!) && a.runSecs[0] === b.runSecs[0]).toBe(true);
+    // Through a cache file: the table is read back instead of rebuilt.
+    const cache = join(dir, "cache.json");
+    RecordedHardware.cached(cache, "key", () => hw);
+    const again = RecordedHardware.cached(cache, "key", () => {
+      throw new Error("rebuilt although the cache holds the same key");
+    });
+    const [c] = await again.run([{ artifact: fast, argsInfo: [] }]);
+    expect(c).toEqual(a);
+    expect(again.programs).toBe(hw.programs);
+    let rebuilt = false;
+    RecordedHardware.cached(cache, "another key", () => {
+      rebuilt = true;
+      return hw;
+    });
+    expect(rebuilt).toBe(true);
+  }, 120_000);
+});
