@@ -1,6 +1,6 @@
 /**
  * A stand-in GPU built from recorded measurements, for screening search changes without device
- * time (`pnpm bench:search-offline`). Every program of the recorded 256-trial runs of one device is
+ * time (`pnpm bench:search-offline`). Every program of the recorded `bench:tune` runs of one device is
  * rebuilt from its decisions (recorded-runs.ts) and its time is kept as a ratio to the cuBLAS time
  * measured in the same run. A candidate whose CUDA source is one of them "runs" in its recorded
  * time (the median over runs that measured it); any other gets a random forest's estimate, trained
