@@ -9,7 +9,7 @@
  * a GPU: the report says what share of the measured candidates were recorded programs.
  */
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { type Target, target as resolveTarget } from "@tessera/codegen";
 import type { PrimFunc } from "@tessera/ir";
 import {
@@ -22,6 +22,7 @@ import {
   lowerAndGenerate,
   seededNormal,
 } from "../src/index.js";
+import { median } from "../../ir/bench/bench-util.js";
 import { recordedRuns } from "./recorded-runs.js";
 
 export interface RecordedHardwareOptions {
@@ -44,10 +45,15 @@ interface CacheFile {
   readonly entries: readonly (readonly [string, number, readonly number[]])[];
 }
 
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+/** The cache file's table, or undefined when there is none or it does not read as one. */
+function readCache(cache: string): CacheFile | undefined {
+  if (!existsSync(cache)) return undefined;
+  try {
+    const saved = JSON.parse(readFileSync(cache, "utf8")) as Partial<CacheFile>;
+    return typeof saved.key === "string" && typeof saved.target === "string" && Array.isArray(saved.entries) ? (saved as CacheFile) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export class RecordedHardware implements Runner {
@@ -82,15 +88,15 @@ export class RecordedHardware implements Runner {
 
   /**
    * Built from the recorded runs, or read from `cache` when it holds a table for the same recorded
-   * files and the same latency-model and feature code (rebuilding takes minutes); written there after a build.
+   * files and the same latency-model and feature code (rebuilding takes minutes); written there
+   * after a build, through a temporary file renamed into place. A cache that does not read (cut
+   * short, or not ours) is rebuilt over.
    */
   static cached(cache: string, key: string, build: () => RecordedHardware): RecordedHardware {
-    if (existsSync(cache)) {
-      const saved = JSON.parse(readFileSync(cache, "utf8")) as CacheFile;
-      if (saved.key === key) {
-        const table = new Map(saved.entries.map(([hash, ratio, row]) => [hash, { ratio, row: Float64Array.from(row) }] as const));
-        return new RecordedHardware(table, resolveTarget(saved.target), saved.roughness, saved.cublasMs, saved.runs);
-      }
+    const saved = readCache(cache);
+    if (saved?.key === key) {
+      const table = new Map(saved.entries.map(([hash, ratio, row]) => [hash, { ratio, row: Float64Array.from(row) }] as const));
+      return new RecordedHardware(table, resolveTarget(saved.target), saved.roughness, saved.cublasMs, saved.runs);
     }
     const hw = build();
     const file: CacheFile = {
@@ -101,7 +107,9 @@ export class RecordedHardware implements Runner {
       runs: hw.runs,
       entries: [...hw.recorded].map(([hash, e]) => [hash, e.ratio, [...e.row]]),
     };
-    writeFileSync(cache, JSON.stringify(file));
+    const partial = `${cache}.${process.pid}.tmp`;
+    writeFileSync(partial, JSON.stringify(file));
+    renameSync(partial, cache);
     return hw;
   }
 

@@ -19,6 +19,7 @@ import { parseArgs } from "node:util";
 import { target } from "@tessera/codegen";
 import { gemmReluAdd } from "@tessera/ir";
 import { type EvolutionarySearchConfig, EvolutionarySearch, tuneTIR } from "../src/index.js";
+import { median } from "../../ir/bench/bench-util.js";
 import { RecordedHardware } from "./recorded-hardware.js";
 import { existingFolder } from "./recorded-runs.js";
 
@@ -129,6 +130,8 @@ function settingsOf(variant: string): string {
   return entries.length === 0 ? "defaults" : entries.map(([k, x]) => `${k} ${String(x)}`).join(", ");
 }
 
+/** A ratio, or "—" for none (the median or maximum of no runs: NaN, -Infinity). */
+const fmtOrNone = (x: number) => (Number.isFinite(x) ? `${x.toFixed(3)}×` : "—");
 const fmt = (x: number | null | undefined) => (x === null || x === undefined ? "—" : `${x.toFixed(3)}×`);
 
 function markdownOf(reports: readonly Report[]): string {
@@ -156,16 +159,12 @@ function sectionOf(rows: readonly Row[]): string[] {
     "| variant | settings | runs | within 1.10× @256 | median @64 | median @256 | worst @256 | recorded share |",
     "|---|---|---:|---:|---:|---:|---:|---:|",
   ];
-  const median = (xs: number[]) => {
-    const s = [...xs].sort((a, b) => a - b);
-    return s.length === 0 ? null : s[(s.length - 1) >> 1]!;
-  };
   for (const variant of [...new Set(rows.map((x) => x.variant))]) {
     const rs = rows.filter((x) => x.variant === variant);
     const at = (c: number) => rs.map((x) => x.bestAt[c]).filter((v): v is number => v !== null);
     const hits = at(256).filter((v) => v <= TARGET_RATIO).length;
     lines.push(
-      `| ${variant} | ${settingsOf(variant)} | ${rs.length} | ${hits} of ${rs.length} | ${fmt(median(at(64)))} | ${fmt(median(at(256)))} | ${fmt(Math.max(...at(256)))} | ${(rs.reduce((a, x) => a + x.recordedShare, 0) / rs.length).toFixed(2)} |`,
+      `| ${variant} | ${settingsOf(variant)} | ${rs.length} | ${hits} of ${rs.length} | ${fmtOrNone(median(at(64)))} | ${fmtOrNone(median(at(256)))} | ${fmtOrNone(Math.max(...at(256)))} | ${(rs.reduce((a, x) => a + x.recordedShare, 0) / rs.length).toFixed(2)} |`,
     );
   }
   lines.push("", "| variant | seed | @64 | @128 | @256 | found at | recorded share | wall s |", "|---|---:|---:|---:|---:|---:|---:|---:|");

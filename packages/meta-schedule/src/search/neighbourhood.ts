@@ -7,7 +7,7 @@
  * learned yet is still tried where it matters most.
  */
 import type { Instruction, Trace } from "@tessera/schedule";
-import { instructionsBeforePostproc } from "../mutator/trace-queries.js";
+import { categoricalCandidate, instructionsBeforePostproc } from "../mutator/trace-queries.js";
 
 export interface NeighbourTrace {
   readonly trace: Trace;
@@ -27,11 +27,8 @@ export function neighbourTraces(trace: Trace): NeighbourTrace[] {
 
 /** The other indices of a SampleCategorical that its probabilities allow. */
 function categoricalAlternatives(trace: Trace, inst: Instruction): number[] {
-  const candidates = inst.attrs[0];
-  const probs = inst.attrs[1];
-  const current = trace.getDecision(inst);
-  if (!Array.isArray(candidates) || typeof current !== "number") return [];
-  return candidates.map((_, k) => k).filter((k) => k !== current && (!Array.isArray(probs) || Number(probs[k]) > 0));
+  const c = categoricalCandidate(trace, inst);
+  return c === undefined ? [] : c.probs.map((_, k) => k).filter((k) => k !== c.decision && c.probs[k]! > 0);
 }
 
 /** Every tile vector reached by moving one prime factor of one tile to another. */
@@ -58,9 +55,9 @@ function tileMoves(trace: Trace, inst: Instruction): number[][] {
 /** The distinct prime factors of `n`. */
 function primeFactors(n: number): number[] {
   const out: number[] = [];
-  for (let p = 2, m = n; p * p <= m || m > 1; p++) {
+  for (let p = 2, m = n; m > 1; p++) {
     if (p * p > m) {
-      out.push(m);
+      out.push(m); // what is left is prime
       break;
     }
     if (m % p !== 0) continue;

@@ -1,5 +1,5 @@
 /** bench/recorded-hardware.ts, the stand-in GPU of `bench:search-offline`, on one recorded 64-trial H200 run. */
-import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -61,5 +61,14 @@ describe("RecordedHardware", () => {
       return hw;
     });
     expect(rebuilt).toBe(true);
+    // A cache cut short (a run killed while writing) is rebuilt over, not a SyntaxError.
+    writeFileSync(cache, '{"key": "key", "entr');
+    let rebuiltOverCorrupt = false;
+    RecordedHardware.cached(cache, "key", () => {
+      rebuiltOverCorrupt = true;
+      return hw;
+    });
+    expect(rebuiltOverCorrupt).toBe(true);
+    expect(RecordedHardware.cached(cache, "key", () => { throw new Error("the rebuilt table was not written back"); }).programs).toBe(hw.programs);
   }, 120_000);
 });
