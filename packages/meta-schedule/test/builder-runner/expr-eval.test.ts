@@ -5,54 +5,25 @@
  * is replaced by that point's constant — C's truncating div/mod, floor div/mod, min/max, selects,
  * comparisons and lets included.
  */
-import {
-  type PrimExpr,
-  type Var,
-  add,
-  and,
-  bufferLoad,
-  cast,
-  declBuffer,
-  div,
-  eq,
-  floordiv,
-  floormod,
-  intImm,
-  le,
-  letExpr,
-  lt,
-  max,
-  min,
-  mul,
-  not,
-  or,
-  select,
-  simplify,
-  sub,
-  substitute,
-  truncmod,
-  variable,
-} from "@tessera/ir";
+import { type BinaryOp, type PrimExpr, type Var, add, binary, bufferLoad, cast, declBuffer, floordiv, intImm, letExpr, mul, not, select, simplify, substitute, variable } from "@tessera/ir";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { evaluate } from "../../src/runner/simulated/expr-eval.js";
 
 const vars: readonly Var[] = [variable("i"), variable("j"), variable("k")];
+const ARITH: readonly BinaryOp[] = ["add", "sub", "mul", "min", "max"];
+/** By a constant divisor (either sign): the IR folds a division by zero to nothing. */
+const DIVISION: readonly BinaryOp[] = ["div", "mod", "floordiv", "floormod"];
+const COMPARE: readonly BinaryOp[] = ["eq", "ne", "lt", "le", "gt", "ge"];
+const LOGIC: readonly BinaryOp[] = ["and", "or"];
 
 const intArb: fc.Arbitrary<PrimExpr> = fc.letrec<{ int: PrimExpr; bool: PrimExpr }>((tie) => ({
   int: fc.oneof(
     { depthSize: "small", withCrossShrink: true },
     fc.constantFrom(...vars),
     fc.integer({ min: -9, max: 9 }).map((v) => intImm(v)),
-    fc.tuple(tie("int"), tie("int")).map(([a, b]) => add(a, b)),
-    fc.tuple(tie("int"), tie("int")).map(([a, b]) => sub(a, b)),
-    fc.tuple(tie("int"), tie("int")).map(([a, b]) => mul(a, b)),
-    fc.tuple(tie("int"), fc.integer({ min: 1, max: 7 }), fc.boolean()).map(([a, c, neg]) => floordiv(a, neg ? -c : c)),
-    fc.tuple(tie("int"), fc.integer({ min: 1, max: 7 })).map(([a, c]) => floormod(a, c)),
-    fc.tuple(tie("int"), fc.integer({ min: 1, max: 7 })).map(([a, c]) => div(a, c)),
-    fc.tuple(tie("int"), fc.integer({ min: 1, max: 7 })).map(([a, c]) => truncmod(a, c)),
-    fc.tuple(tie("int"), tie("int")).map(([a, b]) => min(a, b)),
-    fc.tuple(tie("int"), tie("int")).map(([a, b]) => max(a, b)),
+    fc.tuple(fc.constantFrom(...ARITH), tie("int"), tie("int")).map(([op, a, b]) => binary(op, a, b)),
+    fc.tuple(fc.constantFrom(...DIVISION), tie("int"), fc.integer({ min: 1, max: 7 }), fc.boolean()).map(([op, a, c, neg]) => binary(op, a, neg ? -c : c)),
     fc.tuple(tie("bool"), tie("int"), tie("int")).map(([c, a, b]) => select(c, a, b)),
     // A fresh variable per let: TensorIR binds each let variable once.
     fc.tuple(tie("int"), tie("int")).map(([v, body]) => {
@@ -63,11 +34,8 @@ const intArb: fc.Arbitrary<PrimExpr> = fc.letrec<{ int: PrimExpr; bool: PrimExpr
   ),
   bool: fc.oneof(
     { depthSize: "small" },
-    fc.tuple(tie("int"), tie("int")).map(([a, b]) => lt(a, b)),
-    fc.tuple(tie("int"), tie("int")).map(([a, b]) => le(a, b)),
-    fc.tuple(tie("int"), tie("int")).map(([a, b]) => eq(a, b)),
-    fc.tuple(tie("bool"), tie("bool")).map(([a, b]) => and(a, b)),
-    fc.tuple(tie("bool"), tie("bool")).map(([a, b]) => or(a, b)),
+    fc.tuple(fc.constantFrom(...COMPARE), tie("int"), tie("int")).map(([op, a, b]) => binary(op, a, b)),
+    fc.tuple(fc.constantFrom(...LOGIC), tie("bool"), tie("bool")).map(([op, a, b]) => binary(op, a, b)),
     tie("bool").map((a) => not(a)),
   ),
 })).int;
