@@ -234,10 +234,26 @@ function options(): Options {
   }
 }
 
+/** A report written by `--out`; an unreadable or foreign file ends the merge with its name and exit code 2. */
+function readReport(path: string): Report {
+  let report: Partial<Report>;
+  try {
+    report = JSON.parse(readFileSync(path, "utf8")) as Partial<Report>;
+  } catch (err) {
+    console.error(`bench:search-offline: cannot read the report ${path}: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(2);
+  }
+  if (report === null || typeof report !== "object" || !Array.isArray(report.rows) || typeof report.runs !== "number" || typeof report.device !== "string") {
+    console.error(`bench:search-offline: ${path} is not a report of bench:search-offline --out (no device, runs and rows)`);
+    process.exit(2);
+  }
+  return report as Report;
+}
+
 async function main(): Promise<void> {
   const opts = options();
   if (opts.merge !== undefined) {
-    const md = markdownOf(opts.merge.reports.map((p) => JSON.parse(readFileSync(p, "utf8")) as Report));
+    const md = markdownOf(opts.merge.reports.map(readReport));
     if (opts.merge.md !== undefined) writeFileSync(opts.merge.md, md);
     process.stdout.write(md);
     return;

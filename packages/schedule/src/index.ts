@@ -20,6 +20,7 @@ export type { TraceJSON, TVMTraceJSON, TraceInstructionJSON } from "./trace/json
 export type { ApplyOptions, DecisionOverrides } from "./trace/replay.js";
 export type { PrintOptions } from "./trace/print.js";
 export { RandomEngine } from "./random.js";
+export { factorize } from "./primitives/sampling-math.js";
 export { BlockNotFoundError } from "./primitives/get-block-loop.js";
 export { BufferIndexOutOfRangeError, InvalidStorageScopeError, NotSingleWriteBlock, NotRegionCoverError, CacheRootBlockError } from "./primitives/cache-read-write.js";
 export { NonAllocatedBufferError, StorageAlignInvalidFactorError, StorageAlignAxisOutOfRangeError, StorageAlignInvalidAnnotationError } from "./primitives/buffer-scope.js";

@@ -11,7 +11,7 @@ import { COOPERATIVE_FETCH } from "../rules/multi-level-tiling/annotations.js";
 import type { TuneContext } from "../tune-context.js";
 import type { Mutator } from "./mutator.js";
 import { categoricalsFeeding, categoricalsSplitting } from "./sampled-annotations.js";
-import { instructionsBeforePostproc } from "./trace-queries.js";
+import { instructionsBeforePostproc, tileMayGrow } from "./trace-queries.js";
 
 /** Tries per tile decision before giving up on it (TVM loops until it finds one). */
 const MAX_TRIES = 32;
@@ -35,14 +35,13 @@ export class MutateTileSize implements Mutator {
 function mutateTile(trace: Trace, inst: Instruction, rng: RandomEngine): Trace | undefined {
   const tiles = [...(trace.getDecision(inst) as number[])];
   const n = tiles.length;
-  const maxInnermost = typeof inst.attrs[1] === "number" ? inst.attrs[1] : -1;
   for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
     const x = rng.int(0, n);
     if (tiles[x]! <= 1) continue;
     let y = rng.int(0, n - 1);
     if (y >= x) y++;
     const factors = divisors(tiles[x]!).filter((f) => f > 1);
-    const allowed = y === n - 1 && maxInnermost > 0 ? factors.filter((f) => f * tiles[y]! <= maxInnermost) : factors;
+    const allowed = factors.filter((f) => tileMayGrow(inst, tiles, y, f));
     if (allowed.length === 0) continue;
     const f = allowed[rng.int(0, allowed.length)]!;
     tiles[x] = tiles[x]! / f;

@@ -11,6 +11,15 @@ export function instructionsBeforePostproc(trace: Trace): Instruction[] {
   return cut < 0 ? [...trace.instructions] : trace.instructions.slice(0, cut);
 }
 
+/**
+ * Whether a SamplePerfectTile decision may move `factor` into tile `to`: the innermost tile must
+ * stay within the instruction's max_innermost_factor (attribute 1; none when it is not positive).
+ */
+export function tileMayGrow(inst: Instruction, tiles: readonly number[], to: number, factor: number): boolean {
+  const maxInnermost = typeof inst.attrs[1] === "number" ? inst.attrs[1] : -1;
+  return to !== tiles.length - 1 || maxInnermost <= 0 || tiles[to]! * factor <= maxInnermost;
+}
+
 /** SampleCategorical instructions by the value they produced. */
 export function categoricalSamplesByOutput(insts: readonly Instruction[]): Map<ExprRV, Instruction> {
   const out = new Map<ExprRV, Instruction>();

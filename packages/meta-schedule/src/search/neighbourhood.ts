@@ -6,8 +6,8 @@
  * (`EvolutionarySearchConfig.neighbourShare`), so that a knob whose effect the cost model has not
  * learned yet is still tried where it matters most.
  */
-import type { Instruction, Trace } from "@tessera/schedule";
-import { categoricalCandidate, instructionsBeforePostproc } from "../mutator/trace-queries.js";
+import { type Instruction, type Trace, factorize } from "@tessera/schedule";
+import { categoricalCandidate, instructionsBeforePostproc, tileMayGrow } from "../mutator/trace-queries.js";
 
 export interface NeighbourTrace {
   readonly trace: Trace;
@@ -35,13 +35,11 @@ function categoricalAlternatives(trace: Trace, inst: Instruction): number[] {
 function tileMoves(trace: Trace, inst: Instruction): number[][] {
   const tiles = trace.getDecision(inst);
   if (!Array.isArray(tiles) || !tiles.every((t): t is number => typeof t === "number" && Number.isInteger(t) && t >= 1)) return [];
-  const maxInnermost = typeof inst.attrs[1] === "number" ? inst.attrs[1] : -1;
-  const last = tiles.length - 1;
   const out: number[][] = [];
   tiles.forEach((from, x) => {
-    for (const p of primeFactors(from)) {
+    for (const [p] of factorize(from)) {
       tiles.forEach((to, y) => {
-        if (y === x || (y === last && maxInnermost > 0 && to * p > maxInnermost)) return;
+        if (y === x || !tileMayGrow(inst, tiles, y, p)) return;
         const moved = [...tiles];
         moved[x] = from / p;
         moved[y] = to * p;
@@ -49,20 +47,5 @@ function tileMoves(trace: Trace, inst: Instruction): number[][] {
       });
     }
   });
-  return out;
-}
-
-/** The distinct prime factors of `n`. */
-function primeFactors(n: number): number[] {
-  const out: number[] = [];
-  for (let p = 2, m = n; m > 1; p++) {
-    if (p * p > m) {
-      out.push(m); // what is left is prime
-      break;
-    }
-    if (m % p !== 0) continue;
-    out.push(p);
-    while (m % p === 0) m /= p;
-  }
   return out;
 }

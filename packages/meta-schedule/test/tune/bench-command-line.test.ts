@@ -61,3 +61,16 @@ describe("bench:search-offline command line", () => {
     [["--trials", "0"], /--trials must be a positive integer, got "0"/],
   ]);
 });
+
+describe("bench:search-offline --merge of a bad report", () => {
+  // Regression: a missing or foreign report ended in readFileSync's ENOENT or a TypeError's stack trace.
+  it.each([
+    [["no/such/report.json"], /cannot read the report no\/such\/report.json/],
+    [[join(benchDir, "..", "package.json")], /package.json is not a report of bench:search-offline --out/],
+  ])("%j is refused with its name", (args, message) => {
+    const r = runScript("search-offline.bench.ts", "--merge", ...args);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  }, 60_000);
+});
