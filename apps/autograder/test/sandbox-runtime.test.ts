@@ -35,12 +35,12 @@ afterAll(async () => {
 });
 
 describe("the built sandbox runtime", () => {
-  it("exports runHarness, ir and schedule, and requires no other file or package", async () => {
+  it("exports the harness, the isolate's environment, ir and schedule, and requires no other file or package", async () => {
     const file = join(scratch, SANDBOX_RUNTIME_FILE);
     await writeFile(file, runtimeCode);
     const runtime = createRequire(import.meta.url)(file) as Record<string, Record<string, unknown>>;
-    expect(Object.keys(runtime).sort()).toEqual(["ir", "runHarness", "schedule"]);
-    expect(typeof runtime.runHarness).toBe("function");
+    expect(Object.keys(runtime).sort()).toEqual(["createHarness", "ir", "prepareIsolate", "schedule"]);
+    expect(typeof runtime.createHarness).toBe("function");
     expect(typeof runtime.schedule?.Schedule).toBe("function");
     expect(typeof runtime.schedule?.BlockRV).toBe("function");
     expect(typeof runtime.ir?.gemmReluAdd).toBe("function");
@@ -68,7 +68,7 @@ describe("locating the sandbox runtime", () => {
 
   it("takes sandbox-runtime.cjs beside the grader, else builds one", async () => {
     const besideDir = await mkdtemp(join(scratch, "beside-"));
-    expect((await locateSandboxRuntime({ env: {}, besideDir, build: async () => "built runHarness" })).origin).toEqual({ kind: "built" });
+    expect((await locateSandboxRuntime({ env: {}, besideDir, build: async () => "built createHarness" })).origin).toEqual({ kind: "built" });
     await writeFile(join(besideDir, SANDBOX_RUNTIME_FILE), runtimeCode);
     const found = await locateSandboxRuntime({ env: {}, besideDir, build: noBuild });
     expect(found.origin).toEqual({ kind: "beside", path: join(besideDir, SANDBOX_RUNTIME_FILE) });

@@ -87,9 +87,9 @@ describe("sandboxed submission runs", () => {
   it("refuses Node built-ins loaded at run time (dynamic import, require through eval)", async () => {
     const run = await runFixture("escape-dynamic", [tiling, { id: "req", call: "readWithRequire", start, args: [] }]);
     const r = run.results.get("t1");
-    expect(r?.ok === false && r.error.message).toBe('a submission may not use Node\'s "node:fs" module');
+    expect(r?.ok === false && r.error.message).toMatch(/^a submission may not load "node:fs"/);
     const q = run.results.get("req");
-    expect(q?.ok === false && q.error.message).toMatch(/Code generation from strings disallowed/);
+    expect(q?.ok === false && q.error.message).toMatch(/^a submission may not load "child_process"/);
   });
 
   it("refuses a submission that tries to write results.json", async () => {
@@ -103,15 +103,15 @@ describe("sandboxed submission runs", () => {
     const r = run.results.get("t1");
     expect(r?.ok).toBe(false);
     if (r?.ok !== false) return;
-    expect(r.error.name).toBe("TypeError");
-    expect(r.error.message).toMatch(/__tesseraSend is not a function/);
+    expect(r.error.name).toBe("ReferenceError");
+    expect(r.error.message).toMatch(/__tesseraSend is not defined/);
   });
 
-  it("turns process.exit(0) into an error of that task", async () => {
+  it("has no process object, so process.exit(0) is an error of that task", async () => {
     const run = await runFixture("exit-zero", [tiling]);
     expect(run.exit).toEqual({ kind: "finished" });
     const r = run.results.get("t1");
-    expect(r?.ok === false && r.error.message).toBe("a submission may not call process.exit()");
+    expect(r?.ok === false && r.error.message).toBe("process is not defined");
   });
 
   it("keeps printed output as the student's output, never as results", async () => {

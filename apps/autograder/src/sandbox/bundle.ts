@@ -1,7 +1,8 @@
 /**
  * Bundles one student file together with the sandbox runtime (the harness and the packages a
- * submission may use, prebuilt: see runtime-source.ts) into a single CommonJS script the sandboxed
- * child runs. The student's files are copied into a private work directory first, so the child
+ * submission may use, prebuilt: see runtime-source.ts) into a single script that the sandbox host
+ * runs inside a V8 isolate (host/host.ts). Running it defines nothing but the harness; the student's
+ * module is imported only when the host asks the harness to load it. The student's files are copied into a private work directory first, so the child
  * needs to read nothing else. Imports are checked while bundling: a submission may import its own
  * files and `@tessera/schedule` / `@tessera/ir`, nothing else (no Node built-ins, no other
  * packages, nothing outside the submission such as the instructor solution). The allowed packages
@@ -13,7 +14,7 @@ import { isBuiltin } from "node:module";
 import { join, relative, resolve, sep } from "node:path";
 import { type Message, type Plugin, build } from "esbuild";
 import { SubmissionBuildError } from "./errors.js";
-import { SANDBOX_PREAMBLE } from "./child/preamble.js";
+import { HARNESS_GLOBAL } from "./isolate/globals.js";
 import { RUNTIME_PACKAGES } from "./runtime-bundle.js";
 import { sandboxRuntime } from "./runtime-source.js";
 
@@ -30,30 +31,38 @@ export interface BundleRequest {
   readonly submissionDir: string;
   /** The file to load, relative to `submissionDir` (e.g. `gemm_relu_add.ts`). */
   readonly file: string;
-  /** An empty private directory: receives `submission/` and `bundle.cjs`. */
+  /** An empty private directory: receives `submission/` and `bundle.js`. */
   readonly workDir: string;
 }
 
-/** Writes `workDir/bundle.cjs`; throws SubmissionBuildError with esbuild's diagnostics. */
+/** The bundle's file name in the work directory; stack frames of the isolate name it. */
+export const BUNDLE_FILE = "bundle.js";
+
+/** Writes `workDir/bundle.js`; throws SubmissionBuildError with esbuild's diagnostics. */
 export async function bundleSubmission(req: BundleRequest): Promise<string> {
   const privateCopy = join(req.workDir, "submission");
   await mkdir(privateCopy, { recursive: true });
   await copySourceFiles(req.submissionDir, privateCopy);
   const runtime = await sandboxRuntime();
+  // The environment is prepared before the student's module is even imported (that import is lazy).
   const entry = [
-    `import { runHarness } from ${JSON.stringify(RUNTIME_SPECIFIER)};`,
-    `void runHarness(${JSON.stringify(req.file)}, () => import(${JSON.stringify(`./submission/${req.file}`)}));`,
+    `import * as runtime from ${JSON.stringify(RUNTIME_SPECIFIER)};`,
+    `runtime.prepareIsolate([runtime.ir, runtime.schedule]);`,
+    `globalThis[${JSON.stringify(HARNESS_GLOBAL)}] = runtime.createHarness(${JSON.stringify(req.file)}, () => import(${JSON.stringify(`./submission/${req.file}`)}));`,
   ].join("\n");
-  const outfile = join(req.workDir, "bundle.cjs");
+  const outfile = join(req.workDir, BUNDLE_FILE);
   const result = await build({
     stdin: { contents: entry, resolveDir: req.workDir, sourcefile: "grader-entry.ts", loader: "ts" },
+    // Paths in diagnostics and source maps are relative to the work directory, wherever the grader runs.
+    absWorkingDir: req.workDir,
     bundle: true,
-    platform: "node",
-    format: "cjs",
+    platform: "neutral",
+    format: "iife",
     target: "node20",
     sourcemap: "inline",
     supported: { "dynamic-import": false },
-    banner: { js: SANDBOX_PREAMBLE },
+    // The student's TypeScript modules are strict, as they would be under Node.
+    banner: { js: '"use strict";' },
     outfile,
     write: false,
     logLevel: "silent",
@@ -82,6 +91,7 @@ async function copySourceFiles(from: string, to: string): Promise<void> {
 function formatMessage(m: Message, workDir: string): string {
   const loc = m.location;
   if (loc === null) return m.text;
+  // loc.file is relative to esbuild's absWorkingDir, the work directory.
   const file = relative(join(workDir, "submission"), resolve(workDir, loc.file));
   return `${file}:${loc.line}:${loc.column + 1}: ${m.text}${loc.lineText ? `\n      ${loc.lineText.trim()}` : ""}`;
 }

@@ -1,8 +1,8 @@
 /**
- * Messages between the trusted grader and the sandboxed child that runs student code. Jobs go in
- * as a JSON file next to the bundle; results come back as JSON lines on file descriptor 3. The
- * parent validates every result with these schemas: nothing the child sends is trusted beyond
- * "a trace to replay".
+ * Messages between the grader and the sandbox host, the child process that runs student code in a
+ * V8 isolate. Jobs go in as a JSON file next to the bundle; results come back as JSON lines on file
+ * descriptor 3, written by the host alone. The grader validates every message with these schemas
+ * and trusts a result no further than "a trace to replay".
  */
 import { z } from "zod";
 
@@ -78,5 +78,9 @@ export const ChildMessageSchema = z.union([
   z.object({ type: z.literal("load"), body: LoadMessageSchema }).strict(),
   z.object({ type: z.literal("result"), body: JobResultSchema }).strict(),
   z.object({ type: z.literal("done") }).strict(),
+  /** The host stopped the isolate: the run's deadline passed, or the isolate ran out of memory. */
+  z.object({ type: z.literal("stopped"), reason: z.enum(["timeout", "out-of-memory"]) }).strict(),
+  /** The host itself failed (a grader bug, never the student's doing). */
+  z.object({ type: z.literal("fault"), message: z.string() }).strict(),
 ]);
 export type ChildMessage = z.infer<typeof ChildMessageSchema>;

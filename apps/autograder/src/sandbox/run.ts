@@ -1,14 +1,24 @@
 /**
- * Runs a bundled submission in a child Node process under the permission model: it may read only
- * its private work directory; no writes, child processes, workers or addons; no eval. A time limit
- * and a heap limit stop infinite loops and memory bombs. Messages come back on fd 3 and are
- * validated; stdout/stderr are kept (truncated) as the student's own output, never parsed.
+ * Runs a bundled submission: a child Node process (the sandbox host, host/host.ts) runs the bundle
+ * in a V8 isolate without Node's objects. Around it: an empty environment, Node's permission model
+ * (the host reads only the work directory and isolated-vm; no writes, child processes or workers),
+ * the OS layers of os-confinement.ts, a wall-clock limit, and a watch on the process's resident
+ * memory. Messages come back on fd 3 from the host alone, bounded and validated; stdout/stderr are
+ * the student's printed output, kept (bounded) and never parsed.
  */
+import { readFileSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { execa } from "execa";
+import { HOST_FILE, type HostRequest, REQUEST_FILE } from "./host/request.js";
+import { confinement } from "./os-confinement.js";
 import { type ChildMessage, ChildMessageSchema, type Job } from "./protocol.js";
+import { sandboxHost } from "./runtime-source.js";
 
 export interface SandboxLimits {
   readonly timeoutMs: number;
+  /** The isolate's memory (heap and array buffers together), in MB. */
   readonly heapMb: number;
 }
 
@@ -18,13 +28,13 @@ export type SandboxExit =
   | { readonly kind: "finished" }
   | { readonly kind: "timeout"; readonly afterMs: number }
   | { readonly kind: "out-of-memory" }
-  | { readonly kind: "crashed"; readonly code: number | undefined; readonly signal: string | undefined }
-  /** The process ended with status 0 before saying it was done (e.g. the event loop emptied). */
+  | { readonly kind: "crashed"; readonly code: number | undefined; readonly signal: string | undefined; readonly detail?: string }
+  /** The process ended with status 0 before saying it was done. */
   | { readonly kind: "ended-early" };
 
 export interface SandboxRun {
   readonly messages: readonly ChildMessage[];
-  /** Lines on fd 3 that were not valid messages. */
+  /** Lines on fd 3 that were not valid messages (or too long to be). */
   readonly invalidMessages: number;
   readonly stdout: string;
   readonly stderr: string;
@@ -32,78 +42,148 @@ export interface SandboxRun {
   readonly millis: number;
 }
 
-const OUTPUT_LIMIT = 64 * 1024;
+/** Printed output kept per stream (the host already keeps no more than 64 KiB). */
+const OUTPUT_LIMIT = 128 * 1024;
+/** The longest message line accepted on fd 3 (a result carries a trace of at most 8 MB). */
+const MAX_MESSAGE_CHARS = 9 * 1024 * 1024;
+/** The host's own JavaScript heap (it holds output and answers, never student objects). */
+const HOST_HEAP_MB = 256;
+/** Time the host gets beyond the run's limit to report a timeout itself before it is killed. */
+const GRACE_MS = 5000;
 
-function permissionFlags(workDir: string): string[] {
+const isolatedVmEntry = (): string => createRequire(import.meta.url).resolve("isolated-vm");
+
+function permissionFlags(workDir: string, isolatedVm: string): string[] {
   const major = Number(process.versions.node.split(".")[0]);
   const flag = major >= 22 ? "--permission" : "--experimental-permission";
-  return [flag, `--allow-fs-read=${workDir}/*`];
+  return [flag, `--allow-fs-read=${workDir}/*`, `--allow-fs-read=${dirname(isolatedVm)}/*`, "--allow-addons"];
 }
 
-export async function runSandboxed(
-  bundlePath: string,
-  workDir: string,
-  jobs: readonly Job[],
-  limits: SandboxLimits = DEFAULT_LIMITS,
-): Promise<SandboxRun> {
+export async function runSandboxed(bundlePath: string, workDir: string, jobs: readonly Job[], limits: SandboxLimits = DEFAULT_LIMITS): Promise<SandboxRun> {
   const started = performance.now();
-  const child = execa(
+  const isolatedVm = isolatedVmEntry();
+  const request: HostRequest = { workDir, bundle: bundlePath.slice(workDir.length + 1), isolatedVm, jobs, limits };
+  await writeFile(join(workDir, HOST_FILE), await sandboxHost());
+  await writeFile(join(workDir, REQUEST_FILE), JSON.stringify(request));
+  const { prefix } = confinement(limits.timeoutMs);
+  const node = [
     process.execPath,
-    [
-      ...permissionFlags(workDir),
-      "--disallow-code-generation-from-strings",
-      `--max-old-space-size=${limits.heapMb}`,
-      "--enable-source-maps",
-      "--no-warnings",
-      "--stack-trace-limit=30",
-      bundlePath,
-      JSON.stringify(jobs),
-    ],
-    {
-      cwd: workDir,
-      stdio: ["ignore", "pipe", "pipe", "pipe"],
-      timeout: limits.timeoutMs,
-      killSignal: "SIGKILL",
-      reject: false,
-      // Only what Node needs; none of the grader's environment (tokens, paths) leaks in.
-      env: { PATH: "/usr/bin:/bin", LANG: "C.UTF-8" },
-      extendEnv: false,
-      maxBuffer: { stdout: OUTPUT_LIMIT, stderr: OUTPUT_LIMIT },
-      stripFinalNewline: false,
-    },
-  );
-  const messages: ChildMessage[] = [];
-  let invalidMessages = 0;
-  let pending = "";
-  const channel = child.stdio[3];
-  channel?.on("data", (chunk: Buffer) => {
-    pending += chunk.toString("utf8");
-    let nl: number;
-    while ((nl = pending.indexOf("\n")) >= 0) {
-      const line = pending.slice(0, nl);
-      pending = pending.slice(nl + 1);
-      const parsed = safeParse(line);
-      if (parsed === undefined) invalidMessages++;
-      else messages.push(parsed);
-    }
+    // isolated-vm needs it on Node 20 and later.
+    "--no-node-snapshot",
+    ...permissionFlags(workDir, isolatedVm),
+    `--max-old-space-size=${HOST_HEAP_MB}`,
+    "--no-warnings",
+    join(workDir, HOST_FILE),
+    join(workDir, REQUEST_FILE),
+  ];
+  const [command, ...args] = [...prefix, ...node] as [string, ...string[]];
+  const child = execa(command, args, {
+    cwd: workDir,
+    stdio: ["ignore", "pipe", "pipe", "pipe"],
+    timeout: limits.timeoutMs + GRACE_MS,
+    killSignal: "SIGKILL",
+    reject: false,
+    // Only what Node needs; none of the grader's environment (tokens, paths) leaks in.
+    env: { PATH: "/usr/bin:/bin", LANG: "C.UTF-8" },
+    extendEnv: false,
+    maxBuffer: { stdout: OUTPUT_LIMIT, stderr: OUTPUT_LIMIT },
+    stripFinalNewline: false,
   });
+  const channel = new MessageChannelReader();
+  child.stdio[3]?.on("data", (chunk: Buffer) => channel.push(chunk));
+  const memory = watchMemory(child.pid, limits.heapMb, () => child.kill("SIGKILL"));
   const result = await child;
-  const stderr = truncate(String(result.stderr ?? ""));
-  const done = messages.some((m) => m.type === "done");
+  memory.stop();
+  const messages = channel.messages;
+  const stopped = messages.find((m): m is Extract<ChildMessage, { type: "stopped" }> => m.type === "stopped");
+  const fault = messages.find((m): m is Extract<ChildMessage, { type: "fault" }> => m.type === "fault");
   let exit: SandboxExit;
-  if (result.timedOut) exit = { kind: "timeout", afterMs: limits.timeoutMs };
-  else if (/heap out of memory|Allocation failed|Array buffer allocation failed/i.test(stderr)) exit = { kind: "out-of-memory" };
-  else if (done) exit = { kind: "finished" };
+  if (stopped?.reason === "timeout" || result.timedOut) exit = { kind: "timeout", afterMs: limits.timeoutMs };
+  else if (stopped?.reason === "out-of-memory" || memory.exceeded) exit = { kind: "out-of-memory" };
+  else if (messages.some((m) => m.type === "done")) exit = { kind: "finished" };
+  else if (fault !== undefined) exit = { kind: "crashed", code: result.exitCode, signal: result.signal ?? undefined, detail: fault.message };
   else if (result.exitCode === 0) exit = { kind: "ended-early" };
   else exit = { kind: "crashed", code: result.exitCode, signal: result.signal ?? undefined };
   return {
     messages,
-    invalidMessages,
+    invalidMessages: channel.invalid,
     stdout: truncate(String(result.stdout ?? "")),
-    stderr,
+    stderr: truncate(String(result.stderr ?? "")),
     exit,
     millis: Math.round(performance.now() - started),
   };
+}
+
+/** JSON lines from fd 3: a line beyond MAX_MESSAGE_CHARS is dropped as it arrives, never buffered whole. */
+class MessageChannelReader {
+  readonly messages: ChildMessage[] = [];
+  invalid = 0;
+  private pending = "";
+  private skipping = false;
+
+  push(chunk: Buffer): void {
+    let text = chunk.toString("utf8");
+    for (;;) {
+      const nl = text.indexOf("\n");
+      if (nl < 0) break;
+      this.endLine(text.slice(0, nl));
+      text = text.slice(nl + 1);
+    }
+    if (this.skipping) return;
+    this.pending += text;
+    if (this.pending.length > MAX_MESSAGE_CHARS) {
+      this.pending = "";
+      this.skipping = true;
+    }
+  }
+
+  private endLine(tail: string): void {
+    const line = this.pending + tail;
+    this.pending = "";
+    if (this.skipping || line.length > MAX_MESSAGE_CHARS) {
+      this.skipping = false;
+      this.invalid++;
+      return;
+    }
+    const parsed = safeParse(line);
+    if (parsed === undefined) this.invalid++;
+    else this.messages.push(parsed);
+  }
+}
+
+/**
+ * Polls the child's resident memory (Linux): beyond the isolate's limit plus room for Node and
+ * isolated-vm, it is killed. A backstop: the isolate's own limit normally stops it first.
+ */
+function watchMemory(pid: number | undefined, heapMb: number, kill: () => void): { stop(): void; readonly exceeded: boolean } {
+  const limitKb = (2 * heapMb + HOST_HEAP_MB + 512) * 1024;
+  let exceeded = false;
+  const timer =
+    pid === undefined || process.platform !== "linux"
+      ? undefined
+      : setInterval(() => {
+          const rss = residentKb(pid);
+          if (rss !== undefined && rss > limitKb) {
+            exceeded = true;
+            kill();
+          }
+        }, 200);
+  timer?.unref();
+  return {
+    stop: () => clearInterval(timer),
+    get exceeded() {
+      return exceeded;
+    },
+  };
+}
+
+function residentKb(pid: number): number | undefined {
+  try {
+    const match = /VmRSS:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return match === null ? undefined : Number(match[1]);
+  } catch {
+    return undefined;
+  }
 }
 
 function safeParse(line: string): ChildMessage | undefined {

@@ -1,6 +1,7 @@
 /**
- * The sandbox runtime: one CommonJS file holding the child's harness and the packages a submission
- * may import, `module.exports = { runHarness, ir, schedule }`. Each submission's bundle includes
+ * The sandbox runtime: one CommonJS file holding what runs inside the isolate besides the student's
+ * code (the harness, the isolate's environment) and the packages a submission may import,
+ * `module.exports = { createHarness, prepareIsolate, ir, schedule }`. Each submission's bundle includes
  * it, so a student's file is the only thing transpiled per submission, and the grader needs no
  * node_modules at grading time (the device bundle ships this file prebuilt).
  *
@@ -14,6 +15,8 @@ import { build } from "esbuild";
 
 /** The file name of a prebuilt runtime (beside the grader's bundle). */
 export const SANDBOX_RUNTIME_FILE = "sandbox-runtime.cjs";
+/** The file name of a prebuilt sandbox host (beside the grader's bundle). */
+export const SANDBOX_HOST_FILE = "sandbox-host.cjs";
 /** Environment variable naming a prebuilt runtime file. */
 export const SANDBOX_RUNTIME_ENV = "TESSERA_SANDBOX_RUNTIME";
 
@@ -25,30 +28,34 @@ export const RUNTIME_PACKAGES: Readonly<Record<string, "ir" | "schedule">> = {
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 
-/** The harness source next to this module: `.ts` when run from source, `.js` from dist/. */
-function harnessSource(): string | undefined {
+/** A source of the isolate's code next to this module: `.ts` when run from source, `.js` from dist/. */
+function isolateSource(name: string): string | undefined {
   const ext = import.meta.url.endsWith(".ts") ? ".ts" : ".js";
-  const path = join(HERE, "child", `harness${ext}`);
+  const path = join(HERE, "isolate", `${name}${ext}`);
   return existsSync(path) ? path : undefined;
 }
 
 /** Builds the runtime from the workspace sources; returns the file's text. */
 export async function buildSandboxRuntime(): Promise<string> {
-  const harness = harnessSource();
-  if (harness === undefined) {
+  const harness = isolateSource("harness");
+  const environment = isolateSource("environment");
+  if (harness === undefined || environment === undefined) {
     throw new Error(
-      `cannot build the sandbox runtime: there is no harness source in ${join(HERE, "child")}; ` +
+      `cannot build the sandbox runtime: there is no harness source in ${join(HERE, "isolate")}; ` +
         `a bundled grader needs ${SANDBOX_RUNTIME_FILE} beside it or $${SANDBOX_RUNTIME_ENV} naming one (pnpm bundle:gpu writes it)`,
     );
   }
   const entry = [
-    `export { runHarness } from ${JSON.stringify(harness)};`,
+    `export { createHarness } from ${JSON.stringify(harness)};`,
+    `export { prepareIsolate } from ${JSON.stringify(environment)};`,
     ...Object.entries(RUNTIME_PACKAGES).map(([pkg, key]) => `export * as ${key} from ${JSON.stringify(pkg)};`),
   ].join("\n");
   const result = await build({
     stdin: { contents: entry, resolveDir: HERE, sourcefile: "sandbox-runtime-entry.ts", loader: "ts" },
     bundle: true,
-    platform: "node",
+    // The isolate has no Node: neither the packages nor the harness may need it.
+    platform: "neutral",
+    mainFields: ["module", "main"],
     format: "cjs",
     target: "node20",
     conditions: ["@tessera/source"],
@@ -62,5 +69,30 @@ export async function buildSandboxRuntime(): Promise<string> {
   });
   const output = result.outputFiles[0];
   if (output === undefined) throw new Error("cannot build the sandbox runtime: esbuild produced no output");
+  return output.text;
+}
+
+/** Builds the sandbox host (host/host.ts, run by plain Node in the sandbox's child process); returns its text. */
+export async function buildSandboxHost(): Promise<string> {
+  const ext = import.meta.url.endsWith(".ts") ? ".ts" : ".js";
+  const entry = join(HERE, "host", `host${ext}`);
+  if (!existsSync(entry)) throw new Error(`cannot build the sandbox host: ${entry} does not exist; a bundled grader needs ${SANDBOX_HOST_FILE} beside it`);
+  const result = await build({
+    entryPoints: [entry],
+    bundle: true,
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+    // isolated-vm is a native module: the host loads it by the path the grader passes.
+    external: ["isolated-vm"],
+    banner: { js: "// Tessera sandbox host (generated): runs a submission's bundle in an isolated-vm isolate." },
+    write: false,
+    logLevel: "silent",
+  }).catch((err: unknown) => {
+    const errors = (err as { errors?: { text: string }[] }).errors;
+    throw new Error(`cannot build the sandbox host: ${errors === undefined ? String(err) : errors.map((e) => e.text).join("; ")}`);
+  });
+  const output = result.outputFiles[0];
+  if (output === undefined) throw new Error("cannot build the sandbox host: esbuild produced no output");
   return output.text;
 }

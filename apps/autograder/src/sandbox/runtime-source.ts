@@ -7,7 +7,7 @@
 import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { SANDBOX_RUNTIME_ENV, SANDBOX_RUNTIME_FILE, buildSandboxRuntime } from "./runtime-bundle.js";
+import { SANDBOX_HOST_FILE, SANDBOX_RUNTIME_ENV, SANDBOX_RUNTIME_FILE, buildSandboxHost, buildSandboxRuntime } from "./runtime-bundle.js";
 
 export type SandboxRuntimeOrigin =
   | { readonly kind: "env"; readonly path: string }
@@ -15,7 +15,7 @@ export type SandboxRuntimeOrigin =
   | { readonly kind: "built" };
 
 export interface SandboxRuntime {
-  /** The CommonJS text: `module.exports = { runHarness, ir, schedule }`. */
+  /** The CommonJS text: `module.exports = { createHarness, ir, schedule }`. */
   readonly code: string;
   readonly origin: SandboxRuntimeOrigin;
 }
@@ -34,18 +34,27 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 export async function locateSandboxRuntime(opts: LocateOptions = {}): Promise<SandboxRuntime> {
   const fromEnv = (opts.env ?? process.env)[SANDBOX_RUNTIME_ENV];
   if (fromEnv !== undefined && fromEnv !== "") {
-    const code = await readRuntime(fromEnv, `$${SANDBOX_RUNTIME_ENV}`);
+    const code = await readPrebuilt(fromEnv, `$${SANDBOX_RUNTIME_ENV}`, RUNTIME_MARK);
     if (code === undefined) throw new Error(`$${SANDBOX_RUNTIME_ENV} names ${fromEnv}, which does not exist`);
     return { code, origin: { kind: "env", path: fromEnv } };
   }
   const beside = join(opts.besideDir ?? HERE, SANDBOX_RUNTIME_FILE);
-  const code = await readRuntime(beside, "the prebuilt sandbox runtime");
+  const code = await readPrebuilt(beside, "the prebuilt sandbox runtime", RUNTIME_MARK);
   if (code !== undefined) return { code, origin: { kind: "beside", path: beside } };
   return { code: await (opts.build ?? buildSandboxRuntime)(), origin: { kind: "built" } };
 }
 
+interface Mark {
+  /** Text every genuine file holds. */
+  readonly text: string;
+  readonly kind: string;
+}
+
+const RUNTIME_MARK: Mark = { text: "createHarness", kind: "sandbox runtime" };
+const HOST_MARK: Mark = { text: "isolatedVm", kind: "sandbox host" };
+
 /** The file's text, or undefined when it does not exist. */
-async function readRuntime(path: string, what: string): Promise<string | undefined> {
+async function readPrebuilt(path: string, what: string, mark: Mark): Promise<string | undefined> {
   let code: string;
   try {
     code = await readFile(path, "utf8");
@@ -53,20 +62,33 @@ async function readRuntime(path: string, what: string): Promise<string | undefin
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw new Error(`cannot read ${what} ${path}: ${err instanceof Error ? err.message : String(err)}`);
   }
-  if (!code.includes("runHarness")) throw new Error(`${what} ${path} is not a sandbox runtime (it has no runHarness); rebuild it with pnpm bundle:gpu`);
+  if (!code.includes(mark.text)) throw new Error(`${what} ${path} is not a ${mark.kind} (it has no ${mark.text}); rebuild it with pnpm bundle:gpu`);
   return code;
 }
 
-let cached: Promise<SandboxRuntime> | undefined;
-
-/** The process's runtime, located on first use; a failure is not cached, so a later call retries. */
-export function sandboxRuntime(): Promise<SandboxRuntime> {
-  if (cached === undefined) {
-    const pending = locateSandboxRuntime();
-    cached = pending;
-    pending.catch(() => {
-      if (cached === pending) cached = undefined;
-    });
-  }
-  return cached;
+/** The sandbox host's program (host/host.ts as one CommonJS file): prebuilt beside this module, else built. */
+export async function locateSandboxHost(opts: Pick<LocateOptions, "besideDir" | "build"> = {}): Promise<string> {
+  const beside = join(opts.besideDir ?? HERE, SANDBOX_HOST_FILE);
+  return (await readPrebuilt(beside, "the prebuilt sandbox host", HOST_MARK)) ?? (await (opts.build ?? buildSandboxHost)());
 }
+
+/** Memoizes a lookup for the process; a failure is not kept, so a later call retries. */
+function once<T>(lookup: () => Promise<T>): () => Promise<T> {
+  let cached: Promise<T> | undefined;
+  return () => {
+    if (cached === undefined) {
+      const pending = lookup();
+      cached = pending;
+      pending.catch(() => {
+        if (cached === pending) cached = undefined;
+      });
+    }
+    return cached;
+  };
+}
+
+/** The process's runtime, located on first use. */
+export const sandboxRuntime: () => Promise<SandboxRuntime> = once(() => locateSandboxRuntime());
+
+/** The process's sandbox host program, located on first use. */
+export const sandboxHost: () => Promise<string> = once(() => locateSandboxHost());

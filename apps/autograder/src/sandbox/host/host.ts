@@ -1,0 +1,129 @@
+/**
+ * The sandbox host: the trusted program of the sandbox's child process. It runs the bundle (the
+ * harness, our packages and the student's code) inside a V8 isolate (isolated-vm) that has no Node
+ * at all, and answers the grader on file descriptor 3. Student code cannot reach this process's
+ * objects, its channel or its output streams: it has only the `console` the host gives it, and
+ * every message the grader receives is written here from what the harness's functions returned.
+ * Limits: the isolate's memory (heap and array buffers) and one deadline for the whole run.
+ */
+import { readFileSync, writeSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import type * as IsolatedVm from "isolated-vm";
+import { CONSOLE_SINK_GLOBAL, HARNESS_GLOBAL } from "../isolate/globals.js";
+import type { ChildMessage, ErrorInfo, Job, JobResult, LoadMessage } from "../protocol.js";
+import { CapturedOutput } from "./captured-output.js";
+import { HOST_FILE, type HostRequest, MAX_ANSWER_CHARS, OUTPUT_LIMIT_CHARS } from "./request.js";
+import { StackMapper } from "./stack-map.js";
+
+type Ivm = typeof IsolatedVm;
+
+/** Raised when the deadline passes or the isolate dies: the run stops there. */
+class Stopped extends Error {
+  constructor(readonly reason: "timeout" | "out-of-memory") {
+    super(reason);
+  }
+}
+
+function send(message: ChildMessage): void {
+  writeSync(3, `${JSON.stringify(message)}\n`);
+}
+
+async function main(): Promise<void> {
+  const request = JSON.parse(readFileSync(process.argv[2]!, "utf8")) as HostRequest;
+  const ivm = createRequire(join(request.workDir, HOST_FILE))(request.isolatedVm) as Ivm;
+  const output = new CapturedOutput(OUTPUT_LIMIT_CHARS);
+  const bundleText = readFileSync(join(request.workDir, request.bundle), "utf8");
+  const stacks = new StackMapper(bundleText, request.bundle, request.workDir);
+  const deadline = Date.now() + request.limits.timeoutMs;
+  const isolate = new ivm.Isolate({ memoryLimit: Math.max(16, request.limits.heapMb) });
+  try {
+    const context = await isolate.createContext();
+    await context.global.set(CONSOLE_SINK_GLOBAL, new ivm.Callback((stream: unknown, text: unknown) => output.write(stream === "err" ? "err" : "out", String(text))));
+    const script = await isolate.compileScript(bundleText, { filename: request.bundle });
+    await withinDeadline(isolate, deadline, (timeout) => script.run(context, { timeout }));
+    const harness = (await context.global.get(HARNESS_GLOBAL, { reference: true })) as IsolatedVm.Reference;
+    await context.global.delete(HARNESS_GLOBAL);
+    const load = (await harness.get("load", { reference: true })) as IsolatedVm.Reference;
+    const runJob = (await harness.get("runJob", { reference: true })) as IsolatedVm.Reference;
+    const call = (fn: IsolatedVm.Reference, args: string[]) =>
+      withinDeadline(isolate, deadline, (timeout) => fn.apply(undefined, args, { arguments: { copy: true }, result: { promise: true, copy: true }, timeout }));
+    const loaded = parseAnswer(await call(load, []));
+    send({ type: "load", body: mapLoad(loaded, stacks) });
+    if (loaded?.loaded === true) {
+      for (const job of request.jobs) send({ type: "result", body: mapResult(job, parseAnswer(await call(runJob, [JSON.stringify(job)])), stacks) });
+    }
+    send({ type: "done" });
+  } catch (err) {
+    if (!(err instanceof Stopped)) throw err;
+    send({ type: "stopped", reason: err.reason });
+  } finally {
+    if (!isolate.isDisposed) isolate.dispose();
+    process.stdout.write(output.text("out"));
+    process.stderr.write(output.text("err"));
+  }
+}
+
+/**
+ * Runs one step of the isolate under the run's deadline. The isolate has no timers or I/O, so a
+ * promise it leaves pending never settles: the host's own timer ends the wait at the deadline.
+ */
+async function withinDeadline<T>(isolate: IsolatedVm.Isolate, deadline: number, step: (timeout: number) => Promise<T>): Promise<T> {
+  const remaining = deadline - Date.now();
+  if (remaining <= 0) throw new Stopped("timeout");
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Stopped("timeout")), remaining + 50);
+  });
+  try {
+    return await Promise.race([step(Math.max(1, Math.ceil(remaining))), expired]);
+  } catch (err) {
+    if (err instanceof Stopped) throw err;
+    const message = err instanceof Error ? err.message : String(err);
+    if (/memory limit/i.test(message) || isolate.isDisposed) throw new Stopped("out-of-memory");
+    if (/execution timed out/i.test(message)) throw new Stopped("timeout");
+    throw err;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** An answer of the harness: JSON text of bounded size; anything else reads as nothing. */
+function parseAnswer(answer: unknown): Record<string, unknown> | undefined {
+  if (typeof answer !== "string" || answer.length > MAX_ANSWER_CHARS) return undefined;
+  try {
+    const value: unknown = JSON.parse(answer);
+    return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function mapLoad(loaded: Record<string, unknown> | undefined, stacks: StackMapper): LoadMessage {
+  if (loaded === undefined) return { loaded: false, error: { name: "GraderError", message: "the sandbox gave no answer while loading the module" } };
+  if (loaded.loaded === true) return { loaded: true, exports: Array.isArray(loaded.exports) ? loaded.exports.map(String) : [] };
+  return { loaded: false, error: mapError(loaded.error, stacks) };
+}
+
+function mapResult(job: Job, answer: Record<string, unknown> | undefined, stacks: StackMapper): JobResult {
+  const millis = typeof answer?.millis === "number" ? answer.millis : 0;
+  if (answer === undefined) {
+    return { id: job.id, ok: false, error: { name: "GraderError", message: `the sandbox's answer for ${job.call} was missing or larger than ${MAX_ANSWER_CHARS} characters` }, millis };
+  }
+  if (answer.ok === true) {
+    const blocks = Array.isArray(answer.returnedBlocks) ? { returnedBlocks: answer.returnedBlocks.map(String) } : {};
+    return { id: job.id, ok: true, trace: answer.trace, ...blocks, millis };
+  }
+  return { id: job.id, ok: false, error: mapError(answer.error, stacks), ...(answer.trace === undefined ? {} : { trace: answer.trace }), millis };
+}
+
+function mapError(error: unknown, stacks: StackMapper): ErrorInfo {
+  const e = (typeof error === "object" && error !== null ? error : {}) as Record<string, unknown>;
+  const stack = typeof e.stack === "string" ? stacks.studentFrames(e.stack) : undefined;
+  return { name: String(e.name ?? "Error"), message: String(e.message ?? ""), ...(stack === undefined ? {} : { stack }) };
+}
+
+main().catch((err: unknown) => {
+  send({ type: "fault", message: err instanceof Error ? err.message : String(err) });
+  process.exitCode = 70;
+});
