@@ -20,6 +20,29 @@ export const OutcomeSummarySchema = z.discriminatedUnion("status", [
   z.object({ name: z.string(), seconds: z.number(), status: z.literal("error"), error: z.string() }),
 ]);
 
+/** How many runs started grading the submission without storing an outcome (OUT/<name>/attempts). */
+export const ATTEMPTS_FILE = "attempts";
+/** A submission that took the grader down this many times is not graded again (without --force). */
+export const MAX_UNFINISHED_ATTEMPTS = 2;
+
+/**
+ * Counts one more start of grading the submission and returns how many starts before this one
+ * never stored an outcome: the grader died each time (killed, out of memory, the machine failed).
+ */
+export async function recordAttempt(dir: string, force: boolean): Promise<number> {
+  const file = join(dir, ATTEMPTS_FILE);
+  let earlier = 0;
+  if (!force) {
+    try {
+      earlier = Math.max(0, Number.parseInt(await readFile(file, "utf8"), 10) || 0);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+    }
+  }
+  await writeAtomically(file, `${earlier + 1}\n`);
+  return earlier;
+}
+
 /** Writes the submission's three files into OUT/<name>/ (which must exist). */
 export async function storeOutcome(dir: string, outcome: SubmissionOutcome): Promise<void> {
   // An earlier outcome (graded again with --force) stops counting before its files are replaced.
@@ -27,6 +50,7 @@ export async function storeOutcome(dir: string, outcome: SubmissionOutcome): Pro
   await writeAtomically(join(dir, "results.json"), JSON.stringify(GradescopeResultsSchema.parse(outcome.results), null, 2) + "\n");
   await writeAtomically(join(dir, "report.txt"), outcome.reportText);
   await writeAtomically(join(dir, OUTCOME_FILE), JSON.stringify(summaryOf(outcome), null, 2) + "\n");
+  await rm(join(dir, ATTEMPTS_FILE), { force: true });
 }
 
 /** The plain-data part of an outcome (what outcome.json holds). */

@@ -6,15 +6,16 @@
  * (the batch's own problem) stops the batch.
  *
  * Resumable: a submission with an outcome.json in OUT is not graded again (unless `force`), and
- * its recorded outcome goes into the reports. With a shard, the run and its reports cover that
+ * its recorded outcome goes into the reports. One whose grading took the whole grader down twice
+ * (OUT/<name>/attempts) gets an error outcome instead of a third try. With a shard, the run and its reports cover that
  * shard; `mergeBatch` rebuilds the reports of the whole folder from what OUT holds.
  */
 import { mkdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { type BatchReports, writeBatchReports, writeSummary } from "./batch-reports.js";
 import { type Submission, discoverSubmissions } from "./discover.js";
-import type { BatchGradeSettings, OutcomeSummary, SubmissionOutcome } from "./grade-one.js";
-import { readStoredOutcome, storeOutcome, summaryOf } from "./outcome-store.js";
+import { type BatchGradeSettings, type OutcomeSummary, type SubmissionOutcome, errorOutcome } from "./grade-one.js";
+import { MAX_UNFINISHED_ATTEMPTS, readStoredOutcome, recordAttempt, storeOutcome, summaryOf } from "./outcome-store.js";
 import type { BatchProgress } from "./progress.js";
 import { type Shard, describeShard, selectShard } from "./shard.js";
 import { type SubmissionGrader, createSubmissionGrader } from "./submission-grader.js";
@@ -86,7 +87,7 @@ export async function runBatch(opts: BatchOptions): Promise<BatchResult> {
       for (let sub = toGrade[next++]; sub !== undefined && !stopped; sub = toGrade[next++]) {
         opts.progress?.started(sub.name);
         const name = sub.name;
-        const outcome = await grader.grade(sub, (message) => opts.progress?.step(name, message));
+        const outcome = await gradeUnlessItKeepsFailing(out, sub, opts.force === true, () => grader.grade(sub, (message) => opts.progress?.step(name, message)));
         await store(out, outcome);
         done.set(sub.name, summaryOf(outcome));
         gradedNow.push(sub.name);
@@ -125,6 +126,22 @@ export async function runBatch(opts: BatchOptions): Promise<BatchResult> {
     mode: grader.mode,
     concurrency: grader.concurrency,
   };
+}
+
+/**
+ * A submission whose grading took the grader down (twice) is not tried a third time on resume: it
+ * gets an error outcome saying so, and the batch goes on past it.
+ */
+async function gradeUnlessItKeepsFailing(out: string, sub: Submission, force: boolean, grade: () => Promise<SubmissionOutcome>): Promise<SubmissionOutcome> {
+  const dir = join(out, sub.name);
+  await mkdir(dir, { recursive: true });
+  const unfinished = await recordAttempt(dir, force);
+  if (unfinished < MAX_UNFINISHED_ATTEMPTS) return grade();
+  return errorOutcome(
+    sub.name,
+    `grading this submission was started ${unfinished} times and never finished (the grader died each time: killed, out of memory or a machine failure); it was not tried again. Run the batch with --force to try once more.`,
+    0,
+  );
 }
 
 async function store(out: string, outcome: SubmissionOutcome): Promise<void> {

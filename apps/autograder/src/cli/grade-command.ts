@@ -10,7 +10,7 @@ import { type AssignmentBinding, DEFAULT_ASSIGNMENT, assignmentBinding } from ".
 import { type GradeMode, type GradeReport, gradeSubmission } from "../grade/grade-submission.js";
 import { ManifestError, loadManifest } from "../manifest/index.js";
 import { MANIFEST_HINT } from "./manifest-hint.js";
-import { failureResults, writeResults } from "../report/gradescope.js";
+import { claimResultsFile, failureResults, writeResults } from "../report/gradescope.js";
 import { formatTerminalReport } from "../report/terminal.js";
 import { toGradescope } from "../report/to-gradescope.js";
 import type { SandboxLimits } from "../sandbox/index.js";
@@ -92,6 +92,7 @@ export async function runGrade(inv: GradeInvocation, binding: AssignmentBinding,
   const started = performance.now();
   const resultsPath = inv.results ?? (inv.mode === "full" ? join(inv.dir, "results.json") : undefined);
   try {
+    if (resultsPath !== undefined) await claimResultsFile(resultsPath);
     const report = await gradeWithChosenGpu(inv, binding, io);
     io.stdout(formatTerminalReport(report, { show: inv.show, showCuda: inv.showCuda }));
     if (resultsPath !== undefined) {

@@ -3,9 +3,10 @@
  * a total score, per-test scores with output and visibility, and the execution time. Written
  * through a schema so a malformed result can never reach Gradescope.
  */
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import { z } from "zod";
+import { writeAtomically } from "../batch/atomic-write.js";
 
 export const VisibilitySchema = z.enum(["hidden", "after_due_date", "after_published", "visible"]);
 
@@ -52,7 +53,17 @@ export function failureResults(reason: string, executionSeconds: number): Grades
   return gradescopeResults([], `The autograder could not finish grading this submission.\n${reason}\nNo points were awarded; please contact the course staff if this looks wrong.`, executionSeconds);
 }
 
+/** Writes results.json atomically, replacing (never following) a link the submission may have put there. */
 export async function writeResults(path: string, results: GradescopeResults): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, JSON.stringify(GradescopeResultsSchema.parse(results), null, 2) + "\n");
+  await writeAtomically(path, JSON.stringify(GradescopeResultsSchema.parse(results), null, 2) + "\n");
+}
+
+/**
+ * Before grading starts, results.json already says "not finished, 0 points": a results.json the
+ * submission brought (or an earlier run left) is never taken for this run's result, even when the
+ * grader is killed before it writes its own.
+ */
+export async function claimResultsFile(path: string): Promise<void> {
+  await writeResults(path, failureResults("The grader stopped before it finished (it was killed, or the machine failed).", 0));
 }
