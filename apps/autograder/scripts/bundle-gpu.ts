@@ -5,9 +5,11 @@
  *                        skipped with a warning)
  *   tessera_cuda.node    the native addon (found at run time beside the bundle)
  *   sandbox-runtime.cjs  the autograder's sandbox runtime, prebuilt (found beside the grader)
+ *   sandbox-host.cjs     the sandbox's host program (runs a submission in an isolate), prebuilt
  *   assignment/          the assignment (student files, solution, manifest), TESSERA_ASSIGNMENT_ROOT by default
- *   node_modules/        esbuild and its platform binary only: the grader bundles submissions
- *                        at grading time, so `esbuild` is external in the entries
+ *   node_modules/        esbuild and its platform binary (the grader bundles submissions at
+ *                        grading time, so `esbuild` is external in the entries) and isolated-vm
+ *                        (its loader and stripped addon: the sandbox host loads it)
  *   node.xz              this machine's Node binary, xz-compressed (skip with --no-node)
  *   run.sh               `run.sh <entry> [args...]`: unpacks node (once) and runs an entry
  *
@@ -19,7 +21,7 @@ import { createRequire } from "node:module";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
-import { SANDBOX_RUNTIME_FILE, buildSandboxRuntime } from "../src/sandbox/runtime-bundle.js";
+import { SANDBOX_HOST_FILE, SANDBOX_RUNTIME_FILE, buildSandboxHost, buildSandboxRuntime } from "../src/sandbox/runtime-bundle.js";
 import { RUN_SH } from "./bundle-run-sh.js";
 
 // An app-level script: it bundles entries of packages and apps together (packages never import apps).
@@ -98,6 +100,20 @@ function copyEsbuild(outDir: string): void {
 }
 
 /**
+ * Copies isolated-vm (as the autograder resolves it) into `outDir/node_modules`: its loader, its
+ * package.json and its addon, stripped of symbols (25 MB → about 1 MB). The addon is built for this
+ * machine's Node ABI, which is the Node the bundle carries.
+ */
+function copyIsolatedVm(outDir: string): void {
+  const fromAutograder = createRequire(join(repoRoot, "apps", "autograder", "package.json"));
+  const source = dirname(fromAutograder.resolve("isolated-vm/package.json"));
+  const target = join(outDir, "node_modules", "isolated-vm");
+  mkdirSync(join(target, "out"), { recursive: true });
+  for (const file of ["package.json", "isolated-vm.js", "LICENSE"]) copyFileSync(join(source, file), join(target, file));
+  execFileSync("strip", ["--strip-unneeded", "-o", join(target, "out", "isolated_vm.node"), join(source, "out", "isolated_vm.node")]);
+}
+
+/**
  * Copies the assignment the grader grades (student files, solution, grading manifest, handout)
  * into `outDir/assignment`, which run.sh names in TESSERA_ASSIGNMENT_ROOT: the bundle grades the
  * bundled assignment wherever it is unpacked. Installed, built and test files stay behind.
@@ -136,8 +152,10 @@ async function main(): Promise<void> {
   }
   copyFileSync(addon, join(outDir, "tessera_cuda.node"));
   copyEsbuild(outDir);
+  copyIsolatedVm(outDir);
   copyAssignment(outDir);
   writeFileSync(join(outDir, SANDBOX_RUNTIME_FILE), await buildSandboxRuntime());
+  writeFileSync(join(outDir, SANDBOX_HOST_FILE), await buildSandboxHost());
 
   const entries = ENTRIES.filter((e) => {
     if (existsSync(join(repoRoot, e.source))) return true;
@@ -163,7 +181,7 @@ async function main(): Promise<void> {
     // Loaded from the bundle's node_modules at run time: the grader runs esbuild on submissions.
     // @resvg/resvg-js is a native module (PNG charts): absent from the bundle, its PNGs are
     // skipped there with a warning and rendered from the SVG afterwards.
-    external: ["esbuild", "@resvg/resvg-js"],
+    external: ["esbuild", "@resvg/resvg-js", "isolated-vm"],
     // CommonJS dependencies inside an ESM bundle need a require() (in every output file: chunks too).
     banner: { js: "import { createRequire as __tesseraCreateRequire } from 'node:module'; const require = __tesseraCreateRequire(import.meta.url);" },
     logLevel: "warning",
@@ -193,7 +211,7 @@ async function main(): Promise<void> {
     join(outDir, "manifest.json"),
     JSON.stringify({ node: process.version, entries: entries.map(({ name, description }) => ({ name, description })) }, null, 2) + "\n",
   );
-  const files = ["tessera_cuda.node", SANDBOX_RUNTIME_FILE, "node_modules", "assignment", "run.sh", "manifest.json", ...entries.map((e) => `${e.name}.mjs`), ...chunks, ...(withNode ? ["node.xz", "node.version"] : [])];
+  const files = ["tessera_cuda.node", SANDBOX_RUNTIME_FILE, SANDBOX_HOST_FILE, "node_modules", "assignment", "run.sh", "manifest.json", ...entries.map((e) => `${e.name}.mjs`), ...chunks, ...(withNode ? ["node.xz", "node.version"] : [])];
   const total = files.reduce((sum, f) => sum + sizeOf(join(outDir, f)), 0);
   console.log(`bundle ready: ${relative(repoRoot, outDir)}/ (${(total / 2 ** 20).toFixed(1)} MiB): ${entries.map((e) => e.name).join(", ")}`);
   console.log(`run with: ${relative(repoRoot, outDir)}/run.sh <entry> [args...]`);

@@ -166,6 +166,14 @@ describe("escape attempts by a module's top-level code, time and memory", () => 
     expect(run.stdout).toMatch(/more characters of output not kept/);
   });
 
+  it("prints sch.show() and console output as the student's output (there is no process.stdout)", async () => {
+    const source = "export function t(sch: any): void { sch.show(); console.warn('careful'); }";
+    const run = await runSource("show", source, [{ id: "t", call: "t", start, args: [] }]);
+    expect(run.results.get("t")?.ok).toBe(true);
+    expect(run.stdout).toMatch(/@T\.prim_func|def main/);
+    expect(run.stderr).toBe("careful\n");
+  });
+
   it("cannot reach the grader's result channel from the top level either", async () => {
     const source = "let sent = 'no'; const fsName = ['f', 's'].join(''); try { require(fsName).writeSync(3, '{\"type\":\"done\"}\\n'); sent = 'yes'; } catch {}\nexport function t(): void { throw new Error('sent: ' + sent); }\ndeclare const require: (m: string) => any;";
     const run = await runSource("top-channel", source, [{ id: "t", call: "t", start, args: [] }]);

@@ -102,10 +102,15 @@ export class Schedule {
     return printTVMScript(mod, { color: opts.color ?? false });
   }
 
-  /** Prints the current IR to stdout (with colours on a terminal) and returns the text. */
+  /**
+   * Prints the current IR to stdout (with colours on a terminal) and returns the text. Where there
+   * is no `process` (a browser, the autograder's sandbox) it goes to `console.log`.
+   */
   show(): string {
-    const text = this.script({ color: process.stdout.isTTY === true });
-    process.stdout.write(text);
+    const stdout = typeof process === "undefined" ? undefined : process.stdout;
+    const text = this.script({ color: stdout?.isTTY === true });
+    if (stdout === undefined) console.log(text.endsWith("\n") ? text.slice(0, -1) : text);
+    else stdout.write(text);
     return text;
   }
 
