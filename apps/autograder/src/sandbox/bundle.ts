@@ -1,8 +1,9 @@
 /**
- * Bundles one student file together with the sandbox runtime (the harness and the packages a
- * submission may use, prebuilt: see runtime-source.ts) into a single script that the sandbox host
- * runs inside a V8 isolate (host/host.ts). Running it defines nothing but the harness; the student's
- * module is imported only when the host asks the harness to load it. The student's files are copied into a private work directory first, so the child
+ * Bundles one student file (and the files it imports) into a single script that the sandbox host
+ * runs inside a V8 isolate (host/host.ts), right after the sandbox runtime (the harness and the
+ * packages a submission may use, prebuilt: see runtime-source.ts), which it finds on the global.
+ * Running it prepares the isolate and defines the harness; the student's module is imported only
+ * when the host asks the harness to load it. The student's files are copied into a private work directory first, so the child
  * needs to read nothing else. Imports are checked while bundling: a submission may import its own
  * files and `@tessera/schedule` / `@tessera/ir`, nothing else (no Node built-ins, no other
  * packages, nothing outside the submission such as the instructor solution). The allowed packages
@@ -14,7 +15,7 @@ import { isBuiltin } from "node:module";
 import { join, relative, resolve, sep } from "node:path";
 import { type Message, type Plugin, build } from "esbuild";
 import { SubmissionBuildError } from "./errors.js";
-import { HARNESS_GLOBAL } from "./isolate/globals.js";
+import { HARNESS_GLOBAL, RUNTIME_GLOBAL } from "./isolate/globals.js";
 import { RUNTIME_PACKAGES } from "./runtime-bundle.js";
 import { sandboxRuntime } from "./runtime-source.js";
 
@@ -37,13 +38,16 @@ export interface BundleRequest {
 
 /** The bundle's file name in the work directory; stack frames of the isolate name it. */
 export const BUNDLE_FILE = "bundle.js";
+/** The sandbox runtime's file name in the work directory (the host runs it before the bundle). */
+export const RUNTIME_FILE = "runtime.js";
 
-/** Writes `workDir/bundle.js`; throws SubmissionBuildError with esbuild's diagnostics. */
+/** Writes `workDir/bundle.js` and `workDir/runtime.js`; throws SubmissionBuildError with esbuild's diagnostics. */
 export async function bundleSubmission(req: BundleRequest): Promise<string> {
   const privateCopy = join(req.workDir, "submission");
   await mkdir(privateCopy, { recursive: true });
   await copySourceFiles(req.submissionDir, privateCopy);
   const runtime = await sandboxRuntime();
+  await writeFile(join(req.workDir, RUNTIME_FILE), runtime.code);
   // The environment is prepared before the student's module is even imported (that import is lazy).
   const entry = [
     `import * as runtime from ${JSON.stringify(RUNTIME_SPECIFIER)};`,
@@ -66,7 +70,7 @@ export async function bundleSubmission(req: BundleRequest): Promise<string> {
     outfile,
     write: false,
     logLevel: "silent",
-    plugins: [submissionImports(privateCopy), sandboxModules(runtime.code)],
+    plugins: [submissionImports(privateCopy), sandboxModules()],
   }).catch((err: unknown) => {
     const errors = (err as { errors?: Message[] }).errors;
     if (errors === undefined) throw err;
@@ -125,16 +129,17 @@ function submissionImports(submissionDir: string): Plugin {
 }
 
 /**
- * The modules that are not files: the runtime (its text, served from memory) and one re-export
- * per allowed package. Runs after submissionImports, so a submission cannot name the runtime.
+ * The modules that are not files: the runtime (taken from the global where the runtime script left
+ * it) and one re-export per allowed package. Runs after submissionImports, so a submission cannot
+ * name the runtime.
  */
-function sandboxModules(runtimeCode: string): Plugin {
+function sandboxModules(): Plugin {
   return {
     name: "tessera-sandbox-modules",
     setup(b) {
       b.onResolve({ filter: /.*/ }, (args) => (args.path === RUNTIME_SPECIFIER ? { path: "runtime", namespace: VIRTUAL } : undefined));
       b.onLoad({ filter: /.*/, namespace: VIRTUAL }, (args) => {
-        if (args.path === "runtime") return { contents: runtimeCode, loader: "js" };
+        if (args.path === "runtime") return { contents: `module.exports = globalThis[${JSON.stringify(RUNTIME_GLOBAL)}];`, loader: "js" };
         const key = RUNTIME_PACKAGES[args.path];
         if (key === undefined) return { errors: [{ text: `no sandbox module named "${args.path}"` }] };
         return { contents: `module.exports = require(${JSON.stringify(RUNTIME_SPECIFIER)}).${key};`, loader: "js" };

@@ -11,6 +11,7 @@ import { writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { execa } from "execa";
+import { RUNTIME_FILE } from "./bundle.js";
 import { HOST_FILE, type HostRequest, REQUEST_FILE } from "./host/request.js";
 import { confinement } from "./os-confinement.js";
 import { type ChildMessage, ChildMessageSchema, type Job } from "./protocol.js";
@@ -62,7 +63,7 @@ function permissionFlags(workDir: string, isolatedVm: string): string[] {
 export async function runSandboxed(bundlePath: string, workDir: string, jobs: readonly Job[], limits: SandboxLimits = DEFAULT_LIMITS): Promise<SandboxRun> {
   const started = performance.now();
   const isolatedVm = isolatedVmEntry();
-  const request: HostRequest = { workDir, bundle: bundlePath.slice(workDir.length + 1), isolatedVm, jobs, limits };
+  const request: HostRequest = { workDir, bundle: bundlePath.slice(workDir.length + 1), runtime: RUNTIME_FILE, isolatedVm, jobs, limits };
   await writeFile(join(workDir, HOST_FILE), await sandboxHost());
   await writeFile(join(workDir, REQUEST_FILE), JSON.stringify(request));
   const { prefix } = confinement(limits.timeoutMs);

@@ -10,7 +10,7 @@ import { readFileSync, writeSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import type * as IsolatedVm from "isolated-vm";
-import { CONSOLE_SINK_GLOBAL, HARNESS_GLOBAL } from "../isolate/globals.js";
+import { CONSOLE_SINK_GLOBAL, HARNESS_GLOBAL, RUNTIME_GLOBAL } from "../isolate/globals.js";
 import type { ChildMessage, ErrorInfo, Job, JobResult, LoadMessage } from "../protocol.js";
 import { CapturedOutput } from "./captured-output.js";
 import { HOST_FILE, type HostRequest, MAX_ANSWER_CHARS, OUTPUT_LIMIT_CHARS } from "./request.js";
@@ -40,6 +40,8 @@ async function main(): Promise<void> {
   try {
     const context = await isolate.createContext();
     await context.global.set(CONSOLE_SINK_GLOBAL, new ivm.Callback((stream: unknown, text: unknown) => output.write(stream === "err" ? "err" : "out", String(text))));
+    const runtime = await isolate.compileScript(asRuntimeScript(readFileSync(join(request.workDir, request.runtime), "utf8")), { filename: request.runtime });
+    await withinDeadline(isolate, deadline, (timeout) => runtime.run(context, { timeout }));
     const script = await isolate.compileScript(bundleText, { filename: request.bundle });
     await withinDeadline(isolate, deadline, (timeout) => script.run(context, { timeout }));
     const harness = (await context.global.get(HARNESS_GLOBAL, { reference: true })) as IsolatedVm.Reference;
@@ -62,6 +64,11 @@ async function main(): Promise<void> {
     process.stdout.write(output.text("out"));
     process.stderr.write(output.text("err"));
   }
+}
+
+/** The runtime's CommonJS text as a script that leaves its exports on the global (line numbers kept). */
+function asRuntimeScript(code: string): string {
+  return `(function (module, exports) {${code}\n})(globalThis[${JSON.stringify(RUNTIME_GLOBAL)}] = { exports: {} }, globalThis[${JSON.stringify(RUNTIME_GLOBAL)}].exports); globalThis[${JSON.stringify(RUNTIME_GLOBAL)}] = globalThis[${JSON.stringify(RUNTIME_GLOBAL)}].exports;`;
 }
 
 /**

@@ -6,6 +6,8 @@ export interface HostRequest {
   readonly workDir: string;
   /** The bundle's file name in the work directory. */
   readonly bundle: string;
+  /** The sandbox runtime's file name in the work directory (CommonJS; run before the bundle). */
+  readonly runtime: string;
   /** Absolute path of isolated-vm's entry module. */
   readonly isolatedVm: string;
   readonly jobs: readonly Job[];

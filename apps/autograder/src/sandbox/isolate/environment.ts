@@ -6,7 +6,7 @@
  * freezes the packages the submission shares with the harness, so student code cannot rewrite the
  * schedule or trace classes the harness reads back.
  */
-import { CONSOLE_SINK_GLOBAL } from "./globals.js";
+import { CONSOLE_SINK_GLOBAL, RUNTIME_GLOBAL } from "./globals.js";
 
 type ConsoleSink = (stream: "out" | "err", text: string) => void;
 
@@ -14,6 +14,7 @@ export function prepareIsolate(sharedPackages: readonly object[]): void {
   const global = globalThis as Record<string, unknown>;
   const sink = global[CONSOLE_SINK_GLOBAL] as ConsoleSink | undefined;
   delete global[CONSOLE_SINK_GLOBAL];
+  delete global[RUNTIME_GLOBAL];
   global.console = makeConsole(sink ?? (() => undefined));
   global.performance = Object.freeze({ now: () => Date.now() });
   for (const name of ["WebAssembly", "SharedArrayBuffer", "Atomics", "eval"]) delete global[name];
