@@ -56,7 +56,8 @@ const TASK_PROBES: readonly Probe[] = [
   { name: "deepRecursion", body: `const f = (n: number): number => f(n + 1) + 1; f(0);`, refused: /Maximum call stack size exceeded/ },
   { name: "throwHostileObject", body: `throw new Proxy({}, { get() { throw new Error("gotcha"); } });`, refused: /cannot be described|non-Error value/ },
   { name: "hugeErrorMessage", body: `throw new Error("x".repeat(50_000_000));`, refused: /^x{4000}… \(49996000 more characters\)$/ },
-  { name: "harnessHandleGone", body: `throw new Error("harness: " + typeof (globalThis as any).__tesseraHarness + ", sink: " + typeof (globalThis as any).__tesseraConsoleSink);`, refused: /^harness: undefined, sink: undefined$/ },
+  { name: "hugeTrace", body: `const b = sch.getBlock("gemm"); for (let i = 0; i < 2000; i++) sch.annotate(b, "note" + i, "x".repeat(5000));`, refused: /answer for hugeTrace was missing or larger than 8388608 characters/ },
+  { name: "harnessHandleGone", body: `const g = globalThis as any; throw new Error(["__tesseraHarness", "__tesseraConsoleSink", "__tesseraRuntime"].map((n) => typeof g[n]).join(","));`, refused: /^undefined,undefined,undefined$/ },
   { name: "callSitesOfHost", body: `(Error as any).prepareStackTrace = (_: unknown, frames: any[]) => frames.map((f) => String(f.getFunction?.()?.constructor?.constructor?.("return process")?.()));  throw new Error("x");`, refused: /code generation from strings is not available|cannot be described|^x$/ },
 ];
 
