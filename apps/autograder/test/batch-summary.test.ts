@@ -1,7 +1,7 @@
 /** summary.csv and pass-rates.md over outcomes built by hand: numerics verdicts counted, no formula injection. */
 import { describe, expect, it } from "vitest";
 import { csvField, toCsv } from "../src/batch/csv.js";
-import type { OutcomeSummary } from "../src/batch/grade-one.js";
+import { type OutcomeSummary, errorOutcome } from "../src/batch/grade-one.js";
 import { numericsPassRates, passRatesMarkdown, taskPassRates } from "../src/batch/pass-rates.js";
 import { summaryCsv } from "../src/batch/summary.js";
 import type { NumericsVerdictKind } from "../src/grade/numerics-verdicts.js";
@@ -36,6 +36,14 @@ describe("CSV cells a spreadsheet would run as a formula", () => {
     expect(csv).toContain("\r\n'@cmd,error,0,");
     expect(csv).toContain(",'-broken zip\r\n");
     expect(csv).not.toMatch(/(^|[\n,])[=+@-]/);
+  });
+});
+
+describe("a submission's error", () => {
+  it("is escaped: a zip entry's name cannot drive the instructor's terminal", () => {
+    const outcome = errorOutcome("eve", 'eve.zip: entry "\u001b[2Jx.ts" points outside the archive', 0.1);
+    expect(outcome.status === "error" && outcome.error).toBe('eve.zip: entry "\\x1b[2Jx.ts" points outside the archive');
+    expect(outcome.reportText + outcome.results.output).not.toContain("\u001b");
   });
 });
 

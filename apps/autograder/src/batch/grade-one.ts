@@ -13,6 +13,7 @@ import { type NumericsVerdictKind, numericsVerdicts } from "../grade/numerics-ve
 import { earned } from "../grade/task-grade.js";
 import type { Manifest } from "../manifest/index.js";
 import { type GradescopeResults, failureResults } from "../report/gradescope.js";
+import { escapeControls } from "../report/student-text.js";
 import { formatTerminalReport } from "../report/terminal.js";
 import { toGradescope } from "../report/to-gradescope.js";
 import type { SandboxLimits } from "../sandbox/index.js";
@@ -134,8 +135,12 @@ function gradedOutcome(name: string, report: GradeReport, seconds: number): Subm
   };
 }
 
-/** `stack`: for a grader failure, kept in report.txt (for the staff; results.json shows the message only). */
-export function errorOutcome(name: string, error: string, seconds: number, stack?: string): SubmissionOutcome {
+/**
+ * `stack`: for a grader failure, kept in report.txt (for the staff; results.json shows the message
+ * only). The error may quote the submission (a zip entry's name), so it is escaped.
+ */
+export function errorOutcome(name: string, rawError: string, seconds: number, stack?: string): SubmissionOutcome {
+  const error = escapeControls(rawError);
   return {
     name,
     status: "error",
