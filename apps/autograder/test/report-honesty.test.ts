@@ -41,6 +41,12 @@ describe("results.json statuses come from verdicts, not from score ≥ max", () 
     expect(test.output).toContain(error);
   });
 
+  it("the terminal report shows a task not graded with its real maximum, not 0 / 0", () => {
+    const text = formatTerminalReport(gradeReport(solutionTasks()));
+    expect(text).toMatch(/^Part 2\. Auto tuning +0 \/ 20 +\(20 pt not graded in this run\)$/m);
+    expect(text).toMatch(/^Total +80 \/ 80 +\(20 pt need a GPU and were not graded\)$/m);
+  });
+
   it("part 2 of the solution without a GPU: not graded (timing needs a GPU), real maximum, no status", () => {
     const test = testOf(toGradescope(gradeReport(solutionTasks())), "auto-tuning");
     expect(test).toMatchObject({ score: 0, max_score: 20 });

@@ -131,7 +131,9 @@ function taskLines(t: TaskGrade, width: number, scored: boolean, shared: readonl
   const max = t.task.points;
   const got = earned(t);
   const avail = available(t);
-  const status = max === 0 ? zeroPointStatus(t) : scored ? `${fmt(got)} / ${fmt(avail)}${avail < max ? ` (of ${fmt(max)})` : ""}` : "";
+  // A task with points this run could not grade shows its real maximum, not "0 / 0".
+  const notGraded = avail < max ? `   (${fmt(max - avail)} pt not graded in this run)` : "";
+  const status = max === 0 ? zeroPointStatus(t) : scored ? `${fmt(got)} / ${fmt(avail < max ? max : avail)}${notGraded}` : "";
   const lines = [`${t.task.title.padEnd(width)}${status}`];
   const sharedError = shared.find((e) => e.text === t.error);
   if (sharedError !== undefined) lines.push(...indent(`✗ ${escapeControls(sharedErrorReference(sharedError))}`, 4));
