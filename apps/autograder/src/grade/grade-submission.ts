@@ -270,8 +270,8 @@ class SubmissionGrader {
       const checks = task.checks.filter((c) => c.kind === "numerics");
       if (checks.length === 0) continue;
       const replay = await this.runFresh(task);
-      const error = !replay.ok ? replay.error : replay.schedule.trace.instructions.length === 0 ? unchangedScheduleError(task) : undefined;
-      if (error !== undefined || !replay.ok) {
+      if (!replay.ok || replay.schedule.trace.instructions.length === 0) {
+        const error = replay.ok ? unchangedScheduleError(task) : replay.error;
         out.push({ task, error, checks: checks.map((c) => skipped(c, "not checked (see the error above)")), notes: [] });
         continue;
       }

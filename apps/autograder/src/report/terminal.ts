@@ -52,7 +52,7 @@ export function formatTerminalReport(report: GradeReport, opts: TerminalReportOp
   }
 
   const shared = sharedErrors(report.tasks);
-  for (const e of shared) out.push(...indent(`✗ ${escapeControls(e.text)}`, 0), "");
+  for (const e of shared) out.push(...indent(`✗ ${escapeControls(e.text)}`, 2), "");
   if (report.mode === "test") out.push(...numericsOnlyLines(report));
 
   const width = Math.max(24, ...report.tasks.map((t) => t.task.title.length)) + 2;
@@ -63,7 +63,7 @@ export function formatTerminalReport(report: GradeReport, opts: TerminalReportOp
     out.push(`${"Total".padEnd(width)}${fmt(report.score)} / ${fmt(report.maxScore)}${skipped > 0 ? `   (${fmt(skipped)} pt need a GPU and were not graded)` : ""}`);
   }
 
-  const numerics = (Object.entries(report.numerics) as [ScheduleRole, NumericsOutcome][]).filter(([role]) => report.mode !== "full" && report.mode !== "test" || role === "naive");
+  const numerics = (Object.entries(report.numerics) as [ScheduleRole, NumericsOutcome][]).filter(([role]) => (report.mode !== "full" && report.mode !== "test") || role === "naive");
   if (numerics.length > 0) {
     out.push("", "Numerics:");
     for (const [role, n] of numerics) out.push(`  ${ROLE_LABEL[role]}: ${n.passed ? "PASS" : "FAIL"} — ${numericsSummary(n)}`);
