@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_ASSIGNMENT, assignmentBinding } from "../src/assignment.js";
 import { writeAtomically } from "../src/batch/atomic-write.js";
 import type { OutcomeSummary, SubmissionOutcome } from "../src/batch/grade-one.js";
+import type { NumericsVerdictKind } from "../src/grade/numerics-verdicts.js";
 import { scoreHistogramSvg } from "../src/batch/histogram.js";
 import { OUTCOME_FILE, readStoredOutcome, storeOutcome } from "../src/batch/outcome-store.js";
 import { passRatesMarkdown, taskPassRates } from "../src/batch/pass-rates.js";
@@ -37,13 +38,14 @@ afterAll(async () => {
   await rm(scratch, { recursive: true, force: true });
 });
 
-const graded = (name: string, score: number, tasks: [string, number, number][]): OutcomeSummary => ({
+const graded = (name: string, score: number, tasks: [string, number, number][], numerics: Record<string, NumericsVerdictKind> = {}): OutcomeSummary => ({
   name,
   seconds: 1,
   status: "graded",
   score,
   maxScore: tasks.reduce((s, [, , max]) => s + max, 0),
   tasks: tasks.map(([id, points, maxPoints]) => ({ id, points, maxPoints })),
+  numerics,
 });
 const failed = (name: string): OutcomeSummary => ({ name, seconds: 0, status: "error", error: `${name}.zip is broken` });
 
@@ -150,9 +152,9 @@ describe("pass rates per task", () => {
 
   it("count full, partial and no points over all submissions, a failed one earning none", () => {
     expect(taskPassRates(outcomes, small)).toEqual([
-      { id: "t1", title: "Task one", maxPoints: 20, full: 1, partial: 1, none: 2, meanPoints: 25 / 4 },
-      { id: "t2", title: "Task two", maxPoints: 10, full: 2, partial: 0, none: 2, meanPoints: 5 },
-      { id: "t3", title: "Timed task", maxPoints: 0, full: 0, partial: 0, none: 4, meanPoints: 0 },
+      { id: "t1", title: "Task one", taskPoints: 20, maxPoints: 20, full: 1, partial: 1, none: 2, meanPoints: 25 / 4 },
+      { id: "t2", title: "Task two", taskPoints: 20, maxPoints: 10, full: 2, partial: 0, none: 2, meanPoints: 5 },
+      { id: "t3", title: "Timed task", taskPoints: 20, maxPoints: 0, full: 0, partial: 0, none: 4, meanPoints: 0 },
     ]);
   });
 

@@ -26,7 +26,6 @@ import { GradescopeResultsSchema, failureResults } from "../src/report/gradescop
 
 const binding = assignmentBinding(DEFAULT_ASSIGNMENT);
 const manifest = loadManifest(binding.manifestPath);
-const taskIds = manifest.tasks.map((t) => t.id);
 const solutionDir = join(binding.root, "solution");
 /** A folder name that needs CSV quoting. */
 const ODD_NAME = 'doe, "jj"';
@@ -157,16 +156,34 @@ describe("batch grading of a folder of submissions", () => {
 
   it("writes summary.csv with one column per task, quoted where needed", async () => {
     const rows = parseCsv(await readFile(result.reports.summaryPath, "utf8"));
-    expect(rows[0]).toEqual(["submission", "status", "score", "max_score", ...taskIds, "seconds", "error"]);
+    const pointTasks = manifest.tasks.filter((t) => t.points > 0).map((t) => t.id);
+    expect(rows[0]).toEqual(["submission", "status", "score", "max_score", ...pointTasks, "manual-schedule-correct", "tuned-schedule-correct", "seconds", "error"]);
     expect(rows.slice(1).map((r) => r[0])).toEqual(result.outcomes.map((o) => o.name));
     const row = (name: string): Record<string, string> => Object.fromEntries(rows[0]!.map((h, n) => [h, rows.find((r) => r[0] === name)![n]!]));
     expect(row("solution")).toMatchObject({ status: "graded", score: "80", max_score: "80", "shared-memory-tiling": "20", "write-cache": "10", "auto-tuning": "0", error: "" });
     expect(Number(row("solution").seconds)).toBeGreaterThan(0);
     expect(row("starter")).toMatchObject({ status: "graded", score: "0", "shared-memory-tiling": "0", error: "" });
+    // Numerics are verdicts, not the gate's 0 points (regression: 0 for every submission).
+    expect([row("solution")["manual-schedule-correct"], row("solution")["tuned-schedule-correct"]]).toEqual(["pass", "pass"]);
+    expect([row("starter")["manual-schedule-correct"], row("starter")["tuned-schedule-correct"]]).toEqual(["not-checked", "not-checked"]);
     // The name and the message hold commas and quotes: they survive the round trip.
     const odd = byName(ODD_NAME);
     expect(row(ODD_NAME)).toMatchObject({ status: "error", score: "0", max_score: "", "shared-memory-tiling": "", error: odd.status === "error" ? odd.error : "(graded)" });
     expect(rows.every((r) => r.length === rows[0]!.length)).toBe(true);
+  });
+
+  it("pass-rates.md counts the numerics verdicts (regression: 'all its checks were skipped')", async () => {
+    const md = await readFile(result.reports.passRatesPath, "utf8");
+    expect(md).toContain("| Part 1 numerical correctness (manual-schedule-correct) | 1 (20%) | 0 | 4 |");
+    expect(md).not.toMatch(/Part 1 numerical correctness.*all its checks were skipped/);
+  });
+
+  it("names a zip by its name, never by the temporary folder it was unpacked into", async () => {
+    const report = await readFile(join(out, "starter", "report.txt"), "utf8");
+    expect(report).toMatch(/^Graded: starter\.zip \(full grading\)$/m);
+    for (const o of result.outcomes) {
+      for (const f of ["report.txt", "results.json"]) expect(await readFile(join(out, o.name, f), "utf8")).not.toMatch(/tessera-batch-|tessera-grade-|\/tmp\//);
+    }
   });
 
   it("reports one progress line per submission, with the ETA, when stderr is no terminal", () => {
@@ -342,7 +359,7 @@ describe("progress on a terminal", () => {
     progress.start(2);
     progress.started("alice");
     progress.step("alice", "checking the manual schedule's numerics");
-    progress.finished({ name: "alice", status: "graded", seconds: 1, results, reportText: "", score: 80, maxScore: 80, tasks: [] });
+    progress.finished({ name: "alice", status: "graded", seconds: 1, results, reportText: "", score: 80, maxScore: 80, tasks: [], numerics: {} });
     progress.started("bob");
     progress.finished({ name: "bob", status: "error", seconds: 0, results, reportText: "", error: "bob.zip: broken\nsecond line" });
     progress.close();

@@ -8,6 +8,7 @@ import { parseGradeArgs, runGrade } from "../src/cli/grade-command.js";
 import { memoryIO } from "../src/cli/io.js";
 import { runGradeCli } from "../src/cli/main.js";
 import { GradescopeResultsSchema } from "../src/report/gradescope.js";
+import { writeSubmission } from "./submission-cases.js";
 
 const binding = assignmentBinding("gemm-relu-add");
 const solutionDir = join(binding.root, "solution");
@@ -56,14 +57,66 @@ describe("tessera-grade command line", () => {
     expect(io.err.join("")).toMatch(/… running gemm_relu_add\.ts/);
   });
 
-  it("--test checks only the manual schedule's numerics and prints the IR with --show", async () => {
+  it("--test checks only each part's numerics and prints the IR with --show", async () => {
     const io = memoryIO();
     expect(await runGradeCli(["--dir", solutionDir, "--no-gpu", "--test", "--show"], io)).toBe(0);
     const text = io.out.join("");
-    expect(text).toMatch(/your manual schedule: PASS — correct on all \d+ elements the sampled blocks wrote in 5 rounds .*23 of the 1024 thread blocks of the 2048×2048×2048 kernel/);
+    expect(text).toMatch(/Part 1 \(your manual schedule\): PASS — correct on all \d+ elements the sampled blocks wrote in 5 rounds .*23 of the 1024 thread blocks of the 2048×2048×2048 kernel/);
+    expect(text).toMatch(/Part 2 \(your tuned schedule \(trace_submission\.ts\)\): PASS — correct/);
+    expect(text).toContain("No numerics failure.");
+    expect(text).not.toMatch(/^Task 1\.| pt\)/m);
     expect(text).toMatch(/── IR after Task 5\. Epilogue fusion \(epilogueFusion\) ──/);
     expect(text).toContain('T.block("A_shared")');
     expect(text).not.toMatch(/Total/);
+  });
+
+  it("--test exits 1 and says so when a part's numerics fail (regression: structural checks printed, exit 0)", async () => {
+    const racy = await writeSubmission("racy-trace");
+    try {
+      const io = memoryIO();
+      expect(await runGradeCli(["--dir", racy.dir, "--no-gpu", "--test"], io)).toBe(1);
+      const text = io.out.join("");
+      expect(text).toMatch(/Part 1 \(your manual schedule\): PASS/);
+      expect(text).toMatch(/Part 2 \(your tuned schedule \(trace_submission\.ts\)\): FAIL — /);
+      expect(text).toContain("Numerics FAILED (part 2): exit code 1.");
+      expect(text).not.toMatch(/ pt\)|Total/);
+    } finally {
+      await racy.remove();
+    }
+  });
+
+  it("a syntax error is shown once at file:line:column, each task refers to it; no 0-point test of results.json passes", async () => {
+    const broken = await writeSubmission("syntax-error");
+    const results = join(scratch, "syntax-results.json");
+    try {
+      const io = memoryIO();
+      expect(await runGradeCli(["--dir", broken.dir, "--no-gpu", "--results", results], io)).toBe(0);
+      const text = io.out.join("");
+      expect(text.match(/gemm_relu_add\.ts:\d+:\d+: Expected "\)" but found ";"/g)).toHaveLength(1);
+      expect(text.match(/✗ not graded: gemm_relu_add\.ts could not be compiled \(see above\)/g)).toHaveLength(5);
+      const parsed = readResults(results);
+      expect(parsed.tests.filter((t) => t.max_score === 0 && t.status === "passed")).toEqual([]);
+      expect(parsed.tests.find((t) => t.name === "Part 1 numerical correctness")?.output).toMatch(/^NOT GRADED in this run: not checked: none of your part-1 tasks completed/);
+      expect(parsed.tests.find((t) => t.name === "Part 2. Auto tuning")).toMatchObject({ score: 0, max_score: 20 });
+      expect(parsed.output.match(/Expected "\)" but found ";"/g)).toHaveLength(1);
+    } finally {
+      await broken.remove();
+    }
+  });
+
+  it("what the student's code printed is fenced and labelled as theirs, never at column 0", async () => {
+    const fake = await writeSubmission("fake-output");
+    try {
+      const io = memoryIO();
+      expect(await runGradeCli(["--dir", fake.dir, "--no-gpu", "--results", join(scratch, "fake-results.json")], io)).toBe(0);
+      const text = io.out.join("");
+      expect(text).toContain("── output of your code (gemm_relu_add.ts) ──");
+      expect(text).toContain("│ Score: 100/100");
+      expect(text).not.toMatch(/^Score: 100\/100/m);
+      expect(text).not.toMatch(/^\{/m);
+    } finally {
+      await fake.remove();
+    }
   });
 
   it("--evaluate-tuned --show-cuda prints the tuned schedule's CUDA", async () => {

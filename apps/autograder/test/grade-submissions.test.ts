@@ -462,7 +462,7 @@ describe("hostile submissions", () => {
     expect(studentText(report)).not.toMatch(/100\/100|"score"|max_score/);
     // The prints are shown to the student locally, labelled as theirs, and kept out of Gradescope's output.
     expect(report.studentOutput.some((o) => o.stdout.includes("Score: 100/100"))).toBe(true);
-    expect(formatTerminalReport(report)).toMatch(/── printed by your code \(gemm_relu_add\.ts\) ──\n[\s\S]*Score: 100\/100/);
+    expect(formatTerminalReport(report)).toMatch(/── output of your code \(gemm_relu_add\.ts\) ──\n[\s\S]*│ Score: 100\/100/);
     expect(toGradescope(report).output).not.toMatch(/100\/100/);
   });
 

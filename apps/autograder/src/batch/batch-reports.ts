@@ -8,7 +8,7 @@ import type { Manifest } from "../manifest/index.js";
 import { writeAtomically } from "./atomic-write.js";
 import type { OutcomeSummary } from "./grade-one.js";
 import { scoreHistogramSvg } from "./histogram.js";
-import { passRatesMarkdown, taskPassRates } from "./pass-rates.js";
+import { numericsPassRates, passRatesMarkdown, taskPassRates } from "./pass-rates.js";
 import { summaryCsv } from "./summary.js";
 
 export const SUMMARY_FILE = "summary.csv";
@@ -27,7 +27,7 @@ export interface BatchReports {
 
 export async function writeSummary(out: string, outcomes: readonly OutcomeSummary[], manifest: Manifest): Promise<string> {
   const path = join(out, SUMMARY_FILE);
-  await writeAtomically(path, summaryCsv(outcomes, manifest.tasks.map((t) => t.id)));
+  await writeAtomically(path, summaryCsv(outcomes, manifest));
   return path;
 }
 
@@ -37,7 +37,7 @@ export async function writeBatchReports(out: string, outcomes: readonly OutcomeS
   const histogramPath = join(out, HISTOGRAM_FILE);
   const count = `${outcomes.length} submission${outcomes.length === 1 ? "" : "s"}`;
   await writeAtomically(histogramPath, await scoreHistogramSvg(outcomes, { title: `Scores of ${count}${title === undefined ? "" : ` (${title})`}` }));
-  const passRates = passRatesMarkdown(taskPassRates(outcomes, manifest), outcomes.length);
+  const passRates = passRatesMarkdown(taskPassRates(outcomes, manifest), outcomes.length, numericsPassRates(outcomes, manifest));
   const passRatesPath = join(out, PASS_RATES_FILE);
   await writeAtomically(passRatesPath, `# ${manifest.title}: pass rates${title === undefined ? "" : ` (${title})`}\n\n${passRates}`);
   return { summaryPath, histogramPath, passRatesPath, passRates };

@@ -9,9 +9,11 @@ import { basename, join } from "node:path";
 import type { AssignmentBinding } from "../assignment.js";
 import { type GradeOptions, type GradeReport, gradeSubmission } from "../grade/grade-submission.js";
 import type { GpuBackend } from "../grade/numerics-types.js";
+import { type NumericsVerdictKind, numericsVerdicts } from "../grade/numerics-verdicts.js";
 import { earned } from "../grade/task-grade.js";
 import type { Manifest } from "../manifest/index.js";
 import { type GradescopeResults, failureResults } from "../report/gradescope.js";
+import { escapeControls } from "../report/student-text.js";
 import { formatTerminalReport } from "../report/terminal.js";
 import { toGradescope } from "../report/to-gradescope.js";
 import type { SandboxLimits } from "../sandbox/index.js";
@@ -69,6 +71,8 @@ export type OutcomeSummary =
       readonly maxScore: number;
       /** Per task of the manifest, in its order. */
       readonly tasks: readonly TaskScore[];
+      /** The verdict of each numerics check, by check id (0-point gates: their points say nothing). */
+      readonly numerics: Readonly<Record<string, NumericsVerdictKind>>;
     }
   | { readonly name: string; readonly seconds: number; readonly status: "error"; readonly error: string };
 
@@ -88,6 +92,8 @@ export async function gradeOne(sub: Submission, settings: BatchGradeSettings, on
     const dir = await locateSubmissionFiles(scratch ?? sub.path, gradedFiles(settings.manifest), basename(sub.path));
     const report = await gradeSubmission({
       submissionDir: dir,
+      // The reports name the folder or zip as handed in: `dir` may be a temporary folder.
+      submissionName: basename(sub.path),
       binding: settings.binding,
       manifest: settings.manifest,
       gpu: settings.gpu,
@@ -100,7 +106,9 @@ export async function gradeOne(sub: Submission, settings: BatchGradeSettings, on
     return gradedOutcome(sub.name, report, seconds());
   } catch (err) {
     const stack = err instanceof SubmissionError || !(err instanceof Error) ? undefined : err.stack;
-    return errorOutcome(sub.name, describe(err), seconds(), stack);
+    // A message about an unpacked file names it in the submission, not in the temporary folder.
+    const withoutScratch = (text: string): string => (scratch === undefined ? text : text.replaceAll(scratch, basename(sub.path)));
+    return errorOutcome(sub.name, withoutScratch(describe(err)), seconds(), stack === undefined ? undefined : withoutScratch(stack));
   } finally {
     if (scratch !== undefined) await rm(scratch, { recursive: true, force: true });
   }
@@ -123,11 +131,16 @@ function gradedOutcome(name: string, report: GradeReport, seconds: number): Subm
     score: report.score,
     maxScore: report.maxScore,
     tasks: report.tasks.map((t) => ({ id: t.task.id, points: earned(t), maxPoints: t.checks.reduce((sum, c) => sum + c.maxPoints, 0) })),
+    numerics: Object.fromEntries(numericsVerdicts(report.tasks).map((v) => [v.checkId, v.verdict])),
   };
 }
 
-/** `stack`: for a grader failure, kept in report.txt (for the staff; results.json shows the message only). */
-export function errorOutcome(name: string, error: string, seconds: number, stack?: string): SubmissionOutcome {
+/**
+ * `stack`: for a grader failure, kept in report.txt (for the staff; results.json shows the message
+ * only). The error may quote the submission (a zip entry's name), so it is escaped.
+ */
+export function errorOutcome(name: string, rawError: string, seconds: number, stack?: string): SubmissionOutcome {
+  const error = escapeControls(rawError);
   return {
     name,
     status: "error",

@@ -16,7 +16,15 @@ export const OUTCOME_FILE = "outcome.json";
 const TaskScoreSchema = z.object({ id: z.string(), points: z.number(), maxPoints: z.number() });
 
 export const OutcomeSummarySchema = z.discriminatedUnion("status", [
-  z.object({ name: z.string(), seconds: z.number(), status: z.literal("graded"), score: z.number(), maxScore: z.number(), tasks: z.array(TaskScoreSchema) }),
+  z.object({
+    name: z.string(),
+    seconds: z.number(),
+    status: z.literal("graded"),
+    score: z.number(),
+    maxScore: z.number(),
+    tasks: z.array(TaskScoreSchema),
+    numerics: z.record(z.string(), z.enum(["pass", "fail", "not-checked"])),
+  }),
   z.object({ name: z.string(), seconds: z.number(), status: z.literal("error"), error: z.string() }),
 ]);
 
@@ -56,7 +64,7 @@ export async function storeOutcome(dir: string, outcome: SubmissionOutcome): Pro
 /** The plain-data part of an outcome (what outcome.json holds). */
 export function summaryOf(outcome: SubmissionOutcome | OutcomeSummary): OutcomeSummary {
   if (outcome.status === "error") return { name: outcome.name, seconds: outcome.seconds, status: "error", error: outcome.error };
-  return { name: outcome.name, seconds: outcome.seconds, status: "graded", score: outcome.score, maxScore: outcome.maxScore, tasks: outcome.tasks };
+  return { name: outcome.name, seconds: outcome.seconds, status: "graded", score: outcome.score, maxScore: outcome.maxScore, tasks: outcome.tasks, numerics: outcome.numerics };
 }
 
 export type StoredOutcome =

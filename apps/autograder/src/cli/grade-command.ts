@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { type AssignmentBinding, DEFAULT_ASSIGNMENT, assignmentBinding } from "../assignment.js";
 import { type GradeMode, type GradeReport, gradeSubmission } from "../grade/grade-submission.js";
+import { numericsVerdicts } from "../grade/numerics-verdicts.js";
 import { ManifestError, loadManifest } from "../manifest/index.js";
 import { MANIFEST_HINT } from "./manifest-hint.js";
 import { claimResultsFile, failureResults, writeResults } from "../report/gradescope.js";
@@ -20,7 +21,7 @@ import type { GradeIO } from "./io.js";
 import { RUN_OPTIONS, RUN_OPTIONS_HELP, integerOption, sandboxLimitOptions, userPath } from "./options.js";
 
 const MODES: ReadonlyArray<{ flag: string; mode: GradeMode; help: string }> = [
-  { flag: "test", mode: "test", help: "check that the manual schedule computes ReLU(A·B) + C (numerics only)" },
+  { flag: "test", mode: "test", help: "numerics only: does each part's schedule compute ReLU(A·B) + C? (no points; exit 1 if one does not)" },
   { flag: "evaluate-manual", mode: "evaluate-manual", help: "numerics and GPU time of the manual schedule" },
   { flag: "evaluate-tuned", mode: "evaluate-tuned", help: "numerics and GPU time of applyTrace in trace_submission.ts" },
   { flag: "evaluate-naive", mode: "evaluate-naive", help: "numerics and GPU time of naiveSchedule" },
@@ -99,7 +100,7 @@ export async function runGrade(inv: GradeInvocation, binding: AssignmentBinding,
       await writeResults(resultsPath, toGradescope(report));
       io.stdout(`Gradescope results written to ${resultsPath}\n`);
     }
-    return inv.mode === "test" && !Object.values(report.numerics).every((n) => n.passed) ? 1 : 0;
+    return inv.mode === "test" && numericsVerdicts(report.tasks).some((v) => v.verdict === "fail") ? 1 : 0;
   } catch (err) {
     // Whatever failed, Gradescope must still get a valid results.json that says why. A manifest
     // that cannot be read is the grader's set-up, not the submission: said plainly, exit 2.
@@ -120,6 +121,7 @@ async function gradeWithChosenGpu(inv: GradeInvocation, binding: AssignmentBindi
   try {
     return await gradeSubmission({
       submissionDir: inv.dir,
+      submissionName: inv.dir,
       binding,
       manifest,
       mode: inv.mode,

@@ -27,7 +27,7 @@ export function helpText(): string {
     "Options of grade:",
     gradeCommand.help ?? "",
     "",
-    "Exit code: 0 when grading finished (whatever the score; --test: 1 when numerics fail), 1 when grading failed, 2 for a bad command line.",
+    "Exit code: 0 when grading finished (whatever the score; --test: 1 when a part's numerics fail, 0 when none fails — a part not checked says why), 1 when grading failed, 2 for a bad command line.",
     "",
   ].join("\n");
 }

@@ -4,6 +4,7 @@
  * the GPU at full size or, without one, on sampled thread blocks of the full-size kernel in the
  * simulator, times on a GPU when there is one, and applies the manifest's scoring rules. Returns everything the reports need; writes nothing.
  */
+import { basename } from "node:path";
 import { codegenCuda, lower } from "@tessera/codegen";
 import { Schedule } from "@tessera/schedule";
 import type { AssignmentBinding } from "../assignment.js";
@@ -28,6 +29,8 @@ export type GradeMode = "full" | "test" | "evaluate-manual" | "evaluate-tuned" |
 
 export interface GradeOptions {
   readonly submissionDir: string;
+  /** How the reports name the submission (default: the folder's name); never a temporary path. */
+  readonly submissionName?: string;
   readonly binding: AssignmentBinding;
   readonly manifest: Manifest;
   readonly mode?: GradeMode;
@@ -52,6 +55,8 @@ export interface GradeReport {
   readonly mode: GradeMode;
   readonly manifest: Manifest;
   readonly submissionDir: string;
+  /** The submission's name for the reports (its folder or zip, as given); submissionDir may be a temporary folder. */
+  readonly submissionName: string;
   readonly tasks: readonly TaskGrade[];
   readonly score: number;
   /** Points this run could award (checks skipped for lack of a GPU are left out). */
@@ -119,6 +124,7 @@ class SubmissionGrader {
       tasks.push(...part1.tasks);
       scripts = part1.scripts;
     }
+    if (mode === "test") tasks.push(...(await this.checkPart2Numerics()));
     if (mode === "full" && this.opts.gpu !== undefined) {
       await this.time("reference-manual", this.opts.binding.referenceManual(this.settings.sizes.full));
       const naive = this.opts.binding.solution("naiveSchedule");
@@ -142,6 +148,7 @@ class SubmissionGrader {
       mode,
       manifest: this.manifest,
       submissionDir: this.opts.submissionDir,
+      submissionName: this.opts.submissionName ?? basename(this.opts.submissionDir),
       tasks: graded.length > 0 ? graded : tasks,
       score,
       maxScore,
@@ -203,7 +210,7 @@ class SubmissionGrader {
       if (chain.replaced.length > 0) this.notes.push(`The manual schedule was checked with the solution's version of: ${chain.replaced.join(", ")}.`);
       numerics = await this.checkNumerics("manual", chain.composed);
       if (this.opts.cuda === true) this.cuda.manual = this.generateCuda(chain.composed);
-      if (numerics.passed) await this.time("manual", chain.composed);
+      if (numerics.passed && this.opts.mode !== "test") await this.time("manual", chain.composed);
     }
     if (numericsTask !== undefined) {
       const checks = numericsTask.checks.map((check) =>
@@ -235,8 +242,7 @@ class SubmissionGrader {
         continue;
       }
       if (replay.schedule.trace.instructions.length === 0) {
-        const why = `${task.function} does not change the schedule (it is still the handed-out empty function): paste the applyTrace that \`pnpm grade --tune\` prints`;
-        out.push({ task, error: why, checks: task.checks.map((c) => this.notGraded(c, "not graded (see the error above)")), notes: [] });
+        out.push({ task, error: unchangedScheduleError(task), checks: task.checks.map((c) => this.notGraded(c, "not graded (see the error above)")), notes: [] });
         continue;
       }
       const numerics = task.checks.some((c) => c.kind === "numerics" || c.kind === "tuned-time") ? await this.checkNumerics("tuned", replay.schedule) : undefined;
@@ -255,6 +261,24 @@ class SubmissionGrader {
       out.push(numerics !== undefined && !numerics.passed ? zeroPart([grade], `part 2 scores 0: ${wrongBecause("tuned", numerics)}`)[0]! : grade);
     }
     return { tasks: out, scoring };
+  }
+
+  /** `--test`: the numerics of each part-2 task only (no other check, no timing). */
+  private async checkPart2Numerics(): Promise<TaskGrade[]> {
+    const out: TaskGrade[] = [];
+    for (const task of this.manifest.tasks.filter((t) => t.part === 2)) {
+      const checks = task.checks.filter((c) => c.kind === "numerics");
+      if (checks.length === 0) continue;
+      const replay = await this.runFresh(task);
+      if (!replay.ok || replay.schedule.trace.instructions.length === 0) {
+        const error = replay.ok ? unchangedScheduleError(task) : replay.error;
+        out.push({ task, error, checks: checks.map((c) => skipped(c, "not checked (see the error above)")), notes: [] });
+        continue;
+      }
+      const numerics = await this.checkNumerics("tuned", replay.schedule);
+      out.push({ task, checks: checks.map((c) => this.numericsCheck(c, numerics)), notes: [] });
+    }
+    return out;
   }
 
   /** A check that could not be graded: failed, except timing without a GPU, which is never counted. */
@@ -395,6 +419,10 @@ export function numericsSummary(n: NumericsOutcome): string {
   const what = n.sample === undefined ? "correct" : `correct on all ${n.sample.elements} elements the sampled blocks wrote`;
   const coverage = n.sample?.coverage === undefined ? "" : `; ${n.sample.coverage}`;
   return `${what} in ${n.rounds.length} rounds of random inputs, max |error| ${maxErr.toExponential(2)} (${where})${coverage}`;
+}
+
+function unchangedScheduleError(task: Task): string {
+  return `${task.function} does not change the schedule (it is still the handed-out empty function): paste the applyTrace that \`pnpm grade --tune\` prints`;
 }
 
 function wrongBecause(which: string, n: NumericsOutcome): string {

@@ -1,7 +1,10 @@
 /**
  * Student-facing explanations of why a sandboxed call produced no trace: the file did not build
  * or import, the function threw, or the process was stopped (time or memory limit, crash).
+ * Whatever of it the student's code controls (messages, names, stacks, stderr, the source lines in
+ * compiler messages) is escaped and capped (report/student-text.ts).
  */
+import { studentMessage } from "../report/student-text.js";
 import type { ErrorInfo, FileLoad, FileRun, SandboxLimits } from "../sandbox/index.js";
 
 /** Starter functions throw errors whose message starts with this (see the assignment's metadata). */
@@ -10,7 +13,7 @@ const NOT_IMPLEMENTED_PREFIX = "TODO(";
 export function describeLoadFailure(file: string, load: Exclude<FileLoad, { ok: true }>, run: FileRun, limits: SandboxLimits): string {
   switch (load.stage) {
     case "build":
-      return `${file} could not be compiled:\n${load.diagnostics.map((d) => `  ${d}`).join("\n")}`;
+      return `${file} could not be compiled:\n${load.diagnostics.map((d) => `  ${studentMessage(d)}`).join("\n")}`;
     case "import":
       return `importing ${file} threw ${formatError(load.error)}`;
     case "sandbox":
@@ -19,8 +22,8 @@ export function describeLoadFailure(file: string, load: Exclude<FileLoad, { ok: 
 }
 
 export function describeJobError(call: string, error: ErrorInfo): string {
-  if (error.message.startsWith(NOT_IMPLEMENTED_PREFIX)) return `${call} is not implemented yet (it still throws "${error.message}")`;
-  if (error.name === "MissingExport") return error.message;
+  if (error.message.startsWith(NOT_IMPLEMENTED_PREFIX)) return `${call} is not implemented yet (it still throws "${studentMessage(error.message)}")`;
+  if (error.name === "MissingExport") return studentMessage(error.message);
   return `${call} threw ${formatError(error)}`;
 }
 
@@ -43,11 +46,13 @@ export function describeExit(run: FileRun, limits: SandboxLimits): string {
 }
 
 function formatError(error: ErrorInfo): string {
-  const stack = error.stack === undefined ? "" : `\n${error.stack.split("\n").map((l) => `    ${l.trim()}`).join("\n")}`;
-  return `${error.name}: ${error.message}${stack}`;
+  const stack = error.stack === undefined ? "" : `\n${studentMessage(error.stack).split("\n").map((l) => `    ${l.trim()}`).join("\n")}`;
+  // A message's further lines are indented, so none of them can pass for a line of the report.
+  const message = studentMessage(error.message).replaceAll("\n", "\n    ");
+  return `${studentMessage(error.name, 100)}: ${message}${stack}`;
 }
 
 function lastLine(stderr: string): string {
   const line = stderr.trim().split("\n").pop()?.trim();
-  return line === undefined || line === "" ? "" : `: ${line.slice(0, 300)}`;
+  return line === undefined || line === "" ? "" : `: ${studentMessage(line, 300)}`;
 }

@@ -15,7 +15,8 @@ export const GradescopeTestSchema = z
     name: z.string().min(1),
     score: z.number().min(0),
     max_score: z.number().min(0),
-    status: z.enum(["passed", "failed"]),
+    /** Left out where neither fits: a 0-point check that passed, a task not graded in this run (see to-gradescope.ts). */
+    status: z.enum(["passed", "failed"]).optional(),
     output: z.string(),
     visibility: VisibilitySchema,
   })
