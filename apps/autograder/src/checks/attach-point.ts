@@ -18,6 +18,8 @@ export function wantedAttachLoop(consumer: BlockSite, at: AttachPoint): For | un
       return axisLoops(consumer, "k").at(-1);
     case "innermost-thread":
       return consumer.loops.filter(isThreadIdx).at(-1);
+    case "thread-y":
+      return consumer.loops.find((l) => l.threadTag === "threadIdx.y");
   }
 }
 
@@ -29,6 +31,8 @@ export function describeAttachPoint(at: AttachPoint): string {
       return "the innermost k loop";
     case "innermost-thread":
       return "the innermost thread loop";
+    case "thread-y":
+      return "the thread loop bound to threadIdx.y";
   }
 }
 

@@ -19,13 +19,17 @@ export function cacheStageCheck(check: CacheStageCheck, ctx: CheckContext): Chec
   const found = findStage(check, ctx, of);
   if (typeof found === "string") return fail(found);
   if (check.at === undefined) return pass;
-  const want = wantedAttachLoop(of, check.at);
+  const wanted = check.at.flatMap((point) => {
+    const loop = wantedAttachLoop(of, point);
+    return loop === undefined ? [] : [{ point, loop }];
+  });
   // No such loop (e.g. no thread loop yet): the check of the task that makes it names that.
-  if (want === undefined) return pass;
+  if (wanted.length === 0) return pass;
   const at = attachLoop(found, of);
-  if (at === want) return pass;
+  if (wanted.some((w) => w.loop === at)) return pass;
   const how = check.direction === "read" ? "computeAt" : "reverseComputeAt";
-  return fail(`the ${check.scope === undefined ? "" : `${check.scope} `}stage "${found.block.name}" is computed ${describeAttachment(at, check.of)}: move it under ${describeRoleLoop(describeAttachPoint(check.at), want)} with ${how}`);
+  const first = wanted[0]!;
+  return fail(`the ${check.scope === undefined ? "" : `${check.scope} `}stage "${found.block.name}" is computed ${describeAttachment(at, check.of)}: move it under ${describeRoleLoop(describeAttachPoint(first.point), first.loop)} with ${how}`);
 }
 
 /** The stage, or why there is none: missing, not written back, or in the other scope (named as such). */

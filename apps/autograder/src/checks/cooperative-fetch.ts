@@ -16,17 +16,52 @@ type CooperativeFetchCheck = Extract<Check, { kind: "cooperative-fetch" }>;
 export function cooperativeFetchCheck(check: CooperativeFetchCheck, ctx: CheckContext): CheckOutcome {
   const stage = copyOf(ctx.view, check.buffer, check.scope);
   if (stage === undefined) return fail(`there is no ${check.scope} copy of ${check.buffer}`);
+  const consumer = site(ctx.view, check.of);
+  const chunkLoops = copyLoops(stage, consumer);
   for (const t of check.threads) {
-    const loop = stage.loops.find((l) => l.threadTag === t.thread);
+    // Only the copy's loops of one chunk: a block loop bound to a thread by mistake is task 1's.
+    const loop = chunkLoops.find((l) => l.threadTag === t.thread);
     if (loop === undefined) return fail(`no loop of the copy "${stage.block.name}" is bound to ${t.thread}`);
     const want = resolveSize(t.extent, ctx.tiles);
     if (constExtent(loop) !== want) return fail(`${describeLoop(loop)} should have extent ${want} (the number of threads along ${t.thread})`);
   }
-  const consumer = site(ctx.view, check.of);
-  const share = unshared(stage, consumer);
+  const share = unshared(stage, consumer, chunkLoops);
   if (share !== undefined) return fail(share);
   const twice = fetchedTwice(stage);
   return twice === undefined ? pass : fail(twice);
+}
+
+/**
+ * The loops of the copy that run for one chunk: those inside the consumer's k-chunk loop or, when
+ * the copy is not under it (a task-1 placement mistake, named there), its own loops.
+ */
+function copyLoops(stage: BlockSite, consumer: BlockSite | undefined): readonly For[] {
+  const chunkLoop = consumer === undefined ? undefined : axisLoops(consumer, "k")[0];
+  if (chunkLoop !== undefined && stage.loops.includes(chunkLoop)) return stage.loops.slice(stage.loops.indexOf(chunkLoop) + 1);
+  return consumer === undefined ? stage.loops : ownLoops(stage, consumer);
+}
+
+/**
+ * How many elements one placement of the copy writes: its own loops' iterations where its
+ * predicate holds (a split that over-covers the fused loop is guarded), counted when small enough.
+ */
+function elementsPerPlacement(stage: BlockSite, own: readonly For[]): number {
+  const extents = own.map((l) => constExtent(l) ?? 1);
+  const total = product(extents);
+  if (total > 1 << 16) return total;
+  const values = new Map<Var, PrimExpr>();
+  for (const l of stage.loops) values.set(l.loopVar, intImm(0, l.loopVar.dtype));
+  let count = 0;
+  for (let n = 0; n < total; n++) {
+    let rest = n;
+    for (let k = own.length - 1; k >= 0; k--) {
+      values.set(own[k]!.loopVar, intImm(rest % extents[k]!, own[k]!.loopVar.dtype));
+      rest = Math.floor(rest / extents[k]!);
+    }
+    const pred = simplify(substitute(stage.realize.predicate, values));
+    if (!(pred.kind === "IntImm" && pred.value === 0)) count++;
+  }
+  return count;
 }
 
 function copyOf(view: ProgramView, buffer: string, scope: string): BlockSite | undefined {
@@ -42,20 +77,15 @@ function copyOf(view: ProgramView, buffer: string, scope: string): BlockSite | u
  * inside the k-chunk loop except the one loop per threadIdx tag that stands for it: a second loop
  * bound to the same tag (the copy's own, inside the compute's thread loops) repeats for each thread.
  */
-function unshared(stage: BlockSite, gemm: BlockSite | undefined): string | undefined {
-  const chunkLoop = gemm === undefined ? undefined : axisLoops(gemm, "k")[0];
-  const inside = chunkLoop !== undefined && stage.loops.includes(chunkLoop) ? stage.loops.slice(stage.loops.indexOf(chunkLoop) + 1) : stage.loops;
+function unshared(stage: BlockSite, gemm: BlockSite | undefined, inside: readonly For[]): string | undefined {
   const extents = inside.map(constExtent);
   if (extents.some((e) => e === undefined)) return undefined;
-  const threadExtents = new Map<string, number>();
-  const standsForThread = new Set<For>();
-  for (const l of [...(gemm?.loops ?? []), ...stage.loops].filter(isThreadIdx)) {
-    if (!threadExtents.has(l.threadTag!)) threadExtents.set(l.threadTag!, constExtent(l) ?? 1);
-  }
-  for (const l of inside.filter(isThreadIdx)) if (![...standsForThread].some((s) => s.threadTag === l.threadTag)) standsForThread.add(l);
-  const threads = product([...threadExtents.values()]);
-  const perThread = product(inside.filter((l) => !standsForThread.has(l)).map((l) => constExtent(l)!));
-  const chunk = product((gemm === undefined ? stage.loops : ownLoops(stage, gemm)).map((l) => constExtent(l) ?? 1));
+  // The threads that share the copy: per threadIdx tag around it, the outermost loop with that tag.
+  const standsForThread: For[] = [];
+  for (const l of inside.filter(isThreadIdx)) if (!standsForThread.some((s) => s.threadTag === l.threadTag)) standsForThread.push(l);
+  const threads = product(standsForThread.map((l) => constExtent(l)!));
+  const perThread = product(inside.filter((l) => !standsForThread.includes(l)).map((l) => constExtent(l)!));
+  const chunk = elementsPerPlacement(stage, gemm === undefined ? stage.loops : ownLoops(stage, gemm));
   const share = Math.ceil(chunk / threads);
   if (perThread <= share) return undefined;
   const whole = perThread >= chunk ? ` — the whole ${chunk}-element chunk` : "";

@@ -59,6 +59,8 @@ export const AttachPointSchema = z.enum([
   "innermost-k",
   /** The innermost loop bound to a threadIdx tag (one thread's tile). */
   "innermost-thread",
+  /** The loop bound to threadIdx.y (the handout's words for task 4, also right when task 2 swapped the thread bindings). */
+  "thread-y",
 ]);
 export type AttachPoint = z.infer<typeof AttachPointSchema>;
 
@@ -103,7 +105,7 @@ const LoopOrderCheck = z.strictObject({
   groups: z.array(z.array(LoopRoleSchema).min(1)).min(2),
 });
 
-/** `of` reads (or writes) `buffer` through a copy stage in `scope`, computed at `at` when given. */
+/** `of` reads (or writes) `buffer` through a copy stage in `scope`, computed at one of the loops `at` lists, when given. */
 const CacheStageCheck = z.strictObject({
   ...checkBase,
   kind: z.literal("cache-stage"),
@@ -112,7 +114,7 @@ const CacheStageCheck = z.strictObject({
   direction: z.enum(["read", "write"]),
   /** Left out: any scope (a check of the placement only, when another check judges the scope). */
   scope: z.enum(["shared", "local"]).optional(),
-  at: AttachPointSchema.optional(),
+  at: z.array(AttachPointSchema).min(1).optional(),
 });
 
 /**
@@ -141,7 +143,10 @@ const CooperativeFetchCheck = z.strictObject({
   threads: z.array(z.strictObject({ thread: ThreadTagSchema, extent: SizeSchema })).min(1),
 });
 
-/** `block` no longer exists: it was inlined into the write stage of `into` in `scope`. */
+/**
+ * `block` no longer exists: it was inlined (into the write stage of `into`, the task's aim; where
+ * that stage is placed or in which scope is task 4's check, not this one's).
+ */
 const InlinedCheck = z.strictObject({
   ...checkBase,
   kind: z.literal("inlined"),
