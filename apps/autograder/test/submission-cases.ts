@@ -282,6 +282,18 @@ export const CASES = {
     ),
     trace: solution(),
   },
+  // Task 2 is left undone, so task 3 runs on the solution's task 2; task 3 prints the IR it was
+  // given and throws it as its error message, to read the solution's schedule from the report.
+  "exfiltrates-solution": {
+    gemm: solution(
+      insertAfter(TASK2_START, lines('  throw new Error("TODO(task 2): registerTiling is not implemented yet");')),
+      insertBefore(
+        lines("  for (const stage of [aShared, bShared]) {"),
+        lines("  // Whatever schedule the grader started this run from, show it.", "  console.log(sch.script());", "  throw new Error(sch.script());"),
+      ),
+    ),
+    trace: solution(),
+  },
   // Part 2: the pasted trace has 64×64 = 4096 threads per block (the GPU allows 1024).
   "too-many-threads": {
     gemm: solution(),

@@ -23,6 +23,7 @@ import type { Manifest, Task } from "../manifest/index.js";
 import type { FileRun, Job, JobStart, PreparedFile, SandboxLimits } from "../sandbox/index.js";
 import { describeExit, describeJobError, describeLoadFailure } from "./job-failure.js";
 import { replayTrace } from "./replay.js";
+import { describeErrorOnReference, describeExitOnReference, withheldBecause } from "./withheld-errors.js";
 import { jobArgs, trustedArgs } from "./task-args.js";
 import { type CheckGrade, type IncompleteReason, type TaskGrade, failed, passed } from "./task-grade.js";
 
@@ -102,7 +103,7 @@ export async function runChain(ctx: ChainContext, tasks: readonly Task[]): Promi
 
     if (!run.load.ok) {
       // Nothing in this file can run: every remaining task fails for the same reason.
-      const why = reference === undefined ? describeLoadFailure(ctx.file.file, run.load, run, ctx.limits) : `${ctx.file.file} did not load (${withheld(reference)})`;
+      const why = reference === undefined ? describeLoadFailure(ctx.file.file, run.load, run, ctx.limits) : `${ctx.file.file} did not load (${withheldBecause(reference)})`;
       segment.forEach((task, k) => {
         grades.push(notRun(task, why, "did not complete", standInNote(replaced, rebuilt), `${ctx.file.file} did not load`));
         state = standIn(next + k, state);
@@ -118,11 +119,13 @@ export async function runChain(ctx: ChainContext, tasks: readonly Task[]): Promi
       const result = run.results.get(task.id);
       if (result === undefined || !result.ok) {
         const why =
-          reference !== undefined
-            ? `${task.function} did not complete (${withheld(reference)})`
-            : result === undefined
+          result === undefined
+            ? reference === undefined
               ? `${task.function} did not finish: ${describeExit(run, ctx.limits)}`
-              : describeJobError(task.function, result.error);
+              : describeExitOnReference(task.function, run, ctx.limits, reference)
+            : reference === undefined
+              ? describeJobError(task.function, result.error)
+              : describeErrorOnReference(task.function, result.error, reference);
         grades.push(notRun(task, why, "did not complete", note, "the task's function did not complete"));
         state = standIn(index, before);
         next = index + 1;
@@ -132,7 +135,7 @@ export async function runChain(ctx: ChainContext, tasks: readonly Task[]): Promi
       // The child's schedule carries over between the jobs of a run: its trace starts at the segment start.
       const replay = replayTrace(result.trace, segmentStart);
       if (!replay.ok) {
-        const why = reference === undefined ? replay.error : `the schedule ${task.function} recorded could not be replayed (${withheld(reference)})`;
+        const why = reference === undefined ? replay.error : `the schedule ${task.function} recorded could not be replayed (${withheldBecause(reference)})`;
         grades.push(notRun(task, why, "could not be replayed", note, "the schedule it recorded could not be replayed"));
         state = standIn(index, before);
         next = index + 1;
@@ -182,8 +185,4 @@ function standInNote(replaced: readonly string[], rebuilt: readonly string[]): s
 /** "on the reference schedule (the solution's version of register-tiling stood in)". */
 function referenceNote(replaced: readonly string[], rebuilt: readonly string[]): string {
   return `on the reference schedule (the solution's version of ${[...rebuilt, ...replaced].join(", ")} stood in)`;
-}
-
-function withheld(reference: string): string {
-  return `its message is withheld because the task ran ${reference}: what your code throws or prints there could reveal the solution`;
 }

@@ -11,6 +11,7 @@ import type { Check, Manifest, Numerics, Task } from "../manifest/index.js";
 import { DEFAULT_LIMITS, type PreparedFile, type SandboxLimits, prepareSubmissionFile } from "../sandbox/index.js";
 import { type ChainResult, runChain } from "./chain.js";
 import { chainComposition, describeComposition, whyNotChecked } from "./composition.js";
+import { excusedBy, namedMistakes } from "./numerics-blame.js";
 import { describeGpuFault } from "../gpu/fault.js";
 import { GpuFaultError } from "../gpu/worker/gpu-worker.js";
 import { withSimulatorFinding } from "./gpu-fault-finding.js";
@@ -212,7 +213,11 @@ class SubmissionGrader {
       graded.set(numericsTask, { task: numericsTask, checks, notes: [] });
     }
     let tasks = part1.flatMap((t) => graded.get(t) ?? []);
-    if (numerics !== undefined && !numerics.passed) tasks = zeroPart(tasks, `part 1 scores 0: ${wrongBecause("manual", numerics)}`);
+    const mistakes = namedMistakes(chain.tasks);
+    if (numerics !== undefined && !numerics.passed) {
+      if (mistakes.length === 0) tasks = zeroPart(tasks, `part 1 scores 0: ${wrongBecause("manual", numerics)}`);
+      else tasks = tasks.map((t) => (t.task === numericsTask ? { ...t, notes: [...t.notes, excusedBy(mistakes)] } : t));
+    }
     return { tasks, scripts: chain.scripts };
   }
 
