@@ -16,7 +16,7 @@
  * the IR, what it printed, the IR for `--show`) could carry the solution out: all of it is withheld
  * and the report says why.
  */
-import { Schedule } from "@tessera/schedule";
+import { BlockRV, Schedule } from "@tessera/schedule";
 import type { AssignmentBinding } from "../assignment.js";
 import { isStructural, programView, runStructuralCheck } from "../checks/index.js";
 import type { Manifest, Task } from "../manifest/index.js";
@@ -73,13 +73,14 @@ export async function runChain(ctx: ChainContext, tasks: readonly Task[]): Promi
     const task = tasks[k]!;
     replaced.push(task.id);
     try {
-      const s = applySolution(ctx, task, before.copy());
-      if (gradeStructure(task, s, before, tiles, undefined).every((c) => c.status === "passed")) return s;
+      const s = before.copy();
+      const returned = applySolution(ctx, task, s);
+      if (gradeStructure(task, s, before, tiles, returnedBlockNames(s, returned)).every((c) => c.status === "passed")) return s;
     } catch {
       // rebuilt from scratch below
     }
-    let s = new Schedule(binding.workload(size));
-    for (let t = 0; t <= k; t++) s = applySolution(ctx, tasks[t]!, s);
+    const s = new Schedule(binding.workload(size));
+    for (let t = 0; t <= k; t++) applySolution(ctx, tasks[t]!, s);
     for (const t of tasks.slice(0, k)) if (!replaced.includes(t.id) && !rebuilt.includes(t.id)) rebuilt.push(t.id);
     return s;
   };
@@ -155,11 +156,17 @@ export async function runChain(ctx: ChainContext, tasks: readonly Task[]): Promi
   return { tasks: grades, composed: state, replaced: tasks.map((t) => t.id).filter((id) => stoodIn.has(id)), scripts, notes };
 }
 
-function applySolution(ctx: ChainContext, task: Task, sch: Schedule): Schedule {
+/** Applies the solution's version of `task` to `sch` in place; returns what the function returned. */
+function applySolution(ctx: ChainContext, task: Task, sch: Schedule): unknown {
   const fn = ctx.binding.solution(task.function);
   if (fn === undefined) throw new Error(`the solution has no function ${task.function}`);
-  fn(sch, ...trustedArgs(sch, task.args, ctx.manifest.manual.tileSizes));
-  return sch;
+  return fn(sch, ...trustedArgs(sch, task.args, ctx.manifest.manual.tileSizes));
+}
+
+/** Names of the blocks a trusted function returned (as the sandbox reports a student's), if it returned blocks. */
+function returnedBlockNames(sch: Schedule, returned: unknown): string[] | undefined {
+  const values = Array.isArray(returned) ? returned : [returned];
+  return values.every((v) => v instanceof BlockRV) ? values.map((v) => sch.get(v as BlockRV).name) : undefined;
 }
 
 /** The task's structural checks on `after`, judged relative to `before` (the schedule the task started from). */
