@@ -9,21 +9,22 @@ const manifest = loadManifest(assignmentBinding("gemm-relu-add").manifestPath);
 const chain = manifest.tasks.filter((t) => t.start === "previous-task");
 const ids = chain.map((t) => t.id);
 
-/** Grades of the chain: "ok" (all checks pass), "failed" (one check fails), "threw" (no schedule). */
-function grades(outcomes: readonly ("ok" | "failed" | "threw")[]): TaskGrade[] {
+/** Grades of the chain: "ok" (all checks pass), "failed" (one check fails: not a stand-in), "threw" or "unreplayable" (no schedule). */
+function grades(outcomes: readonly ("ok" | "failed" | "threw" | "unreplayable")[]): TaskGrade[] {
   return chain.map((task, k) => {
     const outcome = outcomes[k]!;
-    if (outcome === "threw") return { task, error: `${task.function} threw`, checks: task.checks.map((c) => failed(c, "not graded")), notes: [] };
+    if (outcome === "threw") return { task, error: `${task.function} threw`, incomplete: "did not complete", checks: task.checks.map((c) => failed(c, "not graded")), notes: [] };
+    if (outcome === "unreplayable") return { task, error: "replaying failed", incomplete: "could not be replayed", checks: task.checks.map((c) => failed(c, "not graded")), notes: [] };
     return { task, checks: task.checks.map((c, i) => (outcome === "failed" && i === 0 ? failed(c, "wrong") : passed(c))), notes: [] };
   });
 }
 
 describe("chain composition in the numerics feedback", () => {
-  it("task 1 completed and a later task threw: names task 1 as the student's and the stand-ins with why", () => {
-    const c = chainComposition(chain, grades(["ok", "threw", "ok", "failed", "ok"]), [ids[1]!, ids[3]!]);
+  it("task 1 completed and later tasks left no schedule: names the student's tasks (a failed check is still theirs) and the stand-ins with why", () => {
+    const c = chainComposition(chain, grades(["ok", "threw", "failed", "unreplayable", "ok"]), [ids[1]!, ids[3]!]);
     expect(c.yours.map((t) => t.function)).toEqual(["sharedMemoryTiling", "cooperativeFetching", "epilogueFusion"]);
     expect(describeComposition(c)).toBe(
-      "your sharedMemoryTiling, cooperativeFetching, epilogueFusion, with the solution's registerTiling (yours did not complete), writeCache (yours failed its checks)",
+      "your sharedMemoryTiling, cooperativeFetching, epilogueFusion, with the solution's registerTiling (yours did not complete), writeCache (yours could not be replayed)",
     );
   });
 
@@ -42,8 +43,8 @@ describe("chain composition in the numerics feedback", () => {
 
   it("not checked: 'none completed' only when none did; else why each task is the solution's", () => {
     expect(whyNotChecked(chainComposition(chain, grades(["threw", "threw", "threw", "threw", "threw"]), ids))).toBe("none of your part-1 tasks completed");
-    expect(whyNotChecked(chainComposition(chain, grades(["failed", "threw", "threw", "threw", "threw"]), ids))).toBe(
-      "the schedule would be the solution's alone: it stands in for every part-1 task (sharedMemoryTiling (yours failed its checks), registerTiling, cooperativeFetching, writeCache, epilogueFusion (yours did not complete))",
+    expect(whyNotChecked(chainComposition(chain, grades(["unreplayable", "threw", "threw", "threw", "threw"]), ids))).toBe(
+      "the schedule would be the solution's alone: it stands in for every part-1 task (sharedMemoryTiling (yours could not be replayed), registerTiling, cooperativeFetching, writeCache, epilogueFusion (yours did not complete))",
     );
   });
 });

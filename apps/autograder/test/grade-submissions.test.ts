@@ -97,12 +97,32 @@ function expectAllPassed(report: GradeReport, id: string): void {
   expect(t.checks.map((c) => [c.check.id, c.status])).toEqual(t.checks.map((c) => [c.check.id, "passed"]));
 }
 
-/** The tasks after `failed` were graded on the solution's version of it. */
+/** The tasks after `failed` (which left no schedule) were graded on the solution's version of it. */
 function expectGradedOnSolution(report: GradeReport, failed: TaskId): void {
   for (const id of PART1.slice(PART1.indexOf(failed) + 1)) {
-    expect(taskOf(report, id).notes.join("\n")).toContain(`graded on top of the solution's version of ${failed} (your version failed)`);
+    expect(taskOf(report, id).notes.join("\n")).toContain(`graded on top of the solution's version of ${failed} (yours left no schedule: it did not complete or could not be replayed)`);
   }
   expect(report.notes).toContain(`The manual schedule was checked with the solution's version of: ${failed}.`);
+}
+
+/** Every part-1 task's schedule is the student's own: no stand-in notes. */
+function expectNoStandIns(report: GradeReport): void {
+  for (const id of PART1) expect(taskOf(report, id).notes).toEqual([]);
+  expect(report.notes.join("\n")).not.toMatch(/solution's version/);
+}
+
+/**
+ * The manual numerics ran on the student's own schedule and failed with `why`, but part 1 is not
+ * zeroed: `mistakes` (checks that already failed) explain it, and the numerics line says so.
+ */
+function expectNumericsExcused(report: GradeReport, why: RegExp, mistakes: readonly string[]): void {
+  const numerics = checkOf(report, "manual-numerics", "manual-schedule-correct");
+  expect(numerics.status).toBe("failed");
+  expect(numerics.feedback).toMatch(why);
+  expect(numerics.feedback).toMatch(/; checked: your sharedMemoryTiling, registerTiling, cooperativeFetching, writeCache, epilogueFusion \(no stand-ins\)$/);
+  expect(taskOf(report, "manual-numerics").notes).toEqual([
+    `not zeroing part 1: your schedule has mistakes that checks above already name and charge (${mistakes.join(", ")}), and a wrong result is counted once, there`,
+  ]);
 }
 
 /** Manual and tuned numerics ran (in the simulator, on sampled blocks of the full-size kernel) and passed. */
@@ -187,10 +207,11 @@ describe("grading the handed-out files", () => {
     expect(tuned.error).toMatch(/^applyTrace does not change the schedule \(it is still the handed-out empty function\): paste the applyTrace that `pnpm grade --tune` prints$/);
     expect(tuned.checks.map((c) => [c.check.id, c.status, c.points, c.maxPoints])).toEqual([
       ["trace-replays", "failed", 0, 0],
-      ["tuned-schedule-correct", "failed", 0, 0],
+      ["tuned-schedule-correct", "skipped", 0, 0],
       ["tuned-time", "skipped", 0, 0],
     ]);
-    expect(checkOf(report, "auto-tuning", "tuned-schedule-correct").feedback).toBe("not graded (see the error above)");
+    // One mistake, one failed check: the numerics say why they were not checked.
+    expect(checkOf(report, "auto-tuning", "tuned-schedule-correct").feedback).toBe("not checked: there is no schedule to check (see the error above)");
     expect(report.numerics.tuned).toBeUndefined();
   });
 
@@ -245,18 +266,21 @@ describe("broken submissions: the failed task scores 0 and names the problem, th
     );
   });
 
-  it("task 1 completed but failed a check and tasks 2–5 throw: numerics are not checked, and the report says why (not that nothing completed)", async () => {
-    // Regression: the numerics line said "none of your part-1 tasks completed" though task 1 had.
+  it("task 1 completed with a wrong split and tasks 2–5 throw: the numerics judge the student's task 1, and its failure is charged once, to the split check", async () => {
+    // Before: task 1 lost 8 (split, loop order, copy size), then gave way to the solution's and numerics were not checked.
     const report = await gradeCase("wrong-split-then-todo");
 
-    expect(report.score).toBe(12);
-    expectPoints(report, { "shared-memory-tiling": 12, "register-tiling": 0, "cooperative-fetching": 0, "write-cache": 0, "epilogue-fusion": 0 });
-    expect(report.numerics.manual).toBeUndefined();
-    expect(checkOf(report, "manual-numerics", "manual-schedule-correct")).toMatchObject({
-      status: "skipped",
-      feedback:
-        "not checked: the schedule would be the solution's alone: it stands in for every part-1 task (sharedMemoryTiling (yours failed its checks), registerTiling, cooperativeFetching, writeCache, epilogueFusion (yours did not complete))",
-    });
+    expect(report.score).toBe(17);
+    expectPoints(report, { "shared-memory-tiling": 17, "register-tiling": 0, "cooperative-fetching": 0, "write-cache": 0, "epilogue-fusion": 0 });
+    expect(failedChecks(report, "shared-memory-tiling")).toEqual(["split-i-by-tile-x"]);
+    const numerics = checkOf(report, "manual-numerics", "manual-schedule-correct");
+    expect(numerics.status).toBe("failed");
+    expect(numerics.feedback).toMatch(
+      /^the schedule cannot be built for the GPU .*all loops bound to threadIdx\.x must have the same extent.*; checked: your sharedMemoryTiling, with the solution's registerTiling, cooperativeFetching, writeCache, epilogueFusion \(yours did not complete\)$/,
+    );
+    expect(taskOf(report, "manual-numerics").notes).toEqual([
+      "not zeroing part 1: your schedule has mistakes that checks above already name and charge (shared-memory-tiling/split-i-by-tile-x), and a wrong result is counted once, there",
+    ]);
   });
 
   it("a task that throws scores 0 with the error's name, message and a stack line in gemm_relu_add.ts", async () => {
@@ -325,21 +349,20 @@ describe("broken submissions: the failed task scores 0 and names the problem, th
 });
 
 describe("structural mistakes: only the checks that see the mistake fail", () => {
-  it("a wrong tile split (i by 32) fails task 1's split-i check, mentioning 64; task 2 on is graded on the solution's task 1", async () => {
+  it("a wrong tile split (i by 32) costs only task 1's split-i check, naming 32 and 64; tasks 2–5 are graded on the student's own schedule", async () => {
     const report = await gradeCase("wrong-tile-split");
 
-    expect(report.score).toBe(72);
-    expectPoints(report, { "shared-memory-tiling": 12 });
+    // Regression: the split also cost the loop order and A's copy size (by extents), 8 of 20 in all.
+    expect(report.score).toBe(77);
+    expectPoints(report, { "shared-memory-tiling": 17 });
+    expect(failedChecks(report, "shared-memory-tiling")).toEqual(["split-i-by-tile-x"]);
     expect(checkOf(report, "shared-memory-tiling", "split-i-by-tile-x").feedback).toBe(
-      'the i loop of "gemm" is not split into tiles of 64 (its loops: i_0 (extent 64, bound to blockIdx.x), i_1 (extent 32))',
+      'the i loop of "gemm" is split into tiles of 32, not 64 (its loops: i_0 (extent 64, bound to blockIdx.x), i_1 (extent 32))',
     );
-    // The two checks that depend on the tile's size fail with it (see the report): the loop order
-    // looks for an i loop of extent tileX, and A's copy holds 32×64 elements instead of 64×64.
-    expect(failedChecks(report, "shared-memory-tiling")).toEqual(["split-i-by-tile-x", "block-loops-reordered", "a-shared-stage"]);
-    expect(checkOf(report, "shared-memory-tiling", "a-shared-stage").feedback).toMatch(/^the stage "A_shared" copies 2048 elements each time; expected 64×64 = 4096/);
     for (const id of PART1.slice(1)) expectAllPassed(report, id);
-    expectGradedOnSolution(report, "shared-memory-tiling");
-    expectNumericsPass(report);
+    expectNoStandIns(report);
+    // The student's own schedule cannot be built (the thread extents follow the wrong tile): charged once, to the split.
+    expectNumericsExcused(report, /all loops bound to threadIdx\.x must have the same extent/, ["shared-memory-tiling/split-i-by-tile-x"]);
   });
 
   it("a task-1 split written for the graded size, [2048 / tileX, tileX], scores full marks without a GPU, on the grader's own settings", async () => {
@@ -366,14 +389,17 @@ describe("structural mistakes: only the checks that see the mistake fail", () =>
     expect(report.score).toBe(76);
     expectPoints(report, { "shared-memory-tiling": 16 });
     expect(failedChecks(report, "shared-memory-tiling")).toEqual(["a-shared-stage", "b-shared-stage"]);
-    expect(checkOf(report, "shared-memory-tiling", "a-shared-stage").feedback).toBe('the shared stage "A_shared" is not under k_0 (extent 32): place it with computeAt');
-    expect(checkOf(report, "shared-memory-tiling", "b-shared-stage").feedback).toBe('the shared stage "B_shared" is not under k_0 (extent 32): place it with computeAt');
+    for (const b of ["A", "B"]) {
+      expect(checkOf(report, "shared-memory-tiling", `${b.toLowerCase()}-shared-stage`).feedback).toBe(
+        `the shared stage "${b}_shared" is computed at the root, outside every loop of "gemm": move it under the k-chunk loop (k_0, extent 32) with computeAt`,
+      );
+    }
     for (const id of PART1.slice(1)) expectAllPassed(report, id);
-    expectGradedOnSolution(report, "shared-memory-tiling");
-    expectNumericsPass(report);
+    expectNoStandIns(report);
+    expectNumericsExcused(report, /runs on the host, outside every kernel/, ["shared-memory-tiling/a-shared-stage", "shared-memory-tiling/b-shared-stage"]);
   });
 
-  it("shared copies that are not fetched cooperatively score 0 for task 3; the manual numerics pass with the solution's task 3", async () => {
+  it("shared copies that are not fetched cooperatively score 0 for task 3; the numerics judge the student's schedule (racing copies), charged once", async () => {
     const report = await gradeCase("no-cooperative-fetch");
 
     expect(report.score).toBe(60);
@@ -382,9 +408,8 @@ describe("structural mistakes: only the checks that see the mistake fail", () =>
     expect(checkOf(report, "cooperative-fetching", "a-cooperative-fetch").feedback).toBe('no loop of the copy "A_shared" is bound to threadIdx.x');
     expect(checkOf(report, "cooperative-fetching", "b-cooperative-fetch").feedback).toBe('no loop of the copy "B_shared" is bound to threadIdx.x');
     for (const id of PART1.filter((t) => t !== "cooperative-fetching")) expectAllPassed(report, id);
-    expectGradedOnSolution(report, "cooperative-fetching");
-    expectNumericsPass(report);
-    expect(report.numerics.manual?.rounds[0]?.mismatches).toBe(0);
+    expectNoStandIns(report);
+    expectNumericsExcused(report, /data race/, ["cooperative-fetching/a-cooperative-fetch", "cooperative-fetching/b-cooperative-fetch"]);
   });
 
   it("a passing task 1 shaped unlike the solution's, then a missing task 2: tasks 3–5 are graded on the solution's tasks 1–2", async () => {
@@ -399,7 +424,7 @@ describe("structural mistakes: only the checks that see the mistake fail", () =>
     for (const id of PART1.filter((t) => t !== "register-tiling")) expectAllPassed(report, id);
     for (const id of PART1.slice(2)) {
       expect(taskOf(report, id).notes).toEqual([
-        "graded on top of the solution's version of register-tiling (your version failed), and of shared-memory-tiling (your version passed its checks, but the solution's next task does not fit it)",
+        "graded on top of the solution's version of register-tiling (yours left no schedule: it did not complete or could not be replayed), and of shared-memory-tiling (your version completed, but the solution's next task does not fit it)",
       ]);
     }
     expect(report.notes).toContain("The manual schedule was checked with the solution's version of: shared-memory-tiling, register-tiling.");
@@ -443,11 +468,35 @@ describe("hostile submissions", () => {
     expect(taskOf(report, "write-cache").error).toMatch(
       new RegExp(`^writeCache threw Error: a submission may not use Node's "node:fs" module\\n +at writeCache \\(gemm_relu_add\\.ts:${lineOf(dir, 'require(["node", "fs"]')}:\\d+\\)`),
     );
-    expect(taskOf(report, "epilogue-fusion").error).toMatch(
-      new RegExp(`^epilogueFusion threw Error: a submission may not call process\\.binding\\(\\)\\n +at epilogueFusion \\(gemm_relu_add\\.ts:${lineOf(dir, 'process.binding("fs")')}:\\d+\\)`),
+    // Task 5 ran on the solution's task 4 (a stand-in): the sandbox's fixed message is shown, the stack is not.
+    expect(taskOf(report, "epilogue-fusion").error).toBe(
+      "epilogueFusion threw Error: a submission may not call process.binding() (the stack trace is withheld because the task ran on the reference schedule (the solution's version of write-cache stood in))",
     );
     for (const id of PART1.slice(0, 3)) expectAllPassed(report, id);
     expect(report.notes).toContain("The manual schedule was checked with the solution's version of: write-cache, epilogue-fusion.");
+    expectNumericsPass(report);
+  });
+
+  it("a task running on the solution's stand-in cannot read the solution out: its thrown and printed IR is withheld, and the report says why", async () => {
+    // Regression: after a stand-in, task 3 threw `new Error(sch.script())` and results.json showed the solution's IR.
+    const report = await gradeCase("exfiltrates-solution");
+
+    expect(report.score).toBe(40);
+    expectPoints(report, { "register-tiling": 0, "cooperative-fetching": 0 });
+    expect(taskOf(report, "register-tiling").error).toBe('registerTiling is not implemented yet (it still throws "TODO(task 2): registerTiling is not implemented yet")');
+    expect(taskOf(report, "cooperative-fetching").error).toBe(
+      "cooperativeFetching did not complete (the message is withheld because the task ran on the reference schedule (the solution's version of register-tiling stood in): what your code throws or prints there could reveal the solution)",
+    );
+    expect(report.notes).toContain(
+      "What your code printed while it ran on the reference schedule (the solution's version of register-tiling stood in) is withheld, so that no part of the solution can reach the report.",
+    );
+    // Nothing of the solution's IR anywhere a student reads: feedback, printed output, --show, results.json.
+    const leaks = /prim_func|A_shared_local|T\.thread_binding/;
+    expect(studentText(report)).not.toMatch(leaks);
+    expect(report.studentOutput.map((o) => o.stdout + o.stderr).join("\n")).not.toMatch(leaks);
+    expect([...report.scripts.keys()]).toEqual(["shared-memory-tiling"]);
+    expect(formatTerminalReport(report)).not.toMatch(leaks);
+    expect(JSON.stringify(toGradescope(report))).not.toMatch(leaks);
     expectNumericsPass(report);
   });
 
@@ -484,17 +533,21 @@ describe("hostile submissions", () => {
     const before = scheduleMembers();
     const report = await gradeCase("patched-schedule");
 
-    // The replay has the splits, the reorder and the shared copies, but no bind: 20 − 2 − 2 − 3.
-    expect(report.score).toBe(73);
-    expectPoints(report, { "shared-memory-tiling": 13 });
+    // The patched bind records nothing in every task of the run: the replays have no binding at
+    // all. Task 1 loses its bindings check (4), task 2 its (6), task 3 both fetches (20); task 4's
+    // own code throws, finding no threadIdx.y loop, and the solution stands in for it (before: 73,
+    // with the solution's tasks 2–5 graded in place of the student's own).
+    expect(report.score).toBe(40);
+    expectPoints(report, { "shared-memory-tiling": 16, "register-tiling": 14, "cooperative-fetching": 0, "write-cache": 0 });
     expect(taskOf(report, "shared-memory-tiling").error).toBeUndefined();
-    expect(failedChecks(report, "shared-memory-tiling")).toEqual(["block-x-bound", "block-y-bound", "block-loops-reordered"]);
-    expect(checkOf(report, "shared-memory-tiling", "block-x-bound").feedback).toBe("i_0 (extent 32) should be bound to blockIdx.x (it is not bound)");
-    expect(checkOf(report, "shared-memory-tiling", "block-y-bound").feedback).toBe("j_0 (extent 32) should be bound to blockIdx.y (it is not bound)");
+    expect(failedChecks(report, "shared-memory-tiling")).toEqual(["block-loops-bound"]);
+    expect(checkOf(report, "shared-memory-tiling", "block-loops-bound").feedback).toBe(
+      "the block loop over i (i_0, extent 32) is not bound: bind it to blockIdx.x; the block loop over j (j_0, extent 32) is not bound: bind it to blockIdx.y",
+    );
     expect(report.scripts.get("shared-memory-tiling")).not.toMatch(/blockIdx/);
-    for (const id of PART1.slice(1)) expectAllPassed(report, id);
-    expectGradedOnSolution(report, "shared-memory-tiling");
-    expectNumericsPass(report);
+    expect(failedChecks(report, "register-tiling")).toEqual(["thread-loops-bound"]);
+    expect(taskOf(report, "write-cache").error).toMatch(/^writeCache threw Error: writeCache: no gemm loop is bound to threadIdx\.y/);
+    expectAllPassed(report, "epilogue-fusion");
     expectScheduleUntouched(before);
   });
 

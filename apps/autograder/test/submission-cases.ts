@@ -21,28 +21,28 @@ type Base = "solution" | "starter";
 type SubmissionFile = "gemm_relu_add.ts" | "trace_submission.ts";
 
 /** `find` (exact text, which must occur exactly once) becomes `by`; or `append` goes at the end. */
-type Edit = { readonly find: string; readonly by: string } | { readonly append: string };
+export type Edit = { readonly find: string; readonly by: string } | { readonly append: string };
 
-interface FileRecipe {
+export interface FileRecipe {
   readonly base: Base;
   readonly edits: readonly Edit[];
 }
 
 /** A case's two files; a function gets the submission folder (for paths relative to it). */
-interface SubmissionCase {
+export interface SubmissionCase {
   readonly gemm: FileRecipe | ((dir: string) => FileRecipe);
   readonly trace: FileRecipe | ((dir: string) => FileRecipe);
 }
 
-const solution = (...edits: Edit[]): FileRecipe => ({ base: "solution", edits });
+export const solution = (...edits: Edit[]): FileRecipe => ({ base: "solution", edits });
 const starter = (...edits: Edit[]): FileRecipe => ({ base: "starter", edits });
-const replace = (find: string, by: string): Edit => ({ find, by });
-const remove = (find: string): Edit => ({ find, by: "" });
-const insertBefore = (anchor: string, text: string): Edit => ({ find: anchor, by: text + anchor });
-const insertAfter = (anchor: string, text: string): Edit => ({ find: anchor, by: anchor + text });
-const append = (text: string): Edit => ({ append: text });
+export const replace = (find: string, by: string): Edit => ({ find, by });
+export const remove = (find: string): Edit => ({ find, by: "" });
+export const insertBefore = (anchor: string, text: string): Edit => ({ find: anchor, by: text + anchor });
+export const insertAfter = (anchor: string, text: string): Edit => ({ find: anchor, by: anchor + text });
+export const append = (text: string): Edit => ({ append: text });
 /** Whole lines of code, each ended by a newline. */
-const lines = (...code: string[]): string => code.map((line) => `${line}\n`).join("");
+export const lines = (...code: string[]): string => code.map((line) => `${line}\n`).join("");
 
 // Lines of the solution's gemm_relu_add.ts that several cases edit next to.
 const SCHEDULE_IMPORT = lines('import { type BlockRV, type LoopRV, Schedule } from "@tessera/schedule";');
@@ -282,6 +282,18 @@ export const CASES = {
     ),
     trace: solution(),
   },
+  // Task 2 is left undone, so task 3 runs on the solution's task 2; task 3 prints the IR it was
+  // given and throws it as its error message, to read the solution's schedule from the report.
+  "exfiltrates-solution": {
+    gemm: solution(
+      insertAfter(TASK2_START, lines('  throw new Error("TODO(task 2): registerTiling is not implemented yet");')),
+      insertBefore(
+        lines("  for (const stage of [aShared, bShared]) {"),
+        lines("  // Whatever schedule the grader started this run from, show it.", "  console.log(sch.script());", "  throw new Error(sch.script());"),
+      ),
+    ),
+    trace: solution(),
+  },
   // Part 2: the pasted trace has 64×64 = 4096 threads per block (the GPU allows 1024).
   "too-many-threads": {
     gemm: solution(),
@@ -319,11 +331,16 @@ export interface WrittenSubmission {
 }
 
 /** Writes case `name` into a fresh folder under the OS temp dir. */
-export async function writeSubmission(name: CaseName): Promise<WrittenSubmission> {
+export function writeSubmission(name: CaseName): Promise<WrittenSubmission> {
+  return writeDerivedSubmission(name, CASES[name]);
+}
+
+/** Writes a submission derived from the handed-out files (`label` names it in errors and the folder) into a fresh temp folder. */
+export async function writeDerivedSubmission(label: string, c: SubmissionCase): Promise<WrittenSubmission> {
+  const name = label;
   const dir = await realpath(await mkdtemp(join(tmpdir(), `tessera-case-${name}-`)));
   const written: WrittenSubmission = { dir, remove: () => rm(dir, { recursive: true, force: true }) };
   try {
-    const c: SubmissionCase = CASES[name];
     const gemm = typeof c.gemm === "function" ? c.gemm(dir) : c.gemm;
     const trace = typeof c.trace === "function" ? c.trace(dir) : c.trace;
     if (gemm.edits.length + trace.edits.length === 0) throw new Error(`submission case "${name}" edits nothing: it would be a copy of its base files`);
@@ -336,7 +353,7 @@ export async function writeSubmission(name: CaseName): Promise<WrittenSubmission
   return written;
 }
 
-async function derive(name: CaseName, file: SubmissionFile, recipe: FileRecipe): Promise<string> {
+async function derive(name: string, file: SubmissionFile, recipe: FileRecipe): Promise<string> {
   const where = `submission case "${name}", ${file} (from the ${recipe.base})`;
   let text = await readFile(join(recipe.base === "solution" ? SOLUTION_DIR : STARTER_DIR, file), "utf8");
   if (recipe.base === "solution") text = withoutInstructorHeader(text, name, where);
@@ -348,7 +365,7 @@ async function derive(name: CaseName, file: SubmissionFile, recipe: FileRecipe):
  * A student's file never carries the solution's "INSTRUCTOR SOLUTION" header comment: it is
  * replaced by one naming the case (so any such text in a report comes from the instructor's files).
  */
-function withoutInstructorHeader(text: string, name: CaseName, where: string): string {
+function withoutInstructorHeader(text: string, name: string, where: string): string {
   const header = /^\/\*\*\n \* INSTRUCTOR SOLUTION\b[\s\S]*?\n \*\/\n/.exec(text);
   if (header === null) throw new Error(`${where}: the file no longer starts with its "INSTRUCTOR SOLUTION" header comment`);
   return `/** Test submission "${name}": see apps/autograder/test/submission-cases.ts. */\n${text.slice(header[0].length)}`;

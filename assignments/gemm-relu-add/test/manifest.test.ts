@@ -56,9 +56,9 @@ describe("grading manifest", () => {
 
   it("rejects unknown tile-size names and check kinds, naming the field", () => {
     const badSize = withChange((m) => {
-      m.tasks[1].checks[3].loop.extent = "tileX/threadTileZ";
+      m.tasks[1].checks[0].factor = "tileX/threadTileZ";
     });
-    expect(() => parseManifest(badSize)).toThrow(/tasks\[1\]\.checks\[3\]\.loop\.extent: "threadTileZ" is not a tile size/);
+    expect(() => parseManifest(badSize)).toThrow(/tasks\[1\]\.checks\[0\]\.factor: "threadTileZ" is not a tile size/);
     const badKind = withChange((m) => {
       m.tasks[0].checks[0].kind = "tiling";
     });

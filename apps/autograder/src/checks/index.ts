@@ -1,2 +1,2 @@
 export { programView, site, type ProgramView, type BlockSite } from "./program-view.js";
-export { runStructuralCheck, isStructural, type CheckOutcome, type StructuralCheck } from "./structural.js";
+export { runStructuralCheck, isStructural, type CheckContext, type CheckOutcome, type StructuralCheck } from "./structural.js";

@@ -47,8 +47,17 @@ export function constExtent(loop: For): number | undefined {
 
 /** Human-readable loop: `i_0 (extent 32, bound to blockIdx.x)`. */
 export function describeLoop(loop: For): string {
+  return `${loop.loopVar.name} (${loopFacts(loop).join(", ")})`;
+}
+
+/** A loop named by its role: `the k-chunk loop (k_0, extent 32)`. */
+export function describeRoleLoop(role: string, loop: For): string {
+  return `${role} (${[loop.loopVar.name, ...loopFacts(loop)].join(", ")})`;
+}
+
+function loopFacts(loop: For): string[] {
   const extent = constExtent(loop);
   const bits = [extent === undefined ? "symbolic extent" : `extent ${extent}`];
   if (loop.threadTag !== undefined) bits.push(`bound to ${loop.threadTag}`);
-  return `${loop.loopVar.name} (${bits.join(", ")})`;
+  return bits;
 }

@@ -1,30 +1,42 @@
 /**
  * Part 1: the tasks that build one schedule in turn (`start: "previous-task"`). The student's
  * functions run in the sandbox; each task is graded on the trusted replay of the schedule right
- * after it. A task that fails (throws, is stopped, or misses any check) is replaced by the
- * solution's version for the tasks after it, which then run again in a fresh sandbox starting
- * from that schedule (sent as TVMScript), so one mistake costs only the task that made it. The
- * stand-in must pass the failed task's own checks; where the solution's function does not fit the
- * student's earlier tasks, the solution's versions of those are used as well.
+ * after it, and the student's schedule is kept whether or not its checks pass: later tasks and the
+ * numerics judge the student's own work, and the checks judge each task relative to what it
+ * started from, so one mistake costs only the check that names it.
+ *
+ * Only a task that leaves no schedule (its function throws, is stopped, the file does not load, or
+ * its trace cannot be replayed) is replaced by the solution's version; the tasks after it then run
+ * again in a fresh sandbox starting from that schedule (sent as TVMScript). The stand-in must pass
+ * the failed task's own checks; where the solution's function does not fit the student's earlier
+ * tasks, the solution's versions of those are used as well.
+ *
+ * A run that starts from a stand-in runs the student's code on the solution's IR, so anything the
+ * student's code can put into the report there (an error's message or stack, a replay error naming
+ * the IR, what it printed, the IR for `--show`) could carry the solution out: all of it is withheld
+ * and the report says why.
  */
-import { Schedule } from "@tessera/schedule";
+import { BlockRV, Schedule } from "@tessera/schedule";
 import type { AssignmentBinding } from "../assignment.js";
 import { isStructural, programView, runStructuralCheck } from "../checks/index.js";
 import type { Manifest, Task } from "../manifest/index.js";
-import type { Job, JobStart, PreparedFile, SandboxLimits } from "../sandbox/index.js";
+import type { FileRun, Job, JobStart, PreparedFile, SandboxLimits } from "../sandbox/index.js";
 import { describeExit, describeJobError, describeLoadFailure } from "./job-failure.js";
 import { replayTrace } from "./replay.js";
+import { describeErrorOnReference, describeExitOnReference, withheldBecause } from "./withheld-errors.js";
 import { jobArgs, trustedArgs } from "./task-args.js";
-import { type CheckGrade, type TaskGrade, failed, passed } from "./task-grade.js";
+import { type CheckGrade, type IncompleteReason, type TaskGrade, failed, passed } from "./task-grade.js";
 
 export interface ChainResult {
   readonly tasks: readonly TaskGrade[];
-  /** The finished schedule at full size: the student's tasks, with the solution's in place of failed ones. */
+  /** The finished schedule at full size: the student's tasks, with the solution's in place of those that left no schedule. */
   readonly composed: Schedule;
-  /** Ids of the tasks whose solution version is in `composed` (failed ones, and passed ones it had to rebuild), in task order. */
+  /** Ids of the tasks whose solution version is in `composed` (those that left no schedule, and passed ones it had to rebuild), in task order. */
   readonly replaced: readonly string[];
-  /** The IR after each task the student's function completed (for `--show`), by task id. */
+  /** The IR after each task the student's function completed on its own schedule (for `--show`), by task id. */
   readonly scripts: ReadonlyMap<string, string>;
+  /** Notes for the whole report (e.g. that printed output was withheld). */
+  readonly notes: readonly string[];
 }
 
 export interface ChainContext {
@@ -32,6 +44,8 @@ export interface ChainContext {
   readonly binding: AssignmentBinding;
   readonly file: PreparedFile;
   readonly limits: SandboxLimits;
+  /** Receives what a run printed; called only for runs that start from the student's own schedule. */
+  readonly onPrinted?: (run: FileRun) => void;
 }
 
 export async function runChain(ctx: ChainContext, tasks: readonly Task[]): Promise<ChainResult> {
@@ -40,31 +54,33 @@ export async function runChain(ctx: ChainContext, tasks: readonly Task[]): Promi
   const size = manifest.numerics.sizes.full;
   const initial = new Schedule(binding.workload(size));
   const grades: TaskGrade[] = [];
-  /** Failed tasks the solution stood in for. */
+  /** Tasks that left no schedule, which the solution stood in for. */
   const replaced: string[] = [];
-  /** Tasks that passed, but whose schedule gave way to the solution's because the solution's next task did not fit it. */
+  /** Tasks that completed, but whose schedule gave way to the solution's because the solution's next task did not fit it. */
   const rebuilt: string[] = [];
   const scripts = new Map<string, string>();
+  const notes: string[] = [];
   let state = initial;
   let next = 0;
 
   /**
    * The solution's task `k` on `before`. The tasks after `k` are graded on the result, so it must
    * pass task k's own checks: when the solution's function throws there or leaves a schedule
-   * that does not (the student's earlier tasks passed their checks but are shaped differently from
-   * the solution's, e.g. with an extra loop), the solution's tasks 0..k are applied from scratch.
+   * that does not (the student's earlier tasks are shaped differently from the solution's, e.g.
+   * with an extra loop), the solution's tasks 0..k are applied from scratch.
    */
   const standIn = (k: number, before: Schedule): Schedule => {
     const task = tasks[k]!;
     replaced.push(task.id);
     try {
-      const s = applySolution(ctx, task, before.copy());
-      if (gradeStructure(task, s, tiles).every((c) => c.status === "passed")) return s;
+      const s = before.copy();
+      const returned = applySolution(ctx, task, s);
+      if (gradeStructure(task, s, before, tiles, returnedBlockNames(s, returned)).every((c) => c.status === "passed")) return s;
     } catch {
       // rebuilt from scratch below
     }
-    let s = new Schedule(binding.workload(size));
-    for (let t = 0; t <= k; t++) s = applySolution(ctx, tasks[t]!, s);
+    const s = new Schedule(binding.workload(size));
+    for (let t = 0; t <= k; t++) applySolution(ctx, tasks[t]!, s);
     for (const t of tasks.slice(0, k)) if (!replaced.includes(t.id) && !rebuilt.includes(t.id)) rebuilt.push(t.id);
     return s;
   };
@@ -72,6 +88,9 @@ export async function runChain(ctx: ChainContext, tasks: readonly Task[]): Promi
   while (next < tasks.length) {
     const segment = tasks.slice(next);
     const segmentStart = state;
+    // From here on the schedule contains the solution's IR: nothing the student's code says is shown.
+    const onReference = replaced.length > 0;
+    const reference = onReference ? referenceNote(replaced, rebuilt) : undefined;
     const start: JobStart = segmentStart === initial ? { kind: "workload", workload: manifest.workload, size } : { kind: "script", script: segmentStart.script() };
     const jobs: Job[] = segment.map((task, k) => ({
       id: task.id,
@@ -80,27 +99,35 @@ export async function runChain(ctx: ChainContext, tasks: readonly Task[]): Promi
       args: jobArgs(task.args, tiles),
     }));
     const run = await ctx.file.run(jobs, ctx.limits);
+    if (reference === undefined) ctx.onPrinted?.(run);
+    else if (run.stdout.trim() !== "" || run.stderr.trim() !== "") notes.push(`What your code printed while it ran ${reference} is withheld, so that no part of the solution can reach the report.`);
 
     if (!run.load.ok) {
       // Nothing in this file can run: every remaining task fails for the same reason.
-      const why = describeLoadFailure(ctx.file.file, run.load, run, ctx.limits);
+      const why = reference === undefined ? describeLoadFailure(ctx.file.file, run.load, run, ctx.limits) : `${ctx.file.file} did not load (${withheldBecause(reference)})`;
       segment.forEach((task, k) => {
-        grades.push(notRun(task, why, replacedNote(replaced, rebuilt), `${ctx.file.file} did not load`));
+        grades.push(notRun(task, why, "did not complete", standInNote(replaced, rebuilt), `${ctx.file.file} did not load`));
         state = standIn(next + k, state);
       });
       break;
     }
 
     let restart = false;
+    let before = segmentStart;
     for (const [k, task] of segment.entries()) {
       const index = next + k;
-      const before = state;
-      const note = replacedNote(replaced, rebuilt);
+      const note = standInNote(replaced, rebuilt);
       const result = run.results.get(task.id);
-      const why =
-        result === undefined ? `${task.function} did not finish: ${describeExit(run, ctx.limits)}` : !result.ok ? describeJobError(task.function, result.error) : undefined;
-      if (why !== undefined || result === undefined || !result.ok) {
-        grades.push(notRun(task, why ?? "no result", note, "the task's function did not complete"));
+      if (result === undefined || !result.ok) {
+        const why =
+          result === undefined
+            ? reference === undefined
+              ? `${task.function} did not finish: ${describeExit(run, ctx.limits)}`
+              : describeExitOnReference(task.function, run, ctx.limits, reference)
+            : reference === undefined
+              ? describeJobError(task.function, result.error)
+              : describeErrorOnReference(task.function, result.error, reference);
+        grades.push(notRun(task, why, "did not complete", note, "the task's function did not complete"));
         state = standIn(index, before);
         next = index + 1;
         restart = true;
@@ -109,53 +136,60 @@ export async function runChain(ctx: ChainContext, tasks: readonly Task[]): Promi
       // The child's schedule carries over between the jobs of a run: its trace starts at the segment start.
       const replay = replayTrace(result.trace, segmentStart);
       if (!replay.ok) {
-        grades.push(notRun(task, replay.error, note, "the schedule it recorded could not be replayed"));
+        const why = reference === undefined ? replay.error : `the schedule ${task.function} recorded could not be replayed (${withheldBecause(reference)})`;
+        grades.push(notRun(task, why, "could not be replayed", note, "the schedule it recorded could not be replayed"));
         state = standIn(index, before);
         next = index + 1;
         restart = true;
         break;
       }
-      scripts.set(task.id, replay.schedule.script());
-      const checks = gradeStructure(task, replay.schedule, tiles);
+      // The IR of a run on the reference schedule would show the solution's work.
+      if (reference === undefined) scripts.set(task.id, replay.schedule.script());
+      const checks = gradeStructure(task, replay.schedule, before, tiles, result.returnedBlocks);
       grades.push({ task, checks, notes: note });
-      if (checks.every((c) => c.status === "passed")) {
-        state = replay.schedule;
-        continue;
-      }
-      state = standIn(index, before);
-      next = index + 1;
-      restart = true;
-      break;
+      state = replay.schedule;
+      before = replay.schedule;
     }
     if (!restart) next = tasks.length;
   }
   const stoodIn = new Set([...replaced, ...rebuilt]);
-  return { tasks: grades, composed: state, replaced: tasks.map((t) => t.id).filter((id) => stoodIn.has(id)), scripts };
+  return { tasks: grades, composed: state, replaced: tasks.map((t) => t.id).filter((id) => stoodIn.has(id)), scripts, notes };
 }
 
-function applySolution(ctx: ChainContext, task: Task, sch: Schedule): Schedule {
+/** Applies the solution's version of `task` to `sch` in place; returns what the function returned. */
+function applySolution(ctx: ChainContext, task: Task, sch: Schedule): unknown {
   const fn = ctx.binding.solution(task.function);
   if (fn === undefined) throw new Error(`the solution has no function ${task.function}`);
-  fn(sch, ...trustedArgs(sch, task.args, ctx.manifest.manual.tileSizes));
-  return sch;
+  return fn(sch, ...trustedArgs(sch, task.args, ctx.manifest.manual.tileSizes));
 }
 
-function gradeStructure(task: Task, sch: Schedule, tiles: Record<string, number>): CheckGrade[] {
-  const view = programView(sch.func);
+/** Names of the blocks a trusted function returned (as the sandbox reports a student's), if it returned blocks. */
+function returnedBlockNames(sch: Schedule, returned: unknown): string[] | undefined {
+  const values = Array.isArray(returned) ? returned : [returned];
+  return values.every((v) => v instanceof BlockRV) ? values.map((v) => sch.get(v as BlockRV).name) : undefined;
+}
+
+/** The task's structural checks on `after`, judged relative to `before` (the schedule the task started from). */
+function gradeStructure(task: Task, after: Schedule, before: Schedule, tiles: Record<string, number>, returnedBlocks: readonly string[] | undefined): CheckGrade[] {
+  const ctx = { view: programView(after.func), before: programView(before.func), tiles, functionName: task.function, returnedBlocks };
   return task.checks.filter(isStructural).map((check) => {
-    const outcome = runStructuralCheck(check, view, tiles);
+    const outcome = runStructuralCheck(check, ctx);
     return outcome.passed ? passed(check) : failed(check, outcome.feedback);
   });
 }
 
 /** A task with nothing to grade: `why` is its error, `reason` (why nothing was graded) each check's feedback. */
-function notRun(task: Task, why: string, notes: readonly string[], reason: string): TaskGrade {
-  return { task, error: why, checks: task.checks.filter(isStructural).map((c) => failed(c, `not graded: ${reason}`)), notes };
+function notRun(task: Task, why: string, incomplete: IncompleteReason, notes: readonly string[], reason: string): TaskGrade {
+  return { task, error: why, incomplete, checks: task.checks.filter(isStructural).map((c) => failed(c, `not graded: ${reason}`)), notes };
 }
 
-function replacedNote(replaced: readonly string[], rebuilt: readonly string[]): string[] {
+function standInNote(replaced: readonly string[], rebuilt: readonly string[]): string[] {
   if (replaced.length === 0) return [];
-  const also = rebuilt.length === 0 ? "" : `, and of ${rebuilt.join(", ")} (your version passed its checks, but the solution's next task does not fit it)`;
-  return [`graded on top of the solution's version of ${replaced.join(", ")} (your version failed)${also}`];
+  const also = rebuilt.length === 0 ? "" : `, and of ${rebuilt.join(", ")} (your version completed, but the solution's next task does not fit it)`;
+  return [`graded on top of the solution's version of ${replaced.join(", ")} (yours left no schedule: it did not complete or could not be replayed)${also}`];
 }
 
+/** "on the reference schedule (the solution's version of register-tiling stood in)". */
+function referenceNote(replaced: readonly string[], rebuilt: readonly string[]): string {
+  return `on the reference schedule (the solution's version of ${[...rebuilt, ...replaced].join(", ")} stood in)`;
+}

@@ -1,13 +1,15 @@
 /**
  * Which part-1 tasks the checked manual schedule is made of: the student's own, and those the
- * solution stood in for, each with why (see chain.ts). The numerics feedback says it, so that a
+ * solution stood in for, each with why (see chain.ts). The solution stands in only for a task that
+ * left no schedule (it did not complete, or its trace could not be replayed) and, rarely, for a
+ * completed earlier task its next stand-in did not fit. The numerics feedback says it, so that a
  * student knows whose code the numerics judged, and why numerics were not checked when none of it
  * was theirs.
  */
 import type { Task } from "../manifest/index.js";
-import type { TaskGrade } from "./task-grade.js";
+import type { IncompleteReason, TaskGrade } from "./task-grade.js";
 
-export type StandInReason = "did not complete" | "failed its checks" | "did not fit the solution's next task";
+export type StandInReason = IncompleteReason | "did not fit the solution's next task";
 
 export interface Composition {
   /** Tasks whose student version is in the schedule, in task order. */
@@ -26,12 +28,7 @@ export function chainComposition(tasks: readonly Task[], grades: readonly TaskGr
       continue;
     }
     const grade = grades.find((g) => g.task.id === task.id);
-    const why: StandInReason =
-      grade === undefined || grade.error !== undefined
-        ? "did not complete"
-        : grade.checks.some((c) => c.status !== "passed")
-          ? "failed its checks"
-          : "did not fit the solution's next task";
+    const why: StandInReason = grade === undefined ? "did not complete" : (grade.incomplete ?? (grade.error !== undefined ? "did not complete" : "did not fit the solution's next task"));
     standIns.push({ task, why });
   }
   return { yours, standIns };
@@ -50,7 +47,7 @@ export function whyNotChecked(c: Composition): string {
   return `the schedule would be the solution's alone: it stands in for every part-1 task (${standInList(c)})`;
 }
 
-/** "registerTiling, cooperativeFetching (yours did not complete), writeCache (yours failed its checks)": consecutive tasks of one reason share it. */
+/** "registerTiling, cooperativeFetching (yours did not complete), writeCache (yours could not be replayed)": consecutive tasks of one reason share it. */
 function standInList(c: Composition): string {
   const groups: { names: string[]; why: StandInReason }[] = [];
   for (const s of c.standIns) {

@@ -12,6 +12,7 @@ import type { Check, Manifest, Numerics, Task } from "../manifest/index.js";
 import { DEFAULT_LIMITS, type PreparedFile, type SandboxLimits, prepareSubmissionFile } from "../sandbox/index.js";
 import { type ChainResult, runChain } from "./chain.js";
 import { chainComposition, describeComposition, whyNotChecked } from "./composition.js";
+import { excusedBy, namedMistakes } from "./numerics-blame.js";
 import { describeGpuFault } from "../gpu/fault.js";
 import { GpuFaultError } from "../gpu/worker/gpu-worker.js";
 import { withSimulatorFinding } from "./gpu-fault-finding.js";
@@ -43,6 +44,8 @@ export interface GradeOptions {
   readonly seed?: number;
   /** Overrides of the manifest's numerics settings (tests use fewer rounds). */
   readonly numerics?: Partial<Pick<Numerics, "rounds">>;
+  /** Grade structure only: no numerics and no timing (the numerics checks say so). For fast tests of the checks. */
+  readonly structureOnly?: boolean;
   /** Also generate the CUDA of the graded schedules (`--show-cuda`). */
   readonly cuda?: boolean;
   readonly onProgress?: (message: string) => void;
@@ -125,7 +128,7 @@ class SubmissionGrader {
       scripts = part1.scripts;
     }
     if (mode === "test") tasks.push(...(await this.checkPart2Numerics()));
-    if (mode === "full" && this.opts.gpu !== undefined) {
+    if (mode === "full" && this.opts.gpu !== undefined && this.opts.structureOnly !== true) {
       await this.time("reference-manual", this.opts.binding.referenceManual(this.settings.sizes.full));
       const naive = this.opts.binding.solution("naiveSchedule");
       if (naive !== undefined) {
@@ -171,23 +174,15 @@ class SubmissionGrader {
   private file(name: string): Promise<PreparedFile> {
     let f = this.files.get(name);
     if (f === undefined) {
-      f = prepareSubmissionFile(this.opts.submissionDir, name).then((prepared) => this.recordingOutput(prepared));
+      f = prepareSubmissionFile(this.opts.submissionDir, name);
       this.files.set(name, f);
     }
     return f;
   }
 
-  /** The same file, keeping what each of its runs printed for the report. */
-  private recordingOutput(prepared: PreparedFile): PreparedFile {
-    return {
-      file: prepared.file,
-      run: async (jobs, limits) => {
-        const run = await prepared.run(jobs, limits);
-        if (run.stdout.trim() !== "" || run.stderr.trim() !== "") this.studentOutput.push({ file: prepared.file, stdout: run.stdout, stderr: run.stderr });
-        return run;
-      },
-      dispose: () => prepared.dispose(),
-    };
+  /** Keeps what a run printed for the report (the chain leaves out runs on the reference schedule). */
+  private recordPrinted(file: string, run: { readonly stdout: string; readonly stderr: string }): void {
+    if (run.stdout.trim() !== "" || run.stderr.trim() !== "") this.studentOutput.push({ file, stdout: run.stdout, stderr: run.stderr });
   }
 
   private progress(message: string): void {
@@ -205,8 +200,10 @@ class SubmissionGrader {
     const numericsTask = part1.find((t) => t.start === "none" && t.checks.some((c) => c.kind === "numerics"));
     const composition = chainComposition(chained, chain.tasks, chain.replaced);
     const ranAny = composition.yours.length > 0;
+    const structureOnly = this.opts.structureOnly === true;
+    this.notes.push(...chain.notes);
     let numerics: NumericsOutcome | undefined;
-    if (ranAny) {
+    if (ranAny && !structureOnly) {
       if (chain.replaced.length > 0) this.notes.push(`The manual schedule was checked with the solution's version of: ${chain.replaced.join(", ")}.`);
       numerics = await this.checkNumerics("manual", chain.composed);
       if (this.opts.cuda === true) this.cuda.manual = this.generateCuda(chain.composed);
@@ -214,20 +211,29 @@ class SubmissionGrader {
     }
     if (numericsTask !== undefined) {
       const checks = numericsTask.checks.map((check) =>
-        ranAny ? this.numericsCheck(check, numerics, `checked: ${describeComposition(composition)}`) : skipped(check, `not checked: ${whyNotChecked(composition)}`),
+        structureOnly
+          ? skipped(check, STRUCTURE_ONLY)
+          : ranAny
+            ? this.numericsCheck(check, numerics, `checked: ${describeComposition(composition)}`)
+            : skipped(check, `not checked: ${whyNotChecked(composition)}`),
       );
       graded.set(numericsTask, { task: numericsTask, checks, notes: [] });
     }
     let tasks = part1.flatMap((t) => graded.get(t) ?? []);
-    if (numerics !== undefined && !numerics.passed) tasks = zeroPart(tasks, `part 1 scores 0: ${wrongBecause("manual", numerics)}`);
+    const mistakes = namedMistakes(chain.tasks);
+    if (numerics !== undefined && !numerics.passed) {
+      if (mistakes.length === 0) tasks = zeroPart(tasks, `part 1 scores 0: ${wrongBecause("manual", numerics)}`);
+      else tasks = tasks.map((t) => (t.task === numericsTask ? { ...t, notes: [...t.notes, excusedBy(mistakes)] } : t));
+    }
     return { tasks, scripts: chain.scripts };
   }
 
   private async runChain(tasks: readonly Task[]): Promise<ChainResult> {
     const first = tasks[0];
-    if (first === undefined) return { tasks: [], composed: new Schedule(this.opts.binding.workload(this.settings.sizes.full)), replaced: [], scripts: new Map() };
+    if (first === undefined) return { tasks: [], composed: new Schedule(this.opts.binding.workload(this.settings.sizes.full)), replaced: [], scripts: new Map(), notes: [] };
     this.progress(`running ${first.file} (${tasks.map((t) => t.function).join(", ")}) in the sandbox`);
-    return runChain({ manifest: this.manifest, binding: this.opts.binding, file: await this.file(first.file), limits: this.limits }, tasks);
+    const file = await this.file(first.file);
+    return runChain({ manifest: this.manifest, binding: this.opts.binding, file, limits: this.limits, onPrinted: (run) => this.recordPrinted(file.file, run) }, tasks);
   }
 
   // ---- part 2 ----------------------------------------------------------------------------------
@@ -245,7 +251,8 @@ class SubmissionGrader {
         out.push({ task, error: unchangedScheduleError(task), checks: task.checks.map((c) => this.notGraded(c, "not graded (see the error above)")), notes: [] });
         continue;
       }
-      const numerics = task.checks.some((c) => c.kind === "numerics" || c.kind === "tuned-time") ? await this.checkNumerics("tuned", replay.schedule) : undefined;
+      const wantsNumerics = this.opts.structureOnly !== true && task.checks.some((c) => c.kind === "numerics" || c.kind === "tuned-time");
+      const numerics = wantsNumerics ? await this.checkNumerics("tuned", replay.schedule) : undefined;
       if (this.opts.cuda === true) this.cuda.tuned = this.generateCuda(replay.schedule);
       const checks: CheckGrade[] = [];
       for (const check of task.checks) {
@@ -281,12 +288,18 @@ class SubmissionGrader {
     return out;
   }
 
-  /** A check that could not be graded: failed, except timing without a GPU, which is never counted. */
+  /**
+   * A check that could not be graded: failed, except timing without a GPU, which is never counted,
+   * and numerics, which have nothing to judge (the failed check before them names the mistake).
+   */
   private notGraded(check: Check, feedback: string): CheckGrade {
-    return check.kind === "tuned-time" && this.opts.gpu === undefined ? skipped(check, `needs a GPU: timing skipped (${check.points} pt not counted in this run)`) : failed(check, feedback);
+    if (check.kind === "tuned-time" && this.opts.gpu === undefined) return skipped(check, `needs a GPU: timing skipped (${check.points} pt not counted in this run)`);
+    if (check.kind === "numerics") return skipped(check, "not checked: there is no schedule to check (see the error above)");
+    return failed(check, feedback);
   }
 
   private async tunedTimeCheck(check: Check, sch: Schedule, numerics: NumericsOutcome | undefined): Promise<{ grade: CheckGrade; scoring?: TunedScoring }> {
+    if (this.opts.structureOnly === true) return { grade: skipped(check, STRUCTURE_ONLY) };
     const gpu = this.opts.gpu;
     // Without a GPU the check is always left out, so every submission is graded out of the same total.
     if (gpu === undefined) {
@@ -342,6 +355,7 @@ class SubmissionGrader {
     const file = await this.file(fileName);
     const size = this.settings.sizes.full;
     const run = await file.run([{ id: fn, call: fn, start: { kind: "workload", workload: this.manifest.workload, size }, args: [] }], this.limits);
+    this.recordPrinted(file.file, run);
     if (!run.load.ok) return { ok: false, error: describeLoadFailure(fileName, run.load, run, this.limits) };
     const result = run.results.get(fn);
     if (result === undefined) return { ok: false, error: `${fn} did not finish: ${describeExit(run, this.limits)}` };
@@ -400,11 +414,13 @@ class SubmissionGrader {
 
   /** The numerics check's grade; `what` (which schedule was checked) follows the summary. */
   private numericsCheck(check: Check, numerics: NumericsOutcome | undefined, what?: string): CheckGrade {
-    if (numerics === undefined) return failed(check, "not checked");
+    if (numerics === undefined) return skipped(check, this.opts.structureOnly === true ? STRUCTURE_ONLY : "not checked: the grader found no schedule to check");
     const feedback = what === undefined ? numericsSummary(numerics) : `${numericsSummary(numerics)}; ${what}`;
     return numerics.passed ? passed(check, feedback) : failed(check, feedback);
   }
 }
+
+const STRUCTURE_ONLY = "not checked: structure-only grading (numerics and timing off)";
 
 /** One line: where it ran and how it went. */
 export function numericsSummary(n: NumericsOutcome): string {

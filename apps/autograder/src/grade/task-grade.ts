@@ -13,11 +13,16 @@ export interface CheckGrade {
   readonly feedback: string;
 }
 
+/** Why a task left no schedule of its own: its function did not complete, or its trace did not replay. */
+export type IncompleteReason = "did not complete" | "could not be replayed";
+
 export interface TaskGrade {
   readonly task: Task;
   readonly checks: readonly CheckGrade[];
   /** Why the task's function produced no schedule to grade (it threw, timed out, did not load…). */
   readonly error?: string;
+  /** Set when there was no schedule to grade, so the solution's version stood in (see chain.ts). */
+  readonly incomplete?: IncompleteReason;
   /** Notes for the report (e.g. which earlier tasks the solution stood in for). */
   readonly notes: readonly string[];
 }

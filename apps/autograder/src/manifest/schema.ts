@@ -8,8 +8,11 @@
  *
  * Part-1 tasks run in order on one schedule, with the course's tile sizes; a task's checks look
  * at the schedule right after its function returns (so task 1's "tileX loop" is still whole even
- * though task 2 splits it later). A task that fails (throws, is stopped, or misses a check) is
- * replaced by the solution's version for the tasks after it (see grade/chain.ts).
+ * though task 2 splits it later). Checks select loops by role (axis and level), never by an
+ * extent that an earlier mistake could have changed, so each mistake fails the one check that
+ * names it. A task that throws or whose trace cannot be replayed is replaced by the solution's
+ * version for the tasks after it; a task that only misses checks keeps the student's schedule
+ * (see grade/chain.ts).
  */
 import { z } from "zod";
 
@@ -32,15 +35,34 @@ export const AxisSchema = z.enum(["i", "j", "k"]);
 export type Axis = z.infer<typeof AxisSchema>;
 
 /**
- * Picks one loop around a block: the outermost loop whose iterator feeds the block's `axis`
- * iterator and that has this extent and/or thread binding (both optional).
+ * A loop around a block by its role rather than its extent: the loops over `axis` (those whose
+ * iterator feeds the block's `axis` iterator), outermost first, numbered from 0 — so for gemm after
+ * both tasks' splits, i level 0 is the block loop, 1 the thread loop, 2 the register loop. With
+ * `andInner` it stands for that level and every level inside it. A level that does not exist (the
+ * axis was not split that far) selects nothing, and the check judges the loops that do exist: the
+ * split check names a missing split.
  */
-export const LoopSelectorSchema = z.strictObject({
+export const LoopRoleSchema = z.strictObject({
   axis: AxisSchema,
-  extent: SizeSchema.optional(),
-  thread: ThreadTagSchema.optional(),
+  level: z.number().int().nonnegative(),
+  andInner: z.boolean().optional(),
+  /** The loop's name in the handout's words ("the k-chunk loop"), for feedback. */
+  name: z.string().min(1),
 });
-export type LoopSelector = z.infer<typeof LoopSelectorSchema>;
+export type LoopRole = z.infer<typeof LoopRoleSchema>;
+
+/** Where a copy stage is computed: the innermost loop of the consumer that also encloses it. */
+export const AttachPointSchema = z.enum([
+  /** The outermost loop over k (task 1's k-chunk loop). */
+  "k-chunk",
+  /** The innermost loop over k (one k step). */
+  "innermost-k",
+  /** The innermost loop bound to a threadIdx tag (one thread's tile). */
+  "innermost-thread",
+  /** The loop bound to threadIdx.y (the handout's words for task 4, also right when task 2 swapped the thread bindings). */
+  "thread-y",
+]);
+export type AttachPoint = z.infer<typeof AttachPointSchema>;
 
 const checkBase = {
   id: kebabId,
@@ -60,51 +82,71 @@ const SplitCheck = z.strictObject({
   factor: SizeSchema,
 });
 
-/** The selected loop around `block` is bound to `thread`. */
-const BoundCheck = z.strictObject({
+/**
+ * These loops around `block` are bound to these threads, and the task binds no other loop of
+ * `block` (a binding it adds beyond these, compared with the schedule before the task, fails).
+ */
+const BindingsCheck = z.strictObject({
   ...checkBase,
-  kind: z.literal("bound"),
+  kind: z.literal("bindings"),
   block: z.string().min(1),
-  loop: LoopSelectorSchema,
-  thread: ThreadTagSchema,
+  loops: z.array(z.strictObject({ ...LoopRoleSchema.shape, thread: ThreadTagSchema })).min(1),
 });
 
-/** The selected loops around `block` appear in this order, outermost first (others may sit between). */
+/**
+ * The loops around `block` come in these groups, outermost group first: every loop of a group is
+ * outside every loop of the later groups (the order inside a group is free; other loops may sit
+ * between).
+ */
 const LoopOrderCheck = z.strictObject({
   ...checkBase,
   kind: z.literal("loop-order"),
   block: z.string().min(1),
-  loops: z.array(LoopSelectorSchema).min(2),
+  groups: z.array(z.array(LoopRoleSchema).min(1)).min(2),
 });
 
-/**
- * `of` reads (or writes) `buffer` through a copy stage in `scope`, placed under the selected loop
- * (compute_at / reverse_compute_at) and, when `region` is given, copying a region of that shape.
- */
+/** `of` reads (or writes) `buffer` through a copy stage in `scope`, computed at one of the loops `at` lists, when given. */
 const CacheStageCheck = z.strictObject({
   ...checkBase,
   kind: z.literal("cache-stage"),
   of: z.string().min(1),
   buffer: z.string().min(1),
   direction: z.enum(["read", "write"]),
-  scope: z.enum(["shared", "local"]),
-  under: LoopSelectorSchema.optional(),
-  region: z.array(SizeSchema).min(1).optional(),
+  /** Left out: any scope (a check of the placement only, when another check judges the scope). */
+  scope: z.enum(["shared", "local"]).optional(),
+  at: z.array(AttachPointSchema).min(1).optional(),
 });
 
 /**
- * The copy of `buffer` into `scope` is shared out among the block's threads: its loops are fused
- * into one, split, and the parts bound to these threads with these extents.
+ * The task's function returns the read stages of `of`, in this order (task 3 receives them). A
+ * slot whose buffer has no such stage at all is not judged here: its cache-stage check is.
+ */
+const ReturnedStagesCheck = z.strictObject({
+  ...checkBase,
+  kind: z.literal("returned-stages"),
+  of: z.string().min(1),
+  stages: z.array(z.strictObject({ buffer: z.string().min(1), scope: z.enum(["shared", "local"]) })).min(1),
+});
+
+/**
+ * The copy of `buffer` into `scope` is shared out among the block's threads: loops of the copy are
+ * bound to these threads with these extents, each thread copies its share of the chunk (chunk ÷
+ * threads elements per placement, not the whole chunk) and no element is fetched twice.
  */
 const CooperativeFetchCheck = z.strictObject({
   ...checkBase,
   kind: z.literal("cooperative-fetch"),
+  /** The block whose loops the copy is computed in (its k-chunk loop delimits one chunk). */
+  of: z.string().min(1),
   buffer: z.string().min(1),
   scope: z.enum(["shared"]),
   threads: z.array(z.strictObject({ thread: ThreadTagSchema, extent: SizeSchema })).min(1),
 });
 
-/** `block` no longer exists: it was inlined into the write stage of `into` in `scope`. */
+/**
+ * `block` no longer exists: it was inlined (into the write stage of `into`, the task's aim; where
+ * that stage is placed or in which scope is task 4's check, not this one's).
+ */
 const InlinedCheck = z.strictObject({
   ...checkBase,
   kind: z.literal("inlined"),
@@ -133,9 +175,10 @@ const TunedTimeCheck = z.strictObject({
 
 export const CheckSchema = z.discriminatedUnion("kind", [
   SplitCheck,
-  BoundCheck,
+  BindingsCheck,
   LoopOrderCheck,
   CacheStageCheck,
+  ReturnedStagesCheck,
   CooperativeFetchCheck,
   InlinedCheck,
   NumericsCheck,
@@ -317,22 +360,9 @@ function checkConsistency(m: RawManifest, ctx: z.RefinementCtx): void {
 /** The Size-valued parameters of a check, with their paths inside it. */
 function sizesOf(check: z.input<typeof CheckSchema>): { path: PropertyKey[]; size: Size }[] {
   const out: { path: PropertyKey[]; size: Size }[] = [];
-  const loop = (sel: LoopSelector | undefined, path: PropertyKey[]): void => {
-    if (sel?.extent !== undefined) out.push({ path: [...path, "extent"], size: sel.extent });
-  };
   switch (check.kind) {
     case "split":
       out.push({ path: ["factor"], size: check.factor });
-      break;
-    case "bound":
-      loop(check.loop, ["loop"]);
-      break;
-    case "loop-order":
-      check.loops.forEach((sel, n) => loop(sel, ["loops", n]));
-      break;
-    case "cache-stage":
-      loop(check.under, ["under"]);
-      check.region?.forEach((size, n) => out.push({ path: ["region", n], size }));
       break;
     case "cooperative-fetch":
       check.threads.forEach((th, n) => out.push({ path: ["threads", n, "extent"], size: th.extent }));
