@@ -126,7 +126,7 @@ export async function runChain(ctx: ChainContext, tasks: readonly Task[]): Promi
               : describeExitOnReference(task.function, run, ctx.limits, reference)
             : reference === undefined
               ? describeJobError(task.function, result.error)
-              : describeErrorOnReference(task.function, result.error, reference);
+              : describeErrorOnReference(task.function, ctx.file.file, result.error, reference);
         grades.push(notRun(task, why, "did not complete", note, "the task's function did not complete"));
         state = standIn(index, before);
         next = index + 1;
