@@ -27,10 +27,14 @@ export class FindingCollector implements ShadowSink {
     private readonly clock: ThreadClock,
   ) {}
 
-  conflict(c: RawConflict): void {
+  countConflict(scope: MemoryScope): boolean {
     this.raceCount++;
-    this.raceCounts[c.scope]++;
-    if (this.races.length >= this.maxReports) return;
+    this.raceCounts[scope]++;
+    return this.races.length < this.maxReports;
+  }
+
+  /** Describes a conflict `countConflict` counted. */
+  conflict(c: RawConflict): void {
     const firstThread = unflatten(c.firstThread, this.blockDim);
     const secondThread = unflatten(c.secondThread, this.blockDim);
     const firstBlock = this.clock.blockOf(c.firstEpoch);

@@ -11,12 +11,14 @@ function more(shown: number, total: number): string[] {
   return total > shown ? [`    … ${total - shown} more`] : [];
 }
 
-/** How many data races, on which memory: "3 data race(s) on global memory", "3 data race(s): 1 on shared memory, 2 on global memory". */
+/**
+ * How many data races, on which memory: "3 data race(s) on global memory", "1 data race(s) on
+ * shared memory and 2 on global memory".
+ */
 export function describeRaceCounts(counts: RaceCounts): string {
-  const races = `${counts.shared + counts.global} data race(s)`;
-  if (counts.global === 0) return `${races} on shared memory`;
-  if (counts.shared === 0) return `${races} on global memory`;
-  return `${races}: ${counts.shared} on shared memory, ${counts.global} on global memory`;
+  if (counts.shared === 0) return `${counts.global} data race(s) on global memory`;
+  const shared = `${counts.shared} data race(s) on shared memory`;
+  return counts.global === 0 ? shared : `${shared} and ${counts.global} on global memory`;
 }
 
 export function formatSimulationReport(report: SimulationReport): string {

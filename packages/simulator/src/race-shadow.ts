@@ -57,6 +57,8 @@ export interface RawUninitializedRead {
 
 /** Receives what the shadows find. */
 export interface ShadowSink {
+  /** Counts a conflict in `scope`; true when the sink wants it described (then `conflict` follows). */
+  countConflict(scope: MemoryScope): boolean;
   conflict(c: RawConflict): void;
   uninitialized(r: RawUninitializedRead): void;
 }
@@ -166,6 +168,8 @@ export class RaceShadow {
   }
 
   private report(kind: RaceKind, index: number, firstThread: number, firstEpoch: number, site: number): void {
+    // A racy kernel may conflict on every access: most are only counted.
+    if (!this.sink.countConflict(this.scope)) return;
     const clock = this.clock;
     this.sink.conflict({
       kind,

@@ -8,7 +8,7 @@ import { lower } from "@tessera/codegen";
 import { matmul, randomArgs } from "@tessera/ir";
 import { type LoopRV, Schedule } from "@tessera/schedule";
 import { describe, expect, it } from "vitest";
-import { compareWithReference, compileKernel, formatSimulationReport, simulate } from "../src/index.js";
+import { compareWithReference, compileKernel, describeRaceCounts, formatSimulationReport, simulate } from "../src/index.js";
 import { moduleFromLoweredScript } from "./helpers.js";
 
 /** `C = A·B` (16³) in 4×4 blocks of 4×4 threads, k split in 4 chunks whose loop is bound to `reductionAxis`. */
@@ -134,6 +134,12 @@ def main(A: T.Buffer((4,), "float32"), B: T.Buffer((64,), "float32")):
     const pairs = racy.races.map((r) => `${r.kind} B[${r.index}] ${r.firstThread[0]}→${r.secondThread[0]}`);
     expect(new Set(pairs)).toEqual(new Set([...[1, 2, 3, 4, 5, 6, 7].map((i) => `write-after-read B[${i}] ${i - 1}→${i}`), "read-after-write B[0] 0→7"]));
     expect(racy.raceCounts).toEqual({ shared: 0, global: 15 });
+  });
+
+  it("words the counts by scope", () => {
+    expect(describeRaceCounts({ shared: 0, global: 3 })).toBe("3 data race(s) on global memory");
+    expect(describeRaceCounts({ shared: 2, global: 0 })).toBe("2 data race(s) on shared memory");
+    expect(describeRaceCounts({ shared: 2, global: 3 })).toBe("2 data race(s) on shared memory and 3 on global memory");
   });
 
   it("tracks only the global buffers the kernel writes, and none with the detector off", () => {
