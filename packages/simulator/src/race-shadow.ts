@@ -98,50 +98,70 @@ export class RaceShadow {
     this.pages = new Array<Int32Array | undefined>(Math.ceil(elements / (1 << PAGE_BITS))).fill(undefined);
   }
 
+  // read and write run on every shadowed access: they stay small so that V8 inlines them into the
+  // thread function (its inlining budget is per function, shared by all access sites), and leave
+  // the rarer cases to the methods after them.
+
   /** Records a load of element `i` at access site `site`; returns `i`. */
   read(i: number, site: number): number {
-    const state = this.pages[i >>> PAGE_BITS] ?? this.newPage(i >>> PAGE_BITS);
+    const state = this.pages[i >>> PAGE_BITS] ?? this.newPage(i);
     const at = (i & PAGE_MASK) << FIELD_BITS;
     const clock = this.clock;
     const epoch = clock.epoch;
-    const thread = clock.thread;
     const writeEpoch = state[at + WRITE_EPOCH]!;
-    if (writeEpoch === epoch) {
-      const writer = state[at + WRITER]!;
-      if (writer !== thread) this.report("read-after-write", i, writer, epoch, site);
-    } else if (writeEpoch < clock.blockStart) {
-      if (!this.blocksUnordered) {
-        this.sink.uninitialized({ storage: this.storage, index: i, thread, site, block: clock.block });
-      } else if (writeEpoch !== NEVER) {
-        this.report("read-after-write", i, state[at + WRITER]!, writeEpoch, site);
-      }
-    }
-    const readEpoch = state[at + READ_EPOCH]!;
-    if (readEpoch !== epoch) {
-      if (this.blocksUnordered && readEpoch !== NEVER && readEpoch < clock.blockStart) {
-        state[at + FOREIGN_READ_EPOCH] = readEpoch;
-        state[at + FOREIGN_READER] = state[at + READER]!;
-      }
-      state[at + READ_EPOCH] = epoch;
-      state[at + READER] = thread;
-      state[at + OTHER_READER_PLUS_1] = 0;
-    } else if (state[at + READER] !== thread) {
-      state[at + OTHER_READER_PLUS_1] = thread + 1;
-    }
+    if (writeEpoch === epoch ? state[at + WRITER] !== clock.thread : writeEpoch < clock.blockStart) this.readUnordered(state, at, i, site);
+    if (state[at + READ_EPOCH] !== epoch) this.firstReadInEpoch(state, at);
+    else if (state[at + READER] !== clock.thread) state[at + OTHER_READER_PLUS_1] = clock.thread + 1;
     return i;
   }
 
   /** Records a store to element `i` at access site `site`; returns `i`. */
   write(i: number, site: number): number {
-    const state = this.pages[i >>> PAGE_BITS] ?? this.newPage(i >>> PAGE_BITS);
+    const state = this.pages[i >>> PAGE_BITS] ?? this.newPage(i);
     const at = (i & PAGE_MASK) << FIELD_BITS;
     const clock = this.clock;
-    const epoch = clock.epoch;
-    const thread = clock.thread;
+    // Only an access of this epoch, or in global memory one of an earlier block, can conflict.
+    if (state[at + WRITE_EPOCH] === clock.epoch || state[at + READ_EPOCH] === clock.epoch || this.blocksUnordered) {
+      this.writeUnordered(state, at, i, site);
+    }
+    state[at + WRITE_EPOCH] = clock.epoch;
+    state[at + WRITER] = clock.thread;
+    return i;
+  }
+
+  /** The running thread is the element's first reader in this epoch. */
+  private firstReadInEpoch(state: Int32Array, at: number): void {
+    const clock = this.clock;
+    const readEpoch = state[at + READ_EPOCH]!;
+    if (this.blocksUnordered && readEpoch !== NEVER && readEpoch < clock.blockStart) {
+      state[at + FOREIGN_READ_EPOCH] = readEpoch;
+      state[at + FOREIGN_READER] = state[at + READER]!;
+    }
+    state[at + READ_EPOCH] = clock.epoch;
+    state[at + READER] = clock.thread;
+    state[at + OTHER_READER_PLUS_1] = 0;
+  }
+
+  /** A load whose element was last written by another thread of this epoch, or before this block. */
+  private readUnordered(state: Int32Array, at: number, i: number, site: number): void {
+    const clock = this.clock;
     const writeEpoch = state[at + WRITE_EPOCH]!;
-    if (writeEpoch === epoch) {
-      if (state[at + WRITER] !== thread) this.report("write-write", i, state[at + WRITER]!, epoch, site);
-    } else if (this.blocksUnordered && writeEpoch !== NEVER && writeEpoch < clock.blockStart) {
+    if (writeEpoch === clock.epoch) {
+      this.report("read-after-write", i, state[at + WRITER]!, writeEpoch, site);
+    } else if (!this.blocksUnordered) {
+      this.sink.uninitialized({ storage: this.storage, index: i, thread: clock.thread, site, block: clock.block });
+    } else if (writeEpoch !== NEVER) {
+      this.report("read-after-write", i, state[at + WRITER]!, writeEpoch, site);
+    }
+  }
+
+  /** A store to an element accessed in this epoch, or (global memory) maybe by an earlier block. */
+  private writeUnordered(state: Int32Array, at: number, i: number, site: number): void {
+    const clock = this.clock;
+    const { epoch, thread, blockStart } = clock;
+    const fromEarlierBlock = (e: number): boolean => this.blocksUnordered && e !== NEVER && e < blockStart;
+    const writeEpoch = state[at + WRITE_EPOCH]!;
+    if ((writeEpoch === epoch && state[at + WRITER] !== thread) || fromEarlierBlock(writeEpoch)) {
       this.report("write-write", i, state[at + WRITER]!, writeEpoch, site);
     }
     const readEpoch = state[at + READ_EPOCH]!;
@@ -149,21 +169,17 @@ export class RaceShadow {
       const reader = state[at + READER]!;
       const other = reader !== thread ? reader : state[at + OTHER_READER_PLUS_1]! - 1;
       if (other >= 0) this.report("write-after-read", i, other, epoch, site);
-    } else if (this.blocksUnordered && readEpoch !== NEVER && readEpoch < clock.blockStart) {
+    } else if (fromEarlierBlock(readEpoch)) {
       this.report("write-after-read", i, state[at + READER]!, readEpoch, site);
     }
-    if (this.blocksUnordered && state[at + FOREIGN_READ_EPOCH] !== NEVER) {
-      this.report("write-after-read", i, state[at + FOREIGN_READER]!, state[at + FOREIGN_READ_EPOCH]!, site);
-    }
-    state[at + WRITE_EPOCH] = epoch;
-    state[at + WRITER] = thread;
-    return i;
+    const foreignEpoch = state[at + FOREIGN_READ_EPOCH]!;
+    if (fromEarlierBlock(foreignEpoch)) this.report("write-after-read", i, state[at + FOREIGN_READER]!, foreignEpoch, site);
   }
 
-  /** Zero-filled: every epoch NEVER. */
-  private newPage(page: number): Int32Array {
+  /** The page of element `i`, zero-filled: every epoch NEVER. */
+  private newPage(i: number): Int32Array {
     const state = new Int32Array((1 << PAGE_BITS) << FIELD_BITS);
-    this.pages[page] = state;
+    this.pages[i >>> PAGE_BITS] = state;
     return state;
   }
 
