@@ -158,10 +158,10 @@ export class RaceShadow {
   /** A store to an element accessed in this epoch, or (global memory) maybe by an earlier block. */
   private writeUnordered(state: Int32Array, at: number, i: number, site: number): void {
     const clock = this.clock;
-    const { epoch, thread, blockStart } = clock;
-    const fromEarlierBlock = (e: number): boolean => this.blocksUnordered && e !== NEVER && e < blockStart;
+    const epoch = clock.epoch;
+    const thread = clock.thread;
     const writeEpoch = state[at + WRITE_EPOCH]!;
-    if ((writeEpoch === epoch && state[at + WRITER] !== thread) || fromEarlierBlock(writeEpoch)) {
+    if ((writeEpoch === epoch && state[at + WRITER] !== thread) || this.byEarlierBlock(writeEpoch)) {
       this.report("write-write", i, state[at + WRITER]!, writeEpoch, site);
     }
     const readEpoch = state[at + READ_EPOCH]!;
@@ -169,11 +169,16 @@ export class RaceShadow {
       const reader = state[at + READER]!;
       const other = reader !== thread ? reader : state[at + OTHER_READER_PLUS_1]! - 1;
       if (other >= 0) this.report("write-after-read", i, other, epoch, site);
-    } else if (fromEarlierBlock(readEpoch)) {
+    } else if (this.byEarlierBlock(readEpoch)) {
       this.report("write-after-read", i, state[at + READER]!, readEpoch, site);
     }
     const foreignEpoch = state[at + FOREIGN_READ_EPOCH]!;
-    if (fromEarlierBlock(foreignEpoch)) this.report("write-after-read", i, state[at + FOREIGN_READER]!, foreignEpoch, site);
+    if (this.byEarlierBlock(foreignEpoch)) this.report("write-after-read", i, state[at + FOREIGN_READER]!, foreignEpoch, site);
+  }
+
+  /** An access in `epoch` was made by an earlier block and conflicts (global memory). */
+  private byEarlierBlock(epoch: number): boolean {
+    return this.blocksUnordered && epoch !== NEVER && epoch < this.clock.blockStart;
   }
 
   /** The page of element `i`, zero-filled: every epoch NEVER. */
