@@ -61,11 +61,15 @@ function racyTuned(): Schedule {
   return sch;
 }
 
-/** The naive schedule's gemm, with ReLU and the add left as kernels of their own (256 threads per block). */
-function separateEpilogue(): Schedule {
+/**
+ * The naive schedule's gemm, with ReLU and the add left as kernels of their own (256 threads per
+ * block); `kOnThreadsZ` splits k in 4 chunks bound to threadIdx.z, which all accumulate into the
+ * gemm's output in global memory.
+ */
+function separateEpilogue(opts: { kOnThreadsZ?: boolean } = {}): Schedule {
   const sch = new Schedule(binding.workload(2048));
   const gemm = sch.getBlock("gemm");
-  const [i, j] = sch.getLoops(gemm) as [LoopRV, LoopRV, LoopRV];
+  const [i, j, k] = sch.getLoops(gemm) as [LoopRV, LoopRV, LoopRV];
   const [i0, i1] = sch.split(i, [null, 16]) as [LoopRV, LoopRV];
   const [j0, j1] = sch.split(j, [null, 16]) as [LoopRV, LoopRV];
   sch.reorder(i0, j0, i1, j1);
@@ -73,6 +77,7 @@ function separateEpilogue(): Schedule {
   sch.bind(j0, "blockIdx.y");
   sch.bind(i1, "threadIdx.x");
   sch.bind(j1, "threadIdx.y");
+  if (opts.kOnThreadsZ === true) sch.bind(sch.split(k, [4, null])[0]!, "threadIdx.z");
   for (const name of ["relu", "add"]) {
     const [r, c] = sch.getLoops(sch.getBlock(name)) as [LoopRV, LoopRV];
     const [outer, inner] = sch.split(sch.fuse(r, c), [null, 256]) as [LoopRV, LoopRV];
@@ -118,11 +123,24 @@ describe("simulator numerics on sampled blocks of the full-size kernel", () => {
     // One block of 1024 threads: 1.4e8 statements.
     const outcome = check(racyTuned(), 1, 2e8);
     expect(outcome).toMatchObject({ passed: false, size: 2048, sample: { blocks: 1 } });
-    expect(outcome.error).toMatch(/^the kernel has \d+ data race\(s\) on shared memory in the sampled thread blocks \(a missing barrier\?\): .* block \(0, 0, 0\)/);
+    expect(outcome.error).toMatch(
+      /^the kernel has \d+ data race\(s\) on shared memory(?: and \d+ on global memory)? in the sampled thread blocks \(a missing barrier, or several threads or blocks writing one element\?\): .* block \(0, 0, 0\)/,
+    );
     expect(outcome.rounds[0]!.mismatches).toBeGreaterThan(0);
     expect(outcome.rounds[0]!.firstMismatch).toMatch(/^D\[\d+, \d+\] = NaN \(written by thread block \(0, 0, 0\)\); the reference is /);
     // The pre-check failed as well; a note about it would only repeat the error.
     expect(outcome.notes).toBeUndefined();
+  });
+
+  it("fail k chunks bound to threadIdx.z that accumulate in global memory: the simulated numbers match, the race on global memory does not pass", () => {
+    const outcome = check(separateEpilogue({ kOnThreadsZ: true }));
+    expect(outcome).toMatchObject({ passed: false, size: 256 });
+    // The threads run one after another in the simulator, so their partial sums add up.
+    expect(outcome.rounds).toHaveLength(1);
+    expect(outcome.rounds[0]!.mismatches).toBe(0);
+    expect(outcome.error).toMatch(
+      /^the kernel has \d+ data race\(s\) on global memory \(a missing barrier, or several threads or blocks writing one element\?\): write-write race on global memory \w+\[\d+\] in kernel \w+, block \(0, 0, 0\): thread \(0, 0, 1\) /,
+    );
   });
 
   it("let the 256³ replay decide, and say so, when the full-size kernel reads another kernel's output", () => {

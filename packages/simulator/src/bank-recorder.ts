@@ -11,7 +11,7 @@
  */
 import { INACTIVE, WARP_SIZE, WavefrontCounter } from "./bank-model.js";
 import type { BankSlot } from "./bank-sites.js";
-import type { ThreadClock } from "./shared-shadow.js";
+import type { ThreadClock } from "./thread-clock.js";
 
 /** Instances of a slot held before the first growth. */
 const INITIAL_INSTANCES = 16;

@@ -7,7 +7,7 @@ import { ExecutionError, TesseraError } from "@tessera/ir";
 import type { CompiledKernel, ThreadFunction } from "./compile-kernel.js";
 import { type Dim3, unflatten, volume } from "./dims.js";
 import { type BarrierGroup, BarrierDivergenceError, OutOfBoundsError, SimulationError, describeLocation } from "./errors.js";
-import type { ThreadClock } from "./shared-shadow.js";
+import type { ThreadClock } from "./thread-clock.js";
 
 /** Thrown by the runtime's bounds check; the block runner adds where it happened. */
 export class OutOfBoundsFault extends Error {
@@ -44,9 +44,7 @@ export function runBlock(run: BlockRun, blockIdx: Dim3, shared: readonly unknown
     callArgs[5] = tz;
     threads[t] = run.thread(...callArgs);
   }
-  clock.block = blockIdx;
-  clock.epoch++;
-  clock.blockStart = clock.epoch;
+  clock.startBlock(blockIdx);
   const state = new Int32Array(n);
   for (let intervals = 1; ; intervals++) {
     for (let t = 0; t < n; t++) {
@@ -62,7 +60,7 @@ export function runBlock(run: BlockRun, blockIdx: Dim3, shared: readonly unknown
     const first = state[0]!;
     if (!state.every((s) => s === first)) throw divergence(compiled, blockIdx, state);
     if (first === FINISHED) return intervals;
-    clock.epoch++;
+    clock.nextInterval();
   }
 }
 

@@ -6,7 +6,8 @@
  * - `T.tvm_storage_sync("shared")` becomes `yield <barrier id>`;
  * - `shared` Allocates use the block's arrays (passed in), `local` ones are fresh per thread and
  *   poisoned;
- * - with race detection, every shared access goes through its allocation's shadow;
+ * - with race detection, every access to shared memory or to a global buffer the kernel writes
+ *   goes through that memory's shadow;
  * - `T.ptx_cp_async` copies land when their group is waited for (see async-copy-queue.ts).
  * - with the bank-conflict model, every shared access instruction is recorded by the recorder.
  */
@@ -24,6 +25,7 @@ import {
   emitStmt,
   lanesOf,
   printExpr,
+  constantSize,
   typedArrayConstructorFor,
 } from "@tessera/ir";
 import type { DeviceKernel } from "@tessera/codegen";
@@ -32,7 +34,8 @@ import { type BankSite, type BankSlot, BankSiteTable } from "./bank-sites.js";
 import { SimulationError } from "./errors.js";
 import { type LaunchDims, type ThreadTag, launchDims } from "./launch.js";
 import { poisonLiteral } from "./poison.js";
-import type { SharedShadow } from "./shared-shadow.js";
+import type { MemoryScope, RaceShadow } from "./race-shadow.js";
+import { writtenGlobals } from "./written-globals.js";
 
 /** A `shared` Allocate: one array per thread block. */
 export interface SharedAllocation {
@@ -40,7 +43,14 @@ export interface SharedAllocation {
   readonly elements: number;
 }
 
-/** An instrumented shared-memory access, named in race reports. */
+/** Memory the race detector shadows: a shared allocation, or a global buffer the kernel writes. */
+export interface TrackedMemory {
+  readonly buffer: Buffer;
+  readonly scope: MemoryScope;
+  readonly elements: number;
+}
+
+/** An instrumented access (to tracked memory), named in race reports. */
 export interface AccessSite {
   readonly buffer: string;
   readonly access: "load" | "store";
@@ -60,7 +70,9 @@ export interface CompiledKernel {
   /** The generated JS, for inspection. */
   readonly source: string;
   readonly shared: readonly SharedAllocation[];
-  /** Instrumented shared accesses (empty without race detection). */
+  /** Memory with a shadow, in the order `instantiate` takes the shadows (empty without race detection). */
+  readonly tracked: readonly TrackedMemory[];
+  /** Instrumented accesses (empty without race detection). */
   readonly accessSites: readonly AccessSite[];
   /** Shared access sites and instructions of the bank-conflict model (empty without it). */
   readonly bankSites: readonly BankSite[];
@@ -70,14 +82,14 @@ export interface CompiledKernel {
   /** Bounds-check and division sites of the executor's runtime. */
   readonly errorSites: ErrorSiteTable;
   /**
-   * The thread function, given the runtime helpers, one shadow per shared allocation (with race
+   * The thread function, given the runtime helpers, one shadow per tracked memory (with race
    * detection) and the bank-conflict recorder (with the bank-conflict model).
    */
-  instantiate(runtime: ExecRuntime, shadows: readonly SharedShadow[], banks: BankConflictRecorder | undefined): ThreadFunction;
+  instantiate(runtime: ExecRuntime, shadows: readonly RaceShadow[], banks: BankConflictRecorder | undefined): ThreadFunction;
 }
 
 export interface CompileKernelOptions {
-  /** Route shared accesses through shadows (race and uninitialised-read detection). */
+  /** Route accesses to shared memory and written global buffers through shadows (race and uninitialised-read detection). */
   readonly detectRaces: boolean;
   /** Record shared accesses for the bank-conflict model (default false). */
   readonly bankConflicts?: boolean;
@@ -89,6 +101,13 @@ export function compileKernel(kernel: DeviceKernel, opts: CompileKernelOptions):
   const dims = launchDims(kernel);
   const shared: SharedAllocation[] = [];
   const sharedIndex = new Map<Var, number>();
+  const tracked: TrackedMemory[] = [];
+  const trackedIndex = new Map<Var, number>();
+  const track = (buffer: Buffer, scope: MemoryScope, elements: number): void => {
+    if (!opts.detectRaces || trackedIndex.has(buffer.data)) return;
+    trackedIndex.set(buffer.data, tracked.length);
+    tracked.push({ buffer, scope, elements });
+  };
   const accessSites: AccessSite[] = [];
   const bankSites = new BankSiteTable();
   const barriers: string[] = [];
@@ -110,8 +129,10 @@ export function compileKernel(kernel: DeviceKernel, opts: CompileKernelOptions):
           let k = sharedIndex.get(buffer.data);
           if (k === undefined) {
             k = shared.length;
-            shared.push({ buffer, elements: constantSize(kernel.name, buffer, size) });
+            const elements = sharedSize(kernel.name, buffer, size);
+            shared.push({ buffer, elements });
             sharedIndex.set(buffer.data, k);
+            track(buffer, "shared", elements);
           }
           return sharedParam(k);
         }
@@ -125,13 +146,13 @@ export function compileKernel(kernel: DeviceKernel, opts: CompileKernelOptions):
       }
     },
     elementIndex(_c: EmitContext, buffer: Buffer, indices: readonly PrimExpr[], indexJs: string, access: "load" | "store", lane: number | undefined, asyncCopy?: boolean) {
-      const k = sharedIndex.get(buffer.data);
-      if (k === undefined) return indexJs;
+      const t = trackedIndex.get(buffer.data);
       let js = indexJs;
-      if (opts.detectRaces) {
+      if (t !== undefined) {
         accessSites.push({ buffer: buffer.name, access, text: describeAccess(buffer, indices) });
-        js = `$shadow${k}.${access === "load" ? "read" : "write"}(${js}, ${accessSites.length - 1})`;
+        js = `$shadow${t}.${access === "load" ? "read" : "write"}(${js}, ${accessSites.length - 1})`;
       }
+      if (!sharedIndex.has(buffer.data)) return js;
       // A cp.async's elements land outside any shared-memory instruction of the thread: the bank
       // model records the copy where it is issued (asyncCopyIssue).
       const slot = opts.bankConflicts === true && asyncCopy !== true ? bankSites.slotFor(buffer, indices, access, lane) : undefined;
@@ -151,6 +172,7 @@ export function compileKernel(kernel: DeviceKernel, opts: CompileKernelOptions):
     for (const b of dims.bindings) if (b.tag === tag) ctx.bindVar(b.variable, name, { lo: 0, hi: b.extent - 1 });
     return name;
   });
+  const written = writtenGlobals(kernel);
   for (const p of kernel.params) {
     if (p.kind === "scalar") {
       params.push(ctx.bindVar(p.var).name);
@@ -160,11 +182,13 @@ export function compileKernel(kernel: DeviceKernel, opts: CompileKernelOptions):
     ctx.setArray(p.buffer.data, array, p.buffer);
     declareBufferLayout(ctx, p.buffer, array);
     params.push(array);
+    // A symbolic size fails at simulation (checkArguments); the shadow then never runs.
+    if (written.has(p.buffer.data)) track(p.buffer, "global", constantSize(p.buffer) ?? 0);
   }
   emitStmt(ctx, kernel.body);
   params.push(...shared.map((_, k) => sharedParam(k)));
 
-  const source = assemble(ctx, kernel.name, params, shared.length, opts.detectRaces);
+  const source = assemble(ctx, kernel.name, params, tracked.length);
   let factory: CompiledKernel["instantiate"];
   try {
     // eslint-disable-next-line @typescript-eslint/no-implied-eval -- compiling to JS is the point
@@ -177,6 +201,7 @@ export function compileKernel(kernel: DeviceKernel, opts: CompileKernelOptions):
     dims,
     source,
     shared,
+    tracked,
     accessSites,
     bankSites: bankSites.sites,
     bankSlots: bankSites.slots,
@@ -186,16 +211,16 @@ export function compileKernel(kernel: DeviceKernel, opts: CompileKernelOptions):
   };
 }
 
-function constantSize(kernelName: string, buffer: Buffer, size: string): number {
+function sharedSize(kernelName: string, buffer: Buffer, size: string): number {
   if (!/^\d+$/.test(size)) {
     throw new SimulationError(`kernel ${kernelName}: shared allocation ${buffer.name} must have a constant size, got ${size}`);
   }
   return Number(size);
 }
 
-function assemble(ctx: EmitContext, kernelName: string, params: readonly string[], sharedCount: number, shadows: boolean): string {
+function assemble(ctx: EmitContext, kernelName: string, params: readonly string[], shadowCount: number): string {
   const jsName = kernelName.replace(/[^A-Za-z0-9_$]/g, "_").replace(/^(?=[0-9])/, "_");
-  const shadowDecls = shadows ? Array.from({ length: sharedCount }, (_, k) => `const $shadow${k} = $shadows[${k}];`) : [];
+  const shadowDecls = Array.from({ length: shadowCount }, (_, k) => `const $shadow${k} = $shadows[${k}];`);
   return [
     '"use strict";',
     ...RUNTIME_PRELUDE,

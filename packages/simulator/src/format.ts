@@ -1,7 +1,7 @@
 /** Plain-text summaries of simulation and comparison reports (for the CLI and logs). */
 import type { ComparisonReport } from "./compare.js";
 import { formatDim3, volume } from "./dims.js";
-import type { BankConflictReport, SharedAccessCounts, SimulationReport } from "./reports.js";
+import type { BankConflictReport, RaceCounts, SharedAccessCounts, SimulationReport } from "./reports.js";
 
 function ms(t: number): string {
   return t >= 100 ? `${t.toFixed(0)} ms` : `${t.toFixed(1)} ms`;
@@ -9,6 +9,16 @@ function ms(t: number): string {
 
 function more(shown: number, total: number): string[] {
   return total > shown ? [`    … ${total - shown} more`] : [];
+}
+
+/**
+ * How many data races, on which memory: "3 data race(s) on global memory", "1 data race(s) on
+ * shared memory and 2 on global memory".
+ */
+export function describeRaceCounts(counts: RaceCounts): string {
+  if (counts.shared === 0) return `${counts.global} data race(s) on global memory`;
+  const shared = `${counts.shared} data race(s) on shared memory`;
+  return counts.global === 0 ? shared : `${shared} and ${counts.global} on global memory`;
 }
 
 export function formatSimulationReport(report: SimulationReport): string {
@@ -21,7 +31,7 @@ export function formatSimulationReport(report: SimulationReport): string {
     );
   }
   if (report.raceCount > 0) {
-    lines.push(`  ${report.raceCount} shared-memory race${report.raceCount === 1 ? "" : "s"}:`);
+    lines.push(`  ${describeRaceCounts(report.raceCounts)}:`);
     lines.push(...report.races.map((r) => `    ${r.message}`), ...more(report.races.length, report.raceCount));
   }
   if (report.uninitializedReadCount > 0) {

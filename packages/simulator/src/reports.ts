@@ -1,28 +1,39 @@
 /** What a simulation reports besides its results in the argument arrays. */
 import type { Dim3 } from "./dims.js";
-import type { RaceKind } from "./shared-shadow.js";
+import type { MemoryScope, RaceKind } from "./race-shadow.js";
 
-export type { RaceKind } from "./shared-shadow.js";
+export type { MemoryScope, RaceKind } from "./race-shadow.js";
 
-/** Two threads of one block accessed a shared element in one barrier interval, at least one writing. */
+/**
+ * Two threads accessed an element with nothing ordering the accesses, at least one writing: in
+ * shared or global memory, two threads of one block in one barrier interval; in global memory
+ * also two threads of different blocks (which a launch never orders).
+ */
 export interface RaceReport {
   readonly kernel: string;
   readonly kind: RaceKind;
-  /** The shared allocation (e.g. `A_shared`). */
+  readonly scope: MemoryScope;
+  /** The shared allocation (e.g. `A_shared`) or global buffer (e.g. `D`). */
   readonly buffer: string;
-  /** Element index in the allocation. */
+  /** Element index in the allocation or buffer. */
   readonly index: number;
+  /** The block of the second access. */
   readonly block: Dim3;
+  /** The block of the first access: `block`, unless two blocks raced on global memory. */
+  readonly firstBlock: Dim3;
   /** The thread whose access came first in the simulation. */
   readonly firstThread: Dim3;
   /** The thread whose access completed the conflict. */
   readonly secondThread: Dim3;
   /** The second access as written in the IR. */
   readonly access: string;
-  /** Barrier interval in the block (0: before the first barrier). */
+  /** Barrier interval of the second access in its block (0: before the first barrier). */
   readonly interval: number;
   readonly message: string;
 }
+
+/** Races counted per memory scope. */
+export type RaceCounts = Readonly<Record<MemoryScope, number>>;
 
 /** A thread read a shared element that no thread of its block had written. */
 export interface UninitializedRead {
@@ -87,6 +98,7 @@ export interface KernelReport {
   /** The first races found (at most `maxReports`); `raceCount` counts all. */
   readonly races: readonly RaceReport[];
   readonly raceCount: number;
+  readonly raceCounts: RaceCounts;
   readonly uninitializedReads: readonly UninitializedRead[];
   readonly uninitializedReadCount: number;
   /** Shared-memory bank conflicts over all blocks (with `bankConflicts: true` only). */
@@ -100,6 +112,7 @@ export interface SimulationReport {
   /** Races of every kernel (the first `maxReports` of each). */
   readonly races: readonly RaceReport[];
   readonly raceCount: number;
+  readonly raceCounts: RaceCounts;
   readonly uninitializedReads: readonly UninitializedRead[];
   readonly uninitializedReadCount: number;
   /** Bank conflicts of every kernel (with `bankConflicts: true` only). */

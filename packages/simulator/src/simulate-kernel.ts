@@ -12,10 +12,14 @@ import { SimulationError } from "./errors.js";
 import { FindingCollector } from "./findings.js";
 import { poisonedArray } from "./poison.js";
 import type { KernelReport } from "./reports.js";
-import { SharedShadow, type ThreadClock } from "./shared-shadow.js";
+import { RaceShadow } from "./race-shadow.js";
+import { ThreadClock } from "./thread-clock.js";
 
 export interface SimulationOptions {
-  /** Detect shared-memory races and reads of never-written shared memory (default true). */
+  /**
+   * Detect data races on shared memory and on the global buffers the kernel writes, and reads of
+   * never-written shared memory (default true). See race-shadow.ts.
+   */
   readonly detectRaces?: boolean;
   /** Races (and uninitialised reads) kept per kernel; all are counted (default 20). */
   readonly maxReports?: number;
@@ -28,7 +32,7 @@ export interface SimulationOptions {
    * Only these thread blocks of each kernel's grid, in this order (default: every block). Each
    * selected block runs completely, with the same checks as in a whole launch (out-of-bounds
    * accesses, barrier divergence, races and reads of never-written shared memory within the
-   * block). What the other blocks would have written stays as it was: results are valid for the
+   * block; races on global memory between the selected blocks, not with blocks left out). What the other blocks would have written stays as it was: results are valid for the
    * elements the selected blocks write, as long as no block reads what another block writes
    * (true of one kernel of a TensorIR function; in a module of several kernels, a later kernel
    * reads what the skipped blocks of an earlier one left unwritten). See block-selection.ts.
@@ -56,9 +60,9 @@ export function simulateKernel(kernel: DeviceKernel, args: readonly KernelArgume
   const compiled = compileKernel(kernel, { detectRaces, bankConflicts });
   const { grid, block } = compiled.dims;
   const blocks = selectedBlocks(kernel, grid, opts.blocks);
-  const findings = new FindingCollector(kernel.name, block, compiled.accessSites, opts.maxReports ?? 20);
-  const clock: ThreadClock = { epoch: 0, blockStart: 0, thread: 0, block: [0, 0, 0] };
-  const shadows = detectRaces ? compiled.shared.map((a) => new SharedShadow(a.buffer.name, a.elements, clock, findings)) : [];
+  const clock = new ThreadClock();
+  const findings = new FindingCollector(kernel.name, block, compiled.accessSites, opts.maxReports ?? 20, clock);
+  const shadows = compiled.tracked.map((m) => new RaceShadow(m.buffer.name, m.scope, m.elements, clock, findings));
   const runtime = {
     ...makeRuntime(compiled.errorSites),
     outOfBounds(site: number, indices: readonly number[], shape: readonly number[]): never {
@@ -86,6 +90,7 @@ export function simulateKernel(kernel: DeviceKernel, args: readonly KernelArgume
     timeMs: performance.now() - started,
     races: findings.races,
     raceCount: findings.raceCount,
+    raceCounts: { ...findings.raceCounts },
     uninitializedReads: findings.uninitializedReads,
     uninitializedReadCount: findings.uninitializedReadCount,
     ...(banks === undefined ? {} : { bankConflicts: kernelBankConflicts(kernel.name, compiled.bankSites, banks.totals) }),

@@ -6,7 +6,7 @@ import { lower } from "@tessera/codegen";
 import { manualSchedule, scheduleCorpus } from "@tessera/corpus";
 import { gemmReluAdd } from "@tessera/ir";
 import { describe, expect, it } from "vitest";
-import { compareWithReference, formatComparison, formatSimulationReport } from "../src/index.js";
+import { compareWithReference, compileKernel, formatComparison, formatSimulationReport } from "../src/index.js";
 
 describe("lowered corpus entries simulate like the sequential executor", () => {
   for (const entry of scheduleCorpus()) {
@@ -14,6 +14,11 @@ describe("lowered corpus entries simulate like the sequential executor", () => {
       const module = lower(entry.build().func, "nvidia/tesla-t4");
       const report = compareWithReference(module, entry.original(), { seed: 7, rtol: 1e-5, atol: 1e-5 });
       expect(report.passed, formatSimulationReport(report.simulation) + formatComparison(report)).toBe(true);
+      // No false positive on global memory, where every kernel's outputs were checked for races.
+      expect(report.simulation.raceCounts).toEqual({ shared: 0, global: 0 });
+      for (const kernel of module.kernels) {
+        expect(compileKernel(kernel, { detectRaces: true }).tracked.some((m) => m.scope === "global"), kernel.name).toBe(true);
+      }
     });
   }
 

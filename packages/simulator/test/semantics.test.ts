@@ -45,7 +45,7 @@ describe("window sum with a shared stage", () => {
       secondThread: [1, 0, 0],
     });
     expect(race.access).toContain("A_shared");
-    expect(race.message).toMatch(/write-after-read race on A_shared\[1\].*thread \(1, 0, 0\).*\(0, 0, 0\)/);
+    expect(race.message).toMatch(/write-after-read race on shared memory A_shared\[1\].*thread \(1, 0, 0\).*\(0, 0, 0\)/);
     expect(report.simulation.raceCount).toBeGreaterThan(report.simulation.races.length - 1);
     expect(report.simulation.uninitializedReadCount).toBeGreaterThan(0);
   });

@@ -8,9 +8,11 @@
  * (a NaN it computed included: that is a mismatch), taken out and poisoned again. Those elements
  * are compared with the float64 reference computed on the host for them alone.
  * Races, out-of-bounds accesses and barrier divergence inside the sampled blocks fail the check
- * as in a whole launch. What no sample can see, a kernel that leaves part of D unwritten (a grid
- * too small, a condition that skips a strip) or writes an element from two threads, is checked
- * afterwards over the whole grid by the store coverage (output-coverage.ts: 0.2–0.4 s at 2048³).
+ * as in a whole launch (races on global memory between two sampled blocks too; a race with a
+ * block left out of the sample is not seen). What no sample can see, a kernel that leaves part of
+ * D unwritten (a grid too small, a condition that skips a strip) or writes an element from two
+ * threads, is checked afterwards over the whole grid by the store coverage (output-coverage.ts:
+ * 0.2–0.4 s at 2048³).
  *
  * Cost (measured on the 2-core grading container): the simulator runs 2–5 ns per statement; one
  * thread block of the 2048³ manual schedule (256 threads, 2.1e7 statements) takes 80–200 ms. A
@@ -24,13 +26,16 @@
  */
 import type { LoweredModule } from "@tessera/codegen";
 import { gemmReluAddReferenceAt } from "@tessera/runtime";
-import { type Dim3, formatDim3, simulate } from "@tessera/simulator";
+import { type Dim3, describeRaceCounts, formatDim3, simulate } from "@tessera/simulator";
 import type { Numerics } from "../manifest/index.js";
 import { sampleBlocks } from "./block-sample.js";
 import { checkOutputCoverage } from "./output-coverage.js";
 import { gemmReluAddInputs } from "./inputs.js";
 import type { NumericsRound, NumericsSample } from "./numerics-types.js";
 import { blockWork } from "./work-estimate.js";
+
+/** What usually causes a race the simulator reports (shared or global memory). */
+export const RACE_HINT = "a missing barrier, or several threads or blocks writing one element?";
 
 /** Statements simulated per round of a check (see the cost note above). */
 export const SAMPLE_WORK_PER_ROUND = 1e8;
@@ -100,7 +105,7 @@ export function sampledNumerics(req: SampledRequest): SampledNumerics {
     const race =
       report.raceCount === 0
         ? undefined
-        : `the kernel has ${report.raceCount} data race(s) on shared memory in the sampled thread blocks (a missing barrier?): ${report.races[0]?.message ?? ""}`;
+        : `the kernel has ${describeRaceCounts(report.raceCounts)} in the sampled thread blocks (${RACE_HINT}): ${report.races[0]?.message ?? ""}`;
     const round = compareTiles(tiles, A, B, C, n, settings, seed);
     elements += round.elements;
     rounds.push(round);

@@ -3,7 +3,7 @@
  * thread and shared-memory limits apply) and checked there: a sample of the full-size kernel's
  * thread blocks runs in the CPU simulator, each block complete, and the elements they write are
  * compared with a float64 reference (sampled-numerics.ts). The simulator also reports
- * out-of-bounds accesses and shared-memory races in those blocks.
+ * out-of-bounds accesses and data races on shared and global memory in those blocks.
  *
  * A quick pre-check replays the trace at the manifest's reduced size (sampled tile sizes that no
  * longer divide are repaired, as TVM does) and simulates the whole launch once. It never decides
@@ -17,12 +17,12 @@
 import { lower } from "@tessera/codegen";
 import { gemmReluAddReferenceOnHost } from "@tessera/runtime";
 import { Schedule } from "@tessera/schedule";
-import { simulate } from "@tessera/simulator";
+import { describeRaceCounts, simulate } from "@tessera/simulator";
 import type { AssignmentBinding } from "../assignment.js";
 import { compareOutput, gemmReluAddInputs } from "./inputs.js";
 import { checkOutputCoverage } from "./output-coverage.js";
 import type { NumericsOutcome, NumericsRequest, NumericsRound } from "./numerics-types.js";
-import { sampledNumerics } from "./sampled-numerics.js";
+import { RACE_HINT, sampledNumerics } from "./sampled-numerics.js";
 import { excessiveWork } from "./work-estimate.js";
 
 /** The course's GPU: schedules are lowered with its limits when no GPU is present. */
@@ -111,17 +111,15 @@ export function reducedSizeNumerics(req: NumericsRequest, binding: AssignmentBin
     const byName: Record<string, Float32Array> = { A, B, C, D };
     const args = names.map((name) => byName[name]);
     if (args.some((a) => a === undefined)) return outcome(done, `the scheduled function's parameters are ${names.join(", ")}, not A, B, C, D`);
-    let races = 0;
-    let raceMessage = "";
+    let race: string | undefined;
     try {
       const report = simulate(module, args as Float32Array[]);
-      races = report.raceCount;
-      raceMessage = report.races[0]?.message ?? "";
+      if (report.raceCount > 0) race = `the kernel has ${describeRaceCounts(report.raceCounts)} (${RACE_HINT}): ${report.races[0]?.message ?? ""}`;
     } catch (err) {
       return outcome(done, `running the kernel failed: ${message(err)}`);
     }
     done.push(compareOutput(D, gemmReluAddReferenceOnHost(A, B, C, n), n, req.settings, seed));
-    if (races > 0) return outcome(done, `the kernel has ${races} data race(s) on shared memory (a missing barrier?): ${raceMessage}`);
+    if (race !== undefined) return outcome(done, race);
   }
   return outcome(done);
 }
