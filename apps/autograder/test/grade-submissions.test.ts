@@ -313,11 +313,13 @@ describe("broken submissions: the failed task scores 0 and names the problem, th
   });
 
   it("a memory bomb is stopped at the heap limit: task 2 scores 0 with an out-of-memory message, the others full", async () => {
-    const report = await gradeCase("memory-bomb", TIGHT);
+    // Its own limits: near its memory limit V8 collects garbage again and again before it gives up
+    // (seconds at 128 MB), so the time limit must not be what stops it.
+    const report = await gradeCase("memory-bomb", { timeoutMs: 40_000, heapMb: 128 });
 
     expect(report.score).toBe(60);
     expectPoints(report, { "register-tiling": 0 });
-    expect(taskOf(report, "register-tiling").error).toBe("registerTiling did not finish: it ran out of memory (the limit is 256 MB)");
+    expect(taskOf(report, "register-tiling").error).toBe("registerTiling did not finish: it ran out of memory (the limit is 128 MB)");
     for (const id of PART1.filter((t) => t !== "register-tiling")) expectAllPassed(report, id);
     expectGradedOnSolution(report, "register-tiling");
     expectNumericsPass(report);
@@ -466,11 +468,11 @@ describe("hostile submissions", () => {
     expect(report.maxScore).toBe(80);
     expectPoints(report, { "write-cache": 0, "epilogue-fusion": 0 });
     expect(taskOf(report, "write-cache").error).toMatch(
-      new RegExp(`^writeCache threw Error: a submission may not use Node's "node:fs" module\\n +at writeCache \\(gemm_relu_add\\.ts:${lineOf(dir, 'require(["node", "fs"]')}:\\d+\\)`),
+      new RegExp(`^writeCache threw Error: a submission may not load "node:fs": the grading sandbox has no modules but @tessera/ir, @tessera/schedule and the submission's own files\\n +at writeCache \\(gemm_relu_add\\.ts:${lineOf(dir, 'require(["node", "fs"]')}:\\d+\\)`),
     );
-    // Task 5 ran on the solution's task 4 (a stand-in): the sandbox's fixed message is shown, the stack is not.
+    // Task 5 ran on the solution's task 4 (a stand-in): the isolate has no process; the fixed message is shown, the stack is not.
     expect(taskOf(report, "epilogue-fusion").error).toBe(
-      "epilogueFusion threw Error: a submission may not call process.binding() (the stack trace is withheld because the task ran on the reference schedule (the solution's version of write-cache stood in))",
+      "epilogueFusion threw ReferenceError: process is not defined (the stack trace is withheld because the task ran on the reference schedule (the solution's version of write-cache stood in))",
     );
     for (const id of PART1.slice(0, 3)) expectAllPassed(report, id);
     expect(report.notes).toContain("The manual schedule was checked with the solution's version of: write-cache, epilogue-fusion.");
@@ -515,52 +517,44 @@ describe("hostile submissions", () => {
     expect(toGradescope(report).output).not.toMatch(/100\/100/);
   });
 
-  it("process.exit(0) in a task fails that task (task 1) with the sandbox's message; tasks 2–5 are still graded", async () => {
+  it("process.exit(0) in a task fails that task (task 1): the sandbox has no process; tasks 2–5 are still graded", async () => {
     const dir = await submissionOf("process-exit");
     const report = await grade(dir);
 
     expect(report.score).toBe(60);
     expectPoints(report, { "shared-memory-tiling": 0 });
     expect(taskOf(report, "shared-memory-tiling").error).toMatch(
-      new RegExp(`^sharedMemoryTiling threw Error: a submission may not call process\\.exit\\(\\)\\n +at sharedMemoryTiling \\(gemm_relu_add\\.ts:${lineOf(dir, "process.exit(0)")}:\\d+\\)`),
+      new RegExp(`^sharedMemoryTiling threw ReferenceError: process is not defined\\n +at sharedMemoryTiling \\(gemm_relu_add\\.ts:${lineOf(dir, "process.exit(0)")}:\\d+\\)`),
     );
     for (const id of PART1.slice(1)) expectAllPassed(report, id);
     expectGradedOnSolution(report, "shared-memory-tiling");
     expectNumericsPass(report);
   });
 
-  it("a patched Schedule.prototype.bind (records nothing, get() claims the binding) earns only what the replayed trace has", async () => {
+  it("patching Schedule.prototype.bind (to record nothing while get() claims the binding) fails: the package is frozen; the solution stands in for that task", async () => {
     const before = scheduleMembers();
-    const report = await gradeCase("patched-schedule");
+    const dir = await submissionOf("patched-schedule");
+    const report = await grade(dir);
 
-    // The patched bind records nothing in every task of the run: the replays have no binding at
-    // all. Task 1 loses its bindings check (4), task 2 its (6), task 3 both fetches (20); task 4's
-    // own code throws, finding no threadIdx.y loop, and the solution stands in for it (before: 73,
-    // with the solution's tasks 2–5 graded in place of the student's own).
-    expect(report.score).toBe(40);
-    expectPoints(report, { "shared-memory-tiling": 16, "register-tiling": 14, "cooperative-fetching": 0, "write-cache": 0 });
-    expect(taskOf(report, "shared-memory-tiling").error).toBeUndefined();
-    expect(failedChecks(report, "shared-memory-tiling")).toEqual(["block-loops-bound"]);
-    expect(checkOf(report, "shared-memory-tiling", "block-loops-bound").feedback).toBe(
-      "the block loop over i (i_0, extent 32) is not bound: bind it to blockIdx.x; the block loop over j (j_0, extent 32) is not bound: bind it to blockIdx.y",
+    // The isolate's packages are frozen (and the bundle is strict): the assignment throws in task 1.
+    expect(report.score).toBe(60);
+    expectPoints(report, { "shared-memory-tiling": 0 });
+    expect(taskOf(report, "shared-memory-tiling").error).toMatch(
+      new RegExp(`^sharedMemoryTiling threw TypeError: Cannot assign to read only property 'bind' of object '#<_?Schedule>'\\n +at sharedMemoryTiling \\(gemm_relu_add\\.ts:${lineOf(dir, "Schedule.prototype.bind =")}:\\d+\\)`),
     );
-    expect(report.scripts.get("shared-memory-tiling")).not.toMatch(/blockIdx/);
-    expect(failedChecks(report, "register-tiling")).toEqual(["thread-loops-bound"]);
-    expect(taskOf(report, "write-cache").error).toMatch(/^writeCache threw Error: writeCache: no gemm loop is bound to threadIdx\.y/);
-    expectAllPassed(report, "epilogue-fusion");
+    for (const id of PART1.slice(1)) expectAllPassed(report, id);
+    expectGradedOnSolution(report, "shared-memory-tiling");
+    expectNumericsPass(report);
     expectScheduleUntouched(before);
   });
 
-  it("a Schedule trace getter replaced by a forged 'perfect' trace fails task 1 as an invalid trace; tasks 2–5 run in a clean sandbox", async () => {
+  it("replacing the Schedule trace getter by a forged 'perfect' trace fails task 1 (the package is frozen); tasks 2–5 are graded on the stand-in", async () => {
     const before = scheduleMembers();
     const report = await gradeCase("forged-trace");
 
     expect(report.score).toBe(60);
     expectPoints(report, { "shared-memory-tiling": 0 });
-    const t1 = taskOf(report, "shared-memory-tiling");
-    expect(t1.error).toMatch(/^the recorded schedule trace is not valid \(malformed trace: instructions\[0\]\.inputs\[0\]: "l1" is not a handle defined by an earlier instruction/);
-    // Regression: the function did complete; what failed is the replay of its trace.
-    for (const c of t1.checks) expect(c).toMatchObject({ status: "failed", points: 0, feedback: "not graded: the schedule it recorded could not be replayed" });
+    expect(taskOf(report, "shared-memory-tiling").error).toMatch(/^sharedMemoryTiling threw TypeError: Cannot redefine property: trace\n +at sharedMemoryTiling \(gemm_relu_add\.ts:\d+:\d+\)/);
     expect(report.scripts.has("shared-memory-tiling")).toBe(false);
     for (const id of PART1.slice(1)) expectAllPassed(report, id);
     expectGradedOnSolution(report, "shared-memory-tiling");
