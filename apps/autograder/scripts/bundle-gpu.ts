@@ -74,6 +74,11 @@ const ENTRIES: ReadonlyArray<{ name: string; source: string; description: string
       "pnpm bench:queue: batch grading through the job queue, 1 worker process against several sharing the GPU; needs a redis-server (--redis-server PATH or TESSERA_REDIS_SERVER); --submissions N, --workers 1,2,4, --out-dir DIR",
   },
   {
+    name: "grade-verdicts",
+    source: "apps/autograder/scripts/grade-verdicts.ts",
+    description: "grade-verdicts grade DIR --out FILE.json: grades every submission folder of DIR (GPU) and records each check's verdict, to compare with a run without GPU (grade-verdicts compare)",
+  },
+  {
     name: "grade-report",
     source: "apps/autograder/scripts/gpu-grade-report.ts",
     description: "grades the solution and the starter on the GPU, times torch/cuBLAS; writes autograder-gpu.{md,json} into --out-dir (default docs/benchmarks)",
