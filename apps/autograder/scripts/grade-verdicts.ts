@@ -2,9 +2,10 @@
  * GPU and no-GPU grading must agree on every structural verdict. This script:
  *   grade-verdicts cases OUT_DIR              writes every broken-submission case, mutation-table
  *                                             entry and spelling of the tests as a submission folder
- *   grade-verdicts grade DIR --out FILE.json  grades each folder of DIR (with the GPU when there is
+ *   grade-verdicts grade DIR --out FILE.json [--shard I/N]
+ *                                             grades each folder of DIR (with the GPU when there is
  *                                             one, else --no-gpu) and records every check's verdict
- *   grade-verdicts compare A.json B.json --md FILE.md
+ *   grade-verdicts compare A.json[,A2.json…] B.json[,…] --md FILE.md
  *                                             the two runs side by side: structural verdicts must be
  *                                             identical; numerics and timing may differ (and are listed)
  * On a GPU host: `.device-bundle/run.sh grade-verdicts grade DIR --out gpu.json` (the entry is in the bundle).
@@ -62,11 +63,15 @@ async function writeCases(outDir: string): Promise<void> {
   console.log(`wrote ${readdirSync(outDir).length} submission folders to ${outDir}`);
 }
 
-async function gradeAll(dir: string, out: string, noGpu: boolean): Promise<void> {
+async function gradeAll(dir: string, out: string, noGpu: boolean, shard: { index: number; count: number }): Promise<void> {
   const binding = assignmentBinding("gemm-relu-add");
   const manifest = loadManifest(binding.manifestPath);
   const choice = chooseGpu(noGpu);
-  const names = readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const names = readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort()
+    .filter((_, k) => k % shard.count === shard.index - 1);
   const cases: CaseVerdicts[] = [];
   for (const [n, name] of names.entries()) {
     const started = performance.now();
@@ -92,9 +97,15 @@ async function gradeAll(dir: string, out: string, noGpu: boolean): Promise<void>
   console.log(`wrote ${out}`);
 }
 
+/** One run from one or more files (the shards of a run), comma-separated. */
+function readRun(paths: string): VerdictRun {
+  const runs = paths.split(",").map((p) => JSON.parse(readFileSync(p, "utf8")) as VerdictRun);
+  return { device: runs[0]!.device, date: runs[0]!.date, cases: runs.flatMap((r) => r.cases).sort((x, y) => x.name.localeCompare(y.name)) };
+}
+
 function compare(aPath: string, bPath: string, mdPath: string): number {
-  const a = JSON.parse(readFileSync(aPath, "utf8")) as VerdictRun;
-  const b = JSON.parse(readFileSync(bPath, "utf8")) as VerdictRun;
+  const a = readRun(aPath);
+  const b = readRun(bPath);
   const byName = new Map(b.cases.map((c) => [c.name, c]));
   const rows: string[] = [];
   let differing = 0;
@@ -135,17 +146,18 @@ function compare(aPath: string, bPath: string, mdPath: string): number {
 
 async function main(): Promise<number> {
   const [command, ...rest] = process.argv.slice(2);
-  const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { out: { type: "string" }, md: { type: "string" }, "no-gpu": { type: "boolean", default: false } } });
+  const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { out: { type: "string" }, md: { type: "string" }, shard: { type: "string", default: "1/1" }, "no-gpu": { type: "boolean", default: false } } });
+  const shard = /^(\d+)\/(\d+)$/.exec(values.shard ?? "1/1");
   if (command === "cases" && positionals.length === 1) {
     await writeCases(resolve(positionals[0]!));
     return 0;
   }
-  if (command === "grade" && positionals.length === 1 && values.out !== undefined) {
-    await gradeAll(resolve(positionals[0]!), resolve(values.out), values["no-gpu"] === true);
+  if (command === "grade" && positionals.length === 1 && values.out !== undefined && shard !== null && Number(shard[1]) >= 1 && Number(shard[1]) <= Number(shard[2])) {
+    await gradeAll(resolve(positionals[0]!), resolve(values.out), values["no-gpu"] === true, { index: Number(shard[1]), count: Number(shard[2]) });
     return 0;
   }
   if (command === "compare" && positionals.length === 2 && values.md !== undefined) return compare(positionals[0]!, positionals[1]!, values.md);
-  console.error("usage: grade-verdicts cases OUT_DIR | grade DIR --out FILE.json [--no-gpu] | compare A.json B.json --md FILE.md");
+  console.error("usage: grade-verdicts cases OUT_DIR | grade DIR --out FILE.json [--no-gpu] [--shard I/N] | compare A.json[,…] B.json[,…] --md FILE.md");
   return 2;
 }
 
