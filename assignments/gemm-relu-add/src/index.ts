@@ -5,6 +5,7 @@
 export * from "./metadata.js";
 export * from "./paths.js";
 export { AssignmentCommandError } from "./errors.js";
+export { type UnfinishedWork, todoThrows, traceIsEmpty, unfinishedWork } from "./unfinished-work.js";
 export { type HandoutOptions, handoutFiles, writeHandout } from "./handout.js";
 export { type HandinOptions, type HandinResult, createHandin } from "./handin.js";
 export { type ReadZipOptions, type ZipEntry, type ZipEntryInfo, ZipFormatError, readZip, writeZip } from "./zip.js";
