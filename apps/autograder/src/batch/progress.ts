@@ -62,9 +62,9 @@ function barProgress(io: GradeIO, now: () => number, columns: number): BatchProg
     stream: terminalStream(io, columns),
     // A function, so that each redraw (also cli-progress's own, every 100 ms) shows the running
     // submissions' current steps and how long each has been at it.
-    format: (options, params, payload: { detail?: (width: number) => string }) => {
+    format: (options, params) => {
       const head = formatBar(options, params);
-      return `${head}${payload.detail?.(Math.max(MIN_DETAIL, columns - head.length - 1)) ?? ""}`;
+      return `${head}${running.describe(columns - head.length - 1)}`;
     },
     hideCursor: false,
     clearOnComplete: true,
@@ -77,7 +77,7 @@ function barProgress(io: GradeIO, now: () => number, columns: number): BatchProg
   };
   return {
     start: (total) => {
-      bar = bars.create(total, 0, { detail: (width: number) => running.describe(width) });
+      bar = bars.create(total, 0);
       redraw();
     },
     started: (name) => {
