@@ -75,7 +75,7 @@ describe.runIf(enabled)("a handout, installed and graded outside the repository"
   it("runs a scratch script against the installed packages", async () => {
     writeFileSync(
       join(handout, "scratch.ts"),
-      'import { Schedule } from "@tessera/schedule";\nimport { workload } from "./gemm_relu_add.js";\nconsole.log(new Schedule(workload(64)).getLoops(new Schedule(workload(64)).getBlock("gemm")).length);\n',
+      'import { Schedule } from "@tessera/schedule";\nimport { workload } from "./gemm_relu_add.js";\nconst sch = new Schedule(workload(64));\nconsole.log(sch.getLoops(sch.getBlock("gemm")).length);\n',
     );
     const res = await inHandout(handout, "npm", ["run", "--silent", "scratch", "--", "scratch.ts"]);
     expect(res.exitCode, res.all).toBe(0);
