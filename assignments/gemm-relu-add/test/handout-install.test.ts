@@ -9,7 +9,7 @@
  * 2 cores), so it runs only with TESSERA_HANDOUT_TEST=1: `pnpm test:handout`, a step of .ci/run.
  * TESSERA_HANDOUT_KEEP=1 keeps the handout.
  */
-import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
@@ -53,7 +53,7 @@ describe.runIf(enabled)("a handout, installed and graded outside the repository"
   it("ships no solution, tests, instructor scripts or workspace: ranges", () => {
     const pkg = readFileSync(join(handout, "package.json"), "utf8");
     expect(pkg).not.toContain("workspace:");
-    for (const file of ["solution", "test", "scripts", "src"]) expect(() => readFileSync(join(handout, file, "index.ts"))).toThrow();
+    for (const dir of ["solution", "test", "scripts", "src"]) expect(existsSync(join(handout, dir)), dir).toBe(false);
   });
 
   it("grades the untouched starter: 0, with a message per task", async () => {
