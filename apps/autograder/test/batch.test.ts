@@ -351,27 +351,6 @@ describe("CSV", () => {
   });
 });
 
-describe("progress on a terminal", () => {
-  it("draws a cli-progress bar with the ETA and keeps errors on the screen", () => {
-    const err: string[] = [];
-    const progress = progressReporter({ interactive: true, stdout: () => {}, stderr: (t) => void err.push(t) });
-    const results = failureResults("unused here", 0);
-    progress.start(2);
-    progress.started("alice");
-    progress.step("alice", "checking the manual schedule's numerics");
-    progress.finished({ name: "alice", status: "graded", seconds: 1, results, reportText: "", score: 80, maxScore: 80, tasks: [], numerics: {} });
-    progress.started("bob");
-    progress.finished({ name: "bob", status: "error", seconds: 0, results, reportText: "", error: "bob.zip: broken\nsecond line" });
-    progress.close();
-    const screen = err.join("");
-    expect(screen).toMatch(/grading \[[^\]]*\] 0\/2 \| elapsed \S+ \| ETA \S+ \| alice \(starting…\)/);
-    expect(screen).toContain("alice (checking the manual schedule's numerics…)");
-    expect(screen).toMatch(/grading \[[^\]]*\] 1\/2 \| elapsed \S+ \| ETA \S+ \| bob \(starting…\)/);
-    expect(screen).toContain("bob: error (0.0 s): bob.zip: broken\n");
-    expect(screen).not.toContain("second line");
-  });
-});
-
 describe("tessera-grade batch (command line)", () => {
   async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
     const io = memoryIO();

@@ -6,13 +6,26 @@ export function runCommand(usage: string, body: () => void): void {
   try {
     body();
   } catch (err) {
-    if (err instanceof AssignmentCommandError || isArgumentError(err)) {
-      process.stderr.write(`error: ${(err as Error).message}\n${usage}\n`);
-      process.exitCode = 1;
-      return;
-    }
-    throw err;
+    reportOrRethrow(usage, err);
   }
+}
+
+/** The same for a body that awaits (building a handout packs and bundles). */
+export async function runCommandAsync(usage: string, body: () => Promise<void>): Promise<void> {
+  try {
+    await body();
+  } catch (err) {
+    reportOrRethrow(usage, err);
+  }
+}
+
+function reportOrRethrow(usage: string, err: unknown): void {
+  if (err instanceof AssignmentCommandError || isArgumentError(err)) {
+    process.stderr.write(`error: ${(err as Error).message}\n${usage}\n`);
+    process.exitCode = 1;
+    return;
+  }
+  throw err;
 }
 
 /** parseArgs failures (unknown option, missing value) carry an ERR_PARSE_ARGS_* code. */

@@ -4,6 +4,7 @@ import { join, resolve } from "node:path";
 import { AssignmentCommandError } from "./errors.js";
 import { HANDIN_ARCHIVE, HANDIN_FILES } from "./metadata.js";
 import { assignmentRoot } from "./paths.js";
+import { type UnfinishedWork, unfinishedWork } from "./unfinished-work.js";
 import { writeZip } from "./zip.js";
 
 export interface HandinOptions {
@@ -16,6 +17,8 @@ export interface HandinOptions {
 export interface HandinResult {
   readonly archive: string;
   readonly files: readonly string[];
+  /** Tasks still throwing their TODO, an untouched trace: worth a warning, not a refusal. */
+  readonly unfinished: readonly UnfinishedWork[];
 }
 
 export function createHandin(opts: HandinOptions = {}): HandinResult {
@@ -33,5 +36,5 @@ export function createHandin(opts: HandinOptions = {}): HandinResult {
   const entries = HANDIN_FILES.map((name) => ({ name, data: readFileSync(join(root, name)) }));
   const archive = resolve(opts.out ?? join(root, HANDIN_ARCHIVE));
   writeFileSync(archive, writeZip(entries));
-  return { archive, files: [...HANDIN_FILES] };
+  return { archive, files: [...HANDIN_FILES], unfinished: unfinishedWork(root) };
 }

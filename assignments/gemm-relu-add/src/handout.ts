@@ -1,11 +1,15 @@
 /**
- * Writes the student handout: every file of the assignment folder except the solution, the tests
- * and installed or built files (HANDOUT_EXCLUDED).
+ * Writes the student handout's own files: the README (the handout text), the student files, the
+ * grading manifest, and a package.json and tsconfig.json of its own (src/handout-project.ts). An
+ * allow-list, so instructor tooling (scripts/, src/), the solution and the tests never ship.
+ * The packed @tessera packages and the bundled grader are added by scripts/handout.ts.
  */
-import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
-import { dirname, join, relative, resolve, sep } from "node:path";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve, sep } from "node:path";
 import { AssignmentCommandError } from "./errors.js";
-import { HANDOUT_EXCLUDED, assignmentRoot } from "./paths.js";
+import { type HandoutTarball, type HandoutVersions, handoutPackageJson, handoutTsconfig } from "./handout-project.js";
+import { STUDENT_FILES } from "./metadata.js";
+import { assignmentRoot } from "./paths.js";
 
 export interface HandoutOptions {
   /** Overwrite files in a non-empty target (files already there and not in the handout stay). */
@@ -14,25 +18,24 @@ export interface HandoutOptions {
   root?: string;
 }
 
-/** The handout's files, relative to `root`, "/"-separated and sorted. */
-export function handoutFiles(root: string = assignmentRoot()): string[] {
-  const excluded = new Set<string>(HANDOUT_EXCLUDED);
-  const files: string[] = [];
-  const walk = (dir: string): void => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      const rel = relative(root, path).split(sep).join("/");
-      if (dir === root && excluded.has(entry.name)) continue;
-      if (entry.isDirectory()) walk(path);
-      else if (entry.isFile()) files.push(rel);
-    }
-  };
-  walk(root);
-  return files.sort();
+export interface HandoutProject {
+  readonly tarballs: readonly HandoutTarball[];
+  readonly versions: HandoutVersions;
 }
 
-/** Copies the handout into `target`; returns the copied files (relative paths). */
-export function writeHandout(target: string, opts: HandoutOptions = {}): string[] {
+/** The files copied from the assignment folder, relative to it, sorted. */
+export const HANDOUT_FILES: readonly string[] = ["README.md", "grading/manifest.json", ...STUDENT_FILES.map((f) => f.file)].sort();
+
+/** The files written for the handout (not copied). */
+export const HANDOUT_GENERATED = ["package.json", "tsconfig.json"] as const;
+
+/** The handout's files from the assignment folder, relative paths, "/"-separated and sorted. */
+export function handoutFiles(): string[] {
+  return [...HANDOUT_FILES];
+}
+
+/** Refuses a target inside the assignment, a file, or a non-empty folder (unless `force`). */
+export function checkHandoutTarget(target: string, opts: HandoutOptions = {}): string {
   const root = resolve(opts.root ?? assignmentRoot());
   const dest = resolve(target);
   if (dest === root || dest.startsWith(root + sep)) {
@@ -44,11 +47,19 @@ export function writeHandout(target: string, opts: HandoutOptions = {}): string[
       throw new AssignmentCommandError(`${dest} is not empty; pass --force to write into it anyway`);
     }
   }
-  const files = handoutFiles(root);
-  for (const file of files) {
+  return dest;
+}
+
+/** Copies the handout's files into `target` and writes its project files; returns them all (relative paths). */
+export function writeHandout(target: string, project: HandoutProject, opts: HandoutOptions = {}): string[] {
+  const root = resolve(opts.root ?? assignmentRoot());
+  const dest = checkHandoutTarget(target, opts);
+  for (const file of HANDOUT_FILES) {
     const to = join(dest, file);
     mkdirSync(dirname(to), { recursive: true });
     copyFileSync(join(root, file), to);
   }
-  return files;
+  writeFileSync(join(dest, "package.json"), handoutPackageJson(project.tarballs, project.versions));
+  writeFileSync(join(dest, "tsconfig.json"), handoutTsconfig());
+  return [...HANDOUT_FILES, ...HANDOUT_GENERATED].sort();
 }

@@ -5,6 +5,24 @@
 export * from "./metadata.js";
 export * from "./paths.js";
 export { AssignmentCommandError } from "./errors.js";
-export { type HandoutOptions, handoutFiles, writeHandout } from "./handout.js";
+export {
+  HANDOUT_FILES,
+  HANDOUT_GENERATED,
+  type HandoutOptions,
+  type HandoutProject,
+  checkHandoutTarget,
+  handoutFiles,
+  writeHandout,
+} from "./handout.js";
+export {
+  HANDOUT_GRADER_DIR,
+  HANDOUT_TARBALL_DIR,
+  type HandoutTarball,
+  type HandoutVersions,
+  handoutPackageJson,
+  handoutTsconfig,
+  packedTarballName,
+} from "./handout-project.js";
+export { type UnfinishedWork, todoThrows, traceIsEmpty, unfinishedWork } from "./unfinished-work.js";
 export { type HandinOptions, type HandinResult, createHandin } from "./handin.js";
 export { type ReadZipOptions, type ZipEntry, type ZipEntryInfo, ZipFormatError, readZip, writeZip } from "./zip.js";

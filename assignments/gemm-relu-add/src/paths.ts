@@ -27,9 +27,3 @@ export function solutionDir(root: string = assignmentRoot()): string {
 export function manifestPath(root: string = assignmentRoot()): string {
   return join(root, "grading", "manifest.json");
 }
-
-/**
- * Top-level entries of the assignment folder that never go into a handout: the solution, the
- * tests, and anything installed, built or handed in.
- */
-export const HANDOUT_EXCLUDED = ["solution", "test", "node_modules", "dist", ".turbo", "handin.zip", "results.json"] as const;

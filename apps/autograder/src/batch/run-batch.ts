@@ -88,12 +88,14 @@ export async function runBatch(opts: BatchOptions): Promise<BatchResult> {
         opts.progress?.started(sub.name);
         const name = sub.name;
         const outcome = await gradeUnlessItKeepsFailing(out, sub, opts.force === true, () => grader.grade(sub, (message) => opts.progress?.step(name, message)));
+        // Shown before it is stored: the writes below wait for event-loop turns, which a
+        // submission graded in this thread (one job, or with a GPU) can hold for seconds each.
+        opts.progress?.finished(outcome);
         await store(out, outcome);
         done.set(sub.name, summaryOf(outcome));
         gradedNow.push(sub.name);
         summaryWrites = summaryWrites.then(() => writeSummary(out, inOrder(), opts.manifest));
         await summaryWrites;
-        opts.progress?.finished(outcome);
       }
     };
     const guarded = async (): Promise<void> => {
