@@ -96,7 +96,9 @@ check(
   `${endless.error ?? "no error: it finished"} (after ${endlessSec.toFixed(1)} s, the worker's start included)`,
 );
 started = performance.now();
-const afterHang = await watched.numerics({ schedule: binding.referenceManual(settings.sizes.full), settings, seed: 1 });
+const reference = binding.referenceManual(settings.sizes.full);
+if (reference === undefined) throw new Error("gpu-fault-check needs the grader's solution (the reference manual schedule)");
+const afterHang = await watched.numerics({ schedule: reference, settings, seed: 1 });
 const afterHangSec = seconds(started);
 check("the next request after the hang runs on a fresh worker and passes", afterHang.passed, `${summaryOf(afterHang)} (${afterHangSec.toFixed(1)} s, ${watched.workersStarted} workers started)`);
 const watchedPids = watched.workerPids;

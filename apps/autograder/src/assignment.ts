@@ -19,8 +19,11 @@ export interface AssignmentBinding {
   workload(size: number): PrimFunc;
   /** The solution's function of that name (tasks, `naiveSchedule`, `applyTrace`), if any. */
   solution(name: string): SolutionFunction | undefined;
-  /** The trusted reference manual schedule (all part-1 tasks with the course's tile sizes) at `size`. */
-  referenceManual(size: number): Schedule;
+  /**
+   * The trusted reference manual schedule (all part-1 tasks with the course's tile sizes) at
+   * `size`; undefined where the grader carries no solution (a student's handout).
+   */
+  referenceManual(size: number): Schedule | undefined;
 }
 
 const gemmReluAddBinding: AssignmentBinding = {
@@ -28,12 +31,21 @@ const gemmReluAddBinding: AssignmentBinding = {
   root: gemmReluAdd.assignmentRoot(),
   manifestPath: gemmReluAdd.manifestPath(),
   workload: (size) => gemmReluAddSolution.workload(size),
-  solution: (name) => {
-    const value: unknown = (gemmReluAddSolution as Record<string, unknown>)[name];
-    return typeof value === "function" ? (value as SolutionFunction) : undefined;
+  solution: (name) => solutionFunction(name),
+  referenceManual: (size) => {
+    const manual = solutionFunction("manualSchedule") as ((size: number) => Schedule) | undefined;
+    return manual?.(size);
   },
-  referenceManual: (size) => gemmReluAddSolution.manualSchedule(size),
 };
+
+/**
+ * A function of the solution module, looked up by name: the handout's grader is built with a
+ * module that has only the course-provided ones (workload, naiveSchedule), never the tasks.
+ */
+function solutionFunction(name: string): SolutionFunction | undefined {
+  const value: unknown = (gemmReluAddSolution as Record<string, unknown>)[name];
+  return typeof value === "function" ? (value as SolutionFunction) : undefined;
+}
 
 const ASSIGNMENTS: ReadonlyMap<string, AssignmentBinding> = new Map([[gemmReluAddBinding.name, gemmReluAddBinding]]);
 

@@ -37,6 +37,11 @@ export interface ChainResult {
   readonly scripts: ReadonlyMap<string, string>;
   /** Notes for the whole report (e.g. that printed output was withheld). */
   readonly notes: readonly string[];
+  /**
+   * Why `composed` is not a whole manual schedule: a task left no schedule and this grader has no
+   * solution to stand in for it (a student's copy of the grader carries none).
+   */
+  readonly incomplete?: string;
 }
 
 export interface ChainContext {
@@ -62,7 +67,6 @@ export async function runChain(ctx: ChainContext, tasks: readonly Task[]): Promi
   const notes: string[] = [];
   let state = initial;
   let next = 0;
-
   /**
    * The solution's task `k` on `before`. The tasks after `k` are graded on the result, so it must
    * pass task k's own checks: when the solution's function throws there or leaves a schedule
@@ -83,6 +87,20 @@ export async function runChain(ctx: ChainContext, tasks: readonly Task[]): Promi
     for (let t = 0; t <= k; t++) applySolution(ctx, tasks[t]!, s);
     for (const t of tasks.slice(0, k)) if (!replaced.includes(t.id) && !rebuilt.includes(t.id)) rebuilt.push(t.id);
     return s;
+  };
+
+  const canStandIn = tasks.every((t) => binding.solution(t.function) !== undefined);
+  /**
+   * Set once a task left no schedule and there is no solution to stand in for it (a student's copy
+   * of the grader): the later tasks then run on the student's schedule without that task's work,
+   * so their errors are shown but what they complete is not graded here.
+   */
+  let incomplete: string | undefined;
+  /** After task `index` left no schedule: the solution's version of it, or (without one) the schedule before it. */
+  const continueAfter = (index: number, before: Schedule): Schedule => {
+    if (canStandIn) return standIn(index, before);
+    incomplete ??= noStandInReason(tasks[index]!);
+    return before;
   };
 
   while (next < tasks.length) {
@@ -107,7 +125,7 @@ export async function runChain(ctx: ChainContext, tasks: readonly Task[]): Promi
       const why = reference === undefined ? describeLoadFailure(ctx.file.file, run.load, run, ctx.limits) : `${ctx.file.file} did not load (${withheldBecause(reference)})`;
       segment.forEach((task, k) => {
         grades.push(notRun(task, why, "did not complete", standInNote(replaced, rebuilt), `${ctx.file.file} did not load`));
-        state = standIn(next + k, state);
+        state = continueAfter(next + k, state);
       });
       break;
     }
@@ -128,7 +146,7 @@ export async function runChain(ctx: ChainContext, tasks: readonly Task[]): Promi
               ? describeJobError(task.function, result.error)
               : describeErrorOnReference(task.function, ctx.file.file, result.error, reference);
         grades.push(notRun(task, why, "did not complete", note, "the task's function did not complete"));
-        state = standIn(index, before);
+        state = continueAfter(index, before);
         next = index + 1;
         restart = true;
         break;
@@ -138,22 +156,27 @@ export async function runChain(ctx: ChainContext, tasks: readonly Task[]): Promi
       if (!replay.ok) {
         const why = reference === undefined ? replay.error : `the schedule ${task.function} recorded could not be replayed (${withheldBecause(reference)})`;
         grades.push(notRun(task, why, "could not be replayed", note, "the schedule it recorded could not be replayed"));
-        state = standIn(index, before);
+        state = continueAfter(index, before);
         next = index + 1;
         restart = true;
         break;
       }
       // The IR of a run on the reference schedule would show the solution's work.
       if (reference === undefined) scripts.set(task.id, replay.schedule.script());
-      const checks = gradeStructure(task, replay.schedule, before, tiles, result.returnedBlocks);
-      grades.push({ task, checks, notes: note });
+      if (incomplete === undefined) grades.push({ task, checks: gradeStructure(task, replay.schedule, before, tiles, result.returnedBlocks), notes: note });
+      else grades.push(notRun(task, `${task.function} completed, but is not graded here: ${incomplete}`, "did not complete", [], "not graded by this copy of the grader"));
       state = replay.schedule;
       before = replay.schedule;
     }
     if (!restart) next = tasks.length;
   }
   const stoodIn = new Set([...replaced, ...rebuilt]);
-  return { tasks: grades, composed: state, replaced: tasks.map((t) => t.id).filter((id) => stoodIn.has(id)), scripts, notes };
+  const replacedIds = tasks.map((t) => t.id).filter((id) => stoodIn.has(id));
+  return { tasks: grades, composed: state, replaced: replacedIds, scripts, notes, ...(incomplete === undefined ? {} : { incomplete }) };
+}
+
+function noStandInReason(failed: Task): string {
+  return `${failed.function} left no schedule to continue from, and this copy of the grader carries no solution to stand in for it (the course's grader grades the later tasks on the solution's version)`;
 }
 
 /** Applies the solution's version of `task` to `sch` in place; returns what the function returned. */

@@ -129,7 +129,8 @@ class SubmissionGrader {
     }
     if (mode === "test") tasks.push(...(await this.checkPart2Numerics()));
     if (mode === "full" && this.opts.gpu !== undefined && this.opts.structureOnly !== true) {
-      await this.time("reference-manual", this.opts.binding.referenceManual(this.settings.sizes.full));
+      const reference = this.opts.binding.referenceManual(this.settings.sizes.full);
+      if (reference !== undefined) await this.time("reference-manual", reference);
       const naive = this.opts.binding.solution("naiveSchedule");
       if (naive !== undefined) {
         const sch = new Schedule(this.opts.binding.workload(this.settings.sizes.full));
@@ -203,7 +204,7 @@ class SubmissionGrader {
     const structureOnly = this.opts.structureOnly === true;
     this.notes.push(...chain.notes);
     let numerics: NumericsOutcome | undefined;
-    if (ranAny && !structureOnly) {
+    if (ranAny && !structureOnly && chain.incomplete === undefined) {
       if (chain.replaced.length > 0) this.notes.push(`The manual schedule was checked with the solution's version of: ${chain.replaced.join(", ")}.`);
       numerics = await this.checkNumerics("manual", chain.composed);
       if (this.opts.cuda === true) this.cuda.manual = this.generateCuda(chain.composed);
@@ -213,6 +214,8 @@ class SubmissionGrader {
       const checks = numericsTask.checks.map((check) =>
         structureOnly
           ? skipped(check, STRUCTURE_ONLY)
+          : chain.incomplete !== undefined
+            ? skipped(check, `not checked: ${chain.incomplete}`)
           : ranAny
             ? this.numericsCheck(check, numerics, `checked: ${describeComposition(composition)}`)
             : skipped(check, `not checked: ${whyNotChecked(composition)}`),
@@ -311,13 +314,13 @@ class SubmissionGrader {
     if ("error" in timing) return { grade: failed(check, `timing failed: ${timing.error}`) };
     const hasOwnTable = gpu.key !== undefined && this.manifest.tunedScore.thresholds[gpu.key] !== undefined;
     // Scaling needs the reference manual time from this run (full grading has it already).
-    if (!hasOwnTable && this.timings["reference-manual"] === undefined) {
-      await this.time("reference-manual", this.opts.binding.referenceManual(this.settings.sizes.full));
-    }
+    const referenceSchedule = hasOwnTable || this.timings["reference-manual"] !== undefined ? undefined : this.opts.binding.referenceManual(this.settings.sizes.full);
+    if (referenceSchedule !== undefined) await this.time("reference-manual", referenceSchedule);
     const reference = this.timings["reference-manual"];
     const referenceManualMs = reference !== undefined && "meanMs" in reference ? reference.meanMs : undefined;
     if (!hasOwnTable && referenceManualMs === undefined) {
-      return { grade: failed(check, "the reference manual schedule could not be timed, so the thresholds cannot be scaled for this GPU") };
+      const why = reference === undefined ? "is not part of this grader (a student's copy carries no solution; the course's grader has it)" : "could not be timed";
+      return { grade: failed(check, `the reference manual schedule ${why}, so the thresholds cannot be scaled for this GPU`) };
     }
     const scoring = scoreTunedTime(timing.meanMs, { name: gpu.name, key: gpu.key, referenceManualMs }, this.manifest);
     const rows = scoring.rows.map((r) => `≤ ${r.maxMs.toFixed(2)} ms: ${r.points} pt`).join(", ");

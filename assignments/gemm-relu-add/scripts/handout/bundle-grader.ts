@@ -7,12 +7,14 @@
  *   handin.mjs                        `npm run handin`: scripts/handin.ts with its zip writer
  *   sandbox-runtime.cjs, sandbox-host.cjs   the sandbox's prebuilt runtime and host (found beside the grader)
  * esbuild and isolated-vm stay external: they are native, and the handout's package.json installs them.
- * The grader's trusted solution is compiled into the bundle (it stands in for a failed task), as it
- * is in any grader that runs on the student's machine.
+ * The solution never enters the bundle: the grader's solution module is replaced by the starter's
+ * course-provided functions (workload, naiveSchedule), so this grader cannot stand in for a failed
+ * task (it says so, and grades the later tasks on Gradescope's grader only) nor scale timing by the
+ * reference schedule. The build fails if any file of solution/ is among the bundle's inputs.
  */
 import { readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { build } from "esbuild";
+import { type Plugin, build } from "esbuild";
 import {
   SANDBOX_HOST_FILE,
   SANDBOX_RUNTIME_FILE,
@@ -47,11 +49,33 @@ await import("./tessera-grade.mjs");
 
 const CHUNK_PREFIX = "chunk-";
 
-export async function bundleGrader(handoutDir: string): Promise<void> {
+/** The module the grader imports the trusted solution from (apps/autograder/src/assignment.ts). */
+const SOLUTION_MODULE = "@tessera/assignment-gemm-relu-add/solution";
+const STARTER_FILE = join(REPO_ROOT, "assignments", "gemm-relu-add", "gemm_relu_add.ts");
+
+/** The solution module as a student's grader sees it: only what the starter hands out anyway. */
+function withoutSolution(): Plugin {
+  return {
+    name: "tessera-handout-without-solution",
+    setup(b) {
+      b.onResolve({ filter: /^@tessera\/assignment-gemm-relu-add\/solution$/ }, () => ({ path: SOLUTION_MODULE, namespace: "handout-public" }));
+      b.onLoad({ filter: /.*/, namespace: "handout-public" }, () => ({
+        contents: `export { workload, naiveSchedule, WORKLOAD_SIZE, MANUAL_TILE_SIZES } from ${JSON.stringify(STARTER_FILE)};`,
+        loader: "ts",
+        resolveDir: REPO_ROOT,
+      }));
+    },
+  };
+}
+
+/** Writes the grader into `<handoutDir>/grader/`; returns the source files it was built from. */
+export async function bundleGrader(handoutDir: string): Promise<string[]> {
   const outDir = join(handoutDir, HANDOUT_GRADER_DIR);
   rmSync(outDir, { recursive: true, force: true });
-  await build({
+  const result = await build({
     entryPoints: Object.fromEntries(Object.entries(ENTRIES).map(([name, source]) => [name, join(REPO_ROOT, source)])),
+    plugins: [withoutSolution()],
+    metafile: true,
     outdir: outDir,
     outExtension: { ".js": ".mjs" },
     splitting: true,
@@ -69,9 +93,12 @@ export async function bundleGrader(handoutDir: string): Promise<void> {
     minifySyntax: true,
     logLevel: "warning",
   });
+  const leaked = Object.keys(result.metafile.inputs).filter((input) => /(^|\/)assignments\/gemm-relu-add\/solution\//.test(input));
+  if (leaked.length > 0) throw new Error(`the handout's grader would contain the solution (${leaked.join(", ")}): refusing to write it`);
   writeFileSync(join(outDir, SANDBOX_RUNTIME_FILE), await buildSandboxRuntime());
   writeFileSync(join(outDir, SANDBOX_HOST_FILE), await buildSandboxHost());
   writeFileSync(join(outDir, "grade.mjs"), GRADE_WRAPPER);
+  return Object.keys(result.metafile.inputs);
 }
 
 /** The grader's files, for the summary the handout command prints. */

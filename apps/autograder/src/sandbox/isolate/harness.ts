@@ -52,7 +52,7 @@ export function createHarness(fileLabel: string, importStudent: () => Promise<St
         }
         sch = startSchedule(job, previous);
         const schedule = sch;
-        const args = job.args.map((a) => resolveArg(schedule, a));
+        const args = job.args.map((a) => resolveArg(schedule, a, job.call));
         const returned: unknown = await (fn as (...xs: unknown[]) => unknown)(schedule, ...args);
         result = { id: job.id, ok: true, trace: schedule.trace.toJSON(), returnedBlocks: returnedBlockNames(schedule, returned), millis: now() - started };
         previous = sch;
@@ -74,8 +74,13 @@ function startSchedule(job: Job, previous: Schedule | undefined): Schedule {
   return new Schedule(func, job.seed === undefined ? {} : { seed: job.seed });
 }
 
-function resolveArg(sch: Schedule, arg: JobArg): unknown {
-  return typeof arg === "number" ? arg : sch.getBlock(arg.block);
+function resolveArg(sch: Schedule, arg: JobArg, call: string): unknown {
+  if (typeof arg === "number") return arg;
+  try {
+    return sch.getBlock(arg.block);
+  } catch {
+    throw namedError("GraderError", `cannot call ${call}: the block "${arg.block}" it receives does not exist (an earlier task did not create it)`);
+  }
 }
 
 function returnedBlockNames(sch: Schedule, value: unknown): string[] | undefined {
