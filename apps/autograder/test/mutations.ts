@@ -93,7 +93,9 @@ export const MUTATIONS: readonly Mutation[] = [
     replace(BIND_BX + BIND_BY, lines('  sch.bind(blockX, "blockIdx.y");', '  sch.bind(blockY, "blockIdx.x");')),
   ),
   gemm("t1-bind-x-to-a-thread", [T1, "block-loops-bound"], /should be bound to blockIdx\.x, not threadIdx\.x/, replace(BIND_BX, lines('  sch.bind(blockX, "threadIdx.x");'))),
-  // (An extra bind of the tile-k loop instead makes the student's own task 2 throw: a bound loop cannot be split.)
+  // The tester's extra bind of the tile-k loop: task 2's split of that bound loop throws on the
+  // student's schedule, so task 2 is graded on the solution's task 1 (it costs task 1's check only).
+  gemm("t1-extra-bind-tile-k", [T1, "block-loops-bound"], /bound to threadIdx\.x\) is bound too/, insertAfter(BIND_BY, lines('  sch.bind(kInner, "threadIdx.x");'))),
   gemm("t1-extra-bind-k-chunk", [T1, "block-loops-bound"], /k_0 \(extent 32, bound to threadIdx\.z\) is bound too/, insertAfter(BIND_BY, lines('  sch.bind(kOuter, "threadIdx.z");'))),
   gemm(
     "t1-k-chunk-outermost",
@@ -121,7 +123,8 @@ export const MUTATIONS: readonly Mutation[] = [
   gemm("t2-split-j-by-2", [T2, "split-j-by-thread-tile-y"], /the j loop of "gemm" is split into tiles of .*2, not 4/, replace(SPLIT_TY, "sch.split(innerY, [null, 2])")),
   gemm("t2-split-k-by-2", [T2, "split-k-by-thread-tile-k"], /the k loop of "gemm" is split into tiles of .*2, not 1/, replace(SPLIT_TK, "sch.split(kInner, [null, 2])")),
   gemm("t2-missing-bind-x", [T2, "thread-loops-bound"], /the thread loop over i \(i_1_0, extent 16\) is not bound: bind it to threadIdx\.x/, replace(BIND_T("threadIdx.x", "threadIdx.y"), BIND_T("", "threadIdx.y"))),
-  // (A missing threadIdx.y bind instead makes the student's own task 4 throw: it looks for that loop.)
+  // Task 4 looks for the threadIdx.y loop and throws without it: it is graded on the solution's tasks 1–3.
+  gemm("t2-missing-bind-y", [T2, "thread-loops-bound"], /the thread loop over j \(j_1_0, extent 16\) is not bound: bind it to threadIdx\.y/, replace(BIND_T("threadIdx.x", "threadIdx.y"), BIND_T("threadIdx.x", ""))),
   gemm(
     "t2-thread-binds-swapped",
     [T2, "thread-loops-bound"],

@@ -38,6 +38,11 @@ export interface ChainResult {
   /** Notes for the whole report (e.g. that printed output was withheld). */
   readonly notes: readonly string[];
   /**
+   * Ids of tasks the student completed, with a mistake their own check charged, that gave way to
+   * the solution's version because the student's next task could not run on them.
+   */
+  readonly reset: readonly string[];
+  /**
    * Why `composed` is not a whole manual schedule: a task left no schedule and this grader has no
    * solution to stand in for it (a student's copy of the grader carries none).
    */
@@ -63,6 +68,8 @@ export async function runChain(ctx: ChainContext, tasks: readonly Task[]): Promi
   const replaced: string[] = [];
   /** Tasks that completed, but whose schedule gave way to the solution's because the solution's next task did not fit it. */
   const rebuilt: string[] = [];
+  /** Completed tasks with a charged mistake that the student's next task could not run on (see retryOnReference). */
+  const reset: string[] = [];
   const scripts = new Map<string, string>();
   const notes: string[] = [];
   let state = initial;
@@ -103,12 +110,39 @@ export async function runChain(ctx: ChainContext, tasks: readonly Task[]): Promi
     return before;
   };
 
+  /**
+   * The student's task `index` threw on the student's own schedule, which carries a mistake an
+   * earlier check already charged: it runs again, alone, on the solution's version of the tasks
+   * before it, and is graded there (one mistake costs once). Undefined when it fails there too.
+   */
+  const retryOnReference = async (index: number, ownError: string): Promise<{ grade: TaskGrade; schedule: Schedule } | undefined> => {
+    const task = tasks[index]!;
+    const base = new Schedule(binding.workload(size));
+    try {
+      for (const earlier of tasks.slice(0, index)) applySolution(ctx, earlier, base);
+    } catch {
+      return undefined;
+    }
+    const gaveWay = tasks.slice(0, index).map((t) => t.id).filter((id) => !replaced.includes(id) && !rebuilt.includes(id) && !reset.includes(id));
+    const job: Job = { id: task.id, call: task.function, start: { kind: "script", script: base.script() }, args: jobArgs(task.args, tiles) };
+    const run = await ctx.file.run([job], ctx.limits);
+    const result = run.results.get(task.id);
+    if (!run.load.ok || result?.ok !== true) return undefined;
+    const replay = replayTrace(result.trace, base);
+    if (!replay.ok) return undefined;
+    reset.push(...gaveWay);
+    const where = referenceNote([...replaced, ...reset], rebuilt);
+    if (run.stdout.trim() !== "" || run.stderr.trim() !== "") notes.push(`What your code printed while it ran ${where} is withheld, so that no part of the solution can reach the report.`);
+    const note = `on your own schedule it did not complete (${ownError}): an earlier mistake, already charged by its check, left it nothing to work on, so it was graded ${where}`;
+    return { grade: { task, checks: gradeStructure(task, replay.schedule, base, tiles, result.returnedBlocks), notes: [note] }, schedule: replay.schedule };
+  };
+
   while (next < tasks.length) {
     const segment = tasks.slice(next);
     const segmentStart = state;
     // From here on the schedule contains the solution's IR: nothing the student's code says is shown.
-    const onReference = replaced.length > 0;
-    const reference = onReference ? referenceNote(replaced, rebuilt) : undefined;
+    const onReference = replaced.length + rebuilt.length + reset.length > 0;
+    const reference = onReference ? referenceNote([...replaced, ...reset], rebuilt) : undefined;
     const start: JobStart = segmentStart === initial ? { kind: "workload", workload: manifest.workload, size } : { kind: "script", script: segmentStart.script() };
     const jobs: Job[] = segment.map((task, k) => ({
       id: task.id,
@@ -145,8 +179,14 @@ export async function runChain(ctx: ChainContext, tasks: readonly Task[]): Promi
             : reference === undefined
               ? describeJobError(task.function, result.error)
               : describeErrorOnReference(task.function, ctx.file.file, result.error, reference);
-        grades.push(notRun(task, why, "did not complete", note, "the task's function did not complete"));
-        state = continueAfter(index, before);
+        const retried = reference === undefined && canStandIn && chargedMistakeBefore(grades) ? await retryOnReference(index, why) : undefined;
+        if (retried !== undefined) {
+          grades.push(retried.grade);
+          state = retried.schedule;
+        } else {
+          grades.push(notRun(task, why, "did not complete", note, "the task's function did not complete"));
+          state = continueAfter(index, before);
+        }
         next = index + 1;
         restart = true;
         break;
@@ -170,9 +210,14 @@ export async function runChain(ctx: ChainContext, tasks: readonly Task[]): Promi
     }
     if (!restart) next = tasks.length;
   }
-  const stoodIn = new Set([...replaced, ...rebuilt]);
+  const stoodIn = new Set([...replaced, ...rebuilt, ...reset]);
   const replacedIds = tasks.map((t) => t.id).filter((id) => stoodIn.has(id));
-  return { tasks: grades, composed: state, replaced: replacedIds, scripts, notes, ...(incomplete === undefined ? {} : { incomplete }) };
+  return { tasks: grades, composed: state, replaced: replacedIds, reset, scripts, notes, ...(incomplete === undefined ? {} : { incomplete }) };
+}
+
+/** Whether a task the student completed has a failed check (a mistake already charged). */
+function chargedMistakeBefore(grades: readonly TaskGrade[]): boolean {
+  return grades.some((g) => g.error === undefined && g.checks.some((c) => c.status === "failed"));
 }
 
 function noStandInReason(failed: Task): string {

@@ -9,7 +9,7 @@
 import type { Task } from "../manifest/index.js";
 import type { IncompleteReason, TaskGrade } from "./task-grade.js";
 
-export type StandInReason = IncompleteReason | "did not fit the solution's next task";
+export type StandInReason = IncompleteReason | "did not fit the solution's next task" | "had a mistake your next task could not run on";
 
 export interface Composition {
   /** Tasks whose student version is in the schedule, in task order. */
@@ -19,7 +19,7 @@ export interface Composition {
 }
 
 /** `tasks` (the chain, in order), their grades, and the ids of the tasks the solution stood in for. */
-export function chainComposition(tasks: readonly Task[], grades: readonly TaskGrade[], replaced: readonly string[]): Composition {
+export function chainComposition(tasks: readonly Task[], grades: readonly TaskGrade[], replaced: readonly string[], reset: readonly string[] = []): Composition {
   const yours: Task[] = [];
   const standIns: { task: Task; why: StandInReason }[] = [];
   for (const task of tasks) {
@@ -28,7 +28,11 @@ export function chainComposition(tasks: readonly Task[], grades: readonly TaskGr
       continue;
     }
     const grade = grades.find((g) => g.task.id === task.id);
-    const why: StandInReason = grade === undefined ? "did not complete" : (grade.incomplete ?? (grade.error !== undefined ? "did not complete" : "did not fit the solution's next task"));
+    const why: StandInReason = reset.includes(task.id)
+      ? "had a mistake your next task could not run on"
+      : grade === undefined
+        ? "did not complete"
+        : (grade.incomplete ?? (grade.error !== undefined ? "did not complete" : "did not fit the solution's next task"));
     standIns.push({ task, why });
   }
   return { yours, standIns };

@@ -199,7 +199,7 @@ class SubmissionGrader {
     const graded = new Map<Task, TaskGrade>(chain.tasks.map((g) => [g.task, g]));
 
     const numericsTask = part1.find((t) => t.start === "none" && t.checks.some((c) => c.kind === "numerics"));
-    const composition = chainComposition(chained, chain.tasks, chain.replaced);
+    const composition = chainComposition(chained, chain.tasks, chain.replaced, chain.reset);
     const ranAny = composition.yours.length > 0;
     const structureOnly = this.opts.structureOnly === true;
     this.notes.push(...chain.notes);
@@ -233,7 +233,7 @@ class SubmissionGrader {
 
   private async runChain(tasks: readonly Task[]): Promise<ChainResult> {
     const first = tasks[0];
-    if (first === undefined) return { tasks: [], composed: new Schedule(this.opts.binding.workload(this.settings.sizes.full)), replaced: [], scripts: new Map(), notes: [] };
+    if (first === undefined) return { tasks: [], composed: new Schedule(this.opts.binding.workload(this.settings.sizes.full)), replaced: [], reset: [], scripts: new Map(), notes: [] };
     this.progress(`running ${first.file} (${tasks.map((t) => t.function).join(", ")}) in the sandbox`);
     const file = await this.file(first.file);
     return runChain({ manifest: this.manifest, binding: this.opts.binding, file, limits: this.limits, onPrinted: (run) => this.recordPrinted(file.file, run) }, tasks);
