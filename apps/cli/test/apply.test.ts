@@ -87,6 +87,6 @@ describe("tessera apply", () => {
   it("requires --trace", async () => {
     const io = captureIO();
     expect(await runCli(["apply", file("gemm4.py", printTVMScript(FUNC))], io)).toBe(2);
-    expect(io.err).toContain("usage: tessera apply FILE --trace TRACE.json [--func NAME]");
+    expect(io.err).toContain("usage: tessera apply FILE --trace TRACE [--func NAME]");
   });
 });
