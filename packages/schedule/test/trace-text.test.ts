@@ -1,5 +1,6 @@
 /** Traces given as the text `Trace.show()` prints are parsed and replayed (regression: only JSON was read). */
 import { gemmReluAdd, structuralEqual } from "@tessera/ir";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { LoopRV, Schedule, TraceTextError, applyTraceText } from "../src/index.js";
 
@@ -80,5 +81,23 @@ describe("text traces", () => {
     const err = errorOf(() => applyTraceText('const b0 = sch.getBlock("gemm");\nsch.split(b0, 4);', sch));
     expect(err.line).toBe(2);
     expect(err.message).toMatch(/^2:1: sch\.split\(…\) failed:/);
+  });
+
+  it("damaged show() text only ever fails with a TraceTextError (fast-check)", () => {
+    const text = scheduled().trace.show();
+    const pieces = ["(", ")", "[", "]", "{", "}", ",", ";", "=", "=>", '"', "'", "/*", "//", "\n", "sch.", "b0", "l1", "-", "1e9", "LoopRV.", "const [", "@", "\\"];
+    fc.assert(
+      fc.property(fc.double({ min: 0, max: 1, noNaN: true }), fc.integer({ min: 0, max: 8 }), fc.constantFrom(...pieces, ""), fc.integer({ min: 1, max: 400 }), (at, cut, piece, times) => {
+        const i = Math.floor(at * text.length);
+        const damaged = text.slice(0, i) + piece.repeat(times) + text.slice(i + cut);
+        try {
+          applyTraceText(damaged, new Schedule(FUNC));
+        } catch (e) {
+          expect(e).toBeInstanceOf(TraceTextError);
+          expect((e as TraceTextError).line).toBeGreaterThanOrEqual(1);
+        }
+      }),
+      { numRuns: 200, seed: 3 },
+    );
   });
 });
