@@ -20,7 +20,7 @@ const TRACE_FORMATS = {
     "Text: what `sch.trace.show()` prints, e.g. a trace_submission.ts (`const b0 = sch.getBlock(\"gemm\");` …), one call per line.",
   ],
 } as const;
-const GPU_TARGET_NOTE = `GPU: ${GPU_TARGETS.join(", ")} (cuda is nvidia/tesla-t4).`;
+const GPU_TARGET_NOTE = `GPU: ${GPU_TARGETS.join(", ")} (cuda: a generic sm_75 GPU).`;
 const CPU_TARGET_NOTE = "CPU: c (the host), llvm, llvm -mcpu=NAME (quote it), c -num-cores=N.";
 const INPUT_ERROR = [2, "bad arguments, or an error in an input file (named with line and column)"] as const;
 
