@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import {
   type IRModule,
   type PrimFunc,
@@ -10,15 +10,31 @@ import {
 } from "@tessera/ir";
 import { CliError } from "./errors.js";
 
-/** Reads a text file; a missing or unreadable file becomes a CliError naming it. */
+/**
+ * The largest input file read (TVMScript or trace). The course's programs are a few KB; a 50 MB
+ * file took minutes and gigabytes to parse and print (a 2 MiB one takes seconds and a few hundred MB),
+ * so larger files are refused before they are read.
+ */
+export const MAX_INPUT_BYTES = 2 * 1024 * 1024;
+
+/** Reads a text file; a missing, unreadable or too large file becomes a CliError naming it. */
 export async function readTextFile(file: string): Promise<string> {
   try {
+    const { size } = await stat(file);
+    if (size > MAX_INPUT_BYTES) {
+      throw new CliError(`${file}: the file is ${megabytes(size)} (${size} bytes); tessera reads input files of up to ${megabytes(MAX_INPUT_BYTES)} (${MAX_INPUT_BYTES} bytes)`);
+    }
     return await readFile(file, "utf8");
   } catch (err) {
+    if (err instanceof CliError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
     const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : String(code ?? err);
     throw new CliError(`cannot read ${file}: ${why}`);
   }
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
 }
 
 /** Reads a TVMScript file and parses it; every failure becomes a CliError naming the file. */

@@ -1,9 +1,10 @@
 /**
  * A function of a TVMScript file, optionally scheduled by replaying a trace: what `apply`,
- * `build` and `simulate` start from.
+ * `build` and `simulate` start from. The trace is JSON (ours or TVM's) or the text
+ * `sch.trace.show()` prints (a trace_submission.ts), told apart by its first character.
  */
 import type { PrimFunc } from "@tessera/ir";
-import { type Decision, type Instruction, Schedule, Trace, TraceFormatError, TraceReplayError } from "@tessera/schedule";
+import { type Decision, type Instruction, Schedule, Trace, TraceFormatError, TraceReplayError, TraceTextError, parseTraceText, replayTraceCalls } from "@tessera/schedule";
 import { CliError } from "./errors.js";
 import { loadModule, pickFunction, readTextFile } from "./load.js";
 
@@ -20,14 +21,26 @@ export async function loadScheduled(file: string, opts: { trace?: string | undef
   const { name, func } = pickFunction(await loadModule(file), file, opts.func);
   if (opts.trace === undefined) return { name, original: func, func };
   const traceFile = opts.trace;
-  const trace = retargetFunctionName(await loadTrace(traceFile), name);
+  const traceText = await readTextFile(traceFile);
   // The function is scheduled alone, under the name "main" (what `new Schedule(func)` records).
   const sch = new Schedule(func);
-  try {
-    trace.applyTo(sch);
-  } catch (err) {
-    if (err instanceof TraceReplayError) throw new CliError(`${traceFile}: ${err.message}`);
-    throw err;
+  if (isJSONText(traceText)) {
+    const trace = retargetFunctionName(parseTraceJSON(traceFile, traceText), name);
+    try {
+      trace.applyTo(sch);
+    } catch (err) {
+      if (err instanceof TraceReplayError) throw new CliError(`${traceFile}: ${err.message}`);
+      throw err;
+    }
+  } else {
+    try {
+      const calls = parseTraceText(traceText);
+      if (calls.length === 0) throw new CliError(`${traceFile}: no schedule call in it: a trace is JSON or the text sch.trace.show() prints`);
+      replayTraceCalls(calls, sch, { funcName: name });
+    } catch (err) {
+      if (err instanceof TraceTextError) throw new CliError(`${traceFile}:${err.message}`);
+      throw err;
+    }
   }
   return { name, original: func, func: sch.func };
 }
@@ -46,8 +59,12 @@ function retargetFunctionName(trace: Trace, funcName: string): Trace {
   return new Trace(instructions, decisions);
 }
 
-async function loadTrace(file: string): Promise<Trace> {
-  const text = await readTextFile(file);
+/** JSON traces are an object (ours) or an array (TVM's); anything else is read as show() text. */
+function isJSONText(text: string): boolean {
+  return /^\s*[[{]/.test(text);
+}
+
+function parseTraceJSON(file: string, text: string): Trace {
   try {
     return Trace.fromJSON(text);
   } catch (err) {

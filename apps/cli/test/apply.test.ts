@@ -84,9 +84,38 @@ describe("tessera apply", () => {
     expect(io3.err).toContain("missing.json: no such file");
   });
 
+  it("reads a trace as the text trace.show() prints (regression: 'malformed trace: not valid JSON')", async () => {
+    const sch = scheduled();
+    const program = file("gemm5.py", printTVMScript(FUNC, { funcName: "gemm_relu_add" }));
+    const json = file("trace5.json", JSON.stringify(sch.trace));
+    const text = file("trace_submission.ts", `/** pasted from sch.trace.show() */\n${sch.trace.show()}`);
+    const fromJson = captureIO();
+    expect(await runCli(["apply", program, "--trace", json], fromJson)).toBe(0);
+    const fromText = captureIO();
+    expect(await runCli(["apply", program, "--trace", text], fromText)).toBe(0);
+    expect(fromText.err).toBe("");
+    expect(fromText.out).toBe(fromJson.out);
+  });
+
+  it("names the file, line and column of a text trace it cannot read or replay (exit 2)", async () => {
+    const program = file("gemm6.py", printTVMScript(FUNC));
+    const unknown = file("unknown.ts", 'const b0 = sch.getBlock("gemm");\nconst x = sch.frobnicate(b0);\n');
+    const io = captureIO();
+    expect(await runCli(["apply", program, "--trace", unknown], io)).toBe(2);
+    expect(io.err).toBe(`tessera: ${unknown}:2:11: unknown schedule method 'frobnicate' (a trace calls schedule primitives such as getBlock, split, bind)\n`);
+    const failing = file("failing.ts", 'const b0 = sch.getBlock("nope");\n');
+    const io2 = captureIO();
+    expect(await runCli(["apply", program, "--trace", failing], io2)).toBe(2);
+    expect(io2.err).toMatch(new RegExp(`^tessera: ${failing.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:1:12: sch\\.getBlock\\(…\\) failed:`));
+    const empty = file("empty.ts", "// nothing\n");
+    const io3 = captureIO();
+    expect(await runCli(["apply", program, "--trace", empty], io3)).toBe(2);
+    expect(io3.err).toContain("empty.ts: no schedule call in it");
+  });
+
   it("requires --trace", async () => {
     const io = captureIO();
     expect(await runCli(["apply", file("gemm4.py", printTVMScript(FUNC))], io)).toBe(2);
-    expect(io.err).toContain("usage: tessera apply FILE --trace TRACE.json [--func NAME]");
+    expect(io.err).toContain("usage: tessera apply FILE --trace TRACE [--func NAME]");
   });
 });

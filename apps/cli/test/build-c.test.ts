@@ -55,6 +55,15 @@ describe("tessera build --target c", () => {
     expect(byDefault.out).toContain("#pragma omp parallel for");
   });
 
+  it("accepts a function named main, exported as tvmgen_default_main (regression: 'global symbol main is not a C identifier')", async () => {
+    const asMain = file("main.py", printTVMScript({ ...FUNC, attrs: { ...FUNC.attrs, global_symbol: "main" } }, { funcName: "main" }));
+    const r = await build(asMain, "--trace", cpuTrace, "--target", "c");
+    expect(r.err).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.out).toContain("TESSERA_EXPORT void tvmgen_default_main(float* restrict A, float* restrict B, float* restrict C)");
+    expect(r.out).toContain("// The C function is tvmgen_default_main (entry point tvmgen_default_main_packed), not main:");
+  });
+
   it("--emit ir prints the lowered function the C comes from", async () => {
     const r = await build(original, "--trace", cpuTrace, "--target", "c", "--emit", "ir");
     expect(r.code).toBe(0);

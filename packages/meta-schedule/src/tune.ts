@@ -115,6 +115,7 @@ export async function tuneTasks(functions: readonly TuneFunction[], target: Tune
     }
     const scheduler = resolveScheduler(options, rng.forkSeed());
 
+    const estimated = options.estimatedTimes ?? options.runner === "simulated";
     const totalFlop = functions.reduce((sum, f) => sum + estimateFlops(f.func) * (f.weight ?? 1), 0);
     const history: TrialEvent[] = [];
     const records = await scheduler.tune(tasks, {
@@ -127,6 +128,7 @@ export async function tuneTasks(functions: readonly TuneFunction[], target: Tune
       numTrialsPerIter: options.numTrialsPerIter,
       log: fileLogger(options.workDir, "task_scheduler.log", log),
       logSummary: options.logSummary,
+      estimated,
       onTrial: (trial) => {
         history.push(trial);
         options.onProgress?.({ trial, trialsDone: history.length, maxTrialsGlobal: options.maxTrialsGlobal, totalFlop });
@@ -136,7 +138,7 @@ export async function tuneTasks(functions: readonly TuneFunction[], target: Tune
     const taskResults = records.map((record) => taskResult(record, database));
     const title = options.curveTitle ?? `${records.map((r) => r.name).join(", ")} on ${target.name}`;
     const files = await writeOutputs(options, history, runName(options), title, log);
-    return { tasks: taskResults, history, database, summary: formatTuningSummary(records), workDir: options.workDir, files };
+    return { tasks: taskResults, history, database, summary: formatTuningSummary(records, { estimated }), workDir: options.workDir, files };
   } finally {
     for (const component of owned) await component.dispose?.();
   }

@@ -15,7 +15,9 @@ export {
   allInstructionKinds,
 } from "./instruction.js";
 export { Trace } from "./trace/trace.js";
-export { TraceFormatError, TraceReplayError } from "./trace/errors.js";
+export { TraceFormatError, TraceReplayError, TraceTextError } from "./trace/errors.js";
+export { applyTraceText, replayTraceCalls, type TextReplayOptions } from "./trace/text-replay.js";
+export { parseTraceText, type TraceCall } from "./trace/text-parse.js";
 export type { TraceJSON, TVMTraceJSON, TraceInstructionJSON } from "./trace/json.js";
 export type { ApplyOptions, DecisionOverrides } from "./trace/replay.js";
 export type { PrintOptions } from "./trace/print.js";

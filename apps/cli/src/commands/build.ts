@@ -1,5 +1,4 @@
 import { stat } from "node:fs/promises";
-import { parseArgs } from "node:util";
 import {
   type CModule,
   type DeviceKernel,
@@ -15,11 +14,11 @@ import {
 import { type Buffer, type PrimFunc, type Var, TesseraError, primFunc, printTVMScript, structuralHash, variable } from "@tessera/ir";
 import { type Database, JSONDatabase, queryBestRecord, queryBestSchedule } from "@tessera/meta-schedule";
 import { CliError } from "../errors.js";
+import { parseCommandArgs } from "../help/args.js";
 import type { CliIO } from "../io.js";
 import { loadScheduled } from "../scheduled.js";
+import { buildSpec } from "./specs.js";
 
-export const BUILD_USAGE =
-  "build FILE --target NAME [--trace TRACE.json | --database DIR] [--func NAME] [--emit cuda|header|launch|ir] (CPU targets c, llvm [-mcpu=NAME]: --emit c|ir)";
 
 /** Where `--database DIR` records come from; tests give an in-memory database. */
 export interface BuildDeps {
@@ -60,19 +59,8 @@ export async function run(args: readonly string[], io: CliIO): Promise<number> {
 }
 
 export async function runBuild(args: readonly string[], io: CliIO, deps: BuildDeps): Promise<number> {
-  const { positionals, values } = parseArgs({
-    args: [...args],
-    allowPositionals: true,
-    strict: true,
-    options: {
-      trace: { type: "string" },
-      func: { type: "string" },
-      target: { type: "string" },
-      emit: { type: "string" },
-      database: { type: "string" },
-    },
-  });
-  if (positionals.length !== 1 || values.target === undefined) throw new CliError(`usage: tessera ${BUILD_USAGE}`);
+  const { positionals, values } = parseCommandArgs(buildSpec, args);
+  if (positionals.length !== 1 || values.target === undefined) throw new CliError(`usage: tessera build ${buildSpec.usage}`);
   const targetName = values.target;
   const cpu = isCpuTargetName(targetName);
   const emit = cpu ? parseCpuEmit(values.emit, targetName) : parseEmit(values.emit);

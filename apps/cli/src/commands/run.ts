@@ -1,4 +1,3 @@
-import { parseArgs } from "node:util";
 import {
   type PrimFunc,
   type TypedArray,
@@ -8,21 +7,16 @@ import {
   randomArgs,
 } from "@tessera/ir";
 import { CliError } from "../errors.js";
+import { parseCommandArgs } from "../help/args.js";
 import type { CliIO } from "../io.js";
 import { loadModule, pickFunction } from "../load.js";
 import { summarizeArray } from "../summary.js";
+import { runSpec } from "./specs.js";
 
 /** `tessera run FILE [--seed N] [--func NAME]`: execute a PrimFunc on seeded random inputs. */
 export async function run(args: readonly string[], io: CliIO): Promise<number> {
-  const { positionals, values } = parseArgs({
-    args: [...args],
-    allowPositionals: true,
-    strict: true,
-    options: { seed: { type: "string" }, func: { type: "string" } },
-  });
-  if (positionals.length !== 1) {
-    throw new CliError("usage: tessera run FILE [--seed N] [--func NAME]");
-  }
+  const { positionals, values } = parseCommandArgs(runSpec, args);
+  if (positionals.length !== 1) throw new CliError(`usage: tessera run ${runSpec.usage}`);
   const file = positionals[0]!;
   const seed = parseSeed(values.seed);
   const { name, func } = pickFunction(await loadModule(file), file, values.func);

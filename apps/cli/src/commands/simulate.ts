@@ -1,4 +1,3 @@
-import { parseArgs } from "node:util";
 import { type LoweredModule, TargetError, lower, target as resolveTarget } from "@tessera/codegen";
 import { TesseraError } from "@tessera/ir";
 import {
@@ -10,12 +9,12 @@ import {
   formatSimulationReport,
 } from "@tessera/simulator";
 import { CliError } from "../errors.js";
+import { parseCommandArgs } from "../help/args.js";
 import type { CliIO } from "../io.js";
 import { loadScheduled } from "../scheduled.js";
 import { parseSeed } from "./run.js";
+import { DEFAULT_SIMULATE_TARGET, simulateSpec } from "./specs.js";
 
-const USAGE = "usage: tessera simulate FILE [--trace T.json] [--func NAME] [--target NAME] [--seed N] [--bank-conflicts]";
-const DEFAULT_TARGET = "nvidia/tesla-t4";
 
 /**
  * `tessera simulate FILE [--trace T.json] [--func NAME] [--target NAME] [--seed N] [--bank-conflicts]`:
@@ -26,22 +25,11 @@ const DEFAULT_TARGET = "nvidia/tesla-t4";
  * (conflicts cost time, not correctness: they do not change the exit code).
  */
 export async function run(args: readonly string[], io: CliIO): Promise<number> {
-  const { positionals, values } = parseArgs({
-    args: [...args],
-    allowPositionals: true,
-    strict: true,
-    options: {
-      trace: { type: "string" },
-      func: { type: "string" },
-      target: { type: "string" },
-      seed: { type: "string" },
-      "bank-conflicts": { type: "boolean" },
-    },
-  });
-  if (positionals.length !== 1) throw new CliError(USAGE);
+  const { positionals, values } = parseCommandArgs(simulateSpec, args);
+  if (positionals.length !== 1) throw new CliError(`usage: tessera simulate ${simulateSpec.usage}`);
   const file = positionals[0]!;
   const seed = parseSeed(values.seed);
-  const targetName = values.target ?? DEFAULT_TARGET;
+  const targetName = values.target ?? DEFAULT_SIMULATE_TARGET;
   try {
     resolveTarget(targetName);
   } catch (err) {

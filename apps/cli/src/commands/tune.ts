@@ -1,6 +1,5 @@
 import { stat } from "node:fs/promises";
 import { Writable } from "node:stream";
-import { parseArgs } from "node:util";
 import { TargetError, cpuTarget, isCpuTargetName, target as resolveTarget } from "@tessera/codegen";
 import { TesseraError, irModule } from "@tessera/ir";
 import {
@@ -22,16 +21,13 @@ import { measureDispatch } from "@tessera/autograder";
 import { Dispatcher, QueueConfigError, parseRedisUrl } from "@tessera/queue";
 import { cuda } from "@tessera/runtime";
 import { CliError } from "../errors.js";
+import { parseCommandArgs } from "../help/args.js";
 import type { CliIO } from "../io.js";
 import { loadModule, pickFunction } from "../load.js";
 import { loadScheduleFn } from "../space-file.js";
 import { parseSeed } from "./run.js";
+import { tuneSpec } from "./specs.js";
 
-/** The usage line of the command list (the full one is TUNE_FULL_USAGE). */
-export const TUNE_USAGE = "tune FILE --target NAME --trials N --work-dir DIR [--space auto|FILE.ts] [--strategy S] [--seed N] [--dry-run]";
-
-export const TUNE_FULL_USAGE =
-  `tune FILE --target NAME --trials N --work-dir DIR [--space auto|FILE.ts] [--strategy ${STRATEGY_NAMES.join("|")}] [--seed N] [--func NAME] [--trials-per-iter N] [--dry-run] [--redis URL]`;
 
 /** What the tune command takes from its environment; tests replace components with fakes. */
 export interface TuneDeps {
@@ -95,25 +91,9 @@ export async function run(args: readonly string[], io: CliIO): Promise<number> {
 }
 
 export async function runTune(args: readonly string[], io: CliIO, deps: TuneDeps): Promise<number> {
-  const { positionals, values } = parseArgs({
-    args: [...args],
-    allowPositionals: true,
-    strict: true,
-    options: {
-      target: { type: "string" },
-      trials: { type: "string" },
-      "work-dir": { type: "string" },
-      space: { type: "string" },
-      strategy: { type: "string" },
-      seed: { type: "string" },
-      func: { type: "string" },
-      "trials-per-iter": { type: "string" },
-      "dry-run": { type: "boolean" },
-      redis: { type: "string" },
-    },
-  });
+  const { positionals, values } = parseCommandArgs(tuneSpec, args);
   if (positionals.length !== 1 || values.target === undefined || values.trials === undefined || values["work-dir"] === undefined) {
-    throw new CliError(`usage: tessera ${TUNE_FULL_USAGE}`);
+    throw new CliError(`usage: tessera tune ${tuneSpec.usage} (see 'tessera tune --help')`);
   }
   const file = positionals[0]!;
   const target = targetOption(values.target);
@@ -144,7 +124,8 @@ export async function runTune(args: readonly string[], io: CliIO, deps: TuneDeps
   const { name, func } = pickFunction(await loadModule(file), file, values.func);
   const space = await spaceOption(values.space ?? "auto", target, deps);
 
-  const progress = createProgressReporter({ stream: deps.progressStream ?? stderrStream(io) });
+  const progress = createProgressReporter({ stream: deps.progressStream ?? stderrStream(io), estimated: dryRun });
+  if (dryRun) io.stdout(DRY_RUN_HEADER);
   const log: Logger = (level, message) => {
     if (level !== "debug") progress.log(message);
   };
@@ -172,6 +153,7 @@ export async function runTune(args: readonly string[], io: CliIO, deps: TuneDeps
       runner,
       ...(seed === undefined ? {} : { seed }),
       ...deps.components,
+      estimatedTimes: dryRun,
       logger: log,
       logSummary: false,
       runName: `${strategy}${seed === undefined ? "" : `, seed ${seed}`}`,
@@ -199,12 +181,17 @@ export async function runTune(args: readonly string[], io: CliIO, deps: TuneDeps
     io.stderr(`tessera: no candidate of ${name} ran successfully in ${best.trials} trials; nothing to build\n`);
     return 1;
   }
+  const est = dryRun ? " (estimated)" : "";
   io.stdout(
-    `Best ${name}: ${(best.bestLatency * 1e6).toFixed(4)} us (${(best.flop / best.bestLatency / 1e9).toFixed(4)} GFLOPS); ` +
+    `Best ${name}${est}: ${(best.bestLatency * 1e6).toFixed(4)} us (${(best.flop / best.bestLatency / 1e9).toFixed(4)} GFLOPS); ` +
       `build it with: tessera build ${file} --target ${target.name} --database ${workDir}${values.func === undefined ? "" : ` --func ${name}`}\n`,
   );
   return 0;
 }
+
+/** The first line of a dry run: nothing below is a measurement. */
+export const DRY_RUN_HEADER =
+  "Dry run: the runner is simulated (no GPU); every time and GFLOPS figure below is an estimate of the GPU simulator's cost model, not a measurement.\n";
 
 function describeDatabase(db: Database): string {
   return `${db.size()} tuning record${db.size() === 1 ? "" : "s"} in the database`;

@@ -1,3 +1,4 @@
+import type { CommandSpec } from "../help/spec.js";
 import type { CliIO } from "../io.js";
 
 /**
@@ -8,8 +9,10 @@ export type CommandRunner = (args: readonly string[], io: CliIO) => Promise<numb
 
 export interface Command {
   readonly name: string;
-  /** e.g. `print FILE` */
+  /** e.g. `print FILE [--color | --no-color]` */
   readonly usage: string;
   readonly summary: string;
+  /** Options, defaults and exit codes: what `tessera NAME --help` prints. */
+  readonly spec: CommandSpec;
   readonly run: CommandRunner;
 }

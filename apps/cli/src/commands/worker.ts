@@ -3,12 +3,10 @@
  * grades submissions and measures tuning candidates for dispatchers anywhere (the autograder's
  * `tessera-grade worker`, which knows both kinds of job).
  */
-import { WORKER_OPTIONS_HELP, parseWorkerArgs, runWorkerCommand } from "@tessera/autograder";
+import { parseWorkerArgs, runWorkerCommand } from "@tessera/autograder";
 import { CliError } from "../errors.js";
 import type { CliIO } from "../io.js";
 
-export const WORKER_USAGE = "worker --redis URL [--gpu N] [--no-gpu] [--concurrency K] [--name NAME]";
-export { WORKER_OPTIONS_HELP };
 
 export async function run(args: readonly string[], io: CliIO): Promise<number> {
   let inv;

@@ -11,7 +11,8 @@ import { evalAttrDict } from "./attr-values.js";
 import { parseBufferDecl } from "./buffer-decl.js";
 import { type BlockState, type FunctionState, type StmtResult } from "./build-state.js";
 import { buildBlock, blockOnlyStatement, isBlockOnlyCall, parseAxisAssign, parseRemapAssign } from "./block-builder.js";
-import { fail } from "./errors.js";
+import { type SourcePos, fail } from "./errors.js";
+import { MAX_IR_NESTING } from "./nesting.js";
 import type { ExprEvaluator } from "./expr-evaluator.js";
 import { isLiteral, literalToExpr, valuesToExprs } from "./literal.js";
 import { buildFor } from "./loop-builder.js";
@@ -27,6 +28,8 @@ export class BodyBuilder {
   readonly blocks: BlockState[] = [];
   /** 0 while reading the function's own top-level statements. */
   private depth = 0;
+  /** How deeply the statements being built will nest in the IR (loops, blocks, scoped declarations). */
+  private irDepth = 0;
 
   constructor(
     readonly ev: ExprEvaluator,
@@ -52,7 +55,8 @@ export class BodyBuilder {
       const r = this.statement(stmts[i]!);
       if (r === undefined) continue;
       if ("wrap" in r) {
-        out.push(r.wrap(this.body(stmts.slice(i + 1))));
+        // A scoped declaration (an allocation, a let) wraps the statements after it: one level deeper.
+        out.push(r.wrap(this.deeper(1, stmts[i]!.pos, () => this.body(stmts.slice(i + 1)))));
         break;
       }
       out.push(r);
@@ -64,10 +68,31 @@ export class BodyBuilder {
   nested(stmts: readonly PyStmt[]): Stmt {
     this.depth++;
     try {
-      return this.scopes.within(() => this.body(stmts));
+      return this.deeper(1, stmts[0]?.pos ?? { line: 1, column: 1 }, () => this.scopes.within(() => this.body(stmts)));
     } finally {
       this.depth--;
     }
+  }
+
+  /**
+   * Builds `levels` IR levels deeper (a T.grid of 5 extents is 5 loops), failing at `pos` past
+   * MAX_IR_NESTING: the compiler's passes recurse over the IR, so one line of T.grid(1, 1, …) with
+   * a thousand extents must be refused like a thousand nested loops.
+   */
+  deeper<T>(levels: number, pos: SourcePos, build: () => T): T {
+    const outer = this.irDepth;
+    this.addIRLevels(levels, pos);
+    try {
+      return build();
+    } finally {
+      this.irDepth = outer;
+    }
+  }
+
+  /** Adds IR levels for the rest of the current scope (a buffer allocation becomes an Allocate around it when lowered). */
+  private addIRLevels(levels: number, pos: SourcePos): void {
+    if (this.irDepth + levels > MAX_IR_NESTING) fail(`nesting deeper than ${MAX_IR_NESTING} levels of loops, blocks, allocations and scoped declarations`, pos);
+    this.irDepth += levels;
   }
 
   private statement(s: PyStmt): StmtResult {
@@ -179,6 +204,7 @@ export class BodyBuilder {
       case "T.alloc_buffer":
       case "T.sblock_alloc_buffer": {
         const { buffer } = parseBufferDecl(this.ev, call, callee, name);
+        this.addIRLevels(1, call.pos);
         (this.currentBlock?.allocBuffers ?? this.fn.rootAllocs).push(buffer);
         this.scopes.define(name, { kind: "buffer", buffer });
         return undefined;

@@ -42,14 +42,34 @@ export class TVMScriptSyntaxError extends TesseraError {
  * line below it.
  */
 export function formatDiagnostic(reason: string, file: SourceFile, pos: SourcePos): string {
-  const header = `${file.fileName}:${pos.line}:${pos.column}: error: ${reason}`;
-  const source = file.lines[pos.line - 1];
-  if (source === undefined) return header;
+  const header = `${file.fileName}:${pos.line}:${pos.column}: error: ${capped(reason, MAX_REASON_CHARS)}`;
+  const fullLine = file.lines[pos.line - 1];
+  if (fullLine === undefined) return header;
+  const { text: source, column } = excerpt(fullLine, pos.column);
   const gutter = String(pos.line).padStart(6);
   const blank = " ".repeat(gutter.length);
   // Tabs are kept in the caret line so the caret lines up however the terminal renders them.
-  const lead = source.slice(0, Math.max(0, pos.column - 1)).replace(/[^\t]/g, " ");
+  const lead = source.slice(0, Math.max(0, column - 1)).replace(/[^\t]/g, " ");
   return `${header}\n${gutter} | ${source}\n${blank} | ${lead}^`;
+}
+
+/** A reason quoting the input (a huge token, say) is cut to this many characters. */
+const MAX_REASON_CHARS = 500;
+/** Characters of the source line shown on each side of the column (a megabyte-long line is not printed whole). */
+const EXCERPT_RADIUS = 60;
+
+function capped(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more characters)`;
+}
+
+/** The part of `line` around `column`, with "…" where it was cut, and the column within it. */
+function excerpt(line: string, column: number): { text: string; column: number } {
+  if (line.length <= 2 * EXCERPT_RADIUS) return { text: line, column };
+  const start = Math.max(0, column - 1 - EXCERPT_RADIUS);
+  const end = Math.min(line.length, column - 1 + EXCERPT_RADIUS);
+  const before = start > 0 ? "…" : "";
+  const after = end < line.length ? "…" : "";
+  return { text: `${before}${line.slice(start, end)}${after}`, column: column - start + before.length };
 }
 
 /**

@@ -56,7 +56,7 @@ export function buildFor(b: BodyBuilder, s: ForStmt): Stmt {
     if (names.length !== 1) fail(`${callee} defines one loop variable, but ${names.length} are given`, s.target.pos);
     specs = [loopSpec(b, callee, kind, iter, names[0]!)];
   }
-  return b.scopes.within(() => {
+  return b.deeper(specs.length, s.pos, () => b.scopes.within(() => {
     const vars: Var[] = specs.map((spec) => {
       const v = variable(spec.name, spec.range.extent.dtype);
       b.scopes.define(spec.name, { kind: "var", var: v, loopRange: spec.range });
@@ -73,7 +73,7 @@ export function buildFor(b: BodyBuilder, s: ForStmt): Stmt {
       });
     }
     return body;
-  });
+  }));
 }
 
 function targetNames(target: PyExpr): string[] {

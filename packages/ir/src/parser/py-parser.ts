@@ -6,6 +6,9 @@
 import type { BinOpText, CompareText, Keyword, Param, PyExpr, PyStmt } from "./ast.js";
 import { fail } from "./errors.js";
 import { type Token, tokenize } from "./lexer.js";
+import { MAX_EXPRESSION_DEPTH, MAX_STATEMENT_NESTING, checkNesting } from "./nesting.js";
+
+
 
 const UNSUPPORTED_STATEMENTS = new Set([
   "while", "try", "return", "break", "continue", "del", "global", "nonlocal", "assert", "raise", "yield",
@@ -25,11 +28,16 @@ const AUG_OPS: Record<string, BinOpText> = {
 };
 
 export function parsePython(text: string): PyStmt[] {
-  return new PyParser(tokenize(text)).parseModule();
+  const module = new PyParser(tokenize(text)).parseModule();
+  checkNesting(module);
+  return module;
 }
 
 class PyParser {
   private i = 0;
+  /** Blocks being parsed, and expressions within the current statement: bounded before the stack is. */
+  private blocks = 0;
+  private expressions = 0;
 
   constructor(private readonly tokens: readonly Token[]) {}
 
@@ -108,6 +116,10 @@ class PyParser {
 
   /** A suite after `:` — an indented block, or simple statements on the same line. */
   private parseSuite(): PyStmt[] {
+    return this.nestedBlock(() => this.parseSuiteUnguarded());
+  }
+
+  private parseSuiteUnguarded(): PyStmt[] {
     if (this.kind() !== "newline") return this.parseSimpleLine();
     this.next();
     const first = this.tok;
@@ -231,7 +243,7 @@ class PyParser {
     const body = this.parseSuite();
     let orelse: PyStmt[] = [];
     if (this.isKeyword("elif")) {
-      orelse = [this.parseIf()];
+      orelse = [this.nestedBlock(() => this.parseIf())];
     } else if (this.isKeyword("else")) {
       this.next();
       this.expectOp(":");
@@ -304,7 +316,36 @@ class PyParser {
     return t.kind === "newline" || t.kind === "eof" || (t.kind === "op" && [")", "]", "}", "=", ":", ";"].includes(t.text));
   }
 
+  /** Parses a nested expression, failing cleanly past MAX_EXPRESSION_DEPTH instead of overflowing the stack. */
+  private nested<T>(parse: () => T): T {
+    if (this.expressions >= MAX_EXPRESSION_DEPTH) fail(`expression nesting deeper than ${MAX_EXPRESSION_DEPTH} levels`, this.tok.pos);
+    this.expressions++;
+    try {
+      return parse();
+    } finally {
+      this.expressions--;
+    }
+  }
+
+  /** Parses a nested block (a suite, an elif), failing cleanly past MAX_STATEMENT_NESTING. */
+  private nestedBlock<T>(parse: () => T): T {
+    if (this.blocks >= MAX_STATEMENT_NESTING) fail(`nesting deeper than ${MAX_STATEMENT_NESTING} statements (for/with/if blocks)`, this.tok.pos);
+    this.blocks++;
+    const outerExpressions = this.expressions;
+    this.expressions = 0;
+    try {
+      return parse();
+    } finally {
+      this.blocks--;
+      this.expressions = outerExpressions;
+    }
+  }
+
   parseExpr(): PyExpr {
+    return this.nested(() => this.parseExprUnguarded());
+  }
+
+  private parseExprUnguarded(): PyExpr {
     if (this.isKeyword("lambda")) fail('unsupported Python construct "lambda" in TVMScript', this.tok.pos);
     const e = this.parseOr();
     if (this.isKeyword("if")) {
@@ -338,7 +379,7 @@ class PyParser {
   private parseNot(): PyExpr {
     if (this.isKeyword("not")) {
       const pos = this.next().pos;
-      return { kind: "UnaryOp", op: "not", operand: this.parseNot(), pos };
+      return { kind: "UnaryOp", op: "not", operand: this.nested(() => this.parseNot()), pos };
     }
     return this.parseComparison();
   }
@@ -359,7 +400,11 @@ class PyParser {
 
   private parseBinaryLevel(ops: readonly string[], operand: () => PyExpr): PyExpr {
     let left = operand();
+    // `a + b + c + …` nests to the left one level per operator: refuse a chain past the limit as
+    // soon as it gets there, not after building a tree of a million terms.
+    let chain = this.expressions;
     while (this.kind() === "op" && ops.includes(this.tok.text)) {
+      if (++chain > MAX_EXPRESSION_DEPTH) fail(`expression nesting deeper than ${MAX_EXPRESSION_DEPTH} levels (a chain of more than ${MAX_EXPRESSION_DEPTH} operators)`, this.tok.pos);
       const opTok = this.next();
       const right = operand();
       left = { kind: "BinOp", op: opTok.text as BinOpText, left, right, pos: left.pos, opPos: opTok.pos };
@@ -395,7 +440,7 @@ class PyParser {
   private parseFactor(): PyExpr {
     if (this.isOp("-") || this.isOp("+") || this.isOp("~")) {
       const t = this.next();
-      return { kind: "UnaryOp", op: t.text as "-" | "+" | "~", operand: this.parseFactor(), pos: t.pos };
+      return { kind: "UnaryOp", op: t.text as "-" | "+" | "~", operand: this.nested(() => this.parseFactor()), pos: t.pos };
     }
     return this.parsePower();
   }
@@ -404,7 +449,7 @@ class PyParser {
     const base = this.parsePostfix();
     if (!this.isOp("**")) return base;
     const opTok = this.next();
-    const right = this.parseFactor();
+    const right = this.nested(() => this.parseFactor());
     return { kind: "BinOp", op: "**", left: base, right, pos: base.pos, opPos: opTok.pos };
   }
 

@@ -29,15 +29,18 @@ export interface ProgressOptions {
   readonly now?: () => number;
   /** Plain mode: a progress line every this many trials (16 by default) and at the end. */
   readonly everyTrials?: number;
+  /** The latencies are estimates (the simulated runner): the best figure reads "best (estimated) …". */
+  readonly estimated?: boolean;
 }
 
 export function createProgressReporter(opts: ProgressOptions): ProgressReporter {
-  return (opts.tty ?? opts.stream.isTTY === true) ? new BarProgress(opts.stream) : new PlainProgress(opts);
+  return (opts.tty ?? opts.stream.isTTY === true) ? new BarProgress(opts.stream, opts.estimated === true) : new PlainProgress(opts);
 }
 
-function bestText(p: ProgressUpdate): string {
-  if (p.bestGflops === undefined || p.bestLatencyUs === undefined) return "best N/A";
-  return `best ${p.bestGflops.toFixed(4)} GFLOPS (${p.bestLatencyUs.toFixed(4)} us)`;
+function bestText(p: ProgressUpdate, estimated: boolean): string {
+  const best = estimated ? "best (estimated)" : "best";
+  if (p.bestGflops === undefined || p.bestLatencyUs === undefined) return `${best} N/A`;
+  return `${best} ${p.bestGflops.toFixed(4)} GFLOPS (${p.bestLatencyUs.toFixed(4)} us)`;
 }
 
 /** Seconds as `1h02m03s`, `2m05s` or `12.3s`. */
@@ -82,7 +85,7 @@ class PlainProgress implements ProgressReporter {
     const eta = p.trialsDone === 0 ? Number.POSITIVE_INFINITY : (elapsed / p.trialsDone) * remaining;
     const percent = this.total === 0 ? 100 : (100 * Math.min(p.trialsDone, this.total)) / this.total;
     this.log(
-      `progress: ${p.trialsDone}/${this.total} trials (${percent.toFixed(1)}%), ${bestText(p)}, ` +
+      `progress: ${p.trialsDone}/${this.total} trials (${percent.toFixed(1)}%), ${bestText(p, this.opts.estimated === true)}, ` +
         `elapsed ${formatDuration(elapsed)}, ETA ${formatDuration(eta)}`,
     );
   }
@@ -101,7 +104,7 @@ class BarProgress implements ProgressReporter {
   private readonly bars: MultiBar;
   private bar: SingleBar | undefined;
 
-  constructor(stream: NodeJS.WritableStream) {
+  constructor(stream: NodeJS.WritableStream, private readonly estimated: boolean) {
     this.bars = new MultiBar({
       stream,
       format: "tuning [{bar}] {value}/{total} trials | {best} | elapsed {duration_formatted} | ETA {eta_formatted}",
@@ -116,7 +119,7 @@ class BarProgress implements ProgressReporter {
   }
 
   update(p: ProgressUpdate): void {
-    this.bar?.update(p.trialsDone, { best: bestText(p) });
+    this.bar?.update(p.trialsDone, { best: bestText(p, this.estimated) });
   }
 
   log(line: string): void {

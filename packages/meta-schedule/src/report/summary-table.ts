@@ -21,6 +21,8 @@ export interface TaskSummary {
 }
 
 const HEADER = ["ID", "Name", "FLOP", "Weight", "Speed (GFLOPS)", "Latency (us)", "Weighted Latency (us)", "Trials", "Done"];
+/** The header when the runner estimates (the simulated runner): no figure reads as a measurement. */
+const ESTIMATED_HEADER = ["ID", "Name", "FLOP", "Weight", "Est. Speed (GFLOPS)", "Est. Latency (us)", "Est. Weighted Latency (us)", "Trials", "Done"];
 
 /** C++ iostream's default formatting of a double (`%g`, 6 significant digits), as TVM prints the total. */
 export function formatGeneral(value: number): string {
@@ -38,10 +40,11 @@ function stripZeros(text: string): string {
   return text.includes(".") ? text.replace(/\.?0+$/, "") : text;
 }
 
-export function formatTuningSummary(tasks: readonly TaskSummary[]): string {
+export function formatTuningSummary(tasks: readonly TaskSummary[], opts: { readonly estimated?: boolean | undefined } = {}): string {
+  const estimated = opts.estimated === true;
   let totalTrials = 0;
   let totalLatencyUs = 0;
-  const rows: TableRow[] = [HEADER, "separator"];
+  const rows: TableRow[] = [estimated ? ESTIMATED_HEADER : HEADER, "separator"];
   tasks.forEach((task, id) => {
     const valid = task.bestLatency < 1e10;
     const latencyUs = task.bestLatency * 1e6;
@@ -60,5 +63,6 @@ export function formatTuningSummary(tasks: readonly TaskSummary[]): string {
     ]);
   });
   rows.push("separator");
-  return `${printTable(rows)}\nTotal trials: ${totalTrials}\nTotal latency (us): ${formatGeneral(totalLatencyUs)}\n`;
+  const total = `Total latency (us${estimated ? ", estimated" : ""}): ${formatGeneral(totalLatencyUs)}`;
+  return `${printTable(rows)}\nTotal trials: ${totalTrials}\n${total}\n`;
 }

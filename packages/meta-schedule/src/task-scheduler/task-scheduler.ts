@@ -37,6 +37,8 @@ export interface TaskSchedulerOptions {
   readonly onTrial?: ((event: TrialEvent) => void) | undefined;
   /** Log the summary table at the end at info level (true by default; false: at debug level, like the table after every batch). */
   readonly logSummary?: boolean | undefined;
+  /** The runner estimates instead of measuring (the simulated runner): trial lines and tables label their figures as estimates. */
+  readonly estimated?: boolean | undefined;
 }
 
 export interface TrialEvent {
@@ -115,13 +117,13 @@ export abstract class TaskScheduler {
       }
       totalTrials += candidates.length;
       await this.measure(task, candidates, measure, totalTrials - candidates.length);
-      log("debug", `\n${formatTuningSummary(this.tasks)}`);
+      log("debug", `\n${formatTuningSummary(this.tasks, { estimated: opts.estimated })}`);
     }
     for (const task of this.tasks) {
       if (!task.done) this.terminate(task, log);
       task.strategy.postTuning(task.ctx);
     }
-    log(opts.logSummary === false ? "debug" : "info", `\n${formatTuningSummary(this.tasks)}`);
+    log(opts.logSummary === false ? "debug" : "info", `\n${formatTuningSummary(this.tasks, { estimated: opts.estimated })}`);
     return this.tasks;
   }
 
@@ -169,7 +171,7 @@ export abstract class TaskScheduler {
           : latencySecs >= FAILED_RUN_SECS
             ? { ok: false, stage: "running", error: "the runner reported no run time" }
             : { ok: true, latencySecs };
-      task.ctx.log(outcome.ok ? "info" : "warn", formatTrialLine(task, task.trials, outcome));
+      task.ctx.log(outcome.ok ? "info" : "warn", formatTrialLine(task, task.trials, outcome, opts.estimated === true));
       opts.onTrial?.({
         taskId: task.id,
         taskName: task.name,

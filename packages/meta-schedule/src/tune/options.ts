@@ -30,6 +30,12 @@ export interface TuneOptions {
   readonly builder?: "local" | Builder;
   /** "local" (the GPU) by default; "simulated" needs no GPU. */
   readonly runner?: RunnerName | Runner;
+  /**
+   * Whether the runner's times are estimates, not measurements: the trial log and the summary
+   * table then label every figure "(estimated)". True by default for `runner: "simulated"`; give it
+   * for a runner that estimates some other way (a queue of simulated runners).
+   */
+  readonly estimatedTimes?: boolean;
   /** "json" (in workDir) by default. */
   readonly database?: DatabaseName | Database;
   /** "gradient" (TVM's default) or "round-robin". */

@@ -36,6 +36,24 @@ describe("the summary table", () => {
     expect(text).toBe(expected);
   });
 
+  it("labels every figure as an estimate when the runner estimates (the simulated runner)", () => {
+    const text = formatTuningSummary([{ name: "gemm", flop: 2 * 256 ** 3, weight: 1, trials: 64, bestLatency: 20.5e-6, done: true }], { estimated: true });
+    expect(text.split("\n")[0]).toBe(
+      " ID | Name |     FLOP | Weight | Est. Speed (GFLOPS) | Est. Latency (us) | Est. Weighted Latency (us) | Trials | Done ",
+    );
+    expect(text).toContain("Total latency (us, estimated): 20.5\n");
+  });
+
+  it("labels the best figure of the progress lines as an estimate", () => {
+    let out = "";
+    const stream = new Writable({ write: (chunk, _e, done) => ((out += String(chunk)), done()) });
+    const progress = createProgressReporter({ stream, tty: false, estimated: true, everyTrials: 1, now: () => 0 });
+    progress.start(2);
+    progress.update({ trialsDone: 2, bestGflops: 10, bestLatencyUs: 3 });
+    progress.stop();
+    expect(out).toContain("best (estimated) 10.0000 GFLOPS (3.0000 us)");
+  });
+
   it("prints the total latency as C++ streams print a double (6 significant digits)", () => {
     expect(formatGeneral(32.5)).toBe("32.5");
     expect(formatGeneral(1234.56789)).toBe("1234.57");

@@ -35,3 +35,19 @@ export class TraceReplayError extends ScheduleError {
     this.message = `trace replay failed at step ${step} (${kindName}):\n${cause.message}`;
   }
 }
+
+/**
+ * A trace given as text (what `Trace.show()` prints) that cannot be read or replayed: names the
+ * line and column (1-based) and says what was expected there.
+ */
+export class TraceTextError extends TesseraError {
+  override name = "TraceTextError";
+  constructor(
+    readonly line: number,
+    readonly column: number,
+    /** What is wrong, without the position. */
+    readonly problem: string,
+  ) {
+    super(`${line}:${column}: ${problem}`);
+  }
+}

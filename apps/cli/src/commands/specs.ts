@@ -1,0 +1,143 @@
+/**
+ * The command line of every subcommand: usage, options, defaults, targets and exit codes. This
+ * module imports nothing heavy, so `tessera --help` and `tessera NAME --help` load no compiler
+ * package; tests check the hard-coded lists (targets, strategies) against the packages.
+ */
+import type { CommandSpec } from "../help/spec.js";
+
+/** GPU targets of @tessera/codegen (TARGET_NAMES); checked by a test. */
+export const GPU_TARGETS = ["nvidia/tesla-t4", "nvidia/a100", "nvidia/h100", "nvidia/h200", "cuda"] as const;
+/** Search strategies of @tessera/meta-schedule (STRATEGY_NAMES); checked by a test. */
+export const STRATEGIES = ["evolutionary", "replay-trace"] as const;
+export const DEFAULT_SIMULATE_TARGET = "nvidia/tesla-t4";
+
+const FUNC = { name: "func", type: "string", value: "NAME", description: "the function to use in a file of several", default: "the module's entry function" } as const;
+const SEED = { name: "seed", type: "string", value: "N", description: "seed of the random inputs (a non-negative integer)", default: "0" } as const;
+const TRACE_FORMATS = {
+  title: "Trace formats",
+  lines: [
+    "JSON: Tessera's trace format (docs/trace-format.md) or TVM's JSON array.",
+    "Text: what `sch.trace.show()` prints, e.g. a trace_submission.ts (`const b0 = sch.getBlock(\"gemm\");` …), one call per line.",
+  ],
+} as const;
+const GPU_TARGET_NOTE = `GPU: ${GPU_TARGETS.join(", ")} (cuda: a generic sm_75 GPU).`;
+const CPU_TARGET_NOTE = "CPU: c (the host), llvm, llvm -mcpu=NAME (quote it), c -num-cores=N.";
+const INPUT_ERROR = [2, "bad arguments, or an error in an input file (named with line and column)"] as const;
+
+export const printSpec = {
+  name: "print",
+  usage: "FILE [--color | --no-color]",
+  summary: "parse a TVMScript file and print it in canonical form",
+  description: ["Parses FILE (a function or an IRModule) and prints it back in canonical TVMScript; a file of one function prints as that function."],
+  options: [
+    { name: "color", type: "boolean", description: "colour the output even when it is not a terminal", default: "colour on a terminal; NO_COLOR=1 turns it off, FORCE_COLOR=1 on" },
+    { name: "no-color", type: "boolean", description: "never colour the output" },
+  ],
+  exitCodes: [[0, "printed"], INPUT_ERROR],
+} as const satisfies CommandSpec;
+
+export const equalSpec = {
+  name: "equal",
+  usage: "A B [--names]",
+  summary: "check two TVMScript programs for structural equality",
+  description: ["Compares two TVMScript files structurally: names of variables, buffers and blocks do not matter unless --names is given. Two files of one function each compare as functions, so `def main` and `def f` can be equal."],
+  options: [{ name: "names", type: "boolean", description: "names must match too" }],
+  exitCodes: [[0, "structurally equal"], [1, "different: the first difference is printed"], INPUT_ERROR],
+} as const satisfies CommandSpec;
+
+export const runSpec = {
+  name: "run",
+  usage: "FILE [--seed N] [--func NAME]",
+  summary: "execute a PrimFunc on the CPU on seeded random inputs and summarise every buffer",
+  description: ["Runs the function in the sequential executor on random inputs drawn from the seed, then prints each buffer's shape, dtype, statistics and first values, marking the buffers it wrote."],
+  options: [SEED, FUNC],
+  exitCodes: [[0, "ran"], [2, "bad arguments, an error in the file, or an out-of-bounds access while running"]],
+} as const satisfies CommandSpec;
+
+export const applySpec = {
+  name: "apply",
+  usage: "FILE --trace TRACE [--func NAME]",
+  summary: "replay a schedule trace (JSON or trace.show() text) on a TVMScript function and print the result",
+  description: ["Replays the schedule trace TRACE on the function and prints the scheduled function as TVMScript."],
+  options: [{ name: "trace", type: "string", value: "TRACE", description: "the schedule trace (JSON or text, see below)", required: true }, FUNC],
+  notes: [TRACE_FORMATS],
+  exitCodes: [[0, "printed the scheduled function"], [2, "bad arguments, an error in FILE or TRACE, or a step of the trace that does not apply (named)"]],
+} as const satisfies CommandSpec;
+
+export const simulateSpec = {
+  name: "simulate",
+  usage: "FILE [--trace TRACE] [--func NAME] [--target NAME] [--seed N] [--bank-conflicts]",
+  summary: "lower for a GPU, run the kernels in the GPU simulator and compare with the sequential executor",
+  description: [
+    "Lowers the (scheduled) function for a GPU target, runs its kernels in the simulator on random inputs and compares the outputs with the sequential executor on the unscheduled function. The function must be scheduled for a GPU (its loops bound to blockIdx/threadIdx), by the file itself or by --trace.",
+  ],
+  options: [
+    { name: "trace", type: "string", value: "TRACE", description: "schedule the function with this trace first (JSON or text)" },
+    FUNC,
+    { name: "target", type: "string", value: "NAME", description: "the GPU target", default: DEFAULT_SIMULATE_TARGET },
+    SEED,
+    { name: "bank-conflicts", type: "boolean", description: "also print shared-memory wavefronts and bank conflicts per access (they cost time, not correctness: the exit code does not change)" },
+  ],
+  notes: [{ title: "Targets", lines: [GPU_TARGET_NOTE] }, TRACE_FORMATS],
+  exitCodes: [[0, "outputs match, no shared-memory race"], [1, "a mismatch, a race, an out-of-bounds access or barrier divergence"], INPUT_ERROR],
+} as const satisfies CommandSpec;
+
+export const buildSpec = {
+  name: "build",
+  usage: "FILE --target NAME [--trace TRACE | --database DIR] [--func NAME] [--emit KIND]",
+  summary: "lower a (scheduled) function for a GPU or the CPU and print CUDA, a header, launch metadata, C or the lowered IR",
+  description: [
+    "Lowers the function, scheduled by --trace or by its best record in a tuning database (tessera tune's work dir), and prints one artefact. GPU targets emit cuda (the CUDA C), header (a self-contained .cuh whose host launcher is launch_<function>), launch (the launch metadata as JSON) or ir (the lowered kernels). CPU targets emit c (C with OpenMP parallel and simd loops) or ir (the lowered function).",
+    "A function named main is exported from C as tvmgen_default_main (main is reserved in C), as TVM's C code generator names it; the header comment of the C says so.",
+  ],
+  options: [
+    { name: "target", type: "string", value: "NAME", description: "the GPU or CPU target (see below)", required: true },
+    { name: "trace", type: "string", value: "TRACE", description: "schedule the function with this trace (JSON or text)" },
+    { name: "database", type: "string", value: "DIR", description: "schedule it with its best record for the target in this tuning database (read only)" },
+    FUNC,
+    { name: "emit", type: "string", value: "KIND", description: "cuda, header, launch or ir for a GPU; c or ir for a CPU", default: "cuda for a GPU, c for a CPU" },
+  ],
+  notes: [{ title: "Targets", lines: [GPU_TARGET_NOTE, CPU_TARGET_NOTE] }, TRACE_FORMATS],
+  exitCodes: [[0, "printed"], [2, "bad arguments, an error in an input, or a function that cannot be lowered for the target (e.g. unscheduled for a GPU)"]],
+} as const satisfies CommandSpec;
+
+export const tuneSpec = {
+  name: "tune",
+  usage: "FILE --target NAME --trials N --work-dir DIR [options]",
+  summary: "tune a function with MetaSchedule (TVM's tune_tir): trial log, summary table, JSON database and tuning curve in the work dir",
+  description: [
+    "Tunes the function with MetaSchedule: TVM's trial log and progress on stderr, TVM's summary table on stdout; the JSON database, tuning-history.json and tuning-curve.svg/.png go into the work dir. Build the best schedule with `tessera build FILE --target NAME --database DIR`.",
+    "--dry-run measures nothing: the simulated runner estimates each candidate's time from the GPU simulator's cost model, and every figure printed is labelled as an estimate.",
+  ],
+  options: [
+    { name: "target", type: "string", value: "NAME", description: "the GPU (measured on this machine's GPU, or by --redis workers) or the CPU (compiled by gcc and measured here)", required: true },
+    { name: "trials", type: "string", value: "N", description: "how many candidates to measure in all", required: true },
+    { name: "work-dir", type: "string", value: "DIR", description: "where the database, history and curves go (created when missing)", required: true },
+    { name: "space", type: "string", value: "auto|FILE.ts", description: "the design space: the target's automatic space, or a file exporting a schedule function `export default (sch) => { … }` (a .ts file needs `pnpm tessera`)", default: "auto" },
+    { name: "strategy", type: "string", value: "NAME", description: `the search strategy: ${STRATEGIES.join(" or ")}`, default: "evolutionary" },
+    { name: "seed", type: "string", value: "N", description: "seed of the search", default: "random" },
+    FUNC,
+    { name: "trials-per-iter", type: "string", value: "N", description: "candidates measured per search iteration", default: "64" },
+    { name: "dry-run", type: "boolean", description: "estimate instead of measuring: the simulated runner, no GPU needed (GPU targets only)" },
+    { name: "redis", type: "string", value: "URL", description: "send the measurements to `tessera worker` processes through the job queue at redis://HOST:PORT[/DB] (GPU targets only)" },
+  ],
+  notes: [{ title: "Targets", lines: [GPU_TARGET_NOTE, CPU_TARGET_NOTE] }],
+  exitCodes: [[0, "tuned: the best schedule is in the work dir"], [1, "no candidate ran successfully, or Redis cannot be reached"], [2, "bad arguments, an error in FILE, no GPU without --dry-run"]],
+} as const satisfies CommandSpec;
+
+export const workerSpec = {
+  name: "worker",
+  usage: "--redis URL [--gpu N | --no-gpu] [--concurrency K] [--name NAME]",
+  summary: "a worker of the job queue on Redis: grades submissions and measures tuning candidates",
+  description: ["Takes jobs from the queue: grading (`pnpm grade batch --redis`) and measuring tuning candidates (`tessera tune --redis`). Prints one line per job; SIGTERM or Ctrl-C finishes the jobs in hand, then exits. The same as `pnpm grade worker`."],
+  options: [
+    { name: "redis", type: "string", value: "URL", description: "the job queue's Redis (redis://HOST:PORT[/DB])", required: true },
+    { name: "gpu", type: "string", value: "N", description: "use GPU N only (sets CUDA_VISIBLE_DEVICES for this worker and its children)" },
+    { name: "no-gpu", type: "boolean", description: "grade in the CPU simulator (no timing), whatever GPUs there are" },
+    { name: "concurrency", type: "string", value: "K", description: "jobs handled at once", default: "1" },
+    { name: "name", type: "string", value: "NAME", description: "shown in the log and stored on the jobs it takes", default: "host:pid" },
+  ],
+  exitCodes: [[0, "stopped by SIGTERM/SIGINT after finishing the jobs in hand"], [1, "Redis cannot be reached"], [2, "bad arguments"]],
+} as const satisfies CommandSpec;
+
+export const commandSpecs: readonly CommandSpec[] = [printSpec, equalSpec, runSpec, applySpec, simulateSpec, buildSpec, tuneSpec, workerSpec];

@@ -1,0 +1,46 @@
+import type { Schedule } from "@tessera/schedule";
+
+export function applyTrace(sch: Schedule): void {
+  const b0 = sch.getBlock("gemm");
+  const [l1, l2, l3] = sch.getLoops(b0);
+  const [l4, l5] = sch.split(l1, [null, 64]);
+  const [l6, l7] = sch.split(l2, [null, 64]);
+  const [l8, l9] = sch.split(l3, [null, 64]);
+  sch.reorder(l4, l6, l8, l5, l7, l9);
+  sch.bind(l4, "blockIdx.x");
+  sch.bind(l6, "blockIdx.y");
+  const b10 = sch.cacheRead(b0, 0, "shared");
+  const b11 = sch.cacheRead(b0, 1, "shared");
+  sch.computeAt(b10, l8);
+  sch.computeAt(b11, l8);
+  const b12 = sch.getBlock("gemm");
+  const [l13, l14, l15, l16, l17, l18] = sch.getLoops(b12);
+  const [l19, l20] = sch.split(l16, [null, 4]);
+  const [l21, l22] = sch.split(l17, [null, 4]);
+  const [l23, l24] = sch.split(l18, [null, 1]);
+  sch.reorder(l19, l21, l23, l24, l20, l22);
+  sch.bind(l19, "threadIdx.x");
+  sch.bind(l21, "threadIdx.y");
+  const b25 = sch.cacheRead(b12, 0, "local");
+  const b26 = sch.cacheRead(b12, 1, "local");
+  sch.computeAt(b25, l24);
+  sch.computeAt(b26, l24);
+  const [l27, l28, l29, l30, l31] = sch.getLoops(b10);
+  const l32 = sch.fuse(l30, l31);
+  const [l33, l34, l35] = sch.split(l32, [null, 16, 16]);
+  sch.bind(l34, "threadIdx.x");
+  sch.bind(l35, "threadIdx.y");
+  const [l36, l37, l38, l39, l40] = sch.getLoops(b11);
+  const l41 = sch.fuse(l39, l40);
+  const [l42, l43, l44] = sch.split(l41, [null, 16, 16]);
+  sch.bind(l43, "threadIdx.x");
+  sch.bind(l44, "threadIdx.y");
+  const b45 = sch.getBlock("gemm");
+  const b46 = sch.cacheWrite(b45, 0, "local");
+  const [l47, l48, l49, l50, l51, l52, l53, l54, l55] = sch.getLoops(b45);
+  sch.reverseComputeAt(b46, l51);
+  const b56 = sch.getBlock("relu");
+  sch.reverseComputeInline(b56);
+  const b57 = sch.getBlock("add");
+  sch.reverseComputeInline(b57);
+}
