@@ -73,7 +73,7 @@ describe("tessera simulate", () => {
     lowered.variant = "no-barrier";
     const io = captureIO();
     expect(await runCli(["simulate", WINDOW_SUM], io)).toBe(1);
-    expect(io.out).toMatch(/write-after-read race on A_shared\[1\] in kernel window_sum_kernel, block \(0, 0, 0\): thread \(1, 0, 0\)/);
+    expect(io.out).toMatch(/write-after-read race on shared memory A_shared\[1\] in kernel window_sum_kernel, block \(0, 0, 0\): thread \(1, 0, 0\)/);
     expect(io.out).toMatch(/FAILED: window_sum on nvidia\/tesla-t4: \d+ mismatching output elements, \d+ shared-memory races/);
   });
 
