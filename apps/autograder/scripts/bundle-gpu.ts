@@ -23,6 +23,7 @@ import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { SANDBOX_HOST_FILE, SANDBOX_RUNTIME_FILE, buildSandboxHost, buildSandboxRuntime } from "../src/sandbox/runtime-bundle.js";
 import { RUN_SH } from "./bundle-run-sh.js";
+import { CHUNK_PREFIX, graderBundleOptions } from "./grader-bundle-options.js";
 
 // An app-level script: it bundles entries of packages and apps together (packages never import apps).
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
@@ -138,8 +139,6 @@ function sizeOf(path: string): number {
   return readdirSync(path).reduce((sum, name) => sum + sizeOf(join(path, name)), 0);
 }
 
-/** File names of the entries' shared chunks. */
-const CHUNK_PREFIX = "chunk-";
 
 
 async function main(): Promise<void> {
@@ -172,26 +171,7 @@ async function main(): Promise<void> {
   // the compiler: built apart they were 25 MB, over what a device call may carry with the node binary).
   // Chunks sit in the bundle's root so that import.meta.url-relative lookups find the same files.
   for (const f of readdirSync(outDir)) if (f.startsWith(CHUNK_PREFIX)) rmSync(join(outDir, f));
-  await build({
-    entryPoints: Object.fromEntries(entries.map((e) => [e.name, join(repoRoot, e.source)])),
-    outdir: outDir,
-    outExtension: { ".js": ".mjs" },
-    splitting: true,
-    chunkNames: `${CHUNK_PREFIX}[hash]`,
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    conditions: ["@tessera/source"],
-    // Loaded from the bundle's node_modules at run time: the grader runs esbuild on submissions.
-    // @resvg/resvg-js is a native module (PNG charts): absent from the bundle, its PNGs are
-    // skipped there with a warning and rendered from the SVG afterwards.
-    external: ["esbuild", "@resvg/resvg-js", "isolated-vm"],
-    // CommonJS dependencies inside an ESM bundle need a require() (in every output file: chunks too).
-    banner: { js: "import { createRequire as __tesseraCreateRequire } from 'node:module'; const require = __tesseraCreateRequire(import.meta.url);" },
-    logLevel: "warning",
-    sourcemap: false,
-  });
+  await build({ ...graderBundleOptions(Object.fromEntries(entries.map((e) => [e.name, join(repoRoot, e.source)])), outDir), sourcemap: false });
   const chunks = readdirSync(outDir).filter((f) => f.startsWith(CHUNK_PREFIX));
 
   if (withNode) {

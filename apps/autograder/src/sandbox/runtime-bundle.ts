@@ -11,7 +11,7 @@
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
+import { type BuildOptions, build } from "esbuild";
 
 /** The file name of a prebuilt runtime (beside the grader's bundle). */
 export const SANDBOX_RUNTIME_FILE = "sandbox-runtime.cjs";
@@ -50,7 +50,7 @@ export async function buildSandboxRuntime(): Promise<string> {
     `export { prepareIsolate } from ${JSON.stringify(environment)};`,
     ...Object.entries(RUNTIME_PACKAGES).map(([pkg, key]) => `export * as ${key} from ${JSON.stringify(pkg)};`),
   ].join("\n");
-  const result = await build({
+  return buildToText("the sandbox runtime", {
     stdin: { contents: entry, resolveDir: HERE, sourcefile: "sandbox-runtime-entry.ts", loader: "ts" },
     bundle: true,
     // The isolate has no Node: neither the packages nor the harness may need it.
@@ -60,16 +60,7 @@ export async function buildSandboxRuntime(): Promise<string> {
     target: "node20",
     conditions: ["@tessera/source"],
     banner: { js: "// Tessera sandbox runtime (generated): the grading harness, @tessera/ir and @tessera/schedule." },
-    write: false,
-    logLevel: "silent",
-  }).catch((err: unknown) => {
-    const errors = (err as { errors?: { text: string }[] }).errors;
-    const detail = errors === undefined ? String(err) : errors.map((e) => e.text).join("; ");
-    throw new Error(`cannot build the sandbox runtime: ${detail}`);
   });
-  const output = result.outputFiles[0];
-  if (output === undefined) throw new Error("cannot build the sandbox runtime: esbuild produced no output");
-  return output.text;
 }
 
 /** Builds the sandbox host (host/host.ts, run by plain Node in the sandbox's child process); returns its text. */
@@ -77,7 +68,7 @@ export async function buildSandboxHost(): Promise<string> {
   const ext = import.meta.url.endsWith(".ts") ? ".ts" : ".js";
   const entry = join(HERE, "host", `host${ext}`);
   if (!existsSync(entry)) throw new Error(`cannot build the sandbox host: ${entry} does not exist; a bundled grader needs ${SANDBOX_HOST_FILE} beside it`);
-  const result = await build({
+  return buildToText("the sandbox host", {
     entryPoints: [entry],
     bundle: true,
     platform: "node",
@@ -86,13 +77,16 @@ export async function buildSandboxHost(): Promise<string> {
     // isolated-vm is a native module: the host loads it by the path the grader passes.
     external: ["isolated-vm"],
     banner: { js: "// Tessera sandbox host (generated): runs a submission's bundle in an isolated-vm isolate." },
-    write: false,
-    logLevel: "silent",
-  }).catch((err: unknown) => {
+  });
+}
+
+/** One esbuild bundle, in memory; an Error names `what` and esbuild's messages. */
+async function buildToText(what: string, options: BuildOptions): Promise<string> {
+  const result = await build({ ...options, write: false, logLevel: "silent" }).catch((err: unknown) => {
     const errors = (err as { errors?: { text: string }[] }).errors;
-    throw new Error(`cannot build the sandbox host: ${errors === undefined ? String(err) : errors.map((e) => e.text).join("; ")}`);
+    throw new Error(`cannot build ${what}: ${errors === undefined ? String(err) : errors.map((e) => e.text).join("; ")}`);
   });
   const output = result.outputFiles[0];
-  if (output === undefined) throw new Error("cannot build the sandbox host: esbuild produced no output");
+  if (output === undefined) throw new Error(`cannot build ${what}: esbuild produced no output`);
   return output.text;
 }

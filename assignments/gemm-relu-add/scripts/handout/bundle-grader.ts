@@ -21,6 +21,7 @@ import {
   buildSandboxHost,
   buildSandboxRuntime,
 } from "../../../../apps/autograder/src/sandbox/runtime-bundle.js";
+import { CHUNK_PREFIX, graderBundleOptions } from "../../../../apps/autograder/scripts/grader-bundle-options.js";
 import { HANDOUT_GRADER_DIR } from "../../src/index.js";
 
 const REPO_ROOT = resolve(import.meta.dirname, "..", "..", "..", "..");
@@ -47,7 +48,6 @@ process.env.TESSERA_ASSIGNMENT_ROOT ??= resolve(dirname(fileURLToPath(import.met
 await import("./tessera-grade.mjs");
 `;
 
-const CHUNK_PREFIX = "chunk-";
 
 /** The module the grader imports the trusted solution from (apps/autograder/src/assignment.ts). */
 const SOLUTION_MODULE = "@tessera/assignment-gemm-relu-add/solution";
@@ -72,27 +72,8 @@ function withoutSolution(): Plugin {
 export async function bundleGrader(handoutDir: string): Promise<string[]> {
   const outDir = join(handoutDir, HANDOUT_GRADER_DIR);
   rmSync(outDir, { recursive: true, force: true });
-  const result = await build({
-    entryPoints: Object.fromEntries(Object.entries(ENTRIES).map(([name, source]) => [name, join(REPO_ROOT, source)])),
-    plugins: [withoutSolution()],
-    metafile: true,
-    outdir: outDir,
-    outExtension: { ".js": ".mjs" },
-    splitting: true,
-    chunkNames: `${CHUNK_PREFIX}[hash]`,
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    conditions: ["@tessera/source"],
-    // @resvg/resvg-js (PNG charts of tuning) is native and optional: without it PNGs are skipped with a warning.
-    external: ["esbuild", "isolated-vm", "@resvg/resvg-js"],
-    // CommonJS dependencies inside an ESM bundle need a require() (in every output file: chunks too).
-    banner: { js: "import { createRequire as __tesseraCreateRequire } from 'node:module'; const require = __tesseraCreateRequire(import.meta.url);" },
-    minifyWhitespace: true,
-    minifySyntax: true,
-    logLevel: "warning",
-  });
+  const entries = Object.fromEntries(Object.entries(ENTRIES).map(([name, source]) => [name, join(REPO_ROOT, source)]));
+  const result = await build({ ...graderBundleOptions(entries, outDir), plugins: [withoutSolution()], metafile: true, minifyWhitespace: true, minifySyntax: true });
   const leaked = Object.keys(result.metafile.inputs).filter((input) => /(^|\/)assignments\/gemm-relu-add\/solution\//.test(input));
   if (leaked.length > 0) throw new Error(`the handout's grader would contain the solution (${leaked.join(", ")}): refusing to write it`);
   writeFileSync(join(outDir, SANDBOX_RUNTIME_FILE), await buildSandboxRuntime());
