@@ -82,7 +82,8 @@ describe("tuning without a GPU", () => {
 
     const report = formatTuneReport(result);
     expect(report).toContain(`Work dir: ${workDir}`);
-    expect(report).toMatch(/ID \| +Name \| +FLOP \| Weight \| Speed \(GFLOPS\) \| Latency \(us\)/);
+    // Estimates, labelled as such (nothing was measured without a GPU).
+    expect(report).toMatch(/ID \| +Name \| +FLOP \| Weight \| Est\. Speed \(GFLOPS\) \| Est\. Latency \(us\)/);
     expect(report).toMatch(/\n +0 \| gemm_relu_add \| +\d+ \| +1 \|/);
     expect(report).toContain(`Total trials: ${result.search.trials}`);
     expect(report).toContain(`Tuning curve: ${join(workDir, "tuning-curve.svg")}`);
