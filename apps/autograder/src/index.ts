@@ -15,5 +15,4 @@ export { toGradescope } from "./report/to-gradescope.js";
 export { gradescopeResults, failureResults, writeResults, GradescopeResultsSchema } from "./report/gradescope.js";
 export { runGradeCli } from "./cli/main.js";
 export { runWorkerCommand, parseWorkerArgs, WORKER_OPTIONS_HELP } from "./cli/worker-command.js";
-export { MEASURE_JOB, measureDispatch } from "./queue/measure-kind.js";
 export { GRADE_JOB } from "./queue/grade-job.js";

@@ -43,7 +43,7 @@ describe("tessera-grade worker", () => {
   });
 
   it("exits 1 naming the address when Redis does not answer", async () => {
-    expect(await grade(["worker", "--redis", "redis://127.0.0.1:1", "--no-gpu"])).toEqual({ code: 1, err: expect.stringMatching(/^tessera worker: cannot reach Redis at redis:\/\/127\.0\.0\.1:1 .*ECONNREFUSED/) });
+    expect(await grade(["worker", "--redis", "redis://127.0.0.1:1", "--no-gpu"])).toEqual({ code: 1, err: expect.stringMatching(/^tessera-grade worker: cannot reach Redis at redis:\/\/127\.0\.0\.1:1 .*ECONNREFUSED/) });
   });
 });
 

@@ -13,7 +13,7 @@ import { HANDIN_FILES, assignmentRoot, writeZip } from "@tessera/assignment-gemm
 import { target } from "@tessera/codegen";
 import { vectorAdd } from "@tessera/ir";
 import { LocalBuilder, QueueRunner, SimulatedRunner, type Runner, tuneTIR } from "@tessera/meta-schedule";
-import { Dispatcher, NO_REDIS_SERVER, type RedisServer, redisServerForTests, startRedisServer } from "@tessera/queue";
+import { Dispatcher, NO_REDIS_SERVER, type RedisServer, measureDispatch, redisServerForTests, startRedisServer } from "@tessera/queue";
 import type { LoopRV, Schedule } from "@tessera/schedule";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_ASSIGNMENT, assignmentBinding } from "../src/assignment.js";
@@ -21,7 +21,6 @@ import { gradeOne } from "../src/batch/grade-one.js";
 import { runBatch } from "../src/batch/run-batch.js";
 import { loadManifest } from "../src/manifest/index.js";
 import { GRADE_JOB, gradeJobPayload } from "../src/queue/grade-job.js";
-import { measureDispatch } from "../src/queue/measure-kind.js";
 import { queueGrader } from "../src/queue/queue-grader.js";
 import { type WorkerProcess, alive, spawnGradeWorker } from "./support/queue-workers.js";
 

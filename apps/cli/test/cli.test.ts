@@ -3,10 +3,9 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { TARGET_NAMES } from "@tessera/codegen";
 import { STRATEGY_NAMES } from "@tessera/meta-schedule";
-import { WORKER_OPTIONS_HELP } from "@tessera/autograder";
 import { describe, expect, it } from "vitest";
 import { type CliIO, commands, runCli } from "../src/index.js";
-import { GPU_TARGETS, STRATEGIES, workerSpec } from "../src/commands/specs.js";
+import { GPU_TARGETS, STRATEGIES } from "../src/commands/specs.js";
 import { captureIO } from "./capture.js";
 
 function longestLine(text: string): number {
@@ -21,7 +20,7 @@ describe("tessera CLI dispatcher", () => {
     expect(io.out).toMatch(/^Usage: tessera <command>/);
     const lines = io.out.split("\n");
     for (const c of commands) expect(lines.some((l) => l.startsWith(`  ${c.name}  `) && l.includes(c.summary.split(" ").slice(0, 3).join(" ")))).toBe(true);
-    expect(commands.map((c) => c.name)).toEqual(["print", "equal", "run", "apply", "simulate", "build", "tune", "worker"]);
+    expect(commands.map((c) => c.name)).toEqual(["print", "equal", "run", "apply", "simulate", "build", "tune"]);
   });
 
   it("no arguments prints help to stderr and exits 2", async () => {
@@ -103,7 +102,6 @@ describe("each subcommand's --help", () => {
   it("hard-coded lists match the packages they describe", () => {
     expect([...GPU_TARGETS]).toEqual([...TARGET_NAMES]);
     expect([...STRATEGIES]).toEqual([...STRATEGY_NAMES]);
-    for (const o of workerSpec.options) expect(WORKER_OPTIONS_HELP).toContain(`--${o.name}`);
   });
 });
 

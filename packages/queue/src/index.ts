@@ -10,3 +10,4 @@ export { jobIdFor } from "./job-id.js";
 export { JOBS_QUEUE, DEAD_LETTER_QUEUE } from "./names.js";
 export { startRedisServer, findRedisServer, redisServerForTests, NO_REDIS_SERVER, type RedisServer } from "./redis-server.js";
 export { RedisMutex, type RedisMutexOptions } from "./redis-mutex.js";
+export { MEASURE_JOB, measureDispatch, createMeasureHandler, type MeasureHandler } from "./measure-kind.js";

@@ -32,7 +32,7 @@ export const BATCH_OPTIONS_HELP = [
   "  --jobs N           submissions graded at once (default: the cores, at most 8); without a GPU each",
   "                     in a worker thread of its own, with one the GPU's runs still go one at a time",
   "  --redis URL        grade through the job queue at URL (redis://HOST:PORT): each submission is a job",
-  "                     for the `tessera worker` processes, on this machine or others; results, resume",
+  "                     for the `tessera-grade worker` processes, on this machine or others; results, resume",
   "                     and reports as without it",
   "  --force            grade again submissions that already have results in OUT (default: skip them)",
   "  --shard I/N        grade only part I of N (1-based; by sorted name), e.g. for a CI matrix",
@@ -149,7 +149,7 @@ export async function runBatchCommand(inv: BatchInvocation, binding: AssignmentB
 /** The batch through the job queue: the workers choose their GPU (or the simulator). */
 async function runQueuedBatch(inv: BatchInvocation, binding: AssignmentBinding, manifest: Manifest, io: GradeIO): Promise<BatchResult> {
   const grader = await queueGrader(inv.redis ?? "", { binding, manifest, noGpu: inv.noGpu, limits: inv.limits, seed: inv.seed });
-  io.stderr(`Grading through the job queue at ${inv.redis}: start workers with \`tessera worker --redis ${inv.redis}\`.\n`);
+  io.stderr(`Grading through the job queue at ${inv.redis}: start workers with \`pnpm grade worker --redis ${inv.redis}\`.\n`);
   try {
     return await runBatch({
       dir: inv.dir,

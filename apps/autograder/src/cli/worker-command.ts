@@ -1,5 +1,5 @@
 /**
- * `tessera-grade worker --redis URL` (also `tessera worker`): a worker process of the job queue.
+ * `tessera-grade worker --redis URL`: a worker process of the job queue.
  * It takes "grade" jobs (submissions of `batch --redis`) and "measure" jobs (candidates of a
  * tuning run's QueueRunner) until it gets SIGTERM or SIGINT, finishes the jobs in hand and exits
  * with 0; a second signal exits at once (the jobs in hand then go to another worker once their
@@ -7,10 +7,9 @@
  */
 import { parseArgs } from "node:util";
 import { hostname } from "node:os";
-import { QueueConfigError, RedisMutex, parseRedisUrl, queueSettings, startWorker } from "@tessera/queue";
+import { QueueConfigError, RedisMutex, createMeasureHandler, parseRedisUrl, queueSettings, startWorker } from "@tessera/queue";
 import { serializedGpu } from "../batch/serialized-gpu.js";
 import { createGradeHandler } from "../queue/grade-handler.js";
-import { createMeasureHandler } from "../queue/measure-kind.js";
 import { type GradeCommand, UsageError } from "./command.js";
 import { chooseGpu } from "./gpu-choice.js";
 import type { GradeIO } from "./io.js";
@@ -72,7 +71,7 @@ export async function runWorkerCommand(inv: WorkerInvocation, io: GradeIO): Prom
     } catch (err) {
       choice.gpu.dispose();
       if (err instanceof QueueConfigError) {
-        io.stderr(`tessera worker: ${err.message}\n`);
+        io.stderr(`tessera-grade worker: ${err.message}\n`);
         return 1;
       }
       throw err;
@@ -100,7 +99,7 @@ export async function runWorkerCommand(inv: WorkerInvocation, io: GradeIO): Prom
   } catch (err) {
     await dispose();
     if (err instanceof QueueConfigError) {
-      io.stderr(`tessera worker: ${err.message}\n`);
+      io.stderr(`tessera-grade worker: ${err.message}\n`);
       return 1;
     }
     throw err;

@@ -1,7 +1,7 @@
 /**
  * Grades a batch through the job queue (`tessera-grade batch DIR --redis URL`): each submission
  * becomes one "grade" job, named after this run and the submission, for whichever worker takes
- * it (see `tessera worker`). The batch around it (resume, summary, reports) is unchanged: the
+ * it (see `tessera-grade worker`). The batch around it (resume, summary, reports) is unchanged: the
  * outcome comes back and is stored by runBatch as a local one is.
  *
  * A job that failed for good (dead-lettered) is that submission's error outcome; losing the queue

@@ -119,25 +119,11 @@ export const tuneSpec = {
     FUNC,
     { name: "trials-per-iter", type: "string", value: "N", description: "candidates measured per search iteration", default: "64" },
     { name: "dry-run", type: "boolean", description: "estimate instead of measuring: the simulated runner, no GPU needed (GPU targets only)" },
-    { name: "redis", type: "string", value: "URL", description: "send the measurements to `tessera worker` processes through the job queue at redis://HOST:PORT[/DB] (GPU targets only)" },
+    { name: "redis", type: "string", value: "URL", description: "send the measurements to the job queue's workers (`pnpm grade worker`, the autograder's) at redis://HOST:PORT[/DB] (GPU targets only)" },
   ],
   notes: [{ title: "Targets", lines: [GPU_TARGET_NOTE, CPU_TARGET_NOTE] }],
   exitCodes: [[0, "tuned: the best schedule is in the work dir"], [1, "no candidate ran successfully, or Redis cannot be reached"], [2, "bad arguments, an error in FILE, no GPU without --dry-run"]],
 } as const satisfies CommandSpec;
 
-export const workerSpec = {
-  name: "worker",
-  usage: "--redis URL [--gpu N | --no-gpu] [--concurrency K] [--name NAME]",
-  summary: "a worker of the job queue on Redis: grades submissions and measures tuning candidates",
-  description: ["Takes jobs from the queue: grading (`pnpm grade batch --redis`) and measuring tuning candidates (`tessera tune --redis`). Prints one line per job; SIGTERM or Ctrl-C finishes the jobs in hand, then exits. The same as `pnpm grade worker`."],
-  options: [
-    { name: "redis", type: "string", value: "URL", description: "the job queue's Redis (redis://HOST:PORT[/DB])", required: true },
-    { name: "gpu", type: "string", value: "N", description: "use GPU N only (sets CUDA_VISIBLE_DEVICES for this worker and its children)" },
-    { name: "no-gpu", type: "boolean", description: "grade in the CPU simulator (no timing), whatever GPUs there are" },
-    { name: "concurrency", type: "string", value: "K", description: "jobs handled at once", default: "1" },
-    { name: "name", type: "string", value: "NAME", description: "shown in the log and stored on the jobs it takes", default: "host:pid" },
-  ],
-  exitCodes: [[0, "stopped by SIGTERM/SIGINT after finishing the jobs in hand"], [1, "Redis cannot be reached"], [2, "bad arguments"]],
-} as const satisfies CommandSpec;
 
-export const commandSpecs: readonly CommandSpec[] = [printSpec, equalSpec, runSpec, applySpec, simulateSpec, buildSpec, tuneSpec, workerSpec];
+export const commandSpecs: readonly CommandSpec[] = [printSpec, equalSpec, runSpec, applySpec, simulateSpec, buildSpec, tuneSpec];

@@ -17,8 +17,7 @@ import {
   logDirOf,
   tuneTIR,
 } from "@tessera/meta-schedule";
-import { measureDispatch } from "@tessera/autograder";
-import { Dispatcher, QueueConfigError, parseRedisUrl } from "@tessera/queue";
+import { Dispatcher, QueueConfigError, measureDispatch, parseRedisUrl } from "@tessera/queue";
 import { cuda } from "@tessera/runtime";
 import { CliError } from "../errors.js";
 import { parseCommandArgs } from "../help/args.js";

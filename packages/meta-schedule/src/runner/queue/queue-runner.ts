@@ -1,6 +1,6 @@
 /**
  * A runner that measures through a job queue (TVM's RPC runner, on BullMQ: see @tessera/queue and
- * `tessera worker`): each candidate is one "measure" job, for whichever worker takes it, all of a
+ * `tessera-grade worker`): each candidate is one "measure" job, for whichever worker takes it, all of a
  * batch at once. The queue itself is injected as `dispatch`, so this package does not depend on
  * it; a job that failed for good (the worker's retries spent) is that candidate's failed result.
  */

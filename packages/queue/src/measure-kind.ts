@@ -1,6 +1,10 @@
-/** The "measure" job kind (meta-schedule's measure jobs on the queue) and a QueueRunner's dispatch through a Dispatcher. */
+/**
+ * The "measure" job kind (meta-schedule's measure jobs on the queue) and a QueueRunner's dispatch through a Dispatcher. Here,
+ * not in an app, so that every client (`tessera tune --redis`, the workers) shares one definition.
+ */
 import { type MeasureDispatch, MeasureJobPayloadSchema, MeasureJobResultSchema, MeasureJobRunners } from "@tessera/meta-schedule";
-import { type Dispatcher, type JobHandler, defineJobKind, handlerFor } from "@tessera/queue";
+import type { Dispatcher } from "./dispatcher.js";
+import { type JobHandler, defineJobKind, handlerFor } from "./job-kind.js";
 
 export const MEASURE_JOB = defineJobKind("measure", MeasureJobPayloadSchema, MeasureJobResultSchema);
 
