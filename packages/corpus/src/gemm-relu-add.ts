@@ -1,13 +1,12 @@
 /**
- * The course assignment's schedules of `D = ReLU(A·B) + C` at any size: the naive GPU schedule
- * and the complete manual schedule (shared-memory tiling, register tiling, cooperative fetching,
- * write cache, epilogue fusion). The steps are the instructor solution's own functions
- * (assignments/gemm-relu-add/solution), so the tests, benchmarks and the autograder all see one
- * version of the course's schedules.
+ * The textbook schedules of `D = ReLU(A·B) + C` at any size, for the compiler's tests and
+ * benchmarks: the naive GPU schedule and the complete manual schedule (shared-memory tiling,
+ * register tiling, cooperative fetching, write cache, epilogue fusion). The compiler owns these;
+ * the course's instructor solution schedules the same way, and the assignment's tests check that
+ * the two give the same program (assignments/gemm-relu-add/test/solution-matches-corpus.test.ts).
  */
 import { gemmReluAdd } from "@tessera/ir";
-import { Schedule } from "@tessera/schedule";
-import * as course from "@tessera/assignment-gemm-relu-add/solution";
+import { type BlockRV, type LoopRV, Schedule } from "@tessera/schedule";
 
 /** Tile sizes of the manual schedule. Every size must divide the one above it. */
 export interface ManualScheduleParams {
@@ -25,8 +24,8 @@ export interface ManualScheduleParams {
   readonly threadTileK: number;
 }
 
-/** The course's tile sizes (64×64 per block, 4×4 per thread, k chunks of 64). */
-export const REFERENCE_MANUAL_PARAMS: ManualScheduleParams = course.MANUAL_TILE_SIZES;
+/** The reference tile sizes (64×64 per block, 4×4 per thread, k chunks of 64: 256 threads per block). */
+export const REFERENCE_MANUAL_PARAMS: ManualScheduleParams = { tileX: 64, tileY: 64, tileK: 64, threadTileX: 4, threadTileY: 4, threadTileK: 1 };
 
 function checkDivides(outer: number, inner: number, what: string): void {
   if (!Number.isInteger(outer / inner)) throw new RangeError(`${what}: ${inner} does not divide ${outer}`);
@@ -42,23 +41,61 @@ export function checkManualParams(n: number, p: ManualScheduleParams): void {
   checkDivides(p.tileK, p.threadTileK, "threadTileK");
 }
 
-/** The course's naive schedule: 32×32 tiles, relu computed per element, add inlined, `matmul` in registers. */
+/** The naive schedule: 32×32 tiles, one thread per element, relu at the thread, add inlined, `matmul` in registers. */
 export function naiveSchedule(n: number): Schedule {
   const sch = new Schedule(gemmReluAdd(n).func);
-  course.naiveSchedule(sch);
+  const gemm = sch.getBlock("gemm");
+  const [i, j] = sch.getLoops(gemm) as [LoopRV, LoopRV, LoopRV];
+  const [bx, tx] = sch.split(i, [null, 32]) as [LoopRV, LoopRV];
+  const [by, ty] = sch.split(j, [null, 32]) as [LoopRV, LoopRV];
+  sch.reorder(bx, by, tx, ty);
+  bindAll(sch, [bx, "blockIdx.x"], [by, "blockIdx.y"], [tx, "threadIdx.x"], [ty, "threadIdx.y"]);
+  sch.reverseComputeAt(sch.getBlock("relu"), ty);
+  sch.reverseComputeInline(sch.getBlock("add"));
+  sch.setScope(gemm, 0, "local");
   return sch;
 }
 
-/** The complete manual schedule at size `n`: the solution's tasks 1–5 in order, with `params`. */
+/** The complete manual schedule at size `n` with `params`. */
 export function manualSchedule(n: number, params: ManualScheduleParams = REFERENCE_MANUAL_PARAMS): Schedule {
   checkManualParams(n, params);
   const sch = new Schedule(gemmReluAdd(n).func);
-  const [aShared, bShared] = course.sharedMemoryTiling(sch, params.tileX, params.tileY, params.tileK);
-  course.registerTiling(sch, params.threadTileX, params.threadTileY, params.threadTileK);
-  course.cooperativeFetching(sch, aShared, bShared, params.tileX / params.threadTileX, params.tileY / params.threadTileY);
-  course.writeCache(sch);
-  course.epilogueFusion(sch);
+  const gemm = sch.getBlock("gemm");
+  // Block tiles, with A's and B's k chunks staged in shared memory.
+  const [i, j, k] = sch.getLoops(gemm) as [LoopRV, LoopRV, LoopRV];
+  const [bx, ii] = sch.split(i, [null, params.tileX]) as [LoopRV, LoopRV];
+  const [by, jj] = sch.split(j, [null, params.tileY]) as [LoopRV, LoopRV];
+  const [ko, ki] = sch.split(k, [null, params.tileK]) as [LoopRV, LoopRV];
+  sch.reorder(bx, by, ko, ii, jj, ki);
+  bindAll(sch, [bx, "blockIdx.x"], [by, "blockIdx.y"]);
+  const shared = [0, 1].map((operand) => sch.cacheRead(gemm, operand, "shared"));
+  for (const stage of shared) sch.computeAt(stage, ko);
+  // Thread tiles, with their operands in registers per k step.
+  const [tx, rx] = sch.split(ii, [null, params.threadTileX]) as [LoopRV, LoopRV];
+  const [ty, ry] = sch.split(jj, [null, params.threadTileY]) as [LoopRV, LoopRV];
+  const [kc, ks] = sch.split(ki, [null, params.threadTileK]) as [LoopRV, LoopRV];
+  sch.reorder(tx, ty, kc, ks, rx, ry);
+  bindAll(sch, [tx, "threadIdx.x"], [ty, "threadIdx.y"]);
+  const local = [0, 1].map((operand) => sch.cacheRead(gemm, operand, "local"));
+  for (const stage of local) sch.computeAt(stage, ks);
+  // Every thread of the block copies its share of each shared chunk.
+  for (const stage of shared) cooperativeCopy(sch, stage, params.tileX / params.threadTileX, params.tileY / params.threadTileY);
+  // Accumulate in registers, write back once per thread, with ReLU and the add fused into it.
+  sch.reverseComputeAt(sch.cacheWrite(gemm, 0, "local"), ty);
+  sch.reverseComputeInline(sch.getBlock("relu"));
+  sch.reverseComputeInline(sch.getBlock("add"));
   return sch;
+}
+
+function bindAll(sch: Schedule, ...bindings: readonly [LoopRV, string][]): void {
+  for (const [loop, thread] of bindings) sch.bind(loop, thread);
+}
+
+/** The copy's two innermost loops, fused and spread over the block's threadsX × threadsY threads. */
+function cooperativeCopy(sch: Schedule, stage: BlockRV, threadsX: number, threadsY: number): void {
+  const [row, col] = sch.getLoops(stage).slice(-2) as [LoopRV, LoopRV];
+  const [, x, y] = sch.split(sch.fuse(row, col), [null, threadsX, threadsY]) as [LoopRV, LoopRV, LoopRV];
+  bindAll(sch, [x, "threadIdx.x"], [y, "threadIdx.y"]);
 }
 
 /**
