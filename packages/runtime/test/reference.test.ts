@@ -1,5 +1,6 @@
 /** The host float64 reference of D = ReLU(A·B) + C against a hand-worked case and the IR executor; the sampled one against the full one. */
 import { compilePrimFunc, gemmReluAdd } from "@tessera/ir";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { gemmReluAddReferenceAt, gemmReluAddReferenceOnHost } from "../src/index.js";
 
@@ -34,6 +35,25 @@ describe("gemmReluAddReferenceAt", () => {
     const indices = [...tile, n * n - 1, 0, 5 * n + 23, 7, 7];
     const sampled = gemmReluAddReferenceAt(A, B, C, n, indices);
     expect([...sampled]).toEqual(indices.map((i) => full[i]!));
+  });
+
+  it("equals the full reference for any set of elements (tiles of odd and even height and width, scattered ones)", () => {
+    const tileArb = fc.record({ row: fc.nat(n - 1), col: fc.nat(n - 1), height: fc.integer({ min: 1, max: 7 }), width: fc.integer({ min: 1, max: 7 }) });
+    const indicesArb = fc.tuple(fc.array(tileArb, { maxLength: 4 }), fc.array(fc.nat(n * n - 1), { maxLength: 9 })).map(([tiles, scattered]) => [
+      ...tiles.flatMap((t) =>
+        Array.from({ length: Math.min(t.height, n - t.row) * Math.min(t.width, n - t.col) }, (_, k) => {
+          const w = Math.min(t.width, n - t.col);
+          return (t.row + Math.floor(k / w)) * n + t.col + (k % w);
+        }),
+      ),
+      ...scattered,
+    ]);
+    fc.assert(
+      fc.property(indicesArb, (indices) => {
+        expect([...gemmReluAddReferenceAt(A, B, C, n, indices)]).toEqual(indices.map((i) => full[i]!));
+      }),
+      { numRuns: 60 },
+    );
   });
 
   it("names an index outside the output instead of reading past the arrays", () => {

@@ -36,6 +36,7 @@ import { type LaunchDims, type ThreadTag, launchDims } from "./launch.js";
 import { poisonLiteral } from "./poison.js";
 import type { MemoryScope, RaceShadow } from "./race-shadow.js";
 import { writtenGlobals } from "./written-globals.js";
+import { LoopOutliner, POISON_HELPER } from "./outline-loops.js";
 
 /** A `shared` Allocate: one array per thread block. */
 export interface SharedAllocation {
@@ -112,8 +113,11 @@ export function compileKernel(kernel: DeviceKernel, opts: CompileKernelOptions):
   const bankSites = new BankSiteTable();
   const barriers: string[] = [];
   const sharedParam = (k: number): string => `$shared${k}`;
+  // The thread's asynchronous copy queue is the only name of the generator the context does not track.
+  const outliner = new LoopOutliner(["$async"]);
 
   const ctx = new EmitContext(true, false, {
+    loop: outliner.loop,
     barrier(c: EmitContext, call: Call) {
       const scope = call.args[0]?.kind === "StringImm" ? call.args[0].value : undefined;
       if (scope !== "shared" && scope !== "shared.dyn") {
@@ -122,7 +126,7 @@ export function compileKernel(kernel: DeviceKernel, opts: CompileKernelOptions):
       barriers.push(`barrier #${barriers.length + 1} (${printExpr(call)})`);
       c.line(`yield ${barriers.length - 1};`);
     },
-    allocation(_c: EmitContext, buffer: Buffer, size: string) {
+    allocation(c: EmitContext, buffer: Buffer, size: string) {
       switch (buffer.scope) {
         case "shared":
         case "shared.dyn": {
@@ -136,8 +140,12 @@ export function compileKernel(kernel: DeviceKernel, opts: CompileKernelOptions):
           }
           return sharedParam(k);
         }
-        case "local":
-          return `new ${typedArrayConstructorFor(buffer.dtype).name}(${size}).fill(${poisonLiteral(buffer.dtype)})`;
+        case "local": {
+          const ctor = typedArrayConstructorFor(buffer.dtype).name;
+          const poison = poisonLiteral(buffer.dtype);
+          if (outliner.outlining && /^\d+$/.test(size)) return outliner.scratchArray(c, ctor, Number(size), poison);
+          return `$poisoned(new ${ctor}(${size}), ${poison})`;
+        }
         default:
           throw new SimulationError(
             `kernel ${kernel.name}: T.allocate of ${buffer.name} in "${buffer.scope}" memory is not supported in device code ` +
@@ -188,7 +196,7 @@ export function compileKernel(kernel: DeviceKernel, opts: CompileKernelOptions):
   emitStmt(ctx, kernel.body);
   params.push(...shared.map((_, k) => sharedParam(k)));
 
-  const source = assemble(ctx, kernel.name, params, tracked.length);
+  const source = assemble(ctx, kernel.name, params, tracked.length, outliner.declarations());
   let factory: CompiledKernel["instantiate"];
   try {
     // eslint-disable-next-line @typescript-eslint/no-implied-eval -- compiling to JS is the point
@@ -218,13 +226,15 @@ function sharedSize(kernelName: string, buffer: Buffer, size: string): number {
   return Number(size);
 }
 
-function assemble(ctx: EmitContext, kernelName: string, params: readonly string[], shadowCount: number): string {
+function assemble(ctx: EmitContext, kernelName: string, params: readonly string[], shadowCount: number, declarations: readonly string[]): string {
   const jsName = kernelName.replace(/[^A-Za-z0-9_$]/g, "_").replace(/^(?=[0-9])/, "_");
   const shadowDecls = Array.from({ length: shadowCount }, (_, k) => `const $shadow${k} = $shadows[${k}];`);
   return [
     '"use strict";',
     ...RUNTIME_PRELUDE,
     ...shadowDecls,
+    POISON_HELPER,
+    ...declarations,
     `return function* ${jsName}(${params.join(", ")}) {`,
     ...ctx.prologueLines(),
     ...ctx.bodyLines(),

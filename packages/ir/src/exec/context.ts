@@ -5,6 +5,7 @@
  */
 import type { Buffer } from "../buffer.js";
 import type { Call, PrimExpr, Var } from "../expr.js";
+import type { For } from "../stmt.js";
 import { ExecutionError } from "./errors.js";
 import { NameAllocator } from "./names.js";
 import type { IntRange } from "./index-ranges.js";
@@ -54,16 +55,32 @@ export interface EmitHooks {
    * evaluate `indexJs` exactly once and return its value.
    */
   readonly asyncCopyIssue?: (ctx: EmitContext, buffer: Buffer, indices: readonly PrimExpr[], indexJs: string) => string;
+  /**
+   * Emits a `For` statement: `emitInPlace` emits it where it stands; a hook may instead emit it
+   * apart (`captured`) and place it in a function of its own (the GPU simulator takes loops without
+   * barriers out of its generator functions, which V8 optimises less well).
+   */
+  readonly loop?: (ctx: EmitContext, loop: For, emitInPlace: () => void) => void;
 }
+
+/** Code emitted apart by `EmitContext.captured`. */
+export interface CapturedCode {
+  /** Its lines, indented as a function body. */
+  readonly lines: readonly string[];
+  /** The temporaries it uses, to declare where the lines are placed. */
+  readonly temps: readonly string[];
+}
+
+const IDENTIFIER = /[A-Za-z_$][\w$]*/g;
 
 export class EmitContext {
   readonly names = new NameAllocator();
   readonly sites = new ErrorSiteTable();
   /** Where in the IR we are, appended to error messages (e.g. ` in block "C"`). */
   where = "";
-  private readonly body: string[] = [];
+  private body: string[] = [];
   private depth = 1;
-  private readonly temps: string[] = [];
+  private temps: string[] = [];
   private readonly varNames = new Map<Var, string>();
   private readonly varRanges = new Map<Var, IntRange>();
   private readonly arrays = new Map<Var, string>();
@@ -107,6 +124,40 @@ export class EmitContext {
   /** Lines emitted so far, indented for a function body. */
   bodyLines(): readonly string[] {
     return this.body;
+  }
+
+  /**
+   * Emits `inner` apart: its lines and the temporaries it creates are returned instead of joining
+   * this function's. Names stay unique across both, so the lines can be placed in another function
+   * that receives the names they use from here (see `visibleNames`).
+   */
+  captured(inner: () => void): CapturedCode {
+    const { body, temps, depth } = this;
+    this.body = [];
+    this.temps = [];
+    this.depth = 1;
+    try {
+      inner();
+      return { lines: this.body, temps: this.temps };
+    } finally {
+      this.body = body;
+      this.temps = temps;
+      this.depth = depth;
+    }
+  }
+
+  /**
+   * The JS names code emitted from here on may use that were declared before: bound variables,
+   * storage arrays and the constants of buffer layouts (a superset: names of closed scopes stay).
+   */
+  visibleNames(): Set<string> {
+    const names = new Set<string>([...this.varNames.values(), ...this.arrays.values()]);
+    for (const layout of this.layouts.values()) {
+      for (const js of [layout.array, layout.offset, ...layout.shape, ...layout.strides]) {
+        for (const id of js.match(IDENTIFIER) ?? []) names.add(id);
+      }
+    }
+    return names;
   }
 
   /** A function-level `let` temporary (for `Let` expressions and bounds-checked indices). */

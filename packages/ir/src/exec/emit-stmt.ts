@@ -88,6 +88,12 @@ function emitStore(ctx: EmitContext, s: BufferStore): void {
 }
 
 function emitFor(ctx: EmitContext, s: For): void {
+  const hook = ctx.hooks.loop;
+  if (hook === undefined) emitForInPlace(ctx, s);
+  else hook(ctx, s, () => emitForInPlace(ctx, s));
+}
+
+function emitForInPlace(ctx: EmitContext, s: For): void {
   const min = emitExpr(ctx, s.min);
   const extent = emitExpr(ctx, s.extent);
   const minRange = indexRange(s.min, ctx.rangeOf);

@@ -9,7 +9,7 @@ export { type RandomArgsOptions, allocateArgs, randomArgs } from "./arrays.js";
 export { roundToFloat16, roundHalfAwayFromZero, mulberry32 } from "./numeric.js";
 
 // Building blocks for executors with other semantics (the GPU simulator compiles kernels with them).
-export { EmitContext, type EmitHooks, type BufferLayout } from "./context.js";
+export { EmitContext, type EmitHooks, type BufferLayout, type CapturedCode } from "./context.js";
 export { emitStmt } from "./emit-stmt.js";
 export { emitExpr } from "./emit-expr.js";
 export { declareBufferLayout } from "./buffer-layout.js";
