@@ -53,6 +53,8 @@ const ENTRIES: ReadonlyArray<{ name: string; source: string; description: string
     source: "apps/autograder/scripts/gpu-fault-check.ts",
     description: "GPU fault isolation: grades an out-of-bounds submission, stops an endless kernel, then grades the solution (100); writes gpu-fault-check.{md,json} into --out-dir; exit 1 on FAIL",
   },
+  // Found beside the grader by apps/autograder/src/grade/rounds/rounds-helper.ts (the simulator's checks on a second core).
+  { name: "grade-rounds-worker", source: "apps/autograder/src/grade/rounds/rounds-worker.ts", description: "the autograder's simulator rounds thread (started by the grader, not by hand)" },
   // Found beside the grader by apps/autograder/src/batch/submission-grader.ts (batch --jobs N without a GPU).
   { name: "grade-batch-worker", source: "apps/autograder/src/batch/grade-worker.ts", description: "tessera-grade batch's grading thread (started by the grader, not by hand)" },
   {

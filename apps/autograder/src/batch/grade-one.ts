@@ -32,6 +32,8 @@ export interface BatchGradeSettings {
   readonly seed?: number;
   /** Overrides of the manifest's numerics settings (tests use one round). */
   readonly numerics?: GradeOptions["numerics"];
+  /** Without a GPU, one submission at a time: the simulator's second thread (see GradeOptions). */
+  readonly numericsHelper?: GradeOptions["numericsHelper"];
 }
 
 /**
@@ -40,7 +42,7 @@ export interface BatchGradeSettings {
  */
 export interface WorkerGradeTask {
   readonly submission: Submission;
-  readonly settings: Omit<BatchGradeSettings, "binding" | "gpu"> & { readonly assignment: string };
+  readonly settings: Omit<BatchGradeSettings, "binding" | "gpu" | "numericsHelper"> & { readonly assignment: string };
 }
 
 interface OutcomeFiles {
@@ -101,6 +103,7 @@ export async function gradeOne(sub: Submission, settings: BatchGradeSettings, on
       ...(settings.limits === undefined ? {} : { limits: settings.limits }),
       ...(settings.seed === undefined ? {} : { seed: settings.seed }),
       ...(settings.numerics === undefined ? {} : { numerics: settings.numerics }),
+      ...(settings.numericsHelper === undefined ? {} : { numericsHelper: settings.numericsHelper }),
       ...(onStep === undefined ? {} : { onProgress: onStep }),
     });
     return gradedOutcome(sub.name, report, seconds());

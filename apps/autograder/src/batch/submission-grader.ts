@@ -14,6 +14,7 @@ import { DEFAULT_LIMITS } from "../sandbox/index.js";
 import type { Submission } from "./discover.js";
 import { type BatchGradeSettings, type SubmissionOutcome, type WorkerGradeTask, errorOutcome, gradeOne } from "./grade-one.js";
 import { serializedGpu } from "./serialized-gpu.js";
+import { SampledRoundsHelper } from "../grade/rounds/rounds-helper.js";
 
 export interface SubmissionGrader {
   /** Submissions it grades at once. */
@@ -32,9 +33,15 @@ export function defaultJobs(): number {
 
 export function createSubmissionGrader(settings: BatchGradeSettings, jobs: number, entry?: EntryPoint): SubmissionGrader {
   if (!Number.isInteger(jobs) || jobs < 1) throw new RangeError(`jobs must be a positive integer, got ${jobs}`);
-  if (jobs === 1 || settings.gpu !== undefined) {
-    const shared = settings.gpu !== undefined && jobs > 1 ? { ...settings, gpu: serializedGpu(settings.gpu) } : settings;
+  if (settings.gpu !== undefined) {
+    const shared = jobs > 1 ? { ...settings, gpu: serializedGpu(settings.gpu) } : settings;
     return { concurrency: jobs, mode: "in-process", grade: (sub, onStep) => gradeOne(sub, shared, onStep), dispose: async () => {} };
+  }
+  if (jobs === 1) {
+    // One submission at a time: the simulator's checks take the second core (one thread for the batch).
+    const numericsHelper = new SampledRoundsHelper();
+    const withHelper = { ...settings, numericsHelper };
+    return { concurrency: 1, mode: "in-process", grade: (sub, onStep) => gradeOne(sub, withHelper, onStep), dispose: () => numericsHelper.dispose() };
   }
   return threadGrader(settings, jobs, entry ?? gradeWorkerEntry());
 }

@@ -9,6 +9,7 @@ import { parseArgs } from "node:util";
 import { type AssignmentBinding, DEFAULT_ASSIGNMENT, assignmentBinding } from "../assignment.js";
 import { type GradeMode, type GradeReport, gradeSubmission } from "../grade/grade-submission.js";
 import { numericsVerdicts } from "../grade/numerics-verdicts.js";
+import { SampledRoundsHelper } from "../grade/rounds/rounds-helper.js";
 import { ManifestError, loadManifest } from "../manifest/index.js";
 import { MANIFEST_HINT } from "./manifest-hint.js";
 import { claimResultsFile, failureResults, writeResults } from "../report/gradescope.js";
@@ -118,6 +119,11 @@ export async function runGrade(inv: GradeInvocation, binding: AssignmentBinding,
 async function gradeWithChosenGpu(inv: GradeInvocation, binding: AssignmentBinding, io: GradeIO): Promise<GradeReport> {
   const manifest = loadManifest(binding.manifestPath);
   const choice = chooseGpu(inv.noGpu);
+  // Without a GPU, the simulator's checks use a second core; its thread loads while the sandbox runs.
+  const numericsHelper =
+    choice.gpu === undefined
+      ? new SampledRoundsHelper(undefined, (why) => io.stderr(`… the simulator's second thread could not run its rounds (${why}); they ran in the grader's thread\n`))
+      : undefined;
   try {
     return await gradeSubmission({
       submissionDir: inv.dir,
@@ -130,10 +136,12 @@ async function gradeWithChosenGpu(inv: GradeInvocation, binding: AssignmentBindi
       limits: inv.limits,
       seed: inv.seed,
       cuda: inv.showCuda,
+      ...(numericsHelper === undefined ? {} : { numericsHelper }),
       onProgress: (message) => io.stderr(`… ${message}\n`),
     });
   } finally {
     choice.gpu?.dispose();
+    await numericsHelper?.dispose();
   }
 }
 

@@ -19,7 +19,8 @@ import { withSimulatorFinding } from "./gpu-fault-finding.js";
 import { describeExit, describeJobError, describeLoadFailure } from "./job-failure.js";
 import type { GpuBackend, NumericsOutcome, TimingOutcome } from "./numerics-types.js";
 import { replayTrace } from "./replay.js";
-import { SIMULATED_TARGET, simulatorNumerics } from "./simulator-numerics.js";
+import type { SampledRoundsHelper } from "./rounds/rounds-helper.js";
+import { SIMULATED_TARGET, simulatorNumerics, simulatorNumericsWith } from "./simulator-numerics.js";
 import { type CheckGrade, type TaskGrade, earned, failed, passed, skipped } from "./task-grade.js";
 import { timingNoise } from "./timing-noise.js";
 import { type TunedScoring, scoreTunedTime } from "./tuned-score.js";
@@ -46,6 +47,11 @@ export interface GradeOptions {
   readonly numerics?: Partial<Pick<Numerics, "rounds">>;
   /** Grade structure only: no numerics and no timing (the numerics checks say so). For fast tests of the checks. */
   readonly structureOnly?: boolean;
+  /**
+   * Without a GPU: a worker thread that runs part of each sampled simulator check (the same
+   * outcome, on a second core). The caller starts it early (it loads its code meanwhile) and disposes of it.
+   */
+  readonly numericsHelper?: SampledRoundsHelper;
   /** Also generate the CUDA of the graded schedules (`--show-cuda`). */
   readonly cuda?: boolean;
   readonly onProgress?: (message: string) => void;
@@ -372,7 +378,13 @@ class SubmissionGrader {
     const where = gpu === undefined ? `the simulator (sampled thread blocks of the ${this.settings.sizes.full}³ kernel)` : `${gpu.name} at ${this.settings.sizes.full}³`;
     this.progress(`checking the ${role} schedule's numerics on ${where} (${this.settings.rounds} rounds)`);
     const req = { schedule: sch, settings: this.settings, seed: this.opts.seed ?? 1 };
-    let outcome = gpu === undefined ? simulatorNumerics(req, this.opts.binding) : (this.refuseOnGpu(sch) ?? (await gpu.numerics(req)));
+    const helper = this.opts.numericsHelper;
+    let outcome =
+      gpu !== undefined
+        ? (this.refuseOnGpu(sch) ?? (await gpu.numerics(req)))
+        : helper !== undefined
+          ? await simulatorNumericsWith(helper, req, this.opts.binding)
+          : simulatorNumerics(req, this.opts.binding);
     if (outcome.fault !== undefined) outcome = withSimulatorFinding(outcome, req, this.opts.binding);
     this.numerics[role] = outcome;
     for (const note of outcome.notes ?? []) this.notes.push(`Numerics of the ${role} schedule: ${note}.`);

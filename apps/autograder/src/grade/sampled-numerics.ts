@@ -40,8 +40,16 @@ export const RACE_HINT = "a missing barrier, or several threads or blocks writin
 /** Statements simulated per round of a check (see the cost note above). */
 export const SAMPLE_WORK_PER_ROUND = 1e8;
 
+/** A sampled check that ran. */
+export interface SampleResult {
+  readonly ran: true;
+  readonly rounds: readonly NumericsRound[];
+  readonly sample: NumericsSample;
+  readonly error?: string;
+}
+
 export type SampledNumerics =
-  | { readonly ran: true; readonly rounds: readonly NumericsRound[]; readonly sample: NumericsSample; readonly error?: string }
+  | SampleResult
   /** The kernel cannot be checked by sampling; `why` says so. */
   | { readonly ran: false; readonly why: string };
 
@@ -55,69 +63,127 @@ export interface SampledRequest {
   readonly workBudget?: number;
 }
 
-export function sampledNumerics(req: SampledRequest): SampledNumerics {
-  const started = performance.now();
+/** What a sampled check will run: the kernel, and the thread blocks of each round. */
+export interface SamplePlan {
+  readonly module: LoweredModule;
+  readonly n: number;
+  readonly settings: SampledRequest["settings"];
+  /** Seed of round 0; round r uses seed + r. */
+  readonly seed: number;
+  readonly grid: Dim3;
+  /** The thread blocks of each round, in the order they run. */
+  readonly rounds: readonly (readonly Dim3[])[];
+}
+
+/** One round's result, on its own (rounds are independent: they may run anywhere, in any order). */
+export interface SampledRound {
+  /** The round's comparison; absent when running its blocks failed before there was one. */
+  readonly round?: NumericsRound;
+  /** Thread blocks that ran. */
+  readonly blocks: number;
+  /** Why the round fails the check (a failed run, a race, nothing written); mismatches are in `round`. */
+  readonly failure?: string;
+}
+
+/** The sample a check runs, or why the kernel cannot be sampled. */
+export function planSample(req: SampledRequest): { readonly ok: true; readonly plan: SamplePlan } | { readonly ok: false; readonly why: string } {
   const { module, n, settings } = req;
   if (module.kernels.length !== 1) {
-    return { ran: false, why: `the schedule lowers to ${module.kernels.length} kernels, and blocks of a kernel that reads another kernel's output cannot be checked on their own` };
+    return { ok: false, why: `the schedule lowers to ${module.kernels.length} kernels, and blocks of a kernel that reads another kernel's output cannot be checked on their own` };
   }
   const kernel = module.kernels[0]!;
   const names = module.source.params.map((p) => module.source.bufferMap.get(p)?.name ?? p.name);
   if (names.join(",") !== "A,B,C,D" || module.workspaces.length > 0) {
-    return { ran: false, why: `the scheduled function's parameters are ${names.join(", ")}${module.workspaces.length > 0 ? " with workspaces" : ""}, not A, B, C, D` };
+    return { ok: false, why: `the scheduled function's parameters are ${names.join(", ")}${module.workspaces.length > 0 ? " with workspaces" : ""}, not A, B, C, D` };
   }
   const budget = req.workBudget ?? settings.rounds * SAMPLE_WORK_PER_ROUND;
   const perBlock = blockWork(kernel);
   const maxBlocks = Math.floor(budget / perBlock);
   if (maxBlocks < 1) {
-    return { ran: false, why: `one thread block of the ${n}³ kernel executes about ${perBlock.toExponential(1)} statements, more than the ${budget.toExponential(1)} a sampled check may simulate` };
+    return { ok: false, why: `one thread block of the ${n}³ kernel executes about ${perBlock.toExponential(1)} statements, more than the ${budget.toExponential(1)} a sampled check may simulate` };
   }
   const grid = kernel.launch.grid as unknown as Dim3;
-  const plan = sampleBlocks(grid, settings.rounds, maxBlocks, req.seed);
+  return { ok: true, plan: { module, n, settings, seed: req.seed, grid, rounds: sampleBlocks(grid, settings.rounds, maxBlocks, req.seed) } };
+}
+
+/** Round `r` of `plan`: its blocks in one launch on the round's inputs, and what they wrote compared. */
+export function runSampledRound(plan: SamplePlan, r: number): SampledRound {
+  const { module, n, settings } = plan;
+  const roundBlocks = plan.rounds[r]!;
+  const seed = plan.seed + r;
+  const [A, B, C] = gemmReluAddInputs(n, seed, settings.inputRange);
+  const D = new Float32Array(n * n);
+  new Uint32Array(D.buffer).fill(UNWRITTEN_BITS);
+  const tiles: BlockTile[] = [];
+  let report: ReturnType<typeof simulate>;
+  try {
+    // One launch of the round's blocks; after each, what it wrote is taken out of D.
+    report = simulate(module, [A, B, C, D], { blocks: roundBlocks, afterBlock: (_, block) => tiles.push(takeWritten(D, block)) });
+  } catch (err) {
+    return { blocks: tiles.length, failure: `running the sampled thread blocks of the ${n}×${n}×${n} kernel failed: ${err instanceof Error ? err.message : String(err)}` };
+  }
+  const round = compareTiles(tiles, A, B, C, n, settings, seed);
+  const blocks = roundBlocks.length;
+  if (report.raceCount > 0) {
+    return { round, blocks, failure: `the kernel has ${describeRaceCounts(report.raceCounts)} in the sampled thread blocks (${RACE_HINT}): ${report.races[0]?.message ?? ""}` };
+  }
+  if (round.elements === 0) return { round, blocks, failure: `the sampled thread blocks (${roundBlocks.map(formatDim3).join(", ")}) wrote no element of D` };
+  return { round, blocks };
+}
+
+/** Whether a round ends the check (the rounds after it are not counted). */
+export function endsCheck(result: SampledRound): boolean {
+  return result.failure !== undefined;
+}
+
+/**
+ * The check's outcome from its rounds' results, as if they had run one after another: up to the
+ * first that failed to run, raced or wrote nothing (a round with mismatches goes on, to count them
+ * all); then, when all ran cleanly, whether the whole grid writes all of D.
+ */
+export function assembleSample(plan: SamplePlan, results: readonly SampledRound[], started: number): SampleResult {
   const rounds: NumericsRound[] = [];
   let blocks = 0;
   let elements = 0;
-  let coverageText: string | undefined;
-  const sample = (): NumericsSample => ({
+  const sample = (coverage?: string): NumericsSample => ({
     blocks,
-    gridBlocks: grid[0] * grid[1] * grid[2],
+    gridBlocks: plan.grid[0] * plan.grid[1] * plan.grid[2],
     elements,
     seconds: (performance.now() - started) / 1000,
-    ...(coverageText === undefined ? {} : { coverage: coverageText }),
+    ...(coverage === undefined ? {} : { coverage }),
   });
-  const failed = (error: string): SampledNumerics => ({ ran: true, rounds, sample: sample(), error });
-
-  for (const [r, roundBlocks] of plan.entries()) {
-    const seed = req.seed + r;
-    const [A, B, C] = gemmReluAddInputs(n, seed, settings.inputRange);
-    const D = new Float32Array(n * n);
-    new Uint32Array(D.buffer).fill(UNWRITTEN_BITS);
-    const tiles: BlockTile[] = [];
-    let report: ReturnType<typeof simulate>;
-    try {
-      // One launch of the round's blocks; after each, what it wrote is taken out of D.
-      report = simulate(module, [A, B, C, D], { blocks: roundBlocks, afterBlock: (_, block) => tiles.push(takeWritten(D, block)) });
-    } catch (err) {
-      blocks += tiles.length;
-      return failed(`running the sampled thread blocks of the ${n}×${n}×${n} kernel failed: ${err instanceof Error ? err.message : String(err)}`);
+  for (const result of results) {
+    blocks += result.blocks;
+    if (result.round !== undefined) {
+      rounds.push(result.round);
+      elements += result.round.elements;
     }
-    blocks += roundBlocks.length;
-    const race =
-      report.raceCount === 0
-        ? undefined
-        : `the kernel has ${describeRaceCounts(report.raceCounts)} in the sampled thread blocks (${RACE_HINT}): ${report.races[0]?.message ?? ""}`;
-    const round = compareTiles(tiles, A, B, C, n, settings, seed);
-    elements += round.elements;
-    rounds.push(round);
-    if (race !== undefined) return failed(race);
-    if (round.elements === 0) return failed(`the sampled thread blocks (${roundBlocks.map(formatDim3).join(", ")}) wrote no element of D`);
+    if (result.failure !== undefined) return { ran: true, rounds, sample: sample(), error: result.failure };
   }
   // The sample compares what its blocks wrote; whether the whole grid writes all of D, each
   // element from one thread, is checked apart (a grid too small passes every sampled block).
-  const coverage = checkOutputCoverage(module, "D");
-  coverageText = coverage.checked ? coverage.summary : `whether every element of D is written was not checked (${coverage.why})`;
-  if (coverage.checked && coverage.problem !== undefined) return failed(coverage.problem);
-  return { ran: true, rounds, sample: sample() };
+  const coverage = checkOutputCoverage(plan.module, "D");
+  const coverageText = coverage.checked ? coverage.summary : `whether every element of D is written was not checked (${coverage.why})`;
+  if (coverage.checked && coverage.problem !== undefined) return { ran: true, rounds, sample: sample(coverageText), error: coverage.problem };
+  return { ran: true, rounds, sample: sample(coverageText) };
+}
+
+/** The sampled check, every round here, one after another (stopping at the first that ends it). */
+export function sampledNumerics(req: SampledRequest): SampledNumerics {
+  const started = performance.now();
+  const planned = planSample(req);
+  return planned.ok ? runSample(planned.plan, started) : { ran: false, why: planned.why };
+}
+
+/** Every round of `plan` here, one after another, up to the first that ends the check. */
+export function runSample(plan: SamplePlan, started: number): SampleResult {
+  const results: SampledRound[] = [];
+  for (let r = 0; r < plan.rounds.length; r++) {
+    const result = runSampledRound(plan, r);
+    results.push(result);
+    if (endsCheck(result)) break;
+  }
+  return assembleSample(plan, results, started);
 }
 
 /** The elements one block wrote, and their values. */

@@ -14,7 +14,7 @@
  * sampling budget), and then runs every round, as the check of record; the outcome says so. Even
  * then the full-size kernels' stores of D are checked for every thread (output-coverage.ts).
  */
-import { lower } from "@tessera/codegen";
+import { type LoweredModule, lower } from "@tessera/codegen";
 import { gemmReluAddReferenceOnHost } from "@tessera/runtime";
 import { Schedule } from "@tessera/schedule";
 import { describeRaceCounts, simulate } from "@tessera/simulator";
@@ -22,7 +22,8 @@ import type { AssignmentBinding } from "../assignment.js";
 import { compareOutput, gemmReluAddInputs } from "./inputs.js";
 import { checkOutputCoverage } from "./output-coverage.js";
 import type { NumericsOutcome, NumericsRequest, NumericsRound } from "./numerics-types.js";
-import { RACE_HINT, sampledNumerics } from "./sampled-numerics.js";
+import type { SampledRoundsHelper } from "./rounds/rounds-helper.js";
+import { RACE_HINT, type SampleResult, type SampledRequest, planSample, runSample } from "./sampled-numerics.js";
 import { excessiveWork } from "./work-estimate.js";
 
 /** The course's GPU: schedules are lowered with its limits when no GPU is present. */
@@ -35,10 +36,33 @@ export interface SimulatorNumericsOptions {
   readonly workBudget?: number;
 }
 
+/** The check, in this thread. */
 export function simulatorNumerics(req: NumericsRequest, binding: AssignmentBinding, opts: SimulatorNumericsOptions = {}): NumericsOutcome {
+  const started = performance.now();
+  const prepared = prepare(req, binding, opts);
+  if (prepared.kind === "decided") return prepared.outcome;
+  const planned = planSample(prepared.request);
+  if (!planned.ok) return unsampled(req, binding, prepared.request.module, planned.why);
+  return outcomeOf(req, binding, runSample(planned.plan, started));
+}
+
+/** The check, with `helper`'s worker thread running part of the sampled rounds (the same outcome, sooner). */
+export async function simulatorNumericsWith(helper: SampledRoundsHelper, req: NumericsRequest, binding: AssignmentBinding, opts: SimulatorNumericsOptions = {}): Promise<NumericsOutcome> {
+  const started = performance.now();
+  const prepared = prepare(req, binding, opts);
+  if (prepared.kind === "decided") return prepared.outcome;
+  const planned = planSample(prepared.request);
+  if (!planned.ok) return unsampled(req, binding, prepared.request.module, planned.why);
+  return outcomeOf(req, binding, await helper.check(req.schedule, planned.plan, started));
+}
+
+type Prepared = { readonly kind: "decided"; readonly outcome: NumericsOutcome } | { readonly kind: "sampled"; readonly request: SampledRequest };
+
+/** The schedule lowered at full size, and what checks it: a failure already, or the sampled check's request. */
+function prepare(req: NumericsRequest, binding: AssignmentBinding, opts: SimulatorNumericsOptions): Prepared {
   const full = req.settings.sizes.full;
-  const fail = (error: string): NumericsOutcome => ({ passed: false, backend: "simulator", device: DEVICE, size: full, rounds: [], error });
-  let module: ReturnType<typeof lower>;
+  const fail = (error: string): Prepared => ({ kind: "decided", outcome: { passed: false, backend: "simulator", device: DEVICE, size: full, rounds: [], error } });
+  let module: LoweredModule;
   try {
     module = lower(req.schedule, SIMULATED_TARGET);
   } catch (err) {
@@ -46,18 +70,24 @@ export function simulatorNumerics(req: NumericsRequest, binding: AssignmentBindi
   }
   const tooMuch = excessiveWork(module, binding.workload(full));
   if (tooMuch !== undefined) return fail(tooMuch);
+  return { kind: "sampled", request: { module, n: full, settings: req.settings, seed: req.seed, ...(opts.workBudget === undefined ? {} : { workBudget: opts.workBudget }) } };
+}
 
-  const sampled = sampledNumerics({ module, n: full, settings: req.settings, seed: req.seed, ...(opts.workBudget === undefined ? {} : { workBudget: opts.workBudget }) });
-  if (!sampled.ran) {
-    const decided = reducedSizeNumerics(req, binding, req.settings.rounds);
-    const n = req.settings.sizes.reduced;
-    const notes = [`the ${full}³ kernel could not be checked block by block (${sampled.why}), so the replay at ${n}×${n}×${n} decided`];
-    // Whether the full-size kernels write all of D is still checked, over every thread.
-    const coverage = checkOutputCoverage(module, "D");
-    if (!coverage.checked) return { ...decided, notes: [...notes, `whether the ${full}³ kernels write every element of D was not checked (${coverage.why})`] };
-    if (decided.passed && coverage.problem !== undefined) return { ...decided, passed: false, error: `the ${full}³ kernels: ${coverage.problem}`, notes };
-    return { ...decided, notes };
-  }
+/** The full-size kernel cannot be sampled: the replay at the reduced size decides. */
+function unsampled(req: NumericsRequest, binding: AssignmentBinding, module: LoweredModule, why: string): NumericsOutcome {
+  const full = req.settings.sizes.full;
+  const decided = reducedSizeNumerics(req, binding, req.settings.rounds);
+  const n = req.settings.sizes.reduced;
+  const notes = [`the ${full}³ kernel could not be checked block by block (${why}), so the replay at ${n}×${n}×${n} decided`];
+  // Whether the full-size kernels write all of D is still checked, over every thread.
+  const coverage = checkOutputCoverage(module, "D");
+  if (!coverage.checked) return { ...decided, notes: [...notes, `whether the ${full}³ kernels write every element of D was not checked (${coverage.why})`] };
+  if (decided.passed && coverage.problem !== undefined) return { ...decided, passed: false, error: `the ${full}³ kernels: ${coverage.problem}`, notes };
+  return { ...decided, notes };
+}
+
+/** The outcome of a sampled check, with the pre-check's note when it passed but the pre-check did not. */
+function outcomeOf(req: NumericsRequest, binding: AssignmentBinding, sampled: SampleResult): NumericsOutcome {
   const passed = sampled.error === undefined && sampled.rounds.length > 0 && sampled.rounds.every((r) => r.mismatches === 0);
   // The pre-check only explains: after a failure of record it would repeat it.
   const precheck = passed ? reducedSizeNumerics(req, binding, 1) : undefined;
@@ -69,7 +99,7 @@ export function simulatorNumerics(req: NumericsRequest, binding: AssignmentBindi
     passed,
     backend: "simulator",
     device: DEVICE,
-    size: full,
+    size: req.settings.sizes.full,
     rounds: sampled.rounds,
     sample: sampled.sample,
     ...(sampled.error === undefined ? {} : { error: sampled.error }),

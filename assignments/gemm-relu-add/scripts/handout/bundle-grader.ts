@@ -2,7 +2,7 @@
  * The grader a handout carries, in `<handout>/grader/`: the autograder bundled with esbuild (as
  * `pnpm bundle:gpu` bundles it for GPU hosts) so that the handout needs neither the monorepo nor
  * the private autograder, queue and corpus packages:
- *   tessera-grade.mjs + chunk-*.mjs   the grader, its GPU worker and meta-schedule's tuning workers
+ *   tessera-grade.mjs + chunk-*.mjs   the grader, its GPU and simulator-rounds workers, meta-schedule's tuning workers
  *   grade.mjs                         `npm run grade`: grades the handout folder it sits in
  *   handin.mjs                        `npm run handin`: scripts/handin.ts with its zip writer
  *   sandbox-runtime.cjs, sandbox-host.cjs   the sandbox's prebuilt runtime and host (found beside the grader)
@@ -33,6 +33,7 @@ const REPO_ROOT = resolve(import.meta.dirname, "..", "..", "..", "..");
 const ENTRIES: Readonly<Record<string, string>> = {
   "tessera-grade": "apps/autograder/src/main.ts",
   "grade-gpu-worker": "apps/autograder/src/gpu/worker/gpu-worker-child.ts",
+  "grade-rounds-worker": "apps/autograder/src/grade/rounds/rounds-worker.ts",
   "ms-build-worker": "packages/meta-schedule/src/builder/build-worker.ts",
   "ms-runner-child": "packages/meta-schedule/src/runner/runner-child.ts",
   handin: "assignments/gemm-relu-add/scripts/handin.ts",
