@@ -203,9 +203,21 @@ const UNWRITTEN_BITS = 0x7fc0dead;
 function takeWritten(D: Float32Array, block: Dim3): BlockTile {
   const bits = new Uint32Array(D.buffer, D.byteOffset, D.length);
   const indices: number[] = [];
-  for (let i = 0; i < bits.length; i++) if (bits[i] !== UNWRITTEN_BITS) indices.push(i);
-  const values = Float32Array.from(indices, (i) => D[i]!);
-  for (const i of indices) bits[i] = UNWRITTEN_BITS;
+  const P = UNWRITTEN_BITS;
+  const len = bits.length;
+  let i = 0;
+  // A block writes a small part of D: eight elements are tested at once, and looked at one by one
+  // only where one of them was written.
+  for (; i + 8 <= len; i += 8) {
+    if (((bits[i]! ^ P) | (bits[i + 1]! ^ P) | (bits[i + 2]! ^ P) | (bits[i + 3]! ^ P) | (bits[i + 4]! ^ P) | (bits[i + 5]! ^ P) | (bits[i + 6]! ^ P) | (bits[i + 7]! ^ P)) === 0) continue;
+    for (let k = i; k < i + 8; k++) if (bits[k] !== P) indices.push(k);
+  }
+  for (; i < len; i++) if (bits[i] !== P) indices.push(i);
+  const values = new Float32Array(indices.length);
+  indices.forEach((at, k) => {
+    values[k] = D[at]!;
+    bits[at] = P;
+  });
   return { block, indices: Int32Array.from(indices), values };
 }
 
