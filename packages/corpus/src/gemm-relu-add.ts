@@ -6,7 +6,7 @@
  * the two give the same program (assignments/gemm-relu-add/test/solution-matches-corpus.test.ts).
  */
 import { gemmReluAdd } from "@tessera/ir";
-import { type BlockRV, type LoopRV, Schedule } from "@tessera/schedule";
+import { type BlockRV, type ExprRV, type LoopRV, Schedule } from "@tessera/schedule";
 
 /** Tile sizes of the manual schedule. Every size must divide the one above it. */
 export interface ManualScheduleParams {
@@ -85,6 +85,51 @@ export function manualSchedule(n: number, params: ManualScheduleParams = REFEREN
   sch.reverseComputeInline(sch.getBlock("relu"));
   sch.reverseComputeInline(sch.getBlock("add"));
   return sch;
+}
+
+/** Bounds of the course's search space: the largest register tile (rows or columns per thread), and the most k steps per register fetch. */
+export const COURSE_SPACE_LIMITS = { registerTile: 8, registerK: 4 } as const;
+
+/**
+ * The course's search space (the assignment's part 2): the manual schedule with every tile size
+ * sampled by `samplePerfectTile` instead of fixed. i and j split into (thread block, thread,
+ * register) and k into (shared chunk, step, register k); the copies into shared memory are spread
+ * over the sampled thread extents. Applied to a schedule of gemm+ReLU+add at any size; a sample
+ * that needs too many threads or too much shared memory fails to build and the tuner drops it.
+ */
+export function courseSearchSpace(sch: Schedule): void {
+  const gemm = sch.getBlock("gemm");
+  const [i, j, k] = sch.getLoops(gemm) as [LoopRV, LoopRV, LoopRV];
+  const tiles = {
+    i: sch.samplePerfectTile(i, 3, COURSE_SPACE_LIMITS.registerTile) as [ExprRV, ExprRV, ExprRV],
+    j: sch.samplePerfectTile(j, 3, COURSE_SPACE_LIMITS.registerTile) as [ExprRV, ExprRV, ExprRV],
+    k: sch.samplePerfectTile(k, 3, COURSE_SPACE_LIMITS.registerK),
+  };
+  const [bx, tx, rx] = sch.split(i, tiles.i) as [LoopRV, LoopRV, LoopRV];
+  const [by, ty, ry] = sch.split(j, tiles.j) as [LoopRV, LoopRV, LoopRV];
+  const [ko, kc, ks] = sch.split(k, tiles.k) as [LoopRV, LoopRV, LoopRV];
+  sch.reorder(bx, by, ko, tx, ty, kc, ks, rx, ry);
+  bindAll(sch, [bx, "blockIdx.x"], [by, "blockIdx.y"], [tx, "threadIdx.x"], [ty, "threadIdx.y"]);
+  const shared = [0, 1].map((operand) => sch.cacheRead(gemm, operand, "shared"));
+  for (const stage of shared) sch.computeAt(stage, ko);
+  const local = [0, 1].map((operand) => sch.cacheRead(gemm, operand, "local"));
+  for (const stage of local) sch.computeAt(stage, ks);
+  // Split by the sampled thread extents themselves (not their values), so the trace stays a space.
+  for (const stage of shared) {
+    // The copy's loops after bx, by, ko; a copied dimension of extent 1 has none.
+    const loops = sch.getLoops(stage).slice(3);
+    const copy = loops.length === 1 ? loops[0]! : sch.fuse(...loops);
+    const [, x, y] = sch.split(copy, [null, tiles.i[1], tiles.j[1]]) as [LoopRV, LoopRV, LoopRV];
+    bindAll(sch, [x, "threadIdx.x"], [y, "threadIdx.y"]);
+  }
+  // The write-back stage, on the gemm block looked up again (as the course's write-cache task does).
+  const updated = sch.getBlock("gemm");
+  const writeBack = sch.cacheWrite(updated, 0, "local");
+  const threadY = sch.getLoops(updated).find((loop) => sch.get(loop).threadTag === "threadIdx.y");
+  if (threadY === undefined) throw new Error("courseSearchSpace: no gemm loop is bound to threadIdx.y");
+  sch.reverseComputeAt(writeBack, threadY);
+  sch.reverseComputeInline(sch.getBlock("relu"));
+  sch.reverseComputeInline(sch.getBlock("add"));
 }
 
 function bindAll(sch: Schedule, ...bindings: readonly [LoopRV, string][]): void {

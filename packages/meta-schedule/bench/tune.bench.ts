@@ -15,7 +15,7 @@
  *    the same run — gemm+ReLU+add against cuBLAS SGEMM alone (`A @ B`). On the GPU every
  *    candidate's outputs must agree with the first measured candidate's (rtol = atol = 1e-4), or
  *    its trial counts as failed.
- * 3. The course's search space (the solution's `autoTuningSchedule`): evolutionary search against
+ * 3. The course's search space (`courseSearchSpace` of @tessera/corpus, the one the instructor solution defines): evolutionary search against
  *    random sampling (replay-trace) at equal trials, for several seeds, as curves.
  *
  * `--dry-run` needs no GPU: the simulated runner's latencies are estimates of a model, not
@@ -26,9 +26,8 @@ import os from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { autoTuningSchedule } from "@tessera/assignment-gemm-relu-add/solution";
 import { codegenCuda, lower, type Target, target as resolveTarget } from "@tessera/codegen";
-import { fastSchedule, manualSchedule } from "@tessera/corpus";
+import { courseSearchSpace, fastSchedule, manualSchedule } from "@tessera/corpus";
 import { gemmReluAdd } from "@tessera/ir";
 import { cuda } from "@tessera/runtime";
 import { Schedule, Trace } from "@tessera/schedule";
@@ -277,7 +276,7 @@ async function tuneOne(
   func: Parameters<typeof tuneTIR>[0],
   tgt: Target,
   mode: Mode,
-  opts: { trials: number; seed: number; strategy: "evolutionary" | "replay-trace"; space: "auto" | typeof autoTuningSchedule; flop: number },
+  opts: { trials: number; seed: number; strategy: "evolutionary" | "replay-trace"; space: "auto" | typeof courseSearchSpace; flop: number },
 ): Promise<TuningRow> {
   const workDir = join(os.tmpdir(), "tessera-bench-tune", `${name}-${opts.strategy}-${opts.seed}-${Date.now()}`);
   const started = performance.now();
@@ -412,7 +411,7 @@ async function main(): Promise<void> {
     console.log("== the course's search space: evolutionary search against random sampling");
     for (const seed of mode.seeds) {
       for (const strategy of ["evolutionary", "replay-trace"] as const) {
-        course.push(await tuneOne("course_space_2048", gemmReluAdd(2048).func, tgt, mode, { trials: mode.courseTrials, seed, strategy, space: autoTuningSchedule, flop: 2 * 2048 ** 3 }));
+        course.push(await tuneOne("course_space_2048", gemmReluAdd(2048).func, tgt, mode, { trials: mode.courseTrials, seed, strategy, space: courseSearchSpace, flop: 2 * 2048 ** 3 }));
       }
     }
   }
