@@ -78,6 +78,22 @@ describe("SampledRoundsHelper", () => {
       await lame.dispose();
     }
   });
+
+
+  it("runs every round here when the worker's code cannot be found, and says why once", async () => {
+    const troubles: string[] = [];
+    const lost = new SampledRoundsHelper(() => {
+      throw new Error("the worker entry rounds-worker was not found");
+    }, (why) => troubles.push(why));
+    try {
+      const plan = planOf(manual(), 2);
+      const alone = runSample(plan, performance.now());
+      expect(comparable(await lost.check(manual(), plan, performance.now()))).toEqual(comparable(alone));
+      expect(troubles).toEqual(["the worker entry rounds-worker was not found"]);
+    } finally {
+      await lost.dispose();
+    }
+  });
 });
 
 describe("splitRounds", () => {

@@ -21,7 +21,8 @@ export function roundsWorkerEntry(): EntryPoint {
 }
 
 export class SampledRoundsHelper {
-  readonly #pool: TaskPool<RoundsRequest, RoundsReply>;
+  /** Undefined when the worker's code cannot be found (every round then runs here). */
+  readonly #pool: TaskPool<RoundsRequest, RoundsReply> | undefined;
   /** Rounds the worker ran, and rounds it was given but the grader ran itself (for tests). */
   readonly stats = { workerRounds: 0, fallbackRounds: 0 };
 
@@ -30,11 +31,17 @@ export class SampledRoundsHelper {
    *   the outcome is the same, only slower, so this is for the grader's progress lines, not the report
    */
   constructor(
-    entry: EntryPoint = roundsWorkerEntry(),
+    entry: EntryPoint | (() => EntryPoint) = roundsWorkerEntry,
     private readonly onTrouble: (why: string) => void = () => {},
   ) {
-    this.#pool = new TaskPool({ kind: "thread", entry, size: 1 });
-    void this.#pool.run({ kind: "ping" }, REQUEST_TIMEOUT_MS);
+    let resolved: EntryPoint | undefined;
+    try {
+      resolved = typeof entry === "function" ? entry() : entry;
+    } catch (err) {
+      onTrouble(err instanceof Error ? err.message : String(err));
+    }
+    this.#pool = resolved === undefined ? undefined : new TaskPool({ kind: "thread", entry: resolved, size: 1 });
+    void this.#pool?.run({ kind: "ping" }, REQUEST_TIMEOUT_MS);
   }
 
   /**
@@ -42,9 +49,9 @@ export class SampledRoundsHelper {
    * worker and this thread by their number of blocks.
    */
   async check(schedule: Schedule, plan: SamplePlan, started: number): Promise<SampleResult> {
-    const [mine, theirs] = splitRounds(plan);
+    const [mine, theirs] = this.#pool === undefined ? [plan.rounds.map((_, r) => r), []] : splitRounds(plan);
     const remote =
-      theirs.length === 0
+      theirs.length === 0 || this.#pool === undefined
         ? Promise.resolve(undefined)
         : this.#pool.run(
             { kind: "rounds", script: printTVMScript(schedule.func), n: plan.n, settings: plan.settings, seed: plan.seed, rounds: plan.rounds, run: theirs, fingerprint: kernelFingerprint(plan.module) },
@@ -80,7 +87,7 @@ export class SampledRoundsHelper {
   }
 
   async dispose(): Promise<void> {
-    await this.#pool.dispose();
+    await this.#pool?.dispose();
   }
 }
 
