@@ -70,7 +70,8 @@ export function findIsolatedVmAddon(from: string = import.meta.url, nodeVersion:
     const nodeGypBuild = createRequire(manifestPath)("node-gyp-build") as { path(dir: string): string };
     addon = nodeGypBuild.path(dir);
   } catch (err) {
-    return fail(err instanceof Error ? err.message : String(err));
+    // node-gyp-build's message goes on with the folder it looked in, named above already.
+    return fail((err instanceof Error ? err.message : String(err)).split("\n")[0]!.trim());
   }
   return { packageName, version, dir, addon };
 }
