@@ -5,6 +5,8 @@
 # build scripts" (a dependency with an install script that pnpm-workspace.yaml neither allows nor
 # ignores), an optional dependency whose build failed ("install: Failed") and the runtime's native
 # addon not built. Prints the install's output as it goes; run from the repository root.
+# Not counted: the build log pnpm echoes when isolated-vm compiles (Node 20, a store without its
+# build): prebuild-install's "warn" when GitHub is out of reach, and g++'s warnings on its sources.
 set -euo pipefail
 
 log="$(mktemp "${TMPDIR:-/tmp}/tessera-install-XXXXXX")"

