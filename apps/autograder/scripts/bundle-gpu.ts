@@ -9,7 +9,8 @@
  *   assignment/          the assignment (student files, solution, manifest), TESSERA_ASSIGNMENT_ROOT by default
  *   node_modules/        esbuild and its platform binary (the grader bundles submissions at
  *                        grading time, so `esbuild` is external in the entries) and isolated-vm
- *                        (its loader and stripped addon: the sandbox host loads it)
+ *                        (its package.json and stripped addon, under the alias the grader looks
+ *                        for on this Node: the sandbox host loads the addon)
  *   node.xz              this machine's Node binary, xz-compressed (skip with --no-node)
  *   run.sh               `run.sh <entry> [args...]`: unpacks node (once) and runs an entry
  *
@@ -21,6 +22,7 @@ import { createRequire } from "node:module";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { findIsolatedVmAddon } from "../src/sandbox/isolated-vm.js";
 import { SANDBOX_HOST_FILE, SANDBOX_RUNTIME_FILE, buildSandboxHost, buildSandboxRuntime } from "../src/sandbox/runtime-bundle.js";
 import { RUN_SH } from "./bundle-run-sh.js";
 import { CHUNK_PREFIX, graderBundleOptions } from "./grader-bundle-options.js";
@@ -108,17 +110,18 @@ function copyEsbuild(outDir: string): void {
 }
 
 /**
- * Copies isolated-vm (as the autograder resolves it) into `outDir/node_modules`: its loader, its
- * package.json and its addon, stripped of symbols (25 MB → about 1 MB). The addon is built for this
- * machine's Node ABI, which is the Node the bundle carries.
+ * Copies isolated-vm (the one the autograder loads on this Node, see
+ * ../src/sandbox/isolated-vm.ts) into `outDir/node_modules/<its alias>`: its package.json and its
+ * addon, stripped of symbols (25 MB → about 1 MB), as out/isolated_vm.node (where the grader looks
+ * first, whatever the version). The addon is built for this machine's Node ABI, which is the Node
+ * the bundle carries.
  */
 function copyIsolatedVm(outDir: string): void {
-  const fromAutograder = createRequire(join(repoRoot, "apps", "autograder", "package.json"));
-  const source = dirname(fromAutograder.resolve("isolated-vm/package.json"));
-  const target = join(outDir, "node_modules", "isolated-vm");
+  const { packageName, dir: source, addon } = findIsolatedVmAddon(join(repoRoot, "apps", "autograder", "package.json"));
+  const target = join(outDir, "node_modules", packageName);
   mkdirSync(join(target, "out"), { recursive: true });
-  for (const file of ["package.json", "isolated-vm.js", "LICENSE"]) copyFileSync(join(source, file), join(target, file));
-  execFileSync("strip", ["--strip-unneeded", "-o", join(target, "out", "isolated_vm.node"), join(source, "out", "isolated_vm.node")]);
+  for (const file of ["package.json", "LICENSE"]) copyFileSync(join(source, file), join(target, file));
+  execFileSync("strip", ["--strip-unneeded", "-o", join(target, "out", "isolated_vm.node"), addon]);
 }
 
 /**

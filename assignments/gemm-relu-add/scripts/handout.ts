@@ -36,8 +36,12 @@ await runCommandAsync(USAGE, async () => {
 /** The versions the repository grades and develops with. */
 function pinnedVersions(): HandoutVersions {
   const deps = (path: string): Record<string, string> => {
-    const manifest = JSON.parse(readFileSync(join(REPO_ROOT, path), "utf8")) as { dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
-    return { ...manifest.dependencies, ...manifest.devDependencies };
+    const manifest = JSON.parse(readFileSync(join(REPO_ROOT, path), "utf8")) as {
+      dependencies?: Record<string, string>;
+      optionalDependencies?: Record<string, string>;
+      devDependencies?: Record<string, string>;
+    };
+    return { ...manifest.dependencies, ...manifest.optionalDependencies, ...manifest.devDependencies };
   };
   const grader = deps("apps/autograder/package.json");
   const assignment = deps("assignments/gemm-relu-add/package.json");
@@ -46,9 +50,12 @@ function pinnedVersions(): HandoutVersions {
     if (version === undefined) throw new Error(`no pinned version of ${name}`);
     return version;
   };
+  // Every alias of isolated-vm the grader depends on (one per Node).
+  const isolatedVm = Object.fromEntries(Object.entries(grader).filter(([, spec]) => spec.startsWith("npm:isolated-vm@")));
+  if (Object.keys(isolatedVm).length === 0) throw new Error("no pinned version of isolated-vm (npm:isolated-vm@… aliases in apps/autograder/package.json)");
   return {
     esbuild: pick(grader, "esbuild"),
-    isolatedVm: pick(grader, "isolated-vm"),
+    isolatedVm,
     tsx: pick(assignment, "tsx"),
     typescript: pick(assignment, "typescript"),
   };

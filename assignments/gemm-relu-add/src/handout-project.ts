@@ -15,10 +15,17 @@ export interface HandoutTarball {
 /** Third-party versions, pinned to the ones the repository grades with. */
 export interface HandoutVersions {
   readonly esbuild: string;
-  readonly isolatedVm: string;
+  /**
+   * isolated-vm as the grader depends on it: one per Node (alias → "npm:isolated-vm@version", see
+   * apps/autograder/src/sandbox/isolated-vm.ts); the student's install keeps the one for their Node.
+   */
+  readonly isolatedVm: Readonly<Record<string, string>>;
   readonly tsx: string;
   readonly typescript: string;
 }
+
+/** The Node versions the handout's grader runs on (those isolated-vm has a version for). */
+export const HANDOUT_NODE_RANGE = "^20.19.0 || ^22.12.0 || ^24.0.0";
 
 /** Where the bundled grader and hand-in live in the handout (see scripts/handout/bundle-grader.ts). */
 export const HANDOUT_GRADER_DIR = "grader";
@@ -36,7 +43,7 @@ export function handoutPackageJson(tarballs: readonly HandoutTarball[], versions
     private: true,
     description: ASSIGNMENT_TITLE,
     type: "module",
-    engines: { node: ">=20.19" },
+    engines: { node: HANDOUT_NODE_RANGE },
     scripts: {
       grade: `node ${HANDOUT_GRADER_DIR}/grade.mjs`,
       handin: `node ${HANDOUT_GRADER_DIR}/handin.mjs`,
@@ -48,8 +55,9 @@ export function handoutPackageJson(tarballs: readonly HandoutTarball[], versions
       ...Object.fromEntries(tarballs.map((t) => [t.name, `file:${t.file}`])),
       // The grader bundles each student file with esbuild and runs it in an isolated-vm isolate.
       esbuild: versions.esbuild,
-      "isolated-vm": versions.isolatedVm,
     },
+    // isolated-vm for each Node; npm installs the one that fits the student's and skips the others.
+    optionalDependencies: versions.isolatedVm,
     devDependencies: { tsx: versions.tsx, typescript: versions.typescript },
     // npm ≥ 11.10 asks before running install scripts; isolated-vm compiles its addon in its own.
     allowScripts: { esbuild: true, "isolated-vm": true },

@@ -24,7 +24,7 @@ const PROJECT: HandoutProject = {
     { name: "@tessera/ir", file: "tarballs/tessera-ir-0.0.0.tgz" },
     { name: "@tessera/schedule", file: "tarballs/tessera-schedule-0.0.0.tgz" },
   ],
-  versions: { esbuild: "0.28.2", isolatedVm: "5.0.4", tsx: "4.23.15", typescript: "5.9.3" },
+  versions: { esbuild: "0.28.2", isolatedVm: { "isolated-vm-5": "npm:isolated-vm@5.0.4", "isolated-vm-6": "npm:isolated-vm@6.2.0" }, tsx: "4.23.15", typescript: "5.9.3" },
 };
 
 describe("handout", () => {
@@ -46,8 +46,8 @@ describe("handout", () => {
       "@tessera/ir": "file:tarballs/tessera-ir-0.0.0.tgz",
       "@tessera/schedule": "file:tarballs/tessera-schedule-0.0.0.tgz",
       esbuild: "0.28.2",
-      "isolated-vm": "5.0.4",
     });
+    expect(pkg["optionalDependencies"]).toEqual({ "isolated-vm-5": "npm:isolated-vm@5.0.4", "isolated-vm-6": "npm:isolated-vm@6.2.0" });
     expect(Object.keys(pkg["scripts"] ?? {})).toEqual(expect.arrayContaining(["grade", "handin", "scratch"]));
     expect(pkg["scripts"]?.["grade"]).toBe("node grader/grade.mjs");
     expect(JSON.stringify(pkg["scripts"])).not.toMatch(/conditions|handout/);

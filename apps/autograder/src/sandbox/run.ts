@@ -1,18 +1,18 @@
 /**
  * Runs a bundled submission: a child Node process (the sandbox host, host/host.ts) runs the bundle
  * in a V8 isolate without Node's objects. Around it: an empty environment, Node's permission model
- * (the host reads only the work directory and isolated-vm; no writes, child processes or workers),
+ * (the host reads only the work directory and isolated-vm's addon; no writes, child processes or workers),
  * the OS layers of os-confinement.ts, a wall-clock limit, and a watch on the process's resident
  * memory. Messages come back on fd 3 from the host alone, bounded and validated; stdout/stderr are
  * the student's printed output, kept (bounded) and never parsed.
  */
 import { readFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { execa } from "execa";
 import { RUNTIME_FILE } from "./bundle.js";
 import { HOST_FILE, type HostRequest, REQUEST_FILE } from "./host/request.js";
+import { findIsolatedVmAddon } from "./isolated-vm.js";
 import { confinement } from "./os-confinement.js";
 import { type ChildMessage, ChildMessageSchema, type Job } from "./protocol.js";
 import { sandboxHost } from "./runtime-source.js";
@@ -52,17 +52,15 @@ const HOST_HEAP_MB = 256;
 /** Time the host gets beyond the run's limit to report a timeout itself before it is killed. */
 const GRACE_MS = 5000;
 
-const isolatedVmEntry = (): string => createRequire(import.meta.url).resolve("isolated-vm");
-
-function permissionFlags(workDir: string, isolatedVm: string): string[] {
+function permissionFlags(workDir: string, isolatedVmAddon: string): string[] {
   const major = Number(process.versions.node.split(".")[0]);
   const flag = major >= 22 ? "--permission" : "--experimental-permission";
-  return [flag, `--allow-fs-read=${workDir}/*`, `--allow-fs-read=${dirname(isolatedVm)}/*`, "--allow-addons"];
+  return [flag, `--allow-fs-read=${workDir}/*`, `--allow-fs-read=${dirname(isolatedVmAddon)}/*`, "--allow-addons"];
 }
 
 export async function runSandboxed(bundlePath: string, workDir: string, jobs: readonly Job[], limits: SandboxLimits = DEFAULT_LIMITS): Promise<SandboxRun> {
   const started = performance.now();
-  const isolatedVm = isolatedVmEntry();
+  const isolatedVm = findIsolatedVmAddon().addon;
   const request: HostRequest = { workDir, bundle: bundlePath.slice(workDir.length + 1), runtime: RUNTIME_FILE, isolatedVm, jobs, limits };
   await writeFile(join(workDir, HOST_FILE), await sandboxHost());
   await writeFile(join(workDir, REQUEST_FILE), JSON.stringify(request));

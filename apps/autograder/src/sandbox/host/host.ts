@@ -31,7 +31,8 @@ function send(message: ChildMessage): void {
 
 async function main(): Promise<void> {
   const request = JSON.parse(readFileSync(process.argv[2]!, "utf8")) as HostRequest;
-  const ivm = createRequire(join(request.workDir, HOST_FILE))(request.isolatedVm) as Ivm;
+  // The addon itself, as isolated-vm's own loader gives it: it exports { ivm }.
+  const { ivm } = createRequire(join(request.workDir, HOST_FILE))(request.isolatedVm) as { ivm: Ivm };
   const output = new CapturedOutput(OUTPUT_LIMIT_CHARS);
   const bundleText = readFileSync(join(request.workDir, request.bundle), "utf8");
   const stacks = new StackMapper(bundleText, request.bundle, request.workDir);

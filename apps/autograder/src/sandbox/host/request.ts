@@ -8,7 +8,7 @@ export interface HostRequest {
   readonly bundle: string;
   /** The sandbox runtime's file name in the work directory (CommonJS; run before the bundle). */
   readonly runtime: string;
-  /** Absolute path of isolated-vm's entry module. */
+  /** Absolute path of isolated-vm's native addon for this Node (see ../isolated-vm.ts); it exports `{ ivm }`. */
   readonly isolatedVm: string;
   readonly jobs: readonly Job[];
   readonly limits: { readonly timeoutMs: number; readonly heapMb: number };
