@@ -99,20 +99,20 @@ function inputPaths(/** @type {string} */ root, /** @type {string[]} */ sources,
   const absent = new Set();
   /** @type {Set<string>} */
   const dirs = new Set();
+  // The folders holding sources: a file added to one can change what `./x.js` resolves to.
   for (const source of sources) dirs.add(dirname(source));
+  for (const dir of dirs) paths.add(dir);
   for (const dir of dirs) {
-    // The folder holding sources (a file added there can change what `./x.js` resolves to).
-    paths.add(dir);
     // The package.json and the tsconfig.json that apply to its sources: the nearest ones, and
-    // that no folder in between gains one.
+    // that no folder in between gains one (in a folder of sources, its own stamp says so).
     for (const name of ["package.json", "tsconfig.json"]) {
       for (let at = dir; isInside(root, at); at = dirname(at)) {
         const file = join(at, name);
-        if (statSync(file, { throwIfNoEntry: false }) === undefined) absent.add(file);
-        else {
+        if (statSync(file, { throwIfNoEntry: false }) !== undefined) {
           paths.add(file);
           break;
         }
+        if (!dirs.has(at)) absent.add(file);
       }
     }
   }
