@@ -66,6 +66,9 @@ export async function buildBundle(/** @type {BuildOptions} */ opts) {
       logLevel: "silent",
       plugins: [sourceSemantics(externals)],
     });
+    // A warning is a difference from running the sources (e.g. an import of a name a module does
+    // not export is undefined in a bundle, an error in Node): no bundle, tsx runs them as before.
+    if (result.warnings.length > 0) throw Object.assign(new Error("esbuild warned"), { errors: result.warnings });
   } catch (err) {
     rmSync(outDir, { recursive: true, force: true });
     throw err;

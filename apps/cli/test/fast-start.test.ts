@@ -200,6 +200,18 @@ describe("fast start on a fixture workspace: an edit is always seen", () => {
     expect(output(fixed).greeting).toBe("three");
   });
 
+  it("an import of a name that a module does not export fails as it does in Node (esbuild only warns: no bundle, tsx)", () => {
+    const file = join(ws, "app/src/main.ts");
+    const good = readFileSync(file, "utf8");
+    write(file, good.replace('import { Named as Other, greeting } from "./greeting.js";', 'import { Named as Other, greeting, notExported } from "./greeting.js";\nconsole.log(notExported);'), 30);
+    const r = run();
+    expect(r.log).toMatch(/through tsx: the bundle could not be built .*notExported/);
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toMatch(/does not provide an export named 'notExported'/);
+    write(file, good, 20);
+    expect(output(run()).greeting).toBe("three");
+  });
+
   it("TESSERA_FAST_START=0 runs the sources through tsx, with the same output", () => {
     const viaTsx = run(["0", "y"], { TESSERA_FAST_START: "0" });
     expect(viaTsx.log).toMatch(/through tsx: TESSERA_FAST_START=0/);
