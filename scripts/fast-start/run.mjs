@@ -6,6 +6,9 @@
  * tessera-fast-start/<app>/), rebuilt first when any source it was built from has changed: a
  * fresh clone builds on its first run (a second or two), and an edit is always seen by the next
  * run. See launch.mjs (the ways a start can go), manifest.mjs (what "fresh" means) and build.mjs.
+ *
+ * Environment: TESSERA_FAST_START=0 runs the sources through tsx; TESSERA_FAST_START_LOG=1 says on
+ * stderr which way a start went and why; TESSERA_FAST_START_CACHE=DIR keeps the bundles in DIR.
  */
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
