@@ -37,7 +37,7 @@ export const MANIFEST_FORMAT = 1;
 export const MANIFEST_FILE = "manifest.json";
 
 /** The manifest in `cacheDir`, or undefined when there is none or it cannot be read. */
-export function readManifest(cacheDir) {
+export function readManifest(/** @type {string} */ cacheDir) {
   let text;
   try {
     text = readFileSync(join(cacheDir, MANIFEST_FILE), "utf8");
