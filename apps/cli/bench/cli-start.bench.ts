@@ -239,6 +239,15 @@ ${commands.join("\n")}
 What pnpm itself costs before it runs a script: \`${pnpmAlone.after.command}\` ${range(pnpmAlone.after.wall)}
 (\`node -e 0\`: ${range(pnpmAlone.before.wall)}); \`pnpm tessera --help\` cannot be faster than that.
 
+Notes:
+- "Compiled" is Node on the bundle's entry itself; through the launcher adds the freshness check
+  (one stat per input: the sources, their folders, the package.json/tsconfig.json files, the
+  external packages' files, the lockfile; about 600 for the CLI) and source maps.
+- A start after an edit rebuilds first (about 1–2.5 s here for either app); that is not measured.
+- \`pnpm grade\` of the starter also runs the sandbox's child process once per graded call (six
+  for the starter, each a fresh Node with isolated-vm loading the 1.4 MB sandbox runtime) and
+  the solution's stand-ins for the unfinished tasks: grading work, not start-up.
+
 Reproduce: \`pnpm bench:cli-start [--runs N] [--grade-runs N] [--out-dir DIR]\`.
 `;
 }
