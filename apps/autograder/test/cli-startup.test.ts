@@ -6,6 +6,7 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
+import { memoryIO } from "../src/cli/io.js";
 import { runGradeCli } from "../src/cli/main.js";
 import { batchCommand } from "../src/cli/batch-command.js";
 import { packageCommand } from "../src/cli/package-command.js";
@@ -60,10 +61,10 @@ describe("tessera-grade starts without loading what only other subcommands need"
 
   it("each subcommand's help is its own module's (loaded for --help)", async () => {
     for (const command of [tuneCommand, batchCommand, packageCommand, workerCommand]) {
-      let out = "";
-      const code = await runGradeCli([command.name, "--help"], { stdout: (t) => void (out += t), stderr: () => {} });
+      const io = memoryIO();
+      const code = await runGradeCli([command.name, "--help"], io);
       expect(code).toBe(0);
-      expect(out).toBe(`Usage: tessera-grade ${command.usage}\n\n${command.summary}\n${command.help ?? ""}\n`);
+      expect(io.out.join("")).toBe(`Usage: tessera-grade ${command.usage}\n\n${command.summary}\n${command.help ?? ""}\n`);
     }
   });
 });
