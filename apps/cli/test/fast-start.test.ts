@@ -178,6 +178,19 @@ describe("fast start on a fixture workspace: an edit is always seen", () => {
     expect(output(r).greeting).toBe("three");
   });
 
+  it("a rebuild removes builds older than an hour, and keeps recent ones (a running process may still load their chunks)", () => {
+    const cache = join(ws, "cache");
+    mkdirSync(join(cache, "old-build"));
+    mkdirSync(join(cache, "recent-build"));
+    age(join(cache, "old-build"), 2 * 3600);
+    age(join(cache, "recent-build"), 10 * 60);
+    age(join(ws, "app/src/greeting.ts"), 25);
+    expect(run().log).toMatch(/rebuilt .*greeting\.ts changed/);
+    const left = readdirSync(cache);
+    expect(left).not.toContain("old-build");
+    expect(left).toContain("recent-build");
+  });
+
   it("the exit code, and a thrown error's stack in the .ts source", () => {
     expect(run(["3"]).status).toBe(3);
     const thrown = run(["throw"]);
