@@ -21,6 +21,7 @@ import { queueGrader } from "../queue/queue-grader.js";
 import { JobFailedError, QueueConfigError, parseRedisUrl } from "@tessera/queue";
 import type { SandboxLimits } from "../sandbox/index.js";
 import { type GradeCommand, UsageError } from "./command.js";
+import { batchLine } from "./specs.js";
 import { chooseGpu } from "./gpu-choice.js";
 import type { GradeIO } from "./io.js";
 import { RUN_OPTIONS, RUN_OPTIONS_HELP, integerOption, sandboxLimitOptions, userPath } from "./options.js";
@@ -218,9 +219,7 @@ function shown(out: string): string {
 }
 
 export const batchCommand: GradeCommand = {
-  name: "batch",
-  usage: "batch DIR --out OUT [options]",
-  summary: "grade every submission (sub-folder or .zip) in DIR, N at a time; per-submission results and OUT/summary.csv, histogram.svg, pass-rates.md",
+  ...batchLine,
   help: BATCH_OPTIONS_HELP,
   run: async (args, io) => runBatchCommand(parseBatchArgs(args), assignmentBinding(DEFAULT_ASSIGNMENT), io),
 };

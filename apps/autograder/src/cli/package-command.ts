@@ -13,6 +13,7 @@ import { findRepositoryRoot } from "../gradescope-package/repo-files.js";
 import { describeChanges, uncommittedChanges } from "../gradescope-package/uncommitted-changes.js";
 import { loadManifest } from "../manifest/index.js";
 import { type GradeCommand, UsageError } from "./command.js";
+import { packageLine } from "./specs.js";
 import type { GradeIO } from "./io.js";
 import { userPath } from "./options.js";
 
@@ -80,9 +81,7 @@ export async function runPackageCommand({ out, allowDirty }: PackageArgs, bindin
 }
 
 export const packageCommand: GradeCommand = {
-  name: "package-gradescope",
-  usage: "package-gradescope --out FILE.zip [--allow-dirty]",
-  summary: "write the Gradescope autograder package (setup.sh, run_autograder, the repository)",
+  ...packageLine,
   help: PACKAGE_OPTIONS_HELP,
   run: async (args, io) => runPackageCommand(parsePackageArgs(args), assignmentBinding(DEFAULT_ASSIGNMENT), io),
 };

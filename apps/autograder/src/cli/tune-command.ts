@@ -15,6 +15,7 @@ import type { SandboxLimits } from "../sandbox/index.js";
 import { STRATEGY_NAMES, type StrategyName } from "@tessera/meta-schedule";
 import { MAX_TRIALS, TuneError, type TuneResult, formatHandIn, formatTuneReport, formatWritten, tuneSearchSpace } from "../tune/index.js";
 import { type GradeCommand, UsageError } from "./command.js";
+import { tuneLine } from "./specs.js";
 import { chooseGpu } from "./gpu-choice.js";
 import type { GradeIO } from "./io.js";
 import { RUN_OPTIONS, RUN_OPTIONS_HELP, integerOption, sandboxLimitOptions, userPath } from "./options.js";
@@ -118,9 +119,7 @@ export async function runTune(inv: TuneInvocation, binding: AssignmentBinding, i
 }
 
 export const tuneCommand: GradeCommand = {
-  name: "tune",
-  usage: "tune [options]",
-  summary: "search autoTuningSchedule's space (meta-schedule), print the best as trace_submission.ts (pnpm grade --tune)",
+  ...tuneLine,
   help: TUNE_OPTIONS_HELP,
   run: async (args, io) => {
     const binding = assignmentBinding(DEFAULT_ASSIGNMENT);

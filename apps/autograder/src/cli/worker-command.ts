@@ -11,6 +11,7 @@ import { QueueConfigError, RedisMutex, createMeasureHandler, parseRedisUrl, queu
 import { serializedGpu } from "../batch/serialized-gpu.js";
 import { createGradeHandler } from "../queue/grade-handler.js";
 import { type GradeCommand, UsageError } from "./command.js";
+import { workerLine } from "./specs.js";
 import { chooseGpu } from "./gpu-choice.js";
 import type { GradeIO } from "./io.js";
 import { integerOption } from "./options.js";
@@ -127,9 +128,7 @@ export async function runWorkerCommand(inv: WorkerInvocation, io: GradeIO): Prom
 }
 
 export const workerCommand: GradeCommand = {
-  name: "worker",
-  usage: "worker --redis URL [--gpu N] [--concurrency K]",
-  summary: "a worker of the job queue: grades submissions of `batch --redis` and measures candidates of tuning runs",
+  ...workerLine,
   help: WORKER_OPTIONS_HELP,
   run: async (args, io) => runWorkerCommand(parseWorkerArgs(args), io),
 };
