@@ -4,16 +4,24 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ops, printTVMScript } from "@tessera/ir";
 import { describe, expect, it } from "vitest";
-import { runCli } from "../src/index.js";
+import { type Command, commands, runCli } from "../src/index.js";
+import { type TuneDeps, defaultTuneDeps, runTune } from "../src/commands/tune.js";
 import { captureIO } from "./capture.js";
 
 const dir = mkdtempSync(join(tmpdir(), "tessera-tune-cpu-"));
 const file = join(dir, "matmul.py");
 writeFileSync(file, printTVMScript(ops.matmul(32, 32, 32).func, { funcName: "matmul" }));
 
+// The real components, but the progress lines go to the command's (captured) stderr, not the
+// process's: tests print nothing of their own.
+const { progressStream: _processStderr, ...realDeps } = defaultTuneDeps;
+const tuneDeps: TuneDeps = realDeps;
+const list: Command[] = commands.map((c) => (c.name === "tune" ? { ...c, run: (a, io) => runTune(a, io, tuneDeps) } : c));
+
 async function run(...args: string[]) {
   const io = captureIO();
-  const code = await runCli(args, io);
+  const code = await runCli(args, io, list);
+  if (process.env.TESSERA_TEST_VERBOSE === "1") console.log(`[tessera ${args[0]}] exit ${code}\n${io.err}`);
   return { code, out: io.out, err: io.err };
 }
 
@@ -24,6 +32,7 @@ describe("tessera tune / build for the CPU target", () => {
     const tuned = await run("tune", file, "--target", "c", "--trials", "4", "--trials-per-iter", "4", "--work-dir", workDir, "--seed", "2");
     expect(tuned.err).not.toMatch(/no GPU/);
     expect(tuned.code).toBe(0);
+    expect(tuned.err).toContain("progress: 4/4 trials");
     expect(tuned.out).toContain(`build it with: tessera build ${file} --target c --database ${workDir}`);
     const built = await run("build", file, "--target", "c", "--database", workDir);
     expect(built.code).toBe(0);

@@ -22,7 +22,9 @@ import { assignmentRoot, manifestPath } from "../src/index.js";
 
 const REPO_ROOT = resolve(assignmentRoot(), "..", "..");
 const enabled = process.env["TESSERA_HANDOUT_TEST"] === "1";
-if (!enabled) console.log("[handout] skipped: set TESSERA_HANDOUT_TEST=1 (or run `pnpm test:handout`) to write, install and grade a handout outside the repository");
+/** Diagnostics print only with TESSERA_TEST_VERBOSE=1 (README, Testing). */
+const VERBOSE = process.env["TESSERA_TEST_VERBOSE"] === "1";
+if (!enabled && VERBOSE) console.log("[handout] skipped: set TESSERA_HANDOUT_TEST=1 (or run `pnpm test:handout`) to write, install and grade a handout outside the repository");
 
 /** Runs a command in the handout as a student would: no pnpm or vitest variables, no NODE_OPTIONS. */
 async function inHandout(dir: string, command: string, args: readonly string[]) {

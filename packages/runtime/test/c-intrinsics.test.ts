@@ -16,7 +16,9 @@ const cacheDir = mkdtempSync(join(tmpdir(), "tessera-c-intrinsics-"));
 afterAll(() => rmSync(cacheDir, { recursive: true, force: true }));
 
 const unavailable = cTargetUnavailable();
-if (unavailable !== undefined) console.warn(`C intrinsic tests skipped: ${unavailable}`);
+/** Diagnostics print only with TESSERA_TEST_VERBOSE=1 (README, Testing). */
+const VERBOSE = process.env.TESSERA_TEST_VERBOSE === "1";
+if (unavailable !== undefined && VERBOSE) console.warn(`C intrinsic tests skipped: ${unavailable}`);
 
 const N = 64;
 

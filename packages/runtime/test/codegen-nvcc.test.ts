@@ -25,15 +25,18 @@ const manifest = JSON.parse(readFileSync(join(GOLDEN, "manifest.json"), "utf8"))
 const allKernels = manifest.flatMap((m) => m.kernels.map((k) => ({ file: m.file, name: k.launch.name, sharedBytes: k.sharedBytes })));
 
 const hasNvcc = (await nvccVersion()) !== undefined;
+/** Diagnostics print only with TESSERA_TEST_VERBOSE=1 (README, Testing). */
+const VERBOSE = process.env.TESSERA_TEST_VERBOSE === "1";
 const skipNote = hasNvcc ? "" : " (SKIPPED: nvcc not found on PATH; set TESSERA_NVCC)";
-if (!hasNvcc) console.warn("[codegen-nvcc] nvcc not found: skipping the compile checks of the generated CUDA");
+if (!hasNvcc && VERBOSE) console.warn("[codegen-nvcc] nvcc not found: skipping the compile checks of the generated CUDA");
 
 const workDir = mkdtempSync(join(tmpdir(), "tessera-codegen-nvcc-"));
 afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 
-/** The ptxas resources of every golden kernel, per architecture (printed once for the record). */
+/** The ptxas resources of every golden kernel, per architecture (printed once for the record, verbose only). */
 const resources = new Map<string, PtxasFunctionInfo[]>();
 afterAll(() => {
+  if (!VERBOSE) return;
   for (const [arch, fns] of resources) {
     const rows = fns.map((f) => `${f.name}: ${f.registers} registers, ${f.sharedBytes} B smem, ${f.spillStoreBytes} B spill stores`);
     console.log(`[codegen-nvcc] ptxas -v ${arch}\n  ${rows.join("\n  ")}`);

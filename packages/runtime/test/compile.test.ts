@@ -27,7 +27,9 @@ extern "C" __global__ void tile(float* out) {
 `;
 
 const hasNvcc = (await nvccVersion()) !== undefined;
-if (!hasNvcc) console.warn("[@tessera/runtime] nvcc not found: skipping the nvcc compile tests");
+/** Diagnostics print only with TESSERA_TEST_VERBOSE=1 (README, Testing). */
+const VERBOSE = process.env.TESSERA_TEST_VERBOSE === "1";
+if (!hasNvcc && VERBOSE) console.warn("[@tessera/runtime] nvcc not found: skipping the nvcc compile tests");
 
 const cacheDir = mkdtempSync(join(tmpdir(), "tessera-cache-test-"));
 afterAll(() => rmSync(cacheDir, { recursive: true, force: true }));

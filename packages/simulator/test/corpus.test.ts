@@ -8,6 +8,9 @@ import { gemmReluAdd } from "@tessera/ir";
 import { describe, expect, it } from "vitest";
 import { compareWithReference, compileKernel, formatComparison, formatSimulationReport } from "../src/index.js";
 
+/** Diagnostics print only with TESSERA_TEST_VERBOSE=1 (README, Testing). */
+const VERBOSE = process.env.TESSERA_TEST_VERBOSE === "1";
+
 describe("lowered corpus entries simulate like the sequential executor", () => {
   for (const entry of scheduleCorpus()) {
     it(entry.name, () => {
@@ -25,7 +28,7 @@ describe("lowered corpus entries simulate like the sequential executor", () => {
   it("the manual schedule at 256³ matches (race detector on)", () => {
     const module = lower(manualSchedule(256).func, "nvidia/tesla-t4");
     const report = compareWithReference(module, gemmReluAdd(256).func, { seed: 11, atol: 1e-5 });
-    console.log(`[simulator] lowered manual schedule 256³: ${formatSimulationReport(report.simulation).trim()}`);
+    if (VERBOSE) console.log(`[simulator] lowered manual schedule 256³: ${formatSimulationReport(report.simulation).trim()}`);
     expect(report.passed, formatSimulationReport(report.simulation) + formatComparison(report)).toBe(true);
     expect(report.simulation.timeMs).toBeLessThan(10_000);
   });

@@ -3,6 +3,9 @@ import { describe, expect, it } from "vitest";
 import { compareWithReference, formatSimulationReport } from "../src/index.js";
 import { moduleFromLoweredScript, naiveGemmKernel, tiledGemmKernel } from "./helpers.js";
 
+/** Diagnostics print only with TESSERA_TEST_VERBOSE=1 (README, Testing). */
+const VERBOSE = process.env.TESSERA_TEST_VERBOSE === "1";
+
 describe("hand-lowered gemm+ReLU+add kernels against the sequential executor", () => {
   it("the naive kernel (one thread per element, 32×32 blocks) matches at 64³", () => {
     const report = compareWithReference(moduleFromLoweredScript(naiveGemmKernel(64)), gemmReluAdd(64).func, { seed: 1 });
@@ -30,7 +33,7 @@ describe("hand-lowered gemm+ReLU+add kernels against the sequential executor", (
     expect(report.passed).toBe(true);
     const kernel = report.simulation.kernels[0]!;
     expect(kernel).toMatchObject({ grid: [4, 4, 1], block: [16, 16, 1], intervalsPerBlock: 9 });
-    console.log(`[simulator] hand-lowered tiled gemm 256³: ${formatSimulationReport(report.simulation).trim()}`);
+    if (VERBOSE) console.log(`[simulator] hand-lowered tiled gemm 256³: ${formatSimulationReport(report.simulation).trim()}`);
     // Target < 3 s on two slow cores; the bound leaves room for a loaded machine.
     expect(report.simulation.timeMs).toBeLessThan(10_000);
   });

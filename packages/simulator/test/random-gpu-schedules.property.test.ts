@@ -17,6 +17,8 @@ import { type GpuRecipe, applyGpuRecipe, gpuRecipeArb, workloadFunc } from "./ra
 
 const RUNS = Number(process.env.TESSERA_GPU_PROPERTY_RUNS ?? 300);
 const SEED = Number(process.env.TESSERA_PROPERTY_SEED ?? 4);
+/** Diagnostics print only with TESSERA_TEST_VERBOSE=1 (README, Testing). */
+const VERBOSE = process.env.TESSERA_TEST_VERBOSE === "1";
 
 type Outcome = "simulated" | "ScheduleError" | "LoweringError" | "GpuVerifyError";
 const outcomes = new Map<Outcome, number>();
@@ -94,6 +96,7 @@ describe("random GPU schedules lower and simulate like the unscheduled function"
 });
 
 afterAll(() => {
+  if (!VERBOSE) return;
   const summary = [...outcomes].map(([k, v]) => `${k}=${v}`).join(" ");
   const reasons = [...rejections].sort((a, b) => b[1] - a[1]).map(([k, v]) => `  ${v}× ${k}`).join("\n");
   console.log(

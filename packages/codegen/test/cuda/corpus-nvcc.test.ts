@@ -13,6 +13,8 @@ import { type PtxasKernelRecord, PTXAS_ARCHS, compileCorpusForArch, lowerCudaCor
 const nvcc = process.env.TESSERA_NVCC ?? "nvcc";
 const hasNvcc = await nvccAvailable(nvcc);
 const skipNote = hasNvcc ? "" : " (SKIPPED: nvcc not found; set TESSERA_NVCC)";
+/** Diagnostics print only with TESSERA_TEST_VERBOSE=1 (README, Testing). */
+const VERBOSE = process.env.TESSERA_TEST_VERBOSE === "1";
 
 describe("parsePtxasLogPerFile", () => {
   it("attributes entry functions to files by the gmem line that starts each file", () => {
@@ -41,6 +43,7 @@ describe.skipIf(!hasNvcc)(`the lowered corpus compiles with nvcc for ${PTXAS_ARC
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const records = new Map<string, PtxasKernelRecord[][]>();
   afterAll(() => {
+    if (!VERBOSE) return;
     for (const [arch, perModule] of records) {
       const rows = perModule.flatMap((ks, i) => ks.map((k) => `${modules[i]?.label} ${k.kernel}: ${k.registers} regs, ${k.sharedBytes} B smem, spills ${k.spillStoreBytes}/${k.spillLoadBytes} B`));
       console.log(`[corpus-nvcc] ptxas -v ${arch}\n  ${rows.join("\n  ")}`);

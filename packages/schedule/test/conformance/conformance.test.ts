@@ -1,7 +1,7 @@
 /**
  * TVM-conformance suite for the schedule primitives: each case parses `before`, applies the calls,
  * and compares with `expected` (names included) or checks the expected ScheduleError. A summary
- * table (cases passed per primitive) is printed after the run.
+ * table (cases passed per primitive) is printed after the run with TESSERA_TEST_VERBOSE=1.
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { BY_NAME_CASES } from "./cases-by-name.js";
@@ -9,6 +9,7 @@ import { CASES } from "./cases.js";
 import { FIDELITY_CASES } from "./cases-fidelity.js";
 import { runCase } from "./runner.js";
 
+const VERBOSE = process.env.TESSERA_TEST_VERBOSE === "1";
 const results = new Map<string, { passed: number; total: number; failed: string[] }>();
 
 describe("schedule conformance (TVM semantics)", () => {
@@ -31,6 +32,7 @@ describe("schedule conformance (TVM semantics)", () => {
 });
 
 afterAll(() => {
+  if (!VERBOSE) return;
   const lines = ["", "Conformance summary (cases passed per primitive)", "primitive               passed / total"];
   let passed = 0;
   let total = 0;
