@@ -25,12 +25,12 @@
  * reduced-size replay).
  */
 import type { LoweredModule } from "@tessera/codegen";
-import { gemmReluAddReferenceAt } from "@tessera/runtime";
 import { type Dim3, describeRaceCounts, formatDim3, simulate } from "@tessera/simulator";
 import type { Numerics } from "../manifest/index.js";
 import { sampleBlocks } from "./block-sample.js";
 import { checkOutputCoverage } from "./output-coverage.js";
 import { gemmReluAddInputs } from "./inputs.js";
+import { gemmReluAddReferenceAt } from "./reference-at.js";
 import type { NumericsRound, NumericsSample } from "./numerics-types.js";
 import { blockWork } from "./work-estimate.js";
 

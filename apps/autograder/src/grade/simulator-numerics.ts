@@ -26,8 +26,9 @@ import type { SampledRoundsHelper } from "./rounds/rounds-helper.js";
 import { RACE_HINT, type SampleResult, type SampledRequest, planSample, runSample } from "./sampled-numerics.js";
 import { excessiveWork } from "./work-estimate.js";
 
-/** The course's GPU: schedules are lowered with its limits when no GPU is present. */
-export const SIMULATED_TARGET = "nvidia/tesla-t4";
+import { SIMULATED_TARGET } from "./simulated-target.js";
+
+export { SIMULATED_TARGET };
 
 const DEVICE = `CPU simulator (${SIMULATED_TARGET} limits)`;
 

@@ -8,7 +8,7 @@ import { parsePrimFunc } from "@tessera/ir";
 import { serveTasks } from "@tessera/meta-schedule/isolation";
 import type { Dim3 } from "@tessera/simulator";
 import { type SamplePlan, runSampledRound } from "../sampled-numerics.js";
-import { SIMULATED_TARGET } from "../simulator-numerics.js";
+import { SIMULATED_TARGET } from "../simulated-target.js";
 import { kernelFingerprint } from "./fingerprint.js";
 import type { RoundsReply, RoundsRequest } from "./protocol.js";
 
