@@ -14,14 +14,14 @@
  * threads, is checked afterwards over the whole grid by the store coverage (output-coverage.ts:
  * 0.2–0.4 s at 2048³).
  *
- * Cost (measured on the 2-core grading container): the simulator runs 2–5 ns per statement; one
- * thread block of the 2048³ manual schedule (256 threads, 2.1e7 statements) takes 80–200 ms. A
- * check may simulate `SAMPLE_WORK_PER_ROUND` = 1e8 statements per round of inputs, 5e8 over the
- * manifest's 5 rounds: 23 of the manual schedule's 1024 blocks, or 6 of the 256 blocks of the
- * solution's tuned trace (7.7e7 statements each), about 3–6 s per schedule with the inputs, the
- * reference and the pre-check, and 6–12 s for a whole grade of the solution. The blocks go to the
- * rounds in order; with fewer blocks than rounds, the last rounds are left out. A kernel whose one
- * block is larger than the whole budget is not sampled (the caller falls back to the
+ * Cost (measured on the 2-core grading machine): one thread block of the 2048³ manual schedule
+ * (256 threads, 2.1e7 statements) takes 60–160 ms with the race detector. A check may simulate
+ * `SAMPLE_WORK_PER_ROUND` = 1e8 statements per round of inputs, 5e8 over the manifest's 5 rounds:
+ * 23 of the manual schedule's 1024 blocks, or 6 of the 256 blocks of the solution's tuned trace
+ * (7.7e7 statements each). Rounds are independent, so a grading runs about half of them in a
+ * worker thread (rounds/rounds-helper.ts). The blocks go to the rounds in order; with fewer blocks
+ * than rounds, the last rounds are left out. A kernel whose one block is larger than the whole
+ * budget is not sampled (the caller falls back to the
  * reduced-size replay).
  */
 import type { LoweredModule } from "@tessera/codegen";
