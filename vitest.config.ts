@@ -1,22 +1,84 @@
+import { existsSync } from "node:fs";
 import { defineConfig } from "vitest/config";
 
 // Workspace packages export their TypeScript sources under the
 // "@tessera/source" condition, so tests never need a prior build.
 const conditions = ["@tessera/source", "import", "module", "node", "default"];
 
+const TESTS = ["packages/*/test/**/*.test.ts", "apps/*/test/**/*.test.ts", "assignments/*/test/**/*.test.ts"];
+
+// `pnpm test` runs the projects "quick" and "isolated", `pnpm test:slow` the project "slow": the
+// files listed here. `.ci/run` runs both, so every test runs in CI. A file belongs here when it is
+// an integration run of tens of seconds or more — whole gradings, tuning runs, external compilers
+// (nvcc, tsc), spawned command lines, big simulations — and `pnpm test` should stay a few minutes
+// on two cores. `pnpm vitest run FILE` finds a file in whichever project holds it.
+const SLOW_TESTS = [
+  // Whole gradings of submissions (sandbox, checks, simulated numerics), in process or through the CLI.
+  "apps/autograder/test/grade-submissions.test.ts",
+  "apps/autograder/test/grade-cli.test.ts",
+  "apps/autograder/test/mutations.test.ts",
+  "apps/autograder/test/spellings.test.ts",
+  "apps/autograder/test/no-solution-grader.test.ts",
+  "apps/autograder/test/grade-gpu-path.test.ts",
+  "apps/autograder/test/grade-gpu-fault.test.ts",
+  "apps/autograder/test/gpu-worker.test.ts",
+  "apps/autograder/test/batch-scale.test.ts",
+  "apps/autograder/test/queue-workers.test.ts",
+  "apps/autograder/test/queue-bench-command.test.ts",
+  "apps/autograder/test/simulator-numerics.test.ts",
+  "assignments/gemm-relu-add/test/assignment-scripts.test.ts",
+  // Tuning runs, and search quality measured over seeds.
+  "apps/autograder/test/tune.test.ts",
+  "apps/autograder/test/tune-gpu.test.ts",
+  "apps/cli/test/tune-cpu.test.ts",
+  "packages/meta-schedule/test/cpu/cpu-tuning.test.ts",
+  "packages/meta-schedule/test/tune/recorded-hardware.test.ts",
+  "packages/meta-schedule/test/search/search-quality.test.ts",
+  "packages/meta-schedule/test/cost-model/kernel-summary-ranking.test.ts",
+  // External compilers and spawned command lines: nvcc, tsc, the bench scripts under tsx.
+  "packages/codegen/test/cuda/corpus-nvcc.test.ts",
+  "packages/codegen/test/cuda/async-copy-nvcc.test.ts",
+  "packages/runtime/test/codegen-nvcc.test.ts",
+  "packages/schedule/test/trace-typecheck.test.ts",
+  "assignments/gemm-relu-add/test/starter.test.ts",
+  "packages/meta-schedule/test/tune/bench-command-line.test.ts",
+  // Big simulations and executor runs: the fast schedule at 256³ and its random configurations at
+  // 64³, 300 random GPU schedules, the largest corpus entries through the front passes.
+  "packages/simulator/test/fast-gemm.test.ts",
+  "packages/simulator/test/fast-gemm.property.test.ts",
+  "packages/simulator/test/fast-gemm-async.property.test.ts",
+  "packages/simulator/test/register-stage-layout.property.test.ts",
+  "packages/simulator/test/random-gpu-schedules.property.test.ts",
+  "packages/codegen/test/passes-front/execution-large.test.ts",
+];
+
+// "quick" runs its files in shared workers (isolate: false: the workspace's modules are imported
+// once per worker, not once per file, which halves the run). A file that mocks modules (vi.mock)
+// or needs module state no other file has touched goes here, and runs in "isolated" as before.
+const ISOLATED_TESTS = [
+  "apps/cli/test/simulate.test.ts", // vi.mock("@tessera/codegen")
+  "apps/autograder/test/sandbox-runtime.test.ts", // the grader finds its sandbox runtime once per process
+];
+
+for (const file of [...SLOW_TESTS, ...ISOLATED_TESTS]) {
+  if (!existsSync(new URL(file, import.meta.url))) throw new Error(`vitest.config.ts names ${file}, which does not exist`);
+}
+
+const exclude = ["**/node_modules/**", "**/dist/**"];
+
 export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions, externalConditions: ["@tessera/source"] } },
   test: {
-    include: [
-      "packages/*/test/**/*.test.ts",
-      "apps/*/test/**/*.test.ts",
-      "assignments/*/test/**/*.test.ts",
-    ],
-    exclude: ["**/node_modules/**", "**/dist/**"],
+    exclude,
     pool: "forks",
     maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    projects: [
+      { extends: true, test: { name: "quick", include: TESTS, exclude: [...exclude, ...SLOW_TESTS, ...ISOLATED_TESTS], isolate: false } },
+      { extends: true, test: { name: "isolated", include: ISOLATED_TESTS } },
+      { extends: true, test: { name: "slow", include: SLOW_TESTS } },
+    ],
   },
 });

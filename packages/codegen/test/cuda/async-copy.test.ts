@@ -1,40 +1,21 @@
 /**
  * cp.async in CUDA C: golden sources for pipelined copy loops (after injectPTXAsyncCopy), the
- * preamble holding only the helpers a kernel uses, the errors, and (where nvcc exists) that the
- * sources compile for sm_80 and sm_90.
+ * preamble holding only the helpers a kernel uses, and the errors. That the sources compile with
+ * nvcc for sm_80 and sm_90: async-copy-nvcc.test.ts (pnpm test:slow).
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { type AsyncCopyLoopOptions, loweredAsyncCopyScript } from "@tessera/corpus";
 import { parsePrimFunc } from "@tessera/ir";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { CodegenError } from "../../src/cuda/errors.js";
 import { codegenCuda } from "../../src/cuda/index.js";
 import { moduleFromKernelFunc } from "../../src/kernel-from-func.js";
 import type { LoweredModule } from "../../src/lowered.js";
-import { injectPTXAsyncCopyPass } from "../../src/lower/passes/inject-ptx-async-copy.js";
-import { simplifyPass } from "../../src/lower/passes/simplify.js";
 import { target } from "../../src/target/target.js";
-import { compileCorpusForArch, nvccAvailable } from "./corpus-ptxas.js";
+import { GOLDEN, asyncModule } from "./async-copy-kernels.js";
 import { expectGolden } from "./golden.js";
-
-/** The pipelined loop after injectPTXAsyncCopy and simplify, as a one-kernel module for `targetName`. */
-function asyncModule(opts: AsyncCopyLoopOptions, targetName = "nvidia/a100"): LoweredModule {
-  const ctx = { target: target(targetName) };
-  const lowered = simplifyPass.run(injectPTXAsyncCopyPass.run(parsePrimFunc(loweredAsyncCopyScript(opts)), ctx), ctx);
-  return moduleFromKernelFunc(lowered, { target: ctx.target });
-}
 
 function moduleFromScript(script: string): LoweredModule {
   return moduleFromKernelFunc(parsePrimFunc(script), { target: target("nvidia/h100") });
 }
-
-const GOLDEN: readonly { file: string; opts: AsyncCopyLoopOptions }[] = [
-  { file: "async_copy_2stage_float4.cu", opts: { stages: 2, lanes: 4, name: "async_copy_2stage_float4" } },
-  { file: "async_copy_3stage_float.cu", opts: { stages: 3, lanes: 1, name: "async_copy_3stage_float" } },
-  { file: "async_copy_zfill_float4.cu", opts: { stages: 2, lanes: 4, validElements: 1000, name: "async_copy_zfill_float4" } },
-];
 
 describe("cp.async in CUDA C", () => {
   for (const g of GOLDEN) {
@@ -104,36 +85,4 @@ ${attrs}
       expect(codegenError(m)).toContain("T.ptx_cp_async copies int32 elements, but its destination S holds float32");
     });
   });
-});
-
-const nvcc = process.env.TESSERA_NVCC ?? "nvcc";
-const hasNvcc = await nvccAvailable(nvcc);
-
-describe.skipIf(!hasNvcc)(`the cp.async kernels compile with nvcc${hasNvcc ? "" : " (SKIPPED: nvcc not found; set TESSERA_NVCC)"}`, () => {
-  const dir = mkdtempSync(join(tmpdir(), "tessera-async-copy-nvcc-"));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  const modules = [...GOLDEN, { file: "async_copy_3stage_zfill_float.cu", opts: { stages: 3, lanes: 1, validElements: 250 } as const }].map((g) => ({
-    label: g.file,
-    file: g.file,
-    module: asyncModule(g.opts),
-  }));
-
-  for (const arch of ["sm_80", "sm_90"]) {
-    it(`${arch}: every kernel, with the shared memory it declares`, async () => {
-      const r = await compileCorpusForArch(nvcc, dir, modules, arch);
-      expect(r.exitCode, r.log).toBe(0);
-      modules.forEach((m, i) => {
-        const [k] = r.perModule[i]!;
-        expect(k?.arch, m.label).toBe(arch);
-        expect(k?.sharedBytes, m.label).toBe(m.module.kernels[0]!.sharedBytes);
-        expect(k?.spillStoreBytes, m.label).toBe(0);
-      });
-    }, 300_000);
-  }
-
-  it("sm_75 rejects cp.async (which is why lowering refuses such targets)", async () => {
-    const r = await compileCorpusForArch(nvcc, dir, modules.slice(0, 1), "sm_75");
-    expect(r.exitCode).not.toBe(0);
-    expect(r.log).toMatch(/cp\.async.*(sm_80|requires)/is);
-  }, 300_000);
 });

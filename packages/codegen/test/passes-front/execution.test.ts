@@ -8,45 +8,15 @@ import { type PrimFunc, gemmReluAdd } from "@tessera/ir";
 import { type LoopRV, Schedule } from "@tessera/schedule";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { PASSES_FRONT, simplifyPass } from "../../src/lower/passes/index.js";
+import { PASSES_FRONT } from "../../src/lower/passes/index.js";
+import { LARGE_CORPUS_ENTRIES, checkThroughFrontPasses } from "./corpus-execution.js";
 import { CTX, expectSameResults, runFront } from "./helpers.js";
 import { manualSchedule, scheduleCorpus } from "@tessera/corpus";
 
-/** Corpus entries built on the manual schedule (the unrolled one only adds annotations). */
-const MANUAL_GEMM_ENTRIES: ReadonlySet<string> = new Set(["gemm_relu_add_manual", "gemm_relu_add_unrolled"]);
-
-/**
- * The manual schedule's accumulator matmul_local is private to each thread, but its reduction loop
- * k_0 encloses the threadIdx loops, so it is allocated once per thread block. Once compacted to
- * the 4×4 tile of one thread, the serial executor (one allocation, threads run in turn) makes all
- * threads share it: it is only checkable by an executor with per-thread local memory.
- */
-function serialExecutable(entry: string, passesRun: number): boolean {
-  // Its cooperative fetches are bound to threadIdx.x inside the compute's threadIdx.x loop; once
-  // lowerOpaqueBlock gives both one thread variable, each thread fetches only its own elements,
-  // which a serial run of the threads reads before the later threads have written them.
-  if (entry === "gemm_relu_add_pipelined") return passesRun <= PASSES_FRONT.findIndex((p) => p.name === "injectSoftwarePipeline") + 1;
-  // Its register stages (A_local, B_local) are fetched and stored by the thread that owns them:
-  // once compacted to one thread's elements, threads run one after another would share them.
-  if (entry === "gemm_relu_add_fast") return passesRun <= PASSES_FRONT.findIndex((p) => p.name === "compactBufferAllocation");
-  if (!MANUAL_GEMM_ENTRIES.has(entry)) return true;
-  // After planning but before compaction, its per-thread register tiles are still 128×128 arrays
-  // allocated 131072 times (≈20 s per run): checked on a smaller instance below instead.
-  return passesRun < 2;
-}
-
 describe("passes 1–7 preserve the corpus' results", () => {
-  for (const entry of scheduleCorpus()) {
-    test(entry.name, () => {
-      let f = entry.build().func;
-      const reference = entry.original();
-      PASSES_FRONT.forEach((pass, i) => {
-        f = pass.run(f, CTX);
-        if (serialExecutable(entry.name, i + 1)) expectSameResults(f, reference, 11 + i);
-      });
-      const simplified = simplifyPass.run(f, CTX);
-      if (serialExecutable(entry.name, PASSES_FRONT.length)) expectSameResults(simplified, reference, 3);
-    });
+  // The two largest entries are checked the same way by execution-large.test.ts (pnpm test:slow).
+  for (const entry of scheduleCorpus().filter((e) => !LARGE_CORPUS_ENTRIES.includes(e.name))) {
+    test(entry.name, () => checkThroughFrontPasses(entry));
   }
 });
 

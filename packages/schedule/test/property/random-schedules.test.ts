@@ -328,9 +328,11 @@ describe("random schedules keep the computation", () => {
 afterAll(() => {
   const ops = [...okByOp].map(([k, v]) => `${k}=${v}`).join(" ");
   // The statistics print only with TESSERA_TEST_VERBOSE=1 (README, Testing).
-  if (process.env.TESSERA_TEST_VERBOSE === "1") console.log(
-    `\nrandom schedules: ${stats.runs} schedules, ${stats.calls} calls (${stats.ok} applied, ${stats.scheduleErrors} ScheduleErrors, ${stats.skipped} skipped TVM-hole moves), ` +
-      `${(stats.ms / 1000).toFixed(1)} s in schedules\napplied per primitive: ${ops}\n`,
-  );
+  if (process.env.TESSERA_TEST_VERBOSE === "1") {
+    console.log(
+      `\nrandom schedules: ${stats.runs} schedules, ${stats.calls} calls (${stats.ok} applied, ${stats.scheduleErrors} ScheduleErrors, ${stats.skipped} skipped TVM-hole moves), ` +
+        `${(stats.ms / 1000).toFixed(1)} s in schedules\napplied per primitive: ${ops}\n`,
+    );
+  }
   expect(stats.runs).toBeGreaterThan(0);
 });
