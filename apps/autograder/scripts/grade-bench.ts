@@ -8,7 +8,7 @@
  * Usage: pnpm bench:grade [--rounds N] [--out-dir DIR]
  */
 import { mkdirSync, writeFileSync } from "node:fs";
-import { cpus } from "node:os";
+import { cpus, loadavg } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -85,6 +85,7 @@ async function direct(): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  const loadBefore = loadavg()[0]!;
   // One of each first: caches (the sandbox runtime's build, the JIT) are not what is measured.
   await gradeSolution();
   await inSandbox();
@@ -111,12 +112,14 @@ async function main(): Promise<void> {
     directMs: median(directRun),
     isolationCostMs: median(bundle) + median(sandboxRun) - median(directRun),
     samples: { grade, bundle, sandboxRun, directRun },
+    // The 1-minute load average before and after: on a 2-core machine, other work inflates every figure.
+    loadAverage: { before: loadBefore, after: loadavg()[0]! },
   };
   const ms = (x: number): string => `${x.toFixed(0)} ms`;
   const md = [
     "# Grading time without a GPU (`pnpm bench:grade`)",
     "",
-    `${result.date.slice(0, 10)}, ${result.machine}; medians of ${rounds} rounds after one warm-up round.`,
+    `${result.date.slice(0, 10)}, ${result.machine}; medians of ${rounds} rounds after one warm-up round; load average ${result.loadAverage.before.toFixed(1)} before, ${result.loadAverage.after.toFixed(1)} after (an idle 2-core machine reads below 0.5).`,
     "",
     "| what | median |",
     "| --- | ---: |",
