@@ -20,7 +20,7 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { MANIFEST_FILE, MANIFEST_FORMAT, absentStamps, stampAfterBuild, stampNow } from "./manifest.mjs";
+import { MANIFEST_FILE, MANIFEST_FORMAT, absentStamps, bundlePaths, stampAfterBuild, stampNow } from "./manifest.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 
@@ -31,14 +31,16 @@ const PRUNE_AFTER_MS = 60 * 60 * 1000;
  * @typedef {{
  *   name: string,        // the entry's file name stem (`tessera` → tessera-<hash>.mjs)
  *   entry: string,       // absolute path of the TypeScript entry
+ *   workers?: Record<string, string>, // worker threads' module names → absolute paths of their TypeScript entries
  *   root: string,        // the workspace root: lockfile, install record, tsconfig.base.json
  *   cacheDir: string,    // where the builds and manifest.json go
  * }} BuildOptions
  */
 
-/** Builds the bundle and records it in `cacheDir/manifest.json`; returns the entry's absolute path. */
+/** Builds the bundle and records it in `cacheDir/manifest.json`; returns the absolute paths of the entry and of each worker's output. */
 export async function buildBundle(/** @type {BuildOptions} */ opts) {
   const esbuild = await import("esbuild");
+  const workers = opts.workers ?? {};
   const started = Date.now();
   const outDir = join(opts.cacheDir, `${started.toString(36)}-${process.pid}`);
   mkdirSync(outDir, { recursive: true });
@@ -48,7 +50,7 @@ export async function buildBundle(/** @type {BuildOptions} */ opts) {
   try {
     result = await esbuild.build({
       absWorkingDir: opts.root,
-      entryPoints: { [opts.name]: opts.entry },
+      entryPoints: { [opts.name]: opts.entry, ...Object.fromEntries(Object.entries(workers).map(([m, source]) => [`worker-${m}`, source])) },
       outdir: outDir,
       entryNames: "[name]-[hash]",
       chunkNames: "chunk-[hash]",
@@ -75,12 +77,17 @@ export async function buildBundle(/** @type {BuildOptions} */ opts) {
   }
   const meta = result.metafile;
   const sources = Object.keys(meta.inputs).map((p) => resolve(opts.root, p));
-  const entryOutput = Object.entries(meta.outputs).find(([, o]) => o.entryPoint !== undefined)?.[0];
-  if (entryOutput === undefined) throw new Error("esbuild reported no entry output");
+  /** The output built from a source given as an entry point (esbuild names it relative to the root). */
+  const outputOf = (/** @type {string} */ source) => {
+    const output = Object.entries(meta.outputs).find(([, o]) => o.entryPoint !== undefined && resolve(opts.root, o.entryPoint) === source)?.[0];
+    if (output === undefined) throw new Error(`esbuild reported no output for the entry ${source}`);
+    return relative(outDir, resolve(opts.root, output));
+  };
   const inputs = inputPaths(opts.root, sources, new Set([...externals.values()].map(([, , file]) => file)));
   const manifest = {
     format: MANIFEST_FORMAT,
-    entry: relative(outDir, resolve(opts.root, entryOutput)),
+    entry: outputOf(opts.entry),
+    workers: Object.fromEntries(Object.entries(workers).map(([m, source]) => [m, [source, outputOf(source)]])),
     outDir,
     outputs: stampNow(Object.keys(meta.outputs).map((p) => resolve(opts.root, p))),
     inputs: [...stampAfterBuild(inputs.paths, started), ...absentStamps(inputs.absent)],
@@ -92,7 +99,7 @@ export async function buildBundle(/** @type {BuildOptions} */ opts) {
   writeFileSync(tmp, `${JSON.stringify(manifest)}\n`);
   renameSync(tmp, join(opts.cacheDir, MANIFEST_FILE));
   prune(opts.cacheDir, outDir);
-  return join(outDir, manifest.entry);
+  return bundlePaths(manifest);
 }
 
 /** Everything whose change makes the bundle stale (see manifest.mjs): stamps, and the files that must not appear. */

@@ -18,6 +18,7 @@ import { checkFresh } from "./manifest.mjs";
  * @param {{
  *   name: string,          // the app's name (the bundle's file name, the log's prefix)
  *   entry: string,         // absolute path of the TypeScript entry
+ *   workers?: Record<string, string>, // worker threads' module names → absolute paths of their TypeScript entries
  *   root: string,          // the workspace root
  *   cacheDir: string,      // the app's cache folder
  *   args: readonly string[],
@@ -32,23 +33,30 @@ export async function launch(opts) {
   if (viaTsx !== undefined) return runWithTsx(opts.entry, viaTsx, log);
 
   let bundle;
-  const fresh = checkFresh(opts.cacheDir);
+  const workers = opts.workers ?? {};
+  const fresh = checkFresh(opts.cacheDir, workers);
   if (fresh.fresh) {
-    bundle = fresh.entry;
-    log(`fresh bundle ${bundle}`);
+    bundle = fresh;
+    log(`fresh bundle ${bundle.entry}`);
   } else {
     try {
       const started = performance.now();
       const { buildBundle } = await import("./build.mjs");
-      bundle = await buildBundle({ name: opts.name, entry: opts.entry, root: opts.root, cacheDir: opts.cacheDir });
-      log(`rebuilt in ${Math.round(performance.now() - started)} ms (${fresh.why}): ${bundle}`);
+      bundle = await buildBundle({ name: opts.name, entry: opts.entry, workers, root: opts.root, cacheDir: opts.cacheDir });
+      log(`rebuilt in ${Math.round(performance.now() - started)} ms (${fresh.why}): ${bundle.entry}`);
     } catch (err) {
       return runWithTsx(opts.entry, `the bundle could not be built (${fresh.why}): ${describe(err)}`, log);
     }
   }
+  // Worker threads start from their entries in this bundle (meta-schedule's entry-point.ts reads
+  // these variables), unless the user named a file already.
+  for (const [module, file] of Object.entries(bundle.workers)) {
+    const key = `TESSERA_WORKER_ENTRY_${module.toUpperCase().replace(/-/g, "_")}`;
+    if ((process.env[key] ?? "") === "") process.env[key] = file;
+  }
   // Stack traces name the .ts sources, as under tsx.
   process.setSourceMapsEnabled(true);
-  await import(pathToFileURL(bundle).href);
+  await import(pathToFileURL(bundle.entry).href);
 }
 
 async function runWithTsx(/** @type {string} */ entry, /** @type {string} */ why, /** @type {(m: string) => void} */ log) {

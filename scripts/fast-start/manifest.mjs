@@ -18,13 +18,14 @@ import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 
 /** Bumped when the manifest's shape or the build's meaning changes. */
-export const MANIFEST_FORMAT = 1;
+export const MANIFEST_FORMAT = 2;
 
 /**
  * @typedef {[path: string, mtimeMs: number, size: number]} InputStamp
  * @typedef {{
  *   format: number,
  *   entry: string,
+ *   workers: Record<string, [source: string, output: string]>,
  *   outDir: string,
  *   outputs: InputStamp[],
  *   inputs: InputStamp[],
@@ -74,16 +75,28 @@ export function changedStamp(/** @type {readonly InputStamp[]} */ stamps) {
 }
 
 /**
- * Whether the bundle recorded in `cacheDir` can run: `{ fresh: true, entry }` with the entry's
- * absolute path, or `{ fresh: false, why }`.
- * @returns {{ fresh: true, entry: string } | { fresh: false, why: string }}
+ * Whether the bundle recorded in `cacheDir`, built for the worker entries `workers` (module name →
+ * TypeScript source), can run: `{ fresh: true, entry, workers }` with absolute paths of the entry
+ * and of each worker's output, or `{ fresh: false, why }`.
+ * @returns {{ fresh: true, entry: string, workers: Record<string, string> } | { fresh: false, why: string }}
  */
-export function checkFresh(/** @type {string} */ cacheDir) {
+export function checkFresh(/** @type {string} */ cacheDir, /** @type {Record<string, string>} */ workers = {}) {
   const manifest = readManifest(cacheDir);
   if (manifest === undefined) return { fresh: false, why: "no bundle yet" };
+  const built = manifest.workers ?? {};
+  const sameWorkers = Object.keys(workers).length === Object.keys(built).length && Object.entries(workers).every(([m, source]) => built[m]?.[0] === source);
+  if (!sameWorkers) return { fresh: false, why: "the app's worker entries changed" };
   const changed = changedStamp(manifest.outputs) ?? changedStamp(manifest.inputs);
   if (changed !== undefined) return { fresh: false, why: `${changed.path} ${changed.why}` };
-  return { fresh: true, entry: join(manifest.outDir, manifest.entry) };
+  return { fresh: true, ...bundlePaths(manifest) };
+}
+
+/** The absolute paths of a built bundle's entry and of its workers' outputs. */
+export function bundlePaths(/** @type {Manifest} */ manifest) {
+  return {
+    entry: join(manifest.outDir, manifest.entry),
+    workers: Object.fromEntries(Object.entries(manifest.workers ?? {}).map(([m, [, output]]) => [m, join(manifest.outDir, output)])),
+  };
 }
 
 /**

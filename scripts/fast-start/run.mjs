@@ -16,10 +16,18 @@ import { launch } from "./launch.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
-/** @type {Record<string, { entry: string, tsx?: (args: readonly string[]) => string | undefined }>} */
+/**
+ * Each app's entry, and the worker threads it starts (by their module name, see meta-schedule's
+ * entry-point.ts): those are entries of the same bundle, so a worker loads the chunks the app
+ * loaded rather than its TypeScript sources through tsx.
+ * @type {Record<string, { entry: string, workers?: Record<string, string>, tsx?: (args: readonly string[]) => string | undefined }>}
+ */
 const APPS = {
   tessera: { entry: "apps/cli/src/main.ts", tsx: importsUserCode },
-  grade: { entry: "apps/autograder/src/main.ts" },
+  grade: {
+    entry: "apps/autograder/src/main.ts",
+    workers: { "rounds-worker": "apps/autograder/src/grade/rounds/rounds-worker.ts", "grade-worker": "apps/autograder/src/batch/grade-worker.ts" },
+  },
 };
 
 /**
@@ -40,6 +48,7 @@ if (app === undefined) {
 await launch({
   name,
   entry: join(ROOT, app.entry),
+  workers: Object.fromEntries(Object.entries(app.workers ?? {}).map(([module, source]) => [module, join(ROOT, source)])),
   root: ROOT,
   cacheDir: join(process.env.TESSERA_FAST_START_CACHE ?? join(ROOT, "node_modules", ".cache", "tessera-fast-start"), name),
   args,

@@ -6,6 +6,8 @@ import { join } from "node:path";
 import { Trace } from "@tessera/schedule";
 import { describe, expect, it } from "vitest";
 import { type FileRun, type Job, prepareSubmissionFile } from "../src/sandbox/index.js";
+import { digestOf, keepRuntimeCodeCache } from "../src/sandbox/run.js";
+import { sandboxRuntime } from "../src/sandbox/runtime-source.js";
 
 const FIXTURES = join(import.meta.dirname, "fixtures", "sandbox");
 const start = { kind: "workload", workload: "gemm_relu_add", size: 256 } as const;
@@ -32,6 +34,35 @@ describe("sandboxed submission runs", () => {
     const trace = Trace.fromJSON(r.trace);
     expect(trace.instructions.map((i) => i.kind.name)).toContain("CacheRead");
     expect(run.results.get("name")?.ok).toBe(true);
+  });
+
+  it("compiles the runtime from the code cache an earlier run produced, with the same results", async () => {
+    const prepared = await prepareSubmissionFile(join(FIXTURES, "ok"), "gemm_relu_add.ts");
+    try {
+      const runs = [await prepared.run([tiling]), await prepared.run([tiling])];
+      expect(["produced", "accepted"]).toContain(runs[0]?.runtimeCache);
+      expect(runs[1]?.runtimeCache).toBe("accepted");
+      const traces = runs.map((run) => {
+        const r = run.results.get("t1");
+        return r?.ok === true ? r.trace : r;
+      });
+      expect(traces[1]).toEqual(traces[0]);
+    } finally {
+      await prepared.dispose();
+    }
+  });
+
+  it("compiles the runtime without a code cache that V8 rejects, and produces a good one again", async () => {
+    keepRuntimeCodeCache(digestOf((await sandboxRuntime()).code), Buffer.from("not a code cache"));
+    const prepared = await prepareSubmissionFile(join(FIXTURES, "ok"), "gemm_relu_add.ts");
+    try {
+      const rejected = await prepared.run([tiling]);
+      expect(rejected.runtimeCache).toBe("rejected");
+      expect(rejected.results.get("t1")?.ok).toBe(true);
+      expect((await prepared.run([tiling])).runtimeCache).toBe("produced");
+    } finally {
+      await prepared.dispose();
+    }
   });
 
   it("reports a missing export by name", async () => {

@@ -232,6 +232,62 @@ describe("fast start on a fixture workspace: an edit is always seen", () => {
   });
 });
 
+describe("fast start: worker threads start from entries of the same bundle", () => {
+  let ws: string;
+  let run: (env?: Record<string, string>) => Run;
+
+  beforeAll(() => {
+    ws = mkdtempSync(join(tmpdir(), "tessera-fast-start-workers-"));
+    write(join(ws, "package.json"), JSON.stringify({ name: "fixture", private: true, type: "module" }));
+    write(
+      join(ws, "app/src/main.ts"),
+      [
+        'import { Worker } from "node:worker_threads";',
+        'import { greeting } from "./greeting.js";',
+        "const entry: string = process.env.TESSERA_WORKER_ENTRY_ECHO_WORKER ?? \"\";",
+        "const worker = new Worker(entry);",
+        'worker.once("message", (fromWorker: string) => console.log(JSON.stringify({ main: greeting(), worker: fromWorker, entry })));',
+        "",
+      ].join("\n"),
+    );
+    write(join(ws, "app/src/echo-worker.ts"), 'import { parentPort } from "node:worker_threads";\nimport { greeting } from "./greeting.js";\nparentPort?.postMessage(greeting());\n');
+    write(join(ws, "app/src/greeting.ts"), 'export const greeting = (): string => "one";\n');
+    write(
+      join(ws, "run.mjs"),
+      `import { launch } from ${JSON.stringify(launchModule)};\n` +
+        `await launch({ name: "fixture", entry: ${JSON.stringify(join(ws, "app/src/main.ts"))}, workers: { "echo-worker": ${JSON.stringify(join(ws, "app/src/echo-worker.ts"))} }, root: ${JSON.stringify(ws)}, cacheDir: ${JSON.stringify(join(ws, "cache"))}, args: [] });\n`,
+    );
+    ageTree(ws);
+    run = (env = {}) => node(join(ws, "run.mjs"), [], env, ws);
+  });
+
+  afterAll(() => rmSync(ws, { recursive: true, force: true }));
+
+  const output = (r: Run) => {
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    return JSON.parse(r.stdout) as { main: string; worker: string; entry: string };
+  };
+
+  it("the worker's entry is a file of the bundle, and it runs the code the sources have", () => {
+    const first = output(run());
+    expect(first).toMatchObject({ main: "one", worker: "one" });
+    expect(first.entry.startsWith(join(ws, "cache"))).toBe(true);
+    expect(first.entry).toMatch(/worker-echo-worker-\w+\.mjs$/);
+  });
+
+  it("an edit of a module the worker imports is seen by the worker on the next run", () => {
+    write(join(ws, "app/src/greeting.ts"), 'export const greeting = (): string => "two";\n', 30);
+    expect(output(run())).toMatchObject({ main: "two", worker: "two" });
+  });
+
+  it("a worker entry the user named is kept", () => {
+    const own = join(ws, "own-worker.mjs");
+    write(own, 'import { parentPort } from "node:worker_threads";\nparentPort?.postMessage("own");\n', 60);
+    expect(output(run({ TESSERA_WORKER_ENTRY_ECHO_WORKER: own }))).toEqual({ main: "two", worker: "own", entry: own });
+  });
+});
+
 describe("fast start on a copy of the CLI's sources", () => {
   let ws: string;
 

@@ -9,7 +9,7 @@ import { codegenCuda, lower } from "@tessera/codegen";
 import { Schedule } from "@tessera/schedule";
 import type { AssignmentBinding } from "../assignment.js";
 import type { Check, Manifest, Numerics, Task } from "../manifest/index.js";
-import { DEFAULT_LIMITS, type PreparedFile, type SandboxLimits, prepareSubmissionFile } from "../sandbox/index.js";
+import { DEFAULT_LIMITS, type FileRun, type PreparedFile, type SandboxLimits, prepareSubmissionFile } from "../sandbox/index.js";
 import { type ChainResult, runChain } from "./chain.js";
 import { chainComposition, describeComposition, whyNotChecked } from "./composition.js";
 import { excusedBy, namedMistakes } from "./numerics-blame.js";
@@ -20,6 +20,7 @@ import { describeExit, describeJobError, describeLoadFailure } from "./job-failu
 import type { GpuBackend, NumericsOutcome, TimingOutcome } from "./numerics-types.js";
 import { replayTrace } from "./replay.js";
 import type { SampledRoundsHelper } from "./rounds/rounds-helper.js";
+import { warmOnSchedule } from "./rounds/warm-on-schedule.js";
 import { SIMULATED_TARGET, simulatorNumerics, simulatorNumericsWith } from "./simulator-numerics.js";
 import { type CheckGrade, type TaskGrade, earned, failed, passed, skipped } from "./task-grade.js";
 import { timingNoise } from "./timing-noise.js";
@@ -28,6 +29,15 @@ import { excessiveWork } from "./work-estimate.js";
 
 /** What to grade: everything, or one of the course's evaluate options. */
 export type GradeMode = "full" | "test" | "evaluate-manual" | "evaluate-tuned" | "evaluate-naive";
+
+/** The parts whose tasks each mode runs in the sandbox (evaluate-naive runs only `naiveSchedule`). */
+const PARTS_RUN: Readonly<Record<GradeMode, readonly number[]>> = {
+  full: [1, 2],
+  test: [1, 2],
+  "evaluate-manual": [1],
+  "evaluate-tuned": [2],
+  "evaluate-naive": [],
+};
 
 export interface GradeOptions {
   readonly submissionDir: string;
@@ -103,6 +113,7 @@ export async function gradeSubmission(opts: GradeOptions): Promise<GradeReport> 
 
 class SubmissionGrader {
   private readonly files = new Map<string, Promise<PreparedFile>>();
+  private readonly runs = new Map<string, Promise<FileRun>>();
   private readonly settings: Numerics;
   private readonly numerics: Partial<Record<ScheduleRole, NumericsOutcome>> = {};
   private readonly timings: Partial<Record<ScheduleRole, TimingOutcome | { readonly error: string }>> = {};
@@ -123,6 +134,7 @@ class SubmissionGrader {
   }
 
   async grade(mode: GradeMode, started: number): Promise<GradeReport> {
+    this.startEarly(mode);
     const tasks: TaskGrade[] = [];
     let scripts: ReadonlyMap<string, string> = new Map();
     let tunedScoring: TunedScoring | undefined;
@@ -175,13 +187,40 @@ class SubmissionGrader {
   }
 
   async dispose(): Promise<void> {
-    for (const f of this.files.values()) await (await f).dispose();
+    // A run started early and never read (grading stopped before it) finishes before its folder goes.
+    await Promise.allSettled(this.runs.values());
+    for (const f of await Promise.allSettled(this.files.values())) if (f.status === "fulfilled") await f.value.dispose();
+  }
+
+  /**
+   * Starts, before part 1, what does not depend on it: bundling every file this mode runs, and
+   * (without a GPU, whose timings a busy core would disturb) the sandbox runs of part 2, which
+   * start from a fresh workload. Their results are read, and reported, in the usual order.
+   */
+  private startEarly(mode: GradeMode): void {
+    const parts = PARTS_RUN[mode];
+    const tasks = this.manifest.tasks.filter((t) => parts.includes(t.part));
+    for (const task of tasks) void this.file(task.file).catch(() => {});
+    if (this.opts.gpu !== undefined || !parts.includes(2)) return;
+    for (const task of tasks) if (task.part === 2) void this.sandboxRun(task.file, task.function).catch(() => {});
+  }
+
+  /** One sandbox run of `fn` on a fresh full-size workload; started once, however often it is asked for. */
+  private sandboxRun(fileName: string, fn: string): Promise<FileRun> {
+    const key = `${fileName}\0${fn}`;
+    let run = this.runs.get(key);
+    if (run === undefined) {
+      const size = this.settings.sizes.full;
+      run = this.file(fileName).then((file) => file.run([{ id: fn, call: fn, start: { kind: "workload", workload: this.manifest.workload, size }, args: [] }], this.limits));
+      this.runs.set(key, run);
+    }
+    return run;
   }
 
   private file(name: string): Promise<PreparedFile> {
     let f = this.files.get(name);
     if (f === undefined) {
-      f = prepareSubmissionFile(this.opts.submissionDir, name);
+      f = prepareSubmissionFile(this.opts.submissionDir, name).then((file) => warmOnSchedule(file, this.opts.numericsHelper));
       this.files.set(name, f);
     }
     return f;
@@ -361,10 +400,9 @@ class SubmissionGrader {
   /** Calls `fn(sch)` on a fresh full-size workload in the sandbox and replays the trace. */
   private async runFunction(fileName: string, fn: string): Promise<{ ok: true; schedule: Schedule } | { ok: false; error: string }> {
     this.progress(`running ${fileName} (${fn}) in the sandbox`);
-    const file = await this.file(fileName);
     const size = this.settings.sizes.full;
-    const run = await file.run([{ id: fn, call: fn, start: { kind: "workload", workload: this.manifest.workload, size }, args: [] }], this.limits);
-    this.recordPrinted(file.file, run);
+    const run = await this.sandboxRun(fileName, fn);
+    this.recordPrinted(run.file, run);
     if (!run.load.ok) return { ok: false, error: describeLoadFailure(fileName, run.load, run, this.limits) };
     const result = run.results.get(fn);
     if (result === undefined) return { ok: false, error: `${fn} did not finish: ${describeExit(run, this.limits)}` };

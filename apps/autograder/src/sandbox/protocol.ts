@@ -74,12 +74,22 @@ export const LoadMessageSchema = z.discriminatedUnion("loaded", [
 ]);
 export type LoadMessage = z.infer<typeof LoadMessageSchema>;
 
+/** The largest code cache a host may send (V8's cache of the 1.4 MB runtime is about 0.5 MB). */
+const MAX_RUNTIME_CACHE_BASE64 = 8 * 1024 * 1024;
+
 export const ChildMessageSchema = z.union([
   z.object({ type: z.literal("load"), body: LoadMessageSchema }).strict(),
   z.object({ type: z.literal("result"), body: JobResultSchema }).strict(),
   z.object({ type: z.literal("done") }).strict(),
   /** The host stopped the isolate: the run's deadline passed, or the isolate ran out of memory. */
   z.object({ type: z.literal("stopped"), reason: z.enum(["timeout", "out-of-memory"]) }).strict(),
+  /**
+   * How the host compiled the sandbox runtime, sent before the student's code runs: with the code
+   * cache it was given (accepted or rejected), or producing one (`data`, base64) for later runs.
+   */
+  z
+    .object({ type: z.literal("runtime-compiled"), cache: z.enum(["produced", "accepted", "rejected", "none"]), data: z.string().max(MAX_RUNTIME_CACHE_BASE64).optional() })
+    .strict(),
   /** The host itself failed (a grader bug, never the student's doing). */
   z.object({ type: z.literal("fault"), message: z.string() }).strict(),
 ]);

@@ -6,12 +6,13 @@
  * memory. Messages come back on fd 3 from the host alone, bounded and validated; stdout/stderr are
  * the student's printed output, kept (bounded) and never parsed.
  */
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { execa } from "execa";
 import { RUNTIME_FILE } from "./bundle.js";
-import { HOST_FILE, type HostRequest, REQUEST_FILE } from "./host/request.js";
+import { HOST_FILE, type HostRequest, REQUEST_FILE, RUNTIME_CACHE_FILE } from "./host/request.js";
 import { findIsolatedVmAddon } from "./isolated-vm.js";
 import { confinement } from "./os-confinement.js";
 import { type ChildMessage, ChildMessageSchema, type Job } from "./protocol.js";
@@ -35,12 +36,32 @@ export type SandboxExit =
 
 export interface SandboxRun {
   readonly messages: readonly ChildMessage[];
+  /** How the host compiled the sandbox runtime: producing V8's code cache, or with the one kept from an earlier run. */
+  readonly runtimeCache: "produced" | "accepted" | "rejected" | "none";
   /** Lines on fd 3 that were not valid messages (or too long to be). */
   readonly invalidMessages: number;
   readonly stdout: string;
   readonly stderr: string;
   readonly exit: SandboxExit;
   readonly millis: number;
+}
+
+/**
+ * V8's code cache of the sandbox runtime, by the digest of the runtime's text, as a host of this
+ * process produced it. V8 checks a cache against the source's length only, so a cache is given
+ * only to a host running the very text it came from. A few entries at most: one runtime per process.
+ */
+const runtimeCodeCaches = new Map<string, Buffer>();
+const MAX_RUNTIME_CODE_CACHES = 4;
+
+/** Keeps `cache` for hosts running the runtime whose text has `digest` (exported for tests that hand a host a bad cache). */
+export function keepRuntimeCodeCache(digest: string, cache: Buffer): void {
+  if (runtimeCodeCaches.size >= MAX_RUNTIME_CODE_CACHES) runtimeCodeCaches.clear();
+  runtimeCodeCaches.set(digest, cache);
+}
+
+export function digestOf(data: Buffer | string): string {
+  return createHash("sha256").update(data).digest("hex");
 }
 
 /** Printed output kept per stream (the host already keeps no more than 64 KiB). */
@@ -61,7 +82,18 @@ function permissionFlags(workDir: string, isolatedVmAddon: string): string[] {
 export async function runSandboxed(bundlePath: string, workDir: string, jobs: readonly Job[], limits: SandboxLimits = DEFAULT_LIMITS): Promise<SandboxRun> {
   const started = performance.now();
   const isolatedVm = findIsolatedVmAddon().addon;
-  const request: HostRequest = { workDir, bundle: bundlePath.slice(workDir.length + 1), runtime: RUNTIME_FILE, isolatedVm, jobs, limits };
+  const runtimeDigest = digestOf(await readFile(join(workDir, RUNTIME_FILE)));
+  const cache = runtimeCodeCaches.get(runtimeDigest);
+  if (cache !== undefined) await writeFile(join(workDir, RUNTIME_CACHE_FILE), cache);
+  const request: HostRequest = {
+    workDir,
+    bundle: bundlePath.slice(workDir.length + 1),
+    runtime: RUNTIME_FILE,
+    ...(cache === undefined ? {} : { runtimeCache: RUNTIME_CACHE_FILE }),
+    isolatedVm,
+    jobs,
+    limits,
+  };
   await writeFile(join(workDir, HOST_FILE), await sandboxHost());
   await writeFile(join(workDir, REQUEST_FILE), JSON.stringify(request));
   const { prefix } = confinement(limits.timeoutMs);
@@ -94,6 +126,9 @@ export async function runSandboxed(bundlePath: string, workDir: string, jobs: re
   const result = await child;
   memory.stop();
   const messages = channel.messages;
+  const compiled = messages.find((m): m is Extract<ChildMessage, { type: "runtime-compiled" }> => m.type === "runtime-compiled");
+  if (compiled?.cache === "produced" && compiled.data !== undefined) keepRuntimeCodeCache(runtimeDigest, Buffer.from(compiled.data, "base64"));
+  if (compiled?.cache === "rejected") runtimeCodeCaches.delete(runtimeDigest);
   const stopped = messages.find((m): m is Extract<ChildMessage, { type: "stopped" }> => m.type === "stopped");
   const fault = messages.find((m): m is Extract<ChildMessage, { type: "fault" }> => m.type === "fault");
   let exit: SandboxExit;
@@ -105,6 +140,7 @@ export async function runSandboxed(bundlePath: string, workDir: string, jobs: re
   else exit = { kind: "crashed", code: result.exitCode, signal: result.signal ?? undefined };
   return {
     messages,
+    runtimeCache: compiled?.cache ?? "none",
     invalidMessages: channel.invalid,
     stdout: truncate(String(result.stdout ?? "")),
     stderr: truncate(String(result.stderr ?? "")),

@@ -5,13 +5,15 @@
  * it, so a student's file is the only thing transpiled per submission, and the grader needs no
  * node_modules at grading time (the device bundle ships this file prebuilt).
  *
- * This module imports nothing from the workspace (only Node and esbuild), so build scripts can
- * load it from source without the "@tessera/source" condition.
+ * This module imports nothing from the workspace (only Node, esbuild and a type of its own folder),
+ * so build scripts can load it from source without the "@tessera/source" condition.
  */
 import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { type BuildOptions, build } from "esbuild";
+import type { BuiltText } from "./build-cache.js";
 
 /** The file name of a prebuilt runtime (beside the grader's bundle). */
 export const SANDBOX_RUNTIME_FILE = "sandbox-runtime.cjs";
@@ -37,6 +39,16 @@ function isolateSource(name: string): string | undefined {
 
 /** Builds the runtime from the workspace sources; returns the file's text. */
 export async function buildSandboxRuntime(): Promise<string> {
+  return (await buildSandboxRuntimeWithInputs()).text;
+}
+
+/** Builds the sandbox host; returns its text. */
+export async function buildSandboxHost(): Promise<string> {
+  return (await buildSandboxHostWithInputs()).text;
+}
+
+/** The runtime's text and the files it was built from. */
+export async function buildSandboxRuntimeWithInputs(): Promise<BuiltText> {
   const harness = isolateSource("harness");
   const environment = isolateSource("environment");
   if (harness === undefined || environment === undefined) {
@@ -63,8 +75,8 @@ export async function buildSandboxRuntime(): Promise<string> {
   });
 }
 
-/** Builds the sandbox host (host/host.ts, run by plain Node in the sandbox's child process); returns its text. */
-export async function buildSandboxHost(): Promise<string> {
+/** The sandbox host (host/host.ts, run by plain Node in the sandbox's child process): its text and the files it was built from. */
+export async function buildSandboxHostWithInputs(): Promise<BuiltText> {
   const ext = import.meta.url.endsWith(".ts") ? ".ts" : ".js";
   const entry = join(HERE, "host", `host${ext}`);
   if (!existsSync(entry)) throw new Error(`cannot build the sandbox host: ${entry} does not exist; a bundled grader needs ${SANDBOX_HOST_FILE} beside it`);
@@ -81,12 +93,19 @@ export async function buildSandboxHost(): Promise<string> {
 }
 
 /** One esbuild bundle, in memory; an Error names `what` and esbuild's messages. */
-async function buildToText(what: string, options: BuildOptions): Promise<string> {
-  const result = await build({ ...options, write: false, logLevel: "silent" }).catch((err: unknown) => {
+async function buildToText(what: string, options: BuildOptions): Promise<BuiltText> {
+  const result = await build({ ...options, write: false, logLevel: "silent", metafile: true }).catch((err: unknown) => {
     const errors = (err as { errors?: { text: string }[] }).errors;
     throw new Error(`cannot build ${what}: ${errors === undefined ? String(err) : errors.map((e) => e.text).join("; ")}`);
   });
   const output = result.outputFiles[0];
   if (output === undefined) throw new Error(`cannot build ${what}: esbuild produced no output`);
-  return output.text;
+  const root = options.absWorkingDir ?? process.cwd();
+  const read = Object.keys(result.metafile.inputs)
+    .filter((p) => !p.startsWith("<stdin>"))
+    .map((p) => resolve(root, p));
+  return { text: output.text, inputs: [...read, fileURLToPath(import.meta.url), ESBUILD_PACKAGE] };
 }
+
+/** esbuild's package.json: another esbuild may bundle differently. */
+const ESBUILD_PACKAGE = createRequire(import.meta.url).resolve("esbuild/package.json");

@@ -1,13 +1,16 @@
 /**
  * Where the sandbox runtime comes from, in order: the file named by $TESSERA_SANDBOX_RUNTIME; a
  * `sandbox-runtime.cjs` beside this module (when the grader is a bundle, that is the bundle's
- * directory); else it is built from the workspace sources. Found or built once per process and
- * kept in memory: every submission's bundle includes the same text.
+ * directory); else it is built from the workspace sources (a build kept on disk while its sources
+ * are unchanged, see build-cache.ts). Found or built once per process and kept in memory: every
+ * submission's bundle includes the same text.
  */
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { SANDBOX_HOST_FILE, SANDBOX_RUNTIME_ENV, SANDBOX_RUNTIME_FILE, buildSandboxHost, buildSandboxRuntime } from "./runtime-bundle.js";
+import { cachedBuild } from "./build-cache.js";
+import { SANDBOX_HOST_FILE, SANDBOX_RUNTIME_ENV, SANDBOX_RUNTIME_FILE, buildSandboxHostWithInputs, buildSandboxRuntimeWithInputs } from "./runtime-bundle.js";
 
 export type SandboxRuntimeOrigin =
   | { readonly kind: "env"; readonly path: string }
@@ -30,6 +33,19 @@ export interface LocateOptions {
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 
+/**
+ * Where builds from the sources are kept between processes (see build-cache.ts): the cache folder
+ * of the nearest node_modules above this module; none outside a workspace.
+ */
+const BUILD_CACHE_DIR = nearestNodeModules(HERE, "tessera-sandbox");
+
+function nearestNodeModules(from: string, name: string): string | undefined {
+  for (let at = from; ; at = dirname(at)) {
+    if (existsSync(join(at, "node_modules"))) return join(at, "node_modules", ".cache", name);
+    if (dirname(at) === at) return undefined;
+  }
+}
+
 /** Finds (or builds) the runtime; throws an Error saying which file was wanted and why it failed. */
 export async function locateSandboxRuntime(opts: LocateOptions = {}): Promise<SandboxRuntime> {
   const fromEnv = (opts.env ?? process.env)[SANDBOX_RUNTIME_ENV];
@@ -41,7 +57,7 @@ export async function locateSandboxRuntime(opts: LocateOptions = {}): Promise<Sa
   const beside = join(opts.besideDir ?? HERE, SANDBOX_RUNTIME_FILE);
   const code = await readPrebuilt(beside, "the prebuilt sandbox runtime", RUNTIME_MARK);
   if (code !== undefined) return { code, origin: { kind: "beside", path: beside } };
-  return { code: await (opts.build ?? buildSandboxRuntime)(), origin: { kind: "built" } };
+  return { code: await (opts.build ?? (() => cachedBuild("sandbox-runtime", BUILD_CACHE_DIR, buildSandboxRuntimeWithInputs)))(), origin: { kind: "built" } };
 }
 
 interface Mark {
@@ -69,7 +85,7 @@ async function readPrebuilt(path: string, what: string, mark: Mark): Promise<str
 /** The sandbox host's program (host/host.ts as one CommonJS file): prebuilt beside this module, else built. */
 export async function locateSandboxHost(opts: Pick<LocateOptions, "besideDir" | "build"> = {}): Promise<string> {
   const beside = join(opts.besideDir ?? HERE, SANDBOX_HOST_FILE);
-  return (await readPrebuilt(beside, "the prebuilt sandbox host", HOST_MARK)) ?? (await (opts.build ?? buildSandboxHost)());
+  return (await readPrebuilt(beside, "the prebuilt sandbox host", HOST_MARK)) ?? (await (opts.build ?? (() => cachedBuild("sandbox-host", BUILD_CACHE_DIR, buildSandboxHostWithInputs)))());
 }
 
 /** Memoizes a lookup for the process; a failure is not kept, so a later call retries. */

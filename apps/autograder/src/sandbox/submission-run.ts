@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { bundleSubmission } from "./bundle.js";
 import { SubmissionBuildError } from "./errors.js";
 import type { ErrorInfo, Job, JobResult } from "./protocol.js";
-import { DEFAULT_LIMITS, type SandboxExit, type SandboxLimits, runSandboxed } from "./run.js";
+import { DEFAULT_LIMITS, type SandboxExit, type SandboxLimits, type SandboxRun, runSandboxed } from "./run.js";
 
 export type FileLoad =
   | { readonly ok: true; readonly exports: readonly string[] }
@@ -29,6 +29,8 @@ export interface FileRun {
   readonly stderr: string;
   readonly invalidMessages: number;
   readonly millis: number;
+  /** How the sandbox compiled its runtime (absent when nothing ran): see run.ts. */
+  readonly runtimeCache?: SandboxRun["runtimeCache"];
 }
 
 export interface PreparedFile {
@@ -67,7 +69,7 @@ export async function prepareSubmissionFile(submissionDir: string, file: string)
       }
       const stdout = scrubPaths(run.stdout, workDir);
       const stderr = scrubPaths(run.stderr, workDir);
-      return { file, load, results: scrubResults(results, workDir), exit: run.exit, stdout, stderr, invalidMessages: run.invalidMessages, millis: run.millis };
+      return { file, load, results: scrubResults(results, workDir), exit: run.exit, stdout, stderr, invalidMessages: run.invalidMessages, millis: run.millis, runtimeCache: run.runtimeCache };
     },
     async dispose() {
       await rm(workDir, { recursive: true, force: true });

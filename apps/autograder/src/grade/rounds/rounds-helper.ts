@@ -3,8 +3,9 @@
  * some of a check's rounds while the grader runs the others. Rounds are independent (each its own
  * launch on its own inputs), so the outcome is the one the grader would reach alone; when the
  * worker cannot help (it failed to start, crashed, or lowered another kernel), the grader runs
- * those rounds itself. The thread starts loading its code at once, so that it is ready by the time
- * the first check comes.
+ * those rounds itself. The thread starts loading its code on `start()`: the grader calls it once a
+ * student's function has given a schedule (see warm-on-schedule.ts), so that the thread is ready by
+ * the time the first check comes, and a submission with nothing to check never pays for it.
  */
 import { printTVMScript } from "@tessera/ir";
 import { type EntryPoint, TaskPool, resolveEntryPoint } from "@tessera/meta-schedule/isolation";
@@ -21,8 +22,9 @@ export function roundsWorkerEntry(): EntryPoint {
 }
 
 export class SampledRoundsHelper {
-  /** Undefined when the worker's code cannot be found (every round then runs here). */
-  readonly #pool: TaskPool<RoundsRequest, RoundsReply> | undefined;
+  /** Undefined before `start()`, and when the worker's code cannot be found (every round then runs here). */
+  #pool: TaskPool<RoundsRequest, RoundsReply> | undefined;
+  #started = false;
   /** Rounds the worker ran, and rounds it was given but the grader ran itself (for tests). */
   readonly stats = { workerRounds: 0, fallbackRounds: 0 };
 
@@ -31,14 +33,24 @@ export class SampledRoundsHelper {
    *   the outcome is the same, only slower, so this is for the grader's progress lines, not the report
    */
   constructor(
-    entry: EntryPoint | (() => EntryPoint) = roundsWorkerEntry,
+    private readonly entry: EntryPoint | (() => EntryPoint) = roundsWorkerEntry,
     private readonly onTrouble: (why: string) => void = () => {},
-  ) {
+  ) {}
+
+  /** Whether the worker thread was asked to start (by `start()` or a first check). */
+  get started(): boolean {
+    return this.#started;
+  }
+
+  /** Starts the worker thread loading its code, once; later calls do nothing. */
+  start(): void {
+    if (this.#started) return;
+    this.#started = true;
     let resolved: EntryPoint | undefined;
     try {
-      resolved = typeof entry === "function" ? entry() : entry;
+      resolved = typeof this.entry === "function" ? this.entry() : this.entry;
     } catch (err) {
-      onTrouble(err instanceof Error ? err.message : String(err));
+      this.onTrouble(err instanceof Error ? err.message : String(err));
     }
     this.#pool = resolved === undefined ? undefined : new TaskPool({ kind: "thread", entry: resolved, size: 1 });
     void this.#pool?.run({ kind: "ping" }, REQUEST_TIMEOUT_MS);
@@ -49,6 +61,7 @@ export class SampledRoundsHelper {
    * worker and this thread by their number of blocks.
    */
   async check(schedule: Schedule, plan: SamplePlan, started: number): Promise<SampleResult> {
+    this.start();
     const [mine, theirs] = this.#pool === undefined ? [plan.rounds.map((_, r) => r), []] : splitRounds(plan);
     const remote =
       theirs.length === 0 || this.#pool === undefined

@@ -41,7 +41,7 @@ async function main(): Promise<void> {
   try {
     const context = await isolate.createContext();
     await context.global.set(CONSOLE_SINK_GLOBAL, new ivm.Callback((stream: unknown, text: unknown) => output.write(stream === "err" ? "err" : "out", String(text))));
-    const runtime = await isolate.compileScript(asRuntimeScript(readFileSync(join(request.workDir, request.runtime), "utf8")), { filename: request.runtime });
+    const runtime = await compileRuntime(ivm, isolate, request);
     await withinDeadline(isolate, deadline, (timeout) => runtime.run(context, { timeout }));
     const script = await isolate.compileScript(bundleText, { filename: request.bundle });
     await withinDeadline(isolate, deadline, (timeout) => script.run(context, { timeout }));
@@ -65,6 +65,29 @@ async function main(): Promise<void> {
     process.stdout.write(output.text("out"));
     process.stderr.write(output.text("err"));
   }
+}
+
+/** A script as isolated-vm returns it when asked to use or produce a code cache (its typings leave these out). */
+type CompiledWithCache = IsolatedVm.Script & IsolatedVm.CachedDataResult & { readonly cachedDataRejected?: boolean };
+
+/**
+ * Compiles the runtime, with the code cache the grader passed (compiling 1.4 MB of JavaScript is
+ * most of a run's start) or producing one, and tells the grader which. This happens before any of
+ * the student's code runs, so what it sends cannot be the student's doing.
+ */
+async function compileRuntime(ivm: Ivm, isolate: IsolatedVm.Isolate, request: HostRequest): Promise<IsolatedVm.Script> {
+  const code = asRuntimeScript(readFileSync(join(request.workDir, request.runtime), "utf8"));
+  if (request.runtimeCache !== undefined) {
+    const cache = readFileSync(join(request.workDir, request.runtimeCache));
+    const cachedData = new ivm.ExternalCopy(cache.buffer.slice(cache.byteOffset, cache.byteOffset + cache.byteLength));
+    const script: CompiledWithCache = await isolate.compileScript(code, { filename: request.runtime, cachedData });
+    send({ type: "runtime-compiled", cache: script.cachedDataRejected === true ? "rejected" : "accepted" });
+    return script;
+  }
+  const script: CompiledWithCache = await isolate.compileScript(code, { filename: request.runtime, produceCachedData: true });
+  const produced = script.cachedData?.copy();
+  send(produced === undefined ? { type: "runtime-compiled", cache: "none" } : { type: "runtime-compiled", cache: "produced", data: Buffer.from(produced).toString("base64") });
+  return script;
 }
 
 /** The runtime's CommonJS text as a script that leaves its exports on the global (line numbers kept). */

@@ -8,6 +8,8 @@ export interface HostRequest {
   readonly bundle: string;
   /** The sandbox runtime's file name in the work directory (CommonJS; run before the bundle). */
   readonly runtime: string;
+  /** The file name, in the work directory, of V8's code cache for the runtime (see run.ts); absent: the host produces one. */
+  readonly runtimeCache?: string;
   /** Absolute path of isolated-vm's native addon for this Node (see ../isolated-vm.ts); it exports `{ ivm }`. */
   readonly isolatedVm: string;
   readonly jobs: readonly Job[];
@@ -16,6 +18,8 @@ export interface HostRequest {
 
 /** The host's file name in the work directory. */
 export const HOST_FILE = "host.js";
+/** The runtime's code cache's file name in the work directory. */
+export const RUNTIME_CACHE_FILE = "runtime.cache";
 /** The request's file name in the work directory. */
 export const REQUEST_FILE = "request.json";
 /** Printed output kept per run (both streams together). */
