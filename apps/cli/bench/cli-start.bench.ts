@@ -245,8 +245,11 @@ Notes:
   external packages' files, the lockfile; about 600 for the CLI) and source maps.
 - A start after an edit rebuilds first (about 1–2.5 s here for either app); that is not measured.
 - \`pnpm grade\` of the starter also runs the sandbox's child process once per graded call (six
-  for the starter, each a fresh Node with isolated-vm loading the 1.4 MB sandbox runtime) and
-  the solution's stand-ins for the unfinished tasks: grading work, not start-up.
+  for the starter, each a fresh Node with isolated-vm and the 1.4 MB sandbox runtime, compiled
+  from V8's code cache after the first) and the solution's stand-ins for the unfinished tasks:
+  grading work, not start-up. The sandbox runtime itself is built once and kept
+  (apps/autograder/node_modules/.cache/tessera-sandbox/) while its sources are unchanged; part 2's
+  sandbox run overlaps part 1's.
 
 Reproduce: \`pnpm bench:cli-start [--runs N] [--grade-runs N] [--out-dir DIR]\`.
 `;

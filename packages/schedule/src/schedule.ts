@@ -30,8 +30,8 @@ import {
   instructionKind,
 } from "./instruction.js";
 import "./primitives/index.js";
-import { type IndexMapFn, indexMapFromFn, indexMapToAttr } from "./primitives/index-map.js";
-import { type BufferSpec, TransformLayoutError } from "./primitives/layout-transform.js";
+import { type IndexMapFn, indexMapFromFn, indexMapToAttr } from "./primitives/layout/index-map.js";
+import { type BufferSpec, TransformLayoutError } from "./primitives/layout/transform.js";
 import { RandomEngine } from "./random.js";
 import { ScheduleState } from "./state/schedule-state.js";
 import { ownTree } from "./state/own-tree.js";

@@ -1,7 +1,7 @@
 import { gemmReluAdd } from "@tessera/ir";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { factorize, repairPerfectTile, samplePerfectTileBounded } from "../src/primitives/sampling-math.js";
+import { factorize, repairPerfectTile, samplePerfectTileBounded } from "../src/primitives/sampling/math.js";
 import { LoopRV, RandomEngine, Schedule, ScheduleError } from "../src/index.js";
 
 const product = (xs: readonly number[]) => xs.reduce((a, b) => a * b, 1);

@@ -22,13 +22,13 @@ import {
   substituteStmt,
   variable,
 } from "@tessera/ir";
-import type { PrimitiveContext } from "../context.js";
-import { ScheduleError, ScheduleUsageError } from "../errors.js";
-import { type InstructionKind, registerInstruction, renderInput } from "../instruction.js";
-import { loopDomains, simplifyBlockBindings } from "../analysis/loop-bindings.js";
-import { replaceStmts } from "../state/replace.js";
-import type { LoopEntry } from "../state/tree-index.js";
-import { checkLoopStartsWithZero, checkNoAnnotationOrThreadBinding } from "./loops-common.js";
+import type { PrimitiveContext } from "../../context.js";
+import { ScheduleError, ScheduleUsageError } from "../../errors.js";
+import { type InstructionKind, registerInstruction, renderInput } from "../../instruction.js";
+import { loopDomains, simplifyBlockBindings } from "../../analysis/loop-bindings.js";
+import { replaceStmts } from "../../state/replace.js";
+import type { LoopEntry } from "../../state/tree-index.js";
+import { checkLoopStartsWithZero, checkNoAnnotationOrThreadBinding } from "./common.js";
 
 export class NotSingleInferFactorError extends ScheduleError {
   override name = "NotSingleInferFactorError";

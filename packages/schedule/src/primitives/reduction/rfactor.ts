@@ -38,13 +38,13 @@ import {
   variable,
   withBuffer,
 } from "@tessera/ir";
-import type { PrimitiveContext } from "../context.js";
-import { NonSingleChildBlockError, checkReductionBlock, scopeRootOf } from "../analysis/schedule-checks.js";
-import { type MatchedReducer, NoMatchedReducerError, combine, initAndUpdate, matchReducer } from "../analysis/reducer.js";
-import type { BlockEntry, LoopEntry, TreeIndex } from "../state/tree-index.js";
-import { stripIds } from "../state/node-ids.js";
-import { FactorAxisOutOfRangeError, LoopPropertyError, NotSerialLoopKindError, RFactorPredicateError } from "./reduction-errors.js";
-import { predicateMatched } from "../analysis/affine-binding.js";
+import type { PrimitiveContext } from "../../context.js";
+import { NonSingleChildBlockError, checkReductionBlock, scopeRootOf } from "../../analysis/schedule-checks.js";
+import { type MatchedReducer, NoMatchedReducerError, combine, initAndUpdate, matchReducer } from "../../analysis/reducer.js";
+import type { BlockEntry, LoopEntry, TreeIndex } from "../../state/tree-index.js";
+import { stripIds } from "../../state/node-ids.js";
+import { FactorAxisOutOfRangeError, LoopPropertyError, NotSerialLoopKindError, RFactorPredicateError } from "./errors.js";
+import { predicateMatched } from "../../analysis/affine-binding.js";
 
 const PRIMITIVE = "rfactor";
 

@@ -5,15 +5,15 @@
  * committing (used by sampleComputeLocation). The special loop marks of sampleComputeLocation are
  * understood: `LoopRV.ROOT` leaves the block where it is, `LoopRV.INLINE` inlines it.
  */
-import { ScheduleUsageError } from "../errors.js";
-import { BlockRV, LoopRV } from "../handles.js";
-import { type InstructionAttr, type InstructionInput, type InstructionKind, instructionKind, registerInstruction, renderInput } from "../instruction.js";
-import type { PrimitiveContext } from "../context.js";
+import { ScheduleUsageError } from "../../errors.js";
+import { BlockRV, LoopRV } from "../../handles.js";
+import { type InstructionAttr, type InstructionInput, type InstructionKind, instructionKind, registerInstruction, renderInput } from "../../instruction.js";
+import type { PrimitiveContext } from "../../context.js";
 import { TesseraError } from "@tessera/ir";
-import type { BlockEntry, LoopEntry } from "../state/tree-index.js";
-import { computeAtImpl } from "./compute-at/impl.js";
+import type { BlockEntry, LoopEntry } from "../../state/tree-index.js";
+import { computeAtImpl } from "./impl.js";
 
-export * from "./compute-at/errors.js";
+export * from "./errors.js";
 
 function check(ctx: PrimitiveContext, isComputeAt: boolean, block: BlockEntry | BlockRV, loop: LoopEntry | LoopRV, preserveUnitLoops: boolean): boolean {
   const primitive = isComputeAt ? "compute-at" : "reverse-compute-at";

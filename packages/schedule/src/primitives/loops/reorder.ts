@@ -4,14 +4,14 @@
  * annotations and handles survive), only their nesting changes.
  */
 import { type Block, type For, type PrimExpr, type Range, type Stmt, type Var, intImm, substitute, usesVar } from "@tessera/ir";
-import type { PrimitiveContext } from "../context.js";
-import { ScheduleError } from "../errors.js";
-import { type InstructionKind, registerInstruction, renderInput } from "../instruction.js";
-import { hasAffineBinding } from "../analysis/block-properties.js";
-import { isTVMAffineBinding } from "../analysis/affine-binding.js";
-import { replaceStmts } from "../state/replace.js";
-import type { BlockEntry, LoopEntry, TreeIndex } from "../state/tree-index.js";
-import { DependentLoopError, dependentVar } from "./loops-common.js";
+import type { PrimitiveContext } from "../../context.js";
+import { ScheduleError } from "../../errors.js";
+import { type InstructionKind, registerInstruction, renderInput } from "../../instruction.js";
+import { hasAffineBinding } from "../../analysis/block-properties.js";
+import { isTVMAffineBinding } from "../../analysis/affine-binding.js";
+import { replaceStmts } from "../../state/replace.js";
+import type { BlockEntry, LoopEntry, TreeIndex } from "../../state/tree-index.js";
+import { DependentLoopError, dependentVar } from "./common.js";
 
 export class LoopMultiAppearanceError extends ScheduleError {
   override name = "LoopMultiAppearanceError";

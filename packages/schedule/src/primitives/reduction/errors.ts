@@ -1,7 +1,7 @@
 /** The errors of decompose-reduction and rfactor (TVM's classes, conditions and wording). */
 import type { Block, Buffer, For } from "@tessera/ir";
-import { ScheduleError } from "../errors.js";
-import { nameOf } from "../analysis/schedule-checks.js";
+import { ScheduleError } from "../../errors.js";
+import { nameOf } from "../../analysis/schedule-checks.js";
 
 export class LoopPositionError extends ScheduleError {
   override name = "LoopPositionError";

@@ -6,7 +6,7 @@
  * Only blocks that are direct children of the scope are looked at as units.
  */
 import type { Block, For, Stmt } from "@tessera/ir";
-import type { BlockEntry, NodeEntry, TreeIndex } from "../state/tree-index.js";
+import type { BlockEntry, NodeEntry, TreeIndex } from "../../state/tree-index.js";
 
 export interface CacheLocation {
   /** The loop or block whose body receives the stage. */

@@ -25,11 +25,11 @@ import {
   usesVar,
   variable,
 } from "@tessera/ir";
-import type { BlockScope } from "../analysis/scope.js";
-import { completeBlockErrorCode } from "../analysis/schedule-checks.js";
-import { inverseAffineIterMap } from "../analysis/inverse-iter-map.js";
-import type { BlockEntry, TreeIndex } from "../state/tree-index.js";
-import { type ReverseInlineInfo, iterInBound } from "./inline-rewrite.js";
+import type { BlockScope } from "../../analysis/scope.js";
+import { completeBlockErrorCode } from "../../analysis/schedule-checks.js";
+import { inverseAffineIterMap } from "../../analysis/inverse-iter-map.js";
+import type { BlockEntry, TreeIndex } from "../../state/tree-index.js";
+import { type ReverseInlineInfo, iterInBound } from "./rewrite.js";
 
 export interface InlinedStore {
   /** One variable per buffer dimension: the producer's iterators, or fresh placeholders `ph_k`. */

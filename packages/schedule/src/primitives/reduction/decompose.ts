@@ -25,12 +25,12 @@ import {
   usesVar,
   variable,
 } from "@tessera/ir";
-import type { PrimitiveContext } from "../context.js";
-import { checkReductionBlock, scopeRootOf } from "../analysis/schedule-checks.js";
-import type { BlockEntry, LoopEntry } from "../state/tree-index.js";
-import { stripIds } from "../state/node-ids.js";
-import { LoopHeightError, LoopPositionError } from "./reduction-errors.js";
-import { innermostBlock } from "./reduction-rfactor.js";
+import type { PrimitiveContext } from "../../context.js";
+import { checkReductionBlock, scopeRootOf } from "../../analysis/schedule-checks.js";
+import type { BlockEntry, LoopEntry } from "../../state/tree-index.js";
+import { stripIds } from "../../state/node-ids.js";
+import { LoopHeightError, LoopPositionError } from "./errors.js";
+import { innermostBlock } from "./rfactor.js";
 
 const PRIMITIVE = "decompose-reduction";
 

@@ -2,7 +2,7 @@
  * Preconditions and errors shared by the loop transformations (split, fuse, reorder).
  */
 import { Analyzer, type For, type Var, eq, usesVar } from "@tessera/ir";
-import { ScheduleError } from "../errors.js";
+import { ScheduleError } from "../../errors.js";
 
 /** Split and fuse rewrite a loop's variable, so its annotations and thread binding would be lost. */
 export class HasAnnotationOrThreadBindingError extends ScheduleError {

@@ -26,7 +26,7 @@ import {
   sameExprStructure,
   substitute,
 } from "@tessera/ir";
-import type { LeafRemovalPlan } from "../analysis/leaf-block-removal.js";
+import type { LeafRemovalPlan } from "../../analysis/leaf-block-removal.js";
 
 abstract class BaseInliner extends IRMutator {
   /** Set when the buffer is used opaquely: its data pointer appears, or a block matches it. */

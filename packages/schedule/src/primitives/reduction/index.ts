@@ -2,12 +2,12 @@
  * Reduction primitives: decomposeReduction (returns the `<name>_init` block) and rfactor (returns
  * the `<name>_rf` block). The algorithms live in `reduction-decompose.ts` / `reduction-rfactor.ts`.
  */
-import { ScheduleUsageError } from "../errors.js";
-import { registerInstruction, renderInput, tsLiteral } from "../instruction.js";
-import type { PrimitiveContext } from "../context.js";
+import { ScheduleUsageError } from "../../errors.js";
+import { registerInstruction, renderInput, tsLiteral } from "../../instruction.js";
+import type { PrimitiveContext } from "../../context.js";
 import type { Block } from "@tessera/ir";
-import { decomposeReduction } from "./reduction-decompose.js";
-import { rfactor } from "./reduction-rfactor.js";
+import { decomposeReduction } from "./decompose.js";
+import { rfactor } from "./rfactor.js";
 
 export {
   FactorAxisOutOfRangeError,
@@ -16,8 +16,8 @@ export {
   LoopPropertyError,
   NotSerialLoopKindError,
   RFactorPredicateError,
-} from "./reduction-errors.js";
-export { NoMatchedReducerError, RFactorNotApplicableError } from "../analysis/reducer.js";
+} from "./errors.js";
+export { NoMatchedReducerError, RFactorNotApplicableError } from "../../analysis/reducer.js";
 
 function handleOf(ctx: PrimitiveContext, block: Block) {
   const entry = ctx.index.entryOf(block);

@@ -33,12 +33,12 @@ import {
   substitute,
   withBuffer,
 } from "@tessera/ir";
-import { nthAccessRegion } from "../analysis/buffer-access.js";
-import type { PrimitiveContext } from "../context.js";
-import { ScheduleError } from "../errors.js";
-import { type InstructionKind, registerInstruction, renderInput, tsLiteral } from "../instruction.js";
-import type { BlockEntry } from "../state/tree-index.js";
-import { allocationSite } from "./buffer-scope.js";
+import { nthAccessRegion } from "../../analysis/buffer-access.js";
+import type { PrimitiveContext } from "../../context.js";
+import { ScheduleError } from "../../errors.js";
+import { type InstructionKind, registerInstruction, renderInput, tsLiteral } from "../../instruction.js";
+import type { BlockEntry } from "../../state/tree-index.js";
+import { allocationSite } from "../buffer-scope.js";
 import { type IndexMap, indexMapFromAttr, indexMapToTs } from "./index-map.js";
 
 const PRIMITIVE = "transform-layout";

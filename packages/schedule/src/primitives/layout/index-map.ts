@@ -5,8 +5,8 @@
  * TypeScript arrow function.
  */
 import { type PrimExpr, type Var, binary, intImm, variable } from "@tessera/ir";
-import { ScheduleError } from "../errors.js";
-import type { InstructionAttr } from "../instruction.js";
+import { ScheduleError } from "../../errors.js";
+import type { InstructionAttr } from "../../instruction.js";
 
 export interface IndexMap {
   readonly params: readonly Var[];

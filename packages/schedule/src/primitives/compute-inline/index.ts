@@ -6,16 +6,16 @@
  * store of A in A's single producer, which then writes C directly.
  */
 import type { Block, Buffer, Stmt } from "@tessera/ir";
-import { ScheduleError } from "../errors.js";
-import { registerInstruction, renderInput } from "../instruction.js";
-import type { PrimitiveContext } from "../context.js";
-import { checkCompleteBlock, checkNotOutputBlock, nameOf, scopeRootOf } from "../analysis/schedule-checks.js";
-import { planLeafBlockRemoval } from "../analysis/leaf-block-removal.js";
-import type { BlockScope } from "../analysis/scope.js";
-import type { BlockEntry } from "../state/tree-index.js";
-import { replaceStmts } from "../state/replace.js";
-import { ComputeInliner, ReverseComputeInliner } from "./inline-rewrite.js";
-import { analyzeInlinedStore, analyzeReverseInline, leafWriters } from "./inline-analysis.js";
+import { ScheduleError } from "../../errors.js";
+import { registerInstruction, renderInput } from "../../instruction.js";
+import type { PrimitiveContext } from "../../context.js";
+import { checkCompleteBlock, checkNotOutputBlock, nameOf, scopeRootOf } from "../../analysis/schedule-checks.js";
+import { planLeafBlockRemoval } from "../../analysis/leaf-block-removal.js";
+import type { BlockScope } from "../../analysis/scope.js";
+import type { BlockEntry } from "../../state/tree-index.js";
+import { replaceStmts } from "../../state/replace.js";
+import { ComputeInliner, ReverseComputeInliner } from "./rewrite.js";
+import { analyzeInlinedStore, analyzeReverseInline, leafWriters } from "./analysis.js";
 
 export class HasInitBlock extends ScheduleError {
   override name = "HasInitBlock";
@@ -182,5 +182,5 @@ registerInstruction({
   formatArgs: (inputs) => renderInput(inputs[0]!),
 });
 
-export { IncompleteBlockError, NotReductionBlockError, NonSingleChildBlockError } from "../analysis/schedule-checks.js";
-export { OnlyLeafError } from "../analysis/leaf-block-removal.js";
+export { IncompleteBlockError, NotReductionBlockError, NonSingleChildBlockError } from "../../analysis/schedule-checks.js";
+export { OnlyLeafError } from "../../analysis/leaf-block-removal.js";

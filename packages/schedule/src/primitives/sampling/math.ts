@@ -4,7 +4,7 @@
  * (prime factorisation + stars and bars per prime power) and categorical draws. Same structure as
  * TVM, not the same bits (TVM draws through libstdc++ distributions).
  */
-import type { RandomEngine } from "../random.js";
+import type { RandomEngine } from "../../random.js";
 
 /** A uniform integer in [lo, hi); a range of one value consumes no randomness (as TVM). */
 export function sampleInt(rng: RandomEngine, lo: number, hi: number): number {

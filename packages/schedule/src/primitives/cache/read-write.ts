@@ -3,21 +3,21 @@
  * `<buf>_<scope>` in another storage scope, with a copy block of the same name.
  */
 import { type Block, type Buffer, type BufferRegion, type PrimExpr, type StorageScope, fullRegion } from "@tessera/ir";
-import { checkStorageScope, nthAccessRegion } from "../analysis/buffer-access.js";
-import { analyzerAt, domainsAround, firstUncoveredReader, nestedBlockPredicate, relaxRegion } from "../analysis/region-relax.js";
-import { BlockScope } from "../analysis/scope.js";
-import type { PrimitiveContext } from "../context.js";
-import { ScheduleError, ScheduleUsageError } from "../errors.js";
-import { type InstructionInput, type InstructionKind, type RenderedInput, registerInstruction, renderInput, tsLiteral } from "../instruction.js";
-import { replaceStmts } from "../state/replace.js";
-import type { BlockEntry } from "../state/tree-index.js";
-import { type CacheLocation, allReadersUnder, detectCacheLocation, ownerEntry } from "./cache-location.js";
-import { CacheReadRewriter, CacheWriteRewriter } from "./cache-rewrite.js";
-import { makeCacheBuffer, makeCacheStage } from "./cache-stage.js";
+import { checkStorageScope, nthAccessRegion } from "../../analysis/buffer-access.js";
+import { analyzerAt, domainsAround, firstUncoveredReader, nestedBlockPredicate, relaxRegion } from "../../analysis/region-relax.js";
+import { BlockScope } from "../../analysis/scope.js";
+import type { PrimitiveContext } from "../../context.js";
+import { ScheduleError, ScheduleUsageError } from "../../errors.js";
+import { type InstructionInput, type InstructionKind, type RenderedInput, registerInstruction, renderInput, tsLiteral } from "../../instruction.js";
+import { replaceStmts } from "../../state/replace.js";
+import type { BlockEntry } from "../../state/tree-index.js";
+import { type CacheLocation, allReadersUnder, detectCacheLocation, ownerEntry } from "./location.js";
+import { CacheReadRewriter, CacheWriteRewriter } from "./rewrite.js";
+import { makeCacheBuffer, makeCacheStage } from "./stage.js";
 
 const isTrue = (e: PrimExpr): boolean => e.kind === "IntImm" && e.value !== 0;
 
-export { BufferIndexOutOfRangeError, InvalidStorageScopeError } from "../analysis/buffer-access.js";
+export { BufferIndexOutOfRangeError, InvalidStorageScopeError } from "../../analysis/buffer-access.js";
 
 /** More than one block of the scope writes the buffer. */
 export class NotSingleWriteBlock extends ScheduleError {

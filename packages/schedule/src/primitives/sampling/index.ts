@@ -5,11 +5,11 @@
  * same outputs without drawing.
  */
 import { constIntValue } from "@tessera/ir";
-import { ScheduleUsageError } from "../errors.js";
-import { LoopRV } from "../handles.js";
-import { type Decision, type InstructionKind, registerInstruction, renderInput, tsLiteral } from "../instruction.js";
-import { type LocationCandidate, collectComputeLocations } from "./sampling-location.js";
-import { repairPerfectTile, sampleDiscrete, sampleInt, samplePerfectTileBounded } from "./sampling-math.js";
+import { ScheduleUsageError } from "../../errors.js";
+import { LoopRV } from "../../handles.js";
+import { type Decision, type InstructionKind, registerInstruction, renderInput, tsLiteral } from "../../instruction.js";
+import { type LocationCandidate, collectComputeLocations } from "./location.js";
+import { repairPerfectTile, sampleDiscrete, sampleInt, samplePerfectTileBounded } from "./math.js";
 
 /** `[outputs…] = sch.samplePerfectTile(loop, n, maxInnermostFactor, decision?)`. */
 export const SAMPLE_PERFECT_TILE: InstructionKind = registerInstruction({

@@ -16,18 +16,18 @@ import {
   substituteStmt,
   variable,
 } from "@tessera/ir";
-import type { PrimitiveContext } from "../context.js";
-import { ScheduleError, ScheduleUsageError } from "../errors.js";
-import { type InstructionKind, registerInstruction, renderInput } from "../instruction.js";
-import { loopDomains, simplifyBlockBindings } from "../analysis/loop-bindings.js";
-import { replaceStmts } from "../state/replace.js";
-import type { LoopEntry } from "../state/tree-index.js";
+import type { PrimitiveContext } from "../../context.js";
+import { ScheduleError, ScheduleUsageError } from "../../errors.js";
+import { type InstructionKind, registerInstruction, renderInput } from "../../instruction.js";
+import { loopDomains, simplifyBlockBindings } from "../../analysis/loop-bindings.js";
+import { replaceStmts } from "../../state/replace.js";
+import type { LoopEntry } from "../../state/tree-index.js";
 import {
   DependentLoopError,
   checkLoopStartsWithZero,
   checkNoAnnotationOrThreadBinding,
   dependentVar,
-} from "./loops-common.js";
+} from "./common.js";
 
 export class OuterNotInnerParent extends ScheduleError {
   override name = "OuterNotInnerParent";

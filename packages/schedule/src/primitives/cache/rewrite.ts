@@ -22,7 +22,7 @@ import {
   seq,
   sub,
 } from "@tessera/ir";
-import type { CacheLocation } from "./cache-location.js";
+import type { CacheLocation } from "./location.js";
 
 export interface CacheRewrite {
   readonly scope: Block;

@@ -12,12 +12,12 @@
  * fork of the state and its result discarded (the same code, as TVM's CanComputeInline).
  */
 import { TesseraError, forEachExpr } from "@tessera/ir";
-import { scopeOfBlock } from "../analysis/scope.js";
-import { PrimitiveContext } from "../context.js";
-import type { InstructionAttr, InstructionInput } from "../instruction.js";
-import { instructionKind } from "../instruction.js";
-import type { BlockEntry, LoopEntry } from "../state/tree-index.js";
-import { canComputeAt } from "./compute-at.js";
+import { scopeOfBlock } from "../../analysis/scope.js";
+import { PrimitiveContext } from "../../context.js";
+import type { InstructionAttr, InstructionInput } from "../../instruction.js";
+import { instructionKind } from "../../instruction.js";
+import type { BlockEntry, LoopEntry } from "../../state/tree-index.js";
+import { canComputeAt } from "../compute-at/index.js";
 
 export interface LocationCandidate {
   /** -2 inline, -1 root, k >= 0 the position of `loop` among the first consumer's loops. */
