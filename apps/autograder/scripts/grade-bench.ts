@@ -106,7 +106,7 @@ async function main(): Promise<void> {
     date: new Date().toISOString(),
     machine: `${cpus().length} × ${cpus()[0]?.model ?? "?"}, Node ${process.version}`,
     rounds,
-    sandboxLayers: ["V8 isolate (isolated-vm)", "child process with Node's permission model", ...confinement(60_000).layers],
+    sandboxLayers: ["V8 isolate (isolated-vm)", "child process with Node's permission model", ...(await confinement(60_000)).layers],
     gradeSolutionSeconds: median(grade) / 1000,
     sandbox: { bundleMs: median(bundle), runMs: median(sandboxRun) },
     directMs: median(directRun),

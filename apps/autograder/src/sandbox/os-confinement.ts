@@ -5,7 +5,7 @@
  * process; a layer the machine refuses (a container without the capability) is left out and named
  * by `confinementLayers()`. The isolate is the boundary; these only narrow what a flaw in it could reach.
  */
-import { execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 
 export interface Confinement {
   /** Command and arguments to put before `node …`. */
@@ -14,29 +14,35 @@ export interface Confinement {
   readonly layers: readonly string[];
 }
 
-let probed: { readonly unshare: readonly string[] | undefined; readonly prlimit: boolean } | undefined;
-
-function works(command: string, args: readonly string[]): boolean {
-  try {
-    execFileSync(command, [...args, "true"], { stdio: "ignore", timeout: 5000 });
-    return true;
-  } catch {
-    return false;
-  }
+/** What the machine allows: the `unshare` flags that give an empty network namespace, and whether `prlimit` works. */
+export interface Probed {
+  readonly unshare: readonly string[] | undefined;
+  readonly prlimit: boolean;
 }
 
-function probe(): NonNullable<typeof probed> {
-  if (probed === undefined) {
-    const linux = process.platform === "linux";
-    const unshare = !linux ? undefined : works("unshare", ["-n"]) ? ["-n"] : works("unshare", ["-r", "-n"]) ? ["-r", "-n"] : undefined;
-    probed = { unshare, prlimit: linux && works("prlimit", ["--core=0"]) };
-  }
+let probed: Promise<Probed> | undefined;
+
+function works(command: string, args: readonly string[]): Promise<boolean> {
+  return new Promise((resolve) => {
+    execFile(command, [...args, "true"], { timeout: 5000 }, (err) => resolve(err === null));
+  });
+}
+
+async function probeNow(): Promise<Probed> {
+  if (process.platform !== "linux") return { unshare: undefined, prlimit: false };
+  const [netOnly, asUser, prlimit] = await Promise.all([works("unshare", ["-n"]), works("unshare", ["-r", "-n"]), works("prlimit", ["--core=0"])]);
+  return { unshare: netOnly ? ["-n"] : asUser ? ["-r", "-n"] : undefined, prlimit };
+}
+
+/** Probes the machine once per process (the probes run side by side, off the main thread); later calls share the answer. */
+export function probeConfinement(): Promise<Probed> {
+  probed ??= probeNow();
   return probed;
 }
 
 /** The prefix for one run of `timeoutMs`. The CPU limit leaves room for the isolate's own threads. */
-export function confinement(timeoutMs: number): Confinement {
-  const found = probe();
+export async function confinement(timeoutMs: number): Promise<Confinement> {
+  const found = await probeConfinement();
   const prefix: string[] = [];
   const layers: string[] = [];
   if (found.prlimit) {

@@ -8,7 +8,7 @@
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile, stat, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { execa } from "execa";
 import { RUNTIME_FILE } from "./bundle.js";
@@ -60,6 +60,21 @@ export function keepRuntimeCodeCache(digest: string, cache: Buffer): void {
   runtimeCodeCaches.set(digest, cache);
 }
 
+/** Digests of runtime files by path, size and modification time (each work folder's is hashed once, not once per run). */
+const runtimeDigests = new Map<string, string>();
+
+async function runtimeDigestOf(path: string): Promise<string> {
+  const st = await stat(path);
+  const key = `${path}\0${st.size}\0${st.mtimeMs}`;
+  let digest = runtimeDigests.get(key);
+  if (digest === undefined) {
+    if (runtimeDigests.size >= 64) runtimeDigests.clear();
+    digest = digestOf(await readFile(path));
+    runtimeDigests.set(key, digest);
+  }
+  return digest;
+}
+
 export function digestOf(data: Buffer | string): string {
   return createHash("sha256").update(data).digest("hex");
 }
@@ -82,7 +97,7 @@ function permissionFlags(workDir: string, isolatedVmAddon: string): string[] {
 export async function runSandboxed(bundlePath: string, workDir: string, jobs: readonly Job[], limits: SandboxLimits = DEFAULT_LIMITS): Promise<SandboxRun> {
   const started = performance.now();
   const isolatedVm = findIsolatedVmAddon().addon;
-  const runtimeDigest = digestOf(await readFile(join(workDir, RUNTIME_FILE)));
+  const runtimeDigest = await runtimeDigestOf(join(workDir, RUNTIME_FILE));
   const cache = runtimeCodeCaches.get(runtimeDigest);
   if (cache !== undefined) await writeFile(join(workDir, RUNTIME_CACHE_FILE), cache);
   const request: HostRequest = {
@@ -96,7 +111,7 @@ export async function runSandboxed(bundlePath: string, workDir: string, jobs: re
   };
   await writeFile(join(workDir, HOST_FILE), await sandboxHost());
   await writeFile(join(workDir, REQUEST_FILE), JSON.stringify(request));
-  const { prefix } = confinement(limits.timeoutMs);
+  const { prefix } = await confinement(limits.timeoutMs);
   const node = [
     process.execPath,
     // isolated-vm needs it on Node 20 and later.

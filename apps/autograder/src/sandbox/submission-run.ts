@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { bundleSubmission } from "./bundle.js";
 import { SubmissionBuildError } from "./errors.js";
 import type { ErrorInfo, Job, JobResult } from "./protocol.js";
+import { probeConfinement } from "./os-confinement.js";
 import { DEFAULT_LIMITS, type SandboxExit, type SandboxLimits, type SandboxRun, runSandboxed } from "./run.js";
 
 export type FileLoad =
@@ -40,6 +41,8 @@ export interface PreparedFile {
 }
 
 export async function prepareSubmissionFile(submissionDir: string, file: string): Promise<PreparedFile> {
+  // The machine's probes for the sandbox's OS layers run while the file bundles.
+  void probeConfinement();
   const workDir = await mkdtemp(join(tmpdir(), "tessera-grade-"));
   let bundle: string | undefined;
   let buildFailure: FileLoad | undefined;
