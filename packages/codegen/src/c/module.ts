@@ -7,7 +7,7 @@
  */
 import { type DType, type PrimFunc, type Var, constantShape } from "@tessera/ir";
 import type { Schedule } from "@tessera/schedule";
-import { NameTable } from "../cuda/names.js";
+import { NameTable } from "../c-family/names.js";
 import { CpuLoweringError } from "./errors.js";
 import { type CpuLoweredFunc, type CpuLowerOptions, lowerForCpu } from "./lower.js";
 import { C_PREAMBLE } from "./preamble.js";

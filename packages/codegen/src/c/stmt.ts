@@ -12,8 +12,8 @@
  * aligned heap blocks freed at the end of their scope.
  */
 import { type Allocate, type For, type PrimExpr, type Stmt, type Var, bytesOf, constantSize, forEachStmt, usesVar } from "@tessera/ir";
-import { IndexFacts } from "../cuda/index-facts.js";
-import type { NameTable } from "../cuda/names.js";
+import { IndexFacts } from "../c-family/index-facts.js";
+import type { NameTable } from "../c-family/names.js";
 import { CpuLoweringError } from "./errors.js";
 import { CExprPrinter } from "./expr.js";
 
