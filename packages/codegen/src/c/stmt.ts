@@ -14,7 +14,7 @@
 import { type Allocate, type For, type PrimExpr, type Stmt, type Var, bytesOf, constantSize, forEachStmt, usesVar } from "@tessera/ir";
 import { IndexFacts } from "../c-family/index-facts.js";
 import type { NameTable } from "../c-family/names.js";
-import { CpuLoweringError } from "./errors.js";
+import { CLoweringError } from "../lower/errors.js";
 import { CExprPrinter } from "./expr.js";
 
 export const STACK_LIMIT_BYTES = 64 * 1024;
@@ -69,7 +69,7 @@ export class CStmtPrinter {
   }
 
   private fail(detail: string): never {
-    throw new CpuLoweringError(this.opts.funcName, detail);
+    throw new CLoweringError(this.opts.funcName, detail);
   }
 
   private emit(indent: number, text: string): void {

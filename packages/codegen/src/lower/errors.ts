@@ -29,3 +29,17 @@ export class GpuVerifyError extends LoweringError {
     super("verifyGpuCode", `kernel ${kernel} does not fit the target: ${violations.join("; ")}`);
   }
 }
+
+/**
+ * A schedule the C target cannot lower (a GPU thread binding, a shared-memory buffer, a
+ * barrier), or a construct the C generator cannot express. The message names the loop or buffer.
+ */
+export class CLoweringError extends TesseraError {
+  override readonly name = "CLoweringError";
+  constructor(
+    readonly func: string,
+    readonly detail: string,
+  ) {
+    super(`C target, function ${func}: ${detail}`);
+  }
+}

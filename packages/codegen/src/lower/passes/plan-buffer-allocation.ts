@@ -104,4 +104,4 @@ export function planBufferAllocation(func: PrimFunc, opts: PlanBufferAllocationO
   return body === func.body ? func : withBody(func, body);
 }
 
-export const planBufferAllocationPass: Pass = { name: "planBufferAllocation", run: (func, ctx) => planBufferAllocation(func, { onHost: ctx.onHost === true }) };
+export const planBufferAllocationPass: Pass = { name: "planBufferAllocation", run: (func, ctx) => planBufferAllocation(func, { onHost: ctx.target.kind === "c" }) };
