@@ -51,7 +51,7 @@ interface Mode {
 }
 
 function parseMode(argv: readonly string[]): Mode {
-  const dryRun = argv.includes("--dry-run") || argv.includes("--cpu");
+  const dryRun = argv.includes("--dry-run") || argv.includes("--sim");
   const at = (flag: string): string | undefined => {
     const i = argv.indexOf(flag);
     return i >= 0 ? argv[i + 1] : undefined;
