@@ -170,7 +170,7 @@ export class CStmtPrinter {
       case "serial":
         break;
       case "thread_binding":
-        this.fail(`loop ${s.loopVar.name} is bound to the GPU thread axis ${s.threadTag ?? "?"}; the CPU target has no thread axes`);
+        this.fail(`loop ${s.loopVar.name} is bound to the GPU thread axis ${s.threadTag ?? "?"}; the C target has no thread axes`);
     }
     this.emit(indent, `for (${type} ${name} = ${min}; ${name} < ${end}; ++${name}) {`);
     this.stmt(s.body, indent + 1);

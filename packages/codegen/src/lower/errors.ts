@@ -1,8 +1,9 @@
 import { TesseraError } from "@tessera/ir";
 
 /**
- * A scheduled function that cannot be lowered for a GPU (an unbound loop nest touching device
- * memory, inconsistent thread extents, …). `pass` names the pass that found the problem.
+ * A scheduled function that cannot be lowered for its target (an unbound loop nest touching
+ * device memory, inconsistent thread extents, a GPU-only pass asked to run for a C target, …).
+ * `pass` names the pass that found the problem.
  */
 export class LoweringError extends TesseraError {
   override readonly name: string = "LoweringError";

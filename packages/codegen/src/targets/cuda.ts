@@ -141,11 +141,11 @@ const OPTION_IS_NUMBER: Readonly<Record<keyof TargetOverrides, boolean>> = {
 function overridesOf(spec: TargetString): TargetOverrides {
   const overrides: Record<string, string | number> = {};
   for (const [key, value] of spec.options) {
-    const isNumber = OPTION_IS_NUMBER[key as keyof TargetOverrides];
-    if (isNumber === undefined) {
+    if (!Object.hasOwn(OPTION_IS_NUMBER, key)) {
       const known = Object.keys(OPTION_IS_NUMBER).map((k) => `-${k}`).join(", ");
       throw new TargetError(`CUDA target "${spec.text}": unknown option -${key} (known: ${known})`);
     }
+    const isNumber = OPTION_IS_NUMBER[key as keyof TargetOverrides];
     overrides[key] = isNumber && /^\d+$/.test(value) ? Number(value) : value;
   }
   return overrides;

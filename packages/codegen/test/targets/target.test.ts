@@ -32,6 +32,8 @@ describe("target strings", () => {
     expect(() => target("cuda -warp=64")).toThrow(/CUDA target "cuda -warp=64": unknown option -warp \(known: -arch, -max_threads_per_block, -max_num_threads, -max_shared_memory_per_block\)/);
     expect(() => target("cuda -max_threads_per_block=many")).toThrow(/invalid overrides: max_threads_per_block: .*expected number/);
     expect(() => target("c -mcpu=a;rm")).toThrow(TargetError);
+    // An option named like an Object.prototype member is unknown too.
+    expect(() => target("cuda -constructor=1")).toThrow(/unknown option -constructor/);
   });
 
   it("narrow to one kind, or say which kind was given instead", () => {

@@ -87,7 +87,7 @@ class AllocationMover extends IRMutator {
 }
 
 export interface PlanBufferAllocationOptions {
-  /** All code runs on the host (a CPU target): global intermediates are placed like local ones. */
+  /** All code runs on the host (the C target): global intermediates are placed like local ones. */
   readonly onHost?: boolean;
 }
 
