@@ -14,6 +14,7 @@ import {
   threadSyncPass,
   vectorizeLoopPass,
 } from "../src/index.js";
+import { runPasses } from "../src/lower/run-passes.js";
 
 const GPU_ONLY = ["vectorizeLoop", "injectVirtualThread", "threadSync", "injectPTXAsyncCopy"];
 
@@ -67,6 +68,12 @@ describe("GPU-only passes", () => {
   it("declare their kind, and the C pipeline has none of them", () => {
     expect(CUDA_LOWERING_PASSES.filter((p) => !passRunsFor(p, "c")).map((p) => p.name)).toEqual(GPU_ONLY);
     expect(C_LOWERING_PASSES.every((p) => passRunsFor(p, "c"))).toBe(true);
+  });
+
+  it("are refused by the pass runner before they run for another kind", () => {
+    const func = new Schedule(ops.vectorAdd(16).func).func;
+    const gpuOnly = { name: "gpuOnly", targetKinds: ["cuda"] as const, run: () => expect.unreachable("a GPU-only pass ran for a C target") };
+    expect(() => runPasses([gpuOnly], func, { target: target("c") }, false)).toThrow('gpuOnly: is not a pass for c targets (target "c")');
   });
 
   it("refuse to run for a C target, naming the pass and the target", () => {
