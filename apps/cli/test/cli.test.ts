@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { TARGET_NAMES } from "@tessera/codegen";
+import { CUDA_TARGET_NAMES } from "@tessera/codegen";
 import { STRATEGY_NAMES } from "@tessera/meta-schedule";
 import { describe, expect, it } from "vitest";
 import { type CliIO, commands, runCli } from "../src/index.js";
@@ -88,7 +88,8 @@ describe("each subcommand's --help", () => {
     expect(flat).toContain("--trials-per-iter N candidates measured per search iteration (default: 64)");
     expect(flat).toContain("--redis URL");
     expect(flat).toContain("--strategy NAME the search strategy: evolutionary or replay-trace (default: evolutionary)");
-    expect(flat).toContain("Targets: GPU: nvidia/tesla-t4, nvidia/a100, nvidia/h100, nvidia/h200, cuda");
+    expect(flat).toContain("Targets: CUDA: nvidia/tesla-t4, nvidia/a100, nvidia/h100, nvidia/h200, cuda");
+    expect(flat).toContain("C (native code for the host CPU): c, llvm, llvm -mcpu=NAME");
     expect(flat).toContain("1 no candidate ran successfully");
   });
 
@@ -100,7 +101,7 @@ describe("each subcommand's --help", () => {
   });
 
   it("hard-coded lists match the packages they describe", () => {
-    expect([...GPU_TARGETS]).toEqual([...TARGET_NAMES]);
+    expect([...GPU_TARGETS]).toEqual([...CUDA_TARGET_NAMES]);
     expect([...STRATEGIES]).toEqual([...STRATEGY_NAMES]);
   });
 });

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loweredWindowSumScript } from "@tessera/corpus";
 import { parsePrimFunc } from "@tessera/ir";
+import type { CudaTarget } from "@tessera/codegen";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { runCli } from "../src/index.js";
 import { captureIO } from "./capture.js";
@@ -25,9 +26,9 @@ vi.mock("@tessera/codegen", async (importOriginal) => {
   const actual = await importOriginal<typeof import("@tessera/codegen")>();
   return {
     ...actual,
-    lower: (_func: unknown, targetName: string) => {
-      lowered.calls.push(targetName);
-      return actual.moduleFromKernelFunc(parsePrimFunc(windowSumKernel()), { name: "window_sum", target: actual.target(targetName) });
+    lower: (_func: unknown, target: CudaTarget) => {
+      lowered.calls.push(target.name);
+      return actual.moduleFromKernelFunc(parsePrimFunc(windowSumKernel()), { name: "window_sum", target });
     },
   };
 });

@@ -60,7 +60,7 @@ describe("tessera tune: arguments", () => {
   it("names the known targets for an unknown one", async () => {
     const r = await cli.run("tune", vadd, "--target", "nvidia/gtx-480", "--trials", "8", "--work-dir", dir, "--dry-run");
     expect(r.code).toBe(2);
-    expect(r.err).toBe('tessera: --target: unknown target "nvidia/gtx-480"; known targets: nvidia/tesla-t4, nvidia/a100, nvidia/h100, nvidia/h200, cuda\n');
+    expect(r.err).toBe('tessera: --target: unknown target "nvidia/gtx-480"; known targets: nvidia/tesla-t4, nvidia/a100, nvidia/h100, nvidia/h200, cuda, c, llvm\n');
   });
 
   it("rejects bad numbers, strategies and spaces", async () => {

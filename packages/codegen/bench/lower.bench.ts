@@ -16,7 +16,7 @@ import type { PrimFunc } from "@tessera/ir";
 import type { Schedule } from "@tessera/schedule";
 // @tessera/ir is a dependency of every package; its bench helpers are not exported, so by path.
 import { machineInfo, median, runsArgument, timeMs } from "../../ir/bench/bench-util.js";
-import { LOWERING_PASSES, codegenCuda, lower, splitHostDevice, target, verifyGpuCode } from "../src/index.js";
+import { CUDA_LOWERING_PASSES, codegenCuda, lower, splitHostDevice, target, verifyGpuCode } from "../src/index.js";
 
 const TARGET = target("nvidia/h100");
 /** Runs before timing, so that V8 has compiled the lowering code: cold runs are several times slower. */
@@ -69,7 +69,7 @@ function passTimes(w: Workload, runs: number): PassRow[] {
     const timed = i >= WARMUP_RUNS;
     const sch = w.build();
     let func: PrimFunc = sch.func;
-    LOWERING_PASSES.forEach((pass, index) => {
+    CUDA_LOWERING_PASSES.forEach((pass, index) => {
       const ms = timeMs(() => {
         func = pass.run(func, { target: TARGET });
       });
@@ -127,7 +127,7 @@ function main(): void {
     `followed by \`codegenCuda\`, for a fresh schedule each run; ${WARMUP_RUNS} warm-up runs first (cold runs,`,
     `before V8 has optimised the compiler, are several times slower), then median and minimum of ${runs}.`,
     `The goal for one GEMM candidate is at most ${GOAL_MS} ms. The step table times each pass on its own`,
-    "input (the passes in `LOWERING_PASSES` order, then `splitHostDevice`, `verifyGpuCode` and code generation).",
+    "input (the passes in `CUDA_LOWERING_PASSES` order, then `splitHostDevice`, `verifyGpuCode` and code generation).",
     "",
     `- machine: ${machine.cpu}, ${machine.cores} cores`,
     `- Node: ${machine.node}`,

@@ -8,7 +8,8 @@ import { LoweringError } from "./lower/errors.js";
 import { makeDeviceKernel } from "./lower/kernel/device-kernel.js";
 import { functionLaunchBounds } from "./lower/kernel/launch-bounds.js";
 import type { ArgumentSource, DeviceKernel, DeviceKernelParam, LoweredModule } from "./lowered.js";
-import { type Target, target } from "./target/target.js";
+import type { CudaTarget } from "./targets/cuda.js";
+import { target } from "./targets/target.js";
 
 const WHAT = "moduleFromKernelFunc";
 
@@ -16,7 +17,7 @@ export interface KernelModuleOptions {
   /** The module's name (default: the function's global symbol, else "main"); the kernel is `<name>_kernel`. */
   readonly name?: string;
   /** Default `nvidia/tesla-t4`. */
-  readonly target?: Target;
+  readonly target?: CudaTarget;
 }
 
 function globalSymbol(func: PrimFunc): string {

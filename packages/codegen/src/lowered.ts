@@ -1,7 +1,8 @@
 /**
- * The result of lowering: device kernels in flat, block-free TensorIR, plus what the host does
- * (which kernels to launch in which order, with which buffers). This is the contract between the
- * lowering pipeline, the CUDA code generator, the CPU simulator and the runtime.
+ * The result of lowering. For a CUDA target: device kernels in flat, block-free TensorIR, plus
+ * what the host does (which kernels to launch in which order, with which buffers). This is the
+ * contract between the lowering pipeline, the CUDA code generator, the GPU simulator and the
+ * runtime. For a C target: one flat function (`CLoweredFunc`).
  *
  * Device code conventions (see docs/architecture/lowering.md):
  * - No blocks. Every buffer is one-dimensional (`shape = [elements]`), accessed with one index.
@@ -18,7 +19,8 @@
  */
 import type { Buffer, DType, PrimFunc, Stmt, Var } from "@tessera/ir";
 import type { LaunchMetadata } from "./launch-metadata.js";
-import type { Target } from "./target/target.js";
+import type { CTarget } from "./targets/c.js";
+import type { CudaTarget } from "./targets/cuda.js";
 
 /** Where a kernel's buffer argument comes from on the host side. */
 export type ArgumentSource =
@@ -70,10 +72,11 @@ export interface PassStage {
   readonly func: PrimFunc;
 }
 
+/** The result of lowering for a CUDA target. */
 export interface LoweredModule {
   /** The function's global symbol (e.g. `gemm_relu_add`). */
   readonly name: string;
-  readonly target: Target;
+  readonly target: CudaTarget;
   /** The scheduled function that was lowered; its parameters are the module's arguments. */
   readonly source: PrimFunc;
   readonly workspaces: readonly Workspace[];
@@ -82,3 +85,21 @@ export interface LoweredModule {
   /** The IR after each pass, when lowering was asked to record it. */
   readonly stages: readonly PassStage[];
 }
+
+/**
+ * The result of lowering for a C target: one flat, block-free function with its loop kinds kept
+ * (parallel, vectorized, unrolled). There is no host/device split: it all runs on the host.
+ */
+export interface CLoweredFunc {
+  /** The function's global symbol (also the C function's name). */
+  readonly name: string;
+  readonly target: CTarget;
+  /** The scheduled function; its parameters are the C function's parameters. */
+  readonly source: PrimFunc;
+  /** Flat, block-free TensorIR. */
+  readonly func: PrimFunc;
+  readonly stages: readonly PassStage[];
+}
+
+/** What `lower` returns, by target kind. */
+export type Lowered = LoweredModule | CLoweredFunc;

@@ -15,7 +15,7 @@ import os from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { cpuTarget } from "@tessera/codegen";
+import { target as targetOf } from "@tessera/codegen";
 import { ops, randomArgs } from "@tessera/ir";
 import { type HostModule, build, matmulCpu } from "@tessera/runtime";
 import { tuneTIR } from "../src/index.js";
@@ -56,7 +56,7 @@ async function main(): Promise<void> {
   const gflops = (ms: number): number => flops / ms / 1e6;
   const loadBefore = os.loadavg().map((x) => x.toFixed(2)).join(", ");
   const workDir = mkdtempSync(join(os.tmpdir(), "tessera-cpu-tune-"));
-  const target = cpuTarget("llvm");
+  const target = targetOf("llvm");
   const t0 = performance.now();
   const result = await tuneTIR(func, target, {
     workDir,

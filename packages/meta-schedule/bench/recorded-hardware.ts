@@ -10,7 +10,7 @@
  */
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { type Target, target as resolveTarget } from "@tessera/codegen";
+import { type CudaTarget, cudaTarget } from "@tessera/codegen";
 import type { PrimFunc } from "@tessera/ir";
 import {
   Forest,
@@ -67,7 +67,7 @@ export class RecordedHardware implements Runner {
   private constructor(
     /** sha1 of the CUDA source → time over cuBLAS and kernel-summary row. */
     private readonly recorded: ReadonlyMap<string, { readonly ratio: number; readonly row: Float64Array }>,
-    private readonly target: Target,
+    private readonly target: CudaTarget,
     private readonly roughness: number,
     /** The cuBLAS time the ratios are turned back into seconds with (the recorded runs' median). */
     readonly cublasMs: number,
@@ -96,7 +96,7 @@ export class RecordedHardware implements Runner {
     const saved = readCache(cache);
     if (saved?.key === key) {
       const table = new Map(saved.entries.map(([hash, ratio, row]) => [hash, { ratio, row: Float64Array.from(row) }] as const));
-      return new RecordedHardware(table, resolveTarget(saved.target), saved.roughness, saved.cublasMs, saved.runs);
+      return new RecordedHardware(table, cudaTarget(saved.target), saved.roughness, saved.cublasMs, saved.runs);
     }
     const hw = build();
     const file: CacheFile = {
@@ -113,7 +113,7 @@ export class RecordedHardware implements Runner {
     return hw;
   }
 
-  static build(dirs: readonly string[], workload: string, func: PrimFunc, target: Target, opts: RecordedHardwareOptions = {}): RecordedHardware {
+  static build(dirs: readonly string[], workload: string, func: PrimFunc, target: CudaTarget, opts: RecordedHardwareOptions = {}): RecordedHardware {
     const device = opts.device ?? "H200";
     const runs = dirs.flatMap((dir) => recordedRuns(dir, workload, func, target).runs);
     const chosen = runs.filter((r) => r.device.includes(device) && r.cublasMs !== undefined && r.programs.length > 0);

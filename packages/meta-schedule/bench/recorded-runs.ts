@@ -9,7 +9,7 @@
  */
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { type Target, target as targetOf } from "@tessera/codegen";
+import { type CudaTarget, cudaTarget as targetOf } from "@tessera/codegen";
 import type { PrimFunc } from "@tessera/ir";
 import type { Decision, Trace } from "@tessera/schedule";
 import { type MeasureCandidate, type TuneContext, defaultCudaSpaceGenerator, loweredModuleFor, replayWithPostprocs, tuneContext, workloadOf } from "../src/index.js";
@@ -59,7 +59,7 @@ function sameKernel(func: PrimFunc, recorded: GemmKnobs | undefined): boolean {
 }
 
 /** Every run of `workload` in the reports of `dir` whose programs carry their decisions. */
-export function recordedRuns(dir: string, workload: string, func: PrimFunc, tgt: Target = targetOf("nvidia/h100")): { ctx: TuneContext; runs: RecordedRun[] } {
+export function recordedRuns(dir: string, workload: string, func: PrimFunc, tgt: CudaTarget = targetOf("nvidia/h100")): { ctx: TuneContext; runs: RecordedRun[] } {
   const ctx = tuneContext(workloadOf(func), tgt, { seed: 1 });
   const gen = defaultCudaSpaceGenerator(tgt);
   gen.initialize(ctx);

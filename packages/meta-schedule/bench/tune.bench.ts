@@ -26,7 +26,7 @@ import os from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { codegenCuda, lower, type Target, target as resolveTarget } from "@tessera/codegen";
+import { codegenCuda, lower, type CudaTarget, cudaTarget as resolveTarget } from "@tessera/codegen";
 import { courseSearchSpace, fastSchedule, manualSchedule } from "@tessera/corpus";
 import { gemmReluAdd } from "@tessera/ir";
 import { cuda } from "@tessera/runtime";
@@ -175,7 +175,7 @@ interface SearchSpeed {
 }
 
 /** Part 1: what one candidate costs on the search side. */
-function searchSpeed(tgt: Target): SearchSpeed {
+function searchSpeed(tgt: CudaTarget): SearchSpeed {
   const workload = gemmReluAdd(2048).func;
   const replayOf = (sch: Schedule) => {
     const json = JSON.stringify(sch.trace.toJSON());
@@ -256,7 +256,7 @@ function failureTally(history: Awaited<ReturnType<typeof tuneTIR>>["history"]): 
 const TOP_RECORDS_SHOWN = 6;
 
 /** The database's records of `func`, fastest first, each replayed, lowered and described. */
-function topRecordsOf(result: Awaited<ReturnType<typeof tuneTIR>>, func: Parameters<typeof tuneTIR>[0], tgt: Target): TopRecord[] {
+function topRecordsOf(result: Awaited<ReturnType<typeof tuneTIR>>, func: Parameters<typeof tuneTIR>[0], tgt: CudaTarget): TopRecord[] {
   if (func.kind !== "PrimFunc" || !result.database.hasWorkload(func)) return [];
   const records = result.database.getTopK(result.database.commitWorkload(func), result.history.length);
   return records.map((record) => {
@@ -274,7 +274,7 @@ function topRecordsOf(result: Awaited<ReturnType<typeof tuneTIR>>, func: Paramet
 async function tuneOne(
   name: string,
   func: Parameters<typeof tuneTIR>[0],
-  tgt: Target,
+  tgt: CudaTarget,
   mode: Mode,
   opts: { trials: number; seed: number; strategy: "evolutionary" | "replay-trace"; space: "auto" | typeof courseSearchSpace; flop: number },
 ): Promise<TuningRow> {
@@ -422,7 +422,7 @@ async function main(): Promise<void> {
 interface ReportData {
   readonly gpu: boolean;
   readonly device: string | undefined;
-  readonly target: Target;
+  readonly target: CudaTarget;
   readonly speed: SearchSpeed;
   readonly workloads: readonly BenchWorkload[];
   readonly tuned: readonly TuningRow[];

@@ -3,7 +3,7 @@
  * space generator and search strategy that serve it, a random engine from which every component
  * forks its own, and a logger. Components receive it in `initialize` and keep what they need.
  */
-import type { CpuTarget, Target } from "@tessera/codegen";
+import type { CudaTarget, Target } from "@tessera/codegen";
 import { RandomEngine } from "@tessera/schedule";
 import { MetaScheduleError } from "./errors.js";
 import type { Workload } from "./workload.js";
@@ -15,7 +15,7 @@ export type Logger = (level: LogLevel, message: string) => void;
 export const silentLogger: Logger = () => {};
 
 /** What a task is tuned for: a GPU (CUDA) target, or the host CPU (the C target, `c` / `llvm`). */
-export type TuneTarget = Target | CpuTarget;
+export type TuneTarget = Target;
 
 export interface TuneContext {
   readonly workload: Workload;
@@ -38,8 +38,8 @@ export interface TuneContextOptions {
 }
 
 /** The task's GPU target, for components that only make sense on a GPU; a clear error on a CPU task. */
-export function gpuTargetOf(ctx: Pick<TuneContext, "target">, component: string): Target {
-  if (ctx.target.kind !== "cuda") throw new MetaScheduleError(`${component} needs a GPU target; this task is tuned for the CPU target "${ctx.target.name}"`);
+export function gpuTargetOf(ctx: Pick<TuneContext, "target">, component: string): CudaTarget {
+  if (ctx.target.kind !== "cuda") throw new MetaScheduleError(`${component} needs a GPU target; this task is tuned for the C target "${ctx.target.name}"`);
   return ctx.target;
 }
 

@@ -23,7 +23,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
-import { codegenCuda, lower } from "@tessera/codegen";
+import { codegenCuda, cudaTarget, lower } from "@tessera/codegen";
 import { fastSchedule } from "@tessera/corpus";
 import { gemmReluAdd } from "@tessera/ir";
 import { compareWithReference } from "@tessera/simulator";
@@ -51,7 +51,7 @@ interface Mode {
 }
 
 function parseMode(argv: readonly string[]): Mode {
-  const dryRun = argv.includes("--dry-run") || argv.includes("--cpu");
+  const dryRun = argv.includes("--dry-run") || argv.includes("--sim");
   const at = (flag: string): string | undefined => {
     const i = argv.indexOf(flag);
     return i >= 0 ? argv[i + 1] : undefined;
@@ -104,7 +104,7 @@ async function pool<T, R>(items: readonly T[], jobs: number, work: (item: T) => 
 /** Lowering and CUDA generation of one variant at size n; the error, if any, as the result's failure. */
 function generate(v: GemmVariant, n: number, target: string): { source: string; lowerMs: number; threads: number; dynamicSharedBytes: number } {
   const t0 = performance.now();
-  const lowered = lower(fastSchedule(n, variantParams(v)), target);
+  const lowered = lower(fastSchedule(n, variantParams(v)), cudaTarget(target));
   const source = codegenCuda(lowered).source;
   const k = lowered.kernels[0]!;
   return { source, lowerMs: performance.now() - t0, threads: k.launch.block[0] * k.launch.block[1] * k.launch.block[2], dynamicSharedBytes: k.launch.dynamicSharedBytes };

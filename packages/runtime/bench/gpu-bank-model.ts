@@ -4,7 +4,7 @@
  * its per-instruction conflicts, do not depend on the problem size), lowered for the bench's target.
  */
 import type { Schedule } from "@tessera/schedule";
-import { type Target, lower } from "@tessera/codegen";
+import { type Target, cudaTarget, lower } from "@tessera/codegen";
 import { randomArgs } from "@tessera/ir";
 import { type SharedAccessCounts, simulate } from "@tessera/simulator";
 
@@ -17,7 +17,7 @@ export interface BankModelCounts {
 }
 
 export function bankModelCounts(schedule: Schedule, size: string, target: Target | string, seed: number): BankModelCounts {
-  const module = lower(schedule, target);
+  const module = lower(schedule, cudaTarget(target));
   const t0 = performance.now();
   const report = simulate(module, randomArgs(module.source, seed), { bankConflicts: true });
   if (report.bankConflicts === undefined) throw new Error("the simulator returned no bank-conflict report");

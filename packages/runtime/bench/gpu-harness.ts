@@ -15,7 +15,7 @@ export interface BenchArgs {
 /** `host` holds one array per module parameter (the output last). */
 export function benchArgs(mod: BuiltModule, host: readonly Float32Array[]): BenchArgs {
   const out = host.length - 1;
-  if (mod.device === "cpu") {
+  if (mod.device === "sim") {
     const values = host.map((a) => a.slice());
     return {
       values,

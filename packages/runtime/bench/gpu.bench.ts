@@ -10,7 +10,7 @@
  * before timing (and checked again after timing); tolerance rtol = atol = 1e-4.
  * Writes gpu-runtime.json and gpu-runtime.md to --out-dir (default docs/benchmarks).
  *
- * `--dry-run` (or `--cpu`): the same workloads and checks on the cpu device (the simulator) at
+ * `--dry-run` (or `--sim`): the same workloads and checks on the sim device (the GPU simulator) at
  * small sizes, the generated CUDA compiled with nvcc when present; times are simulator wall
  * clock. Writes to --out-dir (default $TMPDIR/tessera-bench-dry-run, never docs/benchmarks).
  */
@@ -43,7 +43,7 @@ interface Mode {
 }
 
 function parseMode(argv: readonly string[]): Mode {
-  const dryRun = argv.includes("--dry-run") || argv.includes("--cpu");
+  const dryRun = argv.includes("--dry-run") || argv.includes("--sim");
   const at = (flag: string): string | undefined => {
     const i = argv.indexOf(flag);
     return i >= 0 ? argv[i + 1] : undefined;
@@ -97,7 +97,7 @@ async function compileLatency(mod: BuiltModule, dryRun: boolean): Promise<Compil
 }
 
 async function benchWorkload(w: Workload, mode: Mode): Promise<ResultRow> {
-  const device = mode.dryRun ? "cpu" : "cuda";
+  const device = mode.dryRun ? "sim" : "cuda";
   const t0 = performance.now();
   // Cache off: the first build is the cold compile of this source.
   const mod = await build(w.schedule(), mode.dryRun ? DRY_RUN_TARGET : "cuda", { device, cacheDir: false });

@@ -1,6 +1,8 @@
 /**
  * @tessera/runtime — the native CUDA runtime: devices, device arrays, CUDA C++ compilation
- * (NVRTC or nvcc, cached), module loading, kernel launch and TVM-style timing.
+ * (NVRTC or nvcc, cached), module loading, kernel launch and TVM-style timing; the C target's
+ * host modules (host/); and TVM's `build()` driver (driver/), which lowers, generates code and
+ * runs it on the GPU, in the GPU simulator (device "sim") or, for a C target, as host code.
  *
  * The addon opens libcuda.so.1 and NVRTC with dlopen, so it builds without a CUDA SDK; where
  * there is no driver, `cuda.available()` is false and `cuda.unavailableReason()` says why.
@@ -65,19 +67,15 @@ export { loadNative, addonCandidates, type NativeLoad, type NativeHostLibrary } 
 export * from "./host/index.js";
 export {
   build,
-  BuildError,
-  ModuleArgumentError,
   type BuildInput,
-  type CpuTargetName,
   type BuildDevice,
   type BuildOptions,
   type BuiltModule,
   type ModuleArgument,
   type ModuleTiming,
-  type ParamSpec,
-  type BufferParamSpec,
-  type ScalarParamSpec,
-} from "./build.js";
-export { compileTargetFor, type CompileTarget } from "./build/compile-target.js";
+} from "./driver/build.js";
+export { BuildError, ModuleArgumentError } from "./module-args/errors.js";
+export type { ParamSpec, BufferParamSpec, ScalarParamSpec } from "./module-args/arguments.js";
+export { compileTargetFor, type CompileTarget } from "./driver/compile-target.js";
 export { gemmReluAddReference, gemmReluAddReferenceOnHost, disposeGemmReluAddReference } from "./reference.js";
 export * from "./occupancy.js";

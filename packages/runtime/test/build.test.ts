@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { lower } from "@tessera/codegen";
+import { lower, target } from "@tessera/codegen";
 import { manualSchedule, naiveSchedule, scheduleCorpus, vectorAddSchedule } from "@tessera/corpus";
 import { compilePrimFunc, gemmReluAdd, randomArgs, vectorAdd, type TypedArray } from "@tessera/ir";
 import {
@@ -40,11 +40,11 @@ function inputsAndReference(original: Parameters<typeof randomArgs>[0], seed: nu
   return { args, expected: ref[out] as TypedArray };
 }
 
-describe("build() on the cpu device (simulator)", () => {
+describe("build() on the sim device (the GPU simulator)", () => {
   for (const entry of scheduleCorpus()) {
     it(`${entry.name} matches the sequential executor on the unscheduled function`, async () => {
-      const mod = await build(entry.build(), "nvidia/tesla-t4", { device: "cpu" });
-      expect(mod.device).toBe("cpu");
+      const mod = await build(entry.build(), "nvidia/tesla-t4", { device: "sim" });
+      expect(mod.device).toBe("sim");
       const { args, expected } = inputsAndReference(entry.original(), 7);
       mod(...args);
       expectClose(args[args.length - 1] as TypedArray, expected, entry.name);
@@ -54,7 +54,7 @@ describe("build() on the cpu device (simulator)", () => {
   }
 
   it("exposes the CUDA source, launch metadata, lowered module and header", async () => {
-    const mod = await build(naiveSchedule(64), "nvidia/tesla-t4", { device: "cpu" });
+    const mod = await build(naiveSchedule(64), "nvidia/tesla-t4", { device: "sim" });
     expect(mod.kernels.length).toBeGreaterThan(0);
     for (const k of mod.kernels) expect(mod.source).toContain(k.name);
     expect(mod.kernels.map((k) => k.name)).toEqual(mod.lowered.kernels.map((k) => k.name));
@@ -68,18 +68,18 @@ describe("build() on the cpu device (simulator)", () => {
 
   it("accepts an already lowered module, and refuses a different target for it", async () => {
     const lowered = lower(vectorAddSchedule(256, 64), "nvidia/a100");
-    const mod = await build(lowered, undefined, { device: "cpu" });
+    const mod = await build(lowered, undefined, { device: "sim" });
     expect(mod.lowered).toBe(lowered);
-    await expect(build(lowered, "nvidia/h100", { device: "cpu" })).rejects.toThrow(BuildError);
+    await expect(build(lowered, "nvidia/h100", { device: "sim" })).rejects.toThrow(BuildError);
   });
 
   it("device auto picks cuda only where CUDA is available", async () => {
-    const mod = await build(vectorAddSchedule(256, 64), "nvidia/tesla-t4", { device: cuda.available() ? "cpu" : "auto" });
-    expect(mod.device).toBe("cpu");
+    const mod = await build(vectorAddSchedule(256, 64), "nvidia/tesla-t4", { device: cuda.available() ? "sim" : "auto" });
+    expect(mod.device).toBe("sim");
   });
 
   it("times the simulator and labels it as simulator time", async () => {
-    const mod = await build(vectorAddSchedule(256, 64), "nvidia/tesla-t4", { device: "cpu" });
+    const mod = await build(vectorAddSchedule(256, 64), "nvidia/tesla-t4", { device: "sim" });
     const { args } = inputsAndReference(vectorAdd(256).func, 1);
     const t = await mod.timeEvaluator({ number: 1, repeat: 2, minRepeatMs: 0 })(...args);
     expect(t.clock).toBe("simulator-wall-clock");
@@ -88,7 +88,7 @@ describe("build() on the cpu device (simulator)", () => {
   });
 
   it("a disposed module cannot be called", async () => {
-    const mod = await build(vectorAddSchedule(256, 64), "nvidia/tesla-t4", { device: "cpu" });
+    const mod = await build(vectorAddSchedule(256, 64), "nvidia/tesla-t4", { device: "sim" });
     const { args } = inputsAndReference(vectorAdd(256).func, 1);
     mod.dispose();
     mod.dispose();
@@ -98,7 +98,7 @@ describe("build() on the cpu device (simulator)", () => {
 });
 
 describe("argument validation", () => {
-  const made = build(vectorAddSchedule(256, 64), "nvidia/tesla-t4", { device: "cpu" });
+  const made = build(vectorAddSchedule(256, 64), "nvidia/tesla-t4", { device: "sim" });
   const ok = (): Float32Array[] => [new Float32Array(256), new Float32Array(256), new Float32Array(256)];
 
   it("wrong argument count lists the parameters", async () => {
@@ -129,8 +129,19 @@ describe("argument validation", () => {
   });
 
   it("unknown device and unknown target are clear errors", async () => {
-    await expect(build(vectorAddSchedule(256, 64), "nvidia/tesla-t4", { device: "tpu" as "cpu" })).rejects.toThrow(/unknown device "tpu"/);
-    await expect(build(vectorAddSchedule(256, 64), "nvidia/p100", { device: "cpu" })).rejects.toThrow(/unknown target/);
+    await expect(build(vectorAddSchedule(256, 64), "nvidia/tesla-t4", { device: "tpu" as "sim" })).rejects.toThrow(/unknown device "tpu"/);
+    await expect(build(vectorAddSchedule(256, 64), "nvidia/p100", { device: "sim" })).rejects.toThrow(/unknown target/);
+  });
+
+  it('the old device name "cpu" is refused with the new names: "sim" for the simulator, the c target for native code', async () => {
+    const old = build(vectorAddSchedule(256, 64), "nvidia/tesla-t4", { device: "cpu" as "sim" });
+    await expect(old).rejects.toThrow(BuildError);
+    await expect(old).rejects.toThrow('build: device "cpu" is now called "sim" (the GPU simulator); to compile native code for the CPU, build for the C target ("c" or "llvm")');
+  });
+
+  it("a C target object goes to the host build, never to a GPU device", async () => {
+    const lowered = lower(vectorAddSchedule(64, 32), "nvidia/tesla-t4");
+    await expect(build(lowered, target("c"))).rejects.toThrow(/lowered for the GPU target nvidia\/tesla-t4; give the scheduled function to build for c/);
   });
 });
 

@@ -10,7 +10,7 @@
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Target, target as resolveTarget } from "@tessera/codegen";
+import { type CudaTarget, cudaTarget } from "@tessera/codegen";
 import {
   FAILED_RUN_SECS,
   RecordedFirst,
@@ -132,7 +132,7 @@ export async function tuneSearchSpace(opts: TuneOptions): Promise<TuneResult> {
   const handIn = tracedTask(manifest);
   const settings: Numerics = { ...manifest.numerics, ...opts.numerics };
   const size = settings.sizes.full;
-  const target: Target = gpu === undefined ? resolveTarget(SIMULATED_TARGET) : (localDeviceTarget() ?? resolveTarget(GPU_TARGET));
+  const target: CudaTarget = gpu === undefined ? cudaTarget(SIMULATED_TARGET) : (localDeviceTarget() ?? cudaTarget(GPU_TARGET));
   const strategyName = opts.strategy ?? "evolutionary";
   const workload = binding.workload(size);
 

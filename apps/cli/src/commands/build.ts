@@ -4,12 +4,12 @@ import {
   type DeviceKernel,
   type LoweredModule,
   buildC,
-  cpuTarget,
-  isCpuTargetName,
   codegenCuda,
+  cudaTarget,
   exportHeader,
   lower,
   target as resolveTarget,
+  targetKindOf,
 } from "@tessera/codegen";
 import { type Buffer, type PrimFunc, type Var, TesseraError, primFunc, printTVMScript, structuralHash, variable } from "@tessera/ir";
 import { type Database, JSONDatabase, queryBestRecord, queryBestSchedule } from "@tessera/meta-schedule";
@@ -62,7 +62,7 @@ export async function runBuild(args: readonly string[], io: CliIO, deps: BuildDe
   const { positionals, values } = parseCommandArgs(buildSpec, args);
   if (positionals.length !== 1 || values.target === undefined) throw new CliError(`usage: tessera build ${buildSpec.usage}`);
   const targetName = values.target;
-  const cpu = isCpuTargetName(targetName);
+  const cpu = targetKindOf(targetName) === "c";
   const emit = cpu ? parseCpuEmit(values.emit, targetName) : parseEmit(values.emit);
   const file = positionals[0]!;
   if (values.trace !== undefined && values.database !== undefined) throw new CliError("give either --trace or --database, not both");
@@ -71,7 +71,7 @@ export async function runBuild(args: readonly string[], io: CliIO, deps: BuildDe
   const func = values.database === undefined ? loaded.func : await bestFromDatabase(values.database, file, loaded.name, loaded.original, values.target, deps);
   try {
     if (cpu) io.stdout(cpuArtefact(buildC(func, targetName), emit as CpuEmit));
-    else io.stdout(artefact(lower(func, targetName), emit as Emit));
+    else io.stdout(artefact(lower(func, cudaTarget(targetName)), emit as Emit));
   } catch (err) {
     // Lowering, target and codegen errors are about the user's program: no stack trace.
     if (err instanceof TesseraError) throw new CliError(`${file}: ${name}: ${err.message}`);
@@ -91,7 +91,7 @@ async function bestFromDatabase(dir: string, file: string, name: string, func: P
   try {
     const database = await deps.openDatabase(dir);
     // Records name the canonical target (an alias such as "cuda" resolves to it).
-    const wanted = isCpuTargetName(targetName) ? cpuTarget(targetName).name : resolveTarget(targetName).name;
+    const wanted = resolveTarget(targetName).name;
     const best = queryBestSchedule(database, func, wanted);
     if (best !== undefined) return best.sch.func;
     const other = queryBestRecord(database, func);

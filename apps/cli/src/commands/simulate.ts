@@ -1,4 +1,4 @@
-import { type LoweredModule, TargetError, lower, target as resolveTarget } from "@tessera/codegen";
+import { type CudaTarget, type LoweredModule, TargetError, cudaTarget, lower } from "@tessera/codegen";
 import { TesseraError } from "@tessera/ir";
 import {
   BarrierDivergenceError,
@@ -30,8 +30,9 @@ export async function run(args: readonly string[], io: CliIO): Promise<number> {
   const file = positionals[0]!;
   const seed = parseSeed(values.seed);
   const targetName = values.target ?? DEFAULT_SIMULATE_TARGET;
+  let target: CudaTarget;
   try {
-    resolveTarget(targetName);
+    target = cudaTarget(targetName, undefined, "tessera simulate");
   } catch (err) {
     if (err instanceof TargetError) throw new CliError(`--target: ${err.message}`);
     throw err;
@@ -40,7 +41,7 @@ export async function run(args: readonly string[], io: CliIO): Promise<number> {
 
   let module: LoweredModule;
   try {
-    module = lower(func, targetName);
+    module = lower(func, target);
   } catch (err) {
     if (err instanceof TesseraError) throw new CliError(`${file}: ${name}: cannot lower for ${targetName}: ${err.message}`);
     throw err;

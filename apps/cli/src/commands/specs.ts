@@ -5,7 +5,7 @@
  */
 import type { CommandSpec } from "../help/spec.js";
 
-/** GPU targets of @tessera/codegen (TARGET_NAMES); checked by a test. */
+/** GPU targets of @tessera/codegen (CUDA_TARGET_NAMES); checked by a test. */
 export const GPU_TARGETS = ["nvidia/tesla-t4", "nvidia/a100", "nvidia/h100", "nvidia/h200", "cuda"] as const;
 /** Search strategies of @tessera/meta-schedule (STRATEGY_NAMES); checked by a test. */
 export const STRATEGIES = ["evolutionary", "replay-trace"] as const;
@@ -20,8 +20,8 @@ const TRACE_FORMATS = {
     "Text: what `sch.trace.show()` prints, e.g. a trace_submission.ts (`const b0 = sch.getBlock(\"gemm\");` …), one call per line.",
   ],
 } as const;
-const GPU_TARGET_NOTE = `GPU: ${GPU_TARGETS.join(", ")} (cuda: a generic sm_75 GPU).`;
-const CPU_TARGET_NOTE = "CPU: c (the host), llvm, llvm -mcpu=NAME (quote it), c -num-cores=N.";
+const GPU_TARGET_NOTE = `CUDA: ${GPU_TARGETS.join(", ")} (cuda: a generic sm_75 GPU); TVM options such as "cuda -arch=sm_90 -max_threads_per_block=512" (quote it).`;
+const C_TARGET_NOTE = "C (native code for the host CPU): c, llvm, llvm -mcpu=NAME (quote it), c -num-cores=N.";
 const INPUT_ERROR = [2, "bad arguments, or an error in an input file (named with line and column)"] as const;
 
 export const printSpec = {
@@ -97,7 +97,7 @@ export const buildSpec = {
     FUNC,
     { name: "emit", type: "string", value: "KIND", description: "cuda, header, launch or ir for a GPU; c or ir for a CPU", default: "cuda for a GPU, c for a CPU" },
   ],
-  notes: [{ title: "Targets", lines: [GPU_TARGET_NOTE, CPU_TARGET_NOTE] }, TRACE_FORMATS],
+  notes: [{ title: "Targets", lines: [GPU_TARGET_NOTE, C_TARGET_NOTE] }, TRACE_FORMATS],
   exitCodes: [[0, "printed"], [2, "bad arguments, an error in an input, or a function that cannot be lowered for the target (e.g. unscheduled for a GPU)"]],
 } as const satisfies CommandSpec;
 
@@ -121,7 +121,7 @@ export const tuneSpec = {
     { name: "dry-run", type: "boolean", description: "estimate instead of measuring: the simulated runner, no GPU needed (GPU targets only)" },
     { name: "redis", type: "string", value: "URL", description: "send the measurements to the job queue's workers (`pnpm grade worker`, the autograder's) at redis://HOST:PORT[/DB] (GPU targets only)" },
   ],
-  notes: [{ title: "Targets", lines: [GPU_TARGET_NOTE, CPU_TARGET_NOTE] }],
+  notes: [{ title: "Targets", lines: [GPU_TARGET_NOTE, C_TARGET_NOTE] }],
   exitCodes: [[0, "tuned: the best schedule is in the work dir"], [1, "no candidate ran successfully, or Redis cannot be reached"], [2, "bad arguments, an error in FILE, no GPU without --dry-run"]],
 } as const satisfies CommandSpec;
 

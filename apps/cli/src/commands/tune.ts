@@ -1,6 +1,6 @@
 import { stat } from "node:fs/promises";
 import { Writable } from "node:stream";
-import { TargetError, cpuTarget, isCpuTargetName, target as resolveTarget } from "@tessera/codegen";
+import { TargetError, target as resolveTarget } from "@tessera/codegen";
 import { TesseraError, irModule } from "@tessera/ir";
 import {
   type Database,
@@ -56,7 +56,7 @@ export function parsePositiveInt(flag: string, raw: string | undefined): number 
 /** A GPU target, or the host CPU (`c`, `llvm`, `llvm -mcpu=NAME`: candidates compiled by gcc and measured on this machine). */
 export function targetOption(name: string): TuneTarget {
   try {
-    return isCpuTargetName(name) ? cpuTarget(name) : resolveTarget(name);
+    return resolveTarget(name);
   } catch (err) {
     if (err instanceof TargetError) throw new CliError(`--target: ${err.message}`);
     throw err;

@@ -3,7 +3,7 @@
  * C; they differ only where a function exists in one of them, such as CUDA's `rsqrtf`).
  */
 import type { DType } from "@tessera/ir";
-import { float32Literal, float64Literal } from "../cuda/literals.js";
+import { float32Literal, float64Literal } from "./literals.js";
 
 export type CDialect = "c" | "cuda";
 

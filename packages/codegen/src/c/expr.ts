@@ -4,8 +4,8 @@
  * provably non-negative (then C's `/` and `%` agree with them).
  */
 import { type BinaryOp, type Call, type DType, type PrimExpr, type Var, elementType, lanesOf } from "@tessera/ir";
-import type { IndexFacts } from "../cuda/index-facts.js";
-import { float32Literal, float64Literal } from "../cuda/literals.js";
+import type { IndexFacts } from "../c-family/index-facts.js";
+import { float32Literal, float64Literal } from "../c-family/literals.js";
 import { IntrinsicSpellingError, spellIntrinsic } from "../c-family/intrinsics.js";
 import { cScalarType, SUPPORTED_C_DTYPES } from "./ctypes.js";
 

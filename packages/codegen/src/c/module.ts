@@ -1,19 +1,21 @@
 /**
- * C generation for a CPU target: one translation unit with the function (`void NAME(...)`, one
+ * C generation for a C target: one translation unit with the function (`void NAME(...)`, one
  * parameter per PrimFunc parameter: `T* restrict` for buffers, `T` for scalars) and a packed
  * entry point `int32_t NAME_packed(void** args)` taking one pointer per parameter (a buffer's
  * data, or a pointer to a scalar's value), which the runtime calls after dlopen. The packed
  * entry returns 0, or 1 when a heap allocation failed.
  */
 import { type DType, type PrimFunc, type Var, constantShape } from "@tessera/ir";
-import type { Schedule } from "@tessera/schedule";
-import { NameTable } from "../cuda/names.js";
-import { CpuLoweringError } from "./errors.js";
-import { type CpuLoweredFunc, type CpuLowerOptions, lowerForCpu } from "./lower.js";
+import { NameTable } from "../c-family/names.js";
+import { CLoweringError } from "../lower/errors.js";
+import type { LowerOptions } from "../lower/lower-options.js";
+import { type LowerInput, lower } from "../lower/pipeline.js";
+import type { CLoweredFunc } from "../lowered.js";
+import type { CTarget } from "../targets/c.js";
+import { cTarget } from "../targets/target.js";
 import { C_PREAMBLE } from "./preamble.js";
 import { cSymbolOf } from "./symbol.js";
 import { CStmtPrinter, type LoopSummary } from "./stmt.js";
-import type { CpuTarget } from "./target.js";
 
 export type CParam =
   | { readonly kind: "buffer"; readonly name: string; readonly dtype: DType; readonly shape: readonly number[]; readonly elements: number }
@@ -21,8 +23,8 @@ export type CParam =
 
 export interface CModule {
   readonly name: string;
-  readonly target: CpuTarget;
-  readonly lowered: CpuLoweredFunc;
+  readonly target: CTarget;
+  readonly lowered: CLoweredFunc;
   /** The C source. */
   readonly source: string;
   /** The C function and its packed entry point. */
@@ -35,10 +37,10 @@ export interface CModule {
 }
 
 /** Generates C for an already lowered function. */
-export function codegenC(lowered: CpuLoweredFunc): CModule {
+export function codegenC(lowered: CLoweredFunc): CModule {
   const { name: globalSymbol, func } = lowered;
   const cSymbol = cSymbolOf(globalSymbol);
-  if (cSymbol === undefined) throw new CpuLoweringError(globalSymbol, `the function's global symbol "${globalSymbol}" is not a C identifier`);
+  if (cSymbol === undefined) throw new CLoweringError(globalSymbol, `the function's global symbol "${globalSymbol}" is not a C identifier`);
   const symbol = cSymbol.symbol;
   const names = new NameTable();
   names.define({}, symbol);
@@ -91,16 +93,16 @@ export function codegenC(lowered: CpuLoweredFunc): CModule {
   };
 }
 
-/** Lowers and generates C in one step. */
-export function buildC(input: PrimFunc | Schedule, target: CpuTarget | string = "c", opts: CpuLowerOptions = {}): CModule {
-  return codegenC(lowerForCpu(input, target, opts));
+/** Lowers for a C target (`c`, `llvm -mcpu=…`) and generates C in one step. */
+export function buildC(input: LowerInput, target: CTarget | string = "c", opts: LowerOptions = {}): CModule {
+  return codegenC(lower(input, cTarget(target, "buildC"), opts));
 }
 
 function sourceShape(source: PrimFunc, param: Var, name: string): number[] {
   const buffer = source.bufferMap.get(param);
-  if (buffer === undefined) throw new CpuLoweringError(name, `parameter ${param.name} has no buffer`);
+  if (buffer === undefined) throw new CLoweringError(name, `parameter ${param.name} has no buffer`);
   if (buffer.shape.some((d) => d.kind !== "IntImm")) {
-    throw new CpuLoweringError(name, `buffer ${buffer.name} has a symbolic shape; the C target needs constant shapes`);
+    throw new CLoweringError(name, `buffer ${buffer.name} has a symbolic shape; the C target needs constant shapes`);
   }
   return constantShape(buffer);
 }

@@ -12,9 +12,9 @@
  * aligned heap blocks freed at the end of their scope.
  */
 import { type Allocate, type For, type PrimExpr, type Stmt, type Var, bytesOf, constantSize, forEachStmt, usesVar } from "@tessera/ir";
-import { IndexFacts } from "../cuda/index-facts.js";
-import type { NameTable } from "../cuda/names.js";
-import { CpuLoweringError } from "./errors.js";
+import { IndexFacts } from "../c-family/index-facts.js";
+import type { NameTable } from "../c-family/names.js";
+import { CLoweringError } from "../lower/errors.js";
 import { CExprPrinter } from "./expr.js";
 
 export const STACK_LIMIT_BYTES = 64 * 1024;
@@ -69,7 +69,7 @@ export class CStmtPrinter {
   }
 
   private fail(detail: string): never {
-    throw new CpuLoweringError(this.opts.funcName, detail);
+    throw new CLoweringError(this.opts.funcName, detail);
   }
 
   private emit(indent: number, text: string): void {
@@ -170,7 +170,7 @@ export class CStmtPrinter {
       case "serial":
         break;
       case "thread_binding":
-        this.fail(`loop ${s.loopVar.name} is bound to the GPU thread axis ${s.threadTag ?? "?"}; the CPU target has no thread axes`);
+        this.fail(`loop ${s.loopVar.name} is bound to the GPU thread axis ${s.threadTag ?? "?"}; the C target has no thread axes`);
     }
     this.emit(indent, `for (${type} ${name} = ${min}; ${name} < ${end}; ++${name}) {`);
     this.stmt(s.body, indent + 1);

@@ -4,7 +4,7 @@
  * the generated code calls — is mangled the way TVM's C code generator names module functions:
  * prefixed with `tvmgen_default_` (TVM's `tvmgen_<module name>_<function>`, module "default").
  */
-import { isCIdentifier } from "../cuda/names.js";
+import { isCIdentifier } from "../c-family/names.js";
 
 export const MANGLE_PREFIX = "tvmgen_default_";
 

@@ -1,8 +1,8 @@
 /** State shared by the expression and statement emitters of one kernel. */
 import type { DType, Var } from "@tessera/ir";
 import { CodegenError } from "./errors.js";
-import type { IndexFacts } from "./index-facts.js";
-import type { NameTable } from "./names.js";
+import type { IndexFacts } from "../c-family/index-facts.js";
+import type { NameTable } from "../c-family/names.js";
 import type { Feature } from "./preamble.js";
 
 /** A pointer or array the kernel can index: a parameter or an allocation. */

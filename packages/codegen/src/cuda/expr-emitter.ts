@@ -20,7 +20,7 @@ import {
 import { IntrinsicSpellingError, spellIntrinsic } from "../c-family/intrinsics.js";
 import { type EmitContext, fail } from "./context.js";
 import { LANE_NAMES, cTypeOf, isCudaVectorType, isFloatDType, supportedDTypes } from "./ctypes.js";
-import { float32Literal, float64Literal, intLiteral } from "./literals.js";
+import { float32Literal, float64Literal, intLiteral } from "../c-family/literals.js";
 
 const C_OPERATORS: Partial<Record<BinaryOp, string>> = {
   add: "+",

@@ -11,7 +11,7 @@ import type { DeviceKernel, LoweredModule, Workspace } from "../lowered.js";
 import { cTypeOf } from "./ctypes.js";
 import { CodegenError } from "./errors.js";
 import { emitModule } from "./module.js";
-import { NameTable, sanitizeIdentifier } from "./names.js";
+import { NameTable, sanitizeIdentifier } from "../c-family/names.js";
 
 export interface HeaderOptions {
   /** Include-guard macro; default `TESSERA_<NAME>_CUH`. */

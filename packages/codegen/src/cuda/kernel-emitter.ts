@@ -27,9 +27,9 @@ import type { DeviceKernel } from "../lowered.js";
 import { commitGroupStatement, cpAsyncStatement, waitGroupStatement } from "./async-copy.js";
 import { type EmitContext, fail } from "./context.js";
 import { ExprEmitter } from "./expr-emitter.js";
-import { IndexFacts } from "./index-facts.js";
+import { IndexFacts } from "../c-family/index-facts.js";
 import { type LaunchShape, launchShape } from "./launch.js";
-import { NameTable, isCIdentifier } from "./names.js";
+import { NameTable, isCIdentifier } from "../c-family/names.js";
 import type { Feature } from "./preamble.js";
 
 export interface KernelEmitOptions {

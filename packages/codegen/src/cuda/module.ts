@@ -8,7 +8,7 @@ import { type EmittedKernel, type KernelEmitOptions, emitKernel } from "./kernel
 import { launchMetadata } from "./launch.js";
 import { usesAsyncCopy } from "./async-copy.js";
 import { CodegenError } from "./errors.js";
-import { asyncCopyUnsupported, supportsAsyncCopy } from "../target/target.js";
+import { asyncCopyUnsupported, supportsAsyncCopy } from "../targets/cuda.js";
 import { type Feature, preamble } from "./preamble.js";
 
 export interface CudaModule {

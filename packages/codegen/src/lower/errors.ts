@@ -1,8 +1,9 @@
 import { TesseraError } from "@tessera/ir";
 
 /**
- * A scheduled function that cannot be lowered for a GPU (an unbound loop nest touching device
- * memory, inconsistent thread extents, …). `pass` names the pass that found the problem.
+ * A scheduled function that cannot be lowered for its target (an unbound loop nest touching
+ * device memory, inconsistent thread extents, a GPU-only pass asked to run for a C target, …).
+ * `pass` names the pass that found the problem.
  */
 export class LoweringError extends TesseraError {
   override readonly name: string = "LoweringError";
@@ -27,5 +28,19 @@ export class GpuVerifyError extends LoweringError {
     readonly limits: readonly GpuLimit[] = [],
   ) {
     super("verifyGpuCode", `kernel ${kernel} does not fit the target: ${violations.join("; ")}`);
+  }
+}
+
+/**
+ * A schedule the C target cannot lower (a GPU thread binding, a shared-memory buffer, a
+ * barrier), or a construct the C generator cannot express. The message names the loop or buffer.
+ */
+export class CLoweringError extends TesseraError {
+  override readonly name = "CLoweringError";
+  constructor(
+    readonly func: string,
+    readonly detail: string,
+  ) {
+    super(`C target, function ${func}: ${detail}`);
   }
 }

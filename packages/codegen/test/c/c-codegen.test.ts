@@ -2,7 +2,7 @@
 import { type For, IRMutator, type Stmt, ops, withBody } from "@tessera/ir";
 import { type LoopRV, Schedule } from "@tessera/schedule";
 import { describe, expect, it } from "vitest";
-import { CpuLoweringError, PARALLEL_MIN_WORK, STACK_LIMIT_BYTES, estimatedWork, TargetError, buildC, codegenC, cpuTarget, isCpuTargetName, lowerForCpu } from "../../src/index.js";
+import { CLoweringError, PARALLEL_MIN_WORK, STACK_LIMIT_BYTES, estimatedWork, TargetError, buildC, codegenC, lower, target, targetKindOf } from "../../src/index.js";
 
 function matmulSchedule(n = 64): { sch: Schedule; i: LoopRV; j: LoopRV; k: LoopRV } {
   const sch = new Schedule(ops.matmul(n, n, n).func);
@@ -15,20 +15,20 @@ function lineOf(source: string, re: RegExp): number {
   return source.split("\n").findIndex((l) => re.test(l));
 }
 
-describe("CPU targets", () => {
+describe("C targets", () => {
   it("maps c and llvm names to the host, -mcpu to -march, -num-cores to OpenMP threads", () => {
-    expect(cpuTarget("c")).toMatchObject({ kind: "c", march: "native" });
-    expect(cpuTarget("llvm")).toMatchObject({ kind: "c", march: "native" });
-    expect(cpuTarget("llvm -mcpu=skylake-avx512 -num-cores=2")).toMatchObject({ march: "skylake-avx512", numCores: 2 });
-    expect(isCpuTargetName("llvm -mcpu=znver3")).toBe(true);
-    expect(isCpuTargetName("cuda")).toBe(false);
+    expect(target("c")).toMatchObject({ kind: "c", march: "native" });
+    expect(target("llvm")).toMatchObject({ kind: "c", march: "native" });
+    expect(target("llvm -mcpu=skylake-avx512 -num-cores=2")).toMatchObject({ march: "skylake-avx512", numCores: 2 });
+    expect(targetKindOf("llvm -mcpu=znver3")).toBe("c");
+    expect(targetKindOf("cuda")).toBe("cuda");
   });
 
   it("rejects unknown options and malformed values by name", () => {
-    expect(() => cpuTarget("llvm -opt=3")).toThrow(/unknown option -opt/);
-    expect(() => cpuTarget("c -num-cores=0")).toThrow(TargetError);
-    expect(() => cpuTarget("c -mcpu=a;rm")).toThrow(/not a CPU name/);
-    expect(() => cpuTarget("rocm")).toThrow(/unknown CPU target "rocm"/);
+    expect(() => target("llvm -opt=3")).toThrow(/unknown option -opt/);
+    expect(() => target("c -num-cores=0")).toThrow(TargetError);
+    expect(() => target("c -mcpu=a;rm")).toThrow(/not a CPU name/);
+    expect(() => target("rocm")).toThrow(/unknown target "rocm"/);
   });
 
   it("puts a num_threads clause on parallel loops when the target fixes the cores", () => {
@@ -64,14 +64,14 @@ describe("C generation of loop kinds", () => {
     const m = buildC(small.sch);
     expect(m.loops).toMatchObject({ parallel: 0, serialized: 1 });
     // Per (i, j, k): the guarded initialisation and the update.
-    expect(estimatedWork(lowerForCpu(small.sch).func.body)).toBe(16 * 16 * 16 * 2);
+    expect(estimatedWork(lower(small.sch, "c").func.body)).toBe(16 * 16 * 16 * 2);
     expect(m.source).toMatch(/parallel loop i runs serially: about 8192 stores, too little work/);
     expect(PARALLEL_MIN_WORK).toBeGreaterThan(8192);
   });
 
   it("a vectorized loop whose stores do not move with it (a reduction) is not declared SIMD", () => {
     // The schedule refuses to vectorize a reduction loop; lowered IR from elsewhere may still have one.
-    const lowered = lowerForCpu(matmulSchedule(8).sch, "c");
+    const lowered = lower(matmulSchedule(8).sch, "c");
     const marked = new (class extends IRMutator {
       override visitFor(s: For): Stmt {
         const loop = super.visitFor(s);
@@ -123,12 +123,12 @@ describe("allocation of intermediates on the host", () => {
   });
 });
 
-describe("schedules the CPU target cannot lower", () => {
+describe("schedules the C target cannot lower", () => {
   it("a GPU thread binding is an error naming the loop and the axis", () => {
     const { sch, i } = matmulSchedule(16);
     sch.bind(i, "blockIdx.x");
-    expect(() => lowerForCpu(sch, "c")).toThrow(CpuLoweringError);
-    expect(() => lowerForCpu(sch, "c")).toThrow(/loop i \(extent 16\) is bound to the GPU thread axis blockIdx\.x.*sch\.parallel/);
+    expect(() => lower(sch, "c")).toThrow(CLoweringError);
+    expect(() => lower(sch, "c")).toThrow(/loop i \(extent 16\) is bound to the GPU thread axis blockIdx\.x.*sch\.parallel/);
   });
 
   it("a shared-memory buffer is an error naming the buffer and its block", () => {

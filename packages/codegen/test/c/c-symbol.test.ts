@@ -1,7 +1,7 @@
 /** The C symbol of a function: `main` and other names C reserves are mangled as TVM does (regression: `main` was refused). */
 import { type PrimFunc, ops } from "@tessera/ir";
 import { describe, expect, it } from "vitest";
-import { CpuLoweringError, buildC } from "../../src/index.js";
+import { CLoweringError, buildC } from "../../src/index.js";
 import { cSymbolOf } from "../../src/c/symbol.js";
 
 function named(func: PrimFunc, globalSymbol: string): PrimFunc {
@@ -27,6 +27,6 @@ describe("C symbols", () => {
     expect(cSymbolOf("vector_add")).toEqual({ symbol: "vector_add" });
     expect(cSymbolOf("int")?.symbol).toBe("tvmgen_default_int");
     expect(cSymbolOf("a.b")).toBeUndefined();
-    expect(() => buildC(named(ops.vectorAdd(16).func, "a.b"))).toThrow(CpuLoweringError);
+    expect(() => buildC(named(ops.vectorAdd(16).func, "a.b"))).toThrow(CLoweringError);
   });
 });

@@ -5,11 +5,11 @@ import { moduleFromKernelFunc } from "../../src/kernel-from-func.js";
 import type { LoweredModule } from "../../src/lowered.js";
 import { injectPTXAsyncCopyPass } from "../../src/lower/passes/inject-ptx-async-copy.js";
 import { simplifyPass } from "../../src/lower/passes/simplify.js";
-import { target } from "../../src/target/target.js";
+import { cudaTarget } from "../../src/targets/target.js";
 
 /** The pipelined loop after injectPTXAsyncCopy and simplify, as a one-kernel module for `targetName`. */
 export function asyncModule(opts: AsyncCopyLoopOptions, targetName = "nvidia/a100"): LoweredModule {
-  const ctx = { target: target(targetName) };
+  const ctx = { target: cudaTarget(targetName) };
   const lowered = simplifyPass.run(injectPTXAsyncCopyPass.run(parsePrimFunc(loweredAsyncCopyScript(opts)), ctx), ctx);
   return moduleFromKernelFunc(lowered, { target: ctx.target });
 }

@@ -9,7 +9,7 @@ import { CodegenError } from "../../src/cuda/errors.js";
 import { codegenCuda } from "../../src/cuda/index.js";
 import { moduleFromKernelFunc } from "../../src/kernel-from-func.js";
 import type { LoweredModule } from "../../src/lowered.js";
-import { target } from "../../src/target/target.js";
+import { target } from "../../src/targets/target.js";
 import { GOLDEN, asyncModule } from "./async-copy-kernels.js";
 import { expectGolden } from "./golden.js";
 

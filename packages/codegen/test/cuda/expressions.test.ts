@@ -1,8 +1,8 @@
 /** Expression and statement spellings of the CUDA generator, kernel by kernel. */
 import { describe, expect, it } from "vitest";
 import { codegenCuda, codegenKernel } from "../../src/cuda/index.js";
-import { float32Literal, float64Literal } from "../../src/cuda/literals.js";
-import { NameTable, sanitizeIdentifier } from "../../src/cuda/names.js";
+import { float32Literal, float64Literal } from "../../src/c-family/literals.js";
+import { NameTable, sanitizeIdentifier } from "../../src/c-family/names.js";
 import { moduleFromScript } from "./lowered-kernel.js";
 
 /** The body of a one-thread-block kernel `k(A, B[, ...])` around `body` (indented 4 spaces). */

@@ -5,7 +5,7 @@
 import { type PrimFunc, parsePrimFunc } from "@tessera/ir";
 import { kernelFromFunc, moduleFromKernelFunc } from "../../src/kernel-from-func.js";
 import type { DeviceKernel, LoweredModule, Workspace } from "../../src/lowered.js";
-import { target } from "../../src/target/target.js";
+import { cudaTarget, target } from "../../src/targets/target.js";
 
 export { kernelFromFunc };
 
@@ -16,7 +16,7 @@ function globalSymbol(func: PrimFunc): string {
 
 /** A one-kernel module from lowered TVMScript; the kernel is `<global_symbol>_kernel`. */
 export function moduleFromScript(script: string, targetName = "nvidia/tesla-t4"): LoweredModule {
-  return moduleFromKernelFunc(parsePrimFunc(script), { target: target(targetName) });
+  return moduleFromKernelFunc(parsePrimFunc(script), { target: cudaTarget(targetName) });
 }
 
 /** A module of several kernels; `source` declares the host-visible parameters. */

@@ -3,9 +3,10 @@ import { type PrimFunc, compilePrimFunc, parsePrimFunc, primFunc, printTVMScript
 import { expect } from "vitest";
 import type { DeviceKernel } from "../../src/lowered.js";
 import type { Pass, PassContext } from "../../src/lower/pass.js";
-import { type Target, target } from "../../src/target/target.js";
+import type { CudaTarget } from "../../src/targets/cuda.js";
+import { target } from "../../src/targets/target.js";
 
-export const T4: Target = target("nvidia/tesla-t4");
+export const T4: CudaTarget = target("nvidia/tesla-t4");
 export const CTX: PassContext = { target: T4 };
 
 /** Parses lowered TVMScript (the `# from tvm.script …` header and leading indentation are optional). */

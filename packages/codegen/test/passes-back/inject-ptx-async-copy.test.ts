@@ -3,9 +3,10 @@ import { loweredAsyncCopyScript } from "@tessera/corpus";
 import { describe, expect, test } from "vitest";
 import { LoweringError } from "../../src/lower/errors.js";
 import { injectPTXAsyncCopyPass } from "../../src/lower/passes/inject-ptx-async-copy.js";
-import { LOWERING_PASSES, lower } from "../../src/lower/pipeline.js";
+import { CUDA_LOWERING_PASSES } from "../../src/lower/cuda-pipeline.js";
+import { lower } from "../../src/lower/pipeline.js";
 import type { PassContext } from "../../src/lower/pass.js";
-import { target } from "../../src/target/target.js";
+import { target } from "../../src/targets/target.js";
 import { CTX, dedent, errorOf, expectScript, runPass } from "./helpers.js";
 
 const A100: PassContext = { target: target("nvidia/a100") };
@@ -215,7 +216,7 @@ with T.attr(0, "async_commit_queue_scope", 0):
   });
 
   test("runs after threadSync (which must see the copies as shared stores) and before the final simplify", () => {
-    const names = LOWERING_PASSES.map((p) => p.name);
+    const names = CUDA_LOWERING_PASSES.map((p) => p.name);
     expect(names.indexOf("injectPTXAsyncCopy")).toBe(names.indexOf("threadSync") + 1);
     expect(names[names.indexOf("injectPTXAsyncCopy") + 1]).toBe("simplify");
   });

@@ -3,9 +3,10 @@ import { type LoopRV, Schedule } from "@tessera/schedule";
 import { REFERENCE_MANUAL_PARAMS, manualSchedule, naiveSchedule, scheduleCorpus } from "@tessera/corpus";
 import { describe, expect, test } from "vitest";
 import { GpuVerifyError, LoweringError } from "../../src/lower/errors.js";
-import { describePipeline, lower } from "../../src/lower/pipeline.js";
+import { describePipeline } from "../../src/lower/describe-pipeline.js";
+import { lower } from "../../src/lower/pipeline.js";
 import type { DeviceKernel } from "../../src/lowered.js";
-import { target } from "../../src/target/target.js";
+import { target } from "../../src/targets/target.js";
 import { T4, errorOf, expectSameResults } from "./helpers.js";
 import { barriersBetweenThreadScopes, sequentialForm } from "./sequential.js";
 

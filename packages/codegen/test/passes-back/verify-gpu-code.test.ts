@@ -3,7 +3,7 @@ import { GpuVerifyError, LoweringError } from "../../src/lower/errors.js";
 import { splitHostDevice } from "../../src/lower/passes/split-host-device.js";
 import { verifyGpuCode } from "../../src/lower/passes/verify-gpu-code.js";
 import type { DeviceKernel } from "../../src/lowered.js";
-import { target } from "../../src/target/target.js";
+import { cudaTarget, target } from "../../src/targets/target.js";
 import { T4, errorOf, parse } from "./helpers.js";
 
 function kernelOf(body: string): DeviceKernel {
@@ -96,7 +96,7 @@ threadIdx_x = T.launch_thread("threadIdx.x", ${threads})
 B[threadIdx_x] = A[threadIdx_x]`);
 
     test("targets know their threads per SM by architecture", () => {
-      const perSM = ["nvidia/tesla-t4", "nvidia/a100", "nvidia/h100", "nvidia/h200", "cuda"].map((n) => [n, target(n).arch, target(n).maxThreadsPerMultiProcessor]);
+      const perSM = ["nvidia/tesla-t4", "nvidia/a100", "nvidia/h100", "nvidia/h200", "cuda"].map((n) => [n, cudaTarget(n).arch, cudaTarget(n).maxThreadsPerMultiProcessor]);
       expect(perSM).toEqual([
         ["nvidia/tesla-t4", "sm_75", 1024],
         ["nvidia/a100", "sm_80", 2048],

@@ -2,7 +2,7 @@
 import { type Buffer, type PrimExpr, type PrimFunc, compilePrimFunc, forEachStmt, printTVMScript, randomArgs } from "@tessera/ir";
 import { type CorpusEntry, scheduleCorpus } from "@tessera/corpus";
 import { expect } from "vitest";
-import { target } from "../../src/target/target.js";
+import { target } from "../../src/targets/target.js";
 import type { Pass, PassContext } from "../../src/lower/pass.js";
 import { PASSES_FRONT } from "../../src/lower/passes/index.js";
 

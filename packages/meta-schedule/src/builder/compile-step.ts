@@ -4,7 +4,7 @@
  * builder compile once.
  */
 import { createHash } from "node:crypto";
-import type { Target } from "@tessera/codegen";
+import type { CudaTarget } from "@tessera/codegen";
 import { type CompileBackend, compileCuda, compileTargetFor, cuda } from "@tessera/runtime";
 
 /** How a builder compiles: for the local GPU, with nvcc for the target's architecture (no GPU needed), or not at all. */
@@ -33,7 +33,7 @@ export class CompileStep {
   constructor(readonly opts: CompileStepOptions) {}
 
   /** The image of `source` for `target`, or undefined when this step does not compile. */
-  compile(source: string, target: Target, name: string): Promise<CompiledImage> | undefined {
+  compile(source: string, target: CudaTarget, name: string): Promise<CompiledImage> | undefined {
     const { mode } = this.opts;
     if (mode === "none") return undefined;
     const where =

@@ -8,7 +8,7 @@
  */
 import { availableParallelism } from "node:os";
 import { performance } from "node:perf_hooks";
-import { type CpuTarget, buildC } from "@tessera/codegen";
+import { type CTarget, buildC } from "@tessera/codegen";
 import { type CompiledLibrary, compileC } from "@tessera/runtime";
 import { errorText } from "../runner/isolation/serve.js";
 import type { BuilderInput, BuilderResult, BuiltArtifact } from "./builder.js";
@@ -70,7 +70,7 @@ export class CpuBuilder {
     const t0 = performance.now();
     const elapsed = (): number => performance.now() - t0;
     if (input.target.kind !== "c") return { ok: false, error: `CpuBuilder: the target ${input.target.name} is not a CPU target`, buildMs: 0 };
-    const target: CpuTarget = input.target;
+    const target: CTarget = input.target;
     let generated: ReturnType<typeof buildC>;
     try {
       generated = buildC(input.func, target);

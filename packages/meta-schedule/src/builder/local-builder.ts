@@ -12,7 +12,7 @@
  */
 import { availableParallelism } from "node:os";
 import { performance } from "node:perf_hooks";
-import type { Target } from "@tessera/codegen";
+import type { CudaTarget } from "@tessera/codegen";
 import { resolveEntryPoint, type EntryPoint } from "../runner/isolation/entry-point.js";
 import { errorText } from "../runner/isolation/serve.js";
 import { TaskPool, type TaskOutcome } from "../runner/isolation/task-pool.js";
@@ -61,7 +61,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
 function checkInput(input: BuilderInput, index: number): string | undefined {
   const func = input?.func as { kind?: unknown } | undefined;
   if (func?.kind !== "PrimFunc") return `LocalBuilder: input ${index} has no PrimFunc (func is ${func === undefined ? "missing" : `a ${String(func.kind ?? typeof func)}`})`;
-  const target = input.target as Partial<Target> | undefined;
+  const target = input.target as Partial<CudaTarget> | undefined;
   if (typeof target?.arch !== "string" || target.kind !== "cuda") return `LocalBuilder: input ${index} has no CUDA target (resolve it with target("nvidia/h100"))`;
   return undefined;
 }

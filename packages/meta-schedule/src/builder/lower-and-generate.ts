@@ -2,13 +2,13 @@
  * The CPU half of a build: lower a scheduled function and generate its CUDA C. Runs in the build
  * workers, and in the caller's thread when the builder has no workers.
  */
-import { codegenCuda, lower, type LoweredModule, type Target } from "@tessera/codegen";
+import { codegenCuda, lower, type LoweredModule, type CudaTarget } from "@tessera/codegen";
 import type { PrimFunc } from "@tessera/ir";
 import type { BuiltArtifact, HostPlan } from "./builder.js";
 
 export interface GenerateTask {
   readonly func: PrimFunc;
-  readonly target: Target;
+  readonly target: CudaTarget;
   /** Send the lowered module back (for in-process runners such as the simulated one). */
   readonly keepLowered: boolean;
 }

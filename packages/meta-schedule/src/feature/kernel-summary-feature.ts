@@ -16,7 +16,7 @@
  * epilogue), plus the module's estimate and its number of kernels. Off a GPU target, or for a
  * candidate that does not lower, the row is all zeros.
  */
-import type { Target } from "@tessera/codegen";
+import type { CudaTarget } from "@tessera/codegen";
 import type { KernelEstimate, LatencyBound, LatencyEstimate } from "../runner/simulated/latency-model.js";
 import { gpuSpecOf } from "../runner/simulated/gpu-spec.js";
 import type { MeasureCandidate } from "../search/search-strategy.js";
@@ -62,7 +62,7 @@ export const KERNEL_SUMMARY_FEATURES: readonly string[] = [...NUMERIC_FEATURES, 
 export const KERNEL_SUMMARY_FEATURE_LENGTH = KERNEL_SUMMARY_FEATURES.length;
 
 /** The kernel-summary row of a module's latency estimate on `target`. */
-export function kernelSummaryRow(estimate: LatencyEstimate, target: Target): Float64Array {
+export function kernelSummaryRow(estimate: LatencyEstimate, target: CudaTarget): Float64Array {
   const row = new Float64Array(KERNEL_SUMMARY_FEATURE_LENGTH);
   const k = dominantKernel(estimate.kernels);
   if (k === undefined) return row;

@@ -4,7 +4,7 @@
  * lowered module, so it is kept per module, and a module lowered here (a candidate VerifyGPUCode
  * did not lower) per scheduled function.
  */
-import { type LoweredModule, LoweringError, type Target, lower } from "@tessera/codegen";
+import { type LoweredModule, LoweringError, type CudaTarget, lower } from "@tessera/codegen";
 import type { PrimFunc } from "@tessera/ir";
 import { loweredModuleFor } from "../postproc/verify-gpu-code.js";
 import { type LatencyEstimate, estimateLatency } from "../runner/simulated/latency-model.js";
@@ -12,7 +12,7 @@ import type { MeasureCandidate } from "../search/search-strategy.js";
 import type { TuneContext } from "../tune-context.js";
 
 /** Modules lowered here, per function and target; null for a function that does not lower for that target. */
-const LOWERED_HERE = new WeakMap<PrimFunc, Map<Target, LoweredModule | null>>();
+const LOWERED_HERE = new WeakMap<PrimFunc, Map<CudaTarget, LoweredModule | null>>();
 const ESTIMATES = new WeakMap<LoweredModule, LatencyEstimate>();
 
 /** The candidate's lowered module: VerifyGPUCode's, else lowered for the context's target; undefined off a GPU target or when it does not lower. */

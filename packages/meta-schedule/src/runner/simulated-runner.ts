@@ -9,7 +9,7 @@
  * random inputs and compares the outputs with the sequential CPU executor: a wrong candidate gets
  * a failed result.
  */
-import { type Target, target as resolveTarget } from "@tessera/codegen";
+import { type CudaTarget, cudaTarget } from "@tessera/codegen";
 import type { PrimFunc } from "@tessera/ir";
 import { compareWithReference, formatComparison } from "@tessera/simulator";
 import { type LatencyEstimate, estimateLatency } from "./simulated/latency-model.js";
@@ -18,7 +18,7 @@ import { DEFAULT_EVALUATOR_CONFIG, type Runner, type RunnerInput, type RunnerRes
 
 export interface SimulatedRunnerOptions {
   /** The GPU to estimate for (default: the target each candidate was lowered for). */
-  readonly target?: Target | string;
+  readonly target?: CudaTarget | string;
   /** Run times per candidate (TVM's repeat; default 1). */
   readonly repeat?: number;
   /** Multiplicative log-normal noise of standard deviation `relative` (e.g. 0.02), drawn from `seed`. */
@@ -34,12 +34,12 @@ export interface SimulatedRunnerOptions {
 export class SimulatedRunner implements Runner {
   readonly name = "SimulatedRunner";
   readonly #opts: SimulatedRunnerOptions;
-  readonly #target: Target | undefined;
+  readonly #target: CudaTarget | undefined;
   readonly #repeat: number;
 
   constructor(opts: SimulatedRunnerOptions = {}) {
     this.#opts = opts;
-    this.#target = typeof opts.target === "string" ? resolveTarget(opts.target) : opts.target;
+    this.#target = typeof opts.target === "string" ? cudaTarget(opts.target, undefined, "SimulatedRunner") : opts.target;
     this.#repeat = opts.repeat ?? DEFAULT_EVALUATOR_CONFIG.repeat;
     if (!Number.isInteger(this.#repeat) || this.#repeat < 1) throw new RangeError(`SimulatedRunner: repeat must be a positive integer, got ${this.#repeat}`);
     const relative = opts.noise?.relative;

@@ -11,7 +11,7 @@
  * MutateUnroll 0.08, MutateThreadBinding 0.02, plus MutateGemmKnob 0.1 and MutateTileShape 0.25
  * (joint tile moves that keep the threads per block or the block tile, and transposes).
  */
-import type { Target } from "@tessera/codegen";
+import type { CudaTarget } from "@tessera/codegen";
 import type { WeightedMutator } from "../mutator/mutator.js";
 import { MutateGemmKnob } from "../mutator/mutate-gemm-knob.js";
 import { MutateTileShape } from "../mutator/mutate-tile-shape.js";
@@ -52,7 +52,7 @@ export interface CudaSpace {
 
 export const DEFAULT_UNROLL_MAX_STEPS: readonly number[] = [0, 16, 64, 512, 1024, 2048];
 
-export function defaultCudaSpace(target: Target, opts: CudaSpaceOptions = {}): CudaSpace {
+export function defaultCudaSpace(target: CudaTarget, opts: CudaSpaceOptions = {}): CudaSpace {
   if (target.kind !== "cuda") throw new RangeError(`defaultCudaSpace: target ${target.name} is not a CUDA target`);
   const rules: ScheduleRule[] = [
     new MultiLevelTiling({ ...DEFAULT_CUDA_TILING, threadExtentHigh: target.maxThreadsPerBlock, ...opts.tiling }),
@@ -95,6 +95,6 @@ export function defaultCudaSpace(target: Target, opts: CudaSpaceOptions = {}): C
 }
 
 /** PostOrderApply over the default CUDA rules, with the default postprocessors and mutators. */
-export function defaultCudaSpaceGenerator(target: Target, opts: CudaSpaceOptions = {}): PostOrderApply {
+export function defaultCudaSpaceGenerator(target: CudaTarget, opts: CudaSpaceOptions = {}): PostOrderApply {
   return new PostOrderApply(defaultCudaSpace(target, opts));
 }

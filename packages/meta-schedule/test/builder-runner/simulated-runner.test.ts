@@ -1,4 +1,4 @@
-import { type LoweredModule, lower, target } from "@tessera/codegen";
+import { type LoweredModule, cudaTarget, lower, target } from "@tessera/codegen";
 import { fastSchedule, manualSchedule, naiveSchedule, pipelinedGemmSchedule, scheduleCorpus } from "@tessera/corpus";
 import { IRMutator, type PrimExpr, gemmReluAdd, isFloat } from "@tessera/ir";
 import type { Schedule } from "@tessera/schedule";
@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { type RunnerInput, type RunnerResult, SimulatedRunner, argsInfoOf, estimateLatency, gpuSpecOf, meanRunSecs } from "../../src/index.js";
 
 function candidate(sch: Schedule | LoweredModule, targetName = "nvidia/h100"): RunnerInput {
-  const lowered = "kernels" in sch ? sch : lower(sch, targetName);
+  const lowered = "kernels" in sch ? sch : lower(sch, cudaTarget(targetName));
   return { artifact: { name: lowered.name, source: `${lowered.name}/${lowered.kernels.length}/${JSON.stringify(lowered.kernels.map((k) => k.launch))}`, kernels: lowered.kernels.map((k) => k.launch), lowered }, argsInfo: argsInfoOf(lowered.source) };
 }
 

@@ -3,7 +3,7 @@
  * and zeros where there is no GPU estimate. How well a model learned on them ranks real H100
  * measurements: kernel-summary-ranking.test.ts.
  */
-import { cpuTarget, target } from "@tessera/codegen";
+import { target } from "@tessera/codegen";
 import { fastSchedule, manualSchedule, naiveSchedule } from "@tessera/corpus";
 import { gemmReluAdd } from "@tessera/ir";
 import { describe, expect, it } from "vitest";
@@ -56,7 +56,7 @@ describe("KernelSummaryFeature", () => {
   });
 
   it("gives a row of zeros for a CPU target (the analytic model is of a GPU)", () => {
-    const cpu = tuneContext(workloadOf(func), cpuTarget("c"), { seed: 1 });
+    const cpu = tuneContext(workloadOf(func), target("c"), { seed: 1 });
     expect(Object.values(rowOf(naive!, cpu)).every((v) => v === 0)).toBe(true);
   });
 

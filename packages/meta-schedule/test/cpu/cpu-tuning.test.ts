@@ -8,7 +8,7 @@ import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildC, cpuTarget } from "@tessera/codegen";
+import { buildC, target as targetOf } from "@tessera/codegen";
 import { ops, randomArgs, runPrimFunc, structuralEqual } from "@tessera/ir";
 import { buildHost, compileC } from "@tessera/runtime";
 import { afterAll, describe, expect, it } from "vitest";
@@ -23,7 +23,7 @@ import {
   tuneTIR,
 } from "../../src/index.js";
 
-const target = cpuTarget("c");
+const target = targetOf("c");
 const tmp = (): string => mkdtempSync(join(tmpdir(), "tessera-cpu-tuning-"));
 
 describe("tuneTIR for the CPU target (gcc, isolated runner)", () => {

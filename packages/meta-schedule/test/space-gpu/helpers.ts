@@ -1,12 +1,12 @@
 /** Test support for the GPU design space: contexts, forced decisions, comparisons with the executor. */
-import { type Target, target } from "@tessera/codegen";
+import { type CudaTarget, target } from "@tessera/codegen";
 import { type PrimFunc, compute, createPrimFunc, mul, placeholder, reduceAxis, reduceSum } from "@tessera/ir";
 import type { Decision, Trace } from "@tessera/schedule";
 import { type CudaSpaceOptions, type TuneContext, defaultCudaSpaceGenerator, tuneContext, workloadOf } from "../../src/index.js";
 
-export const H100: Target = target("nvidia/h100");
+export const H100: CudaTarget = target("nvidia/h100");
 
-export function spaceOf(func: PrimFunc, opts: CudaSpaceOptions = {}, t: Target = H100) {
+export function spaceOf(func: PrimFunc, opts: CudaSpaceOptions = {}, t: CudaTarget = H100) {
   const ctx = tuneContext(workloadOf(func), t, { seed: 7 });
   const gen = defaultCudaSpaceGenerator(t, opts);
   gen.initialize(ctx);

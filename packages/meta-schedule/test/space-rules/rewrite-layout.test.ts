@@ -1,4 +1,4 @@
-import { cpuTarget } from "@tessera/codegen";
+import { target } from "@tessera/codegen";
 import { type PrimFunc, forEachStmt } from "@tessera/ir";
 import { Schedule, type LoopRV } from "@tessera/schedule";
 import fc from "fast-check";
@@ -9,7 +9,7 @@ import { tuneContext } from "../../src/tune-context.js";
 import { workloadOf } from "../../src/workload.js";
 import { execute, matmulFunc, matmulRelu } from "./helpers.js";
 
-const ctxOf = (func: PrimFunc) => tuneContext(workloadOf(func), cpuTarget("c"), { seed: 1 });
+const ctxOf = (func: PrimFunc) => tuneContext(workloadOf(func), target("c"), { seed: 1 });
 
 /** The matmul block tiled SSRSRS by hand with these factors (i, j: 4 pieces; k: 2), as MultiLevelTiling does. */
 function tiled(func: PrimFunc, ti: number[], tj: number[], tk: number[]): Schedule {

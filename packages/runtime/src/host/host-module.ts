@@ -1,5 +1,5 @@
 /**
- * A function compiled for a CPU target and loaded into this process: callable on host
+ * A function compiled for a C target and loaded into this process: callable on host
  * TypedArrays (Float32Array for float32, …; numbers for scalars), with a TVM-style
  * `timeEvaluator` whose batches run in native code (no JavaScript between runs).
  *
@@ -7,11 +7,11 @@
  *   mod(A, B, C);
  *   const t = await mod.timeEvaluator({ number: 10, repeat: 5 })(A, B, C);
  */
-import { type CModule, type CParam, type CpuTarget, buildC, cpuTarget, isCpuTarget } from "@tessera/codegen";
+import { type CModule, type CParam, type CTarget, buildC, cTarget } from "@tessera/codegen";
 import { type PrimFunc, type TypedArray, typedArrayConstructorFor } from "@tessera/ir";
 import type { Schedule } from "@tessera/schedule";
-import { checkCpuArguments, type ParamSpec } from "../build/arguments.js";
-import { BuildError, ModuleArgumentError } from "../build/errors.js";
+import { checkHostArguments, type ParamSpec } from "../module-args/arguments.js";
+import { BuildError, ModuleArgumentError } from "../module-args/errors.js";
 import { loadNative, type NativeHostLibrary } from "../native.js";
 import { type TimeEvaluatorOptions, type TimingResult, timeEvaluator } from "../timer.js";
 import { type CompiledLibrary, compileC } from "./compiler.js";
@@ -35,7 +35,7 @@ export interface HostModule {
   (...args: unknown[]): void;
   readonly device: "host";
   readonly name: string;
-  readonly target: CpuTarget;
+  readonly target: CTarget;
   /** The generated C. */
   readonly source: string;
   readonly generated: CModule;
@@ -54,8 +54,8 @@ function isCModule(x: HostBuildInput): x is CModule {
 }
 
 /** Generates C (unless given a CModule), compiles it with the system C compiler and loads it. */
-export async function buildHost(input: HostBuildInput, target: CpuTarget | string = "c", opts: HostBuildOptions = {}): Promise<HostModule> {
-  const t = isCpuTarget(target) ? target : cpuTarget(target);
+export async function buildHost(input: HostBuildInput, target: CTarget | string = "c", opts: HostBuildOptions = {}): Promise<HostModule> {
+  const t = cTarget(target, "buildHost");
   const generated = isCModule(input) ? input : buildC(input, t);
   const native = loadNative();
   if (!native.ok) throw new HostBackendUnavailableError(`the C target needs the native addon to load compiled code: ${native.reason}`);
@@ -95,7 +95,7 @@ function toSpecs(params: readonly CParam[]): ParamSpec[] {
 
 /** One pointer per parameter: the array itself for buffers, a one-element array for scalars. */
 function packArguments(name: string, specs: readonly ParamSpec[], args: readonly unknown[]): ArrayBufferView[] {
-  const checked = checkCpuArguments(name, specs, args);
+  const checked = checkHostArguments(name, specs, args);
   const packed = checked.map((v, i): ArrayBufferView => {
     if (typeof v !== "number") return v;
     const spec = specs[i]!;

@@ -46,25 +46,22 @@ import {
   withBody,
 } from "@tessera/ir";
 import { LoweringError } from "../errors.js";
-import type { Pass } from "../pass.js";
+import { type Pass, cudaPass } from "../pass.js";
 import { isSharedScope } from "../kernel/shared-access.js";
 import { isThreadExtent } from "../kernel/thread-env.js";
-import { asyncCopyUnsupported, supportsAsyncCopy } from "../../target/target.js";
+import { asyncCopyUnsupported, supportsAsyncCopy } from "../../targets/cuda.js";
 
 const PASS = "injectPTXAsyncCopy";
 
 /** Copy widths of one cp.async, widest first. */
 const CP_ASYNC_WIDTHS = [16, 8, 4] as const;
 
-export const injectPTXAsyncCopyPass: Pass = {
-  name: PASS,
-  run(func, ctx) {
-    if (!hasAsyncAttributes(func.body)) return func;
-    if (!supportsAsyncCopy(ctx.target)) throw new LoweringError(PASS, asyncCopyUnsupported(ctx.target));
-    const body = new AsyncCopyInjector().visitStmt(func.body);
-    return body === func.body ? func : withBody(func, body);
-  },
-};
+export const injectPTXAsyncCopyPass: Pass = cudaPass(PASS, (func, ctx) => {
+  if (!hasAsyncAttributes(func.body)) return func;
+  if (!supportsAsyncCopy(ctx.target)) throw new LoweringError(PASS, asyncCopyUnsupported(ctx.target));
+  const body = new AsyncCopyInjector().visitStmt(func.body);
+  return body === func.body ? func : withBody(func, body);
+});
 
 function hasAsyncAttributes(body: Stmt): boolean {
   let found = false;

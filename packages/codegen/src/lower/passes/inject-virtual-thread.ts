@@ -12,7 +12,7 @@
  */
 import { type AttrStmt, IRMutator, type Stmt, type Var, printExpr, withBody } from "@tessera/ir";
 import { LoweringError } from "../errors.js";
-import type { Pass } from "../pass.js";
+import { type Pass, cudaPass } from "../pass.js";
 import { VIRTUAL_THREAD } from "../kernel/thread-env.js";
 import { virtualThreadDependents } from "../kernel/vthread-dependence.js";
 import { VirtualThreadInjector } from "../kernel/vthread-injector.js";
@@ -20,14 +20,11 @@ import { requireNoBlocks } from "../util/block-checks.js";
 
 const PASS = "injectVirtualThread";
 
-export const injectVirtualThreadPass: Pass = {
-  name: PASS,
-  run(func) {
-    requireNoBlocks(PASS, func.body);
-    const body = new VirtualThreadLowering().visitStmt(func.body);
-    return body === func.body ? func : withBody(func, body);
-  },
-};
+export const injectVirtualThreadPass: Pass = cudaPass(PASS, (func) => {
+  requireNoBlocks(PASS, func.body);
+  const body = new VirtualThreadLowering().visitStmt(func.body);
+  return body === func.body ? func : withBody(func, body);
+});
 
 class VirtualThreadLowering extends IRMutator {
   /** Extents of the virtual threads whose scope we are in. */

@@ -87,7 +87,7 @@ class AllocationMover extends IRMutator {
 }
 
 export interface PlanBufferAllocationOptions {
-  /** All code runs on the host (a CPU target): global intermediates are placed like local ones. */
+  /** All code runs on the host (the C target): global intermediates are placed like local ones. */
   readonly onHost?: boolean;
 }
 
@@ -104,4 +104,4 @@ export function planBufferAllocation(func: PrimFunc, opts: PlanBufferAllocationO
   return body === func.body ? func : withBody(func, body);
 }
 
-export const planBufferAllocationPass: Pass = { name: "planBufferAllocation", run: (func, ctx) => planBufferAllocation(func, { onHost: ctx.onHost === true }) };
+export const planBufferAllocationPass: Pass = { name: "planBufferAllocation", run: (func, ctx) => planBufferAllocation(func, { onHost: ctx.target.kind === "c" }) };

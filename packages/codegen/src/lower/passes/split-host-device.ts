@@ -25,7 +25,7 @@ import {
 } from "@tessera/ir";
 import type { DeviceKernel, DeviceKernelParam, Workspace } from "../../lowered.js";
 import { LoweringError } from "../errors.js";
-import type { Pass } from "../pass.js";
+import { type Pass, cudaPass } from "../pass.js";
 import { makeDeviceKernel } from "../kernel/device-kernel.js";
 import { OnceVisitor } from "../util/once-visitor.js";
 import { type LaunchBoundsValue, attrLaunchBounds, functionLaunchBounds, isLaunchBoundsAttr } from "../kernel/launch-bounds.js";
@@ -39,13 +39,10 @@ export interface HostDeviceSplit {
 }
 
 /** As a pass: checks that the function splits, and leaves it unchanged. */
-export const splitHostDevicePass: Pass = {
-  name: PASS,
-  run(func) {
-    splitHostDevice(func);
-    return func;
-  },
-};
+export const splitHostDevicePass: Pass = cudaPass(PASS, (func) => {
+  splitHostDevice(func);
+  return func;
+});
 
 export function functionSymbol(func: PrimFunc): string {
   const symbol = func.attrs["global_symbol"];

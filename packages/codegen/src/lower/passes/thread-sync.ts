@@ -37,7 +37,7 @@ import {
   withBody,
 } from "@tessera/ir";
 import { LoweringError } from "../errors.js";
-import type { Pass } from "../pass.js";
+import { type Pass, cudaPass } from "../pass.js";
 import {
   type AccessEntry,
   type ConflictContext,
@@ -56,13 +56,10 @@ import { isThreadExtent, isThreadIndexVar, threadExtentAttrs } from "../kernel/t
 
 const PASS = "threadSync";
 
-export const threadSyncPass: Pass = {
-  name: PASS,
-  run(func) {
-    const planned = plan(func.body, { ...HOST, domains: new VarDomains(), disjointness: new DisjointnessCache(), storeAccesses: new Map() });
-    return planned.stmt === func.body ? func : withBody(func, planned.stmt);
-  },
-};
+export const threadSyncPass: Pass = cudaPass(PASS, (func) => {
+  const planned = plan(func.body, { ...HOST, domains: new VarDomains(), disjointness: new DisjointnessCache(), storeAccesses: new Map() });
+  return planned.stmt === func.body ? func : withBody(func, planned.stmt);
+});
 
 /** What is known where a statement runs. */
 interface Env {

@@ -43,7 +43,7 @@ import {
   withBody,
 } from "@tessera/ir";
 import { LoweringError } from "../errors.js";
-import type { Pass, PassContext } from "../pass.js";
+import { type CudaPassContext, type Pass, cudaPass } from "../pass.js";
 import { isProvablyMultipleOf } from "../util/divisibility.js";
 import { strideIn } from "../kernel/affine.js";
 
@@ -56,16 +56,13 @@ interface VectorLoop {
   readonly lanes: number;
 }
 
-export const vectorizeLoopPass: Pass = {
-  name: "vectorizeLoop",
-  run(func, ctx) {
-    const body = new LoopVectorizer(ctx).visitStmt(func.body);
-    return body === func.body ? func : withBody(func, body);
-  },
-};
+export const vectorizeLoopPass: Pass = cudaPass("vectorizeLoop", (func, ctx) => {
+  const body = new LoopVectorizer(ctx).visitStmt(func.body);
+  return body === func.body ? func : withBody(func, body);
+});
 
 class LoopVectorizer extends IRMutator {
-  constructor(private readonly ctx: PassContext) {
+  constructor(private readonly ctx: CudaPassContext) {
     super();
   }
 

@@ -7,7 +7,7 @@
  */
 import { type DType, type PrimExpr, type Stmt, bytesOf, constantSize, elementType, forEachStmt, lanesOf } from "@tessera/ir";
 import type { DeviceKernel } from "../../lowered.js";
-import type { Target } from "../../target/target.js";
+import type { CudaTarget } from "../../targets/cuda.js";
 import { type GpuLimit, GpuVerifyError } from "../errors.js";
 import { OnceVisitor } from "../util/once-visitor.js";
 
@@ -17,7 +17,7 @@ export const MAX_LOCAL_BYTES_PER_THREAD = 512 * 1024;
 const DIMS = ["x", "y", "z"] as const;
 
 /** Throws a GpuVerifyError naming every limit of `t` that `kernel` exceeds. */
-export function verifyGpuCode(kernel: DeviceKernel, t: Target): void {
+export function verifyGpuCode(kernel: DeviceKernel, t: CudaTarget): void {
   const violated = (limit: GpuLimit, messages: readonly string[]) => messages.map((message) => ({ limit, message }));
   const violations = [
     ...violated("threads", threadViolations(kernel, t)),
@@ -29,7 +29,7 @@ export function verifyGpuCode(kernel: DeviceKernel, t: Target): void {
   if (violations.length > 0) throw new GpuVerifyError(kernel.name, violations.map((v) => v.message), [...new Set(violations.map((v) => v.limit))]);
 }
 
-function threadViolations(kernel: DeviceKernel, t: Target): string[] {
+function threadViolations(kernel: DeviceKernel, t: CudaTarget): string[] {
   const out: string[] = [];
   const [x, y, z] = kernel.launch.block;
   const threads = x * y * z;
@@ -51,7 +51,7 @@ function threadViolations(kernel: DeviceKernel, t: Target): string[] {
   return out;
 }
 
-function gridViolations(kernel: DeviceKernel, t: Target): string[] {
+function gridViolations(kernel: DeviceKernel, t: CudaTarget): string[] {
   const out: string[] = [];
   kernel.launch.grid.forEach((extent, d) => {
     const limit = t.maxGridDim[d]!;
@@ -60,7 +60,7 @@ function gridViolations(kernel: DeviceKernel, t: Target): string[] {
   return out;
 }
 
-function sharedMemoryViolations(kernel: DeviceKernel, t: Target): string[] {
+function sharedMemoryViolations(kernel: DeviceKernel, t: CudaTarget): string[] {
   const dynamic = kernel.launch.dynamicSharedBytes;
   if (dynamic === 0) {
     return kernel.sharedBytes > t.maxSharedMemoryPerBlock ? [`uses ${kernel.sharedBytes} bytes of shared memory; ${t.name} allows ${t.maxSharedMemoryPerBlock}`] : [];
@@ -74,7 +74,7 @@ function sharedMemoryViolations(kernel: DeviceKernel, t: Target): string[] {
 }
 
 /** Every vector value loaded, stored or computed must fit the widest access (float4: 16 bytes). */
-function vectorViolations(body: Stmt, t: Target): string[] {
+function vectorViolations(body: Stmt, t: CudaTarget): string[] {
   const walk = new DTypeWalker();
   walk.visitStmt(body);
   const wide = [...new Set([...walk.storedDTypes, ...walk.exprDTypes])].filter((dt) => lanesOf(dt) > 1 && lanesOf(dt) * bytesOf(elementType(dt)) > t.maxVectorBytes);

@@ -6,7 +6,7 @@
  * the script again). `runMeasureJob` is the worker's side: the local runner on its GPU, or the
  * simulated runner without one.
  */
-import type { Target } from "@tessera/codegen";
+import type { CudaTarget } from "@tessera/codegen";
 import { lower } from "@tessera/codegen";
 import { parsePrimFunc, printTVMScript } from "@tessera/ir";
 import { z } from "zod";
@@ -86,7 +86,7 @@ export function measureJobPayload(input: RunnerInput, runner: RemoteRunnerSpec):
 
 /** The runner input a job describes, as the worker rebuilds it. */
 export function runnerInputOf(payload: MeasureJobPayload): RunnerInput {
-  const target = payload.target as unknown as Target;
+  const target = payload.target as unknown as CudaTarget;
   const artifact: BuiltArtifact = {
     name: payload.artifact.name,
     source: payload.artifact.source,
@@ -133,7 +133,7 @@ export class MeasureJobRunners {
     if (input.artifact.image === undefined && cuda.available()) {
       // Built where there is no GPU (the tuning machine): compiled here, for this worker's GPU.
       try {
-        const compiled = await this.#compile.compile(input.artifact.source, payload.target as unknown as Target, input.artifact.name);
+        const compiled = await this.#compile.compile(input.artifact.source, payload.target as unknown as CudaTarget, input.artifact.name);
         if (compiled !== undefined) input = { ...input, artifact: { ...input.artifact, image: compiled.image, arch: compiled.arch } };
       } catch (err) {
         return { ok: false, error: `the worker could not compile the candidate: ${err instanceof Error ? err.message : String(err)}` };

@@ -3,7 +3,7 @@
  * guide tables and vendor datasheets; clocks are sustained boost clocks). The target supplies
  * the SM count; these supply what a target does not say.
  */
-import type { Target } from "@tessera/codegen";
+import type { CudaTarget } from "@tessera/codegen";
 
 export interface GpuSpec {
   readonly smCount: number;
@@ -62,7 +62,7 @@ const TURING: ArchSpec = {
 };
 
 /** The spec of `target`: its architecture's numbers (Turing's below sm_80, Hopper's from sm_90) and its SM count. */
-export function gpuSpecOf(target: Target): GpuSpec {
+export function gpuSpecOf(target: CudaTarget): GpuSpec {
   const arch = Number(target.arch.replace(/^sm_/, "").replace(/[a-z]$/, ""));
   const base = arch >= 90 ? HOPPER : arch >= 80 ? AMPERE : TURING;
   return {

@@ -24,7 +24,7 @@
  * 256-trial runs of docs/benchmarks/tuning-gemm-256.md (H100 and H200) 0.41–0.82, mean 0.60 — and
  * the fast schedule first.
  */
-import type { LoweredModule, Target } from "@tessera/codegen";
+import type { LoweredModule, CudaTarget } from "@tessera/codegen";
 import { type GpuSpec, gpuSpecOf } from "./gpu-spec.js";
 import { type KernelProfile, profileKernel } from "./kernel-profile.js";
 
@@ -129,7 +129,7 @@ export function estimateKernel(p: KernelProfile, spec: GpuSpec): Omit<KernelEsti
 }
 
 /** The estimated time of one run of `module` on `target` (default: the target it was lowered for). */
-export function estimateLatency(module: LoweredModule, target: Target = module.target): LatencyEstimate {
+export function estimateLatency(module: LoweredModule, target: CudaTarget = module.target): LatencyEstimate {
   const spec = gpuSpecOf(target);
   const kernels = module.kernels.map((k): KernelEstimate => {
     const profile = profileKernel(k);

@@ -18,7 +18,7 @@ export async function compile(script: string): Promise<{ cuda: string; report: S
   const lowered: LoweredModule = lower(sch, target("nvidia/tesla-t4"));
   const report = simulate(lowered, randomArgs(func, 0));
   const available: boolean = cuda.available();
-  const built = await build(sch, "nvidia/tesla-t4", { device: available ? "cuda" : "cpu" });
+  const built = await build(sch, "nvidia/tesla-t4", { device: available ? "cuda" : "sim" });
   // @ts-expect-error: split takes factors, not a string
   sch.split(i, "32");
   // @ts-expect-error: lower returns a module, not a string

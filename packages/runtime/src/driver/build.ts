@@ -6,39 +6,54 @@
  *   mod(A, B, C, D);                                   // runs every kernel, in launch order
  *   const t = await mod.timeEvaluator({ number: 3, repeat: 10 })(A, B, C, D);
  *
- * Devices: "cuda" compiles the generated CUDA C (NVRTC or nvcc, cached) and launches it; "cpu"
- * runs the same lowered kernels in the simulator, so the same code runs with or without a GPU;
- * "auto" (default) is cuda where `cuda.available()`, else cpu.
+ * Devices, for a CUDA target: "cuda" compiles the generated CUDA C (NVRTC or nvcc, cached) and
+ * launches it; "sim" runs the same lowered kernels in the GPU simulator, so the same code runs
+ * with or without a GPU; "auto" (default) is cuda where `cuda.available()`, else sim. (The old
+ * spelling "cpu" for the simulator is refused with an error naming "sim": native code for the
+ * CPU is the C target, `build(sch, "c")`.)
  *
  * Arguments, one per parameter of `mod.lowered.source`, in order: on cuda, NDArrays of the
- * parameter's dtype and shape; on cpu, TypedArrays of its element type (Float32Array for float32)
+ * parameter's dtype and shape; on sim, TypedArrays of its element type (Float32Array for float32)
  * and size; scalars are numbers. Anything else throws ModuleArgumentError naming the argument.
  */
-import { type CpuTarget, isCpuTarget, isCpuTargetName, codegenCuda, exportHeader, lower, target as resolveTarget, type HeaderOptions, type LaunchMetadata, type LoweredModule, type Target } from "@tessera/codegen";
+import {
+  type CTarget,
+  type CTargetName,
+  type CudaTarget,
+  type HeaderOptions,
+  type LaunchMetadata,
+  type LowerInput,
+  type LoweredModule,
+  type Target,
+  codegenCuda,
+  cudaTarget,
+  exportHeader,
+  isCTarget,
+  lower,
+  targetKindOf,
+} from "@tessera/codegen";
 import type { SimulationOptions, SimulationReport } from "@tessera/simulator";
-import { paramSpecs, type ParamSpec } from "./build/arguments.js";
-import { compileTargetFor } from "./build/compile-target.js";
-import { CpuExecutor } from "./build/cpu-executor.js";
-import { CudaExecutor } from "./build/cuda-executor.js";
-import { BuildError } from "./build/errors.js";
-import type { Executor } from "./build/executor.js";
-import type { CompileBackend, CompiledCuda } from "./compile/index.js";
-import { cuda, type DeviceInfo } from "./device.js";
-import { CudaUnavailableError } from "./errors.js";
-import type { KernelAttributes } from "./launch.js";
-import { timeEvaluator, type TimeEvaluatorOptions, type TimingResult } from "./timer.js";
-import { buildHost, type HostBuildInput, type HostBuildOptions, type HostModule } from "./host/host-module.js";
+import type { CompileBackend, CompiledCuda } from "../compile/index.js";
+import { cuda, type DeviceInfo } from "../device.js";
+import { CudaUnavailableError } from "../errors.js";
+import { buildHost, type HostBuildInput, type HostBuildOptions, type HostModule } from "../host/host-module.js";
+import type { KernelAttributes } from "../launch.js";
+import { paramSpecs, type ParamSpec } from "../module-args/arguments.js";
+import { BuildError } from "../module-args/errors.js";
+import { timeEvaluator, type TimeEvaluatorOptions, type TimingResult } from "../timer.js";
+import { compileTargetFor } from "./compile-target.js";
+import { CudaExecutor } from "./cuda-executor.js";
+import type { Executor } from "./executor.js";
+import { SimExecutor } from "./sim-executor.js";
 
-export { BuildError, ModuleArgumentError } from "./build/errors.js";
-export type { ParamSpec, BufferParamSpec, ScalarParamSpec } from "./build/arguments.js";
+/** What `lower()` accepts (a PrimFunc or a Schedule), or its result for a CUDA target. */
+export type BuildInput = LowerInput | LoweredModule;
 
-/** What `lower()` accepts (a PrimFunc or a Schedule), or its result. */
-export type BuildInput = Parameters<typeof lower>[0] | LoweredModule;
-
-export type BuildDevice = "cuda" | "cpu";
+/** Where a module built for a CUDA target runs: on the GPU, or in the GPU simulator. */
+export type BuildDevice = "cuda" | "sim";
 
 export interface BuildOptions {
-  /** Default "auto": cuda when `cuda.available()`, else cpu. */
+  /** Default "auto": cuda when `cuda.available()`, else sim. */
   device?: BuildDevice | "auto";
   /** CUDA device ordinal (default 0). */
   deviceOrdinal?: number;
@@ -46,7 +61,7 @@ export interface BuildOptions {
   backend?: CompileBackend | "auto";
   /** On-disk compile cache directory, or false to compile without it; default the runtime's cache. */
   cacheDir?: string | false;
-  /** Simulator options on the cpu device (race detection is on by default). */
+  /** Simulator options on the sim device (race detection is on by default). */
   simulation?: SimulationOptions;
 }
 
@@ -57,7 +72,7 @@ export interface ModuleTiming extends TimingResult {
   readonly device: BuildDevice;
 }
 
-/** A module argument: an NDArray (cuda), a TypedArray (cpu) or a number (scalar parameters). */
+/** A module argument: an NDArray (cuda), a TypedArray (sim) or a number (scalar parameters). */
 export type ModuleArgument = unknown;
 
 export interface BuiltModule {
@@ -74,11 +89,11 @@ export interface BuiltModule {
   readonly params: readonly ParamSpec[];
   /** The compiled image (cuda only): backend, target, compile time, cache hit. */
   readonly compiled: CompiledCuda | undefined;
-  /** The simulator's report of the last run (cpu only). */
+  /** The simulator's report of the last run (sim only). */
   readonly lastSimulation: SimulationReport | undefined;
   /** The C++/CUDA header with the kernels and a host launcher (`exportHeader`). */
   header(options?: HeaderOptions): string;
-  /** Registers and static shared memory per kernel as the driver reports them (cuda only; undefined on cpu). */
+  /** Registers and static shared memory per kernel as the driver reports them (cuda only; undefined on sim). */
   attributes(): KernelAttributes[] | undefined;
   /** A timer in TVM's time_evaluator style: call it with the module's arguments. */
   timeEvaluator(options?: TimeEvaluatorOptions): (...args: ModuleArgument[]) => Promise<ModuleTiming>;
@@ -92,18 +107,21 @@ function isLoweredModule(x: BuildInput): x is LoweredModule {
 }
 
 function pickDevice(wanted: BuildDevice | "auto"): BuildDevice {
-  if (wanted === "auto") return cuda.available() ? "cuda" : "cpu";
+  if (wanted === "auto") return cuda.available() ? "cuda" : "sim";
   if (wanted === "cuda" && !cuda.available())
     throw new CudaUnavailableError('build(device: "cuda")', cuda.unavailableReason() ?? "unknown reason");
-  if (wanted !== "cuda" && wanted !== "cpu") throw new BuildError(`build: unknown device "${String(wanted)}" (expected "cuda", "cpu" or "auto")`);
+  if ((wanted as string) === "cpu") {
+    throw new BuildError('build: device "cpu" is now called "sim" (the GPU simulator); to compile native code for the CPU, build for the C target ("c" or "llvm")');
+  }
+  if (wanted !== "cuda" && wanted !== "sim") throw new BuildError(`build: unknown device "${String(wanted)}" (expected "cuda", "sim" or "auto")`);
   return wanted;
 }
 
 /** `cuda` takes the local GPU's limits when the module will run on it. */
-function resolveBuildTarget(t: Target | string, local: DeviceInfo | undefined): Target {
-  if (typeof t !== "string") return t;
+function resolveBuildTarget(t: Target | string, local: DeviceInfo | undefined): CudaTarget {
+  if (typeof t !== "string") return cudaTarget(t, undefined, "build() for a GPU device");
   if (t === "cuda" && local !== undefined)
-    return resolveTarget("cuda", {
+    return cudaTarget("cuda", {
       device: {
         name: local.name,
         computeCapability: local.computeCapability,
@@ -113,7 +131,7 @@ function resolveBuildTarget(t: Target | string, local: DeviceInfo | undefined): 
         maxSharedMemoryPerBlockOptin: local.sharedMemPerBlockOptin,
       },
     });
-  return resolveTarget(t);
+  return cudaTarget(t, undefined, "build() for a GPU device");
 }
 
 function lowerInput(input: BuildInput, t: Target | string | undefined, local: DeviceInfo | undefined): LoweredModule {
@@ -126,29 +144,26 @@ function lowerInput(input: BuildInput, t: Target | string | undefined, local: De
   return lower(input, resolveBuildTarget(t ?? "cuda", local));
 }
 
-/** CPU target names (`c`, `llvm`, `llvm -mcpu=…`): build() compiles them to host code. */
-export type CpuTargetName = "c" | "llvm" | `c ${string}` | `llvm ${string}`;
-
 /**
  * Lowers (unless given a LoweredModule), generates CUDA C, and on the cuda device compiles and
  * loads it. `target` defaults to "cuda" (the local GPU's limits), or for a LoweredModule to the
  * target it was lowered for.
  *
- * A CPU target (`c`, `llvm`, `llvm -mcpu=NAME`, or a CpuTarget) generates C instead, compiles it
+ * A C target (`c`, `llvm`, `llvm -mcpu=NAME`, or a CTarget) generates C instead, compiles it
  * with the system C compiler (OpenMP, -O3 -march) and loads it into this process: the result is
  * a HostModule called on host TypedArrays (see host/host-module.ts). A target name only known at
- * run time can be told apart with `isCpuTargetName`.
+ * run time can be told apart with `targetKindOf`.
  */
-export async function build(input: HostBuildInput, target: CpuTarget | CpuTargetName, opts?: HostBuildOptions): Promise<HostModule>;
+export async function build(input: HostBuildInput, target: CTarget | CTargetName, opts?: HostBuildOptions): Promise<HostModule>;
 export async function build(input: BuildInput, target?: Target | string, opts?: BuildOptions): Promise<BuiltModule>;
 export async function build(
   input: BuildInput | HostBuildInput,
-  target?: Target | CpuTarget | string,
+  target?: Target | string,
   opts: BuildOptions | HostBuildOptions = {},
 ): Promise<BuiltModule | HostModule> {
-  if (isCpuTarget(target) || (typeof target === "string" && isCpuTargetName(target))) {
+  if (isCTarget(target) || (typeof target === "string" && targetKindOf(target) === "c")) {
     if (typeof input === "object" && input !== null && "kernels" in input && "workspaces" in input) {
-      throw new BuildError(`build: the module was lowered for the GPU target ${input.target.name}; give the scheduled function to build for ${typeof target === "string" ? target : target.name}`);
+      throw new BuildError(`build: the module was lowered for the GPU target ${input.target.name}; give the scheduled function to build for ${typeof target === "string" ? target : target?.name}`);
     }
     return buildHost(input as HostBuildInput, target, opts as HostBuildOptions);
   }
@@ -163,9 +178,9 @@ async function buildDevice(input: BuildInput, target: Target | string | undefine
   if (lowered.kernels.length === 0) throw new BuildError(`build: ${lowered.name} has no device kernels`);
   const generated = codegenCuda(lowered);
   const specs = paramSpecs(lowered);
-  const executor: CpuExecutor | CudaExecutor =
+  const executor: SimExecutor | CudaExecutor =
     local === undefined
-      ? new CpuExecutor(lowered, specs, opts.simulation)
+      ? new SimExecutor(lowered, specs, opts.simulation)
       : await CudaExecutor.create(lowered, specs, {
           source: generated.source,
           metadata: generated.kernels,
@@ -182,7 +197,7 @@ function makeModule(
   source: string,
   kernels: readonly LaunchMetadata[],
   params: readonly ParamSpec[],
-  executor: CpuExecutor | CudaExecutor,
+  executor: SimExecutor | CudaExecutor,
 ): BuiltModule {
   let disposed = false;
   const live = (call: string): Executor => {
@@ -215,7 +230,7 @@ function makeModule(
     // A function's own `name` is read-only; define it like the other members.
     name: { value: lowered.name, enumerable: true },
     compiled: { get: () => (executor instanceof CudaExecutor ? executor.compiled : undefined), enumerable: true },
-    lastSimulation: { get: () => (executor instanceof CpuExecutor ? executor.lastReport : undefined), enumerable: true },
+    lastSimulation: { get: () => (executor instanceof SimExecutor ? executor.lastReport : undefined), enumerable: true },
     disposed: { get: () => disposed, enumerable: true },
   });
   return mod as unknown as BuiltModule;

@@ -1,12 +1,14 @@
 /**
- * Compilation targets: a GPU architecture and the limits the generated kernels must respect.
+ * CUDA targets: a GPU architecture and the limits the generated kernels must respect.
  * Named targets describe real GPUs (TVM's `nvidia/tesla-t4`, …); `cuda` takes its limits from the
- * local device when one is given, and any limit can be overridden as in TVM's target dictionaries.
+ * local device when one is given, and any limit can be overridden as in TVM's target dictionaries
+ * or with the options of a target string (`cuda -arch=sm_90 -max_threads_per_block=512`).
  */
 import { z } from "zod";
 import { TargetError } from "./errors.js";
+import type { TargetString } from "./target-string.js";
 
-export interface Target {
+export interface CudaTarget {
   /** The name the target was created from, e.g. `nvidia/tesla-t4`. */
   readonly name: string;
   readonly kind: "cuda";
@@ -57,7 +59,7 @@ export function threadsPerMultiProcessor(arch: string): number | undefined {
   return THREADS_PER_SM[arch];
 }
 
-function gpu(name: string, model: string, arch: string, sms: number, optinKiB?: number, sharedKiB = 48): Target {
+function gpu(name: string, model: string, arch: string, sms: number, optinKiB?: number, sharedKiB = 48): CudaTarget {
   return {
     name,
     kind: "cuda",
@@ -77,7 +79,7 @@ function gpu(name: string, model: string, arch: string, sms: number, optinKiB?: 
 }
 
 /** Static shared memory is limited to 48 KiB per block on every architecture (more needs dynamic shared memory). */
-const NAMED_TARGETS: Readonly<Record<string, Target>> = {
+const NAMED_TARGETS: Readonly<Record<string, CudaTarget>> = {
   // Opt-in shared memory per block: CUDA programming guide, technical specifications per compute capability.
   "nvidia/tesla-t4": gpu("nvidia/tesla-t4", "Tesla T4", "sm_75", 40, 64),
   "nvidia/a100": gpu("nvidia/a100", "A100", "sm_80", 108, 163),
@@ -85,7 +87,8 @@ const NAMED_TARGETS: Readonly<Record<string, Target>> = {
   "nvidia/h200": gpu("nvidia/h200", "H200", "sm_90", 132, 227),
 };
 
-export const TARGET_NAMES: readonly string[] = [...Object.keys(NAMED_TARGETS), "cuda"];
+/** The CUDA target names: the named GPUs and `cuda`. */
+export const CUDA_TARGET_NAMES: readonly string[] = [...Object.keys(NAMED_TARGETS), "cuda"];
 
 /** What a local device reports; the runtime's `DeviceInfo` has these fields. */
 export interface LocalDeviceLimits {
@@ -117,7 +120,7 @@ export interface TargetOptions {
   readonly overrides?: TargetOverrides;
 }
 
-function fromDevice(device: LocalDeviceLimits): Target {
+function fromDevice(device: LocalDeviceLimits): CudaTarget {
   const cc = typeof device.computeCapability === "string" ? device.computeCapability.replace(".", "") : device.computeCapability.join("");
   return {
     ...gpu("cuda", device.name, `sm_${cc}`, device.multiProcessorCount),
@@ -127,30 +130,54 @@ function fromDevice(device: LocalDeviceLimits): Target {
   };
 }
 
+/** The override keys a target string may set, and whether their values are numbers. */
+const OPTION_IS_NUMBER: Readonly<Record<keyof TargetOverrides, boolean>> = {
+  arch: false,
+  max_threads_per_block: true,
+  max_num_threads: true,
+  max_shared_memory_per_block: true,
+};
+
+function overridesOf(spec: TargetString): TargetOverrides {
+  const overrides: Record<string, string | number> = {};
+  for (const [key, value] of spec.options) {
+    if (!Object.hasOwn(OPTION_IS_NUMBER, key)) {
+      const known = Object.keys(OPTION_IS_NUMBER).map((k) => `-${k}`).join(", ");
+      throw new TargetError(`CUDA target "${spec.text}": unknown option -${key} (known: ${known})`);
+    }
+    const isNumber = OPTION_IS_NUMBER[key as keyof TargetOverrides];
+    overrides[key] = isNumber && /^\d+$/.test(value) ? Number(value) : value;
+  }
+  return overrides;
+}
+
 /**
- * Resolves a target by name (`nvidia/tesla-t4`, `nvidia/a100`, `nvidia/h100`, `nvidia/h200`, `cuda`).
+ * Resolves a parsed CUDA target string: a named GPU (`nvidia/tesla-t4`, `nvidia/a100`,
+ * `nvidia/h100`, `nvidia/h200`) or `cuda`, with options, then `opts.overrides`, applied on top.
  * `cuda` without a device gets conservative limits (48 KiB shared, 1024 threads, sm_75).
  */
-export function target(name: string, opts: TargetOptions = {}): Target {
-  let base: Target;
-  if (name === "cuda") base = opts.device ? fromDevice(opts.device) : { ...gpu("cuda", "generic CUDA GPU", "sm_75", 1) };
+export function resolveCudaTarget(spec: TargetString, opts: TargetOptions = {}): CudaTarget {
+  let base: CudaTarget;
+  if (spec.head === "cuda") base = opts.device ? fromDevice(opts.device) : { ...gpu("cuda", "generic CUDA GPU", "sm_75", 1) };
   else {
-    const named = NAMED_TARGETS[name];
+    const named = NAMED_TARGETS[spec.head];
     if (named === undefined) {
-      throw new TargetError(`unknown target "${name}"; known targets: ${TARGET_NAMES.join(", ")}`);
+      throw new TargetError(`unknown CUDA target "${spec.head}"; known CUDA targets: ${CUDA_TARGET_NAMES.join(", ")}`);
     }
     base = named;
   }
-  if (opts.overrides === undefined) return base;
-  const parsed = TargetOverridesSchema.safeParse(opts.overrides);
+  const overrides = { ...overridesOf(spec), ...opts.overrides };
+  const named = spec.options.length === 0 ? base : { ...base, name: spec.text };
+  if (Object.keys(overrides).length === 0) return named;
+  const parsed = TargetOverridesSchema.safeParse(overrides);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
-    throw new TargetError(`target ${name}: invalid overrides: ${issues}`);
+    throw new TargetError(`target ${spec.text}: invalid overrides: ${issues}`);
   }
   const o = parsed.data;
   const threads = o.max_threads_per_block ?? o.max_num_threads;
   return {
-    ...base,
+    ...named,
     ...(o.arch === undefined ? {} : { arch: o.arch, maxThreadsPerMultiProcessor: threadsPerMultiProcessor(o.arch) }),
     ...(threads === undefined ? {} : { maxThreadsPerBlock: threads }),
     ...(o.max_shared_memory_per_block === undefined ? {} : { maxSharedMemoryPerBlock: o.max_shared_memory_per_block }),
@@ -158,16 +185,16 @@ export function target(name: string, opts: TargetOptions = {}): Target {
 }
 
 /** `sm_75` → 75. */
-export function archNumber(t: Target): number {
+export function archNumber(t: CudaTarget): number {
   return Number(t.arch.replace(/^sm_/, "").replace(/[a-z]$/, ""));
 }
 
 /** `cp.async` (asynchronous global → shared copies) exists from sm_80 (Ampere) on. */
-export function supportsAsyncCopy(t: Target): boolean {
+export function supportsAsyncCopy(t: CudaTarget): boolean {
   return archNumber(t) >= 80;
 }
 
 /** Why a kernel with asynchronous copies cannot run on `t`. */
-export function asyncCopyUnsupported(t: Target): string {
+export function asyncCopyUnsupported(t: CudaTarget): string {
   return `cp.async needs sm_80 or newer; target ${t.name} is ${t.arch}; drop software_pipeline_async_stages`;
 }

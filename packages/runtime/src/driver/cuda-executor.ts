@@ -11,9 +11,9 @@ import { isDType } from "../dtype.js";
 import { CudaModule, LaunchSequence, type Kernel, type KernelAttributes } from "../launch.js";
 import { NDArray } from "../ndarray.js";
 import type { BatchTimer } from "../timer.js";
-import { checkCudaArguments, type ParamSpec } from "./arguments.js";
+import { checkCudaArguments, type ParamSpec } from "../module-args/arguments.js";
 import type { CompileTarget } from "./compile-target.js";
-import { BuildError } from "./errors.js";
+import { BuildError } from "../module-args/errors.js";
 import type { Executor } from "./executor.js";
 
 export interface CudaExecutorOptions {

@@ -1,4 +1,4 @@
-/** C spellings of constants: `0.000000e+00f` for float32 (TVM's style), exact where needed. */
+/** C spellings of constants, shared by the C and CUDA generators: `0.000000e+00f` for float32 (TVM's style), exact where needed. */
 
 /** `1.5e+0` → `1.500000e+00`: C's `%e` always writes at least two exponent digits. */
 function scientific(value: number, digits: number): string {

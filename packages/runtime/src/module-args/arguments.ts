@@ -1,7 +1,7 @@
 /**
  * The argument rule of built modules: one value per parameter of the lowered module's source
- * function, in order. Buffers are TypedArrays on the cpu device (the simulator's element types:
- * Float32Array for float32, …) and NDArrays on the cuda device, of the parameter's dtype and
+ * function, in order. Buffers are host TypedArrays on the sim device and for C host modules (the
+ * simulator's element types: Float32Array for float32, …) and NDArrays on the cuda device, of the parameter's dtype and
  * shape; scalars are numbers on both.
  */
 import type { LoweredModule } from "@tessera/codegen";
@@ -73,8 +73,8 @@ function checkScalar(module: string, p: ScalarParamSpec, v: unknown): number {
   return v;
 }
 
-/** The cpu device's arguments, checked: TypedArrays for buffers, numbers for scalars. */
-export function checkCpuArguments(module: string, specs: readonly ParamSpec[], args: readonly unknown[]): (TypedArray | number)[] {
+/** Host arguments (sim device, C host modules), checked: TypedArrays for buffers, numbers for scalars. */
+export function checkHostArguments(module: string, specs: readonly ParamSpec[], args: readonly unknown[]): (TypedArray | number)[] {
   checkCount(module, specs, args);
   return specs.map((p, i) => {
     const v = args[i];
@@ -83,7 +83,7 @@ export function checkCpuArguments(module: string, specs: readonly ParamSpec[], a
     const expected = `a ${Ctor.name} of ${p.elements} elements (${describeParam(p)})`;
     if (v instanceof NDArray)
       throw new ModuleArgumentError(
-        `${label(module, p)}: expected ${expected}, got ${describeValue(v)}; the cpu device takes TypedArrays (NDArrays are for device "cuda")`,
+        `${label(module, p)}: expected ${expected}, got ${describeValue(v)}; host code takes TypedArrays (NDArrays are for device "cuda")`,
         module,
         p.index,
       );

@@ -4,10 +4,10 @@
  * names an older GPU than the device, so that a module built for e.g. `nvidia/tesla-t4` still
  * runs on an H100 with the T4's limits. A target newer than the device cannot run on it.
  */
-import type { Target } from "@tessera/codegen";
+import type { CudaTarget } from "@tessera/codegen";
 import { parseArch } from "../compile/arch.js";
 import type { DeviceInfo } from "../device.js";
-import { BuildError } from "./errors.js";
+import { BuildError } from "../module-args/errors.js";
 
 export interface CompileTarget {
   readonly arch: string;
@@ -18,7 +18,7 @@ function ccNumber(arch: string): number {
   return Number(parseArch(arch).number.replace(/[a-z]$/, ""));
 }
 
-export function compileTargetFor(target: Target, device: DeviceInfo): CompileTarget {
+export function compileTargetFor(target: CudaTarget, device: DeviceInfo): CompileTarget {
   if (target.name === "cuda" || parseArch(target.arch).number === parseArch(device.arch).number)
     return { arch: device.arch, output: "cubin" };
   if (ccNumber(target.arch) <= ccNumber(device.arch)) return { arch: target.arch, output: "ptx" };

@@ -1,13 +1,13 @@
-/** The cpu device: the lowered kernels run in the simulator, on the caller's TypedArrays. */
+/** The sim device: the lowered kernels run in the GPU simulator, on the caller's TypedArrays. */
 import type { LoweredModule } from "@tessera/codegen";
 import { simulate, type SimulationOptions, type SimulationReport } from "@tessera/simulator";
 import { performance } from "node:perf_hooks";
 import type { BatchTimer } from "../timer.js";
-import { checkCpuArguments, type ParamSpec } from "./arguments.js";
+import { checkHostArguments, type ParamSpec } from "../module-args/arguments.js";
 import type { Executor } from "./executor.js";
 
-export class CpuExecutor implements Executor {
-  readonly device = "cpu" as const;
+export class SimExecutor implements Executor {
+  readonly device = "sim" as const;
   /** The simulator's report of the last run (races, uninitialised shared reads, per-kernel time). */
   lastReport: SimulationReport | undefined;
 
@@ -18,13 +18,13 @@ export class CpuExecutor implements Executor {
   ) {}
 
   run(args: readonly unknown[]): void {
-    const checked = checkCpuArguments(this.lowered.name, this.specs, args);
+    const checked = checkHostArguments(this.lowered.name, this.specs, args);
     this.lastReport = simulate(this.lowered, checked, this.simulation);
   }
 
   /** Wall-clock time of whole simulator runs (simulator time, not GPU time). */
   timer(args: readonly unknown[]): BatchTimer {
-    const checked = checkCpuArguments(this.lowered.name, this.specs, args);
+    const checked = checkHostArguments(this.lowered.name, this.specs, args);
     const once = (): void => {
       this.lastReport = simulate(this.lowered, checked, this.simulation);
     };

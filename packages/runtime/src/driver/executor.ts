@@ -2,7 +2,7 @@
 import type { BatchTimer } from "../timer.js";
 
 export interface Executor {
-  readonly device: "cuda" | "cpu";
+  readonly device: "cuda" | "sim";
   /** Runs every kernel once, in launch order (on the cuda device, asynchronously on the stream). */
   run(args: readonly unknown[]): void;
   /** A timer that runs the whole module `number` times per sample. */

@@ -1,0 +1,39 @@
+/**
+ * The CUDA lowering pipeline: scheduled TensorIR → `LoweredModule` (device kernels, host
+ * workspaces, launch metadata). Pass order as in docs/architecture/lowering.md.
+ */
+import type { PrimFunc } from "@tessera/ir";
+import type { LoweredModule } from "../lowered.js";
+import type { CudaTarget } from "../targets/cuda.js";
+import type { LowerOptions } from "./lower-options.js";
+import type { Pass } from "./pass.js";
+import { PASSES_FRONT, simplifyPass } from "./passes/index.js";
+import { injectPTXAsyncCopyPass } from "./passes/inject-ptx-async-copy.js";
+import { injectVirtualThreadPass } from "./passes/inject-virtual-thread.js";
+import { functionSymbol, splitHostDevice } from "./passes/split-host-device.js";
+import { threadSyncPass } from "./passes/thread-sync.js";
+import { unrollLoopPass } from "./passes/unroll-loop.js";
+import { vectorizeLoopPass } from "./passes/vectorize-loop.js";
+import { verifyGpuCode } from "./passes/verify-gpu-code.js";
+import { runPasses } from "./run-passes.js";
+
+/** The function-to-function passes for a CUDA target, in order; `splitHostDevice` and `verifyGpuCode` follow them. */
+export const CUDA_LOWERING_PASSES: readonly Pass[] = [
+  ...PASSES_FRONT,
+  simplifyPass,
+  vectorizeLoopPass,
+  injectVirtualThreadPass,
+  unrollLoopPass,
+  threadSyncPass,
+  injectPTXAsyncCopyPass,
+  simplifyPass,
+];
+
+export function lowerForCuda(source: PrimFunc, target: CudaTarget, opts: LowerOptions): LoweredModule {
+  const recordStages = opts.recordStages === true;
+  const { func, stages } = runPasses(CUDA_LOWERING_PASSES, source, { target }, recordStages);
+  const { kernels, workspaces } = splitHostDevice(func);
+  if (recordStages) stages.push({ pass: "splitHostDevice", func });
+  if (opts.skipVerify !== true) for (const kernel of kernels) verifyGpuCode(kernel, target);
+  return { name: functionSymbol(source), target, source, workspaces, kernels, stages };
+}

@@ -1,0 +1,40 @@
+/** What each lowering step does, for documentation and `--emit stages`. */
+import type { TargetKind } from "../targets/target.js";
+import { C_LOWERING_PASSES } from "./c-pipeline.js";
+import { CUDA_LOWERING_PASSES } from "./cuda-pipeline.js";
+
+export interface PipelineStep {
+  readonly name: string;
+  readonly does: string;
+}
+
+/** Every step of `lower` for targets of `kind`, in order. */
+export function describePipeline(kind: TargetKind = "cuda"): PipelineStep[] {
+  const passes = kind === "c" ? C_LOWERING_PASSES : CUDA_LOWERING_PASSES;
+  const steps = passes.map((p) => ({ name: p.name, does: PASS_DESCRIPTIONS[p.name] ?? "" }));
+  if (kind === "c") return steps;
+  return [
+    ...steps,
+    { name: "splitHostDevice", does: PASS_DESCRIPTIONS["splitHostDevice"]! },
+    { name: "verifyGpuCode", does: PASS_DESCRIPTIONS["verifyGpuCode"]! },
+  ];
+}
+
+const PASS_DESCRIPTIONS: Readonly<Record<string, string>> = {
+  lowerInitBlock: "init statements become guarded stores at the start of the reduction",
+  planBufferAllocation: "each allocation moves to the lowest scope covering its uses",
+  convertBlocksToOpaque: "block iterators are replaced by their bindings",
+  compactBufferAllocation: "allocations shrink to the region used below them",
+  injectSoftwarePipeline: "annotated loops become prologue, body and epilogue with multi-versioned buffers",
+  lowerOpaqueBlock: "blocks removed: predicates become ifs, thread bindings become thread_extent attributes, pragma_* and launch-bounds annotations attributes",
+  flattenBuffer: "multi-dimensional buffers become flat buffers",
+  simplify: "arithmetic simplification",
+  vectorizeLoop: "vectorized loops become Ramp/Broadcast accesses, or serial loops; a 64/128-bit access not provably aligned is a LoweringError",
+  injectVirtualThread:
+    "virtual threads pushed down: code independent of the vthread stays once, dependent statements are copied per vthread (unrolled below 16), dependent allocations get a slice per vthread",
+  unrollLoop: "unrolled loops, and serial loops within a pragma_auto_unroll_max_step budget, are expanded (or marked #pragma unroll)",
+  threadSync: "barriers for shared memory",
+  injectPTXAsyncCopy: "copies in `async_scope` become `T.ptx_cp_async` (cp.async, sm_80+)",
+  splitHostDevice: "one kernel per launch nest; workspaces; launch metadata, with the __launch_bounds__ minimum of blocks per SM; a kernel's shared.dyn buffers merged into one dynamic allocation",
+  verifyGpuCode: "threads, shared memory, vector width and resident blocks per SM against the target",
+};

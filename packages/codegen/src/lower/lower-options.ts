@@ -1,0 +1,6 @@
+export interface LowerOptions {
+  /** Keep the IR after every pass in the result's `stages` (default false). */
+  readonly recordStages?: boolean;
+  /** Skip `verifyGpuCode` (e.g. to inspect a kernel that exceeds the target's limits); CUDA targets only. */
+  readonly skipVerify?: boolean;
+}
