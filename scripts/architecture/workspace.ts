@@ -7,22 +7,17 @@ import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 
 export interface EntryPoint {
-  /** The specifier a consumer imports: `@tessera/ir`, `@tessera/ir/executor-kit`. */
-  readonly specifier: string;
-  /** The TypeScript source of the entry, relative to the repository root. */
-  readonly source: string;
+  readonly specifier: string; // what a consumer imports: `@tessera/ir`, `@tessera/ir/executor-kit`
+  readonly source: string; // the entry's TypeScript source, relative to the repository root
 }
 
 export interface WorkspacePackage {
   readonly name: string;
-  /** Relative to the repository root: `packages/ir`. */
-  readonly dir: string;
+  readonly dir: string; // relative to the repository root: `packages/ir`
   readonly publishable: boolean;
   readonly entryPoints: readonly EntryPoint[];
-  /** Workspace packages among `dependencies`. */
-  readonly dependsOn: readonly string[];
-  /** Workspace packages among `devDependencies` only. */
-  readonly devDependsOn: readonly string[];
+  readonly dependsOn: readonly string[]; // workspace packages among `dependencies`
+  readonly devDependsOn: readonly string[]; // workspace packages among `devDependencies` only
 }
 
 /** The folders `pnpm-workspace.yaml` lists, in the order the compile flow reads them. */

@@ -114,37 +114,12 @@ export {
 export { primFunc, paramBuffers, withBody, irModule, entryFunctionName, getFunction, withFunction, type PrimFunc, type IRModule } from "./func.js";
 export { annotationInt, annotationFlag, describeAttrValue, annotationValueProblem, ANNOTATION_KEYS } from "./annotation-keys.js";
 export { forEachExpr, forEachStmt, forEachBlockRealize, usesVar, substitute, substituteStmt, mapArray, IRVisitor, IRMutator, Substituter } from "./functor.js";
-export {
-  Analyzer,
-  simplify,
-  type IntBound,
-  type VarBoundFacts,
-  constIntBoundOf,
-  sameExprStructure,
-  evalIntBinary,
-  gcdInt,
-  type LinearForm,
-  type LinearTerm,
-  addForms,
-  linearFormBound,
-  linearFormOf,
-  linearFormToExpr,
-  scaleForm,
-  type IntervalSet,
-  NEG_INF,
-  POS_INF,
-  UNBOUNDED_INTERVAL,
-  isFiniteInterval,
-  intervalFromRange,
-  unionIntervals,
-  intersectIntervals,
-  evalSet,
-  type IterMark,
-  type IterSplit,
-  type IterSum,
-  detectIterMap,
-  iterMapSimplify,
-} from "./arith/index.js";
+// Arithmetic analysis (TVM's tvm.arith): bounds, linear forms, integer sets, iterator maps.
+export { Analyzer, simplify, type IntBound, type VarBoundFacts, constIntBoundOf, sameExprStructure, evalIntBinary, gcdInt } from "./arith/index.js";
+export { type LinearForm, type LinearTerm, addForms, linearFormBound, linearFormOf, linearFormToExpr, scaleForm } from "./arith/index.js";
+export { type IntervalSet, NEG_INF, POS_INF, UNBOUNDED_INTERVAL, isFiniteInterval, evalSet } from "./arith/index.js";
+export { intervalFromRange, unionIntervals, intersectIntervals } from "./arith/index.js";
+export { type IterMark, type IterSplit, type IterSum, detectIterMap, iterMapSimplify } from "./arith/index.js";
 export {
   inferAccessRegions,
   WellFormedError,

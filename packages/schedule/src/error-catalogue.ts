@@ -45,17 +45,9 @@ export { WrongBlockIterTypeError, NotCompactDataFlowError, UnknownThreadAxisErro
 export { AnnotationKeyNotFoundError, AnnotationValueTypeError } from "./primitives/annotate.js";
 export { TransformLayoutError } from "./primitives/layout-transform.js";
 export { IndexMapError } from "./primitives/index-map.js";
-export {
-  HasInitBlock,
-  NotSingleReadWriteBuffer,
-  BodyAnalysisError,
-  NonSingleProducerError,
-  OpaqueAccessError,
-  IncompleteBlockError,
-  NotReductionBlockError,
-  NonSingleChildBlockError,
-  OnlyLeafError,
-} from "./primitives/compute-inline.js";
+export { HasInitBlock, NotSingleReadWriteBuffer, BodyAnalysisError, NonSingleProducerError, OpaqueAccessError } from "./primitives/compute-inline.js";
+export { IncompleteBlockError, NotReductionBlockError, NonSingleChildBlockError } from "./analysis/schedule-checks.js";
+export { OnlyLeafError } from "./analysis/leaf-block-removal.js";
 export {
   FactorAxisOutOfRangeError,
   LoopHeightError,
@@ -63,6 +55,5 @@ export {
   LoopPropertyError,
   NotSerialLoopKindError,
   RFactorPredicateError,
-  NoMatchedReducerError,
-  RFactorNotApplicableError,
-} from "./primitives/reduction.js";
+} from "./primitives/reduction-errors.js";
+export { NoMatchedReducerError, RFactorNotApplicableError } from "./analysis/reducer.js";

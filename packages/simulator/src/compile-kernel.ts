@@ -138,15 +138,7 @@ export function compileKernel(kernel: DeviceKernel, opts: CompileKernelOptions):
           );
       }
     },
-    elementIndex(
-      _c: EmitContext,
-      buffer: Buffer,
-      indices: readonly PrimExpr[],
-      indexJs: string,
-      access: "load" | "store",
-      lane: number | undefined,
-      asyncCopy?: boolean,
-    ) {
+    elementIndex(_c, buffer, indices, indexJs, access, lane, asyncCopy) {
       const t = trackedIndex.get(buffer.data);
       let js = indexJs;
       if (t !== undefined) {

@@ -6,6 +6,7 @@
 export { EmitContext, type EmitHooks, type BufferLayout, type CapturedCode } from "./context.js";
 export { emitStmt } from "./emit-stmt.js";
 export { emitExpr } from "./emit-expr.js";
+export { assembleSource } from "./compile.js";
 export { declareBufferLayout } from "./buffer-layout.js";
 export { type ErrorSite, ErrorSiteTable, type ExecRuntime, makeRuntime } from "./runtime.js";
 export { RUNTIME_PRELUDE } from "./scalar-ops.js";
