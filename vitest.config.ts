@@ -5,7 +5,7 @@ import { defineConfig } from "vitest/config";
 // "@tessera/source" condition, so tests never need a prior build.
 const conditions = ["@tessera/source", "import", "module", "node", "default"];
 
-const TESTS = ["packages/*/test/**/*.test.ts", "apps/*/test/**/*.test.ts", "assignments/*/test/**/*.test.ts", "scripts/test/**/*.test.ts"];
+const TESTS = ["packages/*/test/**/*.test.ts", "apps/*/test/**/*.test.ts", "assignments/*/test/**/*.test.ts", "scripts/**/*.test.ts"];
 
 // `pnpm test` runs the projects "quick" and "isolated", `pnpm test:slow` the project "slow": the
 // files listed here. `.ci/run` runs both, so every test runs in CI. A file belongs here when it is

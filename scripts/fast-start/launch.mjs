@@ -61,7 +61,7 @@ export async function launch(opts) {
 
 async function runWithTsx(/** @type {string} */ entry, /** @type {string} */ why, /** @type {(m: string) => void} */ log) {
   log(`through tsx: ${why}`);
-  // @ts-ignore: tsx's loader has no types; importing it registers its hooks.
+  // @ts-expect-error: tsx's loader has no types; importing it registers its hooks.
   await import("tsx");
   await import(pathToFileURL(entry).href);
 }

@@ -19,12 +19,13 @@ function filesOf(tsconfig: string): string[] {
 }
 
 function workspaceConfigs(): string[] {
-  return ["packages", "apps", "assignments"].flatMap((group) =>
+  const groups = ["packages", "apps", "assignments"].flatMap((group) =>
     readdirSync(join(ROOT, group), { withFileTypes: true })
       .filter((d) => d.isDirectory())
       .map((d) => join(ROOT, group, d.name, "tsconfig.json"))
       .filter((path) => ts.sys.fileExists(path)),
   );
+  return [...groups, join(ROOT, "scripts", "tsconfig.json")];
 }
 
 describe("the root tsconfig.json (pnpm typecheck)", () => {

@@ -25,7 +25,7 @@ import { availableParallelism, cpus, hostname, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { startRedisServer } from "@tessera/queue";
+import { startRedisServer } from "@tessera/queue/testing";
 import { DEFAULT_ASSIGNMENT, assignmentBinding } from "../src/assignment.js";
 import { gradedFiles } from "../src/batch/grade-one.js";
 import { runBatch } from "../src/batch/run-batch.js";

@@ -13,7 +13,8 @@ import { HANDIN_FILES, assignmentRoot, writeZip } from "@tessera/assignment-gemm
 import { target } from "@tessera/codegen";
 import { vectorAdd } from "@tessera/ir";
 import { LocalBuilder, QueueRunner, SimulatedRunner, type Runner, tuneTIR } from "@tessera/meta-schedule";
-import { Dispatcher, NO_REDIS_SERVER, type RedisServer, measureDispatch, redisServerForTests, startRedisServer } from "@tessera/queue";
+import { Dispatcher, measureDispatch } from "@tessera/queue";
+import { NO_REDIS_SERVER, type RedisServer, redisServerForTests, startRedisServer } from "@tessera/queue/testing";
 import type { LoopRV, Schedule } from "@tessera/schedule";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_ASSIGNMENT, assignmentBinding } from "../src/assignment.js";

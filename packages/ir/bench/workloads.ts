@@ -3,7 +3,7 @@
  * benchmark and tests.
  */
 import { declBuffer } from "../src/buffer.js";
-import { type DType } from "../src/dtype.js";
+import type { DType } from "../src/dtype.js";
 import { add, bufferLoad, floatImm, mul, variable } from "../src/expr.js";
 import { type PrimFunc, primFunc } from "../src/func.js";
 import { block, blockRealize, bufferRegion, bufferStore, forLoop, iterVar, range, rangeFromExtent } from "../src/stmt.js";

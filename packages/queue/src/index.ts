@@ -1,13 +1,13 @@
+/**
+ * @tessera/queue — measurement and grading jobs dispatched to worker processes through BullMQ on
+ * Redis. Named exports only; the private redis-server for tests is `@tessera/queue/testing`.
+ */
 export { Dispatcher, type DispatchOptions } from "./dispatcher.js";
 export { startWorker, type RunningWorker, type WorkerOptions } from "./worker.js";
-export { defineJobKind, handlerFor, describeZodError, type JobKind, type JobContext, type JobHandler } from "./job-kind.js";
+export { defineJobKind, handlerFor, type JobKind, type JobContext, type JobHandler } from "./job-kind.js";
 export { DeadLetterSchema, type DeadLetter } from "./dead-letter.js";
 export { JobFailedError, JobRejectedError, QueueConfigError } from "./errors.js";
 export { parseRedisUrl, type RedisAddress } from "./redis-url.js";
-export { checkReachable } from "./connection.js";
-export { DEFAULT_QUEUE_SETTINGS, queueSettings, type QueueSettings } from "./settings.js";
-export { jobIdFor } from "./job-id.js";
-export { JOBS_QUEUE, DEAD_LETTER_QUEUE } from "./names.js";
-export { startRedisServer, findRedisServer, redisServerForTests, NO_REDIS_SERVER, type RedisServer } from "./redis-server.js";
+export { queueSettings, type QueueSettings } from "./settings.js";
 export { RedisMutex, type RedisMutexOptions } from "./redis-mutex.js";
-export { MEASURE_JOB, measureDispatch, createMeasureHandler, type MeasureHandler } from "./measure-kind.js";
+export { measureDispatch, createMeasureHandler, type MeasureHandler } from "./measure-kind.js";

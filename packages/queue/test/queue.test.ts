@@ -12,7 +12,8 @@ import { fileURLToPath } from "node:url";
 import { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Dispatcher, JobFailedError, NO_REDIS_SERVER, QueueConfigError, type RedisServer, redisServerForTests, startRedisServer, startWorker } from "../src/index.js";
+import { Dispatcher, JobFailedError, QueueConfigError, startWorker } from "../src/index.js";
+import { NO_REDIS_SERVER, type RedisServer, redisServerForTests, startRedisServer } from "../src/testing.js";
 import { spawnWorker, type WorkerProcess } from "./support/processes.js";
 import { BROKEN, SQUARE } from "./support/test-kinds.js";
 
@@ -36,7 +37,12 @@ const workerEnv = {
 };
 
 function journalLines(): string[][] {
-  return existsSync(journal) ? readFileSync(journal, "utf8").trim().split("\n").map((l) => l.split(" ")) : [];
+  return existsSync(journal)
+    ? readFileSync(journal, "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => l.split(" "))
+    : [];
 }
 
 async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, limitMs = 20_000): Promise<T> {
@@ -79,9 +85,17 @@ describe.skipIf(binary === undefined)("the job queue on redis-server", () => {
     expect(done.map((r) => r.square)).toEqual(ids.map((_, n) => n * n));
     expect(done[ids.indexOf("held-job")]?.pid).not.toBe(holder);
     const finished = journalLines().filter((l) => l[0] === "done");
-    for (const id of ids) expect(finished.filter((l) => l[1] === id), `"done" lines of ${id}`).toHaveLength(1);
+    for (const id of ids)
+      expect(
+        finished.filter((l) => l[1] === id),
+        `"done" lines of ${id}`,
+      ).toHaveLength(1);
     // The killed worker never got as far as handling the held job.
-    expect(journalLines().filter((l) => l[1] === "held-job").every((l) => Number(l[2]) !== holder)).toBe(true);
+    expect(
+      journalLines()
+        .filter((l) => l[1] === "held-job")
+        .every((l) => Number(l[2]) !== holder),
+    ).toBe(true);
   });
 
   it("a job that keeps failing is retried, then dead-lettered with its reason", async () => {
@@ -108,8 +122,14 @@ describe.skipIf(binary === undefined)("the job queue on redis-server", () => {
       const found = all.filter((d) => d.jobId === "square.malformed" || d.jobId === "transmogrify.x");
       return found.length === 2 ? found : undefined;
     });
-    expect(letters.find((d) => d.jobId === "square.malformed")).toMatchObject({ attemptsMade: 1, reason: expect.stringMatching(/^malformed square payload: id: .*expected string/) });
-    expect(letters.find((d) => d.jobId === "transmogrify.x")).toMatchObject({ attemptsMade: 1, reason: 'unknown job kind "transmogrify" (this worker handles: square, broken)' });
+    expect(letters.find((d) => d.jobId === "square.malformed")).toMatchObject({
+      attemptsMade: 1,
+      reason: expect.stringMatching(/^malformed square payload: id: .*expected string/),
+    });
+    expect(letters.find((d) => d.jobId === "transmogrify.x")).toMatchObject({
+      attemptsMade: 1,
+      reason: 'unknown job kind "transmogrify" (this worker handles: square, broken)',
+    });
     await expect(dispatcher.dispatch(SQUARE, { id: "after", n: 9 }, { key: "after" })).resolves.toMatchObject({ square: 81 });
   });
 
@@ -130,7 +150,9 @@ describe("bad Redis addresses", () => {
     await expect(Dispatcher.open("localhost:6379")).rejects.toThrow(QueueConfigError);
     await expect(Dispatcher.open("not a url")).rejects.toThrow('--redis: "not a url" is not a URL; expected redis://HOST:PORT[/DB]');
     await expect(Dispatcher.open("http://127.0.0.1:6379")).rejects.toThrow('has scheme "http"; expected redis:// or rediss://');
-    await expect(startWorker({ redisUrl: "redis://127.0.0.1:1", handlers: [] })).rejects.toThrow(/^cannot reach Redis at redis:\/\/127\.0\.0\.1:1 \(127\.0\.0\.1:1\): /);
+    await expect(startWorker({ redisUrl: "redis://127.0.0.1:1", handlers: [] })).rejects.toThrow(
+      /^cannot reach Redis at redis:\/\/127\.0\.0\.1:1 \(127\.0\.0\.1:1\): /,
+    );
   });
 });
 

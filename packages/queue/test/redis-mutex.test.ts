@@ -1,6 +1,7 @@
 /** Two processes' mutexes on one key (here two connections): their critical sections never overlap. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { NO_REDIS_SERVER, RedisMutex, type RedisServer, redisServerForTests, startRedisServer } from "../src/index.js";
+import { NO_REDIS_SERVER, type RedisServer, redisServerForTests, startRedisServer } from "../src/testing.js";
+import { RedisMutex } from "../src/index.js";
 
 const binary = redisServerForTests();
 

@@ -43,7 +43,7 @@ export interface ScheduleOptions {
   seed?: number;
   /** "all" re-verifies the IR after every primitive (slower; for debugging primitives). */
   debugMask?: "none" | "all";
-/** The function to work on in a module with several (default: the only one, else "main"). */
+  /** The function to work on in a module with several (default: the only one, else "main"). */
   funcName?: string;
 }
 
@@ -56,11 +56,18 @@ export type BlockArg = BlockRV | string | undefined;
 /** Every scope of `@tessera/ir` (including TVM's `wmma.*` tensor-core fragments). */
 export type StorageScopeName = StorageScope;
 
+/**
+ * A TensorIR schedule (TVM's `tir.Schedule`): wraps a PrimFunc or an IRModule, transforms it with
+ * primitives that take and return handles (`BlockRV`, `LoopRV`, `ExprRV`), and records each call in
+ * `trace`. A primitive that cannot apply throws a `ScheduleError` naming the offending IR and
+ * leaves the schedule unchanged.
+ */
 export class Schedule {
   private state: ScheduleState;
   private readonly traceData: Trace;
   private readonly debugMask: "none" | "all";
 
+  /** Schedules a PrimFunc (as the module's `main`) or an IRModule; throws `ScheduleUsageError` for anything else. */
   constructor(funcOrModule: PrimFunc | IRModule, opts: ScheduleOptions = {}) {
     const kind = (funcOrModule as { kind?: unknown } | null | undefined)?.kind;
     if (kind !== "PrimFunc" && kind !== "IRModule") {
@@ -84,10 +91,12 @@ export class Schedule {
     return this.state.func();
   }
 
+  /** The name of the function that `getBlock` searches by default (see `workOn`). */
   get funcName(): string {
     return this.state.funcName;
   }
 
+  /** The instructions applied so far, with their sampling decisions (TVM's `sch.trace`). */
   get trace(): Trace {
     return this.traceData;
   }
@@ -121,15 +130,17 @@ export class Schedule {
     return c;
   }
 
+  /** Reseeds the random engine of the sampling primitives (TVM's `sch.seed`). */
   seed(seed: number): void {
     this.state.rng.seed(seed);
   }
 
+  /** A fresh seed drawn from this schedule's random engine, for a copy's or a child's engine (TVM's `fork_seed`). */
   forkSeed(): number {
     return this.state.rng.forkSeed();
   }
 
-  /** Chooses the function `getBlock` searches by default. */
+  /** Chooses the function `getBlock` searches by default; throws `ScheduleUsageError` when the module has none of that name. */
   workOn(funcName: string): void {
     if (!this.state.mod.functions.has(funcName)) {
       throw new ScheduleUsageError("work-on", `the module has no function named "${funcName}"`);
@@ -137,7 +148,10 @@ export class Schedule {
     this.state.funcName = funcName;
   }
 
-  /** The current node of a handle, or the value of a sampled variable. */
+  /**
+   * The current node of a handle, or the value of a sampled variable (TVM's `sch.get`). Throws
+   * `StaleHandleError` for a handle whose node a later primitive replaced.
+   */
   get(rv: BlockRV | undefined): Block;
   get(rv: LoopRV | undefined): For;
   get(rv: ExprRV | undefined): number;
@@ -154,22 +168,27 @@ export class Schedule {
 
   // ---- lookup ------------------------------------------------------------------------------
 
+  /** The block named `name` (in `funcName`, default the current function); throws `BlockNotFoundError` when there is none or several. */
   getBlock(name: string, funcName?: string): BlockRV {
     return this.invoke1("GetBlock", [], [name, funcName ?? this.state.funcName]) as BlockRV;
   }
 
+  /** The loops above `block`, outermost first (TVM's `get_loops`). */
   getLoops(block: BlockArg): LoopRV[] {
     return this.invoke("GetLoops", [this.blockArg("getLoops", "block", block)], []) as LoopRV[];
   }
 
+  /** The blocks directly under a block or a loop, in program order (TVM's `get_child_blocks`). */
   getChildBlocks(blockOrLoop: BlockRV | LoopRV | undefined): BlockRV[] {
     return this.invoke("GetChildBlocks", [requireHandle("getChildBlocks", "blockOrLoop", blockOrLoop)], []) as BlockRV[];
   }
 
+  /** The blocks in the same scope that write what `block` reads (TVM's `get_producers`). */
   getProducers(block: BlockArg): BlockRV[] {
     return this.invoke("GetProducers", [this.blockArg("getProducers", "block", block)], []) as BlockRV[];
   }
 
+  /** The blocks in the same scope that read what `block` writes (TVM's `get_consumers`). */
   getConsumers(block: BlockArg): BlockRV[] {
     return this.invoke("GetConsumers", [this.blockArg("getConsumers", "block", block)], []) as BlockRV[];
   }
@@ -179,6 +198,8 @@ export class Schedule {
   /**
    * Splits a loop; one factor may be `null`/`undefined` and is inferred. Returns one loop per
    * factor, typed as a tuple when the factors are (`split(i, [null, 32])`: `[LoopRV, LoopRV]`).
+   * Rejects several inferred factors, non-positive factors, factors whose product does not cover
+   * the extent, and loops that are annotated, bound to a thread or do not start at 0.
    */
   split<const F extends ReadonlyArray<number | ExprRV | null | undefined>>(
     loop: LoopRV | undefined,
@@ -192,31 +213,50 @@ export class Schedule {
     ]) as LoopRV[] as LoopsFor<F>;
   }
 
+  /**
+   * Fuses consecutive loops, each the only child of the one before, into one loop over the product
+   * of their extents (TVM's `fuse`); returns it. Rejects loops that are not such a chain, that an
+   * inner loop's extent depends on, or that are annotated, bound or do not start at 0.
+   */
   fuse(...loops: (LoopRV | undefined)[]): LoopRV {
     return this.invoke1("Fuse", requireLoops("fuse", "loops", loops), [true]) as LoopRV;
   }
 
+  /**
+   * Reorders loops of one chain into the given order (TVM's `reorder`). Rejects a loop given twice,
+   * loops not on one chain, bound or annotated loops, and blocks under them with non-affine bindings.
+   */
   reorder(...loops: (LoopRV | undefined)[]): void {
     this.invoke("Reorder", requireLoops("reorder", "loops", loops), []);
   }
 
-  /** Binds a loop to a GPU thread axis: "blockIdx.x", "threadIdx.y", "vthread.x", … */
+  /**
+   * Binds a loop to a GPU thread axis: "blockIdx.x", "threadIdx.y", "vthread.x", … (TVM's `bind`).
+   * Rejects an unknown axis, a loop over reduction iterators, and blocks whose data flow is not compact.
+   */
   bind(loop: LoopRV | undefined, threadAxis: string): void {
     this.invoke("Bind", [requireLoop("bind", "loop", loop)], [threadAxis]);
   }
 
+  /** Marks a loop parallel (TVM's `parallel`); rejects a loop over reduction iterators and non-compact data flow. */
   parallel(loop: LoopRV | undefined): void {
     this.invoke("Parallel", [requireLoop("parallel", "loop", loop)], []);
   }
 
+  /** Marks a loop vectorized (TVM's `vectorize`); rejects a loop over reduction iterators and non-compact data flow. */
   vectorize(loop: LoopRV | undefined): void {
     this.invoke("Vectorize", [requireLoop("vectorize", "loop", loop)], []);
   }
 
+  /** Marks a loop to be unrolled when lowered (TVM's `unroll`). */
   unroll(loop: LoopRV | undefined): void {
     this.invoke("Unroll", [requireLoop("unroll", "loop", loop)], []);
   }
 
+  /**
+   * Sets annotation `key` of a block or a loop to `value` (TVM's `annotate`); lowering reads keys
+   * such as `pragma_auto_unroll_max_step`. Rejects a value of the wrong type for a known key.
+   */
   annotate(
     blockOrLoop: BlockRV | LoopRV | undefined,
     key: string,
@@ -227,13 +267,18 @@ export class Schedule {
     this.invoke("Annotate", [target, value as InstructionInput], [key]);
   }
 
+  /** Removes annotation `key` from a block or a loop (TVM's `unannotate`); rejects a key that is not set. */
   unannotate(blockOrLoop: BlockRV | LoopRV | undefined, key: string): void {
     this.invoke("Unannotate", [requireHandle("unannotate", "blockOrLoop", blockOrLoop)], [key]);
   }
 
   // ---- data movement -----------------------------------------------------------------------
 
-  /** `readBuffer`: the index among the block's reads, or the name of a buffer it reads. */
+  /**
+   * Inserts a block that copies the `readBuffer` (an index among the block's reads, or a name) into
+   * a new buffer in `scope`, read by `block` (and `consumerBlocks`) instead; returns the copy block
+   * (TVM's `cache_read`). Rejects the root block, a bad index or scope, and regions it cannot cover.
+   */
   cacheRead(
     block: BlockArg,
     readBuffer: number | string,
@@ -247,7 +292,11 @@ export class Schedule {
     return this.invoke1("CacheRead", [target, consumers], [index, scope]) as BlockRV;
   }
 
-  /** `writeBuffer`: the index among the block's writes, or the name of a buffer it writes. */
+  /**
+   * Makes `block` write `writeBuffer` (an index among its writes, or a name) into a new buffer in
+   * `scope`, and inserts a block that copies it back; returns the copy block (TVM's `cache_write`).
+   * Rejects the root block, a bad index or scope, and a buffer written by several blocks.
+   */
   cacheWrite(
     block: BlockArg,
     writeBuffer: number | string,
@@ -260,12 +309,20 @@ export class Schedule {
     return this.invoke1("CacheWrite", [target, consumers], [index, scope]) as BlockRV;
   }
 
-  /** `buffer`: the index among the block's writes, or the name of a buffer it writes. */
+  /**
+   * Moves a buffer the block writes (an index among its writes, or a name) and allocates to
+   * `scope` (TVM's `set_scope`). Rejects a bad index or scope and a function parameter.
+   */
   setScope(block: BlockArg, buffer: number | string, scope: StorageScopeName): void {
     const target = this.blockArg("setScope", "block", block);
     this.invoke("SetScope", [target], [this.bufferIndex("setScope", target, buffer, "write"), scope]);
   }
 
+  /**
+   * Pads the stride of dimension `axis` of the block's `bufferIndex`-th write so that it is
+   * `offset` modulo `factor`, against shared-memory bank conflicts (TVM's `storage_align`).
+   * Rejects a parameter buffer, an axis out of range and a non-positive factor.
+   */
   storageAlign(block: BlockArg, bufferIndex: number, axis: number, factor: number, offset: number): void {
     this.invoke("StorageAlign", [this.blockArg("storageAlign", "block", block)], [bufferIndex, axis, factor, offset]);
   }
@@ -273,7 +330,8 @@ export class Schedule {
   /**
    * Gives a buffer the block reads or writes (allocated by a block) a new layout: `indexMap` maps
    * its old indices to new ones, e.g. `(i, k) => [k, i]` stores a tile transposed. The map must
-   * be a bijection of the buffer's index space (TVM's `transform_layout` without padding).
+   * be a bijection of the buffer's index space (TVM's `transform_layout` without padding);
+   * other maps throw `TransformLayoutError` or `IndexMapError`.
    */
   transformLayout(block: BlockArg, buffer: BufferSpec, indexMap: IndexMapFn): void {
     const blk = this.blockArg("transformLayout", "block", block);
@@ -290,38 +348,68 @@ export class Schedule {
 
   // ---- compute location --------------------------------------------------------------------
 
+  /**
+   * Moves a producer block under `loop` of its consumer, computing only the region the consumer
+   * needs there (TVM's `compute_at`). Rejects an output block, a block in another scope, and a
+   * location above which some consumer is not visited.
+   */
   computeAt(block: BlockArg, loop: LoopRV | undefined, preserveUnitLoops = false, index = -1): void {
     const inputs = [this.blockArg("computeAt", "block", block), requireLoop("computeAt", "loop", loop)];
     this.invoke("ComputeAt", inputs, [preserveUnitLoops, index]);
   }
 
+  /**
+   * Moves a consumer block under `loop` of its producer, computing the region that the producer
+   * has written by then (TVM's `reverse_compute_at`). Rejects a block in another scope and a
+   * location below which some producer is not complete.
+   */
   reverseComputeAt(block: BlockArg, loop: LoopRV | undefined, preserveUnitLoops = false, index = -1): void {
     const inputs = [this.blockArg("reverseComputeAt", "block", block), requireLoop("reverseComputeAt", "loop", loop)];
     this.invoke("ReverseComputeAt", inputs, [preserveUnitLoops, index]);
   }
 
+  /**
+   * Inlines a block into its consumers and removes it (TVM's `compute_inline`). Rejects a reduction
+   * block, a block that writes more than one buffer or whose body is not a plain store, and the only leaf of a scope.
+   */
   computeInline(block: BlockArg): void {
     this.invoke("ComputeInline", [this.blockArg("computeInline", "block", block)], []);
   }
 
+  /**
+   * Inlines a block into its single producer, which then writes the block's result (TVM's
+   * `reverse_compute_inline`). Rejects a reduction block, several producers and a body that is not a plain store.
+   */
   reverseComputeInline(block: BlockArg): void {
     this.invoke("ReverseComputeInline", [this.blockArg("reverseComputeInline", "block", block)], []);
   }
 
   // ---- reductions --------------------------------------------------------------------------
 
+  /**
+   * Splits a reduction block's init out into its own block, placed above `loop`; returns the init
+   * block (TVM's `decompose_reduction`). Rejects a loop that is not above the block or is too high.
+   */
   decomposeReduction(block: BlockArg, loop: LoopRV | undefined): BlockRV {
     const inputs = [this.blockArg("decomposeReduction", "block", block), requireLoop("decomposeReduction", "loop", loop)];
     return this.invoke1("DecomposeReduction", inputs, []) as BlockRV;
   }
 
+  /**
+   * Factors the reduction over `loop` into a new block that reduces into a buffer with an extra axis at
+   * `factorAxis`, and returns it (TVM's `rfactor`). Rejects non-serial loops, unknown reducers and bad axes.
+   */
   rfactor(loop: LoopRV | undefined, factorAxis: number): BlockRV {
     return this.invoke1("RFactor", [requireLoop("rfactor", "loop", loop)], [factorAxis]) as BlockRV;
   }
 
   // ---- sampling ----------------------------------------------------------------------------
 
-  /** Samples `n` tile sizes whose product is the loop's extent; a tuple of `n` values for a literal `n`. */
+  /**
+   * Samples `n` tile sizes whose product is the loop's extent, the innermost at most
+   * `maxInnermostFactor` (-1: no bound); a tuple of `n` values for a literal `n` (TVM's
+   * `sample_perfect_tile`). Rejects a non-positive `n` and a loop without a positive constant extent.
+   */
   samplePerfectTile<const N extends number>(
     loop: LoopRV | undefined,
     n: N,
@@ -332,13 +420,17 @@ export class Schedule {
     return this.invoke("SamplePerfectTile", [target], [n, maxInnermostFactor], decision) as ExprRV[] as ExprRVs<N>;
   }
 
+  /**
+   * Samples one of `candidates` with probabilities `probs` (TVM's `sample_categorical`); rejects
+   * empty or mismatched lists, negative probabilities and a decision out of range.
+   */
   sampleCategorical(candidates: readonly number[], probs: readonly number[], decision?: number): ExprRV {
     return this.invoke1("SampleCategorical", [], [candidates, probs], decision) as ExprRV;
   }
 
   /**
    * A location to compute `block` at: a loop, or a fresh location mark (`isRootMark` /
-   * `isInlineMark`) that `computeAt` understands.
+   * `isInlineMark`) that `computeAt` understands (TVM's `sample_compute_location`).
    */
   sampleComputeLocation(block: BlockArg, decision?: number): LoopRV {
     const target = this.blockArg("sampleComputeLocation", "block", block);
@@ -357,7 +449,7 @@ export class Schedule {
 
   /**
    * Runs one instruction by kind name: applies it on a forked state, records it, and adopts the
-   * result. Used by every primitive method and by trace replay.
+   * result. Used by every primitive method and by trace replay. Throws `ScheduleUsageError` for an unknown kind.
    */
   invoke(
     kindName: string,
@@ -370,6 +462,7 @@ export class Schedule {
     return this.invokeKind(kind, inputs, attrs, decision);
   }
 
+  /** `invoke` for an instruction kind already looked up; returns the instruction's outputs. */
   invokeKind(
     kind: InstructionKind,
     inputs: readonly InstructionInput[],

@@ -1,6 +1,7 @@
 import { ANNOTATION_KEYS, intImm, printTVMScript, structuralEqual } from "@tessera/ir";
 import { describe, expect, it } from "vitest";
-import { AnnotationKeyNotFoundError, AnnotationValueTypeError, Schedule, ScheduleUsageError, Trace } from "../src/index.js";
+import { AnnotationKeyNotFoundError, AnnotationValueTypeError } from "../src/error-catalogue.js";
+import { Schedule, ScheduleUsageError, Trace } from "../src/index.js";
 import { expectScheduleError, parse } from "./loops-fixtures.js";
 
 const FUNC = `
@@ -99,7 +100,12 @@ describe("annotate: values of the keys the compiler understands", () => {
       const target = site === "loop" ? i! : b;
       const owner = site === "loop" ? "loop i" : "block B";
       const expected = ANNOTATION_KEYS.find((k) => k.key === key)!.expected;
-      const err = expectScheduleError(sch, () => sch.annotate(target, key, bad), AnnotationValueTypeError, `The annotation "${key}" of ${owner} expects ${expected}, got ${got}.`);
+      const err = expectScheduleError(
+        sch,
+        () => sch.annotate(target, key, bad),
+        AnnotationValueTypeError,
+        `The annotation "${key}" of ${owner} expects ${expected}, got ${got}.`,
+      );
       expect(err.message).toContain("An error occurred in the schedule primitive 'annotate'");
       sch.annotate(target, key, good);
       const annotations = site === "loop" ? sch.get(i!).annotations : sch.get(b).annotations;
@@ -120,7 +126,12 @@ describe("annotate: values of the keys the compiler understands", () => {
     const v = sch.sampleCategorical([-4, 8], [1, 0], 0);
     expectScheduleError(sch, () => sch.annotate(b, "pragma_auto_unroll_max_step", v), AnnotationValueTypeError, "got the number -4");
     expect(sch.trace.instructions.at(-1)!.kind.name).toBe("SampleCategorical");
-    expectScheduleError(sch, () => sch.annotate(b, "launch_bounds_min_blocks_per_sm", v), AnnotationValueTypeError, "expects a positive integer, got the number -4");
+    expectScheduleError(
+      sch,
+      () => sch.annotate(b, "launch_bounds_min_blocks_per_sm", v),
+      AnnotationValueTypeError,
+      "expects a positive integer, got the number -4",
+    );
     sch.annotate(b, "meta_schedule.unroll_explicit", v); // any integer
     expect(sch.get(b).annotations["meta_schedule.unroll_explicit"]).toBe(-4);
   });
@@ -128,7 +139,12 @@ describe("annotate: values of the keys the compiler understands", () => {
   it("buffer_dim_align takes integer 4-tuples (what storageAlign writes)", () => {
     const sch = new Schedule(parse(FUNC));
     const b = sch.getBlock("B");
-    expectScheduleError(sch, () => sch.annotate(b, "buffer_dim_align", [1, 2, 3, 4]), AnnotationValueTypeError, "expects an array of [buffer_index, axis, factor, offset] integer 4-tuples, got the array [1, 2, 3, 4]");
+    expectScheduleError(
+      sch,
+      () => sch.annotate(b, "buffer_dim_align", [1, 2, 3, 4]),
+      AnnotationValueTypeError,
+      "expects an array of [buffer_index, axis, factor, offset] integer 4-tuples, got the array [1, 2, 3, 4]",
+    );
     sch.annotate(b, "buffer_dim_align", [[0, 0, 32, 1]]);
     expect(sch.get(b).annotations["buffer_dim_align"]).toEqual([[0, 0, 32, 1]]);
   });
@@ -168,6 +184,8 @@ describe("annotate: values of the keys the compiler understands", () => {
     }
     const tampered = sch.trace.toJSON();
     tampered.instructions[4]!.inputs[1] = [0, -1, 1];
-    expect(() => Trace.fromJSON(tampered).applyTo(new Schedule(parse(FUNC)))).toThrow(/software_pipeline_stage" of loop j expects an array of non-negative integers, got the array \[0, -1, 1\]/);
+    expect(() => Trace.fromJSON(tampered).applyTo(new Schedule(parse(FUNC)))).toThrow(
+      /software_pipeline_stage" of loop j expects an array of non-negative integers, got the array \[0, -1, 1\]/,
+    );
   });
 });

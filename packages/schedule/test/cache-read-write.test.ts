@@ -1,15 +1,8 @@
 import { assertStructuralEqual, gemmReluAdd, parsePrimFunc, structuralEqual, verifyWellFormed } from "@tessera/ir";
 import { expectScheduleError, runBoth } from "./support.js";
 import { describe, expect, it } from "vitest";
-import {
-  BlockNotFoundError,
-  BufferIndexOutOfRangeError,
-  InvalidStorageScopeError,
-  NotRegionCoverError,
-  NotSingleWriteBlock,
-  Schedule,
-  ScheduleError,
-} from "../src/index.js";
+import { BlockNotFoundError, BufferIndexOutOfRangeError, InvalidStorageScopeError, NotRegionCoverError, NotSingleWriteBlock } from "../src/error-catalogue.js";
+import { Schedule } from "../src/index.js";
 
 const MATMUL = `
 @T.prim_func
@@ -40,7 +33,6 @@ def main(A: T.Buffer((128,), "float32"), B: T.Buffer((128,), "float32"), C: T.Bu
             vi = T.axis.spatial(128, i)
             C[vi] = T0[vi]
 `;
-
 
 describe("cacheRead", () => {
   it("caches the inputs of a matmul at the start of the root block (A_shared, B_local)", () => {
@@ -219,8 +211,7 @@ def main(A: T.Buffer((8,), "int32"), C: T.Buffer((8,), "int32")):
     const c = sch.getBlock("C");
     expectScheduleError(
       sch,
-      () =>
-      sch.cacheRead(c, 0, "shared"),
+      () => sch.cacheRead(c, 0, "shared"),
       NotSingleWriteBlock,
       "The buffer B is expected to be written by single block, but got 2 blocks who write it.",
     );
@@ -345,7 +336,7 @@ def main(A: T.Buffer((128,), "float32"), B: T.Buffer((128,), "float32"), C: T.Bu
 
 describe("instruction rendering", () => {
   it("prints cache and scope calls as TypeScript", async () => {
-    const { instructionKind } = await import("../src/index.js");
+    const { instructionKind } = await import("../src/instruction.js");
     expect(instructionKind("CacheRead")!.formatArgs(["b0", []], [0, "shared"], undefined)).toBe('b0, 0, "shared"');
     expect(instructionKind("CacheWrite")!.formatArgs(["b0", ["b1"]], [0, "local"], undefined)).toBe('b0, 0, "local", [b1]');
     expect(instructionKind("SetScope")!.formatArgs(["b0"], [0, "local"], undefined)).toBe('b0, 0, "local"');

@@ -2,7 +2,8 @@ import { type PrimFunc, compilePrimFunc, parsePrimFunc, randomArgs } from "@tess
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { PrimitiveContext } from "../src/context.js";
-import { type BlockRV, type LoopRV, Schedule, ScheduleError, canComputeAt, canReverseComputeAt } from "../src/index.js";
+import { type BlockRV, type LoopRV, Schedule, ScheduleError } from "../src/index.js";
+import { canComputeAt, canReverseComputeAt } from "../src/primitives/compute-at/index.js";
 import type { ScheduleState } from "../src/state/schedule-state.js";
 
 /** A three-stage int32 pipeline; C's i loop is split by `f` (with a T.where when it does not divide). */

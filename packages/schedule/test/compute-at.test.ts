@@ -1,17 +1,13 @@
 import { assertStructuralEqual, gemmReluAdd, parsePrimFunc, structuralEqual } from "@tessera/ir";
 import { describe, expect, it } from "vitest";
+import { BlockRV, LoopRV, Schedule, ScheduleError, StaleHandleError } from "../src/index.js";
 import {
-  BlockRV,
   InvalidInsertionIndexError,
-  LoopRV,
   NotAllRequiredBlocksAreVisitedError,
   NotCompleteOrReductionBlockError,
   NotInSameScopeError,
   OutputBlockError,
-  Schedule,
-  ScheduleError,
-  StaleHandleError,
-} from "../src/index.js";
+} from "../src/error-catalogue.js";
 import { COURSE_AFTER_COMPUTE_AT_GEMM, COURSE_UNBOUND, COURSE_UNBOUND_AFTER, TWO_ELEMENTWISE_SPLIT, courseAfterCacheRead } from "./compute-at-fixtures.js";
 
 const expectIR = (sch: Schedule, text: string) => assertStructuralEqual(sch.func, parsePrimFunc(text), { compareNames: true });
@@ -22,12 +18,7 @@ def main(A: T.Buffer((128, 128), "float32"), C: T.Buffer((128, 128), "float32"))
     B = T.alloc_buffer((128, 128))`;
 
 const C_BLOCK = (indent: string) =>
-  [
-    `with T.block("C"):`,
-    `    vi = T.axis.spatial(128, i_0 * 8 + i_1)`,
-    `    vj = T.axis.spatial(128, j)`,
-    `    C[vi, vj] = B[vi, vj] + T.float32(1)`,
-  ]
+  [`with T.block("C"):`, `    vi = T.axis.spatial(128, i_0 * 8 + i_1)`, `    vj = T.axis.spatial(128, j)`, `    C[vi, vj] = B[vi, vj] + T.float32(1)`]
     .map((l) => indent + l)
     .join("\n");
 
@@ -218,7 +209,7 @@ def main(A: T.Buffer((8,), "int32"), D: T.Buffer((8,), "int32")):
     sch.computeAt(sch.getBlock("gemm"), i!);
     const script = sch.script();
     expect(script).toContain("for ax0, ax1 in T.grid(16, 16):");
-    expect(script).toContain("vi, vj, vk = T.axis.remap(\"SSR\", [i, ax0, ax1])");
+    expect(script).toContain('vi, vj, vk = T.axis.remap("SSR", [i, ax0, ax1])');
   });
 });
 

@@ -13,10 +13,9 @@ import {
   NotCompleteOrReductionBlockError,
   NotSingleReadWriteBuffer,
   OutputBlockError,
-  Schedule,
-  Trace,
   WrongBlockIterTypeError,
-} from "../src/index.js";
+} from "../src/error-catalogue.js";
+import { Schedule, Trace } from "../src/index.js";
 import { expectScheduleError, runBoth } from "./support.js";
 
 const STRIDE1 = { batch: 1, inChannels: 4, outChannels: 8, height: 8, width: 8, kernel: 3, padding: 1 } as const;
@@ -162,7 +161,12 @@ describe("conv2d: errors", () => {
     const sch = new Schedule(conv2d(STRIDE1).func);
     const y = sch.getBlock("Y");
     const [, , , , ric] = sch.getLoops(y);
-    expectScheduleError(sch, () => sch.parallel(ric), WrongBlockIterTypeError, `The "parallel" cannot be fulfilled with regard to block Y because some block iter`);
+    expectScheduleError(
+      sch,
+      () => sch.parallel(ric),
+      WrongBlockIterTypeError,
+      `The "parallel" cannot be fulfilled with regard to block Y because some block iter`,
+    );
     sch.decomposeReduction(y, ric);
     const update = sch.getBlock("Y_update");
     expectScheduleError(sch, () => sch.parallel(ric), NotCompactDataFlowError, "does not have compact dataflow");

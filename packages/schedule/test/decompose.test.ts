@@ -1,7 +1,8 @@
 import { assertStructuralEqual, parsePrimFunc } from "@tessera/ir";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { LoopHeightError, LoopPositionError, NotReductionBlockError, Schedule } from "../src/index.js";
+import { LoopHeightError, LoopPositionError, NotReductionBlockError } from "../src/error-catalogue.js";
+import { Schedule } from "../src/index.js";
 import { expectScheduleError, runBoth } from "./support.js";
 
 const MATMUL = `
@@ -88,7 +89,12 @@ def f(A: T.Buffer((8, 8), "int32"), C: T.Buffer((8,), "int32"), D: T.Buffer((8,)
     );
     const c = sch.getBlock("C");
     const [other] = sch.getLoops(sch.getBlock("D"));
-    expectScheduleError(sch, () => sch.decomposeReduction(c, other!), LoopPositionError, 'The input loop "i" of decompose_reduction is required to be an ancestor of block "C"');
+    expectScheduleError(
+      sch,
+      () => sch.decomposeReduction(c, other!),
+      LoopPositionError,
+      'The input loop "i" of decompose_reduction is required to be an ancestor of block "C"',
+    );
   });
 
   it("rejects a loop below a reduction loop (LoopHeightError)", () => {
@@ -106,7 +112,12 @@ def f(A: T.Buffer((8, 8), "int32"), C: T.Buffer((8,), "int32")):
     );
     const c = sch.getBlock("C");
     const [, i] = sch.getLoops(c);
-    expectScheduleError(sch, () => sch.decomposeReduction(c, i!), LoopHeightError, "decompose_reduction expect the loop \"i\" to be higher than all the loops related to reduce block var");
+    expectScheduleError(
+      sch,
+      () => sch.decomposeReduction(c, i!),
+      LoopHeightError,
+      'decompose_reduction expect the loop "i" to be higher than all the loops related to reduce block var',
+    );
   });
 
   it("rejects a block that is not a reduction (NotReductionBlockError)", () => {

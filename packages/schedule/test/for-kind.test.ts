@@ -1,6 +1,7 @@
 import { assertStructuralEqual, gemmReluAdd, parsePrimFunc, printTVMScript } from "@tessera/ir";
 import { describe, expect, it } from "vitest";
-import { NotCompactDataFlowError, Schedule, ScheduleUsageError, UnknownThreadAxisError, WrongBlockIterTypeError } from "../src/index.js";
+import { NotCompactDataFlowError, UnknownThreadAxisError, WrongBlockIterTypeError } from "../src/error-catalogue.js";
+import { Schedule, ScheduleUsageError } from "../src/index.js";
 import { expectScheduleError, intMatmul, parse } from "./loops-fixtures.js";
 
 const ELEMENTWISE2 = `

@@ -8,10 +8,8 @@ import {
   NotSingleReadWriteBuffer,
   OnlyLeafError,
   OpaqueAccessError,
-  Schedule,
-  ScheduleError,
-  StaleHandleError,
-} from "../src/index.js";
+} from "../src/error-catalogue.js";
+import { Schedule, ScheduleError, StaleHandleError } from "../src/index.js";
 import { expectScheduleError } from "./support.js";
 
 const ELEMWISE = `
@@ -231,7 +229,7 @@ describe("inline errors", () => {
   it("rejects an output block (OutputBlockError)", () => {
     const sch = new Schedule(gemmReluAdd(16).func);
     const add = sch.getBlock("add");
-    const err = expectScheduleError(sch, () => sch.computeInline(add), ScheduleError, 'the block add is an output block');
+    const err = expectScheduleError(sch, () => sch.computeInline(add), ScheduleError, "the block add is an output block");
     expect(err.name).toBe("OutputBlockError");
     expect(err.message).toContain("An error occurred in the schedule primitive 'compute-inline'");
   });
@@ -255,7 +253,12 @@ def f(A: T.Buffer((8,), "int32"), C: T.Buffer((8,), "int32")):
 `),
     );
     const blk0 = sch.getBlock("B");
-    expectScheduleError(sch, () => sch.computeInline(blk0), NotSingleReadWriteBuffer, "only allowed to write a single buffer region, but it writes 2 region(s)");
+    expectScheduleError(
+      sch,
+      () => sch.computeInline(blk0),
+      NotSingleReadWriteBuffer,
+      "only allowed to write a single buffer region, but it writes 2 region(s)",
+    );
     const blk1 = sch.getBlock("C");
     expectScheduleError(sch, () => sch.reverseComputeInline(blk1), NotSingleReadWriteBuffer, "only allowed to read a single buffer region");
   });
@@ -323,7 +326,12 @@ def f(A: T.Buffer((8,), "int32"), C: T.Buffer((8,), "int32")):
     const blk4 = sch.getBlock("B");
     expectScheduleError(sch, () => sch.computeInline(blk4), IncompleteBlockError, 'The block "B" is not a complete block - it violates condition #2');
     const blk5 = sch.getBlock("C");
-    expectScheduleError(sch, () => sch.reverseComputeInline(blk5), NonSingleProducerError, 'The consumer block "B" to be inlined is required to have only a single producer block');
+    expectScheduleError(
+      sch,
+      () => sch.reverseComputeInline(blk5),
+      NonSingleProducerError,
+      'The consumer block "B" to be inlined is required to have only a single producer block',
+    );
   });
 
   it("rejects opaque access of the inlined buffer (OpaqueAccessError)", () => {

@@ -1,7 +1,8 @@
 import { assertStructuralEqual, floordiv, floormod, gemmReluAdd, parsePrimFunc } from "@tessera/ir";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { BufferIndexOutOfRangeError, IndexMapError, NonAllocatedBufferError, Schedule, Trace, TransformLayoutError } from "../src/index.js";
+import { BufferIndexOutOfRangeError, IndexMapError, NonAllocatedBufferError, TransformLayoutError } from "../src/error-catalogue.js";
+import { Schedule, Trace } from "../src/index.js";
 import { expectScheduleError, runBoth } from "./support.js";
 
 const PRODUCER_CONSUMER = `
@@ -112,14 +113,47 @@ def main(A: T.Buffer((2, 3, 4), "float32"), C: T.Buffer((2, 3, 4), "float32")):
   it("rejects maps that do not fit the buffer, parameters, and bad buffer specs", () => {
     const sch = new Schedule(parsePrimFunc(PRODUCER_CONSUMER));
     const b = sch.getBlock("B");
-    expectScheduleError(sch, () => sch.transformLayout(b, ["write", 0], (i) => [i]), TransformLayoutError, "the index map takes 1 index but buffer B has 2 dimensions");
-    expectScheduleError(sch, () => sch.transformLayout(b, ["write", 0], (i, j) => [i, floormod(j, 4)]), TransformLayoutError, "is not a bijection of the index space of buffer B");
-    expectScheduleError(sch, () => sch.transformLayout(b, ["write", 0], (i, j) => [i, j, 1]), TransformLayoutError, "result 2 of the index map (1) starts at 1, not 0");
-    expectScheduleError(sch, () => sch.transformLayout(b, ["read", 0], (i, j) => [j, i]), NonAllocatedBufferError, "The input buffer A is not allocated by a block");
+    expectScheduleError(
+      sch,
+      () => sch.transformLayout(b, ["write", 0], (i) => [i]),
+      TransformLayoutError,
+      "the index map takes 1 index but buffer B has 2 dimensions",
+    );
+    expectScheduleError(
+      sch,
+      () => sch.transformLayout(b, ["write", 0], (i, j) => [i, floormod(j, 4)]),
+      TransformLayoutError,
+      "is not a bijection of the index space of buffer B",
+    );
+    expectScheduleError(
+      sch,
+      () => sch.transformLayout(b, ["write", 0], (i, j) => [i, j, 1]),
+      TransformLayoutError,
+      "result 2 of the index map (1) starts at 1, not 0",
+    );
+    expectScheduleError(
+      sch,
+      () => sch.transformLayout(b, ["read", 0], (i, j) => [j, i]),
+      NonAllocatedBufferError,
+      "The input buffer A is not allocated by a block",
+    );
     expectScheduleError(sch, () => sch.transformLayout(b, ["write", 1], (i, j) => [j, i]), BufferIndexOutOfRangeError, "out of range");
     expectScheduleError(sch, () => sch.transformLayout(b, "Z", (i, j) => [j, i]), TransformLayoutError, 'block B neither reads nor writes a buffer named "Z"');
-    expectScheduleError(sch, () => sch.transformLayout(b, ["write", 0], () => { throw new Error("boom"); }), IndexMapError, "the index map function threw: boom");
-    expectScheduleError(sch, () => sch.transformLayout(b, ["write", 0], (i, j) => [j, "x" as never]), IndexMapError, "result 1 of the index map is not an index expression");
+    expectScheduleError(
+      sch,
+      () =>
+        sch.transformLayout(b, ["write", 0], () => {
+          throw new Error("boom");
+        }),
+      IndexMapError,
+      "the index map function threw: boom",
+    );
+    expectScheduleError(
+      sch,
+      () => sch.transformLayout(b, ["write", 0], (i, j) => [j, "x" as never]),
+      IndexMapError,
+      "result 1 of the index map is not an index expression",
+    );
   });
 
   it("asks for storageAlign after the transform, not before", () => {

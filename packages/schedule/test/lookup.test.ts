@@ -1,6 +1,7 @@
 import { gemmReluAdd, structuralEqual } from "@tessera/ir";
 import { describe, expect, it } from "vitest";
-import { BlockNotFoundError, LoopRV, Schedule, ScheduleError } from "../src/index.js";
+import { BlockNotFoundError } from "../src/error-catalogue.js";
+import { LoopRV, Schedule, ScheduleError } from "../src/index.js";
 
 describe("lookups", () => {
   it("finds blocks, loops, children, producers and consumers", () => {
@@ -18,7 +19,15 @@ describe("lookups", () => {
     // Lookups do not change the IR, and the schedule never mutates the caller's function.
     expect(structuralEqual(sch.func, func)).toBe(true);
     expect(sch.trace.instructions.map((x) => x.kind.name)).toEqual([
-      "GetBlock", "GetBlock", "GetBlock", "GetLoops", "GetConsumers", "GetProducers", "GetProducers", "GetLoops", "GetChildBlocks",
+      "GetBlock",
+      "GetBlock",
+      "GetBlock",
+      "GetLoops",
+      "GetConsumers",
+      "GetProducers",
+      "GetProducers",
+      "GetLoops",
+      "GetChildBlocks",
     ]);
   });
 

@@ -6,9 +6,8 @@ import {
   LoopNotStartWithZeroError,
   NotOnlyChildError,
   OuterNotInnerParent,
-  Schedule,
-  StaleHandleError,
-} from "../src/index.js";
+} from "../src/error-catalogue.js";
+import { Schedule, StaleHandleError } from "../src/index.js";
 import { ELEMENTWISE, expectScheduleError, parse } from "./loops-fixtures.js";
 
 const names = { compareNames: true };

@@ -1,12 +1,7 @@
 import { assertStructuralEqual, printTVMScript } from "@tessera/ir";
 import { describe, expect, it } from "vitest";
-import {
-  BlockPropertyError,
-  DependentLoopError,
-  LoopMultiAppearanceError,
-  LoopsNotAChainError,
-  Schedule,
-} from "../src/index.js";
+import { BlockPropertyError, DependentLoopError, LoopMultiAppearanceError, LoopsNotAChainError } from "../src/error-catalogue.js";
+import { Schedule } from "../src/index.js";
 import { expectScheduleError, parse } from "./loops-fixtures.js";
 
 const names = { compareNames: true };

@@ -5,11 +5,9 @@ import {
   LoopNotStartWithZeroError,
   NonPositiveFactorError,
   NotSingleInferFactorError,
-  Schedule,
-  ScheduleUsageError,
-  StaleHandleError,
   WrongFactorError,
-} from "../src/index.js";
+} from "../src/error-catalogue.js";
+import { Schedule, ScheduleUsageError, StaleHandleError } from "../src/index.js";
 import { ELEMENTWISE, VECTOR_100, expectScheduleError, parse } from "./loops-fixtures.js";
 
 const names = { compareNames: true };
@@ -223,9 +221,13 @@ def main(A: T.Buffer((128,), "float32"), B: T.Buffer((128,), "float32")):
     sch.split(i!, [null, 32]);
     sch.split(j!, [4, 32], { preserveUnitIters: false });
     const [splitA, splitB] = sch.trace.instructions.slice(-2);
-    expect(splitA!.kind.formatArgs(["l1", "None_", "32"].map((x) => (x === "None_" ? "null" : x)), splitA!.attrs, undefined)).toBe("l1, [null, 32]");
-    expect(splitB!.kind.formatArgs(["l2", "4", "32"], splitB!.attrs, undefined)).toBe(
-      "l2, [4, 32], { preserveUnitIters: false, disablePredication: false }",
-    );
+    expect(
+      splitA!.kind.formatArgs(
+        ["l1", "None_", "32"].map((x) => (x === "None_" ? "null" : x)),
+        splitA!.attrs,
+        undefined,
+      ),
+    ).toBe("l1, [null, 32]");
+    expect(splitB!.kind.formatArgs(["l2", "4", "32"], splitB!.attrs, undefined)).toBe("l2, [4, 32], { preserveUnitIters: false, disablePredication: false }");
   });
 });

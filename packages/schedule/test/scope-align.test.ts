@@ -5,10 +5,10 @@ import {
   BufferIndexOutOfRangeError,
   InvalidStorageScopeError,
   NonAllocatedBufferError,
-  Schedule,
   StorageAlignAxisOutOfRangeError,
   StorageAlignInvalidFactorError,
-} from "../src/index.js";
+} from "../src/error-catalogue.js";
+import { Schedule } from "../src/index.js";
 
 const ELEMENTWISE = `
 @T.prim_func
@@ -23,7 +23,6 @@ def main(A: T.Buffer((128, 128), "float32"), C: T.Buffer((128, 128), "float32"))
             vi, vj = T.axis.remap("SS", [i, j])
             C[vi, vj] = B[vi, vj] + T.float32(1)
 `;
-
 
 describe("setScope", () => {
   it("moves an intermediate buffer to another scope everywhere it is used", () => {

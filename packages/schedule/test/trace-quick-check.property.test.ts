@@ -28,7 +28,7 @@ const oddValue: fc.Arbitrary<unknown> = fc.oneof(
 /** Replaces the value at a random path of `doc` (a deep copy) with `value`. */
 function mutate(doc: unknown, choices: readonly number[], value: unknown): unknown {
   const copy = structuredClone(doc) as unknown;
-  let parent: unknown = undefined;
+  let parent: unknown;
   let key: string | number | undefined;
   let node = copy;
   for (const c of choices) {

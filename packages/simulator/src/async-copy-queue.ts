@@ -9,7 +9,7 @@
  * issue. The source is read when the copy is issued: a GPU may read it at any time until the copy
  * completes, and the global inputs a kernel copies from are not written while copies are in flight.
  */
-import { AsyncCopyQueue, type IssuedCopy, landCopy } from "@tessera/ir";
+import { AsyncCopyQueue, type IssuedCopy, landCopy } from "@tessera/ir/executor-kit";
 
 export class DeferredCopies extends AsyncCopyQueue {
   /** Committed groups, oldest first. */

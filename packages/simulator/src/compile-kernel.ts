@@ -11,23 +11,8 @@
  * - `T.ptx_cp_async` copies land when their group is waited for (see async-copy-queue.ts).
  * - with the bank-conflict model, every shared access instruction is recorded by the recorder.
  */
-import {
-  type Buffer,
-  type Call,
-  EmitContext,
-  type ErrorSiteTable,
-  type ExecRuntime,
-  type PrimExpr,
-  RUNTIME_PRELUDE,
-  type Var,
-  declareBufferLayout,
-  describeAccess,
-  emitStmt,
-  lanesOf,
-  printExpr,
-  constantSize,
-  typedArrayConstructorFor,
-} from "@tessera/ir";
+import { type Buffer, type Call, type PrimExpr, type Var, describeAccess, lanesOf, printExpr, constantSize, typedArrayConstructorFor } from "@tessera/ir";
+import { EmitContext, type ErrorSiteTable, type ExecRuntime, RUNTIME_PRELUDE, declareBufferLayout, emitStmt } from "@tessera/ir/executor-kit";
 import type { DeviceKernel } from "@tessera/codegen";
 import type { BankConflictRecorder } from "./bank-recorder.js";
 import { type BankSite, type BankSlot, BankSiteTable } from "./bank-sites.js";
@@ -153,7 +138,7 @@ export function compileKernel(kernel: DeviceKernel, opts: CompileKernelOptions):
           );
       }
     },
-    elementIndex(_c: EmitContext, buffer: Buffer, indices: readonly PrimExpr[], indexJs: string, access: "load" | "store", lane: number | undefined, asyncCopy?: boolean) {
+    elementIndex(_c, buffer, indices, indexJs, access, lane, asyncCopy) {
       const t = trackedIndex.get(buffer.data);
       let js = indexJs;
       if (t !== undefined) {

@@ -34,7 +34,7 @@ export class OutOfBoundsError extends SimulationError {
     readonly text: string,
   ) {
     const bad = indices.findIndex((i, k) => !(i >= 0 && i < (shape[k] ?? 0)));
-    const k = bad < 0 ? 0 : bad;
+    const k = Math.max(bad, 0);
     const dim = indices.length > 1 ? ` in dimension ${k}` : "";
     super(
       `out-of-bounds ${access} ${access === "load" ? "from" : "to"} buffer ${buffer} in ${describeLocation(at)}: ` +

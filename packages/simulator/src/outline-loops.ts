@@ -13,7 +13,8 @@
  * `scratchArray`): the allocation lives only while the loop runs, and only one thread runs it at
  * a time; it is poisoned at every entry, as a fresh allocation is.
  */
-import { type Call, type EmitContext, type For, type Stmt, forEachStmt } from "@tessera/ir";
+import { type Call, type For, type Stmt, forEachStmt } from "@tessera/ir";
+import type { EmitContext } from "@tessera/ir/executor-kit";
 
 /** The generated functions' helper that poisons an array and returns it. */
 export const POISON_HELPER = "function $poisoned(a, v) { for (let i = 0; i < a.length; i++) a[i] = v; return a; }";
@@ -44,12 +45,7 @@ export class LoopOutliner {
     const params = usedIdentifiers(code.lines).filter((id) => visible.has(id));
     const name = ctx.names.internal("loop");
     this.functions.push(
-      [
-        `function ${name}(${params.join(", ")}) {`,
-        ...(code.temps.length > 0 ? [`  let ${code.temps.join(", ")};`] : []),
-        ...code.lines,
-        "}",
-      ].join("\n"),
+      [`function ${name}(${params.join(", ")}) {`, ...(code.temps.length > 0 ? [`  let ${code.temps.join(", ")};`] : []), ...code.lines, "}"].join("\n"),
     );
     ctx.line(`${name}(${params.join(", ")});`);
   };

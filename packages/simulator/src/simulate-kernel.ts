@@ -1,5 +1,6 @@
 /** Simulates one device kernel over its whole grid on the caller's arrays. */
-import { type TypedArray, constantSize, describeBufferType, dtypeInfo, makeRuntime, typedArrayConstructorFor } from "@tessera/ir";
+import { type TypedArray, constantSize, dtypeInfo, typedArrayConstructorFor } from "@tessera/ir";
+import { describeBufferType, makeRuntime } from "@tessera/ir/executor-kit";
 import type { DeviceKernel } from "@tessera/codegen";
 import { DeferredCopies } from "./async-copy-queue.js";
 import { BankConflictRecorder } from "./bank-recorder.js";

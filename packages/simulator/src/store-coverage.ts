@@ -7,7 +7,8 @@
  * that depend on loaded values, a pointer handed to an intrinsic) is reported as unsupported with
  * the reason, never as covered.
  */
-import { EmitContext, type ExecRuntime, RUNTIME_PRELUDE, constantSize, declareBufferLayout, emitStmt, makeRuntime, typedArrayConstructorFor, usesVar } from "@tessera/ir";
+import { EmitContext, type ExecRuntime, assembleSource, declareBufferLayout, emitStmt, makeRuntime } from "@tessera/ir/executor-kit";
+import { constantSize, typedArrayConstructorFor, usesVar } from "@tessera/ir";
 import type { DeviceKernel, LoweredModule } from "@tessera/codegen";
 import type { Dim3 } from "./dims.js";
 import { SimulationError } from "./errors.js";
@@ -43,9 +44,7 @@ export interface StoreCoverage {
   readonly timeMs: number;
 }
 
-export type StoreCoverageResult =
-  | { readonly supported: true; readonly coverage: StoreCoverage }
-  | { readonly supported: false; readonly why: string };
+export type StoreCoverageResult = { readonly supported: true; readonly coverage: StoreCoverage } | { readonly supported: false; readonly why: string };
 
 /** The thread function of a slice: block and thread index, then the kernel's arguments (only the target's array is used). */
 type SliceFunction = (...args: unknown[]) => void;
@@ -214,8 +213,7 @@ function compileSlice(kernel: DeviceKernel, sliced: DeviceKernel, paramIndex: nu
     params.push(array);
   });
   emitStmt(ctx, sliced.body);
-  const jsName = `${kernel.name.replace(/[^A-Za-z0-9_$]/g, "_").replace(/^(?=[0-9])/, "_")}_stores`;
-  const source = ['"use strict";', ...RUNTIME_PRELUDE, `return function ${jsName}(${params.join(", ")}) {`, ...ctx.prologueLines(), ...ctx.bodyLines(), "};", ""].join("\n");
+  const source = assembleSource(ctx, `${kernel.name}_stores`, params);
   let factory: (rt: ExecRuntime, mark: (element: number) => number) => SliceFunction;
   try {
     // eslint-disable-next-line @typescript-eslint/no-implied-eval -- compiling to JS is the point

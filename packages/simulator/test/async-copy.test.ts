@@ -7,12 +7,13 @@
  */
 import { type AsyncCopyLoopOptions, asyncCopyReferenceScript, loweredAsyncCopyScript } from "@tessera/corpus";
 import { type LoweredModule, injectPTXAsyncCopyPass, moduleFromKernelFunc, target } from "@tessera/codegen";
-import { ErrorSiteTable, parsePrimFunc, randomArgs } from "@tessera/ir";
+import { ErrorSiteTable } from "@tessera/ir/executor-kit";
+import { parsePrimFunc, randomArgs } from "@tessera/ir";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { DeferredCopies } from "../src/async-copy-queue.js";
 import { OutOfBoundsError, compareWithReference, simulate } from "../src/index.js";
-import { type ComparisonReport } from "../src/compare.js";
+import type { ComparisonReport } from "../src/compare.js";
 
 const A100 = target("nvidia/a100");
 
@@ -26,8 +27,7 @@ function compare(opts: AsyncCopyLoopOptions, seed = 1): ComparisonReport {
 }
 
 describe("DeferredCopies: one thread's cp.async groups", () => {
-  const issue = (q: DeferredCopies, dst: Float32Array, at: number, value: number): void =>
-    q.copy(dst, at, Float32Array.of(value), 0, 1, true, 0, undefined);
+  const issue = (q: DeferredCopies, dst: Float32Array, at: number, value: number): void => q.copy(dst, at, Float32Array.of(value), 0, 1, true, 0, undefined);
 
   it("lands nothing at issue or commit; wait(n) lands all but the newest n committed groups, oldest first", () => {
     const q = new DeferredCopies(new ErrorSiteTable());
@@ -70,7 +70,10 @@ describe("DeferredCopies: one thread's cp.async groups", () => {
     const src = Float32Array.of(1, 2, 3, 4);
     const dst = new Float32Array(4);
     const landed: number[] = [];
-    q.copy(dst, 0, src, 0, 4, true, 0, (i) => (landed.push(i), i));
+    q.copy(dst, 0, src, 0, 4, true, 0, (i) => {
+      landed.push(i);
+      return i;
+    });
     src.fill(0);
     q.commit();
     expect(landed).toEqual([]);

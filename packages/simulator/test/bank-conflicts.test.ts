@@ -7,15 +7,8 @@ import { manualSchedule } from "@tessera/corpus";
 import { gcdInt, gemmReluAdd, randomArgs } from "@tessera/ir";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  type BankConflictReport,
-  type BankConflictSite,
-  compareWithReference,
-  compileKernel,
-  formatBankConflicts,
-  simulate,
-  warpAccessCost,
-} from "../src/index.js";
+import { type BankConflictReport, type BankConflictSite, compareWithReference, formatBankConflicts, simulate, warpAccessCost } from "../src/index.js";
+import { compileKernel } from "../src/compile-kernel.js";
 import { moduleFromLoweredScript } from "./helpers.js";
 
 /** The report's site accessing `text` (exactly) with `access`. */
@@ -211,8 +204,20 @@ def main(A: T.Buffer((256,), "float32"), B: T.Buffer((128,), "float32"), C: T.Bu
     const report = run(script, [A, B, C]);
     expect(B).toEqual(Float32Array.from({ length: 128 }, (_, i) => A[Math.floor(i / 4) * 8 + (i % 4)]!));
     expect(C).toEqual(A.slice(0, 64));
-    expect(site(report, "load", "S[T.Ramp(threadIdx_x * 8, 1, 4)]")).toMatchObject({ widthBytes: 16, instructions: 1, wavefronts: 8, idealWavefronts: 4, worstWay: 2 });
-    expect(site(report, "load", "S[T.Ramp(threadIdx_x * 2, 1, 2)]")).toMatchObject({ widthBytes: 8, instructions: 1, wavefronts: 2, idealWavefronts: 2, worstWay: 1 });
+    expect(site(report, "load", "S[T.Ramp(threadIdx_x * 8, 1, 4)]")).toMatchObject({
+      widthBytes: 16,
+      instructions: 1,
+      wavefronts: 8,
+      idealWavefronts: 4,
+      worstWay: 2,
+    });
+    expect(site(report, "load", "S[T.Ramp(threadIdx_x * 2, 1, 2)]")).toMatchObject({
+      widthBytes: 8,
+      instructions: 1,
+      wavefronts: 2,
+      idealWavefronts: 2,
+      worstWay: 1,
+    });
     // float32x8 has no CUDA vector type: eight scalar stores; lane l of thread t stores word 8t + l,
     // in bank 8(t % 4) + l for every t: 8-way.
     expect(site(report, "store", "S[T.Ramp(threadIdx_x * 8, 1, 8)]")).toMatchObject({ widthBytes: 4, instructions: 8, wavefronts: 64, worstWay: 8 });
@@ -256,7 +261,13 @@ def main(P: T.Buffer((64,), "int32"), A: T.Buffer((256,), "float32"), B: T.Buffe
   it("on any indices, the site's totals are the model's costs of the two warps' accesses", () => {
     fc.assert(
       fc.property(fc.array(fc.nat({ max: 255 }), { minLength: 64, maxLength: 64 }), (indices) => {
-        const warps = [indices.slice(0, 32), indices.slice(32)].map((w) => warpAccessCost(w.map((i) => i * 4), 4, "load"));
+        const warps = [indices.slice(0, 32), indices.slice(32)].map((w) =>
+          warpAccessCost(
+            w.map((i) => i * 4),
+            4,
+            "load",
+          ),
+        );
         const load = gatherLoad(Int32Array.from(indices));
         expect(load.wavefronts).toBe(warps[0]!.wavefronts + warps[1]!.wavefronts);
         expect(load.worstWay).toBe(Math.max(warps[0]!.way, warps[1]!.way));

@@ -13,7 +13,8 @@ import { type TypedArray, forEachStmt, randomArgs } from "@tessera/ir";
 import { ScheduleError } from "@tessera/schedule";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type BlockSelection, type Dim3, simulate } from "../src/index.js";
+import type { BlockSelection } from "../src/block-selection.js";
+import { type Dim3, simulate } from "../src/index.js";
 import { type GpuRecipe, applyGpuRecipe, gpuRecipeArb } from "./random-gpu-schedule.js";
 
 const RUNS = Number(process.env.TESSERA_BLOCK_SELECTION_RUNS ?? 60);

@@ -6,7 +6,8 @@ import { lower } from "@tessera/codegen";
 import { manualSchedule, scheduleCorpus } from "@tessera/corpus";
 import { gemmReluAdd } from "@tessera/ir";
 import { describe, expect, it } from "vitest";
-import { compareWithReference, compileKernel, formatComparison, formatSimulationReport } from "../src/index.js";
+import { compareWithReference, formatComparison, formatSimulationReport } from "../src/index.js";
+import { compileKernel } from "../src/compile-kernel.js";
 
 /** Diagnostics print only with TESSERA_TEST_VERBOSE=1 (README, Testing). */
 const VERBOSE = process.env.TESSERA_TEST_VERBOSE === "1";
@@ -20,7 +21,10 @@ describe("lowered corpus entries simulate like the sequential executor", () => {
       // No false positive on global memory, where every kernel's outputs were checked for races.
       expect(report.simulation.raceCounts).toEqual({ shared: 0, global: 0 });
       for (const kernel of module.kernels) {
-        expect(compileKernel(kernel, { detectRaces: true }).tracked.some((m) => m.scope === "global"), kernel.name).toBe(true);
+        expect(
+          compileKernel(kernel, { detectRaces: true }).tracked.some((m) => m.scope === "global"),
+          kernel.name,
+        ).toBe(true);
       }
     });
   }

@@ -8,7 +8,8 @@ import { lower } from "@tessera/codegen";
 import { matmul, randomArgs } from "@tessera/ir";
 import { type LoopRV, Schedule } from "@tessera/schedule";
 import { describe, expect, it } from "vitest";
-import { compareWithReference, compileKernel, describeRaceCounts, formatSimulationReport, simulate } from "../src/index.js";
+import { compareWithReference, describeRaceCounts, formatSimulationReport, simulate } from "../src/index.js";
+import { compileKernel } from "../src/compile-kernel.js";
 import { moduleFromLoweredScript } from "./helpers.js";
 
 /** `C = A·B` (16³) in 4×4 blocks of 4×4 threads, k split in 4 chunks whose loop is bound to `reductionAxis`. */
@@ -82,7 +83,9 @@ describe("data races on global memory", () => {
       const race = sim.races[0]!;
       expect(race).toMatchObject({ scope: "global", buffer: "C", block: [0, 0, 0], firstBlock: [0, 0, 0] });
       expect(race.firstThread).not.toEqual(race.secondThread);
-      expect(race.message).toMatch(/^(write-write|read-after-write|write-after-read) race on global memory C\[\d+\] in kernel \w+, block \(0, 0, 0\): thread \(/);
+      expect(race.message).toMatch(
+        /^(write-write|read-after-write|write-after-read) race on global memory C\[\d+\] in kernel \w+, block \(0, 0, 0\): thread \(/,
+      );
       expect(formatSimulationReport(sim)).toContain(`${sim.raceCount} data race(s) on global memory:`);
     },
   );
@@ -109,7 +112,10 @@ describe("data races on global memory", () => {
 
   it("sampled blocks: races between the blocks that ran are found, in their order; a block alone has none", () => {
     expect(run(twoBlockKernel({ sameSlice: true }), [[1, 0, 0]]).raceCount).toBe(0);
-    const both = run(twoBlockKernel({ sameSlice: true }), [[1, 0, 0], [0, 0, 0]]);
+    const both = run(twoBlockKernel({ sameSlice: true }), [
+      [1, 0, 0],
+      [0, 0, 0],
+    ]);
     expect(both.raceCounts.global).toBe(4);
     expect(both.races[0]).toMatchObject({ firstBlock: [1, 0, 0], block: [0, 0, 0] });
   });

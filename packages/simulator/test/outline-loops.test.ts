@@ -1,9 +1,3 @@
-/**
- * Loops without barriers run outside the thread's generator (outline-loops.ts): the names they use
- * reach them, barriers stay in the generator, and a `local` allocation inside such a loop is fresh
- * (poisoned) at every entry although its array is reused.
- */
-import { parsePrimFunc } from "@tessera/ir";
 import { describe, expect, it } from "vitest";
 import { compileKernel } from "../src/compile-kernel.js";
 import { simulate } from "../src/index.js";
@@ -16,7 +10,23 @@ describe("usedIdentifiers", () => {
       'const x = $shadow1.read(i_0 + 1e-5, 2) + fround(y) + f("k_0 // z"); // T.attr(threadIdx.x, w)',
       "  D[(imul(i, 4) + 0x1f | 0)] = $poisoned($scratch, NaN).length + obj . field + [...rest];",
     ];
-    expect(usedIdentifiers(lines)).toEqual(["const", "x", "$shadow1", "i_0", "fround", "y", "f", "D", "imul", "i", "$poisoned", "$scratch", "NaN", "obj", "rest"]);
+    expect(usedIdentifiers(lines)).toEqual([
+      "const",
+      "x",
+      "$shadow1",
+      "i_0",
+      "fround",
+      "y",
+      "f",
+      "D",
+      "imul",
+      "i",
+      "$poisoned",
+      "$scratch",
+      "NaN",
+      "obj",
+      "rest",
+    ]);
   });
 });
 

@@ -8,7 +8,7 @@
  * sequential executor on the unscheduled function (race-free, no uninitialised reads): the
  * re-indexing keeps the meaning the schedule had before lowering.
  */
-import { type LoweredModule, lower } from "@tessera/codegen";
+import type { LoweredModule } from "@tessera/codegen";
 import { type FastScheduleParams, REGISTER_PREFETCH_PIPELINE, fastScheduleThreads } from "@tessera/corpus";
 import { type Stmt, forEachStmt, gemmReluAdd } from "@tessera/ir";
 import fc from "fast-check";
@@ -35,7 +35,10 @@ function localAllocations(module: LoweredModule): Map<string, number> {
   const sizes = new Map<string, number>();
   forEachStmt(module.kernels[0]!.body, (s: Stmt) => {
     if (s.kind !== "Allocate" || s.buffer.scope !== "local") return;
-    sizes.set(s.buffer.name, s.buffer.shape.reduce((n, d) => n * (d.kind === "IntImm" ? d.value : Number.NaN), 1));
+    sizes.set(
+      s.buffer.name,
+      s.buffer.shape.reduce((n, d) => n * (d.kind === "IntImm" ? d.value : Number.NaN), 1),
+    );
   });
   return sizes;
 }
@@ -46,8 +49,7 @@ function localAllocations(module: LoweredModule): Map<string, number> {
  */
 function hullIsLarger(p: FastScheduleParams, threads: number): boolean {
   const perRound = threads * p.vector;
-  const strided = (order: string | undefined, rowLength: number, elements: number) =>
-    order === "thread-inner" && elements > perRound && perRound > rowLength;
+  const strided = (order: string | undefined, rowLength: number, elements: number) => order === "thread-inner" && elements > perRound && perRound > rowLength;
   return strided(p.aFetchOrder, p.tileK, p.blockRows * p.tileK) || strided(p.bFetchOrder, p.blockCols, p.tileK * p.blockCols);
 }
 

@@ -6,7 +6,9 @@
 import type { DeviceBufferParam } from "@tessera/codegen";
 import { attrStmt, binary, bufferLoad, bufferStore, call, floatImm, intImm, letStmt, variable } from "@tessera/ir";
 import { describe, expect, it } from "vitest";
-import { findThreadBindings, kernelStoreCoverage, moduleStoreCoverage } from "../src/index.js";
+import { findThreadBindings } from "../src/launch.js";
+import { kernelStoreCoverage } from "../src/store-coverage.js";
+import { moduleStoreCoverage } from "../src/index.js";
 import { moduleFromLoweredScript, windowSumKernel } from "./helpers.js";
 
 const B_INDEX = 1;
@@ -52,7 +54,10 @@ describe("store coverage of the window sum's output", () => {
     const B = kernel.params[B_INDEX] as DeviceBufferParam;
     const evaluate = { kind: "Evaluate" as const, value: call("handle", "tir.address_of", [bufferLoad(B.buffer, [intImm(0)])]) };
     const withCall = { ...kernel, body: { kind: "SeqStmt" as const, seq: [evaluate, kernel.body] } };
-    expect(kernelStoreCoverage(withCall, B_INDEX)).toEqual({ supported: false, why: expect.stringMatching(/^B is written through .*address_of.*, which the store coverage does not model$/) });
+    expect(kernelStoreCoverage(withCall, B_INDEX)).toEqual({
+      supported: false,
+      why: expect.stringMatching(/^B is written through .*address_of.*, which the store coverage does not model$/),
+    });
   });
 });
 
@@ -69,7 +74,11 @@ describe("the store slice", () => {
     // One block of 64 threads, each storing B[offset] with offset = 2 * threadIdx.x: the even elements below 128.
     const threadIdx = findThreadBindings(kernel.name, kernel.body).find((b) => b.tag === "threadIdx.x")!.variable;
     const store = bufferStore(B.buffer, floatImm(1), [offset]);
-    const usedLet = { ...kernel, body: attrStmt("thread_extent", threadIdx, 64, letStmt(offset, binary("mul", threadIdx, 2), store)), launch: { ...kernel.launch, grid: [1, 1, 1] as [number, number, number] } };
+    const usedLet = {
+      ...kernel,
+      body: attrStmt("thread_extent", threadIdx, 64, letStmt(offset, binary("mul", threadIdx, 2), store)),
+      launch: { ...kernel.launch, grid: [1, 1, 1] as [number, number, number] },
+    };
     expect(kernelStoreCoverage(usedLet, B_INDEX)).toMatchObject({ supported: true, coverage: { writtenCount: 64, overlapCount: 0 } });
   });
 });

@@ -87,7 +87,8 @@ function bindParameters(ctx: EmitContext, plan: ArgumentPlan): string[] {
   return names;
 }
 
-function assembleSource(ctx: EmitContext, funcName: string, params: readonly string[]): string {
+/** The JavaScript of a compiled function: the runtime prelude, then `function name(params)` with the emitted body. */
+export function assembleSource(ctx: EmitContext, funcName: string, params: readonly string[]): string {
   const jsName = funcName.replace(/[^A-Za-z0-9_$]/g, "_").replace(/^(?=[0-9])/, "_");
   return [
     '"use strict";',

@@ -9,7 +9,7 @@ import { type Stmt, bufferStore, evaluate, ifThenElseStmt, letStmt, seq } from "
 import { type PyExpr, type PyStmt, dottedName } from "./ast.js";
 import { evalAttrDict } from "./attr-values.js";
 import { parseBufferDecl } from "./buffer-decl.js";
-import { type BlockState, type FunctionState, type StmtResult } from "./build-state.js";
+import type { BlockState, FunctionState, StmtResult } from "./build-state.js";
 import { buildBlock, blockOnlyStatement, isBlockOnlyCall, parseAxisAssign, parseRemapAssign } from "./block-builder.js";
 import { type SourcePos, fail } from "./errors.js";
 import { MAX_IR_NESTING } from "./nesting.js";
@@ -124,9 +124,9 @@ export class BodyBuilder {
       case "If":
         return this.ifStatement(s);
       case "FunctionDef":
-        fail('unsupported Python construct "def" inside a function: TVMScript functions cannot be nested', s.pos);
+        return fail('unsupported Python construct "def" inside a function: TVMScript functions cannot be nested', s.pos);
       case "ClassDef":
-        fail('unsupported Python construct "class" inside a function', s.pos);
+        return fail('unsupported Python construct "class" inside a function', s.pos);
     }
   }
 

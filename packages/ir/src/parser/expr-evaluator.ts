@@ -6,16 +6,7 @@
 import type { Buffer } from "../buffer.js";
 import { type DType, isBool, isIntegral } from "../dtype.js";
 import { IRError } from "../errors.js";
-import {
-  type BinaryOp,
-  type PrimExpr,
-  binary,
-  bufferLoad,
-  not,
-  ramp,
-  stringImm,
-  variable,
-} from "../expr.js";
+import { type BinaryOp, type PrimExpr, binary, bufferLoad, not, ramp, stringImm, variable } from "../expr.js";
 import { checkIntrinsicCall } from "../intrinsics.js";
 import type { PyExpr } from "./ast.js";
 import { type SourcePos, fail } from "./errors.js";
@@ -161,11 +152,11 @@ export class ExprEvaluator {
       case "UnaryOp":
         return this.unary(e);
       case "Slice":
-        fail("a slice is only allowed as a buffer index", e.pos);
+        return fail("a slice is only allowed as a buffer index", e.pos);
       case "Tuple":
       case "List":
       case "Dict":
-        fail(`expected an expression, found a ${e.kind.toLowerCase()}`, e.pos);
+        return fail(`expected an expression, found a ${e.kind.toLowerCase()}`, e.pos);
     }
   }
 
@@ -246,4 +237,3 @@ export class ExprEvaluator {
     }
   }
 }
-

@@ -4,7 +4,7 @@
  * back exactly the extent that was printed instead of an unsimplified `hi - lo`.
  */
 import { type PrimExpr, intImm, sub } from "../expr.js";
-import { type Range } from "../stmt.js";
+import type { Range } from "../stmt.js";
 
 /** The constant `hi - lo`, when it is one. */
 export function constantExtent(lo: PrimExpr, hi: PrimExpr): number | undefined {

@@ -13,8 +13,8 @@ import {
   gt,
   lt,
   mul,
-  regionOf,
 } from "../../src/index.js";
+import { regionOf } from "../../src/builder/index.js";
 
 function blocks(func: PrimFunc): Block[] {
   const out: Block[] = [];
@@ -217,35 +217,33 @@ describe("buildPrimFunc", () => {
   });
 
   it("supports private functions and extra attributes", () => {
-    const f = buildPrimFunc("p", ({ param, funcAttr }) => {
-      param("A", [1]);
-      funcAttr({ "tir.noalias": true });
-    }, { private: true });
+    const f = buildPrimFunc(
+      "p",
+      ({ param, funcAttr }) => {
+        param("A", [1]);
+        funcAttr({ "tir.noalias": true });
+      },
+      { private: true },
+    );
     expect(f.attrs).toEqual({ "tir.noalias": true });
   });
 
   it("reports misuse with IRErrors", () => {
-    expect(() =>
-      buildPrimFunc("bad", ({ init }) => init(() => undefined)),
-    ).toThrow(/init must be called directly inside a block/);
+    expect(() => buildPrimFunc("bad", ({ init }) => init(() => undefined))).toThrow(/init must be called directly inside a block/);
     expect(() =>
       buildPrimFunc("bad", ({ param, block, axis }) => {
         param("A", [4]);
         block("b", () => axis.remap("S", [{ kind: "Var", dtype: "int32", name: "x" }]));
       }),
     ).toThrow(/x is not the variable of an enclosing loop/);
-    expect(() =>
-      buildPrimFunc("bad", ({ grid, block, axis }) =>
-        grid([2, 2], (i, j) => block("b", () => axis.remap("S", [i!, j!]))),
-      ),
-    ).toThrow(/has 1 kinds but 2 loop variables/);
-    expect(() =>
-      buildPrimFunc("bad", ({ grid, block, axis }) => grid([2], (i) => block("b", () => axis.remap("X", [i!])))),
-    ).toThrow(/unknown iterator kind "X"/);
+    expect(() => buildPrimFunc("bad", ({ grid, block, axis }) => grid([2, 2], (i, j) => block("b", () => axis.remap("S", [i!, j!]))))).toThrow(
+      /has 1 kinds but 2 loop variables/,
+    );
+    expect(() => buildPrimFunc("bad", ({ grid, block, axis }) => grid([2], (i) => block("b", () => axis.remap("X", [i!]))))).toThrow(
+      /unknown iterator kind "X"/,
+    );
     expect(() => buildPrimFunc("bad", ({ grid }) => grid([2, 2], (i) => void i))).toThrow(IRError);
-    expect(() =>
-      buildPrimFunc("bad", ({ serial, param }) => serial(2, () => void param("A", [1]))),
-    ).toThrow(/param must be called at function level/);
+    expect(() => buildPrimFunc("bad", ({ serial, param }) => serial(2, () => void param("A", [1])))).toThrow(/param must be called at function level/);
     expect(() =>
       buildPrimFunc("bad", ({ param, block, store, axis }) => {
         const A = param("A", [2]);

@@ -7,8 +7,6 @@ import { describe, expect, it } from "vitest";
 import {
   ExecutionError,
   IRError,
-  ImmediateCopies,
-  ErrorSiteTable,
   TVMScriptSyntaxError,
   asAsyncCopy,
   compilePrimFunc,
@@ -18,6 +16,7 @@ import {
   ptxCpAsync,
   variable,
 } from "../../src/index.js";
+import { ErrorSiteTable, ImmediateCopies } from "../../src/exec/executor-kit.js";
 
 /** 8 threads (run one after another here) each copy `lanes` floats of A into shared memory, then write them to B. */
 function copyScript(opts: { lanes: number; dstOffset?: string; srcOffset?: string; predicate?: string; n?: number }): string {

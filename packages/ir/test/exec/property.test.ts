@@ -86,8 +86,8 @@ function reference(t: Tree, x: number, y: number): number {
         case "floormod":
           return (a - Math.floor(a / b) * b) | 0;
       }
+      throw new Error(`unknown operator ${t.op}`);
     }
-    // falls through (unreachable)
     case "select":
       return reference(t.a, x, y) < 0 ? reference(t.b, x, y) : reference(t.c, x, y);
   }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as ir from "../../src/index.js";
+import { type ForOptions, bufferRegion, declBufferStmt } from "../../src/stmt.js";
 import { ExecutionError, compilePrimFunc, randomArgs, runPrimFunc } from "../../src/exec/index.js";
 import { matmulFunc, referenceMatmulF32 } from "../../bench/workloads.js";
 import { funcOf, rooted } from "./helpers.js";
@@ -7,7 +8,7 @@ import { funcOf, rooted } from "./helpers.js";
 const { variable: v, bufferLoad: load, bufferStore: store, forLoop, declBuffer } = ir;
 
 /** `for i in range(n): Out[i] = f(i)` over a 1-D int32 buffer. */
-function fill1d(n: number, f: (i: ir.Var) => ir.PrimExpr, opts: ir.ForOptions = {}) {
+function fill1d(n: number, f: (i: ir.Var) => ir.PrimExpr, opts: ForOptions = {}) {
   const out = declBuffer("Out", [n], "int32");
   const i = v("i");
   return { out, func: funcOf([out], forLoop(i, n, store(out, f(i), [i]), opts)) };
@@ -63,10 +64,7 @@ describe("blocks", () => {
       name: "B",
       iterVars: [ir.iterVar(vi, ir.rangeFromExtent(4), "spatial")],
       allocBuffers: [tmp],
-      body: ir.seq([
-        store(tmp, ir.add(load(tmp, [0]), ir.cast("float32", vi)), [0]),
-        store(out, load(tmp, [0]), [vi]),
-      ]),
+      body: ir.seq([store(tmp, ir.add(load(tmp, [0]), ir.cast("float32", vi)), [0]), store(out, load(tmp, [0]), [vi])]),
     });
     const arr = new Float32Array(4);
     runPrimFunc(funcOf([out], rooted(forLoop(i, 4, ir.blockRealize([i], true, blk)))), [arr]);
@@ -81,7 +79,7 @@ describe("blocks", () => {
     const [x, y] = [v("x"), v("y")];
     const blk = ir.block({
       name: "view",
-      matchBuffers: [{ buffer: Sub, source: ir.bufferRegion(A, [ir.range(1, 2), ir.range(2, 3)]) }],
+      matchBuffers: [{ buffer: Sub, source: bufferRegion(A, [ir.range(1, 2), ir.range(2, 3)]) }],
       body: forLoop(x, 2, forLoop(y, 3, store(Sub, ir.add(ir.mul(x, 10), y), [x, y]))),
     });
     const arr = new Int32Array(24).fill(-1);
@@ -106,12 +104,10 @@ describe("statements", () => {
     }
     const out = declBuffer("Out", [2, 3], "int32");
     const [bx, tx] = [v("blockIdx_x"), v("threadIdx_x")];
-    const body = forLoop(
-      bx,
-      2,
-      forLoop(tx, 3, store(out, ir.add(ir.mul(bx, 3), tx), [bx, tx]), { kind: "thread_binding", threadTag: "threadIdx.x" }),
-      { kind: "thread_binding", threadTag: "blockIdx.x" },
-    );
+    const body = forLoop(bx, 2, forLoop(tx, 3, store(out, ir.add(ir.mul(bx, 3), tx), [bx, tx]), { kind: "thread_binding", threadTag: "threadIdx.x" }), {
+      kind: "thread_binding",
+      threadTag: "blockIdx.x",
+    });
     const arr = new Int32Array(6);
     const compiled = compilePrimFunc(funcOf([out], body));
     compiled.run([arr]);
@@ -151,11 +147,7 @@ describe("statements", () => {
         ir.letStmt(
           sq,
           ir.mul(i, i),
-          ir.seq([
-            ir.evaluate(ir.storageSync("shared")),
-            ir.evaluate(0),
-            ir.ifThenElseStmt(ir.lt(i, 3), store(out, sq, [i]), store(out, ir.sub(0, sq), [i])),
-          ]),
+          ir.seq([ir.evaluate(ir.storageSync("shared")), ir.evaluate(0), ir.ifThenElseStmt(ir.lt(i, 3), store(out, sq, [i]), store(out, ir.sub(0, sq), [i]))]),
         ),
       ),
     );
@@ -174,12 +166,9 @@ describe("statements", () => {
     const [i, r, c] = [v("i"), v("r"), v("c")];
     const body = ir.allocate(
       tmp,
-      ir.declBufferStmt(
+      declBufferStmt(
         flat,
-        ir.seq([
-          forLoop(i, 6, store(flat, ir.cast("float32", ir.mul(i, 2)), [i])),
-          forLoop(r, 2, forLoop(c, 3, store(out, load(tmp, [r, c]), [r, c]))),
-        ]),
+        ir.seq([forLoop(i, 6, store(flat, ir.cast("float32", ir.mul(i, 2)), [i])), forLoop(r, 2, forLoop(c, 3, store(out, load(tmp, [r, c]), [r, c])))]),
       ),
     );
     const arr = new Float32Array(6);

@@ -5,25 +5,17 @@
 import { describe, expect, it } from "vitest";
 import {
   type FloatArray,
-  type OperatorBuild,
-  type PrimFunc,
   REFERENCE_OPERATORS as REF,
   avgPool2d,
   batchNorm,
   broadcastAdd,
-  conv2d,
   depthwiseConv2d,
-  gemmReluAdd,
-  matmul,
-  batchMatmul,
   maxPool2d,
-  randomArgs,
   reshape,
-  runPrimFunc,
   stridedSlice,
   transpose,
-  vectorAdd,
-} from "../../src/index.js";
+} from "../../src/ops/index.js";
+import { type OperatorBuild, type PrimFunc, conv2d, gemmReluAdd, matmul, batchMatmul, randomArgs, runPrimFunc, vectorAdd } from "../../src/index.js";
 
 /** Runs `func` on random inputs; returns the inputs and the computed output (the last parameter). */
 function run(func: PrimFunc, seed: number, opts?: { low?: number; high?: number }): { inputs: FloatArray[]; output: FloatArray } {

@@ -4,23 +4,15 @@ import {
   type BlockRealize,
   type PrimFunc,
   IRError,
-  avgPool2d,
-  batchNorm,
-  broadcastAdd,
-  broadcastShape,
   conv2d,
-  depthwiseConv2d,
   forEachStmt,
   gemmReluAdd,
   matmul,
-  maxPool2d,
   paramBuffers,
-  reshape,
-  stridedSlice,
-  transpose,
   vectorAdd,
   verifyWellFormed,
 } from "../../src/index.js";
+import { avgPool2d, batchNorm, broadcastAdd, broadcastShape, depthwiseConv2d, maxPool2d, reshape, stridedSlice, transpose } from "../../src/ops/index.js";
 
 function blocks(func: PrimFunc): Block[] {
   const out: Block[] = [];
@@ -30,8 +22,7 @@ function blocks(func: PrimFunc): Block[] {
   return out;
 }
 
-const shapeOf = (func: PrimFunc): number[][] =>
-  paramBuffers(func).map((b) => b.shape.map((s) => (s.kind === "IntImm" ? s.value : -1)));
+const shapeOf = (func: PrimFunc): number[][] => paramBuffers(func).map((b) => b.shape.map((s) => (s.kind === "IntImm" ? s.value : -1)));
 
 const rootAllocs = (func: PrimFunc): string[] => (func.body as BlockRealize).block.allocBuffers.map((b) => b.name);
 
@@ -39,7 +30,11 @@ describe("operator library structure", () => {
   it("vectorAdd and matmul have the textbook shapes", () => {
     expect(shapeOf(vectorAdd(7).func)).toEqual([[7], [7], [7]]);
     const mm = matmul(2, 3, 4).func;
-    expect(shapeOf(mm)).toEqual([[2, 4], [4, 3], [2, 3]]);
+    expect(shapeOf(mm)).toEqual([
+      [2, 4],
+      [4, 3],
+      [2, 3],
+    ]);
     const [c] = blocks(mm);
     expect(c!.iterVars.map((iv) => iv.iterType)).toEqual(["spatial", "spatial", "reduce"]);
     expect(c!.init).toBeDefined();
@@ -48,12 +43,20 @@ describe("operator library structure", () => {
 
   it("broadcastAdd follows numpy broadcasting", () => {
     expect(broadcastShape([3, 1, 5], [4, 1])).toEqual([3, 4, 5]);
-    expect(shapeOf(broadcastAdd([3, 1], [1, 4]).func)).toEqual([[3, 1], [1, 4], [3, 4]]);
+    expect(shapeOf(broadcastAdd([3, 1], [1, 4]).func)).toEqual([
+      [3, 1],
+      [1, 4],
+      [3, 4],
+    ]);
   });
 
   it("conv2d pads through an intermediate PaddedX compute", () => {
     const f = conv2d({ batch: 1, inChannels: 2, outChannels: 3, height: 5, width: 5, kernel: 3, padding: 1, stride: 2 }).func;
-    expect(shapeOf(f)).toEqual([[1, 2, 5, 5], [3, 2, 3, 3], [1, 3, 3, 3]]);
+    expect(shapeOf(f)).toEqual([
+      [1, 2, 5, 5],
+      [3, 2, 3, 3],
+      [1, 3, 3, 3],
+    ]);
     expect(rootAllocs(f)).toEqual(["PaddedX"]);
     expect(blocks(f).map((b) => b.name)).toEqual(["PaddedX", "Y"]);
     const y = blocks(f)[1]!;
@@ -64,7 +67,11 @@ describe("operator library structure", () => {
 
   it("depthwise conv and pooling have the expected stages", () => {
     const dw = depthwiseConv2d({ batch: 2, channels: 3, height: 6, width: 6, kernel: [3, 2], padding: [1, 0] }).func;
-    expect(shapeOf(dw)).toEqual([[2, 3, 6, 6], [3, 1, 3, 2], [2, 3, 6, 5]]);
+    expect(shapeOf(dw)).toEqual([
+      [2, 3, 6, 6],
+      [3, 1, 3, 2],
+      [2, 3, 6, 5],
+    ]);
     const mp = maxPool2d({ batch: 1, channels: 2, height: 6, width: 6, kernel: 2, stride: 2, padding: 1 }).func;
     expect(blocks(mp).map((b) => b.name)).toEqual(["PaddedX", "PoolMax"]);
     const ap = avgPool2d({ batch: 1, channels: 2, height: 6, width: 6, kernel: 3, stride: 1 }).func;
@@ -74,16 +81,30 @@ describe("operator library structure", () => {
 
   it("batchNorm, transpose, reshape and slice have the expected signatures", () => {
     expect(shapeOf(batchNorm({ channels: 2, height: 3, width: 4 }).func)).toEqual([[2, 3, 4], [2], [2], [2], [2], [2, 3, 4]]);
-    expect(shapeOf(transpose([2, 3, 4], [2, 0, 1]).func)).toEqual([[2, 3, 4], [4, 2, 3]]);
-    expect(shapeOf(reshape([2, 6], [3, 4]).func)).toEqual([[2, 6], [3, 4]]);
-    expect(shapeOf(stridedSlice([10, 8], [1, 0], [9, 8], [3, 2]).func)).toEqual([[10, 8], [3, 4]]);
+    expect(shapeOf(transpose([2, 3, 4], [2, 0, 1]).func)).toEqual([
+      [2, 3, 4],
+      [4, 2, 3],
+    ]);
+    expect(shapeOf(reshape([2, 6], [3, 4]).func)).toEqual([
+      [2, 6],
+      [3, 4],
+    ]);
+    expect(shapeOf(stridedSlice([10, 8], [1, 0], [9, 8], [3, 2]).func)).toEqual([
+      [10, 8],
+      [3, 4],
+    ]);
   });
 
   it("gemmReluAdd reproduces the course's workload structure", () => {
     const f = gemmReluAdd().func;
     expect(f.attrs).toEqual({ global_symbol: "gemm_relu_add" });
     expect(f.params.map((p) => p.name)).toEqual(["A", "B", "C", "D"]);
-    expect(shapeOf(f)).toEqual([[2048, 2048], [2048, 2048], [2048, 2048], [2048, 2048]]);
+    expect(shapeOf(f)).toEqual([
+      [2048, 2048],
+      [2048, 2048],
+      [2048, 2048],
+      [2048, 2048],
+    ]);
     expect(rootAllocs(f)).toEqual(["matmul", "relu"]);
     const [gemm, relu, add] = blocks(f);
     expect([gemm!.name, relu!.name, add!.name]).toEqual(["gemm", "relu", "add"]);
@@ -95,7 +116,12 @@ describe("operator library structure", () => {
     expect(gemm!.init).toMatchObject({ kind: "BufferStore", value: { kind: "FloatImm", value: 0 } });
     expect(relu!.body).toMatchObject({ kind: "BufferStore", value: { kind: "Binary", op: "max" } });
     expect(add!.reads.map((r) => r.buffer.name)).toEqual(["relu", "C"]);
-    expect(shapeOf(gemmReluAdd(64, 32, 16).func)).toEqual([[64, 16], [16, 32], [64, 32], [64, 32]]);
+    expect(shapeOf(gemmReluAdd(64, 32, 16).func)).toEqual([
+      [64, 16],
+      [16, 32],
+      [64, 32],
+      [64, 32],
+    ]);
   });
 });
 

@@ -6,11 +6,8 @@ import {
   type PrimFunc,
   IRError,
   add,
-  allOf,
   and,
-  anyOf,
   buildPrimFunc,
-  commReducer,
   compute,
   createPrimFunc,
   floatImm,
@@ -20,12 +17,11 @@ import {
   mul,
   placeholder,
   reduceAxis,
-  reduceMax,
-  reduceMin,
   reduceSum,
   structuralEqual,
   te,
 } from "../../src/index.js";
+import { allOf, anyOf, commReducer, reduceMax, reduceMin } from "../../src/te/index.js";
 
 function blocks(func: PrimFunc): Block[] {
   const out: Block[] = [];
@@ -150,13 +146,15 @@ describe("createPrimFunc", () => {
     const k = reduceAxis(4, "k");
     const mx = compute([4], (i) => reduceMax(A.at(i, k), k), "mx");
     const mn = compute([4], (i) => reduceMin(A.at(i, k), k), "mn");
-    const prod = commReducer((x, y) => mul(x, y), (dt) => floatImm(1, dt), "prod");
+    const prod = commReducer(
+      (x, y) => mul(x, y),
+      (dt) => floatImm(1, dt),
+      "prod",
+    );
     const pr = compute([4], (i) => prod(A.at(i, k), k), "pr");
     const inits = [mx, mn, pr].map((t) => blocks(createPrimFunc([A, t]))[0]!.init);
     expect(inits.map((s) => (s?.kind === "BufferStore" && s.value.kind === "FloatImm" ? s.value.value : NaN))).toEqual([
-      -3.4028234663852886e38,
-      3.4028234663852886e38,
-      1,
+      -3.4028234663852886e38, 3.4028234663852886e38, 1,
     ]);
     const update = blocks(createPrimFunc([A, pr]))[0]!.body;
     expect(update).toMatchObject({ kind: "BufferStore", value: { kind: "Binary", op: "mul" } });
@@ -211,9 +209,7 @@ describe("TE errors", () => {
     const A = placeholder([4, 4], "float32", "A");
     const k = reduceAxis(4, "k");
     expect(() => compute([4, 4], (i, j) => reduceSum(A.at(i, j), j), "B")).toThrow(/j is not a reduce axis/);
-    expect(() =>
-      compute([4], (i) => add(reduceSum(A.at(i, k), k) as never, 1), "B"),
-    ).toThrow(/only be the whole body/);
+    expect(() => compute([4], (i) => add(reduceSum(A.at(i, k), k) as never, 1), "B")).toThrow(/only be the whole body/);
   });
 
   it("rejects mismatched dtypes", () => {
@@ -221,7 +217,11 @@ describe("TE errors", () => {
     const k = reduceAxis(4, "k");
     expect(() => compute([1], () => reduceSum(gt(A.at(k), 0), k), "B")).toThrow(/cannot reduce bool/);
     expect(() => compute([4], (i) => and(A.at(i), true), "B")).toThrow(/must be bool/);
-    const bad = commReducer((x, y) => lt(x, y), (dt) => floatImm(0, dt), "bad");
+    const bad = commReducer(
+      (x, y) => lt(x, y),
+      (dt) => floatImm(0, dt),
+      "bad",
+    );
     expect(() => compute([1], () => bad(A.at(k), k), "B")).toThrow(/combiner returns bool for float32/);
     expect(() => compute([4], (i) => reduceSum(A.at(k), k, A.at(i)), "B")).toThrow(/where condition must be bool/);
   });

@@ -42,10 +42,7 @@ function annotationValue(ctx: PrimitiveContext, v: unknown): AttrValue {
   if (typeof v === "number" && Number.isFinite(v)) return v;
   if (v instanceof ExprRV) return ctx.value(v, "annotate", "ann_val");
   if (Array.isArray(v)) return v.map((x) => annotationValue(ctx, x));
-  throw new ScheduleUsageError(
-    "annotate",
-    `an annotation value must be a string, number, boolean, ExprRV or an array of those, got ${describe(v)}`,
-  );
+  throw new ScheduleUsageError("annotate", `an annotation value must be a string, number, boolean, ExprRV or an array of those, got ${describe(v)}`);
 }
 
 /** Replaces the annotations of the block or loop of `entry` and commits. */
@@ -71,7 +68,7 @@ export const ANNOTATE: InstructionKind = registerInstruction({
     const entry = target(ctx, inputs[0], "annotate");
     const value = annotationValue(ctx, inputs[1]);
     checkValueType(entry, key, value);
-    if (Object.prototype.hasOwnProperty.call(entry.node.annotations, key)) return { outputs: [] };
+    if (Object.hasOwn(entry.node.annotations, key)) return { outputs: [] };
     setAnnotations(ctx, entry, { ...entry.node.annotations, [key]: value });
     return { outputs: [] };
   },
@@ -88,7 +85,7 @@ export const UNANNOTATE: InstructionKind = registerInstruction({
     const key = attrs[0];
     if (typeof key !== "string") throw new ScheduleUsageError("unannotate", `the annotation key must be a string, got ${String(key)}`);
     const entry = target(ctx, inputs[0], "unannotate");
-    if (!Object.prototype.hasOwnProperty.call(entry.node.annotations, key)) {
+    if (!Object.hasOwn(entry.node.annotations, key)) {
       throw new AnnotationKeyNotFoundError("unannotate", `Cannot find annotation key: ${key}`, [entry.node]);
     }
     const { [key]: _removed, ...rest } = entry.node.annotations;

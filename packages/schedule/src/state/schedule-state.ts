@@ -6,7 +6,7 @@
  */
 import { type IRModule, type PrimFunc, getFunction, withFunction } from "@tessera/ir";
 import type { ExprRV } from "../handles.js";
-import { RandomEngine } from "../random.js";
+import type { RandomEngine } from "../random.js";
 import { type NodeEntry, TreeIndex } from "./tree-index.js";
 
 export class ScheduleState {

@@ -182,5 +182,3 @@ registerInstruction({
   formatArgs: (inputs) => renderInput(inputs[0]!),
 });
 
-export { IncompleteBlockError, NotReductionBlockError, NonSingleChildBlockError } from "../../analysis/schedule-checks.js";
-export { OnlyLeafError } from "../../analysis/leaf-block-removal.js";

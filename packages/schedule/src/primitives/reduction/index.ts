@@ -9,16 +9,6 @@ import type { Block } from "@tessera/ir";
 import { decomposeReduction } from "./decompose.js";
 import { rfactor } from "./rfactor.js";
 
-export {
-  FactorAxisOutOfRangeError,
-  LoopHeightError,
-  LoopPositionError,
-  LoopPropertyError,
-  NotSerialLoopKindError,
-  RFactorPredicateError,
-} from "./errors.js";
-export { NoMatchedReducerError, RFactorNotApplicableError } from "../../analysis/reducer.js";
-
 function handleOf(ctx: PrimitiveContext, block: Block) {
   const entry = ctx.index.entryOf(block);
   if (entry === undefined || entry.kind !== "block") throw new Error("internal error: the new block is not in the committed IR");
