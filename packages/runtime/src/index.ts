@@ -79,5 +79,4 @@ export {
   type ScalarParamSpec,
 } from "./build.js";
 export { compileTargetFor, type CompileTarget } from "./build/compile-target.js";
-export { gemmReluAddReference, gemmReluAddReferenceOnHost, disposeGemmReluAddReference } from "./reference.js";
 export * from "./occupancy.js";

@@ -25,6 +25,7 @@ import { type CheckGrade, type TaskGrade, earned, failed, passed, skipped } from
 import { timingNoise } from "./timing-noise.js";
 import { type TunedScoring, scoreTunedTime } from "./tuned-score.js";
 import { excessiveWork } from "./work-estimate.js";
+import { workloadStart } from "./workload-start.js";
 
 /** What to grade: everything, or one of the course's evaluate options. */
 export type GradeMode = "full" | "test" | "evaluate-manual" | "evaluate-tuned" | "evaluate-naive";
@@ -341,7 +342,7 @@ class SubmissionGrader {
 
   private async evaluateNaive(): Promise<void> {
     const task = this.manifest.tasks.find((t) => t.part === 1 && t.start === "previous-task");
-    const file = task?.file ?? "gemm_relu_add.ts";
+    const file = task?.file ?? this.opts.binding.defaultFile;
     const replay = await this.runFunction(file, "naiveSchedule");
     if (!replay.ok) {
       this.notes.push(`naiveSchedule could not be evaluated: ${replay.error}`);
@@ -363,7 +364,7 @@ class SubmissionGrader {
     this.progress(`running ${fileName} (${fn}) in the sandbox`);
     const file = await this.file(fileName);
     const size = this.settings.sizes.full;
-    const run = await file.run([{ id: fn, call: fn, start: { kind: "workload", workload: this.manifest.workload, size }, args: [] }], this.limits);
+    const run = await file.run([{ id: fn, call: fn, start: workloadStart(this.opts.binding, size), args: [] }], this.limits);
     this.recordPrinted(file.file, run);
     if (!run.load.ok) return { ok: false, error: describeLoadFailure(fileName, run.load, run, this.limits) };
     const result = run.results.get(fn);
@@ -377,7 +378,7 @@ class SubmissionGrader {
     const gpu = this.opts.gpu;
     const where = gpu === undefined ? `the simulator (sampled thread blocks of the ${this.settings.sizes.full}³ kernel)` : `${gpu.name} at ${this.settings.sizes.full}³`;
     this.progress(`checking the ${role} schedule's numerics on ${where} (${this.settings.rounds} rounds)`);
-    const req = { schedule: sch, settings: this.settings, seed: this.opts.seed ?? 1 };
+    const req = { assignment: this.opts.binding.name, schedule: sch, settings: this.settings, seed: this.opts.seed ?? 1 };
     const helper = this.opts.numericsHelper;
     let outcome =
       gpu !== undefined
@@ -409,7 +410,7 @@ class SubmissionGrader {
     this.progress(`timing the ${role} schedule on ${gpu.name}`);
     let outcome: TimingOutcome | { error: string };
     try {
-      outcome = await gpu.time(sch, this.manifest.timing);
+      outcome = await gpu.time(sch, this.manifest.timing, this.opts.binding.name);
     } catch (err) {
       // The course's own schedules are timed for comparison: a fault there is the grader's problem.
       const course = role === "reference-manual" || role === "reference-naive";
