@@ -88,7 +88,7 @@ progress(`running a kernel that never ends under a ${hangLimitSec} s watchdog`);
 const watched = new GpuWorker(deviceName, { requestTimeoutSec: hangLimitSec });
 const settings = { ...manifest.numerics, rounds: 1 };
 started = performance.now();
-const endless = await watched.numerics({ schedule: endlessSchedule(settings.sizes.full), settings, seed: 1 });
+const endless = await watched.numerics({ assignment: binding.name, schedule: endlessSchedule(settings.sizes.full), settings, seed: 1 });
 const endlessSec = seconds(started);
 check(
   "the watchdog stops the endless kernel",
@@ -98,7 +98,7 @@ check(
 started = performance.now();
 const reference = binding.referenceManual(settings.sizes.full);
 if (reference === undefined) throw new Error("gpu-fault-check needs the grader's solution (the reference manual schedule)");
-const afterHang = await watched.numerics({ schedule: reference, settings, seed: 1 });
+const afterHang = await watched.numerics({ assignment: binding.name, schedule: reference, settings, seed: 1 });
 const afterHangSec = seconds(started);
 check("the next request after the hang runs on a fresh worker and passes", afterHang.passed, `${summaryOf(afterHang)} (${afterHangSec.toFixed(1)} s, ${watched.workersStarted} workers started)`);
 const watchedPids = watched.workerPids;

@@ -17,6 +17,7 @@ import { assignmentBinding } from "../src/assignment.js";
 import { memoryIO } from "../src/cli/io.js";
 import { runGradeCli } from "../src/cli/main.js";
 import { jobArgs, trustedArgs } from "../src/grade/task-args.js";
+import { workloadStart } from "../src/grade/workload-start.js";
 import { loadManifest } from "../src/manifest/index.js";
 import { type Job, confinement, prepareSubmissionFile } from "../src/sandbox/index.js";
 
@@ -59,7 +60,7 @@ function sandboxJobs(): Job[] {
   return chain.map((task, k) => ({
     id: task.id,
     call: task.function,
-    start: k === 0 ? { kind: "workload", workload: manifest.workload, size } : { kind: "previous" },
+    start: k === 0 ? workloadStart(binding, size) : { kind: "previous" },
     args: jobArgs(task.args, tiles),
   }));
 }

@@ -9,12 +9,15 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { Trace } from "@tessera/schedule";
+import { DEFAULT_ASSIGNMENT, assignmentBinding } from "../src/assignment.js";
+import { workloadStart } from "../src/grade/workload-start.js";
 import { type FileRun, type Job, prepareSubmissionFile } from "../src/sandbox/index.js";
 import { sandboxRuntime } from "../src/sandbox/runtime-source.js";
 
 const SOLUTION_DIR = join("assignments", "gemm-relu-add", "solution");
 const FILE = "gemm_relu_add.ts";
-const JOB: Job = { id: "smoke", call: "sharedMemoryTiling", start: { kind: "workload", workload: "gemm_relu_add", size: 2048 }, args: [64, 64, 64] };
+const SIZE = 2048;
+const JOB: Job = { id: "smoke", call: "sharedMemoryTiling", start: workloadStart(assignmentBinding(DEFAULT_ASSIGNMENT), SIZE), args: [64, 64, 64] };
 
 /** Why the job did not run, in words; undefined when it did. */
 function failure(run: FileRun): string | undefined {
@@ -54,7 +57,7 @@ async function main(): Promise<number> {
     return 1;
   }
   const instructions = Trace.fromJSON(result.trace).instructions.length;
-  const call = `${JOB.call}(${JOB.args.join(", ")}) on gemm_relu_add ${JOB.start.kind === "workload" ? JOB.start.size : ""}`.trim();
+  const call = `${JOB.call}(${JOB.args.join(", ")}) on gemm_relu_add ${SIZE}`;
   console.log(`sandbox-smoke: PASS: ${call} recorded a trace of ${instructions} instructions (bundled in ${bundledMs.toFixed(0)} ms, child ran ${run.millis} ms)`);
   return 0;
 }

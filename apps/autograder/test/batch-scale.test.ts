@@ -108,7 +108,7 @@ describe("a GPU shared by concurrent submissions", () => {
     const shared = serializedGpu(fake.gpu);
     const request = (seed: number): NumericsRequest => ({ seed }) as NumericsRequest;
     const first = shared.numerics(request(1));
-    const second = shared.time(undefined as never, undefined as never);
+    const second = shared.time(undefined as never, undefined as never, "");
     const third = shared.numerics(request(3));
     await tick();
     expect(fake.started).toEqual(["numerics 1"]);

@@ -6,7 +6,8 @@ import { cuda, type ParamSpec } from "@tessera/runtime";
 import { Schedule } from "@tessera/schedule";
 import { afterAll, describe, expect, it } from "vitest";
 import { manualSchedule, naiveSchedule, workload } from "../../../assignments/gemm-relu-add/solution/gemm_relu_add.js";
-import { gemmReluAddSize, gpuKeyFor, openGpuBackend } from "../src/gpu/index.js";
+import { DEFAULT_ASSIGNMENT, assignmentBinding } from "../src/assignment.js";
+import { gpuKeyFor, openGpuBackend, workloadSize } from "../src/gpu/index.js";
 import type { Numerics, Timing } from "../src/manifest/index.js";
 import { gemmReluAddVariant } from "./support/workload-variants.js";
 
@@ -40,18 +41,19 @@ describe("gpuKeyFor", () => {
   });
 });
 
-describe("gemmReluAddSize", () => {
+describe("workloadSize", () => {
+  const numerics = assignmentBinding(DEFAULT_ASSIGNMENT).numerics;
   const square = (name: string, n: number, index: number): ParamSpec => ({ kind: "buffer", index, name, dtype: "float32", shape: [n, n], elements: n * n });
 
   it("reads n from the parameters A, B, C, D in any order", () => {
-    expect(gemmReluAddSize(["D", "A", "C", "B"].map((name, i) => square(name, 512, i)))).toBe(512);
+    expect(workloadSize(["D", "A", "C", "B"].map((name, i) => square(name, 512, i)), numerics)).toBe(512);
   });
 
   it("names the parameters when the module is not gemm_relu_add", () => {
     const params = [square("A", 64, 0), square("B", 64, 1), { kind: "scalar", index: 2, name: "n", dtype: "int32" } as ParamSpec];
-    expect(() => gemmReluAddSize(params)).toThrow("the module's parameters are (A: float32[64, 64], B: float32[64, 64], n: int32), not A, B, C, D");
+    expect(() => workloadSize(params, numerics)).toThrow("the module's parameters are (A: float32[64, 64], B: float32[64, 64], n: int32), not A, B, C, D");
     const mixed = [square("A", 64, 0), square("B", 64, 1), square("C", 64, 2), square("D", 32, 3)];
-    expect(() => gemmReluAddSize(mixed)).toThrow(/D: float32\[32, 32\]\), not A, B, C, D as float32 n×n arrays/);
+    expect(() => workloadSize(mixed, numerics)).toThrow(/D: float32\[32, 32\]\), not A, B, C, D as float32 n×n arrays/);
   });
 });
 
@@ -67,7 +69,7 @@ describe.skipIf(gpu !== undefined)("openGpuBackend without a GPU (skipped where 
 
 describe("the GPU backend", () => {
   it.skipIf(gpu === undefined)(`the course's manual schedule passes numerics at ${N} ${NEEDS_GPU}`, async () => {
-    const outcome = await gpu!.numerics({ schedule: manualSchedule(N), settings: NUMERICS, seed: 7 });
+    const outcome = await gpu!.numerics({ assignment: DEFAULT_ASSIGNMENT, schedule: manualSchedule(N), settings: NUMERICS, seed: 7 });
     expect(outcome).toMatchObject({ passed: true, backend: "gpu", device: gpu!.name, size: N });
     expect(outcome.error).toBeUndefined();
     expect(outcome.rounds.map((r) => r.seed)).toEqual([7, 8]);
@@ -77,7 +79,7 @@ describe("the GPU backend", () => {
   it.skipIf(gpu === undefined)(`a schedule of the wrong computation fails numerics with the first mismatch ${NEEDS_GPU}`, async () => {
     const sch = new Schedule(gemmReluAddVariant(N, { relu: false }));
     naiveSchedule(sch);
-    const outcome = await gpu!.numerics({ schedule: sch, settings: NUMERICS, seed: 1 });
+    const outcome = await gpu!.numerics({ assignment: DEFAULT_ASSIGNMENT, schedule: sch, settings: NUMERICS, seed: 1 });
     expect(outcome.passed).toBe(false);
     expect(outcome.error).toBeUndefined();
     expect(outcome.rounds).toHaveLength(2);
@@ -100,13 +102,13 @@ describe("the GPU backend", () => {
     sch.bind(tj!, "threadIdx.y");
     sch.reverseComputeAt(sch.getBlock("relu"), tj!);
     sch.reverseComputeInline(sch.getBlock("add"));
-    const outcome = await gpu!.numerics({ schedule: sch, settings: NUMERICS, seed: 1 });
+    const outcome = await gpu!.numerics({ assignment: DEFAULT_ASSIGNMENT, schedule: sch, settings: NUMERICS, seed: 1 });
     expect(outcome).toMatchObject({ passed: false, backend: "gpu", size: N, rounds: [] });
     expect(outcome.error).toMatch(/^the schedule does not build for the .+: .*4096 threads per block/);
   });
 
   it.skipIf(gpu === undefined)(`times the manual schedule with the manifest's settings ${NEEDS_GPU}`, async () => {
-    const t = await gpu!.time(manualSchedule(N), TIMING);
+    const t = await gpu!.time(manualSchedule(N), TIMING, DEFAULT_ASSIGNMENT);
     expect(t.meanMs).toBeGreaterThan(0);
     expect(t.stdMs).toBeGreaterThanOrEqual(0);
     expect(t.minMs).toBeLessThanOrEqual(t.medianMs);

@@ -75,18 +75,18 @@ describe("withSimulatorFinding", () => {
 
   it("adds the simulator's out-of-bounds access at the reduced size to the fault and its feedback", () => {
     const oob = outOfBoundsBinding();
-    const outcome = withSimulatorFinding(faulted, { schedule: naiveOn(oob.workload(128)), settings, seed: 1 }, oob);
+    const outcome = withSimulatorFinding(faulted, { assignment: DEFAULT_ASSIGNMENT, schedule: naiveOn(oob.workload(128)), settings, seed: 1 }, oob);
     expect(outcome.fault?.simulatorFinding).toMatch(/^the CPU simulator, running the same schedule at 64×64×64, reports: .*out-of-bounds load from buffer C in kernel \S+, block \(\d+, \d+, \d+\), thread \(\d+, \d+, \d+\)/);
     expect(outcome.error).toBe(`${faulted.error}; ${outcome.fault?.simulatorFinding}`);
   });
 
   it("says when the simulator does not reproduce the fault, or finds only wrong results, and leaves an outcome without a fault alone", () => {
     const binding = assignmentBinding(DEFAULT_ASSIGNMENT);
-    const req = { schedule: naiveOn(binding.workload(128)), settings, seed: 1 };
+    const req = { assignment: DEFAULT_ASSIGNMENT, schedule: naiveOn(binding.workload(128)), settings, seed: 1 };
     const outcome = withSimulatorFinding(faulted, req, binding);
     expect(outcome.fault?.simulatorFinding).toBe("the CPU simulator does not reproduce it at 64×64×64 (no out-of-bounds access or race there, and correct results)");
     const withoutRelu = variantBinding({ relu: false });
-    const wrong = withSimulatorFinding(faulted, { schedule: naiveOn(withoutRelu.workload(128)), settings, seed: 1 }, withoutRelu);
+    const wrong = withSimulatorFinding(faulted, { assignment: DEFAULT_ASSIGNMENT, schedule: naiveOn(withoutRelu.workload(128)), settings, seed: 1 }, withoutRelu);
     expect(wrong.fault?.simulatorFinding).toMatch(/^the CPU simulator finds no out-of-bounds access or race at 64×64×64, but wrong results: \d+ of 4096 outputs wrong; first: D\[\d+, \d+\] = /);
     const fine: NumericsOutcome = { passed: true, backend: "gpu", device: "Tesla T4", size: 128, rounds: [] };
     expect(withSimulatorFinding(fine, req, binding)).toBe(fine);

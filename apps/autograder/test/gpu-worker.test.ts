@@ -14,6 +14,7 @@ import { GpuWorker, GpuWorkerPool } from "../src/gpu/index.js";
 import type { Numerics } from "../src/manifest/index.js";
 import { FakeGpu } from "./support/fake-gpu.js";
 import { lingering } from "./support/processes.js";
+import { DEFAULT_ASSIGNMENT } from "../src/assignment.js";
 
 const DYING_GRADER = fileURLToPath(new URL("./support/dying-grader.ts", import.meta.url));
 const N = 64;
@@ -26,7 +27,7 @@ function naive(): Schedule {
   return sch;
 }
 
-const request = (): Parameters<GpuWorker["numerics"]>[0] => ({ schedule: naive(), settings: NUMERICS, seed: 3 });
+const request = (): Parameters<GpuWorker["numerics"]>[0] => ({ assignment: DEFAULT_ASSIGNMENT, schedule: naive(), settings: NUMERICS, seed: 3 });
 
 describe("GpuWorker: GPU work in a child process with a watchdog (fake GPU)", () => {
   let fake: FakeGpu | undefined;
@@ -67,7 +68,7 @@ describe("GpuWorker: GPU work in a child process with a watchdog (fake GPU)", ()
     // The faulted process would fail every later request (its "context" is poisoned): the fresh one computes.
     expect(waiting).toMatchObject({ passed: true, size: N });
     expect(waiting.rounds[0]).toMatchObject({ seed: 3, mismatches: 0 });
-    await expect(w.time(naive(), TIMING)).resolves.toMatchObject({ meanMs: 1, repeats: 2 });
+    await expect(w.time(naive(), TIMING, DEFAULT_ASSIGNMENT)).resolves.toMatchObject({ meanMs: 1, repeats: 2 });
 
     expect(w.workersStarted).toBe(4);
     expect(gpu.pids()).toHaveLength(4);

@@ -59,8 +59,8 @@ describe("grading with a GPU (fake backend)", () => {
   it("a GPU fault while the course's own schedule is timed is named as the course's, not the student's", async () => {
     const gpu = fakeGpu("NVIDIA H200", "h200", { manual: 8, naive: 60, tuned: 6.6 });
     const time = gpu.time;
-    gpu.time = async (sch, timing) => {
-      const outcome = await time(sch, timing);
+    gpu.time = async (sch, timing, assignment) => {
+      const outcome = await time(sch, timing, assignment);
       if (gpu.timed.at(-1) === "naive") throw new GpuFaultError({ kind: "cuda-error", code: "CUDA_ERROR_ILLEGAL_ADDRESS", call: "cuLaunchKernel", stage: "timing the kernels", message: "" });
       return outcome;
     };

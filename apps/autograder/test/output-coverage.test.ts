@@ -13,6 +13,7 @@ import { describe, expect, it } from "vitest";
 import { checkOutputCoverage } from "../src/grade/output-coverage.js";
 import { type SampledNumerics, sampledNumerics } from "../src/grade/sampled-numerics.js";
 import { SIMULATED_TARGET } from "../src/grade/simulator-numerics.js";
+import { DEFAULT_ASSIGNMENT, assignmentBinding } from "../src/assignment.js";
 
 const N = 512;
 const SETTINGS = { rounds: 1, rtol: 1e-4, atol: 1e-4, inputRange: [-1, 1] as [number, number] };
@@ -57,7 +58,7 @@ function storeIndex(f: (index: PrimExpr) => PrimExpr): LoweredModule {
 }
 
 function check(m: LoweredModule): SampledNumerics {
-  return sampledNumerics({ module: m, n: N, settings: SETTINGS, seed: 7, workBudget: WORK_BUDGET });
+  return sampledNumerics({ module: m, binding: assignmentBinding(DEFAULT_ASSIGNMENT), n: N, settings: SETTINGS, seed: 7, workBudget: WORK_BUDGET });
 }
 
 function errorOf(r: SampledNumerics): string {

@@ -27,7 +27,7 @@ afterAll(async () => {
 
 /** The plan of a `rounds`-round check of `sch` at N³ (the budget holds several of the manual schedule's blocks per round). */
 function planOf(sch: Schedule, rounds = 4): SamplePlan {
-  const planned = planSample({ module: lower(sch, SIMULATED_TARGET), n: N, settings: { ...manifest.numerics, rounds }, seed: 3, workBudget: 2.2e7 });
+  const planned = planSample({ module: lower(sch, SIMULATED_TARGET), binding, n: N, settings: { ...manifest.numerics, rounds }, seed: 3, workBudget: 2.2e7 });
   if (!planned.ok) throw new Error(planned.why);
   return planned.plan;
 }

@@ -9,10 +9,12 @@ import { getPriority } from "node:os";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_ASSIGNMENT, assignmentBinding } from "../src/assignment.js";
+import { workloadStart } from "../src/grade/workload-start.js";
 import { type FileRun, type Job, type SandboxLimits, prepareSubmissionFile } from "../src/sandbox/index.js";
 
 const FILE = "gemm_relu_add.ts";
-const start = { kind: "workload", workload: "gemm_relu_add", size: 64 } as const;
+const start = workloadStart(assignmentBinding(DEFAULT_ASSIGNMENT), 64);
 const limits: SandboxLimits = { timeoutMs: 20_000, heapMb: 256 };
 
 interface Probe {

@@ -8,11 +8,13 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_ASSIGNMENT, assignmentBinding } from "../src/assignment.js";
+import { workloadStart } from "../src/grade/workload-start.js";
 import { type FileRun, type Job, prepareSubmissionFile } from "../src/sandbox/index.js";
 import { SANDBOX_RUNTIME_ENV, SANDBOX_RUNTIME_FILE, buildSandboxRuntime } from "../src/sandbox/runtime-bundle.js";
 import { locateSandboxRuntime } from "../src/sandbox/runtime-source.js";
 
-const start = { kind: "workload", workload: "gemm_relu_add", size: 64 } as const;
+const start = workloadStart(assignmentBinding(DEFAULT_ASSIGNMENT), 64);
 const MARKER = "runtime-from-the-environment";
 
 let scratch: string;

@@ -5,12 +5,14 @@
 import { join } from "node:path";
 import { Trace } from "@tessera/schedule";
 import { describe, expect, it } from "vitest";
+import { DEFAULT_ASSIGNMENT, assignmentBinding } from "../src/assignment.js";
+import { workloadStart } from "../src/grade/workload-start.js";
 import { type FileRun, type Job, prepareSubmissionFile } from "../src/sandbox/index.js";
 import { digestOf, keepRuntimeCodeCache } from "../src/sandbox/run.js";
 import { sandboxRuntime } from "../src/sandbox/runtime-source.js";
 
 const FIXTURES = join(import.meta.dirname, "fixtures", "sandbox");
-const start = { kind: "workload", workload: "gemm_relu_add", size: 256 } as const;
+const start = workloadStart(assignmentBinding(DEFAULT_ASSIGNMENT), 256);
 const tiling: Job = { id: "t1", call: "sharedMemoryTiling", start, args: [64, 64, 8] };
 
 async function runFixture(name: string, jobs: Job[], limits = { timeoutMs: 20_000, heapMb: 256 }): Promise<FileRun> {

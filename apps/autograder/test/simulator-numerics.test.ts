@@ -22,7 +22,7 @@ beforeAll(() => {
 const TEST_BUDGET = 1e8;
 
 const check = (schedule: Schedule, rounds = 1, workBudget = TEST_BUDGET) =>
-  simulatorNumerics({ schedule, settings: { ...manifest.numerics, rounds }, seed: 1 }, binding, { workBudget });
+  simulatorNumerics({ assignment: binding.name, schedule, settings: { ...manifest.numerics, rounds }, seed: 1 }, binding, { workBudget });
 
 /** The solution's manual schedule, with task 1's split of i written with both factors for 2048: [2048 / tileX, tileX]. */
 function manualWithLiteralSplit(): Schedule {
@@ -154,7 +154,7 @@ describe("simulator numerics on sampled blocks of the full-size kernel", () => {
 
   it("let the 256³ replay decide when one thread block is larger than the whole sampling budget", () => {
     const sch = solution.manualSchedule(2048);
-    const outcome = simulatorNumerics({ schedule: sch, settings: { ...manifest.numerics, rounds: 1 }, seed: 1 }, binding, { workBudget: 1e6 });
+    const outcome = simulatorNumerics({ assignment: binding.name, schedule: sch, settings: { ...manifest.numerics, rounds: 1 }, seed: 1 }, binding, { workBudget: 1e6 });
     expect(outcome).toMatchObject({ passed: true, size: 256 });
     expect(outcome.notes![0]).toMatch(/^the 2048³ kernel could not be checked block by block \(one thread block of the 2048³ kernel executes about 2\.1e\+7 statements, more than the 1\.0e\+6 a sampled check may simulate\)/);
   });

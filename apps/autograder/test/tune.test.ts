@@ -19,6 +19,7 @@ import { simulatorNumerics } from "../src/grade/simulator-numerics.js";
 import { loadManifest } from "../src/manifest/index.js";
 import { prepareSubmissionFile } from "../src/sandbox/index.js";
 import { formatHandIn, formatTuneReport, tuneSearchSpace } from "../src/tune/index.js";
+import { workloadStart } from "../src/grade/workload-start.js";
 
 const binding = assignmentBinding(DEFAULT_ASSIGNMENT);
 const manifest = loadManifest(binding.manifestPath);
@@ -77,7 +78,7 @@ describe("tuning without a GPU", () => {
     if (!replay.ok) throw new Error(replay.error);
     expect(replay.schedule.trace.show()).toBe(chosen.text);
     expect(() => lower(replay.schedule, T4)).not.toThrow();
-    const numerics = simulatorNumerics({ schedule: replay.schedule, settings: { ...manifest.numerics, rounds: 1 }, seed: 2 }, binding);
+    const numerics = simulatorNumerics({ assignment: binding.name, schedule: replay.schedule, settings: { ...manifest.numerics, rounds: 1 }, seed: 2 }, binding);
     expect(numerics.passed).toBe(true);
 
     const report = formatTuneReport(result);
@@ -176,7 +177,7 @@ describe("tuning without a GPU", () => {
     expect(written).not.toBe(before);
     const file = await prepareSubmissionFile(dir, "trace_submission.ts");
     try {
-      const run = await file.run([{ id: "tuned", call: "applyTrace", start: { kind: "workload", workload: manifest.workload, size: FULL }, args: [] }]);
+      const run = await file.run([{ id: "tuned", call: "applyTrace", start: workloadStart(binding, FULL), args: [] }]);
       const result = run.results.get("tuned");
       if (result?.ok !== true) throw new Error(`the written file did not run: ${JSON.stringify(run.load)} ${JSON.stringify(result)}`);
       const replay = replayTrace(result.trace, fresh());

@@ -9,8 +9,8 @@
  */
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { AssignmentCommandError, type HandoutVersions, checkHandoutTarget, writeHandout } from "../src/index.js";
-import { bundleGrader, graderFiles } from "./handout/bundle-grader.js";
+import { AssignmentCommandError, HANDOUT_GRADER_DIR, type HandoutVersions, checkHandoutTarget, writeHandout } from "../src/index.js";
+import { bundleGrader } from "./handout/bundle-grader.js";
 import { handoutTarballs, packHandoutPackages } from "./handout/pack-tessera.js";
 import { parseArgs, runCommandAsync } from "./run-command.js";
 
@@ -28,8 +28,8 @@ await runCommandAsync(USAGE, async () => {
   const log = (line: string): void => void process.stdout.write(`${line}\n`);
   await packHandoutPackages(dest, log);
   log("bundling the grader …");
-  await bundleGrader(dest);
-  const all = [...files, ...tarballs.map((t) => t.file), ...graderFiles(dest)];
+  const graderFiles = await bundleGrader(join(dest, HANDOUT_GRADER_DIR));
+  const all = [...files, ...tarballs.map((t) => t.file), ...graderFiles.map((f) => `${HANDOUT_GRADER_DIR}/${f}`)];
   log(`wrote the handout to ${dest}:\n${all.map((f) => `  ${f}`).join("\n")}\nthen: cd ${dest} && npm install && npm run grade`);
 });
 

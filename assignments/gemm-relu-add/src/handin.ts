@@ -5,7 +5,7 @@ import { AssignmentCommandError } from "./errors.js";
 import { HANDIN_ARCHIVE, HANDIN_FILES } from "./metadata.js";
 import { assignmentRoot } from "./paths.js";
 import { type UnfinishedWork, unfinishedWork } from "./unfinished-work.js";
-import { writeZip } from "./zip.js";
+import { writeZip } from "@tessera/course-kit";
 
 export interface HandinOptions {
   /** The folder holding the student's files (default: the assignment folder). */

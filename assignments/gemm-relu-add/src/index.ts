@@ -25,4 +25,4 @@ export {
 } from "./handout-project.js";
 export { type UnfinishedWork, todoThrows, traceIsEmpty, unfinishedWork } from "./unfinished-work.js";
 export { type HandinOptions, type HandinResult, createHandin } from "./handin.js";
-export { type ReadZipOptions, type ZipEntry, type ZipEntryInfo, ZipFormatError, readZip, writeZip } from "./zip.js";
+export { type ReadZipOptions, type ZipEntry, type ZipEntryInfo, ZipFormatError, readZip, writeZip } from "@tessera/course-kit";

@@ -1,6 +1,6 @@
 /**
  * Helpers the benchmark scripts share (packages/ir/bench/executor.bench.ts,
- * packages/codegen/bench/lower.bench.ts, packages/schedule/bench/apply.bench.ts,
+ * packages/codegen/bench/lower.bench.ts, packages/corpus/bench/schedule-apply.bench.ts,
  * packages/meta-schedule/bench/tune.bench.ts). @tessera/ir is a dependency of every package, so
  * the others import this file by its path; it is not part of the package's exports.
  */

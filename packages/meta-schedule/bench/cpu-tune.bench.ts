@@ -16,8 +16,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { target as targetOf } from "@tessera/codegen";
+import { matmulCpu } from "@tessera/corpus/d2l-cpu";
 import { ops, randomArgs } from "@tessera/ir";
-import { type HostModule, build, matmulCpu } from "@tessera/runtime";
+import { type HostModule, build } from "@tessera/runtime";
 import { tuneTIR } from "../src/index.js";
 
 const repoRoot = fileURLToPath(new URL("../../..", import.meta.url));

@@ -2,7 +2,8 @@
  * Where `bench:gpu` keeps a module's arguments: NDArrays on the GPU, TypedArrays for the dry run's
  * simulator. Both poison the output with NaN before a run and read it back after.
  */
-import { disposeGemmReluAddReference, gemmReluAddReference, NDArray, type BuiltModule } from "../src/index.js";
+import { NDArray, type BuiltModule } from "../src/index.js";
+import { disposeGemmReluAddReference, gemmReluAddReference } from "./gemm-reference.js";
 
 export interface BenchArgs {
   /** What the module is called with. */
@@ -44,7 +45,7 @@ export function benchArgs(mod: BuiltModule, host: readonly Float32Array[]): Benc
   };
 }
 
-/** relu(A @ B) + C computed on the GPU in float64 (the runtime's reference), from the module's device arguments A, B, C. */
+/** relu(A @ B) + C computed on the GPU in float64 (the corpus's reference kernel), from the module's device arguments A, B, C. */
 export function gpuGemmReference(args: BenchArgs, n: number): Promise<Float64Array> {
   const [A, B, C] = args.values;
   if (!(A instanceof NDArray && B instanceof NDArray && C instanceof NDArray)) throw new Error("gpuGemmReference: the arguments are not on the GPU");

@@ -77,5 +77,4 @@ export {
 export { BuildError, ModuleArgumentError } from "./module-args/errors.js";
 export type { ParamSpec, BufferParamSpec, ScalarParamSpec } from "./module-args/arguments.js";
 export { compileTargetFor, type CompileTarget } from "./driver/compile-target.js";
-export { gemmReluAddReference, gemmReluAddReferenceOnHost, disposeGemmReluAddReference } from "./reference.js";
 export * from "./occupancy.js";

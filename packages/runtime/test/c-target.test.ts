@@ -12,7 +12,7 @@ import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { cTargetUnavailable } from "./support/c-target-available.js";
 import { CCompileError, ModuleArgumentError, build, buildHost, probeCCompiler } from "@tessera/runtime";
-import * as d2l from "../src/host/d2l-cpu-schedules.js";
+import * as d2l from "@tessera/corpus/d2l-cpu";
 
 const cacheDir = mkdtempSync(join(tmpdir(), "tessera-c-test-"));
 afterAll(() => rmSync(cacheDir, { recursive: true, force: true }));

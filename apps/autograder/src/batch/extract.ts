@@ -5,7 +5,7 @@
  */
 import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import { type ZipEntry, type ZipEntryInfo, ZipFormatError, readZip } from "@tessera/assignment-gemm-relu-add";
+import { type ZipEntry, type ZipEntryInfo, ZipFormatError, readZip } from "@tessera/course-kit";
 import { SubmissionError } from "./errors.js";
 
 export interface HandinLimits {

@@ -19,7 +19,7 @@ export function serializedGpu(gpu: GpuBackend, turns: GpuTurns = inProcessTurns(
     name: gpu.name,
     key: gpu.key,
     numerics: (req) => inTurn(() => gpu.numerics(req)),
-    time: (schedule, timing) => inTurn(() => gpu.time(schedule, timing)),
+    time: (schedule, timing, assignment) => inTurn(() => gpu.time(schedule, timing, assignment)),
     dispose: () => gpu.dispose(),
   };
 }

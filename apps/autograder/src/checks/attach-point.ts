@@ -36,7 +36,7 @@ export function describeAttachPoint(at: AttachPoint): string {
   }
 }
 
-/** "at j_0 (extent 32, bound to blockIdx.y)" or "at the root, outside every loop of gemm". */
+/** "at j_0 (extent 32, bound to blockIdx.y)" or "at the root, outside every loop of \"matmul\"". */
 export function describeAttachment(loop: For | undefined, consumer: string): string {
   return loop === undefined ? `at the root, outside every loop of "${consumer}"` : `at ${describeLoop(loop)}`;
 }

@@ -77,7 +77,7 @@ function copyOf(view: ProgramView, buffer: string, scope: string): BlockSite | u
  * inside the k-chunk loop except the one loop per threadIdx tag that stands for it: a second loop
  * bound to the same tag (the copy's own, inside the compute's thread loops) repeats for each thread.
  */
-function unshared(stage: BlockSite, gemm: BlockSite | undefined, inside: readonly For[]): string | undefined {
+function unshared(stage: BlockSite, compute: BlockSite | undefined, inside: readonly For[]): string | undefined {
   const extents = inside.map(constExtent);
   if (extents.some((e) => e === undefined)) return undefined;
   // The threads that share the copy: per threadIdx tag around it, the outermost loop with that tag.
@@ -85,11 +85,11 @@ function unshared(stage: BlockSite, gemm: BlockSite | undefined, inside: readonl
   for (const l of inside.filter(isThreadIdx)) if (!standsForThread.some((s) => s.threadTag === l.threadTag)) standsForThread.push(l);
   const threads = product(standsForThread.map((l) => constExtent(l)!));
   const perThread = product(inside.filter((l) => !standsForThread.includes(l)).map((l) => constExtent(l)!));
-  const chunk = elementsPerPlacement(stage, gemm === undefined ? stage.loops : ownLoops(stage, gemm));
+  const chunk = elementsPerPlacement(stage, compute === undefined ? stage.loops : ownLoops(stage, compute));
   const share = Math.ceil(chunk / threads);
   if (perThread <= share) return undefined;
   const whole = perThread >= chunk ? ` — the whole ${chunk}-element chunk` : "";
-  const nested = gemm === undefined ? [] : stage.loops.filter((l) => isThreadIdx(l) && gemm.loops.includes(l));
+  const nested = compute === undefined ? [] : stage.loops.filter((l) => isThreadIdx(l) && compute.loops.includes(l));
   const cause =
     nested.length > 0
       ? `the copy sits inside the compute's thread loops ${listLoops(nested)}, so every thread runs all of it: keep it directly under the k-chunk loop, where task 1's computeAt put it`

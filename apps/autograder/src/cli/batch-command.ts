@@ -10,7 +10,7 @@
 import { existsSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { parseArgs } from "node:util";
-import { type AssignmentBinding, DEFAULT_ASSIGNMENT, assignmentBinding } from "../assignment.js";
+import type { AssignmentBinding } from "../assignment.js";
 import type { BatchReports } from "../batch/batch-reports.js";
 import { progressReporter } from "../batch/progress.js";
 import { type BatchResult, mergeBatch, runBatch } from "../batch/run-batch.js";
@@ -24,7 +24,7 @@ import { type GradeCommand, UsageError } from "./command.js";
 import { batchLine } from "./specs.js";
 import { chooseGpu } from "./gpu-choice.js";
 import type { GradeIO } from "./io.js";
-import { RUN_OPTIONS, RUN_OPTIONS_HELP, integerOption, sandboxLimitOptions, userPath } from "./options.js";
+import { RUN_OPTIONS, RUN_OPTIONS_HELP, chosenAssignment, integerOption, sandboxLimitOptions, userPath } from "./options.js";
 
 export const BATCH_OPTIONS_HELP = [
   "  DIR                a folder of submissions: each sub-folder and each .zip hand-in is one",
@@ -221,7 +221,7 @@ function shown(out: string): string {
 export const batchCommand: GradeCommand = {
   ...batchLine,
   help: BATCH_OPTIONS_HELP,
-  run: async (args, io) => runBatchCommand(parseBatchArgs(args), assignmentBinding(DEFAULT_ASSIGNMENT), io),
+  run: async (args, io) => runBatchCommand(parseBatchArgs(args), chosenAssignment(args), io),
 };
 
 /** A file-system error (OUT not writable, disk full) needs its message; anything else is a bug: show the stack. */

@@ -6,7 +6,7 @@
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { type AssignmentBinding, DEFAULT_ASSIGNMENT, assignmentBinding } from "../assignment.js";
+import type { AssignmentBinding } from "../assignment.js";
 import { type GradeMode, type GradeReport, gradeSubmission } from "../grade/grade-submission.js";
 import { numericsVerdicts } from "../grade/numerics-verdicts.js";
 import { SampledRoundsHelper } from "../grade/rounds/rounds-helper.js";
@@ -19,7 +19,7 @@ import type { SandboxLimits } from "../sandbox/index.js";
 import { type GradeCommand, UsageError } from "./command.js";
 import { chooseGpu } from "./gpu-choice.js";
 import type { GradeIO } from "./io.js";
-import { RUN_OPTIONS, RUN_OPTIONS_HELP, integerOption, sandboxLimitOptions, userPath } from "./options.js";
+import { RUN_OPTIONS, RUN_OPTIONS_HELP, chosenAssignment, integerOption, sandboxLimitOptions, userPath } from "./options.js";
 
 const MODES: ReadonlyArray<{ flag: string; mode: GradeMode; help: string }> = [
   { flag: "test", mode: "test", help: "numerics only: does each part's schedule compute ReLU(A·B) + C? (no points; exit 1 if one does not)" },
@@ -151,7 +151,7 @@ export const gradeCommand: GradeCommand = {
   summary: "grade the student files (the default command)",
   help: GRADE_OPTIONS_HELP,
   run: async (args, io) => {
-    const binding = assignmentBinding(DEFAULT_ASSIGNMENT);
+    const binding = chosenAssignment(args);
     return runGrade(parseGradeArgs(args, binding), binding, io);
   },
 };

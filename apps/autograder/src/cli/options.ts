@@ -1,10 +1,13 @@
 /** Option parsing shared by the tessera-grade commands. */
 import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { type AssignmentBinding, DEFAULT_ASSIGNMENT, assignmentBinding, assignmentNames } from "../assignment.js";
 import { DEFAULT_LIMITS, type SandboxLimits } from "../sandbox/index.js";
 import { UsageError } from "./command.js";
 
 /** The parseArgs specs of the options every grading command takes. */
 export const RUN_OPTIONS = {
+  assignment: { type: "string" },
   "no-gpu": { type: "boolean" },
   seed: { type: "string" },
   timeout: { type: "string" },
@@ -13,9 +16,21 @@ export const RUN_OPTIONS = {
 
 /** Help lines of RUN_OPTIONS (`--seed` is described by each command). */
 export const RUN_OPTIONS_HELP = [
+  `  --assignment NAME  the assignment graded (default: ${DEFAULT_ASSIGNMENT}; known: ${assignmentNames().join(", ")})`,
   "  --timeout S        time limit per sandboxed run in seconds (default 60)",
   "  --memory MB        heap limit of the sandboxed process (default 1024)",
 ].join("\n");
+
+/** The binding `--assignment NAME` in `args` names, or the default assignment's; an unknown name is a usage error. */
+export function chosenAssignment(args: readonly string[]): AssignmentBinding {
+  const { values } = parseArgs({ args: [...args], strict: false, allowPositionals: true, options: { assignment: { type: "string" } } });
+  const name = values.assignment;
+  if (name === undefined) return assignmentBinding(DEFAULT_ASSIGNMENT);
+  if (typeof name !== "string" || !assignmentNames().includes(name)) {
+    throw new UsageError(`--assignment ${String(name)}: no such assignment (known: ${assignmentNames().join(", ")})`);
+  }
+  return assignmentBinding(name);
+}
 
 /** An integer option in [min, max], or `fallback` when absent. */
 export function integerOption(name: string, text: string | undefined, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {

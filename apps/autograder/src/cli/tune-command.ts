@@ -9,7 +9,7 @@ import { existsSync, statSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { type AssignmentBinding, DEFAULT_ASSIGNMENT, assignmentBinding } from "../assignment.js";
+import type { AssignmentBinding } from "../assignment.js";
 import { loadManifest } from "../manifest/index.js";
 import type { SandboxLimits } from "../sandbox/index.js";
 import { STRATEGY_NAMES, type StrategyName } from "@tessera/meta-schedule";
@@ -18,7 +18,7 @@ import { type GradeCommand, UsageError } from "./command.js";
 import { tuneLine } from "./specs.js";
 import { chooseGpu } from "./gpu-choice.js";
 import type { GradeIO } from "./io.js";
-import { RUN_OPTIONS, RUN_OPTIONS_HELP, integerOption, sandboxLimitOptions, userPath } from "./options.js";
+import { RUN_OPTIONS, RUN_OPTIONS_HELP, chosenAssignment, integerOption, sandboxLimitOptions, userPath } from "./options.js";
 
 const DEFAULT_TRIALS = 32;
 const DEFAULT_SEED = 1;
@@ -122,7 +122,7 @@ export const tuneCommand: GradeCommand = {
   ...tuneLine,
   help: TUNE_OPTIONS_HELP,
   run: async (args, io) => {
-    const binding = assignmentBinding(DEFAULT_ASSIGNMENT);
+    const binding = chosenAssignment(args);
     return runTune(parseTuneArgs(args, binding), binding, io);
   },
 };

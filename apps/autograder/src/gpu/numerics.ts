@@ -5,20 +5,22 @@
  * from the same device inputs.
  */
 import type { PrimFunc } from "@tessera/ir";
-import { type BuiltModule, build, gemmReluAddReference } from "@tessera/runtime";
-import { compareOutput, gemmReluAddInputs } from "../grade/inputs.js";
+import type { WorkloadNumerics } from "@tessera/course-kit";
+import { type BuiltModule, build } from "@tessera/runtime";
+import { compareOutput } from "../grade/compare-output.js";
 import type { NumericsOutcome, NumericsRound } from "../grade/numerics-types.js";
 import type { Numerics } from "../manifest/index.js";
 import { type GpuStage, cudaFaultOf } from "./fault.js";
-import { GemmArrays, gemmReluAddSize } from "./gemm-arrays.js";
 import { messageOf } from "./messages.js";
+import { gpuReference } from "./reference-kernel.js";
 import { releaseAll } from "./release.js";
+import { WorkloadArrays, workloadSize } from "./workload-arrays.js";
 
 /**
  * A schedule that does not build or run gives `passed: false` with `error`. A CUDA error throws a
  * CudaFaultError instead: the context is unusable afterwards, so the worker must be replaced.
  */
-export async function gpuNumerics(func: PrimFunc, settings: Numerics, seed: number, deviceName: string): Promise<NumericsOutcome> {
+export async function gpuNumerics(func: PrimFunc, workload: WorkloadNumerics, settings: Numerics, seed: number, deviceName: string): Promise<NumericsOutcome> {
   const outcome = (size: number, rounds: readonly NumericsRound[], error?: string): NumericsOutcome => ({
     passed: error === undefined && rounds.length === settings.rounds && rounds.every((r) => r.mismatches === 0),
     backend: "gpu",
@@ -40,21 +42,21 @@ export async function gpuNumerics(func: PrimFunc, settings: Numerics, seed: numb
   let size = settings.sizes.full;
   // What was going on when something threw: the student's kernels, or the grader's reference.
   let stage: GpuStage = "running the kernels";
-  let arrays: GemmArrays | undefined;
+  let arrays: WorkloadArrays | undefined;
   try {
-    size = gemmReluAddSize(mod.params);
-    arrays = GemmArrays.allocate(size);
+    size = workloadSize(mod.params, workload);
+    arrays = WorkloadArrays.allocate(workload, size);
     const args = arrays.argsFor(mod.params);
     for (let r = 0; r < settings.rounds; r++) {
       const roundSeed = seed + r;
       stage = "running the kernels";
-      arrays.upload(gemmReluAddInputs(size, roundSeed, settings.inputRange));
+      arrays.upload(workload.inputs(size, roundSeed, settings.inputRange));
       arrays.poisonOutput();
       mod(...args);
       const got = arrays.readOutput();
       stage = "computing the reference";
-      const reference = await gemmReluAddReference(arrays.A, arrays.B, arrays.C, size);
-      rounds.push(compareOutput(got, reference, size, settings, roundSeed));
+      const reference = await gpuReference(workload.gpuReference, arrays.inputs, size);
+      rounds.push(compareOutput(got, reference, size, settings, roundSeed, workload.output));
     }
   } catch (err) {
     const fault = cudaFaultOf(err, stage);

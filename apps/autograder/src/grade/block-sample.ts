@@ -11,7 +11,7 @@
  * without a block (a budget of fewer blocks than rounds) are left out.
  */
 import type { Dim3 } from "@tessera/simulator";
-import { uniformArray } from "./inputs.js";
+import { uniformArray } from "@tessera/course-kit";
 
 /** Blocks to simulate per round: at most `maxBlocks` in all, and only rounds that get some (fewer than `rounds` when `maxBlocks` < `rounds`). */
 export function sampleBlocks(grid: Dim3, rounds: number, maxBlocks: number, seed: number): Dim3[][] {

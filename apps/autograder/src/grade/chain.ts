@@ -26,6 +26,7 @@ import { replayTrace } from "./replay.js";
 import { describeErrorOnReference, describeExitOnReference, withheldBecause } from "./withheld-errors.js";
 import { jobArgs, trustedArgs } from "./task-args.js";
 import { type CheckGrade, type IncompleteReason, type TaskGrade, failed, passed } from "./task-grade.js";
+import { workloadStart } from "./workload-start.js";
 
 export interface ChainResult {
   readonly tasks: readonly TaskGrade[];
@@ -143,7 +144,7 @@ export async function runChain(ctx: ChainContext, tasks: readonly Task[]): Promi
     // From here on the schedule contains the solution's IR: nothing the student's code says is shown.
     const onReference = replaced.length + rebuilt.length + reset.length > 0;
     const reference = onReference ? referenceNote([...replaced, ...reset], rebuilt) : undefined;
-    const start: JobStart = segmentStart === initial ? { kind: "workload", workload: manifest.workload, size } : { kind: "script", script: segmentStart.script() };
+    const start: JobStart = segmentStart === initial ? workloadStart(binding, size) : { kind: "script", script: segmentStart.script() };
     const jobs: Job[] = segment.map((task, k) => ({
       id: task.id,
       call: task.function,

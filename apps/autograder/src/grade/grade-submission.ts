@@ -26,6 +26,7 @@ import { type CheckGrade, type TaskGrade, earned, failed, passed, skipped } from
 import { timingNoise } from "./timing-noise.js";
 import { type TunedScoring, scoreTunedTime } from "./tuned-score.js";
 import { excessiveWork } from "./work-estimate.js";
+import { workloadStart } from "./workload-start.js";
 
 /** What to grade: everything, or one of the course's evaluate options. */
 export type GradeMode = "full" | "test" | "evaluate-manual" | "evaluate-tuned" | "evaluate-naive";
@@ -211,7 +212,7 @@ class SubmissionGrader {
     let run = this.runs.get(key);
     if (run === undefined) {
       const size = this.settings.sizes.full;
-      run = this.file(fileName).then((file) => file.run([{ id: fn, call: fn, start: { kind: "workload", workload: this.manifest.workload, size }, args: [] }], this.limits));
+      run = this.file(fileName).then((file) => file.run([{ id: fn, call: fn, start: workloadStart(this.opts.binding, size), args: [] }], this.limits));
       this.runs.set(key, run);
     }
     return run;
@@ -380,7 +381,7 @@ class SubmissionGrader {
 
   private async evaluateNaive(): Promise<void> {
     const task = this.manifest.tasks.find((t) => t.part === 1 && t.start === "previous-task");
-    const file = task?.file ?? "gemm_relu_add.ts";
+    const file = task?.file ?? this.opts.binding.defaultFile;
     const replay = await this.runFunction(file, "naiveSchedule");
     if (!replay.ok) {
       this.notes.push(`naiveSchedule could not be evaluated: ${replay.error}`);
@@ -415,7 +416,7 @@ class SubmissionGrader {
     const gpu = this.opts.gpu;
     const where = gpu === undefined ? `the simulator (sampled thread blocks of the ${this.settings.sizes.full}³ kernel)` : `${gpu.name} at ${this.settings.sizes.full}³`;
     this.progress(`checking the ${role} schedule's numerics on ${where} (${this.settings.rounds} rounds)`);
-    const req = { schedule: sch, settings: this.settings, seed: this.opts.seed ?? 1 };
+    const req = { assignment: this.opts.binding.name, schedule: sch, settings: this.settings, seed: this.opts.seed ?? 1 };
     const helper = this.opts.numericsHelper;
     let outcome =
       gpu !== undefined
@@ -447,7 +448,7 @@ class SubmissionGrader {
     this.progress(`timing the ${role} schedule on ${gpu.name}`);
     let outcome: TimingOutcome | { error: string };
     try {
-      outcome = await gpu.time(sch, this.manifest.timing);
+      outcome = await gpu.time(sch, this.manifest.timing, this.opts.binding.name);
     } catch (err) {
       // The course's own schedules are timed for comparison: a fault there is the grader's problem.
       const course = role === "reference-manual" || role === "reference-naive";

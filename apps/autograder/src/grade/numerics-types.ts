@@ -55,6 +55,8 @@ export interface NumericsOutcome {
 }
 
 export interface NumericsRequest {
+  /** The assignment (binding name) whose workload the schedule computes. */
+  readonly assignment: string;
   /** The trusted replay of the schedule at `settings.sizes.full`. */
   readonly schedule: Schedule;
   readonly settings: Numerics;
@@ -86,6 +88,6 @@ export interface GpuBackend {
   /** Never throws for a problem of the schedule: a fault is an outcome with `fault` and `error`. */
   numerics(req: NumericsRequest): Promise<NumericsOutcome>;
   /** Throws an Error saying why (a fault in the student's terms) when the schedule cannot be timed. */
-  time(schedule: Schedule, timing: Timing): Promise<TimingOutcome>;
+  time(schedule: Schedule, timing: Timing, assignment: string): Promise<TimingOutcome>;
   dispose(): void;
 }

@@ -3,14 +3,14 @@
  * kernel a GPU would run) and a sample of its thread blocks simulated, each block complete over K
  * (block-sample.ts chooses them: corners, one per face of the grid, random ones). A round's
  * blocks run one after another in one launch (`SimulationOptions.blocks`), and the elements each
- * writes are known: D starts poisoned with a NaN of a payload no arithmetic produces
+ * writes are known: the output starts poisoned with a NaN of a payload no arithmetic produces
  * (`UNWRITTEN_BITS`); after each block (`afterBlock`) the elements whose bits changed are its tile
  * (a NaN it computed included: that is a mismatch), taken out and poisoned again. Those elements
- * are compared with the float64 reference computed on the host for them alone.
+ * are compared with the assignment's float64 reference computed on the host for them alone.
  * Races, out-of-bounds accesses and barrier divergence inside the sampled blocks fail the check
  * as in a whole launch (races on global memory between two sampled blocks too; a race with a
  * block left out of the sample is not seen). What no sample can see, a kernel that leaves part of
- * D unwritten (a grid too small, a condition that skips a strip) or writes an element from two
+ * the output unwritten (a grid too small, a condition that skips a strip) or writes an element from two
  * threads, is checked afterwards over the whole grid by the store coverage (output-coverage.ts:
  * 0.2–0.4 s at 2048³).
  *
@@ -26,11 +26,10 @@
  */
 import type { LoweredModule } from "@tessera/codegen";
 import { type Dim3, describeRaceCounts, formatDim3, simulate } from "@tessera/simulator";
+import type { AssignmentBinding } from "../assignment.js";
 import type { Numerics } from "../manifest/index.js";
 import { sampleBlocks } from "./block-sample.js";
 import { checkOutputCoverage } from "./output-coverage.js";
-import { gemmReluAddInputs } from "./inputs.js";
-import { gemmReluAddReferenceAt } from "./reference-at.js";
 import type { NumericsRound, NumericsSample } from "./numerics-types.js";
 import { blockWork } from "./work-estimate.js";
 
@@ -56,6 +55,8 @@ export type SampledNumerics =
 export interface SampledRequest {
   /** The schedule lowered at size `n` (n×n×n). */
   readonly module: LoweredModule;
+  /** Its inputs, output and float64 reference. */
+  readonly binding: AssignmentBinding;
   readonly n: number;
   readonly settings: Pick<Numerics, "rounds" | "rtol" | "atol" | "inputRange">;
   readonly seed: number;
@@ -66,6 +67,7 @@ export interface SampledRequest {
 /** What a sampled check will run: the kernel, and the thread blocks of each round. */
 export interface SamplePlan {
   readonly module: LoweredModule;
+  readonly binding: AssignmentBinding;
   readonly n: number;
   readonly settings: SampledRequest["settings"];
   /** Seed of round 0; round r uses seed + r. */
@@ -87,14 +89,15 @@ export interface SampledRound {
 
 /** The sample a check runs, or why the kernel cannot be sampled. */
 export function planSample(req: SampledRequest): { readonly ok: true; readonly plan: SamplePlan } | { readonly ok: false; readonly why: string } {
-  const { module, n, settings } = req;
+  const { module, binding, n, settings } = req;
   if (module.kernels.length !== 1) {
     return { ok: false, why: `the schedule lowers to ${module.kernels.length} kernels, and blocks of a kernel that reads another kernel's output cannot be checked on their own` };
   }
   const kernel = module.kernels[0]!;
   const names = module.source.params.map((p) => module.source.bufferMap.get(p)?.name ?? p.name);
-  if (names.join(",") !== "A,B,C,D" || module.workspaces.length > 0) {
-    return { ok: false, why: `the scheduled function's parameters are ${names.join(", ")}${module.workspaces.length > 0 ? " with workspaces" : ""}, not A, B, C, D` };
+  const expected = [...binding.numerics.inputNames, binding.numerics.output];
+  if (names.join(",") !== expected.join(",") || module.workspaces.length > 0) {
+    return { ok: false, why: `the scheduled function's parameters are ${names.join(", ")}${module.workspaces.length > 0 ? " with workspaces" : ""}, not ${expected.join(", ")}` };
   }
   const budget = req.workBudget ?? settings.rounds * SAMPLE_WORK_PER_ROUND;
   const perBlock = blockWork(kernel);
@@ -103,31 +106,32 @@ export function planSample(req: SampledRequest): { readonly ok: true; readonly p
     return { ok: false, why: `one thread block of the ${n}³ kernel executes about ${perBlock.toExponential(1)} statements, more than the ${budget.toExponential(1)} a sampled check may simulate` };
   }
   const grid = kernel.launch.grid as unknown as Dim3;
-  return { ok: true, plan: { module, n, settings, seed: req.seed, grid, rounds: sampleBlocks(grid, settings.rounds, maxBlocks, req.seed) } };
+  return { ok: true, plan: { module, binding, n, settings, seed: req.seed, grid, rounds: sampleBlocks(grid, settings.rounds, maxBlocks, req.seed) } };
 }
 
 /** Round `r` of `plan`: its blocks in one launch on the round's inputs, and what they wrote compared. */
 export function runSampledRound(plan: SamplePlan, r: number): SampledRound {
   const { module, n, settings } = plan;
+  const numerics = plan.binding.numerics;
   const roundBlocks = plan.rounds[r]!;
   const seed = plan.seed + r;
-  const [A, B, C] = gemmReluAddInputs(n, seed, settings.inputRange);
-  const D = new Float32Array(n * n);
-  new Uint32Array(D.buffer).fill(UNWRITTEN_BITS);
+  const inputs = numerics.inputs(n, seed, settings.inputRange);
+  const output = new Float32Array(n * n);
+  new Uint32Array(output.buffer).fill(UNWRITTEN_BITS);
   const tiles: BlockTile[] = [];
   let report: ReturnType<typeof simulate>;
   try {
-    // One launch of the round's blocks; after each, what it wrote is taken out of D.
-    report = simulate(module, [A, B, C, D], { blocks: roundBlocks, afterBlock: (_, block) => tiles.push(takeWritten(D, block)) });
+    // One launch of the round's blocks; after each, what it wrote is taken out of the output.
+    report = simulate(module, [...inputs, output], { blocks: roundBlocks, afterBlock: (_, block) => tiles.push(takeWritten(output, block)) });
   } catch (err) {
     return { blocks: tiles.length, failure: `running the sampled thread blocks of the ${n}×${n}×${n} kernel failed: ${err instanceof Error ? err.message : String(err)}` };
   }
-  const round = compareTiles(tiles, A, B, C, n, settings, seed);
+  const round = compareTiles(tiles, plan.binding, inputs, n, settings, seed);
   const blocks = roundBlocks.length;
   if (report.raceCount > 0) {
     return { round, blocks, failure: `the kernel has ${describeRaceCounts(report.raceCounts)} in the sampled thread blocks (${RACE_HINT}): ${report.races[0]?.message ?? ""}` };
   }
-  if (round.elements === 0) return { round, blocks, failure: `the sampled thread blocks (${roundBlocks.map(formatDim3).join(", ")}) wrote no element of D` };
+  if (round.elements === 0) return { round, blocks, failure: `the sampled thread blocks (${roundBlocks.map(formatDim3).join(", ")}) wrote no element of ${numerics.output}` };
   return { round, blocks };
 }
 
@@ -139,7 +143,7 @@ export function endsCheck(result: SampledRound): boolean {
 /**
  * The check's outcome from its rounds' results, as if they had run one after another: up to the
  * first that failed to run, raced or wrote nothing (a round with mismatches goes on, to count them
- * all); then, when all ran cleanly, whether the whole grid writes all of D.
+ * all); then, when all ran cleanly, whether the whole grid writes all of the output.
  */
 export function assembleSample(plan: SamplePlan, results: readonly SampledRound[], started: number): SampleResult {
   const rounds: NumericsRound[] = [];
@@ -160,10 +164,11 @@ export function assembleSample(plan: SamplePlan, results: readonly SampledRound[
     }
     if (result.failure !== undefined) return { ran: true, rounds, sample: sample(), error: result.failure };
   }
-  // The sample compares what its blocks wrote; whether the whole grid writes all of D, each
-  // element from one thread, is checked apart (a grid too small passes every sampled block).
-  const coverage = checkOutputCoverage(plan.module, "D");
-  const coverageText = coverage.checked ? coverage.summary : `whether every element of D is written was not checked (${coverage.why})`;
+  // The sample compares what its blocks wrote; whether the whole grid writes all of the output,
+  // each element from one thread, is checked apart (a grid too small passes every sampled block).
+  const output = plan.binding.numerics.output;
+  const coverage = checkOutputCoverage(plan.module, output);
+  const coverageText = coverage.checked ? coverage.summary : `whether every element of ${output} is written was not checked (${coverage.why})`;
   if (coverage.checked && coverage.problem !== undefined) return { ran: true, rounds, sample: sample(coverageText), error: coverage.problem };
   return { ran: true, rounds, sample: sample(coverageText) };
 }
@@ -194,19 +199,19 @@ interface BlockTile {
 }
 
 /**
- * The poison of D: a quiet NaN whose payload computed values never carry (arithmetic yields the
+ * The poison of the output: a quiet NaN whose payload computed values never carry (arithmetic yields the
  * canonical 0x7fc00000), written and compared as bits, so a NaN the kernel stores counts as written.
  */
 const UNWRITTEN_BITS = 0x7fc0dead;
 
-/** The elements of `D` that no longer hold the poison (what `block` wrote), taken out: they are poisoned again. */
-function takeWritten(D: Float32Array, block: Dim3): BlockTile {
-  const bits = new Uint32Array(D.buffer, D.byteOffset, D.length);
+/** The elements of `out` that no longer hold the poison (what `block` wrote), taken out: they are poisoned again. */
+function takeWritten(out: Float32Array, block: Dim3): BlockTile {
+  const bits = new Uint32Array(out.buffer, out.byteOffset, out.length);
   const indices: number[] = [];
   const P = UNWRITTEN_BITS;
   const len = bits.length;
   let i = 0;
-  // A block writes a small part of D: eight elements are tested at once, and looked at one by one
+  // A block writes a small part of the output: eight elements are tested at once, and looked at one by one
   // only where one of them was written.
   for (; i + 8 <= len; i += 8) {
     if (((bits[i]! ^ P) | (bits[i + 1]! ^ P) | (bits[i + 2]! ^ P) | (bits[i + 3]! ^ P) | (bits[i + 4]! ^ P) | (bits[i + 5]! ^ P) | (bits[i + 6]! ^ P) | (bits[i + 7]! ^ P)) === 0) continue;
@@ -215,21 +220,28 @@ function takeWritten(D: Float32Array, block: Dim3): BlockTile {
   for (; i < len; i++) if (bits[i] !== P) indices.push(i);
   const values = new Float32Array(indices.length);
   indices.forEach((at, k) => {
-    values[k] = D[at]!;
+    values[k] = out[at]!;
     bits[at] = P;
   });
   return { block, indices: Int32Array.from(indices), values };
 }
 
 /** One round: every sampled element against the reference, |got − ref| ≤ atol + rtol·|ref|. */
-function compareTiles(tiles: readonly BlockTile[], A: Float32Array, B: Float32Array, C: Float32Array, n: number, tol: { rtol: number; atol: number }, seed: number): NumericsRound {
+function compareTiles(
+  tiles: readonly BlockTile[],
+  binding: AssignmentBinding,
+  inputs: readonly Float32Array[],
+  n: number,
+  tol: { rtol: number; atol: number },
+  seed: number,
+): NumericsRound {
   const indices = new Int32Array(tiles.reduce((s, t) => s + t.indices.length, 0));
   let at = 0;
   for (const t of tiles) {
     indices.set(t.indices, at);
     at += t.indices.length;
   }
-  const reference = gemmReluAddReferenceAt(A, B, C, n, indices);
+  const reference = binding.numerics.referenceAt(inputs, n, indices);
   let mismatches = 0;
   let maxAbsError = 0;
   let firstMismatch: string | undefined;
@@ -246,7 +258,7 @@ function compareTiles(tiles: readonly BlockTile[], A: Float32Array, B: Float32Ar
       mismatches++;
       if (firstMismatch === undefined) {
         const i = t.indices[e]!;
-        firstMismatch = `D[${Math.floor(i / n)}, ${i % n}] = ${got.toPrecision(6)} (written by thread block ${formatDim3(t.block)}); the reference is ${ref.toPrecision(6)}`;
+        firstMismatch = `${binding.numerics.output}[${Math.floor(i / n)}, ${i % n}] = ${got.toPrecision(6)} (written by thread block ${formatDim3(t.block)}); the reference is ${ref.toPrecision(6)}`;
       }
     }
   }

@@ -12,14 +12,13 @@
  * passed (after one that failed it would repeat the failure, and is not run). It decides only where
  * the full-size kernel cannot be sampled (several kernels, or one thread block larger than the
  * sampling budget), and then runs every round, as the check of record; the outcome says so. Even
- * then the full-size kernels' stores of D are checked for every thread (output-coverage.ts).
+ * then the full-size kernels' stores of the output are checked for every thread (output-coverage.ts).
  */
 import { type LoweredModule, lower } from "@tessera/codegen";
-import { gemmReluAddReferenceOnHost } from "@tessera/runtime";
 import { Schedule } from "@tessera/schedule";
 import { describeRaceCounts, simulate } from "@tessera/simulator";
 import type { AssignmentBinding } from "../assignment.js";
-import { compareOutput, gemmReluAddInputs } from "./inputs.js";
+import { compareOutput } from "./compare-output.js";
 import { checkOutputCoverage } from "./output-coverage.js";
 import type { NumericsOutcome, NumericsRequest, NumericsRound } from "./numerics-types.js";
 import type { SampledRoundsHelper } from "./rounds/rounds-helper.js";
@@ -71,7 +70,7 @@ function prepare(req: NumericsRequest, binding: AssignmentBinding, opts: Simulat
   }
   const tooMuch = excessiveWork(module, binding.workload(full));
   if (tooMuch !== undefined) return fail(tooMuch);
-  return { kind: "sampled", request: { module, n: full, settings: req.settings, seed: req.seed, ...(opts.workBudget === undefined ? {} : { workBudget: opts.workBudget }) } };
+  return { kind: "sampled", request: { module, binding, n: full, settings: req.settings, seed: req.seed, ...(opts.workBudget === undefined ? {} : { workBudget: opts.workBudget }) } };
 }
 
 /** The full-size kernel cannot be sampled: the replay at the reduced size decides. */
@@ -80,9 +79,10 @@ function unsampled(req: NumericsRequest, binding: AssignmentBinding, module: Low
   const decided = reducedSizeNumerics(req, binding, req.settings.rounds);
   const n = req.settings.sizes.reduced;
   const notes = [`the ${full}³ kernel could not be checked block by block (${why}), so the replay at ${n}×${n}×${n} decided`];
-  // Whether the full-size kernels write all of D is still checked, over every thread.
-  const coverage = checkOutputCoverage(module, "D");
-  if (!coverage.checked) return { ...decided, notes: [...notes, `whether the ${full}³ kernels write every element of D was not checked (${coverage.why})`] };
+  // Whether the full-size kernels write all of the output is still checked, over every thread.
+  const output = binding.numerics.output;
+  const coverage = checkOutputCoverage(module, output);
+  if (!coverage.checked) return { ...decided, notes: [...notes, `whether the ${full}³ kernels write every element of ${output} was not checked (${coverage.why})`] };
   if (decided.passed && coverage.problem !== undefined) return { ...decided, passed: false, error: `the ${full}³ kernels: ${coverage.problem}`, notes };
   return { ...decided, notes };
 }
@@ -134,14 +134,16 @@ export function reducedSizeNumerics(req: NumericsRequest, binding: AssignmentBin
   const tooMuch = excessiveWork(module, binding.workload(n));
   if (tooMuch !== undefined) return outcome([], tooMuch);
   const names = module.source.params.map((p) => module.source.bufferMap.get(p)?.name ?? p.name);
+  const numerics = binding.numerics;
   const done: NumericsRound[] = [];
   for (let r = 0; r < rounds; r++) {
     const seed = req.seed + r;
-    const [A, B, C] = gemmReluAddInputs(n, seed, req.settings.inputRange);
-    const D = new Float32Array(n * n).fill(Number.NaN);
-    const byName: Record<string, Float32Array> = { A, B, C, D };
-    const args = names.map((name) => byName[name]);
-    if (args.some((a) => a === undefined)) return outcome(done, `the scheduled function's parameters are ${names.join(", ")}, not A, B, C, D`);
+    const inputs = numerics.inputs(n, seed, req.settings.inputRange);
+    const output = new Float32Array(n * n).fill(Number.NaN);
+    const byName = new Map<string, Float32Array>(numerics.inputNames.map((name, k) => [name, inputs[k]!]));
+    byName.set(numerics.output, output);
+    const args = names.map((name) => byName.get(name));
+    if (args.some((a) => a === undefined)) return outcome(done, `the scheduled function's parameters are ${names.join(", ")}, not ${[...byName.keys()].join(", ")}`);
     let race: string | undefined;
     try {
       const report = simulate(module, args as Float32Array[]);
@@ -149,7 +151,7 @@ export function reducedSizeNumerics(req: NumericsRequest, binding: AssignmentBin
     } catch (err) {
       return outcome(done, `running the kernel failed: ${message(err)}`);
     }
-    done.push(compareOutput(D, gemmReluAddReferenceOnHost(A, B, C, n), n, req.settings, seed));
+    done.push(compareOutput(output, numerics.reference(inputs, n), n, req.settings, seed, numerics.output));
     if (race !== undefined) return outcome(done, race);
   }
   return outcome(done);

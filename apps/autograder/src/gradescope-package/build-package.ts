@@ -5,7 +5,7 @@
  */
 import { stat, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { type ZipEntry, writeZip } from "@tessera/assignment-gemm-relu-add";
+import { type ZipEntry, writeZip } from "@tessera/course-kit";
 import { listRepositoryFiles } from "./repo-files.js";
 import { runAutograderScript, setupScript } from "./scripts.js";
 import { type Toolchain, repositoryToolchain } from "./toolchain.js";

@@ -30,14 +30,14 @@ export type Size = z.infer<typeof SizeSchema>;
 export const ThreadTagSchema = z.enum(["blockIdx.x", "blockIdx.y", "blockIdx.z", "threadIdx.x", "threadIdx.y", "threadIdx.z"]);
 export type ThreadTag = z.infer<typeof ThreadTagSchema>;
 
-/** The gemm's iteration axes: i (rows of D), j (columns), k (reduction). */
+/** The workload's iteration axes by role: i (rows of the output), j (columns), k (reduction). */
 export const AxisSchema = z.enum(["i", "j", "k"]);
 export type Axis = z.infer<typeof AxisSchema>;
 
 /**
  * A loop around a block by its role rather than its extent: the loops over `axis` (those whose
- * iterator feeds the block's `axis` iterator), outermost first, numbered from 0 — so for gemm after
- * both tasks' splits, i level 0 is the block loop, 1 the thread loop, 2 the register loop. With
+ * iterator feeds the block's `axis` iterator), outermost first, numbered from 0 — so for a matrix
+ * product after both tiling tasks' splits, i level 0 is the block loop, 1 the thread loop, 2 the register loop. With
  * `andInner` it stands for that level and every level inside it. A level that does not exist (the
  * axis was not split that far) selects nothing, and the check judges the loops that do exist: the
  * split check names a missing split.

@@ -7,7 +7,7 @@ import type { TaskGrade } from "../grade/task-grade.js";
 export interface SharedError {
   /** The full error, as every task that shares it has it. */
   readonly text: string;
-  /** Its first line, for the tasks' references ("gemm_relu_add.ts could not be compiled"). */
+  /** Its first line, for the tasks' references ("schedule.ts could not be compiled"). */
   readonly brief: string;
 }
 

@@ -43,7 +43,7 @@ export function studentMessage(text: string, maxChars = MAX_MESSAGE_CHARS): stri
  * What a run of the student's code printed on one stream, as report lines: a header naming it as
  * the student's, every line behind FENCE_MARK, escaped, at most MAX_OUTPUT_LINES lines and
  * MAX_OUTPUT_BYTES bytes, then a closing line. `label` says which output (e.g. "output of your
- * code (gemm_relu_add.ts)"). Empty output gives no lines.
+ * code (schedule.ts)"). Empty output gives no lines.
  */
 export function fencedStudentOutput(label: string, text: string): string[] {
   const trimmed = text.trimEnd();

@@ -30,7 +30,7 @@ const RUNTIME_SPECIFIER = "tessera-sandbox:runtime";
 export interface BundleRequest {
   /** The directory holding the student's files. */
   readonly submissionDir: string;
-  /** The file to load, relative to `submissionDir` (e.g. `gemm_relu_add.ts`). */
+  /** The file to load, relative to `submissionDir` (e.g. `schedule.ts`). */
   readonly file: string;
   /** An empty private directory: receives `submission/` and `bundle.js`. */
   readonly workDir: string;

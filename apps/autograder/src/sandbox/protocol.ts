@@ -10,9 +10,8 @@ import { z } from "zod";
 export const JobArgSchema = z.union([z.number(), z.object({ block: z.string().min(1) }).strict()]);
 export type JobArg = z.infer<typeof JobArgSchema>;
 
-/** What the schedule starts from: the workload of a size, or an already scheduled function (TVMScript). */
+/** What the schedule starts from: a function as TVMScript (the workload, or an already scheduled one). */
 export const JobStartSchema = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("workload"), workload: z.string().min(1), size: z.number().int().positive() }).strict(),
   z.object({ kind: z.literal("script"), script: z.string().min(1) }).strict(),
   /** Continue on the schedule the previous job left (it must have succeeded). */
   z.object({ kind: z.literal("previous") }).strict(),

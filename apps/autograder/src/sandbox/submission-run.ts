@@ -80,7 +80,7 @@ export async function prepareSubmissionFile(submissionDir: string, file: string)
   };
 }
 
-/** Paths of the private copy are shown relative to the submission (`gemm_relu_add.ts:12:5`). */
+/** Paths of the private copy are shown relative to the submission (`schedule.ts:12:5`). */
 function scrubPaths(text: string, workDir: string): string {
   return text.split(`${join(workDir, "submission")}/`).join("").split(`${workDir}/`).join("");
 }

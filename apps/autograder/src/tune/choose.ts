@@ -41,6 +41,8 @@ export interface ChoiceRequest {
   /** The grader's fresh workload at the tuned size (not modified). */
   readonly start: Schedule;
   readonly gpu: GpuBackend | undefined;
+  /** The assignment whose workload the candidates compute (the GPU worker fills its inputs). */
+  readonly assignment: string;
   /** The manifest's timing settings (what grading measures with). */
   readonly timing: Timing;
   readonly checkNumerics: (schedule: Schedule) => Promise<NumericsOutcome>;
@@ -66,7 +68,7 @@ export async function chooseRecord(req: ChoiceRequest): Promise<Choice> {
     }
     req.onProgress?.(`timing the search's #${base.rank} candidate with the grading settings on ${req.gpu.name}`);
     try {
-      const timing = await req.gpu.time(schedule, req.timing);
+      const timing = await req.gpu.time(schedule, req.timing, req.assignment);
       checked.push({ ...base, schedule, numerics, timing });
       return { checked, chosen: checked[checked.length - 1] };
     } catch (err) {

@@ -4,7 +4,7 @@
  * seed sampled. Nothing from the child is used but those traces, which the grader replays itself.
  */
 import { describeExit, describeJobError, describeLoadFailure } from "../grade/job-failure.js";
-import { DEFAULT_LIMITS, type Job, type SandboxLimits, prepareSubmissionFile } from "../sandbox/index.js";
+import { DEFAULT_LIMITS, type Job, type JobStart, type SandboxLimits, prepareSubmissionFile } from "../sandbox/index.js";
 import { TuneError } from "./errors.js";
 
 export const SEARCH_SPACE_FILE = "auto_tuning.ts";
@@ -18,9 +18,8 @@ export const MAX_TRIALS = 512;
 
 export interface SamplingRequest {
   readonly submissionDir: string;
-  /** The manifest's workload name and the size to sample at (the graded, full size). */
-  readonly workload: string;
-  readonly size: number;
+  /** Where each call starts: the workload at the size to sample at (the graded, full size). */
+  readonly start: JobStart;
   /** Seeds `seed`, `seed + 1`, …, `seed + trials - 1`. */
   readonly seed: number;
   readonly trials: number;
@@ -52,7 +51,7 @@ export async function sampleSearchSpace(req: SamplingRequest): Promise<Sampling>
   const jobs: Job[] = Array.from({ length: req.trials }, (_, k) => ({
     id: `seed-${req.seed + k}`,
     call: SEARCH_SPACE_FUNCTION,
-    start: { kind: "workload", workload: req.workload, size: req.size },
+    start: req.start,
     args: [],
     seed: req.seed + k,
   }));

@@ -26,6 +26,7 @@ import type { AssignmentBinding } from "../assignment.js";
 import { localDeviceTarget } from "../gpu/index.js";
 import type { GpuBackend, NumericsOutcome, NumericsRequest, TimingOutcome } from "../grade/numerics-types.js";
 import { SIMULATED_TARGET, simulatorNumerics } from "../grade/simulator-numerics.js";
+import { workloadStart } from "../grade/workload-start.js";
 import type { Manifest, Numerics } from "../manifest/index.js";
 import type { SandboxLimits } from "../sandbox/index.js";
 import { type CheckedRecord, chooseRecord, MAX_NUMERICS_CHECKS } from "./choose.js";
@@ -139,8 +140,7 @@ export async function tuneSearchSpace(opts: TuneOptions): Promise<TuneResult> {
   progress(`sampling ${opts.trials} schedules from autoTuningSchedule in the sandbox (seeds ${opts.seed}–${opts.seed + opts.trials - 1})`);
   const sampling = await sampleSearchSpace({
     submissionDir: opts.submissionDir,
-    workload: manifest.workload,
-    size,
+    start: workloadStart(binding, size),
     seed: opts.seed,
     trials: opts.trials,
     ...(opts.limits === undefined ? {} : { limits: opts.limits }),
@@ -182,10 +182,10 @@ export async function tuneSearchSpace(opts: TuneOptions): Promise<TuneResult> {
   const db = tuned.database;
   const records = db.hasWorkload(workload) ? db.getTopK(db.commitWorkload(workload), MAX_NUMERICS_CHECKS) : [];
   const checkNumerics = async (schedule: Schedule): Promise<NumericsOutcome> => {
-    const req: NumericsRequest = { schedule, settings, seed: NUMERICS_SEED };
+    const req: NumericsRequest = { assignment: binding.name, schedule, settings, seed: NUMERICS_SEED };
     return gpu === undefined ? simulatorNumerics(req, binding) : gpu.numerics(req);
   };
-  const choice = await chooseRecord({ records, start: new Schedule(workload), gpu, timing: manifest.timing, checkNumerics, onProgress: progress });
+  const choice = await chooseRecord({ records, start: new Schedule(workload), gpu, assignment: binding.name, timing: manifest.timing, checkNumerics, onProgress: progress });
 
   const firstNotReplayed = spaces.notReplayed[0];
   return {

@@ -44,7 +44,7 @@ function mode(): string {
 }
 
 export const backend: GpuWorkBackend = {
-  async numerics(func, settings, seed) {
+  async numerics(func, binding, settings, seed) {
     if (poisoned) throw illegalAddress();
     switch (mode()) {
       case "crash":
@@ -61,12 +61,12 @@ export const backend: GpuWorkBackend = {
         break;
     }
     const n = settings.sizes.full;
-    const sampled = sampledNumerics({ module: lower(func, SIMULATED_TARGET), n, settings, seed, workBudget: 1e8 });
+    const sampled = sampledNumerics({ module: lower(func, SIMULATED_TARGET), binding, n, settings, seed, workBudget: 1e8 });
     if (!sampled.ran) return { passed: false, backend: "gpu", device: FAKE_DEVICE, size: n, rounds: [], error: sampled.why };
     const passed = sampled.error === undefined && sampled.rounds.every((r) => r.mismatches === 0);
     return { passed, backend: "gpu", device: FAKE_DEVICE, size: n, rounds: sampled.rounds, ...(sampled.error === undefined ? {} : { error: sampled.error }) };
   },
-  async time(_func, timing) {
+  async time(_func, _binding, timing) {
     if (poisoned) throw illegalAddress();
     return { meanMs: 1, medianMs: 1, minMs: 1, maxMs: 1, stdMs: 0, repeats: timing.repeat, number: timing.number, device: FAKE_DEVICE };
   },

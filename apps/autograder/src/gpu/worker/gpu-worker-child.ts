@@ -7,6 +7,7 @@
 import { pathToFileURL } from "node:url";
 import { parsePrimFunc } from "@tessera/ir";
 import { serveTasks } from "@tessera/meta-schedule/isolation";
+import { assignmentBinding } from "../../assignment.js";
 import { cudaFaultOf } from "../fault.js";
 import { GPU_WORKER_BACKEND_ENV } from "./backend-env.js";
 import type { GpuWorkReply, GpuWorkRequest } from "./protocol.js";
@@ -25,9 +26,10 @@ async function loadBackend(): Promise<GpuWorkBackend> {
 async function answer(backend: GpuWorkBackend, req: GpuWorkRequest): Promise<GpuWorkReply> {
   if (req.kind === "ping") return { kind: "pong", pid: process.pid };
   const func = parsePrimFunc(req.script, { fileName: "<scheduled function>" });
+  const binding = assignmentBinding(req.assignment);
   try {
-    if (req.kind === "numerics") return { kind: "numerics", outcome: await backend.numerics(func, req.settings, req.seed) };
-    return { kind: "time", outcome: await backend.time(func, req.timing) };
+    if (req.kind === "numerics") return { kind: "numerics", outcome: await backend.numerics(func, binding, req.settings, req.seed) };
+    return { kind: "time", outcome: await backend.time(func, binding, req.timing) };
   } catch (err) {
     const fault = cudaFaultOf(err, req.kind === "numerics" ? "running the kernels" : "timing the kernels");
     if (fault !== undefined) return { kind: "fault", fault: fault.fault };

@@ -48,7 +48,7 @@ export class GpuWorkerPool {
       name: worker.name,
       key: worker.key,
       numerics: async (req) => live("numerics").numerics(req),
-      time: async (schedule, timing) => live("time").time(schedule, timing),
+      time: async (schedule, timing, assignment) => live("time").time(schedule, timing, assignment),
       dispose: () => {
         if (!held) return;
         held = false;

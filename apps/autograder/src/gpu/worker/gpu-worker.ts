@@ -95,7 +95,7 @@ export class GpuWorker implements GpuBackend {
     });
     const script = scriptOf(req.schedule);
     if (!script.ok) return failed(script.error);
-    const reply = await this.#run({ kind: "numerics", script: script.text, settings: req.settings, seed: req.seed });
+    const reply = await this.#run({ kind: "numerics", assignment: req.assignment, script: script.text, settings: req.settings, seed: req.seed });
     if ("fault" in reply) return failed(describeGpuFault(reply.fault), reply.fault);
     if ("error" in reply) return failed(reply.error);
     if (reply.kind !== "numerics") return failed(`the GPU worker answered a numerics request with "${reply.kind}"`);
@@ -103,10 +103,10 @@ export class GpuWorker implements GpuBackend {
   }
 
   /** Throws an Error saying why (in the student's terms after a fault) when the schedule cannot be timed. */
-  async time(schedule: Schedule, timing: Timing): Promise<TimingOutcome> {
+  async time(schedule: Schedule, timing: Timing, assignment: string): Promise<TimingOutcome> {
     const script = scriptOf(schedule);
     if (!script.ok) throw new Error(script.error);
-    const reply = await this.#run({ kind: "time", script: script.text, timing });
+    const reply = await this.#run({ kind: "time", assignment, script: script.text, timing });
     if ("fault" in reply) throw new GpuFaultError(reply.fault);
     if ("error" in reply) throw new Error(reply.error);
     if (reply.kind !== "time") throw new Error(`the GPU worker answered a timing request with "${reply.kind}"`);

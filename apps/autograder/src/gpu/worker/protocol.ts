@@ -10,8 +10,9 @@ import type { GpuFault } from "../fault.js";
 export type GpuWorkRequest =
   /** Asked of each new worker before its first request: a worker that cannot start is the grader's problem, not a kernel's. */
   | { readonly kind: "ping" }
-  | { readonly kind: "numerics"; readonly script: string; readonly settings: Numerics; readonly seed: number }
-  | { readonly kind: "time"; readonly script: string; readonly timing: Timing };
+  /** `assignment` names the binding whose inputs, output and reference the worker uses. */
+  | { readonly kind: "numerics"; readonly assignment: string; readonly script: string; readonly settings: Numerics; readonly seed: number }
+  | { readonly kind: "time"; readonly assignment: string; readonly script: string; readonly timing: Timing };
 
 export type GpuWorkReply =
   | { readonly kind: "pong"; readonly pid: number }

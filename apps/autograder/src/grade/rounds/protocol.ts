@@ -7,6 +7,8 @@ export type RoundsRequest =
   | { readonly kind: "ping" }
   | {
       readonly kind: "rounds";
+      /** The assignment whose inputs and reference the rounds use (by name: functions do not cross). */
+      readonly assignment: string;
       /** The scheduled function as TVMScript: the worker lowers it for the simulated GPU itself. */
       readonly script: string;
       readonly n: number;

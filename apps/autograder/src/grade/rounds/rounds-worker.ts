@@ -7,6 +7,7 @@ import { lower } from "@tessera/codegen";
 import { parsePrimFunc } from "@tessera/ir";
 import { serveTasks } from "@tessera/meta-schedule/isolation";
 import type { Dim3 } from "@tessera/simulator";
+import { assignmentBinding } from "../../assignment.js";
 import { type SamplePlan, runSampledRound } from "../sampled-numerics.js";
 import { SIMULATED_TARGET } from "../simulated-target.js";
 import { kernelFingerprint } from "./fingerprint.js";
@@ -18,6 +19,7 @@ function answer(req: RoundsRequest): RoundsReply {
   if (kernelFingerprint(module) !== req.fingerprint) throw new Error("the scheduled function lowers to another kernel here than in the grader");
   const plan: SamplePlan = {
     module,
+    binding: assignmentBinding(req.assignment),
     n: req.n,
     settings: req.settings,
     seed: req.seed,

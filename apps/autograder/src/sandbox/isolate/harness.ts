@@ -8,7 +8,6 @@
 import { parsePrimFunc } from "@tessera/ir";
 import { BlockRV, Schedule } from "@tessera/schedule";
 import type { ErrorInfo, Job, JobArg, JobResult, LoadMessage } from "../protocol.js";
-import { workloadFunction } from "./workloads.js";
 
 type StudentModule = Record<string, unknown>;
 
@@ -70,7 +69,7 @@ function startSchedule(job: Job, previous: Schedule | undefined): Schedule {
     if (previous === undefined) throw namedError("GraderError", `job ${job.id}: there is no successful previous job to continue from`);
     return previous;
   }
-  const func = job.start.kind === "workload" ? workloadFunction(job.start.workload, job.start.size) : parsePrimFunc(job.start.script);
+  const func = parsePrimFunc(job.start.script);
   return new Schedule(func, job.seed === undefined ? {} : { seed: job.seed });
 }
 

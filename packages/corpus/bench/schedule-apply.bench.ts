@@ -11,7 +11,7 @@
  * Prints a table, then the time of every instruction kind during the replay of the slowest
  * schedule, and writes docs/benchmarks/schedule-time.{json,md}.
  *
- *   tsx --conditions=@tessera/source packages/schedule/bench/apply.bench.ts [--runs N]
+ *   tsx --conditions=@tessera/source packages/corpus/bench/schedule-apply.bench.ts [--runs N]
  *
  * A timed unit test would be flaky on a shared machine; this reports, and the load average says
  * how far to trust it.
@@ -19,11 +19,9 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { type PrimFunc, gemmReluAdd } from "@tessera/ir";
-// The corpus depends on this package, so it cannot be a workspace dependency of it (a cycle):
-// the benchmark reads its sources directly.
-import { fastSchedule, manualSchedule, naiveSchedule, scheduleCorpus } from "../../corpus/src/index.js";
+import { Schedule, Trace, type TraceJSON } from "@tessera/schedule";
 import { machineInfo, median, runsArgument, timeMs } from "../../ir/bench/bench-util.js";
-import { Schedule, Trace, type TraceJSON } from "../src/index.js";
+import { fastSchedule, manualSchedule, naiveSchedule, scheduleCorpus } from "../src/index.js";
 
 /** Runs before timing, so that V8 has compiled the schedule code: cold runs are several times slower. */
 const WARMUP_RUNS = 15;

@@ -1,8 +1,8 @@
 /** The sampled reference of D = ReLU(A·B) + C (what the simulator's sampled check compares with) against the full host reference. */
-import { gemmReluAddReferenceOnHost } from "@tessera/runtime";
+import { gemmReluAddReferenceOnHost } from "@tessera/corpus";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { gemmReluAddReferenceAt } from "../src/grade/reference-at.js";
+import { gemmReluAddReferenceAt } from "../binding/reference-at.js";
 
 describe("gemmReluAddReferenceAt", () => {
   const n = 24;

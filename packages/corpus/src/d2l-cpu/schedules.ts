@@ -5,14 +5,14 @@
  * `unroll`, and for the reductions (matmul, convolutions) a register tile: the output block is
  * accumulated in a `local` buffer (`cacheWrite`), initialised by `decomposeReduction`.
  *
- * Tile factors and parallelism come from the shape (cpu-schedule-factors.ts): factors that divide
+ * Tile factors and parallelism come from the shape (factors.ts): factors that divide
  * the extents, and a parallel region only where the work pays for one.
  *
  * Each builder returns the unscheduled function (for the JS executor) and the scheduled one.
  */
 import { type PrimFunc, floordiv, floormod, ops } from "@tessera/ir";
 import { type BlockRV, type LoopRV, Schedule } from "@tessera/schedule";
-import { type Work, chooseConvTiles, chooseVectorTile, hostCores, parallelLoopCount, worthParallel } from "./cpu-schedule-factors.js";
+import { type Work, chooseConvTiles, chooseVectorTile, hostCores, parallelLoopCount, worthParallel } from "./factors.js";
 
 export interface ScheduledOperator {
   readonly name: string;

@@ -16,7 +16,7 @@ import {
   largestDivisorAtMost,
   parallelLoopCount,
   worthParallel,
-} from "../src/host/cpu-schedule-factors.js";
+} from "../src/d2l-cpu/factors.js";
 
 const extent = fc.integer({ min: 1, max: 4096 });
 
