@@ -9,17 +9,29 @@ export * from "./errors.js";
 export * from "./workload.js";
 export * from "./arg-info.js";
 export * from "./tune-context.js";
-export * from "./rules/schedule-rule.js";
-export * from "./postproc/postproc.js";
-export * from "./mutator/mutator.js";
-export * from "./space/space-generator.js";
+export * from "./interfaces/schedule-rule.js";
+export * from "./interfaces/postproc.js";
+export * from "./interfaces/mutator.js";
+export * from "./interfaces/space-generator.js";
 export * from "./space/replay.js";
-export * from "./search/search-strategy.js";
+export * from "./interfaces/candidate.js";
+export * from "./interfaces/search-strategy.js";
 export * from "./builder/index.js";
 export * from "./runner/index.js";
-export * from "./database/database.js";
-export * from "./cost-model/cost-model.js";
-export * from "./feature/feature-extractor.js";
+export { QueueRunner, type QueueRunnerOptions, type MeasureDispatch } from "./measure-queue/queue-runner.js";
+export {
+  MeasureJobPayloadSchema,
+  MeasureJobResultSchema,
+  MeasureJobRunners,
+  RemoteRunnerSpecSchema,
+  measureJobPayload,
+  runnerInputOf,
+  type MeasureJobPayload,
+  type RemoteRunnerSpec,
+} from "./measure-queue/measure-job.js";
+export * from "./interfaces/database.js";
+export * from "./interfaces/cost-model.js";
+export * from "./interfaces/feature-extractor.js";
 export * from "./space/schedule-fn.js";
 export * from "./space/trace-space.js";
 export * from "./space/union.js";

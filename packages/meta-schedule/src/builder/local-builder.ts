@@ -13,11 +13,11 @@
 import { availableParallelism } from "node:os";
 import { performance } from "node:perf_hooks";
 import type { Target } from "@tessera/codegen";
-import { resolveEntryPoint, type EntryPoint } from "../runner/isolation/entry-point.js";
-import { errorText } from "../runner/isolation/serve.js";
-import { TaskPool, type TaskOutcome } from "../runner/isolation/task-pool.js";
+import { resolveEntryPoint, type EntryPoint } from "../isolation/entry-point.js";
+import { errorText } from "../isolation/serve.js";
+import { TaskPool, type TaskOutcome } from "../isolation/task-pool.js";
 import type { Logger } from "../tune-context.js";
-import type { Builder, BuilderInput, BuilderResult, BuiltArtifact } from "./builder.js";
+import type { Builder, BuilderInput, BuilderResult, BuiltArtifact } from "../interfaces/builder.js";
 import { CompileStep, type CompileMode, resolveCompileMode } from "./compile-step.js";
 import { CpuBuilder, type CpuBuilderOptions } from "./cpu-builder.js";
 import { type GenerateTask, type GeneratedArtifact, lowerAndGenerate } from "./lower-and-generate.js";

@@ -1,6 +1,6 @@
 /**
  * A cost model that needs no training: the simulated runner's analytic latency model
- * (runner/simulated/latency-model.ts: occupancy, FP32 / issue / shared-memory / DRAM throughput,
+ * (latency-model/latency-model.ts: occupancy, FP32 / issue / shared-memory / DRAM throughput,
  * bank conflicts, coalescing) applied to each candidate's lowered module — the one VerifyGPUCode
  * lowered during the search when there is one, else lowered here. It ranks candidates before
  * anything was measured, where TVM's XGBoost model gives random scores.
@@ -11,10 +11,10 @@
  * scores 0.
  */
 import { latencyEstimateOf } from "../feature/latency-estimate-of.js";
-import { FAILED_RUN_SECS, type RunnerResult, meanRunSecs } from "../runner/runner.js";
-import type { MeasureCandidate } from "../search/search-strategy.js";
+import { FAILED_RUN_SECS, type RunnerResult, meanRunSecs } from "../interfaces/runner.js";
+import type { MeasureCandidate } from "../interfaces/candidate.js";
 import type { TuneContext } from "../tune-context.js";
-import type { CostModel } from "./cost-model.js";
+import type { CostModel } from "../interfaces/cost-model.js";
 
 const NO_MEASUREMENT_REFERENCE_SECS = 1e-3;
 

@@ -9,7 +9,7 @@
  * compute store's trip counts, the largest shared allocation), and the row count tells schedules
  * with extra cache stages apart.
  */
-import type { FeatureMatrix } from "../feature/feature-extractor.js";
+import type { FeatureMatrix } from "../interfaces/feature-extractor.js";
 
 export function candidateVectorLength(featureLength: number): number {
   return 2 * featureLength + 1;

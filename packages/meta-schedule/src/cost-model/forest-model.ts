@@ -14,13 +14,13 @@
  *   give a constant model; scores are finite and ≥ 0.
  */
 import { RandomEngine } from "@tessera/schedule";
-import type { FeatureExtractor } from "../feature/feature-extractor.js";
+import type { FeatureExtractor } from "../interfaces/feature-extractor.js";
 import { PerStoreFeature } from "../feature/per-store-feature-extractor.js";
-import type { RunnerResult } from "../runner/runner.js";
-import type { MeasureCandidate } from "../search/search-strategy.js";
+import type { RunnerResult } from "../interfaces/runner.js";
+import type { MeasureCandidate } from "../interfaces/candidate.js";
 import type { TuneContext } from "../tune-context.js";
 import { candidateVector, candidateVectorLength } from "./candidate-vector.js";
-import type { CostModel } from "./cost-model.js";
+import type { CostModel } from "../interfaces/cost-model.js";
 import { DEFAULT_FOREST_OPTIONS, Forest, type ForestOptions } from "./forest.js";
 import { TrainingData, type TrainingDataJSON } from "./training-data.js";
 

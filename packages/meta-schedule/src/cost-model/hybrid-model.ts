@@ -9,12 +9,12 @@
  * the prior's own profile of each kernel, a short row) rather than TVM's per-store rows, which a
  * few hundred measurements cannot fit (docs/benchmarks/learned-model-gpu.md).
  */
-import type { RunnerResult } from "../runner/runner.js";
-import type { MeasureCandidate } from "../search/search-strategy.js";
+import type { RunnerResult } from "../interfaces/runner.js";
+import type { MeasureCandidate } from "../interfaces/candidate.js";
 import type { TuneContext } from "../tune-context.js";
 import { KernelSummaryFeature } from "../feature/kernel-summary-feature.js";
 import { AnalyticModel } from "./analytic-model.js";
-import type { CostModel } from "./cost-model.js";
+import type { CostModel } from "../interfaces/cost-model.js";
 import { DEFAULT_NUM_WARMUP_SAMPLES, ForestModel, type ForestModelOptions } from "./forest-model.js";
 
 export interface HybridModelOptions {

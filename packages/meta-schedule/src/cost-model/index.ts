@@ -1,4 +1,4 @@
-export * from "./cost-model.js";
+export * from "../interfaces/cost-model.js";
 export * from "./random-model.js";
 export * from "./forest-model.js";
 export * from "./forest.js";

@@ -1,4 +1,4 @@
-export * from "./feature-extractor.js";
+export * from "../interfaces/feature-extractor.js";
 export * from "./feature-names.js";
 export * from "./slog.js";
 export * from "./per-store-feature.js";

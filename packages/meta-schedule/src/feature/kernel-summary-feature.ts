@@ -17,11 +17,11 @@
  * candidate that does not lower, the row is all zeros.
  */
 import type { Target } from "@tessera/codegen";
-import type { KernelEstimate, LatencyBound, LatencyEstimate } from "../runner/simulated/latency-model.js";
-import { gpuSpecOf } from "../runner/simulated/gpu-spec.js";
-import type { MeasureCandidate } from "../search/search-strategy.js";
+import type { KernelEstimate, LatencyBound, LatencyEstimate } from "../latency-model/latency-model.js";
+import { gpuSpecOf } from "../latency-model/gpu-spec.js";
+import type { MeasureCandidate } from "../interfaces/candidate.js";
 import type { TuneContext } from "../tune-context.js";
-import type { FeatureExtractor, FeatureMatrix } from "./feature-extractor.js";
+import type { FeatureExtractor, FeatureMatrix } from "../interfaces/feature-extractor.js";
 import { latencyEstimateOf } from "./latency-estimate-of.js";
 
 const BOUNDS: readonly LatencyBound[] = ["fp32", "issue", "shared", "global", "latency", "dram", "launch"];

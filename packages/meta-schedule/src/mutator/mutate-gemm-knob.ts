@@ -19,9 +19,9 @@ import {
   SHARED_TRANSPOSE,
   SOFTWARE_PIPELINE,
   UNROLL_EXPLICIT_FLAG,
-} from "../rules/multi-level-tiling/annotations.js";
+} from "../schedule-utils/annotations.js";
 import type { TuneContext } from "../tune-context.js";
-import type { Mutator } from "./mutator.js";
+import type { Mutator } from "../interfaces/mutator.js";
 import { mutateCategorical } from "./mutate-tile-size.js";
 import { categoricalsFeeding } from "./sampled-annotations.js";
 

@@ -24,7 +24,7 @@
  */
 import { ExprRV, type Instruction, LoopRV, type RandomEngine, type Trace } from "@tessera/schedule";
 import type { TuneContext } from "../tune-context.js";
-import type { Mutator } from "./mutator.js";
+import type { Mutator } from "../interfaces/mutator.js";
 import { categoricalSamplesByOutput, instructionsBeforePostproc } from "./trace-queries.js";
 
 /** A split with at least one factor drawn by a SampleCategorical. */

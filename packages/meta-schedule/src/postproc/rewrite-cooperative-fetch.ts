@@ -15,12 +15,12 @@
  */
 import { type Block, bytesOf, forEachExpr } from "@tessera/ir";
 import type { BlockRV, LoopRV, Schedule } from "@tessera/schedule";
-import { COOPERATIVE_FETCH, FETCH_THREAD_INNER, FETCH_VIA_REGISTERS, annotationNumber } from "../rules/multi-level-tiling/annotations.js";
+import { COOPERATIVE_FETCH, FETCH_THREAD_INNER, FETCH_VIA_REGISTERS, annotationNumber } from "../schedule-utils/annotations.js";
 import { fuseAll } from "../rules/multi-level-tiling/tiling.js";
 import { gpuTargetOf, type TuneContext } from "../tune-context.js";
 import { annotatedBlocks, threadExtentsAbove } from "./annotated.js";
 import { ownLoops } from "./own-loops.js";
-import { POSTPROC_OK, type Postproc, type PostprocResult } from "./postproc.js";
+import { POSTPROC_OK, type Postproc, type PostprocResult } from "../interfaces/postproc.js";
 
 export class RewriteCooperativeFetch implements Postproc {
   readonly name = "rewriteCooperativeFetch";

@@ -15,10 +15,10 @@
  */
 import { type Block, type BlockRealize, type PrimExpr, type PrimFunc, type Var, floordiv, floormod } from "@tessera/ir";
 import { ScheduleError, type Schedule } from "@tessera/schedule";
-import { TILING_STRUCTURE } from "../rules/multi-level-tiling/annotations.js";
+import { TILING_STRUCTURE } from "../schedule-utils/annotations.js";
 import { blockNamesPostOrder, blockRealizeOf } from "../rules/multi-level-tiling/block-query.js";
 import type { TuneContext } from "../tune-context.js";
-import { POSTPROC_OK, type Postproc, type PostprocResult, rejected } from "./postproc.js";
+import { POSTPROC_OK, type Postproc, type PostprocResult, rejected } from "../interfaces/postproc.js";
 
 /** One tile piece of an iterator: `floormod(floordiv(x, stride), extent)`, walked by loop `loop`. */
 interface Piece {

@@ -11,10 +11,10 @@
  */
 import { forEachStmt, usesVar } from "@tessera/ir";
 import type { BlockRV, LoopRV, Schedule } from "@tessera/schedule";
-import { PARALLEL, UNROLL_EXPLICIT, UNROLL_EXPLICIT_FLAG, UNROLL_IMPLICIT, VECTORIZE, annotationNumber } from "../rules/multi-level-tiling/annotations.js";
+import { PARALLEL, UNROLL_EXPLICIT, UNROLL_EXPLICIT_FLAG, UNROLL_IMPLICIT, VECTORIZE, annotationNumber } from "../schedule-utils/annotations.js";
 import { blockRealizeOf } from "../rules/multi-level-tiling/block-query.js";
 import type { TuneContext } from "../tune-context.js";
-import { POSTPROC_OK, type Postproc, type PostprocResult } from "./postproc.js";
+import { POSTPROC_OK, type Postproc, type PostprocResult } from "../interfaces/postproc.js";
 
 export class RewriteParallelVectorizeUnroll implements Postproc {
   readonly name = "rewriteParallelVectorizeUnroll";

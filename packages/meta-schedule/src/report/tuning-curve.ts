@@ -5,7 +5,7 @@
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
-import { FAILED_RUN_SECS } from "../runner/runner.js";
+import { FAILED_RUN_SECS } from "../interfaces/runner.js";
 
 export interface CurvePoint {
   /** Trials measured so far (1-based). */

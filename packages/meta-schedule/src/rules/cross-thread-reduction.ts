@@ -27,7 +27,7 @@ import {
 } from "../schedule-utils/block-info.js";
 import { gpuTargetOf, type TuneContext } from "../tune-context.js";
 import { checkPositiveInts } from "../schedule-utils/options.js";
-import type { ScheduleRule } from "./schedule-rule.js";
+import type { ScheduleRule } from "../interfaces/schedule-rule.js";
 
 export const CROSS_THREAD_REDUCTION_EXTENTS: readonly number[] = [4, 8, 16, 32, 64, 128, 256, 512];
 

@@ -21,7 +21,7 @@
 import type { Var } from "@tessera/ir";
 import type { BlockRV, LoopRV, Schedule } from "@tessera/schedule";
 import type { TuneContext } from "../tune-context.js";
-import type { ScheduleRule } from "./schedule-rule.js";
+import type { ScheduleRule } from "../interfaces/schedule-rule.js";
 import { transposeAxisFor } from "./multi-level-tiling/access-pattern.js";
 import {
   COOPERATIVE_FETCH,
@@ -36,7 +36,7 @@ import {
   THREAD_EXTENT_LOW,
   TILING_STRUCTURE,
   VECTORIZE_WRITE_BACK,
-} from "./multi-level-tiling/annotations.js";
+} from "../schedule-utils/annotations.js";
 import { needsMultiLevelTiling } from "../schedule-utils/block-info.js";
 import { type LoopSplitter, fuseAll, perfectTileSplitter, tileLoopNest } from "./multi-level-tiling/tiling.js";
 import { blockRealizeOf } from "./multi-level-tiling/block-query.js";

@@ -44,7 +44,7 @@ import { neighbourTraces } from "./neighbourhood.js";
 import { type Candidate, traceKeyOf } from "./candidate-replayer.js";
 import { RejectionTally } from "./rejection-tally.js";
 import { DUPLICATE_OF_MEASURED, type SearchRun } from "./search-run.js";
-import type { MeasureCandidate } from "./search-strategy.js";
+import type { MeasureCandidate } from "../interfaces/candidate.js";
 import { SearchStrategyBase } from "./strategy-base.js";
 import { WeightedSampler, randomPermutation } from "./weighted-sampler.js";
 

@@ -11,12 +11,13 @@
  */
 import { argsInfoOf } from "../arg-info.js";
 import { MetaScheduleError } from "../errors.js";
-import type { RunnerResult } from "../runner/runner.js";
+import type { RunnerResult } from "../interfaces/runner.js";
 import { replayWithPostprocs } from "../space/replay.js";
 import type { TuneContext } from "../tune-context.js";
 import { ProgramIdentity } from "./candidate-replayer.js";
 import { RejectionTally } from "./rejection-tally.js";
-import type { MeasureCandidate, PreTuningOptions, SearchStrategy } from "./search-strategy.js";
+import type { MeasureCandidate } from "../interfaces/candidate.js";
+import type { PreTuningOptions, SearchStrategy } from "../interfaces/search-strategy.js";
 
 export class RecordedFirst implements SearchStrategy {
   readonly name: string;

@@ -12,7 +12,7 @@
  * (joint tile moves that keep the threads per block or the block tile, and transposes).
  */
 import type { Target } from "@tessera/codegen";
-import type { WeightedMutator } from "../mutator/mutator.js";
+import type { WeightedMutator } from "../interfaces/mutator.js";
 import { MutateGemmKnob } from "../mutator/mutate-gemm-knob.js";
 import { MutateTileShape } from "../mutator/mutate-tile-shape.js";
 import { MutateTileSize } from "../mutator/mutate-tile-size.js";
@@ -21,7 +21,7 @@ import { mutateUnroll } from "../mutator/mutate-unroll.js";
 import { disallowDynamicLoop } from "../postproc/disallow-dynamic-loop.js";
 import { rewriteUnboundBlock } from "../postproc/rewrite-unbound-block.js";
 import { autoBind } from "../rules/auto-bind.js";
-import type { Postproc } from "../postproc/postproc.js";
+import type { Postproc } from "../interfaces/postproc.js";
 import { RewriteCooperativeFetch } from "../postproc/rewrite-cooperative-fetch.js";
 import { RewriteLaunchBounds } from "../postproc/rewrite-launch-bounds.js";
 import { RewriteOperandSlices } from "../postproc/rewrite-operand-slices.js";
@@ -34,7 +34,7 @@ import { VerifyGPUCode } from "../postproc/verify-gpu-code.js";
 import { AutoInline, InlineConstantScalars } from "../rules/auto-inline.js";
 import { DEFAULT_CUDA_TILING, MultiLevelTiling, type MultiLevelTilingOptions } from "../rules/multi-level-tiling.js";
 import { ParallelizeVectorizeUnroll } from "../rules/parallelize-vectorize-unroll.js";
-import type { ScheduleRule } from "../rules/schedule-rule.js";
+import type { ScheduleRule } from "../interfaces/schedule-rule.js";
 import { PostOrderApply } from "./post-order-apply.js";
 
 export interface CudaSpaceOptions {

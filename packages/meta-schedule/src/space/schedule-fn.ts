@@ -14,11 +14,11 @@
 import { TesseraError } from "@tessera/ir";
 import { Schedule } from "@tessera/schedule";
 import { SpaceGenerationError } from "../errors.js";
-import type { WeightedMutator } from "../mutator/mutator.js";
-import type { Postproc } from "../postproc/postproc.js";
+import type { WeightedMutator } from "../interfaces/mutator.js";
+import type { Postproc } from "../interfaces/postproc.js";
 import type { TuneContext } from "../tune-context.js";
 import { checkedMutators, checkedPostprocs, describeValue, initializeSpaceComponents } from "./space-components.js";
-import type { SpaceGenerator } from "./space-generator.js";
+import type { SpaceGenerator } from "../interfaces/space-generator.js";
 
 export type ScheduleFn = (sch: Schedule) => void | Schedule | readonly Schedule[];
 

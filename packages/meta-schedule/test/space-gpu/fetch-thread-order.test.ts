@@ -13,7 +13,7 @@ import { type BankConflictSite, compareWithReference, formatComparison, simulate
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { categoricalsFeeding, loweredModuleFor, replayWithPostprocs } from "../../src/index.js";
-import { FETCH_THREAD_INNER, FETCH_VIA_REGISTERS } from "../../src/rules/multi-level-tiling/annotations.js";
+import { FETCH_THREAD_INNER, FETCH_VIA_REGISTERS } from "../../src/schedule-utils/annotations.js";
 import { batchMatmul, spaceOf, withForcedDecisions } from "./helpers.js";
 
 /** The trace with every fetch staged through registers and its thread order set to `inner`. */

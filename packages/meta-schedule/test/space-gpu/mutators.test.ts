@@ -19,7 +19,7 @@ import {
   SOFTWARE_PIPELINE,
   UNROLL_EXPLICIT,
   UNROLL_IMPLICIT,
-} from "../../src/rules/multi-level-tiling/annotations.js";
+} from "../../src/schedule-utils/annotations.js";
 import { spaceOf } from "./helpers.js";
 
 const { ctx, spaces } = spaceOf(gemmReluAdd(2048).func);
