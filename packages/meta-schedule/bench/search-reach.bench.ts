@@ -28,7 +28,8 @@ import { FAST_PARAMS, fastSchedule } from "@tessera/corpus";
 import { gemmReluAdd } from "@tessera/ir";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { type Runner, type RunnerInput, type RunnerResult, SimulatedRunner, estimateLatency, tuneTIR } from "../src/index.js";
+import { type Runner, type RunnerInput, type RunnerResult, SimulatedRunner, tuneTIR } from "../src/index.js";
+import { estimateLatency } from "../src/latency-model/latency-model.js";
 import { type GemmKnobs, gemmKnobsOf, knobDifferences } from "./fast-region.js";
 
 const CHECKPOINTS = [16, 32, 64, 128, 256];

@@ -16,7 +16,7 @@ import { RandomEngine, type Schedule } from "@tessera/schedule";
 import type { Builder } from "./interfaces/builder.js";
 import type { CostModel } from "./interfaces/cost-model.js";
 import type { Database, TuningRecord } from "./interfaces/database.js";
-import { MetaScheduleError } from "./errors.js";
+import { MetaScheduleError, MissingPeerDependencyError } from "./errors.js";
 import { formatTuningSummary } from "./report/summary-table.js";
 import { bestSoFarPoints, writeTuningCurve } from "./report/tuning-curve.js";
 import { FAILED_RUN_SECS, type Runner } from "./interfaces/runner.js";
@@ -178,7 +178,14 @@ async function writeOutputs(options: TuneOptions, history: readonly TrialEvent[]
   if (options.writeCurve === false) return { history: historyFile };
   const points = bestSoFarPoints(history.map((t) => t.totalBestSecs));
   if (points.length === 0) return { history: historyFile };
-  const written = await writeTuningCurve(join(options.workDir, "tuning-curve.svg"), [{ name, points }], { title, png: true });
+  let written: Awaited<ReturnType<typeof writeTuningCurve>>;
+  try {
+    written = await writeTuningCurve(join(options.workDir, "tuning-curve.svg"), [{ name, points }], { title, png: true });
+  } catch (err) {
+    if (!(err instanceof MissingPeerDependencyError)) throw err;
+    log("warn", `tuning curve not drawn: ${err.message}`);
+    return { history: historyFile };
+  }
   if (written.pngError !== undefined) log("warn", `tuning curve: SVG only, no PNG: ${written.pngError}`);
   return { history: historyFile, curveSvg: written.svg, ...(written.png === undefined ? {} : { curvePng: written.png }) };
 }
