@@ -1,14 +1,6 @@
 /**
- * TVM's `LocalBuilder`: lowers and generates CUDA for a batch of candidates in parallel worker
- * threads, then compiles them (NVRTC on the libuv thread pool, or nvcc; cached by source hash).
- * A candidate that fails to lower, generate or compile, or that takes longer than its limit
- * (TVM: 30 s), gets a failed result with the reason; the batch goes on.
- *
- * Candidates for a CPU target (`c`, `llvm`) go to a CpuBuilder (cpu-builder.ts): C generation
- * and the system C compiler.
- *
- * Without a GPU the builder still lowers and generates (no image), which is what the simulated
- * runner needs; `compile: "nvcc"` checks the generated code with nvcc where there is no GPU (CI).
+ * TVM's `LocalBuilder`: lowers and generates code in worker threads and compiles it (NVRTC, nvcc or, for
+ * CPU targets, the C compiler); a failing or slow candidate gets a failed result.
  */
 import { availableParallelism } from "node:os";
 import { performance } from "node:perf_hooks";

@@ -1,13 +1,6 @@
 /**
- * A runner without a GPU, for CI and `--dry-run`: deterministic, in-process. Its run times are
- * ESTIMATES from an analytic model of the lowered module on the target (latency-model/latency-model.ts:
- * occupancy, FP32 / issue / shared-memory / L1 / DRAM throughput, bank conflicts, uncoalesced
- * accesses), not measurements; optionally with seeded, deterministic noise (log-normal, the same
- * for the same candidate, seed and repeat), so that a search sees measurement-like jitter.
- *
- * `checkNumerics` also runs small candidates in the GPU simulator (packages/simulator) on seeded
- * random inputs and compares the outputs with the sequential CPU executor: a wrong candidate gets
- * a failed result.
+ * A runner without a GPU (CI, `--dry-run`): deterministic ESTIMATES from the analytic latency model,
+ * optionally with seeded noise, and optional numerics checks on the GPU simulator.
  */
 import { type Target, target as resolveTarget } from "@tessera/codegen";
 import type { PrimFunc } from "@tessera/ir";

@@ -1,13 +1,6 @@
 /**
- * A search that first measures the design spaces as they were recorded — each trace replayed
- * with its own decisions plus the postprocessors — and then hands over to another strategy.
- *
- * For spaces given as sampled traces (TraceSpace: the autograder samples a student's space in a
- * sandbox) the recorded decisions are points known to replay, while a space whose structure
- * depends on what it sampled may not replay with other decisions at all: the recorded points
- * then still give the search measured records to start from (evolutionary search mutates the
- * database's best), and the run something to choose. The inner strategy starts after the first
- * batch is measured, so that it sees those records in the database and never measures them again.
+ * A search that first measures the design spaces as recorded (each trace with its own decisions), then
+ * hands over to another strategy (docs/architecture/meta-schedule-notes.md).
  */
 import { argsInfoOf } from "../arg-info.js";
 import { MetaScheduleError } from "../errors.js";

@@ -1,14 +1,6 @@
 /**
- * The default design space for a CPU target (TVM's `ScheduleRule/Postproc/Mutator::DefaultLLVM`),
- * and the components the CUDA defaults add to the GPU engineer's (AutoBind, RewriteUnboundBlock,
- * DisallowDynamicLoop, MutateThreadBinding, MutateUnroll).
- *
- * TVM's LLVM defaults, in order — rules: ApplyCustomRule, InlineConstantScalars, AutoInline,
- * AddRFactor, MultiLevelTiling(SSRSRS), ParallelizeVectorizeUnroll, RandomComputeLocation;
- * postprocs: DisallowDynamicLoop, RewriteParallelVectorizeUnroll, RewriteReductionBlock,
- * RewriteLayout; mutators: MutateTileSize 0.9, MutateComputeLocation 0.05, MutateUnroll 0.03,
- * MutateParallel 0.02. Not here: ApplyCustomRule. RewriteLayout packs operands that are
- * arguments, at every call (see postproc/rewrite-layout.ts).
+ * The default design space for a CPU target (TVM's DefaultLLVM), and the components the CUDA defaults add
+ * (docs/architecture/meta-schedule-notes.md).
  */
 import type { WeightedMutator } from "../interfaces/mutator.js";
 import { mutateComputeLocation } from "../mutator/mutate-compute-location.js";

@@ -1,15 +1,6 @@
 /**
- * The default CUDA design space (TVM's `cuda` defaults of schedule rules, postprocessors and
- * mutators) with Tessera's GEMM knobs.
- *
- * Rules, in TVM's order: MultiLevelTiling, InlineConstantScalars, AutoInline,
- * (CrossThreadReduction: not yet, codegen has no cross-thread all-reduce),
- * ParallelizeVectorizeUnroll, AutoBind. Postprocs: DisallowDynamicLoop, RewriteSharedLayout,
- * RewriteCooperativeFetch, RewriteUnboundBlock, RewriteOperandSlices, RewriteWriteBack,
- * RewriteParallelVectorizeUnroll, RewriteReductionBlock, RewriteSoftwarePipeline,
- * RewriteLaunchBounds, VerifyGPUCode. Mutators with TVM's probabilities: MutateTileSize 0.9,
- * MutateUnroll 0.08, MutateThreadBinding 0.02, plus MutateGemmKnob 0.1 and MutateTileShape 0.25
- * (joint tile moves that keep the threads per block or the block tile, and transposes).
+ * The default CUDA design space: TVM's `cuda` rules, postprocessors and mutators, with Tessera's GEMM
+ * knobs (the lists: docs/architecture/meta-schedule-notes.md).
  */
 import type { Target } from "@tessera/codegen";
 import type { WeightedMutator } from "../interfaces/mutator.js";
