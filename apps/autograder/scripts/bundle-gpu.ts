@@ -64,7 +64,7 @@ const ENTRIES: ReadonlyArray<{ name: string; source: string; description: string
     source: "apps/autograder/scripts/sandbox-smoke.ts",
     description: "autograder sandbox check: runs task 1 of the instructor solution in the sandbox (PASS/FAIL); [repoRoot], default the current directory",
   },
-  // Workers of @tessera/meta-schedule: found beside the entry that starts them (see its runner/isolation/entry-point.ts).
+  // Workers of @tessera/meta-schedule: found beside the entry that starts them (see its isolation/entry-point.ts).
   { name: "ms-build-worker", source: "packages/meta-schedule/src/builder/build-worker.ts", description: "meta-schedule LocalBuilder's worker thread (started by the tuner, not by hand)" },
   { name: "ms-runner-child", source: "packages/meta-schedule/src/runner/runner-child.ts", description: "meta-schedule LocalRunner's measuring child process (started by the tuner, not by hand)" },
   {

@@ -7,19 +7,12 @@
 import { target } from "@tessera/codegen";
 import { fastSchedule, manualSchedule, naiveSchedule } from "@tessera/corpus";
 import { gemmReluAdd } from "@tessera/ir";
-import {
-  DEFAULT_FOREST_OPTIONS,
-  Forest,
-  ForestModel,
-  type MeasureCandidate,
-  PER_STORE_FEATURE_LENGTH,
-  type RunnerResult,
-  TrainingData,
-  candidateVector,
-  perStoreFeatures,
-  tuneContext,
-  workloadOf,
-} from "../src/index.js";
+import { ForestModel, type MeasureCandidate, type RunnerResult, tuneContext, workloadOf } from "../src/index.js";
+import { DEFAULT_FOREST_OPTIONS, Forest } from "../src/cost-model/forest.js";
+import { PER_STORE_FEATURE_LENGTH } from "../src/feature/feature-names.js";
+import { TrainingData } from "../src/cost-model/training-data.js";
+import { candidateVector } from "../src/cost-model/candidate-vector.js";
+import { perStoreFeatures } from "../src/feature/per-store-feature.js";
 import { sampleGemmSchedule, syntheticLatency } from "../test/cost-model/gemm-space.js";
 
 const N = 2048;

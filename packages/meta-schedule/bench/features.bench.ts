@@ -6,7 +6,8 @@
  */
 import { fastSchedule, manualSchedule, naiveSchedule } from "@tessera/corpus";
 import type { PrimFunc } from "@tessera/ir";
-import { describeFeatureRow, perStoreFeatures } from "../src/index.js";
+import { describeFeatureRow } from "../src/feature/feature-names.js";
+import { perStoreFeatures } from "../src/feature/per-store-feature.js";
 import { sampleGemmSchedule } from "../test/cost-model/gemm-space.js";
 
 const N = 2048;

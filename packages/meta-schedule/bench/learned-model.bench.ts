@@ -29,8 +29,8 @@ import {
   PerStoreFeature,
   type RunnerResult,
   type TuneContext,
-  kernelSummaryForest,
 } from "../src/index.js";
+import { kernelSummaryForest } from "../src/cost-model/hybrid-model.js";
 import { randomPermutation } from "../src/search/weighted-sampler.js";
 import { MIN_RANKED_PROGRAMS, type RecordedProgram, type RecordedRun, existingFolder, rankingOf, recordedRuns } from "./recorded-runs.js";
 

@@ -12,16 +12,12 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { type CudaTarget, cudaTarget } from "@tessera/codegen";
 import type { PrimFunc } from "@tessera/ir";
-import {
-  Forest,
-  type Runner,
-  type RunnerInput,
-  type RunnerResult,
-  estimateLatency,
-  kernelSummaryRow,
-  lowerAndGenerate,
-  seededNormal,
-} from "../src/index.js";
+import { type Runner, type RunnerInput, type RunnerResult } from "../src/index.js";
+import { Forest } from "../src/cost-model/forest.js";
+import { estimateLatency } from "../src/latency-model/latency-model.js";
+import { kernelSummaryRow } from "../src/feature/kernel-summary-feature.js";
+import { lowerAndGenerate } from "../src/builder/lower-and-generate.js";
+import { seededNormal } from "../src/runner/seeded-normal.js";
 import { median } from "../../ir/bench/bench-util.js";
 import { recordedRuns } from "./recorded-runs.js";
 

@@ -12,7 +12,15 @@ import { join, resolve } from "node:path";
 import { type CudaTarget, cudaTarget as targetOf } from "@tessera/codegen";
 import type { PrimFunc } from "@tessera/ir";
 import type { Decision, Trace } from "@tessera/schedule";
-import { type MeasureCandidate, type TuneContext, defaultCudaSpaceGenerator, loweredModuleFor, replayWithPostprocs, tuneContext, workloadOf } from "../src/index.js";
+import {
+  type MeasureCandidate,
+  type TuneContext,
+  defaultCudaSpaceGenerator,
+  replayWithPostprocs,
+  tuneContext,
+  workloadOf,
+} from "../src/index.js";
+import { loweredModuleFor } from "../src/postproc/verify-gpu-code.js";
 import { spearman } from "../test/cost-model/rank-correlation.js";
 import { type GemmKnobs, gemmKnobsOf } from "./fast-region.js";
 

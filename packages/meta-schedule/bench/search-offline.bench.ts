@@ -116,7 +116,7 @@ function cacheKeyOf(dirs: readonly string[], device: string): string {
   const h = createHash("sha1").update(device);
   for (const dir of dirs) for (const f of readdirSync(dir).filter((x) => x.endsWith(".json")).sort()) h.update(`${f}:${statSync(join(dir, f)).size}`);
   const src = join(import.meta.dirname, "../src");
-  for (const dir of ["runner/simulated", "feature", "postproc"]) {
+  for (const dir of ["latency-model", "store-analysis", "feature", "postproc"]) {
     for (const f of readdirSync(join(src, dir)).filter((x) => x.endsWith(".ts")).sort()) h.update(readFileSync(join(src, dir, f)));
   }
   return h.digest("hex");

@@ -6,7 +6,8 @@
  * space's runs (one line per strategy and seed) are drawn in milliseconds on a log scale.
  */
 import { join } from "node:path";
-import { type CurveOptions, type CurveSeries, FAILED_RUN_SECS, bestSoFarPoints, writeTuningCurve } from "../src/index.js";
+import { FAILED_RUN_SECS } from "../src/index.js";
+import { type CurveOptions, type CurveSeries, bestSoFarPoints, writeTuningCurve } from "../src/report/tuning-curve.js";
 import { type TorchBaseline, baselineMs } from "./torch-baselines.js";
 
 /** What the charts need of a tuning run (a row of the report). */

@@ -26,3 +26,14 @@ export class DatabaseError extends MetaScheduleError {
 export class SpaceGenerationError extends MetaScheduleError {
   override name = "SpaceGenerationError";
 }
+
+/** An optional peer dependency (the chart or progress-bar packages) is not installed. */
+export class MissingPeerDependencyError extends MetaScheduleError {
+  override name = "MissingPeerDependencyError";
+  constructor(
+    readonly packages: readonly string[],
+    purpose: string,
+  ) {
+    super(`install ${packages.join(" and ")} to ${purpose} (optional peer dependencies of @tessera/meta-schedule)`);
+  }
+}

@@ -13,21 +13,21 @@ import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { type IRModule, type PrimFunc } from "@tessera/ir";
 import { RandomEngine, type Schedule } from "@tessera/schedule";
-import type { Builder } from "./builder/builder.js";
-import type { CostModel } from "./cost-model/cost-model.js";
-import type { Database, TuningRecord } from "./database/database.js";
-import { MetaScheduleError } from "./errors.js";
+import type { Builder } from "./interfaces/builder.js";
+import type { CostModel } from "./interfaces/cost-model.js";
+import type { Database, TuningRecord } from "./interfaces/database.js";
+import { MetaScheduleError, MissingPeerDependencyError } from "./errors.js";
 import { formatTuningSummary } from "./report/summary-table.js";
 import { bestSoFarPoints, writeTuningCurve } from "./report/tuning-curve.js";
-import { FAILED_RUN_SECS, type Runner } from "./runner/runner.js";
-import type { SearchStrategy } from "./search/search-strategy.js";
-import type { SpaceGenerator } from "./space/space-generator.js";
+import { FAILED_RUN_SECS, type Runner } from "./interfaces/runner.js";
+import type { SearchStrategy } from "./interfaces/search-strategy.js";
+import type { SpaceGenerator } from "./interfaces/space-generator.js";
 import { GradientBased } from "./task-scheduler/gradient-based.js";
 import { RoundRobin } from "./task-scheduler/round-robin.js";
 import type { TaskRecord, TuneTask } from "./task-scheduler/task-record.js";
 import { estimateFlops } from "./task-scheduler/flops.js";
 import type { TaskScheduler, TrialEvent } from "./task-scheduler/task-scheduler.js";
-import { queryBestRecord, scheduleFromRecord } from "./tune/apply-record.js";
+import { queryBestRecord, scheduleFromRecord } from "./database/apply-record.js";
 import { fileLogger, taskLogFileName } from "./tune/log-files.js";
 import type { TuneOptions } from "./tune/options.js";
 import {
@@ -178,7 +178,14 @@ async function writeOutputs(options: TuneOptions, history: readonly TrialEvent[]
   if (options.writeCurve === false) return { history: historyFile };
   const points = bestSoFarPoints(history.map((t) => t.totalBestSecs));
   if (points.length === 0) return { history: historyFile };
-  const written = await writeTuningCurve(join(options.workDir, "tuning-curve.svg"), [{ name, points }], { title, png: true });
+  let written: Awaited<ReturnType<typeof writeTuningCurve>>;
+  try {
+    written = await writeTuningCurve(join(options.workDir, "tuning-curve.svg"), [{ name, points }], { title, png: true });
+  } catch (err) {
+    if (!(err instanceof MissingPeerDependencyError)) throw err;
+    log("warn", `tuning curve not drawn: ${err.message}`);
+    return { history: historyFile };
+  }
   if (written.pngError !== undefined) log("warn", `tuning curve: SVG only, no PNG: ${written.pngError}`);
   return { history: historyFile, curveSvg: written.svg, ...(written.png === undefined ? {} : { curvePng: written.png }) };
 }

@@ -2,11 +2,18 @@
  * The "measure" job kind (meta-schedule's measure jobs on the queue) and a QueueRunner's dispatch through a Dispatcher. Here,
  * not in an app, so that every client (`tessera tune --redis`, the workers) shares one definition.
  */
-import { type MeasureDispatch, MeasureJobPayloadSchema, MeasureJobResultSchema, MeasureJobRunners } from "@tessera/meta-schedule";
+import type { RunnerResult } from "@tessera/meta-schedule";
+import {
+  type MeasureDispatch,
+  type MeasureJobPayload,
+  MeasureJobPayloadSchema,
+  MeasureJobResultSchema,
+  MeasureJobRunners,
+} from "@tessera/meta-schedule/measure-queue";
 import type { Dispatcher } from "./dispatcher.js";
-import { type JobHandler, defineJobKind, handlerFor } from "./job-kind.js";
+import { type JobHandler, type JobKind, defineJobKind, handlerFor } from "./job-kind.js";
 
-export const MEASURE_JOB = defineJobKind("measure", MeasureJobPayloadSchema, MeasureJobResultSchema);
+export const MEASURE_JOB: JobKind<MeasureJobPayload, RunnerResult> = defineJobKind("measure", MeasureJobPayloadSchema, MeasureJobResultSchema);
 
 export function measureDispatch(dispatcher: Dispatcher): MeasureDispatch {
   return (payload, key) => dispatcher.dispatch(MEASURE_JOB, payload, { key });

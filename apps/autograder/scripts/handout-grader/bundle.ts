@@ -24,7 +24,7 @@ const REPO_ROOT = resolve(import.meta.dirname, "..", "..", "..", "..");
 
 /**
  * Entry name → source. The workers' names are those their starters look for beside the grader
- * (apps/autograder/src/gpu/worker/, packages/meta-schedule/src/runner/isolation/entry-point.ts).
+ * (apps/autograder/src/gpu/worker/, packages/meta-schedule/src/isolation/entry-point.ts).
  */
 const ENTRIES: Readonly<Record<string, string>> = {
   "tessera-grade": "apps/autograder/src/main.ts",

@@ -4,7 +4,7 @@
  * grader's own work (replays, checks, simulator numerics) is CPU-bound JavaScript, so each
  * submission graded at once needs a thread of its own to use a core of its own.
  */
-import { serveTasks } from "@tessera/meta-schedule";
+import { serveTasks } from "@tessera/meta-schedule/isolation";
 import { type AssignmentBinding, assignmentBinding } from "../assignment.js";
 import { type WorkerGradeTask, gradeOne } from "./grade-one.js";
 

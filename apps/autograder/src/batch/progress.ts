@@ -6,7 +6,7 @@
  */
 import { Writable } from "node:stream";
 import cliProgress, { type Options, type Params, type SingleBar } from "cli-progress";
-import { formatDuration } from "@tessera/meta-schedule";
+import { formatDuration } from "@tessera/meta-schedule/report";
 import type { GradeIO } from "../cli/io.js";
 import type { SubmissionOutcome } from "./grade-one.js";
 

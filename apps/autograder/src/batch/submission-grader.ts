@@ -9,7 +9,7 @@
  *     of the student code, and the device stays one context used by one kernel at a time.
  */
 import { availableParallelism } from "node:os";
-import { type EntryPoint, TaskPool, resolveEntryPoint } from "@tessera/meta-schedule";
+import { type EntryPoint, TaskPool, resolveEntryPoint } from "@tessera/meta-schedule/isolation";
 import { DEFAULT_LIMITS } from "../sandbox/index.js";
 import type { Submission } from "./discover.js";
 import { type BatchGradeSettings, type SubmissionOutcome, type WorkerGradeTask, errorOutcome, gradeOne } from "./grade-one.js";

@@ -8,7 +8,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type EntryPoint, TaskPool } from "@tessera/meta-schedule";
+import { type EntryPoint, TaskPool } from "@tessera/meta-schedule/isolation";
 import { type JobHandler, JobRejectedError, handlerFor } from "@tessera/queue";
 import { type AssignmentBinding, assignmentBinding } from "../assignment.js";
 import { type BatchGradeSettings, type SubmissionOutcome, type WorkerGradeTask, errorOutcome, gradeOne } from "../batch/grade-one.js";

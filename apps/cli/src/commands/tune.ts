@@ -12,11 +12,11 @@ import {
   FAILED_RUN_SECS,
   STRATEGY_NAMES,
   type StrategyName,
-  QueueRunner,
-  createProgressReporter,
   logDirOf,
   tuneTIR,
 } from "@tessera/meta-schedule";
+import { QueueRunner } from "@tessera/meta-schedule/measure-queue";
+import { createProgressReporter } from "@tessera/meta-schedule/report";
 import { Dispatcher, QueueConfigError, measureDispatch, parseRedisUrl } from "@tessera/queue";
 import { cuda } from "@tessera/runtime";
 import { CliError } from "../errors.js";

@@ -3,7 +3,7 @@
  * CUDA for one candidate per task. The scheduled PrimFunc arrives by structured clone, which
  * keeps the IR's shared nodes and variable identities (IR nodes are plain immutable objects).
  */
-import { serveTasks } from "../runner/isolation/serve.js";
+import { serveTasks } from "../isolation/serve.js";
 import { type GenerateTask, type GeneratedArtifact, lowerAndGenerate } from "./lower-and-generate.js";
 
 serveTasks<GenerateTask, GeneratedArtifact>((task) => lowerAndGenerate(task));

@@ -10,8 +10,8 @@ import { availableParallelism } from "node:os";
 import { performance } from "node:perf_hooks";
 import { type CTarget, buildC } from "@tessera/codegen";
 import { type CompiledLibrary, compileC } from "@tessera/runtime";
-import { errorText } from "../runner/isolation/serve.js";
-import type { BuilderInput, BuilderResult, BuiltArtifact } from "./builder.js";
+import { errorText } from "../isolation/serve.js";
+import type { BuilderInput, BuilderResult, BuiltArtifact } from "../interfaces/builder.js";
 
 export interface CpuBuilderOptions {
   /** Compilations at once (default: the cores). */

@@ -1,23 +1,15 @@
 /**
- * TVM's `LocalBuilder`: lowers and generates CUDA for a batch of candidates in parallel worker
- * threads, then compiles them (NVRTC on the libuv thread pool, or nvcc; cached by source hash).
- * A candidate that fails to lower, generate or compile, or that takes longer than its limit
- * (TVM: 30 s), gets a failed result with the reason; the batch goes on.
- *
- * Candidates for a CPU target (`c`, `llvm`) go to a CpuBuilder (cpu-builder.ts): C generation
- * and the system C compiler.
- *
- * Without a GPU the builder still lowers and generates (no image), which is what the simulated
- * runner needs; `compile: "nvcc"` checks the generated code with nvcc where there is no GPU (CI).
+ * TVM's `LocalBuilder`: lowers and generates code in worker threads and compiles it (NVRTC, nvcc or, for
+ * CPU targets, the C compiler); a failing or slow candidate gets a failed result.
  */
 import { availableParallelism } from "node:os";
 import { performance } from "node:perf_hooks";
 import type { CudaTarget } from "@tessera/codegen";
-import { resolveEntryPoint, type EntryPoint } from "../runner/isolation/entry-point.js";
-import { errorText } from "../runner/isolation/serve.js";
-import { TaskPool, type TaskOutcome } from "../runner/isolation/task-pool.js";
+import { resolveEntryPoint, type EntryPoint } from "../isolation/entry-point.js";
+import { errorText } from "../isolation/serve.js";
+import { TaskPool, type TaskOutcome } from "../isolation/task-pool.js";
 import type { Logger } from "../tune-context.js";
-import type { Builder, BuilderInput, BuilderResult, BuiltArtifact } from "./builder.js";
+import type { Builder, BuilderInput, BuilderResult, BuiltArtifact } from "../interfaces/builder.js";
 import { CompileStep, type CompileMode, resolveCompileMode } from "./compile-step.js";
 import { CpuBuilder, type CpuBuilderOptions } from "./cpu-builder.js";
 import { type GenerateTask, type GeneratedArtifact, lowerAndGenerate } from "./lower-and-generate.js";

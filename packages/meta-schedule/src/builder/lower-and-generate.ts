@@ -4,7 +4,7 @@
  */
 import { codegenCuda, lower, type LoweredModule, type CudaTarget } from "@tessera/codegen";
 import type { PrimFunc } from "@tessera/ir";
-import type { BuiltArtifact, HostPlan } from "./builder.js";
+import type { BuiltArtifact, HostPlan } from "../interfaces/builder.js";
 
 export interface GenerateTask {
   readonly func: PrimFunc;

@@ -1,20 +1,12 @@
 /**
- * A cost model that needs no training: the simulated runner's analytic latency model
- * (runner/simulated/latency-model.ts: occupancy, FP32 / issue / shared-memory / DRAM throughput,
- * bank conflicts, coalescing) applied to each candidate's lowered module — the one VerifyGPUCode
- * lowered during the search when there is one, else lowered here. It ranks candidates before
- * anything was measured, where TVM's XGBoost model gives random scores.
- *
- * Scores are comparable across calls: the reference latency divided by the estimate, where the
- * reference is the best latency measured so far for the workload (so a score near 1 means "as
- * fast as the best measured"), or 1 ms before any measurement. A candidate that does not lower
- * scores 0.
+ * A cost model without training: the analytic latency model on each candidate's lowered module, scored
+ * against the best latency measured so far (docs/architecture/meta-schedule-notes.md).
  */
 import { latencyEstimateOf } from "../feature/latency-estimate-of.js";
-import { FAILED_RUN_SECS, type RunnerResult, meanRunSecs } from "../runner/runner.js";
-import type { MeasureCandidate } from "../search/search-strategy.js";
+import { FAILED_RUN_SECS, type RunnerResult, meanRunSecs } from "../interfaces/runner.js";
+import type { MeasureCandidate } from "../interfaces/candidate.js";
 import type { TuneContext } from "../tune-context.js";
-import type { CostModel } from "./cost-model.js";
+import type { CostModel } from "../interfaces/cost-model.js";
 
 const NO_MEASUREMENT_REFERENCE_SECS = 1e-3;
 

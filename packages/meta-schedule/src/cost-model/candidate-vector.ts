@@ -1,15 +1,8 @@
 /**
- * One fixed-length vector per candidate from its per-store rows: for every column the mean and
- * the maximum over the rows, then the number of rows.
- *
- * TVM's XGBModel instead predicts a value per row and sums them (PackSum), with a custom
- * objective so that the booster learns per-row contributions. A stock random forest has no
- * custom objective, so we regress on a candidate-level vector: the mean keeps the typical row
- * (independent of how many stores a schedule has), the maximum keeps the dominant one (the
- * compute store's trip counts, the largest shared allocation), and the row count tells schedules
- * with extra cache stages apart.
+ * One fixed-length vector per candidate from its per-store rows (mean and maximum of every column, and
+ * the row count), in place of TVM's per-row sum (docs/architecture/meta-schedule-notes.md).
  */
-import type { FeatureMatrix } from "../feature/feature-extractor.js";
+import type { FeatureMatrix } from "../interfaces/feature-extractor.js";
 
 export function candidateVectorLength(featureLength: number): number {
   return 2 * featureLength + 1;

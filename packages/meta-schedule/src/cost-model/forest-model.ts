@@ -1,26 +1,15 @@
 /**
- * The learned cost model: TVM's XGBModel semantics with a random forest in place of XGBoost
- * (no maintained pure-JavaScript gradient booster exists; see forest.ts).
- *
- * - Samples are grouped per workload (structural hash); label = group's best cost / own cost,
- *   0 for failed runs (training-data.ts).
- * - A candidate is described by its per-store feature rows aggregated into one vector
- *   (candidate-vector.ts explains why not TVM's sum of per-row predictions).
- * - Until `numWarmupSamples` samples are in, predictions are uniform random (TVM: 100; ours
- *   defaults to 16 because our tuning runs measure tens to hundreds of candidates).
- * - Adaptive training: retrain only when the samples added since the last training reach a fifth
- *   of the samples that training used.
- * - Never throws on degenerate data: constant labels, all runs failed, or no informative feature
- *   give a constant model; scores are finite and ≥ 0.
+ * The learned cost model: TVM's XGBModel semantics (labels, warm-up, adaptive retraining) with a random
+ * forest in place of XGBoost (docs/architecture/meta-schedule-notes.md).
  */
 import { RandomEngine } from "@tessera/schedule";
-import type { FeatureExtractor } from "../feature/feature-extractor.js";
+import type { FeatureExtractor } from "../interfaces/feature-extractor.js";
 import { PerStoreFeature } from "../feature/per-store-feature-extractor.js";
-import type { RunnerResult } from "../runner/runner.js";
-import type { MeasureCandidate } from "../search/search-strategy.js";
+import type { RunnerResult } from "../interfaces/runner.js";
+import type { MeasureCandidate } from "../interfaces/candidate.js";
 import type { TuneContext } from "../tune-context.js";
 import { candidateVector, candidateVectorLength } from "./candidate-vector.js";
-import type { CostModel } from "./cost-model.js";
+import type { CostModel } from "../interfaces/cost-model.js";
 import { DEFAULT_FOREST_OPTIONS, Forest, type ForestOptions } from "./forest.js";
 import { TrainingData, type TrainingDataJSON } from "./training-data.js";
 

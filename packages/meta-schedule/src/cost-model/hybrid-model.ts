@@ -1,20 +1,13 @@
 /**
- * An analytic prior corrected by a learned model (the default for GPU targets): before the
- * learned model has enough data, the analytic model alone ranks candidates; as measurements come
- * in, the learned model's score weighs more — score = learned^w · analytic^(1−w) with
- * w = n / (n + halfWeightSamples), capped at maxLearnedWeight so that the prior keeps breaking
- * ties among what the learned model cannot tell apart. Both scores are normalised throughputs (about 1 for the best measured candidate).
- *
- * The learned model is by default a forest on kernel-summary features (kernel-summary-feature.ts:
- * the prior's own profile of each kernel, a short row) rather than TVM's per-store rows, which a
- * few hundred measurements cannot fit (docs/benchmarks/learned-model-gpu.md).
+ * The default GPU cost model: the analytic prior corrected by a learned model as measurements arrive
+ * (the weighting and why kernel-summary rows: docs/architecture/meta-schedule-notes.md).
  */
-import type { RunnerResult } from "../runner/runner.js";
-import type { MeasureCandidate } from "../search/search-strategy.js";
+import type { RunnerResult } from "../interfaces/runner.js";
+import type { MeasureCandidate } from "../interfaces/candidate.js";
 import type { TuneContext } from "../tune-context.js";
 import { KernelSummaryFeature } from "../feature/kernel-summary-feature.js";
 import { AnalyticModel } from "./analytic-model.js";
-import type { CostModel } from "./cost-model.js";
+import type { CostModel } from "../interfaces/cost-model.js";
 import { DEFAULT_NUM_WARMUP_SAMPLES, ForestModel, type ForestModelOptions } from "./forest-model.js";
 
 export interface HybridModelOptions {

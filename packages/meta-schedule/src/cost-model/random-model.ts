@@ -3,10 +3,10 @@
  * learned model must beat, and the ablation of the cost model in a search.
  */
 import { RandomEngine } from "@tessera/schedule";
-import type { RunnerResult } from "../runner/runner.js";
-import type { MeasureCandidate } from "../search/search-strategy.js";
+import type { RunnerResult } from "../interfaces/runner.js";
+import type { MeasureCandidate } from "../interfaces/candidate.js";
 import type { TuneContext } from "../tune-context.js";
-import type { CostModel } from "./cost-model.js";
+import type { CostModel } from "../interfaces/cost-model.js";
 
 export class RandomModel implements CostModel {
   readonly name = "random";

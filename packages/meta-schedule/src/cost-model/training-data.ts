@@ -3,7 +3,7 @@
  * cost of a run is the median of its run times (1e10 s when it failed), and a sample's label is
  * its group's best cost over its own cost — normalised throughput in (0, 1], 0 for a failed run.
  */
-import { FAILED_RUN_SECS, type RunnerResult } from "../runner/runner.js";
+import { FAILED_RUN_SECS, type RunnerResult } from "../interfaces/runner.js";
 
 export function runCost(result: RunnerResult): number {
   if (!result.ok || result.runSecs.length === 0) return FAILED_RUN_SECS;

@@ -12,7 +12,7 @@ import type { PrimFunc } from "@tessera/ir";
 import { DatabaseError } from "../errors.js";
 import type { Logger } from "../tune-context.js";
 import { type Workload, workloadOf } from "../workload.js";
-import type { Database, TuningRecord } from "./database.js";
+import type { Database, TuningRecord } from "../interfaces/database.js";
 import { appendJSONLine, readJSONLines, withFileErrors } from "./json-lines.js";
 import { MemoryDatabase } from "./memory-database.js";
 import { looksLikeRecordLinePrefix, looksLikeWorkloadLinePrefix, recordFromLine, recordToLine, workloadFromLine, workloadToLine } from "./record-json.js";

@@ -1,16 +1,6 @@
 /**
- * Append-only JSON-lines files, robust to a run killed while writing.
- *
- * Writing: each line is appended with a single `write` of the whole line (newline included) on
- * a file opened for appending, then `fsync`ed before the call returns; existing bytes are never
- * rewritten. So a crash can leave at most one incomplete line, at the end of the file.
- *
- * Reading: every line must be JSON. An unreadable line anywhere but at the end is corruption (or a
- * foreign file) and fails the load with a DatabaseError naming file and line. An unreadable last
- * line without its newline is the remains of an interrupted append: it is reported with a
- * warning, its bytes are copied to `<file>.damaged` (so nothing is lost), and the file is cut
- * back to the end of the previous line so that new lines append cleanly. A complete last line
- * that only lacks its newline gets the newline.
+ * Append-only JSON-lines files, robust to a run killed while writing: one fsynced write per line, and an
+ * interrupted last line repaired with a warning (docs/architecture/meta-schedule-notes.md).
  */
 import { appendFileSync, closeSync, existsSync, fsyncSync, openSync, readFileSync, truncateSync, writeSync } from "node:fs";
 import { dirname } from "node:path";

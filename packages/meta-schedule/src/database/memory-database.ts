@@ -6,7 +6,7 @@
 import { type PrimFunc, structuralEqual } from "@tessera/ir";
 import { MetaScheduleError } from "../errors.js";
 import { type Workload, workloadOf } from "../workload.js";
-import type { Database, TuningRecord } from "./database.js";
+import type { Database, TuningRecord } from "../interfaces/database.js";
 import { isValidRecord, recordMeanRunSecs } from "./record-order.js";
 
 export class MemoryDatabase implements Database {

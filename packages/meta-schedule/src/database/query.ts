@@ -7,8 +7,8 @@ import type { PrimFunc } from "@tessera/ir";
 import type { Target } from "@tessera/codegen";
 import type { Schedule } from "@tessera/schedule";
 import { MetaScheduleError } from "../errors.js";
-import { scheduleFromRecord } from "../tune/apply-record.js";
-import type { Database, TuningRecord } from "./database.js";
+import { scheduleFromRecord } from "./apply-record.js";
+import type { Database, TuningRecord } from "../interfaces/database.js";
 
 export interface BestSchedule {
   readonly sch: Schedule;

@@ -12,9 +12,9 @@ import { Trace, type TraceJSON } from "@tessera/schedule";
 import { z } from "zod";
 import { ArgInfoJSONSchema, argInfoFromJSON, argInfoToJSON } from "../arg-info.js";
 import { DatabaseError } from "../errors.js";
-import { FAILED_RUN_SECS } from "../runner/runner.js";
+import { FAILED_RUN_SECS } from "../interfaces/runner.js";
 import { type Workload, workloadOf } from "../workload.js";
-import type { TargetConfig, TuningRecord } from "./database.js";
+import type { TargetConfig, TuningRecord } from "../interfaces/database.js";
 
 export type WorkloadLine = [hash: string, tvmscript: string];
 

@@ -2,8 +2,8 @@
  * How records compare (TVM's `SortTuningRecordByMeanRunSecs`): by the mean of their run times,
  * a failed record (no run times, or any of them not finite or ≥ 1e10 s) counting as 1e10 s.
  */
-import { FAILED_RUN_SECS } from "../runner/runner.js";
-import type { TuningRecord } from "./database.js";
+import { FAILED_RUN_SECS } from "../interfaces/runner.js";
+import type { TuningRecord } from "../interfaces/database.js";
 
 export function isValidRecord(record: TuningRecord): boolean {
   const secs = record.runSecs;

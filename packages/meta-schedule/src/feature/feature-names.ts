@@ -1,32 +1,6 @@
 /**
- * The column layout of a per-store feature row (TVM's per_store_feature.cc groups, plus the GPU
- * kernel knobs TVM leaves out), so that a row can be printed by name (`describeFeatureRow`).
- * Numeric counts are `slog`-scaled; one-hot and flag columns are 0 or 1; the intensity curve is
- * a plain ratio. "Executions" are the product of the extents of the loops around the store
- * (thread loops included: the whole kernel's work).
- *
- *  1. Arithmetic (16): operations of one execution × executions, per class (a float a·b+c is one
- *     `float_mad`; integer classes count the index arithmetic of the accesses).
- *  2. vec / unroll / parallel (11 each): number of such loops around the store, product of their
- *     extents, extent of the innermost, and its position (one-hot): inner/middle/outer ×
- *     spatial/reduce (by the block iterators it feeds), mixed, or none. "unroll" counts the
- *     loops the unroll budget unrolls too, not only explicitly unrolled ones.
- *  3. GPU (8): in a kernel or not, the launch extents (largest per thread tag), vthreads.
- *  4. Buffers (24 each, 5 buffers, most cache lines first, zero-padded): access type, bytes
- *     accessed, unique bytes, cache lines, unique lines, reuse type (a loop that re-reads,
- *     a serial read-modify-write, none), reuse distance in iterations and bytes, reuse count,
- *     the four quantities divided by the reuse count, innermost non-zero stride (elements, in the
- *     compacted layout); then storage scope, bytes per thread access, threadIdx.x stride and
- *     transactions per warp access (32-byte sectors for global, bank wavefronts for shared).
- *  5. Arithmetic intensity (10): float ops / bytes touched of the loop nests grown outward from
- *     the store, sampled at 10 points along log(float ops).
- *  6. Allocation (4), for a store into a buffer the schedule allocates: bytes of one allocation
- *     (pipeline and vthread copies and padding included), elements × allocations, number of
- *     allocations (loops outside it), executions per allocation.
- *  7. Loop nest (3): product of the loop extents, number of loops, unroll budget in effect.
- *  8. Kernel (8): threads per block, shared bytes per block, register-buffer bytes per thread,
- *     launch_bounds minimum blocks per SM, explicit unrolling, software-pipeline stages and
- *     asynchronous stages around the store, storage_align padding bytes per block.
+ * The column layout of a per-store feature row, so that a row can be printed by name
+ * (`describeFeatureRow`); the groups are listed in docs/architecture/meta-schedule-notes.md.
  */
 import { ARITH_CLASSES } from "./op-counts.js";
 

@@ -1,27 +1,13 @@
 /**
- * Kernel-summary features (beyond TVM): one short row per candidate of a GPU target, read off the
- * analytic latency model's profile of its lowered kernels — launch shape, occupancy, registers,
- * work per thread, memory instructions and bank conflicts per FP instruction, fetch rounds and
- * prefetching, straight-line code, and the model's own estimate and limiting resource.
- *
- * Why not TVM's per-store rows for the learned model on a GPU: a tuning run measures tens to
- * hundreds of candidates, and a forest given ~400 columns of per-store detail from so few
- * samples fits noise. On recorded measurements of the 2048³ gemm+ReLU+add (`pnpm
- * bench:learned-model`: 256-trial runs on an H100 and an H200), a forest trained on 32–256 of one
- * run's programs ranks another run's with a Spearman correlation of 0.02–0.21 (H100) and
- * 0.21–0.42 (H200) on per-store rows, 0.58–0.72 on these: the quantities that decide a GPU
- * kernel's speed are few, and the analytic model already computes them.
- *
- * The row is about the kernel with the largest estimated time (the others are usually a small
- * epilogue), plus the module's estimate and its number of kernels. Off a GPU target, or for a
- * candidate that does not lower, the row is all zeros.
+ * Kernel-summary features (beyond TVM): one short row per candidate, read off the analytic latency
+ * model's profile of its dominant kernel (why not per-store rows: docs/architecture/meta-schedule-notes.md).
  */
 import type { CudaTarget } from "@tessera/codegen";
-import type { KernelEstimate, LatencyBound, LatencyEstimate } from "../runner/simulated/latency-model.js";
-import { gpuSpecOf } from "../runner/simulated/gpu-spec.js";
-import type { MeasureCandidate } from "../search/search-strategy.js";
+import type { KernelEstimate, LatencyBound, LatencyEstimate } from "../latency-model/latency-model.js";
+import { gpuSpecOf } from "../latency-model/gpu-spec.js";
+import type { MeasureCandidate } from "../interfaces/candidate.js";
 import type { TuneContext } from "../tune-context.js";
-import type { FeatureExtractor, FeatureMatrix } from "./feature-extractor.js";
+import type { FeatureExtractor, FeatureMatrix } from "../interfaces/feature-extractor.js";
 import { latencyEstimateOf } from "./latency-estimate-of.js";
 
 const BOUNDS: readonly LatencyBound[] = ["fp32", "issue", "shared", "global", "latency", "dram", "launch"];

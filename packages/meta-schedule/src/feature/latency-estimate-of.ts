@@ -7,8 +7,8 @@
 import { type LoweredModule, LoweringError, type CudaTarget, lower } from "@tessera/codegen";
 import type { PrimFunc } from "@tessera/ir";
 import { loweredModuleFor } from "../postproc/verify-gpu-code.js";
-import { type LatencyEstimate, estimateLatency } from "../runner/simulated/latency-model.js";
-import type { MeasureCandidate } from "../search/search-strategy.js";
+import { type LatencyEstimate, estimateLatency } from "../latency-model/latency-model.js";
+import type { MeasureCandidate } from "../interfaces/candidate.js";
 import type { TuneContext } from "../tune-context.js";
 
 /** Modules lowered here, per function and target; null for a function that does not lower for that target. */

@@ -5,7 +5,7 @@
  * `slog`. See feature-names.ts for the groups.
  */
 import { type Buffer, type PrimFunc, type Var, bytesOf, forEachExpr } from "@tessera/ir";
-import { type BufferLayout, bufferLayouts, isOutsideAllocation } from "./buffer-layout.js";
+import { type BufferLayout, bufferLayouts, isOutsideAllocation } from "../store-analysis/buffer-layout.js";
 import {
   ARITH_INTENSITY_SAMPLES,
   BUFFERS_PER_STORE,
@@ -15,10 +15,10 @@ import {
   type LoopPosition,
   PER_STORE_FEATURE_LENGTH,
 } from "./feature-names.js";
-import { type CompiledBounds, type LoopEnv, compileBounds, lastUpperBound } from "./index-eval.js";
+import { type CompiledBounds, type LoopEnv, compileBounds, lastUpperBound } from "../store-analysis/index-eval.js";
 import { NUM_ARITH_CLASSES, countOps } from "./op-counts.js";
 import { slog } from "./slog.js";
-import { type Access, type KernelInfo, type LoopInfo, type StoreSite, collectStoreSites } from "./store-sites.js";
+import { type Access, type KernelInfo, type LoopInfo, type StoreSite, collectStoreSites } from "../store-analysis/store-sites.js";
 
 interface KernelSummary {
   readonly threads: number;

@@ -6,7 +6,7 @@
 import { TesseraError } from "@tessera/ir";
 import type { BlockRV, Instruction, RandomEngine, Schedule, Trace } from "@tessera/schedule";
 import type { TuneContext } from "../tune-context.js";
-import type { Mutator } from "./mutator.js";
+import type { Mutator } from "../interfaces/mutator.js";
 import { replayVisiting } from "./replay-probe.js";
 import { pick, withNewDecision } from "./trace-queries.js";
 

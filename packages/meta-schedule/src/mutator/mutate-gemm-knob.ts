@@ -1,14 +1,6 @@
 /**
- * Moves the GEMM knobs MultiLevelTiling and ParallelizeVectorizeUnroll sample beyond TVM
- * (register-staged fetch and its thread order, transposed shared layout, operand slices in
- * registers, software pipeline, launch bounds, explicit unrolling): resamples one such
- * SampleCategorical decision to another candidate — or, half the time when the trace has both, moves the software pipeline and
- * the fetch path together: the pipeline's kind depends on the fetch path (register prefetch with
- * register-staged fetches, plain double buffering without), so switching the register-prefetch
- * pipeline on or off one knob at a time passes through a combination that is slow or a different
- * pipeline. A mixed combination (one operand staged, or plain double buffering) moves to either
- * whole one, so that it can reach the register-prefetch pipeline in one step. TVM's own
- * categoricals (unroll budget, fetch width) have their own mutators.
+ * MutateGemmKnob: resamples one GEMM knob beyond TVM's, or moves the software pipeline together with the
+ * fetch path (docs/architecture/meta-schedule-notes.md).
  */
 import type { Instruction, RandomEngine, Trace } from "@tessera/schedule";
 import {
@@ -19,9 +11,9 @@ import {
   SHARED_TRANSPOSE,
   SOFTWARE_PIPELINE,
   UNROLL_EXPLICIT_FLAG,
-} from "../rules/multi-level-tiling/annotations.js";
+} from "../schedule-utils/annotations.js";
 import type { TuneContext } from "../tune-context.js";
-import type { Mutator } from "./mutator.js";
+import type { Mutator } from "../interfaces/mutator.js";
 import { mutateCategorical } from "./mutate-tile-size.js";
 import { categoricalsFeeding } from "./sampled-annotations.js";
 

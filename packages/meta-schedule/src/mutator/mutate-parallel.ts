@@ -7,9 +7,9 @@
 import os from "node:os";
 import { type BlockRealize, type For, type Stmt, type Var, forEachBlockRealize, usesVar } from "@tessera/ir";
 import type { Instruction, RandomEngine, Trace } from "@tessera/schedule";
-import { PARALLEL } from "../rules/multi-level-tiling/annotations.js";
+import { PARALLEL } from "../schedule-utils/annotations.js";
 import type { TuneContext } from "../tune-context.js";
-import type { Mutator } from "./mutator.js";
+import type { Mutator } from "../interfaces/mutator.js";
 import { replayVisiting } from "./replay-probe.js";
 import { instructionsBeforePostproc, withReplacedInstruction } from "./trace-queries.js";
 

@@ -4,7 +4,7 @@
  * loop is bound to `threadIdx.x` (what AutoBind and CrossThreadReduction produce).
  */
 import { ExprRV, type Instruction, LoopRV, type Trace } from "@tessera/schedule";
-import type { Mutator } from "./mutator.js";
+import type { Mutator } from "../interfaces/mutator.js";
 import {
   type CategoricalCandidate,
   categoricalCandidate,

@@ -1,30 +1,10 @@
 /**
- * MutateTileShape: joint moves of the tile decisions that MutateTileSize changes one at a time,
- * so that the search can step between good tilings without passing through the bad ones in
- * between (a single tile mutation of a 256-thread, 256×128 tiling always changes either the
- * threads per block or the block tile, and mostly lands on a slow or invalid one). On the
- * SampleCategorical factors of splits (MultiLevelTiling's "range" thread and register tiles):
- * - across loops: a factor moves from one loop's thread count to another's (the same factor
- *   position of two splits) — the threads per block stay, the warp's and block's aspect change;
- * - within a loop: a factor moves between two sampled factors of one split (threads ↔ register
- *   tile) — the block tile stays, the threads per block and the work per thread change;
- * - transpose: two loops split alike exchange every decision of their tiling (the sampled factors
- *   and the perfect tiles of the split's parts) — a 128×256 tiling becomes the 256×128 one, warp
- *   shape and virtual threads included.
- * The same joint moves on TVM's own SamplePerfectTile decisions (TVM's "SSSRRSRS" tiling, a
- * schedule function's space), where each loop's levels are one decision:
- * - tiles across: a factor moves from level p of one decision to level p of another drawn alike
- *   (as many levels, the same innermost bound), each compensating at another level q
- *   (a[p]·f, a[q]/f, b[p]/f, b[q]·f) — every level's product over the two loops (their threads,
- *   virtual threads, blocks) and each loop's extent stay;
- * - tiles transpose: two decisions drawn alike over equal extents exchange their factors.
- * A move whose values are not candidates of their decisions (or break a decision's innermost
- * bound) is not made, another is tried; perfect tiles that no longer divide are repaired on
- * replay, as after MutateTileSize.
+ * MutateTileShape: joint moves of tile decisions (a factor between two loops or two levels, or a
+ * transpose) that keep threads per block or the block tile; details in docs/architecture/meta-schedule-notes.md.
  */
 import { ExprRV, type Instruction, LoopRV, type RandomEngine, type Trace } from "@tessera/schedule";
 import type { TuneContext } from "../tune-context.js";
-import type { Mutator } from "./mutator.js";
+import type { Mutator } from "../interfaces/mutator.js";
 import { categoricalSamplesByOutput, instructionsBeforePostproc } from "./trace-queries.js";
 
 /** A split with at least one factor drawn by a SampleCategorical. */

@@ -7,9 +7,9 @@
  * the perfect tiles that follow are repaired on replay).
  */
 import type { Instruction, RandomEngine, Trace } from "@tessera/schedule";
-import { COOPERATIVE_FETCH } from "../rules/multi-level-tiling/annotations.js";
+import { COOPERATIVE_FETCH } from "../schedule-utils/annotations.js";
 import type { TuneContext } from "../tune-context.js";
-import type { Mutator } from "./mutator.js";
+import type { Mutator } from "../interfaces/mutator.js";
 import { categoricalsFeeding, categoricalsSplitting } from "./sampled-annotations.js";
 import { instructionsBeforePostproc, tileMayGrow } from "./trace-queries.js";
 

@@ -4,8 +4,8 @@
  * annotation), choosing another candidate in proportion to the probabilities.
  */
 import { ExprRV, type Trace } from "@tessera/schedule";
-import { UNROLL_EXPLICIT, UNROLL_IMPLICIT } from "../rules/multi-level-tiling/annotations.js";
-import type { Mutator } from "./mutator.js";
+import { UNROLL_EXPLICIT, UNROLL_IMPLICIT } from "../schedule-utils/annotations.js";
+import type { Mutator } from "../interfaces/mutator.js";
 import {
   type CategoricalCandidate,
   categoricalCandidate,

@@ -3,7 +3,7 @@
  * instruction that produced a value, and a categorical re-draw that avoids the current choice.
  */
 import { type Decision, ExprRV, type Instruction, type RandomEngine, Trace } from "@tessera/schedule";
-import type { Mutator } from "./mutator.js";
+import type { Mutator } from "../interfaces/mutator.js";
 
 /** The instructions before the first EnterPostproc (what a mutated trace keeps). */
 export function instructionsBeforePostproc(trace: Trace): Instruction[] {

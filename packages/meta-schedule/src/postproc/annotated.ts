@@ -4,7 +4,7 @@
  */
 import { type Block, type For, type Stmt, forEachStmt } from "@tessera/ir";
 import type { BlockRV, LoopRV, Schedule } from "@tessera/schedule";
-import { annotationNumber } from "../rules/multi-level-tiling/annotations.js";
+import { annotationNumber } from "../schedule-utils/annotations.js";
 
 export interface AnnotatedBlock {
   readonly rv: BlockRV;

@@ -4,7 +4,7 @@
  */
 import { forEachStmt, printExpr } from "@tessera/ir";
 import type { Schedule } from "@tessera/schedule";
-import { POSTPROC_OK, type Postproc, type PostprocResult, rejected } from "./postproc.js";
+import { POSTPROC_OK, type Postproc, type PostprocResult, rejected } from "../interfaces/postproc.js";
 
 export function disallowDynamicLoop(): Postproc {
   return {

@@ -2,13 +2,13 @@
  * Registers a thread of a kernel needs, estimated on the scheduled TensorIR (before lowering), so
  * that a postprocessor can derive `__launch_bounds__` from them instead of sampling it blindly:
  * a base for indices and pointers plus the elements of the kernel's register buffers, as the
- * feature extractor lays them out (feature/buffer-layout.ts: each buffer compacted to what one
+ * feature extractor lays them out (store-analysis/buffer-layout.ts: each buffer compacted to what one
  * thread touches in one allocation, one copy per virtual thread and per pipeline version) — the
  * same count the analytic latency model takes from the lowered kernel.
  */
 import type { PrimFunc, Stmt } from "@tessera/ir";
-import { bufferLayouts } from "../feature/buffer-layout.js";
-import { collectStoreSites } from "../feature/store-sites.js";
+import { bufferLayouts } from "../store-analysis/buffer-layout.js";
+import { collectStoreSites } from "../store-analysis/store-sites.js";
 
 /** Registers a thread needs besides its local buffers (indices, pointers, loop counters). */
 export const BASE_REGISTERS = 16;

@@ -1,26 +1,15 @@
 /**
- * TVM's RewriteCooperativeFetch: each copy block annotated `meta_schedule.cooperative_fetch`
- * (by MultiLevelTiling) has its own loops fused and split over the threads of the block, the
- * innermost part vectorized by the annotated width — reduced (to 1 at worst) where it does not
- * divide the tile, the tile's row or the buffers' rows, or where the copy is conditional (padding).
- *
- * With `meta_schedule.cooperative_fetch_via_registers` = 1 the fetch goes through registers as in
- * a hand-tuned SGEMM: a local copy (cache_read "local" at the same place) with each thread's
- * elements contiguous (threads outermost), then the store to shared memory split the same way.
- * With `meta_schedule.cooperative_fetch_thread_inner` = 1 both are split threads inner instead
- * ([rounds, threads, lanes]: a warp's vectors of one round consecutive, so a thread's several
- * vectors do not make its shared stores conflict).
- * It falls back to the direct fetch when the threads do not divide the tile or the copy is
- * conditional (a padded read, whose register stage would read outside its source).
+ * TVM's RewriteCooperativeFetch: annotated copy blocks are split over the threads of the block and
+ * vectorized, optionally staged through registers (docs/architecture/meta-schedule-notes.md).
  */
 import { type Block, bytesOf, forEachExpr } from "@tessera/ir";
 import type { BlockRV, LoopRV, Schedule } from "@tessera/schedule";
-import { COOPERATIVE_FETCH, FETCH_THREAD_INNER, FETCH_VIA_REGISTERS, annotationNumber } from "../rules/multi-level-tiling/annotations.js";
+import { COOPERATIVE_FETCH, FETCH_THREAD_INNER, FETCH_VIA_REGISTERS, annotationNumber } from "../schedule-utils/annotations.js";
 import { fuseAll } from "../rules/multi-level-tiling/tiling.js";
 import { gpuTargetOf, type TuneContext } from "../tune-context.js";
 import { annotatedBlocks, threadExtentsAbove } from "./annotated.js";
 import { ownLoops } from "./own-loops.js";
-import { POSTPROC_OK, type Postproc, type PostprocResult } from "./postproc.js";
+import { POSTPROC_OK, type Postproc, type PostprocResult } from "../interfaces/postproc.js";
 
 export class RewriteCooperativeFetch implements Postproc {
   readonly name = "rewriteCooperativeFetch";

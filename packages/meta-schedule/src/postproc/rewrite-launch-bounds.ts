@@ -9,10 +9,10 @@
  *   draw of 2 for a kernel of 128 accumulators per thread halves its register budget).
  */
 import type { Schedule } from "@tessera/schedule";
-import { LAUNCH_BOUNDS } from "../rules/multi-level-tiling/annotations.js";
+import { LAUNCH_BOUNDS } from "../schedule-utils/annotations.js";
 import { gpuTargetOf, type TuneContext } from "../tune-context.js";
 import { annotatedLoops, threadsInside } from "./annotated.js";
-import { POSTPROC_OK, type Postproc, type PostprocResult } from "./postproc.js";
+import { POSTPROC_OK, type Postproc, type PostprocResult } from "../interfaces/postproc.js";
 import { REGISTERS_PER_SM, blocksPerSMForRegisters, registersPerThread } from "./register-estimate.js";
 
 /** The knob's value that derives the minimum blocks per SM from the estimated registers. */

@@ -1,24 +1,13 @@
 /**
- * TVM's RewriteLayout for the CPU target: each operand that a tiled block (MultiLevelTiling) only
- * reads, and that is a parameter of the function, is copied at the start of the function into a
- * buffer whose layout follows the block's loop nest — one axis per tile piece of its dimensions,
- * in the order of the loops that walk them — so that the innermost tiles read it contiguously.
- * For a matmul tiled SSRSRS, B[k, j] becomes B_global[j_0, j_1, k_0, j_2, k_1, j_3]: the
- * innermost reduction steps move by one j_3 panel instead of a whole row of B (4 KiB apart, which
- * evict each other from the L1 cache). TVM rewrites only constant weights, whose copy is done once
- * ahead of time; an argument is packed here on every call (O(size of the operand), a copy the
- * hand-written CPU matmul does as well).
- *
- * It runs after the tiles are final (a postprocessor), so the layout always matches the sampled
- * tile sizes. A block is skipped when a binding of its iterators is not a mixed-radix sum of its
- * loops (a plain split nest) or an operand is not indexed by plain block iterators.
+ * TVM's RewriteLayout for the CPU target: read-only parameters of a tiled block are packed, at the start
+ * of the function, into the order of the block's loops (docs/architecture/meta-schedule-notes.md).
  */
 import { type Block, type BlockRealize, type PrimExpr, type PrimFunc, type Var, floordiv, floormod } from "@tessera/ir";
 import { ScheduleError, type Schedule } from "@tessera/schedule";
-import { TILING_STRUCTURE } from "../rules/multi-level-tiling/annotations.js";
+import { TILING_STRUCTURE } from "../schedule-utils/annotations.js";
 import { blockNamesPostOrder, blockRealizeOf } from "../rules/multi-level-tiling/block-query.js";
 import type { TuneContext } from "../tune-context.js";
-import { POSTPROC_OK, type Postproc, type PostprocResult, rejected } from "./postproc.js";
+import { POSTPROC_OK, type Postproc, type PostprocResult, rejected } from "../interfaces/postproc.js";
 
 /** One tile piece of an iterator: `floormod(floordiv(x, stride), extent)`, walked by loop `loop`. */
 interface Piece {

@@ -7,12 +7,12 @@
  */
 import { bytesOf } from "@tessera/ir";
 import type { Schedule } from "@tessera/schedule";
-import { OPERAND_SLICES, TILING_STRUCTURE } from "../rules/multi-level-tiling/annotations.js";
+import { OPERAND_SLICES, TILING_STRUCTURE } from "../schedule-utils/annotations.js";
 import { loadIndicesOf } from "../rules/multi-level-tiling/block-query.js";
 import { gpuTargetOf, type TuneContext } from "../tune-context.js";
 import { annotatedLoops, firstBlockWith } from "./annotated.js";
 import { ownLoops } from "./own-loops.js";
-import { POSTPROC_OK, type Postproc, type PostprocResult } from "./postproc.js";
+import { POSTPROC_OK, type Postproc, type PostprocResult } from "../interfaces/postproc.js";
 
 export class RewriteOperandSlices implements Postproc {
   readonly name = "rewriteOperandSlices";

@@ -1,20 +1,13 @@
 /**
- * TVM's RewriteParallelVectorizeUnroll: the root block's annotations from
- * ParallelizeVectorizeUnroll become loop kinds and pragmas, and are removed:
- * - `meta_schedule.unroll_explicit` / `_implicit` (budget n > 0): the outermost loop of every
- *   top-level block gets `pragma_auto_unroll_max_step` n and `pragma_unroll_explicit` 1 / 0
- *   (`meta_schedule.unroll_explicit_flag`, when present, decides explicit against implicit);
- * - `meta_schedule.parallel` (CPU): the leading spatial serial loops of each top-level block are
- *   fused while their extent stays within the budget, and the fused loop runs in parallel;
- * - `meta_schedule.vectorize` (CPU): a block's innermost spatial serial loop is vectorized when its
- *   extent is within the budget.
+ * TVM's RewriteParallelVectorizeUnroll: the root block's unroll, parallel and vectorize annotations become
+ * loop kinds and pragmas (docs/architecture/meta-schedule-notes.md).
  */
 import { forEachStmt, usesVar } from "@tessera/ir";
 import type { BlockRV, LoopRV, Schedule } from "@tessera/schedule";
-import { PARALLEL, UNROLL_EXPLICIT, UNROLL_EXPLICIT_FLAG, UNROLL_IMPLICIT, VECTORIZE, annotationNumber } from "../rules/multi-level-tiling/annotations.js";
+import { PARALLEL, UNROLL_EXPLICIT, UNROLL_EXPLICIT_FLAG, UNROLL_IMPLICIT, VECTORIZE, annotationNumber } from "../schedule-utils/annotations.js";
 import { blockRealizeOf } from "../rules/multi-level-tiling/block-query.js";
 import type { TuneContext } from "../tune-context.js";
-import { POSTPROC_OK, type Postproc, type PostprocResult } from "./postproc.js";
+import { POSTPROC_OK, type Postproc, type PostprocResult } from "../interfaces/postproc.js";
 
 export class RewriteParallelVectorizeUnroll implements Postproc {
   readonly name = "rewriteParallelVectorizeUnroll";

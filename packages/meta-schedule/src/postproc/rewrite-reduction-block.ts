@@ -7,7 +7,7 @@
 import type { Schedule } from "@tessera/schedule";
 import { blockNamesPostOrder, blockRealizeOf, varsOf } from "../rules/multi-level-tiling/block-query.js";
 import type { TuneContext } from "../tune-context.js";
-import { POSTPROC_OK, type Postproc, type PostprocResult } from "./postproc.js";
+import { POSTPROC_OK, type Postproc, type PostprocResult } from "../interfaces/postproc.js";
 
 export class RewriteReductionBlock implements Postproc {
   readonly name = "rewriteReductionBlock";

@@ -8,10 +8,10 @@
 import { bytesOf } from "@tessera/ir";
 import type { Schedule } from "@tessera/schedule";
 import { moveAxisLast } from "../rules/multi-level-tiling/access-pattern.js";
-import { SHARED_TRANSPOSE, SHARED_TRANSPOSE_AXIS, annotationNumber } from "../rules/multi-level-tiling/annotations.js";
+import { SHARED_TRANSPOSE, SHARED_TRANSPOSE_AXIS, annotationNumber } from "../schedule-utils/annotations.js";
 import type { TuneContext } from "../tune-context.js";
 import { annotatedBlocks } from "./annotated.js";
-import { POSTPROC_OK, type Postproc, type PostprocResult } from "./postproc.js";
+import { POSTPROC_OK, type Postproc, type PostprocResult } from "../interfaces/postproc.js";
 
 export class RewriteSharedLayout implements Postproc {
   readonly name = "rewriteSharedLayout";

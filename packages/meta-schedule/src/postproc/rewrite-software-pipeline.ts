@@ -1,20 +1,13 @@
 /**
- * Turns the sampled `meta_schedule.software_pipeline` knob of a k-chunk loop into
- * `software_pipeline_stage` / `software_pipeline_order`, derived from what each statement of the
- * loop body does (not from its position or names):
- * - with register-staged fetches (global → local copies present), the hand-tuned SGEMM's
- *   register-prefetch pipeline: global loads stage 0, shared stores stage 1, the compute stage 2,
- *   ordered stores, loads, compute — double-buffered shared memory, one barrier per chunk;
- * - with direct fetches only: shared stores stage 0, compute stage 1 (double-buffered shared memory).
- * A body of another shape is left unpipelined, and so is one whose doubled shared tiles would not
- * fit the target's shared memory (the knob does not apply there; the sample stays valid).
+ * Turns the sampled `meta_schedule.software_pipeline` knob into pipeline stages and order, derived from
+ * what each statement of the loop body does (docs/architecture/meta-schedule-notes.md).
  */
 import { type Block, type Stmt, bytesOf, forEachStmt } from "@tessera/ir";
 import type { Schedule } from "@tessera/schedule";
-import { SOFTWARE_PIPELINE } from "../rules/multi-level-tiling/annotations.js";
+import { SOFTWARE_PIPELINE } from "../schedule-utils/annotations.js";
 import { gpuTargetOf, type TuneContext } from "../tune-context.js";
 import { annotatedLoops, firstBlockUnder } from "./annotated.js";
-import { POSTPROC_OK, type Postproc, type PostprocResult } from "./postproc.js";
+import { POSTPROC_OK, type Postproc, type PostprocResult } from "../interfaces/postproc.js";
 
 type Role = "load" | "store" | "compute";
 

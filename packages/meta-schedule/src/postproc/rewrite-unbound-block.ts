@@ -9,7 +9,7 @@ import type { Schedule } from "@tessera/schedule";
 import { isBlockIdx, isThreadIdx } from "../schedule-utils/block-info.js";
 import { bindBlockThreadIdx, fixedThreadFactor } from "../schedule-utils/thread-bind.js";
 import { gpuTargetOf, type TuneContext } from "../tune-context.js";
-import { POSTPROC_OK, type Postproc, type PostprocResult, rejected } from "./postproc.js";
+import { POSTPROC_OK, type Postproc, type PostprocResult, rejected } from "../interfaces/postproc.js";
 
 export interface RewriteUnboundBlockOptions {
   /** TVM: 256. */

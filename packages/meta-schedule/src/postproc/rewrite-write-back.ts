@@ -7,11 +7,11 @@
  */
 import { type Block, bytesOf, forEachExpr } from "@tessera/ir";
 import type { Schedule } from "@tessera/schedule";
-import { VECTORIZE_WRITE_BACK } from "../rules/multi-level-tiling/annotations.js";
+import { VECTORIZE_WRITE_BACK } from "../schedule-utils/annotations.js";
 import { gpuTargetOf, type TuneContext } from "../tune-context.js";
 import { annotatedBlocks } from "./annotated.js";
 import { ownLoops } from "./own-loops.js";
-import { POSTPROC_OK, type Postproc, type PostprocResult } from "./postproc.js";
+import { POSTPROC_OK, type Postproc, type PostprocResult } from "../interfaces/postproc.js";
 
 export class RewriteWriteBack implements Postproc {
   readonly name = "rewriteWriteBack";

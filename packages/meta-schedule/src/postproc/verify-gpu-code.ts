@@ -9,10 +9,10 @@
 import { type GpuLimit, GpuVerifyError, type LoweredModule, LoweringError, lower } from "@tessera/codegen";
 import type { PrimFunc } from "@tessera/ir";
 import type { Schedule } from "@tessera/schedule";
-import { THREAD_EXTENT_HIGH, THREAD_EXTENT_LOW, annotationNumber } from "../rules/multi-level-tiling/annotations.js";
+import { THREAD_EXTENT_HIGH, THREAD_EXTENT_LOW, annotationNumber } from "../schedule-utils/annotations.js";
 import { gpuTargetOf, type TuneContext } from "../tune-context.js";
 import { annotatedBlocks, threadExtentsAbove } from "./annotated.js";
-import { POSTPROC_OK, type Postproc, type PostprocResult, rejected } from "./postproc.js";
+import { POSTPROC_OK, type Postproc, type PostprocResult, rejected } from "../interfaces/postproc.js";
 
 const LOWERED = new WeakMap<PrimFunc, LoweredModule>();
 

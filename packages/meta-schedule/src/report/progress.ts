@@ -1,9 +1,11 @@
 /**
  * Progress of a tuning run: on a terminal, a cli-progress bar with the trials done, the best speed
  * and an ETA, with log lines printed above it; elsewhere (a file, CI), plain lines — every log
- * line, and a progress line every `everyTrials` trials and at the end.
+ * line, and a progress line every `everyTrials` trials and at the end. The bar needs cli-progress
+ * (an optional peer dependency).
  */
-import { MultiBar, type SingleBar } from "cli-progress";
+import type { MultiBar, SingleBar } from "cli-progress";
+import { requireOptionalPeer } from "./optional-peer.js";
 
 export interface ProgressUpdate {
   readonly trialsDone: number;
@@ -105,7 +107,8 @@ class BarProgress implements ProgressReporter {
   private bar: SingleBar | undefined;
 
   constructor(stream: NodeJS.WritableStream, private readonly estimated: boolean) {
-    this.bars = new MultiBar({
+    const cliProgress = requireOptionalPeer<typeof import("cli-progress")>("cli-progress", "draw a progress bar");
+    this.bars = new cliProgress.MultiBar({
       stream,
       format: "tuning [{bar}] {value}/{total} trials | {best} | elapsed {duration_formatted} | ETA {eta_formatted}",
       hideCursor: true,

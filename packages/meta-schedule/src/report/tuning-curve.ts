@@ -5,7 +5,9 @@
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
-import { FAILED_RUN_SECS } from "../runner/runner.js";
+import { MissingPeerDependencyError } from "../errors.js";
+import { FAILED_RUN_SECS } from "../interfaces/runner.js";
+import { importOptionalPeer } from "./optional-peer.js";
 
 export interface CurvePoint {
   /** Trials measured so far (1-based). */
@@ -71,7 +73,7 @@ export async function tuningCurveSVG(series: readonly CurveSeries[], opts: Curve
       }
     }
   }
-  const [vega, vegaLite] = await Promise.all([import("vega"), import("vega-lite")]);
+  const [vega, vegaLite] = await importOptionalPeer(() => Promise.all([import("vega"), import("vega-lite")]), ["vega", "vega-lite"], "draw tuning curves");
   const compiled = vegaLite.compile(vegaLiteSpec(series, opts) as unknown as Parameters<typeof vegaLite.compile>[0]).spec;
   const view = new vega.View(vega.parse(compiled), { renderer: "none" });
   try {
@@ -85,7 +87,7 @@ export async function tuningCurveSVG(series: readonly CurveSeries[], opts: Curve
  * Writes the chart to `file` (SVG), and to the same name with `.png` when `opts.png`; returns the
  * paths written. The PNG is a convenience: where resvg's native renderer cannot be loaded (a
  * platform without its prebuilt binary, a bundle without node_modules) only the SVG is written
- * and `pngError` says why.
+ * and `pngError` says why (install @resvg/resvg-js, an optional peer dependency, for PNGs).
  */
 export async function writeTuningCurve(
   file: string,
@@ -98,8 +100,9 @@ export async function writeTuningCurve(
   if (opts.png !== true) return { svg: file };
   let Resvg: typeof import("@resvg/resvg-js").Resvg;
   try {
-    ({ Resvg } = await import("@resvg/resvg-js"));
+    ({ Resvg } = await importOptionalPeer(() => import("@resvg/resvg-js"), ["@resvg/resvg-js"], "render tuning curves as PNG"));
   } catch (err) {
+    if (err instanceof MissingPeerDependencyError) return { svg: file, pngError: err.message };
     return { svg: file, pngError: `cannot load @resvg/resvg-js (${err instanceof Error ? err.message : String(err)})` };
   }
   const pngFile = file.replace(/\.svg$/i, "") + ".png";

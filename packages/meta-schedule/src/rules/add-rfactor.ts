@@ -9,7 +9,7 @@ import { TesseraError } from "@tessera/ir";
 import type { BlockRV, Schedule } from "@tessera/schedule";
 import { checkPositiveInts } from "../schedule-utils/options.js";
 import { needsCrossThreadReduction, reorderAndFuseReductionLoops } from "./cross-thread-reduction.js";
-import type { ScheduleRule } from "./schedule-rule.js";
+import type { ScheduleRule } from "../interfaces/schedule-rule.js";
 
 /** Marks a block whose producer (its rfactor block) RandomComputeLocation should place too. */
 export const RANDOM_COMPUTE_PRODUCER_KEY = "meta_schedule.random_compute_producer";

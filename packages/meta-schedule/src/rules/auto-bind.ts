@@ -7,7 +7,7 @@ import type { BlockRV, Schedule } from "@tessera/schedule";
 import { checkPositiveInts } from "../schedule-utils/options.js";
 import { bindBlockThreadIdx, sampledThreadFactor } from "../schedule-utils/thread-bind.js";
 import { gpuTargetOf, type TuneContext } from "../tune-context.js";
-import type { ScheduleRule } from "./schedule-rule.js";
+import type { ScheduleRule } from "../interfaces/schedule-rule.js";
 
 export interface AutoBindOptions {
   /** Most thread blocks the fused loop is split into before the rest goes serial (TVM: 256). */

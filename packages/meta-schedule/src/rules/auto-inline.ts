@@ -8,8 +8,8 @@ import { ScheduleError, type BlockRV, type Schedule } from "@tessera/schedule";
 import { type Block, forEachExpr, forEachStmt } from "@tessera/ir";
 import type { TuneContext } from "../tune-context.js";
 import { isSpatialBlock } from "../schedule-utils/block-info.js";
-import { TILING_STRUCTURE } from "./multi-level-tiling/annotations.js";
-import type { ScheduleRule } from "./schedule-rule.js";
+import { TILING_STRUCTURE } from "../schedule-utils/annotations.js";
+import type { ScheduleRule } from "../interfaces/schedule-rule.js";
 
 export interface AutoInlineOptions {
   readonly intoProducer: boolean;

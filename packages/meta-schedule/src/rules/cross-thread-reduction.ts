@@ -1,19 +1,6 @@
 /**
- * CrossThreadReduction (TVM's `ScheduleRule::CrossThreadReduction`): for a reduction block with
- * too little spatial parallelism, a variant whose fused reduction loop is split `[None, t]` with
- * the inner part bound to `threadIdx.x` (t sampled from `threadExtents`), so that the threads of
- * a block reduce together. When the block can be fused into its consumer, the consumer's
- * innermost loop is bound to `threadIdx.x` too, the block is computed at the deepest of the
- * leading data-parallel loops it lines up with in the consumer, and its result kept in shared
- * memory.
- *
- * Returns two schedules, the variant first, then the input unchanged.
- *
- * Lowering: the variant binds a reduce iterator to a thread axis, which needs TVM's
- * LowerCrossThreadReduction (an all-reduce across the threads). @tessera/codegen has no such pass
- * yet: it lowers the variant as every thread accumulating into the same element, which is a data
- * race on a GPU (the simulator runs threads one after another and does not see it for global
- * memory). The rule is therefore not in the default CUDA rules (see `CUDA_EXTRA_RULES`).
+ * TVM's CrossThreadReduction rule: a variant of a reduction block that the threads of a block reduce
+ * together (not in the default space: codegen has no cross-thread all-reduce; docs/architecture/meta-schedule-notes.md).
  */
 import type { BlockRV, ExprRV, LoopRV, Schedule } from "@tessera/schedule";
 import {
@@ -27,7 +14,7 @@ import {
 } from "../schedule-utils/block-info.js";
 import { gpuTargetOf, type TuneContext } from "../tune-context.js";
 import { checkPositiveInts } from "../schedule-utils/options.js";
-import type { ScheduleRule } from "./schedule-rule.js";
+import type { ScheduleRule } from "../interfaces/schedule-rule.js";
 
 export const CROSS_THREAD_REDUCTION_EXTENTS: readonly number[] = [4, 8, 16, 32, 64, 128, 256, 512];
 

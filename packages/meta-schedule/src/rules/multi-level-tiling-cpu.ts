@@ -7,10 +7,10 @@
  */
 import type { BlockRV, Schedule, StorageScopeName } from "@tessera/schedule";
 import { needsMultiLevelTiling } from "../schedule-utils/block-info.js";
-import { TILING_STRUCTURE } from "./multi-level-tiling/annotations.js";
+import { TILING_STRUCTURE } from "../schedule-utils/annotations.js";
 import type { TuneContext } from "../tune-context.js";
 import { checkPositiveInts } from "../schedule-utils/options.js";
-import type { ScheduleRule } from "./schedule-rule.js";
+import type { ScheduleRule } from "../interfaces/schedule-rule.js";
 import { type TileLevels, tileLoopNest } from "./tiling-cpu/tile-loop-nest.js";
 import { parseTileStructure } from "./tiling-cpu/tile-structure.js";
 import { isWriteCache } from "./tiling-cpu/write-cache.js";

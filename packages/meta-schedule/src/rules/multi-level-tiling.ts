@@ -1,27 +1,11 @@
 /**
- * TVM's MultiLevelTiling for CUDA ("SSSRRSRS"): the spatial loops tiled over blockIdx, vthread,
- * threadIdx and two register levels, the reduction loops in three levels; the accumulators in
- * registers (cache_write "local" at the thread level), the operands staged in shared memory at the
- * outer reduction level and fetched cooperatively (`meta_schedule.cooperative_fetch` with a sampled
- * vector width), and bounds on the threads per block for VerifyGPUCode.
- *
- * Beyond TVM, the knobs that make an fp32 GEMM fast, each a sampled decision (so that the search
- * and the mutators move them) placed as an annotation that a postprocessor turns into primitives:
- * fetches staged through registers (threads outermost or innermost), per-thread operand slices
- * cached in registers, a transposed padded shared layout for an operand read across its rows,
- * software pipelining of the k-chunk loop and launch bounds.
- *
- * Several consecutive S levels may share a tile bind: their loops are fused together, outer levels
- * first (TVM binds one level per axis). The default ("SSSSRRS": blockIdx, vthread, threadIdx ×2,
- * k chunk, inner k, registers) uses two thread levels, whose outer-first fusion is the warp shape
- * (which threads of a warp sit side by side), and samples each spatial loop's threads from its
- * divisors in a range that keeps the block within the thread bounds ("range" sampling): TVM's
- * perfect tiles over "SSSRRSRS" leave ~7% of the samples of a 2048³ GEMM valid, this ~88%.
+ * TVM's MultiLevelTiling for CUDA, with the fp32 GEMM knobs as sampled decisions and thread counts
+ * sampled in range; how it differs from TVM's: docs/architecture/meta-schedule-notes.md.
  */
 import type { Var } from "@tessera/ir";
 import type { BlockRV, LoopRV, Schedule } from "@tessera/schedule";
 import type { TuneContext } from "../tune-context.js";
-import type { ScheduleRule } from "./schedule-rule.js";
+import type { ScheduleRule } from "../interfaces/schedule-rule.js";
 import { transposeAxisFor } from "./multi-level-tiling/access-pattern.js";
 import {
   COOPERATIVE_FETCH,
@@ -36,7 +20,7 @@ import {
   THREAD_EXTENT_LOW,
   TILING_STRUCTURE,
   VECTORIZE_WRITE_BACK,
-} from "./multi-level-tiling/annotations.js";
+} from "../schedule-utils/annotations.js";
 import { needsMultiLevelTiling } from "../schedule-utils/block-info.js";
 import { type LoopSplitter, fuseAll, perfectTileSplitter, tileLoopNest } from "./multi-level-tiling/tiling.js";
 import { blockRealizeOf } from "./multi-level-tiling/block-query.js";

@@ -7,8 +7,8 @@
  */
 import type { BlockRV, Schedule } from "@tessera/schedule";
 import type { TuneContext } from "../tune-context.js";
-import { PARALLEL, UNROLL_EXPLICIT, UNROLL_EXPLICIT_FLAG, UNROLL_IMPLICIT, VECTORIZE } from "./multi-level-tiling/annotations.js";
-import type { ScheduleRule } from "./schedule-rule.js";
+import { PARALLEL, UNROLL_EXPLICIT, UNROLL_EXPLICIT_FLAG, UNROLL_IMPLICIT, VECTORIZE } from "../schedule-utils/annotations.js";
+import type { ScheduleRule } from "../interfaces/schedule-rule.js";
 
 export interface ParallelizeVectorizeUnrollOptions {
   /** Parallel jobs per CPU core (-1: no parallelisation). */

@@ -9,7 +9,7 @@ import { type Stmt, forEachStmt } from "@tessera/ir";
 import type { BlockRV, Schedule } from "@tessera/schedule";
 import { hasBeenMultiLevelTiled, isRootBlock, loopNodesAbove } from "../schedule-utils/block-info.js";
 import { RANDOM_COMPUTE_PRODUCER_KEY } from "./add-rfactor.js";
-import type { ScheduleRule } from "./schedule-rule.js";
+import type { ScheduleRule } from "../interfaces/schedule-rule.js";
 
 export function randomComputeLocation(): ScheduleRule {
   return {

@@ -11,7 +11,7 @@ import type { AnyTypedArray } from "@tessera/runtime";
 import type { ArgInfo } from "../arg-info.js";
 import { argInfoToJSON } from "../arg-info.js";
 import { type OutputDigest, digestOf } from "./output-digest.js";
-import type { RunnerInput } from "./runner.js";
+import type { RunnerInput } from "../interfaces/runner.js";
 
 export interface CheckTolerance {
   /** Relative tolerance (default 1e-4). */

@@ -5,7 +5,7 @@
  * leaves the context unusable, so it is fatal: the pool starts a fresh child for the next one.
  */
 import { type AnyTypedArray, CudaError, CudaModule, LaunchSequence, NDArray, type KernelArg, cuda, isDType, timeEvaluator } from "@tessera/runtime";
-import { FatalTaskError } from "./isolation/serve.js";
+import { FatalTaskError } from "../isolation/serve.js";
 import type { MeasureBackend, MeasureResult, MeasureTask } from "./measure-backend.js";
 import { digestOf } from "./output-digest.js";
 import { randomArgsFor } from "./random-args.js";

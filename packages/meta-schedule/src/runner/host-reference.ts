@@ -10,7 +10,7 @@ import { argInfoToJSON } from "../arg-info.js";
 import { type CheckTolerance, type RunnerChecker, compareDigests } from "./checker.js";
 import { digestOf } from "./output-digest.js";
 import { randomArgsFor } from "./random-args.js";
-import type { RunnerInput } from "./runner.js";
+import type { RunnerInput } from "../interfaces/runner.js";
 
 async function referenceOutputs(func: PrimFunc, input: RunnerInput, seed: number): Promise<readonly AnyTypedArray[]> {
   const mod = await buildHost(func, "c");

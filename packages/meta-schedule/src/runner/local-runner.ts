@@ -7,14 +7,14 @@
  * result with the reason; the child is restarted and the batch goes on.
  */
 import { cuda } from "@tessera/runtime";
-import { resolveEntryPoint, type EntryPoint } from "./isolation/entry-point.js";
-import { errorText } from "./isolation/serve.js";
-import { TaskPool } from "./isolation/task-pool.js";
+import { resolveEntryPoint, type EntryPoint } from "../isolation/entry-point.js";
+import { errorText } from "../isolation/serve.js";
+import { TaskPool } from "../isolation/task-pool.js";
 import type { MeasureResult, MeasureTask } from "./measure-backend.js";
 import { DEFAULT_OUTPUT_SAMPLES, type OutputSamples, sampleIndices } from "./output-digest.js";
 import { randomArgsFor } from "./random-args.js";
 import type { RunnerChecker } from "./checker.js";
-import { DEFAULT_EVALUATOR_CONFIG, type EvaluatorConfig, type Runner, type RunnerInput, type RunnerResult } from "./runner.js";
+import { DEFAULT_EVALUATOR_CONFIG, type EvaluatorConfig, type Runner, type RunnerInput, type RunnerResult } from "../interfaces/runner.js";
 
 export interface LocalRunnerOptions {
   readonly evaluator?: Partial<EvaluatorConfig>;

@@ -4,9 +4,9 @@
  * `LocalRunnerOptions.backendModule`, so that the process isolation is tested without a GPU.
  */
 import type { ArgInfo } from "../arg-info.js";
-import type { BuiltArtifact } from "../builder/builder.js";
+import type { BuiltArtifact } from "../interfaces/builder.js";
 import type { OutputDigest, OutputSamples } from "./output-digest.js";
-import type { EvaluatorConfig } from "./runner.js";
+import type { EvaluatorConfig } from "../interfaces/runner.js";
 
 /** One candidate to measure, as it crosses to the child (no lowered module). */
 export interface MeasureTask {

@@ -1,13 +1,6 @@
 /**
- * What a checked run sends back instead of whole arguments: per argument, the values at a fixed
- * sample of indices (the same for every candidate of one argument length) and, for float32 and
- * float64 arguments, the float64 sum and absolute sum of every element. A 2048² gemm's four
- * arguments are 64 MB; their digest with 65,536 samples each is 1 MB, so a check no longer costs
- * more than the timing (copy, transfer to the parent and comparison of every element).
- *
- * What a sample misses, the sums catch when it is large: a wrong tile of k elements moves the sum
- * by about k × its error, while two correct results differ by at most atol·n + rtol·Σ|x|. Small
- * local errors (a handful of elements, none sampled) can pass: `samples: "all"` checks everything.
+ * What a checked run sends back instead of whole arguments: sampled values and float sums per argument
+ * (why this suffices: docs/architecture/meta-schedule-notes.md).
  */
 import { mulberry32 } from "@tessera/ir";
 import type { AnyTypedArray } from "@tessera/runtime";

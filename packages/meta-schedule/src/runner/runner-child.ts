@@ -6,7 +6,7 @@
  * this process when a candidate crashes it or outlives its time limit.
  */
 import { pathToFileURL } from "node:url";
-import { serveTasks } from "./isolation/serve.js";
+import { serveTasks } from "../isolation/serve.js";
 import type { MeasureBackend, MeasureResult, MeasureTask } from "./measure-backend.js";
 
 function checked(module: { backend?: MeasureBackend }, name: string): MeasureBackend {

@@ -1,20 +1,13 @@
 /**
- * A runner without a GPU, for CI and `--dry-run`: deterministic, in-process. Its run times are
- * ESTIMATES from an analytic model of the lowered module on the target (simulated/latency-model.ts:
- * occupancy, FP32 / issue / shared-memory / L1 / DRAM throughput, bank conflicts, uncoalesced
- * accesses), not measurements; optionally with seeded, deterministic noise (log-normal, the same
- * for the same candidate, seed and repeat), so that a search sees measurement-like jitter.
- *
- * `checkNumerics` also runs small candidates in the GPU simulator (packages/simulator) on seeded
- * random inputs and compares the outputs with the sequential CPU executor: a wrong candidate gets
- * a failed result.
+ * A runner without a GPU (CI, `--dry-run`): deterministic ESTIMATES from the analytic latency model,
+ * optionally with seeded noise, and optional numerics checks on the GPU simulator.
  */
 import { type CudaTarget, cudaTarget } from "@tessera/codegen";
 import type { PrimFunc } from "@tessera/ir";
 import { compareWithReference, formatComparison } from "@tessera/simulator";
-import { type LatencyEstimate, estimateLatency } from "./simulated/latency-model.js";
-import { seededNormal } from "./simulated/seeded-normal.js";
-import { DEFAULT_EVALUATOR_CONFIG, type Runner, type RunnerInput, type RunnerResult } from "./runner.js";
+import { type LatencyEstimate, estimateLatency } from "../latency-model/latency-model.js";
+import { seededNormal } from "./seeded-normal.js";
+import { DEFAULT_EVALUATOR_CONFIG, type Runner, type RunnerInput, type RunnerResult } from "../interfaces/runner.js";
 
 export interface SimulatedRunnerOptions {
   /** The GPU to estimate for (default: the target each candidate was lowered for). */

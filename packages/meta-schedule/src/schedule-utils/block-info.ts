@@ -5,7 +5,7 @@
  */
 import { type Block, type BlockRealize, type For, type Stmt, type Var, forEachBlockRealize, forEachStmt, usesVar } from "@tessera/ir";
 import type { BlockRV, Schedule } from "@tessera/schedule";
-import { TILING_STRUCTURE } from "../rules/multi-level-tiling/annotations.js";
+import { TILING_STRUCTURE } from "./annotations.js";
 
 /** The realize of `block` in the schedule's function. */
 export function realizeOf(sch: Schedule, block: BlockRV): BlockRealize {

@@ -11,7 +11,7 @@
 import { createHash } from "node:crypto";
 import { structuralHash } from "@tessera/ir";
 import type { RandomEngine, Schedule, Trace, TraceJSON } from "@tessera/schedule";
-import type { Postproc } from "../postproc/postproc.js";
+import type { Postproc } from "../interfaces/postproc.js";
 import { replayWithPostprocs } from "../space/replay.js";
 import type { TuneContext } from "../tune-context.js";
 import type { RejectionTally } from "./rejection-tally.js";

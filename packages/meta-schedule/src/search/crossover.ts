@@ -1,18 +1,6 @@
 /**
- * Crossover of two traces of one design space (beyond TVM, whose evolutionary search only
- * mutates): the child keeps the *structure* of one parent — its tile sizes and compute locations,
- * i.e. the loop nest and launch shape — and takes every other sampled decision (fetch widths,
- * unroll budget, the GEMM knobs) from the other.
- *
- * Why: a fast kernel needs a good launch shape *and* a dozen knobs right at once. The knobs that
- * make one shape fast mostly make others fast too (128-bit staged fetches, the pipeline), so once
- * the search has found them on one shape, crossover carries them to every other shape in one step,
- * where a mutator moves one knob at a time through slower programs.
- *
- * Two traces cross only when their instructions before postprocessing have the same kinds in the
- * same order, and their sampling instructions the same attributes (the same candidates, the same
- * tile extents): then decisions correspond by position. Decisions that do not fit the structure
- * (a fetch width that does not divide the new tile) are rejected on replay like any mutation.
+ * Crossover of two traces of one design space (beyond TVM): the child keeps one parent's tile sizes and
+ * compute locations and takes every other decision from the other (docs/architecture/meta-schedule-notes.md).
  */
 import { type Decision, type Instruction, Trace } from "@tessera/schedule";
 import { categoricalsSplitting } from "../mutator/sampled-annotations.js";

@@ -1,37 +1,6 @@
 /**
- * Evolutionary search with a cost model (TVM's `EvolutionarySearch`). Each batch:
- *  1. the initial population: the best measured records of the workload from the database
- *     (a share `initMeasuredRatio` of the population), replayed, plus fresh random samples of the
- *     design spaces (the rest; the batch is abandoned when fewer than `initMinUnmeasured` valid
- *     samples come out of `maxFailCount` rounds of tries);
- *  2. `geneticNumIters` generations: the cost model scores the population, every unmeasured
- *     program enters a heap of the batch's best, and the next population is drawn with parents
- *     chosen in proportion to their scores — mutated (probability `geneticMutateProb`, mutator
- *     chosen by its probability) and replayed, or copied (each parent at most once). Beyond TVM,
- *     a share `crossoverProb` of the slots crosses two parents instead: the loop structure of
- *     one with the other's knobs (crossover.ts). A mutation or crossover that gives a parent's
- *     program again (a knob without effect there) is tried again rather than kept;
- *  3. ε-greedy pick: a share `epsGreedy` of the batch are random fresh samples, the rest the
- *     heap's best; programs already handed out (by structural hash) are never handed out again.
- *     Beyond TVM, no launch shape (grid and block of the kernels) takes more than `maxClassShare`
- *     of the heap's picks while other shapes have candidates (launch-classes.ts): a model that
- *     learned one shape would otherwise fill every batch with it. The heap holds
- *     batch / maxClassShare programs for that. Also beyond TVM, a share `neighbourShare` of the
- *     batch goes first to programs one decision away from the best measured ones
- *     (neighbourhood.ts), one per changed decision before any decision's second: a knob whose
- *     effect the cost model has not learned (launch bounds, unroll budget) is still tried on the
- *     best program, where a model trained on few measurements would not rank it.
- * Five empty batches in a row end the search. Without a cost model, scores are random, so the
- * search is random sampling plus mutation of the measured best.
- *
- * Defaults differ from TVM's (population 512, 4 generations) because a replay with
- * postprocessors costs us 1–20 ms on one thread: the population is the larger of
- * `2 × numTrialsPerIter` and the trial budget, clamped to [64, 256] (64 for 64 trials in batches
- * of 32, 128 for TVM's batches of 64, 256 from 256 trials), and there are 3 generations (Ansor
- * found 3–4 as good as 10) — about 500 replays, 1–10 s, per batch at 64 and four times that at
- * 256. A long search affords the wider population, and needs it: on the H200, 256 trials of the
- * 2048³ gemm with population 256 (and neighbours) reached 1.02–1.05× cuBLAS on seeds where 64
- * stopped at 1.11–1.15× (docs/benchmarks/tuning-gemm-256.md). Every parameter can be set.
+ * Evolutionary search with a cost model (TVM's `EvolutionarySearch`), with crossover, launch-shape
+ * caps and neighbours beyond TVM; the algorithm and its defaults: docs/architecture/meta-schedule-notes.md.
  */
 import { TesseraError } from "@tessera/ir";
 import { Trace, type TraceJSON } from "@tessera/schedule";
@@ -44,7 +13,7 @@ import { neighbourTraces } from "./neighbourhood.js";
 import { type Candidate, traceKeyOf } from "./candidate-replayer.js";
 import { RejectionTally } from "./rejection-tally.js";
 import { DUPLICATE_OF_MEASURED, type SearchRun } from "./search-run.js";
-import type { MeasureCandidate } from "./search-strategy.js";
+import type { MeasureCandidate } from "../interfaces/candidate.js";
 import { SearchStrategyBase } from "./strategy-base.js";
 import { WeightedSampler, randomPermutation } from "./weighted-sampler.js";
 

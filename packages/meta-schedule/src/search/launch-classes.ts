@@ -1,15 +1,6 @@
 /**
- * Diversity of a measured batch by kernel structure. The evolutionary search hands out the
- * cost model's best programs; when the model has learned that one launch shape is fast (say 64
- * accumulators per thread in 256-thread blocks), the whole batch is variations of it and the
- * other shapes are never measured again — even where their best instance, which needs several
- * knobs right at once, is faster. Capping each shape's share of a batch keeps the runner-up
- * shapes measured (their best-scored instances, so the model learns what makes them fast) at
- * the price of a few of the favourite's near-duplicates.
- *
- * A program's class is the launch shape of its kernels (grid and block of each, in order), read
- * from the module VerifyGPUCode lowered; it fixes the tile per block and the work per thread.
- * Programs without one (CPU targets, spaces without VerifyGPUCode) are one class nobody caps.
+ * Launch classes of candidates (grid and block of their kernels), so that no launch shape takes more than
+ * its share of a batch (docs/architecture/meta-schedule-notes.md).
  */
 import type { Schedule } from "@tessera/schedule";
 import { loweredModuleFor } from "../postproc/verify-gpu-code.js";

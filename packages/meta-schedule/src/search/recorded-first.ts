@@ -1,22 +1,16 @@
 /**
- * A search that first measures the design spaces as they were recorded — each trace replayed
- * with its own decisions plus the postprocessors — and then hands over to another strategy.
- *
- * For spaces given as sampled traces (TraceSpace: the autograder samples a student's space in a
- * sandbox) the recorded decisions are points known to replay, while a space whose structure
- * depends on what it sampled may not replay with other decisions at all: the recorded points
- * then still give the search measured records to start from (evolutionary search mutates the
- * database's best), and the run something to choose. The inner strategy starts after the first
- * batch is measured, so that it sees those records in the database and never measures them again.
+ * A search that first measures the design spaces as recorded (each trace with its own decisions), then
+ * hands over to another strategy (docs/architecture/meta-schedule-notes.md).
  */
 import { argsInfoOf } from "../arg-info.js";
 import { MetaScheduleError } from "../errors.js";
-import type { RunnerResult } from "../runner/runner.js";
+import type { RunnerResult } from "../interfaces/runner.js";
 import { replayWithPostprocs } from "../space/replay.js";
 import type { TuneContext } from "../tune-context.js";
 import { ProgramIdentity } from "./candidate-replayer.js";
 import { RejectionTally } from "./rejection-tally.js";
-import type { MeasureCandidate, PreTuningOptions, SearchStrategy } from "./search-strategy.js";
+import type { MeasureCandidate } from "../interfaces/candidate.js";
+import type { PreTuningOptions, SearchStrategy } from "../interfaces/search-strategy.js";
 
 export class RecordedFirst implements SearchStrategy {
   readonly name: string;

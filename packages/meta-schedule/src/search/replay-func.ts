@@ -6,12 +6,13 @@
  * branch taken when it was recorded.
  */
 import { SpaceGenerationError } from "../errors.js";
-import type { SpaceGenerator } from "../space/space-generator.js";
+import type { SpaceGenerator } from "../interfaces/space-generator.js";
 import type { TuneContext } from "../tune-context.js";
 import type { Candidate } from "./candidate-replayer.js";
 import type { RejectionTally } from "./rejection-tally.js";
 import type { SearchRun } from "./search-run.js";
-import type { MeasureCandidate, PreTuningOptions } from "./search-strategy.js";
+import type { MeasureCandidate } from "../interfaces/candidate.js";
+import type { PreTuningOptions } from "../interfaces/search-strategy.js";
 import { SearchStrategyBase, checkMaxFailCount, randomBatch } from "./strategy-base.js";
 
 export interface ReplayFuncConfig {

@@ -5,7 +5,7 @@
  * whole batch comes out empty or the trials are used.
  */
 import type { TuneContext } from "../tune-context.js";
-import type { MeasureCandidate } from "./search-strategy.js";
+import type { MeasureCandidate } from "../interfaces/candidate.js";
 import { SearchStrategyBase, checkMaxFailCount, randomBatch } from "./strategy-base.js";
 
 export interface ReplayTraceConfig {

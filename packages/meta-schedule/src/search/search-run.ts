@@ -5,16 +5,17 @@
  */
 import { RandomEngine, type Trace } from "@tessera/schedule";
 import { type ArgInfo, argsInfoOf } from "../arg-info.js";
-import type { CostModel } from "../cost-model/cost-model.js";
-import type { Database } from "../database/database.js";
+import type { CostModel } from "../interfaces/cost-model.js";
+import type { Database } from "../interfaces/database.js";
 import { MetaScheduleError } from "../errors.js";
-import type { WeightedMutator } from "../mutator/mutator.js";
-import type { Postproc } from "../postproc/postproc.js";
+import type { WeightedMutator } from "../interfaces/mutator.js";
+import type { Postproc } from "../interfaces/postproc.js";
 import type { TuneContext } from "../tune-context.js";
 import type { Workload } from "../workload.js";
 import { type Candidate, CandidateReplayer, traceKeyOf } from "./candidate-replayer.js";
 import { RejectionTally } from "./rejection-tally.js";
-import type { MeasureCandidate, PreTuningOptions } from "./search-strategy.js";
+import type { MeasureCandidate } from "../interfaces/candidate.js";
+import type { PreTuningOptions } from "../interfaces/search-strategy.js";
 
 export const DUPLICATE_OF_MEASURED = "duplicate of a candidate already measured";
 

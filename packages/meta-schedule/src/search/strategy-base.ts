@@ -4,12 +4,13 @@
  * from a sampler with a limit of failed tries per slot.
  */
 import { MetaScheduleError } from "../errors.js";
-import type { RunnerResult } from "../runner/runner.js";
+import type { RunnerResult } from "../interfaces/runner.js";
 import type { TuneContext } from "../tune-context.js";
 import type { Candidate } from "./candidate-replayer.js";
 import { RejectionTally } from "./rejection-tally.js";
 import { DUPLICATE_OF_MEASURED, SearchRun } from "./search-run.js";
-import type { MeasureCandidate, PreTuningOptions, SearchStrategy } from "./search-strategy.js";
+import type { MeasureCandidate } from "../interfaces/candidate.js";
+import type { PreTuningOptions, SearchStrategy } from "../interfaces/search-strategy.js";
 
 export abstract class SearchStrategyBase implements SearchStrategy {
   abstract readonly name: string;

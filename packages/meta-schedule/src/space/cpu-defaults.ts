@@ -1,23 +1,15 @@
 /**
- * The default design space for a CPU target (TVM's `ScheduleRule/Postproc/Mutator::DefaultLLVM`),
- * and the components the CUDA defaults add to the GPU engineer's (AutoBind, RewriteUnboundBlock,
- * DisallowDynamicLoop, MutateThreadBinding, MutateUnroll).
- *
- * TVM's LLVM defaults, in order — rules: ApplyCustomRule, InlineConstantScalars, AutoInline,
- * AddRFactor, MultiLevelTiling(SSRSRS), ParallelizeVectorizeUnroll, RandomComputeLocation;
- * postprocs: DisallowDynamicLoop, RewriteParallelVectorizeUnroll, RewriteReductionBlock,
- * RewriteLayout; mutators: MutateTileSize 0.9, MutateComputeLocation 0.05, MutateUnroll 0.03,
- * MutateParallel 0.02. Not here: ApplyCustomRule. RewriteLayout packs operands that are
- * arguments, at every call (see postproc/rewrite-layout.ts).
+ * The default design space for a CPU target (TVM's DefaultLLVM), and the components the CUDA defaults add
+ * (docs/architecture/meta-schedule-notes.md).
  */
-import type { WeightedMutator } from "../mutator/mutator.js";
+import type { WeightedMutator } from "../interfaces/mutator.js";
 import { mutateComputeLocation } from "../mutator/mutate-compute-location.js";
 import { mutateParallel } from "../mutator/mutate-parallel.js";
 import { mutateThreadBinding } from "../mutator/mutate-thread-binding.js";
 import { MutateTileSize } from "../mutator/mutate-tile-size.js";
 import { mutateUnroll } from "../mutator/mutate-unroll.js";
 import { disallowDynamicLoop } from "../postproc/disallow-dynamic-loop.js";
-import type { Postproc } from "../postproc/postproc.js";
+import type { Postproc } from "../interfaces/postproc.js";
 import { RewriteLayout } from "../postproc/rewrite-layout.js";
 import { RewriteParallelVectorizeUnroll } from "../postproc/rewrite-parallel-vectorize-unroll.js";
 import { RewriteReductionBlock } from "../postproc/rewrite-reduction-block.js";
@@ -28,7 +20,7 @@ import { AutoInline, InlineConstantScalars } from "../rules/auto-inline.js";
 import { multiLevelTilingCpu } from "../rules/multi-level-tiling-cpu.js";
 import { ParallelizeVectorizeUnroll } from "../rules/parallelize-vectorize-unroll.js";
 import { randomComputeLocation } from "../rules/random-compute-location.js";
-import type { ScheduleRule } from "../rules/schedule-rule.js";
+import type { ScheduleRule } from "../interfaces/schedule-rule.js";
 import { PostOrderApply } from "./post-order-apply.js";
 
 /** TVM's LLVM ParallelizeVectorizeUnroll: 16 jobs per core, vectors up to 64 lanes, explicit unroll budgets 0/16/64/512. */

@@ -1,18 +1,9 @@
 /**
- * The default CUDA design space (TVM's `cuda` defaults of schedule rules, postprocessors and
- * mutators) with Tessera's GEMM knobs.
- *
- * Rules, in TVM's order: MultiLevelTiling, InlineConstantScalars, AutoInline,
- * (CrossThreadReduction: not yet, codegen has no cross-thread all-reduce),
- * ParallelizeVectorizeUnroll, AutoBind. Postprocs: DisallowDynamicLoop, RewriteSharedLayout,
- * RewriteCooperativeFetch, RewriteUnboundBlock, RewriteOperandSlices, RewriteWriteBack,
- * RewriteParallelVectorizeUnroll, RewriteReductionBlock, RewriteSoftwarePipeline,
- * RewriteLaunchBounds, VerifyGPUCode. Mutators with TVM's probabilities: MutateTileSize 0.9,
- * MutateUnroll 0.08, MutateThreadBinding 0.02, plus MutateGemmKnob 0.1 and MutateTileShape 0.25
- * (joint tile moves that keep the threads per block or the block tile, and transposes).
+ * The default CUDA design space: TVM's `cuda` rules, postprocessors and mutators, with Tessera's GEMM
+ * knobs (the lists: docs/architecture/meta-schedule-notes.md).
  */
 import type { CudaTarget } from "@tessera/codegen";
-import type { WeightedMutator } from "../mutator/mutator.js";
+import type { WeightedMutator } from "../interfaces/mutator.js";
 import { MutateGemmKnob } from "../mutator/mutate-gemm-knob.js";
 import { MutateTileShape } from "../mutator/mutate-tile-shape.js";
 import { MutateTileSize } from "../mutator/mutate-tile-size.js";
@@ -21,7 +12,7 @@ import { mutateUnroll } from "../mutator/mutate-unroll.js";
 import { disallowDynamicLoop } from "../postproc/disallow-dynamic-loop.js";
 import { rewriteUnboundBlock } from "../postproc/rewrite-unbound-block.js";
 import { autoBind } from "../rules/auto-bind.js";
-import type { Postproc } from "../postproc/postproc.js";
+import type { Postproc } from "../interfaces/postproc.js";
 import { RewriteCooperativeFetch } from "../postproc/rewrite-cooperative-fetch.js";
 import { RewriteLaunchBounds } from "../postproc/rewrite-launch-bounds.js";
 import { RewriteOperandSlices } from "../postproc/rewrite-operand-slices.js";
@@ -34,7 +25,7 @@ import { VerifyGPUCode } from "../postproc/verify-gpu-code.js";
 import { AutoInline, InlineConstantScalars } from "../rules/auto-inline.js";
 import { DEFAULT_CUDA_TILING, MultiLevelTiling, type MultiLevelTilingOptions } from "../rules/multi-level-tiling.js";
 import { ParallelizeVectorizeUnroll } from "../rules/parallelize-vectorize-unroll.js";
-import type { ScheduleRule } from "../rules/schedule-rule.js";
+import type { ScheduleRule } from "../interfaces/schedule-rule.js";
 import { PostOrderApply } from "./post-order-apply.js";
 
 export interface CudaSpaceOptions {

@@ -1,3 +1,39 @@
-export * from "./cpu-defaults.js";
-export * from "./post-order-apply.js";
-export * from "./defaults.js";
+/**
+ * `@tessera/meta-schedule/space`: the building blocks of design spaces (TVM's `ms.schedule_rule`,
+ * `ms.postproc`, `ms.mutator`), the post-order application of rules, and the default lists.
+ */
+export { PostOrderApply, type PostOrderApplyOptions } from "./post-order-apply.js";
+export { defaultCpuMutators, defaultCpuPostprocs, defaultCpuRules } from "./cpu-defaults.js";
+
+// Schedule rules
+export { MultiLevelTiling, multiLevelTiling, ALL_GPU_TILING_KNOBS, NO_GPU_TILING_KNOBS, DEFAULT_CUDA_TILING, TVM_CUDA_TILING, type GpuTilingKnobs, type MultiLevelTilingOptions } from "../rules/multi-level-tiling.js";
+export { multiLevelTilingCpu, type MultiLevelTilingCpuOptions } from "../rules/multi-level-tiling-cpu.js";
+export { AutoInline, InlineConstantScalars, type AutoInlineOptions } from "../rules/auto-inline.js";
+export { ParallelizeVectorizeUnroll, type ParallelizeVectorizeUnrollOptions } from "../rules/parallelize-vectorize-unroll.js";
+export { autoBind, type AutoBindOptions } from "../rules/auto-bind.js";
+export { crossThreadReduction, type CrossThreadReductionOptions } from "../rules/cross-thread-reduction.js";
+export { addRFactor, type AddRFactorOptions } from "../rules/add-rfactor.js";
+export { randomComputeLocation } from "../rules/random-compute-location.js";
+
+// Postprocessors
+export { disallowDynamicLoop } from "../postproc/disallow-dynamic-loop.js";
+export { rewriteUnboundBlock, type RewriteUnboundBlockOptions } from "../postproc/rewrite-unbound-block.js";
+export { RewriteCooperativeFetch } from "../postproc/rewrite-cooperative-fetch.js";
+export { RewriteSharedLayout } from "../postproc/rewrite-shared-layout.js";
+export { RewriteOperandSlices } from "../postproc/rewrite-operand-slices.js";
+export { RewriteWriteBack } from "../postproc/rewrite-write-back.js";
+export { RewriteSoftwarePipeline } from "../postproc/rewrite-software-pipeline.js";
+export { RewriteLaunchBounds } from "../postproc/rewrite-launch-bounds.js";
+export { RewriteParallelVectorizeUnroll } from "../postproc/rewrite-parallel-vectorize-unroll.js";
+export { RewriteReductionBlock } from "../postproc/rewrite-reduction-block.js";
+export { RewriteLayout } from "../postproc/rewrite-layout.js";
+export { VerifyGPUCode } from "../postproc/verify-gpu-code.js";
+
+// Mutators
+export { MutateTileSize } from "../mutator/mutate-tile-size.js";
+export { MutateTileShape } from "../mutator/mutate-tile-shape.js";
+export { MutateGemmKnob } from "../mutator/mutate-gemm-knob.js";
+export { mutateUnroll } from "../mutator/mutate-unroll.js";
+export { mutateThreadBinding } from "../mutator/mutate-thread-binding.js";
+export { mutateComputeLocation } from "../mutator/mutate-compute-location.js";
+export { mutateParallel, type MutateParallelOptions } from "../mutator/mutate-parallel.js";

@@ -8,12 +8,12 @@
 import { Schedule } from "@tessera/schedule";
 import { TesseraError } from "@tessera/ir";
 import { SpaceGenerationError } from "../errors.js";
-import type { WeightedMutator } from "../mutator/mutator.js";
-import type { Postproc } from "../postproc/postproc.js";
+import type { WeightedMutator } from "../interfaces/mutator.js";
+import type { Postproc } from "../interfaces/postproc.js";
 import { blockNamesPostOrder, blockRealizeOf } from "../rules/multi-level-tiling/block-query.js";
-import type { ScheduleRule } from "../rules/schedule-rule.js";
+import type { ScheduleRule } from "../interfaces/schedule-rule.js";
 import type { TuneContext } from "../tune-context.js";
-import type { SpaceGenerator } from "./space-generator.js";
+import type { SpaceGenerator } from "../interfaces/space-generator.js";
 
 export interface PostOrderApplyOptions {
   readonly rules: readonly ScheduleRule[];

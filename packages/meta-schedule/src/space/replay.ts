@@ -6,7 +6,7 @@
  */
 import { TesseraError } from "@tessera/ir";
 import { Schedule, type Trace } from "@tessera/schedule";
-import type { Postproc } from "../postproc/postproc.js";
+import type { Postproc } from "../interfaces/postproc.js";
 import type { TuneContext } from "../tune-context.js";
 
 export type ReplayOutcome =

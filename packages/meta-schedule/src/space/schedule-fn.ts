@@ -1,24 +1,15 @@
 /**
- * A design space written as a function (TVM's `ScheduleFn`): the function schedules a traced
- * schedule of the workload, sampling where it wants the search to choose (`samplePerfectTile`,
- * `sampleCategorical`, …). Its trace is the design space; the search replays it with fresh
- * decisions. The function may change the schedule in place (return nothing), return another
- * schedule, or return several (one design space each).
- *
- * A function may take other steps depending on what it sampled (the course's space fuses the copy
- * loops it finds, and a sampled tile of 1 leaves one loop fewer): a trace recorded with one set of
- * decisions then fails to replay with many others. So the function is run `structureSamples`
- * times with different seeds and every trace of a distinct *shape* (its instructions without
- * the decisions) is a design space of its own; each sample replays one of them.
+ * A design space written as a function (TVM's `ScheduleFn`), run several times so that each distinct
+ * trace shape is a design space of its own (docs/architecture/meta-schedule-notes.md).
  */
 import { TesseraError } from "@tessera/ir";
 import { Schedule } from "@tessera/schedule";
 import { SpaceGenerationError } from "../errors.js";
-import type { WeightedMutator } from "../mutator/mutator.js";
-import type { Postproc } from "../postproc/postproc.js";
+import type { WeightedMutator } from "../interfaces/mutator.js";
+import type { Postproc } from "../interfaces/postproc.js";
 import type { TuneContext } from "../tune-context.js";
 import { checkedMutators, checkedPostprocs, describeValue, initializeSpaceComponents } from "./space-components.js";
-import type { SpaceGenerator } from "./space-generator.js";
+import type { SpaceGenerator } from "../interfaces/space-generator.js";
 
 export type ScheduleFn = (sch: Schedule) => void | Schedule | readonly Schedule[];
 

@@ -3,10 +3,10 @@
  * initialising them once per task, and describing a bad value in an error message.
  */
 import { SpaceGenerationError } from "../errors.js";
-import type { WeightedMutator } from "../mutator/mutator.js";
-import type { Postproc } from "../postproc/postproc.js";
+import type { WeightedMutator } from "../interfaces/mutator.js";
+import type { Postproc } from "../interfaces/postproc.js";
 import type { TuneContext } from "../tune-context.js";
-import type { SpaceGenerator } from "./space-generator.js";
+import type { SpaceGenerator } from "../interfaces/space-generator.js";
 
 /** Calls `initialize` of a space's postprocessors and mutators (TVM does it from the space generator). */
 export function initializeSpaceComponents(ctx: TuneContext, space: Pick<SpaceGenerator, "postprocs" | "mutators">): void {

@@ -7,12 +7,12 @@
 import { TesseraError } from "@tessera/ir";
 import { Schedule, Trace } from "@tessera/schedule";
 import { SpaceGenerationError } from "../errors.js";
-import type { WeightedMutator } from "../mutator/mutator.js";
-import type { Postproc } from "../postproc/postproc.js";
+import type { WeightedMutator } from "../interfaces/mutator.js";
+import type { Postproc } from "../interfaces/postproc.js";
 import type { TuneContext } from "../tune-context.js";
 import type { SpaceOptions } from "./schedule-fn.js";
 import { checkedMutators, checkedPostprocs, initializeSpaceComponents } from "./space-components.js";
-import type { SpaceGenerator } from "./space-generator.js";
+import type { SpaceGenerator } from "../interfaces/space-generator.js";
 
 export class TraceSpace implements SpaceGenerator {
   readonly name: string;

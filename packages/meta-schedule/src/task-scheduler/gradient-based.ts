@@ -8,7 +8,7 @@
  * The highest score wins; when every score is equal, a random task among those not done.
  */
 import { RandomEngine } from "@tessera/schedule";
-import { FAILED_RUN_SECS } from "../runner/runner.js";
+import { FAILED_RUN_SECS } from "../interfaces/runner.js";
 import { TaskScheduler } from "./task-scheduler.js";
 
 export interface GradientBasedOptions {

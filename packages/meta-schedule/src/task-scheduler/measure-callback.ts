@@ -3,11 +3,11 @@
  * search strategy has been told. The defaults, in TVM's order: AddToDatabase (commit the workload
  * and one record per candidate, failures included with run_secs [1e10]) and UpdateCostModel.
  */
-import type { BuilderResult } from "../builder/builder.js";
-import type { CostModel } from "../cost-model/cost-model.js";
-import type { Database, TargetConfig, TuningRecord } from "../database/database.js";
-import { FAILED_RUN_SECS, type RunnerResult } from "../runner/runner.js";
-import type { MeasureCandidate } from "../search/search-strategy.js";
+import type { BuilderResult } from "../interfaces/builder.js";
+import type { CostModel } from "../interfaces/cost-model.js";
+import type { Database, TargetConfig, TuningRecord } from "../interfaces/database.js";
+import { FAILED_RUN_SECS, type RunnerResult } from "../interfaces/runner.js";
+import type { MeasureCandidate } from "../interfaces/candidate.js";
 import type { TuneTarget } from "../tune-context.js";
 import type { TaskRecord } from "./task-record.js";
 

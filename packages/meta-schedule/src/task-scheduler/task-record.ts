@@ -4,10 +4,10 @@
  * joined batch (the history the gradient-based scheduler reads), and whether it is done.
  */
 import type { Schedule } from "@tessera/schedule";
-import type { RunnerResult } from "../runner/runner.js";
-import { FAILED_RUN_SECS } from "../runner/runner.js";
-import type { SearchStrategy } from "../search/search-strategy.js";
-import type { SpaceGenerator } from "../space/space-generator.js";
+import type { RunnerResult } from "../interfaces/runner.js";
+import { FAILED_RUN_SECS } from "../interfaces/runner.js";
+import type { SearchStrategy } from "../interfaces/search-strategy.js";
+import type { SpaceGenerator } from "../interfaces/space-generator.js";
 import type { TuneContext } from "../tune-context.js";
 import { estimateFlops } from "./flops.js";
 

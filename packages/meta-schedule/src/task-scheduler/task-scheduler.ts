@@ -6,13 +6,13 @@
  * every trial. A task is done when it has used its trials or its strategy has nothing new.
  */
 import type { PrimFunc } from "@tessera/ir";
-import type { Builder, BuilderResult } from "../builder/builder.js";
-import type { CostModel } from "../cost-model/cost-model.js";
-import type { Database } from "../database/database.js";
+import type { Builder, BuilderResult } from "../interfaces/builder.js";
+import type { CostModel } from "../interfaces/cost-model.js";
+import type { Database } from "../interfaces/database.js";
 import { MetaScheduleError } from "../errors.js";
 import { formatTuningSummary } from "../report/summary-table.js";
-import { FAILED_RUN_SECS, type Runner, type RunnerInput, type RunnerResult } from "../runner/runner.js";
-import type { MeasureCandidate } from "../search/search-strategy.js";
+import { FAILED_RUN_SECS, type Runner, type RunnerInput, type RunnerResult } from "../interfaces/runner.js";
+import type { MeasureCandidate } from "../interfaces/candidate.js";
 import { type Logger, silentLogger } from "../tune-context.js";
 import { type MeasureCallback, defaultMeasureCallbacks } from "./measure-callback.js";
 import { TaskRecord, type TuneTask, medianRunSecs } from "./task-record.js";

@@ -2,12 +2,12 @@
  * The options of `tuneTIR` / `tuneTasks` (TVM's `tune_tir` / `tune_tasks` arguments): each
  * component by name (made by tune/provided.ts) or as an instance.
  */
-import type { Builder } from "../builder/builder.js";
-import type { CostModel } from "../cost-model/cost-model.js";
-import type { Database } from "../database/database.js";
-import type { Runner } from "../runner/runner.js";
-import type { SearchStrategy } from "../search/search-strategy.js";
-import type { SpaceGenerator } from "../space/space-generator.js";
+import type { Builder } from "../interfaces/builder.js";
+import type { CostModel } from "../interfaces/cost-model.js";
+import type { Database } from "../interfaces/database.js";
+import type { Runner } from "../interfaces/runner.js";
+import type { SearchStrategy } from "../interfaces/search-strategy.js";
+import type { SpaceGenerator } from "../interfaces/space-generator.js";
 import type { TaskScheduler, TrialEvent } from "../task-scheduler/task-scheduler.js";
 import type { Logger } from "../tune-context.js";
 import type { CostModelName, DatabaseName, RunnerName, ScheduleFnLike, StrategyName } from "./provided.js";

@@ -4,7 +4,7 @@
  * names to constructors; everything else takes instances.
  */
 import type { Schedule } from "@tessera/schedule";
-import type { Builder } from "../builder/builder.js";
+import type { Builder } from "../interfaces/builder.js";
 import { LocalBuilder } from "../builder/local-builder.js";
 import { AnalyticModel } from "../cost-model/analytic-model.js";
 import { ForestModel } from "../cost-model/forest-model.js";
@@ -21,12 +21,12 @@ import { defaultCudaSpaceGenerator } from "../space/defaults.js";
 import { hostReferenceChecker } from "../runner/host-reference.js";
 import type { TuneTarget } from "../tune-context.js";
 import { ScheduleFnSpace } from "../space/schedule-fn.js";
-import type { CostModel } from "../cost-model/cost-model.js";
-import type { Database } from "../database/database.js";
+import type { CostModel } from "../interfaces/cost-model.js";
+import type { Database } from "../interfaces/database.js";
 import { MetaScheduleError } from "../errors.js";
-import type { Runner } from "../runner/runner.js";
-import type { SearchStrategy } from "../search/search-strategy.js";
-import type { SpaceGenerator } from "../space/space-generator.js";
+import type { Runner } from "../interfaces/runner.js";
+import type { SearchStrategy } from "../interfaces/search-strategy.js";
+import type { SpaceGenerator } from "../interfaces/space-generator.js";
 
 /** A schedule function (TVM's ScheduleFn): modifies `sch`, or returns the schedule(s) of the space. */
 export type ScheduleFnLike = (sch: Schedule) => void | Schedule | readonly Schedule[];

@@ -3,7 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { buildWorkerEntry, resolveEntryPoint, runnerChildEntry } from "../../src/index.js";
+import { buildWorkerEntry } from "../../src/builder/local-builder.js";
+import { resolveEntryPoint } from "../../src/isolation/entry-point.js";
+import { runnerChildEntry } from "../../src/runner/local-runner.js";
 
 const NAMES = { module: "build-worker", bundle: "ms-build-worker.mjs" };
 

@@ -1,5 +1,5 @@
 /**
- * The latency model's point evaluator (runner/simulated/expr-eval.ts, which places every sampled
+ * The latency model's point evaluator (latency-model/expr-eval.ts, which places every sampled
  * access and branch of the analytic prior): on random integer index expressions and conditions,
  * its value at a point is the one the IR's simplifier folds the expression to once every variable
  * is replaced by that point's constant — C's truncating div/mod, floor div/mod, min/max, selects,
@@ -8,7 +8,7 @@
 import { type BinaryOp, type PrimExpr, type Var, add, binary, bufferLoad, cast, declBuffer, floordiv, intImm, letExpr, mul, not, select, simplify, substitute, variable } from "@tessera/ir";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { evaluate } from "../../src/runner/simulated/expr-eval.js";
+import { evaluate } from "../../src/latency-model/expr-eval.js";
 
 const vars: readonly Var[] = [variable("i"), variable("j"), variable("k")];
 const ARITH: readonly BinaryOp[] = ["add", "sub", "mul", "min", "max"];

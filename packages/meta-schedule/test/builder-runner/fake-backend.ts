@@ -6,7 +6,7 @@
  * "computes" arg[k][i] = i for every argument.
  */
 // Only the modules the child needs: the whole package would slow every start of the child.
-import { FatalTaskError } from "../../src/runner/isolation/serve.js";
+import { FatalTaskError } from "../../src/isolation/serve.js";
 import type { MeasureBackend } from "../../src/runner/measure-backend.js";
 import { digestOf } from "../../src/runner/output-digest.js";
 

@@ -6,7 +6,9 @@
  */
 import { gemmReluAdd } from "@tessera/ir";
 import { describe, expect, it } from "vitest";
-import { estimateLatency, loweredModuleFor, replayWithPostprocs } from "../../src/index.js";
+import { replayWithPostprocs } from "../../src/index.js";
+import { estimateLatency } from "../../src/latency-model/latency-model.js";
+import { loweredModuleFor } from "../../src/postproc/verify-gpu-code.js";
 import { spaceOf, withForcedDecisions } from "../space-gpu/helpers.js";
 
 /** The fast schedule's tiles: i's [block, vthread] and [warp rows…], then j's (fast-schedule-point.test.ts). */

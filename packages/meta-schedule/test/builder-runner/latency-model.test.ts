@@ -1,8 +1,9 @@
 import { lower, target } from "@tessera/codegen";
 import { FAST_PARAMS, fastSchedule, manualSchedule } from "@tessera/corpus";
 import { describe, expect, it } from "vitest";
-import { type KernelProfile, estimateKernel, estimateLatency } from "../../src/index.js";
-import { gpuSpecOf } from "../../src/runner/simulated/gpu-spec.js";
+import { type KernelProfile } from "../../src/latency-model/kernel-profile.js";
+import { estimateKernel, estimateLatency } from "../../src/latency-model/latency-model.js";
+import { gpuSpecOf } from "../../src/latency-model/gpu-spec.js";
 
 const h100 = target("nvidia/h100");
 const spec = gpuSpecOf(h100);

@@ -7,12 +7,12 @@ import {
   LocalRunner,
   type RunnerInput,
   type RunnerResult,
-  TaskPool,
   firstResultChecker,
-  randomArgsFor,
   referenceChecker,
-  runnerChildEntry,
 } from "../../src/index.js";
+import { TaskPool } from "../../src/isolation/task-pool.js";
+import { randomArgsFor } from "../../src/runner/random-args.js";
+import { runnerChildEntry } from "../../src/runner/local-runner.js";
 
 const FAKE_BACKEND = fileURLToPath(new URL("./fake-backend.ts", import.meta.url));
 const ARGS: ArgInfo[] = [

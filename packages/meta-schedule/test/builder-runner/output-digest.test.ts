@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { compareArguments, compareDigests, digestOf, sampleIndices } from "../../src/index.js";
+import { compareArguments, compareDigests } from "../../src/runner/checker.js";
+import { digestOf, sampleIndices } from "../../src/runner/output-digest.js";
 
 describe("output digests of a checked run", () => {
   it("samples distinct ascending indices, the first and last included, the same on every call", () => {

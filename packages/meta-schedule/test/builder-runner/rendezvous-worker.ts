@@ -3,7 +3,7 @@
  * `waitMs`) until the counter reaches `expected`; it answers whether it did — true only when
  * that many tasks ran at the same time.
  */
-import { serveTasks } from "../../src/runner/isolation/serve.js";
+import { serveTasks } from "../../src/isolation/serve.js";
 
 interface Rendezvous {
   readonly counter: Int32Array;

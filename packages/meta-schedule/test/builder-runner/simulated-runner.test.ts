@@ -4,7 +4,9 @@ import { IRMutator, type PrimExpr, gemmReluAdd, isFloat } from "@tessera/ir";
 import type { Schedule } from "@tessera/schedule";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type RunnerInput, type RunnerResult, SimulatedRunner, argsInfoOf, estimateLatency, gpuSpecOf, meanRunSecs } from "../../src/index.js";
+import { type RunnerInput, type RunnerResult, SimulatedRunner, argsInfoOf, meanRunSecs } from "../../src/index.js";
+import { estimateLatency } from "../../src/latency-model/latency-model.js";
+import { gpuSpecOf } from "../../src/latency-model/gpu-spec.js";
 
 function candidate(sch: Schedule | LoweredModule, targetName = "nvidia/h100"): RunnerInput {
   const lowered = "kernels" in sch ? sch : lower(sch, cudaTarget(targetName));

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { TaskPool, resolveEntryPoint } from "../../src/index.js";
+import { TaskPool } from "../../src/isolation/task-pool.js";
+import { resolveEntryPoint } from "../../src/isolation/entry-point.js";
 
 const entry = resolveEntryPoint(import.meta.url, { module: "rendezvous-worker", bundle: "unused.mjs" });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { INACTIVE, globalLines, laneThreadIndex, sharedWavefronts } from "../../src/runner/simulated/warp-cost.js";
+import { INACTIVE, globalLines, laneThreadIndex, sharedWavefronts } from "../../src/latency-model/warp-cost.js";
 
 const lanes = (f: (lane: number) => number): number[] => Array.from({ length: 32 }, (_, lane) => f(lane));
 

@@ -9,22 +9,19 @@ import { gemmReluAdd, vectorAdd } from "@tessera/ir";
 import { Schedule } from "@tessera/schedule";
 import { describe, expect, it } from "vitest";
 import {
-  DEFAULT_FOREST_OPTIONS,
   FAILED_RUN_SECS,
-  Forest,
   ForestModel,
   type FeatureExtractor,
   type FeatureMatrix,
   type MeasureCandidate,
   RandomModel,
   type RunnerResult,
-  TrainingData,
-  candidateVector,
-  candidateVectorLength,
-  runCost,
   tuneContext,
   workloadOf,
 } from "../../src/index.js";
+import { DEFAULT_FOREST_OPTIONS, Forest } from "../../src/cost-model/forest.js";
+import { TrainingData, runCost } from "../../src/cost-model/training-data.js";
+import { candidateVector, candidateVectorLength } from "../../src/cost-model/candidate-vector.js";
 
 const sch = new Schedule(vectorAdd(16).func);
 const ctxA = tuneContext(workloadOf(vectorAdd(16).func), target("nvidia/h100"));

@@ -10,7 +10,9 @@ import { FAST_PARAMS, type FastScheduleParams, fastSchedule, manualSchedule, nai
 import { gemmReluAdd } from "@tessera/ir";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { PER_STORE_FEATURE_LENGTH, PerStoreFeature, describeFeatureRow, featureNames, perStoreFeatures, tuneContext, workloadOf } from "../../src/index.js";
+import { PerStoreFeature, tuneContext, workloadOf } from "../../src/index.js";
+import { PER_STORE_FEATURE_LENGTH, describeFeatureRow, featureNames } from "../../src/feature/feature-names.js";
+import { perStoreFeatures } from "../../src/feature/per-store-feature.js";
 import { sampleGemmSchedule } from "./gemm-space.js";
 
 const N = 2048;

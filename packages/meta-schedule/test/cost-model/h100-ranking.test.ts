@@ -15,7 +15,7 @@ import { fastSchedule } from "@tessera/corpus";
 import { gemmReluAdd } from "@tessera/ir";
 import { Schedule, Trace, type TraceJSON } from "@tessera/schedule";
 import { beforeAll, describe, expect, it } from "vitest";
-import { estimateLatency } from "../../src/index.js";
+import { estimateLatency } from "../../src/latency-model/latency-model.js";
 import { spearman } from "./rank-correlation.js";
 
 interface Measured {

@@ -7,7 +7,7 @@
 import { type PrimExpr, type Var, add, floordiv, floormod, intImm, mul, sub, variable } from "@tessera/ir";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type LoopEnv, compileBounds, evalInterval, lastUpperBound } from "../../src/feature/index-eval.js";
+import { type LoopEnv, compileBounds, evalInterval, lastUpperBound } from "../../src/store-analysis/index-eval.js";
 
 const vars: readonly Var[] = [variable("i"), variable("j"), variable("k")];
 const extents = [4, 6, 3];

@@ -10,7 +10,8 @@ import { target } from "@tessera/codegen";
 import { gemmReluAdd } from "@tessera/ir";
 import { Schedule, Trace, type TraceJSON } from "@tessera/schedule";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ForestModel, type MeasureCandidate, type RunnerResult, kernelSummaryForest, tuneContext, workloadOf } from "../../src/index.js";
+import { ForestModel, type MeasureCandidate, type RunnerResult, tuneContext, workloadOf } from "../../src/index.js";
+import { kernelSummaryForest } from "../../src/cost-model/hybrid-model.js";
 import { spearman } from "./rank-correlation.js";
 
 describe("a forest on kernel-summary features, on H100 measurements", () => {

@@ -7,15 +7,8 @@ import { target } from "@tessera/codegen";
 import { fastSchedule, manualSchedule, naiveSchedule } from "@tessera/corpus";
 import { gemmReluAdd } from "@tessera/ir";
 import { describe, expect, it } from "vitest";
-import {
-  KERNEL_SUMMARY_FEATURES,
-  KERNEL_SUMMARY_FEATURE_LENGTH,
-  KernelSummaryFeature,
-  type MeasureCandidate,
-  argsInfoOf,
-  tuneContext,
-  workloadOf,
-} from "../../src/index.js";
+import { KernelSummaryFeature, type MeasureCandidate, argsInfoOf, tuneContext, workloadOf } from "../../src/index.js";
+import { KERNEL_SUMMARY_FEATURES, KERNEL_SUMMARY_FEATURE_LENGTH } from "../../src/feature/kernel-summary-feature.js";
 
 const N = 512;
 const func = gemmReluAdd(N).func;

@@ -13,15 +13,14 @@ import {
   MemoryDatabase,
   type Postproc,
   ScheduleFnSpace,
-  TUNING_RECORD_FILE,
   type TuningRecord,
-  WORKLOAD_FILE,
   argsInfoOf,
   queryBestSchedule,
   replayWithPostprocs,
   tuneContext,
   workloadOf,
 } from "../../src/index.js";
+import { TUNING_RECORD_FILE, WORKLOAD_FILE } from "../../src/database/json-database.js";
 import { gemmTileSpace, gemmWorkload, threadLimit } from "../search/gemm-fixture.js";
 
 const dirs: string[] = [];

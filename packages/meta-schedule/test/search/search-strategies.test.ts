@@ -13,14 +13,14 @@ import {
   type Postproc,
   ReplayFuncStrategy,
   ReplayTraceStrategy,
-  SAME_PROGRAM_AS_PARENT,
   ScheduleFnSpace,
   type SearchStrategy,
   replayWithPostprocs,
-  rewriteUnboundBlock,
-  VerifyGPUCode,
   tuneContext,
 } from "../../src/index.js";
+import { SAME_PROGRAM_AS_PARENT } from "../../src/search/evolutionary-search.js";
+import { rewriteUnboundBlock } from "../../src/postproc/rewrite-unbound-block.js";
+import { VerifyGPUCode } from "../../src/postproc/verify-gpu-code.js";
 import { launchClassOf } from "../../src/search/launch-classes.js";
 import {
   MAX_THREADS,

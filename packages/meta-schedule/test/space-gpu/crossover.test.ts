@@ -3,7 +3,9 @@ import { gemmReluAdd, vectorAdd } from "@tessera/ir";
 import type { Instruction, Trace } from "@tessera/schedule";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { categoricalsSplitting, crossoverStructureAndKnobs, replayWithPostprocs } from "../../src/index.js";
+import { replayWithPostprocs } from "../../src/index.js";
+import { categoricalsSplitting } from "../../src/mutator/sampled-annotations.js";
+import { crossoverStructureAndKnobs } from "../../src/search/crossover.js";
 import { launchClassOf } from "../../src/search/launch-classes.js";
 import { spaceOf } from "./helpers.js";
 

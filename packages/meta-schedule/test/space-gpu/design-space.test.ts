@@ -5,8 +5,10 @@
 import { conv2d, gemmReluAdd, matmul, vectorAdd } from "@tessera/ir";
 import type { Schedule, Trace } from "@tessera/schedule";
 import { describe, expect, it } from "vitest";
-import { PostOrderApply, type ScheduleRule, SpaceGenerationError, TVM_CUDA_TILING, replayWithPostprocs, tuneContext, workloadOf } from "../../src/index.js";
-import { COOPERATIVE_FETCH, FETCH_THREAD_INNER, FETCH_VIA_REGISTERS, LAUNCH_BOUNDS, OPERAND_SLICES, SHARED_TRANSPOSE, SOFTWARE_PIPELINE, TILING_STRUCTURE, UNROLL_IMPLICIT } from "../../src/rules/multi-level-tiling/annotations.js";
+import { type ScheduleRule, SpaceGenerationError, replayWithPostprocs, tuneContext, workloadOf } from "../../src/index.js";
+import { PostOrderApply } from "../../src/space/post-order-apply.js";
+import { TVM_CUDA_TILING } from "../../src/rules/multi-level-tiling.js";
+import { COOPERATIVE_FETCH, FETCH_THREAD_INNER, FETCH_VIA_REGISTERS, LAUNCH_BOUNDS, OPERAND_SLICES, SHARED_TRANSPOSE, SOFTWARE_PIPELINE, TILING_STRUCTURE, UNROLL_IMPLICIT } from "../../src/schedule-utils/annotations.js";
 import { blockNamesPostOrder } from "../../src/rules/multi-level-tiling/block-query.js";
 import { H100, spaceOf } from "./helpers.js";
 

@@ -12,7 +12,9 @@ import { gemmReluAdd, structuralEqual } from "@tessera/ir";
 import { RandomEngine, Trace } from "@tessera/schedule";
 import { describe, expect, it } from "vitest";
 import { gemmKnobsOf, knobDifferences } from "../../bench/fast-region.js";
-import { loweredModuleFor, replayWithPostprocs, tileShapeMove } from "../../src/index.js";
+import { replayWithPostprocs } from "../../src/index.js";
+import { loweredModuleFor } from "../../src/postproc/verify-gpu-code.js";
+import { tileShapeMove } from "../../src/mutator/mutate-tile-shape.js";
 import { spaceOf, withForcedDecisions } from "./helpers.js";
 
 /** Perfect tiles in trace order: i's [block, vthread] and [thread rows of a warp…], then j's. */

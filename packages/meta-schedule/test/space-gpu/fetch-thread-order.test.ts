@@ -12,8 +12,10 @@ import type { Trace } from "@tessera/schedule";
 import { type BankConflictSite, compareWithReference, formatComparison, simulate } from "@tessera/simulator";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { categoricalsFeeding, loweredModuleFor, replayWithPostprocs } from "../../src/index.js";
-import { FETCH_THREAD_INNER, FETCH_VIA_REGISTERS } from "../../src/rules/multi-level-tiling/annotations.js";
+import { replayWithPostprocs } from "../../src/index.js";
+import { categoricalsFeeding } from "../../src/mutator/sampled-annotations.js";
+import { loweredModuleFor } from "../../src/postproc/verify-gpu-code.js";
+import { FETCH_THREAD_INNER, FETCH_VIA_REGISTERS } from "../../src/schedule-utils/annotations.js";
 import { batchMatmul, spaceOf, withForcedDecisions } from "./helpers.js";
 
 /** The trace with every fetch staged through registers and its thread order set to `inner`. */

@@ -3,7 +3,8 @@ import { target } from "@tessera/codegen";
 import { compute, createPrimFunc, floatImm, gemmReluAdd, mul, placeholder } from "@tessera/ir";
 import { Schedule } from "@tessera/schedule";
 import { describe, expect, it } from "vitest";
-import { AutoInline, InlineConstantScalars, tuneContext, workloadOf } from "../../src/index.js";
+import { tuneContext, workloadOf } from "../../src/index.js";
+import { AutoInline, InlineConstantScalars } from "../../src/rules/auto-inline.js";
 import { blockNamesPostOrder } from "../../src/rules/multi-level-tiling/block-query.js";
 
 const scaled = (() => {

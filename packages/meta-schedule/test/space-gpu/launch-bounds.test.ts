@@ -8,9 +8,11 @@ import { FAST_PARAMS, fastSchedule } from "@tessera/corpus";
 import { gemmReluAdd } from "@tessera/ir";
 import type { Trace } from "@tessera/schedule";
 import { describe, expect, it } from "vitest";
-import { categoricalsFeeding, loweredModuleFor, replayWithPostprocs } from "../../src/index.js";
+import { replayWithPostprocs } from "../../src/index.js";
+import { categoricalsFeeding } from "../../src/mutator/sampled-annotations.js";
+import { loweredModuleFor } from "../../src/postproc/verify-gpu-code.js";
 import { BASE_REGISTERS, blocksPerSMForRegisters, localElementsPerThread } from "../../src/postproc/register-estimate.js";
-import { LAUNCH_BOUNDS } from "../../src/rules/multi-level-tiling/annotations.js";
+import { LAUNCH_BOUNDS } from "../../src/schedule-utils/annotations.js";
 import { H100, spaceOf } from "./helpers.js";
 
 /** Elements of the local arrays a CUDA kernel declares (each name once: a scope's copies are one array). */

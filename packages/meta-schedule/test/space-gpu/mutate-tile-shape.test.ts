@@ -9,15 +9,10 @@ import { gemmReluAdd } from "@tessera/ir";
 import { type Instruction, RandomEngine, type Trace } from "@tessera/schedule";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  MutateTileShape,
-  TVM_CUDA_TILING,
-  loweredModuleFor,
-  perfectTileDecisions,
-  replayWithPostprocs,
-  sampledSplits,
-  tileShapeMove,
-} from "../../src/index.js";
+import { replayWithPostprocs } from "../../src/index.js";
+import { MutateTileShape, perfectTileDecisions, sampledSplits, tileShapeMove } from "../../src/mutator/mutate-tile-shape.js";
+import { TVM_CUDA_TILING } from "../../src/rules/multi-level-tiling.js";
+import { loweredModuleFor } from "../../src/postproc/verify-gpu-code.js";
 import { spaceOf } from "./helpers.js";
 
 const { ctx, gen, spaces } = spaceOf(gemmReluAdd(2048).func);

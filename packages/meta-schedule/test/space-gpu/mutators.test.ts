@@ -3,15 +3,10 @@ import { gemmReluAdd, vectorAdd } from "@tessera/ir";
 import { type Instruction, RandomEngine, Schedule, type Trace } from "@tessera/schedule";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  GEMM_KNOB_KEYS,
-  MutateGemmKnob,
-  MutateTileSize,
-  categoricalsFeeding,
-  categoricalsSplitting,
-  movePipelineWithFetch,
-  replayWithPostprocs,
-} from "../../src/index.js";
+import { replayWithPostprocs } from "../../src/index.js";
+import { GEMM_KNOB_KEYS, MutateGemmKnob, movePipelineWithFetch } from "../../src/mutator/mutate-gemm-knob.js";
+import { MutateTileSize } from "../../src/mutator/mutate-tile-size.js";
+import { categoricalsFeeding, categoricalsSplitting } from "../../src/mutator/sampled-annotations.js";
 import {
   COOPERATIVE_FETCH,
   FETCH_THREAD_INNER,
@@ -19,7 +14,7 @@ import {
   SOFTWARE_PIPELINE,
   UNROLL_EXPLICIT,
   UNROLL_IMPLICIT,
-} from "../../src/rules/multi-level-tiling/annotations.js";
+} from "../../src/schedule-utils/annotations.js";
 import { spaceOf } from "./helpers.js";
 
 const { ctx, spaces } = spaceOf(gemmReluAdd(2048).func);

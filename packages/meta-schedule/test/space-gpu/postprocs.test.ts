@@ -8,15 +8,11 @@ import { gemmReluAdd, matmul } from "@tessera/ir";
 import { Schedule } from "@tessera/schedule";
 import { compareWithReference, formatComparison } from "@tessera/simulator";
 import { describe, expect, it } from "vitest";
-import {
-  ParallelizeVectorizeUnroll,
-  RewriteParallelVectorizeUnroll,
-  TVM_CUDA_TILING,
-  loweredModuleFor,
-  replayWithPostprocs,
-  tuneContext,
-  workloadOf,
-} from "../../src/index.js";
+import { replayWithPostprocs, tuneContext, workloadOf } from "../../src/index.js";
+import { ParallelizeVectorizeUnroll } from "../../src/rules/parallelize-vectorize-unroll.js";
+import { RewriteParallelVectorizeUnroll } from "../../src/postproc/rewrite-parallel-vectorize-unroll.js";
+import { TVM_CUDA_TILING } from "../../src/rules/multi-level-tiling.js";
+import { loweredModuleFor } from "../../src/postproc/verify-gpu-code.js";
 import { H100, spaceOf, withForcedDecisions } from "./helpers.js";
 
 /**

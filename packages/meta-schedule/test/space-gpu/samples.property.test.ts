@@ -11,7 +11,11 @@ import { RandomEngine } from "@tessera/schedule";
 import { compareWithReference, formatComparison } from "@tessera/simulator";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type Mutator, MutateGemmKnob, MutateTileShape, MutateTileSize, type ReplayOutcome, loweredModuleFor, replayWithPostprocs } from "../../src/index.js";
+import { type Mutator, type ReplayOutcome, replayWithPostprocs } from "../../src/index.js";
+import { MutateGemmKnob } from "../../src/mutator/mutate-gemm-knob.js";
+import { MutateTileShape } from "../../src/mutator/mutate-tile-shape.js";
+import { MutateTileSize } from "../../src/mutator/mutate-tile-size.js";
+import { loweredModuleFor } from "../../src/postproc/verify-gpu-code.js";
 import { batchMatmul, spaceOf } from "./helpers.js";
 
 const WORKLOADS: Readonly<Record<string, () => PrimFunc>> = {

@@ -2,7 +2,7 @@ import type { PrimFunc } from "@tessera/ir";
 import { RandomEngine, type Trace } from "@tessera/schedule";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { WeightedMutator } from "../../src/mutator/mutator.js";
+import type { WeightedMutator } from "../../src/interfaces/mutator.js";
 import { replayWithPostprocs } from "../../src/space/replay.js";
 import {
   CUDA_EXTRA_MUTATORS,

@@ -9,7 +9,7 @@ import { type BlockRV, Schedule } from "@tessera/schedule";
 import { compareWithReference } from "@tessera/simulator";
 import { expect } from "vitest";
 import { blockNamesPostOrder } from "../../src/rules/multi-level-tiling/block-query.js";
-import type { ScheduleRule } from "../../src/rules/schedule-rule.js";
+import type { ScheduleRule } from "../../src/interfaces/schedule-rule.js";
 import { type TuneContext, tuneContext } from "../../src/tune-context.js";
 import { workloadOf } from "../../src/workload.js";
 

@@ -4,7 +4,7 @@ import { Schedule, type LoopRV } from "@tessera/schedule";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { RewriteLayout, affineTerms } from "../../src/postproc/rewrite-layout.js";
-import { TILING_STRUCTURE } from "../../src/rules/multi-level-tiling/annotations.js";
+import { TILING_STRUCTURE } from "../../src/schedule-utils/annotations.js";
 import { tuneContext } from "../../src/tune-context.js";
 import { workloadOf } from "../../src/workload.js";
 import { execute, matmulFunc, matmulRelu } from "./helpers.js";

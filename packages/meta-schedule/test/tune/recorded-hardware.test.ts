@@ -9,7 +9,7 @@ import { gemmReluAdd } from "@tessera/ir";
 import { afterAll, describe, expect, it } from "vitest";
 import { RecordedHardware } from "../../bench/recorded-hardware.js";
 import { recordedRuns } from "../../bench/recorded-runs.js";
-import { lowerAndGenerate } from "../../src/index.js";
+import { lowerAndGenerate } from "../../src/builder/lower-and-generate.js";
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "../../../..");
 const REPORT = "docs/benchmarks/tuning-gemm-256-2026-11-28/new-defaults-64-trials-seed-1.json";

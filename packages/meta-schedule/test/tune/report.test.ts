@@ -3,17 +3,11 @@ import { mkdtempSync, readFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import {
-  FAILED_RUN_SECS,
-  bestSoFarPoints,
-  createProgressReporter,
-  formatDuration,
-  formatGeneral,
-  formatTuningSummary,
-  printTable,
-  tuningCurveSVG,
-  writeTuningCurve,
-} from "../../src/index.js";
+import { FAILED_RUN_SECS } from "../../src/index.js";
+import { bestSoFarPoints, tuningCurveSVG, writeTuningCurve } from "../../src/report/tuning-curve.js";
+import { createProgressReporter, formatDuration } from "../../src/report/progress.js";
+import { formatGeneral, formatTuningSummary } from "../../src/report/summary-table.js";
+import { printTable } from "../../src/report/table-printer.js";
 
 describe("the summary table", () => {
   it("prints TVM's columns, right-aligned, with N/A for a task without a valid run", () => {

@@ -1,12 +1,7 @@
 import type { PrimFunc } from "@tessera/ir";
 import { describe, expect, it } from "vitest";
-import {
-  FAILED_RUN_SECS,
-  GradientBased,
-  RoundRobin,
-  type TrialEvent,
-  gradientScores,
-} from "../../src/index.js";
+import { FAILED_RUN_SECS, GradientBased, RoundRobin, type TrialEvent } from "../../src/index.js";
+import { gradientScores } from "../../src/task-scheduler/gradient-based.js";
 import { FakeCostModel, FakeDatabase, fakeMeasurer, loopExtents } from "./fakes.js";
 import { threadsOf, vectorAddLatency, vectorAddTask } from "./workloads.js";
 

@@ -3,7 +3,25 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { irModule, vectorAdd } from "@tessera/ir";
 import { describe, expect, it } from "vitest";
-import { bestSoFarPoints, EvolutionarySearch, ForestModel, historySeries, JSONDatabase, LocalRunner, makeCostModel, makeRunner, makeStrategy, MemoryDatabase, MetaScheduleError, openDatabase, queryBestRecord, readTuningHistory, ReplayTraceStrategy, SimulatedRunner, tuneTasks, tuneTIR } from "../../src/index.js";
+import {
+  EvolutionarySearch,
+  ForestModel,
+  JSONDatabase,
+  LocalRunner,
+  makeCostModel,
+  makeRunner,
+  makeStrategy,
+  MemoryDatabase,
+  MetaScheduleError,
+  openDatabase,
+  queryBestRecord,
+  ReplayTraceStrategy,
+  SimulatedRunner,
+  tuneTasks,
+  tuneTIR,
+} from "../../src/index.js";
+import { bestSoFarPoints } from "../../src/report/tuning-curve.js";
+import { historySeries, readTuningHistory } from "../../src/report/tuning-history.js";
 import { FakeCostModel, FakeDatabase, FakeReplayTrace, fakeMeasurer, fakeScheduleFnSpace } from "./fakes.js";
 import { H100, splitAndBind, threadsOf, vectorAddLatency } from "./workloads.js";
 

@@ -40,6 +40,7 @@ interface ConsumerFacts {
   buildError?: number;
   designSpaces: number;
   designSpaceBinds: number;
+  curveWithoutPeers: string;
   addonLoaded: boolean;
   addonPath?: string;
   cudaAvailable: boolean;
@@ -104,6 +105,7 @@ describe.runIf(enabled)("the published packages, installed from their tarballs o
     if (facts.buildDevice === "sim") expect(facts.buildError).toBeLessThanOrEqual(1e-4);
     expect(facts.designSpaces).toBeGreaterThan(0);
     expect(facts.designSpaceBinds).toBeGreaterThan(0);
+    expect(facts.curveWithoutPeers).toMatch(/^install vega and vega-lite to draw tuning curves/);
   });
 
   it("built the runtime's native addon on install, inside the scratch project", async () => {

@@ -4,6 +4,8 @@
 import { type LoweredModule, codegenCuda, lower, target } from "@tessera/codegen";
 import { type PrimFunc, parsePrimFunc, randomArgs } from "@tessera/ir";
 import { type TuneContext, tuneContext, workloadOf } from "@tessera/meta-schedule";
+import { formatDuration } from "@tessera/meta-schedule/report";
+import { MultiLevelTiling } from "@tessera/meta-schedule/space";
 import { type BuiltModule, build, cuda } from "@tessera/runtime";
 import { type LoopRV, Schedule } from "@tessera/schedule";
 import { type SimulationReport, simulate } from "@tessera/simulator";
@@ -24,5 +26,9 @@ export async function compile(script: string): Promise<{ cuda: string; report: S
   // @ts-expect-error: lower returns a module, not a string
   const wrong: string = lower(func, "nvidia/tesla-t4");
   void wrong;
+  const elapsed: string = formatDuration(125);
+  void elapsed;
+  // @ts-expect-error: a schedule rule takes options, not a number
+  new MultiLevelTiling(4);
   return { cuda: codegenCuda(lowered).source, report, built, ctx: tuneContext(workloadOf(func), target("nvidia/h100")) };
 }

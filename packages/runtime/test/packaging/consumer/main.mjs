@@ -6,6 +6,7 @@
 import { codegenCuda, lower, target } from "@tessera/codegen";
 import { compilePrimFunc, parsePrimFunc, printTVMScript, randomArgs } from "@tessera/ir";
 import { defaultCudaSpaceGenerator, tuneContext, workloadOf } from "@tessera/meta-schedule";
+import { tuningCurveSVG } from "@tessera/meta-schedule/report";
 import { build, cuda, loadNative } from "@tessera/runtime";
 import { Schedule } from "@tessera/schedule";
 import { simulate } from "@tessera/simulator";
@@ -67,6 +68,12 @@ const space = defaultCudaSpaceGenerator(t4);
 space.initialize(ctx);
 const designSpace = space.generateDesignSpace(ctx);
 
+// The chart packages are optional peers, not installed here: drawing asks for them.
+const curveWithoutPeers = await tuningCurveSVG([{ name: "run", points: [{ trials: 1, bestLatencyUs: 1 }] }]).then(
+  () => "drawn",
+  (err) => err.message,
+);
+
 const native = loadNative();
 const facts = {
   printedHasBlock: printTVMScript(func).includes('T.block("C")'),
@@ -78,6 +85,7 @@ const facts = {
   buildDevice: built.device,
   buildError,
   designSpaces: designSpace.length,
+  curveWithoutPeers,
   designSpaceBinds: designSpace[0]?.trace.instructions.filter((inst) => inst.kind.name === "Bind").length ?? 0,
   addonLoaded: native.ok,
   addonPath: native.ok ? native.path : undefined,

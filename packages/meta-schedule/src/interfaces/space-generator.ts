@@ -4,8 +4,8 @@
  * a sample concrete and the mutators that move between samples, as TVM's does.
  */
 import type { Schedule } from "@tessera/schedule";
-import type { Mutator, WeightedMutator } from "../mutator/mutator.js";
-import type { Postproc } from "../postproc/postproc.js";
+import type { WeightedMutator } from "./mutator.js";
+import type { Postproc } from "./postproc.js";
 import type { TuneContext } from "../tune-context.js";
 
 export interface SpaceGenerator {
@@ -20,5 +20,3 @@ export interface SpaceGenerator {
   readonly postprocs: readonly Postproc[];
   readonly mutators: readonly WeightedMutator[];
 }
-
-export type { Mutator, Postproc };

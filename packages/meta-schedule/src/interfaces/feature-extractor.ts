@@ -2,7 +2,7 @@
  * A feature extractor (TVM's `FeatureExtractor`): numbers describing a candidate's lowered
  * program, the cost model's input. Per-store features give one row per buffer store.
  */
-import type { MeasureCandidate } from "../search/search-strategy.js";
+import type { MeasureCandidate } from "./candidate.js";
 import type { TuneContext } from "../tune-context.js";
 
 /** One candidate's features: rows of equal length (one per store for per-store features). */

@@ -10,13 +10,13 @@ import type { CudaTarget } from "@tessera/codegen";
 import { lower } from "@tessera/codegen";
 import { parsePrimFunc, printTVMScript } from "@tessera/ir";
 import { z } from "zod";
-import { ArgInfoJSONSchema, argInfoFromJSON, argInfoToJSON } from "../../arg-info.js";
-import type { BuiltArtifact, HostPlan } from "../../builder/builder.js";
+import { ArgInfoJSONSchema, argInfoFromJSON, argInfoToJSON } from "../arg-info.js";
+import type { BuiltArtifact, HostPlan } from "../interfaces/builder.js";
 import { cuda } from "@tessera/runtime";
-import { CompileStep } from "../../builder/compile-step.js";
-import { LocalRunner } from "../local-runner.js";
-import type { RunnerInput, RunnerResult } from "../runner.js";
-import { SimulatedRunner } from "../simulated-runner.js";
+import { CompileStep } from "../builder/compile-step.js";
+import { LocalRunner } from "../runner/local-runner.js";
+import type { RunnerInput, RunnerResult } from "../interfaces/runner.js";
+import { SimulatedRunner } from "../runner/simulated-runner.js";
 
 /** How the worker measures: the same options as the local runners, as plain data. */
 export const RemoteRunnerSpecSchema = z.discriminatedUnion("kind", [

@@ -4,7 +4,7 @@
  */
 import type { PrimFunc } from "@tessera/ir";
 import type { ArgInfo } from "../arg-info.js";
-import type { BuiltArtifact } from "../builder/builder.js";
+import type { BuiltArtifact } from "./builder.js";
 
 export interface RunnerInput {
   readonly artifact: BuiltArtifact;

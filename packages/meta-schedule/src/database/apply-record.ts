@@ -6,7 +6,7 @@
  */
 import { type PrimFunc, TesseraError } from "@tessera/ir";
 import { Schedule, Trace } from "@tessera/schedule";
-import type { Database, TuningRecord } from "../database/database.js";
+import type { Database, TuningRecord } from "../interfaces/database.js";
 import { MetaScheduleError } from "../errors.js";
 
 /** The schedule of `func` that `record` describes. */

@@ -3,8 +3,8 @@
  * ones (higher is better: predicted normalised throughput) so that the search measures the
  * promising few.
  */
-import type { RunnerResult } from "../runner/runner.js";
-import type { MeasureCandidate } from "../search/search-strategy.js";
+import type { RunnerResult } from "./runner.js";
+import type { MeasureCandidate } from "./candidate.js";
 import type { TuneContext } from "../tune-context.js";
 
 export interface CostModel {

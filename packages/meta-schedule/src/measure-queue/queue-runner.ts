@@ -4,7 +4,7 @@
  * batch at once. The queue itself is injected as `dispatch`, so this package does not depend on
  * it; a job that failed for good (the worker's retries spent) is that candidate's failed result.
  */
-import type { Runner, RunnerInput, RunnerResult } from "../runner.js";
+import type { Runner, RunnerInput, RunnerResult } from "../interfaces/runner.js";
 import { type MeasureJobPayload, type RemoteRunnerSpec, measureJobPayload } from "./measure-job.js";
 
 /** Sends one measure job and resolves with its result (e.g. `Dispatcher.dispatch(MEASURE_JOB, …)`). */

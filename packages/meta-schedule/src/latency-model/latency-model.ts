@@ -1,28 +1,6 @@
 /**
- * An analytic latency ESTIMATE of a lowered module on a GPU — not a measurement. Per kernel:
- *   - registers: a base plus the local buffers; under __launch_bounds__(threads, m) nvcc takes
- *     the whole budget the bound leaves (65536 / (m·threads), at most 255: the fast gemm's
- *     `(256, 1)` gets 246–254), and what does not fit spills to local memory;
- *   - occupancy: resident blocks per SM, limited by threads, shared memory, registers and the
- *     architecture's block limit;
- *   - per warp, the cycles each SM resource needs: FP32 pipes (fp32 lanes / 32 instructions per
- *     cycle), instruction issue (one per scheduler per cycle), shared memory (one wavefront per
- *     cycle, bank conflicts included), L1 (one 128-byte line per cycle: uncoalesced accesses
- *     touch many lines); the busiest resource bounds the warp;
- *   - rounds of global loads (the fetch loop, fetch-loop.ts): in each, a warp waits for its loads
- *     (GLOBAL_LOAD_LATENCY) but for the share prefetched a round ahead; the SM takes the larger of
- *     its resident warps' work and one warp's own issue time plus that wait — so few resident
- *     warps without prefetching leave the SM idle, many hide the wait;
- *   - a kernel whose reduction step runs as a rolled loop (too small an unroll budget) pays
- *     ROLLED_STEP_COST on top;
- *   - the busiest SM runs ⌈blocks / SMs⌉ blocks, in waves of the resident ones;
- *   - DRAM: the bytes of every global buffer touched, once, over the device bandwidth;
- *   - the kernel takes a launch overhead plus the larger of the SM time and the DRAM time.
- * Good enough to rank schedules of one workload, not to predict absolute times. On the 128
- * H100-measured candidates of the 2048³ gemm+ReLU+add in test/cost-model/fixtures it ranks with a
- * Spearman correlation of 0.52 (checked by h100-ranking.test.ts), on each of the 22 recorded
- * 256-trial runs of docs/benchmarks/tuning-gemm-256.md (H100 and H200) 0.41–0.82, mean 0.60 — and
- * the fast schedule first.
+ * An analytic latency ESTIMATE of a lowered module on a GPU, not a measurement: per kernel, registers,
+ * occupancy, per-warp resource cycles, global-load rounds, waves and DRAM (docs/architecture/meta-schedule-notes.md).
  */
 import type { LoweredModule, CudaTarget } from "@tessera/codegen";
 import { type GpuSpec, gpuSpecOf } from "./gpu-spec.js";

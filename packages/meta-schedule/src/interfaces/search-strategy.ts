@@ -3,18 +3,12 @@
  * the results, until it has used its trials or finds nothing new.
  */
 import type { Schedule } from "@tessera/schedule";
-import type { ArgInfo } from "../arg-info.js";
-import type { CostModel } from "../cost-model/cost-model.js";
-import type { Database } from "../database/database.js";
-import type { RunnerResult } from "../runner/runner.js";
-import type { SpaceGenerator } from "../space/space-generator.js";
+import type { MeasureCandidate } from "./candidate.js";
+import type { CostModel } from "./cost-model.js";
+import type { Database } from "./database.js";
+import type { RunnerResult } from "./runner.js";
+import type { SpaceGenerator } from "./space-generator.js";
 import type { TuneContext } from "../tune-context.js";
-
-/** A concrete schedule (trace replayed, postprocessors applied) and what to run it with. */
-export interface MeasureCandidate {
-  readonly sch: Schedule;
-  readonly argsInfo: readonly ArgInfo[];
-}
 
 export interface PreTuningOptions {
   readonly maxTrials: number;

@@ -1,10 +1,6 @@
 /**
- * The stores of a scheduled function, each with what the features need: its loop nest (extent,
- * kind, thread tag, unrolled or not, whether the block's spatial or reduce iterators use it), its
- * buffer accesses with indices over loop variables (block bindings substituted), the kernel it
- * belongs to and the kernel-wide and loop annotations in effect (unroll budget, launch bounds,
- * software pipelines, storage alignment). Read from the scheduled TensorIR (`sch.func`) directly:
- * lowering a candidate costs 3–13 ms at 2048³, far above the feature budget of the search.
+ * The stores of a scheduled function, each with its loop nest, buffer accesses, kernel and annotations,
+ * read from the scheduled TensorIR (not lowered: see docs/architecture/meta-schedule-notes.md).
  */
 import {
   type AttrValue,

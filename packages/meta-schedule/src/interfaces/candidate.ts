@@ -1,0 +1,12 @@
+/**
+ * A measure candidate (TVM's `MeasureCandidate`): what a search strategy hands to the builder,
+ * the runner, the cost model and the feature extractors.
+ */
+import type { Schedule } from "@tessera/schedule";
+import type { ArgInfo } from "../arg-info.js";
+
+/** A concrete schedule (trace replayed, postprocessors applied) and what to run it with. */
+export interface MeasureCandidate {
+  readonly sch: Schedule;
+  readonly argsInfo: readonly ArgInfo[];
+}

@@ -1,4 +1,0 @@
-export * from "./provided.js";
-export * from "./options.js";
-export * from "./apply-record.js";
-export * from "./log-files.js";
