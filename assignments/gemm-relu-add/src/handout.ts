@@ -2,7 +2,7 @@
  * Writes the student handout's own files: the README (the handout text), the student files, the
  * grading manifest, and a package.json and tsconfig.json of its own (src/handout-project.ts). An
  * allow-list, so instructor tooling (scripts/, src/), the solution and the tests never ship.
- * The packed @tessera packages and the bundled grader are added by scripts/handout.ts.
+ * The packed @tessera packages and the bundled grader are added by scripts/handout/main.ts.
  */
 import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve, sep } from "node:path";

@@ -41,7 +41,7 @@ describe.runIf(enabled)("a handout, installed and graded outside the repository"
     expect(relative(REPO_ROOT, parent).startsWith("..")).toBe(true);
     handout = join(parent, "gemm-relu-add");
     const tsx = join(REPO_ROOT, "node_modules", ".bin", "tsx");
-    const written = await execa(tsx, ["--conditions=@tessera/source", join(assignmentRoot(), "scripts", "handout.ts"), handout], { cwd: REPO_ROOT, reject: false, all: true });
+    const written = await execa(tsx, ["--conditions=@tessera/source", join(assignmentRoot(), "scripts", "handout", "main.ts"), handout], { cwd: REPO_ROOT, reject: false, all: true });
     expect(written.exitCode, written.all).toBe(0);
     const install = await inHandout(handout, "npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--foreground-scripts"]);
     expect(install.exitCode, install.all).toBe(0);

@@ -7,7 +7,7 @@
 import { target } from "@tessera/codegen";
 import { gemmReluAdd } from "@tessera/ir";
 import { defaultCudaSpaceGenerator, replayWithPostprocs, tuneContext, workloadOf } from "../src/index.js";
-import { TVM_CUDA_TILING } from "../src/rules/multi-level-tiling.js";
+import { TVM_CUDA_TILING } from "../src/rules/multi-level-tiling/index.js";
 
 const samples = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 200);
 const tvm = process.argv.includes("--tvm");

@@ -23,7 +23,7 @@ import { RewriteWriteBack } from "../postproc/rewrite-write-back.js";
 import { RewriteSoftwarePipeline } from "../postproc/rewrite-software-pipeline.js";
 import { VerifyGPUCode } from "../postproc/verify-gpu-code.js";
 import { AutoInline, InlineConstantScalars } from "../rules/auto-inline.js";
-import { DEFAULT_CUDA_TILING, MultiLevelTiling, type MultiLevelTilingOptions } from "../rules/multi-level-tiling.js";
+import { DEFAULT_CUDA_TILING, MultiLevelTiling, type MultiLevelTilingOptions } from "../rules/multi-level-tiling/index.js";
 import { ParallelizeVectorizeUnroll } from "../rules/parallelize-vectorize-unroll.js";
 import type { ScheduleRule } from "../interfaces/schedule-rule.js";
 import { PostOrderApply } from "./post-order-apply.js";

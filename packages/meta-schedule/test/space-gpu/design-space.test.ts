@@ -7,7 +7,7 @@ import type { Schedule, Trace } from "@tessera/schedule";
 import { describe, expect, it } from "vitest";
 import { type ScheduleRule, SpaceGenerationError, replayWithPostprocs, tuneContext, workloadOf } from "../../src/index.js";
 import { PostOrderApply } from "../../src/space/post-order-apply.js";
-import { TVM_CUDA_TILING } from "../../src/rules/multi-level-tiling.js";
+import { TVM_CUDA_TILING } from "../../src/rules/multi-level-tiling/index.js";
 import { COOPERATIVE_FETCH, FETCH_THREAD_INNER, FETCH_VIA_REGISTERS, LAUNCH_BOUNDS, OPERAND_SLICES, SHARED_TRANSPOSE, SOFTWARE_PIPELINE, TILING_STRUCTURE, UNROLL_IMPLICIT } from "../../src/schedule-utils/annotations.js";
 import { blockNamesPostOrder } from "../../src/rules/multi-level-tiling/block-query.js";
 import { H100, spaceOf } from "./helpers.js";

@@ -11,7 +11,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { replayWithPostprocs } from "../../src/index.js";
 import { MutateTileShape, perfectTileDecisions, sampledSplits, tileShapeMove } from "../../src/mutator/mutate-tile-shape.js";
-import { TVM_CUDA_TILING } from "../../src/rules/multi-level-tiling.js";
+import { TVM_CUDA_TILING } from "../../src/rules/multi-level-tiling/index.js";
 import { loweredModuleFor } from "../../src/postproc/verify-gpu-code.js";
 import { spaceOf } from "./helpers.js";
 

@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import { replayWithPostprocs, tuneContext, workloadOf } from "../../src/index.js";
 import { ParallelizeVectorizeUnroll } from "../../src/rules/parallelize-vectorize-unroll.js";
 import { RewriteParallelVectorizeUnroll } from "../../src/postproc/rewrite-parallel-vectorize-unroll.js";
-import { TVM_CUDA_TILING } from "../../src/rules/multi-level-tiling.js";
+import { TVM_CUDA_TILING } from "../../src/rules/multi-level-tiling/index.js";
 import { loweredModuleFor } from "../../src/postproc/verify-gpu-code.js";
 import { H100, spaceOf, withForcedDecisions } from "./helpers.js";
 

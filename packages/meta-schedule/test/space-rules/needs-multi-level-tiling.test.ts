@@ -1,6 +1,6 @@
 import { Schedule } from "@tessera/schedule";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_CUDA_TILING, MultiLevelTiling } from "../../src/rules/multi-level-tiling.js";
+import { DEFAULT_CUDA_TILING, MultiLevelTiling } from "../../src/rules/multi-level-tiling/index.js";
 import { contextOf, rowSum } from "./helpers.js";
 
 describe("MultiLevelTiling on a block that does not need it", () => {

@@ -9,13 +9,13 @@
  */
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { AssignmentCommandError, HANDOUT_GRADER_DIR, type HandoutVersions, checkHandoutTarget, writeHandout } from "../src/index.js";
-import { bundleGrader } from "./handout/bundle-grader.js";
-import { handoutTarballs, packHandoutPackages } from "./handout/pack-tessera.js";
-import { parseArgs, runCommandAsync } from "./run-command.js";
+import { AssignmentCommandError, HANDOUT_GRADER_DIR, type HandoutVersions, checkHandoutTarget, writeHandout } from "../../src/index.js";
+import { bundleGrader } from "./bundle-grader.js";
+import { handoutTarballs, packHandoutPackages } from "./pack-tessera.js";
+import { parseArgs, runCommandAsync } from "../run-command.js";
 
 const USAGE = "usage: pnpm handout <target-dir> [--force]";
-const REPO_ROOT = resolve(import.meta.dirname, "..", "..", "..");
+const REPO_ROOT = resolve(import.meta.dirname, "..", "..", "..", "..");
 
 await runCommandAsync(USAGE, async () => {
   const { values, positionals } = parseArgs({ options: { force: { type: "boolean" } }, allowPositionals: true });

@@ -4,9 +4,9 @@
  */
 import type { Var } from "@tessera/ir";
 import type { BlockRV, LoopRV, Schedule } from "@tessera/schedule";
-import type { TuneContext } from "../tune-context.js";
-import type { ScheduleRule } from "../interfaces/schedule-rule.js";
-import { transposeAxisFor } from "./multi-level-tiling/access-pattern.js";
+import type { TuneContext } from "../../tune-context.js";
+import type { ScheduleRule } from "../../interfaces/schedule-rule.js";
+import { transposeAxisFor } from "./access-pattern.js";
 import {
   COOPERATIVE_FETCH,
   FETCH_THREAD_INNER,
@@ -20,10 +20,10 @@ import {
   THREAD_EXTENT_LOW,
   TILING_STRUCTURE,
   VECTORIZE_WRITE_BACK,
-} from "../schedule-utils/annotations.js";
-import { needsMultiLevelTiling } from "../schedule-utils/block-info.js";
-import { type LoopSplitter, fuseAll, perfectTileSplitter, tileLoopNest } from "./multi-level-tiling/tiling.js";
-import { blockRealizeOf } from "./multi-level-tiling/block-query.js";
+} from "../../schedule-utils/annotations.js";
+import { needsMultiLevelTiling } from "../../schedule-utils/block-info.js";
+import { type LoopSplitter, fuseAll, perfectTileSplitter, tileLoopNest } from "./tiling.js";
+import { blockRealizeOf } from "./block-query.js";
 
 export interface GpuTilingKnobs {
   /** Sample a staged (global → registers → shared) fetch against a direct one. */

@@ -13,23 +13,23 @@ import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { type IRModule, type PrimFunc } from "@tessera/ir";
 import { RandomEngine, type Schedule } from "@tessera/schedule";
-import type { Builder } from "./interfaces/builder.js";
-import type { CostModel } from "./interfaces/cost-model.js";
-import type { Database, TuningRecord } from "./interfaces/database.js";
-import { MetaScheduleError, MissingPeerDependencyError } from "./errors.js";
-import { formatTuningSummary } from "./report/summary-table.js";
-import { bestSoFarPoints, writeTuningCurve } from "./report/tuning-curve.js";
-import { FAILED_RUN_SECS, type Runner } from "./interfaces/runner.js";
-import type { SearchStrategy } from "./interfaces/search-strategy.js";
-import type { SpaceGenerator } from "./interfaces/space-generator.js";
-import { GradientBased } from "./task-scheduler/gradient-based.js";
-import { RoundRobin } from "./task-scheduler/round-robin.js";
-import type { TaskRecord, TuneTask } from "./task-scheduler/task-record.js";
-import { estimateFlops } from "./task-scheduler/flops.js";
-import type { TaskScheduler, TrialEvent } from "./task-scheduler/task-scheduler.js";
-import { queryBestRecord, scheduleFromRecord } from "./database/apply-record.js";
-import { fileLogger, taskLogFileName } from "./tune/log-files.js";
-import type { TuneOptions } from "./tune/options.js";
+import type { Builder } from "../interfaces/builder.js";
+import type { CostModel } from "../interfaces/cost-model.js";
+import type { Database, TuningRecord } from "../interfaces/database.js";
+import { MetaScheduleError, MissingPeerDependencyError } from "../errors.js";
+import { formatTuningSummary } from "../report/summary-table.js";
+import { bestSoFarPoints, writeTuningCurve } from "../report/tuning-curve.js";
+import { FAILED_RUN_SECS, type Runner } from "../interfaces/runner.js";
+import type { SearchStrategy } from "../interfaces/search-strategy.js";
+import type { SpaceGenerator } from "../interfaces/space-generator.js";
+import { GradientBased } from "../task-scheduler/gradient-based.js";
+import { RoundRobin } from "../task-scheduler/round-robin.js";
+import type { TaskRecord, TuneTask } from "../task-scheduler/task-record.js";
+import { estimateFlops } from "../task-scheduler/flops.js";
+import type { TaskScheduler, TrialEvent } from "../task-scheduler/task-scheduler.js";
+import { queryBestRecord, scheduleFromRecord } from "../database/apply-record.js";
+import { fileLogger, taskLogFileName } from "./log-files.js";
+import type { TuneOptions } from "./options.js";
 import {
   defaultCostModelName,
   defaultSpaceFor,
@@ -39,11 +39,11 @@ import {
   makeStrategy,
   openDatabase,
   scheduleFnSpace,
-} from "./tune/provided.js";
-import { type Logger, type TuneTarget, silentLogger, tuneContext } from "./tune-context.js";
-import { workloadOf } from "./workload.js";
+} from "./provided.js";
+import { type Logger, type TuneTarget, silentLogger, tuneContext } from "../tune-context.js";
+import { workloadOf } from "../workload.js";
 
-export type { TuneOptions, TuneProgress } from "./tune/options.js";
+export type { TuneOptions, TuneProgress } from "./options.js";
 
 /** A function to tune, with its name in logs and its weight (how often it runs). */
 export interface TuneFunction {
