@@ -106,13 +106,7 @@ export function registerTiling(sch: Schedule, threadTileX: number, threadTileY: 
  * After task 1 every thread copies the whole A and B chunks. Make the block's threads share the
  * work: the threadExtentX × threadExtentY threads each copy one element per round, in memory order.
  */
-export function cooperativeFetching(
-  sch: Schedule,
-  aShared: BlockRV,
-  bShared: BlockRV,
-  threadExtentX: number,
-  threadExtentY: number,
-): void {
+export function cooperativeFetching(sch: Schedule, aShared: BlockRV, bShared: BlockRV, threadExtentX: number, threadExtentY: number): void {
   // TODO(task 3): for each of aShared and bShared (the same steps — a loop over both is fine):
   //  1. Take the last two loops of the copy block (the row and column of the copied chunk).
   //  2. Fuse them into one loop (sch.fuse).

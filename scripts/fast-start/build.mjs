@@ -173,7 +173,13 @@ function sourceSemantics(externals) {
           return all;
         });
         if (unsupported.length > 0) {
-          return { errors: [{ text: `${relative(process.cwd(), args.path)} uses import.meta other than .url, .dirname or .filename, which a bundle cannot give it as the source has it` }] };
+          return {
+            errors: [
+              {
+                text: `${relative(process.cwd(), args.path)} uses import.meta other than .url, .dirname or .filename, which a bundle cannot give it as the source has it`,
+              },
+            ],
+          };
         }
         return { contents, loader: /\.[cm]?ts$/.test(args.path) ? "ts" : "js", resolveDir: dirname(args.path) };
       });

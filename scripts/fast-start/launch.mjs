@@ -68,6 +68,7 @@ async function runWithTsx(/** @type {string} */ entry, /** @type {string} */ why
 
 function describe(/** @type {unknown} */ err) {
   const errors = /** @type {{ errors?: { text: string, location?: { file: string, line: number } | null }[] }} */ (err).errors;
-  if (Array.isArray(errors) && errors.length > 0) return errors.map((e) => (e.location ? `${e.location.file}:${e.location.line}: ${e.text}` : e.text)).join("; ");
+  if (Array.isArray(errors) && errors.length > 0)
+    return errors.map((e) => (e.location ? `${e.location.file}:${e.location.line}: ${e.text}` : e.text)).join("; ");
   return err instanceof Error ? err.message : String(err);
 }

@@ -33,7 +33,11 @@ describe("the root tsconfig.json (pnpm typecheck)", () => {
     const checked = new Set(filesOf(join(ROOT, "tsconfig.json")));
     const configs = workspaceConfigs();
     expect(configs.length).toBeGreaterThan(5);
-    const missing = configs.flatMap((config) => filesOf(config).filter((f) => !checked.has(f)).map((f) => relative(ROOT, f)));
+    const missing = configs.flatMap((config) =>
+      filesOf(config)
+        .filter((f) => !checked.has(f))
+        .map((f) => relative(ROOT, f)),
+    );
     expect(missing).toEqual([]);
   });
 });

@@ -91,7 +91,11 @@ async function writeDoc(doc: string, all: readonly Run[]): Promise<void> {
   await copyFile(join(last.out, "histogram.svg"), histogram);
   const csv = await readFile(join(last.out, "summary.csv"), "utf8");
   const passRates = (await readFile(join(last.out, "pass-rates.md"), "utf8")).replace(/^# .*\n\n/, "");
-  const statuses = csv.trim().split("\r\n").slice(1).map((line) => line.split(",")[1]);
+  const statuses = csv
+    .trim()
+    .split("\r\n")
+    .slice(1)
+    .map((line) => line.split(",")[1]);
   const cpu = cpus()[0]?.model ?? "unknown CPU";
   const lines = [
     "# Batch grading at scale (no GPU)",
@@ -107,7 +111,9 @@ async function writeDoc(doc: string, all: readonly Run[]): Promise<void> {
     "",
     "| --jobs | Wall time | Grader CPU time | CPU / wall | Exit code |",
     "|---:|---:|---:|---:|---:|",
-    ...all.map((r) => `| ${r.jobs} | ${r.wallSeconds.toFixed(1)} s | ${r.cpuSeconds.toFixed(1)} s | ${(r.cpuSeconds / r.wallSeconds).toFixed(2)} | ${r.code} |`),
+    ...all.map(
+      (r) => `| ${r.jobs} | ${r.wallSeconds.toFixed(1)} s | ${r.cpuSeconds.toFixed(1)} s | ${(r.cpuSeconds / r.wallSeconds).toFixed(2)} | ${r.code} |`,
+    ),
     "",
     `Outcomes (first run; the histogram and pass rates are of it too): ${statuses.filter((s) => s === "graded").length} graded, ${statuses.filter((s) => s === "error").length} errors.`,
     "",

@@ -35,7 +35,11 @@ const runtimeDir = join(repoRoot, "packages", "runtime");
 /** Entry points: name → TypeScript source (relative to the repository root). Add the CLI/grader here. */
 const ENTRIES: ReadonlyArray<{ name: string; source: string; description: string }> = [
   { name: "gpu-selftest", source: "packages/runtime/scripts/gpu-selftest.ts", description: "runtime GPU checks (PASS/FAIL)" },
-  { name: "bench-gpu", source: "packages/runtime/bench/gpu.bench.ts", description: "pnpm bench:gpu: build() kernels, hand-written gemm, cuBLAS; --dry-run: the same checks in the simulator; --out-dir DIR" },
+  {
+    name: "bench-gpu",
+    source: "packages/runtime/bench/gpu.bench.ts",
+    description: "pnpm bench:gpu: build() kernels, hand-written gemm, cuBLAS; --dry-run: the same checks in the simulator; --out-dir DIR",
+  },
   {
     name: "gemm-variants",
     source: "packages/runtime/bench/gemm-variants.bench.ts",
@@ -45,32 +49,55 @@ const ENTRIES: ReadonlyArray<{ name: string; source: string; description: string
   {
     name: "bench-tune",
     source: "packages/meta-schedule/bench/tune.bench.ts",
-    description: "pnpm bench:tune: the meta-schedule tuner on the GPU against torch (cuBLAS/cuDNN); --out-dir DIR, --only, --trials, --gemm-trials, --course-trials, --seeds",
+    description:
+      "pnpm bench:tune: the meta-schedule tuner on the GPU against torch (cuBLAS/cuDNN); --out-dir DIR, --only, --trials, --gemm-trials, --course-trials, --seeds",
   },
   { name: "grade", source: "apps/autograder/src/main.ts", description: "tessera-grade: the autograder (run from the repository root)" },
   // The grader's GPU worker process: found beside the entry that grades (see apps/autograder/src/gpu/worker/gpu-worker.ts).
-  { name: "grade-gpu-worker", source: "apps/autograder/src/gpu/worker/gpu-worker-child.ts", description: "the autograder's isolated GPU worker process (started by the grader, not by hand)" },
+  {
+    name: "grade-gpu-worker",
+    source: "apps/autograder/src/gpu/worker/gpu-worker-child.ts",
+    description: "the autograder's isolated GPU worker process (started by the grader, not by hand)",
+  },
   {
     name: "gpu-fault-check",
     source: "apps/autograder/scripts/gpu-fault-check.ts",
-    description: "GPU fault isolation: grades an out-of-bounds submission, stops an endless kernel, then grades the solution (100); writes gpu-fault-check.{md,json} into --out-dir; exit 1 on FAIL",
+    description:
+      "GPU fault isolation: grades an out-of-bounds submission, stops an endless kernel, then grades the solution (100); writes gpu-fault-check.{md,json} into --out-dir; exit 1 on FAIL",
   },
   // Found beside the grader by apps/autograder/src/grade/rounds/rounds-helper.ts (the simulator's checks on a second core).
-  { name: "grade-rounds-worker", source: "apps/autograder/src/grade/rounds/rounds-worker.ts", description: "the autograder's simulator rounds thread (started by the grader, not by hand)" },
+  {
+    name: "grade-rounds-worker",
+    source: "apps/autograder/src/grade/rounds/rounds-worker.ts",
+    description: "the autograder's simulator rounds thread (started by the grader, not by hand)",
+  },
   // Found beside the grader by apps/autograder/src/batch/submission-grader.ts (batch --jobs N without a GPU).
-  { name: "grade-batch-worker", source: "apps/autograder/src/batch/grade-worker.ts", description: "tessera-grade batch's grading thread (started by the grader, not by hand)" },
+  {
+    name: "grade-batch-worker",
+    source: "apps/autograder/src/batch/grade-worker.ts",
+    description: "tessera-grade batch's grading thread (started by the grader, not by hand)",
+  },
   {
     name: "sandbox-smoke",
     source: "apps/autograder/scripts/sandbox-smoke.ts",
     description: "autograder sandbox check: runs task 1 of the instructor solution in the sandbox (PASS/FAIL); [repoRoot], default the current directory",
   },
   // Workers of @tessera/meta-schedule: found beside the entry that starts them (see its isolation/entry-point.ts).
-  { name: "ms-build-worker", source: "packages/meta-schedule/src/builder/build-worker.ts", description: "meta-schedule LocalBuilder's worker thread (started by the tuner, not by hand)" },
-  { name: "ms-runner-child", source: "packages/meta-schedule/src/runner/runner-child.ts", description: "meta-schedule LocalRunner's measuring child process (started by the tuner, not by hand)" },
+  {
+    name: "ms-build-worker",
+    source: "packages/meta-schedule/src/builder/build-worker.ts",
+    description: "meta-schedule LocalBuilder's worker thread (started by the tuner, not by hand)",
+  },
+  {
+    name: "ms-runner-child",
+    source: "packages/meta-schedule/src/runner/runner-child.ts",
+    description: "meta-schedule LocalRunner's measuring child process (started by the tuner, not by hand)",
+  },
   {
     name: "ms-gpu-smoke",
     source: "packages/meta-schedule/test/builder-runner/gpu-smoke.ts",
-    description: "meta-schedule LocalBuilder (NVRTC) + LocalRunner on the GPU: the 2048³ gemms timed and cross-checked, a faulting and an endless candidate isolated (JSON report)",
+    description:
+      "meta-schedule LocalBuilder (NVRTC) + LocalRunner on the GPU: the 2048³ gemms timed and cross-checked, a faulting and an endless candidate isolated (JSON report)",
   },
   {
     name: "queue-bench",
@@ -81,7 +108,8 @@ const ENTRIES: ReadonlyArray<{ name: string; source: string; description: string
   {
     name: "grade-verdicts",
     source: "apps/autograder/scripts/grade-verdicts.ts",
-    description: "grade-verdicts grade DIR --out FILE.json: grades every submission folder of DIR (GPU) and records each check's verdict, to compare with a run without GPU (grade-verdicts compare)",
+    description:
+      "grade-verdicts grade DIR --out FILE.json: grades every submission folder of DIR (GPU) and records each check's verdict, to compare with a run without GPU (grade-verdicts compare)",
   },
   {
     name: "grade-report",
@@ -144,8 +172,6 @@ function sizeOf(path: string): number {
   return readdirSync(path).reduce((sum, name) => sum + sizeOf(join(path, name)), 0);
 }
 
-
-
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const outAt = args.indexOf("--out");
@@ -201,7 +227,18 @@ async function main(): Promise<void> {
     join(outDir, "manifest.json"),
     JSON.stringify({ node: process.version, entries: entries.map(({ name, description }) => ({ name, description })) }, null, 2) + "\n",
   );
-  const files = ["tessera_cuda.node", SANDBOX_RUNTIME_FILE, SANDBOX_HOST_FILE, "node_modules", "assignment", "run.sh", "manifest.json", ...entries.map((e) => `${e.name}.mjs`), ...chunks, ...(withNode ? ["node.xz", "node.version"] : [])];
+  const files = [
+    "tessera_cuda.node",
+    SANDBOX_RUNTIME_FILE,
+    SANDBOX_HOST_FILE,
+    "node_modules",
+    "assignment",
+    "run.sh",
+    "manifest.json",
+    ...entries.map((e) => `${e.name}.mjs`),
+    ...chunks,
+    ...(withNode ? ["node.xz", "node.version"] : []),
+  ];
   const total = files.reduce((sum, f) => sum + sizeOf(join(outDir, f)), 0);
   console.log(`bundle ready: ${relative(repoRoot, outDir)}/ (${(total / 2 ** 20).toFixed(1)} MiB): ${entries.map((e) => e.name).join(", ")}`);
   console.log(`run with: ${relative(repoRoot, outDir)}/run.sh <entry> [args...]`);

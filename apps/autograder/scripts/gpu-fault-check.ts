@@ -73,7 +73,9 @@ check(
 check(
   "CUDA names it an illegal address, reported as out of bounds",
   // Which of the two the driver reports depends on where the stray address lands (both seen on an H100).
-  manual?.fault?.kind === "cuda-error" && ["CUDA_ERROR_ILLEGAL_ADDRESS", "CUDA_ERROR_INVALID_ADDRESS_SPACE"].includes(manual.fault.code) && /out of bounds/.test(manual.error ?? ""),
+  manual?.fault?.kind === "cuda-error" &&
+    ["CUDA_ERROR_ILLEGAL_ADDRESS", "CUDA_ERROR_INVALID_ADDRESS_SPACE"].includes(manual.fault.code) &&
+    /out of bounds/.test(manual.error ?? ""),
   manual?.fault?.kind === "cuda-error" ? `${manual.fault.code} from ${manual.fault.call} (${manual.fault.stage})` : `fault: ${JSON.stringify(manual?.fault)}`,
 );
 check(
@@ -100,7 +102,11 @@ const reference = binding.referenceManual(settings.sizes.full);
 if (reference === undefined) throw new Error("gpu-fault-check needs the grader's solution (the reference manual schedule)");
 const afterHang = await watched.numerics({ assignment: binding.name, schedule: reference, settings, seed: 1 });
 const afterHangSec = seconds(started);
-check("the next request after the hang runs on a fresh worker and passes", afterHang.passed, `${summaryOf(afterHang)} (${afterHangSec.toFixed(1)} s, ${watched.workersStarted} workers started)`);
+check(
+  "the next request after the hang runs on a fresh worker and passes",
+  afterHang.passed,
+  `${summaryOf(afterHang)} (${afterHangSec.toFixed(1)} s, ${watched.workersStarted} workers started)`,
+);
 const watchedPids = watched.workerPids;
 watched.dispose();
 
@@ -109,7 +115,11 @@ progress("grading the instructor solution");
 started = performance.now();
 const solution = await gradeSubmission({ submissionDir: solutionDir, binding, manifest, gpu, onProgress: progress });
 const solutionSec = seconds(started);
-check("the solution still grades full marks afterwards", solution.score === solution.maxScore && solution.maxScore === 100, `${solution.score} / ${solution.maxScore}`);
+check(
+  "the solution still grades full marks afterwards",
+  solution.score === solution.maxScore && solution.maxScore === 100,
+  `${solution.score} / ${solution.maxScore}`,
+);
 check(
   "the solution's numerics pass on the GPU",
   solution.numerics.manual?.passed === true && solution.numerics.tuned?.passed === true,
@@ -121,7 +131,11 @@ gpu.dispose();
 // The first worker, and one after each fault of the faulting submission: its numerics (manual,
 // tuned) and the timings of everything on its broken workload (the course's schedules included).
 const faults = faultsOf(faulty);
-check("a new worker after each fault, none otherwise", workers === 1 + faults.length, `${workers} worker processes started by the grading GPU worker; faults: ${faults.join("; ")}`);
+check(
+  "a new worker after each fault, none otherwise",
+  workers === 1 + faults.length,
+  `${workers} worker processes started by the grading GPU worker; faults: ${faults.join("; ")}`,
+);
 const left = await lingering(pids);
 check(
   "every worker process is gone (exited and reaped, no zombie)",
@@ -178,12 +192,18 @@ function summaryOf(n: NumericsOutcome): string {
 }
 
 function numericsOf(r: GradeReport) {
-  return Object.fromEntries(Object.entries(r.numerics).map(([role, o]) => [role, { passed: o.passed, size: o.size, device: o.device, error: o.error, fault: o.fault }]));
+  return Object.fromEntries(
+    Object.entries(r.numerics).map(([role, o]) => [role, { passed: o.passed, size: o.size, device: o.device, error: o.error, fault: o.fault }]),
+  );
 }
 
 /** The GPU faults one grading met, named by where: numerics of its schedules, and timings that failed with a fault. */
 function faultsOf(result: Awaited<ReturnType<typeof gradeSubmission>>): string[] {
-  const numerics = Object.entries(result.numerics).filter(([, n]) => n?.fault !== undefined).map(([role]) => `${role} numerics`);
-  const timings = Object.entries(result.timings ?? {}).filter(([, t]) => t !== undefined && "error" in t && /CUDA_ERROR|did not finish|worker process died/.test(t.error)).map(([role]) => `${role} timing`);
+  const numerics = Object.entries(result.numerics)
+    .filter(([, n]) => n?.fault !== undefined)
+    .map(([role]) => `${role} numerics`);
+  const timings = Object.entries(result.timings ?? {})
+    .filter(([, t]) => t !== undefined && "error" in t && /CUDA_ERROR|did not finish|worker process died/.test(t.error))
+    .map(([role]) => `${role} timing`);
   return [...numerics, ...timings];
 }

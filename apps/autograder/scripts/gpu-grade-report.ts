@@ -37,7 +37,15 @@ const progress = (m: string): void => console.error(`… ${m}`);
 const solution = await gradeSubmission({ submissionDir: join(binding.root, "solution"), binding, manifest, gpu, onProgress: progress });
 const starter = await gradeSubmission({ submissionDir: binding.root, binding, manifest, gpu, onProgress: progress });
 progress("tuning the solution's search space (64 trials)");
-const tuning = await tuneSearchSpace({ submissionDir: join(binding.root, "solution"), binding, manifest, trials: TUNE_TRIALS, seed: 1, gpu, onProgress: progress });
+const tuning = await tuneSearchSpace({
+  submissionDir: join(binding.root, "solution"),
+  binding,
+  manifest,
+  trials: TUNE_TRIALS,
+  seed: 1,
+  gpu,
+  onProgress: progress,
+});
 const n = manifest.numerics.sizes.full;
 progress(`timing torch relu(A@B)+C at ${n}³`);
 const torch = await benchTorch(n);
@@ -76,11 +84,21 @@ const json = {
     searched: tuning.search.trials,
     failed: tuning.search.failed,
     rejected: tuning.search.rejected,
-    best: tuning.chosen === undefined ? { none: tuning.noChoiceReason } : { decisions: formatDecisions(tuning.chosen.decisions), meanMs: tuning.chosen.timing?.meanMs, numericsPassed: tuning.chosen.numerics.passed },
+    best:
+      tuning.chosen === undefined
+        ? { none: tuning.noChoiceReason }
+        : { decisions: formatDecisions(tuning.chosen.decisions), meanMs: tuning.chosen.timing?.meanMs, numericsPassed: tuning.chosen.numerics.passed },
     elapsedMs: tuning.elapsedMs,
   },
   torch: torch.ok
-    ? { version: torch.torch, cuda: torch.cuda, gemmMedianMs: torch.gemm.median, fusedMedianMs: torch.fused.median, fusedMinMs: torch.fused.min, checkFloat64: torch.checkOk ? "pass" : "FAIL" }
+    ? {
+        version: torch.torch,
+        cuda: torch.cuda,
+        gemmMedianMs: torch.gemm.median,
+        fusedMedianMs: torch.fused.median,
+        fusedMinMs: torch.fused.min,
+        checkFloat64: torch.checkOk ? "pass" : "FAIL",
+      }
     : { skipped: torch.reason },
 };
 
@@ -103,7 +121,11 @@ const md = [
       : `| ${r.role} | ${r.meanMs!.toFixed(3)} ms | ${r.medianMs!.toFixed(3)} ms | ${r.minMs!.toFixed(3)} ms | ${formatStd({ meanMs: r.meanMs!, stdMs: r.stdMs! })} | ${r.vsCublas === undefined ? "—" : `${r.vsCublas.toFixed(1)}× slower`} | ${r.noisy === false ? "ok" : `NOISY: ${r.noisy}`} |`,
   ),
   `| torch A@B (cuBLAS SGEMM, TF32 off) | | ${cublasMs === undefined ? `skipped (${torch.ok ? "" : torch.reason})` : `${cublasMs.toFixed(3)} ms`} | | | 1.0× | |`,
-  ...(torch.ok ? [`| torch relu(A@B)+C (eager, TF32 off) | | ${torch.fused.median.toFixed(3)} ms | ${torch.fused.min.toFixed(3)} ms | | ${(torch.fused.median / torch.gemm.median).toFixed(2)}× | |`] : []),
+  ...(torch.ok
+    ? [
+        `| torch relu(A@B)+C (eager, TF32 off) | | ${torch.fused.median.toFixed(3)} ms | ${torch.fused.min.toFixed(3)} ms | | ${(torch.fused.median / torch.gemm.median).toFixed(2)}× | |`,
+      ]
+    : []),
   "",
   `Numerics of the solution: manual — ${solution.numerics.manual === undefined ? "not run" : numericsSummary(solution.numerics.manual)}; tuned — ${solution.numerics.tuned === undefined ? "not run" : numericsSummary(solution.numerics.tuned)}.`,
   "",
@@ -132,6 +154,8 @@ function summary(r: GradeReport) {
     maxScore: r.maxScore,
     elapsedMs: r.elapsedMs,
     tasks: r.tasks.map((t) => ({ id: t.task.id, points: t.checks.reduce((s, c) => s + c.points, 0), error: t.error })),
-    numerics: Object.fromEntries(Object.entries(r.numerics).map(([role, o]) => [role, { passed: o.passed, size: o.size, rounds: o.rounds.length, device: o.device, error: o.error }])),
+    numerics: Object.fromEntries(
+      Object.entries(r.numerics).map(([role, o]) => [role, { passed: o.passed, size: o.size, rounds: o.rounds.length, device: o.device, error: o.error }]),
+    ),
   };
 }

@@ -24,7 +24,9 @@ import { type Job, confinement, prepareSubmissionFile } from "../src/sandbox/ind
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 const FILE = "gemm_relu_add.ts";
 
-const { values } = parseArgs({ options: { rounds: { type: "string", default: "5" }, "out-dir": { type: "string", default: join(repoRoot, "docs", "benchmarks") } } });
+const { values } = parseArgs({
+  options: { rounds: { type: "string", default: "5" }, "out-dir": { type: "string", default: join(repoRoot, "docs", "benchmarks") } },
+});
 const rounds = Number(values.rounds);
 if (!Number.isInteger(rounds) || rounds < 1) {
   console.error(`bench:grade: --rounds must be a positive integer, got "${values.rounds}"`);
@@ -72,7 +74,8 @@ async function inSandbox(): Promise<{ bundleMs: number; runMs: number }> {
   const bundleMs = performance.now() - started;
   try {
     const run = await prepared.run(sandboxJobs());
-    if ([...run.results.values()].some((r) => !r.ok) || run.results.size !== chain.length) throw new Error(`the sandboxed tasks failed: ${JSON.stringify(run.exit)}`);
+    if ([...run.results.values()].some((r) => !r.ok) || run.results.size !== chain.length)
+      throw new Error(`the sandboxed tasks failed: ${JSON.stringify(run.exit)}`);
     return { bundleMs, runMs: performance.now() - started - bundleMs };
   } finally {
     await prepared.dispose();
@@ -101,7 +104,9 @@ async function main(): Promise<void> {
     bundle.push(s.bundleMs);
     sandboxRun.push(s.runMs);
     directRun.push(await timed(direct));
-    console.log(`round ${r + 1}/${rounds}: grade ${(grade[r]! / 1000).toFixed(2)} s, sandbox ${(s.bundleMs + s.runMs).toFixed(0)} ms, direct ${directRun[r]!.toFixed(0)} ms`);
+    console.log(
+      `round ${r + 1}/${rounds}: grade ${(grade[r]! / 1000).toFixed(2)} s, sandbox ${(s.bundleMs + s.runMs).toFixed(0)} ms, direct ${directRun[r]!.toFixed(0)} ms`,
+    );
   }
   const result = {
     date: new Date().toISOString(),

@@ -83,9 +83,13 @@ async function gradeAll(dir: string, out: string, noGpu: boolean, shard: { index
       ...(choice.reason === undefined ? {} : { noGpuReason: choice.reason }),
       numerics: { rounds: 1 },
     });
-    const checks = report.tasks.flatMap((t) => t.checks.map((c) => ({ task: t.task.id, check: c.check.id, structural: isStructural(c.check), status: c.status, points: c.points })));
+    const checks = report.tasks.flatMap((t) =>
+      t.checks.map((c) => ({ task: t.task.id, check: c.check.id, structural: isStructural(c.check), status: c.status, points: c.points })),
+    );
     const taskErrors = Object.fromEntries(report.tasks.filter((t) => t.error !== undefined).map((t) => [t.task.id, t.error!]));
-    const numerics = Object.fromEntries(Object.entries(report.numerics).map(([role, o]) => [role, o === undefined ? "-" : `${o.passed ? "pass" : "FAIL"} (${o.backend})`]));
+    const numerics = Object.fromEntries(
+      Object.entries(report.numerics).map(([role, o]) => [role, o === undefined ? "-" : `${o.passed ? "pass" : "FAIL"} (${o.backend})`]),
+    );
     const seconds = (performance.now() - started) / 1000;
     cases.push({ name, score: report.score, maxScore: report.maxScore, checks, taskErrors, numerics, seconds });
     console.log(`[${n + 1}/${names.length}] ${name}: ${report.score} / ${report.maxScore} (${seconds.toFixed(1)} s)`);
@@ -123,8 +127,13 @@ function compare(aPath: string, bPath: string, mdPath: string): number {
       .filter((v) => sb.get(key(v))?.status !== v.status || sb.get(key(v))?.points !== v.points)
       .map((v) => `${key(v)}: ${v.status} ${v.points} vs ${sb.get(key(v))?.status ?? "absent"} ${sb.get(key(v))?.points ?? ""}`);
     if (diffs.length > 0) differing++;
-    const numerics = (c: CaseVerdicts): string => Object.entries(c.numerics).map(([r, v]) => `${r} ${v}`).join(", ") || "-";
-    rows.push(`| ${ca.name} | ${diffs.length === 0 ? "identical" : diffs.join("; ")} | ${ca.score}/${ca.maxScore} · ${numerics(ca)} | ${cb.score}/${cb.maxScore} · ${numerics(cb)} |`);
+    const numerics = (c: CaseVerdicts): string =>
+      Object.entries(c.numerics)
+        .map(([r, v]) => `${r} ${v}`)
+        .join(", ") || "-";
+    rows.push(
+      `| ${ca.name} | ${diffs.length === 0 ? "identical" : diffs.join("; ")} | ${ca.score}/${ca.maxScore} · ${numerics(ca)} | ${cb.score}/${cb.maxScore} · ${numerics(cb)} |`,
+    );
   }
   const md = [
     "# Structural verdicts with and without a GPU (`grade-verdicts`)",
@@ -146,13 +155,24 @@ function compare(aPath: string, bPath: string, mdPath: string): number {
 
 async function main(): Promise<number> {
   const [command, ...rest] = process.argv.slice(2);
-  const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { out: { type: "string" }, md: { type: "string" }, shard: { type: "string", default: "1/1" }, "no-gpu": { type: "boolean", default: false } } });
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: { out: { type: "string" }, md: { type: "string" }, shard: { type: "string", default: "1/1" }, "no-gpu": { type: "boolean", default: false } },
+  });
   const shard = /^(\d+)\/(\d+)$/.exec(values.shard ?? "1/1");
   if (command === "cases" && positionals.length === 1) {
     await writeCases(resolve(positionals[0]!));
     return 0;
   }
-  if (command === "grade" && positionals.length === 1 && values.out !== undefined && shard !== null && Number(shard[1]) >= 1 && Number(shard[1]) <= Number(shard[2])) {
+  if (
+    command === "grade" &&
+    positionals.length === 1 &&
+    values.out !== undefined &&
+    shard !== null &&
+    Number(shard[1]) >= 1 &&
+    Number(shard[1]) <= Number(shard[2])
+  ) {
     await gradeAll(resolve(positionals[0]!), resolve(values.out), values["no-gpu"] === true, { index: Number(shard[1]), count: Number(shard[2]) });
     return 0;
   }

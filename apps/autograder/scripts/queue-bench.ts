@@ -152,7 +152,9 @@ try {
 } catch (err) {
   // No Redis, no benchmark: say so plainly and leave no scratch folder behind.
   await rm(work, { recursive: true, force: true });
-  console.error(`queue-bench: ${err instanceof Error ? err.message : String(err)} (give a redis-server with --redis-server PATH or TESSERA_REDIS_SERVER; pnpm bundle:redis packs one)`);
+  console.error(
+    `queue-bench: ${err instanceof Error ? err.message : String(err)} (give a redis-server with --redis-server PATH or TESSERA_REDIS_SERVER; pnpm bundle:redis packs one)`,
+  );
   process.exit(1);
 }
 console.log(`redis-server at ${redis.url}`);
@@ -165,7 +167,11 @@ try {
     const workers = Array.from({ length: n }, (_, k) => startWorker(redis.url, `w${k + 1}-of-${n}`, workerGpus[k], env));
     const readiness = await Promise.all(workers.map((w) => w.ready));
     const out = join(work, `out-${n}-workers`);
-    const grader = await queueGrader(redis.url, { binding, manifest, noGpu: values.simulator, ...(rounds === undefined ? {} : { numerics: { rounds } }) }, { prefix });
+    const grader = await queueGrader(
+      redis.url,
+      { binding, manifest, noGpu: values.simulator, ...(rounds === undefined ? {} : { numerics: { rounds } }) },
+      { prefix },
+    );
     const started = performance.now();
     let result;
     try {
@@ -179,9 +185,20 @@ try {
     if (exits.some((e) => e !== 0)) console.warn(`workers exited with ${exits.join(", ")}`);
     const grades = Object.fromEntries(result.outcomes.map((o) => [o.name, o.status === "graded" ? `${o.score}/${o.maxScore}` : `error: ${o.error}`]));
     const graded = result.outcomes.filter((o) => o.status === "graded").length;
-    const run: Run = { workers: n, wallSeconds, submissionsPerMinute: (60 * count) / wallSeconds, graded, errors: count - graded, grades, device: readiness[0] ?? "", workerGpus };
+    const run: Run = {
+      workers: n,
+      wallSeconds,
+      submissionsPerMinute: (60 * count) / wallSeconds,
+      graded,
+      errors: count - graded,
+      grades,
+      device: readiness[0] ?? "",
+      workerGpus,
+    };
     runs.push(run);
-    console.log(`${n} worker${n === 1 ? "" : "s"}: ${wallSeconds.toFixed(1)} s, ${run.submissionsPerMinute.toFixed(2)} submissions/min (${graded} graded, ${run.errors} errors)`);
+    console.log(
+      `${n} worker${n === 1 ? "" : "s"}: ${wallSeconds.toFixed(1)} s, ${run.submissionsPerMinute.toFixed(2)} submissions/min (${graded} graded, ${run.errors} errors)`,
+    );
     // After every run, so a batch cut short by a time limit still leaves the runs it finished.
     await writeReport(runs);
   }
@@ -193,43 +210,49 @@ else await rm(work, { recursive: true, force: true });
 
 /** Writes queue-bench.{json,md} for the runs so far and prints the table. */
 async function writeReport(runs: readonly Run[]): Promise<void> {
-const base = runs[0]!;
-const differing = (run: Run): string[] => Object.keys(base.grades).filter((name) => run.grades[name] !== base.grades[name]);
-const allEqual = runs.every((r) => differing(r).length === 0);
-const report = {
-  date: new Date().toISOString(),
-  host: hostname(),
-  cpus: `${availableParallelism()} × ${cpus()[0]?.model ?? "?"}`,
-  node: process.version,
-  device: base.device,
-  simulator: values.simulator,
-  numericsRounds: rounds ?? "manifest",
-  submissions: count,
-  concurrencyPerWorker: concurrency,
-  allGradesEqual: allEqual,
-  runs: runs.map((r) => ({ ...r, speedup: base.wallSeconds / r.wallSeconds, differingFromFirst: differing(r) })),
-};
-const rows = report.runs.map(
-  (r) => `| ${count} | ${r.workers} | ${r.wallSeconds.toFixed(1)} | ${r.submissionsPerMinute.toFixed(2)} | ${r.speedup.toFixed(2)}× | ${r.graded} / ${r.errors} | ${r.differingFromFirst.length === 0 ? "yes" : `no: ${r.differingFromFirst.join(", ")}`} |`,
-);
-const md = [
-  "# Batch grading through the job queue: worker processes sharing one GPU",
-  "",
-  `\`pnpm bench:queue --submissions ${count} --workers ${workerCounts.join(",")}${values.simulator ? " --simulator" : ""}${rounds === undefined ? "" : ` --rounds ${rounds}`}\` on ${report.host} (${report.cpus}; Node ${report.node}), ${report.date}.`,
-  `Workers: ${report.device}. Each worker grades ${concurrency} submission${concurrency === 1 ? "" : "s"} at a time; the workers of one GPU take turns on it (one kernel at a time), the rest of each grading runs side by side.`,
-  "Wall time is the batch's, from the first job dispatched to the last result stored (the workers were started before).",
-  "",
-  ...(gpus.length === 0 ? [] : [`Workers spread over GPUs ${gpus.join(", ")} round-robin (\`--gpu N\` each): ${report.runs.map((r) => `${r.workers} → [${r.workerGpus.join(", ")}]`).join("; ")}.`, ""]),
-  "| Submissions | Workers | Wall (s) | Submissions/min | Speed-up | Graded / errors | Same grades as the first run |",
-  "|---:|---:|---:|---:|---:|---:|---|",
-  ...rows,
-  "",
-  `All grades equal across runs: ${allEqual ? "yes" : "no"}.`,
-  "",
-].join("\n");
-await mkdir(outDir, { recursive: true });
-await writeFile(join(outDir, "queue-bench.json"), JSON.stringify(report, null, 2) + "\n");
-await writeFile(join(outDir, "queue-bench.md"), md);
-console.log(md);
-console.log(`written: ${join(outDir, "queue-bench.md")}, ${join(outDir, "queue-bench.json")}`);
+  const base = runs[0]!;
+  const differing = (run: Run): string[] => Object.keys(base.grades).filter((name) => run.grades[name] !== base.grades[name]);
+  const allEqual = runs.every((r) => differing(r).length === 0);
+  const report = {
+    date: new Date().toISOString(),
+    host: hostname(),
+    cpus: `${availableParallelism()} × ${cpus()[0]?.model ?? "?"}`,
+    node: process.version,
+    device: base.device,
+    simulator: values.simulator,
+    numericsRounds: rounds ?? "manifest",
+    submissions: count,
+    concurrencyPerWorker: concurrency,
+    allGradesEqual: allEqual,
+    runs: runs.map((r) => ({ ...r, speedup: base.wallSeconds / r.wallSeconds, differingFromFirst: differing(r) })),
+  };
+  const rows = report.runs.map(
+    (r) =>
+      `| ${count} | ${r.workers} | ${r.wallSeconds.toFixed(1)} | ${r.submissionsPerMinute.toFixed(2)} | ${r.speedup.toFixed(2)}× | ${r.graded} / ${r.errors} | ${r.differingFromFirst.length === 0 ? "yes" : `no: ${r.differingFromFirst.join(", ")}`} |`,
+  );
+  const md = [
+    "# Batch grading through the job queue: worker processes sharing one GPU",
+    "",
+    `\`pnpm bench:queue --submissions ${count} --workers ${workerCounts.join(",")}${values.simulator ? " --simulator" : ""}${rounds === undefined ? "" : ` --rounds ${rounds}`}\` on ${report.host} (${report.cpus}; Node ${report.node}), ${report.date}.`,
+    `Workers: ${report.device}. Each worker grades ${concurrency} submission${concurrency === 1 ? "" : "s"} at a time; the workers of one GPU take turns on it (one kernel at a time), the rest of each grading runs side by side.`,
+    "Wall time is the batch's, from the first job dispatched to the last result stored (the workers were started before).",
+    "",
+    ...(gpus.length === 0
+      ? []
+      : [
+          `Workers spread over GPUs ${gpus.join(", ")} round-robin (\`--gpu N\` each): ${report.runs.map((r) => `${r.workers} → [${r.workerGpus.join(", ")}]`).join("; ")}.`,
+          "",
+        ]),
+    "| Submissions | Workers | Wall (s) | Submissions/min | Speed-up | Graded / errors | Same grades as the first run |",
+    "|---:|---:|---:|---:|---:|---:|---|",
+    ...rows,
+    "",
+    `All grades equal across runs: ${allEqual ? "yes" : "no"}.`,
+    "",
+  ].join("\n");
+  await mkdir(outDir, { recursive: true });
+  await writeFile(join(outDir, "queue-bench.json"), JSON.stringify(report, null, 2) + "\n");
+  await writeFile(join(outDir, "queue-bench.md"), md);
+  console.log(md);
+  console.log(`written: ${join(outDir, "queue-bench.md")}, ${join(outDir, "queue-bench.json")}`);
 }

@@ -22,7 +22,12 @@ const JOB: Job = { id: "smoke", call: "sharedMemoryTiling", start: workloadStart
 /** Why the job did not run, in words; undefined when it did. */
 function failure(run: FileRun): string | undefined {
   if (!run.load.ok) {
-    const why = run.load.stage === "build" ? run.load.diagnostics.join("\n") : run.load.stage === "import" ? run.load.error.message : `the child never reported (exit: ${JSON.stringify(run.exit)})`;
+    const why =
+      run.load.stage === "build"
+        ? run.load.diagnostics.join("\n")
+        : run.load.stage === "import"
+          ? run.load.error.message
+          : `the child never reported (exit: ${JSON.stringify(run.exit)})`;
     return `the solution did not load (${run.load.stage}): ${why}`;
   }
   const result = run.results.get(JOB.id);
@@ -58,7 +63,9 @@ async function main(): Promise<number> {
   }
   const instructions = Trace.fromJSON(result.trace).instructions.length;
   const call = `${JOB.call}(${JOB.args.join(", ")}) on gemm_relu_add ${SIZE}`;
-  console.log(`sandbox-smoke: PASS: ${call} recorded a trace of ${instructions} instructions (bundled in ${bundledMs.toFixed(0)} ms, child ran ${run.millis} ms)`);
+  console.log(
+    `sandbox-smoke: PASS: ${call} recorded a trace of ${instructions} instructions (bundled in ${bundledMs.toFixed(0)} ms, child ran ${run.millis} ms)`,
+  );
   return 0;
 }
 

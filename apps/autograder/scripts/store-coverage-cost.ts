@@ -33,5 +33,7 @@ for (const [name, make] of schedules) {
   }
   const c = result.coverage;
   const threads = c.grid.reduce((a, b) => a * b, 1) * c.block.reduce((a, b) => a * b, 1);
-  console.log(`${name}: grid ${c.grid.join("×")}, block ${c.block.join("×")} (${threads} threads): ${c.writtenCount} of ${c.elements} elements written, ${c.overlapCount} overlaps, ${ms.toFixed(0)} ms`);
+  console.log(
+    `${name}: grid ${c.grid.join("×")}, block ${c.block.join("×")} (${threads} threads): ${c.writtenCount} of ${c.elements} elements written, ${c.overlapCount} overlaps, ${ms.toFixed(0)} ms`,
+  );
 }

@@ -138,9 +138,21 @@ describe("a GPU shared by concurrent submissions", () => {
 
 describe("pass rates per task", () => {
   const outcomes = [
-    graded("a", 30, [["t1", 20, 20], ["t2", 10, 10], ["t3", 0, 0]]),
-    graded("b", 15, [["t1", 5, 20], ["t2", 10, 10], ["t3", 0, 0]]),
-    graded("c", 0, [["t1", 0, 20], ["t2", 0, 10], ["t3", 0, 0]]),
+    graded("a", 30, [
+      ["t1", 20, 20],
+      ["t2", 10, 10],
+      ["t3", 0, 0],
+    ]),
+    graded("b", 15, [
+      ["t1", 5, 20],
+      ["t2", 10, 10],
+      ["t3", 0, 0],
+    ]),
+    graded("c", 0, [
+      ["t1", 0, 20],
+      ["t2", 0, 10],
+      ["t3", 0, 0],
+    ]),
     failed("d"),
   ];
   const tasks = [
@@ -190,14 +202,27 @@ describe("the score histogram", () => {
 });
 
 describe("a submission's files in OUT", () => {
-  const outcome: SubmissionOutcome = { ...graded("alice", 30, [["t1", 20, 20], ["t2", 10, 10]]), results: failureResults("x", 1), reportText: "report\n" } as SubmissionOutcome;
+  const outcome: SubmissionOutcome = {
+    ...graded("alice", 30, [
+      ["t1", 20, 20],
+      ["t2", 10, 10],
+    ]),
+    results: failureResults("x", 1),
+    reportText: "report\n",
+  } as SubmissionOutcome;
 
   it("count as done once outcome.json is there, and only if it is an outcome of that submission", async () => {
     const dir = await mkdtemp(join(scratch, "store-"));
     expect(await readStoredOutcome(dir, "alice")).toEqual({ kind: "missing" });
     await storeOutcome(dir, outcome);
     expect((await readdir(dir)).sort()).toEqual(["outcome.json", "report.txt", "results.json"]);
-    expect(await readStoredOutcome(dir, "alice")).toEqual({ kind: "done", outcome: graded("alice", 30, [["t1", 20, 20], ["t2", 10, 10]]) });
+    expect(await readStoredOutcome(dir, "alice")).toEqual({
+      kind: "done",
+      outcome: graded("alice", 30, [
+        ["t1", 20, 20],
+        ["t2", 10, 10],
+      ]),
+    });
     expect(await readStoredOutcome(dir, "bob")).toMatchObject({ kind: "invalid", why: expect.stringContaining('is the outcome of "alice", not of "bob"') });
     await writeFile(join(dir, OUTCOME_FILE), '{"name": "alice", "sta');
     expect(await readStoredOutcome(dir, "alice")).toMatchObject({ kind: "invalid", why: expect.stringContaining("is not JSON") });
@@ -274,7 +299,13 @@ describe("a batch in two shards, merged, then resumed after a kill", () => {
       ["syntax-error", 0],
     ]);
     const summary = await readFile(join(out, "summary.csv"), "utf8");
-    expect(summary.trim().split("\r\n").slice(1).map((row) => row.split(",")[0])).toEqual(["empty", "notazip", "syntax-error"]);
+    expect(
+      summary
+        .trim()
+        .split("\r\n")
+        .slice(1)
+        .map((row) => row.split(",")[0]),
+    ).toEqual(["empty", "notazip", "syntax-error"]);
     expect(await readFile(join(out, "histogram.svg"), "utf8")).toContain("Title text 'Scores of 3 submissions (shard 2/2)'");
   });
 

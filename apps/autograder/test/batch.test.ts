@@ -22,7 +22,7 @@ import { type BatchResult, runBatch } from "../src/batch/run-batch.js";
 import { memoryIO } from "../src/cli/io.js";
 import { runGradeCli } from "../src/cli/main.js";
 import { loadManifest } from "../src/manifest/index.js";
-import { GradescopeResultsSchema, failureResults } from "../src/report/gradescope.js";
+import { GradescopeResultsSchema } from "../src/report/gradescope.js";
 
 const binding = assignmentBinding(DEFAULT_ASSIGNMENT);
 const manifest = loadManifest(binding.manifestPath);
@@ -157,10 +157,28 @@ describe("batch grading of a folder of submissions", () => {
   it("writes summary.csv with one column per task, quoted where needed", async () => {
     const rows = parseCsv(await readFile(result.reports.summaryPath, "utf8"));
     const pointTasks = manifest.tasks.filter((t) => t.points > 0).map((t) => t.id);
-    expect(rows[0]).toEqual(["submission", "status", "score", "max_score", ...pointTasks, "manual-schedule-correct", "tuned-schedule-correct", "seconds", "error"]);
+    expect(rows[0]).toEqual([
+      "submission",
+      "status",
+      "score",
+      "max_score",
+      ...pointTasks,
+      "manual-schedule-correct",
+      "tuned-schedule-correct",
+      "seconds",
+      "error",
+    ]);
     expect(rows.slice(1).map((r) => r[0])).toEqual(result.outcomes.map((o) => o.name));
     const row = (name: string): Record<string, string> => Object.fromEntries(rows[0]!.map((h, n) => [h, rows.find((r) => r[0] === name)![n]!]));
-    expect(row("solution")).toMatchObject({ status: "graded", score: "80", max_score: "80", "shared-memory-tiling": "20", "write-cache": "10", "auto-tuning": "0", error: "" });
+    expect(row("solution")).toMatchObject({
+      status: "graded",
+      score: "80",
+      max_score: "80",
+      "shared-memory-tiling": "20",
+      "write-cache": "10",
+      "auto-tuning": "0",
+      error: "",
+    });
     expect(Number(row("solution").seconds)).toBeGreaterThan(0);
     expect(row("starter")).toMatchObject({ status: "graded", score: "0", "shared-memory-tiling": "0", error: "" });
     // Numerics are verdicts, not the gate's 0 points (regression: 0 for every submission).
@@ -168,7 +186,13 @@ describe("batch grading of a folder of submissions", () => {
     expect([row("starter")["manual-schedule-correct"], row("starter")["tuned-schedule-correct"]]).toEqual(["not-checked", "not-checked"]);
     // The name and the message hold commas and quotes: they survive the round trip.
     const odd = byName(ODD_NAME);
-    expect(row(ODD_NAME)).toMatchObject({ status: "error", score: "0", max_score: "", "shared-memory-tiling": "", error: odd.status === "error" ? odd.error : "(graded)" });
+    expect(row(ODD_NAME)).toMatchObject({
+      status: "error",
+      score: "0",
+      max_score: "",
+      "shared-memory-tiling": "",
+      error: odd.status === "error" ? odd.error : "(graded)",
+    });
     expect(rows.every((r) => r.length === rows[0]!.length)).toBe(true);
   });
 
@@ -202,7 +226,12 @@ describe("batch grading of a folder of submissions", () => {
 
 describe("a crash inside the grader", () => {
   it("becomes that submission's error, with the stack kept in report.txt", async () => {
-    const broken = { ...binding, workload: (): never => { throw new Error("workload exploded"); } };
+    const broken = {
+      ...binding,
+      workload: (): never => {
+        throw new Error("workload exploded");
+      },
+    };
     const outcome = await gradeOne({ name: "solution", kind: "folder", path: solutionDir }, { binding: broken, manifest, numerics: { rounds: 1 } });
     expect(outcome.status).toBe("error");
     expect(outcome.status === "error" && outcome.error).toBe("grading failed: workload exploded");
@@ -269,16 +298,26 @@ describe("extracting a hand-in", () => {
     await expect(extract("count", zip, { ...limits, maxEntries: 2 })).rejects.toThrow("count.zip has 3 entries; a hand-in may have at most 2");
     await expect(extract("file", zip, { ...limits, maxFileBytes: 500 })).rejects.toThrow("file.zip: f0.ts is 0.6 KB; a hand-in file may be at most 0.5 KB");
     await expect(extract("total", zip, { ...limits, maxTotalBytes: 1000 })).rejects.toThrow("total.zip unpacks to more than 1.0 KB");
-    await expect(extract("archive", zip, { ...limits, maxArchiveBytes: 100 })).rejects.toThrow(/^archive\.zip is \d+\.\d KB; a hand-in archive may be at most 0\.1 KB$/);
+    await expect(extract("archive", zip, { ...limits, maxArchiveBytes: 100 })).rejects.toThrow(
+      /^archive\.zip is \d+\.\d KB; a hand-in archive may be at most 0\.1 KB$/,
+    );
   });
 
   it("refuses a symbolic link, before writing anything", async () => {
-    const zip = writeZip([{ name: "gemm_relu_add.ts", data: text("export {};\n") }, { name: "trace_submission.ts", data: text("/etc/passwd") }], { compress: false });
+    const zip = writeZip(
+      [
+        { name: "gemm_relu_add.ts", data: text("export {};\n") },
+        { name: "trace_submission.ts", data: text("/etc/passwd") },
+      ],
+      { compress: false },
+    );
     patchCentralEntry(zip, 1, (at) => zip.writeUInt32LE((0o120777 << 16) >>> 0, at + 38)); // S_IFLNK in the external attributes
     const dir = await mkdtemp(join(scratch, "symlink-"));
     await writeFile(join(dir, "link.zip"), zip);
     await mkdir(join(dir, "files"));
-    await expect(extractHandin(join(dir, "link.zip"), join(dir, "files"))).rejects.toThrow('link.zip: entry "trace_submission.ts" is a symbolic link; a hand-in holds regular files only');
+    await expect(extractHandin(join(dir, "link.zip"), join(dir, "files"))).rejects.toThrow(
+      'link.zip: entry "trace_submission.ts" is a symbolic link; a hand-in holds regular files only',
+    );
     expect(await readdir(join(dir, "files"))).toEqual([]);
   });
 
@@ -312,7 +351,10 @@ describe("extracting a hand-in", () => {
   });
 
   it("refuses a path given twice", async () => {
-    const zip = writeZip([{ name: "a.ts", data: text("1") }, { name: "./a.ts", data: text("2") }]);
+    const zip = writeZip([
+      { name: "a.ts", data: text("1") },
+      { name: "./a.ts", data: text("2") },
+    ]);
     await expect(extract("twice", zip)).rejects.toThrow("twice.zip holds a.ts twice");
   });
 });
@@ -346,7 +388,10 @@ describe("CSV", () => {
       "2.5",
       "",
     ]);
-    const rows = [["a", 'b "c"', "d,e"], ["1\r\n2", "", "x"]];
+    const rows = [
+      ["a", 'b "c"', "d,e"],
+      ["1\r\n2", "", "x"],
+    ];
     expect(parseCsv(toCsv(rows))).toEqual(rows);
   });
 });
@@ -367,12 +412,24 @@ describe("tessera-grade batch (command line)", () => {
     expect(await cli([dir])).toMatchObject({ code: 2, err: expect.stringContaining("batch needs --out OUT") });
     expect(await cli([dir, "--out", file])).toMatchObject({ code: 2, err: expect.stringContaining("is a file; give a folder") });
     expect(await cli([dir, "--out", dir])).toMatchObject({ code: 2, err: expect.stringContaining("must not be DIR itself") });
-    expect(await cli([dir, "--out", join(dir, "o"), "--timeout", "soon"])).toMatchObject({ code: 2, err: expect.stringContaining('--timeout must be an integer from 1 to 86400, got "soon"') });
+    expect(await cli([dir, "--out", join(dir, "o"), "--timeout", "soon"])).toMatchObject({
+      code: 2,
+      err: expect.stringContaining('--timeout must be an integer from 1 to 86400, got "soon"'),
+    });
     expect(await cli([dir, "--out", join(dir, "o"), "--color"])).toMatchObject({ code: 2, err: expect.stringContaining("--color") });
-    expect(await cli([dir, "--out", join(dir, "o"), "--shard", "3/2"])).toMatchObject({ code: 2, err: expect.stringContaining('--shard must be I/N with 1 ≤ I ≤ N (e.g. 2/4), got "3/2"') });
+    expect(await cli([dir, "--out", join(dir, "o"), "--shard", "3/2"])).toMatchObject({
+      code: 2,
+      err: expect.stringContaining('--shard must be I/N with 1 ≤ I ≤ N (e.g. 2/4), got "3/2"'),
+    });
     expect(await cli([dir, "--out", join(dir, "o"), "--shard", "0/2"])).toMatchObject({ code: 2, err: expect.stringContaining("--shard must be I/N") });
-    expect(await cli([dir, "--out", join(dir, "o"), "--jobs", "0"])).toMatchObject({ code: 2, err: expect.stringContaining('--jobs must be an integer from 1 to 256, got "0"') });
-    expect(await cli([dir, "--out", join(dir, "o"), "--merge", "--shard", "1/2"])).toMatchObject({ code: 2, err: expect.stringContaining("--merge grades nothing") });
+    expect(await cli([dir, "--out", join(dir, "o"), "--jobs", "0"])).toMatchObject({
+      code: 2,
+      err: expect.stringContaining('--jobs must be an integer from 1 to 256, got "0"'),
+    });
+    expect(await cli([dir, "--out", join(dir, "o"), "--merge", "--shard", "1/2"])).toMatchObject({
+      code: 2,
+      err: expect.stringContaining("--merge grades nothing"),
+    });
   });
 
   it("finishes with exit code 0 when submissions fail, and says where the results are", async () => {
@@ -382,7 +439,9 @@ describe("tessera-grade batch (command line)", () => {
     const out = join(scratch, "cli-broken-out");
     const run = await cli([dir, "--out", out, "--no-gpu", "--jobs", "1"]);
     expect(run.code).toBe(0);
-    expect(run.out).toMatch(/\nBatch finished in \d+\.\d s: 2 submissions, 0 graded, 2 errors, 1 at a time \(in-process\)\. Results in .*cli-broken-out\/<submission>\/\{results\.json,report\.txt\}; summary in .*cli-broken-out\/summary\.csv, histogram in .*cli-broken-out\/histogram\.svg, pass rates in .*cli-broken-out\/pass-rates\.md\.\n$/);
+    expect(run.out).toMatch(
+      /\nBatch finished in \d+\.\d s: 2 submissions, 0 graded, 2 errors, 1 at a time \(in-process\)\. Results in .*cli-broken-out\/<submission>\/\{results\.json,report\.txt\}; summary in .*cli-broken-out\/summary\.csv, histogram in .*cli-broken-out\/histogram\.svg, pass rates in .*cli-broken-out\/pass-rates\.md\.\n$/,
+    );
     expect(run.err).toContain("[2/2] b: error");
     expect(run.out).toMatch(/^Pass rates per task \(2 submissions; ungraded ones count as 0 points\)\n\n\| Task \|/);
     expect(parseCsv(await readFile(join(out, "summary.csv"), "utf8")).map((r) => r[1])).toEqual(["status", "error", "error"]);
@@ -397,7 +456,11 @@ describe("tessera-grade batch (command line)", () => {
 
     // --merge rebuilds the reports from OUT, and fails naming a submission without results.
     const merged = await cli([dir, "--out", out, "--merge"]);
-    expect(merged).toMatchObject({ code: 0, err: "", out: expect.stringMatching(/\nMerged 2 submissions\. summary in .*summary\.csv, histogram in .*histogram\.svg, pass rates in .*pass-rates\.md\.\n$/) });
+    expect(merged).toMatchObject({
+      code: 0,
+      err: "",
+      out: expect.stringMatching(/\nMerged 2 submissions\. summary in .*summary\.csv, histogram in .*histogram\.svg, pass rates in .*pass-rates\.md\.\n$/),
+    });
     await rm(join(out, "a", "outcome.json"));
     const incomplete = await cli([dir, "--out", out, "--merge"]);
     expect(incomplete).toMatchObject({ code: 1, err: `1 submission of ${dir} without results in ${out}: a\n` });

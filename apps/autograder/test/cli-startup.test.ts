@@ -28,7 +28,12 @@ async function staticallyReached(entry: string): Promise<{ packages: Set<string>
     conditions: ["@tessera/source"],
     metafile: true,
     logLevel: "silent",
-    plugins: [{ name: "external", setup: (b) => b.onResolve({ filter: /^[^./]/ }, (a) => (a.path.startsWith("@tessera/") ? undefined : { path: a.path, external: true })) }],
+    plugins: [
+      {
+        name: "external",
+        setup: (b) => b.onResolve({ filter: /^[^./]/ }, (a) => (a.path.startsWith("@tessera/") ? undefined : { path: a.path, external: true })),
+      },
+    ],
   });
   const inputs = result.metafile.inputs;
   const reached = new Set<string>();
@@ -52,7 +57,13 @@ describe("tessera-grade starts without loading what only other subcommands need"
     const { packages, files } = await staticallyReached(resolve(root, "apps/autograder/src/main.ts"));
     for (const heavy of ["bullmq", "ioredis", "vega", "vega-lite", "cli-progress"]) expect(packages, heavy).not.toContain(heavy);
     // (The GPU worker's process isolation, a light corner of meta-schedule, is fine.)
-    for (const module of ["packages/meta-schedule/src/index.ts", "packages/queue/src/index.ts", "apps/autograder/src/tune/index.ts", "apps/autograder/src/queue/queue-grader.ts", "apps/autograder/src/batch/run-batch.ts"]) {
+    for (const module of [
+      "packages/meta-schedule/src/index.ts",
+      "packages/queue/src/index.ts",
+      "apps/autograder/src/tune/index.ts",
+      "apps/autograder/src/queue/queue-grader.ts",
+      "apps/autograder/src/batch/run-batch.ts",
+    ]) {
       expect(files, module).not.toContain(module);
     }
     // What grading itself needs is still there.

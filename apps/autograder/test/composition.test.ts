@@ -13,8 +13,10 @@ const ids = chain.map((t) => t.id);
 function grades(outcomes: readonly ("ok" | "failed" | "threw" | "unreplayable")[]): TaskGrade[] {
   return chain.map((task, k) => {
     const outcome = outcomes[k]!;
-    if (outcome === "threw") return { task, error: `${task.function} threw`, incomplete: "did not complete", checks: task.checks.map((c) => failed(c, "not graded")), notes: [] };
-    if (outcome === "unreplayable") return { task, error: "replaying failed", incomplete: "could not be replayed", checks: task.checks.map((c) => failed(c, "not graded")), notes: [] };
+    if (outcome === "threw")
+      return { task, error: `${task.function} threw`, incomplete: "did not complete", checks: task.checks.map((c) => failed(c, "not graded")), notes: [] };
+    if (outcome === "unreplayable")
+      return { task, error: "replaying failed", incomplete: "could not be replayed", checks: task.checks.map((c) => failed(c, "not graded")), notes: [] };
     return { task, checks: task.checks.map((c, i) => (outcome === "failed" && i === 0 ? failed(c, "wrong") : passed(c))), notes: [] };
   });
 }

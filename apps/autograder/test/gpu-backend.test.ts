@@ -46,7 +46,12 @@ describe("workloadSize", () => {
   const square = (name: string, n: number, index: number): ParamSpec => ({ kind: "buffer", index, name, dtype: "float32", shape: [n, n], elements: n * n });
 
   it("reads n from the parameters A, B, C, D in any order", () => {
-    expect(workloadSize(["D", "A", "C", "B"].map((name, i) => square(name, 512, i)), numerics)).toBe(512);
+    expect(
+      workloadSize(
+        ["D", "A", "C", "B"].map((name, i) => square(name, 512, i)),
+        numerics,
+      ),
+    ).toBe(512);
   });
 
   it("names the parameters when the module is not gemm_relu_add", () => {
@@ -66,7 +71,6 @@ describe.skipIf(gpu !== undefined)("openGpuBackend without a GPU (skipped where 
   });
 });
 
-
 describe("the GPU backend", () => {
   it.skipIf(gpu === undefined)(`the course's manual schedule passes numerics at ${N} ${NEEDS_GPU}`, async () => {
     const outcome = await gpu!.numerics({ assignment: DEFAULT_ASSIGNMENT, schedule: manualSchedule(N), settings: NUMERICS, seed: 7 });
@@ -83,7 +87,7 @@ describe("the GPU backend", () => {
     expect(outcome.passed).toBe(false);
     expect(outcome.error).toBeUndefined();
     expect(outcome.rounds).toHaveLength(2);
-    expect(outcome.rounds[0]!.mismatches).toBeGreaterThan(N * N / 4);
+    expect(outcome.rounds[0]!.mismatches).toBeGreaterThan((N * N) / 4);
     expect(outcome.rounds[0]!.unwritten).toBe(0);
     expect(outcome.rounds[0]!.firstMismatch).toMatch(/^D\[\d+, \d+\] = \S+; the reference is \S+$/);
   });

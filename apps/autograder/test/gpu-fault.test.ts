@@ -33,7 +33,11 @@ describe("cudaFaultOf", () => {
   // Regression: the bundled worker with a separately bundled backend has two copies of CudaError,
   // and `instanceof` made the fault a plain error, so the poisoned worker was kept.
   it("recognises a CudaError of another copy of the runtime by its shape", () => {
-    const foreign = Object.assign(new Error("an illegal memory access was encountered"), { name: "CudaError", code: "CUDA_ERROR_ILLEGAL_ADDRESS", cudaCall: "cuCtxSynchronize" });
+    const foreign = Object.assign(new Error("an illegal memory access was encountered"), {
+      name: "CudaError",
+      code: "CUDA_ERROR_ILLEGAL_ADDRESS",
+      cudaCall: "cuCtxSynchronize",
+    });
     expect(foreign instanceof CudaError).toBe(false);
     expect(cudaFaultOf(foreign, "running the kernels")).toBeInstanceOf(CudaFaultError);
     expect(cudaFaultOf(Object.assign(new Error("x"), { name: "CudaError" }), "running the kernels")).toBeUndefined();
@@ -48,15 +52,20 @@ describe("describeGpuFault", () => {
     expect(fault("CUDA_ERROR_MISALIGNED_ADDRESS", "timing the kernels")).toBe(
       "your kernel made a misaligned memory access on the GPU while it was timed (CUDA_ERROR_MISALIGNED_ADDRESS)",
     );
-    expect(fault("CUDA_ERROR_INVALID_ADDRESS_SPACE")).toBe("your kernel accessed memory out of bounds on the GPU (an address in no valid memory space) (CUDA_ERROR_INVALID_ADDRESS_SPACE)");
+    expect(fault("CUDA_ERROR_INVALID_ADDRESS_SPACE")).toBe(
+      "your kernel accessed memory out of bounds on the GPU (an address in no valid memory space) (CUDA_ERROR_INVALID_ADDRESS_SPACE)",
+    );
     expect(fault("CUDA_ERROR_SOMETHING_NEW")).toBe("the GPU reported an error running your kernel (CUDA_ERROR_SOMETHING_NEW)");
     expect(describeGpuFault({ kind: "crash", how: "the child process was killed by SIGSEGV" })).toBe(
       "the GPU worker process died while running your kernel (the child process was killed by SIGSEGV)",
     );
     // A course schedule timed for comparison is named as such: its fault is not the student's.
-    expect(describeGpuFault({ kind: "cuda-error", code: "CUDA_ERROR_ILLEGAL_ADDRESS", call: "cuLaunchKernel", stage: "timing the kernels", message: "" }, "the course's naive schedule")).toBe(
-      "the course's naive schedule accessed memory out of bounds on the GPU while it was timed (CUDA_ERROR_ILLEGAL_ADDRESS)",
-    );
+    expect(
+      describeGpuFault(
+        { kind: "cuda-error", code: "CUDA_ERROR_ILLEGAL_ADDRESS", call: "cuLaunchKernel", stage: "timing the kernels", message: "" },
+        "the course's naive schedule",
+      ),
+    ).toBe("the course's naive schedule accessed memory out of bounds on the GPU while it was timed (CUDA_ERROR_ILLEGAL_ADDRESS)");
     expect(describeGpuFaultReport({ kind: "timeout", seconds: 60, simulatorFinding: "the simulator finds nothing" })).toBe(
       "your kernel did not finish within 60 s on the GPU and was stopped (an endless loop, or far too much work); the simulator finds nothing",
     );
@@ -76,7 +85,9 @@ describe("withSimulatorFinding", () => {
   it("adds the simulator's out-of-bounds access at the reduced size to the fault and its feedback", () => {
     const oob = outOfBoundsBinding();
     const outcome = withSimulatorFinding(faulted, { assignment: DEFAULT_ASSIGNMENT, schedule: naiveOn(oob.workload(128)), settings, seed: 1 }, oob);
-    expect(outcome.fault?.simulatorFinding).toMatch(/^the CPU simulator, running the same schedule at 64×64×64, reports: .*out-of-bounds load from buffer C in kernel \S+, block \(\d+, \d+, \d+\), thread \(\d+, \d+, \d+\)/);
+    expect(outcome.fault?.simulatorFinding).toMatch(
+      /^the CPU simulator, running the same schedule at 64×64×64, reports: .*out-of-bounds load from buffer C in kernel \S+, block \(\d+, \d+, \d+\), thread \(\d+, \d+, \d+\)/,
+    );
     expect(outcome.error).toBe(`${faulted.error}; ${outcome.fault?.simulatorFinding}`);
   });
 
@@ -84,10 +95,18 @@ describe("withSimulatorFinding", () => {
     const binding = assignmentBinding(DEFAULT_ASSIGNMENT);
     const req = { assignment: DEFAULT_ASSIGNMENT, schedule: naiveOn(binding.workload(128)), settings, seed: 1 };
     const outcome = withSimulatorFinding(faulted, req, binding);
-    expect(outcome.fault?.simulatorFinding).toBe("the CPU simulator does not reproduce it at 64×64×64 (no out-of-bounds access or race there, and correct results)");
+    expect(outcome.fault?.simulatorFinding).toBe(
+      "the CPU simulator does not reproduce it at 64×64×64 (no out-of-bounds access or race there, and correct results)",
+    );
     const withoutRelu = variantBinding({ relu: false });
-    const wrong = withSimulatorFinding(faulted, { assignment: DEFAULT_ASSIGNMENT, schedule: naiveOn(withoutRelu.workload(128)), settings, seed: 1 }, withoutRelu);
-    expect(wrong.fault?.simulatorFinding).toMatch(/^the CPU simulator finds no out-of-bounds access or race at 64×64×64, but wrong results: \d+ of 4096 outputs wrong; first: D\[\d+, \d+\] = /);
+    const wrong = withSimulatorFinding(
+      faulted,
+      { assignment: DEFAULT_ASSIGNMENT, schedule: naiveOn(withoutRelu.workload(128)), settings, seed: 1 },
+      withoutRelu,
+    );
+    expect(wrong.fault?.simulatorFinding).toMatch(
+      /^the CPU simulator finds no out-of-bounds access or race at 64×64×64, but wrong results: \d+ of 4096 outputs wrong; first: D\[\d+, \d+\] = /,
+    );
     const fine: NumericsOutcome = { passed: true, backend: "gpu", device: "Tesla T4", size: 128, rounds: [] };
     expect(withSimulatorFinding(fine, req, binding)).toBe(fine);
   });

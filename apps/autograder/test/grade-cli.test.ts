@@ -61,7 +61,9 @@ describe("tessera-grade command line", () => {
     const io = memoryIO();
     expect(await runGradeCli(["--dir", solutionDir, "--no-gpu", "--test", "--show"], io)).toBe(0);
     const text = io.out.join("");
-    expect(text).toMatch(/Part 1 \(your manual schedule\): PASS — correct on all \d+ elements the sampled blocks wrote in 5 rounds .*23 of the 1024 thread blocks of the 2048×2048×2048 kernel/);
+    expect(text).toMatch(
+      /Part 1 \(your manual schedule\): PASS — correct on all \d+ elements the sampled blocks wrote in 5 rounds .*23 of the 1024 thread blocks of the 2048×2048×2048 kernel/,
+    );
     expect(text).toMatch(/Part 2 \(your tuned schedule \(trace_submission\.ts\)\): PASS — correct/);
     expect(text).toContain("No numerics failure.");
     expect(text).not.toMatch(/^Task 1\.| pt\)/m);
@@ -96,7 +98,9 @@ describe("tessera-grade command line", () => {
       expect(text.match(/✗ not graded: gemm_relu_add\.ts could not be compiled \(see above\)/g)).toHaveLength(5);
       const parsed = readResults(results);
       expect(parsed.tests.filter((t) => t.max_score === 0 && t.status === "passed")).toEqual([]);
-      expect(parsed.tests.find((t) => t.name === "Part 1 numerical correctness")?.output).toMatch(/^NOT GRADED in this run: not checked: none of your part-1 tasks completed/);
+      expect(parsed.tests.find((t) => t.name === "Part 1 numerical correctness")?.output).toMatch(
+        /^NOT GRADED in this run: not checked: none of your part-1 tasks completed/,
+      );
       expect(parsed.tests.find((t) => t.name === "Part 2. Auto tuning")).toMatchObject({ score: 0, max_score: 20 });
       expect(parsed.output.match(/Expected "\)" but found ";"/g)).toHaveLength(1);
     } finally {

@@ -45,7 +45,9 @@ describe("grading through the isolated GPU worker (fake GPU)", () => {
     // The numerics check's feedback (what Gradescope shows) says it in the student's terms.
     const numericsCheck = faulty.tasks.flatMap((t) => t.checks).find((c) => c.check.kind === "numerics" && c.check.schedule === "manual");
     expect(numericsCheck?.status).toBe("failed");
-    expect(numericsCheck?.feedback).toMatch(/^your kernel accessed memory out of bounds on the GPU \(CUDA_ERROR_ILLEGAL_ADDRESS in gemm_relu_add_kernel\); the CPU simulator, running the same schedule at 256×256×256, reports: /);
+    expect(numericsCheck?.feedback).toMatch(
+      /^your kernel accessed memory out of bounds on the GPU \(CUDA_ERROR_ILLEGAL_ADDRESS in gemm_relu_add_kernel\); the CPU simulator, running the same schedule at 256×256×256, reports: /,
+    );
     const results = toGradescope(faulty);
     expect(JSON.stringify(results)).toContain("your kernel accessed memory out of bounds on the GPU");
     // Part 2's tuned schedule faults the same way; the reference timings in between ran on a fresh worker.

@@ -29,7 +29,12 @@ type Spread = { readonly std: number; readonly minGap: number };
 const QUIET: Spread = { std: 0.26e-3 / 4.934, minGap: 1e-4 };
 
 /** Times by schedule: the naive schedule, the tuned one (recognised by its sampling), else the manual one. */
-function fakeGpu(name: string, key: string | undefined, ms: Record<Role, number>, spread: Partial<Record<Role, Spread>> = {}): GpuBackend & { timed: string[] } {
+function fakeGpu(
+  name: string,
+  key: string | undefined,
+  ms: Record<Role, number>,
+  spread: Partial<Record<Role, Spread>> = {},
+): GpuBackend & { timed: string[] } {
   const timed: string[] = [];
   return {
     name,
@@ -61,7 +66,8 @@ describe("grading with a GPU (fake backend)", () => {
     const time = gpu.time;
     gpu.time = async (sch, timing, assignment) => {
       const outcome = await time(sch, timing, assignment);
-      if (gpu.timed.at(-1) === "naive") throw new GpuFaultError({ kind: "cuda-error", code: "CUDA_ERROR_ILLEGAL_ADDRESS", call: "cuLaunchKernel", stage: "timing the kernels", message: "" });
+      if (gpu.timed.at(-1) === "naive")
+        throw new GpuFaultError({ kind: "cuda-error", code: "CUDA_ERROR_ILLEGAL_ADDRESS", call: "cuLaunchKernel", stage: "timing the kernels", message: "" });
       return outcome;
     };
     const report = await gradeSubmission({ submissionDir: `${binding.root}/solution`, binding, manifest, gpu, numerics: { rounds: 1 } });
@@ -100,14 +106,25 @@ describe("grading with a GPU (fake backend)", () => {
   });
 
   it("flags noisy timings in the report and in the tuned-time feedback: std over 2% of the mean, min far below the median", async () => {
-    const gpu = fakeGpu("Tesla T4", "t4", { manual: 23.88, naive: 280, tuned: 25 }, { tuned: { std: 0.031, minGap: 0.002 }, naive: { std: 0.001, minGap: 0.075 } });
+    const gpu = fakeGpu(
+      "Tesla T4",
+      "t4",
+      { manual: 23.88, naive: 280, tuned: 25 },
+      { tuned: { std: 0.031, minGap: 0.002 }, naive: { std: 0.001, minGap: 0.075 } },
+    );
     const report = await gradeSubmission({ submissionDir: `${binding.root}/solution`, binding, manifest, gpu, numerics: { rounds: 1 } });
     const text = formatTerminalReport(report);
-    expect(text).toMatch(/your tuned schedule \(trace_submission\.ts\)\s+25\.000 ms mean, 25\.000 median, 24\.950 min; std 775 µs \(3\.1% of the mean\) — NOISY: std 3\.1% of the mean \(over 2\.0%\)\n/);
-    expect(text).toMatch(/naive schedule \(course\)\s+280\.000 ms mean, 280\.000 median, 259\.000 min; std 280 µs \(0\.10% of the mean\) — NOISY: min 7\.5% below the median \(over 5\.0%\)\n/);
+    expect(text).toMatch(
+      /your tuned schedule \(trace_submission\.ts\)\s+25\.000 ms mean, 25\.000 median, 24\.950 min; std 775 µs \(3\.1% of the mean\) — NOISY: std 3\.1% of the mean \(over 2\.0%\)\n/,
+    );
+    expect(text).toMatch(
+      /naive schedule \(course\)\s+280\.000 ms mean, 280\.000 median, 259\.000 min; std 280 µs \(0\.10% of the mean\) — NOISY: min 7\.5% below the median \(over 5\.0%\)\n/,
+    );
     expect(text).toMatch(/reference manual schedule \(solution\)\s+23\.880 ms mean, [^\n]*% of the mean\)\n/);
     expect(text).toContain("NOISY: std above 2% of the mean, or min more than 5% below the median");
-    expect(checkOf(report, "tuned-time").feedback).toMatch(/^25\.000 ms on Tesla T4 \(a noisy measurement: std 3\.1% of the mean \(over 2\.0%\); grade again if it matters\): 15 of 20 pt/);
+    expect(checkOf(report, "tuned-time").feedback).toMatch(
+      /^25\.000 ms on Tesla T4 \(a noisy measurement: std 3\.1% of the mean \(over 2\.0%\); grade again if it matters\): 15 of 20 pt/,
+    );
   });
 
   it("a tuned schedule that is too slow for every row scores 0 for time but keeps the part's other marks", async () => {

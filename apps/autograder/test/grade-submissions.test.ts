@@ -86,7 +86,9 @@ function expectPoints(report: GradeReport, part1: Partial<Record<TaskId, number>
 
 /** Ids of the checks of a task that did not pass. */
 function failedChecks(report: GradeReport, taskId: string): string[] {
-  return taskOf(report, taskId).checks.filter((c) => c.status !== "passed").map((c) => c.check.id);
+  return taskOf(report, taskId)
+    .checks.filter((c) => c.status !== "passed")
+    .map((c) => c.check.id);
 }
 
 /** The task completed and every check passed, with no error. */
@@ -100,7 +102,9 @@ function expectAllPassed(report: GradeReport, id: string): void {
 /** The tasks after `failed` (which left no schedule) were graded on the solution's version of it. */
 function expectGradedOnSolution(report: GradeReport, failed: TaskId): void {
   for (const id of PART1.slice(PART1.indexOf(failed) + 1)) {
-    expect(taskOf(report, id).notes.join("\n")).toContain(`graded on top of the solution's version of ${failed} (yours left no schedule: it did not complete or could not be replayed)`);
+    expect(taskOf(report, id).notes.join("\n")).toContain(
+      `graded on top of the solution's version of ${failed} (yours left no schedule: it did not complete or could not be replayed)`,
+    );
   }
   expect(report.notes).toContain(`The manual schedule was checked with the solution's version of: ${failed}.`);
 }
@@ -139,7 +143,10 @@ function expectTunedSolution(report: GradeReport): void {
   const tuned = taskOf(report, "auto-tuning");
   expect(tuned.error).toBeUndefined();
   expect(checkOf(report, "auto-tuning", "trace-replays").status).toBe("passed");
-  expect(checkOf(report, "auto-tuning", "tuned-schedule-correct")).toMatchObject({ status: "passed", feedback: expect.stringMatching(/^correct on all \d+ elements the sampled blocks wrote in 1 rounds of random inputs/) });
+  expect(checkOf(report, "auto-tuning", "tuned-schedule-correct")).toMatchObject({
+    status: "passed",
+    feedback: expect.stringMatching(/^correct on all \d+ elements the sampled blocks wrote in 1 rounds of random inputs/),
+  });
   const time = checkOf(report, "auto-tuning", "tuned-time");
   expect(time).toMatchObject({ status: "skipped", points: 0, maxPoints: 0 });
   expect(time.feedback).toMatch(/needs a GPU/);
@@ -196,15 +203,21 @@ describe("grading the handed-out files", () => {
     PART1.forEach((id, n) => {
       const fn = FUNCTIONS[id];
       expect(taskOf(report, id).error).toBe(`${fn} is not implemented yet (it still throws "TODO(task ${n + 1}): ${fn} is not implemented yet")`);
-      for (const c of taskOf(report, id).checks) expect(c).toMatchObject({ status: "failed", points: 0, feedback: "not graded: the task's function did not complete" });
+      for (const c of taskOf(report, id).checks)
+        expect(c).toMatchObject({ status: "failed", points: 0, feedback: "not graded: the task's function did not complete" });
     });
     // Nothing of the student's ran to completion: no IR to show, no manual numerics.
     expect(report.scripts.size).toBe(0);
     expect(report.numerics.manual).toBeUndefined();
-    expect(checkOf(report, "manual-numerics", "manual-schedule-correct")).toMatchObject({ points: 0, feedback: "not checked: none of your part-1 tasks completed" });
+    expect(checkOf(report, "manual-numerics", "manual-schedule-correct")).toMatchObject({
+      points: 0,
+      feedback: "not checked: none of your part-1 tasks completed",
+    });
 
     const tuned = taskOf(report, "auto-tuning");
-    expect(tuned.error).toMatch(/^applyTrace does not change the schedule \(it is still the handed-out empty function\): paste the applyTrace that `pnpm grade --tune` prints$/);
+    expect(tuned.error).toMatch(
+      /^applyTrace does not change the schedule \(it is still the handed-out empty function\): paste the applyTrace that `pnpm grade --tune` prints$/,
+    );
     expect(tuned.checks.map((c) => [c.check.id, c.status, c.points, c.maxPoints])).toEqual([
       ["trace-replays", "failed", 0, 0],
       ["tuned-schedule-correct", "skipped", 0, 0],
@@ -293,7 +306,9 @@ describe("broken submissions: the failed task scores 0 and names the problem, th
     expectPoints(report, { "cooperative-fetching": 0 });
     const error = taskOf(report, "cooperative-fetching").error ?? "";
     expect(error.split("\n")[0]).toBe("cooperativeFetching threw TypeError: Cannot read properties of undefined (reading 'slice')");
-    expect(error).toMatch(new RegExp(`\\n +at rowAndColumn \\(gemm_relu_add\\.ts:${helperLine}:\\d+\\)\\n +at cooperativeFetching \\(gemm_relu_add\\.ts:${callLine}:\\d+\\)`));
+    expect(error).toMatch(
+      new RegExp(`\\n +at rowAndColumn \\(gemm_relu_add\\.ts:${helperLine}:\\d+\\)\\n +at cooperativeFetching \\(gemm_relu_add\\.ts:${callLine}:\\d+\\)`),
+    );
     // Only the student's frames, with paths relative to the submission.
     expect(error).not.toMatch(/tessera-grade-|\/tmp\/|harness|node:internal/);
     for (const id of PART1.filter((t) => t !== "cooperative-fetching")) expectAllPassed(report, id);
@@ -341,11 +356,17 @@ describe("broken submissions: the failed task scores 0 and names the problem, th
   it("refuses an over-long trace before validating it (regression: the parent did all the validation work first)", () => {
     const garbage = { format: "tessera-trace", version: 1, instructions: new Array(MAX_TRACE_INSTRUCTIONS + 1).fill({ kind: "NoSuchKind" }), decisions: [] };
     const start = new Schedule(binding.workload(64));
-    expect(replayTrace(garbage, start)).toEqual({ ok: false, error: `the schedule ran ${MAX_TRACE_INSTRUCTIONS + 1} instructions; at most ${MAX_TRACE_INSTRUCTIONS} are graded` });
+    expect(replayTrace(garbage, start)).toEqual({
+      ok: false,
+      error: `the schedule ran ${MAX_TRACE_INSTRUCTIONS + 1} instructions; at most ${MAX_TRACE_INSTRUCTIONS} are graded`,
+    });
     // TVM's layout and JSON text are counted the same way; a short garbage trace is still reported as invalid.
     expect(replayTrace([garbage.instructions, []], start)).toMatchObject({ ok: false, error: expect.stringMatching(/^the schedule ran 5001 instructions/) });
     expect(replayTrace(JSON.stringify(garbage), start)).toMatchObject({ ok: false, error: expect.stringMatching(/^the schedule ran 5001 instructions/) });
-    expect(replayTrace({ ...garbage, instructions: [{ kind: "NoSuchKind" }] }, start)).toMatchObject({ ok: false, error: expect.stringMatching(/^the recorded schedule trace is not valid/) });
+    expect(replayTrace({ ...garbage, instructions: [{ kind: "NoSuchKind" }] }, start)).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^the recorded schedule trace is not valid/),
+    });
     expect(start.trace.instructions).toHaveLength(0);
   });
 });
@@ -380,7 +401,9 @@ describe("structural mistakes: only the checks that see the mistake fail", () =>
     expectNumericsPass(report, manifest.numerics.rounds);
     expect(report.numerics.manual?.sample?.blocks).toBe(23);
     expect(report.notes).toContainEqual(
-      expect.stringMatching(/^Numerics of the manual schedule: the quick pre-check at 256×256×256 \(the trace replayed at a reduced size\) did not pass, which does not count: .*81920/),
+      expect.stringMatching(
+        /^Numerics of the manual schedule: the quick pre-check at 256×256×256 \(the trace replayed at a reduced size\) did not pass, which does not count: .*81920/,
+      ),
     );
     expect(taskOf(report, "shared-memory-tiling").notes).toEqual([]);
   });
@@ -447,7 +470,9 @@ describe("hostile submissions", () => {
     expectPoints(report, { "shared-memory-tiling": 0, "register-tiling": 0, "cooperative-fetching": 0, "write-cache": 0, "epilogue-fusion": 0 });
     for (const id of PART1) {
       expect(taskOf(report, id).error).toMatch(
-        new RegExp(`^gemm_relu_add\\.ts could not be compiled:\\n {2}gemm_relu_add\\.ts:${line}:28: imports "${literal(spec)}", which is outside the submission\\n`),
+        new RegExp(
+          `^gemm_relu_add\\.ts could not be compiled:\\n {2}gemm_relu_add\\.ts:${line}:28: imports "${literal(spec)}", which is outside the submission\\n`,
+        ),
       );
     }
     expect(report.scripts.size).toBe(0);
@@ -468,7 +493,9 @@ describe("hostile submissions", () => {
     expect(report.maxScore).toBe(80);
     expectPoints(report, { "write-cache": 0, "epilogue-fusion": 0 });
     expect(taskOf(report, "write-cache").error).toMatch(
-      new RegExp(`^writeCache threw Error: a submission may not load "node:fs": the grading sandbox has no modules but @tessera/ir, @tessera/schedule and the submission's own files\\n +at writeCache \\(gemm_relu_add\\.ts:${lineOf(dir, 'require(["node", "fs"]')}:\\d+\\)`),
+      new RegExp(
+        `^writeCache threw Error: a submission may not load "node:fs": the grading sandbox has no modules but @tessera/ir, @tessera/schedule and the submission's own files\\n +at writeCache \\(gemm_relu_add\\.ts:${lineOf(dir, 'require(["node", "fs"]')}:\\d+\\)`,
+      ),
     );
     // Task 5 ran on the solution's task 4 (a stand-in): the isolate has no process; the fixed message is shown, the stack is not.
     expect(taskOf(report, "epilogue-fusion").error).toBe(
@@ -485,7 +512,9 @@ describe("hostile submissions", () => {
 
     expect(report.score).toBe(40);
     expectPoints(report, { "register-tiling": 0, "cooperative-fetching": 0 });
-    expect(taskOf(report, "register-tiling").error).toBe('registerTiling is not implemented yet (it still throws "TODO(task 2): registerTiling is not implemented yet")');
+    expect(taskOf(report, "register-tiling").error).toBe(
+      'registerTiling is not implemented yet (it still throws "TODO(task 2): registerTiling is not implemented yet")',
+    );
     expect(taskOf(report, "cooperative-fetching").error).toBe(
       "cooperativeFetching did not complete (the message is withheld because the task ran on the reference schedule (the solution's version of register-tiling stood in): what your code throws or prints there could reveal the solution)",
     );
@@ -508,7 +537,9 @@ describe("hostile submissions", () => {
     expect(report.score).toBe(0);
     expect(report.maxScore).toBe(80);
     expectPoints(report, { "shared-memory-tiling": 0, "register-tiling": 0, "cooperative-fetching": 0, "write-cache": 0, "epilogue-fusion": 0 });
-    PART1.forEach((id, n) => expect(taskOf(report, id).error).toMatch(new RegExp(`^${FUNCTIONS[id]} is not implemented yet \\(it still throws "TODO\\(task ${n + 1}\\)`)));
+    PART1.forEach((id, n) =>
+      expect(taskOf(report, id).error).toMatch(new RegExp(`^${FUNCTIONS[id]} is not implemented yet \\(it still throws "TODO\\(task ${n + 1}\\)`)),
+    );
     expect(taskOf(report, "auto-tuning").error).toMatch(/^applyTrace does not change the schedule/);
     expect(studentText(report)).not.toMatch(/100\/100|"score"|max_score/);
     // The prints are shown to the student locally, labelled as theirs, and kept out of Gradescope's output.
@@ -524,7 +555,9 @@ describe("hostile submissions", () => {
     expect(report.score).toBe(60);
     expectPoints(report, { "shared-memory-tiling": 0 });
     expect(taskOf(report, "shared-memory-tiling").error).toMatch(
-      new RegExp(`^sharedMemoryTiling threw ReferenceError: process is not defined\\n +at sharedMemoryTiling \\(gemm_relu_add\\.ts:${lineOf(dir, "process.exit(0)")}:\\d+\\)`),
+      new RegExp(
+        `^sharedMemoryTiling threw ReferenceError: process is not defined\\n +at sharedMemoryTiling \\(gemm_relu_add\\.ts:${lineOf(dir, "process.exit(0)")}:\\d+\\)`,
+      ),
     );
     for (const id of PART1.slice(1)) expectAllPassed(report, id);
     expectGradedOnSolution(report, "shared-memory-tiling");
@@ -540,7 +573,9 @@ describe("hostile submissions", () => {
     expect(report.score).toBe(60);
     expectPoints(report, { "shared-memory-tiling": 0 });
     expect(taskOf(report, "shared-memory-tiling").error).toMatch(
-      new RegExp(`^sharedMemoryTiling threw TypeError: Cannot assign to read only property 'bind' of object '#<_?Schedule>'\\n +at sharedMemoryTiling \\(gemm_relu_add\\.ts:${lineOf(dir, "Schedule.prototype.bind =")}:\\d+\\)`),
+      new RegExp(
+        `^sharedMemoryTiling threw TypeError: Cannot assign to read only property 'bind' of object '#<_?Schedule>'\\n +at sharedMemoryTiling \\(gemm_relu_add\\.ts:${lineOf(dir, "Schedule.prototype.bind =")}:\\d+\\)`,
+      ),
     );
     for (const id of PART1.slice(1)) expectAllPassed(report, id);
     expectGradedOnSolution(report, "shared-memory-tiling");
@@ -554,7 +589,9 @@ describe("hostile submissions", () => {
 
     expect(report.score).toBe(60);
     expectPoints(report, { "shared-memory-tiling": 0 });
-    expect(taskOf(report, "shared-memory-tiling").error).toMatch(/^sharedMemoryTiling threw TypeError: Cannot redefine property: trace\n +at sharedMemoryTiling \(gemm_relu_add\.ts:\d+:\d+\)/);
+    expect(taskOf(report, "shared-memory-tiling").error).toMatch(
+      /^sharedMemoryTiling threw TypeError: Cannot redefine property: trace\n +at sharedMemoryTiling \(gemm_relu_add\.ts:\d+:\d+\)/,
+    );
     expect(report.scripts.has("shared-memory-tiling")).toBe(false);
     for (const id of PART1.slice(1)) expectAllPassed(report, id);
     expectGradedOnSolution(report, "shared-memory-tiling");
@@ -592,7 +629,10 @@ describe("part 2: a tuned trace that cannot run or computes wrong numbers scores
 
   it("64×64 = 4096 threads per block exceed the GPU's 1024", async () => {
     const report = await gradeCase("too-many-threads");
-    expectPart2Zero(report, /^the schedule cannot be built for the GPU at 2048×2048×2048: .*uses 4096 threads per block \(64×64×1\); nvidia\/tesla-t4 allows 1024/);
+    expectPart2Zero(
+      report,
+      /^the schedule cannot be built for the GPU at 2048×2048×2048: .*uses 4096 threads per block \(64×64×1\); nvidia\/tesla-t4 allows 1024/,
+    );
   });
 
   it("a k loop bound to threadIdx.z races and writes partial sums", async () => {
@@ -603,6 +643,9 @@ describe("part 2: a tuned trace that cannot run or computes wrong numbers scores
 
   it("a trace that binds nothing does not schedule for the GPU", async () => {
     const report = await gradeCase("unbound-trace");
-    expectPart2Zero(report, /^the schedule cannot be built for the GPU at 2048×2048×2048: .*no loop is bound to a GPU thread: bind the outer loops to blockIdx\/threadIdx with sch\.bind/);
+    expectPart2Zero(
+      report,
+      /^the schedule cannot be built for the GPU at 2048×2048×2048: .*no loop is bound to a GPU thread: bind the outer loops to blockIdx\/threadIdx with sch\.bind/,
+    );
   });
 });

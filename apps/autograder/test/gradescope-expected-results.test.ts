@@ -30,8 +30,28 @@ describe("the debootstrap check's expectations", () => {
   });
 
   it("accepts the solution with every point but the GPU-only ones, and the starter with none", () => {
-    expect(resultsProblems(gradescopeResults(taskTests((max) => max), "", 1), manifest, "solution")).toEqual([]);
-    expect(resultsProblems(gradescopeResults(taskTests(() => 0), "", 1), manifest, "starter")).toEqual([]);
+    expect(
+      resultsProblems(
+        gradescopeResults(
+          taskTests((max) => max),
+          "",
+          1,
+        ),
+        manifest,
+        "solution",
+      ),
+    ).toEqual([]);
+    expect(
+      resultsProblems(
+        gradescopeResults(
+          taskTests(() => 0),
+          "",
+          1,
+        ),
+        manifest,
+        "starter",
+      ),
+    ).toEqual([]);
   });
 
   it("names the test where the solution lost points", () => {
@@ -44,7 +64,17 @@ describe("the debootstrap check's expectations", () => {
   });
 
   it("rejects a starter that scores, a failure result without tests, and a malformed file", () => {
-    expect(resultsProblems(gradescopeResults(taskTests((max) => max), "", 1), manifest, "starter").join("\n")).toContain("the starter scored");
+    expect(
+      resultsProblems(
+        gradescopeResults(
+          taskTests((max) => max),
+          "",
+          1,
+        ),
+        manifest,
+        "starter",
+      ).join("\n"),
+    ).toContain("the starter scored");
     expect(resultsProblems(failureResults("the grader crashed", 1), manifest, "starter").join("\n")).toContain("no tests: the grader did not grade");
     expect(resultsProblems({ score: "80" }, manifest, "solution")[0]).toMatch(/^not a valid Gradescope results\.json: /);
   });

@@ -70,12 +70,20 @@ describe("tessera-grade package-gradescope", () => {
       ["setup.sh", 0o755],
       ["run_autograder", 0o755],
     ]);
-    for (const name of ["package.json", "pnpm-lock.yaml", "pnpm-workspace.yaml", "assignments/gemm-relu-add/grading/manifest.json", "apps/autograder/src/main.ts"]) {
+    for (const name of [
+      "package.json",
+      "pnpm-lock.yaml",
+      "pnpm-workspace.yaml",
+      "assignments/gemm-relu-add/grading/manifest.json",
+      "apps/autograder/src/main.ts",
+    ]) {
       expect(entry(`source/${name}`), name).toBeDefined();
     }
     expect(entry("source/.ci/run")?.mode).toBe(0o755);
     expect(entry("source/package.json")?.mode).toBe(0o644);
-    expect(stdout).toMatch(/^Wrote .*autograder\.zip \(\d+\.\d MB\): setup\.sh, run_autograder and \d+ repository files \(listed by (git|walk)\) under source\/\./);
+    expect(stdout).toMatch(
+      /^Wrote .*autograder\.zip \(\d+\.\d MB\): setup\.sh, run_autograder and \d+ repository files \(listed by (git|walk)\) under source\/\./,
+    );
   });
 
   it("leaves out dependencies, build output and local results", () => {
@@ -133,7 +141,13 @@ describe("listing the repository files", () => {
     await chmod(join(root, "run.sh"), 0o755);
     const listed = await listRepositoryFiles(root, [join(root, "secret.log")]);
     expect(listed).toEqual({ listedBy: "walk", files: ["package.json", "pnpm-lock.yaml", "pnpm-workspace.yaml", "run.sh", "src/a.ts"] });
-    const pkg = await buildGradescopePackage({ repoRoot: root, starterDir: "src", expectedFiles: EXPECTED, nodeVersion: TOOLCHAIN.node, exclude: [join(root, "secret.log")] });
+    const pkg = await buildGradescopePackage({
+      repoRoot: root,
+      starterDir: "src",
+      expectedFiles: EXPECTED,
+      nodeVersion: TOOLCHAIN.node,
+      exclude: [join(root, "secret.log")],
+    });
     expect(pkg.toolchain).toEqual(TOOLCHAIN);
     expect(pkg.entries.filter((e) => e.name.startsWith("source/")).map((e) => [e.name, e.mode])).toEqual([
       ["source/package.json", 0o644],
@@ -160,7 +174,9 @@ describe("listing the repository files", () => {
     await expect(repositoryToolchain(root)).rejects.toThrow(/must pin pnpm as "packageManager": "pnpm@X.Y.Z" \(found "yarn@4.0.0"\)/);
     await expect(repositoryToolchain(root, "20.1")).rejects.toThrow('Node version "20.1" is not a release version like v20.19.0');
     await writeTree(root, { "package.json": JSON.stringify({ packageManager: "pnpm@10.34.9" }) });
-    await expect(buildGradescopePackage({ repoRoot: root, starterDir: "src", expectedFiles: EXPECTED })).rejects.toThrow(/lacks pnpm-lock\.yaml, pnpm-workspace\.yaml/);
+    await expect(buildGradescopePackage({ repoRoot: root, starterDir: "src", expectedFiles: EXPECTED })).rejects.toThrow(
+      /lacks pnpm-lock\.yaml, pnpm-workspace\.yaml/,
+    );
     expect(() => runAutograderScript({ expectedFiles: ["a b.ts"] })).toThrow('a graded file name "a b.ts" cannot go into a shell script');
   });
 });
@@ -206,7 +222,14 @@ describe("run_autograder", () => {
     const l = await layout();
     await writeFile(join(l.root, "submission", "gemm_relu_add.ts"), "");
     run(l, "write");
-    expect(await pnpmCall(l.root)).toEqual([join(l.root, "source", "source"), "grade", "--dir", join(l.root, "submission"), "--results", join(l.root, "results", "results.json")]);
+    expect(await pnpmCall(l.root)).toEqual([
+      join(l.root, "source", "source"),
+      "grade",
+      "--dir",
+      join(l.root, "submission"),
+      "--results",
+      join(l.root, "results", "results.json"),
+    ]);
     expect((await results(l.root)).score).toBe(80);
   });
 
@@ -248,7 +271,9 @@ describe("setup.sh", () => {
 
   /** A registry version document as npm's registry serves it (file:// tarball), for `tgz`. */
   async function publish(registry: string, name: string, version: string, tgz: string, integrity: (real: string) => string): Promise<void> {
-    const real = `sha512-${createHash("sha512").update(await readFile(tgz)).digest("base64")}`;
+    const real = `sha512-${createHash("sha512")
+      .update(await readFile(tgz))
+      .digest("base64")}`;
     const doc = { name, version, _id: `${name}@${version}`, dist: { integrity: integrity(real), shasum: "0", tarball: `file://${tgz}` } };
     await mkdir(join(registry, name), { recursive: true });
     await writeFile(join(registry, name, version), JSON.stringify(doc));
@@ -263,7 +288,12 @@ describe("setup.sh", () => {
     const registry = join(root, "registry");
     await stub(join(root, "node-build", "package", "bin"), "node", `echo ${TOOLCHAIN.node}`);
     await writeTree(join(root, "node-build", "package"), { "include/node/node_api.h": "// headers\n", "README.md": "not installed\n" });
-    const pnpmLog = [`[ "$1" = --version ] && { echo ${TOOLCHAIN.pnpm}; exit 0; }`, 'echo "pnpm $* (in $PWD)" >>"$STUB_LOG"', '[ "$1" = grade ] && echo "{}" >"${@: -1}"', "exit 0"];
+    const pnpmLog = [
+      `[ "$1" = --version ] && { echo ${TOOLCHAIN.pnpm}; exit 0; }`,
+      'echo "pnpm $* (in $PWD)" >>"$STUB_LOG"',
+      '[ "$1" = grade ] && echo "{}" >"${@: -1}"',
+      "exit 0",
+    ];
     await stub(join(root, "pnpm-build", "package", "bin"), "pnpm.cjs", pnpmLog.join("\n"));
     await mkdir(join(root, "tarballs"));
     const nodeTgz = join(root, "tarballs", "node.tgz");

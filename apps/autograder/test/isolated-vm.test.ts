@@ -46,11 +46,15 @@ describe("isolated-vm per Node", () => {
   it("says the dependencies were installed with another Node when this Node's alias is missing", () => {
     const major = Number(process.versions.node.split(".")[0]);
     const other = major === 20 ? "24.0.0" : "20.19.0";
-    expect(() => findIsolatedVmAddon(import.meta.url, other)).toThrow(/isolated-vm-[56] \(isolated-vm for Node (20|24)\) is not installed: the dependencies were installed with another Node/);
+    expect(() => findIsolatedVmAddon(import.meta.url, other)).toThrow(
+      /isolated-vm-[56] \(isolated-vm for Node (20|24)\) is not installed: the dependencies were installed with another Node/,
+    );
   });
 
   it("refuses a Node it has no version for", () => {
-    expect(() => findIsolatedVmAddon(import.meta.url, "26.1.0")).toThrow("the grading sandbox (isolated-vm) has no version for Node 26.1.0: the grader runs on Node 20, 22, 24");
+    expect(() => findIsolatedVmAddon(import.meta.url, "26.1.0")).toThrow(
+      "the grading sandbox (isolated-vm) has no version for Node 26.1.0: the grader runs on Node 20, 22, 24",
+    );
     expect(() => findIsolatedVmAddon(import.meta.url, "21.7.3")).toThrow(/has no version for Node 21\.7\.3/);
   });
 
@@ -63,7 +67,9 @@ describe("isolated-vm per Node", () => {
 
   it("names the package and what to do when it has no addon for this Node", () => {
     const unbuilt = fakeInstall("isolated-vm-5", { name: "isolated-vm", version: "5.0.4" }, false);
-    expect(() => findIsolatedVmAddon(unbuilt, "20.20.2")).toThrow(/isolated-vm 5\.0\.4 \(isolated-vm-5, .*\) has no native addon for Node 20\.20\.2: .*out\/isolated_vm\.node does not exist; install the dependencies again with this Node/);
+    expect(() => findIsolatedVmAddon(unbuilt, "20.20.2")).toThrow(
+      /isolated-vm 5\.0\.4 \(isolated-vm-5, .*\) has no native addon for Node 20\.20\.2: .*out\/isolated_vm\.node does not exist; install the dependencies again with this Node/,
+    );
     // 6.x finds its addon through node-gyp-build, whose first line of error is passed on.
     const noPrebuild = fakeInstall("isolated-vm-6", SIX, false, 'throw new Error("No native build was found for abi=1\\n    loaded from: " + dir);');
     expect(() => findIsolatedVmAddon(noPrebuild, "22.23.5")).toThrow(

@@ -37,7 +37,10 @@ function failedChecks(report: GradeReport): string[] {
 /** Every failed check with its feedback and every task error, for the assertion message. */
 function whatFailed(report: GradeReport): string {
   return report.tasks
-    .flatMap((t) => [...(t.error === undefined ? [] : [`${t.task.id}: ${t.error}`]), ...t.checks.filter((c) => c.status === "failed").map((c) => `${t.task.id}/${c.check.id}: ${c.feedback}`)])
+    .flatMap((t) => [
+      ...(t.error === undefined ? [] : [`${t.task.id}: ${t.error}`]),
+      ...t.checks.filter((c) => c.status === "failed").map((c) => `${t.task.id}/${c.check.id}: ${c.feedback}`),
+    ])
     .join("\n");
 }
 
@@ -49,7 +52,10 @@ describe("the mutation table", () => {
     expect([...tasks].sort()).toEqual(["auto-tuning", "cooperative-fetching", "epilogue-fusion", "register-tiling", "shared-memory-tiling", "write-cache"]);
     for (const m of MUTATIONS) {
       const task = manifest.tasks.find((t) => t.id === m.fails.task);
-      expect(task?.checks.map((c) => c.id), m.name).toContain(m.fails.check);
+      expect(
+        task?.checks.map((c) => c.id),
+        m.name,
+      ).toContain(m.fails.check);
     }
   });
 
@@ -74,7 +80,10 @@ describe("the mutation table", () => {
       // Nothing else lost a point: every other task has full marks for what it could earn.
       for (const t of report.tasks) {
         const lost = t.checks.filter((c) => c.points < c.maxPoints && !(t.task.id === m.fails.task && c.check.id === m.fails.check));
-        expect(lost.map((c) => c.check.id), t.task.id).toEqual([]);
+        expect(
+          lost.map((c) => c.check.id),
+          t.task.id,
+        ).toEqual([]);
       }
     }, 60_000);
   });

@@ -83,7 +83,9 @@ describe("the full-size check of D's coverage", () => {
 
   it("fails a condition that skips the last 8 columns", () => {
     const error = errorOf(check(guardStores((i) => binary("lt", binary("floormod", i, N), N - 8))));
-    expect(error).toContain(`your kernel never writes ${8 * N} of the ${N * N} elements of D: D[*, 504..511]; 0 of 512 rows and 504 of 512 columns are written completely`);
+    expect(error).toContain(
+      `your kernel never writes ${8 * N} of the ${N * N} elements of D: D[*, 504..511]; 0 of 512 rows and 504 of 512 columns are written completely`,
+    );
   });
 
   it("fails a thread tile that writes only 3 of its 4 columns, naming the first element left out", () => {
@@ -95,15 +97,24 @@ describe("the full-size check of D's coverage", () => {
   it("fails blocks that write each other's rows: a write-write race between blocks", () => {
     // Rows of block x go to block x % 4's rows: blocks 4..7 overwrite blocks 0..3, rows 256.. stay unwritten.
     const blockRows = 64 * N;
-    const error = errorOf(check(storeIndex((i) => binary("add", binary("floormod", i, blockRows), binary("mul", binary("floormod", binary("floordiv", i, blockRows), 4), blockRows)))));
-    expect(error).toContain(`your kernel never writes ${N * N / 2} of the ${N * N} elements of D: D[256..511, *]`);
-    expect(error).toContain(`${N * N / 2} elements are written by more than one thread, first D[0, 0] by thread (0, 0, 0) of block (0, 0, 0) and by thread (0, 0, 0) of block (4, 0, 0) (a write-write race`);
+    const error = errorOf(
+      check(
+        storeIndex((i) => binary("add", binary("floormod", i, blockRows), binary("mul", binary("floormod", binary("floordiv", i, blockRows), 4), blockRows))),
+      ),
+    );
+    expect(error).toContain(`your kernel never writes ${(N * N) / 2} of the ${N * N} elements of D: D[256..511, *]`);
+    expect(error).toContain(
+      `${(N * N) / 2} elements are written by more than one thread, first D[0, 0] by thread (0, 0, 0) of block (0, 0, 0) and by thread (0, 0, 0) of block (4, 0, 0) (a write-write race`,
+    );
   });
 
   it("names the thread of a store out of D's bounds", () => {
     // The sampled blocks meet it first (a corner block loads A out of bounds); the coverage check alone says it too.
     const coverage = checkOutputCoverage(gridX(9));
-    expect(coverage).toMatchObject({ checked: true, problem: expect.stringMatching(/^placing the kernel's stores of D failed: .*thread \(0, 0, 0\) of block \(8, 0, 0\): /) });
+    expect(coverage).toMatchObject({
+      checked: true,
+      problem: expect.stringMatching(/^placing the kernel's stores of D failed: .*thread \(0, 0, 0\) of block \(8, 0, 0\): /),
+    });
   });
 
   it("states why it cannot check a kernel whose store indices depend on loaded values, and still samples it", () => {
@@ -113,6 +124,8 @@ describe("the full-size check of D's coverage", () => {
     expect(checkOutputCoverage(m)).toEqual({ checked: false, why: expect.stringMatching(/^where the kernel stores D depends on a value it loads \(C\[0\]\)/) });
     const r = check(m);
     expect(r.ran && r.error === undefined).toBe(true);
-    expect(r.ran ? r.sample.coverage : "").toMatch(/^whether every element of D is written was not checked \(where the kernel stores D depends on a value it loads/);
+    expect(r.ran ? r.sample.coverage : "").toMatch(
+      /^whether every element of D is written was not checked \(where the kernel stores D depends on a value it loads/,
+    );
   });
 });

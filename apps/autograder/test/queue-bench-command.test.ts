@@ -9,10 +9,26 @@ const script = join(dirname(fileURLToPath(import.meta.url)), "..", "scripts", "q
 
 describe("queue-bench command line", () => {
   it("names the redis-server that did not start and removes its scratch folder", () => {
-    const r = spawnSync(process.execPath, ["--import", "tsx", "--conditions=@tessera/source", script, "--redis-server", "/nonexistent/redis-server", "--submissions", "1", "--workers", "1", "--simulator"], {
-      encoding: "utf8",
-      timeout: 60_000,
-    });
+    const r = spawnSync(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        "--conditions=@tessera/source",
+        script,
+        "--redis-server",
+        "/nonexistent/redis-server",
+        "--submissions",
+        "1",
+        "--workers",
+        "1",
+        "--simulator",
+      ],
+      {
+        encoding: "utf8",
+        timeout: 60_000,
+      },
+    );
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/queue-bench: redis-server \(\/nonexistent\/redis-server\) did not start: .*ENOENT.*--redis-server PATH/);
     expect(r.stderr).not.toMatch(/\n\s+at /);
@@ -22,7 +38,10 @@ describe("queue-bench command line", () => {
   }, 60_000);
 
   it("refuses --gpus with --simulator", () => {
-    const r = spawnSync(process.execPath, ["--import", "tsx", "--conditions=@tessera/source", script, "--gpus", "0", "--simulator"], { encoding: "utf8", timeout: 60_000 });
+    const r = spawnSync(process.execPath, ["--import", "tsx", "--conditions=@tessera/source", script, "--gpus", "0", "--simulator"], {
+      encoding: "utf8",
+      timeout: 60_000,
+    });
     expect(r.status).toBe(2);
     expect(r.stderr).toContain("--gpus and --simulator exclude each other");
   }, 60_000);

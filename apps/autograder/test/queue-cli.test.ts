@@ -26,9 +26,18 @@ async function grade(args: string[]): Promise<{ code: number; err: string }> {
 describe("tessera-grade worker", () => {
   it("needs a redis:// URL and says what is wrong with another", async () => {
     expect(await grade(["worker"])).toEqual({ code: 2, err: expect.stringContaining("worker needs --redis URL") });
-    expect(await grade(["worker", "--redis", "127.0.0.1:6379"])).toEqual({ code: 2, err: expect.stringContaining('"127.0.0.1:6379" is not a URL; expected redis://HOST:PORT[/DB]') });
-    expect(await grade(["worker", "--redis", "http://127.0.0.1:6379"])).toEqual({ code: 2, err: expect.stringContaining('has scheme "http"; expected redis:// or rediss://') });
-    expect(await grade(["worker", "--redis", "redis://h:1", "--gpu", "0", "--no-gpu"])).toEqual({ code: 2, err: expect.stringContaining("--gpu and --no-gpu contradict") });
+    expect(await grade(["worker", "--redis", "127.0.0.1:6379"])).toEqual({
+      code: 2,
+      err: expect.stringContaining('"127.0.0.1:6379" is not a URL; expected redis://HOST:PORT[/DB]'),
+    });
+    expect(await grade(["worker", "--redis", "http://127.0.0.1:6379"])).toEqual({
+      code: 2,
+      err: expect.stringContaining('has scheme "http"; expected redis:// or rediss://'),
+    });
+    expect(await grade(["worker", "--redis", "redis://h:1", "--gpu", "0", "--no-gpu"])).toEqual({
+      code: 2,
+      err: expect.stringContaining("--gpu and --no-gpu contradict"),
+    });
     expect(await grade(["worker", "--redis", "redis://h:1", "--concurrency", "0"])).toMatchObject({ code: 2 });
   });
 
@@ -43,7 +52,10 @@ describe("tessera-grade worker", () => {
   });
 
   it("exits 1 naming the address when Redis does not answer", async () => {
-    expect(await grade(["worker", "--redis", "redis://127.0.0.1:1", "--no-gpu"])).toEqual({ code: 1, err: expect.stringMatching(/^tessera-grade worker: cannot reach Redis at redis:\/\/127\.0\.0\.1:1 .*ECONNREFUSED/) });
+    expect(await grade(["worker", "--redis", "redis://127.0.0.1:1", "--no-gpu"])).toEqual({
+      code: 1,
+      err: expect.stringMatching(/^tessera-grade worker: cannot reach Redis at redis:\/\/127\.0\.0\.1:1 .*ECONNREFUSED/),
+    });
   });
 });
 
@@ -51,7 +63,10 @@ describe("tessera-grade batch --redis", () => {
   it("refuses a malformed URL, --jobs and --merge with it", async () => {
     const base = ["batch", join(scratch, "subs"), "--out", join(scratch, "out")];
     expect(await grade([...base, "--redis", "localhost"])).toEqual({ code: 2, err: expect.stringContaining('--redis: "localhost" is not a URL') });
-    expect(await grade([...base, "--redis", "redis://h:1", "--jobs", "2"])).toEqual({ code: 2, err: expect.stringContaining("--jobs is for grading on this machine") });
+    expect(await grade([...base, "--redis", "redis://h:1", "--jobs", "2"])).toEqual({
+      code: 2,
+      err: expect.stringContaining("--jobs is for grading on this machine"),
+    });
     expect(await grade([...base, "--redis", "redis://h:1", "--merge"])).toMatchObject({ code: 2 });
   });
 

@@ -37,7 +37,13 @@ let journal: string;
 let holdFile: string;
 
 function journalOf(what: "start" | "done"): string[][] {
-  return existsSync(journal) ? readFileSync(journal, "utf8").trim().split("\n").map((l) => l.split(" ")).filter((l) => l[0] === what) : [];
+  return existsSync(journal)
+    ? readFileSync(journal, "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => l.split(" "))
+        .filter((l) => l[0] === what)
+    : [];
 }
 
 async function until<T>(what: string, probe: () => T | undefined, limitMs = 30_000): Promise<T> {
@@ -117,14 +123,21 @@ describe.skipIf(binary === undefined)("grading and tuning through the job queue,
     expect(csv.trim().split("\n")).toHaveLength(5);
     // What a worker says about a submission is what grading here says (names included).
     for (const name of ["garbled", "nobody"]) {
-      const local = await gradeOne({ name, kind: name === "garbled" ? "zip" : "folder", path: join(dir, name === "garbled" ? "garbled.zip" : name) }, { binding, manifest });
+      const local = await gradeOne(
+        { name, kind: name === "garbled" ? "zip" : "folder", path: join(dir, name === "garbled" ? "garbled.zip" : name) },
+        { binding, manifest },
+      );
       const remote = JSON.parse(await readFile(join(out, name, "results.json"), "utf8")) as { output: string };
       expect(remote.output).toBe(local.results.output);
       expect(await readFile(join(out, name, "report.txt"), "utf8")).toBe(local.reportText);
     }
     // Exactly one finished grading per submission; the starter's by a worker that was not killed.
     const done = journalOf("done");
-    for (const name of ["garbled", "nobody", "solution", "starter"]) expect(done.filter((l) => l[1]?.endsWith(`/${name}`)), name).toHaveLength(1);
+    for (const name of ["garbled", "nobody", "solution", "starter"])
+      expect(
+        done.filter((l) => l[1]?.endsWith(`/${name}`)),
+        name,
+      ).toHaveLength(1);
     expect(done.find((l) => l[1]?.endsWith("/starter"))?.[2]).not.toBe(String(holder));
     expect(journalOf("start").filter((l) => l[2] === String(holder) && l[1]?.endsWith("/starter"))).toEqual([]);
   });
@@ -169,7 +182,9 @@ describe.skipIf(binary === undefined)("grading and tuning through the job queue,
     try {
       const payload = await gradeJobPayload({ name: "solution", kind: "folder", path: join(binding.root, "solution") }, { binding, manifest, noGpu: true });
       const stale = { ...payload, settings: { ...payload.settings, manifestDigest: "0".repeat(64) } };
-      await expect(dispatcher.dispatch(GRADE_JOB, stale, { key: "stale" })).rejects.toThrow(/the manifest of gemm-relu-add on this worker .* is not the dispatcher's/);
+      await expect(dispatcher.dispatch(GRADE_JOB, stale, { key: "stale" })).rejects.toThrow(
+        /the manifest of gemm-relu-add on this worker .* is not the dispatcher's/,
+      );
       const letter = (await dispatcher.deadLetters()).find((d) => d.jobId === "grade.stale");
       expect(letter).toMatchObject({ kind: "grade", attemptsMade: 1, reason: expect.stringContaining("run workers of the same version") });
     } finally {

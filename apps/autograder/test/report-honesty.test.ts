@@ -22,12 +22,21 @@ describe("results.json statuses come from verdicts, not from score ≥ max", () 
   });
 
   it("a numerics FAIL is failed although its points are 0 of 0", () => {
-    const tasks = solutionTasks().map((t) => (t.task.id === "manual-numerics" ? taskGrade(t.task.id, (c) => failed(c, "round 1: 12 of 4096 outputs wrong")) : t));
-    expect(testOf(toGradescope(gradeReport(tasks)), "manual-numerics")).toMatchObject({ score: 0, max_score: 0, status: "failed", output: expect.stringContaining("FAIL") });
+    const tasks = solutionTasks().map((t) =>
+      t.task.id === "manual-numerics" ? taskGrade(t.task.id, (c) => failed(c, "round 1: 12 of 4096 outputs wrong")) : t,
+    );
+    expect(testOf(toGradescope(gradeReport(tasks)), "manual-numerics")).toMatchObject({
+      score: 0,
+      max_score: 0,
+      status: "failed",
+      output: expect.stringContaining("FAIL"),
+    });
   });
 
   it("numerics not checked are not graded, with the reason, never passed", () => {
-    const tasks = solutionTasks().map((t) => (t.task.id === "manual-numerics" ? taskGrade(t.task.id, (c) => skipped(c, "not checked: none of your part-1 tasks completed")) : t));
+    const tasks = solutionTasks().map((t) =>
+      t.task.id === "manual-numerics" ? taskGrade(t.task.id, (c) => skipped(c, "not checked: none of your part-1 tasks completed")) : t,
+    );
     const numerics = testOf(toGradescope(gradeReport(tasks)), "manual-numerics");
     expect(numerics.status).toBeUndefined();
     expect(numerics.output).toMatch(/^NOT GRADED in this run: not checked: none of your part-1 tasks completed/);
@@ -35,7 +44,9 @@ describe("results.json statuses come from verdicts, not from score ≥ max", () 
 
   it("an unimplemented part 2 is failed with its real maximum (20, not 0) and the reason", () => {
     const error = 'applyTrace is not implemented yet (it still throws "TODO(part 2)")';
-    const part2 = taskGrade("auto-tuning", (c) => (c.kind === "tuned-time" ? skipped(c, "needs a GPU") : failed(c, "not graded (see the error above)")), { error });
+    const part2 = taskGrade("auto-tuning", (c) => (c.kind === "tuned-time" ? skipped(c, "needs a GPU") : failed(c, "not graded (see the error above)")), {
+      error,
+    });
     const test = testOf(toGradescope(gradeReport([...solutionTasks().slice(0, -1), part2])), "auto-tuning");
     expect(test).toMatchObject({ score: 0, max_score: 20, status: "failed" });
     expect(test.output).toContain(error);
@@ -78,7 +89,9 @@ describe("an error every task of a file shares is shown once", () => {
   });
 
   it("an error only one task has stays with that task", () => {
-    const one = solutionTasks().map((t) => (t.task.id === "register-tiling" ? taskGrade(t.task.id, (c) => failed(c, "not graded"), { error: "registerTiling threw Error: boom" }) : t));
+    const one = solutionTasks().map((t) =>
+      t.task.id === "register-tiling" ? taskGrade(t.task.id, (c) => failed(c, "not graded"), { error: "registerTiling threw Error: boom" }) : t,
+    );
     const text = formatTerminalReport(gradeReport(one));
     expect(text).toMatch(/Task 2\. Register tiling.*\n {4}✗ registerTiling threw Error: boom/);
     expect(text).not.toContain("see above");
@@ -106,7 +119,9 @@ describe("what the student's code printed", () => {
   });
 
   it("student text in errors and feedback is escaped in both reports", () => {
-    const tasks = solutionTasks().map((t) => (t.task.id === "write-cache" ? taskGrade(t.task.id, (c) => failed(c, "block \u001b[2J"), { error: "writeCache threw Error: \u001b]0;pwned\u0007" }) : t));
+    const tasks = solutionTasks().map((t) =>
+      t.task.id === "write-cache" ? taskGrade(t.task.id, (c) => failed(c, "block \u001b[2J"), { error: "writeCache threw Error: \u001b]0;pwned\u0007" }) : t,
+    );
     const r = gradeReport(tasks);
     expect(formatTerminalReport(r)).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
     expect(JSON.stringify(toGradescope(r))).not.toMatch(/\\u001b|\\u0007/);
@@ -115,7 +130,13 @@ describe("what the student's code printed", () => {
 });
 
 describe("--test: numerics only", () => {
-  const part1 = manifest.tasks.filter((t) => t.part === 1).map((t) => (t.checks.some((c) => c.kind === "numerics") ? taskGrade(t.id, (c) => passed(c, "correct in 5 rounds")) : taskGrade(t.id, (c) => failed(c, "the split is missing"))));
+  const part1 = manifest.tasks
+    .filter((t) => t.part === 1)
+    .map((t) =>
+      t.checks.some((c) => c.kind === "numerics")
+        ? taskGrade(t.id, (c) => passed(c, "correct in 5 rounds"))
+        : taskGrade(t.id, (c) => failed(c, "the split is missing")),
+    );
   const part2 = taskGrade("auto-tuning", (c) => failed(c, "round 1: 7 of 4096 outputs wrong"));
   const numericsOnly = { ...part2, checks: part2.checks.filter((c) => c.check.kind === "numerics") };
 
@@ -129,7 +150,11 @@ describe("--test: numerics only", () => {
   });
 
   it("a part not checked says why", () => {
-    const notRun = { ...numericsOnly, error: "applyTrace does not change the schedule (it is still the handed-out empty function)", checks: numericsOnly.checks.map((c) => skipped(c.check, "not checked (see the error above)")) };
+    const notRun = {
+      ...numericsOnly,
+      error: "applyTrace does not change the schedule (it is still the handed-out empty function)",
+      checks: numericsOnly.checks.map((c) => skipped(c.check, "not checked (see the error above)")),
+    };
     const text = formatTerminalReport(gradeReport([...part1, notRun], { mode: "test" }));
     expect(text).toContain("Part 2 (your tuned schedule (trace_submission.ts)): NOT CHECKED — applyTrace does not change the schedule");
     expect(text).toContain("No numerics failure (some parts were not checked, see above).");

@@ -49,7 +49,11 @@ describe("results.json", () => {
     writeFileSync(path, FORGED);
     const seenWhileGrading: string[] = [];
     const inv = parseGradeArgs(["--dir", dir, "--no-gpu"], binding);
-    await runGrade(inv, binding, quietIO(() => void seenWhileGrading.push(readFileSync(path, "utf8"))));
+    await runGrade(
+      inv,
+      binding,
+      quietIO(() => void seenWhileGrading.push(readFileSync(path, "utf8"))),
+    );
     expect(seenWhileGrading.length).toBeGreaterThan(0);
     const during = GradescopeResultsSchema.parse(JSON.parse(seenWhileGrading[0]!));
     expect(during.score).toBe(0);

@@ -79,12 +79,14 @@ describe("SampledRoundsHelper", () => {
     }
   });
 
-
   it("runs every round here when the worker's code cannot be found, and says why once", async () => {
     const troubles: string[] = [];
-    const lost = new SampledRoundsHelper(() => {
-      throw new Error("the worker entry rounds-worker was not found");
-    }, (why) => troubles.push(why));
+    const lost = new SampledRoundsHelper(
+      () => {
+        throw new Error("the worker entry rounds-worker was not found");
+      },
+      (why) => troubles.push(why),
+    );
     try {
       const plan = planOf(manual(), 2);
       const alone = runSample(plan, performance.now());

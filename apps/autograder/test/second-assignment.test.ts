@@ -15,7 +15,9 @@ const binding = assignmentBinding("d2l-transpose");
 const scratch = mkdtempSync(join(tmpdir(), "tessera-second-assignment-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-async function grade(dir: string): Promise<{ code: number; out: string; results: { score: number; tests: { name: string; score: number; output: string }[] } }> {
+async function grade(
+  dir: string,
+): Promise<{ code: number; out: string; results: { score: number; tests: { name: string; score: number; output: string }[] } }> {
   const io = memoryIO();
   const resultsPath = join(scratch, `${dir.replaceAll("/", "_")}.json`);
   const code = await runGradeCli(["--assignment", "d2l-transpose", "--dir", dir, "--no-gpu", "--results", resultsPath], io);

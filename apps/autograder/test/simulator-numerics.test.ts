@@ -97,7 +97,9 @@ describe("simulator numerics on sampled blocks of the full-size kernel", () => {
     expect(outcome.sample).toMatchObject({ blocks: 4, gridBlocks: 1024, elements: 4 * 64 * 64 });
     expect(outcome.rounds).toHaveLength(1);
     expect(outcome.rounds[0]).toMatchObject({ elements: 4 * 64 * 64, mismatches: 0, unwritten: 0 });
-    expect(numericsSummary(outcome)).toMatch(/^correct on all 16384 elements the sampled blocks wrote in 1 rounds of random inputs, max \|error\| .* \(CPU simulator \(nvidia\/tesla-t4 limits\), 4 of the 1024 thread blocks of the 2048×2048×2048 kernel\); every one of the 4194304 elements of D is written, each by one thread \(all 1024 thread blocks checked\)$/);
+    expect(numericsSummary(outcome)).toMatch(
+      /^correct on all 16384 elements the sampled blocks wrote in 1 rounds of random inputs, max \|error\| .* \(CPU simulator \(nvidia\/tesla-t4 limits\), 4 of the 1024 thread blocks of the 2048×2048×2048 kernel\); every one of the 4194304 elements of D is written, each by one thread \(all 1024 thread blocks checked\)$/,
+    );
   });
 
   it("pass for the solution's tuned trace, one sampled block per round over the rounds", () => {
@@ -116,7 +118,9 @@ describe("simulator numerics on sampled blocks of the full-size kernel", () => {
     expect(outcome).toMatchObject({ passed: true, size: 2048, sample: { blocks: 4, gridBlocks: 1024 } });
     expect(outcome.error).toBeUndefined();
     expect(outcome.notes).toHaveLength(1);
-    expect(outcome.notes![0]).toMatch(/^the quick pre-check at 256×256×256 \(the trace replayed at a reduced size\) did not pass, which does not count: .*shared memory/);
+    expect(outcome.notes![0]).toMatch(
+      /^the quick pre-check at 256×256×256 \(the trace replayed at a reduced size\) did not pass, which does not count: .*shared memory/,
+    );
   });
 
   it("fail the tuned trace with k bound to threadIdx.z: a race in the first sampled block, and its wrong partial sums", () => {
@@ -154,9 +158,13 @@ describe("simulator numerics on sampled blocks of the full-size kernel", () => {
 
   it("let the 256³ replay decide when one thread block is larger than the whole sampling budget", () => {
     const sch = solution.manualSchedule(2048);
-    const outcome = simulatorNumerics({ assignment: binding.name, schedule: sch, settings: { ...manifest.numerics, rounds: 1 }, seed: 1 }, binding, { workBudget: 1e6 });
+    const outcome = simulatorNumerics({ assignment: binding.name, schedule: sch, settings: { ...manifest.numerics, rounds: 1 }, seed: 1 }, binding, {
+      workBudget: 1e6,
+    });
     expect(outcome).toMatchObject({ passed: true, size: 256 });
-    expect(outcome.notes![0]).toMatch(/^the 2048³ kernel could not be checked block by block \(one thread block of the 2048³ kernel executes about 2\.1e\+7 statements, more than the 1\.0e\+6 a sampled check may simulate\)/);
+    expect(outcome.notes![0]).toMatch(
+      /^the 2048³ kernel could not be checked block by block \(one thread block of the 2048³ kernel executes about 2\.1e\+7 statements, more than the 1\.0e\+6 a sampled check may simulate\)/,
+    );
   });
 
   it("refuse a trace whose block fits the GPU at 256³ but not at 2048³", () => {

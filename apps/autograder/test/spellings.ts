@@ -30,7 +30,10 @@ export const SPELLINGS: readonly Spelling[] = [
   {
     name: "several-reorders",
     // [i0, i1, j0, j1, k0, k1] → [i0, j0, i1, j1, k0, k1] → [i0, j0, k0, i1, j1, k1]
-    edits: [replace(REORDER_1, "sch.reorder(blockY, innerX);\n  sch.reorder(kOuter, innerX, innerY);"), replace(REORDER_2, "sch.reorder(threadX, threadY, regX);\n  sch.reorder(kChunk, kStep, regX, regY);")],
+    edits: [
+      replace(REORDER_1, "sch.reorder(blockY, innerX);\n  sch.reorder(kOuter, innerX, innerY);"),
+      replace(REORDER_2, "sch.reorder(threadX, threadY, regX);\n  sch.reorder(kChunk, kStep, regX, regY);"),
+    ],
   },
   {
     name: "block-loops-in-the-other-order",
@@ -62,7 +65,7 @@ export const SPELLINGS: readonly Spelling[] = [
           "/** Binds loop pairs to a pair of GPU indices. */",
           "class Binder {",
           "  constructor(private readonly sch: Schedule) {}",
-          "  pair(x: LoopRV, y: LoopRV, level: \"blockIdx\" | \"threadIdx\"): void {",
+          '  pair(x: LoopRV, y: LoopRV, level: "blockIdx" | "threadIdx"): void {',
           "    this.sch.bind(x, `${level}.x`);",
           "    this.sch.bind(y, `${level}.y`);",
           "  }",
@@ -72,7 +75,10 @@ export const SPELLINGS: readonly Spelling[] = [
       ),
       replace("const [blockX, innerX] = sch.split(i, [null, tileX]) as [LoopRV, LoopRV];", "const [blockX, innerX] = tileLoop(sch, i, tileX);"),
       replace(lines('  sch.bind(blockX, "blockIdx.x");', '  sch.bind(blockY, "blockIdx.y");'), lines('  new Binder(sch).pair(blockX, blockY, "blockIdx");')),
-      replace(`${REORDER_2}\n${lines('  sch.bind(threadX, "threadIdx.x");', '  sch.bind(threadY, "threadIdx.y");')}`, `${REORDER_2}\n${lines('  new Binder(sch).pair(threadX, threadY, "threadIdx");')}`),
+      replace(
+        `${REORDER_2}\n${lines('  sch.bind(threadX, "threadIdx.x");', '  sch.bind(threadY, "threadIdx.y");')}`,
+        `${REORDER_2}\n${lines('  new Binder(sch).pair(threadX, threadY, "threadIdx");')}`,
+      ),
     ],
   },
   {
@@ -86,13 +92,26 @@ export const SPELLINGS: readonly Spelling[] = [
   },
   {
     name: "write-back-at-the-innermost-thread-loop-by-position",
-    edits: [replace('const threadY = sch.getLoops(gemm).find((loop) => sch.get(loop).threadTag === "threadIdx.y");', "const threadY = sch.getLoops(gemm).filter((loop) => sch.get(loop).threadTag !== undefined).at(-1);")],
+    edits: [
+      replace(
+        'const threadY = sch.getLoops(gemm).find((loop) => sch.get(loop).threadTag === "threadIdx.y");',
+        "const threadY = sch.getLoops(gemm).filter((loop) => sch.get(loop).threadTag !== undefined).at(-1);",
+      ),
+    ],
   },
   {
     name: "copies-returned-by-a-helper",
     edits: [
       replace("  return [aShared, bShared];", "  return inOrder(aShared, bShared);"),
-      append(lines("", "/** The stages in the order task 3 takes them. */", "function inOrder(a: BlockRV, b: BlockRV): [BlockRV, BlockRV] {", "  return [a, b];", "}")),
+      append(
+        lines(
+          "",
+          "/** The stages in the order task 3 takes them. */",
+          "function inOrder(a: BlockRV, b: BlockRV): [BlockRV, BlockRV] {",
+          "  return [a, b];",
+          "}",
+        ),
+      ),
     ],
   },
 ];

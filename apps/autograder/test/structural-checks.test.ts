@@ -63,7 +63,9 @@ describe("structural checks of the gemm-relu-add manifest", () => {
   it("the unscheduled workload fails task 1 with feedback naming the missing split, binding and stage", () => {
     const results = outcomes(new Schedule(gemmReluAdd(2048).func), "shared-memory-tiling");
     expect(results["split-i-by-tile-x"]).toMatch(/the i loop of "gemm" is not split/);
-    expect(results["block-loops-bound"]).toBe("the block loop over i (i, extent 2048) is not bound: bind it to blockIdx.x; the block loop over j (j, extent 2048) is not bound: bind it to blockIdx.y");
+    expect(results["block-loops-bound"]).toBe(
+      "the block loop over i (i, extent 2048) is not bound: bind it to blockIdx.x; the block loop over j (j, extent 2048) is not bound: bind it to blockIdx.y",
+    );
     expect(results["a-shared-stage"]).toBe('"gemm" does not read A through a shared copy (cacheRead)');
   });
 
@@ -71,9 +73,15 @@ describe("structural checks of the gemm-relu-add manifest", () => {
     const sch = new Schedule(gemmReluAdd(2048).func);
     const returned = solution.sharedMemoryTiling(sch, 32, tiles.tileY!, tiles.tileK!);
     const results = outcomes(sch, "shared-memory-tiling", returned);
-    expect(results["split-i-by-tile-x"]).toBe('the i loop of "gemm" is split into tiles of 32, not 64 (its loops: i_0 (extent 64, bound to blockIdx.x), i_1 (extent 32))');
+    expect(results["split-i-by-tile-x"]).toBe(
+      'the i loop of "gemm" is split into tiles of 32, not 64 (its loops: i_0 (extent 64, bound to blockIdx.x), i_1 (extent 32))',
+    );
     // Regression: the block loop's extent (2048/32) equals tileX, and the loop order and A's copy were judged by extents.
-    expect(Object.entries(results).filter(([, r]) => r !== "pass").map(([id]) => id)).toEqual(["split-i-by-tile-x"]);
+    expect(
+      Object.entries(results)
+        .filter(([, r]) => r !== "pass")
+        .map(([id]) => id),
+    ).toEqual(["split-i-by-tile-x"]);
   });
 
   it("a shared stage left at the root (no computeAt) fails the placement check", () => {
@@ -88,7 +96,9 @@ describe("structural checks of the gemm-relu-add manifest", () => {
     sch.bind(by, "blockIdx.y");
     sch.cacheRead(gemm, 0, "shared");
     const results = outcomes(sch, "shared-memory-tiling");
-    expect(results["a-shared-stage"]).toBe('the shared stage "A_shared" is computed at the root, outside every loop of "gemm": move it under the k-chunk loop (k_0, extent 32) with computeAt');
+    expect(results["a-shared-stage"]).toBe(
+      'the shared stage "A_shared" is computed at the root, outside every loop of "gemm": move it under the k-chunk loop (k_0, extent 32) with computeAt',
+    );
   });
 
   it("shared stages that are not fetched cooperatively fail task 3 with what is missing", () => {

@@ -1,6 +1,14 @@
 /** report/student-text.ts: what the student's code controls, escaped, capped and fenced. */
 import { describe, expect, it } from "vitest";
-import { FENCE_MARK, MAX_MESSAGE_CHARS, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES, escapeControls, fencedStudentOutput, studentMessage } from "../src/report/student-text.js";
+import {
+  FENCE_MARK,
+  MAX_MESSAGE_CHARS,
+  MAX_OUTPUT_BYTES,
+  MAX_OUTPUT_LINES,
+  escapeControls,
+  fencedStudentOutput,
+  studentMessage,
+} from "../src/report/student-text.js";
 
 describe("escapeControls", () => {
   it("writes ESC, the other C0 and C1 controls, DEL and CR as visible escapes; keeps tabs and line feeds", () => {

@@ -67,7 +67,10 @@ export const CASES = {
   },
   // Misspelled registerTiling as registerTilling, so the file does not export registerTiling.
   "missing-export": {
-    gemm: solution(replace("export function registerTiling(", "export function registerTilling("), replace("  registerTiling(sch, t.", "  registerTilling(sch, t.")),
+    gemm: solution(
+      replace("export function registerTiling(", "export function registerTilling("),
+      replace("  registerTiling(sch, t.", "  registerTilling(sch, t."),
+    ),
     trace: solution(),
   },
   // cooperativeFetching takes its loops from a helper reading a table it never filled: a TypeError.
@@ -115,7 +118,7 @@ export const CASES = {
       insertBefore(
         "  const [innerX, innerY, kInner] = sch.getLoops(gemm)",
         lines(
-          "  // Keeps a snapshot of the schedule's IR \"for debugging\" on every iteration, forever.",
+          '  // Keeps a snapshot of the schedule\'s IR "for debugging" on every iteration, forever.',
           "  const snapshots: string[][] = [];",
           "  for (;;) snapshots.push(new Array<string>(1_000_000).fill(sch.get(gemm).name));",
         ),
@@ -154,7 +157,10 @@ export const CASES = {
     gemm: solution(
       replace("sch.split(i, [null, tileX])", "sch.split(i, [null, 32])"),
       insertAfter(TASK2_START, lines('  throw new Error("TODO(task 2): registerTiling is not implemented yet");')),
-      insertBefore(lines("  for (const stage of [aShared, bShared]) {"), lines('  throw new Error("TODO(task 3): cooperativeFetching is not implemented yet");')),
+      insertBefore(
+        lines("  for (const stage of [aShared, bShared]) {"),
+        lines('  throw new Error("TODO(task 3): cooperativeFetching is not implemented yet");'),
+      ),
       insertBefore(WRITE_BACK, lines('  throw new Error("TODO(task 4): writeCache is not implemented yet");')),
       insertBefore(INLINE_RELU, lines('  throw new Error("TODO(task 5): epilogueFusion is not implemented yet");')),
     ),
@@ -167,7 +173,9 @@ export const CASES = {
   },
   // cooperativeFetching returns at once: the shared copies are not fetched by the threads together.
   "no-cooperative-fetch": {
-    gemm: solution(insertBefore(lines("  for (const stage of [aShared, bShared]) {"), lines("  // Not done: the copies stay as task 1 left them.", "  return;"))),
+    gemm: solution(
+      insertBefore(lines("  for (const stage of [aShared, bShared]) {"), lines("  // Not done: the copies stay as task 1 left them.", "  return;")),
+    ),
     trace: solution(),
   },
   // Task 1 passes its checks with an extra unit k loop (unlike the solution's shape); task 2 still throws the starter's TODO.
@@ -225,7 +233,10 @@ export const CASES = {
       ),
     ),
     trace: starter(
-      insertAfter(lines("  void sch;"), lines('  console.log(JSON.stringify({ score: 100, tests: [{ name: "Part 2. Auto tuning", score: 20, max_score: 20 }] }));')),
+      insertAfter(
+        lines("  void sch;"),
+        lines('  console.log(JSON.stringify({ score: 100, tests: [{ name: "Part 2. Auto tuning", score: 20, max_score: 20 }] }));'),
+      ),
     ),
   },
   // sharedMemoryTiling calls process.exit(0) to end grading early.

@@ -14,8 +14,12 @@ describe("timing statistics", () => {
   });
 
   it("switches to ms from 1 ms of spread, and rounds µs from 100 µs to whole ones", () => {
-    expect(formatTimingStats({ meanMs: 300, medianMs: 299, minMs: 298, stdMs: 1.5 })).toBe("300.000 ms mean, 299.000 median, 298.000 min; std 1.500 ms (0.50% of the mean)");
-    expect(formatTimingStats({ meanMs: 30, medianMs: 30, minMs: 30, stdMs: 0.1234 })).toBe("30.000 ms mean, 30.000 median, 30.000 min; std 123 µs (0.41% of the mean)");
+    expect(formatTimingStats({ meanMs: 300, medianMs: 299, minMs: 298, stdMs: 1.5 })).toBe(
+      "300.000 ms mean, 299.000 median, 298.000 min; std 1.500 ms (0.50% of the mean)",
+    );
+    expect(formatTimingStats({ meanMs: 30, medianMs: 30, minMs: 30, stdMs: 0.1234 })).toBe(
+      "30.000 ms mean, 30.000 median, 30.000 min; std 123 µs (0.41% of the mean)",
+    );
   });
 
   it("flags a std above 2% of the mean, and a min more than 5% below the median, each with its share", () => {

@@ -47,7 +47,16 @@ function fakeGpu(passes: (check: number) => boolean) {
         backend: "gpu",
         device: "Fake GPU",
         size: req.settings.sizes.full,
-        rounds: [{ seed: req.seed, elements: 16, mismatches: passed ? 0 : 12, unwritten: 0, maxAbsError: 0, ...(passed ? {} : { firstMismatch: "D[0, 1] = 7 but the reference is 3" }) }],
+        rounds: [
+          {
+            seed: req.seed,
+            elements: 16,
+            mismatches: passed ? 0 : 12,
+            unwritten: 0,
+            maxAbsError: 0,
+            ...(passed ? {} : { firstMismatch: "D[0, 1] = 7 but the reference is 3" }),
+          },
+        ],
       };
     },
     async time(schedule: Schedule, timing: Timing): Promise<TimingOutcome> {
@@ -61,7 +70,17 @@ function fakeGpu(passes: (check: number) => boolean) {
 }
 
 function tune(gpu: GpuBackend, name: string) {
-  return tuneSearchSpace({ submissionDir: SOLUTION, binding, manifest, trials: 8, seed: 2, gpu, runner: new SimulatedRunner(), workDir: join(scratch, name), numerics: { rounds: 1 } });
+  return tuneSearchSpace({
+    submissionDir: SOLUTION,
+    binding,
+    manifest,
+    trials: 8,
+    seed: 2,
+    gpu,
+    runner: new SimulatedRunner(),
+    workDir: join(scratch, name),
+    numerics: { rounds: 1 },
+  });
 }
 
 describe("tuning with a GPU (fake backend)", () => {
@@ -101,14 +120,25 @@ describe("tuning with a GPU (fake backend)", () => {
     expect(result.chosen).toBeUndefined();
     expect(log.filter((l) => l.startsWith("time"))).toEqual([]);
     expect(result.checked).toHaveLength(MAX_NUMERICS_CHECKS);
-    expect(result.noChoiceReason).toBe(`${MAX_NUMERICS_CHECKS} of the search's best ${MAX_NUMERICS_CHECKS} candidates compute wrong results; so the search space itself is probably wrong`);
+    expect(result.noChoiceReason).toBe(
+      `${MAX_NUMERICS_CHECKS} of the search's best ${MAX_NUMERICS_CHECKS} candidates compute wrong results; so the search space itself is probably wrong`,
+    );
     expect(formatTuneReport(result)).toContain("No candidate found: 5 of the search's best 5 candidates compute wrong results");
   });
 
   // The default runner on a GPU is meta-schedule's LocalRunner; without CUDA (CI) it can measure nothing.
   it.skipIf(cuda.available())("says why when the search could measure nothing (the LocalRunner finds no CUDA device)", async () => {
     const { gpu, log } = fakeGpu(() => true);
-    const result = await tuneSearchSpace({ submissionDir: SOLUTION, binding, manifest, trials: 4, seed: 1, gpu, workDir: join(scratch, "work-no-cuda"), numerics: { rounds: 1 } });
+    const result = await tuneSearchSpace({
+      submissionDir: SOLUTION,
+      binding,
+      manifest,
+      trials: 4,
+      seed: 1,
+      gpu,
+      workDir: join(scratch, "work-no-cuda"),
+      numerics: { rounds: 1 },
+    });
 
     expect(log).toEqual([]);
     expect(result.chosen).toBeUndefined();

@@ -78,7 +78,10 @@ describe("tuning without a GPU", () => {
     if (!replay.ok) throw new Error(replay.error);
     expect(replay.schedule.trace.show()).toBe(chosen.text);
     expect(() => lower(replay.schedule, T4)).not.toThrow();
-    const numerics = simulatorNumerics({ assignment: binding.name, schedule: replay.schedule, settings: { ...manifest.numerics, rounds: 1 }, seed: 2 }, binding);
+    const numerics = simulatorNumerics(
+      { assignment: binding.name, schedule: replay.schedule, settings: { ...manifest.numerics, rounds: 1 }, seed: 2 },
+      binding,
+    );
     expect(numerics.passed).toBe(true);
 
     const report = formatTuneReport(result);
@@ -100,7 +103,10 @@ describe("tuning without a GPU", () => {
     const counted = Number(/Candidates the search rejected before measuring \((\d+)\)/.exec(report)?.[1]);
     const withNoops = formatTuneReport({
       ...result,
-      search: { ...result.search, rejected: [["mutator mutateTileSize found nothing to change", 7], ...result.search.rejected.filter(([reason]) => !reason.startsWith("mutator "))] },
+      search: {
+        ...result.search,
+        rejected: [["mutator mutateTileSize found nothing to change", 7], ...result.search.rejected.filter(([reason]) => !reason.startsWith("mutator "))],
+      },
     });
     expect(withNoops).toContain(`Candidates the search rejected before measuring (${counted}), by reason:`);
     expect(withNoops).not.toMatch(/found nothing to change/);
@@ -113,28 +119,37 @@ describe("tuning without a GPU", () => {
     await writeFile(
       join(dir, "auto_tuning.ts"),
       [
-        "import type { ExprRV, LoopRV, Schedule } from \"@tessera/schedule\";",
+        'import type { ExprRV, LoopRV, Schedule } from "@tessera/schedule";',
         "export function autoTuningSchedule(sch: Schedule): void {",
-        "  const gemm = sch.getBlock(\"gemm\");",
+        '  const gemm = sch.getBlock("gemm");',
         "  const [i, j] = sch.getLoops(gemm) as [LoopRV, LoopRV];",
         "  const [outer, inner] = sch.samplePerfectTile(i, 2, 16) as [ExprRV, ExprRV];",
         "  const [i0, i1] = sch.split(i, [outer, inner]) as [LoopRV, LoopRV];",
         "  const [, rows] = sch.split(i0, [1, sch.get(outer)]) as [LoopRV, LoopRV];",
         "  const [, threads] = sch.split(i1, [1, sch.get(inner)]) as [LoopRV, LoopRV];",
         "  const [, cols] = sch.split(j, [null, 32]) as [LoopRV, LoopRV];",
-        "  sch.bind(rows, \"blockIdx.x\");",
-        "  sch.bind(threads, \"threadIdx.x\");",
-        "  sch.bind(cols, \"threadIdx.y\");",
-        "  sch.computeInline(sch.getBlock(\"relu\"));",
-        "  const [ai, aj] = sch.getLoops(sch.getBlock(\"add\")) as [LoopRV, LoopRV];",
+        '  sch.bind(rows, "blockIdx.x");',
+        '  sch.bind(threads, "threadIdx.x");',
+        '  sch.bind(cols, "threadIdx.y");',
+        '  sch.computeInline(sch.getBlock("relu"));',
+        '  const [ai, aj] = sch.getLoops(sch.getBlock("add")) as [LoopRV, LoopRV];',
         "  const [, aThreads] = sch.split(aj, [null, 128]) as [LoopRV, LoopRV];",
-        "  sch.bind(ai, \"blockIdx.x\");",
-        "  sch.bind(aThreads, \"threadIdx.x\");",
+        '  sch.bind(ai, "blockIdx.x");',
+        '  sch.bind(aThreads, "threadIdx.x");',
         "}",
         "",
       ].join("\n"),
     );
-    const result = await tuneSearchSpace({ submissionDir: dir, binding, manifest, trials: 6, seed: 3, gpu: undefined, workDir: join(scratch, "work-recorded"), numerics: { rounds: 1 } });
+    const result = await tuneSearchSpace({
+      submissionDir: dir,
+      binding,
+      manifest,
+      trials: 6,
+      seed: 3,
+      gpu: undefined,
+      workDir: join(scratch, "work-recorded"),
+      numerics: { rounds: 1 },
+    });
 
     expect(result.search.rejected.find(([reason]) => reason === "the trace does not replay")?.[1]).toBeGreaterThan(0);
     // Only the recorded points were measured: one per distinct structure.
@@ -151,7 +166,16 @@ describe("tuning without a GPU", () => {
     const dir = await solutionCopy("one-point");
     // The part-1 advice of the handout: start with a space of one schedule (here the fixed solution trace).
     await writeFile(join(dir, "auto_tuning.ts"), 'export { applyTrace as autoTuningSchedule } from "./trace_submission.js";\n');
-    const result = await tuneSearchSpace({ submissionDir: dir, binding, manifest, trials: 4, seed: 7, gpu: undefined, workDir: join(scratch, "work-one"), numerics: { rounds: 1 } });
+    const result = await tuneSearchSpace({
+      submissionDir: dir,
+      binding,
+      manifest,
+      trials: 4,
+      seed: 7,
+      gpu: undefined,
+      workDir: join(scratch, "work-one"),
+      numerics: { rounds: 1 },
+    });
 
     expect(result.sampling.completed).toBe(4);
     expect(result.designSpaces).toBe(1);

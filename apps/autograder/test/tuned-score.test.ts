@@ -31,6 +31,8 @@ describe("scoreTunedTime", () => {
   });
 
   it("refuses to scale without the reference time instead of inventing a score", () => {
-    expect(() => scoreTunedTime(5, { name: "NVIDIA A100", key: "a100", referenceManualMs: undefined }, manifest)).toThrow(/reference manual schedule's time is needed/);
+    expect(() => scoreTunedTime(5, { name: "NVIDIA A100", key: "a100", referenceManualMs: undefined }, manifest)).toThrow(
+      /reference manual schedule's time is needed/,
+    );
   });
 });

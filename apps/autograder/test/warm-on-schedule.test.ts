@@ -52,9 +52,12 @@ describe("warmOnSchedule", () => {
 describe("SampledRoundsHelper before start()", () => {
   it("starts no thread until asked, and its troubles are told only then", async () => {
     const troubles: string[] = [];
-    const helper = new SampledRoundsHelper(() => {
-      throw new Error("no worker code");
-    }, (why) => troubles.push(why));
+    const helper = new SampledRoundsHelper(
+      () => {
+        throw new Error("no worker code");
+      },
+      (why) => troubles.push(why),
+    );
     expect(helper.started).toBe(false);
     expect(troubles).toEqual([]);
     helper.start();

@@ -17,13 +17,20 @@ function run(exit: FileRun["exit"], stderr = ""): FileRun {
 describe("errors of a run on the reference schedule", () => {
   it("show the starter's TODO error and the sandbox's refusals verbatim, without the stack", () => {
     const todo = "TODO(task 3): cooperativeFetching is not implemented yet";
-    expect(describeErrorOnReference("cooperativeFetching", "gemm_relu_add.ts", { name: "Error", message: todo, stack: "at cooperativeFetching (gemm_relu_add.ts:80:3)" }, ON)).toBe(
-      `cooperativeFetching is not implemented yet (it still throws "${todo}")`,
-    );
-    expect(describeErrorOnReference("writeCache", "gemm_relu_add.ts", { name: "ReferenceError", message: "process is not defined", stack: "at writeCache (x)" }, ON)).toBe(
-      `writeCache threw ReferenceError: process is not defined (the stack trace is withheld because the task ran ${ON})`,
-    );
-    expect(describeErrorOnReference("writeCache", "gemm_relu_add.ts", { name: "MissingExport", message: "gemm_relu_add.ts does not export `writeCache`" }, ON)).toBe("gemm_relu_add.ts does not export `writeCache`");
+    expect(
+      describeErrorOnReference(
+        "cooperativeFetching",
+        "gemm_relu_add.ts",
+        { name: "Error", message: todo, stack: "at cooperativeFetching (gemm_relu_add.ts:80:3)" },
+        ON,
+      ),
+    ).toBe(`cooperativeFetching is not implemented yet (it still throws "${todo}")`);
+    expect(
+      describeErrorOnReference("writeCache", "gemm_relu_add.ts", { name: "ReferenceError", message: "process is not defined", stack: "at writeCache (x)" }, ON),
+    ).toBe(`writeCache threw ReferenceError: process is not defined (the stack trace is withheld because the task ran ${ON})`);
+    expect(
+      describeErrorOnReference("writeCache", "gemm_relu_add.ts", { name: "MissingExport", message: "gemm_relu_add.ts does not export `writeCache`" }, ON),
+    ).toBe("gemm_relu_add.ts does not export `writeCache`");
   });
 
   it("withhold any other message, a fixed form with more text after it, and a fixed form under a made-up error name", () => {
@@ -33,7 +40,11 @@ describe("errors of a run on the reference schedule", () => {
       { name: "Error", message: `TODO(${IR})` },
       { name: "A_shared_localError", message: "process is not defined" },
       // Free text inside a refusal's form: a module name or an identifier chosen at run time.
-      { name: "Error", message: 'a submission may not load "A_shared_local": the grading sandbox has no modules but @tessera/ir, @tessera/schedule and the submission\'s own files' },
+      {
+        name: "Error",
+        message:
+          'a submission may not load "A_shared_local": the grading sandbox has no modules but @tessera/ir, @tessera/schedule and the submission\'s own files',
+      },
       { name: "ReferenceError", message: "A_shared_local is not defined" },
       { name: "Error", message: "TODO(task 3): A_shared_local is not implemented yet" },
       { name: "MissingExport", message: `gemm_relu_add.ts does not export \`${IR}\`` },

@@ -101,7 +101,13 @@ interface Case {
 
 function side(cmd: Command, samples: Sample[]): Side {
   const num = (xs: (number | undefined)[]) => (xs.every((x) => x !== undefined) ? stats(xs as number[]) : undefined);
-  return { command: cmd.label, wall: stats(samples.map((s) => s.wall)), cpu: num(samples.map((s) => s.cpu)), maxRssMiB: num(samples.map((s) => s.maxRssMiB)), samples };
+  return {
+    command: cmd.label,
+    wall: stats(samples.map((s) => s.wall)),
+    cpu: num(samples.map((s) => s.cpu)),
+    maxRssMiB: num(samples.map((s) => s.maxRssMiB)),
+    samples,
+  };
 }
 
 function measure(name: string, goalSeconds: number | undefined, n: number, after: Command, before: Command): Case {
@@ -119,7 +125,10 @@ function measure(name: string, goalSeconds: number | undefined, n: number, after
 }
 
 function bundleEntry(app: string): string {
-  const manifest = JSON.parse(readFileSync(join(root, "node_modules", ".cache", "tessera-fast-start", app, "manifest.json"), "utf8")) as { outDir: string; entry: string };
+  const manifest = JSON.parse(readFileSync(join(root, "node_modules", ".cache", "tessera-fast-start", app, "manifest.json"), "utf8")) as {
+    outDir: string;
+    entry: string;
+  };
   return join(manifest.outDir, manifest.entry);
 }
 
@@ -208,7 +217,10 @@ function range(st: Stats): string {
 function markdown(): string {
   const rows = cases.map((c) => {
     const cpu = c.after.cpu !== undefined && c.before.cpu !== undefined ? `${s(c.before.cpu.median)} → ${s(c.after.cpu.median)}` : "–";
-    const mem = c.after.maxRssMiB !== undefined && c.before.maxRssMiB !== undefined ? `${c.before.maxRssMiB.median.toFixed(0)} → ${c.after.maxRssMiB.median.toFixed(0)} MiB` : "–";
+    const mem =
+      c.after.maxRssMiB !== undefined && c.before.maxRssMiB !== undefined
+        ? `${c.before.maxRssMiB.median.toFixed(0)} → ${c.after.maxRssMiB.median.toFixed(0)} MiB`
+        : "–";
     const goal = c.goalSeconds === undefined ? "–" : `≤ ${c.goalSeconds} s: **${c.after.wall.median <= c.goalSeconds ? "met" : "not met"}**`;
     return `| ${c.name} | ${range(c.before.wall)} | **${range(c.after.wall)}** | ${c.ratio.median.toFixed(3)} | ${cpu} | ${mem} | ${goal} |`;
   });

@@ -6,7 +6,11 @@ import { type CliIO, processIO } from "./io.js";
 
 /** `tessera --help`, wrapped to `width` columns. */
 export function helpText(commandList: readonly Command[] = commands, width = DEFAULT_HELP_WIDTH, style?: HelpStyle): string {
-  return formatOverview(commandList.map((c) => c.spec), width, style);
+  return formatOverview(
+    commandList.map((c) => c.spec),
+    width,
+    style,
+  );
 }
 
 function helpWidth(io: CliIO): number {

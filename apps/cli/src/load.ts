@@ -1,13 +1,5 @@
 import { readFile, stat } from "node:fs/promises";
-import {
-  type IRModule,
-  type PrimFunc,
-  TesseraError,
-  TVMScriptSyntaxError,
-  entryFunctionName,
-  getFunction,
-  parseTVMScript,
-} from "@tessera/ir";
+import { type IRModule, type PrimFunc, TesseraError, TVMScriptSyntaxError, entryFunctionName, getFunction, parseTVMScript } from "@tessera/ir";
 import { CliError } from "./errors.js";
 
 /**
@@ -22,7 +14,9 @@ export async function readTextFile(file: string): Promise<string> {
   try {
     const { size } = await stat(file);
     if (size > MAX_INPUT_BYTES) {
-      throw new CliError(`${file}: the file is ${megabytes(size)} (${size} bytes); tessera reads input files of up to ${megabytes(MAX_INPUT_BYTES)} (${MAX_INPUT_BYTES} bytes)`);
+      throw new CliError(
+        `${file}: the file is ${megabytes(size)} (${size} bytes); tessera reads input files of up to ${megabytes(MAX_INPUT_BYTES)} (${MAX_INPUT_BYTES} bytes)`,
+      );
     }
     return await readFile(file, "utf8");
   } catch (err) {

@@ -4,7 +4,17 @@
  * `sch.trace.show()` prints (a trace_submission.ts), told apart by its first character.
  */
 import type { PrimFunc } from "@tessera/ir";
-import { type Decision, type Instruction, Schedule, Trace, TraceFormatError, TraceReplayError, TraceTextError, parseTraceText, replayTraceCalls } from "@tessera/schedule";
+import {
+  type Decision,
+  type Instruction,
+  Schedule,
+  Trace,
+  TraceFormatError,
+  TraceReplayError,
+  TraceTextError,
+  parseTraceText,
+  replayTraceCalls,
+} from "@tessera/schedule";
 import { CliError } from "./errors.js";
 import { loadModule, pickFunction, readTextFile } from "./load.js";
 

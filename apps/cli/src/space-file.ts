@@ -21,7 +21,9 @@ export async function loadScheduleFn(file: string): Promise<ScheduleFnLike> {
   }
   const fn = mod.default ?? mod.schedule;
   if (typeof fn !== "function") {
-    throw new CliError(`--space ${file}: the file must export a schedule function, e.g. 'export default (sch) => { … }' (found exports: ${Object.keys(mod).join(", ") || "none"})`);
+    throw new CliError(
+      `--space ${file}: the file must export a schedule function, e.g. 'export default (sch) => { … }' (found exports: ${Object.keys(mod).join(", ") || "none"})`,
+    );
   }
   return fn as ScheduleFnLike;
 }

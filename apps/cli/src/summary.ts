@@ -18,10 +18,7 @@ export function summarizeArray(buffer: Buffer, data: TypedArray): string {
     sum += v;
   }
   const counted = data.length - nan;
-  const stats =
-    counted === 0
-      ? "no finite values"
-      : `min ${fmt(min)} max ${fmt(max)} mean ${fmt(sum / counted)} sum ${fmt(sum)}`;
+  const stats = counted === 0 ? "no finite values" : `min ${fmt(min)} max ${fmt(max)} mean ${fmt(sum / counted)} sum ${fmt(sum)}`;
   const head = Array.from(data.subarray(0, 4), (v) => fmt(Number(v))).join(", ");
   const more = data.length > 4 ? ", …" : "";
   return `${shape} ${buffer.dtype}  ${stats}${nan > 0 ? `  NaN ${nan}` : ""}  [${head}${more}]`;

@@ -71,7 +71,10 @@ describe("tessera apply", () => {
 
   it("names the problem of a malformed trace file (exit 2)", async () => {
     const program = file("gemm3.py", printTVMScript(FUNC));
-    const bad = file("bad.json", JSON.stringify({ format: "tessera-trace", version: 1, instructions: [{ kind: "GetBlock", inputs: [], attrs: "gemm", outputs: ["b0"] }], decisions: [] }));
+    const bad = file(
+      "bad.json",
+      JSON.stringify({ format: "tessera-trace", version: 1, instructions: [{ kind: "GetBlock", inputs: [], attrs: "gemm", outputs: ["b0"] }], decisions: [] }),
+    );
     const io = captureIO();
     expect(await runCli(["apply", program, "--trace", bad], io)).toBe(2);
     expect(io.err).toBe(`tessera: ${bad}: malformed trace: instructions[0].attrs: Invalid input: expected array, received string\n`);

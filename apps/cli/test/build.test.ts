@@ -40,7 +40,9 @@ describe("tessera build", () => {
     const a = await build(original, "--trace", trace, "--target", "nvidia/tesla-t4");
     expect(a.err).toBe("");
     expect(a.code).toBe(0);
-    expect(a.out).toMatch(/extern "C" __global__ void __launch_bounds__\(128\) \w+_kernel\(float\* __restrict__ A, float\* __restrict__ B, float\* __restrict__ C\) \{/);
+    expect(a.out).toMatch(
+      /extern "C" __global__ void __launch_bounds__\(128\) \w+_kernel\(float\* __restrict__ A, float\* __restrict__ B, float\* __restrict__ C\) \{/,
+    );
     expect(a.out).toContain("((int)threadIdx.x)");
     const b = await build(scheduledFile, "--target", "nvidia/tesla-t4", "--emit", "cuda");
     expect(b.code).toBe(0);
@@ -87,13 +89,22 @@ describe("tessera build", () => {
       const launch = await build(original, "--trace", traceFile, "--target", "nvidia/tesla-t4", "--emit", "launch");
       expect((JSON.parse(launch.out) as { minBlocksPerSM?: number }[])[0]!.minBlocksPerSM).toBe(4);
       const ir = await build(original, "--trace", traceFile, "--target", "nvidia/tesla-t4", "--emit", "ir");
-      expect(ir.out).toMatch(/^# kernel \w+_kernel: grid \(8, 1, 1\), block \(128, 1, 1\), 0 B static shared memory, 0 B dynamic, at least 4 blocks per SM \(__launch_bounds__\)\n/);
+      expect(ir.out).toMatch(
+        /^# kernel \w+_kernel: grid \(8, 1, 1\), block \(128, 1, 1\), 0 B static shared memory, 0 B dynamic, at least 4 blocks per SM \(__launch_bounds__\)\n/,
+      );
       expect(ir.out).not.toContain("launch_bounds_min_blocks_per_sm");
     });
 
     it("a value of the wrong type in the trace is the annotate error, cleanly", async () => {
-      const json = JSON.parse(JSON.stringify(scheduled().trace)) as { instructions: { kind: string; inputs: unknown[]; attrs: unknown[]; outputs: string[] }[] };
-      json.instructions.push({ kind: "Annotate", inputs: [json.instructions.find((i) => i.kind === "Split")!.outputs[0]!, 0], attrs: ["launch_bounds_min_blocks_per_sm"], outputs: [] });
+      const json = JSON.parse(JSON.stringify(scheduled().trace)) as {
+        instructions: { kind: string; inputs: unknown[]; attrs: unknown[]; outputs: string[] }[];
+      };
+      json.instructions.push({
+        kind: "Annotate",
+        inputs: [json.instructions.find((i) => i.kind === "Split")!.outputs[0]!, 0],
+        attrs: ["launch_bounds_min_blocks_per_sm"],
+        outputs: [],
+      });
       const r = await build(original, "--trace", file("trace-bad-bounds.json", JSON.stringify(json)), "--target", "nvidia/tesla-t4");
       expect(r.code).toBe(2);
       expect(r.err).toContain('The annotation "launch_bounds_min_blocks_per_sm" of loop i_0 expects a positive integer, got the number 0.');
@@ -103,7 +114,9 @@ describe("tessera build", () => {
     it("more resident threads than an SM holds is a clean error", async () => {
       const r = await build(original, "--trace", bounded(16), "--target", "nvidia/tesla-t4");
       expect(r.code).toBe(2);
-      expect(r.err).toContain("asks for 16 resident blocks of 128 threads per SM (__launch_bounds__(128, 16)); nvidia/tesla-t4 (sm_75) holds 1024 threads per SM");
+      expect(r.err).toContain(
+        "asks for 16 resident blocks of 128 threads per SM (__launch_bounds__(128, 16)); nvidia/tesla-t4 (sm_75) holds 1024 threads per SM",
+      );
     });
   });
 

@@ -37,7 +37,8 @@ describe("the course's manual schedule at 256³", () => {
   });
 
   it("apply: either trace turns the unscheduled example into the scheduled one", async () => {
-    for (const trace of traces) expect(await tessera("apply", unscheduled, "--trace", trace), trace).toEqual({ code: 0, out: read("gemm_relu_add_manual.py"), err: "" });
+    for (const trace of traces)
+      expect(await tessera("apply", unscheduled, "--trace", trace), trace).toEqual({ code: 0, out: read("gemm_relu_add_manual.py"), err: "" });
   });
 
   it("equal: the scheduled example differs from the unscheduled one (exit 1) and equals itself", async () => {

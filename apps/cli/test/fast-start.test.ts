@@ -19,7 +19,9 @@ const launchModule = pathToFileURL(join(repo, "scripts/fast-start/launch.mjs")).
 
 /** The environment of a child: none of the test run's Node or pnpm settings. */
 function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(NODE_OPTIONS|VITEST.*|npm_.*|PNPM_.*|TESSERA_FAST_START.*|FORCE_COLOR|NO_COLOR)$/i.test(key)));
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([key]) => !/^(NODE_OPTIONS|VITEST.*|npm_.*|PNPM_.*|TESSERA_FAST_START.*|FORCE_COLOR|NO_COLOR)$/i.test(key)),
+  );
   return { ...env, TESSERA_FAST_START_LOG: "1", ...extra };
 }
 
@@ -83,13 +85,16 @@ describe("fast start on a fixture workspace: an edit is always seen", () => {
         "class Named {}",
         'if (process.argv[2] === "throw") throw new Error("thrown on purpose");',
         "const here: string = import.meta.url;",
-        "console.log(JSON.stringify({ greeting: greeting(), packaged, dep: pad(\"x\"), url: here, argv1: process.argv[1], args: process.argv.slice(2), names: [Named.name, Other.name] }));",
+        'console.log(JSON.stringify({ greeting: greeting(), packaged, dep: pad("x"), url: here, argv1: process.argv[1], args: process.argv.slice(2), names: [Named.name, Other.name] }));',
         "process.exitCode = Number(process.argv[2] ?? 0) || 0;",
         "",
       ].join("\n"),
     );
     write(join(ws, "app/src/greeting.ts"), 'export class Named {}\nexport const greeting = (): string => "one";\n');
-    write(join(ws, "packages/pkg/package.json"), JSON.stringify({ name: "@tessera/fixture-pkg", type: "module", exports: { ".": { "@tessera/source": "./src/index.ts", default: "./dist/index.js" } } }));
+    write(
+      join(ws, "packages/pkg/package.json"),
+      JSON.stringify({ name: "@tessera/fixture-pkg", type: "module", exports: { ".": { "@tessera/source": "./src/index.ts", default: "./dist/index.js" } } }),
+    );
     write(join(ws, "packages/pkg/src/index.ts"), 'export const packaged: string = "pkg-1";\n');
     write(join(ws, "packages/pkg/src/other.ts"), 'export const packaged: string = "pkg-other";\n');
     write(join(ws, "node_modules/fixture-dep/package.json"), JSON.stringify({ name: "fixture-dep", main: "index.js" }));
@@ -157,7 +162,11 @@ describe("fast start on a fixture workspace: an edit is always seen", () => {
   });
 
   it("a change of a package.json (where a package's source is) is seen", () => {
-    write(join(ws, "packages/pkg/package.json"), JSON.stringify({ name: "@tessera/fixture-pkg", type: "module", exports: { ".": { "@tessera/source": "./src/other.ts" } } }), 30);
+    write(
+      join(ws, "packages/pkg/package.json"),
+      JSON.stringify({ name: "@tessera/fixture-pkg", type: "module", exports: { ".": { "@tessera/source": "./src/other.ts" } } }),
+      30,
+    );
     const r = run();
     expect(r.log).toMatch(/rebuilt .*package\.json changed/);
     expect(output(r).packaged).toBe("pkg-other");
@@ -216,7 +225,14 @@ describe("fast start on a fixture workspace: an edit is always seen", () => {
   it("an import of a name that a module does not export fails as it does in Node (esbuild only warns: no bundle, tsx)", () => {
     const file = join(ws, "app/src/main.ts");
     const good = readFileSync(file, "utf8");
-    write(file, good.replace('import { Named as Other, greeting } from "./greeting.js";', 'import { Named as Other, greeting, notExported } from "./greeting.js";\nconsole.log(notExported);'), 30);
+    write(
+      file,
+      good.replace(
+        'import { Named as Other, greeting } from "./greeting.js";',
+        'import { Named as Other, greeting, notExported } from "./greeting.js";\nconsole.log(notExported);',
+      ),
+      30,
+    );
     const r = run();
     expect(r.log).toMatch(/through tsx: the bundle could not be built .*notExported/);
     expect(r.status).not.toBe(0);
@@ -244,13 +260,16 @@ describe("fast start: worker threads start from entries of the same bundle", () 
       [
         'import { Worker } from "node:worker_threads";',
         'import { greeting } from "./greeting.js";',
-        "const entry: string = process.env.TESSERA_WORKER_ENTRY_ECHO_WORKER ?? \"\";",
+        'const entry: string = process.env.TESSERA_WORKER_ENTRY_ECHO_WORKER ?? "";',
         "const worker = new Worker(entry);",
         'worker.once("message", (fromWorker: string) => console.log(JSON.stringify({ main: greeting(), worker: fromWorker, entry })));',
         "",
       ].join("\n"),
     );
-    write(join(ws, "app/src/echo-worker.ts"), 'import { parentPort } from "node:worker_threads";\nimport { greeting } from "./greeting.js";\nparentPort?.postMessage(greeting());\n');
+    write(
+      join(ws, "app/src/echo-worker.ts"),
+      'import { parentPort } from "node:worker_threads";\nimport { greeting } from "./greeting.js";\nparentPort?.postMessage(greeting());\n',
+    );
     write(join(ws, "app/src/greeting.ts"), 'export const greeting = (): string => "one";\n');
     write(
       join(ws, "run.mjs"),
@@ -313,7 +332,11 @@ describe("fast start on a copy of the CLI's sources", () => {
     expect(before.status).toBe(0);
     expect(before.stdout).toContain("parse a TVMScript file and print it in canonical form");
     const specs = join(ws, "apps/cli/src/commands/specs.ts");
-    write(specs, readFileSync(specs, "utf8").replace("parse a TVMScript file and print it in canonical form", "parse a TVMScript file, print it canonically (edited)"), 30);
+    write(
+      specs,
+      readFileSync(specs, "utf8").replace("parse a TVMScript file and print it in canonical form", "parse a TVMScript file, print it canonically (edited)"),
+      30,
+    );
     const after = node(join(ws, "run.mjs"), ["--help"]);
     expect(after.log).toMatch(/rebuilt .*specs\.ts changed/);
     expect(after.stdout).toContain("parse a TVMScript file, print it canonically (edited)");
@@ -382,7 +405,10 @@ describe("pnpm tessera and pnpm grade from the bundle behave as from the sources
     const script = `const pairs = ${JSON.stringify(pairs)};
       const { pathToFileURL, fileURLToPath } = await import("node:url");
       console.log(JSON.stringify(pairs.map(([from, spec]) => fileURLToPath(import.meta.resolve(spec, pathToFileURL(from).href)))));`;
-    const res = spawnSync(process.execPath, ["--experimental-import-meta-resolve", "--conditions=@tessera/source", "--input-type=module", "-e", script], { encoding: "utf8", env: childEnv() });
+    const res = spawnSync(process.execPath, ["--experimental-import-meta-resolve", "--conditions=@tessera/source", "--input-type=module", "-e", script], {
+      encoding: "utf8",
+      env: childEnv(),
+    });
     expect(res.status, res.stderr).toBe(0);
     expect(JSON.parse(res.stdout)).toEqual(pairs.map(([, , file]) => file));
   }, 60_000);

@@ -47,7 +47,35 @@ const INVOCATIONS: ((f: string) => string[])[] = [
   (f) => ["simulate", f, "--trace", gpuTrace],
 ];
 
-const FRAGMENTS = ["(", ")", "[", "]", ":", ",", '"', "\n", "    ", "T.", "x", "0", "-1", ".", "=", "+", "#", "\\", "vi", "A", "C", "T.grid(", "for i in range(", "with T.block(", "T.float32(", "1e999", "\t"];
+const FRAGMENTS = [
+  "(",
+  ")",
+  "[",
+  "]",
+  ":",
+  ",",
+  '"',
+  "\n",
+  "    ",
+  "T.",
+  "x",
+  "0",
+  "-1",
+  ".",
+  "=",
+  "+",
+  "#",
+  "\\",
+  "vi",
+  "A",
+  "C",
+  "T.grid(",
+  "for i in range(",
+  "with T.block(",
+  "T.float32(",
+  "1e999",
+  "\t",
+];
 const damage = fc.record({
   at: fc.double({ min: 0, max: 1, noNaN: true }),
   deleteCount: fc.integer({ min: 0, max: 12 }),

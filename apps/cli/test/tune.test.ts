@@ -60,7 +60,9 @@ describe("tessera tune: arguments", () => {
   it("names the known targets for an unknown one", async () => {
     const r = await cli.run("tune", vadd, "--target", "nvidia/gtx-480", "--trials", "8", "--work-dir", dir, "--dry-run");
     expect(r.code).toBe(2);
-    expect(r.err).toBe('tessera: --target: unknown target "nvidia/gtx-480"; known targets: nvidia/tesla-t4, nvidia/a100, nvidia/h100, nvidia/h200, cuda, c, llvm\n');
+    expect(r.err).toBe(
+      'tessera: --target: unknown target "nvidia/gtx-480"; known targets: nvidia/tesla-t4, nvidia/a100, nvidia/h100, nvidia/h200, cuda, c, llvm\n',
+    );
   });
 
   it("rejects bad numbers, strategies and spaces", async () => {
@@ -87,7 +89,7 @@ describe("tessera tune: arguments", () => {
   });
 
   it("reports a file that does not parse with its name and line", async () => {
-    const bad = file("bad.py", "@T.prim_func\ndef main(A: T.Buffer((4,), \"float32\")):\n    T.frobnicate()\n");
+    const bad = file("bad.py", '@T.prim_func\ndef main(A: T.Buffer((4,), "float32")):\n    T.frobnicate()\n');
     const r = await cli.run("tune", bad, "--target", "nvidia/h100", "--trials", "8", "--work-dir", dir, "--dry-run");
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/^tessera: .*bad\.py:\d+/);
@@ -121,24 +123,44 @@ describe("tessera tune --dry-run, then tessera build --database", () => {
     // Records measured for the H100 are not applied to another target: the error names theirs.
     const elsewhere = await cli.run("build", vadd, "--func", "vadd", "--target", "nvidia/tesla-t4", "--database", workDir);
     expect(elsewhere.code).toBe(2);
-    expect(elsewhere.err).toMatch(/the tuning records of function vadd of .* were measured for nvidia\/h100, not nvidia\/tesla-t4; build with --target nvidia\/h100, or tune for nvidia\/tesla-t4/);
+    expect(elsewhere.err).toMatch(
+      /the tuning records of function vadd of .* were measured for nvidia\/h100, not nvidia\/tesla-t4; build with --target nvidia\/h100, or tune for nvidia\/tesla-t4/,
+    );
   });
 
   it("tunes, prints the summary, writes the curve, and build applies the best record", async () => {
     const workDir = join(dir, "work");
     const progress = sink();
     const cli = fakeCli({ progress });
-    const r = await cli.run("tune", vadd, "--target", "nvidia/h100", "--trials", "24", "--trials-per-iter", "8", "--work-dir", workDir, "--seed", "3", "--dry-run");
+    const r = await cli.run(
+      "tune",
+      vadd,
+      "--target",
+      "nvidia/h100",
+      "--trials",
+      "24",
+      "--trials-per-iter",
+      "8",
+      "--work-dir",
+      workDir,
+      "--seed",
+      "3",
+      "--dry-run",
+    );
     expect(r.err).toBe("");
     expect(r.code).toBe(0);
     // A dry run estimates: a header says the runner is simulated, and no figure reads as a measurement
     // (regression: "Trial #1: GFLOPs: … Time: … us" and "Best vadd: … us" read as measurements).
     expect(r.out).toMatch(/^Dry run: the runner is simulated \(no GPU\); every time and GFLOPS figure below is an estimate/);
-    expect(r.out).toMatch(/\n ID \| Name \| FLOP \| Weight \| Est\. Speed \(GFLOPS\) \| Est\. Latency \(us\) \| Est\. Weighted Latency \(us\) \| Trials \| Done \n-+\n  0 \| vadd \| 1024 \|      1 \| +\d+\.\d{4} \| +\d+\.\d{4} \| +\d+\.\d{4} \|     24 \|    Y \n-+\nTotal trials: 24\nTotal latency \(us, estimated\): [\d.]+\n/);
+    expect(r.out).toMatch(
+      /\n ID \| Name \| FLOP \| Weight \| Est\. Speed \(GFLOPS\) \| Est\. Latency \(us\) \| Est\. Weighted Latency \(us\) \| Trials \| Done \n-+\n  0 \| vadd \| 1024 \|      1 \| +\d+\.\d{4} \| +\d+\.\d{4} \| +\d+\.\d{4} \|     24 \|    Y \n-+\nTotal trials: 24\nTotal latency \(us, estimated\): [\d.]+\n/,
+    );
     const best = queryBestRecord(cli.database, vectorAdd(1024).func)!;
     const bestUs = (best.runSecs![0]! * 1e6).toFixed(4);
     const bestGflops = (1024 / best.runSecs![0]! / 1e9).toFixed(4);
-    expect(r.out).toContain(`Best vadd (estimated): ${bestUs} us (${bestGflops} GFLOPS); build it with: tessera build ${vadd} --target nvidia/h100 --database ${workDir}`);
+    expect(r.out).toContain(
+      `Best vadd (estimated): ${bestUs} us (${bestGflops} GFLOPS); build it with: tessera build ${vadd} --target nvidia/h100 --database ${workDir}`,
+    );
     expect(progress.text).toMatch(/^\[Task #0: vadd\] Trial #1: GFLOPs \(estimated\): [\d.]+\. Time \(estimated\): [\d.]+ us\. Best GFLOPs \(estimated\): /m);
     expect(progress.text).not.toMatch(/GFLOPs: |Time: /);
     expect(progress.text).toContain(`progress: 24/24 trials (100.0%), best (estimated) ${bestGflops} GFLOPS (${bestUs} us)`);

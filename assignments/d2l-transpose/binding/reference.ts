@@ -16,7 +16,8 @@ export function transposeReferenceAt(X: Float32Array, n: number, indices: ArrayL
   const out = new Float64Array(indices.length);
   for (let k = 0; k < indices.length; k++) {
     const flat = indices[k]!;
-    if (!Number.isInteger(flat) || flat < 0 || flat >= n * n) throw new RangeError(`transposeReferenceAt: index ${flat} (position ${k}) is outside the ${n}×${n} output`);
+    if (!Number.isInteger(flat) || flat < 0 || flat >= n * n)
+      throw new RangeError(`transposeReferenceAt: index ${flat} (position ${k}) is outside the ${n}×${n} output`);
     const row = Math.floor(flat / n);
     out[k] = X[(flat - row * n) * n + row]!;
   }
@@ -25,5 +26,9 @@ export function transposeReferenceAt(X: Float32Array, n: number, indices: ArrayL
 
 /** The whole of Y. */
 export function transposeReference(X: Float32Array, n: number): Float64Array {
-  return transposeReferenceAt(X, n, Array.from({ length: n * n }, (_, i) => i));
+  return transposeReferenceAt(
+    X,
+    n,
+    Array.from({ length: n * n }, (_, i) => i),
+  );
 }

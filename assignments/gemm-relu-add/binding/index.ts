@@ -16,7 +16,8 @@ type Operands = readonly [Float32Array, Float32Array, Float32Array];
 
 function operands(inputs: readonly Float32Array[]): Operands {
   const [A, B, C] = inputs;
-  if (A === undefined || B === undefined || C === undefined || inputs.length !== 3) throw new Error(`gemm_relu_add takes the inputs A, B, C, not ${inputs.length} arrays`);
+  if (A === undefined || B === undefined || C === undefined || inputs.length !== 3)
+    throw new Error(`gemm_relu_add takes the inputs A, B, C, not ${inputs.length} arrays`);
   return [A, B, C];
 }
 

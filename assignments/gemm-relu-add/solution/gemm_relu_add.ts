@@ -77,13 +77,7 @@ export function registerTiling(sch: Schedule, threadTileX: number, threadTileY: 
 }
 
 /** Task 3: all threads of a block share the copy of each shared tile, in memory order. */
-export function cooperativeFetching(
-  sch: Schedule,
-  aShared: BlockRV,
-  bShared: BlockRV,
-  threadExtentX: number,
-  threadExtentY: number,
-): void {
+export function cooperativeFetching(sch: Schedule, aShared: BlockRV, bShared: BlockRV, threadExtentX: number, threadExtentY: number): void {
   for (const stage of [aShared, bShared]) {
     const [row, col] = sch.getLoops(stage).slice(-2) as [LoopRV, LoopRV];
     const fused = sch.fuse(row, col);

@@ -29,23 +29,22 @@ export function applyTrace(sch: Schedule): void {
   const b25 = sch.cacheRead(b0, 1, "local");
   sch.computeAt(b24, l21);
   sch.computeAt(b25, l21);
-  const [l26, l27, l28, l29, l30] = sch.getLoops(b22);
+  const [_l26, _l27, _l28, l29, l30] = sch.getLoops(b22);
   const l31 = sch.fuse(l29, l30);
-  const [l32, l33, l34] = sch.split(l31, [null, v5, v8]);
+  const [_l32, l33, l34] = sch.split(l31, [null, v5, v8]);
   sch.bind(l33, "threadIdx.x");
   sch.bind(l34, "threadIdx.y");
-  const [l35, l36, l37, l38, l39] = sch.getLoops(b23);
+  const [_l35, _l36, _l37, l38, l39] = sch.getLoops(b23);
   const l40 = sch.fuse(l38, l39);
-  const [l41, l42, l43] = sch.split(l40, [null, v5, v8]);
+  const [_l41, l42, l43] = sch.split(l40, [null, v5, v8]);
   sch.bind(l42, "threadIdx.x");
   sch.bind(l43, "threadIdx.y");
   const b44 = sch.getBlock("gemm");
   const b45 = sch.cacheWrite(b44, 0, "local");
-  const [l46, l47, l48, l49, l50, l51, l52, l53, l54] = sch.getLoops(b44);
+  const [_l46, _l47, _l48, _l49, l50, _l51, _l52, _l53, _l54] = sch.getLoops(b44);
   sch.reverseComputeAt(b45, l50);
   const b55 = sch.getBlock("relu");
   sch.reverseComputeInline(b55);
   const b56 = sch.getBlock("add");
   sch.reverseComputeInline(b56);
 }
-

@@ -29,8 +29,7 @@ export function createHandin(opts: HandinOptions = {}): HandinResult {
   });
   if (missing.length > 0) {
     throw new AssignmentCommandError(
-      `cannot build ${HANDIN_ARCHIVE}: missing in ${root}: ${missing.join(", ")} ` +
-        `(the hand-in needs ${HANDIN_FILES.join(", ")})`,
+      `cannot build ${HANDIN_ARCHIVE}: missing in ${root}: ${missing.join(", ")} ` + `(the hand-in needs ${HANDIN_FILES.join(", ")})`,
     );
   }
   const entries = HANDIN_FILES.map((name) => ({ name, data: readFileSync(join(root, name)) }));

@@ -36,8 +36,7 @@ export const STUDENT_FILES = [
       },
       {
         name: "cooperativeFetching",
-        signature:
-          "cooperativeFetching(sch: Schedule, aShared: BlockRV, bShared: BlockRV, threadExtentX: number, threadExtentY: number): void",
+        signature: "cooperativeFetching(sch: Schedule, aShared: BlockRV, bShared: BlockRV, threadExtentX: number, threadExtentY: number): void",
       },
       { name: "writeCache", signature: "writeCache(sch: Schedule): void" },
       { name: "epilogueFusion", signature: "epilogueFusion(sch: Schedule): void" },

@@ -29,7 +29,10 @@ describe("the assignment's scripts", () => {
   it("pnpm scratch runs a scratch script that imports the schedule API and the student files", () => {
     const name = `.scratch-${process.pid}.ts`;
     const file = join(assignmentRoot(), name);
-    writeFileSync(file, 'import { Schedule } from "@tessera/schedule";\nimport { workload } from "./gemm_relu_add.js";\nconst sch = new Schedule(workload(64));\nconsole.log(sch.getLoops(sch.getBlock("gemm")).length);\n');
+    writeFileSync(
+      file,
+      'import { Schedule } from "@tessera/schedule";\nimport { workload } from "./gemm_relu_add.js";\nconst sch = new Schedule(workload(64));\nconsole.log(sch.getLoops(sch.getBlock("gemm")).length);\n',
+    );
     try {
       const res = pnpm(["scratch", name]);
       expect(res.status, res.stderr).toBe(0);

@@ -24,7 +24,12 @@ const PROJECT: HandoutProject = {
     { name: "@tessera/ir", file: "tarballs/tessera-ir-0.0.0.tgz" },
     { name: "@tessera/schedule", file: "tarballs/tessera-schedule-0.0.0.tgz" },
   ],
-  versions: { esbuild: "0.28.2", isolatedVm: { "isolated-vm-5": "npm:isolated-vm@5.0.4", "isolated-vm-6": "npm:isolated-vm@6.2.0" }, tsx: "4.23.15", typescript: "5.9.3" },
+  versions: {
+    esbuild: "0.28.2",
+    isolatedVm: { "isolated-vm-5": "npm:isolated-vm@5.0.4", "isolated-vm-6": "npm:isolated-vm@6.2.0" },
+    tsx: "4.23.15",
+    typescript: "5.9.3",
+  },
 };
 
 describe("handout", () => {
@@ -129,7 +134,9 @@ describe("handin", () => {
     expect(ok.status, ok.stderr).toBe(0);
     // The untouched starter: warned about, task by task, and still written.
     expect(ok.stderr).toMatch(/^warning: this hand-in looks unfinished:/);
-    expect(ok.stderr).toContain("gemm_relu_add.ts: still throws its TODO error (0 points): task 1 (sharedMemoryTiling), task 2 (registerTiling), task 3 (cooperativeFetching), task 4 (writeCache), task 5 (epilogueFusion)");
+    expect(ok.stderr).toContain(
+      "gemm_relu_add.ts: still throws its TODO error (0 points): task 1 (sharedMemoryTiling), task 2 (registerTiling), task 3 (cooperativeFetching), task 4 (writeCache), task 5 (epilogueFusion)",
+    );
     expect(ok.stderr).toContain("trace_submission.ts: applyTrace schedules nothing");
     for (const file of ["gemm_relu_add.ts", "trace_submission.ts"]) copyFileSync(join(assignmentRoot(), "solution", file), join(dir, file));
     const finished = run(["--dir", dir, "--out", join(dir, "done.zip")]);

@@ -24,7 +24,8 @@ const REPO_ROOT = resolve(assignmentRoot(), "..", "..");
 const enabled = process.env["TESSERA_HANDOUT_TEST"] === "1";
 /** Diagnostics print only with TESSERA_TEST_VERBOSE=1 (README, Testing). */
 const VERBOSE = process.env["TESSERA_TEST_VERBOSE"] === "1";
-if (!enabled && VERBOSE) console.log("[handout] skipped: set TESSERA_HANDOUT_TEST=1 (or run `pnpm test:handout`) to write, install and grade a handout outside the repository");
+if (!enabled && VERBOSE)
+  console.log("[handout] skipped: set TESSERA_HANDOUT_TEST=1 (or run `pnpm test:handout`) to write, install and grade a handout outside the repository");
 
 /** Runs a command in the handout as a student would: no pnpm or vitest variables, no NODE_OPTIONS. */
 async function inHandout(dir: string, command: string, args: readonly string[]) {
@@ -41,7 +42,11 @@ describe.runIf(enabled)("a handout, installed and graded outside the repository"
     expect(relative(REPO_ROOT, parent).startsWith("..")).toBe(true);
     handout = join(parent, "gemm-relu-add");
     const tsx = join(REPO_ROOT, "node_modules", ".bin", "tsx");
-    const written = await execa(tsx, ["--conditions=@tessera/source", join(assignmentRoot(), "scripts", "handout", "main.ts"), handout], { cwd: REPO_ROOT, reject: false, all: true });
+    const written = await execa(tsx, ["--conditions=@tessera/source", join(assignmentRoot(), "scripts", "handout", "main.ts"), handout], {
+      cwd: REPO_ROOT,
+      reject: false,
+      all: true,
+    });
     expect(written.exitCode, written.all).toBe(0);
     const install = await inHandout(handout, "npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--foreground-scripts"]);
     expect(install.exitCode, install.all).toBe(0);
@@ -85,7 +90,8 @@ describe.runIf(enabled)("a handout, installed and graded outside the repository"
   }, 120_000);
 
   it("grades the solution's files: every point a run without a GPU awards", async () => {
-    for (const file of ["gemm_relu_add.ts", "auto_tuning.ts", "trace_submission.ts"]) copyFileSync(join(assignmentRoot(), "solution", file), join(handout, file));
+    for (const file of ["gemm_relu_add.ts", "auto_tuning.ts", "trace_submission.ts"])
+      copyFileSync(join(assignmentRoot(), "solution", file), join(handout, file));
     const res = await inHandout(handout, "npm", ["run", "grade", "--", "--no-gpu"]);
     expect(res.exitCode, res.all).toBe(0);
     const results = JSON.parse(readFileSync(join(handout, "results.json"), "utf8")) as { score: number };

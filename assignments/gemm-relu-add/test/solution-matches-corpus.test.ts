@@ -17,7 +17,11 @@ describe("the instructor solution and the compiler's corpus", () => {
     expect(naive.script()).toBe(corpusNaive(n).script());
   });
 
-  it.each([[256, 1], [256, 7], [2048, 3]])("give the same search space at %i³ (the same trace and program for seed %i)", (n, seed) => {
+  it.each([
+    [256, 1],
+    [256, 7],
+    [2048, 3],
+  ])("give the same search space at %i³ (the same trace and program for seed %i)", (n, seed) => {
     const solution = new Schedule(workload(n), { seed });
     autoTuningSchedule(solution);
     const corpus = new Schedule(workload(n), { seed });

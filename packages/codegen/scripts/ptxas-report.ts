@@ -79,7 +79,11 @@ async function main(): Promise<void> {
     console.error(`ptxas-report: ${nvcc} not found (set TESSERA_NVCC)`);
     process.exit(2);
   }
-  const version = (await execa(nvcc, ["--version"])).stdout.split("\n").find((l) => l.includes("release"))?.trim() ?? "unknown";
+  const version =
+    (await execa(nvcc, ["--version"])).stdout
+      .split("\n")
+      .find((l) => l.includes("release"))
+      ?.trim() ?? "unknown";
   const modules = lowerCudaCorpus();
   const dir = mkdtempSync(join(tmpdir(), "tessera-ptxas-report-"));
   try {
@@ -91,7 +95,12 @@ async function main(): Promise<void> {
     }
     const rows = compilations.flatMap((c) => rowsOf(modules, c));
     mkdirSync(outDir, { recursive: true });
-    const json = { generatedBy: "packages/codegen/scripts/ptxas-report.ts", nvcc: version, nvccWallMs: Object.fromEntries(compilations.map((c) => [c.arch, Math.round(c.wallMs)])), kernels: rows };
+    const json = {
+      generatedBy: "packages/codegen/scripts/ptxas-report.ts",
+      nvcc: version,
+      nvccWallMs: Object.fromEntries(compilations.map((c) => [c.arch, Math.round(c.wallMs)])),
+      kernels: rows,
+    };
     writeFileSync(join(outDir, "cuda-ptxas.json"), `${JSON.stringify(json, null, 2)}\n`);
     writeFileSync(join(outDir, "cuda-ptxas.md"), markdown(rows, compilations, version));
     const problems = rows.filter((r) => r.sharedBytes !== r.loweredSharedBytes || r.spillStoreBytes + r.spillLoadBytes > 0);

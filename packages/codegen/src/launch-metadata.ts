@@ -6,8 +6,19 @@ import { z } from "zod";
 
 /** Element and scalar types a kernel parameter may have (TVM's spelling). */
 export const KERNEL_PARAM_DTYPES = [
-  "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-  "float16", "bfloat16", "float32", "float64",
+  "bool",
+  "int8",
+  "int16",
+  "int32",
+  "int64",
+  "uint8",
+  "uint16",
+  "uint32",
+  "uint64",
+  "float16",
+  "bfloat16",
+  "float32",
+  "float64",
 ] as const;
 
 const dim = z.number().int().min(1);

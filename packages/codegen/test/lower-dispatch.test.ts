@@ -60,7 +60,11 @@ describe("lower(func, target)", () => {
 
   it("describes each kind's pipeline", () => {
     expect(describePipeline("c").map((s) => s.name)).toEqual(C_LOWERING_PASSES.map((p) => p.name));
-    expect(describePipeline().map((s) => s.name).slice(-2)).toEqual(["splitHostDevice", "verifyGpuCode"]);
+    expect(
+      describePipeline()
+        .map((s) => s.name)
+        .slice(-2),
+    ).toEqual(["splitHostDevice", "verifyGpuCode"]);
   });
 });
 

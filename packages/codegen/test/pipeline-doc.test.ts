@@ -48,7 +48,9 @@ function stagesDoc(): string {
     else parts.push("```python", text.trimEnd(), "```");
     previous = text;
   });
-  const kernels = module.kernels.map((k) => `\`${k.name}\`: grid ${JSON.stringify(k.launch.grid)}, block ${JSON.stringify(k.launch.block)}, ${k.sharedBytes} bytes of shared memory`);
+  const kernels = module.kernels.map(
+    (k) => `\`${k.name}\`: grid ${JSON.stringify(k.launch.grid)}, block ${JSON.stringify(k.launch.block)}, ${k.sharedBytes} bytes of shared memory`,
+  );
   parts.push("", "## Kernels", "", ...kernels.map((k) => `- ${k}`), "", "## CUDA C", "", "```cuda", codegenCuda(module).source.trimEnd(), "```", "");
   return parts.join("\n");
 }

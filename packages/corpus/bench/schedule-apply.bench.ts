@@ -109,9 +109,7 @@ function kindTimes(w: Workload, runs: number): KindRow[] {
     if (i < WARMUP_RUNS) continue;
     for (const [kind, ms] of perKind) samples.set(kind, [...(samples.get(kind) ?? []), ms]);
   }
-  return [...samples]
-    .map(([kind, ms]) => ({ kind, count: counts.get(kind) ?? 0, ...stats(ms) }))
-    .sort((a, b) => b.medianMs - a.medianMs);
+  return [...samples].map(([kind, ms]) => ({ kind, count: counts.get(kind) ?? 0, ...stats(ms) })).sort((a, b) => b.medianMs - a.medianMs);
 }
 
 function workloadTable(rows: readonly Row[]): string {
@@ -147,7 +145,10 @@ function main(): void {
 
   const outDir = fileURLToPath(new URL("../../../docs/benchmarks/", import.meta.url));
   mkdirSync(outDir, { recursive: true });
-  writeFileSync(`${outDir}schedule-time.json`, `${JSON.stringify({ machine, goalMs: GOAL_MS, rows, slowest: { workload: slowest.workload, kinds } }, null, 2)}\n`);
+  writeFileSync(
+    `${outDir}schedule-time.json`,
+    `${JSON.stringify({ machine, goalMs: GOAL_MS, rows, slowest: { workload: slowest.workload, kinds } }, null, 2)}\n`,
+  );
   const md = [
     "# Schedule time",
     "",

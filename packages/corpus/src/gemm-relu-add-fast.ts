@@ -199,8 +199,12 @@ export function checkFastParams(n: number, p: FastScheduleParams): void {
   divides(p.threadRows, p.vector, "vector (register reads of the transposed A)");
   const fetch = p.fetch ?? "registers";
   if (fetch !== "registers" && fetch !== "async") throw new RangeError(`fetch: expected "registers" or "async", got ${JSON.stringify(fetch)}`);
-  for (const [name, order] of [["aFetchOrder", p.aFetchOrder], ["bFetchOrder", p.bFetchOrder]] as const) {
-    if (order !== undefined && order !== "thread-outer" && order !== "thread-inner") throw new RangeError(`${name}: expected "thread-outer" or "thread-inner", got ${JSON.stringify(order)}`);
+  for (const [name, order] of [
+    ["aFetchOrder", p.aFetchOrder],
+    ["bFetchOrder", p.bFetchOrder],
+  ] as const) {
+    if (order !== undefined && order !== "thread-outer" && order !== "thread-inner")
+      throw new RangeError(`${name}: expected "thread-outer" or "thread-inner", got ${JSON.stringify(order)}`);
   }
   const aPad = p.aPad ?? 4;
   if (!Number.isInteger(aPad) || aPad < 0 || aPad >= 32) throw new RangeError(`aPad: expected an integer in [0, 32), got ${aPad}`);
@@ -215,10 +219,14 @@ export function checkFastParams(n: number, p: FastScheduleParams): void {
   if (placement !== "block" && placement !== "warp") throw new RangeError(`subTilePlacement: expected "block" or "warp", got ${JSON.stringify(placement)}`);
   if (placement === "warp" && p.warpCols === 0) throw new RangeError('subTilePlacement "warp": needs warpCols (a warp of 32 / warpCols × warpCols threads)');
   if (fetch === "async" && p.pipeline !== null && p.pipeline.stages.length !== 3) {
-    throw new RangeError(`pipeline: with fetch "async" the pipelined body has 3 statements (A_shared, B_shared, the k1 loop), got ${p.pipeline.stages.length} stages`);
+    throw new RangeError(
+      `pipeline: with fetch "async" the pipelined body has 3 statements (A_shared, B_shared, the k1 loop), got ${p.pipeline.stages.length} stages`,
+    );
   }
   if (fetch === "registers" && p.pipeline !== null && p.pipeline.stages.length !== 5) {
-    throw new RangeError(`pipeline: with fetch "registers" the pipelined body has 5 statements (A_local, A_shared, B_local, B_shared, the k1 loop), got ${p.pipeline.stages.length} stages`);
+    throw new RangeError(
+      `pipeline: with fetch "registers" the pipelined body has 5 statements (A_local, A_shared, B_local, B_shared, the k1 loop), got ${p.pipeline.stages.length} stages`,
+    );
   }
 }
 

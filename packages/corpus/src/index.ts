@@ -45,8 +45,18 @@ export const SMALL_FAST_PARAMS: FastScheduleParams = {
 /** Small instances of every workload, quick enough for the simulator in unit tests. */
 export function scheduleCorpus(): CorpusEntry[] {
   return [
-    { name: "vector_add", description: "vector add, 1000 elements, 128 threads per block (last block partial)", original: () => vectorAdd(1000).func, build: () => vectorAddSchedule(1000, 128) },
-    { name: "window_sum", description: "window sum, 256 elements, shared stage fetched by 64 threads", original: () => windowSum(256), build: () => windowSumSchedule(256, 64) },
+    {
+      name: "vector_add",
+      description: "vector add, 1000 elements, 128 threads per block (last block partial)",
+      original: () => vectorAdd(1000).func,
+      build: () => vectorAddSchedule(1000, 128),
+    },
+    {
+      name: "window_sum",
+      description: "window sum, 256 elements, shared stage fetched by 64 threads",
+      original: () => windowSum(256),
+      build: () => windowSumSchedule(256, 64),
+    },
     { name: "gemm_relu_add_naive", description: "naive gemm+ReLU+add, 64³, 32×32 tiles", original: () => gemmReluAdd(64).func, build: () => naiveSchedule(64) },
     {
       name: "gemm_relu_add_manual",

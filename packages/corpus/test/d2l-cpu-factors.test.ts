@@ -88,25 +88,36 @@ describe("parallelLoopCount", () => {
 describe("worthParallel", () => {
   it("is monotone in the work and never parallel on one core", () => {
     fc.assert(
-      fc.property(fc.double({ min: 0, max: 1e10, noNaN: true }), fc.double({ min: 0, max: 1e9, noNaN: true }), fc.integer({ min: 1, max: 64 }), (flops, bytes, cores) => {
-        const w = { flops, bytes };
-        if (cores === 1) expect(worthParallel(w, cores)).toBe(false);
-        if (worthParallel(w, cores)) {
-          expect(worthParallel({ flops: flops * 2, bytes }, cores)).toBe(true);
-          expect(worthParallel({ flops, bytes: bytes * 2 }, cores)).toBe(true);
-          expect(worthParallel(w, cores + 1)).toBe(true);
-        }
-        // the rule itself: the time saved pays PARALLEL_PAYOFF regions
-        const saved = estimatedMicros(w) * (1 - 1 / cores);
-        expect(worthParallel(w, cores)).toBe(cores > 1 && saved >= PARALLEL_PAYOFF * PARALLEL_REGION_COST_US);
-      }),
+      fc.property(
+        fc.double({ min: 0, max: 1e10, noNaN: true }),
+        fc.double({ min: 0, max: 1e9, noNaN: true }),
+        fc.integer({ min: 1, max: 64 }),
+        (flops, bytes, cores) => {
+          const w = { flops, bytes };
+          if (cores === 1) expect(worthParallel(w, cores)).toBe(false);
+          if (worthParallel(w, cores)) {
+            expect(worthParallel({ flops: flops * 2, bytes }, cores)).toBe(true);
+            expect(worthParallel({ flops, bytes: bytes * 2 }, cores)).toBe(true);
+            expect(worthParallel(w, cores + 1)).toBe(true);
+          }
+          // the rule itself: the time saved pays PARALLEL_PAYOFF regions
+          const saved = estimatedMicros(w) * (1 - 1 / cores);
+          expect(worthParallel(w, cores)).toBe(cores > 1 && saved >= PARALLEL_PAYOFF * PARALLEL_REGION_COST_US);
+        },
+      ),
     );
   });
 });
 
 describe("chooseConvTiles", () => {
   const shape = fc
-    .record({ cin: fc.integer({ min: 1, max: 512 }), cout: fc.integer({ min: 1, max: 512 }), size: fc.integer({ min: 1, max: 256 }), kernel: fc.constantFrom(1, 3, 5, 7), pad: fc.integer({ min: 0, max: 3 }) })
+    .record({
+      cin: fc.integer({ min: 1, max: 512 }),
+      cout: fc.integer({ min: 1, max: 512 }),
+      size: fc.integer({ min: 1, max: 256 }),
+      kernel: fc.constantFrom(1, 3, 5, 7),
+      pad: fc.integer({ min: 0, max: 3 }),
+    })
     .filter((s) => s.size + 2 * s.pad >= s.kernel)
     .map((s) => {
       const padded = s.size + 2 * s.pad;
@@ -139,7 +150,8 @@ describe("chooseConvTiles", () => {
   });
 
   it("the benchmark's sizes on 2 cores: 16×16 tiles; 16 channels serial, 32 and more parallel; packed weights at 256", () => {
-    const conv = (c: number) => chooseConvTiles({ inChannels: c, outChannels: c, paddedHeight: 66, paddedWidth: 66, outHeight: 64, outWidth: 64, kernel: 3 }, { cores: 2 });
+    const conv = (c: number) =>
+      chooseConvTiles({ inChannels: c, outChannels: c, paddedHeight: 66, paddedWidth: 66, outHeight: 64, outWidth: 64, kernel: 3 }, { cores: 2 });
     expect(conv(16)).toMatchObject({ vectorized: "columns", ocTile: 16, owTile: 16, parallel: false, parallelPadding: false });
     for (const c of [32, 64, 128]) expect(conv(c)).toMatchObject({ vectorized: "columns", ocTile: 16, owTile: 16, parallel: true });
     expect(conv(256)).toMatchObject({ vectorized: "channels", ocTile: 16, owTile: 16, parallel: true });

@@ -97,7 +97,13 @@ export async function readZip(archive: Uint8Array, opts: ReadZipOptions = {}): P
     for await (const raw of iterate(zip)) {
       const name = yauzl.getFileNameLowLevel(raw.generalPurposeBitFlag, raw.fileNameRaw, raw.extraFields, true);
       const unixMode = raw.versionMadeBy >> 8 === UNIX_HOST ? raw.externalFileAttributes >>> 16 : 0;
-      const info: ZipEntryInfo = { name, type: entryType(name, unixMode), size: raw.uncompressedSize, compressedSize: raw.compressedSize, entryCount: zip.entryCount };
+      const info: ZipEntryInfo = {
+        name,
+        type: entryType(name, unixMode),
+        size: raw.uncompressedSize,
+        compressedSize: raw.compressedSize,
+        entryCount: zip.entryCount,
+      };
       if (opts.inspect?.(info) === "skip") continue;
       if (raw.isEncrypted()) throw new ZipFormatError(`${name} is encrypted`);
       if (!raw.canDecodeFileData()) throw new ZipFormatError(`${name} uses compression method ${raw.compressionMethod} (only stored and deflate are read)`);

@@ -59,13 +59,25 @@ describe("zip writer and reader", () => {
     corrupted.writeUInt8(corrupted.readUInt8(firstDataByte) ^ 0xff, firstDataByte);
     await expect(readZip(corrupted)).rejects.toThrow(/a\.txt fails its CRC check/);
     await expect(readZip(text("not a zip"))).rejects.toThrow(ZipFormatError);
-    await expect(readZip(text("not a zip"))).rejects.toThrow(/^invalid zip archive: End of central directory record signature not found\. Either not a zip file, or file is truncated\.$/);
+    await expect(readZip(text("not a zip"))).rejects.toThrow(
+      /^invalid zip archive: End of central directory record signature not found\. Either not a zip file, or file is truncated\.$/,
+    );
     expect(() => writeZip([{ name: "../x", data: text("") }])).toThrow(/relative/);
-    expect(() => writeZip([{ name: "x", data: text("") }, { name: "x", data: text("") }])).toThrow(/twice/);
+    expect(() =>
+      writeZip([
+        { name: "x", data: text("") },
+        { name: "x", data: text("") },
+      ]),
+    ).toThrow(/twice/);
   });
 
   it("keep Unix permission bits (0o644 unless given) and reject impossible modes", async () => {
-    const back = await readZip(writeZip([{ name: "run.sh", data: text("#!/bin/sh\n"), mode: 0o755 }, { name: "a.txt", data: text("a") }]));
+    const back = await readZip(
+      writeZip([
+        { name: "run.sh", data: text("#!/bin/sh\n"), mode: 0o755 },
+        { name: "a.txt", data: text("a") },
+      ]),
+    );
     expect(back.map((e) => e.mode)).toEqual([0o755, 0o644]);
     expect(() => writeZip([{ name: "x", data: text(""), mode: 0o10000 }])).toThrow(/mode 4096 is not a permission mask/);
     expect(() => writeZip([{ name: "x", data: text(""), mode: 1.5 }])).toThrow(/not a permission mask/);
@@ -79,7 +91,16 @@ describe("zip writer and reader", () => {
   });
 
   it("show every entry to inspect before reading it: type, claimed sizes, entry count", async () => {
-    const zip = Buffer.from(writeZip([{ name: "a.txt", data: text("aaaa") }, { name: "link", data: text("/etc/passwd") }, { name: "b.txt", data: text("b") }], { compress: false }));
+    const zip = Buffer.from(
+      writeZip(
+        [
+          { name: "a.txt", data: text("aaaa") },
+          { name: "link", data: text("/etc/passwd") },
+          { name: "b.txt", data: text("b") },
+        ],
+        { compress: false },
+      ),
+    );
     // Make "link" a symlink: S_IFLNK in the high half of its external attributes (offset 38 of its central entry).
     const central = zip.indexOf(Buffer.from("PK\x01\x02", "latin1"), zip.indexOf(Buffer.from("PK\x01\x02", "latin1")) + 1);
     zip.writeUInt32LE((0o120777 << 16) >>> 0, central + 38);
@@ -91,13 +112,26 @@ describe("zip writer and reader", () => {
       ["b.txt", "file", 1, 3],
     ]);
     expect(read.map((e) => e.name)).toEqual(["a.txt", "b.txt"]);
-    await expect(readZip(zip, { inspect: (e) => { if (e.type === "symlink") throw new Error(`refused ${e.name}`); return "read"; } })).rejects.toThrow("refused link");
+    await expect(
+      readZip(zip, {
+        inspect: (e) => {
+          if (e.type === "symlink") throw new Error(`refused ${e.name}`);
+          return "read";
+        },
+      }),
+    ).rejects.toThrow("refused link");
   });
 
   it.skipIf(!hasUnzip())("produce archives that unzip accepts", () => {
     const dir = mkdtempSync(join(tmpdir(), "zip-"));
     const path = join(dir, "t.zip");
-    writeFileSync(path, writeZip([{ name: "a.ts", data: text("let x = 1;\n".repeat(50)) }, { name: "b.txt", data: text("b") }]));
+    writeFileSync(
+      path,
+      writeZip([
+        { name: "a.ts", data: text("let x = 1;\n".repeat(50)) },
+        { name: "b.txt", data: text("b") },
+      ]),
+    );
     expect(execFileSync("unzip", ["-Z1", path], { encoding: "utf8" }).trim().split("\n")).toEqual(["a.ts", "b.txt"]);
     execFileSync("unzip", ["-tq", path]); // tests CRCs; throws on a bad archive
     expect(execFileSync("unzip", ["-p", path, "a.ts"], { encoding: "utf8" })).toBe("let x = 1;\n".repeat(50));

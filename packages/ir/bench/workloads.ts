@@ -21,11 +21,7 @@ export function matmulFunc(n: number, m = n, l = n, dt: DType = "float32"): Prim
   const body = bufferStore(C, add(bufferLoad(C, [vi, vj]), mul(bufferLoad(A, [vi, vk]), bufferLoad(B, [vk, vj]))), [vi, vj]);
   const blk = block({
     name: "C",
-    iterVars: [
-      iterVar(vi, rangeFromExtent(n), "spatial"),
-      iterVar(vj, rangeFromExtent(m), "spatial"),
-      iterVar(vk, rangeFromExtent(l), "reduce"),
-    ],
+    iterVars: [iterVar(vi, rangeFromExtent(n), "spatial"), iterVar(vj, rangeFromExtent(m), "spatial"), iterVar(vk, rangeFromExtent(l), "reduce")],
     reads: [bufferRegion(A, [range(vi, 1), range(0, l)]), bufferRegion(B, [range(0, l), range(vj, 1)])],
     writes: [bufferRegion(C, [range(vi, 1), range(vj, 1)])],
     init: bufferStore(C, floatImm(0, dt), [vi, vj]),
@@ -34,7 +30,16 @@ export function matmulFunc(n: number, m = n, l = n, dt: DType = "float32"): Prim
   const loops = forLoop(i, n, forLoop(j, m, forLoop(k, l, blockRealize([i, j, k], true, blk))));
   const root = blockRealize([], true, block({ name: "root", body: loops }));
   const [a, b, c] = [variable("a", "handle"), variable("b", "handle"), variable("c", "handle")];
-  return primFunc([a, b, c], new Map([[a, A], [b, B], [c, C]]), root, { global_symbol: "matmul", "tir.noalias": true });
+  return primFunc(
+    [a, b, c],
+    new Map([
+      [a, A],
+      [b, B],
+      [c, C],
+    ]),
+    root,
+    { global_symbol: "matmul", "tir.noalias": true },
+  );
 }
 
 /** The naive JS reference of `matmulFunc` with float32 rounding after every operation. */

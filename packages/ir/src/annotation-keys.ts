@@ -52,14 +52,7 @@ const isNonNegativeIntArray = (v: AttrValue): boolean => Array.isArray(v) && (v 
 const isDimAlignList = (v: AttrValue): boolean =>
   Array.isArray(v) && (v as readonly AttrValue[]).every((t) => Array.isArray(t) && t.length === 4 && (t as readonly AttrValue[]).every(isInt));
 
-function spec(
-  key: string,
-  site: AnnotationSite,
-  expected: string,
-  accepts: (value: AttrValue) => boolean,
-  readBy: string,
-  meaning: string,
-): AnnotationKeySpec {
+function spec(key: string, site: AnnotationSite, expected: string, accepts: (value: AttrValue) => boolean, readBy: string, meaning: string): AnnotationKeySpec {
   return { key, site, expected, accepts, readBy, meaning };
 }
 
@@ -68,27 +61,86 @@ const NON_NEGATIVE_INTS = "an array of non-negative integers";
 
 /** The registry, in documentation order. */
 export const ANNOTATION_KEYS: readonly AnnotationKeySpec[] = [
-  spec("pragma_auto_unroll_max_step", "loop or block", NON_NEGATIVE_INT, isNonNegativeInt, "unrollLoop",
-    "inside its subtree, a serial loop of constant extent with no ordinary loop inside is unrolled when extent × statements of its body ≤ this (TVM UnrollLoop's auto_max_step)"),
-  spec("pragma_unroll_explicit", "loop or block", "0, 1 or a boolean", isFlag, "unrollLoop",
-    "inside its subtree, 1: unrolled loops are expanded by repeating the body; 0: they stay loops marked `#pragma unroll`"),
-  spec("launch_bounds_min_blocks_per_sm", "loop or block", "a positive integer", isPositiveInt, "splitHostDevice, CUDA codegen",
-    "on a loop or block of a kernel's launch nest: the kernel is declared `__launch_bounds__(threads, n)`, asking for n resident blocks per SM"),
-  spec("software_pipeline_stage", "loop", NON_NEGATIVE_INTS, isNonNegativeIntArray, "software pipelining",
-    "the pipeline stage of each statement of the loop body"),
-  spec("software_pipeline_order", "loop", NON_NEGATIVE_INTS, isNonNegativeIntArray, "software pipelining",
-    "the order of the statements of the loop body in the pipelined loop"),
-  spec("software_pipeline_async_stages", "loop", NON_NEGATIVE_INTS, isNonNegativeIntArray, "software pipelining",
-    "the stages whose producers run as asynchronous copies"),
-  spec("buffer_dim_align", "block", "an array of [buffer_index, axis, factor, offset] integer 4-tuples", isDimAlignList,
+  spec(
+    "pragma_auto_unroll_max_step",
+    "loop or block",
+    NON_NEGATIVE_INT,
+    isNonNegativeInt,
+    "unrollLoop",
+    "inside its subtree, a serial loop of constant extent with no ordinary loop inside is unrolled when extent × statements of its body ≤ this (TVM UnrollLoop's auto_max_step)",
+  ),
+  spec(
+    "pragma_unroll_explicit",
+    "loop or block",
+    "0, 1 or a boolean",
+    isFlag,
+    "unrollLoop",
+    "inside its subtree, 1: unrolled loops are expanded by repeating the body; 0: they stay loops marked `#pragma unroll`",
+  ),
+  spec(
+    "launch_bounds_min_blocks_per_sm",
+    "loop or block",
+    "a positive integer",
+    isPositiveInt,
+    "splitHostDevice, CUDA codegen",
+    "on a loop or block of a kernel's launch nest: the kernel is declared `__launch_bounds__(threads, n)`, asking for n resident blocks per SM",
+  ),
+  spec(
+    "software_pipeline_stage",
+    "loop",
+    NON_NEGATIVE_INTS,
+    isNonNegativeIntArray,
+    "software pipelining",
+    "the pipeline stage of each statement of the loop body",
+  ),
+  spec(
+    "software_pipeline_order",
+    "loop",
+    NON_NEGATIVE_INTS,
+    isNonNegativeIntArray,
+    "software pipelining",
+    "the order of the statements of the loop body in the pipelined loop",
+  ),
+  spec(
+    "software_pipeline_async_stages",
+    "loop",
+    NON_NEGATIVE_INTS,
+    isNonNegativeIntArray,
+    "software pipelining",
+    "the stages whose producers run as asynchronous copies",
+  ),
+  spec(
+    "buffer_dim_align",
+    "block",
+    "an array of [buffer_index, axis, factor, offset] integer 4-tuples",
+    isDimAlignList,
     "compactBufferAllocation (set by storageAlign)",
-    "pads the strides of the block's written buffers so that stride[axis] % factor == offset"),
-  spec("meta_schedule.cooperative_fetch", "block", "an integer", isInt, "MetaSchedule RewriteCooperativeFetch",
-    "the vector width of a cooperative (all threads of the block) fetch into shared memory"),
-  spec("meta_schedule.unroll_explicit", "block", "an integer", isInt, "MetaSchedule RewriteParallelVectorizeUnroll",
-    "max unroll step for the blocks below; becomes pragma_auto_unroll_max_step with pragma_unroll_explicit = 1 on their outermost loops"),
-  spec("meta_schedule.unroll_implicit", "block", "an integer", isInt, "MetaSchedule RewriteParallelVectorizeUnroll",
-    "as meta_schedule.unroll_explicit, with pragma_unroll_explicit = 0"),
+    "pads the strides of the block's written buffers so that stride[axis] % factor == offset",
+  ),
+  spec(
+    "meta_schedule.cooperative_fetch",
+    "block",
+    "an integer",
+    isInt,
+    "MetaSchedule RewriteCooperativeFetch",
+    "the vector width of a cooperative (all threads of the block) fetch into shared memory",
+  ),
+  spec(
+    "meta_schedule.unroll_explicit",
+    "block",
+    "an integer",
+    isInt,
+    "MetaSchedule RewriteParallelVectorizeUnroll",
+    "max unroll step for the blocks below; becomes pragma_auto_unroll_max_step with pragma_unroll_explicit = 1 on their outermost loops",
+  ),
+  spec(
+    "meta_schedule.unroll_implicit",
+    "block",
+    "an integer",
+    isInt,
+    "MetaSchedule RewriteParallelVectorizeUnroll",
+    "as meta_schedule.unroll_explicit, with pragma_unroll_explicit = 0",
+  ),
 ];
 
 const BY_KEY: ReadonlyMap<string, AnnotationKeySpec> = new Map(ANNOTATION_KEYS.map((s) => [s.key, s]));
@@ -116,7 +168,9 @@ function attrText(value: AttrValue): string {
   if (typeof value !== "object" || value === null) return String(value);
   if (Array.isArray(value)) return `[${(value as readonly AttrValue[]).map(attrText).join(", ")}]`;
   if (isPrimExpr(value)) return printExpr(value);
-  return `{${Object.entries(value as Record<string, AttrValue>).map(([k, v]) => `${JSON.stringify(k)}: ${attrText(v)}`).join(", ")}}`;
+  return `{${Object.entries(value as Record<string, AttrValue>)
+    .map(([k, v]) => `${JSON.stringify(k)}: ${attrText(v)}`)
+    .join(", ")}}`;
 }
 
 /**

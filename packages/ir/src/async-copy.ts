@@ -26,12 +26,7 @@ export const ASYNC_WAIT_QUEUE_SCOPE = "async_wait_queue_scope";
 export const ASYNC_WAIT_INFLIGHT_COUNT = "async_wait_inflight_count";
 
 /** The attribute keys of asynchronous pipeline stages. */
-export const ASYNC_ATTR_KEYS: ReadonlySet<string> = new Set([
-  ASYNC_SCOPE,
-  ASYNC_COMMIT_QUEUE_SCOPE,
-  ASYNC_WAIT_QUEUE_SCOPE,
-  ASYNC_WAIT_INFLIGHT_COUNT,
-]);
+export const ASYNC_ATTR_KEYS: ReadonlySet<string> = new Set([ASYNC_SCOPE, ASYNC_COMMIT_QUEUE_SCOPE, ASYNC_WAIT_QUEUE_SCOPE, ASYNC_WAIT_INFLIGHT_COUNT]);
 
 /** The sizes one `cp.async` can copy. */
 export const ASYNC_COPY_BYTES: readonly number[] = [4, 8, 16];
@@ -65,10 +60,16 @@ export function ptxCpAsync(copy: AsyncCopy): Call {
   if (lanesOf(copy.dtype) !== 1 || isBool(copy.dtype) || isHandle(copy.dtype)) {
     throw new IRError(`${what}: the element dtype must be a scalar number type, got ${copy.dtype}`);
   }
-  for (const [role, v] of [["destination", copy.dst], ["source", copy.src]] as const) {
+  for (const [role, v] of [
+    ["destination", copy.dst],
+    ["source", copy.src],
+  ] as const) {
     if (v.kind !== "Var" || !isHandle(v.dtype)) throw new IRError(`${what}: the ${role} must be a buffer's data (a handle), such as A.data`);
   }
-  for (const [role, e] of [["destination offset", copy.dstOffset], ["source offset", copy.srcOffset]] as const) {
+  for (const [role, e] of [
+    ["destination offset", copy.dstOffset],
+    ["source offset", copy.srcOffset],
+  ] as const) {
     if (!isIntegral(e.dtype) || lanesOf(e.dtype) !== 1) throw new IRError(`${what}: the ${role} must be a scalar integer, got ${e.dtype}`);
   }
   if (!ASYNC_COPY_BYTES.includes(copy.bytes) || copy.bytes % bytesOf(copy.dtype) !== 0) {
@@ -124,4 +125,3 @@ export function asyncWaitOf(s: AttrStmt): AsyncWait {
   }
   return { queue: s.value, inflight: inner.value, body: inner.body };
 }
-

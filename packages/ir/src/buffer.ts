@@ -12,15 +12,7 @@ import { type ExprLike, type PrimExpr, type Var, intImm, toIndex, variable } fro
  * scopes are TVM's tensor-core fragments: they parse, print and schedule like local memory, but no
  * code generator of ours allocates them.
  */
-export type StorageScope =
-  | "global"
-  | "shared"
-  | "shared.dyn"
-  | "local"
-  | "warp"
-  | "wmma.matrix_a"
-  | "wmma.matrix_b"
-  | "wmma.accumulator";
+export type StorageScope = "global" | "shared" | "shared.dyn" | "local" | "warp" | "wmma.matrix_a" | "wmma.matrix_b" | "wmma.accumulator";
 
 export const STORAGE_SCOPES: readonly StorageScope[] = [
   "global",

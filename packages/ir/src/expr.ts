@@ -6,17 +6,7 @@
  * (see `structural/`). Build nodes through the constructor functions below, which check dtypes.
  */
 import type { Buffer } from "./buffer.js";
-import {
-  type DType,
-  dtypeInfo,
-  elementType,
-  isBool,
-  isFloat,
-  isIntegral,
-  lanesOf,
-  withLanes,
-  makeDType,
-} from "./dtype.js";
+import { type DType, dtypeInfo, elementType, isBool, isFloat, isIntegral, lanesOf, withLanes, makeDType } from "./dtype.js";
 import { IRError } from "./errors.js";
 
 export interface IntImm {
@@ -138,20 +128,7 @@ export interface Call {
   readonly args: readonly PrimExpr[];
 }
 
-export type PrimExpr =
-  | IntImm
-  | FloatImm
-  | StringImm
-  | Var
-  | Binary
-  | Not
-  | Select
-  | Cast
-  | BufferLoad
-  | Ramp
-  | Broadcast
-  | Let
-  | Call;
+export type PrimExpr = IntImm | FloatImm | StringImm | Var | Binary | Not | Select | Cast | BufferLoad | Ramp | Broadcast | Let | Call;
 
 export type PrimExprKind = PrimExpr["kind"];
 
@@ -379,9 +356,7 @@ export function cast(dt: DType, valueLike: ExprLike): PrimExpr {
 
 export function bufferLoad(buffer: Buffer, indices: readonly ExprLike[]): BufferLoad {
   if (indices.length !== buffer.shape.length) {
-    throw new IRError(
-      `BufferLoad of ${buffer.name}: ${indices.length} indices given for a ${buffer.shape.length}-dimensional buffer`,
-    );
+    throw new IRError(`BufferLoad of ${buffer.name}: ${indices.length} indices given for a ${buffer.shape.length}-dimensional buffer`);
   }
   const idx = indices.map((i) => toIndex(i, `BufferLoad of ${buffer.name}`));
   const lanes = idx.reduce((l, i) => Math.max(l, lanesOf(i.dtype)), 1);

@@ -17,12 +17,7 @@ export interface PrimFunc {
   readonly attrs: Readonly<Record<string, AttrValue>>;
 }
 
-export function primFunc(
-  params: readonly Var[],
-  bufferMap: ReadonlyMap<Var, Buffer>,
-  body: Stmt,
-  attrs: Readonly<Record<string, AttrValue>> = {},
-): PrimFunc {
+export function primFunc(params: readonly Var[], bufferMap: ReadonlyMap<Var, Buffer>, body: Stmt, attrs: Readonly<Record<string, AttrValue>> = {}): PrimFunc {
   for (const [p, b] of bufferMap) {
     if (!params.includes(p)) throw new IRError(`buffer ${b.name} is mapped from ${p.name}, which is not a parameter`);
   }

@@ -8,17 +8,7 @@
  */
 import type { Buffer } from "./buffer.js";
 import type { BufferLoad, PrimExpr, Var } from "./expr.js";
-import type {
-  Block,
-  BlockRealize,
-  BufferRegion,
-  BufferStore,
-  For,
-  IterVar,
-  MatchBufferRegion,
-  Range,
-  Stmt,
-} from "./stmt.js";
+import type { Block, BlockRealize, BufferRegion, BufferStore, For, IterVar, MatchBufferRegion, Range, Stmt } from "./stmt.js";
 
 function mapArray<T>(xs: readonly T[], f: (x: T) => T): readonly T[] {
   let out: T[] | undefined;
@@ -259,9 +249,7 @@ export class IRMutator {
         const condition = this.visitExpr(s.condition);
         const thenCase = this.visitStmt(s.thenCase);
         const elseCase = s.elseCase ? this.visitStmt(s.elseCase) : undefined;
-        return condition === s.condition && thenCase === s.thenCase && elseCase === s.elseCase
-          ? s
-          : { ...s, condition, thenCase, elseCase };
+        return condition === s.condition && thenCase === s.thenCase && elseCase === s.elseCase ? s : { ...s, condition, thenCase, elseCase };
       }
       case "For":
         return this.visitFor(s);
@@ -308,9 +296,7 @@ export class IRMutator {
     const iterValues = this.visitExprList(s.iterValues);
     const predicate = this.visitExpr(s.predicate);
     const block = this.visitBlock(s.block);
-    return iterValues === s.iterValues && predicate === s.predicate && block === s.block
-      ? s
-      : { ...s, iterValues, predicate, block };
+    return iterValues === s.iterValues && predicate === s.predicate && block === s.block ? s : { ...s, iterValues, predicate, block };
   }
 
   visitBlock(b: Block): Block {

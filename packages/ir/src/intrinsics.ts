@@ -173,7 +173,10 @@ export function checkIntrinsicCall(op: string, args: readonly ExprLike[], dt?: D
       return ifThenElse(args[0]!, args[1]!, args[2]!);
     case PTX_CP_ASYNC:
       if (dt === undefined) throw new IRError(`T.${op} needs the element dtype as its first argument`);
-      return ptxCpAsyncFromArgs(dt, args.map((a) => toExpr(a)));
+      return ptxCpAsyncFromArgs(
+        dt,
+        args.map((a) => toExpr(a)),
+      );
     case "assume":
     case "likely": {
       const cond = toExpr(args[0]!);

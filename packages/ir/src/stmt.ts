@@ -23,13 +23,7 @@ export function rangeFromExtent(extent: ExprLike): Range {
 }
 
 /** Values of annotations and function attributes. */
-export type AttrValue =
-  | string
-  | number
-  | boolean
-  | PrimExpr
-  | readonly AttrValue[]
-  | { readonly [key: string]: AttrValue };
+export type AttrValue = string | number | boolean | PrimExpr | readonly AttrValue[] | { readonly [key: string]: AttrValue };
 
 export type Annotations = Readonly<Record<string, AttrValue>>;
 
@@ -163,17 +157,7 @@ export interface BlockRealize {
   readonly block: Block;
 }
 
-export type Stmt =
-  | BufferStore
-  | SeqStmt
-  | IfThenElse
-  | For
-  | Evaluate
-  | LetStmt
-  | Allocate
-  | DeclBuffer
-  | AttrStmt
-  | BlockRealize;
+export type Stmt = BufferStore | SeqStmt | IfThenElse | For | Evaluate | LetStmt | Allocate | DeclBuffer | AttrStmt | BlockRealize;
 
 export type StmtKind = Stmt["kind"];
 
@@ -182,9 +166,7 @@ export type StmtKind = Stmt["kind"];
 
 export function bufferStore(buffer: Buffer, valueLike: ExprLike, indices: readonly ExprLike[]): BufferStore {
   if (indices.length !== buffer.shape.length) {
-    throw new IRError(
-      `store to ${buffer.name}: ${indices.length} indices given for a ${buffer.shape.length}-dimensional buffer`,
-    );
+    throw new IRError(`store to ${buffer.name}: ${indices.length} indices given for a ${buffer.shape.length}-dimensional buffer`);
   }
   const idx = indices.map((i) => toIndex(i, `store to ${buffer.name}`));
   const value = toExpr(valueLike, buffer.dtype);
@@ -291,9 +273,7 @@ export function block(f: BlockFields): Block {
 
 export function blockRealize(iterValues: readonly ExprLike[], predicateLike: ExprLike, blk: Block): BlockRealize {
   if (iterValues.length !== blk.iterVars.length) {
-    throw new IRError(
-      `block ${blk.name}: ${iterValues.length} bindings given for ${blk.iterVars.length} iterators`,
-    );
+    throw new IRError(`block ${blk.name}: ${iterValues.length} bindings given for ${blk.iterVars.length} iterators`);
   }
   const values = iterValues.map((v, i) => toExpr(v, blk.iterVars[i]!.var.dtype));
   const predicate = typeof predicateLike === "boolean" ? boolImm(predicateLike) : toExpr(predicateLike);

@@ -26,9 +26,15 @@ function msPer(fn: () => unknown, reps: number): number {
   return (performance.now() - t) / reps;
 }
 
-for (const [name, sch] of [["naive", naiveSchedule(N)], ["manual", manualSchedule(N)], ["fast", fastSchedule(N)]] as const) {
+for (const [name, sch] of [
+  ["naive", naiveSchedule(N)],
+  ["manual", manualSchedule(N)],
+  ["fast", fastSchedule(N)],
+] as const) {
   const func = sch.func;
-  console.log(`features of the ${name} schedule: ${perStoreFeatures(func).length} rows, ${msPer(() => perStoreFeatures(func), 300).toFixed(3)} ms per candidate`);
+  console.log(
+    `features of the ${name} schedule: ${perStoreFeatures(func).length} rows, ${msPer(() => perStoreFeatures(func), 300).toFixed(3)} ms per candidate`,
+  );
 }
 
 const t0 = performance.now();

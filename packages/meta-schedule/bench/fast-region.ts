@@ -32,9 +32,10 @@ export interface GemmKnobs {
 export function gemmKnobsOf(module: LoweredModule): GemmKnobs {
   const cuda = codegenCuda(module).source;
   const kernel = module.kernels[0];
-  const arrays = (re: RegExp) =>
-    [...new Set([...cuda.matchAll(re)].map((m) => `${m[1]!.replace(/_\d+$/, "")}[${m[2]}]`))].sort().join(" ");
-  const fetches = [...new Set([...cuda.matchAll(/\*\(float4\*\)\((\w+_local) \+ [^=;\n]*= \*\(float4\*\)\((?!\w+_(?:local|shared))\w+ \+/g)].map((m) => m[1]!))];
+  const arrays = (re: RegExp) => [...new Set([...cuda.matchAll(re)].map((m) => `${m[1]!.replace(/_\d+$/, "")}[${m[2]}]`))].sort().join(" ");
+  const fetches = [
+    ...new Set([...cuda.matchAll(/\*\(float4\*\)\((\w+_local) \+ [^=;\n]*= \*\(float4\*\)\((?!\w+_(?:local|shared))\w+ \+/g)].map((m) => m[1]!)),
+  ];
   const bounds = /__launch_bounds__\(([^)]*)\)/.exec(cuda);
   return {
     grid: kernel === undefined ? "none" : kernel.launch.grid.join("×"),

@@ -24,9 +24,15 @@ function msPerCall(funcs: readonly PrimFunc[], reps: number): number {
   return times[times.length >> 1]!;
 }
 
-for (const [name, sch] of [["naive", naiveSchedule(N)], ["manual", manualSchedule(N)], ["fast", fastSchedule(N)]] as const) {
+for (const [name, sch] of [
+  ["naive", naiveSchedule(N)],
+  ["manual", manualSchedule(N)],
+  ["fast", fastSchedule(N)],
+] as const) {
   const func = sch.func;
-  console.log(`${name.padEnd(7)} ${String(perStoreFeatures(func).length).padStart(2)} rows  ${msPerCall([func], 200).toFixed(3)} ms per candidate (median of 200)`);
+  console.log(
+    `${name.padEnd(7)} ${String(perStoreFeatures(func).length).padStart(2)} rows  ${msPerCall([func], 200).toFixed(3)} ms per candidate (median of 200)`,
+  );
   if (name === "fast" && process.argv.includes("--show")) perStoreFeatures(func).forEach((row, k) => console.log(`--- row ${k}\n${describeFeatureRow(row)}`));
 }
 const sampled = Array.from({ length: 200 }, (_, k) => sampleGemmSchedule(N, k + 1).sch.func);

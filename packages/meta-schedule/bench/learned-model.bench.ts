@@ -122,8 +122,15 @@ function judge(group: readonly RecordedRun[], make: (seed: number) => CostModel,
         const order = randomPermutation(train.programs.length, new RandomEngine(seed));
         const subset = order.slice(0, size).map((k) => train.programs[k]!);
         const model = make(seed);
-        model.update(ctx, subset.map((p) => p.candidate), results(subset));
-        const scores = model.predict(ctx, test.programs.map((p) => p.candidate));
+        model.update(
+          ctx,
+          subset.map((p) => p.candidate),
+          results(subset),
+        );
+        const scores = model.predict(
+          ctx,
+          test.programs.map((p) => p.candidate),
+        );
         const { rho, regrets } = rankingOf(scores, test.programs, [8, 32]);
         cell.rho.push(rho);
         cell.top8.push(regrets[0]!);
@@ -143,17 +150,32 @@ for (const device of new Set(runs.map((r) => r.device))) {
     for (const size of sizes) {
       const cell = judge(group, make, size);
       table.set(`${device}|${name}|${size}`, cell);
-      console.log(`${device}: ${name.padEnd(42)} n=${String(size).padStart(3)}  rho ${mean(cell.rho).toFixed(3)}  top-8 regret ${mean(cell.top8).toFixed(3)}  top-32 regret ${mean(cell.top32).toFixed(3)}`);
+      console.log(
+        `${device}: ${name.padEnd(42)} n=${String(size).padStart(3)}  rho ${mean(cell.rho).toFixed(3)}  top-8 regret ${mean(cell.top8).toFixed(3)}  top-32 regret ${mean(cell.top32).toFixed(3)}`,
+      );
     }
   }
 }
 
 const rows = [...table].map(([key, c]) => {
   const [device, model, size] = key.split("|");
-  return { device: device!, model: model!, trainingSize: Number(size), rho: mean(c.rho), top8Regret: mean(c.top8), top32Regret: mean(c.top32), cases: c.rho.length };
+  return {
+    device: device!,
+    model: model!,
+    trainingSize: Number(size),
+    rho: mean(c.rho),
+    top8Regret: mean(c.top8),
+    top32Regret: mean(c.top32),
+    cases: c.rho.length,
+  };
 });
 const outDir = resolve(repoRoot, values["out-dir"]);
-const report = { date: new Date().toISOString(), runs: runs.map((r) => ({ name: r.name, device: r.device, programs: r.programs.length, skipped: r.skipped })), seeds, rows };
+const report = {
+  date: new Date().toISOString(),
+  runs: runs.map((r) => ({ name: r.name, device: r.device, programs: r.programs.length, skipped: r.skipped })),
+  seeds,
+  rows,
+};
 writeFileSync(join(outDir, "learned-model-gpu.json"), `${JSON.stringify(report, null, 1)}\n`);
 const md = [
   "# Cost models on recorded GPU measurements (offline)",
@@ -171,7 +193,9 @@ const md = [
   "",
   "| device | model | trained on | rho | top-8 regret | top-32 regret | cases |",
   "|---|---|---:|---:|---:|---:|---:|",
-  ...rows.map((r) => `| ${r.device} | ${r.model} | ${r.trainingSize} | ${r.rho.toFixed(3)} | ${r.top8Regret.toFixed(3)} | ${r.top32Regret.toFixed(3)} | ${r.cases} |`),
+  ...rows.map(
+    (r) => `| ${r.device} | ${r.model} | ${r.trainingSize} | ${r.rho.toFixed(3)} | ${r.top8Regret.toFixed(3)} | ${r.top32Regret.toFixed(3)} | ${r.cases} |`,
+  ),
   "",
 ].join("\n");
 writeFileSync(join(outDir, "learned-model-gpu.md"), md);

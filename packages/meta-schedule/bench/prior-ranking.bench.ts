@@ -25,7 +25,9 @@ const DEFAULT_REPORTS = "docs/benchmarks,docs/benchmarks/tuning-gemm-256-2026-11
 
 function options(): { reports: string[]; outDir: string } {
   try {
-    const { values } = parseArgs({ options: { reports: { type: "string", default: DEFAULT_REPORTS }, "out-dir": { type: "string", default: "docs/benchmarks" } } });
+    const { values } = parseArgs({
+      options: { reports: { type: "string", default: DEFAULT_REPORTS }, "out-dir": { type: "string", default: "docs/benchmarks" } },
+    });
     const reports = values.reports.split(",").filter((d) => d.length > 0);
     if (reports.length === 0) throw new RangeError("--reports names no folder");
     for (const dir of [...reports, values["out-dir"]]) existingFolder(repoRoot, dir);
@@ -46,7 +48,10 @@ interface RunRow {
 }
 
 function judge(ctx: TuneContext, run: RecordedRun): RunRow {
-  const scores = new AnalyticModel().predict(ctx, run.programs.map((p) => p.candidate));
+  const scores = new AnalyticModel().predict(
+    ctx,
+    run.programs.map((p) => p.candidate),
+  );
   const { rho, regrets } = rankingOf(scores, run.programs, [8]);
   return { run: run.name, device: run.device, programs: run.programs.length, skipped: run.skipped, spearman: rho, top8Regret: regrets[0]! };
 }

@@ -12,14 +12,7 @@ import { join, resolve } from "node:path";
 import { type CudaTarget, cudaTarget as targetOf } from "@tessera/codegen";
 import type { PrimFunc } from "@tessera/ir";
 import type { Decision, Trace } from "@tessera/schedule";
-import {
-  type MeasureCandidate,
-  type TuneContext,
-  defaultCudaSpaceGenerator,
-  replayWithPostprocs,
-  tuneContext,
-  workloadOf,
-} from "../src/index.js";
+import { type MeasureCandidate, type TuneContext, defaultCudaSpaceGenerator, replayWithPostprocs, tuneContext, workloadOf } from "../src/index.js";
 import { loweredModuleFor } from "../src/postproc/verify-gpu-code.js";
 import { spearman } from "../test/cost-model/rank-correlation.js";
 import { type GemmKnobs, gemmKnobsOf } from "./fast-region.js";
@@ -67,13 +60,20 @@ function sameKernel(func: PrimFunc, recorded: GemmKnobs | undefined): boolean {
 }
 
 /** Every run of `workload` in the reports of `dir` whose programs carry their decisions. */
-export function recordedRuns(dir: string, workload: string, func: PrimFunc, tgt: CudaTarget = targetOf("nvidia/h100")): { ctx: TuneContext; runs: RecordedRun[] } {
+export function recordedRuns(
+  dir: string,
+  workload: string,
+  func: PrimFunc,
+  tgt: CudaTarget = targetOf("nvidia/h100"),
+): { ctx: TuneContext; runs: RecordedRun[] } {
   const ctx = tuneContext(workloadOf(func), tgt, { seed: 1 });
   const gen = defaultCudaSpaceGenerator(tgt);
   gen.initialize(ctx);
   const space = gen.generateDesignSpace(ctx)[0]!.trace;
   const runs: RecordedRun[] = [];
-  for (const file of readdirSync(dir).filter((f) => f.endsWith(".json")).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith(".json"))
+    .sort()) {
     let report: Report;
     try {
       report = JSON.parse(readFileSync(join(dir, file), "utf8")) as Report;
@@ -94,7 +94,13 @@ export function recordedRuns(dir: string, workload: string, func: PrimFunc, tgt:
         programs.push({ ms: p.ms, candidate: { sch: out.sch, argsInfo: [] } });
       }
       const cublasMs = report.torch?.ok === true ? report.torch.baselines?.[0]?.gemmOnly?.medianMs : undefined;
-      runs.push({ name: `${file} seed ${run.seed}`, device: report.device ?? "unknown", programs, skipped, ...(cublasMs !== undefined && cublasMs > 0 ? { cublasMs } : {}) });
+      runs.push({
+        name: `${file} seed ${run.seed}`,
+        device: report.device ?? "unknown",
+        programs,
+        skipped,
+        ...(cublasMs !== undefined && cublasMs > 0 ? { cublasMs } : {}),
+      });
     }
   }
   return { ctx, runs };
@@ -112,7 +118,10 @@ export function rankingOf(scores: readonly number[], programs: readonly Recorded
   const best = Math.min(...programs.map((p) => p.ms));
   const ranked = programs.map((p, k) => [scores[k]!, p.ms] as const).sort((a, b) => b[0] - a[0]);
   return {
-    rho: spearman(scores, programs.map((p) => 1 / p.ms)),
+    rho: spearman(
+      scores,
+      programs.map((p) => 1 / p.ms),
+    ),
     regrets: ks.map((n) => Math.min(...ranked.slice(0, n).map((x) => x[1])) / best),
   };
 }

@@ -114,10 +114,17 @@ async function runOne(hw: RecordedHardware, variant: string, seed: number, trial
 /** What the stand-in GPU's table depends on: the recorded reports, and the code of the latency model and features. */
 function cacheKeyOf(dirs: readonly string[], device: string): string {
   const h = createHash("sha1").update(device);
-  for (const dir of dirs) for (const f of readdirSync(dir).filter((x) => x.endsWith(".json")).sort()) h.update(`${f}:${statSync(join(dir, f)).size}`);
+  for (const dir of dirs)
+    for (const f of readdirSync(dir)
+      .filter((x) => x.endsWith(".json"))
+      .sort())
+      h.update(`${f}:${statSync(join(dir, f)).size}`);
   const src = join(import.meta.dirname, "../src");
   for (const dir of ["latency-model", "store-analysis", "feature", "postproc"]) {
-    for (const f of readdirSync(join(src, dir)).filter((x) => x.endsWith(".ts")).sort()) h.update(readFileSync(join(src, dir, f)));
+    for (const f of readdirSync(join(src, dir))
+      .filter((x) => x.endsWith(".ts"))
+      .sort())
+      h.update(readFileSync(join(src, dir, f)));
   }
   return h.digest("hex");
 }
@@ -169,7 +176,9 @@ function sectionOf(rows: readonly Row[]): string[] {
   }
   lines.push("", "| variant | seed | @64 | @128 | @256 | found at | recorded share | wall s |", "|---|---:|---:|---:|---:|---:|---:|---:|");
   for (const x of [...rows].sort((a, b) => a.variant.localeCompare(b.variant) || a.seed - b.seed)) {
-    lines.push(`| ${x.variant} | ${x.seed} | ${CHECKPOINTS.map((c) => fmt(x.bestAt[c])).join(" | ")} | ${x.bestTrial ?? "—"} | ${x.recordedShare.toFixed(2)} | ${x.wallSeconds.toFixed(0)} |`);
+    lines.push(
+      `| ${x.variant} | ${x.seed} | ${CHECKPOINTS.map((c) => fmt(x.bestAt[c])).join(" | ")} | ${x.bestTrial ?? "—"} | ${x.recordedShare.toFixed(2)} | ${x.wallSeconds.toFixed(0)} |`,
+    );
   }
   return lines;
 }
@@ -207,7 +216,15 @@ function options(): Options {
     });
     if (values.merge) {
       if (positionals.length === 0) throw new RangeError("--merge needs report files");
-      return { dirs: [], device: "", seeds: [], variants: [], trials: 0, perIter: 0, merge: { reports: positionals, ...(values.md === undefined ? {} : { md: values.md }) } };
+      return {
+        dirs: [],
+        device: "",
+        seeds: [],
+        variants: [],
+        trials: 0,
+        perIter: 0,
+        merge: { reports: positionals, ...(values.md === undefined ? {} : { md: values.md }) },
+      };
     }
     if (positionals.length > 0) throw new RangeError(`unexpected argument "${positionals[0]}"`);
     const int = (name: string, text: string) => {
@@ -262,17 +279,31 @@ async function main(): Promise<void> {
   const func = gemmReluAdd(2048).func;
   const tgt = target("nvidia/h100");
   const cache = join(os.tmpdir(), "tessera-recorded-hardware.json");
-  const hw = RecordedHardware.cached(cache, cacheKeyOf(opts.dirs, opts.device), () => RecordedHardware.build(opts.dirs, WORKLOAD, func, tgt, { device: opts.device }));
-  console.log(`stand-in GPU: ${hw.runs} runs, ${hw.programs} programs, cuBLAS ${hw.cublasMs.toFixed(4)} ms (ready in ${((performance.now() - started) / 1000).toFixed(0)} s)`);
+  const hw = RecordedHardware.cached(cache, cacheKeyOf(opts.dirs, opts.device), () =>
+    RecordedHardware.build(opts.dirs, WORKLOAD, func, tgt, { device: opts.device }),
+  );
+  console.log(
+    `stand-in GPU: ${hw.runs} runs, ${hw.programs} programs, cuBLAS ${hw.cublasMs.toFixed(4)} ms (ready in ${((performance.now() - started) / 1000).toFixed(0)} s)`,
+  );
   const rows: Row[] = [];
   for (const variant of opts.variants) {
     for (const seed of opts.seeds) {
       const row = await runOne(hw, variant, seed, opts.trials, opts.perIter);
-      console.log(`${variant} seed ${seed}: ${CHECKPOINTS.map((c) => `@${c} ${fmt(row.bestAt[c])}`).join(", ")}, recorded ${row.recordedShare.toFixed(2)}, ${row.wallSeconds.toFixed(0)} s`);
+      console.log(
+        `${variant} seed ${seed}: ${CHECKPOINTS.map((c) => `@${c} ${fmt(row.bestAt[c])}`).join(", ")}, recorded ${row.recordedShare.toFixed(2)}, ${row.wallSeconds.toFixed(0)} s`,
+      );
       rows.push(row);
     }
   }
-  const report: Report = { date: new Date().toISOString(), device: opts.device, runs: hw.runs, programs: hw.programs, cublasMs: hw.cublasMs, trials: opts.trials, rows };
+  const report: Report = {
+    date: new Date().toISOString(),
+    device: opts.device,
+    runs: hw.runs,
+    programs: hw.programs,
+    cublasMs: hw.cublasMs,
+    trials: opts.trials,
+    rows,
+  };
   if (opts.out !== undefined) writeFileSync(opts.out, `${JSON.stringify(report, null, 1)}\n`);
   process.stdout.write(markdownOf([report]));
 }

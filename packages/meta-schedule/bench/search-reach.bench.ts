@@ -93,7 +93,14 @@ class ClassifyingRunner implements Runner {
 
 type Tune = typeof tuneTIR;
 
-async function runOne(tune: Tune, seed: number, strategy: "evolutionary" | "replay-trace", trials: number, perIter: number, refs: { fast: GemmKnobs; twin: GemmKnobs }): Promise<RunRow> {
+async function runOne(
+  tune: Tune,
+  seed: number,
+  strategy: "evolutionary" | "replay-trace",
+  trials: number,
+  perIter: number,
+  refs: { fast: GemmKnobs; twin: GemmKnobs },
+): Promise<RunRow> {
   const runner = new ClassifyingRunner(refs.fast, refs.twin);
   const started = performance.now();
   let searchSeconds = 0;
@@ -161,7 +168,7 @@ function markdownOf(reports: readonly Report[]): string {
     `(warp shape and unroll budget left out). The model's estimate of the fast schedule: ${fmt(fast.fastMs)} ms; of its`,
     `transposed twin (128×256 tiles, shared ${fast.twinKnobs.shared}): ${fmt(fast.twinMs)} ms — the model ranks the twin`,
     "first, where the H100 measured it 7% slower (fast-gemm-variants.md: 0.4069 against 0.3800 ms), so the simulated search",
-    "is drawn to the twin; \"first in twin\" counts it.",
+    'is drawn to the twin; "first in twin" counts it.',
     "",
   ];
   for (const r of reports) {
@@ -228,13 +235,14 @@ async function main(): Promise<void> {
   const twinKnobs = gemmKnobsOf(twinModule);
   const twinMs = estimateLatency(twinModule).seconds * 1e3;
   const searchSrc = values["search-src"];
-  const tune: Tune =
-    searchSrc === undefined ? tuneTIR : ((await import(pathToFileURL(resolve(searchSrc, "index.ts")).href)) as { tuneTIR: Tune }).tuneTIR;
+  const tune: Tune = searchSrc === undefined ? tuneTIR : ((await import(pathToFileURL(resolve(searchSrc, "index.ts")).href)) as { tuneTIR: Tune }).tuneTIR;
   const rows: RunRow[] = [];
   for (const strategy of strategies) {
     for (const seed of seeds) {
       const row = await runOne(tune, seed, strategy, trials, perIter, { fast: fastKnobs, twin: twinKnobs });
-      console.log(`${strategy} seed ${seed}: best ${fmt(row.bestMs)} ms (fast ${fmt(fastMs)}), first in region ${row.firstInRegion ?? "never"}, best differs in [${row.bestDiffers.join(", ")}], search ${row.searchSeconds.toFixed(1)} s, wall ${row.wallSeconds.toFixed(1)} s`);
+      console.log(
+        `${strategy} seed ${seed}: best ${fmt(row.bestMs)} ms (fast ${fmt(fastMs)}), first in region ${row.firstInRegion ?? "never"}, best differs in [${row.bestDiffers.join(", ")}], search ${row.searchSeconds.toFixed(1)} s, wall ${row.wallSeconds.toFixed(1)} s`,
+      );
       rows.push(row);
     }
   }

@@ -28,5 +28,7 @@ for (let seed = 1; seed <= samples; seed++) {
   }
 }
 const ms = (performance.now() - started) / samples;
-console.log(`gemm+ReLU+add 2048³ on ${t.name}${tvm ? " (TVM's tiling)" : ""}: ${valid}/${samples} valid (${((100 * valid) / samples).toFixed(1)}%), ${ms.toFixed(0)} ms per sample`);
+console.log(
+  `gemm+ReLU+add 2048³ on ${t.name}${tvm ? " (TVM's tiling)" : ""}: ${valid}/${samples} valid (${((100 * valid) / samples).toFixed(1)}%), ${ms.toFixed(0)} ms per sample`,
+);
 for (const [reason, n] of [...reasons].sort((a, b) => b[1] - a[1])) console.log(`  ${n}× ${reason}`);

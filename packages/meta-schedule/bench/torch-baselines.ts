@@ -79,7 +79,15 @@ export async function torchBaselines(
   specs: readonly TorchBaselineSpec[],
 ): Promise<{ ok: true; env: TorchEnvironment; baselines: TorchBaseline[] } | { ok: false; reason: string }> {
   const run = await execa("python3", ["-c", SCRIPT, JSON.stringify(specs)], { reject: false, timeout: 600_000, all: true });
-  if (run.exitCode !== 0) return { ok: false, reason: `python3 with torch failed (exit ${run.exitCode ?? "?"}): ${String(run.all ?? "").trim().split("\n").slice(-3).join(" | ")}` };
+  if (run.exitCode !== 0)
+    return {
+      ok: false,
+      reason: `python3 with torch failed (exit ${run.exitCode ?? "?"}): ${String(run.all ?? "")
+        .trim()
+        .split("\n")
+        .slice(-3)
+        .join(" | ")}`,
+    };
   const line = String(run.stdout).trim().split("\n").at(-1) ?? "";
   const parsed = JSON.parse(line) as { env: TorchEnvironment; results: Array<{ op: TorchTiming; gemmOnly?: TorchTiming }> };
   return {

@@ -45,10 +45,14 @@ async function writeCurve(file: string, series: readonly CurveSeries[], opts: Cu
 export async function writeReportCharts(outDir: string, stem: string, input: ChartInput): Promise<void> {
   const simulated = input.dryRun ? " (simulated)" : "";
   if (input.course.length > 0) {
-    await writeCurve(join(outDir, `${stem}-course-space.svg`), input.course.map((r) => curveOf(r, `${r.strategy}, seed ${r.seed}`)), {
-      title: `Course space, gemm+ReLU+add 2048³: best latency vs trials${simulated}`,
-      logScale: true,
-    });
+    await writeCurve(
+      join(outDir, `${stem}-course-space.svg`),
+      input.course.map((r) => curveOf(r, `${r.strategy}, seed ${r.seed}`)),
+      {
+        title: `Course space, gemm+ReLU+add 2048³: best latency vs trials${simulated}`,
+        logScale: true,
+      },
+    );
   }
   if (input.tuned.length > 0) {
     const series = input.tuned.map((r, k): CurveSeries => {

@@ -117,7 +117,9 @@ function checkedMode(values: ReturnType<typeof parseOptions>["values"]): Mode {
     return n;
   };
   const only = values.only === undefined ? [] : values.only.split(",").filter((s) => s.length > 0);
-  for (const name of only) if (!BENCH_WORKLOADS.some((w) => w.name === name)) throw new RangeError(`--only: unknown workload "${name}"; known: ${BENCH_WORKLOADS.map((w) => w.name).join(", ")}`);
+  for (const name of only)
+    if (!BENCH_WORKLOADS.some((w) => w.name === name))
+      throw new RangeError(`--only: unknown workload "${name}"; known: ${BENCH_WORKLOADS.map((w) => w.name).join(", ")}`);
   return {
     dryRun: values["dry-run"] === true,
     only,
@@ -309,7 +311,9 @@ async function tuneOne(
       if (now - lastLine > 5000 || p.trialsDone === p.maxTrialsGlobal) {
         lastLine = now;
         const best = p.trial.totalBestSecs < FAILED_RUN_SECS ? `${(p.trial.totalBestSecs * 1e3).toFixed(4)} ms` : "none yet";
-        console.log(`  ${name} [${opts.strategy}, seed ${opts.seed}] trial ${p.trialsDone}/${p.maxTrialsGlobal}: best ${best} (${((now - started) / 1000).toFixed(1)} s)`);
+        console.log(
+          `  ${name} [${opts.strategy}, seed ${opts.seed}] trial ${p.trialsDone}/${p.maxTrialsGlobal}: best ${best} (${((now - started) / 1000).toFixed(1)} s)`,
+        );
       }
     },
   });
@@ -378,14 +382,26 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const device = gpu ? cuda.device(0) : undefined;
-  const tgt = gpu ? resolveTarget("cuda", { device: { name: device!.name, computeCapability: device!.computeCapability, multiProcessorCount: device!.multiprocessorCount, maxThreadsPerBlock: device!.maxThreadsPerBlock, maxSharedMemoryPerBlock: device!.sharedMemPerBlock } }) : resolveTarget("nvidia/h100");
+  const tgt = gpu
+    ? resolveTarget("cuda", {
+        device: {
+          name: device!.name,
+          computeCapability: device!.computeCapability,
+          multiProcessorCount: device!.multiprocessorCount,
+          maxThreadsPerBlock: device!.maxThreadsPerBlock,
+          maxSharedMemoryPerBlock: device!.sharedMemPerBlock,
+        },
+      })
+    : resolveTarget("nvidia/h100");
   console.log(`bench:tune on ${gpu ? device!.name : "no GPU (--dry-run: simulated runner, estimated latencies)"}, target ${tgt.name} (${tgt.arch})`);
 
   console.log("== search-side speed (this machine)");
   const speed = searchSpeed(tgt);
   console.log(`  trace replay, manual 2048³: ${fmt(speed.traceReplayManual.medianMs, 2)} ms median; fast: ${fmt(speed.traceReplayFast.medianMs, 2)} ms`);
   console.log(`  lower + codegen, fast 2048³: ${fmt(speed.lowerCodegenFast.medianMs, 2)} ms median`);
-  console.log(`  automatic space sample (replay + postprocs): ${fmt(speed.autoSpaceSample.medianMs, 2)} ms median, ${speed.autoSpaceSample.valid}/${speed.autoSpaceSample.samples} valid`);
+  console.log(
+    `  automatic space sample (replay + postprocs): ${fmt(speed.autoSpaceSample.medianMs, 2)} ms median, ${speed.autoSpaceSample.valid}/${speed.autoSpaceSample.samples} valid`,
+  );
 
   const workloads: readonly BenchWorkload[] = mode.workloads ? BENCH_WORKLOADS.filter((w) => mode.only.length === 0 || mode.only.includes(w.name)) : [];
   let torch: Awaited<ReturnType<typeof torchBaselines>> | undefined;
@@ -403,7 +419,9 @@ async function main(): Promise<void> {
     tuned.push(await tuneOne(w.name, w.func(), tgt, mode, { trials, seed: mode.seeds[0]!, strategy: "evolutionary", space: "auto", flop: w.flop }));
     const b = baselineOf(k);
     const row = tuned.at(-1)!;
-    console.log(`  ${w.name}: best ${fmt(row.bestMs)} ms in ${row.trials} trials (${row.wallSeconds.toFixed(1)} s)${b === undefined || row.bestMs === undefined ? "" : `, ${(row.bestMs / baselineMs(b)).toFixed(3)}× torch`}`);
+    console.log(
+      `  ${w.name}: best ${fmt(row.bestMs)} ms in ${row.trials} trials (${row.wallSeconds.toFixed(1)} s)${b === undefined || row.bestMs === undefined ? "" : `, ${(row.bestMs / baselineMs(b)).toFixed(3)}× torch`}`,
+    );
   }
 
   const course: TuningRow[] = [];
@@ -411,7 +429,15 @@ async function main(): Promise<void> {
     console.log("== the course's search space: evolutionary search against random sampling");
     for (const seed of mode.seeds) {
       for (const strategy of ["evolutionary", "replay-trace"] as const) {
-        course.push(await tuneOne("course_space_2048", gemmReluAdd(2048).func, tgt, mode, { trials: mode.courseTrials, seed, strategy, space: courseSearchSpace, flop: 2 * 2048 ** 3 }));
+        course.push(
+          await tuneOne("course_space_2048", gemmReluAdd(2048).func, tgt, mode, {
+            trials: mode.courseTrials,
+            seed,
+            strategy,
+            space: courseSearchSpace,
+            flop: 2 * 2048 ** 3,
+          }),
+        );
       }
     }
   }
@@ -449,7 +475,9 @@ async function writeReport(mode: Mode, data: ReportData): Promise<void> {
     `- cost model: hybrid (analytic prior × forest on ${mode.learnedFeatures} features)`,
     ...(mode.neighbourShare === undefined && mode.population === undefined
       ? []
-      : [`- evolutionary search: ${mode.neighbourShare === undefined ? "" : `neighbourShare ${mode.neighbourShare} `}${mode.population === undefined ? "" : `populationSize ${mode.population}`}`]),
+      : [
+          `- evolutionary search: ${mode.neighbourShare === undefined ? "" : `neighbourShare ${mode.neighbourShare} `}${mode.population === undefined ? "" : `populationSize ${mode.population}`}`,
+        ]),
     "",
     "## Search-side speed (this host)",
     "",
@@ -461,12 +489,18 @@ async function writeReport(mode: Mode, data: ReportData): Promise<void> {
     `| one sample of the automatic space (fresh decisions + postprocessors, 2048³) | ${fmt(data.speed.autoSpaceSample.medianMs, 2)} | |`,
     "",
     `Valid samples of the automatic space: ${data.speed.autoSpaceSample.valid} of ${data.speed.autoSpaceSample.samples}.` +
-      (Object.keys(data.speed.autoSpaceSample.rejections).length === 0 ? "" : ` Rejections: ${Object.entries(data.speed.autoSpaceSample.rejections).map(([r, n]) => `${n}× ${r}`).join("; ")}.`),
+      (Object.keys(data.speed.autoSpaceSample.rejections).length === 0
+        ? ""
+        : ` Rejections: ${Object.entries(data.speed.autoSpaceSample.rejections)
+            .map(([r, n]) => `${n}× ${r}`)
+            .join("; ")}.`),
     "",
   ];
   if (data.tuned.length > 0) {
     lines.push("## Automatic space, evolutionary search", "");
-    lines.push("| workload | trials | best (ms) | GFLOP/s | found at trial | wall (s) | where the time went | failed trials | torch (ms) | ratio | trials to ≤1.3× | trials to ≤1.1× |");
+    lines.push(
+      "| workload | trials | best (ms) | GFLOP/s | found at trial | wall (s) | where the time went | failed trials | torch (ms) | ratio | trials to ≤1.3× | trials to ≤1.1× |",
+    );
     lines.push("|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|");
     data.tuned.forEach((row, k) => {
       const b = baselines?.[k];
@@ -482,10 +516,17 @@ async function writeReport(mode: Mode, data: ReportData): Promise<void> {
     }
     for (const row of data.tuned.filter((r) => r.top.length > 0)) {
       lines.push("", `Fastest programs of ${row.workload} (seed ${row.seed}), with the kernel knobs read from their CUDA:`, "");
-      lines.push("| ms | grid | block | launch bounds | pipelined | shared | registers (local arrays) | float4 fetches |", "|---:|---|---|---|---|---|---|---|");
+      lines.push(
+        "| ms | grid | block | launch bounds | pipelined | shared | registers (local arrays) | float4 fetches |",
+        "|---:|---|---|---|---|---|---|---|",
+      );
       for (const t of row.top.slice(0, TOP_RECORDS_SHOWN)) {
         const k = t.knobs;
-        lines.push(k === undefined ? `| ${fmt(t.ms)} | ${t.error ?? "?"} ||||||| ` : `| ${fmt(t.ms)} | ${k.grid} | ${k.block} | ${k.launchBounds} | ${k.pipelined ? "yes" : "no"} | ${k.shared} | ${k.local} | ${k.float4Fetches || "—"} |`);
+        lines.push(
+          k === undefined
+            ? `| ${fmt(t.ms)} | ${t.error ?? "?"} ||||||| `
+            : `| ${fmt(t.ms)} | ${k.grid} | ${k.block} | ${k.launchBounds} | ${k.pipelined ? "yes" : "no"} | ${k.shared} | ${k.local} | ${k.float4Fetches || "—"} |`,
+        );
       }
     }
     for (const row of data.tuned.filter((r) => r.top.length > 0)) {
@@ -496,7 +537,9 @@ async function writeReport(mode: Mode, data: ReportData): Promise<void> {
     if (baselines !== undefined) {
       lines.push("", "torch baselines (same run):", "");
       baselines.forEach((b, k) => {
-        lines.push(`- ${data.workloads[k]!.name}: ${b.op.what} ${fmt(b.op.medianMs)} ms${b.gemmOnly === undefined ? "" : `; ${b.gemmOnly.what} ${fmt(b.gemmOnly.medianMs)} ms`}`);
+        lines.push(
+          `- ${data.workloads[k]!.name}: ${b.op.what} ${fmt(b.op.medianMs)} ms${b.gemmOnly === undefined ? "" : `; ${b.gemmOnly.what} ${fmt(b.gemmOnly.medianMs)} ms`}`,
+        );
       });
     }
     lines.push("");
@@ -505,7 +548,8 @@ async function writeReport(mode: Mode, data: ReportData): Promise<void> {
   if (data.course.length > 0) {
     lines.push("## The course's space: evolutionary search against random sampling", "");
     lines.push("| seed | strategy | trials | best (ms) | found at trial | wall (s) |", "|---:|---|---:|---:|---:|---:|");
-    for (const row of data.course) lines.push(`| ${row.seed} | ${row.strategy} | ${row.trials} | ${fmt(row.bestMs)} | ${row.bestTrial ?? "—"} | ${row.wallSeconds.toFixed(1)} |`);
+    for (const row of data.course)
+      lines.push(`| ${row.seed} | ${row.strategy} | ${row.trials} | ${fmt(row.bestMs)} | ${row.bestTrial ?? "—"} | ${row.wallSeconds.toFixed(1)} |`);
     const strategies = [...new Set(data.course.map((r) => r.strategy))];
     lines.push("", "Mean over seeds of the best-so-far after N trials (ms):", "");
     const checkpoints = [8, 16, 32, 64, 128, 256].filter((n) => n <= Math.max(...data.course.map((r) => r.trials)));
@@ -537,7 +581,9 @@ async function writeReport(mode: Mode, data: ReportData): Promise<void> {
     await writeReportCharts(mode.outDir, stem, { dryRun: mode.dryRun, tuned: data.tuned, course: data.course, baselines });
     if (charts.length > 0) console.log(`wrote ${charts.join(", ")}`);
   } catch (err) {
-    console.error(`bench:tune: the charts could not be drawn (${err instanceof Error ? err.message : String(err)}); redraw them from ${stem}.json with redraw-charts.ts`);
+    console.error(
+      `bench:tune: the charts could not be drawn (${err instanceof Error ? err.message : String(err)}); redraw them from ${stem}.json with redraw-charts.ts`,
+    );
   }
 }
 

@@ -46,7 +46,15 @@ export { DatabaseError, MetaScheduleError, MissingPeerDependencyError, SpaceGene
 // The component interfaces (TVM's headers)
 export type { MeasureCandidate } from "./interfaces/candidate.js";
 export type { Builder, BuilderInput, BuilderResult, BuiltArtifact, HostArgument, HostLibraryArtifact, HostPlan } from "./interfaces/builder.js";
-export { DEFAULT_EVALUATOR_CONFIG, FAILED_RUN_SECS, meanRunSecs, type EvaluatorConfig, type Runner, type RunnerInput, type RunnerResult } from "./interfaces/runner.js";
+export {
+  DEFAULT_EVALUATOR_CONFIG,
+  FAILED_RUN_SECS,
+  meanRunSecs,
+  type EvaluatorConfig,
+  type Runner,
+  type RunnerInput,
+  type RunnerResult,
+} from "./interfaces/runner.js";
 export type { CostModel } from "./interfaces/cost-model.js";
 export type { FeatureExtractor, FeatureMatrix } from "./interfaces/feature-extractor.js";
 export type { PreTuningOptions, SearchStrategy } from "./interfaces/search-strategy.js";

@@ -14,7 +14,13 @@ export function openRedis(address: RedisAddress): Redis {
 
 /** Throws a QueueConfigError naming the address when Redis does not answer a PING within `timeoutMs`. */
 export async function checkReachable(address: RedisAddress, timeoutMs = 3000): Promise<void> {
-  const probe = new Redis(address.url, { lazyConnect: true, connectTimeout: timeoutMs, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
+  const probe = new Redis(address.url, {
+    lazyConnect: true,
+    connectTimeout: timeoutMs,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    enableOfflineQueue: false,
+  });
   // The socket's own error (ECONNREFUSED, ENOTFOUND) comes as an event; the awaited call only says "Connection is closed".
   let socketError: string | undefined;
   probe.on("error", (err: Error) => (socketError ??= err.message));
@@ -25,7 +31,9 @@ export async function checkReachable(address: RedisAddress, timeoutMs = 3000): P
     });
     await Promise.race([probe.connect().then(() => probe.ping()), limit]);
   } catch (err) {
-    throw new QueueConfigError(`cannot reach Redis at ${address.url} (${address.host}:${address.port}): ${socketError ?? (err instanceof Error ? err.message : String(err))}`);
+    throw new QueueConfigError(
+      `cannot reach Redis at ${address.url} (${address.host}:${address.port}): ${socketError ?? (err instanceof Error ? err.message : String(err))}`,
+    );
   } finally {
     clearTimeout(timer);
     probe.disconnect();

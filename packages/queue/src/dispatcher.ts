@@ -70,7 +70,12 @@ export class Dispatcher {
     const jobId = jobIdFor(kind.name, opts.key ?? randomUUID());
     if (this.#waiters.has(jobId)) throw new RangeError(`dispatch: job ${jobId} is already being waited for by this dispatcher`);
     const result = new Promise<R>((resolve, reject) => {
-      this.#waiters.set(jobId, { kind: kind as JobKind<unknown, unknown>, resolve: resolve as (v: unknown) => void, reject, ...(opts.onProgress === undefined ? {} : { onProgress: opts.onProgress }) });
+      this.#waiters.set(jobId, {
+        kind: kind as JobKind<unknown, unknown>,
+        resolve: resolve as (v: unknown) => void,
+        reject,
+        ...(opts.onProgress === undefined ? {} : { onProgress: opts.onProgress }),
+      });
     });
     try {
       await this.#queue.add(kind.name, checked.data, {
@@ -125,7 +130,8 @@ export class Dispatcher {
 
   /** Stops waiting (pending dispatches reject) and closes the connections. */
   async close(): Promise<void> {
-    for (const [jobId, waiter] of this.#waiters) waiter.reject(new JobFailedError(jobId, waiter.kind.name, "the dispatcher was closed before the job finished"));
+    for (const [jobId, waiter] of this.#waiters)
+      waiter.reject(new JobFailedError(jobId, waiter.kind.name, "the dispatcher was closed before the job finished"));
     this.#waiters.clear();
     await this.#events.close();
     await this.#queue.close();

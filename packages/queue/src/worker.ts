@@ -142,7 +142,15 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
 
 async function recordDeadLetter(dlq: Queue, job: Job, reason: string, attempts: number, worker: string, log: (line: string) => void): Promise<void> {
   try {
-    await addDeadLetter(dlq, { jobId: job.id ?? "?", kind: job.name, reason, attemptsMade: attempts, failedAt: new Date().toISOString(), worker, payload: job.data });
+    await addDeadLetter(dlq, {
+      jobId: job.id ?? "?",
+      kind: job.name,
+      reason,
+      attemptsMade: attempts,
+      failedAt: new Date().toISOString(),
+      worker,
+      payload: job.data,
+    });
   } catch (err) {
     log(`[${worker}] ${job.id}: could not be put in the dead-letter queue: ${err instanceof Error ? err.message : String(err)}`);
   }

@@ -172,7 +172,10 @@ interface NumpyResult {
 
 function runNumpyOnce(cases: readonly Record<string, unknown>[], env: NodeJS.ProcessEnv): NumpyResult[] {
   const out = execFileSync(PYTHON, [NUMPY_SCRIPT], { input: JSON.stringify(cases), encoding: "utf8", maxBuffer: 16 << 20, env });
-  return out.trim().split("\n").map((l) => JSON.parse(l) as NumpyResult);
+  return out
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as NumpyResult);
 }
 
 /**
@@ -323,7 +326,11 @@ async function main(): Promise<void> {
   const executorMaxFlops = Number(values["executor-max-flops"]);
   const numpy = ensureNumpy();
   const cc = await probeCCompiler();
-  const load = (): string => os.loadavg().map((x) => x.toFixed(2)).join(", ");
+  const load = (): string =>
+    os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(", ");
   const meta: Record<string, unknown> = {
     date: new Date().toISOString(),
     cpu: `${os.cpus()[0]?.model ?? "?"} × ${os.cpus().length}`,

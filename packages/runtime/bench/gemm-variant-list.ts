@@ -64,13 +64,28 @@ export const BUILTIN_VARIANTS: readonly GemmVariant[] = [
   v("async3-late", "cp.async, 3 stages, copies after the compute (one barrier per chunk)", { fetch: "async", pipeline: asyncLate(3) }),
   v("async3-il2", "async3 + lanes interleaved", { fetch: "async", pipeline: asyncPipeline(3), laneInterleave: 2 }),
   v("async3-late-il2", "async3-late + lanes interleaved", { fetch: "async", pipeline: asyncLate(3), laneInterleave: 2 }),
-  v("async3-inner", "async3, A fetched by consecutive threads (coalesced; padded against store conflicts)", { fetch: "async", pipeline: asyncPipeline(3), aFetchOrder: "thread-inner" }),
-  v("async3-late-inner-il2", "async3-late, A coalesced, lanes interleaved", { fetch: "async", pipeline: asyncLate(3), aFetchOrder: "thread-inner", laneInterleave: 2 }),
+  v("async3-inner", "async3, A fetched by consecutive threads (coalesced; padded against store conflicts)", {
+    fetch: "async",
+    pipeline: asyncPipeline(3),
+    aFetchOrder: "thread-inner",
+  }),
+  v("async3-late-inner-il2", "async3-late, A coalesced, lanes interleaved", {
+    fetch: "async",
+    pipeline: asyncLate(3),
+    aFetchOrder: "thread-inner",
+    laneInterleave: 2,
+  }),
   v("async4", "cp.async, 4 stages, A unpadded (48 KiB): cuBLAS's 8x4", { fetch: "async", pipeline: asyncPipeline(4), aPad: 0 }),
   v("async4-late", "async4, copies after the compute", { fetch: "async", pipeline: asyncLate(4), aPad: 0 }),
   v("async4-il2", "async4 + lanes interleaved", { fetch: "async", pipeline: asyncPipeline(4), aPad: 0, laneInterleave: 2 }),
   v("async4-late-il2", "async4-late + lanes interleaved", { fetch: "async", pipeline: asyncLate(4), aPad: 0, laneInterleave: 2 }),
-  v("async4-warp64-il2", "async4 + CUTLASS warp tiles and lane layout: cuBLAS's kernel's structure", { fetch: "async", pipeline: asyncPipeline(4), aPad: 0, subTilePlacement: "warp", laneInterleave: 2 }),
+  v("async4-warp64-il2", "async4 + CUTLASS warp tiles and lane layout: cuBLAS's kernel's structure", {
+    fetch: "async",
+    pipeline: asyncPipeline(4),
+    aPad: 0,
+    subTilePlacement: "warp",
+    laneInterleave: 2,
+  }),
   v("async4-w8x4-il2", "async4, warps of 8×4, lanes interleaved", { fetch: "async", pipeline: asyncPipeline(4), aPad: 0, warpCols: 4, laneInterleave: 2 }),
   v("dyn-async4-inner", "dynamic shared memory: cp.async 4 stages, A padded and fetched by consecutive threads (coalesced, 49.6 KB)", {
     sharedScope: "shared.dyn",
@@ -78,20 +93,58 @@ export const BUILTIN_VARIANTS: readonly GemmVariant[] = [
     pipeline: asyncPipeline(4),
     aFetchOrder: "thread-inner",
   }),
-  v("dyn-async4-inner-il2", "dyn-async4-inner + lanes interleaved", { sharedScope: "shared.dyn", fetch: "async", pipeline: asyncPipeline(4), aFetchOrder: "thread-inner", laneInterleave: 2 }),
-  v("dyn-async4-late-inner-il2", "dyn-async4-inner-il2 with the copies after the compute", { sharedScope: "shared.dyn", fetch: "async", pipeline: asyncLate(4), aFetchOrder: "thread-inner", laneInterleave: 2 }),
-  v("dyn-async6-inner-il2", "dynamic shared memory: 6 async stages, A coalesced, lanes interleaved (74 KB)", { sharedScope: "shared.dyn", fetch: "async", pipeline: asyncPipeline(6), aFetchOrder: "thread-inner", laneInterleave: 2 }),
-  v("dyn-k16-async3-inner-il2", "dynamic shared memory: k chunks of 16, 3 async stages, A and B fetched by consecutive threads, lanes interleaved (74 KB)", { sharedScope: "shared.dyn", tileK: 16, fetch: "async", pipeline: asyncPipeline(3), aFetchOrder: "thread-inner", bFetchOrder: "thread-inner", laneInterleave: 2 }),
-  v("dyn-k16-async3-il2", "dynamic shared memory: k chunks of 16, 3 async stages, A rows per thread (conflict-free unpadded), B by consecutive threads, lanes interleaved", {
+  v("dyn-async4-inner-il2", "dyn-async4-inner + lanes interleaved", {
+    sharedScope: "shared.dyn",
+    fetch: "async",
+    pipeline: asyncPipeline(4),
+    aFetchOrder: "thread-inner",
+    laneInterleave: 2,
+  }),
+  v("dyn-async4-late-inner-il2", "dyn-async4-inner-il2 with the copies after the compute", {
+    sharedScope: "shared.dyn",
+    fetch: "async",
+    pipeline: asyncLate(4),
+    aFetchOrder: "thread-inner",
+    laneInterleave: 2,
+  }),
+  v("dyn-async6-inner-il2", "dynamic shared memory: 6 async stages, A coalesced, lanes interleaved (74 KB)", {
+    sharedScope: "shared.dyn",
+    fetch: "async",
+    pipeline: asyncPipeline(6),
+    aFetchOrder: "thread-inner",
+    laneInterleave: 2,
+  }),
+  v("dyn-k16-async3-inner-il2", "dynamic shared memory: k chunks of 16, 3 async stages, A and B fetched by consecutive threads, lanes interleaved (74 KB)", {
     sharedScope: "shared.dyn",
     tileK: 16,
     fetch: "async",
     pipeline: asyncPipeline(3),
-    aPad: 0,
+    aFetchOrder: "thread-inner",
     bFetchOrder: "thread-inner",
     laneInterleave: 2,
   }),
-  v("dyn-k16-async4-inner-il2", "dyn-k16-async3-inner-il2 with 4 stages (99 KB)", { sharedScope: "shared.dyn", tileK: 16, fetch: "async", pipeline: asyncPipeline(4), aFetchOrder: "thread-inner", bFetchOrder: "thread-inner", laneInterleave: 2 }),
+  v(
+    "dyn-k16-async3-il2",
+    "dynamic shared memory: k chunks of 16, 3 async stages, A rows per thread (conflict-free unpadded), B by consecutive threads, lanes interleaved",
+    {
+      sharedScope: "shared.dyn",
+      tileK: 16,
+      fetch: "async",
+      pipeline: asyncPipeline(3),
+      aPad: 0,
+      bFetchOrder: "thread-inner",
+      laneInterleave: 2,
+    },
+  ),
+  v("dyn-k16-async4-inner-il2", "dyn-k16-async3-inner-il2 with 4 stages (99 KB)", {
+    sharedScope: "shared.dyn",
+    tileK: 16,
+    fetch: "async",
+    pipeline: asyncPipeline(4),
+    aFetchOrder: "thread-inner",
+    bFetchOrder: "thread-inner",
+    laneInterleave: 2,
+  }),
   v("b128x2-il2", "128×128 tiles of 128 threads (4×2 sub-tiles of 4×4 each), two blocks per SM: a barrier stalls half the SM; lanes interleaved", {
     ...TWO_BLOCKS,
     laneInterleave: 2,
@@ -117,11 +170,21 @@ export const BUILTIN_VARIANTS: readonly GemmVariant[] = [
     aFetchOrder: "thread-inner",
     bFetchOrder: "thread-inner",
   }),
-  v("w32x64-t512-il2-vec2", "512 threads of 2×2 sub-tiles of 4×4 (64 accumulators, 128 registers): CUTLASS warp tiles of 32×64 with lanes 4×8 interleaved; 8-byte fetches", {
+  v(
+    "w32x64-t512-il2-vec2",
+    "512 threads of 2×2 sub-tiles of 4×4 (64 accumulators, 128 registers): CUTLASS warp tiles of 32×64 with lanes 4×8 interleaved; 8-byte fetches",
+    {
+      ...WARP_32X64,
+      vector: 2,
+    },
+  ),
+  v("w32x64-t512-il2-async4-vec2", "w32x64-t512-il2-vec2 with cp.async, 4 stages, A unpadded", {
     ...WARP_32X64,
     vector: 2,
+    fetch: "async",
+    pipeline: asyncPipeline(4),
+    aPad: 0,
   }),
-  v("w32x64-t512-il2-async4-vec2", "w32x64-t512-il2-vec2 with cp.async, 4 stages, A unpadded", { ...WARP_32X64, vector: 2, fetch: "async", pipeline: asyncPipeline(4), aPad: 0 }),
   v("w32x64-t512-il2-k16-dyn-async3", "w32x64 warp tiles, 512 threads, k chunks of 16, 3 async stages in dynamic shared memory (72 KiB)", {
     ...WARP_32X64,
     tileK: 16,
@@ -133,9 +196,27 @@ export const BUILTIN_VARIANTS: readonly GemmVariant[] = [
   }),
   v("k16-pad0", "k chunks of 16, register prefetch, A unpadded (48 KiB)", { tileK: 16, aPad: 0 }),
   v("k16-pad0-il2", "k16-pad0 + lanes interleaved", { tileK: 16, aPad: 0, laneInterleave: 2 }),
-  v("k16-pad0-il2-binner", "k16-pad0-il2, B by consecutive threads (conflict-free stores of its two float4 per thread)", { tileK: 16, aPad: 0, laneInterleave: 2, bFetchOrder: "thread-inner" }),
-  v("k16-async2", "k chunks of 16, cp.async double buffer, A unpadded (48 KiB), B fetched by consecutive threads", { tileK: 16, fetch: "async", pipeline: asyncPipeline(2), aPad: 0, bFetchOrder: "thread-inner" }),
-  v("k16-async2-il2", "k16-async2 + lanes interleaved", { tileK: 16, fetch: "async", pipeline: asyncPipeline(2), aPad: 0, bFetchOrder: "thread-inner", laneInterleave: 2 }),
+  v("k16-pad0-il2-binner", "k16-pad0-il2, B by consecutive threads (conflict-free stores of its two float4 per thread)", {
+    tileK: 16,
+    aPad: 0,
+    laneInterleave: 2,
+    bFetchOrder: "thread-inner",
+  }),
+  v("k16-async2", "k chunks of 16, cp.async double buffer, A unpadded (48 KiB), B fetched by consecutive threads", {
+    tileK: 16,
+    fetch: "async",
+    pipeline: asyncPipeline(2),
+    aPad: 0,
+    bFetchOrder: "thread-inner",
+  }),
+  v("k16-async2-il2", "k16-async2 + lanes interleaved", {
+    tileK: 16,
+    fetch: "async",
+    pipeline: asyncPipeline(2),
+    aPad: 0,
+    bFetchOrder: "thread-inner",
+    laneInterleave: 2,
+  }),
 ];
 
 const int = (min: number) => z.number().int().min(min);
@@ -150,7 +231,10 @@ const PipelineSchema = z.union([
   z
     .object({ stages: z.array(int(0)), order: z.array(int(0)), asyncStages: z.array(int(0)).optional() })
     .strict()
-    .transform((p): PipelineAnnotation => (p.asyncStages === undefined ? { stages: p.stages, order: p.order } : { stages: p.stages, order: p.order, asyncStages: p.asyncStages })),
+    .transform(
+      (p): PipelineAnnotation =>
+        p.asyncStages === undefined ? { stages: p.stages, order: p.order } : { stages: p.stages, order: p.order, asyncStages: p.asyncStages },
+    ),
 ]);
 
 const ParamsSchema = z

@@ -111,7 +111,10 @@ export function renderVariantsMarkdown(r: VariantsReport): string {
     );
   });
   lines.push("", "Variants:", "");
-  for (const x of r.results) lines.push(`- **${x.name}**: ${x.description}${x.check === undefined ? "" : ` — ${x.check.summary}`}${x.error === undefined ? "" : ` — ERROR: ${x.error}`}`);
+  for (const x of r.results)
+    lines.push(
+      `- **${x.name}**: ${x.description}${x.check === undefined ? "" : ` — ${x.check.summary}`}${x.error === undefined ? "" : ` — ERROR: ${x.error}`}`,
+    );
   return lines.join("\n") + "\n";
 }
 

@@ -108,7 +108,12 @@ function generate(v: GemmVariant, n: number, target: string): { source: string; 
   const lowered = lower(fastSchedule(n, variantParams(v)), cudaTarget(target));
   const source = codegenCuda(lowered).source;
   const k = lowered.kernels[0]!;
-  return { source, lowerMs: performance.now() - t0, threads: k.launch.block[0] * k.launch.block[1] * k.launch.block[2], dynamicSharedBytes: k.launch.dynamicSharedBytes };
+  return {
+    source,
+    lowerMs: performance.now() - t0,
+    threads: k.launch.block[0] * k.launch.block[1] * k.launch.block[2],
+    dynamicSharedBytes: k.launch.dynamicSharedBytes,
+  };
 }
 
 function emptyResult(v: GemmVariant): VariantResult {
@@ -128,7 +133,13 @@ async function dryRunVariant(v: GemmVariant, mode: Mode, nvcc: boolean): Promise
       const f = c.ptxas?.functions[0];
       r.compileMs = c.compileMs;
       if (f !== undefined) {
-        r.resources = { from: "ptxas -v", registers: f.registers, sharedBytes: f.sharedBytes, localBytes: f.stackFrameBytes, spillBytes: f.spillLoadBytes + f.spillStoreBytes };
+        r.resources = {
+          from: "ptxas -v",
+          registers: f.registers,
+          sharedBytes: f.sharedBytes,
+          localBytes: f.stackFrameBytes,
+          spillBytes: f.spillLoadBytes + f.spillStoreBytes,
+        };
       }
     }
     if (mode.simulateN !== undefined) {
@@ -144,7 +155,13 @@ async function dryRunVariant(v: GemmVariant, mode: Mode, nvcc: boolean): Promise
       const banks = s.bankConflicts;
       if (banks !== undefined) {
         const per = (c: { wavefronts: number; instructions: number }) => (c.instructions === 0 ? 0 : c.wavefronts / c.instructions);
-        r.bankModel = { size: `${sn}³`, loadWavefrontsPerInstruction: per(banks.loads), storeWavefrontsPerInstruction: per(banks.stores), loadConflicts: banks.loads.conflicts, storeConflicts: banks.stores.conflicts };
+        r.bankModel = {
+          size: `${sn}³`,
+          loadWavefrontsPerInstruction: per(banks.loads),
+          storeWavefrontsPerInstruction: per(banks.stores),
+          loadConflicts: banks.loads.conflicts,
+          storeConflicts: banks.stores.conflicts,
+        };
       }
       const ok = report.passed && s.uninitializedReadCount === 0;
       r.check = {
@@ -212,7 +229,9 @@ async function buildVariant(v: GemmVariant, mode: Mode, ops: GpuOperands): Promi
     r.status = "error";
     r.error = errorText(e);
   }
-  console.log(`${v.name}: ${r.status === "error" ? `ERROR ${r.error}` : `${r.resources?.registers} regs, ${r.resources?.localBytes} B local; ${r.check?.summary}`}`);
+  console.log(
+    `${v.name}: ${r.status === "error" ? `ERROR ${r.error}` : `${r.resources?.registers} regs, ${r.resources?.localBytes} B local; ${r.check?.summary}`}`,
+  );
   if (r.status !== "ok") {
     mod?.dispose();
     mod = undefined;
@@ -331,7 +350,14 @@ function writeReport(mode: Mode, report: VariantsReport, checkpoint = false): { 
   writeFileSync(join(mode.outDir, "gemm-variants.md"), markdown);
   writeFileSync(join(mode.outDir, "gemm-variants.json"), JSON.stringify(variantsJson(report), null, 2) + "\n");
   const withSource = report.results.filter((r) => r.source !== undefined);
-  const sources = checkpoint ? [] : mode.dryRun ? withSource : withSource.filter((r) => r.timing !== undefined).sort((a, b) => a.timing!.median - b.timing!.median).slice(0, mode.top);
+  const sources = checkpoint
+    ? []
+    : mode.dryRun
+      ? withSource
+      : withSource
+          .filter((r) => r.timing !== undefined)
+          .sort((a, b) => a.timing!.median - b.timing!.median)
+          .slice(0, mode.top);
   if (mode.dryRun) mkdirSync(join(mode.outDir, "sources"), { recursive: true });
   for (const r of sources) writeFileSync(join(mode.outDir, mode.dryRun ? "sources" : "", `${r.name}.cu`), r.source!);
   return { markdown, sources: sources.length };
@@ -344,13 +370,17 @@ async function main(): Promise<void> {
     return;
   }
   if (!mode.dryRun && !cuda.available()) {
-    console.error(`bench:gemm-variants: CUDA unavailable: ${cuda.unavailableReason()}\n(run with --dry-run to lower, compile with nvcc and simulate the variants without a GPU)`);
+    console.error(
+      `bench:gemm-variants: CUDA unavailable: ${cuda.unavailableReason()}\n(run with --dry-run to lower, compile with nvcc and simulate the variants without a GPU)`,
+    );
     process.exit(1);
   }
   console.log(`${mode.dryRun ? "DRY RUN: " : ""}${mode.variants.length} variants of fastSchedule at ${mode.n}³; seed ${mode.seed}`);
   const t0 = performance.now();
   mkdirSync(mode.outDir, { recursive: true });
-  const report = mode.dryRun ? await runDry(mode) : await runGpu(mode, (partial) => writeReport(mode, { ...partial, wallSeconds: (performance.now() - t0) / 1000 }, true));
+  const report = mode.dryRun
+    ? await runDry(mode)
+    : await runGpu(mode, (partial) => writeReport(mode, { ...partial, wallSeconds: (performance.now() - t0) / 1000 }, true));
   report.wallSeconds = (performance.now() - t0) / 1000;
   const { markdown, sources } = writeReport(mode, report);
   console.log("\n" + markdown);

@@ -200,8 +200,27 @@ export async function benchTorch(n: number): Promise<TorchResult> {
     const r = await execa("python3", ["-c", TORCH_SCRIPT], { env: { TESSERA_N: String(n) }, reject: false, timeout: 300_000, all: true });
     if (r.exitCode !== 0) return { ok: false, reason: `python3 exited ${r.exitCode}: ${String(r.all).trim().split("\n").slice(-3).join(" | ")}` };
     const line = String(r.stdout).trim().split("\n").pop() ?? "";
-    const j = JSON.parse(line) as { gemm: TorchTiming; gemmRuns: [number, number]; fused: TorchTiming; torch: string; cuda: string; device: string; checkOk: boolean; gemmCheckOk: boolean };
-    return { ok: true, gemm: { median: j.gemm.median, min: j.gemm.min }, gemmRuns: j.gemmRuns, fused: { median: j.fused.median, min: j.fused.min }, torch: j.torch, cuda: j.cuda, device: j.device, checkOk: j.checkOk, gemmCheckOk: j.gemmCheckOk };
+    const j = JSON.parse(line) as {
+      gemm: TorchTiming;
+      gemmRuns: [number, number];
+      fused: TorchTiming;
+      torch: string;
+      cuda: string;
+      device: string;
+      checkOk: boolean;
+      gemmCheckOk: boolean;
+    };
+    return {
+      ok: true,
+      gemm: { median: j.gemm.median, min: j.gemm.min },
+      gemmRuns: j.gemmRuns,
+      fused: { median: j.fused.median, min: j.fused.min },
+      torch: j.torch,
+      cuda: j.cuda,
+      device: j.device,
+      checkOk: j.checkOk,
+      gemmCheckOk: j.gemmCheckOk,
+    };
   } catch (e) {
     return { ok: false, reason: e instanceof Error ? (e.message.split("\n")[0] ?? "") : String(e) };
   }

@@ -43,7 +43,11 @@ torch.cuda.synchronize()
 `;
 
 /** Runs `command` under ncu with the bench's counters on kernels matching `kernelRegex`. */
-export async function ncuProfile(command: readonly string[], kernelRegex: string, opts: { launchCount?: number; env?: Record<string, string> } = {}): Promise<NcuResult> {
+export async function ncuProfile(
+  command: readonly string[],
+  kernelRegex: string,
+  opts: { launchCount?: number; env?: Record<string, string> } = {},
+): Promise<NcuResult> {
   const version = await execa("ncu", ["--version"], { reject: false });
   if (version.exitCode !== 0) return { ok: false, reason: `ncu is not available (${String(version.stderr || version.shortMessage).split("\n")[0]})` };
   const args = [
@@ -59,7 +63,10 @@ export async function ncuProfile(command: readonly string[], kernelRegex: string
   ];
   const r = await execa("ncu", args, { reject: false, all: true, timeout: 300_000, env: opts.env });
   const out = String(r.stdout);
-  const csv = out.split("\n").filter((l) => l.startsWith('"')).join("\n");
+  const csv = out
+    .split("\n")
+    .filter((l) => l.startsWith('"'))
+    .join("\n");
   if (csv.length === 0) return { ok: false, reason: `ncu printed no counters (exit ${r.exitCode}): ${String(r.all).trim().split("\n").slice(-3).join(" | ")}` };
   return { ok: true, kernels: parseNcuCsv(csv), version: String(version.stdout).trim().split("\n").pop() ?? "ncu" };
 }

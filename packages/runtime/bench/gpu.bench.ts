@@ -157,7 +157,10 @@ async function benchWorkload(w: Workload, mode: Mode): Promise<ResultRow> {
 function occupancyOf(threads: number, compile: CompileLatency | undefined, dryRun: boolean): ResultRow["occupancy"] {
   if (dryRun || compile?.registers === undefined || compile.sharedBytes === undefined) return undefined;
   const dev = cuda.device(0);
-  const occ = theoreticalOccupancy({ threadsPerBlock: threads, registersPerThread: compile.registers, sharedBytesPerBlock: compile.sharedBytes }, occupancyLimits(dev.arch, dev));
+  const occ = theoreticalOccupancy(
+    { threadsPerBlock: threads, registersPerThread: compile.registers, sharedBytesPerBlock: compile.sharedBytes },
+    occupancyLimits(dev.arch, dev),
+  );
   return { ...occ, threads };
 }
 
@@ -183,11 +186,22 @@ function selected(id: string, mode: Mode): boolean {
 
 /** Nsight Compute counters of the generated GEMM kernels and of cuBLAS, or why there are none. */
 async function ncuCounters(mode: Mode): Promise<NcuSummary> {
-  const self = [process.execPath, ...process.execArgv, process.argv[1] ?? "", "--profile-once", "--seed", String(mode.seed), ...(mode.only.length > 0 ? ["--only", mode.only.join(",")] : [])];
+  const self = [
+    process.execPath,
+    ...process.execArgv,
+    process.argv[1] ?? "",
+    "--profile-once",
+    "--seed",
+    String(mode.seed),
+    ...(mode.only.length > 0 ? ["--only", mode.only.join(",")] : []),
+  ];
   const ours = await ncuProfile(self, "^gemm_relu_add_kernel");
   if (!ours.ok) return { ok: false, reason: ours.reason };
-  const ids = workloads(false).filter((w) => w.kind === "gemm" && selected(w.id, mode)).map((w) => w.id);
-  if (ours.kernels.length !== ids.length) return { ok: false, reason: `ncu profiled ${ours.kernels.length} kernels, expected ${ids.length} (${ids.join(", ")})` };
+  const ids = workloads(false)
+    .filter((w) => w.kind === "gemm" && selected(w.id, mode))
+    .map((w) => w.id);
+  if (ours.kernels.length !== ids.length)
+    return { ok: false, reason: `ncu profiled ${ours.kernels.length} kernels, expected ${ids.length} (${ids.join(", ")})` };
   const cublas = await ncuProfileCublas();
   return {
     ok: true,
@@ -292,7 +306,9 @@ async function main(): Promise<void> {
   console.log("");
   console.log(renderTable(report));
   if (launch !== undefined)
-    console.log(`\nlaunch overhead (empty kernel): ${launch.eventUsPerLaunch.toFixed(2)} µs/launch in the native loop; ${launch.jsUsPerLaunch.toFixed(2)} µs/launch from JS`);
+    console.log(
+      `\nlaunch overhead (empty kernel): ${launch.eventUsPerLaunch.toFixed(2)} µs/launch in the native loop; ${launch.jsUsPerLaunch.toFixed(2)} µs/launch from JS`,
+    );
   if (!torch.ok) console.log(`torch: skipped (${torch.reason})`);
 
   mkdirSync(mode.outDir, { recursive: true });
@@ -334,10 +350,19 @@ function jsonReport(r: BenchReport): unknown {
       gflops: row.gflops,
       gbps: row.gbps,
       ratioToCublas: row.isGemm && cublas !== undefined ? row.timing.median / cublas : undefined,
-      check: { status: row.check.ok ? "pass" : "FAIL", summary: row.check.summary, mismatches: row.check.mismatches, unwritten: row.check.unwritten, maxAbsError: row.check.maxAbsError },
+      check: {
+        status: row.check.ok ? "pass" : "FAIL",
+        summary: row.check.summary,
+        mismatches: row.check.mismatches,
+        unwritten: row.check.unwritten,
+        maxAbsError: row.check.maxAbsError,
+      },
       compileMs: row.compile === undefined ? undefined : { compiler: row.compile.compiler, cold: row.compile.coldMs, warm: row.compile.warmMs },
       buildMs: row.buildMs,
-      resources: row.compile?.registers === undefined ? undefined : { from: row.compile.resourcesFrom, registers: row.compile.registers, sharedBytes: row.compile.sharedBytes, spillBytes: row.compile.spills },
+      resources:
+        row.compile?.registers === undefined
+          ? undefined
+          : { from: row.compile.resourcesFrom, registers: row.compile.registers, sharedBytes: row.compile.sharedBytes, spillBytes: row.compile.spills },
       kernels: row.kernels,
       occupancy: row.occupancy,
       ncu: r.ncu.ok ? r.ncu.byId[row.id]?.metrics : undefined,
@@ -357,8 +382,20 @@ function jsonReport(r: BenchReport): unknown {
           version: r.torch.torch,
           cuda: r.torch.cuda,
           device: r.torch.device,
-          gemm: { expression: "A @ B", medianMs: r.torch.gemm.median, minMs: r.torch.gemm.min, bothRunsMs: r.torch.gemmRuns, checkFloat64: r.torch.gemmCheckOk ? "pass" : "FAIL" },
-          fused: { expression: "relu(A @ B) + C", medianMs: r.torch.fused.median, minMs: r.torch.fused.min, ratioToCublas: r.torch.fused.median / r.torch.gemm.median, checkFloat64: r.torch.checkOk ? "pass" : "FAIL" },
+          gemm: {
+            expression: "A @ B",
+            medianMs: r.torch.gemm.median,
+            minMs: r.torch.gemm.min,
+            bothRunsMs: r.torch.gemmRuns,
+            checkFloat64: r.torch.gemmCheckOk ? "pass" : "FAIL",
+          },
+          fused: {
+            expression: "relu(A @ B) + C",
+            medianMs: r.torch.fused.median,
+            minMs: r.torch.fused.min,
+            ratioToCublas: r.torch.fused.median / r.torch.gemm.median,
+            checkFloat64: r.torch.checkOk ? "pass" : "FAIL",
+          },
         }
       : { skipped: r.torch.reason },
     ncu: r.ncu.ok ? { version: r.ncu.version, cublas: r.ncu.cublas, cublasSkipped: r.ncu.cublasSkipped } : { skipped: r.ncu.reason },

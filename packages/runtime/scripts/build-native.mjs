@@ -34,7 +34,12 @@ const prebuiltSourcesFile = `${prebuiltPath}.sources-sha256`;
 
 /** What the addon is built from: binding.gyp and every file in native/ (a new source needs no list updated). */
 function nativeSourceFiles() {
-  return ["binding.gyp", ...readdirSync(join(pkgDir, "native")).sort().map((f) => `native/${f}`)];
+  return [
+    "binding.gyp",
+    ...readdirSync(join(pkgDir, "native"))
+      .sort()
+      .map((f) => `native/${f}`),
+  ];
 }
 
 function nativeSourcesHash() {
@@ -56,16 +61,11 @@ function sourcesHash(nodedir) {
 
 /** Node headers (include/node/node_api.h) without downloading: npm_config_nodedir, /usr, the node prefix. */
 function findNodedir() {
-  const candidates = [
-    process.env.npm_config_nodedir,
-    process.env.TESSERA_NODEDIR,
-    join(dirname(process.execPath), ".."),
-    "/usr",
-    "/usr/local",
-  ].filter((c) => typeof c === "string" && c.length > 0);
+  const candidates = [process.env.npm_config_nodedir, process.env.TESSERA_NODEDIR, join(dirname(process.execPath), ".."), "/usr", "/usr/local"].filter(
+    (c) => typeof c === "string" && c.length > 0,
+  );
   for (const dir of candidates) {
-    if (existsSync(join(dir, "include", "node", "node_api.h")) && existsSync(join(dir, "include", "node", "common.gypi")))
-      return dir;
+    if (existsSync(join(dir, "include", "node", "node_api.h")) && existsSync(join(dir, "include", "node", "common.gypi"))) return dir;
   }
   return undefined;
 }
@@ -130,16 +130,12 @@ function main() {
   }
   const started = Date.now();
   const jobs = process.env.JOBS ?? "max";
-  const res = spawnSync(
-    process.execPath,
-    [gypBin, "rebuild", `--nodedir=${nodedir}`, `--jobs=${jobs}`, "--loglevel=warn"],
-    {
-      cwd: pkgDir,
-      encoding: "utf8",
-      env: { ...process.env, npm_config_nodedir: nodedir, npm_config_loglevel: "warn" },
-      maxBuffer: 64 * 1024 * 1024,
-    },
-  );
+  const res = spawnSync(process.execPath, [gypBin, "rebuild", `--nodedir=${nodedir}`, `--jobs=${jobs}`, "--loglevel=warn"], {
+    cwd: pkgDir,
+    encoding: "utf8",
+    env: { ...process.env, npm_config_nodedir: nodedir, npm_config_loglevel: "warn" },
+    maxBuffer: 64 * 1024 * 1024,
+  });
   const log = `${res.stdout ?? ""}${res.stderr ?? ""}`;
   if (res.error !== undefined || res.status !== 0 || !existsSync(addonPath)) {
     const why = res.error !== undefined ? `${res.error.message}\n` : `node-gyp exited with status ${res.status}\n`;

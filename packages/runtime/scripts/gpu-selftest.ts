@@ -48,10 +48,7 @@ async function main(): Promise<number> {
   const failed = results.filter((r) => !r.ok).length;
   console.log(`\n${results.length - failed} passed, ${failed} failed`);
   if (jsonPath !== undefined) {
-    writeFileSync(
-      jsonPath,
-      JSON.stringify({ device: cuda.available() ? cuda.device(0).name : null, driver: cuda.driverVersionString(), results }, null, 2),
-    );
+    writeFileSync(jsonPath, JSON.stringify({ device: cuda.available() ? cuda.device(0).name : null, driver: cuda.driverVersionString(), results }, null, 2));
   }
   return failed === 0 && cuda.available() ? 0 : 1;
 }

@@ -51,13 +51,11 @@ function toSlot(arg: KernelArg, param: KernelParam | undefined, index: number, k
     throw new TypeError(`${where}: expected a scalar of type ${param?.dtype ?? "?"}, got a buffer`);
   }
   if (isScalarArg(arg)) {
-    if (param !== undefined && param.dtype !== arg.dtype)
-      throw new TypeError(`${where}: expected ${param.dtype}, got ${arg.dtype}`);
+    if (param !== undefined && param.dtype !== arg.dtype) throw new TypeError(`${where}: expected ${param.dtype}, got ${arg.dtype}`);
     return { kind: "scalar", dtype: arg.dtype, value: arg.value };
   }
   if (param !== undefined) return { kind: "scalar", dtype: param.dtype, value: arg };
-  if (!Number.isInteger(arg))
-    throw new TypeError(`${where}: a non-integer number needs a type (f32(x) or f64(x)) or launch metadata`);
+  if (!Number.isInteger(arg)) throw new TypeError(`${where}: a non-integer number needs a type (f32(x) or f64(x)) or launch metadata`);
   return { kind: "scalar", dtype: "int32", value: arg };
 }
 

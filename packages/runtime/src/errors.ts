@@ -51,11 +51,7 @@ interface NativeErrorShape {
 }
 
 function isNativeCudaError(e: unknown): e is Error & NativeErrorShape {
-  return (
-    e instanceof Error &&
-    typeof (e as NativeErrorShape).code === "string" &&
-    typeof (e as NativeErrorShape).cudaCall === "string"
-  );
+  return e instanceof Error && typeof (e as NativeErrorShape).code === "string" && typeof (e as NativeErrorShape).cudaCall === "string";
 }
 
 /** Converts the addon's plain errors (with `code` and `cudaCall`) into `CudaError`s. */

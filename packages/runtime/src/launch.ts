@@ -22,8 +22,7 @@ export type KernelAttributes = NativeFunctionAttributes;
 function dim3(d: Dim3Like, what: string): [number, number, number] {
   const a = typeof d === "number" ? [d] : [...d];
   const out: [number, number, number] = [a[0] ?? 1, a[1] ?? 1, a[2] ?? 1];
-  for (const x of out)
-    if (!Number.isInteger(x) || x < 1 || x > 0xffffffff) throw new RangeError(`invalid ${what} dimension ${x}`);
+  for (const x of out) if (!Number.isInteger(x) || x < 1 || x > 0xffffffff) throw new RangeError(`invalid ${what} dimension ${x}`);
   return out;
 }
 
@@ -52,9 +51,12 @@ export class CudaModule {
     requireCuda("CudaModule.getKernel");
     const h = this.#handle;
     if (h === undefined) throw new Error(`getKernel('${name}'): module was disposed`);
-    if (metadata !== undefined && metadata.name !== name)
-      throw new RangeError(`getKernel('${name}'): metadata is for '${metadata.name}'`);
-    return new Kernel(native(() => h.getFunction(name)), this, metadata);
+    if (metadata !== undefined && metadata.name !== name) throw new RangeError(`getKernel('${name}'): metadata is for '${metadata.name}'`);
+    return new Kernel(
+      native(() => h.getFunction(name)),
+      this,
+      metadata,
+    );
   }
 
   /** Unloads the module (its kernels can no longer be launched). Idempotent. */
@@ -155,6 +157,11 @@ export class LaunchSequence implements BatchTimer {
 
   timeBatch(number: number): number {
     const addon = requireCuda("timeEvaluator(sequence)");
-    return native(() => addon.timeLaunches(this.launches.map((l) => l.spec()), number));
+    return native(() =>
+      addon.timeLaunches(
+        this.launches.map((l) => l.spec()),
+        number,
+      ),
+    );
   }
 }

@@ -107,7 +107,9 @@ export interface NativeHostLibrary {
 
 export interface NativeAddon {
   /** Absent in an addon built before the C target existed. */
-  HostLibrary?: new (path: string) => NativeHostLibrary;
+  HostLibrary?: new (
+    path: string,
+  ) => NativeHostLibrary;
   DeviceBuffer: new (device: number, byteLength: number) => NativeDeviceBuffer;
   NativeModule: new (device: number, image: Uint8Array) => NativeModuleHandle;
   probe(): NativeProbe;
@@ -122,9 +124,7 @@ export interface NativeAddon {
   nvrtcCompile(source: string, name: string, options: string[], output: "cubin" | "ptx"): Promise<NvrtcResult>;
 }
 
-export type NativeLoad =
-  | { ok: true; addon: NativeAddon; path: string }
-  | { ok: false; reason: string; tried: string[] };
+export type NativeLoad = { ok: true; addon: NativeAddon; path: string } | { ok: false; reason: string; tried: string[] };
 
 const ADDON_FILE = "tessera_cuda.node";
 

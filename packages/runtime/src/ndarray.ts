@@ -93,10 +93,8 @@ export class NDArray<D extends DType = DType> {
   /** Host → device copy of the whole array. */
   copyFrom(src: AnyTypedArray): this {
     const buf = this.#live("NDArray.copyFrom");
-    if (!typedArrayMatches(this.dtype, src))
-      throw new TypeError(`NDArray.copyFrom: a ${src.constructor.name} cannot hold ${this.dtype}`);
-    if (src.length !== this.size)
-      throw new RangeError(`NDArray.copyFrom: ${src.length} elements given, array has ${this.size}`);
+    if (!typedArrayMatches(this.dtype, src)) throw new TypeError(`NDArray.copyFrom: a ${src.constructor.name} cannot hold ${this.dtype}`);
+    if (src.length !== this.size) throw new RangeError(`NDArray.copyFrom: ${src.length} elements given, array has ${this.size}`);
     native(() => buf.copyFromHost(src, 0));
     return this;
   }
@@ -104,10 +102,8 @@ export class NDArray<D extends DType = DType> {
   /** Device → host copy into `dst` (waits for earlier work; reports its errors). */
   copyTo(dst: AnyTypedArray): AnyTypedArray {
     const buf = this.#live("NDArray.copyTo");
-    if (!typedArrayMatches(this.dtype, dst))
-      throw new TypeError(`NDArray.copyTo: a ${dst.constructor.name} cannot hold ${this.dtype}`);
-    if (dst.length !== this.size)
-      throw new RangeError(`NDArray.copyTo: destination has ${dst.length} elements, array has ${this.size}`);
+    if (!typedArrayMatches(this.dtype, dst)) throw new TypeError(`NDArray.copyTo: a ${dst.constructor.name} cannot hold ${this.dtype}`);
+    if (dst.length !== this.size) throw new RangeError(`NDArray.copyTo: destination has ${dst.length} elements, array has ${this.size}`);
     native(() => buf.copyToHost(dst, 0));
     return dst;
   }

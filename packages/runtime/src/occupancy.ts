@@ -51,7 +51,10 @@ export function theoreticalOccupancy(k: KernelFootprint, lim: OccupancyLimits): 
   const candidates: [Occupancy["limitedBy"], number][] = [
     ["threads", Math.floor(lim.maxThreadsPerMultiprocessor / (warps * lim.warpSize))],
     ["registers", Math.floor(Math.floor(lim.registersPerMultiprocessor / regsPerWarp) / warps)],
-    ["shared memory", k.sharedBytesPerBlock === 0 ? Infinity : Math.floor(lim.sharedMemPerMultiprocessor / (k.sharedBytesPerBlock + lim.reservedSharedPerBlock))],
+    [
+      "shared memory",
+      k.sharedBytesPerBlock === 0 ? Infinity : Math.floor(lim.sharedMemPerMultiprocessor / (k.sharedBytesPerBlock + lim.reservedSharedPerBlock)),
+    ],
     ["blocks", lim.maxBlocksPerMultiprocessor],
   ];
   const [limitedBy, blocks] = candidates.reduce((best, c) => (c[1] < best[1] ? c : best));

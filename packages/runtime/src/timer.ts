@@ -75,11 +75,7 @@ export function summarize(samples: readonly number[], number: number): TimingRes
 }
 
 /** Times `fn` as TVM's time_evaluator does (see the module comment). */
-export async function timeEvaluator(
-  fn: BatchTimer,
-  options: TimeEvaluatorOptions = {},
-  deps: TimerDeps = defaultDeps,
-): Promise<TimingResult> {
+export async function timeEvaluator(fn: BatchTimer, options: TimeEvaluatorOptions = {}, deps: TimerDeps = defaultDeps): Promise<TimingResult> {
   let number = options.number ?? 3;
   const repeat = options.repeat ?? 10;
   const minRepeatMs = options.minRepeatMs ?? 100;
@@ -88,8 +84,7 @@ export async function timeEvaluator(
   const limitZero = options.limitZeroTimeIterations ?? 100;
   if (!Number.isInteger(number) || number < 1) throw new RangeError("timeEvaluator: number must be an integer >= 1");
   if (!Number.isInteger(repeat) || repeat < 1) throw new RangeError("timeEvaluator: repeat must be an integer >= 1");
-  if (!Number.isInteger(repeatsToCooldown) || repeatsToCooldown < 1)
-    throw new RangeError("timeEvaluator: repeatsToCooldown must be an integer >= 1");
+  if (!Number.isInteger(repeatsToCooldown) || repeatsToCooldown < 1) throw new RangeError("timeEvaluator: repeatsToCooldown must be an integer >= 1");
 
   fn.warmup();
   const samples: number[] = [];

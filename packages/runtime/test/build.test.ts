@@ -2,16 +2,7 @@ import { describe, expect, it } from "vitest";
 import { lower, target } from "@tessera/codegen";
 import { manualSchedule, naiveSchedule, scheduleCorpus, vectorAddSchedule } from "@tessera/corpus";
 import { compilePrimFunc, gemmReluAdd, randomArgs, vectorAdd, type TypedArray } from "@tessera/ir";
-import {
-  build,
-  BuildError,
-  compileTargetFor,
-  cuda,
-  CudaUnavailableError,
-  ModuleArgumentError,
-  NDArray,
-  type DeviceInfo,
-} from "@tessera/runtime";
+import { build, BuildError, compileTargetFor, cuda, CudaUnavailableError, ModuleArgumentError, NDArray, type DeviceInfo } from "@tessera/runtime";
 
 const TOL = { rtol: 1e-4, atol: 1e-4 };
 
@@ -136,7 +127,9 @@ describe("argument validation", () => {
   it('the old device name "cpu" is refused with the new names: "sim" for the simulator, the c target for native code', async () => {
     const old = build(vectorAddSchedule(256, 64), "nvidia/tesla-t4", { device: "cpu" as "sim" });
     await expect(old).rejects.toThrow(BuildError);
-    await expect(old).rejects.toThrow('build: device "cpu" is now called "sim" (the GPU simulator); to compile native code for the CPU, build for the C target ("c" or "llvm")');
+    await expect(old).rejects.toThrow(
+      'build: device "cpu" is now called "sim" (the GPU simulator); to compile native code for the CPU, build for the C target ("c" or "llvm")',
+    );
   });
 
   it("a C target object goes to the host build, never to a GPU device", async () => {
@@ -174,7 +167,9 @@ const gpuTitle = cuda.available()
 describe.runIf(cuda.available())(gpuTitle, () => {
   const cases = [
     { name: "vector add", original: () => vectorAdd(1000).func, schedule: () => vectorAddSchedule(1000, 128) },
-    ...scheduleCorpus().filter((e) => e.name !== "vector_add").map((e) => ({ name: e.name, original: e.original, schedule: e.build })),
+    ...scheduleCorpus()
+      .filter((e) => e.name !== "vector_add")
+      .map((e) => ({ name: e.name, original: e.original, schedule: e.build })),
     { name: "manual gemm (reference params), 128³", original: () => gemmReluAdd(128).func, schedule: () => manualSchedule(128) },
   ];
   for (const c of cases) {

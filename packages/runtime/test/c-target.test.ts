@@ -64,8 +64,14 @@ describe.skipIf(unavailable !== undefined)("C target: the d2l operators with the
     ["matmul with B packed into panels (cacheRead + transformLayout)", () => d2l.matmulCpu(40, 64, 24, { mr: 4, nr: 16 })],
     ["conv2d", () => d2l.conv2dCpu({ channels: 8, size: 20, kernel: 3, padding: 1 }, {}, par)],
     ["conv2d, tiles chosen from the shape, serial where small", () => d2l.conv2dCpu({ channels: 12, size: 20, kernel: 3, padding: 1 })],
-    ["conv2d with packed weights, output channels vectorized (ragged column tile)", () => d2l.conv2dCpu({ channels: 32, size: 14, kernel: 3, padding: 1 }, { vectorized: "channels", owTile: 6 }, par)],
-    ["conv2d with packed weights, tiles chosen from the shape", () => d2l.conv2dCpu({ channels: 16, size: 12, kernel: 3, padding: 1 }, { vectorized: "channels" })],
+    [
+      "conv2d with packed weights, output channels vectorized (ragged column tile)",
+      () => d2l.conv2dCpu({ channels: 32, size: 14, kernel: 3, padding: 1 }, { vectorized: "channels", owTile: 6 }, par),
+    ],
+    [
+      "conv2d with packed weights, tiles chosen from the shape",
+      () => d2l.conv2dCpu({ channels: 16, size: 12, kernel: 3, padding: 1 }, { vectorized: "channels" }),
+    ],
     ["depthwise conv2d", () => d2l.depthwiseConv2dCpu({ channels: 8, size: 20, kernel: 3, padding: 1 }, undefined, par)],
     ["max pooling", () => d2l.maxPoolCpu({ channels: 4, size: 20, kernel: 3, padding: 1, stride: 1 }, par)],
     ["avg pooling, stride 2", () => d2l.avgPoolCpu({ channels: 4, size: 20, kernel: 3, padding: 1, stride: 2 }, par)],
@@ -87,7 +93,10 @@ describe.skipIf(unavailable !== undefined)("C target: the d2l operators with the
   });
 
   it("pooling reads a padding stage: no bounds check in the vectorized window loop (inlined padding kept gcc from vectorizing it)", () => {
-    for (const op of [d2l.maxPoolCpu({ channels: 4, size: 20, kernel: 3, padding: 1, stride: 1 }), d2l.avgPoolCpu({ channels: 4, size: 20, kernel: 3, padding: 1, stride: 1 })]) {
+    for (const op of [
+      d2l.maxPoolCpu({ channels: 4, size: 20, kernel: 3, padding: 1, stride: 1 }),
+      d2l.avgPoolCpu({ channels: 4, size: 20, kernel: 3, padding: 1, stride: 1 }),
+    ]) {
       const lines = buildC(op.scheduled).source.split("\n");
       const reads = lines.filter((l) => /Pool(Max|Sum)\[.*\] = /.test(l) && l.includes("PaddedX["));
       expect(reads.length, op.name).toBeGreaterThan(0);
@@ -110,7 +119,17 @@ describe.skipIf(unavailable !== undefined)("C target: the d2l operators with the
 });
 
 /** A random CPU schedule of a small matmul: tiles (ragged too), then parallel / vectorize / unroll on chosen loops. */
-function randomCpuSchedule(p: { n: number; m: number; l: number; ti: number; tj: number; par: number; vec: boolean; unroll: boolean; local: boolean }): PrimFunc {
+function randomCpuSchedule(p: {
+  n: number;
+  m: number;
+  l: number;
+  ti: number;
+  tj: number;
+  par: number;
+  vec: boolean;
+  unroll: boolean;
+  local: boolean;
+}): PrimFunc {
   const sch = new Schedule(ops.matmul(p.n, p.m, p.l).func);
   const c = sch.getBlock("C");
   const writeBack = p.local ? sch.cacheWrite(c, 0, "local") : undefined;
@@ -198,7 +217,10 @@ def scale(A: T.Buffer((37,), "float64"), B: T.Buffer((37,), "float64"), alpha: T
   it("without OpenMP the build warns, falls back to serial loops and still computes the right result", async () => {
     const dir = mkdtempSync(join(tmpdir(), "tessera-noomp-"));
     const wrapper = join(dir, "cc-without-openmp");
-    writeFileSync(wrapper, `#!/bin/sh\nfor a in "$@"; do [ "$a" = "-fopenmp" ] && { echo "cc: error: OpenMP is not installed here" >&2; exit 1; }; done\nexec cc "$@"\n`);
+    writeFileSync(
+      wrapper,
+      `#!/bin/sh\nfor a in "$@"; do [ "$a" = "-fopenmp" ] && { echo "cc: error: OpenMP is not installed here" >&2; exit 1; }; done\nexec cc "$@"\n`,
+    );
     chmodSync(wrapper, 0o755);
     const warnings: string[] = [];
     const onWarning = (w: Error): void => void warnings.push(w.message);

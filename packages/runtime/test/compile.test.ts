@@ -2,16 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import {
-  cacheKey,
-  CompileCache,
-  CompileError,
-  compileCuda,
-  nvccVersion,
-  parseArch,
-  parsePtxasVerbose,
-  ptxText,
-} from "@tessera/runtime";
+import { cacheKey, CompileCache, CompileError, compileCuda, nvccVersion, parseArch, parsePtxasVerbose, ptxText } from "@tessera/runtime";
 
 const KERNEL = `
 extern "C" __global__ void vadd(const float* a, const float* b, float* c, int n) {
@@ -61,8 +52,28 @@ ptxas info    : Compile time = 1.302 ms`;
     const r = parsePtxasVerbose(log);
     expect(r.gmemBytes).toBe(0);
     expect(r.functions).toEqual([
-      { name: "smem", arch: "sm_90", registers: 20, barriers: 1, sharedBytes: 4096, stackFrameBytes: 0, spillStoreBytes: 0, spillLoadBytes: 0, compileTimeMs: 23.869 },
-      { name: "vadd", arch: "sm_90", registers: 12, barriers: 0, sharedBytes: 0, stackFrameBytes: 0, spillStoreBytes: 0, spillLoadBytes: 0, compileTimeMs: 1.302 },
+      {
+        name: "smem",
+        arch: "sm_90",
+        registers: 20,
+        barriers: 1,
+        sharedBytes: 4096,
+        stackFrameBytes: 0,
+        spillStoreBytes: 0,
+        spillLoadBytes: 0,
+        compileTimeMs: 23.869,
+      },
+      {
+        name: "vadd",
+        arch: "sm_90",
+        registers: 12,
+        barriers: 0,
+        sharedBytes: 0,
+        stackFrameBytes: 0,
+        spillStoreBytes: 0,
+        spillLoadBytes: 0,
+        compileTimeMs: 1.302,
+      },
     ]);
   });
 
@@ -72,7 +83,16 @@ ptxas info    : Function properties for _Z4gemmPfS_S_
     64 bytes stack frame, 24 bytes spill stores, 28 bytes spill loads
 ptxas info    : Used 255 registers, 16384 bytes smem, 376 bytes cmem[0], 8 bytes cmem[2]`;
     const [f] = parsePtxasVerbose(log).functions;
-    expect(f).toMatchObject({ name: "_Z4gemmPfS_S_", arch: "sm_75", registers: 255, sharedBytes: 16384, constBytes: 376, stackFrameBytes: 64, spillStoreBytes: 24, spillLoadBytes: 28 });
+    expect(f).toMatchObject({
+      name: "_Z4gemmPfS_S_",
+      arch: "sm_75",
+      registers: 255,
+      sharedBytes: 16384,
+      constBytes: 376,
+      stackFrameBytes: 64,
+      spillStoreBytes: 24,
+      spillLoadBytes: 28,
+    });
   });
 });
 

@@ -44,11 +44,20 @@ describe("gemm variant list", () => {
   });
 
   it("names the file and the field of a bad variant", () => {
-    expect(() => readVariantFile(file("bad1.json", [{ name: "x", params: { tileK: 8.5 } }]))).toThrow(/bad1\.json: not a list of gemm variants:\n {2}0\.params\.tileK: /);
+    expect(() => readVariantFile(file("bad1.json", [{ name: "x", params: { tileK: 8.5 } }]))).toThrow(
+      /bad1\.json: not a list of gemm variants:\n {2}0\.params\.tileK: /,
+    );
     expect(() => readVariantFile(file("bad2.json", [{ name: "x", params: { tile: 8 } }]))).toThrow(/bad2\.json.*\n.*0\.params: .*tile/);
     expect(() => readVariantFile(file("bad3.json", [{ name: "a/b", params: {} }]))).toThrow(/0\.name: a variant name is letters/);
     expect(() => readVariantFile(file("bad4.json", [{ name: "x", params: { pipeline: { async: 1 } } }]))).toThrow(/0\.params\.pipeline/);
-    expect(() => readVariantFile(file("dup.json", [{ name: "x", params: {} }, { name: "x", params: {} }]))).toThrow(/dup\.json: two variants are named x/);
+    expect(() =>
+      readVariantFile(
+        file("dup.json", [
+          { name: "x", params: {} },
+          { name: "x", params: {} },
+        ]),
+      ),
+    ).toThrow(/dup\.json: two variants are named x/);
     expect(() => readVariantFile(file("syntax.json", "[{"))).toThrow(/syntax\.json: /);
     expect(() => readVariantFile(join(dir, "missing.json"))).toThrow(/missing\.json: .*ENOENT/);
   });

@@ -14,7 +14,17 @@ function timed(name: string, samples: number[]): VariantResult {
 
 function torchRun(gemm: [number, number], fused: number): TorchResult {
   const g = Math.min(...gemm);
-  return { ok: true, gemm: { median: g, min: g }, gemmRuns: gemm, fused: { median: fused, min: fused }, torch: "2", cuda: "13", device: "H100", checkOk: true, gemmCheckOk: true };
+  return {
+    ok: true,
+    gemm: { median: g, min: g },
+    gemmRuns: gemm,
+    fused: { median: fused, min: fused },
+    torch: "2",
+    cuda: "13",
+    device: "H100",
+    checkOk: true,
+    gemmCheckOk: true,
+  };
 }
 
 function report(results: VariantResult[], torch: TorchResult[]): VariantsReport {

@@ -5,9 +5,7 @@ import { gpuChecks } from "../scripts/gpu-checks.js";
 /** Diagnostics print only with TESSERA_TEST_VERBOSE=1 (README, Testing). */
 const VERBOSE = process.env.TESSERA_TEST_VERBOSE === "1";
 
-const title = cuda.available()
-  ? "GPU (CUDA device present)"
-  : `GPU (SKIPPED: CUDA unavailable — ${cuda.unavailableReason() ?? "unknown"})`;
+const title = cuda.available() ? "GPU (CUDA device present)" : `GPU (SKIPPED: CUDA unavailable — ${cuda.unavailableReason() ?? "unknown"})`;
 
 describe.runIf(cuda.available())(title, () => {
   for (const check of gpuChecks) {

@@ -1,14 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  compileCuda,
-  cuda,
-  CudaUnavailableError,
-  loadModule,
-  loadNative,
-  nvrtcStatus,
-  NDArray,
-  timeEvaluator,
-} from "@tessera/runtime";
+import { compileCuda, cuda, CudaUnavailableError, loadModule, loadNative, nvrtcStatus, NDArray, timeEvaluator } from "@tessera/runtime";
 
 describe("native addon", () => {
   it("builds and loads", () => {

@@ -2,7 +2,12 @@ import { describe, expect, it } from "vitest";
 import { occupancyLimits, theoreticalOccupancy } from "../src/index.js";
 
 // H100 SXM: 2048 threads, 64K registers, 228 KiB shared memory per multiprocessor.
-const H100 = occupancyLimits("sm_90", { maxThreadsPerMultiprocessor: 2048, registersPerMultiprocessor: 65536, sharedMemPerMultiprocessor: 233472, warpSize: 32 });
+const H100 = occupancyLimits("sm_90", {
+  maxThreadsPerMultiprocessor: 2048,
+  registersPerMultiprocessor: 65536,
+  sharedMemPerMultiprocessor: 233472,
+  warpSize: 32,
+});
 // T4: 1024 threads, 64K registers, 64 KiB shared memory.
 const T4 = occupancyLimits("sm_75", { maxThreadsPerMultiprocessor: 1024, registersPerMultiprocessor: 65536, sharedMemPerMultiprocessor: 65536, warpSize: 32 });
 
@@ -25,11 +30,22 @@ describe("theoreticalOccupancy", () => {
   it("shared memory counts the 1 KiB per block the system reserves from sm_80 on", () => {
     const occ = theoreticalOccupancy({ threadsPerBlock: 128, registersPerThread: 32, sharedBytesPerBlock: 48 * 1024 }, H100);
     expect(occ).toMatchObject({ blocksPerMultiprocessor: 4, limitedBy: "shared memory" });
-    expect(theoreticalOccupancy({ threadsPerBlock: 128, registersPerThread: 32, sharedBytesPerBlock: 32 * 1024 }, T4)).toMatchObject({ blocksPerMultiprocessor: 2, limitedBy: "shared memory" });
+    expect(theoreticalOccupancy({ threadsPerBlock: 128, registersPerThread: 32, sharedBytesPerBlock: 32 * 1024 }, T4)).toMatchObject({
+      blocksPerMultiprocessor: 2,
+      limitedBy: "shared memory",
+    });
   });
 
   it("small blocks hit the resident-block limit, large ones the thread limit", () => {
-    expect(theoreticalOccupancy({ threadsPerBlock: 32, registersPerThread: 16, sharedBytesPerBlock: 0 }, H100)).toEqual({ blocksPerMultiprocessor: 32, fraction: 0.5, limitedBy: "blocks" });
-    expect(theoreticalOccupancy({ threadsPerBlock: 1024, registersPerThread: 16, sharedBytesPerBlock: 0 }, T4)).toEqual({ blocksPerMultiprocessor: 1, fraction: 1, limitedBy: "threads" });
+    expect(theoreticalOccupancy({ threadsPerBlock: 32, registersPerThread: 16, sharedBytesPerBlock: 0 }, H100)).toEqual({
+      blocksPerMultiprocessor: 32,
+      fraction: 0.5,
+      limitedBy: "blocks",
+    });
+    expect(theoreticalOccupancy({ threadsPerBlock: 1024, registersPerThread: 16, sharedBytesPerBlock: 0 }, T4)).toEqual({
+      blocksPerMultiprocessor: 1,
+      fraction: 1,
+      limitedBy: "threads",
+    });
   });
 });

@@ -74,16 +74,22 @@ describe("timeEvaluator (TVM semantics)", () => {
   it("sleeps cooldownMs after every repeatsToCooldown-th sample", async () => {
     const t = fakeTimer(() => 200);
     const sleeps: number[] = [];
-    await timeEvaluator(
-      t,
-      { number: 1, repeat: 5, minRepeatMs: 100, cooldownMs: 7, repeatsToCooldown: 2 },
-      { sleep: async (ms) => void sleeps.push(ms) },
-    );
+    await timeEvaluator(t, { number: 1, repeat: 5, minRepeatMs: 100, cooldownMs: 7, repeatsToCooldown: 2 }, { sleep: async (ms) => void sleeps.push(ms) });
     expect(sleeps).toEqual([7, 7, 7]); // after samples 0, 2, 4
   });
 
   it("rejects bad options", async () => {
-    await expect(timeEvaluator(fakeTimer(() => 1), { number: 0 })).rejects.toThrow(/number/);
-    await expect(timeEvaluator(fakeTimer(() => 1), { repeat: 0 })).rejects.toThrow(/repeat/);
+    await expect(
+      timeEvaluator(
+        fakeTimer(() => 1),
+        { number: 0 },
+      ),
+    ).rejects.toThrow(/number/);
+    await expect(
+      timeEvaluator(
+        fakeTimer(() => 1),
+        { repeat: 0 },
+      ),
+    ).rejects.toThrow(/repeat/);
   });
 });

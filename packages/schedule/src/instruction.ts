@@ -36,12 +36,7 @@ export interface InstructionKind {
   readonly singleOutput: boolean;
   /** Names of the attributes, in order (for JSON documentation and printing). */
   readonly attrNames: readonly string[];
-  apply(
-    ctx: PrimitiveContext,
-    inputs: readonly InstructionInput[],
-    attrs: readonly InstructionAttr[],
-    decision: Decision | undefined,
-  ): ApplyResult;
+  apply(ctx: PrimitiveContext, inputs: readonly InstructionInput[], attrs: readonly InstructionAttr[], decision: Decision | undefined): ApplyResult;
   /**
    * Renders the call's arguments as TypeScript for `applyTrace` (the text between the parentheses
    * of `sch.<method>(…)`); inputs are already rendered (handles by their names).

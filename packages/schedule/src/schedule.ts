@@ -21,14 +21,7 @@ import { PrimitiveContext, describe } from "./context.js";
 import { ScheduleError, ScheduleUsageError } from "./errors.js";
 import { type ExprRVs, type LoopsFor, requireBlock, requireHandle, requireLoop, requireLoops } from "./handle-args.js";
 import { BlockRV, type ExprRV, LoopRV, type RV } from "./handles.js";
-import {
-  type Decision,
-  type Instruction,
-  type InstructionAttr,
-  type InstructionInput,
-  type InstructionKind,
-  instructionKind,
-} from "./instruction.js";
+import { type Decision, type Instruction, type InstructionAttr, type InstructionInput, type InstructionKind, instructionKind } from "./instruction.js";
 import "./primitives/index.js";
 import { type IndexMapFn, indexMapFromFn, indexMapToAttr } from "./primitives/layout/index-map.js";
 import { type BufferSpec, TransformLayoutError } from "./primitives/layout/transform.js";
@@ -207,10 +200,11 @@ export class Schedule {
     opts: { preserveUnitIters?: boolean; disablePredication?: boolean } = {},
   ): LoopsFor<F> {
     const target = requireLoop("split", "loop", loop);
-    return this.invoke("Split", [target, ...factors.map((f) => f ?? null)], [
-      opts.preserveUnitIters ?? true,
-      opts.disablePredication ?? false,
-    ]) as LoopRV[] as LoopsFor<F>;
+    return this.invoke(
+      "Split",
+      [target, ...factors.map((f) => f ?? null)],
+      [opts.preserveUnitIters ?? true, opts.disablePredication ?? false],
+    ) as LoopRV[] as LoopsFor<F>;
   }
 
   /**
@@ -257,11 +251,7 @@ export class Schedule {
    * Sets annotation `key` of a block or a loop to `value` (TVM's `annotate`); lowering reads keys
    * such as `pragma_auto_unroll_max_step`. Rejects a value of the wrong type for a known key.
    */
-  annotate(
-    blockOrLoop: BlockRV | LoopRV | undefined,
-    key: string,
-    value: AnnotationInput | undefined,
-  ): void {
+  annotate(blockOrLoop: BlockRV | LoopRV | undefined, key: string, value: AnnotationInput | undefined): void {
     const target = requireHandle("annotate", "blockOrLoop", blockOrLoop);
     if (value === undefined) requireHandle("annotate", "value", value);
     this.invoke("Annotate", [target, value as InstructionInput], [key]);
@@ -279,12 +269,7 @@ export class Schedule {
    * a new buffer in `scope`, read by `block` (and `consumerBlocks`) instead; returns the copy block
    * (TVM's `cache_read`). Rejects the root block, a bad index or scope, and regions it cannot cover.
    */
-  cacheRead(
-    block: BlockArg,
-    readBuffer: number | string,
-    scope: StorageScopeName,
-    consumerBlocks: readonly BlockArg[] = [],
-  ): BlockRV {
+  cacheRead(block: BlockArg, readBuffer: number | string, scope: StorageScopeName, consumerBlocks: readonly BlockArg[] = []): BlockRV {
     // As in TVM: consumer names are looked up before the block's.
     const consumers = consumerBlocks.map((b, i) => this.blockArg("cacheRead", `consumerBlocks[${i}]`, b));
     const target = this.blockArg("cacheRead", "block", block);
@@ -297,12 +282,7 @@ export class Schedule {
    * `scope`, and inserts a block that copies it back; returns the copy block (TVM's `cache_write`).
    * Rejects the root block, a bad index or scope, and a buffer written by several blocks.
    */
-  cacheWrite(
-    block: BlockArg,
-    writeBuffer: number | string,
-    scope: StorageScopeName,
-    consumerBlocks: readonly BlockArg[] = [],
-  ): BlockRV {
+  cacheWrite(block: BlockArg, writeBuffer: number | string, scope: StorageScopeName, consumerBlocks: readonly BlockArg[] = []): BlockRV {
     const consumers = consumerBlocks.map((b, i) => this.blockArg("cacheWrite", `consumerBlocks[${i}]`, b));
     const target = this.blockArg("cacheWrite", "block", block);
     const index = this.bufferIndex("cacheWrite", target, writeBuffer, "write");
@@ -335,7 +315,8 @@ export class Schedule {
    */
   transformLayout(block: BlockArg, buffer: BufferSpec, indexMap: IndexMapFn): void {
     const blk = this.blockArg("transformLayout", "block", block);
-    if (typeof indexMap !== "function") throw new ScheduleUsageError("transformLayout", `indexMap must be a function of the buffer's indices, got ${describe(indexMap)}`);
+    if (typeof indexMap !== "function")
+      throw new ScheduleUsageError("transformLayout", `indexMap must be a function of the buffer's indices, got ${describe(indexMap)}`);
     const target = this.guard("transformLayout", () => specifiedBuffer(this.get(blk), buffer));
     const ndim = target?.shape.length ?? indexMap.length;
     if (target !== undefined && indexMap.length > 0 && indexMap.length !== ndim) {
@@ -410,12 +391,7 @@ export class Schedule {
    * `maxInnermostFactor` (-1: no bound); a tuple of `n` values for a literal `n` (TVM's
    * `sample_perfect_tile`). Rejects a non-positive `n` and a loop without a positive constant extent.
    */
-  samplePerfectTile<const N extends number>(
-    loop: LoopRV | undefined,
-    n: N,
-    maxInnermostFactor = 16,
-    decision?: readonly number[],
-  ): ExprRVs<N> {
+  samplePerfectTile<const N extends number>(loop: LoopRV | undefined, n: N, maxInnermostFactor = 16, decision?: readonly number[]): ExprRVs<N> {
     const target = requireLoop("samplePerfectTile", "loop", loop);
     return this.invoke("SamplePerfectTile", [target], [n, maxInnermostFactor], decision) as ExprRV[] as ExprRVs<N>;
   }
@@ -451,24 +427,14 @@ export class Schedule {
    * Runs one instruction by kind name: applies it on a forked state, records it, and adopts the
    * result. Used by every primitive method and by trace replay. Throws `ScheduleUsageError` for an unknown kind.
    */
-  invoke(
-    kindName: string,
-    inputs: readonly InstructionInput[],
-    attrs: readonly InstructionAttr[],
-    decision?: Decision,
-  ): RV[] {
+  invoke(kindName: string, inputs: readonly InstructionInput[], attrs: readonly InstructionAttr[], decision?: Decision): RV[] {
     const kind = instructionKind(kindName);
     if (kind === undefined) throw new ScheduleUsageError(kindName, `unknown instruction kind "${kindName}"`);
     return this.invokeKind(kind, inputs, attrs, decision);
   }
 
   /** `invoke` for an instruction kind already looked up; returns the instruction's outputs. */
-  invokeKind(
-    kind: InstructionKind,
-    inputs: readonly InstructionInput[],
-    attrs: readonly InstructionAttr[],
-    decision?: Decision,
-  ): RV[] {
+  invokeKind(kind: InstructionKind, inputs: readonly InstructionInput[], attrs: readonly InstructionAttr[], decision?: Decision): RV[] {
     const work = this.state.fork();
     const ctx = new PrimitiveContext(work);
     const result = this.guard(kind.method, () => {
@@ -482,12 +448,7 @@ export class Schedule {
     return [...result.outputs];
   }
 
-  private invoke1(
-    kindName: string,
-    inputs: readonly InstructionInput[],
-    attrs: readonly InstructionAttr[],
-    decision?: Decision,
-  ): RV {
+  private invoke1(kindName: string, inputs: readonly InstructionInput[], attrs: readonly InstructionAttr[], decision?: Decision): RV {
     const outputs = this.invoke(kindName, inputs, attrs, decision);
     if (outputs.length !== 1 || instructionKind(kindName)?.singleOutput !== true) {
       throw new Error(`internal error: ${kindName} is used as a single-output kind but gave ${outputs.length} outputs`);
@@ -512,8 +473,12 @@ export class Schedule {
     if (typeof buffer !== "string") return buffer;
     const blk = this.get(block);
     const matches = new Map<Buffer, [kind: "read" | "write", index: number]>();
-    blk.reads.forEach((r, i) => { if (r.buffer.name === buffer && !matches.has(r.buffer)) matches.set(r.buffer, ["read", i]); });
-    blk.writes.forEach((w, i) => { if (w.buffer.name === buffer && !matches.has(w.buffer)) matches.set(w.buffer, ["write", i]); });
+    blk.reads.forEach((r, i) => {
+      if (r.buffer.name === buffer && !matches.has(r.buffer)) matches.set(r.buffer, ["read", i]);
+    });
+    blk.writes.forEach((w, i) => {
+      if (w.buffer.name === buffer && !matches.has(w.buffer)) matches.set(w.buffer, ["write", i]);
+    });
     const fail = (why: string) => new ScheduleUsageError(method, `${method}: ${why}`).attachIR(this.state.func(), this.state.funcName);
     if (matches.size === 0) throw fail(`block "${blk.name}" neither reads nor writes a buffer named "${buffer}"`);
     if (matches.size > 1) throw fail(`block "${blk.name}" accesses several buffers named "${buffer}"; pass the ${kind} index instead`);

@@ -56,7 +56,17 @@ describe("blocks and buffers passed by name (TVM's string arguments)", () => {
   it("names a buffer the block does not access, or accesses the other way", () => {
     const sch = new Schedule(FUNC);
     const gemm = sch.getBlock("gemm");
-    expectScheduleError(sch, () => sch.cacheWrite(gemm, "Q", "local"), ScheduleUsageError, `cacheWrite: block "gemm" neither reads nor writes a buffer named "Q"`);
-    expectScheduleError(sch, () => sch.cacheWrite(gemm, "A", "local"), ScheduleUsageError, `buffer "A" is a read buffer of block "gemm", expected a write buffer`);
+    expectScheduleError(
+      sch,
+      () => sch.cacheWrite(gemm, "Q", "local"),
+      ScheduleUsageError,
+      `cacheWrite: block "gemm" neither reads nor writes a buffer named "Q"`,
+    );
+    expectScheduleError(
+      sch,
+      () => sch.cacheWrite(gemm, "A", "local"),
+      ScheduleUsageError,
+      `buffer "A" is a read buffer of block "gemm", expected a write buffer`,
+    );
   });
 });

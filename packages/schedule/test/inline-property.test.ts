@@ -42,20 +42,25 @@ const stageArb = fc.record({ op: fc.constantFrom(...OPS), transposed: fc.boolean
 describe("inline properties", () => {
   it("compute-inline / reverse-compute-inline of random eligible blocks preserve outputs", () => {
     fc.assert(
-      fc.property(fc.array(stageArb, { minLength: 2, maxLength: 5 }), fc.array(fc.nat(), { minLength: 1, maxLength: 6 }), fc.nat(1000), (stages, picks, seed) => {
-        const original = parsePrimFunc(chainText(stages));
-        const sch = new Schedule(original);
-        for (const pick of picks) {
-          const names = sch.func.body.kind === "BlockRealize" ? listBlocks(sch) : [];
-          if (names.length < 2) break;
-          // Blocks in chain order: all but the last can be inlined, all but the first reverse-inlined.
-          const k = pick % (2 * (names.length - 1));
-          if (k < names.length - 1) sch.computeInline(sch.getBlock(names[k]!));
-          else sch.reverseComputeInline(sch.getBlock(names[k - (names.length - 1) + 1]!));
-          const [before, after] = runBoth(original, sch.func, seed);
-          expect(after).toEqual(before);
-        }
-      }),
+      fc.property(
+        fc.array(stageArb, { minLength: 2, maxLength: 5 }),
+        fc.array(fc.nat(), { minLength: 1, maxLength: 6 }),
+        fc.nat(1000),
+        (stages, picks, seed) => {
+          const original = parsePrimFunc(chainText(stages));
+          const sch = new Schedule(original);
+          for (const pick of picks) {
+            const names = sch.func.body.kind === "BlockRealize" ? listBlocks(sch) : [];
+            if (names.length < 2) break;
+            // Blocks in chain order: all but the last can be inlined, all but the first reverse-inlined.
+            const k = pick % (2 * (names.length - 1));
+            if (k < names.length - 1) sch.computeInline(sch.getBlock(names[k]!));
+            else sch.reverseComputeInline(sch.getBlock(names[k - (names.length - 1) + 1]!));
+            const [before, after] = runBoth(original, sch.func, seed);
+            expect(after).toEqual(before);
+          }
+        },
+      ),
       { numRuns: 40 },
     );
   });
@@ -87,6 +92,6 @@ def f(A: T.Buffer((8,), "int32"), C: T.Buffer((8,), "int32")):
 `),
     );
     const b = sch.getBlock("B");
-    expectScheduleError(sch, () => sch.computeInline(b), NotStagePipelineError, 'is not a stage pipeline');
+    expectScheduleError(sch, () => sch.computeInline(b), NotStagePipelineError, "is not a stage pipeline");
   });
 });

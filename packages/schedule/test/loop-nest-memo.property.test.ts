@@ -38,7 +38,10 @@ def main(A: T.Buffer((${n}, ${m}), "int32"), D: T.Buffer((${n}, ${m}), "int32"))
             D[vi, vj] = C[vi, vj] * 2 + A[vi, vj]
 `;
 
-type Step = { kind: "split"; block: number; loop: number; factor: number } | { kind: "cacheRead"; block: number } | { kind: "move"; block: number; target: number; loop: number; reverse: boolean };
+type Step =
+  | { kind: "split"; block: number; loop: number; factor: number }
+  | { kind: "cacheRead"; block: number }
+  | { kind: "move"; block: number; target: number; loop: number; reverse: boolean };
 
 const step: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ kind: fc.constant("split" as const), block: fc.nat(), loop: fc.nat(), factor: fc.integer({ min: 1, max: 4 }) }),
@@ -64,7 +67,10 @@ function applyStep(sch: Schedule, s: Step): void {
 }
 
 const sameInterval = (a: IntervalSet, b: IntervalSet): boolean =>
-  a.min.kind === b.min.kind && a.max.kind === b.max.kind && (a.min.kind === "NegInf" || sameExprStructure(a.min as never, b.min as never)) && (a.max.kind === "PosInf" || sameExprStructure(a.max as never, b.max as never));
+  a.min.kind === b.min.kind &&
+  a.max.kind === b.max.kind &&
+  (a.min.kind === "NegInf" || sameExprStructure(a.min as never, b.min as never)) &&
+  (a.max.kind === "PosInf" || sameExprStructure(a.max as never, b.max as never));
 
 /** Compares the cached and the fresh relaxed regions and stage-pipeline answers of every scope. */
 function checkScopes(sch: Schedule): void {
@@ -117,20 +123,25 @@ describe("facts remembered by loop nest", () => {
       }
     }
     fc.assert(
-      fc.property(fc.integer({ min: 2, max: 8 }), fc.integer({ min: 2, max: 6 }), fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 1, maxLength: 7 }), (n, m, extents) => {
-        const func = new Schedule(parsePrimFunc(workload(n, m))).func;
-        for (const f of [func, { ...func, body: new Reextent(extents).visitStmt(func.body) }]) {
-          const index = new TreeIndex(f);
-          for (const child of index.blocks) {
-            expect(hasAffineBinding(index, child)).toBe(affineBindingMemo.bypassed(() => hasAffineBinding(index, child)));
-            for (const r of [...child.node.reads, ...child.node.writes]) {
-              const cached = relaxedRegionWithoutFacts(index, child, r.region, new Analyzer());
-              const fresh = relaxedRegion(index, child, r.region, new Analyzer());
-              cached.forEach((c, k) => expect(sameInterval(c, fresh[k]!)).toBe(true));
+      fc.property(
+        fc.integer({ min: 2, max: 8 }),
+        fc.integer({ min: 2, max: 6 }),
+        fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 1, maxLength: 7 }),
+        (n, m, extents) => {
+          const func = new Schedule(parsePrimFunc(workload(n, m))).func;
+          for (const f of [func, { ...func, body: new Reextent(extents).visitStmt(func.body) }]) {
+            const index = new TreeIndex(f);
+            for (const child of index.blocks) {
+              expect(hasAffineBinding(index, child)).toBe(affineBindingMemo.bypassed(() => hasAffineBinding(index, child)));
+              for (const r of [...child.node.reads, ...child.node.writes]) {
+                const cached = relaxedRegionWithoutFacts(index, child, r.region, new Analyzer());
+                const fresh = relaxedRegion(index, child, r.region, new Analyzer());
+                cached.forEach((c, k) => expect(sameInterval(c, fresh[k]!)).toBe(true));
+              }
             }
           }
-        }
-      }),
+        },
+      ),
       { numRuns: 100 },
     );
   });

@@ -15,8 +15,15 @@ function tile(extent: number, n: number, maxInnermost: number, seed: number, dec
 
 describe("samplePerfectTile", () => {
   it("factorises extents", () => {
-    expect(factorize(360)).toEqual([[2, 3], [3, 2], [5, 1]]);
-    expect(factorize(65537 * 4)).toEqual([[2, 2], [65537, 1]]);
+    expect(factorize(360)).toEqual([
+      [2, 3],
+      [3, 2],
+      [5, 1],
+    ]);
+    expect(factorize(65537 * 4)).toEqual([
+      [2, 2],
+      [65537, 1],
+    ]);
     expect(factorize(1)).toEqual([]);
   });
 

@@ -7,12 +7,7 @@ import type { Schedule } from "../src/index.js";
  * Runs `op`, expects it to throw an instance of `cls` whose message contains (or matches) `text`,
  * and checks that the failed call left the schedule exactly as it was (same IR object, same trace).
  */
-export function expectScheduleError(
-  sch: Schedule,
-  op: () => unknown,
-  cls: abstract new (...a: never[]) => Error,
-  text: string | RegExp,
-): Error {
+export function expectScheduleError(sch: Schedule, op: () => unknown, cls: abstract new (...a: never[]) => Error, text: string | RegExp): Error {
   const before = sch.func;
   const traceLength = sch.trace.instructions.length;
   let err: unknown;

@@ -48,7 +48,15 @@ const LAYOUT: Record<string, { inputs: string; outputs: string; decision?: strin
 
 /** Kinds of the Schedule API whose primitives may not be registered yet (documented anyway). */
 const PLANNED: InstructionKind[] = [
-  { name: "DecomposeReduction", method: "decomposeReduction", pure: false, singleOutput: true, attrNames: [], apply: () => ({ outputs: [] }), formatArgs: () => "" },
+  {
+    name: "DecomposeReduction",
+    method: "decomposeReduction",
+    pure: false,
+    singleOutput: true,
+    attrNames: [],
+    apply: () => ({ outputs: [] }),
+    formatArgs: () => "",
+  },
   { name: "RFactor", method: "rfactor", pure: false, singleOutput: true, attrNames: ["factor_axis"], apply: () => ({ outputs: [] }), formatArgs: () => "" },
 ];
 
@@ -61,11 +69,7 @@ function row(kind: InstructionKind): string {
 function table(): string {
   const registered = allInstructionKinds();
   const kinds = [...registered, ...PLANNED.filter((p) => !registered.some((k) => k.name === p.name))];
-  return [
-    "| kind | method | inputs | attrs | outputs | decision | pure |",
-    "|---|---|---|---|---|---|---|",
-    ...kinds.map(row),
-  ].join("\n");
+  return ["| kind | method | inputs | attrs | outputs | decision | pure |", "|---|---|---|---|---|---|---|", ...kinds.map(row)].join("\n");
 }
 
 describe("docs/trace-format.md", () => {

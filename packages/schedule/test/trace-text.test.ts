@@ -64,11 +64,11 @@ describe("text traces", () => {
     const cases: [string, RegExp][] = [
       ['const b0 = sch.getBlock("gemm");\nb0 = 3;', /^2:1: expected a schedule call such as 'sch\.getBlock\("name"\)', found 'b0'/],
       ['const b0 = sch.getBlock("gemm");\nconst x = sch.eval("1");', /^2:11: unknown schedule method 'eval'/],
-      ['const [l1] = sch.getLoops(b9);', /^1:27: 'b9' is not defined: no earlier line of the trace binds it/],
+      ["const [l1] = sch.getLoops(b9);", /^1:27: 'b9' is not defined: no earlier line of the trace binds it/],
       ['const b0 = sch.getBlock("gemm");\nconst [l1] = sch.getLoops(b0);', /^2:14: sch\.getLoops returned 3 values, but the line binds 1 names/],
       ['const b0 = sch.getBlock("nope");', /^1:12: sch\.getBlock\(…\) failed:\n.*Cannot find a block with the name: nope/s],
       ['sch.transformLayout(b0, "A", (i, j) => [j, i]);', /^1:30: an index map .* give this trace as JSON/],
-      ["const b0 = sch.getBlock(\"gemm\"); #", /^1:34: unexpected character "#"/],
+      ['const b0 = sch.getBlock("gemm"); #', /^1:34: unexpected character "#"/],
       ['const b0 = sch.getBlock("gemm"', /^1:31: expected ',' or '\)', found the end of the text/],
       ["sch.split(" + "[".repeat(40) + "]".repeat(40) + ")", /nested deeper than 16 levels/],
       ['const b0 = sch.getBlock("gemm") const', /^1:33: expected ';' or a new line/],
@@ -85,18 +85,49 @@ describe("text traces", () => {
 
   it("damaged show() text only ever fails with a TraceTextError (fast-check)", () => {
     const text = scheduled().trace.show();
-    const pieces = ["(", ")", "[", "]", "{", "}", ",", ";", "=", "=>", '"', "'", "/*", "//", "\n", "sch.", "b0", "l1", "-", "1e9", "LoopRV.", "const [", "@", "\\"];
+    const pieces = [
+      "(",
+      ")",
+      "[",
+      "]",
+      "{",
+      "}",
+      ",",
+      ";",
+      "=",
+      "=>",
+      '"',
+      "'",
+      "/*",
+      "//",
+      "\n",
+      "sch.",
+      "b0",
+      "l1",
+      "-",
+      "1e9",
+      "LoopRV.",
+      "const [",
+      "@",
+      "\\",
+    ];
     fc.assert(
-      fc.property(fc.double({ min: 0, max: 1, noNaN: true }), fc.integer({ min: 0, max: 8 }), fc.constantFrom(...pieces, ""), fc.integer({ min: 1, max: 400 }), (at, cut, piece, times) => {
-        const i = Math.floor(at * text.length);
-        const damaged = text.slice(0, i) + piece.repeat(times) + text.slice(i + cut);
-        try {
-          applyTraceText(damaged, new Schedule(FUNC));
-        } catch (e) {
-          expect(e).toBeInstanceOf(TraceTextError);
-          expect((e as TraceTextError).line).toBeGreaterThanOrEqual(1);
-        }
-      }),
+      fc.property(
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.integer({ min: 0, max: 8 }),
+        fc.constantFrom(...pieces, ""),
+        fc.integer({ min: 1, max: 400 }),
+        (at, cut, piece, times) => {
+          const i = Math.floor(at * text.length);
+          const damaged = text.slice(0, i) + piece.repeat(times) + text.slice(i + cut);
+          try {
+            applyTraceText(damaged, new Schedule(FUNC));
+          } catch (e) {
+            expect(e).toBeInstanceOf(TraceTextError);
+            expect((e as TraceTextError).line).toBeGreaterThanOrEqual(1);
+          }
+        },
+      ),
       { numRuns: 200, seed: 3 },
     );
   });

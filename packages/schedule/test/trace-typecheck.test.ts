@@ -41,9 +41,7 @@ function typeErrors(files: Record<string, string>): string[] {
     typeRoots: [join(pkg, "node_modules/@types")],
     paths: { "@tessera/schedule": [join(pkg, "src/index.ts")] },
   });
-  return ts
-    .getPreEmitDiagnostics(program)
-    .map((d) => `${d.file?.fileName ?? ""}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`);
+  return ts.getPreEmitDiagnostics(program).map((d) => `${d.file?.fileName ?? ""}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`);
 }
 
 describe("applyTrace printing", () => {

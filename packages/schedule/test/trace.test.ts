@@ -202,7 +202,13 @@ describe("trace replay", () => {
   });
 
   it("reports a program whose loops differ from the trace's", () => {
-    const trace = Trace.fromJSON([[["GetBlock", [], ["relu", "main"], ["b0"]], ["GetLoops", ["b0"], [], ["l1", "l2", "l3"]]], []]);
+    const trace = Trace.fromJSON([
+      [
+        ["GetBlock", [], ["relu", "main"], ["b0"]],
+        ["GetLoops", ["b0"], [], ["l1", "l2", "l3"]],
+      ],
+      [],
+    ]);
     expect(() => trace.applyTo(new Schedule(FUNC))).toThrow(/step 1 \(GetLoops\).*it produced 2 handle\(s\) where the trace recorded 3/s);
   });
 });
@@ -220,9 +226,7 @@ describe("trace.simplified", () => {
     const c = sch.cacheRead(sch.getBlock("relu"), 0, "local", [sch.getBlock("relu")]);
     sch.getLoops(c);
     const simple = sch.trace.simplified();
-    expect(simple.instructions.map((i) => i.kind.name)).toEqual([
-      "GetBlock", "GetLoops", "SamplePerfectTile", "Split", "GetBlock", "GetBlock", "CacheRead",
-    ]);
+    expect(simple.instructions.map((i) => i.kind.name)).toEqual(["GetBlock", "GetLoops", "SamplePerfectTile", "Split", "GetBlock", "GetBlock", "CacheRead"]);
     expect(simple.toJSON().decisions).toEqual([[2, [8, 16]]]);
     const replayed = new Schedule(FUNC);
     simple.applyTo(replayed);
@@ -316,7 +320,10 @@ describe("sampled location marks (regression: ROOT / INLINE were shared objects)
     const fresh = new Schedule(FUNC);
     Trace.fromJSON(JSON.stringify(sch.trace)).applyTo(fresh);
     assertStructuralEqual(fresh.func, sch.func);
-    expect(fresh.trace.toJSON().decisions).toEqual([[2, -2], [3, -1]]);
+    expect(fresh.trace.toJSON().decisions).toEqual([
+      [2, -2],
+      [3, -1],
+    ]);
   });
 
   it("replays a changed decision of the first of two root marks on that mark only", () => {

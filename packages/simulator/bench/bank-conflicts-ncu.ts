@@ -55,7 +55,9 @@ function standalone(name: string, module: LoweredModule): { kernels: string; lau
     });
     const { grid, block } = kernel.launch;
     // cudaLaunchKernel takes the arguments' addresses, so the pointers need no casts to the parameter types.
-    launches.push(`  { void* args[] = {${buffers.join(", ")}}; cudaLaunchKernel((const void*)${renamed}, dim3(${grid.join(", ")}), dim3(${block.join(", ")}), args, 0, 0); }`);
+    launches.push(
+      `  { void* args[] = {${buffers.join(", ")}}; cudaLaunchKernel((const void*)${renamed}, dim3(${grid.join(", ")}), dim3(${block.join(", ")}), args, 0, 0); }`,
+    );
   });
   return { kernels, launches };
 }

@@ -37,7 +37,10 @@ for (const { name, module } of modules) {
   const best = settings.map(() => Infinity);
   for (let round = 0; round < rounds; round++) {
     settings.forEach(({ opts }, k) => {
-      best[k] = Math.min(best[k]!, cpuMs(() => simulate(module, args, opts)));
+      best[k] = Math.min(
+        best[k]!,
+        cpuMs(() => simulate(module, args, opts)),
+      );
     });
   }
   settings.forEach(({ label }, k) => console.log(`${n}³ ${name}, ${label}: ${best[k]!.toFixed(0)} ms CPU (best of ${rounds})`));

@@ -70,14 +70,7 @@ function locate(err: unknown, compiled: CompiledKernel, block: Dim3, thread: Dim
   if (err instanceof OutOfBoundsFault) {
     const site = compiled.errorSites.sites[err.site];
     const access = site?.kind === "access" ? site : undefined;
-    return new OutOfBoundsError(
-      at,
-      access?.bufferName ?? "?",
-      access?.access ?? "load",
-      err.indices,
-      err.shape,
-      access?.text ?? "an access",
-    );
+    return new OutOfBoundsError(at, access?.bufferName ?? "?", access?.access ?? "load", err.indices, err.shape, access?.text ?? "an access");
   }
   if (err instanceof SimulationError) return err;
   if (err instanceof ExecutionError || err instanceof TesseraError) {

@@ -74,9 +74,7 @@ export function compareWithReference(module: LoweredModule, original: PrimFunc, 
   const referenceTimeMs = performance.now() - started;
   const simulation = simulate(module, simulated, opts.simulation);
 
-  const compared = outputs.map((i) =>
-    compareArrays(buffers[i]!, reference[i]!, simulated[i]!, { rtol, atol, maxMismatches: opts.maxMismatches ?? 10 }),
-  );
+  const compared = outputs.map((i) => compareArrays(buffers[i]!, reference[i]!, simulated[i]!, { rtol, atol, maxMismatches: opts.maxMismatches ?? 10 }));
   const mismatchCount = compared.reduce((n, c) => n + c.mismatchCount, 0);
   return {
     seed,
@@ -112,12 +110,7 @@ function outputIndices(func: PrimFunc, buffers: readonly Buffer[]): number[] {
   return buffers.flatMap((b, i) => (written.has(b.data) && (!read.has(b.data) || initialized.has(b.data)) ? [i] : []));
 }
 
-function compareArrays(
-  buffer: Buffer,
-  expected: TypedArray,
-  actual: TypedArray,
-  tol: { rtol: number; atol: number; maxMismatches: number },
-): OutputComparison {
+function compareArrays(buffer: Buffer, expected: TypedArray, actual: TypedArray, tol: { rtol: number; atol: number; maxMismatches: number }): OutputComparison {
   const shape = buffer.shape.map((s) => (s.kind === "IntImm" ? s.value : Number.NaN));
   let mismatchCount = 0;
   let maxAbsError = 0;

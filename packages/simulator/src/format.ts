@@ -61,7 +61,14 @@ const BANK_COLUMNS = ["access", "op", "bytes", "instructions", "wavefronts", "id
 
 function countCells(c: SharedAccessCounts): string[] {
   const perInstruction = c.instructions === 0 ? "-" : (c.wavefronts / c.instructions).toFixed(2);
-  return [String(c.instructions), String(c.wavefronts), String(c.idealWavefronts), String(c.conflicts), perInstruction, c.worstWay === 0 ? "-" : `${c.worstWay}-way`];
+  return [
+    String(c.instructions),
+    String(c.wavefronts),
+    String(c.idealWavefronts),
+    String(c.conflicts),
+    perInstruction,
+    c.worstWay === 0 ? "-" : `${c.worstWay}-way`,
+  ];
 }
 
 /**

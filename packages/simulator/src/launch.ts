@@ -47,8 +47,7 @@ export function launchDims(kernel: DeviceKernel): LaunchDims {
   const check = (what: string, meta: readonly number[], body: Dim3): void => {
     if (meta.length !== 3 || meta.some((n, k) => n !== body[k])) {
       throw new SimulationError(
-        `kernel ${kernel.name}: the launch metadata's ${what} [${meta.join(", ")}] differs from the body's thread_extent ` +
-          `attributes [${body.join(", ")}]`,
+        `kernel ${kernel.name}: the launch metadata's ${what} [${meta.join(", ")}] differs from the body's thread_extent ` + `attributes [${body.join(", ")}]`,
       );
     }
   };

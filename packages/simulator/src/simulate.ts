@@ -25,9 +25,7 @@ export function simulate(module: LoweredModule, args: readonly KernelArgument[],
     );
   }
   const workspaces = module.workspaces.map((w) => poisonedArray(w.dtype, w.elements));
-  const kernels: KernelReport[] = module.kernels.map((kernel) =>
-    simulateKernel(kernel, kernelArguments(module, kernel, args, workspaces), opts),
-  );
+  const kernels: KernelReport[] = module.kernels.map((kernel) => simulateKernel(kernel, kernelArguments(module, kernel, args, workspaces), opts));
   return {
     module: module.name,
     kernels,
@@ -45,12 +43,7 @@ export function simulate(module: LoweredModule, args: readonly KernelArgument[],
 }
 
 /** The kernel's arguments: parameter arrays, workspaces, and scalars matched to source parameters by variable or name. */
-function kernelArguments(
-  module: LoweredModule,
-  kernel: DeviceKernel,
-  args: readonly KernelArgument[],
-  workspaces: readonly TypedArray[],
-): KernelArgument[] {
+function kernelArguments(module: LoweredModule, kernel: DeviceKernel, args: readonly KernelArgument[], workspaces: readonly TypedArray[]): KernelArgument[] {
   const params = module.source.params;
   return kernel.params.map((p) => {
     const label = `kernel ${kernel.name}: parameter ${p.name}`;
@@ -66,9 +59,7 @@ function kernelArguments(
     const { kind, index } = p.source;
     const value = kind === "param" ? args[index] : workspaces[index];
     if (value === undefined || typeof value === "number") {
-      throw new SimulationError(
-        `${label}: its source, ${kind} ${index}, is ${value === undefined ? "missing" : "a scalar"} in module ${module.name}`,
-      );
+      throw new SimulationError(`${label}: its source, ${kind} ${index}, is ${value === undefined ? "missing" : "a scalar"} in module ${module.name}`);
     }
     const Ctor = typedArrayConstructorFor(p.buffer.dtype);
     if (!(value instanceof Ctor)) {

@@ -42,7 +42,8 @@ export function sliceStores(body: Stmt, target: Var, targetName: string): StoreS
   const sliced = slice(body, target);
   if (sliced === undefined) return { ok: true, body: undefined };
   const load = firstLoad(sliced);
-  if (load !== undefined) return { ok: false, why: `where the kernel stores ${targetName} depends on a value it loads (${load}), not only on loop and thread indices` };
+  if (load !== undefined)
+    return { ok: false, why: `where the kernel stores ${targetName} depends on a value it loads (${load}), not only on loop and thread indices` };
   return { ok: true, body: sliced };
 }
 

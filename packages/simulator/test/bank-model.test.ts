@@ -50,28 +50,87 @@ describe("warpAccessCost: 32-bit accesses", () => {
     for (const stride of [1, 2, 3, 4, 8, 16, 32, 33, 64, 96]) {
       const way = gcd(stride, 32);
       for (const access of ["load", "store"] as const) {
-        expect(warpAccessCost(elements((l) => l * stride), 4, access), `stride ${stride}`).toEqual({ wavefronts: way, idealWavefronts: 1, way });
+        expect(
+          warpAccessCost(
+            elements((l) => l * stride),
+            4,
+            access,
+          ),
+          `stride ${stride}`,
+        ).toEqual({ wavefronts: way, idealWavefronts: 1, way });
       }
     }
   });
 
   it("threads reading one word share it (broadcast), whichever lanes they are", () => {
-    expect(warpAccessCost(elements(() => 7), 4, "load")).toEqual({ wavefronts: 1, idealWavefronts: 1, way: 1 });
-    expect(warpAccessCost(elements((l) => Math.floor(l / 4)), 4, "load").wavefronts).toBe(1);
+    expect(
+      warpAccessCost(
+        elements(() => 7),
+        4,
+        "load",
+      ),
+    ).toEqual({ wavefronts: 1, idealWavefronts: 1, way: 1 });
+    expect(
+      warpAccessCost(
+        elements((l) => Math.floor(l / 4)),
+        4,
+        "load",
+      ).wavefronts,
+    ).toBe(1);
     // Two words of bank 0 (0 and 32), each read by 16 lanes: 2 wavefronts, not 32.
-    expect(warpAccessCost(elements((l) => (l % 2) * 32), 4, "load")).toEqual({ wavefronts: 2, idealWavefronts: 1, way: 2 });
+    expect(
+      warpAccessCost(
+        elements((l) => (l % 2) * 32),
+        4,
+        "load",
+      ),
+    ).toEqual({ wavefronts: 2, idealWavefronts: 1, way: 2 });
   });
 
   it("bytes of one word are one word: 8- and 16-bit accesses of neighbouring elements do not conflict", () => {
-    expect(warpAccessCost(elements((l) => l, 2), 2, "load").wavefronts).toBe(1);
-    expect(warpAccessCost(elements((l) => l, 1), 1, "store").wavefronts).toBe(1);
+    expect(
+      warpAccessCost(
+        elements((l) => l, 2),
+        2,
+        "load",
+      ).wavefronts,
+    ).toBe(1);
+    expect(
+      warpAccessCost(
+        elements((l) => l, 1),
+        1,
+        "store",
+      ).wavefronts,
+    ).toBe(1);
     // 16-bit elements 64 apart are 32 words apart: all lanes in one bank.
-    expect(warpAccessCost(elements((l) => l * 64, 2), 2, "load").wavefronts).toBe(32);
+    expect(
+      warpAccessCost(
+        elements((l) => l * 64, 2),
+        2,
+        "load",
+      ).wavefronts,
+    ).toBe(32);
   });
 
   it("inactive lanes take no part; a warp access needs an active lane", () => {
-    expect(warpAccessCost(elements((l) => l * 32, 4, (l) => l % 4 === 0), 4, "load")).toEqual({ wavefronts: 8, idealWavefronts: 1, way: 8 });
-    expect(() => warpAccessCost(LANES.map(() => INACTIVE), 4, "load")).toThrow(/at least one active lane/);
+    expect(
+      warpAccessCost(
+        elements(
+          (l) => l * 32,
+          4,
+          (l) => l % 4 === 0,
+        ),
+        4,
+        "load",
+      ),
+    ).toEqual({ wavefronts: 8, idealWavefronts: 1, way: 8 });
+    expect(() =>
+      warpAccessCost(
+        LANES.map(() => INACTIVE),
+        4,
+        "load",
+      ),
+    ).toThrow(/at least one active lane/);
     expect(() => warpAccessCost([0, 4], 4, "load")).toThrow(/32 lanes/);
   });
 });
@@ -79,29 +138,87 @@ describe("warpAccessCost: 32-bit accesses", () => {
 describe("warpAccessCost: 64- and 128-bit accesses go by half- and quarter-warps", () => {
   it("consecutive float2 / float4 need the ideal 2 / 4 wavefronts", () => {
     for (const access of ["load", "store"] as const) {
-      expect(warpAccessCost(elements((l) => l, 8), 8, access)).toEqual({ wavefronts: 2, idealWavefronts: 2, way: 1 });
-      expect(warpAccessCost(elements((l) => l, 16), 16, access)).toEqual({ wavefronts: 4, idealWavefronts: 4, way: 1 });
+      expect(
+        warpAccessCost(
+          elements((l) => l, 8),
+          8,
+          access,
+        ),
+      ).toEqual({ wavefronts: 2, idealWavefronts: 2, way: 1 });
+      expect(
+        warpAccessCost(
+          elements((l) => l, 16),
+          16,
+          access,
+        ),
+      ).toEqual({ wavefronts: 4, idealWavefronts: 4, way: 1 });
     }
   });
 
   it("lanes of different phases never conflict, lanes of one phase do", () => {
     // float4s l and l + 8 use the same four banks, but lanes l and l + 8 are in different quarter-warps.
-    expect(warpAccessCost(elements((l) => l, 16), 16, "load").way).toBe(1);
+    expect(
+      warpAccessCost(
+        elements((l) => l, 16),
+        16,
+        "load",
+      ).way,
+    ).toBe(1);
     // float4 stride 2: in a quarter-warp, float4s 0 and 8 (banks 0–3) collide, and so on: 2-way.
-    expect(warpAccessCost(elements((l) => 2 * l, 16), 16, "load")).toEqual({ wavefronts: 8, idealWavefronts: 4, way: 2 });
+    expect(
+      warpAccessCost(
+        elements((l) => 2 * l, 16),
+        16,
+        "load",
+      ),
+    ).toEqual({ wavefronts: 8, idealWavefronts: 4, way: 2 });
     // float2 stride 2: a half-warp spans 64 words, two per bank.
-    expect(warpAccessCost(elements((l) => 2 * l, 8), 8, "store")).toEqual({ wavefronts: 4, idealWavefronts: 2, way: 2 });
+    expect(
+      warpAccessCost(
+        elements((l) => 2 * l, 8),
+        8,
+        "store",
+      ),
+    ).toEqual({ wavefronts: 4, idealWavefronts: 2, way: 2 });
   });
 
   it("a load whose lanes pair up has phases twice as wide; a store does not", () => {
     // Every lane reads one float4: 2 wavefronts (half-warps) for the load, 4 for the store.
-    expect(warpAccessCost(elements(() => 3, 16), 16, "load")).toEqual({ wavefronts: 2, idealWavefronts: 2, way: 1 });
-    expect(warpAccessCost(elements(() => 3, 16), 16, "store")).toEqual({ wavefronts: 4, idealWavefronts: 4, way: 1 });
-    expect(warpAccessCost(elements(() => 3, 8), 8, "load")).toEqual({ wavefronts: 1, idealWavefronts: 1, way: 1 });
+    expect(
+      warpAccessCost(
+        elements(() => 3, 16),
+        16,
+        "load",
+      ),
+    ).toEqual({ wavefronts: 2, idealWavefronts: 2, way: 1 });
+    expect(
+      warpAccessCost(
+        elements(() => 3, 16),
+        16,
+        "store",
+      ),
+    ).toEqual({ wavefronts: 4, idealWavefronts: 4, way: 1 });
+    expect(
+      warpAccessCost(
+        elements(() => 3, 8),
+        8,
+        "load",
+      ),
+    ).toEqual({ wavefronts: 1, idealWavefronts: 1, way: 1 });
   });
 
   it("a phase with no active lane costs nothing", () => {
-    expect(warpAccessCost(elements((l) => l, 16, (l) => l < 8), 16, "store")).toEqual({ wavefronts: 1, idealWavefronts: 1, way: 1 });
+    expect(
+      warpAccessCost(
+        elements(
+          (l) => l,
+          16,
+          (l) => l < 8,
+        ),
+        16,
+        "store",
+      ),
+    ).toEqual({ wavefronts: 1, idealWavefronts: 1, way: 1 });
   });
 });
 
@@ -197,7 +314,11 @@ describe("warpAccessCost: properties", () => {
     const permutationArb = fc.shuffledSubarray(LANES, { minLength: 32, maxLength: 32 });
     fc.assert(
       fc.property(permutationArb, fc.nat({ max: 100_000 }), accessKindArb, (permutation, base, access) => {
-        const cost = warpAccessCost(permutation.map((k) => (base + k) * 4), 4, access);
+        const cost = warpAccessCost(
+          permutation.map((k) => (base + k) * 4),
+          4,
+          access,
+        );
         expect(cost.wavefronts - cost.idealWavefronts).toBe(0);
         expect(cost.wavefronts).toBe(1);
       }),

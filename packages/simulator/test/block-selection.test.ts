@@ -25,7 +25,12 @@ describe("simulating selected blocks", () => {
     const whole = windowSumArgs();
     simulate(module, whole);
     const some = windowSumArgs();
-    const report = simulate(module, some, { blocks: [[3, 0, 0], [1, 0, 0]] });
+    const report = simulate(module, some, {
+      blocks: [
+        [3, 0, 0],
+        [1, 0, 0],
+      ],
+    });
     const expected = [...Array.from({ length: 64 }, (_, t) => 64 + t), ...Array.from({ length: 64 }, (_, t) => 192 + t)];
     expect(written(some[1]!)).toEqual(expected);
     for (const i of expected) expect(some[1]![i]).toBe(whole[1]![i]);
@@ -52,7 +57,10 @@ describe("simulating selected blocks", () => {
     const args = windowSumArgs();
     const seen: string[] = [];
     simulate(module, args, {
-      blocks: [[2, 0, 0], [0, 0, 0]],
+      blocks: [
+        [2, 0, 0],
+        [0, 0, 0],
+      ],
       afterBlock: (kernel, block) => {
         const tile = written(args[1]!);
         seen.push(`${kernel.name} ${block.join(",")}: B[${tile[0]}..${tile.at(-1)}] (${tile.length})`);
@@ -74,7 +82,14 @@ describe("simulating selected blocks", () => {
   it("reports an out-of-bounds access of a selected block, and none when the faulty block is not selected", () => {
     // Only the last block stores past the end of B.
     const module = moduleFromLoweredScript(windowSumKernel({ outputIndex: "blockIdx_x * 64 + threadIdx_x + blockIdx_x // 3" }));
-    expect(() => simulate(module, windowSumArgs(), { blocks: [[0, 0, 0], [2, 0, 0]] })).not.toThrow();
+    expect(() =>
+      simulate(module, windowSumArgs(), {
+        blocks: [
+          [0, 0, 0],
+          [2, 0, 0],
+        ],
+      }),
+    ).not.toThrow();
     const err = (() => {
       try {
         simulate(module, windowSumArgs(), { blocks: [[3, 0, 0]] });
@@ -98,8 +113,20 @@ describe("simulating selected blocks", () => {
   it.each([
     [[[4, 0, 0]], /selected block #1, \(4, 0, 0\), is outside the grid \(4, 1, 1\)/],
     [[[0, 1, 0]], /selected block #1, \(0, 1, 0\), is outside the grid \(4, 1, 1\)/],
-    [[[1, 0, 0], [-1, 0, 0]], /selected block #2, \(-1, 0, 0\), is outside the grid/],
-    [[[1, 0, 0], [1, 0, 0]], /selected block #2, \(1, 0, 0\), is selected twice/],
+    [
+      [
+        [1, 0, 0],
+        [-1, 0, 0],
+      ],
+      /selected block #2, \(-1, 0, 0\), is outside the grid/,
+    ],
+    [
+      [
+        [1, 0, 0],
+        [1, 0, 0],
+      ],
+      /selected block #2, \(1, 0, 0\), is selected twice/,
+    ],
     [[[0.5, 0, 0]], /selected block #1 must be \[x, y, z\] with integer coordinates, got \[0.5,0,0\]/],
     [[[1, 0]], /selected block #1 must be \[x, y, z\] with integer coordinates, got \[1,0\]/],
     ["all", /the block selection must be a list of \[x, y, z\] block indices, got "all"/],

@@ -33,7 +33,24 @@ describe("fastSchedule in the simulator", () => {
   }, 60_000);
 
   it("without pipelining, unrolling or launch bounds, and with 2-wide vectors", () => {
-    checkFast(128, { ...FAST_PARAMS, blockRows: 64, blockCols: 64, vthreadRows: 2, vthreadCols: 2, vector: 2, threadRows: 2, threadCols: 2, pipeline: null, unrollMaxStep: 0, minBlocksPerSM: 0, warpCols: 0 }, 13);
+    checkFast(
+      128,
+      {
+        ...FAST_PARAMS,
+        blockRows: 64,
+        blockCols: 64,
+        vthreadRows: 2,
+        vthreadCols: 2,
+        vector: 2,
+        threadRows: 2,
+        threadCols: 2,
+        pipeline: null,
+        unrollMaxStep: 0,
+        minBlocksPerSM: 0,
+        warpCols: 0,
+      },
+      13,
+    );
   }, 60_000);
 
   it("the register stages hold one thread's elements: the fetch loops are thread-outermost", () => {

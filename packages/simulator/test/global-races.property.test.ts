@@ -73,7 +73,10 @@ describe("global races over random matmul bindings", () => {
           racy++;
           if (!b.writeCache) expect(report.matches, shown).toBe(true);
           expect(sim.raceCounts.global, shown).toBeGreaterThan(0);
-          expect(sim.races.every((r) => r.scope === "global" && r.buffer === "C" && r.firstThread[2] !== r.secondThread[2]), shown).toBe(true);
+          expect(
+            sim.races.every((r) => r.scope === "global" && r.buffer === "C" && r.firstThread[2] !== r.secondThread[2]),
+            shown,
+          ).toBe(true);
         } else {
           expect(report.matches, shown).toBe(true);
           expect(sim.raceCount, shown).toBe(0);

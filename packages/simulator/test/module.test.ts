@@ -41,8 +41,14 @@ def main(A: T.Buffer((64,), "float32"), B: T.Buffer((64,), "float32")):
       source,
       workspaces: [{ name: "W", dtype: "float32", elements: 64 }],
       kernels: [
-        withSources(scale.kernels[0]!, [{ kind: "param", index: 0 }, { kind: "workspace", index: 0 }]),
-        withSources(shift.kernels[0]!, [{ kind: "workspace", index: 0 }, { kind: "param", index: 1 }]),
+        withSources(scale.kernels[0]!, [
+          { kind: "param", index: 0 },
+          { kind: "workspace", index: 0 },
+        ]),
+        withSources(shift.kernels[0]!, [
+          { kind: "workspace", index: 0 },
+          { kind: "param", index: 1 },
+        ]),
       ],
       stages: [],
     };

@@ -98,7 +98,10 @@ describe("random GPU schedules lower and simulate like the unscheduled function"
 afterAll(() => {
   if (!VERBOSE) return;
   const summary = [...outcomes].map(([k, v]) => `${k}=${v}`).join(" ");
-  const reasons = [...rejections].sort((a, b) => b[1] - a[1]).map(([k, v]) => `  ${v}× ${k}`).join("\n");
+  const reasons = [...rejections]
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, v]) => `  ${v}× ${k}`)
+    .join("\n");
   console.log(
     `\nrandom GPU schedules: ${summary}; features of the simulated ones: ${[...features].map(([k, v]) => `${k}=${v}`).join(" ")}; lowering ${(timing.lowerMs / 1000).toFixed(1)} s, simulation ${(timing.simulateMs / 1000).toFixed(1)} s\n${reasons}\n`,
   );

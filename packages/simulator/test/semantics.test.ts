@@ -1,13 +1,7 @@
 import { windowSum } from "@tessera/corpus";
 import { randomArgs } from "@tessera/ir";
 import { describe, expect, it } from "vitest";
-import {
-  BarrierDivergenceError,
-  OutOfBoundsError,
-  SimulationError,
-  compareWithReference,
-  simulate,
-} from "../src/index.js";
+import { BarrierDivergenceError, OutOfBoundsError, SimulationError, compareWithReference, simulate } from "../src/index.js";
 import { moduleFromLoweredScript, windowSumKernel } from "./helpers.js";
 
 function thrown(f: () => unknown): unknown {

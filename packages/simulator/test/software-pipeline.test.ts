@@ -134,7 +134,8 @@ describe("random pipelines simulate exactly or are rejected", () => {
   const outcomes = { simulated: 0, rejected: 0 };
   const rejections = new Map<string, number>();
   afterAll(() => {
-    if (process.env.TESSERA_TEST_VERBOSE === "1") console.log(`[software-pipeline property] ${JSON.stringify(outcomes)}; rejections: ${JSON.stringify(Object.fromEntries(rejections))}`);
+    if (process.env.TESSERA_TEST_VERBOSE === "1")
+      console.log(`[software-pipeline property] ${JSON.stringify(outcomes)}; rejections: ${JSON.stringify(Object.fromEntries(rejections))}`);
   });
 
   // Mostly stages that grow along the chain (the legal ones); any permutation as the order.

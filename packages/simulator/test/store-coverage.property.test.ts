@@ -25,7 +25,8 @@ function shrinkGrid(kernel: DeviceKernel, dim: 0 | 1 | 2, extent: number): Devic
   class Shrink extends IRMutator {
     override visitStmt(s: Stmt): Stmt {
       const visited = super.visitStmt(s);
-      if (visited.kind === "AttrStmt" && visited.key === "thread_extent" && visited.node?.name === tag) return { ...visited, value: intImm(extent) } satisfies AttrStmt;
+      if (visited.kind === "AttrStmt" && visited.key === "thread_extent" && visited.node?.name === tag)
+        return { ...visited, value: intImm(extent) } satisfies AttrStmt;
       return visited;
     }
   }
@@ -95,7 +96,10 @@ function checkCase({ recipe, shrink }: Case): void {
     const covered = result.coverage.written;
     const expected = simulated[index]!;
     const differs = covered.findIndex((w, e) => w !== expected[e]);
-    expect(differs, `${module.source.bufferMap.get(p)!.name}: element ${differs} written by coverage ${covered[differs]}, by simulation ${expected[differs]}`).toBe(-1);
+    expect(
+      differs,
+      `${module.source.bufferMap.get(p)!.name}: element ${differs} written by coverage ${covered[differs]}, by simulation ${expected[differs]}`,
+    ).toBe(-1);
     if (shrink === undefined) expect(result.coverage.overlapCount).toBe(0);
   });
   checked++;

@@ -13,7 +13,13 @@ import { compareWithReference, formatComparison, formatSimulationReport } from "
 const PARAMS = { tileX: 32, tileY: 32, tileK: 8, threadTileX: 4, threadTileY: 4, threadTileK: 1 };
 
 describe("unroll pragmas: lowered, simulated, compared with the sequential executor", () => {
-  for (const [unrollMaxStep, unrollExplicit] of [[0, true], [16, false], [64, true], [512, true], [1024, false]] as const) {
+  for (const [unrollMaxStep, unrollExplicit] of [
+    [0, true],
+    [16, false],
+    [64, true],
+    [512, true],
+    [1024, false],
+  ] as const) {
     it(`max step ${unrollMaxStep}, ${unrollExplicit ? "explicit" : "#pragma unroll"}`, () => {
       const sch = annotateKernel(manualSchedule(64, PARAMS), "gemm", { unrollMaxStep, unrollExplicit });
       const module = lower(sch, "nvidia/tesla-t4");

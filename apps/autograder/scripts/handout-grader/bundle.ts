@@ -76,8 +76,17 @@ export interface HandoutGraderOptions {
 export async function bundleHandoutGrader(opts: HandoutGraderOptions): Promise<string[]> {
   const outDir = resolve(opts.outDir);
   rmSync(outDir, { recursive: true, force: true });
-  const entries = { ...Object.fromEntries(Object.entries(ENTRIES).map(([name, source]) => [name, join(REPO_ROOT, source)])), handin: resolve(opts.handinScript) };
-  const result = await build({ ...graderBundleOptions(entries, outDir), plugins: [withoutSolutions()], metafile: true, minifyWhitespace: true, minifySyntax: true });
+  const entries = {
+    ...Object.fromEntries(Object.entries(ENTRIES).map(([name, source]) => [name, join(REPO_ROOT, source)])),
+    handin: resolve(opts.handinScript),
+  };
+  const result = await build({
+    ...graderBundleOptions(entries, outDir),
+    plugins: [withoutSolutions()],
+    metafile: true,
+    minifyWhitespace: true,
+    minifySyntax: true,
+  });
   const leaked = Object.keys(result.metafile.inputs).filter((input) => SOLUTION_FILE.test(input));
   if (leaked.length > 0) throw new Error(`the handout's grader would contain a solution (${leaked.join(", ")}): refusing to write it`);
   writeFileSync(join(outDir, SANDBOX_RUNTIME_FILE), await buildSandboxRuntime());

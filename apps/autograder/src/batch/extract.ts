@@ -65,7 +65,8 @@ function handinInspector(label: string, limits: HandinLimits): (entry: ZipEntryI
     }
     const path = safeEntryPath(label, entry.name);
     if (path === undefined || entry.type === "directory") return "skip";
-    if (entry.type === "symlink") throw new SubmissionError(`${label}: entry ${JSON.stringify(entry.name)} is a symbolic link; a hand-in holds regular files only`);
+    if (entry.type === "symlink")
+      throw new SubmissionError(`${label}: entry ${JSON.stringify(entry.name)} is a symbolic link; a hand-in holds regular files only`);
     // Any other type (a FIFO, which is what Info-ZIP records for an entry zipped from stdin) is
     // written as a regular file of its data, like a file: nothing but regular files is ever created.
     if (entry.size > limits.maxFileBytes) {
@@ -98,7 +99,8 @@ export function safeEntryPath(label: string, name: string): string | undefined {
   const parts = path.split("/");
   if (parts[0] === "__MACOSX" || parts.at(-1) === ".DS_Store") return undefined;
   const shown = JSON.stringify(name);
-  if (path.startsWith("/") || /^[A-Za-z]:/.test(path)) throw new SubmissionError(`${label}: entry ${shown} has an absolute path; a hand-in holds relative paths only`);
+  if (path.startsWith("/") || /^[A-Za-z]:/.test(path))
+    throw new SubmissionError(`${label}: entry ${shown} has an absolute path; a hand-in holds relative paths only`);
   if (parts.includes("..")) throw new SubmissionError(`${label}: entry ${shown} points outside the archive (".." is not allowed)`);
   if (path.includes("\0")) throw new SubmissionError(`${label}: entry ${shown} has a NUL character in its name`);
   const clean = parts.filter((p) => p !== "" && p !== ".");

@@ -64,7 +64,15 @@ export async function storeOutcome(dir: string, outcome: SubmissionOutcome): Pro
 /** The plain-data part of an outcome (what outcome.json holds). */
 export function summaryOf(outcome: SubmissionOutcome | OutcomeSummary): OutcomeSummary {
   if (outcome.status === "error") return { name: outcome.name, seconds: outcome.seconds, status: "error", error: outcome.error };
-  return { name: outcome.name, seconds: outcome.seconds, status: "graded", score: outcome.score, maxScore: outcome.maxScore, tasks: outcome.tasks, numerics: outcome.numerics };
+  return {
+    name: outcome.name,
+    seconds: outcome.seconds,
+    status: "graded",
+    score: outcome.score,
+    maxScore: outcome.maxScore,
+    tasks: outcome.tasks,
+    numerics: outcome.numerics,
+  };
 }
 
 export type StoredOutcome =

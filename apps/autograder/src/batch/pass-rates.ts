@@ -43,7 +43,16 @@ export function taskPassRates(outcomes: readonly OutcomeSummary[], manifest: Man
       else if (points > 0) partial++;
     }
     const counted = outcomes.length;
-    return { id: task.id, title: task.title, taskPoints: task.points, maxPoints, full, partial, none: counted - full - partial, meanPoints: counted === 0 ? 0 : total / counted };
+    return {
+      id: task.id,
+      title: task.title,
+      taskPoints: task.points,
+      maxPoints,
+      full,
+      partial,
+      none: counted - full - partial,
+      meanPoints: counted === 0 ? 0 : total / counted,
+    };
   });
 }
 

@@ -105,7 +105,11 @@ function barProgress(io: GradeIO, now: () => number, columns: number): BatchProg
 
 /** The fixed part of the bar's line; what is being graded follows it. */
 function formatBar(options: Options, params: Params): string {
-  return cliProgress.Format.Formatter({ ...options, format: "grading [{bar}] {value}/{total} | elapsed {duration_formatted} | ETA {eta_formatted} | " }, params, {});
+  return cliProgress.Format.Formatter(
+    { ...options, format: "grading [{bar}] {value}/{total} | elapsed {duration_formatted} | ETA {eta_formatted} | " },
+    params,
+    {},
+  );
 }
 
 /** The room the detail always gets, even on a narrow terminal (the line is cut there, never wrapped). */

@@ -87,7 +87,9 @@ export async function runBatch(opts: BatchOptions): Promise<BatchResult> {
       for (let sub = toGrade[next++]; sub !== undefined && !stopped; sub = toGrade[next++]) {
         opts.progress?.started(sub.name);
         const name = sub.name;
-        const outcome = await gradeUnlessItKeepsFailing(out, sub, opts.force === true, () => grader.grade(sub, (message) => opts.progress?.step(name, message)));
+        const outcome = await gradeUnlessItKeepsFailing(out, sub, opts.force === true, () =>
+          grader.grade(sub, (message) => opts.progress?.step(name, message)),
+        );
         // Shown before it is stored: the writes below wait for event-loop turns, which a
         // submission graded in this thread (one job, or with a GPU) can hold for seconds each.
         opts.progress?.finished(outcome);

@@ -24,11 +24,23 @@ export function bindingsCheck(check: BindingsCheck, ctx: CheckContext): CheckOut
   if (swapped !== undefined) problems.push(swapped);
   else {
     for (const { e, loop } of wrong) {
-      problems.push(loop.threadTag === undefined ? `${describeRoleLoop(e.name, loop)} is not bound: bind it to ${e.thread}` : `${describeRoleLoop(e.name, loop)} should be bound to ${e.thread}, not ${loop.threadTag}`);
+      problems.push(
+        loop.threadTag === undefined
+          ? `${describeRoleLoop(e.name, loop)} is not bound: bind it to ${e.thread}`
+          : `${describeRoleLoop(e.name, loop)} should be bound to ${e.thread}, not ${loop.threadTag}`,
+      );
     }
   }
-  const extra = addedExtraBindings(s, expected.map((x) => x.loop), ctx, check);
-  if (extra.length > 0) problems.push(`${extra.map(describeLoop).join(", ")} ${extra.length === 1 ? "is" : "are"} bound too: this task binds only ${check.loops.map((e) => `${e.name} (${e.thread})`).join(" and ")}`);
+  const extra = addedExtraBindings(
+    s,
+    expected.map((x) => x.loop),
+    ctx,
+    check,
+  );
+  if (extra.length > 0)
+    problems.push(
+      `${extra.map(describeLoop).join(", ")} ${extra.length === 1 ? "is" : "are"} bound too: this task binds only ${check.loops.map((e) => `${e.name} (${e.thread})`).join(" and ")}`,
+    );
   return problems.length === 0 ? pass : fail(problems.join("; "));
 }
 

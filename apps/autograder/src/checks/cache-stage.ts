@@ -29,7 +29,9 @@ export function cacheStageCheck(check: CacheStageCheck, ctx: CheckContext): Chec
   if (wanted.some((w) => w.loop === at)) return pass;
   const how = check.direction === "read" ? "computeAt" : "reverseComputeAt";
   const first = wanted[0]!;
-  return fail(`the ${check.scope === undefined ? "" : `${check.scope} `}stage "${found.block.name}" is computed ${describeAttachment(at, check.of)}: move it under ${describeRoleLoop(describeAttachPoint(first.point), first.loop)} with ${how}`);
+  return fail(
+    `the ${check.scope === undefined ? "" : `${check.scope} `}stage "${found.block.name}" is computed ${describeAttachment(at, check.of)}: move it under ${describeRoleLoop(describeAttachPoint(first.point), first.loop)} with ${how}`,
+  );
 }
 
 /** The stage, or why there is none: missing, not written back, or in the other scope (named as such). */

@@ -127,7 +127,8 @@ function fetchedTwice(stage: BlockSite): string | undefined {
         return v.kind === "IntImm" ? v.value : "?";
       })
       .join(",");
-    if (seen.has(key)) return `the copy "${stage.block.name}" fetches element (${key}) more than once per thread block: fuse its loops, split by the number of threads and bind the parts`;
+    if (seen.has(key))
+      return `the copy "${stage.block.name}" fetches element (${key}) more than once per thread block: fuse its loops, split by the number of threads and bind the parts`;
     seen.add(key);
   }
   return undefined;

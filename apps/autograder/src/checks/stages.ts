@@ -37,7 +37,12 @@ export function readStage(view: ProgramView, consumer: BlockSite, origin: string
 }
 
 /** The `scope` buffer `producer` writes in place of `buffer` (cacheWrite), and the block that writes it back. */
-export function writeStage(view: ProgramView, producer: BlockSite, buffer: string, scope: string): { cache: string; writeBack: BlockSite | undefined } | undefined {
+export function writeStage(
+  view: ProgramView,
+  producer: BlockSite,
+  buffer: string,
+  scope: string,
+): { cache: string; writeBack: BlockSite | undefined } | undefined {
   const cache = producer.block.writes.find((w) => w.buffer.scope === scope && w.buffer.name.startsWith(buffer));
   if (cache === undefined) return undefined;
   const writeBack = allSites(view).find((s) => s !== producer && s.block.reads.some((r) => r.buffer === cache.buffer));

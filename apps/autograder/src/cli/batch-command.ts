@@ -97,7 +97,8 @@ export function parseBatchArgs(args: readonly string[]): BatchInvocation {
       throw new UsageError((err as Error).message);
     }
     if (merge) throw new UsageError("--merge grades nothing: it takes no --redis");
-    if (values.jobs !== undefined) throw new UsageError("--jobs is for grading on this machine; with --redis the workers grade (their --concurrency and how many run decide)");
+    if (values.jobs !== undefined)
+      throw new UsageError("--jobs is for grading on this machine; with --redis the workers grade (their --concurrency and how many run decide)");
   }
   return {
     redis: values.redis,
@@ -172,7 +173,8 @@ async function runQueuedBatch(inv: BatchInvocation, binding: AssignmentBinding, 
 function finish(inv: BatchInvocation, result: BatchResult, io: GradeIO): number {
   for (const why of result.invalidRecords) io.stderr(`Graded again: ${why}\n`);
   if (result.ignored.length > 0) io.stderr(`Not graded (neither a folder nor a .zip file): ${result.ignored.join(", ")}\n`);
-  if (result.outcomes.length === 0) io.stderr(`No submissions found in ${inv.dir}${inv.shard === undefined ? "" : ` for ${describeShard(inv.shard)}`} (expected sub-folders or .zip files).\n`);
+  if (result.outcomes.length === 0)
+    io.stderr(`No submissions found in ${inv.dir}${inv.shard === undefined ? "" : ` for ${describeShard(inv.shard)}`} (expected sub-folders or .zip files).\n`);
   io.stdout(`${result.reports.passRates}\n`);
   io.stdout(finalLine(inv, result));
   return 0;
@@ -183,7 +185,9 @@ async function runMerge(inv: BatchInvocation, binding: AssignmentBinding, io: Gr
     const merged = await mergeBatch({ dir: inv.dir, out: inv.out, manifest: loadManifest(binding.manifestPath) });
     for (const why of merged.invalidRecords) io.stderr(`Not counted: ${why}\n`);
     if (merged.missing.length > 0) {
-      io.stderr(`${count(merged.missing.length, "submission")} of ${inv.dir} without results in ${inv.out}: ${merged.missing.slice(0, 20).join(", ")}${merged.missing.length > 20 ? ", …" : ""}\n`);
+      io.stderr(
+        `${count(merged.missing.length, "submission")} of ${inv.dir} without results in ${inv.out}: ${merged.missing.slice(0, 20).join(", ")}${merged.missing.length > 20 ? ", …" : ""}\n`,
+      );
     }
     io.stdout(`${merged.reports.passRates}\n`);
     io.stdout(`Merged ${count(merged.outcomes.length, "submission")}. ${reportPaths(inv.out, merged.reports)}\n`);
@@ -199,7 +203,12 @@ function finalLine(inv: BatchInvocation, result: BatchResult): string {
   const errors = result.outcomes.length - graded;
   const skipped = result.outcomes.length - result.gradedNow.length;
   const scope = inv.shard === undefined ? "" : ` (${describeShard(inv.shard)})`;
-  const how = result.gradedNow.length === 0 ? "" : result.mode === "queue" ? `, through the job queue at ${inv.redis}` : `, ${result.concurrency} at a time (${result.mode})`;
+  const how =
+    result.gradedNow.length === 0
+      ? ""
+      : result.mode === "queue"
+        ? `, through the job queue at ${inv.redis}`
+        : `, ${result.concurrency} at a time (${result.mode})`;
   return (
     `Batch${scope} finished in ${(result.elapsedMs / 1000).toFixed(1)} s: ${count(result.outcomes.length, "submission")}, ${graded} graded, ${count(errors, "error")}` +
     `${skipped === 0 ? "" : `; ${skipped} already graded in OUT were skipped (--force grades them again)`}${how}. ` +

@@ -82,7 +82,6 @@ export function parseGradeArgs(args: readonly string[], binding: AssignmentBindi
   };
 }
 
-
 /** `--results` names a file to write: a folder there would only fail after grading. */
 function resultsFile(path: string): string {
   if (existsSync(path) && statSync(path).isDirectory()) throw new UsageError(`--results ${path} is a folder; give the path of the results.json to write`);
@@ -122,7 +121,9 @@ async function gradeWithChosenGpu(inv: GradeInvocation, binding: AssignmentBindi
   // Without a GPU, the simulator's checks use a second core; its thread loads while the sandbox runs.
   const numericsHelper =
     choice.gpu === undefined
-      ? new SampledRoundsHelper(undefined, (why) => io.stderr(`… the simulator's second thread could not run its rounds (${why}); they ran in the grader's thread\n`))
+      ? new SampledRoundsHelper(undefined, (why) =>
+          io.stderr(`… the simulator's second thread could not run its rounds (${why}); they ran in the grader's thread\n`),
+        )
       : undefined;
   try {
     return await gradeSubmission({

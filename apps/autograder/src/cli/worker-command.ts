@@ -80,7 +80,10 @@ export async function runWorkerCommand(inv: WorkerInvocation, io: GradeIO): Prom
   }
   const lock = gpuLock;
   const gpu = choice.gpu === undefined || lock === undefined ? undefined : serializedGpu(choice.gpu, (work) => lock.run(work));
-  const where = gpu !== undefined ? `GPU ${gpu.name}${inv.gpu === undefined ? "" : ` (CUDA_VISIBLE_DEVICES=${inv.gpu})`}` : `no GPU (${choice.reason ?? "none"}): grading in the CPU simulator`;
+  const where =
+    gpu !== undefined
+      ? `GPU ${gpu.name}${inv.gpu === undefined ? "" : ` (CUDA_VISIBLE_DEVICES=${inv.gpu})`}`
+      : `no GPU (${choice.reason ?? "none"}): grading in the CPU simulator`;
   const grade = createGradeHandler({ concurrency: inv.concurrency, gpu: gpu !== undefined ? { backend: gpu } : { reason: choice.reason ?? "no GPU" } });
   const measure = createMeasureHandler(lock === undefined ? undefined : (work) => lock.run(work));
   const dispose = async (): Promise<void> => {

@@ -124,7 +124,10 @@ export async function runChain(ctx: ChainContext, tasks: readonly Task[]): Promi
     } catch {
       return undefined;
     }
-    const gaveWay = tasks.slice(0, index).map((t) => t.id).filter((id) => !replaced.includes(id) && !rebuilt.includes(id) && !reset.includes(id));
+    const gaveWay = tasks
+      .slice(0, index)
+      .map((t) => t.id)
+      .filter((id) => !replaced.includes(id) && !rebuilt.includes(id) && !reset.includes(id));
     const job: Job = { id: task.id, call: task.function, start: { kind: "script", script: base.script() }, args: jobArgs(task.args, tiles) };
     const run = await ctx.file.run([job], ctx.limits);
     const result = run.results.get(task.id);
@@ -133,7 +136,8 @@ export async function runChain(ctx: ChainContext, tasks: readonly Task[]): Promi
     if (!replay.ok) return undefined;
     reset.push(...gaveWay);
     const where = referenceNote([...replaced, ...reset], rebuilt);
-    if (run.stdout.trim() !== "" || run.stderr.trim() !== "") notes.push(`What your code printed while it ran ${where} is withheld, so that no part of the solution can reach the report.`);
+    if (run.stdout.trim() !== "" || run.stderr.trim() !== "")
+      notes.push(`What your code printed while it ran ${where} is withheld, so that no part of the solution can reach the report.`);
     const note = `on your own schedule it did not complete (${ownError}): an earlier mistake, already charged by its check, left it nothing to work on, so it was graded ${where}`;
     return { grade: { task, checks: gradeStructure(task, replay.schedule, base, tiles, result.returnedBlocks), notes: [note] }, schedule: replay.schedule };
   };
@@ -153,11 +157,15 @@ export async function runChain(ctx: ChainContext, tasks: readonly Task[]): Promi
     }));
     const run = await ctx.file.run(jobs, ctx.limits);
     if (reference === undefined) ctx.onPrinted?.(run);
-    else if (run.stdout.trim() !== "" || run.stderr.trim() !== "") notes.push(`What your code printed while it ran ${reference} is withheld, so that no part of the solution can reach the report.`);
+    else if (run.stdout.trim() !== "" || run.stderr.trim() !== "")
+      notes.push(`What your code printed while it ran ${reference} is withheld, so that no part of the solution can reach the report.`);
 
     if (!run.load.ok) {
       // Nothing in this file can run: every remaining task fails for the same reason.
-      const why = reference === undefined ? describeLoadFailure(ctx.file.file, run.load, run, ctx.limits) : `${ctx.file.file} did not load (${withheldBecause(reference)})`;
+      const why =
+        reference === undefined
+          ? describeLoadFailure(ctx.file.file, run.load, run, ctx.limits)
+          : `${ctx.file.file} did not load (${withheldBecause(reference)})`;
       segment.forEach((task, k) => {
         grades.push(notRun(task, why, "did not complete", standInNote(replaced, rebuilt), `${ctx.file.file} did not load`));
         state = continueAfter(next + k, state);
@@ -205,7 +213,10 @@ export async function runChain(ctx: ChainContext, tasks: readonly Task[]): Promi
       // The IR of a run on the reference schedule would show the solution's work.
       if (reference === undefined) scripts.set(task.id, replay.schedule.script());
       if (incomplete === undefined) grades.push({ task, checks: gradeStructure(task, replay.schedule, before, tiles, result.returnedBlocks), notes: note });
-      else grades.push(notRun(task, `${task.function} completed, but is not graded here: ${incomplete}`, "did not complete", [], "not graded by this copy of the grader"));
+      else
+        grades.push(
+          notRun(task, `${task.function} completed, but is not graded here: ${incomplete}`, "did not complete", [], "not graded by this copy of the grader"),
+        );
       state = replay.schedule;
       before = replay.schedule;
     }
@@ -239,7 +250,13 @@ function returnedBlockNames(sch: Schedule, returned: unknown): string[] | undefi
 }
 
 /** The task's structural checks on `after`, judged relative to `before` (the schedule the task started from). */
-function gradeStructure(task: Task, after: Schedule, before: Schedule, tiles: Record<string, number>, returnedBlocks: readonly string[] | undefined): CheckGrade[] {
+function gradeStructure(
+  task: Task,
+  after: Schedule,
+  before: Schedule,
+  tiles: Record<string, number>,
+  returnedBlocks: readonly string[] | undefined,
+): CheckGrade[] {
   const ctx = { view: programView(after.func), before: programView(before.func), tiles, functionName: task.function, returnedBlocks };
   return task.checks.filter(isStructural).map((check) => {
     const outcome = runStructuralCheck(check, ctx);

@@ -19,7 +19,12 @@ export interface Composition {
 }
 
 /** `tasks` (the chain, in order), their grades, and the ids of the tasks the solution stood in for. */
-export function chainComposition(tasks: readonly Task[], grades: readonly TaskGrade[], replaced: readonly string[], reset: readonly string[] = []): Composition {
+export function chainComposition(
+  tasks: readonly Task[],
+  grades: readonly TaskGrade[],
+  replaced: readonly string[],
+  reset: readonly string[] = [],
+): Composition {
   const yours: Task[] = [];
   const standIns: { task: Task; why: StandInReason }[] = [];
   for (const task of tasks) {

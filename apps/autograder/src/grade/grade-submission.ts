@@ -262,9 +262,9 @@ class SubmissionGrader {
           ? skipped(check, STRUCTURE_ONLY)
           : chain.incomplete !== undefined
             ? skipped(check, `not checked: ${chain.incomplete}`)
-          : ranAny
-            ? this.numericsCheck(check, numerics, `checked: ${describeComposition(composition)}`)
-            : skipped(check, `not checked: ${whyNotChecked(composition)}`),
+            : ranAny
+              ? this.numericsCheck(check, numerics, `checked: ${describeComposition(composition)}`)
+              : skipped(check, `not checked: ${whyNotChecked(composition)}`),
       );
       graded.set(numericsTask, { task: numericsTask, checks, notes: [] });
     }
@@ -279,10 +279,21 @@ class SubmissionGrader {
 
   private async runChain(tasks: readonly Task[]): Promise<ChainResult> {
     const first = tasks[0];
-    if (first === undefined) return { tasks: [], composed: new Schedule(this.opts.binding.workload(this.settings.sizes.full)), replaced: [], reset: [], scripts: new Map(), notes: [] };
+    if (first === undefined)
+      return {
+        tasks: [],
+        composed: new Schedule(this.opts.binding.workload(this.settings.sizes.full)),
+        replaced: [],
+        reset: [],
+        scripts: new Map(),
+        notes: [],
+      };
     this.progress(`running ${first.file} (${tasks.map((t) => t.function).join(", ")}) in the sandbox`);
     const file = await this.file(first.file);
-    return runChain({ manifest: this.manifest, binding: this.opts.binding, file, limits: this.limits, onPrinted: (run) => this.recordPrinted(file.file, run) }, tasks);
+    return runChain(
+      { manifest: this.manifest, binding: this.opts.binding, file, limits: this.limits, onPrinted: (run) => this.recordPrinted(file.file, run) },
+      tasks,
+    );
   }
 
   // ---- part 2 ----------------------------------------------------------------------------------
@@ -297,7 +308,12 @@ class SubmissionGrader {
         continue;
       }
       if (replay.schedule.trace.instructions.length === 0) {
-        out.push({ task, error: unchangedScheduleError(task), checks: task.checks.map((c) => this.notGraded(c, "not graded (see the error above)")), notes: [] });
+        out.push({
+          task,
+          error: unchangedScheduleError(task),
+          checks: task.checks.map((c) => this.notGraded(c, "not graded (see the error above)")),
+          notes: [],
+        });
         continue;
       }
       const wantsNumerics = this.opts.structureOnly !== true && task.checks.some((c) => c.kind === "numerics" || c.kind === "tuned-time");
@@ -342,7 +358,8 @@ class SubmissionGrader {
    * and numerics, which have nothing to judge (the failed check before them names the mistake).
    */
   private notGraded(check: Check, feedback: string): CheckGrade {
-    if (check.kind === "tuned-time" && this.opts.gpu === undefined) return skipped(check, `needs a GPU: timing skipped (${check.points} pt not counted in this run)`);
+    if (check.kind === "tuned-time" && this.opts.gpu === undefined)
+      return skipped(check, `needs a GPU: timing skipped (${check.points} pt not counted in this run)`);
     if (check.kind === "numerics") return skipped(check, "not checked: there is no schedule to check (see the error above)");
     return failed(check, feedback);
   }
@@ -360,12 +377,14 @@ class SubmissionGrader {
     if ("error" in timing) return { grade: failed(check, `timing failed: ${timing.error}`) };
     const hasOwnTable = gpu.key !== undefined && this.manifest.tunedScore.thresholds[gpu.key] !== undefined;
     // Scaling needs the reference manual time from this run (full grading has it already).
-    const referenceSchedule = hasOwnTable || this.timings["reference-manual"] !== undefined ? undefined : this.opts.binding.referenceManual(this.settings.sizes.full);
+    const referenceSchedule =
+      hasOwnTable || this.timings["reference-manual"] !== undefined ? undefined : this.opts.binding.referenceManual(this.settings.sizes.full);
     if (referenceSchedule !== undefined) await this.time("reference-manual", referenceSchedule);
     const reference = this.timings["reference-manual"];
     const referenceManualMs = reference !== undefined && "meanMs" in reference ? reference.meanMs : undefined;
     if (!hasOwnTable && referenceManualMs === undefined) {
-      const why = reference === undefined ? "is not part of this grader (a student's copy carries no solution; the course's grader has it)" : "could not be timed";
+      const why =
+        reference === undefined ? "is not part of this grader (a student's copy carries no solution; the course's grader has it)" : "could not be timed";
       return { grade: failed(check, `the reference manual schedule ${why}, so the thresholds cannot be scaled for this GPU`) };
     }
     const scoring = scoreTunedTime(timing.meanMs, { name: gpu.name, key: gpu.key, referenceManualMs }, this.manifest);
@@ -414,7 +433,8 @@ class SubmissionGrader {
 
   private async checkNumerics(role: ScheduleRole, sch: Schedule): Promise<NumericsOutcome> {
     const gpu = this.opts.gpu;
-    const where = gpu === undefined ? `the simulator (sampled thread blocks of the ${this.settings.sizes.full}³ kernel)` : `${gpu.name} at ${this.settings.sizes.full}³`;
+    const where =
+      gpu === undefined ? `the simulator (sampled thread blocks of the ${this.settings.sizes.full}³ kernel)` : `${gpu.name} at ${this.settings.sizes.full}³`;
     this.progress(`checking the ${role} schedule's numerics on ${where} (${this.settings.rounds} rounds)`);
     const req = { assignment: this.opts.binding.name, schedule: sch, settings: this.settings, seed: this.opts.seed ?? 1 };
     const helper = this.opts.numericsHelper;
@@ -452,7 +472,14 @@ class SubmissionGrader {
     } catch (err) {
       // The course's own schedules are timed for comparison: a fault there is the grader's problem.
       const course = role === "reference-manual" || role === "reference-naive";
-      outcome = { error: err instanceof GpuFaultError && course ? describeGpuFault(err.fault, `the course's ${role.replace("reference-", "")} schedule`) : err instanceof Error ? err.message : String(err) };
+      outcome = {
+        error:
+          err instanceof GpuFaultError && course
+            ? describeGpuFault(err.fault, `the course's ${role.replace("reference-", "")} schedule`)
+            : err instanceof Error
+              ? err.message
+              : String(err),
+      };
     }
     this.timings[role] = outcome;
     return outcome;
@@ -479,7 +506,8 @@ const STRUCTURE_ONLY = "not checked: structure-only grading (numerics and timing
 /** One line: where it ran and how it went. */
 export function numericsSummary(n: NumericsOutcome): string {
   const size = `${n.size}×${n.size}×${n.size}`;
-  const where = n.sample === undefined ? `${n.device}, ${size}` : `${n.device}, ${n.sample.blocks} of the ${n.sample.gridBlocks} thread blocks of the ${size} kernel`;
+  const where =
+    n.sample === undefined ? `${n.device}, ${size}` : `${n.device}, ${n.sample.blocks} of the ${n.sample.gridBlocks} thread blocks of the ${size} kernel`;
   if (n.error !== undefined) return `${n.error} (${where})`;
   const bad = n.rounds.find((r) => r.mismatches > 0);
   if (bad !== undefined) {
@@ -496,7 +524,9 @@ function unchangedScheduleError(task: Task): string {
 }
 
 function wrongBecause(which: string, n: NumericsOutcome): string {
-  return n.error === undefined ? `the ${which} schedule does not compute D = ReLU(A·B) + C correctly` : `the ${which} schedule could not be built or run (see above)`;
+  return n.error === undefined
+    ? `the ${which} schedule does not compute D = ReLU(A·B) + C correctly`
+    : `the ${which} schedule could not be built or run (see above)`;
 }
 
 function noGpuConsequence(settings: Numerics): string {
@@ -508,7 +538,9 @@ function noGpuConsequence(settings: Numerics): string {
 function zeroPart(tasks: TaskGrade[], reason: string): TaskGrade[] {
   return tasks.map((t) => ({
     ...t,
-    checks: t.checks.map((c) => (c.points === 0 ? c : { ...c, status: "failed" as const, points: 0, feedback: c.feedback === "" ? reason : `${c.feedback}; ${reason}` })),
+    checks: t.checks.map((c) =>
+      c.points === 0 ? c : { ...c, status: "failed" as const, points: 0, feedback: c.feedback === "" ? reason : `${c.feedback}; ${reason}` },
+    ),
     notes: [...t.notes, reason],
   }));
 }

@@ -46,7 +46,13 @@ export function describeExit(run: FileRun, limits: SandboxLimits): string {
 }
 
 function formatError(error: ErrorInfo): string {
-  const stack = error.stack === undefined ? "" : `\n${studentMessage(error.stack).split("\n").map((l) => `    ${l.trim()}`).join("\n")}`;
+  const stack =
+    error.stack === undefined
+      ? ""
+      : `\n${studentMessage(error.stack)
+          .split("\n")
+          .map((l) => `    ${l.trim()}`)
+          .join("\n")}`;
   // A message's further lines are indented, so none of them can pass for a line of the report.
   const message = studentMessage(error.message).replaceAll("\n", "\n    ");
   return `${studentMessage(error.name, 100)}: ${message}${stack}`;

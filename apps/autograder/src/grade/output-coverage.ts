@@ -11,8 +11,7 @@ import { type Dim3, type StoreCoverage, formatDim3, moduleStoreCoverage } from "
 
 export type OutputCoverage =
   /** `problem`: what is wrong, for the student; `summary`: what was checked, when nothing is. */
-  | { readonly checked: true; readonly problem?: string; readonly summary: string; readonly seconds: number }
-  | { readonly checked: false; readonly why: string };
+  { readonly checked: true; readonly problem?: string; readonly summary: string; readonly seconds: number } | { readonly checked: false; readonly why: string };
 
 /** Checks the module's parameter named `output` over the whole launch. */
 export function checkOutputCoverage(module: LoweredModule, output = "D"): OutputCoverage {
@@ -52,7 +51,10 @@ function unwrittenProblem(c: StoreCoverage, output: string, dims: readonly numbe
   const head = `your kernel never writes ${missing} of the ${c.elements} elements of ${output}`;
   if (dims.length !== 2) return `${head}, first ${element(output, first, dims)}; ${launch}: is the grid too small, or does a condition skip them?`;
   const [rows, cols] = dims as [number, number];
-  let r0 = rows, r1 = -1, c0 = cols, c1 = -1;
+  let r0 = rows,
+    r1 = -1,
+    c0 = cols,
+    c1 = -1;
   let completeRows = 0;
   for (let r = 0; r < rows; r++) {
     let rowComplete = true;

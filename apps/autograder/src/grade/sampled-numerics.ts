@@ -91,19 +91,28 @@ export interface SampledRound {
 export function planSample(req: SampledRequest): { readonly ok: true; readonly plan: SamplePlan } | { readonly ok: false; readonly why: string } {
   const { module, binding, n, settings } = req;
   if (module.kernels.length !== 1) {
-    return { ok: false, why: `the schedule lowers to ${module.kernels.length} kernels, and blocks of a kernel that reads another kernel's output cannot be checked on their own` };
+    return {
+      ok: false,
+      why: `the schedule lowers to ${module.kernels.length} kernels, and blocks of a kernel that reads another kernel's output cannot be checked on their own`,
+    };
   }
   const kernel = module.kernels[0]!;
   const names = module.source.params.map((p) => module.source.bufferMap.get(p)?.name ?? p.name);
   const expected = [...binding.numerics.inputNames, binding.numerics.output];
   if (names.join(",") !== expected.join(",") || module.workspaces.length > 0) {
-    return { ok: false, why: `the scheduled function's parameters are ${names.join(", ")}${module.workspaces.length > 0 ? " with workspaces" : ""}, not ${expected.join(", ")}` };
+    return {
+      ok: false,
+      why: `the scheduled function's parameters are ${names.join(", ")}${module.workspaces.length > 0 ? " with workspaces" : ""}, not ${expected.join(", ")}`,
+    };
   }
   const budget = req.workBudget ?? settings.rounds * SAMPLE_WORK_PER_ROUND;
   const perBlock = blockWork(kernel);
   const maxBlocks = Math.floor(budget / perBlock);
   if (maxBlocks < 1) {
-    return { ok: false, why: `one thread block of the ${n}³ kernel executes about ${perBlock.toExponential(1)} statements, more than the ${budget.toExponential(1)} a sampled check may simulate` };
+    return {
+      ok: false,
+      why: `one thread block of the ${n}³ kernel executes about ${perBlock.toExponential(1)} statements, more than the ${budget.toExponential(1)} a sampled check may simulate`,
+    };
   }
   const grid = kernel.launch.grid as unknown as Dim3;
   return { ok: true, plan: { module, binding, n, settings, seed: req.seed, grid, rounds: sampleBlocks(grid, settings.rounds, maxBlocks, req.seed) } };
@@ -124,14 +133,22 @@ export function runSampledRound(plan: SamplePlan, r: number): SampledRound {
     // One launch of the round's blocks; after each, what it wrote is taken out of the output.
     report = simulate(module, [...inputs, output], { blocks: roundBlocks, afterBlock: (_, block) => tiles.push(takeWritten(output, block)) });
   } catch (err) {
-    return { blocks: tiles.length, failure: `running the sampled thread blocks of the ${n}×${n}×${n} kernel failed: ${err instanceof Error ? err.message : String(err)}` };
+    return {
+      blocks: tiles.length,
+      failure: `running the sampled thread blocks of the ${n}×${n}×${n} kernel failed: ${err instanceof Error ? err.message : String(err)}`,
+    };
   }
   const round = compareTiles(tiles, plan.binding, inputs, n, settings, seed);
   const blocks = roundBlocks.length;
   if (report.raceCount > 0) {
-    return { round, blocks, failure: `the kernel has ${describeRaceCounts(report.raceCounts)} in the sampled thread blocks (${RACE_HINT}): ${report.races[0]?.message ?? ""}` };
+    return {
+      round,
+      blocks,
+      failure: `the kernel has ${describeRaceCounts(report.raceCounts)} in the sampled thread blocks (${RACE_HINT}): ${report.races[0]?.message ?? ""}`,
+    };
   }
-  if (round.elements === 0) return { round, blocks, failure: `the sampled thread blocks (${roundBlocks.map(formatDim3).join(", ")}) wrote no element of ${numerics.output}` };
+  if (round.elements === 0)
+    return { round, blocks, failure: `the sampled thread blocks (${roundBlocks.map(formatDim3).join(", ")}) wrote no element of ${numerics.output}` };
   return { round, blocks };
 }
 
@@ -214,7 +231,18 @@ function takeWritten(out: Float32Array, block: Dim3): BlockTile {
   // A block writes a small part of the output: eight elements are tested at once, and looked at one by one
   // only where one of them was written.
   for (; i + 8 <= len; i += 8) {
-    if (((bits[i]! ^ P) | (bits[i + 1]! ^ P) | (bits[i + 2]! ^ P) | (bits[i + 3]! ^ P) | (bits[i + 4]! ^ P) | (bits[i + 5]! ^ P) | (bits[i + 6]! ^ P) | (bits[i + 7]! ^ P)) === 0) continue;
+    if (
+      ((bits[i]! ^ P) |
+        (bits[i + 1]! ^ P) |
+        (bits[i + 2]! ^ P) |
+        (bits[i + 3]! ^ P) |
+        (bits[i + 4]! ^ P) |
+        (bits[i + 5]! ^ P) |
+        (bits[i + 6]! ^ P) |
+        (bits[i + 7]! ^ P)) ===
+      0
+    )
+      continue;
     for (let k = i; k < i + 8; k++) if (bits[k] !== P) indices.push(k);
   }
   for (; i < len; i++) if (bits[i] !== P) indices.push(i);

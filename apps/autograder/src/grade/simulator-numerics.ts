@@ -47,7 +47,12 @@ export function simulatorNumerics(req: NumericsRequest, binding: AssignmentBindi
 }
 
 /** The check, with `helper`'s worker thread running part of the sampled rounds (the same outcome, sooner). */
-export async function simulatorNumericsWith(helper: SampledRoundsHelper, req: NumericsRequest, binding: AssignmentBinding, opts: SimulatorNumericsOptions = {}): Promise<NumericsOutcome> {
+export async function simulatorNumericsWith(
+  helper: SampledRoundsHelper,
+  req: NumericsRequest,
+  binding: AssignmentBinding,
+  opts: SimulatorNumericsOptions = {},
+): Promise<NumericsOutcome> {
   const started = performance.now();
   const prepared = prepare(req, binding, opts);
   if (prepared.kind === "decided") return prepared.outcome;
@@ -61,7 +66,10 @@ type Prepared = { readonly kind: "decided"; readonly outcome: NumericsOutcome } 
 /** The schedule lowered at full size, and what checks it: a failure already, or the sampled check's request. */
 function prepare(req: NumericsRequest, binding: AssignmentBinding, opts: SimulatorNumericsOptions): Prepared {
   const full = req.settings.sizes.full;
-  const fail = (error: string): Prepared => ({ kind: "decided", outcome: { passed: false, backend: "simulator", device: DEVICE, size: full, rounds: [], error } });
+  const fail = (error: string): Prepared => ({
+    kind: "decided",
+    outcome: { passed: false, backend: "simulator", device: DEVICE, size: full, rounds: [], error },
+  });
   let module: LoweredModule;
   try {
     module = lower(req.schedule, SIMULATED_TARGET);
@@ -70,7 +78,10 @@ function prepare(req: NumericsRequest, binding: AssignmentBinding, opts: Simulat
   }
   const tooMuch = excessiveWork(module, binding.workload(full));
   if (tooMuch !== undefined) return fail(tooMuch);
-  return { kind: "sampled", request: { module, binding, n: full, settings: req.settings, seed: req.seed, ...(opts.workBudget === undefined ? {} : { workBudget: opts.workBudget }) } };
+  return {
+    kind: "sampled",
+    request: { module, binding, n: full, settings: req.settings, seed: req.seed, ...(opts.workBudget === undefined ? {} : { workBudget: opts.workBudget }) },
+  };
 }
 
 /** The full-size kernel cannot be sampled: the replay at the reduced size decides. */
@@ -82,7 +93,8 @@ function unsampled(req: NumericsRequest, binding: AssignmentBinding, module: Low
   // Whether the full-size kernels write all of the output is still checked, over every thread.
   const output = binding.numerics.output;
   const coverage = checkOutputCoverage(module, output);
-  if (!coverage.checked) return { ...decided, notes: [...notes, `whether the ${full}³ kernels write every element of ${output} was not checked (${coverage.why})`] };
+  if (!coverage.checked)
+    return { ...decided, notes: [...notes, `whether the ${full}³ kernels write every element of ${output} was not checked (${coverage.why})`] };
   if (decided.passed && coverage.problem !== undefined) return { ...decided, passed: false, error: `the ${full}³ kernels: ${coverage.problem}`, notes };
   return { ...decided, notes };
 }
@@ -95,7 +107,9 @@ function outcomeOf(req: NumericsRequest, binding: AssignmentBinding, sampled: Sa
   const notes =
     precheck === undefined || precheck.passed
       ? []
-      : [`the quick pre-check at ${precheck.size}×${precheck.size}×${precheck.size} (the trace replayed at a reduced size) did not pass, which does not count: ${precheckSummary(precheck)}`];
+      : [
+          `the quick pre-check at ${precheck.size}×${precheck.size}×${precheck.size} (the trace replayed at a reduced size) did not pass, which does not count: ${precheckSummary(precheck)}`,
+        ];
   return {
     passed,
     backend: "simulator",
@@ -143,7 +157,8 @@ export function reducedSizeNumerics(req: NumericsRequest, binding: AssignmentBin
     const byName = new Map<string, Float32Array>(numerics.inputNames.map((name, k) => [name, inputs[k]!]));
     byName.set(numerics.output, output);
     const args = names.map((name) => byName.get(name));
-    if (args.some((a) => a === undefined)) return outcome(done, `the scheduled function's parameters are ${names.join(", ")}, not ${[...byName.keys()].join(", ")}`);
+    if (args.some((a) => a === undefined))
+      return outcome(done, `the scheduled function's parameters are ${names.join(", ")}, not ${[...byName.keys()].join(", ")}`);
     let race: string | undefined;
     try {
       const report = simulate(module, args as Float32Array[]);

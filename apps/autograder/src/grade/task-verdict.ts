@@ -16,7 +16,10 @@ export function taskVerdict(grade: TaskGrade): TaskVerdict {
   if (grade.error !== undefined || grade.checks.some((c) => c.status === "failed")) return { kind: "failed" };
   const skipped = grade.checks.filter((c) => c.status === "skipped");
   if (skipped.length > 0 || grade.checks.length === 0) {
-    const reason = skipped.map((c) => c.feedback).filter((f) => f !== "").join("; ");
+    const reason = skipped
+      .map((c) => c.feedback)
+      .filter((f) => f !== "")
+      .join("; ");
     return { kind: "not-graded", reason: reason === "" ? "nothing of it was checked in this run" : reason };
   }
   return { kind: "passed" };

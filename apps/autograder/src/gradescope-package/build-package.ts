@@ -39,7 +39,8 @@ export async function buildGradescopePackage(opts: GradescopePackageOptions): Pr
   const toolchain = await repositoryToolchain(opts.repoRoot, opts.nodeVersion);
   const { files, listedBy } = await listRepositoryFiles(opts.repoRoot, opts.exclude);
   const missing = REQUIRED_FILES.filter((f) => !files.includes(f));
-  if (missing.length > 0) throw new Error(`${opts.repoRoot} lacks ${missing.join(", ")} (listed by ${listedBy}): the package could not install its dependencies`);
+  if (missing.length > 0)
+    throw new Error(`${opts.repoRoot} lacks ${missing.join(", ")} (listed by ${listedBy}): the package could not install its dependencies`);
   const source: ZipEntry[] = [];
   for (const path of files) {
     const full = join(opts.repoRoot, path);

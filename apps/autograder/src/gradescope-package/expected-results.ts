@@ -21,7 +21,8 @@ export function expectedScore(manifest: Manifest, submission: ReferenceSubmissio
 /** Everything wrong with `results` (parsed JSON) for `submission`; empty when it is as expected. */
 export function resultsProblems(results: unknown, manifest: Manifest, submission: ReferenceSubmission): string[] {
   const parsed = GradescopeResultsSchema.safeParse(results);
-  if (!parsed.success) return [`not a valid Gradescope results.json: ${parsed.error.issues.map((i) => `${i.path.join(".") || "(top level)"}: ${i.message}`).join("; ")}`];
+  if (!parsed.success)
+    return [`not a valid Gradescope results.json: ${parsed.error.issues.map((i) => `${i.path.join(".") || "(top level)"}: ${i.message}`).join("; ")}`];
   const r = parsed.data;
   const problems: string[] = [];
   if (r.tests.length === 0) problems.push(`no tests: the grader did not grade (its output: ${JSON.stringify(r.output.slice(0, 400))})`);

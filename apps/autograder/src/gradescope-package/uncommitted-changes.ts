@@ -14,7 +14,11 @@ export interface UncommittedChange {
 
 /** The changes under `folder` (absolute or relative to `repoRoot`), or undefined when git cannot tell (no git, not a work tree). */
 export async function uncommittedChanges(repoRoot: string, folder: string): Promise<UncommittedChange[] | undefined> {
-  const res = await execa("git", ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--", folder], { cwd: repoRoot, reject: false, stripFinalNewline: false });
+  const res = await execa("git", ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--", folder], {
+    cwd: repoRoot,
+    reject: false,
+    stripFinalNewline: false,
+  });
   if (res.failed || res.exitCode !== 0) return undefined;
   return parsePorcelain(res.stdout);
 }

@@ -263,10 +263,7 @@ export const TunedScoreSchema = z.strictObject({
 });
 export type TunedScore = z.infer<typeof TunedScoreSchema>;
 
-export const CalibrationSchema = z.record(
-  z.string().min(1),
-  z.strictObject({ manualMs: z.number().positive(), naiveMs: z.number().positive() }),
-);
+export const CalibrationSchema = z.record(z.string().min(1), z.strictObject({ manualMs: z.number().positive(), naiveMs: z.number().positive() }));
 export type Calibration = z.infer<typeof CalibrationSchema>;
 
 export const TileSizesSchema = z.record(z.string().regex(/^[A-Za-z]\w*$/, "must be an identifier"), z.number().int().positive());

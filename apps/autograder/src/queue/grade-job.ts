@@ -50,7 +50,11 @@ export type GradeJobPayload = z.infer<typeof GradeJobPayloadSchema>;
 
 export const GradeJobResultSchema = z.intersection(OutcomeSummarySchema, z.object({ results: GradescopeResultsSchema, reportText: z.string() }));
 
-export const GRADE_JOB = defineJobKind<GradeJobPayload, SubmissionOutcome>("grade", GradeJobPayloadSchema, GradeJobResultSchema as z.ZodType<SubmissionOutcome>);
+export const GRADE_JOB = defineJobKind<GradeJobPayload, SubmissionOutcome>(
+  "grade",
+  GradeJobPayloadSchema,
+  GradeJobResultSchema as z.ZodType<SubmissionOutcome>,
+);
 
 export function manifestDigest(manifest: Manifest): string {
   return createHash("sha256").update(JSON.stringify(manifest)).digest("hex");
@@ -58,7 +62,10 @@ export function manifestDigest(manifest: Manifest): string {
 
 /** The job's payload for `sub`, read from disk. */
 export async function gradeJobPayload(sub: Submission, settings: BatchGradeSettings & { readonly noGpu: boolean }): Promise<GradeJobPayload> {
-  const submission = sub.kind === "zip" ? { name: sub.name, fileName: basename(sub.path), kind: "zip" as const, base64: (await readLimited(sub.path, 0)).toString("base64") } : await folderPayload(sub);
+  const submission =
+    sub.kind === "zip"
+      ? { name: sub.name, fileName: basename(sub.path), kind: "zip" as const, base64: (await readLimited(sub.path, 0)).toString("base64") }
+      : await folderPayload(sub);
   return {
     submission,
     settings: {
@@ -74,7 +81,8 @@ export async function gradeJobPayload(sub: Submission, settings: BatchGradeSetti
 
 async function readLimited(path: string, sofar: number): Promise<Buffer> {
   const bytes = await readFile(path);
-  if (sofar + bytes.length > MAX_SUBMISSION_BYTES) throw new RangeError(`${path}: the submission is larger than ${MAX_SUBMISSION_BYTES / 1024 / 1024} MiB, too large for a queue job`);
+  if (sofar + bytes.length > MAX_SUBMISSION_BYTES)
+    throw new RangeError(`${path}: the submission is larger than ${MAX_SUBMISSION_BYTES / 1024 / 1024} MiB, too large for a queue job`);
   return bytes;
 }
 

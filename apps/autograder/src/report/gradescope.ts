@@ -51,7 +51,11 @@ export function gradescopeResults(tests: readonly GradescopeTest[], output: stri
 
 /** The result Gradescope gets when grading itself failed: score 0 and the reason, never a missing file. */
 export function failureResults(reason: string, executionSeconds: number): GradescopeResults {
-  return gradescopeResults([], `The autograder could not finish grading this submission.\n${reason}\nNo points were awarded; please contact the course staff if this looks wrong.`, executionSeconds);
+  return gradescopeResults(
+    [],
+    `The autograder could not finish grading this submission.\n${reason}\nNo points were awarded; please contact the course staff if this looks wrong.`,
+    executionSeconds,
+  );
 }
 
 /** Writes results.json atomically, replacing (never following) a link the submission may have put there. */

@@ -21,7 +21,8 @@ export const FENCE_MARK = "│ ";
  * C0 and C1 controls but tab and line feed, DEL, the bidi controls (U+061C, U+200E/F, U+202A–202E,
  * U+2066–2069), the Unicode line and paragraph separators, and lone surrogates.
  */
-const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const UNSAFE =
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /** `text` with every unsafe character written as its escape (`\x1b`, `\u202e`); tabs and line breaks stay. */
 export function escapeControls(text: string): string {

@@ -40,7 +40,11 @@ export function formatTerminalReport(report: GradeReport, opts: TerminalReportOp
 
   if (opts.studentOutput !== false) {
     for (const o of report.studentOutput) {
-      out.push(...fencedStudentOutput(`output of your code (${o.file})`, o.stdout), ...fencedStudentOutput(`error output (stderr) of your code (${o.file})`, o.stderr), "");
+      out.push(
+        ...fencedStudentOutput(`output of your code (${o.file})`, o.stdout),
+        ...fencedStudentOutput(`error output (stderr) of your code (${o.file})`, o.stderr),
+        "",
+      );
     }
   }
 
@@ -60,10 +64,14 @@ export function formatTerminalReport(report: GradeReport, opts: TerminalReportOp
   if (report.mode === "full") {
     const skipped = m.totalPoints - report.maxScore;
     out.push("─".repeat(width + 16));
-    out.push(`${"Total".padEnd(width)}${fmt(report.score)} / ${fmt(report.maxScore)}${skipped > 0 ? `   (${fmt(skipped)} pt need a GPU and were not graded)` : ""}`);
+    out.push(
+      `${"Total".padEnd(width)}${fmt(report.score)} / ${fmt(report.maxScore)}${skipped > 0 ? `   (${fmt(skipped)} pt need a GPU and were not graded)` : ""}`,
+    );
   }
 
-  const numerics = (Object.entries(report.numerics) as [ScheduleRole, NumericsOutcome][]).filter(([role]) => (report.mode !== "full" && report.mode !== "test") || role === "naive");
+  const numerics = (Object.entries(report.numerics) as [ScheduleRole, NumericsOutcome][]).filter(
+    ([role]) => (report.mode !== "full" && report.mode !== "test") || role === "naive",
+  );
   if (numerics.length > 0) {
     out.push("", "Numerics:");
     for (const [role, n] of numerics) out.push(`  ${ROLE_LABEL[role]}: ${n.passed ? "PASS" : "FAIL"} — ${numericsSummary(n)}`);
@@ -78,7 +86,9 @@ export function formatTerminalReport(report: GradeReport, opts: TerminalReportOp
       out.push(`  ${ROLE_LABEL[role].padEnd(w)}${"error" in timing ? `failed: ${timing.error}` : formatTimingWithNoise(timing)}`);
     }
     if (timings.some(([, timing]) => !("error" in timing) && timingNoise(timing) !== undefined)) {
-      out.push(`  NOISY: std above ${NOISY_STD_SHARE * 100}% of the mean, or min more than ${NOISY_MIN_GAP * 100}% below the median: something else may have used the GPU; grade again.`);
+      out.push(
+        `  NOISY: std above ${NOISY_STD_SHARE * 100}% of the mean, or min more than ${NOISY_MIN_GAP * 100}% below the median: something else may have used the GPU; grade again.`,
+      );
     }
   } else if ("unavailable" in report.gpu && report.mode !== "test") {
     out.push("", "Timings: skipped (no GPU).");
@@ -114,7 +124,8 @@ function numericsOnlyLines(report: GradeReport): string[] {
   const verdicts = numericsVerdicts(report.tasks);
   const word = { pass: "PASS", fail: "FAIL", "not-checked": "NOT CHECKED" } as const;
   const lines = ["Numerics (--test checks numerics only; run `pnpm grade` for the points):"];
-  for (const v of verdicts) lines.push(...indent(`Part ${v.task.part} (${ROLE_LABEL[v.task.part === 1 ? "manual" : "tuned"]}): ${word[v.verdict]} — ${escapeControls(v.detail)}`, 2));
+  for (const v of verdicts)
+    lines.push(...indent(`Part ${v.task.part} (${ROLE_LABEL[v.task.part === 1 ? "manual" : "tuned"]}): ${word[v.verdict]} — ${escapeControls(v.detail)}`, 2));
   const failedParts = verdicts.filter((v) => v.verdict === "fail").map((v) => `part ${v.task.part}`);
   lines.push(
     "",

@@ -74,7 +74,10 @@ export async function bundleSubmission(req: BundleRequest): Promise<string> {
   }).catch((err: unknown) => {
     const errors = (err as { errors?: Message[] }).errors;
     if (errors === undefined) throw err;
-    throw new SubmissionBuildError(req.file, errors.map((m) => formatMessage(m, req.workDir)));
+    throw new SubmissionBuildError(
+      req.file,
+      errors.map((m) => formatMessage(m, req.workDir)),
+    );
   });
   const output = result.outputFiles[0];
   if (output === undefined) throw new SubmissionBuildError(req.file, ["the bundler produced no output"]);
@@ -113,7 +116,8 @@ function submissionImports(submissionDir: string): Plugin {
       b.onResolve({ filter: /.*/ }, async (args) => {
         if (args.pluginData === "internal" || args.namespace !== "file" || !isInside(submissionDir, args.importer)) return undefined;
         const spec = args.path;
-        if (isBuiltin(spec)) return { errors: [{ text: `imports Node's "${spec}" module; a submission may only import ${ALLOWED_PACKAGES.join(" and ")} and its own files` }] };
+        if (isBuiltin(spec))
+          return { errors: [{ text: `imports Node's "${spec}" module; a submission may only import ${ALLOWED_PACKAGES.join(" and ")} and its own files` }] };
         if (ALLOWED_PACKAGES.includes(spec)) return { path: spec, namespace: VIRTUAL };
         if (spec.startsWith(".") || spec.startsWith("/")) {
           if (!isInside(submissionDir, resolve(args.resolveDir, spec))) return { errors: [{ text: `imports "${spec}", which is outside the submission` }] };

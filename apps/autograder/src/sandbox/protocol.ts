@@ -87,7 +87,11 @@ export const ChildMessageSchema = z.union([
    * cache it was given (accepted or rejected), or producing one (`data`, base64) for later runs.
    */
   z
-    .object({ type: z.literal("runtime-compiled"), cache: z.enum(["produced", "accepted", "rejected", "none"]), data: z.string().max(MAX_RUNTIME_CACHE_BASE64).optional() })
+    .object({
+      type: z.literal("runtime-compiled"),
+      cache: z.enum(["produced", "accepted", "rejected", "none"]),
+      data: z.string().max(MAX_RUNTIME_CACHE_BASE64).optional(),
+    })
     .strict(),
   /** The host itself failed (a grader bug, never the student's doing). */
   z.object({ type: z.literal("fault"), message: z.string() }).strict(),

@@ -85,7 +85,10 @@ async function readPrebuilt(path: string, what: string, mark: Mark): Promise<str
 /** The sandbox host's program (host/host.ts as one CommonJS file): prebuilt beside this module, else built. */
 export async function locateSandboxHost(opts: Pick<LocateOptions, "besideDir" | "build"> = {}): Promise<string> {
   const beside = join(opts.besideDir ?? HERE, SANDBOX_HOST_FILE);
-  return (await readPrebuilt(beside, "the prebuilt sandbox host", HOST_MARK)) ?? (await (opts.build ?? (() => cachedBuild("sandbox-host", BUILD_CACHE_DIR, buildSandboxHostWithInputs)))());
+  return (
+    (await readPrebuilt(beside, "the prebuilt sandbox host", HOST_MARK)) ??
+    (await (opts.build ?? (() => cachedBuild("sandbox-host", BUILD_CACHE_DIR, buildSandboxHostWithInputs)))())
+  );
 }
 
 /** Memoizes a lookup for the process; a failure is not kept, so a later call retries. */

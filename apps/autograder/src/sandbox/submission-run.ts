@@ -72,7 +72,17 @@ export async function prepareSubmissionFile(submissionDir: string, file: string)
       }
       const stdout = scrubPaths(run.stdout, workDir);
       const stderr = scrubPaths(run.stderr, workDir);
-      return { file, load, results: scrubResults(results, workDir), exit: run.exit, stdout, stderr, invalidMessages: run.invalidMessages, millis: run.millis, runtimeCache: run.runtimeCache };
+      return {
+        file,
+        load,
+        results: scrubResults(results, workDir),
+        exit: run.exit,
+        stdout,
+        stderr,
+        invalidMessages: run.invalidMessages,
+        millis: run.millis,
+        runtimeCache: run.runtimeCache,
+      };
     },
     async dispose() {
       await rm(workDir, { recursive: true, force: true });
@@ -82,7 +92,11 @@ export async function prepareSubmissionFile(submissionDir: string, file: string)
 
 /** Paths of the private copy are shown relative to the submission (`schedule.ts:12:5`). */
 function scrubPaths(text: string, workDir: string): string {
-  return text.split(`${join(workDir, "submission")}/`).join("").split(`${workDir}/`).join("");
+  return text
+    .split(`${join(workDir, "submission")}/`)
+    .join("")
+    .split(`${workDir}/`)
+    .join("");
 }
 
 function scrubResults(results: Map<string, JobResult>, workDir: string): Map<string, JobResult> {

@@ -36,7 +36,9 @@ function sampleLines(r: TuneResult): string[] {
       `${plural(r.designSpaces, "design space")} (distinct structures; the search samples their decisions anew)`,
   ];
   if (r.notReplayed > 0 && r.notReplayedExample !== undefined) {
-    lines.push(`  ${r.notReplayed} discarded: they do not replay on the grader's workload (for example seed ${r.notReplayedExample.seed}: ${r.notReplayedExample.detail})`);
+    lines.push(
+      `  ${r.notReplayed} discarded: they do not replay on the grader's workload (for example seed ${r.notReplayedExample.seed}: ${r.notReplayedExample.detail})`,
+    );
   }
   if (s.firstError !== undefined) {
     // Its first line: the rest (the IR with the error underlined) is for reproducing it with that seed.
@@ -49,7 +51,9 @@ function sampleLines(r: TuneResult): string[] {
 
 function searchLines(r: TuneResult): string[] {
   const s = r.search;
-  const how = r.measured ? `measured on the ${"name" in r.gpu ? r.gpu.name : "GPU"}` : `ESTIMATED by the simulator's latency model for ${r.target} (no GPU: nothing was measured)`;
+  const how = r.measured
+    ? `measured on the ${"name" in r.gpu ? r.gpu.name : "GPU"}`
+    : `ESTIMATED by the simulator's latency model for ${r.target} (no GPU: nothing was measured)`;
   const lines = [`Search: ${plural(s.trials, "candidate")} ${how}${s.failed > 0 ? `; ${s.failed} failed to build or run` : ""}.`];
   if (s.firstFailure !== undefined) lines.push(`  first failure: ${s.firstFailure.split("\n")[0]}`);
   // A mutation that found nothing to change (or failed) made no candidate: it is not a rejection.

@@ -11,16 +11,7 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type CudaTarget, cudaTarget } from "@tessera/codegen";
-import {
-  FAILED_RUN_SECS,
-  RecordedFirst,
-  type Runner,
-  type StrategyName,
-  TraceSpace,
-  defaultSpaceFor,
-  makeStrategy,
-  tuneTasks,
-} from "@tessera/meta-schedule";
+import { FAILED_RUN_SECS, RecordedFirst, type Runner, type StrategyName, TraceSpace, defaultSpaceFor, makeStrategy, tuneTasks } from "@tessera/meta-schedule";
 import { type Decision, Schedule, type TraceJSON } from "@tessera/schedule";
 import type { AssignmentBinding } from "../assignment.js";
 import { localDeviceTarget } from "../gpu/index.js";
@@ -148,7 +139,9 @@ export async function tuneSearchSpace(opts: TuneOptions): Promise<TuneResult> {
   const spaces = designSpacesOf(sampling.samples, new Schedule(workload));
   if (spaces.traces.length === 0) {
     const first = spaces.notReplayed[0];
-    throw new TuneError(`none of the ${sampling.samples.length} traces autoTuningSchedule recorded replays on the grader's workload (seed ${first?.seed ?? "?"}: ${first?.detail ?? "?"})`);
+    throw new TuneError(
+      `none of the ${sampling.samples.length} traces autoTuningSchedule recorded replays on the grader's workload (seed ${first?.seed ?? "?"}: ${first?.detail ?? "?"})`,
+    );
   }
 
   const defaults = defaultSpaceFor(target);
@@ -185,7 +178,15 @@ export async function tuneSearchSpace(opts: TuneOptions): Promise<TuneResult> {
     const req: NumericsRequest = { assignment: binding.name, schedule, settings, seed: NUMERICS_SEED };
     return gpu === undefined ? simulatorNumerics(req, binding) : gpu.numerics(req);
   };
-  const choice = await chooseRecord({ records, start: new Schedule(workload), gpu, assignment: binding.name, timing: manifest.timing, checkNumerics, onProgress: progress });
+  const choice = await chooseRecord({
+    records,
+    start: new Schedule(workload),
+    gpu,
+    assignment: binding.name,
+    timing: manifest.timing,
+    checkNumerics,
+    onProgress: progress,
+  });
 
   const firstNotReplayed = spaces.notReplayed[0];
   return {
@@ -243,6 +244,7 @@ function samplingCounts({ samples: _traces, ...counts }: Sampling): Omit<Samplin
 /** The part-2 task graded from a trace (trace_submission.ts's applyTrace), as the manifest names it. */
 function tracedTask(manifest: Manifest): { file: string; function: string } {
   const task = manifest.tasks.find((t) => t.part === 2 && t.start === "workload");
-  if (task === undefined) throw new Error(`the manifest of ${manifest.assignment} has no part-2 task that starts from the workload: there is nothing to tune for`);
+  if (task === undefined)
+    throw new Error(`the manifest of ${manifest.assignment} has no part-2 task that starts from the workload: there is nothing to tune for`);
   return { file: task.file, function: task.function };
 }

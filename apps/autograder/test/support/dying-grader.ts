@@ -15,7 +15,14 @@ const n = 64;
 const worker = new GpuWorker("Tesla T4", { backendModule: FAKE_GPU_BACKEND });
 const sch = new Schedule(workload(n));
 naiveSchedule(sch);
-const settings = { sizes: { full: n, reduced: 32 }, rounds: 1, inputRange: [-1, 1] as [number, number], rtol: 1e-4, atol: 1e-4, onMismatch: "zero-part" as const };
+const settings = {
+  sizes: { full: n, reduced: 32 },
+  rounds: 1,
+  inputRange: [-1, 1] as [number, number],
+  rtol: 1e-4,
+  atol: 1e-4,
+  onMismatch: "zero-part" as const,
+};
 const outcome = await worker.numerics({ assignment: DEFAULT_ASSIGNMENT, schedule: sch, settings, seed: 1 });
 console.log(JSON.stringify({ pids: worker.workerPids, passed: outcome.passed }));
 process.kill(process.pid, "SIGKILL");

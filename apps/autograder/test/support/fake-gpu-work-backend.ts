@@ -35,7 +35,9 @@ function mode(): string {
   const file = join(dir!, "mode");
   let modes: string[];
   try {
-    modes = readFileSync(file, "utf8").split("\n").filter((line) => line.trim() !== "");
+    modes = readFileSync(file, "utf8")
+      .split("\n")
+      .filter((line) => line.trim() !== "");
   } catch {
     return "ok";
   }

@@ -33,7 +33,10 @@ export class FakeGpu {
   pids(): number[] {
     const file = join(this.dir, "pids");
     if (!existsSync(file)) return [];
-    return readFileSync(file, "utf8").split("\n").filter((l) => l !== "").map(Number);
+    return readFileSync(file, "utf8")
+      .split("\n")
+      .filter((l) => l !== "")
+      .map(Number);
   }
 
   remove(): void {

@@ -23,7 +23,13 @@ export function taskGrade(id: string, grade: (c: Check) => CheckGrade = (c) => p
 
 /** The solution graded without a GPU: every check passed, the timing skipped. */
 export function solutionTasks(): TaskGrade[] {
-  return manifest.tasks.map((t) => taskGrade(t.id, (c) => (c.kind === "tuned-time" ? skipped(c, "needs a GPU: timing skipped (20 pt not counted in this run)") : passed(c, c.kind === "numerics" ? "correct in 5 rounds" : ""))));
+  return manifest.tasks.map((t) =>
+    taskGrade(t.id, (c) =>
+      c.kind === "tuned-time"
+        ? skipped(c, "needs a GPU: timing skipped (20 pt not counted in this run)")
+        : passed(c, c.kind === "numerics" ? "correct in 5 rounds" : ""),
+    ),
+  );
 }
 
 export { failed, passed, skipped };

@@ -19,7 +19,6 @@ import type { CliIO } from "../io.js";
 import { loadScheduled } from "../scheduled.js";
 import { buildSpec } from "./specs.js";
 
-
 /** Where `--database DIR` records come from; tests give an in-memory database. */
 export interface BuildDeps {
   readonly openDatabase: (dir: string) => Promise<Database>;
@@ -145,7 +144,8 @@ function kernelIR(kernel: DeviceKernel): string {
     bufferMap.set(handle, p.buffer);
   }
   const { grid, block, dynamicSharedBytes, minBlocksPerSM } = kernel.launch;
-  const heading = `# kernel ${kernel.name}: grid (${grid.join(", ")}), block (${block.join(", ")}), ` +
+  const heading =
+    `# kernel ${kernel.name}: grid (${grid.join(", ")}), block (${block.join(", ")}), ` +
     `${kernel.sharedBytes} B static shared memory, ${dynamicSharedBytes} B dynamic` +
     (minBlocksPerSM === undefined ? "" : `, at least ${minBlocksPerSM} blocks per SM (__launch_bounds__)`);
   const func = primFunc(params, bufferMap, kernel.body, { global_symbol: kernel.name, "tir.noalias": true });

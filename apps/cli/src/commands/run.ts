@@ -1,11 +1,4 @@
-import {
-  type PrimFunc,
-  type TypedArray,
-  ExecutionError,
-  compilePrimFunc,
-  paramBuffers,
-  randomArgs,
-} from "@tessera/ir";
+import { type PrimFunc, type TypedArray, ExecutionError, compilePrimFunc, paramBuffers, randomArgs } from "@tessera/ir";
 import { CliError } from "../errors.js";
 import { parseCommandArgs } from "../help/args.js";
 import type { CliIO } from "../io.js";

@@ -15,7 +15,6 @@ import { loadScheduled } from "../scheduled.js";
 import { parseSeed } from "./run.js";
 import { DEFAULT_SIMULATE_TARGET, simulateSpec } from "./specs.js";
 
-
 /**
  * `tessera simulate FILE [--trace T.json] [--func NAME] [--target NAME] [--seed N] [--bank-conflicts]`:
  * lower a (scheduled) function for a GPU target, run its kernels in the simulator and compare the

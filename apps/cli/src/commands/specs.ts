@@ -11,13 +11,19 @@ export const GPU_TARGETS = ["nvidia/tesla-t4", "nvidia/a100", "nvidia/h100", "nv
 export const STRATEGIES = ["evolutionary", "replay-trace"] as const;
 export const DEFAULT_SIMULATE_TARGET = "nvidia/tesla-t4";
 
-const FUNC = { name: "func", type: "string", value: "NAME", description: "the function to use in a file of several", default: "the module's entry function" } as const;
+const FUNC = {
+  name: "func",
+  type: "string",
+  value: "NAME",
+  description: "the function to use in a file of several",
+  default: "the module's entry function",
+} as const;
 const SEED = { name: "seed", type: "string", value: "N", description: "seed of the random inputs (a non-negative integer)", default: "0" } as const;
 const TRACE_FORMATS = {
   title: "Trace formats",
   lines: [
     "JSON: Tessera's trace format (docs/trace-format.md) or TVM's JSON array.",
-    "Text: what `sch.trace.show()` prints, e.g. a trace_submission.ts (`const b0 = sch.getBlock(\"gemm\");` …), one call per line.",
+    'Text: what `sch.trace.show()` prints, e.g. a trace_submission.ts (`const b0 = sch.getBlock("gemm");` …), one call per line.',
   ],
 } as const;
 const GPU_TARGET_NOTE = `CUDA: ${GPU_TARGETS.join(", ")} (cuda: a generic sm_75 GPU); TVM options such as "cuda -arch=sm_90 -max_threads_per_block=512" (quote it).`;
@@ -30,7 +36,12 @@ export const printSpec = {
   summary: "parse a TVMScript file and print it in canonical form",
   description: ["Parses FILE (a function or an IRModule) and prints it back in canonical TVMScript; a file of one function prints as that function."],
   options: [
-    { name: "color", type: "boolean", description: "colour the output even when it is not a terminal", default: "colour on a terminal; NO_COLOR=1 turns it off, FORCE_COLOR=1 on" },
+    {
+      name: "color",
+      type: "boolean",
+      description: "colour the output even when it is not a terminal",
+      default: "colour on a terminal; NO_COLOR=1 turns it off, FORCE_COLOR=1 on",
+    },
     { name: "no-color", type: "boolean", description: "never colour the output" },
   ],
   exitCodes: [[0, "printed"], INPUT_ERROR],
@@ -40,7 +51,9 @@ export const equalSpec = {
   name: "equal",
   usage: "A B [--names]",
   summary: "check two TVMScript programs for structural equality",
-  description: ["Compares two TVMScript files structurally: names of variables, buffers and blocks do not matter unless --names is given. Two files of one function each compare as functions, so `def main` and `def f` can be equal."],
+  description: [
+    "Compares two TVMScript files structurally: names of variables, buffers and blocks do not matter unless --names is given. Two files of one function each compare as functions, so `def main` and `def f` can be equal.",
+  ],
   options: [{ name: "names", type: "boolean", description: "names must match too" }],
   exitCodes: [[0, "structurally equal"], [1, "different: the first difference is printed"], INPUT_ERROR],
 } as const satisfies CommandSpec;
@@ -49,9 +62,14 @@ export const runSpec = {
   name: "run",
   usage: "FILE [--seed N] [--func NAME]",
   summary: "execute a PrimFunc on the CPU on seeded random inputs and summarise every buffer",
-  description: ["Runs the function in the sequential executor on random inputs drawn from the seed, then prints each buffer's shape, dtype, statistics and first values, marking the buffers it wrote."],
+  description: [
+    "Runs the function in the sequential executor on random inputs drawn from the seed, then prints each buffer's shape, dtype, statistics and first values, marking the buffers it wrote.",
+  ],
   options: [SEED, FUNC],
-  exitCodes: [[0, "ran"], [2, "bad arguments, an error in the file, or an out-of-bounds access while running"]],
+  exitCodes: [
+    [0, "ran"],
+    [2, "bad arguments, an error in the file, or an out-of-bounds access while running"],
+  ],
 } as const satisfies CommandSpec;
 
 export const applySpec = {
@@ -61,7 +79,10 @@ export const applySpec = {
   description: ["Replays the schedule trace TRACE on the function and prints the scheduled function as TVMScript."],
   options: [{ name: "trace", type: "string", value: "TRACE", description: "the schedule trace (JSON or text, see below)", required: true }, FUNC],
   notes: [TRACE_FORMATS],
-  exitCodes: [[0, "printed the scheduled function"], [2, "bad arguments, an error in FILE or TRACE, or a step of the trace that does not apply (named)"]],
+  exitCodes: [
+    [0, "printed the scheduled function"],
+    [2, "bad arguments, an error in FILE or TRACE, or a step of the trace that does not apply (named)"],
+  ],
 } as const satisfies CommandSpec;
 
 export const simulateSpec = {
@@ -76,7 +97,11 @@ export const simulateSpec = {
     FUNC,
     { name: "target", type: "string", value: "NAME", description: "the GPU target", default: DEFAULT_SIMULATE_TARGET },
     SEED,
-    { name: "bank-conflicts", type: "boolean", description: "also print shared-memory wavefronts and bank conflicts per access (they cost time, not correctness: the exit code does not change)" },
+    {
+      name: "bank-conflicts",
+      type: "boolean",
+      description: "also print shared-memory wavefronts and bank conflicts per access (they cost time, not correctness: the exit code does not change)",
+    },
   ],
   notes: [{ title: "Targets", lines: [GPU_TARGET_NOTE] }, TRACE_FORMATS],
   exitCodes: [[0, "outputs match, no shared-memory race"], [1, "a mismatch, a race, an out-of-bounds access or barrier divergence"], INPUT_ERROR],
@@ -95,10 +120,19 @@ export const buildSpec = {
     { name: "trace", type: "string", value: "TRACE", description: "schedule the function with this trace (JSON or text)" },
     { name: "database", type: "string", value: "DIR", description: "schedule it with its best record for the target in this tuning database (read only)" },
     FUNC,
-    { name: "emit", type: "string", value: "KIND", description: "cuda, header, launch or ir for a GPU; c or ir for a CPU", default: "cuda for a GPU, c for a CPU" },
+    {
+      name: "emit",
+      type: "string",
+      value: "KIND",
+      description: "cuda, header, launch or ir for a GPU; c or ir for a CPU",
+      default: "cuda for a GPU, c for a CPU",
+    },
   ],
   notes: [{ title: "Targets", lines: [GPU_TARGET_NOTE, C_TARGET_NOTE] }, TRACE_FORMATS],
-  exitCodes: [[0, "printed"], [2, "bad arguments, an error in an input, or a function that cannot be lowered for the target (e.g. unscheduled for a GPU)"]],
+  exitCodes: [
+    [0, "printed"],
+    [2, "bad arguments, an error in an input, or a function that cannot be lowered for the target (e.g. unscheduled for a GPU)"],
+  ],
 } as const satisfies CommandSpec;
 
 export const tuneSpec = {
@@ -110,20 +144,41 @@ export const tuneSpec = {
     "--dry-run measures nothing: the simulated runner estimates each candidate's time from the GPU simulator's cost model, and every figure printed is labelled as an estimate.",
   ],
   options: [
-    { name: "target", type: "string", value: "NAME", description: "the GPU (measured on this machine's GPU, or by --redis workers) or the CPU (compiled by gcc and measured here)", required: true },
+    {
+      name: "target",
+      type: "string",
+      value: "NAME",
+      description: "the GPU (measured on this machine's GPU, or by --redis workers) or the CPU (compiled by gcc and measured here)",
+      required: true,
+    },
     { name: "trials", type: "string", value: "N", description: "how many candidates to measure in all", required: true },
     { name: "work-dir", type: "string", value: "DIR", description: "where the database, history and curves go (created when missing)", required: true },
-    { name: "space", type: "string", value: "auto|FILE.ts", description: "the design space: the target's automatic space, or a file exporting a schedule function `export default (sch) => { … }` (a .ts file needs `pnpm tessera`)", default: "auto" },
+    {
+      name: "space",
+      type: "string",
+      value: "auto|FILE.ts",
+      description:
+        "the design space: the target's automatic space, or a file exporting a schedule function `export default (sch) => { … }` (a .ts file needs `pnpm tessera`)",
+      default: "auto",
+    },
     { name: "strategy", type: "string", value: "NAME", description: `the search strategy: ${STRATEGIES.join(" or ")}`, default: "evolutionary" },
     { name: "seed", type: "string", value: "N", description: "seed of the search", default: "random" },
     FUNC,
     { name: "trials-per-iter", type: "string", value: "N", description: "candidates measured per search iteration", default: "64" },
     { name: "dry-run", type: "boolean", description: "estimate instead of measuring: the simulated runner, no GPU needed (GPU targets only)" },
-    { name: "redis", type: "string", value: "URL", description: "send the measurements to the job queue's workers (`pnpm grade worker`, the autograder's) at redis://HOST:PORT[/DB] (GPU targets only)" },
+    {
+      name: "redis",
+      type: "string",
+      value: "URL",
+      description: "send the measurements to the job queue's workers (`pnpm grade worker`, the autograder's) at redis://HOST:PORT[/DB] (GPU targets only)",
+    },
   ],
   notes: [{ title: "Targets", lines: [GPU_TARGET_NOTE, C_TARGET_NOTE] }],
-  exitCodes: [[0, "tuned: the best schedule is in the work dir"], [1, "no candidate ran successfully, or Redis cannot be reached"], [2, "bad arguments, an error in FILE, no GPU without --dry-run"]],
+  exitCodes: [
+    [0, "tuned: the best schedule is in the work dir"],
+    [1, "no candidate ran successfully, or Redis cannot be reached"],
+    [2, "bad arguments, an error in FILE, no GPU without --dry-run"],
+  ],
 } as const satisfies CommandSpec;
-
 
 export const commandSpecs: readonly CommandSpec[] = [printSpec, equalSpec, runSpec, applySpec, simulateSpec, buildSpec, tuneSpec];

@@ -27,7 +27,6 @@ import { loadScheduleFn } from "../space-file.js";
 import { parseSeed } from "./run.js";
 import { tuneSpec } from "./specs.js";
 
-
 /** What the tune command takes from its environment; tests replace components with fakes. */
 export interface TuneDeps {
   /** Whether candidates can run on a GPU here, and why not. */
@@ -110,9 +109,11 @@ export async function runTune(args: readonly string[], io: CliIO, deps: TuneDeps
     } catch (err) {
       throw new CliError((err as Error).message);
     }
-    if (target.kind === "c") throw new CliError(`--redis sends measurements to GPU workers; the CPU target ${target.name} is measured on this machine (leave out --redis)`);
+    if (target.kind === "c")
+      throw new CliError(`--redis sends measurements to GPU workers; the CPU target ${target.name} is measured on this machine (leave out --redis)`);
   }
-  if (dryRun && target.kind === "c") throw new CliError(`--dry-run simulates a GPU; the CPU target ${target.name} is measured on this machine (leave out --dry-run)`);
+  if (dryRun && target.kind === "c")
+    throw new CliError(`--dry-run simulates a GPU; the CPU target ${target.name} is measured on this machine (leave out --dry-run)`);
   // With --redis the workers measure: their GPUs count, not this machine's.
   if (!dryRun && redis === undefined && target.kind === "cuda") {
     const gpu = deps.gpu();
@@ -138,7 +139,11 @@ export async function runTune(args: readonly string[], io: CliIO, deps: TuneDeps
     }
   }
   const runner: TuneOptions["runner"] =
-    dispatcher === undefined ? (dryRun ? "simulated" : "local") : new QueueRunner({ dispatch: measureDispatch(dispatcher), runner: { kind: dryRun ? "simulated" : "local" } });
+    dispatcher === undefined
+      ? dryRun
+        ? "simulated"
+        : "local"
+      : new QueueRunner({ dispatch: measureDispatch(dispatcher), runner: { kind: dryRun ? "simulated" : "local" } });
   progress.start(trials);
   let result: Awaited<ReturnType<typeof tuneTIR>>;
   try {

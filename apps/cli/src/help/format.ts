@@ -17,12 +17,18 @@ export function formatOverview(specs: readonly CommandSpec[], width = DEFAULT_HE
     ...wrapWords("Usage: tessera <command> [arguments] [options]", width),
     "",
     style.heading("Commands:"),
-    ...twoColumns(specs.map((s) => [s.name, s.summary]), width),
+    ...twoColumns(
+      specs.map((s) => [s.name, s.summary]),
+      width,
+    ),
     "",
     style.heading("Options:"),
     ...twoColumns([["-h, --help", "show this help; 'tessera <command> --help' shows a command's options, defaults and exit codes"]], width),
     "",
-    ...wrapWords("Errors in the input exit with status 2 and name the file, line and column. Colour: on a terminal, off with NO_COLOR=1, forced with FORCE_COLOR=1.", width),
+    ...wrapWords(
+      "Errors in the input exit with status 2 and name the file, line and column. Colour: on a terminal, off with NO_COLOR=1, forced with FORCE_COLOR=1.",
+      width,
+    ),
   ];
   return `${lines.join("\n")}\n`;
 }
@@ -35,7 +41,14 @@ export function formatCommandHelp(spec: CommandSpec, width = DEFAULT_HELP_WIDTH,
   for (const note of spec.notes ?? []) {
     lines.push("", style.heading(`${note.title}:`), ...note.lines.flatMap((l) => wrapIndented(l, width, 2)));
   }
-  lines.push("", style.heading("Exit codes:"), ...twoColumns(spec.exitCodes.map(([code, meaning]) => [String(code), meaning]), width));
+  lines.push(
+    "",
+    style.heading("Exit codes:"),
+    ...twoColumns(
+      spec.exitCodes.map(([code, meaning]) => [String(code), meaning]),
+      width,
+    ),
+  );
   return `${lines.join("\n")}\n`;
 }
 

@@ -14,7 +14,16 @@ const COMMAND = join(REPO_ROOT, "apps", "autograder", "scripts", "bundle-handout
 /** Writes the grader into `outDir`; returns its files relative to `outDir`. */
 export async function bundleGrader(outDir: string): Promise<string[]> {
   const tsx = join(REPO_ROOT, "node_modules", ".bin", "tsx");
-  const args = ["--conditions=@tessera/source", COMMAND, "--out", outDir, "--assignment", ASSIGNMENT_NAME, "--handin", join(ASSIGNMENT_ROOT, "scripts", "handin.ts")];
+  const args = [
+    "--conditions=@tessera/source",
+    COMMAND,
+    "--out",
+    outDir,
+    "--assignment",
+    ASSIGNMENT_NAME,
+    "--handin",
+    join(ASSIGNMENT_ROOT, "scripts", "handin.ts"),
+  ];
   const run = await execa(tsx, args, { cwd: REPO_ROOT, reject: false, all: true });
   if (run.exitCode !== 0) throw new Error(`bundling the handout's grader failed (exit ${String(run.exitCode)}):\n${run.all}`);
   return run.stdout.split("\n").filter((line) => line !== "");

@@ -10,8 +10,18 @@ import { IntrinsicSpellingError, spellIntrinsic } from "../c-family/intrinsics.j
 import { cScalarType, SUPPORTED_C_DTYPES } from "./ctypes.js";
 
 const C_OPERATORS: Partial<Record<BinaryOp, string>> = {
-  add: "+", sub: "-", mul: "*", div: "/",
-  eq: "==", ne: "!=", lt: "<", le: "<=", gt: ">", ge: ">=", and: "&&", or: "||",
+  add: "+",
+  sub: "-",
+  mul: "*",
+  div: "/",
+  eq: "==",
+  ne: "!=",
+  lt: "<",
+  le: "<=",
+  gt: ">",
+  ge: ">=",
+  and: "&&",
+  or: "||",
 };
 
 /** What the expression printer needs from the statement printer. */
@@ -98,7 +108,7 @@ export class CExprPrinter {
   floatLiteral(value: number, dtype: DType): string {
     const f32 = dtype === "float32";
     if (!f32 && dtype !== "float64") this.scope.fail(`the constant ${value} has dtype ${dtype}, which the C generator does not support`);
-    if (Number.isNaN(value)) return f32 ? "__builtin_nanf(\"\")" : "__builtin_nan(\"\")";
+    if (Number.isNaN(value)) return f32 ? '__builtin_nanf("")' : '__builtin_nan("")';
     if (value === Infinity) return f32 ? "__builtin_inff()" : "__builtin_inf()";
     if (value === -Infinity) return f32 ? "(-__builtin_inff())" : "(-__builtin_inf())";
     return f32 ? float32Literal(value) : float64Literal(value);
@@ -146,7 +156,12 @@ export class CExprPrinter {
     const args = e.args;
     const argType = args[0]?.dtype ?? e.dtype;
     try {
-      return spellIntrinsic("c", e.op, elementType(argType), args.map((a) => this.expr(a)));
+      return spellIntrinsic(
+        "c",
+        e.op,
+        elementType(argType),
+        args.map((a) => this.expr(a)),
+      );
     } catch (err) {
       if (err instanceof IntrinsicSpellingError) this.scope.fail(err.message);
       throw err;

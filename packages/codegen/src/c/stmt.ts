@@ -210,7 +210,6 @@ function storesMoveWith(loop: For): boolean {
   return ok;
 }
 
-
 /** Stores `s` executes, from constant loop extents (Infinity when an extent is not constant). */
 export function estimatedWork(s: Stmt): number {
   switch (s.kind) {

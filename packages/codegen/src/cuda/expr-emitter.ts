@@ -6,17 +6,7 @@
  * `*(float4*)(A + i)` access, `make_float4(...)`, element-wise operators from the preamble) and
  * otherwise lane by lane: `laneText(e, i)` is the scalar text of lane `i` of any vector expression.
  */
-import {
-  type BinaryOp,
-  type BufferLoad,
-  type Call,
-  type DType,
-  type PrimExpr,
-  type Ramp,
-  type Var,
-  elementType,
-  lanesOf,
-} from "@tessera/ir";
+import { type BinaryOp, type BufferLoad, type Call, type DType, type PrimExpr, type Ramp, type Var, elementType, lanesOf } from "@tessera/ir";
 import { IntrinsicSpellingError, spellIntrinsic } from "../c-family/intrinsics.js";
 import { type EmitContext, fail } from "./context.js";
 import { LANE_NAMES, cTypeOf, isCudaVectorType, isFloatDType, supportedDTypes } from "./ctypes.js";
@@ -217,7 +207,10 @@ export class ExprEmitter {
   vector(e: PrimExpr): string {
     const type = cTypeOf(e.dtype);
     if (type === undefined || !isCudaVectorType(e.dtype)) {
-      fail(this.ctx, `a vector of dtype ${e.dtype} is needed as a value, but CUDA has no such vector type (supported: float32x2, float32x4, float64x2, int32x2, int32x4)`);
+      fail(
+        this.ctx,
+        `a vector of dtype ${e.dtype} is needed as a value, but CUDA has no such vector type (supported: float32x2, float32x4, float64x2, int32x2, int32x4)`,
+      );
     }
     switch (e.kind) {
       case "BufferLoad": {

@@ -222,7 +222,10 @@ class KernelEmitter {
         declaration = `extern __shared__ __align__(16) ${cType} ${name}[];`;
         break;
       default:
-        return fail(this.ctx, `allocation ${buffer.name} has scope ${buffer.scope}; a kernel allocates only shared or local storage (global buffers are workspaces)`);
+        return fail(
+          this.ctx,
+          `allocation ${buffer.name} has scope ${buffer.scope}; a kernel allocates only shared or local storage (global buffers are workspaces)`,
+        );
     }
     this.lines.splice(at, 0, INDENT.repeat(this.depth) + declaration);
   }
@@ -236,7 +239,12 @@ class KernelEmitter {
     this.ctx.facts.bindLoop(s.loopVar, s.min, s.extent);
     this.scope++;
     const min = this.exprs.expr(s.min);
-    const end = s.min.kind === "IntImm" && s.extent.kind === "IntImm" ? String(s.min.value + s.extent.value) : isZero(s.min) ? this.exprs.expr(s.extent) : `(${min} + ${this.exprs.expr(s.extent)})`;
+    const end =
+      s.min.kind === "IntImm" && s.extent.kind === "IntImm"
+        ? String(s.min.value + s.extent.value)
+        : isZero(s.min)
+          ? this.exprs.expr(s.extent)
+          : `(${min} + ${this.exprs.expr(s.extent)})`;
     if (s.forKind === "unrolled") this.line("#pragma unroll");
     this.line(`for (${cType} ${name} = ${min}; ${name} < ${end}; ++${name}) {`);
     this.nested(() => this.stmt(s.body));

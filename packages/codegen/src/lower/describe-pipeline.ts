@@ -35,6 +35,7 @@ const PASS_DESCRIPTIONS: Readonly<Record<string, string>> = {
   unrollLoop: "unrolled loops, and serial loops within a pragma_auto_unroll_max_step budget, are expanded (or marked #pragma unroll)",
   threadSync: "barriers for shared memory",
   injectPTXAsyncCopy: "copies in `async_scope` become `T.ptx_cp_async` (cp.async, sm_80+)",
-  splitHostDevice: "one kernel per launch nest; workspaces; launch metadata, with the __launch_bounds__ minimum of blocks per SM; a kernel's shared.dyn buffers merged into one dynamic allocation",
+  splitHostDevice:
+    "one kernel per launch nest; workspaces; launch metadata, with the __launch_bounds__ minimum of blocks per SM; a kernel's shared.dyn buffers merged into one dynamic allocation",
   verifyGpuCode: "threads, shared memory, vector width and resident blocks per SM against the target",
 };

@@ -47,11 +47,21 @@ const GRID_DIM = [2147483647, 65535, 65535] as const;
 
 /** Resident threads per SM by architecture (CUDA programming guide, compute capabilities table). */
 const THREADS_PER_SM: Readonly<Record<string, number>> = {
-  sm_60: 2048, sm_61: 2048, sm_62: 2048,
-  sm_70: 2048, sm_72: 2048, sm_75: 1024,
-  sm_80: 2048, sm_86: 1536, sm_87: 2048, sm_89: 1536,
-  sm_90: 2048, sm_90a: 2048,
-  sm_100: 2048, sm_100a: 2048, sm_120: 1536,
+  sm_60: 2048,
+  sm_61: 2048,
+  sm_62: 2048,
+  sm_70: 2048,
+  sm_72: 2048,
+  sm_75: 1024,
+  sm_80: 2048,
+  sm_86: 1536,
+  sm_87: 2048,
+  sm_89: 1536,
+  sm_90: 2048,
+  sm_90a: 2048,
+  sm_100: 2048,
+  sm_100a: 2048,
+  sm_120: 1536,
 };
 
 /** Resident threads per SM of `arch` (`sm_80`), or undefined for an architecture not in the table. */
@@ -142,7 +152,9 @@ function overridesOf(spec: TargetString): TargetOverrides {
   const overrides: Record<string, string | number> = {};
   for (const [key, value] of spec.options) {
     if (!Object.hasOwn(OPTION_IS_NUMBER, key)) {
-      const known = Object.keys(OPTION_IS_NUMBER).map((k) => `-${k}`).join(", ");
+      const known = Object.keys(OPTION_IS_NUMBER)
+        .map((k) => `-${k}`)
+        .join(", ");
       throw new TargetError(`CUDA target "${spec.text}": unknown option -${key} (known: ${known})`);
     }
     const isNumber = OPTION_IS_NUMBER[key as keyof TargetOverrides];

@@ -17,7 +17,7 @@ export interface TargetString {
 export function parseTargetString(spec: string): TargetString {
   const text = spec.trim();
   const [head = "", ...words] = text.split(/\s+/);
-  if (head === "") throw new TargetError("empty target string; give a target such as \"cuda\", \"nvidia/a100\" or \"c\"");
+  if (head === "") throw new TargetError('empty target string; give a target such as "cuda", "nvidia/a100" or "c"');
   const options = words.map((word): readonly [string, string] => {
     const m = /^-{1,2}([A-Za-z_][A-Za-z0-9_-]*)=(.+)$/.exec(word);
     if (m === null) throw new TargetError(`target "${text}": option "${word}" is not of the form -key=value`);

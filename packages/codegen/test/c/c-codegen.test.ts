@@ -2,7 +2,18 @@
 import { type For, IRMutator, type Stmt, ops, withBody } from "@tessera/ir";
 import { type LoopRV, Schedule } from "@tessera/schedule";
 import { describe, expect, it } from "vitest";
-import { CLoweringError, PARALLEL_MIN_WORK, STACK_LIMIT_BYTES, estimatedWork, TargetError, buildC, codegenC, lower, target, targetKindOf } from "../../src/index.js";
+import {
+  CLoweringError,
+  PARALLEL_MIN_WORK,
+  STACK_LIMIT_BYTES,
+  estimatedWork,
+  TargetError,
+  buildC,
+  codegenC,
+  lower,
+  target,
+  targetKindOf,
+} from "../../src/index.js";
 
 function matmulSchedule(n = 64): { sch: Schedule; i: LoopRV; j: LoopRV; k: LoopRV } {
   const sch = new Schedule(ops.matmul(n, n, n).func);

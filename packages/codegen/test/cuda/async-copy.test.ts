@@ -71,7 +71,11 @@ ${attrs}
     });
 
     it("an async_scope left for the generator", () => {
-      const m = moduleFromScript(copyKernel('    with T.attr(0, "async_commit_queue_scope", 0):\n        with T.attr(0, "async_scope", 1):\n            S_1[threadIdx_x] = A[threadIdx_x]'));
+      const m = moduleFromScript(
+        copyKernel(
+          '    with T.attr(0, "async_commit_queue_scope", 0):\n        with T.attr(0, "async_scope", 1):\n            S_1[threadIdx_x] = A[threadIdx_x]',
+        ),
+      );
       expect(codegenError(m)).toContain("an async_scope attribute is left; injectPTXAsyncCopy turns its copies into T.ptx_cp_async");
     });
 

@@ -45,7 +45,9 @@ describe.skipIf(!hasNvcc)(`the lowered corpus compiles with nvcc for ${PTXAS_ARC
   afterAll(() => {
     if (!VERBOSE) return;
     for (const [arch, perModule] of records) {
-      const rows = perModule.flatMap((ks, i) => ks.map((k) => `${modules[i]?.label} ${k.kernel}: ${k.registers} regs, ${k.sharedBytes} B smem, spills ${k.spillStoreBytes}/${k.spillLoadBytes} B`));
+      const rows = perModule.flatMap((ks, i) =>
+        ks.map((k) => `${modules[i]?.label} ${k.kernel}: ${k.registers} regs, ${k.sharedBytes} B smem, spills ${k.spillStoreBytes}/${k.spillLoadBytes} B`),
+      );
       console.log(`[corpus-nvcc] ptxas -v ${arch}\n  ${rows.join("\n  ")}`);
     }
   });

@@ -60,10 +60,7 @@ describe("CodegenError", () => {
     const tx = variable("threadIdx.x");
     const a = module.kernels[0]!.params[0]!;
     if (a.kind !== "buffer") throw new Error("unexpected");
-    const body = seq([
-      attrStmt("thread_extent", tx, 16, bufferStore(a.buffer, 0, [tx])),
-      attrStmt("thread_extent", tx, 32, bufferStore(a.buffer, 1, [tx])),
-    ]);
+    const body = seq([attrStmt("thread_extent", tx, 16, bufferStore(a.buffer, 0, [tx])), attrStmt("thread_extent", tx, 32, bufferStore(a.buffer, 1, [tx]))]);
     expect(codegenError(() => codegenCuda(withBody(module, body))).message).toContain("threadIdx.x is bound with extent 16 in one place and 32 in another");
   });
 

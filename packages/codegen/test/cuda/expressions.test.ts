@@ -86,7 +86,7 @@ describe("math, select and casts", () => {
 
   it("uses the plain names for float64 and min/max for integers", () => {
     const src = cuda(
-      "    B[threadIdx_x] = T.exp(A[threadIdx_x]) + T.Cast(\"float64\", T.max(threadIdx_x, 3))",
+      '    B[threadIdx_x] = T.exp(A[threadIdx_x]) + T.Cast("float64", T.max(threadIdx_x, 3))',
       'A: T.Buffer((64,), "float64"), B: T.Buffer((64,), "float64")',
     );
     expect(src).toContain("(exp(A[((int)threadIdx.x)]) + ((double)max(((int)threadIdx.x), 3)))");
@@ -107,7 +107,9 @@ describe("statements", () => {
             B[i] = T.float32(0)
     for j in T.unroll(2):
         B[j] = A[j]`);
-    expect(src).toContain("for (int i = 2; i < 6; ++i) {\n    if (i < ((int)threadIdx.x)) {\n      B[i] = A[i];\n    } else {\n      B[i] = 0.000000e+00f;\n    }\n  }");
+    expect(src).toContain(
+      "for (int i = 2; i < 6; ++i) {\n    if (i < ((int)threadIdx.x)) {\n      B[i] = A[i];\n    } else {\n      B[i] = 0.000000e+00f;\n    }\n  }",
+    );
     expect(src).toContain("  #pragma unroll\n  for (int j = 0; j < 2; ++j) {");
   });
 

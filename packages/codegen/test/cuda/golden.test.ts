@@ -18,7 +18,12 @@ import type { LoweredModule } from "../../src/lowered.js";
  * the T4: register tiles, fills and epilogue expanded with constant local indices.
  */
 function unrolledGemmModule(): LoweredModule {
-  return lower(scheduleCorpus().find((e) => e.name === "gemm_relu_add_unrolled")!.build(), "nvidia/tesla-t4");
+  return lower(
+    scheduleCorpus()
+      .find((e) => e.name === "gemm_relu_add_unrolled")!
+      .build(),
+    "nvidia/tesla-t4",
+  );
 }
 
 /**
@@ -26,7 +31,9 @@ function unrolledGemmModule(): LoweredModule {
  * through registers, transposed padded A tile, three-stage software pipeline), lowered for the T4.
  */
 function fastGemmModule(): LoweredModule {
-  const func = scheduleCorpus().find((e) => e.name === "gemm_relu_add_fast")!.build().func;
+  const func = scheduleCorpus()
+    .find((e) => e.name === "gemm_relu_add_fast")!
+    .build().func;
   // Its own symbol: the golden kernels compile as one translation unit (codegen-nvcc.test.ts).
   return lower({ ...func, attrs: { ...func.attrs, global_symbol: "gemm_relu_add_fast" } }, "nvidia/tesla-t4");
 }

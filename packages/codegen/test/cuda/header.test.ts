@@ -20,7 +20,7 @@ describe("exportHeader", () => {
     expect(header).toContain("// Host launcher: launch_to_int(<the function's buffers and scalars in order>, cudaStream_t stream = 0)");
     expect(header).toContain("to_int_kernel<<<dim3(2, 1, 1), dim3(32, 1, 1), 0, stream>>>(A, B, n);");
     expect(header).toContain("#ifndef TESSERA_TO_INT_CUH");
-    expect(header).not.toContain("extern \"C\"");
+    expect(header).not.toContain('extern "C"');
   });
 
   it("names the launcher launch_<function>, also for a function called main", () => {

@@ -59,17 +59,17 @@ describe("provablyDisjoint", () => {
     type Index = { expr: PrimExpr; at: (k: number, t: number, r: number) => number };
     const mod = (a: number, n: number): number => ((a % n) + n) % n;
     const term = fc.oneof(
-      fc.record({ n: fc.integer({ min: 2, max: 4 }), shift: fc.integer({ min: 0, max: 3 }), c: fc.constantFrom(1, 2, 4, 8, -4) }).map(
-        ({ n, shift, c }): Index => ({ expr: mul(floormod(add(k, shift), n), c), at: (kv) => mod(kv + shift, n) * c }),
-      ),
+      fc
+        .record({ n: fc.integer({ min: 2, max: 4 }), shift: fc.integer({ min: 0, max: 3 }), c: fc.constantFrom(1, 2, 4, 8, -4) })
+        .map(({ n, shift, c }): Index => ({ expr: mul(floormod(add(k, shift), n), c), at: (kv) => mod(kv + shift, n) * c })),
       fc.constantFrom(1, 2, 3).map((c): Index => ({ expr: mul(t, c), at: (_k, tv) => tv * c })),
       fc.constantFrom(1, 2, 4).map((c): Index => ({ expr: mul(r, c), at: (_k, _t, rv) => rv * c })),
       fc.constantFrom(2, 4).map((c): Index => ({ expr: mul(floordiv(t, 2), c), at: (_k, tv) => Math.floor(tv / 2) * c })),
       fc.integer({ min: -8, max: 8 }).map((c): Index => ({ expr: intImm(c), at: () => c })),
     );
-    const index = fc.array(term, { minLength: 1, maxLength: 4 }).map(
-      (ts): Index => ({ expr: ts.map((x) => x.expr).reduce((a, b) => add(a, b)), at: (kv, tv, rv) => ts.reduce((s, x) => s + x.at(kv, tv, rv), 0) }),
-    );
+    const index = fc
+      .array(term, { minLength: 1, maxLength: 4 })
+      .map((ts): Index => ({ expr: ts.map((x) => x.expr).reduce((a, b) => add(a, b)), at: (kv, tv, rv) => ts.reduce((s, x) => s + x.at(kv, tv, rv), 0) }));
     let proven = 0;
     fc.assert(
       fc.property(index, index, (a, b) => {
@@ -106,7 +106,8 @@ describe("provablyDisjoint", () => {
     const bounds = new Map(BOUNDS);
     const versioned = { version: 0, boundOf: (v: Var) => bounds.get(v) };
     const cache = new DisjointnessCache();
-    const answers = () => pairs.map(([a, b]) => [provablyDisjoint([a], [b], independent, versioned, cache), provablyDisjoint([a], [b], independent, versioned)]);
+    const answers = () =>
+      pairs.map(([a, b]) => [provablyDisjoint([a], [b], independent, versioned, cache), provablyDisjoint([a], [b], independent, versioned)]);
     for (const [shared, fresh] of answers()) expect(shared).toBe(fresh);
     // t may now reach 4: `t + 4` and `t * 1` can meet. A new version must not reuse the old bounds.
     bounds.set(t, { min: 0, max: 7 });

@@ -241,10 +241,26 @@ with T.attr(0, "async_commit_queue_scope", 0):
 
     test.each([
       ["a store to local memory", "L_1[0] = A[threadIdx_x]", "the store to L writes local memory; cp.async copies into shared memory only"],
-      ["a copy from shared memory", "S_1[threadIdx_x] = S_1[threadIdx_x + 32]", "the store to S copies from S in shared memory; cp.async copies from global memory only"],
-      ["a computed value", "S_1[threadIdx_x] = A[threadIdx_x] * T.float32(2)", "the store to S stores A[threadIdx_x] * T.float32(2.0), which is not a load from global memory"],
-      ["a fill with something else than zero", "S_1[threadIdx_x] = T.if_then_else(threadIdx_x < 8, A[threadIdx_x], T.float32(1))", "which is not a load from global memory (or one zero-filled under a condition)"],
-      ["a strided vector", "S_1[T.Ramp(threadIdx_x * 4, 1, 4)] = A[T.Ramp(threadIdx_x * 8, 2, 4)]", "reads A[T.Ramp(threadIdx_x * 8, 2, 4)], which is not contiguous"],
+      [
+        "a copy from shared memory",
+        "S_1[threadIdx_x] = S_1[threadIdx_x + 32]",
+        "the store to S copies from S in shared memory; cp.async copies from global memory only",
+      ],
+      [
+        "a computed value",
+        "S_1[threadIdx_x] = A[threadIdx_x] * T.float32(2)",
+        "the store to S stores A[threadIdx_x] * T.float32(2.0), which is not a load from global memory",
+      ],
+      [
+        "a fill with something else than zero",
+        "S_1[threadIdx_x] = T.if_then_else(threadIdx_x < 8, A[threadIdx_x], T.float32(1))",
+        "which is not a load from global memory (or one zero-filled under a condition)",
+      ],
+      [
+        "a strided vector",
+        "S_1[T.Ramp(threadIdx_x * 4, 1, 4)] = A[T.Ramp(threadIdx_x * 8, 2, 4)]",
+        "reads A[T.Ramp(threadIdx_x * 8, 2, 4)], which is not contiguous",
+      ],
       [
         "a condition that differs between lanes",
         "S_1[T.Ramp(threadIdx_x * 4, 1, 4)] = T.if_then_else(T.Ramp(threadIdx_x * 4, 1, 4) < T.Broadcast(100, 4), A[T.Ramp(threadIdx_x * 4, 1, 4)], T.Broadcast(T.float32(0), 4))",
@@ -264,7 +280,10 @@ def main(A: T.Buffer((64,), "float16"), B: T.Buffer((1024,), "float32")):
     blockIdx_x = T.launch_thread("blockIdx.x", 1)
     H = T.allocate([64], "float16", "shared")
     H_1 = T.Buffer((64,), "float16", data=H, scope="shared")`;
-      const src = kernel('with T.attr(0, "async_commit_queue_scope", 0):\n    with T.attr(0, "async_scope", 1):\n        H_1[threadIdx_x] = A[threadIdx_x]', header);
+      const src = kernel(
+        'with T.attr(0, "async_commit_queue_scope", 0):\n    with T.attr(0, "async_scope", 1):\n        H_1[threadIdx_x] = A[threadIdx_x]',
+        header,
+      );
       expect(message(src)).toBe(
         "injectPTXAsyncCopy: async_scope: the store to H copies 2 bytes (1 × float16); cp.async copies 4, 8 or 16 bytes — vectorize the copy so that each store moves 4, 8 or 16 bytes",
       );

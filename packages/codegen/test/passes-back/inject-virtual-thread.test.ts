@@ -557,22 +557,20 @@ interface VirtualThreadProgram {
   readonly guard: number;
 }
 
-const programArb: fc.Arbitrary<VirtualThreadProgram> = fc
-  .integer({ min: 1, max: 2 })
-  .chain((axes) =>
-    fc.record({
-      extents: fc.array(fc.constantFrom(1, 2, 3, 4, 16), { minLength: axes, maxLength: axes }),
-      insideChunkLoop: fc.array(fc.boolean(), { minLength: axes, maxLength: axes }),
-      threads: fc.integer({ min: 1, max: 3 }),
-      tile: fc.integer({ min: 1, max: 3 }),
-      chunks: fc.integer({ min: 1, max: 3 }),
-      accumulatorInside: fc.boolean(),
-      fetch: fc.boolean(),
-      barrier: fc.boolean(),
-      updateReads: fc.nat(3),
-      guard: fc.nat(3),
-    }),
-  );
+const programArb: fc.Arbitrary<VirtualThreadProgram> = fc.integer({ min: 1, max: 2 }).chain((axes) =>
+  fc.record({
+    extents: fc.array(fc.constantFrom(1, 2, 3, 4, 16), { minLength: axes, maxLength: axes }),
+    insideChunkLoop: fc.array(fc.boolean(), { minLength: axes, maxLength: axes }),
+    threads: fc.integer({ min: 1, max: 3 }),
+    tile: fc.integer({ min: 1, max: 3 }),
+    chunks: fc.integer({ min: 1, max: 3 }),
+    accumulatorInside: fc.boolean(),
+    fetch: fc.boolean(),
+    barrier: fc.boolean(),
+    updateReads: fc.nat(3),
+    guard: fc.nat(3),
+  }),
+);
 
 const VTHREAD_NAMES = [
   ["vthread_x", "vthread.x"],

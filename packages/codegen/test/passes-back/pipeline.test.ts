@@ -49,9 +49,7 @@ function expectLaunch(kernel: DeviceKernel, e: Expected): void {
   expect(kernel.sharedBytes).toBe(e.sharedBytes);
   expect(barriers(kernel.body)).toBe(e.barriers);
   expect(kernel.launch.params).toEqual(e.params.map((name) => ({ name, kind: "buffer", dtype: "float32" })));
-  expect(kernel.params.map((p) => (p.kind === "buffer" ? p.source : undefined))).toEqual(
-    e.params.map((_, index) => ({ kind: "param", index })),
-  );
+  expect(kernel.params.map((p) => (p.kind === "buffer" ? p.source : undefined))).toEqual(e.params.map((_, index) => ({ kind: "param", index })));
 }
 
 /** The kernel computes what the unscheduled function computes (on the sequential executor). */

@@ -173,13 +173,18 @@ B[blockIdx_x * 32 + threadIdx_x] = A[blockIdx_x * 32 + threadIdx_x]`;
     });
 
     test("kernels of one function may ask for different minimums", () => {
-      const src = TWO_KERNELS.replace('with T.launch_thread("blockIdx.x", 4)', 'T.attr(None, "tirx.launch_bounds_min_blocks_per_sm", 4)\n    with T.launch_thread("blockIdx.x", 4)');
+      const src = TWO_KERNELS.replace(
+        'with T.launch_thread("blockIdx.x", 4)',
+        'T.attr(None, "tirx.launch_bounds_min_blocks_per_sm", 4)\n    with T.launch_thread("blockIdx.x", 4)',
+      );
       expect(splitHostDevice(parse(src)).kernels.map((k) => k.launch.minBlocksPerSM)).toEqual([undefined, 4]);
     });
 
     const errors: Record<string, [string, string]> = {
       "two annotations of one kernel with different values": [
-        launchNest(`T.attr(None, "tirx.launch_bounds_min_blocks_per_sm", 2)${NEST.replace("B[blockIdx_x", 'T.attr(None, "tirx.launch_bounds_min_blocks_per_sm", 4)\nB[blockIdx_x')}`),
+        launchNest(
+          `T.attr(None, "tirx.launch_bounds_min_blocks_per_sm", 2)${NEST.replace("B[blockIdx_x", 'T.attr(None, "tirx.launch_bounds_min_blocks_per_sm", 4)\nB[blockIdx_x')}`,
+        ),
         "splitHostDevice: kernel f_kernel: conflicting tirx.launch_bounds_min_blocks_per_sm values: 2 from an attribute in the launch nest (a launch_bounds_min_blocks_per_sm annotation) and 4 from an attribute in the launch nest (a launch_bounds_min_blocks_per_sm annotation); a kernel has one __launch_bounds__, so annotate one loop or block of its launch nest (or agree on the value)",
       ],
       "the function attribute against an annotation": [
@@ -210,4 +215,3 @@ B[blockIdx_x * 32 + threadIdx_x] = A[blockIdx_x * 32 + threadIdx_x]`;
     }
   });
 });
-

@@ -87,10 +87,12 @@ def main(A: T.Buffer((16,), "float32"), B: T.Buffer((16,), "float32"), C: T.Buff
   });
 
   test("no barrier when each thread reads only the element it wrote", () => {
-    const f = parse(kernel(`
+    const f = parse(
+      kernel(`
 S_1[threadIdx_x] = A[blockIdx_x * 4 + threadIdx_x]
 B[blockIdx_x * 4 + threadIdx_x] = S_1[threadIdx_x] * T.float32(2)
-S_1[threadIdx_x] = S_1[threadIdx_x] + T.float32(1)`));
+S_1[threadIdx_x] = S_1[threadIdx_x] + T.float32(1)`),
+    );
     expect(threadSyncPass.run(f, CTX)).toBe(f);
   });
 
@@ -320,7 +322,9 @@ if threadIdx_x < 2:
           ),
         LoweringError,
       );
-      expect(err.message).toMatch(/^threadSync: shared buffer S needs a barrier \(read after write by another thread\) inside if threadIdx_x < 2, a condition that depends on the thread index; not every thread of the block reaches that point/);
+      expect(err.message).toMatch(
+        /^threadSync: shared buffer S needs a barrier \(read after write by another thread\) inside if threadIdx_x < 2, a condition that depends on the thread index; not every thread of the block reaches that point/,
+      );
     });
 
     test("a barrier needed inside a loop whose trip count depends on the thread index", () => {

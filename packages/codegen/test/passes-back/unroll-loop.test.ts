@@ -48,12 +48,20 @@ B[threadIdx_x * 4 + 3] = A[threadIdx_x * 4 + 3] + T.float32(1)`),
     const B = declBuffer("B", [64]);
     const u = variable("u");
     const store = bufferStore(B, bufferLoad(A, [ramp(mul(u, 16), 1, 4)]), [ramp(mul(u, 32), add(u, 4), 4)]);
-    const before = primFunc([A.data, B.data], new Map([[A.data, A], [B.data, B]]), forLoop(u, 2, store, { kind: "unrolled" }));
+    const before = primFunc(
+      [A.data, B.data],
+      new Map([
+        [A.data, A],
+        [B.data, B],
+      ]),
+      forLoop(u, 2, store, { kind: "unrolled" }),
+    );
     const after = runPass(unrollLoopPass, before);
-    expect(print(after).split("\n").filter((l) => l.includes("B["))).toEqual([
-      "    B[0:16:4] = A[0:4]",
-      "    B[32:52:5] = A[16:20]",
-    ]);
+    expect(
+      print(after)
+        .split("\n")
+        .filter((l) => l.includes("B[")),
+    ).toEqual(["    B[0:16:4] = A[0:4]", "    B[32:52:5] = A[16:20]"]);
     expectSameResults(after, before);
   });
 
@@ -271,7 +279,9 @@ for i in range(0):
       expect(errorOf(() => runPass(unrollLoopPass, bad("pragma_auto_unroll_max_step", "-1")), LoweringError).message).toBe(
         'unrollLoop: The annotation "pragma_auto_unroll_max_step" of an attribute statement expects a non-negative integer, got the expression -1',
       );
-      expect(errorOf(() => runPass(unrollLoopPass, bad("pragma_unroll_explicit", "2")), LoweringError).message).toMatch(/expects 0, 1 or a boolean, got the expression 2/);
+      expect(errorOf(() => runPass(unrollLoopPass, bad("pragma_unroll_explicit", "2")), LoweringError).message).toMatch(
+        /expects 0, 1 or a boolean, got the expression 2/,
+      );
     });
 
     test("property: every serial loop left fails TVM's rule, the pragmas are gone, and results are unchanged", () => {
@@ -302,7 +312,9 @@ for i in range(0):
       fc.assert(
         fc.property(loop(3), fc.integer({ min: 0, max: 48 }), fc.boolean(), (nest, maxStep, explicit) => {
           counter = 0;
-          const src = func(`T.attr(None, "pragma_auto_unroll_max_step", ${maxStep})\nT.attr(None, "pragma_unroll_explicit", ${explicit ? 1 : 0})\n${render(nest, "", [])}`);
+          const src = func(
+            `T.attr(None, "pragma_auto_unroll_max_step", ${maxStep})\nT.attr(None, "pragma_unroll_explicit", ${explicit ? 1 : 0})\n${render(nest, "", [])}`,
+          );
           const original = parse(src);
           const after = unrollLoopPass.run(original, CTX);
           forEachStmt(after.body, (s) => {
@@ -348,7 +360,14 @@ describe("unrollLoop around vectorized loops (the C target)", () => {
     const i = variable("i");
     const j = variable("j");
     const store = bufferStore(B, add(bufferLoad(A, [add(mul(i, 16), j)]), bufferLoad(A, [j])), [add(mul(i, 16), j)]);
-    const before = primFunc([A.data, B.data], new Map([[A.data, A], [B.data, B]]), forLoop(i, 4, forLoop(j, 16, store, { kind: "vectorized" })));
+    const before = primFunc(
+      [A.data, B.data],
+      new Map([
+        [A.data, A],
+        [B.data, B],
+      ]),
+      forLoop(i, 4, forLoop(j, 16, store, { kind: "vectorized" })),
+    );
     const after = unrollLoop(before, { ...DEFAULT_UNROLL_CONFIG, autoMaxStep: 4 });
     expect(loopKinds(after)).toEqual(["vectorized", "vectorized", "vectorized", "vectorized"]);
     expectSameResults(after, before);

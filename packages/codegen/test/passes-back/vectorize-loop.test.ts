@@ -125,7 +125,9 @@ def main(A: T.Buffer((64,), "float32"), C: T.Buffer((64,), "float32"), n: T.int3
     threadIdx_x = T.launch_thread("threadIdx.x", 4)
     for v in T.vectorized(2):
         C[threadIdx_x * n + v] = A[threadIdx_x * 2 + v]`;
-      expect(errorOf(() => runPass(vectorizeLoopPass, src), LoweringError).message).toMatch(/its store to C\[threadIdx_x \* n : \+2\] cannot be proven 8-byte aligned/);
+      expect(errorOf(() => runPass(vectorizeLoopPass, src), LoweringError).message).toMatch(
+        /its store to C\[threadIdx_x \* n : \+2\] cannot be proven 8-byte aligned/,
+      );
     });
 
     test("proofs go through products and sums: offsets that are multiples of the lanes are accepted", () => {
@@ -167,7 +169,9 @@ for v in T.vectorized(${lanes}):
           const original = parse(before);
           // 2 or 4 float32 lanes are one 8- or 16-byte access: an offset that breaks its alignment is refused.
           if ((lanes === 2 || lanes === 4) && offset % lanes !== 0) {
-            expect(errorOf(() => runPass(vectorizeLoopPass, original), LoweringError).message).toMatch(/^vectorizeLoop: loop v is vectorized \d wide, but its store to C\[/);
+            expect(errorOf(() => runPass(vectorizeLoopPass, original), LoweringError).message).toMatch(
+              /^vectorizeLoop: loop v is vectorized \d wide, but its store to C\[/,
+            );
             return;
           }
           expectSameResults(runPass(vectorizeLoopPass, original), original, seed);

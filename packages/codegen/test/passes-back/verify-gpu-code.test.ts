@@ -39,9 +39,7 @@ B[threadIdx_y * 32 + threadIdx_x] = A[threadIdx_x]`);
     expect(err.kernel).toBe("k_kernel");
     expect(err.violations).toEqual(["uses 2048 threads per block (32×64×1); nvidia/tesla-t4 allows 1024"]);
     expect(err.limits).toEqual(["threads"]);
-    expect(err.message).toBe(
-      "verifyGpuCode: kernel k_kernel does not fit the target: uses 2048 threads per block (32×64×1); nvidia/tesla-t4 allows 1024",
-    );
+    expect(err.message).toBe("verifyGpuCode: kernel k_kernel does not fit the target: uses 2048 threads per block (32×64×1); nvidia/tesla-t4 allows 1024");
   });
 
   test("a block dimension over its own limit (threadIdx.z ≤ 64)", () => {
@@ -96,7 +94,11 @@ threadIdx_x = T.launch_thread("threadIdx.x", ${threads})
 B[threadIdx_x] = A[threadIdx_x]`);
 
     test("targets know their threads per SM by architecture", () => {
-      const perSM = ["nvidia/tesla-t4", "nvidia/a100", "nvidia/h100", "nvidia/h200", "cuda"].map((n) => [n, cudaTarget(n).arch, cudaTarget(n).maxThreadsPerMultiProcessor]);
+      const perSM = ["nvidia/tesla-t4", "nvidia/a100", "nvidia/h100", "nvidia/h200", "cuda"].map((n) => [
+        n,
+        cudaTarget(n).arch,
+        cudaTarget(n).maxThreadsPerMultiProcessor,
+      ]);
       expect(perSM).toEqual([
         ["nvidia/tesla-t4", "sm_75", 1024],
         ["nvidia/a100", "sm_80", 2048],
@@ -119,4 +121,3 @@ B[threadIdx_x] = A[threadIdx_x]`);
     });
   });
 });
-

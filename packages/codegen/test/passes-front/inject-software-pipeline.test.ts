@@ -271,7 +271,8 @@ describe("injectSoftwarePipeline", () => {
     test("four stages: three groups in flight in the body, 2 - i in the epilogue", () => {
       const text = printTVMScript(injectSoftwarePipeline(parse(simpleCompute("[0, 3]", "[0, 1]", `, "software_pipeline_async_stages": [0]`))));
       expect(text).toContain(
-        indented(`
+        indented(
+          `
                       for i in range(13):
                           with T.attr(None, "async_commit_queue_scope", 0):
                               T.attr(None, "async_scope", 1)
@@ -282,7 +283,9 @@ describe("injectSoftwarePipeline", () => {
                       for i in T.unroll(3):
                           T.attr(None, "async_wait_queue_scope", 0)
                           T.attr(None, "async_wait_inflight_count", 2 - i)
-                          C[tx, i + 13] = B[i + 1, tx, 0] + T.float32(1.0)`, 12),
+                          C[tx, i + 13] = B[i + 1, tx, 0] + T.float32(1.0)`,
+          12,
+        ),
       );
     });
 
@@ -351,7 +354,8 @@ describe("injectSoftwarePipeline", () => {
                         C[tx, i] = X[tx, 0] + Y[tx, 0]`;
       // Two groups per iteration, two iterations ahead: X(i) and Y(i) are done when at most 4 are in flight.
       expect(printTVMScript(injectSoftwarePipeline(parse(src)))).toContain(
-        indented(`
+        indented(
+          `
                       for i in range(14):
                           with T.attr(None, "async_commit_queue_scope", 0):
                               T.attr(None, "async_scope", 1)
@@ -362,14 +366,17 @@ describe("injectSoftwarePipeline", () => {
                               Y[(i + 2) % 3, tx, 0] = B[tx, i + 2]
                           T.attr(None, "async_wait_queue_scope", 0)
                           T.attr(None, "async_wait_inflight_count", 4)
-                          C[tx, i] = X[i % 3, tx, 0] + Y[i % 3, tx, 0]`, 12),
+                          C[tx, i] = X[i % 3, tx, 0] + Y[i % 3, tx, 0]`,
+          12,
+        ),
       );
     });
 
     test("two async stages: a consumer that also produces commits to its own queue; a predicated producer's count is conditional", () => {
       const text = printTVMScript(injectSoftwarePipeline(parse(threeStageCompute("[0, 1, 2]", "[0, 1, 2]", `, "software_pipeline_async_stages": [0, 1]`))));
       expect(text).toContain(
-        indented(`
+        indented(
+          `
                       for i in T.unroll(2):
                           if i < 1:
                               T.attr(None, "async_commit_queue_scope", 1)
@@ -379,10 +386,13 @@ describe("injectSoftwarePipeline", () => {
                               C[(i + 1) % 2, tx, 0] = B[(i + 1) % 2, tx, 0] + T.float32(2.0)
                           T.attr(None, "async_wait_queue_scope", 1)
                           T.attr(None, "async_wait_inflight_count", T.if_then_else(i < 1, 1, 0))
-                          D[tx, i + 14] = C[i, tx, 0] + T.float32(1.0)`, 12),
+                          D[tx, i + 14] = C[i, tx, 0] + T.float32(1.0)`,
+          12,
+        ),
       );
       expect(text).toContain(
-        indented(`
+        indented(
+          `
                           with T.attr(None, "async_commit_queue_scope", 1):
                               T.attr(None, "async_wait_queue_scope", 0)
                               T.attr(None, "async_wait_inflight_count", 1)
@@ -390,7 +400,9 @@ describe("injectSoftwarePipeline", () => {
                               C[(i + 1) % 2, tx, 0] = B[(i + 1) % 2, tx, 0] + T.float32(2.0)
                           T.attr(None, "async_wait_queue_scope", 1)
                           T.attr(None, "async_wait_inflight_count", 1)
-                          D[tx, i] = C[i % 2, tx, 0] + T.float32(1.0)`, 16),
+                          D[tx, i] = C[i % 2, tx, 0] + T.float32(1.0)`,
+          16,
+        ),
       );
     });
   });
@@ -498,8 +510,10 @@ describe("injectSoftwarePipeline", () => {
     });
 
     test("a thread-bound loop", () => {
-      const src = simpleCompute("[0, 1]", "[0, 1]")
-        .replace(`for tx in T.thread_binding(16, thread="threadIdx.x"):`, `for tx in T.thread_binding(16, thread="threadIdx.x", ${annotation("[0]", "[0]")}):`);
+      const src = simpleCompute("[0, 1]", "[0, 1]").replace(
+        `for tx in T.thread_binding(16, thread="threadIdx.x"):`,
+        `for tx in T.thread_binding(16, thread="threadIdx.x", ${annotation("[0]", "[0]")}):`,
+      );
       expect(pipelineError(src)).toBe("injectSoftwarePipeline: loop tx is bound to threadIdx.x; only serial loops can be software-pipelined");
     });
 
@@ -561,7 +575,9 @@ describe("injectSoftwarePipeline", () => {
 
     test("through lower(): a schedule whose compute is staged before the fetch", () => {
       const err = errorOf(() => lower(pipelinedGemmSchedule(128, { stages: [1, 0, 0], order: [0, 1, 2] }), "nvidia/h100"), LoweringError);
-      expect(err.message).toContain(`loop k_0 cannot be pipelined as annotated: statement 2 ("gemm", stage 0) reads A_shared, which statement 0 ("A_shared", stage 1) writes in the same iteration`);
+      expect(err.message).toContain(
+        `loop k_0 cannot be pipelined as annotated: statement 2 ("gemm", stage 0) reads A_shared, which statement 0 ("A_shared", stage 1) writes in the same iteration`,
+      );
     });
   });
 });

@@ -69,9 +69,7 @@ def main(A: T.Buffer((64,), "float32")):
             A[bx * 32 + ty] = T.float32(1)
 `);
     expect(() => lowerOpaqueBlock(f)).toThrow(LoweringError);
-    expect(() => lowerOpaqueBlock(f)).toThrow(
-      "lowerOpaqueBlock: all loops bound to threadIdx.x must have the same extent: tx (32), ty (16)",
-    );
+    expect(() => lowerOpaqueBlock(f)).toThrow("lowerOpaqueBlock: all loops bound to threadIdx.x must have the same extent: tx (32), ty (16)");
   });
 
   // Found by the simulator's random GPU schedules: two stages scheduled as separate kernels with
@@ -209,4 +207,3 @@ def main(A: T.Buffer((4,), "float32")):
     });
   });
 });
-

@@ -93,10 +93,16 @@ def main(A: T.Buffer((8,), "float32"), C: T.Buffer((8,), "float32")):
   test("manual corpus schedule: shared tiles in the k loop, the accumulator outside its reduction loop k_0", () => {
     const entry = corpusEntry("gemm_relu_add_manual");
     const text = script(planBufferAllocation(lowerInitBlock(entry.build().func)));
-    expect(text).toMatch(/for k_0 in range\(8\):\n\s+with T\.block\(""\):\n\s+T\.reads\(\)\n\s+T\.writes\(\)\n\s+A_shared = T\.alloc_buffer\(\(128, 128\), scope="shared"\)\n\s+B_shared = /);
+    expect(text).toMatch(
+      /for k_0 in range\(8\):\n\s+with T\.block\(""\):\n\s+T\.reads\(\)\n\s+T\.writes\(\)\n\s+A_shared = T\.alloc_buffer\(\(128, 128\), scope="shared"\)\n\s+B_shared = /,
+    );
     // matmul_local accumulates over k_0, which encloses the threadIdx loops: it is allocated per
     // thread block, outside k_0 (TVM's kernels declare it at the top as well).
-    expect(text).toMatch(/thread="blockIdx\.y"\):\n\s+with T\.block\(""\):\n\s+T\.reads\(\)\n\s+T\.writes\(\)\n\s+matmul_local = T\.alloc_buffer\(\(128, 128\), scope="local"\)\n\s+for k_0 in range\(8\):/);
-    expect(text).toMatch(/for k_1_0, k_1_1 in T\.grid\(16, 1\):\n\s+with T\.block\(""\):\n\s+T\.reads\(\)\n\s+T\.writes\(\)\n\s+A_shared_local = T\.alloc_buffer\(\(128, 128\), scope="local"\)\n\s+B_shared_local = /);
+    expect(text).toMatch(
+      /thread="blockIdx\.y"\):\n\s+with T\.block\(""\):\n\s+T\.reads\(\)\n\s+T\.writes\(\)\n\s+matmul_local = T\.alloc_buffer\(\(128, 128\), scope="local"\)\n\s+for k_0 in range\(8\):/,
+    );
+    expect(text).toMatch(
+      /for k_1_0, k_1_1 in T\.grid\(16, 1\):\n\s+with T\.block\(""\):\n\s+T\.reads\(\)\n\s+T\.writes\(\)\n\s+A_shared_local = T\.alloc_buffer\(\(128, 128\), scope="local"\)\n\s+B_shared_local = /,
+    );
   });
 });

@@ -29,7 +29,9 @@ describe("target strings", () => {
     expect(() => target("rocm")).toThrow(/unknown target "rocm"; known targets: nvidia\/tesla-t4, .*, cuda, c, llvm/);
     expect(() => target("cuda sm_90")).toThrow(/option "sm_90" is not of the form -key=value/);
     expect(() => target("cuda -arch=sm90")).toThrow(/invalid overrides: arch: an architecture such as sm_75/);
-    expect(() => target("cuda -warp=64")).toThrow(/CUDA target "cuda -warp=64": unknown option -warp \(known: -arch, -max_threads_per_block, -max_num_threads, -max_shared_memory_per_block\)/);
+    expect(() => target("cuda -warp=64")).toThrow(
+      /CUDA target "cuda -warp=64": unknown option -warp \(known: -arch, -max_threads_per_block, -max_num_threads, -max_shared_memory_per_block\)/,
+    );
     expect(() => target("cuda -max_threads_per_block=many")).toThrow(/invalid overrides: max_threads_per_block: .*expected number/);
     expect(() => target("c -mcpu=a;rm")).toThrow(TargetError);
     // An option named like an Object.prototype member is unknown too.

@@ -184,11 +184,27 @@ export interface ConvTileOverrides {
  * width (chooseConvTiles) unless overridden.
  */
 export function conv2dCpu(s: ConvSize, tiles: ConvTileOverrides = {}, opts: CpuScheduleOptions = {}): ScheduledOperator {
-  const { func } = ops.conv2d({ batch: 1, inChannels: s.channels, outChannels: s.channels, height: s.size, width: s.size, kernel: s.kernel, padding: s.padding });
+  const { func } = ops.conv2d({
+    batch: 1,
+    inChannels: s.channels,
+    outChannels: s.channels,
+    height: s.size,
+    width: s.size,
+    kernel: s.kernel,
+    padding: s.padding,
+  });
   const { outSize, paddedSize } = convShape(s);
   const cores = coresOf(opts);
   const chosen = chooseConvTiles(
-    { inChannels: s.channels, outChannels: s.channels, paddedHeight: paddedSize, paddedWidth: paddedSize, outHeight: outSize, outWidth: outSize, kernel: s.kernel },
+    {
+      inChannels: s.channels,
+      outChannels: s.channels,
+      paddedHeight: paddedSize,
+      paddedWidth: paddedSize,
+      outHeight: outSize,
+      outWidth: outSize,
+      kernel: s.kernel,
+    },
     { cores, ...(tiles.vectorized === undefined ? {} : { vectorized: tiles.vectorized }) },
   );
   const vectorized = chosen.vectorized;

@@ -28,13 +28,7 @@ import { intrinsicInfo } from "../intrinsics.js";
 import type { PrimFunc } from "../func.js";
 import type { Block, BufferRegion, Range, Stmt } from "../stmt.js";
 import { Analyzer } from "../arith/analyzer.js";
-import {
-  UNBOUNDED_INTERVAL,
-  type IntervalSet,
-  evalSet,
-  intervalFromRange,
-  unionIntervals,
-} from "../arith/intervalSet.js";
+import { UNBOUNDED_INTERVAL, type IntervalSet, evalSet, intervalFromRange, unionIntervals } from "../arith/intervalSet.js";
 
 export interface BlockAccessRegions {
   readonly reads: BufferRegion[];
@@ -264,20 +258,36 @@ class AccessRegionCollector extends IRVisitor {
   private recordIndices(table: AccessTable, buffer: Buffer, indices: readonly PrimExpr[]): void {
     const source = this.matchSources.get(buffer);
     if (source !== undefined) {
-      this.record(table, source.buffer, source.region.map((r) => intervalFromRange(r, this.analyzer)));
+      this.record(
+        table,
+        source.buffer,
+        source.region.map((r) => intervalFromRange(r, this.analyzer)),
+      );
       return;
     }
-    this.record(table, buffer, indices.map((i) => this.relaxIndex(i)));
+    this.record(
+      table,
+      buffer,
+      indices.map((i) => this.relaxIndex(i)),
+    );
   }
 
   private recordWhole(table: AccessTable, buffer: Buffer): void {
     const source = this.matchSources.get(buffer);
     if (source !== undefined) {
-      this.record(table, source.buffer, source.region.map((r) => intervalFromRange(r, this.analyzer)));
+      this.record(
+        table,
+        source.buffer,
+        source.region.map((r) => intervalFromRange(r, this.analyzer)),
+      );
       return;
     }
     const zero = (extent: PrimExpr): PrimExpr => intImm(0, extent.dtype);
-    this.record(table, buffer, buffer.shape.map((extent) => ({ min: zero(extent), max: sub(extent, 1) })));
+    this.record(
+      table,
+      buffer,
+      buffer.shape.map((extent) => ({ min: zero(extent), max: sub(extent, 1) })),
+    );
   }
 
   private record(table: AccessTable, buffer: Buffer, dims: IntervalSet[]): void {

@@ -57,9 +57,7 @@ export class Analyzer implements SimplifyFacts {
     if (!(b.min <= b.max)) throw new IRError(`Analyzer.bind: the range given for ${v.name} is empty ([${b.min}, ${b.max}])`);
     const previous = this.bounds.get(v);
     if (previous !== undefined && !allowOverride && (previous.min !== b.min || previous.max !== b.max)) {
-      throw new IRError(
-        `Analyzer.bind: ${v.name} is already bound to [${previous.min}, ${previous.max}], cannot rebind to [${b.min}, ${b.max}]`,
-      );
+      throw new IRError(`Analyzer.bind: ${v.name} is already bound to [${previous.min}, ${previous.max}], cannot rebind to [${b.min}, ${b.max}]`);
     }
     if (previous !== undefined && previous.min === b.min && previous.max === b.max) return;
     this.bounds.set(v, b);
@@ -150,4 +148,3 @@ export class Analyzer implements SimplifyFacts {
 export function simplify(e: PrimExpr, analyzer?: Analyzer): PrimExpr {
   return (analyzer ?? new Analyzer()).simplify(e);
 }
-

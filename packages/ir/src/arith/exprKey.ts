@@ -67,9 +67,7 @@ export function sameExpr(a: PrimExpr, b: PrimExpr): boolean {
     case "Not":
       return b.kind === "Not" && sameExpr(a.a, b.a);
     case "Select":
-      return (
-        b.kind === "Select" && sameExpr(a.condition, b.condition) && sameExpr(a.trueValue, b.trueValue) && sameExpr(a.falseValue, b.falseValue)
-      );
+      return b.kind === "Select" && sameExpr(a.condition, b.condition) && sameExpr(a.trueValue, b.trueValue) && sameExpr(a.falseValue, b.falseValue);
     case "Cast":
       return b.kind === "Cast" && a.dtype === b.dtype && sameExpr(a.value, b.value);
     case "BufferLoad":

@@ -23,20 +23,7 @@
  * Every rule is an identity on mathematical integers given the variable bounds in the context.
  */
 import { dtypeInfo, intRange, isFloat } from "../dtype.js";
-import {
-  type BinaryOp,
-  type PrimExpr,
-  type Var,
-  binary,
-  boolImm,
-  bufferLoad,
-  call,
-  cast,
-  intImm,
-  ramp,
-  broadcast,
-  select,
-} from "../expr.js";
+import { type BinaryOp, type PrimExpr, type Var, binary, boolImm, bufferLoad, call, cast, intImm, ramp, broadcast, select } from "../expr.js";
 import { substitute } from "../functor.js";
 import { floorDivInt, floorModInt, foldBinaryConstants, foldCastConstant, gcdInt } from "./constFold.js";
 import { exprKey, sameExpr } from "./exprKey.js";
@@ -346,12 +333,7 @@ class Rewriter {
    * period, so the division disappears (`(c_o·360) // 16` with c_o < 2 is `c_o·22`); otherwise
    * undefined and the division keeps its shape.
    */
-  private reducedCoefficientDivMod(
-    op: "floordiv" | "floormod",
-    quotient: LinearForm,
-    remainder: LinearForm,
-    c: number,
-  ): PrimExpr | undefined {
+  private reducedCoefficientDivMod(op: "floordiv" | "floormod", quotient: LinearForm, remainder: LinearForm, c: number): PrimExpr | undefined {
     if (c <= 0 || remainder.terms.length === 0) return undefined;
     const reduced: LinearForm = {
       ...remainder,
@@ -622,4 +604,3 @@ function isFloorDivOf(t: LinearTerm, a: PrimExpr, b: PrimExpr): boolean {
   const x = t.atom;
   return x.kind === "Binary" && x.op === "floordiv" && sameExpr(x.a, a) && sameExpr(x.b, b);
 }
-

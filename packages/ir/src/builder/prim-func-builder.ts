@@ -135,11 +135,7 @@ export class PrimFuncBuilder {
   // Loops
 
   /** `for i, j in T.grid(…)`: nested serial loops named after the callback's parameters. */
-  readonly grid = (
-    extents: readonly ExprLike[],
-    body: (...loopVars: Var[]) => void,
-    names?: readonly string[],
-  ): void => {
+  readonly grid = (extents: readonly ExprLike[], body: (...loopVars: Var[]) => void, names?: readonly string[]): void => {
     if (extents.length === 0) throw new IRError("grid: at least one extent is required");
     const loopNames = names ?? this.callbackNames(body, extents.length, "grid");
     if (loopNames.length !== extents.length) {
@@ -156,14 +152,10 @@ export class PrimFuncBuilder {
     open(0);
   };
 
-  readonly serial = (extent: ExprLike, body: (v: Var) => void, opts: LoopOptions = {}): void =>
-    this.singleLoop("serial", extent, body, opts);
-  readonly parallel = (extent: ExprLike, body: (v: Var) => void, opts: LoopOptions = {}): void =>
-    this.singleLoop("parallel", extent, body, opts);
-  readonly vectorized = (extent: ExprLike, body: (v: Var) => void, opts: LoopOptions = {}): void =>
-    this.singleLoop("vectorized", extent, body, opts);
-  readonly unrolled = (extent: ExprLike, body: (v: Var) => void, opts: LoopOptions = {}): void =>
-    this.singleLoop("unrolled", extent, body, opts);
+  readonly serial = (extent: ExprLike, body: (v: Var) => void, opts: LoopOptions = {}): void => this.singleLoop("serial", extent, body, opts);
+  readonly parallel = (extent: ExprLike, body: (v: Var) => void, opts: LoopOptions = {}): void => this.singleLoop("parallel", extent, body, opts);
+  readonly vectorized = (extent: ExprLike, body: (v: Var) => void, opts: LoopOptions = {}): void => this.singleLoop("vectorized", extent, body, opts);
+  readonly unrolled = (extent: ExprLike, body: (v: Var) => void, opts: LoopOptions = {}): void => this.singleLoop("unrolled", extent, body, opts);
 
   /** `for tx in T.thread_binding(extent, thread="threadIdx.x")`. */
   readonly threadBinding = (extent: ExprLike, threadTag: string, body: (v: Var) => void, opts: LoopOptions = {}): void =>
@@ -245,7 +237,13 @@ export class PrimFuncBuilder {
   readonly letVar = (name: string, value: ExprLike, body: (v: Var) => void): void => {
     const val = toExpr(value);
     const v = variable(name, val.dtype);
-    this.emit(letStmt(v, val, this.collect(() => body(v))));
+    this.emit(
+      letStmt(
+        v,
+        val,
+        this.collect(() => body(v)),
+      ),
+    );
   };
 
   readonly evaluate = (value: ExprLike): void => {

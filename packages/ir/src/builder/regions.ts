@@ -19,7 +19,10 @@ export function regionOf(buffer: Buffer, dims: readonly RegionDim[]): BufferRegi
   if (dims.length !== buffer.shape.length) {
     throw new IRError(`region of ${buffer.name}: ${dims.length} dimensions given for a ${buffer.shape.length}-dimensional buffer`);
   }
-  return bufferRegion(buffer, dims.map((d) => regionDim(d, buffer.name)));
+  return bufferRegion(
+    buffer,
+    dims.map((d) => regionDim(d, buffer.name)),
+  );
 }
 
 function regionDim(d: RegionDim, bufferName: string): Range {

@@ -142,9 +142,7 @@ function scalarArgument(label: string, dt: DType, value: unknown): number | bool
 function arrayArgument(label: string, buffer: Buffer, value: unknown): TypedArray {
   const Ctor = typedArrayConstructorFor(buffer.dtype);
   if (!(value instanceof Ctor)) {
-    throw new ExecutionError(
-      `${label}: expected a ${Ctor.name} for buffer ${describeBufferType(buffer)}, got ${describeValueType(value)}`,
-    );
+    throw new ExecutionError(`${label}: expected a ${Ctor.name} for buffer ${describeBufferType(buffer)}, got ${describeValueType(value)}`);
   }
   return value;
 }
@@ -186,9 +184,7 @@ function checkLength(label: string, buffer: Buffer, array: TypedArray, env: Read
   const shape = buffer.shape.map((s) => evalShapeExpr(s, env));
   shape.forEach((n, k) => {
     if (n === undefined || !Number.isInteger(n) || n < 0) {
-      throw new ExecutionError(
-        `${label}: dimension ${k} of buffer ${describeBufferType(buffer)} evaluates to ${n}, not a non-negative integer`,
-      );
+      throw new ExecutionError(`${label}: dimension ${k} of buffer ${describeBufferType(buffer)} evaluates to ${n}, not a non-negative integer`);
     }
   });
   const need = requiredLength(buffer, env);

@@ -15,8 +15,7 @@ function constantLength(func: PrimFunc, buffer: Buffer): number {
   const n = requiredLength(buffer, new Map());
   if (n === undefined) {
     throw new ExecutionError(
-      `${functionName(func)}: buffer ${buffer.name} has the symbolic type ${describeBufferType(buffer)}; ` +
-        `allocate its array yourself (typedArrayFor)`,
+      `${functionName(func)}: buffer ${buffer.name} has the symbolic type ${describeBufferType(buffer)}; ` + `allocate its array yourself (typedArrayFor)`,
     );
   }
   return n;

@@ -2,14 +2,7 @@
  * Compiles a PrimFunc to a JS function (through `new Function`) and runs it on typed arrays.
  */
 import type { PrimFunc } from "../func.js";
-import {
-  type ArgumentPlan,
-  type ArgumentValue,
-  type ParamInfo,
-  describeBufferType,
-  marshalArguments,
-  planArguments,
-} from "./arguments.js";
+import { type ArgumentPlan, type ArgumentValue, type ParamInfo, describeBufferType, marshalArguments, planArguments } from "./arguments.js";
 import { declareBufferLayout } from "./buffer-layout.js";
 import { EmitContext } from "./context.js";
 import { ExecutionError } from "./errors.js";
@@ -90,13 +83,7 @@ function bindParameters(ctx: EmitContext, plan: ArgumentPlan): string[] {
 /** The JavaScript of a compiled function: the runtime prelude, then `function name(params)` with the emitted body. */
 export function assembleSource(ctx: EmitContext, funcName: string, params: readonly string[]): string {
   const jsName = funcName.replace(/[^A-Za-z0-9_$]/g, "_").replace(/^(?=[0-9])/, "_");
-  return [
-    '"use strict";',
-    ...RUNTIME_PRELUDE,
-    `return function ${jsName}(${params.join(", ")}) {`,
-    ...ctx.prologueLines(),
-    ...ctx.bodyLines(),
-    "};",
-    "",
-  ].join("\n");
+  return ['"use strict";', ...RUNTIME_PRELUDE, `return function ${jsName}(${params.join(", ")}) {`, ...ctx.prologueLines(), ...ctx.bodyLines(), "};", ""].join(
+    "\n",
+  );
 }

@@ -179,10 +179,7 @@ export class EmitContext {
 
   /** Declarations that open the generated function body: temporaries and the copy queue. */
   prologueLines(): string[] {
-    return [
-      ...(this.temps.length > 0 ? [`  let ${this.temps.join(", ")};`] : []),
-      ...(this.asyncCopies ? ["  const $async = $rt.asyncCopies();"] : []),
-    ];
+    return [...(this.temps.length > 0 ? [`  let ${this.temps.join(", ")};`] : []), ...(this.asyncCopies ? ["  const $async = $rt.asyncCopies();"] : [])];
   }
 
   usesAsyncCopies(): boolean {
@@ -217,9 +214,7 @@ export class EmitContext {
   varName(v: Var): string {
     const name = this.varNames.get(v);
     if (name === undefined) {
-      throw new ExecutionError(
-        `variable ${v.name} (${v.dtype}) is used${this.where} but not bound by a parameter, loop, block, or let`,
-      );
+      throw new ExecutionError(`variable ${v.name} (${v.dtype}) is used${this.where} but not bound by a parameter, loop, block, or let`);
     }
     return name;
   }

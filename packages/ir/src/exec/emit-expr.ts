@@ -50,9 +50,7 @@ export function emitExpr(ctx: EmitContext, e: PrimExpr, lane?: number): string {
     case "Binary": {
       const a = emitExpr(ctx, e.a, sub);
       const b = emitExpr(ctx, e.b, sub);
-      return emitBinaryOp(e.op, elementType(e.a.dtype), a, b, () =>
-        ctx.sites.add({ kind: "division", text: describeExpr(e), where: ctx.where }),
-      );
+      return emitBinaryOp(e.op, elementType(e.a.dtype), a, b, () => ctx.sites.add({ kind: "division", text: describeExpr(e), where: ctx.where }));
     }
     case "Not":
       return `(!${emitExpr(ctx, e.a, sub)})`;
@@ -118,12 +116,18 @@ function emitCall(ctx: EmitContext, e: Call, lane: number | undefined): string {
     return emitExpr(ctx, a, lanesOf(a.dtype) > 1 ? lane : undefined);
   };
   if (isOpaqueIntrinsic(e.op)) {
-    throw new ExecutionError(`cannot execute opaque intrinsic T.${e.op}${ctx.where}: it has no meaning on the CPU (only a code generator that knows it can run it)`);
+    throw new ExecutionError(
+      `cannot execute opaque intrinsic T.${e.op}${ctx.where}: it has no meaning on the CPU (only a code generator that knows it can run it)`,
+    );
   }
   if (e.op === "if_then_else") return `(${arg(0)} ? ${arg(1)} : ${arg(2)})`;
   if (e.op === "tvm_storage_sync") return "0";
   // A hint's value is its condition; an assumption computes nothing.
   if (e.op === "likely") return arg(0);
   if (e.op === "assume") return "true";
-  return emitIntrinsic(e.op, elementType(e.dtype), e.args.map((_, i) => arg(i)));
+  return emitIntrinsic(
+    e.op,
+    elementType(e.dtype),
+    e.args.map((_, i) => arg(i)),
+  );
 }

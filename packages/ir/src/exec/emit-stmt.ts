@@ -98,8 +98,7 @@ function emitForInPlace(ctx: EmitContext, s: For): void {
   const extent = emitExpr(ctx, s.extent);
   const minRange = indexRange(s.min, ctx.rangeOf);
   const extentRange = indexRange(s.extent, ctx.rangeOf);
-  const range =
-    minRange && extentRange && extentRange.lo >= 1 ? { lo: minRange.lo, hi: minRange.hi + extentRange.hi - 1 } : undefined;
+  const range = minRange && extentRange && extentRange.lo >= 1 ? { lo: minRange.lo, hi: minRange.hi + extentRange.hi - 1 } : undefined;
   const { name, unbind } = ctx.bindVar(s.loopVar, undefined, range);
   let end: string;
   let init = `let ${name} = ${min}`;
@@ -172,7 +171,9 @@ function allocateBuffer(ctx: EmitContext, buffer: Buffer, what: string): void {
   const layout = declareBufferLayout(ctx, buffer, array);
   const size = storageSize(layout, buffer);
   const supplied = what === "T.allocate" ? ctx.hooks.allocation?.(ctx, buffer, size) : undefined;
-  ctx.line(`const ${array} = ${supplied ?? `new ${Ctor.name}(${size})`}; // ${what} ${buffer.name}: ${buffer.dtype}[${buffer.shape.map(describeExpr).join(", ")}]`);
+  ctx.line(
+    `const ${array} = ${supplied ?? `new ${Ctor.name}(${size})`}; // ${what} ${buffer.name}: ${buffer.dtype}[${buffer.shape.map(describeExpr).join(", ")}]`,
+  );
 }
 
 function emitBlockRealize(ctx: EmitContext, realize: BlockRealize): void {
@@ -201,9 +202,7 @@ function emitBlockBody(ctx: EmitContext, blk: Block, unbinders: (() => void)[]):
   for (const match of blk.matchBuffers) unbinders.push(...declareMatchBuffer(ctx, match));
   const init = blk.init;
   if (init !== undefined) {
-    const atMin = blk.iterVars
-      .filter((iv) => iv.iterType === "reduce")
-      .map((iv) => `${ctx.varName(iv.var)} === ${emitExpr(ctx, iv.dom.min)}`);
+    const atMin = blk.iterVars.filter((iv) => iv.iterType === "reduce").map((iv) => `${ctx.varName(iv.var)} === ${emitExpr(ctx, iv.dom.min)}`);
     if (atMin.length === 0) emitStmt(ctx, init);
     else ctx.nested(`if (${atMin.join(" && ")}) {`, () => emitStmt(ctx, init));
   }

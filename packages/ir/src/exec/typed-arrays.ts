@@ -10,15 +10,7 @@
 import { type DType, dtypeInfo } from "../dtype.js";
 import { ExecutionError } from "./errors.js";
 
-export type TypedArray =
-  | Float32Array
-  | Float64Array
-  | Int8Array
-  | Int16Array
-  | Int32Array
-  | Uint8Array
-  | Uint16Array
-  | Uint32Array;
+export type TypedArray = Float32Array | Float64Array | Int8Array | Int16Array | Int32Array | Uint8Array | Uint16Array | Uint32Array;
 
 export type TypedArrayConstructor =
   | Float32ArrayConstructor

@@ -105,8 +105,7 @@ export function conv2d(cfg: Conv2dConfig): OperatorBuild {
   const rkw = reduceAxis([0, g.kw], "rkw");
   const Y = compute(
     [g.batch, oc, g.oh, g.ow],
-    (n, c, i, j) =>
-      reduceSum(mul(padded.at(n, ric, add(mul(i, g.sh), rkh), add(mul(j, g.sw), rkw)), W.at(c, ric, rkh, rkw)), [ric, rkh, rkw]),
+    (n, c, i, j) => reduceSum(mul(padded.at(n, ric, add(mul(i, g.sh), rkh), add(mul(j, g.sw), rkw)), W.at(c, ric, rkh, rkw)), [ric, rkh, rkw]),
     "Y",
   );
   return { func: createPrimFunc([X, W, Y], { name: "conv2d" }), inputs: [X, W], output: Y };

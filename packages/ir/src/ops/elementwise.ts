@@ -76,10 +76,6 @@ export function batchNorm(cfg: BatchNormConfig): OperatorBuild {
   const Var = placeholder([c], dtype, "Var");
   const Gamma = placeholder([c], dtype, "Gamma");
   const Beta = placeholder([c], dtype, "Beta");
-  const Y = compute(
-    [c, h, w],
-    (ci, hi, wi) => add(mul(div(sub(X.at(ci, hi, wi), Mean.at(ci)), sqrt(add(Var.at(ci), eps))), Gamma.at(ci)), Beta.at(ci)),
-    "Y",
-  );
+  const Y = compute([c, h, w], (ci, hi, wi) => add(mul(div(sub(X.at(ci, hi, wi), Mean.at(ci)), sqrt(add(Var.at(ci), eps))), Gamma.at(ci)), Beta.at(ci)), "Y");
   return { func: createPrimFunc([X, Mean, Var, Gamma, Beta, Y], { name: "batch_norm" }), inputs: [X, Mean, Var, Gamma, Beta], output: Y };
 }

@@ -36,7 +36,9 @@ export function reshape(shapeFrom: readonly number[], shapeTo: readonly number[]
   checkShapeDims(shapeTo, "shapeTo", what);
   checkFloatDType(dtype, what);
   if (product(shapeFrom) !== product(shapeTo)) {
-    throw new IRError(`${what}: cannot reshape [${shapeFrom.join(", ")}] (${product(shapeFrom)} elements) to [${shapeTo.join(", ")}] (${product(shapeTo)} elements)`);
+    throw new IRError(
+      `${what}: cannot reshape [${shapeFrom.join(", ")}] (${product(shapeFrom)} elements) to [${shapeTo.join(", ")}] (${product(shapeTo)} elements)`,
+    );
   }
   const X = placeholder(shapeFrom, dtype, "X");
   const toStrides = rowMajorStrides(shapeTo);

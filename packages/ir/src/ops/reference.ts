@@ -157,14 +157,7 @@ function poolRef(kind: "max" | "avg", cfg: Pool2dConfig, x: FloatArray): FloatAr
   return y;
 }
 
-function batchNormRef(
-  cfg: BatchNormConfig,
-  x: FloatArray,
-  mean: FloatArray,
-  variance: FloatArray,
-  gamma: FloatArray,
-  beta: FloatArray,
-): FloatArray {
+function batchNormRef(cfg: BatchNormConfig, x: FloatArray, mean: FloatArray, variance: FloatArray, gamma: FloatArray, beta: FloatArray): FloatArray {
   const { channels: c, height: h, width: w } = cfg;
   const eps = cfg.eps ?? 1e-5;
   expectLength(x, c * h * w, "X");

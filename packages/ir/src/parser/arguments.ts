@@ -7,12 +7,7 @@ import { fail } from "./errors.js";
 
 type CallNode = Extract<PyExpr, { kind: "Call" }>;
 
-export function bindArguments(
-  call: CallNode,
-  fnName: string,
-  params: readonly string[],
-  required = 0,
-): Map<string, PyExpr> {
+export function bindArguments(call: CallNode, fnName: string, params: readonly string[], required = 0): Map<string, PyExpr> {
   const bound = new Map<string, PyExpr>();
   if (call.args.length > params.length) {
     fail(`${fnName} takes at most ${params.length} positional arguments, got ${call.args.length}`, call.args[params.length]!.pos);

@@ -29,13 +29,7 @@ export interface BufferDecl {
   readonly args: Map<string, PyExpr>;
 }
 
-export function parseBufferDecl(
-  ev: ExprEvaluator,
-  call: CallNode,
-  fnName: string,
-  bufferName: string,
-  opts: BufferDeclOptions = {},
-): BufferDecl {
+export function parseBufferDecl(ev: ExprEvaluator, call: CallNode, fnName: string, bufferName: string, opts: BufferDeclOptions = {}): BufferDecl {
   const leading = opts.leading ?? [];
   const args = bindArguments(call, fnName, [...leading, ...BUFFER_PARAMS], leading.length + 1);
   const shape = evalShape(ev, args.get("shape")!, opts.symbolicShape ?? false);
@@ -50,7 +44,10 @@ export function parseBufferDecl(
   const stridesNode = args.get("strides");
   const strides = stridesNode === undefined || stridesNode.kind === "Constant" ? [] : evalShape(ev, stridesNode, opts.symbolicShape ?? false);
   const offsetNode = args.get("elem_offset");
-  const elemOffset = offsetNode === undefined || offsetNode.kind === "Constant" ? undefined : withAutoDefine(ev, opts.symbolicShape ?? false, () => ev.index(offsetNode, "elem_offset"));
+  const elemOffset =
+    offsetNode === undefined || offsetNode.kind === "Constant"
+      ? undefined
+      : withAutoDefine(ev, opts.symbolicShape ?? false, () => ev.index(offsetNode, "elem_offset"));
   const alignNode = args.get("align");
   const align = alignNode === undefined ? undefined : ev.constInt(alignNode, "align");
   const factorNode = args.get("offset_factor");

@@ -54,7 +54,12 @@ export function bufferMethodCall(ev: ExprEvaluator, buffer: Buffer, method: stri
   let extent: PrimExpr;
   if (buffer.shape.length === 0) extent = constant(1, indexType);
   else if (buffer.strides.length === buffer.shape.length) extent = fold("sub", fold("mul", buffer.strides[0]!, buffer.shape[0]!), offset);
-  else extent = fold("sub", buffer.shape.slice(1).reduce((acc, s) => fold("mul", acc, s), buffer.shape[0]!), offset);
+  else
+    extent = fold(
+      "sub",
+      buffer.shape.slice(1).reduce((acc, s) => fold("mul", acc, s), buffer.shape[0]!),
+      offset,
+    );
   let elemOffset = fold("add", buffer.elemOffset, offset);
   if (lanes > 1) {
     extent = fold("div", extent, constant(lanes, indexType));

@@ -63,7 +63,7 @@ function buildParam(p: Param, ev: ExprEvaluator, fn: FunctionState): Var {
   }
   const callee = dottedName(ann.kind === "Call" ? ann.func : ann);
   if (callee === "T.Buffer") {
-    if (ann.kind !== "Call") fail("T.Buffer needs a shape, as in T.Buffer((16,), \"float32\")", ann.pos);
+    if (ann.kind !== "Call") fail('T.Buffer needs a shape, as in T.Buffer((16,), "float32")', ann.pos);
     const handle = variable(p.name, "handle");
     const { buffer } = parseBufferDecl(ev, ann, "T.Buffer", p.name, { symbolicShape: true });
     fn.bufferMap.set(handle, buffer);

@@ -51,29 +51,34 @@ export function buildFor(b: BodyBuilder, s: ForStmt): Stmt {
   } else {
     const kind = LOOP_KINDS[callee];
     if (kind === undefined) {
-      fail(`unsupported loop "${callee || "<expression>"}": expected range, T.serial, T.parallel, T.vectorized, T.unroll, T.thread_binding or T.grid`, iter.pos);
+      fail(
+        `unsupported loop "${callee || "<expression>"}": expected range, T.serial, T.parallel, T.vectorized, T.unroll, T.thread_binding or T.grid`,
+        iter.pos,
+      );
     }
     if (names.length !== 1) fail(`${callee} defines one loop variable, but ${names.length} are given`, s.target.pos);
     specs = [loopSpec(b, callee, kind, iter, names[0]!)];
   }
-  return b.deeper(specs.length, s.pos, () => b.scopes.within(() => {
-    const vars: Var[] = specs.map((spec) => {
-      const v = variable(spec.name, spec.range.extent.dtype);
-      b.scopes.define(spec.name, { kind: "var", var: v, loopRange: spec.range });
-      return v;
-    });
-    let body = b.nested(s.body);
-    for (let i = specs.length - 1; i >= 0; i--) {
-      const spec = specs[i]!;
-      body = forLoop(vars[i]!, spec.range.extent, body, {
-        min: spec.range.min,
-        kind: spec.kind,
-        ...(spec.threadTag !== undefined ? { threadTag: spec.threadTag } : {}),
-        annotations: spec.annotations,
+  return b.deeper(specs.length, s.pos, () =>
+    b.scopes.within(() => {
+      const vars: Var[] = specs.map((spec) => {
+        const v = variable(spec.name, spec.range.extent.dtype);
+        b.scopes.define(spec.name, { kind: "var", var: v, loopRange: spec.range });
+        return v;
       });
-    }
-    return body;
-  }));
+      let body = b.nested(s.body);
+      for (let i = specs.length - 1; i >= 0; i--) {
+        const spec = specs[i]!;
+        body = forLoop(vars[i]!, spec.range.extent, body, {
+          min: spec.range.min,
+          kind: spec.kind,
+          ...(spec.threadTag !== undefined ? { threadTag: spec.threadTag } : {}),
+          annotations: spec.annotations,
+        });
+      }
+      return body;
+    }),
+  );
 }
 
 function targetNames(target: PyExpr): string[] {

@@ -57,7 +57,7 @@ export function loweredWith(
   body: readonly PyStmt[],
 ): StmtResult | undefined {
   if (callee === undefined) return undefined;
-  if (asTarget !== undefined && asTarget.kind !== "Name") fail("expected a single name after \"as\"", asTarget.pos);
+  if (asTarget !== undefined && asTarget.kind !== "Name") fail('expected a single name after "as"', asTarget.pos);
   const name = asTarget?.id;
   const form = scopedForm(b, callee, call, name);
   if (form === undefined) return undefined;
@@ -191,8 +191,7 @@ function bufferView(b: BodyBuilder, name: string, call: CallNode): Buffer {
 }
 
 function sameLayout(a: Buffer, b: Buffer): boolean {
-  const sameList = (x: readonly PrimExpr[], y: readonly PrimExpr[]): boolean =>
-    x.length === y.length && x.every((e, i) => sameExpr(e, y[i]!));
+  const sameList = (x: readonly PrimExpr[], y: readonly PrimExpr[]): boolean => x.length === y.length && x.every((e, i) => sameExpr(e, y[i]!));
   return (
     a.dtype === b.dtype &&
     a.scope === b.scope &&

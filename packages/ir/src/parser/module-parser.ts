@@ -38,11 +38,10 @@ export function parsePrimFunc(text: string, opts: ParseOptions = {}): PrimFunc {
   const mod = parseTVMScript(text, opts);
   if (mod.functions.size !== 1) {
     const file = sourceFile(text, opts.fileName ?? "<string>");
-    throw new TVMScriptSyntaxError(
-      `expected exactly one function, found ${mod.functions.size} (${[...mod.functions.keys()].join(", ")})`,
-      file,
-      { line: 1, column: 1 },
-    );
+    throw new TVMScriptSyntaxError(`expected exactly one function, found ${mod.functions.size} (${[...mod.functions.keys()].join(", ")})`, file, {
+      line: 1,
+      column: 1,
+    });
   }
   return [...mod.functions.values()][0]!;
 }
@@ -93,11 +92,7 @@ function numericConstant(e: PyExpr): { value: number; isFloat: boolean } | undef
   return undefined;
 }
 
-function moduleClass(
-  s: Extract<PyStmt, { kind: "ClassDef" }>,
-  functions: Map<string, PrimFunc>,
-  constants: Map<string, Binding>,
-): void {
+function moduleClass(s: Extract<PyStmt, { kind: "ClassDef" }>, functions: Map<string, PrimFunc>, constants: Map<string, Binding>): void {
   const isModule = s.decorators.some((d) => {
     const name = dottedName(d.kind === "Call" ? d.func : d);
     return name === "I.ir_module" || name === "tvm.script.ir_module" || name === "ir_module";

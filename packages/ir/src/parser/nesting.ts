@@ -41,7 +41,8 @@ export function checkNesting(module: readonly PyStmt[]): void {
     if (typeof value !== "object" || value === null || isPosition(value)) continue;
     const node = value as Partial<Node> & Record<string, unknown>;
     const isNode = typeof node.kind === "string";
-    if (isNode && isStatement && statements > MAX_STATEMENT_NESTING) fail(`nesting deeper than ${MAX_STATEMENT_NESTING} statements (for/with/if blocks)`, positionOf(node));
+    if (isNode && isStatement && statements > MAX_STATEMENT_NESTING)
+      fail(`nesting deeper than ${MAX_STATEMENT_NESTING} statements (for/with/if blocks)`, positionOf(node));
     if (isNode && !isStatement && expressions > MAX_EXPRESSION_DEPTH) fail(`expression nesting deeper than ${MAX_EXPRESSION_DEPTH} levels`, positionOf(node));
     for (const [key, child] of Object.entries(node)) {
       if (key === "pos" || key === "opPos") continue;

@@ -8,23 +8,63 @@ import { fail } from "./errors.js";
 import { type Token, tokenize } from "./lexer.js";
 import { MAX_EXPRESSION_DEPTH, MAX_STATEMENT_NESTING, checkNesting } from "./nesting.js";
 
-
-
 const UNSUPPORTED_STATEMENTS = new Set([
-  "while", "try", "return", "break", "continue", "del", "global", "nonlocal", "assert", "raise", "yield",
-  "async", "await", "lambda", "match", "except", "finally",
+  "while",
+  "try",
+  "return",
+  "break",
+  "continue",
+  "del",
+  "global",
+  "nonlocal",
+  "assert",
+  "raise",
+  "yield",
+  "async",
+  "await",
+  "lambda",
+  "match",
+  "except",
+  "finally",
 ]);
 
 const KEYWORDS = new Set([
   ...UNSUPPORTED_STATEMENTS,
-  "def", "class", "for", "in", "with", "as", "if", "elif", "else", "pass", "import", "from", "and", "or", "not", "is",
-  "True", "False", "None",
+  "def",
+  "class",
+  "for",
+  "in",
+  "with",
+  "as",
+  "if",
+  "elif",
+  "else",
+  "pass",
+  "import",
+  "from",
+  "and",
+  "or",
+  "not",
+  "is",
+  "True",
+  "False",
+  "None",
 ]);
 
 const COMPARE_OPS = new Set(["<", "<=", ">", ">=", "==", "!="]);
 const AUG_OPS: Record<string, BinOpText> = {
-  "+=": "+", "-=": "-", "*=": "*", "/=": "/", "//=": "//", "%=": "%", "**=": "**",
-  "<<=": "<<", ">>=": ">>", "&=": "&", "|=": "|", "^=": "^",
+  "+=": "+",
+  "-=": "-",
+  "*=": "*",
+  "/=": "/",
+  "//=": "//",
+  "%=": "%",
+  "**=": "**",
+  "<<=": "<<",
+  ">>=": ">>",
+  "&=": "&",
+  "|=": "|",
+  "^=": "^",
 };
 
 export function parsePython(text: string): PyStmt[] {
@@ -393,7 +433,7 @@ class PyParser {
     const opTok = this.next();
     const right = this.parseBitOr();
     if (this.kind() === "op" && COMPARE_OPS.has(this.tok.text)) {
-      fail("chained comparisons are not supported in TVMScript; combine them with \"and\"", this.tok.pos);
+      fail('chained comparisons are not supported in TVMScript; combine them with "and"', this.tok.pos);
     }
     return { kind: "Compare", op: opTok.text as CompareText, left, right, pos: left.pos, opPos: opTok.pos };
   }
@@ -404,7 +444,8 @@ class PyParser {
     // soon as it gets there, not after building a tree of a million terms.
     let chain = this.expressions;
     while (this.kind() === "op" && ops.includes(this.tok.text)) {
-      if (++chain > MAX_EXPRESSION_DEPTH) fail(`expression nesting deeper than ${MAX_EXPRESSION_DEPTH} levels (a chain of more than ${MAX_EXPRESSION_DEPTH} operators)`, this.tok.pos);
+      if (++chain > MAX_EXPRESSION_DEPTH)
+        fail(`expression nesting deeper than ${MAX_EXPRESSION_DEPTH} levels (a chain of more than ${MAX_EXPRESSION_DEPTH} operators)`, this.tok.pos);
       const opTok = this.next();
       const right = operand();
       left = { kind: "BinOp", op: opTok.text as BinOpText, left, right, pos: left.pos, opPos: opTok.pos };
@@ -604,4 +645,3 @@ function describe(t: Token): string {
       return `"${t.text}"`;
   }
 }
-

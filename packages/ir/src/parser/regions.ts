@@ -23,10 +23,7 @@ export function parseRegion(ev: ExprEvaluator, e: PyExpr): BufferRegion {
   const buffer = ev.buffer(e.value);
   const items = subscriptItems(e.indices);
   if (items.length !== buffer.shape.length) {
-    fail(
-      `buffer "${buffer.name}" has ${buffer.shape.length} dimension${buffer.shape.length === 1 ? "" : "s"} but the region has ${items.length}`,
-      e.pos,
-    );
+    fail(`buffer "${buffer.name}" has ${buffer.shape.length} dimension${buffer.shape.length === 1 ? "" : "s"} but the region has ${items.length}`, e.pos);
   }
   const region: Range[] = items.map((item, d) => {
     if (item.kind !== "Slice") {

@@ -17,9 +17,33 @@ type Handler = (ev: ExprEvaluator, call: CallNode) => ExprValue;
 
 /** Functions that only make sense as statements; named so that misuse gets a precise message. */
 export const STATEMENT_T_FUNCTIONS = new Set([
-  "func_attr", "alloc_buffer", "sblock_alloc_buffer", "match_buffer", "reads", "writes", "where", "block_attr",
-  "sblock_attr", "block", "sblock", "init", "axis", "grid", "serial", "parallel", "vectorized", "unroll",
-  "thread_binding", "Buffer", "decl_buffer", "allocate", "launch_thread", "env_thread", "attr", "evaluate", "handle",
+  "func_attr",
+  "alloc_buffer",
+  "sblock_alloc_buffer",
+  "match_buffer",
+  "reads",
+  "writes",
+  "where",
+  "block_attr",
+  "sblock_attr",
+  "block",
+  "sblock",
+  "init",
+  "axis",
+  "grid",
+  "serial",
+  "parallel",
+  "vectorized",
+  "unroll",
+  "thread_binding",
+  "Buffer",
+  "decl_buffer",
+  "allocate",
+  "launch_thread",
+  "env_thread",
+  "attr",
+  "evaluate",
+  "handle",
 ]);
 
 /** `T.<dtype>` spellings that look like a dtype but are not one (`T.float33`). */
@@ -54,10 +78,23 @@ const HANDLERS: Record<string, Handler> = {
   Mod: binaryHandler("Mod", "mod"),
   // TVM's expression node constructors, which `T` exports under their class names.
   ...Object.fromEntries(
-    ([
-      ["Add", "add"], ["Sub", "sub"], ["Mul", "mul"], ["Min", "min"], ["Max", "max"],
-      ["EQ", "eq"], ["NE", "ne"], ["LT", "lt"], ["LE", "le"], ["GT", "gt"], ["GE", "ge"], ["And", "and"], ["Or", "or"],
-    ] as const).map(([name, op]) => [name, binaryHandler(name, op)]),
+    (
+      [
+        ["Add", "add"],
+        ["Sub", "sub"],
+        ["Mul", "mul"],
+        ["Min", "min"],
+        ["Max", "max"],
+        ["EQ", "eq"],
+        ["NE", "ne"],
+        ["LT", "lt"],
+        ["LE", "le"],
+        ["GT", "gt"],
+        ["GE", "ge"],
+        ["And", "and"],
+        ["Or", "or"],
+      ] as const
+    ).map(([name, op]) => [name, binaryHandler(name, op)]),
   ),
   Not: (ev, call) => {
     const [x] = expectArgs(call, "Not", 1);
@@ -123,10 +160,13 @@ const HANDLERS: Record<string, Handler> = {
 
 /** `T.min_value("float32")` / `T.min_value(dtype="float32")`. */
 function dtypeOnlyArgument(ev: ExprEvaluator, call: CallNode, name: string): string {
-  const given = [...call.args, ...call.keywords.map((k) => {
-    if (k.name !== "dtype") fail(`T.${name} takes no keyword argument "${k.name}" (only dtype=)`, k.pos);
-    return k.value;
-  })];
+  const given = [
+    ...call.args,
+    ...call.keywords.map((k) => {
+      if (k.name !== "dtype") fail(`T.${name} takes no keyword argument "${k.name}" (only dtype=)`, k.pos);
+      return k.value;
+    }),
+  ];
   if (given.length !== 1) fail(`T.${name} takes exactly one dtype, as in T.${name}("float32")`, call.pos);
   return dtypeArg(ev, given[0]!);
 }
@@ -181,9 +221,7 @@ function intrinsicCall(ev: ExprEvaluator, call: CallNode, name: string): ExprVal
   }
   const values = operands.map((a) => ev.value(a));
   // Literals are handed over as plain numbers so the intrinsic's own type rules give them a dtype.
-  const args: (PrimExpr | number | boolean)[] = values.map((v) =>
-    isLiteral(v) ? (v.type === "bool" ? v.value !== 0 : v.value) : v,
-  );
+  const args: (PrimExpr | number | boolean)[] = values.map((v) => (isLiteral(v) ? (v.type === "bool" ? v.value !== 0 : v.value) : v));
   const result = checkIntrinsicCall(name, args, dt);
   if (dtypeKeyword !== undefined && dt === undefined) {
     const asked = dtypeArg(ev, dtypeKeyword);

@@ -18,7 +18,6 @@ export function shapeText(ctx: PrintContext, shape: Buffer["shape"]): string {
   return parts.length === 1 ? `(${parts[0]},)` : `(${parts.join(", ")})`;
 }
 
-
 export interface BufferCallOptions {
   /** Leading positional arguments (the handle of `match_buffer`, the region of a block's match). */
   leading?: readonly string[];

@@ -39,10 +39,7 @@ export function attrValueText(value: AttrValue, style: Style, expr: (e: PrimExpr
   return `{${entries.map(([k, v]) => `${pyString(k, style)}: ${attrValueText(v, style, expr)}`).join(", ")}}`;
 }
 
-const EXPR_KINDS = new Set([
-  "IntImm", "FloatImm", "StringImm", "Var", "Binary", "Not", "Select", "Cast", "BufferLoad", "Ramp",
-  "Broadcast", "Let", "Call",
-]);
+const EXPR_KINDS = new Set(["IntImm", "FloatImm", "StringImm", "Var", "Binary", "Not", "Select", "Cast", "BufferLoad", "Ramp", "Broadcast", "Let", "Call"]);
 
 function isPrimExpr(value: object): value is PrimExpr {
   const kind = (value as { kind?: unknown }).kind;

@@ -7,20 +7,7 @@ import type { Buffer } from "../buffer.js";
 import type { PrimExpr } from "../expr.js";
 import { IRError } from "../errors.js";
 import { IRVisitor, usesVar } from "../functor.js";
-import type {
-  Allocate,
-  AttrStmt,
-  BlockRealize,
-  BufferRegion,
-  BufferStore,
-  DeclBuffer,
-  For,
-  IfThenElse,
-  IterType,
-  IterVar,
-  LetStmt,
-  Stmt,
-} from "../stmt.js";
+import type { Allocate, AttrStmt, BlockRealize, BufferRegion, BufferStore, DeclBuffer, For, IfThenElse, IterType, IterVar, LetStmt, Stmt } from "../stmt.js";
 import { bufferCall, bufferRegionText } from "./buffer-decl.js";
 import type { PrintContext } from "./context.js";
 import { addFolded, bufferAccessText, exprText } from "./expr-printer.js";
@@ -236,9 +223,7 @@ export class StmtPrinter {
 
   private printAxis(realize: BlockRealize, i: number, indent: number): void {
     const iv = realize.block.iterVars[i]!;
-    const dom = isZero(iv.dom.min)
-      ? this.expr(iv.dom.extent)
-      : `(${this.expr(iv.dom.min)}, ${this.expr(addFolded(iv.dom.min, iv.dom.extent))})`;
+    const dom = isZero(iv.dom.min) ? this.expr(iv.dom.extent) : `(${this.expr(iv.dom.min)}, ${this.expr(addFolded(iv.dom.min, iv.dom.extent))})`;
     const binding = this.expr(realize.iterValues[i]!);
     const lhs = this.ctx.names.define(iv.var, iv.var.name, "v");
     this.out.line(indent, `${lhs} = ${this.ctx.tir(`axis.${AXIS_CALL[iv.iterType]}`)}(${dom}, ${binding})`);
@@ -307,7 +292,14 @@ export class StmtPrinter {
 
   private printDeclBuffer(s: DeclBuffer, indent: number, isLast: boolean, node: object): void {
     const rhs = bufferCall(this.ctx, "decl_buffer", s.buffer);
-    this.printScoped(indent, isLast, node, rhs, () => this.ctx.defineBuffer(s.buffer), (inner) => this.printBody(s.body, inner));
+    this.printScoped(
+      indent,
+      isLast,
+      node,
+      rhs,
+      () => this.ctx.defineBuffer(s.buffer),
+      (inner) => this.printBody(s.body, inner),
+    );
   }
 
   private printAttr(s: AttrStmt, indent: number, isLast: boolean): void {

@@ -15,12 +15,7 @@ export type ComputeBody = ExprLike | ReduceExpr;
  * `te.compute(shape, (i, j) => expr, name, attrs)`. The axes take the names of the callback's
  * parameters (`i`, `j`); a rest parameter or unreadable parameters give `i0`, `i1`, … as in TVM.
  */
-export function compute(
-  shape: readonly ExprLike[],
-  fcompute: (...indices: Var[]) => ComputeBody,
-  name = "compute",
-  attrs: Annotations = {},
-): Tensor {
+export function compute(shape: readonly ExprLike[], fcompute: (...indices: Var[]) => ComputeBody, name = "compute", attrs: Annotations = {}): Tensor {
   const what = `compute ${name}`;
   checkShape(shape, what);
   if (typeof fcompute !== "function") throw new IRError(`${what}: the second argument must be a function of the indices`);
@@ -29,7 +24,11 @@ export function compute(
   const raw = fcompute(...axis.map((a) => a.var));
   if (raw === undefined || raw === null) throw new IRError(`${what}: the callback returned nothing; it must return an expression`);
   const body = isReduceExpr(raw) ? raw : toExpr(raw);
-  checkBody(body, axis.map((a) => a.var), what);
+  checkBody(
+    body,
+    axis.map((a) => a.var),
+    what,
+  );
   const op: ComputeOp = { kind: "ComputeOp", name, axis, body, attrs, inputs: collectInputs(body, what) };
   return new Tensor(name, shape, body.dtype, op);
 }
@@ -52,9 +51,7 @@ function computeAxisNames(fcompute: (...args: never[]) => unknown, ndim: number,
 }
 
 function arityError(args: number, ndim: number, what: string): IRError {
-  return new IRError(
-    `${what}: the callback takes ${args} ind${args === 1 ? "ex" : "ices"} but the shape has ${ndim} dimension${ndim === 1 ? "" : "s"}`,
-  );
+  return new IRError(`${what}: the callback takes ${args} ind${args === 1 ? "ex" : "ices"} but the shape has ${ndim} dimension${ndim === 1 ? "" : "s"}`);
 }
 
 /** Reduce axes may appear only inside the reduction that owns them. */

@@ -159,9 +159,7 @@ function checkFreeVars(op: ComputeOp, bound: ReadonlyMap<Var, PrimExpr>, blockNa
   const check = (e: PrimExpr): void =>
     forEachExpr(e, (node) => {
       if (node.kind === "Var" && !bound.has(node)) {
-        throw new IRError(
-          `createPrimFunc: compute ${blockName} uses variable ${node.name}, which is neither one of its axes nor one of its reduce axes`,
-        );
+        throw new IRError(`createPrimFunc: compute ${blockName} uses variable ${node.name}, which is neither one of its axes nor one of its reduce axes`);
       }
     });
   if (isReduceExpr(op.body)) {

@@ -80,18 +80,13 @@ export type Reducer = ((source: ExprLike, axes: Var | readonly Var[], where?: Ex
  * `te.comm_reducer(fcombine, fidentity, name)`. `fcombine` must be commutative and associative;
  * `fidentity(dtype)` gives its identity element.
  */
-export function commReducer(
-  fcombine: (x: PrimExpr, y: PrimExpr) => ExprLike,
-  fidentity: (dtype: DType) => ExprLike,
-  name = "reduce",
-): Reducer {
+export function commReducer(fcombine: (x: PrimExpr, y: PrimExpr) => ExprLike, fidentity: (dtype: DType) => ExprLike, name = "reduce"): Reducer {
   const combiner: CommReducer = {
     name,
     combine: (x, y) => toExpr(fcombine(x, y), x.dtype),
     identity: (dt) => toExpr(fidentity(dt), dt),
   };
-  const reducer = (sourceLike: ExprLike, axes: Var | readonly Var[], where?: ExprLike): ReduceExpr =>
-    makeReduce(combiner, sourceLike, axes, where);
+  const reducer = (sourceLike: ExprLike, axes: Var | readonly Var[], where?: ExprLike): ReduceExpr => makeReduce(combiner, sourceLike, axes, where);
   return Object.assign(reducer, { combiner });
 }
 
@@ -154,9 +149,25 @@ export function rejectNestedReduce(e: PrimExpr, what: string): void {
   new Finder().visitExpr(e);
 }
 
-export const reduceSum: Reducer = commReducer((x, y) => add(x, y), (dt) => toExpr(0, dt), "sum");
-export const reduceProd: Reducer = commReducer((x, y) => mul(x, y), (dt) => toExpr(1, dt), "prod");
+export const reduceSum: Reducer = commReducer(
+  (x, y) => add(x, y),
+  (dt) => toExpr(0, dt),
+  "sum",
+);
+export const reduceProd: Reducer = commReducer(
+  (x, y) => mul(x, y),
+  (dt) => toExpr(1, dt),
+  "prod",
+);
 /** Identity: the dtype's minimum value, as TVM's `te.max`. */
-export const reduceMax: Reducer = commReducer((x, y) => max(x, y), (dt) => minValue(dt), "max");
+export const reduceMax: Reducer = commReducer(
+  (x, y) => max(x, y),
+  (dt) => minValue(dt),
+  "max",
+);
 /** Identity: the dtype's maximum value, as TVM's `te.min`. */
-export const reduceMin: Reducer = commReducer((x, y) => min(x, y), (dt) => maxValue(dt), "min");
+export const reduceMin: Reducer = commReducer(
+  (x, y) => min(x, y),
+  (dt) => maxValue(dt),
+  "min",
+);

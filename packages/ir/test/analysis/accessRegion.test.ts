@@ -3,17 +3,7 @@ import { declBuffer } from "../../src/buffer.js";
 import { add, bufferLoad, floordiv, letExpr, mul, ramp, sub, variable } from "../../src/expr.js";
 import { ifThenElse } from "../../src/intrinsics.js";
 import type { BlockRealize, For } from "../../src/stmt.js";
-import {
-  block,
-  blockRealize,
-  bufferRegion,
-  bufferStore,
-  forLoop,
-  ifThenElseStmt,
-  letStmt,
-  range,
-  seq,
-} from "../../src/stmt.js";
+import { block, blockRealize, bufferRegion, bufferStore, forLoop, ifThenElseStmt, letStmt, range, seq } from "../../src/stmt.js";
 import { completeBlockRegions, inferAccessRegions, withInferredRegions } from "../../src/analysis/index.js";
 import { matmulFunc, showRegions, spatialIter } from "./fixtures.js";
 
@@ -178,7 +168,16 @@ describe("completeBlockRegions / withInferredRegions", () => {
     const body = blockRealize([], true, block({ name: "root", body: forLoop(o, 4, blockRealize([o], true, outer)) }));
     const a = variable("a", "handle");
     const b = variable("b", "handle");
-    const filled = withInferredRegions({ kind: "PrimFunc", params: [a, b], bufferMap: new Map([[a, A], [b, B]]), body, attrs: {} });
+    const filled = withInferredRegions({
+      kind: "PrimFunc",
+      params: [a, b],
+      bufferMap: new Map([
+        [a, A],
+        [b, B],
+      ]),
+      body,
+      attrs: {},
+    });
     const outerFilled = (((filled.body as BlockRealize).block.body as For).body as BlockRealize).block;
     expect(showRegions(outerFilled.reads)).toEqual(["A[vo * 4:vo * 4 + 4]"]);
     expect(showRegions(outerFilled.writes)).toEqual(["B[vo * 4:vo * 4 + 4]"]);

@@ -2,17 +2,7 @@
 import { type Buffer, declBuffer } from "../../src/buffer.js";
 import { type PrimExpr, add, bufferLoad, mul, variable, floatImm } from "../../src/expr.js";
 import { primFunc, type PrimFunc } from "../../src/func.js";
-import {
-  type Block,
-  type BufferRegion,
-  block,
-  blockRealize,
-  bufferStore,
-  forLoop,
-  iterVar,
-  range,
-  rangeFromExtent,
-} from "../../src/stmt.js";
+import { type Block, type BufferRegion, block, blockRealize, bufferStore, forLoop, iterVar, range, rangeFromExtent } from "../../src/stmt.js";
 import { show } from "../arith/exprTestUtils.js";
 import { simplify } from "../../src/arith/index.js";
 
@@ -37,22 +27,22 @@ export function matmulFunc(n = 128): { func: PrimFunc; update: Block; A: Buffer;
   const [vi, vj, vk] = [variable("vi"), variable("vj"), variable("vk")];
   const update = block({
     name: "C",
-    iterVars: [
-      iterVar(vi, rangeFromExtent(n), "spatial"),
-      iterVar(vj, rangeFromExtent(n), "spatial"),
-      iterVar(vk, rangeFromExtent(n), "reduce"),
-    ],
+    iterVars: [iterVar(vi, rangeFromExtent(n), "spatial"), iterVar(vj, rangeFromExtent(n), "spatial"), iterVar(vk, rangeFromExtent(n), "reduce")],
     init: bufferStore(C, floatImm(0), [vi, vj]),
     body: bufferStore(C, add(bufferLoad(C, [vi, vj]), mul(bufferLoad(A, [vi, vk]), bufferLoad(B, [vk, vj]))), [vi, vj]),
   });
   const loops = forLoop(i, n, forLoop(j, n, forLoop(k, n, blockRealize([i, j, k], true, update))));
   const root = blockRealize([], true, block({ name: "root", body: loops }));
   const params = [variable("a", "handle"), variable("b", "handle"), variable("c", "handle")];
-  const func = primFunc(params, new Map([
-    [params[0]!, A],
-    [params[1]!, B],
-    [params[2]!, C],
-  ]), root);
+  const func = primFunc(
+    params,
+    new Map([
+      [params[0]!, A],
+      [params[1]!, B],
+      [params[2]!, C],
+    ]),
+    root,
+  );
   return { func, update, A, C };
 }
 

@@ -14,7 +14,14 @@ const B = declBuffer("B", [n]);
 function funcWith(body: Stmt): PrimFunc {
   const a = variable("a", "handle");
   const b = variable("b", "handle");
-  return primFunc([a, b], new Map([[a, A], [b, B]]), blockRealize([], true, block({ name: "root", body })));
+  return primFunc(
+    [a, b],
+    new Map([
+      [a, A],
+      [b, B],
+    ]),
+    blockRealize([], true, block({ name: "root", body })),
+  );
 }
 
 /** `for i in range(n): with block(name): vi = i; B[vi] = A[vi]`. */

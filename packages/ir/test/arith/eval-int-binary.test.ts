@@ -19,11 +19,15 @@ describe("evalIntBinary", () => {
 
   it("keeps a = b·floordiv(a, b) + floormod(a, b) and a = b·div(a, b) + mod(a, b)", () => {
     fc.assert(
-      fc.property(fc.integer({ min: -1000, max: 1000 }), fc.integer({ min: -50, max: 50 }).filter((b) => b !== 0), (a, b) => {
-        expect(b * evalIntBinary("floordiv", a, b)! + evalIntBinary("floormod", a, b)!).toBe(a);
-        expect(b * evalIntBinary("div", a, b)! + evalIntBinary("mod", a, b)!).toBe(a);
-        expect(Math.sign(evalIntBinary("floormod", a, b)!) * Math.sign(b)).not.toBe(-1);
-      }),
+      fc.property(
+        fc.integer({ min: -1000, max: 1000 }),
+        fc.integer({ min: -50, max: 50 }).filter((b) => b !== 0),
+        (a, b) => {
+          expect(b * evalIntBinary("floordiv", a, b)! + evalIntBinary("floormod", a, b)!).toBe(a);
+          expect(b * evalIntBinary("div", a, b)! + evalIntBinary("mod", a, b)!).toBe(a);
+          expect(Math.sign(evalIntBinary("floormod", a, b)!) * Math.sign(b)).not.toBe(-1);
+        },
+      ),
     );
   });
 });

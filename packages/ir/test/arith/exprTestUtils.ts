@@ -46,7 +46,19 @@ export function show(e: PrimExpr): string {
 }
 
 const PRECEDENCE: Record<string, number> = {
-  or: 1, and: 2, eq: 3, ne: 3, lt: 3, le: 3, gt: 3, ge: 3, add: 4, sub: 4, mul: 5, floordiv: 5, floormod: 5,
+  or: 1,
+  and: 2,
+  eq: 3,
+  ne: 3,
+  lt: 3,
+  le: 3,
+  gt: 3,
+  ge: 3,
+  add: 4,
+  sub: 4,
+  mul: 5,
+  floordiv: 5,
+  floormod: 5,
 };
 
 function precedenceOf(e: PrimExpr): number {

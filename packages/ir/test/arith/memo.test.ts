@@ -5,20 +5,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  type PrimExpr,
-  type Var,
-  add,
-  binary,
-  floordiv,
-  floormod,
-  intImm,
-  max,
-  min,
-  mul,
-  sub,
-  variable,
-} from "../../src/expr.js";
+import { type PrimExpr, type Var, add, binary, floordiv, floormod, intImm, max, min, mul, sub, variable } from "../../src/expr.js";
 import { range } from "../../src/stmt.js";
 import {
   Analyzer,
@@ -52,9 +39,9 @@ const { intExpr } = fc.letrec<{ intExpr: PrimExpr }>((tie) => ({
     fc.tuple(tie("intExpr"), tie("intExpr")).map(([a, b]) => sub(a, b)),
     fc.tuple(tie("intExpr"), fc.integer({ min: -4, max: 4 })).map(([a, c]) => mul(a, c)),
     fc.tuple(tie("intExpr"), tie("intExpr")).map(([a, b]) => mul(a, b)),
-    fc.tuple(fc.constantFrom("floordiv", "floormod", "div", "mod") as fc.Arbitrary<"floordiv">, tie("intExpr"), fc.constantFrom(2, 3, 4, 8, -4)).map(
-      ([op, a, c]) => binary(op, a, c),
-    ),
+    fc
+      .tuple(fc.constantFrom("floordiv", "floormod", "div", "mod") as fc.Arbitrary<"floordiv">, tie("intExpr"), fc.constantFrom(2, 3, 4, 8, -4))
+      .map(([op, a, c]) => binary(op, a, c)),
     fc.tuple(tie("intExpr"), tie("intExpr")).map(([a, b]) => min(a, b)),
     fc.tuple(tie("intExpr"), tie("intExpr")).map(([a, b]) => max(a, b)),
   ),
@@ -114,7 +101,14 @@ describe("memoised simplification", () => {
     const before = an.generation;
     bound(an, z, 0, 3); // z: not in anything simplified so far
     expect(an.generation).toBe(before);
-    expect(show(an.simplify(add(e, z)))).toBe(show(freshSimplify(add(e, z), [[x, 0, 15], [z, 0, 3]])));
+    expect(show(an.simplify(add(e, z)))).toBe(
+      show(
+        freshSimplify(add(e, z), [
+          [x, 0, 15],
+          [z, 0, 3],
+        ]),
+      ),
+    );
     an.simplify(floordiv(add(y, 3), 16)); // y asked about while unbound
     bound(an, y, 0, 12);
     expect(an.generation).not.toBe(before);

@@ -200,12 +200,18 @@ describe("division of a scaled term plus a small remainder", () => {
   const t = variable("t");
   const v = variable("v");
   it("(t*4 + v) // 8 and % 8 with 0 <= v < 4 drop v from the quotient (a fused, vectorized copy loop)", () => {
-    const a = withBounds([[t, 0, 256], [v, 0, 4]]);
+    const a = withBounds([
+      [t, 0, 256],
+      [v, 0, 4],
+    ]);
     expect(show(a.simplify(floordiv(add(mul(t, 4), v), 8)))).toBe("t // 2");
     expect(show(a.simplify(floormod(add(mul(t, 4), v), 8)))).toBe("t % 2 * 4 + v");
   });
   it("keeps the division when the small part can reach the next multiple", () => {
-    const a = withBounds([[t, 0, 256], [v, 0, 5]]);
+    const a = withBounds([
+      [t, 0, 256],
+      [v, 0, 5],
+    ]);
     expect(show(a.simplify(floordiv(add(mul(t, 4), v), 8)))).toBe("(t * 4 + v) // 8");
   });
   it("agrees with integer division on random scales, divisors and bounds", () => {
@@ -218,10 +224,16 @@ describe("division of a scaled term plus a small remainder", () => {
         fc.integer({ min: 0, max: 11 }),
         (d, m, vExtent, tValue, vValue) => {
           const c = d * m;
-          const a = withBounds([[t, 0, 64], [v, 0, vExtent]]);
+          const a = withBounds([
+            [t, 0, 64],
+            [v, 0, vExtent],
+          ]);
           const e = add(mul(t, d), v);
           const vv = vValue % vExtent;
-          const env = new Map([[t, tValue], [v, vv]]);
+          const env = new Map([
+            [t, tValue],
+            [v, vv],
+          ]);
           const want = d * tValue + vv;
           expect(evalInt(a.simplify(floordiv(e, c)), env)).toBe(Math.floor(want / c));
           expect(evalInt(a.simplify(floormod(e, c)), env)).toBe(((want % c) + c) % c);

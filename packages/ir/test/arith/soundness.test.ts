@@ -4,27 +4,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  type PrimExpr,
-  type Var,
-  add,
-  and,
-  binary,
-  eq,
-  ge,
-  intImm,
-  lt,
-  max,
-  min,
-  mul,
-  ne,
-  not,
-  or,
-  select,
-  sub,
-  variable,
-  le,
-} from "../../src/expr.js";
+import { type PrimExpr, type Var, add, and, binary, eq, ge, intImm, lt, max, min, mul, ne, not, or, select, sub, variable, le } from "../../src/expr.js";
 import { range } from "../../src/stmt.js";
 import { Analyzer, type IntervalSet, evalSet } from "../../src/arith/index.js";
 import { evalInt, show } from "./exprTestUtils.js";

@@ -18,7 +18,10 @@ function boundTo(bounds: Array<[ReturnType<typeof variable>, number, number]>): 
 describe("undecided orderings", () => {
   const i = variable("i");
   const j = variable("j");
-  const an = boundTo([[i, 0, 24], [j, 0, 10]]);
+  const an = boundTo([
+    [i, 0, 24],
+    [j, 0, 10],
+  ]);
   it("turn `>=` and `>` round into `<=` and `<`", () => {
     expect(show(an.simplify(binary("ge", i, 16)))).toBe("16 <= i");
     expect(show(an.simplify(binary("gt", i, 16)))).toBe("16 < i");
@@ -47,7 +50,10 @@ describe("undecided orderings", () => {
         (op, ci, cj, offset, k, constantFirst, iv, jv) => {
           const sum = add(add(mul(i, ci), mul(j, cj)), offset);
           const e = constantFirst ? binary(op, k, sum) : binary(op, sum, k);
-          const env = new Map([[i, iv], [j, jv]]);
+          const env = new Map([
+            [i, iv],
+            [j, jv],
+          ]);
           expect(evalInt(an.simplify(e), env)).toBe(evalInt(e, env));
         },
       ),
@@ -80,9 +86,15 @@ describe("division of a term whose coefficient is not a multiple of the divisor"
         fc.integer({ min: 0, max: 9 }),
         fc.integer({ min: 0, max: 3 }),
         (coef, vCoef, divisor, cExtent, offset, cv, vv) => {
-          const an = boundTo([[c, 0, cExtent], [v, 0, 4]]);
+          const an = boundTo([
+            [c, 0, cExtent],
+            [v, 0, 4],
+          ]);
           const e = add(add(mul(c, coef), mul(v, vCoef)), intImm(offset));
-          const env = new Map([[c, cv % cExtent], [v, vv]]);
+          const env = new Map([
+            [c, cv % cExtent],
+            [v, vv],
+          ]);
           const want = evalInt(e, env);
           expect(evalInt(an.simplify(floordiv(e, divisor)), env)).toBe(Math.floor(want / divisor));
           expect(evalInt(an.simplify(floormod(e, divisor)), env)).toBe(((want % divisor) + divisor) % divisor);

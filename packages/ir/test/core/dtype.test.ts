@@ -1,14 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  bytesOf,
-  dtype,
-  dtypeInfo,
-  elementType,
-  intRange,
-  isValidDType,
-  lanesOf,
-  withLanes,
-} from "../../src/dtype.js";
+import { bytesOf, dtype, dtypeInfo, elementType, intRange, isValidDType, lanesOf, withLanes } from "../../src/dtype.js";
 import { IRError } from "../../src/errors.js";
 
 describe("dtype", () => {

@@ -3,18 +3,7 @@ import { declBuffer, withBuffer } from "../../src/buffer.js";
 import { add, bufferLoad, floatImm, lt, variable } from "../../src/expr.js";
 import { entryFunctionName, irModule, primFunc } from "../../src/func.js";
 import { substituteStmt, forEachStmt, IRMutator } from "../../src/functor.js";
-import {
-  block,
-  blockRealize,
-  bufferStore,
-  evaluate,
-  forLoop,
-  ifThenElseStmt,
-  iterVar,
-  rangeFromExtent,
-  seq,
-  type Stmt,
-} from "../../src/stmt.js";
+import { block, blockRealize, bufferStore, evaluate, forLoop, ifThenElseStmt, iterVar, rangeFromExtent, seq, type Stmt } from "../../src/stmt.js";
 
 function vectorAdd() {
   const a = variable("a", "handle");
@@ -29,7 +18,20 @@ function vectorAdd() {
     body: bufferStore(B, add(bufferLoad(A, [vi]), floatImm(1)), [vi]),
   });
   const body = forLoop(i, 16, blockRealize([i], true, blk));
-  return { func: primFunc([a, b], new Map([[a, A], [b, B]]), body), A, B, i, vi };
+  return {
+    func: primFunc(
+      [a, b],
+      new Map([
+        [a, A],
+        [b, B],
+      ]),
+      body,
+    ),
+    A,
+    B,
+    i,
+    vi,
+  };
 }
 
 describe("statement constructors", () => {
@@ -61,9 +63,7 @@ describe("statement constructors", () => {
     const mod = irModule({ main: func });
     expect(entryFunctionName(mod)).toBe("main");
     expect(() => entryFunctionName(irModule({ f: func, g: func }))).toThrow('none is named "main"');
-    expect(() => primFunc([], new Map([[variable("a", "handle"), declBuffer("A", [1])]]), evaluate(0))).toThrow(
-      "not a parameter",
-    );
+    expect(() => primFunc([], new Map([[variable("a", "handle"), declBuffer("A", [1])]]), evaluate(0))).toThrow("not a parameter");
   });
 });
 

@@ -16,7 +16,7 @@ describe("integer arithmetic", () => {
 
   it("wraps narrow and unsigned types", () => {
     expect(evalExpr(ir.add(ir.intImm(127, "int8"), ir.intImm(1, "int8")))).toBe(-128);
-    expect(evalExpr(ir.mul(ir.intImm(300, "int16"), ir.intImm(300, "int16")))).toBe(((90000 << 16) >> 16));
+    expect(evalExpr(ir.mul(ir.intImm(300, "int16"), ir.intImm(300, "int16")))).toBe((90000 << 16) >> 16);
     expect(evalExpr(ir.sub(ir.intImm(0, "uint8"), ir.intImm(1, "uint8")))).toBe(255);
     expect(evalExpr(ir.sub(ir.intImm(0, "uint32"), ir.intImm(1, "uint32")))).toBe(4294967295);
     expect(evalExpr(ir.mul(ir.intImm(70000, "uint32"), ir.intImm(70000, "uint32")))).toBe((70000 * 70000) % 2 ** 32);

@@ -32,24 +32,28 @@ describe("detectIterMap", () => {
     expect(r.errors).toEqual([]);
     expect(splitShape(r.indices[0]!)).toEqual([{ lower: 1, extent: 32, scale: 1, markExtent: 32 }]);
     expect(num(r.indices[0]!.base)).toBe(0);
-    expectSameValues(idx, r.indices, [[i0, 4], [i1, 8]]);
+    expectSameValues(idx, r.indices, [
+      [i0, 4],
+      [i1, 8],
+    ]);
   });
 
   it("splits a fused iterator: f // 16 and f % 16", () => {
     const idx = [floordiv(f, 16), floormod(f, 16)];
     const r = detectIterMap(idx, doms([f, 64]), undefined, { requireBijective: true });
     expect(r.errors).toEqual([]);
-    expect(r.indices.map(splitShape)).toEqual([
-      [{ lower: 16, extent: 4, scale: 1, markExtent: 64 }],
-      [{ lower: 1, extent: 16, scale: 1, markExtent: 64 }],
-    ]);
+    expect(r.indices.map(splitShape)).toEqual([[{ lower: 16, extent: 4, scale: 1, markExtent: 64 }], [{ lower: 1, extent: 16, scale: 1, markExtent: 64 }]]);
     expect(r.indices[0]!.args[0]!.source).toBe(r.indices[1]!.args[0]!.source);
     expectSameValues(idx, r.indices, [[f, 64]]);
   });
 
   it("fuses nested splits (i0*4 + i1)*8 + i2", () => {
     const idx = [add(mul(add(mul(i0, 4), i1), 8), i2)];
-    const iters: [Var, number][] = [[i0, 3], [i1, 4], [i2, 8]];
+    const iters: [Var, number][] = [
+      [i0, 3],
+      [i1, 4],
+      [i2, 8],
+    ];
     const r = detectIterMap(idx, doms(...iters), undefined, { requireBijective: true });
     expect(r.errors).toEqual([]);
     expect(splitShape(r.indices[0]!)).toEqual([{ lower: 1, extent: 96, scale: 1, markExtent: 96 }]);
@@ -62,7 +66,10 @@ describe("detectIterMap", () => {
     expect(r.errors).toEqual([]);
     expect(splitShape(r.indices[0]!)).toEqual([{ lower: 1, extent: 12, scale: 2, markExtent: 12 }]);
     expect(num(r.indices[0]!.base)).toBe(5);
-    expectSameValues(idx, r.indices, [[i0, 3], [i1, 4]]);
+    expectSameValues(idx, r.indices, [
+      [i0, 3],
+      [i1, 4],
+    ]);
   });
 
   it("shifts iterators that do not start at 0", () => {
@@ -86,9 +93,7 @@ describe("detectIterMap", () => {
   it("distinguishes injective from bijective maps", () => {
     const [i, j] = [variable("i"), variable("j")];
     expect(detectIterMap([i], doms([i, 4], [j, 3])).errors).toEqual([]);
-    expect(detectIterMap([i], doms([i, 4], [j, 3]), undefined, { requireBijective: true }).errors).toEqual([
-      "iterator j is not used by any index",
-    ]);
+    expect(detectIterMap([i], doms([i, 4], [j, 3]), undefined, { requireBijective: true }).errors).toEqual(["iterator j is not used by any index"]);
     expect(detectIterMap([floordiv(f, 4)], doms([f, 32]), undefined, { requireBijective: true }).errors).toEqual([
       "iterator f is not covered: values 1..4 apart are missing",
     ]);
@@ -100,7 +105,10 @@ describe("detectIterMap", () => {
   it("uses a predicate to narrow a fused iterator (non-divisible split)", () => {
     const fused = add(mul(i0, 32), i1);
     const pred = lt(fused, 100);
-    const iters: [Var, number][] = [[i0, 4], [i1, 32]];
+    const iters: [Var, number][] = [
+      [i0, 4],
+      [i1, 32],
+    ];
     const r = detectIterMap([fused], doms(...iters), pred, { requireBijective: true });
     expect(r.errors).toEqual([]);
     expect(splitShape(r.indices[0]!)).toEqual([{ lower: 1, extent: 100, scale: 1, markExtent: 100 }]);
@@ -109,10 +117,7 @@ describe("detectIterMap", () => {
     const parts = [floordiv(fused, 8), floormod(fused, 8)];
     const p = detectIterMap(parts, doms(...iters), pred, { requireBijective: true });
     expect(p.errors).toEqual([]);
-    expect(p.indices.map(splitShape)).toEqual([
-      [{ lower: 8, extent: 13, scale: 1, markExtent: 100 }],
-      [{ lower: 1, extent: 8, scale: 1, markExtent: 100 }],
-    ]);
+    expect(p.indices.map(splitShape)).toEqual([[{ lower: 8, extent: 13, scale: 1, markExtent: 100 }], [{ lower: 1, extent: 8, scale: 1, markExtent: 100 }]]);
     expectSameValues(parts, p.indices, iters, pred);
 
     const noPred = detectIterMap([fused], doms(...iters));
@@ -142,12 +147,8 @@ describe("detectIterMap", () => {
     expect(detectIterMap([add(i, n)], doms([i, 4])).errors).toEqual(["index 0 (i + n): n is not an input iterator"]);
     expect(detectIterMap([sub(0, i)], doms([i, 4])).errors).toEqual(["index 0 (0 - i): iterator i has a negative coefficient"]);
     expect(detectIterMap([floordiv(i, j)], doms([i, 4], [j, 4])).errors[0]).toMatch(/divisor must be a positive constant/);
-    expect(detectIterMap([i], new Map([[i, rangeFromExtent(n)]])).errors).toEqual([
-      "iterator i: only constant ranges are supported, got [0, +n)",
-    ]);
-    expect(detectIterMap([add(i, j)], doms([i, 4], [j, 4]), undefined, { requireBijective: true }).errors[0]).toMatch(
-      /coefficient 1 where 4 is needed/,
-    );
+    expect(detectIterMap([i], new Map([[i, rangeFromExtent(n)]])).errors).toEqual(["iterator i: only constant ranges are supported, got [0, +n)"]);
+    expect(detectIterMap([add(i, j)], doms([i, 4], [j, 4]), undefined, { requireBijective: true }).errors[0]).toMatch(/coefficient 1 where 4 is needed/);
   });
 
   it("fuses overlapping digits when the map need only be surjective (TVM's closest smaller scale)", () => {

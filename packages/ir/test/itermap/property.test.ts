@@ -70,15 +70,20 @@ describe("detectIterMap on random split/fuse chains", () => {
 
   it("rejects the map when one index is duplicated", () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 2, max: 6 }), { minLength: 1, maxLength: 3 }), fc.array(stepArb, { maxLength: 6 }), fc.nat(), (extents, steps, pick) => {
-        const loops = extents.map((e, k) => [variable(`l${k}`), e] as [Var, number]);
-        const iters = applySteps(loops, steps).filter((it) => it.extent > 1);
-        fc.pre(iters.length > 0);
-        const dup = iters[pick % iters.length]!;
-        const indices = [...iters.map((it) => it.expr), dup.expr];
-        const domains = new Map(loops.map(([v, e]) => [v, rangeFromExtent(e)]));
-        expect(detectIterMap(indices, domains).errors.length).toBeGreaterThan(0);
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: 2, max: 6 }), { minLength: 1, maxLength: 3 }),
+        fc.array(stepArb, { maxLength: 6 }),
+        fc.nat(),
+        (extents, steps, pick) => {
+          const loops = extents.map((e, k) => [variable(`l${k}`), e] as [Var, number]);
+          const iters = applySteps(loops, steps).filter((it) => it.extent > 1);
+          fc.pre(iters.length > 0);
+          const dup = iters[pick % iters.length]!;
+          const indices = [...iters.map((it) => it.expr), dup.expr];
+          const domains = new Map(loops.map(([v, e]) => [v, rangeFromExtent(e)]));
+          expect(detectIterMap(indices, domains).errors.length).toBeGreaterThan(0);
+        },
+      ),
       { numRuns: 100 },
     );
   });
@@ -100,7 +105,10 @@ describe("detectIterMap on random split/fuse chains", () => {
         const result = detectIterMap(indices, domains, predicate, { requireBijective: true });
         expect(result.errors).toEqual([]);
         const simplified = iterMapSimplify(indices, domains, predicate);
-        for (const env of assignments([[i0, outerExtent], [i1, innerExtent]])) {
+        for (const env of assignments([
+          [i0, outerExtent],
+          [i1, innerExtent],
+        ])) {
           if (evalExpr(predicate, env) === 0) continue;
           indices.forEach((e, k) => {
             expect(evalSum(result.indices[k]!, env)).toBe(evalExpr(e, env));

@@ -7,9 +7,7 @@ import { blockNamed, corpusFiles, readCorpus } from "./helpers.js";
 
 /** `A[vi, vk]`-style text of a region, names only, for compact assertions. */
 function regionText(r: BufferRegion): string {
-  const dims = r.region.map((rg) =>
-    rg.extent.kind === "IntImm" && rg.extent.value === 1 ? exprName(rg.min) : `${exprName(rg.min)}+${exprName(rg.extent)}`,
-  );
+  const dims = r.region.map((rg) => (rg.extent.kind === "IntImm" && rg.extent.value === 1 ? exprName(rg.min) : `${exprName(rg.min)}+${exprName(rg.extent)}`));
   return `${r.buffer.name}[${dims.join(", ")}]`;
 }
 
@@ -124,7 +122,10 @@ describe("TVMScript corpus", () => {
 
   it("match_buffer: handle parameters map to buffers; block-level matches record their source region", () => {
     const f = parsePrimFunc(readCorpus("match_buffer.py"));
-    expect(f.params.map((p) => [p.name, p.dtype])).toEqual([["a", "handle"], ["b", "handle"]]);
+    expect(f.params.map((p) => [p.name, p.dtype])).toEqual([
+      ["a", "handle"],
+      ["b", "handle"],
+    ]);
     const [A, B] = paramBuffers(f);
     expect([A!.offsetFactor, B!.dataAlignment]).toEqual([1, 128]);
     const tile = blockNamed(f.body, "tile").block;

@@ -33,13 +33,7 @@ describe("TVMScript syntax errors", () => {
   it("formats file:line:col, the source line and a caret", () => {
     const e = syntaxError(inBlock("Z[vi, vj] = T.float32(0)"), "gemm.py");
     expect(e).toBeInstanceOf(TesseraError);
-    expect(e.message).toBe(
-      [
-        'gemm.py:6:13: error: unknown buffer "Z"',
-        "     6 |             Z[vi, vj] = T.float32(0)",
-        "       |             ^",
-      ].join("\n"),
-    );
+    expect(e.message).toBe(['gemm.py:6:13: error: unknown buffer "Z"', "     6 |             Z[vi, vj] = T.float32(0)", "       |             ^"].join("\n"));
     expect([e.fileName, e.line, e.column]).toEqual(["gemm.py", 6, 13]);
   });
 
@@ -81,7 +75,12 @@ describe("TVMScript syntax errors", () => {
   it("bad indentation", () => {
     expectError("@T.prim_func\ndef f():\n    x = 1\n      y = 2\n", "bad indentation: unexpected indent", 4, 7);
     expectError("@T.prim_func\ndef f():\nx = 1\n", "bad indentation: expected an indented block", 3, 1);
-    expectError("@T.prim_func\ndef f():\n    if 1 < 2:\n        pass\n  y = 1\n", "bad indentation: this line does not match any outer indentation level", 5, 3);
+    expectError(
+      "@T.prim_func\ndef f():\n    if 1 < 2:\n        pass\n  y = 1\n",
+      "bad indentation: this line does not match any outer indentation level",
+      5,
+      3,
+    );
   });
 
   it("unterminated string and bracket", () => {
@@ -91,13 +90,13 @@ describe("TVMScript syntax errors", () => {
 
   it("unsupported Python constructs", () => {
     expectError(inBlock("while vi < 3:", "    pass"), 'unsupported Python construct "while" in TVMScript', 6, 13);
+    expectError(inBlock("def g():", "    pass"), 'unsupported Python construct "def" inside a function: TVMScript functions cannot be nested', 6, 13);
     expectError(
-      inBlock("def g():", "    pass"),
-      'unsupported Python construct "def" inside a function: TVMScript functions cannot be nested',
+      inBlock("A[vi, vj] = 1.0 if vi else 2.0"),
+      'conditional expressions ("a if c else b") are not supported; use T.if_then_else or T.Select',
       6,
-      13,
+      29,
     );
-    expectError(inBlock("A[vi, vj] = 1.0 if vi else 2.0"), 'conditional expressions ("a if c else b") are not supported; use T.if_then_else or T.Select', 6, 29);
   });
 
   it("missing @T.prim_func", () => {
@@ -110,12 +109,7 @@ describe("TVMScript syntax errors", () => {
   });
 
   it("duplicate parameter name", () => {
-    expectError(
-      '@T.prim_func\ndef f(A: T.Buffer((4,), "float32"), A: T.Buffer((4,), "float32")):\n    pass\n',
-      'duplicate parameter name "A"',
-      2,
-      37,
-    );
+    expectError('@T.prim_func\ndef f(A: T.Buffer((4,), "float32"), A: T.Buffer((4,), "float32")):\n    pass\n', 'duplicate parameter name "A"', 2, 37);
   });
 
   it("integer true division is rejected with advice", () => {

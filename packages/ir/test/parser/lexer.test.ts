@@ -2,30 +2,50 @@ import { describe, expect, it } from "vitest";
 import { tokenize } from "../../src/parser/lexer.js";
 import { ParseFailure } from "../../src/parser/errors.js";
 
-const kinds = (text: string): string[] =>
-  tokenize(text).map((t) => (t.kind === "name" || t.kind === "op" ? t.text : t.kind));
+const kinds = (text: string): string[] => tokenize(text).map((t) => (t.kind === "name" || t.kind === "op" ? t.text : t.kind));
 
 describe("TVMScript lexer", () => {
   it("emits INDENT and DEDENT around nested blocks and skips comments and blank lines", () => {
     const text = "def f():\n    # comment\n\n    x = 1\n    if x:\n        y\nz\n";
     expect(kinds(text)).toEqual([
-      "def", "f", "(", ")", ":", "newline",
-      "indent", "x", "=", "number", "newline",
-      "if", "x", ":", "newline",
-      "indent", "y", "newline",
-      "dedent", "dedent", "z", "newline", "eof",
+      "def",
+      "f",
+      "(",
+      ")",
+      ":",
+      "newline",
+      "indent",
+      "x",
+      "=",
+      "number",
+      "newline",
+      "if",
+      "x",
+      ":",
+      "newline",
+      "indent",
+      "y",
+      "newline",
+      "dedent",
+      "dedent",
+      "z",
+      "newline",
+      "eof",
     ]);
   });
 
   it("joins lines inside brackets and after a backslash", () => {
-    expect(kinds("f(a,\n  b)\nx = 1 + \\\n  2\n")).toEqual([
-      "f", "(", "a", ",", "b", ")", "newline", "x", "=", "number", "+", "number", "newline", "eof",
-    ]);
+    expect(kinds("f(a,\n  b)\nx = 1 + \\\n  2\n")).toEqual(["f", "(", "a", ",", "b", ")", "newline", "x", "=", "number", "+", "number", "newline", "eof"]);
   });
 
   it("reads numbers with their int/float nature, and both string quotes with escapes", () => {
     const toks = tokenize(`1 2.0 1e-3 0x10 'a\\'b' "c\\n"`);
-    expect(toks.slice(0, 4).map((t) => [t.value, t.isFloat])).toEqual([[1, false], [2, true], [0.001, true], [16, false]]);
+    expect(toks.slice(0, 4).map((t) => [t.value, t.isFloat])).toEqual([
+      [1, false],
+      [2, true],
+      [0.001, true],
+      [16, false],
+    ]);
     expect(toks.slice(4, 6).map((t) => t.text)).toEqual(["a'b", "c\n"]);
   });
 

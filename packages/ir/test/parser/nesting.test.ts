@@ -21,8 +21,10 @@ const SHAPES = {
   sum: (n: number) => `${HEAD}    C[0] = ${Array.from({ length: n + 1 }, () => "A[0]").join(" + ")}\n`,
   unary: (n: number) => `${HEAD}    C[0] = ${"-".repeat(n)}A[0]\n`,
   calls: (n: number) => `${HEAD}    C[0] = ${"T.abs(".repeat(n)}A[0]${")".repeat(n)}\n`,
-  loops: (n: number) => `${HEAD}${Array.from({ length: n }, (_, k) => `${"    ".repeat(k + 1)}for i${k} in range(1):\n`).join("")}${"    ".repeat(n + 1)}C[0] = A[0]\n`,
-  grid: (n: number) => `${HEAD}    for ${Array.from({ length: n }, (_, k) => `i${k}`).join(", ")} in T.grid(${Array(n).fill("1").join(", ")}):\n        C[0] = A[0]\n`,
+  loops: (n: number) =>
+    `${HEAD}${Array.from({ length: n }, (_, k) => `${"    ".repeat(k + 1)}for i${k} in range(1):\n`).join("")}${"    ".repeat(n + 1)}C[0] = A[0]\n`,
+  grid: (n: number) =>
+    `${HEAD}    for ${Array.from({ length: n }, (_, k) => `i${k}`).join(", ")} in T.grid(${Array(n).fill("1").join(", ")}):\n        C[0] = A[0]\n`,
   allocations: (n: number) => `${HEAD}${Array.from({ length: n }, (_, k) => `    X${k} = T.alloc_buffer((1,))\n`).join("")}    C[0] = A[0]\n`,
   ifs: (n: number) => `${HEAD}${Array.from({ length: n }, (_, k) => `${"    ".repeat(k + 1)}if A[0] > 0:\n`).join("")}${"    ".repeat(n + 1)}C[0] = A[0]\n`,
 } as const;
@@ -43,7 +45,16 @@ function outcome(text: string): { ok: true } | { ok: false; error: unknown } {
 }
 
 describe("nesting limits", () => {
-  const tooDeep: [Shape, number][] = [["parens", 600], ["sum", 2000], ["loops", 1000], ["unary", 1000], ["calls", 600], ["grid", 1000], ["allocations", 5000], ["ifs", 500]];
+  const tooDeep: [Shape, number][] = [
+    ["parens", 600],
+    ["sum", 2000],
+    ["loops", 1000],
+    ["unary", 1000],
+    ["calls", 600],
+    ["grid", 1000],
+    ["allocations", 5000],
+    ["ifs", 500],
+  ];
   for (const [shape, n] of tooDeep) {
     it(`${shape} ${n} deep is a positioned "nesting deeper than" error`, () => {
       const r = outcome(SHAPES[shape](n));

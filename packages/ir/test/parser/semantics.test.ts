@@ -93,7 +93,7 @@ describe("TVMScript expression semantics", () => {
       "    x = T.int32()",
       "    for i in range(SIZE):",
       "        t = i * 2",
-      "        A[i] = T.Cast(\"float32\", T.Let(x + t, where={x: 3}))",
+      '        A[i] = T.Cast("float32", T.Let(x + t, where={x: 3}))',
     ].join("\n");
     const body = parsePrimFunc(text).body;
     if (body.kind !== "For" || body.body.kind !== "LetStmt") throw new Error("expected a let inside the loop");

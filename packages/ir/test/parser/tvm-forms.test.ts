@@ -104,7 +104,7 @@ describe("tuple declarations", () => {
 
 describe("annotated lets", () => {
   it("x: T.let[T.float32] = v is a let of that dtype, printed as x: T.float32 = v", () => {
-    const { f, printed } = roundTrip(program("x: T.let[T.float32] = A[vi, 0] * T.float32(2)", "B[vi] = T.Cast(\"int32\", x)"));
+    const { f, printed } = roundTrip(program("x: T.let[T.float32] = A[vi, 0] * T.float32(2)", 'B[vi] = T.Cast("int32", x)'));
     let letType: string | undefined;
     forEachStmt(f.body, (s) => {
       if (s.kind === "LetStmt") letType = s.variable.dtype;
@@ -114,7 +114,7 @@ describe("annotated lets", () => {
   });
 
   it("the value is converted to the declared dtype", () => {
-    const { f } = roundTrip(program("x: T.let[T.int64] = 3", "B[vi] = T.Cast(\"int32\", x)"));
+    const { f } = roundTrip(program("x: T.let[T.int64] = 3", 'B[vi] = T.Cast("int32", x)'));
     let value: PrimExpr | undefined;
     forEachStmt(f.body, (s) => {
       if (s.kind === "LetStmt") value = s.value;
@@ -124,7 +124,15 @@ describe("annotated lets", () => {
 
   it("also inside T.init()", () => {
     const { f } = roundTrip(
-      program("for k in range(4):", '    with T.sblock("r"):', '        vk = T.axis.remap("R", [k])', "        with T.init():", "            zero: T.let[T.int32] = 0", "            B[vi] = zero", "        B[vi] = B[vi] + vk"),
+      program(
+        "for k in range(4):",
+        '    with T.sblock("r"):',
+        '        vk = T.axis.remap("R", [k])',
+        "        with T.init():",
+        "            zero: T.let[T.int32] = 0",
+        "            B[vi] = zero",
+        "        B[vi] = B[vi] + vk",
+      ),
     );
     expect(block(f, "r").init?.kind).toBe("LetStmt");
   });
@@ -136,7 +144,9 @@ describe("annotated lets", () => {
 
 describe("dtype= on intrinsics", () => {
   it("is accepted and dropped when it agrees (TVM's _op_wrapper)", () => {
-    const { printed } = roundTrip(program('A[vi, 0] = T.if_then_else(vi < 8, T.exp(A[vi, 1], dtype="float32"), T.sqrt(A[vi, 2], dtype="float32"), dtype="float32")'));
+    const { printed } = roundTrip(
+      program('A[vi, 0] = T.if_then_else(vi < 8, T.exp(A[vi, 1], dtype="float32"), T.sqrt(A[vi, 2], dtype="float32"), dtype="float32")'),
+    );
     expect(printed).toContain("A[vi, 0] = T.if_then_else(vi < 8, T.exp(A[vi, 1]), T.sqrt(A[vi, 2]))");
   });
 
@@ -157,7 +167,7 @@ describe("dtype= on intrinsics", () => {
 
 describe("T.min_value / T.max_value", () => {
   it("are the dtype's limits as constants", () => {
-    const { f, printed } = roundTrip(program('A[vi, 0] = T.min_value("float32")', "B[vi] = T.max_value(dtype=\"int32\")"));
+    const { f, printed } = roundTrip(program('A[vi, 0] = T.min_value("float32")', 'B[vi] = T.max_value(dtype="int32")'));
     expect(printed).toContain("A[vi, 0] = T.float32(-3.4028234663852886e+38)");
     expect(printed).toContain("B[vi] = 2147483647");
     expect(block(f).body.kind).toBe("SeqStmt");
@@ -183,18 +193,16 @@ describe("T.ceildiv", () => {
 describe("bit operators", () => {
   it("Python's operators build TVM's bitwise intrinsics", () => {
     const { printed } = roundTrip(program("B[vi] = (B[vi] >> 2 & 3 | B[0] << 1) ^ ~vi"));
-    expect(printed).toContain(
-      "B[vi] = T.bitwise_xor(T.bitwise_or(T.bitwise_and(T.shift_right(B[vi], 2), 3), T.shift_left(B[0], 1)), T.bitwise_not(vi))",
-    );
+    expect(printed).toContain("B[vi] = T.bitwise_xor(T.bitwise_or(T.bitwise_and(T.shift_right(B[vi], 2), 3), T.shift_left(B[0], 1)), T.bitwise_not(vi))");
   });
 
   it("reject float operands where the operator is", () => {
-    expect(errorOf(program("B[vi] = T.Cast(\"int32\", A[vi, 0] >> 1)"))).toMatchObject({
+    expect(errorOf(program('B[vi] = T.Cast("int32", A[vi, 0] >> 1)'))).toMatchObject({
       reason: 'operator ">>" needs integer operands, got float32 and float32',
       line: 8,
       column: 46,
     });
-    expect(errorOf(program("B[vi] = T.Cast(\"int32\", ~A[vi, 0])")).reason).toBe('operator "~" needs an integer operand, got float32');
+    expect(errorOf(program('B[vi] = T.Cast("int32", ~A[vi, 0])')).reason).toBe('operator "~" needs an integer operand, got float32');
   });
 });
 
@@ -217,7 +225,7 @@ describe("buffer members", () => {
       "def g(a: T.handle):",
       "    s, off = T.int32(), T.int32()",
       "    A = T.match_buffer(a, (8, 4), strides=(s, 1), elem_offset=off)",
-      "    T.evaluate(T.tvm_access_ptr(T.type_annotation(dtype=\"float32\"), A.data, A.elem_offset, A.strides[0] * A.shape[0], 1, dtype=\"handle\"))",
+      '    T.evaluate(T.tvm_access_ptr(T.type_annotation(dtype="float32"), A.data, A.elem_offset, A.strides[0] * A.shape[0], 1, dtype="handle"))',
     ].join("\n");
     const { printed } = roundTrip(text);
     expect(printed).toContain('T.tvm_access_ptr(T.type_annotation("float32"), A.data, off, s * 8, 1)');
@@ -235,7 +243,10 @@ describe("buffer members", () => {
 describe("opaque tensor-core intrinsics", () => {
   it("keep their arguments and print without dtype=", () => {
     const { f, printed } = roundTrip(
-      program('T.evaluate(T.tvm_mma_sync(A.data, 0, A.data, 1, A.data, 2, A.data, vi, dtype="handle"))', "T.evaluate(T.tvm_fill_fragment(A.data, 16, 16, 16, vi, T.float32(0)))"),
+      program(
+        'T.evaluate(T.tvm_mma_sync(A.data, 0, A.data, 1, A.data, 2, A.data, vi, dtype="handle"))',
+        "T.evaluate(T.tvm_fill_fragment(A.data, 16, 16, 16, vi, T.float32(0)))",
+      ),
     );
     const data = paramBuffers(f)[0]!.data;
     const args = firstCall(f, "tvm_mma_sync").args;
@@ -260,8 +271,8 @@ describe("storage scopes", () => {
       '    Z = T.sblock_alloc_buffer((16, 16), scope="wmma.accumulator")',
       "    for i in range(4):",
       '        with T.sblock("b"):',
-      "            vi = T.axis.remap(\"S\", [i])",
-      "            X[vi] = Z[vi, 0] + T.Cast(\"float32\", Y[0, vi])",
+      '            vi = T.axis.remap("S", [i])',
+      '            X[vi] = Z[vi, 0] + T.Cast("float32", Y[0, vi])',
     ].join("\n");
     const { f, printed } = roundTrip(text);
     expect(f.body.kind === "BlockRealize" && f.body.block.allocBuffers.map((b) => b.scope)).toEqual(["global", "wmma.matrix_b", "wmma.accumulator"]);

@@ -67,13 +67,7 @@ describe("highlight", () => {
     }
     const reluBlock = reluLoop.body.body.block;
     const out = printTVMScript(func, { funcName: "main", highlight: new Set<object>([gemmLoop, reluBlock]) });
-    expect(out).toContain(
-      lines(
-        "    for i, j, k in T.grid(8, 8, 8):",
-        "    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^",
-        '        with T.block("gemm"):',
-      ),
-    );
+    expect(out).toContain(lines("    for i, j, k in T.grid(8, 8, 8):", "    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^", '        with T.block("gemm"):'));
     expect(out).toContain(lines('        with T.block("relu"):', "        ^^^^^^^^^^^^^^^^^^^^^", '            vi, vj = T.axis.remap("SS", [i, j])'));
     expect(out.match(/\^/g)?.length).toBe(31 + 21);
   });
@@ -85,9 +79,7 @@ describe("highlight", () => {
       lines("T.evaluate(0)", "A[0] = T.float32(0.0)", "^^^^^^^^^^^^^^^^^^^^^"),
     );
     const func = gemmReluAdd(4);
-    expect(printTVMScript(func, { highlight: new Set([func.body]) })).toContain(
-      lines('    # with T.block("root"):', "    ^^^^^^^^^^^^^^^^^^^^^^^"),
-    );
+    expect(printTVMScript(func, { highlight: new Set([func.body]) })).toContain(lines('    # with T.block("root"):', "    ^^^^^^^^^^^^^^^^^^^^^^^"));
   });
 });
 

@@ -180,18 +180,14 @@ describe("control flow and lowered statements", () => {
   it("prints if/else with nested bodies", () => {
     const i = variable("i");
     const s = ifThenElseStmt(lt(i, 10), bufferStore(A, floatImm(1), [i]), seq([bufferStore(A, floatImm(2), [i]), evaluate(storageSync("shared"))]));
-    expect(printStmt(s)).toBe(
-      lines("if i < 10:", "    A[i] = T.float32(1.0)", "else:", "    A[i] = T.float32(2.0)", '    T.tvm_storage_sync("shared")'),
-    );
+    expect(printStmt(s)).toBe(lines("if i < 10:", "    A[i] = T.float32(1.0)", "else:", "    A[i] = T.float32(2.0)", '    T.tvm_storage_sync("shared")'));
   });
 
   it("prints a let flat when it ends its scope and as a with-scope otherwise", () => {
     const x = variable("x");
     const body = bufferStore(A, floatImm(0), [x]);
     expect(printStmt(letStmt(x, 3, body))).toBe(lines("x: T.int32 = 3", "A[x] = T.float32(0.0)"));
-    expect(printStmt(seq([letStmt(x, 3, body), evaluate(0)]))).toBe(
-      lines("with T.LetStmt(3) as x:", "    A[x] = T.float32(0.0)", "T.evaluate(0)"),
-    );
+    expect(printStmt(seq([letStmt(x, 3, body), evaluate(0)]))).toBe(lines("with T.LetStmt(3) as x:", "    A[x] = T.float32(0.0)", "T.evaluate(0)"));
   });
 
   it("prints Allocate with a buffer view, the Allocate+DeclBuffer sugar, and launch_thread", () => {
@@ -207,11 +203,7 @@ describe("control flow and lowered statements", () => {
       ),
     );
     expect(printStmt(seq([allocate(shared, declBufferStmt(shared, store)), evaluate(0)]))).toBe(
-      lines(
-        'with T.decl_buffer((64,), scope="shared") as A_shared:',
-        "    A_shared[threadIdx_x] = A[threadIdx_x]",
-        "T.evaluate(0)",
-      ),
+      lines('with T.decl_buffer((64,), scope="shared") as A_shared:', "    A_shared[threadIdx_x] = A[threadIdx_x]", "T.evaluate(0)"),
     );
     expect(printStmt(allocate(shared, evaluate(0)))).toBe(lines('A_shared = T.allocate([64], "float32", "shared")', "T.evaluate(0)"));
   });
@@ -239,9 +231,7 @@ describe("control flow and lowered statements", () => {
   it("prints vector accesses with a constant-stride Ramp as slices", () => {
     const i = variable("i");
     const V = declBuffer("V", [64]);
-    expect(printStmt(bufferStore(V, bufferLoad(A, [ramp(mul(i, 4), 1, 4)]), [ramp(i, 2, 4)]))).toBe(
-      "V[i:i + 8:2] = A[i * 4:i * 4 + 4]",
-    );
+    expect(printStmt(bufferStore(V, bufferLoad(A, [ramp(mul(i, 4), 1, 4)]), [ramp(i, 2, 4)]))).toBe("V[i:i + 8:2] = A[i * 4:i * 4 + 4]");
   });
 
   it("declares symbolic shape variables and uses match_buffer for non-simple parameters", () => {
@@ -249,7 +239,14 @@ describe("control flow and lowered statements", () => {
     const M = variable("M");
     const X = declBuffer("X", [M, 16]);
     const Y = declBuffer("Y", [16], "int8", { scope: "shared", dataAlignment: 16 });
-    const func = primFunc([a, b, n], new Map([[a, X], [b, Y]]), bufferStore(Y, intImm(1, "int8"), [n]));
+    const func = primFunc(
+      [a, b, n],
+      new Map([
+        [a, X],
+        [b, Y],
+      ]),
+      bufferStore(Y, intImm(1, "int8"), [n]),
+    );
     expect(printTVMScript(func)).toBe(
       [
         "# from tvm.script import tir as T",
@@ -284,12 +281,10 @@ describe("scheduled code", () => {
         body: bufferStore(shared, bufferLoad(X, [v0]), [v0]),
       }),
     );
-    const loops = forLoop(
-      i0,
-      8,
-      forLoop(i1, 128, forLoop(ax0, 130, fetch), { kind: "thread_binding", threadTag: "threadIdx.x" }),
-      { kind: "thread_binding", threadTag: "blockIdx.x" },
-    );
+    const loops = forLoop(i0, 8, forLoop(i1, 128, forLoop(ax0, 130, fetch), { kind: "thread_binding", threadTag: "threadIdx.x" }), {
+      kind: "thread_binding",
+      threadTag: "blockIdx.x",
+    });
     const body = blockRealize([], true, block({ name: "root", allocBuffers: [shared], body: loops }));
     expect(printTVMScript(primFunc([a], new Map([[a, X]]), body))).toBe(
       [

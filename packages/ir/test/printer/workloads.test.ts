@@ -32,7 +32,15 @@ describe("printTVMScript on whole workloads", () => {
         }),
       ),
     );
-    const func = primFunc([a, b, c], new Map([[a, A], [b, B], [c, C]]), rootBlock(body));
+    const func = primFunc(
+      [a, b, c],
+      new Map([
+        [a, A],
+        [b, B],
+        [c, C],
+      ]),
+      rootBlock(body),
+    );
     expect(printTVMScript(func)).toBe(
       text(
         "# from tvm.script import tir as T",
@@ -63,21 +71,26 @@ describe("printTVMScript on whole workloads", () => {
       true,
       block({
         name: "C",
-        iterVars: [
-          iterVar(vi, rangeFromExtent(128), "spatial"),
-          iterVar(vj, rangeFromExtent(128), "spatial"),
-          iterVar(vk, rangeFromExtent(64), "reduce"),
-        ],
+        iterVars: [iterVar(vi, rangeFromExtent(128), "spatial"), iterVar(vj, rangeFromExtent(128), "spatial"), iterVar(vk, rangeFromExtent(64), "reduce")],
         reads: [bufferRegion(A, [range(vi, 1), range(vk, 1)]), bufferRegion(B, [range(vk, 1), range(vj, 1)])],
         writes: [bufferRegion(C, [range(vi, 1), range(vj, 1)])],
         init: bufferStore(C, floatImm(0, "float16"), [vi, vj]),
         body: bufferStore(C, add(bufferLoad(C, [vi, vj]), mul(bufferLoad(A, [vi, vk]), bufferLoad(B, [vk, vj]))), [vi, vj]),
       }),
     );
-    const func = primFunc([a, b, c], new Map([[a, A], [b, B], [c, C]]), rootBlock(nest([i, j, k], [128, 128, 64], matmul)), {
-      global_symbol: "main",
-      "tir.noalias": true,
-    });
+    const func = primFunc(
+      [a, b, c],
+      new Map([
+        [a, A],
+        [b, B],
+        [c, C],
+      ]),
+      rootBlock(nest([i, j, k], [128, 128, 64], matmul)),
+      {
+        global_symbol: "main",
+        "tir.noalias": true,
+      },
+    );
     expect(printTVMScript(irModule({ main: func }))).toBe(
       text(
         "# from tvm.script import ir as I",
@@ -144,7 +157,9 @@ describe("printTVMScript on whole workloads", () => {
     expect(printTVMScript(f)).toMatch(/^# from tvm.script import tir as T\n\n@T.prim_func\ndef gemm_relu_add\(/);
     const two = printTVMScript(irModule({ first: f, second: f }));
     expect(two).toContain("        D[vi, vj] = relu[vi, vj] + C[vi, vj]\n\n    @T.prim_func\n    def second(");
-    expect(printTVMScript(irModule({}))).toBe(text("# from tvm.script import ir as I", "# from tvm.script import tir as T", "", "@I.ir_module", "class Module:", "    pass"));
+    expect(printTVMScript(irModule({}))).toBe(
+      text("# from tvm.script import ir as I", "# from tvm.script import tir as T", "", "@I.ir_module", "class Module:", "    pass"),
+    );
   });
 
   it("keeps the root block explicit when it is not the plain implicit root", () => {

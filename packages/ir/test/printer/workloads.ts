@@ -2,18 +2,7 @@
 import { declBuffer } from "../../src/buffer.js";
 import { add, bufferLoad, floatImm, max, mul, variable } from "../../src/expr.js";
 import { primFunc, type PrimFunc } from "../../src/func.js";
-import {
-  block,
-  blockRealize,
-  bufferRegion,
-  bufferStore,
-  forLoop,
-  iterVar,
-  range,
-  rangeFromExtent,
-  seq,
-  type Stmt,
-} from "../../src/stmt.js";
+import { block, blockRealize, bufferRegion, bufferStore, forLoop, iterVar, range, rangeFromExtent, seq, type Stmt } from "../../src/stmt.js";
 
 /** `for` nest over `vars` with the given extents around `body`. */
 export function nest(vars: readonly ReturnType<typeof variable>[], extents: readonly number[], body: Stmt): Stmt {
@@ -49,23 +38,20 @@ export function gemmReluAdd(n = 2048): PrimFunc {
     true,
     block({
       name: "gemm",
-      iterVars: [
-        iterVar(vi, rangeFromExtent(n), "spatial"),
-        iterVar(vj, rangeFromExtent(n), "spatial"),
-        iterVar(vk, rangeFromExtent(n), "reduce"),
-      ],
+      iterVars: [iterVar(vi, rangeFromExtent(n), "spatial"), iterVar(vj, rangeFromExtent(n), "spatial"), iterVar(vk, rangeFromExtent(n), "reduce")],
       reads: [bufferRegion(A, point(vi, vk)), bufferRegion(B, point(vk, vj))],
       writes: [bufferRegion(matmul, point(vi, vj))],
       init: bufferStore(matmul, floatImm(0), [vi, vj]),
-      body: bufferStore(
-        matmul,
-        add(bufferLoad(matmul, [vi, vj]), mul(bufferLoad(A, [vi, vk]), bufferLoad(B, [vk, vj]))),
-        [vi, vj],
-      ),
+      body: bufferStore(matmul, add(bufferLoad(matmul, [vi, vj]), mul(bufferLoad(A, [vi, vk]), bufferLoad(B, [vk, vj]))), [vi, vj]),
     }),
   );
 
-  const elementwise = (name: string, reads: Parameters<typeof bufferRegion>[0][], out: Parameters<typeof bufferRegion>[0], value: (vi: ReturnType<typeof variable>, vj: ReturnType<typeof variable>) => Parameters<typeof bufferStore>[1]) => {
+  const elementwise = (
+    name: string,
+    reads: Parameters<typeof bufferRegion>[0][],
+    out: Parameters<typeof bufferRegion>[0],
+    value: (vi: ReturnType<typeof variable>, vj: ReturnType<typeof variable>) => Parameters<typeof bufferStore>[1],
+  ) => {
     const [li, lj] = [variable("i"), variable("j")];
     const [bi, bj] = [variable("vi"), variable("vj")];
     return nest(

@@ -2,18 +2,7 @@
 import { declBuffer } from "../../src/buffer.js";
 import { type PrimExpr, add, bufferLoad, floatImm, max, mul, variable } from "../../src/expr.js";
 import { type PrimFunc, primFunc } from "../../src/func.js";
-import {
-  type Stmt,
-  block,
-  blockRealize,
-  bufferRegion,
-  bufferStore,
-  forLoop,
-  iterVar,
-  range,
-  rangeFromExtent,
-  seq,
-} from "../../src/stmt.js";
+import { type Stmt, block, blockRealize, bufferRegion, bufferStore, forLoop, iterVar, range, rangeFromExtent, seq } from "../../src/stmt.js";
 
 export interface MatmulOptions {
   prefix?: string;
@@ -39,11 +28,7 @@ export function matmulRelu(opts: MatmulOptions = {}): PrimFunc {
   const point = (v: PrimExpr) => range(v, 1);
   const matmul = block({
     name: opts.blockName ?? "C",
-    iterVars: [
-      iterVar(vi, rangeFromExtent(n), "spatial"),
-      iterVar(vj, rangeFromExtent(n), "spatial"),
-      iterVar(vk, rangeFromExtent(n), "reduce"),
-    ],
+    iterVars: [iterVar(vi, rangeFromExtent(n), "spatial"), iterVar(vj, rangeFromExtent(n), "spatial"), iterVar(vk, rangeFromExtent(n), "reduce")],
     reads: [bufferRegion(A, [point(vi), point(vk)]), bufferRegion(B, [point(vk), point(vj)])],
     writes: [bufferRegion(C, [point(vi), point(vj)])],
     init: bufferStore(C, floatImm(0, dt), [vi, vj]),

@@ -36,8 +36,7 @@ export class CompileStep {
   compile(source: string, target: CudaTarget, name: string): Promise<CompiledImage> | undefined {
     const { mode } = this.opts;
     if (mode === "none") return undefined;
-    const where =
-      mode === "device" ? compileTargetFor(target, cuda.device(this.opts.deviceOrdinal ?? 0)) : { arch: target.arch, output: "cubin" as const };
+    const where = mode === "device" ? compileTargetFor(target, cuda.device(this.opts.deviceOrdinal ?? 0)) : { arch: target.arch, output: "cubin" as const };
     const backend: CompileBackend | "auto" = mode === "nvcc" ? "nvcc" : "auto";
     const key = createHash("sha256").update(`${backend}\0${where.arch}\0${where.output}\0`).update(source).digest("hex");
     const known = this.#inFlight.get(key);

@@ -87,7 +87,9 @@ export class CpuBuilder {
           libraryPath: compiled.path,
           sourcePath: compiled.sourcePath,
           packedSymbol: generated.packedSymbol,
-          params: generated.params.map((p) => (p.kind === "buffer" ? { kind: p.kind, name: p.name, dtype: p.dtype, elements: p.elements } : { kind: p.kind, name: p.name, dtype: p.dtype })),
+          params: generated.params.map((p) =>
+            p.kind === "buffer" ? { kind: p.kind, name: p.name, dtype: p.dtype, elements: p.elements } : { kind: p.kind, name: p.name, dtype: p.dtype },
+          ),
         },
       };
       return { ok: true, artifact, buildMs: elapsed() };

@@ -52,9 +52,11 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
 
 function checkInput(input: BuilderInput, index: number): string | undefined {
   const func = input?.func as { kind?: unknown } | undefined;
-  if (func?.kind !== "PrimFunc") return `LocalBuilder: input ${index} has no PrimFunc (func is ${func === undefined ? "missing" : `a ${String(func.kind ?? typeof func)}`})`;
+  if (func?.kind !== "PrimFunc")
+    return `LocalBuilder: input ${index} has no PrimFunc (func is ${func === undefined ? "missing" : `a ${String(func.kind ?? typeof func)}`})`;
   const target = input.target as Partial<CudaTarget> | undefined;
-  if (typeof target?.arch !== "string" || target.kind !== "cuda") return `LocalBuilder: input ${index} has no CUDA target (resolve it with target("nvidia/h100"))`;
+  if (typeof target?.arch !== "string" || target.kind !== "cuda")
+    return `LocalBuilder: input ${index} has no CUDA target (resolve it with target("nvidia/h100"))`;
   return undefined;
 }
 

@@ -67,13 +67,19 @@ export class ForestModel implements CostModel {
 
   /** The measured samples, to resume tuning later (TVM saves its data and booster; the forest retrains deterministically). */
   saveState(): ForestModelState {
-    return { kind: "random-forest", extractor: this.extractor.name, vectorLength: candidateVectorLength(this.extractor.featureLength), data: this.data.toJSON() };
+    return {
+      kind: "random-forest",
+      extractor: this.extractor.name,
+      vectorLength: candidateVectorLength(this.extractor.featureLength),
+      data: this.data.toJSON(),
+    };
   }
 
   /** Replaces the samples with saved ones and retrains when there are enough. */
   loadState(state: ForestModelState): void {
     const width = candidateVectorLength(this.extractor.featureLength);
-    if (typeof state !== "object" || state === null) throw new RangeError(`${this.name}.loadState: the state must be an object saved by saveState(), got ${String(state)}`);
+    if (typeof state !== "object" || state === null)
+      throw new RangeError(`${this.name}.loadState: the state must be an object saved by saveState(), got ${String(state)}`);
     if (state.kind !== "random-forest" || state.extractor !== this.extractor.name || state.vectorLength !== width) {
       throw new RangeError(
         `${this.name}.loadState: the state is of a ${String(state.kind)} model with ${String(state.extractor)} features of length ${String(state.vectorLength)}; this model uses ${this.extractor.name} (${width})`,

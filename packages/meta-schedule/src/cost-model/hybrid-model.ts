@@ -42,7 +42,8 @@ export class HybridModel implements CostModel {
     this.maxLearnedWeight = opts.maxLearnedWeight ?? 0.85;
     this.minLearnedSamples = opts.minLearnedSamples ?? DEFAULT_NUM_WARMUP_SAMPLES;
     if (!(this.halfWeightSamples > 0)) throw new RangeError(`HybridModel: halfWeightSamples must be positive, got ${this.halfWeightSamples}`);
-    if (!(this.maxLearnedWeight >= 0 && this.maxLearnedWeight <= 1)) throw new RangeError(`HybridModel: maxLearnedWeight must be in [0, 1], got ${this.maxLearnedWeight}`);
+    if (!(this.maxLearnedWeight >= 0 && this.maxLearnedWeight <= 1))
+      throw new RangeError(`HybridModel: maxLearnedWeight must be in [0, 1], got ${this.maxLearnedWeight}`);
   }
 
   /** The learned model's weight now. */

@@ -52,7 +52,8 @@ export class TrainingData {
   /** Samples saved by `toJSON`; throws a RangeError naming the first malformed group. */
   static fromJSON(json: TrainingDataJSON, vectorLength: number): TrainingData {
     const data = new TrainingData();
-    if (!Array.isArray((json as Partial<TrainingDataJSON> | null | undefined)?.groups)) throw new RangeError("cost-model state: `groups` must be an array of per-workload samples");
+    if (!Array.isArray((json as Partial<TrainingDataJSON> | null | undefined)?.groups))
+      throw new RangeError("cost-model state: `groups` must be an array of per-workload samples");
     for (const item of json.groups as readonly unknown[]) {
       // Parsed JSON: a group may be anything (null included).
       const g = (typeof item === "object" && item !== null ? item : {}) as Partial<TrainingDataJSON["groups"][number]>;
@@ -67,7 +68,10 @@ export class TrainingData {
         vectors.length === costs.length &&
         vectors.every((v) => isNumberArray(v) && v.length === vectorLength) &&
         costs.every((c) => c > 0);
-      if (!ok) throw new RangeError(`cost-model state: the samples of workload ${hash} are malformed (expected a workload seen once, equal numbers of ${vectorLength}-number vectors and positive costs)`);
+      if (!ok)
+        throw new RangeError(
+          `cost-model state: the samples of workload ${hash} are malformed (expected a workload seen once, equal numbers of ${vectorLength}-number vectors and positive costs)`,
+        );
       data.groups.set(hash, { vectors: (vectors as number[][]).map((v) => Float64Array.from(v)), costs: [...costs] });
       data.count += costs.length;
     }

@@ -15,7 +15,8 @@ export function scheduleFromRecord(record: TuningRecord, func: PrimFunc = record
   try {
     Trace.fromJSON(record.trace).applyTo(sch);
   } catch (err) {
-    if (err instanceof TesseraError) throw new MetaScheduleError(`the tuning record of workload ${record.workload.name} (${record.workload.hash}) does not replay: ${err.message}`);
+    if (err instanceof TesseraError)
+      throw new MetaScheduleError(`the tuning record of workload ${record.workload.name} (${record.workload.hash}) does not replay: ${err.message}`);
     throw err;
   }
   return sch;

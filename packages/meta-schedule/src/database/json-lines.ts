@@ -42,7 +42,11 @@ export function readJSONLines(file: string, opts: ReadOptions): JSONLine[] {
         throw new DatabaseError(file, k + 1, `not a line of a tuning database (${(err as Error).message}); the file is corrupt or of another format`);
       }
       if (opts.repair) withFileErrors(file, "repair", () => discardIncompleteLastLine(file, bytes, k + 1, opts.log));
-      else opts.log("warn", `${file}:${k + 1}: the last line is incomplete (a tuning run was probably interrupted while writing it); it is ignored (the database is open read-only)`);
+      else
+        opts.log(
+          "warn",
+          `${file}:${k + 1}: the last line is incomplete (a tuning run was probably interrupted while writing it); it is ignored (the database is open read-only)`,
+        );
       return out;
     }
     if (isUnterminatedLast && opts.repair) withFileErrors(file, "repair", () => appendFileSync(file, "\n"));

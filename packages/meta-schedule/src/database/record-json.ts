@@ -68,7 +68,13 @@ const recordLineSchema = z.tuple([
 ]);
 
 /** A record line's parts; `workloadAt` resolves the index (undefined when out of range). */
-export function recordFromLine(value: unknown, file: string, line: number, workloadAt: (index: number) => Workload | undefined, workloadCount: number): TuningRecord {
+export function recordFromLine(
+  value: unknown,
+  file: string,
+  line: number,
+  workloadAt: (index: number) => Workload | undefined,
+  workloadCount: number,
+): TuningRecord {
   const parsed = recordLineSchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -89,7 +95,12 @@ export function recordFromLine(value: unknown, file: string, line: number, workl
     if (!(err instanceof TesseraError)) throw err;
     throw new DatabaseError(file, line, `the record's trace is not valid: ${err.message}`);
   }
-  const config: TargetConfig = { name: target.name, arch: target.arch, maxThreadsPerBlock: target.maxThreadsPerBlock, maxSharedMemoryPerBlock: target.maxSharedMemoryPerBlock };
+  const config: TargetConfig = {
+    name: target.name,
+    arch: target.arch,
+    maxThreadsPerBlock: target.maxThreadsPerBlock,
+    maxSharedMemoryPerBlock: target.maxSharedMemoryPerBlock,
+  };
   return {
     workload,
     trace,

@@ -16,7 +16,16 @@ export type LoopPosition = (typeof LOOP_POSITIONS)[number];
 
 export const ANNOTATED_LOOP_KINDS = ["vec", "unroll", "parallel"] as const;
 
-export const GPU_FEATURES = ["is_gpu", "blockIdx_x_len", "blockIdx_y_len", "blockIdx_z_len", "threadIdx_x_len", "threadIdx_y_len", "threadIdx_z_len", "vthread_len"] as const;
+export const GPU_FEATURES = [
+  "is_gpu",
+  "blockIdx_x_len",
+  "blockIdx_y_len",
+  "blockIdx_z_len",
+  "threadIdx_x_len",
+  "threadIdx_y_len",
+  "threadIdx_z_len",
+  "vthread_len",
+] as const;
 
 export const BUFFER_FEATURES = [
   "acc_type_read",

@@ -15,8 +15,7 @@ export interface RunnerInput {
 
 export type RunnerResult =
   /** Seconds per run, one entry per repeat (TVM's `run_secs`). */
-  | { readonly ok: true; readonly runSecs: readonly number[] }
-  | { readonly ok: false; readonly error: string };
+  { readonly ok: true; readonly runSecs: readonly number[] } | { readonly ok: false; readonly error: string };
 
 /** TVM's `EvaluatorConfig` defaults: number=3, repeat=1, min_repeat_ms=100. */
 export interface EvaluatorConfig {

@@ -69,9 +69,7 @@ function entryAt(url: URL): EntryPoint {
 export function resolveEntryPoint(callerUrl: string, names: EntryNames): EntryPoint {
   const override = envOverride(names);
   if (override !== undefined) return entryAt(override.startsWith("file:") ? new URL(override) : pathToFileURL(override));
-  const candidates = isTypeScript(fileURLToPath(callerUrl))
-    ? [`./${names.module}.ts`]
-    : [`./${names.bundle}`, `./${names.module}.js`];
+  const candidates = isTypeScript(fileURLToPath(callerUrl)) ? [`./${names.module}.ts`] : [`./${names.bundle}`, `./${names.module}.js`];
   for (const relative of candidates) {
     const url = new URL(relative, callerUrl);
     if (existsSync(url)) return entryAt(url);

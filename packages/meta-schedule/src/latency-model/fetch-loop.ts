@@ -36,7 +36,8 @@ export function findFetchLoop(body: Stmt, extentOf: (e: PrimExpr) => number | un
       any = true;
       const iterations = outer * Math.max(1, extentOf(t.extent) ?? 1);
       // Innermost: a loop none of whose inner loops qualifies.
-      if (!visit(t.body, iterations) && (found === undefined || iterations > found.rounds)) found = { rounds: iterations, prefetchedShare: prefetchedShare(t.body) };
+      if (!visit(t.body, iterations) && (found === undefined || iterations > found.rounds))
+        found = { rounds: iterations, prefetchedShare: prefetchedShare(t.body) };
       return false;
     });
     return any;

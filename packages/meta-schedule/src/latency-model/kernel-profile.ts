@@ -8,18 +8,7 @@
  * profile is deterministic.
  */
 import type { DeviceKernel } from "@tessera/codegen";
-import {
-  type Buffer,
-  type PrimExpr,
-  type Stmt,
-  type Var,
-  asAsyncCopy,
-  dtypeInfo,
-  elementType,
-  isFloat,
-  lanesOf,
-  mulberry32,
-} from "@tessera/ir";
+import { type Buffer, type PrimExpr, type Stmt, type Var, asAsyncCopy, dtypeInfo, elementType, isFloat, lanesOf, mulberry32 } from "@tessera/ir";
 import { evaluate } from "./expr-eval.js";
 import { findFetchLoop } from "./fetch-loop.js";
 import { INACTIVE, WARP, contiguousCost, globalLines, laneThreadIndex, sharedWavefronts } from "./warp-cost.js";
@@ -195,7 +184,13 @@ class ProfileWalker {
         return;
       }
       for (let lane = 0; lane < index.lanes; lane++) {
-        const at: PrimExpr = { kind: "Binary", op: "add", dtype: "int32", a: index.base, b: { kind: "Binary", op: "mul", dtype: "int32", a: index.stride, b: { kind: "IntImm", dtype: "int32", value: lane } } };
+        const at: PrimExpr = {
+          kind: "Binary",
+          op: "add",
+          dtype: "int32",
+          a: index.base,
+          b: { kind: "Binary", op: "mul", dtype: "int32", a: index.stride, b: { kind: "IntImm", dtype: "int32", value: lane } },
+        };
         this.#access({ buffer, index: at, widthBytes: elementBytes, kind });
       }
       return;
@@ -368,7 +363,11 @@ class ProfileWalker {
       }
       case "LetStmt":
         this.#value(s.value, false);
-        this.#bindEach(s.variable, (env) => evaluate(s.value, env), () => this.stmt(s.body));
+        this.#bindEach(
+          s.variable,
+          (env) => evaluate(s.value, env),
+          () => this.stmt(s.body),
+        );
         return;
       case "Allocate": {
         const scope = s.buffer.scope;

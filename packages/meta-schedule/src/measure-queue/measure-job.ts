@@ -29,7 +29,10 @@ export const RemoteRunnerSpecSchema = z.discriminatedUnion("kind", [
   }),
   z.object({
     kind: z.literal("local"),
-    evaluator: z.object({ number: z.number().int().positive(), repeat: z.number().int().positive(), minRepeatMs: z.number().nonnegative() }).partial().optional(),
+    evaluator: z
+      .object({ number: z.number().int().positive(), repeat: z.number().int().positive(), minRepeatMs: z.number().nonnegative() })
+      .partial()
+      .optional(),
     timeoutSec: z.number().positive().optional(),
     seed: z.number().int().optional(),
   }),
@@ -65,7 +68,9 @@ export function measureJobPayload(input: RunnerInput, runner: RemoteRunnerSpec):
   const { artifact } = input;
   const lowered = artifact.lowered;
   if (runner.kind === "simulated" && lowered === undefined) {
-    throw new RangeError(`QueueRunner: ${artifact.name} has no lowered module, which the simulated runner needs (build with LocalBuilder's keepLowered, the default)`);
+    throw new RangeError(
+      `QueueRunner: ${artifact.name} has no lowered module, which the simulated runner needs (build with LocalBuilder's keepLowered, the default)`,
+    );
   }
   const target = lowered?.target;
   return {

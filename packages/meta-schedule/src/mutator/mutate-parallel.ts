@@ -23,7 +23,10 @@ export interface MutateParallelOptions {
 export function mutateParallel(opts: MutateParallelOptions = {}): Mutator {
   const maxJobsPerCore = opts.maxJobsPerCore ?? 16;
   const numCores = opts.numCores ?? os.availableParallelism();
-  for (const [name, v] of [["maxJobsPerCore", maxJobsPerCore], ["numCores", numCores]] as const) {
+  for (const [name, v] of [
+    ["maxJobsPerCore", maxJobsPerCore],
+    ["numCores", numCores],
+  ] as const) {
     if (!Number.isInteger(v) || v <= 0) throw new RangeError(`mutateParallel: ${name} must be a positive integer, got ${String(v)}`);
   }
   const limit = maxJobsPerCore * numCores;

@@ -144,7 +144,7 @@ function candidatesOf(inst: Instruction): number[] {
   return Array.isArray(c) ? c.map(Number) : [];
 }
 
-function valueOf(trace: Trace, inst: Instruction): number | undefined {
+function decisionValue(trace: Trace, inst: Instruction): number | undefined {
   const d = trace.getDecision(inst);
   return typeof d === "number" ? candidatesOf(inst)[d] : undefined;
 }
@@ -157,8 +157,8 @@ function withValue(trace: Trace, inst: Instruction, value: number): Trace | unde
 
 /** Moves a factor between two categoricals whose product must stay: a × f, b / f. */
 function moveFactor(trace: Trace, a: Instruction, b: Instruction, rng: RandomEngine): Trace | undefined {
-  const va = valueOf(trace, a);
-  const vb = valueOf(trace, b);
+  const va = decisionValue(trace, a);
+  const vb = decisionValue(trace, b);
   if (va === undefined || vb === undefined) return undefined;
   const options: [number, number][] = [];
   for (const f of divisorsAbove1(vb)) if (candidatesOf(a).includes(va * f) && candidatesOf(b).includes(vb / f)) options.push([va * f, vb / f]);

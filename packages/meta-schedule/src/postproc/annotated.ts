@@ -76,7 +76,10 @@ export function threadsInside(root: Stmt): number {
       if (n.kind === "For" && n.forKind === "thread_binding" && n.threadTag?.startsWith("threadIdx") === true) {
         const inner = new Map(tags);
         inner.set(n.threadTag, n.extent.kind === "IntImm" ? n.extent.value : 1);
-        best = Math.max(best, [...inner.values()].reduce((a, b) => a * b, 1));
+        best = Math.max(
+          best,
+          [...inner.values()].reduce((a, b) => a * b, 1),
+        );
         visit(n.body, inner);
         return false;
       }

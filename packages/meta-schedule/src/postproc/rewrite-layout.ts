@@ -87,7 +87,12 @@ function rewritesOf(func: PrimFunc, realize: BlockRealize, loopVars: readonly Va
       dims.push(pieces);
     }
     // Already in loop order (each dimension's pieces after the previous one's): nothing to gain.
-    const order = dims.flatMap((ps) => [...ps].filter((p) => p.extent > 1).sort((a, b) => b.stride - a.stride).map((p) => p.loop));
+    const order = dims.flatMap((ps) =>
+      [...ps]
+        .filter((p) => p.extent > 1)
+        .sort((a, b) => b.stride - a.stride)
+        .map((p) => p.loop),
+    );
     if (order.every((l, i) => i === 0 || order[i - 1]! < l)) return;
     rewrites.push({ readIndex, dims });
   });
@@ -96,7 +101,9 @@ function rewritesOf(func: PrimFunc, realize: BlockRealize, loopVars: readonly Va
 
 /** The new indices of an element: its pieces (of extent > 1), in the order of their loops. */
 function layoutOf(dims: readonly (readonly Piece[])[]): (...indices: Var[]) => PrimExpr[] {
-  const placed = dims.flatMap((pieces, dim) => pieces.filter((p) => p.extent > 1).map((p) => ({ ...p, dim, outermost: p.stride === Math.max(...pieces.map((q) => q.stride)) })));
+  const placed = dims.flatMap((pieces, dim) =>
+    pieces.filter((p) => p.extent > 1).map((p) => ({ ...p, dim, outermost: p.stride === Math.max(...pieces.map((q) => q.stride)) })),
+  );
   placed.sort((a, b) => a.loop - b.loop);
   return (...indices) =>
     placed.map((p) => {

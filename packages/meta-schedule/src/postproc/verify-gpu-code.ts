@@ -36,7 +36,8 @@ export class VerifyGPUCode implements Postproc {
     try {
       LOWERED.set(func, lower(func, gpuTargetOf(ctx, "VerifyGPUCode")));
     } catch (err) {
-      if (err instanceof GpuVerifyError && err.limits.length > 0) return rejected(`exceeds the target's ${err.limits.map(describeLimit).join(" and ")}`, err.message);
+      if (err instanceof GpuVerifyError && err.limits.length > 0)
+        return rejected(`exceeds the target's ${err.limits.map(describeLimit).join(" and ")}`, err.message);
       if (!(err instanceof LoweringError)) throw err;
       return rejected(`${err.name}: ${firstLine(err.message)}`, err.message);
     }

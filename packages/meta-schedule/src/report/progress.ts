@@ -106,7 +106,10 @@ class BarProgress implements ProgressReporter {
   private readonly bars: MultiBar;
   private bar: SingleBar | undefined;
 
-  constructor(stream: NodeJS.WritableStream, private readonly estimated: boolean) {
+  constructor(
+    stream: NodeJS.WritableStream,
+    private readonly estimated: boolean,
+  ) {
     const cliProgress = requireOptionalPeer<typeof import("cli-progress")>("cli-progress", "draw a progress bar");
     this.bars = new cliProgress.MultiBar({
       stream,

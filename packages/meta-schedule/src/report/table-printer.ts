@@ -14,7 +14,5 @@ export function printTable(rows: readonly TableRow[]): string {
     });
   }
   const totalWidth = widths.reduce((a, b) => a + b, 0) + 3 * widths.length - 1;
-  return rows
-    .map((row) => (row === "separator" ? "-".repeat(totalWidth) : widths.map((w, i) => ` ${(row[i] ?? "").padStart(w)} `).join("|")))
-    .join("\n");
+  return rows.map((row) => (row === "separator" ? "-".repeat(totalWidth) : widths.map((w, i) => ` ${(row[i] ?? "").padStart(w)} `).join("|"))).join("\n");
 }

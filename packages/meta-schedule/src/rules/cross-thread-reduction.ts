@@ -38,7 +38,12 @@ export function crossThreadReduction(opts: CrossThreadReductionOptions = {}): Sc
       const bound = fusion === undefined ? undefined : variant.getLoops(fusion.consumer).find((l) => isThreadIdx(variant.get(l)));
       const boundExtent = bound === undefined ? undefined : variant.get(bound).extent;
       const threadExtent: number | ExprRV =
-        boundExtent?.kind === "IntImm" ? boundExtent.value : variant.sampleCategorical(candidates, candidates.map(() => 1 / candidates.length));
+        boundExtent?.kind === "IntImm"
+          ? boundExtent.value
+          : variant.sampleCategorical(
+              candidates,
+              candidates.map(() => 1 / candidates.length),
+            );
       if (fusion !== undefined) {
         let target = fusion.loop;
         if (bound === undefined) {

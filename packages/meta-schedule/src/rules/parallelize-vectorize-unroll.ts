@@ -39,7 +39,10 @@ export class ParallelizeVectorizeUnroll implements ScheduleRule {
     if (o.maxVectorizeExtent !== -1) sch.annotate(block, VECTORIZE, o.maxVectorizeExtent);
     if (o.unrollMaxSteps.length > 0) {
       const n = o.unrollMaxSteps.length;
-      const step = sch.sampleCategorical(o.unrollMaxSteps, o.unrollMaxSteps.map(() => 1 / n));
+      const step = sch.sampleCategorical(
+        o.unrollMaxSteps,
+        o.unrollMaxSteps.map(() => 1 / n),
+      );
       sch.annotate(block, o.unrollExplicit ? UNROLL_EXPLICIT : UNROLL_IMPLICIT, step);
       if (o.sampleExplicit) sch.annotate(block, UNROLL_EXPLICIT_FLAG, sch.sampleCategorical([0, 1], [0.5, 0.5]));
     }

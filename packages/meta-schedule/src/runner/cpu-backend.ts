@@ -26,10 +26,12 @@ async function measureOnHost(task: MeasureTask): Promise<MeasureResult> {
   if (host === undefined) throw new Error(`${artifact.name}: the artifact has no compiled library (build CPU candidates with the CpuBuilder)`);
   const scalar = host.params.find((p) => p.kind === "scalar");
   if (scalar !== undefined) throw new Error(`${artifact.name}: the function takes the scalar ${scalar.name}; the runner only passes tensors`);
-  if (host.params.length !== task.argsInfo.length) throw new Error(`${artifact.name}: the library takes ${host.params.length} arguments, the workload has ${task.argsInfo.length}`);
+  if (host.params.length !== task.argsInfo.length)
+    throw new Error(`${artifact.name}: the library takes ${host.params.length} arguments, the workload has ${task.argsInfo.length}`);
   const args = argumentsOf(task);
   host.params.forEach((p, k) => {
-    if (p.elements !== args[k]!.length) throw new Error(`${artifact.name}: parameter ${p.name} has ${p.elements} elements, argument ${k} has ${args[k]!.length}`);
+    if (p.elements !== args[k]!.length)
+      throw new Error(`${artifact.name}: parameter ${p.name} has ${p.elements} elements, argument ${k} has ${args[k]!.length}`);
   });
   const library = openHostLibrary(host.libraryPath);
   try {

@@ -21,7 +21,8 @@ function hostArguments(task: MeasureTask): AnyTypedArray[] {
 
 function measureOnDevice(task: MeasureTask): Promise<MeasureResult> {
   const { artifact } = task;
-  if (artifact.image === undefined) throw new Error(`${artifact.name}: the artifact has no compiled image (build it where CUDA is available, LocalBuilder compile: "device")`);
+  if (artifact.image === undefined)
+    throw new Error(`${artifact.name}: the artifact has no compiled image (build it where CUDA is available, LocalBuilder compile: "device")`);
   const plan = artifact.hostPlan;
   if (plan === undefined) throw new Error(`${artifact.name}: the artifact has no host plan (build it with LocalBuilder)`);
   const owned: { dispose(): void }[] = [];
@@ -46,9 +47,11 @@ function measureOnDevice(task: MeasureTask): Promise<MeasureResult> {
       kernel.bind(
         undefined,
         (plan.kernelArguments[i] ?? []).map((source): KernelArg => {
-          if (source.kind === "scalar") throw new Error(`${artifact.name}: kernel ${kernel.name} takes the scalar ${source.name}; the runner only passes tensors`);
+          if (source.kind === "scalar")
+            throw new Error(`${artifact.name}: kernel ${kernel.name} takes the scalar ${source.name}; the runner only passes tensors`);
           const value = source.kind === "param" ? args[source.index] : workspaces[source.index];
-          if (value === undefined) throw new Error(`${artifact.name}: kernel ${kernel.name} needs ${source.kind} ${source.index}, which the arguments do not have`);
+          if (value === undefined)
+            throw new Error(`${artifact.name}: kernel ${kernel.name} needs ${source.kind} ${source.index}, which the arguments do not have`);
           return value;
         }),
       ),

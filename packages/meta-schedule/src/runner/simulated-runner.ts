@@ -42,7 +42,8 @@ export class SimulatedRunner implements Runner {
   /** The model's estimate for one built candidate (for reports: the bound and occupancy of each kernel). */
   estimate(input: RunnerInput): LatencyEstimate {
     const lowered = input.artifact.lowered;
-    if (lowered === undefined) throw new RangeError(`SimulatedRunner: ${input.artifact.name} has no lowered module (build with LocalBuilder's keepLowered, the default)`);
+    if (lowered === undefined)
+      throw new RangeError(`SimulatedRunner: ${input.artifact.name} has no lowered module (build with LocalBuilder's keepLowered, the default)`);
     return estimateLatency(lowered, this.#target ?? lowered.target);
   }
 
@@ -52,7 +53,11 @@ export class SimulatedRunner implements Runner {
 
   #runOne(input: RunnerInput): RunnerResult {
     const lowered = input.artifact?.lowered;
-    if (lowered === undefined) return { ok: false, error: `SimulatedRunner: ${input.artifact?.name ?? "the candidate"} has no lowered module (build with LocalBuilder's keepLowered, the default)` };
+    if (lowered === undefined)
+      return {
+        ok: false,
+        error: `SimulatedRunner: ${input.artifact?.name ?? "the candidate"} has no lowered module (build with LocalBuilder's keepLowered, the default)`,
+      };
     const wrong = this.#checkNumerics(input);
     if (wrong !== undefined) return { ok: false, error: wrong };
     let seconds: number;
@@ -63,7 +68,9 @@ export class SimulatedRunner implements Runner {
     }
     const noise = this.#opts.noise;
     const runSecs = Array.from({ length: this.#repeat }, (_, r) =>
-      noise === undefined || noise.relative === 0 ? seconds : seconds * Math.exp(noise.relative * seededNormal(`${noise.seed ?? 0}/${r}/${input.artifact.source}`)),
+      noise === undefined || noise.relative === 0
+        ? seconds
+        : seconds * Math.exp(noise.relative * seededNormal(`${noise.seed ?? 0}/${r}/${input.artifact.source}`)),
     );
     return { ok: true, runSecs };
   }

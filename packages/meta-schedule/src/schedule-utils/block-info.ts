@@ -145,4 +145,3 @@ export function isTrivialBinding(sch: Schedule, block: BlockRV): boolean {
   if (loops.length !== realize.iterValues.length) return false;
   return realize.iterValues.every((v, k) => v.kind === "Var" && v === loops[k]!.loopVar);
 }
-

@@ -72,7 +72,10 @@ export function sampledThreadFactor(candidates: readonly number[]): ThreadFactor
     const fitting = candidates.filter((c) => c <= maxExtent);
     if (fitting.length === 0) return maxExtent;
     if (fitting.length === 1) return fitting[0]!;
-    return sch.sampleCategorical(fitting, fitting.map(() => 1 / fitting.length));
+    return sch.sampleCategorical(
+      fitting,
+      fitting.map(() => 1 / fitting.length),
+    );
   };
 }
 

@@ -202,7 +202,10 @@ export class EvolutionarySearch extends SearchStrategyBase {
 
   private predict(run: SearchRun, population: readonly Candidate[]): number[] {
     if (run.costModel === undefined) return population.map(() => run.rng.uniform());
-    const scores = run.costModel.predict(run.ctx, population.map((c) => ({ sch: c.sch, argsInfo: run.argsInfo })));
+    const scores = run.costModel.predict(
+      run.ctx,
+      population.map((c) => ({ sch: c.sch, argsInfo: run.argsInfo })),
+    );
     if (scores.length !== population.length) {
       throw new MetaScheduleError(`${this.name}: cost model ${run.costModel.name} gave ${scores.length} scores for ${population.length} candidates`);
     }
@@ -282,7 +285,10 @@ export class EvolutionarySearch extends SearchStrategyBase {
       if (pool.length >= slots) break;
     }
     if (pool.length === 0) return [];
-    const scores = this.predict(run, pool.map((p) => p.c));
+    const scores = this.predict(
+      run,
+      pool.map((p) => p.c),
+    );
     const byScore = pool.map((p, k) => ({ ...p, score: scores[k]! })).sort((a, b) => b.score - a.score);
     const taken = new Map<string, number>();
     const ranked = byScore.map((p) => {

@@ -19,7 +19,8 @@ export function neighbourTraces(trace: Trace): NeighbourTrace[] {
   const out: NeighbourTrace[] = [];
   const samplers = instructionsBeforePostproc(trace).filter((i) => i.kind.name.startsWith("Sample"));
   samplers.forEach((inst, decision) => {
-    const alternatives = inst.kind.name === "SampleCategorical" ? categoricalAlternatives(trace, inst) : inst.kind.name === "SamplePerfectTile" ? tileMoves(trace, inst) : [];
+    const alternatives =
+      inst.kind.name === "SampleCategorical" ? categoricalAlternatives(trace, inst) : inst.kind.name === "SamplePerfectTile" ? tileMoves(trace, inst) : [];
     for (const d of alternatives) out.push({ trace: trace.withDecision(inst, d, { removePostproc: true }), decision });
   });
   return out;

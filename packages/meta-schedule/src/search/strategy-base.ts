@@ -52,7 +52,12 @@ export abstract class SearchStrategyBase implements SearchStrategy {
  * tries in a row (invalid samples, programs already handed out), and then the batch stops
  * there. An empty batch ends the search.
  */
-export function randomBatch(run: SearchRun, strategy: string, maxFailCount: number, sample: (round: RejectionTally) => Candidate | undefined): MeasureCandidate[] | undefined {
+export function randomBatch(
+  run: SearchRun,
+  strategy: string,
+  maxFailCount: number,
+  sample: (round: RejectionTally) => Candidate | undefined,
+): MeasureCandidate[] | undefined {
   const batch = run.nextBatchSize();
   if (batch === 0) return undefined;
   const round = new RejectionTally();

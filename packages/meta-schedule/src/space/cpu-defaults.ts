@@ -24,7 +24,13 @@ import type { ScheduleRule } from "../interfaces/schedule-rule.js";
 import { PostOrderApply } from "./post-order-apply.js";
 
 /** TVM's LLVM ParallelizeVectorizeUnroll: 16 jobs per core, vectors up to 64 lanes, explicit unroll budgets 0/16/64/512. */
-export const CPU_PARALLELIZE_VECTORIZE_UNROLL = { maxJobsPerCore: 16, maxVectorizeExtent: 64, unrollMaxSteps: [0, 16, 64, 512], unrollExplicit: true, sampleExplicit: false } as const;
+export const CPU_PARALLELIZE_VECTORIZE_UNROLL = {
+  maxJobsPerCore: 16,
+  maxVectorizeExtent: 64,
+  unrollMaxSteps: [0, 16, 64, 512],
+  unrollExplicit: true,
+  sampleExplicit: false,
+} as const;
 
 export function defaultCpuRules(): ScheduleRule[] {
   return [

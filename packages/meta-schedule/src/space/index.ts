@@ -6,7 +6,16 @@ export { PostOrderApply, type PostOrderApplyOptions } from "./post-order-apply.j
 export { defaultCpuMutators, defaultCpuPostprocs, defaultCpuRules } from "./cpu-defaults.js";
 
 // Schedule rules
-export { MultiLevelTiling, multiLevelTiling, ALL_GPU_TILING_KNOBS, NO_GPU_TILING_KNOBS, DEFAULT_CUDA_TILING, TVM_CUDA_TILING, type GpuTilingKnobs, type MultiLevelTilingOptions } from "../rules/multi-level-tiling/index.js";
+export {
+  MultiLevelTiling,
+  multiLevelTiling,
+  ALL_GPU_TILING_KNOBS,
+  NO_GPU_TILING_KNOBS,
+  DEFAULT_CUDA_TILING,
+  TVM_CUDA_TILING,
+  type GpuTilingKnobs,
+  type MultiLevelTilingOptions,
+} from "../rules/multi-level-tiling/index.js";
 export { multiLevelTilingCpu, type MultiLevelTilingCpuOptions } from "../rules/multi-level-tiling-cpu.js";
 export { AutoInline, InlineConstantScalars, type AutoInlineOptions } from "../rules/auto-inline.js";
 export { ParallelizeVectorizeUnroll, type ParallelizeVectorizeUnrollOptions } from "../rules/parallelize-vectorize-unroll.js";

@@ -109,7 +109,10 @@ function checkAppliesToWorkload(sch: Schedule, ctx: TuneContext, what: string): 
     sch.trace.applyTo(new Schedule(ctx.workload.func, { seed: 0 }), { removePostproc: true });
   } catch (err) {
     if (!(err instanceof TesseraError)) throw err;
-    throw new SpaceGenerationError(`the space does not apply to this workload (${ctx.workload.name}): the trace of ${what} does not replay on it: ${err.message}`, { cause: err });
+    throw new SpaceGenerationError(
+      `the space does not apply to this workload (${ctx.workload.name}): the trace of ${what} does not replay on it: ${err.message}`,
+      { cause: err },
+    );
   }
 }
 
@@ -120,7 +123,8 @@ function scheduleList(returned: unknown, given: Schedule, name: string): Schedul
   if (Array.isArray(returned)) {
     if (returned.length === 0) throw new SpaceGenerationError(`the space function ${name} returned an empty list of schedules`);
     returned.forEach((s: unknown, k) => {
-      if (!(s instanceof Schedule)) throw new SpaceGenerationError(`the space function ${name} returned a list whose element ${k} is ${describeValue(s)}, not a Schedule`);
+      if (!(s instanceof Schedule))
+        throw new SpaceGenerationError(`the space function ${name} returned a list whose element ${k} is ${describeValue(s)}, not a Schedule`);
     });
     return returned as Schedule[];
   }

@@ -29,8 +29,22 @@ export class SpaceGeneratorUnion implements SpaceGenerator {
       if (typeof s?.generateDesignSpace !== "function") throw new SpaceGenerationError(`${this.name}: member ${k} is not a space generator`);
     });
     this.ownComponents = opts.postprocs !== undefined || opts.mutators !== undefined;
-    this.postprocs = checkedPostprocs(opts.postprocs ?? firstByName(spaces.flatMap((s) => s.postprocs), (p) => p.name), this.name);
-    this.mutators = checkedMutators(opts.mutators ?? firstByName(spaces.flatMap((s) => s.mutators), (m) => m.mutator.name), this.name);
+    this.postprocs = checkedPostprocs(
+      opts.postprocs ??
+        firstByName(
+          spaces.flatMap((s) => s.postprocs),
+          (p) => p.name,
+        ),
+      this.name,
+    );
+    this.mutators = checkedMutators(
+      opts.mutators ??
+        firstByName(
+          spaces.flatMap((s) => s.mutators),
+          (m) => m.mutator.name,
+        ),
+      this.name,
+    );
   }
 
   initialize(ctx: TuneContext): void {

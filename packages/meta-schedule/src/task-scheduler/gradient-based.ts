@@ -52,7 +52,8 @@ export class GradientBased extends TaskScheduler {
     this.alpha = opts.alpha ?? 0.2;
     this.windowSize = opts.windowSize ?? 3;
     if (!(this.alpha >= 0 && this.alpha <= 1)) throw new RangeError(`GradientBased: alpha must be in [0, 1], got ${this.alpha}`);
-    if (!Number.isSafeInteger(this.windowSize) || this.windowSize < 1) throw new RangeError(`GradientBased: windowSize must be a positive integer, got ${this.windowSize}`);
+    if (!Number.isSafeInteger(this.windowSize) || this.windowSize < 1)
+      throw new RangeError(`GradientBased: windowSize must be a positive integer, got ${this.windowSize}`);
     this.rng = new RandomEngine(opts.seed);
   }
 

@@ -32,7 +32,8 @@ export interface MeasureCallback {
  * the architecture; it has no thread blocks (1 thread, no shared memory).
  */
 export function targetConfigOf(target: TuneTarget, device?: string): TargetConfig {
-  if (target.kind === "c") return { name: target.name, arch: target.march, maxThreadsPerBlock: 1, maxSharedMemoryPerBlock: 0, ...(device === undefined ? {} : { device }) };
+  if (target.kind === "c")
+    return { name: target.name, arch: target.march, maxThreadsPerBlock: 1, maxSharedMemoryPerBlock: 0, ...(device === undefined ? {} : { device }) };
   return {
     name: target.name,
     arch: target.arch,

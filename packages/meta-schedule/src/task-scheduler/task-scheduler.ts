@@ -188,7 +188,12 @@ export abstract class TaskScheduler {
   }
 
   /** Runs the candidates that built; those that did not get their build error as a failed run. */
-  private async runBuilt(candidates: readonly MeasureCandidate[], builderResults: readonly BuilderResult[], runner: Runner, workload: PrimFunc): Promise<RunnerResult[]> {
+  private async runBuilt(
+    candidates: readonly MeasureCandidate[],
+    builderResults: readonly BuilderResult[],
+    runner: Runner,
+    workload: PrimFunc,
+  ): Promise<RunnerResult[]> {
     const inputs: RunnerInput[] = [];
     const slots: number[] = [];
     builderResults.forEach((built, i) => {

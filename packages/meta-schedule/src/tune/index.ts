@@ -30,16 +30,7 @@ import type { TaskScheduler, TrialEvent } from "../task-scheduler/task-scheduler
 import { queryBestRecord, scheduleFromRecord } from "../database/apply-record.js";
 import { fileLogger, taskLogFileName } from "./log-files.js";
 import type { TuneOptions } from "./options.js";
-import {
-  defaultCostModelName,
-  defaultSpaceFor,
-  makeBuilder,
-  makeCostModel,
-  makeRunner,
-  makeStrategy,
-  openDatabase,
-  scheduleFnSpace,
-} from "./provided.js";
+import { defaultCostModelName, defaultSpaceFor, makeBuilder, makeCostModel, makeRunner, makeStrategy, openDatabase, scheduleFnSpace } from "./provided.js";
 import { type Logger, type TuneTarget, silentLogger, tuneContext } from "../tune-context.js";
 import { workloadOf } from "../workload.js";
 

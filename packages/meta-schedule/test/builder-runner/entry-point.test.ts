@@ -51,6 +51,8 @@ describe("worker entry points", () => {
 
   it("says how to fix a bundle without the worker", () => {
     const dir = scratch();
-    expect(() => resolveEntryPoint(pathToFileURL(join(dir, "tune.mjs")).href, NAMES)).toThrow(/add it to apps\/autograder\/scripts\/bundle-gpu\.ts as ms-build-worker\.mjs/);
+    expect(() => resolveEntryPoint(pathToFileURL(join(dir, "tune.mjs")).href, NAMES)).toThrow(
+      /add it to apps\/autograder\/scripts\/bundle-gpu\.ts as ms-build-worker\.mjs/,
+    );
   });
 });

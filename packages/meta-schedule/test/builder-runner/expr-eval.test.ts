@@ -5,7 +5,25 @@
  * is replaced by that point's constant — C's truncating div/mod, floor div/mod, min/max, selects,
  * comparisons and lets included.
  */
-import { type BinaryOp, type PrimExpr, type Var, add, binary, bufferLoad, cast, declBuffer, floordiv, intImm, letExpr, mul, not, select, simplify, substitute, variable } from "@tessera/ir";
+import {
+  type BinaryOp,
+  type PrimExpr,
+  type Var,
+  add,
+  binary,
+  bufferLoad,
+  cast,
+  declBuffer,
+  floordiv,
+  intImm,
+  letExpr,
+  mul,
+  not,
+  select,
+  simplify,
+  substitute,
+  variable,
+} from "@tessera/ir";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { evaluate } from "../../src/latency-model/expr-eval.js";
@@ -76,7 +94,23 @@ describe("latency-model point evaluation", () => {
     const [i] = vars as [Var];
     const bound = variable("t");
     const e = add(letExpr(bound, mul(i, 2), add(bound, 1)), bound);
-    expect(evaluate(e, new Map([[i, 4], [bound, 100]]))).toBe(109);
-    expect(evaluate(e, new Map([[i, 1], [bound, -1]]))).toBe(2);
+    expect(
+      evaluate(
+        e,
+        new Map([
+          [i, 4],
+          [bound, 100],
+        ]),
+      ),
+    ).toBe(109);
+    expect(
+      evaluate(
+        e,
+        new Map([
+          [i, 1],
+          [bound, -1],
+        ]),
+      ),
+    ).toBe(2);
   });
 });

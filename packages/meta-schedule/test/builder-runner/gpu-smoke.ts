@@ -60,10 +60,15 @@ async function main(): Promise<void> {
         device: device.name,
         uvThreadPoolSize: process.env.UV_THREADPOOL_SIZE ?? "(default 4)",
         buildWallMs: Math.round(buildWallMs),
-        builds: built.map((r) => (r.ok ? { name: r.artifact.name, buildMs: Math.round(r.buildMs), arch: r.artifact.arch, imageBytes: r.artifact.image?.length } : r)),
+        builds: built.map((r) =>
+          r.ok ? { name: r.artifact.name, buildMs: Math.round(r.buildMs), arch: r.artifact.arch, imageBytes: r.artifact.image?.length } : r,
+        ),
         runWallMs: Math.round(runWallMs),
         childrenStarted: runner.childrenStarted,
-        runs: results.map((r, i) => ({ candidate: ["naive", "manual", "fast", "out_of_bounds", "endless", "fast again"][i], ...(r.ok ? { ms: r.runSecs.map((s) => s * 1e3) } : { error: r.error }) })),
+        runs: results.map((r, i) => ({
+          candidate: ["naive", "manual", "fast", "out_of_bounds", "endless", "fast again"][i],
+          ...(r.ok ? { ms: r.runSecs.map((s) => s * 1e3) } : { error: r.error }),
+        })),
         simulatedMs,
       },
       null,

@@ -88,7 +88,10 @@ describe("LocalBuilder (worker threads)", () => {
   });
 
   it("names a malformed input", async () => {
-    const results = await builder.build([{ func: { kind: "Block" }, target: H100 } as unknown as BuilderInput, { func: naiveSchedule(64).func, target: "nvidia/h100" } as unknown as BuilderInput]);
+    const results = await builder.build([
+      { func: { kind: "Block" }, target: H100 } as unknown as BuilderInput,
+      { func: naiveSchedule(64).func, target: "nvidia/h100" } as unknown as BuilderInput,
+    ]);
     expect(errorOf(results[0])).toMatch(/input 0 has no PrimFunc \(func is a Block\)/);
     expect(errorOf(results[1])).toMatch(/input 1 has no CUDA target/);
   });

@@ -1,15 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { cuda } from "@tessera/runtime";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  type ArgInfo,
-  type BuiltArtifact,
-  LocalRunner,
-  type RunnerInput,
-  type RunnerResult,
-  firstResultChecker,
-  referenceChecker,
-} from "../../src/index.js";
+import { type ArgInfo, type BuiltArtifact, LocalRunner, type RunnerInput, type RunnerResult, firstResultChecker, referenceChecker } from "../../src/index.js";
 import { TaskPool } from "../../src/isolation/task-pool.js";
 import { randomArgsFor } from "../../src/runner/random-args.js";
 import { runnerChildEntry } from "../../src/runner/local-runner.js";
@@ -103,7 +95,9 @@ describe("LocalRunner process isolation (fake backend, no GPU)", () => {
   });
 
   it("rejects a sample count below two when the runner is made", () => {
-    expect(() => new LocalRunner({ backendModule: FAKE_BACKEND, checker: firstResultChecker(), checkSamples: 1 })).toThrow(/output samples must be an integer ≥ 2, got 1/);
+    expect(() => new LocalRunner({ backendModule: FAKE_BACKEND, checker: firstResultChecker(), checkSamples: 1 })).toThrow(
+      /output samples must be an integer ≥ 2, got 1/,
+    );
   });
 
   it("a checker that throws fails its candidate with the reason, and the batch's other results are kept", async () => {
@@ -135,7 +129,18 @@ describe("LocalRunner process isolation (fake backend, no GPU)", () => {
   it.skipIf(cuda.available())("the child's default GPU backend loads, and says there is no CUDA device", async () => {
     const pool = new TaskPool<unknown, unknown>({ kind: "process", entry: runnerChildEntry(), size: 1 });
     try {
-      const outcome = await pool.run({ artifact: candidate("x").artifact, argsInfo: ARGS, evaluator: { number: 1, repeat: 1, minRepeatMs: 0 }, seed: 0, returnOutputs: false, outputSamples: 2, deviceOrdinal: 0 }, 60_000);
+      const outcome = await pool.run(
+        {
+          artifact: candidate("x").artifact,
+          argsInfo: ARGS,
+          evaluator: { number: 1, repeat: 1, minRepeatMs: 0 },
+          seed: 0,
+          returnOutputs: false,
+          outputSamples: 2,
+          deviceOrdinal: 0,
+        },
+        60_000,
+      );
       expect(outcome).toEqual({ ok: false, kind: "error", error: expect.stringMatching(/FatalTaskError: no CUDA device in the runner's process/) });
     } finally {
       await pool.dispose();

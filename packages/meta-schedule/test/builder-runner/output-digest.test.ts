@@ -62,7 +62,9 @@ describe("output digests of a checked run", () => {
   it("compareArguments compares every element of whole arrays", () => {
     const want = [Float32Array.from([1, 2, 3]), Int32Array.from([4, 5])];
     expect(compareArguments([Float32Array.from([1, 2, 3.00001]), Int32Array.from([4, 5])], want)).toBeUndefined();
-    expect(compareArguments([Float32Array.from([1, 2, 3]), Int32Array.from([4, 6])], want)).toBe("argument 1, element 1: 6, expected 5 (rtol 0.0001, atol 0.0001)");
+    expect(compareArguments([Float32Array.from([1, 2, 3]), Int32Array.from([4, 6])], want)).toBe(
+      "argument 1, element 1: 6, expected 5 (rtol 0.0001, atol 0.0001)",
+    );
     expect(compareArguments([Float32Array.from([1, 2])], want)).toBe("1 arguments came back, 2 expected");
   });
 });

@@ -10,7 +10,15 @@ import { gpuSpecOf } from "../../src/latency-model/gpu-spec.js";
 
 function candidate(sch: Schedule | LoweredModule, targetName = "nvidia/h100"): RunnerInput {
   const lowered = "kernels" in sch ? sch : lower(sch, cudaTarget(targetName));
-  return { artifact: { name: lowered.name, source: `${lowered.name}/${lowered.kernels.length}/${JSON.stringify(lowered.kernels.map((k) => k.launch))}`, kernels: lowered.kernels.map((k) => k.launch), lowered }, argsInfo: argsInfoOf(lowered.source) };
+  return {
+    artifact: {
+      name: lowered.name,
+      source: `${lowered.name}/${lowered.kernels.length}/${JSON.stringify(lowered.kernels.map((k) => k.launch))}`,
+      kernels: lowered.kernels.map((k) => k.launch),
+      lowered,
+    },
+    argsInfo: argsInfoOf(lowered.source),
+  };
 }
 
 function secs(r: RunnerResult | undefined): readonly number[] {

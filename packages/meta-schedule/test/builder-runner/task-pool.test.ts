@@ -51,7 +51,11 @@ describe("TaskPool of worker threads", () => {
   it("fails a task whose worker cannot even be created, and stays usable", async () => {
     pool = new TaskPool({ kind: "thread", entry: { url: new URL("http://example.invalid/worker.js"), typeScript: false }, size: 1 });
     for (let k = 0; k < 2; k++) {
-      expect(await pool.run(rendezvous(1, 1000), 60_000)).toEqual({ ok: false, kind: "crash", error: expect.stringMatching(/the worker could not be started: /) });
+      expect(await pool.run(rendezvous(1, 1000), 60_000)).toEqual({
+        ok: false,
+        kind: "crash",
+        error: expect.stringMatching(/the worker could not be started: /),
+      });
     }
   });
 
@@ -59,7 +63,11 @@ describe("TaskPool of worker threads", () => {
     const unsendable = resolveEntryPoint(import.meta.url, { module: "unsendable-worker", bundle: "unused.mjs" });
     const numbers = new TaskPool<number, unknown>({ kind: "thread", entry: unsendable, size: 1 });
     try {
-      expect(await numbers.run(-1, 60_000)).toEqual({ ok: false, kind: "error", error: expect.stringMatching(/the result cannot be sent back from the worker: .*could not be cloned/) });
+      expect(await numbers.run(-1, 60_000)).toEqual({
+        ok: false,
+        kind: "error",
+        error: expect.stringMatching(/the result cannot be sent back from the worker: .*could not be cloned/),
+      });
       expect(await numbers.run(2, 60_000)).toEqual({ ok: true, value: 2 });
       expect(numbers.spawned).toBe(1);
     } finally {

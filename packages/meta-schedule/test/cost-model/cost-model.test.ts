@@ -59,7 +59,11 @@ describe("RandomModel", () => {
     const cands = grid(20).map((x) => stub.candidate(x));
     const a = new RandomModel({ seed: 3 });
     const b = new RandomModel({ seed: 3 });
-    a.update(ctxA, cands, cands.map(() => failed));
+    a.update(
+      ctxA,
+      cands,
+      cands.map(() => failed),
+    );
     const sa = a.predict(ctxA, cands);
     expect(sa).toEqual(b.predict(ctxA, cands));
     expect(sa.every((s) => s >= 0 && s < 1)).toBe(true);
@@ -159,8 +163,16 @@ describe("ForestModel", () => {
     const model = new ForestModel({ extractor: stub, numWarmupSamples: 0, adaptiveTraining: false });
     // Workload B is 1000× slower everywhere; per-group labels make both teach the same ranking.
     const xs = grid(30);
-    model.update(ctxA, xs.map((x) => stub.candidate(x)), xs.map((x) => ok(latencyOf(x))));
-    model.update(ctxB, xs.map((x) => stub.candidate(x)), xs.map((x) => ok(1000 * latencyOf(x))));
+    model.update(
+      ctxA,
+      xs.map((x) => stub.candidate(x)),
+      xs.map((x) => ok(latencyOf(x))),
+    );
+    model.update(
+      ctxB,
+      xs.map((x) => stub.candidate(x)),
+      xs.map((x) => ok(1000 * latencyOf(x))),
+    );
     const [slow, fast] = model.predict(ctxA, [stub.candidate(0.05), stub.candidate(0.95)]);
     expect(fast).toBeGreaterThan(slow! + 0.3);
   });
@@ -170,9 +182,17 @@ describe("ForestModel", () => {
     const model = new ForestModel({ extractor: stub, numWarmupSamples: 4, adaptiveTraining: false });
     const cands = grid(6).map((x) => stub.candidate(x));
     model.update(ctxA, [], []);
-    model.update(ctxA, cands, cands.map(() => failed));
+    model.update(
+      ctxA,
+      cands,
+      cands.map(() => failed),
+    );
     expect(model.predict(ctxA, cands)).toEqual(cands.map(() => 0));
-    model.update(ctxA, cands, cands.map(() => ok(1e-3)));
+    model.update(
+      ctxA,
+      cands,
+      cands.map(() => ok(1e-3)),
+    );
     const scores = model.predict(ctxA, [...cands, stub.candidate(2)]);
     expect(scores.every((s) => Number.isFinite(s) && s >= 0)).toBe(true);
     const empty: MeasureCandidate = { sch, argsInfo: [] };

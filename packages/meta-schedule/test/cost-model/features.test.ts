@@ -65,7 +65,10 @@ describe("feature layout", () => {
 
   it("the extractor gives one matrix per candidate", () => {
     const ctx = tuneContext(workloadOf(gemmReluAdd(64).func), target("nvidia/h100"));
-    const out = new PerStoreFeature().extractFrom(ctx, [{ sch: naiveSchedule(64), argsInfo: [] }, { sch: manualSchedule(128, { tileX: 64, tileY: 64, tileK: 16, threadTileX: 4, threadTileY: 4, threadTileK: 1 }), argsInfo: [] }]);
+    const out = new PerStoreFeature().extractFrom(ctx, [
+      { sch: naiveSchedule(64), argsInfo: [] },
+      { sch: manualSchedule(128, { tileX: 64, tileY: 64, tileK: 16, threadTileX: 4, threadTileY: 4, threadTileK: 1 }), argsInfo: [] },
+    ]);
     expect(out.map((m) => m.length)).toEqual([3, 7]);
   });
 });

@@ -59,7 +59,11 @@ describe("index bounds", () => {
         for (let i = ranges[0]!.lo; i <= ranges[0]!.hi; i++) {
           for (let j = ranges[1]!.lo; j <= ranges[1]!.hi; j++) {
             for (let k = ranges[2]!.lo; k <= ranges[2]!.hi; k++) {
-              const point = new Map([[vars[0]!, i], [vars[1]!, j], [vars[2]!, k]]);
+              const point = new Map([
+                [vars[0]!, i],
+                [vars[1]!, j],
+                [vars[2]!, k],
+              ]);
               const v = valueAt(e, point);
               expect(v).toBeGreaterThanOrEqual(bounds.lo);
               expect(v).toBeLessThanOrEqual(bounds.hi);

@@ -15,7 +15,11 @@ import { kernelSummaryForest } from "../../src/cost-model/hybrid-model.js";
 import { spearman } from "./rank-correlation.js";
 
 describe("a forest on kernel-summary features, on H100 measurements", () => {
-  const records = (JSON.parse(gunzipSync(readFileSync(new URL("./fixtures/h100-gemm-relu-add-2048.json.gz", import.meta.url))).toString("utf8")) as { records: { ms: number; trace: TraceJSON }[] }).records;
+  const records = (
+    JSON.parse(gunzipSync(readFileSync(new URL("./fixtures/h100-gemm-relu-add-2048.json.gz", import.meta.url))).toString("utf8")) as {
+      records: { ms: number; trace: TraceJSON }[];
+    }
+  ).records;
   const big = gemmReluAdd(2048).func;
   const h100 = tuneContext(workloadOf(big), target("nvidia/h100"), { seed: 1 });
   let candidates: MeasureCandidate[] = [];
@@ -32,8 +36,15 @@ describe("a forest on kernel-summary features, on H100 measurements", () => {
     const train = candidates.filter((_, k) => k % 2 === 0);
     const test = candidates.filter((_, k) => k % 2 === 1);
     const model = make(seed);
-    model.update(h100, train, records.filter((_, k) => k % 2 === 0).map((r): RunnerResult => ({ ok: true, runSecs: [r.ms / 1e3] })));
-    return spearman(model.predict(h100, test), records.filter((_, k) => k % 2 === 1).map((r) => 1 / r.ms));
+    model.update(
+      h100,
+      train,
+      records.filter((_, k) => k % 2 === 0).map((r): RunnerResult => ({ ok: true, runSecs: [r.ms / 1e3] })),
+    );
+    return spearman(
+      model.predict(h100, test),
+      records.filter((_, k) => k % 2 === 1).map((r) => 1 / r.ms),
+    );
   }
 
   it("ranks held-out programs well, and better than the per-store forest", () => {

@@ -36,13 +36,28 @@ describe("ranking quality on a synthetic gemm benchmark", () => {
     test = samples.slice(cut).filter((s) => s.latency !== undefined);
   });
 
-  const resultOf = (s: Sample): RunnerResult => (s.latency === undefined ? { ok: false, error: "too many threads or too much shared memory" } : { ok: true, runSecs: [s.latency] });
+  const resultOf = (s: Sample): RunnerResult =>
+    s.latency === undefined ? { ok: false, error: "too many threads or too much shared memory" } : { ok: true, runSecs: [s.latency] };
 
   function heldOutQuality(model: ForestModel | RandomModel): { rho: number; top10Recall: number } {
-    model.update(ctx, train.map((s) => s.candidate), train.map(resultOf));
-    const scores = model.predict(ctx, test.map((s) => s.candidate));
+    model.update(
+      ctx,
+      train.map((s) => s.candidate),
+      train.map(resultOf),
+    );
+    const scores = model.predict(
+      ctx,
+      test.map((s) => s.candidate),
+    );
     const throughput = test.map((s) => 1 / s.latency!);
-    const best = (xs: number[]) => new Set(xs.map((x, k) => [x, k] as const).sort((a, b) => b[0] - a[0]).slice(0, 10).map(([, k]) => k));
+    const best = (xs: number[]) =>
+      new Set(
+        xs
+          .map((x, k) => [x, k] as const)
+          .sort((a, b) => b[0] - a[0])
+          .slice(0, 10)
+          .map(([, k]) => k),
+      );
     const truth = best(throughput);
     const predicted = best(scores);
     return { rho: spearman(scores, throughput), top10Recall: [...predicted].filter((k) => truth.has(k)).length / 10 };

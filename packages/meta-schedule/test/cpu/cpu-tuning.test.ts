@@ -12,16 +12,7 @@ import { buildC, target as targetOf } from "@tessera/codegen";
 import { ops, randomArgs, runPrimFunc, structuralEqual } from "@tessera/ir";
 import { buildHost, compileC } from "@tessera/runtime";
 import { afterAll, describe, expect, it } from "vitest";
-import {
-  type ArgInfo,
-  CpuBuilder,
-  JSONDatabase,
-  LocalRunner,
-  type RunnerInput,
-  queryBestRecord,
-  scheduleFromRecord,
-  tuneTIR,
-} from "../../src/index.js";
+import { type ArgInfo, CpuBuilder, JSONDatabase, LocalRunner, type RunnerInput, queryBestRecord, scheduleFromRecord, tuneTIR } from "../../src/index.js";
 
 const target = targetOf("c");
 const tmp = (): string => mkdtempSync(join(tmpdir(), "tessera-cpu-tuning-"));
@@ -75,7 +66,12 @@ async function librarySource(name: string, body: string): Promise<RunnerInput> {
       name,
       source,
       kernels: [],
-      host: { libraryPath: compiled.path, sourcePath: compiled.sourcePath, packedSymbol: `${name}_packed`, params: [{ kind: "buffer", name: "C", dtype: "float32", elements: 16 }] },
+      host: {
+        libraryPath: compiled.path,
+        sourcePath: compiled.sourcePath,
+        packedSymbol: `${name}_packed`,
+        params: [{ kind: "buffer", name: "C", dtype: "float32", elements: 16 }],
+      },
     },
   };
 }

@@ -86,7 +86,9 @@ describe("MemoryDatabase", () => {
   it("getTopK agrees with sorting by mean run time (property)", () => {
     const { workload, schedules } = candidates(1);
     const trace = schedules[0]!.trace;
-    const runSecs = fc.option(fc.array(fc.oneof(fc.double({ min: 1e-6, max: 1, noNaN: true }), fc.constant(1e10)), { minLength: 1, maxLength: 3 }), { nil: undefined });
+    const runSecs = fc.option(fc.array(fc.oneof(fc.double({ min: 1e-6, max: 1, noNaN: true }), fc.constant(1e10)), { minLength: 1, maxLength: 3 }), {
+      nil: undefined,
+    });
     fc.assert(
       fc.property(fc.array(runSecs, { maxLength: 30 }), fc.nat(35), (times, k) => {
         const db = new MemoryDatabase();
@@ -122,7 +124,20 @@ describe("JSONDatabase", () => {
     expect(JSON.parse(workloadLines[0]!)).toEqual([workload.hash, printTVMScript(workload.func, { funcName: "main" })]);
     const recordLines = readFileSync(join(dir, TUNING_RECORD_FILE), "utf8").trimEnd().split("\n");
     expect(recordLines).toHaveLength(5);
-    expect(JSON.parse(recordLines[0]!)).toEqual([0, [schedules[0]!.trace.toJSON(), [4e-3], H100, [["TENSOR", "float32", [64, 64]], ["TENSOR", "float32", [64, 64]], ["TENSOR", "float32", [64, 64]], ["TENSOR", "float32", [64, 64]]]]]);
+    expect(JSON.parse(recordLines[0]!)).toEqual([
+      0,
+      [
+        schedules[0]!.trace.toJSON(),
+        [4e-3],
+        H100,
+        [
+          ["TENSOR", "float32", [64, 64]],
+          ["TENSOR", "float32", [64, 64]],
+          ["TENSOR", "float32", [64, 64]],
+          ["TENSOR", "float32", [64, 64]],
+        ],
+      ],
+    ]);
     expect(JSON.parse(recordLines[4]!)[1][1]).toBeNull();
 
     const reopened = new JSONDatabase(dir);
@@ -231,7 +246,10 @@ describe("JSONDatabase", () => {
     appendFileSync(file, `${JSON.stringify([index + 4, rest])}\n`);
     expect(() => new JSONDatabase(dir)).toThrow(`${file}:2: the record names workload 4, but the workload file has 1 workload(s)`);
     truncateSync(file, readFileSync(file, "utf8").indexOf("\n") + 1);
-    appendFileSync(file, `${JSON.stringify([0, [{ format: "tessera-trace", version: 1, instructions: [{ kind: "Warp", inputs: [], attrs: [], outputs: [] }], decisions: [] }, [1], H100, []]])}\n`);
+    appendFileSync(
+      file,
+      `${JSON.stringify([0, [{ format: "tessera-trace", version: 1, instructions: [{ kind: "Warp", inputs: [], attrs: [], outputs: [] }], decisions: [] }, [1], H100, []]])}\n`,
+    );
     expect(() => new JSONDatabase(dir)).toThrow(/:2: the record's trace is not valid: .*unknown instruction kind "Warp"/);
   });
 
@@ -252,7 +270,9 @@ describe("JSONDatabase", () => {
     const other = new Schedule(vectorAdd(64).func);
     other.split(other.getLoops(other.getBlock("C"))[0], [null, 32]);
     db.commitTuningRecord(record(workload, other.trace, [1e-3]));
-    expect(() => queryBestSchedule(db, workload.func)).toThrow(/none of the 1 record\(s\) of workload main replays on it; the first failed: the tuning record of workload main .* does not replay: .*C/s);
+    expect(() => queryBestSchedule(db, workload.func)).toThrow(
+      /none of the 1 record\(s\) of workload main replays on it; the first failed: the tuning record of workload main .* does not replay: .*C/s,
+    );
   });
 
   it("opens read-only without creating, repairing or committing anything", () => {

@@ -149,7 +149,17 @@ export interface TuningOutcome {
 /** A tuning loop with the fake latency as runner; every result goes into the database. */
 export function tuneWithFakeRunner(
   strategy: SearchStrategy,
-  opts: { seed: number; maxTrials: number; numTrialsPerIter: number; costModel?: CostModel; database?: Database; log?: Logger; spaceFn?: (sch: Schedule) => void; structureSamples?: number; postprocs?: readonly Postproc[] },
+  opts: {
+    seed: number;
+    maxTrials: number;
+    numTrialsPerIter: number;
+    costModel?: CostModel;
+    database?: Database;
+    log?: Logger;
+    spaceFn?: (sch: Schedule) => void;
+    structureSamples?: number;
+    postprocs?: readonly Postproc[];
+  },
 ): TuningOutcome {
   const workload = gemmWorkload();
   const ctx = tuneContext(workload, target("nvidia/h100"), { seed: opts.seed, taskName: "gemm", ...(opts.log === undefined ? {} : { log: opts.log }) });

@@ -30,7 +30,12 @@ function pinnedTileSpace(sch: Schedule): void {
 
 describe("RecordedFirst", () => {
   it("measures the design space's recorded decisions first, then lets evolutionary search spend the rest of the budget on new programs", () => {
-    const out = tuneWithFakeRunner(new RecordedFirst(new EvolutionarySearch()), { seed: 4, maxTrials: 12, numTrialsPerIter: 4, costModel: new NearestNeighbourModel() });
+    const out = tuneWithFakeRunner(new RecordedFirst(new EvolutionarySearch()), {
+      seed: 4,
+      maxTrials: 12,
+      numTrialsPerIter: 4,
+      costModel: new NearestNeighbourModel(),
+    });
     const [space] = out.designSpaces;
     expect(tileDecisions(out.handedOut[0]!.sch.trace)).toEqual(tileDecisions(space!.trace));
     expect(out.handedOut).toHaveLength(12);

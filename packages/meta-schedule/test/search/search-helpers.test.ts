@@ -11,7 +11,10 @@ const candidate = (hash: string): Candidate => ({ sch: undefined as unknown as S
 
 describe("BestCandidates", () => {
   it("keeps the best-scored non-excluded programs, best first, each once (property)", () => {
-    const offers = fc.uniqueArray(fc.tuple(fc.integer({ min: 0, max: 40 }), fc.double({ min: 0, max: 1, noNaN: true })), { maxLength: 40, selector: ([h]) => h });
+    const offers = fc.uniqueArray(fc.tuple(fc.integer({ min: 0, max: 40 }), fc.double({ min: 0, max: 1, noNaN: true })), {
+      maxLength: 40,
+      selector: ([h]) => h,
+    });
     fc.assert(
       fc.property(offers, fc.integer({ min: 0, max: 8 }), fc.nat(40), (list, capacity, repeat) => {
         const excluded = (c: Candidate) => Number(c.hash) % 5 === 0;
@@ -68,7 +71,11 @@ describe("RejectionTally", () => {
     const other = new RejectionTally();
     other.add("c", 2);
     t.addAll(other);
-    expect(t.entries()).toEqual([["a", 3], ["b", 2], ["c", 2]]);
+    expect(t.entries()).toEqual([
+      ["a", 3],
+      ["b", 2],
+      ["c", 2],
+    ]);
     expect(t.total).toBe(7);
     expect(t.summary()).toBe("3× a; 2× b; 2× c");
     expect(new RejectionTally().summary()).toBe("none");

@@ -14,7 +14,13 @@ describe("EvolutionarySearch", () => {
     const logBest = (xs: number[]) => xs.reduce((a, x) => a + Math.log(x / BEST_FAKE_LATENCY), 0) / xs.length;
     const random = seeds.map((seed) => tuneWithFakeRunner(new ReplayTraceStrategy(), { seed, maxTrials: 48, numTrialsPerIter: 16 }).bestLatency);
     const evolved = seeds.map(
-      (seed) => tuneWithFakeRunner(new EvolutionarySearch({ populationSize: 64 }), { seed, maxTrials: 48, numTrialsPerIter: 16, costModel: new NearestNeighbourModel() }).bestLatency,
+      (seed) =>
+        tuneWithFakeRunner(new EvolutionarySearch({ populationSize: 64 }), {
+          seed,
+          maxTrials: 48,
+          numTrialsPerIter: 16,
+          costModel: new NearestNeighbourModel(),
+        }).bestLatency,
     );
     expect(logBest(evolved)).toBeLessThan(logBest(random));
   });
@@ -32,7 +38,12 @@ describe("EvolutionarySearch neighbourShare", () => {
     const seeds = [1, 2, 3, 4, 5, 6];
     const logBest = (share: number) =>
       seeds.reduce((a, seed) => {
-        const out = tuneWithFakeRunner(new EvolutionarySearch({ populationSize: 32, neighbourShare: share }), { seed, maxTrials: 64, numTrialsPerIter: 16, costModel: backwards });
+        const out = tuneWithFakeRunner(new EvolutionarySearch({ populationSize: 32, neighbourShare: share }), {
+          seed,
+          maxTrials: 64,
+          numTrialsPerIter: 16,
+          costModel: backwards,
+        });
         return a + Math.log(out.bestLatency);
       }, 0) / seeds.length;
     expect(logBest(0.5)).toBeLessThan(logBest(0) - 0.1);

@@ -22,16 +22,7 @@ import { SAME_PROGRAM_AS_PARENT } from "../../src/search/evolutionary-search.js"
 import { rewriteUnboundBlock } from "../../src/postproc/rewrite-unbound-block.js";
 import { VerifyGPUCode } from "../../src/postproc/verify-gpu-code.js";
 import { launchClassOf } from "../../src/search/launch-classes.js";
-import {
-  MAX_THREADS,
-  NearestNeighbourModel,
-  gemmTileSpace,
-  gemmWorkload,
-  mutateTile,
-  threadLimit,
-  tileDecisions,
-  tuneWithFakeRunner,
-} from "./gemm-fixture.js";
+import { MAX_THREADS, NearestNeighbourModel, gemmTileSpace, gemmWorkload, mutateTile, threadLimit, tileDecisions, tuneWithFakeRunner } from "./gemm-fixture.js";
 
 /** The value of the fixture's sampled "knob" annotation. */
 function knobOf(trace: Trace): number {
@@ -74,7 +65,14 @@ describe("ReplayTraceStrategy", () => {
     const ctx = tuneContext(workload, target("nvidia/h100"), { seed: 3 });
     const space = new ScheduleFnSpace(gemmTileSpace, { postprocs: [counting] });
     const strategy = new ReplayTraceStrategy();
-    strategy.preTuning(ctx, { maxTrials: 30, numTrialsPerIter: 30, designSpaces: space.generateDesignSpace(ctx), space, database: new MemoryDatabase(), costModel: undefined });
+    strategy.preTuning(ctx, {
+      maxTrials: 30,
+      numTrialsPerIter: 30,
+      designSpaces: space.generateDesignSpace(ctx),
+      space,
+      database: new MemoryDatabase(),
+      costModel: undefined,
+    });
     const batch = strategy.generateMeasureCandidates(ctx)!;
     const rejectedCount = strategy.rejectionTally().reduce((sum, [, n]) => sum + n, 0);
     expect(batch).toHaveLength(30);
@@ -89,7 +87,14 @@ describe("ReplayTraceStrategy", () => {
     });
     for (const strategy of [new ReplayTraceStrategy({ maxFailCount: 50 }), new EvolutionarySearch({ populationSize: 16 })] as SearchStrategy[]) {
       const ctx = tuneContext(gemmWorkload(), target("nvidia/h100"), { seed: 5 });
-      strategy.preTuning(ctx, { maxTrials: 20, numTrialsPerIter: 4, designSpaces: small.generateDesignSpace(ctx), space: small, database: new MemoryDatabase(), costModel: undefined });
+      strategy.preTuning(ctx, {
+        maxTrials: 20,
+        numTrialsPerIter: 4,
+        designSpaces: small.generateDesignSpace(ctx),
+        space: small,
+        database: new MemoryDatabase(),
+        costModel: undefined,
+      });
       const all: MeasureCandidate[] = [];
       for (let batch = strategy.generateMeasureCandidates(ctx); batch !== undefined; batch = strategy.generateMeasureCandidates(ctx)) all.push(...batch);
       expect(new Set(all.map((c) => structuralHash(c.sch.func))).size).toBe(5);
@@ -110,8 +115,18 @@ describe("ReplayFuncStrategy", () => {
     const single = new ScheduleFnSpace(branch, { structureSamples: 1 });
     const loopCounts = (strategy: SearchStrategy, space: ScheduleFnSpace) => {
       const ctx = tuneContext(gemmWorkload(), target("nvidia/h100"), { seed: 8 });
-      strategy.preTuning(ctx, { maxTrials: 2, numTrialsPerIter: 2, designSpaces: space.generateDesignSpace(ctx), space, database: new MemoryDatabase(), costModel: undefined });
-      return strategy.generateMeasureCandidates(ctx)!.map((c) => c.sch.getLoops(c.sch.getBlock("gemm")).length).sort();
+      strategy.preTuning(ctx, {
+        maxTrials: 2,
+        numTrialsPerIter: 2,
+        designSpaces: space.generateDesignSpace(ctx),
+        space,
+        database: new MemoryDatabase(),
+        costModel: undefined,
+      });
+      return strategy
+        .generateMeasureCandidates(ctx)!
+        .map((c) => c.sch.getLoops(c.sch.getBlock("gemm")).length)
+        .sort();
     };
     expect(loopCounts(new ReplayFuncStrategy(), single)).toEqual([3, 4]);
     // The replayed trace carries the recorded branch: both samples have the same structure, and
@@ -129,7 +144,14 @@ describe("ReplayFuncStrategy", () => {
     const spaces = branching.generateDesignSpace(ctx);
     expect(spaces.map((s) => s.getLoops(s.getBlock("gemm")).length).sort()).toEqual([3, 4]);
     const strategy = new ReplayTraceStrategy({ maxFailCount: 20 });
-    strategy.preTuning(ctx, { maxTrials: 8, numTrialsPerIter: 8, designSpaces: spaces, space: branching, database: new MemoryDatabase(), costModel: undefined });
+    strategy.preTuning(ctx, {
+      maxTrials: 8,
+      numTrialsPerIter: 8,
+      designSpaces: spaces,
+      space: branching,
+      database: new MemoryDatabase(),
+      costModel: undefined,
+    });
     const counts = new Set(strategy.generateMeasureCandidates(ctx)!.map((c) => c.sch.getLoops(c.sch.getBlock("gemm")).length));
     expect(counts).toEqual(new Set([3, 4]));
   });
@@ -173,7 +195,11 @@ describe("EvolutionarySearch", () => {
     expectValidAndDistinct(out.handedOut);
     expect(memory.size()).toBe(40);
     // 20% of 48 from the database: none before the first batch, then the 9 best.
-    expect(topK).toEqual([[9, 0], [9, 9], [9, 9]]);
+    expect(topK).toEqual([
+      [9, 0],
+      [9, 9],
+      [9, 9],
+    ]);
     const tally = new Map(strategy.rejectionTally());
     expect(tally.get(THREAD_LIMIT_REASON)).toBeGreaterThan(0);
   });
@@ -181,7 +207,13 @@ describe("EvolutionarySearch", () => {
   it("keeps any one launch shape to maxClassShare of a batch's cost-model picks; 1 lets the favourites fill it (TVM)", () => {
     // The model prefers blocks of 128 threads far above everything else.
     // The first kernel (the gemm; the ReLU and add are kernels of their own here).
-    const is128 = (shape: string | undefined) => shape !== undefined && shape.split("; ")[0]!.split("/")[1]!.split("×").reduce((a, b) => a * Number(b), 1) === 128;
+    const is128 = (shape: string | undefined) =>
+      shape !== undefined &&
+      shape
+        .split("; ")[0]!
+        .split("/")[1]!
+        .split("×")
+        .reduce((a, b) => a * Number(b), 1) === 128;
     const favourite: CostModel = {
       name: "favourite",
       update: () => {},
@@ -224,7 +256,14 @@ describe("EvolutionarySearch", () => {
       ],
     });
     const strategy = new EvolutionarySearch({ populationSize: 64, geneticMutateProb: 1, crossoverProb: 0 });
-    strategy.preTuning(ctx, { maxTrials: 16, numTrialsPerIter: 16, designSpaces: space.generateDesignSpace(ctx), space, database: new MemoryDatabase(), costModel: undefined });
+    strategy.preTuning(ctx, {
+      maxTrials: 16,
+      numTrialsPerIter: 16,
+      designSpaces: space.generateDesignSpace(ctx),
+      space,
+      database: new MemoryDatabase(),
+      costModel: undefined,
+    });
     expect(strategy.generateMeasureCandidates(ctx)).toHaveLength(16);
     expect(calls.often + calls.rarely).toBeGreaterThanOrEqual(3 * 64);
     expect(calls.often / (calls.often + calls.rarely)).toBeGreaterThan(0.8);
@@ -280,7 +319,14 @@ describe("EvolutionarySearch", () => {
     const ctx = tuneContext(workload, target("nvidia/h100"), { seed: 3 });
     const space = new ScheduleFnSpace(gemmTileSpace, { postprocs: [threadLimit], mutators: [{ mutator: noChange, probability: 1 }] });
     const strategy = new EvolutionarySearch({ populationSize: 32, geneticMutateProb: 1, crossoverProb: 0 });
-    strategy.preTuning(ctx, { maxTrials: 8, numTrialsPerIter: 8, designSpaces: space.generateDesignSpace(ctx), space, database: new MemoryDatabase(), costModel: undefined });
+    strategy.preTuning(ctx, {
+      maxTrials: 8,
+      numTrialsPerIter: 8,
+      designSpaces: space.generateDesignSpace(ctx),
+      space,
+      database: new MemoryDatabase(),
+      costModel: undefined,
+    });
     expect(strategy.generateMeasureCandidates(ctx)).toHaveLength(8);
     const tally = new Map(strategy.rejectionTally());
     // Every try of every slot of the 3 generations: 11 tries per slot.
@@ -289,7 +335,12 @@ describe("EvolutionarySearch", () => {
 
   it("works without a cost model (random scores)", () => {
     const logs: string[] = [];
-    const out = tuneWithFakeRunner(new EvolutionarySearch({ populationSize: 32 }), { seed: 2, maxTrials: 24, numTrialsPerIter: 8, log: (_l, m) => logs.push(m) });
+    const out = tuneWithFakeRunner(new EvolutionarySearch({ populationSize: 32 }), {
+      seed: 2,
+      maxTrials: 24,
+      numTrialsPerIter: 8,
+      log: (_l, m) => logs.push(m),
+    });
     expect(out.handedOut).toHaveLength(24);
     expectValidAndDistinct(out.handedOut);
     expect(logs[0]).toMatch(/^\[gemm\] evolutionarySearch: 8 candidate\(s\) to measure \(8\/24 trials\); rejected this round: /);
@@ -305,7 +356,8 @@ describe("EvolutionarySearch", () => {
       const before = new Set(first.handedOut.map((c) => structuralHash(c.sch.func)));
       expect(second.handedOut).toHaveLength(24);
       for (const c of second.handedOut) expect(before.has(structuralHash(c.sch.func))).toBe(false);
-      if (again instanceof ReplayTraceStrategy) expect(new Map(again.rejectionTally()).get("duplicate of a candidate already measured")).toBeGreaterThanOrEqual(24);
+      if (again instanceof ReplayTraceStrategy)
+        expect(new Map(again.rejectionTally()).get("duplicate of a candidate already measured")).toBeGreaterThanOrEqual(24);
     }
   });
 
@@ -315,7 +367,14 @@ describe("EvolutionarySearch", () => {
     const space = new ScheduleFnSpace(gemmTileSpace, { postprocs: [never] });
     const ctx = tuneContext(gemmWorkload(), target("nvidia/h100"), { seed: 1, log: (_level, m) => logs.push(m) });
     const strategy = new EvolutionarySearch({ populationSize: 16, maxFailCount: 2 });
-    strategy.preTuning(ctx, { maxTrials: 8, numTrialsPerIter: 8, designSpaces: space.generateDesignSpace(ctx), space, database: new MemoryDatabase(), costModel: undefined });
+    strategy.preTuning(ctx, {
+      maxTrials: 8,
+      numTrialsPerIter: 8,
+      designSpaces: space.generateDesignSpace(ctx),
+      space,
+      database: new MemoryDatabase(),
+      costModel: undefined,
+    });
     expect(strategy.generateMeasureCandidates(ctx)).toBeUndefined();
     expect(strategy.rejectionTally()).toEqual([["postproc never: shared memory exceeds 48 KiB", 32]]);
     expect(strategy.generateMeasureCandidates(ctx)).toBeUndefined();
@@ -331,7 +390,14 @@ describe("EvolutionarySearch", () => {
     const space = new ScheduleFnSpace(gemmTileSpace, { postprocs: [rarely] });
     const ctx = tuneContext(gemmWorkload(), target("nvidia/h100"), { seed: 1, log: (_level, m) => logs.push(m) });
     const strategy = new EvolutionarySearch({ populationSize: 32, maxFailCount: 1 });
-    strategy.preTuning(ctx, { maxTrials: 4, numTrialsPerIter: 4, designSpaces: space.generateDesignSpace(ctx), space, database: new MemoryDatabase(), costModel: undefined });
+    strategy.preTuning(ctx, {
+      maxTrials: 4,
+      numTrialsPerIter: 4,
+      designSpaces: space.generateDesignSpace(ctx),
+      space,
+      database: new MemoryDatabase(),
+      costModel: undefined,
+    });
     const batch = strategy.generateMeasureCandidates(ctx);
     expect(batch).toBeDefined();
     expect(batch!.length).toBeGreaterThan(0);
@@ -351,7 +417,14 @@ describe("EvolutionarySearch", () => {
     const space = new ScheduleFnSpace(gemmTileSpace);
     const sizeFor = (maxTrials: number, numTrialsPerIter: number) => {
       const s = new EvolutionarySearch();
-      s.preTuning(ctx, { maxTrials, numTrialsPerIter, designSpaces: space.generateDesignSpace(ctx), space, database: new MemoryDatabase(), costModel: undefined });
+      s.preTuning(ctx, {
+        maxTrials,
+        numTrialsPerIter,
+        designSpaces: space.generateDesignSpace(ctx),
+        space,
+        database: new MemoryDatabase(),
+        costModel: undefined,
+      });
       return s.resolvedPopulationSize;
     };
     expect([1, 32, 64, 200].map((perIter) => sizeFor(10, perIter))).toEqual([64, 64, 128, 256]);

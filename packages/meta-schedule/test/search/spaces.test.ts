@@ -78,7 +78,9 @@ describe("ScheduleFnSpace", () => {
       sch.split(i, [null, 32]);
       return sch;
     });
-    expect(() => ownSchedule.generateDesignSpace(context(1))).toThrow(/the space does not apply to this workload \(main\): the trace of ownSchedule does not replay on it/);
+    expect(() => ownSchedule.generateDesignSpace(context(1))).toThrow(
+      /the space does not apply to this workload \(main\): the trace of ownSchedule does not replay on it/,
+    );
   });
 
   it("carries its postprocessors and mutators and initialises them once per task", () => {
@@ -112,9 +114,13 @@ describe("TraceSpace", () => {
 
   it("reports a malformed trace when it is given", () => {
     expect(() => new TraceSpace(["{not json"])).toThrow(/trace 0 is not a valid trace: .*not valid JSON/);
-    expect(() => new TraceSpace([sandboxTrace(1), { format: "tessera-trace", version: 1, instructions: [{ kind: "Nope", inputs: [], attrs: [], outputs: [] }], decisions: [] }])).toThrow(
-      /trace 1 is not a valid trace: .*unknown instruction kind "Nope"/,
-    );
+    expect(
+      () =>
+        new TraceSpace([
+          sandboxTrace(1),
+          { format: "tessera-trace", version: 1, instructions: [{ kind: "Nope", inputs: [], attrs: [], outputs: [] }], decisions: [] },
+        ]),
+    ).toThrow(/trace 1 is not a valid trace: .*unknown instruction kind "Nope"/);
     expect(() => new TraceSpace([])).toThrow(/non-empty list of traces/);
   });
 });

@@ -8,7 +8,17 @@ import { describe, expect, it } from "vitest";
 import { type ScheduleRule, SpaceGenerationError, replayWithPostprocs, tuneContext, workloadOf } from "../../src/index.js";
 import { PostOrderApply } from "../../src/space/post-order-apply.js";
 import { TVM_CUDA_TILING } from "../../src/rules/multi-level-tiling/index.js";
-import { COOPERATIVE_FETCH, FETCH_THREAD_INNER, FETCH_VIA_REGISTERS, LAUNCH_BOUNDS, OPERAND_SLICES, SHARED_TRANSPOSE, SOFTWARE_PIPELINE, TILING_STRUCTURE, UNROLL_IMPLICIT } from "../../src/schedule-utils/annotations.js";
+import {
+  COOPERATIVE_FETCH,
+  FETCH_THREAD_INNER,
+  FETCH_VIA_REGISTERS,
+  LAUNCH_BOUNDS,
+  OPERAND_SLICES,
+  SHARED_TRANSPOSE,
+  SOFTWARE_PIPELINE,
+  TILING_STRUCTURE,
+  UNROLL_IMPLICIT,
+} from "../../src/schedule-utils/annotations.js";
 import { blockNamesPostOrder } from "../../src/rules/multi-level-tiling/block-query.js";
 import { H100, spaceOf } from "./helpers.js";
 
@@ -45,7 +55,13 @@ describe("the default CUDA space of gemm+ReLU+add", () => {
     const tiles = trace.instructions.filter((i) => i.kind.name === "SamplePerfectTile").map((i) => i.attrs[0]);
     expect(tiles).toEqual([2, 2, 2, 2]);
     const categoricals = trace.instructions.filter((i) => i.kind.name === "SampleCategorical").map((i) => i.attrs[0]);
-    expect(categoricals.slice(0, 5)).toEqual([[8, 16, 32], [2, 4, 8], [8, 16, 32], [2, 4, 8], [8, 16]]);
+    expect(categoricals.slice(0, 5)).toEqual([
+      [8, 16, 32],
+      [2, 4, 8],
+      [8, 16, 32],
+      [2, 4, 8],
+      [8, 16],
+    ]);
     const keys = annotationKeys(trace);
     expect(count(keys, COOPERATIVE_FETCH)).toBe(2);
     // Each fetch: whether staged through registers, and the staged fetch's thread order.

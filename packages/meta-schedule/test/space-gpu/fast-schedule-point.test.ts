@@ -18,7 +18,7 @@ import { tileShapeMove } from "../../src/mutator/mutate-tile-shape.js";
 import { spaceOf, withForcedDecisions } from "./helpers.js";
 
 /** Perfect tiles in trace order: i's [block, vthread] and [thread rows of a warp…], then j's. */
-export const FAST_TILES = [
+const FAST_TILES = [
   [8, 4],
   [4, 4],
   [16, 2],
@@ -30,7 +30,7 @@ export const FAST_TILES = [
  * via registers, thread order; operand slices; pipeline; launch bounds (derived from the
  * estimated registers); unroll budget (implicit).
  */
-export const FAST_CHOICES = [16, 4, 16, 4, 8, 4, 1, 0, 1, 4, 1, 0, 1, 1, -1, 2048];
+const FAST_CHOICES = [16, 4, 16, 4, 8, 4, 1, 0, 1, 4, 1, 0, 1, 1, -1, 2048];
 
 /** Loop-variable numbers erased (the space splits into more levels), register declarations gathered apart. */
 function normalized(cuda: string): { body: string; registers: string[] } {

@@ -21,8 +21,10 @@ import { batchMatmul, spaceOf, withForcedDecisions } from "./helpers.js";
 /** The trace with every fetch staged through registers and its thread order set to `inner`. */
 function withStagedFetches(trace: Trace, inner: 0 | 1): Trace {
   let out = trace;
-  for (const inst of categoricalsFeeding(trace, new Set([FETCH_VIA_REGISTERS]))) out = out.withDecision(inst, (inst.attrs[0] as number[]).indexOf(1), { removePostproc: true });
-  for (const inst of categoricalsFeeding(trace, new Set([FETCH_THREAD_INNER]))) out = out.withDecision(inst, (inst.attrs[0] as number[]).indexOf(inner), { removePostproc: true });
+  for (const inst of categoricalsFeeding(trace, new Set([FETCH_VIA_REGISTERS])))
+    out = out.withDecision(inst, (inst.attrs[0] as number[]).indexOf(1), { removePostproc: true });
+  for (const inst of categoricalsFeeding(trace, new Set([FETCH_THREAD_INNER])))
+    out = out.withDecision(inst, (inst.attrs[0] as number[]).indexOf(inner), { removePostproc: true });
   return out;
 }
 
@@ -68,7 +70,12 @@ describe("the bank model on the b128x2 tile (gemm+ReLU+add 256³)", () => {
   // 128×128 block tiles of 128 threads (4×2 virtual threads of 4×4), k chunks of 8, float4
   // fetches of both operands through registers, A transposed: the b128x2 point of the space.
   const { ctx, gen, spaces } = spaceOf(gemmReluAdd(256).func);
-  const tiles = [[2, 4], [2, 4], [2, 2], [2, 8]];
+  const tiles = [
+    [2, 4],
+    [2, 4],
+    [2, 2],
+    [2, 8],
+  ];
   /** B's register-staged fetch split threads inner (1) or outermost (0); A's outermost. */
   const bStores = (inner: 0 | 1): BankConflictSite[] => {
     const choices = [8, 4, 16, 4, 8, 4, 1, 0, 1, 4, 1, inner, 1, 1, -1, 0];
@@ -85,7 +92,8 @@ describe("the bank model on the b128x2 tile (gemm+ReLU+add 256³)", () => {
     const outer = bStores(0);
     expect(inner.map((s) => s.widthBytes)).toEqual(inner.map(() => 16));
     expect(outer.map((s) => s.widthBytes)).toEqual(outer.map(() => 16));
-    const sum = (sites: readonly BankConflictSite[], key: "instructions" | "wavefronts" | "idealWavefronts" | "conflicts") => sites.reduce((n, s) => n + s[key], 0);
+    const sum = (sites: readonly BankConflictSite[], key: "instructions" | "wavefronts" | "idealWavefronts" | "conflicts") =>
+      sites.reduce((n, s) => n + s[key], 0);
     expect(sum(inner, "instructions")).toBeGreaterThan(0);
     expect(sum(inner, "instructions")).toBe(sum(outer, "instructions"));
     expect(sum(inner, "conflicts")).toBe(0);

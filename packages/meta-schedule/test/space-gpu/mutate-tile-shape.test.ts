@@ -23,13 +23,13 @@ function sampleTrace(seed: number): Trace {
   return out.sch.trace;
 }
 
-function valueOf(trace: Trace, inst: Instruction): number {
+function decisionValue(trace: Trace, inst: Instruction): number {
   return (inst.attrs[0] as number[])[trace.getDecision(inst) as number]!;
 }
 
 /** Per split with sampled factors, the values of those factors (undefined where not sampled). */
 function splitValues(trace: Trace): (number | undefined)[][] {
-  return sampledSplits(trace).map((s) => s.factors.map((f) => (f === undefined ? undefined : valueOf(trace, f))));
+  return sampledSplits(trace).map((s) => s.factors.map((f) => (f === undefined ? undefined : decisionValue(trace, f))));
 }
 
 /** Threads per block and blocks of the sample's kernel, when it passes the postprocessors. */

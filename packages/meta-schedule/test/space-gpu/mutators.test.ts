@@ -72,7 +72,7 @@ describe("MutateTileSize", () => {
 });
 
 /** The value (candidate) a categorical decision stands for. */
-function valueOf(trace: Trace, inst: Instruction): number {
+function decisionValue(trace: Trace, inst: Instruction): number {
   return (inst.attrs[0] as number[])[trace.getDecision(inst) as number]!;
 }
 
@@ -90,7 +90,7 @@ describe("MutateGemmKnob", () => {
       const fetches = categoricalsFeeding(trace, new Set([FETCH_VIA_REGISTERS]));
       const jointKnobs = [pipeline!, ...fetches];
       const onlyJointKnobs = diff.every((k) => jointKnobs.includes(decisions(trace)[k]!.inst));
-      const whole = jointKnobs.every((f) => valueOf(mutated, f) === valueOf(mutated, pipeline!));
+      const whole = jointKnobs.every((f) => decisionValue(mutated, f) === decisionValue(mutated, pipeline!));
       if (diff.length > 1 && onlyJointKnobs && whole) kinds.joint++;
       else {
         expect(diff).toHaveLength(1);
@@ -128,7 +128,7 @@ describe("MutateGemmKnob", () => {
       const diff = changed(trace, mutated);
       if (diff.length === 1 && orders.includes(decisions(trace)[diff[0]!]!.inst)) {
         const order = decisions(trace)[diff[0]!]!.inst;
-        expect(valueOf(mutated, order)).toBe(1 - valueOf(trace, order));
+        expect(decisionValue(mutated, order)).toBe(1 - decisionValue(trace, order));
         moved++;
       }
     }
@@ -139,7 +139,7 @@ describe("MutateGemmKnob", () => {
   function jointValues(trace: Trace): number[] {
     const knobs = [...categoricalsFeeding(trace, new Set([SOFTWARE_PIPELINE])), ...categoricalsFeeding(trace, new Set([FETCH_VIA_REGISTERS]))];
     expect(knobs).toHaveLength(3);
-    return knobs.map((k) => valueOf(trace, k));
+    return knobs.map((k) => decisionValue(trace, k));
   }
 
   function withJointValues(trace: Trace, values: readonly number[]): Trace {

@@ -22,7 +22,12 @@ import { H100, spaceOf, withForcedDecisions } from "./helpers.js";
 function fetchPoint(k: number) {
   const func = matmul(64, 32, k).func;
   const { ctx, gen, spaces } = spaceOf(func);
-  const tiles = [[1, 4], [1, 8], [4, 1], [1, 8]];
+  const tiles = [
+    [1, 4],
+    [1, 8],
+    [4, 1],
+    [1, 8],
+  ];
   const trace = withForcedDecisions(spaces[0]!.trace, tiles, [8, 2, 8, 1, k, 4, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0]);
   return { func, out: replayWithPostprocs(ctx, trace, gen.postprocs, { seed: 1 }) };
 }
@@ -51,7 +56,11 @@ describe("RewriteCooperativeFetch", () => {
 describe("VerifyGPUCode", () => {
   it("rejects a sample with fewer threads per block than the tiling's low bound, naming it (TVM's tiling)", () => {
     const { ctx, gen, spaces } = spaceOf(gemmReluAdd(64).func, { tiling: TVM_CUDA_TILING });
-    const tiles = [[8, 1, 2, 2, 2], [8, 1, 2, 2, 2], [8, 8, 1]];
+    const tiles = [
+      [8, 1, 2, 2, 2],
+      [8, 1, 2, 2, 2],
+      [8, 8, 1],
+    ];
     const trace = withForcedDecisions(spaces[0]!.trace, tiles, [1, 1, 0]);
     const out = replayWithPostprocs(ctx, trace, gen.postprocs, { seed: 1 });
     expect(out).toMatchObject({ ok: false, reason: "postproc verifyGpuCode: fewer threads per block than 64" });
@@ -60,7 +69,12 @@ describe("VerifyGPUCode", () => {
   it("rejects a sample that exceeds the shared memory, with a short reason and the lowering's message as detail", () => {
     const { ctx, gen, spaces } = spaceOf(gemmReluAdd(2048).func);
     // 1024×1024 block tiles (4 vthreads × 32 threads × 8 registers a side), k chunks of 16: 128 KiB.
-    const tiles = [[2, 4], [1, 32], [2, 4], [1, 32]];
+    const tiles = [
+      [2, 4],
+      [1, 32],
+      [2, 4],
+      [1, 32],
+    ];
     const trace = withForcedDecisions(spaces[0]!.trace, tiles, [32, 8, 32, 8, 16, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0]);
     const out = replayWithPostprocs(ctx, trace, gen.postprocs, { seed: 1 });
     expect(out.ok).toBe(false);
@@ -75,7 +89,13 @@ describe("RewriteParallelVectorizeUnroll on a CPU-style annotation", () => {
   it("parallelizes the leading spatial loops within the budget and vectorizes an innermost spatial loop", () => {
     const func = gemmReluAdd(64).func;
     const ctx = tuneContext(workloadOf(func), H100, { seed: 1, numThreads: 2 });
-    const rule = new ParallelizeVectorizeUnroll({ maxJobsPerCore: 16, maxVectorizeExtent: 64, unrollMaxSteps: [], unrollExplicit: true, sampleExplicit: false });
+    const rule = new ParallelizeVectorizeUnroll({
+      maxJobsPerCore: 16,
+      maxVectorizeExtent: 64,
+      unrollMaxSteps: [],
+      unrollExplicit: true,
+      sampleExplicit: false,
+    });
     rule.initialize(ctx);
     const sch = new Schedule(func, { seed: 1 });
     rule.apply(sch, sch.getBlock("root"), ctx);

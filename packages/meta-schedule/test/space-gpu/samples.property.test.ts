@@ -68,18 +68,23 @@ describe("random samples of the default CUDA space", () => {
     const mutators: Mutator[] = [new MutateTileSize(), new MutateGemmKnob(), new MutateTileShape()];
     const tally = { simulated: 0, rejected: 0, unchanged: 0 };
     fc.assert(
-      fc.property(fc.constantFrom(...[...SPACES.keys()].filter((k) => k.endsWith("/1"))), fc.integer({ min: 1, max: 1_000_000 }), fc.nat(2), (key, seed, which) => {
-        const { func, ctx, gen, spaces } = SPACES.get(key)!;
-        const sample = replayWithPostprocs(ctx, spaces[0]!.trace, gen.postprocs, { seed, freshDecisions: true });
-        if (!sample.ok) return;
-        const mutated = mutators[which]!.apply(sample.sch.trace, new RandomEngine(seed), ctx);
-        if (mutated === undefined) {
-          tally.unchanged++;
-          return;
-        }
-        const out = replayWithPostprocs(ctx, mutated, gen.postprocs, { seed });
-        tally[checkOutcome(out, func, seed)]++;
-      }),
+      fc.property(
+        fc.constantFrom(...[...SPACES.keys()].filter((k) => k.endsWith("/1"))),
+        fc.integer({ min: 1, max: 1_000_000 }),
+        fc.nat(2),
+        (key, seed, which) => {
+          const { func, ctx, gen, spaces } = SPACES.get(key)!;
+          const sample = replayWithPostprocs(ctx, spaces[0]!.trace, gen.postprocs, { seed, freshDecisions: true });
+          if (!sample.ok) return;
+          const mutated = mutators[which]!.apply(sample.sch.trace, new RandomEngine(seed), ctx);
+          if (mutated === undefined) {
+            tally.unchanged++;
+            return;
+          }
+          const out = replayWithPostprocs(ctx, mutated, gen.postprocs, { seed });
+          tally[checkOutcome(out, func, seed)]++;
+        },
+      ),
       { numRuns: 12, seed: 5 },
     );
     expect(tally.simulated).toBeGreaterThan(3);

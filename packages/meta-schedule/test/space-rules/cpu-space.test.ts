@@ -54,7 +54,12 @@ describe("the default CPU space", () => {
       ["mutateUnroll", 0.03],
       ["mutateParallel", 0.02],
     ]);
-    expect(defaultCpuPostprocs().map((p) => p.name)).toEqual(["disallowDynamicLoop", "rewriteLayout", "rewriteParallelVectorizeUnroll", "rewriteReductionBlock"]);
+    expect(defaultCpuPostprocs().map((p) => p.name)).toEqual([
+      "disallowDynamicLoop",
+      "rewriteLayout",
+      "rewriteParallelVectorizeUnroll",
+      "rewriteReductionBlock",
+    ]);
   });
 
   it("property: fresh samples, and mutations of them, compute what the workload computes (sequential executor)", () => {

@@ -21,14 +21,21 @@ describe("multiLevelTilingCpu", () => {
     expect(withCache).toHaveLength(2);
     for (const sch of spaces) {
       const samples = sch.trace.instructions.filter((i) => i.kind.name === "SamplePerfectTile");
-      expect(samples.map((i) => i.attrs)).toEqual([[4, 64], [4, 64], [2, 64]]);
+      expect(samples.map((i) => i.attrs)).toEqual([
+        [4, 64],
+        [4, 64],
+        [2, 64],
+      ]);
       expect(sch.script()).toMatch(/"meta_schedule.tiling_structure": "SSRSRS"/);
       // Loop order S0 S1 R0 S2 R1 S3: i_0 j_0 i_1 j_1 k_0 i_2 j_2 k_1 i_3 j_3.
       const order = [...sch.script().matchAll(/for ([ijk]_\d)(?:, ([ijk]_\d))* in/g)].map((m) => m[0]);
       expect(order.join(" ")).toMatch(/i_0.*j_0.*i_1.*j_1.*k_0.*i_2.*j_2.*k_1.*i_3.*j_3/);
     }
     const levels = withCache.map((s) => s.trace.instructions.find((i) => i.kind.name === "ReverseComputeAt")!);
-    expect(levels.map((i) => i.attrs)).toEqual([[true, -1], [true, -1]]);
+    expect(levels.map((i) => i.attrs)).toEqual([
+      [true, -1],
+      [true, -1],
+    ]);
     expect(withCache[0]!.script()).toMatch(/with T\.block\("C_global"\)/);
   });
 
@@ -70,25 +77,23 @@ describe("multiLevelTilingCpu", () => {
   it("rejects a bad structure or level with the option named", () => {
     expect(() => multiLevelTilingCpu({ structure: "SSXR" })).toThrow(/multiLevelTiling: structure must be made of the letters S and R/);
     expect(() => multiLevelTilingCpu({ structure: "SS" })).toThrow(/needs at least one S and one R level/);
-    expect(() => multiLevelTilingCpu({ reuseWrite: { req: "must", levels: [9], scope: "global" } })).toThrow(/reuseWrite level 9 is beyond the 6 levels of SSRSRS/);
+    expect(() => multiLevelTilingCpu({ reuseWrite: { req: "must", levels: [9], scope: "global" } })).toThrow(
+      /reuseWrite level 9 is beyond the 6 levels of SSRSRS/,
+    );
   });
 
   it("property: random samples of every design space compute what the matmul computes (sequential executor)", () => {
     fc.assert(
-      fc.property(
-        fc.constantFrom([16, 12, 8], [6, 10, 15], [32, 4, 64], [1, 7, 5]),
-        fc.integer({ min: 0, max: 1_000_000 }),
-        ([n, m, l], seed) => {
-          const func = matmulFunc(n!, m!, l!);
-          const ctx = contextOf(func, seed);
-          const expected = execute(func, seed)[2]!;
-          for (const space of applyRules(ctx, [multiLevelTilingCpu()], seed)) {
-            const sample = replayWithPostprocs(ctx, Trace.fromJSON(JSON.stringify(space.trace.toJSON())), [], { seed, freshDecisions: true });
-            if (!sample.ok) throw new Error(sample.detail);
-            expectClose(execute(sample.sch.func, seed)[2]!, expected);
-          }
-        },
-      ),
+      fc.property(fc.constantFrom([16, 12, 8], [6, 10, 15], [32, 4, 64], [1, 7, 5]), fc.integer({ min: 0, max: 1_000_000 }), ([n, m, l], seed) => {
+        const func = matmulFunc(n!, m!, l!);
+        const ctx = contextOf(func, seed);
+        const expected = execute(func, seed)[2]!;
+        for (const space of applyRules(ctx, [multiLevelTilingCpu()], seed)) {
+          const sample = replayWithPostprocs(ctx, Trace.fromJSON(JSON.stringify(space.trace.toJSON())), [], { seed, freshDecisions: true });
+          if (!sample.ok) throw new Error(sample.detail);
+          expectClose(execute(sample.sch.func, seed)[2]!, expected);
+        }
+      }),
       { numRuns: 10 },
     );
   });

@@ -65,21 +65,28 @@ describe("mutateThreadBinding", () => {
 
   it("property: mutated AutoBind and CrossThreadReduction traces replay, lower and simulate equal to the executor (races only where the unfused variant accumulates in global memory)", () => {
     fc.assert(
-      fc.property(fc.constantFrom(() => elementwiseChain([12, 40]), () => rowSum(6, 100)), fc.integer({ min: 0, max: 1_000_000 }), (make, seed) => {
-        const func = make();
-        const ctx = contextOf(func, seed);
-        const rng = new RandomEngine(seed);
-        for (const space of applyRules(ctx, [crossThreadReduction(), autoBind()], seed)) {
-          let trace = space.trace;
-          for (let step = 0; step < 3; step++) trace = mutateThreadBinding().apply(trace, rng, ctx) ?? trace;
-          const sample = replayWithPostprocs(ctx, Trace.fromJSON(JSON.stringify(trace.toJSON())), [rewriteUnboundBlock()], { seed });
-          if (!sample.ok) {
-            expect(sample.reason).toMatch(/\S/);
-            continue;
+      fc.property(
+        fc.constantFrom(
+          () => elementwiseChain([12, 40]),
+          () => rowSum(6, 100),
+        ),
+        fc.integer({ min: 0, max: 1_000_000 }),
+        (make, seed) => {
+          const func = make();
+          const ctx = contextOf(func, seed);
+          const rng = new RandomEngine(seed);
+          for (const space of applyRules(ctx, [crossThreadReduction(), autoBind()], seed)) {
+            let trace = space.trace;
+            for (let step = 0; step < 3; step++) trace = mutateThreadBinding().apply(trace, rng, ctx) ?? trace;
+            const sample = replayWithPostprocs(ctx, Trace.fromJSON(JSON.stringify(trace.toJSON())), [rewriteUnboundBlock()], { seed });
+            if (!sample.ok) {
+              expect(sample.reason).toMatch(/\S/);
+              continue;
+            }
+            expectSameNumbersRacingOnlyOnGlobalMemory(sample.sch, func, seed);
           }
-          expectSameNumbersRacingOnlyOnGlobalMemory(sample.sch, func, seed);
-        }
-      }),
+        },
+      ),
       { numRuns: 8 },
     );
   });

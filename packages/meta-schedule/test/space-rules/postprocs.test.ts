@@ -6,18 +6,7 @@ import { disallowDynamicLoop } from "../../src/postproc/disallow-dynamic-loop.js
 import { rewriteUnboundBlock } from "../../src/postproc/rewrite-unbound-block.js";
 import { autoBind } from "../../src/rules/auto-bind.js";
 import { replayWithPostprocs } from "../../src/space/replay.js";
-import {
-  applyRules,
-  contextOf,
-  elementwiseChain,
-  kinds,
-  matmulFunc,
-  planeSum,
-  rowMaxShift,
-  rowSum,
-  simulateAgainstReference,
-  threadTags,
-} from "./helpers.js";
+import { applyRules, contextOf, elementwiseChain, kinds, matmulFunc, planeSum, rowMaxShift, rowSum, simulateAgainstReference, threadTags } from "./helpers.js";
 
 const SYMBOLIC = `
 @T.prim_func
@@ -62,7 +51,9 @@ describe("rewriteUnboundBlock", () => {
     const sch = new Schedule(func);
     expect(rewriteUnboundBlock({ maxThreadsPerBlock: 1024 }).apply(sch, contextOf(func))).toEqual({ ok: true });
     const script = sch.script();
-    expect(script).toMatch(/for i0_i1_fused_1 in T\.thread_binding\(256, thread="blockIdx\.x"\):\s+for i0_i1_fused_2 in T\.thread_binding\(1024, thread="threadIdx\.x"\):\s+for i0_i1_fused_0 in range\(2\)/);
+    expect(script).toMatch(
+      /for i0_i1_fused_1 in T\.thread_binding\(256, thread="blockIdx\.x"\):\s+for i0_i1_fused_2 in T\.thread_binding\(1024, thread="threadIdx\.x"\):\s+for i0_i1_fused_0 in range\(2\)/,
+    );
   });
 
   it("leaves blocks already bound alone", () => {

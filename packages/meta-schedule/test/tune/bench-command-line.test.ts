@@ -7,18 +7,25 @@ import { describe, expect, it } from "vitest";
 const benchDir = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "bench");
 
 function runScript(script: string, ...args: string[]) {
-  return spawnSync(process.execPath, ["--import", "tsx", "--conditions=@tessera/source", join(benchDir, script), ...args], { encoding: "utf8", timeout: 60_000 });
+  return spawnSync(process.execPath, ["--import", "tsx", "--conditions=@tessera/source", join(benchDir, script), ...args], {
+    encoding: "utf8",
+    timeout: 60_000,
+  });
 }
 
 /** Each mistaken command line must end with the message, the bench's usage and exit code 2 — no stack trace. */
 function refusedWithUsage(script: string, usage: string, cases: [string[], RegExp][]): void {
-  it.each(cases)("%j is refused with the usage", (args, message) => {
-    const r = runScript(script, ...args);
-    expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(message);
-    expect(r.stderr).toContain(`usage: ${usage}`);
-    expect(r.stderr).not.toMatch(/\n\s+at /);
-  }, 60_000);
+  it.each(cases)(
+    "%j is refused with the usage",
+    (args, message) => {
+      const r = runScript(script, ...args);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr).toContain(`usage: ${usage}`);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    },
+    60_000,
+  );
 }
 
 describe("bench:tune command line", () => {
@@ -67,10 +74,14 @@ describe("bench:search-offline --merge of a bad report", () => {
   it.each([
     [["no/such/report.json"], /cannot read the report no\/such\/report.json/],
     [[join(benchDir, "..", "package.json")], /package.json is not a report of bench:search-offline --out/],
-  ])("%j is refused with its name", (args, message) => {
-    const r = runScript("search-offline.bench.ts", "--merge", ...args);
-    expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(message);
-    expect(r.stderr).not.toMatch(/\n\s+at /);
-  }, 60_000);
+  ])(
+    "%j is refused with its name",
+    (args, message) => {
+      const r = runScript("search-offline.bench.ts", "--merge", ...args);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    },
+    60_000,
+  );
 });

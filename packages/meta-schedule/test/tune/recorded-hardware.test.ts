@@ -33,7 +33,10 @@ describe("RecordedHardware", () => {
     // Each recorded program: the median of the times measured for its CUDA source.
     const results = await hw.run(built.map((b) => ({ artifact: b.artifact, argsInfo: [] })));
     built.forEach((b, k) => {
-      const same = built.filter((o) => o.artifact.source === b.artifact.source).map((o) => o.ms).sort((x, y) => x - y);
+      const same = built
+        .filter((o) => o.artifact.source === b.artifact.source)
+        .map((o) => o.ms)
+        .sort((x, y) => x - y);
       const m = same.length >> 1;
       const median = same.length % 2 === 1 ? same[m]! : (same[m - 1]! + same[m]!) / 2;
       const r = results[k]!;
@@ -43,7 +46,10 @@ describe("RecordedHardware", () => {
     expect(hw.recordedHits).toBe(built.length);
     // A program no run measured (the hand-written fast schedule): an estimate, the same every time.
     const fast = lowerAndGenerate({ func: fastSchedule(2048).func, target: tgt, keepLowered: true });
-    const [a, b] = await hw.run([{ artifact: fast, argsInfo: [] }, { artifact: fast, argsInfo: [] }]);
+    const [a, b] = await hw.run([
+      { artifact: fast, argsInfo: [] },
+      { artifact: fast, argsInfo: [] },
+    ]);
     expect(hw.estimated).toBe(2);
     expect(a?.ok === true && b?.ok === true && a.runSecs[0]! > 0 && Number.isFinite(a.runSecs[0]!) && a.runSecs[0] === b.runSecs[0]).toBe(true);
     // Through a cache file: the table is read back instead of rebuilt.
@@ -69,6 +75,10 @@ describe("RecordedHardware", () => {
       return hw;
     });
     expect(rebuiltOverCorrupt).toBe(true);
-    expect(RecordedHardware.cached(cache, "key", () => { throw new Error("the rebuilt table was not written back"); }).programs).toBe(hw.programs);
+    expect(
+      RecordedHardware.cached(cache, "key", () => {
+        throw new Error("the rebuilt table was not written back");
+      }).programs,
+    ).toBe(hw.programs);
   }, 120_000);
 });

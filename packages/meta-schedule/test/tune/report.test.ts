@@ -32,9 +32,7 @@ describe("the summary table", () => {
 
   it("labels every figure as an estimate when the runner estimates (the simulated runner)", () => {
     const text = formatTuningSummary([{ name: "gemm", flop: 2 * 256 ** 3, weight: 1, trials: 64, bestLatency: 20.5e-6, done: true }], { estimated: true });
-    expect(text.split("\n")[0]).toBe(
-      " ID | Name |     FLOP | Weight | Est. Speed (GFLOPS) | Est. Latency (us) | Est. Weighted Latency (us) | Trials | Done ",
-    );
+    expect(text.split("\n")[0]).toBe(" ID | Name |     FLOP | Weight | Est. Speed (GFLOPS) | Est. Latency (us) | Est. Weighted Latency (us) | Trials | Done ");
     expect(text).toContain("Total latency (us, estimated): 20.5\n");
   });
 

@@ -67,17 +67,33 @@ describe("the tuning loop", () => {
     const a = vectorAddTask(64, { seed: 1 });
     const b = vectorAddTask(128, { seed: 2 });
     const { builder, runner } = fakeMeasurer({ latencyOf: vectorAddLatency });
-    const records = await new RoundRobin().tune([a, b], { builder, runner, database: new FakeDatabase(), maxTrialsGlobal: 100, maxTrialsPerTask: 6, numTrialsPerIter: 4 });
+    const records = await new RoundRobin().tune([a, b], {
+      builder,
+      runner,
+      database: new FakeDatabase(),
+      maxTrialsGlobal: 100,
+      maxTrialsPerTask: 6,
+      numTrialsPerIter: 4,
+    });
     expect(records.map((r) => r.trials)).toEqual([6, 6]);
     expect(records.every((r) => r.done)).toBe(true);
   });
 
   it("ends a task at once when its strategy has nothing to try; the table shows N/A for it", async () => {
     const task = vectorAddTask(64);
-    const empty = { ...task, strategy: { ...task.strategy, name: "Empty", preTuning() {}, generateMeasureCandidates: () => undefined, notifyRunnerResults() {}, postTuning() {} } };
+    const empty = {
+      ...task,
+      strategy: { ...task.strategy, name: "Empty", preTuning() {}, generateMeasureCandidates: () => undefined, notifyRunnerResults() {}, postTuning() {} },
+    };
     const { builder, runner } = fakeMeasurer({ latencyOf: vectorAddLatency });
     const lines: string[] = [];
-    const [record] = await new RoundRobin().tune([empty], { builder, runner, database: new FakeDatabase(), maxTrialsGlobal: 10, log: (_l, m) => lines.push(m) });
+    const [record] = await new RoundRobin().tune([empty], {
+      builder,
+      runner,
+      database: new FakeDatabase(),
+      maxTrialsGlobal: 10,
+      log: (_l, m) => lines.push(m),
+    });
     expect(record!.trials).toBe(0);
     expect(record!.done).toBe(true);
     expect(lines).toContain("Task #0 has finished. Remaining task(s): 0");
@@ -89,15 +105,26 @@ describe("the tuning loop", () => {
     const b = vectorAddTask(64, { seed: 2 });
     const { builder, runner } = fakeMeasurer({ latencyOf: (f) => (loopExtentsProduct(f) === 512 ? 100e-6 : 10e-6) });
     const events: TrialEvent[] = [];
-    await new RoundRobin().tune([a, b], { builder, runner, database: new FakeDatabase(), maxTrialsGlobal: 4, numTrialsPerIter: 2, onTrial: (e) => events.push(e) });
+    await new RoundRobin().tune([a, b], {
+      builder,
+      runner,
+      database: new FakeDatabase(),
+      maxTrialsGlobal: 4,
+      numTrialsPerIter: 2,
+      onTrial: (e) => events.push(e),
+    });
     expect(events.map((e) => e.totalBestSecs)).toEqual([200e-6, 200e-6, 210e-6, 210e-6]);
   });
 
   it("rejects bad budgets and empty task lists with a clear error", async () => {
     const { builder, runner } = fakeMeasurer({ latencyOf: vectorAddLatency });
     const base = { builder, runner, database: new FakeDatabase() };
-    await expect(new RoundRobin().tune([vectorAddTask(64)], { ...base, maxTrialsGlobal: 0 })).rejects.toThrow("maxTrialsGlobal must be a positive integer, got 0");
-    await expect(new RoundRobin().tune([vectorAddTask(64)], { ...base, maxTrialsGlobal: 8, numTrialsPerIter: 2.5 })).rejects.toThrow("numTrialsPerIter must be a positive integer, got 2.5");
+    await expect(new RoundRobin().tune([vectorAddTask(64)], { ...base, maxTrialsGlobal: 0 })).rejects.toThrow(
+      "maxTrialsGlobal must be a positive integer, got 0",
+    );
+    await expect(new RoundRobin().tune([vectorAddTask(64)], { ...base, maxTrialsGlobal: 8, numTrialsPerIter: 2.5 })).rejects.toThrow(
+      "numTrialsPerIter must be a positive integer, got 2.5",
+    );
     await expect(new RoundRobin().tune([], { ...base, maxTrialsGlobal: 8 })).rejects.toThrow("at least one task");
   });
 });

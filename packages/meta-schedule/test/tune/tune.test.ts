@@ -12,7 +12,6 @@ import {
   makeRunner,
   makeStrategy,
   MemoryDatabase,
-  MetaScheduleError,
   openDatabase,
   queryBestRecord,
   ReplayTraceStrategy,

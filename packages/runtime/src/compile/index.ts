@@ -60,9 +60,7 @@ export function nvrtcStatus(): BackendStatus {
   if (!load.ok) nvrtcStatusCache = { ok: false, reason: load.reason };
   else {
     const p = load.addon.probeNvrtc();
-    nvrtcStatusCache = p.ok
-      ? { ok: true, version: `nvrtc ${p.major ?? "?"}.${p.minor ?? "?"} (${p.library})` }
-      : { ok: false, reason: p.reason };
+    nvrtcStatusCache = p.ok ? { ok: true, version: `nvrtc ${p.major ?? "?"}.${p.minor ?? "?"} (${p.library})` } : { ok: false, reason: p.reason };
   }
   return nvrtcStatusCache;
 }
@@ -87,8 +85,7 @@ async function pickBackend(wanted: CompileBackend | "auto"): Promise<{ backend: 
 }
 
 function defaultArch(): string {
-  if (!cuda.available())
-    throw new CudaUnavailableError("compileCuda (no arch given, so it is taken from device 0)", cuda.unavailableReason() ?? "");
+  if (!cuda.available()) throw new CudaUnavailableError("compileCuda (no arch given, so it is taken from device 0)", cuda.unavailableReason() ?? "");
   return cuda.device(0).arch;
 }
 

@@ -23,7 +23,9 @@ export function nvccVersion(): Promise<string | undefined> {
         const r = await execa(cmd, ["--version"], { reject: false, timeout: 30_000 });
         if (r.exitCode === 0) {
           resolvedNvcc = cmd;
-          const lines = String(r.stdout).split("\n").filter((l) => /release|Build/.test(l));
+          const lines = String(r.stdout)
+            .split("\n")
+            .filter((l) => /release|Build/.test(l));
           return lines.join(" / ").trim() || String(r.stdout).trim();
         }
       } catch {

@@ -108,10 +108,11 @@ function isLoweredModule(x: BuildInput): x is LoweredModule {
 
 function pickDevice(wanted: BuildDevice | "auto"): BuildDevice {
   if (wanted === "auto") return cuda.available() ? "cuda" : "sim";
-  if (wanted === "cuda" && !cuda.available())
-    throw new CudaUnavailableError('build(device: "cuda")', cuda.unavailableReason() ?? "unknown reason");
+  if (wanted === "cuda" && !cuda.available()) throw new CudaUnavailableError('build(device: "cuda")', cuda.unavailableReason() ?? "unknown reason");
   if ((wanted as string) === "cpu") {
-    throw new BuildError('build: device "cpu" is now called "sim" (the GPU simulator); to compile native code for the CPU, build for the C target ("c" or "llvm")');
+    throw new BuildError(
+      'build: device "cpu" is now called "sim" (the GPU simulator); to compile native code for the CPU, build for the C target ("c" or "llvm")',
+    );
   }
   if (wanted !== "cuda" && wanted !== "sim") throw new BuildError(`build: unknown device "${String(wanted)}" (expected "cuda", "sim" or "auto")`);
   return wanted;
@@ -163,7 +164,9 @@ export async function build(
 ): Promise<BuiltModule | HostModule> {
   if (isCTarget(target) || (typeof target === "string" && targetKindOf(target) === "c")) {
     if (typeof input === "object" && input !== null && "kernels" in input && "workspaces" in input) {
-      throw new BuildError(`build: the module was lowered for the GPU target ${input.target.name}; give the scheduled function to build for ${typeof target === "string" ? target : target?.name}`);
+      throw new BuildError(
+        `build: the module was lowered for the GPU target ${input.target.name}; give the scheduled function to build for ${typeof target === "string" ? target : target?.name}`,
+      );
     }
     return buildHost(input as HostBuildInput, target, opts as HostBuildOptions);
   }

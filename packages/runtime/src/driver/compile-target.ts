@@ -19,8 +19,7 @@ function ccNumber(arch: string): number {
 }
 
 export function compileTargetFor(target: CudaTarget, device: DeviceInfo): CompileTarget {
-  if (target.name === "cuda" || parseArch(target.arch).number === parseArch(device.arch).number)
-    return { arch: device.arch, output: "cubin" };
+  if (target.name === "cuda" || parseArch(target.arch).number === parseArch(device.arch).number) return { arch: device.arch, output: "cubin" };
   if (ccNumber(target.arch) <= ccNumber(device.arch)) return { arch: target.arch, output: "ptx" };
   throw new BuildError(
     `target ${target.name} (${target.arch}) is newer than device ${device.ordinal}, ${device.name} (${device.arch}); ` +

@@ -88,9 +88,7 @@ export class CudaExecutor implements Executor {
   bind(args: readonly unknown[]): LaunchSequence {
     const checked = checkCudaArguments(this.lowered.name, this.specs, args);
     const workspaces = this.#workspaceArrays();
-    return new LaunchSequence(
-      this.lowered.kernels.map((k, i) => (this.kernels[i] as Kernel).bind(undefined, this.#kernelArgs(k, checked, workspaces))),
-    );
+    return new LaunchSequence(this.lowered.kernels.map((k, i) => (this.kernels[i] as Kernel).bind(undefined, this.#kernelArgs(k, checked, workspaces))));
   }
 
   run(args: readonly unknown[]): void {

@@ -102,14 +102,34 @@ async function probe(command: string): Promise<CCompilerInfo> {
 
 export function cFlags(info: CCompilerInfo, march: string): string[] {
   // -fno-math-errno: generated code never reads errno, and setting it keeps sqrtf & co. from vectorizing.
-  return ["-O3", `-march=${march}`, "-std=gnu11", "-fno-math-errno", "-shared", "-fPIC", info.openmp ? "-fopenmp" : "-fopenmp-simd", "-Wall", "-Wno-unused-variable", "-Wno-unknown-pragmas"];
+  return [
+    "-O3",
+    `-march=${march}`,
+    "-std=gnu11",
+    "-fno-math-errno",
+    "-shared",
+    "-fPIC",
+    info.openmp ? "-fopenmp" : "-fopenmp-simd",
+    "-Wall",
+    "-Wno-unused-variable",
+    "-Wno-unknown-pragmas",
+  ];
 }
 
 /** Compiles `source` to a shared library (or finds it in the cache). */
 export async function compileC(source: string, opts: CompileCOptions = {}): Promise<CompiledLibrary> {
   const info = await probeCCompiler(opts.compiler ?? cCompilerCommand());
   const flags = cFlags(info, opts.march ?? "native");
-  const key = createHash("sha256").update(info.command).update("\0").update(info.version).update("\0").update(flags.join(" ")).update("\0").update(source).digest("hex").slice(0, 32);
+  const key = createHash("sha256")
+    .update(info.command)
+    .update("\0")
+    .update(info.version)
+    .update("\0")
+    .update(flags.join(" "))
+    .update("\0")
+    .update(source)
+    .digest("hex")
+    .slice(0, 32);
   const dir = opts.cacheDir ?? defaultCCacheDir();
   mkdirSync(dir, { recursive: true });
   const base = `${(opts.name ?? "module").replace(/[^A-Za-z0-9_]/g, "_")}-${key}`;

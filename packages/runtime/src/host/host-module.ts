@@ -173,5 +173,3 @@ function makeHostModule(generated: CModule, compiled: CompiledLibrary, library: 
   });
   return mod as unknown as HostModule;
 }
-
-

@@ -34,8 +34,7 @@ export function paramSpecs(lowered: LoweredModule): ParamSpec[] {
     const buffer = func.bufferMap.get(p);
     if (buffer === undefined) return { kind: "scalar", index, name: p.name, dtype: p.dtype };
     const shape = buffer.shape.map((s) => {
-      if (s.kind !== "IntImm")
-        throw new BuildError(`${lowered.name}: parameter ${buffer.name} has a symbolic shape; build() needs constant shapes`);
+      if (s.kind !== "IntImm") throw new BuildError(`${lowered.name}: parameter ${buffer.name} has a symbolic shape; build() needs constant shapes`);
       return s.value;
     });
     return { kind: "buffer", index, name: buffer.name, dtype: buffer.dtype, shape, elements: shape.reduce((a, b) => a * b, 1) };

@@ -42,7 +42,12 @@ async function putPrebuilt(addon: string | Buffer, sourcesHash?: string): Promis
 function nativeSourcesHash(): string {
   const h = createHash("sha256");
   // The script's rule: binding.gyp, then every file of native/ in name order.
-  for (const f of ["binding.gyp", ...readdirSync(join(pkg, "native")).sort().map((n) => `native/${n}`)]) {
+  for (const f of [
+    "binding.gyp",
+    ...readdirSync(join(pkg, "native"))
+      .sort()
+      .map((n) => `native/${n}`),
+  ]) {
     h.update(f);
     h.update(readFileSync(join(pkg, f)));
   }

@@ -56,7 +56,8 @@ async function runConsumer(projectDir: string): Promise<ConsumerFacts> {
 const enabled = process.env.TESSERA_PACK_TEST === "1";
 /** Diagnostics print only with TESSERA_TEST_VERBOSE=1 (README, Testing). */
 const VERBOSE = process.env.TESSERA_TEST_VERBOSE === "1";
-if (!enabled && VERBOSE) console.log("[packaging] skipped: set TESSERA_PACK_TEST=1 (or run `pnpm test:pack`) to pack, install and use the packages outside the workspace");
+if (!enabled && VERBOSE)
+  console.log("[packaging] skipped: set TESSERA_PACK_TEST=1 (or run `pnpm test:pack`) to pack, install and use the packages outside the workspace");
 
 describe.runIf(enabled)("the published packages, installed from their tarballs outside the workspace", () => {
   let project = "";
@@ -80,7 +81,12 @@ describe.runIf(enabled)("the published packages, installed from their tarballs o
   }, 300_000);
 
   afterAll(async () => {
-    if (VERBOSE) console.log(`[packaging] ${Object.entries(timings).map(([k, s]) => `${k}: ${s.toFixed(1)} s`).join("; ")}`);
+    if (VERBOSE)
+      console.log(
+        `[packaging] ${Object.entries(timings)
+          .map(([k, s]) => `${k}: ${s.toFixed(1)} s`)
+          .join("; ")}`,
+      );
     if (process.env.TESSERA_PACK_KEEP === "1") console.log(`[packaging] kept the scratch project ${project}`);
     else if (project !== "") await rm(project, { recursive: true, force: true });
   });

@@ -27,9 +27,14 @@ async function writePackage(manifest: Record<string, unknown>, files: Record<str
 }
 
 // A subpath export ("./helper") is a key, not a file: only the targets must exist.
-const soundExports = { ".": { types: "./dist/index.d.ts", import: "./dist/index.js" }, "./helper": { import: "./dist/helper.js" }, "./package.json": "./package.json" };
+const soundExports = {
+  ".": { types: "./dist/index.d.ts", import: "./dist/index.js" },
+  "./helper": { import: "./dist/helper.js" },
+  "./package.json": "./package.json",
+};
 const soundFiles = {
-  "dist/index.js": 'import { z } from "zod";\nimport { readFileSync } from "node:fs";\nexport { helper } from "./helper.js";\nconst c = await import("@tessera/ir");\n',
+  "dist/index.js":
+    'import { z } from "zod";\nimport { readFileSync } from "node:fs";\nexport { helper } from "./helper.js";\nconst c = await import("@tessera/ir");\n',
   "dist/index.d.ts": "export {};\n",
   "dist/helper.js": 'export const helper = () => check("from \\"not-an-import\\"");\n',
 };
@@ -63,7 +68,8 @@ describe("installedPackageProblems", () => {
 
 describe("import specifiers", () => {
   it("lists static, re-export, side-effect and literal dynamic imports that are not relative", async () => {
-    const js = 'import a from "a";\nexport * from "@s/b/sub";\nimport "c";\nconst d = await import("d");\nimport e from "./e.js";\nlet f = g("from \\"h\\"");\n';
+    const js =
+      'import a from "a";\nexport * from "@s/b/sub";\nimport "c";\nconst d = await import("d");\nimport e from "./e.js";\nlet f = g("from \\"h\\"");\n';
     expect((await bareSpecifiers(js)).sort()).toEqual(["@s/b/sub", "a", "c", "d"]);
   });
 

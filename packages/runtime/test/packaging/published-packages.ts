@@ -35,10 +35,7 @@ export function distIsCurrent(dir: string): boolean {
   const sources = filesUnder(join(dir, "src"), ".ts").filter((f) => !f.endsWith(".d.ts"));
   const outputs = filesUnder(join(dir, "dist"), ".js");
   if (outputs.length !== sources.length) return false;
-  const configTime = Math.max(
-    statSync(join(dir, "tsconfig.build.json")).mtimeMs,
-    statSync(join(REPO_ROOT, "tsconfig.base.json")).mtimeMs,
-  );
+  const configTime = Math.max(statSync(join(dir, "tsconfig.build.json")).mtimeMs, statSync(join(REPO_ROOT, "tsconfig.base.json")).mtimeMs);
   return sources.every((src) => {
     const out = join(dir, "dist", relative(join(dir, "src"), src)).replace(/\.ts$/, ".js");
     if (!existsSync(out)) return false;
@@ -90,7 +87,8 @@ export async function packPublishedPackages(dest: string): Promise<string[]> {
 export function childEnv(extra: Record<string, string> = {}): Record<string, string | undefined> {
   const env: Record<string, string | undefined> = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (/^(npm_(command|execpath|node_execpath|lifecycle_|package_|config_user_agent|config_verify_deps)|pnpm_|PNPM_|NODE_OPTIONS$|VITEST|TEST$)/i.test(key)) continue;
+    if (/^(npm_(command|execpath|node_execpath|lifecycle_|package_|config_user_agent|config_verify_deps)|pnpm_|PNPM_|NODE_OPTIONS$|VITEST|TEST$)/i.test(key))
+      continue;
     env[key] = value;
   }
   return { ...env, ...extra };
@@ -163,9 +161,7 @@ export async function installedPackageProblems(installedDir: string): Promise<Ma
   const problems: ManifestProblem[] = [];
   const add = (problem: string) => problems.push({ pkg, problem });
   if (manifest.private === true) add("is private");
-  const declared = new Map(
-    [manifest.dependencies, manifest.peerDependencies, manifest.optionalDependencies].flatMap((deps) => Object.entries(deps ?? {})),
-  );
+  const declared = new Map([manifest.dependencies, manifest.peerDependencies, manifest.optionalDependencies].flatMap((deps) => Object.entries(deps ?? {})));
   for (const [dep, range] of declared) if (range.startsWith("workspace:")) add(`depends on ${dep}@${range}`);
   const exportsText = JSON.stringify(manifest.exports ?? null);
   if (exportsText.includes("@tessera/source")) add(`exports keep the in-repo condition: ${exportsText}`);

@@ -28,7 +28,14 @@ type Op =
   | { op: "check"; expected: Expr }
   | { op: "roundtrip"; sch: string }
   | { op: "raises"; kind: string; body: Op[] };
-interface Case { file: string; name: string; xfail?: boolean; unsupported?: string; ops?: Op[]; funcs?: Record<string, string> }
+interface Case {
+  file: string;
+  name: string;
+  xfail?: boolean;
+  unsupported?: string;
+  ops?: Op[];
+  funcs?: Record<string, string>;
+}
 
 class Fail extends Error {}
 class Skip extends Error {}
@@ -69,49 +76,86 @@ function runCase(c: Case): { status: "pass" | "fail" | "skip" | "names"; msg: st
     const a = (i: number, name: string, dflt?: unknown) => (i < args.length ? args[i] : name in kw ? kw[name] : dflt);
     const s = sch as unknown as Record<string, (...x: unknown[]) => unknown>;
     switch (m) {
-      case "get_sblock": return sch.getBlock(a(0, "name") as string);
-      case "get_loops": return s.getLoops!(blockArg(sch, a(0, "block")));
-      case "get_child_blocks": return s.getChildBlocks!(blockArg(sch, a(0, "block_or_loop")));
-      case "get_producers": return s.getProducers!(blockArg(sch, a(0, "block")));
-      case "get_consumers": return s.getConsumers!(blockArg(sch, a(0, "block")));
-      case "split": return sch.split(a(0, "loop") as LoopRV, a(1, "factors") as number[], {
-        preserveUnitIters: a(2, "preserve_unit_iters", true) as boolean,
-        disablePredication: a(3, "disable_predication", false) as boolean,
-      });
-      case "fuse": return sch.fuse(...(args as LoopRV[]));
-      case "reorder": return sch.reorder(...(args as LoopRV[]));
-      case "parallel": return sch.parallel(a(0, "loop") as LoopRV);
-      case "vectorize": return sch.vectorize(a(0, "loop") as LoopRV);
-      case "unroll": return sch.unroll(a(0, "loop") as LoopRV);
-      case "bind": return sch.bind(a(0, "loop") as LoopRV, a(1, "thread_axis") as string);
-      case "cache_read": return s.cacheRead!(blockArg(sch, a(0, "block")), a(1, "read_buffer_index"), a(2, "storage_scope"),
-        ((a(3, "consumer_blocks", []) as unknown[] | null) ?? []).map((b) => blockArg(sch, b)));
-      case "cache_write": return s.cacheWrite!(blockArg(sch, a(0, "block")), a(1, "write_buffer_index"), a(2, "storage_scope"),
-        ((a(3, "consumer_blocks", []) as unknown[] | null) ?? []).map((b) => blockArg(sch, b)));
-      case "compute_at": return s.computeAt!(blockArg(sch, a(0, "block")), a(1, "loop"), a(2, "preserve_unit_loops", false), a(3, "index", -1));
-      case "reverse_compute_at": return s.reverseComputeAt!(blockArg(sch, a(0, "block")), a(1, "loop"), a(2, "preserve_unit_loops", false), a(3, "index", -1));
-      case "compute_inline": return s.computeInline!(blockArg(sch, a(0, "block")));
-      case "reverse_compute_inline": return s.reverseComputeInline!(blockArg(sch, a(0, "block")));
-      case "decompose_reduction": return s.decomposeReduction!(blockArg(sch, a(0, "block")), a(1, "loop"));
-      case "rfactor": return sch.rfactor(a(0, "loop") as LoopRV, a(1, "factor_axis") as number);
-      case "set_scope": return s.setScope!(blockArg(sch, a(0, "block")), a(1, "buffer_index"), a(2, "storage_scope"));
-      case "storage_align": return s.storageAlign!(blockArg(sch, a(0, "block")), a(1, "buffer_index"), a(2, "axis"), a(3, "factor"), a(4, "offset"));
-      case "annotate": return s.annotate!(blockArg(sch, a(0, "block_or_loop")), a(1, "ann_key"), a(2, "ann_val"));
-      case "get": return undefined;
-      default: throw new Skip(`method ${m}`);
+      case "get_sblock":
+        return sch.getBlock(a(0, "name") as string);
+      case "get_loops":
+        return s.getLoops!(blockArg(sch, a(0, "block")));
+      case "get_child_blocks":
+        return s.getChildBlocks!(blockArg(sch, a(0, "block_or_loop")));
+      case "get_producers":
+        return s.getProducers!(blockArg(sch, a(0, "block")));
+      case "get_consumers":
+        return s.getConsumers!(blockArg(sch, a(0, "block")));
+      case "split":
+        return sch.split(a(0, "loop") as LoopRV, a(1, "factors") as number[], {
+          preserveUnitIters: a(2, "preserve_unit_iters", true) as boolean,
+          disablePredication: a(3, "disable_predication", false) as boolean,
+        });
+      case "fuse":
+        return sch.fuse(...(args as LoopRV[]));
+      case "reorder":
+        return sch.reorder(...(args as LoopRV[]));
+      case "parallel":
+        return sch.parallel(a(0, "loop") as LoopRV);
+      case "vectorize":
+        return sch.vectorize(a(0, "loop") as LoopRV);
+      case "unroll":
+        return sch.unroll(a(0, "loop") as LoopRV);
+      case "bind":
+        return sch.bind(a(0, "loop") as LoopRV, a(1, "thread_axis") as string);
+      case "cache_read":
+        return s.cacheRead!(
+          blockArg(sch, a(0, "block")),
+          a(1, "read_buffer_index"),
+          a(2, "storage_scope"),
+          ((a(3, "consumer_blocks", []) as unknown[] | null) ?? []).map((b) => blockArg(sch, b)),
+        );
+      case "cache_write":
+        return s.cacheWrite!(
+          blockArg(sch, a(0, "block")),
+          a(1, "write_buffer_index"),
+          a(2, "storage_scope"),
+          ((a(3, "consumer_blocks", []) as unknown[] | null) ?? []).map((b) => blockArg(sch, b)),
+        );
+      case "compute_at":
+        return s.computeAt!(blockArg(sch, a(0, "block")), a(1, "loop"), a(2, "preserve_unit_loops", false), a(3, "index", -1));
+      case "reverse_compute_at":
+        return s.reverseComputeAt!(blockArg(sch, a(0, "block")), a(1, "loop"), a(2, "preserve_unit_loops", false), a(3, "index", -1));
+      case "compute_inline":
+        return s.computeInline!(blockArg(sch, a(0, "block")));
+      case "reverse_compute_inline":
+        return s.reverseComputeInline!(blockArg(sch, a(0, "block")));
+      case "decompose_reduction":
+        return s.decomposeReduction!(blockArg(sch, a(0, "block")), a(1, "loop"));
+      case "rfactor":
+        return sch.rfactor(a(0, "loop") as LoopRV, a(1, "factor_axis") as number);
+      case "set_scope":
+        return s.setScope!(blockArg(sch, a(0, "block")), a(1, "buffer_index"), a(2, "storage_scope"));
+      case "storage_align":
+        return s.storageAlign!(blockArg(sch, a(0, "block")), a(1, "buffer_index"), a(2, "axis"), a(3, "factor"), a(4, "offset"));
+      case "annotate":
+        return s.annotate!(blockArg(sch, a(0, "block_or_loop")), a(1, "ann_key"), a(2, "ann_val"));
+      case "get":
+        return undefined;
+      default:
+        throw new Skip(`method ${m}`);
     }
   };
 
   const evalE = (e: Expr): unknown => {
     switch (e.t) {
-      case "const": return e.v;
-      case "list": return e.items.flatMap((x) => (x.t === "star" ? (evalE(x.v) as unknown[]) : [evalE(x)]));
+      case "const":
+        return e.v;
+      case "list":
+        return e.items.flatMap((x) => (x.t === "star" ? (evalE(x.v) as unknown[]) : [evalE(x)]));
       case "var": {
         if (!vars.has(e.n)) throw new Skip(`unknown variable ${e.n}`);
         return vars.get(e.n);
       }
-      case "func": return getFunc(e.n);
-      case "mod": return current?.func;
+      case "func":
+        return getFunc(e.n);
+      case "mod":
+        return current?.func;
       case "sub": {
         const obj = evalE(e.obj);
         if (e.obj.t === "mod") return obj;
@@ -119,7 +163,8 @@ function runCase(c: Case): { status: "pass" | "fail" | "skip" | "names"; msg: st
         if (!Array.isArray(obj)) throw new Skip("subscript of a non-list");
         return obj[idx < 0 ? obj.length + idx : idx];
       }
-      case "star": return evalE(e.v);
+      case "star":
+        return evalE(e.v);
       case "call": {
         if (!current) throw new Skip("call without schedule");
         const args = e.args.flatMap((x) => (x.t === "star" ? (evalE(x.v) as unknown[]) : [evalE(x)]));
@@ -129,7 +174,10 @@ function runCase(c: Case): { status: "pass" | "fail" | "skip" | "names"; msg: st
     }
   };
   const bind = (t: Target, v: unknown): void => {
-    if (typeof t === "string") { vars.set(t, v); return; }
+    if (typeof t === "string") {
+      vars.set(t, v);
+      return;
+    }
     if (Array.isArray(t)) {
       const vs = v as unknown[];
       if (!Array.isArray(vs)) throw new Fail(`cannot destructure ${String(v)}`);
@@ -145,7 +193,10 @@ function runCase(c: Case): { status: "pass" | "fail" | "skip" | "names"; msg: st
   };
   const exec = (op: Op): void => {
     switch (op.op) {
-      case "defunc": funcText[op.n] = op.text; funcs.delete(op.n); return;
+      case "defunc":
+        funcText[op.n] = op.text;
+        funcs.delete(op.n);
+        return;
       case "sched": {
         const f = getFunc(op.func);
         current = new Schedule(f);
@@ -158,13 +209,19 @@ function runCase(c: Case): { status: "pass" | "fail" | "skip" | "names"; msg: st
         scheds.set(op.v, { sch: current, orig: from.sch.func });
         return;
       }
-      case "assign": bind(op.to, evalE(op.value)); return;
-      case "expr": evalE(op.value); return;
+      case "assign":
+        bind(op.to, evalE(op.value));
+        return;
+      case "expr":
+        evalE(op.value);
+        return;
       case "check": {
         const expected = evalE(op.expected) as PrimFunc;
         const diff = structuralDiff(current!.func, expected, { compareNames: false });
-        if (diff !== undefined) throw new Fail(`structural difference: ${diff.message}\n--- actual ---\n${current!.script()}\n--- expected ---\n${funcTextOf(op.expected)}`);
-        const an = blockNames(current!.func).join(","), en = blockNames(expected).join(",");
+        if (diff !== undefined)
+          throw new Fail(`structural difference: ${diff.message}\n--- actual ---\n${current!.script()}\n--- expected ---\n${funcTextOf(op.expected)}`);
+        const an = blockNames(current!.func).join(","),
+          en = blockNames(expected).join(",");
         if (an !== en && process.env.NAMES === "1") throw new NamesDiffer(`block names ${an} vs ${en}`);
         return;
       }
@@ -191,7 +248,7 @@ function runCase(c: Case): { status: "pass" | "fail" | "skip" | "names"; msg: st
       }
     }
   };
-  const funcTextOf = (e: Expr): string => (e.t === "func" ? funcText[e.n] ?? "" : "");
+  const funcTextOf = (e: Expr): string => (e.t === "func" ? (funcText[e.n] ?? "") : "");
   try {
     for (const op of c.ops!) exec(op);
     return { status: "pass", msg: "" };
@@ -233,7 +290,10 @@ const per = new Map<string, Record<string, number>>();
 for (const c of cases) {
   const row = per.get(c.file) ?? { pass: 0, fail: 0, skip: 0, names: 0, unsupported: 0 };
   per.set(c.file, row);
-  if (c.unsupported !== undefined) { row.unsupported!++; continue; }
+  if (c.unsupported !== undefined) {
+    row.unsupported!++;
+    continue;
+  }
   const r = runCase(c);
   row[r.status]!++;
   if (r.status !== "pass") {

@@ -35,10 +35,7 @@ export function nthAccessRegion(primitive: string, block: Block, n: unknown, kin
 /** Checks a storage scope string and narrows its type. */
 export function checkStorageScope(primitive: string, scope: unknown): StorageScope {
   if (typeof scope !== "string" || !isStorageScope(scope)) {
-    throw new InvalidStorageScopeError(
-      primitive,
-      `The input storage scope "${String(scope)}" is invalid: it must be one of ${STORAGE_SCOPES.join(", ")}.`,
-    );
+    throw new InvalidStorageScopeError(primitive, `The input storage scope "${String(scope)}" is invalid: it must be one of ${STORAGE_SCOPES.join(", ")}.`);
   }
   return scope;
 }

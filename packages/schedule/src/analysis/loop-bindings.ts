@@ -65,12 +65,7 @@ class BindingSimplifier extends StatementMutator {
   }
 }
 
-function simplifyBindings(
-  values: readonly PrimExpr[],
-  predicate: PrimExpr,
-  domains: ReadonlyMap<Var, Range>,
-  preserveUnitIters: boolean,
-): PrimExpr[] {
+function simplifyBindings(values: readonly PrimExpr[], predicate: PrimExpr, domains: ReadonlyMap<Var, Range>, preserveUnitIters: boolean): PrimExpr[] {
   // Only the loops the bindings use: a symbolic loop elsewhere must not spoil the detection. The
   // variables are gathered in one walk, not one walk per loop.
   const mentioned = new Set<Var>();

@@ -58,14 +58,12 @@ interface RegisteredReducer {
 
 // TVM's ReducerRegistry, in its order: sum, product, min, max; then the two-buffer ones: a pair
 // of sums, argmax, argmax taking the first index on ties, argmin, argmin likewise.
-const argBy = (better: (a: PrimExpr, b: PrimExpr) => PrimExpr): Combiner => (x, y) => [
-  select(better(x[1]!, y[1]!), x[0]!, y[0]!),
-  select(better(x[1]!, y[1]!), x[1]!, y[1]!),
-];
-const argByTieFirst = (strict: (a: PrimExpr, b: PrimExpr) => PrimExpr): Combiner => (x, y) => [
-  select(or(strict(x[1]!, y[1]!), and(eq(x[1]!, y[1]!), lt(x[0]!, y[0]!))), x[0]!, y[0]!),
-  select(strict(x[1]!, y[1]!), x[1]!, y[1]!),
-];
+const argBy =
+  (better: (a: PrimExpr, b: PrimExpr) => PrimExpr): Combiner =>
+  (x, y) => [select(better(x[1]!, y[1]!), x[0]!, y[0]!), select(better(x[1]!, y[1]!), x[1]!, y[1]!)];
+const argByTieFirst =
+  (strict: (a: PrimExpr, b: PrimExpr) => PrimExpr): Combiner =>
+  (x, y) => [select(or(strict(x[1]!, y[1]!), and(eq(x[1]!, y[1]!), lt(x[0]!, y[0]!))), x[0]!, y[0]!), select(strict(x[1]!, y[1]!), x[1]!, y[1]!)];
 const REDUCERS: readonly RegisteredReducer[] = [
   { name: "sum", buffers: 1, combine: (x, y) => [add(x[0]!, y[0]!)], identity: (dt) => [constant(0, dt[0]!)] },
   { name: "product", buffers: 1, combine: (x, y) => [mul(x[0]!, y[0]!)], identity: (dt) => [constant(1, dt[0]!)] },
@@ -105,7 +103,11 @@ const APPLICABLE_DEFINITION = `Definition of a reduction block that is applicabl
 
 export class RFactorNotApplicableError extends ScheduleError {
   override name = "RFactorNotApplicableError";
-  constructor(primitive: string, blk: Block, readonly violatedCondition: number) {
+  constructor(
+    primitive: string,
+    blk: Block,
+    readonly violatedCondition: number,
+  ) {
     super(
       primitive,
       `RFactor cannot be applied to block ${nameOf(blk)}, because the block violates condition #${violatedCondition}.\n${APPLICABLE_DEFINITION}`,

@@ -32,23 +32,23 @@ const REDUCTION_BLOCK_DEFINITION = `Definition of a reduction block:
 
 export class IncompleteBlockError extends ScheduleError {
   override name = "IncompleteBlockError";
-  constructor(primitive: string, blk: Block, readonly violatedCondition: number) {
-    super(
-      primitive,
-      `The block ${nameOf(blk)} is not a complete block - it violates condition #${violatedCondition}.\n${COMPLETE_BLOCK_DEFINITION}`,
-      [blk],
-    );
+  constructor(
+    primitive: string,
+    blk: Block,
+    readonly violatedCondition: number,
+  ) {
+    super(primitive, `The block ${nameOf(blk)} is not a complete block - it violates condition #${violatedCondition}.\n${COMPLETE_BLOCK_DEFINITION}`, [blk]);
   }
 }
 
 export class NotReductionBlockError extends ScheduleError {
   override name = "NotReductionBlockError";
-  constructor(primitive: string, blk: Block, readonly violatedCondition: number) {
-    super(
-      primitive,
-      `The block ${nameOf(blk)} is not a reduction block - it violates condition #${violatedCondition}.\n${REDUCTION_BLOCK_DEFINITION}`,
-      [blk],
-    );
+  constructor(
+    primitive: string,
+    blk: Block,
+    readonly violatedCondition: number,
+  ) {
+    super(primitive, `The block ${nameOf(blk)} is not a reduction block - it violates condition #${violatedCondition}.\n${REDUCTION_BLOCK_DEFINITION}`, [blk]);
   }
 }
 

@@ -89,10 +89,7 @@ function setKind(ctx: PrimitiveContext, entry: LoopEntry, forKind: ForKind, thre
 function parallelize(ctx: PrimitiveContext, op: ParallelKind, rv: unknown, threadAxis?: string) {
   const entry = ctx.loop(rv, op);
   if (threadAxis !== undefined && !THREAD_AXIS.test(threadAxis)) {
-    throw new UnknownThreadAxisError(
-      op,
-      `Unknown thread axis "${threadAxis}": expected blockIdx.x/y/z, threadIdx.x/y/z, vthread or vthread.x/y/z`,
-    );
+    throw new UnknownThreadAxisError(op, `Unknown thread axis "${threadAxis}": expected blockIdx.x/y/z, threadIdx.x/y/z, vthread or vthread.x/y/z`);
   }
   const bad = findNonCompactBlock(ctx.index, entry);
   if (bad !== undefined) throw new NotCompactDataFlowError(op, entry.node, bad.node);

@@ -10,7 +10,6 @@ export class BlockNotFoundError extends ScheduleError {
   override name = "BlockNotFoundError";
 }
 
-
 export const GET_BLOCK: InstructionKind = registerInstruction({
   name: "GetBlock",
   method: "getBlock",
@@ -44,9 +43,7 @@ export const GET_BLOCK: InstructionKind = registerInstruction({
   },
   formatArgs(_inputs, attrs) {
     const [name, funcName] = attrs;
-    return funcName === undefined || funcName === null || funcName === "main"
-      ? tsLiteral(name)
-      : `${tsLiteral(name)}, ${tsLiteral(funcName)}`;
+    return funcName === undefined || funcName === null || funcName === "main" ? tsLiteral(name) : `${tsLiteral(name)}, ${tsLiteral(funcName)}`;
   },
 });
 
@@ -84,7 +81,11 @@ export const GET_PRODUCERS: InstructionKind = registerInstruction({
   attrNames: [],
   apply(ctx, inputs) {
     const blk = ctx.block(inputs[0], "get-producers");
-    return { outputs: scopeOfBlock(ctx.index, blk).producersOf(blk).map((b) => ctx.blockRV(b)) };
+    return {
+      outputs: scopeOfBlock(ctx.index, blk)
+        .producersOf(blk)
+        .map((b) => ctx.blockRV(b)),
+    };
   },
   formatArgs: (inputs) => renderInput(inputs[0]!),
 });
@@ -97,8 +98,11 @@ export const GET_CONSUMERS: InstructionKind = registerInstruction({
   attrNames: [],
   apply(ctx, inputs) {
     const blk = ctx.block(inputs[0], "get-consumers");
-    return { outputs: scopeOfBlock(ctx.index, blk).consumersOf(blk).map((b) => ctx.blockRV(b)) };
+    return {
+      outputs: scopeOfBlock(ctx.index, blk)
+        .consumersOf(blk)
+        .map((b) => ctx.blockRV(b)),
+    };
   },
   formatArgs: (inputs) => renderInput(inputs[0]!),
 });
-

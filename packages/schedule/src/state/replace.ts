@@ -54,4 +54,3 @@ export class StmtReplacer extends StatementMutator {
 export function replaceStmts(body: Stmt, stmts: ReadonlyMap<Stmt, Replacement>, blocks?: ReadonlyMap<Block, Block>): Stmt {
   return new StmtReplacer(stmts, blocks).visitStmt(body);
 }
-

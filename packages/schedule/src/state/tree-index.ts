@@ -104,9 +104,7 @@ export class TreeIndex {
 
   private record(entry: NodeEntry): void {
     if (this.byId.has(entry.id)) {
-      throw new TreeIndexError(
-        `internal error: two nodes share schedule id ${entry.id} (a primitive duplicated code without stripIds)`,
-      );
+      throw new TreeIndexError(`internal error: two nodes share schedule id ${entry.id} (a primitive duplicated code without stripIds)`);
     }
     this.byId.set(entry.id, entry);
     this.byNode.set(entry.node, entry);

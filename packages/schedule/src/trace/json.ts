@@ -175,7 +175,11 @@ export function parseTraceJSON(json: unknown): ParsedTrace {
     const r = tvmTraceSchema.safeParse(doc);
     if (!r.success) throw zodProblem(r.error, tvmPath);
     const [insts, decisions] = r.data;
-    return build(insts.map(([kind, inputs, attrs, outputs]) => ({ kind, inputs, attrs, outputs })), decisions, true);
+    return build(
+      insts.map(([kind, inputs, attrs, outputs]) => ({ kind, inputs, attrs, outputs })),
+      decisions,
+      true,
+    );
   }
   if (typeof doc !== "object" || doc === null) {
     throw new TraceFormatError("", `expected a trace object {"format": "${TRACE_FORMAT}", …} or TVM's [instructions, decisions] array`);
@@ -198,7 +202,9 @@ function build(raw: readonly RawInstruction[], rawDecisions: ReadonlyArray<reado
     const at = `instructions[${i}]`;
     const kind = traceKind(r.kind);
     if (kind === undefined) {
-      const known = allInstructionKinds().map((k) => k.name).join(", ");
+      const known = allInstructionKinds()
+        .map((k) => k.name)
+        .join(", ");
       throw new TraceFormatError(`${at}.kind`, `unknown instruction kind "${r.kind}" (known kinds: ${known})`);
     }
     if (r.attrs.length !== kind.attrNames.length) {
@@ -237,10 +243,7 @@ function decodeInput(x: JSONInput, path: string, names: ReadonlyMap<string, RV>)
   if (x === INLINE_MARK_NAME) return LoopRV.INLINE;
   const rv = names.get(x);
   if (rv === undefined) {
-    throw new TraceFormatError(
-      path,
-      `"${x}" is not a handle defined by an earlier instruction (string literals are written in quotes: "\\"${x}\\"")`,
-    );
+    throw new TraceFormatError(path, `"${x}" is not a handle defined by an earlier instruction (string literals are written in quotes: "\\"${x}\\"")`);
   }
   return rv;
 }
@@ -249,7 +252,7 @@ let nextPlaceholderUid = -1000;
 
 /** A handle standing for a trace output before replay (never resolvable in a schedule). */
 function placeholder(name: string, path: string): RV {
-  if (name === "_") throw new TraceFormatError(path, "null outputs (\"_\") are not supported");
+  if (name === "_") throw new TraceFormatError(path, 'null outputs ("_") are not supported');
   switch (name[0]) {
     case "b":
       return new BlockRV(nextPlaceholderUid--, name);
@@ -275,7 +278,10 @@ type PathFormatter = (path: readonly PropertyKey[]) => string;
 function zodProblem(error: z.ZodError, format: PathFormatter): TraceFormatError {
   const issues = error.issues.slice(0, 3);
   const first = issues[0]!;
-  const more = issues.slice(1).map((i) => `; ${format(i.path)}: ${i.message}`).join("");
+  const more = issues
+    .slice(1)
+    .map((i) => `; ${format(i.path)}: ${i.message}`)
+    .join("");
   const extra = error.issues.length > 3 ? ` (and ${error.issues.length - 3} more problems)` : "";
   return new TraceFormatError(format(first.path), `${first.message}${more}${extra}`);
 }

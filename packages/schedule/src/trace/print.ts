@@ -52,9 +52,7 @@ export function traceToTypeScript(trace: TraceLike, opts: PrintOptions = {}): st
     const call = `sch.${inst.kind.method}(${inst.kind.formatArgs(inputs, inst.attrs, trace.decisions.get(inst))});`;
     lines.push(`  ${bind(inst, names.define(inst.outputs))}${call}`);
   });
-  const header = usesLoopRV
-    ? 'import { LoopRV, type Schedule } from "@tessera/schedule";'
-    : 'import type { Schedule } from "@tessera/schedule";';
+  const header = usesLoopRV ? 'import { LoopRV, type Schedule } from "@tessera/schedule";' : 'import type { Schedule } from "@tessera/schedule";';
   const fn = opts.functionName ?? "applyTrace";
   return `${header}\n\nexport function ${fn}(sch: Schedule): void {\n${lines.map((l) => `${l}\n`).join("")}}\n`;
 }

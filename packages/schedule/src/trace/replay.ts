@@ -60,12 +60,7 @@ export function applyTraceTo(trace: TraceLike, sch: Schedule, opts: ApplyOptions
   return rvMap;
 }
 
-function chooseDecision(
-  overrides: DecisionOverrides | undefined,
-  inst: Instruction,
-  index: number,
-  recorded: Decision | undefined,
-): Decision | undefined {
+function chooseDecision(overrides: DecisionOverrides | undefined, inst: Instruction, index: number, recorded: Decision | undefined): Decision | undefined {
   if (overrides === undefined) return recorded;
   const given = typeof overrides === "function" ? overrides(inst, index, recorded) : overrides.get(index);
   if (given === undefined) return recorded;

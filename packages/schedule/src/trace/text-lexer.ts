@@ -20,7 +20,8 @@ const PUNCTUATION = ["=>", "(", ")", "[", "]", "{", "}", ",", ";", ":", ".", "="
 export const MAX_TRACE_TEXT_CHARS = 4 * 1024 * 1024;
 
 export function tokenize(text: string): Token[] {
-  if (text.length > MAX_TRACE_TEXT_CHARS) throw new TraceTextError(1, 1, `the trace is ${text.length} characters long; at most ${MAX_TRACE_TEXT_CHARS} are read`);
+  if (text.length > MAX_TRACE_TEXT_CHARS)
+    throw new TraceTextError(1, 1, `the trace is ${text.length} characters long; at most ${MAX_TRACE_TEXT_CHARS} are read`);
   const tokens: Token[] = [];
   let i = 0;
   let line = 1;

@@ -36,7 +36,10 @@ export class ObjectLiteral {
 
 export type TextValue = null | undefined | boolean | number | string | HandleRef | MarkRef | ObjectLiteral | readonly TextValue[];
 
-export type Binding = { readonly kind: "none" } | { readonly kind: "single"; readonly name: string } | { readonly kind: "tuple"; readonly names: readonly string[] };
+export type Binding =
+  | { readonly kind: "none" }
+  | { readonly kind: "single"; readonly name: string }
+  | { readonly kind: "tuple"; readonly names: readonly string[] };
 
 export interface TraceCall {
   readonly line: number;
@@ -151,7 +154,10 @@ class TextParser {
     if (this.isPunct(t, "[")) return this.list(depth);
     if (this.isPunct(t, "{")) return this.object(depth);
     if (this.isPunct(t, "(")) {
-      throw this.error(t, "an index map (an arrow function, as transformLayout takes) cannot be read from a text trace; give this trace as JSON (JSON.stringify(sch.trace))");
+      throw this.error(
+        t,
+        "an index map (an arrow function, as transformLayout takes) cannot be read from a text trace; give this trace as JSON (JSON.stringify(sch.trace))",
+      );
     }
     if (t.kind !== "ident") throw this.error(t, `expected an argument, found ${describe(t)}`);
     switch (t.text) {

@@ -26,7 +26,11 @@ export function replayTraceCalls(calls: readonly TraceCall[], sch: Schedule, opt
   const bound = new Map<string, unknown>();
   for (const call of calls) {
     if (!methods.has(call.method)) {
-      throw new TraceTextError(call.line, call.column, `unknown schedule method '${call.method}' (a trace calls schedule primitives such as getBlock, split, bind)`);
+      throw new TraceTextError(
+        call.line,
+        call.column,
+        `unknown schedule method '${call.method}' (a trace calls schedule primitives such as getBlock, split, bind)`,
+      );
     }
     let args = call.args.map((a) => resolve(a, bound));
     if (call.method === "getBlock" && args.length === 2 && args[1] === opts.funcName) args = [args[0]];

@@ -89,8 +89,12 @@ describe("assignment 2 at 256³: naive schedule", () => {
 
 describe("assignment 2 at 256³: manual schedule", () => {
   // Tile sizes of the reference solution: 64x64 per thread block, 4x4 per thread, k chunks of 8.
-  const TILE_X = 64, TILE_Y = 64, TILE_K = 8;
-  const THREAD_X = 4, THREAD_Y = 4, THREAD_K = 1;
+  const TILE_X = 64,
+    TILE_Y = 64,
+    TILE_K = 8;
+  const THREAD_X = 4,
+    THREAD_Y = 4,
+    THREAD_K = 1;
   const NUM_THREADS = (TILE_X / THREAD_X) * (TILE_Y / THREAD_Y);
   const sch = new Schedule(gemmReluAdd(N).func);
   let ko: LoopRV, ki: LoopRV, tx: LoopRV, ty: LoopRV;
@@ -148,7 +152,7 @@ describe("assignment 2 at 256³: manual schedule", () => {
     }
     const text = show(sch, "task 3");
     expect(loopNames(sch, "A_shared")).toEqual(["i_0", "j_0", "k_0", "ax0_ax1_fused_0", "ax0_ax1_fused_1_0", "ax0_ax1_fused_1_1"]);
-    expect(text).toContain("A_shared = T.alloc_buffer((256, 256), scope=\"shared\")");
+    expect(text).toContain('A_shared = T.alloc_buffer((256, 256), scope="shared")');
   });
 
   it("task 4: write cache", () => {

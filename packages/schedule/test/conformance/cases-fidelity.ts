@@ -55,7 +55,6 @@ const RSUM = `${RSUM_HEAD}    for i, k in T.grid(8, 16):
             S[vi] = S[vi] + R[vi, vk]
 `;
 
-
 const TILED_HEAD = `@T.prim_func
 def main(X: T.Buffer((32, 32), "int32"), Z: T.Buffer((32, 32), "int32")):
 `;
@@ -157,8 +156,12 @@ export const FIDELITY_CASES: ConformanceCase[] = [
   {
     // The rfactor block has no reduction iterator left: it stores the operand, without init. The
     // rfactor buffer copies S's default elem_offset, int64 for a 0-d buffer (TVM's index type).
-    name: "rfactor-only-reduction-loop-zero-dim", primitive: "rfactor", before: VSUM,
-    apply: (s) => { s.rfactor(loopsOf(s, "S")[0], 0); },
+    name: "rfactor-only-reduction-loop-zero-dim",
+    primitive: "rfactor",
+    before: VSUM,
+    apply: (s) => {
+      s.rfactor(loopsOf(s, "S")[0], 0);
+    },
     scriptIncludes: [`with T.block("S_rf")`],
     expected: `@T.prim_func
 def main(V: T.Buffer((8,), "int32"), S: T.Buffer((), "int32")):
@@ -176,8 +179,12 @@ def main(V: T.Buffer((8,), "int32"), S: T.Buffer((), "int32")):
 `,
   },
   {
-    name: "rfactor-only-reduction-loop-rows", primitive: "rfactor", before: RSUM,
-    apply: (s) => { s.rfactor(loopsOf(s, "S")[1], 1); },
+    name: "rfactor-only-reduction-loop-rows",
+    primitive: "rfactor",
+    before: RSUM,
+    apply: (s) => {
+      s.rfactor(loopsOf(s, "S")[1], 1);
+    },
     scriptIncludes: [`with T.block("S_rf")`],
     expected: `${RSUM_HEAD}    S_rf = T.alloc_buffer((8, 16), "int32")
     for i, k in T.grid(8, 16):
@@ -197,41 +204,63 @@ def main(V: T.Buffer((8,), "int32"), S: T.Buffer((), "int32")):
   {
     // k split 16 = 4 x 5 rounded up: the block's predicate k_0 * 5 + k_1 < 16 bounds the fused
     // k, which the rfactor block would bind as two separate iterators.
-    name: "rfactor-error-predicate", primitive: "rfactor", before: RSUM,
-    apply: (s) => { const [, k] = loopsOf(s, "S"); const [k0] = s.split(k, [null, 5]); s.rfactor(k0, 1); },
+    name: "rfactor-error-predicate",
+    primitive: "rfactor",
+    before: RSUM,
+    apply: (s) => {
+      const [, k] = loopsOf(s, "S");
+      const [k0] = s.split(k, [null, 5]);
+      s.rfactor(k0, 1);
+    },
     expected: err("RFactorPredicateError", "bounds loops that its rfactor block would bind separately"),
   },
   // ---------------------------------------------------------------- reorder (affine bindings)
   {
-    name: "reorder-error-predicate-over-separate-loops", primitive: "reorder", before: `${EW_HEAD}    for p, q in T.grid(16, 12):
+    name: "reorder-error-predicate-over-separate-loops",
+    primitive: "reorder",
+    before: `${EW_HEAD}    for p, q in T.grid(16, 12):
         with T.block("Z"):
             T.where(p * 12 + q < 100)
             vp, vq = T.axis.remap("SS", [p, q])
             Z[vp, vq] = X[vp, vq] * 3
 `,
-    apply: (s) => { const [p, q] = loopsOf(s, "Z"); s.reorder(q, p); },
+    apply: (s) => {
+      const [p, q] = loopsOf(s, "Z");
+      s.reorder(q, p);
+    },
     expected: err("BlockPropertyError", "required to have an affine binding"),
   },
   {
-    name: "reorder-error-scaled-binding", primitive: "reorder", before: `${EW_HEAD}    for p, q in T.grid(16, 6):
+    name: "reorder-error-scaled-binding",
+    primitive: "reorder",
+    before: `${EW_HEAD}    for p, q in T.grid(16, 6):
         with T.block("Z"):
             vp = T.axis.spatial(16, p)
             vq = T.axis.spatial(12, q * 2)
             Z[vp, vq] = X[vp, vq] * 3
 `,
-    apply: (s) => { const [p, q] = loopsOf(s, "Z"); s.reorder(q, p); },
+    apply: (s) => {
+      const [p, q] = loopsOf(s, "Z");
+      s.reorder(q, p);
+    },
     expected: err("BlockPropertyError", "required to have an affine binding"),
   },
   {
     // The predicate bounds p * 12 + q, which the binding of vr uses whole: affine.
-    name: "reorder-predicate-matched-by-binding", primitive: "reorder", before: `${EW_HEAD}    for p, q, u in T.grid(16, 12, 2):
+    name: "reorder-predicate-matched-by-binding",
+    primitive: "reorder",
+    before: `${EW_HEAD}    for p, q, u in T.grid(16, 12, 2):
         with T.block("Z"):
             T.where(p * 12 + q < 100)
             vr = T.axis.spatial(192, p * 12 + q)
             vu = T.axis.spatial(2, u)
             Z[vr // 12, vr % 12] = X[vr // 12, vr % 12] * vu
 `,
-    apply: (s) => { const [, , u] = loopsOf(s, "Z"); const [p] = loopsOf(s, "Z"); s.reorder(u, p); },
+    apply: (s) => {
+      const [, , u] = loopsOf(s, "Z");
+      const [p] = loopsOf(s, "Z");
+      s.reorder(u, p);
+    },
     expected: `${EW_HEAD}    for u, q, p in T.grid(2, 12, 16):
         with T.block("Z"):
             T.where(p * 12 + q < 100)
@@ -243,13 +272,18 @@ def main(V: T.Buffer((8,), "int32"), S: T.Buffer((), "int32")):
   {
     // Windows of 4 rows starting every 3 rows overlap: not bijective, but every row 0..15 is
     // reached, which TVM's surjective affine check accepts (fused extent 5*3 + the 1 overlapped = 16).
-    name: "reorder-overlapping-windows", primitive: "reorder", before: `${EW_HEAD}    for w, r, q in T.grid(5, 4, 12):
+    name: "reorder-overlapping-windows",
+    primitive: "reorder",
+    before: `${EW_HEAD}    for w, r, q in T.grid(5, 4, 12):
         with T.block("Z"):
             vp = T.axis.spatial(16, w * 3 + r)
             vq = T.axis.spatial(12, q)
             Z[vp, vq] = X[vp, vq] * 3
 `,
-    apply: (s) => { const [w, r, q] = loopsOf(s, "Z"); s.reorder(w, q, r); },
+    apply: (s) => {
+      const [w, r, q] = loopsOf(s, "Z");
+      s.reorder(w, q, r);
+    },
     expected: `${EW_HEAD}    for w, q, r in T.grid(5, 12, 4):
         with T.block("Z"):
             vp = T.axis.spatial(16, w * 3 + r)
@@ -261,14 +295,19 @@ def main(V: T.Buffer((8,), "int32"), S: T.Buffer((), "int32")):
   {
     // A triangular inner extent: the fused extent keeps min's operands in their written order
     // (TVM's simplifier does not move the constant to the right).
-    name: "fuse-min-extent-operand-order", primitive: "fuse", before: `${EW_HEAD}    for p in range(4):
+    name: "fuse-min-extent-operand-order",
+    primitive: "fuse",
+    before: `${EW_HEAD}    for p in range(4):
         for r, q in T.grid(T.min(3, 13 - p * 4) + 1, 12):
             with T.block("Z"):
                 vp = T.axis.spatial(16, p * 4 + r)
                 vq = T.axis.spatial(12, q)
                 Z[vp, vq] = X[vp, vq] * 3
 `,
-    apply: (s) => { const [, r, q] = loopsOf(s, "Z"); s.fuse(r, q); },
+    apply: (s) => {
+      const [, r, q] = loopsOf(s, "Z");
+      s.fuse(r, q);
+    },
     expected: `${EW_HEAD}    for p in range(4):
         for r_q_fused in range(T.min(3, 13 - p * 4) * 12 + 12):
             with T.block("Z"):
@@ -281,8 +320,12 @@ def main(V: T.Buffer((8,), "int32"), S: T.Buffer((), "int32")):
   {
     // The copy's bounds (ta * 8 + ax0 < 32) are provable from the scope block's iterator domain:
     // no predicate, as in TVM.
-    name: "cache-read-under-scope-block", primitive: "cache-read", before: TILED,
-    apply: (s) => { s.cacheRead(s.getBlock("Z"), 0, "local"); },
+    name: "cache-read-under-scope-block",
+    primitive: "cache-read",
+    before: TILED,
+    apply: (s) => {
+      s.cacheRead(s.getBlock("Z"), 0, "local");
+    },
     expected: `${TILED_HEAD}    Y = T.alloc_buffer((32, 32), "int32")
     for a, b in T.grid(4, 4):
         with T.block("tile"):
@@ -305,8 +348,12 @@ def main(V: T.Buffer((8,), "int32"), S: T.Buffer((), "int32")):
 `,
   },
   {
-    name: "cache-read-nested-block-predicate", primitive: "cache-read", before: GATED,
-    apply: (s) => { s.cacheRead("outer", "X", "shared"); },
+    name: "cache-read-nested-block-predicate",
+    primitive: "cache-read",
+    before: GATED,
+    apply: (s) => {
+      s.cacheRead("outer", "X", "shared");
+    },
     expected: `${GATED_HEAD}    X_shared = T.alloc_buffer((8, 16), "int32", scope="shared")
     for ax0, ax1 in T.grid(8, 16):
         with T.block("X_shared"):
@@ -321,8 +368,12 @@ def main(V: T.Buffer((8,), "int32"), S: T.Buffer((), "int32")):
 `,
   },
   {
-    name: "cache-write-nested-block-predicate", primitive: "cache-write", before: GATED,
-    apply: (s) => { s.cacheWrite("outer", "Z", "local"); },
+    name: "cache-write-nested-block-predicate",
+    primitive: "cache-write",
+    before: GATED,
+    apply: (s) => {
+      s.cacheWrite("outer", "Z", "local");
+    },
     expected: `${GATED_HEAD}    Z_local = T.alloc_buffer((8, 16), "int32", scope="local")
     for i, j in T.grid(12, 20):
         with T.block("outer"):
@@ -337,8 +388,12 @@ def main(V: T.Buffer((8,), "int32"), S: T.Buffer((), "int32")):
 `,
   },
   {
-    name: "cache-read-sibling-predicates-union", primitive: "cache-read", before: GATED_SIBLINGS,
-    apply: (s) => { s.cacheRead("outer", "X", "shared"); },
+    name: "cache-read-sibling-predicates-union",
+    primitive: "cache-read",
+    before: GATED_SIBLINGS,
+    apply: (s) => {
+      s.cacheRead("outer", "X", "shared");
+    },
     expected: `${GATED_HEAD}    X_shared = T.alloc_buffer((12, 20), "int32", scope="shared")
     for ax0, ax1 in T.grid(12, 20):
         with T.block("X_shared"):
@@ -357,8 +412,12 @@ def main(V: T.Buffer((8,), "int32"), S: T.Buffer((), "int32")):
   },
   // Opaque uses of the cached buffer's storage follow the blocks' switch to the cache, as in TVM.
   {
-    name: "cache-read-opaque-access-ptr", primitive: "cache-read", before: `${OPAQUE_HEAD}${OPAQUE_BODY("X", "Z")}`,
-    apply: (s) => { s.cacheRead("row", "X", "shared"); },
+    name: "cache-read-opaque-access-ptr",
+    primitive: "cache-read",
+    before: `${OPAQUE_HEAD}${OPAQUE_BODY("X", "Z")}`,
+    apply: (s) => {
+      s.cacheRead("row", "X", "shared");
+    },
     expected: `${OPAQUE_HEAD}    X_shared = T.alloc_buffer((8, 32), "float32", scope="shared")
     for ax0, ax1 in T.grid(8, 32):
         with T.block("X_shared"):
@@ -367,8 +426,12 @@ def main(V: T.Buffer((8,), "int32"), S: T.Buffer((), "int32")):
 ${OPAQUE_BODY("X_shared", "Z")}`,
   },
   {
-    name: "cache-write-opaque-access-ptr", primitive: "cache-write", before: `${OPAQUE_HEAD}${OPAQUE_BODY("X", "Z")}`,
-    apply: (s) => { s.cacheWrite("row", "Z", "local"); },
+    name: "cache-write-opaque-access-ptr",
+    primitive: "cache-write",
+    before: `${OPAQUE_HEAD}${OPAQUE_BODY("X", "Z")}`,
+    apply: (s) => {
+      s.cacheWrite("row", "Z", "local");
+    },
     expected: `${OPAQUE_HEAD}    Z_local = T.alloc_buffer((8, 32), "float32", scope="local")
 ${OPAQUE_BODY("X", "Z_local")}    for ax0, ax1 in T.grid(8, 32):
         with T.block("Z_local"):
@@ -381,7 +444,8 @@ ${OPAQUE_BODY("X", "Z_local")}    for ax0, ax1 in T.grid(8, 32):
     // The consumer's regions are recomputed after inlining; its read-only tvm_access_ptr of a
     // table stays a read of the whole table (TVM passes the buffers of the signatures seen to its
     // region detector), listed in order of appearance.
-    name: "compute-inline-keeps-access-ptr-read", primitive: "compute-inline",
+    name: "compute-inline-keeps-access-ptr-read",
+    primitive: "compute-inline",
     before: `${TABLE_HEAD}    Y = T.alloc_buffer((16,), "float32")
     for i in range(16):
         with T.block("Y"):
@@ -395,7 +459,9 @@ ${OPAQUE_BODY("X", "Z_local")}    for ax0, ax1 in T.grid(8, 32):
             T.evaluate(T.tvm_access_ptr(T.type_annotation("float32"), W.data, 0, 64, 1))
             Z[vi] = Y[vi] + 1.0
 `,
-    apply: (s) => { s.computeInline("Y"); },
+    apply: (s) => {
+      s.computeInline("Y");
+    },
     expected: `${TABLE_HEAD}    for i in range(16):
         with T.block("Z"):
             vi = T.axis.spatial(16, i)
@@ -409,7 +475,8 @@ ${OPAQUE_BODY("X", "Z_local")}    for ax0, ax1 in T.grid(8, 32):
   {
     // Symbolic extents: the load is the consumer's own iterators, so no iterator map is needed,
     // and the producer's [0, m) domain proves the consumer's bound vi < m (no predicate, as TVM).
-    name: "reverse-compute-inline-symbolic-extent", primitive: "reverse-compute-inline",
+    name: "reverse-compute-inline-symbolic-extent",
+    primitive: "reverse-compute-inline",
     before: `${SYM_ROWS_HEAD}    Y = T.alloc_buffer((m, 4), "int32")
     for i, j in T.grid(m, 4):
         with T.block("Y"):
@@ -420,7 +487,9 @@ ${OPAQUE_BODY("X", "Z_local")}    for ax0, ax1 in T.grid(8, 32):
             vi, vj = T.axis.remap("SS", [i, j])
             Z[vi, vj] = Y[vi, vj] * 5
 `,
-    apply: (s) => { s.reverseComputeInline("Z"); },
+    apply: (s) => {
+      s.reverseComputeInline("Z");
+    },
     expected: `${SYM_ROWS_HEAD}    for i, j in T.grid(m, 4):
         with T.block("Y"):
             vi, vj = T.axis.remap("SS", [i, j])
@@ -430,7 +499,8 @@ ${OPAQUE_BODY("X", "Z_local")}    for ax0, ax1 in T.grid(8, 32):
   {
     // The producer over-computes on a fused loop: the consumer's bounds become its predicate,
     // simplified as TVM does: i // 16 < 60 is i < 960, tightened to i < 956 next to i % 16 < 12.
-    name: "reverse-compute-inline-fused-overcompute-predicate", primitive: "reverse-compute-inline",
+    name: "reverse-compute-inline-fused-overcompute-predicate",
+    primitive: "reverse-compute-inline",
     before: `${FUSED_HEAD}    Y = T.alloc_buffer((64, 16), "int32")
     for i in range(1024):
         with T.block("Y"):
@@ -442,7 +512,9 @@ ${OPAQUE_BODY("X", "Z_local")}    for ax0, ax1 in T.grid(8, 32):
             vi, vj = T.axis.remap("SS", [i, j])
             Z[vi, vj] = Y[vi, vj] * 2
 `,
-    apply: (s) => { s.reverseComputeInline("Z"); },
+    apply: (s) => {
+      s.reverseComputeInline("Z");
+    },
     expected: `${FUSED_HEAD}    for i in range(1024):
         with T.block("Y"):
             vi = T.axis.spatial(64, i // 16)
@@ -454,8 +526,12 @@ ${OPAQUE_BODY("X", "Z_local")}    for ax0, ax1 in T.grid(8, 32):
   {
     // The store indices are the inverse of the load's iterator map, built as TVM builds them:
     // the fused value (vq + vp * 16) split into digits, not simplified further.
-    name: "reverse-compute-inline-affine-load", primitive: "reverse-compute-inline", before: RESHAPE,
-    apply: (s) => { s.reverseComputeInline("Z"); },
+    name: "reverse-compute-inline-affine-load",
+    primitive: "reverse-compute-inline",
+    before: RESHAPE,
+    apply: (s) => {
+      s.reverseComputeInline("Z");
+    },
     expected: `${RESHAPE_HEAD}    for p, q in T.grid(8, 16):
         with T.block("Y"):
             vp, vq = T.axis.remap("SS", [p, q])
@@ -465,8 +541,12 @@ ${OPAQUE_BODY("X", "Z_local")}    for ax0, ax1 in T.grid(8, 32):
   {
     // The unit iterator va of the consumer maps to the producer's va (TVM keeps trivial
     // iterators in the load's map), not to its constant 0.
-    name: "reverse-compute-inline-unit-iterator-slice", primitive: "reverse-compute-inline", before: SLICE,
-    apply: (s) => { s.reverseComputeInline("W"); },
+    name: "reverse-compute-inline-unit-iterator-slice",
+    primitive: "reverse-compute-inline",
+    before: SLICE,
+    apply: (s) => {
+      s.reverseComputeInline("W");
+    },
     expected: `${SLICE_HEAD}    for a, b, c in T.grid(1, 8, 4):
         with T.block("P"):
             va, vb, vc = T.axis.remap("SSS", [a, b, c])
@@ -477,7 +557,9 @@ ${OPAQUE_BODY("X", "Z_local")}    for ax0, ax1 in T.grid(8, 32):
   // ---------------------------------------------------------------- compute_at
   {
     // The producer writes its rows reversed (Y[15 - vp, vq]): the rows Z needs at p come from vp = 15 - p.
-    name: "compute-at-reversed-index", primitive: "compute-at", before: `${EW_HEAD}    Y = T.alloc_buffer((16, 12), "int32")
+    name: "compute-at-reversed-index",
+    primitive: "compute-at",
+    before: `${EW_HEAD}    Y = T.alloc_buffer((16, 12), "int32")
     for p, q in T.grid(16, 12):
         with T.block("Y"):
             vp, vq = T.axis.remap("SS", [p, q])
@@ -487,7 +569,9 @@ ${OPAQUE_BODY("X", "Z_local")}    for ax0, ax1 in T.grid(8, 32):
             vp, vq = T.axis.remap("SS", [p, q])
             Z[vp, vq] = Y[vp, vq] - 5
 `,
-    apply: (s) => { s.computeAt("Y", s.getLoops("Z")[0]); },
+    apply: (s) => {
+      s.computeAt("Y", s.getLoops("Z")[0]);
+    },
     expected: `${EW_HEAD}    Y = T.alloc_buffer((16, 12), "int32")
     for p in range(16):
         for ax0 in range(12):
@@ -504,7 +588,9 @@ ${OPAQUE_BODY("X", "Z_local")}    for ax0, ax1 in T.grid(8, 32):
   {
     // Y's rows start at Z's row 6: the predicate is TVM's simplified `6 <= p` (a `>=` turned
     // round, the offset moved to the constant), not `p - 6 >= 0`.
-    name: "compute-at-shifted-producer-predicate", primitive: "compute-at", before: `${EW_HEAD}    Y = T.alloc_buffer((10, 12), "int32")
+    name: "compute-at-shifted-producer-predicate",
+    primitive: "compute-at",
+    before: `${EW_HEAD}    Y = T.alloc_buffer((10, 12), "int32")
     for p, q in T.grid(10, 12):
         with T.block("Y"):
             vp, vq = T.axis.remap("SS", [p, q])
@@ -514,7 +600,9 @@ ${OPAQUE_BODY("X", "Z_local")}    for ax0, ax1 in T.grid(8, 32):
             vp, vq = T.axis.remap("SS", [p, q])
             Z[vp, vq] = T.if_then_else(6 <= vp, Y[vp - 6, vq], X[vp, vq])
 `,
-    apply: (s) => { s.computeAt("Y", s.getLoops("Z")[0]); },
+    apply: (s) => {
+      s.computeAt("Y", s.getLoops("Z")[0]);
+    },
     expected: `${EW_HEAD}    Y = T.alloc_buffer((10, 12), "int32")
     for p in range(16):
         for ax0 in range(12):
@@ -532,7 +620,9 @@ ${OPAQUE_BODY("X", "Z_local")}    for ax0, ax1 in T.grid(8, 32):
   {
     // Groups of 8 rows, tiles of 12: the first group of tile o is (o*12) // 8 = o + (o*4) // 8,
     // which is o for o < 2 (TVM's simplifier takes the multiple of 8 out of the coefficient).
-    name: "compute-at-non-perfect-group", primitive: "compute-at", before: `@T.prim_func
+    name: "compute-at-non-perfect-group",
+    primitive: "compute-at",
+    before: `@T.prim_func
 def main(X: T.Buffer((24, 12), "int32"), Z: T.Buffer((24, 12), "int32")):
     B = T.alloc_buffer((3,), "int32")
     for r in range(3):
@@ -545,7 +635,9 @@ def main(X: T.Buffer((24, 12), "int32"), Z: T.Buffer((24, 12), "int32")):
             vq = T.axis.spatial(12, q)
             Z[vp, vq] = X[vp, vq] + B[vp // 8]
 `,
-    apply: (s) => { s.computeAt("B", s.getLoops("Z")[0]); },
+    apply: (s) => {
+      s.computeAt("B", s.getLoops("Z")[0]);
+    },
     expected: `@T.prim_func
 def main(X: T.Buffer((24, 12), "int32"), Z: T.Buffer((24, 12), "int32")):
     B = T.alloc_buffer((3,), "int32")
@@ -565,8 +657,12 @@ def main(X: T.Buffer((24, 12), "int32"), Z: T.Buffer((24, 12), "int32")):
   {
     // The expected function declares its parameters with offset_factor=1, which TVM stores for
     // the default 0: the same buffers.
-    name: "decompose-explicit-default-offset-factor", primitive: "decompose-reduction", before: MM,
-    apply: (s) => { s.decomposeReduction("C", s.getLoops("C")[2]); },
+    name: "decompose-explicit-default-offset-factor",
+    primitive: "decompose-reduction",
+    before: MM,
+    apply: (s) => {
+      s.decomposeReduction("C", s.getLoops("C")[2]);
+    },
     scriptIncludes: [`with T.block("C_init")`, `with T.block("C_update")`],
     expected: `@T.prim_func
 def main(a: T.handle, b: T.handle, c: T.handle):
@@ -586,7 +682,9 @@ def main(a: T.handle, b: T.handle, c: T.handle):
   {
     // D's unit iterator v0 keeps the row the loop nest provides (i_0 * 8 + i_1 + ax0, with a
     // predicate), as TVM keeps unit iterators in the map; the predicate drops the unit loop.
-    name: "reverse-compute-at-unit-iterator", primitive: "reverse-compute-at", before: `@T.prim_func
+    name: "reverse-compute-at-unit-iterator",
+    primitive: "reverse-compute-at",
+    before: `@T.prim_func
 def main(U: T.Buffer((32, 32), "int32"), D: T.Buffer((1, 3), "int32")):
     P = T.alloc_buffer((32, 32), "int32")
     for i_0, j_0, i_1, j_1 in T.grid(4, 4, 8, 8):
@@ -599,7 +697,9 @@ def main(U: T.Buffer((32, 32), "int32"), D: T.Buffer((1, 3), "int32")):
             v0, v1 = T.axis.remap("SS", [a, b])
             D[v0, v1] = P[v0, v1] + 1
 `,
-    apply: (s) => { s.reverseComputeAt("D", s.getLoops("P")[2], true); },
+    apply: (s) => {
+      s.reverseComputeAt("D", s.getLoops("P")[2], true);
+    },
     expected: `@T.prim_func
 def main(U: T.Buffer((32, 32), "int32"), D: T.Buffer((1, 3), "int32")):
     P = T.alloc_buffer((32, 32), "int32")
@@ -620,7 +720,9 @@ def main(U: T.Buffer((32, 32), "int32"), D: T.Buffer((1, 3), "int32")):
   {
     // Under the loop n of extent 1, Y's row is fixed: its binding is the constant 0, not n (TVM's
     // simplifier replaces a variable bound to one value).
-    name: "compute-at-under-unit-loop", primitive: "compute-at", before: `@T.prim_func
+    name: "compute-at-under-unit-loop",
+    primitive: "compute-at",
+    before: `@T.prim_func
 def main(X: T.Buffer((1, 16), "int32"), Z: T.Buffer((1, 8), "int32")):
     Y = T.alloc_buffer((1, 8), "int32")
     for n, j, k in T.grid(1, 8, 2):
@@ -634,7 +736,9 @@ def main(X: T.Buffer((1, 16), "int32"), Z: T.Buffer((1, 8), "int32")):
             vn, vj = T.axis.remap("SS", [n, j])
             Z[vn, vj] = Y[vn, vj] * 2
 `,
-    apply: (s) => { s.computeAt("Y", s.getLoops("Z")[0]); },
+    apply: (s) => {
+      s.computeAt("Y", s.getLoops("Z")[0]);
+    },
     expected: `@T.prim_func
 def main(X: T.Buffer((1, 16), "int32"), Z: T.Buffer((1, 8), "int32")):
     Y = T.alloc_buffer((1, 8), "int32")
@@ -655,8 +759,12 @@ def main(X: T.Buffer((1, 16), "int32"), Z: T.Buffer((1, 8), "int32")):
   },
   {
     // Two buffers (TVM's argmax reducer): one rfactor buffer each, the combined values bound by lets.
-    name: "rfactor-argmax", primitive: "rfactor", before: ARGMAX,
-    apply: (s) => { s.rfactor(s.getLoops("am")[2], 0); },
+    name: "rfactor-argmax",
+    primitive: "rfactor",
+    before: ARGMAX,
+    apply: (s) => {
+      s.rfactor(s.getLoops("am")[2], 0);
+    },
     scriptIncludes: [`with T.block("am_rf")`],
     expected: `${ARGMAX_HEAD}    I_rf = T.alloc_buffer((4, 4), "int32")
     M_rf = T.alloc_buffer((4, 4), "int32")
@@ -686,22 +794,34 @@ def main(X: T.Buffer((1, 16), "int32"), Z: T.Buffer((1, 8), "int32")):
   {
     // The lets decide which buffer is which operand (TVM: the Bind order): neither the order of
     // the init stores nor that of the update stores matters.
-    name: "rfactor-argmax-init-reordered", primitive: "rfactor",
-    before: ARGMAX.replace("            with T.init():\n                I[vr] = -1\n                M[vr] = -2147483648\n", "            T.writes(I[vr], M[vr])\n            with T.init():\n                M[vr] = -2147483648\n                I[vr] = -1\n"),
-    apply: (s) => { s.rfactor(s.getLoops("am")[2], 0); },
+    name: "rfactor-argmax-init-reordered",
+    primitive: "rfactor",
+    before: ARGMAX.replace(
+      "            with T.init():\n                I[vr] = -1\n                M[vr] = -2147483648\n",
+      "            T.writes(I[vr], M[vr])\n            with T.init():\n                M[vr] = -2147483648\n                I[vr] = -1\n",
+    ),
+    apply: (s) => {
+      s.rfactor(s.getLoops("am")[2], 0);
+    },
     scriptIncludes: [`with T.block("am_rf")`],
     expected: "same as rfactor-argmax",
   },
   {
-    name: "rfactor-argmax-updates-reordered", primitive: "rfactor", before: ARGMAX.replace("            I[vr] = v_I\n            M[vr] = v_M\n", "            M[vr] = v_M\n            I[vr] = v_I\n"),
-    apply: (s) => { s.rfactor(s.getLoops("am")[2], 0); },
+    name: "rfactor-argmax-updates-reordered",
+    primitive: "rfactor",
+    before: ARGMAX.replace("            I[vr] = v_I\n            M[vr] = v_M\n", "            M[vr] = v_M\n            I[vr] = v_I\n"),
+    apply: (s) => {
+      s.rfactor(s.getLoops("am")[2], 0);
+    },
     scriptIncludes: [`with T.block("am_rf")`],
     expected: "same as rfactor-argmax",
   },
   {
     // The copy's bound vt * 16 + ax0 < (n + 15) // 16 * 16 holds over vt's symbolic domain: no
     // predicate, as in TVM.
-    name: "cache-read-symbolic-tile", primitive: "cache-read", before: `${SYM_HEAD}    for t in range((n + 15) // 16):
+    name: "cache-read-symbolic-tile",
+    primitive: "cache-read",
+    before: `${SYM_HEAD}    for t in range((n + 15) // 16):
         with T.block("tile"):
             vt = T.axis.spatial((n + 15) // 16, t)
             for x, y in T.grid(16, 8):
@@ -710,7 +830,9 @@ def main(X: T.Buffer((1, 16), "int32"), Z: T.Buffer((1, 8), "int32")):
                     vy = T.axis.spatial(8, y)
                     C[vx, vy] = A[vx, vy] + 1
 `,
-    apply: (s) => { s.cacheRead("C", "A", "shared"); },
+    apply: (s) => {
+      s.cacheRead("C", "A", "shared");
+    },
     expected: `${SYM_HEAD}    for t in range((n + 15) // 16):
         with T.block("tile"):
             vt = T.axis.spatial((n + 15) // 16, t)

@@ -4,9 +4,7 @@
  */
 import type { Schedule } from "../../src/index.js";
 import type { ConformanceCase, ExpectedError } from "./runner.js";
-import {
-  CHAIN, CHAIN_HEAD, EW, EW_HEAD, EW_Y, EW_Z, EW_Z_NEST, MM, MM_BOUND, MM_HEAD, MM_INIT, MM_UPD, MMR, RSUM_HEAD, RSUM_SPLIT,
-} from "./workloads.js";
+import { CHAIN, CHAIN_HEAD, EW, EW_HEAD, EW_Y, EW_Z, EW_Z_NEST, MM, MM_BOUND, MM_HEAD, MM_INIT, MM_UPD, MMR, RSUM_HEAD, RSUM_SPLIT } from "./workloads.js";
 
 const err = (error: string, messageIncludes: string): ExpectedError => ({ error, messageIncludes });
 const loopsOf = (sch: Schedule, block: string) => sch.getLoops(sch.getBlock(block));
@@ -21,8 +19,12 @@ ${EW_Y}
 export const CASES: ConformanceCase[] = [
   // ---------------------------------------------------------------- split
   {
-    name: "split-two-factors", primitive: "split", before: EW,
-    apply: (s) => { s.split(loopsOf(s, "Y")[0]!, [4, 4]); },
+    name: "split-two-factors",
+    primitive: "split",
+    before: EW,
+    apply: (s) => {
+      s.split(loopsOf(s, "Y")[0]!, [4, 4]);
+    },
     expected: `${EW_HEAD}${Y_ALLOC}    for p_0, p_1, q in T.grid(4, 4, 12):
         with T.block("Y"):
             vp = T.axis.spatial(16, p_0 * 4 + p_1)
@@ -31,8 +33,12 @@ ${EW_Y}
 ${EW_Z_NEST}`,
   },
   {
-    name: "split-inferred-outer", primitive: "split", before: EW,
-    apply: (s) => { s.split(loopsOf(s, "Y")[1]!, [null, 4]); },
+    name: "split-inferred-outer",
+    primitive: "split",
+    before: EW,
+    apply: (s) => {
+      s.split(loopsOf(s, "Y")[1]!, [null, 4]);
+    },
     expected: `${EW_HEAD}${Y_ALLOC}    for p, q_0, q_1 in T.grid(16, 3, 4):
         with T.block("Y"):
             vp = T.axis.spatial(16, p)
@@ -41,8 +47,12 @@ ${EW_Y}
 ${EW_Z_NEST}`,
   },
   {
-    name: "split-inferred-non-divisible", primitive: "split", before: EW,
-    apply: (s) => { s.split(loopsOf(s, "Y")[1]!, [5, null]); },
+    name: "split-inferred-non-divisible",
+    primitive: "split",
+    before: EW,
+    apply: (s) => {
+      s.split(loopsOf(s, "Y")[1]!, [5, null]);
+    },
     expected: `${EW_HEAD}${Y_ALLOC}    for p, q_0, q_1 in T.grid(16, 5, 3):
         with T.block("Y"):
             vp = T.axis.spatial(16, p)
@@ -52,8 +62,12 @@ ${EW_Y}
 ${EW_Z_NEST}`,
   },
   {
-    name: "split-given-non-divisible", primitive: "split", before: EW,
-    apply: (s) => { s.split(loopsOf(s, "Z")[1]!, [4, 4]); },
+    name: "split-given-non-divisible",
+    primitive: "split",
+    before: EW,
+    apply: (s) => {
+      s.split(loopsOf(s, "Z")[1]!, [4, 4]);
+    },
     expected: `${EW_HEAD}${Y_ALLOC}${Y_NEST}    for p, q_0, q_1 in T.grid(16, 4, 4):
         with T.block("Z"):
             vp = T.axis.spatial(16, p)
@@ -63,8 +77,12 @@ ${EW_Z}
 `,
   },
   {
-    name: "split-three-way", primitive: "split", before: EW,
-    apply: (s) => { s.split(loopsOf(s, "Y")[0]!, [2, 2, 4]); },
+    name: "split-three-way",
+    primitive: "split",
+    before: EW,
+    apply: (s) => {
+      s.split(loopsOf(s, "Y")[0]!, [2, 2, 4]);
+    },
     expected: `${EW_HEAD}${Y_ALLOC}    for p_0, p_1, p_2, q in T.grid(2, 2, 4, 12):
         with T.block("Y"):
             vp = T.axis.spatial(16, p_0 * 8 + p_1 * 4 + p_2)
@@ -73,24 +91,43 @@ ${EW_Y}
 ${EW_Z_NEST}`,
   },
   {
-    name: "split-error-product-too-small", primitive: "split", before: EW,
-    apply: (s) => { s.split(loopsOf(s, "Y")[1]!, [2, 4]); },
+    name: "split-error-product-too-small",
+    primitive: "split",
+    before: EW,
+    apply: (s) => {
+      s.split(loopsOf(s, "Y")[1]!, [2, 4]);
+    },
     expected: err("WrongFactorError", "product of factors"),
   },
   {
-    name: "split-error-two-inferred", primitive: "split", before: EW,
-    apply: (s) => { s.split(loopsOf(s, "Y")[1]!, [null, 2, null]); },
+    name: "split-error-two-inferred",
+    primitive: "split",
+    before: EW,
+    apply: (s) => {
+      s.split(loopsOf(s, "Y")[1]!, [null, 2, null]);
+    },
     expected: err("NotSingleInferFactorError", "only one factor"),
   },
   {
-    name: "split-error-thread-bound", primitive: "split", before: EW,
-    apply: (s) => { const [p] = loopsOf(s, "Y"); s.bind(p!, "threadIdx.x"); s.split(p!, [null, 4]); },
+    name: "split-error-thread-bound",
+    primitive: "split",
+    before: EW,
+    apply: (s) => {
+      const [p] = loopsOf(s, "Y");
+      s.bind(p!, "threadIdx.x");
+      s.split(p!, [null, 4]);
+    },
     expected: err("HasAnnotationOrThreadBindingError", "annotation or thread binding"),
   },
   // ---------------------------------------------------------------- fuse
   {
-    name: "fuse-two", primitive: "fuse", before: EW,
-    apply: (s) => { const [p, q] = loopsOf(s, "Y"); s.fuse(p!, q!); },
+    name: "fuse-two",
+    primitive: "fuse",
+    before: EW,
+    apply: (s) => {
+      const [p, q] = loopsOf(s, "Y");
+      s.fuse(p!, q!);
+    },
     expected: `${EW_HEAD}${Y_ALLOC}    for p_q_fused in range(192):
         with T.block("Y"):
             vp = T.axis.spatial(16, p_q_fused // 12)
@@ -99,8 +136,13 @@ ${EW_Y}
 ${EW_Z_NEST}`,
   },
   {
-    name: "fuse-outer-two-of-three", primitive: "fuse", before: MM,
-    apply: (s) => { const [i, j] = loopsOf(s, "C"); s.fuse(i!, j!); },
+    name: "fuse-outer-two-of-three",
+    primitive: "fuse",
+    before: MM,
+    apply: (s) => {
+      const [i, j] = loopsOf(s, "C");
+      s.fuse(i!, j!);
+    },
     expected: `${MM_HEAD}    for i_j_fused, k in T.grid(256, 16):
         with T.block("C"):
             vi = T.axis.spatial(16, i_j_fused // 16)
@@ -112,8 +154,13 @@ ${MM_UPD}
 `,
   },
   {
-    name: "fuse-three", primitive: "fuse", before: MM,
-    apply: (s) => { const [i, j, k] = loopsOf(s, "C"); s.fuse(i!, j!, k!); },
+    name: "fuse-three",
+    primitive: "fuse",
+    before: MM,
+    apply: (s) => {
+      const [i, j, k] = loopsOf(s, "C");
+      s.fuse(i!, j!, k!);
+    },
     expected: `${MM_HEAD}    for i_j_k_fused in range(4096):
         with T.block("C"):
             vi = T.axis.spatial(16, i_j_k_fused // 256)
@@ -125,8 +172,14 @@ ${MM_UPD}
 `,
   },
   {
-    name: "fuse-after-split", primitive: "fuse", before: EW,
-    apply: (s) => { const [p, q] = loopsOf(s, "Y"); const [, p1] = s.split(p!, [4, 4]); s.fuse(p1!, q!); },
+    name: "fuse-after-split",
+    primitive: "fuse",
+    before: EW,
+    apply: (s) => {
+      const [p, q] = loopsOf(s, "Y");
+      const [, p1] = s.split(p!, [4, 4]);
+      s.fuse(p1!, q!);
+    },
     expected: `${EW_HEAD}${Y_ALLOC}    for p_0, p_1_q_fused in T.grid(4, 48):
         with T.block("Y"):
             vp = T.axis.spatial(16, p_0 * 4 + p_1_q_fused // 12)
@@ -135,19 +188,35 @@ ${EW_Y}
 ${EW_Z_NEST}`,
   },
   {
-    name: "fuse-error-wrong-order", primitive: "fuse", before: EW,
-    apply: (s) => { const [p, q] = loopsOf(s, "Y"); s.fuse(q!, p!); },
+    name: "fuse-error-wrong-order",
+    primitive: "fuse",
+    before: EW,
+    apply: (s) => {
+      const [p, q] = loopsOf(s, "Y");
+      s.fuse(q!, p!);
+    },
     expected: err("OuterNotInnerParent", "not the parent"),
   },
   {
-    name: "fuse-error-different-nests", primitive: "fuse", before: EW,
-    apply: (s) => { const [p] = loopsOf(s, "Y"); const [, q] = loopsOf(s, "Z"); s.fuse(p!, q!); },
+    name: "fuse-error-different-nests",
+    primitive: "fuse",
+    before: EW,
+    apply: (s) => {
+      const [p] = loopsOf(s, "Y");
+      const [, q] = loopsOf(s, "Z");
+      s.fuse(p!, q!);
+    },
     expected: err("OuterNotInnerParent", "not the parent"),
   },
   // ---------------------------------------------------------------- reorder
   {
-    name: "reorder-swap", primitive: "reorder", before: EW,
-    apply: (s) => { const [p, q] = loopsOf(s, "Y"); s.reorder(q!, p!); },
+    name: "reorder-swap",
+    primitive: "reorder",
+    before: EW,
+    apply: (s) => {
+      const [p, q] = loopsOf(s, "Y");
+      s.reorder(q!, p!);
+    },
     expected: `${EW_HEAD}${Y_ALLOC}    for q, p in T.grid(12, 16):
         with T.block("Y"):
             vp, vq = T.axis.remap("SS", [p, q])
@@ -155,8 +224,13 @@ ${EW_Y}
 ${EW_Z_NEST}`,
   },
   {
-    name: "reorder-skips-unlisted", primitive: "reorder", before: MM,
-    apply: (s) => { const [i, , k] = loopsOf(s, "C"); s.reorder(k!, i!); },
+    name: "reorder-skips-unlisted",
+    primitive: "reorder",
+    before: MM,
+    apply: (s) => {
+      const [i, , k] = loopsOf(s, "C");
+      s.reorder(k!, i!);
+    },
     expected: `${MM_HEAD}    for k, j, i in T.grid(16, 16, 16):
         with T.block("C"):
             vi, vj, vk = T.axis.remap("SSR", [i, j, k])
@@ -166,7 +240,9 @@ ${MM_UPD}
 `,
   },
   {
-    name: "reorder-tiles", primitive: "reorder", before: MM,
+    name: "reorder-tiles",
+    primitive: "reorder",
+    before: MM,
     apply: (s) => {
       const [i, j] = loopsOf(s, "C");
       const [i0, i1] = s.split(i!, [4, 4]);
@@ -184,19 +260,34 @@ ${MM_UPD}
 `,
   },
   {
-    name: "reorder-error-duplicate", primitive: "reorder", before: EW,
-    apply: (s) => { const [p] = loopsOf(s, "Y"); s.reorder(p!, p!); },
+    name: "reorder-error-duplicate",
+    primitive: "reorder",
+    before: EW,
+    apply: (s) => {
+      const [p] = loopsOf(s, "Y");
+      s.reorder(p!, p!);
+    },
     expected: err("LoopMultiAppearanceError", "multiple times"),
   },
   {
-    name: "reorder-error-not-a-chain", primitive: "reorder", before: EW,
-    apply: (s) => { const [p] = loopsOf(s, "Y"); const [, q] = loopsOf(s, "Z"); s.reorder(q!, p!); },
+    name: "reorder-error-not-a-chain",
+    primitive: "reorder",
+    before: EW,
+    apply: (s) => {
+      const [p] = loopsOf(s, "Y");
+      const [, q] = loopsOf(s, "Z");
+      s.reorder(q!, p!);
+    },
     expected: err("LoopsNotAChainError", "not in a chain"),
   },
   // ---------------------------------------------------------------- loop kinds
   {
-    name: "parallel-outer", primitive: "for-kind", before: EW,
-    apply: (s) => { s.parallel(loopsOf(s, "Y")[0]!); },
+    name: "parallel-outer",
+    primitive: "for-kind",
+    before: EW,
+    apply: (s) => {
+      s.parallel(loopsOf(s, "Y")[0]!);
+    },
     expected: `${EW_HEAD}${Y_ALLOC}    for p in T.parallel(16):
         for q in range(12):
             with T.block("Y"):
@@ -205,8 +296,12 @@ ${MM_UPD}
 ${EW_Z_NEST}`,
   },
   {
-    name: "vectorize-inner", primitive: "for-kind", before: EW,
-    apply: (s) => { s.vectorize(loopsOf(s, "Z")[1]!); },
+    name: "vectorize-inner",
+    primitive: "for-kind",
+    before: EW,
+    apply: (s) => {
+      s.vectorize(loopsOf(s, "Z")[1]!);
+    },
     expected: `${EW_HEAD}${Y_ALLOC}${Y_NEST}    for p in range(16):
         for q in T.vectorized(12):
             with T.block("Z"):
@@ -215,8 +310,12 @@ ${EW_Z_NEST}`,
 `,
   },
   {
-    name: "unroll-outer", primitive: "for-kind", before: EW,
-    apply: (s) => { s.unroll(loopsOf(s, "Y")[0]!); },
+    name: "unroll-outer",
+    primitive: "for-kind",
+    before: EW,
+    apply: (s) => {
+      s.unroll(loopsOf(s, "Y")[0]!);
+    },
     expected: `${EW_HEAD}${Y_ALLOC}    for p in T.unroll(16):
         for q in range(12):
             with T.block("Y"):
@@ -225,7 +324,9 @@ ${EW_Z_NEST}`,
 ${EW_Z_NEST}`,
   },
   {
-    name: "bind-block-and-thread", primitive: "for-kind", before: EW,
+    name: "bind-block-and-thread",
+    primitive: "for-kind",
+    before: EW,
     apply: (s) => {
       const [p] = loopsOf(s, "Y");
       const [p0, p1] = s.split(p!, [null, 8]);
@@ -242,8 +343,12 @@ ${EW_Z_NEST}`,
 ${EW_Z_NEST}`,
   },
   {
-    name: "bind-reduction-to-threadIdx", primitive: "for-kind", before: MM,
-    apply: (s) => { s.bind(loopsOf(s, "C")[2]!, "threadIdx.x"); },
+    name: "bind-reduction-to-threadIdx",
+    primitive: "for-kind",
+    before: MM,
+    apply: (s) => {
+      s.bind(loopsOf(s, "C")[2]!, "threadIdx.x");
+    },
     expected: `${MM_HEAD}    for i, j in T.grid(16, 16):
         for k in T.thread_binding(16, thread="threadIdx.x"):
             with T.block("C"):
@@ -254,24 +359,40 @@ ${EW_Z_NEST}`,
 `,
   },
   {
-    name: "parallel-error-reduction-loop", primitive: "for-kind", before: MM,
-    apply: (s) => { s.parallel(loopsOf(s, "C")[2]!); },
+    name: "parallel-error-reduction-loop",
+    primitive: "for-kind",
+    before: MM,
+    apply: (s) => {
+      s.parallel(loopsOf(s, "C")[2]!);
+    },
     expected: err("WrongBlockIterTypeError", "cannot be fulfilled"),
   },
   {
-    name: "vectorize-error-reduction-loop", primitive: "for-kind", before: MM,
-    apply: (s) => { s.vectorize(loopsOf(s, "C")[2]!); },
+    name: "vectorize-error-reduction-loop",
+    primitive: "for-kind",
+    before: MM,
+    apply: (s) => {
+      s.vectorize(loopsOf(s, "C")[2]!);
+    },
     expected: err("WrongBlockIterTypeError", "cannot be fulfilled"),
   },
   {
-    name: "bind-error-reduction-to-blockIdx", primitive: "for-kind", before: MM,
-    apply: (s) => { s.bind(loopsOf(s, "C")[2]!, "blockIdx.x"); },
+    name: "bind-error-reduction-to-blockIdx",
+    primitive: "for-kind",
+    before: MM,
+    apply: (s) => {
+      s.bind(loopsOf(s, "C")[2]!, "blockIdx.x");
+    },
     expected: err("WrongBlockIterTypeError", ""),
   },
   // ---------------------------------------------------------------- annotate
   {
-    name: "annotate-loop", primitive: "annotate", before: EW,
-    apply: (s) => { s.annotate(loopsOf(s, "Y")[0]!, "pragma_auto_unroll_max_step", 16); },
+    name: "annotate-loop",
+    primitive: "annotate",
+    before: EW,
+    apply: (s) => {
+      s.annotate(loopsOf(s, "Y")[0]!, "pragma_auto_unroll_max_step", 16);
+    },
     expected: `${EW_HEAD}${Y_ALLOC}    for p in T.serial(16, annotations={"pragma_auto_unroll_max_step": 16}):
         for q in range(12):
             with T.block("Y"):
@@ -280,7 +401,9 @@ ${EW_Z_NEST}`,
 ${EW_Z_NEST}`,
   },
   {
-    name: "annotate-block-first-writer-wins", primitive: "annotate", before: EW,
+    name: "annotate-block-first-writer-wins",
+    primitive: "annotate",
+    before: EW,
     apply: (s) => {
       const y = s.getBlock("Y");
       s.annotate(y, "meta_schedule.tiling_structure", "SS");
@@ -295,8 +418,12 @@ ${EW_Z_NEST}`,
   },
   // ---------------------------------------------------------------- cache_read / cache_write
   {
-    name: "cache-read-intermediate-shared", primitive: "cache-read", before: EW,
-    apply: (s) => { s.cacheRead(s.getBlock("Z"), 0, "shared"); },
+    name: "cache-read-intermediate-shared",
+    primitive: "cache-read",
+    before: EW,
+    apply: (s) => {
+      s.cacheRead(s.getBlock("Z"), 0, "shared");
+    },
     expected: `${EW_HEAD}${Y_ALLOC}    Y_shared = T.alloc_buffer((16, 12), "int32", scope="shared")
 ${Y_NEST}    for ax0, ax1 in T.grid(16, 12):
         with T.block("Y_shared"):
@@ -309,8 +436,12 @@ ${Y_NEST}    for ax0, ax1 in T.grid(16, 12):
 `,
   },
   {
-    name: "cache-read-input-local", primitive: "cache-read", before: EW,
-    apply: (s) => { s.cacheRead(s.getBlock("Y"), 0, "local"); },
+    name: "cache-read-input-local",
+    primitive: "cache-read",
+    before: EW,
+    apply: (s) => {
+      s.cacheRead(s.getBlock("Y"), 0, "local");
+    },
     expected: `${EW_HEAD}${Y_ALLOC}    X_local = T.alloc_buffer((16, 12), "int32", scope="local")
     for ax0, ax1 in T.grid(16, 12):
         with T.block("X_local"):
@@ -323,8 +454,12 @@ ${Y_NEST}    for ax0, ax1 in T.grid(16, 12):
 ${EW_Z_NEST}`,
   },
   {
-    name: "cache-read-second-operand", primitive: "cache-read", before: MM,
-    apply: (s) => { s.cacheRead(s.getBlock("C"), 1, "shared"); },
+    name: "cache-read-second-operand",
+    primitive: "cache-read",
+    before: MM,
+    apply: (s) => {
+      s.cacheRead(s.getBlock("C"), 1, "shared");
+    },
     expected: `${MM_HEAD}    B_shared = T.alloc_buffer((16, 16), "int32", scope="shared")
     for ax0, ax1 in T.grid(16, 16):
         with T.block("B_shared"):
@@ -339,8 +474,12 @@ ${MM_INIT}
 `,
   },
   {
-    name: "cache-write-intermediate-local", primitive: "cache-write", before: EW,
-    apply: (s) => { s.cacheWrite(s.getBlock("Y"), 0, "local"); },
+    name: "cache-write-intermediate-local",
+    primitive: "cache-write",
+    before: EW,
+    apply: (s) => {
+      s.cacheWrite(s.getBlock("Y"), 0, "local");
+    },
     expected: `${EW_HEAD}${Y_ALLOC}    Y_local = T.alloc_buffer((16, 12), "int32", scope="local")
     for p, q in T.grid(16, 12):
         with T.block("Y"):
@@ -353,8 +492,12 @@ ${MM_INIT}
 ${EW_Z_NEST}`,
   },
   {
-    name: "cache-write-output-shared", primitive: "cache-write", before: EW,
-    apply: (s) => { s.cacheWrite(s.getBlock("Z"), 0, "shared"); },
+    name: "cache-write-output-shared",
+    primitive: "cache-write",
+    before: EW,
+    apply: (s) => {
+      s.cacheWrite(s.getBlock("Z"), 0, "shared");
+    },
     expected: `${EW_HEAD}${Y_ALLOC}    Z_shared = T.alloc_buffer((16, 12), "int32", scope="shared")
 ${Y_NEST}    for p, q in T.grid(16, 12):
         with T.block("Z"):
@@ -367,8 +510,12 @@ ${Y_NEST}    for p, q in T.grid(16, 12):
 `,
   },
   {
-    name: "cache-write-reduction-local", primitive: "cache-write", before: MM,
-    apply: (s) => { s.cacheWrite(s.getBlock("C"), 0, "local"); },
+    name: "cache-write-reduction-local",
+    primitive: "cache-write",
+    before: MM,
+    apply: (s) => {
+      s.cacheWrite(s.getBlock("C"), 0, "local");
+    },
     expected: `${MM_HEAD}    C_local = T.alloc_buffer((16, 16), "int32", scope="local")
     for i, j, k in T.grid(16, 16, 16):
         with T.block("C"):
@@ -383,44 +530,76 @@ ${Y_NEST}    for p, q in T.grid(16, 12):
 `,
   },
   {
-    name: "cache-read-error-index", primitive: "cache-read", before: EW,
-    apply: (s) => { s.cacheRead(s.getBlock("Y"), 3, "shared"); },
+    name: "cache-read-error-index",
+    primitive: "cache-read",
+    before: EW,
+    apply: (s) => {
+      s.cacheRead(s.getBlock("Y"), 3, "shared");
+    },
     expected: err("BufferIndexOutOfRangeError", "out of range"),
   },
   {
-    name: "cache-write-error-index", primitive: "cache-write", before: EW,
-    apply: (s) => { s.cacheWrite(s.getBlock("Y"), 1, "local"); },
+    name: "cache-write-error-index",
+    primitive: "cache-write",
+    before: EW,
+    apply: (s) => {
+      s.cacheWrite(s.getBlock("Y"), 1, "local");
+    },
     expected: err("BufferIndexOutOfRangeError", "out of range"),
   },
   {
-    name: "cache-read-error-scope", primitive: "cache-read", before: EW,
-    apply: (s) => { s.cacheRead(s.getBlock("Y"), 0, "no.such.scope" as never); },
+    name: "cache-read-error-scope",
+    primitive: "cache-read",
+    before: EW,
+    apply: (s) => {
+      s.cacheRead(s.getBlock("Y"), 0, "no.such.scope" as never);
+    },
     expected: err("InvalidStorageScopeError", ""),
   },
   // ---------------------------------------------------------------- set_scope / storage_align
   {
-    name: "set-scope-shared", primitive: "set-scope", before: EW,
-    apply: (s) => { s.setScope(s.getBlock("Y"), 0, "shared"); },
+    name: "set-scope-shared",
+    primitive: "set-scope",
+    before: EW,
+    apply: (s) => {
+      s.setScope(s.getBlock("Y"), 0, "shared");
+    },
     expected: EW.replace(`Y = T.alloc_buffer((16, 12), "int32")`, `Y = T.alloc_buffer((16, 12), "int32", scope="shared")`),
   },
   {
-    name: "set-scope-local-in-chain", primitive: "set-scope", before: CHAIN,
-    apply: (s) => { s.setScope(s.getBlock("Q"), 0, "local"); },
+    name: "set-scope-local-in-chain",
+    primitive: "set-scope",
+    before: CHAIN,
+    apply: (s) => {
+      s.setScope(s.getBlock("Q"), 0, "local");
+    },
     expected: CHAIN.replace(`Q = T.alloc_buffer((8, 8), "int32")`, `Q = T.alloc_buffer((8, 8), "int32", scope="local")`),
   },
   {
-    name: "set-scope-same-scope-is-noop", primitive: "set-scope", before: EW,
-    apply: (s) => { s.setScope(s.getBlock("Y"), 0, "global"); },
+    name: "set-scope-same-scope-is-noop",
+    primitive: "set-scope",
+    before: EW,
+    apply: (s) => {
+      s.setScope(s.getBlock("Y"), 0, "global");
+    },
     expected: EW,
   },
   {
-    name: "set-scope-error-param", primitive: "set-scope", before: EW,
-    apply: (s) => { s.setScope(s.getBlock("Z"), 0, "shared"); },
+    name: "set-scope-error-param",
+    primitive: "set-scope",
+    before: EW,
+    apply: (s) => {
+      s.setScope(s.getBlock("Z"), 0, "shared");
+    },
     expected: err("NonAllocatedBufferError", "not allocated by a block"),
   },
   {
-    name: "storage-align-annotation", primitive: "storage-align", before: EW,
-    apply: (s) => { s.storageAlign(s.getBlock("Y"), 0, 0, 16, 1); },
+    name: "storage-align-annotation",
+    primitive: "storage-align",
+    before: EW,
+    apply: (s) => {
+      s.storageAlign(s.getBlock("Y"), 0, 0, 16, 1);
+    },
     expected: `${EW_HEAD}${Y_ALLOC}    for p, q in T.grid(16, 12):
         with T.block("Y"):
             vp, vq = T.axis.remap("SS", [p, q])
@@ -429,8 +608,12 @@ ${EW_Y}
 ${EW_Z_NEST}`,
   },
   {
-    name: "storage-align-negative-axis-normalised", primitive: "storage-align", before: EW,
-    apply: (s) => { s.storageAlign(s.getBlock("Y"), 0, -2, 32, 8); },
+    name: "storage-align-negative-axis-normalised",
+    primitive: "storage-align",
+    before: EW,
+    apply: (s) => {
+      s.storageAlign(s.getBlock("Y"), 0, -2, 32, 8);
+    },
     expected: `${EW_HEAD}${Y_ALLOC}    for p, q in T.grid(16, 12):
         with T.block("Y"):
             vp, vq = T.axis.remap("SS", [p, q])
@@ -439,24 +622,40 @@ ${EW_Y}
 ${EW_Z_NEST}`,
   },
   {
-    name: "storage-align-error-factor", primitive: "storage-align", before: EW,
-    apply: (s) => { s.storageAlign(s.getBlock("Y"), 0, 0, 0, 1); },
+    name: "storage-align-error-factor",
+    primitive: "storage-align",
+    before: EW,
+    apply: (s) => {
+      s.storageAlign(s.getBlock("Y"), 0, 0, 0, 1);
+    },
     expected: err("StorageAlignInvalidFactorError", "positive number"),
   },
   {
-    name: "storage-align-error-axis", primitive: "storage-align", before: EW,
-    apply: (s) => { s.storageAlign(s.getBlock("Y"), 0, 2, 16, 0); },
+    name: "storage-align-error-axis",
+    primitive: "storage-align",
+    before: EW,
+    apply: (s) => {
+      s.storageAlign(s.getBlock("Y"), 0, 2, 16, 0);
+    },
     expected: err("StorageAlignAxisOutOfRangeError", "axis"),
   },
   {
-    name: "storage-align-error-param", primitive: "storage-align", before: EW,
-    apply: (s) => { s.storageAlign(s.getBlock("Z"), 0, 0, 16, 0); },
+    name: "storage-align-error-param",
+    primitive: "storage-align",
+    before: EW,
+    apply: (s) => {
+      s.storageAlign(s.getBlock("Z"), 0, 0, 16, 0);
+    },
     expected: err("NonAllocatedBufferError", "not allocated by a block"),
   },
   // ---------------------------------------------------------------- compute_at / reverse_compute_at
   {
-    name: "compute-at-innermost", primitive: "compute-at", before: EW,
-    apply: (s) => { s.computeAt(s.getBlock("Y"), loopsOf(s, "Z")[1]!); },
+    name: "compute-at-innermost",
+    primitive: "compute-at",
+    before: EW,
+    apply: (s) => {
+      s.computeAt(s.getBlock("Y"), loopsOf(s, "Z")[1]!);
+    },
     expected: `${EW_HEAD}${Y_ALLOC}    for p, q in T.grid(16, 12):
         with T.block("Y"):
             vp, vq = T.axis.remap("SS", [p, q])
@@ -467,8 +666,12 @@ ${EW_Z}
 `,
   },
   {
-    name: "compute-at-outer", primitive: "compute-at", before: EW,
-    apply: (s) => { s.computeAt(s.getBlock("Y"), loopsOf(s, "Z")[0]!); },
+    name: "compute-at-outer",
+    primitive: "compute-at",
+    before: EW,
+    apply: (s) => {
+      s.computeAt(s.getBlock("Y"), loopsOf(s, "Z")[0]!);
+    },
     expected: `${EW_HEAD}${Y_ALLOC}    for p in range(16):
         for ax0 in range(12):
             with T.block("Y"):
@@ -482,8 +685,12 @@ ${EW_Z}
 `,
   },
   {
-    name: "compute-at-preserve-unit-loops", primitive: "compute-at", before: EW,
-    apply: (s) => { s.computeAt(s.getBlock("Y"), loopsOf(s, "Z")[1]!, true); },
+    name: "compute-at-preserve-unit-loops",
+    primitive: "compute-at",
+    before: EW,
+    apply: (s) => {
+      s.computeAt(s.getBlock("Y"), loopsOf(s, "Z")[1]!, true);
+    },
     expected: `${EW_HEAD}${Y_ALLOC}    for p, q in T.grid(16, 12):
         for ax0, ax1 in T.grid(1, 1):
             with T.block("Y"):
@@ -496,7 +703,9 @@ ${EW_Z}
 `,
   },
   {
-    name: "compute-at-shared-relaxed-over-threadIdx", primitive: "compute-at", before: MM_BOUND,
+    name: "compute-at-shared-relaxed-over-threadIdx",
+    primitive: "compute-at",
+    before: MM_BOUND,
     apply: (s) => {
       const c = s.getBlock("C");
       const a = s.cacheRead(c, 0, "shared");
@@ -520,7 +729,9 @@ ${EW_Z}
 `,
   },
   {
-    name: "compute-at-local-not-relaxed", primitive: "compute-at", before: MM_BOUND,
+    name: "compute-at-local-not-relaxed",
+    primitive: "compute-at",
+    before: MM_BOUND,
     apply: (s) => {
       const c = s.getBlock("C");
       const a = s.cacheRead(c, 0, "local");
@@ -544,8 +755,12 @@ ${EW_Z}
 `,
   },
   {
-    name: "reverse-compute-at-outer", primitive: "reverse-compute-at", before: EW,
-    apply: (s) => { s.reverseComputeAt(s.getBlock("Z"), loopsOf(s, "Y")[0]!); },
+    name: "reverse-compute-at-outer",
+    primitive: "reverse-compute-at",
+    before: EW,
+    apply: (s) => {
+      s.reverseComputeAt(s.getBlock("Z"), loopsOf(s, "Y")[0]!);
+    },
     expected: `${EW_HEAD}${Y_ALLOC}    for p in range(16):
         for q in range(12):
             with T.block("Y"):
@@ -559,7 +774,9 @@ ${EW_Z}
 `,
   },
   {
-    name: "reverse-compute-at-tile", primitive: "reverse-compute-at", before: EW,
+    name: "reverse-compute-at-tile",
+    primitive: "reverse-compute-at",
+    before: EW,
     apply: (s) => {
       const [p] = loopsOf(s, "Y");
       const [p0] = s.split(p!, [4, 4]);
@@ -579,8 +796,12 @@ ${EW_Z}
 `,
   },
   {
-    name: "reverse-compute-at-after-reduction", primitive: "reverse-compute-at", before: MMR,
-    apply: (s) => { s.reverseComputeAt(s.getBlock("D"), loopsOf(s, "G")[1]!); },
+    name: "reverse-compute-at-after-reduction",
+    primitive: "reverse-compute-at",
+    before: MMR,
+    apply: (s) => {
+      s.reverseComputeAt(s.getBlock("D"), loopsOf(s, "G")[1]!);
+    },
     expected: `@T.prim_func
 def main(A: T.Buffer((8, 8), "int32"), B: T.Buffer((8, 8), "int32"), D: T.Buffer((8, 8), "int32")):
     G = T.alloc_buffer((8, 8), "int32")
@@ -597,24 +818,40 @@ def main(A: T.Buffer((8, 8), "int32"), B: T.Buffer((8, 8), "int32"), D: T.Buffer
 `,
   },
   {
-    name: "compute-at-error-output-block", primitive: "compute-at", before: EW,
-    apply: (s) => { s.computeAt(s.getBlock("Z"), loopsOf(s, "Y")[1]!); },
+    name: "compute-at-error-output-block",
+    primitive: "compute-at",
+    before: EW,
+    apply: (s) => {
+      s.computeAt(s.getBlock("Z"), loopsOf(s, "Y")[1]!);
+    },
     expected: err("OutputBlockError", "output block"),
   },
   {
-    name: "compute-at-error-own-ancestor", primitive: "compute-at", before: EW,
-    apply: (s) => { s.computeAt(s.getBlock("Y"), loopsOf(s, "Y")[1]!); },
+    name: "compute-at-error-own-ancestor",
+    primitive: "compute-at",
+    before: EW,
+    apply: (s) => {
+      s.computeAt(s.getBlock("Y"), loopsOf(s, "Y")[1]!);
+    },
     expected: err("NotInSameScopeError", "ancestor"),
   },
   {
-    name: "reverse-compute-at-error-producer-not-under-loop", primitive: "reverse-compute-at", before: CHAIN,
-    apply: (s) => { s.reverseComputeAt(s.getBlock("W"), loopsOf(s, "P")[0]!); },
+    name: "reverse-compute-at-error-producer-not-under-loop",
+    primitive: "reverse-compute-at",
+    before: CHAIN,
+    apply: (s) => {
+      s.reverseComputeAt(s.getBlock("W"), loopsOf(s, "P")[0]!);
+    },
     expected: err("NotAllRequiredBlocksAreVisitedError", "producer"),
   },
   // ---------------------------------------------------------------- compute_inline / reverse_compute_inline
   {
-    name: "compute-inline-elementwise", primitive: "compute-inline", before: EW,
-    apply: (s) => { s.computeInline(s.getBlock("Y")); },
+    name: "compute-inline-elementwise",
+    primitive: "compute-inline",
+    before: EW,
+    apply: (s) => {
+      s.computeInline(s.getBlock("Y"));
+    },
     expected: `${EW_HEAD}    for p, q in T.grid(16, 12):
         with T.block("Z"):
             vp, vq = T.axis.remap("SS", [p, q])
@@ -622,8 +859,12 @@ def main(A: T.Buffer((8, 8), "int32"), B: T.Buffer((8, 8), "int32"), D: T.Buffer
 `,
   },
   {
-    name: "compute-inline-twice-used", primitive: "compute-inline", before: CHAIN,
-    apply: (s) => { s.computeInline(s.getBlock("P")); },
+    name: "compute-inline-twice-used",
+    primitive: "compute-inline",
+    before: CHAIN,
+    apply: (s) => {
+      s.computeInline(s.getBlock("P"));
+    },
     expected: `${CHAIN_HEAD}    Q = T.alloc_buffer((8, 8), "int32")
     for a, b in T.grid(8, 8):
         with T.block("Q"):
@@ -636,8 +877,12 @@ def main(A: T.Buffer((8, 8), "int32"), B: T.Buffer((8, 8), "int32"), D: T.Buffer
 `,
   },
   {
-    name: "reverse-compute-inline-elementwise", primitive: "reverse-compute-inline", before: EW,
-    apply: (s) => { s.reverseComputeInline(s.getBlock("Z")); },
+    name: "reverse-compute-inline-elementwise",
+    primitive: "reverse-compute-inline",
+    before: EW,
+    apply: (s) => {
+      s.reverseComputeInline(s.getBlock("Z"));
+    },
     expected: `${EW_HEAD}    for p, q in T.grid(16, 12):
         with T.block("Y"):
             vp, vq = T.axis.remap("SS", [p, q])
@@ -645,8 +890,12 @@ def main(A: T.Buffer((8, 8), "int32"), B: T.Buffer((8, 8), "int32"), D: T.Buffer
 `,
   },
   {
-    name: "reverse-compute-inline-chain-tail", primitive: "reverse-compute-inline", before: CHAIN,
-    apply: (s) => { s.reverseComputeInline(s.getBlock("W")); },
+    name: "reverse-compute-inline-chain-tail",
+    primitive: "reverse-compute-inline",
+    before: CHAIN,
+    apply: (s) => {
+      s.reverseComputeInline(s.getBlock("W"));
+    },
     expected: `${CHAIN_HEAD}    P = T.alloc_buffer((8, 8), "int32")
     for a, b in T.grid(8, 8):
         with T.block("P"):
@@ -659,24 +908,41 @@ def main(A: T.Buffer((8, 8), "int32"), B: T.Buffer((8, 8), "int32"), D: T.Buffer
 `,
   },
   {
-    name: "compute-inline-error-reduction", primitive: "compute-inline", before: MMR,
-    apply: (s) => { s.computeInline(s.getBlock("G")); },
+    name: "compute-inline-error-reduction",
+    primitive: "compute-inline",
+    before: MMR,
+    apply: (s) => {
+      s.computeInline(s.getBlock("G"));
+    },
     expected: err("HasInitBlock", "init"),
   },
   {
-    name: "compute-inline-error-output", primitive: "compute-inline", before: EW,
-    apply: (s) => { s.computeInline(s.getBlock("Z")); },
+    name: "compute-inline-error-output",
+    primitive: "compute-inline",
+    before: EW,
+    apply: (s) => {
+      s.computeInline(s.getBlock("Z"));
+    },
     expected: err("OutputBlockError", "output block"),
   },
   {
-    name: "reverse-compute-inline-error-reduction-producer", primitive: "reverse-compute-inline", before: MMR,
-    apply: (s) => { s.reverseComputeInline(s.getBlock("D")); },
+    name: "reverse-compute-inline-error-reduction-producer",
+    primitive: "reverse-compute-inline",
+    before: MMR,
+    apply: (s) => {
+      s.reverseComputeInline(s.getBlock("D"));
+    },
     expected: err("NonSingleProducerError", "complete block"),
   },
   // ---------------------------------------------------------------- decompose_reduction
   {
-    name: "decompose-at-innermost", primitive: "decompose-reduction", before: MM,
-    apply: (s) => { const c = s.getBlock("C"); s.decomposeReduction(c, s.getLoops(c)[2]!); },
+    name: "decompose-at-innermost",
+    primitive: "decompose-reduction",
+    before: MM,
+    apply: (s) => {
+      const c = s.getBlock("C");
+      s.decomposeReduction(c, s.getLoops(c)[2]!);
+    },
     expected: `${MM_HEAD}    for i, j in T.grid(16, 16):
         with T.block("C_init"):
             vi, vj = T.axis.remap("SS", [i, j])
@@ -688,8 +954,13 @@ def main(A: T.Buffer((8, 8), "int32"), B: T.Buffer((8, 8), "int32"), D: T.Buffer
 `,
   },
   {
-    name: "decompose-at-outermost", primitive: "decompose-reduction", before: MM,
-    apply: (s) => { const c = s.getBlock("C"); s.decomposeReduction(c, s.getLoops(c)[0]!); },
+    name: "decompose-at-outermost",
+    primitive: "decompose-reduction",
+    before: MM,
+    apply: (s) => {
+      const c = s.getBlock("C");
+      s.decomposeReduction(c, s.getLoops(c)[0]!);
+    },
     expected: `${MM_HEAD}    for i_init, j_init in T.grid(16, 16):
         with T.block("C_init"):
             vi, vj = T.axis.remap("SS", [i_init, j_init])
@@ -701,8 +972,13 @@ def main(A: T.Buffer((8, 8), "int32"), B: T.Buffer((8, 8), "int32"), D: T.Buffer
 `,
   },
   {
-    name: "decompose-at-middle", primitive: "decompose-reduction", before: MM,
-    apply: (s) => { const c = s.getBlock("C"); s.decomposeReduction(c, s.getLoops(c)[1]!); },
+    name: "decompose-at-middle",
+    primitive: "decompose-reduction",
+    before: MM,
+    apply: (s) => {
+      const c = s.getBlock("C");
+      s.decomposeReduction(c, s.getLoops(c)[1]!);
+    },
     expected: `${MM_HEAD}    for i in range(16):
         for j_init in range(16):
             with T.block("C_init"):
@@ -715,8 +991,13 @@ def main(A: T.Buffer((8, 8), "int32"), B: T.Buffer((8, 8), "int32"), D: T.Buffer
 `,
   },
   {
-    name: "decompose-with-thread-binding", primitive: "decompose-reduction", before: MM_BOUND,
-    apply: (s) => { const c = s.getBlock("C"); s.decomposeReduction(c, s.getLoops(c)[2]!); },
+    name: "decompose-with-thread-binding",
+    primitive: "decompose-reduction",
+    before: MM_BOUND,
+    apply: (s) => {
+      const c = s.getBlock("C");
+      s.decomposeReduction(c, s.getLoops(c)[2]!);
+    },
     expected: `${MM_HEAD}    for i_0 in T.thread_binding(4, thread="blockIdx.x"):
         for i_1 in T.thread_binding(4, thread="threadIdx.x"):
             for j_init in range(16):
@@ -732,19 +1013,33 @@ def main(A: T.Buffer((8, 8), "int32"), B: T.Buffer((8, 8), "int32"), D: T.Buffer
 `,
   },
   {
-    name: "decompose-error-loop-too-low", primitive: "decompose-reduction", before: RSUM_SPLIT,
-    apply: (s) => { const b = s.getBlock("S"); s.decomposeReduction(b, s.getLoops(b)[2]!); },
+    name: "decompose-error-loop-too-low",
+    primitive: "decompose-reduction",
+    before: RSUM_SPLIT,
+    apply: (s) => {
+      const b = s.getBlock("S");
+      s.decomposeReduction(b, s.getLoops(b)[2]!);
+    },
     expected: err("LoopHeightError", "higher than all the loops"),
   },
   {
-    name: "decompose-error-not-reduction", primitive: "decompose-reduction", before: EW,
-    apply: (s) => { const b = s.getBlock("Y"); s.decomposeReduction(b, s.getLoops(b)[0]!); },
+    name: "decompose-error-not-reduction",
+    primitive: "decompose-reduction",
+    before: EW,
+    apply: (s) => {
+      const b = s.getBlock("Y");
+      s.decomposeReduction(b, s.getLoops(b)[0]!);
+    },
     expected: err("NotReductionBlockError", ""),
   },
   // ---------------------------------------------------------------- rfactor
   {
-    name: "rfactor-inner-axis0", primitive: "rfactor", before: RSUM_SPLIT,
-    apply: (s) => { s.rfactor(loopsOf(s, "S")[2]!, 0); },
+    name: "rfactor-inner-axis0",
+    primitive: "rfactor",
+    before: RSUM_SPLIT,
+    apply: (s) => {
+      s.rfactor(loopsOf(s, "S")[2]!, 0);
+    },
     scriptIncludes: [`with T.block("S_rf")`, `S_rf = T.alloc_buffer((4, 8), "int32")`],
     expected: `${RSUM_HEAD}    S_rf = T.alloc_buffer((4, 8), "int32")
     for i, k_0, k_1 in T.grid(8, 4, 4):
@@ -765,8 +1060,12 @@ def main(A: T.Buffer((8, 8), "int32"), B: T.Buffer((8, 8), "int32"), D: T.Buffer
 `,
   },
   {
-    name: "rfactor-outer-axis1", primitive: "rfactor", before: RSUM_SPLIT,
-    apply: (s) => { s.rfactor(loopsOf(s, "S")[1]!, 1); },
+    name: "rfactor-outer-axis1",
+    primitive: "rfactor",
+    before: RSUM_SPLIT,
+    apply: (s) => {
+      s.rfactor(loopsOf(s, "S")[1]!, 1);
+    },
     scriptIncludes: [`with T.block("S_rf")`, `S_rf = T.alloc_buffer((8, 4), "int32")`],
     expected: `${RSUM_HEAD}    S_rf = T.alloc_buffer((8, 4), "int32")
     for i, k_0, k_1 in T.grid(8, 4, 4):
@@ -787,18 +1086,32 @@ def main(A: T.Buffer((8, 8), "int32"), B: T.Buffer((8, 8), "int32"), D: T.Buffer
 `,
   },
   {
-    name: "rfactor-error-factor-axis", primitive: "rfactor", before: RSUM_SPLIT,
-    apply: (s) => { s.rfactor(loopsOf(s, "S")[2]!, 3); },
+    name: "rfactor-error-factor-axis",
+    primitive: "rfactor",
+    before: RSUM_SPLIT,
+    apply: (s) => {
+      s.rfactor(loopsOf(s, "S")[2]!, 3);
+    },
     expected: err("FactorAxisOutOfRangeError", "factor_axis"),
   },
   {
-    name: "rfactor-error-spatial-loop", primitive: "rfactor", before: RSUM_SPLIT,
-    apply: (s) => { s.rfactor(loopsOf(s, "S")[0]!, 0); },
+    name: "rfactor-error-spatial-loop",
+    primitive: "rfactor",
+    before: RSUM_SPLIT,
+    apply: (s) => {
+      s.rfactor(loopsOf(s, "S")[0]!, 0);
+    },
     expected: err("LoopPropertyError", "data parallel"),
   },
   {
-    name: "rfactor-error-not-serial", primitive: "rfactor", before: RSUM_SPLIT,
-    apply: (s) => { const l = loopsOf(s, "S")[2]!; s.unroll(l); s.rfactor(l, 0); },
+    name: "rfactor-error-not-serial",
+    primitive: "rfactor",
+    before: RSUM_SPLIT,
+    apply: (s) => {
+      const l = loopsOf(s, "S")[2]!;
+      s.unroll(l);
+      s.rfactor(l, 0);
+    },
     expected: err("NotSerialLoopKindError", "serial"),
   },
 ];

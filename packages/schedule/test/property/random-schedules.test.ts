@@ -6,16 +6,7 @@
  * compute exactly what the original computes (int32 data, or float64 data holding small integers,
  * so every summation order gives the same bits).
  */
-import {
-  type PrimFunc,
-  type TypedArray,
-  compilePrimFunc,
-  parsePrimFunc,
-  printTVMScript,
-  randomArgs,
-  structuralEqual,
-  verifyWellFormed,
-} from "@tessera/ir";
+import { type PrimFunc, type TypedArray, compilePrimFunc, parsePrimFunc, printTVMScript, randomArgs, structuralEqual, verifyWellFormed } from "@tessera/ir";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { type BlockRV, type LoopRV, Schedule, ScheduleError, type StorageScopeName } from "../../src/index.js";
@@ -105,9 +96,26 @@ function workload(name: string, text: string, seed: number): Workload {
 // ---------------------------------------------------------------- actions
 
 const OPS = [
-  "split", "split", "fuse", "reorder", "bind", "parallel", "vectorize", "unroll", "annotate",
-  "cacheRead", "cacheWrite", "setScope", "storageAlign", "computeAt", "computeAt", "reverseComputeAt",
-  "reverseComputeAt", "computeInline", "reverseComputeInline", "decomposeReduction",
+  "split",
+  "split",
+  "fuse",
+  "reorder",
+  "bind",
+  "parallel",
+  "vectorize",
+  "unroll",
+  "annotate",
+  "cacheRead",
+  "cacheWrite",
+  "setScope",
+  "storageAlign",
+  "computeAt",
+  "computeAt",
+  "reverseComputeAt",
+  "reverseComputeAt",
+  "computeInline",
+  "reverseComputeInline",
+  "decomposeReduction",
 ] as const;
 type Op = (typeof OPS)[number];
 interface Action {
@@ -151,7 +159,12 @@ function step(sch: Schedule, act: Action): void {
       const loop = pick(loopsOf(block(a)), b);
       if (!loop) return;
       const f = 1 + (c % 5);
-      const shapes: (number | null)[][] = [[null, f], [f, null], [null, f, 1 + (d % 3)], [f, 1 + (d % 4)]];
+      const shapes: (number | null)[][] = [
+        [null, f],
+        [f, null],
+        [null, f, 1 + (d % 3)],
+        [f, 1 + (d % 4)],
+      ];
       sch.split(loop, pick(shapes, d)!);
       return;
     }
@@ -254,7 +267,9 @@ function guardedStep(sch: Schedule, act: Action): void {
     okByOp.set(act.op, (okByOp.get(act.op) ?? 0) + 1);
   } catch (err) {
     if (!(err instanceof ScheduleError)) {
-      throw new Error(`${act.op} threw a non-ScheduleError (${(err as Error)?.name}): ${(err as Error)?.stack ?? String(err)}\nIR:\n${printTVMScript(funcBefore)}`);
+      throw new Error(
+        `${act.op} threw a non-ScheduleError (${(err as Error)?.name}): ${(err as Error)?.stack ?? String(err)}\nIR:\n${printTVMScript(funcBefore)}`,
+      );
     }
     stats.scheduleErrors++;
     // Lookups made by `step` before the failing call may have been recorded (they are pure and

@@ -16,7 +16,9 @@ import type { GpuWorkBackend } from "./work-backend.js";
 async function loadBackend(): Promise<GpuWorkBackend> {
   const named = process.env[GPU_WORKER_BACKEND_ENV];
   const module: { backend?: GpuWorkBackend } =
-    named !== undefined && named.length > 0 ? await import(named.startsWith("file:") ? named : pathToFileURL(named).href) : await import("./cuda-work-backend.js");
+    named !== undefined && named.length > 0
+      ? await import(named.startsWith("file:") ? named : pathToFileURL(named).href)
+      : await import("./cuda-work-backend.js");
   const b = module.backend;
   if (typeof b?.numerics !== "function" || typeof b.time !== "function")
     throw new Error(`the GPU worker backend ${named ?? "cuda-work-backend"} exports no \`backend\` with numerics() and time()`);

@@ -67,7 +67,17 @@ export class SampledRoundsHelper {
       theirs.length === 0 || this.#pool === undefined
         ? Promise.resolve(undefined)
         : this.#pool.run(
-            { kind: "rounds", assignment: plan.binding.name, script: printTVMScript(schedule.func), n: plan.n, settings: plan.settings, seed: plan.seed, rounds: plan.rounds, run: theirs, fingerprint: kernelFingerprint(plan.module) },
+            {
+              kind: "rounds",
+              assignment: plan.binding.name,
+              script: printTVMScript(schedule.func),
+              n: plan.n,
+              settings: plan.settings,
+              seed: plan.seed,
+              rounds: plan.rounds,
+              run: theirs,
+              fingerprint: kernelFingerprint(plan.module),
+            },
             REQUEST_TIMEOUT_MS,
           );
     const results = new Map<number, SampledRound>();

@@ -40,7 +40,10 @@ async function main(): Promise<void> {
   const isolate = new ivm.Isolate({ memoryLimit: Math.max(16, request.limits.heapMb) });
   try {
     const context = await isolate.createContext();
-    await context.global.set(CONSOLE_SINK_GLOBAL, new ivm.Callback((stream: unknown, text: unknown) => output.write(stream === "err" ? "err" : "out", String(text))));
+    await context.global.set(
+      CONSOLE_SINK_GLOBAL,
+      new ivm.Callback((stream: unknown, text: unknown) => output.write(stream === "err" ? "err" : "out", String(text))),
+    );
     const runtime = await compileRuntime(ivm, isolate, request);
     await withinDeadline(isolate, deadline, (timeout) => runtime.run(context, { timeout }));
     const script = await isolate.compileScript(bundleText, { filename: request.bundle });
@@ -86,7 +89,11 @@ async function compileRuntime(ivm: Ivm, isolate: IsolatedVm.Isolate, request: Ho
   }
   const script: CompiledWithCache = await isolate.compileScript(code, { filename: request.runtime, produceCachedData: true });
   const produced = script.cachedData?.copy();
-  send(produced === undefined ? { type: "runtime-compiled", cache: "none" } : { type: "runtime-compiled", cache: "produced", data: Buffer.from(produced).toString("base64") });
+  send(
+    produced === undefined
+      ? { type: "runtime-compiled", cache: "none" }
+      : { type: "runtime-compiled", cache: "produced", data: Buffer.from(produced).toString("base64") },
+  );
   return script;
 }
 
@@ -139,7 +146,12 @@ function mapLoad(loaded: Record<string, unknown> | undefined, stacks: StackMappe
 function mapResult(job: Job, answer: Record<string, unknown> | undefined, stacks: StackMapper): JobResult {
   const millis = typeof answer?.millis === "number" ? answer.millis : 0;
   if (answer === undefined) {
-    return { id: job.id, ok: false, error: { name: "GraderError", message: `the sandbox's answer for ${job.call} was missing or larger than ${MAX_ANSWER_CHARS} characters` }, millis };
+    return {
+      id: job.id,
+      ok: false,
+      error: { name: "GraderError", message: `the sandbox's answer for ${job.call} was missing or larger than ${MAX_ANSWER_CHARS} characters` },
+      millis,
+    };
   }
   if (answer.ok === true) {
     const blocks = Array.isArray(answer.returnedBlocks) ? { returnedBlocks: answer.returnedBlocks.map(String) } : {};

@@ -25,12 +25,17 @@ export function prepareIsolate(sharedPackages: readonly object[]): void {
 }
 
 function refuseModule(name: unknown): never {
-  throw new Error(`a submission may not load "${String(name)}": the grading sandbox has no modules but @tessera/ir, @tessera/schedule and the submission's own files`);
+  throw new Error(
+    `a submission may not load "${String(name)}": the grading sandbox has no modules but @tessera/ir, @tessera/schedule and the submission's own files`,
+  );
 }
 
 /** `console.log` and friends as text for the host; objects are shown as JSON where they can be. */
 function makeConsole(sink: ConsoleSink): Record<string, (...args: unknown[]) => void> {
-  const write = (stream: "out" | "err") => (...args: unknown[]) => sink(stream, args.map(describe).join(" "));
+  const write =
+    (stream: "out" | "err") =>
+    (...args: unknown[]) =>
+      sink(stream, args.map(describe).join(" "));
   const out = write("out");
   const err = write("err");
   return Object.freeze({ log: out, info: out, debug: out, trace: err, warn: err, error: err, dir: out, table: out });

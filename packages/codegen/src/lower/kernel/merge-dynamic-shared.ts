@@ -44,7 +44,10 @@ export function mergeDynamicSharedAllocations(body: Stmt, fail: Fail): { body: S
   const sizes = buffers.map((b) => {
     const n = constantSize(b);
     if (n === undefined) fail(`shared.dyn buffer ${b.name} has a symbolic size; dynamic shared memory is sized at compile time here`);
-    if (b.dtype !== dtype) fail(`shared.dyn buffers ${buffers[0]!.name} (${dtype}) and ${b.name} (${b.dtype}) hold different element types; they cannot share one dynamic allocation`);
+    if (b.dtype !== dtype)
+      fail(
+        `shared.dyn buffers ${buffers[0]!.name} (${dtype}) and ${b.name} (${b.dtype}) hold different element types; they cannot share one dynamic allocation`,
+      );
     return n!;
   });
   if (buffers.length === 1) return { body, dynamicSharedBytes: sizes[0]! * bytesOf(dtype) };
@@ -72,7 +75,8 @@ class SliceRewriter extends IRMutator {
 
   override visitStmt(s: Stmt): Stmt {
     if (s.kind === "Allocate" && this.offsets.has(s.buffer.data)) return this.visitStmt(s.body);
-    if (s.kind === "DeclBuffer" && this.offsets.has(s.buffer.data)) this.fail(`shared.dyn buffer ${s.buffer.name} is declared again (DeclBuffer); merging it is not supported`);
+    if (s.kind === "DeclBuffer" && this.offsets.has(s.buffer.data))
+      this.fail(`shared.dyn buffer ${s.buffer.name} is declared again (DeclBuffer); merging it is not supported`);
     return super.visitStmt(s);
   }
 
@@ -81,7 +85,12 @@ class SliceRewriter extends IRMutator {
     if (copy !== undefined) {
       const at = this.offsets.get(copy.dst);
       const moved = at === undefined ? copy : { ...copy, dst: this.merged.data, dstOffset: shifted(copy.dstOffset, at) };
-      return ptxCpAsync({ ...moved, srcOffset: this.visitExpr(moved.srcOffset), dstOffset: this.visitExpr(moved.dstOffset), ...(moved.predicate === undefined ? {} : { predicate: this.visitExpr(moved.predicate) }) });
+      return ptxCpAsync({
+        ...moved,
+        srcOffset: this.visitExpr(moved.srcOffset),
+        dstOffset: this.visitExpr(moved.dstOffset),
+        ...(moved.predicate === undefined ? {} : { predicate: this.visitExpr(moved.predicate) }),
+      });
     }
     return super.visitExpr(e);
   }
@@ -100,7 +109,12 @@ class SliceRewriter extends IRMutator {
   override visitBufferStore(s: BufferStore): Stmt {
     const at = this.offsets.get(s.buffer.data);
     if (at === undefined) return super.visitBufferStore(s);
-    return { kind: "BufferStore", buffer: this.merged, value: this.visitExpr(s.value), indices: [shifted(this.flatIndex(s.buffer, this.visitExprList(s.indices)), at)] };
+    return {
+      kind: "BufferStore",
+      buffer: this.merged,
+      value: this.visitExpr(s.value),
+      indices: [shifted(this.flatIndex(s.buffer, this.visitExprList(s.indices)), at)],
+    };
   }
 
   private flatIndex(buffer: Buffer, indices: readonly PrimExpr[]): PrimExpr {

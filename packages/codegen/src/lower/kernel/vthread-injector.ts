@@ -150,7 +150,13 @@ export class VirtualThreadInjector {
     const { variable: v, count } = this.scope;
     const body = new SliceRewriter((b) => this.expansionOf(b), v).visitStmt(s);
     if (count < UNROLL_VIRTUAL_THREADS_BELOW && isStraightLine(body)) {
-      return seq(instantiations(body, v, Array.from({ length: count }, (_, i) => i)));
+      return seq(
+        instantiations(
+          body,
+          v,
+          Array.from({ length: count }, (_, i) => i),
+        ),
+      );
     }
     const index = variable(`${v.name}.s`, v.dtype);
     return forLoop(index, count, substituteStmt(body, new Map([[v, index]])));
@@ -211,10 +217,7 @@ function offsetIndex(index: PrimExpr, offset: PrimExpr): PrimExpr {
 
 /** Only stores, evaluations, sequences and ifs: copies of it can sit side by side in one C scope. */
 function isStraightLine(s: Stmt): boolean {
-  return !hasStatement(
-    s,
-    (x) => x.kind !== "BufferStore" && x.kind !== "Evaluate" && x.kind !== "SeqStmt" && x.kind !== "IfThenElse",
-  );
+  return !hasStatement(s, (x) => x.kind !== "BufferStore" && x.kind !== "Evaluate" && x.kind !== "SeqStmt" && x.kind !== "IfThenElse");
 }
 
 /** Is there a statement for which `test` holds in `root` (itself included)? */

@@ -414,7 +414,10 @@ class AccessRebaser extends IRMutator {
     if (c === undefined) return visited;
     // Indexed by iterators, a region of elements is no region of the new layout: the whole buffer.
     if (c.reindexed !== undefined) return { ...visited, region: c.buffer.shape.map((extent) => ({ min: intImm(0, extent.dtype), extent })) };
-    const mins = this.rebase(r.buffer, visited.region.map((x) => x.min));
+    const mins = this.rebase(
+      r.buffer,
+      visited.region.map((x) => x.min),
+    );
     return { ...visited, region: visited.region.map((x, d) => ({ min: mins[d]!, extent: x.extent })) };
   }
 

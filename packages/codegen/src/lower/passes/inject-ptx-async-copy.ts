@@ -89,7 +89,10 @@ class AsyncCopyInjector extends IRMutator {
   override visitStmt(s: Stmt): Stmt {
     if (s.kind === "AttrStmt") return this.visitAttr(s);
     if (this.inAsyncScope && s.kind === "Evaluate") {
-      throw new LoweringError(PASS, `async_scope contains ${printExpr(s.value)}; only copies from global to shared memory (and the loops and conditions around them) may be asynchronous`);
+      throw new LoweringError(
+        PASS,
+        `async_scope contains ${printExpr(s.value)}; only copies from global to shared memory (and the loops and conditions around them) may be asynchronous`,
+      );
     }
     if (s.kind === "LetStmt") this.analyzer.bind(s.variable, s.value, true);
     return super.visitStmt(s);
@@ -170,13 +173,19 @@ class AsyncCopyInjector extends IRMutator {
       throw new LoweringError(PASS, `${what} ${why}`);
     };
     if (!isSharedScope(store.buffer)) fail(`writes ${store.buffer.scope} memory; cp.async copies into shared memory only`);
-    const { load, predicate: condition } = copiedLoad(store.value) ?? fail(`stores ${printExpr(store.value)}, which is not a load from global memory (or one zero-filled under a condition); cp.async only copies`);
+    const { load, predicate: condition } =
+      copiedLoad(store.value) ??
+      fail(`stores ${printExpr(store.value)}, which is not a load from global memory (or one zero-filled under a condition); cp.async only copies`);
     if (load.buffer.scope !== "global") fail(`copies from ${load.buffer.name} in ${load.buffer.scope} memory; cp.async copies from global memory only`);
     if (store.indices.length !== 1 || load.indices.length !== 1) fail("is not flattened; injectPTXAsyncCopy runs on flat buffers");
     const dtype = elementType(store.buffer.dtype);
     if (elementType(load.buffer.dtype) !== dtype) fail(`copies ${load.buffer.dtype} elements into ${store.buffer.dtype} storage`);
-    const dst = contiguousSpan(store.indices[0]!, store.buffer.elemOffset) ?? fail(`has index ${printExpr(store.indices[0]!)}, which is not contiguous (a scalar or a stride-1 Ramp)`);
-    const src = contiguousSpan(load.indices[0]!, load.buffer.elemOffset) ?? fail(`reads ${load.buffer.name}[${printExpr(load.indices[0]!)}], which is not contiguous (a scalar or a stride-1 Ramp)`);
+    const dst =
+      contiguousSpan(store.indices[0]!, store.buffer.elemOffset) ??
+      fail(`has index ${printExpr(store.indices[0]!)}, which is not contiguous (a scalar or a stride-1 Ramp)`);
+    const src =
+      contiguousSpan(load.indices[0]!, load.buffer.elemOffset) ??
+      fail(`reads ${load.buffer.name}[${printExpr(load.indices[0]!)}], which is not contiguous (a scalar or a stride-1 Ramp)`);
     // A condition that always holds needs no zero fill.
     const predicate = condition === undefined || this.analyzer.canProve(condition) ? undefined : condition;
     const elementBytes = bytesOf(dtype);
@@ -185,8 +194,13 @@ class AsyncCopyInjector extends IRMutator {
       (w) => bytes % w === 0 && w % elementBytes === 0 && this.isAligned(dst.base, w / elementBytes) && this.isAligned(src.base, w / elementBytes),
     );
     if (width === undefined) {
-      if (bytes < 4 || bytes % 4 !== 0) fail(`copies ${bytes} bytes (${dst.lanes} × ${dtype}); cp.async copies 4, 8 or 16 bytes — vectorize the copy so that each store moves 4, 8 or 16 bytes`);
-      fail(`copies ${bytes} bytes at ${store.buffer.name}[${printExpr(dst.base)}] from ${load.buffer.name}[${printExpr(src.base)}], which cannot be proven 4-byte aligned; a cp.async of n bytes needs n-byte aligned addresses`);
+      if (bytes < 4 || bytes % 4 !== 0)
+        fail(
+          `copies ${bytes} bytes (${dst.lanes} × ${dtype}); cp.async copies 4, 8 or 16 bytes — vectorize the copy so that each store moves 4, 8 or 16 bytes`,
+        );
+      fail(
+        `copies ${bytes} bytes at ${store.buffer.name}[${printExpr(dst.base)}] from ${load.buffer.name}[${printExpr(src.base)}], which cannot be proven 4-byte aligned; a cp.async of n bytes needs n-byte aligned addresses`,
+      );
     }
     const lanes = width! / elementBytes;
     const copies: Stmt[] = [];

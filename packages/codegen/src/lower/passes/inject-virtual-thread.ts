@@ -40,10 +40,7 @@ class VirtualThreadLowering extends IRMutator {
     if (v === undefined) throw new LoweringError(PASS, "a virtual_thread attribute has no thread variable");
     const count = s.value.kind === "IntImm" ? s.value.value : undefined;
     if (count === undefined || count < 1) {
-      throw new LoweringError(
-        PASS,
-        `virtual thread ${v.name} has extent ${printExpr(s.value)}; a virtual thread needs a constant extent of at least 1`,
-      );
+      throw new LoweringError(PASS, `virtual thread ${v.name} has extent ${printExpr(s.value)}; a virtual thread needs a constant extent of at least 1`);
     }
     const outer = this.enclosing.get(v);
     if (outer !== undefined) {

@@ -55,7 +55,10 @@ class BlockLowerer extends IRMutator {
   override visitBlockRealize(s: BlockRealize): Stmt {
     const blk = s.block;
     if (blk.matchBuffers.length > 0) {
-      throw new LoweringError(PASS, `block ${blk.name} has match_buffer views (${blk.matchBuffers.map((m) => m.buffer.name).join(", ")}), which are not supported`);
+      throw new LoweringError(
+        PASS,
+        `block ${blk.name} has match_buffer views (${blk.matchBuffers.map((m) => m.buffer.name).join(", ")}), which are not supported`,
+      );
     }
     const predicate = this.visitExpr(s.predicate);
     let body = this.visitStmt(blk.body);

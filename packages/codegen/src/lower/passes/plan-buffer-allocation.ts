@@ -17,25 +17,9 @@
  * accumulator whose reduction spans an enclosing loop (`k_0` around the threadIdx loops of a tiled
  * matmul) must live across that loop's iterations, not be allocated afresh in each.
  */
-import {
-  type Block,
-  type Buffer,
-  type For,
-  IRMutator,
-  type PrimFunc,
-  type Stmt,
-  block,
-  blockRealize,
-  withBody,
-  isThreadIdxTag,
-} from "@tessera/ir";
+import { type Block, type Buffer, type For, IRMutator, type PrimFunc, type Stmt, block, blockRealize, withBody } from "@tessera/ir";
 import type { Pass } from "../pass.js";
-import { type AccessTree, type ScopeNode, ancestorsOf, collectAccessTree, lowestCommonAncestor } from "../util/scope-tree.js";
-
-function isThreadIdxLoop(node: ScopeNode): boolean {
-  const s = node.stmt;
-  return s.kind === "For" && s.forKind === "thread_binding" && s.threadTag !== undefined && isThreadIdxTag(s.threadTag);
-}
+import { type AccessTree, type ScopeNode, collectAccessTree, lowestCommonAncestor } from "../util/scope-tree.js";
 
 function rootOf(node: ScopeNode): ScopeNode {
   let r = node;
@@ -104,4 +88,7 @@ export function planBufferAllocation(func: PrimFunc, opts: PlanBufferAllocationO
   return body === func.body ? func : withBody(func, body);
 }
 
-export const planBufferAllocationPass: Pass = { name: "planBufferAllocation", run: (func, ctx) => planBufferAllocation(func, { onHost: ctx.target.kind === "c" }) };
+export const planBufferAllocationPass: Pass = {
+  name: "planBufferAllocation",
+  run: (func, ctx) => planBufferAllocation(func, { onHost: ctx.target.kind === "c" }),
+};

@@ -13,7 +13,6 @@ import {
   type Allocate,
   type Buffer,
   type BufferLoad,
-  type PrimExpr,
   type PrimFunc,
   type Stmt,
   type Var,
@@ -52,17 +51,12 @@ export function functionSymbol(func: PrimFunc): string {
 export function splitHostDevice(func: PrimFunc): HostDeviceSplit {
   const symbol = functionSymbol(func);
   if (!containsThreadExtent(func.body)) {
-    throw new LoweringError(
-      PASS,
-      `function ${symbol}: no loop is bound to a GPU thread: bind the outer loops to blockIdx/threadIdx with sch.bind`,
-    );
+    throw new LoweringError(PASS, `function ${symbol}: no loop is bound to a GPU thread: bind the outer loops to blockIdx/threadIdx with sch.bind`);
   }
   const host = new HostWalker(symbol);
   host.walk(func.body, [], []);
   const count = host.nests.length;
-  const kernels = host.nests.map((nest, i) =>
-    buildKernel(func, count === 1 ? `${symbol}_kernel` : `${symbol}_kernel_${i}`, nest, host.workspaces),
-  );
+  const kernels = host.nests.map((nest, i) => buildKernel(func, count === 1 ? `${symbol}_kernel` : `${symbol}_kernel_${i}`, nest, host.workspaces));
   return { kernels, workspaces: host.workspaces.map((w) => w.workspace) };
 }
 
@@ -126,7 +120,10 @@ class HostWalker {
       default:
         break;
     }
-    throw new LoweringError(PASS, `function ${this.symbol}: ${describeHostStmt(s)} runs on the host, outside every kernel. Did you forget to bind it? Bind the loops around it to blockIdx/threadIdx with sch.bind`);
+    throw new LoweringError(
+      PASS,
+      `function ${this.symbol}: ${describeHostStmt(s)} runs on the host, outside every kernel. Did you forget to bind it? Bind the loops around it to blockIdx/threadIdx with sch.bind`,
+    );
   }
 
   private fail(detail: string): never {

@@ -188,14 +188,11 @@ function planFor(s: For, env: Env): Planned {
 }
 
 function planIf(s: IfThenElse, env: Env): Planned {
-  const inner: Env = isUniform(s.condition, env)
-    ? env
-    : { ...env, divergence: `if ${printExpr(s.condition)}, a condition that depends on the thread index` };
+  const inner: Env = isUniform(s.condition, env) ? env : { ...env, divergence: `if ${printExpr(s.condition)}, a condition that depends on the thread index` };
   const reads = env.inKernel ? sharedReads(s.condition) : [];
   const thenCase = planSequence(s.thenCase, inner, undefined);
   const elseCase = s.elseCase === undefined ? undefined : planSequence(s.elseCase, inner, undefined);
-  const stmt: Stmt =
-    thenCase.stmt === s.thenCase && elseCase?.stmt === s.elseCase ? s : { ...s, thenCase: thenCase.stmt, elseCase: elseCase?.stmt };
+  const stmt: Stmt = thenCase.stmt === s.thenCase && elseCase?.stmt === s.elseCase ? s : { ...s, thenCase: thenCase.stmt, elseCase: elseCase?.stmt };
   return { stmt, entries: [...reads, ...joinBranches(thenCase.entries, elseCase?.entries ?? [])] };
 }
 

@@ -145,7 +145,8 @@ class LoopUnroller {
     // A vectorized loop is one vector statement (TVM vectorizes before it unrolls; the C target
     // leaves the loop to the C compiler's SIMD): it counts as its body's steps, and does not keep
     // the loops around it from unrolling — a register tile's rows unroll around its vector columns.
-    if (loop.forKind === "vectorized" && extent !== undefined) return { stmt: loop, steps: body.steps, unrollDepth: body.unrollDepth, hasOrdinaryLoop: body.hasOrdinaryLoop };
+    if (loop.forKind === "vectorized" && extent !== undefined)
+      return { stmt: loop, steps: body.steps, unrollDepth: body.unrollDepth, hasOrdinaryLoop: body.hasOrdinaryLoop };
     if (!this.unrolls(loop, extent, body)) {
       return { stmt: loop, steps: body.steps, unrollDepth: body.unrollDepth, hasOrdinaryLoop: true };
     }
@@ -177,7 +178,11 @@ class LoopUnroller {
     if (size === undefined || extent * size > Math.max(MAX_UNROLLED_STATEMENTS, this.config.autoMaxStep)) return undefined;
     const min = loop.min.kind === "IntImm" ? loop.min.value : undefined;
     if (min === undefined) return undefined;
-    const copies = instantiations(inner, loop.loopVar, Array.from({ length: extent }, (_, i) => min + i));
+    const copies = instantiations(
+      inner,
+      loop.loopVar,
+      Array.from({ length: extent }, (_, i) => min + i),
+    );
     return scopes.reduceRight<Stmt>((body, scope) => ({ ...scope, body }), seq(copies));
   }
 }
@@ -243,4 +248,3 @@ function statementCount(body: Stmt): number | undefined {
       return undefined;
   }
 }
-

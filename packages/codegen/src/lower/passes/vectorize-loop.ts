@@ -102,7 +102,9 @@ const WIDE_ACCESS_BYTES: ReadonlySet<number> = new Set([8, 16]);
  * the loop and the access (a misaligned wide access faults or reads the wrong elements).
  */
 function checkAligned(st: BufferStore, loop: For): void {
-  const accesses: { buffer: BufferStore["buffer"]; index: PrimExpr; access: string }[] = [{ buffer: st.buffer, index: st.indices[st.indices.length - 1]!, access: "store to" }];
+  const accesses: { buffer: BufferStore["buffer"]; index: PrimExpr; access: string }[] = [
+    { buffer: st.buffer, index: st.indices[st.indices.length - 1]!, access: "store to" },
+  ];
   forEachExpr(st.value, (e) => {
     if (e.kind === "BufferLoad") accesses.push({ buffer: e.buffer, index: e.indices[e.indices.length - 1]!, access: "load of" });
   });
@@ -235,7 +237,11 @@ function vectorizeExpr(e: PrimExpr, vl: VectorLoop): PrimExpr | undefined {
       if (!ELEMENTWISE_CALLS.has(e.op) || intrinsicInfo(e.op)?.pure !== true) return undefined;
       const args = e.args.map((a) => vectorizeExpr(a, vl));
       if (args.some((a) => a === undefined)) return undefined;
-      return call(withLanes(e.dtype, vl.lanes), e.op, args.map((a) => widen(a!, vl.lanes)));
+      return call(
+        withLanes(e.dtype, vl.lanes),
+        e.op,
+        args.map((a) => widen(a!, vl.lanes)),
+      );
     }
     default:
       // Ramp, Broadcast and Let of the loop variable are not produced by the schedules we lower.

@@ -26,7 +26,12 @@ export function verifyGpuCode(kernel: DeviceKernel, t: CudaTarget): void {
     ...violated("vector-width", vectorViolations(kernel.body, t)),
     ...violated("local-memory", localMemoryViolations(kernel.body)),
   ];
-  if (violations.length > 0) throw new GpuVerifyError(kernel.name, violations.map((v) => v.message), [...new Set(violations.map((v) => v.limit))]);
+  if (violations.length > 0)
+    throw new GpuVerifyError(
+      kernel.name,
+      violations.map((v) => v.message),
+      [...new Set(violations.map((v) => v.limit))],
+    );
 }
 
 function threadViolations(kernel: DeviceKernel, t: CudaTarget): string[] {
@@ -63,10 +68,13 @@ function gridViolations(kernel: DeviceKernel, t: CudaTarget): string[] {
 function sharedMemoryViolations(kernel: DeviceKernel, t: CudaTarget): string[] {
   const dynamic = kernel.launch.dynamicSharedBytes;
   if (dynamic === 0) {
-    return kernel.sharedBytes > t.maxSharedMemoryPerBlock ? [`uses ${kernel.sharedBytes} bytes of shared memory; ${t.name} allows ${t.maxSharedMemoryPerBlock}`] : [];
+    return kernel.sharedBytes > t.maxSharedMemoryPerBlock
+      ? [`uses ${kernel.sharedBytes} bytes of shared memory; ${t.name} allows ${t.maxSharedMemoryPerBlock}`]
+      : [];
   }
   const out: string[] = [];
-  if (kernel.sharedBytes > t.maxSharedMemoryPerBlock) out.push(`uses ${kernel.sharedBytes} bytes of static shared memory; ${t.name} allows ${t.maxSharedMemoryPerBlock}`);
+  if (kernel.sharedBytes > t.maxSharedMemoryPerBlock)
+    out.push(`uses ${kernel.sharedBytes} bytes of static shared memory; ${t.name} allows ${t.maxSharedMemoryPerBlock}`);
   const optin = t.maxSharedMemoryPerBlockOptin ?? t.maxSharedMemoryPerBlock;
   const total = kernel.sharedBytes + dynamic;
   if (total > optin) out.push(`uses ${total} bytes of shared memory (${dynamic} dynamic); ${t.name} allows ${optin} per block`);
@@ -77,10 +85,10 @@ function sharedMemoryViolations(kernel: DeviceKernel, t: CudaTarget): string[] {
 function vectorViolations(body: Stmt, t: CudaTarget): string[] {
   const walk = new DTypeWalker();
   walk.visitStmt(body);
-  const wide = [...new Set([...walk.storedDTypes, ...walk.exprDTypes])].filter((dt) => lanesOf(dt) > 1 && lanesOf(dt) * bytesOf(elementType(dt)) > t.maxVectorBytes);
-  return wide.map(
-    (dt) => `uses ${dt} values (${lanesOf(dt) * bytesOf(elementType(dt))} bytes); ${t.name} allows vectors of at most ${t.maxVectorBytes} bytes`,
+  const wide = [...new Set([...walk.storedDTypes, ...walk.exprDTypes])].filter(
+    (dt) => lanesOf(dt) > 1 && lanesOf(dt) * bytesOf(elementType(dt)) > t.maxVectorBytes,
   );
+  return wide.map((dt) => `uses ${dt} values (${lanesOf(dt) * bytesOf(elementType(dt))} bytes); ${t.name} allows vectors of at most ${t.maxVectorBytes} bytes`);
 }
 
 /**

@@ -68,7 +68,9 @@ export function boxesOf(boxes: readonly AccessBox[], data: Var): AccessBox[] {
 }
 
 export function boxesOverlap(as: readonly AccessBox[], bs: readonly AccessBox[]): boolean {
-  return as.some((a) => bs.some((b) => a.bounds.length === b.bounds.length && a.bounds.every((x, d) => x.min <= b.bounds[d]!.max && b.bounds[d]!.min <= x.max)));
+  return as.some((a) =>
+    bs.some((b) => a.bounds.length === b.bounds.length && a.bounds.every((x, d) => x.min <= b.bounds[d]!.max && b.bounds[d]!.min <= x.max)),
+  );
 }
 
 class AccessCollector extends IRVisitor {

@@ -21,21 +21,7 @@
  * section count groups committed by the section before (a prologue without the consumer between
  * two producers must not merge them into one group where the body commits two).
  */
-import {
-  type Analyzer,
-  type PrimExpr,
-  type Stmt,
-  type Var,
-  add,
-  and,
-  attrStmt,
-  ge,
-  ifThenElse,
-  intImm,
-  lt,
-  seq,
-  sub,
-} from "@tessera/ir";
+import { type Analyzer, type PrimExpr, type Stmt, type Var, add, and, attrStmt, ge, ifThenElse, intImm, lt, seq, sub } from "@tessera/ir";
 import { LoweringError } from "../errors.js";
 import { ASYNC_COMMIT_QUEUE_SCOPE, ASYNC_SCOPE, ASYNC_WAIT_INFLIGHT_COUNT, ASYNC_WAIT_QUEUE_SCOPE } from "@tessera/ir";
 import { guarded } from "../util/conditions.js";
@@ -183,20 +169,13 @@ export class AsyncQueues {
   }
 
   /** Waits attached, producers grouped under their commit scope, predicates as guards. */
-  private assemble(
-    entries: readonly SectionEntry[],
-    bodies: Stmt[],
-    local: ReadonlyMap<number, StageInSection>,
-    simplifier: Analyzer,
-  ): Stmt[] {
+  private assemble(entries: readonly SectionEntry[], bodies: Stmt[], local: ReadonlyMap<number, StageInSection>, simplifier: Analyzer): Stmt[] {
     const groupAt: ({ stage: number; group: number } | undefined)[] = entries.map(() => undefined);
     for (const [stage, state] of local) {
       state.groups.forEach((members, group) => members.forEach((i) => (groupAt[i] = { stage, group })));
       if (state.wait === undefined) continue;
       const count =
-        state.predicate !== undefined && !simplifier.canProve(state.predicate)
-          ? ifThenElse(state.predicate, state.wait.count, intImm(0))
-          : state.wait.count;
+        state.predicate !== undefined && !simplifier.canProve(state.predicate) ? ifThenElse(state.predicate, state.wait.count, intImm(0)) : state.wait.count;
       const i = state.wait.before;
       bodies[i] = attrStmt(ASYNC_WAIT_QUEUE_SCOPE, undefined, intImm(stage), attrStmt(ASYNC_WAIT_INFLIGHT_COUNT, undefined, count, bodies[i]!));
     }

@@ -47,7 +47,7 @@ export function checkDependences(stmts: readonly PipelineStmt[], ctx: Dependence
 function sharedHazards(first: PipelineStmt, second: PipelineStmt): { data: Var; name: string; hazard: Hazard }[] {
   const out: { data: Var; name: string; hazard: Hazard }[] = [];
   const seen = new Set<Var>();
-  const kinds = (st: PipelineStmt): [("read" | "write"), readonly AccessBox[]][] => [
+  const kinds = (st: PipelineStmt): ["read" | "write", readonly AccessBox[]][] => [
     ["write", st.accesses.writes],
     ["read", st.accesses.reads],
   ];
@@ -82,10 +82,7 @@ function reorderMessage(
     `cannot be pipelined as annotated: ${describeStmt(second)} ${verb(hazard.second)} ${buffer}, which ` +
     `${describeStmt(first)} ${verb(hazard.first)} ${when}, but the pipeline would run it first`;
   if (distance === 0) {
-    return (
-      `${head} (a statement that depends on another cannot be in an earlier stage, nor before it in ` +
-      `software_pipeline_order within one stage)`
-    );
+    return `${head} (a statement that depends on another cannot be in an earlier stage, nor before it in ` + `software_pipeline_order within one stage)`;
   }
   const why = pipelineAllocated
     ? `${buffer} gets ${versions} version${versions === 1 ? "" : "s"} from the stages and order given`

@@ -88,9 +88,7 @@ function emitSection(layout: PipelineLayout, section: Section): Stmt | undefined
     entries.push({ st, predicate, body, iteration });
   }
   const stmts =
-    layout.asyncQueues === undefined
-      ? entries.map((e) => guarded(e.predicate, e.body))
-      : layout.asyncQueues.emitSection(entries, tripCount, analyzer);
+    layout.asyncQueues === undefined ? entries.map((e) => guarded(e.predicate, e.body)) : layout.asyncQueues.emitSection(entries, tripCount, analyzer);
   if (stmts.length === 0) return undefined;
   if (i.kind !== "Var") return seq(stmts);
   const kind: ForKind = section.edge ? "unrolled" : loop.forKind;

@@ -4,25 +4,9 @@
  * and read in a later one their versions, check that the new schedule keeps every dependence,
  * and emit prologue, body and epilogue inside a block that allocates the (re-shaped) buffers.
  */
-import {
-  type BlockRealize,
-  type Buffer,
-  type For,
-  type Stmt,
-  type Var,
-  block,
-  blockRealize,
-  evaluate,
-  seq,
-} from "@tessera/ir";
+import { type BlockRealize, type Buffer, type For, type Stmt, type Var, block, blockRealize, evaluate, seq } from "@tessera/ir";
 import { stmtAccesses } from "./accesses.js";
-import {
-  type PipelineAnnotation,
-  checkAnnotationFitsBody,
-  pipelineError,
-  preservedAnnotations,
-  readPipelineAnnotation,
-} from "./annotations.js";
+import { type PipelineAnnotation, checkAnnotationFitsBody, pipelineError, preservedAnnotations, readPipelineAnnotation } from "./annotations.js";
 import { AsyncQueues } from "./async-queues.js";
 import { pipelineBody } from "./body.js";
 import { checkDependences } from "./dependences.js";

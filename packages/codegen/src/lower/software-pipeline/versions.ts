@@ -23,10 +23,7 @@ export function versionCount(buffer: Buffer, stmts: readonly PipelineStmt[]): nu
   if (versions === 2) {
     const readerAfterEarlierWriter = writers.some((w) =>
       readers.some(
-        (r) =>
-          w.order < r.order &&
-          w.stage < r.stage &&
-          boxesOverlap(boxesOf(w.accesses.writes, buffer.data), boxesOf(r.accesses.reads, buffer.data)),
+        (r) => w.order < r.order && w.stage < r.stage && boxesOverlap(boxesOf(w.accesses.writes, buffer.data), boxesOf(r.accesses.reads, buffer.data)),
       ),
     );
     if (!readerAfterEarlierWriter) return 1;

@@ -12,17 +12,17 @@ type ValueOf = (v: Var) => PrimExpr | undefined;
 const NO_VALUES: ValueOf = () => undefined;
 
 // Plain recursive functions, no closures per call: this runs for every vector access.
-export function isProvablyMultipleOf(e: PrimExpr, n: number, valueOf: ValueOf = NO_VALUES): boolean {
+export function isProvablyMultipleOf(e: PrimExpr, n: number, knownValue: ValueOf = NO_VALUES): boolean {
   if (n === 1) return true;
   switch (e.kind) {
     case "IntImm":
       return e.value % n === 0;
     case "Var": {
-      const value = valueOf(e);
-      return value !== undefined && isProvablyMultipleOf(value, n, valueOf);
+      const value = knownValue(e);
+      return value !== undefined && isProvablyMultipleOf(value, n, knownValue);
     }
     case "Cast":
-      return isProvablyMultipleOf(e.value, n, valueOf);
+      return isProvablyMultipleOf(e.value, n, knownValue);
     case "Binary":
       switch (e.op) {
         case "add":
@@ -32,9 +32,9 @@ export function isProvablyMultipleOf(e: PrimExpr, n: number, valueOf: ValueOf = 
         // x mod m = x - m·q is a multiple of n when x and m are.
         case "floormod":
         case "mod":
-          return isProvablyMultipleOf(e.a, n, valueOf) && isProvablyMultipleOf(e.b, n, valueOf);
+          return isProvablyMultipleOf(e.a, n, knownValue) && isProvablyMultipleOf(e.b, n, knownValue);
         case "mul":
-          return productIsMultiple(e.a, e.b, n, valueOf) || productIsMultiple(e.b, e.a, n, valueOf);
+          return productIsMultiple(e.a, e.b, n, knownValue) || productIsMultiple(e.b, e.a, n, knownValue);
         default:
           return false;
       }
@@ -43,6 +43,6 @@ export function isProvablyMultipleOf(e: PrimExpr, n: number, valueOf: ValueOf = 
   }
 }
 
-function productIsMultiple(factor: PrimExpr, other: PrimExpr, n: number, valueOf: ValueOf): boolean {
-  return factor.kind === "IntImm" ? isProvablyMultipleOf(other, n / gcdInt(factor.value, n), valueOf) : isProvablyMultipleOf(factor, n, valueOf);
+function productIsMultiple(factor: PrimExpr, other: PrimExpr, n: number, knownValue: ValueOf): boolean {
+  return factor.kind === "IntImm" ? isProvablyMultipleOf(other, n / gcdInt(factor.value, n), knownValue) : isProvablyMultipleOf(factor, n, knownValue);
 }

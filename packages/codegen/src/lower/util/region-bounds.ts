@@ -3,19 +3,7 @@
  * evaluation of each index, tightened by conditions that bound a sub-expression of the index
  * (a block predicate `i0 * 64 + i1 < 66` limits `base + (i0 * 64 + i1)` to `base + 65`).
  */
-import {
-  type Analyzer,
-  type IntervalSet,
-  NEG_INF,
-  POS_INF,
-  type PrimExpr,
-  type Var,
-  add,
-  evalSet,
-  intImm,
-  sub,
-  usesVar,
-} from "@tessera/ir";
+import { type Analyzer, type IntervalSet, NEG_INF, POS_INF, type PrimExpr, type Var, add, evalSet, intImm, sub, usesVar } from "@tessera/ir";
 
 const FLIPPED: Readonly<Record<string, string>> = { lt: "gt", le: "ge", gt: "lt", ge: "le" };
 
@@ -36,12 +24,7 @@ function asBound(cond: PrimExpr, relaxed: ReadonlySet<Var>): Bound | undefined {
 }
 
 /** The interval of `index` with `dom` relaxed, narrowed by `conditions` where that is provable. */
-export function boundIndex(
-  index: PrimExpr,
-  dom: ReadonlyMap<Var, IntervalSet>,
-  conditions: readonly PrimExpr[],
-  analyzer: Analyzer,
-): IntervalSet {
+export function boundIndex(index: PrimExpr, dom: ReadonlyMap<Var, IntervalSet>, conditions: readonly PrimExpr[], analyzer: Analyzer): IntervalSet {
   const set = evalSet(index, dom, analyzer);
   let lo = set.min;
   let hi = set.max;

@@ -2,18 +2,7 @@
  * The tree of loops and blocks of a function body, with the position of every buffer access:
  * what planBufferAllocation needs to find the lowest common ancestor of a buffer's uses.
  */
-import {
-  type Block,
-  type BlockRealize,
-  type Buffer,
-  type BufferLoad,
-  type BufferStore,
-  type For,
-  IRVisitor,
-  type Stmt,
-  type Var,
-  usesVar,
-} from "@tessera/ir";
+import { type Block, type BlockRealize, type Buffer, type BufferLoad, type BufferStore, type For, IRVisitor, type Stmt, type Var, usesVar } from "@tessera/ir";
 
 export interface ScopeNode {
   readonly stmt: For | Block;

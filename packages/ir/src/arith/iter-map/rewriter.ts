@@ -100,10 +100,7 @@ export class IterMapRewriter {
     if (mark === undefined) {
       const it = this.inputs.get(v)!;
       const key = `v${it.index}`;
-      const source: PrimExpr =
-        it.min === 0
-          ? v
-          : { kind: "Binary", op: "sub", dtype: v.dtype, a: v, b: { kind: "IntImm", dtype: v.dtype, value: it.min } };
+      const source: PrimExpr = it.min === 0 ? v : { kind: "Binary", op: "sub", dtype: v.dtype, a: v, b: { kind: "IntImm", dtype: v.dtype, value: it.min } };
       mark = iterMark(source, Math.min(it.extent, this.extentOverrides.get(key) ?? Infinity), v.dtype);
       this.inputMarks.set(v, mark);
       this.markKeys.set(mark, key);

@@ -185,7 +185,10 @@ export class MultiLevelTiling implements ScheduleRule {
       const shared = sch.cacheRead(block, operand.index, "shared");
       sch.computeAt(shared, readLoop, true);
       // TVM fuses the copy's own loops here; RewriteCooperativeFetch does it, since it needs their extents.
-      const lanes = sch.sampleCategorical(o.vectorLoadLens, o.vectorLoadLens.map(() => 1 / o.vectorLoadLens.length));
+      const lanes = sch.sampleCategorical(
+        o.vectorLoadLens,
+        o.vectorLoadLens.map(() => 1 / o.vectorLoadLens.length),
+      );
       sch.annotate(shared, COOPERATIVE_FETCH, lanes);
       if (o.knobs.fetchViaRegisters) {
         sch.annotate(shared, FETCH_VIA_REGISTERS, sch.sampleCategorical([0, 1], COIN));
@@ -206,7 +209,14 @@ export class MultiLevelTiling implements ScheduleRule {
     if (o.knobs.softwarePipeline) sch.annotate(chunkLoop, SOFTWARE_PIPELINE, sch.sampleCategorical([0, 1], COIN));
     if (o.knobs.launchBounds.length > 0 && blockLoop !== undefined) {
       const n = o.knobs.launchBounds.length;
-      sch.annotate(blockLoop, LAUNCH_BOUNDS, sch.sampleCategorical(o.knobs.launchBounds, o.knobs.launchBounds.map(() => 1 / n)));
+      sch.annotate(
+        blockLoop,
+        LAUNCH_BOUNDS,
+        sch.sampleCategorical(
+          o.knobs.launchBounds,
+          o.knobs.launchBounds.map(() => 1 / n),
+        ),
+      );
     }
     return [sch];
   }
@@ -294,7 +304,10 @@ export class MultiLevelTiling implements ScheduleRule {
       const fitting = divisors(extent.value).filter((d) => d <= cap);
       const large = fitting.filter((d) => d >= Math.min(8, cap));
       const chunks = large.length > 0 ? large : fitting;
-      const chunk = sch.sampleCategorical(chunks, chunks.map(() => 1 / chunks.length));
+      const chunk = sch.sampleCategorical(
+        chunks,
+        chunks.map(() => 1 / chunks.length),
+      );
       const [outer, inner] = sch.split(loop, [null, chunk]);
       return [...perfectTileSplitter(cap)(sch, outer!, levels - 1), inner!];
     };
@@ -327,4 +340,3 @@ function divisors(n: number): number[] {
 export function multiLevelTiling(options: Partial<MultiLevelTilingOptions> = {}): MultiLevelTiling {
   return new MultiLevelTiling({ ...DEFAULT_CUDA_TILING, ...options });
 }
-

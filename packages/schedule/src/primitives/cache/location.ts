@@ -102,7 +102,5 @@ export function ownerEntry(index: TreeIndex, loc: CacheLocation): NodeEntry {
 
 /** Does every child block of the scope that reads `buffer` lie under `owner`? (TVM's `AllConsumersUnderStmt`.) */
 export function allReadersUnder(index: TreeIndex, scopeChildren: readonly BlockEntry[], buffer: object, owner: NodeEntry): boolean {
-  return scopeChildren
-    .filter((b) => b.node.reads.some((r) => r.buffer === buffer))
-    .every((b) => index.isAncestor(owner, b));
+  return scopeChildren.filter((b) => b.node.reads.some((r) => r.buffer === buffer)).every((b) => index.isAncestor(owner, b));
 }

@@ -45,9 +45,7 @@ export function plus(a: PrimExpr, b: PrimExpr): PrimExpr {
 /** The cache buffer `<buf>_<scope>`: same dtype, new storage; compact caches take the region's extents as shape. */
 export function makeCacheBuffer(original: Buffer, scope: StorageScope, region: BufferRegion, fullShape: boolean): Buffer {
   const name = `${original.name}_${scope}`;
-  return fullShape
-    ? withBuffer(original, { name, scope })
-    : withBuffer(original, { name, scope, shape: region.region.map((r) => r.extent), strides: [] });
+  return fullShape ? withBuffer(original, { name, scope }) : withBuffer(original, { name, scope, shape: region.region.map((r) => r.extent), strides: [] });
 }
 
 export interface CacheStage {
@@ -103,7 +101,12 @@ export function makeCacheStage(opts: {
  * non-divisible split, whose own predicate the relaxation drops), and copying those points would
  * access memory out of bounds. Each bound that cannot be proven becomes a conjunct.
  */
-function inBufferPredicate(region: BufferRegion, loopVars: readonly Var[], analyzer: Analyzer, outerDomains: ReadonlyMap<Var, IntervalSet>): PrimExpr | boolean {
+function inBufferPredicate(
+  region: BufferRegion,
+  loopVars: readonly Var[],
+  analyzer: Analyzer,
+  outerDomains: ReadonlyMap<Var, IntervalSet>,
+): PrimExpr | boolean {
   const conjuncts: PrimExpr[] = [];
   region.region.forEach((r, d) => {
     const ax = loopVars[d]!;
@@ -122,7 +125,14 @@ function inBufferPredicate(region: BufferRegion, loopVars: readonly Var[], analy
  * `[0, (n + 31) // 32)`): the largest value of the index, worked out symbolically, is at most
  * `extent - 1`.
  */
-function withinSymbolicShape(index: PrimExpr, extent: PrimExpr, ax: Var, axExtent: PrimExpr, analyzer: Analyzer, outerDomains: ReadonlyMap<Var, IntervalSet>): boolean {
+function withinSymbolicShape(
+  index: PrimExpr,
+  extent: PrimExpr,
+  ax: Var,
+  axExtent: PrimExpr,
+  analyzer: Analyzer,
+  outerDomains: ReadonlyMap<Var, IntervalSet>,
+): boolean {
   const doms = new Map(outerDomains);
   doms.set(ax, intervalFromRange({ min: intImm(0, axExtent.dtype), extent: axExtent }, analyzer));
   const hull = evalSet(index, doms, analyzer);

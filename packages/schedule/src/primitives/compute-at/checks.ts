@@ -23,13 +23,7 @@ export function checkCompleteOrReductionBlock(primitive: string, index: TreeInde
  * The loop must sit in the block's scope (only loops between it and the scope block) and must not
  * enclose the block. Binds the domains of the loop and of its ancestors in `analyzer`.
  */
-export function checkSameScopeAndBindLoops(
-  primitive: string,
-  blk: BlockEntry,
-  loop: LoopEntry,
-  scopeRoot: BlockEntry,
-  analyzer: Analyzer,
-): void {
+export function checkSameScopeAndBindLoops(primitive: string, blk: BlockEntry, loop: LoopEntry, scopeRoot: BlockEntry, analyzer: Analyzer): void {
   for (let p: LoopEntry["parent"] = loop; p !== scopeRoot; p = p.parent) {
     if (p === undefined || p.kind !== "loop") throw new NotInSameScopeError(primitive, blk.node, loop.node);
     analyzer.bind(p.node.loopVar, { min: p.node.min, extent: p.node.extent }, true);
@@ -78,10 +72,20 @@ export function findInsertionPoint(
   });
   if (lastProducer >= firstConsumer) throw new InsertionPointNotFoundError(primitive, lastProducer, firstConsumer);
   if (requireAllProducers && producersSeen < producers.length) {
-    throw new NotAllRequiredBlocksAreVisitedError(primitive, false, producers.length - producersSeen, producers.map((b) => b.node));
+    throw new NotAllRequiredBlocksAreVisitedError(
+      primitive,
+      false,
+      producers.length - producersSeen,
+      producers.map((b) => b.node),
+    );
   }
   if (requireAllConsumers && consumersSeen < consumers.length) {
-    throw new NotAllRequiredBlocksAreVisitedError(primitive, true, consumers.length - consumersSeen, consumers.map((b) => b.node));
+    throw new NotAllRequiredBlocksAreVisitedError(
+      primitive,
+      true,
+      consumers.length - consumersSeen,
+      consumers.map((b) => b.node),
+    );
   }
   if (position === -1) return firstConsumer;
   if (position === -2) return lastProducer + 1;

@@ -60,8 +60,7 @@ function endsEqual(a: IntervalSet["min"] | IntervalSet["max"], b: IntervalSet["m
   return analyzer.canProveEqual(a, b);
 }
 
-const sameSet = (a: IntervalSet, b: IntervalSet, analyzer: Analyzer) =>
-  endsEqual(a.min, b.min, analyzer) && endsEqual(a.max, b.max, analyzer);
+const sameSet = (a: IntervalSet, b: IntervalSet, analyzer: Analyzer) => endsEqual(a.min, b.min, analyzer) && endsEqual(a.max, b.max, analyzer);
 
 /**
  * Simplified ends; an end whose value is fixed (e.g. a loop of extent 1) becomes that constant,
@@ -152,8 +151,14 @@ function inverseBox(
   box: readonly { min: PrimExpr; max: PrimExpr }[],
   analyzer: Analyzer,
 ): Map<Var, IntervalSet> {
-  const lo = inverseAffineIterMap(sums, box.map((b) => b.min));
-  const hi = inverseAffineIterMap(sums, box.map((b) => b.max));
+  const lo = inverseAffineIterMap(
+    sums,
+    box.map((b) => b.min),
+  );
+  const hi = inverseAffineIterMap(
+    sums,
+    box.map((b) => b.max),
+  );
   const out = new Map<Var, IntervalSet>();
   for (const [v, a] of lo) {
     const b = hi.get(v) ?? a;
@@ -232,12 +237,20 @@ function updateDimwise(primitive: string, buffer: Buffer, provided: NDIntSet, re
     const into = doms.get(v);
     if (into !== undefined) unionInfo(into, info, analyzer);
     else if (!sameSet(p, r, analyzer)) {
-      throw new BufferRegionPatternError(primitive, `the required region of ${buffer.name} in dimension ${d} depends on a variable that is not a block iterator`);
+      throw new BufferRegionPatternError(
+        primitive,
+        `the required region of ${buffer.name} in dimension ${d} depends on a variable that is not a block iterator`,
+      );
     }
   });
 }
 
-export function calculateBlockVarDomain(primitive: string, iterVars: readonly IterVar[], regions: Regions, analyzer: Analyzer): { dom: IntervalSet; bound: MaybeSet }[] {
+export function calculateBlockVarDomain(
+  primitive: string,
+  iterVars: readonly IterVar[],
+  regions: Regions,
+  analyzer: Analyzer,
+): { dom: IntervalSet; bound: MaybeSet }[] {
   const doms = new Map<Var, BlockVarDomain>(iterVars.map((iv) => [iv.var, { dom: undefined, bound: undefined }]));
   for (const [buffer, provList] of regions.provided) {
     const reqList = regions.required.get(buffer);

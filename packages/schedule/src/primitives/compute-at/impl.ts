@@ -73,9 +73,7 @@ export function computeAtImpl(ctx: PrimitiveContext, req: ComputeAtRequest): voi
   // replace the target loop by identity.
   const { src, tgt } = removal;
   const removed =
-    src.kind === "For"
-      ? replaceStmts(ctx.func.body, new Map([[src, tgt as Stmt]]))
-      : replaceStmts(ctx.func.body, new Map(), new Map([[src, tgt as Block]]));
+    src.kind === "For" ? replaceStmts(ctx.func.body, new Map([[src, tgt as Stmt]])) : replaceStmts(ctx.func.body, new Map(), new Map([[src, tgt as Block]]));
   ctx.commit(replaceStmts(removed, new Map([[loop.node, newLoop]])));
 }
 
@@ -95,9 +93,7 @@ function makeLoopNest(
   let predicate: PrimExpr = boolImm(true);
   blk.node.iterVars.forEach((iv, i) => {
     const { dom, bound } = doms[i]!;
-    const cover = isFiniteInterval(dom)
-      ? { min: dom.min, extent: analyzer.simplify(add(sub(dom.max, dom.min), 1)) }
-      : iv.dom;
+    const cover = isFiniteInterval(dom) ? { min: dom.min, extent: analyzer.simplify(add(sub(dom.max, dom.min), 1)) } : iv.dom;
     const isUnit = cover.extent.kind === "IntImm" && cover.extent.value === 1;
     let value: PrimExpr;
     if (preserveUnitLoops || !isUnit) {

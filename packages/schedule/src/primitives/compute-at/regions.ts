@@ -32,13 +32,7 @@ export interface Regions {
   readonly required: Map<Buffer, NDIntSet[]>;
 }
 
-export function calculateRegions(
-  isComputeAt: boolean,
-  blk: BlockEntry,
-  loop: LoopEntry,
-  dependents: readonly BlockEntry[],
-  analyzer: Analyzer,
-): Regions {
+export function calculateRegions(isComputeAt: boolean, blk: BlockEntry, loop: LoopEntry, dependents: readonly BlockEntry[], analyzer: Analyzer): Regions {
   const provided = new Map<Buffer, NDIntSet[]>();
   const required = new Map<Buffer, NDIntSet[]>();
   for (const r of isComputeAt ? blk.node.writes : blk.node.reads) {

@@ -29,11 +29,7 @@ export class NotSingleReadWriteBuffer extends ScheduleError {
   constructor(primitive: string, isRead: boolean, blk: Block) {
     const count = isRead ? blk.reads.length : blk.writes.length;
     const verb = isRead ? "read" : "write";
-    super(
-      primitive,
-      `The block is only allowed to ${verb} a single buffer region, but it ${verb}s ${count} region(s): ${nameOf(blk)}`,
-      [blk],
-    );
+    super(primitive, `The block is only allowed to ${verb} a single buffer region, but it ${verb}s ${count} region(s): ${nameOf(blk)}`, [blk]);
   }
 }
 
@@ -181,4 +177,3 @@ registerInstruction({
   },
   formatArgs: (inputs) => renderInput(inputs[0]!),
 });
-

@@ -56,7 +56,10 @@ function parameterNames(fn: IndexMapFn, ndim: number): string[] {
   const fallback = Array.from({ length: ndim }, (_, i) => `v${i}`);
   const m = /^\s*(?:function\s*\w*\s*)?\(?\s*([\w$\s,]*?)\s*\)?\s*(?:=>|\{)/.exec(fn.toString());
   if (m === null) return fallback;
-  const names = m[1]!.split(",").map((s) => s.trim()).filter((s) => s.length > 0);
+  const names = m[1]!
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
   return names.length === ndim && names.every((n) => /^[A-Za-z_$][\w$]*$/.test(n)) ? names : fallback;
 }
 
@@ -66,9 +69,11 @@ export function indexMapToAttr(map: IndexMap): InstructionAttr {
 }
 
 export function indexMapFromAttr(attr: unknown): IndexMap {
-  if (attr === null || typeof attr !== "object" || Array.isArray(attr)) throw new IndexMapError(`an index map must be an object { params, results }, got ${JSON.stringify(attr)}`);
+  if (attr === null || typeof attr !== "object" || Array.isArray(attr))
+    throw new IndexMapError(`an index map must be an object { params, results }, got ${JSON.stringify(attr)}`);
   const { params, results } = attr as { params?: unknown; results?: unknown };
-  if (!Array.isArray(params) || !params.every((p) => typeof p === "string")) throw new IndexMapError(`index map params must be a list of names, got ${JSON.stringify(params)}`);
+  if (!Array.isArray(params) || !params.every((p) => typeof p === "string"))
+    throw new IndexMapError(`index map params must be a list of names, got ${JSON.stringify(params)}`);
   if (!Array.isArray(results)) throw new IndexMapError(`index map results must be a list, got ${JSON.stringify(results)}`);
   const vars = (params as string[]).map((p) => variable(p, "int32"));
   const byName = new Map(vars.map((v) => [v.name, v]));

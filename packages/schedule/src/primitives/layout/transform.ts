@@ -71,11 +71,15 @@ function transformedShape(buffer: Buffer, map: IndexMap): PrimExpr[] {
   if (map.params.length !== buffer.shape.length) {
     throw new TransformLayoutError(PRIMITIVE, `the index map takes ${map.params.length} indices but ${where} has ${buffer.shape.length} dimensions`);
   }
-  if (!buffer.shape.every((d) => d.kind === "IntImm")) throw new TransformLayoutError(PRIMITIVE, `${where} has a symbolic shape; only constant shapes can be transformed`);
+  if (!buffer.shape.every((d) => d.kind === "IntImm"))
+    throw new TransformLayoutError(PRIMITIVE, `${where} has a symbolic shape; only constant shapes can be transformed`);
   const dom = new Map<Var, Range>(map.params.map((p, d) => [p, { min: intImm(0, p.dtype), extent: buffer.shape[d]! }]));
   const detected = detectIterMap(map.results, dom, undefined, { requireBijective: true });
   if (detected.errors.length > 0) {
-    throw new TransformLayoutError(PRIMITIVE, `the index map is not a bijection of the index space of ${where} (padding is not supported): ${detected.errors[0]}`);
+    throw new TransformLayoutError(
+      PRIMITIVE,
+      `the index map is not a bijection of the index space of ${where} (padding is not supported): ${detected.errors[0]}`,
+    );
   }
   const analyzer = new Analyzer();
   for (const [p, r] of dom) analyzer.bind(p, r);
@@ -131,7 +135,10 @@ class LayoutRewriter extends IRMutator {
 
   override visitMatchBuffer(m: MatchBufferRegion): MatchBufferRegion {
     if (m.source.buffer === this.from) {
-      throw new TransformLayoutError(PRIMITIVE, `buffer ${this.from.name} is viewed by match_buffer ${m.buffer.name}, whose layout cannot follow the transform`);
+      throw new TransformLayoutError(
+        PRIMITIVE,
+        `buffer ${this.from.name} is viewed by match_buffer ${m.buffer.name}, whose layout cannot follow the transform`,
+      );
     }
     return super.visitMatchBuffer(m);
   }

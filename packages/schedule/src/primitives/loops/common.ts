@@ -8,11 +8,7 @@ import { ScheduleError } from "../../errors.js";
 export class HasAnnotationOrThreadBindingError extends ScheduleError {
   override name = "HasAnnotationOrThreadBindingError";
   constructor(primitive: string, loop: For) {
-    super(
-      primitive,
-      `The primitive can't be applied because the loop ${loop.loopVar.name} has annotation or thread binding`,
-      [loop],
-    );
+    super(primitive, `The primitive can't be applied because the loop ${loop.loopVar.name} has annotation or thread binding`, [loop]);
   }
 }
 

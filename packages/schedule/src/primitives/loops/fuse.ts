@@ -3,51 +3,32 @@
  * product; the old variables become its digits (`fused // (ej*ek)`, `fused % (ej*ek) // ek`,
  * `fused % ek`), and block bindings are re-simplified.
  */
-import {
-  Analyzer,
-  type For,
-  type PrimExpr,
-  type Var,
-  floordiv,
-  floormod,
-  forLoop,
-  intImm,
-  mul,
-  substituteStmt,
-  variable,
-} from "@tessera/ir";
+import { Analyzer, type For, type PrimExpr, type Var, floordiv, floormod, forLoop, intImm, mul, substituteStmt, variable } from "@tessera/ir";
 import type { PrimitiveContext } from "../../context.js";
 import { ScheduleError, ScheduleUsageError } from "../../errors.js";
 import { type InstructionKind, registerInstruction, renderInput } from "../../instruction.js";
 import { loopDomains, simplifyBlockBindings } from "../../analysis/loop-bindings.js";
 import { replaceStmts } from "../../state/replace.js";
 import type { LoopEntry } from "../../state/tree-index.js";
-import {
-  DependentLoopError,
-  checkLoopStartsWithZero,
-  checkNoAnnotationOrThreadBinding,
-  dependentVar,
-} from "./common.js";
+import { DependentLoopError, checkLoopStartsWithZero, checkNoAnnotationOrThreadBinding, dependentVar } from "./common.js";
 
 export class OuterNotInnerParent extends ScheduleError {
   override name = "OuterNotInnerParent";
   constructor(outer: For, inner: For) {
-    super(
-      "fuse",
-      `The loops can't be fused because the outer loop ${outer.loopVar.name} is not the parent of the inner loop ${inner.loopVar.name}`,
-      [outer, inner],
-    );
+    super("fuse", `The loops can't be fused because the outer loop ${outer.loopVar.name} is not the parent of the inner loop ${inner.loopVar.name}`, [
+      outer,
+      inner,
+    ]);
   }
 }
 
 export class NotOnlyChildError extends ScheduleError {
   override name = "NotOnlyChildError";
   constructor(outer: For, inner: For) {
-    super(
-      "fuse",
-      `The loops can't be fused because the inner loop ${inner.loopVar.name} is not the only child of outer loop ${outer.loopVar.name}.`,
-      [outer, inner],
-    );
+    super("fuse", `The loops can't be fused because the inner loop ${inner.loopVar.name} is not the only child of outer loop ${outer.loopVar.name}.`, [
+      outer,
+      inner,
+    ]);
   }
 }
 

@@ -40,10 +40,7 @@ export class NotSingleInferFactorError extends ScheduleError {
 export class NonPositiveFactorError extends ScheduleError {
   override name = "NonPositiveFactorError";
   constructor(factor: number, index: number) {
-    super(
-      "split",
-      `All the constant factors are required to be positive. However, the factor at position ${index} is ${factor}`,
-    );
+    super("split", `All the constant factors are required to be positive. However, the factor at position ${index} is ${factor}`);
   }
 }
 
@@ -76,11 +73,7 @@ function resolveFactors(ctx: PrimitiveContext, loop: LoopEntry, raw: readonly un
   if (inferAt !== -1) {
     inferred = analyzer.simplify(floordiv(add(extent, intImm(product - 1, dtype)), intImm(product, dtype)));
   } else if (!analyzer.canProveGreaterEqual(intImm(product, dtype), extent)) {
-    throw new WrongFactorError(
-      PRIMITIVE,
-      `The product of factors is not larger than or equal to the extent of loop ${loop.node.loopVar.name}`,
-      [loop.node],
-    );
+    throw new WrongFactorError(PRIMITIVE, `The product of factors is not larger than or equal to the extent of loop ${loop.node.loopVar.name}`, [loop.node]);
   }
   return known.map((v) => (v === undefined ? inferred! : intImm(v, dtype)));
 }
@@ -156,4 +149,3 @@ export const SPLIT: InstructionKind = registerInstruction({
     return `${renderInput(loop!)}, [${factors.map(renderInput).join(", ")}]${opts}`;
   },
 });
-

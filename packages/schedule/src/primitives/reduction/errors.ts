@@ -6,7 +6,11 @@ import { nameOf } from "../../analysis/schedule-checks.js";
 export class LoopPositionError extends ScheduleError {
   override name = "LoopPositionError";
   constructor(primitive: string, loop: For, blk: Block) {
-    super(primitive, `ScheduleError: The input loop ${nameOf(loop)} of ${primitive.replace(/-/g, "_")} is required to be an ancestor of block ${nameOf(blk)}.`, [loop, blk]);
+    super(
+      primitive,
+      `ScheduleError: The input loop ${nameOf(loop)} of ${primitive.replace(/-/g, "_")} is required to be an ancestor of block ${nameOf(blk)}.`,
+      [loop, blk],
+    );
   }
 }
 
@@ -58,7 +62,11 @@ const LOOP_PROPERTY_MESSAGES: Record<LoopPropertyViolation, (loop: string) => st
 
 export class LoopPropertyError extends ScheduleError {
   override name = "LoopPropertyError";
-  constructor(primitive: string, loop: For, readonly violation: LoopPropertyViolation) {
+  constructor(
+    primitive: string,
+    loop: For,
+    readonly violation: LoopPropertyViolation,
+  ) {
     super(primitive, LOOP_PROPERTY_MESSAGES[violation](nameOf(loop)), [loop]);
   }
 }

@@ -89,11 +89,16 @@ export function rfactor(ctx: PrimitiveContext, rfLoop: LoopEntry, factorAxisIn: 
     throw new RFactorPredicateError(PRIMITIVE, block, printExpr(realize.predicate));
   }
   const writeBack = makeWriteBackBlock(blk, rf, reduction, rfBlock);
-  const rfNest = wrapInLoopCopies(rfBlock.realize, loops.map((l) => l.node));
+  const rfNest = wrapInLoopCopies(
+    rfBlock.realize,
+    loops.map((l) => l.node),
+  );
 
   const outermost = loops[0]!.node;
   const keep = (l: For) => l === rf || !reduceVars.has(l.loopVar);
-  const replacer = new RFactorReplacer(new Set(loops.map((l) => l.node)), outermost, rfNest, realize, writeBack, keep, scope.root!.node, [...rfBuffers.values()]);
+  const replacer = new RFactorReplacer(new Set(loops.map((l) => l.node)), outermost, rfNest, realize, writeBack, keep, scope.root!.node, [
+    ...rfBuffers.values(),
+  ]);
   ctx.commit(replacer.visitStmt(ctx.func.body));
   return innermostBlock(rfNest);
 }

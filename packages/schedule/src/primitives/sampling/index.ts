@@ -27,10 +27,7 @@ export const SAMPLE_PERFECT_TILE: InstructionKind = registerInstruction({
       throw new ScheduleUsageError(prim, `n must be a positive integer, got ${tsLiteral(n ?? null)}`);
     }
     if (typeof maxInnermost !== "number" || !Number.isInteger(maxInnermost) || (maxInnermost < 1 && maxInnermost !== -1)) {
-      throw new ScheduleUsageError(
-        prim,
-        `max_innermost_factor must be a positive integer or -1 (no bound), got ${tsLiteral(maxInnermost ?? null)}`,
-      );
+      throw new ScheduleUsageError(prim, `max_innermost_factor must be a positive integer or -1 (no bound), got ${tsLiteral(maxInnermost ?? null)}`);
     }
     if (maxInnermost !== -1 && n < 2) {
       throw new ScheduleUsageError(prim, `Cannot tile a loop into ${n} splits (n must be >= 2 when max_innermost_factor is set)`);
@@ -45,10 +42,7 @@ export const SAMPLE_PERFECT_TILE: InstructionKind = registerInstruction({
       throw new ScheduleUsageError(prim, `Cannot tile a loop with 0 or negative extent (${extent})`);
     } else if (decision !== undefined) {
       if (!Array.isArray(decision) || decision.length !== n || !decision.every((d) => Number.isInteger(d) && d >= 1)) {
-        throw new ScheduleUsageError(
-          prim,
-          `the decision must be a list of n = ${n} positive integers (tile sizes), got ${tsLiteral(decision as Decision)}`,
-        );
+        throw new ScheduleUsageError(prim, `the decision must be a list of n = ${n} positive integers (tile sizes), got ${tsLiteral(decision as Decision)}`);
       }
       result = repairPerfectTile(decision as readonly number[], extent);
     } else {
