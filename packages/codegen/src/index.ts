@@ -3,9 +3,41 @@
  * (`lower(func, target)`: a pass pipeline per target kind), CUDA C and C generation, launch
  * metadata and C++ header export.
  */
-export * from "./launch-metadata.js";
-export * from "./lowered.js";
-export * from "./targets/target.js";
+export {
+  parseLaunchMetadata,
+  KERNEL_PARAM_DTYPES,
+  Dim3Schema,
+  KernelParamSchema,
+  LaunchMetadataSchema,
+  type Dim3,
+  type KernelParam,
+  type LaunchMetadata,
+} from "./launch-metadata.js";
+export {
+  type ArgumentSource,
+  type DeviceBufferParam,
+  type DeviceKernel,
+  type Workspace,
+  type LoweredModule,
+  type Lowered,
+  type DeviceScalarParam,
+  type DeviceKernelParam,
+  type PassStage,
+  type CLoweredFunc,
+} from "./lowered.js";
+export {
+  targetKindOf,
+  target,
+  isCudaTarget,
+  isCTarget,
+  cudaTarget,
+  cTarget,
+  type Target,
+  type CTargetName,
+  TARGET_NAMES,
+  type TargetKind,
+  type CudaTargetName,
+} from "./targets/target.js";
 export {
   type CudaTarget,
   type LocalDeviceLimits,
@@ -20,16 +52,55 @@ export {
 } from "./targets/cuda.js";
 export { type CTarget, C_TARGET_NAMES } from "./targets/c.js";
 export { TargetError } from "./targets/errors.js";
-export * from "./lower/pass.js";
-export * from "./lower/errors.js";
-export * from "./lower/passes/index.js";
+export { passRunsFor, type PassContext, type Pass, cudaPass, type CudaPassContext } from "./lower/pass.js";
+export { LoweringError, type GpuLimit, GpuVerifyError, CLoweringError } from "./lower/errors.js";
+export {
+  compactBufferAllocation,
+  convertBlocksToOpaque,
+  flattenBuffer,
+  injectSoftwarePipeline,
+  lowerInitBlock,
+  lowerOpaqueBlock,
+  planBufferAllocation,
+  simplifyFunc,
+  simplifyPass,
+  PASSES_FRONT,
+  vectorizeLoopPass,
+  injectVirtualThreadPass,
+  unrollLoopPass,
+  MAX_UNROLLED_STATEMENTS,
+  threadSyncPass,
+  injectPTXAsyncCopyPass,
+  splitHostDevice,
+  splitHostDevicePass,
+  verifyGpuCode,
+  compactBufferAllocationPass,
+  convertBlocksToOpaquePass,
+  flattenBufferPass,
+  injectSoftwarePipelinePass,
+  lowerInitBlockPass,
+  lowerOpaqueBlockPass,
+  planBufferAllocationPass,
+  type HostDeviceSplit,
+} from "./lower/passes/index.js";
 export { lower, type LowerInput } from "./lower/pipeline.js";
 export type { LowerOptions } from "./lower/lower-options.js";
 export { CUDA_LOWERING_PASSES } from "./lower/cuda-pipeline.js";
 export { C_LOWERING_PASSES } from "./lower/c-pipeline.js";
 export { describePipeline, type PipelineStep } from "./lower/describe-pipeline.js";
-export * from "./cuda/index.js";
+export {
+  CodegenError,
+  isCudaVectorType,
+  type CudaModule,
+  codegenCuda,
+  codegenKernel,
+  type HeaderOptions,
+  exportHeader,
+  type ThreadBinding,
+  type KernelEmitOptions,
+  type LaunchShape,
+} from "./cuda/index.js";
 export { kernelFromFunc, moduleFromKernelFunc, type KernelModuleOptions } from "./kernel-from-func.js";
 export { readLaunchShape, type LaunchShape as KernelLaunchShape, type ThreadBinding as KernelThreadBinding } from "./lower/kernel/thread-env.js";
-export * from "./c/index.js";
+export { codegenC, buildC, type CModule, type CParam, STACK_LIMIT_BYTES, PARALLEL_MIN_WORK, estimatedWork, type LoopSummary } from "./c/index.js";
 export { iteratorLayout, type IteratedAccess, type IteratedLoop, type IteratorLayout } from "./lower/util/iterator-layout.js";

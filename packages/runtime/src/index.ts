@@ -64,7 +64,21 @@ export {
   type Dim3,
 } from "./launch-metadata.js";
 export { loadNative, addonCandidates, type NativeLoad, type NativeHostLibrary } from "./native.js";
-export * from "./host/index.js";
+export {
+  buildHost,
+  openHostLibrary,
+  type HostModule,
+  compileC,
+  probeCCompiler,
+  type CompiledLibrary,
+  CCompileError,
+  type HostBuildOptions,
+  type HostBuildInput,
+  type HostTiming,
+  type CCompilerInfo,
+  type CompileCOptions,
+  HostBackendUnavailableError,
+} from "./host/index.js";
 export {
   build,
   type BuildInput,
@@ -77,4 +91,4 @@ export {
 export { BuildError, ModuleArgumentError } from "./module-args/errors.js";
 export type { ParamSpec, BufferParamSpec, ScalarParamSpec } from "./module-args/arguments.js";
 export { compileTargetFor, type CompileTarget } from "./driver/compile-target.js";
-export * from "./occupancy.js";
+export { occupancyLimits, theoreticalOccupancy, type OccupancyLimits, type KernelFootprint, type Occupancy } from "./occupancy.js";
