@@ -23,14 +23,14 @@ export function applyTrace(sch: Schedule): void {
   const b19 = sch.cacheRead(b0, 1, "local");
   sch.computeAt(b18, l17);
   sch.computeAt(b19, l17);
-  const [_l20, _l21, _l22, l23, l24] = sch.getLoops(b10);
+  const [l20, l21, l22, l23, l24] = sch.getLoops(b10);
   const l25 = sch.fuse(l23, l24);
-  const [_l26, l27, l28] = sch.split(l25, [null, 16, 16]);
+  const [l26, l27, l28] = sch.split(l25, [null, 16, 16]);
   sch.bind(l27, "threadIdx.x");
   sch.bind(l28, "threadIdx.y");
-  const [_l29, _l30, _l31, l32, l33] = sch.getLoops(b11);
+  const [l29, l30, l31, l32, l33] = sch.getLoops(b11);
   const l34 = sch.fuse(l32, l33);
-  const [_l35, l36, l37] = sch.split(l34, [null, 16, 16]);
+  const [l35, l36, l37] = sch.split(l34, [null, 16, 16]);
   sch.bind(l36, "threadIdx.x");
   sch.bind(l37, "threadIdx.y");
   const b38 = sch.cacheWrite(b0, 0, "local");
