@@ -9,6 +9,7 @@ import { type Check, resolveSize } from "../manifest/index.js";
 import { axisLoops, isThreadIdx, listLoops, product } from "./loop-roles.js";
 import { type CheckContext, type CheckOutcome, fail, pass } from "./outcome.js";
 import { type BlockSite, type ProgramView, constExtent, describeLoop, site } from "./program-view.js";
+import { intValue } from "./int-value.js";
 import { ownLoops } from "./stages.js";
 
 type CooperativeFetchCheck = Extract<Check, { kind: "cooperative-fetch" }>;
@@ -49,17 +50,15 @@ function elementsPerPlacement(stage: BlockSite, own: readonly For[]): number {
   const extents = own.map((l) => constExtent(l) ?? 1);
   const total = product(extents);
   if (total > 1 << 16) return total;
-  const values = new Map<Var, PrimExpr>();
-  for (const l of stage.loops) values.set(l.loopVar, intImm(0, l.loopVar.dtype));
+  const at = new LoopValues(stage.loops);
   let count = 0;
   for (let n = 0; n < total; n++) {
     let rest = n;
     for (let k = own.length - 1; k >= 0; k--) {
-      values.set(own[k]!.loopVar, intImm(rest % extents[k]!, own[k]!.loopVar.dtype));
+      at.set(own[k]!.loopVar, rest % extents[k]!);
       rest = Math.floor(rest / extents[k]!);
     }
-    const pred = simplify(substitute(stage.realize.predicate, values));
-    if (!(pred.kind === "IntImm" && pred.value === 0)) count++;
+    if (at.value(stage.realize.predicate) !== 0) count++;
   }
   return count;
 }
@@ -109,27 +108,44 @@ function fetchedTwice(stage: BlockSite): string | undefined {
   const total = product(extents as number[]);
   if (total > 1 << 16) return undefined;
   const seen = new Set<string>();
-  const values = new Map<Var, PrimExpr>();
-  const outer = stage.loops.filter((l) => !inner.includes(l));
-  for (const l of outer) values.set(l.loopVar, intImm(0, l.loopVar.dtype));
+  const at = new LoopValues(stage.loops);
   for (let n = 0; n < total; n++) {
     let rest = n;
     for (let k = inner.length - 1; k >= 0; k--) {
       const e = extents[k]!;
-      values.set(inner[k]!.loopVar, intImm(rest % e, inner[k]!.loopVar.dtype));
+      at.set(inner[k]!.loopVar, rest % e);
       rest = Math.floor(rest / e);
     }
-    const pred = simplify(substitute(stage.realize.predicate, values));
-    if (pred.kind === "IntImm" && pred.value === 0) continue;
-    const key = stage.realize.iterValues
-      .map((b) => {
-        const v = simplify(substitute(b, values));
-        return v.kind === "IntImm" ? v.value : "?";
-      })
-      .join(",");
+    if (at.value(stage.realize.predicate) === 0) continue;
+    const key = stage.realize.iterValues.map((b) => at.value(b) ?? "?").join(",");
     if (seen.has(key))
       return `the copy "${stage.block.name}" fetches element (${key}) more than once per thread block: fuse its loops, split by the number of threads and bind the parts`;
     seen.add(key);
   }
   return undefined;
+}
+
+/**
+ * Values of a copy's loop variables (0 until set), and the value of an expression there: computed
+ * directly where it is plain integer arithmetic, else by substituting and simplifying the IR.
+ */
+class LoopValues {
+  readonly #numbers = new Map<Var, number>();
+
+  constructor(loops: readonly For[]) {
+    for (const l of loops) this.#numbers.set(l.loopVar, 0);
+  }
+
+  set(v: Var, value: number): void {
+    this.#numbers.set(v, value);
+  }
+
+  /** The integer value of `e`, or undefined when it does not simplify to one. */
+  value(e: PrimExpr): number | undefined {
+    const direct = intValue(e, this.#numbers);
+    if (direct !== undefined) return direct;
+    const symbolic = new Map<Var, PrimExpr>([...this.#numbers].map(([v, n]) => [v, intImm(n, v.dtype)]));
+    const folded = simplify(substitute(e, symbolic));
+    return folded.kind === "IntImm" ? folded.value : undefined;
+  }
 }
