@@ -115,7 +115,17 @@ export { primFunc, paramBuffers, withBody, irModule, entryFunctionName, getFunct
 export { annotationInt, annotationFlag, describeAttrValue, annotationValueProblem, ANNOTATION_KEYS } from "./annotation-keys.js";
 export { forEachExpr, forEachStmt, forEachBlockRealize, usesVar, substitute, substituteStmt, mapArray, IRVisitor, IRMutator, Substituter } from "./functor.js";
 // Arithmetic analysis (TVM's tvm.arith): bounds, linear forms, integer sets, iterator maps.
-export { Analyzer, simplify, type IntBound, type VarBoundFacts, constIntBoundOf, sameExprStructure, evalIntBinary, gcdInt } from "./arith/index.js";
+export {
+  Analyzer,
+  simplify,
+  type IntBound,
+  type VarBoundFacts,
+  constIntBoundOf,
+  sameExprStructure,
+  evalIntBinary,
+  evalIntExpr,
+  gcdInt,
+} from "./arith/index.js";
 export { type LinearForm, type LinearTerm, addForms, linearFormBound, linearFormOf, linearFormToExpr, scaleForm } from "./arith/index.js";
 export { type IntervalSet, NEG_INF, POS_INF, UNBOUNDED_INTERVAL, isFiniteInterval, evalSet } from "./arith/index.js";
 export { intervalFromRange, unionIntervals, intersectIntervals } from "./arith/index.js";

@@ -4,12 +4,11 @@
  * threads elements, not the whole chunk, e.g. because the copy sits inside the compute's thread
  * loops), and no element is fetched twice.
  */
-import { type For, type PrimExpr, type Var, intImm, simplify, substitute } from "@tessera/ir";
+import { type For, type PrimExpr, type Var, evalIntExpr, intImm, simplify, substitute } from "@tessera/ir";
 import { type Check, resolveSize } from "../manifest/index.js";
 import { axisLoops, isThreadIdx, listLoops, product } from "./loop-roles.js";
 import { type CheckContext, type CheckOutcome, fail, pass } from "./outcome.js";
 import { type BlockSite, type ProgramView, constExtent, describeLoop, site } from "./program-view.js";
-import { intValue } from "./int-value.js";
 import { ownLoops } from "./stages.js";
 
 type CooperativeFetchCheck = Extract<Check, { kind: "cooperative-fetch" }>;
@@ -142,7 +141,7 @@ class LoopValues {
 
   /** The integer value of `e`, or undefined when it does not simplify to one. */
   value(e: PrimExpr): number | undefined {
-    const direct = intValue(e, this.#numbers);
+    const direct = evalIntExpr(e, this.#numbers);
     if (direct !== undefined) return direct;
     const symbolic = new Map<Var, PrimExpr>([...this.#numbers].map(([v, n]) => [v, intImm(n, v.dtype)]));
     const folded = simplify(substitute(e, symbolic));

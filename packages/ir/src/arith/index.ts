@@ -7,6 +7,7 @@ export {
   dtypeBound as dtypeIntBound,
 } from "./intBound.js";
 export { exprKey as exprStructureKey, sameExpr as sameExprStructure } from "./exprKey.js";
+export { evalIntExpr } from "./int-eval.js";
 export { evalIntBinary, floorDivInt, floorModInt, gcdInt, truncDivInt, truncModInt, foldBinaryConstants, foldCastConstant } from "./constFold.js";
 export {
   type LinearForm,
