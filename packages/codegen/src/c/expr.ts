@@ -6,23 +6,9 @@
 import { type BinaryOp, type Call, type DType, type PrimExpr, type Var, elementType, lanesOf } from "@tessera/ir";
 import type { IndexFacts } from "../c-family/index-facts.js";
 import { float32Literal, float64Literal } from "../c-family/literals.js";
+import { C_OPERATORS } from "../c-family/operators.js";
 import { IntrinsicSpellingError, spellIntrinsic } from "../c-family/intrinsics.js";
 import { cScalarType, SUPPORTED_C_DTYPES } from "./ctypes.js";
-
-const C_OPERATORS: Partial<Record<BinaryOp, string>> = {
-  add: "+",
-  sub: "-",
-  mul: "*",
-  div: "/",
-  eq: "==",
-  ne: "!=",
-  lt: "<",
-  le: "<=",
-  gt: ">",
-  ge: ">=",
-  and: "&&",
-  or: "||",
-};
 
 /** What the expression printer needs from the statement printer. */
 export interface ExprScope {

@@ -11,23 +11,8 @@ import { IntrinsicSpellingError, spellIntrinsic } from "../c-family/intrinsics.j
 import { type EmitContext, fail } from "./context.js";
 import { LANE_NAMES, cTypeOf, isCudaVectorType, isFloatDType, supportedDTypes } from "./ctypes.js";
 import { float32Literal, float64Literal, intLiteral } from "../c-family/literals.js";
+import { C_OPERATORS } from "../c-family/operators.js";
 
-const C_OPERATORS: Partial<Record<BinaryOp, string>> = {
-  add: "+",
-  sub: "-",
-  mul: "*",
-  div: "/",
-  eq: "==",
-  ne: "!=",
-  lt: "<",
-  le: "<=",
-  gt: ">",
-  ge: ">=",
-  and: "&&",
-  or: "||",
-};
-
-/** Unary math intrinsics: float32 name, float64 name. */
 /** A vector access `buffer[Ramp(base, 1, lanes)]` that may use one reinterpreted vector pointer. */
 export interface ContiguousAccess {
   readonly pointer: string;
