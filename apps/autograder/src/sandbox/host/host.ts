@@ -81,10 +81,13 @@ type CompiledWithCache = IsolatedVm.Script & IsolatedVm.CachedDataResult & { rea
 async function compileRuntime(ivm: Ivm, isolate: IsolatedVm.Isolate, request: HostRequest): Promise<IsolatedVm.Script> {
   const code = asRuntimeScript(readFileSync(join(request.workDir, request.runtime), "utf8"));
   if (request.runtimeCache !== undefined) {
-    const cache = readFileSync(join(request.workDir, request.runtimeCache));
-    const cachedData = new ivm.ExternalCopy(cache.buffer.slice(cache.byteOffset, cache.byteOffset + cache.byteLength));
-    const script: CompiledWithCache = await isolate.compileScript(code, { filename: request.runtime, cachedData });
-    send({ type: "runtime-compiled", cache: script.cachedDataRejected === true ? "rejected" : "accepted" });
+    const cachedData = readCodeCache(ivm, join(request.workDir, request.runtimeCache));
+    // An unreadable cache costs the compile time it would have saved, never the run.
+    const script: CompiledWithCache = await isolate.compileScript(
+      code,
+      cachedData === undefined ? { filename: request.runtime } : { filename: request.runtime, cachedData },
+    );
+    send({ type: "runtime-compiled", cache: cachedData === undefined || script.cachedDataRejected === true ? "rejected" : "accepted" });
     return script;
   }
   const script: CompiledWithCache = await isolate.compileScript(code, { filename: request.runtime, produceCachedData: true });
@@ -95,6 +98,16 @@ async function compileRuntime(ivm: Ivm, isolate: IsolatedVm.Isolate, request: Ho
       : { type: "runtime-compiled", cache: "produced", data: Buffer.from(produced).toString("base64") },
   );
   return script;
+}
+
+/** The code cache in `path` as isolated-vm takes it, or undefined when it cannot be read. */
+function readCodeCache(ivm: Ivm, path: string): IsolatedVm.ExternalCopy<ArrayBuffer> | undefined {
+  try {
+    const cache = readFileSync(path);
+    return new ivm.ExternalCopy(cache.buffer.slice(cache.byteOffset, cache.byteOffset + cache.byteLength));
+  } catch {
+    return undefined;
+  }
 }
 
 /** The runtime's CommonJS text as a script that leaves its exports on the global (line numbers kept). */
