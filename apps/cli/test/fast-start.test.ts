@@ -5,7 +5,7 @@
  * CLI's sources, and that the bundled CLI and grader behave as they do from the sources.
  */
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -53,8 +53,12 @@ function age(file: string, secondsAgo = 60): void {
 
 function write(file: string, text: string, secondsAgo?: number): void {
   mkdirSync(dirname(file), { recursive: true });
+  const created = !existsSync(file);
   writeFileSync(file, text);
-  if (secondsAgo !== undefined) age(file, secondsAgo);
+  if (secondsAgo === undefined) return;
+  age(file, secondsAgo);
+  // A new file also changes its folder's mtime; left fresh, the folder would count as "modified during the build".
+  if (created) age(dirname(file), secondsAgo);
 }
 
 function ageTree(dir: string, secondsAgo = 60): void {
