@@ -23,6 +23,7 @@ import type { Manifest, Task } from "../manifest/index.js";
 import type { FileRun, Job, JobStart, PreparedFile, SandboxLimits } from "../sandbox/index.js";
 import { describeExit, describeJobError, describeLoadFailure } from "./job-failure.js";
 import { replayTrace } from "./replay.js";
+import { SpeculativeRuns } from "./speculative-runs.js";
 import { describeErrorOnReference, describeExitOnReference, withheldBecause } from "./withheld-errors.js";
 import { jobArgs, trustedArgs } from "./task-args.js";
 import { type CheckGrade, type IncompleteReason, type TaskGrade, failed, passed } from "./task-grade.js";
@@ -57,9 +58,20 @@ export interface ChainContext {
   readonly limits: SandboxLimits;
   /** Receives what a run printed; called only for runs that start from the student's own schedule. */
   readonly onPrinted?: (run: FileRun) => void;
+  /** Whether to start, after a task failed, the run that follows if the next fails too (default true; see speculative-runs.ts). */
+  readonly speculate?: boolean;
 }
 
 export async function runChain(ctx: ChainContext, tasks: readonly Task[]): Promise<ChainResult> {
+  const runs = new SpeculativeRuns(ctx.file, ctx.limits);
+  try {
+    return await gradeChain(ctx, tasks, runs);
+  } finally {
+    await runs.close();
+  }
+}
+
+async function gradeChain(ctx: ChainContext, tasks: readonly Task[], runs: SpeculativeRuns): Promise<ChainResult> {
   const { manifest, binding } = ctx;
   const tiles = manifest.manual.tileSizes;
   const size = manifest.numerics.sizes.full;
@@ -75,26 +87,51 @@ export async function runChain(ctx: ChainContext, tasks: readonly Task[]): Promi
   const notes: string[] = [];
   let state = initial;
   let next = 0;
+  /** The stand-in computed for a guess (see guessNextFails), kept for when the guess comes true. */
+  let guessed: { k: number; before: Schedule; standIn: { schedule: Schedule; fromScratch: boolean } } | undefined;
   /**
    * The solution's task `k` on `before`. The tasks after `k` are graded on the result, so it must
    * pass task k's own checks: when the solution's function throws there or leaves a schedule
    * that does not (the student's earlier tasks are shaped differently from the solution's, e.g.
    * with an extra loop), the solution's tasks 0..k are applied from scratch.
    */
-  const standIn = (k: number, before: Schedule): Schedule => {
+  const standInSchedule = (k: number, before: Schedule): { schedule: Schedule; fromScratch: boolean } => {
+    if (guessed?.k === k && guessed.before === before) return guessed.standIn;
     const task = tasks[k]!;
-    replaced.push(task.id);
     try {
       const s = before.copy();
       const returned = applySolution(ctx, task, s);
-      if (gradeStructure(task, s, before, tiles, returnedBlockNames(s, returned)).every((c) => c.status === "passed")) return s;
+      if (gradeStructure(task, s, before, tiles, returnedBlockNames(s, returned)).every((c) => c.status === "passed"))
+        return { schedule: s, fromScratch: false };
     } catch {
       // rebuilt from scratch below
     }
     const s = new Schedule(binding.workload(size));
     for (let t = 0; t <= k; t++) applySolution(ctx, tasks[t]!, s);
-    for (const t of tasks.slice(0, k)) if (!replaced.includes(t.id) && !rebuilt.includes(t.id)) rebuilt.push(t.id);
-    return s;
+    return { schedule: s, fromScratch: true };
+  };
+  const standIn = (k: number, before: Schedule): Schedule => {
+    replaced.push(tasks[k]!.id);
+    const { schedule, fromScratch } = standInSchedule(k, before);
+    if (fromScratch) for (const t of tasks.slice(0, k)) if (!replaced.includes(t.id) && !rebuilt.includes(t.id)) rebuilt.push(t.id);
+    return schedule;
+  };
+  /** The jobs of the segment that starts at task `from` on `start`. */
+  const segmentJobs = (from: number, start: JobStart): Job[] =>
+    tasks.slice(from).map((task, k) => ({ id: task.id, call: task.function, start: k === 0 ? start : { kind: "previous" }, args: jobArgs(task.args, tiles) }));
+  /**
+   * While the segment starting at task `k` on `start` runs, starts the run that would follow if
+   * task `k` failed too (on the solution's stand-in for it): one task failing after another
+   * usually means the next will as well. Only the run's wait is saved; see speculative-runs.ts.
+   */
+  const guessNextFails = (k: number, start: Schedule): void => {
+    if (ctx.speculate === false || !canStandIn || k + 1 >= tasks.length) return;
+    try {
+      guessed = { k, before: start, standIn: standInSchedule(k, start) };
+    } catch {
+      return;
+    }
+    runs.prefetch(segmentJobs(k + 1, { kind: "script", script: guessed.standIn.schedule.script() }));
   };
 
   const canStandIn = tasks.every((t) => binding.solution(t.function) !== undefined);
@@ -129,7 +166,7 @@ export async function runChain(ctx: ChainContext, tasks: readonly Task[]): Promi
       .map((t) => t.id)
       .filter((id) => !replaced.includes(id) && !rebuilt.includes(id) && !reset.includes(id));
     const job: Job = { id: task.id, call: task.function, start: { kind: "script", script: base.script() }, args: jobArgs(task.args, tiles) };
-    const run = await ctx.file.run([job], ctx.limits);
+    const run = await runs.run([job]);
     const result = run.results.get(task.id);
     if (!run.load.ok || result?.ok !== true) return undefined;
     const replay = replayTrace(result.trace, base);
@@ -149,13 +186,10 @@ export async function runChain(ctx: ChainContext, tasks: readonly Task[]): Promi
     const onReference = replaced.length + rebuilt.length + reset.length > 0;
     const reference = onReference ? referenceNote([...replaced, ...reset], rebuilt) : undefined;
     const start: JobStart = segmentStart === initial ? workloadStart(binding, size) : { kind: "script", script: segmentStart.script() };
-    const jobs: Job[] = segment.map((task, k) => ({
-      id: task.id,
-      call: task.function,
-      start: k === 0 ? start : { kind: "previous" },
-      args: jobArgs(task.args, tiles),
-    }));
-    const run = await ctx.file.run(jobs, ctx.limits);
+    const pending = runs.run(segmentJobs(next, start));
+    // After a task failed, guess that the next one will too (a complete submission never pays for a guess).
+    if (next > 0 && replaced.length > 0) guessNextFails(next, segmentStart);
+    const run = await pending;
     if (reference === undefined) ctx.onPrinted?.(run);
     else if (run.stdout.trim() !== "" || run.stderr.trim() !== "")
       notes.push(`What your code printed while it ran ${reference} is withheld, so that no part of the solution can reach the report.`);

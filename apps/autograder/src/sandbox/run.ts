@@ -94,23 +94,41 @@ function permissionFlags(workDir: string, isolatedVmAddon: string): string[] {
   return [flag, `--allow-fs-read=${workDir}/*`, `--allow-fs-read=${dirname(isolatedVmAddon)}/*`, "--allow-addons"];
 }
 
-export async function runSandboxed(bundlePath: string, workDir: string, jobs: readonly Job[], limits: SandboxLimits = DEFAULT_LIMITS): Promise<SandboxRun> {
+export interface RunOptions {
+  /** Aborting it kills the run's process (a run nobody will read, e.g. a speculative one). */
+  readonly signal?: AbortSignal;
+}
+
+/** Numbers the files of each run, so that runs in one work directory at once never share one. */
+let runSequence = 0;
+
+export async function runSandboxed(
+  bundlePath: string,
+  workDir: string,
+  jobs: readonly Job[],
+  limits: SandboxLimits = DEFAULT_LIMITS,
+  options: RunOptions = {},
+): Promise<SandboxRun> {
   const started = performance.now();
   const isolatedVm = findIsolatedVmAddon().addon;
   const runtimeDigest = await runtimeDigestOf(join(workDir, RUNTIME_FILE));
   const cache = runtimeCodeCaches.get(runtimeDigest);
-  if (cache !== undefined) await writeFile(join(workDir, RUNTIME_CACHE_FILE), cache);
+  const n = ++runSequence;
+  const cacheFile = `${n}-${RUNTIME_CACHE_FILE}`;
+  const hostFile = `${n}-${HOST_FILE}`;
+  const requestFile = `${n}-${REQUEST_FILE}`;
+  if (cache !== undefined) await writeFile(join(workDir, cacheFile), cache);
   const request: HostRequest = {
     workDir,
     bundle: bundlePath.slice(workDir.length + 1),
     runtime: RUNTIME_FILE,
-    ...(cache === undefined ? {} : { runtimeCache: RUNTIME_CACHE_FILE }),
+    ...(cache === undefined ? {} : { runtimeCache: cacheFile }),
     isolatedVm,
     jobs,
     limits,
   };
-  await writeFile(join(workDir, HOST_FILE), await sandboxHost());
-  await writeFile(join(workDir, REQUEST_FILE), JSON.stringify(request));
+  await writeFile(join(workDir, hostFile), await sandboxHost());
+  await writeFile(join(workDir, requestFile), JSON.stringify(request));
   const { prefix } = await confinement(limits.timeoutMs);
   const node = [
     process.execPath,
@@ -119,8 +137,8 @@ export async function runSandboxed(bundlePath: string, workDir: string, jobs: re
     ...permissionFlags(workDir, isolatedVm),
     `--max-old-space-size=${HOST_HEAP_MB}`,
     "--no-warnings",
-    join(workDir, HOST_FILE),
-    join(workDir, REQUEST_FILE),
+    join(workDir, hostFile),
+    join(workDir, requestFile),
   ];
   const [command, ...args] = [...prefix, ...node] as [string, ...string[]];
   const child = execa(command, args, {
@@ -134,6 +152,7 @@ export async function runSandboxed(bundlePath: string, workDir: string, jobs: re
     extendEnv: false,
     maxBuffer: { stdout: OUTPUT_LIMIT, stderr: OUTPUT_LIMIT },
     stripFinalNewline: false,
+    ...(options.signal === undefined ? {} : { cancelSignal: options.signal }),
   });
   const channel = new MessageChannelReader();
   child.stdio[3]?.on("data", (chunk: Buffer) => channel.push(chunk));

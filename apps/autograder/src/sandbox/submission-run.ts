@@ -9,7 +9,7 @@ import { bundleSubmission } from "./bundle.js";
 import { SubmissionBuildError } from "./errors.js";
 import type { ErrorInfo, Job, JobResult } from "./protocol.js";
 import { probeConfinement } from "./os-confinement.js";
-import { DEFAULT_LIMITS, type SandboxExit, type SandboxLimits, type SandboxRun, runSandboxed } from "./run.js";
+import { DEFAULT_LIMITS, type RunOptions, type SandboxExit, type SandboxLimits, type SandboxRun, runSandboxed } from "./run.js";
 
 export type FileLoad =
   | { readonly ok: true; readonly exports: readonly string[] }
@@ -36,7 +36,8 @@ export interface FileRun {
 
 export interface PreparedFile {
   readonly file: string;
-  run(jobs: readonly Job[], limits?: SandboxLimits): Promise<FileRun>;
+  /** Runs `jobs` in a fresh sandbox; runs of one file may overlap. Aborting `options.signal` kills the run. */
+  run(jobs: readonly Job[], limits?: SandboxLimits, options?: RunOptions): Promise<FileRun>;
   dispose(): Promise<void>;
 }
 
@@ -57,11 +58,11 @@ export async function prepareSubmissionFile(submissionDir: string, file: string)
   }
   return {
     file,
-    async run(jobs, limits = DEFAULT_LIMITS) {
+    async run(jobs, limits = DEFAULT_LIMITS, options = {}) {
       if (bundle === undefined) {
         return { file, load: buildFailure!, results: new Map(), exit: undefined, stdout: "", stderr: "", invalidMessages: 0, millis: 0 };
       }
-      const run = await runSandboxed(bundle, workDir, jobs, limits);
+      const run = await runSandboxed(bundle, workDir, jobs, limits, options);
       let load: FileLoad = { ok: false, stage: "sandbox" };
       const results = new Map<string, JobResult>();
       const expected = new Set(jobs.map((j) => j.id));

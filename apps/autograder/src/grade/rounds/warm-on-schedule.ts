@@ -11,8 +11,8 @@ export function warmOnSchedule(file: PreparedFile, helper: Pick<SampledRoundsHel
   if (helper === undefined) return file;
   return {
     file: file.file,
-    run: async (jobs, limits) => {
-      const run = await file.run(jobs, limits);
+    run: async (jobs, limits, options) => {
+      const run = await file.run(jobs, limits, options);
       if ([...run.results.values()].some(givesSchedule)) helper.start();
       return run;
     },
