@@ -2,7 +2,8 @@
  * Golden CUDA for hand-written lowered kernels and headers, plus the launch metadata reported
  * for them. The same golden files are compiled with nvcc in packages/runtime/test/codegen-nvcc.test.ts.
  */
-import { scheduleCorpus } from "@tessera/corpus";
+import { FAST_PARAMS, REFERENCE_MANUAL_PARAMS, fastSchedule, manualSchedule, naiveSchedule, scheduleCorpus } from "@tessera/corpus";
+import type { Schedule } from "@tessera/schedule";
 import { describe, expect, it } from "vitest";
 import { LaunchMetadataSchema } from "../../src/launch-metadata.js";
 import { codegenCuda, exportHeader } from "../../src/cuda/index.js";
@@ -149,4 +150,22 @@ describe("exportHeader golden files", () => {
     const g = GOLDEN_KERNELS.find((k) => k.name === "scale_add_float4")!;
     expectGolden("scale_add_float4.cuh", exportHeader(moduleFromScript(g.script)));
   });
+});
+
+/**
+ * The course's kernels at the graded size (2048³) as the GPU runs them: the naive schedule, the
+ * manual schedule with the reference tiles and the fast schedule. A change to the simplifier or a
+ * lowering pass that changes a byte of these must be deliberate (and re-measured on a GPU).
+ */
+describe("the course's gemm kernels at 2048³, for the H100", () => {
+  const course: [string, () => Schedule][] = [
+    ["course_naive_2048", () => naiveSchedule(2048)],
+    ["course_manual_2048", () => manualSchedule(2048, REFERENCE_MANUAL_PARAMS)],
+    ["course_fast_2048", () => fastSchedule(2048, FAST_PARAMS)],
+  ];
+  for (const [name, build] of course) {
+    it(`${name}.cu is unchanged`, () => {
+      expectGolden(`${name}.cu`, codegenCuda(lower(build(), "nvidia/h100")).source);
+    });
+  }
 });
