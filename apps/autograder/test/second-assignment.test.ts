@@ -33,6 +33,9 @@ describe("tessera-grade --assignment d2l-transpose", () => {
     expect(out).toMatch(/every one of the 262144 elements of Y is written, each by one thread/);
     expect(out).toMatch(/Total\s+10 \/ 10/);
     expect(results.score).toBe(10);
+    // Sizes are named by the transpose's own domain: no message assumes the gemm's n×n×n.
+    expect(out).toContain("thread blocks of the 512×512 kernel");
+    expect(out).not.toMatch(/512×512×512|ReLU/);
   });
 
   it("gives the starter 0, with each task's own message", async () => {

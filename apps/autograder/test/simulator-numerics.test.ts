@@ -152,7 +152,7 @@ describe("simulator numerics on sampled blocks of the full-size kernel", () => {
     expect(outcome).toMatchObject({ passed: true, size: 256 });
     expect(outcome.sample).toBeUndefined();
     expect(outcome.notes).toEqual([
-      "the 2048³ kernel could not be checked block by block (the schedule lowers to 3 kernels, and blocks of a kernel that reads another kernel's output cannot be checked on their own), so the replay at 256×256×256 decided",
+      "the 2048×2048×2048 kernel could not be checked block by block (the schedule lowers to 3 kernels, and blocks of a kernel that reads another kernel's output cannot be checked on their own), so the replay at 256×256×256 decided",
     ]);
   });
 
@@ -163,7 +163,7 @@ describe("simulator numerics on sampled blocks of the full-size kernel", () => {
     });
     expect(outcome).toMatchObject({ passed: true, size: 256 });
     expect(outcome.notes![0]).toMatch(
-      /^the 2048³ kernel could not be checked block by block \(one thread block of the 2048³ kernel executes about 2\.1e\+7 statements, more than the 1\.0e\+6 a sampled check may simulate\)/,
+      /^the 2048×2048×2048 kernel could not be checked block by block \(one thread block of the 2048×2048×2048 kernel executes about 2\.1e\+7 statements, more than the 1\.0e\+6 a sampled check may simulate\)/,
     );
   });
 

@@ -45,7 +45,7 @@ class FakeFile implements PreparedFile {
     const results = new Map<string, JobResult>();
     for (const job of jobs) {
       if (this.failing.has(job.id)) {
-        results.set(job.id, { id: job.id, ok: false, error: { name: "Error", message: `TODO: ${job.call}` } });
+        results.set(job.id, { id: job.id, ok: false, error: { name: "Error", message: `TODO: ${job.call}` }, millis: 1 });
         break;
       }
       results.set(job.id, { id: job.id, ok: true, trace: emptyTrace(), millis: 1 });

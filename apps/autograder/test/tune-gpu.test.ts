@@ -47,6 +47,7 @@ function fakeGpu(passes: (check: number) => boolean) {
         backend: "gpu",
         device: "Fake GPU",
         size: req.settings.sizes.full,
+        shape: `${req.settings.sizes.full}×${req.settings.sizes.full}×${req.settings.sizes.full}`,
         rounds: [
           {
             seed: req.seed,

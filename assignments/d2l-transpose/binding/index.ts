@@ -22,6 +22,7 @@ function onlyInput(inputs: readonly Float32Array[]): Float32Array {
 
 const numerics: WorkloadNumerics = {
   workload: "transpose",
+  formula: "Y = Xᵀ",
   inputNames: ["X"],
   output: "Y",
   inputs: (n, seed, [low, high]) => [uniformArray(n * n, seed * 3 + 1, low, high)],

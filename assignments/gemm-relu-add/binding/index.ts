@@ -29,6 +29,7 @@ export function gemmReluAddInputs(n: number, seed: number, range: readonly [numb
 
 const numerics: WorkloadNumerics = {
   workload: "gemm_relu_add",
+  formula: "D = ReLU(A·B) + C",
   inputNames: ["A", "B", "C"],
   output: "D",
   inputs: gemmReluAddInputs,

@@ -23,6 +23,8 @@ export interface GpuReferenceKernel {
 export interface WorkloadNumerics {
   /** The workload's name in messages (`gemm_relu_add`). */
   readonly workload: string;
+  /** What it computes, as messages say it (`D = ReLU(A·B) + C`). */
+  readonly formula: string;
   /** The input buffers' names, in the order `inputs` returns them and the references take them. */
   readonly inputNames: readonly string[];
   /** The output buffer's name. */

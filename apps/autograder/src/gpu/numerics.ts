@@ -5,7 +5,8 @@
  * from the same device inputs.
  */
 import type { PrimFunc } from "@tessera/ir";
-import type { WorkloadNumerics } from "@tessera/course-kit";
+import type { AssignmentBinding } from "@tessera/course-kit";
+import { workloadSizeLabel } from "../workload-size.js";
 import { type BuiltModule, build } from "@tessera/runtime";
 import { compareOutput } from "../grade/compare-output.js";
 import type { NumericsOutcome, NumericsRound } from "../grade/numerics-types.js";
@@ -20,12 +21,14 @@ import { WorkloadArrays, workloadSize } from "./workload-arrays.js";
  * A schedule that does not build or run gives `passed: false` with `error`. A CUDA error throws a
  * CudaFaultError instead: the context is unusable afterwards, so the worker must be replaced.
  */
-export async function gpuNumerics(func: PrimFunc, workload: WorkloadNumerics, settings: Numerics, seed: number, deviceName: string): Promise<NumericsOutcome> {
+export async function gpuNumerics(func: PrimFunc, binding: AssignmentBinding, settings: Numerics, seed: number, deviceName: string): Promise<NumericsOutcome> {
+  const workload = binding.numerics;
   const outcome = (size: number, rounds: readonly NumericsRound[], error?: string): NumericsOutcome => ({
     passed: error === undefined && rounds.length === settings.rounds && rounds.every((r) => r.mismatches === 0),
     backend: "gpu",
     device: deviceName,
     size,
+    shape: workloadSizeLabel(binding, size),
     rounds,
     ...(error === undefined ? {} : { error }),
   });

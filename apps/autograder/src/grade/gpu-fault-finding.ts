@@ -9,13 +9,14 @@ import type { AssignmentBinding } from "../assignment.js";
 import { describeGpuFaultReport } from "../gpu/fault.js";
 import type { NumericsOutcome, NumericsRequest } from "./numerics-types.js";
 import { reducedSizeNumerics } from "./simulator-numerics.js";
+import { workloadSizeLabel } from "../workload-size.js";
 
 /** `outcome` (with a fault) with the simulator's finding added to its fault and its error. */
 export function withSimulatorFinding(outcome: NumericsOutcome, req: NumericsRequest, binding: AssignmentBinding): NumericsOutcome {
   const fault = outcome.fault;
   if (fault === undefined) return outcome;
   const n = req.settings.sizes.reduced;
-  const size = `${n}×${n}×${n}`;
+  const size = workloadSizeLabel(binding, n);
   let finding: string;
   try {
     const simulated = reducedSizeNumerics(req, binding, 1);

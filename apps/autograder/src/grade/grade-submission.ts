@@ -8,6 +8,7 @@ import { basename } from "node:path";
 import { codegenCuda, lower } from "@tessera/codegen";
 import { Schedule } from "@tessera/schedule";
 import type { AssignmentBinding } from "../assignment.js";
+import { workloadSizeLabel } from "../workload-size.js";
 import type { Check, Manifest, Numerics, Task } from "../manifest/index.js";
 import { DEFAULT_LIMITS, type FileRun, type PreparedFile, type SandboxLimits, prepareSubmissionFile } from "../sandbox/index.js";
 import { type ChainResult, runChain } from "./chain.js";
@@ -139,7 +140,7 @@ class SubmissionGrader {
     const tasks: TaskGrade[] = [];
     let scripts: ReadonlyMap<string, string> = new Map();
     let tunedScoring: TunedScoring | undefined;
-    if (this.opts.gpu === undefined) this.notes.push(`No GPU, so: ${noGpuConsequence(this.settings)}`);
+    if (this.opts.gpu === undefined) this.notes.push(`No GPU, so: ${noGpuConsequence(this.settings, this.opts.binding)}`);
 
     if (mode === "full" || mode === "test" || mode === "evaluate-manual") {
       const part1 = await this.gradePart1();
@@ -271,7 +272,7 @@ class SubmissionGrader {
     let tasks = part1.flatMap((t) => graded.get(t) ?? []);
     const mistakes = namedMistakes(chain.tasks);
     if (numerics !== undefined && !numerics.passed) {
-      if (mistakes.length === 0) tasks = zeroPart(tasks, `part 1 scores 0: ${wrongBecause("manual", numerics)}`);
+      if (mistakes.length === 0) tasks = zeroPart(tasks, `part 1 scores 0: ${wrongBecause("manual", numerics, this.opts.binding)}`);
       else tasks = tasks.map((t) => (t.task === numericsTask ? { ...t, notes: [...t.notes, excusedBy(mistakes)] } : t));
     }
     return { tasks, scripts: chain.scripts };
@@ -330,7 +331,7 @@ class SubmissionGrader {
         } else checks.push(failed(check, `the check kind "${check.kind}" is not graded in part 2`));
       }
       const grade: TaskGrade = { task, checks, notes: [] };
-      out.push(numerics !== undefined && !numerics.passed ? zeroPart([grade], `part 2 scores 0: ${wrongBecause("tuned", numerics)}`)[0]! : grade);
+      out.push(numerics !== undefined && !numerics.passed ? zeroPart([grade], `part 2 scores 0: ${wrongBecause("tuned", numerics, this.opts.binding)}`)[0]! : grade);
     }
     return { tasks: out, scoring };
   }
@@ -434,7 +435,9 @@ class SubmissionGrader {
   private async checkNumerics(role: ScheduleRole, sch: Schedule): Promise<NumericsOutcome> {
     const gpu = this.opts.gpu;
     const where =
-      gpu === undefined ? `the simulator (sampled thread blocks of the ${this.settings.sizes.full}³ kernel)` : `${gpu.name} at ${this.settings.sizes.full}³`;
+      gpu === undefined
+        ? `the simulator (sampled thread blocks of the ${workloadSizeLabel(this.opts.binding, this.settings.sizes.full)} kernel)`
+        : `${gpu.name} at ${workloadSizeLabel(this.opts.binding, this.settings.sizes.full)}`;
     this.progress(`checking the ${role} schedule's numerics on ${where} (${this.settings.rounds} rounds)`);
     const req = { assignment: this.opts.binding.name, schedule: sch, settings: this.settings, seed: this.opts.seed ?? 1 };
     const helper = this.opts.numericsHelper;
@@ -459,7 +462,9 @@ class SubmissionGrader {
       return undefined; // the backend reports lowering errors itself, in its own words
     }
     const n = this.settings.sizes.full;
-    return why === undefined ? undefined : { passed: false, backend: "gpu", device: this.opts.gpu?.name ?? "GPU", size: n, rounds: [], error: why };
+    return why === undefined
+      ? undefined
+      : { passed: false, backend: "gpu", device: this.opts.gpu?.name ?? "GPU", size: n, shape: workloadSizeLabel(this.opts.binding, n), rounds: [], error: why };
   }
 
   private async time(role: ScheduleRole, sch: Schedule): Promise<TimingOutcome | { error: string }> {
@@ -505,7 +510,7 @@ const STRUCTURE_ONLY = "not checked: structure-only grading (numerics and timing
 
 /** One line: where it ran and how it went. */
 export function numericsSummary(n: NumericsOutcome): string {
-  const size = `${n.size}×${n.size}×${n.size}`;
+  const size = n.shape;
   const where =
     n.sample === undefined ? `${n.device}, ${size}` : `${n.device}, ${n.sample.blocks} of the ${n.sample.gridBlocks} thread blocks of the ${size} kernel`;
   if (n.error !== undefined) return `${n.error} (${where})`;
@@ -523,14 +528,14 @@ function unchangedScheduleError(task: Task): string {
   return `${task.function} does not change the schedule (it is still the handed-out empty function): paste the applyTrace that \`pnpm grade --tune\` prints`;
 }
 
-function wrongBecause(which: string, n: NumericsOutcome): string {
+function wrongBecause(which: string, n: NumericsOutcome, binding: AssignmentBinding): string {
   return n.error === undefined
-    ? `the ${which} schedule does not compute D = ReLU(A·B) + C correctly`
+    ? `the ${which} schedule does not compute ${binding.numerics.formula} correctly`
     : `the ${which} schedule could not be built or run (see above)`;
 }
 
-function noGpuConsequence(settings: Numerics): string {
-  const full = `${settings.sizes.full}×${settings.sizes.full}×${settings.sizes.full}`;
+function noGpuConsequence(settings: Numerics, binding: AssignmentBinding): string {
+  const full = workloadSizeLabel(binding, settings.sizes.full);
   return `numerics run in the CPU simulator on a sample of the thread blocks of the ${full} kernel (each block complete); timing is skipped and its points are neither awarded nor lost.`;
 }
 

@@ -41,8 +41,10 @@ export interface NumericsOutcome {
   readonly backend: "gpu" | "simulator";
   /** "NVIDIA H200", or "CPU simulator (nvidia/tesla-t4 limits)". */
   readonly device: string;
-  /** M = N = K the schedule ran at. */
+  /** The size n the schedule ran at. */
   readonly size: number;
+  /** That size as messages write it: the workload's iteration domain (`2048×2048×2048`, `512×512`; see workload-size.ts). */
+  readonly shape: string;
   readonly rounds: readonly NumericsRound[];
   /** Why the schedule could not be built or run at all (lowering, GPU limits, out-of-bounds access). */
   readonly error?: string;

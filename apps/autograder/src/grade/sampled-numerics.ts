@@ -27,6 +27,7 @@
 import type { LoweredModule } from "@tessera/codegen";
 import { type Dim3, describeRaceCounts, formatDim3, simulate } from "@tessera/simulator";
 import type { AssignmentBinding } from "../assignment.js";
+import { workloadSizeLabel } from "../workload-size.js";
 import type { Numerics } from "../manifest/index.js";
 import { sampleBlocks } from "./block-sample.js";
 import { checkOutputCoverage } from "./output-coverage.js";
@@ -111,7 +112,7 @@ export function planSample(req: SampledRequest): { readonly ok: true; readonly p
   if (maxBlocks < 1) {
     return {
       ok: false,
-      why: `one thread block of the ${n}³ kernel executes about ${perBlock.toExponential(1)} statements, more than the ${budget.toExponential(1)} a sampled check may simulate`,
+      why: `one thread block of the ${workloadSizeLabel(binding, n)} kernel executes about ${perBlock.toExponential(1)} statements, more than the ${budget.toExponential(1)} a sampled check may simulate`,
     };
   }
   const grid = kernel.launch.grid as unknown as Dim3;
@@ -135,7 +136,7 @@ export function runSampledRound(plan: SamplePlan, r: number): SampledRound {
   } catch (err) {
     return {
       blocks: tiles.length,
-      failure: `running the sampled thread blocks of the ${n}×${n}×${n} kernel failed: ${err instanceof Error ? err.message : String(err)}`,
+      failure: `running the sampled thread blocks of the ${workloadSizeLabel(plan.binding, n)} kernel failed: ${err instanceof Error ? err.message : String(err)}`,
     };
   }
   const round = compareTiles(tiles, plan.binding, inputs, n, settings, seed);

@@ -24,6 +24,7 @@ import type { NumericsOutcome, NumericsRequest, NumericsRound } from "./numerics
 import type { SampledRoundsHelper } from "./rounds/rounds-helper.js";
 import { RACE_HINT, type SampleResult, type SampledRequest, planSample, runSample } from "./sampled-numerics.js";
 import { excessiveWork } from "./work-estimate.js";
+import { workloadSizeLabel } from "../workload-size.js";
 
 import { SIMULATED_TARGET } from "./simulated-target.js";
 
@@ -68,13 +69,13 @@ function prepare(req: NumericsRequest, binding: AssignmentBinding, opts: Simulat
   const full = req.settings.sizes.full;
   const fail = (error: string): Prepared => ({
     kind: "decided",
-    outcome: { passed: false, backend: "simulator", device: DEVICE, size: full, rounds: [], error },
+    outcome: { passed: false, backend: "simulator", device: DEVICE, size: full, shape: workloadSizeLabel(binding, full), rounds: [], error },
   });
   let module: LoweredModule;
   try {
     module = lower(req.schedule, SIMULATED_TARGET);
   } catch (err) {
-    return fail(`the schedule cannot be built for the GPU at ${full}×${full}×${full}: ${message(err)}`);
+    return fail(`the schedule cannot be built for the GPU at ${workloadSizeLabel(binding, full)}: ${message(err)}`);
   }
   const tooMuch = excessiveWork(module, binding.workload(full));
   if (tooMuch !== undefined) return fail(tooMuch);
@@ -89,13 +90,13 @@ function unsampled(req: NumericsRequest, binding: AssignmentBinding, module: Low
   const full = req.settings.sizes.full;
   const decided = reducedSizeNumerics(req, binding, req.settings.rounds);
   const n = req.settings.sizes.reduced;
-  const notes = [`the ${full}³ kernel could not be checked block by block (${why}), so the replay at ${n}×${n}×${n} decided`];
+  const notes = [`the ${workloadSizeLabel(binding, full)} kernel could not be checked block by block (${why}), so the replay at ${workloadSizeLabel(binding, n)} decided`];
   // Whether the full-size kernels write all of the output is still checked, over every thread.
   const output = binding.numerics.output;
   const coverage = checkOutputCoverage(module, output);
   if (!coverage.checked)
-    return { ...decided, notes: [...notes, `whether the ${full}³ kernels write every element of ${output} was not checked (${coverage.why})`] };
-  if (decided.passed && coverage.problem !== undefined) return { ...decided, passed: false, error: `the ${full}³ kernels: ${coverage.problem}`, notes };
+    return { ...decided, notes: [...notes, `whether the ${workloadSizeLabel(binding, full)} kernels write every element of ${output} was not checked (${coverage.why})`] };
+  if (decided.passed && coverage.problem !== undefined) return { ...decided, passed: false, error: `the ${workloadSizeLabel(binding, full)} kernels: ${coverage.problem}`, notes };
   return { ...decided, notes };
 }
 
@@ -108,13 +109,14 @@ function outcomeOf(req: NumericsRequest, binding: AssignmentBinding, sampled: Sa
     precheck === undefined || precheck.passed
       ? []
       : [
-          `the quick pre-check at ${precheck.size}×${precheck.size}×${precheck.size} (the trace replayed at a reduced size) did not pass, which does not count: ${precheckSummary(precheck)}`,
+          `the quick pre-check at ${precheck.shape} (the trace replayed at a reduced size) did not pass, which does not count: ${precheckSummary(precheck)}`,
         ];
   return {
     passed,
     backend: "simulator",
     device: DEVICE,
     size: req.settings.sizes.full,
+    shape: workloadSizeLabel(binding, req.settings.sizes.full),
     rounds: sampled.rounds,
     sample: sampled.sample,
     ...(sampled.error === undefined ? {} : { error: sampled.error }),
@@ -130,6 +132,7 @@ export function reducedSizeNumerics(req: NumericsRequest, binding: AssignmentBin
     backend: "simulator",
     device: DEVICE,
     size: n,
+    shape: workloadSizeLabel(binding, n),
     rounds: done,
     ...(error === undefined ? {} : { error }),
   });
@@ -137,13 +140,13 @@ export function reducedSizeNumerics(req: NumericsRequest, binding: AssignmentBin
   try {
     req.schedule.trace.applyTo(reduced);
   } catch (err) {
-    return outcome([], `the schedule does not replay at ${n}×${n}×${n}: ${message(err)}`);
+    return outcome([], `the schedule does not replay at ${workloadSizeLabel(binding, n)}: ${message(err)}`);
   }
   let module: ReturnType<typeof lower>;
   try {
     module = lower(reduced, SIMULATED_TARGET);
   } catch (err) {
-    return outcome([], `the schedule cannot be built for the GPU at ${n}×${n}×${n}: ${message(err)}`);
+    return outcome([], `the schedule cannot be built for the GPU at ${workloadSizeLabel(binding, n)}: ${message(err)}`);
   }
   const tooMuch = excessiveWork(module, binding.workload(n));
   if (tooMuch !== undefined) return outcome([], tooMuch);

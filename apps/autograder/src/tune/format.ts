@@ -19,7 +19,7 @@ const MUTATOR_NO_CANDIDATE = /^mutator .* (found nothing to change|failed)$/;
 /** Everything but the hand-in file. */
 export function formatTuneReport(r: TuneResult): string {
   const out: string[] = [];
-  const size = `${r.size}×${r.size}×${r.size}`;
+  const size = r.shape;
   out.push(`Tuning ${SEARCH_SPACE_FUNCTION} (${SEARCH_SPACE_FILE}) at ${size} with ${r.strategy} search: ${plural(r.trials, "trial")}, seed ${r.seed}`);
   out.push("name" in r.gpu ? `GPU: ${r.gpu.name}` : `GPU: none (${r.gpu.unavailable})`);
   out.push(`Work dir: ${r.search.workDir}`, "");

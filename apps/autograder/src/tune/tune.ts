@@ -24,6 +24,7 @@ import { type CheckedRecord, chooseRecord, MAX_NUMERICS_CHECKS } from "./choose.
 import { designSpacesOf, sampledDecisions } from "./design-spaces.js";
 import { TuneError } from "./errors.js";
 import { type Sampling, sampleSearchSpace } from "./search-space.js";
+import { workloadSizeLabel } from "../workload-size.js";
 
 /**
  * A GPU backend without a CUDA device (a fake one, in tests) tunes for "cuda": the limits every
@@ -76,8 +77,10 @@ export interface TunedTrace {
 export interface TuneResult {
   readonly trials: number;
   readonly seed: number;
-  /** M = N = K the candidates were sampled and tuned at. */
+  /** The size n the candidates were sampled and tuned at. */
   readonly size: number;
+  /** That size as messages write it (`2048×2048×2048`; see workload-size.ts). */
+  readonly shape: string;
   /** The target the search tuned for, and its per-block limits that reject candidates. */
   readonly target: string;
   readonly limits: { readonly threadsPerBlock: number; readonly sharedMemoryBytes: number };
@@ -161,7 +164,7 @@ export async function tuneSearchSpace(opts: TuneOptions): Promise<TuneResult> {
     runner: opts.runner ?? (gpu === undefined ? "simulated" : "local"),
     seed: opts.seed,
     runName: `${strategyName}, seed ${opts.seed}`,
-    curveTitle: `autoTuningSchedule at ${size}×${size}×${size} on ${target.name}${gpu === undefined ? " (estimated)" : ""}`,
+    curveTitle: `autoTuningSchedule at ${workloadSizeLabel(binding, size)} on ${target.name}${gpu === undefined ? " (estimated)" : ""}`,
     onProgress: ({ trial, trialsDone, maxTrialsGlobal }) => {
       if (!trial.ok) {
         failed++;
@@ -193,6 +196,7 @@ export async function tuneSearchSpace(opts: TuneOptions): Promise<TuneResult> {
     trials: opts.trials,
     seed: opts.seed,
     size,
+    shape: workloadSizeLabel(binding, size),
     target: target.name,
     limits: { threadsPerBlock: target.maxThreadsPerBlock, sharedMemoryBytes: target.maxSharedMemoryPerBlock },
     strategy: strategyName,

@@ -17,6 +17,7 @@ import { CudaError } from "@tessera/runtime";
 import { sampledNumerics } from "../../src/grade/sampled-numerics.js";
 import { SIMULATED_TARGET } from "../../src/grade/simulator-numerics.js";
 import type { GpuWorkBackend } from "../../src/gpu/worker/work-backend.js";
+import { workloadSizeLabel } from "../../src/workload-size.js";
 
 const dir = process.env.TESSERA_FAKE_GPU_DIR;
 if (dir === undefined) throw new Error("fake-gpu-work-backend: set TESSERA_FAKE_GPU_DIR");
@@ -64,9 +65,9 @@ export const backend: GpuWorkBackend = {
     }
     const n = settings.sizes.full;
     const sampled = sampledNumerics({ module: lower(func, SIMULATED_TARGET), binding, n, settings, seed, workBudget: 1e8 });
-    if (!sampled.ran) return { passed: false, backend: "gpu", device: FAKE_DEVICE, size: n, rounds: [], error: sampled.why };
+    if (!sampled.ran) return { passed: false, backend: "gpu", device: FAKE_DEVICE, size: n, shape: workloadSizeLabel(binding, n), rounds: [], error: sampled.why };
     const passed = sampled.error === undefined && sampled.rounds.every((r) => r.mismatches === 0);
-    return { passed, backend: "gpu", device: FAKE_DEVICE, size: n, rounds: sampled.rounds, ...(sampled.error === undefined ? {} : { error: sampled.error }) };
+    return { passed, backend: "gpu", device: FAKE_DEVICE, size: n, shape: workloadSizeLabel(binding, n), rounds: sampled.rounds, ...(sampled.error === undefined ? {} : { error: sampled.error }) };
   },
   async time(_func, _binding, timing) {
     if (poisoned) throw illegalAddress();

@@ -13,6 +13,6 @@ function device(): string {
 }
 
 export const backend: GpuWorkBackend = {
-  numerics: (func, binding, settings, seed) => gpuNumerics(func, binding.numerics, settings, seed, device()),
+  numerics: (func, binding, settings, seed) => gpuNumerics(func, binding, settings, seed, device()),
   time: (func, binding, timing) => gpuTime(func, binding.numerics, timing, device()),
 };

@@ -14,6 +14,8 @@ import type { Timing } from "../../manifest/index.js";
 import { type GpuFault, describeGpuFault } from "../fault.js";
 import { gpuKeyFor } from "../gpu-key.js";
 import { messageOf } from "../messages.js";
+import { assignmentBinding } from "../../assignment.js";
+import { workloadSizeLabel } from "../../workload-size.js";
 import { GPU_WORKER_BACKEND_ENV } from "./backend-env.js";
 import type { GpuWorkReply, GpuWorkRequest } from "./protocol.js";
 
@@ -89,6 +91,7 @@ export class GpuWorker implements GpuBackend {
       backend: "gpu",
       device: this.name,
       size,
+      shape: workloadSizeLabel(assignmentBinding(req.assignment), size),
       rounds: [],
       error,
       ...(fault === undefined ? {} : { fault }),
