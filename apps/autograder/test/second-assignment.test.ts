@@ -34,7 +34,7 @@ describe("tessera-grade --assignment d2l-transpose", () => {
     expect(out).toMatch(/Total\s+10 \/ 10/);
     expect(results.score).toBe(10);
     // Sizes are named by the transpose's own domain: no message assumes the gemm's n×n×n.
-    expect(out).toContain("thread blocks of the 512×512 kernel");
+    expect(out).toContain("all 1024 thread blocks of the 512×512 kernel, in each of 2 rounds");
     expect(out).not.toMatch(/512×512×512|ReLU/);
   });
 

@@ -18,7 +18,7 @@ import { describeGpuFault } from "../gpu/fault.js";
 import { GpuFaultError } from "../gpu/worker/gpu-worker.js";
 import { withSimulatorFinding } from "./gpu-fault-finding.js";
 import { describeExit, describeJobError, describeLoadFailure } from "./job-failure.js";
-import type { GpuBackend, NumericsOutcome, TimingOutcome } from "./numerics-types.js";
+import type { GpuBackend, NumericsOutcome, NumericsSample, TimingOutcome } from "./numerics-types.js";
 import { replayTrace } from "./replay.js";
 import type { SampledRoundsHelper } from "./rounds/rounds-helper.js";
 import { warmOnSchedule } from "./rounds/warm-on-schedule.js";
@@ -512,7 +512,7 @@ const STRUCTURE_ONLY = "not checked: structure-only grading (numerics and timing
 export function numericsSummary(n: NumericsOutcome): string {
   const size = n.shape;
   const where =
-    n.sample === undefined ? `${n.device}, ${size}` : `${n.device}, ${n.sample.blocks} of the ${n.sample.gridBlocks} thread blocks of the ${size} kernel`;
+    n.sample === undefined ? `${n.device}, ${size}` : `${n.device}, ${sampledBlocks(n.sample, size)}`;
   if (n.error !== undefined) return `${n.error} (${where})`;
   const bad = n.rounds.find((r) => r.mismatches > 0);
   if (bad !== undefined) {
@@ -522,6 +522,13 @@ export function numericsSummary(n: NumericsOutcome): string {
   const what = n.sample === undefined ? "correct" : `correct on all ${n.sample.elements} elements the sampled blocks wrote`;
   const coverage = n.sample?.coverage === undefined ? "" : `; ${n.sample.coverage}`;
   return `${what} in ${n.rounds.length} rounds of random inputs, max |error| ${maxErr.toExponential(2)} (${where})${coverage}`;
+}
+
+/** "23 of the 1024 thread blocks of the 2048×2048×2048 kernel", or "all 16 thread blocks of the … kernel, in each of 5 rounds" where the grid runs whole. */
+function sampledBlocks(s: NumericsSample, size: string): string {
+  if (s.distinctBlocks < s.gridBlocks) return `${s.distinctBlocks} of the ${s.gridBlocks} thread blocks of the ${size} kernel`;
+  const rounds = Math.round(s.blocks / s.gridBlocks);
+  return `all ${s.gridBlocks} thread blocks of the ${size} kernel${rounds > 1 ? `, in each of ${rounds} rounds` : ""}`;
 }
 
 function unchangedScheduleError(task: Task): string {

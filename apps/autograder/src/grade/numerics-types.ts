@@ -22,8 +22,10 @@ export interface NumericsRound {
 
 /** What a sampled check of the full-size kernel covered (sampled-numerics.ts). */
 export interface NumericsSample {
-  /** Thread blocks simulated over all rounds. */
+  /** Thread blocks simulated over all rounds (a block run in several rounds counts once each). */
   readonly blocks: number;
+  /** Distinct thread blocks among them (at most `gridBlocks`: a small grid runs whole in every round). */
+  readonly distinctBlocks: number;
   /** Thread blocks of the kernel's grid. */
   readonly gridBlocks: number;
   /** Output elements compared over all rounds. */

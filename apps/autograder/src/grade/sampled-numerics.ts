@@ -167,15 +167,18 @@ export function assembleSample(plan: SamplePlan, results: readonly SampledRound[
   const rounds: NumericsRound[] = [];
   let blocks = 0;
   let elements = 0;
+  const ran = new Set<string>();
   const sample = (coverage?: string): NumericsSample => ({
     blocks,
+    distinctBlocks: ran.size,
     gridBlocks: plan.grid[0] * plan.grid[1] * plan.grid[2],
     elements,
     seconds: (performance.now() - started) / 1000,
     ...(coverage === undefined ? {} : { coverage }),
   });
-  for (const result of results) {
+  for (const [r, result] of results.entries()) {
     blocks += result.blocks;
+    for (const block of plan.rounds[r]?.slice(0, result.blocks) ?? []) ran.add(block.join(","));
     if (result.round !== undefined) {
       rounds.push(result.round);
       elements += result.round.elements;
