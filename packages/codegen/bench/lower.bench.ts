@@ -4,7 +4,11 @@
  * schedule corpus, warm (V8 has optimised the compiler first). Prints a table, then the time of
  * every pass for the slowest schedule, and writes docs/benchmarks/lowering-time.{json,md}.
  *
- *   tsx --conditions=@tessera/source packages/codegen/bench/lower.bench.ts [--runs N]
+ *   tsx --conditions=@tessera/source packages/codegen/bench/lower.bench.ts [--runs N] [--compare REF]
+ *
+ * `--compare REF` times this working tree and commit REF side by side in one process, run by run
+ * in turn (see ../../ir/bench/tree-at-ref.ts), and writes docs/benchmarks/lowering-compare.{json,md}
+ * with the ratio per schedule: the figure to quote before a stop that touches ir, schedule or codegen.
  *
  * Each run lowers a fresh schedule (building it is not timed). A timed unit test would be flaky on
  * a shared machine; this reports, and the load average says how far to trust it.
@@ -16,6 +20,8 @@ import type { PrimFunc } from "@tessera/ir";
 import type { Schedule } from "@tessera/schedule";
 // @tessera/ir is a dependency of every package; its bench helpers are not exported, so by path.
 import { machineInfo, median, runsArgument, timeMs } from "../../ir/bench/bench-util.js";
+import { type PairedRow, comparedMarkdown, pairedTimes } from "../../ir/bench/paired.js";
+import { type LoadedTree, type TreeSource, commandLine, compareArgument, loadPair } from "../../ir/bench/tree-at-ref.js";
 import { CUDA_LOWERING_PASSES, codegenCuda, lower, splitHostDevice, target, verifyGpuCode } from "../src/index.js";
 
 const TARGET = target("nvidia/h100");
@@ -104,8 +110,82 @@ function passTable(rows: readonly PassRow[]): string {
   return ["| step | median (ms) | min (ms) |", "|---|---:|---:|", ...lines].join("\n");
 }
 
+/** The functions a side of `--compare` must have (every commit since 2026-11-25 has them). */
+interface LoweringSide {
+  readonly lower: (sch: Schedule, target: unknown) => unknown;
+  readonly codegenCuda: (module: unknown) => unknown;
+  readonly target: (name: string) => unknown;
+  readonly naiveSchedule: (n: number) => Schedule;
+  readonly manualSchedule: (n: number) => Schedule;
+  readonly fastSchedule: (n: number) => Schedule;
+}
+
+function loweringSide(tree: LoadedTree): LoweringSide {
+  const { codegen, corpus } = tree.modules;
+  const side = { ...codegen, ...corpus } as Partial<LoweringSide>;
+  for (const name of ["lower", "codegenCuda", "target", "naiveSchedule", "manualSchedule", "fastSchedule"] as const) {
+    if (typeof side[name] !== "function") throw new Error(`${tree.label} has no ${name} in @tessera/codegen or @tessera/corpus`);
+  }
+  return side as LoweringSide;
+}
+
+async function compare(sides: { readonly a: TreeSource; readonly b: TreeSource }, runs: number): Promise<void> {
+  const machine = machineInfo();
+  const packages = { codegen: "@tessera/codegen", corpus: "@tessera/corpus" };
+  const [here, there] = await loadPair(sides, packages);
+  const trees = [here, there] as const;
+  try {
+    const [hereSide, thereSide] = trees.map(loweringSide) as [LoweringSide, LoweringSide];
+    const timed = (side: LoweringSide, build: (s: LoweringSide) => Schedule): (() => () => void) => {
+      const tgt = side.target("nvidia/h100");
+      return () => {
+        const sch = build(side);
+        return () => side.codegenCuda(side.lower(sch, tgt));
+      };
+    };
+    const cases: [string, (s: LoweringSide) => Schedule][] = [
+      ["gemm_relu_add naive 2048", (s) => s.naiveSchedule(2048)],
+      ["gemm_relu_add manual 2048", (s) => s.manualSchedule(2048)],
+      ["gemm_relu_add fast 2048", (s) => s.fastSchedule(2048)],
+    ];
+    const rows: PairedRow[] = cases.map(([name, build]) => {
+      const row = pairedTimes(name, timed(hereSide, build), timed(thereSide, build), { warmup: WARMUP_RUNS, runs });
+      console.log(`${name}: ${trees[0].label} ${row.aMedianMs.toFixed(2)} ms, ${trees[1].label} ${row.bMedianMs.toFixed(2)} ms, ratio ${row.ratio.toFixed(3)}`);
+      return row;
+    });
+    const outDir = fileURLToPath(new URL("../../../docs/benchmarks/", import.meta.url));
+    mkdirSync(outDir, { recursive: true });
+    writeFileSync(`${outDir}lowering-compare.json`, `${JSON.stringify({ machine, a: trees[0].label, b: trees[1].label, target: "nvidia/h100", rows }, null, 2)}\n`);
+    writeFileSync(
+      `${outDir}lowering-compare.md`,
+      comparedMarkdown({
+        title: "Lowering time: this tree beside another commit",
+        command: `pnpm bench:lower ${commandLine(sides)} --runs ${runs}`,
+        what: '`lower(sch, "nvidia/h100")` then `codegenCuda`, for a fresh schedule each run',
+        warmup: WARMUP_RUNS,
+        runs,
+        machine,
+        aLabel: trees[0].label,
+        bLabel: trees[1].label,
+        rows,
+      }),
+    );
+    console.log(`wrote ${outDir}lowering-compare.json and lowering-compare.md`);
+  } finally {
+    for (const t of trees) t.dispose();
+  }
+}
+
 function main(): void {
   const runs = runsArgument();
+  const sides = compareArgument();
+  if (sides !== undefined) {
+    void compare(sides, runs).catch((err: unknown) => {
+      console.error(err instanceof Error ? err.message : String(err));
+      process.exitCode = 1;
+    });
+    return;
+  }
   const machine = machineInfo();
   const rows = workloads().map((w) => {
     const row = measure(w, runs);

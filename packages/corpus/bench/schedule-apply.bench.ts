@@ -11,7 +11,10 @@
  * Prints a table, then the time of every instruction kind during the replay of the slowest
  * schedule, and writes docs/benchmarks/schedule-time.{json,md}.
  *
- *   tsx --conditions=@tessera/source packages/corpus/bench/schedule-apply.bench.ts [--runs N]
+ *   tsx --conditions=@tessera/source packages/corpus/bench/schedule-apply.bench.ts [--runs N] [--compare REF]
+ *
+ * `--compare REF` times this working tree and commit REF side by side in one process, run by run
+ * in turn (see ../../ir/bench/tree-at-ref.ts), and writes docs/benchmarks/schedule-compare.{json,md}.
  *
  * A timed unit test would be flaky on a shared machine; this reports, and the load average says
  * how far to trust it.
@@ -21,6 +24,8 @@ import { fileURLToPath } from "node:url";
 import { type PrimFunc, gemmReluAdd } from "@tessera/ir";
 import { Schedule, Trace, type TraceJSON } from "@tessera/schedule";
 import { machineInfo, median, runsArgument, timeMs } from "../../ir/bench/bench-util.js";
+import { type PairedRow, comparedMarkdown, pairedTimes } from "../../ir/bench/paired.js";
+import { type LoadedTree, type TreeSource, commandLine, compareArgument, loadPair } from "../../ir/bench/tree-at-ref.js";
 import { fastSchedule, manualSchedule, naiveSchedule, scheduleCorpus } from "../src/index.js";
 
 /** Runs before timing, so that V8 has compiled the schedule code: cold runs are several times slower. */
@@ -129,8 +134,92 @@ function kindTable(rows: readonly KindRow[]): string {
   return ["| instruction | count | median (ms) | min (ms) |", "|---|---:|---:|---:|", ...lines].join("\n");
 }
 
+/** What a side of `--compare` must have. */
+interface ScheduleSide {
+  readonly gemm: (n: number) => PrimFunc;
+  readonly Schedule: new (func: PrimFunc) => Schedule;
+  readonly fromJSON: (json: unknown) => { applyTo(sch: Schedule): void };
+  readonly builders: Record<string, (n: number) => Schedule>;
+}
+
+function scheduleSide(tree: LoadedTree): ScheduleSide {
+  const { ir, schedule, corpus } = tree.modules as Record<string, Record<string, unknown>>;
+  const need = (mod: Record<string, unknown> | undefined, name: string): unknown => {
+    const v = mod?.[name];
+    if (v === undefined) throw new Error(`${tree.label} has no ${name}`);
+    return v;
+  };
+  const trace = need(schedule, "Trace") as { fromJSON(json: unknown): { applyTo(sch: Schedule): void } };
+  const gemmReluAddAt = need(ir, "gemmReluAdd") as (n: number) => { func: PrimFunc };
+  return {
+    gemm: (n) => gemmReluAddAt(n).func,
+    Schedule: need(schedule, "Schedule") as ScheduleSide["Schedule"],
+    fromJSON: (json) => trace.fromJSON(json),
+    builders: {
+      naive: need(corpus, "naiveSchedule") as (n: number) => Schedule,
+      manual: need(corpus, "manualSchedule") as (n: number) => Schedule,
+      fast: need(corpus, "fastSchedule") as (n: number) => Schedule,
+    },
+  };
+}
+
+async function compare(sides: { readonly a: TreeSource; readonly b: TreeSource }, runs: number): Promise<void> {
+  const machine = machineInfo();
+  const packages = { ir: "@tessera/ir", schedule: "@tessera/schedule", corpus: "@tessera/corpus" };
+  const [here, there] = await loadPair(sides, packages);
+  try {
+    const timedSides = [scheduleSide(here), scheduleSide(there)] as const;
+    const rows: PairedRow[] = [];
+    for (const which of ["naive", "manual", "fast"]) {
+      const build = (side: ScheduleSide) => () => () => void side.builders[which]!(2048);
+      // Each side replays the trace its own build writes (the JSON format may differ between commits).
+      const replay = (side: ScheduleSide) => {
+        const json: unknown = side.builders[which]!(2048).trace.toJSON();
+        return () => {
+          const func = side.gemm(2048);
+          return () => side.fromJSON(json).applyTo(new side.Schedule(func));
+        };
+      };
+      for (const [what, make] of [["build", build], ["replay", replay]] as const) {
+        const row = pairedTimes(`gemm_relu_add ${which} 2048, ${what}`, make(timedSides[0]), make(timedSides[1]), { warmup: WARMUP_RUNS, runs });
+        console.log(`${row.name}: ${here.label} ${row.aMedianMs.toFixed(2)} ms, ${there.label} ${row.bMedianMs.toFixed(2)} ms, ratio ${row.ratio.toFixed(3)}`);
+        rows.push(row);
+      }
+    }
+    const outDir = fileURLToPath(new URL("../../../docs/benchmarks/", import.meta.url));
+    mkdirSync(outDir, { recursive: true });
+    writeFileSync(`${outDir}schedule-compare.json`, `${JSON.stringify({ machine, a: here.label, b: there.label, rows }, null, 2)}\n`);
+    writeFileSync(
+      `${outDir}schedule-compare.md`,
+      comparedMarkdown({
+        title: "Schedule time: this tree beside another commit",
+        command: `pnpm bench:schedule ${commandLine(sides)} --runs ${runs}`,
+        what: "building each 2048³ schedule with its corpus function, and replaying its trace on a fresh workload",
+        warmup: WARMUP_RUNS,
+        runs,
+        machine,
+        aLabel: here.label,
+        bLabel: there.label,
+        rows,
+      }),
+    );
+    console.log(`wrote ${outDir}schedule-compare.json and schedule-compare.md`);
+  } finally {
+    here.dispose();
+    there.dispose();
+  }
+}
+
 function main(): void {
   const runs = runsArgument();
+  const sides = compareArgument();
+  if (sides !== undefined) {
+    void compare(sides, runs).catch((err: unknown) => {
+      console.error(err instanceof Error ? err.message : String(err));
+      process.exitCode = 1;
+    });
+    return;
+  }
   const machine = machineInfo();
   const rows = workloads().map((w) => {
     const row = measure(w, runs);
