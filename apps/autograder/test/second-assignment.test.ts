@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { assignmentBinding } from "../src/assignment.js";
 import { memoryIO } from "../src/cli/io.js";
 import { runGradeCli } from "../src/cli/main.js";
+import { loadManifest } from "../src/manifest/index.js";
 
 const binding = assignmentBinding("d2l-transpose");
 const scratch = mkdtempSync(join(tmpdir(), "tessera-second-assignment-"));
@@ -45,6 +46,13 @@ describe("tessera-grade --assignment d2l-transpose", () => {
     expect(out).toContain('bindThreads is not implemented yet (it still throws "TODO(task 2): bindThreads is not implemented yet")');
     expect(out).toMatch(/Total\s+0 \/ 10/);
     expect(results.score).toBe(0);
+  });
+
+  it("has no tuning part, so its manifest has no tunedScore table or calibration", () => {
+    const manifest = loadManifest(binding.manifestPath);
+    expect(manifest.tasks.flatMap((t) => t.checks).some((c) => c.kind === "tuned-time")).toBe(false);
+    expect(manifest.tunedScore).toBeUndefined();
+    expect(manifest.calibration).toBeUndefined();
   });
 
   it("refuses an assignment it does not know, naming the ones it does", async () => {

@@ -28,13 +28,13 @@ describe("grading manifest", () => {
     expect(manifest.manual.tileSizes).toEqual({ ...solution.MANUAL_TILE_SIZES });
     expect(manifest.numerics).toMatchObject({ sizes: { full: 2048 }, rounds: 5, inputRange: [-1, 1], rtol: 1e-4, atol: 1e-4 });
     expect(manifest.timing).toEqual({ number: 3, repeat: 10, minRepeatMs: 100 });
-    expect(manifest.tunedScore.thresholds["t4"]).toEqual([
+    expect(manifest.tunedScore?.thresholds["t4"]).toEqual([
       { maxMs: 20, points: 20 },
       { maxMs: 40, points: 15 },
       { maxMs: 80, points: 10 },
       { maxMs: 160, points: 5 },
     ]);
-    expect(manifest.calibration["t4"]).toEqual({ manualMs: 23.88, naiveMs: 280 });
+    expect(manifest.calibration?.["t4"]).toEqual({ manualMs: 23.88, naiveMs: 280 });
     expect(resolveSize("tileX/threadTileX", manifest.manual.tileSizes)).toBe(16);
   });
 
@@ -75,6 +75,18 @@ describe("grading manifest", () => {
       m.tunedScore.thresholds.t4[1].maxMs = 10;
     });
     expect(() => parseManifest(unordered)).toThrow(/tunedScore\.thresholds\.t4\[1\]: rows must have increasing maxMs/);
+  });
+
+  it("needs the tunedScore table and calibration only with a tuned-time check", () => {
+    const noTable = withChange((m) => {
+      delete m.tunedScore;
+      delete m.calibration;
+    });
+    expect(() => parseManifest(noTable)).toThrow(/tasks\[\d+\]\.checks\[\d+\]: a tuned-time check needs the manifest's tunedScore table/);
+    const noCalibration = withChange((m) => {
+      delete m.calibration;
+    });
+    expect(() => parseManifest(noCalibration)).toThrow(/tunedScore\.otherGpus\.calibrationGpu: no calibration times for "t4"/);
   });
 
   it("reports a missing file and invalid JSON clearly", () => {

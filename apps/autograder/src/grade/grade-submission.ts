@@ -376,7 +376,7 @@ class SubmissionGrader {
     if (numerics === undefined || !numerics.passed) return { grade: failed(check, "not timed: the tuned schedule must compute correct results first") };
     const timing = await this.time("tuned", sch);
     if ("error" in timing) return { grade: failed(check, `timing failed: ${timing.error}`) };
-    const hasOwnTable = gpu.key !== undefined && this.manifest.tunedScore.thresholds[gpu.key] !== undefined;
+    const hasOwnTable = gpu.key !== undefined && this.manifest.tunedScore?.thresholds[gpu.key] !== undefined;
     // Scaling needs the reference manual time from this run (full grading has it already).
     const referenceSchedule =
       hasOwnTable || this.timings["reference-manual"] !== undefined ? undefined : this.opts.binding.referenceManual(this.settings.sizes.full);

@@ -20,12 +20,15 @@ export function scoreTunedTime(
   gpu: { readonly name: string; readonly key: string | undefined; readonly referenceManualMs: number | undefined },
   manifest: Manifest,
 ): TunedScoring {
-  const own = gpu.key === undefined ? undefined : manifest.tunedScore.thresholds[gpu.key];
+  const tunedScore = manifest.tunedScore;
+  // The schema admits a tuned-time check only with a tunedScore table and its calibration.
+  if (tunedScore === undefined || manifest.calibration === undefined) throw new Error("scoreTunedTime: the manifest has no tunedScore table or calibration");
+  const own = gpu.key === undefined ? undefined : tunedScore.thresholds[gpu.key];
   if (own !== undefined) {
     return { points: pointsFor(ms, own), rows: own, scale: 1, explanation: `scored with the ${gpu.key} table (this GPU is a ${gpu.name})` };
   }
-  const calibrationGpu = manifest.tunedScore.otherGpus.calibrationGpu;
-  const table = manifest.tunedScore.thresholds[calibrationGpu]!;
+  const calibrationGpu = tunedScore.otherGpus.calibrationGpu;
+  const table = tunedScore.thresholds[calibrationGpu]!;
   const calibration = manifest.calibration[calibrationGpu]!;
   if (gpu.referenceManualMs === undefined || !(gpu.referenceManualMs > 0)) {
     throw new Error("scoreTunedTime: the reference manual schedule's time is needed to scale the thresholds");

@@ -280,8 +280,10 @@ export const ManifestSchema = z
     tasks: z.array(TaskSchema).min(1),
     numerics: NumericsSchema,
     timing: TimingSchema,
-    tunedScore: TunedScoreSchema,
-    calibration: CalibrationSchema,
+    /** How a tuned-time check scores; needed only by a manifest that has one. */
+    tunedScore: TunedScoreSchema.optional(),
+    /** The reference schedules' times on the calibration GPU; needed with tunedScore. */
+    calibration: CalibrationSchema.optional(),
   })
   .superRefine(checkConsistency);
 export type Manifest = z.infer<typeof ManifestSchema>;
@@ -289,6 +291,28 @@ export type Manifest = z.infer<typeof ManifestSchema>;
 // ---- cross-field rules -----------------------------------------------------------------------
 
 type RawManifest = z.input<typeof ManifestSchema>;
+
+function checkTunedScore(
+  tunedScore: NonNullable<RawManifest["tunedScore"]>,
+  calibration: RawManifest["calibration"],
+  issue: (path: PropertyKey[], message: string) => void,
+): void {
+  for (const [gpu, rows] of Object.entries(tunedScore.thresholds)) {
+    rows.forEach((row, r) => {
+      const prev = rows[r - 1];
+      if (prev !== undefined && !(row.maxMs > prev.maxMs && row.points <= prev.points)) {
+        issue(["tunedScore", "thresholds", gpu, r], "rows must have increasing maxMs and non-increasing points");
+      }
+    });
+  }
+  const calibrationGpu = tunedScore.otherGpus.calibrationGpu;
+  if (tunedScore.thresholds[calibrationGpu] === undefined) {
+    issue(["tunedScore", "otherGpus", "calibrationGpu"], `no thresholds for "${calibrationGpu}"`);
+  }
+  if (calibration?.[calibrationGpu] === undefined) {
+    issue(["tunedScore", "otherGpus", "calibrationGpu"], `no calibration times for "${calibrationGpu}"`);
+  }
+}
 
 function checkConsistency(m: RawManifest, ctx: z.RefinementCtx): void {
   const issue = (path: PropertyKey[], message: string): void => ctx.addIssue({ code: "custom", path, message });
@@ -321,27 +345,17 @@ function checkConsistency(m: RawManifest, ctx: z.RefinementCtx): void {
         }
       }
       if (check.kind === "tuned-time") {
+        if (m.tunedScore === undefined) {
+          issue(["tasks", t, "checks", c], `a tuned-time check needs the manifest's tunedScore table (and calibration)`);
+          return;
+        }
         const best = Math.max(...Object.values(m.tunedScore.thresholds).flatMap((rows) => rows.map((r) => r.points)));
         if (best !== check.points) issue(["tasks", t, "checks", c, "points"], `worth ${check.points} but the best tunedScore row gives ${best}`);
       }
     });
   });
 
-  for (const [gpu, rows] of Object.entries(m.tunedScore.thresholds)) {
-    rows.forEach((row, r) => {
-      const prev = rows[r - 1];
-      if (prev !== undefined && !(row.maxMs > prev.maxMs && row.points <= prev.points)) {
-        issue(["tunedScore", "thresholds", gpu, r], "rows must have increasing maxMs and non-increasing points");
-      }
-    });
-  }
-  const calibrationGpu = m.tunedScore.otherGpus.calibrationGpu;
-  if (m.tunedScore.thresholds[calibrationGpu] === undefined) {
-    issue(["tunedScore", "otherGpus", "calibrationGpu"], `no thresholds for "${calibrationGpu}"`);
-  }
-  if (m.calibration[calibrationGpu] === undefined) {
-    issue(["tunedScore", "otherGpus", "calibrationGpu"], `no calibration times for "${calibrationGpu}"`);
-  }
+  if (m.tunedScore !== undefined) checkTunedScore(m.tunedScore, m.calibration, issue);
 
   const [low, high] = m.numerics.inputRange;
   if (!(low < high)) issue(["numerics", "inputRange"], `must be [low, high] with low < high, got [${low}, ${high}]`);
