@@ -75,7 +75,16 @@ describe("describeGpuFault", () => {
 describe("withSimulatorFinding", () => {
   const settings: Numerics = { sizes: { full: 128, reduced: 64 }, rounds: 1, inputRange: [-1, 1], rtol: 1e-4, atol: 1e-4, onMismatch: "zero-part" };
   const fault: GpuFault = { kind: "cuda-error", code: "CUDA_ERROR_ILLEGAL_ADDRESS", call: "cuMemcpyDtoH", stage: "running the kernels", message: "" };
-  const faulted: NumericsOutcome = { passed: false, backend: "gpu", device: "Tesla T4", size: 128, shape: "128×128×128", rounds: [], error: describeGpuFault(fault), fault };
+  const faulted: NumericsOutcome = {
+    passed: false,
+    backend: "gpu",
+    device: "Tesla T4",
+    size: 128,
+    shape: "128×128×128",
+    rounds: [],
+    error: describeGpuFault(fault),
+    fault,
+  };
   const naiveOn = (func: PrimFunc): Schedule => {
     const sch = new Schedule(func);
     naiveSchedule(sch);

@@ -20,7 +20,7 @@ import type { PrimFunc } from "@tessera/ir";
 import type { Schedule } from "@tessera/schedule";
 // @tessera/ir is a dependency of every package; its bench helpers are not exported, so by path.
 import { machineInfo, median, runsArgument, timeMs } from "../../ir/bench/bench-util.js";
-import { type PairedRow, comparedMarkdown, pairedTimes } from "../../ir/bench/paired.js";
+import { type PairedRow, pairedTimes, writeComparedReport } from "../../ir/bench/paired.js";
 import { type LoadedTree, type TreeSource, commandLine, compareArgument, loadPair } from "../../ir/bench/tree-at-ref.js";
 import { CUDA_LOWERING_PASSES, codegenCuda, lower, splitHostDevice, target, verifyGpuCode } from "../src/index.js";
 
@@ -153,12 +153,9 @@ async function compare(sides: { readonly a: TreeSource; readonly b: TreeSource }
       console.log(`${name}: ${trees[0].label} ${row.aMedianMs.toFixed(2)} ms, ${trees[1].label} ${row.bMedianMs.toFixed(2)} ms, ratio ${row.ratio.toFixed(3)}`);
       return row;
     });
-    const outDir = fileURLToPath(new URL("../../../docs/benchmarks/", import.meta.url));
-    mkdirSync(outDir, { recursive: true });
-    writeFileSync(`${outDir}lowering-compare.json`, `${JSON.stringify({ machine, a: trees[0].label, b: trees[1].label, target: "nvidia/h100", rows }, null, 2)}\n`);
-    writeFileSync(
-      `${outDir}lowering-compare.md`,
-      comparedMarkdown({
+    writeComparedReport(
+      "lowering-compare",
+      {
         title: "Lowering time: this tree beside another commit",
         command: `pnpm bench:lower ${commandLine(sides)} --runs ${runs}`,
         what: '`lower(sch, "nvidia/h100")` then `codegenCuda`, for a fresh schedule each run',
@@ -168,9 +165,9 @@ async function compare(sides: { readonly a: TreeSource; readonly b: TreeSource }
         aLabel: trees[0].label,
         bLabel: trees[1].label,
         rows,
-      }),
+      },
+      { target: "nvidia/h100" },
     );
-    console.log(`wrote ${outDir}lowering-compare.json and lowering-compare.md`);
   } finally {
     for (const t of trees) t.dispose();
   }

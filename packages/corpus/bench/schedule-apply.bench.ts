@@ -24,7 +24,7 @@ import { fileURLToPath } from "node:url";
 import { type PrimFunc, gemmReluAdd } from "@tessera/ir";
 import { Schedule, Trace, type TraceJSON } from "@tessera/schedule";
 import { machineInfo, median, runsArgument, timeMs } from "../../ir/bench/bench-util.js";
-import { type PairedRow, comparedMarkdown, pairedTimes } from "../../ir/bench/paired.js";
+import { type PairedRow, pairedTimes, writeComparedReport } from "../../ir/bench/paired.js";
 import { type LoadedTree, type TreeSource, commandLine, compareArgument, loadPair } from "../../ir/bench/tree-at-ref.js";
 import { fastSchedule, manualSchedule, naiveSchedule, scheduleCorpus } from "../src/index.js";
 
@@ -180,30 +180,26 @@ async function compare(sides: { readonly a: TreeSource; readonly b: TreeSource }
           return () => side.fromJSON(json).applyTo(new side.Schedule(func));
         };
       };
-      for (const [what, make] of [["build", build], ["replay", replay]] as const) {
+      for (const [what, make] of [
+        ["build", build],
+        ["replay", replay],
+      ] as const) {
         const row = pairedTimes(`gemm_relu_add ${which} 2048, ${what}`, make(timedSides[0]), make(timedSides[1]), { warmup: WARMUP_RUNS, runs });
         console.log(`${row.name}: ${here.label} ${row.aMedianMs.toFixed(2)} ms, ${there.label} ${row.bMedianMs.toFixed(2)} ms, ratio ${row.ratio.toFixed(3)}`);
         rows.push(row);
       }
     }
-    const outDir = fileURLToPath(new URL("../../../docs/benchmarks/", import.meta.url));
-    mkdirSync(outDir, { recursive: true });
-    writeFileSync(`${outDir}schedule-compare.json`, `${JSON.stringify({ machine, a: here.label, b: there.label, rows }, null, 2)}\n`);
-    writeFileSync(
-      `${outDir}schedule-compare.md`,
-      comparedMarkdown({
-        title: "Schedule time: this tree beside another commit",
-        command: `pnpm bench:schedule ${commandLine(sides)} --runs ${runs}`,
-        what: "building each 2048³ schedule with its corpus function, and replaying its trace on a fresh workload",
-        warmup: WARMUP_RUNS,
-        runs,
-        machine,
-        aLabel: here.label,
-        bLabel: there.label,
-        rows,
-      }),
-    );
-    console.log(`wrote ${outDir}schedule-compare.json and schedule-compare.md`);
+    writeComparedReport("schedule-compare", {
+      title: "Schedule time: this tree beside another commit",
+      command: `pnpm bench:schedule ${commandLine(sides)} --runs ${runs}`,
+      what: "building each 2048³ schedule with its corpus function, and replaying its trace on a fresh workload",
+      warmup: WARMUP_RUNS,
+      runs,
+      machine,
+      aLabel: here.label,
+      bLabel: there.label,
+      rows,
+    });
   } finally {
     here.dispose();
     there.dispose();

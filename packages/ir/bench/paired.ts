@@ -4,6 +4,8 @@
  * ratio taken pair by pair. Load on a shared machine slows both members of a pair alike, so the
  * median of the pair ratios holds where medians of separate runs do not.
  */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import type { MachineInfo } from "./bench-util.js";
 import { median, timeMs } from "./bench-util.js";
 
@@ -81,4 +83,14 @@ export function comparedMarkdown(r: ComparedReport): string {
     ...lines,
     "",
   ].join("\n");
+}
+
+/** Writes `report` as docs/benchmarks/<name>.json (with `extra` fields) and <name>.md, and says so. */
+export function writeComparedReport(name: string, report: ComparedReport, extra: Record<string, unknown> = {}): void {
+  const outDir = fileURLToPath(new URL("../../../docs/benchmarks/", import.meta.url));
+  mkdirSync(outDir, { recursive: true });
+  const json = { machine: report.machine, a: report.aLabel, b: report.bLabel, command: report.command, ...extra, rows: report.rows };
+  writeFileSync(`${outDir}${name}.json`, `${JSON.stringify(json, null, 2)}\n`);
+  writeFileSync(`${outDir}${name}.md`, comparedMarkdown(report));
+  console.log(`wrote ${outDir}${name}.json and ${name}.md`);
 }

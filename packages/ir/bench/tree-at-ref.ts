@@ -54,7 +54,12 @@ export async function loadTree(source: TreeSource, packages: Record<string, stri
       execFileSync("tar", ["-x", "-C", root], { input: archive });
     }
     const entry = join(scratch, "entry.mjs");
-    writeFileSync(entry, Object.entries(packages).map(([name, spec]) => `export * as ${name} from ${JSON.stringify(spec)};`).join("\n"));
+    writeFileSync(
+      entry,
+      Object.entries(packages)
+        .map(([name, spec]) => `export * as ${name} from ${JSON.stringify(spec)};`)
+        .join("\n"),
+    );
     const outfile = join(scratch, "bundle.mjs");
     await build({
       entryPoints: [entry],
@@ -144,10 +149,12 @@ function workspaceResolver(root: string): Plugin {
       b.onResolve({ filter: /^@tessera\// }, (args) => {
         const [scope, name, ...rest] = args.path.split("/");
         const pkg = packages.get(`${scope}/${name}`);
-        if (pkg === undefined) return { errors: [{ text: `${args.path}: no package ${scope}/${name} under ${WORKSPACE_FOLDERS.map((f) => join(root, f)).join(" or ")}` }] };
+        if (pkg === undefined)
+          return { errors: [{ text: `${args.path}: no package ${scope}/${name} under ${WORKSPACE_FOLDERS.map((f) => join(root, f)).join(" or ")}` }] };
         const subpath = rest.length === 0 ? "." : `./${rest.join("/")}`;
         const target = sourceExport(pkg.manifest, subpath);
-        if (target === undefined) return { errors: [{ text: `${args.path}: ${pkg.dir}/package.json exports no "${subpath}" with a @tessera/source condition` }] };
+        if (target === undefined)
+          return { errors: [{ text: `${args.path}: ${pkg.dir}/package.json exports no "${subpath}" with a @tessera/source condition` }] };
         return { path: join(pkg.dir, target) };
       });
     },

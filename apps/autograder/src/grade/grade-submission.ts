@@ -331,7 +331,9 @@ class SubmissionGrader {
         } else checks.push(failed(check, `the check kind "${check.kind}" is not graded in part 2`));
       }
       const grade: TaskGrade = { task, checks, notes: [] };
-      out.push(numerics !== undefined && !numerics.passed ? zeroPart([grade], `part 2 scores 0: ${wrongBecause("tuned", numerics, this.opts.binding)}`)[0]! : grade);
+      out.push(
+        numerics !== undefined && !numerics.passed ? zeroPart([grade], `part 2 scores 0: ${wrongBecause("tuned", numerics, this.opts.binding)}`)[0]! : grade,
+      );
     }
     return { tasks: out, scoring };
   }
@@ -464,7 +466,15 @@ class SubmissionGrader {
     const n = this.settings.sizes.full;
     return why === undefined
       ? undefined
-      : { passed: false, backend: "gpu", device: this.opts.gpu?.name ?? "GPU", size: n, shape: workloadSizeLabel(this.opts.binding, n), rounds: [], error: why };
+      : {
+          passed: false,
+          backend: "gpu",
+          device: this.opts.gpu?.name ?? "GPU",
+          size: n,
+          shape: workloadSizeLabel(this.opts.binding, n),
+          rounds: [],
+          error: why,
+        };
   }
 
   private async time(role: ScheduleRole, sch: Schedule): Promise<TimingOutcome | { error: string }> {
@@ -511,8 +521,7 @@ const STRUCTURE_ONLY = "not checked: structure-only grading (numerics and timing
 /** One line: where it ran and how it went. */
 export function numericsSummary(n: NumericsOutcome): string {
   const size = n.shape;
-  const where =
-    n.sample === undefined ? `${n.device}, ${size}` : `${n.device}, ${sampledBlocks(n.sample, size)}`;
+  const where = n.sample === undefined ? `${n.device}, ${size}` : `${n.device}, ${sampledBlocks(n.sample, size)}`;
   if (n.error !== undefined) return `${n.error} (${where})`;
   const bad = n.rounds.find((r) => r.mismatches > 0);
   if (bad !== undefined) {

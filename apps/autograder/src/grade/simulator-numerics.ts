@@ -90,13 +90,19 @@ function unsampled(req: NumericsRequest, binding: AssignmentBinding, module: Low
   const full = req.settings.sizes.full;
   const decided = reducedSizeNumerics(req, binding, req.settings.rounds);
   const n = req.settings.sizes.reduced;
-  const notes = [`the ${workloadSizeLabel(binding, full)} kernel could not be checked block by block (${why}), so the replay at ${workloadSizeLabel(binding, n)} decided`];
+  const notes = [
+    `the ${workloadSizeLabel(binding, full)} kernel could not be checked block by block (${why}), so the replay at ${workloadSizeLabel(binding, n)} decided`,
+  ];
   // Whether the full-size kernels write all of the output is still checked, over every thread.
   const output = binding.numerics.output;
   const coverage = checkOutputCoverage(module, output);
   if (!coverage.checked)
-    return { ...decided, notes: [...notes, `whether the ${workloadSizeLabel(binding, full)} kernels write every element of ${output} was not checked (${coverage.why})`] };
-  if (decided.passed && coverage.problem !== undefined) return { ...decided, passed: false, error: `the ${workloadSizeLabel(binding, full)} kernels: ${coverage.problem}`, notes };
+    return {
+      ...decided,
+      notes: [...notes, `whether the ${workloadSizeLabel(binding, full)} kernels write every element of ${output} was not checked (${coverage.why})`],
+    };
+  if (decided.passed && coverage.problem !== undefined)
+    return { ...decided, passed: false, error: `the ${workloadSizeLabel(binding, full)} kernels: ${coverage.problem}`, notes };
   return { ...decided, notes };
 }
 
@@ -108,9 +114,7 @@ function outcomeOf(req: NumericsRequest, binding: AssignmentBinding, sampled: Sa
   const notes =
     precheck === undefined || precheck.passed
       ? []
-      : [
-          `the quick pre-check at ${precheck.shape} (the trace replayed at a reduced size) did not pass, which does not count: ${precheckSummary(precheck)}`,
-        ];
+      : [`the quick pre-check at ${precheck.shape} (the trace replayed at a reduced size) did not pass, which does not count: ${precheckSummary(precheck)}`];
   return {
     passed,
     backend: "simulator",

@@ -65,9 +65,18 @@ export const backend: GpuWorkBackend = {
     }
     const n = settings.sizes.full;
     const sampled = sampledNumerics({ module: lower(func, SIMULATED_TARGET), binding, n, settings, seed, workBudget: 1e8 });
-    if (!sampled.ran) return { passed: false, backend: "gpu", device: FAKE_DEVICE, size: n, shape: workloadSizeLabel(binding, n), rounds: [], error: sampled.why };
+    if (!sampled.ran)
+      return { passed: false, backend: "gpu", device: FAKE_DEVICE, size: n, shape: workloadSizeLabel(binding, n), rounds: [], error: sampled.why };
     const passed = sampled.error === undefined && sampled.rounds.every((r) => r.mismatches === 0);
-    return { passed, backend: "gpu", device: FAKE_DEVICE, size: n, shape: workloadSizeLabel(binding, n), rounds: sampled.rounds, ...(sampled.error === undefined ? {} : { error: sampled.error }) };
+    return {
+      passed,
+      backend: "gpu",
+      device: FAKE_DEVICE,
+      size: n,
+      shape: workloadSizeLabel(binding, n),
+      rounds: sampled.rounds,
+      ...(sampled.error === undefined ? {} : { error: sampled.error }),
+    };
   },
   async time(_func, _binding, timing) {
     if (poisoned) throw illegalAddress();
