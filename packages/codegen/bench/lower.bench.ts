@@ -21,7 +21,7 @@ import type { Schedule } from "@tessera/schedule";
 // @tessera/ir is a dependency of every package; its bench helpers are not exported, so by path.
 import { machineInfo, median, runsArgument, timeMs } from "../../ir/bench/bench-util.js";
 import { type PairedRow, pairedTimes, writeComparedReport } from "../../ir/bench/paired.js";
-import { type LoadedTree, type TreeSource, commandLine, compareArgument, loadPair } from "../../ir/bench/tree-at-ref.js";
+import { type LoadedTree, type TreeSource, commandLine, loadPair, runIfComparing } from "../../ir/bench/tree-at-ref.js";
 import { CUDA_LOWERING_PASSES, codegenCuda, lower, splitHostDevice, target, verifyGpuCode } from "../src/index.js";
 
 const TARGET = target("nvidia/h100");
@@ -175,14 +175,7 @@ async function compare(sides: { readonly a: TreeSource; readonly b: TreeSource }
 
 function main(): void {
   const runs = runsArgument();
-  const sides = compareArgument();
-  if (sides !== undefined) {
-    void compare(sides, runs).catch((err: unknown) => {
-      console.error(err instanceof Error ? err.message : String(err));
-      process.exitCode = 1;
-    });
-    return;
-  }
+  if (runIfComparing((sides) => compare(sides, runs))) return;
   const machine = machineInfo();
   const rows = workloads().map((w) => {
     const row = measure(w, runs);

@@ -25,7 +25,7 @@ import { type PrimFunc, gemmReluAdd } from "@tessera/ir";
 import { Schedule, Trace, type TraceJSON } from "@tessera/schedule";
 import { machineInfo, median, runsArgument, timeMs } from "../../ir/bench/bench-util.js";
 import { type PairedRow, pairedTimes, writeComparedReport } from "../../ir/bench/paired.js";
-import { type LoadedTree, type TreeSource, commandLine, compareArgument, loadPair } from "../../ir/bench/tree-at-ref.js";
+import { type LoadedTree, type TreeSource, commandLine, loadPair, runIfComparing } from "../../ir/bench/tree-at-ref.js";
 import { fastSchedule, manualSchedule, naiveSchedule, scheduleCorpus } from "../src/index.js";
 
 /** Runs before timing, so that V8 has compiled the schedule code: cold runs are several times slower. */
@@ -208,14 +208,7 @@ async function compare(sides: { readonly a: TreeSource; readonly b: TreeSource }
 
 function main(): void {
   const runs = runsArgument();
-  const sides = compareArgument();
-  if (sides !== undefined) {
-    void compare(sides, runs).catch((err: unknown) => {
-      console.error(err instanceof Error ? err.message : String(err));
-      process.exitCode = 1;
-    });
-    return;
-  }
+  if (runIfComparing((sides) => compare(sides, runs))) return;
   const machine = machineInfo();
   const rows = workloads().map((w) => {
     const row = measure(w, runs);

@@ -100,6 +100,20 @@ export function compareArgument(): { readonly a: TreeSource; readonly b: TreeSou
   return { a: other === undefined ? { kind: "working-tree" } : { kind: "commit", ref: other }, b: { kind: "commit", ref } };
 }
 
+/**
+ * When the command line asks for `--compare`, runs `compare` with the two sides (a failure is one
+ * line on stderr and exit code 1) and returns true; otherwise returns false.
+ */
+export function runIfComparing(compare: (sides: { readonly a: TreeSource; readonly b: TreeSource }) => Promise<void>): boolean {
+  const sides = compareArgument();
+  if (sides === undefined) return false;
+  void compare(sides).catch((err: unknown) => {
+    console.error(err instanceof Error ? err.message : String(err));
+    process.exitCode = 1;
+  });
+  return true;
+}
+
 /** `--compare B [--with A]` as typed. */
 export function commandLine(sides: { readonly a: TreeSource; readonly b: TreeSource }): string {
   const ref = (t: TreeSource): string => (t.kind === "commit" ? t.ref : "");
