@@ -9,6 +9,7 @@ export interface Case {
   readonly text: string;
 }
 
+const TRIPLE_QUOTE = /"{3}|'{3}/;
 const indentOf = (line: string): number => line.length - line.trimStart().length;
 const isBlank = (line: string): boolean => line.trim() === "" || line.trim().startsWith("#");
 
@@ -46,14 +47,23 @@ export function extractCases(file: string, source: string): Case[] {
       if (depth <= 0 || j >= lines.length) break;
     }
     // The body: every following line indented deeper than the decorator (blank lines included).
+    // Script quoted in a Python string (a printer test's expected text) ends at its closing quotes.
     let end = j;
+    let closingQuote: string | undefined;
     for (let k = j; k < lines.length; k++) {
       if (isBlank(lines[k]!)) continue;
+      const quote = TRIPLE_QUOTE.exec(lines[k]!);
+      if (quote !== null) {
+        closingQuote = lines[k]!.slice(0, quote.index);
+        end = k;
+        break;
+      }
       if (indentOf(lines[k]!) <= indent) break;
       end = k + 1;
     }
-    const text = lines
-      .slice(i, end)
+    const body = lines.slice(i, end);
+    if (closingQuote !== undefined && closingQuote.trim() !== "") body.push(closingQuote);
+    const text = body
       .map((l) => (l.length >= indent ? l.slice(indent) : l.trimStart()))
       .join("\n");
     cases.push({ where: `${file.split("/").pop()}:${i + 1} ${name}`, text: `${text}\n` });

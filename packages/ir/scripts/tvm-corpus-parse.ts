@@ -1,8 +1,12 @@
 /**
- * Measures how much of Apache TVM's schedule-test TVMScript our parser accepts.
+ * Measures how much of Apache TVM's test TVMScript our parser accepts.
  *
  *   pnpm exec tsx --conditions=@tessera/source packages/ir/scripts/tvm-corpus-parse.ts \
- *     --tvm-git-dir /work/.mirror/apache+tvm/repo [--rev HEAD] [--dir tests/python/s_tir/schedule] [--show N]
+ *     --tvm-git-dir /work/.mirror/apache+tvm/repo [--rev HEAD] [--dir DIR]... [--held-out] [--show N]
+ *
+ * `--dir` may be given several times (default: the schedule tests); `--held-out` measures the
+ * directories other than the schedule tests (tvmscript, tirx-base, tirx-transform,
+ * s_tir/transform, codegen). A pass rate is printed per directory, then the failure histogram.
  *
  * It reads the test files out of a (bare) TVM git repository, cuts out every `@T.prim_func`
  * function and every `@I.ir_module` class, parses each with our parser, prints it, parses the
@@ -26,7 +30,8 @@ const { values } = parseArgs({
   options: {
     "tvm-git-dir": { type: "string" },
     rev: { type: "string", default: "HEAD" },
-    dir: { type: "string", default: "tests/python/s_tir/schedule" },
+    dir: { type: "string", multiple: true },
+    "held-out": { type: "boolean", default: false },
     show: { type: "string", default: "3" },
     verbose: { type: "boolean", default: false },
   },
@@ -34,7 +39,7 @@ const { values } = parseArgs({
 
 const gitDir = values["tvm-git-dir"];
 if (gitDir === undefined) {
-  process.stderr.write("usage: tvm-corpus-parse.ts --tvm-git-dir PATH [--rev REV] [--dir DIR] [--show N] [--verbose]\n");
+  process.stderr.write("usage: tvm-corpus-parse.ts --tvm-git-dir PATH [--rev REV] [--dir DIR]... [--held-out] [--show N] [--verbose]\n");
   process.exit(2);
 }
 
@@ -75,28 +80,39 @@ function check(c: Case): Outcome {
   return { stage: "ok", message: "" };
 }
 
-const files = git("ls-tree", "-r", "--name-only", values.rev, "--", values.dir)
-  .split("\n")
-  .filter((f) => /\/test_[^/]*\.py$/.test(f))
-  .sort();
+const HELD_OUT_DIRS = [
+  "tests/python/tvmscript",
+  "tests/python/tirx-base",
+  "tests/python/tirx-transform",
+  "tests/python/s_tir/transform",
+  "tests/python/codegen",
+];
+const dirs = [...(values["held-out"] ? HELD_OUT_DIRS : []), ...(values.dir ?? [])];
+if (dirs.length === 0) dirs.push("tests/python/s_tir/schedule");
 
 const groups = new Map<string, { stage: string; cases: string[]; sample: string }>();
-let total = 0;
-let parsed = 0;
-let roundTripped = 0;
-for (const file of files) {
-  for (const c of extractCases(file, git("show", `${values.rev}:${file}`))) {
-    total++;
-    const out = check(c);
-    if (out.stage !== "parse") parsed++;
-    if (out.stage === "ok") {
-      roundTripped++;
-      continue;
+const perDir: { dir: string; files: number; total: number; parsed: number; roundTripped: number }[] = [];
+for (const dir of dirs) {
+  const files = git("ls-tree", "-r", "--name-only", values.rev, "--", dir)
+    .split("\n")
+    .filter((f) => /\/test_[^/]*\.py$/.test(f))
+    .sort();
+  const tally = { dir, files: files.length, total: 0, parsed: 0, roundTripped: 0 };
+  perDir.push(tally);
+  for (const file of files) {
+    for (const c of extractCases(file, git("show", `${values.rev}:${file}`))) {
+      tally.total++;
+      const out = check(c);
+      if (out.stage !== "parse") tally.parsed++;
+      if (out.stage === "ok") {
+        tally.roundTripped++;
+        continue;
+      }
+      const key = `[${out.stage}] ${messageKey(out.message)}`;
+      const g = groups.get(key) ?? { stage: out.stage, cases: [], sample: out.message };
+      g.cases.push(c.where);
+      groups.set(key, g);
     }
-    const key = `[${out.stage}] ${messageKey(out.message)}`;
-    const g = groups.get(key) ?? { stage: out.stage, cases: [], sample: out.message };
-    g.cases.push(c.where);
-    groups.set(key, g);
   }
 }
 
@@ -107,8 +123,12 @@ for (const [key, g] of [...groups].sort((a, b) => b[1].cases.length - a[1].cases
   for (const w of listed) process.stdout.write(`    - ${w}\n`);
   if (listed.length < g.cases.length) process.stdout.write(`    … and ${g.cases.length - listed.length} more\n`);
 }
-const pct = (n: number): string => `${((100 * n) / Math.max(total, 1)).toFixed(1)}%`;
-process.stdout.write(
-  `\n${files.length} files, ${total} cases: ${parsed} parse (${pct(parsed)}), ` +
-    `${roundTripped} round-trip (${pct(roundTripped)}), ${total - roundTripped} fail\n`,
-);
+const pct = (n: number, total: number): string => `${((100 * n) / Math.max(total, 1)).toFixed(1)}%`;
+const sum = (f: (t: (typeof perDir)[number]) => number): number => perDir.reduce((acc, t) => acc + f(t), 0);
+process.stdout.write("\n");
+for (const t of [...perDir, { dir: "all", files: sum((t) => t.files), total: sum((t) => t.total), parsed: sum((t) => t.parsed), roundTripped: sum((t) => t.roundTripped) }]) {
+  process.stdout.write(
+    `${t.dir}: ${t.files} files, ${t.total} cases: ${t.parsed} parse (${pct(t.parsed, t.total)}), ` +
+      `${t.roundTripped} round-trip (${pct(t.roundTripped, t.total)}), ${t.total - t.roundTripped} fail\n`,
+  );
+}

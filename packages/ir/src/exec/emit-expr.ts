@@ -125,6 +125,10 @@ function emitCall(ctx: EmitContext, e: Call, lane: number | undefined): string {
   // A hint's value is its condition; an assumption computes nothing.
   if (e.op === "likely") return arg(0);
   if (e.op === "assume") return "true";
+  if (e.op === "assert") {
+    const message = e.args[1]?.kind === "StringImm" ? e.args[1].value : "";
+    return `(${arg(0)} ? 0 : $assertFailed(${JSON.stringify(message)}))`;
+  }
   return emitIntrinsic(
     e.op,
     elementType(e.dtype),

@@ -4,9 +4,11 @@
  */
 import { isFloat, lanesOf, withLanes } from "../dtype.js";
 import { IRError } from "../errors.js";
-import { type BinaryOp, type PrimExpr, binary, cast, variable } from "../expr.js";
+import { type BinaryOp, type PrimExpr, binary, cast, stringImm, variable } from "../expr.js";
+import { checkIntrinsicCall } from "../intrinsics.js";
 import { type Stmt, bufferStore, evaluate, ifThenElseStmt, letStmt, seq } from "../stmt.js";
 import { type PyExpr, type PyStmt, dottedName } from "./ast.js";
+import { bindArguments } from "./arguments.js";
 import { evalAttrDict } from "./attr-values.js";
 import { parseBufferDecl } from "./buffer-decl.js";
 import type { BlockState, FunctionState, StmtResult } from "./build-state.js";
@@ -30,6 +32,8 @@ export class BodyBuilder {
   private depth = 0;
   /** How deeply the statements being built will nest in the IR (loops, blocks, scoped declarations). */
   private irDepth = 0;
+  /** Loops enclosing the statement being built (for `break` / `continue`). */
+  loopDepth = 0;
 
   constructor(
     readonly ev: ExprEvaluator,
@@ -123,6 +127,17 @@ export class BodyBuilder {
         return this.withStatement(s);
       case "If":
         return this.ifStatement(s);
+      case "Return":
+        if (s.value === undefined) fail("return needs a value in TVMScript (it builds T.ret(value))", s.pos);
+        return evaluate(checkIntrinsicCall("ret", [this.ev.prim(s.value)]));
+      case "Assert":
+        return this.assertStatement(s);
+      case "Break":
+      case "Continue":
+        if (this.loopDepth === 0) fail(`"${s.kind.toLowerCase()}" outside a loop`, s.pos);
+        return evaluate(checkIntrinsicCall(s.kind === "Break" ? "break_loop" : "continue_loop", []));
+      case "While":
+        return fail("while loops are not supported here: the IR has no While node (use a for loop with a break)", s.pos);
       case "FunctionDef":
         return fail('unsupported Python construct "def" inside a function: TVMScript functions cannot be nested', s.pos);
       case "ClassDef":
@@ -213,6 +228,8 @@ export class BodyBuilder {
         return this.matchBuffer(name, call);
       case "T.var":
         return this.declareVar(name, call, call.args[0]);
+      case "T.bind":
+        return this.bindValue(name, call);
       default:
         break;
     }
@@ -221,6 +238,15 @@ export class BodyBuilder {
       return this.declareVar(name, call, undefined);
     }
     return loweredAssign(this, name, callee, call);
+  }
+
+  /** `x = T.bind(value)`: TVM's explicit spelling of a let binding (`x = value`). */
+  private bindValue(name: string, call: CallNode): StmtResult {
+    const args = bindArguments(call, "T.bind", ["value"], 1);
+    const v = this.ev.prim(args.get("value")!);
+    const letVar = variable(name, v.dtype);
+    this.scopes.define(name, { kind: "var", var: letVar });
+    return { wrap: (rest) => letStmt(letVar, v, rest) };
   }
 
   /** `n = T.int32()` / `n = T.var("int32")`: a free variable, e.g. a symbolic shape. */
@@ -316,6 +342,17 @@ export class BodyBuilder {
     if (block.init !== undefined) fail(`block "${block.name}" already has an init`, call.pos);
     block.init = this.nested(body);
     return undefined;
+  }
+
+  /** `assert cond, "message"`: TVM's AssertStmt, here `T.assert(cond, "message")` evaluated. */
+  private assertStatement(s: Extract<PyStmt, { kind: "Assert" }>): Stmt {
+    const cond = this.ev.condition(s.test, "an assert condition");
+    let message = "";
+    if (s.msg !== undefined) {
+      if (s.msg.kind !== "String") fail("the message of an assert must be a string literal", s.msg.pos);
+      message = s.msg.value;
+    }
+    return evaluate(checkIntrinsicCall("assert", [cond, stringImm(message)]));
   }
 
   private ifStatement(s: Extract<PyStmt, { kind: "If" }>): Stmt {

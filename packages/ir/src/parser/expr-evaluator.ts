@@ -151,6 +151,10 @@ export class ExprEvaluator {
       }
       case "UnaryOp":
         return this.unary(e);
+      case "IfExp":
+        return this.ifExp(e);
+      case "Lambda":
+        return fail("a lambda is only allowed as the combiner of T.comm_reducer", e.pos);
       case "Slice":
         return fail("a slice is only allowed as a buffer index", e.pos);
       case "Tuple":
@@ -213,6 +217,17 @@ export class ExprEvaluator {
     const op = ARITH[e.op];
     if (op === undefined) fail(`operator "${e.op}" is not supported in TVMScript`, e.opPos);
     return binary(op, a, b);
+  }
+
+  /** `a if c else b`: a constant condition picks its branch, any other is T.if_then_else (as TVM). */
+  private ifExp(e: Node<"IfExp">): ExprValue {
+    const test = this.value(e.test);
+    const constant = isLiteral(test) ? test.value : test.kind === "IntImm" && test.dtype === "bool" ? test.value : undefined;
+    if (constant !== undefined) return this.value(constant !== 0 ? e.body : e.orelse);
+    const cond = valueToExpr(test);
+    if (!isBool(cond.dtype)) fail(`the condition of "a if c else b" must be a boolean, got ${cond.dtype}`, e.test.pos);
+    const [a, b] = valuesToExprs(this.value(e.body), this.value(e.orelse));
+    return checkIntrinsicCall("if_then_else", [cond, a, b]);
   }
 
   private unary(e: Node<"UnaryOp">): ExprValue {

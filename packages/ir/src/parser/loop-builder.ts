@@ -66,7 +66,13 @@ export function buildFor(b: BodyBuilder, s: ForStmt): Stmt {
         b.scopes.define(spec.name, { kind: "var", var: v, loopRange: spec.range });
         return v;
       });
-      let body = b.nested(s.body);
+      b.loopDepth++;
+      let body: Stmt;
+      try {
+        body = b.nested(s.body);
+      } finally {
+        b.loopDepth--;
+      }
       for (let i = specs.length - 1; i >= 0; i--) {
         const spec = specs[i]!;
         body = forLoop(vars[i]!, spec.range.extent, body, {

@@ -4,10 +4,12 @@
  * of the registry in `intrinsics.ts` (`T.exp`, `T.if_then_else`, `T.tvm_storage_sync`, …).
  */
 import { isIntegral, isValidDType } from "../dtype.js";
-import { type BinaryOp, type PrimExpr, binary, broadcast, cast, constant, letExpr, not, ramp, select } from "../expr.js";
+import { type BinaryOp, type PrimExpr, binary, broadcast, cast, constant, letExpr, not, ramp, select, stringImm } from "../expr.js";
 import { checkIntrinsicCall, intrinsicInfo } from "../intrinsics.js";
 import { maxValue, minValue } from "../te/limits.js";
 import { type PyExpr, dottedName } from "./ast.js";
+import { bindArguments } from "./arguments.js";
+import { evalAttrDict } from "./attr-values.js";
 import { fail } from "./errors.js";
 import type { ExprEvaluator } from "./expr-evaluator.js";
 import { type ExprValue, isLiteral, valuesToExprs } from "./literal.js";
@@ -152,11 +154,36 @@ const HANDLERS: Record<string, Handler> = {
     if (x.kind === "IntImm" && y.kind === "IntImm" && y.value !== 0) return constant(Math.floor((x.value + y.value - 1) / y.value), x.dtype);
     return binary("floordiv", binary("sub", binary("add", x, y), constant(1, x.dtype)), y);
   },
+  /** `T.meta_var(x)`: a value substituted where it is used (no binding of its own). */
+  meta_var: (ev, call) => {
+    const [x] = expectArgs(call, "meta_var", 1);
+    return ev.value(x!);
+  },
+  target: (ev, call) => targetCall(ev, call),
   abs: (ev, call) => {
     const [x] = expectArgs(call, "abs", 1);
     return checkIntrinsicCall("fabs", [ev.prim(x!)]);
   },
 };
+
+/**
+ * `T.target("cuda", host="llvm")` or `T.target({"kind": "llvm", ...})`: kept as a call of strings,
+ * a dict config (or host) as its JSON text.
+ */
+function targetCall(ev: ExprEvaluator, call: CallNode): ExprValue {
+  const args = bindArguments(call, "T.target", ["target_config", "host"], 1);
+  const configText = (e: PyExpr): string => {
+    if (e.kind === "String") return e.value;
+    if (e.kind === "Dict") return JSON.stringify(evalAttrDict(ev, e, "a T.target config"));
+    return fail("T.target expects a target kind string or a config dictionary", e.pos);
+  };
+  const host = args.get("host");
+  const parts = [configText(args.get("target_config")!), ...(host === undefined ? [] : [configText(host)])];
+  return checkIntrinsicCall(
+    "target",
+    parts.map((p) => stringImm(p)),
+  );
+}
 
 /** `T.min_value("float32")` / `T.min_value(dtype="float32")`. */
 function dtypeOnlyArgument(ev: ExprEvaluator, call: CallNode, name: string): string {
@@ -210,7 +237,14 @@ function intrinsicCall(ev: ExprEvaluator, call: CallNode, name: string): ExprVal
   const dtypeKeyword = onlyDtypeKeyword(call, name);
   let operands = call.args;
   let dt: string | undefined;
-  if (intrinsicInfo(name)?.dtypeFirst === true) {
+  if (intrinsicInfo(name)?.dtypeLast === true && dtypeKeyword === undefined) {
+    const last = operands[operands.length - 1];
+    if (last?.kind !== "String") fail(`T.${name} takes the dtype last, as in T.${name}(..., "int32")`, last?.pos ?? call.pos);
+    dt = dtypeArg(ev, last);
+    operands = operands.slice(0, -1);
+  } else if (intrinsicInfo(name)?.dtypeLast === true) {
+    dt = dtypeArg(ev, dtypeKeyword!);
+  } else if (intrinsicInfo(name)?.dtypeFirst === true) {
     const dtypeNode = dtypeKeyword ?? operands[0];
     if (dtypeKeyword === undefined) {
       if (dtypeNode?.kind !== "String") fail(`T.${name} takes the dtype first, as in T.${name}("float32", ...)`, dtypeNode?.pos ?? call.pos);

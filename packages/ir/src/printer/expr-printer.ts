@@ -9,7 +9,8 @@ import { isFloat } from "../dtype.js";
 import { IRError } from "../errors.js";
 import type { Binary, BinaryOp, BufferLoad, PrimExpr } from "../expr.js";
 import type { PrintContext } from "./context.js";
-import { floatLiteral, pyString } from "./literals.js";
+import { attrValueText, floatLiteral, pyString } from "./literals.js";
+import type { AttrValue } from "../stmt.js";
 import { intrinsicInfo } from "../intrinsics.js";
 
 /** Python operator precedence, loosest first. */
@@ -92,12 +93,31 @@ export function printExpr(ctx: PrintContext, e: PrimExpr): ExprText {
     case "Let":
       return atom(`${ctx.tir("Let")}(${sub(e.body)}, where={${ctx.varName(e.variable)}: ${sub(e.value)}})`);
     case "Call": {
+      if (e.op === "target") return call("target", targetArgs(ctx, e.args));
       const args = e.args.map(sub);
-      return call(e.op, intrinsicInfo(e.op)?.dtypeFirst === true ? [pyString(e.dtype, s), ...args] : args);
+      const info = intrinsicInfo(e.op);
+      if (info?.dtypeLast === true) return call(e.op, [...args, pyString(e.dtype, s)]);
+      return call(e.op, info?.dtypeFirst === true ? [pyString(e.dtype, s), ...args] : args);
     }
     default:
       throw new IRError(`cannot print expression of kind "${(e as { kind?: unknown }).kind}"`);
   }
+}
+
+/** `T.target("cuda", host=...)`: a config kept as JSON text prints as the dict it was. */
+function targetArgs(ctx: PrintContext, args: readonly PrimExpr[]): string[] {
+  const text = (a: PrimExpr): string => {
+    if (a.kind !== "StringImm") return exprText(ctx, a);
+    if (a.value.startsWith("{")) {
+      try {
+        return attrValueText(JSON.parse(a.value) as AttrValue, ctx.style, (x) => exprText(ctx, x));
+      } catch {
+        // Not JSON: print it as the string it is.
+      }
+    }
+    return pyString(a.value, ctx.style);
+  };
+  return args.map((a, i) => (i === 1 ? `host=${text(a)}` : text(a)));
 }
 
 function floatLiteralStyled(ctx: PrintContext, value: number): string {

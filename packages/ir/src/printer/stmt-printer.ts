@@ -60,10 +60,8 @@ export class StmtPrinter {
         return this.printIf(s, indent);
       case "For":
         return this.printFor(s, indent);
-      case "Evaluate": {
-        const value = this.expr(s.value);
-        return this.out.line(indent, s.value.kind === "Call" ? value : `${this.ctx.tir("evaluate")}(${value})`, s);
-      }
+      case "Evaluate":
+        return this.out.line(indent, this.evaluateText(s.value), s);
       case "LetStmt":
         return this.printLet(s, indent, isLast);
       case "Allocate":
@@ -77,6 +75,19 @@ export class StmtPrinter {
       default:
         throw new IRError(`cannot print statement of kind "${(s as { kind?: unknown }).kind}"`);
     }
+  }
+
+  /** An evaluated call; TVM's control-flow calls print as the Python statements they come from. */
+  private evaluateText(value: PrimExpr): string {
+    if (value.kind !== "Call") return `${this.ctx.tir("evaluate")}(${this.expr(value)})`;
+    const [first, second] = value.args;
+    if (value.op === "ret" && first !== undefined) return `${this.kw("return")} ${this.expr(first)}`;
+    if (value.op === "break_loop" && first === undefined) return this.kw("break");
+    if (value.op === "continue_loop" && first === undefined) return this.kw("continue");
+    if (value.op === "assert" && first !== undefined && second?.kind === "StringImm") {
+      return `${this.kw("assert")} ${this.expr(first)}, ${pyString(second.value, this.ctx.style)}`;
+    }
+    return this.expr(value);
   }
 
   private printStore(s: BufferStore, indent: number): void {

@@ -1,0 +1,191 @@
+/**
+ * Python statements and expressions that today's TVMScript allows and that map onto TVM's calls:
+ * `return` (T.ret), `assert`, `break`/`continue` (T.break_loop / T.continue_loop), `x = T.bind(v)`,
+ * `a if c else b`, chained comparisons, `T.meta_var`, `T.target`, and the math intrinsics.
+ */
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { TVMScriptSyntaxError, parsePrimFunc } from "../../src/parser/index.js";
+import { printTVMScript } from "../../src/printer/index.js";
+import { structuralEqual } from "../../src/structural/index.js";
+import type { PrimFunc } from "../../src/func.js";
+import type { PrimExpr } from "../../src/expr.js";
+import { forEachExpr, forEachStmt } from "../../src/functor.js";
+import { compilePrimFunc } from "../../src/exec/index.js";
+
+function roundTrip(text: string): { f: PrimFunc; printed: string } {
+  const f = parsePrimFunc(text);
+  const printed = printTVMScript(f);
+  const again = parsePrimFunc(printed);
+  expect(structuralEqual(again, f), printed).toBe(true);
+  expect(printTVMScript(again)).toBe(printed);
+  return { f, printed };
+}
+
+function fn(...body: string[]): string {
+  return ["@T.prim_func", 'def f(A: T.Buffer((8,), "float32"), n: T.int32):', ...body.map((l) => `    ${l}`)].join("\n");
+}
+
+function calls(f: PrimFunc): string[] {
+  const ops: string[] = [];
+  const visit = (root: PrimExpr): void =>
+    forEachExpr(root, (e: PrimExpr) => {
+      if (e.kind === "Call") ops.push(e.op);
+    });
+  forEachStmt(f.body, (s) => {
+    if (s.kind === "IfThenElse") visit(s.condition);
+    if (s.kind === "Evaluate" || s.kind === "BufferStore" || s.kind === "LetStmt") visit(s.value);
+  });
+  return ops;
+}
+
+function errorOf(text: string): { reason: string; line: number; column: number } {
+  try {
+    parsePrimFunc(text);
+  } catch (err) {
+    if (err instanceof TVMScriptSyntaxError) return { reason: err.reason, line: err.line, column: err.column };
+    throw err;
+  }
+  throw new Error("expected a syntax error");
+}
+
+describe("control-flow statements", () => {
+  it("return builds T.ret and prints back as return", () => {
+    const { f, printed } = roundTrip(["@T.prim_func", "def f(x: T.int8, y: T.int8) -> T.int8:", "    return x * y"].join("\n"));
+    expect(calls(f)).toEqual(["ret"]);
+    expect(printed).toContain("return x * y");
+  });
+
+  it("assert with and without a message", () => {
+    const { printed } = roundTrip(fn('assert n > 0, "n must be positive"', "assert n < 100", "A[0] = T.float32(1)"));
+    expect(printed).toContain('assert n > 0, "n must be positive"');
+    expect(printed).toContain('assert n < 100, ""');
+    expect(errorOf(fn("assert n")).reason).toBe("an assert condition must be a boolean expression, got int32");
+  });
+
+  it("break and continue inside loops; refused outside", () => {
+    const { f, printed } = roundTrip(fn("for i in range(8):", "    if i == n:", "        break", "    if i < 2:", "        continue", "    A[i] = T.float32(0)"));
+    expect(calls(f)).toEqual(["break_loop", "continue_loop"]);
+    expect(printed).toMatch(/\n {12}break\n/);
+    expect(errorOf(fn("break"))).toEqual({ reason: '"break" outside a loop', line: 3, column: 5 });
+  });
+
+  it("while loops get a clear error", () => {
+    expect(errorOf(fn("while n > 0:", "    A[0] = T.float32(0)")).reason).toMatch(/while loops are not supported/);
+  });
+});
+
+describe("expressions", () => {
+  it("x = T.bind(v) is a let binding, like x = v", () => {
+    const a = parsePrimFunc(fn("x = T.bind(n + 1)", "A[x] = T.float32(0)"));
+    const b = parsePrimFunc(fn("x = n + 1", "A[x] = T.float32(0)"));
+    expect(structuralEqual(a, b)).toBe(true);
+  });
+
+  it("a if c else b: a constant condition picks a branch, others build T.if_then_else", () => {
+    const picked = parsePrimFunc(fn("A[0] = T.float32(1) if True else T.float32(2)"));
+    expect(structuralEqual(picked, parsePrimFunc(fn("A[0] = T.float32(1)")))).toBe(true);
+    const { f } = roundTrip(fn("A[0] = A[1] if n > 0 else A[2]"));
+    expect(calls(f)).toEqual(["if_then_else"]);
+  });
+
+  it("chained comparisons read as Python's and", () => {
+    const a = parsePrimFunc(fn("if 0 <= n < 8:", "    A[n] = T.float32(0)"));
+    const b = parsePrimFunc(fn("if 0 <= n and n < 8:", "    A[n] = T.float32(0)"));
+    expect(structuralEqual(a, b)).toBe(true);
+  });
+
+  it("T.meta_var substitutes its value", () => {
+    const a = parsePrimFunc(fn("A[T.meta_var(n + 1)] = T.float32(0)"));
+    const b = parsePrimFunc(fn("A[n + 1] = T.float32(0)"));
+    expect(structuralEqual(a, b)).toBe(true);
+  });
+
+  it("T.target with a kind, a host or a config dict round-trips", () => {
+    for (const target of ['T.target("cuda")', 'T.target("cuda", host="llvm")', 'T.target({"kind": "llvm", "opt-level": 0})', 'T.target("nvptx", host={"kind": "llvm"})']) {
+      const { printed } = roundTrip(fn(`T.func_attr({"target": ${target}})`, "A[0] = T.float32(0)"));
+      expect(printed).toContain(target);
+    }
+  });
+
+  it("lower-level intrinsics keep their dtype where TVMScript writes it", () => {
+    const { printed } = roundTrip(
+      fn(
+        'h = T.tvm_struct_get(A.data, 0, 1, "handle")',
+        'p = T.call_llvm_pure_intrin("float32", "llvm.fabs", T.uint32(1), A[0])',
+        'A[1] = T.reinterpret("float32", T.int32(0)) + p',
+        "T.evaluate(h)",
+      ),
+    );
+    expect(printed).toContain('T.tvm_struct_get(A.data, 0, 1, "handle")');
+    expect(printed).toContain('T.call_llvm_pure_intrin("float32", "llvm.fabs", T.uint32(1), A[0])');
+  });
+});
+
+describe("math intrinsics", () => {
+  const UNARY: Record<string, (x: number) => number> = {
+    sin: Math.sin,
+    cos: Math.cos,
+    tan: Math.tan,
+    atan: Math.atan,
+    sinh: Math.sinh,
+    cosh: Math.cosh,
+    asinh: Math.asinh,
+    log2: Math.log2,
+    log10: Math.log10,
+    log1p: Math.log1p,
+    expm1: Math.expm1,
+  };
+
+  it("each parses, round-trips and computes as the float64 reference rounded to float32", () => {
+    for (const [name, ref] of Object.entries(UNARY)) {
+      const text = [
+        "@T.prim_func",
+        'def f(A: T.Buffer((4,), "float32"), B: T.Buffer((4,), "float32")):',
+        "    for i in range(4):",
+        `        B[i] = T.${name}(A[i])`,
+      ].join("\n");
+      const { f } = roundTrip(text);
+      fc.assert(
+        fc.property(fc.array(fc.float({ min: 0.125, max: 2, noNaN: true }), { minLength: 4, maxLength: 4 }), (xs) => {
+          const a = Float32Array.from(xs);
+          const b = new Float32Array(4);
+          compilePrimFunc(f).run([a, b]);
+          for (let i = 0; i < 4; i++) expect(b[i]).toBe(Math.fround(ref(a[i]!)));
+        }),
+        { numRuns: 20 },
+      );
+    }
+  });
+
+  it("binary math, predicates and bit counts have TVM's types", () => {
+    const { f } = roundTrip(
+      fn(
+        "A[0] = T.fmod(A[1], A[2]) + T.atan2(A[1], A[2])",
+        "if T.isnan(A[3]) or T.isinf(A[3]):",
+        "    A[4] = T.Cast(\"float32\", T.popcount(n) + T.clz(n))",
+      ),
+    );
+    expect(calls(f)).toEqual(["fmod", "atan2", "isnan", "isinf", "popcount", "clz"]);
+    expect(errorOf(fn("A[0] = T.sin(n)")).reason).toBe("T.sin expects a float operand, got int32");
+    expect(errorOf(fn("A[0] = T.Cast(\"float32\", T.popcount(A[1]))")).reason).toBe("T.popcount expects an integer operand, got float32");
+  });
+
+  it("fmod, isnan and popcount compute as in C", () => {
+    const text = [
+      "@T.prim_func",
+      'def f(A: T.Buffer((3,), "float32"), N: T.Buffer((3,), "int32"), B: T.Buffer((3,), "float32"), C: T.Buffer((3,), "int32")):',
+      "    for i in range(3):",
+      "        B[i] = T.fmod(A[i], T.float32(1.5))",
+      "        C[i] = T.popcount(N[i]) + T.Cast(\"int32\", T.isnan(A[i]))",
+    ].join("\n");
+    const f = parsePrimFunc(text);
+    const a = Float32Array.from([4, -4, Number.NaN]);
+    const n = Int32Array.from([7, -1, 0]);
+    const b = new Float32Array(3);
+    const c = new Int32Array(3);
+    compilePrimFunc(f).run([a, n, b, c]);
+    expect([...b.slice(0, 2)]).toEqual([1, -1]);
+    expect([...c]).toEqual([3, 32, 1]);
+  });
+});
