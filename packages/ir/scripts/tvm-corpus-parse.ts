@@ -9,9 +9,9 @@
  * s_tir/transform, codegen). A pass rate is printed per directory, then the failure histogram.
  *
  * It reads the test files out of a (bare) TVM git repository, cuts out every `@T.prim_func`
- * function and every `@I.ir_module` class, parses each with our parser, prints it, parses the
- * printed text again and checks structural equality, and that printing it once more gives the
- * same text. Failures are grouped by their message (with the variable parts blanked out).
+ * function and every `@I.ir_module` class, parses each with our parser, prints it (in both
+ * dialects, the course's and today's TVM's), parses the printed text again and checks structural
+ * equality, and that printing it once more gives the same text. Failures are grouped by their message (with the variable parts blanked out).
  * Nothing of TVM's text is stored here: it is read from the repository given on the command line.
  */
 import { parseArgs } from "node:util";
@@ -19,6 +19,7 @@ import { execaSync } from "execa";
 import { parseTVMScript } from "../src/parser/index.js";
 import { printTVMScript } from "../src/printer/index.js";
 import { structuralEqual } from "../src/structural/index.js";
+import type { IRModule } from "../src/func.js";
 import { type Case, extractCases, messageKey } from "./tvm-corpus-extract.js";
 
 interface Outcome {
@@ -59,9 +60,18 @@ function check(c: Case): Outcome {
   } catch (err) {
     return { stage: "parse", message: firstLine(err) };
   }
+  for (const dialect of ["course", "tvm"] as const) {
+    const out = roundTrip(mod, c, dialect);
+    if (out.stage !== "ok") return { stage: out.stage, message: `${out.message} (printed as ${dialect})` };
+  }
+  return { stage: "ok", message: "" };
+}
+
+/** Prints `mod` in one dialect, parses the print and checks it is the same module and prints the same. */
+function roundTrip(mod: IRModule, c: Case, dialect: "course" | "tvm"): Outcome {
   let printed: string;
   try {
-    printed = printTVMScript(mod);
+    printed = printTVMScript(mod, { dialect });
   } catch (err) {
     return { stage: "print", message: firstLine(err) };
   }
@@ -76,7 +86,7 @@ function check(c: Case): Outcome {
     if (g === undefined) return { stage: "equal", message: `function ${name} lost in printing` };
     if (!structuralEqual(f, g)) return { stage: "equal", message: `function ${name} differs after print → parse` };
   }
-  if (printTVMScript(again) !== printed) return { stage: "fixpoint", message: "printing the reparsed module gives another text" };
+  if (printTVMScript(again, { dialect }) !== printed) return { stage: "fixpoint", message: "printing the reparsed module gives another text" };
   return { stage: "ok", message: "" };
 }
 

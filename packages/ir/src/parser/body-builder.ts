@@ -217,13 +217,10 @@ export class BodyBuilder {
     if (callee.startsWith("T.axis.")) return parseAxisAssign(this, name, callee, call);
     switch (callee) {
       case "T.alloc_buffer":
-      case "T.sblock_alloc_buffer": {
-        const { buffer } = parseBufferDecl(this.ev, call, callee, name);
-        this.addIRLevels(1, call.pos);
-        (this.currentBlock?.allocBuffers ?? this.fn.rootAllocs).push(buffer);
-        this.scopes.define(name, { kind: "buffer", buffer });
-        return undefined;
-      }
+        if (this.fn.dialect === "tvm") break; // a flat allocation: a scoped form of lowered-builder
+        return this.blockAllocBuffer(name, callee, call);
+      case "T.sblock_alloc_buffer":
+        return this.blockAllocBuffer(name, callee, call);
       case "T.match_buffer":
         return this.matchBuffer(name, call);
       case "T.var":
@@ -238,6 +235,19 @@ export class BodyBuilder {
       return this.declareVar(name, call, undefined);
     }
     return loweredAssign(this, name, callee, call);
+  }
+
+  /** A block allocation: of the enclosing block, or of the implicit root block at function level. */
+  private blockAllocBuffer(name: string, callee: string, call: CallNode): StmtResult {
+    const annotations = call.keywords.find((k) => k.name === "annotations");
+    if (annotations !== undefined) {
+      fail(`${callee}(annotations=...) is a flat allocation's argument (today's TVM dialect); a block allocation has no annotations`, annotations.pos);
+    }
+    const { buffer } = parseBufferDecl(this.ev, call, callee, name);
+    this.addIRLevels(1, call.pos);
+    (this.currentBlock?.allocBuffers ?? this.fn.rootAllocs).push(buffer);
+    this.scopes.define(name, { kind: "buffer", buffer });
+    return undefined;
   }
 
   /** `x = T.bind(value)`: TVM's explicit spelling of a let binding (`x = value`). */

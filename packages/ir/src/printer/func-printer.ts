@@ -84,7 +84,7 @@ export function printPrimFunc(ctx: PrintContext, out: LineWriter, func: PrimFunc
       return `${paramNames[i]}: ${ctx.tir(p.dtype)}`;
     });
 
-    out.line(indent, `@${ctx.tir("prim_func")}`);
+    out.line(indent, ctx.dialect === "tvm" ? `@${ctx.tir("prim_func")}(s_tir=${ctx.style.keyword("True")})` : `@${ctx.tir("prim_func")}`);
     out.line(indent, `${ctx.style.keyword("def")} ${sanitizeIdentifier(name, "main")}(${paramTexts.join(", ")}):`, func);
     const inner = indent + 1;
     for (const { v, name: n } of freeVars) out.line(inner, `${n} = ${ctx.tir(v.dtype)}()`);
@@ -105,7 +105,7 @@ export function printPrimFunc(ctx: PrintContext, out: LineWriter, func: PrimFunc
       printer.printBody(func.body, inner);
       return;
     }
-    out.line(inner, ctx.style.comment(`# with ${ctx.tir("block")}("root"):`), func.body, root);
+    out.line(inner, ctx.style.comment(`# with ${ctx.blockTir("block")}("root"):`), func.body, root);
     printer.printAllocBuffers(root.allocBuffers, inner);
     printer.printBody(root.body, inner);
   });

@@ -166,7 +166,7 @@ export class StmtPrinter {
 
   private printBlock(realize: BlockRealize, indent: number): void {
     const block = realize.block;
-    this.out.line(indent, `${this.kw("with")} ${this.ctx.tir("block")}(${pyString(block.name, this.ctx.style)}):`, realize, block);
+    this.out.line(indent, `${this.kw("with")} ${this.ctx.blockTir("block")}(${pyString(block.name, this.ctx.style)}):`, realize, block);
     const inner = indent + 1;
     this.ctx.names.scoped(() => {
       this.printIterVars(realize, inner);
@@ -174,7 +174,7 @@ export class StmtPrinter {
       this.out.line(inner, `${this.ctx.tir("reads")}(${this.regionsText(block.reads)})`);
       this.out.line(inner, `${this.ctx.tir("writes")}(${this.regionsText(block.writes)})`);
       if (Object.keys(block.annotations).length > 0) {
-        this.out.line(inner, `${this.ctx.tir("block_attr")}(${this.attrText(block.annotations)})`);
+        this.out.line(inner, `${this.ctx.blockTir("block_attr")}(${this.attrText(block.annotations)})`);
       }
       this.printAllocBuffers(block.allocBuffers, inner);
       for (const m of block.matchBuffers) {
@@ -192,7 +192,7 @@ export class StmtPrinter {
 
   printAllocBuffers(buffers: readonly Buffer[], indent: number): void {
     for (const b of buffers) {
-      const rhs = bufferCall(this.ctx, "alloc_buffer", b);
+      const rhs = bufferCall(this.ctx, this.ctx.dialect === "tvm" ? "sblock_alloc_buffer" : "alloc_buffer", b);
       this.out.line(indent, `${this.ctx.defineBuffer(b)} = ${rhs}`);
     }
   }
@@ -287,6 +287,7 @@ export class StmtPrinter {
     const { buffer } = s;
     // TVM's sugar: an allocation immediately declared as its buffer prints as one `T.decl_buffer`.
     if (s.body.kind === "DeclBuffer" && s.body.buffer.data === buffer.data && !this.ctx.names.has(buffer.data)) {
+      if (this.ctx.dialect === "tvm" && s.body.buffer === buffer) return this.printFlatAllocBuffer(s, s.body, indent, isLast);
       return this.printDeclBuffer(s.body, indent, isLast, s);
     }
     const extents = `[${buffer.shape.map((e) => this.expr(e)).join(", ")}]`;
@@ -299,6 +300,29 @@ export class StmtPrinter {
       }
       this.printBody(s.body, inner);
     });
+  }
+
+  /**
+   * Today's `X = T.alloc_buffer(...)` for an allocation declared as its own buffer; attribute
+   * scopes on its data right inside print as `annotations=` (how the parser reads them).
+   */
+  private printFlatAllocBuffer(s: Allocate, decl: DeclBuffer, indent: number, isLast: boolean): void {
+    const annotations: Record<string, PrimExpr> = {};
+    let body = decl.body;
+    while (body.kind === "AttrStmt" && body.node === s.buffer.data && isScalarAnnotation(body.value) && !(body.key in annotations)) {
+      annotations[body.key] = body.value;
+      body = body.body;
+    }
+    let rhs = bufferCall(this.ctx, "alloc_buffer", s.buffer);
+    if (Object.keys(annotations).length > 0) rhs = `${rhs.slice(0, -1)}, annotations=${this.attrText(annotations)})`;
+    this.printScoped(
+      indent,
+      isLast,
+      s,
+      rhs,
+      () => this.ctx.defineBuffer(s.buffer),
+      (inner) => this.printBody(body, inner),
+    );
   }
 
   private printDeclBuffer(s: DeclBuffer, indent: number, isLast: boolean, node: object): void {
@@ -329,6 +353,11 @@ export class StmtPrinter {
     const rhs = `${this.ctx.tir("attr")}(${subject}, ${pyString(s.key, this.ctx.style)}, ${value})`;
     this.printScoped(indent, isLast, s, rhs, undefined, body);
   }
+}
+
+/** Values an allocation annotation can hold: constants and strings (as the parser builds them). */
+function isScalarAnnotation(e: PrimExpr): boolean {
+  return e.kind === "IntImm" || e.kind === "FloatImm" || e.kind === "StringImm";
 }
 
 function isObject(x: unknown): x is object {
