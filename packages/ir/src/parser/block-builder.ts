@@ -11,7 +11,7 @@ import { bindArguments } from "./arguments.js";
 import { evalAttrDict } from "./attr-values.js";
 import type { BodyBuilder } from "./body-builder.js";
 import { type StmtResult, newBlockState } from "./build-state.js";
-import { fail } from "./errors.js";
+import { type SourcePos, fail } from "./errors.js";
 import { rangeFromBounds } from "./extent.js";
 import { isLiteral, literalToExpr } from "./literal.js";
 import { parseRegionList } from "./regions.js";
@@ -80,11 +80,18 @@ export function blockOnlyStatement(b: BodyBuilder, callee: string, call: CallNod
       return undefined;
     case "T.where":
       if (call.args.length !== 1) fail(`T.where takes 1 argument, got ${call.args.length}`, call.pos);
+      if (state.predicate !== undefined) fail(`block "${state.name}" already has T.where`, call.pos);
       state.predicate = b.ev.condition(call.args[0]!, "the T.where predicate");
       return undefined;
     default:
       if (call.args.length !== 1) fail(`${callee} takes 1 argument, got ${call.args.length}`, call.pos);
-      Object.assign(state.annotations, evalAttrDict(b.ev, call.args[0]!, callee));
+      for (const [key, value] of Object.entries(evalAttrDict(b.ev, call.args[0]!, callee))) {
+        const previous = state.annotations[key];
+        if (previous !== undefined && JSON.stringify(previous) !== JSON.stringify(value)) {
+          fail(`block "${state.name}" already has a different value for the annotation "${key}"`, call.pos);
+        }
+        state.annotations[key] = value;
+      }
       return undefined;
   }
 }
@@ -103,7 +110,7 @@ export function parseAxisAssign(b: BodyBuilder, name: string, callee: string, ca
   const binding = isLiteral(bindingValue) ? literalToExpr(bindingValue, dt) : bindingValue;
   if (!isIntegral(binding.dtype)) fail(`the binding of a block iterator must be an integer, got ${binding.dtype}`, args.get("binding")!.pos);
   const dom = parseDomain(b, args.get("dom")!, dt);
-  addIterator(b, name, dom, iterType, binding);
+  addIterator(b, name, dom, iterType, binding, call.pos);
   return undefined;
 }
 
@@ -117,8 +124,9 @@ function parseDomain(b: BodyBuilder, e: PyExpr, dt: string): Range {
   return rangeFromExtent(extent);
 }
 
-function addIterator(b: BodyBuilder, name: string, dom: Range, iterType: IterType, binding: PrimExpr): void {
+function addIterator(b: BodyBuilder, name: string, dom: Range, iterType: IterType, binding: PrimExpr, pos: SourcePos): void {
   const state = b.currentBlock!;
+  if (state.iterVars.some((iv) => iv.var.name === name)) fail(`block "${state.name}" already has an iterator named "${name}"`, pos);
   const v = variable(name, binding.dtype);
   state.iterVars.push(iterVar(v, dom, iterType));
   state.bindings.push(binding);
@@ -153,7 +161,7 @@ export function parseRemapAssign(b: BodyBuilder, target: Extract<PyExpr, { kind:
     }
     const targetNode = names[i]!;
     if (targetNode.kind !== "Name") fail("T.axis.remap must be assigned to names", targetNode.pos);
-    addIterator(b, targetNode.id, loop.loopRange, iterType, loop.var);
+    addIterator(b, targetNode.id, loop.loopRange, iterType, loop.var, targetNode.pos);
   });
   return undefined;
 }

@@ -243,6 +243,7 @@ export class BodyBuilder {
     if (annotations !== undefined) {
       fail(`${callee}(annotations=...) is a flat allocation's argument (today's TVM dialect); a block allocation has no annotations`, annotations.pos);
     }
+    if (this.scopes.lookupInnermost(name)?.kind === "buffer") fail(`buffer "${name}" is already defined in this scope`, call.pos);
     const { buffer } = parseBufferDecl(this.ev, call, callee, name);
     this.addIRLevels(1, call.pos);
     (this.currentBlock?.allocBuffers ?? this.fn.rootAllocs).push(buffer);

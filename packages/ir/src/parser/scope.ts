@@ -45,6 +45,11 @@ export class ScopeStack {
     this.frames[0]!.set(name, binding);
   }
 
+  /** The binding of `name` in the innermost scope only (for duplicate definitions). */
+  lookupInnermost(name: string): Binding | undefined {
+    return this.frames[this.frames.length - 1]!.get(name);
+  }
+
   lookup(name: string): Binding | undefined {
     for (let i = this.frames.length - 1; i >= 0; i--) {
       const b = this.frames[i]!.get(name);

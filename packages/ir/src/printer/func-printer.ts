@@ -4,6 +4,7 @@
  */
 import { IRError } from "../errors.js";
 import type { PrimFunc } from "../func.js";
+import type { Var } from "../expr.js";
 import type { Block, Stmt } from "../stmt.js";
 import { forEachStmt } from "../functor.js";
 import { bufferCall, isSimpleParamBuffer, shapeText } from "./buffer-decl.js";
@@ -35,6 +36,20 @@ function implicitRootBlock(body: Stmt): Block | undefined {
     Object.keys(b.annotations).length === 0;
   if (!plain) return undefined;
   return b.allocBuffers.length > 0 || containsBlock(b.body) ? b : undefined;
+}
+
+/**
+ * Thread variables launched more than once (`T.launch_thread(tx, 32)` twice with one `tx`): they
+ * are declared up front with `T.env_thread`, so that every launch names the same variable.
+ */
+function relaunchedThreadVars(body: Stmt): Var[] {
+  const launches = new Map<Var, number>();
+  forEachStmt(body, (s) => {
+    if (s.kind === "AttrStmt" && (s.key === "thread_extent" || s.key === "virtual_thread") && s.node !== undefined) {
+      launches.set(s.node, (launches.get(s.node) ?? 0) + 1);
+    }
+  });
+  return [...launches].filter(([, n]) => n > 1).map(([v]) => v);
 }
 
 function containsBlock(s: Stmt): boolean {
@@ -76,6 +91,7 @@ export function printPrimFunc(ctx: PrintContext, out: LineWriter, func: PrimFunc
       return names.define(p, p.name, "v");
     });
     const freeVars = collectFreeVars(func).map((v) => ({ v, name: names.define(v, v.name, "v") }));
+    const envThreads = relaunchedThreadVars(func.body).map((v) => ({ v, name: names.define(v, v.name, "v") }));
     const paramTexts = func.params.map((p, i) => {
       const b = func.bufferMap.get(p);
       if (b !== undefined && inlined.has(p)) {
@@ -88,6 +104,7 @@ export function printPrimFunc(ctx: PrintContext, out: LineWriter, func: PrimFunc
     out.line(indent, `${ctx.style.keyword("def")} ${sanitizeIdentifier(name, "main")}(${paramTexts.join(", ")}):`, func);
     const inner = indent + 1;
     for (const { v, name: n } of freeVars) out.line(inner, `${n} = ${ctx.tir(v.dtype)}()`);
+    for (const { v, name: n } of envThreads) out.line(inner, `${n} = ${ctx.tir("env_thread")}(${pyString(v.name, ctx.style)})`);
     if (Object.keys(func.attrs).length > 0) {
       const attrs = attrValueText(func.attrs, ctx.style, (e) => exprText(ctx, e));
       out.line(inner, `${ctx.tir("func_attr")}(${attrs})`);
