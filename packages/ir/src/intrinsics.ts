@@ -130,6 +130,11 @@ register("continue_loop", 0, { pure: false, opaque: true });
 register("assert", 2, { pure: false });
 /** `T.target("cuda", host="llvm")` in function attributes: the config (a kind or a JSON dict) and the host. */
 register("target", -1, { opaque: true, resultDType: "handle" });
+/**
+ * `T.comm_reducer(lambda x, y: x + y, [T.float32(0)])`, the subject of a `reduce_scope` attribute:
+ * args are the n left operands, the n right operands, the n results and the n identities.
+ */
+register("comm_reducer", -1, { opaque: true, resultDType: "handle" });
 // Lowered host-side and LLVM intrinsics, carried through opaquely.
 register("tvm_struct_get", 3, { dtypeLast: true, opaque: true });
 register("tvm_struct_set", 4, { pure: false, opaque: true, resultDType: "int32" });

@@ -177,14 +177,15 @@ function attrForm(b: BodyBuilder, call: CallNode): ScopedForm {
   let node: Var | undefined;
   // None, or an integer as TVM writes for attributes without a subject (`T.attr(0, "async_scope", 1)`).
   const noSubject = (nodeExpr.kind === "Constant" && nodeExpr.value === null) || (nodeExpr.kind === "Number" && !nodeExpr.isFloat);
+  let subject: PrimExpr | undefined;
   if (!noSubject) {
     const v = b.ev.prim(nodeExpr);
-    if (v.kind !== "Var") fail("the node of T.attr must be a variable, a buffer's .data, an integer, or None", nodeExpr.pos);
-    node = v;
+    if (v.kind === "Var") node = v;
+    else subject = v;
   }
   const key = b.ev.string(args.get("attr_key")!, "an attribute key");
   const value = b.ev.prim(args.get("value")!);
-  return { wrap: (body) => attrStmt(key, node, value, body) };
+  return { wrap: (body) => attrStmt(key, node, value, body, subject) };
 }
 
 /** `with T.LetStmt(value) as x:` (a new variable) or `with T.LetStmt(value, var=x):`. */

@@ -4,7 +4,7 @@
  * of the registry in `intrinsics.ts` (`T.exp`, `T.if_then_else`, `T.tvm_storage_sync`, …).
  */
 import { isIntegral, isValidDType } from "../dtype.js";
-import { type BinaryOp, type PrimExpr, binary, broadcast, cast, constant, letExpr, not, ramp, select, stringImm } from "../expr.js";
+import { type BinaryOp, type PrimExpr, binary, broadcast, cast, constant, letExpr, not, ramp, select, stringImm, variable } from "../expr.js";
 import { checkIntrinsicCall, intrinsicInfo } from "../intrinsics.js";
 import { maxValue, minValue } from "../te/limits.js";
 import { type PyExpr, dottedName } from "./ast.js";
@@ -160,6 +160,7 @@ const HANDLERS: Record<string, Handler> = {
     return ev.value(x!);
   },
   target: (ev, call) => targetCall(ev, call),
+  comm_reducer: (ev, call) => commReducer(ev, call),
   abs: (ev, call) => {
     const [x] = expectArgs(call, "abs", 1);
     return checkIntrinsicCall("fabs", [ev.prim(x!)]);
@@ -183,6 +184,32 @@ function targetCall(ev: ExprEvaluator, call: CallNode): ExprValue {
     "target",
     parts.map((p) => stringImm(p)),
   );
+}
+
+/**
+ * `T.comm_reducer(lambda x, y: x + y, [identity])`, or with tuples for several values at once
+ * (`lambda x0, x1, y0, y1: (x0 + y0, x1 * y1)`). The operands take the identities' dtypes.
+ */
+function commReducer(ev: ExprEvaluator, call: CallNode): ExprValue {
+  const args = bindArguments(call, "T.comm_reducer", ["combiner", "identity"], 2);
+  const combiner = args.get("combiner")!;
+  const identityNode = args.get("identity")!;
+  if (combiner.kind !== "Lambda") fail("T.comm_reducer expects a lambda as its combiner", combiner.pos);
+  const identityItems = identityNode.kind === "List" || identityNode.kind === "Tuple" ? identityNode.elts : [identityNode];
+  const identities = identityItems.map((e) => ev.prim(e));
+  const n = identities.length;
+  if (combiner.params.length !== 2 * n) {
+    fail(`the combiner of T.comm_reducer takes ${2 * n} parameters for ${n} identit${n === 1 ? "y" : "ies"}, got ${combiner.params.length}`, combiner.pos);
+  }
+  const operands = combiner.params.map((name, i) => variable(name, identities[i % n]!.dtype));
+  const results = ev.scopes.within(() => {
+    combiner.params.forEach((name, i) => ev.scopes.define(name, { kind: "var", var: operands[i]! }));
+    const body = combiner.body;
+    const items = body.kind === "Tuple" ? body.elts : [body];
+    if (items.length !== n) fail(`the combiner of T.comm_reducer returns ${items.length} values for ${n} identities`, body.pos);
+    return items.map((e, i) => ev.prim(e, identities[i]!.dtype));
+  });
+  return checkIntrinsicCall("comm_reducer", [...operands, ...results, ...identities]);
 }
 
 /** `T.min_value("float32")` / `T.min_value(dtype="float32")`. */

@@ -94,6 +94,7 @@ export function printExpr(ctx: PrintContext, e: PrimExpr): ExprText {
       return atom(`${ctx.tir("Let")}(${sub(e.body)}, where={${ctx.varName(e.variable)}: ${sub(e.value)}})`);
     case "Call": {
       if (e.op === "target") return call("target", targetArgs(ctx, e.args));
+      if (e.op === "comm_reducer" && e.args.length % 4 === 0) return atom(commReducerText(ctx, e.args));
       const args = e.args.map(sub);
       const info = intrinsicInfo(e.op);
       if (info?.dtypeLast === true) return call(e.op, [...args, pyString(e.dtype, s)]);
@@ -102,6 +103,18 @@ export function printExpr(ctx: PrintContext, e: PrimExpr): ExprText {
     default:
       throw new IRError(`cannot print expression of kind "${(e as { kind?: unknown }).kind}"`);
   }
+}
+
+/** `T.comm_reducer(lambda x, y: x + y, [T.float32(0)])` from its operands, results and identities. */
+function commReducerText(ctx: PrintContext, args: readonly PrimExpr[]): string {
+  const n = args.length / 4;
+  return ctx.names.scoped(() => {
+    const params = args.slice(0, 2 * n).map((v) => (v.kind === "Var" ? ctx.names.define(v, v.name, "v") : exprText(ctx, v)));
+    const results = args.slice(2 * n, 3 * n).map((r) => exprText(ctx, r));
+    const identities = args.slice(3 * n).map((x) => exprText(ctx, x));
+    const body = n === 1 ? results[0]! : `(${results.join(", ")})`;
+    return `${ctx.tir("comm_reducer")}(${ctx.style.keyword("lambda")} ${params.join(", ")}: ${body}, [${identities.join(", ")}])`;
+  });
 }
 
 /** `T.target("cuda", host=...)`: a config kept as JSON text prints as the dict it was. */

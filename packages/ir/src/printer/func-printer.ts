@@ -10,7 +10,7 @@ import { forEachStmt } from "../functor.js";
 import { bufferCall, isSimpleParamBuffer, shapeText } from "./buffer-decl.js";
 import type { PrintContext } from "./context.js";
 import { exprText } from "./expr-printer.js";
-import { collectFreeVars } from "./free-vars.js";
+import { collectFreeBuffers, collectFreeVars } from "./free-vars.js";
 import { attrValueText, pyString } from "./literals.js";
 import type { LineWriter } from "./lines.js";
 import { sanitizeIdentifier } from "./names.js";
@@ -105,6 +105,10 @@ export function printPrimFunc(ctx: PrintContext, out: LineWriter, func: PrimFunc
     const inner = indent + 1;
     for (const { v, name: n } of freeVars) out.line(inner, `${n} = ${ctx.tir(v.dtype)}()`);
     for (const { v, name: n } of envThreads) out.line(inner, `${n} = ${ctx.tir("env_thread")}(${pyString(v.name, ctx.style)})`);
+    for (const b of collectFreeBuffers(func)) {
+      const rhs = bufferCall(ctx, "Buffer", b);
+      out.line(inner, `${ctx.defineBuffer(b)} = ${rhs}`);
+    }
     if (Object.keys(func.attrs).length > 0) {
       const attrs = attrValueText(func.attrs, ctx.style, (e) => exprText(ctx, e));
       out.line(inner, `${ctx.tir("func_attr")}(${attrs})`);

@@ -337,6 +337,12 @@ export class StmtPrinter {
     );
   }
 
+  /** A constant subject keeps its dtype call: a bare `0` would read back as no subject. */
+  private subjectText(e: PrimExpr): string {
+    if (e.kind === "IntImm" && e.dtype === "int32") return `${this.ctx.tir("int32")}(${this.ctx.style.number(String(e.value))})`;
+    return this.expr(e);
+  }
+
   private printAttr(s: AttrStmt, indent: number, isLast: boolean): void {
     const value = this.expr(s.value);
     const body = (i: number): void => this.printBody(s.body, i);
@@ -349,7 +355,7 @@ export class StmtPrinter {
       const rhs = `${this.ctx.tir("launch_thread")}(${pyString(node.name, this.ctx.style)}, ${value})`;
       return this.printScoped(indent, isLast, s, rhs, () => this.ctx.names.define(node, node.name, "v"), body);
     }
-    const subject = node === undefined ? this.kw("None") : this.ctx.varName(node);
+    const subject = node !== undefined ? this.ctx.varName(node) : s.subject !== undefined ? this.subjectText(s.subject) : this.kw("None");
     const rhs = `${this.ctx.tir("attr")}(${subject}, ${pyString(s.key, this.ctx.style)}, ${value})`;
     this.printScoped(indent, isLast, s, rhs, undefined, body);
   }

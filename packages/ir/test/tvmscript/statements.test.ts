@@ -189,3 +189,33 @@ describe("math intrinsics", () => {
     expect([...c]).toEqual([3, 32, 1]);
   });
 });
+
+describe("attribute subjects and reducers", () => {
+  it("T.comm_reducer with one or two values round-trips as the subject of reduce_scope", () => {
+    for (const reducer of ["T.comm_reducer(lambda x, y: x + y, [T.float32(0.0)])", "T.comm_reducer(lambda a0, a1, b0, b1: (T.max(a0, b0), a1 + b1), [T.float32(0.0), 0])"]) {
+      const { f, printed } = roundTrip(fn(`with T.attr(${reducer}, "reduce_scope", T.int32(0)):`, "    A[0] = T.float32(1)"));
+      expect(printed).toContain(reducer);
+      const attr = f.body;
+      expect(attr.kind === "AttrStmt" && attr.node === undefined && attr.subject?.kind).toBe("Call");
+    }
+  });
+
+  it("a combiner whose arity does not match the identities is refused", () => {
+    expect(errorOf(fn('with T.attr(T.comm_reducer(lambda x: x, [T.float32(0)]), "reduce_scope", 0):', "    A[0] = T.float32(1)")).reason).toBe(
+      "the combiner of T.comm_reducer takes 2 parameters for 1 identity, got 1",
+    );
+  });
+
+  it("strings, targets and typed constants as T.attr subjects", () => {
+    for (const subject of ['"default"', 'T.target("cuda")', "T.int32(1)"]) {
+      const { printed } = roundTrip(fn(`with T.attr(${subject}, "pragma_scope", 1):`, "    A[0] = T.float32(1)", "A[1] = T.float32(2)"));
+      expect(printed).toContain(`with T.attr(${subject}, "pragma_scope", 1):`);
+    }
+  });
+
+  it("buffers used but declared nowhere print as T.Buffer declarations", () => {
+    const text = ["@T.prim_func", "def f():", '    X = T.Buffer((4,), "int32", scope="local")', "    X[0] = 1"].join("\n");
+    const { printed } = roundTrip(text);
+    expect(printed).toContain('X = T.Buffer((4,), "int32", scope="local")');
+  });
+});
