@@ -126,8 +126,11 @@ register("reinterpret", 1, { dtypeFirst: true, opaque: true });
 register("ret", 1, { pure: false, opaque: true });
 register("break_loop", 0, { pure: false, opaque: true });
 register("continue_loop", 0, { pure: false, opaque: true });
-/** `assert cond, "message"`: Evaluate(T.assert(cond, message)) here (TVM has an AssertStmt node). */
-register("assert", 2, { pure: false });
+/**
+ * `assert cond, "message"` / `assert cond, ("ValueError", ["part", ...])`: Evaluate(T.assert(cond,
+ * kind, ...message parts)) here (TVM has an AssertStmt node with the same fields).
+ */
+register("assert", -1, { pure: false });
 /** `T.target("cuda", host="llvm")` in function attributes: the config (a kind or a JSON dict) and the host. */
 register("target", -1, { opaque: true, resultDType: "handle" });
 /**
@@ -150,8 +153,8 @@ register("isnullptr", 1, { opaque: true, resultDType: "bool" });
 register("ptr_byte_offset", 2, { opaque: true, resultDType: "handle" });
 register("vscale", 0, { opaque: true, resultDType: "int32" });
 register("undef", 0, { opaque: true, resultDType: "int32" });
-register("start_profile_intrinsic", 1, { pure: false, opaque: true, resultDType: "void" });
-register("end_profile_intrinsic", 1, { pure: false, opaque: true, resultDType: "void" });
+register("start_profile_intrinsic", 1, { pure: false, opaque: true, resultDType: "handle" });
+register("end_profile_intrinsic", 1, { pure: false, opaque: true, resultDType: "handle" });
 register("tvm_thread_invariant", 1, { opaque: true, resultDType: "bool" });
 register("thread_return", 0, { pure: false, opaque: true, resultDType: "void" });
 register("tvm_warp_shuffle", 5, { pure: false, opaque: true });
@@ -282,10 +285,10 @@ export function checkIntrinsicCall(op: string, args: readonly ExprLike[], dt?: D
       return call(operands[1]!.dtype, op, operands);
     }
     case "assert": {
-      const [cond, message] = args.map((a) => toExpr(a));
-      if (!isBool(cond!.dtype)) throw new IRError(`assert expects a bool condition, got ${cond!.dtype}`);
-      if (message!.kind !== "StringImm") throw new IRError("the message of an assert must be a string");
-      return call("int32", op, [cond!, message!]);
+      const [cond, ...strings] = args.map((a) => toExpr(a));
+      if (cond === undefined || !isBool(cond.dtype)) throw new IRError(`assert expects a bool condition, got ${cond?.dtype ?? "nothing"}`);
+      if (strings.length === 0 || strings.some((x) => x.kind !== "StringImm")) throw new IRError("an assert takes an error kind and message parts, all strings");
+      return call("int32", op, [cond, ...strings]);
     }
     default:
       if ((UNARY_MATH as readonly string[]).includes(op) || (MORE_UNARY_MATH as readonly string[]).includes(op)) return unaryMath(op, args[0]!);

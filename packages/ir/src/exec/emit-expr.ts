@@ -126,7 +126,8 @@ function emitCall(ctx: EmitContext, e: Call, lane: number | undefined): string {
   if (e.op === "likely") return arg(0);
   if (e.op === "assume") return "true";
   if (e.op === "assert") {
-    const message = e.args[1]?.kind === "StringImm" ? e.args[1].value : "";
+    const strings = e.args.slice(1).map((a) => (a.kind === "StringImm" ? a.value : ""));
+    const message = strings.length > 1 ? `${strings[0]}: ${strings.slice(1).join("")}` : "";
     return `(${arg(0)} ? 0 : $assertFailed(${JSON.stringify(message)}))`;
   }
   return emitIntrinsic(

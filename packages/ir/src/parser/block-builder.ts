@@ -4,7 +4,7 @@
  */
 import { isIntegral } from "../dtype.js";
 import { type PrimExpr, variable } from "../expr.js";
-import { type IterType, type Range, type Stmt, block, blockRealize, iterVar, rangeFromExtent } from "../stmt.js";
+import { type AttrValue, type IterType, type Range, type Stmt, block, blockRealize, iterVar, rangeFromExtent } from "../stmt.js";
 import { type PyExpr, type PyStmt, dottedName } from "./ast.js";
 import { completeBlockRegions } from "../analysis/index.js";
 import { bindArguments } from "./arguments.js";
@@ -85,15 +85,28 @@ export function blockOnlyStatement(b: BodyBuilder, callee: string, call: CallNod
       return undefined;
     default:
       if (call.args.length !== 1) fail(`${callee} takes 1 argument, got ${call.args.length}`, call.pos);
-      for (const [key, value] of Object.entries(evalAttrDict(b.ev, call.args[0]!, callee))) {
-        const previous = state.annotations[key];
-        if (previous !== undefined && JSON.stringify(previous) !== JSON.stringify(value)) {
-          fail(`block "${state.name}" already has a different value for the annotation "${key}"`, call.pos);
-        }
-        state.annotations[key] = value;
-      }
+      mergeAnnotations(state.annotations, evalAttrDict(b.ev, call.args[0]!, callee), (key) =>
+        fail(`block "${state.name}" already has a different value for the annotation "${key}"`, call.pos),
+      );
       return undefined;
   }
+}
+
+/** Adds `extra` to `into` as TVM does: nested dictionaries merge, another value for a key is a conflict. */
+function mergeAnnotations(into: Record<string, AttrValue>, extra: Record<string, AttrValue>, conflict: (key: string) => never): void {
+  for (const [key, value] of Object.entries(extra)) {
+    const previous = into[key];
+    if (previous === undefined) into[key] = value;
+    else if (isPlainDict(previous) && isPlainDict(value)) {
+      const merged = { ...previous };
+      mergeAnnotations(merged, value, conflict);
+      into[key] = merged;
+    } else if (JSON.stringify(previous) !== JSON.stringify(value)) conflict(key);
+  }
+}
+
+function isPlainDict(v: AttrValue): v is Record<string, AttrValue> {
+  return typeof v === "object" && !Array.isArray(v) && !("kind" in v && typeof v.kind === "string");
 }
 
 /** `vi = T.axis.spatial(dom, binding)`: `dom` is an extent or a `(lo, hi)` pair. */

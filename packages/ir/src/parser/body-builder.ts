@@ -327,9 +327,9 @@ export class BodyBuilder {
   private annAssign(s: Extract<PyStmt, { kind: "AnnAssign" }>): StmtResult {
     if (s.target.kind !== "Name") fail("only a name can be declared with a type annotation", s.target.pos);
     if (s.value === undefined) fail(`"${s.target.id}" is declared without a value`, s.pos);
-    const dt = letAnnotationDType(s.annotation);
-    const v = this.ev.prim(s.value, dt);
-    const letVar = variable(s.target.id, dt);
+    const declared = letAnnotationDType(s.annotation);
+    const v = this.ev.prim(s.value, declared);
+    const letVar = variable(s.target.id, declared ?? v.dtype);
     this.scopes.define(s.target.id, { kind: "var", var: letVar });
     return { wrap: (rest) => letStmt(letVar, v, rest) };
   }
@@ -355,15 +355,23 @@ export class BodyBuilder {
     return undefined;
   }
 
-  /** `assert cond, "message"`: TVM's AssertStmt, here `T.assert(cond, "message")` evaluated. */
+  /**
+   * `assert cond, "message"` or `assert cond, ("ValueError", ["part", ...])`: TVM's AssertStmt,
+   * here `T.assert(cond, kind, ...parts)` evaluated; a plain message is a RuntimeError.
+   */
   private assertStatement(s: Extract<PyStmt, { kind: "Assert" }>): Stmt {
     const cond = this.ev.condition(s.test, "an assert condition");
-    let message = "";
-    if (s.msg !== undefined) {
-      if (s.msg.kind !== "String") fail("the message of an assert must be a string literal", s.msg.pos);
-      message = s.msg.value;
+    const msg = s.msg;
+    let kind = "RuntimeError";
+    let parts: string[] = [];
+    if (msg?.kind === "String") parts = [msg.value];
+    else if (msg?.kind === "Tuple" && msg.elts.length === 2 && msg.elts[0]!.kind === "String" && msg.elts[1]!.kind === "List") {
+      kind = msg.elts[0]!.value;
+      parts = msg.elts[1]!.elts.map((p) => this.ev.string(p, "a part of an assert message"));
+    } else if (msg !== undefined) {
+      fail('the message of an assert must be a string literal or ("ErrorKind", ["part", ...])', msg.pos);
     }
-    return evaluate(checkIntrinsicCall("assert", [cond, stringImm(message)]));
+    return evaluate(checkIntrinsicCall("assert", [cond, stringImm(kind), ...parts.map((p) => stringImm(p))]));
   }
 
   private ifStatement(s: Extract<PyStmt, { kind: "If" }>): Stmt {
@@ -374,12 +382,17 @@ export class BodyBuilder {
   }
 }
 
-/** The dtype of `T.int32` or of TVM's `T.let[T.int32]`. */
-function letAnnotationDType(ann: PyExpr): string {
-  const inner = ann.kind === "Subscript" && dottedName(ann.value) === "T.let" && ann.indices.length === 1 ? ann.indices[0]! : ann;
+/**
+ * The dtype of `T.int32`, of TVM's `T.let[T.int32]` or of a typed pointer `T.handle("float32")`;
+ * undefined for a bare `T.let` (the value's dtype).
+ */
+function letAnnotationDType(ann: PyExpr): string | undefined {
+  if (dottedName(ann) === "T.let") return undefined;
+  let inner = ann.kind === "Subscript" && dottedName(ann.value) === "T.let" && ann.indices.length === 1 ? ann.indices[0]! : ann;
+  if (inner.kind === "Call" && dottedName(inner.func) === "T.handle") inner = inner.func;
   const name = dottedName(inner);
   const dt = name?.startsWith("T.") ? name.slice(2) : "";
-  if (!/^(u?int|float|bfloat|bool|handle)\d*(x\d+)?$/.test(dt)) {
+  if (!/^(u?int|float|bfloat|bool|handle|void)\d*(x\d+)?$/.test(dt)) {
     fail("expected a dtype annotation such as T.int32 or T.let[T.int32]", inner.pos);
   }
   return dt;

@@ -80,14 +80,23 @@ export class StmtPrinter {
   /** An evaluated call; TVM's control-flow calls print as the Python statements they come from. */
   private evaluateText(value: PrimExpr): string {
     if (value.kind !== "Call") return `${this.ctx.tir("evaluate")}(${this.expr(value)})`;
-    const [first, second] = value.args;
+    const [first] = value.args;
     if (value.op === "ret" && first !== undefined) return `${this.kw("return")} ${this.expr(first)}`;
     if (value.op === "break_loop" && first === undefined) return this.kw("break");
     if (value.op === "continue_loop" && first === undefined) return this.kw("continue");
-    if (value.op === "assert" && first !== undefined && second?.kind === "StringImm") {
-      return `${this.kw("assert")} ${this.expr(first)}, ${pyString(second.value, this.ctx.style)}`;
+    const strings = value.args.slice(1).map((a) => (a.kind === "StringImm" ? a.value : undefined));
+    if (value.op === "assert" && first !== undefined && strings.length > 0 && strings.every((x) => x !== undefined)) {
+      return `${this.kw("assert")} ${this.expr(first)}${this.assertMessage(strings as string[])}`;
     }
     return this.expr(value);
+  }
+
+  /** `, "message"` for a RuntimeError of one part, else `, ("Kind", ["part", ...])`; nothing for none. */
+  private assertMessage([kind, ...parts]: string[]): string {
+    const str = (x: string): string => pyString(x, this.ctx.style);
+    if (kind === "RuntimeError" && parts.length === 1) return `, ${str(parts[0]!)}`;
+    if (kind === "RuntimeError" && parts.length === 0) return "";
+    return `, (${str(kind!)}, [${parts.map(str).join(", ")}])`;
   }
 
   private printStore(s: BufferStore, indent: number): void {

@@ -57,6 +57,8 @@ describe("duplicate definitions are refused where the second one is", () => {
     expect(errorOf(attrs)).toEqual({ reason: 'block "b" already has a different value for the annotation "k"', line: 7, column: 13 });
     const same = inBlock('vi, vj = T.axis.remap("SS", [i, j])', 'T.block_attr({"k": "a"})', 'T.block_attr({"k": "a", "m": 1})', "A[vi, vj] = T.float32(0)");
     expect(blockNamed(parsePrimFunc(same).body, "b").block.annotations).toEqual({ k: "a", m: 1 });
+    const nested = inBlock('vi, vj = T.axis.remap("SS", [i, j])', 'T.block_attr({"k": {"a": 1}})', 'T.block_attr({"k": {"b": 2}})', "A[vi, vj] = T.float32(0)");
+    expect(blockNamed(parsePrimFunc(nested).body, "b").block.annotations).toEqual({ k: { a: 1, b: 2 } });
     const where = inBlock('vi, vj = T.axis.remap("SS", [i, j])', "T.where(vi < 8)", "T.where(vj < 8)", "A[vi, vj] = T.float32(0)");
     expect(errorOf(where)).toEqual({ reason: 'block "b" already has T.where', line: 7, column: 13 });
   });

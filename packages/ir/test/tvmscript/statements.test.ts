@@ -59,8 +59,15 @@ describe("control-flow statements", () => {
   it("assert with and without a message", () => {
     const { printed } = roundTrip(fn('assert n > 0, "n must be positive"', "assert n < 100", "A[0] = T.float32(1)"));
     expect(printed).toContain('assert n > 0, "n must be positive"');
-    expect(printed).toContain('assert n < 100, ""');
+    expect(printed).toMatch(/assert n < 100\n/);
     expect(errorOf(fn("assert n")).reason).toBe("an assert condition must be a boolean expression, got int32");
+  });
+
+  it("an assert with an error kind and message parts; a failing assert stops the executor", () => {
+    const { f, printed } = roundTrip(fn('assert n > 0, ("ValueError", ["n is ", "not positive"])', "A[0] = T.float32(1)"));
+    expect(printed).toContain('assert n > 0, ("ValueError", ["n is ", "not positive"])');
+    expect(() => compilePrimFunc(f).run([new Float32Array(8), 0])).toThrow("assertion failed: ValueError: n is not positive");
+    compilePrimFunc(f).run([new Float32Array(8), 1]);
   });
 
   it("break and continue inside loops; refused outside", () => {
@@ -70,12 +77,28 @@ describe("control-flow statements", () => {
     expect(errorOf(fn("break"))).toEqual({ reason: '"break" outside a loop', line: 3, column: 5 });
   });
 
+  it("range takes annotations= as T.serial does, and no step", () => {
+    const a = parsePrimFunc(fn('for i in range(2, 8, annotations={"pragma": 1}):', "    A[i] = T.float32(0)"));
+    const b = parsePrimFunc(fn('for i in T.serial(2, 8, annotations={"pragma": 1}):', "    A[i] = T.float32(0)"));
+    expect(structuralEqual(a, b)).toBe(true);
+    expect(errorOf(fn("for i in range(0, 8, 2):", "    A[i] = T.float32(0)")).reason).toBe("range with a step is not supported: the IR's loops have unit steps");
+  });
+
   it("while loops get a clear error", () => {
     expect(errorOf(fn("while n > 0:", "    A[0] = T.float32(0)")).reason).toMatch(/while loops are not supported/);
   });
 });
 
 describe("expressions", () => {
+  it("let annotations: T.let without a dtype takes the value's, a typed pointer is a handle", () => {
+    const { f } = roundTrip(fn("x: T.let = n * 2", "p: T.let[T.handle(\"float32\")] = A.data", "A[x] = T.float32(0)", "T.evaluate(p)"));
+    const lets: string[] = [];
+    forEachStmt(f.body, (s) => {
+      if (s.kind === "LetStmt") lets.push(s.variable.dtype);
+    });
+    expect(lets).toEqual(["int32", "handle"]);
+  });
+
   it("x = T.bind(v) is a let binding, like x = v", () => {
     const a = parsePrimFunc(fn("x = T.bind(n + 1)", "A[x] = T.float32(0)"));
     const b = parsePrimFunc(fn("x = n + 1", "A[x] = T.float32(0)"));
