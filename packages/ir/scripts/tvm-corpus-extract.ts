@@ -7,6 +7,8 @@ export interface Case {
   /** `file.py:line name` */
   readonly where: string;
   readonly text: string;
+  /** Inside `with pytest.raises(...)`: TVM's parser rejects it, and so should ours. */
+  readonly expectError: boolean;
 }
 
 const TRIPLE_QUOTE = /"{3}|'{3}/;
@@ -66,10 +68,20 @@ export function extractCases(file: string, source: string): Case[] {
     const text = body
       .map((l) => (l.length >= indent ? l.slice(indent) : l.trimStart()))
       .join("\n");
-    cases.push({ where: `${file.split("/").pop()}:${i + 1} ${name}`, text: `${text}\n` });
+    cases.push({ where: `${file.split("/").pop()}:${i + 1} ${name}`, text: `${text}\n`, expectError: insidePytestRaises(lines, i) });
     i = end;
   }
   return cases;
+}
+
+/** Whether the statement that encloses line `at` (the nearest less indented line above it) is `with pytest.raises(...)`. */
+function insidePytestRaises(lines: readonly string[], at: number): boolean {
+  const indent = indentOf(lines[at]!);
+  for (let k = at - 1; k >= 0; k--) {
+    if (isBlank(lines[k]!) || indentOf(lines[k]!) >= indent) continue;
+    return /^\s*with pytest\.raises\b/.test(lines[k]!);
+  }
+  return false;
 }
 
 /** Blanks out names (but not `T.*` functions) and numbers so that failures with one cause group together. */

@@ -16,14 +16,14 @@
  */
 import { parseArgs } from "node:util";
 import { execaSync } from "execa";
-import { parseTVMScript } from "../src/parser/index.js";
+import { TVMScriptSyntaxError, parseTVMScript } from "../src/parser/index.js";
 import { printTVMScript } from "../src/printer/index.js";
 import { structuralEqual } from "../src/structural/index.js";
 import type { IRModule } from "../src/func.js";
 import { type Case, extractCases, messageKey } from "./tvm-corpus-extract.js";
 
 interface Outcome {
-  readonly stage: "parse" | "print" | "reparse" | "equal" | "fixpoint" | "ok";
+  readonly stage: "parse" | "reject" | "print" | "reparse" | "equal" | "fixpoint" | "ok";
   readonly message: string;
 }
 
@@ -58,8 +58,10 @@ function check(c: Case): Outcome {
   try {
     mod = parseTVMScript(c.text, { fileName: c.where });
   } catch (err) {
+    if (c.expectError && err instanceof TVMScriptSyntaxError) return { stage: "ok", message: "" };
     return { stage: "parse", message: firstLine(err) };
   }
+  if (c.expectError) return { stage: "reject", message: "accepted a script that TVM rejects" };
   for (const dialect of ["course", "tvm"] as const) {
     const out = roundTrip(mod, c, dialect);
     if (out.stage !== "ok") return { stage: out.stage, message: `${out.message} (printed as ${dialect})` };

@@ -66,3 +66,26 @@ describe("messageKey", () => {
     expect(a).toBe('unknown TVMScript function "T.foo" near "…" (N args)');
   });
 });
+
+describe("scripts TVM rejects", () => {
+  const REJECTED = `
+def test_rejected():
+    with pytest.raises(RuntimeError):
+
+        @T.prim_func
+        def bad():
+            T.evaluate(0)
+
+    @T.prim_func
+    def good():
+        T.evaluate(0)
+`;
+
+  it("marks a script inside with pytest.raises(...) as expected to fail, and only that one", () => {
+    const cases = extractCases("tests/test_y.py", REJECTED);
+    expect(cases.map((c) => [c.where, c.expectError])).toEqual([
+      ["test_y.py:5 bad", true],
+      ["test_y.py:9 good", false],
+    ]);
+  });
+});
