@@ -165,6 +165,14 @@ register("tvm_thread_allreduce", -1, { pure: false, opaque: true, resultDType: "
 // Asynchronous global → shared copy (see async-copy.ts): 5 operands, or 6 with a predicate.
 register(PTX_CP_ASYNC, -1, { pure: false, dtypeFirst: true });
 
+/** Op prefix of a call of another function of the module (`Module.subroutine(...)`): not an intrinsic. */
+export const GLOBAL_CALL_PREFIX = "@";
+
+/** The callee of a call between module functions, or undefined for an intrinsic. */
+export function globalCallee(op: string): string | undefined {
+  return op.startsWith(GLOBAL_CALL_PREFIX) ? op.slice(GLOBAL_CALL_PREFIX.length) : undefined;
+}
+
 export function intrinsicInfo(name: string): IntrinsicInfo | undefined {
   return table.get(name);
 }

@@ -4,7 +4,7 @@
  */
 import { type DType, dtypeInfo, elementType, lanesOf } from "../dtype.js";
 import type { BufferLoad, Call, Let, PrimExpr, Ramp } from "../expr.js";
-import { isOpaqueIntrinsic } from "../intrinsics.js";
+import { globalCallee, isOpaqueIntrinsic } from "../intrinsics.js";
 import { roundToFloat16 } from "./numeric.js";
 import type { EmitContext } from "./context.js";
 import { describeExpr } from "../printer/expr-text.js";
@@ -115,6 +115,8 @@ function emitCall(ctx: EmitContext, e: Call, lane: number | undefined): string {
     if (a === undefined) throw new ExecutionError(`T.${e.op}${ctx.where}: missing argument ${i}`);
     return emitExpr(ctx, a, lanesOf(a.dtype) > 1 ? lane : undefined);
   };
+  const callee = globalCallee(e.op);
+  if (callee !== undefined) throw new ExecutionError(`cannot execute the call of function "${callee}"${ctx.where}: the CPU executor runs one function at a time`);
   if (isOpaqueIntrinsic(e.op)) {
     throw new ExecutionError(
       `cannot execute opaque intrinsic T.${e.op}${ctx.where}: it has no meaning on the CPU (only a code generator that knows it can run it)`,

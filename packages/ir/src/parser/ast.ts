@@ -73,6 +73,8 @@ export type PyStmt =
       readonly kind: "FunctionDef";
       readonly name: string;
       readonly params: readonly Param[];
+      /** The `-> T.int32` return annotation, if any. */
+      readonly returns?: PyExpr | undefined;
       readonly decorators: readonly PyExpr[];
       readonly body: readonly PyStmt[];
       readonly pos: SourcePos;

@@ -13,6 +13,7 @@ import { type SourcePos, fail } from "./errors.js";
 import { type ExprValue, isLiteral, literal, literalToExpr, valueToExpr, valuesToExprs } from "./literal.js";
 import type { ScopeStack } from "./scope.js";
 import { callTFunction } from "./t-functions.js";
+import type { ModuleFunctions } from "./module-functions.js";
 import { bufferAttribute, bufferMethodCall, bufferShapeItem } from "./buffer-members.js";
 import { constantExtent } from "./extent.js";
 import { subscriptItems } from "./regions.js";
@@ -36,6 +37,8 @@ export class ExprEvaluator {
    * as `T.Buffer((n, m))` or `T.match_buffer(a, (n,))`).
    */
   autoDefineNames = false;
+  /** The functions of the enclosing `@I.ir_module`, which calls may name (`Module.f(...)`). */
+  module: ModuleFunctions | undefined;
 
   constructor(readonly scopes: ScopeStack) {}
 

@@ -16,6 +16,7 @@ import { fail } from "./errors.js";
 import { ExprEvaluator } from "./expr-evaluator.js";
 import { type Binding, ScopeStack } from "./scope.js";
 import { type DialectOption, resolveDialect } from "./dialect.js";
+import type { ModuleFunctions } from "./module-functions.js";
 
 type FunctionDef = Extract<PyStmt, { kind: "FunctionDef" }>;
 
@@ -27,13 +28,19 @@ export function isPrimFuncDecorator(e: PyExpr): boolean {
   return dottedName(target) === "T.prim_func";
 }
 
-export function buildPrimFunc(def: FunctionDef, moduleNames: ReadonlyMap<string, Binding>, dialect: DialectOption = "auto"): PrimFunc {
+export function buildPrimFunc(
+  def: FunctionDef,
+  moduleNames: ReadonlyMap<string, Binding>,
+  dialect: DialectOption = "auto",
+  module?: ModuleFunctions,
+): PrimFunc {
   if (!def.decorators.some(isPrimFuncDecorator)) {
     fail(`missing @T.prim_func decorator on function "${def.name}"`, def.pos);
   }
   const scopes = new ScopeStack();
   for (const [name, binding] of moduleNames) scopes.define(name, binding);
   const ev = new ExprEvaluator(scopes);
+  ev.module = module;
   const fn = newFunctionState(resolveDialect(def, dialect));
   const params = buildParams(def.params, ev, fn);
   const builder = new BodyBuilder(ev, fn);

@@ -10,6 +10,7 @@ import { buildPrimFunc, isPrimFuncDecorator } from "./func-builder.js";
 import { parsePython } from "./py-parser.js";
 import type { Binding } from "./scope.js";
 import type { DialectOption } from "./dialect.js";
+import { moduleFunctions } from "./module-functions.js";
 
 export interface ParseOptions {
   /** Shown in error messages; default `<string>`. */
@@ -101,13 +102,15 @@ function moduleClass(s: Extract<PyStmt, { kind: "ClassDef" }>, functions: Map<st
     return name === "I.ir_module" || name === "tvm.script.ir_module" || name === "ir_module";
   });
   if (!isModule) fail(`missing @I.ir_module decorator on class "${s.name}"`, s.pos);
+  const members = s.body.filter((m): m is Extract<PyStmt, { kind: "FunctionDef" }> => m.kind === "FunctionDef");
+  const module = moduleFunctions(s.name, members);
   for (const member of s.body) {
     if (member.kind === "Pass" || (member.kind === "ExprStmt" && member.value.kind === "String")) continue;
     if (member.kind !== "FunctionDef") fail("an @I.ir_module class may only contain @T.prim_func functions", member.pos);
     if (!member.decorators.some(isPrimFuncDecorator)) {
       fail(`missing @T.prim_func decorator on function "${member.name}"`, member.pos);
     }
-    addFunction(functions, member.name, buildPrimFunc(member, constants, dialect), member);
+    addFunction(functions, member.name, buildPrimFunc(member, constants, dialect, module), member);
   }
 }
 

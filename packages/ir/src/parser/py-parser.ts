@@ -237,9 +237,9 @@ class PyParser {
       if (!this.acceptOp(",")) break;
     }
     this.expectOp(")", "to close the parameter list");
-    if (this.acceptOp("->")) this.parseExpr();
+    const returns = this.acceptOp("->") ? this.parseExpr() : undefined;
     this.expectOp(":");
-    return { kind: "FunctionDef", name, params, decorators, body: this.parseSuite(), pos };
+    return { kind: "FunctionDef", name, params, returns, decorators, body: this.parseSuite(), pos };
   }
 
   private parseClassDef(decorators: PyExpr[]): PyStmt {

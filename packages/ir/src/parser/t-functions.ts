@@ -12,7 +12,8 @@ import { bindArguments } from "./arguments.js";
 import { evalAttrDict } from "./attr-values.js";
 import { fail } from "./errors.js";
 import type { ExprEvaluator } from "./expr-evaluator.js";
-import { type ExprValue, isLiteral, valuesToExprs } from "./literal.js";
+import { type ExprValue, isLiteral, valueToExpr, valuesToExprs } from "./literal.js";
+import { moduleCall } from "./module-functions.js";
 
 type CallNode = Extract<PyExpr, { kind: "Call" }>;
 type Handler = (ev: ExprEvaluator, call: CallNode) => ExprValue;
@@ -306,6 +307,10 @@ function onlyDtypeKeyword(call: CallNode, name: string): PyExpr | undefined {
 /** Evaluates a call expression: `T.<function>(...)`. */
 export function callTFunction(ev: ExprEvaluator, call: CallNode): ExprValue {
   const callee = dottedName(call.func);
+  if (callee !== undefined && !callee.startsWith("T.") && call.keywords.length === 0) {
+    const global = moduleCall(ev.module, callee, call.args.map((a) => valueToExpr(ev.value(a))));
+    if (global !== undefined) return global;
+  }
   if (callee === undefined || !callee.startsWith("T.") || callee.split(".").length !== 2) {
     fail(`unknown function "${callee ?? "<expression>"}": only T.* functions can be called in TVMScript expressions`, call.pos);
   }

@@ -11,7 +11,7 @@ import type { Binary, BinaryOp, BufferLoad, PrimExpr } from "../expr.js";
 import type { PrintContext } from "./context.js";
 import { attrValueText, floatLiteral, pyString } from "./literals.js";
 import type { AttrValue } from "../stmt.js";
-import { intrinsicInfo } from "../intrinsics.js";
+import { globalCallee, intrinsicInfo } from "../intrinsics.js";
 
 /** Python operator precedence, loosest first. */
 export const Prec = {
@@ -94,6 +94,8 @@ export function printExpr(ctx: PrintContext, e: PrimExpr): ExprText {
       return atom(`${ctx.tir("Let")}(${sub(e.body)}, where={${ctx.varName(e.variable)}: ${sub(e.value)}})`);
     case "Call": {
       if (e.op === "target") return call("target", targetArgs(ctx, e.args));
+      const callee = globalCallee(e.op);
+      if (callee !== undefined) return atom(`Module.${callee}(${e.args.map(sub).join(", ")})`);
       if (e.op === "comm_reducer" && e.args.length % 4 === 0) return atom(commReducerText(ctx, e.args));
       const args = e.args.map(sub);
       const info = intrinsicInfo(e.op);

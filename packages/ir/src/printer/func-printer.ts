@@ -52,6 +52,15 @@ function relaunchedThreadVars(body: Stmt): Var[] {
   return [...launches].filter(([, n]) => n > 1).map(([v]) => v);
 }
 
+/** The dtype a function returns (`return x`, i.e. T.ret), printed as `-> T.int32` for calls to it. */
+function returnDType(body: Stmt): string | undefined {
+  let dt: string | undefined;
+  forEachStmt(body, (s) => {
+    if (dt === undefined && s.kind === "Evaluate" && s.value.kind === "Call" && s.value.op === "ret") dt = s.value.dtype;
+  });
+  return dt;
+}
+
 function containsBlock(s: Stmt): boolean {
   let found = false;
   forEachStmt(s, (x) => {
@@ -101,7 +110,9 @@ export function printPrimFunc(ctx: PrintContext, out: LineWriter, func: PrimFunc
     });
 
     out.line(indent, ctx.dialect === "tvm" ? `@${ctx.tir("prim_func")}(s_tir=${ctx.style.keyword("True")})` : `@${ctx.tir("prim_func")}`);
-    out.line(indent, `${ctx.style.keyword("def")} ${sanitizeIdentifier(name, "main")}(${paramTexts.join(", ")}):`, func);
+    const returned = returnDType(func.body);
+    const returns = returned === undefined ? "" : ` -> ${ctx.tir(returned)}`;
+    out.line(indent, `${ctx.style.keyword("def")} ${sanitizeIdentifier(name, "main")}(${paramTexts.join(", ")})${returns}:`, func);
     const inner = indent + 1;
     for (const { v, name: n } of freeVars) out.line(inner, `${n} = ${ctx.tir(v.dtype)}()`);
     for (const { v, name: n } of envThreads) out.line(inner, `${n} = ${ctx.tir("env_thread")}(${pyString(v.name, ctx.style)})`);

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { TVMScriptSyntaxError, parsePrimFunc } from "../../src/parser/index.js";
+import { TVMScriptSyntaxError, parsePrimFunc, parseTVMScript } from "../../src/parser/index.js";
 import { printTVMScript } from "../../src/printer/index.js";
 import { structuralEqual } from "../../src/structural/index.js";
 import type { PrimFunc } from "../../src/func.js";
@@ -240,5 +240,38 @@ describe("attribute subjects and reducers", () => {
     const text = ["@T.prim_func", "def f():", '    X = T.Buffer((4,), "int32", scope="local")', "    X[0] = 1"].join("\n");
     const { printed } = roundTrip(text);
     expect(printed).toContain('X = T.Buffer((4,), "int32", scope="local")');
+  });
+});
+
+describe("calls between the functions of a module", () => {
+  const MODULE = [
+    "@I.ir_module",
+    "class Mod:",
+    "    @T.prim_func",
+    '    def main(A: T.Buffer((4,), "int32")):',
+    "        A[0] = Mod.add(A[1], A[2])",
+    "        Mod.log(A.data)",
+    "",
+    "    @T.prim_func(private=True)",
+    "    def add(a: T.int32, b: T.int32) -> T.int32:",
+    "        return a + b",
+    "",
+    "    @T.prim_func(private=True)",
+    "    def log(p: T.handle):",
+    "        T.evaluate(0)",
+  ].join("\n");
+
+  it("Cls.f(...) calls a function of the module with its return dtype, and round-trips", () => {
+    const mod = parseTVMScript(MODULE);
+    const printed = printTVMScript(mod);
+    expect(printed).toContain("A[0] = Module.add(A[1], A[2])");
+    expect(printed).toContain("def add(a: T.int32, b: T.int32) -> T.int32:");
+    const again = parseTVMScript(printed);
+    for (const [name, f] of mod.functions) expect(structuralEqual(again.functions.get(name)!, f)).toBe(true);
+    expect(() => compilePrimFunc(mod.functions.get("main")!).run([new Int32Array(4)])).toThrow('cannot execute the call of function "add"');
+  });
+
+  it("a name that is not a function of the module stays an error", () => {
+    expect(() => parseTVMScript(MODULE.replace("Mod.log(A.data)", "Mod.missing(A.data)"))).toThrow('unknown function "Mod.missing"');
   });
 });
