@@ -165,6 +165,18 @@ register("tvm_thread_allreduce", -1, { pure: false, opaque: true, resultDType: "
 // Asynchronous global → shared copy (see async-copy.ts): 5 operands, or 6 with a predicate.
 register(PTX_CP_ASYNC, -1, { pure: false, dtypeFirst: true });
 
+/**
+ * Namespaces of TVM's target-specific intrinsics (`T.ptx_legacy.mma(...)`, `T.cuda.mbarrier_wait(...)`):
+ * carried through as opaque calls named by their dotted path.
+ */
+export const INTRINSIC_NAMESPACES: ReadonlySet<string> = new Set(["ptx", "ptx_legacy", "s_tir", "cuda", "nvshmem", "metal", "rocm"]);
+
+/** Whether `op` is a namespaced target intrinsic (see INTRINSIC_NAMESPACES). */
+export function isNamespacedIntrinsic(op: string): boolean {
+  const dot = op.indexOf(".");
+  return dot > 0 && INTRINSIC_NAMESPACES.has(op.slice(0, dot));
+}
+
 /** Op prefix of a call of another function of the module (`Module.subroutine(...)`): not an intrinsic. */
 export const GLOBAL_CALL_PREFIX = "@";
 
@@ -248,7 +260,7 @@ export const bitwiseNot = (a: ExprLike): Call => bitwise("bitwise_not", [a]);
 
 /** Is this call one the CPU executor cannot compute (see `IntrinsicInfo.opaque`)? */
 export function isOpaqueIntrinsic(op: string): boolean {
-  return table.get(op)?.opaque === true;
+  return table.get(op)?.opaque === true || isNamespacedIntrinsic(op);
 }
 
 /** Checks a call built by hand (e.g. by the parser) against the registry. */

@@ -4,15 +4,15 @@
  * of the registry in `intrinsics.ts` (`T.exp`, `T.if_then_else`, `T.tvm_storage_sync`, …).
  */
 import { isIntegral, isValidDType } from "../dtype.js";
-import { type BinaryOp, type PrimExpr, binary, broadcast, cast, constant, letExpr, not, ramp, select, stringImm, variable } from "../expr.js";
-import { checkIntrinsicCall, intrinsicInfo } from "../intrinsics.js";
+import { type BinaryOp, type PrimExpr, binary, broadcast, call as callExpr, cast, constant, letExpr, not, ramp, select, stringImm, variable } from "../expr.js";
+import { checkIntrinsicCall, intrinsicInfo, isNamespacedIntrinsic } from "../intrinsics.js";
 import { maxValue, minValue } from "../te/limits.js";
 import { type PyExpr, dottedName } from "./ast.js";
 import { bindArguments } from "./arguments.js";
 import { evalAttrDict } from "./attr-values.js";
 import { fail } from "./errors.js";
 import type { ExprEvaluator } from "./expr-evaluator.js";
-import { type ExprValue, isLiteral, valueToExpr, valuesToExprs } from "./literal.js";
+import { type ExprValue, isLiteral, literalToExpr, valueToExpr, valuesToExprs } from "./literal.js";
 import { moduleCall } from "./module-functions.js";
 
 type CallNode = Extract<PyExpr, { kind: "Call" }>;
@@ -304,6 +304,17 @@ function onlyDtypeKeyword(call: CallNode, name: string): PyExpr | undefined {
   return dtype;
 }
 
+/** `T.ptx_legacy.mma(..., dtype="float16")`: an opaque call, void unless `dtype=` says otherwise. */
+function namespacedCall(ev: ExprEvaluator, call: CallNode, op: string): ExprValue {
+  const dtypeNode = onlyDtypeKeyword(call, op);
+  const dt = dtypeNode === undefined ? "void" : dtypeNode.kind === "String" && dtypeNode.value === "" ? "void" : dtypeArg(ev, dtypeNode);
+  const args = call.args.map((a) => {
+    const v = ev.value(a);
+    return isLiteral(v) ? literalToExpr(v) : v;
+  });
+  return callExpr(dt, op, args);
+}
+
 /** Evaluates a call expression: `T.<function>(...)`. */
 export function callTFunction(ev: ExprEvaluator, call: CallNode): ExprValue {
   const callee = dottedName(call.func);
@@ -311,6 +322,7 @@ export function callTFunction(ev: ExprEvaluator, call: CallNode): ExprValue {
     const global = moduleCall(ev.module, callee, call.args.map((a) => valueToExpr(ev.value(a))));
     if (global !== undefined) return global;
   }
+  if (callee !== undefined && callee.startsWith("T.") && isNamespacedIntrinsic(callee.slice(2))) return namespacedCall(ev, call, callee.slice(2));
   if (callee === undefined || !callee.startsWith("T.") || callee.split(".").length !== 2) {
     fail(`unknown function "${callee ?? "<expression>"}": only T.* functions can be called in TVMScript expressions`, call.pos);
   }

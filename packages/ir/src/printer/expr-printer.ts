@@ -11,7 +11,7 @@ import type { Binary, BinaryOp, BufferLoad, PrimExpr } from "../expr.js";
 import type { PrintContext } from "./context.js";
 import { attrValueText, floatLiteral, pyString } from "./literals.js";
 import type { AttrValue } from "../stmt.js";
-import { globalCallee, intrinsicInfo } from "../intrinsics.js";
+import { globalCallee, intrinsicInfo, isNamespacedIntrinsic } from "../intrinsics.js";
 
 /** Python operator precedence, loosest first. */
 export const Prec = {
@@ -98,6 +98,7 @@ export function printExpr(ctx: PrintContext, e: PrimExpr): ExprText {
       if (callee !== undefined) return atom(`Module.${callee}(${e.args.map(sub).join(", ")})`);
       if (e.op === "comm_reducer" && e.args.length % 4 === 0) return atom(commReducerText(ctx, e.args));
       const args = e.args.map(sub);
+      if (isNamespacedIntrinsic(e.op)) return call(e.op, e.dtype === "void" ? args : [...args, `dtype=${pyString(e.dtype, s)}`]);
       const info = intrinsicInfo(e.op);
       if (info?.dtypeLast === true) return call(e.op, [...args, pyString(e.dtype, s)]);
       return call(e.op, info?.dtypeFirst === true ? [pyString(e.dtype, s), ...args] : args);

@@ -275,3 +275,18 @@ describe("calls between the functions of a module", () => {
     expect(() => parseTVMScript(MODULE.replace("Mod.log(A.data)", "Mod.missing(A.data)"))).toThrow('unknown function "Mod.missing"');
   });
 });
+
+describe("namespaced target intrinsics", () => {
+  it("T.ptx_legacy.* / T.cuda.* calls are opaque, keep their dtype= and round-trip", () => {
+    const { f, printed } = roundTrip(
+      fn('T.ptx_legacy.mma("m8n8k4", "row", "col", A.data, 0, dtype="float16")', "T.cuda.mbarrier_wait(A.data, 0)", "T.ptx.cp.async_.commit_group()"),
+    );
+    expect(printed).toContain('T.ptx_legacy.mma("m8n8k4", "row", "col", A.data, 0, dtype="float16")');
+    expect(printed).toContain("T.ptx.cp.async_.commit_group()");
+    expect(() => compilePrimFunc(f).run([new Float32Array(8), 0])).toThrow("cannot execute opaque intrinsic T.ptx_legacy.mma");
+  });
+
+  it("other dotted names stay unknown", () => {
+    expect(errorOf(fn("T.nothing.here(0)")).reason).toMatch(/^unknown function "T.nothing.here"/);
+  });
+});
