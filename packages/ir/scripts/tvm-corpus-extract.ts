@@ -2,6 +2,7 @@
  * Cuts TVMScript out of Python test files (for `tvm-corpus-parse.ts`): every decorated
  * `@T.prim_func` function and every `@I.ir_module` class, dedented, with where it came from.
  */
+import { type ClosureValue, closureOf } from "./tvm-corpus-closure.js";
 
 export interface Case {
   /** `file.py:line name` */
@@ -9,6 +10,8 @@ export interface Case {
   readonly text: string;
   /** Inside `with pytest.raises(...)`: TVM's parser rejects it, and so should ours. */
   readonly expectError: boolean;
+  /** Simple values of the Python names around it (see `tvm-corpus-closure.ts`). */
+  readonly closure: Readonly<Record<string, ClosureValue>>;
 }
 
 const TRIPLE_QUOTE = /"{3}|'{3}/;
@@ -68,7 +71,7 @@ export function extractCases(file: string, source: string): Case[] {
     const text = body
       .map((l) => (l.length >= indent ? l.slice(indent) : l.trimStart()))
       .join("\n");
-    cases.push({ where: `${file.split("/").pop()}:${i + 1} ${name}`, text: `${text}\n`, expectError: insidePytestRaises(lines, i) });
+    cases.push({ where: `${file.split("/").pop()}:${i + 1} ${name}`, text: `${text}\n`, expectError: insidePytestRaises(lines, i), closure: closureOf(lines, i) });
     i = end;
   }
   return cases;

@@ -56,7 +56,7 @@ function firstLine(err: unknown): string {
 function check(c: Case): Outcome {
   let mod;
   try {
-    mod = parseTVMScript(c.text, { fileName: c.where });
+    mod = parseTVMScript(c.text, { fileName: c.where, closure: c.closure });
   } catch (err) {
     if (c.expectError && err instanceof TVMScriptSyntaxError) return { stage: "ok", message: "" };
     return { stage: "parse", message: firstLine(err) };

@@ -82,6 +82,10 @@ export class ExprEvaluator {
 
   /** A string literal argument (dtype names, scopes, thread tags). */
   string(e: PyExpr, what: string): string {
+    if (e.kind === "Name") {
+      const b = this.scopes.lookup(e.id);
+      if (b?.kind === "string") return b.value;
+    }
     if (e.kind !== "String") fail(`${what} must be a string literal`, e.pos);
     return e.value;
   }
@@ -183,6 +187,8 @@ export class ExprEvaluator {
         return b.var;
       case "number":
         return literal(b.value, b.isFloat ? "float" : "int");
+      case "string":
+        return stringImm(b.value);
       case "buffer":
         fail(`buffer "${e.id}" cannot be used as a value; index it, as in ${e.id}[...]`, e.pos);
     }

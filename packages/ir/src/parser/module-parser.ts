@@ -17,6 +17,11 @@ export interface ParseOptions {
   fileName?: string;
   /** Which meaning `T.alloc_buffer` has (see `dialect.ts`); default "auto", decided per function. */
   dialect?: DialectOption;
+  /**
+   * Values of names the script uses but does not define, as TVM's parser takes them from the
+   * Python closure (`dtype`, `extent`); a module-level `NAME = <number>` in the text wins.
+   */
+  closure?: Readonly<Record<string, number | string>>;
 }
 
 /**
@@ -27,7 +32,11 @@ export function parseTVMScript(text: string, opts: ParseOptions = {}): IRModule 
   const file = sourceFile(text, opts.fileName ?? "<string>");
   return withDiagnostics(file, () => {
     const functions = new Map<string, PrimFunc>();
-    const constants = new Map<string, Binding>();
+    const constants = new Map<string, Binding>(
+      Object.entries(opts.closure ?? {}).map(([name, value]): [string, Binding] =>
+        typeof value === "string" ? [name, { kind: "string", value }] : [name, { kind: "number", value, isFloat: !Number.isInteger(value) }],
+      ),
+    );
     const stmts = parsePython(text);
     for (const s of stmts) topLevel(s, functions, constants, opts.dialect ?? "auto");
     if (functions.size === 0) {

@@ -89,3 +89,32 @@ def test_rejected():
     ]);
   });
 });
+
+describe("the Python closure of a script", () => {
+  const CLOSURE = `
+N = 16
+dtype = tvm.testing.parameter("float16", "float32")
+
+
+@pytest.mark.parametrize("extent, target", [(4, "llvm"), (8, "cuda")])
+def test_closure(extent, target):
+    lanes = 2
+    other = make_it()
+
+    @T.prim_func
+    def f(A: T.Buffer((N,), dtype)):
+        T.evaluate(0)
+`;
+
+  it("collects module literals, parameters, the first parametrize case and earlier literal assignments", () => {
+    const [c] = extractCases("tests/test_z.py", CLOSURE);
+    expect(c!.closure).toEqual({ N: 16, dtype: "float16", extent: 4, target: "llvm", lanes: 2 });
+  });
+
+  it("the parser takes closure values for names the script does not define", () => {
+    const [c] = extractCases("tests/test_z.py", CLOSURE);
+    const f = [...parseTVMScript(c!.text, { closure: c!.closure }).functions.values()][0]!;
+    expect([...f.bufferMap.values()][0]!.dtype).toBe("float16");
+    expect(() => parseTVMScript(c!.text)).toThrow("a dtype must be a string literal");
+  });
+});
