@@ -68,10 +68,13 @@ export function extractCases(file: string, source: string): Case[] {
     }
     const body = lines.slice(i, end);
     if (closingQuote !== undefined && closingQuote.trim() !== "") body.push(closingQuote);
-    const text = body
-      .map((l) => (l.length >= indent ? l.slice(indent) : l.trimStart()))
-      .join("\n");
-    cases.push({ where: `${file.split("/").pop()}:${i + 1} ${name}`, text: `${text}\n`, expectError: insidePytestRaises(lines, i), closure: closureOf(lines, i) });
+    const text = body.map((l) => (l.length >= indent ? l.slice(indent) : l.trimStart())).join("\n");
+    cases.push({
+      where: `${file.split("/").pop()}:${i + 1} ${name}`,
+      text: `${text}\n`,
+      expectError: insidePytestRaises(lines, i),
+      closure: closureOf(lines, i),
+    });
     i = end;
   }
   return cases;

@@ -138,7 +138,10 @@ for (const [key, g] of [...groups].sort((a, b) => b[1].cases.length - a[1].cases
 const pct = (n: number, total: number): string => `${((100 * n) / Math.max(total, 1)).toFixed(1)}%`;
 const sum = (f: (t: (typeof perDir)[number]) => number): number => perDir.reduce((acc, t) => acc + f(t), 0);
 process.stdout.write("\n");
-for (const t of [...perDir, { dir: "all", files: sum((t) => t.files), total: sum((t) => t.total), parsed: sum((t) => t.parsed), roundTripped: sum((t) => t.roundTripped) }]) {
+for (const t of [
+  ...perDir,
+  { dir: "all", files: sum((t) => t.files), total: sum((t) => t.total), parsed: sum((t) => t.parsed), roundTripped: sum((t) => t.roundTripped) },
+]) {
   process.stdout.write(
     `${t.dir}: ${t.files} files, ${t.total} cases: ${t.parsed} parse (${pct(t.parsed, t.total)}), ` +
       `${t.roundTripped} round-trip (${pct(t.roundTripped, t.total)}), ${t.total - t.roundTripped} fail\n`,

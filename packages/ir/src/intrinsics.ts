@@ -307,7 +307,8 @@ export function checkIntrinsicCall(op: string, args: readonly ExprLike[], dt?: D
     case "assert": {
       const [cond, ...strings] = args.map((a) => toExpr(a));
       if (cond === undefined || !isBool(cond.dtype)) throw new IRError(`assert expects a bool condition, got ${cond?.dtype ?? "nothing"}`);
-      if (strings.length === 0 || strings.some((x) => x.kind !== "StringImm")) throw new IRError("an assert takes an error kind and message parts, all strings");
+      if (strings.length === 0 || strings.some((x) => x.kind !== "StringImm"))
+        throw new IRError("an assert takes an error kind and message parts, all strings");
       return call("int32", op, [cond, ...strings]);
     }
     default:

@@ -116,7 +116,8 @@ function emitCall(ctx: EmitContext, e: Call, lane: number | undefined): string {
     return emitExpr(ctx, a, lanesOf(a.dtype) > 1 ? lane : undefined);
   };
   const callee = globalCallee(e.op);
-  if (callee !== undefined) throw new ExecutionError(`cannot execute the call of function "${callee}"${ctx.where}: the CPU executor runs one function at a time`);
+  if (callee !== undefined)
+    throw new ExecutionError(`cannot execute the call of function "${callee}"${ctx.where}: the CPU executor runs one function at a time`);
   if (isOpaqueIntrinsic(e.op)) {
     throw new ExecutionError(
       `cannot execute opaque intrinsic T.${e.op}${ctx.where}: it has no meaning on the CPU (only a code generator that knows it can run it)`,

@@ -137,7 +137,14 @@ function flatAllocForm(b: BodyBuilder, call: CallNode, name: string): ScopedForm
   const attrs = Object.entries(annotations).map(([key, value]) => ({ key, value: annotationExpr(key, value, annNode!) }));
   return {
     bind: (n) => b.scopes.define(n, { kind: "buffer", buffer }),
-    wrap: (rest) => allocate(buffer, declBufferStmt(buffer, attrs.reduceRight<Stmt>((inner, a) => attrStmt(a.key, buffer.data, a.value, inner), rest))),
+    wrap: (rest) =>
+      allocate(
+        buffer,
+        declBufferStmt(
+          buffer,
+          attrs.reduceRight<Stmt>((inner, a) => attrStmt(a.key, buffer.data, a.value, inner), rest),
+        ),
+      ),
   };
 }
 

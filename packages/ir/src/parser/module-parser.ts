@@ -105,7 +105,12 @@ function numericConstant(e: PyExpr): { value: number; isFloat: boolean } | undef
   return undefined;
 }
 
-function moduleClass(s: Extract<PyStmt, { kind: "ClassDef" }>, functions: Map<string, PrimFunc>, constants: Map<string, Binding>, dialect: DialectOption): void {
+function moduleClass(
+  s: Extract<PyStmt, { kind: "ClassDef" }>,
+  functions: Map<string, PrimFunc>,
+  constants: Map<string, Binding>,
+  dialect: DialectOption,
+): void {
   const isModule = s.decorators.some((d) => {
     const name = dottedName(d.kind === "Call" ? d.func : d);
     return name === "I.ir_module" || name === "tvm.script.ir_module" || name === "ir_module";

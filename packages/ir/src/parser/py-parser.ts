@@ -8,19 +8,7 @@ import { fail } from "./errors.js";
 import { type Token, tokenize } from "./lexer.js";
 import { MAX_EXPRESSION_DEPTH, MAX_STATEMENT_NESTING, checkNesting } from "./nesting.js";
 
-const UNSUPPORTED_STATEMENTS = new Set([
-  "try",
-  "del",
-  "global",
-  "nonlocal",
-  "raise",
-  "yield",
-  "async",
-  "await",
-  "match",
-  "except",
-  "finally",
-]);
+const UNSUPPORTED_STATEMENTS = new Set(["try", "del", "global", "nonlocal", "raise", "yield", "async", "await", "match", "except", "finally"]);
 
 const KEYWORDS = new Set([
   ...UNSUPPORTED_STATEMENTS,

@@ -319,10 +319,14 @@ function namespacedCall(ev: ExprEvaluator, call: CallNode, op: string): ExprValu
 export function callTFunction(ev: ExprEvaluator, call: CallNode): ExprValue {
   const callee = dottedName(call.func);
   if (callee !== undefined && !callee.startsWith("T.") && call.keywords.length === 0) {
-    const global = moduleCall(ev.module, callee, call.args.map((a) => valueToExpr(ev.value(a))));
+    const global = moduleCall(
+      ev.module,
+      callee,
+      call.args.map((a) => valueToExpr(ev.value(a))),
+    );
     if (global !== undefined) return global;
   }
-  if (callee !== undefined && callee.startsWith("T.") && isNamespacedIntrinsic(callee.slice(2))) return namespacedCall(ev, call, callee.slice(2));
+  if (callee?.startsWith("T.") && isNamespacedIntrinsic(callee.slice(2))) return namespacedCall(ev, call, callee.slice(2));
   if (callee === undefined || !callee.startsWith("T.") || callee.split(".").length !== 2) {
     fail(`unknown function "${callee ?? "<expression>"}": only T.* functions can be called in TVMScript expressions`, call.pos);
   }

@@ -66,7 +66,7 @@ describe("duplicate definitions are refused where the second one is", () => {
 
 describe("the buffer map is keyed by parameter", () => {
   it("match_buffer declarations in any order give equal functions", () => {
-    const decls = ["A = T.match_buffer(a, (n, 4))", "B = T.match_buffer(b, (n * 2, 4))", "C = T.match_buffer(c, (m,), \"int32\")"];
+    const decls = ["A = T.match_buffer(a, (n, 4))", "B = T.match_buffer(b, (n * 2, 4))", 'C = T.match_buffer(c, (m,), "int32")'];
     const text = (order: readonly number[]): string =>
       [
         "@T.prim_func",
@@ -75,7 +75,7 @@ describe("the buffer map is keyed by parameter", () => {
         "    m = T.int32()",
         ...order.map((i) => `    ${decls[i]!}`),
         "    for i in range(n):",
-        "        B[i, 0] = A[i, 0] + T.Cast(\"float32\", C[i])",
+        '        B[i, 0] = A[i, 0] + T.Cast("float32", C[i])',
       ].join("\n");
     const reference = parsePrimFunc(text([0, 1, 2]));
     fc.assert(
@@ -84,7 +84,9 @@ describe("the buffer map is keyed by parameter", () => {
       }),
     );
     // Keyed by parameter, not by position among the declarations: giving b A's shape is a change.
-    const swappedShapes = text([0, 1, 2]).replace("A = T.match_buffer(a, (n, 4))", "A = T.match_buffer(a, (n * 2, 4))").replace("B = T.match_buffer(b, (n * 2, 4))", "B = T.match_buffer(b, (n, 4))");
+    const swappedShapes = text([0, 1, 2])
+      .replace("A = T.match_buffer(a, (n, 4))", "A = T.match_buffer(a, (n * 2, 4))")
+      .replace("B = T.match_buffer(b, (n * 2, 4))", "B = T.match_buffer(b, (n, 4))");
     expect(structuralEqual(parsePrimFunc(swappedShapes), reference)).toBe(false);
   });
 });

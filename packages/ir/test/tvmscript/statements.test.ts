@@ -71,7 +71,9 @@ describe("control-flow statements", () => {
   });
 
   it("break and continue inside loops; refused outside", () => {
-    const { f, printed } = roundTrip(fn("for i in range(8):", "    if i == n:", "        break", "    if i < 2:", "        continue", "    A[i] = T.float32(0)"));
+    const { f, printed } = roundTrip(
+      fn("for i in range(8):", "    if i == n:", "        break", "    if i < 2:", "        continue", "    A[i] = T.float32(0)"),
+    );
     expect(calls(f)).toEqual(["break_loop", "continue_loop"]);
     expect(printed).toMatch(/\n {12}break\n/);
     expect(errorOf(fn("break"))).toEqual({ reason: '"break" outside a loop', line: 3, column: 5 });
@@ -81,7 +83,9 @@ describe("control-flow statements", () => {
     const a = parsePrimFunc(fn('for i in range(2, 8, annotations={"pragma": 1}):', "    A[i] = T.float32(0)"));
     const b = parsePrimFunc(fn('for i in T.serial(2, 8, annotations={"pragma": 1}):', "    A[i] = T.float32(0)"));
     expect(structuralEqual(a, b)).toBe(true);
-    expect(errorOf(fn("for i in range(0, 8, 2):", "    A[i] = T.float32(0)")).reason).toBe("range with a step is not supported: the IR's loops have unit steps");
+    expect(errorOf(fn("for i in range(0, 8, 2):", "    A[i] = T.float32(0)")).reason).toBe(
+      "range with a step is not supported: the IR's loops have unit steps",
+    );
   });
 
   it("while loops get a clear error", () => {
@@ -91,7 +95,7 @@ describe("control-flow statements", () => {
 
 describe("expressions", () => {
   it("let annotations: T.let without a dtype takes the value's, a typed pointer is a handle", () => {
-    const { f } = roundTrip(fn("x: T.let = n * 2", "p: T.let[T.handle(\"float32\")] = A.data", "A[x] = T.float32(0)", "T.evaluate(p)"));
+    const { f } = roundTrip(fn("x: T.let = n * 2", 'p: T.let[T.handle("float32")] = A.data', "A[x] = T.float32(0)", "T.evaluate(p)"));
     const lets: string[] = [];
     forEachStmt(f.body, (s) => {
       if (s.kind === "LetStmt") lets.push(s.variable.dtype);
@@ -125,7 +129,12 @@ describe("expressions", () => {
   });
 
   it("T.target with a kind, a host or a config dict round-trips", () => {
-    for (const target of ['T.target("cuda")', 'T.target("cuda", host="llvm")', 'T.target({"kind": "llvm", "opt-level": 0})', 'T.target("nvptx", host={"kind": "llvm"})']) {
+    for (const target of [
+      'T.target("cuda")',
+      'T.target("cuda", host="llvm")',
+      'T.target({"kind": "llvm", "opt-level": 0})',
+      'T.target("nvptx", host={"kind": "llvm"})',
+    ]) {
       const { printed } = roundTrip(fn(`T.func_attr({"target": ${target}})`, "A[0] = T.float32(0)"));
       expect(printed).toContain(target);
     }
@@ -183,15 +192,11 @@ describe("math intrinsics", () => {
 
   it("binary math, predicates and bit counts have TVM's types", () => {
     const { f } = roundTrip(
-      fn(
-        "A[0] = T.fmod(A[1], A[2]) + T.atan2(A[1], A[2])",
-        "if T.isnan(A[3]) or T.isinf(A[3]):",
-        "    A[4] = T.Cast(\"float32\", T.popcount(n) + T.clz(n))",
-      ),
+      fn("A[0] = T.fmod(A[1], A[2]) + T.atan2(A[1], A[2])", "if T.isnan(A[3]) or T.isinf(A[3]):", '    A[4] = T.Cast("float32", T.popcount(n) + T.clz(n))'),
     );
     expect(calls(f)).toEqual(["fmod", "atan2", "isnan", "isinf", "popcount", "clz"]);
     expect(errorOf(fn("A[0] = T.sin(n)")).reason).toBe("T.sin expects a float operand, got int32");
-    expect(errorOf(fn("A[0] = T.Cast(\"float32\", T.popcount(A[1]))")).reason).toBe("T.popcount expects an integer operand, got float32");
+    expect(errorOf(fn('A[0] = T.Cast("float32", T.popcount(A[1]))')).reason).toBe("T.popcount expects an integer operand, got float32");
   });
 
   it("fmod, isnan and popcount compute as in C", () => {
@@ -200,7 +205,7 @@ describe("math intrinsics", () => {
       'def f(A: T.Buffer((3,), "float32"), N: T.Buffer((3,), "int32"), B: T.Buffer((3,), "float32"), C: T.Buffer((3,), "int32")):',
       "    for i in range(3):",
       "        B[i] = T.fmod(A[i], T.float32(1.5))",
-      "        C[i] = T.popcount(N[i]) + T.Cast(\"int32\", T.isnan(A[i]))",
+      '        C[i] = T.popcount(N[i]) + T.Cast("int32", T.isnan(A[i]))',
     ].join("\n");
     const f = parsePrimFunc(text);
     const a = Float32Array.from([4, -4, Number.NaN]);
@@ -215,7 +220,10 @@ describe("math intrinsics", () => {
 
 describe("attribute subjects and reducers", () => {
   it("T.comm_reducer with one or two values round-trips as the subject of reduce_scope", () => {
-    for (const reducer of ["T.comm_reducer(lambda x, y: x + y, [T.float32(0.0)])", "T.comm_reducer(lambda a0, a1, b0, b1: (T.max(a0, b0), a1 + b1), [T.float32(0.0), 0])"]) {
+    for (const reducer of [
+      "T.comm_reducer(lambda x, y: x + y, [T.float32(0.0)])",
+      "T.comm_reducer(lambda a0, a1, b0, b1: (T.max(a0, b0), a1 + b1), [T.float32(0.0), 0])",
+    ]) {
       const { f, printed } = roundTrip(fn(`with T.attr(${reducer}, "reduce_scope", T.int32(0)):`, "    A[0] = T.float32(1)"));
       expect(printed).toContain(reducer);
       const attr = f.body;
