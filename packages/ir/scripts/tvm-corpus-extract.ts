@@ -14,6 +14,7 @@ export interface Case {
   readonly closure: Readonly<Record<string, ClosureValue>>;
 }
 
+const UNDERLINE = /^\s*\^+\s*$/m;
 const TRIPLE_QUOTE = /"{3}|'{3}/;
 const indentOf = (line: string): number => line.length - line.trimStart().length;
 const isBlank = (line: string): boolean => line.trim() === "" || line.trim().startsWith("#");
@@ -58,6 +59,7 @@ export function extractCases(file: string, source: string): Case[] {
     for (let k = j; k < lines.length; k++) {
       if (isBlank(lines[k]!)) continue;
       const quote = TRIPLE_QUOTE.exec(lines[k]!);
+      if (quote !== null && indentOf(lines[k]!) <= indent) break;
       if (quote !== null) {
         closingQuote = lines[k]!.slice(0, quote.index);
         end = k;
@@ -69,6 +71,11 @@ export function extractCases(file: string, source: string): Case[] {
     const body = lines.slice(i, end);
     if (closingQuote !== undefined && closingQuote.trim() !== "") body.push(closingQuote);
     const text = body.map((l) => (l.length >= indent ? l.slice(indent) : l.trimStart())).join("\n");
+    // A printer test's expected output with `^^^^` underlines is not a script: left out.
+    if (UNDERLINE.test(text)) {
+      i = end;
+      continue;
+    }
     cases.push({
       where: `${file.split("/").pop()}:${i + 1} ${name}`,
       text: `${text}\n`,

@@ -118,3 +118,30 @@ def test_closure(extent, target):
     expect(() => parseTVMScript(c!.text)).toThrow("a dtype must be a string literal");
   });
 });
+
+describe("scripts quoted in Python strings", () => {
+  const QUOTED = `
+def test_printer():
+    @T.prim_func
+    def main():
+        T.evaluate(0)
+    expected_output = """
+# from tvm.script import tir as T
+
+@T.prim_func
+def main():
+    T.evaluate(0)"""
+
+    expected_underlined = """
+@T.prim_func
+def main():
+    T.evaluate(0)
+    ^^^^^^^^^^^^^
+"""
+`;
+
+  it("ends a script at the closing quotes or at a less indented line with quotes, and leaves out underlined outputs", () => {
+    const cases = extractCases("tests/test_q.py", QUOTED);
+    expect(cases.map((c) => c.text)).toEqual(["@T.prim_func\ndef main():\n    T.evaluate(0)\n", "@T.prim_func\ndef main():\n    T.evaluate(0)\n"]);
+  });
+});
