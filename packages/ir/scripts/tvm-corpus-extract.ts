@@ -56,9 +56,10 @@ export function extractCases(file: string, source: string): Case[] {
     // Script quoted in a Python string (a printer test's expected text) ends at its closing quotes.
     let end = j;
     let closingQuote: string | undefined;
+    const quoted = insideTripleQuotes(lines, i);
     for (let k = j; k < lines.length; k++) {
       if (isBlank(lines[k]!)) continue;
-      const quote = TRIPLE_QUOTE.exec(lines[k]!);
+      const quote = quoted ? TRIPLE_QUOTE.exec(lines[k]!) : null;
       if (quote !== null && indentOf(lines[k]!) <= indent) break;
       if (quote !== null) {
         closingQuote = lines[k]!.slice(0, quote.index);
@@ -85,6 +86,13 @@ export function extractCases(file: string, source: string): Case[] {
     i = end;
   }
   return cases;
+}
+
+/** Whether line `at` lies inside a triple-quoted string (an odd number of triple quotes before it). */
+function insideTripleQuotes(lines: readonly string[], at: number): boolean {
+  let count = 0;
+  for (let k = 0; k < at; k++) count += lines[k]!.match(/"{3}|'{3}/g)?.length ?? 0;
+  return count % 2 === 1;
 }
 
 /** Whether the statement that encloses line `at` (the nearest less indented line above it) is `with pytest.raises(...)`. */

@@ -145,3 +145,22 @@ def main():
     expect(cases.map((c) => c.text)).toEqual(["@T.prim_func\ndef main():\n    T.evaluate(0)\n", "@T.prim_func\ndef main():\n    T.evaluate(0)\n"]);
   });
 });
+
+describe("docstrings", () => {
+  it("a one-line or multi-line docstring of a script does not end it", () => {
+    const src = [
+      "@T.prim_func",
+      "def f():",
+      '    """One line."""',
+      "    T.evaluate(0)",
+      "",
+      "@T.prim_func",
+      "def g():",
+      '    """Two',
+      '    lines."""',
+      "    T.evaluate(1)",
+      "",
+    ].join("\n");
+    expect(extractCases("tests/test_d.py", src).map((c) => c.text.split("\n").length)).toEqual([5, 6]);
+  });
+});
