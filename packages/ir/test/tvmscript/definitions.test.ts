@@ -5,23 +5,14 @@
  */
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { TVMScriptSyntaxError, parsePrimFunc } from "../../src/parser/index.js";
+import { parsePrimFunc } from "../../src/parser/index.js";
+import { errorOf } from "./helpers.js";
 import { printTVMScript } from "../../src/printer/index.js";
 import { structuralEqual } from "../../src/structural/index.js";
 import { forEachStmt } from "../../src/functor.js";
 import type { Var } from "../../src/expr.js";
 import type { Stmt } from "../../src/stmt.js";
 import { blockNamed } from "../parser/helpers.js";
-
-function errorOf(text: string): { reason: string; line: number; column: number } {
-  try {
-    parsePrimFunc(text);
-  } catch (err) {
-    if (err instanceof TVMScriptSyntaxError) return { reason: err.reason, line: err.line, column: err.column };
-    throw err;
-  }
-  throw new Error("expected a syntax error");
-}
 
 function inBlock(...lines: string[]): string {
   return [

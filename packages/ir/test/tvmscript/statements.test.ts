@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { TVMScriptSyntaxError, parsePrimFunc, parseTVMScript } from "../../src/parser/index.js";
+import { parsePrimFunc, parseTVMScript } from "../../src/parser/index.js";
+import { errorOf } from "./helpers.js";
 import { printTVMScript } from "../../src/printer/index.js";
 import { structuralEqual } from "../../src/structural/index.js";
 import type { PrimFunc } from "../../src/func.js";
@@ -37,16 +38,6 @@ function calls(f: PrimFunc): string[] {
     if (s.kind === "Evaluate" || s.kind === "BufferStore" || s.kind === "LetStmt") visit(s.value);
   });
   return ops;
-}
-
-function errorOf(text: string): { reason: string; line: number; column: number } {
-  try {
-    parsePrimFunc(text);
-  } catch (err) {
-    if (err instanceof TVMScriptSyntaxError) return { reason: err.reason, line: err.line, column: err.column };
-    throw err;
-  }
-  throw new Error("expected a syntax error");
 }
 
 describe("control-flow statements", () => {
