@@ -2,13 +2,20 @@
  * Cuts TVMScript out of Python test files (for `tvm-corpus-parse.ts`): every decorated
  * `@T.prim_func` function and every `@I.ir_module` class, dedented, with where it came from.
  */
+import { type ClosureValue, closureOf } from "./tvm-corpus-closure.js";
 
 export interface Case {
   /** `file.py:line name` */
   readonly where: string;
   readonly text: string;
+  /** Inside `with pytest.raises(...)`: TVM's parser rejects it, and so should ours. */
+  readonly expectError: boolean;
+  /** Simple values of the Python names around it (see `tvm-corpus-closure.ts`). */
+  readonly closure: Readonly<Record<string, ClosureValue>>;
 }
 
+const UNDERLINE = /^\s*\^+\s*$/m;
+const TRIPLE_QUOTE = /"{3}|'{3}/;
 const indentOf = (line: string): number => line.length - line.trimStart().length;
 const isBlank = (line: string): boolean => line.trim() === "" || line.trim().startsWith("#");
 
@@ -46,20 +53,56 @@ export function extractCases(file: string, source: string): Case[] {
       if (depth <= 0 || j >= lines.length) break;
     }
     // The body: every following line indented deeper than the decorator (blank lines included).
+    // Script quoted in a Python string (a printer test's expected text) ends at its closing quotes.
     let end = j;
+    let closingQuote: string | undefined;
+    const quoted = insideTripleQuotes(lines, i);
     for (let k = j; k < lines.length; k++) {
       if (isBlank(lines[k]!)) continue;
+      const quote = quoted ? TRIPLE_QUOTE.exec(lines[k]!) : null;
+      if (quote !== null && indentOf(lines[k]!) <= indent) break;
+      if (quote !== null) {
+        closingQuote = lines[k]!.slice(0, quote.index);
+        end = k;
+        break;
+      }
       if (indentOf(lines[k]!) <= indent) break;
       end = k + 1;
     }
-    const text = lines
-      .slice(i, end)
-      .map((l) => (l.length >= indent ? l.slice(indent) : l.trimStart()))
-      .join("\n");
-    cases.push({ where: `${file.split("/").pop()}:${i + 1} ${name}`, text: `${text}\n` });
+    const body = lines.slice(i, end);
+    if (closingQuote !== undefined && closingQuote.trim() !== "") body.push(closingQuote);
+    const text = body.map((l) => (l.length >= indent ? l.slice(indent) : l.trimStart())).join("\n");
+    // A printer test's expected output with `^^^^` underlines is not a script: left out.
+    if (UNDERLINE.test(text)) {
+      i = end;
+      continue;
+    }
+    cases.push({
+      where: `${file.split("/").pop()}:${i + 1} ${name}`,
+      text: `${text}\n`,
+      expectError: insidePytestRaises(lines, i),
+      closure: closureOf(lines, i),
+    });
     i = end;
   }
   return cases;
+}
+
+/** Whether line `at` lies inside a triple-quoted string (an odd number of triple quotes before it). */
+function insideTripleQuotes(lines: readonly string[], at: number): boolean {
+  let count = 0;
+  for (let k = 0; k < at; k++) count += lines[k]!.match(/"{3}|'{3}/g)?.length ?? 0;
+  return count % 2 === 1;
+}
+
+/** Whether the statement that encloses line `at` (the nearest less indented line above it) is `with pytest.raises(...)`. */
+function insidePytestRaises(lines: readonly string[], at: number): boolean {
+  const indent = indentOf(lines[at]!);
+  for (let k = at - 1; k >= 0; k--) {
+    if (isBlank(lines[k]!) || indentOf(lines[k]!) >= indent) continue;
+    return /^\s*with pytest\.raises\b/.test(lines[k]!);
+  }
+  return false;
 }
 
 /** Blanks out names (but not `T.*` functions) and numbers so that failures with one cause group together. */

@@ -1,24 +1,29 @@
 /**
- * Measures how much of Apache TVM's schedule-test TVMScript our parser accepts.
+ * Measures how much of Apache TVM's test TVMScript our parser accepts.
  *
  *   pnpm exec tsx --conditions=@tessera/source packages/ir/scripts/tvm-corpus-parse.ts \
- *     --tvm-git-dir /work/.mirror/apache+tvm/repo [--rev HEAD] [--dir tests/python/s_tir/schedule] [--show N]
+ *     --tvm-git-dir /work/.mirror/apache+tvm/repo [--rev HEAD] [--dir DIR]... [--held-out] [--show N]
+ *
+ * `--dir` may be given several times (default: the schedule tests); `--held-out` measures the
+ * directories other than the schedule tests (tvmscript, tirx-base, tirx-transform,
+ * s_tir/transform, codegen). A pass rate is printed per directory, then the failure histogram.
  *
  * It reads the test files out of a (bare) TVM git repository, cuts out every `@T.prim_func`
- * function and every `@I.ir_module` class, parses each with our parser, prints it, parses the
- * printed text again and checks structural equality, and that printing it once more gives the
- * same text. Failures are grouped by their message (with the variable parts blanked out).
+ * function and every `@I.ir_module` class, parses each with our parser, prints it (in both
+ * dialects, the course's and today's TVM's), parses the printed text again and checks structural
+ * equality, and that printing it once more gives the same text. Failures are grouped by their message (with the variable parts blanked out).
  * Nothing of TVM's text is stored here: it is read from the repository given on the command line.
  */
 import { parseArgs } from "node:util";
 import { execaSync } from "execa";
-import { parseTVMScript } from "../src/parser/index.js";
+import { TVMScriptSyntaxError, parseTVMScript } from "../src/parser/index.js";
 import { printTVMScript } from "../src/printer/index.js";
 import { structuralEqual } from "../src/structural/index.js";
+import type { IRModule } from "../src/func.js";
 import { type Case, extractCases, messageKey } from "./tvm-corpus-extract.js";
 
 interface Outcome {
-  readonly stage: "parse" | "print" | "reparse" | "equal" | "fixpoint" | "ok";
+  readonly stage: "parse" | "reject" | "print" | "reparse" | "equal" | "fixpoint" | "ok";
   readonly message: string;
 }
 
@@ -26,7 +31,8 @@ const { values } = parseArgs({
   options: {
     "tvm-git-dir": { type: "string" },
     rev: { type: "string", default: "HEAD" },
-    dir: { type: "string", default: "tests/python/s_tir/schedule" },
+    dir: { type: "string", multiple: true },
+    "held-out": { type: "boolean", default: false },
     show: { type: "string", default: "3" },
     verbose: { type: "boolean", default: false },
   },
@@ -34,7 +40,7 @@ const { values } = parseArgs({
 
 const gitDir = values["tvm-git-dir"];
 if (gitDir === undefined) {
-  process.stderr.write("usage: tvm-corpus-parse.ts --tvm-git-dir PATH [--rev REV] [--dir DIR] [--show N] [--verbose]\n");
+  process.stderr.write("usage: tvm-corpus-parse.ts --tvm-git-dir PATH [--rev REV] [--dir DIR]... [--held-out] [--show N] [--verbose]\n");
   process.exit(2);
 }
 
@@ -50,13 +56,24 @@ function firstLine(err: unknown): string {
 function check(c: Case): Outcome {
   let mod;
   try {
-    mod = parseTVMScript(c.text, { fileName: c.where });
+    mod = parseTVMScript(c.text, { fileName: c.where, closure: c.closure });
   } catch (err) {
+    if (c.expectError && err instanceof TVMScriptSyntaxError) return { stage: "ok", message: "" };
     return { stage: "parse", message: firstLine(err) };
   }
+  if (c.expectError) return { stage: "reject", message: "accepted a script that TVM rejects" };
+  for (const dialect of ["course", "tvm"] as const) {
+    const out = roundTrip(mod, c, dialect);
+    if (out.stage !== "ok") return { stage: out.stage, message: `${out.message} (printed as ${dialect})` };
+  }
+  return { stage: "ok", message: "" };
+}
+
+/** Prints `mod` in one dialect, parses the print and checks it is the same module and prints the same. */
+function roundTrip(mod: IRModule, c: Case, dialect: "course" | "tvm"): Outcome {
   let printed: string;
   try {
-    printed = printTVMScript(mod);
+    printed = printTVMScript(mod, { dialect });
   } catch (err) {
     return { stage: "print", message: firstLine(err) };
   }
@@ -71,32 +88,43 @@ function check(c: Case): Outcome {
     if (g === undefined) return { stage: "equal", message: `function ${name} lost in printing` };
     if (!structuralEqual(f, g)) return { stage: "equal", message: `function ${name} differs after print → parse` };
   }
-  if (printTVMScript(again) !== printed) return { stage: "fixpoint", message: "printing the reparsed module gives another text" };
+  if (printTVMScript(again, { dialect }) !== printed) return { stage: "fixpoint", message: "printing the reparsed module gives another text" };
   return { stage: "ok", message: "" };
 }
 
-const files = git("ls-tree", "-r", "--name-only", values.rev, "--", values.dir)
-  .split("\n")
-  .filter((f) => /\/test_[^/]*\.py$/.test(f))
-  .sort();
+const HELD_OUT_DIRS = [
+  "tests/python/tvmscript",
+  "tests/python/tirx-base",
+  "tests/python/tirx-transform",
+  "tests/python/s_tir/transform",
+  "tests/python/codegen",
+];
+const dirs = [...(values["held-out"] ? HELD_OUT_DIRS : []), ...(values.dir ?? [])];
+if (dirs.length === 0) dirs.push("tests/python/s_tir/schedule");
 
 const groups = new Map<string, { stage: string; cases: string[]; sample: string }>();
-let total = 0;
-let parsed = 0;
-let roundTripped = 0;
-for (const file of files) {
-  for (const c of extractCases(file, git("show", `${values.rev}:${file}`))) {
-    total++;
-    const out = check(c);
-    if (out.stage !== "parse") parsed++;
-    if (out.stage === "ok") {
-      roundTripped++;
-      continue;
+const perDir: { dir: string; files: number; total: number; parsed: number; roundTripped: number }[] = [];
+for (const dir of dirs) {
+  const files = git("ls-tree", "-r", "--name-only", values.rev, "--", dir)
+    .split("\n")
+    .filter((f) => /\/test_[^/]*\.py$/.test(f))
+    .sort();
+  const tally = { dir, files: files.length, total: 0, parsed: 0, roundTripped: 0 };
+  perDir.push(tally);
+  for (const file of files) {
+    for (const c of extractCases(file, git("show", `${values.rev}:${file}`))) {
+      tally.total++;
+      const out = check(c);
+      if (out.stage !== "parse") tally.parsed++;
+      if (out.stage === "ok") {
+        tally.roundTripped++;
+        continue;
+      }
+      const key = `[${out.stage}] ${messageKey(out.message)}`;
+      const g = groups.get(key) ?? { stage: out.stage, cases: [], sample: out.message };
+      g.cases.push(c.where);
+      groups.set(key, g);
     }
-    const key = `[${out.stage}] ${messageKey(out.message)}`;
-    const g = groups.get(key) ?? { stage: out.stage, cases: [], sample: out.message };
-    g.cases.push(c.where);
-    groups.set(key, g);
   }
 }
 
@@ -107,8 +135,15 @@ for (const [key, g] of [...groups].sort((a, b) => b[1].cases.length - a[1].cases
   for (const w of listed) process.stdout.write(`    - ${w}\n`);
   if (listed.length < g.cases.length) process.stdout.write(`    … and ${g.cases.length - listed.length} more\n`);
 }
-const pct = (n: number): string => `${((100 * n) / Math.max(total, 1)).toFixed(1)}%`;
-process.stdout.write(
-  `\n${files.length} files, ${total} cases: ${parsed} parse (${pct(parsed)}), ` +
-    `${roundTripped} round-trip (${pct(roundTripped)}), ${total - roundTripped} fail\n`,
-);
+const pct = (n: number, total: number): string => `${((100 * n) / Math.max(total, 1)).toFixed(1)}%`;
+const sum = (f: (t: (typeof perDir)[number]) => number): number => perDir.reduce((acc, t) => acc + f(t), 0);
+process.stdout.write("\n");
+for (const t of [
+  ...perDir,
+  { dir: "all", files: sum((t) => t.files), total: sum((t) => t.total), parsed: sum((t) => t.parsed), roundTripped: sum((t) => t.roundTripped) },
+]) {
+  process.stdout.write(
+    `${t.dir}: ${t.files} files, ${t.total} cases: ${t.parsed} parse (${pct(t.parsed, t.total)}), ` +
+      `${t.roundTripped} round-trip (${pct(t.roundTripped, t.total)}), ${t.total - t.roundTripped} fail\n`,
+  );
+}

@@ -18,6 +18,8 @@ export interface IntrinsicInfo {
   readonly floatOnly: boolean;
   /** TVMScript writes the call's dtype as its first argument (`T.ptx_cp_async("float32", ...)`). */
   readonly dtypeFirst: boolean;
+  /** TVMScript writes the call's dtype as its last argument (`T.tvm_struct_get(a, 0, 1, "handle")`). */
+  readonly dtypeLast: boolean;
   /**
    * Carried through untouched but never computed on the CPU (tensor-core fragments, pointers,
    * external functions): the executor rejects it by name.
@@ -33,6 +35,7 @@ interface RegisterOptions {
   pure?: boolean;
   floatOnly?: boolean;
   dtypeFirst?: boolean;
+  dtypeLast?: boolean;
   opaque?: boolean;
   resultDType?: DType;
 }
@@ -44,6 +47,7 @@ function register(name: string, arity: number, opts: RegisterOptions = {}): void
     pure: opts.pure ?? true,
     floatOnly: opts.floatOnly ?? false,
     dtypeFirst: opts.dtypeFirst ?? false,
+    dtypeLast: opts.dtypeLast ?? false,
     opaque: opts.opaque ?? false,
     resultDType: opts.resultDType,
   });
@@ -82,8 +86,104 @@ register("q_multiply_shift", 4, { opaque: true, resultDType: "int32" });
 register("q_multiply_shift_per_axis", 7, { opaque: true, resultDType: "int32" });
 register("call_extern", -1, { pure: false, dtypeFirst: true, opaque: true });
 register("call_pure_extern", -1, { dtypeFirst: true, opaque: true });
+// TVM's further math intrinsics (TVMScript names). Kept out of UNARY_MATH, which the cost
+// model's features count: adding to it would change the features of existing programs.
+/** Unary float math beyond UNARY_MATH: `T.sin(x)`, `T.erf(x)`, `T.log2(x)`, … */
+export const MORE_UNARY_MATH = [
+  "sin",
+  "cos",
+  "tan",
+  "asin",
+  "acos",
+  "atan",
+  "sinh",
+  "cosh",
+  "asinh",
+  "acosh",
+  "atanh",
+  "erf",
+  "exp2",
+  "exp10",
+  "log2",
+  "log10",
+  "log1p",
+  "expm1",
+  "nearbyint",
+] as const;
+for (const name of MORE_UNARY_MATH) register(name, 1, { floatOnly: true });
+/** Binary float math: `T.fmod(a, b)`, `T.atan2(a, b)`, … */
+export const BINARY_MATH = ["fmod", "atan2", "hypot", "copysign", "nextafter", "ldexp"] as const;
+for (const name of BINARY_MATH) register(name, 2, { floatOnly: true });
+/** Float classification (`T.isnan(x)`): bool results. */
+export const FLOAT_PREDICATES = ["isnan", "isinf", "isfinite"] as const;
+for (const name of FLOAT_PREDICATES) register(name, 1, { resultDType: "bool" });
+/** Integer bit counts of the operand's dtype. */
+register("popcount", 1);
+register("clz", 1);
+/** `T.reinterpret("float32", x)`: the same bits read as another dtype of the same width. */
+register("reinterpret", 1, { dtypeFirst: true, opaque: true });
+// Control flow spelled as calls, as TVM does: `return x` is T.ret(x), `break` is T.break_loop().
+register("ret", 1, { pure: false, opaque: true });
+register("break_loop", 0, { pure: false, opaque: true });
+register("continue_loop", 0, { pure: false, opaque: true });
+/**
+ * `assert cond, "message"` / `assert cond, ("ValueError", ["part", ...])`: Evaluate(T.assert(cond,
+ * kind, ...message parts)) here (TVM has an AssertStmt node with the same fields).
+ */
+register("assert", -1, { pure: false });
+/** `T.target("cuda", host="llvm")` in function attributes: the config (a kind or a JSON dict) and the host. */
+register("target", -1, { opaque: true, resultDType: "handle" });
+/**
+ * `T.comm_reducer(lambda x, y: x + y, [T.float32(0)])`, the subject of a `reduce_scope` attribute:
+ * args are the n left operands, the n right operands, the n results and the n identities.
+ */
+register("comm_reducer", -1, { opaque: true, resultDType: "handle" });
+// Lowered host-side and LLVM intrinsics, carried through opaquely.
+register("tvm_struct_get", 3, { dtypeLast: true, opaque: true });
+register("tvm_struct_set", 4, { pure: false, opaque: true, resultDType: "int32" });
+register("call_llvm_pure_intrin", -1, { dtypeFirst: true, opaque: true });
+register("call_llvm_intrin", -1, { pure: false, dtypeFirst: true, opaque: true });
+register("call_intrin", -1, { pure: false, dtypeFirst: true, opaque: true });
+register("call_packed", -1, { pure: false, opaque: true, resultDType: "int32" });
+register("call_cpacked", -1, { pure: false, opaque: true, resultDType: "int32" });
+register("tvm_call_packed", -1, { pure: false, opaque: true, resultDType: "int32" });
+register("tvm_call_cpacked", -1, { pure: false, opaque: true, resultDType: "int32" });
+register("address_of", 1, { opaque: true, resultDType: "handle" });
+register("isnullptr", 1, { opaque: true, resultDType: "bool" });
+register("ptr_byte_offset", 2, { opaque: true, resultDType: "handle" });
+register("vscale", 0, { opaque: true, resultDType: "int32" });
+register("undef", 0, { opaque: true, resultDType: "int32" });
+register("start_profile_intrinsic", 1, { pure: false, opaque: true, resultDType: "handle" });
+register("end_profile_intrinsic", 1, { pure: false, opaque: true, resultDType: "handle" });
+register("tvm_thread_invariant", 1, { opaque: true, resultDType: "bool" });
+register("thread_return", 0, { pure: false, opaque: true, resultDType: "void" });
+register("tvm_warp_shuffle", 5, { pure: false, opaque: true });
+register("tvm_warp_shuffle_up", 5, { pure: false, opaque: true });
+register("tvm_warp_shuffle_down", 5, { pure: false, opaque: true });
+register("tvm_warp_activemask", 0, { pure: false, opaque: true, resultDType: "uint32" });
+register("tvm_thread_allreduce", -1, { pure: false, opaque: true, resultDType: "handle" });
 // Asynchronous global → shared copy (see async-copy.ts): 5 operands, or 6 with a predicate.
 register(PTX_CP_ASYNC, -1, { pure: false, dtypeFirst: true });
+
+/**
+ * Namespaces of TVM's target-specific intrinsics (`T.ptx_legacy.mma(...)`, `T.cuda.mbarrier_wait(...)`):
+ * carried through as opaque calls named by their dotted path.
+ */
+export const INTRINSIC_NAMESPACES: ReadonlySet<string> = new Set(["ptx", "ptx_legacy", "s_tir", "cuda", "nvshmem", "metal", "rocm"]);
+
+/** Whether `op` is a namespaced target intrinsic (see INTRINSIC_NAMESPACES). */
+export function isNamespacedIntrinsic(op: string): boolean {
+  const dot = op.indexOf(".");
+  return dot > 0 && INTRINSIC_NAMESPACES.has(op.slice(0, dot));
+}
+
+/** Op prefix of a call of another function of the module (`Module.subroutine(...)`): not an intrinsic. */
+export const GLOBAL_CALL_PREFIX = "@";
+
+/** The callee of a call between module functions, or undefined for an intrinsic. */
+export function globalCallee(op: string): string | undefined {
+  return op.startsWith(GLOBAL_CALL_PREFIX) ? op.slice(GLOBAL_CALL_PREFIX.length) : undefined;
+}
 
 export function intrinsicInfo(name: string): IntrinsicInfo | undefined {
   return table.get(name);
@@ -99,6 +199,12 @@ function unaryMath(name: string, xLike: ExprLike): Call {
     throw new IRError(`T.${name} expects a float operand, got ${x.dtype}`);
   }
   return call(x.dtype, name, [x]);
+}
+
+function binaryMath(name: string, aLike: ExprLike, bLike: ExprLike): Call {
+  const [a, b] = matchTypes(aLike, bLike, `T.${name}`);
+  if (!isFloat(a.dtype)) throw new IRError(`T.${name} expects float operands, got ${a.dtype}`);
+  return call(a.dtype, name, [a, b]);
 }
 
 export const exp = (x: ExprLike): Call => unaryMath("exp", x);
@@ -154,7 +260,7 @@ export const bitwiseNot = (a: ExprLike): Call => bitwise("bitwise_not", [a]);
 
 /** Is this call one the CPU executor cannot compute (see `IntrinsicInfo.opaque`)? */
 export function isOpaqueIntrinsic(op: string): boolean {
-  return table.get(op)?.opaque === true;
+  return table.get(op)?.opaque === true || isNamespacedIntrinsic(op);
 }
 
 /** Checks a call built by hand (e.g. by the parser) against the registry. */
@@ -185,8 +291,29 @@ export function checkIntrinsicCall(op: string, args: readonly ExprLike[], dt?: D
     }
     case "rsqrt":
       return unaryMath(op, args[0]!);
+    case "ret":
+    case "popcount":
+    case "clz": {
+      const x = toExpr(args[0]!);
+      if (op !== "ret" && !isIntegral(x.dtype)) throw new IRError(`T.${op} expects an integer operand, got ${x.dtype}`);
+      return call(x.dtype, op, [x]);
+    }
+    case "tvm_warp_shuffle":
+    case "tvm_warp_shuffle_up":
+    case "tvm_warp_shuffle_down": {
+      const operands = args.map((a) => toExpr(a));
+      return call(operands[1]!.dtype, op, operands);
+    }
+    case "assert": {
+      const [cond, ...strings] = args.map((a) => toExpr(a));
+      if (cond === undefined || !isBool(cond.dtype)) throw new IRError(`assert expects a bool condition, got ${cond?.dtype ?? "nothing"}`);
+      if (strings.length === 0 || strings.some((x) => x.kind !== "StringImm"))
+        throw new IRError("an assert takes an error kind and message parts, all strings");
+      return call("int32", op, [cond, ...strings]);
+    }
     default:
-      if ((UNARY_MATH as readonly string[]).includes(op)) return unaryMath(op, args[0]!);
+      if ((UNARY_MATH as readonly string[]).includes(op) || (MORE_UNARY_MATH as readonly string[]).includes(op)) return unaryMath(op, args[0]!);
+      if ((BINARY_MATH as readonly string[]).includes(op)) return binaryMath(op, args[0]!, args[1]!);
       if ((BITWISE_BINARY as readonly string[]).includes(op) || op === "bitwise_not") return bitwise(op, args);
       if (info.dtypeFirst && dt === undefined) throw new IRError(`T.${op} needs the result dtype as its first argument`);
       return call(info.resultDType ?? dt ?? "int32", op, args);

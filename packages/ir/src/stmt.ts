@@ -129,6 +129,11 @@ export interface AttrStmt {
   readonly key: string;
   /** The attribute's subject: a thread variable for `thread_extent`, a buffer's data var, or none. */
   readonly node: Var | undefined;
+  /**
+   * A subject that is not a variable (with `node` undefined): a string (`T.attr("default", ...)`),
+   * a constant, a `T.target(...)` or a `T.comm_reducer(...)`. Passes that do not know it see none.
+   */
+  readonly subject?: PrimExpr | undefined;
   readonly value: PrimExpr;
   readonly body: Stmt;
 }
@@ -240,8 +245,9 @@ export function declBufferStmt(buffer: Buffer, body: Stmt): DeclBuffer {
   return { kind: "DeclBuffer", buffer, body };
 }
 
-export function attrStmt(key: string, node: Var | undefined, valueLike: ExprLike, body: Stmt): AttrStmt {
-  return { kind: "AttrStmt", key, node, value: toExpr(valueLike), body };
+export function attrStmt(key: string, node: Var | undefined, valueLike: ExprLike, body: Stmt, subject?: PrimExpr): AttrStmt {
+  const s: AttrStmt = { kind: "AttrStmt", key, node, value: toExpr(valueLike), body };
+  return subject === undefined ? s : { ...s, subject };
 }
 
 export interface BlockFields {

@@ -8,7 +8,8 @@
  *    dimension; buffers are listed in order of first appearance.
  * 3. A nested BlockRealize contributes its declared reads/writes with its iter vars replaced by its
  *    bindings, relaxed over the loops between the two blocks.
- * 4. Accesses through a `match_buffer` target count as accesses of the whole source region.
+ * 4. Accesses through a `match_buffer` target count as accesses of the whole source region,
+ *    also where a nested block's regions name the target.
  * 5. Buffers the block allocates (and Allocate/DeclBuffer buffers inside it) are not recorded.
  *    Each dimension becomes [min, extent]; an unbounded end falls back to the buffer's extent.
  * 6. With an `init`, buffers the block writes are dropped from its reads.
@@ -177,6 +178,11 @@ class AccessRegionCollector extends IRVisitor {
     ] as const) {
       for (const r of regions) {
         if (innerLocal.has(r.buffer)) continue;
+        // A region of one of this block's match_buffer targets is one of its source (rule 4).
+        if (this.matchSources.has(r.buffer)) {
+          this.recordWhole(table, r.buffer);
+          continue;
+        }
         const dims = r.region.map((rg) => this.relaxRange(substituteRange(rg, bindings)));
         this.record(table, r.buffer, dims);
       }

@@ -4,7 +4,7 @@
  */
 import { type DType, dtypeInfo, elementType, lanesOf } from "../dtype.js";
 import type { BufferLoad, Call, Let, PrimExpr, Ramp } from "../expr.js";
-import { isOpaqueIntrinsic } from "../intrinsics.js";
+import { globalCallee, isOpaqueIntrinsic } from "../intrinsics.js";
 import { roundToFloat16 } from "./numeric.js";
 import type { EmitContext } from "./context.js";
 import { describeExpr } from "../printer/expr-text.js";
@@ -115,6 +115,9 @@ function emitCall(ctx: EmitContext, e: Call, lane: number | undefined): string {
     if (a === undefined) throw new ExecutionError(`T.${e.op}${ctx.where}: missing argument ${i}`);
     return emitExpr(ctx, a, lanesOf(a.dtype) > 1 ? lane : undefined);
   };
+  const callee = globalCallee(e.op);
+  if (callee !== undefined)
+    throw new ExecutionError(`cannot execute the call of function "${callee}"${ctx.where}: the CPU executor runs one function at a time`);
   if (isOpaqueIntrinsic(e.op)) {
     throw new ExecutionError(
       `cannot execute opaque intrinsic T.${e.op}${ctx.where}: it has no meaning on the CPU (only a code generator that knows it can run it)`,
@@ -125,6 +128,11 @@ function emitCall(ctx: EmitContext, e: Call, lane: number | undefined): string {
   // A hint's value is its condition; an assumption computes nothing.
   if (e.op === "likely") return arg(0);
   if (e.op === "assume") return "true";
+  if (e.op === "assert") {
+    const strings = e.args.slice(1).map((a) => (a.kind === "StringImm" ? a.value : ""));
+    const message = strings.length > 1 ? `${strings[0]}: ${strings.slice(1).join("")}` : "";
+    return `(${arg(0)} ? 0 : $assertFailed(${JSON.stringify(message)}))`;
+  }
   return emitIntrinsic(
     e.op,
     elementType(e.dtype),

@@ -40,6 +40,8 @@ export interface ExecRuntime {
   readonly floorModF64: (a: number, b: number) => number;
   readonly toFloat16: (x: number) => number;
   readonly roundHalfAway: (x: number) => number;
+  /** A failed `assert cond, "message"` (T.assert). */
+  readonly assertFailed: (message: string) => never;
   /** `Select`: both branches are evaluated as arguments before one is picked. */
   readonly select: <T>(condition: boolean, t: T, f: T) => T;
   readonly outOfBounds: (site: number, indices: readonly number[], shape: readonly number[]) => never;
@@ -76,6 +78,9 @@ export function makeRuntime(table: ErrorSiteTable): ExecRuntime {
     floorModF64: (a, b) => a - Math.floor(a / b) * b,
     toFloat16: roundToFloat16,
     roundHalfAway: roundHalfAwayFromZero,
+    assertFailed(message) {
+      throw new ExecutionError(`assertion failed${message === "" ? "" : `: ${message}`}`);
+    },
     select: (condition, t, f) => (condition ? t : f),
     asyncCopies: () => new ImmediateCopies(table),
     outOfBounds(siteIndex, indices, shape) {

@@ -16,7 +16,7 @@ export const RUNTIME_PRELUDE = [
   "const imul = Math.imul;",
   "const { divTrunc: $divTrunc, modTrunc: $modTrunc, divFloor: $divFloor, modFloor: $modFloor, " +
     "toFloat16: $f16, roundHalfAway: $roundHalfAway, select: $select, outOfBounds: $oob, " +
-    "floorModF16: $floorModF16, floorModF32: $floorModF32, floorModF64: $floorModF64 } = $rt;",
+    "floorModF16: $floorModF16, floorModF32: $floorModF32, floorModF64: $floorModF64, assertFailed: $assertFailed } = $rt;",
 ];
 
 /** Rounds a float result to the precision of `dt` (float32: after every operation). */
@@ -122,6 +122,28 @@ const UNARY_MATH_JS: Readonly<Record<string, string>> = {
   floor: "Math.floor",
   ceil: "Math.ceil",
   trunc: "Math.trunc",
+  sin: "Math.sin",
+  cos: "Math.cos",
+  tan: "Math.tan",
+  asin: "Math.asin",
+  acos: "Math.acos",
+  atan: "Math.atan",
+  sinh: "Math.sinh",
+  cosh: "Math.cosh",
+  asinh: "Math.asinh",
+  acosh: "Math.acosh",
+  atanh: "Math.atanh",
+  log2: "Math.log2",
+  log10: "Math.log10",
+  log1p: "Math.log1p",
+  expm1: "Math.expm1",
+};
+
+/** Binary float math as JS; JS's `%` on floats is C's fmod. */
+const BINARY_MATH_JS: Readonly<Record<string, (a: string, b: string) => string>> = {
+  fmod: (a, b) => `(${a} % ${b})`,
+  atan2: (a, b) => `Math.atan2(${a}, ${b})`,
+  hypot: (a, b) => `Math.hypot(${a}, ${b})`,
 };
 
 /** A call of a built-in operator (except `if_then_else`, which the expression emitter makes lazy). */
@@ -129,7 +151,22 @@ export function emitIntrinsic(op: string, dt: DType, args: readonly string[]): s
   const a = args[0] ?? "undefined";
   const fn = UNARY_MATH_JS[op];
   if (fn !== undefined) return roundToFloat(dt, `${fn}(${a})`);
+  const binaryMath = BINARY_MATH_JS[op];
+  if (binaryMath !== undefined) return roundToFloat(dt, binaryMath(a, args[1] ?? "undefined"));
   switch (op) {
+    case "exp2":
+      return roundToFloat(dt, `Math.pow(2, ${a})`);
+    case "exp10":
+      return roundToFloat(dt, `Math.pow(10, ${a})`);
+    case "isnan":
+      return `Number.isNaN(${a})`;
+    case "isinf":
+      return `(Math.abs(${a}) === Infinity)`;
+    case "isfinite":
+      return `Number.isFinite(${a})`;
+    case "popcount":
+    case "clz":
+      return emitBitCount(op, dt, a);
     case "sigmoid": {
       const e = roundToFloat(dt, `Math.exp(-${a})`);
       return roundToFloat(dt, `1 / ${roundToFloat(dt, `1 + ${e}`)}`);
@@ -154,6 +191,15 @@ export function emitIntrinsic(op: string, dt: DType, args: readonly string[]): s
     default:
       throw new ExecutionError(`the CPU executor does not implement the intrinsic T.${op}`);
   }
+}
+
+/** `T.popcount` / `T.clz` on integers up to 32 bits, counted within the dtype's width. */
+function emitBitCount(op: "popcount" | "clz", dt: DType, a: string): string {
+  const { bits } = dtypeInfo(dt);
+  if (bits > 32) throw new ExecutionError(`the CPU executor does not implement T.${op} on ${dt}`);
+  const masked = bits === 32 ? `(${a} >>> 0)` : `(${a} & ${2 ** bits - 1})`;
+  if (op === "clz") return `(Math.clz32(${masked}) - ${32 - bits})`;
+  return `((x) => { let c = 0; for (; x !== 0; x = (x & (x - 1)) >>> 0) c++; return c; })(${masked})`;
 }
 
 const BITWISE_JS: Readonly<Record<string, string>> = {

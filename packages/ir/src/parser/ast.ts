@@ -56,7 +56,11 @@ export type PyExpr =
       readonly pos: SourcePos;
       readonly opPos: SourcePos;
     }
-  | { readonly kind: "BoolOp"; readonly op: "and" | "or"; readonly values: readonly PyExpr[]; readonly pos: SourcePos };
+  | { readonly kind: "BoolOp"; readonly op: "and" | "or"; readonly values: readonly PyExpr[]; readonly pos: SourcePos }
+  /** `lambda x, y: body` (TVMScript uses it for the combiner of `T.comm_reducer`). */
+  | { readonly kind: "Lambda"; readonly params: readonly string[]; readonly body: PyExpr; readonly pos: SourcePos }
+  /** `body if test else orelse`. */
+  | { readonly kind: "IfExp"; readonly test: PyExpr; readonly body: PyExpr; readonly orelse: PyExpr; readonly pos: SourcePos };
 
 export interface Param {
   readonly name: string;
@@ -69,6 +73,8 @@ export type PyStmt =
       readonly kind: "FunctionDef";
       readonly name: string;
       readonly params: readonly Param[];
+      /** The `-> T.int32` return annotation, if any. */
+      readonly returns?: PyExpr | undefined;
       readonly decorators: readonly PyExpr[];
       readonly body: readonly PyStmt[];
       readonly pos: SourcePos;
@@ -118,6 +124,11 @@ export type PyStmt =
     }
   | { readonly kind: "ExprStmt"; readonly value: PyExpr; readonly pos: SourcePos }
   | { readonly kind: "Pass"; readonly pos: SourcePos }
+  | { readonly kind: "Return"; readonly value?: PyExpr | undefined; readonly pos: SourcePos }
+  | { readonly kind: "Assert"; readonly test: PyExpr; readonly msg?: PyExpr | undefined; readonly pos: SourcePos }
+  | { readonly kind: "While"; readonly test: PyExpr; readonly body: readonly PyStmt[]; readonly pos: SourcePos }
+  | { readonly kind: "Break"; readonly pos: SourcePos }
+  | { readonly kind: "Continue"; readonly pos: SourcePos }
   /** `import x` / `from x import y`: accepted and ignored. */
   | { readonly kind: "Import"; readonly pos: SourcePos };
 

@@ -4,14 +4,14 @@
  */
 import { isIntegral } from "../dtype.js";
 import { type PrimExpr, variable } from "../expr.js";
-import { type IterType, type Range, type Stmt, block, blockRealize, iterVar, rangeFromExtent } from "../stmt.js";
+import { type AttrValue, type IterType, type Range, type Stmt, block, blockRealize, iterVar, rangeFromExtent } from "../stmt.js";
 import { type PyExpr, type PyStmt, dottedName } from "./ast.js";
 import { completeBlockRegions } from "../analysis/index.js";
 import { bindArguments } from "./arguments.js";
 import { evalAttrDict } from "./attr-values.js";
 import type { BodyBuilder } from "./body-builder.js";
 import { type StmtResult, newBlockState } from "./build-state.js";
-import { fail } from "./errors.js";
+import { type SourcePos, fail } from "./errors.js";
 import { rangeFromBounds } from "./extent.js";
 import { isLiteral, literalToExpr } from "./literal.js";
 import { parseRegionList } from "./regions.js";
@@ -80,13 +80,33 @@ export function blockOnlyStatement(b: BodyBuilder, callee: string, call: CallNod
       return undefined;
     case "T.where":
       if (call.args.length !== 1) fail(`T.where takes 1 argument, got ${call.args.length}`, call.pos);
+      if (state.predicate !== undefined) fail(`block "${state.name}" already has T.where`, call.pos);
       state.predicate = b.ev.condition(call.args[0]!, "the T.where predicate");
       return undefined;
     default:
       if (call.args.length !== 1) fail(`${callee} takes 1 argument, got ${call.args.length}`, call.pos);
-      Object.assign(state.annotations, evalAttrDict(b.ev, call.args[0]!, callee));
+      mergeAnnotations(state.annotations, evalAttrDict(b.ev, call.args[0]!, callee), (key) =>
+        fail(`block "${state.name}" already has a different value for the annotation "${key}"`, call.pos),
+      );
       return undefined;
   }
+}
+
+/** Adds `extra` to `into` as TVM does: nested dictionaries merge, another value for a key is a conflict. */
+function mergeAnnotations(into: Record<string, AttrValue>, extra: Record<string, AttrValue>, conflict: (key: string) => never): void {
+  for (const [key, value] of Object.entries(extra)) {
+    const previous = into[key];
+    if (previous === undefined) into[key] = value;
+    else if (isPlainDict(previous) && isPlainDict(value)) {
+      const merged = { ...previous };
+      mergeAnnotations(merged, value, conflict);
+      into[key] = merged;
+    } else if (JSON.stringify(previous) !== JSON.stringify(value)) conflict(key);
+  }
+}
+
+function isPlainDict(v: AttrValue): v is Record<string, AttrValue> {
+  return typeof v === "object" && !Array.isArray(v) && !("kind" in v && typeof v.kind === "string");
 }
 
 /** `vi = T.axis.spatial(dom, binding)`: `dom` is an extent or a `(lo, hi)` pair. */
@@ -103,7 +123,7 @@ export function parseAxisAssign(b: BodyBuilder, name: string, callee: string, ca
   const binding = isLiteral(bindingValue) ? literalToExpr(bindingValue, dt) : bindingValue;
   if (!isIntegral(binding.dtype)) fail(`the binding of a block iterator must be an integer, got ${binding.dtype}`, args.get("binding")!.pos);
   const dom = parseDomain(b, args.get("dom")!, dt);
-  addIterator(b, name, dom, iterType, binding);
+  addIterator(b, name, dom, iterType, binding, call.pos);
   return undefined;
 }
 
@@ -117,8 +137,9 @@ function parseDomain(b: BodyBuilder, e: PyExpr, dt: string): Range {
   return rangeFromExtent(extent);
 }
 
-function addIterator(b: BodyBuilder, name: string, dom: Range, iterType: IterType, binding: PrimExpr): void {
+function addIterator(b: BodyBuilder, name: string, dom: Range, iterType: IterType, binding: PrimExpr, pos: SourcePos): void {
   const state = b.currentBlock!;
+  if (state.iterVars.some((iv) => iv.var.name === name)) fail(`block "${state.name}" already has an iterator named "${name}"`, pos);
   const v = variable(name, binding.dtype);
   state.iterVars.push(iterVar(v, dom, iterType));
   state.bindings.push(binding);
@@ -153,7 +174,7 @@ export function parseRemapAssign(b: BodyBuilder, target: Extract<PyExpr, { kind:
     }
     const targetNode = names[i]!;
     if (targetNode.kind !== "Name") fail("T.axis.remap must be assigned to names", targetNode.pos);
-    addIterator(b, targetNode.id, loop.loopRange, iterType, loop.var);
+    addIterator(b, targetNode.id, loop.loopRange, iterType, loop.var, targetNode.pos);
   });
   return undefined;
 }

@@ -4,9 +4,11 @@
  */
 import { isFloat, lanesOf, withLanes } from "../dtype.js";
 import { IRError } from "../errors.js";
-import { type BinaryOp, type PrimExpr, binary, cast, variable } from "../expr.js";
+import { type BinaryOp, type PrimExpr, binary, cast, stringImm, variable } from "../expr.js";
+import { checkIntrinsicCall } from "../intrinsics.js";
 import { type Stmt, bufferStore, evaluate, ifThenElseStmt, letStmt, seq } from "../stmt.js";
 import { type PyExpr, type PyStmt, dottedName } from "./ast.js";
+import { bindArguments } from "./arguments.js";
 import { evalAttrDict } from "./attr-values.js";
 import { parseBufferDecl } from "./buffer-decl.js";
 import type { BlockState, FunctionState, StmtResult } from "./build-state.js";
@@ -30,6 +32,8 @@ export class BodyBuilder {
   private depth = 0;
   /** How deeply the statements being built will nest in the IR (loops, blocks, scoped declarations). */
   private irDepth = 0;
+  /** Loops enclosing the statement being built (for `break` / `continue`). */
+  loopDepth = 0;
 
   constructor(
     readonly ev: ExprEvaluator,
@@ -123,6 +127,17 @@ export class BodyBuilder {
         return this.withStatement(s);
       case "If":
         return this.ifStatement(s);
+      case "Return":
+        if (s.value === undefined) fail("return needs a value in TVMScript (it builds T.ret(value))", s.pos);
+        return evaluate(checkIntrinsicCall("ret", [this.ev.prim(s.value)]));
+      case "Assert":
+        return this.assertStatement(s);
+      case "Break":
+      case "Continue":
+        if (this.loopDepth === 0) fail(`"${s.kind.toLowerCase()}" outside a loop`, s.pos);
+        return evaluate(checkIntrinsicCall(s.kind === "Break" ? "break_loop" : "continue_loop", []));
+      case "While":
+        return fail("while loops are not supported here: the IR has no While node (use a for loop with a break)", s.pos);
       case "FunctionDef":
         return fail('unsupported Python construct "def" inside a function: TVMScript functions cannot be nested', s.pos);
       case "ClassDef":
@@ -202,17 +217,16 @@ export class BodyBuilder {
     if (callee.startsWith("T.axis.")) return parseAxisAssign(this, name, callee, call);
     switch (callee) {
       case "T.alloc_buffer":
-      case "T.sblock_alloc_buffer": {
-        const { buffer } = parseBufferDecl(this.ev, call, callee, name);
-        this.addIRLevels(1, call.pos);
-        (this.currentBlock?.allocBuffers ?? this.fn.rootAllocs).push(buffer);
-        this.scopes.define(name, { kind: "buffer", buffer });
-        return undefined;
-      }
+        if (this.fn.dialect === "tvm") break; // a flat allocation: a scoped form of lowered-builder
+        return this.blockAllocBuffer(name, callee, call);
+      case "T.sblock_alloc_buffer":
+        return this.blockAllocBuffer(name, callee, call);
       case "T.match_buffer":
         return this.matchBuffer(name, call);
       case "T.var":
         return this.declareVar(name, call, call.args[0]);
+      case "T.bind":
+        return this.bindValue(name, call);
       default:
         break;
     }
@@ -221,6 +235,29 @@ export class BodyBuilder {
       return this.declareVar(name, call, undefined);
     }
     return loweredAssign(this, name, callee, call);
+  }
+
+  /** A block allocation: of the enclosing block, or of the implicit root block at function level. */
+  private blockAllocBuffer(name: string, callee: string, call: CallNode): StmtResult {
+    const annotations = call.keywords.find((k) => k.name === "annotations");
+    if (annotations !== undefined) {
+      fail(`${callee}(annotations=...) is a flat allocation's argument (today's TVM dialect); a block allocation has no annotations`, annotations.pos);
+    }
+    if (this.scopes.lookupInnermost(name)?.kind === "buffer") fail(`buffer "${name}" is already defined in this scope`, call.pos);
+    const { buffer } = parseBufferDecl(this.ev, call, callee, name);
+    this.addIRLevels(1, call.pos);
+    (this.currentBlock?.allocBuffers ?? this.fn.rootAllocs).push(buffer);
+    this.scopes.define(name, { kind: "buffer", buffer });
+    return undefined;
+  }
+
+  /** `x = T.bind(value)`: TVM's explicit spelling of a let binding (`x = value`). */
+  private bindValue(name: string, call: CallNode): StmtResult {
+    const args = bindArguments(call, "T.bind", ["value"], 1);
+    const v = this.ev.prim(args.get("value")!);
+    const letVar = variable(name, v.dtype);
+    this.scopes.define(name, { kind: "var", var: letVar });
+    return { wrap: (rest) => letStmt(letVar, v, rest) };
   }
 
   /** `n = T.int32()` / `n = T.var("int32")`: a free variable, e.g. a symbolic shape. */
@@ -290,9 +327,9 @@ export class BodyBuilder {
   private annAssign(s: Extract<PyStmt, { kind: "AnnAssign" }>): StmtResult {
     if (s.target.kind !== "Name") fail("only a name can be declared with a type annotation", s.target.pos);
     if (s.value === undefined) fail(`"${s.target.id}" is declared without a value`, s.pos);
-    const dt = letAnnotationDType(s.annotation);
-    const v = this.ev.prim(s.value, dt);
-    const letVar = variable(s.target.id, dt);
+    const declared = letAnnotationDType(s.annotation);
+    const v = this.ev.prim(s.value, declared);
+    const letVar = variable(s.target.id, declared ?? v.dtype);
     this.scopes.define(s.target.id, { kind: "var", var: letVar });
     return { wrap: (rest) => letStmt(letVar, v, rest) };
   }
@@ -318,6 +355,25 @@ export class BodyBuilder {
     return undefined;
   }
 
+  /**
+   * `assert cond, "message"` or `assert cond, ("ValueError", ["part", ...])`: TVM's AssertStmt,
+   * here `T.assert(cond, kind, ...parts)` evaluated; a plain message is a RuntimeError.
+   */
+  private assertStatement(s: Extract<PyStmt, { kind: "Assert" }>): Stmt {
+    const cond = this.ev.condition(s.test, "an assert condition");
+    const msg = s.msg;
+    let kind = "RuntimeError";
+    let parts: string[] = [];
+    if (msg?.kind === "String") parts = [msg.value];
+    else if (msg?.kind === "Tuple" && msg.elts.length === 2 && msg.elts[0]!.kind === "String" && msg.elts[1]!.kind === "List") {
+      kind = msg.elts[0]!.value;
+      parts = msg.elts[1]!.elts.map((p) => this.ev.string(p, "a part of an assert message"));
+    } else if (msg !== undefined) {
+      fail('the message of an assert must be a string literal or ("ErrorKind", ["part", ...])', msg.pos);
+    }
+    return evaluate(checkIntrinsicCall("assert", [cond, stringImm(kind), ...parts.map((p) => stringImm(p))]));
+  }
+
   private ifStatement(s: Extract<PyStmt, { kind: "If" }>): Stmt {
     const cond = this.ev.condition(s.test, "an if condition");
     const thenCase = this.nested(s.body);
@@ -326,12 +382,17 @@ export class BodyBuilder {
   }
 }
 
-/** The dtype of `T.int32` or of TVM's `T.let[T.int32]`. */
-function letAnnotationDType(ann: PyExpr): string {
-  const inner = ann.kind === "Subscript" && dottedName(ann.value) === "T.let" && ann.indices.length === 1 ? ann.indices[0]! : ann;
+/**
+ * The dtype of `T.int32`, of TVM's `T.let[T.int32]` or of a typed pointer `T.handle("float32")`;
+ * undefined for a bare `T.let` (the value's dtype).
+ */
+function letAnnotationDType(ann: PyExpr): string | undefined {
+  if (dottedName(ann) === "T.let") return undefined;
+  let inner = ann.kind === "Subscript" && dottedName(ann.value) === "T.let" && ann.indices.length === 1 ? ann.indices[0]! : ann;
+  if (inner.kind === "Call" && dottedName(inner.func) === "T.handle") inner = inner.func;
   const name = dottedName(inner);
   const dt = name?.startsWith("T.") ? name.slice(2) : "";
-  if (!/^(u?int|float|bfloat|bool|handle)\d*(x\d+)?$/.test(dt)) {
+  if (!/^(u?int|float|bfloat|bool|handle|void)\d*(x\d+)?$/.test(dt)) {
     fail("expected a dtype annotation such as T.int32 or T.let[T.int32]", inner.pos);
   }
   return dt;

@@ -6,8 +6,11 @@ import type { Buffer } from "../buffer.js";
 import type { PrimExpr, Var } from "../expr.js";
 import type { AttrValue, BufferRegion, IterVar, MatchBufferRegion, Stmt } from "../stmt.js";
 import type { SourcePos } from "./errors.js";
+import type { TVMScriptDialect } from "./dialect.js";
 
 export interface FunctionState {
+  /** What `T.alloc_buffer` means in this function. */
+  readonly dialect: TVMScriptDialect;
   attrs: Record<string, AttrValue>;
   /** `T.alloc_buffer` outside any block: they belong to the implicit root block. */
   readonly rootAllocs: Buffer[];
@@ -31,8 +34,8 @@ export interface BlockState {
   readonly matchBuffers: MatchBufferRegion[];
 }
 
-export function newFunctionState(): FunctionState {
-  return { attrs: {}, rootAllocs: [], bufferMap: new Map(), allocations: new Map() };
+export function newFunctionState(dialect: TVMScriptDialect): FunctionState {
+  return { dialect, attrs: {}, rootAllocs: [], bufferMap: new Map(), allocations: new Map() };
 }
 
 export function newBlockState(name: string, pos: SourcePos): BlockState {

@@ -13,6 +13,7 @@ import { type SourcePos, fail } from "./errors.js";
 import { type ExprValue, isLiteral, literal, literalToExpr, valueToExpr, valuesToExprs } from "./literal.js";
 import type { ScopeStack } from "./scope.js";
 import { callTFunction } from "./t-functions.js";
+import type { ModuleFunctions } from "./module-functions.js";
 import { bufferAttribute, bufferMethodCall, bufferShapeItem } from "./buffer-members.js";
 import { constantExtent } from "./extent.js";
 import { subscriptItems } from "./regions.js";
@@ -36,6 +37,8 @@ export class ExprEvaluator {
    * as `T.Buffer((n, m))` or `T.match_buffer(a, (n,))`).
    */
   autoDefineNames = false;
+  /** The functions of the enclosing `@I.ir_module`, which calls may name (`Module.f(...)`). */
+  module: ModuleFunctions | undefined;
 
   constructor(readonly scopes: ScopeStack) {}
 
@@ -79,6 +82,10 @@ export class ExprEvaluator {
 
   /** A string literal argument (dtype names, scopes, thread tags). */
   string(e: PyExpr, what: string): string {
+    if (e.kind === "Name") {
+      const b = this.scopes.lookup(e.id);
+      if (b?.kind === "string") return b.value;
+    }
     if (e.kind !== "String") fail(`${what} must be a string literal`, e.pos);
     return e.value;
   }
@@ -151,6 +158,10 @@ export class ExprEvaluator {
       }
       case "UnaryOp":
         return this.unary(e);
+      case "IfExp":
+        return this.ifExp(e);
+      case "Lambda":
+        return fail("a lambda is only allowed as the combiner of T.comm_reducer", e.pos);
       case "Slice":
         return fail("a slice is only allowed as a buffer index", e.pos);
       case "Tuple":
@@ -176,6 +187,8 @@ export class ExprEvaluator {
         return b.var;
       case "number":
         return literal(b.value, b.isFloat ? "float" : "int");
+      case "string":
+        return stringImm(b.value);
       case "buffer":
         fail(`buffer "${e.id}" cannot be used as a value; index it, as in ${e.id}[...]`, e.pos);
     }
@@ -213,6 +226,17 @@ export class ExprEvaluator {
     const op = ARITH[e.op];
     if (op === undefined) fail(`operator "${e.op}" is not supported in TVMScript`, e.opPos);
     return binary(op, a, b);
+  }
+
+  /** `a if c else b`: a constant condition picks its branch, any other is T.if_then_else (as TVM). */
+  private ifExp(e: Node<"IfExp">): ExprValue {
+    const test = this.value(e.test);
+    const constant = isLiteral(test) ? test.value : test.kind === "IntImm" && test.dtype === "bool" ? test.value : undefined;
+    if (constant !== undefined) return this.value(constant !== 0 ? e.body : e.orelse);
+    const cond = valueToExpr(test);
+    if (!isBool(cond.dtype)) fail(`the condition of "a if c else b" must be a boolean, got ${cond.dtype}`, e.test.pos);
+    const [a, b] = valuesToExprs(this.value(e.body), this.value(e.orelse));
+    return checkIntrinsicCall("if_then_else", [cond, a, b]);
   }
 
   private unary(e: Node<"UnaryOp">): ExprValue {

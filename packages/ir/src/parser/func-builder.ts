@@ -8,12 +8,15 @@ import { type Var, variable } from "../expr.js";
 import { type PrimFunc, primFunc } from "../func.js";
 import { type Stmt, block, blockRealize } from "../stmt.js";
 import { type Param, type PyExpr, type PyStmt, dottedName } from "./ast.js";
+import { bindArguments } from "./arguments.js";
 import { BodyBuilder } from "./body-builder.js";
 import { parseBufferDecl } from "./buffer-decl.js";
 import { type FunctionState, newFunctionState } from "./build-state.js";
 import { fail } from "./errors.js";
 import { ExprEvaluator } from "./expr-evaluator.js";
 import { type Binding, ScopeStack } from "./scope.js";
+import { type DialectOption, resolveDialect } from "./dialect.js";
+import type { ModuleFunctions } from "./module-functions.js";
 
 type FunctionDef = Extract<PyStmt, { kind: "FunctionDef" }>;
 
@@ -25,14 +28,20 @@ export function isPrimFuncDecorator(e: PyExpr): boolean {
   return dottedName(target) === "T.prim_func";
 }
 
-export function buildPrimFunc(def: FunctionDef, moduleNames: ReadonlyMap<string, Binding>): PrimFunc {
+export function buildPrimFunc(
+  def: FunctionDef,
+  moduleNames: ReadonlyMap<string, Binding>,
+  dialect: DialectOption = "auto",
+  module?: ModuleFunctions,
+): PrimFunc {
   if (!def.decorators.some(isPrimFuncDecorator)) {
     fail(`missing @T.prim_func decorator on function "${def.name}"`, def.pos);
   }
   const scopes = new ScopeStack();
   for (const [name, binding] of moduleNames) scopes.define(name, binding);
   const ev = new ExprEvaluator(scopes);
-  const fn = newFunctionState();
+  ev.module = module;
+  const fn = newFunctionState(resolveDialect(def, dialect));
   const params = buildParams(def.params, ev, fn);
   const builder = new BodyBuilder(ev, fn);
   let body = builder.body(def.body);
@@ -71,6 +80,8 @@ function buildParam(p: Param, ev: ExprEvaluator, fn: FunctionState): Var {
     return handle;
   }
   if (callee === "T.handle") {
+    // `T.handle("float32", "global")`: a typed pointer; the IR keeps the handle only.
+    if (ann.kind === "Call") bindArguments(ann, "T.handle", ["dtype", "storage_scope"]);
     const handle = variable(p.name, "handle");
     ev.scopes.define(p.name, { kind: "handle", var: handle });
     return handle;

@@ -1,2 +1,3 @@
 export { parseTVMScript, parsePrimFunc, type ParseOptions } from "./module-parser.js";
 export { TVMScriptSyntaxError, type SourcePos } from "./errors.js";
+export type { DialectOption, TVMScriptDialect } from "./dialect.js";

@@ -66,7 +66,13 @@ export function buildFor(b: BodyBuilder, s: ForStmt): Stmt {
         b.scopes.define(spec.name, { kind: "var", var: v, loopRange: spec.range });
         return v;
       });
-      let body = b.nested(s.body);
+      b.loopDepth++;
+      let body: Stmt;
+      try {
+        body = b.nested(s.body);
+      } finally {
+        b.loopDepth--;
+      }
       for (let i = specs.length - 1; i >= 0; i--) {
         const spec = specs[i]!;
         body = forLoop(vars[i]!, spec.range.extent, body, {
@@ -91,8 +97,10 @@ function targetNames(target: PyExpr): string[] {
 
 function loopSpec(b: BodyBuilder, callee: string, kind: ForKind, call: CallNode, name: string): LoopSpec {
   if (callee === "range") {
-    if (call.keywords.length > 0) fail("range takes no keyword arguments", call.keywords[0]!.pos);
-    if (call.args.length === 3) fail("range with a step is not supported in TVMScript", call.args[2]!.pos);
+    // TVMScript's range also takes annotations=, as T.serial does.
+    const other = call.keywords.find((k) => k.name !== "annotations");
+    if (other !== undefined) fail(`range got an unexpected keyword argument "${other.name}"`, other.pos);
+    if (call.args.length === 3) fail("range with a step is not supported: the IR's loops have unit steps", call.args[2]!.pos);
   }
   // T.thread_binding(n, "threadIdx.x") passes the tag positionally.
   const positional = call.args.filter((a) => a.kind !== "String");

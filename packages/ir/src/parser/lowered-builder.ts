@@ -4,8 +4,9 @@
  * `T.attr` and `T.LetStmt`; plus `T.Buffer` views and `T.env_thread` declarations.
  */
 import { type Buffer, declBuffer } from "../buffer.js";
-import { type PrimExpr, type Var, variable } from "../expr.js";
-import { type Stmt, allocate, attrStmt, declBufferStmt, letStmt } from "../stmt.js";
+import { type PrimExpr, type Var, boolImm, constant, stringImm, variable } from "../expr.js";
+import { evalAttrDict } from "./attr-values.js";
+import { type AttrValue, type Stmt, allocate, attrStmt, declBufferStmt, letStmt } from "../stmt.js";
 import type { PyExpr, PyStmt } from "./ast.js";
 import { bindArguments } from "./arguments.js";
 import { evalShape, parseBufferDecl } from "./buffer-decl.js";
@@ -75,6 +76,8 @@ function scopedForm(b: BodyBuilder, callee: string, call: CallNode, name: string
       return allocateForm(b, call, name ?? "buffer");
     case "T.decl_buffer":
       return declBufferForm(b, call, name ?? "buffer");
+    case "T.alloc_buffer":
+      return b.fn.dialect === "tvm" ? flatAllocForm(b, call, name ?? "buffer") : undefined;
     case "T.launch_thread":
       return launchThreadForm(b, call);
     case "T.attr":
@@ -121,6 +124,39 @@ function declBufferForm(b: BodyBuilder, call: CallNode, name: string): ScopedFor
   };
 }
 
+/**
+ * Today's `X = T.alloc_buffer(...)` (dialect "tvm"): storage and buffer declared at once for the statements after
+ * it (Allocate + DeclBuffer, what `T.decl_buffer` without data= builds). Its `annotations=` become
+ * `T.attr(X.data, key, value)` scopes just inside, which the "tvm" printer folds back.
+ */
+function flatAllocForm(b: BodyBuilder, call: CallNode, name: string): ScopedForm {
+  const annNode = call.keywords.find((k) => k.name === "annotations")?.value;
+  const declCall = { ...call, keywords: call.keywords.filter((k) => k.name !== "annotations") };
+  const { buffer } = parseBufferDecl(b.ev, declCall, "T.alloc_buffer", name);
+  const annotations = annNode === undefined ? {} : evalAttrDict(b.ev, annNode, "T.alloc_buffer annotations");
+  const attrs = Object.entries(annotations).map(([key, value]) => ({ key, value: annotationExpr(key, value, annNode!) }));
+  return {
+    bind: (n) => b.scopes.define(n, { kind: "buffer", buffer }),
+    wrap: (rest) =>
+      allocate(
+        buffer,
+        declBufferStmt(
+          buffer,
+          attrs.reduceRight<Stmt>((inner, a) => attrStmt(a.key, buffer.data, a.value, inner), rest),
+        ),
+      ),
+  };
+}
+
+/** An allocation annotation as the value of an AttrStmt: scalars only. */
+function annotationExpr(key: string, value: AttrValue, at: PyExpr): PrimExpr {
+  if (typeof value === "string") return stringImm(value);
+  if (typeof value === "boolean") return boolImm(value);
+  if (typeof value === "number") return constant(value, Number.isInteger(value) ? "int32" : "float32");
+  if (!Array.isArray(value) && "kind" in value && typeof value.kind === "string") return value as PrimExpr;
+  return fail(`T.alloc_buffer annotation "${key}": only scalar values are supported`, at.pos);
+}
+
 /** `T.launch_thread("threadIdx.x", n)` (a new thread variable) or `T.launch_thread(v, n)`. */
 function launchThreadForm(b: BodyBuilder, call: CallNode): ScopedForm {
   const args = bindArguments(call, "T.launch_thread", ["thread", "extent"], 2);
@@ -148,14 +184,15 @@ function attrForm(b: BodyBuilder, call: CallNode): ScopedForm {
   let node: Var | undefined;
   // None, or an integer as TVM writes for attributes without a subject (`T.attr(0, "async_scope", 1)`).
   const noSubject = (nodeExpr.kind === "Constant" && nodeExpr.value === null) || (nodeExpr.kind === "Number" && !nodeExpr.isFloat);
+  let subject: PrimExpr | undefined;
   if (!noSubject) {
     const v = b.ev.prim(nodeExpr);
-    if (v.kind !== "Var") fail("the node of T.attr must be a variable, a buffer's .data, an integer, or None", nodeExpr.pos);
-    node = v;
+    if (v.kind === "Var") node = v;
+    else subject = v;
   }
   const key = b.ev.string(args.get("attr_key")!, "an attribute key");
   const value = b.ev.prim(args.get("value")!);
-  return { wrap: (body) => attrStmt(key, node, value, body) };
+  return { wrap: (body) => attrStmt(key, node, value, body, subject) };
 }
 
 /** `with T.LetStmt(value) as x:` (a new variable) or `with T.LetStmt(value, var=x):`. */

@@ -9,10 +9,19 @@ import { ParseFailure, type SourceFile, TVMScriptSyntaxError, fail, sourceFile }
 import { buildPrimFunc, isPrimFuncDecorator } from "./func-builder.js";
 import { parsePython } from "./py-parser.js";
 import type { Binding } from "./scope.js";
+import type { DialectOption } from "./dialect.js";
+import { moduleFunctions } from "./module-functions.js";
 
 export interface ParseOptions {
   /** Shown in error messages; default `<string>`. */
   fileName?: string;
+  /** Which meaning `T.alloc_buffer` has (see `dialect.ts`); default "auto", decided per function. */
+  dialect?: DialectOption;
+  /**
+   * Values of names the script uses but does not define, as TVM's parser takes them from the
+   * Python closure (`dtype`, `extent`); a module-level `NAME = <number>` in the text wins.
+   */
+  closure?: Readonly<Record<string, number | string>>;
 }
 
 /**
@@ -23,9 +32,13 @@ export function parseTVMScript(text: string, opts: ParseOptions = {}): IRModule 
   const file = sourceFile(text, opts.fileName ?? "<string>");
   return withDiagnostics(file, () => {
     const functions = new Map<string, PrimFunc>();
-    const constants = new Map<string, Binding>();
+    const constants = new Map<string, Binding>(
+      Object.entries(opts.closure ?? {}).map(([name, value]): [string, Binding] =>
+        typeof value === "string" ? [name, { kind: "string", value }] : [name, { kind: "number", value, isFloat: !Number.isInteger(value) }],
+      ),
+    );
     const stmts = parsePython(text);
-    for (const s of stmts) topLevel(s, functions, constants);
+    for (const s of stmts) topLevel(s, functions, constants, opts.dialect ?? "auto");
     if (functions.size === 0) {
       fail("no @T.prim_func function found", stmts[0]?.pos ?? { line: 1, column: 1 });
     }
@@ -56,7 +69,7 @@ function withDiagnostics<T>(file: SourceFile, f: () => T): T {
   }
 }
 
-function topLevel(s: PyStmt, functions: Map<string, PrimFunc>, constants: Map<string, Binding>): void {
+function topLevel(s: PyStmt, functions: Map<string, PrimFunc>, constants: Map<string, Binding>, dialect: DialectOption): void {
   switch (s.kind) {
     case "Import":
     case "Pass":
@@ -74,10 +87,10 @@ function topLevel(s: PyStmt, functions: Map<string, PrimFunc>, constants: Map<st
       }
       break;
     case "FunctionDef":
-      addFunction(functions, s.name, buildPrimFunc(s, constants), s);
+      addFunction(functions, s.name, buildPrimFunc(s, constants, dialect), s);
       return;
     case "ClassDef":
-      return moduleClass(s, functions, constants);
+      return moduleClass(s, functions, constants, dialect);
     default:
       break;
   }
@@ -92,19 +105,26 @@ function numericConstant(e: PyExpr): { value: number; isFloat: boolean } | undef
   return undefined;
 }
 
-function moduleClass(s: Extract<PyStmt, { kind: "ClassDef" }>, functions: Map<string, PrimFunc>, constants: Map<string, Binding>): void {
+function moduleClass(
+  s: Extract<PyStmt, { kind: "ClassDef" }>,
+  functions: Map<string, PrimFunc>,
+  constants: Map<string, Binding>,
+  dialect: DialectOption,
+): void {
   const isModule = s.decorators.some((d) => {
     const name = dottedName(d.kind === "Call" ? d.func : d);
     return name === "I.ir_module" || name === "tvm.script.ir_module" || name === "ir_module";
   });
   if (!isModule) fail(`missing @I.ir_module decorator on class "${s.name}"`, s.pos);
+  const members = s.body.filter((m): m is Extract<PyStmt, { kind: "FunctionDef" }> => m.kind === "FunctionDef");
+  const module = moduleFunctions(s.name, members);
   for (const member of s.body) {
     if (member.kind === "Pass" || (member.kind === "ExprStmt" && member.value.kind === "String")) continue;
     if (member.kind !== "FunctionDef") fail("an @I.ir_module class may only contain @T.prim_func functions", member.pos);
     if (!member.decorators.some(isPrimFuncDecorator)) {
       fail(`missing @T.prim_func decorator on function "${member.name}"`, member.pos);
     }
-    addFunction(functions, member.name, buildPrimFunc(member, constants), member);
+    addFunction(functions, member.name, buildPrimFunc(member, constants, dialect, module), member);
   }
 }
 

@@ -8,28 +8,16 @@ import { fail } from "./errors.js";
 import { type Token, tokenize } from "./lexer.js";
 import { MAX_EXPRESSION_DEPTH, MAX_STATEMENT_NESTING, checkNesting } from "./nesting.js";
 
-const UNSUPPORTED_STATEMENTS = new Set([
-  "while",
-  "try",
-  "return",
-  "break",
-  "continue",
-  "del",
-  "global",
-  "nonlocal",
-  "assert",
-  "raise",
-  "yield",
-  "async",
-  "await",
-  "lambda",
-  "match",
-  "except",
-  "finally",
-]);
+const UNSUPPORTED_STATEMENTS = new Set(["try", "del", "global", "nonlocal", "raise", "yield", "async", "await", "match", "except", "finally"]);
 
 const KEYWORDS = new Set([
   ...UNSUPPORTED_STATEMENTS,
+  "break",
+  "continue",
+  "assert",
+  "lambda",
+  "while",
+  "return",
   "def",
   "class",
   "for",
@@ -189,6 +177,8 @@ class PyParser {
           return [this.parseWith()];
         case "if":
           return [this.parseIf()];
+        case "while":
+          return [this.parseWhile()];
         case "elif":
         case "else":
           fail(`"${t.text}" without a matching "if"`, t.pos);
@@ -235,9 +225,9 @@ class PyParser {
       if (!this.acceptOp(",")) break;
     }
     this.expectOp(")", "to close the parameter list");
-    if (this.acceptOp("->")) this.parseExpr();
+    const returns = this.acceptOp("->") ? this.parseExpr() : undefined;
     this.expectOp(":");
-    return { kind: "FunctionDef", name, params, decorators, body: this.parseSuite(), pos };
+    return { kind: "FunctionDef", name, params, returns, decorators, body: this.parseSuite(), pos };
   }
 
   private parseClassDef(decorators: PyExpr[]): PyStmt {
@@ -292,11 +282,36 @@ class PyParser {
     return { kind: "If", test, body, orelse, pos };
   }
 
+  private parseWhile(): PyStmt {
+    const pos = this.expectKeyword("while").pos;
+    const test = this.parseExpr();
+    this.expectOp(":");
+    return { kind: "While", test, body: this.parseSuite(), pos };
+  }
+
+  private atStatementEnd(): boolean {
+    return this.kind() === "newline" || this.kind() === "eof" || this.kind() === "dedent" || this.isOp(";");
+  }
+
   private parseSimpleStatement(): PyStmt {
     const t = this.tok;
     if (this.isKeyword("pass")) {
       this.next();
       return { kind: "Pass", pos: t.pos };
+    }
+    if (this.isKeyword("break") || this.isKeyword("continue")) {
+      this.next();
+      return { kind: t.text === "break" ? "Break" : "Continue", pos: t.pos };
+    }
+    if (this.isKeyword("return")) {
+      this.next();
+      return { kind: "Return", value: this.atStatementEnd() ? undefined : this.parseExprList(), pos: t.pos };
+    }
+    if (this.isKeyword("assert")) {
+      this.next();
+      const test = this.parseExpr();
+      const msg = this.acceptOp(",") ? this.parseExpr() : undefined;
+      return { kind: "Assert", test, msg, pos: t.pos };
     }
     if (this.isKeyword("import") || this.isKeyword("from")) {
       while (this.kind() !== "newline" && this.kind() !== "eof" && !this.isOp(";")) this.next();
@@ -386,12 +401,25 @@ class PyParser {
   }
 
   private parseExprUnguarded(): PyExpr {
-    if (this.isKeyword("lambda")) fail('unsupported Python construct "lambda" in TVMScript', this.tok.pos);
+    if (this.isKeyword("lambda")) return this.parseLambda();
     const e = this.parseOr();
-    if (this.isKeyword("if")) {
-      fail('conditional expressions ("a if c else b") are not supported; use T.if_then_else or T.Select', this.tok.pos);
+    if (!this.isKeyword("if")) return e;
+    this.next();
+    const test = this.parseOr();
+    this.expectKeyword("else");
+    const orelse = this.parseExpr();
+    return { kind: "IfExp", test, body: e, orelse, pos: e.pos };
+  }
+
+  private parseLambda(): PyExpr {
+    const pos = this.expectKeyword("lambda").pos;
+    const params: string[] = [];
+    while (!this.isOp(":")) {
+      params.push(this.expectName("a lambda parameter").text);
+      if (!this.acceptOp(",")) break;
     }
-    return e;
+    this.expectOp(":", "after the lambda parameters");
+    return { kind: "Lambda", params, body: this.parseExpr(), pos };
   }
 
   private parseOr(): PyExpr {
@@ -429,13 +457,17 @@ class PyParser {
     if (this.isKeyword("in") || this.isKeyword("is")) {
       fail(`unsupported Python operator "${this.tok.text}" in TVMScript`, this.tok.pos);
     }
-    if (!(this.kind() === "op" && COMPARE_OPS.has(this.tok.text))) return left;
-    const opTok = this.next();
-    const right = this.parseBitOr();
-    if (this.kind() === "op" && COMPARE_OPS.has(this.tok.text)) {
-      fail('chained comparisons are not supported in TVMScript; combine them with "and"', this.tok.pos);
+    // `a < b < c` is Python's `a < b and b < c` (TVMScript builds the same And).
+    const comparisons: PyExpr[] = [];
+    let operand = left;
+    while (this.kind() === "op" && COMPARE_OPS.has(this.tok.text)) {
+      const opTok = this.next();
+      const right = this.parseBitOr();
+      comparisons.push({ kind: "Compare", op: opTok.text as CompareText, left: operand, right, pos: operand.pos, opPos: opTok.pos });
+      operand = right;
     }
-    return { kind: "Compare", op: opTok.text as CompareText, left, right, pos: left.pos, opPos: opTok.pos };
+    if (comparisons.length <= 1) return comparisons[0] ?? left;
+    return { kind: "BoolOp", op: "and", values: comparisons, pos: left.pos };
   }
 
   private parseBinaryLevel(ops: readonly string[], operand: () => PyExpr): PyExpr {

@@ -12,7 +12,9 @@ export type Binding =
   | { readonly kind: "buffer"; readonly buffer: Buffer }
   /** A `T.handle` parameter, to be given a buffer by `T.match_buffer`. */
   | { readonly kind: "handle"; readonly var: Var }
-  | { readonly kind: "number"; readonly value: number; readonly isFloat: boolean };
+  | { readonly kind: "number"; readonly value: number; readonly isFloat: boolean }
+  /** A string given from outside the script (a Python closure variable such as `dtype = "float16"`). */
+  | { readonly kind: "string"; readonly value: string };
 
 /** Nested lexical scopes; inner definitions shadow outer ones and vanish when the scope closes. */
 export class ScopeStack {
@@ -43,6 +45,11 @@ export class ScopeStack {
   /** Defines in the outermost (function-level) scope, e.g. a symbolic shape variable. */
   defineGlobal(name: string, binding: Binding): void {
     this.frames[0]!.set(name, binding);
+  }
+
+  /** The binding of `name` in the innermost scope only (for duplicate definitions). */
+  lookupInnermost(name: string): Binding | undefined {
+    return this.frames[this.frames.length - 1]!.get(name);
   }
 
   lookup(name: string): Binding | undefined {

@@ -4,13 +4,16 @@
  * of the registry in `intrinsics.ts` (`T.exp`, `T.if_then_else`, `T.tvm_storage_sync`, …).
  */
 import { isIntegral, isValidDType } from "../dtype.js";
-import { type BinaryOp, type PrimExpr, binary, broadcast, cast, constant, letExpr, not, ramp, select } from "../expr.js";
-import { checkIntrinsicCall, intrinsicInfo } from "../intrinsics.js";
+import { type BinaryOp, type PrimExpr, binary, broadcast, call as callExpr, cast, constant, letExpr, not, ramp, select, stringImm, variable } from "../expr.js";
+import { checkIntrinsicCall, intrinsicInfo, isNamespacedIntrinsic } from "../intrinsics.js";
 import { maxValue, minValue } from "../te/limits.js";
 import { type PyExpr, dottedName } from "./ast.js";
+import { bindArguments } from "./arguments.js";
+import { evalAttrDict } from "./attr-values.js";
 import { fail } from "./errors.js";
 import type { ExprEvaluator } from "./expr-evaluator.js";
-import { type ExprValue, isLiteral, valuesToExprs } from "./literal.js";
+import { type ExprValue, isLiteral, literalToExpr, valueToExpr, valuesToExprs } from "./literal.js";
+import { moduleCall } from "./module-functions.js";
 
 type CallNode = Extract<PyExpr, { kind: "Call" }>;
 type Handler = (ev: ExprEvaluator, call: CallNode) => ExprValue;
@@ -152,11 +155,63 @@ const HANDLERS: Record<string, Handler> = {
     if (x.kind === "IntImm" && y.kind === "IntImm" && y.value !== 0) return constant(Math.floor((x.value + y.value - 1) / y.value), x.dtype);
     return binary("floordiv", binary("sub", binary("add", x, y), constant(1, x.dtype)), y);
   },
+  /** `T.meta_var(x)`: a value substituted where it is used (no binding of its own). */
+  meta_var: (ev, call) => {
+    const [x] = expectArgs(call, "meta_var", 1);
+    return ev.value(x!);
+  },
+  target: (ev, call) => targetCall(ev, call),
+  comm_reducer: (ev, call) => commReducer(ev, call),
   abs: (ev, call) => {
     const [x] = expectArgs(call, "abs", 1);
     return checkIntrinsicCall("fabs", [ev.prim(x!)]);
   },
 };
+
+/**
+ * `T.target("cuda", host="llvm")` or `T.target({"kind": "llvm", ...})`: kept as a call of strings,
+ * a dict config (or host) as its JSON text.
+ */
+function targetCall(ev: ExprEvaluator, call: CallNode): ExprValue {
+  const args = bindArguments(call, "T.target", ["target_config", "host"], 1);
+  const configText = (e: PyExpr): string => {
+    if (e.kind === "String") return e.value;
+    if (e.kind === "Dict") return JSON.stringify(evalAttrDict(ev, e, "a T.target config"));
+    return fail("T.target expects a target kind string or a config dictionary", e.pos);
+  };
+  const host = args.get("host");
+  const parts = [configText(args.get("target_config")!), ...(host === undefined ? [] : [configText(host)])];
+  return checkIntrinsicCall(
+    "target",
+    parts.map((p) => stringImm(p)),
+  );
+}
+
+/**
+ * `T.comm_reducer(lambda x, y: x + y, [identity])`, or with tuples for several values at once
+ * (`lambda x0, x1, y0, y1: (x0 + y0, x1 * y1)`). The operands take the identities' dtypes.
+ */
+function commReducer(ev: ExprEvaluator, call: CallNode): ExprValue {
+  const args = bindArguments(call, "T.comm_reducer", ["combiner", "identity"], 2);
+  const combiner = args.get("combiner")!;
+  const identityNode = args.get("identity")!;
+  if (combiner.kind !== "Lambda") fail("T.comm_reducer expects a lambda as its combiner", combiner.pos);
+  const identityItems = identityNode.kind === "List" || identityNode.kind === "Tuple" ? identityNode.elts : [identityNode];
+  const identities = identityItems.map((e) => ev.prim(e));
+  const n = identities.length;
+  if (combiner.params.length !== 2 * n) {
+    fail(`the combiner of T.comm_reducer takes ${2 * n} parameters for ${n} identit${n === 1 ? "y" : "ies"}, got ${combiner.params.length}`, combiner.pos);
+  }
+  const operands = combiner.params.map((name, i) => variable(name, identities[i % n]!.dtype));
+  const results = ev.scopes.within(() => {
+    combiner.params.forEach((name, i) => ev.scopes.define(name, { kind: "var", var: operands[i]! }));
+    const body = combiner.body;
+    const items = body.kind === "Tuple" ? body.elts : [body];
+    if (items.length !== n) fail(`the combiner of T.comm_reducer returns ${items.length} values for ${n} identities`, body.pos);
+    return items.map((e, i) => ev.prim(e, identities[i]!.dtype));
+  });
+  return checkIntrinsicCall("comm_reducer", [...operands, ...results, ...identities]);
+}
 
 /** `T.min_value("float32")` / `T.min_value(dtype="float32")`. */
 function dtypeOnlyArgument(ev: ExprEvaluator, call: CallNode, name: string): string {
@@ -210,7 +265,14 @@ function intrinsicCall(ev: ExprEvaluator, call: CallNode, name: string): ExprVal
   const dtypeKeyword = onlyDtypeKeyword(call, name);
   let operands = call.args;
   let dt: string | undefined;
-  if (intrinsicInfo(name)?.dtypeFirst === true) {
+  if (intrinsicInfo(name)?.dtypeLast === true && dtypeKeyword === undefined) {
+    const last = operands[operands.length - 1];
+    if (last?.kind !== "String") fail(`T.${name} takes the dtype last, as in T.${name}(..., "int32")`, last?.pos ?? call.pos);
+    dt = dtypeArg(ev, last);
+    operands = operands.slice(0, -1);
+  } else if (intrinsicInfo(name)?.dtypeLast === true) {
+    dt = dtypeArg(ev, dtypeKeyword!);
+  } else if (intrinsicInfo(name)?.dtypeFirst === true) {
     const dtypeNode = dtypeKeyword ?? operands[0];
     if (dtypeKeyword === undefined) {
       if (dtypeNode?.kind !== "String") fail(`T.${name} takes the dtype first, as in T.${name}("float32", ...)`, dtypeNode?.pos ?? call.pos);
@@ -242,9 +304,29 @@ function onlyDtypeKeyword(call: CallNode, name: string): PyExpr | undefined {
   return dtype;
 }
 
+/** `T.ptx_legacy.mma(..., dtype="float16")`: an opaque call, void unless `dtype=` says otherwise. */
+function namespacedCall(ev: ExprEvaluator, call: CallNode, op: string): ExprValue {
+  const dtypeNode = onlyDtypeKeyword(call, op);
+  const dt = dtypeNode === undefined ? "void" : dtypeNode.kind === "String" && dtypeNode.value === "" ? "void" : dtypeArg(ev, dtypeNode);
+  const args = call.args.map((a) => {
+    const v = ev.value(a);
+    return isLiteral(v) ? literalToExpr(v) : v;
+  });
+  return callExpr(dt, op, args);
+}
+
 /** Evaluates a call expression: `T.<function>(...)`. */
 export function callTFunction(ev: ExprEvaluator, call: CallNode): ExprValue {
   const callee = dottedName(call.func);
+  if (callee !== undefined && !callee.startsWith("T.") && call.keywords.length === 0) {
+    const global = moduleCall(
+      ev.module,
+      callee,
+      call.args.map((a) => valueToExpr(ev.value(a))),
+    );
+    if (global !== undefined) return global;
+  }
+  if (callee?.startsWith("T.") && isNamespacedIntrinsic(callee.slice(2))) return namespacedCall(ev, call, callee.slice(2));
   if (callee === undefined || !callee.startsWith("T.") || callee.split(".").length !== 2) {
     fail(`unknown function "${callee ?? "<expression>"}": only T.* functions can be called in TVMScript expressions`, call.pos);
   }

@@ -16,6 +16,8 @@ export class PrintContext {
   constructor(
     readonly style: Style,
     readonly highlight: ReadonlySet<object>,
+    /** "course": `T.block` and block allocations as `T.alloc_buffer`; "tvm": today's `T.sblock*` spellings. */
+    readonly dialect: "course" | "tvm" = "course",
   ) {}
 
   /** The printed name of a variable; one the IR never declared is named on first use. */
@@ -36,6 +38,11 @@ export class PrintContext {
     const name = this.names.define(b, b.name, "buffer");
     this.names.alias(b.data, `${name}.data`);
     return name;
+  }
+
+  /** `T.block`, `T.block_attr` or a block's `T.alloc_buffer`, spelled in the printed dialect. */
+  blockTir(name: "block" | "block_attr" | "alloc_buffer"): string {
+    return this.tir(this.dialect === "tvm" ? `s${name === "alloc_buffer" ? "block_alloc_buffer" : name}` : name);
   }
 
   /** `T.<name>` with the `T` module prefix. */

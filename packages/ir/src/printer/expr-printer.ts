@@ -9,8 +9,9 @@ import { isFloat } from "../dtype.js";
 import { IRError } from "../errors.js";
 import type { Binary, BinaryOp, BufferLoad, PrimExpr } from "../expr.js";
 import type { PrintContext } from "./context.js";
-import { floatLiteral, pyString } from "./literals.js";
-import { intrinsicInfo } from "../intrinsics.js";
+import { attrValueText, floatLiteral, pyString } from "./literals.js";
+import type { AttrValue } from "../stmt.js";
+import { globalCallee, intrinsicInfo, isNamespacedIntrinsic } from "../intrinsics.js";
 
 /** Python operator precedence, loosest first. */
 export const Prec = {
@@ -92,12 +93,47 @@ export function printExpr(ctx: PrintContext, e: PrimExpr): ExprText {
     case "Let":
       return atom(`${ctx.tir("Let")}(${sub(e.body)}, where={${ctx.varName(e.variable)}: ${sub(e.value)}})`);
     case "Call": {
+      if (e.op === "target") return call("target", targetArgs(ctx, e.args));
+      const callee = globalCallee(e.op);
+      if (callee !== undefined) return atom(`Module.${callee}(${e.args.map(sub).join(", ")})`);
+      if (e.op === "comm_reducer" && e.args.length % 4 === 0) return atom(commReducerText(ctx, e.args));
       const args = e.args.map(sub);
-      return call(e.op, intrinsicInfo(e.op)?.dtypeFirst === true ? [pyString(e.dtype, s), ...args] : args);
+      if (isNamespacedIntrinsic(e.op)) return call(e.op, e.dtype === "void" ? args : [...args, `dtype=${pyString(e.dtype, s)}`]);
+      const info = intrinsicInfo(e.op);
+      if (info?.dtypeLast === true) return call(e.op, [...args, pyString(e.dtype, s)]);
+      return call(e.op, info?.dtypeFirst === true ? [pyString(e.dtype, s), ...args] : args);
     }
     default:
       throw new IRError(`cannot print expression of kind "${(e as { kind?: unknown }).kind}"`);
   }
+}
+
+/** `T.comm_reducer(lambda x, y: x + y, [T.float32(0)])` from its operands, results and identities. */
+function commReducerText(ctx: PrintContext, args: readonly PrimExpr[]): string {
+  const n = args.length / 4;
+  return ctx.names.scoped(() => {
+    const params = args.slice(0, 2 * n).map((v) => (v.kind === "Var" ? ctx.names.define(v, v.name, "v") : exprText(ctx, v)));
+    const results = args.slice(2 * n, 3 * n).map((r) => exprText(ctx, r));
+    const identities = args.slice(3 * n).map((x) => exprText(ctx, x));
+    const body = n === 1 ? results[0]! : `(${results.join(", ")})`;
+    return `${ctx.tir("comm_reducer")}(${ctx.style.keyword("lambda")} ${params.join(", ")}: ${body}, [${identities.join(", ")}])`;
+  });
+}
+
+/** `T.target("cuda", host=...)`: a config kept as JSON text prints as the dict it was. */
+function targetArgs(ctx: PrintContext, args: readonly PrimExpr[]): string[] {
+  const text = (a: PrimExpr): string => {
+    if (a.kind !== "StringImm") return exprText(ctx, a);
+    if (a.value.startsWith("{")) {
+      try {
+        return attrValueText(JSON.parse(a.value) as AttrValue, ctx.style, (x) => exprText(ctx, x));
+      } catch {
+        // Not JSON: print it as the string it is.
+      }
+    }
+    return pyString(a.value, ctx.style);
+  };
+  return args.map((a, i) => (i === 1 ? `host=${text(a)}` : text(a)));
 }
 
 function floatLiteralStyled(ctx: PrintContext, value: number): string {

@@ -13,9 +13,18 @@ class FreeVarCollector extends IRVisitor {
   /** Used variables in order of first use. */
   readonly used = new Set<Var>();
   private readonly seenBuffers = new Set<Buffer>();
+  /** Buffers some statement or parameter declares. */
+  readonly declaredBuffers = new Set<Buffer>();
+  /** Buffers accessed, in order of first access. */
+  readonly accessedBuffers = new Set<Buffer>();
 
   override visitVar(v: Var): void {
     this.used.add(v);
+  }
+
+  declare(b: Buffer): void {
+    this.declaredBuffers.add(b);
+    this.visitBuffer(b);
   }
 
   visitBuffer(b: Buffer): void {
@@ -26,16 +35,19 @@ class FreeVarCollector extends IRVisitor {
   }
 
   override visitBufferLoad(e: BufferLoad): void {
+    this.accessedBuffers.add(e.buffer);
     this.visitBuffer(e.buffer);
     super.visitBufferLoad(e);
   }
 
   override visitBufferStore(s: BufferStore): void {
+    this.accessedBuffers.add(s.buffer);
     this.visitBuffer(s.buffer);
     super.visitBufferStore(s);
   }
 
   override visitRegion(r: BufferRegion): void {
+    this.accessedBuffers.add(r.buffer);
     this.visitBuffer(r.buffer);
     super.visitRegion(r);
   }
@@ -47,8 +59,8 @@ class FreeVarCollector extends IRVisitor {
 
   override visitBlock(b: Block): void {
     for (const iv of b.iterVars) this.bound.add(iv.var);
-    for (const buf of b.allocBuffers) this.visitBuffer(buf);
-    for (const m of b.matchBuffers) this.visitBuffer(m.buffer);
+    for (const buf of b.allocBuffers) this.declare(buf);
+    for (const m of b.matchBuffers) this.declare(m.buffer);
     super.visitBlock(b);
   }
 
@@ -59,7 +71,7 @@ class FreeVarCollector extends IRVisitor {
         break;
       case "Allocate":
       case "DeclBuffer":
-        this.visitBuffer(s.buffer);
+        this.declare(s.buffer);
         break;
       case "AttrStmt":
         if (s.node !== undefined) {
@@ -74,13 +86,24 @@ class FreeVarCollector extends IRVisitor {
   }
 }
 
-export function collectFreeVars(func: PrimFunc): Var[] {
+function collect(func: PrimFunc): FreeVarCollector {
   const c = new FreeVarCollector();
   for (const p of func.params) c.bound.add(p);
   for (const p of func.params) {
     const b = func.bufferMap.get(p);
-    if (b !== undefined) c.visitBuffer(b);
+    if (b !== undefined) c.declare(b);
   }
   c.visitStmt(func.body);
+  return c;
+}
+
+export function collectFreeVars(func: PrimFunc): Var[] {
+  const c = collect(func);
   return [...c.used].filter((v) => !c.bound.has(v));
+}
+
+/** Buffers accessed but declared nowhere in the function: printed as `X = T.Buffer(...)` first. */
+export function collectFreeBuffers(func: PrimFunc): Buffer[] {
+  const c = collect(func);
+  return [...c.accessedBuffers].filter((b) => !c.declaredBuffers.has(b));
 }

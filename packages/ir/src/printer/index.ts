@@ -49,6 +49,12 @@ export interface PrinterOptions {
   color?: boolean;
   /** Nodes (For, BlockRealize, Block, any Stmt, a PrimFunc) whose header line is underlined with `^`. */
   highlight?: ReadonlySet<object>;
+  /**
+   * "course" (default): the course's TVM (`T.block`, block allocations as `T.alloc_buffer`);
+   * "tvm": today's TVM (`@T.prim_func(s_tir=True)`, `T.sblock`, `T.sblock_alloc_buffer`, flat
+   * allocations as `T.alloc_buffer`). The parser reads both back to the same IR.
+   */
+  dialect?: "course" | "tvm";
 }
 
 export interface TVMScriptPrintOptions extends PrinterOptions {
@@ -66,7 +72,7 @@ function checkNodeKind(node: unknown, fn: string, expected: string): string {
 }
 
 function makeContext(opts: PrinterOptions): PrintContext {
-  return new PrintContext(opts.color ? ANSI_STYLE : PLAIN_STYLE, opts.highlight ?? new Set());
+  return new PrintContext(opts.color ? ANSI_STYLE : PLAIN_STYLE, opts.highlight ?? new Set(), opts.dialect ?? "course");
 }
 
 function defaultFuncName(func: PrimFunc): string {

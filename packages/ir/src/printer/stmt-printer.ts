@@ -60,10 +60,8 @@ export class StmtPrinter {
         return this.printIf(s, indent);
       case "For":
         return this.printFor(s, indent);
-      case "Evaluate": {
-        const value = this.expr(s.value);
-        return this.out.line(indent, s.value.kind === "Call" ? value : `${this.ctx.tir("evaluate")}(${value})`, s);
-      }
+      case "Evaluate":
+        return this.out.line(indent, this.evaluateText(s.value), s);
       case "LetStmt":
         return this.printLet(s, indent, isLast);
       case "Allocate":
@@ -77,6 +75,28 @@ export class StmtPrinter {
       default:
         throw new IRError(`cannot print statement of kind "${(s as { kind?: unknown }).kind}"`);
     }
+  }
+
+  /** An evaluated call; TVM's control-flow calls print as the Python statements they come from. */
+  private evaluateText(value: PrimExpr): string {
+    if (value.kind !== "Call") return `${this.ctx.tir("evaluate")}(${this.expr(value)})`;
+    const [first] = value.args;
+    if (value.op === "ret" && first !== undefined) return `${this.kw("return")} ${this.expr(first)}`;
+    if (value.op === "break_loop" && first === undefined) return this.kw("break");
+    if (value.op === "continue_loop" && first === undefined) return this.kw("continue");
+    const strings = value.args.slice(1).map((a) => (a.kind === "StringImm" ? a.value : undefined));
+    if (value.op === "assert" && first !== undefined && strings.length > 0 && strings.every((x) => x !== undefined)) {
+      return `${this.kw("assert")} ${this.expr(first)}${this.assertMessage(strings as string[])}`;
+    }
+    return this.expr(value);
+  }
+
+  /** `, "message"` for a RuntimeError of one part, else `, ("Kind", ["part", ...])`; nothing for none. */
+  private assertMessage([kind, ...parts]: string[]): string {
+    const str = (x: string): string => pyString(x, this.ctx.style);
+    if (kind === "RuntimeError" && parts.length === 1) return `, ${str(parts[0]!)}`;
+    if (kind === "RuntimeError" && parts.length === 0) return "";
+    return `, (${str(kind!)}, [${parts.map(str).join(", ")}])`;
   }
 
   private printStore(s: BufferStore, indent: number): void {
@@ -155,7 +175,7 @@ export class StmtPrinter {
 
   private printBlock(realize: BlockRealize, indent: number): void {
     const block = realize.block;
-    this.out.line(indent, `${this.kw("with")} ${this.ctx.tir("block")}(${pyString(block.name, this.ctx.style)}):`, realize, block);
+    this.out.line(indent, `${this.kw("with")} ${this.ctx.blockTir("block")}(${pyString(block.name, this.ctx.style)}):`, realize, block);
     const inner = indent + 1;
     this.ctx.names.scoped(() => {
       this.printIterVars(realize, inner);
@@ -163,7 +183,7 @@ export class StmtPrinter {
       this.out.line(inner, `${this.ctx.tir("reads")}(${this.regionsText(block.reads)})`);
       this.out.line(inner, `${this.ctx.tir("writes")}(${this.regionsText(block.writes)})`);
       if (Object.keys(block.annotations).length > 0) {
-        this.out.line(inner, `${this.ctx.tir("block_attr")}(${this.attrText(block.annotations)})`);
+        this.out.line(inner, `${this.ctx.blockTir("block_attr")}(${this.attrText(block.annotations)})`);
       }
       this.printAllocBuffers(block.allocBuffers, inner);
       for (const m of block.matchBuffers) {
@@ -181,7 +201,7 @@ export class StmtPrinter {
 
   printAllocBuffers(buffers: readonly Buffer[], indent: number): void {
     for (const b of buffers) {
-      const rhs = bufferCall(this.ctx, "alloc_buffer", b);
+      const rhs = bufferCall(this.ctx, this.ctx.dialect === "tvm" ? "sblock_alloc_buffer" : "alloc_buffer", b);
       this.out.line(indent, `${this.ctx.defineBuffer(b)} = ${rhs}`);
     }
   }
@@ -276,6 +296,7 @@ export class StmtPrinter {
     const { buffer } = s;
     // TVM's sugar: an allocation immediately declared as its buffer prints as one `T.decl_buffer`.
     if (s.body.kind === "DeclBuffer" && s.body.buffer.data === buffer.data && !this.ctx.names.has(buffer.data)) {
+      if (this.ctx.dialect === "tvm" && s.body.buffer === buffer) return this.printFlatAllocBuffer(s, s.body, indent, isLast);
       return this.printDeclBuffer(s.body, indent, isLast, s);
     }
     const extents = `[${buffer.shape.map((e) => this.expr(e)).join(", ")}]`;
@@ -290,6 +311,29 @@ export class StmtPrinter {
     });
   }
 
+  /**
+   * Today's `X = T.alloc_buffer(...)` for an allocation declared as its own buffer; attribute
+   * scopes on its data right inside print as `annotations=` (how the parser reads them).
+   */
+  private printFlatAllocBuffer(s: Allocate, decl: DeclBuffer, indent: number, isLast: boolean): void {
+    const annotations: Record<string, PrimExpr> = {};
+    let body = decl.body;
+    while (body.kind === "AttrStmt" && body.node === s.buffer.data && isScalarAnnotation(body.value) && !(body.key in annotations)) {
+      annotations[body.key] = body.value;
+      body = body.body;
+    }
+    let rhs = bufferCall(this.ctx, "alloc_buffer", s.buffer);
+    if (Object.keys(annotations).length > 0) rhs = `${rhs.slice(0, -1)}, annotations=${this.attrText(annotations)})`;
+    this.printScoped(
+      indent,
+      isLast,
+      s,
+      rhs,
+      () => this.ctx.defineBuffer(s.buffer),
+      (inner) => this.printBody(body, inner),
+    );
+  }
+
   private printDeclBuffer(s: DeclBuffer, indent: number, isLast: boolean, node: object): void {
     const rhs = bufferCall(this.ctx, "decl_buffer", s.buffer);
     this.printScoped(
@@ -300,6 +344,12 @@ export class StmtPrinter {
       () => this.ctx.defineBuffer(s.buffer),
       (inner) => this.printBody(s.body, inner),
     );
+  }
+
+  /** A constant subject keeps its dtype call: a bare `0` would read back as no subject. */
+  private subjectText(e: PrimExpr): string {
+    if (e.kind === "IntImm" && e.dtype === "int32") return `${this.ctx.tir("int32")}(${this.ctx.style.number(String(e.value))})`;
+    return this.expr(e);
   }
 
   private printAttr(s: AttrStmt, indent: number, isLast: boolean): void {
@@ -314,10 +364,15 @@ export class StmtPrinter {
       const rhs = `${this.ctx.tir("launch_thread")}(${pyString(node.name, this.ctx.style)}, ${value})`;
       return this.printScoped(indent, isLast, s, rhs, () => this.ctx.names.define(node, node.name, "v"), body);
     }
-    const subject = node === undefined ? this.kw("None") : this.ctx.varName(node);
+    const subject = node !== undefined ? this.ctx.varName(node) : s.subject !== undefined ? this.subjectText(s.subject) : this.kw("None");
     const rhs = `${this.ctx.tir("attr")}(${subject}, ${pyString(s.key, this.ctx.style)}, ${value})`;
     this.printScoped(indent, isLast, s, rhs, undefined, body);
   }
+}
+
+/** Values an allocation annotation can hold: constants and strings (as the parser builds them). */
+function isScalarAnnotation(e: PrimExpr): boolean {
+  return e.kind === "IntImm" || e.kind === "FloatImm" || e.kind === "StringImm";
 }
 
 function isObject(x: unknown): x is object {

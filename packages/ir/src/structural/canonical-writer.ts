@@ -287,8 +287,9 @@ export class CanonicalWriter {
       case "AttrStmt":
         this.value(path, "statement kind", s.kind);
         this.value(path, "attr key", JSON.stringify(s.key));
-        this.value(path, "attr subject", s.node === undefined ? "none" : "var");
+        this.value(path, "attr subject", s.node !== undefined ? "var" : s.subject !== undefined ? "expr" : "none");
         if (s.node !== undefined) this.useVar(s.node, fieldPath(path, "node"), "attr subject");
+        else if (s.subject !== undefined) this.expr(s.subject, fieldPath(path, "subject"), "attr subject");
         this.expr(s.value, fieldPath(path, "value"), "attr value");
         return this.stmt(s.body, fieldPath(path, "body"));
       case "BlockRealize":

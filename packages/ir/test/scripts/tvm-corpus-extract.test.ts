@@ -66,3 +66,101 @@ describe("messageKey", () => {
     expect(a).toBe('unknown TVMScript function "T.foo" near "…" (N args)');
   });
 });
+
+describe("scripts TVM rejects", () => {
+  const REJECTED = `
+def test_rejected():
+    with pytest.raises(RuntimeError):
+
+        @T.prim_func
+        def bad():
+            T.evaluate(0)
+
+    @T.prim_func
+    def good():
+        T.evaluate(0)
+`;
+
+  it("marks a script inside with pytest.raises(...) as expected to fail, and only that one", () => {
+    const cases = extractCases("tests/test_y.py", REJECTED);
+    expect(cases.map((c) => [c.where, c.expectError])).toEqual([
+      ["test_y.py:5 bad", true],
+      ["test_y.py:9 good", false],
+    ]);
+  });
+});
+
+describe("the Python closure of a script", () => {
+  const CLOSURE = `
+N = 16
+dtype = tvm.testing.parameter("float16", "float32")
+
+
+@pytest.mark.parametrize("extent, target", [(4, "llvm"), (8, "cuda")])
+def test_closure(extent, target):
+    lanes = 2
+    other = make_it()
+
+    @T.prim_func
+    def f(A: T.Buffer((N,), dtype)):
+        T.evaluate(0)
+`;
+
+  it("collects module literals, parameters, the first parametrize case and earlier literal assignments", () => {
+    const [c] = extractCases("tests/test_z.py", CLOSURE);
+    expect(c!.closure).toEqual({ N: 16, dtype: "float16", extent: 4, target: "llvm", lanes: 2 });
+  });
+
+  it("the parser takes closure values for names the script does not define", () => {
+    const [c] = extractCases("tests/test_z.py", CLOSURE);
+    const f = [...parseTVMScript(c!.text, { closure: c!.closure }).functions.values()][0]!;
+    expect([...f.bufferMap.values()][0]!.dtype).toBe("float16");
+    expect(() => parseTVMScript(c!.text)).toThrow("a dtype must be a string literal");
+  });
+});
+
+describe("scripts quoted in Python strings", () => {
+  const QUOTED = `
+def test_printer():
+    @T.prim_func
+    def main():
+        T.evaluate(0)
+    expected_output = """
+# from tvm.script import tir as T
+
+@T.prim_func
+def main():
+    T.evaluate(0)"""
+
+    expected_underlined = """
+@T.prim_func
+def main():
+    T.evaluate(0)
+    ^^^^^^^^^^^^^
+"""
+`;
+
+  it("ends a script at the closing quotes or at a less indented line with quotes, and leaves out underlined outputs", () => {
+    const cases = extractCases("tests/test_q.py", QUOTED);
+    expect(cases.map((c) => c.text)).toEqual(["@T.prim_func\ndef main():\n    T.evaluate(0)\n", "@T.prim_func\ndef main():\n    T.evaluate(0)\n"]);
+  });
+});
+
+describe("docstrings", () => {
+  it("a one-line or multi-line docstring of a script does not end it", () => {
+    const src = [
+      "@T.prim_func",
+      "def f():",
+      '    """One line."""',
+      "    T.evaluate(0)",
+      "",
+      "@T.prim_func",
+      "def g():",
+      '    """Two',
+      '    lines."""',
+      "    T.evaluate(1)",
+      "",
+    ].join("\n");
+    expect(extractCases("tests/test_d.py", src).map((c) => c.text.split("\n").length)).toEqual([5, 6]);
+  });
+});
