@@ -1,0 +1,52 @@
+/**
+ * Which TVM test file measures which of our passes (for `tvm-pass-cases.ts`), and what TVM's test
+ * runs around the pass (most follow it with StmtSimplify; the compaction test simplifies both sides).
+ */
+import type { PrimFunc } from "@tessera/ir";
+import {
+  compactBufferAllocation,
+  convertBlocksToOpaque,
+  flattenBuffer,
+  injectSoftwarePipeline,
+  lowerOpaqueBlock,
+  planBufferAllocation,
+  simplifyFunc,
+} from "../../src/lower/passes/index.js";
+
+type Options = Readonly<Record<string, boolean | number>>;
+
+export interface PassUnderTest {
+  readonly name: string;
+  /** The TVM test file, relative to the repository root. */
+  readonly file: string;
+  readonly run: (func: PrimFunc, options: Options) => PrimFunc;
+  /** What the test applies to its expected function too, if anything. */
+  readonly normalizeExpected?: (func: PrimFunc, options: Options) => PrimFunc;
+}
+
+const S_TIR = "tests/python/s_tir/transform/test_s_tir_transform_";
+const TIRX = "tests/python/tirx-transform/test_tir_transform_";
+
+const thenSimplify =
+  (pass: (f: PrimFunc) => PrimFunc) =>
+  (f: PrimFunc): PrimFunc =>
+    simplifyFunc(pass(f));
+
+export const PASS_TABLE: readonly PassUnderTest[] = [
+  {
+    name: "PlanAndUpdateBufferAllocationLocation",
+    file: `${S_TIR}plan_update_buffer_allocation_location.py`,
+    run: (f) => planBufferAllocation(f, { onHost: true }),
+  },
+  { name: "ConvertBlocksToOpaque", file: `${S_TIR}convert_blocks_to_opaque.py`, run: thenSimplify(convertBlocksToOpaque) },
+  {
+    name: "CompactBufferAllocation",
+    file: `${S_TIR}compact_buffer_region.py`,
+    run: thenSimplify(compactBufferAllocation),
+    normalizeExpected: (f) => simplifyFunc(f),
+  },
+  { name: "InjectSoftwarePipeline", file: `${S_TIR}inject_software_pipeline.py`, run: thenSimplify(injectSoftwarePipeline) },
+  { name: "LowerOpaqueBlock", file: `${S_TIR}lower_opaque_block.py`, run: thenSimplify(lowerOpaqueBlock) },
+  { name: "FlattenBuffer", file: `${TIRX}flatten_buffer.py`, run: thenSimplify(flattenBuffer) },
+  { name: "Simplify", file: `${TIRX}simplify.py`, run: (f) => simplifyFunc(f) },
+];
