@@ -10,6 +10,7 @@ import {
   injectSoftwarePipeline,
   lowerOpaqueBlock,
   planBufferAllocation,
+  removeNoOp,
   simplifyFunc,
 } from "../../src/lower/passes/index.js";
 
@@ -42,11 +43,12 @@ export const PASS_TABLE: readonly PassUnderTest[] = [
   {
     name: "CompactBufferAllocation",
     file: `${S_TIR}compact_buffer_region.py`,
-    run: thenSimplify(compactBufferAllocation),
-    normalizeExpected: (f) => simplifyFunc(f),
+    run: (f) => removeNoOp(simplifyFunc(compactBufferAllocation(f))),
+    normalizeExpected: (f) => removeNoOp(simplifyFunc(f)),
   },
   { name: "InjectSoftwarePipeline", file: `${S_TIR}inject_software_pipeline.py`, run: thenSimplify(injectSoftwarePipeline) },
   { name: "LowerOpaqueBlock", file: `${S_TIR}lower_opaque_block.py`, run: thenSimplify(lowerOpaqueBlock) },
   { name: "FlattenBuffer", file: `${TIRX}flatten_buffer.py`, run: thenSimplify(flattenBuffer) },
+  { name: "RemoveNoOp", file: `${TIRX}remove_no_op.py`, run: (f) => removeNoOp(f) },
   { name: "Simplify", file: `${TIRX}simplify.py`, run: (f) => simplifyFunc(f) },
 ];
