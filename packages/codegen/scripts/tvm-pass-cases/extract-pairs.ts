@@ -110,8 +110,8 @@ export function extractPairs(file: string, source: string): PassPair[] {
     pairs.push({ where: `${base}:${scope + 1} ${name}`, before: before.text, expected, options });
   }
 
-  // Helper-call pairs between module-level functions.
-  const topLevel = new Map(defs.filter((d) => d.scope === -1).map((d) => [d.name, d]));
+  // Helper-call pairs between named functions (module-level ones, or those of a test function).
+  const topLevel = new Map([...defs.filter((d) => d.scope !== -1), ...defs.filter((d) => d.scope === -1)].map((d) => [d.name, d]));
   const flat = source.replace(/\s+/g, " ");
   for (const m of flat.matchAll(/\b_check(_fail|_error)?\(\s*(\w+)\s*(?:,\s*(\w+)\s*)?[,)]/g)) {
     const before = topLevel.get(m[2]!);

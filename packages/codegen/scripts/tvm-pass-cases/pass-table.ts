@@ -12,6 +12,7 @@ import {
   planBufferAllocation,
   removeNoOp,
   simplifyFunc,
+  unifyThreadBinding,
 } from "../../src/lower/passes/index.js";
 
 type Options = Readonly<Record<string, boolean | number>>;
@@ -50,5 +51,6 @@ export const PASS_TABLE: readonly PassUnderTest[] = [
   { name: "LowerOpaqueBlock", file: `${S_TIR}lower_opaque_block.py`, run: thenSimplify(lowerOpaqueBlock) },
   { name: "FlattenBuffer", file: `${TIRX}flatten_buffer.py`, run: thenSimplify(flattenBuffer) },
   { name: "RemoveNoOp", file: `${TIRX}remove_no_op.py`, run: (f) => removeNoOp(f) },
+  { name: "UnifyThreadBinding", file: `${S_TIR}unify_thread_binding.py`, run: thenSimplify(unifyThreadBinding) },
   { name: "Simplify", file: `${TIRX}simplify.py`, run: (f) => simplifyFunc(f) },
 ];

@@ -17,6 +17,7 @@ export { lowerOpaqueBlock, lowerOpaqueBlockPass } from "./lower-opaque-block.js"
 export { planBufferAllocation, planBufferAllocationPass } from "./plan-buffer-allocation.js";
 export { simplifyFunc, simplifyPass } from "./simplify.js";
 export { removeNoOp, removeNoOpPass } from "./remove-no-op.js";
+export { unifyThreadBinding, unifyThreadBindingPass } from "./unify-thread-binding.js";
 
 /** Passes 1–7 of docs/architecture/lowering.md, in pipeline order. */
 export const PASSES_FRONT: readonly Pass[] = [
