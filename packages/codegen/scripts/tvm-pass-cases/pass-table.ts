@@ -8,6 +8,7 @@ import {
   convertBlocksToOpaque,
   flattenBuffer,
   injectSoftwarePipeline,
+  lowerMatchBuffer,
   lowerOpaqueBlock,
   planBufferAllocation,
   removeNoOp,
@@ -52,5 +53,6 @@ export const PASS_TABLE: readonly PassUnderTest[] = [
   { name: "FlattenBuffer", file: `${TIRX}flatten_buffer.py`, run: thenSimplify(flattenBuffer) },
   { name: "RemoveNoOp", file: `${TIRX}remove_no_op.py`, run: (f) => removeNoOp(f) },
   { name: "UnifyThreadBinding", file: `${S_TIR}unify_thread_binding.py`, run: thenSimplify(unifyThreadBinding) },
+  { name: "LowerMatchBuffer", file: `${S_TIR}lower_match_buffer.py`, run: thenSimplify(lowerMatchBuffer) },
   { name: "Simplify", file: `${TIRX}simplify.py`, run: (f) => simplifyFunc(f) },
 ];

@@ -153,7 +153,9 @@ def main(A: T.Buffer((4, 8), "int32"), B: T.Buffer((4, 8), "int32")):
 `);
     const out = planBufferAllocation(f, { onHost: true });
     // C holds values of earlier j iterations: it lives in a holder block under i, not under j.
-    expect(script(out)).toMatch(/for i in range\(4\):\n\s+with T\.block\(""\):\n[^\n]+\n[^\n]+\n\s+C = T\.alloc_buffer\(\(4, 8\), "int32"\)\n\s+for j in range\(8\):/);
+    expect(script(out)).toMatch(
+      /for i in range\(4\):\n\s+with T\.block\(""\):\n[^\n]+\n[^\n]+\n\s+C = T\.alloc_buffer\(\(4, 8\), "int32"\)\n\s+for j in range\(8\):/,
+    );
     expectSameResults(out, f);
   });
 });

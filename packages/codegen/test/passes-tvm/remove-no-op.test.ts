@@ -93,11 +93,15 @@ T.evaluate(0)`,
       "for j in range(K):\n    T.evaluate(0)",
     );
     fc.assert(
-      fc.property(fc.array(fc.tuple(statement, fc.integer({ min: 0, max: 15 })), { minLength: 1, maxLength: 6 }), fc.integer({ min: 0, max: 99 }), (stmts, seed) => {
-        const body = [`n: T.int32 = ${seed % 16}`, ...stmts.map(([s, k]) => s.replaceAll("K", String(k)))].join("\n");
-        const f = parse(func(body, 'A: T.Buffer((16,), "float32")'));
-        expectSameResults(removeNoOp(f), f, seed);
-      }),
+      fc.property(
+        fc.array(fc.tuple(statement, fc.integer({ min: 0, max: 15 })), { minLength: 1, maxLength: 6 }),
+        fc.integer({ min: 0, max: 99 }),
+        (stmts, seed) => {
+          const body = [`n: T.int32 = ${seed % 16}`, ...stmts.map(([s, k]) => s.replaceAll("K", String(k)))].join("\n");
+          const f = parse(func(body, 'A: T.Buffer((16,), "float32")'));
+          expectSameResults(removeNoOp(f), f, seed);
+        },
+      ),
       { numRuns: 40 },
     );
   });

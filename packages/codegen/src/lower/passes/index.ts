@@ -18,6 +18,7 @@ export { planBufferAllocation, planBufferAllocationPass } from "./plan-buffer-al
 export { simplifyFunc, simplifyPass } from "./simplify.js";
 export { removeNoOp, removeNoOpPass } from "./remove-no-op.js";
 export { unifyThreadBinding, unifyThreadBindingPass } from "./unify-thread-binding.js";
+export { lowerMatchBuffer, lowerMatchBufferPass } from "./lower-match-buffer.js";
 
 /** Passes 1–7 of docs/architecture/lowering.md, in pipeline order. */
 export const PASSES_FRONT: readonly Pass[] = [

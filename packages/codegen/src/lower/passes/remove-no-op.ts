@@ -9,18 +9,7 @@
  * TVM's dead-store elimination under `max_simplification_steps` is not implemented (a deviation:
  * docs/architecture/tvm-deviations-lowering.md). Usable before or after lowerOpaqueBlock.
  */
-import {
-  type BufferStore,
-  type For,
-  type IfThenElse,
-  IRMutator,
-  type PrimFunc,
-  type Stmt,
-  evaluate,
-  not,
-  sameExprStructure,
-  withBody,
-} from "@tessera/ir";
+import { type BufferStore, type For, type IfThenElse, IRMutator, type PrimFunc, type Stmt, evaluate, not, sameExprStructure, withBody } from "@tessera/ir";
 import type { Pass } from "../pass.js";
 import { isPure } from "../util/side-effects.js";
 
