@@ -54,5 +54,13 @@ export const PASS_TABLE: readonly PassUnderTest[] = [
   { name: "RemoveNoOp", file: `${TIRX}remove_no_op.py`, run: (f) => removeNoOp(f) },
   { name: "UnifyThreadBinding", file: `${S_TIR}unify_thread_binding.py`, run: thenSimplify(unifyThreadBinding) },
   { name: "LowerMatchBuffer", file: `${S_TIR}lower_match_buffer.py`, run: thenSimplify(lowerMatchBuffer) },
-  { name: "Simplify", file: `${TIRX}simplify.py`, run: (f) => simplifyFunc(f) },
+  {
+    name: "Simplify",
+    file: `${TIRX}simplify.py`,
+    run: (f, o) =>
+      simplifyFunc(f, {
+        transitivelyProveInequalities: o.transitively_prove_inequalities === true,
+        applyConstraintsToBooleanBranches: o.apply_constraints_to_boolean_branches === true,
+      }),
+  },
 ];

@@ -15,7 +15,7 @@ export { injectSoftwarePipeline, injectSoftwarePipelinePass } from "./inject-sof
 export { lowerInitBlock, lowerInitBlockPass } from "./lower-init-block.js";
 export { lowerOpaqueBlock, lowerOpaqueBlockPass } from "./lower-opaque-block.js";
 export { planBufferAllocation, planBufferAllocationPass } from "./plan-buffer-allocation.js";
-export { simplifyFunc, simplifyPass } from "./simplify.js";
+export { type SimplifyOptions, simplifyFunc, simplifyPass } from "./simplify.js";
 export { removeNoOp, removeNoOpPass } from "./remove-no-op.js";
 export { unifyThreadBinding, unifyThreadBindingPass } from "./unify-thread-binding.js";
 export { lowerMatchBuffer, lowerMatchBufferPass } from "./lower-match-buffer.js";

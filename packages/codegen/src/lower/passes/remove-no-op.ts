@@ -11,16 +11,9 @@
  */
 import { type BufferStore, type For, type IfThenElse, IRMutator, type PrimFunc, type Stmt, evaluate, not, sameExprStructure, withBody } from "@tessera/ir";
 import type { Pass } from "../pass.js";
-import { isPure } from "../util/side-effects.js";
+import { isNoOp, isPure, isSelfCopy } from "../util/no-op.js";
 
 const NOTHING: Stmt = evaluate(0);
-
-/** Whether `s` does nothing at all. */
-export function isNoOp(s: Stmt): boolean {
-  if (s.kind === "Evaluate") return isPure(s.value);
-  if (s.kind === "SeqStmt") return s.seq.every(isNoOp);
-  return false;
-}
 
 class NoOpRemover extends IRMutator {
   override visitStmt(s: Stmt): Stmt {
@@ -37,7 +30,7 @@ class NoOpRemover extends IRMutator {
       case "DeclBuffer":
         return isNoOp(visited.body) ? NOTHING : visited;
       case "BufferStore":
-        return this.isSelfCopy(visited) ? NOTHING : visited;
+        return isSelfCopy(visited) ? NOTHING : visited;
       default:
         return visited;
     }
@@ -63,16 +56,6 @@ class NoOpRemover extends IRMutator {
     if (thenEmpty) return { kind: "IfThenElse", condition: not(s.condition), thenCase: s.elseCase!, elseCase: undefined };
     if (elseEmpty && s.elseCase !== undefined) return { ...s, elseCase: undefined };
     return s;
-  }
-
-  private isSelfCopy(s: BufferStore): boolean {
-    const v = s.value;
-    return (
-      v.kind === "BufferLoad" &&
-      v.buffer === s.buffer &&
-      v.indices.length === s.indices.length &&
-      v.indices.every((x, i) => sameExprStructure(x, s.indices[i]!))
-    );
   }
 }
 
