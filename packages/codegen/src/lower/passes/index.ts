@@ -10,7 +10,7 @@ import { planBufferAllocationPass } from "./plan-buffer-allocation.js";
 
 export { compactBufferAllocation, compactBufferAllocationPass } from "./compact-buffer-allocation.js";
 export { convertBlocksToOpaque, convertBlocksToOpaquePass } from "./convert-blocks-to-opaque.js";
-export { flattenBuffer, flattenBufferPass } from "./flatten-buffer.js";
+export { type FlattenBufferOptions, flattenBuffer, flattenBufferPass } from "./flatten-buffer.js";
 export { injectSoftwarePipeline, injectSoftwarePipelinePass } from "./inject-software-pipeline.js";
 export { lowerInitBlock, lowerInitBlockPass } from "./lower-init-block.js";
 export { lowerOpaqueBlock, lowerOpaqueBlockPass } from "./lower-opaque-block.js";
