@@ -263,3 +263,37 @@ def main(a: T.handle, n: T.int32, m: T.int32):
     expect(extent).toBe("n");
   });
 });
+
+describe("compactBufferAllocation as TVM's CompactBufferAllocation", () => {
+  test("a buffer whose storage pointer is passed to a call keeps its shape (any element may be touched)", () => {
+    const f = parsePrimFunc(`
+@T.prim_func
+def main(A: T.Buffer((16, 16), "float32"), C: T.Buffer((16, 16), "float32")):
+    for i in range(16):
+        with T.block(""):
+            Tmp = T.alloc_buffer((16, 16))
+            for j in range(16):
+                T.evaluate(T.call_extern("int32", "consume", Tmp.data))
+                Tmp[i, j] = A[i, j] + T.float32(1)
+            for j in range(16):
+                C[i, j] = Tmp[i, j] * T.float32(2)
+`);
+    expect(allocatedShapes(compactBufferAllocation(f))).toEqual({ Tmp: { shape: [16, 16] } });
+  });
+
+  test("an access in the true arm of if_then_else is bounded by its condition", () => {
+    const f = parsePrimFunc(`
+@T.prim_func
+def main(A: T.Buffer((16,), "float32"), C: T.Buffer((20,), "float32")):
+    with T.block(""):
+        Tmp = T.alloc_buffer((20,))
+        for i in range(16):
+            Tmp[i] = A[i]
+        for i in range(20):
+            C[i] = T.if_then_else(2 <= i and i < 18, Tmp[i - 2], T.float32(0))
+`);
+    const out = compactBufferAllocation(f);
+    expect(allocatedShapes(out)).toEqual({ Tmp: { shape: [16] } });
+    expectSameResults(out, f);
+  });
+});

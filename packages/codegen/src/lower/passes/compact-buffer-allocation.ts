@@ -111,7 +111,10 @@ class AccessCollector extends LoopContextVisitor {
   }
 
   override visitBlockRealize(s: BlockRealize): void {
-    for (const b of s.block.allocBuffers) this.allocations.set(b, { buffer: b, outerLoops: [...this.loops], accesses: [], threadVars: new Map() });
+    for (const b of s.block.allocBuffers) {
+      this.allocations.set(b, { buffer: b, outerLoops: [...this.loops], accesses: [], threadVars: new Map() });
+      this.byData.set(b.data, b);
+    }
     this.collectDimAlign(s.block);
     super.visitBlockRealize(s);
   }
@@ -124,6 +127,15 @@ class AccessCollector extends LoopContextVisitor {
   override visitBufferLoad(e: BufferLoad): void {
     this.record(e.buffer, [e.indices], e);
     super.visitBufferLoad(e);
+  }
+
+  /** Allocations whose storage pointer is used directly (passed to a call): any element may be touched. */
+  readonly opaque = new Set<Buffer>();
+  private readonly byData = new Map<Var, Buffer>();
+
+  override visitVar(v: Var): void {
+    const b = this.byData.get(v);
+    if (b !== undefined) this.opaque.add(b);
   }
 
   override visitBufferStore(s: BufferStore): void {
@@ -456,6 +468,7 @@ export function compactBufferAllocation(func: PrimFunc): PrimFunc {
   collector.visitStmt(func.body);
   const compactions = new Map<Buffer, Compaction>();
   for (const alloc of collector.allocations.values()) {
+    if (collector.opaque.has(alloc.buffer)) continue;
     const c = planCompaction(alloc, collector.dimAligns.get(alloc.buffer));
     if (c !== undefined) compactions.set(alloc.buffer, c);
   }
