@@ -61,6 +61,7 @@ export const PASS_TABLE: readonly PassUnderTest[] = [
       simplifyFunc(f, {
         transitivelyProveInequalities: o.transitively_prove_inequalities === true,
         applyConstraintsToBooleanBranches: o.apply_constraints_to_boolean_branches === true,
+        convertBooleanToAndOfOrs: o.convert_boolean_to_and_of_ors === true,
       }),
   },
 ];

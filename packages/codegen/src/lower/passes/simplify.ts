@@ -27,6 +27,7 @@ import {
   withBody,
 } from "@tessera/ir";
 import type { Pass } from "../pass.js";
+import { AndOfOrs } from "../util/and-of-ors.js";
 import { FactApplier } from "../util/fact-applier.js";
 import { type KnownFacts, NO_FACTS, withCondition, withNegation } from "../util/known-facts.js";
 import { isSelfCopy } from "../util/no-op.js";
@@ -34,6 +35,8 @@ import { isSelfCopy } from "../util/no-op.js";
 export interface SimplifyOptions {
   /** TVM `transitively_prove_inequalities`: two known comparisons may combine in a proof. */
   readonly transitivelyProveInequalities?: boolean;
+  /** TVM `convert_boolean_to_and_of_ors`: boolean expressions become a simplified AND of OR-clauses (util/and-of-ors.ts). */
+  readonly convertBooleanToAndOfOrs?: boolean;
   /** TVM `apply_constraints_to_boolean_branches`: in `a && b`, `b` is simplified knowing `a` and `a` knowing `b`; in `a || b`, knowing the negations. */
   readonly applyConstraintsToBooleanBranches?: boolean;
 }
@@ -41,10 +44,12 @@ export interface SimplifyOptions {
 class Simplifier extends IRMutator {
   private readonly analyzer = new Analyzer();
   private readonly applier: FactApplier;
+  private readonly andOfOrs: AndOfOrs | undefined;
   private facts: KnownFacts = NO_FACTS;
 
   constructor(opts: SimplifyOptions) {
     super();
+    this.andOfOrs = opts.convertBooleanToAndOfOrs === true ? new AndOfOrs(this.analyzer) : undefined;
     this.applier = new FactApplier(this.analyzer, opts.transitivelyProveInequalities === true, opts.applyConstraintsToBooleanBranches === true);
   }
 
@@ -56,6 +61,7 @@ class Simplifier extends IRMutator {
       const applied = this.applier.apply(simplified, this.facts);
       if (applied !== simplified) simplified = this.analyzer.simplify(applied);
     }
+    if (this.andOfOrs !== undefined && hasLogical(simplified)) simplified = this.andOfOrs.rewriteWithin(simplified);
     // Keep the original node when nothing changed, so unchanged subtrees stay shared.
     return sameExprStructure(simplified, e) ? e : simplified;
   }
@@ -152,6 +158,14 @@ function shapeVarLowerBound(dim: PrimExpr): { v: Var; min: number } | undefined 
   const [term] = form.terms;
   if (term!.atom.kind !== "Var" || term!.coef <= 0) return undefined;
   return { v: term!.atom, min: Math.max(0, Math.ceil(-form.constant / term!.coef)) };
+}
+
+function hasLogical(e: PrimExpr): boolean {
+  let found = false;
+  forEachExpr(e, (x) => {
+    if (x.kind === "Binary" && (x.op === "and" || x.op === "or")) found = true;
+  });
+  return found;
 }
 
 function isStableValue(e: PrimExpr): boolean {
