@@ -65,23 +65,26 @@ class MatchBufferLowerer extends IRMutator {
   }
 
   override visitBufferLoad(e: BufferLoad): PrimExpr {
-    const view = this.views.get(e.buffer);
-    if (view === undefined) return super.visitBufferLoad(e);
-    const indices = this.sourceIndices(
-      view,
-      e.indices.map((i) => this.visitExpr(i)),
-    );
-    return { kind: "BufferLoad", dtype: e.dtype, buffer: view.source, indices };
+    const target = this.sourceAccess(e.buffer, e.indices);
+    return target === undefined ? super.visitBufferLoad(e) : { kind: "BufferLoad", dtype: e.dtype, ...target };
   }
 
   override visitBufferStore(s: BufferStore): Stmt {
-    const view = this.views.get(s.buffer);
-    if (view === undefined) return super.visitBufferStore(s);
-    const indices = this.sourceIndices(
-      view,
-      s.indices.map((i) => this.visitExpr(i)),
-    );
-    return { kind: "BufferStore", buffer: view.source, value: this.visitExpr(s.value), indices };
+    const target = this.sourceAccess(s.buffer, s.indices);
+    return target === undefined ? super.visitBufferStore(s) : { kind: "BufferStore", value: this.visitExpr(s.value), ...target };
+  }
+
+  /** The source buffer and indices of an access to a view; undefined for other buffers. */
+  private sourceAccess(buffer: Buffer, indices: readonly PrimExpr[]): { buffer: Buffer; indices: PrimExpr[] } | undefined {
+    const view = this.views.get(buffer);
+    if (view === undefined) return undefined;
+    return {
+      buffer: view.source,
+      indices: this.sourceIndices(
+        view,
+        indices.map((i) => this.visitExpr(i)),
+      ),
+    };
   }
 
   override visitRegion(r: BufferRegion): BufferRegion {
