@@ -62,6 +62,30 @@ else:
 if n < 4:
     A[0] = T.float32(5)`,
     ],
+    "a store to itself through a binding of the same index": [
+      `
+for i in range(4):
+    for j in range(4):
+        k: T.int32 = i * 4 + j
+        A[i * 4 + j] = A[k]`,
+      `
+for i in range(4):
+    for j in range(4):
+        k: T.int32 = i * 4 + j
+        T.evaluate(0)`,
+    ],
+    "a store to itself given the enclosing condition": [
+      `
+for i in range(16):
+    if i != 0:
+        A[i] = A[i - 1]
+    else:
+        A[i] = A[0]`,
+      `
+for i in range(16):
+    if i != 0:
+        A[i] = A[i - 1]`,
+    ],
     "a binding stays, as TVM keeps its flat Bind": [
       `
 x: T.int32 = n + 1
@@ -91,6 +115,8 @@ T.evaluate(0)`,
       "if n < K:\n    T.evaluate(0)\nelse:\n    A[K] = A[K] * T.float32(2)",
       "if K < n:\n    A[K] = T.float32(7)\nelse:\n    T.evaluate(0)",
       "for j in range(K):\n    T.evaluate(0)",
+      "for j in range(16):\n    if j == K:\n        A[j] = A[K]\n    else:\n        A[j] = A[j] + T.float32(1)",
+      "for j in range(16):\n    if j != K:\n        A[j] = A[K]",
     );
     fc.assert(
       fc.property(

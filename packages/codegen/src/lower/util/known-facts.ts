@@ -56,8 +56,8 @@ function negate(cond: PrimExpr): PrimExpr | undefined {
   return op === undefined ? undefined : { ...cond, op };
 }
 
-/** Whether `cond` stays true while it is known: it reads no buffer and calls nothing impure. */
-function isStable(cond: PrimExpr): boolean {
+/** Whether `cond` keeps its value while it is known: it reads no buffer and calls nothing impure. */
+export function isStable(cond: PrimExpr): boolean {
   let stable = isPure(cond);
   if (stable)
     forEachExpr(cond, (x) => {
