@@ -268,7 +268,8 @@ function compactRange(set: IntervalSet | undefined, extent: PrimExpr, innerVars:
   if (usesVar(lo, inner)) return undefined;
   // Sanity: a compacted dimension never exceeds the buffer's. An upper bound that cannot be shown
   // to fit (a symbolic extent whose variable is unbounded) keeps the dimension as declared.
-  if (!analyzer.canProveLessEqual(size, extent)) return undefined;
+  const fits = extent.kind === "IntImm" ? size.value <= extent.value : analyzer.canProveLessEqual(size, extent);
+  if (!fits) return undefined;
   return { min: analyzer.simplify(lo), extent: size };
 }
 
