@@ -12,3 +12,13 @@ export function expectStructurallyEqual(got: PrimFunc, want: PrimFunc): void {
   const diff = structuralDiff({ ...got, attrs: {} }, { ...want, attrs: {} });
   expect(diff?.message).toBeUndefined();
 }
+
+/** TVMScript of a function `main(params)` whose body is `body` (written at column 0). */
+export function funcText(body: string, params: string): string {
+  const indented = body
+    .trim()
+    .split("\n")
+    .map((l) => `    ${l}`)
+    .join("\n");
+  return `@T.prim_func\ndef main(${params}):\n${indented}\n`;
+}

@@ -1,14 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { removeNoOp } from "../../src/lower/passes/index.js";
-import { expectSameResults, expectStructurallyEqual, parse } from "./helpers.js";
+import { expectSameResults, expectStructurallyEqual, funcText, parse } from "./helpers.js";
 
-const func = (body: string, params = 'A: T.Buffer((16,), "float32"), n: T.int32') =>
-  `@T.prim_func\ndef main(${params}):\n${body
-    .trim()
-    .split("\n")
-    .map((l) => `    ${l}`)
-    .join("\n")}\n`;
+const func = (body: string, params = 'A: T.Buffer((16,), "float32"), n: T.int32') => funcText(body, params);
 
 describe("removeNoOp (TVM RemoveNoOp)", () => {
   const cases: Record<string, [string, string]> = {

@@ -1,14 +1,9 @@
 import fc from "fast-check";
 import { describe, test } from "vitest";
 import { type SimplifyOptions, simplifyFunc } from "../../src/lower/passes/index.js";
-import { expectSameResults, expectStructurallyEqual, parse } from "./helpers.js";
+import { expectSameResults, expectStructurallyEqual, funcText, parse } from "./helpers.js";
 
-const func = (body: string, params = 'A: T.Buffer((16,), "int32"), n: T.int32') =>
-  `@T.prim_func\ndef main(${params}):\n${body
-    .trim()
-    .split("\n")
-    .map((l) => `    ${l}`)
-    .join("\n")}\n`;
+const func = (body: string, params = 'A: T.Buffer((16,), "int32"), n: T.int32') => funcText(body, params);
 
 function expectSimplified(before: string, expected: string, opts: SimplifyOptions = {}, params?: string): void {
   // The expected text is simplified too (without facts it only takes the canonical form).
