@@ -1,14 +1,14 @@
 /**
- * Finds the before/after pairs of one TVM pass-test file (for `tvm-pass-cases.ts`), in the three
- * styles TVM's tests use:
+ * Finds the before/after pairs of one TVM pass-test file (for `tvm-pass-cases.ts`), in the styles
+ * TVM's tests use:
  * - module-level functions compared by a helper call: `_check(before_func, expected_func)`, and
  *   `_check_fail(func)` / `_check_error(func)` for inputs the pass must reject;
  * - a test function or class holding definitions named `before` and `expected` (or `Before`,
  *   `Expected`, `After`), with `expected = before` for "unchanged" and `expected = SomeError` or a
  *   `pytest.raises` for rejection;
- * Tests marked `@pytest.mark.xfail` are left out.
  * - option settings in the pair's scope (`transitively_prove_inequalities = True` as a class
  *   attribute, inherited from a base class of the same file, or a keyword argument).
+ * Tests marked `@pytest.mark.xfail` are left out (TVM itself does not pass them).
  */
 import { extractCases } from "../../../ir/scripts/tvm-corpus-extract.js";
 
