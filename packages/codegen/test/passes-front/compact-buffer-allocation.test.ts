@@ -1,4 +1,4 @@
-import { parsePrimFunc } from "@tessera/ir";
+import { forEachStmt, parsePrimFunc, printExpr } from "@tessera/ir";
 import { describe, expect, test } from "vitest";
 import { compactBufferAllocation } from "../../src/lower/passes/index.js";
 import { LoweringError } from "../../src/lower/errors.js";
@@ -216,5 +216,84 @@ ${copies}
     const f = corpusEntry("vector_add").build().func;
     expect(() => compactBufferAllocation(f)).toThrow(LoweringError);
     expect(() => compactBufferAllocation(f)).toThrow(/block C still has iterators: run convertBlocksToOpaque first/);
+  });
+});
+
+describe("compactBufferAllocation on symbolic shapes", () => {
+  // Regression: the hull [i * 8, i * 8 + 7] was clamped to min(i * 8 + 7, n * 8 - 1) first; its
+  // size then had only n's int32 bound, and the buffer got 17,179,869,176 elements.
+  const SYMBOLIC = `
+@T.prim_func
+def main(a: T.handle, c: T.handle, n: T.int32):
+    A = T.match_buffer(a, (n * 8,), "float32")
+    C = T.match_buffer(c, (n * 8,), "float32")
+    for i in range(n):
+        with T.block(""):
+            T.reads(A[i * 8:i * 8 + 8])
+            T.writes(C[i * 8:i * 8 + 8])
+            Tmp = T.alloc_buffer((n * 8,), "float32")
+            for j in range(8):
+                Tmp[i * 8 + j] = A[i * 8 + j] + T.float32(1)
+            for j in range(8):
+                C[i * 8 + j] = Tmp[i * 8 + j] * T.float32(2)
+`;
+
+  test("a row of a symbolically sized buffer compacts to the row, not to the extent's int32 bound", () => {
+    const out = compactBufferAllocation(parsePrimFunc(SYMBOLIC));
+    expect(allocatedShapes(out)).toEqual({ Tmp: { shape: [8] } });
+    expect(script(out)).toContain("Tmp[j] = A[i * 8 + j] + T.float32(1.0)");
+  });
+
+  test("a size that cannot be shown to fit the buffer keeps the declared extent", () => {
+    const f = parsePrimFunc(`
+@T.prim_func
+def main(a: T.handle, n: T.int32, m: T.int32):
+    A = T.match_buffer(a, (n,), "float32")
+    with T.block(""):
+        Tmp = T.alloc_buffer((n,), "float32")
+        for j in range(m):
+            Tmp[T.min(j, n - 1)] = A[T.min(j, n - 1)]
+            A[T.min(j, n - 1)] = Tmp[T.min(j, n - 1)] + T.float32(1)
+`);
+    const out = compactBufferAllocation(f);
+    let extent = "";
+    forEachStmt(out.body, (s) => {
+      if (s.kind === "BlockRealize" && s.block.allocBuffers.length > 0) extent = printExpr(s.block.allocBuffers[0]!.shape[0]!);
+    });
+    expect(extent).toBe("n");
+  });
+});
+
+describe("compactBufferAllocation as TVM's CompactBufferAllocation", () => {
+  test("a buffer whose storage pointer is passed to a call keeps its shape (any element may be touched)", () => {
+    const f = parsePrimFunc(`
+@T.prim_func
+def main(A: T.Buffer((16, 16), "float32"), C: T.Buffer((16, 16), "float32")):
+    for i in range(16):
+        with T.block(""):
+            Tmp = T.alloc_buffer((16, 16))
+            for j in range(16):
+                T.evaluate(T.call_extern("int32", "consume", Tmp.data))
+                Tmp[i, j] = A[i, j] + T.float32(1)
+            for j in range(16):
+                C[i, j] = Tmp[i, j] * T.float32(2)
+`);
+    expect(allocatedShapes(compactBufferAllocation(f))).toEqual({ Tmp: { shape: [16, 16] } });
+  });
+
+  test("an access in the true arm of if_then_else is bounded by its condition", () => {
+    const f = parsePrimFunc(`
+@T.prim_func
+def main(A: T.Buffer((16,), "float32"), C: T.Buffer((20,), "float32")):
+    with T.block(""):
+        Tmp = T.alloc_buffer((20,))
+        for i in range(16):
+            Tmp[i] = A[i]
+        for i in range(20):
+            C[i] = T.if_then_else(2 <= i and i < 18, Tmp[i - 2], T.float32(0))
+`);
+    const out = compactBufferAllocation(f);
+    expect(allocatedShapes(out)).toEqual({ Tmp: { shape: [16] } });
+    expectSameResults(out, f);
   });
 });

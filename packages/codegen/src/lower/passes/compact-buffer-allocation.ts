@@ -35,6 +35,7 @@ import {
   annotationInt,
   annotationValueProblem,
   floormod,
+  forEachExpr,
   intImm,
   intervalFromRange,
   max,
@@ -110,7 +111,10 @@ class AccessCollector extends LoopContextVisitor {
   }
 
   override visitBlockRealize(s: BlockRealize): void {
-    for (const b of s.block.allocBuffers) this.allocations.set(b, { buffer: b, outerLoops: [...this.loops], accesses: [], threadVars: new Map() });
+    for (const b of s.block.allocBuffers) {
+      this.allocations.set(b, { buffer: b, outerLoops: [...this.loops], accesses: [], threadVars: new Map() });
+      this.byData.set(b.data, b);
+    }
     this.collectDimAlign(s.block);
     super.visitBlockRealize(s);
   }
@@ -123,6 +127,15 @@ class AccessCollector extends LoopContextVisitor {
   override visitBufferLoad(e: BufferLoad): void {
     this.record(e.buffer, [e.indices], e);
     super.visitBufferLoad(e);
+  }
+
+  /** Allocations whose storage pointer is used directly (passed to a call): any element may be touched. */
+  readonly opaque = new Set<Buffer>();
+  private readonly byData = new Map<Var, Buffer>();
+
+  override visitVar(v: Var): void {
+    const b = this.byData.get(v);
+    if (b !== undefined) this.opaque.add(b);
   }
 
   override visitBufferStore(s: BufferStore): void {
@@ -240,6 +253,12 @@ function compactRange(set: IntervalSet | undefined, extent: PrimExpr, innerVars:
   if (!analyzer.canProveLessEqual(hi, last)) hi = analyzer.canProveGreater(hi, last) ? last : analyzer.simplify(min(hi, last));
   let size = analyzer.simplify(add(sub(hi, lo), 1));
   if (size.kind !== "IntImm") {
+    // Clamping to a symbolic extent (`min(i * 8 + 7, n * 8 - 1)`) may hide a constant hull size;
+    // the hull's own size serves when it provably fits the buffer (TVM's CompactBufferAllocation).
+    const unclamped = analyzer.simplify(add(sub(set.max, lo), 1));
+    if (unclamped.kind === "IntImm" && analyzer.canProveLessEqual(unclamped, extent)) size = unclamped;
+  }
+  if (size.kind !== "IntImm") {
     // A data-dependent size (a partial tile): allocate its upper bound.
     const bound = analyzer.constIntBound(size).max;
     if (!Number.isFinite(bound)) return undefined;
@@ -247,8 +266,23 @@ function compactRange(set: IntervalSet | undefined, extent: PrimExpr, innerVars:
   }
   const inner = (v: Var) => innerVars.has(v);
   if (usesVar(lo, inner)) return undefined;
-  if (analyzer.canProveGreater(size, extent)) return undefined;
+  // Sanity: a compacted dimension never exceeds the buffer's. An upper bound that cannot be shown
+  // to fit (a symbolic extent whose variable is unbounded) keeps the dimension as declared.
+  const fits = extent.kind === "IntImm" ? size.value <= extent.value : analyzer.canProveLessEqual(size, extent);
+  if (!fits) return undefined;
   return { min: analyzer.simplify(lo), extent: size };
+}
+
+/** Binds the shape variables of `buffer` that no loop binds to [1, max]: shapes are positive. */
+function assumePositiveShape(buffer: Buffer, analyzer: Analyzer, loopVars: ReadonlySet<Var>): void {
+  for (const dim of buffer.shape) {
+    forEachExpr(dim, (e) => {
+      if (e.kind === "Var" && !loopVars.has(e) && (e.dtype === "int32" || e.dtype === "int64")) {
+        const top = e.dtype === "int32" ? 2 ** 31 - 2 : 2 ** 53;
+        analyzer.bind(e, { min: intImm(1, e.dtype), extent: intImm(top, e.dtype) }, true);
+      }
+    });
+  }
 }
 
 function compactRegion(alloc: Allocation, relaxThreads: boolean): (Range | undefined)[] {
@@ -273,6 +307,8 @@ function compactRegion(alloc: Allocation, relaxThreads: boolean): (Range | undef
     const everyAccessUnderTag = alloc.accesses.every((a) => a.innerLoops.some((l) => l.forKind === "thread_binding" && l.threadTag === tag));
     if (!everyAccessUnderTag) innerVars.add(tv);
   }
+  const loopVars = new Set([...alloc.outerLoops, ...alloc.accesses.flatMap((a) => a.innerLoops)].map((l) => l.loopVar));
+  assumePositiveShape(alloc.buffer, analyzer, loopVars);
   const hull = accessedHull(alloc, analyzer, relaxThreads);
   return hull.map((set, d) => compactRange(set, alloc.buffer.shape[d]!, innerVars, analyzer));
 }
@@ -433,6 +469,7 @@ export function compactBufferAllocation(func: PrimFunc): PrimFunc {
   collector.visitStmt(func.body);
   const compactions = new Map<Buffer, Compaction>();
   for (const alloc of collector.allocations.values()) {
+    if (collector.opaque.has(alloc.buffer)) continue;
     const c = planCompaction(alloc, collector.dimAligns.get(alloc.buffer));
     if (c !== undefined) compactions.set(alloc.buffer, c);
   }

@@ -4,6 +4,11 @@
  * element offset plus the indices weighted by the strides (row-major when the buffer has none).
  * A flat buffer keeps its name, scope and `data` variable, so parameters stay the same pointers.
  * Requires lowerOpaqueBlock.
+ *
+ * TVM keeps the parameter buffers as declared and accesses them through flat aliases declared at
+ * the top of the body (`A_1 = T.decl_buffer(256, data=A.data)`); `paramAliases` does that. The
+ * pipeline flattens parameters in place instead: kernel parameters are then flat buffers, which
+ * splitHostDevice and the code generators read (docs/architecture/tvm-deviations-lowering.md).
  */
 import {
   Analyzer,
@@ -90,12 +95,21 @@ class Flattener extends IRMutator {
   }
 }
 
-export function flattenBuffer(func: PrimFunc): PrimFunc {
+export interface FlattenBufferOptions {
+  /** Keep parameter buffers as declared and access them through flat aliases (TVM's form). */
+  readonly paramAliases?: boolean;
+}
+
+export function flattenBuffer(func: PrimFunc, opts: FlattenBufferOptions = {}): PrimFunc {
   requireNoBlocks(PASS, func.body);
   const flattener = new Flattener();
   const bufferMap = new Map<Var, Buffer>();
-  for (const [param, buffer] of func.bufferMap) bufferMap.set(param, flattener.mapBuffer(buffer));
-  const body = flattener.visitStmt(func.body);
+  for (const [param, buffer] of func.bufferMap) bufferMap.set(param, opts.paramAliases === true ? buffer : flattener.mapBuffer(buffer));
+  let body = flattener.visitStmt(func.body);
+  if (opts.paramAliases === true) {
+    const aliases = [...func.bufferMap.values()].filter((b) => !isFlat(b)).map((b) => flattener.mapBuffer(b));
+    body = aliases.reduceRight<Stmt>((inner, alias) => ({ kind: "DeclBuffer", buffer: alias, body: inner }), body);
+  }
   return { ...func, bufferMap, body };
 }
 

@@ -10,12 +10,15 @@ import { planBufferAllocationPass } from "./plan-buffer-allocation.js";
 
 export { compactBufferAllocation, compactBufferAllocationPass } from "./compact-buffer-allocation.js";
 export { convertBlocksToOpaque, convertBlocksToOpaquePass } from "./convert-blocks-to-opaque.js";
-export { flattenBuffer, flattenBufferPass } from "./flatten-buffer.js";
+export { type FlattenBufferOptions, flattenBuffer, flattenBufferPass } from "./flatten-buffer.js";
 export { injectSoftwarePipeline, injectSoftwarePipelinePass } from "./inject-software-pipeline.js";
 export { lowerInitBlock, lowerInitBlockPass } from "./lower-init-block.js";
 export { lowerOpaqueBlock, lowerOpaqueBlockPass } from "./lower-opaque-block.js";
 export { planBufferAllocation, planBufferAllocationPass } from "./plan-buffer-allocation.js";
-export { simplifyFunc, simplifyPass } from "./simplify.js";
+export { type SimplifyOptions, simplifyFunc, simplifyPass } from "./simplify.js";
+export { removeNoOp, removeNoOpPass } from "./remove-no-op.js";
+export { unifyThreadBinding, unifyThreadBindingPass } from "./unify-thread-binding.js";
+export { lowerMatchBuffer, lowerMatchBufferPass } from "./lower-match-buffer.js";
 
 /** Passes 1–7 of docs/architecture/lowering.md, in pipeline order. */
 export const PASSES_FRONT: readonly Pass[] = [

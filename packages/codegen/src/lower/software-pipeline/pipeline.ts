@@ -4,7 +4,7 @@
  * and read in a later one their versions, check that the new schedule keeps every dependence,
  * and emit prologue, body and epilogue inside a block that allocates the (re-shaped) buffers.
  */
-import { type BlockRealize, type Buffer, type For, type Stmt, type Var, block, blockRealize, evaluate, seq } from "@tessera/ir";
+import { type BlockRealize, type Buffer, type For, type Stmt, type Var, block, blockRealize, evaluate, inferAccessRegions, seq } from "@tessera/ir";
 import { stmtAccesses } from "./accesses.js";
 import { type PipelineAnnotation, checkAnnotationFitsBody, pipelineError, preservedAnnotations, readPipelineAnnotation } from "./annotations.js";
 import { AsyncQueues } from "./async-queues.js";
@@ -26,9 +26,6 @@ export function pipelineLoop(loop: For, enclosing: readonly For[]): Stmt {
   checkAnnotationFitsBody(loop, annotation, body.stmts.length, body.openedBlocks);
   const maxStage = Math.max(...annotation.stages);
   const tripCount = loop.extent.kind === "IntImm" ? loop.extent.value : undefined;
-  if (maxStage > 0 && tripCount === undefined) {
-    throw pipelineError(loop, `has a non-constant extent; a pipeline of ${maxStage + 1} stages needs a constant trip count for its prologue and epilogue`);
-  }
 
   const around = [...enclosing, loop];
   const stmts = body.stmts.map((stmt, position) => pipelineStmt(stmt, position, annotation, around));
@@ -96,6 +93,9 @@ function checkAsyncProducers(loop: For, stmts: readonly PipelineStmt[], allocate
   }
 }
 
+/** The block allocating the pipeline's buffers, with the read and write regions of its body (as in TVM). */
 function allocationBlock(body: Stmt, allocs: readonly Buffer[]): BlockRealize {
-  return blockRealize([], true, block({ name: "", body, allocBuffers: allocs }));
+  const holder = block({ name: "", body, allocBuffers: allocs });
+  const { reads, writes } = inferAccessRegions(holder);
+  return blockRealize([], true, { ...holder, reads, writes });
 }

@@ -1,6 +1,7 @@
 /**
  * A visitor that knows, at every statement, the loops around it (outermost first) and the
- * conditions known to hold there (enclosing block predicates and `if` conditions).
+ * conditions known to hold there (enclosing block predicates, `if` conditions, and the condition
+ * of an `if_then_else` in its true arm).
  */
 import { type BlockRealize, type For, IRVisitor, type PrimExpr, type Stmt } from "@tessera/ir";
 import { conjuncts } from "./conditions.js";
@@ -22,6 +23,14 @@ export class LoopContextVisitor extends IRVisitor {
     this.visitExpr(s.condition);
     this.withConditions(s.condition, () => this.visitStmt(s.thenCase));
     if (s.elseCase !== undefined) this.visitStmt(s.elseCase);
+  }
+
+  override visitExpr(e: PrimExpr): void {
+    if (e.kind !== "Call" || e.op !== "if_then_else" || e.args.length !== 3) return super.visitExpr(e);
+    const [cond, onTrue, onFalse] = e.args as [PrimExpr, PrimExpr, PrimExpr];
+    this.visitExpr(cond);
+    this.withConditions(cond, () => this.visitExpr(onTrue));
+    this.visitExpr(onFalse);
   }
 
   override visitBlockRealize(s: BlockRealize): void {

@@ -55,6 +55,7 @@ class AccessCollector extends IRVisitor {
     for (const v of s.iterValues) this.visitExpr(v);
     this.visitExpr(s.predicate);
     this.recordReduction(s);
+    this.recordLoopCarried(s);
     this.enter(s.block, () => {
       for (const b of s.block.allocBuffers) {
         this.accesses.set(b, []);
@@ -79,6 +80,35 @@ class AccessCollector extends IRVisitor {
       const list = this.reductionLoops.get(w.buffer) ?? [];
       list.push(outermost);
       this.reductionLoops.set(w.buffer, list);
+    }
+  }
+
+  /**
+   * A block iterator that is neither spatial nor a reduction (`T.axis.opaque`) may carry values
+   * across the loops its binding uses (`C[vj - 1]` read where `C[vj]` was written): the buffers the
+   * block writes, and those of its regions indexed by the iterator, are placed outside those loops.
+   */
+  private recordLoopCarried(s: BlockRealize): void {
+    if (this.current === undefined) return;
+    const outside = new Map<Var, ScopeNode>();
+    s.block.iterVars.forEach((iv, i) => {
+      if (iv.iterType === "spatial" || iv.iterType === "reduce") return;
+      let highest: ScopeNode | undefined;
+      for (const a of ancestorsOf(this.current!)) {
+        const loop = a.stmt;
+        if (loop.kind === "For" && a.parent !== undefined && usesVar(s.iterValues[i]!, (v) => v === loop.loopVar)) highest = a.parent;
+      }
+      if (highest !== undefined) outside.set(iv.var, highest);
+    });
+    if (outside.size === 0) return;
+    const at = (scope: ScopeNode, buffer: Buffer): void => {
+      this.accesses.get(buffer)?.push(scope);
+    };
+    for (const w of s.block.writes) for (const scope of outside.values()) at(scope, w.buffer);
+    for (const r of [...s.block.reads, ...s.block.writes]) {
+      for (const [v, scope] of outside) {
+        if (r.region.some((rg) => usesVar(rg.min, (x) => x === v) || usesVar(rg.extent, (x) => x === v))) at(scope, r.buffer);
+      }
     }
   }
 

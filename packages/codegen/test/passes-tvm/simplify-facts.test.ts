@@ -1,0 +1,143 @@
+import fc from "fast-check";
+import { describe, test } from "vitest";
+import { type SimplifyOptions, simplifyFunc } from "../../src/lower/passes/index.js";
+import { expectSameResults, expectStructurallyEqual, funcText, parse } from "./helpers.js";
+
+const func = (body: string, params = 'A: T.Buffer((16,), "int32"), n: T.int32') => funcText(body, params);
+
+function expectSimplified(before: string, expected: string, opts: SimplifyOptions = {}, params?: string): void {
+  // The expected text is simplified too (without facts it only takes the canonical form).
+  expectStructurallyEqual(simplifyFunc(parse(func(before, params)), opts), simplifyFunc(parse(func(expected, params))));
+}
+
+describe("simplify removes conditions implied by enclosing ifs and loops (TVM Simplify)", () => {
+  test("a condition implied by the enclosing if", () => {
+    expectSimplified(
+      `
+for i in range(16):
+    if i == 3:
+        if i < 9:
+            A[i] = 1`,
+      `
+for i in range(16):
+    if i == 3:
+        A[i] = 1`,
+    );
+  });
+
+  test("the else branch knows the negation, also of a disjunction", () => {
+    expectSimplified(
+      `
+for i in range(16):
+    if i < n or i == 2:
+        A[i] = 1
+    else:
+        if n <= i:
+            A[i] = 2
+        if i == 2:
+            A[i] = 3`,
+      `
+for i in range(16):
+    if i < n or i == 2:
+        A[i] = 1
+    else:
+        A[i] = 2
+        T.evaluate(0)`,
+    );
+  });
+
+  test("a symbolic comparison implied by another one with a constant gap", () => {
+    expectSimplified(
+      `
+if n < 4 + 2 * n:
+    if n < 9 + 2 * n:
+        A[0] = 1`,
+      `
+if n < 4 + 2 * n:
+    A[0] = 1`,
+    );
+  });
+
+  test("a loop body knows that its symbolic extent is positive", () => {
+    expectSimplified(
+      `
+for i in range(n):
+    if 0 < n:
+        A[0] = 1`,
+      `
+for i in range(n):
+    A[0] = 1`,
+    );
+  });
+
+  test("a condition that reads a buffer is not assumed after a store may change it", () => {
+    const text = `
+if A[0] == n:
+    A[0] = A[0] + 1
+    if A[0] == n:
+        A[1] = 0`;
+    expectSimplified(text, text);
+  });
+
+  test("if_then_else arms know their condition", () => {
+    expectSimplified(
+      `
+for i in range(16):
+    A[i] = T.if_then_else(i < 4, T.if_then_else(i < 8, 1, 2), 3)`,
+      `
+for i in range(16):
+    A[i] = T.if_then_else(i < 4, 1, 3)`,
+    );
+  });
+
+  test("a store of an element to itself is removed", () => {
+    expectSimplified("A[n] = A[n]", "T.evaluate(0)");
+  });
+
+  test("apply_constraints_to_boolean_branches: each side of && knows the other", () => {
+    const before = 'A[0] = T.Cast("int32", n < 3 and n < 7)';
+    expectSimplified(before, before);
+    expectSimplified(before, 'A[0] = T.Cast("int32", n < 3)', { applyConstraintsToBooleanBranches: true });
+  });
+
+  test("transitively_prove_inequalities: two comparisons combine", () => {
+    const params = 'A: T.Buffer((16,), "int32"), n: T.int32, m: T.int32';
+    const before = `
+if n < m:
+    if m < 5:
+        if n < 4:
+            A[0] = 1`;
+    expectSimplified(before, before, {}, params);
+    expectSimplified(
+      before,
+      `
+if n < m:
+    if m < 5:
+        A[0] = 1`,
+      { transitivelyProveInequalities: true },
+      params,
+    );
+  });
+
+  test("property: nested conditions simplified under their facts compute the same", () => {
+    const cond = fc.tuple(fc.constantFrom("<", "<=", "==", "!=", ">", ">="), fc.integer({ min: 0, max: 15 }), fc.constantFrom("i", "i + j", "j * 2"));
+    const text = ([op, k, lhs]: [string, number, string]) => `${lhs} ${op} ${k}`;
+    fc.assert(
+      fc.property(cond, cond, cond, fc.boolean(), fc.integer({ min: 0, max: 99 }), (c1, c2, c3, transitive, seed) => {
+        const body = `
+for i, j in T.grid(16, 4):
+    if ${text(c1)}:
+        if ${text(c2)}:
+            A[i] = A[i] + j
+        else:
+            A[i] = T.if_then_else(${text(c3)}, A[i] * 2, A[i] - 1)
+    else:
+        if ${text(c3)}:
+            A[i] = A[i] + 7`;
+        const f = parse(func(body, 'A: T.Buffer((16,), "int32")'));
+        expectSameResults(simplifyFunc(f, { transitivelyProveInequalities: transitive, applyConstraintsToBooleanBranches: true }), f, seed);
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
