@@ -14,6 +14,7 @@
 import { hostname } from "node:os";
 import { type Job, Queue, UnrecoverableError, Worker } from "bullmq";
 import type { Redis } from "ioredis";
+import { refuseOpenRedis } from "./auth-policy.js";
 import { checkReachable, openRedis } from "./connection.js";
 import { addDeadLetter } from "./dead-letter.js";
 import { JobRejectedError } from "./errors.js";
@@ -32,6 +33,10 @@ export interface WorkerOptions {
   readonly name?: string;
   readonly settings?: Partial<QueueSettings>;
   readonly log?: (line: string) => void;
+  /** Work for a Redis that answers without credentials off loopback (see auth-policy.ts). */
+  readonly insecure?: boolean;
+  /** Which hosts count as loopback (tests). */
+  readonly isLoopback?: (host: string) => boolean;
 }
 
 export interface RunningWorker {
@@ -51,6 +56,10 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     handlers.set(h.kind.name, h);
   }
   await checkReachable(address);
+  await refuseOpenRedis(address, {
+    ...(opts.insecure === undefined ? {} : { insecure: opts.insecure }),
+    ...(opts.isLoopback === undefined ? {} : { isLoopback: opts.isLoopback }),
+  });
   const settings = queueSettings(opts.settings);
   const name = opts.name ?? `${hostname()}:${process.pid}`;
   const log = opts.log ?? ((line: string) => process.stdout.write(`${line}\n`));
