@@ -6,11 +6,11 @@
  * lost, only delays it.
  */
 import { randomUUID } from "node:crypto";
-import { type Job, Queue, QueueEvents } from "bullmq";
+import { type Job, type JobsOptions, Queue, QueueEvents } from "bullmq";
 import type { Redis } from "ioredis";
 import { checkReachable, openRedis } from "./connection.js";
-import { type DeadLetter, readDeadLetters } from "./dead-letter.js";
-import { JobFailedError } from "./errors.js";
+import { type DeadLetter, readDeadLetters, removeDeadLetter } from "./dead-letter.js";
+import { JobFailedError, QueueConfigError } from "./errors.js";
 import { jobIdFor } from "./job-id.js";
 import { type JobKind, describeZodError } from "./job-kind.js";
 import { DEAD_LETTER_QUEUE, JOBS_QUEUE } from "./names.js";
@@ -78,14 +78,7 @@ export class Dispatcher {
       });
     });
     try {
-      await this.#queue.add(kind.name, checked.data, {
-        jobId,
-        attempts: this.settings.attempts,
-        backoff: { type: "exponential", delay: this.settings.backoffMs },
-        // Kept a while so a dispatcher that missed the event still finds the result.
-        removeOnComplete: { age: 3600 },
-        removeOnFail: { age: 7 * 24 * 3600 },
-      });
+      await this.#queue.add(kind.name, checked.data, this.#jobOptions(jobId));
     } catch (err) {
       this.#waiters.delete(jobId);
       throw err;
@@ -93,6 +86,17 @@ export class Dispatcher {
     // The job may have finished already (dispatched before, by this key).
     await this.#settle(jobId);
     return result;
+  }
+
+  #jobOptions(jobId: string): JobsOptions {
+    return {
+      jobId,
+      attempts: this.settings.attempts,
+      backoff: { type: "exponential", delay: this.settings.backoffMs },
+      // Kept a while so a dispatcher that missed the event still finds the result.
+      removeOnComplete: { age: 3600 },
+      removeOnFail: { age: 7 * 24 * 3600 },
+    };
   }
 
   /** Resolves or rejects the waiter of `jobId` when the job is finished for good. */
@@ -120,9 +124,39 @@ export class Dispatcher {
 
   /** The jobs in the dead-letter queue, oldest first. */
   async deadLetters(): Promise<DeadLetter[]> {
+    return this.#withDeadLetters((dlq) => readDeadLetters(dlq));
+  }
+
+  /**
+   * Puts the dead-lettered job `jobId` back in the queue, with fresh attempts, and takes its dead
+   * letter out: the failed job itself when the queue still keeps it, else a new job of the same
+   * id, kind and payload. A QueueConfigError when there is no such dead letter. Nobody waits for
+   * its result here: a batch run again (resume) picks it up.
+   */
+  async retryDeadLetter(jobId: string): Promise<void> {
+    await this.#withDeadLetters(async (dlq) => {
+      const letter = (await readDeadLetters(dlq)).find((l) => l.jobId === jobId);
+      if (letter === undefined) throw new QueueConfigError(`no dead letter has job id "${jobId}" (\`tessera queue dead-letters\` lists them)`);
+      const failed = (await this.#queue.getJob(jobId)) as Job | undefined;
+      const state = failed === undefined ? undefined : await this.#queue.getJobState(jobId);
+      if (failed !== undefined && state === "failed") await failed.retry("failed", { resetAttemptsMade: true, resetAttemptsStarted: true });
+      else if (failed === undefined || state === "unknown") await this.#queue.add(letter.kind, letter.payload, this.#jobOptions(jobId));
+      // Any other state: the job is already back in the queue (or done); only the letter goes.
+      await removeDeadLetter(dlq, jobId);
+    });
+  }
+
+  /** Retries every dead letter (see retryDeadLetter); returns their job ids. */
+  async retryAllDeadLetters(): Promise<string[]> {
+    const ids = (await this.deadLetters()).map((l) => l.jobId);
+    for (const id of ids) await this.retryDeadLetter(id);
+    return ids;
+  }
+
+  async #withDeadLetters<T>(use: (dlq: Queue) => Promise<T>): Promise<T> {
     const dlq = new Queue(DEAD_LETTER_QUEUE, { connection: this.#connections[0]!, prefix: this.settings.prefix });
     try {
-      return await readDeadLetters(dlq);
+      return await use(dlq);
     } finally {
       await dlq.close();
     }
