@@ -16,6 +16,7 @@ import { type JobKind, describeZodError } from "./job-kind.js";
 import { DEAD_LETTER_QUEUE, JOBS_QUEUE } from "./names.js";
 import { parseRedisUrl } from "./redis-url.js";
 import { type QueueSettings, queueSettings } from "./settings.js";
+import { queueKeyFromEnv, seal, unseal } from "./signing.js";
 
 export interface DispatchOptions {
   /** Names the job (see job-id.ts); default a fresh id. */
@@ -37,9 +38,11 @@ export class Dispatcher {
   readonly #events: QueueEvents;
   readonly #connections: Redis[];
   readonly #waiters = new Map<string, Waiter>();
+  readonly #key: string | undefined;
 
-  private constructor(settings: QueueSettings, queue: Queue, events: QueueEvents, connections: Redis[]) {
+  private constructor(settings: QueueSettings, queue: Queue, events: QueueEvents, connections: Redis[], key: string | undefined) {
     this.settings = settings;
+    this.#key = key;
     this.#queue = queue;
     this.#events = events;
     this.#connections = connections;
@@ -50,8 +53,11 @@ export class Dispatcher {
     });
   }
 
-  /** Connects to the Redis at `url` (a QueueConfigError when the URL is malformed or nobody answers). */
-  static async open(url: string, overrides: Partial<QueueSettings> = {}): Promise<Dispatcher> {
+  /**
+   * Connects to the Redis at `url` (a QueueConfigError when the URL is malformed or nobody
+   * answers). `key` signs payloads and checks results (signing.ts); default TESSERA_QUEUE_KEY(_FILE).
+   */
+  static async open(url: string, overrides: Partial<QueueSettings> = {}, key: string | undefined = queueKeyFromEnv()): Promise<Dispatcher> {
     const address = parseRedisUrl(url);
     await checkReachable(address);
     const settings = queueSettings(overrides);
@@ -61,7 +67,7 @@ export class Dispatcher {
     const events = new QueueEvents(JOBS_QUEUE, { connection: eventsConnection, prefix: settings.prefix });
     // Events of jobs added from now on must not be missed: listen before the first add.
     await events.waitUntilReady();
-    return new Dispatcher(settings, queue, events, [queueConnection, eventsConnection]);
+    return new Dispatcher(settings, queue, events, [queueConnection, eventsConnection], key);
   }
 
   async dispatch<P, R>(kind: JobKind<P, R>, payload: P, opts: DispatchOptions = {}): Promise<R> {
@@ -78,7 +84,8 @@ export class Dispatcher {
       });
     });
     try {
-      await this.#queue.add(kind.name, checked.data, this.#jobOptions(jobId));
+      const data = this.#key === undefined ? checked.data : seal(this.#key, "payload", kind.name, jobId, checked.data);
+      await this.#queue.add(kind.name, data, this.#jobOptions(jobId));
     } catch (err) {
       this.#waiters.delete(jobId);
       throw err;
@@ -109,7 +116,12 @@ export class Dispatcher {
     const job = (await this.#queue.getJob(jobId)) as Job | undefined;
     if (job === undefined || !this.#waiters.delete(jobId)) return;
     if (state === "completed") {
-      const parsed = waiter.kind.result.safeParse(job.returnvalue);
+      const opened = unseal(this.#key, "result", waiter.kind.name, jobId, job.returnvalue);
+      if (!opened.ok) {
+        waiter.reject(new JobFailedError(jobId, waiter.kind.name, `the worker's result ${opened.reason}`));
+        return;
+      }
+      const parsed = waiter.kind.result.safeParse(opened.value);
       if (parsed.success) waiter.resolve(parsed.data);
       else waiter.reject(new JobFailedError(jobId, waiter.kind.name, `the worker's result is malformed: ${describeZodError(parsed.error)}`));
     } else {

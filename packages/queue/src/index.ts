@@ -12,3 +12,4 @@ export { refuseOpenRedis, type AuthPolicyOptions } from "./auth-policy.js";
 export { queueSettings, type QueueSettings } from "./settings.js";
 export { RedisMutex, type RedisMutexOptions } from "./redis-mutex.js";
 export { measureDispatch, createMeasureHandler, type MeasureHandler } from "./measure-kind.js";
+export { KEY_ENV, KEY_FILE_ENV, queueKeyFromEnv } from "./signing.js";

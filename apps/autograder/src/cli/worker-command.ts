@@ -27,6 +27,9 @@ export const WORKER_OPTIONS_HELP = [
   "                     TESSERA_REDIS_PASSWORD or redis://USER:PASSWORD@HOST",
   "  --insecure         work for a Redis that answers without a password although it is not on loopback",
   "",
+  "With TESSERA_QUEUE_KEY (or TESSERA_QUEUE_KEY_FILE) set, as on the dispatchers, jobs are signed: unsigned or forged",
+  "payloads are refused into the dead-letter queue, and results are signed for the dispatcher to check.",
+  "",
   "Prints one line per job. Exit code: 0 after SIGTERM/SIGINT (the jobs in hand are finished first), 1 when",
   "Redis cannot be reached, 2 for a bad command line.",
 ].join("\n");
