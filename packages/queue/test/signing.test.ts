@@ -6,11 +6,12 @@
 import { randomUUID } from "node:crypto";
 import { Queue, Worker } from "bullmq";
 import { Redis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { JOBS_QUEUE } from "../src/names.js";
 import { Dispatcher, JobFailedError, type RunningWorker, handlerFor, startWorker } from "../src/index.js";
 import { seal, unseal } from "../src/signing.js";
-import { NO_REDIS_SERVER, type RedisServer, redisServerForTests, startRedisServer } from "../src/testing.js";
+import { NO_REDIS_SERVER, redisServerForTests } from "../src/testing.js";
+import { privateRedis } from "./support/private-redis.js";
 import { SQUARE } from "./support/test-kinds.js";
 
 const KEY = "k".repeat(32);
@@ -36,19 +37,13 @@ describe("seal and unseal", () => {
 const binary = redisServerForTests();
 
 describe.skipIf(binary === undefined)("signed jobs on redis-server", () => {
-  let redis: RedisServer;
-  beforeAll(async () => {
-    redis = await startRedisServer(binary);
-  }, 30_000);
-  afterAll(async () => {
-    await redis?.stop();
-  });
+  const server = privateRedis(binary);
   const fresh = () => ({ prefix: `t${randomUUID().slice(0, 8)}`, lockDurationMs: 3000, stalledIntervalMs: 500, attempts: 1, backoffMs: 50 });
 
   it("run when both sides hold the key", async () => {
     const settings = fresh();
-    const worker = await startWorker({ redisUrl: redis.url, settings, handlers: [square], log: () => undefined, key: KEY });
-    const dispatcher = await Dispatcher.open(redis.url, settings, KEY);
+    const worker = await startWorker({ redisUrl: server().url, settings, handlers: [square], log: () => undefined, key: KEY });
+    const dispatcher = await Dispatcher.open(server().url, settings, KEY);
     try {
       expect(await dispatcher.dispatch(SQUARE, { id: "a", n: 5 })).toMatchObject({ square: 25 });
     } finally {
@@ -60,9 +55,9 @@ describe.skipIf(binary === undefined)("signed jobs on redis-server", () => {
   it("a rogue worker's results (unsigned, or with a made-up signature) are refused", async () => {
     for (const forge of [(value: object) => value, (value: object) => ({ signed: value, hmac: "ab".repeat(32) })]) {
       const settings = fresh();
-      const connection = new Redis(redis.url, { maxRetriesPerRequest: null });
+      const connection = new Redis(server().url, { maxRetriesPerRequest: null });
       const rogue = new Worker(JOBS_QUEUE, async () => forge({ id: "a", square: 100, pid: 1 }), { connection, prefix: settings.prefix });
-      const dispatcher = await Dispatcher.open(redis.url, settings, KEY);
+      const dispatcher = await Dispatcher.open(server().url, settings, KEY);
       try {
         const result = dispatcher.dispatch(SQUARE, { id: "a", n: 5 });
         await expect(result).rejects.toThrow(JobFailedError);
@@ -77,9 +72,9 @@ describe.skipIf(binary === undefined)("signed jobs on redis-server", () => {
 
   it("a worker with the key refuses an unsigned or forged payload into the dead-letter queue", async () => {
     const settings = fresh();
-    const workers: RunningWorker[] = [await startWorker({ redisUrl: redis.url, settings, handlers: [square], log: () => undefined, key: KEY })];
-    const unsigned = await Dispatcher.open(redis.url, settings, undefined);
-    const connection = new Redis(redis.url, { maxRetriesPerRequest: null });
+    const workers: RunningWorker[] = [await startWorker({ redisUrl: server().url, settings, handlers: [square], log: () => undefined, key: KEY })];
+    const unsigned = await Dispatcher.open(server().url, settings, undefined);
+    const connection = new Redis(server().url, { maxRetriesPerRequest: null });
     const queue = new Queue(JOBS_QUEUE, { connection, prefix: settings.prefix });
     try {
       await expect(unsigned.dispatch(SQUARE, { id: "u", n: 1 }, { key: "u" })).rejects.toThrow(/payload is not signed/);

@@ -1,11 +1,11 @@
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, existsSync, readFileSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { target } from "@tessera/codegen";
 import { gemmReluAdd, printTVMScript, structuralEqual, vectorAdd } from "@tessera/ir";
 import { Schedule, type Trace } from "@tessera/schedule";
 import fc from "fast-check";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { tempDirs } from "./temp-dirs.js";
 import {
   DatabaseError,
   type Database,
@@ -23,15 +23,7 @@ import {
 import { TUNING_RECORD_FILE, WORKLOAD_FILE } from "../../src/database/json-database.js";
 import { gemmTileSpace, gemmWorkload, threadLimit } from "../search/gemm-fixture.js";
 
-const dirs: string[] = [];
-function workDir(): string {
-  const d = mkdtempSync(join(tmpdir(), "tessera-db-"));
-  dirs.push(d);
-  return d;
-}
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+const workDir = tempDirs("tessera-db-");
 
 const H100 = { name: "nvidia/h100", arch: "sm_90", maxThreadsPerBlock: 1024, maxSharedMemoryPerBlock: 49152, device: "simulated" };
 

@@ -4,26 +4,19 @@
  * lock of a dead process is taken over), and the tuning history is replaced atomically.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { hostname, tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import { target } from "@tessera/codegen";
 import { Schedule } from "@tessera/schedule";
 import { vectorAdd } from "@tessera/ir";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { tempDirs } from "./temp-dirs.js";
 import { JSONDatabase, type TuningRecord, argsInfoOf, tuneTIR, workloadOf } from "../../src/index.js";
 import { LOCK_FILE, WorkDirBusyError, lockWorkDir } from "../../src/database/work-dir-lock.js";
 import { gemmWorkload } from "../search/gemm-fixture.js";
 
-const dirs: string[] = [];
-function workDir(): string {
-  const d = mkdtempSync(join(tmpdir(), "tessera-workdir-"));
-  dirs.push(d);
-  return d;
-}
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+const workDir = tempDirs("tessera-workdir-");
 
 const H100 = { name: "nvidia/h100", arch: "sm_90", maxThreadsPerBlock: 1024, maxSharedMemoryPerBlock: 49152 };
 
