@@ -48,6 +48,16 @@ describe("tessera-grade worker", () => {
       noGpu: false,
       concurrency: 2,
       name: "lab-3",
+      passwordFile: undefined,
+      insecure: false,
+    });
+  });
+
+  it("parses --redis-password-file and --insecure", () => {
+    expect(parseWorkerArgs(["--redis", "rediss://10.0.0.5", "--redis-password-file", "/run/secrets/redis", "--insecure"])).toMatchObject({
+      redis: "rediss://10.0.0.5",
+      passwordFile: "/run/secrets/redis",
+      insecure: true,
     });
   });
 

@@ -29,3 +29,11 @@ export async function readDeadLetters(dlq: Queue): Promise<DeadLetter[]> {
     return parsed.success ? [parsed.data] : [];
   });
 }
+
+/** Takes the dead letter of `jobId` out of the dead-letter queue; false when there is none. */
+export async function removeDeadLetter(dlq: Queue, jobId: string): Promise<boolean> {
+  const job = await dlq.getJob(jobId);
+  if (job === undefined) return false;
+  await job.remove();
+  return true;
+}

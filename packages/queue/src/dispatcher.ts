@@ -6,16 +6,17 @@
  * lost, only delays it.
  */
 import { randomUUID } from "node:crypto";
-import { type Job, Queue, QueueEvents } from "bullmq";
+import { type Job, type JobsOptions, Queue, QueueEvents } from "bullmq";
 import type { Redis } from "ioredis";
 import { checkReachable, openRedis } from "./connection.js";
-import { type DeadLetter, readDeadLetters } from "./dead-letter.js";
-import { JobFailedError } from "./errors.js";
+import { type DeadLetter, readDeadLetters, removeDeadLetter } from "./dead-letter.js";
+import { JobFailedError, QueueConfigError } from "./errors.js";
 import { jobIdFor } from "./job-id.js";
 import { type JobKind, describeZodError } from "./job-kind.js";
 import { DEAD_LETTER_QUEUE, JOBS_QUEUE } from "./names.js";
 import { parseRedisUrl } from "./redis-url.js";
 import { type QueueSettings, queueSettings } from "./settings.js";
+import { queueKeyFromEnv, seal, unseal } from "./signing.js";
 
 export interface DispatchOptions {
   /** Names the job (see job-id.ts); default a fresh id. */
@@ -37,9 +38,11 @@ export class Dispatcher {
   readonly #events: QueueEvents;
   readonly #connections: Redis[];
   readonly #waiters = new Map<string, Waiter>();
+  readonly #key: string | undefined;
 
-  private constructor(settings: QueueSettings, queue: Queue, events: QueueEvents, connections: Redis[]) {
+  private constructor(settings: QueueSettings, queue: Queue, events: QueueEvents, connections: Redis[], key: string | undefined) {
     this.settings = settings;
+    this.#key = key;
     this.#queue = queue;
     this.#events = events;
     this.#connections = connections;
@@ -50,8 +53,11 @@ export class Dispatcher {
     });
   }
 
-  /** Connects to the Redis at `url` (a QueueConfigError when the URL is malformed or nobody answers). */
-  static async open(url: string, overrides: Partial<QueueSettings> = {}): Promise<Dispatcher> {
+  /**
+   * Connects to the Redis at `url` (a QueueConfigError when the URL is malformed or nobody
+   * answers). `key` signs payloads and checks results (signing.ts); default TESSERA_QUEUE_KEY(_FILE).
+   */
+  static async open(url: string, overrides: Partial<QueueSettings> = {}, key: string | undefined = queueKeyFromEnv()): Promise<Dispatcher> {
     const address = parseRedisUrl(url);
     await checkReachable(address);
     const settings = queueSettings(overrides);
@@ -61,7 +67,7 @@ export class Dispatcher {
     const events = new QueueEvents(JOBS_QUEUE, { connection: eventsConnection, prefix: settings.prefix });
     // Events of jobs added from now on must not be missed: listen before the first add.
     await events.waitUntilReady();
-    return new Dispatcher(settings, queue, events, [queueConnection, eventsConnection]);
+    return new Dispatcher(settings, queue, events, [queueConnection, eventsConnection], key);
   }
 
   async dispatch<P, R>(kind: JobKind<P, R>, payload: P, opts: DispatchOptions = {}): Promise<R> {
@@ -78,14 +84,8 @@ export class Dispatcher {
       });
     });
     try {
-      await this.#queue.add(kind.name, checked.data, {
-        jobId,
-        attempts: this.settings.attempts,
-        backoff: { type: "exponential", delay: this.settings.backoffMs },
-        // Kept a while so a dispatcher that missed the event still finds the result.
-        removeOnComplete: { age: 3600 },
-        removeOnFail: { age: 7 * 24 * 3600 },
-      });
+      const data = this.#key === undefined ? checked.data : seal(this.#key, "payload", kind.name, jobId, checked.data);
+      await this.#queue.add(kind.name, data, this.#jobOptions(jobId));
     } catch (err) {
       this.#waiters.delete(jobId);
       throw err;
@@ -93,6 +93,17 @@ export class Dispatcher {
     // The job may have finished already (dispatched before, by this key).
     await this.#settle(jobId);
     return result;
+  }
+
+  #jobOptions(jobId: string): JobsOptions {
+    return {
+      jobId,
+      attempts: this.settings.attempts,
+      backoff: { type: "exponential", delay: this.settings.backoffMs },
+      // Kept a while so a dispatcher that missed the event still finds the result.
+      removeOnComplete: { age: 3600 },
+      removeOnFail: { age: 7 * 24 * 3600 },
+    };
   }
 
   /** Resolves or rejects the waiter of `jobId` when the job is finished for good. */
@@ -105,7 +116,12 @@ export class Dispatcher {
     const job = (await this.#queue.getJob(jobId)) as Job | undefined;
     if (job === undefined || !this.#waiters.delete(jobId)) return;
     if (state === "completed") {
-      const parsed = waiter.kind.result.safeParse(job.returnvalue);
+      const opened = unseal(this.#key, "result", waiter.kind.name, jobId, job.returnvalue);
+      if (!opened.ok) {
+        waiter.reject(new JobFailedError(jobId, waiter.kind.name, `the worker's result ${opened.reason}`));
+        return;
+      }
+      const parsed = waiter.kind.result.safeParse(opened.value);
       if (parsed.success) waiter.resolve(parsed.data);
       else waiter.reject(new JobFailedError(jobId, waiter.kind.name, `the worker's result is malformed: ${describeZodError(parsed.error)}`));
     } else {
@@ -120,9 +136,39 @@ export class Dispatcher {
 
   /** The jobs in the dead-letter queue, oldest first. */
   async deadLetters(): Promise<DeadLetter[]> {
+    return this.#withDeadLetters((dlq) => readDeadLetters(dlq));
+  }
+
+  /**
+   * Puts the dead-lettered job `jobId` back in the queue, with fresh attempts, and takes its dead
+   * letter out: the failed job itself when the queue still keeps it, else a new job of the same
+   * id, kind and payload. A QueueConfigError when there is no such dead letter. Nobody waits for
+   * its result here: a batch run again (resume) picks it up.
+   */
+  async retryDeadLetter(jobId: string): Promise<void> {
+    await this.#withDeadLetters(async (dlq) => {
+      const letter = (await readDeadLetters(dlq)).find((l) => l.jobId === jobId);
+      if (letter === undefined) throw new QueueConfigError(`no dead letter has job id "${jobId}" (\`tessera queue dead-letters\` lists them)`);
+      const failed = (await this.#queue.getJob(jobId)) as Job | undefined;
+      const state = failed === undefined ? undefined : await this.#queue.getJobState(jobId);
+      if (failed !== undefined && state === "failed") await failed.retry("failed", { resetAttemptsMade: true, resetAttemptsStarted: true });
+      else if (failed === undefined || state === "unknown") await this.#queue.add(letter.kind, letter.payload, this.#jobOptions(jobId));
+      // Any other state: the job is already back in the queue (or done); only the letter goes.
+      await removeDeadLetter(dlq, jobId);
+    });
+  }
+
+  /** Retries every dead letter (see retryDeadLetter); returns their job ids. */
+  async retryAllDeadLetters(): Promise<string[]> {
+    const ids = (await this.deadLetters()).map((l) => l.jobId);
+    for (const id of ids) await this.retryDeadLetter(id);
+    return ids;
+  }
+
+  async #withDeadLetters<T>(use: (dlq: Queue) => Promise<T>): Promise<T> {
     const dlq = new Queue(DEAD_LETTER_QUEUE, { connection: this.#connections[0]!, prefix: this.settings.prefix });
     try {
-      return await readDeadLetters(dlq);
+      return await use(dlq);
     } finally {
       await dlq.close();
     }

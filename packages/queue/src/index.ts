@@ -7,7 +7,9 @@ export { startWorker, type RunningWorker, type WorkerOptions } from "./worker.js
 export { defineJobKind, handlerFor, type JobKind, type JobContext, type JobHandler } from "./job-kind.js";
 export { DeadLetterSchema, type DeadLetter } from "./dead-letter.js";
 export { JobFailedError, JobRejectedError, QueueConfigError } from "./errors.js";
-export { parseRedisUrl, type RedisAddress } from "./redis-url.js";
+export { parseRedisUrl, redactUrl, isLoopbackHost, type RedisAddress, PASSWORD_ENV, PASSWORD_FILE_ENV, USERNAME_ENV } from "./redis-url.js";
+export { refuseOpenRedis, type AuthPolicyOptions } from "./auth-policy.js";
 export { queueSettings, type QueueSettings } from "./settings.js";
 export { RedisMutex, type RedisMutexOptions } from "./redis-mutex.js";
 export { measureDispatch, createMeasureHandler, type MeasureHandler } from "./measure-kind.js";
+export { KEY_ENV, KEY_FILE_ENV, queueKeyFromEnv } from "./signing.js";

@@ -46,21 +46,44 @@ function freePort(): Promise<number> {
   });
 }
 
-export async function startRedisServer(binary = findRedisServer()): Promise<RedisServer> {
+export interface RedisServerOptions {
+  /** The server's password (requirepass); `url` then carries it. */
+  readonly password?: string;
+}
+
+export async function startRedisServer(binary = findRedisServer(), opts: RedisServerOptions = {}): Promise<RedisServer> {
   if (binary === undefined) throw new Error("no redis-server: install it (apt-get install redis-server) or set TESSERA_REDIS_SERVER to its path");
   const dir = await mkdtemp(join(tmpdir(), "tessera-redis-"));
   let lastError = "";
   // The free port may be taken between the probe and redis binding it: try a few.
   for (let tries = 0; tries < 3; tries++) {
     const port = await freePort();
-    const child = spawn(binary, ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--save", "", "--appendonly", "no", "--loglevel", "warning"], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      binary,
+      [
+        "--port",
+        String(port),
+        "--bind",
+        "127.0.0.1",
+        "--dir",
+        dir,
+        "--save",
+        "",
+        "--appendonly",
+        "no",
+        "--loglevel",
+        "warning",
+        ...(opts.password === undefined ? [] : ["--requirepass", opts.password]),
+      ],
+      {
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let output = "";
     child.stdout?.on("data", (d: Buffer) => (output += d.toString()));
     child.stderr?.on("data", (d: Buffer) => (output += d.toString()));
     const spawnError = new Promise<string>((resolve) => child.once("error", (err) => resolve(err.message)));
-    const url = `redis://127.0.0.1:${port}`;
+    const url = `redis://${opts.password === undefined ? "" : `:${encodeURIComponent(opts.password)}@`}127.0.0.1:${port}`;
     const ready = await Promise.race([waitForPing(url, child), spawnError]);
     if (ready === true) return { url, port, pid: child.pid ?? -1, stop: () => stopServer(child, dir) };
     lastError = typeof ready === "string" ? ready : output.trim();

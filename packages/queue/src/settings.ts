@@ -39,7 +39,10 @@ const ENV_NAMES: Record<Exclude<keyof QueueSettings, "prefix">, string> = {
   backoffMs: "TESSERA_QUEUE_BACKOFF_MS",
 };
 
-const positiveInt = z.coerce.number().int().positive();
+/** Node's largest timer (a longer one fires at once): every duration here is a timer's. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+const positiveInt = z.coerce.number().int().positive().max(MAX_TIMER_MS);
 
 /** The defaults, overridden by TESSERA_QUEUE_* variables of `env` and then by `overrides`. */
 export function queueSettings(overrides: Partial<QueueSettings> = {}, env: NodeJS.ProcessEnv = process.env): QueueSettings {
@@ -48,7 +51,7 @@ export function queueSettings(overrides: Partial<QueueSettings> = {}, env: NodeJ
     const text = env[name];
     if (text === undefined || text === "") continue;
     const parsed = positiveInt.safeParse(text);
-    if (!parsed.success) throw new QueueConfigError(`${name}="${text}" must be a positive integer`);
+    if (!parsed.success) throw new QueueConfigError(`${name}="${text}" must be a positive integer of at most ${MAX_TIMER_MS}`);
     fromEnv[key] = parsed.data;
   }
   if (env.TESSERA_QUEUE_PREFIX !== undefined && env.TESSERA_QUEUE_PREFIX !== "") fromEnv.prefix = env.TESSERA_QUEUE_PREFIX;

@@ -14,6 +14,7 @@
 import { hostname } from "node:os";
 import { type Job, Queue, UnrecoverableError, Worker } from "bullmq";
 import type { Redis } from "ioredis";
+import { refuseOpenRedis } from "./auth-policy.js";
 import { checkReachable, openRedis } from "./connection.js";
 import { addDeadLetter } from "./dead-letter.js";
 import { JobRejectedError } from "./errors.js";
@@ -21,6 +22,7 @@ import { type JobHandler, describeZodError } from "./job-kind.js";
 import { DEAD_LETTER_QUEUE, JOBS_QUEUE } from "./names.js";
 import { parseRedisUrl } from "./redis-url.js";
 import { type QueueSettings, queueSettings } from "./settings.js";
+import { queueKeyFromEnv, seal, unseal } from "./signing.js";
 import { journal, testHold } from "./test-hold.js";
 
 export interface WorkerOptions {
@@ -32,6 +34,12 @@ export interface WorkerOptions {
   readonly name?: string;
   readonly settings?: Partial<QueueSettings>;
   readonly log?: (line: string) => void;
+  /** Work for a Redis that answers without credentials off loopback (see auth-policy.ts). */
+  readonly insecure?: boolean;
+  /** Checks payloads and signs results (signing.ts); default TESSERA_QUEUE_KEY(_FILE). */
+  readonly key?: string;
+  /** Which hosts count as loopback (tests). */
+  readonly isLoopback?: (host: string) => boolean;
 }
 
 export interface RunningWorker {
@@ -51,7 +59,12 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     handlers.set(h.kind.name, h);
   }
   await checkReachable(address);
+  await refuseOpenRedis(address, {
+    ...(opts.insecure === undefined ? {} : { insecure: opts.insecure }),
+    ...(opts.isLoopback === undefined ? {} : { isLoopback: opts.isLoopback }),
+  });
   const settings = queueSettings(opts.settings);
+  const key = "key" in opts ? opts.key : queueKeyFromEnv();
   const name = opts.name ?? `${hostname()}:${process.pid}`;
   const log = opts.log ?? ((line: string) => process.stdout.write(`${line}\n`));
   const connection = openRedis(address);
@@ -62,7 +75,9 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
   const handle = async (job: Job, jobId: string): Promise<unknown> => {
     const handler = handlers.get(job.name);
     if (handler === undefined) throw new UnrecoverableError(`unknown job kind "${job.name}" (this worker handles: ${known})`);
-    const parsed = handler.kind.payload.safeParse(job.data);
+    const opened = unseal(key, "payload", job.name, jobId, job.data);
+    if (!opened.ok) throw new UnrecoverableError(`the ${job.name} payload ${opened.reason}`);
+    const parsed = handler.kind.payload.safeParse(opened.value);
     if (!parsed.success) throw new UnrecoverableError(`malformed ${job.name} payload: ${describeZodError(parsed.error)}`);
     await testHold(jobId, control, settings.prefix);
     journal(`start ${jobId} ${process.pid}`);
@@ -82,7 +97,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     const checked = handler.kind.result.safeParse(result);
     if (!checked.success) throw new Error(`the ${job.name} handler returned a malformed result: ${describeZodError(checked.error)}`);
     journal(`done ${jobId} ${process.pid}`);
-    return checked.data;
+    return key === undefined ? checked.data : seal(key, "result", job.name, jobId, checked.data);
   };
 
   const process_ = async (job: Job): Promise<unknown> => {

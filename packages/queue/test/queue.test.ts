@@ -16,6 +16,7 @@ import { Dispatcher, JobFailedError, QueueConfigError, startWorker } from "../sr
 import { NO_REDIS_SERVER, type RedisServer, redisServerForTests, startRedisServer } from "../src/testing.js";
 import { spawnWorker, type WorkerProcess } from "./support/processes.js";
 import { BROKEN, SQUARE } from "./support/test-kinds.js";
+import { until } from "./support/until.js";
 
 const binary = redisServerForTests();
 const WORKER = fileURLToPath(new URL("./support/square-worker.ts", import.meta.url));
@@ -43,16 +44,6 @@ function journalLines(): string[][] {
         .split("\n")
         .map((l) => l.split(" "))
     : [];
-}
-
-async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, limitMs = 20_000): Promise<T> {
-  const deadline = Date.now() + limitMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 describe.skipIf(binary === undefined)("the job queue on redis-server", () => {

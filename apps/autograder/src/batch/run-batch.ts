@@ -17,6 +17,7 @@ import { type Submission, discoverSubmissions } from "./discover.js";
 import { type BatchGradeSettings, type OutcomeSummary, type SubmissionOutcome, errorOutcome } from "./grade-one.js";
 import { MAX_UNFINISHED_ATTEMPTS, readStoredOutcome, recordAttempt, storeOutcome, summaryOf } from "./outcome-store.js";
 import type { BatchProgress } from "./progress.js";
+import { assertPlainName } from "./plain-name.js";
 import { type Shard, describeShard, selectShard } from "./shard.js";
 import { type SubmissionGrader, createSubmissionGrader } from "./submission-grader.js";
 
@@ -87,8 +88,9 @@ export async function runBatch(opts: BatchOptions): Promise<BatchResult> {
       for (let sub = toGrade[next++]; sub !== undefined && !stopped; sub = toGrade[next++]) {
         opts.progress?.started(sub.name);
         const name = sub.name;
-        const outcome = await gradeUnlessItKeepsFailing(out, sub, opts.force === true, () =>
-          grader.grade(sub, (message) => opts.progress?.step(name, message)),
+        const outcome = ownOutcome(
+          sub,
+          await gradeUnlessItKeepsFailing(out, sub, opts.force === true, () => grader.grade(sub, (message) => opts.progress?.step(name, message))),
         );
         // Shown before it is stored: the writes below wait for event-loop turns, which a
         // submission graded in this thread (one job, or with a GPU) can hold for seconds each.
@@ -137,7 +139,7 @@ export async function runBatch(opts: BatchOptions): Promise<BatchResult> {
  * gets an error outcome saying so, and the batch goes on past it.
  */
 async function gradeUnlessItKeepsFailing(out: string, sub: Submission, force: boolean, grade: () => Promise<SubmissionOutcome>): Promise<SubmissionOutcome> {
-  const dir = join(out, sub.name);
+  const dir = submissionDir(out, sub.name);
   await mkdir(dir, { recursive: true });
   const unfinished = await recordAttempt(dir, force);
   if (unfinished < MAX_UNFINISHED_ATTEMPTS) return grade();
@@ -148,8 +150,23 @@ async function gradeUnlessItKeepsFailing(out: string, sub: Submission, force: bo
   );
 }
 
+/**
+ * The outcome as the submission's own: one that names another submission (a grader's bug, a
+ * rogue queue worker) is not stored under that name but becomes this submission's error.
+ */
+function ownOutcome(sub: Submission, outcome: SubmissionOutcome): SubmissionOutcome {
+  if (outcome.name === sub.name) return outcome;
+  return errorOutcome(sub.name, `the grader returned the outcome of ${JSON.stringify(outcome.name)} for this submission; refused`, outcome.seconds);
+}
+
+/** OUT/<name>, for a plain name only: nothing is written outside OUT. */
+function submissionDir(out: string, name: string): string {
+  assertPlainName(name, "submission name");
+  return join(out, name);
+}
+
 async function store(out: string, outcome: SubmissionOutcome): Promise<void> {
-  const dir = join(out, outcome.name);
+  const dir = submissionDir(out, outcome.name);
   await mkdir(dir, { recursive: true });
   await storeOutcome(dir, outcome);
 }

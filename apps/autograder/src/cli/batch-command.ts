@@ -18,7 +18,7 @@ import { type Shard, describeShard, parseShard } from "../batch/shard.js";
 import { defaultJobs } from "../batch/submission-grader.js";
 import { type Manifest, loadManifest } from "../manifest/index.js";
 import { queueGrader } from "../queue/queue-grader.js";
-import { JobFailedError, QueueConfigError, parseRedisUrl } from "@tessera/queue";
+import { JobFailedError, PASSWORD_FILE_ENV, QueueConfigError, parseRedisUrl, redactUrl } from "@tessera/queue";
 import type { SandboxLimits } from "../sandbox/index.js";
 import { type GradeCommand, UsageError } from "./command.js";
 import { batchLine } from "./specs.js";
@@ -35,6 +35,8 @@ export const BATCH_OPTIONS_HELP = [
   "  --redis URL        grade through the job queue at URL (redis://HOST:PORT): each submission is a job",
   "                     for the `tessera-grade worker` processes, on this machine or others; results, resume",
   "                     and reports as without it",
+  "  --redis-password-file FILE",
+  "                     the Redis password, read from FILE (also TESSERA_REDIS_PASSWORD or redis://:PASSWORD@HOST)",
   "  --force            grade again submissions that already have results in OUT (default: skip them)",
   "  --shard I/N        grade only part I of N (1-based; by sorted name), e.g. for a CI matrix",
   "  --merge            grade nothing: rebuild the reports of all of DIR from the results in OUT",
@@ -73,6 +75,7 @@ export function parseBatchArgs(args: readonly string[]): BatchInvocation {
       shard: { type: "string" },
       merge: { type: "boolean" },
       redis: { type: "string" },
+      "redis-password-file": { type: "string" },
     },
   });
   const [dirArg, extra] = positionals;
@@ -92,11 +95,13 @@ export function parseBatchArgs(args: readonly string[]): BatchInvocation {
   }
   if (values.redis !== undefined) {
     try {
-      parseRedisUrl(values.redis);
+      parseRedisUrl(values.redis, {});
     } catch (err) {
       throw new UsageError((err as Error).message);
     }
     if (merge) throw new UsageError("--merge grades nothing: it takes no --redis");
+    // Read where the dispatcher connects.
+    if (values["redis-password-file"] !== undefined) process.env[PASSWORD_FILE_ENV] = values["redis-password-file"];
     if (values.jobs !== undefined)
       throw new UsageError("--jobs is for grading on this machine; with --redis the workers grade (their --concurrency and how many run decide)");
   }
@@ -151,7 +156,8 @@ export async function runBatchCommand(inv: BatchInvocation, binding: AssignmentB
 /** The batch through the job queue: the workers choose their GPU (or the simulator). */
 async function runQueuedBatch(inv: BatchInvocation, binding: AssignmentBinding, manifest: Manifest, io: GradeIO): Promise<BatchResult> {
   const grader = await queueGrader(inv.redis ?? "", { binding, manifest, noGpu: inv.noGpu, limits: inv.limits, seed: inv.seed });
-  io.stderr(`Grading through the job queue at ${inv.redis}: start workers with \`pnpm grade worker --redis ${inv.redis}\`.\n`);
+  const shown = redactUrl(inv.redis ?? "");
+  io.stderr(`Grading through the job queue at ${shown}: start workers with \`pnpm grade worker --redis ${shown}\`.\n`);
   try {
     return await runBatch({
       dir: inv.dir,
@@ -207,7 +213,7 @@ function finalLine(inv: BatchInvocation, result: BatchResult): string {
     result.gradedNow.length === 0
       ? ""
       : result.mode === "queue"
-        ? `, through the job queue at ${inv.redis}`
+        ? `, through the job queue at ${redactUrl(inv.redis ?? "")}`
         : `, ${result.concurrency} at a time (${result.mode})`;
   return (
     `Batch${scope} finished in ${(result.elapsedMs / 1000).toFixed(1)} s: ${count(result.outcomes.length, "submission")}, ${graded} graded, ${count(errors, "error")}` +

@@ -7,7 +7,7 @@
  */
 import { parseArgs } from "node:util";
 import { hostname } from "node:os";
-import { QueueConfigError, RedisMutex, createMeasureHandler, parseRedisUrl, queueSettings, startWorker } from "@tessera/queue";
+import { PASSWORD_FILE_ENV, QueueConfigError, RedisMutex, createMeasureHandler, parseRedisUrl, queueSettings, redactUrl, startWorker } from "@tessera/queue";
 import { serializedGpu } from "../batch/serialized-gpu.js";
 import { createGradeHandler } from "../queue/grade-handler.js";
 import { type GradeCommand, UsageError } from "./command.js";
@@ -22,6 +22,13 @@ export const WORKER_OPTIONS_HELP = [
   "  --no-gpu           grade in the CPU simulator (no timing), whatever GPUs there are",
   "  --concurrency K    jobs handled at once (default 1; without a GPU each grading has a thread of its own)",
   "  --name NAME        shown in the log and stored on the jobs it takes (default host:pid)",
+  "  --redis-password-file FILE",
+  "                     the Redis password (or ACL user's, with TESSERA_REDIS_USERNAME), read from FILE; also",
+  "                     TESSERA_REDIS_PASSWORD or redis://USER:PASSWORD@HOST",
+  "  --insecure         work for a Redis that answers without a password although it is not on loopback",
+  "",
+  "With TESSERA_QUEUE_KEY (or TESSERA_QUEUE_KEY_FILE) set, as on the dispatchers, jobs are signed: unsigned or forged",
+  "payloads are refused into the dead-letter queue, and results are signed for the dispatcher to check.",
   "",
   "Prints one line per job. Exit code: 0 after SIGTERM/SIGINT (the jobs in hand are finished first), 1 when",
   "Redis cannot be reached, 2 for a bad command line.",
@@ -33,6 +40,8 @@ export interface WorkerInvocation {
   readonly noGpu: boolean;
   readonly concurrency: number;
   readonly name: string | undefined;
+  readonly passwordFile: string | undefined;
+  readonly insecure: boolean;
 }
 
 export function parseWorkerArgs(args: readonly string[]): WorkerInvocation {
@@ -40,12 +49,20 @@ export function parseWorkerArgs(args: readonly string[]): WorkerInvocation {
     args: [...args],
     allowPositionals: true,
     strict: true,
-    options: { redis: { type: "string" }, gpu: { type: "string" }, "no-gpu": { type: "boolean" }, concurrency: { type: "string" }, name: { type: "string" } },
+    options: {
+      redis: { type: "string" },
+      gpu: { type: "string" },
+      "no-gpu": { type: "boolean" },
+      concurrency: { type: "string" },
+      name: { type: "string" },
+      "redis-password-file": { type: "string" },
+      insecure: { type: "boolean" },
+    },
   });
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}" (worker takes options only)`);
   if (values.redis === undefined) throw new UsageError("worker needs --redis URL: the job queue's Redis, e.g. --redis redis://127.0.0.1:6379");
   try {
-    parseRedisUrl(values.redis);
+    parseRedisUrl(values.redis, {});
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
@@ -56,10 +73,14 @@ export function parseWorkerArgs(args: readonly string[]): WorkerInvocation {
     noGpu: values["no-gpu"] === true,
     concurrency: integerOption("--concurrency", values.concurrency, 1, 1, 64),
     name: values.name,
+    passwordFile: values["redis-password-file"],
+    insecure: values.insecure === true,
   };
 }
 
 export async function runWorkerCommand(inv: WorkerInvocation, io: GradeIO): Promise<number> {
+  // Read wherever the queue connects (the GPU lock, the worker); never passed to the sandbox (it gets no environment).
+  if (inv.passwordFile !== undefined) process.env[PASSWORD_FILE_ENV] = inv.passwordFile;
   // Before anything opens the GPU: the driver reads it once, and child processes inherit it.
   if (inv.gpu !== undefined) process.env.CUDA_VISIBLE_DEVICES = String(inv.gpu);
   const choice = chooseGpu(inv.noGpu);
@@ -97,6 +118,7 @@ export async function runWorkerCommand(inv: WorkerInvocation, io: GradeIO): Prom
       redisUrl: inv.redis,
       handlers: [grade.handler, measure.handler],
       concurrency: inv.concurrency,
+      insecure: inv.insecure,
       ...(inv.name === undefined ? {} : { name: inv.name }),
       log: (line) => io.stdout(`${line}\n`),
     });
@@ -108,7 +130,7 @@ export async function runWorkerCommand(inv: WorkerInvocation, io: GradeIO): Prom
     }
     throw err;
   }
-  io.stdout(`[${worker.name}] ready: jobs from ${inv.redis}, ${inv.concurrency} at a time, on ${where}\n`);
+  io.stdout(`[${worker.name}] ready: jobs from ${redactUrl(inv.redis)}, ${inv.concurrency} at a time, on ${where}\n`);
   let signals = 0;
   const stop = (signal: string): void => {
     signals++;

@@ -18,6 +18,13 @@ import { GradescopeResultsSchema } from "../report/gradescope.js";
 /** What a submission may weigh in a job (Redis holds it until the job is done). */
 export const MAX_SUBMISSION_BYTES = 32 * 1024 * 1024;
 
+/**
+ * The largest limits a job may carry (the CLI's own maxima): a grading's timers run for at most
+ * 20 times the timeout, which stays below Node's largest timer (2^31 - 1 ms, about 24.8 days).
+ */
+export const MAX_JOB_TIMEOUT_MS = 24 * 3600 * 1000;
+export const MAX_JOB_HEAP_MB = 65536;
+
 const RelativePath = z
   .string()
   .min(1)
@@ -30,8 +37,8 @@ const FileName = z
   .refine((p) => !/[\\/]/.test(p) && p !== "." && p !== "..", { message: "must be a plain file name" });
 
 const SubmissionPayloadSchema = z.discriminatedUnion("kind", [
-  z.object({ name: z.string().min(1), fileName: FileName, kind: z.literal("zip"), base64: z.string() }),
-  z.object({ name: z.string().min(1), fileName: FileName, kind: z.literal("folder"), files: z.array(z.object({ path: RelativePath, base64: z.string() })) }),
+  z.object({ name: FileName, fileName: FileName, kind: z.literal("zip"), base64: z.string() }),
+  z.object({ name: FileName, fileName: FileName, kind: z.literal("folder"), files: z.array(z.object({ path: RelativePath, base64: z.string() })) }),
 ]);
 
 export const GradeJobPayloadSchema = z.object({
@@ -41,7 +48,7 @@ export const GradeJobPayloadSchema = z.object({
     manifestDigest: z.string().regex(/^[0-9a-f]{64}$/),
     noGpu: z.boolean(),
     seed: z.number().int().nonnegative().optional(),
-    limits: z.object({ timeoutMs: z.number().positive(), heapMb: z.number().positive() }).optional(),
+    limits: z.object({ timeoutMs: z.number().int().positive().max(MAX_JOB_TIMEOUT_MS), heapMb: z.number().int().positive().max(MAX_JOB_HEAP_MB) }).optional(),
     numerics: z.object({ rounds: z.number().int().positive().optional() }).optional(),
   }),
 });

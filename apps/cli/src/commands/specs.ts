@@ -181,4 +181,29 @@ export const tuneSpec = {
   ],
 } as const satisfies CommandSpec;
 
-export const commandSpecs: readonly CommandSpec[] = [printSpec, equalSpec, runSpec, applySpec, simulateSpec, buildSpec, tuneSpec];
+export const queueSpec = {
+  name: "queue",
+  usage: "dead-letters --redis URL [--retry ID | --all]",
+  summary: "the job queue's dead letters: list the jobs that failed for good, or put them back in the queue",
+  description: [
+    "Lists the dead-letter queue: each job that failed for good (its attempts spent, its workers lost too often, or refused as malformed), with its kind, attempts, time, worker and reason. With --retry ID (or --all) the job goes back in the queue with fresh attempts and its dead letter is removed; run the batch or tuning run again to pick up its result.",
+  ],
+  options: [
+    { name: "redis", type: "string", value: "URL", description: "the job queue's Redis: redis[s]://[USER:PASSWORD@]HOST:PORT[/DB]", required: true },
+    { name: "retry", type: "string", value: "ID", description: "put the dead-lettered job ID back in the queue" },
+    { name: "all", type: "boolean", description: "put every dead-lettered job back in the queue" },
+    {
+      name: "redis-password-file",
+      type: "string",
+      value: "FILE",
+      description: "the Redis password, read from FILE (also TESSERA_REDIS_PASSWORD, or in the URL)",
+    },
+  ],
+  exitCodes: [
+    [0, "listed, or retried"],
+    [1, "Redis cannot be reached, or no dead letter has that ID"],
+    [2, "bad arguments"],
+  ],
+} as const satisfies CommandSpec;
+
+export const commandSpecs: readonly CommandSpec[] = [printSpec, equalSpec, runSpec, applySpec, simulateSpec, buildSpec, tuneSpec, queueSpec];

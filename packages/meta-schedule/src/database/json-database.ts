@@ -3,8 +3,9 @@
  * `database_tuning_record.json`, JSON-lines files that are only ever appended to (see
  * json-lines.ts for durability and damage handling, record-json.ts for the line layout). The
  * whole database is loaded into a MemoryDatabase on opening; every commit appends and fsyncs
- * one line before it returns. One writer at a time: two processes appending to the same
- * directory would disagree on workload indices.
+ * one line before it returns. A new workload's index is its line's position when it is
+ * appended, so that two processes appending to one directory file records under the right
+ * workload; a tuning run still locks its work dir (work-dir-lock.ts).
  */
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -13,8 +14,9 @@ import { DatabaseError } from "../errors.js";
 import type { Logger } from "../tune-context.js";
 import { type Workload, workloadOf } from "../workload.js";
 import type { Database, TuningRecord } from "../interfaces/database.js";
-import { appendJSONLine, readJSONLines, withFileErrors } from "./json-lines.js";
+import { appendJSONLine, countJSONLines, readJSONLines, withFileErrors } from "./json-lines.js";
 import { MemoryDatabase } from "./memory-database.js";
+import { impossibleRunSecs } from "./run-secs.js";
 import { looksLikeRecordLinePrefix, looksLikeWorkloadLinePrefix, recordFromLine, recordToLine, workloadFromLine, workloadToLine } from "./record-json.js";
 
 export const WORKLOAD_FILE = "database_workload.json";
@@ -40,7 +42,6 @@ export class JSONDatabase implements Database {
   private readonly memory = new MemoryDatabase();
   /** Workload index in the file, by structural hash. */
   private readonly indexByHash = new Map<string, number>();
-  private workloadCount = 0;
   private readonly readOnly: boolean;
 
   /** Opens (creating when missing) the database in `workDir`. */
@@ -64,7 +65,6 @@ export class JSONDatabase implements Database {
       if (known === undefined) this.indexByHash.set(workload.hash, byIndex.length);
       byIndex.push(workload);
     }
-    this.workloadCount = byIndex.length;
     for (const { line, value } of readJSONLines(this.recordFile, { log, looksLikeOurs: looksLikeRecordLinePrefix, repair: !this.readOnly })) {
       this.memory.commitTuningRecord(recordFromLine(value, this.recordFile, line, (k) => byIndex[k], byIndex.length));
     }
@@ -82,6 +82,8 @@ export class JSONDatabase implements Database {
 
   commitTuningRecord(record: TuningRecord): void {
     this.checkWritable(this.recordFile);
+    const impossible = impossibleRunSecs(record.runSecs);
+    if (impossible !== undefined) throw new DatabaseError(this.recordFile, undefined, `a record of ${record.workload.name} is refused: ${impossible}`);
     const workload = this.memory.findWorkload(record.workload.func) ?? this.appendWorkload(record.workload);
     appendJSONLine(this.recordFile, recordToLine(record, this.indexByHash.get(workload.hash)!));
     this.memory.commitTuningRecord(record.workload === workload ? record : { ...record, workload });
@@ -107,8 +109,12 @@ export class JSONDatabase implements Database {
   /** A new workload: written to the file first, then known in memory. */
   private appendWorkload(workload: Workload): Workload {
     this.checkWritable(this.workloadFile);
+    // The index is the line's position in the file as it is now, not as it was when this
+    // database was opened: another process may have appended workloads since (issue 33: records
+    // of one function were filed under another's index).
+    const index = countJSONLines(this.workloadFile);
     appendJSONLine(this.workloadFile, workloadToLine(workload));
-    this.indexByHash.set(workload.hash, this.workloadCount++);
+    this.indexByHash.set(workload.hash, index);
     return this.memory.addWorkload(workload);
   }
 }

@@ -65,6 +65,13 @@ function discardIncompleteLastLine(file: string, bytes: Buffer, line: number, lo
   );
 }
 
+/** How many non-blank lines the file holds now (0 for a missing file): what its next line's index is. */
+export function countJSONLines(file: string): number {
+  if (!existsSync(file)) return 0;
+  const text = withFileErrors(file, "read", () => readFileSync(file, "utf8"));
+  return text.split("\n").filter((l) => l.trim() !== "").length;
+}
+
 /** Appends one line durably (see the module comment); a file it creates is made durable in its directory too. */
 export function appendJSONLine(file: string, value: unknown): void {
   const data = Buffer.from(`${JSON.stringify(value)}\n`, "utf8");

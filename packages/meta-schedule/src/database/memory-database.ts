@@ -8,6 +8,7 @@ import { MetaScheduleError } from "../errors.js";
 import { type Workload, workloadOf } from "../workload.js";
 import type { Database, TuningRecord } from "../interfaces/database.js";
 import { isValidRecord, recordMeanRunSecs } from "./record-order.js";
+import { impossibleRunSecs } from "./run-secs.js";
 
 export class MemoryDatabase implements Database {
   private readonly workloadsByHash = new Map<string, Workload[]>();
@@ -38,6 +39,8 @@ export class MemoryDatabase implements Database {
 
   /** Commits the record's workload too when it is new. */
   commitTuningRecord(record: TuningRecord): void {
+    const impossible = impossibleRunSecs(record.runSecs);
+    if (impossible !== undefined) throw new MetaScheduleError(`a tuning record of ${record.workload.name} is refused: ${impossible}`);
     if (this.findByHash(record.workload.hash, record.workload.func) === undefined) this.addWorkload(record.workload);
     const key = record.workload.hash;
     const mean = recordMeanRunSecs(record);

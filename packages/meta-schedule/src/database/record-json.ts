@@ -13,6 +13,7 @@ import { z } from "zod";
 import { ArgInfoJSONSchema, argInfoFromJSON, argInfoToJSON } from "../arg-info.js";
 import { DatabaseError } from "../errors.js";
 import { FAILED_RUN_SECS } from "../interfaces/runner.js";
+import { impossibleRunSecs } from "./run-secs.js";
 import { type Workload, workloadOf } from "../workload.js";
 import type { TargetConfig, TuningRecord } from "../interfaces/database.js";
 
@@ -85,6 +86,8 @@ export function recordFromLine(
     );
   }
   const [index, [rawTrace, runSecs, target, argsInfo]] = parsed.data;
+  const impossible = impossibleRunSecs(runSecs ?? undefined);
+  if (impossible !== undefined) throw new DatabaseError(file, line, `the record's measurement is impossible: ${impossible}; the file is corrupt or was edited`);
   const workload = workloadAt(index);
   if (workload === undefined) throw new DatabaseError(file, line, `the record names workload ${index}, but the workload file has ${workloadCount} workload(s)`);
   let trace: TraceJSON;

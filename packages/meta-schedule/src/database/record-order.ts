@@ -7,9 +7,7 @@ import type { TuningRecord } from "../interfaces/database.js";
 
 export function isValidRecord(record: TuningRecord): boolean {
   const secs = record.runSecs;
-  return (
-    secs !== undefined && secs.length > 0 && secs.every((s) => Number.isFinite(s) && s >= 0 && s < FAILED_RUN_SECS) && record.trace.instructions.length > 0
-  );
+  return secs !== undefined && secs.length > 0 && secs.every((s) => Number.isFinite(s) && s > 0 && s < FAILED_RUN_SECS) && record.trace.instructions.length > 0;
 }
 
 export function recordMeanRunSecs(record: TuningRecord): number {

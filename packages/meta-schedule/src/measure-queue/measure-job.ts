@@ -18,6 +18,9 @@ import { LocalRunner } from "../runner/local-runner.js";
 import type { RunnerInput, RunnerResult } from "../interfaces/runner.js";
 import { SimulatedRunner } from "../runner/simulated-runner.js";
 
+/** The longest measurement a job may ask for: a day. */
+export const MAX_MEASURE_TIMEOUT_SEC = 24 * 3600;
+
 /** How the worker measures: the same options as the local runners, as plain data. */
 export const RemoteRunnerSpecSchema = z.discriminatedUnion("kind", [
   z.object({
@@ -33,7 +36,8 @@ export const RemoteRunnerSpecSchema = z.discriminatedUnion("kind", [
       .object({ number: z.number().int().positive(), repeat: z.number().int().positive(), minRepeatMs: z.number().nonnegative() })
       .partial()
       .optional(),
-    timeoutSec: z.number().positive().optional(),
+    // Capped so that the runner's timer (milliseconds) stays below Node's largest, 2^31 - 1 ms.
+    timeoutSec: z.number().positive().max(MAX_MEASURE_TIMEOUT_SEC).optional(),
     seed: z.number().int().optional(),
   }),
 ]);

@@ -17,6 +17,7 @@ import { type Logger, silentLogger } from "../tune-context.js";
 import { type MeasureCallback, defaultMeasureCallbacks } from "./measure-callback.js";
 import { TaskRecord, type TuneTask, medianRunSecs } from "./task-record.js";
 import { type TrialOutcome, formatTrialLine } from "./trial-log.js";
+import { checkedRunnerResult } from "../database/run-secs.js";
 
 export interface TaskSchedulerOptions {
   readonly builder: Builder;
@@ -205,7 +206,8 @@ export abstract class TaskScheduler {
     if (ran.length !== inputs.length) throw new MetaScheduleError(`runner ${runner.name} returned ${ran.length} results for ${inputs.length} inputs`);
     const results: RunnerResult[] = builderResults.map((built) => ({ ok: false, error: built.ok ? "not run" : `build failed: ${built.error}` }));
     slots.forEach((slot, k) => {
-      results[slot] = ran[k]!;
+      // A runner's impossible times (none, 0, negative, not finite) are a failure, never a best.
+      results[slot] = checkedRunnerResult(ran[k]!);
     });
     return results;
   }

@@ -8,10 +8,10 @@
  * schedule of each task and the history of every trial; writes the tuning history and curve
  * into the work dir.
  */
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
-import { type IRModule, type PrimFunc } from "@tessera/ir";
+import type { IRModule, PrimFunc } from "@tessera/ir";
 import { RandomEngine, type Schedule } from "@tessera/schedule";
 import type { Builder } from "../interfaces/builder.js";
 import type { CostModel } from "../interfaces/cost-model.js";
@@ -33,6 +33,7 @@ import type { TuneOptions } from "./options.js";
 import { defaultCostModelName, defaultSpaceFor, makeBuilder, makeCostModel, makeRunner, makeStrategy, openDatabase, scheduleFnSpace } from "./provided.js";
 import { type Logger, type TuneTarget, silentLogger, tuneContext } from "../tune-context.js";
 import { workloadOf } from "../workload.js";
+import { lockWorkDir } from "../database/work-dir-lock.js";
 
 export type { TuneOptions, TuneProgress } from "./options.js";
 
@@ -91,6 +92,7 @@ export async function tuneTasks(functions: readonly TuneFunction[], target: Tune
   const rng = new RandomEngine(options.seed);
   const owned: { dispose?(): Promise<void> }[] = [];
   await mkdir(options.workDir, { recursive: true });
+  const lock = lockWorkDir(options.workDir, log);
   try {
     const database = await resolveDatabase(options);
     const costModel = await resolveCostModel(options, rng.forkSeed(), target);
@@ -132,6 +134,7 @@ export async function tuneTasks(functions: readonly TuneFunction[], target: Tune
     return { tasks: taskResults, history, database, summary: formatTuningSummary(records, { estimated }), workDir: options.workDir, files };
   } finally {
     for (const component of owned) await component.dispose?.();
+    lock.release();
   }
 }
 
@@ -165,7 +168,8 @@ async function writeOutputs(options: TuneOptions, history: readonly TrialEvent[]
     bestSecs: t.totalBestSecs < FAILED_RUN_SECS ? t.totalBestSecs : null,
     ...(t.error === undefined ? {} : { error: t.error }),
   }));
-  await writeFile(historyFile, `${JSON.stringify({ run: name, trials }, null, 1)}\n`);
+  // Renamed into place: a run killed while writing leaves the previous history whole.
+  await writeFileAtomically(historyFile, `${JSON.stringify({ run: name, trials }, null, 1)}\n`);
   if (options.writeCurve === false) return { history: historyFile };
   const points = bestSoFarPoints(history.map((t) => t.totalBestSecs));
   if (points.length === 0) return { history: historyFile };
@@ -223,4 +227,15 @@ function resolveScheduler(options: TuneOptions, seed: number): TaskScheduler {
   if (given === "gradient") return new GradientBased({ seed });
   if (given === "round-robin") return new RoundRobin();
   return given;
+}
+
+async function writeFileAtomically(file: string, text: string): Promise<void> {
+  const partial = `${file}.${process.pid}.partial`;
+  try {
+    await writeFile(partial, text);
+    await rename(partial, file);
+  } catch (err) {
+    await rm(partial, { force: true });
+    throw err;
+  }
 }

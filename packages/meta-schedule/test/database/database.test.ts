@@ -1,11 +1,11 @@
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, existsSync, readFileSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { target } from "@tessera/codegen";
 import { gemmReluAdd, printTVMScript, structuralEqual, vectorAdd } from "@tessera/ir";
-import { Schedule, Trace } from "@tessera/schedule";
+import { Schedule, type Trace } from "@tessera/schedule";
 import fc from "fast-check";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { tempDirs } from "./temp-dirs.js";
 import {
   DatabaseError,
   type Database,
@@ -23,15 +23,7 @@ import {
 import { TUNING_RECORD_FILE, WORKLOAD_FILE } from "../../src/database/json-database.js";
 import { gemmTileSpace, gemmWorkload, threadLimit } from "../search/gemm-fixture.js";
 
-const dirs: string[] = [];
-function workDir(): string {
-  const d = mkdtempSync(join(tmpdir(), "tessera-db-"));
-  dirs.push(d);
-  return d;
-}
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+const workDir = tempDirs("tessera-db-");
 
 const H100 = { name: "nvidia/h100", arch: "sm_90", maxThreadsPerBlock: 1024, maxSharedMemoryPerBlock: 49152, device: "simulated" };
 
@@ -253,15 +245,37 @@ describe("JSONDatabase", () => {
     expect(() => new JSONDatabase(dir)).toThrow(/:2: the record's trace is not valid: .*unknown instruction kind "Warp"/);
   });
 
-  it("stores a run time that is not finite as a failure", () => {
+  it("refuses impossible measurements (empty, zero, negative, NaN, not finite) on commit, naming the workload, and writes nothing", () => {
     const dir = workDir();
-    const { workload, schedules } = candidates(2);
+    const { workload, schedules } = candidates(1);
     const db = new JSONDatabase(dir);
-    db.commitTuningRecord(record(workload, schedules[0]!.trace, [Number.NaN]));
-    db.commitTuningRecord(record(workload, schedules[1]!.trace, [1e-3, Number.POSITIVE_INFINITY]));
-    const reopened = new JSONDatabase(dir);
-    expect(reopened.getAllTuningRecords().map((r) => r.runSecs)).toEqual([[1e10], [1e-3, 1e10]]);
-    expect(reopened.getTopK(workload, 5)).toEqual([]);
+    for (const runSecs of [[], [0], [-1e-3], [Number.NaN], [1e-3, Number.POSITIVE_INFINITY]]) {
+      expect(() => db.commitTuningRecord(record(workload, schedules[0]!.trace, runSecs)), JSON.stringify(runSecs)).toThrow(DatabaseError);
+      expect(() => new MemoryDatabase().commitTuningRecord(record(workload, schedules[0]!.trace, runSecs))).toThrow(/refused: run_secs/);
+    }
+    expect(() => db.commitTuningRecord(record(workload, schedules[0]!.trace, [0]))).toThrow(/a record of .* is refused: run_secs\[0\] is 0/);
+    // A failed candidate (no time, or the failure time alone) is a record like any other.
+    db.commitTuningRecord(record(workload, schedules[0]!.trace, undefined));
+    db.commitTuningRecord(record(workload, schedules[0]!.trace, [1e10]));
+    expect(new JSONDatabase(dir).getAllTuningRecords()).toHaveLength(2);
+  });
+
+  it("refuses a file whose record has run_secs [0] (or empty, or negative) with the file and line, instead of picking it as the best", () => {
+    const dir = workDir();
+    fill(new JSONDatabase(dir), 2);
+    const file = join(dir, TUNING_RECORD_FILE);
+    const [index, [trace, , target, args]] = JSON.parse(readFileSync(file, "utf8").split("\n")[0]!) as [number, [unknown, unknown, unknown, unknown]];
+    for (const [runSecs, why] of [
+      [[0], /run_secs\[0\] is 0: a run takes a positive time/],
+      [[], /run_secs is empty/],
+      [[-2e-3], /run_secs\[0\] is -0.002/],
+    ] as const) {
+      const kept = readFileSync(file, "utf8");
+      appendFileSync(file, `${JSON.stringify([index, [trace, runSecs, target, args]])}\n`);
+      expect(() => new JSONDatabase(dir)).toThrow(DatabaseError);
+      expect(() => new JSONDatabase(dir, { readOnly: true })).toThrow(new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:3: .*${why.source}`));
+      writeFileSync(file, kept);
+    }
   });
 
   it("says so when no record of the function replays on it", () => {

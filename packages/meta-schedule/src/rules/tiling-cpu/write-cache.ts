@@ -4,7 +4,7 @@
  * constant indices), each write dimension at most once and in order — an elementwise epilogue such
  * as a ReLU qualifies, and MultiLevelTiling uses it as the write cache of the block it follows.
  */
-import { type Block, type BufferRegion, type PrimExpr, type Var } from "@tessera/ir";
+import type { Block, BufferRegion, PrimExpr, Var } from "@tessera/ir";
 
 export function isWriteCache(block: Block): boolean {
   if (block.writes.length !== 1) return false;
