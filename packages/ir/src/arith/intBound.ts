@@ -206,8 +206,16 @@ class BoundEvaluator {
   private binaryBound(op: string, aExpr: PrimExpr, bExpr: PrimExpr, dt: DType): IntBound {
     if (dtypeInfo(dt).code === "bool") return { min: 0, max: 1 };
     if (!isIntegerDType(dt)) return UNBOUNDED_INT_BOUND;
-    const a = this.bound(aExpr);
-    const b = this.bound(bExpr);
+    const b = this.arithBound(op, this.bound(aExpr), this.bound(bExpr), dt);
+    // Unsigned arithmetic wraps: a result that may leave the dtype's range can be anything in it.
+    if (dtypeInfo(dt).code === "uint") {
+      const range = dtypeBound(dt);
+      if (!(b.min >= range.min && b.max <= range.max)) return range;
+    }
+    return b;
+  }
+
+  private arithBound(op: string, a: IntBound, b: IntBound, dt: DType): IntBound {
     switch (op) {
       case "add":
         return addBounds(a, b);
