@@ -8,7 +8,9 @@ import { usesVar } from "../functor.js";
 import type { Range } from "../stmt.js";
 import { sameExpr } from "./exprKey.js";
 import { type IntBound, constIntBoundOf, dtypeBound, intersectBounds, isIntegerDType } from "./intBound.js";
+import { type ModularSet, intersectModular, modularSet, modularSetOf } from "./modularSet.js";
 import { RewriteMemo, type SimplifyFacts, type SymbolicRange, rewriteSimplify } from "./rewriteSimplify.js";
+import { constraintFacts } from "./constraints.js";
 
 function isRange(x: Range | PrimExpr): x is Range {
   return !("kind" in x);
@@ -28,6 +30,10 @@ export class Analyzer implements SimplifyFacts {
    * keeps what the memo has worked out.
    */
   private unboundAsked = new Set<Var>();
+  /** Congruences known of variables (from constraints such as `x % 4 == 1`). */
+  private readonly congruences = new Map<Var, ModularSet>();
+  /** Conditions known to hold inside the current constraint scopes (innermost last). */
+  private readonly knownConditions: PrimExpr[] = [];
 
   /**
    * Declares that `v` ranges over `r` (a Range: `[min, min + extent)`) or equals `r` (an
@@ -63,6 +69,67 @@ export class Analyzer implements SimplifyFacts {
     this.bounds.set(v, b);
     if (previous === undefined && !this.unboundAsked.has(v)) return;
     this.factsChanged();
+  }
+
+  /**
+   * Declares inclusive bounds of `v` (TVM's `Analyzer.update` with a ConstIntBound); ±Infinity
+   * for an open end. Throws on a different bound unless `allowOverride` is set.
+   */
+  update(v: Var, bound: IntBound, allowOverride = false): void {
+    this.setBound(v, bound, allowOverride);
+  }
+
+  /**
+   * Assumes `constraint` until the returned function is called (TVM's `constraint_scope`):
+   * conjuncts comparing a variable with a constant narrow its bound, `x % c == b` gives a
+   * congruence, and the conjuncts themselves simplify to true where they reappear.
+   */
+  enterConstraint(constraint: PrimExpr): () => void {
+    const c = this.simplify(constraint);
+    const facts = constraintFacts(c);
+    const restore: (() => void)[] = [];
+    for (const { v, bound } of facts.bounds) {
+      const previous = this.bounds.get(v);
+      const current = previous ?? dtypeBound(v.dtype);
+      const narrowed = intersectBounds(current, bound);
+      if (!(narrowed.min <= narrowed.max)) continue;
+      this.bounds.set(v, narrowed);
+      restore.push(() => (previous === undefined ? this.bounds.delete(v) : this.bounds.set(v, previous)));
+    }
+    for (const { v, set } of facts.congruences) {
+      const previous = this.congruences.get(v);
+      const narrowed = intersectModular(previous ?? modularSet(1, 0), set);
+      if (narrowed === undefined) continue;
+      this.congruences.set(v, narrowed);
+      restore.push(() => (previous === undefined ? this.congruences.delete(v) : this.congruences.set(v, previous)));
+    }
+    const known = facts.conditions.filter((x) => x.kind !== "IntImm");
+    this.knownConditions.push(...known);
+    this.factsChanged();
+    return () => {
+      for (const r of restore.reverse()) r();
+      this.knownConditions.splice(this.knownConditions.length - known.length, known.length);
+      this.factsChanged();
+    };
+  }
+
+  /** True or false when `cond` is, or negates, a condition of the enclosing constraint scopes. */
+  knownCondition(cond: PrimExpr): boolean | undefined {
+    for (const k of this.knownConditions) {
+      if (sameExpr(k, cond)) return true;
+      if (k.kind === "Not" && sameExpr(k.a, cond)) return false;
+      if (cond.kind === "Not" && sameExpr(cond.a, k)) return false;
+    }
+    return undefined;
+  }
+
+  /** What `e` is known to be congruent to (TVM's `ModularSet`). */
+  modularSet(e: PrimExpr): ModularSet {
+    return modularSetOf(e, {
+      substitutionOf: (v) => this.substitutions.get(v),
+      congruenceOf: (v) => this.congruences.get(v),
+      isNonNegative: (x) => this.constIntBound(x).min >= 0,
+    });
   }
 
   private setSymbolicRange(v: Var, r: Range): void {

@@ -47,6 +47,8 @@ export interface SimplifyFacts extends VarBoundFacts {
   substitutionOf(v: Var): PrimExpr | undefined;
   /** The inclusive ends of a variable's range when they are not constants (`[0, n - 1]`). */
   symbolicRangeOf?(v: Var): SymbolicRange | undefined;
+  /** True or false for a condition the enclosing constraint scopes assume or rule out. */
+  knownCondition?(cond: PrimExpr): boolean | undefined;
 }
 
 export interface SymbolicRange {
@@ -199,6 +201,10 @@ class Rewriter {
         return this.facts.substitutionOf(e) ?? e;
       case "Binary": {
         const r = this.binary(e.op, this.simplify(e.a), this.simplify(e.b));
+        if (r.dtype === "bool" && r.kind !== "IntImm" && this.facts.knownCondition !== undefined) {
+          const known = this.facts.knownCondition(r);
+          if (known !== undefined) return boolImm(known);
+        }
         // Nothing rewritten: keep the input node (unchanged code stays shared, compares in O(1)).
         return r.kind === "Binary" && r.op === e.op && r.a === e.a && r.b === e.b && r.dtype === e.dtype ? e : r;
       }
