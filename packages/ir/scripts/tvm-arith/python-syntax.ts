@@ -18,7 +18,7 @@ export type PyNode =
   | { readonly t: "binop"; readonly op: string; readonly a: PyNode; readonly b: PyNode }
   | { readonly t: "compare"; readonly ops: readonly string[]; readonly operands: readonly PyNode[] }
   | { readonly t: "bool"; readonly op: "and" | "or"; readonly a: PyNode; readonly b: PyNode }
-  | { readonly t: "ifexp"; readonly cond: PyNode; readonly then: PyNode; readonly else: PyNode }
+  | { readonly t: "ifexp"; readonly cond: PyNode; readonly whenTrue: PyNode; readonly whenFalse: PyNode }
   | { readonly t: "star"; readonly a: PyNode };
 
 export interface PyArg {
@@ -180,7 +180,7 @@ class Parser {
       const cond = this.or();
       if (!this.isName("else")) throw new PySyntaxError("expected else");
       this.pos++;
-      return { t: "ifexp", cond, then: e, else: this.expr() };
+      return { t: "ifexp", cond, whenTrue: e, whenFalse: this.expr() };
     }
     if (this.isName("for")) throw new PySyntaxError("comprehension");
     return e;

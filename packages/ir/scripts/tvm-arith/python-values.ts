@@ -24,7 +24,7 @@ import {
   select,
   variable,
 } from "../../src/expr.js";
-import { foldBinaryConstants, foldCastConstant } from "../../src/arith/index.js";
+import { foldCastConstant, foldingBinary, foldingNot } from "../../src/arith/index.js";
 import type { PyArg, PyNode } from "./python-syntax.js";
 
 export class Untranslatable extends Error {}
@@ -118,51 +118,8 @@ export function strOf(v: PyValue, what: string): string {
   throw new Untranslatable(`${what}: expected a string`);
 }
 
-function isConst(e: PrimExpr, value: number): boolean {
-  return (e.kind === "IntImm" || e.kind === "FloatImm") && e.value === value && dtypeInfo(e.dtype).lanes === 1;
-}
-
-/** TVM's constant-folding operator constructors (arith::TryConstFold and its shortcuts). */
-export function tvmOp(op: BinaryOp, aLike: PrimExpr | number, bLike: PrimExpr | number): PrimExpr {
-  const [a, b] = matchTypes(aLike, bLike, op);
-  const resultType = ["eq", "ne", "lt", "le", "gt", "ge"].includes(op) ? "bool" : a.dtype;
-  const folded = foldBinaryConstants(op, a, b, resultType);
-  if (folded !== undefined) return folded;
-  switch (op) {
-    case "add":
-      if (isConst(a, 0)) return b;
-      if (isConst(b, 0)) return a;
-      break;
-    case "sub":
-      if (isConst(b, 0)) return a;
-      break;
-    case "mul":
-      if (isConst(a, 1)) return b;
-      if (isConst(b, 1)) return a;
-      if (isConst(a, 0) && a.kind === "IntImm") return a;
-      if (isConst(b, 0) && b.kind === "IntImm") return b;
-      break;
-    case "div":
-    case "floordiv":
-      if (isConst(a, 0) && a.kind === "IntImm") return a;
-      if (isConst(b, 1)) return a;
-      break;
-    case "mod":
-    case "floormod":
-      if (isConst(a, 0) && a.kind === "IntImm") return a;
-      if (isConst(b, 1) && b.kind === "IntImm") return intImm(0, a.dtype);
-      break;
-    case "and":
-      if (a.kind === "IntImm") return a.value !== 0 ? b : a;
-      if (b.kind === "IntImm") return b.value !== 0 ? a : b;
-      break;
-    case "or":
-      if (a.kind === "IntImm") return a.value !== 0 ? a : b;
-      if (b.kind === "IntImm") return b.value !== 0 ? b : a;
-      break;
-  }
-  return binary(op, a, b);
-}
+/** TVM's constant-folding operator constructors. */
+export const tvmOp = foldingBinary;
 
 export function tvmCast(dt: string, v: PyValue): PrimExpr {
   const e = toPrim(v, v.t === "int" ? "int32" : undefined);
@@ -170,9 +127,7 @@ export function tvmCast(dt: string, v: PyValue): PrimExpr {
   return foldCastConstant(dt, e) ?? cast(dt, e);
 }
 
-export function tvmNot(e: PrimExpr): PrimExpr {
-  return e.kind === "IntImm" ? intImm(e.value === 0 ? 1 : 0, "bool") : not(e);
-}
+export const tvmNot = foldingNot;
 
 const PY_BINARY: Record<string, BinaryOp> = { "+": "add", "-": "sub", "*": "mul", "/": "div", "//": "floordiv", "%": "floormod" };
 const PY_BITWISE: Record<string, string> = { "<<": "shift_left", ">>": "shift_right", "&": "bitwise_and", "|": "bitwise_or", "^": "bitwise_xor" };
@@ -496,7 +451,7 @@ export function evaluate(node: PyNode, scope: (name: string) => PyValue | undefi
       return truthy(a) ? a : ev(node.b);
     }
     case "ifexp":
-      return truthy(ev(node.cond)) ? ev(node.then) : ev(node.else);
+      return truthy(ev(node.cond)) ? ev(node.whenTrue) : ev(node.whenFalse);
     case "star":
       throw new Untranslatable("starred expression");
   }

@@ -260,7 +260,7 @@ export class TestFileRunner {
       const pre = get(2, "preconditions");
       const exit = pre === undefined || pre.t === "none" ? () => undefined : an.enterConstraint(preconditionOf(pre));
       try {
-        const after = an.simplify(toPrim(before, before.t === "int" ? "int32" : undefined));
+        const after = an.rewriteSimplify(toPrim(before, before.t === "int" ? "int32" : undefined));
         if (!structurallyEqual(pyExpr(after), expected))
           throw new CheckFailed(`got ${show(after)}, expected ${show(toPrim(expected, expected.t === "int" ? "int32" : undefined))}`);
       } finally {

@@ -85,9 +85,10 @@ export function contextManager(enter: () => () => void): PyValue {
 
 export function analyzerValue(an: Analyzer = new Analyzer()): PyValue {
   const simplifyFn = fn("simplify", (args) => pyExpr(an.simplify(toPrim(args[0]!, args[0]!.t === "int" ? "int32" : undefined))));
+  const rewriteFn = fn("rewrite_simplify", (args) => pyExpr(an.rewriteSimplify(toPrim(args[0]!, args[0]!.t === "int" ? "int32" : undefined))));
   return namespace("Analyzer", {
     simplify: simplifyFn,
-    rewrite_simplify: simplifyFn,
+    rewrite_simplify: rewriteFn,
     canonical_simplify: simplifyFn,
     const_int_bound: fn("const_int_bound", (args) => {
       const b = an.constIntBound(toPrim(args[0]!));

@@ -11,6 +11,7 @@ import { type IntBound, constIntBoundOf, dtypeBound, intersectBounds, isIntegerD
 import { type ModularSet, intersectModular, modularSet, modularSetOf } from "./modularSet.js";
 import { RewriteMemo, type SimplifyFacts, type SymbolicRange, rewriteSimplify } from "./rewriteSimplify.js";
 import { constraintFacts } from "./constraints.js";
+import { TvmRewriter } from "./tvm-rewrite/rewriter.js";
 
 function isRange(x: Range | PrimExpr): x is Range {
   return !("kind" in x);
@@ -180,6 +181,21 @@ export class Analyzer implements SimplifyFacts {
 
   simplify(e: PrimExpr): PrimExpr {
     return rewriteSimplify(e, this, this.memo);
+  }
+
+  /**
+   * TVM's `rewrite_simplify`: its local rewrite rules in its canonical forms (`x + -1`, `0 - y`),
+   * under the same facts. `simplify` (linear forms) is what lowering uses.
+   */
+  rewriteSimplify(e: PrimExpr): PrimExpr {
+    return new TvmRewriter({
+      bound: (x) => this.constIntBound(x),
+      modular: (x) => this.modularSet(x),
+      canProve: (c) => this.canProve(c),
+      canProveEqual: (a, b) => this.canProveEqual(a, b),
+      substitutionOf: (v) => this.substitutions.get(v),
+      knownCondition: (c) => this.knownCondition(c),
+    }).visit(e);
   }
 
   /** True only when `cond` holds for every value the bound variables may take. */

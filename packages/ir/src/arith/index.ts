@@ -39,3 +39,4 @@ export {
   evalSet,
 } from "./intervalSet.js";
 export * from "./iter-map/index.js";
+export { foldingBinary, foldingNot } from "./tvm-rewrite/folding.js";

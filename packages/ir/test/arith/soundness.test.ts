@@ -100,6 +100,21 @@ describe("simplifier soundness", () => {
     );
   });
 
+  it("rewriteSimplify (TVM's rules) preserves integer and boolean values", () => {
+    const an = boundAnalyzer();
+    fc.assert(
+      fc.property(fc.oneof(intExpr, boolExpr), fc.array(assignment, { minLength: 4, maxLength: 4 }), (e, points) => {
+        const s = an.rewriteSimplify(e);
+        for (const p of points) {
+          const before = tryEval(e, env(p));
+          if (before === undefined) continue;
+          expect(evalInt(s, env(p)), `${show(e)}  ~>  ${show(s)}`).toBe(before);
+        }
+      }),
+      RUNS,
+    );
+  });
+
   it("preserves boolean expression values", () => {
     const an = boundAnalyzer();
     fc.assert(

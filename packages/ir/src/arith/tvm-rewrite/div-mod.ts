@@ -1,0 +1,134 @@
+/** TVM's rewrite rules for floordiv, floormod, truncdiv and truncmod (index types and uint). */
+import { type PrimExpr, intImm } from "../../expr.js";
+import { floorDivInt, floorModInt } from "../constFold.js";
+import { foldingBinary as op } from "./folding.js";
+import type { Match } from "./pattern.js";
+import { type RuleContext, rules } from "./rules.js";
+
+const c = (m: Match, n: string): number => m.c(n);
+const divides = (m: Match): boolean => c(m, "c2") > 0 && c(m, "c1") % c(m, "c2") === 0;
+const nonNegative = (n: string) => (m: Match, ctx: RuleContext) => ctx.bound(m.e(n)).min >= 0;
+
+/** `floordiv(x * c1 + y, c2)` (y may be absent): TVM's residue test, then c2 a multiple of c1. */
+function scaledQuotient(m: Match, ctx: RuleContext): PrimExpr | undefined {
+  const [c1, c2] = [c(m, "c1"), c(m, "c2")];
+  const x = m.e("x");
+  const dt = x.dtype;
+  const y = m.exprs.get("y") ?? intImm(0, dt);
+  if (c2 === 0) return undefined;
+  const residue = op("floordiv", op("add", op("mul", x, floorModInt(c1, c2)), op("floormod", y, c2)), c2);
+  const yDiv = op("floordiv", y, c2);
+  const yDivOrZero = ctx.canProveEqual(yDiv, intImm(0, dt)) ? intImm(0, dt) : yDiv;
+  const b = ctx.bound(residue);
+  if (Number.isFinite(b.min) && b.min === b.max) return op("add", op("mul", x, floorDivInt(c1, c2)), op("add", yDivOrZero, intImm(b.max, dt)));
+  if (c1 > 0 && c2 > 0 && c2 % c1 === 0 && ctx.bound(op("floormod", y, c2)).max < c1) return op("add", op("floordiv", x, c2 / c1), yDivOrZero);
+  return undefined;
+}
+
+/** `floormod(x, c1)` from the modular set and bounds of x. */
+function remainderByFacts(m: Match, ctx: RuleContext): PrimExpr | undefined {
+  const c1 = c(m, "c1");
+  if (c1 <= 0) return undefined;
+  const x = m.e("x");
+  const mod = ctx.modular(x);
+  if (mod.coeff % c1 === 0) return intImm(floorModInt(mod.base, c1), x.dtype);
+  const b = ctx.bound(x);
+  if (b.min >= 0 && b.max < c1) return x;
+  return undefined;
+}
+
+export const FLOORDIV_RULES = rules()
+  .in("vector")
+  .rw("fdiv(bcast(x, lanes), bcast(y, lanes))", "bcast(fdiv(x, y), lanes)")
+  .rw("fdiv(ramp(b1, c1, lanes), bcast(c2, lanes))", "ramp(fdiv(b1, c2), fdiv(c1, c2), lanes)", (m) => c(m, "c2") !== 0 && c(m, "c1") % c(m, "c2") === 0)
+  .in("index")
+  .rw("fdiv(fdiv(x, c1), c2)", "fdiv(x, c1 * c2)", (m) => c(m, "c1") > 0 && c(m, "c2") > 0)
+  .rw("fdiv(fdiv(x, c1) + c2, c3)", "fdiv(x + c1 * c2, c1 * c3)", (m) => c(m, "c1") > 0 && c(m, "c3") > 0)
+  .rw(["fdiv(x * c1 + y, c2)", "fdiv(x * c1, c2)", "fdiv(y + x * c1, c2)"], scaledQuotient)
+  .rw("fdiv(x, x)", "1")
+  .rw(["fdiv(x * c1, x)", "fdiv(c1 * x, x)"], "c1")
+  .rw("fdiv(fmod(x, 2) + 1, 2)", "fmod(x, 2)")
+  .rw("fdiv(min(x * c1, y), c2)", "min(x * fdiv(c1, c2), fdiv(y, c2))", divides)
+  .rw("fdiv(max(x * c1, y), c2)", "max(x * fdiv(c1, c2), fdiv(y, c2))", divides)
+  .rw("fdiv(min(y, x * c1), c2)", "min(fdiv(y, c2), x * fdiv(c1, c2))", divides)
+  .rw("fdiv(max(y, x * c1), c2)", "max(fdiv(y, c2), x * fdiv(c1, c2))", divides)
+  .rw("fdiv(x * c1 + y + z, c2)", "x * fdiv(c1, c2) + fdiv(y + z, c2)", divides)
+  .rw(
+    "fdiv(x * c1 + y + z, c2)",
+    "fdiv(x, fdiv(c2, c1))",
+    (m, ctx) =>
+      c(m, "c1") > 0 &&
+      c(m, "c2") > 0 &&
+      c(m, "c2") % c(m, "c1") === 0 &&
+      ctx.canProveEqual(op("floordiv", op("add", m.e("y"), m.e("z")), m.e("c1")), intImm(0, m.e("x").dtype)),
+  )
+  .rw(["fdiv(x * c1 - y + z, c2)", "fdiv(x * c1 + z - y, c2)"], "x * fdiv(c1, c2) + fdiv(z - y, c2)", divides)
+  .rw("fdiv(y + x * c1 + z, c2)", "x * fdiv(c1, c2) + fdiv(y + z, c2)", divides)
+  .rw("fdiv(x + c1, c2)", "fdiv(x, c2) + fdiv(c1, c2)", divides)
+  .rw("fdiv(x + c1, c2)", "fdiv(c1, c2)", (m, ctx) => {
+    const [c1, c2] = [c(m, "c1"), c(m, "c2")];
+    if (!(c1 > 0 && c2 > 0)) return false;
+    const b = ctx.bound(m.e("x"));
+    return b.min >= -(c1 % c2) && b.max < c2 - (c1 % c2);
+  })
+  .rw("fdiv(x * c1, x * c2)", "fdiv(c1, c2)", (m) => c(m, "c2") > 0)
+  .rw(["fdiv(x + y, x)", "fdiv(y + x, x)"], "fdiv(y, x) + 1", nonNegative("x"))
+  .rw(["fdiv((x + y) + z, x)", "fdiv((y + x) + z, x)", "fdiv(y + (z + x), x)", "fdiv(y + (x + z), x)"], "fdiv(y + z, x) + 1", nonNegative("x"))
+  .rw(["fdiv(x * y, y)", "fdiv(y * x, y)"], "x", nonNegative("y"))
+  .rw(["fdiv(x * z + y, z)", "fdiv(z * x + y, z)"], "x + fdiv(y, z)", nonNegative("z"))
+  .rw(["fdiv(y + x * z, z)", "fdiv(y + z * x, z)"], "fdiv(y, z) + x", nonNegative("z"))
+  .rw("fdiv(x - fmod(x, c1), c1)", "fdiv(x, c1)", (m) => c(m, "c1") !== 0).rules;
+
+export const FLOORMOD_RULES = rules()
+  .in("vector")
+  .rw("fmod(bcast(x, lanes), bcast(y, lanes))", "bcast(fmod(x, y), lanes)")
+  .rw("fmod(ramp(b1, c1, lanes), bcast(c2, lanes))", "bcast(fmod(b1, c2), lanes)", (m) => c(m, "c2") !== 0 && c(m, "c1") % c(m, "c2") === 0)
+  .in("index")
+  .rw("fmod(x * c1, c2)", "fmod(x * fmod(c1, c2), c2)", (m) => c(m, "c2") !== 0)
+  .rw(
+    "fmod(x * c1 + y, c2)",
+    "fmod(x, fdiv(c2, c1)) * c1 + y",
+    (m, ctx) =>
+      c(m, "c1") > 0 && c(m, "c2") > 0 && c(m, "c2") % c(m, "c1") === 0 && ctx.canProveEqual(op("floordiv", m.e("y"), m.e("c1")), intImm(0, m.e("x").dtype)),
+  )
+  .rw("fmod(x * c1 + y, c2)", "fmod(x * fmod(c1, c2) + y, c2)", divides)
+  .rw("fmod(x + c1, c2)", "fmod(x + fmod(c1, c2), c2)", (m) => c(m, "c2") > 0 && (c(m, "c1") >= c(m, "c2") || c(m, "c1") < 0))
+  .rw("fmod(x + y * c1, c2)", "fmod(x + y * fmod(c1, c2), c2)", divides)
+  .rw("fmod(x * c1, x * c2)", "x * fmod(c1, c2)", (m) => c(m, "c2") !== 0)
+  .rw(["fmod(x * y, y)", "fmod(y * x, y)"], "0")
+  .rw(["fmod(x + fmod(z, y), y)", "fmod(fmod(z, y) + x, y)"], "0", (m, ctx) =>
+    ctx.canProveEqual(op("floormod", op("add", m.e("x"), m.e("z")), m.e("y")), intImm(0, m.e("x").dtype)),
+  )
+  .rw(["fmod(x - fmod(x, z), y)", "fmod(fmod(x, z) - x, y)"], "0", (m, ctx) => {
+    const [y, z] = [m.e("y"), m.e("z")];
+    const zero = intImm(0, y.dtype);
+    return ctx.canProveEqual(op("sub", y, z), zero) || ctx.canProveEqual(op("add", y, z), zero);
+  })
+  .rw("fmod(x, c1)", remainderByFacts).rules;
+
+/** Truncating division: the floor rules hold where the operands are known non-negative. */
+export const DIV_RULES = rules()
+  .in("vector")
+  .rw("tdiv(bcast(x, lanes), bcast(y, lanes))", "bcast(tdiv(x, y), lanes)")
+  .in("index")
+  .rw("tdiv(tdiv(x, c1), c2)", "tdiv(x, c1 * c2)", (m) => c(m, "c1") > 0 && c(m, "c2") > 0)
+  .rw("tdiv(x, x)", "1")
+  .rw(["tdiv(x * c1, x)", "tdiv(c1 * x, x)"], "c1")
+  .rw("tdiv(x * c1, c2)", "x * tdiv(c1, c2)", divides)
+  .rw("tdiv(x * c1 + y, c2)", "x * tdiv(c1, c2) + tdiv(y, c2)", (m, ctx) => divides(m) && ctx.bound(m.e("x")).min >= 0 && ctx.bound(m.e("y")).min >= 0)
+  .rw("tdiv(x + c1, c2)", "tdiv(x, c2) + tdiv(c1, c2)", (m, ctx) => divides(m) && ctx.bound(m.e("x")).min >= 0 && c(m, "c1") >= 0)
+  .rw(["tdiv(x * y, y)", "tdiv(y * x, y)"], "x").rules;
+
+export const MOD_RULES = rules()
+  .in("vector")
+  .rw("tmod(bcast(x, lanes), bcast(y, lanes))", "bcast(tmod(x, y), lanes)")
+  .in("index")
+  .rw("tmod(x * c1, c2)", "0", (m) => c(m, "c2") !== 0 && c(m, "c1") % c(m, "c2") === 0)
+  .rw(["tmod(x * y, y)", "tmod(y * x, y)"], "0")
+  .rw("tmod(x, c1)", (m, ctx) => {
+    const c1 = c(m, "c1");
+    const x = m.e("x");
+    const b = ctx.bound(x);
+    if (c1 > 0 && b.min >= 0 && b.max < c1) return x;
+    return undefined;
+  }).rules;
