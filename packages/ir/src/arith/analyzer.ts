@@ -188,14 +188,17 @@ export class Analyzer implements SimplifyFacts {
    * under the same facts. `simplify` (linear forms) is what lowering uses.
    */
   rewriteSimplify(e: PrimExpr): PrimExpr {
-    return new TvmRewriter({
+    const rewriter = new TvmRewriter({
       bound: (x) => this.constIntBound(x),
       modular: (x) => this.modularSet(x),
       canProve: (c) => this.canProve(c),
       canProveEqual: (a, b) => this.canProveEqual(a, b),
       substitutionOf: (v) => this.substitutions.get(v),
       knownCondition: (c) => this.knownCondition(c),
-    }).visit(e);
+    });
+    // TVM runs the rewriter twice at most: a second pass sees what the first one's results built.
+    const once = rewriter.visit(e);
+    return sameExpr(once, e) ? once : rewriter.visit(once);
   }
 
   /** True only when `cond` holds for every value the bound variables may take. */

@@ -1,4 +1,5 @@
 /** TVM's rewrite rules for floordiv, floormod, truncdiv and truncmod (index types and uint). */
+import { dtypeInfo } from "../../dtype.js";
 import { type PrimExpr, intImm } from "../../expr.js";
 import { floorDivInt, floorModInt } from "../constFold.js";
 import { foldingBinary as op } from "./folding.js";
@@ -77,7 +78,19 @@ export const FLOORDIV_RULES = rules()
   .rw(["fdiv(x * y, y)", "fdiv(y * x, y)"], "x", nonNegative("y"))
   .rw(["fdiv(x * z + y, z)", "fdiv(z * x + y, z)"], "x + fdiv(y, z)", nonNegative("z"))
   .rw(["fdiv(y + x * z, z)", "fdiv(y + z * x, z)"], "fdiv(y, z) + x", nonNegative("z"))
-  .rw("fdiv(x - fmod(x, c1), c1)", "fdiv(x, c1)", (m) => c(m, "c1") !== 0).rules;
+  .rw("fdiv(x - fmod(x, c1), c1)", "fdiv(x, c1)", (m) => c(m, "c1") !== 0)
+  .in("uint")
+  .rw("fdiv(x, x)", "1")
+  .rw("fdiv(x, c2)", "0", (m, ctx) => {
+    const b = ctx.bound(m.e("x"));
+    return c(m, "c2") > 0 && b.min >= 0 && b.max < c(m, "c2");
+  }).rules;
+
+/** Does c divide 2^bits of x's dtype (a power of two no larger)? Then wrap-around keeps residues. */
+function powerOfTwoDivisor(m: Match, name: string): boolean {
+  const v = c(m, name);
+  return v > 0 && Number.isInteger(Math.log2(v)) && Math.log2(v) <= dtypeInfo(m.e(name).dtype).bits;
+}
 
 export const FLOORMOD_RULES = rules()
   .in("vector")
@@ -104,7 +117,15 @@ export const FLOORMOD_RULES = rules()
     const zero = intImm(0, y.dtype);
     return ctx.canProveEqual(op("sub", y, z), zero) || ctx.canProveEqual(op("add", y, z), zero);
   })
-  .rw("fmod(x, c1)", remainderByFacts).rules;
+  .rw("fmod(x, c1)", remainderByFacts)
+  .in("uint")
+  .rw("fmod(x, x)", "0")
+  .rw("fmod(x * c1, c2)", "0", (m) => c(m, "c2") !== 0 && c(m, "c1") % c(m, "c2") === 0 && powerOfTwoDivisor(m, "c2"))
+  .rw("fmod(x, c2)", (m, ctx) => {
+    if (!powerOfTwoDivisor(m, "c2")) return undefined;
+    const mod = ctx.modular(m.e("x"));
+    return mod.coeff % c(m, "c2") === 0 ? intImm(floorModInt(mod.base, c(m, "c2")), m.e("x").dtype) : undefined;
+  }).rules;
 
 /** Truncating division: the floor rules hold where the operands are known non-negative. */
 export const DIV_RULES = rules()

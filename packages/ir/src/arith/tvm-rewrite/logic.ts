@@ -14,6 +14,8 @@ export const EQ_RULES = rules()
   .rw("c1 - x == c2", "x == c1 - c2")
   .rw("x + c1 == c2", "x == c2 - c1")
   .rec("x * y == 0", "x == 0 || y == 0")
+  .rw("x == x", "1 == 1")
+  .in("other")
   .rw("x == x", "1 == 1").rules;
 
 export const LT_RULES = rules()

@@ -49,6 +49,23 @@ function isVector(e: PrimExpr): boolean {
   return dtypeInfo(e.dtype).lanes > 1;
 }
 
+function inScope(scope: Rule["scope"], vector: boolean, index: boolean, e: PrimExpr): boolean {
+  switch (scope) {
+    case "vector":
+      return vector;
+    case "index":
+      return index;
+    case "other":
+      return !index;
+    case "uint": {
+      const info = dtypeInfo(e.dtype);
+      return info.code === "uint" && (info.bits === 32 || info.bits === 64) && info.lanes === 1;
+    }
+    case "any":
+      return true;
+  }
+}
+
 type Comparison = "EQ" | "NE" | "LT" | "LE" | "GT" | "GE" | "unknown";
 
 export class TvmRewriter {
@@ -116,10 +133,11 @@ export class TvmRewriter {
   /** The first rule of `list` that matches `e` and whose condition holds, applied. */
   private applyRules(e: PrimExpr, list: readonly Rule[]): PrimExpr | undefined {
     const vector = isVector(e);
-    const index = isIndexType(e.dtype);
+    // Comparisons are index-typed when their operands are (TVM's IsIndexTypedExpr(ret->a)).
+    const index = isIndexType(e.kind === "Binary" && e.dtype === "bool" ? e.a.dtype : e.dtype);
     const m = this.match;
     for (const rule of list) {
-      if ((rule.scope === "vector" && !vector) || (rule.scope === "index" && !index)) continue;
+      if (!inScope(rule.scope, vector, index, e)) continue;
       for (const p of rule.patterns) {
         m.clear();
         if (!matchPattern(p, e, m)) continue;
@@ -259,11 +277,8 @@ function mergeConstants(a: PrimExpr, b: PrimExpr): PrimExpr | undefined {
   return undefined;
 }
 
+/** `x + c` / `x - c` as (x, ±c); anything else as (e, 0). */
 function constantOffset(e: PrimExpr): [PrimExpr, number] {
-  if (e.kind === "IntImm") return [intImm(0, e.dtype), e.value];
-  if (e.kind === "Binary" && e.b.kind === "IntImm" && (e.op === "add" || e.op === "sub")) {
-    const [inner, offset] = constantOffset(e.a);
-    return [inner, offset + (e.op === "add" ? e.b.value : -e.b.value)];
-  }
+  if (e.kind === "Binary" && e.b.kind === "IntImm" && (e.op === "add" || e.op === "sub")) return [e.a, e.op === "add" ? e.b.value : -e.b.value];
   return [e, 0];
 }

@@ -17,7 +17,8 @@ export interface RuleContext {
   canProveEqual(a: PrimExpr, b: PrimExpr): boolean;
 }
 
-export type RuleScope = "vector" | "index" | "any";
+/** `other`: neither index-typed nor vector (int8, uint32, …: TVM's else branches). `uint`: 32/64-bit unsigned. */
+export type RuleScope = "vector" | "index" | "other" | "uint" | "any";
 
 export interface Rule {
   readonly scope: RuleScope;
