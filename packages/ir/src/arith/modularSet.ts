@@ -4,6 +4,7 @@
  * The rules are TVM's: sums and products combine by gcd, divisions and remainders by a constant
  * keep what the constant divides, shifts and low-bit masks act as multiplications and remainders.
  */
+import { dtypeInfo } from "../dtype.js";
 import type { PrimExpr, Var } from "../expr.js";
 import { gcdInt } from "./constFold.js";
 
@@ -62,6 +63,18 @@ function extendedGcd(a: number, b: number): [number, number] {
   return [r0, s0];
 }
 
+/** What survives reduction modulo 2^bits: the congruence modulo gcd(coeff, 2^bits). */
+function wrapped(s: ModularSet, bits: number): ModularSet {
+  if (bits > 32) return s.coeff === 0 ? EVERYTHING : modularSet(largestPowerOfTwoDividing(s.coeff, 2 ** 52), s.base);
+  return modularSet(gcdInt(s.coeff, 2 ** bits), s.base);
+}
+
+function largestPowerOfTwoDividing(n: number, cap: number): number {
+  let p = 1;
+  while (p < cap && n % (p * 2) === 0) p *= 2;
+  return p;
+}
+
 export function modularSetOf(e: PrimExpr, facts: ModularFacts): ModularSet {
   return new ModularEvaluator(facts).of(e);
 }
@@ -71,6 +84,13 @@ class ModularEvaluator {
   constructor(private readonly facts: ModularFacts) {}
 
   of(e: PrimExpr): ModularSet {
+    const s = this.unwrapped(e);
+    const info = dtypeInfo(e.dtype);
+    // Unsigned results wrap modulo 2^bits, which keeps only congruences modulo powers of two.
+    return info.code === "uint" ? wrapped(s, info.bits) : s;
+  }
+
+  private unwrapped(e: PrimExpr): ModularSet {
     switch (e.kind) {
       case "IntImm":
         return modularSet(0, e.value);
@@ -80,8 +100,14 @@ class ModularEvaluator {
         const s = this.facts.substitutionOf(e);
         return s === undefined ? EVERYTHING : this.of(s);
       }
-      case "Cast":
-        return this.of(e.value);
+      case "Cast": {
+        const inner = this.of(e.value);
+        const [from, to] = [dtypeInfo(e.value.dtype), dtypeInfo(e.dtype)];
+        // Through floats an integer keeps its value (a float's set is only known when it came from one).
+        if (from.code === "float" || to.code === "float") return inner;
+        // A narrowing or sign-changing cast wraps modulo 2^bits.
+        return to.bits < from.bits || (to.bits === from.bits && to.code !== from.code) ? wrapped(inner, to.bits) : inner;
+      }
       case "Let": {
         this.lets.set(e.variable, this.of(e.value));
         const r = this.of(e.body);
