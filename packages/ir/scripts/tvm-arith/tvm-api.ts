@@ -85,11 +85,12 @@ export function contextManager(enter: () => () => void): PyValue {
 
 export function analyzerValue(an: Analyzer = new Analyzer()): PyValue {
   const simplifyFn = fn("simplify", (args) => pyExpr(an.simplify(toPrim(args[0]!, args[0]!.t === "int" ? "int32" : undefined))));
+  const canonicalFn = fn("canonical_simplify", (args) => pyExpr(an.canonicalSimplify(toPrim(args[0]!, args[0]!.t === "int" ? "int32" : undefined))));
   const rewriteFn = fn("rewrite_simplify", (args) => pyExpr(an.rewriteSimplify(toPrim(args[0]!, args[0]!.t === "int" ? "int32" : undefined))));
   return namespace("Analyzer", {
     simplify: simplifyFn,
     rewrite_simplify: rewriteFn,
-    canonical_simplify: simplifyFn,
+    canonical_simplify: canonicalFn,
     const_int_bound: fn("const_int_bound", (args) => {
       const b = an.constIntBound(toPrim(args[0]!));
       return constIntBoundValue(bigOf(b.min), bigOf(b.max));
@@ -145,7 +146,7 @@ function checkerValue(): PyValue {
   const analyzer = analyzerValue(an);
   return namespace("CanonicalChecker", {
     analyzer,
-    verify: fn("verify", (args) => expectEqual(pyExpr(an.simplify(toPrim(args[0]!, args[0]!.t === "int" ? "int32" : undefined))), args[1]!)),
+    verify: fn("verify", (args) => expectEqual(pyExpr(an.canonicalSimplify(toPrim(args[0]!, args[0]!.t === "int" ? "int32" : undefined))), args[1]!)),
   });
 }
 

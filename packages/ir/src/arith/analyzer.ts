@@ -10,6 +10,7 @@ import { sameExpr } from "./exprKey.js";
 import { type IntBound, constIntBoundOf, dtypeBound, intersectBounds, isIntegerDType } from "./intBound.js";
 import { type ModularSet, intersectModular, modularSet, modularSetOf } from "./modularSet.js";
 import { RewriteMemo, type SimplifyFacts, type SymbolicRange, rewriteSimplify } from "./rewriteSimplify.js";
+import { canonicalOrder } from "./canonicalOrder.js";
 import { constraintFacts } from "./constraints.js";
 import { TvmRewriter } from "./tvm-rewrite/rewriter.js";
 
@@ -199,6 +200,11 @@ export class Analyzer implements SimplifyFacts {
     // TVM runs the rewriter twice at most: a second pass sees what the first one's results built.
     const once = rewriter.visit(e);
     return sameExpr(once, e) ? once : rewriter.visit(once);
+  }
+
+  /** TVM's `canonical_simplify`: `simplify`, with sums written in TVM's canonical order. */
+  canonicalSimplify(e: PrimExpr): PrimExpr {
+    return canonicalOrder(this.simplify(e));
   }
 
   /** True only when `cond` holds for every value the bound variables may take. */

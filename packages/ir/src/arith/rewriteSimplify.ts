@@ -437,7 +437,13 @@ class Rewriter {
     if (isUnsigned(dt)) return this.floorDivMod(op === "div" ? "floordiv" : "floormod", a, c);
     if (c === 1) return op === "div" ? a : intImm(0, dt);
     if (c === -1) return op === "div" ? this.linearArith("sub", intImm(0, dt), a) : intImm(0, dt);
-    const ab = this.boundOfForm(this.formOf(a));
+    const form = this.formOf(a);
+    if (form.constant % c === 0 && form.terms.every((t) => t.coef % c === 0)) {
+      // Exact division: truncating and flooring agree, whatever the sign.
+      if (op === "mod") return intImm(0, dt);
+      return this.toExpr({ dtype: dt, terms: form.terms.map((t) => ({ ...t, coef: t.coef / c })), constant: form.constant / c + 0 });
+    }
+    const ab = this.boundOfForm(form);
     if (ab.min >= 0) {
       // For a ≥ 0: trunc(a / c) = sign(c)·floor(a / |c|) and a mod c = floormod(a, |c|).
       if (op === "mod") return this.floorDivMod("floormod", a, Math.abs(c));
@@ -655,8 +661,10 @@ function exactForm(f: LinearForm): LinearForm | undefined {
 function recombineDivMod(f: LinearForm): LinearForm {
   for (const modTerm of f.terms) {
     const m = modTerm.atom;
-    if (m.kind !== "Binary" || m.op !== "floormod" || m.b.kind !== "IntImm" || m.b.value <= 0) continue;
-    const divTerm = f.terms.find((t) => t.coef === modTerm.coef * (m.b as { value: number }).value && isFloorDivOf(t, m.a, m.b));
+    // div(x, c)·c + mod(x, c) = x holds for the truncating pair as for the flooring one.
+    if (m.kind !== "Binary" || (m.op !== "floormod" && m.op !== "mod") || m.b.kind !== "IntImm" || m.b.value <= 0) continue;
+    const divOp = m.op === "mod" ? "div" : "floordiv";
+    const divTerm = f.terms.find((t) => t.coef === modTerm.coef * (m.b as { value: number }).value && isDivOf(t, divOp, m.a, m.b));
     if (divTerm === undefined) continue;
     const others: LinearForm = { ...f, terms: f.terms.filter((t) => t !== modTerm && t !== divTerm) };
     return recombineDivMod(addForms(others, scaleForm(linearFormOf(m.a), modTerm.coef)));
@@ -664,10 +672,10 @@ function recombineDivMod(f: LinearForm): LinearForm {
   return f;
 }
 
-/** Is the term's atom `floordiv(a, b)` (compared as `exprKey`s, which is what the term keys are)? */
-function isFloorDivOf(t: LinearTerm, a: PrimExpr, b: PrimExpr): boolean {
+/** Is the term's atom `op(a, b)` (compared as `exprKey`s, which is what the term keys are)? */
+function isDivOf(t: LinearTerm, op: "floordiv" | "div", a: PrimExpr, b: PrimExpr): boolean {
   // Mixed dtypes: the divisor node would get casts, so compare with the key of that node.
-  if (a.dtype !== b.dtype) return t.key === exprKey(binary("floordiv", a, b));
+  if (a.dtype !== b.dtype) return t.key === exprKey(binary(op, a, b));
   const x = t.atom;
-  return x.kind === "Binary" && x.op === "floordiv" && sameExpr(x.a, a) && sameExpr(x.b, b);
+  return x.kind === "Binary" && x.op === op && sameExpr(x.a, a) && sameExpr(x.b, b);
 }
