@@ -127,29 +127,79 @@ export const FLOORMOD_RULES = rules()
     return mod.coeff % c(m, "c2") === 0 ? intImm(floorModInt(mod.base, c(m, "c2")), m.e("x").dtype) : undefined;
   }).rules;
 
-/** Truncating division: the floor rules hold where the operands are known non-negative. */
+const nonNeg = (ctx: RuleContext, e: PrimExpr): boolean => ctx.bound(e).min >= 0;
+/** c1 ≥ 0 a multiple of c2 > 0, and the named parts non-negative (truncation is then flooring). */
+const exactParts =
+  (...names: string[]) =>
+  (m: Match, ctx: RuleContext): boolean =>
+    c(m, "c1") >= 0 && c(m, "c2") > 0 && c(m, "c1") % c(m, "c2") === 0 && names.every((n) => nonNeg(ctx, partOf(m, n)));
+
+/** A named part of a match: a bound name, or a sum/difference of two (`y+z`, `z-y`). */
+function partOf(m: Match, name: string): PrimExpr {
+  const sum = /^(\w+)([+-])(\w+)$/.exec(name);
+  if (sum === null) return m.e(name);
+  return op(sum[2] === "+" ? "add" : "sub", m.e(sum[1]!), m.e(sum[3]!));
+}
+
+/** Truncating division: TVM's rules, each guarded by the signs that make truncation flooring. */
 export const DIV_RULES = rules()
   .in("vector")
   .rw("tdiv(bcast(x, lanes), bcast(y, lanes))", "bcast(tdiv(x, y), lanes)")
   .in("index")
   .rw("tdiv(tdiv(x, c1), c2)", "tdiv(x, c1 * c2)", (m) => c(m, "c1") > 0 && c(m, "c2") > 0)
+  .rw("tdiv(tdiv(x, c1) + c2, c3)", "tdiv(x + c1 * c2, c1 * c3)", (m, ctx) => c(m, "c1") > 0 && c(m, "c2") >= 0 && c(m, "c3") > 0 && nonNeg(ctx, m.e("x")))
+  .rw("tdiv(x * c1, c2)", (m) => {
+    const [c1, c2] = [c(m, "c1"), c(m, "c2")];
+    if (!(c1 > 0 && c2 > 0)) return undefined;
+    if (c1 % c2 === 0) return op("mul", m.e("x"), c1 / c2);
+    if (c2 % c1 === 0) return op("div", m.e("x"), c2 / c1);
+    return undefined;
+  })
   .rw("tdiv(x, x)", "1")
   .rw(["tdiv(x * c1, x)", "tdiv(c1 * x, x)"], "c1")
-  .rw("tdiv(x * c1, c2)", "x * tdiv(c1, c2)", divides)
-  .rw("tdiv(x * c1 + y, c2)", "x * tdiv(c1, c2) + tdiv(y, c2)", (m, ctx) => divides(m) && ctx.bound(m.e("x")).min >= 0 && ctx.bound(m.e("y")).min >= 0)
-  .rw("tdiv(x + c1, c2)", "tdiv(x, c2) + tdiv(c1, c2)", (m, ctx) => divides(m) && ctx.bound(m.e("x")).min >= 0 && c(m, "c1") >= 0)
-  .rw(["tdiv(x * y, y)", "tdiv(y * x, y)"], "x").rules;
+  .rw("tdiv(x * c1 + y, c2)", "x * tdiv(c1, c2) + tdiv(y, c2)", exactParts("x", "y"))
+  .rw("tdiv(min(x * c1, y), c2)", "min(x * tdiv(c1, c2), tdiv(y, c2))", exactParts("x", "y"))
+  .rw("tdiv(max(x * c1, y), c2)", "max(x * tdiv(c1, c2), tdiv(y, c2))", exactParts("x", "y"))
+  .rw("tdiv(y + x * c1, c2)", "tdiv(y, c2) + x * tdiv(c1, c2)", exactParts("x", "y"))
+  .rw("tdiv(min(y, x * c1), c2)", "min(tdiv(y, c2), x * tdiv(c1, c2))", exactParts("x", "y"))
+  .rw("tdiv(max(y, x * c1), c2)", "max(tdiv(y, c2), x * tdiv(c1, c2))", exactParts("x", "y"))
+  .rw("tdiv(x * c1 + y + z, c2)", "x * tdiv(c1, c2) + tdiv(y + z, c2)", exactParts("x", "y+z"))
+  .rw("tdiv(x * c1 - y + z, c2)", "x * tdiv(c1, c2) + tdiv(z - y, c2)", exactParts("x", "z-y"))
+  .rw("tdiv(x * c1 + y - z, c2)", "x * tdiv(c1, c2) + tdiv(y - z, c2)", exactParts("x", "y-z"))
+  .rw("tdiv(y + x * c1 + z, c2)", "x * tdiv(c1, c2) + tdiv(y + z, c2)", (m, ctx) => c(m, "c1") > 0 && exactParts("x", "y+z")(m, ctx))
+  .rw("tdiv(x + c1, c2)", "tdiv(x, c2) + tdiv(c1, c2)", (m, ctx) => c(m, "c1") > 0 && exactParts("x")(m, ctx))
+  .rw(["tdiv(x + y, x)", "tdiv(y + x, x)"], "tdiv(y, x) + 1", (m, ctx) => nonNeg(ctx, m.e("x")) && nonNeg(ctx, m.e("y")))
+  .rw(
+    ["tdiv((x + y) + z, x)", "tdiv((y + x) + z, x)", "tdiv(y + (z + x), x)", "tdiv(y + (x + z), x)"],
+    "tdiv(y + z, x) + 1",
+    (m, ctx) => nonNeg(ctx, m.e("x")) && nonNeg(ctx, partOf(m, "y+z")),
+  )
+  .rw(["tdiv(x * y, y)", "tdiv(y * x, y)"], "x", (m, ctx) => nonNeg(ctx, m.e("x")) && nonNeg(ctx, m.e("y")))
+  .rw(["tdiv(x * z + y, z)", "tdiv(z * x + y, z)"], "x + tdiv(y, z)", (m, ctx) => ["x", "y", "z"].every((n) => nonNeg(ctx, m.e(n))))
+  .rw(["tdiv(y + x * z, z)", "tdiv(y + z * x, z)"], "tdiv(y, z) + x", (m, ctx) => ["x", "y", "z"].every((n) => nonNeg(ctx, m.e(n)))).rules;
 
 export const MOD_RULES = rules()
   .in("vector")
   .rw("tmod(bcast(x, lanes), bcast(y, lanes))", "bcast(tmod(x, y), lanes)")
   .in("index")
   .rw("tmod(x * c1, c2)", "0", (m) => c(m, "c2") !== 0 && c(m, "c1") % c(m, "c2") === 0)
-  .rw(["tmod(x * y, y)", "tmod(y * x, y)"], "0")
+  .rw(
+    "tmod(x * c1 + y, c2)",
+    "tmod(y, c2)",
+    (m, ctx) => c(m, "c2") > 0 && c(m, "c1") % c(m, "c2") === 0 && nonNeg(ctx, op("mul", m.e("x"), m.e("c1"))) && nonNeg(ctx, m.e("y")),
+  )
+  .rw("tmod(x + c1, c2)", "tmod(x, c2)", (m, ctx) => c(m, "c2") > 0 && c(m, "c1") >= 0 && c(m, "c1") % c(m, "c2") === 0 && nonNeg(ctx, m.e("x")))
+  .rw(
+    "tmod(x + y * c1, c2)",
+    "tmod(x, c2)",
+    (m, ctx) => c(m, "c2") > 0 && c(m, "c1") % c(m, "c2") === 0 && nonNeg(ctx, m.e("x")) && nonNeg(ctx, op("mul", m.e("y"), m.e("c1"))),
+  )
+  // The sign of a truncating remainder is the dividend's: the divisor's sign does not matter.
+  .rec("tmod(x, c1)", (m) => (c(m, "c1") < 0 ? op("mod", m.e("x"), intImm(-c(m, "c1"), m.e("c1").dtype)) : undefined))
   .rw("tmod(x, c1)", (m, ctx) => {
     const c1 = c(m, "c1");
     const x = m.e("x");
-    const b = ctx.bound(x);
-    if (c1 > 0 && b.min >= 0 && b.max < c1) return x;
+    const mod = ctx.modular(x);
+    if (c1 > 0 && mod.coeff % c1 === 0 && nonNeg(ctx, x)) return intImm(floorModInt(mod.base, c1), x.dtype);
     return undefined;
   }).rules;
