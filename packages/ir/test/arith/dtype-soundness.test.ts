@@ -8,7 +8,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { Analyzer } from "../../src/arith/index.js";
-import { type BinaryOp, type PrimExpr, type Var, binary, call, cast, intImm, not, select, variable } from "../../src/expr.js";
+import { type BinaryOp, type PrimExpr, type Var, binary, broadcast, call, cast, intImm, not, ramp, select, variable } from "../../src/expr.js";
 import { range } from "../../src/stmt.js";
 import { type ExactEnv, dtypeMax, dtypeMin, evalExact } from "./exactEval.js";
 import { show } from "./exprTestUtils.js";
@@ -168,6 +168,46 @@ describe("simplification under each dtype's semantics", () => {
           if (v === undefined) continue;
           const n = Number(v);
           expect(n >= b.min && n <= b.max, `${show(e)} = ${n} in [${b.min}, ${b.max}]`).toBe(true);
+        }
+      }),
+      RUNS,
+    );
+  });
+});
+
+/** Lane i of a vector expression, as a scalar expression. */
+function laneOf(e: PrimExpr, i: number): PrimExpr {
+  switch (e.kind) {
+    case "Ramp":
+      return binary("add", e.base, binary("mul", e.stride, intImm(i, e.stride.dtype)));
+    case "Broadcast":
+      return e.value;
+    case "Binary":
+      return binary(e.op, laneOf(e.a, i), laneOf(e.b, i));
+    default:
+      return e;
+  }
+}
+
+describe("vector rules under lane-wise evaluation", () => {
+  const [i32, j32] = [VARS.int32[0]!, VARS.int32[1]!];
+  const vectorOps: readonly BinaryOp[] = ["floordiv", "floormod", "div", "mod", "add", "sub", "mul", "min", "max", "lt", "eq"];
+  it("rewriteSimplify keeps every lane of ramp/broadcast arithmetic", () => {
+    const an = boundAnalyzer();
+    const base = fc
+      .tuple(fc.constantFrom<PrimExpr>(i32.v, j32.v), fc.integer({ min: -3, max: 16 }), fc.integer({ min: -9, max: 9 }))
+      .map(([v, k, r]) => binary("add", binary("mul", v, intImm(k)), intImm(r)));
+    const vec = fc.tuple(base, fc.integer({ min: -4, max: 8 }), fc.constantFrom(2, 4, 5)).map(([b, s, l]) => ({ e: ramp(b, s, l), lanes: l }));
+    fc.assert(
+      fc.property(vec, fc.constantFrom(...vectorOps), fc.constantFrom(1, 2, 3, 4, 8, 16, 64), points, ({ e, lanes }, op, c, ps) => {
+        const whole = binary(op, e, broadcast(intImm(c), lanes));
+        const s = an.rewriteSimplify(whole);
+        for (const p of ps) {
+          for (let k = 0; k < lanes; k++) {
+            const before = evalExact(laneOf(whole, k), p, true);
+            if (before === undefined) continue;
+            expect(evalExact(laneOf(s, k), p, false), `${show(whole)} lane ${k}`).toBe(before);
+          }
         }
       }),
       RUNS,

@@ -1,6 +1,6 @@
 /** TVM's rewrite rules for floordiv, floormod, truncdiv and truncmod (index types and uint). */
 import { dtypeInfo } from "../../dtype.js";
-import { type PrimExpr, intImm } from "../../expr.js";
+import { type PrimExpr, binary, broadcast, intImm, ramp } from "../../expr.js";
 import { floorDivInt, floorModInt } from "../constFold.js";
 import { foldingBinary as op } from "./folding.js";
 import type { Match } from "./pattern.js";
@@ -38,10 +38,52 @@ function remainderByFacts(m: Match, ctx: RuleContext): PrimExpr | undefined {
   return undefined;
 }
 
+/**
+ * `ramp(b1, c1, lanes) // c2` and `% c2` from the modular set of b1 (TVM's vector rules): when
+ * every lane falls in one period, the quotient is one value and the remainder a ramp.
+ * Truncating forms need b1 ≥ 0 and c1 ≥ 0, where they are the flooring ones.
+ */
+function rampDivMod(kind: "div" | "mod", truncating: boolean) {
+  return (m: Match, ctx: RuleContext): PrimExpr | undefined => {
+    const [c1, c2] = [c(m, "c1"), c(m, "c2")];
+    const b1 = m.e("b1");
+    const lanes = m.lanes.get("lanes")!;
+    if (c2 <= 0 || (truncating && (c1 < 0 || !nonNegativeExpr(ctx, b1)))) return undefined;
+    const dt = b1.dtype;
+    const divOp = truncating ? "div" : "floordiv";
+    const modOp = truncating ? "mod" : "floormod";
+    const bmod = ctx.modular(b1);
+    const last = bmod.base + (lanes - 1) * c1;
+    const onePeriod = floorDivInt(bmod.base, c2) === floorDivInt(last, c2);
+    const coeffMultiple = bmod.coeff % c2 === 0;
+    const insideCoeff = bmod.coeff !== 0 && c2 % bmod.coeff === 0 && last < bmod.coeff;
+    if (kind === "div") return onePeriod && (coeffMultiple || insideCoeff) ? broadcast(op(divOp, b1, intImm(c2, dt)), lanes) : undefined;
+    if (onePeriod && coeffMultiple) return ramp(intImm(floorModInt(bmod.base, c2), dt), intImm(c1, dt), lanes);
+    if (onePeriod && insideCoeff) return ramp(op(modOp, b1, intImm(c2, dt)), intImm(c1, dt), lanes);
+    if (coeffMultiple) return binary(modOp, ramp(intImm(floorModInt(bmod.base, c2), dt), intImm(c1, dt), lanes), broadcast(intImm(c2, dt), lanes));
+    return undefined;
+  };
+}
+
+/**
+ * Every lane of `ramp(b1, c1, lanes)` is ≥ 0, where truncation is flooring. TVM applies its
+ * truncating ramp rules without this guard, which is wrong for lanes of mixed sign
+ * (`ramp(-1, 2, 2) / 2` is [0, 0], not `ramp(0, 1, 2)`).
+ */
+function lanesNonNegative(m: Match, ctx: RuleContext): boolean {
+  const low = ctx.bound(m.e("b1")).min;
+  return low >= 0 && low + (m.lanes.get("lanes")! - 1) * Math.min(c(m, "c1"), 0) >= 0;
+}
+
+function nonNegativeExpr(ctx: RuleContext, e: PrimExpr): boolean {
+  return ctx.bound(e).min >= 0;
+}
+
 export const FLOORDIV_RULES = rules()
   .in("vector")
   .rw("fdiv(bcast(x, lanes), bcast(y, lanes))", "bcast(fdiv(x, y), lanes)")
   .rw("fdiv(ramp(b1, c1, lanes), bcast(c2, lanes))", "ramp(fdiv(b1, c2), fdiv(c1, c2), lanes)", (m) => c(m, "c2") !== 0 && c(m, "c1") % c(m, "c2") === 0)
+  .rw("fdiv(ramp(b1, c1, lanes), bcast(c2, lanes))", rampDivMod("div", false))
   .in("index")
   .rw("fdiv(fdiv(x, c1), c2)", "fdiv(x, c1 * c2)", (m) => c(m, "c1") > 0 && c(m, "c2") > 0)
   .rw("fdiv(fdiv(x, c1) + c2, c3)", "fdiv(x + c1 * c2, c1 * c3)", (m) => c(m, "c1") > 0 && c(m, "c3") > 0)
@@ -96,6 +138,7 @@ export const FLOORMOD_RULES = rules()
   .in("vector")
   .rw("fmod(bcast(x, lanes), bcast(y, lanes))", "bcast(fmod(x, y), lanes)")
   .rw("fmod(ramp(b1, c1, lanes), bcast(c2, lanes))", "bcast(fmod(b1, c2), lanes)", (m) => c(m, "c2") !== 0 && c(m, "c1") % c(m, "c2") === 0)
+  .rw("fmod(ramp(b1, c1, lanes), bcast(c2, lanes))", rampDivMod("mod", false))
   .in("index")
   .rw("fmod(x * c1, c2)", "fmod(x * fmod(c1, c2), c2)", (m) => c(m, "c2") !== 0)
   .rw(
@@ -145,6 +188,12 @@ function partOf(m: Match, name: string): PrimExpr {
 export const DIV_RULES = rules()
   .in("vector")
   .rw("tdiv(bcast(x, lanes), bcast(y, lanes))", "bcast(tdiv(x, y), lanes)")
+  .rw(
+    "tdiv(ramp(b1, c1, lanes), bcast(c2, lanes))",
+    "ramp(tdiv(b1, c2), tdiv(c1, c2), lanes)",
+    (m, ctx) => c(m, "c2") !== 0 && c(m, "c1") % c(m, "c2") === 0 && lanesNonNegative(m, ctx),
+  )
+  .rw("tdiv(ramp(b1, c1, lanes), bcast(c2, lanes))", rampDivMod("div", true))
   .in("index")
   .rw("tdiv(tdiv(x, c1), c2)", "tdiv(x, c1 * c2)", (m) => c(m, "c1") > 0 && c(m, "c2") > 0)
   .rw("tdiv(tdiv(x, c1) + c2, c3)", "tdiv(x + c1 * c2, c1 * c3)", (m, ctx) => c(m, "c1") > 0 && c(m, "c2") >= 0 && c(m, "c3") > 0 && nonNeg(ctx, m.e("x")))
@@ -181,6 +230,12 @@ export const DIV_RULES = rules()
 export const MOD_RULES = rules()
   .in("vector")
   .rw("tmod(bcast(x, lanes), bcast(y, lanes))", "bcast(tmod(x, y), lanes)")
+  .rw(
+    "tmod(ramp(b1, c1, lanes), bcast(c2, lanes))",
+    "bcast(tmod(b1, c2), lanes)",
+    (m, ctx) => c(m, "c2") !== 0 && c(m, "c1") % c(m, "c2") === 0 && lanesNonNegative(m, ctx),
+  )
+  .rw("tmod(ramp(b1, c1, lanes), bcast(c2, lanes))", rampDivMod("mod", true))
   .in("index")
   .rw("tmod(x * c1, c2)", "0", (m) => c(m, "c2") !== 0 && c(m, "c1") % c(m, "c2") === 0)
   .rw(
