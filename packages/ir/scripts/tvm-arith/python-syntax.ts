@@ -187,19 +187,19 @@ class Parser {
   }
 
   private or(): PyNode {
-    let a = this.and();
-    while (this.isName("or")) {
-      this.pos++;
-      a = { t: "bool", op: "or", a, b: this.and() };
-    }
-    return a;
+    return this.boolChain("or", () => this.and());
   }
 
   private and(): PyNode {
-    let a = this.not();
-    while (this.isName("and")) {
+    return this.boolChain("and", () => this.not());
+  }
+
+  /** `a op b op c`, left-associated. */
+  private boolChain(op: "and" | "or", operand: () => PyNode): PyNode {
+    let a = operand();
+    while (this.isName(op)) {
       this.pos++;
-      a = { t: "bool", op: "and", a, b: this.not() };
+      a = { t: "bool", op, a, b: operand() };
     }
     return a;
   }

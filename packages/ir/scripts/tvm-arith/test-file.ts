@@ -52,26 +52,11 @@ export function logicalLines(src: string): Line[] {
   return out;
 }
 
-function bracketDepth(line: string): number {
-  let d = 0;
-  let quote: string | undefined;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i]!;
-    if (quote !== undefined) {
-      if (c === "\\") i++;
-      else if (c === quote) quote = undefined;
-      continue;
-    }
-    if (c === "#") break;
-    if (c === '"' || c === "'") quote = c;
-    else if ("([{".includes(c)) d++;
-    else if (")]}".includes(c)) d--;
-  }
-  return d;
-}
-
-/** The index of the assignment `=` at bracket depth 0, or -1. */
-function assignmentSplit(text: string): number {
+/**
+ * Walks the characters of Python source outside string literals and comments, with the bracket
+ * depth before each; stops early when `visit` returns true. Returns the final depth.
+ */
+function scanCode(text: string, visit: (c: string, i: number, depth: number) => boolean | undefined): number {
   let d = 0;
   let quote: string | undefined;
   for (let i = 0; i < text.length; i++) {
@@ -81,12 +66,28 @@ function assignmentSplit(text: string): number {
       else if (c === quote) quote = undefined;
       continue;
     }
+    if (c === "#") break;
     if (c === '"' || c === "'") quote = c;
-    else if ("([{".includes(c)) d++;
+    else if (visit(c, i, d) === true) break;
+    if ("([{".includes(c)) d++;
     else if (")]}".includes(c)) d--;
-    else if (c === "=" && d === 0 && !"=<>!+-*/%&|^:".includes(text[i - 1] ?? "") && text[i + 1] !== "=") return i;
   }
-  return -1;
+  return d;
+}
+
+function bracketDepth(line: string): number {
+  return scanCode(line, () => undefined);
+}
+
+/** The index of the assignment `=` at bracket depth 0, or -1. */
+function assignmentSplit(text: string): number {
+  let at = -1;
+  scanCode(text, (c, i, depth) => {
+    if (c !== "=" || depth !== 0 || "=<>!+-*/%&|^:".includes(text[i - 1] ?? "") || text[i + 1] === "=") return undefined;
+    at = i;
+    return true;
+  });
+  return at;
 }
 
 const CHECK = /^assert\b|\.verify\(|assert_structural_equal\(/;

@@ -32,6 +32,8 @@ export class Analyzer implements SimplifyFacts {
    * keeps what the memo has worked out.
    */
   private unboundAsked = new Set<Var>();
+  /** Variables whose bound was declared with `update`: reported as declared. */
+  private readonly declared = new Set<Var>();
   /** Congruences known of variables (from constraints such as `x % 4 == 1`). */
   private readonly congruences = new Map<Var, ModularSet>();
   /** Conditions known to hold inside the current constraint scopes (innermost last). */
@@ -79,6 +81,8 @@ export class Analyzer implements SimplifyFacts {
    */
   update(v: Var, bound: IntBound, allowOverride = false): void {
     this.setBound(v, bound, allowOverride);
+    // As TVM's: the declared bound is the answer, even where it is looser than the dtype's range.
+    this.declared.add(v);
   }
 
   /**
@@ -168,7 +172,7 @@ export class Analyzer implements SimplifyFacts {
       this.unboundAsked.add(v);
       return undefined;
     }
-    return !isIntegerDType(v.dtype) ? b : intersectBounds(b, dtypeBound(v.dtype));
+    return !isIntegerDType(v.dtype) || this.declared.has(v) ? b : intersectBounds(b, dtypeBound(v.dtype));
   }
 
   substitutionOf(v: Var): PrimExpr | undefined {

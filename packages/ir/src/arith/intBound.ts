@@ -261,18 +261,23 @@ class BoundEvaluator {
    */
   private residueBound(op: string, aExpr: PrimExpr, c: number, b: IntBound): IntBound {
     const a = this.bound(aExpr);
-    const sign = op === "floormod" || a.min >= 0 ? 1 : a.max <= 0 ? -1 : 0;
-    if (sign === 0 || b.min === b.max) return b;
+    if (b.min === b.max) return b;
     const m = modularSetOf(aExpr, { substitutionOf: () => undefined, isNonNegative: (x) => this.bound(x).min >= 0 });
     let g = m.coeff === 0 ? c : gcdInt(m.coeff, c);
     // An unsigned dividend wraps modulo 2^bits: only power-of-two congruences survive.
     if (dtypeInfo(aExpr.dtype).code === "uint") g = gcdInt(g, 2 ** Math.min(bitsOf(aExpr.dtype), 52));
     if (g <= 1) return b;
-    // Residues of sign·a modulo c: r, r + g, … below c.
-    const r = (((sign * m.base) % g) + g) % g;
-    const top = r + g * Math.floor((c - 1 - r) / g);
-    const residues = sign === 1 ? { min: r, max: top } : { min: -top, max: -r };
-    return intersectBounds(b, residues);
+    // Residues modulo c of a value ≡ base (mod g): r, r + g, … below c.
+    const residues = (base: number): IntBound => {
+      const r = ((base % g) + g) % g;
+      return { min: r, max: r + g * Math.floor((c - 1 - r) / g) };
+    };
+    const positive = residues(m.base);
+    // A truncating remainder of a negative dividend is minus the residue of its negation.
+    const negative = ((n) => ({ min: -n.max, max: -n.min }))(residues(-m.base));
+    if (op === "floormod" || a.min >= 0) return intersectBounds(b, positive);
+    if (a.max <= 0) return intersectBounds(b, negative);
+    return intersectBounds(b, unionBounds(positive, negative));
   }
 
   private arithBound(op: string, a: IntBound, b: IntBound, dt: DType): IntBound {
