@@ -134,8 +134,10 @@ class ExactEvaluator {
         if (b === 0n) throw new Undefined();
         return this.result(a - floorDiv(a, b) * b, dt);
       case "min":
+        // biome-ignore lint/complexity/useMathMinMax: BigInt operands (Math.min takes numbers)
         return a < b ? a : b;
       case "max":
+        // biome-ignore lint/complexity/useMathMinMax: BigInt operands (Math.max takes numbers)
         return a > b ? a : b;
       case "eq":
         return a === b ? 1n : 0n;
