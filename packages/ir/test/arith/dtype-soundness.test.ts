@@ -14,6 +14,8 @@ import { type ExactEnv, dtypeMax, dtypeMin, evalExact } from "./exactEval.js";
 import { show } from "./exprTestUtils.js";
 
 const RUNS = { numRuns: Number(process.env["ARITH_RUNS"] ?? 300) };
+/** Long hunts (ARITH_RUNS=10000) outlast vitest's default timeout on a loaded machine. */
+const TIMEOUT = { timeout: Math.max(60_000, RUNS.numRuns * 30) };
 
 type IntDType = "int32" | "int64" | "uint32";
 
@@ -110,7 +112,7 @@ function boundAnalyzer(): Analyzer {
 }
 
 describe("simplification under each dtype's semantics", () => {
-  it("keeps every value (uint32 wrap-around, int64 extremes, narrowing casts, bit operations)", () => {
+  it("keeps every value (uint32 wrap-around, int64 extremes, narrowing casts, bit operations)", TIMEOUT, () => {
     const an = boundAnalyzer();
     fc.assert(
       fc.property(anyExpr, points, (e, ps) => {
@@ -125,7 +127,7 @@ describe("simplification under each dtype's semantics", () => {
     );
   });
 
-  it("rewriteSimplify (TVM's rewrite rules) keeps every value too", () => {
+  it("rewriteSimplify (TVM's rewrite rules) keeps every value too", TIMEOUT, () => {
     const an = boundAnalyzer();
     fc.assert(
       fc.property(anyExpr, points, (e, ps) => {
@@ -140,7 +142,7 @@ describe("simplification under each dtype's semantics", () => {
     );
   });
 
-  it("canProve and canProveEqual claim nothing that fails at a point", () => {
+  it("canProve and canProveEqual claim nothing that fails at a point", TIMEOUT, () => {
     const an = boundAnalyzer();
     fc.assert(
       fc.property(anyExpr, exprs.bool, points, (e, cond, ps) => {
@@ -158,7 +160,7 @@ describe("simplification under each dtype's semantics", () => {
     );
   });
 
-  it("bounds every value", () => {
+  it("bounds every value", TIMEOUT, () => {
     const an = boundAnalyzer();
     fc.assert(
       fc.property(fc.oneof(exprs.int32, exprs.uint32), points, (e, ps) => {
@@ -192,7 +194,7 @@ function laneOf(e: PrimExpr, i: number): PrimExpr {
 describe("vector rules under lane-wise evaluation", () => {
   const [i32, j32] = [VARS.int32[0]!, VARS.int32[1]!];
   const vectorOps: readonly BinaryOp[] = ["floordiv", "floormod", "div", "mod", "add", "sub", "mul", "min", "max", "lt", "eq"];
-  it("rewriteSimplify keeps every lane of ramp/broadcast arithmetic", () => {
+  it("rewriteSimplify keeps every lane of ramp/broadcast arithmetic", TIMEOUT, () => {
     const an = boundAnalyzer();
     const base = fc
       .tuple(fc.constantFrom<PrimExpr>(i32.v, j32.v), fc.integer({ min: -3, max: 16 }), fc.integer({ min: -9, max: 9 }))
@@ -217,7 +219,7 @@ describe("vector rules under lane-wise evaluation", () => {
 
 describe("unsigned wrap-around (regressions)", () => {
   const u = variable("u", "uint32");
-  it("keeps uint32 `u * 12 % 12`: the product wraps (u = 2^29 gives 2^31, and 2^31 % 12 = 8)", () => {
+  it("keeps uint32 `u * 12 % 12`: the product wraps (u = 2^29 gives 2^31, and 2^31 % 12 = 8)", TIMEOUT, () => {
     const an = new Analyzer();
     const e = binary("floormod", binary("mul", u, intImm(12, "uint32")), intImm(12, "uint32"));
     expect(show(an.simplify(e))).toBe("u * 12 % 12");
@@ -225,12 +227,12 @@ describe("unsigned wrap-around (regressions)", () => {
     expect(evalExact(e, new Map([[u, 1n << 29n]]), true)).toBe(8n);
   });
 
-  it("still folds uint32 `u * 8 % 4` to 0: a power of two divides 2^32", () => {
+  it("still folds uint32 `u * 8 % 4` to 0: a power of two divides 2^32", TIMEOUT, () => {
     const e = binary("floormod", binary("mul", u, intImm(8, "uint32")), intImm(4, "uint32"));
     expect(show(new Analyzer().simplify(e))).toBe("0");
   });
 
-  it("does not decide `u + 5 < 3` from unwrapped bounds", () => {
+  it("does not decide `u + 5 < 3` from unwrapped bounds", TIMEOUT, () => {
     const an = new Analyzer();
     an.bind(u, range(intImm(2 ** 32 - 3, "uint32"), intImm(3, "uint32")));
     const e = binary("lt", binary("add", u, intImm(5, "uint32")), intImm(3, "uint32"));
