@@ -24,9 +24,9 @@
  */
 import { dtypeInfo, intRange, isFloat } from "../dtype.js";
 import { type BinaryOp, type PrimExpr, type Var, binary, boolImm, bufferLoad, call, cast, intImm, ramp, broadcast, select } from "../expr.js";
-import { substitute } from "../functor.js";
 import { floorDivInt, floorModInt, foldBinaryConstants, foldCastConstant, gcdInt } from "./constFold.js";
 import { exprKey, sameExpr } from "./exprKey.js";
+import { simplifyLet } from "./letInline.js";
 import { type IntBound, type VarBoundFacts, dtypeBound, isIntegerDType } from "./intBound.js";
 import {
   type LinearForm,
@@ -233,14 +233,8 @@ class Rewriter {
         const r = broadcast(this.simplify(e.value), e.lanes);
         return r.value === e.value && r.dtype === e.dtype ? e : r;
       }
-      case "Let": {
-        const value = this.simplify(e.value);
-        // Constants and variables are free to duplicate: inline them.
-        if (value.kind === "IntImm" || value.kind === "FloatImm" || value.kind === "Var") {
-          return this.simplify(substitute(e.body, (v) => (v === e.variable ? value : undefined)));
-        }
-        return { ...e, value, body: this.simplify(e.body) };
-      }
+      case "Let":
+        return simplifyLet(e, (x) => this.simplify(x));
       case "Call": {
         const args = e.args.map((a) => this.simplify(a));
         if (e.op === "if_then_else" && args.length === 3) {

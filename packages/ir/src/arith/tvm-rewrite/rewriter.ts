@@ -8,7 +8,7 @@
  */
 import { dtypeInfo } from "../../dtype.js";
 import { type BinaryOp, type PrimExpr, binary, boolImm, bufferLoad, broadcast, call, cast, intImm, not, ramp, select } from "../../expr.js";
-import { substitute } from "../../functor.js";
+import { simplifyLet } from "../letInline.js";
 import { foldCastConstant, gcdInt } from "../constFold.js";
 import { ADD_RULES, MUL_RULES, SUB_RULES } from "./add-sub-mul.js";
 import { foldingBinary, foldingNot } from "./folding.js";
@@ -105,13 +105,8 @@ export class TvmRewriter {
           e.buffer,
           e.indices.map((i) => this.visit(i)),
         );
-      case "Let": {
-        const value = this.visit(e.value);
-        if (value.kind === "IntImm" || value.kind === "FloatImm" || value.kind === "Var") {
-          return this.visit(substitute(e.body, (v) => (v === e.variable ? value : undefined)));
-        }
-        return { ...e, value, body: this.visit(e.body) };
-      }
+      case "Let":
+        return simplifyLet(e, (x) => this.visit(x));
       case "Call": {
         const args = e.args.map((a) => this.visit(a));
         if (e.op === "if_then_else" && args[0]?.kind === "IntImm") return args[0].value !== 0 ? args[1]! : args[2]!;
