@@ -8,7 +8,11 @@ import { usesVar } from "../functor.js";
 import type { Range } from "../stmt.js";
 import { sameExpr } from "./exprKey.js";
 import { type IntBound, constIntBoundOf, dtypeBound, intersectBounds, isIntegerDType } from "./intBound.js";
+import { type ModularSet, intersectModular, modularSet, modularSetOf } from "./modularSet.js";
 import { RewriteMemo, type SimplifyFacts, type SymbolicRange, rewriteSimplify } from "./rewriteSimplify.js";
+import { canonicalOrder } from "./canonicalOrder.js";
+import { constraintFacts } from "./constraints.js";
+import { TvmRewriter } from "./tvm-rewrite/rewriter.js";
 
 function isRange(x: Range | PrimExpr): x is Range {
   return !("kind" in x);
@@ -28,6 +32,12 @@ export class Analyzer implements SimplifyFacts {
    * keeps what the memo has worked out.
    */
   private unboundAsked = new Set<Var>();
+  /** Variables whose bound was declared with `update`: reported as declared. */
+  private readonly declared = new Set<Var>();
+  /** Congruences known of variables (from constraints such as `x % 4 == 1`). */
+  private readonly congruences = new Map<Var, ModularSet>();
+  /** Conditions known to hold inside the current constraint scopes (innermost last). */
+  private readonly knownConditions: PrimExpr[] = [];
 
   /**
    * Declares that `v` ranges over `r` (a Range: `[min, min + extent)`) or equals `r` (an
@@ -65,6 +75,69 @@ export class Analyzer implements SimplifyFacts {
     this.factsChanged();
   }
 
+  /**
+   * Declares inclusive bounds of `v` (TVM's `Analyzer.update` with a ConstIntBound); ±Infinity
+   * for an open end. Throws on a different bound unless `allowOverride` is set.
+   */
+  update(v: Var, bound: IntBound, allowOverride = false): void {
+    this.setBound(v, bound, allowOverride);
+    // As TVM's: the declared bound is the answer, even where it is looser than the dtype's range.
+    this.declared.add(v);
+  }
+
+  /**
+   * Assumes `constraint` until the returned function is called (TVM's `constraint_scope`):
+   * conjuncts comparing a variable with a constant narrow its bound, `x % c == b` gives a
+   * congruence, and the conjuncts themselves simplify to true where they reappear.
+   */
+  enterConstraint(constraint: PrimExpr): () => void {
+    const c = this.simplify(constraint);
+    const facts = constraintFacts(c);
+    const restore: (() => void)[] = [];
+    for (const { v, bound } of facts.bounds) {
+      const previous = this.bounds.get(v);
+      const current = previous ?? dtypeBound(v.dtype);
+      const narrowed = intersectBounds(current, bound);
+      if (!(narrowed.min <= narrowed.max)) continue;
+      this.bounds.set(v, narrowed);
+      restore.push(() => (previous === undefined ? this.bounds.delete(v) : this.bounds.set(v, previous)));
+    }
+    for (const { v, set } of facts.congruences) {
+      const previous = this.congruences.get(v);
+      const narrowed = intersectModular(previous ?? modularSet(1, 0), set);
+      if (narrowed === undefined) continue;
+      this.congruences.set(v, narrowed);
+      restore.push(() => (previous === undefined ? this.congruences.delete(v) : this.congruences.set(v, previous)));
+    }
+    const known = facts.conditions.filter((x) => x.kind !== "IntImm");
+    this.knownConditions.push(...known);
+    this.factsChanged();
+    return () => {
+      for (const r of restore.reverse()) r();
+      this.knownConditions.splice(this.knownConditions.length - known.length, known.length);
+      this.factsChanged();
+    };
+  }
+
+  /** True or false when `cond` is, or negates, a condition of the enclosing constraint scopes. */
+  knownCondition(cond: PrimExpr): boolean | undefined {
+    for (const k of this.knownConditions) {
+      if (sameExpr(k, cond)) return true;
+      if (k.kind === "Not" && sameExpr(k.a, cond)) return false;
+      if (cond.kind === "Not" && sameExpr(cond.a, k)) return false;
+    }
+    return undefined;
+  }
+
+  /** What `e` is known to be congruent to (TVM's `ModularSet`). */
+  modularSet(e: PrimExpr): ModularSet {
+    return modularSetOf(e, {
+      substitutionOf: (v) => this.substitutions.get(v),
+      congruenceOf: (v) => this.congruences.get(v),
+      isNonNegative: (x) => this.constIntBound(x).min >= 0,
+    });
+  }
+
   private setSymbolicRange(v: Var, r: Range): void {
     const symbolic = r.min.kind !== "IntImm" || r.extent.kind !== "IntImm";
     if (!symbolic || !isIntegerDType(v.dtype)) {
@@ -99,7 +172,7 @@ export class Analyzer implements SimplifyFacts {
       this.unboundAsked.add(v);
       return undefined;
     }
-    return !isIntegerDType(v.dtype) ? b : intersectBounds(b, dtypeBound(v.dtype));
+    return !isIntegerDType(v.dtype) || this.declared.has(v) ? b : intersectBounds(b, dtypeBound(v.dtype));
   }
 
   substitutionOf(v: Var): PrimExpr | undefined {
@@ -113,6 +186,29 @@ export class Analyzer implements SimplifyFacts {
 
   simplify(e: PrimExpr): PrimExpr {
     return rewriteSimplify(e, this, this.memo);
+  }
+
+  /**
+   * TVM's `rewrite_simplify`: its local rewrite rules in its canonical forms (`x + -1`, `0 - y`),
+   * under the same facts. `simplify` (linear forms) is what lowering uses.
+   */
+  rewriteSimplify(e: PrimExpr): PrimExpr {
+    const rewriter = new TvmRewriter({
+      bound: (x) => this.constIntBound(x),
+      modular: (x) => this.modularSet(x),
+      canProve: (c) => this.canProve(c),
+      canProveEqual: (a, b) => this.canProveEqual(a, b),
+      substitutionOf: (v) => this.substitutions.get(v),
+      knownCondition: (c) => this.knownCondition(c),
+    });
+    // TVM runs the rewriter twice at most: a second pass sees what the first one's results built.
+    const once = rewriter.visit(e);
+    return sameExpr(once, e) ? once : rewriter.visit(once);
+  }
+
+  /** TVM's `canonical_simplify`: `simplify`, with sums written in TVM's canonical order. */
+  canonicalSimplify(e: PrimExpr): PrimExpr {
+    return canonicalOrder(this.simplify(e));
   }
 
   /** True only when `cond` holds for every value the bound variables may take. */

@@ -134,8 +134,19 @@ export function foldBinaryConstants(op: BinaryOp, a: PrimExpr, b: PrimExpr, resu
   const cmp = compare(op, a.value, b.value);
   if (cmp !== undefined) return boolImm(cmp);
   const v = foldIntArith(op, a.value, b.value);
+  if (v === undefined) return undefined;
+  const wrapped = dtypeInfo(resultType).code === "uint" ? wrapUnsigned(v, bitsOf(resultType)) : v;
   // `+ 0` turns a -0 (from trunc or a negative product) into 0: integers have no signed zero.
-  return v === undefined ? undefined : intImm(v + 0, resultType);
+  return wrapped === undefined ? undefined : intImm(wrapped + 0, resultType);
+}
+
+/** `v` modulo 2^bits (unsigned arithmetic wraps); undefined where a double cannot hold it exactly. */
+function wrapUnsigned(v: number, bits: number): number | undefined {
+  if (!Number.isSafeInteger(v)) return undefined;
+  if (v >= 0 && v < 2 ** bits) return v;
+  if (bits > 32) return undefined;
+  const m = 2 ** bits;
+  return ((v % m) + m) % m;
 }
 
 /** Folds a cast of a scalar constant when the result is exact; undefined otherwise. */

@@ -8,6 +8,7 @@ export {
 } from "./intBound.js";
 export { exprKey as exprStructureKey, sameExpr as sameExprStructure } from "./exprKey.js";
 export { evalIntExpr } from "./int-eval.js";
+export { type ModularSet, EVERYTHING as MODULAR_EVERYTHING, modularSet, modularSetOf, unionModular, intersectModular } from "./modularSet.js";
 export { evalIntBinary, floorDivInt, floorModInt, gcdInt, truncDivInt, truncModInt, foldBinaryConstants, foldCastConstant } from "./constFold.js";
 export {
   type LinearForm,
@@ -38,3 +39,4 @@ export {
   evalSet,
 } from "./intervalSet.js";
 export * from "./iter-map/index.js";
+export { foldingBinary, foldingNot } from "./tvm-rewrite/folding.js";

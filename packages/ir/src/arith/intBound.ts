@@ -5,6 +5,8 @@
  */
 import { bitsOf, dtypeInfo, type DType } from "../dtype.js";
 import type { PrimExpr, Var } from "../expr.js";
+import { gcdInt } from "./constFold.js";
+import { modularSetOf } from "./modularSet.js";
 
 export interface IntBound {
   readonly min: number;
@@ -77,6 +79,25 @@ export function scaleBound(a: IntBound, k: number): IntBound {
   return k > 0 ? { min: a.min * k, max: a.max * k } : { min: a.max * k, max: a.min * k };
 }
 
+/**
+ * Bounds of `shift_left`, `shift_right` (floor division by 2^b, monotone in a and b) and of
+ * `bitwise_and` of non-negative operands; undefined when nothing better than the dtype is known.
+ */
+function bitOperationBound(op: string, a: IntBound, b: IntBound): IntBound | undefined {
+  const shiftable = b.min >= 0 && b.max <= 62;
+  if (op === "shift_right" && shiftable) {
+    const q = (x: number, k: number): number => Math.floor(x / 2 ** k);
+    return hull([q(a.min, b.min), q(a.min, b.max), q(a.max, b.min), q(a.max, b.max)]);
+  }
+  if (op === "shift_left" && shiftable) return mulBounds(a, { min: 2 ** b.min, max: 2 ** b.max });
+  if (op === "bitwise_and") {
+    if (a.min >= 0 && b.min >= 0) return { min: 0, max: Math.min(a.max, b.max) };
+    if (a.min >= 0) return { min: 0, max: a.max };
+    if (b.min >= 0) return { min: 0, max: b.max };
+  }
+  return undefined;
+}
+
 export function unionBounds(a: IntBound, b: IntBound): IntBound {
   return { min: Math.min(a.min, b.min), max: Math.max(a.max, b.max) };
 }
@@ -97,8 +118,12 @@ function divBounds(a: IntBound, d: IntBound, round: (x: number, y: number) => nu
   if (d.min > 0 || d.max < 0) {
     return hull([round(a.min, d.min), round(a.min, d.max), round(a.max, d.min), round(a.max, d.max)]);
   }
-  const m = Math.max(Math.abs(a.min), Math.abs(a.max));
-  return { min: -m, max: m };
+  // The divisor is never 0 (division by zero is undefined): the parts of its range on either side.
+  const parts: IntBound[] = [];
+  if (d.min < 0) parts.push(divBounds(a, { min: d.min, max: -1 }, round));
+  if (d.max > 0) parts.push(divBounds(a, { min: 1, max: d.max }, round));
+  if (parts.length === 0) return UNBOUNDED_INT_BOUND;
+  return parts.reduce(unionBounds);
 }
 
 function floorModBounds(a: IntBound, d: IntBound): IntBound {
@@ -120,6 +145,9 @@ function floorModBounds(a: IntBound, d: IntBound): IntBound {
 }
 
 function truncModBounds(a: IntBound, d: IntBound): IntBound {
+  const limit = Math.min(Math.abs(d.min), Math.abs(d.max));
+  // |a| below every |d|: the remainder is a itself.
+  if (!(d.min <= 0 && d.max >= 0) && a.min > -limit && a.max < limit) return a;
   // The remainder has the dividend's sign and is smaller in magnitude than both operands.
   const m = Math.max(Math.abs(d.min), Math.abs(d.max)) - 1;
   return { min: Math.max(Math.min(a.min, 0), -m), max: Math.min(Math.max(a.max, 0), m) };
@@ -151,11 +179,11 @@ class BoundEvaluator {
   }
 
   private evaluate(e: PrimExpr): IntBound {
-    if (dtypeInfo(e.dtype).lanes !== 1) return this.vectorBound(e);
     switch (e.kind) {
       case "IntImm":
         return pointBound(e.value);
       case "FloatImm":
+        return Number.isFinite(e.value) ? { min: Math.floor(e.value), max: Math.ceil(e.value) } : UNBOUNDED_INT_BOUND;
       case "StringImm":
         return UNBOUNDED_INT_BOUND;
       case "Var":
@@ -178,27 +206,38 @@ class BoundEvaluator {
         if (e.op === "if_then_else" && e.args.length === 3) {
           return unionBounds(this.bound(e.args[1]!), this.bound(e.args[2]!));
         }
+        if (e.args.length === 2 && isIntegerDType(e.dtype)) {
+          const b = bitOperationBound(e.op, this.bound(e.args[0]!), this.bound(e.args[1]!));
+          const range = dtypeBound(e.dtype);
+          // Unsigned shifts wrap: a bound past the range says nothing.
+          if (b !== undefined) return dtypeInfo(e.dtype).code === "uint" && !(b.min >= range.min && b.max <= range.max) ? range : intersectBounds(b, range);
+        }
         return dtypeBound(e.dtype);
-      case "BufferLoad":
-      case "Ramp":
       case "Broadcast":
+        return this.bound(e.value);
+      case "Ramp":
+        // Lanes are base + k·stride for k in [0, lanes - 1]: bounds are element-wise.
+        return addBounds(this.bound(e.base), mulBounds(this.bound(e.stride), { min: 0, max: e.lanes - 1 }));
+      case "BufferLoad":
         return dtypeBound(e.dtype);
     }
   }
 
-  private vectorBound(e: PrimExpr): IntBound {
-    if (e.kind === "Broadcast") return this.bound(e.value);
-    return isIntegerDType(e.dtype) || dtypeInfo(e.dtype).code === "bool" ? dtypeBound(e.dtype) : UNBOUNDED_INT_BOUND;
-  }
-
   private castBound(value: PrimExpr, target: DType): IntBound {
     const targetRange = dtypeBound(target);
+    if (dtypeInfo(target).code === "float" && isIntegerDType(value.dtype)) {
+      // Integers up to 2^24 (float32) or 2^53 (float64) convert exactly.
+      const exact = 2 ** (bitsOf(target) >= 64 ? 53 : bitsOf(target) >= 32 ? 24 : 11);
+      const inner = this.bound(value);
+      return inner.min >= -exact && inner.max <= exact ? inner : UNBOUNDED_INT_BOUND;
+    }
     if (!isIntegerDType(target) && dtypeInfo(target).code !== "bool") return UNBOUNDED_INT_BOUND;
     if (dtypeInfo(target).code === "bool") return targetRange;
     const inner = this.bound(value);
     const source = dtypeInfo(value.dtype).code;
     // Float → int truncates toward zero; integers keep their value when it fits the target.
     const b = source === "float" ? { min: Math.trunc(inner.min), max: Math.trunc(inner.max) } : inner;
+    if (Number.isNaN(b.min) || Number.isNaN(b.max)) return targetRange;
     if (b.min >= targetRange.min && b.max <= targetRange.max) return b;
     return bitsOf(target) >= 64 && source !== "float" ? b : targetRange;
   }
@@ -206,8 +245,42 @@ class BoundEvaluator {
   private binaryBound(op: string, aExpr: PrimExpr, bExpr: PrimExpr, dt: DType): IntBound {
     if (dtypeInfo(dt).code === "bool") return { min: 0, max: 1 };
     if (!isIntegerDType(dt)) return UNBOUNDED_INT_BOUND;
+    let b = this.arithBound(op, this.bound(aExpr), this.bound(bExpr), dt);
+    if ((op === "floormod" || op === "mod") && bExpr.kind === "IntImm" && bExpr.value > 0) b = this.residueBound(op, aExpr, bExpr.value, b);
+    // Unsigned arithmetic wraps: a result that may leave the dtype's range can be anything in it.
+    if (dtypeInfo(dt).code === "uint") {
+      const range = dtypeBound(dt);
+      if (!(b.min >= range.min && b.max <= range.max)) return range;
+    }
+    return b;
+  }
+
+  /**
+   * A remainder by c > 0 of a value known congruent to r modulo g (its modular set) takes only the
+   * values r, r + g, …: `(n*320 + 255) % 256` lies in [63, 255].
+   */
+  private residueBound(op: string, aExpr: PrimExpr, c: number, b: IntBound): IntBound {
     const a = this.bound(aExpr);
-    const b = this.bound(bExpr);
+    if (b.min === b.max) return b;
+    const m = modularSetOf(aExpr, { substitutionOf: () => undefined, isNonNegative: (x) => this.bound(x).min >= 0 });
+    let g = m.coeff === 0 ? c : gcdInt(m.coeff, c);
+    // An unsigned dividend wraps modulo 2^bits: only power-of-two congruences survive.
+    if (dtypeInfo(aExpr.dtype).code === "uint") g = gcdInt(g, 2 ** Math.min(bitsOf(aExpr.dtype), 52));
+    if (g <= 1) return b;
+    // Residues modulo c of a value ≡ base (mod g): r, r + g, … below c.
+    const residues = (base: number): IntBound => {
+      const r = ((base % g) + g) % g;
+      return { min: r, max: r + g * Math.floor((c - 1 - r) / g) };
+    };
+    const positive = residues(m.base);
+    // A truncating remainder of a negative dividend is minus the residue of its negation.
+    const negative = ((n) => ({ min: -n.max, max: -n.min }))(residues(-m.base));
+    if (op === "floormod" || a.min >= 0) return intersectBounds(b, positive);
+    if (a.max <= 0) return intersectBounds(b, negative);
+    return intersectBounds(b, unionBounds(positive, negative));
+  }
+
+  private arithBound(op: string, a: IntBound, b: IntBound, dt: DType): IntBound {
     switch (op) {
       case "add":
         return addBounds(a, b);

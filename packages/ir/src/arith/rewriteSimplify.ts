@@ -24,10 +24,10 @@
  */
 import { dtypeInfo, intRange, isFloat } from "../dtype.js";
 import { type BinaryOp, type PrimExpr, type Var, binary, boolImm, bufferLoad, call, cast, intImm, ramp, broadcast, select } from "../expr.js";
-import { substitute } from "../functor.js";
 import { floorDivInt, floorModInt, foldBinaryConstants, foldCastConstant, gcdInt } from "./constFold.js";
 import { exprKey, sameExpr } from "./exprKey.js";
-import { type IntBound, type VarBoundFacts, isIntegerDType } from "./intBound.js";
+import { simplifyLet } from "./letInline.js";
+import { type IntBound, type VarBoundFacts, dtypeBound, isIntegerDType } from "./intBound.js";
 import {
   type LinearForm,
   type LinearTerm,
@@ -47,6 +47,8 @@ export interface SimplifyFacts extends VarBoundFacts {
   substitutionOf(v: Var): PrimExpr | undefined;
   /** The inclusive ends of a variable's range when they are not constants (`[0, n - 1]`). */
   symbolicRangeOf?(v: Var): SymbolicRange | undefined;
+  /** True or false for a condition the enclosing constraint scopes assume or rule out. */
+  knownCondition?(cond: PrimExpr): boolean | undefined;
 }
 
 export interface SymbolicRange {
@@ -138,6 +140,15 @@ function isScalarInt(e: PrimExpr): boolean {
   return isIntegerDType(e.dtype) && dtypeInfo(e.dtype).lanes === 1;
 }
 
+function isUnsigned(dt: string): boolean {
+  return dtypeInfo(dt).code === "uint";
+}
+
+/** Does `c` divide 2^bits of `dt`? Then wrapping modulo 2^bits keeps residues modulo c. */
+function dividesWordSize(c: number, dt: string): boolean {
+  return c > 0 && c <= 2 ** dtypeInfo(dt).bits && (c & (c - 1)) === 0;
+}
+
 class Rewriter {
   constructor(
     private readonly facts: SimplifyFacts,
@@ -190,6 +201,10 @@ class Rewriter {
         return this.facts.substitutionOf(e) ?? e;
       case "Binary": {
         const r = this.binary(e.op, this.simplify(e.a), this.simplify(e.b));
+        if (r.dtype === "bool" && r.kind !== "IntImm" && this.facts.knownCondition !== undefined) {
+          const known = this.facts.knownCondition(r);
+          if (known !== undefined) return boolImm(known);
+        }
         // Nothing rewritten: keep the input node (unchanged code stays shared, compares in O(1)).
         return r.kind === "Binary" && r.op === e.op && r.a === e.a && r.b === e.b && r.dtype === e.dtype ? e : r;
       }
@@ -218,14 +233,8 @@ class Rewriter {
         const r = broadcast(this.simplify(e.value), e.lanes);
         return r.value === e.value && r.dtype === e.dtype ? e : r;
       }
-      case "Let": {
-        const value = this.simplify(e.value);
-        // Constants and variables are free to duplicate: inline them.
-        if (value.kind === "IntImm" || value.kind === "FloatImm" || value.kind === "Var") {
-          return this.simplify(substitute(e.body, (v) => (v === e.variable ? value : undefined)));
-        }
-        return { ...e, value, body: this.simplify(e.body) };
-      }
+      case "Let":
+        return simplifyLet(e, (x) => this.simplify(x));
       case "Call": {
         const args = e.args.map((a) => this.simplify(a));
         if (e.op === "if_then_else" && args.length === 3) {
@@ -240,10 +249,6 @@ class Rewriter {
 
   private boundOfForm(f: LinearForm): IntBound {
     return linearFormBound(f, this.facts, this.memo.bounds);
-  }
-
-  private differenceBound(a: PrimExpr, b: PrimExpr): IntBound {
-    return this.boundOfForm(subtractForms(this.formOf(a), this.formOf(b)));
   }
 
   private binary(op: BinaryOp, a: PrimExpr, b: PrimExpr): PrimExpr {
@@ -289,17 +294,19 @@ class Rewriter {
     else if (isConstantForm(fb)) result = scaleForm(fa, fb.constant);
     else if (isConstantForm(fa)) result = scaleForm(fb, fa.constant);
     else return binary("mul", a, b);
-    return this.toExpr(recombineDivMod(result));
+    const exact = exactForm(result);
+    return exact === undefined ? binary(op, a, b) : this.toExpr(recombineDivMod(exact));
   }
 
   private floorDivMod(op: "floordiv" | "floormod", a: PrimExpr, c: number): PrimExpr {
     const dt = a.dtype;
     if (c === 1) return op === "floordiv" ? a : intImm(0, dt);
     if (a.kind === "Binary" && a.b.kind === "IntImm" && c > 0 && a.b.value > 0) {
-      if (op === "floordiv" && a.op === "floordiv") return this.floorDivMod("floordiv", a.a, a.b.value * c);
+      if (op === "floordiv" && a.op === "floordiv" && a.b.value * c <= dtypeBound(dt).max) return this.floorDivMod("floordiv", a.a, a.b.value * c);
       if (op === "floormod" && a.op === "floormod" && a.b.value % c === 0) return this.floorDivMod("floormod", a.a, c);
     }
     const form = this.formOf(a);
+    if (isUnsigned(dt) && !this.isWrapFreeSum(form)) return this.wrappingDivMod(op, a, form, c);
     const multiples = form.terms.filter((t) => t.coef % c === 0);
     const rest = form.terms.filter((t) => t.coef % c !== 0);
     const quotient: LinearForm = {
@@ -325,6 +332,37 @@ class Rewriter {
     if (quotient.terms.length === 0 && quotient.constant === 0) return binary("floordiv", restExpr, intImm(c, dt));
     const inner = this.floorDivOfRemainder(restExpr, c);
     return this.toExpr(addForms(quotient, this.formOf(inner)));
+  }
+
+  /**
+   * Unsigned sums can wrap round 2^bits, and then its linear form's value is not the sum's. Every
+   * part of a sum of non-negative terms is at most the whole, so when the whole cannot wrap, no
+   * part the division rules split off can either.
+   */
+  private isWrapFreeSum(f: LinearForm): boolean {
+    if (f.constant < 0 || f.terms.some((t) => t.coef < 0)) return false;
+    return this.boundOfForm(f).max <= dtypeBound(f.dtype).max;
+  }
+
+  /** Does the form of an unsigned operand have the operand's value (no wrap-around)? */
+  private formIsExact(f: LinearForm): boolean {
+    if (!isUnsigned(f.dtype)) return true;
+    const b = this.boundOfForm(f);
+    const range = dtypeBound(f.dtype);
+    return b.min >= range.min && b.max <= range.max;
+  }
+
+  /**
+   * Division of an unsigned sum that may wrap: only the remainder by a power of two c survives
+   * wrapping (c divides 2^bits), so terms that are multiples of c leave it (TVM's guard).
+   */
+  private wrappingDivMod(op: "floordiv" | "floormod", a: PrimExpr, form: LinearForm, c: number): PrimExpr {
+    const dt = a.dtype;
+    if (op === "floordiv" || !dividesWordSize(c, dt)) return binary(op, a, intImm(c, dt));
+    const rest: LinearForm = { dtype: dt, terms: form.terms.filter((t) => t.coef % c !== 0), constant: floorModInt(form.constant, c) };
+    if (isConstantForm(rest)) return intImm(rest.constant, dt);
+    if (rest.terms.length === form.terms.length && rest.constant === form.constant) return binary(op, a, intImm(c, dt));
+    return binary("floormod", this.toExpr(rest), intImm(c, dt));
   }
 
   /**
@@ -389,9 +427,17 @@ class Rewriter {
 
   private truncDivMod(op: "div" | "mod", a: PrimExpr, c: number): PrimExpr {
     const dt = a.dtype;
+    // Unsigned values are never negative: truncation is flooring.
+    if (isUnsigned(dt)) return this.floorDivMod(op === "div" ? "floordiv" : "floormod", a, c);
     if (c === 1) return op === "div" ? a : intImm(0, dt);
     if (c === -1) return op === "div" ? this.linearArith("sub", intImm(0, dt), a) : intImm(0, dt);
-    const ab = this.boundOfForm(this.formOf(a));
+    const form = this.formOf(a);
+    if (form.constant % c === 0 && form.terms.every((t) => t.coef % c === 0)) {
+      // Exact division: truncating and flooring agree, whatever the sign.
+      if (op === "mod") return intImm(0, dt);
+      return this.toExpr({ dtype: dt, terms: form.terms.map((t) => ({ ...t, coef: t.coef / c })), constant: form.constant / c + 0 });
+    }
+    const ab = this.boundOfForm(form);
     if (ab.min >= 0) {
       // For a ≥ 0: trunc(a / c) = sign(c)·floor(a / |c|) and a mod c = floormod(a, |c|).
       if (op === "mod") return this.floorDivMod("floormod", a, Math.abs(c));
@@ -407,7 +453,11 @@ class Rewriter {
   }
 
   private minMax(op: "min" | "max", a: PrimExpr, b: PrimExpr): PrimExpr {
-    const d = this.differenceBound(a, b);
+    if (sameExpr(a, b)) return a;
+    const fa = this.formOf(a);
+    const fb = this.formOf(b);
+    if (!this.formIsExact(fa) || !this.formIsExact(fb)) return binary(op, a, b);
+    const d = this.boundOfForm(subtractForms(fa, fb));
     const aIsSmaller = d.max <= 0;
     const bIsSmaller = d.min >= 0;
     if (op === "min") {
@@ -423,7 +473,10 @@ class Rewriter {
 
   private comparison(op: BinaryOp, a: PrimExpr, b: PrimExpr): PrimExpr {
     if (!isScalarInt(a)) return binary(op, a, b);
-    const diff = subtractForms(this.formOf(a), this.formOf(b));
+    const fa = this.formOf(a);
+    const fb = this.formOf(b);
+    if (!this.formIsExact(fa) || !this.formIsExact(fb)) return sameExpr(a, b) ? boolImm(op === "eq" || op === "le" || op === "ge") : binary(op, a, b);
+    const diff = subtractForms(fa, fb);
     const d = this.boundOfForm(diff);
     const verdict = decideComparison(op, d) ?? decideComparison(op, this.symbolicDifferenceBound(diff, d));
     if (verdict !== undefined) return boolImm(verdict);
@@ -584,12 +637,28 @@ function decideComparison(op: BinaryOp, d: IntBound): boolean | undefined {
   }
 }
 
+/**
+ * The form with coefficients a double holds exactly, unsigned ones past 2^bits reduced modulo
+ * 2^bits (the arithmetic wraps); undefined where a coefficient is no longer exact.
+ */
+function exactForm(f: LinearForm): LinearForm | undefined {
+  if (!Number.isSafeInteger(f.constant) || f.terms.some((t) => !Number.isSafeInteger(t.coef))) return undefined;
+  const info = dtypeInfo(f.dtype);
+  if (info.code !== "uint" || info.bits > 32) return f;
+  const word = 2 ** info.bits;
+  const reduce = (v: number): number => (v >= word ? v % word : v);
+  if (f.constant < word && f.terms.every((t) => t.coef < word)) return f;
+  return { ...f, constant: reduce(f.constant), terms: f.terms.map((t) => ({ ...t, coef: reduce(t.coef) })).filter((t) => t.coef !== 0) };
+}
+
 /** Replaces `floordiv(x, c)·k·c + floormod(x, c)·k` by `x·k` inside a linear form. */
 function recombineDivMod(f: LinearForm): LinearForm {
   for (const modTerm of f.terms) {
     const m = modTerm.atom;
-    if (m.kind !== "Binary" || m.op !== "floormod" || m.b.kind !== "IntImm" || m.b.value <= 0) continue;
-    const divTerm = f.terms.find((t) => t.coef === modTerm.coef * (m.b as { value: number }).value && isFloorDivOf(t, m.a, m.b));
+    // div(x, c)·c + mod(x, c) = x holds for the truncating pair as for the flooring one.
+    if (m.kind !== "Binary" || (m.op !== "floormod" && m.op !== "mod") || m.b.kind !== "IntImm" || m.b.value <= 0) continue;
+    const divOp = m.op === "mod" ? "div" : "floordiv";
+    const divTerm = f.terms.find((t) => t.coef === modTerm.coef * (m.b as { value: number }).value && isDivOf(t, divOp, m.a, m.b));
     if (divTerm === undefined) continue;
     const others: LinearForm = { ...f, terms: f.terms.filter((t) => t !== modTerm && t !== divTerm) };
     return recombineDivMod(addForms(others, scaleForm(linearFormOf(m.a), modTerm.coef)));
@@ -597,10 +666,10 @@ function recombineDivMod(f: LinearForm): LinearForm {
   return f;
 }
 
-/** Is the term's atom `floordiv(a, b)` (compared as `exprKey`s, which is what the term keys are)? */
-function isFloorDivOf(t: LinearTerm, a: PrimExpr, b: PrimExpr): boolean {
+/** Is the term's atom `op(a, b)` (compared as `exprKey`s, which is what the term keys are)? */
+function isDivOf(t: LinearTerm, op: "floordiv" | "div", a: PrimExpr, b: PrimExpr): boolean {
   // Mixed dtypes: the divisor node would get casts, so compare with the key of that node.
-  if (a.dtype !== b.dtype) return t.key === exprKey(binary("floordiv", a, b));
+  if (a.dtype !== b.dtype) return t.key === exprKey(binary(op, a, b));
   const x = t.atom;
-  return x.kind === "Binary" && x.op === "floordiv" && sameExpr(x.a, a) && sameExpr(x.b, b);
+  return x.kind === "Binary" && x.op === op && sameExpr(x.a, a) && sameExpr(x.b, b);
 }

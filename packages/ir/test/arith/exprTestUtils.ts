@@ -40,6 +40,8 @@ export function show(e: PrimExpr): string {
       return `T.Select(${show(e.condition)}, ${show(e.trueValue)}, ${show(e.falseValue)})`;
     case "Cast":
       return `T.Cast("${e.dtype}", ${show(e.value)})`;
+    case "Call":
+      return `T.${e.op}(${e.args.map(show).join(", ")})`;
     default:
       return `<${e.kind}>`;
   }

@@ -83,9 +83,11 @@ function tryEval(e: PrimExpr, values: Map<Var, number>): number | undefined {
 
 /** ARITH_RUNS raises the count for a longer hunt; the default keeps the suite fast. */
 const RUNS = { numRuns: Number(process.env["ARITH_RUNS"] ?? 600) };
+/** Long hunts (ARITH_RUNS=10000) outlast vitest's default timeout on a loaded machine. */
+const TIMEOUT = { timeout: Math.max(60_000, RUNS.numRuns * 30) };
 
 describe("simplifier soundness", () => {
-  it("preserves integer expression values", () => {
+  it("preserves integer expression values", TIMEOUT, () => {
     const an = boundAnalyzer();
     fc.assert(
       fc.property(intExpr, fc.array(assignment, { minLength: 4, maxLength: 4 }), (e, points) => {
@@ -100,7 +102,22 @@ describe("simplifier soundness", () => {
     );
   });
 
-  it("preserves boolean expression values", () => {
+  it("rewriteSimplify (TVM's rules) preserves integer and boolean values", TIMEOUT, () => {
+    const an = boundAnalyzer();
+    fc.assert(
+      fc.property(fc.oneof(intExpr, boolExpr), fc.array(assignment, { minLength: 4, maxLength: 4 }), (e, points) => {
+        const s = an.rewriteSimplify(e);
+        for (const p of points) {
+          const before = tryEval(e, env(p));
+          if (before === undefined) continue;
+          expect(evalInt(s, env(p)), `${show(e)}  ~>  ${show(s)}`).toBe(before);
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  it("preserves boolean expression values", TIMEOUT, () => {
     const an = boundAnalyzer();
     fc.assert(
       fc.property(boolExpr, fc.array(assignment, { minLength: 4, maxLength: 4 }), (e, points) => {
@@ -115,7 +132,7 @@ describe("simplifier soundness", () => {
     );
   });
 
-  it("canProve never proves a condition that fails somewhere", () => {
+  it("canProve never proves a condition that fails somewhere", TIMEOUT, () => {
     const an = boundAnalyzer();
     fc.assert(
       fc.property(boolExpr, fc.array(assignment, { minLength: 4, maxLength: 4 }), (e, points) => {
@@ -131,7 +148,7 @@ describe("simplifier soundness", () => {
 });
 
 describe("constIntBound soundness", () => {
-  it("contains every value", () => {
+  it("contains every value", TIMEOUT, () => {
     const an = boundAnalyzer();
     fc.assert(
       fc.property(intExpr, fc.array(assignment, { minLength: 4, maxLength: 4 }), (e, points) => {
@@ -149,7 +166,7 @@ describe("constIntBound soundness", () => {
 });
 
 describe("evalSet soundness", () => {
-  it("contains every value when x and y range over their domains and z, w stay symbolic", () => {
+  it("contains every value when x and y range over their domains and z, w stay symbolic", TIMEOUT, () => {
     const dom = new Map<Var, IntervalSet>([
       [x, { min: intImm(-8), max: intImm(8) }],
       [y, { min: intImm(0), max: intImm(15) }],

@@ -1,0 +1,279 @@
+/**
+ * TVM's RewriteSimplifier (`Analyzer.rewrite_simplify`): bottom-up, each node's children first,
+ * then constant folding, then the node kind's rules in TVM's order; the first rule that matches
+ * gives the result (simplified once more for TVM's recursive rules, at most five levels deep).
+ * Comparisons are decided from constant bounds and modular sets of `a - b` first, as TVM's
+ * TryCompare does. It keeps TVM's canonical forms (`x - 1` is `x + -1`, `0 - y` for a negation),
+ * which is why it is a simplifier of its own: lowering keeps the linear-form simplifier.
+ */
+import { dtypeInfo } from "../../dtype.js";
+import { type BinaryOp, type PrimExpr, binary, boolImm, bufferLoad, broadcast, call, cast, intImm, not, ramp, select } from "../../expr.js";
+import { simplifyLet } from "../letInline.js";
+import { foldCastConstant, gcdInt } from "../constFold.js";
+import { ADD_RULES, MUL_RULES, SUB_RULES } from "./add-sub-mul.js";
+import { foldingBinary, foldingNot } from "./folding.js";
+import { AND_RULES, EQ_RULES, LT_RULES, NOT_RULES, OR_RULES, SELECT_RULES } from "./logic.js";
+import { MAX_RULES, MIN_RULES } from "./min-max.js";
+import { Match, buildPattern, matchPattern } from "./pattern.js";
+import type { Rule, RuleContext } from "./rules.js";
+import { DIV_RULES, FLOORDIV_RULES, FLOORMOD_RULES, MOD_RULES } from "./div-mod.js";
+
+/** What the rewriter may know (an Analyzer). */
+export interface RewriteFacts extends RuleContext {
+  substitutionOf(v: PrimExpr & { kind: "Var" }): PrimExpr | undefined;
+  knownCondition?(cond: PrimExpr): boolean | undefined;
+}
+
+const MAX_RECURSION = 5;
+
+const RULES: Partial<Record<BinaryOp, readonly Rule[]>> = {
+  add: ADD_RULES,
+  sub: SUB_RULES,
+  mul: MUL_RULES,
+  div: DIV_RULES,
+  mod: MOD_RULES,
+  floordiv: FLOORDIV_RULES,
+  floormod: FLOORMOD_RULES,
+  min: MIN_RULES,
+  max: MAX_RULES,
+  and: AND_RULES,
+  or: OR_RULES,
+};
+
+export function isIndexType(dt: string): boolean {
+  const info = dtypeInfo(dt);
+  return info.code === "int" && (info.bits === 32 || info.bits === 64) && info.lanes === 1;
+}
+
+function isVector(e: PrimExpr): boolean {
+  return dtypeInfo(e.dtype).lanes > 1;
+}
+
+function inScope(scope: Rule["scope"], vector: boolean, index: boolean, e: PrimExpr): boolean {
+  switch (scope) {
+    case "vector":
+      return vector;
+    case "index":
+      return index;
+    case "other":
+      return !index;
+    case "uint": {
+      const info = dtypeInfo(e.dtype);
+      return info.code === "uint" && (info.bits === 32 || info.bits === 64) && info.lanes === 1;
+    }
+    case "any":
+      return true;
+  }
+}
+
+type Comparison = "EQ" | "NE" | "LT" | "LE" | "GT" | "GE" | "unknown";
+
+export class TvmRewriter {
+  private depth = 0;
+  private readonly match = new Match();
+
+  constructor(private readonly facts: RewriteFacts) {}
+
+  visit(e: PrimExpr): PrimExpr {
+    switch (e.kind) {
+      case "IntImm":
+      case "FloatImm":
+      case "StringImm":
+        return e;
+      case "Var":
+        return this.facts.substitutionOf(e) ?? e;
+      case "Binary":
+        return this.binary(e.op, this.visit(e.a), this.visit(e.b), e);
+      case "Not":
+        return this.notNode(this.visit(e.a));
+      case "Select": {
+        const s = select(this.visit(e.condition), this.visit(e.trueValue), this.visit(e.falseValue));
+        if (s.condition.kind === "IntImm") return s.condition.value !== 0 ? s.trueValue : s.falseValue;
+        return this.applyRules(s, SELECT_RULES) ?? s;
+      }
+      case "Cast": {
+        const v = this.visit(e.value);
+        if (v.dtype === e.dtype) return v;
+        return foldCastConstant(e.dtype, v) ?? (v === e.value ? e : cast(e.dtype, v));
+      }
+      case "Ramp":
+        return ramp(this.visit(e.base), this.visit(e.stride), e.lanes);
+      case "Broadcast":
+        return broadcast(this.visit(e.value), e.lanes);
+      case "BufferLoad":
+        return bufferLoad(
+          e.buffer,
+          e.indices.map((i) => this.visit(i)),
+        );
+      case "Let":
+        return simplifyLet(e, (x) => this.visit(x));
+      case "Call": {
+        const args = e.args.map((a) => this.visit(a));
+        if (e.op === "if_then_else" && args[0]?.kind === "IntImm") return args[0].value !== 0 ? args[1]! : args[2]!;
+        return call(e.dtype, e.op, args);
+      }
+    }
+  }
+
+  private recurse(e: PrimExpr): PrimExpr {
+    if (this.depth >= MAX_RECURSION) return e;
+    this.depth++;
+    try {
+      return this.visit(e);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  /** The first rule of `list` that matches `e` and whose condition holds, applied. */
+  private applyRules(e: PrimExpr, list: readonly Rule[]): PrimExpr | undefined {
+    const vector = isVector(e);
+    // Comparisons are index-typed when their operands are (TVM's IsIndexTypedExpr(ret->a)).
+    const index = isIndexType(e.kind === "Binary" && e.dtype === "bool" ? e.a.dtype : e.dtype);
+    const m = this.match;
+    for (const rule of list) {
+      if (!inScope(rule.scope, vector, index, e)) continue;
+      for (const p of rule.patterns) {
+        m.clear();
+        if (!matchPattern(p, e, m)) continue;
+        if (rule.when !== undefined && !rule.when(m, this.facts)) continue;
+        const r = typeof rule.result === "function" ? rule.result(m, this.facts) : buildPattern(rule.result, m, e.dtype);
+        if (r === undefined) continue;
+        return rule.recursive ? this.recurse(r) : r;
+      }
+    }
+    return undefined;
+  }
+
+  private binary(op: BinaryOp, a: PrimExpr, b: PrimExpr, original?: PrimExpr): PrimExpr {
+    if (op === "gt") return this.visitFolded(foldingBinary("lt", b, a));
+    if (op === "ge") return this.visitFolded(foldingBinary("le", b, a));
+    const folded = foldingBinary(op, a, b);
+    if (folded.kind !== "Binary" || folded.op !== op) return folded;
+    const node = original !== undefined && original.kind === "Binary" && original.a === a && original.b === b ? original : folded;
+    switch (op) {
+      case "eq":
+        return this.literal(node) ?? this.eq(node);
+      case "ne":
+        return this.literal(node) ?? this.ne(a, b);
+      case "lt":
+        return this.literal(node) ?? this.lt(node);
+      case "le":
+        return this.literal(node) ?? this.le(a, b);
+      case "and":
+      case "or":
+        return this.literal(node) ?? this.applyRules(node, RULES[op]!) ?? node;
+      default: {
+        const list = RULES[op];
+        return (list === undefined ? undefined : this.applyRules(node, list)) ?? node;
+      }
+    }
+  }
+
+  /** A comparison built by folding constructors: visited only when it did not fold. */
+  private visitFolded(e: PrimExpr): PrimExpr {
+    return e.kind === "Binary" ? this.binary(e.op, e.a, e.b, e) : e;
+  }
+
+  private literal(e: PrimExpr): PrimExpr | undefined {
+    const k = this.facts.knownCondition?.(e);
+    return k === undefined ? undefined : boolImm(k);
+  }
+
+  /** TVM's TryCompare(x - y, 0): constant bounds, then the modular set for ≠. */
+  private compare(x: PrimExpr, y: PrimExpr): Comparison {
+    const diff = this.visit(foldingBinary("sub", x, y));
+    if (diff.kind === "IntImm") return diff.value === 0 ? "EQ" : diff.value > 0 ? "GT" : "LT";
+    const b = this.facts.bound(diff);
+    if (b.min === 0 && b.max === 0) return "EQ";
+    if (b.min > 0) return "GT";
+    if (b.max < 0) return "LT";
+    if (b.min >= 0) return "GE";
+    if (b.max <= 0) return "LE";
+    if (this.facts.modular(diff).base !== 0) return "NE";
+    return "unknown";
+  }
+
+  private eq(node: PrimExpr & { kind: "Binary" }): PrimExpr {
+    if (isIndexType(node.a.dtype)) {
+      const r = this.compare(node.a, node.b);
+      if (r === "EQ") return boolImm(true);
+      if (r === "NE" || r === "GT" || r === "LT") return boolImm(false);
+    }
+    return this.applyRules(node, EQ_RULES) ?? node;
+  }
+
+  private ne(a: PrimExpr, b: PrimExpr): PrimExpr {
+    if (isIndexType(a.dtype)) {
+      const r = this.compare(a, b);
+      if (r === "NE" || r === "GT" || r === "LT") return boolImm(true);
+      if (r === "EQ") return boolImm(false);
+      if (r === "GE") return this.lt(binary("lt", b, a));
+      if (r === "LE") return this.lt(binary("lt", a, b));
+    }
+    return this.notRules(not(this.eq(binary("eq", a, b))));
+  }
+
+  private le(a: PrimExpr, b: PrimExpr): PrimExpr {
+    const ret = this.notRules(not(this.lt(binary("lt", b, a))));
+    if (ret.kind === "Binary" && ret.op === "le" && isIndexType(ret.a.dtype)) {
+      const r = this.compare(ret.a, ret.b);
+      if (r === "LE" || r === "LT" || r === "EQ") return boolImm(true);
+      if (r === "GT") return boolImm(false);
+      if (r === "NE") return this.lt(binary("lt", ret.a, ret.b));
+      if (r === "GE") return this.eq(binary("eq", ret.a, ret.b));
+    }
+    return ret;
+  }
+
+  private lt(node: PrimExpr & { kind: "Binary" }): PrimExpr {
+    const vectorRules = isVector(node) ? this.applyRules(node, LT_RULES) : undefined;
+    if (vectorRules !== undefined) return vectorRules;
+    if (!isIndexType(node.a.dtype)) return node;
+    const r = this.compare(node.a, node.b);
+    if (r === "LT") return boolImm(true);
+    if (r === "EQ" || r === "GT" || r === "GE") return boolImm(false);
+    const ruled = this.applyRules(node, LT_RULES);
+    if (ruled !== undefined) return ruled;
+    const merged = mergeConstants(node.a, node.b);
+    if (merged !== undefined) return this.recurse(merged);
+    const factor = this.commonFactor(node.a, node.b);
+    if (factor > 1) return this.recurse(binary("lt", foldingBinary("floordiv", node.a, factor), foldingBinary("floordiv", node.b, factor)));
+    return node;
+  }
+
+  private commonFactor(a: PrimExpr, b: PrimExpr): number {
+    const [ma, mb] = [this.facts.modular(a), this.facts.modular(b)];
+    return gcdInt(gcdInt(ma.base, ma.coeff), gcdInt(mb.base, mb.coeff));
+  }
+
+  private notNode(a: PrimExpr): PrimExpr {
+    if (a.kind === "IntImm") return foldingNot(a);
+    const n = not(a);
+    return this.literal(n) ?? this.notRules(n);
+  }
+
+  private notRules(n: PrimExpr): PrimExpr {
+    if (n.kind === "Not" && n.a.kind === "IntImm") return foldingNot(n.a);
+    return this.applyRules(n, NOT_RULES) ?? n;
+  }
+}
+
+/** `a + c1 < b + c2` with the constants moved to one side, as TVM's merge_constants. */
+function mergeConstants(a: PrimExpr, b: PrimExpr): PrimExpr | undefined {
+  const [lhs, lo] = constantOffset(a);
+  const [rhs, ro] = constantOffset(b);
+  if (lo === 0 && ro === 0) return undefined;
+  const diff = ro - lo;
+  if (diff === 0) return binary("lt", lhs, rhs);
+  if (diff === 1) return binary("le", lhs, rhs);
+  if (diff < 0 && ro !== 0) return binary("lt", foldingBinary("add", lhs, intImm(-diff, lhs.dtype)), rhs);
+  if (diff > 0 && lo !== 0) return binary("lt", lhs, foldingBinary("add", rhs, intImm(diff, rhs.dtype)));
+  return undefined;
+}
+
+/** `x + c` / `x - c` as (x, ±c); anything else as (e, 0). */
+function constantOffset(e: PrimExpr): [PrimExpr, number] {
+  if (e.kind === "Binary" && e.b.kind === "IntImm" && (e.op === "add" || e.op === "sub")) return [e.a, e.op === "add" ? e.b.value : -e.b.value];
+  return [e, 0];
+}
