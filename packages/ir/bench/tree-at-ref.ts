@@ -42,7 +42,7 @@ export async function loadTree(source: TreeSource, packages: Record<string, stri
   const scratch = mkdtempSync(join(tmpdir(), "tessera-tree-at-ref-"));
   try {
     let root = REPO_ROOT;
-    let label = "working tree";
+    let label = workingTreeLabel();
     if (source.kind === "commit") {
       const hash = revParse(source.ref);
       label = `${hash.slice(0, 9)} (${source.ref})`;
@@ -144,6 +144,17 @@ const WORKSPACE_FOLDERS = ["packages", "assignments"];
 
 function treeHas(hash: string, folder: string): boolean {
   return execFileSync("git", ["ls-tree", "--name-only", hash, folder], { cwd: REPO_ROOT, encoding: "utf8" }).trim() !== "";
+}
+
+/** `working tree (at 1a2b3c4d5)`, with `+ changes` where it differs from that commit. */
+function workingTreeLabel(): string {
+  try {
+    const head = execFileSync("git", ["rev-parse", "--short=9", "HEAD"], { cwd: REPO_ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+    const dirty = execFileSync("git", ["status", "--porcelain", "--untracked-files=no", "packages"], { cwd: REPO_ROOT, encoding: "utf8" }).trim() !== "";
+    return `working tree (at ${head}${dirty ? " + changes" : ""})`;
+  } catch {
+    return "working tree";
+  }
 }
 
 function revParse(ref: string): string {
