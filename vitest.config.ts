@@ -26,6 +26,9 @@ const SLOW_TESTS = [
   "apps/autograder/test/queue-workers.test.ts",
   "apps/autograder/test/queue-bench-command.test.ts",
   "apps/autograder/test/simulator-numerics.test.ts",
+  // The sandbox's isolation from the queue (a whole sandbox run), and the Redis bundle (apt-get download, xz).
+  "apps/autograder/test/sandbox-no-redis.test.ts",
+  "apps/autograder/test/bundle-redis.test.ts",
   "assignments/gemm-relu-add/test/assignment-scripts.test.ts",
   // Tuning runs, and search quality measured over seeds.
   "apps/autograder/test/tune.test.ts",
@@ -35,6 +38,7 @@ const SLOW_TESTS = [
   "packages/meta-schedule/test/tune/recorded-hardware.test.ts",
   "packages/meta-schedule/test/search/search-quality.test.ts",
   "packages/meta-schedule/test/cost-model/kernel-summary-ranking.test.ts",
+  "packages/meta-schedule/test/cost-model/h100-ranking.test.ts",
   // External compilers and spawned command lines: nvcc, tsc, the bench scripts under tsx.
   "packages/codegen/test/cuda/corpus-nvcc.test.ts",
   "packages/codegen/test/cuda/async-copy-nvcc.test.ts",
