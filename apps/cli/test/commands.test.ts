@@ -33,6 +33,21 @@ describe("tessera print", () => {
     expect(again.out).toBe(io.out);
   });
 
+  it("prints today's TVM spelling with --dialect tvm, which reads back to the same program", async () => {
+    const tvm = captureIO();
+    expect(await runCli(["print", file("vadd-tvm.py", VADD), "--dialect", "tvm"], tvm)).toBe(0);
+    expect(tvm.out).toContain("@T.prim_func(s_tir=True)");
+    expect(tvm.out).toContain('with T.sblock("C"):');
+    const course = captureIO();
+    expect(await runCli(["print", file("vadd-tvm2.py", tvm.out)], course)).toBe(0);
+    const original = captureIO();
+    expect(await runCli(["print", file("vadd-course.py", VADD)], original)).toBe(0);
+    expect(course.out).toBe(original.out);
+    const bad = captureIO();
+    expect(await runCli(["print", file("vadd-bad.py", VADD), "--dialect", "relax"], bad)).toBe(2);
+    expect(bad.err).toContain('--dialect must be course or tvm, got "relax"');
+  });
+
   it("reports a syntax error with file, line, column and a caret (exit 2)", async () => {
     const bad = file("bad.py", VADD.replace("C[vi] = A[vi] + B[vi]", "C[vi] = A[vi] + Z[vi]"));
     const io = captureIO();

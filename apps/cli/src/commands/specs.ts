@@ -32,10 +32,20 @@ const INPUT_ERROR = [2, "bad arguments, or an error in an input file (named with
 
 export const printSpec = {
   name: "print",
-  usage: "FILE [--color | --no-color]",
+  usage: "FILE [--dialect course|tvm] [--color | --no-color]",
   summary: "parse a TVMScript file and print it in canonical form",
-  description: ["Parses FILE (a function or an IRModule) and prints it back in canonical TVMScript; a file of one function prints as that function."],
+  description: [
+    "Parses FILE (a function or an IRModule) and prints it back in canonical TVMScript; a file of one function prints as that function.",
+    "FILE may be written in the course's TVMScript (T.block, a block's T.alloc_buffer) or today's TVM's (T.sblock, T.sblock_alloc_buffer, a flat T.alloc_buffer); --dialect picks the spelling printed.",
+  ],
   options: [
+    {
+      name: "dialect",
+      type: "string",
+      value: "course|tvm",
+      description: "the TVMScript spelling to print: the course's notebooks' (T.block) or today's TVM's (T.sblock)",
+      default: "course",
+    },
     {
       name: "color",
       type: "boolean",
