@@ -119,7 +119,9 @@ describe("simulator numerics on sampled blocks of the full-size kernel", () => {
     expect(outcome.error).toBeUndefined();
     expect(outcome.notes).toHaveLength(1);
     expect(outcome.notes![0]).toMatch(
-      /^the quick pre-check at 256×256×256 \(the trace replayed at a reduced size\) did not pass, which does not count: .*shared memory/,
+      // At 256³ the 2048-size factors leave most iterations predicated off: the work estimate refuses it.
+      // (Until this session's lowering-pass changes, lowering it failed first, on 81920 bytes of shared memory.)
+      /^the quick pre-check at 256×256×256 \(the trace replayed at a reduced size\) did not pass, which does not count: the kernels would execute about .*predicated off/,
     );
   });
 
