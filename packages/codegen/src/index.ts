@@ -81,6 +81,14 @@ export {
   lowerInitBlockPass,
   lowerOpaqueBlockPass,
   planBufferAllocationPass,
+  removeNoOp,
+  removeNoOpPass,
+  unifyThreadBinding,
+  unifyThreadBindingPass,
+  lowerMatchBuffer,
+  lowerMatchBufferPass,
+  type FlattenBufferOptions,
+  type SimplifyOptions,
   type HostDeviceSplit,
 } from "./lower/passes/index.js";
 export { lower, type LowerInput } from "./lower/pipeline.js";
