@@ -8,6 +8,8 @@ import { type DType, bitsOf, dtypeInfo } from "../dtype.js";
 import { type BinaryOp, type PrimExpr, boolImm, constant, intImm } from "../expr.js";
 import { dtypeBound } from "./intBound.js";
 
+export { gcdInt } from "./gcd.js";
+
 export function floorDivInt(a: number, b: number): number {
   return Math.floor(a / b) + 0;
 }
@@ -168,11 +170,4 @@ export function foldCastConstant(target: DType, value: PrimExpr): PrimExpr | und
     return intImm(v, target);
   }
   return undefined;
-}
-
-/** Greatest common divisor of two integers, non-negative (gcd(0, 0) = 0). */
-export function gcdInt(a: number, b: number): number {
-  let [x, y] = [Math.abs(a), Math.abs(b)];
-  while (y !== 0) [x, y] = [y, x % y];
-  return x;
 }

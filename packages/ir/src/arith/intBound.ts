@@ -5,7 +5,7 @@
  */
 import { bitsOf, dtypeInfo, type DType } from "../dtype.js";
 import type { PrimExpr, Var } from "../expr.js";
-import { gcdInt } from "./constFold.js";
+import { gcdInt } from "./gcd.js";
 import { modularSetOf } from "./modularSet.js";
 
 export interface IntBound {

@@ -6,7 +6,7 @@
  */
 import { dtypeInfo } from "../dtype.js";
 import type { PrimExpr, Var } from "../expr.js";
-import { gcdInt } from "./constFold.js";
+import { gcdInt } from "./gcd.js";
 
 export interface ModularSet {
   readonly coeff: number;
