@@ -19,7 +19,7 @@ import { fastSchedule, manualSchedule, naiveSchedule, scheduleCorpus } from "@te
 import type { PrimFunc } from "@tessera/ir";
 import type { Schedule } from "@tessera/schedule";
 // @tessera/ir is a dependency of every package; its bench helpers are not exported, so by path.
-import { machineInfo, median, runsArgument, timeMs } from "../../ir/bench/bench-util.js";
+import { machineInfo, machineLines, median, runsArgument, timeMs } from "../../ir/bench/bench-util.js";
 import { type PairedRow, pairedTimes, writeComparedReport } from "../../ir/bench/paired.js";
 import { type LoadedTree, type TreeSource, commandLine, loadPair, runIfComparing } from "../../ir/bench/tree-at-ref.js";
 import { CUDA_LOWERING_PASSES, codegenCuda, lower, splitHostDevice, target, verifyGpuCode } from "../src/index.js";
@@ -202,10 +202,7 @@ function main(): void {
     `The goal for one GEMM candidate is at most ${GOAL_MS} ms. The step table times each pass on its own`,
     "input (the passes in `CUDA_LOWERING_PASSES` order, then `splitHostDevice`, `verifyGpuCode` and code generation).",
     "",
-    `- machine: ${machine.cpu}, ${machine.cores} cores`,
-    `- Node: ${machine.node}`,
-    `- date: ${machine.date}`,
-    `- 1-minute load average at start: ${machine.loadAverage.toFixed(2)} (timings are noisy above the core count)`,
+    ...machineLines(machine),
     "",
     text,
     "",

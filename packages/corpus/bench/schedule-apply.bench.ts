@@ -23,7 +23,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { type PrimFunc, gemmReluAdd } from "@tessera/ir";
 import { Schedule, Trace, type TraceJSON } from "@tessera/schedule";
-import { machineInfo, median, runsArgument, timeMs } from "../../ir/bench/bench-util.js";
+import { machineInfo, machineLines, median, runsArgument, timeMs } from "../../ir/bench/bench-util.js";
 import { type PairedRow, pairedTimes, writeComparedReport } from "../../ir/bench/paired.js";
 import { type LoadedTree, type TreeSource, commandLine, loadPair, runIfComparing } from "../../ir/bench/tree-at-ref.js";
 import { fastSchedule, manualSchedule, naiveSchedule, scheduleCorpus } from "../src/index.js";
@@ -240,10 +240,7 @@ function main(): void {
     "instruction kind over one replay of the slowest schedule; reading the JSON and making the `Schedule` are not in",
     "it. The gap between a median and its minimum is mostly garbage collection and other processes.",
     "",
-    `- machine: ${machine.cpu}, ${machine.cores} cores`,
-    `- Node: ${machine.node}`,
-    `- date: ${machine.date}`,
-    `- 1-minute load average at start: ${machine.loadAverage.toFixed(2)} (timings are noisy above the core count)`,
+    ...machineLines(machine),
     "",
     text,
     "",

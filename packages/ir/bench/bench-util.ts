@@ -47,3 +47,13 @@ export function machineInfo(): MachineInfo {
     loadAverage: os.loadavg()[0] ?? 0,
   };
 }
+
+/** The report lines that say where a benchmark ran (machine, Node, date, load at the start). */
+export function machineLines(machine: MachineInfo): string[] {
+  return [
+    `- machine: ${machine.cpu}, ${machine.cores} cores`,
+    `- Node: ${machine.node}`,
+    `- date: ${machine.date}`,
+    `- 1-minute load average at start: ${machine.loadAverage.toFixed(2)} (timings are noisy above the core count)`,
+  ];
+}

@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { PrimFunc } from "../src/func.js";
 import { compilePrimFunc, randomArgs } from "../src/exec/index.js";
-import { machineInfo, median } from "./bench-util.js";
+import { machineInfo, machineLines, median } from "./bench-util.js";
 import { matmulFunc } from "./workloads.js";
 
 interface Workload {
@@ -118,10 +118,7 @@ async function main(): Promise<void> {
     "code equals *off* and differences are noise); *every access* (`checkProvenIndices: true`: the full",
     "cost of checking each index of each load and store).",
     "",
-    `- machine: ${machine.cpu}, ${machine.cores} cores`,
-    `- Node: ${machine.node}`,
-    `- date: ${machine.date}`,
-    `- 1-minute load average at start: ${machine.loadAverage.toFixed(2)} (timings are noisy above the core count)`,
+    ...machineLines(machine),
     "",
     text,
     "",

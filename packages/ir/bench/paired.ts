@@ -7,7 +7,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { MachineInfo } from "./bench-util.js";
-import { median, timeMs } from "./bench-util.js";
+import { machineLines, median, timeMs } from "./bench-util.js";
 
 export interface PairedRow {
   readonly name: string;
@@ -75,8 +75,7 @@ export function comparedMarkdown(r: ComparedReport): string {
     `the median of the pair ratios (${r.aLabel} / ${r.bLabel}; below 1: the first is faster), which holds on a`,
     "busy machine where separate runs do not; the spread is the middle half of the pair ratios.",
     "",
-    `- machine: ${r.machine.cpu}, ${r.machine.cores} cores; Node ${r.machine.node}; ${r.machine.date}`,
-    `- 1-minute load average at start: ${r.machine.loadAverage.toFixed(2)}`,
+    ...machineLines(r.machine),
     "",
     `| case | ${r.aLabel} (ms) | ${r.bLabel} (ms) | ratio | spread |`,
     "|---|---:|---:|---:|---:|",
