@@ -1,12 +1,12 @@
 /**
  * The handout works outside the repository: `pnpm handout DIR` into the OS temp folder, then
  * there, as a student would, `npm install` (the @tessera tarballs it carries; esbuild, isolated-vm,
- * tsx and typescript from npm's cache, else the registry) and `npm run grade`: the starter scores
+ * tsx and typescript from npm's cache, else the registry; isolated-vm's addon from the workspace's
+ * build, where a student's install downloads it: local-prebuilds.ts) and `npm run grade`: the starter scores
  * 0 with a message per task, the solution's files all the points a run without a GPU awards;
  * `npm run handin` warns about the starter; a scratch script runs with `npm run scratch`.
  *
- * Slow (bundles the grader, npm-installs, compiles isolated-vm, grades twice: a few minutes on
- * 2 cores), so it runs only with TESSERA_HANDOUT_TEST=1: `pnpm test:handout`, a step of .ci/run.
+ * Slow (bundles the grader, npm-installs, grades twice: a minute or two on 2 cores), so it runs only with TESSERA_HANDOUT_TEST=1: `pnpm test:handout`, a step of .ci/run.
  * TESSERA_HANDOUT_KEEP=1 keeps the handout.
  */
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -19,6 +19,7 @@ import { expectedScore, resultsProblems } from "../../../apps/autograder/src/gra
 import { loadManifest } from "../../../apps/autograder/src/manifest/index.js";
 import { childEnv } from "../../../packages/runtime/test/packaging/published-packages.js";
 import { assignmentRoot, manifestPath } from "../src/index.js";
+import { localIsolatedVmPrebuilds } from "./local-prebuilds.js";
 
 const REPO_ROOT = resolve(assignmentRoot(), "..", "..");
 const enabled = process.env["TESSERA_HANDOUT_TEST"] === "1";
@@ -28,8 +29,8 @@ if (!enabled && VERBOSE)
   console.log("[handout] skipped: set TESSERA_HANDOUT_TEST=1 (or run `pnpm test:handout`) to write, install and grade a handout outside the repository");
 
 /** Runs a command in the handout as a student would: no pnpm or vitest variables, no NODE_OPTIONS. */
-async function inHandout(dir: string, command: string, args: readonly string[]) {
-  return execa(command, [...args], { cwd: dir, reject: false, all: true, env: childEnv() });
+async function inHandout(dir: string, command: string, args: readonly string[], env: Record<string, string> = {}) {
+  return execa(command, [...args], { cwd: dir, reject: false, all: true, env: childEnv(env) });
 }
 
 describe.runIf(enabled)("a handout, installed and graded outside the repository", () => {
@@ -48,8 +49,12 @@ describe.runIf(enabled)("a handout, installed and graded outside the repository"
       all: true,
     });
     expect(written.exitCode, written.all).toBe(0);
-    const install = await inHandout(handout, "npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--foreground-scripts"]);
+    const prebuilds = await localIsolatedVmPrebuilds(join(REPO_ROOT, "apps", "autograder", "package.json"), join(parent, "prebuilds"));
+    const install = await inHandout(handout, "npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--foreground-scripts"], prebuilds);
     expect(install.exitCode, install.all).toBe(0);
+    // The offered addon was taken: nothing compiled (a compile costs CI minutes, not correctness).
+    if (Object.keys(prebuilds).length > 0)
+      expect(install.all, "isolated-vm compiled although local-prebuilds.ts offered its addon").not.toContain("gyp info spawn");
   }, 600_000);
 
   afterAll(async () => {
