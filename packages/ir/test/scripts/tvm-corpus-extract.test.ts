@@ -119,6 +119,32 @@ def test_closure(extent, target):
   });
 });
 
+describe("closure values computed in the enclosing Python", () => {
+  const COMPUTED = `
+@pytest.mark.parametrize(
+    "dtype",
+    ["float", "float16"],
+)
+def test_outer(dtype):
+    def check(n, lanes, scale=2):
+        vec_dtype = f"{dtype}x{lanes}"
+        blocks = (n + 7) // 8 * scale
+        unknown = compute(n)
+
+        @T.prim_func
+        def f(A: T.Buffer((n,), vec_dtype)):
+            T.evaluate(blocks)
+
+    check(x, 1)
+    check(64, 4)
+`;
+
+  it("multi-line parametrize, the first call with constant arguments, defaults, f-strings and arithmetic", () => {
+    const [c] = extractCases("tests/test_y.py", COMPUTED);
+    expect(c!.closure).toEqual({ dtype: "float", n: 64, lanes: 4, scale: 2, vec_dtype: "floatx4", blocks: 16 });
+  });
+});
+
 describe("scripts quoted in Python strings", () => {
   const QUOTED = `
 def test_printer():

@@ -1,0 +1,170 @@
+/**
+ * Python text helpers for `tvm-corpus-closure.ts`: logical lines (physical lines joined through
+ * open brackets) and the value of a constant expression over already known names. Only numbers,
+ * strings, arithmetic, string concatenation and f-strings of known names are evaluated; anything
+ * else is undefined (never guessed).
+ */
+import type { PyExpr } from "../src/parser/ast.js";
+import { parsePython } from "../src/parser/py-parser.js";
+
+export type ClosureValue = number | string;
+
+export interface LogicalLine {
+  /** Index of its first physical line. */
+  readonly first: number;
+  readonly indent: number;
+  /** The physical lines joined with spaces, comments removed. */
+  readonly text: string;
+}
+
+/** Joins physical lines while a bracket is open; lines inside triple-quoted strings are left out. */
+export function logicalLines(lines: readonly string[]): LogicalLine[] {
+  const out: LogicalLine[] = [];
+  let depth = 0;
+  let inTriple: string | undefined;
+  let current: { first: number; indent: number; parts: string[] } | undefined;
+  lines.forEach((line, k) => {
+    let code = "";
+    for (let i = 0; i < line.length; i++) {
+      const ch = line[i]!;
+      const three = line.slice(i, i + 3);
+      if (inTriple !== undefined) {
+        if (three === inTriple) {
+          inTriple = undefined;
+          i += 2;
+        }
+        continue;
+      }
+      if (three === '"""' || three === "'''") {
+        inTriple = three;
+        i += 2;
+        continue;
+      }
+      if (ch === "#") break;
+      if (ch === '"' || ch === "'") {
+        const close = line.indexOf(ch, i + 1);
+        const end = close < 0 ? line.length : close;
+        code += line.slice(i, end + 1);
+        i = end;
+        continue;
+      }
+      if ("([{".includes(ch)) depth++;
+      else if (")]}".includes(ch)) depth = Math.max(0, depth - 1);
+      code += ch;
+    }
+    if (code.trim() === "" && current === undefined) return;
+    current ??= { first: k, indent: line.length - line.trimStart().length, parts: [] };
+    current.parts.push(code.trim());
+    if (depth === 0 && inTriple === undefined) {
+      out.push({ first: current.first, indent: current.indent, text: current.parts.join(" ").trim() });
+      current = undefined;
+    }
+  });
+  return out;
+}
+
+/** Splits `a, (b, c), d` at its top-level commas. */
+export function topLevelItems(text: string): string[] {
+  const items: string[] = [];
+  let depth = 0;
+  let quote: string | undefined;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quote !== undefined) {
+      if (ch === quote) quote = undefined;
+    } else if (ch === '"' || ch === "'") quote = ch;
+    else if ("([{".includes(ch)) depth++;
+    else if (")]}".includes(ch)) depth--;
+    else if (ch === "," && depth === 0) {
+      items.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  if (text.slice(start).trim() !== "") items.push(text.slice(start));
+  return items.map((s) => s.trim());
+}
+
+/** The text between the bracket that opens at `open` and its partner, or undefined when unbalanced. */
+export function bracketed(text: string, open: number): string | undefined {
+  let depth = 0;
+  let quote: string | undefined;
+  for (let i = open; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quote !== undefined) {
+      if (ch === quote) quote = undefined;
+    } else if (ch === '"' || ch === "'") quote = ch;
+    else if ("([{".includes(ch)) depth++;
+    else if (")]}".includes(ch) && --depth === 0) return text.slice(open + 1, i);
+  }
+  return undefined;
+}
+
+/** The value of a constant Python expression, `known` giving the names it may use. */
+export function constantValue(text: string, known: ReadonlyMap<string, ClosureValue>): ClosureValue | undefined {
+  const t = text.trim();
+  const fString = /^f(["'])(.*)\1$/.exec(t);
+  if (fString !== null) return formatted(fString[2]!, known);
+  let stmts;
+  try {
+    stmts = parsePython(`__value = ${t}\n`);
+  } catch {
+    return undefined;
+  }
+  const s = stmts[0];
+  return stmts.length === 1 && s?.kind === "Assign" ? evaluate(s.value, known) : undefined;
+}
+
+function formatted(body: string, known: ReadonlyMap<string, ClosureValue>): string | undefined {
+  let ok = true;
+  const text = body.replace(/\{([^{}]*)\}/g, (_, inner: string) => {
+    const v = constantValue(inner, known);
+    if (v === undefined) ok = false;
+    return String(v);
+  });
+  return ok ? text : undefined;
+}
+
+function evaluate(e: PyExpr, known: ReadonlyMap<string, ClosureValue>): ClosureValue | undefined {
+  switch (e.kind) {
+    case "Number":
+    case "String":
+      return e.value;
+    case "Name":
+      return known.get(e.id);
+    case "UnaryOp": {
+      const v = evaluate(e.operand, known);
+      if (typeof v !== "number") return undefined;
+      return e.op === "-" ? -v : e.op === "+" ? v : undefined;
+    }
+    case "BinOp": {
+      const a = evaluate(e.left, known);
+      const b = evaluate(e.right, known);
+      if (typeof a === "string" && typeof b === "string") return e.op === "+" ? a + b : undefined;
+      if (typeof a !== "number" || typeof b !== "number") return undefined;
+      return arithmetic(e.op, a, b);
+    }
+    default:
+      return undefined;
+  }
+}
+
+function arithmetic(op: string, a: number, b: number): number | undefined {
+  const integral = Number.isInteger(a) && Number.isInteger(b);
+  switch (op) {
+    case "+":
+      return a + b;
+    case "-":
+      return a - b;
+    case "*":
+      return a * b;
+    case "**":
+      return a ** b;
+    case "//":
+      return b === 0 || !integral ? undefined : Math.floor(a / b);
+    case "%":
+      return b === 0 || !integral ? undefined : a - Math.floor(a / b) * b;
+    default:
+      return undefined;
+  }
+}
