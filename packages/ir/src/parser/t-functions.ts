@@ -3,7 +3,7 @@
  * operators (`T.max`, `T.floordiv`, `T.Select`, `T.Cast`, …), vector builders and every intrinsic
  * of the registry in `intrinsics.ts` (`T.exp`, `T.if_then_else`, `T.tvm_storage_sync`, …).
  */
-import { isIntegral, isValidDType } from "../dtype.js";
+import { isFloat, isIntegral, isValidDType } from "../dtype.js";
 import { type BinaryOp, type PrimExpr, binary, broadcast, call as callExpr, cast, constant, letExpr, not, ramp, select, stringImm, variable } from "../expr.js";
 import { checkIntrinsicCall, intrinsicInfo, isNamespacedIntrinsic } from "../intrinsics.js";
 import { maxValue, minValue } from "../te/limits.js";
@@ -226,9 +226,13 @@ function dtypeOnlyArgument(ev: ExprEvaluator, call: CallNode, name: string): str
   return dtypeArg(ev, given[0]!);
 }
 
+/** TVM's short dtype strings: `"float"` is float32, `"int"` int32, `"uint"` uint32. */
+const SHORT_DTYPES: Readonly<Record<string, string>> = { float: "float32", int: "int32", uint: "uint32" };
+
 /** A dtype given as a string literal, checked. */
 export function dtypeArg(ev: ExprEvaluator, e: PyExpr): string {
-  const text = ev.string(e, "a dtype");
+  const given = ev.string(e, "a dtype");
+  const text = Object.hasOwn(SHORT_DTYPES, given) ? SHORT_DTYPES[given]! : given;
   if (!isValidDType(text)) fail(`unknown dtype "${text}"`, e.pos);
   return text;
 }
@@ -248,7 +252,7 @@ function dtypeConstructor(ev: ExprEvaluator, call: CallNode, dt: string): ExprVa
   }
   const v = ev.value(arg);
   if (isLiteral(v)) {
-    if (v.type === "float" && !dt.startsWith("float") && !Number.isInteger(v.value)) {
+    if (v.type === "float" && !isFloat(dt) && !Number.isInteger(v.value)) {
       fail(`T.${dt} expects an integer, got ${v.value}`, arg.pos);
     }
     return constant(v.value, dt);
