@@ -4,9 +4,9 @@
  * position of the expression that caused them.
  */
 import type { Buffer } from "../buffer.js";
-import { type DType, isBool, isIntegral } from "../dtype.js";
+import { type DType, isBool, isIntegral, lanesOf } from "../dtype.js";
 import { IRError } from "../errors.js";
-import { type BinaryOp, type PrimExpr, binary, bufferLoad, not, ramp, stringImm, variable } from "../expr.js";
+import { type BinaryOp, type PrimExpr, binary, bufferLoad, intImm, not, ramp, stringImm, variable } from "../expr.js";
 import { checkIntrinsicCall } from "../intrinsics.js";
 import type { PyExpr } from "./ast.js";
 import { type SourcePos, fail } from "./errors.js";
@@ -68,6 +68,14 @@ export class ExprEvaluator {
   condition(e: PyExpr, what = "a condition"): PrimExpr {
     const v = this.prim(e);
     if (!isBool(v.dtype)) fail(`${what} must be a boolean expression, got ${v.dtype}`, e.pos);
+    return v;
+  }
+
+  /** The test of an `if` statement: an integer scalar is truthy when non-zero, as in Python (`x != 0`). */
+  ifCondition(e: PyExpr): PrimExpr {
+    const v = this.prim(e);
+    if (isIntegral(v.dtype) && lanesOf(v.dtype) === 1) return binary("ne", v, intImm(0, v.dtype));
+    if (!isBool(v.dtype)) fail(`an if condition must be a boolean or integer expression, got ${v.dtype}`, e.pos);
     return v;
   }
 

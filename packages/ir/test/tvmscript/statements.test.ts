@@ -79,6 +79,15 @@ describe("control-flow statements", () => {
     );
   });
 
+  it("an integer if condition is Python's truthiness (x != 0); other types are refused", () => {
+    const { f, printed } = roundTrip(fn("for i in range(8):", "    if i % 3:", "        A[i] = T.float32(1)"));
+    expect(printed).toContain("if i % 3 != 0:");
+    const a = new Float32Array(8);
+    compilePrimFunc(f).run([a, 0]);
+    expect([...a]).toEqual([0, 1, 1, 0, 1, 1, 0, 1]);
+    expect(errorOf(fn("if A[0]:", "    A[1] = T.float32(0)")).reason).toBe("an if condition must be a boolean or integer expression, got float32");
+  });
+
   it("while loops get a clear error", () => {
     expect(errorOf(fn("while n > 0:", "    A[0] = T.float32(0)")).reason).toMatch(/while loops are not supported/);
   });
