@@ -1,13 +1,15 @@
 /**
  * Python text helpers for `tvm-corpus-closure.ts`: logical lines (physical lines joined through
  * open brackets) and the value of a constant expression over already known names. Only numbers,
- * strings, arithmetic, string concatenation and f-strings of known names are evaluated; anything
- * else is undefined (never guessed).
+ * strings, arithmetic, string concatenation and f-strings of known names are evaluated, and TIR
+ * values built from `T.*` calls (and `tvm.tirx.const`/`Ramp`/`Broadcast`) over known names, which
+ * are handed on as TVMScript text; anything else is undefined (never guessed).
  */
 import type { PyExpr } from "../src/parser/ast.js";
+import type { ClosureValue } from "../src/parser/index.js";
 import { parsePython } from "../src/parser/py-parser.js";
 
-export type ClosureValue = number | string;
+export type { ClosureValue } from "../src/parser/index.js";
 
 export interface LogicalLine {
   /** Index of its first physical line. */
@@ -112,26 +114,93 @@ export function constantValue(text: string, known: ReadonlyMap<string, ClosureVa
     return undefined;
   }
   const s = stmts[0];
-  return stmts.length === 1 && s?.kind === "Assign" ? evaluate(s.value, known) : undefined;
+  if (stmts.length !== 1 || s?.kind !== "Assign") return undefined;
+  return evaluate(s.value, known) ?? tirValue(s.value, known);
 }
+
+/** Python's spellings of TIR constructors, as TVMScript spells them. */
+const TIR_CONSTRUCTORS: Readonly<Record<string, string>> = {
+  "tvm.tirx.Ramp": "T.Ramp",
+  "tvm.tirx.expr.Ramp": "T.Ramp",
+  "tvm.tirx.Broadcast": "T.Broadcast",
+  "tvm.tirx.expr.Broadcast": "T.Broadcast",
+  "tvm.tirx.vscale": "T.vscale",
+};
+
+/** A TIR value built in Python, as TVMScript text, when every name in it is `T` or known. */
+function tirValue(e: PyExpr, known: ReadonlyMap<string, ClosureValue>): { expr: string } | undefined {
+  const text = scriptText(e, known);
+  return text === undefined || !text.includes("T.") ? undefined : { expr: text };
+}
+
+function scriptText(e: PyExpr, known: ReadonlyMap<string, ClosureValue>): string | undefined {
+  switch (e.kind) {
+    case "Number":
+      return e.isFloat && Number.isInteger(e.value) ? `${e.value}.0` : String(e.value);
+    case "String":
+      return JSON.stringify(e.value);
+    case "Constant":
+      return e.value === null ? undefined : e.value ? "True" : "False";
+    case "Name":
+      return known.has(e.id) ? e.id : undefined;
+    case "UnaryOp":
+      return e.op === "-" ? wrap(scriptText(e.operand, known), (a) => `-(${a})`) : undefined;
+    case "BinOp": {
+      const a = scriptText(e.left, known);
+      const b = scriptText(e.right, known);
+      return a === undefined || b === undefined ? undefined : `(${a}) ${e.op} (${b})`;
+    }
+    case "Call":
+      return callText(e, known);
+    default:
+      return undefined;
+  }
+}
+
+function callText(e: Extract<PyExpr, { kind: "Call" }>, known: ReadonlyMap<string, ClosureValue>): string | undefined {
+  const callee = dotted(e.func);
+  if (callee === "tvm.tirx.const") {
+    // tvm.tirx.const(v, dtype) is a typed constant: T.<dtype>(v).
+    const dtypeNode = e.args[1] ?? e.keywords.find((k) => k.name === "dtype")?.value;
+    const dt = dtypeNode === undefined ? undefined : evaluate(dtypeNode, known);
+    const value = e.args[0] === undefined ? undefined : scriptText(e.args[0], known);
+    return typeof dt !== "string" || value === undefined ? undefined : `T.${dt}(${value})`;
+  }
+  const name = callee === undefined ? undefined : callee.startsWith("T.") ? callee : TIR_CONSTRUCTORS[callee];
+  if (name === undefined) return undefined;
+  const args = e.args.map((a) => scriptText(a, known));
+  const keywords = e.keywords.map((k) => wrap(scriptText(k.value, known), (v) => `${k.name}=${v}`));
+  if ([...args, ...keywords].some((a) => a === undefined)) return undefined;
+  return `${name}(${[...args, ...keywords].join(", ")})`;
+}
+
+function dotted(e: PyExpr): string | undefined {
+  if (e.kind === "Name") return e.id;
+  if (e.kind !== "Attribute") return undefined;
+  return wrap(dotted(e.value), (base) => `${base}.${e.attr}`);
+}
+
+const wrap = (s: string | undefined, f: (s: string) => string): string | undefined => (s === undefined ? undefined : f(s));
 
 function formatted(body: string, known: ReadonlyMap<string, ClosureValue>): string | undefined {
   let ok = true;
   const text = body.replace(/\{([^{}]*)\}/g, (_, inner: string) => {
     const v = constantValue(inner, known);
-    if (v === undefined) ok = false;
+    if (v === undefined || typeof v === "object") ok = false;
     return String(v);
   });
   return ok ? text : undefined;
 }
 
-function evaluate(e: PyExpr, known: ReadonlyMap<string, ClosureValue>): ClosureValue | undefined {
+function evaluate(e: PyExpr, known: ReadonlyMap<string, ClosureValue>): number | string | undefined {
   switch (e.kind) {
     case "Number":
     case "String":
       return e.value;
-    case "Name":
-      return known.get(e.id);
+    case "Name": {
+      const v = known.get(e.id);
+      return typeof v === "object" ? undefined : v;
+    }
     case "UnaryOp": {
       const v = evaluate(e.operand, known);
       if (typeof v !== "number") return undefined;

@@ -9,7 +9,7 @@ import { IRError } from "../errors.js";
 import { type BinaryOp, type PrimExpr, binary, bufferLoad, intImm, not, ramp, stringImm, variable } from "../expr.js";
 import { checkIntrinsicCall } from "../intrinsics.js";
 import type { PyExpr } from "./ast.js";
-import { type SourcePos, fail } from "./errors.js";
+import { ParseFailure, type SourcePos, fail } from "./errors.js";
 import { type ExprValue, isLiteral, literal, literalToExpr, valueToExpr, valuesToExprs } from "./literal.js";
 import type { ScopeStack } from "./scope.js";
 import { callTFunction } from "./t-functions.js";
@@ -39,6 +39,9 @@ export class ExprEvaluator {
   autoDefineNames = false;
   /** The functions of the enclosing `@I.ir_module`, which calls may name (`Module.f(...)`). */
   module: ModuleFunctions | undefined;
+
+  /** Closure values being evaluated (to refuse one that refers to itself). */
+  private readonly expanding = new Set<string>();
 
   constructor(readonly scopes: ScopeStack) {}
 
@@ -197,8 +200,24 @@ export class ExprEvaluator {
         return literal(b.value, b.isFloat ? "float" : "int");
       case "string":
         return stringImm(b.value);
+      case "expr":
+        return this.closureExpr(e, b.text, b.node);
       case "buffer":
         fail(`buffer "${e.id}" cannot be used as a value; index it, as in ${e.id}[...]`, e.pos);
+    }
+  }
+
+  /** A closure value given as TVMScript text; its errors are reported at the use, naming the value. */
+  private closureExpr(use: Node<"Name">, text: string, node: PyExpr): ExprValue {
+    if (this.expanding.has(use.id)) fail(`closure value ${use.id} = ${text} refers to itself`, use.pos);
+    this.expanding.add(use.id);
+    try {
+      return this.value(node);
+    } catch (err) {
+      if (err instanceof ParseFailure) fail(`closure value ${use.id} = ${text}: ${err.reason}`, use.pos);
+      throw err;
+    } finally {
+      this.expanding.delete(use.id);
     }
   }
 

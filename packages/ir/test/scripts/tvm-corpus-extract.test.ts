@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { extractCases, messageKey } from "../../scripts/tvm-corpus-extract.js";
 import { parseTVMScript } from "../../src/parser/index.js";
+import { printTVMScript } from "../../src/printer/index.js";
 
 // A made-up Python test file in the shape of TVM's: module-level functions, functions nested in a
 // test function, an ir_module class, multi-line headers, comments and blank lines in bodies.
@@ -142,6 +143,42 @@ def test_outer(dtype):
   it("multi-line parametrize, the first call with constant arguments, defaults, f-strings and arithmetic", () => {
     const [c] = extractCases("tests/test_y.py", COMPUTED);
     expect(c!.closure).toEqual({ dtype: "float", n: 64, lanes: 4, scale: 2, vec_dtype: "floatx4", blocks: 16 });
+  });
+});
+
+describe("TIR values built in the enclosing Python", () => {
+  const TIR = `
+def test_tir_values():
+    lanes = 4
+    one = tvm.tirx.const(1, dtype="float16")
+    index = tvm.tirx.Ramp(0, 1, lanes)
+    extent = T.vscale() * lanes
+    opaque = tvm.tirx.Var("n", "int32")
+
+    @T.prim_func
+    def f(A: T.Buffer((16,), "float16")):
+        A[index] = T.Broadcast(one, lanes)
+`;
+
+  it("are handed on as TVMScript text, and the parser evaluates them where they are used", () => {
+    const [c] = extractCases("tests/test_x.py", TIR);
+    expect(c!.closure).toEqual({
+      lanes: 4,
+      one: { expr: "T.float16(1)" },
+      index: { expr: "T.Ramp(0, 1, lanes)" },
+      extent: { expr: "(T.vscale()) * (lanes)" },
+    });
+    const f = [...parseTVMScript(c!.text, { closure: c!.closure }).functions.values()][0]!;
+    expect(printTVMScript(f)).toContain("A[0:4] = T.Broadcast(T.float16(1.0), 4)");
+  });
+
+  it("an expression that does not parse or refers to itself is a clear error", () => {
+    const script = '@T.prim_func\ndef f(A: T.Buffer((4,), "int32")):\n    A[0] = x\n';
+    expect(() => parseTVMScript(script, { closure: { x: { expr: "T.int32(" } } })).toThrow(/closure value x = T.int32\(:/);
+    expect(() => parseTVMScript(script, { closure: { x: { expr: "x + 1" } } })).toThrow("closure value x = x + 1 refers to itself");
+    expect(() => parseTVMScript(script, { closure: { x: { expr: "T.nope(1)" } } })).toThrow(
+      /3:12: error: closure value x = T.nope\(1\): unknown TVMScript function "T.nope"/,
+    );
   });
 });
 
