@@ -9,7 +9,7 @@
  * A constant is a number or string literal, or arithmetic, concatenation or an f-string over names
  * already known (`tvm-corpus-pyvalue.ts`). Anything else is left out: the script then fails on the name.
  */
-import { type ClosureValue, type LogicalLine, bracketed, constantValue, logicalLines, topLevelItems } from "./tvm-corpus-pyvalue.js";
+import { type ClosureValue, type LogicalLine, bracketed, constantValue, helperFunction, logicalLines, topLevelItems } from "./tvm-corpus-pyvalue.js";
 
 export type { ClosureValue } from "./tvm-corpus-pyvalue.js";
 
@@ -19,15 +19,18 @@ const isBlank = (line: string): boolean => line.trim() === "" || line.trim().sta
 export function closureOf(lines: readonly string[], at: number): Record<string, ClosureValue> {
   const logical = logicalLines(lines);
   const closure = new Map<string, ClosureValue>();
-  for (const l of logical) if (l.indent === 0) assignment(l.text, closure);
+  logical.forEach((l, k) => {
+    if (l.indent === 0) definition(logical, k, closure);
+  });
   for (const d of enclosingDefs(lines, at)) {
     const index = logical.findIndex((l) => l.first === d);
     const def = logical[index];
     if (def === undefined) continue;
     bindParameters(logical, index, closure);
-    const body = logical.slice(index + 1).filter((l) => l.first < at);
-    const bodyIndent = body[0]?.indent;
-    for (const l of body) if (l.indent === bodyIndent) assignment(l.text, closure);
+    const bodyIndent = logical[index + 1]?.indent;
+    for (let k = index + 1; k < logical.length && logical[k]!.first < at; k++) {
+      if (logical[k]!.indent === bodyIndent) definition(logical, k, closure);
+    }
   }
   return Object.fromEntries(closure);
 }
@@ -42,6 +45,23 @@ function enclosingDefs(lines: readonly string[], at: number): number[] {
     if (/^\s*def\s/.test(lines[k]!)) defs.unshift(k);
   }
   return defs;
+}
+
+/** An assignment, or a helper function whose body is one `return <expr>` (as a lambda). */
+function definition(logical: readonly LogicalLine[], k: number, into: Map<string, ClosureValue>): void {
+  const line = logical[k]!;
+  const def = /^def\s+(\w+)\s*\(([\w\s,]*)\)\s*(->.*)?:$/.exec(line.text);
+  if (def === null) return assignment(line.text, into);
+  const ret = logical[k + 1];
+  const after = logical[k + 2];
+  if (ret === undefined || ret.indent <= line.indent || !ret.text.startsWith("return ")) return;
+  if (after !== undefined && after.indent > line.indent) return;
+  const params = def[2]!
+    .split(",")
+    .map((p) => p.trim())
+    .filter((p) => p !== "");
+  const fn = helperFunction(params, ret.text.slice("return ".length), into);
+  if (fn !== undefined) into.set(def[1]!, fn);
 }
 
 /** `NAME = <constant>`, `A, B = <constant>, <constant>` or `NAME = tvm.testing.parameter(<constant>, ...)`. */

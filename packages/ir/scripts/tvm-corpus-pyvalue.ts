@@ -133,6 +133,25 @@ function tirValue(e: PyExpr, known: ReadonlyMap<string, ClosureValue>): { expr: 
   return text === undefined || !text.includes("T.") ? undefined : { expr: text };
 }
 
+/**
+ * A Python helper `def name(a, b): return <expr>` whose body is TVMScript over its parameters and
+ * known names, as a lambda: `{ expr: "lambda a, b: <expr>" }`.
+ */
+export function helperFunction(params: readonly string[], body: string, known: ReadonlyMap<string, ClosureValue>): { expr: string } | undefined {
+  let stmts;
+  try {
+    stmts = parsePython(`__value = ${body}\n`);
+  } catch {
+    return undefined;
+  }
+  const s = stmts[0];
+  if (stmts.length !== 1 || s?.kind !== "Assign") return undefined;
+  const scope = new Map(known);
+  for (const p of params) scope.set(p, 0);
+  const text = scriptText(s.value, scope);
+  return text === undefined ? undefined : { expr: `lambda ${params.join(", ")}: ${text}` };
+}
+
 function scriptText(e: PyExpr, known: ReadonlyMap<string, ClosureValue>): string | undefined {
   switch (e.kind) {
     case "Number":
@@ -143,6 +162,10 @@ function scriptText(e: PyExpr, known: ReadonlyMap<string, ClosureValue>): string
       return e.value === null ? undefined : e.value ? "True" : "False";
     case "Name":
       return known.has(e.id) ? e.id : undefined;
+    case "Attribute": {
+      const name = dotted(e);
+      return name?.startsWith("T.") ? name : undefined;
+    }
     case "UnaryOp":
       return e.op === "-" ? wrap(scriptText(e.operand, known), (a) => `-(${a})`) : undefined;
     case "BinOp": {

@@ -155,6 +155,8 @@ export class ExprEvaluator {
       case "Call": {
         const method = this.bufferMember(e.func);
         if (method !== undefined) return bufferMethodCall(this, method.buffer, method.member, e);
+        const closure = e.func.kind === "Name" ? this.scopes.lookup(e.func.id) : undefined;
+        if (closure?.kind === "expr") return this.closureCall(e, closure.text, closure.node);
         return callTFunction(this, e);
       }
       case "BinOp":
@@ -202,6 +204,8 @@ export class ExprEvaluator {
         return stringImm(b.value);
       case "expr":
         return this.closureExpr(e, b.text, b.node);
+      case "value":
+        return b.value;
       case "buffer":
         fail(`buffer "${e.id}" cannot be used as a value; index it, as in ${e.id}[...]`, e.pos);
     }
@@ -219,6 +223,24 @@ export class ExprEvaluator {
     } finally {
       this.expanding.delete(use.id);
     }
+  }
+
+  /**
+   * `f(args)` where the closure gives `f` as a `T.*` function (`op = T.Add`) or as a lambda
+   * (a Python helper `def f(a, b): return <expr>`): the call of that function, or the lambda's body
+   * with its parameters bound to the evaluated arguments.
+   */
+  private closureCall(call: Node<"Call">, text: string, fn: PyExpr): ExprValue {
+    const name = (call.func as Node<"Name">).id;
+    if (fn.kind !== "Lambda") return this.value({ ...call, func: fn });
+    if (call.keywords.length > 0 || call.args.length !== fn.params.length) {
+      fail(`closure function ${name} = ${text} takes ${fn.params.length} positional arguments, got ${call.args.length}`, call.pos);
+    }
+    const args = call.args.map((a) => this.value(a));
+    return this.scopes.within(() => {
+      fn.params.forEach((p, i) => this.scopes.define(p, { kind: "value", value: args[i]! }));
+      return this.closureExpr(call.func as Node<"Name">, text, fn.body);
+    });
   }
 
   private attribute(e: Node<"Attribute">): ExprValue {

@@ -320,8 +320,12 @@ function namespacedCall(ev: ExprEvaluator, call: CallNode, op: string): ExprValu
 }
 
 /** Evaluates a call expression: `T.<function>(...)`. */
+/** Python spellings that TVM's parser evaluates to the same object as a T.* function. */
+const PYTHON_SPELLINGS: Readonly<Record<string, string>> = { "tvm.target.Target": "T.target" };
+
 export function callTFunction(ev: ExprEvaluator, call: CallNode): ExprValue {
-  const callee = dottedName(call.func);
+  const written = dottedName(call.func);
+  const callee = written !== undefined && Object.hasOwn(PYTHON_SPELLINGS, written) ? PYTHON_SPELLINGS[written] : written;
   if (callee !== undefined && !callee.startsWith("T.") && call.keywords.length === 0) {
     const global = moduleCall(
       ev.module,

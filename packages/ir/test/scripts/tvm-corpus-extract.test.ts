@@ -182,6 +182,44 @@ def test_tir_values():
   });
 });
 
+describe("Python helpers and T.* functions in the closure", () => {
+  const HELPERS = `
+def intrin(data, offset):
+    return 0
+
+
+def twice(x):
+    y = x * 2
+    return y
+
+
+@pytest.mark.parametrize("op", (T.Max, T.Min))
+def test_helpers(op):
+    @T.prim_func
+    def f(A: T.Buffer((4,), "int32")):
+        A[0] = op(A[1], A[2])
+        T.evaluate(intrin(A.data, 1))
+`;
+
+  it("a one-line helper becomes a lambda, a T.* function value is called as that function", () => {
+    const [c] = extractCases("tests/test_w.py", HELPERS);
+    expect(c!.closure).toEqual({ intrin: { expr: "lambda data, offset: 0" }, op: { expr: "T.Max" } });
+    const f = [...parseTVMScript(c!.text, { closure: c!.closure }).functions.values()][0]!;
+    const printed = printTVMScript(f);
+    expect(printed).toContain("A[0] = T.max(A[1], A[2])");
+    expect(printed).toContain("T.evaluate(0)");
+  });
+
+  it("a lambda called with the wrong number of arguments is a positioned error", () => {
+    const script = '@T.prim_func\ndef f(A: T.Buffer((4,), "int32")):\n    A[0] = g(1)\n';
+    expect(() => parseTVMScript(script, { closure: { g: { expr: "lambda a, b: a + b" } } })).toThrow(
+      "3:12: error: closure function g = lambda a, b: a + b takes 2 positional arguments, got 1",
+    );
+    const f = [...parseTVMScript(script.replace("g(1)", "g(1, A[1])"), { closure: { g: { expr: "lambda a, b: a + b" } } }).functions.values()][0]!;
+    expect(printTVMScript(f)).toContain("A[0] = 1 + A[1]");
+  });
+});
+
 describe("scripts quoted in Python strings", () => {
   const QUOTED = `
 def test_printer():

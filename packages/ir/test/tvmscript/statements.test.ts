@@ -140,6 +140,12 @@ describe("expressions", () => {
     }
   });
 
+  it("tvm.target.Target(...) in a script is T.target(...)", () => {
+    const a = parsePrimFunc(fn('T.func_attr({"target": tvm.target.Target("llvm")})', "A[0] = T.float32(0)"));
+    const b = parsePrimFunc(fn('T.func_attr({"target": T.target("llvm")})', "A[0] = T.float32(0)"));
+    expect(structuralEqual(a, b)).toBe(true);
+  });
+
   it("lower-level intrinsics keep their dtype where TVMScript writes it", () => {
     const { printed } = roundTrip(
       fn(
