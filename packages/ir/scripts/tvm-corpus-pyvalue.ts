@@ -130,7 +130,8 @@ const TIR_CONSTRUCTORS: Readonly<Record<string, string>> = {
 /** A TIR value built in Python, as TVMScript text, when every name in it is `T` or known. */
 function tirValue(e: PyExpr, known: ReadonlyMap<string, ClosureValue>): { expr: string } | undefined {
   const text = scriptText(e, known);
-  return text === undefined || !text.includes("T.") ? undefined : { expr: text };
+  const isTuple = e.kind === "Tuple" || e.kind === "List";
+  return text === undefined || !(isTuple || text.includes("T.")) ? undefined : { expr: text };
 }
 
 /**
@@ -175,6 +176,12 @@ function scriptText(e: PyExpr, known: ReadonlyMap<string, ClosureValue>): string
     }
     case "Call":
       return callText(e, known);
+    case "Tuple":
+    case "List": {
+      const items = e.elts.map((x) => scriptText(x, known));
+      if (items.some((x) => x === undefined)) return undefined;
+      return e.kind === "List" ? `[${items.join(", ")}]` : `(${items.join(", ")}${items.length === 1 ? "," : ""})`;
+    }
     default:
       return undefined;
   }
@@ -228,6 +235,12 @@ function evaluate(e: PyExpr, known: ReadonlyMap<string, ClosureValue>): number |
       const v = evaluate(e.operand, known);
       if (typeof v !== "number") return undefined;
       return e.op === "-" ? -v : e.op === "+" ? v : undefined;
+    }
+    case "Call": {
+      // float("inf"), float("-inf"), float("nan")
+      const special = e.func.kind === "Name" && e.func.id === "float" && e.args.length === 1 ? e.args[0] : undefined;
+      if (special?.kind !== "String") return undefined;
+      return ({ inf: Infinity, "-inf": -Infinity, nan: Number.NaN } as Record<string, number>)[special.value.toLowerCase()];
     }
     case "BinOp": {
       const a = evaluate(e.left, known);

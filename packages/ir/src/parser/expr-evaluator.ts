@@ -149,6 +149,8 @@ export class ExprEvaluator {
           if (e.indices.length !== 1) fail(`${member.buffer.name}.${member.member} takes one index`, e.pos);
           return bufferShapeItem(member.buffer, member.member, this.constInt(e.indices[0]!, "the index"), e.pos);
         }
+        const tuple = e.value.kind === "Name" ? this.scopes.lookup(e.value.id) : undefined;
+        if (tuple?.kind === "expr" && e.indices.length === 1) return this.closureItem(e, tuple.text, tuple.node);
         const buf = this.buffer(e.value);
         return bufferLoad(buf, this.indices(buf, subscriptItems(e.indices), e.pos));
       }
@@ -241,6 +243,16 @@ export class ExprEvaluator {
       fn.params.forEach((p, i) => this.scopes.define(p, { kind: "value", value: args[i]! }));
       return this.closureExpr(call.func as Node<"Name">, text, fn.body);
     });
+  }
+
+  /** `dims[i]` where the closure gives `dims` as a tuple or list (`dims = (128, 64)`). */
+  private closureItem(e: Node<"Subscript">, text: string, node: PyExpr): ExprValue {
+    const name = (e.value as Node<"Name">).id;
+    if (node.kind !== "Tuple" && node.kind !== "List") fail(`closure value ${name} = ${text} cannot be indexed`, e.pos);
+    const i = this.constInt(e.indices[0]!, "a tuple index");
+    const item = node.elts[i < 0 ? node.elts.length + i : i];
+    if (item === undefined) fail(`${name}[${i}] is out of range: ${name} = ${text} has ${node.elts.length} items`, e.pos);
+    return this.closureExpr(e.value as Node<"Name">, text, item);
   }
 
   private attribute(e: Node<"Attribute">): ExprValue {

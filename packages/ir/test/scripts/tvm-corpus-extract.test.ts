@@ -220,6 +220,29 @@ def test_helpers(op):
   });
 });
 
+describe("tuples and special floats in the closure", () => {
+  const TUPLES = `
+def test_tuples():
+    dshape = (32, 64)
+    value = -float("inf")
+
+    @T.prim_func
+    def f(A: T.Buffer((4,), "float32")):
+        A[0] = T.float32(dshape[1])
+        A[1] = T.Cast("float32", value)
+`;
+
+  it("a tuple of constants is indexed by the script; float('inf') is a number", () => {
+    const [c] = extractCases("tests/test_v.py", TUPLES);
+    expect(c!.closure).toEqual({ dshape: { expr: "(32, 64)" }, value: -Infinity });
+    const f = [...parseTVMScript(c!.text, { closure: c!.closure }).functions.values()][0]!;
+    expect(printTVMScript(f)).toContain("A[0] = T.float32(64.0)");
+    expect(() => parseTVMScript(c!.text.replace("dshape[1]", "dshape[2]"), { closure: c!.closure })).toThrow(
+      "dshape[2] is out of range: dshape = (32, 64) has 2 items",
+    );
+  });
+});
+
 describe("scripts quoted in Python strings", () => {
   const QUOTED = `
 def test_printer():
