@@ -160,6 +160,24 @@ describe("expressions", () => {
   });
 });
 
+describe("host and LLVM builtins", () => {
+  it("stack allocation, lane masks and loop-partition hints round-trip as opaque calls and are not executed", () => {
+    const text = fn(
+      's = T.tvm_stack_alloca("arg_value", 4)',
+      "shape = T.tvm_stack_make_shape(8)",
+      'arr = T.tvm_stack_make_array(A.data, shape, T.reinterpret("handle", T.uint64(0)), 1, T.float32(0), 0)',
+      'm = T.get_active_lane_mask("boolx4", 0, n)',
+      'i = T.llvm_lookup_intrinsic_id("llvm.ctpop.i32")',
+      "if T.ignore_loop_partition(n < 4):",
+      '    T.evaluate(T.call_packed("f", s, arr, m, i))',
+    );
+    const { f, printed } = roundTrip(text);
+    expect(printed).toContain('T.get_active_lane_mask("boolx4", 0, n)');
+    expect(calls(f)).toContain("ignore_loop_partition");
+    expect(() => compilePrimFunc(f).run([new Float32Array(8), 1])).toThrow(/tvm_stack_alloca/);
+  });
+});
+
 describe("math intrinsics", () => {
   const UNARY: Record<string, (x: number) => number> = {
     sin: Math.sin,
