@@ -113,8 +113,8 @@ const HANDLERS: Record<string, Handler> = {
     return cast(dtypeArg(ev, dt!), ev.prim(x!));
   },
   cast: (ev, call) => {
-    const [x, dt] = expectArgs(call, "cast", 2);
-    return cast(dtypeArg(ev, dt!), ev.prim(x!));
+    const args = bindArguments(call, "T.cast", ["x", "dtype"], 2);
+    return cast(dtypeArg(ev, args.get("dtype")!), ev.prim(args.get("x")!));
   },
   Ramp: (ev, call) => {
     const [base, stride, lanes] = expectArgs(call, "Ramp", 3);

@@ -146,6 +146,13 @@ describe("expressions", () => {
     expect(structuralEqual(a, b)).toBe(true);
   });
 
+  it("T.cast takes its dtype positionally or as dtype=", () => {
+    const a = parsePrimFunc(fn('A[0] = T.cast(T.cast(n, "float64"), dtype="float32")'));
+    const b = parsePrimFunc(fn('A[0] = T.Cast("float32", T.Cast("float64", n))'));
+    expect(structuralEqual(a, b)).toBe(true);
+    expect(errorOf(fn("A[0] = T.cast(n)")).reason).toBe('T.cast is missing the argument "dtype"');
+  });
+
   it("lower-level intrinsics keep their dtype where TVMScript writes it", () => {
     const { printed } = roundTrip(
       fn(
