@@ -140,7 +140,10 @@ function parametrize(text: string, into: Map<string, ClosureValue>): void {
   });
 }
 
-/** Binds `params` from the first call `name(...)` outside the definition whose arguments are all constants. */
+/**
+ * Binds `params` from the first call `name(...)` whose arguments are all constants, in the scope
+ * that defines the function (the rest of the enclosing function's body; the file for a module-level one).
+ */
 function firstCallArguments(
   logical: readonly LogicalLine[],
   name: string,
@@ -150,7 +153,12 @@ function firstCallArguments(
   into: Map<string, ClosureValue>,
 ): void {
   const call = new RegExp(`(?<![\\w.])${name}\\(`);
-  for (const l of logical) {
+  const at = logical.findIndex((l) => l.first === defLine);
+  const indent = logical[at]!.indent;
+  let end = at + 1;
+  while (indent > 0 && end < logical.length && logical[end]!.indent >= indent) end++;
+  const scope = indent === 0 ? logical : logical.slice(at + 1, end);
+  for (const l of scope) {
     if (l.first === defLine) continue;
     const m = call.exec(l.text);
     if (m === null || /^def\s/.test(l.text)) continue;

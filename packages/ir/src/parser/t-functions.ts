@@ -231,6 +231,8 @@ const SHORT_DTYPES: Readonly<Record<string, string>> = { float: "float32", int: 
 
 /** A dtype given as a string literal, checked. */
 export function dtypeArg(ev: ExprEvaluator, e: PyExpr): string {
+  // `T.handle("int64").ty`: the type of a pointer variable, which our handles keep untyped.
+  if (e.kind === "Attribute" && e.attr === "ty" && e.value.kind === "Call" && dottedName(e.value.func) === "T.handle") return "handle";
   const given = ev.string(e, "a dtype");
   const text = Object.hasOwn(SHORT_DTYPES, given) ? SHORT_DTYPES[given]! : given;
   if (!isValidDType(text)) fail(`unknown dtype "${text}"`, e.pos);

@@ -243,6 +243,32 @@ def test_tuples():
   });
 });
 
+describe("the call that binds a nested function's parameters", () => {
+  const SCOPES = `
+def test_one():
+    def f(n):
+        return n
+
+    f(16)
+
+
+def test_two():
+    def f(dtype="float32"):
+        @T.prim_func
+        def g(A: T.Buffer((4,), dtype)):
+            T.evaluate(0)
+
+        return g
+
+    other = 1
+`;
+
+  it("is looked for only in the scope that defines it (else the defaults hold)", () => {
+    const [c] = extractCases("tests/test_u.py", SCOPES);
+    expect(c!.closure).toEqual({ dtype: "float32" });
+  });
+});
+
 describe("scripts quoted in Python strings", () => {
   const QUOTED = `
 def test_printer():

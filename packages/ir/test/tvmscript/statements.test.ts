@@ -146,6 +146,11 @@ describe("expressions", () => {
     expect(structuralEqual(a, b)).toBe(true);
   });
 
+  it('dtype=T.handle("int64").ty is the handle type', () => {
+    const { printed } = roundTrip(fn('p = T.call_extern("f", dtype=T.handle("int64").ty)', "T.evaluate(p)"));
+    expect(printed).toContain('T.call_extern("handle", "f")');
+  });
+
   it("T.cast takes its dtype positionally or as dtype=", () => {
     const a = parsePrimFunc(fn('A[0] = T.cast(T.cast(n, "float64"), dtype="float32")'));
     const b = parsePrimFunc(fn('A[0] = T.Cast("float32", T.Cast("float64", n))'));
