@@ -288,11 +288,16 @@ function intrinsicCall(ev: ExprEvaluator, call: CallNode, name: string): ExprVal
     dt = dtypeNode!.kind === "String" && dtypeNode!.value === "" ? "void" : dtypeArg(ev, dtypeNode!);
   }
   const values = operands.map((a) => ev.value(a));
-  // Literals are handed over as plain numbers so the intrinsic's own type rules give them a dtype.
-  const args: (PrimExpr | number | boolean)[] = values.map((v) => (isLiteral(v) ? (v.type === "bool" ? v.value !== 0 : v.value) : v));
+  // Literals are handed over as plain numbers so the intrinsic's own type rules give them a dtype;
+  // with a dtype= that the intrinsic does not take, a float literal is a constant of that dtype (`1.0`, not `1`).
+  const asked = dt === undefined && dtypeKeyword !== undefined ? dtypeArg(ev, dtypeKeyword) : undefined;
+  const args: (PrimExpr | number | boolean)[] = values.map((v) => {
+    if (!isLiteral(v)) return v;
+    if (v.type === "float" && asked !== undefined && isFloat(asked)) return constant(v.value, asked);
+    return v.type === "bool" ? v.value !== 0 : v.value;
+  });
   const result = checkIntrinsicCall(name, args, dt);
-  if (dtypeKeyword !== undefined && dt === undefined) {
-    const asked = dtypeArg(ev, dtypeKeyword);
+  if (dtypeKeyword !== undefined && asked !== undefined) {
     if (asked !== result.dtype) {
       fail(`T.${name}(..., dtype="${asked}"): the call has dtype ${result.dtype} (dtype= does not convert; use T.Cast)`, dtypeKeyword.pos);
     }

@@ -151,6 +151,14 @@ describe("expressions", () => {
     expect(printed).toContain('T.call_extern("handle", "f")');
   });
 
+  it("a float literal in an intrinsic with dtype= is a constant of that dtype", () => {
+    const { f } = roundTrip(fn('A[0] = T.if_then_else(n < 12, 1.0, 2.0, dtype="float32")'));
+    const a = new Float32Array(8);
+    compilePrimFunc(f).run([a, 3]);
+    expect(a[0]).toBe(1);
+    expect(errorOf(fn('A[0] = T.if_then_else(n < 12, 1, 2, dtype="float32")')).reason).toMatch(/the call has dtype int32/);
+  });
+
   it("T.cast takes its dtype positionally or as dtype=", () => {
     const a = parsePrimFunc(fn('A[0] = T.cast(T.cast(n, "float64"), dtype="float32")'));
     const b = parsePrimFunc(fn('A[0] = T.Cast("float32", T.Cast("float64", n))'));
