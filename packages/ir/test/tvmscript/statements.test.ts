@@ -159,6 +159,12 @@ describe("expressions", () => {
     expect(errorOf(fn('A[0] = T.if_then_else(n < 12, 1, 2, dtype="float32")')).reason).toMatch(/the call has dtype int32/);
   });
 
+  it("T.buffer and T.boolean are TVMScript's other spellings of T.Buffer and T.bool in parameters", () => {
+    const a = parsePrimFunc('@T.prim_func\ndef f(A: T.buffer((4,), "float32"), c: T.boolean):\n    A[0] = T.Select(c, T.float32(1), T.float32(0))\n');
+    const b = parsePrimFunc('@T.prim_func\ndef f(A: T.Buffer((4,), "float32"), c: T.bool):\n    A[0] = T.Select(c, T.float32(1), T.float32(0))\n');
+    expect(structuralEqual(a, b)).toBe(true);
+  });
+
   it("T.cast takes its dtype positionally or as dtype=", () => {
     const a = parsePrimFunc(fn('A[0] = T.cast(T.cast(n, "float64"), dtype="float32")'));
     const b = parsePrimFunc(fn('A[0] = T.Cast("float32", T.Cast("float64", n))'));
