@@ -7,7 +7,9 @@
  *   `@pytest.mark.parametrize`, else by the first call of the function in the file whose arguments
  *   are constants, else by their defaults; then its `NAME = <constant>` lines before the script.
  * A constant is a number or string literal, or arithmetic, concatenation or an f-string over names
- * already known (`tvm-corpus-pyvalue.ts`). Anything else is left out: the script then fails on the name.
+ * already known; TIR values built from `T.*` calls, tuples of constants and one-line helper functions
+ * are handed on as TVMScript text (`tvm-corpus-pyvalue.ts`). Anything else is left out: the script
+ * then fails on the name.
  */
 import { type ClosureValue, type LogicalLine, bracketed, constantValue, helperFunction, logicalLines, topLevelItems } from "./tvm-corpus-pyvalue.js";
 

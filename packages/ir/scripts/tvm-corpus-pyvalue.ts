@@ -107,15 +107,20 @@ export function constantValue(text: string, known: ReadonlyMap<string, ClosureVa
   const t = text.trim();
   const fString = /^f(["'])(.*)\1$/.exec(t);
   if (fString !== null) return formatted(fString[2]!, known);
+  const e = pythonExpr(t);
+  return e === undefined ? undefined : (evaluate(e, known) ?? tirValue(e, known));
+}
+
+/** The syntax tree of one Python expression, or undefined when the text is not one. */
+function pythonExpr(text: string): PyExpr | undefined {
   let stmts;
   try {
-    stmts = parsePython(`__value = ${t}\n`);
+    stmts = parsePython(`__value = ${text}\n`);
   } catch {
     return undefined;
   }
   const s = stmts[0];
-  if (stmts.length !== 1 || s?.kind !== "Assign") return undefined;
-  return evaluate(s.value, known) ?? tirValue(s.value, known);
+  return stmts.length === 1 && s?.kind === "Assign" ? s.value : undefined;
 }
 
 /** Python's spellings of TIR constructors, as TVMScript spells them. */
@@ -139,17 +144,11 @@ function tirValue(e: PyExpr, known: ReadonlyMap<string, ClosureValue>): { expr: 
  * known names, as a lambda: `{ expr: "lambda a, b: <expr>" }`.
  */
 export function helperFunction(params: readonly string[], body: string, known: ReadonlyMap<string, ClosureValue>): { expr: string } | undefined {
-  let stmts;
-  try {
-    stmts = parsePython(`__value = ${body}\n`);
-  } catch {
-    return undefined;
-  }
-  const s = stmts[0];
-  if (stmts.length !== 1 || s?.kind !== "Assign") return undefined;
+  const e = pythonExpr(body);
+  if (e === undefined) return undefined;
   const scope = new Map(known);
   for (const p of params) scope.set(p, 0);
-  const text = scriptText(s.value, scope);
+  const text = scriptText(e, scope);
   return text === undefined ? undefined : { expr: `lambda ${params.join(", ")}: ${text}` };
 }
 
@@ -254,22 +253,16 @@ function evaluate(e: PyExpr, known: ReadonlyMap<string, ClosureValue>): number |
   }
 }
 
+/** Python's arithmetic on numbers; `//` and `%` floor, and only integers are divided. */
+const PY_ARITHMETIC: Readonly<Record<string, (a: number, b: number) => number | undefined>> = {
+  "+": (a, b) => a + b,
+  "-": (a, b) => a - b,
+  "*": (a, b) => a * b,
+  "**": (a, b) => a ** b,
+  "//": (a, b) => (b === 0 || !Number.isInteger(a) || !Number.isInteger(b) ? undefined : Math.floor(a / b)),
+  "%": (a, b) => (b === 0 || !Number.isInteger(a) || !Number.isInteger(b) ? undefined : a - Math.floor(a / b) * b),
+};
+
 function arithmetic(op: string, a: number, b: number): number | undefined {
-  const integral = Number.isInteger(a) && Number.isInteger(b);
-  switch (op) {
-    case "+":
-      return a + b;
-    case "-":
-      return a - b;
-    case "*":
-      return a * b;
-    case "**":
-      return a ** b;
-    case "//":
-      return b === 0 || !integral ? undefined : Math.floor(a / b);
-    case "%":
-      return b === 0 || !integral ? undefined : a - Math.floor(a / b) * b;
-    default:
-      return undefined;
-  }
+  return Object.hasOwn(PY_ARITHMETIC, op) ? PY_ARITHMETIC[op]!(a, b) : undefined;
 }
