@@ -1,70 +1,44 @@
 /**
  * The Python closure of a script cut out of a TVM test file (for `tvm-corpus-parse.ts`): the simple
  * values its names may refer to, as TVM's parser takes them from the enclosing Python frames.
- * Read from the text: module-level `NAME = <literal>` and `NAME = tvm.testing.parameter(<literal>, ...)`,
- * then, inner scopes winning, each enclosing function's `NAME = <literal>` before the script and
- * the first case of its `@pytest.mark.parametrize("a, b", [(<literal>, <literal>), ...])`.
- * Anything not a plain number or string literal is left out (the script then fails on the name).
+ * Read from the text, outer scopes first and inner ones winning:
+ * - module-level `NAME = <constant>` and `NAME = tvm.testing.parameter(<constant>, ...)`;
+ * - for each enclosing function: its parameters, bound by the first case of its
+ *   `@pytest.mark.parametrize`, else by the first call of the function in the file whose arguments
+ *   are constants, else by their defaults; then its `NAME = <constant>` lines before the script.
+ * A constant is a number or string literal, or arithmetic, concatenation or an f-string over names
+ * already known; TIR values built from `T.*` calls, tuples of constants and one-line helper functions
+ * are handed on as TVMScript text (`tvm-corpus-pyvalue.ts`). Anything else is left out: the script
+ * then fails on the name.
  */
+import { type ClosureValue, type LogicalLine, bracketed, constantValue, helperFunction, logicalLines, topLevelItems } from "./tvm-corpus-pyvalue.js";
 
-export type ClosureValue = number | string;
+export type { ClosureValue } from "./tvm-corpus-pyvalue.js";
 
 const indentOf = (line: string): number => line.length - line.trimStart().length;
 const isBlank = (line: string): boolean => line.trim() === "" || line.trim().startsWith("#");
 
-function literalValue(text: string): ClosureValue | undefined {
-  const t = text.trim();
-  if (/^-?\d+$/.test(t)) return Number.parseInt(t, 10);
-  if (/^-?(\d+\.\d*|\.\d+)(e-?\d+)?$/i.test(t)) return Number.parseFloat(t);
-  const quoted = /^(["'])([^"'\\]*)\1$/.exec(t);
-  return quoted === null ? undefined : quoted[2];
-}
-
-/** Splits `a, (b, c), d` at its top-level commas. */
-function topLevelItems(text: string): string[] {
-  const items: string[] = [];
-  let depth = 0;
-  let start = 0;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if ("([{".includes(ch)) depth++;
-    else if (")]}".includes(ch)) depth--;
-    else if (ch === "," && depth === 0) {
-      items.push(text.slice(start, i));
-      start = i + 1;
+export function closureOf(lines: readonly string[], at: number): Record<string, ClosureValue> {
+  const logical = logicalLines(lines);
+  const closure = new Map<string, ClosureValue>();
+  logical.forEach((l, k) => {
+    if (l.indent === 0) definition(logical, k, closure);
+  });
+  for (const d of enclosingDefs(lines, at)) {
+    const index = logical.findIndex((l) => l.first === d);
+    const def = logical[index];
+    if (def === undefined) continue;
+    bindParameters(logical, index, closure);
+    const bodyIndent = logical[index + 1]?.indent;
+    for (let k = index + 1; k < logical.length && logical[k]!.first < at; k++) {
+      if (logical[k]!.indent === bodyIndent) definition(logical, k, closure);
     }
   }
-  if (text.slice(start).trim() !== "") items.push(text.slice(start));
-  return items.map((s) => s.trim());
+  return Object.fromEntries(closure);
 }
 
-function assignment(line: string, into: Map<string, ClosureValue>): void {
-  const m = /^\s*(\w+)\s*=\s*(.+?)\s*(#.*)?$/.exec(line);
-  if (m === null) return;
-  const [, name, rhs] = m as unknown as [string, string, string];
-  const param = /^tvm\.testing\.parameter\((.*)\)$/.exec(rhs);
-  const value = literalValue(param === null ? rhs : (topLevelItems(param[1]!)[0] ?? ""));
-  if (value !== undefined) into.set(name, value);
-}
-
-/** `@pytest.mark.parametrize("a, b", [(1, "x"), ...])` on one line: the first case's literal values. */
-function parametrize(line: string, into: Map<string, ClosureValue>): void {
-  const m = /^\s*@pytest\.mark\.parametrize\(\s*["']([^"']+)["']\s*,\s*\[(.*)\]\s*\)\s*$/.exec(line);
-  if (m === null) return;
-  const names = m[1]!.split(",").map((s) => s.trim());
-  const first = topLevelItems(m[2]!)[0];
-  if (first === undefined) return;
-  const values = names.length === 1 ? [first] : topLevelItems(first.replace(/^\((.*)\)$/, "$1"));
-  names.forEach((name, i) => {
-    const v = values[i] === undefined ? undefined : literalValue(values[i]!);
-    if (v !== undefined) into.set(name, v);
-  });
-}
-
-export function closureOf(lines: readonly string[], at: number): Record<string, ClosureValue> {
-  const closure = new Map<string, ClosureValue>();
-  for (const line of lines) if (indentOf(line) === 0 && !isBlank(line)) assignment(line, closure);
-  // Enclosing functions, outermost first.
+/** Physical line numbers of the `def` lines that enclose line `at`, outermost first. */
+function enclosingDefs(lines: readonly string[], at: number): number[] {
   const defs: number[] = [];
   let indent = indentOf(lines[at]!);
   for (let k = at - 1; k >= 0 && indent > 0; k--) {
@@ -72,10 +46,137 @@ export function closureOf(lines: readonly string[], at: number): Record<string, 
     indent = indentOf(lines[k]!);
     if (/^\s*def\s/.test(lines[k]!)) defs.unshift(k);
   }
-  for (const d of defs) {
-    for (let k = d - 1; k >= 0 && lines[k]!.trim().startsWith("@"); k--) parametrize(lines[k]!, closure);
-    const bodyIndent = lines.slice(d + 1, at + 1).find((l) => !isBlank(l)) ?? "";
-    for (let k = d + 1; k < at; k++) if (indentOf(lines[k]!) === indentOf(bodyIndent) && !isBlank(lines[k]!)) assignment(lines[k]!, closure);
+  return defs;
+}
+
+/** An assignment, or a helper function whose body is one `return <expr>` (as a lambda). */
+function definition(logical: readonly LogicalLine[], k: number, into: Map<string, ClosureValue>): void {
+  const line = logical[k]!;
+  const def = /^def\s+(\w+)\s*\(([\w\s,]*)\)\s*(->.*)?:$/.exec(line.text);
+  if (def === null) return assignment(line.text, into);
+  const ret = logical[k + 1];
+  const after = logical[k + 2];
+  if (ret === undefined || ret.indent <= line.indent || !ret.text.startsWith("return ")) return;
+  if (after !== undefined && after.indent > line.indent) return;
+  const params = def[2]!
+    .split(",")
+    .map((p) => p.trim())
+    .filter((p) => p !== "");
+  const fn = helperFunction(params, ret.text.slice("return ".length), into);
+  if (fn !== undefined) into.set(def[1]!, fn);
+}
+
+/** `NAME = <constant>`, `A, B = <constant>, <constant>` or `NAME = tvm.testing.parameter(<constant>, ...)`. */
+function assignment(text: string, into: Map<string, ClosureValue>): void {
+  const m = /^([\w\s,]+?)\s*=(?!=)\s*(.+)$/.exec(text);
+  if (m === null) return;
+  const targets = m[1]!.split(",").map((s) => s.trim());
+  if (targets.some((t) => !/^\w+$/.test(t))) return;
+  const param = /^tvm\.testing\.parameter\((.*)\)$/.exec(m[2]!);
+  const rhs = param === null ? m[2]! : (topLevelItems(param[1]!)[0] ?? "");
+  const values = targets.length === 1 ? [rhs] : topLevelItems(rhs.replace(/^\((.*)\)$/, "$1"));
+  if (values.length !== targets.length) return;
+  const computed = values.map((v) => constantValue(v, into));
+  targets.forEach((t, i) => {
+    const v = computed[i];
+    if (v !== undefined) into.set(t, v);
+  });
+}
+
+/** Binds the parameters of the function defined at `logical[index]`. */
+function bindParameters(logical: readonly LogicalLine[], index: number, closure: Map<string, ClosureValue>): void {
+  const def = logical[index]!;
+  const m = /^def\s+(\w+)\s*\(/.exec(def.text);
+  if (m === null) return;
+  const params = parameterList(bracketed(def.text, m[0].length - 1) ?? "");
+  const bound = new Map<string, ClosureValue>();
+  for (let k = index - 1; k >= 0 && logical[k]!.text.startsWith("@"); k--) parametrize(logical[k]!.text, bound);
+  if (bound.size === 0) firstCallArguments(logical, m[1]!, def.first, params, closure, bound);
+  for (const p of params) {
+    const v = bound.get(p.name) ?? (p.defaultText === undefined ? undefined : constantValue(p.defaultText, closure));
+    if (v !== undefined) closure.set(p.name, v);
   }
-  return Object.fromEntries(closure);
+}
+
+interface Parameter {
+  readonly name: string;
+  readonly defaultText?: string | undefined;
+}
+
+/** `a, b: int, c=3, *, d: str = "x"`: names and default texts, up to any `*args`/`**kwargs`. */
+function parameterList(text: string): Parameter[] {
+  const params: Parameter[] = [];
+  for (const item of topLevelItems(text)) {
+    if (item === "*" || item === "/") continue;
+    const m = /^(\w+)\s*(?::[^=]*)?(?:=\s*(.+))?$/.exec(item);
+    if (m === null) continue;
+    params.push({ name: m[1]!, defaultText: m[2] });
+  }
+  return params;
+}
+
+/** The first case of `@pytest.mark.parametrize("a, b", [(1, "x"), ...])` (also `pytest.param(...)` cases). */
+function parametrize(text: string, into: Map<string, ClosureValue>): void {
+  const m = /^@pytest\.mark\.parametrize\(/.exec(text);
+  if (m === null) return;
+  const [namesText, casesText] = topLevelItems(bracketed(text, m[0].length - 1) ?? "");
+  if (namesText === undefined || casesText === undefined || !/^[[(]/.test(casesText)) return;
+  const names = (constantValue(namesText, into) ?? "")
+    .toString()
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
+  const first = topLevelItems(casesText.slice(1, -1))[0];
+  if (first === undefined || names.length === 0) return;
+  const wrapped = /^pytest\.param\((.*)\)$/.exec(first);
+  const caseText =
+    wrapped === null
+      ? first
+      : topLevelItems(wrapped[1]!)
+          .filter((s) => !/^\w+\s*=/.test(s))
+          .join(", ");
+  const values = names.length === 1 && wrapped === null ? [caseText] : topLevelItems(caseText.replace(/^\((.*)\)$/, "$1"));
+  names.forEach((name, i) => {
+    const v = values[i] === undefined ? undefined : constantValue(values[i]!, into);
+    if (v !== undefined) into.set(name, v);
+  });
+}
+
+/**
+ * Binds `params` from the first call `name(...)` whose arguments are all constants, in the scope
+ * that defines the function (the rest of the enclosing function's body; the file for a module-level one).
+ */
+function firstCallArguments(
+  logical: readonly LogicalLine[],
+  name: string,
+  defLine: number,
+  params: readonly Parameter[],
+  known: ReadonlyMap<string, ClosureValue>,
+  into: Map<string, ClosureValue>,
+): void {
+  const call = new RegExp(`(?<![\\w.])${name}\\(`);
+  const at = logical.findIndex((l) => l.first === defLine);
+  const indent = logical[at]!.indent;
+  let end = at + 1;
+  while (indent > 0 && end < logical.length && logical[end]!.indent >= indent) end++;
+  const scope = indent === 0 ? logical : logical.slice(at + 1, end);
+  for (const l of scope) {
+    if (l.first === defLine) continue;
+    const m = call.exec(l.text);
+    if (m === null || /^def\s/.test(l.text)) continue;
+    const args = topLevelItems(bracketed(l.text, m.index + name.length) ?? "");
+    const values = new Map<string, ClosureValue>();
+    let positional = 0;
+    const allConstant = args.every((arg) => {
+      const kw = /^(\w+)\s*=(?!=)\s*(.+)$/.exec(arg);
+      const target = kw === null ? params[positional++]?.name : kw[1]!;
+      const v = constantValue(kw === null ? arg : kw[2]!, known);
+      if (target === undefined || v === undefined) return false;
+      values.set(target, v);
+      return true;
+    });
+    if (!allConstant) continue;
+    for (const [k, v] of values) into.set(k, v);
+    return;
+  }
 }

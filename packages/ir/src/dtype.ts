@@ -9,7 +9,27 @@ import { IRError } from "./errors.js";
 
 export type DType = string;
 
-export type DTypeCode = "int" | "uint" | "float" | "bool" | "handle";
+/**
+ * The narrow float formats of TVM (and DLPack), each a code of its own: the name is the whole
+ * scalar spelling (`float8_e4m3fn`), its bits are the leading number.
+ */
+export const NARROW_FLOAT_FORMATS = [
+  "float8_e3m4",
+  "float8_e4m3",
+  "float8_e4m3b11fnuz",
+  "float8_e4m3fn",
+  "float8_e4m3fnuz",
+  "float8_e5m2",
+  "float8_e5m2fnuz",
+  "float8_e8m0fnu",
+  "float6_e2m3fn",
+  "float6_e3m2fn",
+  "float4_e2m1fn",
+] as const;
+export type NarrowFloatFormat = (typeof NARROW_FLOAT_FORMATS)[number];
+
+/** `bfloat` is bfloat16 (TVM's kBFloat); IEEE formats are `float`. */
+export type DTypeCode = "int" | "uint" | "float" | "bfloat" | NarrowFloatFormat | "bool" | "handle";
 
 export interface DTypeInfo {
   readonly code: DTypeCode;
@@ -20,16 +40,28 @@ export interface DTypeInfo {
 
 const infoCache = new Map<string, DTypeInfo>();
 
-const INT_BITS = new Set([8, 16, 32, 64]);
+// Sub-byte integers (int1, int4, …) are TVM dtypes too (packed MMA operands); only 8 bits and up execute.
+const INT_BITS = new Set([1, 2, 4, 8, 16, 32, 64]);
 const FLOAT_BITS = new Set([16, 32, 64]);
+const NARROW_FLOAT_BITS = new Map<string, number>(NARROW_FLOAT_FORMATS.map((f) => [f, Number(/^float(\d+)/.exec(f)![1])]));
 
 function parseUncached(text: string): DTypeInfo | undefined {
   if (text === "handle") return { code: "handle", bits: 64, lanes: 1 };
   // The type of a call that returns nothing (`T.call_extern("void", ...)`); an opaque handle of no bits.
   if (text === "void") return { code: "handle", bits: 0, lanes: 1 };
+  const narrow = /^(float\d+_e\d+m\d+[a-z\d]*?)(?:x(\d+))?$/.exec(text);
+  if (narrow !== null) {
+    const bits = NARROW_FLOAT_BITS.get(narrow[1]!);
+    const lanes = narrow[2] === undefined ? 1 : Number(narrow[2]);
+    return bits === undefined || !(lanes >= 1) ? undefined : { code: narrow[1] as NarrowFloatFormat, bits, lanes };
+  }
+  if (/^bfloat16(x\d+)?$/.test(text)) {
+    const lanes = text.length > 8 ? Number(text.slice(9)) : 1;
+    return lanes >= 1 ? { code: "bfloat", bits: 16, lanes } : undefined;
+  }
   const m = /^(bool|int|uint|float)(\d+)?(?:x(\d+))?$/.exec(text);
   if (!m) return undefined;
-  const code = m[1] as DTypeCode;
+  const code = m[1] as "bool" | "int" | "uint" | "float";
   const lanes = m[3] === undefined ? 1 : Number(m[3]);
   if (!(lanes >= 1)) return undefined;
   if (code === "bool") {
@@ -55,7 +87,7 @@ export function dtypeInfo(dtype: DType): DTypeInfo {
     info = parseUncached(dtype);
     if (info === undefined) {
       throw new IRError(
-        `unknown dtype "${dtype}": expected bool, int8/16/32/64, uint8/16/32/64, float16/32/64 or handle, optionally with lanes such as float32x4`,
+        `unknown dtype "${dtype}": expected bool, int1/2/4/8/16/32/64, uint1/…/64, float16/32/64, bfloat16, ${NARROW_FLOAT_FORMATS.join("/")} or handle, optionally with lanes such as float32x4`,
       );
     }
     infoCache.set(dtype, info);
@@ -76,7 +108,7 @@ export function dtype(text: string): DType {
 }
 
 export function makeDType(code: DTypeCode, bits: number, lanes = 1): DType {
-  const base = code === "bool" ? "bool" : code === "handle" ? (bits === 0 ? "void" : "handle") : `${code}${bits}`;
+  const base = code === "bool" ? "bool" : code === "handle" ? (bits === 0 ? "void" : "handle") : NARROW_FLOAT_BITS.has(code) ? code : `${code}${bits}`;
   return lanes === 1 ? base : `${base}x${lanes}`;
 }
 
@@ -87,7 +119,9 @@ export const isIntegral = (t: DType): boolean => {
   const c = dtypeInfo(t).code;
   return c === "int" || c === "uint";
 };
-export const isFloat = (t: DType): boolean => dtypeInfo(t).code === "float";
+/** Any floating-point format: IEEE `float`, `bfloat16` and the narrow float8/6/4 formats. */
+export const isFloatCode = (code: DTypeCode): boolean => code === "float" || code === "bfloat" || NARROW_FLOAT_BITS.has(code);
+export const isFloat = (t: DType): boolean => isFloatCode(dtypeInfo(t).code);
 export const isBool = (t: DType): boolean => dtypeInfo(t).code === "bool";
 export const isHandle = (t: DType): boolean => dtypeInfo(t).code === "handle";
 export const lanesOf = (t: DType): number => dtypeInfo(t).lanes;

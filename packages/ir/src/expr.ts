@@ -6,7 +6,7 @@
  * (see `structural/`). Build nodes through the constructor functions below, which check dtypes.
  */
 import type { Buffer } from "./buffer.js";
-import { type DType, dtypeInfo, elementType, isBool, isFloat, isIntegral, lanesOf, withLanes, makeDType } from "./dtype.js";
+import { type DType, dtypeInfo, elementType, isBool, isFloat, isFloatCode, isIntegral, lanesOf, withLanes, makeDType } from "./dtype.js";
 import { IRError } from "./errors.js";
 
 export interface IntImm {
@@ -244,8 +244,8 @@ export function matchTypes(aLike: ExprLike, bLike: ExprLike, what: string): [Pri
     return [cast(target, a), cast(target, b)];
   }
   const intLike = (c: string) => c === "int" || c === "uint" || c === "bool";
-  if (ai.code === "float" && intLike(bi.code)) return [a, cast(a.dtype, b)];
-  if (bi.code === "float" && intLike(ai.code)) return [cast(b.dtype, a), b];
+  if (isFloatCode(ai.code) && intLike(bi.code)) return [a, cast(a.dtype, b)];
+  if (isFloatCode(bi.code) && intLike(ai.code)) return [cast(b.dtype, a), b];
   if (intLike(ai.code) && intLike(bi.code)) {
     const bits = Math.max(ai.bits, bi.bits, 32);
     const code = ai.code === "int" || bi.code === "int" ? "int" : "uint";

@@ -162,6 +162,12 @@ register("tvm_warp_shuffle_up", 5, { pure: false, opaque: true });
 register("tvm_warp_shuffle_down", 5, { pure: false, opaque: true });
 register("tvm_warp_activemask", 0, { pure: false, opaque: true, resultDType: "uint32" });
 register("tvm_thread_allreduce", -1, { pure: false, opaque: true, resultDType: "handle" });
+register("tvm_stack_alloca", 2, { pure: false, opaque: true, resultDType: "handle" });
+register("tvm_stack_make_shape", -1, { opaque: true, resultDType: "handle" });
+register("tvm_stack_make_array", 6, { opaque: true, resultDType: "handle" });
+register("llvm_lookup_intrinsic_id", 1, { opaque: true, resultDType: "uint32" });
+register("get_active_lane_mask", 2, { dtypeFirst: true, opaque: true });
+register("ignore_loop_partition", 1, { opaque: true, resultDType: "bool" });
 // Asynchronous global → shared copy (see async-copy.ts): 5 operands, or 6 with a predicate.
 register(PTX_CP_ASYNC, -1, { pure: false, dtypeFirst: true });
 

@@ -34,17 +34,21 @@ export function typedArrayConstructorFor(dt: DType): TypedArrayConstructor {
     case "float":
       return info.bits === 64 ? Float64Array : Float32Array;
     case "int":
+      if (info.bits < 8) throw new ExecutionError(`the CPU executor does not support the sub-byte dtype ${dt}`);
       if (info.bits === 8) return Int8Array;
       if (info.bits === 16) return Int16Array;
       if (info.bits === 32) return Int32Array;
       return Float64Array;
     case "uint":
+      if (info.bits < 8) throw new ExecutionError(`the CPU executor does not support the sub-byte dtype ${dt}`);
       if (info.bits === 8) return Uint8Array;
       if (info.bits === 16) return Uint16Array;
       if (info.bits === 32) return Uint32Array;
       return Float64Array;
     case "handle":
       throw new ExecutionError("a buffer of dtype handle cannot be executed");
+    default:
+      throw new ExecutionError(`the CPU executor does not support dtype ${dt} (bfloat16 and the float8/6/4 formats are parse/print only)`);
   }
 }
 

@@ -375,7 +375,7 @@ export class BodyBuilder {
   }
 
   private ifStatement(s: Extract<PyStmt, { kind: "If" }>): Stmt {
-    const cond = this.ev.condition(s.test, "an if condition");
+    const cond = this.ev.ifCondition(s.test);
     const thenCase = this.nested(s.body);
     const elseCase = s.orelse.length > 0 ? this.nested(s.orelse) : undefined;
     return ifThenElseStmt(cond, thenCase, elseCase);

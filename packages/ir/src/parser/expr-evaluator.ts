@@ -4,12 +4,12 @@
  * position of the expression that caused them.
  */
 import type { Buffer } from "../buffer.js";
-import { type DType, isBool, isIntegral } from "../dtype.js";
+import { type DType, isBool, isIntegral, lanesOf } from "../dtype.js";
 import { IRError } from "../errors.js";
-import { type BinaryOp, type PrimExpr, binary, bufferLoad, not, ramp, stringImm, variable } from "../expr.js";
+import { type BinaryOp, type PrimExpr, binary, bufferLoad, intImm, not, ramp, stringImm, variable } from "../expr.js";
 import { checkIntrinsicCall } from "../intrinsics.js";
 import type { PyExpr } from "./ast.js";
-import { type SourcePos, fail } from "./errors.js";
+import { ParseFailure, type SourcePos, fail } from "./errors.js";
 import { type ExprValue, isLiteral, literal, literalToExpr, valueToExpr, valuesToExprs } from "./literal.js";
 import type { ScopeStack } from "./scope.js";
 import { callTFunction } from "./t-functions.js";
@@ -40,6 +40,9 @@ export class ExprEvaluator {
   /** The functions of the enclosing `@I.ir_module`, which calls may name (`Module.f(...)`). */
   module: ModuleFunctions | undefined;
 
+  /** Closure values being evaluated (to refuse one that refers to itself). */
+  private readonly expanding = new Set<string>();
+
   constructor(readonly scopes: ScopeStack) {}
 
   /** Evaluates `e`, keeping bare literals untyped. */
@@ -68,6 +71,14 @@ export class ExprEvaluator {
   condition(e: PyExpr, what = "a condition"): PrimExpr {
     const v = this.prim(e);
     if (!isBool(v.dtype)) fail(`${what} must be a boolean expression, got ${v.dtype}`, e.pos);
+    return v;
+  }
+
+  /** The test of an `if` statement: an integer scalar is truthy when non-zero, as in Python (`x != 0`). */
+  ifCondition(e: PyExpr): PrimExpr {
+    const v = this.prim(e);
+    if (isIntegral(v.dtype) && lanesOf(v.dtype) === 1) return binary("ne", v, intImm(0, v.dtype));
+    if (!isBool(v.dtype)) fail(`an if condition must be a boolean or integer expression, got ${v.dtype}`, e.pos);
     return v;
   }
 
@@ -138,12 +149,16 @@ export class ExprEvaluator {
           if (e.indices.length !== 1) fail(`${member.buffer.name}.${member.member} takes one index`, e.pos);
           return bufferShapeItem(member.buffer, member.member, this.constInt(e.indices[0]!, "the index"), e.pos);
         }
+        const tuple = e.value.kind === "Name" ? this.scopes.lookup(e.value.id) : undefined;
+        if (tuple?.kind === "expr" && e.indices.length === 1) return this.closureItem(e, tuple.text, tuple.node);
         const buf = this.buffer(e.value);
         return bufferLoad(buf, this.indices(buf, subscriptItems(e.indices), e.pos));
       }
       case "Call": {
         const method = this.bufferMember(e.func);
         if (method !== undefined) return bufferMethodCall(this, method.buffer, method.member, e);
+        const closure = e.func.kind === "Name" ? this.scopes.lookup(e.func.id) : undefined;
+        if (closure?.kind === "expr") return this.closureCall(e, closure.text, closure.node);
         return callTFunction(this, e);
       }
       case "BinOp":
@@ -189,9 +204,55 @@ export class ExprEvaluator {
         return literal(b.value, b.isFloat ? "float" : "int");
       case "string":
         return stringImm(b.value);
+      case "expr":
+        return this.closureExpr(e, b.text, b.node);
+      case "value":
+        return b.value;
       case "buffer":
         fail(`buffer "${e.id}" cannot be used as a value; index it, as in ${e.id}[...]`, e.pos);
     }
+  }
+
+  /** A closure value given as TVMScript text; its errors are reported at the use, naming the value. */
+  private closureExpr(use: Node<"Name">, text: string, node: PyExpr): ExprValue {
+    if (this.expanding.has(use.id)) fail(`closure value ${use.id} = ${text} refers to itself`, use.pos);
+    this.expanding.add(use.id);
+    try {
+      return this.value(node);
+    } catch (err) {
+      if (err instanceof ParseFailure) fail(`closure value ${use.id} = ${text}: ${err.reason}`, use.pos);
+      throw err;
+    } finally {
+      this.expanding.delete(use.id);
+    }
+  }
+
+  /**
+   * `f(args)` where the closure gives `f` as a `T.*` function (`op = T.Add`) or as a lambda
+   * (a Python helper `def f(a, b): return <expr>`): the call of that function, or the lambda's body
+   * with its parameters bound to the evaluated arguments.
+   */
+  private closureCall(call: Node<"Call">, text: string, fn: PyExpr): ExprValue {
+    const name = (call.func as Node<"Name">).id;
+    if (fn.kind !== "Lambda") return this.value({ ...call, func: fn });
+    if (call.keywords.length > 0 || call.args.length !== fn.params.length) {
+      fail(`closure function ${name} = ${text} takes ${fn.params.length} positional arguments, got ${call.args.length}`, call.pos);
+    }
+    const args = call.args.map((a) => this.value(a));
+    return this.scopes.within(() => {
+      fn.params.forEach((p, i) => this.scopes.define(p, { kind: "value", value: args[i]! }));
+      return this.closureExpr(call.func as Node<"Name">, text, fn.body);
+    });
+  }
+
+  /** `dims[i]` where the closure gives `dims` as a tuple or list (`dims = (128, 64)`). */
+  private closureItem(e: Node<"Subscript">, text: string, node: PyExpr): ExprValue {
+    const name = (e.value as Node<"Name">).id;
+    if (node.kind !== "Tuple" && node.kind !== "List") fail(`closure value ${name} = ${text} cannot be indexed`, e.pos);
+    const i = this.constInt(e.indices[0]!, "a tuple index");
+    const item = node.elts[i < 0 ? node.elts.length + i : i];
+    if (item === undefined) fail(`${name}[${i}] is out of range: ${name} = ${text} has ${node.elts.length} items`, e.pos);
+    return this.closureExpr(e.value as Node<"Name">, text, item);
   }
 
   private attribute(e: Node<"Attribute">): ExprValue {

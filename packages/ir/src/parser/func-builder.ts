@@ -21,6 +21,8 @@ import type { ModuleFunctions } from "./module-functions.js";
 type FunctionDef = Extract<PyStmt, { kind: "FunctionDef" }>;
 
 const SCALAR_DTYPE = /^(u?int|float|bool)\d*(x\d+)?$/;
+/** TVMScript's other spellings of parameter annotations (`T.buffer` is `T.Buffer`, `T.boolean` is `T.bool`). */
+const PARAM_SPELLINGS: Readonly<Record<string, string>> = { "T.buffer": "T.Buffer", "T.boolean": "T.bool" };
 
 /** Whether `e` is the `@T.prim_func` decorator, bare or called (`@T.prim_func(private=True)`). */
 export function isPrimFuncDecorator(e: PyExpr): boolean {
@@ -70,7 +72,8 @@ function buildParam(p: Param, ev: ExprEvaluator, fn: FunctionState): Var {
   if (ann === undefined) {
     fail(`parameter "${p.name}" needs a type annotation such as T.Buffer(...), T.handle or T.int32`, p.pos);
   }
-  const callee = dottedName(ann.kind === "Call" ? ann.func : ann);
+  const written = dottedName(ann.kind === "Call" ? ann.func : ann);
+  const callee = written !== undefined && Object.hasOwn(PARAM_SPELLINGS, written) ? PARAM_SPELLINGS[written] : written;
   if (callee === "T.Buffer") {
     if (ann.kind !== "Call") fail('T.Buffer needs a shape, as in T.Buffer((16,), "float32")', ann.pos);
     const handle = variable(p.name, "handle");

@@ -20,9 +20,13 @@ export interface ParseOptions {
   /**
    * Values of names the script uses but does not define, as TVM's parser takes them from the
    * Python closure (`dtype`, `extent`); a module-level `NAME = <number>` in the text wins.
+   * `{ expr: "T.float32(1)" }` is a TIR value built in Python, given as TVMScript expression text:
+   * it is evaluated where the name is used.
    */
-  closure?: Readonly<Record<string, number | string>>;
+  closure?: Readonly<Record<string, ClosureValue>>;
 }
+
+export type ClosureValue = number | string | { readonly expr: string };
 
 /**
  * Parses TVMScript: an `@I.ir_module class` with `@T.prim_func` members, or bare `@T.prim_func`
@@ -32,11 +36,7 @@ export function parseTVMScript(text: string, opts: ParseOptions = {}): IRModule 
   const file = sourceFile(text, opts.fileName ?? "<string>");
   return withDiagnostics(file, () => {
     const functions = new Map<string, PrimFunc>();
-    const constants = new Map<string, Binding>(
-      Object.entries(opts.closure ?? {}).map(([name, value]): [string, Binding] =>
-        typeof value === "string" ? [name, { kind: "string", value }] : [name, { kind: "number", value, isFloat: !Number.isInteger(value) }],
-      ),
-    );
+    const constants = new Map<string, Binding>(Object.entries(opts.closure ?? {}).map(([name, value]) => [name, closureBinding(name, value)]));
     const stmts = parsePython(text);
     for (const s of stmts) topLevel(s, functions, constants, opts.dialect ?? "auto");
     if (functions.size === 0) {
@@ -57,6 +57,21 @@ export function parsePrimFunc(text: string, opts: ParseOptions = {}): PrimFunc {
     });
   }
   return [...mod.functions.values()][0]!;
+}
+
+function closureBinding(name: string, value: ClosureValue): Binding {
+  if (typeof value === "string") return { kind: "string", value };
+  if (typeof value === "number") return { kind: "number", value, isFloat: !Number.isInteger(value) };
+  let stmts: PyStmt[];
+  try {
+    stmts = parsePython(`${name} = ${value.expr}\n`);
+  } catch (err) {
+    if (!(err instanceof ParseFailure)) throw err;
+    throw new IRError(`closure value ${name} = ${value.expr}: ${err.reason}`);
+  }
+  const [s] = stmts;
+  if (stmts.length !== 1 || s?.kind !== "Assign") throw new IRError(`closure value ${name} = ${value.expr}: not a single expression`);
+  return { kind: "expr", text: value.expr, node: s.value };
 }
 
 function withDiagnostics<T>(file: SourceFile, f: () => T): T {

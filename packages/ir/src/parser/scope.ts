@@ -5,6 +5,8 @@
 import type { Buffer } from "../buffer.js";
 import type { Var } from "../expr.js";
 import type { Range } from "../stmt.js";
+import type { PyExpr } from "./ast.js";
+import type { ExprValue } from "./literal.js";
 
 export type Binding =
   /** Loop variables carry their range so that `T.axis.remap` can take the iterator domain from it. */
@@ -14,7 +16,11 @@ export type Binding =
   | { readonly kind: "handle"; readonly var: Var }
   | { readonly kind: "number"; readonly value: number; readonly isFloat: boolean }
   /** A string given from outside the script (a Python closure variable such as `dtype = "float16"`). */
-  | { readonly kind: "string"; readonly value: string };
+  | { readonly kind: "string"; readonly value: string }
+  /** A TVMScript expression given from outside the script (`one = T.float32(1)`), evaluated where it is used. */
+  | { readonly kind: "expr"; readonly text: string; readonly node: PyExpr }
+  /** A parameter of a closure lambda, bound to the value of its argument. */
+  | { readonly kind: "value"; readonly value: ExprValue };
 
 /** Nested lexical scopes; inner definitions shadow outer ones and vanish when the scope closes. */
 export class ScopeStack {

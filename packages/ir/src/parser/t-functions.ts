@@ -3,7 +3,7 @@
  * operators (`T.max`, `T.floordiv`, `T.Select`, `T.Cast`, …), vector builders and every intrinsic
  * of the registry in `intrinsics.ts` (`T.exp`, `T.if_then_else`, `T.tvm_storage_sync`, …).
  */
-import { isIntegral, isValidDType } from "../dtype.js";
+import { isFloat, isIntegral, isValidDType } from "../dtype.js";
 import { type BinaryOp, type PrimExpr, binary, broadcast, call as callExpr, cast, constant, letExpr, not, ramp, select, stringImm, variable } from "../expr.js";
 import { checkIntrinsicCall, intrinsicInfo, isNamespacedIntrinsic } from "../intrinsics.js";
 import { maxValue, minValue } from "../te/limits.js";
@@ -113,8 +113,8 @@ const HANDLERS: Record<string, Handler> = {
     return cast(dtypeArg(ev, dt!), ev.prim(x!));
   },
   cast: (ev, call) => {
-    const [x, dt] = expectArgs(call, "cast", 2);
-    return cast(dtypeArg(ev, dt!), ev.prim(x!));
+    const args = bindArguments(call, "T.cast", ["x", "dtype"], 2);
+    return cast(dtypeArg(ev, args.get("dtype")!), ev.prim(args.get("x")!));
   },
   Ramp: (ev, call) => {
     const [base, stride, lanes] = expectArgs(call, "Ramp", 3);
@@ -226,9 +226,15 @@ function dtypeOnlyArgument(ev: ExprEvaluator, call: CallNode, name: string): str
   return dtypeArg(ev, given[0]!);
 }
 
+/** TVM's short dtype strings: `"float"` is float32, `"int"` int32, `"uint"` uint32. */
+const SHORT_DTYPES: Readonly<Record<string, string>> = { float: "float32", int: "int32", uint: "uint32" };
+
 /** A dtype given as a string literal, checked. */
 export function dtypeArg(ev: ExprEvaluator, e: PyExpr): string {
-  const text = ev.string(e, "a dtype");
+  // `T.handle("int64").ty`: the type of a pointer variable, which our handles keep untyped.
+  if (e.kind === "Attribute" && e.attr === "ty" && e.value.kind === "Call" && dottedName(e.value.func) === "T.handle") return "handle";
+  const given = ev.string(e, "a dtype");
+  const text = Object.hasOwn(SHORT_DTYPES, given) ? SHORT_DTYPES[given]! : given;
   if (!isValidDType(text)) fail(`unknown dtype "${text}"`, e.pos);
   return text;
 }
@@ -248,7 +254,7 @@ function dtypeConstructor(ev: ExprEvaluator, call: CallNode, dt: string): ExprVa
   }
   const v = ev.value(arg);
   if (isLiteral(v)) {
-    if (v.type === "float" && !dt.startsWith("float") && !Number.isInteger(v.value)) {
+    if (v.type === "float" && !isFloat(dt) && !Number.isInteger(v.value)) {
       fail(`T.${dt} expects an integer, got ${v.value}`, arg.pos);
     }
     return constant(v.value, dt);
@@ -282,11 +288,16 @@ function intrinsicCall(ev: ExprEvaluator, call: CallNode, name: string): ExprVal
     dt = dtypeNode!.kind === "String" && dtypeNode!.value === "" ? "void" : dtypeArg(ev, dtypeNode!);
   }
   const values = operands.map((a) => ev.value(a));
-  // Literals are handed over as plain numbers so the intrinsic's own type rules give them a dtype.
-  const args: (PrimExpr | number | boolean)[] = values.map((v) => (isLiteral(v) ? (v.type === "bool" ? v.value !== 0 : v.value) : v));
+  // Literals are handed over as plain numbers so the intrinsic's own type rules give them a dtype;
+  // with a dtype= that the intrinsic does not take, a float literal is a constant of that dtype (`1.0`, not `1`).
+  const asked = dt === undefined && dtypeKeyword !== undefined ? dtypeArg(ev, dtypeKeyword) : undefined;
+  const args: (PrimExpr | number | boolean)[] = values.map((v) => {
+    if (!isLiteral(v)) return v;
+    if (v.type === "float" && asked !== undefined && isFloat(asked)) return constant(v.value, asked);
+    return v.type === "bool" ? v.value !== 0 : v.value;
+  });
   const result = checkIntrinsicCall(name, args, dt);
-  if (dtypeKeyword !== undefined && dt === undefined) {
-    const asked = dtypeArg(ev, dtypeKeyword);
+  if (dtypeKeyword !== undefined && asked !== undefined) {
     if (asked !== result.dtype) {
       fail(`T.${name}(..., dtype="${asked}"): the call has dtype ${result.dtype} (dtype= does not convert; use T.Cast)`, dtypeKeyword.pos);
     }
@@ -316,8 +327,12 @@ function namespacedCall(ev: ExprEvaluator, call: CallNode, op: string): ExprValu
 }
 
 /** Evaluates a call expression: `T.<function>(...)`. */
+/** Python spellings that TVM's parser evaluates to the same object as a T.* function. */
+const PYTHON_SPELLINGS: Readonly<Record<string, string>> = { "tvm.target.Target": "T.target" };
+
 export function callTFunction(ev: ExprEvaluator, call: CallNode): ExprValue {
-  const callee = dottedName(call.func);
+  const written = dottedName(call.func);
+  const callee = written !== undefined && Object.hasOwn(PYTHON_SPELLINGS, written) ? PYTHON_SPELLINGS[written] : written;
   if (callee !== undefined && !callee.startsWith("T.") && call.keywords.length === 0) {
     const global = moduleCall(
       ev.module,

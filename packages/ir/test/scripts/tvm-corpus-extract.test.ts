@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { extractCases, messageKey } from "../../scripts/tvm-corpus-extract.js";
 import { parseTVMScript } from "../../src/parser/index.js";
+import { printTVMScript } from "../../src/printer/index.js";
 
 // A made-up Python test file in the shape of TVM's: module-level functions, functions nested in a
 // test function, an ir_module class, multi-line headers, comments and blank lines in bodies.
@@ -116,6 +117,155 @@ def test_closure(extent, target):
     const f = [...parseTVMScript(c!.text, { closure: c!.closure }).functions.values()][0]!;
     expect([...f.bufferMap.values()][0]!.dtype).toBe("float16");
     expect(() => parseTVMScript(c!.text)).toThrow("a dtype must be a string literal");
+  });
+});
+
+describe("closure values computed in the enclosing Python", () => {
+  const COMPUTED = `
+@pytest.mark.parametrize(
+    "dtype",
+    ["float", "float16"],
+)
+def test_outer(dtype):
+    def check(n, lanes, scale=2):
+        vec_dtype = f"{dtype}x{lanes}"
+        blocks = (n + 7) // 8 * scale
+        unknown = compute(n)
+
+        @T.prim_func
+        def f(A: T.Buffer((n,), vec_dtype)):
+            T.evaluate(blocks)
+
+    check(x, 1)
+    check(64, 4)
+`;
+
+  it("multi-line parametrize, the first call with constant arguments, defaults, f-strings and arithmetic", () => {
+    const [c] = extractCases("tests/test_y.py", COMPUTED);
+    expect(c!.closure).toEqual({ dtype: "float", n: 64, lanes: 4, scale: 2, vec_dtype: "floatx4", blocks: 16 });
+  });
+});
+
+describe("TIR values built in the enclosing Python", () => {
+  const TIR = `
+def test_tir_values():
+    lanes = 4
+    one = tvm.tirx.const(1, dtype="float16")
+    index = tvm.tirx.Ramp(0, 1, lanes)
+    extent = T.vscale() * lanes
+    opaque = tvm.tirx.Var("n", "int32")
+
+    @T.prim_func
+    def f(A: T.Buffer((16,), "float16")):
+        A[index] = T.Broadcast(one, lanes)
+`;
+
+  it("are handed on as TVMScript text, and the parser evaluates them where they are used", () => {
+    const [c] = extractCases("tests/test_x.py", TIR);
+    expect(c!.closure).toEqual({
+      lanes: 4,
+      one: { expr: "T.float16(1)" },
+      index: { expr: "T.Ramp(0, 1, lanes)" },
+      extent: { expr: "(T.vscale()) * (lanes)" },
+    });
+    const f = [...parseTVMScript(c!.text, { closure: c!.closure }).functions.values()][0]!;
+    expect(printTVMScript(f)).toContain("A[0:4] = T.Broadcast(T.float16(1.0), 4)");
+  });
+
+  it("an expression that does not parse or refers to itself is a clear error", () => {
+    const script = '@T.prim_func\ndef f(A: T.Buffer((4,), "int32")):\n    A[0] = x\n';
+    expect(() => parseTVMScript(script, { closure: { x: { expr: "T.int32(" } } })).toThrow(/closure value x = T.int32\(:/);
+    expect(() => parseTVMScript(script, { closure: { x: { expr: "x + 1" } } })).toThrow("closure value x = x + 1 refers to itself");
+    expect(() => parseTVMScript(script, { closure: { x: { expr: "T.nope(1)" } } })).toThrow(
+      /3:12: error: closure value x = T.nope\(1\): unknown TVMScript function "T.nope"/,
+    );
+  });
+});
+
+describe("Python helpers and T.* functions in the closure", () => {
+  const HELPERS = `
+def intrin(data, offset):
+    return 0
+
+
+def twice(x):
+    y = x * 2
+    return y
+
+
+@pytest.mark.parametrize("op", (T.Max, T.Min))
+def test_helpers(op):
+    @T.prim_func
+    def f(A: T.Buffer((4,), "int32")):
+        A[0] = op(A[1], A[2])
+        T.evaluate(intrin(A.data, 1))
+`;
+
+  it("a one-line helper becomes a lambda, a T.* function value is called as that function", () => {
+    const [c] = extractCases("tests/test_w.py", HELPERS);
+    expect(c!.closure).toEqual({ intrin: { expr: "lambda data, offset: 0" }, op: { expr: "T.Max" } });
+    const f = [...parseTVMScript(c!.text, { closure: c!.closure }).functions.values()][0]!;
+    const printed = printTVMScript(f);
+    expect(printed).toContain("A[0] = T.max(A[1], A[2])");
+    expect(printed).toContain("T.evaluate(0)");
+  });
+
+  it("a lambda called with the wrong number of arguments is a positioned error", () => {
+    const script = '@T.prim_func\ndef f(A: T.Buffer((4,), "int32")):\n    A[0] = g(1)\n';
+    expect(() => parseTVMScript(script, { closure: { g: { expr: "lambda a, b: a + b" } } })).toThrow(
+      "3:12: error: closure function g = lambda a, b: a + b takes 2 positional arguments, got 1",
+    );
+    const f = [...parseTVMScript(script.replace("g(1)", "g(1, A[1])"), { closure: { g: { expr: "lambda a, b: a + b" } } }).functions.values()][0]!;
+    expect(printTVMScript(f)).toContain("A[0] = 1 + A[1]");
+  });
+});
+
+describe("tuples and special floats in the closure", () => {
+  const TUPLES = `
+def test_tuples():
+    dshape = (32, 64)
+    value = -float("inf")
+
+    @T.prim_func
+    def f(A: T.Buffer((4,), "float32")):
+        A[0] = T.float32(dshape[1])
+        A[1] = T.Cast("float32", value)
+`;
+
+  it("a tuple of constants is indexed by the script; float('inf') is a number", () => {
+    const [c] = extractCases("tests/test_v.py", TUPLES);
+    expect(c!.closure).toEqual({ dshape: { expr: "(32, 64)" }, value: -Infinity });
+    const f = [...parseTVMScript(c!.text, { closure: c!.closure }).functions.values()][0]!;
+    expect(printTVMScript(f)).toContain("A[0] = T.float32(64.0)");
+    expect(() => parseTVMScript(c!.text.replace("dshape[1]", "dshape[2]"), { closure: c!.closure })).toThrow(
+      "dshape[2] is out of range: dshape = (32, 64) has 2 items",
+    );
+  });
+});
+
+describe("the call that binds a nested function's parameters", () => {
+  const SCOPES = `
+def test_one():
+    def f(n):
+        return n
+
+    f(16)
+
+
+def test_two():
+    def f(dtype="float32"):
+        @T.prim_func
+        def g(A: T.Buffer((4,), dtype)):
+            T.evaluate(0)
+
+        return g
+
+    other = 1
+`;
+
+  it("is looked for only in the scope that defines it (else the defaults hold)", () => {
+    const [c] = extractCases("tests/test_u.py", SCOPES);
+    expect(c!.closure).toEqual({ dtype: "float32" });
   });
 });
 

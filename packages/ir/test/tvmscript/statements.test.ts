@@ -79,6 +79,15 @@ describe("control-flow statements", () => {
     );
   });
 
+  it("an integer if condition is Python's truthiness (x != 0); other types are refused", () => {
+    const { f, printed } = roundTrip(fn("for i in range(8):", "    if i % 3:", "        A[i] = T.float32(1)"));
+    expect(printed).toContain("if i % 3 != 0:");
+    const a = new Float32Array(8);
+    compilePrimFunc(f).run([a, 0]);
+    expect([...a]).toEqual([0, 1, 1, 0, 1, 1, 0, 1]);
+    expect(errorOf(fn("if A[0]:", "    A[1] = T.float32(0)")).reason).toBe("an if condition must be a boolean or integer expression, got float32");
+  });
+
   it("while loops get a clear error", () => {
     expect(errorOf(fn("while n > 0:", "    A[0] = T.float32(0)")).reason).toMatch(/while loops are not supported/);
   });
@@ -131,6 +140,38 @@ describe("expressions", () => {
     }
   });
 
+  it("tvm.target.Target(...) in a script is T.target(...)", () => {
+    const a = parsePrimFunc(fn('T.func_attr({"target": tvm.target.Target("llvm")})', "A[0] = T.float32(0)"));
+    const b = parsePrimFunc(fn('T.func_attr({"target": T.target("llvm")})', "A[0] = T.float32(0)"));
+    expect(structuralEqual(a, b)).toBe(true);
+  });
+
+  it('dtype=T.handle("int64").ty is the handle type', () => {
+    const { printed } = roundTrip(fn('p = T.call_extern("f", dtype=T.handle("int64").ty)', "T.evaluate(p)"));
+    expect(printed).toContain('T.call_extern("handle", "f")');
+  });
+
+  it("a float literal in an intrinsic with dtype= is a constant of that dtype", () => {
+    const { f } = roundTrip(fn('A[0] = T.if_then_else(n < 12, 1.0, 2.0, dtype="float32")'));
+    const a = new Float32Array(8);
+    compilePrimFunc(f).run([a, 3]);
+    expect(a[0]).toBe(1);
+    expect(errorOf(fn('A[0] = T.if_then_else(n < 12, 1, 2, dtype="float32")')).reason).toMatch(/the call has dtype int32/);
+  });
+
+  it("T.buffer and T.boolean are TVMScript's other spellings of T.Buffer and T.bool in parameters", () => {
+    const a = parsePrimFunc('@T.prim_func\ndef f(A: T.buffer((4,), "float32"), c: T.boolean):\n    A[0] = T.Select(c, T.float32(1), T.float32(0))\n');
+    const b = parsePrimFunc('@T.prim_func\ndef f(A: T.Buffer((4,), "float32"), c: T.bool):\n    A[0] = T.Select(c, T.float32(1), T.float32(0))\n');
+    expect(structuralEqual(a, b)).toBe(true);
+  });
+
+  it("T.cast takes its dtype positionally or as dtype=", () => {
+    const a = parsePrimFunc(fn('A[0] = T.cast(T.cast(n, "float64"), dtype="float32")'));
+    const b = parsePrimFunc(fn('A[0] = T.Cast("float32", T.Cast("float64", n))'));
+    expect(structuralEqual(a, b)).toBe(true);
+    expect(errorOf(fn("A[0] = T.cast(n)")).reason).toBe('T.cast is missing the argument "dtype"');
+  });
+
   it("lower-level intrinsics keep their dtype where TVMScript writes it", () => {
     const { printed } = roundTrip(
       fn(
@@ -142,6 +183,24 @@ describe("expressions", () => {
     );
     expect(printed).toContain('T.tvm_struct_get(A.data, 0, 1, "handle")');
     expect(printed).toContain('T.call_llvm_pure_intrin("float32", "llvm.fabs", T.uint32(1), A[0])');
+  });
+});
+
+describe("host and LLVM builtins", () => {
+  it("stack allocation, lane masks and loop-partition hints round-trip as opaque calls and are not executed", () => {
+    const text = fn(
+      's = T.tvm_stack_alloca("arg_value", 4)',
+      "shape = T.tvm_stack_make_shape(8)",
+      'arr = T.tvm_stack_make_array(A.data, shape, T.reinterpret("handle", T.uint64(0)), 1, T.float32(0), 0)',
+      'm = T.get_active_lane_mask("boolx4", 0, n)',
+      'i = T.llvm_lookup_intrinsic_id("llvm.ctpop.i32")',
+      "if T.ignore_loop_partition(n < 4):",
+      '    T.evaluate(T.call_packed("f", s, arr, m, i))',
+    );
+    const { f, printed } = roundTrip(text);
+    expect(printed).toContain('T.get_active_lane_mask("boolx4", 0, n)');
+    expect(calls(f)).toContain("ignore_loop_partition");
+    expect(() => compilePrimFunc(f).run([new Float32Array(8), 1])).toThrow(/tvm_stack_alloca/);
   });
 });
 

@@ -1,0 +1,268 @@
+/**
+ * Python text helpers for `tvm-corpus-closure.ts`: logical lines (physical lines joined through
+ * open brackets) and the value of a constant expression over already known names. Only numbers,
+ * strings, arithmetic, string concatenation and f-strings of known names are evaluated, and TIR
+ * values built from `T.*` calls (and `tvm.tirx.const`/`Ramp`/`Broadcast`) over known names, which
+ * are handed on as TVMScript text; anything else is undefined (never guessed).
+ */
+import type { PyExpr } from "../src/parser/ast.js";
+import type { ClosureValue } from "../src/parser/index.js";
+import { parsePython } from "../src/parser/py-parser.js";
+
+export type { ClosureValue } from "../src/parser/index.js";
+
+export interface LogicalLine {
+  /** Index of its first physical line. */
+  readonly first: number;
+  readonly indent: number;
+  /** The physical lines joined with spaces, comments removed. */
+  readonly text: string;
+}
+
+/** Joins physical lines while a bracket is open; lines inside triple-quoted strings are left out. */
+export function logicalLines(lines: readonly string[]): LogicalLine[] {
+  const out: LogicalLine[] = [];
+  let depth = 0;
+  let inTriple: string | undefined;
+  let current: { first: number; indent: number; parts: string[] } | undefined;
+  lines.forEach((line, k) => {
+    let code = "";
+    for (let i = 0; i < line.length; i++) {
+      const ch = line[i]!;
+      const three = line.slice(i, i + 3);
+      if (inTriple !== undefined) {
+        if (three === inTriple) {
+          inTriple = undefined;
+          i += 2;
+        }
+        continue;
+      }
+      if (three === '"""' || three === "'''") {
+        inTriple = three;
+        i += 2;
+        continue;
+      }
+      if (ch === "#") break;
+      if (ch === '"' || ch === "'") {
+        const close = line.indexOf(ch, i + 1);
+        const end = close < 0 ? line.length : close;
+        code += line.slice(i, end + 1);
+        i = end;
+        continue;
+      }
+      if ("([{".includes(ch)) depth++;
+      else if (")]}".includes(ch)) depth = Math.max(0, depth - 1);
+      code += ch;
+    }
+    if (code.trim() === "" && current === undefined) return;
+    current ??= { first: k, indent: line.length - line.trimStart().length, parts: [] };
+    current.parts.push(code.trim());
+    if (depth === 0 && inTriple === undefined) {
+      out.push({ first: current.first, indent: current.indent, text: current.parts.join(" ").trim() });
+      current = undefined;
+    }
+  });
+  return out;
+}
+
+/** Splits `a, (b, c), d` at its top-level commas. */
+export function topLevelItems(text: string): string[] {
+  const items: string[] = [];
+  let depth = 0;
+  let quote: string | undefined;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quote !== undefined) {
+      if (ch === quote) quote = undefined;
+    } else if (ch === '"' || ch === "'") quote = ch;
+    else if ("([{".includes(ch)) depth++;
+    else if (")]}".includes(ch)) depth--;
+    else if (ch === "," && depth === 0) {
+      items.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  if (text.slice(start).trim() !== "") items.push(text.slice(start));
+  return items.map((s) => s.trim());
+}
+
+/** The text between the bracket that opens at `open` and its partner, or undefined when unbalanced. */
+export function bracketed(text: string, open: number): string | undefined {
+  let depth = 0;
+  let quote: string | undefined;
+  for (let i = open; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quote !== undefined) {
+      if (ch === quote) quote = undefined;
+    } else if (ch === '"' || ch === "'") quote = ch;
+    else if ("([{".includes(ch)) depth++;
+    else if (")]}".includes(ch) && --depth === 0) return text.slice(open + 1, i);
+  }
+  return undefined;
+}
+
+/** The value of a constant Python expression, `known` giving the names it may use. */
+export function constantValue(text: string, known: ReadonlyMap<string, ClosureValue>): ClosureValue | undefined {
+  const t = text.trim();
+  const fString = /^f(["'])(.*)\1$/.exec(t);
+  if (fString !== null) return formatted(fString[2]!, known);
+  const e = pythonExpr(t);
+  return e === undefined ? undefined : (evaluate(e, known) ?? tirValue(e, known));
+}
+
+/** The syntax tree of one Python expression, or undefined when the text is not one. */
+function pythonExpr(text: string): PyExpr | undefined {
+  let stmts;
+  try {
+    stmts = parsePython(`__value = ${text}\n`);
+  } catch {
+    return undefined;
+  }
+  const s = stmts[0];
+  return stmts.length === 1 && s?.kind === "Assign" ? s.value : undefined;
+}
+
+/** Python's spellings of TIR constructors, as TVMScript spells them. */
+const TIR_CONSTRUCTORS: Readonly<Record<string, string>> = {
+  "tvm.tirx.Ramp": "T.Ramp",
+  "tvm.tirx.expr.Ramp": "T.Ramp",
+  "tvm.tirx.Broadcast": "T.Broadcast",
+  "tvm.tirx.expr.Broadcast": "T.Broadcast",
+  "tvm.tirx.vscale": "T.vscale",
+};
+
+/** A TIR value built in Python, as TVMScript text, when every name in it is `T` or known. */
+function tirValue(e: PyExpr, known: ReadonlyMap<string, ClosureValue>): { expr: string } | undefined {
+  const text = scriptText(e, known);
+  const isTuple = e.kind === "Tuple" || e.kind === "List";
+  return text === undefined || !(isTuple || text.includes("T.")) ? undefined : { expr: text };
+}
+
+/**
+ * A Python helper `def name(a, b): return <expr>` whose body is TVMScript over its parameters and
+ * known names, as a lambda: `{ expr: "lambda a, b: <expr>" }`.
+ */
+export function helperFunction(params: readonly string[], body: string, known: ReadonlyMap<string, ClosureValue>): { expr: string } | undefined {
+  const e = pythonExpr(body);
+  if (e === undefined) return undefined;
+  const scope = new Map(known);
+  for (const p of params) scope.set(p, 0);
+  const text = scriptText(e, scope);
+  return text === undefined ? undefined : { expr: `lambda ${params.join(", ")}: ${text}` };
+}
+
+function scriptText(e: PyExpr, known: ReadonlyMap<string, ClosureValue>): string | undefined {
+  switch (e.kind) {
+    case "Number":
+      return e.isFloat && Number.isInteger(e.value) ? `${e.value}.0` : String(e.value);
+    case "String":
+      return JSON.stringify(e.value);
+    case "Constant":
+      return e.value === null ? undefined : e.value ? "True" : "False";
+    case "Name":
+      return known.has(e.id) ? e.id : undefined;
+    case "Attribute": {
+      const name = dotted(e);
+      return name?.startsWith("T.") ? name : undefined;
+    }
+    case "UnaryOp":
+      return e.op === "-" ? wrap(scriptText(e.operand, known), (a) => `-(${a})`) : undefined;
+    case "BinOp": {
+      const a = scriptText(e.left, known);
+      const b = scriptText(e.right, known);
+      return a === undefined || b === undefined ? undefined : `(${a}) ${e.op} (${b})`;
+    }
+    case "Call":
+      return callText(e, known);
+    case "Tuple":
+    case "List": {
+      const items = e.elts.map((x) => scriptText(x, known));
+      if (items.some((x) => x === undefined)) return undefined;
+      return e.kind === "List" ? `[${items.join(", ")}]` : `(${items.join(", ")}${items.length === 1 ? "," : ""})`;
+    }
+    default:
+      return undefined;
+  }
+}
+
+function callText(e: Extract<PyExpr, { kind: "Call" }>, known: ReadonlyMap<string, ClosureValue>): string | undefined {
+  const callee = dotted(e.func);
+  if (callee === "tvm.tirx.const") {
+    // tvm.tirx.const(v, dtype) is a typed constant: T.<dtype>(v).
+    const dtypeNode = e.args[1] ?? e.keywords.find((k) => k.name === "dtype")?.value;
+    const dt = dtypeNode === undefined ? undefined : evaluate(dtypeNode, known);
+    const value = e.args[0] === undefined ? undefined : scriptText(e.args[0], known);
+    return typeof dt !== "string" || value === undefined ? undefined : `T.${dt}(${value})`;
+  }
+  const name = callee === undefined ? undefined : callee.startsWith("T.") ? callee : TIR_CONSTRUCTORS[callee];
+  if (name === undefined) return undefined;
+  const args = e.args.map((a) => scriptText(a, known));
+  const keywords = e.keywords.map((k) => wrap(scriptText(k.value, known), (v) => `${k.name}=${v}`));
+  if ([...args, ...keywords].some((a) => a === undefined)) return undefined;
+  return `${name}(${[...args, ...keywords].join(", ")})`;
+}
+
+function dotted(e: PyExpr): string | undefined {
+  if (e.kind === "Name") return e.id;
+  if (e.kind !== "Attribute") return undefined;
+  return wrap(dotted(e.value), (base) => `${base}.${e.attr}`);
+}
+
+const wrap = (s: string | undefined, f: (s: string) => string): string | undefined => (s === undefined ? undefined : f(s));
+
+function formatted(body: string, known: ReadonlyMap<string, ClosureValue>): string | undefined {
+  let ok = true;
+  const text = body.replace(/\{([^{}]*)\}/g, (_, inner: string) => {
+    const v = constantValue(inner, known);
+    if (v === undefined || typeof v === "object") ok = false;
+    return String(v);
+  });
+  return ok ? text : undefined;
+}
+
+function evaluate(e: PyExpr, known: ReadonlyMap<string, ClosureValue>): number | string | undefined {
+  switch (e.kind) {
+    case "Number":
+    case "String":
+      return e.value;
+    case "Name": {
+      const v = known.get(e.id);
+      return typeof v === "object" ? undefined : v;
+    }
+    case "UnaryOp": {
+      const v = evaluate(e.operand, known);
+      if (typeof v !== "number") return undefined;
+      return e.op === "-" ? -v : e.op === "+" ? v : undefined;
+    }
+    case "Call": {
+      // float("inf"), float("-inf"), float("nan")
+      const special = e.func.kind === "Name" && e.func.id === "float" && e.args.length === 1 ? e.args[0] : undefined;
+      if (special?.kind !== "String") return undefined;
+      return ({ inf: Infinity, "-inf": -Infinity, nan: Number.NaN } as Record<string, number>)[special.value.toLowerCase()];
+    }
+    case "BinOp": {
+      const a = evaluate(e.left, known);
+      const b = evaluate(e.right, known);
+      if (typeof a === "string" && typeof b === "string") return e.op === "+" ? a + b : undefined;
+      if (typeof a !== "number" || typeof b !== "number") return undefined;
+      return arithmetic(e.op, a, b);
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** Python's arithmetic on numbers; `//` and `%` floor, and only integers are divided. */
+const PY_ARITHMETIC: Readonly<Record<string, (a: number, b: number) => number | undefined>> = {
+  "+": (a, b) => a + b,
+  "-": (a, b) => a - b,
+  "*": (a, b) => a * b,
+  "**": (a, b) => a ** b,
+  "//": (a, b) => (b === 0 || !Number.isInteger(a) || !Number.isInteger(b) ? undefined : Math.floor(a / b)),
+  "%": (a, b) => (b === 0 || !Number.isInteger(a) || !Number.isInteger(b) ? undefined : a - Math.floor(a / b) * b),
+};
+
+function arithmetic(op: string, a: number, b: number): number | undefined {
+  return Object.hasOwn(PY_ARITHMETIC, op) ? PY_ARITHMETIC[op]!(a, b) : undefined;
+}
