@@ -24,7 +24,7 @@ describe("batch-aware tiling", () => {
     const func = batchMatmul(batch, 32, 32, 16);
     const { ctx, gen, spaces } = spaceOf(func);
     let valid = 0;
-    for (let seed = 1; seed <= 12; seed++) {
+    for (let seed = 1; seed <= 8; seed++) {
       const out = replayWithPostprocs(ctx, spaces[0]!.trace, gen.postprocs, { seed, freshDecisions: true });
       if (!out.ok) continue;
       valid++;
@@ -36,7 +36,7 @@ describe("batch-aware tiling", () => {
       expect(Math.log2(threads) % 1).toBe(0);
       expect(threads).toBeGreaterThanOrEqual(64);
     }
-    expect(valid).toBeGreaterThan(6);
+    expect(valid).toBeGreaterThan(4);
   });
 
   it("samples the matrix axes' threads in the range of two axes, not three", () => {
