@@ -60,7 +60,7 @@ for spec in json.loads(sys.argv[1]):
         out.append({"op": timed(lambda: torch.relu(A @ B) + C, "torch relu(A@B)+C (eager, TF32 off)"),
                     "gemmOnly": timed(lambda: A @ B, "torch A@B (cuBLAS SGEMM, TF32 off)")})
     elif op == "matmul":
-        n = spec["n"]; A, B = rnd(n, n), rnd(n, n)
+        A, B = rnd(spec["m"], spec["k"]), rnd(spec["k"], spec["n"])
         out.append({"op": timed(lambda: A @ B, "torch A@B (cuBLAS SGEMM, TF32 off)")})
     elif op == "batch_matmul":
         b, n = spec["batch"], spec["n"]; A, B = rnd(b, n, n), rnd(b, n, n)

@@ -1,7 +1,9 @@
 /**
  * The workloads `pnpm bench:tune` tunes (issue: gemm+ReLU+add 2048³, matmul 1024³ and 4096³, a
- * batched matmul, the d2l conv2d NCHW 3×3 64→64 at 56×56 with batch 1 and 32), each with the
- * PyTorch computation it is compared with (cuBLAS / cuDNN, TF32 off).
+ * batched matmul, the d2l conv2d NCHW 3×3 64→64 at 56×56 with batch 1 and 32; then shapes the
+ * tiles need not divide and rectangular ones: matmul 1000³, 2047³, 4096×1024×4096 and a skinny
+ * 64×4096×4096), each with the PyTorch computation it is compared with (cuBLAS / cuDNN, TF32 off).
+ * Matmul shapes read M×N×K: A is M×K, B is K×N.
  */
 import { type PrimFunc, batchMatmul, conv2d, gemmReluAdd, matmul } from "@tessera/ir";
 
@@ -16,7 +18,7 @@ export interface BenchWorkload {
 
 export type TorchBaselineSpec =
   | { readonly op: "gemm_relu_add"; readonly n: number }
-  | { readonly op: "matmul"; readonly n: number }
+  | { readonly op: "matmul"; readonly m: number; readonly n: number; readonly k: number }
   | { readonly op: "batch_matmul"; readonly batch: number; readonly n: number }
   | { readonly op: "conv2d"; readonly batch: number; readonly channels: number; readonly size: number; readonly kernel: number };
 
@@ -32,13 +34,22 @@ function convWorkload(batch: number): BenchWorkload {
   };
 }
 
+/** C = A·B with A: m×k, B: k×n (the operator library's `matmul(n, m, l)` names them C's rows, C's columns, k). */
+function matmulWorkload(name: string, m: number, n: number, k: number): BenchWorkload {
+  return { name, func: () => matmul(m, n, k).func, flop: 2 * m * n * k, torch: { op: "matmul", m, n, k } };
+}
+
 export const BENCH_WORKLOADS: readonly BenchWorkload[] = [
   { name: "gemm_relu_add_2048", func: () => gemmReluAdd(2048).func, flop: 2 * 2048 ** 3, torch: { op: "gemm_relu_add", n: 2048 } },
-  { name: "matmul_1024", func: () => matmul(1024, 1024, 1024).func, flop: 2 * 1024 ** 3, torch: { op: "matmul", n: 1024 } },
-  { name: "matmul_4096", func: () => matmul(4096, 4096, 4096).func, flop: 2 * 4096 ** 3, torch: { op: "matmul", n: 4096 } },
+  matmulWorkload("matmul_1024", 1024, 1024, 1024),
+  matmulWorkload("matmul_4096", 4096, 4096, 4096),
   { name: "batch_matmul_16x512", func: () => batchMatmul(16, 512, 512, 512).func, flop: 2 * 16 * 512 ** 3, torch: { op: "batch_matmul", batch: 16, n: 512 } },
   convWorkload(1),
   convWorkload(32),
+  matmulWorkload("matmul_1000", 1000, 1000, 1000),
+  matmulWorkload("matmul_2047", 2047, 2047, 2047),
+  matmulWorkload("matmul_4096x1024x4096", 4096, 1024, 4096),
+  matmulWorkload("matmul_skinny_64x4096x4096", 64, 4096, 4096),
 ];
 
 export function benchWorkload(name: string): BenchWorkload {

@@ -15,6 +15,7 @@ import { RejectionTally } from "./rejection-tally.js";
 import { DUPLICATE_OF_MEASURED, type SearchRun } from "./search-run.js";
 import type { MeasureCandidate } from "../interfaces/candidate.js";
 import { SearchStrategyBase } from "./strategy-base.js";
+import { seedsFromSimilarWorkloads } from "../database/similar-records.js";
 import { WeightedSampler, randomPermutation } from "./weighted-sampler.js";
 
 export interface EvolutionarySearchConfig {
@@ -48,6 +49,11 @@ export interface EvolutionarySearchConfig {
    * (neighbourhood.ts), the cost model's favourite per changed decision first (TVM: 0).
    */
   readonly neighbourShare: number;
+  /**
+   * Most records of other workloads of the same op structure, retargeted onto this task's design
+   * space (database/similar-records.ts), that join the first members of the population (TVM: 0).
+   */
+  readonly similarSeeds: number;
 }
 
 export const DEFAULT_EVOLUTIONARY_SEARCH_CONFIG: EvolutionarySearchConfig = {
@@ -63,6 +69,7 @@ export const DEFAULT_EVOLUTIONARY_SEARCH_CONFIG: EvolutionarySearchConfig = {
   numEmptyItersBeforeEarlyStop: 5,
   maxClassShare: 0.25,
   neighbourShare: 0.25,
+  similarSeeds: 8,
 };
 
 /** Best measured programs whose neighbourhoods a batch may draw on, best first. */
@@ -80,6 +87,8 @@ export class EvolutionarySearch extends SearchStrategyBase {
   private minUnmeasured = 0;
   private emptyIters = 0;
   private replayedRecords = new Map<string, Candidate | undefined>();
+  /** The replayed seeds from similar workloads' records (computed in the first round). */
+  private similarSeeds: Candidate[] | undefined;
   private neighbourhoods = new Map<string, readonly { candidate: Candidate; decision: number }[]>();
 
   constructor(config: Partial<EvolutionarySearchConfig> = {}) {
@@ -94,6 +103,7 @@ export class EvolutionarySearch extends SearchStrategyBase {
     this.minUnmeasured = c.initMinUnmeasured === "auto" ? Math.min(50, Math.ceil(this.populationSize / 2)) : c.initMinUnmeasured;
     this.emptyIters = 0;
     this.replayedRecords = new Map();
+    this.similarSeeds = undefined;
     this.neighbourhoods = new Map();
   }
 
@@ -177,7 +187,9 @@ export class EvolutionarySearch extends SearchStrategyBase {
   }
 
   private sampleInitPopulation(run: SearchRun, count: number, round: RejectionTally): Candidate[] {
-    const out: Candidate[] = [];
+    const out: Candidate[] = this.seedsFromSimilar(run, round)
+      .filter((c) => !run.isMeasured(c))
+      .slice(0, count);
     const needed = Math.min(this.minUnmeasured, count);
     for (let rounds = 0; rounds < this.config.maxFailCount && (out.length < needed || rounds === 0); rounds++) {
       for (let k = 0; k < count; k++) {
@@ -186,6 +198,15 @@ export class EvolutionarySearch extends SearchStrategyBase {
       }
     }
     return out.slice(0, count);
+  }
+
+  /** The best records of similar workloads, retargeted and replayed once per search (invalid ones dropped). */
+  private seedsFromSimilar(run: SearchRun, round: RejectionTally): Candidate[] {
+    if (this.similarSeeds === undefined) {
+      const traces = seedsFromSimilarWorkloads(run.database, run.workload, run.designSpaces, this.config.similarSeeds, { targetName: run.ctx.target.name });
+      this.similarSeeds = traces.flatMap((t) => run.replayer.replayRecorded(t, round) ?? []);
+    }
+    return this.similarSeeds;
   }
 
   private evolveWithCostModel(run: SearchRun, population: Candidate[], batch: number, round: RejectionTally): Candidate[] {
@@ -373,5 +394,6 @@ function checkConfig(c: EvolutionarySearchConfig): void {
   probability("epsGreedy");
   probability("maxClassShare");
   probability("neighbourShare");
+  positiveInt("similarSeeds", 0);
   if (c.maxClassShare === 0) throw fail("maxClassShare must be above 0 (1: no cap)");
 }

@@ -2,7 +2,10 @@
 import { type CudaTarget, target } from "@tessera/codegen";
 import { type PrimFunc, compute, createPrimFunc, mul, placeholder, reduceAxis, reduceSum } from "@tessera/ir";
 import type { Decision, Trace } from "@tessera/schedule";
-import { type CudaSpaceOptions, type TuneContext, defaultCudaSpaceGenerator, tuneContext, workloadOf } from "../../src/index.js";
+import { compareWithReference, formatComparison } from "@tessera/simulator";
+import { expect } from "vitest";
+import { type CudaSpaceOptions, type ReplayOutcome, type TuneContext, defaultCudaSpaceGenerator, tuneContext, workloadOf } from "../../src/index.js";
+import { loweredModuleFor } from "../../src/postproc/verify-gpu-code.js";
 
 export const H100: CudaTarget = target("nvidia/h100");
 
@@ -49,4 +52,23 @@ export function batchMatmul(batch: number, n: number, m: number, l: number): Pri
   const k = reduceAxis([0, l], "k");
   const C = compute([batch, n, m], (b, i, j) => reduceSum(mul(A.at(b, i, k), B.at(b, k, j)), k), "C");
   return createPrimFunc([A, B, C], { name: "batch_matmul" });
+}
+
+/**
+ * Checks a replayed sample: rejected with a reason, or lowered (VerifyGPUCode keeps the module) and
+ * simulated, with the race detector on and the outputs poisoned, equal to the executor on `func`.
+ */
+export function checkSimulatedOrRejected(out: ReplayOutcome, func: PrimFunc, seed: number): "simulated" | "rejected" {
+  if (!out.ok) {
+    expect(out.reason.length).toBeGreaterThan(0);
+    expect(out.detail.length).toBeGreaterThan(0);
+    return "rejected";
+  }
+  const module = loweredModuleFor(out.sch.func);
+  expect(module, "VerifyGPUCode keeps the lowered module").toBeDefined();
+  const report = compareWithReference(module!, func, { seed, rtol: 1e-4, atol: 1e-4 });
+  expect(report.passed, formatComparison(report)).toBe(true);
+  expect(report.simulation.raceCount).toBe(0);
+  expect(report.simulation.uninitializedReadCount).toBe(0);
+  return "simulated";
 }

@@ -8,15 +8,13 @@
  */
 import { conv2d, gemmReluAdd, matmul, type PrimFunc } from "@tessera/ir";
 import { RandomEngine } from "@tessera/schedule";
-import { compareWithReference, formatComparison } from "@tessera/simulator";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type Mutator, type ReplayOutcome, replayWithPostprocs } from "../../src/index.js";
+import { type Mutator, replayWithPostprocs } from "../../src/index.js";
 import { MutateGemmKnob } from "../../src/mutator/mutate-gemm-knob.js";
 import { MutateTileShape } from "../../src/mutator/mutate-tile-shape.js";
 import { MutateTileSize } from "../../src/mutator/mutate-tile-size.js";
-import { loweredModuleFor } from "../../src/postproc/verify-gpu-code.js";
-import { batchMatmul, spaceOf } from "./helpers.js";
+import { batchMatmul, checkSimulatedOrRejected, spaceOf } from "./helpers.js";
 
 const WORKLOADS: Readonly<Record<string, () => PrimFunc>> = {
   gemmReluAdd: () => gemmReluAdd(64).func,
@@ -33,21 +31,6 @@ const SPACES = new Map(
   }),
 );
 
-function checkOutcome(out: ReplayOutcome, func: PrimFunc, seed: number): "simulated" | "rejected" {
-  if (!out.ok) {
-    expect(out.reason.length).toBeGreaterThan(0);
-    expect(out.detail.length).toBeGreaterThan(0);
-    return "rejected";
-  }
-  const module = loweredModuleFor(out.sch.func);
-  expect(module, "VerifyGPUCode keeps the lowered module").toBeDefined();
-  const report = compareWithReference(module!, func, { seed, rtol: 1e-4, atol: 1e-4 });
-  expect(report.passed, formatComparison(report)).toBe(true);
-  expect(report.simulation.raceCount).toBe(0);
-  expect(report.simulation.uninitializedReadCount).toBe(0);
-  return "simulated";
-}
-
 describe("random samples of the default CUDA space", () => {
   it("are rejected with a reason, or simulate equal to the executor", () => {
     const tally = { simulated: 0, rejected: 0 };
@@ -56,12 +39,13 @@ describe("random samples of the default CUDA space", () => {
         const { func, ctx, gen, spaces } = SPACES.get(key)!;
         expect(spaces).toHaveLength(1);
         const out = replayWithPostprocs(ctx, spaces[0]!.trace, gen.postprocs, { seed, freshDecisions: true });
-        tally[checkOutcome(out, func, seed)]++;
+        tally[checkSimulatedOrRejected(out, func, seed)]++;
       }),
       { numRuns: 18, seed: 11 },
     );
+    // (Rejections with a reason are exercised by odd-shapes.property.test.ts: since the batch axis
+    // stays whole at the grid level, these 18 samples are all valid.)
     expect(tally.simulated).toBeGreaterThan(6);
-    expect(tally.rejected).toBeGreaterThan(0);
   }, 120_000);
 
   it("mutate into traces that replay and simulate equal, or are rejected with a reason", () => {
@@ -82,7 +66,7 @@ describe("random samples of the default CUDA space", () => {
             return;
           }
           const out = replayWithPostprocs(ctx, mutated, gen.postprocs, { seed });
-          tally[checkOutcome(out, func, seed)]++;
+          tally[checkSimulatedOrRejected(out, func, seed)]++;
         },
       ),
       { numRuns: 12, seed: 5 },

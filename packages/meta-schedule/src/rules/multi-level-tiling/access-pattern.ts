@@ -31,3 +31,16 @@ export function moveAxisLast(axis: number, ndim: number): number[] {
   const rest = Array.from({ length: ndim }, (_, d) => d).filter((d) => d !== axis);
   return [...rest, axis];
 }
+
+/**
+ * The spatial iterators of `block` that index every operand directly (the batch axis of a batched
+ * matmul): no operand is reused across them, so tiling them below the grid only shrinks the tiles
+ * of the axes that are. Empty when every spatial iterator would be one (nothing is reused at all).
+ */
+export function batchAxesOf(block: Block, operands: readonly Buffer[]): Set<Var> {
+  const spatial = block.iterVars.filter((iv) => iv.iterType === "spatial").map((iv) => iv.var);
+  const indexing = operands.map((buffer) => loadIndicesOf(block, buffer));
+  if (operands.length === 0 || indexing.some((ix) => ix === undefined)) return new Set();
+  const batch = spatial.filter((v) => indexing.every((ix) => ix!.includes(v)));
+  return batch.length < spatial.length ? new Set(batch) : new Set();
+}

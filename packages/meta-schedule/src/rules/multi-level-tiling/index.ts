@@ -6,7 +6,7 @@ import type { Var } from "@tessera/ir";
 import type { BlockRV, LoopRV, Schedule } from "@tessera/schedule";
 import type { TuneContext } from "../../tune-context.js";
 import type { ScheduleRule } from "../../interfaces/schedule-rule.js";
-import { transposeAxisFor } from "./access-pattern.js";
+import { batchAxesOf, transposeAxisFor } from "./access-pattern.js";
 import {
   COOPERATIVE_FETCH,
   FETCH_THREAD_INNER,
@@ -24,6 +24,8 @@ import {
 import { needsMultiLevelTiling } from "../../schedule-utils/block-info.js";
 import { type LoopSplitter, fuseAll, perfectTileSplitter, tileLoopNest } from "./tiling.js";
 import { blockRealizeOf } from "./block-query.js";
+import { blocksBesides, geometricMean, gridFillProbabilities } from "./grid-prior.js";
+import { type SpatialTileCandidates, chunkCandidates, spatialTileCandidates } from "./tile-candidates.js";
 
 export interface GpuTilingKnobs {
   /** Sample a staged (global → registers → shared) fetch against a direct one. */
@@ -141,6 +143,13 @@ export const DEFAULT_CUDA_TILING: MultiLevelTilingOptions = {
 
 const COIN = [0.5, 0.5];
 
+/** What the grid prior needs to know of a block: the SM count, its tiled spatial loops, its batch blocks. */
+interface GridContext {
+  readonly sms: number;
+  readonly loops: readonly { readonly loopVar: Var; readonly extent: number }[];
+  readonly batchBlocks: number;
+}
+
 export class MultiLevelTiling implements ScheduleRule {
   readonly name = "multiLevelTiling";
   constructor(readonly options: MultiLevelTilingOptions = DEFAULT_CUDA_TILING) {
@@ -149,7 +158,7 @@ export class MultiLevelTiling implements ScheduleRule {
     }
   }
 
-  apply(sch: Schedule, block: BlockRV, _ctx: TuneContext): Schedule[] {
+  apply(sch: Schedule, block: BlockRV, ctx: TuneContext): Schedule[] {
     if (!needsMultiLevelTiling(sch, block)) return [sch];
     const o = this.options;
     // Decided on the untiled block: which operands a transposed shared tile would help.
@@ -158,14 +167,36 @@ export class MultiLevelTiling implements ScheduleRule {
     const operands = computeBlock.reads.map((r, index) => ({ index, buffer: r.buffer })).filter((r) => r.buffer !== written);
     const transposeAxes = operands.map((r) => (o.knobs.transposedSharedLayout ? transposeAxisFor(computeBlock, r.buffer) : undefined));
 
+    // Batch axes stay whole at the grid level (fused into blockIdx), when that level is the grid.
+    const batchAxes =
+      o.tileBinds[0]?.startsWith("blockIdx") === true
+        ? batchAxesOf(
+            computeBlock,
+            operands.map((r) => r.buffer),
+          )
+        : new Set<Var>();
+
     sch.annotate(block, TILING_STRUCTURE, o.structure);
-    const spatialAxes = sch.getLoops(block).filter((l) => {
+    const batchLoops = new Set<Var>();
+    let batchBlocks = 1;
+    const spatialLoops = sch.getLoops(block).flatMap((l) => {
       const loop = sch.get(l);
       const axis = computeBlock.iterVars.find((iv) => loopBindsIter(sch, block, loop.loopVar, iv.var));
-      return axis?.iterType === "spatial" && !(loop.extent.kind === "IntImm" && loop.extent.value === 1);
-    }).length;
+      const extent = loop.extent.kind === "IntImm" ? loop.extent.value : undefined;
+      if (axis !== undefined && batchAxes.has(axis.var)) {
+        batchLoops.add(loop.loopVar);
+        batchBlocks *= extent ?? 1;
+        return [];
+      }
+      return axis?.iterType === "spatial" && extent !== 1 ? [{ loopVar: loop.loopVar, extent }] : [];
+    });
+    const grid: GridContext | undefined =
+      ctx.target.kind === "cuda" && spatialLoops.every((l) => l.extent !== undefined)
+        ? { sms: ctx.target.multiProcessorCount, loops: spatialLoops.map((l) => ({ loopVar: l.loopVar, extent: l.extent! })), batchBlocks }
+        : undefined;
+    const splitSpatial = o.threadSampling === "range" ? this.rangeSplitter(Math.max(1, spatialLoops.length), grid) : perfectTileSplitter(o.maxInnermostFactor);
     const { tiles } = tileLoopNest(sch, block, o.structure, {
-      spatial: o.threadSampling === "range" ? this.rangeSplitter(Math.max(1, spatialAxes)) : perfectTileSplitter(o.maxInnermostFactor),
+      spatial: (s, loop, levels) => (batchLoops.has(s.get(loop).loopVar) ? [loop] : splitSpatial(s, loop, levels)),
       reduce: o.threadSampling === "range" ? this.chunkSplitter() : perfectTileSplitter(o.maxInnermostReduceFactor),
     });
     const blockLoop = this.bindTileLevels(sch, tiles).get("blockIdx.x");
@@ -254,9 +285,10 @@ export class MultiLevelTiling implements ScheduleRule {
   /**
    * The "range" split of a spatial loop: [levels before the threads] [thread levels] [register
    * levels], the thread product and the register tile sampled from candidates that divide the
-   * loop together, so that every sample is a perfect tiling.
+   * loop together (or, for extents whose divisors give no real tile, padded powers of two:
+   * tile-candidates.ts), weighted by the grid prior when `grid` is known (grid-prior.ts).
    */
-  private rangeSplitter(spatialAxes: number): LoopSplitter {
+  private rangeSplitter(spatialAxes: number, grid: GridContext | undefined): LoopSplitter {
     const o = this.options;
     const sCount = [...o.structure].filter((c) => c === "S").length;
     const isThread = (q: number) => o.tileBinds[q]?.startsWith("threadIdx") === true;
@@ -269,18 +301,22 @@ export class MultiLevelTiling implements ScheduleRule {
     const high = Math.log2(Math.max(1, o.threadExtentHigh));
     const lo = 2 ** Math.ceil(low / spatialAxes);
     const hi = 2 ** Math.floor(high / spatialAxes);
+    const registerTiles = o.registerTiles.filter((r) => r <= o.maxInnermostFactor);
+    const candidatesOf = (extent: number): SpatialTileCandidates => {
+      const c = spatialTileCandidates(extent, lo, hi, registerTiles);
+      return after > 0 && c.registers.length > 0 ? c : { ...c, registers: [1] };
+    };
+    const axes = grid?.loops.map((l) => ({ extent: l.extent, candidates: candidatesOf(l.extent) }));
     return (sch, loop, levels) => {
       if (levels !== sCount) return perfectTileSplitter(o.maxInnermostFactor)(sch, loop, levels);
-      const extent = sch.get(loop).extent;
+      const { loopVar, extent } = sch.get(loop);
       if (extent.kind !== "IntImm") return perfectTileSplitter(o.maxInnermostFactor)(sch, loop, levels);
-      const e = extent.value;
-      const inRange = divisors(e).filter((d) => d >= lo && d <= hi);
-      const threads = inRange.length > 0 ? inRange : [Math.max(...divisors(e).filter((d) => d <= hi))];
-      const registers = o.registerTiles.filter((r) => r <= o.maxInnermostFactor && threads.every((t) => e % (t * r) === 0));
-      const uniform = (xs: readonly number[]) => xs.map(() => 1 / xs.length);
-      const t = sch.sampleCategorical(threads, uniform(threads));
-      const regs = registers.length > 0 ? registers : [1];
-      const r = after > 0 ? sch.sampleCategorical(regs, uniform(regs)) : undefined;
+      const { threads, registers } = candidatesOf(extent.value);
+      const self = grid?.loops.findIndex((l) => l.loopVar === loopVar) ?? -1;
+      const weigh = (tiles: readonly number[]): number[] =>
+        self < 0 ? tiles.map(() => 1 / tiles.length) : gridFillProbabilities(extent.value, tiles, blocksBesides(axes!, self, grid!.batchBlocks), grid!.sms);
+      const t = sch.sampleCategorical(threads, weigh(threads.map((x) => x * geometricMean(registers))));
+      const r = after > 0 ? sch.sampleCategorical(registers, weigh(registers.map((x) => x * geometricMean(threads)))) : undefined;
       const [outer, thread, register] = sch.split(loop, r === undefined ? [null, t] : [null, t, r]);
       return [
         ...perfectTileSplitter(o.maxVirtualThreads)(sch, outer!, before),
@@ -301,9 +337,7 @@ export class MultiLevelTiling implements ScheduleRule {
     return (sch, loop, levels) => {
       const extent = sch.get(loop).extent;
       if (levels < 2 || extent.kind !== "IntImm") return perfectTileSplitter(cap)(sch, loop, levels);
-      const fitting = divisors(extent.value).filter((d) => d <= cap);
-      const large = fitting.filter((d) => d >= Math.min(8, cap));
-      const chunks = large.length > 0 ? large : fitting;
+      const chunks = chunkCandidates(extent.value, cap);
       const chunk = sch.sampleCategorical(
         chunks,
         chunks.map(() => 1 / chunks.length),
@@ -329,12 +363,6 @@ function loopBindsIter(sch: Schedule, block: BlockRV, loopVar: Var, iter: Var): 
   const realize = blockRealizeOf(sch.func, node.name);
   const k = node.iterVars.findIndex((iv) => iv.var === iter);
   return realize !== undefined && k >= 0 && realize.iterValues[k] === loopVar;
-}
-
-function divisors(n: number): number[] {
-  const out: number[] = [];
-  for (let d = 1; d <= n; d++) if (n % d === 0) out.push(d);
-  return out;
 }
 
 export function multiLevelTiling(options: Partial<MultiLevelTilingOptions> = {}): MultiLevelTiling {

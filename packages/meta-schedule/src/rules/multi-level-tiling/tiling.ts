@@ -13,7 +13,7 @@ export interface TiledLoopNest {
   readonly tiles: LoopRV[][];
 }
 
-/** Splits one loop into `levels` loops, outermost first (the default: one sampled perfect tile). */
+/** Splits one loop into `levels` loops, outermost first (fewer fill the outermost levels; the default: one sampled perfect tile). */
 export type LoopSplitter = (sch: Schedule, loop: LoopRV, levels: number) => LoopRV[];
 
 /** TVM's split of a loop: a samplePerfectTile of `levels` factors (innermost at most `maxInnermost`). */
