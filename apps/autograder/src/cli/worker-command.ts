@@ -6,8 +6,7 @@
  * lock lapses). Run one per GPU (`--gpu N`), or CPU-only workers that grade in the simulator.
  */
 import { parseArgs } from "node:util";
-import { hostname } from "node:os";
-import { PASSWORD_FILE_ENV, QueueConfigError, RedisMutex, createMeasureHandler, parseRedisUrl, queueSettings, redactUrl, startWorker } from "@tessera/queue";
+import { PASSWORD_FILE_ENV, QueueConfigError, RedisMutex, createMeasureHandler, gpuLockKey, parseRedisUrl, redactUrl, startWorker } from "@tessera/queue";
 import { serializedGpu } from "../batch/serialized-gpu.js";
 import { createGradeHandler } from "../queue/grade-handler.js";
 import { type GradeCommand, UsageError } from "./command.js";
@@ -89,7 +88,7 @@ export async function runWorkerCommand(inv: WorkerInvocation, io: GradeIO): Prom
   let gpuLock: RedisMutex | undefined;
   if (choice.gpu !== undefined) {
     try {
-      gpuLock = await RedisMutex.open(inv.redis, `${queueSettings().prefix}:gpu-lock:${hostname()}:${process.env.CUDA_VISIBLE_DEVICES ?? "0"}`);
+      gpuLock = await RedisMutex.open(inv.redis, gpuLockKey());
     } catch (err) {
       choice.gpu.dispose();
       if (err instanceof QueueConfigError) {
