@@ -17,3 +17,4 @@ export { startMeasureWorker, gpuLockKey, type MeasureWorkerOptions } from "./mea
 export { startGpuWorkers, type GpuWorkers, type GpuWorkersOptions, type WorkerCommand } from "./worker-processes.js";
 // A private Redis on loopback, for a tuning run that spreads over this machine's GPUs (tune --gpus without --redis).
 export { startRedisServer, findRedisServer, type RedisServer } from "./redis-server.js";
+export { stopOnSignals } from "./stop-on-signals.js";

@@ -199,6 +199,21 @@ export const tuneSpec = {
   ],
 } as const satisfies CommandSpec;
 
+const REDIS_URL = {
+  name: "redis",
+  type: "string",
+  value: "URL",
+  description: "the job queue's Redis: redis[s]://[USER:PASSWORD@]HOST:PORT[/DB]",
+  required: true,
+} as const;
+
+const REDIS_PASSWORD_FILE = {
+  name: "redis-password-file",
+  type: "string",
+  value: "FILE",
+  description: "the Redis password, read from FILE (also TESSERA_REDIS_PASSWORD, or in the URL)",
+} as const;
+
 export const queueSpec = {
   name: "queue",
   usage: "dead-letters --redis URL [--retry ID | --all]",
@@ -207,15 +222,10 @@ export const queueSpec = {
     "Lists the dead-letter queue: each job that failed for good (its attempts spent, its workers lost too often, or refused as malformed), with its kind, attempts, time, worker and reason. With --retry ID (or --all) the job goes back in the queue with fresh attempts and its dead letter is removed; run the batch or tuning run again to pick up its result.",
   ],
   options: [
-    { name: "redis", type: "string", value: "URL", description: "the job queue's Redis: redis[s]://[USER:PASSWORD@]HOST:PORT[/DB]", required: true },
+    REDIS_URL,
     { name: "retry", type: "string", value: "ID", description: "put the dead-lettered job ID back in the queue" },
     { name: "all", type: "boolean", description: "put every dead-lettered job back in the queue" },
-    {
-      name: "redis-password-file",
-      type: "string",
-      value: "FILE",
-      description: "the Redis password, read from FILE (also TESSERA_REDIS_PASSWORD, or in the URL)",
-    },
+    REDIS_PASSWORD_FILE,
   ],
   exitCodes: [
     [0, "listed, or retried"],
@@ -232,15 +242,10 @@ export const workerSpec = {
     'A worker of the job queue that takes the "measure" jobs of tuning runs (`tessera tune --redis`), one at a time, and times each candidate on its GPU (with --dry-run runs, in the simulated runner). Start one per GPU (--gpu N), on any number of machines; `tessera tune --gpus 0,1` starts them itself. Workers on one GPU, the autograder\'s included, take turns on it through a lock in Redis. SIGTERM or SIGINT finishes the job in hand, then exits.',
   ],
   options: [
-    { name: "redis", type: "string", value: "URL", description: "the job queue's Redis: redis[s]://[USER:PASSWORD@]HOST:PORT[/DB]", required: true },
+    REDIS_URL,
     { name: "gpu", type: "string", value: "N", description: "use GPU N only (sets CUDA_VISIBLE_DEVICES for this worker and its measuring child)" },
     { name: "name", type: "string", value: "NAME", description: "shown in the log and stored on the jobs it takes", default: "host:pid" },
-    {
-      name: "redis-password-file",
-      type: "string",
-      value: "FILE",
-      description: "the Redis password, read from FILE (also TESSERA_REDIS_PASSWORD, or in the URL)",
-    },
+    REDIS_PASSWORD_FILE,
     { name: "insecure", type: "boolean", description: "work for a Redis that answers without a password although it is not on loopback" },
   ],
   exitCodes: [

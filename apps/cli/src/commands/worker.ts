@@ -3,7 +3,7 @@
  * (`tessera tune --redis`), until SIGTERM or SIGINT (the job in hand is finished first; a second
  * signal exits at once and the job goes to another worker once its lock lapses).
  */
-import { PASSWORD_FILE_ENV, QueueConfigError, parseRedisUrl, redactUrl, startMeasureWorker } from "@tessera/queue";
+import { PASSWORD_FILE_ENV, QueueConfigError, parseRedisUrl, redactUrl, startMeasureWorker, stopOnSignals } from "@tessera/queue";
 import { CliError } from "../errors.js";
 import { parseCommandArgs } from "../help/args.js";
 import type { CliIO } from "../io.js";
@@ -36,22 +36,7 @@ export async function run(args: readonly string[], io: CliIO): Promise<number> {
   }
   const where = process.env.CUDA_VISIBLE_DEVICES === undefined ? "this machine's GPU" : `CUDA_VISIBLE_DEVICES=${process.env.CUDA_VISIBLE_DEVICES}`;
   io.stdout(`[${worker.name}] ready: measure jobs from ${redactUrl(values.redis)} on ${where}\n`);
-  let signals = 0;
-  const stop = (signal: string): void => {
-    signals++;
-    io.stdout(`[${worker.name}] ${signal}: ${signals === 1 ? "finishing the job in hand, then exiting (again to exit now)" : "exiting now"}\n`);
-    void worker.close(signals > 1);
-  };
-  const onTerm = (): void => stop("SIGTERM");
-  const onInt = (): void => stop("SIGINT");
-  process.on("SIGTERM", onTerm);
-  process.on("SIGINT", onInt);
-  try {
-    await worker.closed;
-  } finally {
-    process.off("SIGTERM", onTerm);
-    process.off("SIGINT", onInt);
-  }
+  await stopOnSignals(worker, (line) => io.stdout(`${line}\n`));
   io.stdout(`[${worker.name}] stopped\n`);
   return 0;
 }
