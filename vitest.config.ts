@@ -37,6 +37,7 @@ const SLOW_TESTS = [
   // Worker processes: tessera tune --gpus (two tuning runs), a worker thread held longer than its lock.
   "apps/cli/test/tune-gpus.test.ts",
   "packages/queue/test/lock-keeper.test.ts",
+  "packages/queue/test/stop-on-signals.test.ts",
   "packages/meta-schedule/test/cpu/cpu-tuning.test.ts",
   "packages/meta-schedule/test/tune/recorded-hardware.test.ts",
   "packages/meta-schedule/test/search/search-quality.test.ts",

@@ -78,7 +78,8 @@ function spawnWorker(gpu: number, logFile: string, opts: GpuWorkersOptions): Sta
   const child = spawn(opts.command.file, [...opts.command.args], {
     ...(opts.command.cwd === undefined ? {} : { cwd: opts.command.cwd }),
     env: { ...process.env, ...opts.env, CUDA_VISIBLE_DEVICES: String(gpu) },
-    stdio: ["ignore", "pipe", "pipe"],
+    // The IPC channel closes when this process dies, however: the worker then stops (stopOnSignals).
+    stdio: ["ignore", "pipe", "pipe", "ipc"],
   });
   const log = createWriteStream(logFile, { flags: "a" });
   const exited = new Promise<string>((resolve) => {
