@@ -34,6 +34,10 @@ const SLOW_TESTS = [
   "apps/autograder/test/tune.test.ts",
   "apps/autograder/test/tune-gpu.test.ts",
   "apps/cli/test/tune-cpu.test.ts",
+  // Worker processes: tessera tune --gpus (two tuning runs), a worker thread held longer than its lock.
+  "apps/cli/test/tune-gpus.test.ts",
+  "packages/queue/test/lock-keeper.test.ts",
+  "packages/queue/test/stop-on-signals.test.ts",
   "packages/meta-schedule/test/cpu/cpu-tuning.test.ts",
   "packages/meta-schedule/test/tune/recorded-hardware.test.ts",
   "packages/meta-schedule/test/search/search-quality.test.ts",

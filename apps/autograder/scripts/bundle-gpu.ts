@@ -53,6 +53,18 @@ const ENTRIES: ReadonlyArray<{ name: string; source: string; description: string
       "pnpm bench:tune: the meta-schedule tuner on the GPU against torch (cuBLAS/cuDNN); --out-dir DIR, --only, --trials, --gemm-trials, --course-trials, --seeds",
   },
   { name: "grade", source: "apps/autograder/src/main.ts", description: "tessera-grade: the autograder (run from the repository root)" },
+  {
+    name: "tessera",
+    source: "apps/cli/src/main.ts",
+    description:
+      "the tessera CLI (print, run, build, simulate, tune, worker, queue): e.g. `tessera tune FILE --target nvidia/h200 --trials N --work-dir DIR --gpus 0,1` (one measuring worker per GPU; a private redis-server from TESSERA_REDIS_SERVER, e.g. redis-server.sh)",
+  },
+  {
+    name: "bench-tune-gpus",
+    source: "apps/cli/bench/tune-gpus.bench.ts",
+    description:
+      "pnpm bench:tune --gpus 0,1: one seed tuned on the first GPU, then on all listed (one `tessera worker` each), against cuBLAS; --trials, --seed, --workload, --out-dir DIR; needs TESSERA_REDIS_SERVER",
+  },
   // The grader's GPU worker process: found beside the entry that grades (see apps/autograder/src/gpu/worker/gpu-worker.ts).
   {
     name: "grade-gpu-worker",

@@ -20,7 +20,7 @@ describe("tessera CLI dispatcher", () => {
     expect(io.out).toMatch(/^Usage: tessera <command>/);
     const lines = io.out.split("\n");
     for (const c of commands) expect(lines.some((l) => l.startsWith(`  ${c.name}  `) && l.includes(c.summary.split(" ").slice(0, 3).join(" ")))).toBe(true);
-    expect(commands.map((c) => c.name)).toEqual(["print", "equal", "run", "apply", "simulate", "build", "tune", "queue"]);
+    expect(commands.map((c) => c.name)).toEqual(["print", "equal", "run", "apply", "simulate", "build", "tune", "queue", "worker"]);
   });
 
   it("no arguments prints help to stderr and exits 2", async () => {

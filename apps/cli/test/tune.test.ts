@@ -82,6 +82,15 @@ describe("tessera tune: arguments", () => {
     expect((await cli.run("tune", ...base, "--trials", "8", "--bogus")).err).toContain("Unknown option '--bogus'");
   });
 
+  it("rejects a bad --gpus list, and --gpus for the CPU target", async () => {
+    const base = [vadd, "--target", "nvidia/h100", "--trials", "8", "--work-dir", dir, "--dry-run"];
+    expect((await cli.run("tune", ...base, "--gpus", "0,0")).err).toBe("tessera: --gpus names GPU 0 twice ('0,0')\n");
+    expect((await cli.run("tune", ...base, "--gpus", "0,x")).err).toBe("tessera: --gpus expects a GPU number (0, 1, …), got 'x'\n");
+    const cpu = await cli.run("tune", vadd, "--target", "c", "--trials", "8", "--work-dir", dir, "--gpus", "0");
+    expect(cpu.code).toBe(2);
+    expect(cpu.err).toContain("--gpus starts GPU workers; the CPU target c is measured on this machine");
+  });
+
   it("suggests --dry-run when there is no GPU", async () => {
     const r = await cli.run("tune", vadd, "--target", "nvidia/h100", "--trials", "8", "--work-dir", dir);
     expect(r.code).toBe(2);

@@ -5,6 +5,7 @@
  *       [--dry-run] [--only gemm_relu_add_2048,matmul_1024,…] [--trials N] [--gemm-trials N]
  *       [--course-trials N] [--per-iter N] [--seeds 1,2,3] [--no-course] [--no-workloads] [--out-dir DIR] [--stem NAME]
  *       [--learned-features kernel-summary|per-store]
+ *   … --gpus 0,1 [--trials N] [--seed N]: one seed tuned on one GPU, then on all listed (apps/cli/bench/tune-gpus.bench.ts)
  *
  * Three parts, one report (docs/benchmarks/tuning.{json,md} and SVG/PNG curves beside them):
  * 1. Search-side speed on this machine: replaying the course's manual schedule at 2048³ from its
@@ -21,6 +22,7 @@
  * `--dry-run` needs no GPU: the simulated runner's latencies are estimates of a model, not
  * measurements, and the report says so.
  */
+import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
@@ -587,8 +589,24 @@ async function writeReport(mode: Mode, data: ReportData): Promise<void> {
   }
 }
 
+/**
+ * `--gpus 0,1,…` compares tuning on one GPU and on several, through the job queue's workers: an
+ * app-level benchmark (it starts `tessera worker` processes), run as its own program.
+ */
+function forwardGpus(): number | undefined {
+  if (!process.argv.slice(2).some((a) => a === "--gpus" || a.startsWith("--gpus="))) return undefined;
+  const script = join(repoRoot, "apps", "cli", "bench", "tune-gpus.bench.ts");
+  const run = spawnSync(process.execPath, ["--import", "tsx", "--conditions=@tessera/source", script, ...process.argv.slice(2)], {
+    stdio: "inherit",
+    cwd: repoRoot,
+  });
+  return run.status ?? 1;
+}
+
 try {
-  await main();
+  const forwarded = forwardGpus();
+  if (forwarded !== undefined) process.exitCode = forwarded;
+  else await main();
 } catch (err) {
   if (!(err instanceof UsageError)) throw err;
   console.error(`bench:tune: ${err.message}\n${USAGE}`);

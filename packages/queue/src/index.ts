@@ -13,3 +13,8 @@ export { queueSettings, type QueueSettings } from "./settings.js";
 export { RedisMutex, type RedisMutexOptions } from "./redis-mutex.js";
 export { measureDispatch, createMeasureHandler, type MeasureHandler } from "./measure-kind.js";
 export { KEY_ENV, KEY_FILE_ENV, queueKeyFromEnv } from "./signing.js";
+export { startMeasureWorker, gpuLockKey, type MeasureWorkerOptions } from "./measure-worker.js";
+export { startGpuWorkers, type GpuWorkers, type GpuWorkersOptions, type WorkerCommand } from "./worker-processes.js";
+// A private Redis on loopback, for a tuning run that spreads over this machine's GPUs (tune --gpus without --redis).
+export { startRedisServer, findRedisServer, type RedisServer } from "./redis-server.js";
+export { stopOnSignals } from "./stop-on-signals.js";

@@ -19,6 +19,7 @@ import { checkReachable, openRedis } from "./connection.js";
 import { addDeadLetter } from "./dead-letter.js";
 import { JobRejectedError } from "./errors.js";
 import { type JobHandler, describeZodError } from "./job-kind.js";
+import { startLockKeeper } from "./lock-keeper.js";
 import { DEAD_LETTER_QUEUE, JOBS_QUEUE } from "./names.js";
 import { parseRedisUrl } from "./redis-url.js";
 import { type QueueSettings, queueSettings } from "./settings.js";
@@ -71,6 +72,8 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
   const control = openRedis(address);
   const dlq = new Queue(DEAD_LETTER_QUEUE, { connection: control, prefix: settings.prefix });
   const known = [...handlers.keys()].join(", ");
+  // Locks renewed from a thread of their own: a handler that holds this thread keeps its job.
+  const keeper = startLockKeeper({ address, queueKey: `${settings.prefix}:${JOBS_QUEUE}`, lockDurationMs: settings.lockDurationMs });
 
   const handle = async (job: Job, jobId: string): Promise<unknown> => {
     const handler = handlers.get(job.name);
@@ -100,8 +103,9 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     return key === undefined ? checked.data : seal(key, "result", job.name, jobId, checked.data);
   };
 
-  const process_ = async (job: Job): Promise<unknown> => {
+  const process_ = async (job: Job, token?: string): Promise<unknown> => {
     const jobId = job.id ?? "?";
+    if (token !== undefined) keeper.hold(jobId, token);
     const attempt = job.attemptsMade + 1;
     const attempts = job.opts.attempts ?? 1;
     const started = performance.now();
@@ -117,6 +121,8 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       // Before the job is marked failed: whoever sees it failed finds its dead letter.
       if (final) await recordDeadLetter(dlq, job, error.message, attempt, name, log);
       throw error;
+    } finally {
+      keeper.release(jobId);
     }
   };
 
@@ -140,6 +146,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
   });
 
   const closed = worker.run().then(async () => {
+    await keeper.close();
     await dlq.close();
     connection.disconnect();
     control.disconnect();

@@ -6,8 +6,17 @@
  * lock lapses). Run one per GPU (`--gpu N`), or CPU-only workers that grade in the simulator.
  */
 import { parseArgs } from "node:util";
-import { hostname } from "node:os";
-import { PASSWORD_FILE_ENV, QueueConfigError, RedisMutex, createMeasureHandler, parseRedisUrl, queueSettings, redactUrl, startWorker } from "@tessera/queue";
+import {
+  PASSWORD_FILE_ENV,
+  QueueConfigError,
+  RedisMutex,
+  createMeasureHandler,
+  gpuLockKey,
+  parseRedisUrl,
+  redactUrl,
+  startWorker,
+  stopOnSignals,
+} from "@tessera/queue";
 import { serializedGpu } from "../batch/serialized-gpu.js";
 import { createGradeHandler } from "../queue/grade-handler.js";
 import { type GradeCommand, UsageError } from "./command.js";
@@ -89,7 +98,7 @@ export async function runWorkerCommand(inv: WorkerInvocation, io: GradeIO): Prom
   let gpuLock: RedisMutex | undefined;
   if (choice.gpu !== undefined) {
     try {
-      gpuLock = await RedisMutex.open(inv.redis, `${queueSettings().prefix}:gpu-lock:${hostname()}:${process.env.CUDA_VISIBLE_DEVICES ?? "0"}`);
+      gpuLock = await RedisMutex.open(inv.redis, gpuLockKey());
     } catch (err) {
       choice.gpu.dispose();
       if (err instanceof QueueConfigError) {
@@ -131,21 +140,9 @@ export async function runWorkerCommand(inv: WorkerInvocation, io: GradeIO): Prom
     throw err;
   }
   io.stdout(`[${worker.name}] ready: jobs from ${redactUrl(inv.redis)}, ${inv.concurrency} at a time, on ${where}\n`);
-  let signals = 0;
-  const stop = (signal: string): void => {
-    signals++;
-    io.stdout(`[${worker.name}] ${signal}: ${signals === 1 ? "finishing the jobs in hand, then exiting (again to exit now)" : "exiting now"}\n`);
-    void worker.close(signals > 1);
-  };
-  const onTerm = (): void => stop("SIGTERM");
-  const onInt = (): void => stop("SIGINT");
-  process.on("SIGTERM", onTerm);
-  process.on("SIGINT", onInt);
   try {
-    await worker.closed;
+    await stopOnSignals(worker, (line) => io.stdout(`${line}\n`));
   } finally {
-    process.off("SIGTERM", onTerm);
-    process.off("SIGINT", onInt);
     await dispose();
   }
   io.stdout(`[${worker.name}] stopped\n`);

@@ -4,7 +4,7 @@
  * the job queue or the autograder.
  */
 import type { CommandSpec } from "../help/spec.js";
-import { applySpec, buildSpec, equalSpec, printSpec, queueSpec, runSpec, simulateSpec, tuneSpec } from "./specs.js";
+import { applySpec, buildSpec, equalSpec, printSpec, queueSpec, runSpec, simulateSpec, tuneSpec, workerSpec } from "./specs.js";
 import type { Command, CommandRunner } from "./types.js";
 
 export type { Command, CommandRunner } from "./types.js";
@@ -28,4 +28,5 @@ export const commands: readonly Command[] = [
   lazyCommand(buildSpec, () => import("./build.js")),
   lazyCommand(tuneSpec, () => import("./tune.js")),
   lazyCommand(queueSpec, () => import("./queue.js")),
+  lazyCommand(workerSpec, () => import("./worker.js")),
 ];

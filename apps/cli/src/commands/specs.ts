@@ -180,16 +180,39 @@ export const tuneSpec = {
       name: "redis",
       type: "string",
       value: "URL",
-      description: "send the measurements to the job queue's workers (`pnpm grade worker`, the autograder's) at redis://HOST:PORT[/DB] (GPU targets only)",
+      description:
+        "send the measurements to the job queue's workers (`tessera worker`, or the autograder's `pnpm grade worker`) at redis://HOST:PORT[/DB] (GPU targets only)",
+    },
+    {
+      name: "gpus",
+      type: "string",
+      value: "LIST",
+      description:
+        "start one measuring worker per GPU of this machine (e.g. 0,1), each pinned to its GPU, for the run's length; their logs go to DIR/workers/. Without --redis they share a private redis-server on loopback (TESSERA_REDIS_SERVER or redis-server on the PATH)",
     },
   ],
   notes: [{ title: "Targets", lines: [GPU_TARGET_NOTE, C_TARGET_NOTE] }],
   exitCodes: [
     [0, "tuned: the best schedule is in the work dir"],
-    [1, "no candidate ran successfully, or Redis cannot be reached"],
+    [1, "no candidate ran successfully, Redis cannot be reached, or a --gpus worker did not start"],
     [2, "bad arguments, an error in FILE, no GPU without --dry-run"],
   ],
 } as const satisfies CommandSpec;
+
+const REDIS_URL = {
+  name: "redis",
+  type: "string",
+  value: "URL",
+  description: "the job queue's Redis: redis[s]://[USER:PASSWORD@]HOST:PORT[/DB]",
+  required: true,
+} as const;
+
+const REDIS_PASSWORD_FILE = {
+  name: "redis-password-file",
+  type: "string",
+  value: "FILE",
+  description: "the Redis password, read from FILE (also TESSERA_REDIS_PASSWORD, or in the URL)",
+} as const;
 
 export const queueSpec = {
   name: "queue",
@@ -199,15 +222,10 @@ export const queueSpec = {
     "Lists the dead-letter queue: each job that failed for good (its attempts spent, its workers lost too often, or refused as malformed), with its kind, attempts, time, worker and reason. With --retry ID (or --all) the job goes back in the queue with fresh attempts and its dead letter is removed; run the batch or tuning run again to pick up its result.",
   ],
   options: [
-    { name: "redis", type: "string", value: "URL", description: "the job queue's Redis: redis[s]://[USER:PASSWORD@]HOST:PORT[/DB]", required: true },
+    REDIS_URL,
     { name: "retry", type: "string", value: "ID", description: "put the dead-lettered job ID back in the queue" },
     { name: "all", type: "boolean", description: "put every dead-lettered job back in the queue" },
-    {
-      name: "redis-password-file",
-      type: "string",
-      value: "FILE",
-      description: "the Redis password, read from FILE (also TESSERA_REDIS_PASSWORD, or in the URL)",
-    },
+    REDIS_PASSWORD_FILE,
   ],
   exitCodes: [
     [0, "listed, or retried"],
@@ -216,4 +234,25 @@ export const queueSpec = {
   ],
 } as const satisfies CommandSpec;
 
-export const commandSpecs: readonly CommandSpec[] = [printSpec, equalSpec, runSpec, applySpec, simulateSpec, buildSpec, tuneSpec, queueSpec];
+export const workerSpec = {
+  name: "worker",
+  usage: "--redis URL [--gpu N] [options]",
+  summary: "measure tuning candidates for `tessera tune --redis` on this machine's GPU until SIGTERM",
+  description: [
+    'A worker of the job queue that takes the "measure" jobs of tuning runs (`tessera tune --redis`), one at a time, and times each candidate on its GPU (with --dry-run runs, in the simulated runner). Start one per GPU (--gpu N), on any number of machines; `tessera tune --gpus 0,1` starts them itself. Workers on one GPU, the autograder\'s included, take turns on it through a lock in Redis. SIGTERM or SIGINT finishes the job in hand, then exits.',
+  ],
+  options: [
+    REDIS_URL,
+    { name: "gpu", type: "string", value: "N", description: "use GPU N only (sets CUDA_VISIBLE_DEVICES for this worker and its measuring child)" },
+    { name: "name", type: "string", value: "NAME", description: "shown in the log and stored on the jobs it takes", default: "host:pid" },
+    REDIS_PASSWORD_FILE,
+    { name: "insecure", type: "boolean", description: "work for a Redis that answers without a password although it is not on loopback" },
+  ],
+  exitCodes: [
+    [0, "stopped by SIGTERM or SIGINT"],
+    [1, "Redis cannot be reached, or refused as open"],
+    [2, "bad arguments"],
+  ],
+} as const satisfies CommandSpec;
+
+export const commandSpecs: readonly CommandSpec[] = [printSpec, equalSpec, runSpec, applySpec, simulateSpec, buildSpec, tuneSpec, queueSpec, workerSpec];

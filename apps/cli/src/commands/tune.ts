@@ -1,4 +1,5 @@
 import { stat } from "node:fs/promises";
+import { join } from "node:path";
 import { Writable } from "node:stream";
 import { TargetError, target as resolveTarget } from "@tessera/codegen";
 import { TesseraError, irModule } from "@tessera/ir";
@@ -17,7 +18,7 @@ import {
 } from "@tessera/meta-schedule";
 import { QueueRunner } from "@tessera/meta-schedule/measure-queue";
 import { createProgressReporter } from "@tessera/meta-schedule/report";
-import { Dispatcher, QueueConfigError, measureDispatch, parseRedisUrl } from "@tessera/queue";
+import { Dispatcher, QueueConfigError, type WorkerCommand, measureDispatch, parseRedisUrl } from "@tessera/queue";
 import { cuda } from "@tessera/runtime";
 import { CliError } from "../errors.js";
 import { parseCommandArgs } from "../help/args.js";
@@ -26,6 +27,8 @@ import { loadModule, pickFunction } from "../load.js";
 import { loadScheduleFn } from "../space-file.js";
 import { parseSeed } from "./run.js";
 import { tuneSpec } from "./specs.js";
+import { type TuneWorkers, startTuneWorkers } from "./tune-workers.js";
+import { gpuList } from "./worker.js";
 
 /** What the tune command takes from its environment; tests replace components with fakes. */
 export interface TuneDeps {
@@ -39,6 +42,8 @@ export interface TuneDeps {
   readonly autoSpace?: (target: TuneTarget) => SpaceGenerator;
   /** The space of a schedule function from `--space FILE.ts` (the package's ScheduleFn when absent). */
   readonly scheduleFnSpace?: (fn: ScheduleFnLike) => SpaceGenerator;
+  /** How `--gpus` starts `tessera worker` (default: this program again). */
+  readonly workerCommand?: WorkerCommand;
 }
 
 export const defaultTuneDeps: TuneDeps = {
@@ -112,10 +117,13 @@ export async function runTune(args: readonly string[], io: CliIO, deps: TuneDeps
     if (target.kind === "c")
       throw new CliError(`--redis sends measurements to GPU workers; the CPU target ${target.name} is measured on this machine (leave out --redis)`);
   }
+  const gpus = values.gpus === undefined ? undefined : gpuList(values.gpus);
+  if (gpus !== undefined && target.kind === "c")
+    throw new CliError(`--gpus starts GPU workers; the CPU target ${target.name} is measured on this machine (leave out --gpus)`);
   if (dryRun && target.kind === "c")
     throw new CliError(`--dry-run simulates a GPU; the CPU target ${target.name} is measured on this machine (leave out --dry-run)`);
-  // With --redis the workers measure: their GPUs count, not this machine's.
-  if (!dryRun && redis === undefined && target.kind === "cuda") {
+  // With --redis or --gpus the workers measure: their GPUs count, not this process's.
+  if (!dryRun && redis === undefined && gpus === undefined && target.kind === "cuda") {
     const gpu = deps.gpu();
     if (!gpu.available) {
       throw new CliError(`no GPU to measure on here (${gpu.reason ?? "CUDA is unavailable"}); use --dry-run to tune with the simulated runner`);
@@ -130,10 +138,30 @@ export async function runTune(args: readonly string[], io: CliIO, deps: TuneDeps
     if (level !== "debug") progress.log(message);
   };
   let dispatcher: Dispatcher | undefined;
-  if (redis !== undefined) {
+  let workers: TuneWorkers | undefined;
+  let workersLost = false;
+  if (gpus !== undefined) {
+    const logDir = join(workDir, "workers");
+    workers = await startTuneWorkers({
+      gpus,
+      redis,
+      logDir,
+      io,
+      ...(deps.workerCommand === undefined ? {} : { command: deps.workerCommand }),
+      onAllExited: () => {
+        // Nothing is left to measure: the jobs still waiting fail, and so does the run.
+        workersLost = true;
+        void dispatcher?.close();
+      },
+    });
+    io.stderr(`tessera tune: measuring on GPU${gpus.length === 1 ? "" : "s"} ${gpus.join(", ")}, one worker each (logs in ${logDir})\n`);
+  }
+  const queueUrl = workers?.redisUrl ?? redis;
+  if (queueUrl !== undefined) {
     try {
-      dispatcher = await Dispatcher.open(redis);
+      dispatcher = await Dispatcher.open(queueUrl);
     } catch (err) {
+      await workers?.stop();
       if (err instanceof QueueConfigError) throw new CliError(err.message, 1);
       throw err;
     }
@@ -176,7 +204,9 @@ export async function runTune(args: readonly string[], io: CliIO, deps: TuneDeps
   } finally {
     progress.stop();
     await dispatcher?.close();
+    await workers?.stop();
   }
+  if (workersLost) throw new CliError(`every --gpus worker stopped before the run ended (logs in ${join(workDir, "workers")})`, 1);
   io.stdout(`${result.summary}`);
   const best = result.tasks[0]!;
   const files = [result.files.curveSvg, result.files.curvePng, result.files.history, logDirOf(workDir)].filter((f) => f !== undefined);

@@ -7,3 +7,6 @@ export const SQUARE = defineJobKind("square", z.object({ id: z.string(), n: z.nu
 
 /** Always throws (for retries and the dead-letter queue). */
 export const BROKEN = defineJobKind("broken", z.object({ id: z.string() }), z.object({}));
+
+/** Holds its worker's thread (a synchronous loop) for `ms`; the result names the process that did it. */
+export const BLOCKING = defineJobKind("blocking", z.object({ ms: z.number() }), z.object({ pid: z.number() }));
