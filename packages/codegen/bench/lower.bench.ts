@@ -4,11 +4,13 @@
  * schedule corpus, warm (V8 has optimised the compiler first). Prints a table, then the time of
  * every pass for the slowest schedule, and writes docs/benchmarks/lowering-time.{json,md}.
  *
- *   tsx --conditions=@tessera/source packages/codegen/bench/lower.bench.ts [--runs N] [--compare REF]
+ *   tsx --conditions=@tessera/source packages/codegen/bench/lower.bench.ts [--runs N] [--compare REF [--with REF2] [--clock wall|cpu]]
  *
  * `--compare REF` times this working tree and commit REF side by side in one process, run by run
  * in turn (see ../../ir/bench/tree-at-ref.ts), and writes docs/benchmarks/lowering-compare.{json,md}
  * with the ratio per schedule: the figure to quote before a stop that touches ir, schedule or codegen.
+ * `--clock cpu` times the process's CPU time instead of elapsed time: the steadier figure while
+ * other work shares the machine.
  *
  * Each run lowers a fresh schedule (building it is not timed). A timed unit test would be flaky on
  * a shared machine; this reports, and the load average says how far to trust it.
@@ -19,7 +21,7 @@ import { fastSchedule, manualSchedule, naiveSchedule, scheduleCorpus } from "@te
 import type { PrimFunc } from "@tessera/ir";
 import type { Schedule } from "@tessera/schedule";
 // @tessera/ir is a dependency of every package; its bench helpers are not exported, so by path.
-import { machineInfo, machineLines, median, runsArgument, timeMs } from "../../ir/bench/bench-util.js";
+import { clockArgument, machineInfo, machineLines, median, runsArgument, timeMs } from "../../ir/bench/bench-util.js";
 import { type PairedRow, pairedTimes, writeComparedReport } from "../../ir/bench/paired.js";
 import { type LoadedTree, type TreeSource, commandLine, loadPair, runIfComparing } from "../../ir/bench/tree-at-ref.js";
 import { CUDA_LOWERING_PASSES, codegenCuda, lower, splitHostDevice, target, verifyGpuCode } from "../src/index.js";
@@ -130,6 +132,7 @@ function loweringSide(tree: LoadedTree): LoweringSide {
 }
 
 async function compare(sides: { readonly a: TreeSource; readonly b: TreeSource }, runs: number): Promise<void> {
+  const clock = clockArgument();
   const machine = machineInfo();
   const packages = { codegen: "@tessera/codegen", corpus: "@tessera/corpus" };
   const [here, there] = await loadPair(sides, packages);
@@ -149,7 +152,7 @@ async function compare(sides: { readonly a: TreeSource; readonly b: TreeSource }
       ["gemm_relu_add fast 2048", (s) => s.fastSchedule(2048)],
     ];
     const rows: PairedRow[] = cases.map(([name, build]) => {
-      const row = pairedTimes(name, timed(hereSide, build), timed(thereSide, build), { warmup: WARMUP_RUNS, runs });
+      const row = pairedTimes(name, timed(hereSide, build), timed(thereSide, build), { warmup: WARMUP_RUNS, runs, clock });
       console.log(`${name}: ${trees[0].label} ${row.aMedianMs.toFixed(2)} ms, ${trees[1].label} ${row.bMedianMs.toFixed(2)} ms, ratio ${row.ratio.toFixed(3)}`);
       return row;
     });
@@ -157,7 +160,8 @@ async function compare(sides: { readonly a: TreeSource; readonly b: TreeSource }
       "lowering-compare",
       {
         title: "Lowering time: this tree beside another commit",
-        command: `pnpm bench:lower ${commandLine(sides)} --runs ${runs}`,
+        command: `pnpm bench:lower ${commandLine(sides)} --runs ${runs}${clock === "cpu" ? " --clock cpu" : ""}`,
+        clock,
         what: '`lower(sch, "nvidia/h100")` then `codegenCuda`, for a fresh schedule each run',
         warmup: WARMUP_RUNS,
         runs,

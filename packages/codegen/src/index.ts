@@ -59,6 +59,7 @@ export {
   convertBlocksToOpaque,
   flattenBuffer,
   injectSoftwarePipeline,
+  type InjectSoftwarePipelineOptions,
   lowerInitBlock,
   lowerOpaqueBlock,
   planBufferAllocation,

@@ -11,10 +11,11 @@
  * Prints a table, then the time of every instruction kind during the replay of the slowest
  * schedule, and writes docs/benchmarks/schedule-time.{json,md}.
  *
- *   tsx --conditions=@tessera/source packages/corpus/bench/schedule-apply.bench.ts [--runs N] [--compare REF]
+ *   tsx --conditions=@tessera/source packages/corpus/bench/schedule-apply.bench.ts [--runs N] [--compare REF [--with REF2] [--clock wall|cpu]]
  *
  * `--compare REF` times this working tree and commit REF side by side in one process, run by run
- * in turn (see ../../ir/bench/tree-at-ref.ts), and writes docs/benchmarks/schedule-compare.{json,md}.
+ * in turn (see ../../ir/bench/tree-at-ref.ts), and writes docs/benchmarks/schedule-compare.{json,md};
+ * `--clock cpu` times the process's CPU time instead of elapsed time (steadier on a busy machine).
  *
  * A timed unit test would be flaky on a shared machine; this reports, and the load average says
  * how far to trust it.
@@ -23,7 +24,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { type PrimFunc, gemmReluAdd } from "@tessera/ir";
 import { Schedule, Trace, type TraceJSON } from "@tessera/schedule";
-import { machineInfo, machineLines, median, runsArgument, timeMs } from "../../ir/bench/bench-util.js";
+import { clockArgument, machineInfo, machineLines, median, runsArgument, timeMs } from "../../ir/bench/bench-util.js";
 import { type PairedRow, pairedTimes, writeComparedReport } from "../../ir/bench/paired.js";
 import { type LoadedTree, type TreeSource, commandLine, loadPair, runIfComparing } from "../../ir/bench/tree-at-ref.js";
 import { fastSchedule, manualSchedule, naiveSchedule, scheduleCorpus } from "../src/index.js";
@@ -164,6 +165,7 @@ function scheduleSide(tree: LoadedTree): ScheduleSide {
 }
 
 async function compare(sides: { readonly a: TreeSource; readonly b: TreeSource }, runs: number): Promise<void> {
+  const clock = clockArgument();
   const machine = machineInfo();
   const packages = { ir: "@tessera/ir", schedule: "@tessera/schedule", corpus: "@tessera/corpus" };
   const [here, there] = await loadPair(sides, packages);
@@ -184,14 +186,15 @@ async function compare(sides: { readonly a: TreeSource; readonly b: TreeSource }
         ["build", build],
         ["replay", replay],
       ] as const) {
-        const row = pairedTimes(`gemm_relu_add ${which} 2048, ${what}`, make(timedSides[0]), make(timedSides[1]), { warmup: WARMUP_RUNS, runs });
+        const row = pairedTimes(`gemm_relu_add ${which} 2048, ${what}`, make(timedSides[0]), make(timedSides[1]), { warmup: WARMUP_RUNS, runs, clock });
         console.log(`${row.name}: ${here.label} ${row.aMedianMs.toFixed(2)} ms, ${there.label} ${row.bMedianMs.toFixed(2)} ms, ratio ${row.ratio.toFixed(3)}`);
         rows.push(row);
       }
     }
     writeComparedReport("schedule-compare", {
       title: "Schedule time: this tree beside another commit",
-      command: `pnpm bench:schedule ${commandLine(sides)} --runs ${runs}`,
+      command: `pnpm bench:schedule ${commandLine(sides)} --runs ${runs}${clock === "cpu" ? " --clock cpu" : ""}`,
+      clock,
       what: "building each 2048³ schedule with its corpus function, and replaying its trace on a fresh workload",
       warmup: WARMUP_RUNS,
       runs,

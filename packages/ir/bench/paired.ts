@@ -6,8 +6,8 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import type { MachineInfo } from "./bench-util.js";
-import { machineLines, median, timeMs } from "./bench-util.js";
+import type { Clock, MachineInfo } from "./bench-util.js";
+import { cpuTimeMs, machineLines, median, timeMs } from "./bench-util.js";
 
 export interface PairedRow {
   readonly name: string;
@@ -26,7 +26,13 @@ export interface PairedRow {
  * Times `a` and `b` `runs` times each, after `warmup` untimed runs of each. Each call of `prepare`
  * does the untimed setup (building a fresh schedule) and returns the work to time.
  */
-export function pairedTimes(name: string, a: () => () => void, b: () => () => void, opts: { readonly warmup: number; readonly runs: number }): PairedRow {
+export function pairedTimes(
+  name: string,
+  a: () => () => void,
+  b: () => () => void,
+  opts: { readonly warmup: number; readonly runs: number; readonly clock?: Clock },
+): PairedRow {
+  const time = opts.clock === "cpu" ? cpuTimeMs : timeMs;
   for (let i = 0; i < opts.warmup; i++) {
     a()();
     b()();
@@ -37,11 +43,11 @@ export function pairedTimes(name: string, a: () => () => void, b: () => () => vo
     const workA = a();
     const workB = b();
     if (i % 2 === 0) {
-      as.push(timeMs(workA));
-      bs.push(timeMs(workB));
+      as.push(time(workA));
+      bs.push(time(workB));
     } else {
-      bs.push(timeMs(workB));
-      as.push(timeMs(workA));
+      bs.push(time(workB));
+      as.push(time(workA));
     }
   }
   const ratios = as.map((t, i) => t / bs[i]!).sort((x, y) => x - y);
@@ -60,6 +66,8 @@ export interface ComparedReport {
   readonly aLabel: string;
   readonly bLabel: string;
   readonly rows: readonly PairedRow[];
+  /** What was timed (default wall). */
+  readonly clock?: Clock;
 }
 
 export function comparedMarkdown(r: ComparedReport): string {
@@ -74,6 +82,7 @@ export function comparedMarkdown(r: ComparedReport): string {
     `process (both bundled the same way), ${r.warmup} warm-up runs of each, then ${r.runs} pairs. The ratio is`,
     `the median of the pair ratios (${r.aLabel} / ${r.bLabel}; below 1: the first is faster), which holds on a`,
     "busy machine where separate runs do not; the spread is the middle half of the pair ratios.",
+    r.clock === "cpu" ? "Times are the process's CPU time (user + system, `--clock cpu`), not elapsed time." : "Times are elapsed (wall-clock) time.",
     "",
     ...machineLines(r.machine),
     "",
@@ -88,7 +97,15 @@ export function comparedMarkdown(r: ComparedReport): string {
 export function writeComparedReport(name: string, report: ComparedReport, extra: Record<string, unknown> = {}): void {
   const outDir = fileURLToPath(new URL("../../../docs/benchmarks/", import.meta.url));
   mkdirSync(outDir, { recursive: true });
-  const json = { machine: report.machine, a: report.aLabel, b: report.bLabel, command: report.command, ...extra, rows: report.rows };
+  const json = {
+    machine: report.machine,
+    a: report.aLabel,
+    b: report.bLabel,
+    command: report.command,
+    clock: report.clock ?? "wall",
+    ...extra,
+    rows: report.rows,
+  };
   writeFileSync(`${outDir}${name}.json`, `${JSON.stringify(json, null, 2)}\n`);
   writeFileSync(`${outDir}${name}.md`, comparedMarkdown(report));
   console.log(`wrote ${outDir}${name}.json and ${name}.md`);

@@ -87,6 +87,15 @@ describe("injectSoftwarePipeline", () => {
     );
   });
 
+  test("holderRegions: false (the lowering pipeline's pass) leaves the allocating block without regions, and nothing else changes", () => {
+    const before = parse(simpleCompute("[0, 1]", "[0, 1]"));
+    const withRegions = printTVMScript(injectSoftwarePipeline(before));
+    const after = injectSoftwarePipeline(before, { holderRegions: false });
+    expect(withRegions).toContain("T.reads(A[tx, 0:16])");
+    expect(printTVMScript(after)).toBe(withRegions.replace(/T\.(reads|writes)\(.+\)$/gm, "T.$1()"));
+    expectSameResults(after, before, 5);
+  });
+
   test("the consumer ordered before the producer reads last iteration's value: one version suffices", () => {
     expectPipelined(
       simpleCompute("[0, 1]", "[1, 0]"),

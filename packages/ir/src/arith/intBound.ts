@@ -261,7 +261,8 @@ class BoundEvaluator {
    */
   private residueBound(op: string, aExpr: PrimExpr, c: number, b: IntBound): IntBound {
     const a = this.bound(aExpr);
-    if (b.min === b.max) return b;
+    // A variable is congruent to nothing here (no substitutions, no congruences are asked for).
+    if (b.min === b.max || aExpr.kind === "Var") return b;
     const m = modularSetOf(aExpr, { substitutionOf: () => undefined, isNonNegative: (x) => this.bound(x).min >= 0 });
     let g = m.coeff === 0 ? c : gcdInt(m.coeff, c);
     // An unsigned dividend wraps modulo 2^bits: only power-of-two congruences survive.

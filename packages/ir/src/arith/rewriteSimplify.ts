@@ -373,6 +373,8 @@ class Rewriter {
    */
   private reducedCoefficientDivMod(op: "floordiv" | "floormod", quotient: LinearForm, remainder: LinearForm, c: number): PrimExpr | undefined {
     if (c <= 0 || remainder.terms.length === 0) return undefined;
+    // Coefficients already below c reduce to themselves: the caller has bounded that very form.
+    if (remainder.terms.every((t) => t.coef >= 0 && t.coef < c)) return undefined;
     const reduced: LinearForm = {
       ...remainder,
       terms: remainder.terms.map((t) => ({ ...t, coef: floorModInt(t.coef, c) })),

@@ -368,6 +368,9 @@ function planCompaction(alloc: Allocation, aligns: ReadonlyMap<number, DimAlign>
 function planIteratorIndexing(alloc: Allocation, ranges: readonly Range[]): Compaction | undefined {
   if (alloc.buffer.scope !== "local" || alloc.accesses.some((a) => a.node === undefined)) return undefined;
   const hull = ranges.reduce((n, r) => n * (r.extent.kind === "IntImm" ? r.extent.value : Infinity), 1);
+  // The layout's iterators are loops of every access: when the first access's loops span no fewer
+  // elements than the hull, no layout can be smaller (and working it out is costly).
+  if (iteratedElements(alloc.accesses[0]!) >= hull) return undefined;
   // The accesses are flattened over the region of all threads (a tile's rows and columns), whose
   // row-major order is the tile's: its flattened indices simplify to the fused copy loop's.
   const box = compactRegion(alloc, true).map((r, d) => r?.extent ?? alloc.buffer.shape[d]!);
@@ -390,6 +393,15 @@ function planIteratorIndexing(alloc: Allocation, ranges: readonly Range[]): Comp
   const dtype = alloc.buffer.shape[0]?.dtype ?? "int32";
   const shape = layout.shape.map((n) => intImm(n, dtype));
   return { buffer: withBuffer(alloc.buffer, { shape, strides: [] }), mins: shape.map(() => intImm(0, dtype)), threadVars: new Map(), reindexed };
+}
+
+/** The product of the constant extents above 1 of an access's non-thread loops: a bound on its layout's size. */
+function iteratedElements(access: Access): number {
+  let n = 1;
+  for (const l of access.innerLoops) {
+    if (l.forKind !== "thread_binding" && l.extent.kind === "IntImm" && l.extent.value > 1) n *= l.extent.value;
+  }
+  return n;
 }
 
 class AccessRebaser extends IRMutator {

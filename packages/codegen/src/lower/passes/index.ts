@@ -11,7 +11,7 @@ import { planBufferAllocationPass } from "./plan-buffer-allocation.js";
 export { compactBufferAllocation, compactBufferAllocationPass } from "./compact-buffer-allocation.js";
 export { convertBlocksToOpaque, convertBlocksToOpaquePass } from "./convert-blocks-to-opaque.js";
 export { type FlattenBufferOptions, flattenBuffer, flattenBufferPass } from "./flatten-buffer.js";
-export { injectSoftwarePipeline, injectSoftwarePipelinePass } from "./inject-software-pipeline.js";
+export { type InjectSoftwarePipelineOptions, injectSoftwarePipeline, injectSoftwarePipelinePass } from "./inject-software-pipeline.js";
 export { lowerInitBlock, lowerInitBlockPass } from "./lower-init-block.js";
 export { lowerOpaqueBlock, lowerOpaqueBlockPass } from "./lower-opaque-block.js";
 export { planBufferAllocation, planBufferAllocationPass } from "./plan-buffer-allocation.js";

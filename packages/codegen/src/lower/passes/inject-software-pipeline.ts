@@ -12,22 +12,35 @@ import { PASS, hasPipelineAnnotation } from "../software-pipeline/annotations.js
 import { pipelineLoop } from "../software-pipeline/pipeline.js";
 import { requireOpaqueBlocks } from "../util/block-checks.js";
 
+export interface InjectSoftwarePipelineOptions {
+  /**
+   * Give the blocks allocating the pipelines' buffers the regions of their body, as TVM does
+   * (default true). The pipeline turns it off: no later pass of ours reads those regions, and
+   * inferring them was half of this pass's time on the fast GEMM.
+   */
+  readonly holderRegions?: boolean;
+}
+
 class PipelineInjector extends IRMutator {
   private readonly loops: For[] = [];
+
+  constructor(private readonly holderRegions: boolean) {
+    super();
+  }
 
   override visitFor(s: For): Stmt {
     this.loops.push(s);
     const visited = super.visitFor(s);
     this.loops.pop();
     if (visited.kind !== "For" || !hasPipelineAnnotation(visited)) return visited;
-    return pipelineLoop(visited, this.loops);
+    return pipelineLoop(visited, this.loops, this.holderRegions);
   }
 }
 
-export function injectSoftwarePipeline(func: PrimFunc): PrimFunc {
+export function injectSoftwarePipeline(func: PrimFunc, opts: InjectSoftwarePipelineOptions = {}): PrimFunc {
   requireOpaqueBlocks(PASS, func.body);
-  const body = new PipelineInjector().visitStmt(func.body);
+  const body = new PipelineInjector(opts.holderRegions !== false).visitStmt(func.body);
   return body === func.body ? func : withBody(func, body);
 }
 
-export const injectSoftwarePipelinePass: Pass = { name: PASS, run: (func) => injectSoftwarePipeline(func) };
+export const injectSoftwarePipelinePass: Pass = { name: PASS, run: (func) => injectSoftwarePipeline(func, { holderRegions: false }) };

@@ -130,8 +130,11 @@ class Simplifier extends IRMutator {
     const outer = this.facts;
     this.facts = withCondition(outer, condition);
     const thenCase = this.visitStmt(s.thenCase);
-    this.facts = withNegation(outer, condition);
-    const elseCase = s.elseCase === undefined ? undefined : this.visitStmt(s.elseCase);
+    let elseCase: Stmt | undefined;
+    if (s.elseCase !== undefined) {
+      this.facts = withNegation(outer, condition);
+      elseCase = this.visitStmt(s.elseCase);
+    }
     this.facts = outer;
     return condition === s.condition && thenCase === s.thenCase && elseCase === s.elseCase ? s : { ...s, condition, thenCase, elseCase };
   }

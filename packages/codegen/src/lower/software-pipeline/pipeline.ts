@@ -15,8 +15,11 @@ import type { VersionedBuffer } from "./instance.js";
 import { type PipelineStmt, describeStmt, readsData } from "./model.js";
 import { multiVersioned, versionCount } from "./versions.js";
 
-/** The pipelined replacement of `loop`; `enclosing` are the loops around it, outermost first. */
-export function pipelineLoop(loop: For, enclosing: readonly For[]): Stmt {
+/**
+ * The pipelined replacement of `loop`; `enclosing` are the loops around it, outermost first.
+ * `holderRegions`: give the block allocating the pipeline's buffers its body's regions.
+ */
+export function pipelineLoop(loop: For, enclosing: readonly For[], holderRegions = true): Stmt {
   const annotation = readPipelineAnnotation(loop);
   if (loop.forKind !== "serial" && loop.forKind !== "unrolled") {
     const what = loop.forKind === "thread_binding" ? `bound to ${loop.threadTag ?? "a thread"}` : `a ${loop.forKind} loop`;
@@ -51,7 +54,7 @@ export function pipelineLoop(loop: For, enclosing: readonly For[]): Stmt {
   });
   const pipelined = sections.length === 0 ? evaluate(0) : seq(sections);
   const allocs: Buffer[] = body.allocs.map((b) => versioned.get(b.data)?.buffer ?? b);
-  return allocs.length === 0 ? pipelined : allocationBlock(pipelined, allocs);
+  return allocs.length === 0 ? pipelined : allocationBlock(pipelined, allocs, holderRegions);
 }
 
 function pipelineStmt(stmt: Stmt, position: number, annotation: PipelineAnnotation, around: readonly For[]): PipelineStmt {
@@ -93,9 +96,10 @@ function checkAsyncProducers(loop: For, stmts: readonly PipelineStmt[], allocate
   }
 }
 
-/** The block allocating the pipeline's buffers, with the read and write regions of its body (as in TVM). */
-function allocationBlock(body: Stmt, allocs: readonly Buffer[]): BlockRealize {
+/** The block allocating the pipeline's buffers, with the read and write regions of its body where asked (as in TVM). */
+function allocationBlock(body: Stmt, allocs: readonly Buffer[], withRegions: boolean): BlockRealize {
   const holder = block({ name: "", body, allocBuffers: allocs });
+  if (!withRegions) return blockRealize([], true, holder);
   const { reads, writes } = inferAccessRegions(holder);
   return blockRealize([], true, { ...holder, reads, writes });
 }

@@ -21,12 +21,13 @@ export class FactApplier {
 
   /** Whether `apply` may change `e`: there are facts, or conditions that give some. */
   mayApply(e: PrimExpr, facts: KnownFacts): boolean {
+    if (facts.bounds.length > 0 || facts.conditions.length > 0) return true;
     let conditional = false;
     forEachExpr(e, (x) => {
       if (x.kind === "Select" || (x.kind === "Call" && x.op === "if_then_else")) conditional = true;
       if (this.booleanBranches && x.kind === "Binary" && (x.op === "and" || x.op === "or")) conditional = true;
     });
-    return conditional || facts.bounds.length > 0 || facts.conditions.length > 0;
+    return conditional;
   }
 
   apply(e: PrimExpr, facts: KnownFacts): PrimExpr {
