@@ -79,11 +79,20 @@ describe("injectSoftwarePipeline", () => {
                   T.reads(A[tx, 0:16])
                   T.writes(C[tx, 0:16])
                   B = T.alloc_buffer((2, 16, 1), scope="shared")
-                  B[0, tx, 0] = A[tx, 0] * T.float32(2.0)
-                  for i in T.serial(15, annotations={"pragma_unroll_explicit": 1}):
-                      B[(i + 1) % 2, tx, 0] = A[tx, i + 1] * T.float32(2.0)
-                      C[tx, i] = B[i % 2, tx, 0] + T.float32(1.0)
-                  C[tx, 15] = B[1, tx, 0] + T.float32(1.0)`,
+                  with T.block(""):
+                      T.reads(A[tx, 0])
+                      T.writes(B[0, tx, 0])
+                      B[0, tx, 0] = A[tx, 0] * T.float32(2.0)
+                  with T.block(""):
+                      T.reads(A[tx, 1:16], B[0:2, tx, 0])
+                      T.writes(B[0:2, tx, 0], C[tx, 0:15])
+                      for i in T.serial(15, annotations={"pragma_unroll_explicit": 1}):
+                          B[(i + 1) % 2, tx, 0] = A[tx, i + 1] * T.float32(2.0)
+                          C[tx, i] = B[i % 2, tx, 0] + T.float32(1.0)
+                  with T.block(""):
+                      T.reads(B[1, tx, 0])
+                      T.writes(C[tx, 15])
+                      C[tx, 15] = B[1, tx, 0] + T.float32(1.0)`,
     );
   });
 
@@ -99,11 +108,20 @@ describe("injectSoftwarePipeline", () => {
                   T.reads(A[tx, 0:16])
                   T.writes(C[tx, 0:16])
                   B = T.alloc_buffer((16, 1), scope="shared")
-                  B[tx, 0] = A[tx, 0] * T.float32(2.0)
-                  for i in range(15):
-                      C[tx, i] = B[tx, 0] + T.float32(1.0)
-                      B[tx, 0] = A[tx, i + 1] * T.float32(2.0)
-                  C[tx, 15] = B[tx, 0] + T.float32(1.0)`,
+                  with T.block(""):
+                      T.reads(A[tx, 0])
+                      T.writes(B[tx, 0])
+                      B[tx, 0] = A[tx, 0] * T.float32(2.0)
+                  with T.block(""):
+                      T.reads(B[tx, 0], A[tx, 1:16])
+                      T.writes(C[tx, 0:15], B[tx, 0])
+                      for i in range(15):
+                          C[tx, i] = B[tx, 0] + T.float32(1.0)
+                          B[tx, 0] = A[tx, i + 1] * T.float32(2.0)
+                  with T.block(""):
+                      T.reads(B[tx, 0])
+                      T.writes(C[tx, 15])
+                      C[tx, 15] = B[tx, 0] + T.float32(1.0)`,
     );
   });
 
@@ -120,18 +138,27 @@ describe("injectSoftwarePipeline", () => {
                   T.writes(D[tx, 0:16])
                   B = T.alloc_buffer((2, 16, 1), scope="shared")
                   C = T.alloc_buffer((2, 16, 1), scope="shared")
-                  for i in T.unroll(2):
-                      B[i, tx, 0] = A[tx, i] * T.float32(2.0)
-                      if 1 <= i:
+                  with T.block(""):
+                      T.reads(A[tx, 0:2], B[0:2, tx, 0])
+                      T.writes(B[0:2, tx, 0], C[0:2, tx, 0])
+                      for i in T.unroll(2):
+                          B[i, tx, 0] = A[tx, i] * T.float32(2.0)
+                          if 1 <= i:
+                              C[(i + 1) % 2, tx, 0] = B[(i + 1) % 2, tx, 0] + T.float32(2.0)
+                  with T.block(""):
+                      T.reads(A[tx, 2:16], B[0:2, tx, 0], C[0:2, tx, 0])
+                      T.writes(B[0:2, tx, 0], C[0:2, tx, 0], D[tx, 0:14])
+                      for i in range(14):
+                          B[i % 2, tx, 0] = A[tx, i + 2] * T.float32(2.0)
                           C[(i + 1) % 2, tx, 0] = B[(i + 1) % 2, tx, 0] + T.float32(2.0)
-                  for i in range(14):
-                      B[i % 2, tx, 0] = A[tx, i + 2] * T.float32(2.0)
-                      C[(i + 1) % 2, tx, 0] = B[(i + 1) % 2, tx, 0] + T.float32(2.0)
-                      D[tx, i] = C[i % 2, tx, 0] + T.float32(1.0)
-                  for i in T.unroll(2):
-                      if i < 1:
-                          C[(i + 1) % 2, tx, 0] = B[(i + 1) % 2, tx, 0] + T.float32(2.0)
-                      D[tx, i + 14] = C[i, tx, 0] + T.float32(1.0)`,
+                          D[tx, i] = C[i % 2, tx, 0] + T.float32(1.0)
+                  with T.block(""):
+                      T.reads(B[0:2, tx, 0], C[0:2, tx, 0])
+                      T.writes(C[0:2, tx, 0], D[tx, 14:16])
+                      for i in T.unroll(2):
+                          if i < 1:
+                              C[(i + 1) % 2, tx, 0] = B[(i + 1) % 2, tx, 0] + T.float32(2.0)
+                          D[tx, i + 14] = C[i, tx, 0] + T.float32(1.0)`,
     );
   });
 
@@ -165,17 +192,27 @@ describe("injectSoftwarePipeline", () => {
               B = T.alloc_buffer((2, 1), scope="shared")
               C = T.alloc_buffer((2, 1), scope="shared")
               D = T.alloc_buffer((2, 1), scope="shared")
-              for i in T.unroll(3):
-                  if i < 2:
-                      B[i % 2, 0] = A[i] * T.float32(2.0)
-                  if 1 <= i:
-                      C[(i + 1) % 2, 0] = B[(i + 1) % 2, 0] + T.float32(3.0)
-                  if 2 <= i:
-                      D[i % 2, 0] = C[i % 2, 0] + T.float32(4.0)
-              for i in T.unroll(2):
-                  if i < 1:
-                      D[(i + 1) % 2, 0] = C[(i + 1) % 2, 0] + T.float32(4.0)
-                  E[i] = D[i, 0] + T.float32(5.0)`,
+              with T.block(""):
+                  T.reads(A[0:3], B[0:2, 0], C[0:2, 0])
+                  T.writes(B[0:2, 0], C[0:2, 0], D[0:2, 0])
+                  for i in T.unroll(3):
+                      if i < 2:
+                          B[i % 2, 0] = A[i] * T.float32(2.0)
+                      if 1 <= i:
+                          C[(i + 1) % 2, 0] = B[(i + 1) % 2, 0] + T.float32(3.0)
+                      if 2 <= i:
+                          D[i % 2, 0] = C[i % 2, 0] + T.float32(4.0)
+              with T.block(""):
+                  T.reads()
+                  T.writes()
+                  T.evaluate(0)
+              with T.block(""):
+                  T.reads(C[0:2, 0], D[0:2, 0])
+                  T.writes(D[0:2, 0], E[0:2])
+                  for i in T.unroll(2):
+                      if i < 1:
+                          D[(i + 1) % 2, 0] = C[(i + 1) % 2, 0] + T.float32(4.0)
+                      E[i] = D[i, 0] + T.float32(5.0)`,
     );
   });
 
@@ -209,17 +246,26 @@ describe("injectSoftwarePipeline", () => {
                   BS = T.alloc_buffer((16, 1), scope="shared")
                   AL = T.alloc_buffer((2, 1, 1), scope="local")
                   BL = T.alloc_buffer((2, 1, 1), scope="local")
-                  AS[tx, 0] = A[tx, 0] * T.float32(2.0)
-                  BS[tx, 0] = B[tx, 0] + T.float32(2.0)
-                  AL[0, 0, 0] = AS[tx, 0]
-                  BL[0, 0, 0] = BS[tx, 0]
-                  for i in range(15):
-                      AS[tx, 0] = A[tx, i + 1] * T.float32(2.0)
-                      BS[tx, 0] = B[tx, i + 1] + T.float32(2.0)
-                      AL[(i + 1) % 2, 0, 0] = AS[tx, 0]
-                      BL[(i + 1) % 2, 0, 0] = BS[tx, 0]
-                      C[tx, i] = AL[i % 2, 0, 0] * BL[i % 2, 0, 0]
-                  C[tx, 15] = AL[1, 0, 0] * BL[1, 0, 0]`,
+                  with T.block(""):
+                      T.reads(A[tx, 0], B[tx, 0], AS[tx, 0], BS[tx, 0])
+                      T.writes(AS[tx, 0], BS[tx, 0], AL[0, 0, 0], BL[0, 0, 0])
+                      AS[tx, 0] = A[tx, 0] * T.float32(2.0)
+                      BS[tx, 0] = B[tx, 0] + T.float32(2.0)
+                      AL[0, 0, 0] = AS[tx, 0]
+                      BL[0, 0, 0] = BS[tx, 0]
+                  with T.block(""):
+                      T.reads(A[tx, 1:16], B[tx, 1:16], AS[tx, 0], BS[tx, 0], AL[0:2, 0, 0], BL[0:2, 0, 0])
+                      T.writes(AS[tx, 0], BS[tx, 0], AL[0:2, 0, 0], BL[0:2, 0, 0], C[tx, 0:15])
+                      for i in range(15):
+                          AS[tx, 0] = A[tx, i + 1] * T.float32(2.0)
+                          BS[tx, 0] = B[tx, i + 1] + T.float32(2.0)
+                          AL[(i + 1) % 2, 0, 0] = AS[tx, 0]
+                          BL[(i + 1) % 2, 0, 0] = BS[tx, 0]
+                          C[tx, i] = AL[i % 2, 0, 0] * BL[i % 2, 0, 0]
+                  with T.block(""):
+                      T.reads(AL[1, 0, 0], BL[1, 0, 0])
+                      T.writes(C[tx, 15])
+                      C[tx, 15] = AL[1, 0, 0] * BL[1, 0, 0]`,
     );
   });
 
@@ -253,19 +299,31 @@ describe("injectSoftwarePipeline", () => {
                       T.reads(A[tx, 0:16])
                       T.writes(C[tx, 0:16])
                       B = T.alloc_buffer((2, 16, 1), scope="shared")
-                      with T.attr(None, "async_commit_queue_scope", 0):
+                      with T.block(""):
+                          T.reads(A[tx, 0])
+                          T.writes(B[0, tx, 0])
+                          T.attr(None, "async_commit_queue_scope", 0)
                           T.attr(None, "async_scope", 1)
                           B[0, tx, 0] = A[tx, 0] * T.float32(2.0)
-                      for i in range(15):
-                          with T.attr(None, "async_commit_queue_scope", 0):
-                              T.attr(None, "async_scope", 1)
-                              B[(i + 1) % 2, tx, 0] = A[tx, i + 1] * T.float32(2.0)
+                      with T.block(""):
+                          T.reads(A[tx, 1:16], B[0:2, tx, 0])
+                          T.writes(B[0:2, tx, 0], C[tx, 0:15])
+                          for i in range(15):
+                              with T.block(""):
+                                  T.reads(A[tx, i + 1])
+                                  T.writes(B[(i + 1) % 2, tx, 0])
+                                  T.attr(None, "async_commit_queue_scope", 0)
+                                  T.attr(None, "async_scope", 1)
+                                  B[(i + 1) % 2, tx, 0] = A[tx, i + 1] * T.float32(2.0)
+                              T.attr(None, "async_wait_queue_scope", 0)
+                              T.attr(None, "async_wait_inflight_count", 1)
+                              C[tx, i] = B[i % 2, tx, 0] + T.float32(1.0)
+                      with T.block(""):
+                          T.reads(B[1, tx, 0])
+                          T.writes(C[tx, 15])
                           T.attr(None, "async_wait_queue_scope", 0)
-                          T.attr(None, "async_wait_inflight_count", 1)
-                          C[tx, i] = B[i % 2, tx, 0] + T.float32(1.0)
-                      T.attr(None, "async_wait_queue_scope", 0)
-                      T.attr(None, "async_wait_inflight_count", 0)
-                      C[tx, 15] = B[1, tx, 0] + T.float32(1.0)`),
+                          T.attr(None, "async_wait_inflight_count", 0)
+                          C[tx, 15] = B[1, tx, 0] + T.float32(1.0)`),
       );
     });
 
@@ -275,12 +333,18 @@ describe("injectSoftwarePipeline", () => {
         indented(
           `
                       for i in range(13):
-                          with T.attr(None, "async_commit_queue_scope", 0):
+                          with T.block(""):
+                              T.reads(A[tx, i + 3])
+                              T.writes(B[(i + 3) % 4, tx, 0])
+                              T.attr(None, "async_commit_queue_scope", 0)
                               T.attr(None, "async_scope", 1)
                               B[(i + 3) % 4, tx, 0] = A[tx, i + 3] * T.float32(2.0)
                           T.attr(None, "async_wait_queue_scope", 0)
                           T.attr(None, "async_wait_inflight_count", 3)
                           C[tx, i] = B[i % 4, tx, 0] + T.float32(1.0)
+                  with T.block(""):
+                      T.reads(B[1:4, tx, 0])
+                      T.writes(C[tx, 13:16])
                       for i in T.unroll(3):
                           T.attr(None, "async_wait_queue_scope", 0)
                           T.attr(None, "async_wait_inflight_count", 2 - i)
@@ -316,27 +380,48 @@ describe("injectSoftwarePipeline", () => {
                       T.writes(C[tx, 0:16])
                       A_shared = T.alloc_buffer((4, 16, 1), scope="shared")
                       B_shared = T.alloc_buffer((4, 16, 1), scope="shared")
-                      for i in T.unroll(3):
-                          with T.attr(None, "async_commit_queue_scope", 0):
-                              T.attr(None, "async_scope", 1)
-                              A_shared[i, tx, 0] = A[tx, i]
-                          T.attr(None, "async_commit_queue_scope", 0)
-                          T.attr(None, "async_scope", 1)
-                          B_shared[i, tx, 0] = B[tx, i]
-                      for i in range(13):
-                          with T.attr(None, "async_commit_queue_scope", 0):
-                              T.attr(None, "async_scope", 1)
-                              A_shared[(i + 3) % 4, tx, 0] = A[tx, i + 3]
-                          with T.attr(None, "async_wait_queue_scope", 0):
-                              T.attr(None, "async_wait_inflight_count", 5)
-                              C[tx, i] = A_shared[i % 4, tx, 0] + B_shared[i % 4, tx, 0]
-                          T.attr(None, "async_commit_queue_scope", 0)
-                          T.attr(None, "async_scope", 1)
-                          B_shared[(i + 3) % 4, tx, 0] = B[tx, i + 3]
-                      for i in T.unroll(3):
-                          T.attr(None, "async_wait_queue_scope", 0)
-                          T.attr(None, "async_wait_inflight_count", 2 - i)
-                          C[tx, i + 13] = A_shared[i + 1, tx, 0] + B_shared[i + 1, tx, 0]`),
+                      with T.block(""):
+                          T.reads(A[tx, 0:3], B[tx, 0:3])
+                          T.writes(A_shared[0:3, tx, 0], B_shared[0:3, tx, 0])
+                          for i in T.unroll(3):
+                              with T.block(""):
+                                  T.reads(A[tx, i])
+                                  T.writes(A_shared[i, tx, 0])
+                                  T.attr(None, "async_commit_queue_scope", 0)
+                                  T.attr(None, "async_scope", 1)
+                                  A_shared[i, tx, 0] = A[tx, i]
+                              with T.block(""):
+                                  T.reads(B[tx, i])
+                                  T.writes(B_shared[i, tx, 0])
+                                  T.attr(None, "async_commit_queue_scope", 0)
+                                  T.attr(None, "async_scope", 1)
+                                  B_shared[i, tx, 0] = B[tx, i]
+                      with T.block(""):
+                          T.reads(A[tx, 3:16], A_shared[0:4, tx, 0], B_shared[0:4, tx, 0], B[tx, 3:16])
+                          T.writes(A_shared[0:4, tx, 0], C[tx, 0:13], B_shared[0:4, tx, 0])
+                          for i in range(13):
+                              with T.block(""):
+                                  T.reads(A[tx, i + 3])
+                                  T.writes(A_shared[(i + 3) % 4, tx, 0])
+                                  T.attr(None, "async_commit_queue_scope", 0)
+                                  T.attr(None, "async_scope", 1)
+                                  A_shared[(i + 3) % 4, tx, 0] = A[tx, i + 3]
+                              with T.attr(None, "async_wait_queue_scope", 0):
+                                  T.attr(None, "async_wait_inflight_count", 5)
+                                  C[tx, i] = A_shared[i % 4, tx, 0] + B_shared[i % 4, tx, 0]
+                              with T.block(""):
+                                  T.reads(B[tx, i + 3])
+                                  T.writes(B_shared[(i + 3) % 4, tx, 0])
+                                  T.attr(None, "async_commit_queue_scope", 0)
+                                  T.attr(None, "async_scope", 1)
+                                  B_shared[(i + 3) % 4, tx, 0] = B[tx, i + 3]
+                      with T.block(""):
+                          T.reads(A_shared[1:4, tx, 0], B_shared[1:4, tx, 0])
+                          T.writes(C[tx, 13:16])
+                          for i in T.unroll(3):
+                              T.attr(None, "async_wait_queue_scope", 0)
+                              T.attr(None, "async_wait_inflight_count", 2 - i)
+                              C[tx, i + 13] = A_shared[i + 1, tx, 0] + B_shared[i + 1, tx, 0]`),
       );
     });
 
@@ -358,17 +443,23 @@ describe("injectSoftwarePipeline", () => {
         indented(
           `
                       for i in range(14):
-                          with T.attr(None, "async_commit_queue_scope", 0):
+                          with T.block(""):
+                              T.reads(A[tx, i + 2])
+                              T.writes(X[(i + 2) % 3, tx, 0])
+                              T.attr(None, "async_commit_queue_scope", 0)
                               T.attr(None, "async_scope", 1)
                               X[(i + 2) % 3, tx, 0] = A[tx, i + 2]
                           D[tx, i + 1] = B[tx, i + 1] * T.float32(2.0)
-                          with T.attr(None, "async_commit_queue_scope", 0):
+                          with T.block(""):
+                              T.reads(B[tx, i + 2])
+                              T.writes(Y[(i + 2) % 3, tx, 0])
+                              T.attr(None, "async_commit_queue_scope", 0)
                               T.attr(None, "async_scope", 1)
                               Y[(i + 2) % 3, tx, 0] = B[tx, i + 2]
                           T.attr(None, "async_wait_queue_scope", 0)
                           T.attr(None, "async_wait_inflight_count", 4)
                           C[tx, i] = X[i % 3, tx, 0] + Y[i % 3, tx, 0]`,
-          12,
+          16,
         ),
       );
     });
@@ -379,7 +470,10 @@ describe("injectSoftwarePipeline", () => {
         indented(
           `
                       for i in T.unroll(2):
-                          if i < 1:
+                          with T.block(""):
+                              T.where(i < 1)
+                              T.reads(B[(i + 1) % 2, tx, 0])
+                              T.writes(C[(i + 1) % 2, tx, 0])
                               T.attr(None, "async_commit_queue_scope", 1)
                               T.attr(None, "async_wait_queue_scope", 0)
                               T.attr(None, "async_wait_inflight_count", i * -1)
@@ -388,13 +482,16 @@ describe("injectSoftwarePipeline", () => {
                           T.attr(None, "async_wait_queue_scope", 1)
                           T.attr(None, "async_wait_inflight_count", T.if_then_else(i < 1, 1, 0))
                           D[tx, i + 14] = C[i, tx, 0] + T.float32(1.0)`,
-          12,
+          16,
         ),
       );
       expect(text).toContain(
         indented(
           `
-                          with T.attr(None, "async_commit_queue_scope", 1):
+                          with T.block(""):
+                              T.reads(B[(i + 1) % 2, tx, 0])
+                              T.writes(C[(i + 1) % 2, tx, 0])
+                              T.attr(None, "async_commit_queue_scope", 1)
                               T.attr(None, "async_wait_queue_scope", 0)
                               T.attr(None, "async_wait_inflight_count", 1)
                               T.attr(None, "async_scope", 1)
@@ -402,7 +499,7 @@ describe("injectSoftwarePipeline", () => {
                           T.attr(None, "async_wait_queue_scope", 1)
                           T.attr(None, "async_wait_inflight_count", 1)
                           D[tx, i] = C[i % 2, tx, 0] + T.float32(1.0)`,
-          16,
+          20,
         ),
       );
     });

@@ -2,9 +2,10 @@
  * Software pipelining of one annotated loop (TVM InjectSoftwarePipeline): read and check the
  * annotation against the body, find each statement's accesses, give buffers written in one stage
  * and read in a later one their versions, check that the new schedule keeps every dependence,
- * and emit prologue, body and epilogue inside a block that allocates the (re-shaped) buffers.
+ * and emit prologue, body and epilogue inside a block that allocates the (re-shaped) buffers (a
+ * block even where there are none, as in TVM).
  */
-import { type BlockRealize, type Buffer, type For, type Stmt, type Var, block, blockRealize, evaluate, inferAccessRegions, seq } from "@tessera/ir";
+import { type BlockRealize, type Buffer, type For, type Stmt, type Var, block, blockRealize, inferAccessRegions, seq } from "@tessera/ir";
 import { stmtAccesses } from "./accesses.js";
 import { type PipelineAnnotation, checkAnnotationFitsBody, pipelineError, preservedAnnotations, readPipelineAnnotation } from "./annotations.js";
 import { AsyncQueues } from "./async-queues.js";
@@ -49,9 +50,8 @@ export function pipelineLoop(loop: For, enclosing: readonly For[]): Stmt {
     annotations: preservedAnnotations(loop),
     asyncQueues: annotation.asyncStages.size > 0 ? new AsyncQueues(loop.loopVar.name, ordered) : undefined,
   });
-  const pipelined = sections.length === 0 ? evaluate(0) : seq(sections);
   const allocs: Buffer[] = body.allocs.map((b) => versioned.get(b.data)?.buffer ?? b);
-  return allocs.length === 0 ? pipelined : allocationBlock(pipelined, allocs);
+  return allocationBlock(seq(sections), allocs);
 }
 
 function pipelineStmt(stmt: Stmt, position: number, annotation: PipelineAnnotation, around: readonly For[]): PipelineStmt {
