@@ -87,8 +87,14 @@ describe("injectSoftwarePipeline", () => {
                       T.reads(A[tx, 1:16], B[0:2, tx, 0])
                       T.writes(B[0:2, tx, 0], C[tx, 0:15])
                       for i in T.serial(15, annotations={"pragma_unroll_explicit": 1}):
-                          B[(i + 1) % 2, tx, 0] = A[tx, i + 1] * T.float32(2.0)
-                          C[tx, i] = B[i % 2, tx, 0] + T.float32(1.0)
+                          with T.block(""):
+                              T.reads(A[tx, i + 1])
+                              T.writes(B[(i + 1) % 2, tx, 0])
+                              B[(i + 1) % 2, tx, 0] = A[tx, i + 1] * T.float32(2.0)
+                          with T.block(""):
+                              T.reads(B[i % 2, tx, 0])
+                              T.writes(C[tx, i])
+                              C[tx, i] = B[i % 2, tx, 0] + T.float32(1.0)
                   with T.block(""):
                       T.reads(B[1, tx, 0])
                       T.writes(C[tx, 15])
@@ -116,8 +122,14 @@ describe("injectSoftwarePipeline", () => {
                       T.reads(B[tx, 0], A[tx, 1:16])
                       T.writes(C[tx, 0:15], B[tx, 0])
                       for i in range(15):
-                          C[tx, i] = B[tx, 0] + T.float32(1.0)
-                          B[tx, 0] = A[tx, i + 1] * T.float32(2.0)
+                          with T.block(""):
+                              T.reads(B[tx, 0])
+                              T.writes(C[tx, i])
+                              C[tx, i] = B[tx, 0] + T.float32(1.0)
+                          with T.block(""):
+                              T.reads(A[tx, i + 1])
+                              T.writes(B[tx, 0])
+                              B[tx, 0] = A[tx, i + 1] * T.float32(2.0)
                   with T.block(""):
                       T.reads(B[tx, 0])
                       T.writes(C[tx, 15])
@@ -142,23 +154,44 @@ describe("injectSoftwarePipeline", () => {
                       T.reads(A[tx, 0:2], B[0:2, tx, 0])
                       T.writes(B[0:2, tx, 0], C[0:2, tx, 0])
                       for i in T.unroll(2):
-                          B[i, tx, 0] = A[tx, i] * T.float32(2.0)
-                          if 1 <= i:
+                          with T.block(""):
+                              T.reads(A[tx, i])
+                              T.writes(B[0:2, tx, 0])
+                              B[i, tx, 0] = A[tx, i] * T.float32(2.0)
+                          with T.block(""):
+                              T.where(1 <= i)
+                              T.reads(B[0:2, tx, 0])
+                              T.writes(C[0:2, tx, 0])
                               C[(i + 1) % 2, tx, 0] = B[(i + 1) % 2, tx, 0] + T.float32(2.0)
                   with T.block(""):
                       T.reads(A[tx, 2:16], B[0:2, tx, 0], C[0:2, tx, 0])
                       T.writes(B[0:2, tx, 0], C[0:2, tx, 0], D[tx, 0:14])
                       for i in range(14):
-                          B[i % 2, tx, 0] = A[tx, i + 2] * T.float32(2.0)
-                          C[(i + 1) % 2, tx, 0] = B[(i + 1) % 2, tx, 0] + T.float32(2.0)
-                          D[tx, i] = C[i % 2, tx, 0] + T.float32(1.0)
+                          with T.block(""):
+                              T.reads(A[tx, i + 2])
+                              T.writes(B[0:2, tx, 0])
+                              B[i % 2, tx, 0] = A[tx, i + 2] * T.float32(2.0)
+                          with T.block(""):
+                              T.reads(B[0:2, tx, 0])
+                              T.writes(C[0:2, tx, 0])
+                              C[(i + 1) % 2, tx, 0] = B[(i + 1) % 2, tx, 0] + T.float32(2.0)
+                          with T.block(""):
+                              T.reads(C[0:2, tx, 0])
+                              T.writes(D[tx, i])
+                              D[tx, i] = C[i % 2, tx, 0] + T.float32(1.0)
                   with T.block(""):
                       T.reads(B[0:2, tx, 0], C[0:2, tx, 0])
                       T.writes(C[0:2, tx, 0], D[tx, 14:16])
                       for i in T.unroll(2):
-                          if i < 1:
+                          with T.block(""):
+                              T.where(i < 1)
+                              T.reads(B[0:2, tx, 0])
+                              T.writes(C[0:2, tx, 0])
                               C[(i + 1) % 2, tx, 0] = B[(i + 1) % 2, tx, 0] + T.float32(2.0)
-                          D[tx, i + 14] = C[i, tx, 0] + T.float32(1.0)`,
+                          with T.block(""):
+                              T.reads(C[0:2, tx, 0])
+                              T.writes(D[tx, i + 14])
+                              D[tx, i + 14] = C[i, tx, 0] + T.float32(1.0)`,
     );
   });
 
@@ -166,6 +199,40 @@ describe("injectSoftwarePipeline", () => {
     const after = injectSoftwarePipeline(parse(simpleCompute("[0, 3]", "[0, 1]")));
     expect(allocatedShapes(after)["B"]).toEqual({ shape: [4, 16, 1] });
     expectSameResults(after, parse(simpleCompute("[0, 3]", "[0, 1]")), 2);
+  });
+
+  describe("double_buffer_scope: a block names one of its write regions, whose buffer keeps two versions", () => {
+    /** S is written and read in stage 0 (one version would do); its writer asks for two. */
+    const src = (index: number): string => `
+      @T.prim_func
+      def main(A: T.Buffer((8, 4), "float32"), C: T.Buffer((8, 4), "float32")):
+          for i in T.serial(8, ${annotation("[0, 0, 1]", "[0, 1, 2]")}):
+              with T.block():
+                  S = T.alloc_buffer((4,), scope="shared")
+                  L = T.alloc_buffer((4,), scope="local")
+                  for j in range(4):
+                      with T.block():
+                          T.reads(A[i, j])
+                          T.writes(S[j])
+                          T.block_attr({"double_buffer_scope": ${index}})
+                          S[j] = A[i, j] + T.float32(1)
+                  for j in range(4):
+                      L[j] = S[j] * T.float32(2)
+                  for j in range(4):
+                      C[i, j] = L[j]`;
+
+    test("the named buffer gets a version index, and the pipeline computes what the loop did", () => {
+      const before = parse(src(0));
+      const after = injectSoftwarePipeline(before);
+      expect(allocatedShapes(after)).toEqual({ S: { shape: [2, 4] }, L: { shape: [2, 4] } });
+      expectSameResults(after, before, 3);
+    });
+
+    test("an index past the block's write regions is an error naming the block and the loop", () => {
+      expect(errorOf(() => injectSoftwarePipeline(parse(src(1))), LoweringError).message).toBe(
+        `injectSoftwarePipeline: loop i has block "" with double_buffer_scope = 1, which is not the index of one of its 1 write regions`,
+      );
+    });
   });
 
   test("fewer iterations than stages: prologue and epilogue overlap, each statement guarded on both bounds (TVM's less_loop_than_num_stage)", () => {
@@ -196,11 +263,20 @@ describe("injectSoftwarePipeline", () => {
                   T.reads(A[0:3], B[0:2, 0], C[0:2, 0])
                   T.writes(B[0:2, 0], C[0:2, 0], D[0:2, 0])
                   for i in T.unroll(3):
-                      if i < 2:
+                      with T.block(""):
+                          T.where(i < 2)
+                          T.reads(A[i])
+                          T.writes(B[0:2, 0])
                           B[i % 2, 0] = A[i] * T.float32(2.0)
-                      if 1 <= i:
+                      with T.block(""):
+                          T.where(1 <= i)
+                          T.reads(B[0:2, 0])
+                          T.writes(C[0:2, 0])
                           C[(i + 1) % 2, 0] = B[(i + 1) % 2, 0] + T.float32(3.0)
-                      if 2 <= i:
+                      with T.block(""):
+                          T.where(2 <= i)
+                          T.reads(C[0:2, 0])
+                          T.writes(D[0:2, 0])
                           D[i % 2, 0] = C[i % 2, 0] + T.float32(4.0)
               with T.block(""):
                   T.reads()
@@ -210,9 +286,15 @@ describe("injectSoftwarePipeline", () => {
                   T.reads(C[0:2, 0], D[0:2, 0])
                   T.writes(D[0:2, 0], E[0:2])
                   for i in T.unroll(2):
-                      if i < 1:
+                      with T.block(""):
+                          T.where(i < 1)
+                          T.reads(C[0:2, 0])
+                          T.writes(D[0:2, 0])
                           D[(i + 1) % 2, 0] = C[(i + 1) % 2, 0] + T.float32(4.0)
-                      E[i] = D[i, 0] + T.float32(5.0)`,
+                      with T.block(""):
+                          T.reads(D[0:2, 0])
+                          T.writes(E[i])
+                          E[i] = D[i, 0] + T.float32(5.0)`,
     );
   });
 
@@ -249,19 +331,46 @@ describe("injectSoftwarePipeline", () => {
                   with T.block(""):
                       T.reads(A[tx, 0], B[tx, 0], AS[tx, 0], BS[tx, 0])
                       T.writes(AS[tx, 0], BS[tx, 0], AL[0, 0, 0], BL[0, 0, 0])
-                      AS[tx, 0] = A[tx, 0] * T.float32(2.0)
-                      BS[tx, 0] = B[tx, 0] + T.float32(2.0)
-                      AL[0, 0, 0] = AS[tx, 0]
-                      BL[0, 0, 0] = BS[tx, 0]
+                      with T.block(""):
+                          T.reads(A[tx, 0])
+                          T.writes(AS[tx, 0])
+                          AS[tx, 0] = A[tx, 0] * T.float32(2.0)
+                      with T.block(""):
+                          T.reads(B[tx, 0])
+                          T.writes(BS[tx, 0])
+                          BS[tx, 0] = B[tx, 0] + T.float32(2.0)
+                      with T.block(""):
+                          T.reads(AS[tx, 0])
+                          T.writes(AL[0, 0, 0])
+                          AL[0, 0, 0] = AS[tx, 0]
+                      with T.block(""):
+                          T.reads(BS[tx, 0])
+                          T.writes(BL[0, 0, 0])
+                          BL[0, 0, 0] = BS[tx, 0]
                   with T.block(""):
                       T.reads(A[tx, 1:16], B[tx, 1:16], AS[tx, 0], BS[tx, 0], AL[0:2, 0, 0], BL[0:2, 0, 0])
                       T.writes(AS[tx, 0], BS[tx, 0], AL[0:2, 0, 0], BL[0:2, 0, 0], C[tx, 0:15])
                       for i in range(15):
-                          AS[tx, 0] = A[tx, i + 1] * T.float32(2.0)
-                          BS[tx, 0] = B[tx, i + 1] + T.float32(2.0)
-                          AL[(i + 1) % 2, 0, 0] = AS[tx, 0]
-                          BL[(i + 1) % 2, 0, 0] = BS[tx, 0]
-                          C[tx, i] = AL[i % 2, 0, 0] * BL[i % 2, 0, 0]
+                          with T.block(""):
+                              T.reads(A[tx, i + 1])
+                              T.writes(AS[tx, 0])
+                              AS[tx, 0] = A[tx, i + 1] * T.float32(2.0)
+                          with T.block(""):
+                              T.reads(B[tx, i + 1])
+                              T.writes(BS[tx, 0])
+                              BS[tx, 0] = B[tx, i + 1] + T.float32(2.0)
+                          with T.block(""):
+                              T.reads(AS[tx, 0])
+                              T.writes(AL[(i + 1) % 2, 0, 0])
+                              AL[(i + 1) % 2, 0, 0] = AS[tx, 0]
+                          with T.block(""):
+                              T.reads(BS[tx, 0])
+                              T.writes(BL[(i + 1) % 2, 0, 0])
+                              BL[(i + 1) % 2, 0, 0] = BS[tx, 0]
+                          with T.block(""):
+                              T.reads(AL[i % 2, 0, 0], BL[i % 2, 0, 0])
+                              T.writes(C[tx, i])
+                              C[tx, i] = AL[i % 2, 0, 0] * BL[i % 2, 0, 0]
                   with T.block(""):
                       T.reads(AL[1, 0, 0], BL[1, 0, 0])
                       T.writes(C[tx, 15])
@@ -315,9 +424,12 @@ describe("injectSoftwarePipeline", () => {
                                   T.attr(None, "async_commit_queue_scope", 0)
                                   T.attr(None, "async_scope", 1)
                                   B[(i + 1) % 2, tx, 0] = A[tx, i + 1] * T.float32(2.0)
-                              T.attr(None, "async_wait_queue_scope", 0)
-                              T.attr(None, "async_wait_inflight_count", 1)
-                              C[tx, i] = B[i % 2, tx, 0] + T.float32(1.0)
+                              with T.block(""):
+                                  T.reads(B[i % 2, tx, 0])
+                                  T.writes(C[tx, i])
+                                  T.attr(None, "async_wait_queue_scope", 0)
+                                  T.attr(None, "async_wait_inflight_count", 1)
+                                  C[tx, i] = B[i % 2, tx, 0] + T.float32(1.0)
                       with T.block(""):
                           T.reads(B[1, tx, 0])
                           T.writes(C[tx, 15])
@@ -339,16 +451,22 @@ describe("injectSoftwarePipeline", () => {
                               T.attr(None, "async_commit_queue_scope", 0)
                               T.attr(None, "async_scope", 1)
                               B[(i + 3) % 4, tx, 0] = A[tx, i + 3] * T.float32(2.0)
-                          T.attr(None, "async_wait_queue_scope", 0)
-                          T.attr(None, "async_wait_inflight_count", 3)
-                          C[tx, i] = B[i % 4, tx, 0] + T.float32(1.0)
+                          with T.block(""):
+                              T.reads(B[0:4, tx, 0])
+                              T.writes(C[tx, i])
+                              T.attr(None, "async_wait_queue_scope", 0)
+                              T.attr(None, "async_wait_inflight_count", 3)
+                              C[tx, i] = B[i % 4, tx, 0] + T.float32(1.0)
                   with T.block(""):
-                      T.reads(B[1:4, tx, 0])
+                      T.reads(B[0:4, tx, 0])
                       T.writes(C[tx, 13:16])
                       for i in T.unroll(3):
-                          T.attr(None, "async_wait_queue_scope", 0)
-                          T.attr(None, "async_wait_inflight_count", 2 - i)
-                          C[tx, i + 13] = B[i + 1, tx, 0] + T.float32(1.0)`,
+                          with T.block(""):
+                              T.reads(B[0:4, tx, 0])
+                              T.writes(C[tx, i + 13])
+                              T.attr(None, "async_wait_queue_scope", 0)
+                              T.attr(None, "async_wait_inflight_count", 2 - i)
+                              C[tx, i + 13] = B[i + 1, tx, 0] + T.float32(1.0)`,
           12,
         ),
       );
@@ -406,7 +524,10 @@ describe("injectSoftwarePipeline", () => {
                                   T.attr(None, "async_commit_queue_scope", 0)
                                   T.attr(None, "async_scope", 1)
                                   A_shared[(i + 3) % 4, tx, 0] = A[tx, i + 3]
-                              with T.attr(None, "async_wait_queue_scope", 0):
+                              with T.block(""):
+                                  T.reads(A_shared[0:4, tx, 0], B_shared[0:4, tx, 0])
+                                  T.writes(C[tx, i])
+                                  T.attr(None, "async_wait_queue_scope", 0)
                                   T.attr(None, "async_wait_inflight_count", 5)
                                   C[tx, i] = A_shared[i % 4, tx, 0] + B_shared[i % 4, tx, 0]
                               with T.block(""):
@@ -416,12 +537,15 @@ describe("injectSoftwarePipeline", () => {
                                   T.attr(None, "async_scope", 1)
                                   B_shared[(i + 3) % 4, tx, 0] = B[tx, i + 3]
                       with T.block(""):
-                          T.reads(A_shared[1:4, tx, 0], B_shared[1:4, tx, 0])
+                          T.reads(A_shared[0:4, tx, 0], B_shared[0:4, tx, 0])
                           T.writes(C[tx, 13:16])
                           for i in T.unroll(3):
-                              T.attr(None, "async_wait_queue_scope", 0)
-                              T.attr(None, "async_wait_inflight_count", 2 - i)
-                              C[tx, i + 13] = A_shared[i + 1, tx, 0] + B_shared[i + 1, tx, 0]`),
+                              with T.block(""):
+                                  T.reads(A_shared[0:4, tx, 0], B_shared[0:4, tx, 0])
+                                  T.writes(C[tx, i + 13])
+                                  T.attr(None, "async_wait_queue_scope", 0)
+                                  T.attr(None, "async_wait_inflight_count", 2 - i)
+                                  C[tx, i + 13] = A_shared[i + 1, tx, 0] + B_shared[i + 1, tx, 0]`),
       );
     });
 
@@ -442,20 +566,26 @@ describe("injectSoftwarePipeline", () => {
       expect(printTVMScript(injectSoftwarePipeline(parse(src)))).toContain(
         indented(
           `
-                      for i in range(14):
-                          with T.block(""):
-                              T.reads(A[tx, i + 2])
-                              T.writes(X[(i + 2) % 3, tx, 0])
-                              T.attr(None, "async_commit_queue_scope", 0)
-                              T.attr(None, "async_scope", 1)
-                              X[(i + 2) % 3, tx, 0] = A[tx, i + 2]
+                  for i in range(14):
+                      with T.block(""):
+                          T.reads(A[tx, i + 2])
+                          T.writes(X[(i + 2) % 3, tx, 0])
+                          T.attr(None, "async_commit_queue_scope", 0)
+                          T.attr(None, "async_scope", 1)
+                          X[(i + 2) % 3, tx, 0] = A[tx, i + 2]
+                      with T.block(""):
+                          T.reads(B[tx, i + 1])
+                          T.writes(D[tx, i + 1])
                           D[tx, i + 1] = B[tx, i + 1] * T.float32(2.0)
-                          with T.block(""):
-                              T.reads(B[tx, i + 2])
-                              T.writes(Y[(i + 2) % 3, tx, 0])
-                              T.attr(None, "async_commit_queue_scope", 0)
-                              T.attr(None, "async_scope", 1)
-                              Y[(i + 2) % 3, tx, 0] = B[tx, i + 2]
+                      with T.block(""):
+                          T.reads(B[tx, i + 2])
+                          T.writes(Y[(i + 2) % 3, tx, 0])
+                          T.attr(None, "async_commit_queue_scope", 0)
+                          T.attr(None, "async_scope", 1)
+                          Y[(i + 2) % 3, tx, 0] = B[tx, i + 2]
+                      with T.block(""):
+                          T.reads(X[0:3, tx, 0], Y[0:3, tx, 0])
+                          T.writes(C[tx, i])
                           T.attr(None, "async_wait_queue_scope", 0)
                           T.attr(None, "async_wait_inflight_count", 4)
                           C[tx, i] = X[i % 3, tx, 0] + Y[i % 3, tx, 0]`,
@@ -469,16 +599,19 @@ describe("injectSoftwarePipeline", () => {
       expect(text).toContain(
         indented(
           `
-                      for i in T.unroll(2):
-                          with T.block(""):
-                              T.where(i < 1)
-                              T.reads(B[(i + 1) % 2, tx, 0])
-                              T.writes(C[(i + 1) % 2, tx, 0])
-                              T.attr(None, "async_commit_queue_scope", 1)
-                              T.attr(None, "async_wait_queue_scope", 0)
-                              T.attr(None, "async_wait_inflight_count", i * -1)
-                              T.attr(None, "async_scope", 1)
-                              C[(i + 1) % 2, tx, 0] = B[(i + 1) % 2, tx, 0] + T.float32(2.0)
+                  for i in T.unroll(2):
+                      with T.block(""):
+                          T.where(i < 1)
+                          T.reads(B[(i + 1) % 2, tx, 0])
+                          T.writes(C[(i + 1) % 2, tx, 0])
+                          T.attr(None, "async_commit_queue_scope", 1)
+                          T.attr(None, "async_wait_queue_scope", 0)
+                          T.attr(None, "async_wait_inflight_count", i * -1)
+                          T.attr(None, "async_scope", 1)
+                          C[(i + 1) % 2, tx, 0] = B[(i + 1) % 2, tx, 0] + T.float32(2.0)
+                      with T.block(""):
+                          T.reads(C[0:2, tx, 0])
+                          T.writes(D[tx, i + 14])
                           T.attr(None, "async_wait_queue_scope", 1)
                           T.attr(None, "async_wait_inflight_count", T.if_then_else(i < 1, 1, 0))
                           D[tx, i + 14] = C[i, tx, 0] + T.float32(1.0)`,
@@ -488,17 +621,20 @@ describe("injectSoftwarePipeline", () => {
       expect(text).toContain(
         indented(
           `
-                          with T.block(""):
-                              T.reads(B[(i + 1) % 2, tx, 0])
-                              T.writes(C[(i + 1) % 2, tx, 0])
-                              T.attr(None, "async_commit_queue_scope", 1)
-                              T.attr(None, "async_wait_queue_scope", 0)
-                              T.attr(None, "async_wait_inflight_count", 1)
-                              T.attr(None, "async_scope", 1)
-                              C[(i + 1) % 2, tx, 0] = B[(i + 1) % 2, tx, 0] + T.float32(2.0)
-                          T.attr(None, "async_wait_queue_scope", 1)
-                          T.attr(None, "async_wait_inflight_count", 1)
-                          D[tx, i] = C[i % 2, tx, 0] + T.float32(1.0)`,
+                  with T.block(""):
+                      T.reads(B[(i + 1) % 2, tx, 0])
+                      T.writes(C[(i + 1) % 2, tx, 0])
+                      T.attr(None, "async_commit_queue_scope", 1)
+                      T.attr(None, "async_wait_queue_scope", 0)
+                      T.attr(None, "async_wait_inflight_count", 1)
+                      T.attr(None, "async_scope", 1)
+                      C[(i + 1) % 2, tx, 0] = B[(i + 1) % 2, tx, 0] + T.float32(2.0)
+                  with T.block(""):
+                      T.reads(C[0:2, tx, 0])
+                      T.writes(D[tx, i])
+                      T.attr(None, "async_wait_queue_scope", 1)
+                      T.attr(None, "async_wait_inflight_count", 1)
+                      D[tx, i] = C[i % 2, tx, 0] + T.float32(1.0)`,
           20,
         ),
       );

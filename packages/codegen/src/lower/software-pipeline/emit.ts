@@ -88,7 +88,7 @@ function emitSection(layout: PipelineLayout, section: Section): Stmt {
     const predicate = section.edge ? inBounds(i, section, st.stage, loop.extent, analyzer) : boolImm(true);
     if (isConstInt(predicate, 0)) continue;
     const loopValue = analyzer.simplify(add(loop.min, iteration));
-    const body = new InstanceRewriter(loop.loopVar, iteration, loopValue, layout.versioned, analyzer).visitStmt(st.stmt);
+    const body = new InstanceRewriter(loop.loopVar, iteration, loopValue, layout.versioned, analyzer, layout.maxStage !== 1).visitStmt(st.stmt);
     entries.push({ st, predicate, body, iteration });
   }
   const stmts =

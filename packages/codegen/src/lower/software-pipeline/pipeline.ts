@@ -11,6 +11,8 @@ import { type PipelineAnnotation, checkAnnotationFitsBody, pipelineError, preser
 import { AsyncQueues } from "./async-queues.js";
 import { pipelineBody } from "./body.js";
 import { checkDependences } from "./dependences.js";
+import { realizeBlock } from "./blocks.js";
+import { doubleBuffered } from "./double-buffers.js";
 import { emitPipeline } from "./emit.js";
 import type { VersionedBuffer } from "./instance.js";
 import { type PipelineStmt, describeStmt, readsData } from "./model.js";
@@ -29,8 +31,10 @@ export function pipelineLoop(loop: For, enclosing: readonly For[]): Stmt {
   const tripCount = loop.extent.kind === "IntImm" ? loop.extent.value : undefined;
 
   const around = [...enclosing, loop];
-  const stmts = body.stmts.map((stmt, position) => pipelineStmt(stmt, position, annotation, around));
-  const versions = new Map(body.allocs.map((b) => [b.data, versionCount(b, stmts)]));
+  // Every statement becomes a block, as TVM blockizes them: its bounds check becomes the block's predicate.
+  const stmts = body.stmts.map((stmt, position) => pipelineStmt(realizeBlock(stmt), position, annotation, around));
+  const doubled = doubleBuffered(loop);
+  const versions = new Map(body.allocs.map((b) => [b.data, versionCount(b, stmts, doubled)]));
   const allocated = new Set(body.allocs.map((b) => b.data));
   checkDependences(stmts, { loop, tripCount, versionsOf: (data) => versions.get(data) ?? 1, pipelineAllocated: allocated });
   checkAsyncProducers(loop, stmts, allocated);
