@@ -45,7 +45,7 @@ export const PASS_TABLE: readonly PassUnderTest[] = [
   {
     name: "CompactBufferAllocation",
     file: `${S_TIR}compact_buffer_region.py`,
-    run: (f) => removeNoOp(simplifyFunc(compactBufferAllocation(f))),
+    run: (f, o) => removeNoOp(simplifyFunc(compactBufferAllocation(f, { strict: o.is_strict_mode !== false }))),
     normalizeExpected: (f) => removeNoOp(simplifyFunc(f)),
   },
   { name: "InjectSoftwarePipeline", file: `${S_TIR}inject_software_pipeline.py`, run: thenSimplify(injectSoftwarePipeline) },
