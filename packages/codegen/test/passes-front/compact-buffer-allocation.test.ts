@@ -298,6 +298,22 @@ def main(A: T.Buffer((16,), "float32"), C: T.Buffer((20,), "float32")):
     expectSameResults(out, f);
   });
 
+  test("a condition under T.likely bounds the access as the bare condition does", () => {
+    const f = parsePrimFunc(`
+@T.prim_func
+def main(A: T.Buffer((16,), "float32"), C: T.Buffer((20,), "float32")):
+    with T.block(""):
+        Tmp = T.alloc_buffer((20,))
+        for i in range(16):
+            Tmp[i] = A[i]
+        for i in range(20):
+            C[i] = T.if_then_else(T.likely(2 <= i) and T.likely(i < 18), Tmp[i - 2], T.float32(0))
+`);
+    const out = compactBufferAllocation(f);
+    expect(allocatedShapes(out)).toEqual({ Tmp: { shape: [16] } });
+    expectSameResults(out, f);
+  });
+
   test("an access in an else arm is bounded by the negated condition (De Morgan over `or`)", () => {
     const f = parsePrimFunc(`
 @T.prim_func

@@ -22,9 +22,10 @@ export function negatedConjuncts(cond: PrimExpr): PrimExpr[] {
   return [not(cond)];
 }
 
-/** The conjuncts of `cond` with negations pushed inward (see negatedConjuncts). */
+/** The conjuncts of `cond` with negations pushed inward (see negatedConjuncts) and `T.likely` hints dropped. */
 export function facts(cond: PrimExpr): PrimExpr[] {
   if (cond.kind === "Binary" && cond.op === "and") return [...facts(cond.a), ...facts(cond.b)];
+  if (cond.kind === "Call" && cond.op === "likely" && cond.args.length === 1) return facts(cond.args[0]!);
   if (cond.kind === "Not") return negatedConjuncts(cond.a);
   return [cond];
 }
