@@ -298,6 +298,25 @@ def main(A: T.Buffer((16,), "float32"), C: T.Buffer((20,), "float32")):
     expectSameResults(out, f);
   });
 
+  test("an index bound by a let ranges over the let's value, as in TVM (not one symbolic point)", () => {
+    const f = parsePrimFunc(`
+@T.prim_func
+def main(A: T.Buffer((4, 6), "float32"), C: T.Buffer((24,), "float32")):
+    with T.block(""):
+        T.reads(A[0:4, 0:6])
+        T.writes(C[0:24])
+        Tmp = T.alloc_buffer((8, 6))
+        for rc in range(24):
+            row: T.int32 = rc // 6
+            col: T.int32 = rc % 6
+            Tmp[row, col] = A[row, col] * T.float32(2)
+            C[rc] = Tmp[row, col]
+`);
+    const out = compactBufferAllocation(f);
+    expect(allocatedShapes(out)).toEqual({ Tmp: { shape: [4, 6] } });
+    expectSameResults(out, f);
+  });
+
   test("a condition under T.likely bounds the access as the bare condition does", () => {
     const f = parsePrimFunc(`
 @T.prim_func

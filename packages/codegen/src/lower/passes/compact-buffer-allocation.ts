@@ -101,13 +101,28 @@ class AccessCollector extends LoopContextVisitor {
       if (l.forKind !== "thread_binding" || relaxable(buffer, l, false)) continue;
       canonical.set(l.loopVar, threadVarOf(alloc, l));
     }
-    const rewrite = (e: PrimExpr) => (canonical.size === 0 ? e : substitute(e, canonical));
+    // Let-bound variables stand for their values (which may use the loops relaxed here).
+    const withLets = (e: PrimExpr) => (this.lets.size === 0 ? e : substitute(e, this.lets));
+    const rewrite = (e: PrimExpr) => (canonical.size === 0 ? withLets(e) : substitute(withLets(e), canonical));
     alloc.accesses.push({
       points: points.map((p) => p.map(rewrite)),
       innerLoops,
       conditions: this.conditions.map(rewrite),
       node,
     });
+  }
+
+  /** The let bindings around the statement visited, each value with the outer bindings substituted. */
+  private readonly lets = new Map<Var, PrimExpr>();
+
+  override visitStmt(s: Stmt): void {
+    if (s.kind !== "LetStmt") return super.visitStmt(s);
+    this.visitExpr(s.value);
+    const shadowed = this.lets.get(s.variable);
+    this.lets.set(s.variable, this.lets.size === 0 ? s.value : substitute(s.value, this.lets));
+    this.visitStmt(s.body);
+    if (shadowed === undefined) this.lets.delete(s.variable);
+    else this.lets.set(s.variable, shadowed);
   }
 
   override visitBlockRealize(s: BlockRealize): void {
