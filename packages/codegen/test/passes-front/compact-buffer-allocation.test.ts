@@ -282,8 +282,8 @@ def main(A: T.Buffer((16, 16), "float32"), C: T.Buffer((16, 16), "float32")):
     expect(allocatedShapes(compactBufferAllocation(f))).toEqual({ Tmp: { shape: [16, 16] } });
   });
 
-  test("an access in the true arm of if_then_else is bounded by its condition", () => {
-    const f = parsePrimFunc(`
+  /** Tmp[i - 2] read only where `condition` (on i in [0, 20)) holds. */
+  const guardedRead = (condition: string): string => `
 @T.prim_func
 def main(A: T.Buffer((16,), "float32"), C: T.Buffer((20,), "float32")):
     with T.block(""):
@@ -291,8 +291,14 @@ def main(A: T.Buffer((16,), "float32"), C: T.Buffer((20,), "float32")):
         for i in range(16):
             Tmp[i] = A[i]
         for i in range(20):
-            C[i] = T.if_then_else(2 <= i and i < 18, Tmp[i - 2], T.float32(0))
-`);
+            C[i] = T.if_then_else(${condition}, Tmp[i - 2], T.float32(0))
+`;
+
+  test.each([
+    ["its condition", "2 <= i and i < 18"],
+    ["conditions under T.likely, as bare ones", "T.likely(2 <= i) and T.likely(i < 18)"],
+  ])("an access in the true arm of if_then_else is bounded by %s", (_, condition) => {
+    const f = parsePrimFunc(guardedRead(condition));
     const out = compactBufferAllocation(f);
     expect(allocatedShapes(out)).toEqual({ Tmp: { shape: [16] } });
     expectSameResults(out, f);
@@ -314,22 +320,6 @@ def main(A: T.Buffer((4, 6), "float32"), C: T.Buffer((24,), "float32")):
 `);
     const out = compactBufferAllocation(f);
     expect(allocatedShapes(out)).toEqual({ Tmp: { shape: [4, 6] } });
-    expectSameResults(out, f);
-  });
-
-  test("a condition under T.likely bounds the access as the bare condition does", () => {
-    const f = parsePrimFunc(`
-@T.prim_func
-def main(A: T.Buffer((16,), "float32"), C: T.Buffer((20,), "float32")):
-    with T.block(""):
-        Tmp = T.alloc_buffer((20,))
-        for i in range(16):
-            Tmp[i] = A[i]
-        for i in range(20):
-            C[i] = T.if_then_else(T.likely(2 <= i) and T.likely(i < 18), Tmp[i - 2], T.float32(0))
-`);
-    const out = compactBufferAllocation(f);
-    expect(allocatedShapes(out)).toEqual({ Tmp: { shape: [16] } });
     expectSameResults(out, f);
   });
 
