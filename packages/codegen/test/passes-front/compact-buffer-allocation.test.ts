@@ -1,4 +1,5 @@
 import { forEachStmt, parsePrimFunc, printExpr } from "@tessera/ir";
+import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { compactBufferAllocation } from "../../src/lower/passes/index.js";
 import { LoweringError } from "../../src/lower/errors.js";
@@ -281,8 +282,8 @@ def main(A: T.Buffer((16, 16), "float32"), C: T.Buffer((16, 16), "float32")):
     expect(allocatedShapes(compactBufferAllocation(f))).toEqual({ Tmp: { shape: [16, 16] } });
   });
 
-  test("an access in the true arm of if_then_else is bounded by its condition", () => {
-    const f = parsePrimFunc(`
+  /** Tmp[i - 2] read only where `condition` (on i in [0, 20)) holds. */
+  const guardedRead = (condition: string): string => `
 @T.prim_func
 def main(A: T.Buffer((16,), "float32"), C: T.Buffer((20,), "float32")):
     with T.block(""):
@@ -290,10 +291,121 @@ def main(A: T.Buffer((16,), "float32"), C: T.Buffer((20,), "float32")):
         for i in range(16):
             Tmp[i] = A[i]
         for i in range(20):
-            C[i] = T.if_then_else(2 <= i and i < 18, Tmp[i - 2], T.float32(0))
-`);
+            C[i] = T.if_then_else(${condition}, Tmp[i - 2], T.float32(0))
+`;
+
+  test.each([
+    ["its condition", "2 <= i and i < 18"],
+    ["conditions under T.likely, as bare ones", "T.likely(2 <= i) and T.likely(i < 18)"],
+  ])("an access in the true arm of if_then_else is bounded by %s", (_, condition) => {
+    const f = parsePrimFunc(guardedRead(condition));
     const out = compactBufferAllocation(f);
     expect(allocatedShapes(out)).toEqual({ Tmp: { shape: [16] } });
     expectSameResults(out, f);
+  });
+
+  test("an index bound by a let ranges over the let's value, as in TVM (not one symbolic point)", () => {
+    const f = parsePrimFunc(`
+@T.prim_func
+def main(A: T.Buffer((4, 6), "float32"), C: T.Buffer((24,), "float32")):
+    with T.block(""):
+        T.reads(A[0:4, 0:6])
+        T.writes(C[0:24])
+        Tmp = T.alloc_buffer((8, 6))
+        for rc in range(24):
+            row: T.int32 = rc // 6
+            col: T.int32 = rc % 6
+            Tmp[row, col] = A[row, col] * T.float32(2)
+            C[rc] = Tmp[row, col]
+`);
+    const out = compactBufferAllocation(f);
+    expect(allocatedShapes(out)).toEqual({ Tmp: { shape: [4, 6] } });
+    expectSameResults(out, f);
+  });
+
+  test("an access in an else arm is bounded by the negated condition (De Morgan over `or`)", () => {
+    const f = parsePrimFunc(`
+@T.prim_func
+def main(A: T.Buffer((8, 8), "float32"), C: T.Buffer((8, 8), "float32")):
+    with T.block(""):
+        Lo = T.alloc_buffer((8, 8))
+        Hi = T.alloc_buffer((8, 8))
+        for i, j in T.grid(8, 8):
+            if i < 5 or j < 3:
+                Lo[i, j] = A[i, j]
+            else:
+                Hi[i, j] = A[i, j] * T.float32(2)
+        for i, j in T.grid(8, 8):
+            if not (i < 5 or j < 3):
+                C[i, j] = Hi[i, j]
+`);
+    const out = compactBufferAllocation(f);
+    expect(allocatedShapes(out)).toEqual({ Lo: { shape: [8, 8] }, Hi: { shape: [3, 5] } });
+    expectSameResults(out, f);
+  });
+
+  test("a storage pointer used inside a block that declares the buffer's region touches that region only", () => {
+    const f = parsePrimFunc(`
+@T.prim_func
+def main(A: T.Buffer((64,), "float32")):
+    with T.block(""):
+        T.reads()
+        T.writes()
+        Tmp = T.alloc_buffer((64,))
+        for i in range(8):
+            with T.block(""):
+                T.reads(A[i * 4:i * 4 + 4])
+                T.writes(Tmp[i * 2:i * 2 + 4])
+                T.evaluate(T.call_extern("int32", "produce", Tmp.data))
+`);
+    expect(allocatedShapes(compactBufferAllocation(f))).toEqual({ Tmp: { shape: [18] } });
+  });
+
+  test("strict: false (TVM's is_strict) lets a predicated tile keep its full extent past the buffer's", () => {
+    const src = `
+@T.prim_func
+def main(A: T.Buffer((6,), "float32"), C: T.Buffer((6,), "float32")):
+    for o in range(2):
+        with T.block(""):
+            Tile = T.alloc_buffer((6,), scope="local")
+            for k in range(4):
+                with T.block(""):
+                    T.where(o * 4 + k < 6)
+                    Tile[o * 4 + k] = A[o * 4 + k]
+            for k in range(4):
+                with T.block(""):
+                    T.where(o * 4 + k < 6)
+                    C[o * 4 + k] = Tile[o * 4 + k]
+`;
+    const f = parsePrimFunc(src);
+    expect(allocatedShapes(compactBufferAllocation(f, { strict: false }))).toEqual({ Tile: { shape: [4] } });
+    expectSameResults(compactBufferAllocation(f, { strict: false }), f);
+  });
+
+  test("property: writes split between the arms of an if compute what they did before compaction", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 9 }), fc.integer({ min: 0, max: 10 }), fc.boolean(), (n, cut, useOr) => {
+        const cond = useOr ? `i < ${cut} or j < ${cut}` : `i < ${cut} and j < ${cut}`;
+        const f = parsePrimFunc(`
+@T.prim_func
+def main(A: T.Buffer((${n}, ${n}), "float32"), C: T.Buffer((${n}, ${n}), "float32")):
+    with T.block(""):
+        P = T.alloc_buffer((${n}, ${n}))
+        Q = T.alloc_buffer((${n}, ${n}))
+        for i, j in T.grid(${n}, ${n}):
+            if ${cond}:
+                P[i, j] = A[i, j] + T.float32(1)
+            else:
+                Q[i, j] = A[i, j] * T.float32(3)
+        for i, j in T.grid(${n}, ${n}):
+            if ${cond}:
+                C[i, j] = P[i, j]
+            else:
+                C[i, j] = Q[i, j]
+`);
+        expectSameResults(compactBufferAllocation(f), f);
+      }),
+      { numRuns: 30 },
+    );
   });
 });

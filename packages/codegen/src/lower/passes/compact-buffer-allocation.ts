@@ -101,13 +101,28 @@ class AccessCollector extends LoopContextVisitor {
       if (l.forKind !== "thread_binding" || relaxable(buffer, l, false)) continue;
       canonical.set(l.loopVar, threadVarOf(alloc, l));
     }
-    const rewrite = (e: PrimExpr) => (canonical.size === 0 ? e : substitute(e, canonical));
+    // Let-bound variables stand for their values (which may use the loops relaxed here).
+    const withLets = (e: PrimExpr) => (this.lets.size === 0 ? e : substitute(e, this.lets));
+    const rewrite = (e: PrimExpr) => (canonical.size === 0 ? withLets(e) : substitute(withLets(e), canonical));
     alloc.accesses.push({
       points: points.map((p) => p.map(rewrite)),
       innerLoops,
       conditions: this.conditions.map(rewrite),
       node,
     });
+  }
+
+  /** The let bindings around the statement visited, each value with the outer bindings substituted. */
+  private readonly lets = new Map<Var, PrimExpr>();
+
+  override visitStmt(s: Stmt): void {
+    if (s.kind !== "LetStmt") return super.visitStmt(s);
+    this.visitExpr(s.value);
+    const shadowed = this.lets.get(s.variable);
+    this.lets.set(s.variable, this.lets.size === 0 ? s.value : substitute(s.value, this.lets));
+    this.visitStmt(s.body);
+    if (shadowed === undefined) this.lets.delete(s.variable);
+    else this.lets.set(s.variable, shadowed);
   }
 
   override visitBlockRealize(s: BlockRealize): void {
@@ -121,21 +136,36 @@ class AccessCollector extends LoopContextVisitor {
 
   override visitBlock(b: Block): void {
     for (const m of b.matchBuffers) this.record(m.source.buffer, regionCorners(m.source.region));
+    const declared = new Map<Buffer, BufferRegion[]>();
+    for (const r of [...b.reads, ...b.writes]) declared.set(r.buffer, [...(declared.get(r.buffer) ?? []), r]);
+    this.declaredRegions.push(declared);
     super.visitBlock(b);
+    this.declaredRegions.pop();
   }
+
+  /** The read and write regions of the blocks around the statement visited, innermost last. */
+  private readonly declaredRegions: Map<Buffer, BufferRegion[]>[] = [];
 
   override visitBufferLoad(e: BufferLoad): void {
     this.record(e.buffer, [e.indices], e);
     super.visitBufferLoad(e);
   }
 
-  /** Allocations whose storage pointer is used directly (passed to a call): any element may be touched. */
+  /**
+   * Allocations whose storage pointer is used directly (passed to a call) where no enclosing block
+   * declares which of its elements are touched: any element may be.
+   */
   readonly opaque = new Set<Buffer>();
   private readonly byData = new Map<Var, Buffer>();
 
+  /** A storage pointer used directly touches what the innermost block naming the buffer declares (as in TVM). */
   override visitVar(v: Var): void {
     const b = this.byData.get(v);
-    if (b !== undefined) this.opaque.add(b);
+    if (b === undefined) return;
+    let declared: BufferRegion[] | undefined;
+    for (let k = this.declaredRegions.length - 1; k >= 0 && declared === undefined; k--) declared = this.declaredRegions[k]!.get(b);
+    if (declared === undefined) this.opaque.add(b);
+    else for (const r of declared) this.record(b, regionCorners(r.region));
   }
 
   override visitBufferStore(s: BufferStore): void {
@@ -243,14 +273,14 @@ function hullEnd(op: typeof min, a: PrimExpr, b: PrimExpr, analyzer: Analyzer): 
  * The compacted range of one dimension, clamped to the buffer, or undefined when it cannot be
  * expressed at the allocation point (unknown bounds, or a minimum that depends on loops inside).
  */
-function compactRange(set: IntervalSet | undefined, extent: PrimExpr, innerVars: ReadonlySet<Var>, analyzer: Analyzer): Range | undefined {
+function compactRange(set: IntervalSet | undefined, extent: PrimExpr, innerVars: ReadonlySet<Var>, analyzer: Analyzer, strict: boolean): Range | undefined {
   if (set === undefined || set.min.kind === "NegInf" || set.max.kind === "PosInf") return undefined;
   const zero = intImm(0, extent.dtype);
   const last = analyzer.simplify(sub(extent, 1));
   let lo: PrimExpr = set.min;
   let hi: PrimExpr = set.max;
-  if (!analyzer.canProveGreaterEqual(lo, 0)) lo = analyzer.canProveLess(lo, 0) ? zero : analyzer.simplify(max(lo, zero));
-  if (!analyzer.canProveLessEqual(hi, last)) hi = analyzer.canProveGreater(hi, last) ? last : analyzer.simplify(min(hi, last));
+  if (strict && !analyzer.canProveGreaterEqual(lo, 0)) lo = analyzer.canProveLess(lo, 0) ? zero : analyzer.simplify(max(lo, zero));
+  if (strict && !analyzer.canProveLessEqual(hi, last)) hi = analyzer.canProveGreater(hi, last) ? last : analyzer.simplify(min(hi, last));
   let size = analyzer.simplify(add(sub(hi, lo), 1));
   if (size.kind !== "IntImm") {
     // Clamping to a symbolic extent (`min(i * 8 + 7, n * 8 - 1)`) may hide a constant hull size;
@@ -269,7 +299,7 @@ function compactRange(set: IntervalSet | undefined, extent: PrimExpr, innerVars:
   // Sanity: a compacted dimension never exceeds the buffer's. An upper bound that cannot be shown
   // to fit (a symbolic extent whose variable is unbounded) keeps the dimension as declared.
   const fits = extent.kind === "IntImm" ? size.value <= extent.value : analyzer.canProveLessEqual(size, extent);
-  if (!fits) return undefined;
+  if (strict && !fits) return undefined;
   return { min: analyzer.simplify(lo), extent: size };
 }
 
@@ -285,7 +315,7 @@ function assumePositiveShape(buffer: Buffer, analyzer: Analyzer, loopVars: Reado
   }
 }
 
-function compactRegion(alloc: Allocation, relaxThreads: boolean): (Range | undefined)[] {
+function compactRegion(alloc: Allocation, relaxThreads: boolean, strict = true): (Range | undefined)[] {
   const analyzer = new Analyzer();
   for (const l of alloc.outerLoops) analyzer.bind(l.loopVar, loopRange(l), true);
   for (const a of alloc.accesses) {
@@ -310,7 +340,7 @@ function compactRegion(alloc: Allocation, relaxThreads: boolean): (Range | undef
   const loopVars = new Set([...alloc.outerLoops, ...alloc.accesses.flatMap((a) => a.innerLoops)].map((l) => l.loopVar));
   assumePositiveShape(alloc.buffer, analyzer, loopVars);
   const hull = accessedHull(alloc, analyzer, relaxThreads);
-  return hull.map((set, d) => compactRange(set, alloc.buffer.shape[d]!, innerVars, analyzer));
+  return hull.map((set, d) => compactRange(set, alloc.buffer.shape[d]!, innerVars, analyzer, strict));
 }
 
 /** Strides that satisfy `stride[axis] % factor == offset` for every aligned axis (padding as needed). */
@@ -344,12 +374,12 @@ function isFullRegion(buffer: Buffer, region: readonly Range[]): boolean {
   return region.every((r, d) => analyzer.canProveEqual(r.min, 0) && analyzer.canProveEqual(r.extent, buffer.shape[d]!));
 }
 
-function planCompaction(alloc: Allocation, aligns: ReadonlyMap<number, DimAlign> | undefined): Compaction | undefined {
+function planCompaction(alloc: Allocation, aligns: ReadonlyMap<number, DimAlign> | undefined, strict: boolean): Compaction | undefined {
   if (alloc.accesses.length === 0) return undefined;
-  let region = compactRegion(alloc, false);
+  let region = compactRegion(alloc, false, strict);
   // A region that cannot be expressed without per-thread variables is relaxed over threads too:
   // larger than needed, still correct.
-  if (region.some((r) => r === undefined)) region = compactRegion(alloc, true);
+  if (region.some((r) => r === undefined)) region = compactRegion(alloc, true, strict);
   const ranges = region.map((r, d) => r ?? { min: intImm(0, alloc.buffer.shape[d]!.dtype), extent: alloc.buffer.shape[d]! });
   if (aligns === undefined) {
     const byIterators = planIteratorIndexing(alloc, ranges);
@@ -475,14 +505,22 @@ class AccessRebaser extends IRMutator {
   }
 }
 
-export function compactBufferAllocation(func: PrimFunc): PrimFunc {
+export interface CompactBufferAllocationOptions {
+  /**
+   * TVM's `is_strict` (default true): a compacted region never exceeds the buffer. Off, a region
+   * accessed out of the buffer's bounds (a padded tile guarded by a predicate) is allocated whole.
+   */
+  readonly strict?: boolean;
+}
+
+export function compactBufferAllocation(func: PrimFunc, opts: CompactBufferAllocationOptions = {}): PrimFunc {
   requireOpaqueBlocks(PASS, func.body);
   const collector = new AccessCollector();
   collector.visitStmt(func.body);
   const compactions = new Map<Buffer, Compaction>();
   for (const alloc of collector.allocations.values()) {
     if (collector.opaque.has(alloc.buffer)) continue;
-    const c = planCompaction(alloc, collector.dimAligns.get(alloc.buffer));
+    const c = planCompaction(alloc, collector.dimAligns.get(alloc.buffer), opts.strict !== false);
     if (c !== undefined) compactions.set(alloc.buffer, c);
   }
   if (compactions.size === 0) return func;

@@ -3,17 +3,22 @@
  * views) becomes one-dimensional, `shape = [elements]`, and every access uses one index: the
  * element offset plus the indices weighted by the strides (row-major when the buffer has none).
  * A flat buffer keeps its name, scope and `data` variable, so parameters stay the same pointers.
- * Requires lowerOpaqueBlock.
+ * A buffer with strides keeps the elements it spans, `Σ (shape[d] - 1) · strides[d] + 1`, or, with
+ * `outerStrideSize`, TVM's `strides[0] * shape[0]` (its GetFlattenedBuffer). Blocks
+ * that remain (the pass runs after lowerOpaqueBlock in the pipeline, but TVM accepts them) get
+ * their allocations flattened and their regions folded to the flat range from first to last element.
  *
- * TVM keeps the parameter buffers as declared and accesses them through flat aliases declared at
- * the top of the body (`A_1 = T.decl_buffer(256, data=A.data)`); `paramAliases` does that. The
- * pipeline flattens parameters in place instead: kernel parameters are then flat buffers, which
- * splitHostDevice and the code generators read (docs/architecture/tvm-deviations-lowering.md).
+ * TVM keeps the parameter buffers as declared and accesses each one the body uses through a flat
+ * alias declared at the top of the body (`A_1 = T.decl_buffer(256, data=A.data)`), one-dimensional
+ * parameters too; `paramAliases` does that. The pipeline flattens parameters in place instead:
+ * kernel parameters are then flat buffers, which splitHostDevice and the code generators read
+ * (docs/architecture/tvm-deviations-lowering.md).
  */
 import {
   Analyzer,
   type Buffer,
   type BufferLoad,
+  type BufferRegion,
   type BufferStore,
   IRMutator,
   type PrimExpr,
@@ -28,7 +33,6 @@ import {
   withBuffer,
 } from "@tessera/ir";
 import type { Pass } from "../pass.js";
-import { requireNoBlocks } from "../util/block-checks.js";
 
 const PASS = "flattenBuffer";
 
@@ -48,12 +52,16 @@ function isFlat(buffer: Buffer): boolean {
   return buffer.shape.length === 1 && buffer.strides.length === 0 && isConstInt(buffer.elemOffset, 0);
 }
 
-/** Elements of storage `buffer` spans: offset + Σ (shape[d] - 1) · stride[d] + 1 (0 when empty). */
-function flatSize(buffer: Buffer, analyzer: Analyzer): PrimExpr {
+/**
+ * Elements of storage `buffer` spans: offset + the product of the shape; with strides, offset +
+ * Σ (shape[d] - 1) · stride[d] + 1, or `strides[0] * shape[0]` where `outerStride` (TVM's size).
+ */
+function flatSize(buffer: Buffer, analyzer: Analyzer, outerStride: boolean): PrimExpr {
   if (buffer.strides.length === 0) {
     const product = buffer.shape.reduce<PrimExpr>((acc, n) => mul(acc, n), intImm(1, buffer.shape[0]?.dtype ?? "int32"));
     return analyzer.simplify(add(buffer.elemOffset, product));
   }
+  if (outerStride) return analyzer.simplify(add(buffer.elemOffset, mul(buffer.strides[0]!, buffer.shape[0]!)));
   const strides = stridesOf(buffer);
   const span = buffer.shape.reduce<PrimExpr>((acc, n, d) => add(acc, mul(sub(n, 1), strides[d]!)), intImm(1, "int32"));
   return analyzer.simplify(add(buffer.elemOffset, span));
@@ -63,11 +71,20 @@ class Flattener extends IRMutator {
   private readonly flat = new Map<Buffer, Buffer>();
   private readonly analyzer = new Analyzer();
 
+  /** `aliased`: buffers accessed through a new flat buffer even where they are flat already (TVM's parameters). */
+  constructor(
+    aliased: readonly Buffer[],
+    private readonly outerStrideSize: boolean,
+  ) {
+    super();
+    for (const b of aliased) if (isFlat(b)) this.flat.set(b, withBuffer(b, {}));
+  }
+
   override mapBuffer(b: Buffer): Buffer {
-    if (isFlat(b)) return b;
     let f = this.flat.get(b);
+    if (f === undefined && isFlat(b)) return b;
     if (f === undefined) {
-      f = withBuffer(b, { shape: [flatSize(b, this.analyzer)], strides: [], elemOffset: intImm(0, b.elemOffset.dtype) });
+      f = withBuffer(b, { shape: [flatSize(b, this.analyzer, this.outerStrideSize)], strides: [], elemOffset: intImm(0, b.elemOffset.dtype) });
       this.flat.set(b, f);
     }
     return f;
@@ -82,13 +99,33 @@ class Flattener extends IRMutator {
     return [this.analyzer.simplify(sum)];
   }
 
+  /** Buffers the body reads or writes (TVM declares aliases for those parameters only). */
+  readonly used = new Set<Buffer>();
+
+  /** A region of a remaining block: the flat range from its first to its last element. */
+  override visitRegion(r: BufferRegion): BufferRegion {
+    const visited = super.visitRegion(r);
+    if (isFlat(r.buffer)) return visited;
+    const [first] = this.flatIndex(
+      r.buffer,
+      visited.region.map((x) => x.min),
+    );
+    const [last] = this.flatIndex(
+      r.buffer,
+      visited.region.map((x) => sub(add(x.min, x.extent), 1)),
+    );
+    return { ...visited, region: [{ min: first!, extent: this.analyzer.simplify(add(sub(last!, first!), 1)) }] };
+  }
+
   override visitBufferLoad(e: BufferLoad): PrimExpr {
+    this.used.add(e.buffer);
     const visited = super.visitBufferLoad(e) as BufferLoad;
     if (isFlat(e.buffer)) return visited;
     return { ...visited, indices: this.flatIndex(e.buffer, visited.indices) };
   }
 
   override visitBufferStore(s: BufferStore): Stmt {
+    this.used.add(s.buffer);
     const visited = super.visitBufferStore(s) as BufferStore;
     if (isFlat(s.buffer)) return visited;
     return { ...visited, indices: this.flatIndex(s.buffer, visited.indices) };
@@ -98,16 +135,17 @@ class Flattener extends IRMutator {
 export interface FlattenBufferOptions {
   /** Keep parameter buffers as declared and access them through flat aliases (TVM's form). */
   readonly paramAliases?: boolean;
+  /** Size a strided buffer `strides[0] * shape[0]`, as TVM does, rather than the elements it spans. */
+  readonly outerStrideSize?: boolean;
 }
 
 export function flattenBuffer(func: PrimFunc, opts: FlattenBufferOptions = {}): PrimFunc {
-  requireNoBlocks(PASS, func.body);
-  const flattener = new Flattener();
+  const flattener = new Flattener(opts.paramAliases === true ? [...func.bufferMap.values()] : [], opts.outerStrideSize === true);
   const bufferMap = new Map<Var, Buffer>();
   for (const [param, buffer] of func.bufferMap) bufferMap.set(param, opts.paramAliases === true ? buffer : flattener.mapBuffer(buffer));
   let body = flattener.visitStmt(func.body);
   if (opts.paramAliases === true) {
-    const aliases = [...func.bufferMap.values()].filter((b) => !isFlat(b)).map((b) => flattener.mapBuffer(b));
+    const aliases = [...func.bufferMap.values()].filter((b) => flattener.used.has(b)).map((b) => flattener.mapBuffer(b));
     body = aliases.reduceRight<Stmt>((inner, alias) => ({ kind: "DeclBuffer", buffer: alias, body: inner }), body);
   }
   return { ...func, bufferMap, body };

@@ -24,8 +24,9 @@
 import { type Analyzer, type PrimExpr, type Stmt, type Var, add, and, attrStmt, ge, ifThenElse, intImm, lt, seq, sub } from "@tessera/ir";
 import { LoweringError } from "../errors.js";
 import { ASYNC_COMMIT_QUEUE_SCOPE, ASYNC_SCOPE, ASYNC_WAIT_INFLIGHT_COUNT, ASYNC_WAIT_QUEUE_SCOPE } from "@tessera/ir";
-import { guarded } from "../util/conditions.js";
+import { isConstTrue } from "../util/conditions.js";
 import { PASS } from "./annotations.js";
+import { predicated, realizeBlock, wrapBody } from "./blocks.js";
 import { type PipelineStmt, describeStmt } from "./model.js";
 
 /** One statement instance placed in a section (prologue, body or epilogue). */
@@ -91,7 +92,7 @@ export class AsyncQueues {
     const groupOf = new Map<Var, number>();
     entries.forEach((e, i) => {
       if (e.st.isAsync) {
-        bodies[i] = attrStmt(ASYNC_SCOPE, undefined, intImm(1), bodies[i]!);
+        bodies[i] = wrapBody(bodies[i]!, (b) => attrStmt(ASYNC_SCOPE, undefined, intImm(1), b));
         this.addProducer(e, i, stateOf(e.st.stage), groupOf, simplifier);
       }
     });
@@ -168,7 +169,7 @@ export class AsyncQueues {
     return found;
   }
 
-  /** Waits attached, producers grouped under their commit scope, predicates as guards. */
+  /** Waits attached, producers grouped under their commit scope (one block), predicates as block predicates. */
   private assemble(entries: readonly SectionEntry[], bodies: Stmt[], local: ReadonlyMap<number, StageInSection>, simplifier: Analyzer): Stmt[] {
     const groupAt: ({ stage: number; group: number } | undefined)[] = entries.map(() => undefined);
     for (const [stage, state] of local) {
@@ -177,20 +178,22 @@ export class AsyncQueues {
       const count =
         state.predicate !== undefined && !simplifier.canProve(state.predicate) ? ifThenElse(state.predicate, state.wait.count, intImm(0)) : state.wait.count;
       const i = state.wait.before;
-      bodies[i] = attrStmt(ASYNC_WAIT_QUEUE_SCOPE, undefined, intImm(stage), attrStmt(ASYNC_WAIT_INFLIGHT_COUNT, undefined, count, bodies[i]!));
+      bodies[i] = wrapBody(bodies[i]!, (b) =>
+        attrStmt(ASYNC_WAIT_QUEUE_SCOPE, undefined, intImm(stage), attrStmt(ASYNC_WAIT_INFLIGHT_COUNT, undefined, count, b)),
+      );
     }
     const out: Stmt[] = [];
     for (let i = 0; i < entries.length; ) {
       const g = groupAt[i];
       if (g === undefined) {
-        out.push(guarded(entries[i]!.predicate, bodies[i]!));
+        out.push(predicated(entries[i]!.predicate, bodies[i]!));
         i++;
         continue;
       }
       const members: Stmt[] = [];
       const predicate = entries[i]!.predicate;
-      for (; i < entries.length && groupAt[i]?.stage === g.stage && groupAt[i]?.group === g.group; i++) members.push(bodies[i]!);
-      out.push(guarded(predicate, attrStmt(ASYNC_COMMIT_QUEUE_SCOPE, undefined, intImm(g.stage), seq(members))));
+      for (; i < entries.length && groupAt[i]?.stage === g.stage && groupAt[i]?.group === g.group; i++) members.push(unwrapped(bodies[i]!));
+      out.push(predicated(predicate, realizeBlock(attrStmt(ASYNC_COMMIT_QUEUE_SCOPE, undefined, intImm(g.stage), seq(members)))));
     }
     return out;
   }
@@ -224,4 +227,10 @@ function inFlightCount(heads: readonly (PrimExpr | undefined)[], consumer: PrimE
     sum = add(sum, sub(head, consumer));
   }
   return simplifier.simplify(sum);
+}
+
+/** A commit group member's body without its block (as TVM merges them), unless the block allocates. */
+function unwrapped(stmt: Stmt): Stmt {
+  if (stmt.kind !== "BlockRealize" || !isConstTrue(stmt.predicate) || stmt.block.allocBuffers.length > 0) return stmt;
+  return stmt.block.body;
 }

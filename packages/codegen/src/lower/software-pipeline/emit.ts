@@ -3,8 +3,9 @@
  * iterations `[0, n)` of a loop of `n` iterations and maximum stage `M`, pipelined iteration `i`
  * runs instance `i - s` of each statement of stage `s`, in `software_pipeline_order`:
  *
- * - prologue `[0, M)` and epilogue `[max(n, M), n + M)`: unrolled loops (or the statements alone
- *   for one iteration) in which a statement runs only where its instance is inside `[0, n)`;
+ * - prologue `[0, M)` and epilogue `[n, n + M)`: unrolled loops (or the statements alone for one
+ *   iteration) in which a statement runs only where its instance is inside `[0, n)`; where `n` may
+ *   be below `M`, the epilogue starts at `max(n, M)` (constant `n`) or runs only from `M` on;
  * - body `[M, n)`: every statement runs; the loop keeps its kind and other annotations.
  */
 import {
@@ -22,6 +23,7 @@ import {
   ge,
   intImm,
   isConstInt,
+  le,
   lt,
   max,
   seq,
@@ -29,8 +31,8 @@ import {
   sub,
   variable,
 } from "@tessera/ir";
-import { guarded } from "../util/conditions.js";
 import type { AsyncQueues, SectionEntry } from "./async-queues.js";
+import { noOpBlock, predicated, realizeBlock } from "./blocks.js";
 import { InstanceRewriter, type VersionedBuffer } from "./instance.js";
 import type { PipelineStmt } from "./model.js";
 
@@ -50,29 +52,31 @@ interface Section {
   readonly end: PrimExpr;
   /** Prologue and epilogue are unrolled and guard each statement with its iteration's bounds. */
   readonly edge: boolean;
+  /** Where the epilogue of a loop of dynamic trip count may have fewer iterations than stages: its first real iteration. */
+  readonly lowerBound?: PrimExpr;
 }
 
+/** Prologue, body and epilogue, each a block (a no-op block where a section is empty), as in TVM. */
 export function emitPipeline(layout: PipelineLayout): Stmt[] {
   const n = layout.loop.extent;
   const m = intImm(layout.maxStage, n.dtype);
-  const sections: Section[] =
-    layout.maxStage === 0
-      ? [{ start: intImm(0, n.dtype), end: n, edge: false }]
-      : [
-          { start: intImm(0, n.dtype), end: m, edge: true },
-          { start: m, end: n, edge: false },
-          { start: simplify(max(n, m)), end: simplify(add(n, m)), edge: true },
-        ];
-  return sections.flatMap((s) => emitSection(layout, s) ?? []);
+  const zero = intImm(0, n.dtype);
+  const analyzer = new Analyzer();
+  let epilogue: Section = { start: n, end: simplify(add(n, m)), edge: true };
+  if (layout.maxStage > 1 && !analyzer.canProveGreaterEqual(n, layout.maxStage)) {
+    epilogue = n.kind === "IntImm" ? { ...epilogue, start: simplify(max(n, m)) } : { ...epilogue, lowerBound: m };
+  }
+  const sections: Section[] = [{ start: zero, end: m, edge: true }, { start: m, end: n, edge: false }, epilogue];
+  return sections.map((s) => emitSection(layout, s));
 }
 
-function emitSection(layout: PipelineLayout, section: Section): Stmt | undefined {
+function emitSection(layout: PipelineLayout, section: Section): Stmt {
   const { loop } = layout;
   const tripCount = simplify(sub(section.end, section.start));
-  if (tripCount.kind === "IntImm" && tripCount.value <= 0) return undefined;
-  const unit = isConstInt(tripCount, 1);
-  const i: PrimExpr = unit ? intImm(0, loop.loopVar.dtype) : variable(loop.loopVar.name, loop.loopVar.dtype);
   const analyzer = new Analyzer();
+  if (analyzer.canProve(le(tripCount, 0))) return noOpBlock();
+  const unit = analyzer.canProveEqual(tripCount, 1);
+  const i: PrimExpr = unit ? intImm(0, loop.loopVar.dtype) : variable(loop.loopVar.name, loop.loopVar.dtype);
   for (const outer of layout.enclosing) {
     if (analyzer.canProveGreater(outer.extent, 0)) analyzer.bind(outer.loopVar, { min: outer.min, extent: outer.extent }, true);
   }
@@ -81,22 +85,24 @@ function emitSection(layout: PipelineLayout, section: Section): Stmt | undefined
   const entries: SectionEntry[] = [];
   for (const st of layout.ordered) {
     const iteration = analyzer.simplify(sub(add(section.start, i), st.stage));
-    const predicate = section.edge ? inBounds(i, section.start, st.stage, loop.extent, analyzer) : boolImm(true);
+    const predicate = section.edge ? inBounds(i, section, st.stage, loop.extent, analyzer) : boolImm(true);
     if (isConstInt(predicate, 0)) continue;
     const loopValue = analyzer.simplify(add(loop.min, iteration));
-    const body = new InstanceRewriter(loop.loopVar, iteration, loopValue, layout.versioned, analyzer).visitStmt(st.stmt);
+    const body = new InstanceRewriter(loop.loopVar, iteration, loopValue, layout.versioned, analyzer, layout.maxStage !== 1).visitStmt(st.stmt);
     entries.push({ st, predicate, body, iteration });
   }
   const stmts =
-    layout.asyncQueues === undefined ? entries.map((e) => guarded(e.predicate, e.body)) : layout.asyncQueues.emitSection(entries, tripCount, analyzer);
-  if (stmts.length === 0) return undefined;
-  if (i.kind !== "Var") return seq(stmts);
+    layout.asyncQueues === undefined ? entries.map((e) => predicated(e.predicate, e.body)) : layout.asyncQueues.emitSection(entries, tripCount, analyzer);
+  if (stmts.length === 0) return noOpBlock();
+  if (i.kind !== "Var") return realizeBlock(seq(stmts));
   const kind: ForKind = section.edge ? "unrolled" : loop.forKind;
-  return forLoop(i, tripCount, seq(stmts), { kind, annotations: layout.annotations });
+  return realizeBlock(forLoop(i, tripCount, seq(stmts), { kind, annotations: layout.annotations }));
 }
 
-/** `0 <= start + i - stage < extent`, stated on `i` and simplified under its bounds. */
-function inBounds(i: PrimExpr, start: PrimExpr, stage: number, extent: PrimExpr, analyzer: Analyzer): PrimExpr {
-  const offset = analyzer.simplify(sub(intImm(stage, i.dtype), start));
-  return analyzer.simplify(and(ge(i, offset), lt(i, analyzer.simplify(add(extent, offset)))));
+/** `0 <= start + i - stage < extent` (and `start + i >= lowerBound`), stated on `i` and simplified under its bounds. */
+function inBounds(i: PrimExpr, section: Section, stage: number, extent: PrimExpr, analyzer: Analyzer): PrimExpr {
+  const offset = analyzer.simplify(sub(intImm(stage, i.dtype), section.start));
+  const inLoop = and(ge(i, offset), lt(i, analyzer.simplify(add(extent, offset))));
+  if (section.lowerBound === undefined) return analyzer.simplify(inLoop);
+  return analyzer.simplify(and(inLoop, ge(i, analyzer.simplify(sub(section.lowerBound, section.start)))));
 }

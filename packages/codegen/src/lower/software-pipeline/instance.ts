@@ -2,7 +2,8 @@
  * One statement of the loop body at one pipelined iteration: the loop variable replaced by the
  * statement's original iteration, accesses of multi-versioned buffers given the version index
  * (the iteration modulo the version count) as their new leading index, indices and conditions
- * simplified under what is known of the new loop.
+ * simplified under what is known of the new loop. Block regions of such buffers name the
+ * instance's version, or, as TVM writes them where the maximum stage is not 1, all versions.
  */
 import {
   type Analyzer,
@@ -37,6 +38,8 @@ export class InstanceRewriter extends IRMutator {
     private readonly loopValue: PrimExpr,
     private readonly versioned: ReadonlyMap<Var, VersionedBuffer>,
     private readonly analyzer: Analyzer,
+    /** Regions of versioned buffers cover every version (TVM does so unless the maximum stage is 1). */
+    private readonly regionsCoverAllVersions = false,
   ) {
     super();
   }
@@ -62,7 +65,8 @@ export class InstanceRewriter extends IRMutator {
     const region = super.visitRegion(r);
     const v = this.versioned.get(r.buffer.data);
     if (v === undefined) return region;
-    return { buffer: v.buffer, region: [{ min: this.version(v.versions), extent: intImm(1) }, ...region.region] };
+    const version = this.regionsCoverAllVersions ? { min: intImm(0), extent: intImm(v.versions) } : { min: this.version(v.versions), extent: intImm(1) };
+    return { buffer: v.buffer, region: [version, ...region.region] };
   }
 
   override visitStmt(s: Stmt): Stmt {

@@ -2,14 +2,17 @@
  * Software pipelining of one annotated loop (TVM InjectSoftwarePipeline): read and check the
  * annotation against the body, find each statement's accesses, give buffers written in one stage
  * and read in a later one their versions, check that the new schedule keeps every dependence,
- * and emit prologue, body and epilogue inside a block that allocates the (re-shaped) buffers.
+ * and emit prologue, body and epilogue inside a block that allocates the (re-shaped) buffers (a
+ * block even where there are none, as in TVM).
  */
-import { type BlockRealize, type Buffer, type For, type Stmt, type Var, block, blockRealize, evaluate, inferAccessRegions, seq } from "@tessera/ir";
+import { type BlockRealize, type Buffer, type For, type Stmt, type Var, block, blockRealize, inferAccessRegions, seq } from "@tessera/ir";
 import { stmtAccesses } from "./accesses.js";
 import { type PipelineAnnotation, checkAnnotationFitsBody, pipelineError, preservedAnnotations, readPipelineAnnotation } from "./annotations.js";
 import { AsyncQueues } from "./async-queues.js";
 import { pipelineBody } from "./body.js";
 import { checkDependences } from "./dependences.js";
+import { realizeBlock } from "./blocks.js";
+import { doubleBuffered } from "./double-buffers.js";
 import { emitPipeline } from "./emit.js";
 import type { VersionedBuffer } from "./instance.js";
 import { type PipelineStmt, describeStmt, readsData } from "./model.js";
@@ -31,8 +34,10 @@ export function pipelineLoop(loop: For, enclosing: readonly For[], holderRegions
   const tripCount = loop.extent.kind === "IntImm" ? loop.extent.value : undefined;
 
   const around = [...enclosing, loop];
-  const stmts = body.stmts.map((stmt, position) => pipelineStmt(stmt, position, annotation, around));
-  const versions = new Map(body.allocs.map((b) => [b.data, versionCount(b, stmts)]));
+  // Every statement becomes a block, as TVM blockizes them: its bounds check becomes the block's predicate.
+  const stmts = body.stmts.map((stmt, position) => pipelineStmt(realizeBlock(stmt), position, annotation, around));
+  const doubled = doubleBuffered(loop);
+  const versions = new Map(body.allocs.map((b) => [b.data, versionCount(b, stmts, doubled)]));
   const allocated = new Set(body.allocs.map((b) => b.data));
   checkDependences(stmts, { loop, tripCount, versionsOf: (data) => versions.get(data) ?? 1, pipelineAllocated: allocated });
   checkAsyncProducers(loop, stmts, allocated);
@@ -52,9 +57,8 @@ export function pipelineLoop(loop: For, enclosing: readonly For[], holderRegions
     annotations: preservedAnnotations(loop),
     asyncQueues: annotation.asyncStages.size > 0 ? new AsyncQueues(loop.loopVar.name, ordered) : undefined,
   });
-  const pipelined = sections.length === 0 ? evaluate(0) : seq(sections);
   const allocs: Buffer[] = body.allocs.map((b) => versioned.get(b.data)?.buffer ?? b);
-  return allocs.length === 0 ? pipelined : allocationBlock(pipelined, allocs, holderRegions);
+  return allocationBlock(seq(sections), allocs, holderRegions);
 }
 
 function pipelineStmt(stmt: Stmt, position: number, annotation: PipelineAnnotation, around: readonly For[]): PipelineStmt {

@@ -7,13 +7,13 @@
  * iterations in flight, so it gets that many versions. Two versions are unnecessary when no
  * reader runs after a writer of an earlier stage in the same pipelined iteration (with
  * overlapping regions): the reader then always consumes the value before the writer of the next
- * iteration replaces it.
+ * iteration replaces it. A buffer named by a `double_buffer_scope` block keeps at least two.
  */
 import { type Buffer, type PrimExpr, type Var, intImm, mul, simplify, variable, withBuffer } from "@tessera/ir";
 import { boxesOf, boxesOverlap } from "./accesses.js";
 import { type PipelineStmt, readsData, writesData } from "./model.js";
 
-export function versionCount(buffer: Buffer, stmts: readonly PipelineStmt[]): number {
+export function versionCount(buffer: Buffer, stmts: readonly PipelineStmt[], doubleBuffered: ReadonlySet<Var> = new Set()): number {
   const writers = stmts.filter((s) => writesData(s, buffer.data));
   const readers = stmts.filter((s) => readsData(s, buffer.data));
   if (writers.length === 0) return 1;
@@ -26,9 +26,9 @@ export function versionCount(buffer: Buffer, stmts: readonly PipelineStmt[]): nu
         (r) => w.order < r.order && w.stage < r.stage && boxesOverlap(boxesOf(w.accesses.writes, buffer.data), boxesOf(r.accesses.reads, buffer.data)),
       ),
     );
-    if (!readerAfterEarlierWriter) return 1;
+    if (!readerAfterEarlierWriter) return doubleBuffered.has(buffer.data) ? 2 : 1;
   }
-  return Math.max(1, versions);
+  return Math.max(doubleBuffered.has(buffer.data) ? 2 : 1, versions);
 }
 
 /** `buffer` with a leading dimension of `versions` (strides, when explicit, extended). */
