@@ -10,9 +10,9 @@ import { sameExpr } from "./exprKey.js";
 import { type IntBound, constIntBoundOf, dtypeBound, intersectBounds, isIntegerDType } from "./intBound.js";
 import { type ModularSet, intersectModular, modularSet, modularSetOf } from "./modularSet.js";
 import { RewriteMemo, type SimplifyFacts, type SymbolicRange, rewriteSimplify } from "./rewriteSimplify.js";
-import { canonicalOrder } from "./canonicalOrder.js";
+import { CanonicalSimplifier } from "./canonical/simplifier.js";
 import { constraintFacts } from "./constraints.js";
-import { TvmRewriter } from "./tvm-rewrite/rewriter.js";
+import { type RewriteFacts, TvmRewriter } from "./tvm-rewrite/rewriter.js";
 
 function isRange(x: Range | PrimExpr): x is Range {
   return !("kind" in x);
@@ -193,22 +193,29 @@ export class Analyzer implements SimplifyFacts {
    * under the same facts. `simplify` (linear forms) is what lowering uses.
    */
   rewriteSimplify(e: PrimExpr): PrimExpr {
-    const rewriter = new TvmRewriter({
+    const rewriter = new TvmRewriter(this.rewriteFacts());
+    // TVM runs the rewriter twice at most: a second pass sees what the first one's results built.
+    const once = rewriter.visit(e);
+    return sameExpr(once, e) ? once : rewriter.visit(once);
+  }
+
+  private rewriteFacts(): RewriteFacts {
+    return {
       bound: (x) => this.constIntBound(x),
       modular: (x) => this.modularSet(x),
       canProve: (c) => this.canProve(c),
       canProveEqual: (a, b) => this.canProveEqual(a, b),
       substitutionOf: (v) => this.substitutions.get(v),
       knownCondition: (c) => this.knownCondition(c),
-    });
-    // TVM runs the rewriter twice at most: a second pass sees what the first one's results built.
-    const once = rewriter.visit(e);
-    return sameExpr(once, e) ? once : rewriter.visit(once);
+    };
   }
 
-  /** TVM's `canonical_simplify`: `simplify`, with sums written in TVM's canonical order. */
+  /**
+   * TVM's `canonical_simplify`: the rewrite rules, with index arithmetic worked out in TVM's
+   * canonical forms (sums of `(x % upper) / lower * scale` terms), written in TVM's order.
+   */
   canonicalSimplify(e: PrimExpr): PrimExpr {
-    return canonicalOrder(this.simplify(e));
+    return new CanonicalSimplifier(this.rewriteFacts()).visit(e);
   }
 
   /** True only when `cond` holds for every value the bound variables may take. */

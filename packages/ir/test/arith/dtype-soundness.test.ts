@@ -115,6 +115,7 @@ describe("simplification under each dtype's semantics", () => {
   const simplifiers: [string, (an: Analyzer, e: PrimExpr) => PrimExpr][] = [
     ["simplify keeps every value (uint32 wrap-around, int64 extremes, narrowing casts, bit operations)", (an, e) => an.simplify(e)],
     ["rewriteSimplify (TVM's rewrite rules) keeps every value too", (an, e) => an.rewriteSimplify(e)],
+    ["canonicalSimplify (TVM's canonical forms) keeps every value too", (an, e) => an.canonicalSimplify(e)],
   ];
   for (const [title, simplifyWith] of simplifiers) {
     it(title, TIMEOUT, () => {

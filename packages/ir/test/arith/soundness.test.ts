@@ -117,6 +117,21 @@ describe("simplifier soundness", () => {
     );
   });
 
+  it("canonicalSimplify (TVM's canonical forms) preserves integer and boolean values", TIMEOUT, () => {
+    const an = boundAnalyzer();
+    fc.assert(
+      fc.property(fc.oneof(intExpr, boolExpr), fc.array(assignment, { minLength: 4, maxLength: 4 }), (e, points) => {
+        const s = an.canonicalSimplify(e);
+        for (const p of points) {
+          const before = tryEval(e, env(p));
+          if (before === undefined) continue;
+          expect(evalInt(s, env(p)), `${show(e)}  ~>  ${show(s)}`).toBe(before);
+        }
+      }),
+      RUNS,
+    );
+  });
+
   it("preserves boolean expression values", TIMEOUT, () => {
     const an = boundAnalyzer();
     fc.assert(

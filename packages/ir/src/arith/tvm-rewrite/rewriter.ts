@@ -72,7 +72,7 @@ export class TvmRewriter {
   private depth = 0;
   private readonly match = new Match();
 
-  constructor(private readonly facts: RewriteFacts) {}
+  constructor(protected readonly facts: RewriteFacts) {}
 
   visit(e: PrimExpr): PrimExpr {
     switch (e.kind) {
@@ -115,7 +115,7 @@ export class TvmRewriter {
     }
   }
 
-  private recurse(e: PrimExpr): PrimExpr {
+  protected recurse(e: PrimExpr): PrimExpr {
     if (this.depth >= MAX_RECURSION) return e;
     this.depth++;
     try {
