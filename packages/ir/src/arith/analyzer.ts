@@ -12,7 +12,11 @@ import { type ModularSet, intersectModular, modularSet, modularSetOf } from "./m
 import { RewriteMemo, type SimplifyFacts, type SymbolicRange, rewriteSimplify } from "./rewriteSimplify.js";
 import { CanonicalSimplifier } from "./canonical/simplifier.js";
 import { constraintFacts } from "./constraints.js";
+import { proveBySymbolicBound } from "./symbolicProof.js";
 import { type RewriteFacts, TvmRewriter } from "./tvm-rewrite/rewriter.js";
+
+/** How hard `canProve` tries (TVM's ProofStrength). */
+export type ProofStrength = "default" | "symbolicBound";
 
 function isRange(x: Range | PrimExpr): x is Range {
   return !("kind" in x);
@@ -36,6 +40,8 @@ export class Analyzer implements SimplifyFacts {
   private readonly declared = new Set<Var>();
   /** Congruences known of variables (from constraints such as `x % 4 == 1`). */
   private readonly congruences = new Map<Var, ModularSet>();
+  /** The ranges variables were bound to (TVM's int-set domain, which symbolic-bound proofs relax over). */
+  private readonly ranges = new Map<Var, Range>();
   /** Conditions known to hold inside the current constraint scopes (innermost last). */
   private readonly knownConditions: PrimExpr[] = [];
 
@@ -50,6 +56,7 @@ export class Analyzer implements SimplifyFacts {
       const hi = this.constIntBound(sub(add(r.min, r.extent), 1)).max;
       this.setBound(v, { min: lo, max: hi }, allowOverride);
       this.setSymbolicRange(v, r);
+      this.ranges.set(v, r);
       return;
     }
     if (usesVar(r, (x) => x === v)) throw new IRError(`Analyzer.bind: ${v.name} cannot be bound to an expression that uses ${v.name}`);
@@ -218,10 +225,30 @@ export class Analyzer implements SimplifyFacts {
     return new CanonicalSimplifier(this.rewriteFacts()).visit(e);
   }
 
-  /** True only when `cond` holds for every value the bound variables may take. */
-  canProve(cond: ExprLike): boolean {
-    const c = this.simplify(toExpr(cond));
-    return c.kind === "IntImm" && c.value !== 0;
+  /**
+   * TVM's `Analyzer::Simplify`: canonical simplification, then rewrite and canonical in turn for
+   * `steps` more rounds (stopping at a constant). `simplify` (linear forms) is what lowering uses.
+   */
+  tvmSimplify(e: PrimExpr, steps = 2): PrimExpr {
+    let res = this.canonicalSimplify(e);
+    for (let i = 0; i < steps && res.kind !== "IntImm"; i++) res = i % 2 === 0 ? this.rewriteSimplify(res) : this.canonicalSimplify(res);
+    return res;
+  }
+
+  /**
+   * True only when `cond` holds for every value the bound variables may take. `symbolicBound`
+   * (TVM's `ProofStrength.SYMBOLIC_BOUND`) also tries TVM's simplification pipeline and, for a
+   * comparison, the lower bound of its difference with ranged variables relaxed, symbolic ends
+   * included (`i0 * 32 + i1 < (n + 31) // 32 * 32` for i0 in [0, (n + 31) // 32), i1 in [0, 32)).
+   */
+  canProve(cond: ExprLike, strength: ProofStrength = "default"): boolean {
+    const e = toExpr(cond);
+    const c = this.simplify(e);
+    if (c.kind === "IntImm") return c.value !== 0;
+    if (strength === "default") return false;
+    const t = this.tvmSimplify(e);
+    if (t.kind === "IntImm") return t.value !== 0;
+    return proveBySymbolicBound(t, this.ranges, this);
   }
 
   canProveEqual(a: ExprLike, b: ExprLike): boolean {

@@ -113,6 +113,31 @@ describe("canonicalSimplify: products, comparisons and casts", () => {
   });
 });
 
+describe("tvmSimplify and symbolic-bound proofs", () => {
+  it("runs TVM's pipeline: canonical forms first, then the rewrite rules", () => {
+    const an = new Analyzer();
+    an.bind(x, range(0, 8));
+    an.bind(y, range(0, 3));
+    const flat = add(mul(x, 3), y);
+    const e = add(add(mul(floordiv(flat, 12), 12), mul(floordiv(floormod(flat, 12), 4), 4)), floormod(flat, 4));
+    expect(p(an.tvmSimplify(e))).toBe("x * 3 + y");
+  });
+
+  it("proves a comparison against a symbolic extent only at symbolicBound strength", () => {
+    const an = new Analyzer();
+    const [i0, i1] = [variable("i0"), variable("i1")];
+    an.update(n, { min: 0, max: Infinity });
+    const outer = floordiv(add(n, 15), 16);
+    an.bind(i0, range(0, outer));
+    an.bind(i1, range(0, 16));
+    const cond = lt(add(mul(i0, 16), i1), mul(outer, 16));
+    expect(an.canProve(cond)).toBe(false);
+    expect(an.canProve(cond, "symbolicBound")).toBe(true);
+    // one past the end is not provable
+    expect(an.canProve(lt(add(mul(i0, 16), i1), sub(mul(outer, 16), 1)), "symbolicBound")).toBe(false);
+  });
+});
+
 describe("canonicalSimplify soundness on nested divisions and remainders", () => {
   const RUNS = { numRuns: Number(process.env["ARITH_RUNS"] ?? 300) };
   const TIMEOUT = { timeout: Math.max(60_000, RUNS.numRuns * 30) };
