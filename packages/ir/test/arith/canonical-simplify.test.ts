@@ -9,7 +9,23 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { Analyzer } from "../../src/arith/index.js";
-import { type BinaryOp, type PrimExpr, type Var, add, binary, cast, floordiv, floormod, intImm, lt, mul, sub, truncmod, variable } from "../../src/expr.js";
+import {
+  type BinaryOp,
+  type PrimExpr,
+  type Var,
+  add,
+  binary,
+  cast,
+  floatImm,
+  floordiv,
+  floormod,
+  intImm,
+  lt,
+  mul,
+  sub,
+  truncmod,
+  variable,
+} from "../../src/expr.js";
 import { range } from "../../src/stmt.js";
 import { type ExactEnv, evalExact } from "./exactEval.js";
 import { show } from "./exprTestUtils.js";
@@ -110,6 +126,19 @@ describe("canonicalSimplify: products, comparisons and casts", () => {
     const big = intImm(2 ** 40, "int64");
     const e = mul(mul(k, big), big);
     expect(() => an.canonicalSimplify(e)).not.toThrow();
+  });
+});
+
+describe("float zeros", () => {
+  it("folds a float16 zero times or over a finite positive constant, but not times a variable", () => {
+    const an = new Analyzer();
+    const zero = floatImm(0, "float16");
+    const half = floatImm(0.5, "float16");
+    expect(an.canonicalSimplify(mul(zero, half))).toEqual(zero);
+    expect(an.canonicalSimplify(binary("div", zero, half))).toEqual(zero);
+    // 0 * NaN is NaN and 0 * -0.5 is -0: neither folds
+    expect(an.canonicalSimplify(mul(zero, variable("f", "float16"))).kind).toBe("Binary");
+    expect(an.canonicalSimplify(mul(zero, floatImm(-0.5, "float16"))).kind).toBe("Binary");
   });
 });
 
