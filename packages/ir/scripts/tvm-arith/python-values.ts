@@ -203,6 +203,19 @@ function literal(v: PyValue): number | PrimExpr {
   return toPrim(v);
 }
 
+/** `call_intrin(dtype, "tirx.name", *args)`: a call of our intrinsic `name`, integer arguments int32. */
+const callIntrin = fn("call_intrin", (args) => {
+  const [dt, name, ...rest] = args;
+  if (dt === undefined || name === undefined || dt.t !== "str" || name.t !== "str") throw new Untranslatable("call_intrin arguments");
+  return pyExpr(
+    call(
+      dt.v,
+      name.v.replace(/^tirx\./, ""),
+      rest.map((a) => toPrim(a, a.t === "int" ? "int32" : undefined)),
+    ),
+  );
+});
+
 export function bitwise(op: string, aLike: PrimExpr | number, bLike: PrimExpr | number): PrimExpr {
   const [a, b] = matchTypes(aLike, bLike, op);
   if (a.dtype === "bool" && (op === "bitwise_and" || op === "bitwise_or")) return tvmOp(op === "bitwise_and" ? "and" : "or", a, b);
@@ -348,13 +361,14 @@ export function tirxNamespace(): PyValue {
     bitwise_and: two("bitwise_and", (a, b) => bitwise("bitwise_and", exprOrLiteral(a), exprOrLiteral(b))),
     bitwise_or: two("bitwise_or", (a, b) => bitwise("bitwise_or", exprOrLiteral(a), exprOrLiteral(b))),
     vscale: untranslatable("vscale"),
-    call_intrin: untranslatable("call_intrin"),
+    call_intrin: callIntrin,
     Call: untranslatable("Call"),
     BufferLoad: untranslatable("BufferLoad"),
     decl_buffer: untranslatable("decl_buffer"),
     EqualOp: untranslatable("EqualOp"),
   };
   for (const dt of ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "bool", "float16", "float32", "float64"]) members[dt] = typed(dt);
+  members["op"] = namespace("op", { call_intrin: callIntrin });
   return namespace("tirx", members);
 }
 

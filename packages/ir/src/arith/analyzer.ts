@@ -214,6 +214,7 @@ export class Analyzer implements SimplifyFacts {
       canProveEqual: (a, b) => this.canProveEqual(a, b),
       substitutionOf: (v) => this.substitutions.get(v),
       knownCondition: (c) => this.knownCondition(c),
+      enterConstraint: (c) => this.enterConstraint(c),
     };
   }
 
