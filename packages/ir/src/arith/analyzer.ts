@@ -42,6 +42,8 @@ export class Analyzer implements SimplifyFacts {
   private readonly congruences = new Map<Var, ModularSet>();
   /** The ranges variables were bound to (TVM's int-set domain, which symbolic-bound proofs relax over). */
   private readonly ranges = new Map<Var, Range>();
+  /** Bounds of compound expressions assumed inside the current constraint scopes (innermost last). */
+  private readonly assumedBounds: { readonly e: PrimExpr; readonly bound: IntBound }[] = [];
   /** Conditions known to hold inside the current constraint scopes (innermost last). */
   private readonly knownConditions: PrimExpr[] = [];
 
@@ -116,6 +118,16 @@ export class Analyzer implements SimplifyFacts {
       this.congruences.set(v, narrowed);
       restore.push(() => (previous === undefined ? this.congruences.delete(v) : this.congruences.set(v, previous)));
     }
+    // Compound expressions are bounded as written and as simplified (TVM keys them as written).
+    const exprBounds = [...facts.exprBounds, ...constraintFacts(toExpr(constraint)).exprBounds];
+    if (exprBounds.length > 0) {
+      this.assumedBounds.push(...exprBounds);
+      this.assumedBoundOf = (e) => this.assumedBound(e);
+      restore.push(() => {
+        this.assumedBounds.splice(this.assumedBounds.length - exprBounds.length, exprBounds.length);
+        if (this.assumedBounds.length === 0) this.assumedBoundOf = undefined;
+      });
+    }
     const known = facts.conditions.filter((x) => x.kind !== "IntImm");
     this.knownConditions.push(...known);
     this.factsChanged();
@@ -170,6 +182,18 @@ export class Analyzer implements SimplifyFacts {
    */
   get generation(): number {
     return this.memo.generation;
+  }
+
+  /**
+   * The bound constraint scopes assume for compound expression `e` (VarBoundFacts); a plain field,
+   * undefined while no scope assumes any, so bound evaluation without constraints pays one read.
+   */
+  assumedBoundOf: ((e: PrimExpr) => IntBound | undefined) | undefined = undefined;
+
+  private assumedBound(e: PrimExpr): IntBound | undefined {
+    let b: IntBound | undefined;
+    for (const a of this.assumedBounds) if (sameExpr(a.e, e)) b = b === undefined ? a.bound : intersectBounds(b, a.bound);
+    return b;
   }
 
   /** Known bound of a variable (its binding intersected with its dtype's range), if any. */
