@@ -214,6 +214,17 @@ export class CanonicalSimplifier extends TvmRewriter {
     return lhs;
   }
 
+  /** A division or remainder by a symbolic divisor: factors common to both sides cancelled. */
+  private bySymbolicDivisor(e: Binary, a: Canonical, b: Canonical): Canonical {
+    const [na, nb] = [normalize(a), normalize(b)];
+    const cancelled = cancelCommonFactors(na, nb);
+    if (cancelled !== undefined) {
+      const q = foldingBinary(e.op, cancelled.lhs, cancelled.rhs);
+      return e.op === "mod" || e.op === "floormod" ? foldingBinary("mul", q, cancelled.common) : q;
+    }
+    return na === e.a && nb === e.b ? e : binary(e.op, na, nb);
+  }
+
   private divide(e: Binary): Canonical {
     const mode = modeOf(e.op);
     const a = this.mutate(e.a);
@@ -242,10 +253,7 @@ export class CanonicalSimplifier extends TvmRewriter {
       }
       return this.splitDivConst(this.toSplit(a), c, mode);
     }
-    const [na, nb] = [normalize(a), normalize(b)];
-    const cancelled = cancelCommonFactors(na, nb);
-    if (cancelled !== undefined) return foldingBinary(e.op, cancelled.lhs, cancelled.rhs);
-    return na === e.a && nb === e.b ? e : binary(e.op, na, nb);
+    return this.bySymbolicDivisor(e, a, b);
   }
 
   /**
@@ -262,27 +270,24 @@ export class CanonicalSimplifier extends TvmRewriter {
   }
 
   private remainder(e: Binary): Canonical {
-    const mode = modeOf(e.op);
-    let a = this.mutate(e.a);
+    const a = this.mutate(e.a);
     const b = this.mutate(e.b);
     const folded = this.constFold(e.op, a, b);
     if (folded !== undefined) return folded;
-    if (b.kind === "IntImm" && b.value > 0) {
-      const c = b.value;
-      if (a.kind === "Sum") {
-        const r = mode === "trunc" ? this.truncModSum(a, c) : this.floorModSum(a, c);
-        if (r.kind !== "Sum") return r;
-        a = r;
-      } else {
-        const bound = this.facts.bound(normalize(a));
-        if (bound.min >= 0 && bound.max < c) return a;
-      }
-      return this.splitModConst(this.toSplit(a), c, mode);
+    return b.kind === "IntImm" && b.value > 0 ? this.remainderByConstant(a, b.value, modeOf(e.op)) : this.bySymbolicDivisor(e, a, b);
+  }
+
+  private remainderByConstant(dividend: Canonical, c: number, mode: DivMode): Canonical {
+    let a = dividend;
+    if (a.kind === "Sum") {
+      const r = mode === "trunc" ? this.truncModSum(a, c) : this.floorModSum(a, c);
+      if (r.kind !== "Sum") return r;
+      a = r;
+    } else {
+      const bound = this.facts.bound(normalize(a));
+      if (bound.min >= 0 && bound.max < c) return a;
     }
-    const [na, nb] = [normalize(a), normalize(b)];
-    const cancelled = cancelCommonFactors(na, nb);
-    if (cancelled !== undefined) return foldingBinary("mul", foldingBinary(e.op, cancelled.lhs, cancelled.rhs), cancelled.common);
-    return na === e.a && nb === e.b ? e : binary(e.op, na, nb);
+    return this.splitModConst(this.toSplit(a), c, mode);
   }
 
   /** truncmod(sum, c): a final expression, or the sum left for SplitModConst. */
