@@ -16,6 +16,8 @@ import { AND_RULES, EQ_RULES, LT_RULES, NOT_RULES, OR_RULES, SELECT_RULES } from
 import { MAX_RULES, MIN_RULES } from "./min-max.js";
 import { Match, buildPattern, matchPattern } from "./pattern.js";
 import type { Rule, RuleContext } from "./rules.js";
+import type { IntBound } from "../intBound.js";
+import { sameExpr } from "../exprKey.js";
 import { DIV_RULES, FLOORDIV_RULES, FLOORMOD_RULES, MOD_RULES } from "./div-mod.js";
 
 /** What the rewriter may know (an Analyzer). */
@@ -230,7 +232,27 @@ export class TvmRewriter {
     if (b.min >= 0) return "GE";
     if (b.max <= 0) return "LE";
     if (this.facts.modular(diff).base !== 0) return "NE";
-    return "unknown";
+    return this.productAndSum(diff);
+  }
+
+  /**
+   * TVM's ComparisonOfProductAndSum (an extension there, always on here): the sign of
+   * `(A + B) * C - (A * B) * D` when A, B, C, D are positive (after flipping signs) and
+   * `1/(A*D) + 1/(B*D) > 1/C` holds at their extreme bounds.
+   */
+  private productAndSum(diff: PrimExpr): Comparison {
+    const m = matchProductAndSum(diff);
+    if (m === undefined) return "unknown";
+    const negate = (b: IntBound): IntBound => ({ min: -b.max, max: -b.min });
+    let [a, b, c, d] = [this.facts.bound(m.a), this.facts.bound(m.b), this.facts.bound(m.c), negate(m.d)];
+    const upper = d.max < 0;
+    if (upper) [c, d] = [negate(c), negate(d)];
+    if (c.max < 0) [a, b, c] = [negate(a), negate(b), negate(c)];
+    if (!(a.min > 0 && b.min > 0 && c.min > 0 && d.min > 0) || d.max === Infinity) return "unknown";
+    const reciprocalPositive =
+      Math.min(a.max, b.max) * d.max <= c.min || (Number.isFinite(a.max) && Number.isFinite(b.max) && a.max * b.max * d.max < c.min * (a.max + b.max));
+    if (!reciprocalPositive) return "unknown";
+    return upper ? "LT" : "GT";
   }
 
   private eq(node: PrimExpr & { kind: "Binary" }): PrimExpr {
@@ -296,6 +318,29 @@ export class TvmRewriter {
     if (n.kind === "Not" && n.a.kind === "IntImm") return foldingNot(n.a);
     return this.applyRules(n, NOT_RULES) ?? n;
   }
+}
+
+/** `(A + B) * C + (A * B) * k` (either order of terms and of A, B; k = 1 when absent) as A, B, C and k's bound. */
+function matchProductAndSum(diff: PrimExpr): { a: PrimExpr; b: PrimExpr; c: PrimExpr; d: IntBound } | undefined {
+  if (diff.kind !== "Binary" || diff.op !== "add") return undefined;
+  for (const [p, q] of [
+    [diff.a, diff.b],
+    [diff.b, diff.a],
+  ] as const) {
+    if (q.kind !== "Binary" || q.op !== "mul" || q.a.kind !== "Binary" || q.a.op !== "add") continue;
+    const [s1, s2] = [q.a.a, q.a.b];
+    let product = p;
+    let k = 1;
+    if (p.kind === "Binary" && p.op === "mul" && p.b.kind === "IntImm") {
+      product = p.a;
+      k = p.b.value;
+    }
+    if (product.kind !== "Binary" || product.op !== "mul" || product.a.kind === "IntImm" || product.b.kind === "IntImm") continue;
+    const [f1, f2] = [product.a, product.b];
+    const same = (sameExpr(f1, s1) && sameExpr(f2, s2)) || (sameExpr(f1, s2) && sameExpr(f2, s1));
+    if (same) return { a: s1, b: s2, c: q.b, d: { min: k, max: k } };
+  }
+  return undefined;
 }
 
 function isConstNumber(e: PrimExpr): boolean {
