@@ -30,7 +30,8 @@ import type { PyArg, PyNode } from "./python-syntax.js";
 export class Untranslatable extends Error {}
 
 export type PyValue =
-  | { readonly t: "int"; readonly v: bigint }
+  /** `isBool`: a Python bool (True/False), which `tirx.const` types as bool. */
+  | { readonly t: "int"; readonly v: bigint; readonly isBool?: boolean }
   | { readonly t: "float"; readonly v: number }
   | { readonly t: "str"; readonly v: string }
   | { readonly t: "none" }
@@ -202,6 +203,19 @@ function literal(v: PyValue): number | PrimExpr {
   return toPrim(v);
 }
 
+/** `call_intrin(dtype, "tirx.name", *args)`: a call of our intrinsic `name`, integer arguments int32. */
+const callIntrin = fn("call_intrin", (args) => {
+  const [dt, name, ...rest] = args;
+  if (dt === undefined || name === undefined || dt.t !== "str" || name.t !== "str") throw new Untranslatable("call_intrin arguments");
+  return pyExpr(
+    call(
+      dt.v,
+      name.v.replace(/^tirx\./, ""),
+      rest.map((a) => toPrim(a, a.t === "int" ? "int32" : undefined)),
+    ),
+  );
+});
+
 export function bitwise(op: string, aLike: PrimExpr | number, bLike: PrimExpr | number): PrimExpr {
   const [a, b] = matchTypes(aLike, bLike, op);
   if (a.dtype === "bool" && (op === "bitwise_and" || op === "bitwise_or")) return tvmOp(op === "bitwise_and" ? "and" : "or", a, b);
@@ -229,8 +243,12 @@ export function compareOp(op: string, a: PyValue, b: PyValue): PyValue {
     const r = cmp === "eq" ? x === y : cmp === "ne" ? x !== y : cmp === "lt" ? x < y : cmp === "le" ? x <= y : cmp === "gt" ? x > y : x >= y;
     return pyBool(r);
   }
+  // Python reflects a comparison whose left operand is a number: `0 < e` is `e > 0`, `0 == e` is `e == 0`.
+  if (a.t !== "expr" && b.t === "expr") return pyExpr(tvmOp(REFLECTED[cmp] ?? cmp, b.e, literal(a)));
   return pyExpr(tvmOp(cmp, a.t === "expr" ? a.e : literal(a), b.t === "expr" ? b.e : literal(b)));
 }
+
+const REFLECTED: Partial<Record<BinaryOp, BinaryOp>> = { lt: "gt", le: "ge", gt: "lt", ge: "le" };
 
 function numberOrBig(v: PyValue): bigint | number | undefined {
   if (v.t === "int") return v.v;
@@ -281,7 +299,8 @@ export function tirxNamespace(): PyValue {
     const: fn("const", (args, kw) => {
       const v = arg(args, kw, 0, "value");
       const dtArg = args[1] ?? kw.get("dtype");
-      const dt = dtArg === undefined ? (v.t === "float" ? "float32" : "int32") : strOf(dtArg, "const");
+      const inferred = v.t === "float" ? "float32" : v.t === "int" && v.isBool === true ? "bool" : "int32";
+      const dt = dtArg === undefined ? inferred : strOf(dtArg, "const");
       if (dtypeInfo(dt).code === "float") return pyExpr(floatImm(numberOf(v)!, dt));
       return pyExpr(intImm(Number(intOf(v, "const")), dt));
     }),
@@ -342,13 +361,14 @@ export function tirxNamespace(): PyValue {
     bitwise_and: two("bitwise_and", (a, b) => bitwise("bitwise_and", exprOrLiteral(a), exprOrLiteral(b))),
     bitwise_or: two("bitwise_or", (a, b) => bitwise("bitwise_or", exprOrLiteral(a), exprOrLiteral(b))),
     vscale: untranslatable("vscale"),
-    call_intrin: untranslatable("call_intrin"),
+    call_intrin: callIntrin,
     Call: untranslatable("Call"),
     BufferLoad: untranslatable("BufferLoad"),
     decl_buffer: untranslatable("decl_buffer"),
     EqualOp: untranslatable("EqualOp"),
   };
   for (const dt of ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "bool", "float16", "float32", "float64"]) members[dt] = typed(dt);
+  members["op"] = namespace("op", { call_intrin: callIntrin });
   return namespace("tirx", members);
 }
 
@@ -398,8 +418,8 @@ export function evaluate(node: PyNode, scope: (name: string) => PyValue | undefi
     case "str":
       return { t: "str", v: node.value };
     case "name": {
-      if (node.id === "True") return pyInt(1);
-      if (node.id === "False") return pyInt(0);
+      if (node.id === "True") return { t: "int", v: 1n, isBool: true };
+      if (node.id === "False") return { t: "int", v: 0n, isBool: true };
       if (node.id === "None") return NONE;
       const v = scope(node.id);
       if (v === undefined) throw new Untranslatable(`name ${node.id}`);

@@ -84,7 +84,8 @@ export function contextManager(enter: () => () => void): PyValue {
 }
 
 export function analyzerValue(an: Analyzer = new Analyzer()): PyValue {
-  const simplifyFn = fn("simplify", (args) => pyExpr(an.simplify(toPrim(args[0]!, args[0]!.t === "int" ? "int32" : undefined))));
+  // TVM's Analyzer.simplify is its pipeline (tvmSimplify); our `simplify` is lowering's linear one.
+  const simplifyFn = fn("simplify", (args) => pyExpr(an.tvmSimplify(toPrim(args[0]!, args[0]!.t === "int" ? "int32" : undefined))));
   const canonicalFn = fn("canonical_simplify", (args) => pyExpr(an.canonicalSimplify(toPrim(args[0]!, args[0]!.t === "int" ? "int32" : undefined))));
   const rewriteFn = fn("rewrite_simplify", (args) => pyExpr(an.rewriteSimplify(toPrim(args[0]!, args[0]!.t === "int" ? "int32" : undefined))));
   return namespace("Analyzer", {
@@ -125,7 +126,10 @@ export function analyzerValue(an: Analyzer = new Analyzer()): PyValue {
       }
       return NONE;
     }),
-    can_prove: fn("can_prove", (args) => pyBool(an.canProve(toPrim(args[0]!)))),
+    can_prove: fn("can_prove", (args, kw) => {
+      const strength = args[1] ?? kw.get("strength");
+      return pyBool(an.canProve(toPrim(args[0]!), strength !== undefined && strength.t === "int" && strength.v === 1n ? "symbolicBound" : "default"));
+    }),
     can_prove_equal: fn("can_prove_equal", (args) => pyBool(an.canProveEqual(toPrim(args[0]!), toPrim(args[1]!)))),
     const_int_bound_is_bound: fn("const_int_bound_is_bound", (args) => {
       const v = toPrim(args[0]!);

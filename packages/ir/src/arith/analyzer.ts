@@ -10,9 +10,13 @@ import { sameExpr } from "./exprKey.js";
 import { type IntBound, constIntBoundOf, dtypeBound, intersectBounds, isIntegerDType } from "./intBound.js";
 import { type ModularSet, intersectModular, modularSet, modularSetOf } from "./modularSet.js";
 import { RewriteMemo, type SimplifyFacts, type SymbolicRange, rewriteSimplify } from "./rewriteSimplify.js";
-import { canonicalOrder } from "./canonicalOrder.js";
+import { CanonicalSimplifier } from "./canonical/simplifier.js";
 import { constraintFacts } from "./constraints.js";
-import { TvmRewriter } from "./tvm-rewrite/rewriter.js";
+import { proveBySymbolicBound } from "./symbolicProof.js";
+import { type RewriteFacts, TvmRewriter } from "./tvm-rewrite/rewriter.js";
+
+/** How hard `canProve` tries (TVM's ProofStrength). */
+export type ProofStrength = "default" | "symbolicBound";
 
 function isRange(x: Range | PrimExpr): x is Range {
   return !("kind" in x);
@@ -36,6 +40,10 @@ export class Analyzer implements SimplifyFacts {
   private readonly declared = new Set<Var>();
   /** Congruences known of variables (from constraints such as `x % 4 == 1`). */
   private readonly congruences = new Map<Var, ModularSet>();
+  /** The ranges variables were bound to (TVM's int-set domain, which symbolic-bound proofs relax over). */
+  private readonly ranges = new Map<Var, Range>();
+  /** Bounds of compound expressions assumed inside the current constraint scopes (innermost last). */
+  private readonly assumedBounds: { readonly e: PrimExpr; readonly bound: IntBound }[] = [];
   /** Conditions known to hold inside the current constraint scopes (innermost last). */
   private readonly knownConditions: PrimExpr[] = [];
 
@@ -50,6 +58,7 @@ export class Analyzer implements SimplifyFacts {
       const hi = this.constIntBound(sub(add(r.min, r.extent), 1)).max;
       this.setBound(v, { min: lo, max: hi }, allowOverride);
       this.setSymbolicRange(v, r);
+      this.ranges.set(v, r);
       return;
     }
     if (usesVar(r, (x) => x === v)) throw new IRError(`Analyzer.bind: ${v.name} cannot be bound to an expression that uses ${v.name}`);
@@ -109,6 +118,16 @@ export class Analyzer implements SimplifyFacts {
       this.congruences.set(v, narrowed);
       restore.push(() => (previous === undefined ? this.congruences.delete(v) : this.congruences.set(v, previous)));
     }
+    // Compound expressions are bounded as written and as simplified (TVM keys them as written).
+    const exprBounds = [...facts.exprBounds, ...constraintFacts(toExpr(constraint)).exprBounds];
+    if (exprBounds.length > 0) {
+      this.assumedBounds.push(...exprBounds);
+      this.assumedBoundOf = (e) => this.assumedBound(e);
+      restore.push(() => {
+        this.assumedBounds.splice(this.assumedBounds.length - exprBounds.length, exprBounds.length);
+        if (this.assumedBounds.length === 0) this.assumedBoundOf = undefined;
+      });
+    }
     const known = facts.conditions.filter((x) => x.kind !== "IntImm");
     this.knownConditions.push(...known);
     this.factsChanged();
@@ -165,6 +184,18 @@ export class Analyzer implements SimplifyFacts {
     return this.memo.generation;
   }
 
+  /**
+   * The bound constraint scopes assume for compound expression `e` (VarBoundFacts); a plain field,
+   * undefined while no scope assumes any, so bound evaluation without constraints pays one read.
+   */
+  assumedBoundOf: ((e: PrimExpr) => IntBound | undefined) | undefined = undefined;
+
+  private assumedBound(e: PrimExpr): IntBound | undefined {
+    let b: IntBound | undefined;
+    for (const a of this.assumedBounds) if (sameExpr(a.e, e)) b = b === undefined ? a.bound : intersectBounds(b, a.bound);
+    return b;
+  }
+
   /** Known bound of a variable (its binding intersected with its dtype's range), if any. */
   boundOf(v: Var): IntBound | undefined {
     const b = this.bounds.get(v);
@@ -193,28 +224,56 @@ export class Analyzer implements SimplifyFacts {
    * under the same facts. `simplify` (linear forms) is what lowering uses.
    */
   rewriteSimplify(e: PrimExpr): PrimExpr {
-    const rewriter = new TvmRewriter({
+    const rewriter = new TvmRewriter(this.rewriteFacts());
+    // TVM runs the rewriter twice at most: a second pass sees what the first one's results built.
+    const once = rewriter.visit(e);
+    return sameExpr(once, e) ? once : rewriter.visit(once);
+  }
+
+  private rewriteFacts(): RewriteFacts {
+    return {
       bound: (x) => this.constIntBound(x),
       modular: (x) => this.modularSet(x),
       canProve: (c) => this.canProve(c),
       canProveEqual: (a, b) => this.canProveEqual(a, b),
       substitutionOf: (v) => this.substitutions.get(v),
       knownCondition: (c) => this.knownCondition(c),
-    });
-    // TVM runs the rewriter twice at most: a second pass sees what the first one's results built.
-    const once = rewriter.visit(e);
-    return sameExpr(once, e) ? once : rewriter.visit(once);
+      enterConstraint: (c) => this.enterConstraint(c),
+    };
   }
 
-  /** TVM's `canonical_simplify`: `simplify`, with sums written in TVM's canonical order. */
+  /**
+   * TVM's `canonical_simplify`: the rewrite rules, with index arithmetic worked out in TVM's
+   * canonical forms (sums of `(x % upper) / lower * scale` terms), written in TVM's order.
+   */
   canonicalSimplify(e: PrimExpr): PrimExpr {
-    return canonicalOrder(this.simplify(e));
+    return new CanonicalSimplifier(this.rewriteFacts()).visit(e);
   }
 
-  /** True only when `cond` holds for every value the bound variables may take. */
-  canProve(cond: ExprLike): boolean {
-    const c = this.simplify(toExpr(cond));
-    return c.kind === "IntImm" && c.value !== 0;
+  /**
+   * TVM's `Analyzer::Simplify`: canonical simplification, then rewrite and canonical in turn for
+   * `steps` more rounds (stopping at a constant). `simplify` (linear forms) is what lowering uses.
+   */
+  tvmSimplify(e: PrimExpr, steps = 2): PrimExpr {
+    let res = this.canonicalSimplify(e);
+    for (let i = 0; i < steps && res.kind !== "IntImm"; i++) res = i % 2 === 0 ? this.rewriteSimplify(res) : this.canonicalSimplify(res);
+    return res;
+  }
+
+  /**
+   * True only when `cond` holds for every value the bound variables may take. `symbolicBound`
+   * (TVM's `ProofStrength.SYMBOLIC_BOUND`) also tries TVM's simplification pipeline and, for a
+   * comparison, the lower bound of its difference with ranged variables relaxed, symbolic ends
+   * included (`i0 * 32 + i1 < (n + 31) // 32 * 32` for i0 in [0, (n + 31) // 32), i1 in [0, 32)).
+   */
+  canProve(cond: ExprLike, strength: ProofStrength = "default"): boolean {
+    const e = toExpr(cond);
+    const c = this.simplify(e);
+    if (c.kind === "IntImm") return c.value !== 0;
+    if (strength === "default") return false;
+    const t = this.tvmSimplify(e);
+    if (t.kind === "IntImm") return t.value !== 0;
+    return proveBySymbolicBound(t, this.ranges, this);
   }
 
   canProveEqual(a: ExprLike, b: ExprLike): boolean {

@@ -8,6 +8,8 @@ import { type ModularSet, modularSet } from "./modularSet.js";
 
 export interface ConstraintFacts {
   readonly bounds: { readonly v: Var; readonly bound: IntBound }[];
+  /** Bounds of compound expressions compared with constants (`1 <= a % 58`). */
+  readonly exprBounds: { readonly e: PrimExpr; readonly bound: IntBound }[];
   readonly congruences: { readonly v: Var; readonly set: ModularSet }[];
   readonly conditions: PrimExpr[];
 }
@@ -16,8 +18,8 @@ export function conjuncts(c: PrimExpr): PrimExpr[] {
   return c.kind === "Binary" && c.op === "and" ? [...conjuncts(c.a), ...conjuncts(c.b)] : [c];
 }
 
-/** `v op k` read as bounds of v, the variable on either side. */
-function boundOfComparison(op: string, v: Var, k: number, varOnLeft: boolean): IntBound | undefined {
+/** `e op k` read as bounds of e, the expression on either side. */
+function boundOfComparison(op: string, k: number, varOnLeft: boolean): IntBound | undefined {
   const o = varOnLeft ? op : ({ lt: "gt", le: "ge", gt: "lt", ge: "le", eq: "eq" } as Record<string, string>)[op];
   switch (o) {
     case "lt":
@@ -36,16 +38,24 @@ function boundOfComparison(op: string, v: Var, k: number, varOnLeft: boolean): I
 }
 
 export function constraintFacts(c: PrimExpr): ConstraintFacts {
-  const facts: ConstraintFacts = { bounds: [], congruences: [], conditions: conjuncts(c) };
+  const facts: ConstraintFacts = { bounds: [], exprBounds: [], congruences: [], conditions: conjuncts(c) };
   for (const x of facts.conditions) {
     if (x.kind !== "Binary" || !isIntegerDType(x.a.dtype)) continue;
     if (x.a.kind === "Var" && x.b.kind === "IntImm") {
-      const bound = boundOfComparison(x.op, x.a, x.b.value, true);
+      const bound = boundOfComparison(x.op, x.b.value, true);
       if (bound !== undefined) facts.bounds.push({ v: x.a, bound });
     } else if (x.b.kind === "Var" && x.a.kind === "IntImm") {
-      const bound = boundOfComparison(x.op, x.b, x.a.value, false);
+      const bound = boundOfComparison(x.op, x.a.value, false);
       if (bound !== undefined) facts.bounds.push({ v: x.b, bound });
-    } else if (x.op === "eq" && x.b.kind === "IntImm") {
+    }
+    if (x.a.kind !== "Var" && x.a.kind !== "IntImm" && x.b.kind === "IntImm") {
+      const bound = boundOfComparison(x.op, x.b.value, true);
+      if (bound !== undefined) facts.exprBounds.push({ e: x.a, bound });
+    } else if (x.b.kind !== "Var" && x.b.kind !== "IntImm" && x.a.kind === "IntImm") {
+      const bound = boundOfComparison(x.op, x.a.value, false);
+      if (bound !== undefined) facts.exprBounds.push({ e: x.b, bound });
+    }
+    if (x.op === "eq" && x.b.kind === "IntImm") {
       const m = x.a;
       if (m.kind === "Binary" && (m.op === "floormod" || m.op === "mod") && m.a.kind === "Var" && m.b.kind === "IntImm" && m.b.value !== 0) {
         facts.congruences.push({ v: m.a, set: modularSet(m.b.value, x.b.value) });

@@ -1,4 +1,4 @@
-export { Analyzer, simplify } from "./analyzer.js";
+export { Analyzer, type ProofStrength, simplify } from "./analyzer.js";
 export {
   type IntBound,
   type VarBoundFacts,

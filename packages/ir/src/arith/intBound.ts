@@ -18,6 +18,11 @@ export const UNBOUNDED_INT_BOUND: IntBound = Object.freeze({ min: -Infinity, max
 /** What the bound analysis may know about variables. */
 export interface VarBoundFacts {
   boundOf(v: Var): IntBound | undefined;
+  /**
+   * Bounds of compound expressions assumed by a constraint (`1 <= a % 58` bounds `a % 58`, as
+   * TVM's ConstIntBound constraints do); absent while there are none.
+   */
+  readonly assumedBoundOf?: ((e: PrimExpr) => IntBound | undefined) | undefined;
 }
 
 export const NO_FACTS: VarBoundFacts = { boundOf: () => undefined };
@@ -140,8 +145,13 @@ function floorModBounds(a: IntBound, d: IntBound): IntBound {
     return a.min >= 0 ? { min: 0, max: Math.min(a.max, top) } : { min: 0, max: top };
   }
   if (d.max < 0) return { min: d.min + 1, max: 0 };
-  const m = Math.max(Math.abs(d.min), Math.abs(d.max)) - 1;
-  return { min: -m, max: m };
+  // The remainder lies between 0 and the divisor (exclusive), on the divisor's side.
+  return { min: Math.min(0, d.min + 1), max: Math.max(0, d.max - 1) };
+}
+
+/** TVM's AssumeNoZeroDivisor: a divisor range starting at 0 starts at 1 (division by zero is undefined). */
+function nonZeroDivisor(d: IntBound): IntBound {
+  return d.min === 0 && d.max >= 1 ? { min: 1, max: d.max } : d;
 }
 
 function truncModBounds(a: IntBound, d: IntBound): IntBound {
@@ -168,6 +178,15 @@ class BoundEvaluator {
   ) {}
 
   bound(e: PrimExpr): IntBound {
+    const assumed = this.facts.assumedBoundOf;
+    if (assumed !== undefined && e.kind !== "IntImm" && e.kind !== "Var") {
+      const extra = assumed(e);
+      if (extra !== undefined) return intersectBounds(this.cachedBound(e), extra);
+    }
+    return this.cachedBound(e);
+  }
+
+  private cachedBound(e: PrimExpr): IntBound {
     const cache = this.cache;
     if (cache === undefined || e.kind === "IntImm" || e.kind === "Var" || e.kind === "Let") return this.evaluate(e);
     let b = cache.get(e);
@@ -294,9 +313,9 @@ class BoundEvaluator {
       case "div":
         return divBounds(a, b, truncDivNum);
       case "floormod":
-        return floorModBounds(a, b);
+        return floorModBounds(a, nonZeroDivisor(b));
       case "mod":
-        return truncModBounds(a, b);
+        return truncModBounds(a, nonZeroDivisor(b));
       case "min":
         return { min: Math.min(a.min, b.min), max: Math.min(a.max, b.max) };
       case "max":

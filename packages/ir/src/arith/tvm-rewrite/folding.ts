@@ -13,6 +13,18 @@ function isScalarConst(e: PrimExpr, value: number): boolean {
   return (e.kind === "IntImm" || e.kind === "FloatImm") && e.value === value && dtypeInfo(e.dtype).lanes === 1;
 }
 
+/** A float constant zero times (or over) a finite non-negative constant is that zero; TVM folds
+ * `0.0 * x` for any x, which NaN and infinities contradict, so only constants are folded here. */
+function isFloatZeroBy(zero: PrimExpr, other: PrimExpr, allowZero: boolean): boolean {
+  return (
+    zero.kind === "FloatImm" &&
+    zero.value === 0 &&
+    other.kind === "FloatImm" &&
+    Number.isFinite(other.value) &&
+    (other.value > 0 || (allowZero && Object.is(other.value, 0)))
+  );
+}
+
 export function foldingBinary(op: BinaryOp, aLike: PrimExpr | number, bLike: PrimExpr | number): PrimExpr {
   const [a, b] = matchTypes(aLike, bLike, op);
   const folded = foldBinaryConstants(op, a, b, COMPARISONS.has(op) ? "bool" : a.dtype);
@@ -30,10 +42,13 @@ export function foldingBinary(op: BinaryOp, aLike: PrimExpr | number, bLike: Pri
       if (isScalarConst(b, 1)) return a;
       if (a.kind === "IntImm" && a.value === 0) return a;
       if (b.kind === "IntImm" && b.value === 0) return b;
+      if (isFloatZeroBy(a, b, true)) return a;
+      if (isFloatZeroBy(b, a, true)) return b;
       break;
     case "div":
     case "floordiv":
       if (a.kind === "IntImm" && a.value === 0) return a;
+      if (op === "div" && isFloatZeroBy(a, b, false)) return a;
       if (isScalarConst(b, 1)) return a;
       break;
     case "mod":

@@ -16,12 +16,16 @@ import { AND_RULES, EQ_RULES, LT_RULES, NOT_RULES, OR_RULES, SELECT_RULES } from
 import { MAX_RULES, MIN_RULES } from "./min-max.js";
 import { Match, buildPattern, matchPattern } from "./pattern.js";
 import type { Rule, RuleContext } from "./rules.js";
+import type { IntBound } from "../intBound.js";
+import { sameExpr } from "../exprKey.js";
 import { DIV_RULES, FLOORDIV_RULES, FLOORMOD_RULES, MOD_RULES } from "./div-mod.js";
 
 /** What the rewriter may know (an Analyzer). */
 export interface RewriteFacts extends RuleContext {
   substitutionOf(v: PrimExpr & { kind: "Var" }): PrimExpr | undefined;
   knownCondition?(cond: PrimExpr): boolean | undefined;
+  /** Assumes `cond` until the returned function is called (the branches of a select see their condition). */
+  enterConstraint?(cond: PrimExpr): () => void;
 }
 
 const MAX_RECURSION = 5;
@@ -72,7 +76,7 @@ export class TvmRewriter {
   private depth = 0;
   private readonly match = new Match();
 
-  constructor(private readonly facts: RewriteFacts) {}
+  constructor(protected readonly facts: RewriteFacts) {}
 
   visit(e: PrimExpr): PrimExpr {
     switch (e.kind) {
@@ -87,7 +91,10 @@ export class TvmRewriter {
       case "Not":
         return this.notNode(this.visit(e.a));
       case "Select": {
-        const s = select(this.visit(e.condition), this.visit(e.trueValue), this.visit(e.falseValue));
+        const cond = this.visit(e.condition);
+        const whenTrue = this.assuming(cond, () => this.visit(e.trueValue));
+        const whenFalse = this.assuming(this.notNode(cond), () => this.visit(e.falseValue));
+        const s = select(cond, whenTrue, whenFalse);
         if (s.condition.kind === "IntImm") return s.condition.value !== 0 ? s.trueValue : s.falseValue;
         return this.applyRules(s, SELECT_RULES) ?? s;
       }
@@ -108,14 +115,48 @@ export class TvmRewriter {
       case "Let":
         return simplifyLet(e, (x) => this.visit(x));
       case "Call": {
-        const args = e.args.map((a) => this.visit(a));
-        if (e.op === "if_then_else" && args[0]?.kind === "IntImm") return args[0].value !== 0 ? args[1]! : args[2]!;
-        return call(e.dtype, e.op, args);
+        if (e.op === "if_then_else" && e.args.length === 3) return this.ifThenElse(e.dtype, e.args[0]!, e.args[1]!, e.args[2]!);
+        return foldCall(
+          call(
+            e.dtype,
+            e.op,
+            e.args.map((a) => this.visit(a)),
+          ),
+        );
       }
     }
   }
 
-  private recurse(e: PrimExpr): PrimExpr {
+  /** `f` evaluated while `cond` is assumed (TVM's constraint scopes around branches). */
+  private assuming<T>(cond: PrimExpr, f: () => T): T {
+    if (cond.kind === "IntImm" || this.facts.enterConstraint === undefined) return f();
+    const exit = this.facts.enterConstraint(cond);
+    try {
+      return f();
+    } finally {
+      exit();
+    }
+  }
+
+  /**
+   * Each branch simplified under its condition; `if c1 then (if c2 then x else k) else k` for a
+   * constant k merges into `if c1 && c2 then x else k`.
+   */
+  private ifThenElse(dtype: string, condition: PrimExpr, trueValue: PrimExpr, falseValue: PrimExpr): PrimExpr {
+    const cond = this.visit(condition);
+    const whenTrue = this.assuming(cond, () => this.visit(trueValue));
+    const whenFalse = this.assuming(not(cond), () => this.visit(falseValue));
+    if (cond.kind === "IntImm") return cond.value !== 0 ? whenTrue : whenFalse;
+    if (whenTrue.kind === "Call" && whenTrue.op === "if_then_else" && whenTrue.args.length === 3) {
+      const [innerCond, innerThen, innerElse] = whenTrue.args as [PrimExpr, PrimExpr, PrimExpr];
+      if (isConstNumber(innerElse) && isConstNumber(whenFalse) && this.facts.canProve(foldingBinary("eq", innerElse, whenFalse))) {
+        return call(dtype, "if_then_else", [foldingBinary("and", cond, innerCond), innerThen, whenFalse]);
+      }
+    }
+    return call(dtype, "if_then_else", [cond, whenTrue, whenFalse]);
+  }
+
+  protected recurse(e: PrimExpr): PrimExpr {
     if (this.depth >= MAX_RECURSION) return e;
     this.depth++;
     try {
@@ -191,7 +232,27 @@ export class TvmRewriter {
     if (b.min >= 0) return "GE";
     if (b.max <= 0) return "LE";
     if (this.facts.modular(diff).base !== 0) return "NE";
-    return "unknown";
+    return this.productAndSum(diff);
+  }
+
+  /**
+   * TVM's ComparisonOfProductAndSum (an extension there, always on here): the sign of
+   * `(A + B) * C - (A * B) * D` when A, B, C, D are positive (after flipping signs) and
+   * `1/(A*D) + 1/(B*D) > 1/C` holds at their extreme bounds.
+   */
+  private productAndSum(diff: PrimExpr): Comparison {
+    const m = matchProductAndSum(diff);
+    if (m === undefined) return "unknown";
+    const negate = (b: IntBound): IntBound => ({ min: -b.max, max: -b.min });
+    let [a, b, c, d] = [this.facts.bound(m.a), this.facts.bound(m.b), this.facts.bound(m.c), negate(m.d)];
+    const upper = d.max < 0;
+    if (upper) [c, d] = [negate(c), negate(d)];
+    if (c.max < 0) [a, b, c] = [negate(a), negate(b), negate(c)];
+    if (!(a.min > 0 && b.min > 0 && c.min > 0 && d.min > 0) || d.max === Infinity) return "unknown";
+    const reciprocalPositive =
+      Math.min(a.max, b.max) * d.max <= c.min || (Number.isFinite(a.max) && Number.isFinite(b.max) && a.max * b.max * d.max < c.min * (a.max + b.max));
+    if (!reciprocalPositive) return "unknown";
+    return upper ? "LT" : "GT";
   }
 
   private eq(node: PrimExpr & { kind: "Binary" }): PrimExpr {
@@ -257,6 +318,59 @@ export class TvmRewriter {
     if (n.kind === "Not" && n.a.kind === "IntImm") return foldingNot(n.a);
     return this.applyRules(n, NOT_RULES) ?? n;
   }
+}
+
+/** `(A + B) * C + (A * B) * k` (either order of terms and of A, B; k = 1 when absent) as A, B, C and k's bound. */
+function matchProductAndSum(diff: PrimExpr): { a: PrimExpr; b: PrimExpr; c: PrimExpr; d: IntBound } | undefined {
+  if (diff.kind !== "Binary" || diff.op !== "add") return undefined;
+  for (const [p, q] of [
+    [diff.a, diff.b],
+    [diff.b, diff.a],
+  ] as const) {
+    if (q.kind !== "Binary" || q.op !== "mul" || q.a.kind !== "Binary" || q.a.op !== "add") continue;
+    const [s1, s2] = [q.a.a, q.a.b];
+    let product = p;
+    let k = 1;
+    if (p.kind === "Binary" && p.op === "mul" && p.b.kind === "IntImm") {
+      product = p.a;
+      k = p.b.value;
+    }
+    if (product.kind !== "Binary" || product.op !== "mul" || product.a.kind === "IntImm" || product.b.kind === "IntImm") continue;
+    const [f1, f2] = [product.a, product.b];
+    const same = (sameExpr(f1, s1) && sameExpr(f2, s2)) || (sameExpr(f1, s2) && sameExpr(f2, s1));
+    if (same) return { a: s1, b: s2, c: q.b, d: { min: k, max: k } };
+  }
+  return undefined;
+}
+
+function isConstNumber(e: PrimExpr): boolean {
+  return e.kind === "IntImm" || e.kind === "FloatImm";
+}
+
+/** TVM's folds of calls on constants: `likely(c)`, shifts of constants, `clz(c)`. */
+function foldCall(e: PrimExpr & { kind: "Call" }): PrimExpr {
+  const [a, b] = e.args;
+  if (e.op === "likely" && a?.kind === "IntImm") return a;
+  if ((e.op === "shift_left" || e.op === "shift_right") && a?.kind === "IntImm" && b?.kind === "IntImm") {
+    return foldShift(e.op, a, b) ?? e;
+  }
+  if (e.op === "clz" && a?.kind === "IntImm") {
+    const bits = dtypeInfo(a.dtype).bits;
+    const v = BigInt.asUintN(bits, BigInt(a.value));
+    return intImm(v === 0n ? bits : bits - v.toString(2).length, e.dtype);
+  }
+  return e;
+}
+
+/** `a << b` / `a >> b` of constants, with the dtype's width (undefined past it: left to run time). */
+function foldShift(op: "shift_left" | "shift_right", a: PrimExpr & { kind: "IntImm" }, b: PrimExpr & { kind: "IntImm" }): PrimExpr | undefined {
+  const info = dtypeInfo(a.dtype);
+  if (b.value < 0 || b.value >= info.bits || info.lanes !== 1) return undefined;
+  const x = BigInt(a.value);
+  const r = op === "shift_left" ? x << BigInt(b.value) : x >> BigInt(b.value);
+  const wrapped = info.code === "uint" ? BigInt.asUintN(info.bits, r) : BigInt.asIntN(info.bits, r);
+  if (op === "shift_left" && info.code === "int" && wrapped !== r) return undefined;
+  return intImm(Number(wrapped), a.dtype);
 }
 
 /** `a + c1 < b + c2` with the constants moved to one side, as TVM's merge_constants. */
