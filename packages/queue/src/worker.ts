@@ -156,6 +156,9 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     name,
     closed,
     close: async (force = false) => {
+      // A forced close drops the jobs in hand: their locks must lapse (the lock keeper stops renewing
+      // them now, not once their handlers return), so that the stalled-job check hands them on.
+      if (force) await keeper.close();
       await worker.close(force);
       await closed;
     },
