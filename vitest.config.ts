@@ -37,6 +37,7 @@ const SLOW_TESTS = [
   "packages/meta-schedule/test/cpu/cpu-tuning.test.ts",
   "packages/meta-schedule/test/tune/recorded-hardware.test.ts",
   "packages/meta-schedule/test/search/search-quality.test.ts",
+  "packages/meta-schedule/test/search/parallel-search.test.ts",
   "packages/meta-schedule/test/cost-model/kernel-summary-ranking.test.ts",
   "packages/meta-schedule/test/cost-model/h100-ranking.test.ts",
   // External compilers and spawned command lines: nvcc, tsc, the bench scripts under tsx.

@@ -89,6 +89,11 @@ const ENTRIES: ReadonlyArray<{ name: string; source: string; description: string
     description: "meta-schedule LocalBuilder's worker thread (started by the tuner, not by hand)",
   },
   {
+    name: "ms-replay-worker",
+    source: "packages/meta-schedule/src/search/replay-worker.ts",
+    description: "meta-schedule search's worker thread: replays, postprocesses and lowers candidates (started by the tuner, not by hand)",
+  },
+  {
     name: "ms-runner-child",
     source: "packages/meta-schedule/src/runner/runner-child.ts",
     description: "meta-schedule LocalRunner's measuring child process (started by the tuner, not by hand)",
