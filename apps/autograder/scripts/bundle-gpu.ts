@@ -50,7 +50,7 @@ const ENTRIES: ReadonlyArray<{ name: string; source: string; description: string
     name: "bench-tune",
     source: "packages/meta-schedule/bench/tune.bench.ts",
     description:
-      "pnpm bench:tune: the meta-schedule tuner on the GPU against torch (cuBLAS/cuDNN); --out-dir DIR, --only, --trials, --gemm-trials, --course-trials, --seeds",
+      "pnpm bench:tune: the meta-schedule tuner on the GPU against torch (cuBLAS/cuDNN); --out-dir DIR, --only, --trials, --gemm-trials, --course-trials, --seeds, --workers N (search threads), --overlap",
   },
   { name: "grade", source: "apps/autograder/src/main.ts", description: "tessera-grade: the autograder (run from the repository root)" },
   // The grader's GPU worker process: found beside the entry that grades (see apps/autograder/src/gpu/worker/gpu-worker.ts).
