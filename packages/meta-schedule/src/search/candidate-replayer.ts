@@ -12,6 +12,7 @@ import { createHash } from "node:crypto";
 import { structuralHash } from "@tessera/ir";
 import { type RandomEngine, Schedule, Trace, type TraceJSON } from "@tessera/schedule";
 import type { Postproc } from "../interfaces/postproc.js";
+import { rememberLatencyEstimate } from "../feature/latency-estimate-of.js";
 import { rememberLoweredModule } from "../postproc/verify-gpu-code.js";
 import { replayWithPostprocs } from "../space/replay.js";
 import type { TuneContext } from "../tune-context.js";
@@ -105,7 +106,12 @@ export class CandidateReplayer {
     const sch = new Schedule(reply.func);
     const trace = Trace.fromJSON(reply.trace);
     for (const inst of trace.instructions) sch.trace.append(inst, trace.getDecision(inst));
-    if (reply.lowered !== undefined) rememberLoweredModule(sch.func, reply.lowered);
+    if (reply.lowered !== undefined && this.ctx.target.kind === "cuda") {
+      // The clone's target is a copy; the cost model looks modules up by this task's target object.
+      const module = { ...reply.lowered, target: this.ctx.target };
+      rememberLoweredModule(sch.func, module);
+      if (reply.estimate !== undefined) rememberLatencyEstimate(module, reply.estimate);
+    }
     return { sch, hash: reply.hash, traceKey: traceKeyOf(reply.trace) };
   }
 

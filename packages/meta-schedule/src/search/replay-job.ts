@@ -9,6 +9,7 @@ import type { LoweredModule } from "@tessera/codegen";
 import { type PrimFunc, structuralHash } from "@tessera/ir";
 import { Trace, type TraceJSON } from "@tessera/schedule";
 import type { Postproc } from "../interfaces/postproc.js";
+import { type LatencyEstimate, estimateLatency } from "../latency-model/latency-model.js";
 import { loweredModuleFor } from "../postproc/verify-gpu-code.js";
 import { defaultCpuPostprocs } from "../space/cpu-defaults.js";
 import { defaultCudaSpace } from "../space/defaults.js";
@@ -24,7 +25,15 @@ export interface ReplayRequest {
 }
 
 export type ReplayReply =
-  | { readonly ok: true; readonly func: PrimFunc; readonly trace: TraceJSON; readonly hash: string; readonly lowered: LoweredModule | undefined }
+  | {
+      readonly ok: true;
+      readonly func: PrimFunc;
+      readonly trace: TraceJSON;
+      readonly hash: string;
+      /** VerifyGPUCode's module, and the analytic model's estimate of it (what the cost model reads). */
+      readonly lowered: LoweredModule | undefined;
+      readonly estimate: LatencyEstimate | undefined;
+    }
   | { readonly ok: false; readonly reason: string };
 
 /** The postprocessor lists a worker can rebuild: the defaults of each target kind. */
@@ -65,6 +74,8 @@ export function runReplayJob(job: ReplayJob): ReplayReply[] {
     const out = replayWithPostprocs(ctx, Trace.fromJSON(request.trace), postprocs, { freshDecisions: request.freshDecisions, seed: request.seed });
     if (!out.ok) return { ok: false, reason: out.reason };
     const func = out.sch.func;
-    return { ok: true, func, trace: out.sch.trace.toJSON(), hash: structuralHash(func), lowered: loweredModuleFor(func) };
+    const lowered = loweredModuleFor(func);
+    const estimate = lowered === undefined ? undefined : estimateLatency(lowered, lowered.target);
+    return { ok: true, func, trace: out.sch.trace.toJSON(), hash: structuralHash(func), lowered, estimate };
   });
 }

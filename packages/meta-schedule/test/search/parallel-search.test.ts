@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { target } from "@tessera/codegen";
 import { matmul, structuralHash } from "@tessera/ir";
+import { RandomEngine } from "@tessera/schedule";
 import { afterAll, describe, expect, it } from "vitest";
 import { argsInfoOf } from "../../src/arg-info.js";
 import { AnalyticModel, EvolutionarySearch, MemoryDatabase } from "../../src/index.js";
@@ -10,6 +11,10 @@ import { postprocSetOf, runReplayJob, type ReplayJob } from "../../src/search/re
 import { ReplayPool, checkSearchWorkers } from "../../src/search/replay-pool.js";
 import { rewriteUnboundBlock } from "../../src/postproc/rewrite-unbound-block.js";
 import { tuneContext } from "../../src/tune-context.js";
+import { CandidateReplayer } from "../../src/search/candidate-replayer.js";
+import { RejectionTally } from "../../src/search/rejection-tally.js";
+import { loweredModuleFor } from "../../src/postproc/verify-gpu-code.js";
+import { latencyEstimateOf } from "../../src/feature/latency-estimate-of.js";
 import { workloadOf } from "../../src/workload.js";
 
 const H100 = target("nvidia/h100");
@@ -104,6 +109,31 @@ describe("ReplayPool", () => {
       } finally {
         await pool.dispose();
       }
+    }
+  });
+
+  it("hands over each candidate's lowered module and estimate, so that the cost model lowers nothing again", { timeout: 300_000 }, async () => {
+    const ctx = tuneContext(workloadOf(func), H100, { seed: 9 });
+    const space = defaultCudaSpaceGenerator(H100);
+    space.initialize?.(ctx);
+    const design = space.generateDesignSpace(ctx)[0]!.trace.simplified({ removePostproc: true });
+    const pool = new ReplayPool({ workers: 1 });
+    try {
+      const replay = async (replayer: CandidateReplayer) => {
+        const plans = [1, 2, 3].map((seed) => ({ trace: design, freshDecisions: true, seed }));
+        return (await replayer.replayAll(plans, new RejectionTally())).filter((c) => c !== undefined);
+      };
+      const viaWorkers = await replay(new CandidateReplayer(ctx, space.postprocs, new RandomEngine(1), pool));
+      const inThread = await replay(new CandidateReplayer(ctx, space.postprocs, new RandomEngine(1)));
+      expect(viaWorkers.length).toBeGreaterThan(0);
+      expect(viaWorkers.map((c) => c.hash)).toEqual(inThread.map((c) => c.hash));
+      viaWorkers.forEach((c, k) => {
+        // Regression: the module's cloned target was not this task's target object, so the cost model lowered every candidate again.
+        expect(loweredModuleFor(c.sch.func)?.target).toBe(ctx.target);
+        expect(latencyEstimateOf({ sch: c.sch, argsInfo: [] }, ctx)?.seconds).toBe(latencyEstimateOf({ sch: inThread[k]!.sch, argsInfo: [] }, ctx)?.seconds);
+      });
+    } finally {
+      await pool.dispose();
     }
   });
 
