@@ -34,9 +34,6 @@ export function checkSearchWorkers(value: number, where: string): number {
   return value;
 }
 
-/** Chunks per worker in one batch: small enough chunks that a slow one does not hold the batch. */
-const CHUNKS_PER_WORKER = 3;
-
 export class ReplayPool {
   readonly workers: number;
   readonly #pool: TaskPool<ReplayJob, ReplayReply[]>;
@@ -60,15 +57,20 @@ export class ReplayPool {
     return this.#pool.spawned;
   }
 
-  /** One reply per request of `job`, in order. */
+  /**
+   * One reply per request of `job`, in order. The caller's thread takes an equal share (the last
+   * one) while the workers replay one chunk each: a search on N cores keeps N threads busy.
+   */
   async replay(job: ReplayJob): Promise<ReplayReply[]> {
     const { requests } = job;
     if (requests.length === 0) return [];
-    const size = Math.ceil(requests.length / (this.workers * CHUNKS_PER_WORKER));
+    const size = Math.ceil(requests.length / (this.workers + 1));
     const chunks: ReplayJob[] = [];
     for (let start = 0; start < requests.length; start += size) chunks.push({ ...job, requests: requests.slice(start, start + size) });
-    const replies = await Promise.all(chunks.map((chunk) => this.#replayChunk(chunk)));
-    return replies.flat();
+    const own = chunks.length > 1 ? chunks.pop() : undefined;
+    const pooled = Promise.all(chunks.map((chunk) => this.#replayChunk(chunk)));
+    const ownReplies = own === undefined ? [] : runReplayJob(own);
+    return [...(await pooled).flat(), ...ownReplies];
   }
 
   async #replayChunk(chunk: ReplayJob): Promise<ReplayReply[]> {
