@@ -43,6 +43,7 @@ const SLOW_TESTS = [
   "packages/meta-schedule/test/search/search-quality.test.ts",
   "packages/meta-schedule/test/space-gpu/odd-shapes.property.test.ts",
   "packages/meta-schedule/test/database/similar-records.test.ts",
+  "packages/meta-schedule/test/search/parallel-search.test.ts",
   "packages/meta-schedule/test/cost-model/kernel-summary-ranking.test.ts",
   "packages/meta-schedule/test/cost-model/h100-ranking.test.ts",
   // External compilers and spawned command lines: nvcc, tsc, the bench scripts under tsx.

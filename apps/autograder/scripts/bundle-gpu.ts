@@ -50,7 +50,7 @@ const ENTRIES: ReadonlyArray<{ name: string; source: string; description: string
     name: "bench-tune",
     source: "packages/meta-schedule/bench/tune.bench.ts",
     description:
-      "pnpm bench:tune: the meta-schedule tuner on the GPU against torch (cuBLAS/cuDNN); --out-dir DIR, --only, --trials, --gemm-trials, --course-trials, --seeds",
+      "pnpm bench:tune: the meta-schedule tuner on the GPU against torch (cuBLAS/cuDNN); --out-dir DIR, --only, --trials, --gemm-trials, --course-trials, --seeds, --workers N (search threads), --overlap",
   },
   { name: "grade", source: "apps/autograder/src/main.ts", description: "tessera-grade: the autograder (run from the repository root)" },
   {
@@ -99,6 +99,11 @@ const ENTRIES: ReadonlyArray<{ name: string; source: string; description: string
     name: "ms-build-worker",
     source: "packages/meta-schedule/src/builder/build-worker.ts",
     description: "meta-schedule LocalBuilder's worker thread (started by the tuner, not by hand)",
+  },
+  {
+    name: "ms-replay-worker",
+    source: "packages/meta-schedule/src/search/replay-worker.ts",
+    description: "meta-schedule search's worker thread: replays, postprocesses and lowers candidates (started by the tuner, not by hand)",
   },
   {
     name: "ms-runner-child",

@@ -11,7 +11,9 @@
 # SEED[/TRIALS[/FEATURES[/SHARE[/POPULATION]]]]: TRIALS defaults to the second argument, FEATURES
 # (bench:tune's --learned-features) to kernel-summary, SHARE (--neighbour-share) and POPULATION
 # (--population) to the search's defaults. With END_BY (epoch seconds) set, a run that has not
-# finished by then is stopped, and none starts after it.
+# finished by then is stopped, and none starts after it. BENCH_TUNE_ARGS adds options to every run
+# (e.g. "--workers 15 --overlap": search worker threads, search while measuring); STEM_SUFFIX is
+# added to the name of each run's report.
 set -uo pipefail
 out="${1:?usage: gpu-tune-seeds.sh OUT_DIR TRIALS \"RUNS OF GPU 0\" [\"RUNS OF GPU 1\" …]}"
 default_trials="${2:?trials}"
@@ -28,14 +30,14 @@ queue() {
     IFS=/ read -r seed trials features share population <<<"$run"
     trials="${trials:-$default_trials}"
     features="${features:-kernel-summary}"
-    stem="tuning-gemm-$trials-$features${share:+-neighbours-$share}${population:+-population-$population}-seed-$seed"
+    stem="tuning-gemm-$trials-$features${share:+-neighbours-$share}${population:+-population-$population}${STEM_SUFFIX:+-$STEM_SUFFIX}-seed-$seed"
     limit=86400
     if [ "$end_by" -gt 0 ]; then limit=$((end_by - $(date +%s))); fi
     if [ "$limit" -le 10 ]; then echo "gpu $gpu: no time left for $stem"; continue; fi
     dir="$(mktemp -d)"
     CUDA_VISIBLE_DEVICES="$gpu" timeout "$limit" "$bundle/run.sh" bench-tune --only gemm_relu_add_2048 --gemm-trials "$trials" \
       --per-iter 32 --no-course --seeds "$seed" --learned-features "$features" ${share:+--neighbour-share "$share"} ${population:+--population "$population"} \
-      --out-dir "$dir" --stem "$stem" >"$dir/$stem.log" 2>&1
+      ${BENCH_TUNE_ARGS:-} --out-dir "$dir" --stem "$stem" >"$dir/$stem.log" 2>&1
     echo "gpu $gpu $stem: exit $?" | tee -a "$dir/$stem.log"
     tar czf "$out/$stem.tgz" -C "$dir" .
     rm -rf "$dir"

@@ -8,8 +8,13 @@
  *
  *   tsx --conditions=@tessera/source packages/meta-schedule/bench/search-offline.bench.ts
  *       [--runs DIR,DIR…] [--device H200] [--seeds 1-8]
- *       [--variants current,…] [--trials 256] [--per-iter 32] [--out FILE.json]
+ *       [--variants current,…] [--trials 256] [--per-iter 32] [--workers 0,3] [--overlap] [--out FILE.json]
  *   … search-offline.bench.ts --merge A.json B.json … [--md docs/benchmarks/search-offline.md]
+ *
+ * `--workers 0,3` runs every variant and seed once per number of search worker threads (default:
+ * the cores less one) and reports the wall-time speed-up over the first count, and whether the
+ * runs found the same programs (they must: the search is deterministic whatever the count).
+ * `--overlap` searches each batch while the one before is measured (TuneOptions.overlapSearch).
  */
 import { createHash } from "node:crypto";
 import { readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
@@ -19,6 +24,7 @@ import { parseArgs } from "node:util";
 import { target } from "@tessera/codegen";
 import { gemmReluAdd } from "@tessera/ir";
 import { type EvolutionarySearchConfig, EvolutionarySearch, tuneTIR } from "../src/index.js";
+import { defaultSearchWorkers } from "../src/search/replay-pool.js";
 import { median } from "../../ir/bench/bench-util.js";
 import { RecordedHardware } from "./recorded-hardware.js";
 import { existingFolder } from "./recorded-runs.js";
@@ -49,6 +55,11 @@ interface Row {
   readonly wallSeconds: number;
   /** The best program's sampled decisions in trace order (as bench:tune's reports list them). */
   readonly bestDecisions: readonly unknown[];
+  /** Search worker threads (absent in reports from before --workers). */
+  readonly workers?: number;
+  readonly overlap?: boolean;
+  /** A digest of every measured trace in order: equal digests, same search. */
+  readonly tracesDigest?: string;
 }
 
 interface Report {
@@ -63,7 +74,7 @@ interface Report {
 
 const USAGE =
   "usage: bench:search-offline [--runs DIR,DIR…] [--device NAME] [--seeds 1-8|1,2,5] [--variants " +
-  `${Object.keys(VARIANTS).join(",")}] [--trials N] [--per-iter N] [--out FILE.json]\n       bench:search-offline --merge A.json B.json … [--md FILE.md]`;
+  `${Object.keys(VARIANTS).join(",")}] [--trials N] [--per-iter N] [--workers 0,3] [--overlap] [--out FILE.json]\n       bench:search-offline --merge A.json B.json … [--md FILE.md]`;
 
 function seedsOf(text: string): number[] {
   const out: number[] = [];
@@ -76,7 +87,14 @@ function seedsOf(text: string): number[] {
   return out;
 }
 
-async function runOne(hw: RecordedHardware, variant: string, seed: number, trials: number, perIter: number): Promise<Row> {
+interface RunSettings {
+  readonly trials: number;
+  readonly perIter: number;
+  readonly workers: number;
+  readonly overlap: boolean;
+}
+
+async function runOne(hw: RecordedHardware, variant: string, seed: number, { trials, perIter, workers, overlap }: RunSettings): Promise<Row> {
   hw.resetCounts();
   const started = performance.now();
   const func = gemmReluAdd(2048).func;
@@ -88,6 +106,8 @@ async function runOne(hw: RecordedHardware, variant: string, seed: number, trial
     runner: hw,
     database: "memory",
     seed,
+    searchWorkers: workers,
+    overlapSearch: overlap,
     writeCurve: false,
     logSummary: false,
     logger: () => {},
@@ -108,7 +128,46 @@ async function runOne(hw: RecordedHardware, variant: string, seed: number, trial
     recordedShare: hw.recordedHits / Math.max(1, hw.recordedHits + hw.estimated),
     wallSeconds: (performance.now() - started) / 1000,
     bestDecisions: top?.trace.decisions.map(([, d]) => d) ?? [],
+    workers,
+    overlap,
+    tracesDigest: digestOfTraces(result.database.getAllTuningRecords().map((r) => r.trace)),
   };
+}
+
+function digestOfTraces(traces: readonly unknown[]): string {
+  const h = createHash("sha1");
+  for (const t of traces) h.update(JSON.stringify(t));
+  return h.digest("hex").slice(0, 12);
+}
+
+/** Per variant and seed: wall time of each worker count over the first's, and whether all found the same programs. */
+function speedUpLines(rows: readonly Row[]): string[] {
+  const counts = [...new Set(rows.map((r) => r.workers).filter((w): w is number => w !== undefined))];
+  if (counts.length < 2) return [];
+  const base = counts[0]!;
+  const later = counts.slice(1);
+  const lines = [
+    "",
+    `Search worker threads (speed-up: wall time with ${base} over wall time with N; same: every run measured the same traces in the same order):`,
+    "",
+    `| variant | seed | ${counts.map((c) => `wall s, ${c}`).join(" | ")} | ${later.map((c) => `speed-up ${c}`).join(" | ")} | same |`,
+    `|---|---:|${counts.map(() => "---:").join("|")}|${later.map(() => "---:").join("|")}|---|`,
+  ];
+  const keyOf = (r: Row) => `${r.variant}/${r.seed}/${r.overlap === true}`;
+  for (const key of new Set(rows.map(keyOf))) {
+    const group = rows.filter((r) => keyOf(r) === key);
+    const byCount = (c: number) => group.find((r) => r.workers === c);
+    const baseWall = byCount(base)?.wallSeconds;
+    const walls = counts.map((c) => byCount(c)?.wallSeconds.toFixed(0) ?? "—");
+    const speedUps = later.map((c) => {
+      const w = byCount(c)?.wallSeconds;
+      return w === undefined || baseWall === undefined ? "—" : `${(baseWall / w).toFixed(2)}×`;
+    });
+    const same = new Set(group.map((r) => r.tracesDigest)).size === 1 ? "yes" : "NO";
+    const first = group[0]!;
+    lines.push(`| ${first.variant}${first.overlap === true ? " (overlap)" : ""} | ${first.seed} | ${walls.join(" | ")} | ${speedUps.join(" | ")} | ${same} |`);
+  }
+  return lines;
 }
 
 /** What the stand-in GPU's table depends on: the recorded reports, and the code of the latency model and features. */
@@ -174,12 +233,13 @@ function sectionOf(rows: readonly Row[]): string[] {
       `| ${variant} | ${settingsOf(variant)} | ${rs.length} | ${hits} of ${rs.length} | ${fmtOrNone(median(at(64)))} | ${fmtOrNone(median(at(256)))} | ${fmtOrNone(Math.max(...at(256)))} | ${(rs.reduce((a, x) => a + x.recordedShare, 0) / rs.length).toFixed(2)} |`,
     );
   }
-  lines.push("", "| variant | seed | @64 | @128 | @256 | found at | recorded share | wall s |", "|---|---:|---:|---:|---:|---:|---:|---:|");
+  lines.push("", "| variant | seed | workers | @64 | @128 | @256 | found at | recorded share | wall s |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|");
   for (const x of [...rows].sort((a, b) => a.variant.localeCompare(b.variant) || a.seed - b.seed)) {
     lines.push(
-      `| ${x.variant} | ${x.seed} | ${CHECKPOINTS.map((c) => fmt(x.bestAt[c])).join(" | ")} | ${x.bestTrial ?? "—"} | ${x.recordedShare.toFixed(2)} | ${x.wallSeconds.toFixed(0)} |`,
+      `| ${x.variant}${x.overlap === true ? " (overlap)" : ""} | ${x.seed} | ${x.workers ?? "—"} | ${CHECKPOINTS.map((c) => fmt(x.bestAt[c])).join(" | ")} | ${x.bestTrial ?? "—"} | ${x.recordedShare.toFixed(2)} | ${x.wallSeconds.toFixed(0)} |`,
     );
   }
+  lines.push(...speedUpLines(rows));
   return lines;
 }
 
@@ -190,6 +250,8 @@ interface Options {
   readonly variants: string[];
   readonly trials: number;
   readonly perIter: number;
+  readonly workers: number[];
+  readonly overlap: boolean;
   readonly out?: string;
   /** --merge: the reports to merge into one table, and where to write it. */
   readonly merge?: { readonly reports: string[]; readonly md?: string };
@@ -208,6 +270,8 @@ function options(): Options {
         variants: { type: "string", default: Object.keys(VARIANTS).join(",") },
         trials: { type: "string", default: "256" },
         "per-iter": { type: "string", default: "32" },
+        workers: { type: "string", default: String(defaultSearchWorkers()) },
+        overlap: { type: "boolean", default: false },
         out: { type: "string" },
         merge: { type: "boolean", default: false },
         md: { type: "string" },
@@ -223,6 +287,8 @@ function options(): Options {
         variants: [],
         trials: 0,
         perIter: 0,
+        workers: [],
+        overlap: false,
         merge: { reports: positionals, ...(values.md === undefined ? {} : { md: values.md }) },
       };
     }
@@ -243,6 +309,12 @@ function options(): Options {
       variants,
       trials: int("trials", values.trials),
       perIter: int("per-iter", values["per-iter"]),
+      workers: values.workers.split(",").map((w) => {
+        const n = Number(w);
+        if (!Number.isInteger(n) || n < 0) throw new RangeError(`--workers must be non-negative integers separated by commas, got "${w}"`);
+        return n;
+      }),
+      overlap: values.overlap,
       ...(values.out === undefined ? {} : { out: values.out }),
     };
   } catch (err) {
@@ -288,11 +360,13 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   for (const variant of opts.variants) {
     for (const seed of opts.seeds) {
-      const row = await runOne(hw, variant, seed, opts.trials, opts.perIter);
-      console.log(
-        `${variant} seed ${seed}: ${CHECKPOINTS.map((c) => `@${c} ${fmt(row.bestAt[c])}`).join(", ")}, recorded ${row.recordedShare.toFixed(2)}, ${row.wallSeconds.toFixed(0)} s`,
-      );
-      rows.push(row);
+      for (const workers of opts.workers) {
+        const row = await runOne(hw, variant, seed, { trials: opts.trials, perIter: opts.perIter, workers, overlap: opts.overlap });
+        console.log(
+          `${variant} seed ${seed}, ${workers} search worker(s): ${CHECKPOINTS.map((c) => `@${c} ${fmt(row.bestAt[c])}`).join(", ")}, recorded ${row.recordedShare.toFixed(2)}, ${row.wallSeconds.toFixed(0)} s`,
+        );
+        rows.push(row);
+      }
     }
   }
   const report: Report = {

@@ -4,7 +4,7 @@
  *   tsx --conditions=@tessera/source packages/meta-schedule/bench/tune.bench.ts
  *       [--dry-run] [--only gemm_relu_add_2048,matmul_1024,…] [--trials N] [--gemm-trials N]
  *       [--course-trials N] [--per-iter N] [--seeds 1,2,3] [--no-course] [--no-workloads] [--out-dir DIR] [--stem NAME]
- *       [--learned-features kernel-summary|per-store]
+ *       [--learned-features kernel-summary|per-store] [--workers N] [--overlap]
  *   … --gpus 0,1 [--trials N] [--seed N]: one seed tuned on one GPU, then on all listed (apps/cli/bench/tune-gpus.bench.ts)
  *
  * Three parts, one report (docs/benchmarks/tuning.{json,md} and SVG/PNG curves beside them):
@@ -48,6 +48,7 @@ import {
   workloadOf,
 } from "../src/index.js";
 import { median, timeMs } from "../../ir/bench/bench-util.js";
+import { defaultSearchWorkers } from "../src/search/replay-pool.js";
 import { type GemmKnobs, gemmKnobsOf } from "./fast-region.js";
 import { type TorchBaseline, baselineMs, torchBaselines } from "./torch-baselines.js";
 import { writeReportCharts } from "./tune-charts.js";
@@ -69,6 +70,10 @@ interface Mode {
   /** The evolutionary search's neighbourShare and populationSize, when not their defaults (for comparisons on the GPU). */
   readonly neighbourShare: number | undefined;
   readonly population: number | undefined;
+  /** Search worker threads (`--workers`, default the cores less one; 0: the search replays in its own thread). */
+  readonly searchWorkers: number;
+  /** `--overlap`: search each batch while the one before is built and measured. */
+  readonly overlap: boolean;
   readonly course: boolean;
   readonly workloads: boolean;
   readonly outDir: string;
@@ -77,7 +82,7 @@ interface Mode {
 }
 
 const USAGE =
-  "usage: bench:tune [--dry-run] [--only W1,W2] [--trials N] [--gemm-trials N] [--course-trials N] [--per-iter N] [--seeds 1,2,3] [--no-course] [--no-workloads] [--out-dir DIR] [--stem NAME] [--learned-features kernel-summary|per-store] [--neighbour-share X] [--population N]";
+  "usage: bench:tune [--dry-run] [--only W1,W2] [--trials N] [--gemm-trials N] [--course-trials N] [--per-iter N] [--seeds 1,2,3] [--no-course] [--no-workloads] [--out-dir DIR] [--stem NAME] [--learned-features kernel-summary|per-store] [--neighbour-share X] [--population N] [--workers N] [--overlap]";
 
 /** A mistake on the command line: printed with the usage, no stack trace. */
 class UsageError extends Error {}
@@ -108,6 +113,8 @@ function parseOptions() {
       "learned-features": { type: "string", default: "kernel-summary" },
       "neighbour-share": { type: "string" },
       population: { type: "string" },
+      workers: { type: "string", default: String(defaultSearchWorkers()) },
+      overlap: { type: "boolean", default: false },
     },
   });
 }
@@ -137,7 +144,16 @@ function checkedMode(values: ReturnType<typeof parseOptions>["values"]): Mode {
     learnedFeatures: learnedFeaturesOf(values["learned-features"]!),
     neighbourShare: values["neighbour-share"] === undefined ? undefined : shareOf(values["neighbour-share"]),
     population: values.population === undefined ? undefined : int("population", values.population),
+    searchWorkers: workersOf(values.workers!),
+    overlap: values.overlap === true,
   };
+}
+
+function workersOf(text: string): number {
+  const n = Number(text);
+  if (text.trim() === "" || !Number.isInteger(n) || n < 0)
+    throw new RangeError(`--workers must be a non-negative integer (0: no search worker threads), got "${text}"`);
+  return n;
 }
 
 /** The evolutionary search with the command line's settings; the name (defaults) when it sets none. */
@@ -306,6 +322,8 @@ async function tuneOne(
     runner: mode.dryRun ? "simulated" : new LocalRunner({ checker: firstResultChecker() }),
     database: "json",
     seed: opts.seed,
+    searchWorkers: mode.searchWorkers,
+    overlapSearch: mode.overlap,
     writeCurve: false,
     logSummary: false,
     onProgress: (p) => {
@@ -475,6 +493,7 @@ async function writeReport(mode: Mode, data: ReportData): Promise<void> {
     `- host: ${os.cpus()[0]?.model ?? "?"}, ${os.cpus().length} cores, Node ${process.version}; 1-minute load average at the end: ${os.loadavg()[0]!.toFixed(2)}`,
     `- target: ${data.target.name} (${data.target.arch})`,
     `- cost model: hybrid (analytic prior × forest on ${mode.learnedFeatures} features)`,
+    `- search: ${mode.searchWorkers} worker thread(s)${mode.overlap ? ", each batch searched while the one before is measured (--overlap)" : ""}`,
     ...(mode.neighbourShare === undefined && mode.population === undefined
       ? []
       : [
@@ -575,7 +594,7 @@ async function writeReport(mode: Mode, data: ReportData): Promise<void> {
   writeFileSync(join(mode.outDir, `${stem}.md`), `${lines.join("\n")}\n`);
   writeFileSync(
     join(mode.outDir, `${stem}.json`),
-    `${JSON.stringify({ date, dryRun: mode.dryRun, learnedFeatures: mode.learnedFeatures, neighbourShare: mode.neighbourShare ?? null, population: mode.population ?? null, device: data.device, target: data.target.name, speed: data.speed, torch: data.torch, tuned: data.tuned, course: data.course, charts }, null, 1)}\n`,
+    `${JSON.stringify({ date, dryRun: mode.dryRun, learnedFeatures: mode.learnedFeatures, neighbourShare: mode.neighbourShare ?? null, population: mode.population ?? null, searchWorkers: mode.searchWorkers, overlap: mode.overlap, device: data.device, target: data.target.name, speed: data.speed, torch: data.torch, tuned: data.tuned, course: data.course, charts }, null, 1)}\n`,
   );
   console.log(lines.join("\n"));
   console.log(`wrote ${join(mode.outDir, `${stem}.{md,json}`)}`);

@@ -37,6 +37,11 @@ export function loweredModuleOfCandidate(candidate: MeasureCandidate, ctx: TuneC
   return module ?? undefined;
 }
 
+/** Keeps `estimate` as the estimate of `module` (computed in a search worker thread for a module rebuilt here). */
+export function rememberLatencyEstimate(module: LoweredModule, estimate: LatencyEstimate): void {
+  ESTIMATES.set(module, estimate);
+}
+
 /** The analytic model's estimate of the candidate on the context's GPU (latency-model.ts); undefined when there is none. */
 export function latencyEstimateOf(candidate: MeasureCandidate, ctx: TuneContext): LatencyEstimate | undefined {
   const module = loweredModuleOfCandidate(candidate, ctx);

@@ -23,8 +23,8 @@ export interface SearchStrategy {
   readonly name: string;
   initialize?(ctx: TuneContext): void;
   preTuning(ctx: TuneContext, opts: PreTuningOptions): void;
-  /** The next batch, or undefined when the search is over (trials used, or nothing new to try). */
-  generateMeasureCandidates(ctx: TuneContext): MeasureCandidate[] | undefined;
+  /** The next batch, or undefined when the search is over (trials used, or nothing new to try); a promise when the search works in other threads. */
+  generateMeasureCandidates(ctx: TuneContext): MeasureCandidate[] | undefined | Promise<MeasureCandidate[] | undefined>;
   notifyRunnerResults(ctx: TuneContext, candidates: readonly MeasureCandidate[], results: readonly RunnerResult[]): void;
   postTuning(ctx: TuneContext): void;
   /**

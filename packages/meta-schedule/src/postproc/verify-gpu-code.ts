@@ -21,6 +21,11 @@ export function loweredModuleFor(func: PrimFunc): LoweredModule | undefined {
   return LOWERED.get(func);
 }
 
+/** Keeps `module` as VerifyGPUCode's module of `func` (a candidate verified in a search worker thread, rebuilt here). */
+export function rememberLoweredModule(func: PrimFunc, module: LoweredModule): void {
+  LOWERED.set(func, module);
+}
+
 export class VerifyGPUCode implements Postproc {
   readonly name = "verifyGpuCode";
 

@@ -10,11 +10,15 @@
  */
 import { createHash } from "node:crypto";
 import { structuralHash } from "@tessera/ir";
-import type { RandomEngine, Schedule, Trace, TraceJSON } from "@tessera/schedule";
+import { type RandomEngine, Schedule, Trace, type TraceJSON } from "@tessera/schedule";
 import type { Postproc } from "../interfaces/postproc.js";
+import { rememberLatencyEstimate } from "../feature/latency-estimate-of.js";
+import { rememberLoweredModule } from "../postproc/verify-gpu-code.js";
 import { replayWithPostprocs } from "../space/replay.js";
 import type { TuneContext } from "../tune-context.js";
 import type { RejectionTally } from "./rejection-tally.js";
+import { type PostprocSet, type ReplayReply, postprocSetOf } from "./replay-job.js";
+import type { ReplayPool } from "./replay-pool.js";
 
 /** A replayed, postprocessed schedule, the structural hash of its function, and the digest of its trace. */
 export interface Candidate {
@@ -40,33 +44,94 @@ export class ProgramIdentity {
   }
 }
 
+/** A replay to do: the trace, fresh or recorded decisions, and the seed drawn for it (in the order of the search's draws). */
+export interface PlannedReplay {
+  readonly trace: Trace;
+  readonly freshDecisions: boolean;
+  readonly seed: number;
+}
+
 export class CandidateReplayer {
   readonly identity = new ProgramIdentity();
+  /** The postprocessors as a worker rebuilds them; undefined: replays stay in this thread. */
+  private readonly workerPostprocs: PostprocSet | undefined;
 
   constructor(
     private readonly ctx: TuneContext,
     private readonly postprocs: readonly Postproc[],
     private readonly rng: RandomEngine,
-  ) {}
-
-  /** A new point of a random design space: its trace replayed with every decision sampled afresh. */
-  sampleFresh(designSpaces: readonly Trace[], tally: RejectionTally): Candidate | undefined {
-    const space = designSpaces[this.rng.int(0, designSpaces.length)]!;
-    return this.replay(space, true, tally);
+    private readonly pool?: ReplayPool,
+  ) {
+    this.workerPostprocs = pool === undefined ? undefined : postprocSetOf(ctx.target, postprocs);
+    if (pool !== undefined && this.workerPostprocs === undefined)
+      ctx.log("info", `[${ctx.taskName}] the space's postprocessors are not a default list that search workers can rebuild; replaying in the search's thread`);
   }
 
-  /** The trace replayed as recorded (a measured record, a mutated trace). */
-  replayRecorded(trace: Trace, tally: RejectionTally): Candidate | undefined {
-    return this.replay(trace, false, tally);
+  /** Whether batches replay in worker threads. */
+  get parallel(): boolean {
+    return this.workerPostprocs !== undefined;
   }
 
-  private replay(trace: Trace, freshDecisions: boolean, tally: RejectionTally): Candidate | undefined {
-    const out = replayWithPostprocs(this.ctx, trace, this.postprocs, { freshDecisions, seed: this.rng.forkSeed() });
+  /** A fresh sample to replay: a random design space, a seed (both drawn now). */
+  planFresh(designSpaces: readonly Trace[]): PlannedReplay {
+    const trace = designSpaces[this.rng.int(0, designSpaces.length)]!;
+    return { trace, freshDecisions: true, seed: this.rng.forkSeed() };
+  }
+
+  /** A recorded trace to replay, with its seed drawn now. */
+  planRecorded(trace: Trace): PlannedReplay {
+    return { trace, freshDecisions: false, seed: this.rng.forkSeed() };
+  }
+
+  /**
+   * The planned replays, in worker threads when there is a pool: one result per plan, in order;
+   * failures tallied in plan order. The same plans give the same candidates with or without workers.
+   */
+  async replayAll(plans: readonly PlannedReplay[], tally: RejectionTally): Promise<(Candidate | undefined)[]> {
+    if (this.pool === undefined || this.workerPostprocs === undefined || plans.length === 0) return plans.map((p) => this.replayPlanned(p, tally));
+    const replies = await this.pool.replay({
+      workload: this.ctx.workload,
+      target: this.ctx.target,
+      postprocs: this.workerPostprocs,
+      requests: plans.map((p) => ({ trace: p.trace.toJSON(), freshDecisions: p.freshDecisions, seed: p.seed })),
+    });
+    return replies.map((reply) => this.candidateOfReply(reply, tally));
+  }
+
+  private candidateOfReply(reply: ReplayReply, tally: RejectionTally): Candidate | undefined {
+    if (!reply.ok) {
+      tally.add(reply.reason);
+      return undefined;
+    }
+    const sch = new Schedule(reply.func);
+    const trace = Trace.fromJSON(reply.trace);
+    for (const inst of trace.instructions) sch.trace.append(inst, trace.getDecision(inst));
+    if (reply.lowered !== undefined && this.ctx.target.kind === "cuda") {
+      // The clone's target is a copy; the cost model looks modules up by this task's target object.
+      const module = { ...reply.lowered, target: this.ctx.target };
+      rememberLoweredModule(sch.func, module);
+      if (reply.estimate !== undefined) rememberLatencyEstimate(module, reply.estimate);
+    }
+    return { sch, hash: reply.hash, traceKey: traceKeyOf(reply.trace) };
+  }
+
+  private replayPlanned(plan: PlannedReplay, tally: RejectionTally): Candidate | undefined {
+    const out = replayWithPostprocs(this.ctx, plan.trace, this.postprocs, { freshDecisions: plan.freshDecisions, seed: plan.seed });
     if (!out.ok) {
       tally.add(out.reason);
       return undefined;
     }
     return { sch: out.sch, ...this.identity.identify(out.sch) };
+  }
+
+  /** A new point of a random design space: its trace replayed with every decision sampled afresh. */
+  sampleFresh(designSpaces: readonly Trace[], tally: RejectionTally): Candidate | undefined {
+    return this.replayPlanned(this.planFresh(designSpaces), tally);
+  }
+
+  /** The trace replayed as recorded (a measured record, a mutated trace). */
+  replayRecorded(trace: Trace, tally: RejectionTally): Candidate | undefined {
+    return this.replayPlanned(this.planRecorded(trace), tally);
   }
 }
 

@@ -10,10 +10,11 @@ import { BestCandidates } from "./best-candidates.js";
 import { crossoverStructureAndKnobs } from "./crossover.js";
 import { capClassShare, launchClassOf } from "./launch-classes.js";
 import { neighbourTraces } from "./neighbourhood.js";
-import { type Candidate, traceKeyOf } from "./candidate-replayer.js";
+import { type Candidate, type PlannedReplay, traceKeyOf } from "./candidate-replayer.js";
 import { RejectionTally } from "./rejection-tally.js";
 import { DUPLICATE_OF_MEASURED, type SearchRun } from "./search-run.js";
 import type { MeasureCandidate } from "../interfaces/candidate.js";
+import type { WeightedMutator } from "../interfaces/mutator.js";
 import { SearchStrategyBase } from "./strategy-base.js";
 import { seedsFromSimilarWorkloads } from "../database/similar-records.js";
 import { WeightedSampler, randomPermutation } from "./weighted-sampler.js";
@@ -80,6 +81,22 @@ export const SAME_PROGRAM_AS_PARENT = "a mutation or crossover gave its parent's
 export const CROSSOVER_FOUND_NOTHING = "crossover found no decision to exchange";
 export const NEIGHBOUR_SAME_PROGRAM = "a one-decision neighbour of a measured program is the same program";
 
+/** What the tries of one generation draw from. */
+interface Breeder {
+  readonly population: readonly Candidate[];
+  readonly parents: WeightedSampler;
+  readonly mutators: readonly WeightedMutator[];
+  readonly mutatorSampler: WeightedSampler | undefined;
+  /** Parents already copied into the generation (each is copied once at most). */
+  readonly copied: Uint8Array;
+}
+
+/** A child to replay, and the parents whose program it must not be. */
+interface Child {
+  readonly plan: PlannedReplay;
+  readonly parents: readonly Candidate[];
+}
+
 export class EvolutionarySearch extends SearchStrategyBase {
   readonly name = "evolutionarySearch";
   readonly config: EvolutionarySearchConfig;
@@ -107,15 +124,23 @@ export class EvolutionarySearch extends SearchStrategyBase {
     this.neighbourhoods = new Map();
   }
 
-  generateMeasureCandidates(_ctx: TuneContext): MeasureCandidate[] | undefined {
-    const run = this.run("generateMeasureCandidates");
+  /**
+   * The next batch. Every random draw happens in this thread in a fixed order and replays go out in
+   * batches whose results are used in order, so a seed gives the same candidates with any number
+   * of search workers (replay-pool.ts).
+   */
+  generateMeasureCandidates(_ctx: TuneContext): Promise<MeasureCandidate[] | undefined> {
+    return this.generate(this.run("generateMeasureCandidates"));
+  }
+
+  private async generate(run: SearchRun): Promise<MeasureCandidate[] | undefined> {
     const { ctx } = run;
     for (;;) {
       const batch = run.nextBatchSize();
       if (batch === 0) return undefined;
       const round = new RejectionTally();
-      const measured = this.pickBestFromDatabase(run, Math.floor(this.populationSize * this.config.initMeasuredRatio), round);
-      const unmeasured = this.sampleInitPopulation(run, this.populationSize - measured.length, round);
+      const measured = await this.pickBestFromDatabase(run, Math.floor(this.populationSize * this.config.initMeasuredRatio), round);
+      const unmeasured = await this.sampleInitPopulation(run, this.populationSize - measured.length, round);
       const needed = Math.min(this.minUnmeasured, this.populationSize - measured.length);
       if (unmeasured.length < needed) {
         // TVM gives up here. A space whose samples often fail (a space function whose steps depend
@@ -131,8 +156,8 @@ export class EvolutionarySearch extends SearchStrategyBase {
           return run.finish();
         }
       }
-      const neighbours = this.pickNeighbours(run, measured, Math.floor(batch * this.config.neighbourShare), round);
-      const bests = this.evolveWithCostModel(run, [...measured, ...unmeasured], batch, round);
+      const neighbours = await this.pickNeighbours(run, measured, Math.floor(batch * this.config.neighbourShare), round);
+      const bests = await this.evolveWithCostModel(run, [...measured, ...unmeasured], batch, round);
       const picks = this.pickWithEpsGreedy(run, unmeasured, bests, batch, round, neighbours);
       run.rejections.addAll(round);
       const handedOut = run.handOut(picks);
@@ -160,12 +185,22 @@ export class EvolutionarySearch extends SearchStrategyBase {
    * The database's best records of the workload, replayed with their decisions. A record is
    * replayed once per search (then remembered), since the database's best change slowly.
    */
-  private pickBestFromDatabase(run: SearchRun, count: number, round: RejectionTally): Candidate[] {
+  private async pickBestFromDatabase(run: SearchRun, count: number, round: RejectionTally): Promise<Candidate[]> {
     if (count <= 0) return [];
+    const records = run.database.getTopK(run.workload, count).map((record) => ({ record, key: traceKeyOf(record.trace) }));
+    const fresh = new Map<string, PlannedReplay | undefined>();
+    for (const { record, key } of records) {
+      if (!this.replayedRecords.has(key) && !fresh.has(key)) fresh.set(key, this.planRecord(run, record.trace, round));
+    }
+    const plans = [...fresh].filter((e): e is [string, PlannedReplay] => e[1] !== undefined);
+    const replayed = await run.replayer.replayAll(
+      plans.map(([, plan]) => plan),
+      round,
+    );
+    for (const key of fresh.keys()) this.replayedRecords.set(key, undefined);
+    plans.forEach(([key], k) => this.replayedRecords.set(key, replayed[k]));
     const out: Candidate[] = [];
-    for (const record of run.database.getTopK(run.workload, count)) {
-      const key = traceKeyOf(record.trace);
-      if (!this.replayedRecords.has(key)) this.replayedRecords.set(key, this.replayRecord(run, record.trace, round));
+    for (const { key } of records) {
       const c = this.replayedRecords.get(key);
       if (c === undefined) continue;
       run.markMeasured(c);
@@ -174,7 +209,7 @@ export class EvolutionarySearch extends SearchStrategyBase {
     return out;
   }
 
-  private replayRecord(run: SearchRun, json: TraceJSON, round: RejectionTally): Candidate | undefined {
+  private planRecord(run: SearchRun, json: TraceJSON, round: RejectionTally): PlannedReplay | undefined {
     let trace: Trace;
     try {
       trace = Trace.fromJSON(json);
@@ -183,19 +218,17 @@ export class EvolutionarySearch extends SearchStrategyBase {
       round.add("a database record's trace is unreadable");
       return undefined;
     }
-    return run.replayer.replayRecorded(trace, round);
+    return run.replayer.planRecorded(trace);
   }
 
-  private sampleInitPopulation(run: SearchRun, count: number, round: RejectionTally): Candidate[] {
+  private async sampleInitPopulation(run: SearchRun, count: number, round: RejectionTally): Promise<Candidate[]> {
     const out: Candidate[] = this.seedsFromSimilar(run, round)
       .filter((c) => !run.isMeasured(c))
       .slice(0, count);
     const needed = Math.min(this.minUnmeasured, count);
     for (let rounds = 0; rounds < this.config.maxFailCount && (out.length < needed || rounds === 0); rounds++) {
-      for (let k = 0; k < count; k++) {
-        const c = run.replayer.sampleFresh(run.designSpaces, round);
-        if (c !== undefined) out.push(c);
-      }
+      const plans = Array.from({ length: count }, () => run.replayer.planFresh(run.designSpaces));
+      for (const c of await run.replayer.replayAll(plans, round)) if (c !== undefined) out.push(c);
     }
     return out.slice(0, count);
   }
@@ -209,14 +242,14 @@ export class EvolutionarySearch extends SearchStrategyBase {
     return this.similarSeeds;
   }
 
-  private evolveWithCostModel(run: SearchRun, population: Candidate[], batch: number, round: RejectionTally): Candidate[] {
+  private async evolveWithCostModel(run: SearchRun, population: Candidate[], batch: number, round: RejectionTally): Promise<Candidate[]> {
     const heap = new BestCandidates(Math.ceil(batch / this.config.maxClassShare), (c) => run.isMeasured(c));
     let current = population;
     for (let iter = 0; ; iter++) {
       const scores = this.predict(run, current);
       current.forEach((c, k) => heap.offer(c, scores[k]!));
       if (iter >= this.config.geneticNumIters || current.length === 0) break;
-      current = this.nextGeneration(run, current, scores, round);
+      current = await this.nextGeneration(run, current, scores, round);
     }
     return heap.bestFirst();
   }
@@ -233,44 +266,89 @@ export class EvolutionarySearch extends SearchStrategyBase {
     return scores.map((s) => (Number.isFinite(s) && s > 0 ? s : 0));
   }
 
-  private nextGeneration(run: SearchRun, population: readonly Candidate[], scores: readonly number[], round: RejectionTally): Candidate[] {
-    const { rng, ctx } = run;
-    const parents = new WeightedSampler(scores);
+  /**
+   * The next generation, slot by slot as TVM's, but in waves: each open slot draws tries until one
+   * needs a replay (a mutation or a crossover) or settles without one (a copy, or no tries left);
+   * the wave's replays run as one batch, and a slot whose child is invalid or its parent's program
+   * again draws its next try in the next wave. Draws happen in slot order within a wave.
+   */
+  private async nextGeneration(run: SearchRun, population: readonly Candidate[], scores: readonly number[], round: RejectionTally): Promise<Candidate[]> {
     const mutators = run.mutators.filter((m) => m.probability > 0);
-    const mutatorSampler = mutators.length > 0 ? new WeightedSampler(mutators.map((m) => m.probability)) : undefined;
-    const copied = new Uint8Array(population.length);
-    const next: Candidate[] = [];
-    for (let slot = 0; slot < this.populationSize; slot++) {
-      let chosen: Candidate | undefined;
-      let parent = 0;
-      for (let fails = 0; chosen === undefined && fails <= this.config.geneticMaxFailCount; fails++) {
-        parent = parents.sample(rng);
-        if (this.config.crossoverProb > 0 && rng.uniform() < this.config.crossoverProb) {
-          chosen = this.crossover(run, population, parent, parents.sample(rng), round);
-        } else if (mutatorSampler !== undefined && rng.uniform() < this.config.geneticMutateProb) {
-          const mutator = mutators[mutatorSampler.sample(rng)]!.mutator;
-          let mutated: Trace | undefined;
-          try {
-            mutated = mutator.apply(population[parent]!.sch.trace, rng, ctx);
-          } catch (err) {
-            if (!(err instanceof TesseraError)) throw err;
-            round.add(`mutator ${mutator.name} failed`);
-            continue;
+    const breeder: Breeder = {
+      population,
+      parents: new WeightedSampler(scores),
+      mutators,
+      mutatorSampler: mutators.length > 0 ? new WeightedSampler(mutators.map((m) => m.probability)) : undefined,
+      copied: new Uint8Array(population.length),
+    };
+    const next = new Array<Candidate | undefined>(this.populationSize);
+    const slots = Array.from({ length: this.populationSize }, () => ({ fails: 0, parent: 0 }));
+    let open = slots.map((_, k) => k);
+    while (open.length > 0) {
+      const wave: { slot: number; child: Child }[] = [];
+      for (const k of open) {
+        const slot = slots[k]!;
+        for (; next[k] === undefined && slot.fails <= this.config.geneticMaxFailCount; slot.fails++) {
+          const tried = this.drawTry(run, breeder, round);
+          slot.parent = tried.parent;
+          if (tried.copy !== undefined) next[k] = tried.copy;
+          else if (tried.child !== undefined) {
+            wave.push({ slot: k, child: tried.child });
+            break;
           }
-          if (mutated === undefined) round.add(`mutator ${mutator.name} found nothing to change`);
-          else chosen = this.unlessUnchanged(run.replayer.replayRecorded(mutated, round), [population[parent]!], round);
-        } else if (copied[parent] === 0) {
-          copied[parent] = 1;
-          chosen = population[parent];
         }
+        if (next[k] === undefined && slot.fails > this.config.geneticMaxFailCount) next[k] = population[slot.parent]!;
       }
-      next.push(chosen ?? population[parent]!);
+      const replayed = await run.replayer.replayAll(
+        wave.map((w) => w.child.plan),
+        round,
+      );
+      open = [];
+      wave.forEach(({ slot: k, child }, i) => {
+        const c = this.unlessUnchanged(replayed[i], child.parents, round);
+        if (c !== undefined) next[k] = c;
+        else {
+          slots[k]!.fails++;
+          open.push(k);
+        }
+      });
     }
-    return next;
+    return next.map((c, k) => c ?? population[slots[k]!.parent]!);
   }
 
-  /** The structure of one parent with the other's knobs (crossover.ts), replayed; undefined when nothing new comes of it. */
-  private crossover(run: SearchRun, population: readonly Candidate[], structure: number, knobs: number, round: RejectionTally): Candidate | undefined {
+  /** One try of a slot: a parent drawn, then a crossover or a mutation to replay, a copy, or nothing. */
+  private drawTry(run: SearchRun, b: Breeder, round: RejectionTally): { parent: number; copy?: Candidate; child?: Child } {
+    const { rng, ctx } = run;
+    const parent = b.parents.sample(rng);
+    if (this.config.crossoverProb > 0 && rng.uniform() < this.config.crossoverProb) {
+      const child = this.crossover(run, b.population, parent, b.parents.sample(rng), round);
+      return child === undefined ? { parent } : { parent, child };
+    }
+    if (b.mutatorSampler !== undefined && rng.uniform() < this.config.geneticMutateProb) {
+      const mutator = b.mutators[b.mutatorSampler.sample(rng)]!.mutator;
+      let mutated: Trace | undefined;
+      try {
+        mutated = mutator.apply(b.population[parent]!.sch.trace, rng, ctx);
+      } catch (err) {
+        if (!(err instanceof TesseraError)) throw err;
+        round.add(`mutator ${mutator.name} failed`);
+        return { parent };
+      }
+      if (mutated === undefined) {
+        round.add(`mutator ${mutator.name} found nothing to change`);
+        return { parent };
+      }
+      return { parent, child: { plan: run.replayer.planRecorded(mutated), parents: [b.population[parent]!] } };
+    }
+    if (b.copied[parent] === 0) {
+      b.copied[parent] = 1;
+      return { parent, copy: b.population[parent]! };
+    }
+    return { parent };
+  }
+
+  /** The structure of one parent with the other's knobs (crossover.ts), to replay; undefined when nothing new comes of it. */
+  private crossover(run: SearchRun, population: readonly Candidate[], structure: number, knobs: number, round: RejectionTally): Child | undefined {
     const a = population[structure]!;
     const b = population[knobs]!;
     const child = a.hash === b.hash ? undefined : crossoverStructureAndKnobs(a.sch.trace, b.sch.trace);
@@ -278,7 +356,7 @@ export class EvolutionarySearch extends SearchStrategyBase {
       round.add(CROSSOVER_FOUND_NOTHING);
       return undefined;
     }
-    return this.unlessUnchanged(run.replayer.replayRecorded(child, round), [a, b], round);
+    return { plan: run.replayer.planRecorded(child), parents: [a, b] };
   }
 
   /** `child`, unless it is one of its parents' programs again (a decision that changed nothing, as a fetch order of an unstaged fetch). */
@@ -293,12 +371,12 @@ export class EvolutionarySearch extends SearchStrategyBase {
    * the first incumbent's while it has enough, then the next's. Each changed decision's
    * best-scored neighbour comes before any decision's second, so a batch tries many knobs.
    */
-  private pickNeighbours(run: SearchRun, measured: readonly Candidate[], slots: number, round: RejectionTally): Candidate[] {
+  private async pickNeighbours(run: SearchRun, measured: readonly Candidate[], slots: number, round: RejectionTally): Promise<Candidate[]> {
     if (slots <= 0) return [];
     const pool: { c: Candidate; incumbent: number; decision: number }[] = [];
     const seen = new Set<string>();
     for (const [incumbent, program] of measured.slice(0, MAX_INCUMBENTS).entries()) {
-      for (const n of this.neighboursOf(run, program, round)) {
+      for (const n of await this.neighboursOf(run, program, round)) {
         if (run.isMeasured(n.candidate) || seen.has(n.candidate.hash)) continue;
         seen.add(n.candidate.hash);
         pool.push({ c: n.candidate, incumbent, decision: n.decision });
@@ -324,16 +402,21 @@ export class EvolutionarySearch extends SearchStrategyBase {
   }
 
   /** The valid one-decision neighbours of a measured program, replayed once per search (the invalid ones tallied then). */
-  private neighboursOf(run: SearchRun, incumbent: Candidate, round: RejectionTally): readonly { candidate: Candidate; decision: number }[] {
+  private async neighboursOf(run: SearchRun, incumbent: Candidate, round: RejectionTally): Promise<readonly { candidate: Candidate; decision: number }[]> {
     const cached = this.neighbourhoods.get(incumbent.traceKey);
     if (cached !== undefined) return cached;
     const out: { candidate: Candidate; decision: number }[] = [];
-    for (const n of neighbourTraces(incumbent.sch.trace)) {
-      const c = run.replayer.replayRecorded(n.trace, round);
-      if (c === undefined) continue;
+    const neighbours = neighbourTraces(incumbent.sch.trace);
+    const replayed = await run.replayer.replayAll(
+      neighbours.map((n) => run.replayer.planRecorded(n.trace)),
+      round,
+    );
+    neighbours.forEach((n, k) => {
+      const c = replayed[k];
+      if (c === undefined) return;
       if (c.hash === incumbent.hash) round.add(NEIGHBOUR_SAME_PROGRAM);
       else out.push({ candidate: c, decision: n.decision });
-    }
+    });
     this.neighbourhoods.set(incumbent.traceKey, out);
     return out;
   }

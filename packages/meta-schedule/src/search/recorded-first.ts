@@ -35,7 +35,7 @@ export class RecordedFirst implements SearchStrategy {
     this.innerPreTuned = false;
   }
 
-  generateMeasureCandidates(ctx: TuneContext): MeasureCandidate[] | undefined {
+  generateMeasureCandidates(ctx: TuneContext): MeasureCandidate[] | undefined | Promise<MeasureCandidate[] | undefined> {
     const opts = this.opts;
     if (opts === undefined) throw new MetaScheduleError(`${this.name}.generateMeasureCandidates called before preTuning`);
     if (this.phase === "not started") {

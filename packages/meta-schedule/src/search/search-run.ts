@@ -16,6 +16,7 @@ import { type Candidate, CandidateReplayer, traceKeyOf } from "./candidate-repla
 import { RejectionTally } from "./rejection-tally.js";
 import type { MeasureCandidate } from "../interfaces/candidate.js";
 import type { PreTuningOptions } from "../interfaces/search-strategy.js";
+import type { ReplayPool } from "./replay-pool.js";
 
 export const DUPLICATE_OF_MEASURED = "duplicate of a candidate already measured";
 
@@ -47,6 +48,7 @@ export class SearchRun {
     readonly ctx: TuneContext,
     opts: PreTuningOptions,
     strategy: string,
+    pool?: ReplayPool,
   ) {
     const bad = (what: string) => new MetaScheduleError(`${strategy}.preTuning (task ${ctx.taskName}): ${what}`);
     if (!Number.isSafeInteger(opts.maxTrials) || opts.maxTrials < 0) throw bad(`maxTrials must be a non-negative integer, got ${opts.maxTrials}`);
@@ -62,7 +64,7 @@ export class SearchRun {
     this.postprocs = opts.space.postprocs;
     this.mutators = opts.space.mutators;
     this.rng = new RandomEngine(ctx.rng.forkSeed());
-    this.replayer = new CandidateReplayer(ctx, this.postprocs, this.rng);
+    this.replayer = new CandidateReplayer(ctx, this.postprocs, this.rng, pool);
     this.argsInfo = argsInfoOf(ctx.workload.func);
     this.workload = this.database.commitWorkload(ctx.workload.func);
     for (const r of this.database.getAllTuningRecords()) if (r.workload.hash === this.workload.hash) this.measuredTraces.add(traceKeyOf(r.trace));

@@ -11,20 +11,27 @@ import { RejectionTally } from "./rejection-tally.js";
 import { DUPLICATE_OF_MEASURED, SearchRun } from "./search-run.js";
 import type { MeasureCandidate } from "../interfaces/candidate.js";
 import type { PreTuningOptions, SearchStrategy } from "../interfaces/search-strategy.js";
+import type { ReplayPool } from "./replay-pool.js";
 
 export abstract class SearchStrategyBase implements SearchStrategy {
   abstract readonly name: string;
   private state: SearchRun | undefined;
+  private replayPool: ReplayPool | undefined;
+
+  /** Worker threads for the runs that `preTuning` starts from now on (undefined: replay in this thread). */
+  useReplayPool(pool: ReplayPool | undefined): void {
+    this.replayPool = pool;
+  }
 
   preTuning(ctx: TuneContext, opts: PreTuningOptions): void {
-    this.state = new SearchRun(ctx, opts, this.name);
+    this.state = new SearchRun(ctx, opts, this.name, this.replayPool);
     this.started(this.state, opts);
   }
 
   /** Called by `preTuning` with the new run (the strategy's own set-up). */
   protected started(_run: SearchRun, _opts: PreTuningOptions): void {}
 
-  abstract generateMeasureCandidates(ctx: TuneContext): MeasureCandidate[] | undefined;
+  abstract generateMeasureCandidates(ctx: TuneContext): MeasureCandidate[] | undefined | Promise<MeasureCandidate[] | undefined>;
 
   notifyRunnerResults(_ctx: TuneContext, _candidates: readonly MeasureCandidate[], results: readonly RunnerResult[]): void {
     this.run("notifyRunnerResults").resultsReceived += results.length;

@@ -40,6 +40,25 @@ export interface TaskSchedulerOptions {
   readonly logSummary?: boolean | undefined;
   /** The runner estimates instead of measuring (the simulated runner): trial lines and tables label their figures as estimates. */
   readonly estimated?: boolean | undefined;
+  /**
+   * Search the next batch while this one builds and runs (false by default). The search then sees
+   * the results of the batches before the one in flight only; everything stays in a fixed order,
+   * so a seed still gives the same records.
+   */
+  readonly overlapSearch?: boolean | undefined;
+}
+
+/** A batch handed out and being built and run. */
+interface InFlight {
+  readonly task: TaskRecord;
+  readonly candidates: readonly MeasureCandidate[];
+  readonly trialsBefore: number;
+  readonly measured: Promise<Measured>;
+}
+
+interface Measured {
+  readonly builderResults: readonly BuilderResult[];
+  readonly runnerResults: readonly RunnerResult[];
 }
 
 export interface TrialEvent {
@@ -101,6 +120,14 @@ export abstract class TaskScheduler {
 
     let totalTrials = 0;
     const measure = { ...opts, callbacks };
+    let inFlight: InFlight | undefined;
+    const join = async (): Promise<void> => {
+      const batch = inFlight;
+      inFlight = undefined;
+      if (batch === undefined) return;
+      this.record(batch.task, batch.candidates, await batch.measured, measure, batch.trialsBefore);
+      log("debug", `\n${formatTuningSummary(this.tasks, { estimated: opts.estimated })}`);
+    };
     while (totalTrials < maxTrialsGlobal) {
       const taskId = this.nextTaskId();
       if (taskId === -1) break;
@@ -110,16 +137,22 @@ export abstract class TaskScheduler {
         continue;
       }
       const searchStarted = performance.now();
-      const candidates = task.strategy.generateMeasureCandidates(task.ctx);
+      const candidates = await task.strategy.generateMeasureCandidates(task.ctx);
       task.phaseMs.search += performance.now() - searchStarted;
+      // The batch in flight is joined after the next one is searched (overlapSearch) or at once.
+      await join();
       if (candidates === undefined || candidates.length === 0) {
         this.terminate(task, log);
         continue;
       }
       totalTrials += candidates.length;
-      await this.measure(task, candidates, measure, totalTrials - candidates.length);
-      log("debug", `\n${formatTuningSummary(this.tasks, { estimated: opts.estimated })}`);
+      const measured = this.buildAndRun(task, candidates, opts);
+      // Its failure surfaces when it is joined, not as an unhandled rejection while the next batch is searched.
+      measured.catch(() => {});
+      inFlight = { task, candidates, trialsBefore: totalTrials - candidates.length, measured };
+      if (opts.overlapSearch !== true) await join();
     }
+    await join();
     for (const task of this.tasks) {
       if (!task.done) this.terminate(task, log);
       task.strategy.postTuning(task.ctx);
@@ -134,13 +167,8 @@ export abstract class TaskScheduler {
     log("info", `Task #${task.id} has finished. Remaining task(s): ${remaining}`);
   }
 
-  /** Build, run and join one batch: results to the strategy, the callbacks and the log. */
-  private async measure(
-    task: TaskRecord,
-    candidates: readonly MeasureCandidate[],
-    opts: TaskSchedulerOptions & { callbacks: readonly MeasureCallback[] },
-    trialsBefore: number,
-  ): Promise<void> {
+  /** Builds and runs one batch; touches no state of the search, so that the next batch can be searched meanwhile. */
+  private async buildAndRun(task: TaskRecord, candidates: readonly MeasureCandidate[], opts: TaskSchedulerOptions): Promise<Measured> {
     const buildStarted = performance.now();
     const builderResults = await opts.builder.build(candidates.map((c) => ({ func: c.sch.func, target: task.ctx.target })));
     if (builderResults.length !== candidates.length) {
@@ -150,6 +178,17 @@ export abstract class TaskScheduler {
     task.phaseMs.build += runStarted - buildStarted;
     const runnerResults = await this.runBuilt(candidates, builderResults, opts.runner, task.ctx.workload.func);
     task.phaseMs.run += performance.now() - runStarted;
+    return { builderResults, runnerResults };
+  }
+
+  /** Joins one measured batch: results to the strategy, the callbacks and the log. */
+  private record(
+    task: TaskRecord,
+    candidates: readonly MeasureCandidate[],
+    { builderResults, runnerResults }: Measured,
+    opts: TaskSchedulerOptions & { callbacks: readonly MeasureCallback[] },
+    trialsBefore: number,
+  ): void {
     const secs = (ms: number): string => (ms / 1000).toFixed(1);
     task.ctx.log(
       "info",

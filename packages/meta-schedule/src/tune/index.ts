@@ -34,6 +34,8 @@ import { defaultCostModelName, defaultSpaceFor, makeBuilder, makeCostModel, make
 import { type Logger, type TuneTarget, silentLogger, tuneContext } from "../tune-context.js";
 import { workloadOf } from "../workload.js";
 import { lockWorkDir } from "../database/work-dir-lock.js";
+import { ReplayPool, checkSearchWorkers, defaultSearchWorkers } from "../search/replay-pool.js";
+import { SearchStrategyBase } from "../search/strategy-base.js";
 
 export type { TuneOptions, TuneProgress } from "./options.js";
 
@@ -99,6 +101,9 @@ export async function tuneTasks(functions: readonly TuneFunction[], target: Tune
     const builder = await resolve<Builder>(options.builder, "local", () => makeBuilder(), owned);
     const runner = await resolve<Runner>(options.runner, "local", (name) => makeRunner(name as "local" | "simulated", target), owned);
     const strategies = await resolveStrategies(options, functions.length);
+    const pool = searchPool(options, log);
+    if (pool !== undefined) owned.push(pool);
+    for (const s of strategies) if (s instanceof SearchStrategyBase) s.useReplayPool(pool);
     const tasks: TuneTask[] = [];
     for (const [i, f] of functions.entries()) {
       const workload = workloadOf(f.func, f.name);
@@ -122,6 +127,7 @@ export async function tuneTasks(functions: readonly TuneFunction[], target: Tune
       log: fileLogger(options.workDir, "task_scheduler.log", log),
       logSummary: options.logSummary,
       estimated,
+      overlapSearch: options.overlapSearch,
       onTrial: (trial) => {
         history.push(trial);
         options.onProgress?.({ trial, trialsDone: history.length, maxTrialsGlobal: options.maxTrialsGlobal, totalFlop });
@@ -213,6 +219,11 @@ async function resolveStrategies(options: TuneOptions, count: number): Promise<S
   if (typeof given === "function") return Array.from({ length: count }, () => given());
   if (count > 1) throw new MetaScheduleError(`a search strategy instance keeps one task's state; give a factory (() => strategy) to tune ${count} tasks`);
   return [given];
+}
+
+function searchPool(options: TuneOptions, log: Logger): ReplayPool | undefined {
+  const workers = checkSearchWorkers(options.searchWorkers ?? defaultSearchWorkers(), "tuneTasks");
+  return workers === 0 ? undefined : new ReplayPool({ workers, log });
 }
 
 async function resolveSpace(options: TuneOptions, target: TuneTarget): Promise<SpaceGenerator> {

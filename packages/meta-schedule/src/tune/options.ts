@@ -44,6 +44,17 @@ export interface TuneOptions {
   readonly seed?: number;
   /** Threads of the CPU-side work of each task (the machine's cores by default). */
   readonly numThreads?: number;
+  /**
+   * Worker threads that replay, postprocess and lower the evolutionary search's candidates (the
+   * machine's cores less one by default; 0: in the search's own thread). The same seed picks the
+   * same candidates with any number.
+   */
+  readonly searchWorkers?: number;
+  /**
+   * Search the next batch while the current one builds and runs (false by default, as TVM): the
+   * search then learns each batch's results one batch later. Records stay deterministic.
+   */
+  readonly overlapSearch?: boolean;
   /** Receives the trial lines, the summary table and the scheduler's messages. */
   readonly logger?: Logger;
   /** Log the summary table at the end at info level (true by default; false: at debug level, for the log file only; the result has it in any case). */

@@ -59,7 +59,7 @@ describe("seedsFromSimilarWorkloads", () => {
     expect(seedsFromSimilarWorkloads(matmulOnly, workloadOf(func), [spaceOf(func).spaces[0]!.trace], 8, { targetName: "nvidia/a100" })).toEqual([]);
   });
 
-  it("are handed out by the evolutionary search's first batch", () => {
+  it("are handed out by the evolutionary search's first batch", async () => {
     const func = matmul(48, 80, 40).func;
     const { ctx, gen, spaces } = spaceOf(func);
     const seeds = seedsFromSimilarWorkloads(db, workloadOf(func), [spaces[0]!.trace], 2, { targetName: "nvidia/h100" })
@@ -68,7 +68,7 @@ describe("seedsFromSimilarWorkloads", () => {
     expect(seeds.length).toBeGreaterThan(0);
     const search = new EvolutionarySearch({ populationSize: 16, similarSeeds: 2, geneticNumIters: 0, maxClassShare: 1, neighbourShare: 0, epsGreedy: 0 });
     search.preTuning(ctx, { maxTrials: 16, numTrialsPerIter: 16, designSpaces: spaces, space: gen, database: db, costModel: undefined });
-    const batch = search.generateMeasureCandidates(ctx)!;
+    const batch = (await search.generateMeasureCandidates(ctx))!;
     for (const seed of seeds) expect(batch.some((c) => structuralEqual(c.sch.func, seed))).toBe(true);
   });
 });

@@ -147,7 +147,7 @@ export interface TuningOutcome {
 }
 
 /** A tuning loop with the fake latency as runner; every result goes into the database. */
-export function tuneWithFakeRunner(
+export async function tuneWithFakeRunner(
   strategy: SearchStrategy,
   opts: {
     seed: number;
@@ -160,7 +160,7 @@ export function tuneWithFakeRunner(
     structureSamples?: number;
     postprocs?: readonly Postproc[];
   },
-): TuningOutcome {
+): Promise<TuningOutcome> {
   const workload = gemmWorkload();
   const ctx = tuneContext(workload, target("nvidia/h100"), { seed: opts.seed, taskName: "gemm", ...(opts.log === undefined ? {} : { log: opts.log }) });
   const space = new ScheduleFnSpace(opts.spaceFn ?? gemmTileSpace, {
@@ -183,7 +183,7 @@ export function tuneWithFakeRunner(
   let batches = 0;
   let bestLatency = Infinity;
   for (;;) {
-    const batch = strategy.generateMeasureCandidates(ctx);
+    const batch = await strategy.generateMeasureCandidates(ctx);
     if (batch === undefined) break;
     batches++;
     const results: RunnerResult[] = batch.map((c) => ({ ok: true, runSecs: [fakeLatency(c.sch)] }));

@@ -85,8 +85,8 @@ describe("EvolutionarySearch neighbourShare", () => {
     predict: (_ctx, cs: readonly MeasureCandidate[]) => cs.map((c) => fakeLatency(c.sch) * 1e4),
   };
 
-  it("gives each batch after the first its share of one-decision neighbours of the best measured programs", () => {
-    const out = tuneWithFakeRunner(new EvolutionarySearch({ populationSize: 32, neighbourShare: 0.5, epsGreedy: 0 }), {
+  it("gives each batch after the first its share of one-decision neighbours of the best measured programs", async () => {
+    const out = await tuneWithFakeRunner(new EvolutionarySearch({ populationSize: 32, neighbourShare: 0.5, epsGreedy: 0 }), {
       seed: 3,
       maxTrials: 48,
       numTrialsPerIter: 16,

@@ -29,8 +29,8 @@ function pinnedTileSpace(sch: Schedule): void {
 }
 
 describe("RecordedFirst", () => {
-  it("measures the design space's recorded decisions first, then lets evolutionary search spend the rest of the budget on new programs", () => {
-    const out = tuneWithFakeRunner(new RecordedFirst(new EvolutionarySearch()), {
+  it("measures the design space's recorded decisions first, then lets evolutionary search spend the rest of the budget on new programs", async () => {
+    const out = await tuneWithFakeRunner(new RecordedFirst(new EvolutionarySearch()), {
       seed: 4,
       maxTrials: 12,
       numTrialsPerIter: 4,
@@ -44,14 +44,16 @@ describe("RecordedFirst", () => {
     expect(new Set(hashes).size).toBe(hashes.length);
   });
 
-  it("for a space that replays only with its recorded decisions, measures those (the inner search alone measures nothing)", () => {
+  it("for a space that replays only with its recorded decisions, measures those (the inner search alone measures nothing)", async () => {
     // One run of the space function: one recorded design space.
     const alone = new ReplayTraceStrategy({ maxFailCount: 20 });
-    expect(tuneWithFakeRunner(alone, { seed: 2, maxTrials: 8, numTrialsPerIter: 4, spaceFn: pinnedTileSpace, structureSamples: 1 }).handedOut).toHaveLength(0);
+    expect(
+      (await tuneWithFakeRunner(alone, { seed: 2, maxTrials: 8, numTrialsPerIter: 4, spaceFn: pinnedTileSpace, structureSamples: 1 })).handedOut,
+    ).toHaveLength(0);
     expect(alone.rejectionTally().find(([reason]) => reason === "the trace does not replay")?.[1]).toBeGreaterThan(0);
 
     const strategy = new RecordedFirst(new ReplayTraceStrategy({ maxFailCount: 20 }));
-    const out = tuneWithFakeRunner(strategy, { seed: 2, maxTrials: 8, numTrialsPerIter: 4, spaceFn: pinnedTileSpace, structureSamples: 1 });
+    const out = await tuneWithFakeRunner(strategy, { seed: 2, maxTrials: 8, numTrialsPerIter: 4, spaceFn: pinnedTileSpace, structureSamples: 1 });
     expect(out.handedOut).toHaveLength(1);
     expect(tileDecisions(out.handedOut[0]!.sch.trace)).toEqual(tileDecisions(out.designSpaces[0]!.trace));
     expect(strategy.name).toBe("recordedFirst(replayTrace)");

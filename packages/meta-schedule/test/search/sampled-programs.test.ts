@@ -21,11 +21,11 @@ function gpuSpace(sch: Schedule): void {
 }
 
 describe("samples handed out by a search", () => {
-  it("lower and compute what the workload computes (simulated, property)", () => {
+  it("lower and compute what the workload computes (simulated, property)", async () => {
     const original = gemmReluAdd(N).func;
     const h100 = target("nvidia/h100");
-    fc.assert(
-      fc.property(fc.integer({ min: 0, max: 1_000_000 }), (seed) => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 0, max: 1_000_000 }), async (seed) => {
         const ctx = tuneContext(workloadOf(original), h100, { seed });
         const space = new ScheduleFnSpace(gpuSpace, { mutators: [{ mutator: mutateTile, probability: 1 }] });
         const designSpaces = space.generateDesignSpace(ctx);
@@ -33,7 +33,7 @@ describe("samples handed out by a search", () => {
         const strategies = [new ReplayTraceStrategy(), new EvolutionarySearch({ populationSize: 8, initMinUnmeasured: 4, geneticMutateProb: 1, epsGreedy: 0 })];
         for (const strategy of strategies) {
           strategy.preTuning(ctx, { maxTrials: 2, numTrialsPerIter: 2, designSpaces, space, database: new MemoryDatabase(), costModel: undefined });
-          for (const c of strategy.generateMeasureCandidates(ctx)!) {
+          for (const c of (await strategy.generateMeasureCandidates(ctx))!) {
             const report = compareWithReference(lower(c.sch, h100), original, { seed });
             expect(report.passed, `${strategy.name}, seed ${seed}:\n${c.sch.trace.show()}`).toBe(true);
           }

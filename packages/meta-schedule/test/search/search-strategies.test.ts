@@ -48,9 +48,9 @@ function expectValidAndDistinct(handedOut: readonly MeasureCandidate[]): void {
 }
 
 describe("ReplayTraceStrategy", () => {
-  it("hands out valid, distinct samples until the trials are used, and tallies why samples were rejected", () => {
+  it("hands out valid, distinct samples until the trials are used, and tallies why samples were rejected", async () => {
     const strategy = new ReplayTraceStrategy();
-    const out = tuneWithFakeRunner(strategy, { seed: 7, maxTrials: 40, numTrialsPerIter: 16 });
+    const out = await tuneWithFakeRunner(strategy, { seed: 7, maxTrials: 40, numTrialsPerIter: 16 });
     expect(out.handedOut).toHaveLength(40);
     expect(out.batches).toBe(3);
     expectValidAndDistinct(out.handedOut);
@@ -58,7 +58,7 @@ describe("ReplayTraceStrategy", () => {
     expect(tally.get(THREAD_LIMIT_REASON)).toBeGreaterThan(0);
   });
 
-  it("every sample tried is handed out or tallied with a reason", () => {
+  it("every sample tried is handed out or tallied with a reason", async () => {
     let tried = 0;
     const counting: Postproc = { name: "threadLimit", apply: (sch, ctx) => (tried++, threadLimit.apply(sch, ctx)) };
     const workload = gemmWorkload();
@@ -79,7 +79,7 @@ describe("ReplayTraceStrategy", () => {
     expect(tried).toBe(batch.length + rejectedCount);
   });
 
-  it("ends when the space has nothing new left, after handing out every point once", () => {
+  it("ends when the space has nothing new left, after handing out every point once", async () => {
     // Only k is sampled: 64 = ko·ki with ki ≤ 16 has 5 points.
     const small = new ScheduleFnSpace((sch) => {
       const [, , k] = sch.getLoops(sch.getBlock("gemm"));
@@ -96,16 +96,17 @@ describe("ReplayTraceStrategy", () => {
         costModel: undefined,
       });
       const all: MeasureCandidate[] = [];
-      for (let batch = strategy.generateMeasureCandidates(ctx); batch !== undefined; batch = strategy.generateMeasureCandidates(ctx)) all.push(...batch);
+      for (let batch = await strategy.generateMeasureCandidates(ctx); batch !== undefined; batch = await strategy.generateMeasureCandidates(ctx))
+        all.push(...batch);
       expect(new Set(all.map((c) => structuralHash(c.sch.func))).size).toBe(5);
       expect(all).toHaveLength(5);
-      expect(strategy.generateMeasureCandidates(ctx)).toBeUndefined();
+      expect(await strategy.generateMeasureCandidates(ctx)).toBeUndefined();
     }
   });
 });
 
 describe("ReplayFuncStrategy", () => {
-  it("re-runs the space function, so a structure chosen by a sampled value varies (a replayed trace keeps one branch)", () => {
+  it("re-runs the space function, so a structure chosen by a sampled value varies (a replayed trace keeps one branch)", async () => {
     const branch = (sch: Schedule): void => {
       const [, , k] = sch.getLoops(sch.getBlock("gemm"));
       const chunk = sch.sampleCategorical([0, 1], [0.5, 0.5]);
@@ -113,7 +114,7 @@ describe("ReplayFuncStrategy", () => {
     };
     // One run of the function: one design space, one branch (TVM's ScheduleFn).
     const single = new ScheduleFnSpace(branch, { structureSamples: 1 });
-    const loopCounts = (strategy: SearchStrategy, space: ScheduleFnSpace) => {
+    const loopCounts = async (strategy: SearchStrategy, space: ScheduleFnSpace) => {
       const ctx = tuneContext(gemmWorkload(), target("nvidia/h100"), { seed: 8 });
       strategy.preTuning(ctx, {
         maxTrials: 2,
@@ -123,18 +124,15 @@ describe("ReplayFuncStrategy", () => {
         database: new MemoryDatabase(),
         costModel: undefined,
       });
-      return strategy
-        .generateMeasureCandidates(ctx)!
-        .map((c) => c.sch.getLoops(c.sch.getBlock("gemm")).length)
-        .sort();
+      return (await strategy.generateMeasureCandidates(ctx))!.map((c) => c.sch.getLoops(c.sch.getBlock("gemm")).length).sort();
     };
-    expect(loopCounts(new ReplayFuncStrategy(), single)).toEqual([3, 4]);
+    expect(await loopCounts(new ReplayFuncStrategy(), single)).toEqual([3, 4]);
     // The replayed trace carries the recorded branch: both samples have the same structure, and
     // the one whose fresh decision disagrees with it is the same program, so only one is new.
-    expect(new Set(loopCounts(new ReplayTraceStrategy({ maxFailCount: 20 }), single)).size).toBe(1);
+    expect(new Set(await loopCounts(new ReplayTraceStrategy({ maxFailCount: 20 }), single)).size).toBe(1);
   });
 
-  it("collects one design space per distinct trace shape of the space function, so replaying covers every branch", () => {
+  it("collects one design space per distinct trace shape of the space function, so replaying covers every branch", async () => {
     const branching = new ScheduleFnSpace((sch) => {
       const [, , k] = sch.getLoops(sch.getBlock("gemm"));
       const chunk = sch.sampleCategorical([0, 1], [0.5, 0.5]);
@@ -156,7 +154,7 @@ describe("ReplayFuncStrategy", () => {
     expect(counts).toEqual(new Set([3, 4]));
   });
 
-  it("tallies a space function that fails for some samples, and hands out the others", () => {
+  it("tallies a space function that fails for some samples, and hands out the others", async () => {
     const fragile = new ScheduleFnSpace(function fragile(sch) {
       const [i] = sch.getLoops(sch.getBlock("gemm"));
       const [, inner] = sch.split(i, sch.samplePerfectTile(i, 2, 64));
@@ -174,7 +172,7 @@ describe("ReplayFuncStrategy", () => {
 
 describe("EvolutionarySearch", () => {
   // Whether it finds faster candidates than random search: search-quality.test.ts (pnpm test:slow).
-  it("hands out valid, distinct candidates across batches, seeds its population from the database, and tallies rejections", () => {
+  it("hands out valid, distinct candidates across batches, seeds its population from the database, and tallies rejections", async () => {
     const memory = new MemoryDatabase();
     const topK: Array<[k: number, got: number]> = [];
     const database: Database = {
@@ -190,7 +188,7 @@ describe("EvolutionarySearch", () => {
       size: () => memory.size(),
     };
     const strategy = new EvolutionarySearch({ populationSize: 48 });
-    const out = tuneWithFakeRunner(strategy, { seed: 11, maxTrials: 40, numTrialsPerIter: 16, costModel: new NearestNeighbourModel(), database });
+    const out = await tuneWithFakeRunner(strategy, { seed: 11, maxTrials: 40, numTrialsPerIter: 16, costModel: new NearestNeighbourModel(), database });
     expect(out.handedOut).toHaveLength(40);
     expectValidAndDistinct(out.handedOut);
     expect(memory.size()).toBe(40);
@@ -204,7 +202,7 @@ describe("EvolutionarySearch", () => {
     expect(tally.get(THREAD_LIMIT_REASON)).toBeGreaterThan(0);
   });
 
-  it("keeps any one launch shape to maxClassShare of a batch's cost-model picks; 1 lets the favourites fill it (TVM)", () => {
+  it("keeps any one launch shape to maxClassShare of a batch's cost-model picks; 1 lets the favourites fill it (TVM)", async () => {
     // The model prefers blocks of 128 threads far above everything else.
     // The first kernel (the gemm; the ReLU and add are kernels of their own here).
     const is128 = (shape: string | undefined) =>
@@ -219,8 +217,8 @@ describe("EvolutionarySearch", () => {
       update: () => {},
       predict: (_ctx, cs) => cs.map((c) => (is128(launchClassOf(c.sch)) ? 1 : 0.01)),
     };
-    const shapesOfFirstBatch = (maxClassShare: number) => {
-      const out = tuneWithFakeRunner(new EvolutionarySearch({ populationSize: 64, epsGreedy: 0, maxClassShare }), {
+    const shapesOfFirstBatch = async (maxClassShare: number) => {
+      const out = await tuneWithFakeRunner(new EvolutionarySearch({ populationSize: 64, epsGreedy: 0, maxClassShare }), {
         seed: 5,
         maxTrials: 16,
         numTrialsPerIter: 16,
@@ -232,18 +230,18 @@ describe("EvolutionarySearch", () => {
       return counts;
     };
     // Without a cap (TVM) the favourite shapes fill the batch, several programs each.
-    const uncapped = shapesOfFirstBatch(1);
+    const uncapped = await shapesOfFirstBatch(1);
     expect([...uncapped.entries()].filter(([k]) => is128(k)).reduce((a, [, n]) => a + n, 0)).toBe(16);
     expect(Math.max(...uncapped.values())).toBeGreaterThan(1);
     // A cap of one program per shape (1/16 of 16 picks): every shape once, the favourites first.
-    const capped = shapesOfFirstBatch(1 / 16);
+    const capped = await shapesOfFirstBatch(1 / 16);
     expect([...capped.values()].reduce((a, b) => a + b, 0)).toBe(16);
     expect(Math.max(...capped.values())).toBe(1);
     for (const shape of uncapped.keys()) expect(capped.has(shape)).toBe(true);
     expect(() => new EvolutionarySearch({ maxClassShare: 0 })).toThrow(/maxClassShare/);
   });
 
-  it("chooses mutators in proportion to their probabilities", () => {
+  it("chooses mutators in proportion to their probabilities", async () => {
     const calls = { often: 0, rarely: 0 };
     const counted = (name: "often" | "rarely"): Mutator => ({ name, apply: (trace, rng, ctx) => (calls[name]++, mutateTile.apply(trace, rng, ctx)) });
     const workload = gemmWorkload();
@@ -264,13 +262,13 @@ describe("EvolutionarySearch", () => {
       database: new MemoryDatabase(),
       costModel: undefined,
     });
-    expect(strategy.generateMeasureCandidates(ctx)).toHaveLength(16);
+    expect(await strategy.generateMeasureCandidates(ctx)).toHaveLength(16);
     expect(calls.often + calls.rarely).toBeGreaterThanOrEqual(3 * 64);
     expect(calls.often / (calls.often + calls.rarely)).toBeGreaterThan(0.8);
     expect(calls.rarely).toBeGreaterThan(0);
   });
 
-  it("crossover children take the loop structure of one member of the population and the knobs of another", () => {
+  it("crossover children take the loop structure of one member of the population and the knobs of another", async () => {
     // gemmTileSpace plus a sampled knob that changes the program but not its loops.
     const withKnob = (sch: Schedule) => {
       gemmTileSpace(sch);
@@ -287,7 +285,7 @@ describe("EvolutionarySearch", () => {
       },
     };
     const strategy = new EvolutionarySearch({ populationSize: 32, crossoverProb: 1, geneticNumIters: 2 });
-    const out = tuneWithFakeRunner(strategy, { seed: 4, maxTrials: 16, numTrialsPerIter: 16, costModel: spy, spaceFn: withKnob });
+    const out = await tuneWithFakeRunner(strategy, { seed: 4, maxTrials: 16, numTrialsPerIter: 16, costModel: spy, spaceFn: withKnob });
     expect(out.handedOut).toHaveLength(16);
     expectValidAndDistinct(out.handedOut);
     expect(generations.length).toBe(3);
@@ -306,7 +304,7 @@ describe("EvolutionarySearch", () => {
     expect(crossed).toBeGreaterThan(10);
   });
 
-  it("tries a slot again when its mutation gives the parent's program back, and tallies why", () => {
+  it("tries a slot again when its mutation gives the parent's program back, and tallies why", async () => {
     // Re-sets a decision to its own value: the same program as the parent, every time.
     const noChange: Mutator = {
       name: "noChange",
@@ -327,15 +325,15 @@ describe("EvolutionarySearch", () => {
       database: new MemoryDatabase(),
       costModel: undefined,
     });
-    expect(strategy.generateMeasureCandidates(ctx)).toHaveLength(8);
+    expect(await strategy.generateMeasureCandidates(ctx)).toHaveLength(8);
     const tally = new Map(strategy.rejectionTally());
     // Every try of every slot of the 3 generations: 11 tries per slot.
     expect(tally.get(SAME_PROGRAM_AS_PARENT)).toBe(3 * 32 * 11);
   });
 
-  it("works without a cost model (random scores)", () => {
+  it("works without a cost model (random scores)", async () => {
     const logs: string[] = [];
-    const out = tuneWithFakeRunner(new EvolutionarySearch({ populationSize: 32 }), {
+    const out = await tuneWithFakeRunner(new EvolutionarySearch({ populationSize: 32 }), {
       seed: 2,
       maxTrials: 24,
       numTrialsPerIter: 8,
@@ -347,12 +345,12 @@ describe("EvolutionarySearch", () => {
     expect(logs.at(-1)).toMatch(/^\[gemm\] evolutionarySearch: done after 24 trials; rejected candidates: .*postproc threadLimit/);
   });
 
-  it("never hands out a program the database already holds, even when the same seed replays the same samples", () => {
+  it("never hands out a program the database already holds, even when the same seed replays the same samples", async () => {
     const strategies = [() => new ReplayTraceStrategy(), () => new EvolutionarySearch({ populationSize: 32 })];
     for (const make of strategies) {
-      const first = tuneWithFakeRunner(make(), { seed: 4, maxTrials: 24, numTrialsPerIter: 8 });
+      const first = await tuneWithFakeRunner(make(), { seed: 4, maxTrials: 24, numTrialsPerIter: 8 });
       const again = make();
-      const second = tuneWithFakeRunner(again, { seed: 4, maxTrials: 24, numTrialsPerIter: 8, database: first.database });
+      const second = await tuneWithFakeRunner(again, { seed: 4, maxTrials: 24, numTrialsPerIter: 8, database: first.database });
       const before = new Set(first.handedOut.map((c) => structuralHash(c.sch.func)));
       expect(second.handedOut).toHaveLength(24);
       for (const c of second.handedOut) expect(before.has(structuralHash(c.sch.func))).toBe(false);
@@ -361,7 +359,7 @@ describe("EvolutionarySearch", () => {
     }
   });
 
-  it("ends with the reason when no sample of the space is valid", () => {
+  it("ends with the reason when no sample of the space is valid", async () => {
     const logs: string[] = [];
     const never: Postproc = { name: "never", apply: () => ({ ok: false, reason: "shared memory exceeds 48 KiB" }) };
     const space = new ScheduleFnSpace(gemmTileSpace, { postprocs: [never] });
@@ -375,14 +373,14 @@ describe("EvolutionarySearch", () => {
       database: new MemoryDatabase(),
       costModel: undefined,
     });
-    expect(strategy.generateMeasureCandidates(ctx)).toBeUndefined();
+    expect(await strategy.generateMeasureCandidates(ctx)).toBeUndefined();
     expect(strategy.rejectionTally()).toEqual([["postproc never: shared memory exceeds 48 KiB", 32]]);
-    expect(strategy.generateMeasureCandidates(ctx)).toBeUndefined();
+    expect(await strategy.generateMeasureCandidates(ctx)).toBeUndefined();
     expect(strategy.rejectionTally()).toEqual([["postproc never: shared memory exceeds 48 KiB", 32]]);
     expect(logs.join("\n")).toMatch(/only 0 valid samples.*32× postproc never: shared memory exceeds 48 KiB/);
   });
 
-  it("goes on from the few valid samples of a space that mostly fails, with a warning", () => {
+  it("goes on from the few valid samples of a space that mostly fails, with a warning", async () => {
     const logs: string[] = [];
     let calls = 0;
     // Accepts one sample in eight: fewer valid samples than the population wants.
@@ -398,13 +396,13 @@ describe("EvolutionarySearch", () => {
       database: new MemoryDatabase(),
       costModel: undefined,
     });
-    const batch = strategy.generateMeasureCandidates(ctx);
+    const batch = await strategy.generateMeasureCandidates(ctx);
     expect(batch).toBeDefined();
     expect(batch!.length).toBeGreaterThan(0);
     expect(logs.join("\n")).toMatch(/only \d+ valid samples of the design space \(\d+ wanted\); evolving from them/);
   });
 
-  it("rejects bad parameters and use before preTuning with clear errors", () => {
+  it("rejects bad parameters and use before preTuning with clear errors", async () => {
     expect(() => new EvolutionarySearch({ populationSize: 0 })).toThrow(/populationSize must be an integer ≥ 1, got 0/);
     expect(() => new EvolutionarySearch({ epsGreedy: 2 })).toThrow(MetaScheduleError);
     expect(() => new EvolutionarySearch({ crossoverProb: 1.5 })).toThrow(/crossoverProb must be a number in \[0, 1\], got 1.5/);
@@ -412,7 +410,7 @@ describe("EvolutionarySearch", () => {
     expect(() => new EvolutionarySearch().generateMeasureCandidates(ctx)).toThrow(/called before preTuning/);
   });
 
-  it("resolves the automatic population size from the batch size and the trial budget", () => {
+  it("resolves the automatic population size from the batch size and the trial budget", async () => {
     const ctx = tuneContext(gemmWorkload(), target("nvidia/h100"), { seed: 1 });
     const space = new ScheduleFnSpace(gemmTileSpace);
     const sizeFor = (maxTrials: number, numTrialsPerIter: number) => {

@@ -2,7 +2,7 @@ import type { PrimFunc } from "@tessera/ir";
 import { describe, expect, it } from "vitest";
 import { FAILED_RUN_SECS, GradientBased, RoundRobin, type TrialEvent } from "../../src/index.js";
 import { gradientScores } from "../../src/task-scheduler/gradient-based.js";
-import { FakeCostModel, FakeDatabase, fakeMeasurer, loopExtents } from "./fakes.js";
+import { FakeCostModel, FakeDatabase, type FakeReplayTrace, fakeMeasurer, loopExtents } from "./fakes.js";
 import { threadsOf, vectorAddLatency, vectorAddTask } from "./workloads.js";
 
 describe("the tuning loop", () => {
@@ -52,6 +52,52 @@ describe("the tuning loop", () => {
     // A trial's time in the log is its latency (vector add of 1024: 1024 float additions).
     const first = events.find((e) => e.ok)!;
     expect(trialLines[first.trial - 1]).toContain(`GFLOPs: ${(1024 / first.latencySecs / 1e9).toFixed(4)}. Time: ${(first.latencySecs * 1e6).toFixed(4)} us.`);
+  });
+
+  it("with overlapSearch, searches each batch while the one before builds and runs, and joins the results in order", async () => {
+    const run = async (overlapSearch: boolean) => {
+      const task = vectorAddTask(1024, { seed: 7 });
+      const measurer = fakeMeasurer({ latencyOf: vectorAddLatency });
+      let building = 0;
+      const build = measurer.builder.build.bind(measurer.builder);
+      measurer.builder.build = async (inputs) => {
+        building++;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        try {
+          return await build(inputs);
+        } finally {
+          building--;
+        }
+      };
+      const seen: { notified: number; building: number }[] = [];
+      const strategy: FakeReplayTrace = task.strategy;
+      const generate = strategy.generateMeasureCandidates.bind(strategy);
+      strategy.generateMeasureCandidates = (ctx) => {
+        seen.push({ notified: task.strategy.notified, building });
+        return generate(ctx);
+      };
+      const database = new FakeDatabase();
+      const events: TrialEvent[] = [];
+      await new RoundRobin().tune([task], { ...measurer, database, maxTrialsGlobal: 20, numTrialsPerIter: 8, overlapSearch, onTrial: (e) => events.push(e) });
+      expect(events.map((e) => e.globalTrial)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+      expect(task.strategy.notified).toBe(20);
+      return { seen, records: database.getAllTuningRecords().map((r) => JSON.stringify([r.trace, r.runSecs])) };
+    };
+    const serial = await run(false);
+    const overlapped = await run(true);
+    expect(serial.seen).toEqual([
+      { notified: 0, building: 0 },
+      { notified: 8, building: 0 },
+      { notified: 16, building: 0 },
+    ]);
+    // Each search after the first runs while the batch before it is still building; it has the results of the batches before that one.
+    expect(overlapped.seen).toEqual([
+      { notified: 0, building: 0 },
+      { notified: 0, building: 1 },
+      { notified: 8, building: 1 },
+    ]);
+    expect((await run(true)).records).toEqual(overlapped.records);
+    expect(overlapped.records).toHaveLength(20);
   });
 
   it("records run failures as failed trials and keeps tuning", async () => {

@@ -1,0 +1,81 @@
+/**
+ * The serialisable half of turning traces into candidates, so that a search can replay in worker
+ * threads: a job names the workload, the target and the postprocessors (by the default list they
+ * equal), and carries traces as the database's JSON with the seed of each replay; the reply of a
+ * trace is the postprocessed function, its full trace, its structural hash and the module
+ * VerifyGPUCode lowered. Everything in a job and a reply survives structured cloning.
+ */
+import type { LoweredModule } from "@tessera/codegen";
+import { type PrimFunc, structuralHash } from "@tessera/ir";
+import { Trace, type TraceJSON } from "@tessera/schedule";
+import type { Postproc } from "../interfaces/postproc.js";
+import { type LatencyEstimate, estimateLatency } from "../latency-model/latency-model.js";
+import { loweredModuleFor } from "../postproc/verify-gpu-code.js";
+import { defaultCpuPostprocs } from "../space/cpu-defaults.js";
+import { defaultCudaSpace } from "../space/defaults.js";
+import { replayWithPostprocs } from "../space/replay.js";
+import { type TuneTarget, tuneContext } from "../tune-context.js";
+import type { Workload } from "../workload.js";
+
+/** One replay: the trace, whether its decisions are sampled afresh, and the seed of the replay's random engine. */
+export interface ReplayRequest {
+  readonly trace: TraceJSON;
+  readonly freshDecisions: boolean;
+  readonly seed: number;
+}
+
+export type ReplayReply =
+  | {
+      readonly ok: true;
+      readonly func: PrimFunc;
+      readonly trace: TraceJSON;
+      readonly hash: string;
+      /** VerifyGPUCode's module, and the analytic model's estimate of it (what the cost model reads). */
+      readonly lowered: LoweredModule | undefined;
+      readonly estimate: LatencyEstimate | undefined;
+    }
+  | { readonly ok: false; readonly reason: string };
+
+/** The postprocessor lists a worker can rebuild: the defaults of each target kind. */
+export type PostprocSet = "cuda-default" | "cpu-default";
+
+export interface ReplayJob {
+  readonly workload: Workload;
+  readonly target: TuneTarget;
+  readonly postprocs: PostprocSet;
+  readonly requests: readonly ReplayRequest[];
+}
+
+function postprocsOf(set: PostprocSet, target: TuneTarget): Postproc[] {
+  if (set === "cpu-default") return defaultCpuPostprocs();
+  if (target.kind !== "cuda") throw new RangeError(`replay job: the postprocessor set ${set} needs a CUDA target, got ${target.name}`);
+  return defaultCudaSpace(target).postprocs;
+}
+
+/** What a postprocessor's configuration looks like from outside: its name and its own fields. */
+function fingerprint(postprocs: readonly Postproc[]): string {
+  return JSON.stringify(postprocs.map((p) => [p.name, p]));
+}
+
+/**
+ * The set a worker rebuilds `postprocs` as, or undefined when they are not one of the default
+ * lists (a user's postprocessors replay in the search's own thread).
+ */
+export function postprocSetOf(target: TuneTarget, postprocs: readonly Postproc[]): PostprocSet | undefined {
+  const set: PostprocSet = target.kind === "cuda" ? "cuda-default" : "cpu-default";
+  return fingerprint(postprocsOf(set, target)) === fingerprint(postprocs) ? set : undefined;
+}
+
+/** The worker side: every request of the job replayed in order (postprocessors rebuilt once per job). */
+export function runReplayJob(job: ReplayJob): ReplayReply[] {
+  const ctx = tuneContext(job.workload, job.target);
+  const postprocs = postprocsOf(job.postprocs, job.target);
+  return job.requests.map((request): ReplayReply => {
+    const out = replayWithPostprocs(ctx, Trace.fromJSON(request.trace), postprocs, { freshDecisions: request.freshDecisions, seed: request.seed });
+    if (!out.ok) return { ok: false, reason: out.reason };
+    const func = out.sch.func;
+    const lowered = loweredModuleFor(func);
+    const estimate = lowered === undefined ? undefined : estimateLatency(lowered, lowered.target);
+    return { ok: true, func, trace: out.sch.trace.toJSON(), hash: structuralHash(func), lowered, estimate };
+  });
+}

@@ -1,0 +1,88 @@
+/**
+ * Worker threads that replay a search's traces (TVM's `ThreadedTraceApply` across threads): a
+ * batch of replay requests is cut into chunks, each chunk a job of the isolation layer's task
+ * pool, and the replies come back in request order whatever finished first. A chunk whose worker
+ * crashes, times out or cannot be reached is replayed in the caller's thread with a warning: a
+ * failure costs time, never a missing or wrong candidate.
+ */
+import { availableParallelism } from "node:os";
+import { type EntryPoint, resolveEntryPoint } from "../isolation/entry-point.js";
+import { TaskPool } from "../isolation/task-pool.js";
+import { MetaScheduleError } from "../errors.js";
+import type { Logger } from "../tune-context.js";
+import { type ReplayJob, type ReplayReply, runReplayJob } from "./replay-job.js";
+
+export interface ReplayPoolOptions {
+  /** Worker threads; at least 1 (a search without workers has no pool). */
+  readonly workers: number;
+  /** The worker's code, when not the default `replay-worker` beside this module (see entry-point.ts). */
+  readonly workerEntry?: EntryPoint;
+  /** Limit per chunk, start of the worker included (default 120 s). */
+  readonly timeoutMs?: number;
+  /** Where the warning of a failed chunk goes. */
+  readonly log?: Logger;
+}
+
+/** The default number of search workers: every core but the one of the search's own thread. */
+export function defaultSearchWorkers(): number {
+  return Math.max(0, availableParallelism() - 1);
+}
+
+export function checkSearchWorkers(value: number, where: string): number {
+  if (!Number.isSafeInteger(value) || value < 0)
+    throw new MetaScheduleError(`${where}: searchWorkers must be a non-negative integer (0: replay in the search's thread), got ${value}`);
+  return value;
+}
+
+export class ReplayPool {
+  readonly workers: number;
+  readonly #pool: TaskPool<ReplayJob, ReplayReply[]>;
+  readonly #timeoutMs: number;
+  readonly #log: Logger | undefined;
+  /** Chunks replayed in the caller's thread after a worker failed. */
+  fallbacks = 0;
+
+  constructor(opts: ReplayPoolOptions) {
+    if (!Number.isSafeInteger(opts.workers) || opts.workers < 1)
+      throw new MetaScheduleError(`ReplayPool: workers must be a positive integer, got ${opts.workers}`);
+    this.workers = opts.workers;
+    this.#timeoutMs = opts.timeoutMs ?? 120_000;
+    this.#log = opts.log;
+    const entry = opts.workerEntry ?? resolveEntryPoint(import.meta.url, { module: "replay-worker", bundle: "ms-replay-worker.mjs" });
+    this.#pool = new TaskPool({ kind: "thread", entry, size: opts.workers });
+  }
+
+  /** Worker threads started so far (restarts included). */
+  get workersStarted(): number {
+    return this.#pool.spawned;
+  }
+
+  /**
+   * One reply per request of `job`, in order. The caller's thread takes an equal share (the last
+   * one) while the workers replay one chunk each: a search on N cores keeps N threads busy.
+   */
+  async replay(job: ReplayJob): Promise<ReplayReply[]> {
+    const { requests } = job;
+    if (requests.length === 0) return [];
+    const size = Math.ceil(requests.length / (this.workers + 1));
+    const chunks: ReplayJob[] = [];
+    for (let start = 0; start < requests.length; start += size) chunks.push({ ...job, requests: requests.slice(start, start + size) });
+    const own = chunks.length > 1 ? chunks.pop() : undefined;
+    const pooled = Promise.all(chunks.map((chunk) => this.#replayChunk(chunk)));
+    const ownReplies = own === undefined ? [] : runReplayJob(own);
+    return [...(await pooled).flat(), ...ownReplies];
+  }
+
+  async #replayChunk(chunk: ReplayJob): Promise<ReplayReply[]> {
+    const outcome = await this.#pool.run(chunk, this.#timeoutMs);
+    if (outcome.ok && outcome.value.length === chunk.requests.length) return outcome.value;
+    const why = outcome.ok ? `it answered ${outcome.value.length} replies for ${chunk.requests.length} traces` : `${outcome.kind}: ${outcome.error}`;
+    this.fallbacks++;
+    this.#log?.("warn", `search worker failed on ${chunk.requests.length} trace(s) (${why}); replaying them in the search's thread`);
+    return runReplayJob(chunk);
+  }
+
+  async dispose(): Promise<void> {
+    await this.#pool.dispose();
+  }
+}

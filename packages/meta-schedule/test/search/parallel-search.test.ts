@@ -1,0 +1,146 @@
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { target } from "@tessera/codegen";
+import { matmul, structuralHash } from "@tessera/ir";
+import { RandomEngine } from "@tessera/schedule";
+import { afterAll, describe, expect, it } from "vitest";
+import { argsInfoOf } from "../../src/arg-info.js";
+import { AnalyticModel, EvolutionarySearch, MemoryDatabase } from "../../src/index.js";
+import { defaultCudaSpace, defaultCudaSpaceGenerator } from "../../src/space/defaults.js";
+import { postprocSetOf, runReplayJob, type ReplayJob } from "../../src/search/replay-job.js";
+import { ReplayPool, checkSearchWorkers } from "../../src/search/replay-pool.js";
+import { rewriteUnboundBlock } from "../../src/postproc/rewrite-unbound-block.js";
+import { tuneContext } from "../../src/tune-context.js";
+import { CandidateReplayer } from "../../src/search/candidate-replayer.js";
+import { RejectionTally } from "../../src/search/rejection-tally.js";
+import { loweredModuleFor } from "../../src/postproc/verify-gpu-code.js";
+import { latencyEstimateOf } from "../../src/feature/latency-estimate-of.js";
+import { workloadOf } from "../../src/workload.js";
+
+const H100 = target("nvidia/h100");
+const func = matmul(128, 128, 128).func;
+
+/** A stand-in latency that depends on the program only. */
+function fakeSeconds(hash: string): number {
+  return 1e-4 * (1 + Number.parseInt(hash.slice(0, 6), 16) / 0xffffff);
+}
+
+/** The traces an evolutionary search hands out over two batches (default CUDA space, analytic cost model, results recorded), in order. */
+async function handedOut(seed: number, pool: ReplayPool | undefined): Promise<string[]> {
+  const ctx = tuneContext(workloadOf(func), H100, { seed });
+  const space = defaultCudaSpaceGenerator(H100);
+  space.initialize?.(ctx);
+  const database = new MemoryDatabase();
+  const costModel = new AnalyticModel();
+  const strategy = new EvolutionarySearch({ populationSize: 8, geneticNumIters: 2 });
+  strategy.useReplayPool(pool);
+  strategy.preTuning(ctx, { maxTrials: 8, numTrialsPerIter: 4, designSpaces: space.generateDesignSpace(ctx), space, database, costModel });
+  const traces: string[] = [];
+  for (let batch = await strategy.generateMeasureCandidates(ctx); batch !== undefined; batch = await strategy.generateMeasureCandidates(ctx)) {
+    const results = batch.map((c) => ({ ok: true as const, runSecs: [fakeSeconds(structuralHash(c.sch.func))] }));
+    batch.forEach((c, k) => {
+      traces.push(JSON.stringify(c.sch.trace.toJSON()));
+      database.commitTuningRecord({
+        workload: database.commitWorkload(func),
+        trace: c.sch.trace.toJSON(),
+        runSecs: results[k]!.runSecs,
+        target: H100,
+        argsInfo: argsInfoOf(func),
+      });
+    });
+    costModel.update(ctx, batch, results);
+    strategy.notifyRunnerResults(ctx, batch, results);
+  }
+  return traces;
+}
+
+describe("the evolutionary search with worker threads", () => {
+  const pools: ReplayPool[] = [];
+  afterAll(async () => {
+    for (const pool of pools) await pool.dispose();
+  });
+
+  it("hands out the same candidates in the same order with 0, 1 and 3 search workers (several seeds)", { timeout: 600_000 }, async () => {
+    const one = new ReplayPool({ workers: 1 });
+    const three = new ReplayPool({ workers: 3 });
+    pools.push(one, three);
+    for (const seed of [3, 17]) {
+      const inThread = await handedOut(seed, undefined);
+      expect(inThread).toHaveLength(8);
+      expect(await handedOut(seed, three)).toEqual(inThread);
+      if (seed === 3) expect(await handedOut(seed, one)).toEqual(inThread);
+    }
+    expect(one.workersStarted + three.workersStarted).toBeGreaterThan(1);
+    expect(one.fallbacks + three.fallbacks).toBe(0);
+  });
+});
+
+/** Four fresh samples of the default CUDA space of the workload. */
+function smallJob(): ReplayJob {
+  const workload = workloadOf(func);
+  const ctx = tuneContext(workload, H100, { seed: 5 });
+  const space = defaultCudaSpaceGenerator(H100);
+  space.initialize?.(ctx);
+  const design = space.generateDesignSpace(ctx)[0]!.trace.simplified({ removePostproc: true }).toJSON();
+  return {
+    workload,
+    target: H100,
+    postprocs: postprocSetOf(H100, space.postprocs)!,
+    requests: [11, 12].map((seed) => ({ trace: design, freshDecisions: true, seed })),
+  };
+}
+
+function fixture(name: string) {
+  return { url: pathToFileURL(join(import.meta.dirname, "fixtures", name)), typeScript: true };
+}
+
+describe("ReplayPool", () => {
+  it("replays a crashed worker's traces in the search's thread with a warning: the same replies, never a missing one", { timeout: 300_000 }, async () => {
+    const job = smallJob();
+    const expected = runReplayJob(job);
+    for (const worker of ["crashing-replay-worker.ts", "short-replay-worker.ts"]) {
+      const warnings: string[] = [];
+      const pool = new ReplayPool({ workers: 1, workerEntry: fixture(worker), log: (_level, m) => warnings.push(m) });
+      try {
+        const replies = await pool.replay(job);
+        expect(replies.map((r) => (r.ok ? r.hash : r.reason))).toEqual(expected.map((r) => (r.ok ? r.hash : r.reason)));
+        expect(pool.fallbacks).toBeGreaterThan(0);
+        expect(warnings[0]).toMatch(/^search worker failed on \d+ trace\(s\) \((crash|it answered)/);
+      } finally {
+        await pool.dispose();
+      }
+    }
+  });
+
+  it("hands over each candidate's lowered module and estimate, so that the cost model lowers nothing again", { timeout: 300_000 }, async () => {
+    const ctx = tuneContext(workloadOf(func), H100, { seed: 9 });
+    const space = defaultCudaSpaceGenerator(H100);
+    space.initialize?.(ctx);
+    const design = space.generateDesignSpace(ctx)[0]!.trace.simplified({ removePostproc: true });
+    const pool = new ReplayPool({ workers: 1 });
+    try {
+      const replay = async (replayer: CandidateReplayer) => {
+        const plans = [1, 2, 3].map((seed) => ({ trace: design, freshDecisions: true, seed }));
+        return (await replayer.replayAll(plans, new RejectionTally())).filter((c) => c !== undefined);
+      };
+      const viaWorkers = await replay(new CandidateReplayer(ctx, space.postprocs, new RandomEngine(1), pool));
+      const inThread = await replay(new CandidateReplayer(ctx, space.postprocs, new RandomEngine(1)));
+      expect(viaWorkers.length).toBeGreaterThan(0);
+      expect(viaWorkers.map((c) => c.hash)).toEqual(inThread.map((c) => c.hash));
+      viaWorkers.forEach((c, k) => {
+        // Regression: the module's cloned target was not this task's target object, so the cost model lowered every candidate again.
+        expect(loweredModuleFor(c.sch.func)?.target).toBe(ctx.target);
+        expect(latencyEstimateOf({ sch: c.sch, argsInfo: [] }, ctx)?.seconds).toBe(latencyEstimateOf({ sch: inThread[k]!.sch, argsInfo: [] }, ctx)?.seconds);
+      });
+    } finally {
+      await pool.dispose();
+    }
+  });
+
+  it("sends only the default postprocessor lists to workers, and checks its worker count", () => {
+    expect(postprocSetOf(H100, defaultCudaSpace(H100).postprocs)).toBe("cuda-default");
+    expect(postprocSetOf(H100, [rewriteUnboundBlock({ maxThreadblocks: 256 })])).toBeUndefined();
+    expect(() => checkSearchWorkers(-1, "tuneTIR")).toThrow(/tuneTIR: searchWorkers must be a non-negative integer/);
+    expect(() => new ReplayPool({ workers: 0 })).toThrow(/workers must be a positive integer/);
+  });
+});
