@@ -14,17 +14,18 @@ import { requireOpaqueBlocks } from "../util/block-checks.js";
 
 export interface InjectSoftwarePipelineOptions {
   /**
-   * Give the blocks allocating the pipelines' buffers the regions of their body, as TVM does
-   * (default true). The pipeline turns it off: no later pass of ours reads those regions, and
-   * inferring them was half of this pass's time on the fast GEMM.
+   * Give the blocks this pass makes (each pipeline's allocating block, its sections, commit groups
+   * and blockized statements) the regions of their body, as TVM does (default true). The lowering
+   * pipeline turns it off: no later pass of ours reads those regions (lowerOpaqueBlock drops the
+   * blocks), and inferring them was half of this pass's time on the fast GEMM.
    */
-  readonly holderRegions?: boolean;
+  readonly blockRegions?: boolean;
 }
 
 class PipelineInjector extends IRMutator {
   private readonly loops: For[] = [];
 
-  constructor(private readonly holderRegions: boolean) {
+  constructor(private readonly blockRegions: boolean) {
     super();
   }
 
@@ -33,14 +34,14 @@ class PipelineInjector extends IRMutator {
     const visited = super.visitFor(s);
     this.loops.pop();
     if (visited.kind !== "For" || !hasPipelineAnnotation(visited)) return visited;
-    return pipelineLoop(visited, this.loops, this.holderRegions);
+    return pipelineLoop(visited, this.loops, this.blockRegions);
   }
 }
 
 export function injectSoftwarePipeline(func: PrimFunc, opts: InjectSoftwarePipelineOptions = {}): PrimFunc {
   requireOpaqueBlocks(PASS, func.body);
-  const body = new PipelineInjector(opts.holderRegions !== false).visitStmt(func.body);
+  const body = new PipelineInjector(opts.blockRegions !== false).visitStmt(func.body);
   return body === func.body ? func : withBody(func, body);
 }
 
-export const injectSoftwarePipelinePass: Pass = { name: PASS, run: (func) => injectSoftwarePipeline(func, { holderRegions: false }) };
+export const injectSoftwarePipelinePass: Pass = { name: PASS, run: (func) => injectSoftwarePipeline(func, { blockRegions: false }) };

@@ -72,7 +72,7 @@ class AllocationMover extends IRMutator {
     private readonly placed: ReadonlyMap<For | Block, readonly Buffer[]>,
     private readonly moved: ReadonlySet<Buffer>,
     params: readonly Buffer[],
-    private readonly holderRegions: boolean,
+    private readonly blockRegions: boolean,
   ) {
     super();
     for (const b of params) this.enter(b);
@@ -98,7 +98,7 @@ class AllocationMover extends IRMutator {
     const visited = this.within(here, () => super.visitFor(s) as For);
     if (here.length === 0) return visited;
     const holder = block({ name: "", body: visited.body, allocBuffers: here });
-    if (!this.holderRegions) return { ...visited, body: blockRealize([], true, holder) };
+    if (!this.blockRegions) return { ...visited, body: blockRealize([], true, holder) };
     const regions = inferAccessRegions(holder, { bufferOfData: (v) => this.opaquelyAccessible(v) });
     return { ...visited, body: blockRealize([], true, { ...holder, reads: regions.reads, writes: regions.writes }) };
   }
@@ -130,7 +130,7 @@ export interface PlanBufferAllocationOptions {
    * it off: no later pass of ours reads those regions, and inferring them costs about a tenth of
    * the lowering time of a tiled GEMM.
    */
-  readonly holderRegions?: boolean;
+  readonly blockRegions?: boolean;
 }
 
 export function planBufferAllocation(func: PrimFunc, opts: PlanBufferAllocationOptions = {}): PrimFunc {
@@ -142,11 +142,11 @@ export function planBufferAllocation(func: PrimFunc, opts: PlanBufferAllocationO
     list.push(buffer);
     placed.set(at, list);
   }
-  const body = new AllocationMover(placed, new Set(tree.allocator.keys()), paramBuffers(func), opts.holderRegions !== false).visitStmt(func.body);
+  const body = new AllocationMover(placed, new Set(tree.allocator.keys()), paramBuffers(func), opts.blockRegions !== false).visitStmt(func.body);
   return body === func.body ? func : withBody(func, body);
 }
 
 export const planBufferAllocationPass: Pass = {
   name: "planBufferAllocation",
-  run: (func, ctx) => planBufferAllocation(func, { onHost: ctx.target.kind === "c", holderRegions: false }),
+  run: (func, ctx) => planBufferAllocation(func, { onHost: ctx.target.kind === "c", blockRegions: false }),
 };

@@ -62,9 +62,11 @@ export class AsyncQueues {
   private readonly groupKeys = new Map<PipelineStmt, number>();
 
   /** `ordered`: the loop body's statements in `software_pipeline_order`. */
+  /** `regions`: whether the commit-group blocks get inferred read/write regions. */
   constructor(
     private readonly loopName: string,
     ordered: readonly PipelineStmt[],
+    private readonly regions = true,
   ) {
     ordered.forEach((st, i) => {
       if (!st.isAsync) return;
@@ -193,7 +195,7 @@ export class AsyncQueues {
       const members: Stmt[] = [];
       const predicate = entries[i]!.predicate;
       for (; i < entries.length && groupAt[i]?.stage === g.stage && groupAt[i]?.group === g.group; i++) members.push(unwrapped(bodies[i]!));
-      out.push(predicated(predicate, realizeBlock(attrStmt(ASYNC_COMMIT_QUEUE_SCOPE, undefined, intImm(g.stage), seq(members)))));
+      out.push(predicated(predicate, realizeBlock(attrStmt(ASYNC_COMMIT_QUEUE_SCOPE, undefined, intImm(g.stage), seq(members)), this.regions)));
     }
     return out;
   }

@@ -7,16 +7,21 @@
 import { type Block, type BlockRealize, type PrimExpr, type Stmt, and, block, blockRealize, evaluate, inferAccessRegions } from "@tessera/ir";
 import { guarded, isConstTrue } from "../util/conditions.js";
 
-/** `body` as a block: the block of an unpredicated realize as is, else a new one with inferred regions. */
-export function makeBlock(body: Stmt): Block {
+/**
+ * `body` as a block: the block of an unpredicated realize as is, else a new one, with inferred
+ * regions where `withRegions` (the lowering pipeline's pass leaves them out: no later pass reads
+ * them, and inferring them is a large part of the pass's time).
+ */
+export function makeBlock(body: Stmt, withRegions = true): Block {
   if (body.kind === "BlockRealize" && isConstTrue(body.predicate) && body.block.iterVars.length === 0) return body.block;
   const holder = block({ name: "", body });
+  if (!withRegions) return holder;
   const { reads, writes } = inferAccessRegions(holder);
   return { ...holder, reads, writes };
 }
 
-export function realizeBlock(body: Stmt): BlockRealize {
-  return blockRealize([], true, makeBlock(body));
+export function realizeBlock(body: Stmt, withRegions = true): BlockRealize {
+  return blockRealize([], true, makeBlock(body, withRegions));
 }
 
 /** The empty section: `T.evaluate(0)` in a block without regions. */

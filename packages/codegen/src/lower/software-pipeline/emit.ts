@@ -45,6 +45,8 @@ export interface PipelineLayout {
   readonly versioned: ReadonlyMap<Var, VersionedBuffer>;
   readonly annotations: Annotations;
   readonly asyncQueues: AsyncQueues | undefined;
+  /** Whether the section blocks get inferred read/write regions (TVM's output) or none. */
+  readonly regions: boolean;
 }
 
 interface Section {
@@ -94,9 +96,9 @@ function emitSection(layout: PipelineLayout, section: Section): Stmt {
   const stmts =
     layout.asyncQueues === undefined ? entries.map((e) => predicated(e.predicate, e.body)) : layout.asyncQueues.emitSection(entries, tripCount, analyzer);
   if (stmts.length === 0) return noOpBlock();
-  if (i.kind !== "Var") return realizeBlock(seq(stmts));
+  if (i.kind !== "Var") return realizeBlock(seq(stmts), layout.regions);
   const kind: ForKind = section.edge ? "unrolled" : loop.forKind;
-  return realizeBlock(forLoop(i, tripCount, seq(stmts), { kind, annotations: layout.annotations }));
+  return realizeBlock(forLoop(i, tripCount, seq(stmts), { kind, annotations: layout.annotations }), layout.regions);
 }
 
 /** `0 <= start + i - stage < extent` (and `start + i >= lowerBound`), stated on `i` and simplified under its bounds. */

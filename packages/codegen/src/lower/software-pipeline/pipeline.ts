@@ -20,9 +20,10 @@ import { multiVersioned, versionCount } from "./versions.js";
 
 /**
  * The pipelined replacement of `loop`; `enclosing` are the loops around it, outermost first.
- * `holderRegions`: give the block allocating the pipeline's buffers its body's regions.
+ * `blockRegions`: give the blocks made here (the one allocating the pipeline's buffers, the sections,
+ * the commit groups, blockized statements) the regions of their bodies, as TVM does.
  */
-export function pipelineLoop(loop: For, enclosing: readonly For[], holderRegions = true): Stmt {
+export function pipelineLoop(loop: For, enclosing: readonly For[], blockRegions = true): Stmt {
   const annotation = readPipelineAnnotation(loop);
   if (loop.forKind !== "serial" && loop.forKind !== "unrolled") {
     const what = loop.forKind === "thread_binding" ? `bound to ${loop.threadTag ?? "a thread"}` : `a ${loop.forKind} loop`;
@@ -35,7 +36,7 @@ export function pipelineLoop(loop: For, enclosing: readonly For[], holderRegions
 
   const around = [...enclosing, loop];
   // Every statement becomes a block, as TVM blockizes them: its bounds check becomes the block's predicate.
-  const stmts = body.stmts.map((stmt, position) => pipelineStmt(realizeBlock(stmt), position, annotation, around));
+  const stmts = body.stmts.map((stmt, position) => pipelineStmt(realizeBlock(stmt, blockRegions), position, annotation, around));
   const doubled = doubleBuffered(loop);
   const versions = new Map(body.allocs.map((b) => [b.data, versionCount(b, stmts, doubled)]));
   const allocated = new Set(body.allocs.map((b) => b.data));
@@ -55,10 +56,11 @@ export function pipelineLoop(loop: For, enclosing: readonly For[], holderRegions
     maxStage,
     versioned,
     annotations: preservedAnnotations(loop),
-    asyncQueues: annotation.asyncStages.size > 0 ? new AsyncQueues(loop.loopVar.name, ordered) : undefined,
+    asyncQueues: annotation.asyncStages.size > 0 ? new AsyncQueues(loop.loopVar.name, ordered, blockRegions) : undefined,
+    regions: blockRegions,
   });
   const allocs: Buffer[] = body.allocs.map((b) => versioned.get(b.data)?.buffer ?? b);
-  return allocationBlock(seq(sections), allocs, holderRegions);
+  return allocationBlock(seq(sections), allocs, blockRegions);
 }
 
 function pipelineStmt(stmt: Stmt, position: number, annotation: PipelineAnnotation, around: readonly For[]): PipelineStmt {
