@@ -80,6 +80,35 @@ describe("tessera tune: arguments", () => {
     const noExport = await cli.run("tune", ...base, "--trials", "8", "--space", file("empty-space.ts", "export const x = 1;\n"));
     expect(noExport.err).toContain("the file must export a schedule function, e.g. 'export default (sch) => { … }' (found exports: x)");
     expect((await cli.run("tune", ...base, "--trials", "8", "--bogus")).err).toContain("Unknown option '--bogus'");
+    expect((await cli.run("tune", ...base, "--trials", "8", "--search-workers", "1.5")).err).toContain(
+      "--search-workers expects a whole number (0 or more), got '1.5'",
+    );
+    expect((await cli.run("tune", ...base, "--trials", "8", "--search-workers", "two")).err).toContain(
+      "--search-workers expects a whole number (0 or more), got 'two'",
+    );
+  });
+
+  it("takes --search-workers (0 included) and --overlap, and lists them in its help", async () => {
+    const workDir = mkdtempSync(join(dir, "workers-"));
+    const tuned = await cli.run(
+      "tune",
+      vadd,
+      "--target",
+      "nvidia/h100",
+      "--trials",
+      "4",
+      "--work-dir",
+      workDir,
+      "--dry-run",
+      "--search-workers",
+      "0",
+      "--overlap",
+    );
+    expect(tuned.code, tuned.err).toBe(0);
+    const help = (await cli.run("tune", "--help")).out.replace(/\s+/g, " ");
+    expect(help).toContain("--search-workers N");
+    expect(help).toContain("(default: cores - 1)");
+    expect(help).toContain("--overlap");
   });
 
   it("rejects a bad --gpus list, and --gpus for the CPU target", async () => {

@@ -177,6 +177,20 @@ export const tuneSpec = {
     { name: "trials-per-iter", type: "string", value: "N", description: "candidates measured per search iteration", default: "64" },
     { name: "dry-run", type: "boolean", description: "estimate instead of measuring: the simulated runner, no GPU needed (GPU targets only)" },
     {
+      name: "search-workers",
+      type: "string",
+      value: "N",
+      description:
+        "worker threads that replay, postprocess and lower the evolutionary search's candidates (0: all in the search's thread); a seed picks the same candidates with any number",
+      default: "cores - 1",
+    },
+    {
+      name: "overlap",
+      type: "boolean",
+      description:
+        "search the next batch while the current one builds and is measured (faster on a many-core host; the search then learns each batch's times one batch later, so a seed picks other candidates than without)",
+    },
+    {
       name: "redis",
       type: "string",
       value: "URL",

@@ -57,6 +57,13 @@ export function parsePositiveInt(flag: string, raw: string | undefined): number 
   return Number(raw);
 }
 
+/** A count that may be 0 (`--search-workers 0`: no worker threads). */
+export function parseCount(flag: string, raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(Number(raw))) throw new CliError(`${flag} expects a whole number (0 or more), got '${raw}'`);
+  return Number(raw);
+}
+
 /** A GPU target, or the host CPU (`c`, `llvm`, `llvm -mcpu=NAME`: candidates compiled by gcc and measured on this machine). */
 export function targetOption(name: string): TuneTarget {
   try {
@@ -106,6 +113,8 @@ export async function runTune(args: readonly string[], io: CliIO, deps: TuneDeps
   const seed = values.seed === undefined ? undefined : parseSeed(values.seed);
   const workDir = values["work-dir"];
   const dryRun = values["dry-run"] === true;
+  const searchWorkers = parseCount("--search-workers", values["search-workers"]);
+  const overlapSearch = values.overlap === true;
   await checkWorkDir(workDir);
   const redis = values.redis;
   if (redis !== undefined) {
@@ -184,6 +193,8 @@ export async function runTune(args: readonly string[], io: CliIO, deps: TuneDeps
       strategy,
       runner,
       ...(seed === undefined ? {} : { seed }),
+      ...(searchWorkers === undefined ? {} : { searchWorkers }),
+      ...(overlapSearch ? { overlapSearch } : {}),
       ...deps.components,
       estimatedTimes: dryRun,
       logger: log,
