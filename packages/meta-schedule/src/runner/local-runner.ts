@@ -59,6 +59,11 @@ export class LocalRunner implements Runner {
   readonly #opts: LocalRunnerOptions;
   readonly #pool: TaskPool<MeasureTask, MeasureResult>;
 
+  /** The name of the check each candidate's outputs go through (undefined: timed only, as TVM's runner). */
+  get checkName(): string | undefined {
+    return this.#opts.checker?.name;
+  }
+
   constructor(opts: LocalRunnerOptions = {}) {
     this.#opts = opts;
     this.evaluator = checkEvaluator({ ...DEFAULT_EVALUATOR_CONFIG, ...opts.evaluator });

@@ -19,6 +19,7 @@ import { ReplayTraceStrategy } from "../search/replay-trace.js";
 import { defaultCpuSpaceGenerator } from "../space/cpu-defaults.js";
 import { defaultCudaSpaceGenerator } from "../space/defaults.js";
 import { hostReferenceChecker } from "../runner/host-reference.js";
+import { firstResultChecker } from "../runner/checker.js";
 import type { TuneTarget } from "../tune-context.js";
 import { ScheduleFnSpace } from "../space/schedule-fn.js";
 import type { CostModel } from "../interfaces/cost-model.js";
@@ -80,9 +81,16 @@ export function makeBuilder(): Builder {
  * runner's child loads each compiled library) and checks every candidate against the unscheduled
  * workload compiled by the C target (fp32 sums in another order: rtol = atol = 1e-3).
  */
+/**
+ * The runner of a name. A local runner checks every candidate's outputs, so that a wrong kernel is a
+ * failed trial and never the fastest one: against a C reference on the host for a CPU target, and
+ * against the first candidate measured on the GPU (a reference on the CPU would take minutes at
+ * GPU sizes), as `bench:tune` has done on the GPU since its first runs.
+ */
 export function makeRunner(name: RunnerName, target?: TuneTarget): Runner {
-  if (name === "local" && target?.kind === "c") return new LocalRunner({ checker: hostReferenceChecker({ rtol: 1e-3, atol: 1e-3 }) });
-  return name === "local" ? new LocalRunner() : new SimulatedRunner();
+  if (name === "simulated") return new SimulatedRunner();
+  if (target?.kind === "c") return new LocalRunner({ checker: hostReferenceChecker({ rtol: 1e-3, atol: 1e-3 }) });
+  return new LocalRunner({ checker: firstResultChecker() });
 }
 
 /** The default cost model of a target: TVM's XGBoost-like forest for a CPU (the analytic prior models a GPU), "hybrid" for a GPU. */

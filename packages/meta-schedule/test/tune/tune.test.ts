@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { target as resolveTarget } from "@tessera/codegen";
 import { irModule, vectorAdd } from "@tessera/ir";
 import { describe, expect, it } from "vitest";
 import {
@@ -150,6 +151,18 @@ describe("tuneTIR", () => {
 });
 
 describe("components by name", () => {
+  it("a local runner checks every candidate's outputs: against the first candidate on a GPU, a C reference on the CPU (regression: GPU candidates were only timed)", async () => {
+    const gpu = makeRunner("local", resolveTarget("nvidia/h100")) as LocalRunner;
+    const cpu = makeRunner("local", resolveTarget("c")) as LocalRunner;
+    try {
+      expect(gpu.checkName).toBe("first-result");
+      expect(cpu.checkName).toBe("host-reference");
+    } finally {
+      await gpu.dispose();
+      await cpu.dispose();
+    }
+  });
+
   it("makes the component each name stands for", () => {
     expect(makeStrategy("evolutionary")).toBeInstanceOf(EvolutionarySearch);
     expect(makeStrategy("replay-trace")).toBeInstanceOf(ReplayTraceStrategy);
