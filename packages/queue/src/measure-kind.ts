@@ -2,10 +2,10 @@
  * The "measure" job kind (meta-schedule's measure jobs on the queue) and a QueueRunner's dispatch through a Dispatcher. Here,
  * not in an app, so that every client (`tessera tune --redis`, the workers) shares one definition.
  */
-import type { RunnerResult } from "@tessera/meta-schedule";
 import {
   type MeasureDispatch,
   type MeasureJobPayload,
+  type MeasureJobResult,
   MeasureJobPayloadSchema,
   MeasureJobResultSchema,
   MeasureJobRunners,
@@ -13,7 +13,7 @@ import {
 import type { Dispatcher } from "./dispatcher.js";
 import { type JobHandler, type JobKind, defineJobKind, handlerFor } from "./job-kind.js";
 
-export const MEASURE_JOB: JobKind<MeasureJobPayload, RunnerResult> = defineJobKind("measure", MeasureJobPayloadSchema, MeasureJobResultSchema);
+export const MEASURE_JOB: JobKind<MeasureJobPayload, MeasureJobResult> = defineJobKind("measure", MeasureJobPayloadSchema, MeasureJobResultSchema);
 
 export function measureDispatch(dispatcher: Dispatcher): MeasureDispatch {
   return (payload, key) => dispatcher.dispatch(MEASURE_JOB, payload, { key });

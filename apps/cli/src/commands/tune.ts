@@ -13,6 +13,7 @@ import {
   FAILED_RUN_SECS,
   STRATEGY_NAMES,
   type StrategyName,
+  firstResultChecker,
   logDirOf,
   tuneTIR,
 } from "@tessera/meta-schedule";
@@ -180,7 +181,12 @@ export async function runTune(args: readonly string[], io: CliIO, deps: TuneDeps
       ? dryRun
         ? "simulated"
         : "local"
-      : new QueueRunner({ dispatch: measureDispatch(dispatcher), runner: { kind: dryRun ? "simulated" : "local" } });
+      : new QueueRunner({
+          dispatch: measureDispatch(dispatcher),
+          runner: { kind: dryRun ? "simulated" : "local" },
+          // The workers send back each candidate's outputs; a wrong kernel is a failed trial, as on this machine's GPU.
+          ...(dryRun ? {} : { checker: firstResultChecker() }),
+        });
   progress.start(trials);
   let result: Awaited<ReturnType<typeof tuneTIR>>;
   try {

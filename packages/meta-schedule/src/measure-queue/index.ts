@@ -11,5 +11,7 @@ export {
   measureJobPayload,
   runnerInputOf,
   type MeasureJobPayload,
+  type MeasureJobResult,
   type RemoteRunnerSpec,
 } from "./measure-job.js";
+export { decodeDigest, encodeDigest, type EncodedDigest } from "./digest-json.js";

@@ -15,8 +15,11 @@ import type { BuiltArtifact, HostPlan } from "../interfaces/builder.js";
 import { cuda } from "@tessera/runtime";
 import { CompileStep } from "../builder/compile-step.js";
 import { LocalRunner } from "../runner/local-runner.js";
-import type { RunnerInput, RunnerResult } from "../interfaces/runner.js";
+import type { RunnerInput } from "../interfaces/runner.js";
 import { SimulatedRunner } from "../runner/simulated-runner.js";
+import type { RunnerChecker } from "../runner/checker.js";
+import type { OutputDigest } from "../runner/output-digest.js";
+import { type EncodedDigest, EncodedDigestSchema, encodeDigest } from "./digest-json.js";
 
 /** The longest measurement a job may ask for: a day. */
 export const MAX_MEASURE_TIMEOUT_SEC = 24 * 3600;
@@ -39,6 +42,8 @@ export const RemoteRunnerSpecSchema = z.discriminatedUnion("kind", [
     // Capped so that the runner's timer (milliseconds) stays below Node's largest, 2^31 - 1 ms.
     timeoutSec: z.number().positive().max(MAX_MEASURE_TIMEOUT_SEC).optional(),
     seed: z.number().int().optional(),
+    /** Send back the digest of every argument after a run, for the tuning side's check (QueueRunnerOptions.checker). */
+    returnOutputs: z.boolean().optional(),
   }),
 ]);
 
@@ -62,8 +67,13 @@ export const MeasureJobPayloadSchema = z.object({
 
 export type MeasureJobPayload = z.infer<typeof MeasureJobPayloadSchema>;
 
-export const MeasureJobResultSchema: z.ZodType<RunnerResult> = z.discriminatedUnion("ok", [
-  z.object({ ok: z.literal(true), runSecs: z.array(z.number()) }),
+/** A runner result, with the arguments' digests when the job asked for them (`returnOutputs`). */
+export type MeasureJobResult =
+  | { readonly ok: true; readonly runSecs: readonly number[]; readonly outputs?: readonly EncodedDigest[] }
+  | { readonly ok: false; readonly error: string };
+
+export const MeasureJobResultSchema: z.ZodType<MeasureJobResult> = z.discriminatedUnion("ok", [
+  z.object({ ok: z.literal(true), runSecs: z.array(z.number()), outputs: z.array(EncodedDigestSchema).optional() }),
   z.object({ ok: z.literal(false), error: z.string() }),
 ]);
 
@@ -118,12 +128,18 @@ export class MeasureJobRunners {
   readonly #compile = new CompileStep({ mode: "device" });
   readonly #turns: <T>(work: () => Promise<T>) => Promise<T>;
 
-  /** `turns`: a lock shared with the other processes on this GPU (default: none besides this process's order). */
-  constructor(turns: <T>(work: () => Promise<T>) => Promise<T> = (work) => work()) {
+  readonly #backendModule: string | undefined;
+
+  /**
+   * `turns`: a lock shared with the other processes on this GPU (default: none besides this process's order).
+   * `backendModule`: the local runner's GPU backend in its child process (tests: a fake one).
+   */
+  constructor(turns: <T>(work: () => Promise<T>) => Promise<T> = (work) => work(), backendModule?: string) {
     this.#turns = turns;
+    this.#backendModule = backendModule;
   }
 
-  async run(payload: MeasureJobPayload): Promise<RunnerResult> {
+  async run(payload: MeasureJobPayload): Promise<MeasureJobResult> {
     let input: RunnerInput;
     try {
       input = runnerInputOf(payload);
@@ -148,22 +164,40 @@ export class MeasureJobRunners {
         return { ok: false, error: `the worker could not compile the candidate: ${err instanceof Error ? err.message : String(err)}` };
       }
     }
-    const key = JSON.stringify([spec.evaluator, spec.timeoutSec, spec.seed]);
+    const returnOutputs = spec.returnOutputs === true;
+    const key = JSON.stringify([spec.evaluator, spec.timeoutSec, spec.seed, returnOutputs]);
     let runner = this.#local.get(key);
     if (runner === undefined) {
       runner = new LocalRunner({
         ...(spec.evaluator === undefined ? {} : { evaluator: spec.evaluator }),
         ...(spec.timeoutSec === undefined ? {} : { timeoutSec: spec.timeoutSec }),
         ...(spec.seed === undefined ? {} : { seed: spec.seed }),
+        ...(returnOutputs ? { checker: this.#collector } : {}),
+        ...(this.#backendModule === undefined ? {} : { backendModule: this.#backendModule }),
       });
       this.#local.set(key, runner);
     }
     const local = runner;
+    const ran = input;
     // One measurement at a time on this worker's GPU, whatever its concurrency.
-    const turn = this.#tail.then(() => this.#turns(() => local.run([input])));
+    const turn = this.#tail.then(() => this.#turns(() => local.run([ran])));
     this.#tail = turn.catch(() => undefined);
-    return (await turn)[0] ?? { ok: false, error: "the local runner returned nothing" };
+    const result = (await turn)[0] ?? { ok: false, error: "the local runner returned nothing" };
+    if (!result.ok || !returnOutputs) return result;
+    const outputs = this.#collected.get(ran);
+    if (outputs === undefined) return { ok: false, error: "the local runner sent back no outputs to check" };
+    return { ...result, outputs: outputs.map(encodeDigest) };
   }
+
+  /** The outputs of each run, by its input, for the tuning side to check (it has the reference). */
+  readonly #collected = new WeakMap<RunnerInput, readonly OutputDigest[]>();
+  readonly #collector: RunnerChecker = {
+    name: "outputs-to-tuner",
+    check: (outputs, _inputs, input) => {
+      this.#collected.set(input, outputs);
+      return undefined;
+    },
+  };
 
   async dispose(): Promise<void> {
     await Promise.all([...this.#local.values()].map((r) => r.dispose()));
