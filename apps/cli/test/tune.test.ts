@@ -81,10 +81,10 @@ describe("tessera tune: arguments", () => {
     expect(noExport.err).toContain("the file must export a schedule function, e.g. 'export default (sch) => { … }' (found exports: x)");
     expect((await cli.run("tune", ...base, "--trials", "8", "--bogus")).err).toContain("Unknown option '--bogus'");
     expect((await cli.run("tune", ...base, "--trials", "8", "--search-workers", "1.5")).err).toContain(
-      "--search-workers expects a whole number (0 or more), got '1.5'",
+      "--search-workers expects a non-negative integer, got '1.5'",
     );
     expect((await cli.run("tune", ...base, "--trials", "8", "--search-workers", "two")).err).toContain(
-      "--search-workers expects a whole number (0 or more), got 'two'",
+      "--search-workers expects a non-negative integer, got 'two'",
     );
   });
 

@@ -5,6 +5,7 @@ import type { CliIO } from "../io.js";
 import { loadModule, pickFunction } from "../load.js";
 import { summarizeArray } from "../summary.js";
 import { runSpec } from "./specs.js";
+import { parseNonNegativeInt } from "../int-options.js";
 
 /** `tessera run FILE [--seed N] [--func NAME]`: execute a PrimFunc on seeded random inputs. */
 export async function run(args: readonly string[], io: CliIO): Promise<number> {
@@ -45,14 +46,7 @@ function sameContents(a: TypedArray, b: TypedArray): boolean {
   return true;
 }
 
+/** `--seed`: 0 when absent. */
 export function parseSeed(raw: string | undefined): number {
-  if (raw === undefined) return 0;
-  if (!/^\d+$/.test(raw)) {
-    throw new CliError(`--seed expects a non-negative integer, got '${raw}'`);
-  }
-  const seed = Number(raw);
-  if (!Number.isSafeInteger(seed)) {
-    throw new CliError(`--seed is too large: '${raw}'`);
-  }
-  return seed;
+  return parseNonNegativeInt("--seed", raw) ?? 0;
 }

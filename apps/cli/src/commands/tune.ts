@@ -30,6 +30,7 @@ import { parseSeed } from "./run.js";
 import { tuneSpec } from "./specs.js";
 import { type TuneWorkers, startTuneWorkers } from "./tune-workers.js";
 import { gpuList } from "./worker.js";
+import { parseNonNegativeInt, parsePositiveInt } from "../int-options.js";
 
 /** What the tune command takes from its environment; tests replace components with fakes. */
 export interface TuneDeps {
@@ -51,19 +52,6 @@ export const defaultTuneDeps: TuneDeps = {
   gpu: () => ({ available: cuda.available(), reason: cuda.unavailableReason() }),
   progressStream: process.stderr,
 };
-
-export function parsePositiveInt(flag: string, raw: string | undefined): number | undefined {
-  if (raw === undefined) return undefined;
-  if (!/^\d+$/.test(raw) || Number(raw) === 0 || !Number.isSafeInteger(Number(raw))) throw new CliError(`${flag} expects a positive integer, got '${raw}'`);
-  return Number(raw);
-}
-
-/** A count that may be 0 (`--search-workers 0`: no worker threads). */
-export function parseCount(flag: string, raw: string | undefined): number | undefined {
-  if (raw === undefined) return undefined;
-  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(Number(raw))) throw new CliError(`${flag} expects a whole number (0 or more), got '${raw}'`);
-  return Number(raw);
-}
 
 /** A GPU target, or the host CPU (`c`, `llvm`, `llvm -mcpu=NAME`: candidates compiled by gcc and measured on this machine). */
 export function targetOption(name: string): TuneTarget {
@@ -114,7 +102,7 @@ export async function runTune(args: readonly string[], io: CliIO, deps: TuneDeps
   const seed = values.seed === undefined ? undefined : parseSeed(values.seed);
   const workDir = values["work-dir"];
   const dryRun = values["dry-run"] === true;
-  const searchWorkers = parseCount("--search-workers", values["search-workers"]);
+  const searchWorkers = parseNonNegativeInt("--search-workers", values["search-workers"]);
   const overlapSearch = values.overlap === true;
   await checkWorkDir(workDir);
   const redis = values.redis;
