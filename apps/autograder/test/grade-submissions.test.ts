@@ -10,6 +10,7 @@ import { Schedule } from "@tessera/schedule";
 import { afterEach, describe, expect, it } from "vitest";
 import { DEFAULT_ASSIGNMENT, assignmentBinding } from "../src/assignment.js";
 import { type GradeReport, gradeSubmission } from "../src/grade/grade-submission.js";
+import { simulatedNumericsMemo } from "../src/grade/numerics-memo.js";
 import { MAX_TRACE_INSTRUCTIONS, replayTrace } from "../src/grade/replay.js";
 import { type CheckGrade, type TaskGrade, earned } from "../src/grade/task-grade.js";
 import { loadManifest } from "../src/manifest/index.js";
@@ -241,6 +242,16 @@ describe("grading the handed-out files", () => {
     expect(report.gpu).toHaveProperty("unavailable");
     expect(report.notes[0]).toMatch(/^No GPU\b.*timing is skipped/);
     expect([...report.scripts.keys()]).toEqual([...PART1]);
+
+    // Graded again in this process: the simulated numerics come from memory (numerics-memo.ts), with the same verdicts.
+    const ran = simulatedNumericsMemo.stats.misses;
+    const again = await grade(join(binding.root, "solution"));
+    expect(simulatedNumericsMemo.stats.misses).toBe(ran);
+    expect(again.score).toBe(80);
+    expect(again.numerics).toEqual(report.numerics);
+    expect(again.tasks.map((t) => t.checks.map((c) => [c.check.id, c.points, c.feedback]))).toEqual(
+      report.tasks.map((t) => t.checks.map((c) => [c.check.id, c.points, c.feedback])),
+    );
   });
 });
 

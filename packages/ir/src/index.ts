@@ -146,6 +146,7 @@ export {
   assertStructuralEqual,
   type StructuralDifference,
   structuralHash,
+  writeStructuralTokens,
   type StructuralOptions,
 } from "./structural/index.js";
 export { printTVMScript, printExpr, printStmt, describeAccess, type PrinterOptions, type TVMScriptPrintOptions } from "./printer/index.js";

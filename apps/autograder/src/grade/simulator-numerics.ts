@@ -19,6 +19,7 @@ import { Schedule } from "@tessera/schedule";
 import { describeRaceCounts, simulate } from "@tessera/simulator";
 import type { AssignmentBinding } from "../assignment.js";
 import { compareOutput } from "./compare-output.js";
+import { type NumericsKeyParts, numericsKey, simulatedNumericsMemo } from "./numerics-memo.js";
 import { checkOutputCoverage } from "./output-coverage.js";
 import type { NumericsOutcome, NumericsRequest, NumericsRound } from "./numerics-types.js";
 import type { SampledRoundsHelper } from "./rounds/rounds-helper.js";
@@ -39,6 +40,10 @@ export interface SimulatorNumericsOptions {
 
 /** The check, in this thread. */
 export function simulatorNumerics(req: NumericsRequest, binding: AssignmentBinding, opts: SimulatorNumericsOptions = {}): NumericsOutcome {
+  return simulatedNumericsMemo.remember(sampledKey(req, binding, opts), () => sampledHere(req, binding, opts));
+}
+
+function sampledHere(req: NumericsRequest, binding: AssignmentBinding, opts: SimulatorNumericsOptions): NumericsOutcome {
   const started = performance.now();
   const prepared = prepare(req, binding, opts);
   if (prepared.kind === "decided") return prepared.outcome;
@@ -54,12 +59,30 @@ export async function simulatorNumericsWith(
   binding: AssignmentBinding,
   opts: SimulatorNumericsOptions = {},
 ): Promise<NumericsOutcome> {
+  return simulatedNumericsMemo.rememberAsync(sampledKey(req, binding, opts), () => sampledWith(helper, req, binding, opts));
+}
+
+async function sampledWith(
+  helper: SampledRoundsHelper,
+  req: NumericsRequest,
+  binding: AssignmentBinding,
+  opts: SimulatorNumericsOptions,
+): Promise<NumericsOutcome> {
   const started = performance.now();
   const prepared = prepare(req, binding, opts);
   if (prepared.kind === "decided") return prepared.outcome;
   const planned = planSample(prepared.request);
   if (!planned.ok) return unsampled(req, binding, prepared.request.module, planned.why);
   return outcomeOf(req, binding, await helper.check(req.schedule, planned.plan, started));
+}
+
+/** What the sampled check's outcome depends on (with the pre-check it may run, which depends on less). */
+function sampledKey(req: NumericsRequest, binding: AssignmentBinding, opts: SimulatorNumericsOptions): string {
+  return numericsKey(req.schedule, keyParts("sampled", req, binding, { workBudget: opts.workBudget ?? null }));
+}
+
+function keyParts(check: NumericsKeyParts["check"], req: NumericsRequest, binding: AssignmentBinding, options: unknown): NumericsKeyParts {
+  return { check, assignment: binding.name, target: SIMULATED_TARGET, settings: req.settings, seed: req.seed, options };
 }
 
 type Prepared = { readonly kind: "decided"; readonly outcome: NumericsOutcome } | { readonly kind: "sampled"; readonly request: SampledRequest };
@@ -130,6 +153,11 @@ function outcomeOf(req: NumericsRequest, binding: AssignmentBinding, sampled: Sa
 
 /** The trace replayed at the reduced size and the whole launch simulated, `rounds` times. */
 export function reducedSizeNumerics(req: NumericsRequest, binding: AssignmentBinding, rounds: number): NumericsOutcome {
+  const key = numericsKey(req.schedule, keyParts("reduced", req, binding, { rounds }));
+  return simulatedNumericsMemo.remember(key, () => reducedSizeHere(req, binding, rounds));
+}
+
+function reducedSizeHere(req: NumericsRequest, binding: AssignmentBinding, rounds: number): NumericsOutcome {
   const n = req.settings.sizes.reduced;
   const outcome = (done: NumericsRound[], error?: string): NumericsOutcome => ({
     passed: error === undefined && done.length === rounds && done.every((r) => r.mismatches === 0),

@@ -44,3 +44,19 @@ export function structuralHash(node: StructuralNode, opts?: StructuralOptions): 
   new CanonicalWriter(hasher, resolveOptions(opts)).writeRoot(node, "structuralHash");
   return hasher.digest();
 }
+
+/**
+ * The canonical token stream that `structuralEqual` compares and `structuralHash` hashes, one
+ * token at a time, for a digest of the caller's choosing: a cryptographic one where an adversary
+ * could aim for a collision (a cache of verdicts keyed by a student's scheduled function). Float
+ * constants also give their exact value, so that `-0.0` and `0.0`, equal as structure, differ here.
+ */
+export function writeStructuralTokens(node: StructuralNode, onToken: (token: string) => void, opts?: StructuralOptions): void {
+  const sink: TokenSink = {
+    token(key, _path, subject) {
+      onToken(key);
+      if (subject.kind === "expr" && subject.expr.kind === "FloatImm" && Object.is(subject.expr.value, -0)) onToken("-0");
+    },
+  };
+  new CanonicalWriter(sink, resolveOptions(opts)).writeRoot(node, "writeStructuralTokens");
+}
