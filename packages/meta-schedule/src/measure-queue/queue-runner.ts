@@ -8,11 +8,9 @@
  * here, in candidate order (the first-result checker's reference is then the same whichever worker
  * finishes first): a wrong kernel is a failed trial, as with a LocalRunner and its checker.
  */
-import type { AnyTypedArray } from "@tessera/runtime";
 import type { Runner, RunnerInput, RunnerResult } from "../interfaces/runner.js";
 import type { RunnerChecker } from "../runner/checker.js";
-import { randomArgsFor } from "../runner/random-args.js";
-import { argInfoToJSON } from "../arg-info.js";
+import { RandomArgsCache } from "../runner/random-args.js";
 import { decodeDigest } from "./digest-json.js";
 import { type MeasureJobPayload, type MeasureJobResult, type RemoteRunnerSpec, measureJobPayload } from "./measure-job.js";
 
@@ -35,7 +33,7 @@ export class QueueRunner implements Runner {
   readonly #runId: string;
   #batches = 0;
   /** The seeded random arguments the workers ran on, per argument list (what a checker's reference is computed from). */
-  readonly #args = new Map<string, AnyTypedArray[]>();
+  readonly #inputs = new RandomArgsCache();
 
   constructor(opts: QueueRunnerOptions) {
     this.#opts = opts;
@@ -81,20 +79,10 @@ export class QueueRunner implements Runner {
     try {
       const outputs = result.outputs.map(decodeDigest);
       await checker.prepare?.(input, seed);
-      const wrong = checker.check(outputs, this.#argsOf(input, seed), input);
+      const wrong = checker.check(outputs, this.#inputs.get(input.argsInfo, seed), input);
       return wrong === undefined ? timed : { ok: false, error: `wrong result (${checker.name} check): ${wrong}` };
     } catch (err) {
       return { ok: false, error: `the ${checker.name} check failed: ${err instanceof Error ? err.message : String(err)}` };
     }
-  }
-
-  #argsOf(input: RunnerInput, seed: number): AnyTypedArray[] {
-    const key = JSON.stringify([seed, input.argsInfo.map(argInfoToJSON)]);
-    let args = this.#args.get(key);
-    if (args === undefined) {
-      args = randomArgsFor(input.argsInfo, seed);
-      this.#args.set(key, args);
-    }
-    return args;
   }
 }

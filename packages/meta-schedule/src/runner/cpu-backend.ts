@@ -8,16 +8,13 @@
 import { type AnyTypedArray, openHostLibrary, timeEvaluator } from "@tessera/runtime";
 import type { MeasureBackend, MeasureResult, MeasureTask } from "./measure-backend.js";
 import { digestOf } from "./output-digest.js";
-import { randomArgsFor } from "./random-args.js";
+import { RandomArgsCache } from "./random-args.js";
 
-/** The last candidates' arguments: a batch measures one workload, and drawing 1024² values takes a while. */
-let lastArgs: { key: string; arrays: AnyTypedArray[] } | undefined;
+const drawn = new RandomArgsCache();
 
 function argumentsOf(task: MeasureTask): AnyTypedArray[] {
-  const key = JSON.stringify([task.seed, task.argsInfo]);
-  if (lastArgs?.key !== key) lastArgs = { key, arrays: randomArgsFor(task.argsInfo, task.seed) };
   // A copy: the candidate writes its outputs, and the check needs the inputs as drawn.
-  return lastArgs.arrays.map((a) => a.slice() as AnyTypedArray);
+  return drawn.get(task.argsInfo, task.seed).map((a) => a.slice() as AnyTypedArray);
 }
 
 async function measureOnHost(task: MeasureTask): Promise<MeasureResult> {

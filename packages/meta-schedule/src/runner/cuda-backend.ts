@@ -8,15 +8,13 @@ import { type AnyTypedArray, CudaError, CudaModule, LaunchSequence, NDArray, typ
 import { FatalTaskError } from "../isolation/serve.js";
 import type { MeasureBackend, MeasureResult, MeasureTask } from "./measure-backend.js";
 import { digestOf } from "./output-digest.js";
-import { randomArgsFor } from "./random-args.js";
+import { RandomArgsCache } from "./random-args.js";
 
-/** The last candidates' host arguments: a batch measures one workload, and drawing 2048² values takes a while. */
-let lastHost: { key: string; arrays: AnyTypedArray[] } | undefined;
+/** Host arrays are only uploaded from, never written. */
+const drawn = new RandomArgsCache();
 
-function hostArguments(task: MeasureTask): AnyTypedArray[] {
-  const key = JSON.stringify([task.seed, task.argsInfo]);
-  if (lastHost?.key !== key) lastHost = { key, arrays: randomArgsFor(task.argsInfo, task.seed) };
-  return lastHost.arrays;
+function hostArguments(task: MeasureTask): readonly AnyTypedArray[] {
+  return drawn.get(task.argsInfo, task.seed);
 }
 
 function measureOnDevice(task: MeasureTask): Promise<MeasureResult> {

@@ -12,7 +12,7 @@ import { errorText } from "../isolation/serve.js";
 import { TaskPool } from "../isolation/task-pool.js";
 import type { MeasureResult, MeasureTask } from "./measure-backend.js";
 import { DEFAULT_OUTPUT_SAMPLES, type OutputSamples, sampleIndices } from "./output-digest.js";
-import { randomArgsFor } from "./random-args.js";
+import { RandomArgsCache } from "./random-args.js";
 import type { RunnerChecker } from "./checker.js";
 import { DEFAULT_EVALUATOR_CONFIG, type EvaluatorConfig, type Runner, type RunnerInput, type RunnerResult } from "../interfaces/runner.js";
 
@@ -58,6 +58,8 @@ export class LocalRunner implements Runner {
   readonly timeoutMs: number;
   readonly #opts: LocalRunnerOptions;
   readonly #pool: TaskPool<MeasureTask, MeasureResult>;
+  /** The checker's view of the inputs, drawn once per workload rather than once per candidate. */
+  readonly #inputs = new RandomArgsCache();
 
   /** The name of the check each candidate's outputs go through (undefined: timed only, as TVM's runner). */
   get checkName(): string | undefined {
@@ -126,7 +128,7 @@ export class LocalRunner implements Runner {
       if (outputs === undefined) return { ok: false, error: `the runner backend sent no outputs for the ${checker.name} check` };
       let wrong: string | undefined;
       try {
-        wrong = checker.check(outputs, randomArgsFor(argsInfo, seed), input);
+        wrong = checker.check(outputs, this.#inputs.get(argsInfo, seed), input);
       } catch (err) {
         // A reference that fails (say, the CPU executor on this workload) fails this candidate, not the batch.
         return { ok: false, error: `the ${checker.name} check failed: ${errorText(err)}` };

@@ -6,7 +6,7 @@
  */
 import { mulberry32 } from "@tessera/ir";
 import { type AnyTypedArray, allocTypedArray, bfloat16Bits, float16Bits, isDType } from "@tessera/runtime";
-import type { ArgInfo } from "../arg-info.js";
+import { type ArgInfo, argInfoToJSON } from "../arg-info.js";
 import { MetaScheduleError } from "../errors.js";
 
 export function elementsOf(info: ArgInfo): number {
@@ -39,4 +39,26 @@ export function randomArgsFor(argsInfo: readonly ArgInfo[], seed: number): AnyTy
     }
     return array;
   });
+}
+
+/**
+ * The last few argument lists drawn, by seed and ArgInfo: a batch measures one workload, and
+ * drawing four 2048² arrays takes a few hundred milliseconds, which a runner must not pay per
+ * candidate. Callers must not write into the arrays (copy them first, as a kernel's arguments).
+ */
+export class RandomArgsCache {
+  readonly #lists = new Map<string, AnyTypedArray[]>();
+
+  constructor(private readonly capacity = 2) {}
+
+  get(argsInfo: readonly ArgInfo[], seed: number): readonly AnyTypedArray[] {
+    const key = JSON.stringify([seed, argsInfo.map(argInfoToJSON)]);
+    let arrays = this.#lists.get(key);
+    if (arrays === undefined) {
+      arrays = randomArgsFor(argsInfo, seed);
+      this.#lists.set(key, arrays);
+      while (this.#lists.size > this.capacity) this.#lists.delete(this.#lists.keys().next().value as string);
+    }
+    return arrays;
+  }
 }

@@ -1,7 +1,16 @@
 import { fileURLToPath } from "node:url";
 import { cuda } from "@tessera/runtime";
 import { afterEach, describe, expect, it } from "vitest";
-import { type ArgInfo, type BuiltArtifact, LocalRunner, type RunnerInput, type RunnerResult, firstResultChecker, referenceChecker } from "../../src/index.js";
+import {
+  type ArgInfo,
+  type BuiltArtifact,
+  LocalRunner,
+  type RunnerChecker,
+  type RunnerInput,
+  type RunnerResult,
+  firstResultChecker,
+  referenceChecker,
+} from "../../src/index.js";
 import { TaskPool } from "../../src/isolation/task-pool.js";
 import { randomArgsFor } from "../../src/runner/random-args.js";
 import { runnerChildEntry } from "../../src/runner/local-runner.js";
@@ -77,6 +86,22 @@ describe("LocalRunner process isolation (fake backend, no GPU)", () => {
     expect(errorOf(checked[1])).toMatch(/wrong result \(reference check\): argument 0, element 3/);
     // The reference ran once, on the seeded random arguments.
     expect(seen).toEqual(randomArgsFor(ARGS, 7).map((a) => Array.from(a as Float32Array)));
+  });
+
+  it("draws the checker's inputs once per workload and seed, not once per candidate (regression: 16M draws per 2048³ candidate)", async () => {
+    const given: unknown[] = [];
+    const spy: RunnerChecker = {
+      name: "spy",
+      check(_outputs, inputs) {
+        given.push(inputs);
+        return undefined;
+      },
+    };
+    runner = new LocalRunner({ backendModule: FAKE_BACKEND, checker: spy, seed: 3 });
+    await runner.run([candidate("ok"), candidate("ok"), candidate("ok")]);
+    expect(given).toHaveLength(3);
+    expect(new Set(given).size).toBe(1);
+    expect(given[0]).toEqual(randomArgsFor(ARGS, 3));
   });
 
   it("a sampled check compares a few elements one by one and sees the others through the sums", async () => {
