@@ -41,9 +41,10 @@ export interface TaskSchedulerOptions {
   /** The runner estimates instead of measuring (the simulated runner): trial lines and tables label their figures as estimates. */
   readonly estimated?: boolean | undefined;
   /**
-   * Search the next batch while this one builds and runs (false by default). The search then sees
-   * the results of the batches before the one in flight only; everything stays in a fixed order,
-   * so a seed still gives the same records.
+   * Search the next batch while this one builds and runs, and build it while this one is measured
+   * (false by default). The search then sees the results of the batches before the one in flight
+   * only; batches are measured one after another, in a fixed order, so a seed still gives the same
+   * records.
    */
   readonly overlapSearch?: boolean | undefined;
 }
@@ -139,16 +140,18 @@ export abstract class TaskScheduler {
       const searchStarted = performance.now();
       const candidates = await task.strategy.generateMeasureCandidates(task.ctx);
       task.phaseMs.search += performance.now() - searchStarted;
+      // With overlapSearch, this batch builds at once, while the one in flight is still measured;
+      // its own measuring waits for that one's.
+      const measured = candidates === undefined || candidates.length === 0 ? undefined : this.buildAndRun(task, candidates, opts, inFlight?.measured);
+      // Its failure surfaces when it is joined, not as an unhandled rejection while the next batch is searched.
+      measured?.catch(() => {});
       // The batch in flight is joined after the next one is searched (overlapSearch) or at once.
       await join();
-      if (candidates === undefined || candidates.length === 0) {
+      if (candidates === undefined || candidates.length === 0 || measured === undefined) {
         this.terminate(task, log);
         continue;
       }
       totalTrials += candidates.length;
-      const measured = this.buildAndRun(task, candidates, opts);
-      // Its failure surfaces when it is joined, not as an unhandled rejection while the next batch is searched.
-      measured.catch(() => {});
       inFlight = { task, candidates, trialsBefore: totalTrials - candidates.length, measured };
       if (opts.overlapSearch !== true) await join();
     }
@@ -167,15 +170,25 @@ export abstract class TaskScheduler {
     log("info", `Task #${task.id} has finished. Remaining task(s): ${remaining}`);
   }
 
-  /** Builds and runs one batch; touches no state of the search, so that the next batch can be searched meanwhile. */
-  private async buildAndRun(task: TaskRecord, candidates: readonly MeasureCandidate[], opts: TaskSchedulerOptions): Promise<Measured> {
+  /**
+   * Builds and runs one batch; touches no state of the search, so that the next batch can be
+   * searched meanwhile. Its run starts once `previous` (the batch measured before it) has settled:
+   * candidates are never timed side by side.
+   */
+  private async buildAndRun(
+    task: TaskRecord,
+    candidates: readonly MeasureCandidate[],
+    opts: TaskSchedulerOptions,
+    previous?: Promise<unknown>,
+  ): Promise<Measured> {
     const buildStarted = performance.now();
     const builderResults = await opts.builder.build(candidates.map((c) => ({ func: c.sch.func, target: task.ctx.target })));
     if (builderResults.length !== candidates.length) {
       throw new MetaScheduleError(`builder ${opts.builder.name} returned ${builderResults.length} results for ${candidates.length} candidates`);
     }
+    task.phaseMs.build += performance.now() - buildStarted;
+    await previous?.catch(() => {});
     const runStarted = performance.now();
-    task.phaseMs.build += runStarted - buildStarted;
     const runnerResults = await this.runBuilt(candidates, builderResults, opts.runner, task.ctx.workload.func);
     task.phaseMs.run += performance.now() - runStarted;
     return { builderResults, runnerResults };

@@ -100,6 +100,43 @@ describe("the tuning loop", () => {
     expect(overlapped.records).toHaveLength(20);
   });
 
+  it("with overlapSearch, builds each batch while the one before is measured, and never measures two batches at once", async () => {
+    const run = async (overlapSearch: boolean) => {
+      const task = vectorAddTask(1024, { seed: 7 });
+      const measurer = fakeMeasurer({ latencyOf: vectorAddLatency });
+      let running = 0;
+      let mostRunning = 0;
+      const buildsDuringRuns: boolean[] = [];
+      const build = measurer.builder.build.bind(measurer.builder);
+      measurer.builder.build = (inputs) => {
+        buildsDuringRuns.push(running > 0);
+        return build(inputs);
+      };
+      const measure = measurer.runner.run.bind(measurer.runner);
+      measurer.runner.run = async (inputs) => {
+        running++;
+        mostRunning = Math.max(mostRunning, running);
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        try {
+          return await measure(inputs);
+        } finally {
+          running--;
+        }
+      };
+      const database = new FakeDatabase();
+      await new RoundRobin().tune([task], { ...measurer, database, maxTrialsGlobal: 32, numTrialsPerIter: 8, overlapSearch });
+      return { buildsDuringRuns, mostRunning, records: database.getAllTuningRecords().map((r) => JSON.stringify([r.trace, r.runSecs])) };
+    };
+    const serial = await run(false);
+    const overlapped = await run(true);
+    expect(serial.buildsDuringRuns).toEqual([false, false, false, false]);
+    expect(overlapped.buildsDuringRuns).toEqual([false, true, true, true]);
+    expect(serial.mostRunning).toBe(1);
+    expect(overlapped.mostRunning).toBe(1);
+    expect((await run(true)).records).toEqual(overlapped.records);
+    expect(overlapped.records).toHaveLength(32);
+  });
+
   it("records run failures as failed trials and keeps tuning", async () => {
     const task = vectorAddTask(256, { seed: 3 });
     const measurer = fakeMeasurer({ latencyOf: vectorAddLatency, runError: (f) => (threadsOf(f) === 1 ? "illegal memory access" : undefined) });
