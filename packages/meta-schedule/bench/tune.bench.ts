@@ -245,6 +245,8 @@ export interface TuningRow {
   readonly gflops: number | undefined;
   /** Where the wall time went: "search 12.1 s, build 8.0 s, run 10.2 s". */
   readonly phases: string;
+  /** On a GPU: milliseconds per measured candidate, by step of the runner (load, upload, check, timing, transfer, verify). */
+  readonly measuringMsPerCandidate?: Readonly<Record<string, number>>;
   /** Every measured program, fastest first, with the kernel knobs read from its CUDA. */
   readonly top: readonly TopRecord[];
 }
@@ -303,6 +305,9 @@ async function tuneOne(
   let lastLine = 0;
   let phases = "";
   let failedShown = 0;
+  // Every candidate's outputs are compared with the first measured candidate's: schedules of one
+  // workload must agree, so a wrong kernel shows up as a failed trial instead of a fast time.
+  const runner = mode.dryRun ? undefined : new LocalRunner({ checker: firstResultChecker() });
   const result = await tuneTIR(func, tgt, {
     logger: (level, message) => {
       if (message.includes("batch of")) phases = message.replace(/^.*time so far in /, "");
@@ -317,9 +322,7 @@ async function tuneOne(
     strategy: opts.strategy === "evolutionary" ? evolutionaryStrategy(mode) : opts.strategy,
     // The default cost model (hybrid, kernel-summary forest), or the earlier default for comparisons.
     ...(mode.learnedFeatures === "per-store" ? { costModel: new HybridModel({ learned: new ForestModel() }) } : {}),
-    // Every candidate's outputs are compared with the first measured candidate's: schedules of one
-    // workload must agree, so a wrong kernel shows up as a failed trial instead of a fast time.
-    runner: mode.dryRun ? "simulated" : new LocalRunner({ checker: firstResultChecker() }),
+    runner: runner ?? "simulated",
     database: "json",
     seed: opts.seed,
     searchWorkers: mode.searchWorkers,
@@ -356,8 +359,14 @@ async function tuneOne(
     failures: failureTally(result.history),
     gflops: bestMs === undefined ? undefined : opts.flop / (bestMs * 1e-3) / 1e9,
     phases,
+    ...(runner === undefined ? {} : { measuringMsPerCandidate: perCandidate(runner.timeSpent) }),
     top: topRecordsOf(result, func, tgt),
   };
+}
+
+function perCandidate(spent: LocalRunner["timeSpent"]): Record<string, number> {
+  const n = Math.max(1, spent.candidates);
+  return Object.fromEntries(Object.entries(spent.stepsMs).map(([step, ms]) => [step, Number((ms / n).toFixed(1))]));
 }
 
 /** The largest "name[size]" of a knobs' register arrays. */
@@ -531,6 +540,13 @@ async function writeReport(mode: Mode, data: ReportData): Promise<void> {
         `| ${row.workload} | ${row.trials} | ${fmt(row.bestMs)} | ${fmt(row.gflops, 0)} | ${row.bestTrial ?? "—"} | ${row.wallSeconds.toFixed(1)} | ${row.phases} | ${row.failedTrials} | ${fmt(base)} | ${ratio === undefined ? "—" : `${ratio.toFixed(3)}×`} | ${base === undefined ? "—" : (trialsToReach(row.curveMs, 1.3 * base) ?? "not reached")} | ${base === undefined ? "—" : (trialsToReach(row.curveMs, 1.1 * base) ?? "not reached")} |`,
       );
     });
+    for (const row of data.tuned) {
+      const steps = row.measuringMsPerCandidate;
+      if (steps === undefined) continue;
+      const total = Object.values(steps).reduce((a, b) => a + b, 0);
+      const parts = Object.entries(steps).map(([step, ms]) => `${step} ${ms.toFixed(1)}`);
+      lines.push("", `Measuring ${row.workload} (seed ${row.seed}): ${total.toFixed(1)} ms per candidate (${parts.join(", ")}).`);
+    }
     for (const row of data.tuned.filter((r) => r.failedTrials > 0)) {
       lines.push("", `Why trials of ${row.workload} (seed ${row.seed}) failed:`, "");
       for (const [reason, count] of Object.entries(row.failures).sort((a, b) => b[1] - a[1])) lines.push(`- ${count}× ${reason}`);

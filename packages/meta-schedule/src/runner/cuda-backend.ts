@@ -9,6 +9,7 @@ import { FatalTaskError } from "../isolation/serve.js";
 import type { MeasureBackend, MeasureResult, MeasureTask } from "./measure-backend.js";
 import { digestOf } from "./output-digest.js";
 import { RandomArgsCache } from "./random-args.js";
+import { StepClock } from "./step-clock.js";
 
 /** Host arrays are only uploaded from, never written. */
 const drawn = new RandomArgsCache();
@@ -24,8 +25,10 @@ function measureOnDevice(task: MeasureTask): Promise<MeasureResult> {
   const plan = artifact.hostPlan;
   if (plan === undefined) throw new Error(`${artifact.name}: the artifact has no host plan (build it with LocalBuilder)`);
   const owned: { dispose(): void }[] = [];
+  const steps = new StepClock();
   const module = new CudaModule(artifact.image, task.deviceOrdinal);
   owned.push(module);
+  steps.lap("load");
   const run = async (): Promise<MeasureResult> => {
     const kernels = artifact.kernels.map((m) => module.getKernel(m.name, m));
     const host = hostArguments(task);
@@ -55,14 +58,17 @@ function measureOnDevice(task: MeasureTask): Promise<MeasureResult> {
       ),
     );
     const sequence = new LaunchSequence(launches);
+    steps.lap("upload");
     let outputs: MeasureResult["outputs"];
     if (task.returnOutputs) {
       sequence.run();
       outputs = args.map((a) => digestOf(a.toTypedArray(), task.outputSamples));
+      steps.lap("check");
     }
     const { number, repeat, minRepeatMs } = task.evaluator;
     const timing = await timeEvaluator(sequence, { number, repeat, minRepeatMs });
-    return { runSecs: timing.samples.map((ms) => ms / 1000), ...(outputs === undefined ? {} : { outputs }) };
+    steps.lap("timing");
+    return { runSecs: timing.samples.map((ms) => ms / 1000), ...(outputs === undefined ? {} : { outputs }), stepsMs: steps.laps };
   };
   return run().finally(() => {
     for (const x of owned.reverse()) {

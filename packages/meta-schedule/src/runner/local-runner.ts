@@ -84,6 +84,22 @@ export class LocalRunner implements Runner {
     });
   }
 
+  /**
+   * Where measuring time went so far, in milliseconds summed over candidates: the child's steps
+   * (load, upload, check, timing), "transfer" (the rest of the round trip to the child: sending the
+   * image, the digests back) and "verify" (the checker, here), with the candidates measured.
+   */
+  get timeSpent(): { readonly candidates: number; readonly stepsMs: Readonly<Record<string, number>> } {
+    return { candidates: this.#measured, stepsMs: { ...this.#stepsMs } };
+  }
+
+  #measured = 0;
+  readonly #stepsMs: Record<string, number> = {};
+
+  #addSteps(steps: Readonly<Record<string, number>>): void {
+    for (const [name, ms] of Object.entries(steps)) this.#stepsMs[name] = (this.#stepsMs[name] ?? 0) + ms;
+  }
+
   /** Child processes started so far (a restart after a crash or a timeout starts another). */
   get childrenStarted(): number {
     return this.#pool.spawned;
@@ -116,9 +132,24 @@ export class LocalRunner implements Runner {
       outputSamples: this.#opts.checkSamples ?? DEFAULT_OUTPUT_SAMPLES,
       deviceOrdinal: this.#opts.deviceOrdinal ?? 0,
     };
+    const sent = performance.now();
     const outcome = await this.#pool.run(task, this.timeoutMs);
     if (!outcome.ok) return { ok: false, error: outcome.kind === "timeout" ? `the run ${outcome.error}` : outcome.error };
-    const { runSecs, outputs } = outcome.value;
+    const { runSecs, outputs, stepsMs = {} } = outcome.value;
+    const inChild = Object.values(stepsMs).reduce((a, b) => a + b, 0);
+    this.#measured++;
+    this.#addSteps({ ...stepsMs, transfer: Math.max(0, performance.now() - sent - inChild) });
+    const verifyStarted = performance.now();
+    try {
+      return await this.#verified(input, seed, runSecs, outputs);
+    } finally {
+      this.#addSteps({ verify: performance.now() - verifyStarted });
+    }
+  }
+
+  async #verified(input: RunnerInput, seed: number, runSecs: readonly number[], outputs: MeasureResult["outputs"]): Promise<RunnerResult> {
+    const { argsInfo } = input;
+    const checker = this.#opts.checker;
     if (checker !== undefined) {
       try {
         await checker.prepare?.(input, seed);

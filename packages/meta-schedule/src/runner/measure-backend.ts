@@ -27,6 +27,8 @@ export interface MeasureResult {
   readonly runSecs: readonly number[];
   /** The arguments' digests after one run, when asked for. */
   readonly outputs?: readonly OutputDigest[];
+  /** Where the child's time went, in milliseconds by step (e.g. load, upload, check, timing). */
+  readonly stepsMs?: Readonly<Record<string, number>>;
 }
 
 export interface MeasureBackend {

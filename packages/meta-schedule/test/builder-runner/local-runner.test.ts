@@ -88,6 +88,18 @@ describe("LocalRunner process isolation (fake backend, no GPU)", () => {
     expect(seen).toEqual(randomArgsFor(ARGS, 7).map((a) => Array.from(a as Float32Array)));
   });
 
+  it("sums where measuring time went: the child's steps as reported, the round trip's rest as transfer, the check as verify", async () => {
+    runner = new LocalRunner({ backendModule: FAKE_BACKEND });
+    await runner.run([candidate("steps"), candidate("steps"), candidate("ok")]);
+    const spent = runner.timeSpent;
+    expect(spent.candidates).toBe(3);
+    expect(spent.stepsMs.load).toBe(4);
+    expect(spent.stepsMs.timing).toBe(10);
+    expect(spent.stepsMs.transfer).toBeGreaterThan(0);
+    expect(spent.stepsMs.verify).toBeGreaterThanOrEqual(0);
+    expect(Object.keys(spent.stepsMs).sort()).toEqual(["load", "timing", "transfer", "verify"]);
+  });
+
   it("draws the checker's inputs once per workload and seed, not once per candidate (regression: 16M draws per 2048³ candidate)", async () => {
     const given: unknown[] = [];
     const spy: RunnerChecker = {

@@ -1,7 +1,8 @@
-/** The runners' cache of seeded random arguments: drawn once per workload and seed, the same values as a fresh draw. */
+/** The runners' helpers: the cache of seeded random arguments (drawn once per workload and seed) and the clock of measuring steps. */
 import { describe, expect, it } from "vitest";
 import type { ArgInfo } from "../../src/index.js";
 import { RandomArgsCache, randomArgsFor } from "../../src/runner/random-args.js";
+import { StepClock } from "../../src/runner/step-clock.js";
 
 const A: ArgInfo[] = [{ kind: "TENSOR", dtype: "float32", shape: [8, 8] }];
 const B: ArgInfo[] = [{ kind: "TENSOR", dtype: "int32", shape: [64] }];
@@ -26,5 +27,19 @@ describe("RandomArgsCache", () => {
     const again = cache.get(A, 1);
     expect(again).not.toBe(a);
     expect(again).toEqual(a);
+  });
+});
+
+describe("StepClock", () => {
+  it("gives each step the time since the previous lap, adding up a step named twice", async () => {
+    const clock = new StepClock();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    clock.lap("a");
+    clock.lap("b");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    clock.lap("a");
+    expect(Object.keys(clock.laps)).toEqual(["a", "b"]);
+    expect(clock.laps.a).toBeGreaterThanOrEqual(38);
+    expect(clock.laps.b).toBeLessThan(clock.laps.a!);
   });
 });
