@@ -30,6 +30,14 @@ export interface TimeEvaluatorOptions {
   repeatsToCooldown?: number;
   /** Give up growing after this many samples that read exactly 0 ms (default 100). */
   limitZeroTimeIterations?: number;
+  /**
+   * Not TVM's: a sample whose runs take more than this many ms each is taken as it is, without
+   * growing `number` to `minRepeatMs` (a tuner's candidate far slower than its best so far needs
+   * no more precision to rank it). Undefined: TVM's behaviour.
+   */
+  stopAboveMsPerRun?: number;
+  /** Not TVM's: no warm-up run, because the caller has just run the same launches untimed. */
+  warm?: boolean;
 }
 
 export interface TimingResult {
@@ -86,7 +94,9 @@ export async function timeEvaluator(fn: BatchTimer, options: TimeEvaluatorOption
   if (!Number.isInteger(repeat) || repeat < 1) throw new RangeError("timeEvaluator: repeat must be an integer >= 1");
   if (!Number.isInteger(repeatsToCooldown) || repeatsToCooldown < 1) throw new RangeError("timeEvaluator: repeatsToCooldown must be an integer >= 1");
 
-  fn.warmup();
+  const stopAbove = options.stopAboveMsPerRun;
+  if (stopAbove !== undefined && !(stopAbove > 0)) throw new RangeError("timeEvaluator: stopAboveMsPerRun must be positive");
+  if (options.warm !== true) fn.warmup();
   const samples: number[] = [];
   for (let i = 0; i < repeat; i++) {
     let durationMs = 0;
@@ -98,6 +108,7 @@ export async function timeEvaluator(fn: BatchTimer, options: TimeEvaluatorOption
       }
       durationMs = fn.timeBatch(number);
       if (durationMs === 0) zeroTimes++;
+      if (stopAbove !== undefined && durationMs / number > stopAbove) break;
     } while (durationMs < minRepeatMs && zeroTimes < limitZero);
     samples.push(durationMs / number);
     if (cooldownMs > 0 && i % repeatsToCooldown === 0) await deps.sleep(cooldownMs);

@@ -51,6 +51,23 @@ describe("timeEvaluator (TVM semantics)", () => {
     for (const s of r.samples) expect(s).toBeCloseTo(0.01, 12);
   });
 
+  it("with stopAboveMsPerRun, takes a sample of runs slower than that as it is, and grows faster ones as TVM does", async () => {
+    const slow = fakeTimer(() => 15);
+    const r = await timeEvaluator(slow, { number: 3, repeat: 2, minRepeatMs: 100, stopAboveMsPerRun: 10 });
+    expect(slow.batches).toEqual([3, 3]);
+    expect(r.samples).toEqual([15, 15]);
+    const fast = fakeTimer(() => 5);
+    await timeEvaluator(fast, { number: 3, repeat: 1, minRepeatMs: 100, stopAboveMsPerRun: 10 });
+    expect(fast.batches).toEqual([3, 21]);
+    await expect(timeEvaluator(fast, { stopAboveMsPerRun: 0 })).rejects.toThrow(/stopAboveMsPerRun must be positive/);
+  });
+
+  it("with warm, skips the warm-up run (the caller has just run the launches)", async () => {
+    const t = fakeTimer(() => 50);
+    await timeEvaluator(t, { number: 3, repeat: 1, minRepeatMs: 100, warm: true });
+    expect(t.warmups).toBe(0);
+  });
+
   it("uses the golden-ratio step when it is the larger one", async () => {
     const t = fakeTimer(() => 30);
     await timeEvaluator(t, { number: 3, repeat: 1, minRepeatMs: 100 });

@@ -66,7 +66,9 @@ function measureOnDevice(task: MeasureTask): Promise<MeasureResult> {
       steps.lap("check");
     }
     const { number, repeat, minRepeatMs } = task.evaluator;
-    const timing = await timeEvaluator(sequence, { number, repeat, minRepeatMs });
+    const stop = task.stopAboveMsPerRun === undefined ? {} : { stopAboveMsPerRun: task.stopAboveMsPerRun };
+    // The checked run just ran the same launches: it was the warm-up.
+    const timing = await timeEvaluator(sequence, { number, repeat, minRepeatMs, warm: task.returnOutputs, ...stop });
     steps.lap("timing");
     return { runSecs: timing.samples.map((ms) => ms / 1000), ...(outputs === undefined ? {} : { outputs }), stepsMs: steps.laps };
   };

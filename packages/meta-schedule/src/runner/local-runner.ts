@@ -13,6 +13,7 @@ import { TaskPool } from "../isolation/task-pool.js";
 import type { MeasureResult, MeasureTask } from "./measure-backend.js";
 import { DEFAULT_OUTPUT_SAMPLES, type OutputSamples, sampleIndices } from "./output-digest.js";
 import { RandomArgsCache } from "./random-args.js";
+import { argInfoToJSON } from "../arg-info.js";
 import type { RunnerChecker } from "./checker.js";
 import { DEFAULT_EVALUATOR_CONFIG, type EvaluatorConfig, type Runner, type RunnerInput, type RunnerResult } from "../interfaces/runner.js";
 
@@ -32,6 +33,13 @@ export interface LocalRunnerOptions {
    */
   readonly checkSamples?: OutputSamples;
   readonly deviceOrdinal?: number;
+  /**
+   * Not TVM's: a candidate whose first timed runs are more than this many times slower than the
+   * fastest checked candidate of its workload so far is not timed further (its first sample is its
+   * time; default 3). It cannot be the best, and the precision saved is most of the time spent on
+   * slow candidates. `false` times every candidate as TVM does.
+   */
+  readonly stopSlowerThan?: number | false;
   /** A module (path or file URL) exporting `backend: MeasureBackend`, instead of the GPU: for tests. */
   readonly backendModule?: string;
   /** The child's code, when not the default `runner-child` beside this module (see entry-point.ts). */
@@ -39,6 +47,9 @@ export interface LocalRunnerOptions {
 }
 
 export const DEFAULT_RUN_TIMEOUT_SEC = 30;
+
+/** LocalRunnerOptions.stopSlowerThan's default. */
+export const DEFAULT_STOP_SLOWER_THAN = 3;
 
 /** The default child entry, resolved for sources, the GPU bundle (ms-runner-child.mjs) or dist. */
 export function runnerChildEntry(): EntryPoint {
@@ -60,6 +71,9 @@ export class LocalRunner implements Runner {
   readonly #pool: TaskPool<MeasureTask, MeasureResult>;
   /** The checker's view of the inputs, drawn once per workload rather than once per candidate. */
   readonly #inputs = new RandomArgsCache();
+  /** The fastest checked run so far (ms), per workload (or per argument list, without one). */
+  readonly #fastestMs = new Map<unknown, number>();
+  readonly #stopSlowerThan: number | undefined;
 
   /** The name of the check each candidate's outputs go through (undefined: timed only, as TVM's runner). */
   get checkName(): string | undefined {
@@ -69,6 +83,9 @@ export class LocalRunner implements Runner {
   constructor(opts: LocalRunnerOptions = {}) {
     this.#opts = opts;
     this.evaluator = checkEvaluator({ ...DEFAULT_EVALUATOR_CONFIG, ...opts.evaluator });
+    const stop = opts.stopSlowerThan ?? DEFAULT_STOP_SLOWER_THAN;
+    if (stop !== false && !(stop >= 1)) throw new RangeError(`LocalRunner: stopSlowerThan must be at least 1 (or false), got ${stop}`);
+    this.#stopSlowerThan = stop === false ? undefined : stop;
     // Checked here rather than in the child, where a bad count would fail every candidate.
     if (opts.checkSamples !== undefined && opts.checkSamples !== "all") sampleIndices(0, opts.checkSamples);
     const timeoutSec = opts.timeoutSec ?? DEFAULT_RUN_TIMEOUT_SEC;
@@ -131,6 +148,7 @@ export class LocalRunner implements Runner {
       returnOutputs: checker !== undefined,
       outputSamples: this.#opts.checkSamples ?? DEFAULT_OUTPUT_SAMPLES,
       deviceOrdinal: this.#opts.deviceOrdinal ?? 0,
+      ...this.#stopAbove(input),
     };
     const sent = performance.now();
     const outcome = await this.#pool.run(task, this.timeoutMs);
@@ -141,10 +159,28 @@ export class LocalRunner implements Runner {
     this.#addSteps({ ...stepsMs, transfer: Math.max(0, performance.now() - sent - inChild) });
     const verifyStarted = performance.now();
     try {
-      return await this.#verified(input, seed, runSecs, outputs);
+      const result = await this.#verified(input, seed, runSecs, outputs);
+      if (result.ok) this.#noteFastest(input, result.runSecs);
+      return result;
     } finally {
       this.#addSteps({ verify: performance.now() - verifyStarted });
     }
+  }
+
+  #workloadKey(input: RunnerInput): unknown {
+    return input.workload ?? JSON.stringify(input.argsInfo.map(argInfoToJSON));
+  }
+
+  #stopAbove(input: RunnerInput): { stopAboveMsPerRun?: number } {
+    const fastest = this.#fastestMs.get(this.#workloadKey(input));
+    return this.#stopSlowerThan === undefined || fastest === undefined ? {} : { stopAboveMsPerRun: fastest * this.#stopSlowerThan };
+  }
+
+  #noteFastest(input: RunnerInput, runSecs: readonly number[]): void {
+    const ms = Math.min(...runSecs) * 1000;
+    if (!(ms > 0 && Number.isFinite(ms))) return;
+    const key = this.#workloadKey(input);
+    if (ms < (this.#fastestMs.get(key) ?? Number.POSITIVE_INFINITY)) this.#fastestMs.set(key, ms);
   }
 
   async #verified(input: RunnerInput, seed: number, runSecs: readonly number[], outputs: MeasureResult["outputs"]): Promise<RunnerResult> {

@@ -20,6 +20,8 @@ export interface MeasureTask {
   /** Elements per argument in that digest (`digestOf`). */
   readonly outputSamples: OutputSamples;
   readonly deviceOrdinal: number;
+  /** Runs slower than this (ms each) need no more precision: their first sample is their time (`stopAboveMsPerRun`). */
+  readonly stopAboveMsPerRun?: number;
 }
 
 export interface MeasureResult {

@@ -100,6 +100,27 @@ describe("LocalRunner process isolation (fake backend, no GPU)", () => {
     expect(Object.keys(spent.stepsMs).sort()).toEqual(["load", "timing", "transfer", "verify"]);
   });
 
+  it("asks the child to stop timing runs 3× slower than the fastest checked candidate so far, or never with stopSlowerThan: false", async () => {
+    const thresholdSent = async (r: LocalRunner): Promise<number> => {
+      const before = r.timeSpent.stepsMs.stopAboveMsPerRun ?? 0;
+      await r.run([candidate("report-stop")]);
+      return (r.timeSpent.stepsMs.stopAboveMsPerRun ?? 0) - before;
+    };
+    runner = new LocalRunner({ backendModule: FAKE_BACKEND, checker: firstResultChecker() });
+    expect(await thresholdSent(runner)).toBe(0);
+    // 400 µs per run, then 200 µs (the source's length in µs): the threshold follows the fastest.
+    await runner.run([candidate("ok", "x".repeat(400))]);
+    expect(await thresholdSent(runner)).toBeCloseTo(3 * 0.4, 9);
+    await runner.run([candidate("ok", "x".repeat(200)), candidate("wrong", "x")]);
+    // The wrong candidate (1 µs) failed its check: it does not count.
+    expect(await thresholdSent(runner)).toBeCloseTo(3 * 0.2, 9);
+    await runner.dispose();
+    runner = new LocalRunner({ backendModule: FAKE_BACKEND, stopSlowerThan: false });
+    await runner.run([candidate("ok", "x".repeat(200))]);
+    expect(await thresholdSent(runner)).toBe(0);
+    expect(() => new LocalRunner({ backendModule: FAKE_BACKEND, stopSlowerThan: 0.5 })).toThrow(/stopSlowerThan must be at least 1/);
+  });
+
   it("draws the checker's inputs once per workload and seed, not once per candidate (regression: 16M draws per 2048³ candidate)", async () => {
     const given: unknown[] = [];
     const spy: RunnerChecker = {
