@@ -70,6 +70,9 @@ function measureOnDevice(task: MeasureTask): Promise<MeasureResult> {
     // The checked run just ran the same launches: it was the warm-up.
     const timing = await timeEvaluator(sequence, { number, repeat, minRepeatMs, warm: task.returnOutputs, ...stop });
     steps.lap("timing");
+    // Of that, the time the GPU ran the timed launches (between events), and in how many runs.
+    steps.laps.timedOnGpu = timing.samples.reduce((sum, ms) => sum + ms * timing.number, 0);
+    steps.laps.timedRuns = timing.number * timing.samples.length;
     return { runSecs: timing.samples.map((ms) => ms / 1000), ...(outputs === undefined ? {} : { outputs }), stepsMs: steps.laps };
   };
   return run().finally(() => {

@@ -154,7 +154,8 @@ export class LocalRunner implements Runner {
     const outcome = await this.#pool.run(task, this.timeoutMs);
     if (!outcome.ok) return { ok: false, error: outcome.kind === "timeout" ? `the run ${outcome.error}` : outcome.error };
     const { runSecs, outputs, stepsMs = {} } = outcome.value;
-    const inChild = Object.values(stepsMs).reduce((a, b) => a + b, 0);
+    const { timedOnGpu: _gpu, timedRuns: _runs, ...childSteps } = stepsMs;
+    const inChild = Object.values(childSteps).reduce((a, b) => a + b, 0);
     this.#measured++;
     this.#addSteps({ ...stepsMs, transfer: Math.max(0, performance.now() - sent - inChild) });
     const verifyStarted = performance.now();

@@ -29,7 +29,10 @@ export interface MeasureResult {
   readonly runSecs: readonly number[];
   /** The arguments' digests after one run, when asked for. */
   readonly outputs?: readonly OutputDigest[];
-  /** Where the child's time went, in milliseconds by step (e.g. load, upload, check, timing). */
+  /**
+   * Where the child's time went, in milliseconds by step (e.g. load, upload, check, timing), and
+   * figures within a step (`timedOnGpu` ms and `timedRuns`, a count, within timing).
+   */
   readonly stepsMs?: Readonly<Record<string, number>>;
 }
 

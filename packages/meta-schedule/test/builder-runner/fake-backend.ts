@@ -7,12 +7,12 @@
  */
 // Only the modules the child needs: the whole package would slow every start of the child.
 import { FatalTaskError } from "../../src/isolation/serve.js";
-import type { MeasureBackend } from "../../src/runner/measure-backend.js";
+import type { MeasureBackend, MeasureResult } from "../../src/runner/measure-backend.js";
 import { digestOf } from "../../src/runner/output-digest.js";
 
 export const backend: MeasureBackend = {
   name: "fake",
-  async measure(task) {
+  async measure(task): Promise<MeasureResult> {
     switch (task.artifact.name) {
       case "crash":
         process.exit(3);
