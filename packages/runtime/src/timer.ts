@@ -38,6 +38,12 @@ export interface TimeEvaluatorOptions {
   stopAboveMsPerRun?: number;
   /** Not TVM's: no warm-up run, because the caller has just run the same launches untimed. */
   warm?: boolean;
+  /**
+   * Not TVM's (default 1, TVM's): a growing sample aims at `minRepeatMs × headroom`. With TVM's
+   * aim, a first estimate a few percent slow (the first runs after an idle GPU) leaves the next
+   * sample just short of `minRepeatMs`, and the golden-ratio step then makes it 1.6× too long.
+   */
+  headroom?: number;
 }
 
 export interface TimingResult {
@@ -94,6 +100,8 @@ export async function timeEvaluator(fn: BatchTimer, options: TimeEvaluatorOption
   if (!Number.isInteger(repeat) || repeat < 1) throw new RangeError("timeEvaluator: repeat must be an integer >= 1");
   if (!Number.isInteger(repeatsToCooldown) || repeatsToCooldown < 1) throw new RangeError("timeEvaluator: repeatsToCooldown must be an integer >= 1");
 
+  const headroom = options.headroom ?? 1;
+  if (!(headroom >= 1)) throw new RangeError("timeEvaluator: headroom must be at least 1");
   const stopAbove = options.stopAboveMsPerRun;
   if (stopAbove !== undefined && !(stopAbove > 0)) throw new RangeError("timeEvaluator: stopAboveMsPerRun must be positive");
   if (options.warm !== true) fn.warmup();
@@ -104,7 +112,7 @@ export async function timeEvaluator(fn: BatchTimer, options: TimeEvaluatorOption
     do {
       if (durationMs > 0) {
         const golden = 1.618;
-        number = Math.trunc(Math.max(minRepeatMs / (durationMs / number) + 1, number * golden));
+        number = Math.trunc(Math.max((minRepeatMs * headroom) / (durationMs / number) + 1, number * golden));
       }
       durationMs = fn.timeBatch(number);
       if (durationMs === 0) zeroTimes++;

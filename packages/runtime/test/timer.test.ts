@@ -62,6 +62,19 @@ describe("timeEvaluator (TVM semantics)", () => {
     await expect(timeEvaluator(fast, { stopAboveMsPerRun: 0 })).rejects.toThrow(/stopAboveMsPerRun must be positive/);
   });
 
+  it("with headroom, a sample grows to minRepeatMs × headroom, so that a slow first estimate does not cost a 1.618× longer sample", async () => {
+    // The first 3 runs take 0.6 ms each (an idle GPU), later ones 0.5 ms.
+    const slowStart = () => fakeTimer((call) => (call === 0 ? 0.6 : 0.5));
+    const tvm = slowStart();
+    await timeEvaluator(tvm, { number: 3, repeat: 1, minRepeatMs: 100 });
+    // 100 / 0.6 + 1 = 167 runs = 83.5 ms, short; then max(100 / 0.5 + 1, 167 × 1.618) = 270 runs.
+    expect(tvm.batches).toEqual([3, 167, 270]);
+    const aimed = slowStart();
+    await timeEvaluator(aimed, { number: 3, repeat: 1, minRepeatMs: 100, headroom: 1.25 });
+    expect(aimed.batches).toEqual([3, 209]);
+    await expect(timeEvaluator(aimed, { headroom: 0.5 })).rejects.toThrow(/headroom must be at least 1/);
+  });
+
   it("with warm, skips the warm-up run (the caller has just run the launches)", async () => {
     const t = fakeTimer(() => 50);
     await timeEvaluator(t, { number: 3, repeat: 1, minRepeatMs: 100, warm: true });

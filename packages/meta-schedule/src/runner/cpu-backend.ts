@@ -42,7 +42,10 @@ async function measureOnHost(task: MeasureTask): Promise<MeasureResult> {
       outputs = args.map((a) => digestOf(a, task.outputSamples));
     }
     const { number, repeat, minRepeatMs } = task.evaluator;
-    const timing = await timeEvaluator({ warmup: call, timeBatch: (n) => library.timeCalls(host.packedSymbol, args, n) }, { number, repeat, minRepeatMs });
+    const timing = await timeEvaluator(
+      { warmup: call, timeBatch: (n) => library.timeCalls(host.packedSymbol, args, n) },
+      { number, repeat, minRepeatMs, ...(task.headroom === undefined ? {} : { headroom: task.headroom }) },
+    );
     return { runSecs: timing.samples.map((ms) => ms / 1000), ...(outputs === undefined ? {} : { outputs }) };
   } finally {
     library.close();

@@ -68,7 +68,8 @@ function measureOnDevice(task: MeasureTask): Promise<MeasureResult> {
     const { number, repeat, minRepeatMs } = task.evaluator;
     const stop = task.stopAboveMsPerRun === undefined ? {} : { stopAboveMsPerRun: task.stopAboveMsPerRun };
     // The checked run just ran the same launches: it was the warm-up.
-    const timing = await timeEvaluator(sequence, { number, repeat, minRepeatMs, warm: task.returnOutputs, ...stop });
+    const headroom = task.headroom === undefined ? {} : { headroom: task.headroom };
+    const timing = await timeEvaluator(sequence, { number, repeat, minRepeatMs, warm: task.returnOutputs, ...stop, ...headroom });
     steps.lap("timing");
     // Of that, the time the GPU ran the timed launches (between events), and in how many runs.
     steps.laps.timedOnGpu = timing.samples.reduce((sum, ms) => sum + ms * timing.number, 0);

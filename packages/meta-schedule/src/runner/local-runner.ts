@@ -40,6 +40,11 @@ export interface LocalRunnerOptions {
    * slow candidates. `false` times every candidate as TVM does.
    */
   readonly stopSlowerThan?: number | false;
+  /**
+   * Not TVM's: a sample growing to `minRepeatMs` aims this much higher (default 1.2; 1 is TVM's),
+   * so that a first estimate made slow by an idle GPU does not end in a sample 1.6× too long.
+   */
+  readonly sampleHeadroom?: number;
   /** A module (path or file URL) exporting `backend: MeasureBackend`, instead of the GPU: for tests. */
   readonly backendModule?: string;
   /** The child's code, when not the default `runner-child` beside this module (see entry-point.ts). */
@@ -50,6 +55,9 @@ export const DEFAULT_RUN_TIMEOUT_SEC = 30;
 
 /** LocalRunnerOptions.stopSlowerThan's default. */
 export const DEFAULT_STOP_SLOWER_THAN = 3;
+
+/** LocalRunnerOptions.sampleHeadroom's default. */
+export const DEFAULT_SAMPLE_HEADROOM = 1.2;
 
 /** The default child entry, resolved for sources, the GPU bundle (ms-runner-child.mjs) or dist. */
 export function runnerChildEntry(): EntryPoint {
@@ -74,6 +82,7 @@ export class LocalRunner implements Runner {
   /** The fastest checked run so far (ms), per workload (or per argument list, without one). */
   readonly #fastestMs = new Map<unknown, number>();
   readonly #stopSlowerThan: number | undefined;
+  readonly #headroom: number;
 
   /** The name of the check each candidate's outputs go through (undefined: timed only, as TVM's runner). */
   get checkName(): string | undefined {
@@ -86,6 +95,8 @@ export class LocalRunner implements Runner {
     const stop = opts.stopSlowerThan ?? DEFAULT_STOP_SLOWER_THAN;
     if (stop !== false && !(stop >= 1)) throw new RangeError(`LocalRunner: stopSlowerThan must be at least 1 (or false), got ${stop}`);
     this.#stopSlowerThan = stop === false ? undefined : stop;
+    this.#headroom = opts.sampleHeadroom ?? DEFAULT_SAMPLE_HEADROOM;
+    if (!(this.#headroom >= 1)) throw new RangeError(`LocalRunner: sampleHeadroom must be at least 1, got ${this.#headroom}`);
     // Checked here rather than in the child, where a bad count would fail every candidate.
     if (opts.checkSamples !== undefined && opts.checkSamples !== "all") sampleIndices(0, opts.checkSamples);
     const timeoutSec = opts.timeoutSec ?? DEFAULT_RUN_TIMEOUT_SEC;
@@ -149,6 +160,7 @@ export class LocalRunner implements Runner {
       outputSamples: this.#opts.checkSamples ?? DEFAULT_OUTPUT_SAMPLES,
       deviceOrdinal: this.#opts.deviceOrdinal ?? 0,
       ...this.#stopAbove(input),
+      ...(this.#headroom === 1 ? {} : { headroom: this.#headroom }),
     };
     const sent = performance.now();
     const outcome = await this.#pool.run(task, this.timeoutMs);

@@ -22,6 +22,8 @@ export interface MeasureTask {
   readonly deviceOrdinal: number;
   /** Runs slower than this (ms each) need no more precision: their first sample is their time (`stopAboveMsPerRun`). */
   readonly stopAboveMsPerRun?: number;
+  /** A growing sample aims at minRepeatMs × this (timeEvaluator's `headroom`; 1 is TVM's). */
+  readonly headroom?: number;
 }
 
 export interface MeasureResult {

@@ -35,7 +35,8 @@ export const backend: MeasureBackend = {
     // What a GPU backend reports of its steps: fixed figures, so that the runner's sums can be checked.
     if (task.artifact.name === "steps") return { runSecs: runs, stepsMs: { load: 2, timing: 5 } };
     // Says which threshold the runner sent (0: none), as a step, so that a test can read it back.
-    if (task.artifact.name === "report-stop") return { runSecs: runs, stepsMs: { stopAboveMsPerRun: task.stopAboveMsPerRun ?? 0 } };
+    if (task.artifact.name === "report-stop")
+      return { runSecs: runs, stepsMs: { stopAboveMsPerRun: task.stopAboveMsPerRun ?? 0, headroom: task.headroom ?? 1 } };
     if (!task.returnOutputs) return { runSecs: runs };
     const outputs = task.argsInfo.map((info) => Float32Array.from({ length: info.shape.reduce((a, b) => a * b, 1) }, (_, i) => i));
     if (task.artifact.name === "wrong") outputs[0]![3] = 42;

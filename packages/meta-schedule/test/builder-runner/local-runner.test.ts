@@ -100,7 +100,7 @@ describe("LocalRunner process isolation (fake backend, no GPU)", () => {
     expect(Object.keys(spent.stepsMs).sort()).toEqual(["load", "timing", "transfer", "verify"]);
   });
 
-  it("asks the child to stop timing runs 3× slower than the fastest checked candidate so far, or never with stopSlowerThan: false", async () => {
+  it("asks the child to stop timing runs 3× slower than the fastest checked candidate so far and to aim samples 1.2× higher, or neither (TVM's evaluator)", async () => {
     const thresholdSent = async (r: LocalRunner): Promise<number> => {
       const before = r.timeSpent.stepsMs.stopAboveMsPerRun ?? 0;
       await r.run([candidate("report-stop")]);
@@ -115,9 +115,12 @@ describe("LocalRunner process isolation (fake backend, no GPU)", () => {
     // The wrong candidate (1 µs) failed its check: it does not count.
     expect(await thresholdSent(runner)).toBeCloseTo(3 * 0.2, 9);
     await runner.dispose();
-    runner = new LocalRunner({ backendModule: FAKE_BACKEND, stopSlowerThan: false });
+    expect(runner.timeSpent.stepsMs.headroom).toBeCloseTo(3 * 1.2, 9);
+    runner = new LocalRunner({ backendModule: FAKE_BACKEND, stopSlowerThan: false, sampleHeadroom: 1 });
     await runner.run([candidate("ok", "x".repeat(200))]);
     expect(await thresholdSent(runner)).toBe(0);
+    expect(runner.timeSpent.stepsMs.headroom).toBe(1);
+    expect(() => new LocalRunner({ backendModule: FAKE_BACKEND, sampleHeadroom: 0.9 })).toThrow(/sampleHeadroom must be at least 1/);
     expect(() => new LocalRunner({ backendModule: FAKE_BACKEND, stopSlowerThan: 0.5 })).toThrow(/stopSlowerThan must be at least 1/);
   });
 
