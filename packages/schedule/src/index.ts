@@ -18,3 +18,4 @@ export type { ApplyOptions, DecisionOverrides } from "./trace/replay.js";
 export type { PrintOptions } from "./trace/print.js";
 export { RandomEngine } from "./random.js";
 export { factorize } from "./primitives/sampling/math.js";
+export { TensorIntrin, TensorIntrinError } from "./tensor-intrin/registry.js";
