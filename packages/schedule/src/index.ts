@@ -19,3 +19,4 @@ export type { PrintOptions } from "./trace/print.js";
 export { RandomEngine } from "./random.js";
 export { factorize } from "./primitives/sampling/math.js";
 export { TensorIntrin, TensorIntrinError } from "./tensor-intrin/registry.js";
+export { WMMA_INTRINSICS } from "./tensor-intrin/cuda/wmma.js";

@@ -12,6 +12,14 @@ export class TensorIntrinError extends TesseraError {
 }
 
 const registry = new Map<string, TensorIntrin>();
+/** Built-in intrinsics, parsed on first use (so that importing the package parses nothing). */
+const builtins = new Map<string, () => { desc: string; impl: string }>();
+
+/** Declares a built-in intrinsic whose TVMScript `build` returns; it is registered when first looked up. */
+export function defineBuiltinTensorIntrin(name: string, build: () => { desc: string; impl: string }): void {
+  if (builtins.has(name)) throw new TensorIntrinError(`built-in TensorIntrin "${name}" defined twice`);
+  builtins.set(name, build);
+}
 
 export class TensorIntrin {
   private constructor(
@@ -27,7 +35,7 @@ export class TensorIntrin {
    * regions of every parameter.
    */
   static register(name: string, desc: PrimFunc | string, impl: PrimFunc | string, opts: { override?: boolean } = {}): TensorIntrin {
-    if (registry.has(name) && opts.override !== true) throw new TensorIntrinError(`TensorIntrin "${name}" has already been registered`);
+    if (TensorIntrin.has(name) && opts.override !== true) throw new TensorIntrinError(`TensorIntrin "${name}" has already been registered`);
     const intrin = new TensorIntrin(name, asFunc(name, "description", desc), asFunc(name, "implementation", impl));
     checkPair(intrin);
     registry.set(name, intrin);
@@ -36,9 +44,14 @@ export class TensorIntrin {
 
   /** The intrinsic registered as `name`; throws `TensorIntrinError` when there is none. */
   static get(name: string): TensorIntrin {
+    const build = registry.has(name) ? undefined : builtins.get(name);
+    if (build !== undefined) {
+      const { desc, impl } = build();
+      TensorIntrin.register(name, desc, impl, { override: true });
+    }
     const found = registry.get(name);
     if (found === undefined) {
-      const known = [...registry.keys()].sort();
+      const known = TensorIntrin.names();
       throw new TensorIntrinError(`TensorIntrin "${name}" is not registered${known.length > 0 ? ` (registered: ${known.join(", ")})` : ""}`);
     }
     return found;
@@ -46,12 +59,12 @@ export class TensorIntrin {
 
   /** Whether an intrinsic is registered as `name`. */
   static has(name: string): boolean {
-    return registry.has(name);
+    return registry.has(name) || builtins.has(name);
   }
 
-  /** The registered names, sorted. */
+  /** The registered names (built-in ones included), sorted. */
   static names(): string[] {
-    return [...registry.keys()].sort();
+    return [...new Set([...registry.keys(), ...builtins.keys()])].sort();
   }
 }
 
