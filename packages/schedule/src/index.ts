@@ -20,3 +20,4 @@ export { RandomEngine } from "./random.js";
 export { factorize } from "./primitives/sampling/math.js";
 export { TensorIntrin, TensorIntrinError } from "./tensor-intrin/registry.js";
 export { WMMA_INTRINSICS } from "./tensor-intrin/cuda/wmma.js";
+export { MMA_INTRINSICS } from "./tensor-intrin/cuda/mma.js";

@@ -6,134 +6,76 @@
  * with the fragment index derived from the fragment buffer's offset and row stride.
  */
 import { defineBuiltinTensorIntrin } from "../registry.js";
-
-type Dim = readonly [rows: number, cols: number];
+import { type BufferSpec, type Dim, intrinPair } from "./script.js";
 
 /** Every WMMA fragment here is 16×16 (m16n16k16). */
 const FRAGMENT: Dim = [16, 16];
 
-/** `T.match_buffer` of parameter `p` as buffer `name`; `layoutVars` adds symbolic strides and offset (implementations). */
-function matchBuffer(name: string, param: string, [rows, cols]: Dim, dtype: string, scope: string, layoutVars: boolean): string {
-  const layout = layoutVars ? `, strides=[${name}_s1, ${name}_s0], elem_offset=${name}_off` : "";
-  return `    ${name} = T.match_buffer(${param}, (${rows}, ${cols}), "${dtype}", align=64, offset_factor=${cols}, scope="${scope}"${layout})`;
-}
+const buffer = (name: string, param: string, dtype: string, scope: string): BufferSpec => ({ name, param, dims: FRAGMENT, dtype, scope });
 
-/** Declarations of the variables `matchBuffer(…, true)` uses. */
-function layoutVarDecls(names: readonly string[]): string {
-  return names.flatMap((n) => [`${n}_s1`, `${n}_s0`, `${n}_off`].map((v) => `    ${v} = T.int32()`)).join("\n");
-}
-
-/** Which fragment of a buffer of fragments `[rows, cols]` a view starts at: row-major over whole fragments. */
-function fragmentIndex(name: string, [rows, cols]: Dim): string {
+/** Which fragment of a buffer of fragments a view starts at: row-major over whole 16×16 fragments. */
+function fragmentIndex(name: string): string {
   const stride = `${name}_s1`;
-  return `${name}_off // ${stride} // ${rows} * (${stride} // ${cols}) + ${name}_off % ${stride} // ${cols}`;
+  return `${name}_off // ${stride} // 16 * (${stride} // 16) + ${name}_off % ${stride} // 16`;
 }
 
-interface FuncParts {
-  readonly params: readonly string[];
-  readonly buffers: readonly string[];
-  readonly reads: string;
-  readonly writes: string;
-  readonly body: string;
-  readonly layoutVars?: readonly string[];
-}
-
-function primFunc(p: FuncParts): string {
-  const decls = p.layoutVars === undefined ? "" : `${layoutVarDecls(p.layoutVars)}\n`;
-  return `
-@T.prim_func
-def f(${p.params.map((x) => `${x}: T.handle`).join(", ")}):
-${decls}${p.buffers.join("\n")}
-    with T.block("root"):
-        T.reads(${p.reads})
-        T.writes(${p.writes})
-${p.body}
-`;
-}
-
-const region = (name: string, [rows, cols]: Dim) => `${name}[0:${rows}, 0:${cols}]`;
-
-/** Copy loops `dst[i, j] = src[i, j]` over a fragment (the description of loads and stores). */
-function copyLoops(block: string, dims: Dim): string {
-  return `        for i, j in T.grid(${dims[0]}, ${dims[1]}):
+/** Copy loops `C[i, j] = A[i, j]` over a fragment (the description of loads and stores). */
+function copyLoops(block: string): string {
+  return `        for i, j in T.grid(16, 16):
             with T.block("${block}"):
                 vii, vjj = T.axis.remap("SS", [i, j])
                 C[vii, vjj] = A[vii, vjj]`;
 }
 
 function loadIntrin(dtype: string, sharedScope: string, operand: "a" | "b", colMajor: boolean): { desc: string; impl: string } {
+  const a = buffer("A", "a", dtype, sharedScope);
+  const c = buffer("C", "c", dtype, `wmma.matrix_${operand}`);
   // Column-major loads describe the same element copy; only the layout argument differs.
-  const dims = FRAGMENT;
-  const fragScope = `wmma.matrix_${operand}`;
-  const parts = (impl: boolean): FuncParts => ({
-    params: ["a", "c"],
-    buffers: [matchBuffer("A", "a", dims, dtype, sharedScope, impl), matchBuffer("C", "c", dims, dtype, fragScope, impl)],
-    reads: region("A", dims),
-    writes: region("C", dims),
-    layoutVars: impl ? ["A", "C"] : undefined,
-    body: impl
-      ? `        T.tvm_load_matrix_sync(C.data, 16, 16, 16, ${fragmentIndex("C", dims)}, A.access_ptr("r"), A_s1, "${colMajor ? "col_major" : "row_major"}")`
-      : copyLoops("load", dims),
-  });
-  return { desc: primFunc(parts(false)), impl: primFunc(parts(true)) };
+  const layout = colMajor ? "col_major" : "row_major";
+  return intrinPair(
+    { buffers: [a, c], reads: [a], writes: [c] },
+    copyLoops("load"),
+    `        T.tvm_load_matrix_sync(C.data, 16, 16, 16, ${fragmentIndex("C")}, A.access_ptr("r"), A_s1, "${layout}")`,
+  );
 }
 
 function fillIntrin(dtype: string): { desc: string; impl: string } {
-  const dims = FRAGMENT;
+  const c = buffer("C", "c", dtype, "wmma.accumulator");
   const zero = `T.${dtype}(0)`;
-  const parts = (impl: boolean): FuncParts => ({
-    params: ["c"],
-    buffers: [matchBuffer("C", "c", dims, dtype, "wmma.accumulator", impl)],
-    reads: "",
-    writes: region("C", dims),
-    layoutVars: impl ? ["C"] : undefined,
-    body: impl
-      ? `        T.tvm_fill_fragment(C.data, 16, 16, 16, ${fragmentIndex("C", dims)}, ${zero})`
-      : `        for i, j in T.grid(16, 16):
+  return intrinPair(
+    { buffers: [c], reads: [], writes: [c] },
+    `        for i, j in T.grid(16, 16):
             with T.block("init"):
                 vii, vjj = T.axis.remap("SS", [i, j])
                 C[vii, vjj] = ${zero}`,
-  });
-  return { desc: primFunc(parts(false)), impl: primFunc(parts(true)) };
+    `        T.tvm_fill_fragment(C.data, 16, 16, 16, ${fragmentIndex("C")}, ${zero})`,
+  );
 }
 
 function storeIntrin(dtype: string, scope: string): { desc: string; impl: string } {
-  const dims = FRAGMENT;
-  const parts = (impl: boolean): FuncParts => ({
-    params: ["a", "c"],
-    buffers: [matchBuffer("A", "a", dims, dtype, "wmma.accumulator", impl), matchBuffer("C", "c", dims, dtype, scope, impl)],
-    reads: region("A", dims),
-    writes: region("C", dims),
-    layoutVars: impl ? ["A", "C"] : undefined,
-    body: impl
-      ? `        T.tvm_store_matrix_sync(A.data, 16, 16, 16, ${fragmentIndex("A", dims)}, C.access_ptr("w"), C_s1, "row_major")`
-      : copyLoops("store", dims),
-  });
-  return { desc: primFunc(parts(false)), impl: primFunc(parts(true)) };
+  const a = buffer("A", "a", dtype, "wmma.accumulator");
+  const c = buffer("C", "c", dtype, scope);
+  return intrinPair(
+    { buffers: [a, c], reads: [a], writes: [c] },
+    copyLoops("store"),
+    `        T.tvm_store_matrix_sync(A.data, 16, 16, 16, ${fragmentIndex("A")}, C.access_ptr("w"), C_s1, "row_major")`,
+  );
 }
 
 function syncIntrin(inDtype: string, outDtype: string, bTransposed: boolean): { desc: string; impl: string } {
-  const dims = FRAGMENT;
   const widen = (x: string) => (inDtype === outDtype ? x : `T.Cast("${outDtype}", ${x})`);
   const bIndex = bTransposed ? "vjj, vkk" : "vkk, vjj";
-  const parts = (impl: boolean): FuncParts => ({
-    params: ["a", "b", "c"],
-    buffers: [
-      matchBuffer("A", "a", dims, inDtype, "wmma.matrix_a", impl),
-      matchBuffer("B", "b", dims, inDtype, "wmma.matrix_b", impl),
-      matchBuffer("C", "c", dims, outDtype, "wmma.accumulator", impl),
-    ],
-    reads: `${region("C", dims)}, ${region("A", dims)}, ${region("B", dims)}`,
-    writes: region("C", dims),
-    layoutVars: impl ? ["A", "B", "C"] : undefined,
-    body: impl
-      ? `        T.tvm_mma_sync(C.data, ${fragmentIndex("C", dims)}, A.data, ${fragmentIndex("A", dims)}, B.data, ${fragmentIndex("B", dims)}, C.data, ${fragmentIndex("C", dims)})`
-      : `        for i, j, k in T.grid(16, 16, 16):
+  const a = buffer("A", "a", inDtype, "wmma.matrix_a");
+  const b = buffer("B", "b", inDtype, "wmma.matrix_b");
+  const c = buffer("C", "c", outDtype, "wmma.accumulator");
+  return intrinPair(
+    { buffers: [a, b, c], reads: [c, a, b], writes: [c] },
+    `        for i, j, k in T.grid(16, 16, 16):
             with T.block("update"):
                 vii, vjj, vkk = T.axis.remap("SSR", [i, j, k])
                 C[vii, vjj] = C[vii, vjj] + ${widen("A[vii, vkk]")} * ${widen(`B[${bIndex}]`)}`,
-  });
-  return { desc: primFunc(parts(false)), impl: primFunc(parts(true)) };
+    `        T.tvm_mma_sync(C.data, ${fragmentIndex("C")}, A.data, ${fragmentIndex("A")}, B.data, ${fragmentIndex("B")}, C.data, ${fragmentIndex("C")})`,
+  );
 }
 
 /** TVM's names of the WMMA intrinsics defined here. */
