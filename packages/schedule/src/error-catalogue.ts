@@ -57,6 +57,6 @@ export {
   RFactorPredicateError,
 } from "./primitives/reduction/errors.js";
 export { NoMatchedReducerError, RFactorNotApplicableError } from "./analysis/reducer.js";
-export { SubspaceNotDivisibleError } from "./primitives/blockize/index.js";
+export { BlockizeBlocksError, SubspaceNotDivisibleError } from "./primitives/blockize/index.js";
 export { TensorIntrinMismatchError } from "./primitives/tensorize/index.js";
 export { TensorIntrinError } from "./tensor-intrin/registry.js";

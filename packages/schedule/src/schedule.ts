@@ -388,14 +388,17 @@ export class Schedule {
 
   /**
    * Turns the subtree under `loop` into a new block `<name>_o` whose iterators cover the outer
-   * subspace of the single block below (TVM's `blockize`); returns the new block. With
-   * `preserveUnitIters: false` iterators of extent 1 are dropped from the bindings. Rejects a loop
-   * with more than one block below and bindings that do not split at the loop
-   * (`SubspaceNotDivisibleError`).
+   * subspace of the single block below (TVM's `blockize`); returns the new block. Given a list of
+   * blocks instead, wraps the consecutive statements holding them into one block
+   * `outer_<names>_`. With `preserveUnitIters: false` iterators of extent 1 are dropped from the
+   * bindings. Rejects a loop with more than one block below, bindings that do not split at the
+   * loop (`SubspaceNotDivisibleError`) and blocks that are not consecutive siblings.
    */
-  blockize(loop: LoopRV | undefined, opts: { preserveUnitIters?: boolean } = {}): BlockRV {
-    const target = requireLoop("blockize", "loop", loop);
-    return this.invoke1("Blockize", [target], [opts.preserveUnitIters ?? true]) as BlockRV;
+  blockize(target: LoopRV | readonly BlockArg[] | undefined, opts: { preserveUnitIters?: boolean } = {}): BlockRV {
+    const input = Array.isArray(target)
+      ? target.map((b, i) => this.blockArg("blockize", `target[${i}]`, b))
+      : requireLoop("blockize", "target", target as LoopRV | undefined);
+    return this.invoke1("Blockize", [input], [opts.preserveUnitIters ?? true]) as BlockRV;
   }
 
   /**

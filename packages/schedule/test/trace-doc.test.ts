@@ -43,7 +43,7 @@ const LAYOUT: Record<string, { inputs: string; outputs: string; decision?: strin
   ReverseComputeInline: { inputs: "block", outputs: "—" },
   DecomposeReduction: { inputs: "block, loop", outputs: "block" },
   RFactor: { inputs: "loop", outputs: "block" },
-  Blockize: { inputs: "loop", outputs: "block" },
+  Blockize: { inputs: "loop or [block…]", outputs: "block" },
   Tensorize: { inputs: "block or loop", outputs: "—" },
   SamplePerfectTile: { inputs: "loop", outputs: "values… (n)", decision: "int[]: the n tile sizes" },
   SampleCategorical: { inputs: "—", outputs: "value", decision: "int: index into candidates" },

@@ -4,7 +4,7 @@
  */
 import { assertStructuralEqual, parsePrimFunc } from "@tessera/ir";
 import { describe, expect, it } from "vitest";
-import { NonSingleChildBlockError, SubspaceNotDivisibleError } from "../../src/error-catalogue.js";
+import { BlockizeBlocksError, NonSingleChildBlockError, SubspaceNotDivisibleError } from "../../src/error-catalogue.js";
 import { Schedule, ScheduleUsageError } from "../../src/index.js";
 import { intMatmul } from "../loops-fixtures.js";
 import { expectScheduleError, runBoth } from "../support.js";
@@ -278,6 +278,83 @@ def main(A: T.Buffer((100,), "float32"), B: T.Buffer((100,), "float32")):
   it("names an undefined loop argument", () => {
     const sch = new Schedule(ELEMENTWISE);
     expect(() => sch.blockize(undefined)).toThrow(ScheduleUsageError);
-    expect(() => sch.blockize(undefined)).toThrow("argument `loop` is undefined");
+    expect(() => sch.blockize(undefined)).toThrow("argument `target` is undefined");
+  });
+});
+
+describe("blockize of several blocks", () => {
+  const TWO_STAGES = parsePrimFunc(`
+@T.prim_func
+def main(A: T.Buffer((128, 128), "float32"), B: T.Buffer((128, 128), "float32")):
+    for m in range(6):
+        for i, j in T.grid(3, 1):
+            with T.block("B"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                B[vi, vj] = A[vi, vj] * T.float32(2)
+        for i, j in T.grid(128, 64):
+            with T.block("C"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                B[vi, vj + 64] = A[vi, vj + 64] * T.float32(3)
+`);
+
+  it("wraps consecutive sibling statements into one block outer_<names>_", () => {
+    const sch = new Schedule(TWO_STAGES, { debugMask: "all" });
+    const outer = sch.blockize([sch.getBlock("B"), sch.getBlock("C")], { preserveUnitIters: false });
+    assertStructuralEqual(
+      sch.func,
+      parsePrimFunc(`
+@T.prim_func
+def main(A: T.Buffer((128, 128), "float32"), B: T.Buffer((128, 128), "float32")):
+    for m in range(6):
+        with T.block("outer_B_C_"):
+            vi_o = T.axis.spatial(1, 0)
+            vj_o = T.axis.spatial(1, 0)
+            T.reads(A[0:128, 0:128])
+            T.writes(B[0:128, 0:128])
+            for i, j in T.grid(3, 1):
+                with T.block("B"):
+                    vi_i = T.axis.spatial(3, i)
+                    B[vi_i, 0] = A[vi_i, 0] * T.float32(2)
+            for i, j in T.grid(128, 64):
+                with T.block("C"):
+                    vi_i, vj_i = T.axis.remap("SS", [i, j])
+                    B[vi_i, vj_i + 64] = A[vi_i, vj_i + 64] * T.float32(3)
+`),
+    );
+    expect(sch.get(outer).name).toBe("outer_B_C_");
+    expect(sch.trace.show()).toContain("sch.blockize([b0, b1], { preserveUnitIters: false })");
+    const [before, after] = runBoth(TWO_STAGES, sch.func, 1);
+    expect(after).toEqual(before);
+  });
+
+  it("rejects blocks that are not consecutive statements", () => {
+    const func = parsePrimFunc(`
+@T.prim_func
+def main(A: T.Buffer((8,), "float32"), B: T.Buffer((8,), "float32"), C: T.Buffer((8,), "float32"), D: T.Buffer((8,), "float32")):
+    for i in range(8):
+        with T.block("B"):
+            vi = T.axis.spatial(8, i)
+            B[vi] = A[vi]
+    for i in range(8):
+        with T.block("C"):
+            vi = T.axis.spatial(8, i)
+            C[vi] = A[vi]
+    for i in range(8):
+        with T.block("D"):
+            vi = T.axis.spatial(8, i)
+            D[vi] = A[vi]
+`);
+    const sch = new Schedule(func);
+    const [b, d] = [sch.getBlock("B"), sch.getBlock("D")];
+    expectScheduleError(
+      sch,
+      () => sch.blockize([b, d]),
+      BlockizeBlocksError,
+      'Cannot blockize the blocks "B", "D" together: they must be consecutive statements.',
+    );
+    const outer = sch.blockize(["C", "B"]);
+    expect(sch.get(outer).name).toBe("outer_B_C_");
+    const [before, after] = runBoth(func, sch.func, 1);
+    expect(after).toEqual(before);
   });
 });

@@ -17,7 +17,7 @@ export const BLOCKIZE = "blockize";
 /** The block's bindings mix the loops above and below the blockized loop in a way that cannot be split. */
 export class SubspaceNotDivisibleError extends ScheduleError {
   override name = "SubspaceNotDivisibleError";
-  constructor(primitive: string, loop: For, blk: Block) {
+  constructor(primitive: string, loop: For | Block, blk: Block) {
     super(primitive, `The bindings of the inner block ${nameOf(blk)} can not be blockized by the loops starting at ${nameOf(loop)}.`, [blk, loop]);
   }
 }

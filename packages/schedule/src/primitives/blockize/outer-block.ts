@@ -43,12 +43,21 @@ export interface DerivedIterators {
 
 const isOne = (e: PrimExpr): boolean => e.kind === "IntImm" && e.value === 1;
 
-/** The iterators of both blocks: one outer iterator per original one, an inner one where the inner extent is not 1. */
-export function deriveIterators(iterVars: readonly IterVar[], division: readonly DividedBinding[], preserveUnitIters: boolean): DerivedIterators {
+/**
+ * The iterators of both blocks: one outer iterator per original one, an inner one where the inner
+ * extent is not 1. `reuse` gives the outer variables to use instead of new ones (blockize of
+ * several blocks: the later blocks share the first one's outer iterators).
+ */
+export function deriveIterators(
+  iterVars: readonly IterVar[],
+  division: readonly DividedBinding[],
+  preserveUnitIters: boolean,
+  reuse?: readonly IterVar[],
+): DerivedIterators {
   const out: DerivedIterators = { outerIters: [], outerBindings: [], innerIters: [], innerBindings: [], substitution: new Map() };
   iterVars.forEach((iv, k) => {
     const d = division[k]!;
-    const outerVar = variable(`${iv.var.name}_o`, iv.var.dtype);
+    const outerVar = reuse?.[k]?.var ?? variable(`${iv.var.name}_o`, iv.var.dtype);
     out.outerIters.push(iterVar(outerVar, d.outerDom, iv.iterType));
     out.outerBindings.push(d.outer);
     if (isOne(d.innerExtent)) {
