@@ -78,6 +78,22 @@ def main(A: T.Buffer((8, 16), "float32"), B: T.Buffer((8, 16), "float32"), C: T.
     b.forEach((arr, n) => arr.forEach((x, m) => expect(x).toBeCloseTo(a[n]![m]!, 4)));
   });
 
+  it("gives the views int64 extents where the workload indexes with int64 (regression: int32 extents)", () => {
+    const func = parsePrimFunc(`
+@T.prim_func
+def main(A: T.Buffer((T.int64(32), T.int64(32)), "float32"), B: T.Buffer((T.int64(32), T.int64(32)), "float32"), C: T.Buffer((T.int64(32), T.int64(32)), "float32")):
+    for i, j, k in T.grid(T.int64(32), T.int64(32), T.int64(32)):
+        with T.block("update"):
+            vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+            C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vj, vk]
+`);
+    const [sch, i1] = tiled(func, 16);
+    sch.tensorize(i1, MMA_16);
+    const views = sch.get(sch.getBlock("update_o")).matchBuffers;
+    expect(views.flatMap((m) => m.source.region.map((r) => [r.min.dtype, r.extent.dtype, r.extent.kind]))).toEqual(Array(6).fill(["int64", "int64", "IntImm"]));
+    expectSameResults(func, sch.func);
+  });
+
   it("keeps the workload's annotations over the implementation's", () => {
     const func = matmulNT(16);
     const sch = new Schedule(func);

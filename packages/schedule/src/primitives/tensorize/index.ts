@@ -5,7 +5,7 @@
  * buffers at the corners the comparison found. The Tensorize instruction has one input (the
  * block or loop) and the attributes `intrin` and `preserve_unit_iters`.
  */
-import { type Block, type BlockRealize, type Buffer, type For, type MatchBufferRegion, type Range, intImm } from "@tessera/ir";
+import { type Block, type BlockRealize, type Buffer, type For, type MatchBufferRegion, type Range, cast, intImm, simplify } from "@tessera/ir";
 import type { PrimitiveContext } from "../../context.js";
 import { ScheduleError, ScheduleUsageError } from "../../errors.js";
 import { BlockRV } from "../../handles.js";
@@ -74,7 +74,8 @@ function replaceWithImpl(realize: BlockRealize, intrin: TensorIntrin, comparator
     const region = implRegions.get(buffer)!;
     const offset = base.length - region.length;
     const lead = base.slice(0, offset).map((min): Range => ({ min, extent: intImm(1, min.dtype) }));
-    const tail = region.map((r, d): Range => ({ min: base[d + offset]!, extent: r.extent }));
+    // Extents in the workload's index dtype (int64 indices stay int64).
+    const tail = region.map((r, d): Range => ({ min: base[d + offset]!, extent: simplify(cast(base[d + offset]!.dtype, r.extent)) }));
     return { buffer, source: { buffer: actual, region: [...lead, ...tail] } };
   });
   // On a conflict the schedule's annotation wins, as in TVM.
