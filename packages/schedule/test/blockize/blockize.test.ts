@@ -327,6 +327,20 @@ def main(A: T.Buffer((128, 128), "float32"), B: T.Buffer((128, 128), "float32"))
     expect(after).toEqual(before);
   });
 
+  it("wraps a single block in place, all loops outer (TVM fails on one block)", () => {
+    const sch = new Schedule(ELEMENTWISE, { debugMask: "all" });
+    const outer = sch.blockize([sch.getBlock("B")]);
+    const blk = sch.get(outer);
+    expect(blk.name).toBe("outer_B_");
+    expect(blk.iterVars.map((iv) => [iv.var.name, iv.dom.extent])).toMatchObject([
+      ["vi_o", { value: 128 }],
+      ["vj_o", { value: 128 }],
+    ]);
+    expect(sch.get(sch.getBlock("B")).iterVars).toEqual([]);
+    const [before, after] = runBoth(ELEMENTWISE, sch.func, 4);
+    expect(after).toEqual(before);
+  });
+
   it("rejects blocks that are not consecutive statements", () => {
     const func = parsePrimFunc(`
 @T.prim_func

@@ -41,19 +41,24 @@ export class BlockizeBlocksError extends ScheduleError {
 
 const names = (bs: readonly BlockEntry[]) => bs.map((b) => `"${b.node.name}"`).join(", ");
 
+/** The statements of a loop's or block's body (one unless it is a sequence). */
+function bodyStatements(entry: NodeEntry): readonly Stmt[] {
+  const body = entry.node.body;
+  return body.kind === "SeqStmt" ? body.seq : [body];
+}
+
 /** The statement of `body`'s sequence that holds each block, in program order; throws unless consecutive, one block each. */
 function siblingStatements(ctx: PrimitiveContext, lca: NodeEntry, blocks: readonly BlockEntry[]): { seqIndex: number[]; ordered: BlockEntry[] } {
-  const body = lca.node.body;
+  const body = bodyStatements(lca);
   const fail = (why: string) =>
     new BlockizeBlocksError(
       `Cannot blockize the blocks ${names(blocks)} together: ${why}.`,
       blocks.map((b) => b.node),
     );
-  if (body.kind !== "SeqStmt") throw fail("they must be statements of one loop or block body");
   const placed = blocks.map((b) => {
     let top: NodeEntry = b;
     while (top.parent !== lca) top = top.parent!;
-    const index = body.seq.findIndex((s) => s === top.node || (s.kind === "BlockRealize" && s.block === top.node));
+    const index = body.findIndex((s) => s === top.node || (s.kind === "BlockRealize" && s.block === top.node));
     if (index < 0) throw fail("they must be statements of one loop or block body");
     if (top !== b && ctx.index.childBlocks(top).length !== 1) throw fail(`the statement holding "${b.node.name}" holds other blocks too`);
     return { b, index };
@@ -89,7 +94,8 @@ const add1 = (r: Range): PrimExpr => simplify(add(r.min, r.extent));
 /** Blockizes `blocks` in place and returns the new block as committed. */
 export function blockizeBlocks(ctx: PrimitiveContext, blocks: readonly BlockEntry[], preserveUnitIters: boolean): Block {
   const { index } = ctx;
-  const lca = index.lowestCommonAncestor(blocks);
+  // One block: its parent (TVM's lowest common ancestor would be the block itself).
+  const lca = blocks.length === 1 ? blocks[0]!.parent : index.lowestCommonAncestor(blocks);
   if (lca === undefined || blocks.some((b) => b === lca)) {
     throw new BlockizeBlocksError(
       `Cannot blockize the blocks ${names(blocks)} together: they must be statements of one loop or block body.`,
@@ -144,9 +150,8 @@ export function blockizeBlocks(ctx: PrimitiveContext, blocks: readonly BlockEntr
       body: seq(nests),
     }),
   );
-  const body = lca.node.body as Extract<Stmt, { kind: "SeqStmt" }>;
-  const first = seqIndex[0]!;
-  const rest = body.seq.slice(0, first).concat([outer], body.seq.slice(seqIndex[seqIndex.length - 1]! + 1));
+  const body = bodyStatements(lca);
+  const rest = body.slice(0, seqIndex[0]!).concat([outer], body.slice(seqIndex[seqIndex.length - 1]! + 1));
   const newBody = seq(rest);
   const replaced =
     lca.kind === "loop"
