@@ -1,5 +1,5 @@
 /**
- * Property: on random loop nests (splits, some non-divisible, and reorders of an int32 matmul with
+ * Property: on random loop nests (splits, some non-divisible, fuses and reorders of an int32 matmul with
  * init and of an elementwise map), blockize at a random loop either computes exactly what the
  * function computed before, or fails with a specific ScheduleError and changes nothing.
  */
@@ -28,6 +28,8 @@ interface Case {
   readonly order: readonly number[];
   readonly at: number;
   readonly preserve: boolean;
+  /** Fuse the two outermost loops after splitting (bindings with `f // n` and `f % n`). */
+  readonly fuse: boolean;
 }
 
 const caseArb: fc.Arbitrary<Case> = fc.record({
@@ -36,6 +38,7 @@ const caseArb: fc.Arbitrary<Case> = fc.record({
   order: fc.array(fc.nat(7), { minLength: 0, maxLength: 4 }),
   at: fc.nat(7),
   preserve: fc.boolean(),
+  fuse: fc.boolean(),
 });
 
 /** Splits and reorders, each skipped when the schedule refuses it. */
@@ -45,6 +48,14 @@ function shape(sch: Schedule, c: Case): void {
     const ls = loops();
     try {
       sch.split(ls[s.loop % ls.length], [null, s.factor]);
+    } catch (e) {
+      if (!(e instanceof ScheduleError)) throw e;
+    }
+  }
+  if (c.fuse) {
+    const [a, b] = loops();
+    try {
+      sch.fuse(a, b);
     } catch (e) {
       if (!(e instanceof ScheduleError)) throw e;
     }

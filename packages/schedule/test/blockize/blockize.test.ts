@@ -2,7 +2,7 @@
  * blockize: the outer block's iterators, bindings, regions and init as TVM builds them (cases
  * modelled on TVM's blockize tests, written here as before/after pairs), and its error cases.
  */
-import { assertStructuralEqual, parsePrimFunc } from "@tessera/ir";
+import { assertStructuralEqual, parsePrimFunc, printTVMScript } from "@tessera/ir";
 import { describe, expect, it } from "vitest";
 import { BlockizeBlocksError, NonSingleChildBlockError, SubspaceNotDivisibleError } from "../../src/error-catalogue.js";
 import { Schedule, ScheduleUsageError } from "../../src/index.js";
@@ -93,6 +93,19 @@ def main(A: T.Buffer((128, 128), "float32"), B: T.Buffer((128, 128), "float32"))
     // The handles of the inner block and loops still work.
     expect(sch.get(sch.getBlock("B")).iterVars.map((iv) => iv.var.name)).toEqual(["vi_i", "vj_i"]);
     expect(sch.get(i1).extent).toMatchObject({ value: 16 });
+  });
+
+  it("divides bindings whose outer part is a fused loop split again (regression: refused)", () => {
+    const sch = new Schedule(ELEMENTWISE, { debugMask: "all" });
+    const [i, j] = sch.getLoops(sch.getBlock("B"));
+    const [i0, i1] = sch.split(i, [null, 16]);
+    const [j0, j1] = sch.split(j, [null, 16]);
+    sch.reorder(i0, j0, i1, j1);
+    sch.fuse(i0, j0);
+    expect(sch.get(sch.blockize(i1)).iterVars.map((iv) => iv.dom.extent)).toMatchObject([{ value: 8 }, { value: 8 }]);
+    expect(printTVMScript(sch.func)).toContain("vi_o = T.axis.spatial(8, i_0_j_0_fused // 8)");
+    const [before, after] = runBoth(ELEMENTWISE, sch.func, 6);
+    expect(after).toEqual(before);
   });
 
   it("moves a reduction's init into the outer block's init, over copies of the loops it needs", () => {

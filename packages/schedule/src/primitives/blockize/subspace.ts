@@ -2,8 +2,8 @@
  * Subspace division for blockize (TVM's `SubspaceDivide`, in a narrower form): each binding of the
  * block is written as `outer * innerExtent + inner`, where `outer` uses only the loops above the
  * blockized loop and `inner` only the loops at or below it. A binding that uses one side only is
- * divided trivially; a binding that mixes both must be a sum of loop variables whose coefficients
- * form a mixed radix with the inner loops as the low digits (`i0 * 16 + i1`). The predicate is
+ * divided trivially; in a binding that mixes both, the inner loops must be the low digits of a
+ * mixed radix (`i0 * 16 + i1`, `f // 4 * 16 + i1`). The predicate is
  * divided conjunct by conjunct; a conjunct over both sides makes the division fail.
  */
 import {
@@ -89,46 +89,53 @@ function divideBinding(
   return divideMixedRadix(value, iv, inner, loops);
 }
 
-/** `sum(coef * loop)` with inner loops as the low digits of a mixed radix; undefined otherwise. */
+/**
+ * `inner + innerExtent * outer`: the inner terms are inner loop variables whose coefficients form
+ * a mixed radix from 1 (so they cover `[0, innerExtent)` exactly), every other term and the
+ * constant use only outer loops with coefficients divisible by `innerExtent` (`f // 4 * 16 + i_1`
+ * after a fuse). The outer iterator then ranges over the iterator's extent / innerExtent.
+ */
 function divideMixedRadix(value: PrimExpr, iv: IterVar, inner: ReadonlySet<Var>, loops: ReadonlyMap<Var, For>): DividedBinding | undefined {
   const form = linearFormOf(value);
-  if (form.constant !== 0) return undefined;
-  const digits: { v: Var; coef: number; extent: number }[] = [];
+  const digits: { atom: Var; coef: number; extent: number }[] = [];
+  const outerTerms: { atom: PrimExpr; coef: number }[] = [];
   for (const t of form.terms) {
+    if (!usesVar(t.atom, (v) => inner.has(v))) {
+      outerTerms.push(t);
+      continue;
+    }
     const loop = t.atom.kind === "Var" ? loops.get(t.atom) : undefined;
     if (loop === undefined || t.atom.kind !== "Var" || !isConst(loop.min, 0) || loop.extent.kind !== "IntImm" || t.coef <= 0) return undefined;
-    digits.push({ v: t.atom, coef: t.coef, extent: loop.extent.value });
+    digits.push({ atom: t.atom, coef: t.coef, extent: loop.extent.value });
   }
   digits.sort((a, b) => a.coef - b.coef);
-  let radix = 1;
-  let innerExtent = 0;
+  let innerExtent = 1;
   for (const d of digits) {
-    const isInner = inner.has(d.v);
-    if (d.coef !== radix || (isInner && innerExtent !== 0)) return undefined;
-    if (!isInner && innerExtent === 0) innerExtent = radix;
-    radix *= d.extent;
+    if (d.coef !== innerExtent) return undefined;
+    innerExtent *= d.extent;
   }
-  if (innerExtent === 0 || !isConst(iv.dom.extent, radix) || !isConst(iv.dom.min, 0)) return undefined;
-  const dt = iv.dom.extent.dtype;
-  // Highest digit first, as TVM prints sums (`i0 * 4 + i1`).
-  const sumOf = (ds: typeof digits, scale: number) =>
-    ds
-      .map((d) => scaled(d.v, d.coef / scale, dt))
-      .reverse()
-      .reduce((a, b) => add(a, b));
-  const innerDigits = digits.filter((d) => inner.has(d.v));
-  const outerDigits = digits.filter((d) => !inner.has(d.v));
+  const extent = iv.dom.extent;
+  if (!isConst(iv.dom.min, 0) || extent.kind !== "IntImm" || extent.value % innerExtent !== 0) return undefined;
+  if (form.constant % innerExtent !== 0 || outerTerms.some((t) => t.coef % innerExtent !== 0)) return undefined;
+  const dt = extent.dtype;
   return {
-    outer: sumOf(outerDigits, innerExtent),
-    outerDom: { min: intImm(0, dt), extent: intImm(radix / innerExtent, dt) },
-    inner: sumOf(innerDigits, 1),
+    outer: simplify(sumOf(outerTerms, innerExtent, form.constant, dt)),
+    outerDom: { min: intImm(0, dt), extent: intImm(extent.value / innerExtent, dt) },
+    inner: sumOf(digits, 1, 0, dt),
     innerExtent: intImm(innerExtent, dt),
   };
 }
 
-function scaled(v: Var, coef: number, dt: DType): PrimExpr {
-  const x = cast(dt, v);
-  return coef === 1 ? x : mul(x, intImm(coef, dt));
+/** `sum(coef / scale * atom) + constant / scale`, highest coefficient first (as TVM prints `i0 * 4 + i1`). */
+function sumOf(terms: readonly { atom: PrimExpr; coef: number }[], scale: number, constant: number, dt: DType): PrimExpr {
+  const parts = [...terms].sort((a, b) => b.coef - a.coef).map((t) => scaled(t.atom, t.coef / scale, dt));
+  if (constant !== 0 || parts.length === 0) parts.push(intImm(constant / scale, dt));
+  return parts.reduce((a, b) => add(a, b));
+}
+
+function scaled(x: PrimExpr, coef: number, dt: DType): PrimExpr {
+  const e = cast(dt, x);
+  return coef === 1 ? e : mul(e, intImm(coef, dt));
 }
 
 function divisionOfPredicate(
