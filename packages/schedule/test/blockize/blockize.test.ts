@@ -355,21 +355,15 @@ def main(A: T.Buffer((128, 128), "float32"), B: T.Buffer((128, 128), "float32"))
   });
 
   it("rejects blocks that are not consecutive statements", () => {
+    // Three sibling copy loops A -> B, A -> C, A -> D.
+    const copy = (b: string) => `
+    for i in range(8):
+        with T.block("${b}"):
+            vi = T.axis.spatial(8, i)
+            ${b}[vi] = A[vi]`;
     const func = parsePrimFunc(`
 @T.prim_func
-def main(A: T.Buffer((8,), "float32"), B: T.Buffer((8,), "float32"), C: T.Buffer((8,), "float32"), D: T.Buffer((8,), "float32")):
-    for i in range(8):
-        with T.block("B"):
-            vi = T.axis.spatial(8, i)
-            B[vi] = A[vi]
-    for i in range(8):
-        with T.block("C"):
-            vi = T.axis.spatial(8, i)
-            C[vi] = A[vi]
-    for i in range(8):
-        with T.block("D"):
-            vi = T.axis.spatial(8, i)
-            D[vi] = A[vi]
+def main(A: T.Buffer((8,), "float32"), B: T.Buffer((8,), "float32"), C: T.Buffer((8,), "float32"), D: T.Buffer((8,), "float32")):${["B", "C", "D"].map(copy).join("")}
 `);
     const sch = new Schedule(func);
     const [b, d] = [sch.getBlock("B"), sch.getBlock("D")];
