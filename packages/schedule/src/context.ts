@@ -2,7 +2,7 @@
  * What a primitive sees: the working state, handle resolution with clear stale-handle errors, and
  * a way to commit the rewritten function. Primitives never touch the `Schedule` object itself.
  */
-import type { PrimFunc, Stmt } from "@tessera/ir";
+import type { Block, PrimFunc, Stmt } from "@tessera/ir";
 import { StaleHandleError, ScheduleUsageError } from "./errors.js";
 import { BlockRV, ExprRV, LoopRV } from "./handles.js";
 import type { ScheduleState } from "./state/schedule-state.js";
@@ -75,6 +75,13 @@ export class PrimitiveContext {
 
   blockRV(entry: BlockEntry): BlockRV {
     return new BlockRV(entry.id, entry.node.name);
+  }
+
+  /** The handle of a block a primitive built and committed. */
+  committedBlockRV(block: Block): BlockRV {
+    const entry = this.index.entryOf(block);
+    if (entry === undefined || entry.kind !== "block") throw new Error("internal error: the new block is not in the committed IR");
+    return this.blockRV(entry);
   }
 
   loopRV(entry: LoopEntry): LoopRV {

@@ -57,3 +57,6 @@ export {
   RFactorPredicateError,
 } from "./primitives/reduction/errors.js";
 export { NoMatchedReducerError, RFactorNotApplicableError } from "./analysis/reducer.js";
+export { BlockizeBlocksError, SubspaceNotDivisibleError } from "./primitives/blockize/index.js";
+export { TensorIntrinMismatchError } from "./primitives/tensorize/index.js";
+export { TensorIntrinError } from "./tensor-intrin/registry.js";

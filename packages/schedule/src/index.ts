@@ -18,3 +18,6 @@ export type { ApplyOptions, DecisionOverrides } from "./trace/replay.js";
 export type { PrintOptions } from "./trace/print.js";
 export { RandomEngine } from "./random.js";
 export { factorize } from "./primitives/sampling/math.js";
+export { TensorIntrin, TensorIntrinError } from "./tensor-intrin/registry.js";
+export { WMMA_INTRINSICS } from "./tensor-intrin/cuda/wmma.js";
+export { MMA_INTRINSICS } from "./tensor-intrin/cuda/mma.js";

@@ -384,6 +384,34 @@ export class Schedule {
     return this.invoke1("RFactor", [requireLoop("rfactor", "loop", loop)], [factorAxis]) as BlockRV;
   }
 
+  // ---- blockize and tensorize --------------------------------------------------------------
+
+  /**
+   * Turns the subtree under `loop` into a new block `<name>_o` whose iterators cover the outer
+   * subspace of the single block below (TVM's `blockize`); returns the new block. Given a list of
+   * blocks instead, wraps the consecutive statements holding them into one block
+   * `outer_<names>_`. With `preserveUnitIters: false` iterators of extent 1 are dropped from the
+   * bindings. Rejects a loop with more than one block below, bindings that do not split at the
+   * loop (`SubspaceNotDivisibleError`) and blocks that are not consecutive siblings.
+   */
+  blockize(target: LoopRV | readonly BlockArg[] | undefined, opts: { preserveUnitIters?: boolean } = {}): BlockRV {
+    const input = Array.isArray(target)
+      ? target.map((b, i) => this.blockArg("blockize", `target[${i}]`, b))
+      : requireLoop("blockize", "target", target as LoopRV | undefined);
+    return this.invoke1("Blockize", [input], [opts.preserveUnitIters ?? true]) as BlockRV;
+  }
+
+  /**
+   * Replaces a block, or the subtree under a loop (blockized first), by the implementation of the
+   * tensor intrinsic `intrinName` (registered with `TensorIntrin.register`), after checking that it
+   * computes what the intrinsic's description computes (TVM's `tensorize`). A mismatch throws a
+   * `TensorIntrinMismatchError` naming the loop or block, the intrinsic and what differs.
+   */
+  tensorize(blockOrLoop: BlockArg | LoopRV, intrinName: string, opts: { preserveUnitIters?: boolean } = {}): void {
+    const target = blockOrLoop instanceof LoopRV ? blockOrLoop : this.blockArg("tensorize", "blockOrLoop", blockOrLoop);
+    this.invoke("Tensorize", [target], [intrinName, opts.preserveUnitIters ?? true]);
+  }
+
   // ---- sampling ----------------------------------------------------------------------------
 
   /**

@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { LoopRV, Schedule } from "../src/index.js";
 import { manualSchedule, naiveSchedule } from "./course-schedules.js";
 import { FUNC, scheduleGemm } from "./trace-fixtures.js";
+import { MMA_16, matmulNT } from "./tensorize/fixtures.js";
 
 const pkg = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -50,9 +51,19 @@ describe("applyTrace printing", () => {
     const relu = new Schedule(FUNC);
     relu.computeAt(relu.getBlock("relu"), LoopRV.ROOT);
     relu.cacheWrite(relu.getBlock("gemm"), 0, "local", [relu.getBlock("relu")]);
+    // blockize of a loop and of blocks, and tensorize (a loop, then a block handle).
+    const tiles = new Schedule(matmulNT(32));
+    const [i, j, k] = tiles.getLoops(tiles.getBlock("update"));
+    const [i0, i1] = tiles.split(i, [null, 16]);
+    const [j0, j1] = tiles.split(j, [null, 16]);
+    const [k0, k1] = tiles.split(k, [null, 16]);
+    tiles.reorder(i0, j0, k0, i1, j1, k1);
+    tiles.tensorize(tiles.blockize(i1, { preserveUnitIters: false }), MMA_16);
+    tiles.blockize([tiles.getBlock("update_o")]);
     const errors = typeErrors({
       "a.ts": sch.trace.show(),
       "b.ts": relu.trace.show({ functionName: "other" }),
+      "d.ts": tiles.trace.show({ functionName: "tiles" }),
       // A negative control: the checker does see API misuse.
       "c.ts": 'import type { Schedule } from "@tessera/schedule";\nexport function f(sch: Schedule): void {\n  sch.split(sch.getBlock("x"), [1]);\n}\n',
     });

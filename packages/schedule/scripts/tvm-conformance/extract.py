@@ -53,6 +53,9 @@ class Translator:
             if e.id in self.funcs:
                 return {"t": "func", "n": e.id}
             return {"t": "var", "n": e.id}
+        if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and e.func.attr == "with_attr":
+            # `expected.with_attr("global_symbol", …)`: attributes are not compared.
+            return self.expr(e.func.value)
         if isinstance(e, ast.IfExp):
             c = self.const_cond(e.test)
             return self.expr(e.body if c else e.orelse)
@@ -192,6 +195,21 @@ def module_parameters(tree):
     return params
 
 
+def module_intrinsics(tree, funcs):
+    """Module-level `TensorIntrin.register("name", desc, impl)` of prim funcs defined in the file."""
+    out = []
+    for s in tree.body:
+        if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Call)):
+            continue
+        call = s.value
+        if not ast.unparse(call.func).endswith("TensorIntrin.register") or len(call.args) < 3:
+            continue
+        name, desc, impl = call.args[:3]
+        if isinstance(name, ast.Constant) and isinstance(desc, ast.Name) and isinstance(impl, ast.Name) and desc.id in funcs and impl.id in funcs:
+            out.append({"name": name.value, "desc": funcs[desc.id], "impl": funcs[impl.id]})
+    return out
+
+
 def extract(gitdir, stem):
     path = TEST_DIR + "test_tir_schedule_" + stem + ".py"
     src = subprocess.run(["git", "-C", gitdir, "show", "HEAD:" + path], capture_output=True, text=True, check=True).stdout
@@ -201,6 +219,7 @@ def extract(gitdir, stem):
         if isinstance(s, ast.FunctionDef) and is_prim_func(s):
             funcs[s.name] = func_text(src, s)
     params = module_parameters(tree)
+    intrins = module_intrinsics(tree, funcs)
     cases = []
     for s in tree.body:
         if not (isinstance(s, ast.FunctionDef) and s.name.startswith("test_")):
@@ -218,7 +237,8 @@ def extract(gitdir, stem):
                 ops = tr.stmts(s.body)
                 used = sorted({n for n in funcs if n in json.dumps(ops)})
                 cases.append({"file": stem, "name": label, "xfail": xfail, "ops": ops,
-                              "funcs": {n: tr.funcs[n] for n in tr.funcs if f'"{n}"' in json.dumps(ops)}})
+                              "funcs": {n: tr.funcs[n] for n in tr.funcs if f'"{n}"' in json.dumps(ops)},
+                              "intrins": intrins})
             except Unsupported as u:
                 cases.append({"file": stem, "name": label, "unsupported": str(u)})
     return cases

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import { type PrimFunc, type Stmt, TesseraError, forEachStmt, parsePrimFunc, structuralDiff } from "@tessera/ir";
-import { BlockRV, type LoopRV, Schedule, ScheduleError } from "../../src/index.js";
+import { BlockRV, type LoopRV, Schedule, ScheduleError, TensorIntrin } from "../../src/index.js";
 
 type Expr =
   | { t: "const"; v: unknown }
@@ -35,6 +35,8 @@ interface Case {
   unsupported?: string;
   ops?: Op[];
   funcs?: Record<string, string>;
+  /** Tensor intrinsics the test file registers at module level. */
+  intrins?: { name: string; desc: string; impl: string }[];
 }
 
 class Fail extends Error {}
@@ -135,6 +137,13 @@ function runCase(c: Case): { status: "pass" | "fail" | "skip" | "names"; msg: st
         return s.storageAlign!(blockArg(sch, a(0, "block")), a(1, "buffer_index"), a(2, "axis"), a(3, "factor"), a(4, "offset"));
       case "annotate":
         return s.annotate!(blockArg(sch, a(0, "block_or_loop")), a(1, "ann_key"), a(2, "ann_val"));
+      case "blockize": {
+        const target = a(0, "target");
+        const blocks = Array.isArray(target) ? target.map((b) => blockArg(sch, b)) : target;
+        return s.blockize!(blocks, { preserveUnitIters: a(1, "preserve_unit_iters", true) });
+      }
+      case "tensorize":
+        return s.tensorize!(blockArg(sch, a(0, "block_or_loop")), a(1, "tensor_intrin"), { preserveUnitIters: a(2, "preserve_unit_iters", true) });
       case "get":
         return undefined;
       default:
@@ -250,6 +259,13 @@ function runCase(c: Case): { status: "pass" | "fail" | "skip" | "names"; msg: st
   };
   const funcTextOf = (e: Expr): string => (e.t === "func" ? (funcText[e.n] ?? "") : "");
   try {
+    for (const { name, desc, impl } of c.intrins ?? []) {
+      try {
+        TensorIntrin.register(name, desc, impl, { override: true });
+      } catch (e) {
+        if (name.length > 0 && JSON.stringify(c.ops).includes(`"${name}"`)) throw new Skip(`intrinsic ${name}: ${(e as Error).message.split("\n")[0]}`);
+      }
+    }
     for (const op of c.ops!) exec(op);
     return { status: "pass", msg: "" };
   } catch (e) {

@@ -11,4 +11,6 @@ import "./layout/transform.js";
 import "./compute-at/index.js";
 import "./compute-inline/index.js";
 import "./reduction/index.js";
+import "./blockize/index.js";
+import "./tensorize/index.js";
 import "./sampling/index.js";

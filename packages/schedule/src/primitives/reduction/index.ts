@@ -4,16 +4,8 @@
  */
 import { ScheduleUsageError } from "../../errors.js";
 import { registerInstruction, renderInput, tsLiteral } from "../../instruction.js";
-import type { PrimitiveContext } from "../../context.js";
-import type { Block } from "@tessera/ir";
 import { decomposeReduction } from "./decompose.js";
 import { rfactor } from "./rfactor.js";
-
-function handleOf(ctx: PrimitiveContext, block: Block) {
-  const entry = ctx.index.entryOf(block);
-  if (entry === undefined || entry.kind !== "block") throw new Error("internal error: the new block is not in the committed IR");
-  return ctx.blockRV(entry);
-}
 
 registerInstruction({
   name: "DecomposeReduction",
@@ -24,7 +16,7 @@ registerInstruction({
   apply(ctx, inputs) {
     const blk = ctx.block(inputs[0], "decompose-reduction");
     const loop = ctx.loop(inputs[1], "decompose-reduction");
-    return { outputs: [handleOf(ctx, decomposeReduction(ctx, blk, loop))] };
+    return { outputs: [ctx.committedBlockRV(decomposeReduction(ctx, blk, loop))] };
   },
   formatArgs: (inputs) => `${renderInput(inputs[0]!)}, ${renderInput(inputs[1]!)}`,
 });
@@ -41,7 +33,7 @@ registerInstruction({
     if (typeof factorAxis !== "number" || !Number.isInteger(factorAxis)) {
       throw new ScheduleUsageError("rfactor", `factor_axis must be an integer, got ${String(factorAxis)}`);
     }
-    return { outputs: [handleOf(ctx, rfactor(ctx, loop, factorAxis))] };
+    return { outputs: [ctx.committedBlockRV(rfactor(ctx, loop, factorAxis))] };
   },
   formatArgs: (inputs, attrs) => `${renderInput(inputs[0]!)}, ${tsLiteral(attrs[0])}`,
 });

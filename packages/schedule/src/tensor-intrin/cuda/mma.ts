@@ -1,0 +1,175 @@
+/**
+ * mma.sync tensor intrinsics (sm_80+), on warp-scope fragments in the register layout of the PTX
+ * instructions (one row per lane): TVM's ldmatrix loads, m16n8k16 fp16 MMAs (a 16×16×16 tile is
+ * two instructions, one per 8-column half), fill and store, under TVM's names; and m16n8k8 tf32
+ * MMAs (a 16×16×8 tile), which TVM lacks, with the fragment layouts of the PTX ISA. Implementations
+ * call `T.ptx_legacy.ldmatrix` / `T.ptx_legacy.mma` / `T.cuda.mma_fill_legacy` /
+ * `T.cuda.mma_store_legacy` as TVM's do.
+ *
+ * The tf32 MMA rounds its fp32 operands to tf32 (10-bit mantissa); its description is the fp32
+ * product it approximates, so tensorizing with it accepts that precision.
+ */
+import { defineBuiltinTensorIntrin } from "../registry.js";
+import { type BufferSpec, type Dim, intrinPair } from "./script.js";
+
+type IndexMap = (row: string, col: string) => readonly [lane: string, local: string];
+
+/** A 16×16 fp16 tile (A, B or the accumulator) in ldmatrix / m16n8k16 registers: 32 lanes × 8. */
+const LDMATRIX_16X16: IndexMap = (i, j) => [`4 * (${i} % 8) + ${j} % 8 // 2`, `4 * (${j} // 8) + ${i} // 8 * 2 + ${j} % 2`];
+/** The 16×8 A operand of m16n8k8 tf32: lane 4·(row mod 8) + col mod 4, registers by row half and column half. */
+const TF32_A_16X8: IndexMap = (i, k) => [`4 * (${i} % 8) + ${k} % 4`, `${i} // 8 + ${k} // 4 * 2`];
+/** The 8×16 B operand (two 8×8 halves of m16n8k8 tf32): lane 4·(col mod 8) + row mod 4. */
+const TF32_B_8X16: IndexMap = (k, j) => [`4 * (${j} % 8) + ${k} % 4`, `${k} // 4 + ${j} // 8 * 2`];
+
+const WARP = 32;
+
+const warpBuffer = (name: string, param: string, dtype: string, local: number, offsetFactor: number): BufferSpec => ({
+  name,
+  param,
+  dims: [WARP, local],
+  dtype,
+  scope: "warp",
+  offsetFactor,
+});
+
+const at = (buffer: string, map: IndexMap, row: string, col: string) => {
+  const [lane, local] = map(row, col);
+  return `${buffer}[${lane}, ${local}]`;
+};
+
+/** An ldmatrix of a 16×16 fp16 tile from shared memory into the registers of a warp. */
+function ldmatrixIntrin(operand: "A" | "B", transposed: boolean, sharedScope: string): { desc: string; impl: string } {
+  const shared: BufferSpec = { name: "S", param: "s", dims: [16, 16], dtype: "float16", scope: sharedScope };
+  const warp = warpBuffer("W", "w", "float16", 8, 16);
+  // ldmatrix.trans when the registers want the transpose of what shared memory holds.
+  const transInInstruction = operand === "A" ? transposed : !transposed;
+  // Which row of shared memory each lane addresses (TVM's smem_offset of the 16×16 fp16 case).
+  const rowAddress = transposed ? "S_s1 * 8 * (tx // 16) + S_s1 * (tx % 8) + 8 * (tx % 16 // 8)" : "S_s1 * (tx % 16) + 8 * (tx // 16)";
+  return intrinPair(
+    { buffers: [warp, shared], reads: [shared], writes: [warp] },
+    `        for ax0, ax1 in T.grid(16, 16):
+            with T.block("shared_warp"):
+                v0, v1 = T.axis.remap("SS", [ax0, ax1])
+                ${at("W", LDMATRIX_16X16, "v0", "v1")} = S[v0, v1]`,
+    `        for tx in T.thread_binding(32, thread="threadIdx.x"):
+            T.ptx_legacy.ldmatrix(${transInInstruction ? "True" : "False"}, 4, ".b16", W.data, W_off + 8 * tx, S.access_ptr("r"), ${rowAddress}, dtype="float16")`,
+  );
+}
+
+interface MmaShape {
+  /** PTX shape and operand type names. */
+  readonly ptx: string;
+  readonly inAbbrev: string;
+  readonly outAbbrev: string;
+  readonly inDtype: string;
+  readonly outDtype: string;
+  readonly k: number;
+  readonly mapA: IndexMap;
+  readonly mapB: IndexMap;
+  /** Registers per lane of A and B. */
+  readonly localA: number;
+  readonly localB: number;
+}
+
+/** A 16×16×k tile: two MMAs, the second on the upper halves of B's and C's registers. */
+function mmaIntrin(s: MmaShape, bTransposed: boolean): { desc: string; impl: string } {
+  const a = warpBuffer("A", "a", s.inDtype, s.localA, s.k);
+  const b = warpBuffer("B", "b", s.inDtype, s.localB, bTransposed ? s.k : 16);
+  const c = warpBuffer("C", "c", s.outDtype, 8, 16);
+  const widen = (x: string) => (s.inDtype === s.outDtype ? x : `T.Cast("${s.outDtype}", ${x})`);
+  const [bRow, bCol] = bTransposed ? ["vj", "vk"] : ["vk", "vj"];
+  const cAt = at("C", LDMATRIX_16X16, "vi", "vj");
+  const mma = (bExtra: string, cExtra: string) =>
+    `T.ptx_legacy.mma("${s.ptx}", "row", "col", "${s.inAbbrev}", "${s.inAbbrev}", "${s.outAbbrev}", A.data, A_off + tx * ${s.localA}, B.data, B_off + tx * ${s.localB}${bExtra}, C.data, C_off + tx * 8${cExtra}, False, dtype="${s.outDtype}")`;
+  return intrinPair(
+    { buffers: [a, b, c], reads: [c, a, b], writes: [c] },
+    `        for i, j, k in T.grid(16, 16, ${s.k}):
+            with T.block("C"):
+                vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+                ${cAt} = ${cAt} + ${widen(at("A", s.mapA, "vi", "vk"))} * ${widen(at("B", s.mapB, bRow, bCol))}`,
+    `        for tx in T.thread_binding(32, thread="threadIdx.x"):
+            ${mma("", "")}
+            ${mma(` + ${s.localB / 2}`, " + 4")}`,
+  );
+}
+
+function fillIntrin(dtype: string): { desc: string; impl: string } {
+  const c = warpBuffer("C", "c", dtype, 8, 1);
+  return intrinPair(
+    { buffers: [c], reads: [], writes: [c] },
+    `        for i0, i1 in T.grid(16, 16):
+            with T.block("C_warp"):
+                i, j = T.axis.remap("SS", [i0, i1])
+                ${at("C", LDMATRIX_16X16, "i", "j")} = T.${dtype}(0)`,
+    `        for tx in T.thread_binding(32, thread="threadIdx.x"):
+            T.cuda.mma_fill_legacy(8, C.data, C_off, dtype="${dtype}")`,
+  );
+}
+
+function storeIntrin(dtype: string, scope: string): { desc: string; impl: string } {
+  const w = warpBuffer("W", "w", dtype, 8, 1);
+  const c: BufferSpec = { name: "C", param: "c", dims: [16, 16] as Dim, dtype, scope, offsetFactor: 1 };
+  return intrinPair(
+    { buffers: [w, c], reads: [w], writes: [c] },
+    `        for i0, i1 in T.grid(16, 16):
+            with T.block("C_warp"):
+                v0, v1 = T.axis.remap("SS", [i0, i1])
+                C[v0, v1] = ${at("W", LDMATRIX_16X16, "v0", "v1")}`,
+    `        for tx in T.thread_binding(32, thread="threadIdx.x"):
+            T.cuda.mma_store_legacy(16, 16, C.access_ptr("w"), W.data, W_off, C_s1, dtype="${dtype}")`,
+  );
+}
+
+const FP16_K16 = { ptx: "m16n8k16", inAbbrev: "fp16", inDtype: "float16", k: 16, mapA: LDMATRIX_16X16, mapB: LDMATRIX_16X16, localA: 8, localB: 8 };
+const TF32_K8: MmaShape = {
+  ptx: "m16n8k8",
+  inAbbrev: "tf32",
+  outAbbrev: "fp32",
+  inDtype: "float32",
+  outDtype: "float32",
+  k: 8,
+  mapA: TF32_A_16X8,
+  mapB: TF32_B_8X16,
+  localA: 4,
+  localB: 4,
+};
+
+/** The names of the mma.sync intrinsics defined here (TVM's, where TVM has them). */
+export const MMA_INTRINSICS = {
+  ldmatrixF16A: "mma_ldmatrix_f16_a",
+  ldmatrixF16B: "mma_ldmatrix_f16_b",
+  ldmatrixF16ATrans: "mma_ldmatrix_f16_a_trans",
+  ldmatrixF16BTrans: "mma_ldmatrix_f16_b_trans",
+  ldmatrixF16ADyn: "mma_ldmatrix_f16_a_dyn",
+  ldmatrixF16BDyn: "mma_ldmatrix_f16_b_dyn",
+  mmaF16F16F32: "mma_f16f16f32",
+  mmaF16F16F32TransB: "mma_f16f16f32_trans_b",
+  mmaF16F16F16: "mma_f16f16f16",
+  mmaF16F16F16TransB: "mma_f16f16f16_trans_b",
+  mmaTF32TF32F32: "mma_tf32tf32f32_m16n8k8",
+  mmaTF32TF32F32TransB: "mma_tf32tf32f32_m16n8k8_trans_b",
+  fillF32: "mma_fill_16x16_f32",
+  fillF16: "mma_fill_16x16_f16",
+  storeF32Global: "mma_store_16x16_f32_global_",
+  storeF32SharedDyn: "mma_store_16x16_f32_shared_dyn_",
+  storeF16Global: "mma_store_16x16_f16_global_",
+} as const;
+
+const M = MMA_INTRINSICS;
+defineBuiltinTensorIntrin(M.ldmatrixF16A, () => ldmatrixIntrin("A", false, "shared"));
+defineBuiltinTensorIntrin(M.ldmatrixF16B, () => ldmatrixIntrin("B", false, "shared"));
+defineBuiltinTensorIntrin(M.ldmatrixF16ATrans, () => ldmatrixIntrin("A", true, "shared"));
+defineBuiltinTensorIntrin(M.ldmatrixF16BTrans, () => ldmatrixIntrin("B", true, "shared"));
+defineBuiltinTensorIntrin(M.ldmatrixF16ADyn, () => ldmatrixIntrin("A", false, "shared.dyn"));
+defineBuiltinTensorIntrin(M.ldmatrixF16BDyn, () => ldmatrixIntrin("B", false, "shared.dyn"));
+defineBuiltinTensorIntrin(M.mmaF16F16F32, () => mmaIntrin({ ...FP16_K16, outAbbrev: "fp32", outDtype: "float32" }, false));
+defineBuiltinTensorIntrin(M.mmaF16F16F32TransB, () => mmaIntrin({ ...FP16_K16, outAbbrev: "fp32", outDtype: "float32" }, true));
+defineBuiltinTensorIntrin(M.mmaF16F16F16, () => mmaIntrin({ ...FP16_K16, outAbbrev: "fp16", outDtype: "float16" }, false));
+defineBuiltinTensorIntrin(M.mmaF16F16F16TransB, () => mmaIntrin({ ...FP16_K16, outAbbrev: "fp16", outDtype: "float16" }, true));
+defineBuiltinTensorIntrin(M.mmaTF32TF32F32, () => mmaIntrin(TF32_K8, false));
+defineBuiltinTensorIntrin(M.mmaTF32TF32F32TransB, () => mmaIntrin({ ...TF32_K8, mapB: (k, j) => TF32_B_8X16(j, k) }, true));
+defineBuiltinTensorIntrin(M.fillF32, () => fillIntrin("float32"));
+defineBuiltinTensorIntrin(M.fillF16, () => fillIntrin("float16"));
+defineBuiltinTensorIntrin(M.storeF32Global, () => storeIntrin("float32", "global"));
+defineBuiltinTensorIntrin(M.storeF32SharedDyn, () => storeIntrin("float32", "shared.dyn"));
+defineBuiltinTensorIntrin(M.storeF16Global, () => storeIntrin("float16", "global"));
