@@ -128,9 +128,9 @@ export function analyzerValue(an: Analyzer = new Analyzer()): PyValue {
     }),
     can_prove: fn("can_prove", (args, kw) => {
       const strength = args[1] ?? kw.get("strength");
-      return pyBool(an.canProve(toPrim(args[0]!), strength !== undefined && strength.t === "int" && strength.v === 1n ? "symbolicBound" : "default"));
+      return pyBool(an.tvmCanProve(toPrim(args[0]!), strength !== undefined && strength.t === "int" && strength.v === 1n ? "symbolicBound" : "default"));
     }),
-    can_prove_equal: fn("can_prove_equal", (args) => pyBool(an.canProveEqual(toPrim(args[0]!), toPrim(args[1]!)))),
+    can_prove_equal: fn("can_prove_equal", (args) => pyBool(an.tvmCanProveEqual(toPrim(args[0]!), toPrim(args[1]!)))),
     const_int_bound_is_bound: fn("const_int_bound_is_bound", (args) => {
       const v = toPrim(args[0]!);
       return pyBool(v.kind === "Var" && an.boundOf(v) !== undefined);

@@ -134,23 +134,30 @@ describe("simplification under each dtype's semantics", () => {
     });
   }
 
-  it("canProve and canProveEqual claim nothing that fails at a point", TIMEOUT, () => {
-    const an = boundAnalyzer();
-    fc.assert(
-      fc.property(anyExpr, exprs.bool, points, (e, cond, ps) => {
-        const first = ps.map((p) => evalExact(e, p, true)).find((v) => v !== undefined);
-        const claimEqual = first !== undefined && e.dtype !== "bool" && an.canProveEqual(e, intImm(Number(first), e.dtype));
-        const claimTrue = an.canProve(cond);
-        for (const p of ps) {
-          const v = evalExact(e, p, true);
-          if (claimEqual && v !== undefined) expect(v, `canProveEqual(${show(e)}, ${first})`).toBe(first);
-          const c = evalExact(cond, p, true);
-          if (claimTrue && c !== undefined) expect(c, `canProve(${show(cond)})`).toBe(1n);
-        }
-      }),
-      RUNS,
-    );
-  });
+  const provers: [string, "linear" | "tvm"][] = [
+    ["canProve and canProveEqual claim nothing that fails at a point", "linear"],
+    ["tvmCanProve and tvmCanProveEqual (TVM's pipeline) claim nothing that fails at a point", "tvm"],
+  ];
+  for (const [title, prover] of provers)
+    it(title, TIMEOUT, () => {
+      const an = boundAnalyzer();
+      const proveEqual = (a: PrimExpr, b: PrimExpr): boolean => (prover === "tvm" ? an.tvmCanProveEqual(a, b) : an.canProveEqual(a, b));
+      const prove = (c: PrimExpr): boolean => (prover === "tvm" ? an.tvmCanProve(c) : an.canProve(c));
+      fc.assert(
+        fc.property(anyExpr, exprs.bool, points, (e, cond, ps) => {
+          const first = ps.map((p) => evalExact(e, p, true)).find((v) => v !== undefined);
+          const claimEqual = first !== undefined && e.dtype !== "bool" && proveEqual(e, intImm(Number(first), e.dtype));
+          const claimTrue = prove(cond);
+          for (const p of ps) {
+            const v = evalExact(e, p, true);
+            if (claimEqual && v !== undefined) expect(v, `canProveEqual(${show(e)}, ${first})`).toBe(first);
+            const c = evalExact(cond, p, true);
+            if (claimTrue && c !== undefined) expect(c, `canProve(${show(cond)})`).toBe(1n);
+          }
+        }),
+        RUNS,
+      );
+    });
 
   it("bounds every value", TIMEOUT, () => {
     const an = boundAnalyzer();
