@@ -335,6 +335,8 @@ export function tirxNamespace(): PyValue {
     Add: node("add"),
     Sub: node("sub"),
     Mul: node("mul"),
+    Div: node("div"),
+    Mod: node("mod"),
     FloorDiv: node("floordiv"),
     FloorMod: node("floormod"),
     EQ: node("eq"),

@@ -7,7 +7,7 @@
  */
 import { type PyNode, parsePython } from "./python-syntax.js";
 import { type PyValue, Untranslatable, evaluate, fn, namespace, pyExpr, toPrim, truthy, tvmOp } from "./python-values.js";
-import { CheckFailed, PythonError, analyzerValue, moduleScope, show, structurallyEqual } from "./tvm-api.js";
+import { CheckFailed, PythonError, analyzerValue, isExceptionClass, moduleScope, raisesRuntimeError, show, structurallyEqual } from "./tvm-api.js";
 import { Analyzer } from "../../src/arith/index.js";
 import { type PrimExpr, intImm } from "../../src/expr.js";
 
@@ -257,11 +257,18 @@ export class TestFileRunner {
     if (this.kind === "rewrite") {
       const before = get(0, "before")!;
       const expected = get(1, "expected")!;
-      if (expected.t === "obj" || expected.t === "fn") throw new Untranslatable("expected exception");
+      const raises = isExceptionClass(expected);
+      if (!raises && (expected.t === "obj" || expected.t === "fn")) throw new Untranslatable("expected exception");
       const pre = get(2, "preconditions");
       const exit = pre === undefined || pre.t === "none" ? () => undefined : an.enterConstraint(preconditionOf(pre));
       try {
-        const after = an.rewriteSimplify(toPrim(before, before.t === "int" ? "int32" : undefined));
+        const input = toPrim(before, before.t === "int" ? "int32" : undefined);
+        if (raises) {
+          expectRuntimeError(() => an.rewriteSimplify(input));
+          this.record(family, line, "pass", "");
+          return;
+        }
+        const after = an.rewriteSimplify(input);
         if (!structurallyEqual(pyExpr(after), expected))
           throw new CheckFailed(`got ${show(after)}, expected ${show(toPrim(expected, expected.t === "int" ? "int32" : undefined))}`);
       } finally {
@@ -413,6 +420,18 @@ function preconditionOf(pre: PyValue): PrimExpr {
   if (pre.t === "tuple") return pre.items.map((x) => toPrim(x)).reduce((acc, x) => tvmOp("and", acc, x));
   if (pre.t === "int") return intImm(Number(pre.v), "bool");
   return toPrim(pre);
+}
+
+/** pytest.raises(RuntimeError) around `f`. */
+function expectRuntimeError(f: () => PrimExpr): void {
+  let result: PrimExpr;
+  try {
+    result = f();
+  } catch (err) {
+    if (raisesRuntimeError(err)) return;
+    throw err;
+  }
+  throw new CheckFailed(`expected RuntimeError, got ${show(result)}`);
 }
 
 function fmt(v: PyValue): string {

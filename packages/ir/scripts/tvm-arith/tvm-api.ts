@@ -4,6 +4,7 @@
  * `CheckFailed`, with what was expected and what came out.
  */
 import { Analyzer, sameExprStructure } from "../../src/arith/index.js";
+import { TesseraError } from "../../src/errors.js";
 import { printExpr } from "../../src/printer/index.js";
 import { type PrimExpr, intImm, variable } from "../../src/expr.js";
 import { range } from "../../src/stmt.js";
@@ -145,6 +146,20 @@ export function analyzerValue(an: Analyzer = new Analyzer()): PyValue {
 /** A Python exception raised by the code under test (pytest.raises may expect it). */
 export class PythonError extends Error {}
 
+/**
+ * Python's RuntimeError, the class of TVM's errors (TVMError): what the analyzer raises about its
+ * input (a TesseraError, such as a division by a constant zero) stands for it.
+ */
+export const RUNTIME_ERROR: PyValue = namespace("RuntimeError", {});
+
+export function isExceptionClass(v: PyValue): boolean {
+  return v === RUNTIME_ERROR;
+}
+
+export function raisesRuntimeError(err: unknown): boolean {
+  return err instanceof TesseraError;
+}
+
 function checkerValue(): PyValue {
   const an = new Analyzer();
   const analyzer = analyzerValue(an);
@@ -200,6 +215,7 @@ export function moduleScope(): Map<string, PyValue> {
     ["te", te],
     ["T", tirx],
     ["pytest", pytest],
+    ["RuntimeError", RUNTIME_ERROR],
     ["CanonicalChecker", fn("CanonicalChecker", () => checkerValue())],
     ["int", fn("int", (args) => pyInt(intValue(args[0]!, "int")))],
     ["isinstance", fn("isinstance", () => pyBool(false))],

@@ -14,6 +14,7 @@ import { CanonicalSimplifier } from "./canonical/simplifier.js";
 import { constraintFacts } from "./constraints.js";
 import { proveBySymbolicBound } from "./symbolicProof.js";
 import { type RewriteFacts, TvmRewriter } from "./tvm-rewrite/rewriter.js";
+import { DivisionByZeroError } from "./tvm-rewrite/zero-divisor.js";
 
 /** How hard `canProve` tries (TVM's ProofStrength). */
 export type ProofStrength = "default" | "symbolicBound";
@@ -271,9 +272,15 @@ export class Analyzer implements SimplifyFacts {
     const c = this.simplify(e);
     if (c.kind === "IntImm") return c.value !== 0;
     if (strength === "default") return false;
-    const t = this.tvmSimplify(e);
-    if (t.kind === "IntImm") return t.value !== 0;
-    return proveBySymbolicBound(t, this.ranges, this);
+    try {
+      const t = this.tvmSimplify(e);
+      if (t.kind === "IntImm") return t.value !== 0;
+      return proveBySymbolicBound(t, this.ranges, this);
+    } catch (err) {
+      // TVM's pipeline refuses a division by a constant zero; a proof about it fails.
+      if (err instanceof DivisionByZeroError) return false;
+      throw err;
+    }
   }
 
   /**

@@ -40,3 +40,4 @@ export {
 } from "./intervalSet.js";
 export * from "./iter-map/index.js";
 export { foldingBinary, foldingNot } from "./tvm-rewrite/folding.js";
+export { DivisionByZeroError } from "./tvm-rewrite/zero-divisor.js";

@@ -5,8 +5,8 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { Analyzer } from "../../src/arith/index.js";
-import { type PrimExpr, type Var, add, binary, broadcast, eq, floordiv, floormod, lt, mul, select, sub, variable } from "../../src/expr.js";
+import { Analyzer, DivisionByZeroError } from "../../src/arith/index.js";
+import { type PrimExpr, type Var, add, binary, broadcast, eq, floatImm, floordiv, floormod, lt, mul, ramp, select, sub, variable } from "../../src/expr.js";
 import { printExpr } from "../../src/printer/index.js";
 import { range } from "../../src/stmt.js";
 import { evalInt, show } from "./exprTestUtils.js";
@@ -125,5 +125,23 @@ describe("float operands keep NaN and infinities (regressions)", () => {
     expect(p(an.rewriteSimplify(sub(i8, i8)))).toBe("T.int8(0)");
     expect(an.rewriteSimplify(sub(v, v))).toEqual(broadcast(0, 2));
     expect(p(an.rewriteSimplify(sub(select(lt(x, 0), y, z), z)))).toBe("T.Select(x < 0, y - z, 0)");
+  });
+});
+
+describe("division by a constant zero (TVM's Divide by zero)", () => {
+  const an = new Analyzer();
+  it("is refused by the TVM-side simplifiers, scalars and ramps alike", () => {
+    for (const e of [floordiv(x, 0), binary("mod", ramp(1, 1, 2), broadcast(0, 2)), binary("div", add(x, 1), sub(y, y))]) {
+      expect(() => an.rewriteSimplify(e)).toThrow(DivisionByZeroError);
+      expect(() => an.canonicalSimplify(e)).toThrow(DivisionByZeroError);
+      expect(() => an.tvmCanProve(eq(e, 0))).toThrow(DivisionByZeroError);
+    }
+  });
+
+  it("leaves lowering's simplify and canProve as they were, and float division alone", () => {
+    expect(p(an.simplify(floordiv(x, 0)))).toBe("x // 0");
+    expect(an.canProve(eq(floordiv(x, 0), 0), "symbolicBound")).toBe(false);
+    const f = variable("f", "float32");
+    expect(p(an.rewriteSimplify(binary("div", f, floatImm(0))))).toBe("f / T.float32(0.0)");
   });
 });

@@ -9,6 +9,7 @@ import { type BinaryOp, type PrimExpr, binary, intImm } from "../../expr.js";
 import { floorDivInt, floorModInt, truncDivInt, truncModInt } from "../constFold.js";
 import { gcdInt } from "../gcd.js";
 import { foldingBinary } from "../tvm-rewrite/folding.js";
+import { rejectZeroDivisor } from "../tvm-rewrite/zero-divisor.js";
 import { type RewriteFacts, TvmRewriter, isIndexType } from "../tvm-rewrite/rewriter.js";
 import { canPushCastIntoSplit, canPushCastIntoSum, pushCastIntoSplit, pushCastIntoSum } from "./cast.js";
 import {
@@ -225,10 +226,18 @@ export class CanonicalSimplifier extends TvmRewriter {
     return na === e.a && nb === e.b ? e : binary(e.op, na, nb);
   }
 
+  /** A divisor whose canonical form is zero (a sum's terms may have cancelled to scale 0). */
+  private rejectZeroDivisor(op: BinaryOp, a: Canonical, b: Canonical): void {
+    if (b.kind !== "IntImm" && b.kind !== "Sum") return;
+    const divisor = normalize(b);
+    if (divisor.kind === "IntImm" && divisor.value === 0) rejectZeroDivisor(op, normalize(a), divisor);
+  }
+
   private divide(e: Binary): Canonical {
     const mode = modeOf(e.op);
     const a = this.mutate(e.a);
     const b = this.mutate(e.b);
+    this.rejectZeroDivisor(e.op, a, b);
     const folded = this.constFold(e.op, a, b);
     if (folded !== undefined) return folded;
     if (b.kind === "IntImm" && b.value > 0) {
@@ -272,6 +281,7 @@ export class CanonicalSimplifier extends TvmRewriter {
   private remainder(e: Binary): Canonical {
     const a = this.mutate(e.a);
     const b = this.mutate(e.b);
+    this.rejectZeroDivisor(e.op, a, b);
     const folded = this.constFold(e.op, a, b);
     if (folded !== undefined) return folded;
     return b.kind === "IntImm" && b.value > 0 ? this.remainderByConstant(a, b.value, modeOf(e.op)) : this.bySymbolicDivisor(e, a, b);

@@ -19,6 +19,7 @@ import type { Rule, RuleContext } from "./rules.js";
 import type { IntBound } from "../intBound.js";
 import { sameExpr } from "../exprKey.js";
 import { DIV_RULES, FLOORDIV_RULES, FLOORMOD_RULES, MOD_RULES } from "./div-mod.js";
+import { rejectZeroDivisor } from "./zero-divisor.js";
 
 /** What the rewriter may know (an Analyzer). */
 export interface RewriteFacts extends RuleContext {
@@ -210,6 +211,7 @@ export class TvmRewriter {
   private binary(op: BinaryOp, a: PrimExpr, b: PrimExpr, original?: PrimExpr): PrimExpr {
     if (op === "gt") return this.visitFolded(foldingBinary("lt", b, a));
     if (op === "ge") return this.visitFolded(foldingBinary("le", b, a));
+    rejectZeroDivisor(op, a, b);
     const folded = foldingBinary(op, a, b);
     if (folded.kind !== "Binary" || folded.op !== op) return folded;
     const node = original !== undefined && original.kind === "Binary" && original.a === a && original.b === b ? original : folded;
