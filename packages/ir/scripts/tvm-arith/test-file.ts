@@ -5,6 +5,7 @@
  * `ck.verify`s). Each check is one case: passed, failed, or untranslatable (a construct with no
  * counterpart here, or a statement before it that could not run).
  */
+import { pythonFunction } from "./python-function.js";
 import { type PyNode, parsePython } from "./python-syntax.js";
 import { type PyValue, Untranslatable, evaluate, fn, namespace, pyExpr, toPrim, truthy, tvmOp } from "./python-values.js";
 import { CheckFailed, PythonError, analyzerValue, isExceptionClass, moduleScope, raisesRuntimeError, show, structurallyEqual } from "./tvm-api.js";
@@ -211,6 +212,7 @@ export class TestFileRunner {
         const fEnd = this.blockEnd(i);
         // A test method of the class's own: its checks are not read here.
         if (/def test_/.test(l.text)) this.countUntranslatable(family, i + 1, fEnd, "own test method");
+        else this.defineHelper(l.text, i + 1, fEnd, scope, [this.module, scope]);
         i = fEnd - 1;
         continue;
       }
@@ -229,6 +231,18 @@ export class TestFileRunner {
     }
   }
 
+  /** A helper function of a test class (`def _generate_tests():`), bound in `scope`. */
+  private defineHelper(header: string, from: number, to: number, scope: Scope, scopes: readonly Scope[]): void {
+    const m = /^def\s+(\w+)\((.*)\)\s*(->.*)?:$/s.exec(header);
+    if (m === null) return;
+    const params = m[2]!
+      .split(",")
+      .map((p) => p.trim())
+      .filter((p) => p !== "");
+    if (!params.every((p) => /^\w+$/.test(p))) return;
+    scope.set(m[1]!, pythonFunction(m[1]!, params, this.lines.slice(from, to), lookup(scopes)));
+  }
+
   private runParameterList(family: string, l: Line, rhs: string, scopes: readonly Scope[]): void {
     let node: PyNode;
     try {
@@ -241,11 +255,20 @@ export class TestFileRunner {
     if (node.t !== "call") return;
     for (const a of node.args) {
       const line = l.line;
+      let cases: readonly PyValue[];
       try {
-        const tc = evaluate(a.value, lookup(scopes));
-        this.runTestCase(family, line, tc);
+        // `*_generate_tests()`: every value the helper yields is a case.
+        cases = a.value.t === "star" ? spreadCases(evaluate(a.value.a, lookup(scopes))) : [evaluate(a.value, lookup(scopes))];
       } catch (err) {
-        this.record(family, line, err instanceof CheckFailed ? "fail" : "untranslatable", message(err));
+        this.record(family, line, "untranslatable", message(err));
+        continue;
+      }
+      for (const tc of cases) {
+        try {
+          this.runTestCase(family, line, tc);
+        } catch (err) {
+          this.record(family, line, err instanceof CheckFailed ? "fail" : "untranslatable", message(err));
+        }
       }
     }
   }
@@ -420,6 +443,11 @@ function preconditionOf(pre: PyValue): PrimExpr {
   if (pre.t === "tuple") return pre.items.map((x) => toPrim(x)).reduce((acc, x) => tvmOp("and", acc, x));
   if (pre.t === "int") return intImm(Number(pre.v), "bool");
   return toPrim(pre);
+}
+
+function spreadCases(v: PyValue): readonly PyValue[] {
+  if (v.t !== "tuple") throw new Untranslatable(`* of ${v.t}`);
+  return v.items;
 }
 
 /** pytest.raises(RuntimeError) around `f`. */
