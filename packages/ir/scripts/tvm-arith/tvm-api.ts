@@ -3,7 +3,7 @@
  * the tests' own `CanonicalChecker`), bound to our Analyzer. A check that fails throws
  * `CheckFailed`, with what was expected and what came out.
  */
-import { Analyzer, sameExprStructure } from "../../src/arith/index.js";
+import { Analyzer, allowUintAsIndex, sameExprStructure } from "../../src/arith/index.js";
 import { TesseraError } from "../../src/errors.js";
 import { printExpr } from "../../src/printer/index.js";
 import { type PrimExpr, intImm, variable } from "../../src/expr.js";
@@ -186,6 +186,7 @@ export function moduleScope(): Map<string, PyValue> {
     ),
     ProofStrength: namespace("ProofStrength", { DEFAULT: pyInt(0), SYMBOLIC_BOUND: pyInt(1) }),
     Extension: namespace("Extension", { NoExtensions: pyInt(0) }),
+    allow_uint_as_index: fn("allow_uint_as_index", () => contextManager(() => allowUintAsIndex())),
   });
   const fromMinExtent = fn("from_min_extent", (args) => rangeValue(toPrim(args[0]!), toPrim(args[1]!)));
   const rangeClass = namespace("Range", { from_min_extent: fromMinExtent }, (args) => {

@@ -10,7 +10,8 @@ import { floorDivInt, floorModInt, truncDivInt, truncModInt } from "../constFold
 import { gcdInt } from "../gcd.js";
 import { foldingBinary } from "../tvm-rewrite/folding.js";
 import { rejectZeroDivisor } from "../tvm-rewrite/zero-divisor.js";
-import { type RewriteFacts, TvmRewriter, isIndexType } from "../tvm-rewrite/rewriter.js";
+import { type RewriteFacts, TvmRewriter, isIndexType, isUintIndexType } from "../tvm-rewrite/rewriter.js";
+import { uintAsIndexAllowed } from "../uint-as-index.js";
 import { canPushCastIntoSplit, canPushCastIntoSum, pushCastIntoSplit, pushCastIntoSum } from "./cast.js";
 import {
   type Canonical,
@@ -82,7 +83,7 @@ export class CanonicalSimplifier extends TvmRewriter {
         }
       }
     }
-    if (e.kind === "Cast" && isIndexType(e.dtype)) return this.castNode(e);
+    if (e.kind === "Cast" && (isIndexType(e.dtype) || (isUintIndexType(e.dtype) && uintAsIndexAllowed()))) return this.castNode(e);
     return super.visit(e);
   }
 

@@ -20,6 +20,7 @@ import type { IntBound } from "../intBound.js";
 import { sameExpr } from "../exprKey.js";
 import { DIV_RULES, FLOORDIV_RULES, FLOORMOD_RULES, MOD_RULES } from "./div-mod.js";
 import { rejectZeroDivisor } from "./zero-divisor.js";
+import { uintAsIndexAllowed } from "../uint-as-index.js";
 
 /** What the rewriter may know (an Analyzer). */
 export interface RewriteFacts extends RuleContext {
@@ -50,6 +51,12 @@ export function isIndexType(dt: string): boolean {
   return info.code === "int" && (info.bits === 32 || info.bits === 64) && info.lanes === 1;
 }
 
+/** uint32/uint64 scalars, which `allowUintAsIndex` admits where TVM's code says so. */
+export function isUintIndexType(dt: string): boolean {
+  const info = dtypeInfo(dt);
+  return info.code === "uint" && (info.bits === 32 || info.bits === 64) && info.lanes === 1;
+}
+
 function isVector(e: PrimExpr): boolean {
   return dtypeInfo(e.dtype).lanes > 1;
 }
@@ -63,10 +70,10 @@ function inScope(scope: Rule["scope"], vector: boolean, index: boolean, e: PrimE
     case "other":
       // TVM's cancellations (`x - x`, `x == x`) hold for floats only without NaN and infinities.
       return !index && !isFloat(e.dtype) && !(e.kind === "Binary" && isFloat(e.a.dtype));
-    case "uint": {
-      const info = dtypeInfo(e.dtype);
-      return info.code === "uint" && (info.bits === 32 || info.bits === 64) && info.lanes === 1;
-    }
+    case "uint":
+      return isUintIndexType(e.dtype);
+    case "uintAsIndex":
+      return isUintIndexType(e.dtype) && uintAsIndexAllowed();
     case "any":
       return true;
   }

@@ -19,9 +19,10 @@ export interface RuleContext {
 
 /**
  * `other`: neither index-typed nor float (int8, uint32, integer vectors, …: TVM's else
- * branches, which TVM applies to floats too). `uint`: 32/64-bit unsigned.
+ * branches, which TVM applies to floats too). `uint`: 32/64-bit unsigned. `uintAsIndex`: those
+ * inside `allowUintAsIndex`, whose rules assume no wrap-around (TVM's uint_as_index blocks).
  */
-export type RuleScope = "vector" | "index" | "other" | "uint" | "any";
+export type RuleScope = "vector" | "index" | "other" | "uint" | "uintAsIndex" | "any";
 
 export interface Rule {
   readonly scope: RuleScope;
