@@ -1,9 +1,11 @@
 /**
  * Runs the checks of one TVM arithmetic test file with our analyzer, statement by statement:
- * module-level imports and assignments, `class TestX(BaseCompare)` parameter lists of `TestCase`s,
- * and `def test_*()` bodies (assignments, calls, `with` constraint scopes, `assert`s and
- * `ck.verify`s). Each check is one case: passed, failed, or untranslatable (a construct with no
- * counterpart here, or a statement before it that could not run).
+ * module-level imports and assignments, `class TestX(BaseCompare)` parameter lists of `TestCase`s
+ * (spread ones too, from a helper generator of the class: every yielded `TestCase` is a case; an
+ * expected `RuntimeError` passes when the analyzer refuses the input), and `def test_*()` bodies
+ * (assignments, calls, `with` scopes, `assert`s and `ck.verify`s). Each check is one case:
+ * passed, failed, or untranslatable (a construct with no counterpart here, or a statement before
+ * it that could not run).
  */
 import { pythonFunction } from "./python-function.js";
 import { type PyNode, parsePython } from "./python-syntax.js";
