@@ -173,7 +173,8 @@ export class CanonicalSimplifier extends TvmRewriter {
   private splitDivConst(input: SplitTerm, c: number, mode: DivMode): SplitTerm {
     const lhs = this.convertMode(input, mode);
     if (lhs.scale % c === 0) return withSplit(lhs, { scale: lhs.scale / c });
-    if (c % lhs.scale === 0) {
+    // `(x // a) % s` is `x % (a * s) // a` for s > 0 only when flooring (TVM applies it to s < 0 too).
+    if (c % lhs.scale === 0 && (lhs.scale > 0 || lhs.lower === 1 || mode === "trunc")) {
       const scaled = c / lhs.scale;
       const lower = checked(lhs.lower * scaled);
       if (lhs.upper === Infinity || lhs.upper % lower === 0) return withSplit(lhs, { scale: 1, lower });
@@ -188,7 +189,8 @@ export class CanonicalSimplifier extends TvmRewriter {
   private splitModConst(input: SplitTerm, c: number, mode: DivMode): SplitTerm {
     const lhs = this.convertMode(input, mode);
     if (lhs.scale % c === 0) return withSplit(lhs, { scale: 0 });
-    if (c % lhs.scale === 0) {
+    // `(x // a) % s` is `x % (a * s) // a` for s > 0 only when flooring (TVM applies it to s < 0 too).
+    if (c % lhs.scale === 0 && (lhs.scale > 0 || lhs.lower === 1 || mode === "trunc")) {
       const scaled = c / lhs.scale;
       const newUpper = checked(lhs.lower * scaled);
       if (lhs.upper === Infinity || lhs.upper % newUpper === 0) {
