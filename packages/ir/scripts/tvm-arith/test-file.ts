@@ -269,7 +269,7 @@ export class TestFileRunner {
         try {
           this.runTestCase(family, line, tc);
         } catch (err) {
-          this.record(family, line, err instanceof CheckFailed ? "fail" : "untranslatable", message(err));
+          this.record(family, line, outcomeOf(err), message(err));
         }
       }
     }
@@ -426,7 +426,7 @@ export class TestFileRunner {
       } else this.evalText(l.text, scopes);
       this.record(family, l.line, "pass", "");
     } catch (err) {
-      const outcome: Outcome = err instanceof CheckFailed ? "fail" : err instanceof PythonError ? "fail" : "untranslatable";
+      const outcome = outcomeOf(err);
       this.record(family, l.line, outcome, message(err));
     }
   }
@@ -445,6 +445,15 @@ function preconditionOf(pre: PyValue): PrimExpr {
   if (pre.t === "tuple") return pre.items.map((x) => toPrim(x)).reduce((acc, x) => tvmOp("and", acc, x));
   if (pre.t === "int") return intImm(Number(pre.v), "bool");
   return toPrim(pre);
+}
+
+/**
+ * A check that throws: untranslatable only when the translation gave up; a failed check, a Python
+ * error the test did not expect, or the analyzer throwing on the input is a failure.
+ */
+function outcomeOf(err: unknown): Outcome {
+  if (err instanceof CheckFailed || err instanceof PythonError) return "fail";
+  return err instanceof Untranslatable ? "untranslatable" : "fail";
 }
 
 function spreadCases(v: PyValue): readonly PyValue[] {

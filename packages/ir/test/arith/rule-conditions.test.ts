@@ -1,7 +1,7 @@
 /**
  * Rewrite rules whose conditions simplify (TVM's TryCompare), rules with symbolic divisors, the
- * TVM-faithful proofs (`tvmCanProve`, `tvmCanProveEqual`) and float operands, which TVM's
- * cancellations would treat as if they had no NaN or infinity.
+ * TVM-faithful proofs (`tvmCanProve`, `tvmCanProveEqual`), float operands, which TVM's
+ * cancellations would treat as if they had no NaN or infinity, and division by a constant zero.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
