@@ -6,12 +6,14 @@
  * node classes (`tvm.tirx.Min(a, b)`, `tvm.tirx.LE`) build without folding, as TVM's do.
  * Whatever has no counterpart here raises `Untranslatable` with what it was.
  */
+import { type Buffer, declBuffer } from "../../src/buffer.js";
 import { dtypeInfo } from "../../src/dtype.js";
 import {
   type BinaryOp,
   type PrimExpr,
   binary,
   broadcast,
+  bufferLoad,
   call,
   cast,
   constant,
@@ -335,6 +337,8 @@ export function tirxNamespace(): PyValue {
     Add: node("add"),
     Sub: node("sub"),
     Mul: node("mul"),
+    Div: node("div"),
+    Mod: node("mod"),
     FloorDiv: node("floordiv"),
     FloorMod: node("floormod"),
     EQ: node("eq"),
@@ -363,13 +367,38 @@ export function tirxNamespace(): PyValue {
     vscale: untranslatable("vscale"),
     call_intrin: callIntrin,
     Call: untranslatable("Call"),
-    BufferLoad: untranslatable("BufferLoad"),
-    decl_buffer: untranslatable("decl_buffer"),
+    BufferLoad: fn("BufferLoad", (args, kw) => {
+      const indices = arg(args, kw, 1, "indices");
+      if (indices.t !== "tuple") throw new Untranslatable("BufferLoad indices");
+      return pyExpr(bufferLoad(bufferOf(arg(args, kw, 0, "buffer")), indices.items.map(exprOrLiteral)));
+    }),
+    decl_buffer: fn("decl_buffer", (args, kw) => {
+      const shape = arg(args, kw, 0, "shape");
+      if (shape.t !== "tuple") throw new Untranslatable("decl_buffer shape");
+      const dt = strOf(arg(args, kw, 1, "dtype", { t: "str", v: "float32" }), "decl_buffer");
+      const name = strOf(arg(args, kw, 2, "name", { t: "str", v: "buffer" }), "decl_buffer");
+      return bufferValue(declBuffer(name, shape.items.map(exprOrLiteral), dt));
+    }),
     EqualOp: untranslatable("EqualOp"),
   };
   for (const dt of ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "bool", "float16", "float32", "float64"]) members[dt] = typed(dt);
   members["op"] = namespace("op", { call_intrin: callIntrin });
   return namespace("tirx", members);
+}
+
+/** A Python `tirx.Buffer`: an object standing for one of our buffers. */
+const BUFFERS = new WeakMap<PyValue, Buffer>();
+
+function bufferValue(b: Buffer): PyValue {
+  const v = namespace("Buffer", { name: { t: "str", v: b.name }, dtype: { t: "str", v: b.dtype } });
+  BUFFERS.set(v, b);
+  return v;
+}
+
+function bufferOf(v: PyValue): Buffer {
+  const b = BUFFERS.get(v);
+  if (b === undefined) throw new Untranslatable(`a ${v.t} where a Buffer is expected`);
+  return b;
 }
 
 function exprOrLiteral(v: PyValue): PrimExpr | number {

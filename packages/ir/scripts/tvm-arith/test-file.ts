@@ -1,13 +1,16 @@
 /**
  * Runs the checks of one TVM arithmetic test file with our analyzer, statement by statement:
- * module-level imports and assignments, `class TestX(BaseCompare)` parameter lists of `TestCase`s,
- * and `def test_*()` bodies (assignments, calls, `with` constraint scopes, `assert`s and
- * `ck.verify`s). Each check is one case: passed, failed, or untranslatable (a construct with no
- * counterpart here, or a statement before it that could not run).
+ * module-level imports and assignments, `class TestX(BaseCompare)` parameter lists of `TestCase`s
+ * (spread ones too, from a helper generator of the class: every yielded `TestCase` is a case; an
+ * expected `RuntimeError` passes when the analyzer refuses the input), and `def test_*()` bodies
+ * (assignments, calls, `with` scopes, `assert`s and `ck.verify`s). Each check is one case:
+ * passed, failed, or untranslatable (a construct with no counterpart here, or a statement before
+ * it that could not run).
  */
+import { pythonFunction } from "./python-function.js";
 import { type PyNode, parsePython } from "./python-syntax.js";
 import { type PyValue, Untranslatable, evaluate, fn, namespace, pyExpr, toPrim, truthy, tvmOp } from "./python-values.js";
-import { CheckFailed, PythonError, analyzerValue, moduleScope, show, structurallyEqual } from "./tvm-api.js";
+import { CheckFailed, PythonError, analyzerValue, isExceptionClass, moduleScope, raisesRuntimeError, show, structurallyEqual } from "./tvm-api.js";
 import { Analyzer } from "../../src/arith/index.js";
 import { type PrimExpr, intImm } from "../../src/expr.js";
 
@@ -211,6 +214,7 @@ export class TestFileRunner {
         const fEnd = this.blockEnd(i);
         // A test method of the class's own: its checks are not read here.
         if (/def test_/.test(l.text)) this.countUntranslatable(family, i + 1, fEnd, "own test method");
+        else this.defineHelper(l.text, i + 1, fEnd, scope, [this.module, scope]);
         i = fEnd - 1;
         continue;
       }
@@ -229,6 +233,18 @@ export class TestFileRunner {
     }
   }
 
+  /** A helper function of a test class (`def _generate_tests():`), bound in `scope`. */
+  private defineHelper(header: string, from: number, to: number, scope: Scope, scopes: readonly Scope[]): void {
+    const m = /^def\s+(\w+)\((.*)\)\s*(->.*)?:$/s.exec(header);
+    if (m === null) return;
+    const params = m[2]!
+      .split(",")
+      .map((p) => p.trim())
+      .filter((p) => p !== "");
+    if (!params.every((p) => /^\w+$/.test(p))) return;
+    scope.set(m[1]!, pythonFunction(m[1]!, params, this.lines.slice(from, to), lookup(scopes)));
+  }
+
   private runParameterList(family: string, l: Line, rhs: string, scopes: readonly Scope[]): void {
     let node: PyNode;
     try {
@@ -241,11 +257,20 @@ export class TestFileRunner {
     if (node.t !== "call") return;
     for (const a of node.args) {
       const line = l.line;
+      let cases: readonly PyValue[];
       try {
-        const tc = evaluate(a.value, lookup(scopes));
-        this.runTestCase(family, line, tc);
+        // `*_generate_tests()`: every value the helper yields is a case.
+        cases = a.value.t === "star" ? spreadCases(evaluate(a.value.a, lookup(scopes))) : [evaluate(a.value, lookup(scopes))];
       } catch (err) {
-        this.record(family, line, err instanceof CheckFailed ? "fail" : "untranslatable", message(err));
+        this.record(family, line, "untranslatable", message(err));
+        continue;
+      }
+      for (const tc of cases) {
+        try {
+          this.runTestCase(family, line, tc);
+        } catch (err) {
+          this.record(family, line, outcomeOf(err), message(err));
+        }
       }
     }
   }
@@ -257,11 +282,18 @@ export class TestFileRunner {
     if (this.kind === "rewrite") {
       const before = get(0, "before")!;
       const expected = get(1, "expected")!;
-      if (expected.t === "obj" || expected.t === "fn") throw new Untranslatable("expected exception");
+      const raises = isExceptionClass(expected);
+      if (!raises && (expected.t === "obj" || expected.t === "fn")) throw new Untranslatable("expected exception");
       const pre = get(2, "preconditions");
       const exit = pre === undefined || pre.t === "none" ? () => undefined : an.enterConstraint(preconditionOf(pre));
       try {
-        const after = an.rewriteSimplify(toPrim(before, before.t === "int" ? "int32" : undefined));
+        const input = toPrim(before, before.t === "int" ? "int32" : undefined);
+        if (raises) {
+          expectRuntimeError(() => an.rewriteSimplify(input));
+          this.record(family, line, "pass", "");
+          return;
+        }
+        const after = an.rewriteSimplify(input);
         if (!structurallyEqual(pyExpr(after), expected))
           throw new CheckFailed(`got ${show(after)}, expected ${show(toPrim(expected, expected.t === "int" ? "int32" : undefined))}`);
       } finally {
@@ -394,7 +426,7 @@ export class TestFileRunner {
       } else this.evalText(l.text, scopes);
       this.record(family, l.line, "pass", "");
     } catch (err) {
-      const outcome: Outcome = err instanceof CheckFailed ? "fail" : err instanceof PythonError ? "fail" : "untranslatable";
+      const outcome = outcomeOf(err);
       this.record(family, l.line, outcome, message(err));
     }
   }
@@ -413,6 +445,32 @@ function preconditionOf(pre: PyValue): PrimExpr {
   if (pre.t === "tuple") return pre.items.map((x) => toPrim(x)).reduce((acc, x) => tvmOp("and", acc, x));
   if (pre.t === "int") return intImm(Number(pre.v), "bool");
   return toPrim(pre);
+}
+
+/**
+ * A check that throws: untranslatable only when the translation gave up; a failed check, a Python
+ * error the test did not expect, or the analyzer throwing on the input is a failure.
+ */
+function outcomeOf(err: unknown): Outcome {
+  if (err instanceof CheckFailed || err instanceof PythonError) return "fail";
+  return err instanceof Untranslatable ? "untranslatable" : "fail";
+}
+
+function spreadCases(v: PyValue): readonly PyValue[] {
+  if (v.t !== "tuple") throw new Untranslatable(`* of ${v.t}`);
+  return v.items;
+}
+
+/** pytest.raises(RuntimeError) around `f`. */
+function expectRuntimeError(f: () => PrimExpr): void {
+  let result: PrimExpr;
+  try {
+    result = f();
+  } catch (err) {
+    if (raisesRuntimeError(err)) return;
+    throw err;
+  }
+  throw new CheckFailed(`expected RuntimeError, got ${show(result)}`);
 }
 
 function fmt(v: PyValue): string {

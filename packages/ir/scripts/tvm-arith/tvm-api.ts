@@ -3,7 +3,8 @@
  * the tests' own `CanonicalChecker`), bound to our Analyzer. A check that fails throws
  * `CheckFailed`, with what was expected and what came out.
  */
-import { Analyzer, sameExprStructure } from "../../src/arith/index.js";
+import { Analyzer, allowUintAsIndex, sameExprStructure } from "../../src/arith/index.js";
+import { TesseraError } from "../../src/errors.js";
 import { printExpr } from "../../src/printer/index.js";
 import { type PrimExpr, intImm, variable } from "../../src/expr.js";
 import { range } from "../../src/stmt.js";
@@ -128,9 +129,9 @@ export function analyzerValue(an: Analyzer = new Analyzer()): PyValue {
     }),
     can_prove: fn("can_prove", (args, kw) => {
       const strength = args[1] ?? kw.get("strength");
-      return pyBool(an.canProve(toPrim(args[0]!), strength !== undefined && strength.t === "int" && strength.v === 1n ? "symbolicBound" : "default"));
+      return pyBool(an.tvmCanProve(toPrim(args[0]!), strength !== undefined && strength.t === "int" && strength.v === 1n ? "symbolicBound" : "default"));
     }),
-    can_prove_equal: fn("can_prove_equal", (args) => pyBool(an.canProveEqual(toPrim(args[0]!), toPrim(args[1]!)))),
+    can_prove_equal: fn("can_prove_equal", (args) => pyBool(an.tvmCanProveEqual(toPrim(args[0]!), toPrim(args[1]!)))),
     const_int_bound_is_bound: fn("const_int_bound_is_bound", (args) => {
       const v = toPrim(args[0]!);
       return pyBool(v.kind === "Var" && an.boundOf(v) !== undefined);
@@ -144,6 +145,20 @@ export function analyzerValue(an: Analyzer = new Analyzer()): PyValue {
 
 /** A Python exception raised by the code under test (pytest.raises may expect it). */
 export class PythonError extends Error {}
+
+/**
+ * Python's RuntimeError, the class of TVM's errors (TVMError): what the analyzer raises about its
+ * input (a TesseraError, such as a division by a constant zero) stands for it.
+ */
+export const RUNTIME_ERROR: PyValue = namespace("RuntimeError", {});
+
+export function isExceptionClass(v: PyValue): boolean {
+  return v === RUNTIME_ERROR;
+}
+
+export function raisesRuntimeError(err: unknown): boolean {
+  return err instanceof TesseraError;
+}
 
 function checkerValue(): PyValue {
   const an = new Analyzer();
@@ -171,6 +186,7 @@ export function moduleScope(): Map<string, PyValue> {
     ),
     ProofStrength: namespace("ProofStrength", { DEFAULT: pyInt(0), SYMBOLIC_BOUND: pyInt(1) }),
     Extension: namespace("Extension", { NoExtensions: pyInt(0) }),
+    allow_uint_as_index: fn("allow_uint_as_index", () => contextManager(() => allowUintAsIndex())),
   });
   const fromMinExtent = fn("from_min_extent", (args) => rangeValue(toPrim(args[0]!), toPrim(args[1]!)));
   const rangeClass = namespace("Range", { from_min_extent: fromMinExtent }, (args) => {
@@ -200,6 +216,7 @@ export function moduleScope(): Map<string, PyValue> {
     ["te", te],
     ["T", tirx],
     ["pytest", pytest],
+    ["RuntimeError", RUNTIME_ERROR],
     ["CanonicalChecker", fn("CanonicalChecker", () => checkerValue())],
     ["int", fn("int", (args) => pyInt(intValue(args[0]!, "int")))],
     ["isinstance", fn("isinstance", () => pyBool(false))],

@@ -14,6 +14,7 @@ import { CanonicalSimplifier } from "./canonical/simplifier.js";
 import { constraintFacts } from "./constraints.js";
 import { proveBySymbolicBound } from "./symbolicProof.js";
 import { type RewriteFacts, TvmRewriter } from "./tvm-rewrite/rewriter.js";
+import { DivisionByZeroError } from "./tvm-rewrite/zero-divisor.js";
 
 /** How hard `canProve` tries (TVM's ProofStrength). */
 export type ProofStrength = "default" | "symbolicBound";
@@ -271,9 +272,39 @@ export class Analyzer implements SimplifyFacts {
     const c = this.simplify(e);
     if (c.kind === "IntImm") return c.value !== 0;
     if (strength === "default") return false;
+    try {
+      const t = this.tvmSimplify(e);
+      if (t.kind === "IntImm") return t.value !== 0;
+      return proveBySymbolicBound(t, this.ranges, this);
+    } catch (err) {
+      // TVM's pipeline refuses a division by a constant zero; a proof about it fails.
+      if (err instanceof DivisionByZeroError) return false;
+      throw err;
+    }
+  }
+
+  /**
+   * TVM's `Analyzer::CanProve`: its simplification pipeline (`tvmSimplify`) decides, and with
+   * `symbolicBound` a comparison's relaxed difference too. `canProve` is lowering's (linear forms
+   * first), which proves some things TVM does not and misses some it does.
+   */
+  tvmCanProve(cond: ExprLike, strength: ProofStrength = "default"): boolean {
+    const e = toExpr(cond);
+    if (e.kind === "IntImm") return e.value !== 0;
     const t = this.tvmSimplify(e);
     if (t.kind === "IntImm") return t.value !== 0;
-    return proveBySymbolicBound(t, this.ranges, this);
+    return strength === "symbolicBound" && proveBySymbolicBound(t, this.ranges, this);
+  }
+
+  /**
+   * TVM's `Analyzer::CanProveEqual`: two constants compare by value, integers prove `a - b == 0`.
+   * Floats are equal when they simplify to the same expression (`n - n == 0` fails for NaN).
+   */
+  tvmCanProveEqual(a: ExprLike, b: ExprLike): boolean {
+    const [x, y] = [toExpr(a), toExpr(b)];
+    if (x.kind === "IntImm" && y.kind === "IntImm") return x.value === y.value;
+    if (isIntegerDType(x.dtype) || isIntegerDType(y.dtype)) return this.tvmCanProve(eq(sub(x, y), 0));
+    return sameExpr(this.tvmSimplify(x), this.tvmSimplify(y));
   }
 
   canProveEqual(a: ExprLike, b: ExprLike): boolean {

@@ -1,11 +1,12 @@
 /**
  * Constant folding. Integers fold as mathematical integers (no wraparound), except that division
  * by zero is never folded. Float results are rounded to the operand precision (`Math.fround` for
- * float32; double rounding through float64 is exact for + - * / of float32 inputs); float16 is
- * never folded because JS has no exact float16 rounding here.
+ * float32; double rounding through float64 is exact for + - * / of float32 inputs); float16
+ * arithmetic is never folded, casts to float16 are (one rounding, ties to even).
  */
 import { type DType, bitsOf, dtypeInfo } from "../dtype.js";
 import { type BinaryOp, type PrimExpr, boolImm, constant, intImm } from "../expr.js";
+import { roundToFloat16 } from "../exec/numeric.js";
 import { dtypeBound } from "./intBound.js";
 
 export { gcdInt } from "./gcd.js";
@@ -158,8 +159,10 @@ export function foldCastConstant(target: DType, value: PrimExpr): PrimExpr | und
   if (info.lanes !== 1 || dtypeInfo(value.dtype).lanes !== 1) return undefined;
   if (info.code === "bool") return boolImm(value.value !== 0);
   if (info.code === "float") {
-    const v = roundToFloat(value.value, target);
-    return v === undefined ? undefined : constant(v, target);
+    // A cast rounds once, so half precision folds exactly too (arithmetic in it does not here).
+    const v = info.bits === 16 ? roundToFloat16(value.value) : roundToFloat(value.value, target);
+    // A finite value past the target's range becomes an infinity at run time; leave that cast there.
+    return v === undefined || (Number.isFinite(value.value) && !Number.isFinite(v)) ? undefined : constant(v, target);
   }
   if (info.code === "int" || info.code === "uint") {
     if (Number.isNaN(value.value) || !Number.isFinite(value.value)) return undefined;

@@ -40,3 +40,5 @@ export {
 } from "./intervalSet.js";
 export * from "./iter-map/index.js";
 export { foldingBinary, foldingNot } from "./tvm-rewrite/folding.js";
+export { DivisionByZeroError } from "./tvm-rewrite/zero-divisor.js";
+export { allowUintAsIndex, uintAsIndexAllowed } from "./uint-as-index.js";

@@ -28,7 +28,7 @@ import {
 } from "../../src/expr.js";
 import { range } from "../../src/stmt.js";
 import { type ExactEnv, evalExact } from "./exactEval.js";
-import { show } from "./exprTestUtils.js";
+import { evalInt, show } from "./exprTestUtils.js";
 
 const x = variable("x");
 const y = variable("y");
@@ -229,5 +229,17 @@ describe("canonicalSimplify soundness on nested divisions and remainders", () =>
       }),
       RUNS,
     );
+  });
+});
+
+describe("canonicalSimplify: negated quotients (regression)", () => {
+  it("keeps `(i // 64 * -1) % 12`: `i % -768 // 64 * -1` is 12 at i = 1, where the remainder is 0", () => {
+    const i = variable("i");
+    const e = floormod(mul(floordiv(i, 64), -1), 12);
+    const s = new Analyzer().canonicalSimplify(e);
+    for (const v of [-769, -64, -1, 0, 1, 63, 64, 767, 768, 1000]) {
+      const env = new Map([[i, v]]);
+      expect(evalInt(s, env), `${p(s)} at i = ${v}`).toBe(evalInt(e, env));
+    }
   });
 });

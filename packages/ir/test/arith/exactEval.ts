@@ -53,9 +53,13 @@ const floorDiv = (a: bigint, b: bigint): bigint => {
 
 class Undefined extends Error {}
 
-export function evalExact(e: PrimExpr, env: ExactEnv, strict: boolean): bigint | undefined {
+/**
+ * `unsignedNoWrap`: unsigned arithmetic as mathematical integers (the assertion of TVM's
+ * `allow_uint_as_index`): strict evaluation reports a value leaving the dtype's range as undefined.
+ */
+export function evalExact(e: PrimExpr, env: ExactEnv, strict: boolean, unsignedNoWrap = false): bigint | undefined {
   try {
-    return new ExactEvaluator(env, strict).eval(e);
+    return new ExactEvaluator(env, strict, unsignedNoWrap).eval(e);
   } catch (err) {
     if (err instanceof Undefined) return undefined;
     throw err;
@@ -66,21 +70,28 @@ class ExactEvaluator {
   constructor(
     private readonly env: ExactEnv,
     private readonly strict: boolean,
+    private readonly unsignedNoWrap: boolean,
   ) {}
 
   /** The result of an arithmetic op of dtype dt: unsigned wraps, signed overflow is UB (strict). */
   private result(v: bigint, dt: string): bigint {
     const t = intType(dt);
     if (t.isBool) return v !== 0n ? 1n : 0n;
-    if (!t.signed) return wrapTo(v, dt);
+    if (!t.signed) return this.unsignedNoWrap ? this.unwrapped(v, dt) : wrapTo(v, dt);
     if (this.strict && (v < dtypeMin(dt) || v > dtypeMax(dt))) throw new Undefined();
+    return v;
+  }
+
+  /** An unsigned value under the no-wrap assertion: kept as it is, undefined (strict) out of range. */
+  private unwrapped(v: bigint, dt: string): bigint {
+    if (this.strict && (v < 0n || v > dtypeMax(dt))) throw new Undefined();
     return v;
   }
 
   eval(e: PrimExpr): bigint {
     switch (e.kind) {
       case "IntImm":
-        return intType(e.dtype).signed ? BigInt(e.value) : wrapTo(BigInt(e.value), e.dtype);
+        return intType(e.dtype).signed || this.unsignedNoWrap ? BigInt(e.value) : wrapTo(BigInt(e.value), e.dtype);
       case "Var": {
         const v = this.env.get(e);
         if (v === undefined) throw new Error(`exactEval: no value for ${e.name}`);
@@ -90,8 +101,11 @@ class ExactEvaluator {
         return this.eval(e.a) === 0n ? 1n : 0n;
       case "Select":
         return this.choose(e.condition, e.trueValue, e.falseValue);
-      case "Cast":
-        return wrapTo(this.eval(e.value), e.dtype);
+      case "Cast": {
+        const v = this.eval(e.value);
+        const t = intType(e.dtype);
+        return this.unsignedNoWrap && !t.signed && !t.isBool ? this.unwrapped(v, e.dtype) : wrapTo(v, e.dtype);
+      }
       case "Binary":
         return this.binary(e.op, e.a, e.b, e.dtype);
       case "Call":

@@ -8,7 +8,8 @@ import { type PrimExpr, cast, intImm } from "../../expr.js";
 import { foldCastConstant } from "../constFold.js";
 import type { IntBound } from "../intBound.js";
 import { foldingBinary } from "../tvm-rewrite/folding.js";
-import { isIndexType } from "../tvm-rewrite/rewriter.js";
+import { isIndexType, isUintIndexType } from "../tvm-rewrite/rewriter.js";
+import { uintAsIndexAllowed } from "../uint-as-index.js";
 import { type SplitTerm, type SumForm, sumOf, withSplit } from "./forms.js";
 import { constOf, divOp, modOp, splitToExpr } from "./normalize.js";
 
@@ -20,7 +21,7 @@ function bitsOf(dt: DType): number {
 
 /** TVM's CastIsSafe: `value` converts to the index type `dt` without changing. */
 export function castIsSafe(dt: DType, value: PrimExpr, bound: BoundOf): boolean {
-  if (!isIndexType(dt)) return false;
+  if (!isIndexType(dt) && !(isUintIndexType(dt) && uintAsIndexAllowed())) return false;
   if (bitsOf(value.dtype) <= bitsOf(dt)) return true;
   const b = bound(value);
   const r = intRange(dt);

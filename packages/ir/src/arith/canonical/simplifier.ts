@@ -9,7 +9,9 @@ import { type BinaryOp, type PrimExpr, binary, intImm } from "../../expr.js";
 import { floorDivInt, floorModInt, truncDivInt, truncModInt } from "../constFold.js";
 import { gcdInt } from "../gcd.js";
 import { foldingBinary } from "../tvm-rewrite/folding.js";
-import { type RewriteFacts, TvmRewriter, isIndexType } from "../tvm-rewrite/rewriter.js";
+import { rejectZeroDivisor } from "../tvm-rewrite/zero-divisor.js";
+import { type RewriteFacts, TvmRewriter, isIndexType, isUintIndexType } from "../tvm-rewrite/rewriter.js";
+import { uintAsIndexAllowed } from "../uint-as-index.js";
 import { canPushCastIntoSplit, canPushCastIntoSum, pushCastIntoSplit, pushCastIntoSum } from "./cast.js";
 import {
   type Canonical,
@@ -81,7 +83,7 @@ export class CanonicalSimplifier extends TvmRewriter {
         }
       }
     }
-    if (e.kind === "Cast" && isIndexType(e.dtype)) return this.castNode(e);
+    if (e.kind === "Cast" && (isIndexType(e.dtype) || (isUintIndexType(e.dtype) && uintAsIndexAllowed()))) return this.castNode(e);
     return super.visit(e);
   }
 
@@ -171,7 +173,8 @@ export class CanonicalSimplifier extends TvmRewriter {
   private splitDivConst(input: SplitTerm, c: number, mode: DivMode): SplitTerm {
     const lhs = this.convertMode(input, mode);
     if (lhs.scale % c === 0) return withSplit(lhs, { scale: lhs.scale / c });
-    if (c % lhs.scale === 0) {
+    // `(x // a) % s` is `x % (a * s) // a` for s > 0 only when flooring (TVM applies it to s < 0 too).
+    if (c % lhs.scale === 0 && (lhs.scale > 0 || lhs.lower === 1 || mode === "trunc")) {
       const scaled = c / lhs.scale;
       const lower = checked(lhs.lower * scaled);
       if (lhs.upper === Infinity || lhs.upper % lower === 0) return withSplit(lhs, { scale: 1, lower });
@@ -186,7 +189,8 @@ export class CanonicalSimplifier extends TvmRewriter {
   private splitModConst(input: SplitTerm, c: number, mode: DivMode): SplitTerm {
     const lhs = this.convertMode(input, mode);
     if (lhs.scale % c === 0) return withSplit(lhs, { scale: 0 });
-    if (c % lhs.scale === 0) {
+    // `(x // a) % s` is `x % (a * s) // a` for s > 0 only when flooring (TVM applies it to s < 0 too).
+    if (c % lhs.scale === 0 && (lhs.scale > 0 || lhs.lower === 1 || mode === "trunc")) {
       const scaled = c / lhs.scale;
       const newUpper = checked(lhs.lower * scaled);
       if (lhs.upper === Infinity || lhs.upper % newUpper === 0) {
@@ -225,10 +229,18 @@ export class CanonicalSimplifier extends TvmRewriter {
     return na === e.a && nb === e.b ? e : binary(e.op, na, nb);
   }
 
+  /** A divisor whose canonical form is zero (a sum's terms may have cancelled to scale 0). */
+  private rejectZeroDivisor(op: BinaryOp, a: Canonical, b: Canonical): void {
+    if (b.kind !== "IntImm" && b.kind !== "Sum") return;
+    const divisor = normalize(b);
+    if (divisor.kind === "IntImm" && divisor.value === 0) rejectZeroDivisor(op, normalize(a), divisor);
+  }
+
   private divide(e: Binary): Canonical {
     const mode = modeOf(e.op);
     const a = this.mutate(e.a);
     const b = this.mutate(e.b);
+    this.rejectZeroDivisor(e.op, a, b);
     const folded = this.constFold(e.op, a, b);
     if (folded !== undefined) return folded;
     if (b.kind === "IntImm" && b.value > 0) {
@@ -272,6 +284,7 @@ export class CanonicalSimplifier extends TvmRewriter {
   private remainder(e: Binary): Canonical {
     const a = this.mutate(e.a);
     const b = this.mutate(e.b);
+    this.rejectZeroDivisor(e.op, a, b);
     const folded = this.constFold(e.op, a, b);
     if (folded !== undefined) return folded;
     return b.kind === "IntImm" && b.value > 0 ? this.remainderByConstant(a, b.value, modeOf(e.op)) : this.bySymbolicDivisor(e, a, b);

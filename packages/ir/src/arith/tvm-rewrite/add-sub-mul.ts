@@ -1,8 +1,14 @@
 /** TVM's rewrite rules for `+`, `-` and `*` (src/arith/rewrite_simplify.cc), in its order. */
+import { isFloat } from "../../dtype.js";
 import { type FloatImm, type PrimExpr, binary, intImm } from "../../expr.js";
 import type { Match } from "./pattern.js";
 import { rules } from "./rules.js";
 
+/** The named operand is not a float: `z - z` is NaN for an infinite float z, not 0. */
+const integral =
+  (n: string) =>
+  (m: Match): boolean =>
+    !isFloat(m.e(n).dtype);
 const isZeroFloat = (m: Match): boolean => (m.e("f1") as FloatImm).value === 0;
 
 const negated = (a: string, b: string) => (m: { c(n: string): number }) => m.c(a) === -m.c(b);
@@ -136,8 +142,8 @@ export const SUB_RULES = rules()
   .rw("x - (x + y)", "0 - y")
   .in("any")
   .rw("select(x, b1, b2) - select(x, s1, s2)", "select(x, b1 - s1, b2 - s2)")
-  .rw("select(x, y, z) - z", "select(x, y - z, 0)")
-  .rw("select(x, y, z) - y", "select(x, 0, z - y)").rules;
+  .rw("select(x, y, z) - z", "select(x, y - z, 0)", integral("z"))
+  .rw("select(x, y, z) - y", "select(x, 0, z - y)", integral("y")).rules;
 
 export const MUL_RULES = rules()
   .in("vector")

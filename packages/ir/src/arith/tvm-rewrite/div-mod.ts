@@ -120,13 +120,18 @@ export const FLOORDIV_RULES = rules()
   .rw(["fdiv(x * y, y)", "fdiv(y * x, y)"], "x", nonNegative("y"))
   .rw(["fdiv(x * z + y, z)", "fdiv(z * x + y, z)"], "x + fdiv(y, z)", nonNegative("z"))
   .rw(["fdiv(y + x * z, z)", "fdiv(y + z * x, z)"], "fdiv(y, z) + x", nonNegative("z"))
+  .rw("fdiv(x * z * c1 + y, z * c1)", "x + fdiv(y, z * c1)", (m, ctx) => ctx.bound(op("mul", m.e("z"), m.e("c1"))).min >= 0)
   .rw("fdiv(x - fmod(x, c1), c1)", "fdiv(x, c1)", (m) => c(m, "c1") !== 0)
   .in("uint")
   .rw("fdiv(x, x)", "1")
   .rw("fdiv(x, c2)", "0", (m, ctx) => {
     const b = ctx.bound(m.e("x"));
     return c(m, "c2") > 0 && b.min >= 0 && b.max < c(m, "c2");
-  }).rules;
+  })
+  .in("uintAsIndex")
+  .rw("fdiv(x * c1, c2)", "x * fdiv(c1, c2)", divides)
+  .rw(["fdiv(x * c1 + y, c2)", "fdiv(y + x * c1, c2)"], "x * fdiv(c1, c2) + fdiv(y, c2)", divides)
+  .rw(["fdiv(x * c1 + y + z, c2)", "fdiv(y + x * c1 + z, c2)"], "x * fdiv(c1, c2) + fdiv(y + z, c2)", divides).rules;
 
 /** Does c divide 2^bits of x's dtype (a power of two no larger)? Then wrap-around keeps residues. */
 function powerOfTwoDivisor(m: Match, name: string): boolean {
@@ -160,6 +165,7 @@ export const FLOORMOD_RULES = rules()
     const zero = intImm(0, y.dtype);
     return ctx.canProveEqual(op("sub", y, z), zero) || ctx.canProveEqual(op("add", y, z), zero);
   })
+  .rw("fmod(x * z * c1 + y, z * c1)", "fmod(y, z * c1)", (m, ctx) => ctx.bound(op("mul", m.e("z"), m.e("c1"))).min >= 0)
   .rw("fmod(x, c1)", remainderByFacts)
   .in("uint")
   .rw("fmod(x, x)", "0")
@@ -168,6 +174,12 @@ export const FLOORMOD_RULES = rules()
     if (!powerOfTwoDivisor(m, "c2")) return undefined;
     const mod = ctx.modular(m.e("x"));
     return mod.coeff % c(m, "c2") === 0 ? intImm(floorModInt(mod.base, c(m, "c2")), m.e("x").dtype) : undefined;
+  })
+  .in("uintAsIndex")
+  .rw("fmod(x * c1, c2)", "0", (m) => c(m, "c2") !== 0 && c(m, "c1") % c(m, "c2") === 0)
+  .rw("fmod(x, c2)", (m, ctx) => {
+    const mod = ctx.modular(m.e("x"));
+    return c(m, "c2") > 0 && mod.coeff % c(m, "c2") === 0 ? intImm(floorModInt(mod.base, c(m, "c2")), m.e("x").dtype) : undefined;
   }).rules;
 
 const nonNeg = (ctx: RuleContext, e: PrimExpr): boolean => ctx.bound(e).min >= 0;

@@ -12,7 +12,8 @@
  * as TVM's pattern evaluation does.
  */
 import { IRError } from "../../errors.js";
-import { type BinaryOp, type PrimExpr, broadcast, constIntValue, intImm, ramp, select } from "../../expr.js";
+import { elementType, lanesOf } from "../../dtype.js";
+import { type BinaryOp, type PrimExpr, broadcast, constIntValue, constant, ramp, select } from "../../expr.js";
 import { sameExpr } from "../exprKey.js";
 import { foldingBinary, foldingNot } from "./folding.js";
 
@@ -165,6 +166,12 @@ function matchLanes(name: string, lanes: number, m: Match): boolean {
   return true;
 }
 
+/** A literal result in the dtype of the expression it replaces: float, or broadcast for a vector. */
+function literal(value: number, dtype: string): PrimExpr {
+  const lanes = lanesOf(dtype);
+  return lanes === 1 ? constant(value, dtype) : broadcast(constant(value, elementType(dtype)), lanes);
+}
+
 /** Builds a result pattern from a match; `dtype` types a bare literal result (`0`). */
 export function buildPattern(p: Pat, m: Match, dtype: string): PrimExpr {
   const build = (q: Pat): PrimExpr | number => (q.k === "lit" ? q.value : buildPattern(q, m, dtype));
@@ -174,7 +181,7 @@ export function buildPattern(p: Pat, m: Match, dtype: string): PrimExpr {
     case "float":
       return m.e(p.name);
     case "lit":
-      return intImm(p.value, dtype);
+      return literal(p.value, dtype);
     case "bin":
       return foldingBinary(p.op, build(p.a), build(p.b));
     case "not":

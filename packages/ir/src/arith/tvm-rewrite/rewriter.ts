@@ -6,7 +6,7 @@
  * TryCompare does. It keeps TVM's canonical forms (`x - 1` is `x + -1`, `0 - y` for a negation),
  * which is why it is a simplifier of its own: lowering keeps the linear-form simplifier.
  */
-import { dtypeInfo } from "../../dtype.js";
+import { dtypeInfo, isFloat } from "../../dtype.js";
 import { type BinaryOp, type PrimExpr, binary, boolImm, bufferLoad, broadcast, call, cast, intImm, not, ramp, select } from "../../expr.js";
 import { simplifyLet } from "../letInline.js";
 import { foldCastConstant, gcdInt } from "../constFold.js";
@@ -19,6 +19,8 @@ import type { Rule, RuleContext } from "./rules.js";
 import type { IntBound } from "../intBound.js";
 import { sameExpr } from "../exprKey.js";
 import { DIV_RULES, FLOORDIV_RULES, FLOORMOD_RULES, MOD_RULES } from "./div-mod.js";
+import { rejectZeroDivisor } from "./zero-divisor.js";
+import { uintAsIndexAllowed } from "../uint-as-index.js";
 
 /** What the rewriter may know (an Analyzer). */
 export interface RewriteFacts extends RuleContext {
@@ -49,6 +51,12 @@ export function isIndexType(dt: string): boolean {
   return info.code === "int" && (info.bits === 32 || info.bits === 64) && info.lanes === 1;
 }
 
+/** uint32/uint64 scalars, which `allowUintAsIndex` admits where TVM's code says so. */
+export function isUintIndexType(dt: string): boolean {
+  const info = dtypeInfo(dt);
+  return info.code === "uint" && (info.bits === 32 || info.bits === 64) && info.lanes === 1;
+}
+
 function isVector(e: PrimExpr): boolean {
   return dtypeInfo(e.dtype).lanes > 1;
 }
@@ -60,11 +68,12 @@ function inScope(scope: Rule["scope"], vector: boolean, index: boolean, e: PrimE
     case "index":
       return index;
     case "other":
-      return !index;
-    case "uint": {
-      const info = dtypeInfo(e.dtype);
-      return info.code === "uint" && (info.bits === 32 || info.bits === 64) && info.lanes === 1;
-    }
+      // TVM's cancellations (`x - x`, `x == x`) hold for floats only without NaN and infinities.
+      return !index && !isFloat(e.dtype) && !(e.kind === "Binary" && isFloat(e.a.dtype));
+    case "uint":
+      return isUintIndexType(e.dtype);
+    case "uintAsIndex":
+      return isUintIndexType(e.dtype) && uintAsIndexAllowed();
     case "any":
       return true;
   }
@@ -74,9 +83,24 @@ type Comparison = "EQ" | "NE" | "LT" | "LE" | "GT" | "GE" | "unknown";
 
 export class TvmRewriter {
   private depth = 0;
-  private readonly match = new Match();
+  /** One match per nesting level: a rule's condition may simplify (TryCompare) and match again. */
+  private readonly matches: Match[] = [];
+  private matchLevel = 0;
 
-  constructor(protected readonly facts: RewriteFacts) {}
+  /**
+   * What rule conditions see: the analyzer's facts, except that `canProveEqual` is TVM's
+   * TryCompare, which simplifies the difference with this simplifier itself before bounding it.
+   */
+  private readonly ruleContext: RuleContext;
+
+  constructor(protected readonly facts: RewriteFacts) {
+    this.ruleContext = {
+      bound: (x) => facts.bound(x),
+      modular: (x) => facts.modular(x),
+      canProve: (c) => facts.canProve(c),
+      canProveEqual: (a, b) => this.compare(a, b) === "EQ",
+    };
+  }
 
   visit(e: PrimExpr): PrimExpr {
     switch (e.kind) {
@@ -171,24 +195,30 @@ export class TvmRewriter {
     const vector = isVector(e);
     // Comparisons are index-typed when their operands are (TVM's IsIndexTypedExpr(ret->a)).
     const index = isIndexType(e.kind === "Binary" && e.dtype === "bool" ? e.a.dtype : e.dtype);
-    const m = this.match;
-    for (const rule of list) {
-      if (!inScope(rule.scope, vector, index, e)) continue;
-      for (const p of rule.patterns) {
-        m.clear();
-        if (!matchPattern(p, e, m)) continue;
-        if (rule.when !== undefined && !rule.when(m, this.facts)) continue;
-        const r = typeof rule.result === "function" ? rule.result(m, this.facts) : buildPattern(rule.result, m, e.dtype);
-        if (r === undefined) continue;
-        return rule.recursive ? this.recurse(r) : r;
+    const level = this.matchLevel++;
+    const m = (this.matches[level] ??= new Match());
+    try {
+      for (const rule of list) {
+        if (!inScope(rule.scope, vector, index, e)) continue;
+        for (const p of rule.patterns) {
+          m.clear();
+          if (!matchPattern(p, e, m)) continue;
+          if (rule.when !== undefined && !rule.when(m, this.ruleContext)) continue;
+          const r = typeof rule.result === "function" ? rule.result(m, this.ruleContext) : buildPattern(rule.result, m, e.dtype);
+          if (r === undefined) continue;
+          return rule.recursive ? this.recurse(r) : r;
+        }
       }
+      return undefined;
+    } finally {
+      this.matchLevel--;
     }
-    return undefined;
   }
 
   private binary(op: BinaryOp, a: PrimExpr, b: PrimExpr, original?: PrimExpr): PrimExpr {
     if (op === "gt") return this.visitFolded(foldingBinary("lt", b, a));
     if (op === "ge") return this.visitFolded(foldingBinary("le", b, a));
+    rejectZeroDivisor(op, a, b);
     const folded = foldingBinary(op, a, b);
     if (folded.kind !== "Binary" || folded.op !== op) return folded;
     const node = original !== undefined && original.kind === "Binary" && original.a === a && original.b === b ? original : folded;

@@ -17,8 +17,12 @@ export interface RuleContext {
   canProveEqual(a: PrimExpr, b: PrimExpr): boolean;
 }
 
-/** `other`: neither index-typed nor vector (int8, uint32, …: TVM's else branches). `uint`: 32/64-bit unsigned. */
-export type RuleScope = "vector" | "index" | "other" | "uint" | "any";
+/**
+ * `other`: neither index-typed nor float (int8, uint32, integer vectors, …: TVM's else
+ * branches, which TVM applies to floats too). `uint`: 32/64-bit unsigned. `uintAsIndex`: those
+ * inside `allowUintAsIndex`, whose rules assume no wrap-around (TVM's uint_as_index blocks).
+ */
+export type RuleScope = "vector" | "index" | "other" | "uint" | "uintAsIndex" | "any";
 
 export interface Rule {
   readonly scope: RuleScope;
