@@ -91,7 +91,7 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: "quick", include: TESTS, exclude: [...exclude, ...SLOW_TESTS, ...ISOLATED_TESTS], isolate: false } },
       { extends: true, test: { name: "isolated", include: ISOLATED_TESTS } },
-      { extends: true, test: { name: "slow", include: SLOW_TESTS } },
+      { extends: true, test: { name: "slow", include: SLOW_TESTS, isolate: false } },
     ],
   },
 });
