@@ -6,4 +6,18 @@ export { type TypedArray, type TypedArrayConstructor, typedArrayFor, typedArrayC
 export { type CompileOptions, type CompiledPrimFunc, compilePrimFunc, runPrimFunc } from "./compile.js";
 export type { ParamInfo, ArgumentValue } from "./arguments.js";
 export { type RandomArgsOptions, allocateArgs, randomArgs } from "./arrays.js";
-export { roundToFloat16, roundHalfAwayFromZero, mulberry32 } from "./numeric.js";
+export { roundHalfAwayFromZero, mulberry32 } from "./numeric.js";
+export {
+  type HalfDType,
+  isHalfDType,
+  roundToFloat16,
+  roundToBFloat16,
+  roundToTF32,
+  roundToHalfDType,
+  float16Bits,
+  float16FromBits,
+  bfloat16Bits,
+  bfloat16FromBits,
+  encodeHalfArray,
+  decodeHalfArray,
+} from "./half-precision.js";
