@@ -195,4 +195,6 @@ export {
   bfloat16FromBits,
   encodeHalfArray,
   decodeHalfArray,
+  type Tolerance,
+  toleranceForDType,
 } from "./exec/index.js";

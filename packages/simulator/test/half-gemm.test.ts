@@ -3,10 +3,10 @@
  * bf16 kernels at 128³ (16-bit operands, float32 accumulation, a 16-bit epilogue add).
  */
 import { lower } from "@tessera/codegen";
-import { type HalfGemmDType, halfGemmManualSchedule, halfGemmReluAdd } from "@tessera/corpus";
-import { compilePrimFunc, encodeHalfArray, randomArgs } from "@tessera/ir";
+import { type HalfGemmDType, halfGemmManualSchedule, halfGemmReluAdd, manualScheduleOf } from "@tessera/corpus";
+import { compilePrimFunc, encodeHalfArray, parsePrimFunc, printTVMScript, randomArgs } from "@tessera/ir";
 import { describe, expect, it } from "vitest";
-import { simulate } from "../src/index.js";
+import { compareWithReference, simulate } from "../src/index.js";
 
 const N = 128;
 const PARAMS = { tileX: 64, tileY: 64, tileK: 16, threadTileX: 4, threadTileY: 4, threadTileK: 1 };
@@ -32,4 +32,24 @@ describe("16-bit gemm+ReLU+add at 128³, lowered for CUDA and simulated", () => 
       expect(new Set(want).size).toBeGreaterThan(1000);
     });
   }
+});
+
+describe("comparing 16-bit outputs with the reference", () => {
+  it("allows two ulps of the output format, so a kernel with a float32 epilogue passes at the default tolerance", () => {
+    const n = 64;
+    const original = halfGemmReluAdd(n, "float16").func;
+    // ReLU and the add in float32, rounded once: another correct kernel, often one half away.
+    const fused = parsePrimFunc(
+      printTVMScript(original)
+        .replace(`relu = T.alloc_buffer((${n}, ${n}), "float16")`, `relu = T.alloc_buffer((${n}, ${n}))`)
+        .replace('T.Cast("float16", T.max(matmul[vi, vj], T.float32(0.0)))', "T.max(matmul[vi, vj], T.float32(0.0))")
+        .replace("D[vi, vj] = relu[vi, vj] + C[vi, vj]", 'D[vi, vj] = T.Cast("float16", relu[vi, vj] + T.Cast("float32", C[vi, vj]))'),
+    );
+    const module = lower(manualScheduleOf(fused, n, PARAMS).func, "nvidia/tesla-t4");
+    const exact = compareWithReference(module, original, { seed: 2, rtol: 0, atol: 0, widenForDType: false });
+    expect(exact.mismatchCount).toBeGreaterThan(0);
+    const report = compareWithReference(module, original, { seed: 2 });
+    expect(report.passed).toBe(true);
+    expect(report.rtol).toBe(1e-5);
+  });
 });

@@ -7,6 +7,7 @@ export { type CompileOptions, type CompiledPrimFunc, compilePrimFunc, runPrimFun
 export type { ParamInfo, ArgumentValue } from "./arguments.js";
 export { type RandomArgsOptions, allocateArgs, randomArgs } from "./arrays.js";
 export { roundHalfAwayFromZero, mulberry32 } from "./numeric.js";
+export { type Tolerance, toleranceForDType } from "./tolerance.js";
 export {
   type HalfDType,
   isHalfDType,
