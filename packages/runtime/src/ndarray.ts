@@ -83,7 +83,10 @@ export class NDArray<D extends DType = DType> {
    * Copies numbers to a new float16 or bfloat16 device array, rounding each to the dtype (to
    * nearest, ties to even, from the exact value), as the executor stores them.
    */
-  static fromFloats<D extends HalfDType>(values: Float32Array | Float64Array | readonly number[], options: { dtype: D; shape?: Shape; device?: number }): NDArray<D> {
+  static fromFloats<D extends HalfDType>(
+    values: Float32Array | Float64Array | readonly number[],
+    options: { dtype: D; shape?: Shape; device?: number },
+  ): NDArray<D> {
     if (!isHalfDType(options.dtype)) throw new TypeError(`NDArray.fromFloats: dtype must be float16 or bfloat16, got ${String(options.dtype)}`);
     return NDArray.from(encodeHalfArray(options.dtype, values), options);
   }

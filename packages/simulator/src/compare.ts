@@ -3,7 +3,17 @@
  * original, the simulator runs the module, on the same random inputs, with outputs poisoned
  * beforehand so that elements the kernels never write show up as NaN (which never matches).
  */
-import { type Buffer, type PrimFunc, type TypedArray, compilePrimFunc, forEachExpr, forEachStmt, paramBuffers, randomArgs, toleranceForDType } from "@tessera/ir";
+import {
+  type Buffer,
+  type PrimFunc,
+  type TypedArray,
+  compilePrimFunc,
+  forEachExpr,
+  forEachStmt,
+  paramBuffers,
+  randomArgs,
+  toleranceForDType,
+} from "@tessera/ir";
 import type { LoweredModule } from "@tessera/codegen";
 import { SimulationError } from "./errors.js";
 import { poisonValue } from "./poison.js";
