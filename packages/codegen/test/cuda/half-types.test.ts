@@ -6,6 +6,10 @@ import { moduleFromScript } from "./lowered-kernel.js";
 
 const source = codegenCuda(halfOperationsModule()).source;
 
+function expectSnippets(snippets: readonly string[]): void {
+  for (const snippet of snippets) expect(source, snippet).toContain(snippet);
+}
+
 function copyKernel(dtype: string): string {
   return codegenCuda(
     moduleFromScript(`
@@ -34,22 +38,26 @@ describe("16-bit float types in CUDA", () => {
   });
 
   it("converts once from the source value: doubles and integers directly, 16-bit types through float", () => {
-    expect(source).toContain("__double2half(3.000000e-01)");
-    expect(source).toContain("__double2bfloat16(1.000000e+30)");
-    expect(source).toContain("__int2bfloat16_rn(I[((int)threadIdx.x)])");
-    expect(source).toContain("__ll2half_rn(L[((int)threadIdx.x)])");
-    expect(source).toContain("__float2half_rn(__bfloat162float(B[((int)threadIdx.x)]))");
-    expect(source).toContain("((int)__bfloat162float(B[((int)threadIdx.x)]))");
-    expect(source).toContain("((int)((double)__half2float(A[((int)threadIdx.x)])))");
+    expectSnippets([
+      "__double2half(3.000000e-01)",
+      "__double2bfloat16(1.000000e+30)",
+      "__int2bfloat16_rn(I[((int)threadIdx.x)])",
+      "__ll2half_rn(L[((int)threadIdx.x)])",
+      "__float2half_rn(__bfloat162float(B[((int)threadIdx.x)]))",
+      "((int)__bfloat162float(B[((int)threadIdx.x)]))",
+      "((int)((double)__half2float(A[((int)threadIdx.x)])))",
+    ]);
   });
 
   it("uses the headers' operators, __hmin/__hmax and hfloor, and runs math in float rounded once", () => {
-    expect(source).toContain("(A[((int)threadIdx.x)] * __float2half_rn(9.99755859e-02f))");
-    expect(source).toContain("__hmax(B[((int)threadIdx.x)], ");
-    expect(source).toContain("__hmin(A[((int)threadIdx.x)], ");
-    expect(source).toContain("hfloor((B[((int)threadIdx.x)] / __float2bfloat16_rn(-2.500000e+00f)))");
-    expect(source).toContain("__float2half_rn(expf(__half2float(A[((int)threadIdx.x)])))");
-    expect(source).toContain("__float2bfloat16_rn(fmodf(__bfloat162float(B[((int)threadIdx.x)]), ");
+    expectSnippets([
+      "(A[((int)threadIdx.x)] * __float2half_rn(9.99755859e-02f))",
+      "__hmax(B[((int)threadIdx.x)], ",
+      "__hmin(A[((int)threadIdx.x)], ",
+      "hfloor((B[((int)threadIdx.x)] / __float2bfloat16_rn(-2.500000e+00f)))",
+      "__float2half_rn(expf(__half2float(A[((int)threadIdx.x)])))",
+      "__float2bfloat16_rn(fmodf(__bfloat162float(B[((int)threadIdx.x)]), ",
+    ]);
   });
 
   it("vectorises two lanes as __half2 / __nv_bfloat162, with the headers' operators and constructors", () => {
@@ -66,9 +74,9 @@ describe("16-bit float types in CUDA", () => {
 
   it("the fp16 gemm accumulates in float and rounds the epilogue to half", () => {
     const gemm = codegenCuda(halfGemmModule("float16")).source;
-    expect(gemm).toContain("float matmul_local[16];");
+    expect(gemm).toContain("float gemm_local[16];");
     expect(gemm).toContain("__shared__ __half A_shared[1024];");
     expect(gemm).toMatch(/\(__half2float\(A_shared_local\[i_1_1\]\) \* __half2float\(B_shared_local\[j_1_1\]\)\)/);
-    expect(gemm).toMatch(/= \(__float2half_rn\(fmaxf\(matmul_local\[.*\], 0\.000000e\+00f\)\) \+ C\[/);
+    expect(gemm).toMatch(/= \(__float2half_rn\(fmaxf\(gemm_local\[.*\], 0\.000000e\+00f\)\) \+ C\[/);
   });
 });

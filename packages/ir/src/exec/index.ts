@@ -8,17 +8,4 @@ export type { ParamInfo, ArgumentValue } from "./arguments.js";
 export { type RandomArgsOptions, allocateArgs, randomArgs } from "./arrays.js";
 export { roundHalfAwayFromZero, mulberry32 } from "./numeric.js";
 export { type Tolerance, toleranceForDType } from "./tolerance.js";
-export {
-  type HalfDType,
-  isHalfDType,
-  roundToFloat16,
-  roundToBFloat16,
-  roundToTF32,
-  roundToHalfDType,
-  float16Bits,
-  float16FromBits,
-  bfloat16Bits,
-  bfloat16FromBits,
-  encodeHalfArray,
-  decodeHalfArray,
-} from "./half-precision.js";
+export * from "./half-precision.js";
