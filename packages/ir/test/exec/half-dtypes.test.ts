@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import * as ir from "../../src/index.js";
-import { roundToBFloat16, roundToFloat16, roundToTF32 } from "../../src/exec/index.js";
+import { float16Bits, float16FromBits, roundToBFloat16, roundToFloat16, roundToTF32 } from "../../src/exec/index.js";
 import { evalExpr } from "./helpers.js";
 
 const bf16 = (v: number) => ir.floatImm(v, "bfloat16");
@@ -25,6 +25,37 @@ describe("bfloat16 in the executor", () => {
         expect(evalExpr(ir.mul(bf16(a), bf16(b)))).toBe(roundToBFloat16(a * b));
       }),
       { numRuns: 200 },
+    );
+  });
+
+  it("divides float16 values to the nearest half of the exact quotient (checked in exact integer arithmetic)", () => {
+    // Every half is k·2^-24 for an integer k; compare |a − q·b| exactly, scaled by 2^48, for the two halves around a/b.
+    const scaled = (x: number): bigint => BigInt(x * 2 ** 24);
+    const half = fc
+      .integer({ min: 0, max: 0x7bff })
+      .chain((bits) => fc.constantFrom(bits, bits | 0x8000))
+      .map(float16FromBits);
+    fc.assert(
+      fc.property(half, half, (a, b) => {
+        fc.pre(b !== 0);
+        const q = evalExpr(ir.div(f16(a), f16(b)));
+        const r = Math.abs(q);
+        if (r === Infinity) {
+          expect(Math.abs(a / b)).toBeGreaterThanOrEqual(65520);
+          return;
+        }
+        const residual = (h: number): bigint => {
+          const d = scaled(Math.abs(a)) * (1n << 24n) - scaled(h) * scaled(Math.abs(b));
+          return d < 0n ? -d : d;
+        };
+        const neighbours = [float16FromBits(float16Bits(r) + 1), ...(r > 0 ? [float16FromBits(float16Bits(r) - 1)] : [])].filter(Number.isFinite);
+        for (const other of neighbours) {
+          const [mine, theirs] = [residual(r), residual(other)];
+          expect(mine <= theirs).toBe(true);
+          if (mine === theirs) expect(float16Bits(r) & 1).toBe(0);
+        }
+      }),
+      { numRuns: 3000 },
     );
   });
 
