@@ -69,9 +69,9 @@ describe("16-bit float bit patterns", () => {
   it("float16: every one of the 65536 patterns decodes to a half that encodes back to itself (NaNs to 0x7fff)", () => {
     for (let bits = 0; bits < 0x10000; bits++) {
       const value = float16FromBits(bits);
-      const isNaN = (bits & 0x7c00) === 0x7c00 && (bits & 0x3ff) !== 0;
-      expect(Number.isNaN(value)).toBe(isNaN);
-      if (isNaN) {
+      const nanPattern = (bits & 0x7c00) === 0x7c00 && (bits & 0x3ff) !== 0;
+      expect(Number.isNaN(value)).toBe(nanPattern);
+      if (nanPattern) {
         expect(float16Bits(value)).toBe(0x7fff);
         continue;
       }
