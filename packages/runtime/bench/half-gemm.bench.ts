@@ -148,7 +148,18 @@ async function main(): Promise<void> {
   const results: CheckResult[] = [];
   for (const dtype of ["float16", "bfloat16"] as const) {
     for (const n of opts.sizes) {
-      const r = await check(dtype, n, opts);
+      let r: CheckResult;
+      try {
+        r = await check(dtype, n, opts);
+      } catch (err) {
+        const message = err instanceof Error ? `${err.message}${"log" in err ? `\n${String(err.log)}` : ""}` : String(err);
+        const hint = /cuda_(fp16|bf16)\.h/.test(message)
+          ? " (NVRTC did not find the 16-bit float headers: set TESSERA_CUDA_INCLUDE to a CUDA toolkit's include folder)"
+          : "";
+        console.log(`FAIL ${dtype} ${n}³: ${message.split("\n").slice(0, 6).join(" | ")}${hint}`);
+        process.exitCode = 1;
+        continue;
+      }
       results.push(r);
       const executor = r.executorBitsDiffering === undefined ? "executor: not compared" : `executor: ${r.executorBitsDiffering} elements with other bits`;
       const torch =

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -14,6 +14,17 @@ describe("NVRTC include path for cuda_fp16.h / cuda_bf16.h", () => {
     expect(halfHeaderOptions("#include <cuda_fp16.h>\n__global__ void k() {}", env)).toEqual([`-I${toolkit}`]);
     expect(halfHeaderOptions("#include <cuda_bf16.h>\n", env)).toEqual([`-I${toolkit}`]);
     expect(halfHeaderOptions("__global__ void k(float* a) {}", env)).toEqual([]);
+  });
+
+  it("adds the toolkit's cccl folder beside it when there is one", () => {
+    const withCccl = mkdtempSync(join(tmpdir(), "tessera-cuda-include-cccl-"));
+    try {
+      writeFileSync(join(withCccl, "cuda_fp16.h"), "");
+      mkdirSync(join(withCccl, "cccl"));
+      expect(halfHeaderOptions("#include <cuda_fp16.h>\n", { TESSERA_CUDA_INCLUDE: withCccl })).toEqual([`-I${withCccl}`, `-I${join(withCccl, "cccl")}`]);
+    } finally {
+      rmSync(withCccl, { recursive: true, force: true });
+    }
   });
 
   it("skips folders without the header (NVRTC's built-in copies are then the only hope)", () => {

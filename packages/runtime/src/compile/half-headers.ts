@@ -19,9 +19,14 @@ export function cudaIncludeDir(env: NodeJS.ProcessEnv = process.env): string | u
   return candidates.find((dir): dir is string => dir !== undefined && existsSync(join(dir, "cuda_fp16.h")));
 }
 
-/** `-I<toolkit include>` for NVRTC when `source` includes a 16-bit float header and the folder is found. */
+/**
+ * `-I<toolkit include>` for NVRTC when `source` includes a 16-bit float header and the folder is
+ * found, and its `cccl/` beside it where there is one (the headers include `<nv/target>`).
+ */
 export function halfHeaderOptions(source: string, env: NodeJS.ProcessEnv = process.env): string[] {
   if (!HALF_INCLUDE.test(source)) return [];
   const dir = cudaIncludeDir(env);
-  return dir === undefined ? [] : [`-I${dir}`];
+  if (dir === undefined) return [];
+  const cccl = join(dir, "cccl");
+  return existsSync(cccl) ? [`-I${dir}`, `-I${cccl}`] : [`-I${dir}`];
 }
