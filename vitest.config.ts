@@ -49,6 +49,7 @@ const SLOW_TESTS = [
   // External compilers and spawned command lines: nvcc, tsc, the bench scripts under tsx.
   "packages/codegen/test/cuda/corpus-nvcc.test.ts",
   "packages/codegen/test/cuda/async-copy-nvcc.test.ts",
+  "packages/codegen/test/cuda/half-types-nvcc.test.ts",
   "packages/runtime/test/codegen-nvcc.test.ts",
   "packages/schedule/test/trace-typecheck.test.ts",
   "assignments/gemm-relu-add/test/starter.test.ts",

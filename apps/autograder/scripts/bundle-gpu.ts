@@ -41,6 +41,12 @@ const ENTRIES: ReadonlyArray<{ name: string; source: string; description: string
     description: "pnpm bench:gpu: build() kernels, hand-written gemm, cuBLAS; --dry-run: the same checks in the simulator; --out-dir DIR",
   },
   {
+    name: "bench-half",
+    source: "packages/runtime/bench/half-gemm.bench.ts",
+    description:
+      "pnpm bench:half: fp16 and bf16 gemm+ReLU+add (fp32 accumulation) on the GPU against the executor (bit for bit, ≤ 256³) and torch (two-ulp tolerance); --sizes 128,2048, --seed N, --out FILE.json; --dry-run: the simulator",
+  },
+  {
     name: "gemm-variants",
     source: "packages/runtime/bench/gemm-variants.bench.ts",
     description:

@@ -5,7 +5,7 @@
  * the course's instructor solution schedules the same way, and the assignment's tests check that
  * the two give the same program (assignments/gemm-relu-add/test/solution-matches-corpus.test.ts).
  */
-import { gemmReluAdd } from "@tessera/ir";
+import { type PrimFunc, gemmReluAdd } from "@tessera/ir";
 import { type BlockRV, type ExprRV, type LoopRV, Schedule } from "@tessera/schedule";
 
 /** Tile sizes of the manual schedule. Every size must divide the one above it. */
@@ -58,8 +58,13 @@ export function naiveSchedule(n: number): Schedule {
 
 /** The complete manual schedule at size `n` with `params`. */
 export function manualSchedule(n: number, params: ManualScheduleParams = REFERENCE_MANUAL_PARAMS): Schedule {
+  return manualScheduleOf(gemmReluAdd(n).func, n, params);
+}
+
+/** The manual schedule applied to `func`, an n³ workload with gemm+ReLU+add's blocks ("gemm", "relu", "add"). */
+export function manualScheduleOf(func: PrimFunc, n: number, params: ManualScheduleParams = REFERENCE_MANUAL_PARAMS): Schedule {
   checkManualParams(n, params);
-  const sch = new Schedule(gemmReluAdd(n).func);
+  const sch = new Schedule(func);
   const gemm = sch.getBlock("gemm");
   // Block tiles, with A's and B's k chunks staged in shared memory.
   const [i, j, k] = sch.getLoops(gemm) as [LoopRV, LoopRV, LoopRV];

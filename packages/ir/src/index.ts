@@ -61,7 +61,24 @@ export {
   and,
   or,
 } from "./expr.js";
-export { intrinsicInfo, fabs, pow, ifThenElse, storageSync, UNARY_MATH, exp, log, sqrt, tanh, sigmoid, floor, ceil, round, trunc } from "./intrinsics.js";
+export {
+  intrinsicInfo,
+  fabs,
+  pow,
+  ifThenElse,
+  storageSync,
+  UNARY_MATH,
+  exp,
+  log,
+  sqrt,
+  tanh,
+  sigmoid,
+  floor,
+  ceil,
+  round,
+  trunc,
+  tf32Round,
+} from "./intrinsics.js";
 export {
   ptxCpAsync,
   asAsyncCopy,
@@ -167,4 +184,7 @@ export {
   type RandomArgsOptions,
   randomArgs,
   mulberry32,
+  type Tolerance,
+  toleranceForDType,
 } from "./exec/index.js";
+export * from "./exec/half-precision.js";

@@ -4,7 +4,7 @@
  * entry in this table plus its implementation in the executor and the CUDA code generator.
  */
 import { type Call, type ExprLike, call, matchTypes, toExpr } from "./expr.js";
-import { type DType, isBool, isFloat, isIntegral } from "./dtype.js";
+import { type DType, elementType, isBool, isFloat, isIntegral } from "./dtype.js";
 import { IRError } from "./errors.js";
 import { PTX_CP_ASYNC, ptxCpAsyncFromArgs } from "./async-copy.js";
 
@@ -58,6 +58,11 @@ export const UNARY_MATH = ["exp", "log", "sqrt", "tanh", "sigmoid", "floor", "ce
 for (const name of UNARY_MATH) register(name, 1, { floatOnly: true });
 register("fabs", 1);
 register("rsqrt", 1, { floatOnly: true });
+/**
+ * `T.tf32_round(x)`: a float32 rounded to tf32 precision (10 mantissa bits, ties away from zero,
+ * PTX `cvt.rna.tf32.f32`), still a float32. Tessera's spelling: TVM has no tf32 dtype.
+ */
+register("tf32_round", 1, { floatOnly: true });
 /** `T.likely(cond)`: a branch hint; its value is the condition's. */
 register("likely", 1, { resultDType: "bool" });
 register("pow", 2, { floatOnly: true });
@@ -235,6 +240,13 @@ export function pow(aLike: ExprLike, bLike: ExprLike): Call {
   return call(a.dtype, "pow", [a, b]);
 }
 
+/** `T.tf32_round(x)` of a float32 `x` (see its registration). */
+export function tf32Round(xLike: ExprLike): Call {
+  const x = toExpr(xLike, "float32");
+  if (elementType(x.dtype) !== "float32") throw new IRError(`T.tf32_round expects a float32 operand, got ${x.dtype}`);
+  return call(x.dtype, "tf32_round", [x]);
+}
+
 /** A conditional that evaluates only the chosen branch (safe for out-of-bounds guards). */
 export function ifThenElse(condLike: ExprLike, t: ExprLike, f: ExprLike): Call {
   const cond = toExpr(condLike);
@@ -297,6 +309,8 @@ export function checkIntrinsicCall(op: string, args: readonly ExprLike[], dt?: D
     }
     case "rsqrt":
       return unaryMath(op, args[0]!);
+    case "tf32_round":
+      return tf32Round(args[0]!);
     case "ret":
     case "popcount":
     case "clz": {

@@ -97,40 +97,11 @@ export function typedArrayMatches(dtype: DType, a: AnyTypedArray): boolean {
 const f32 = new Float32Array(1);
 const u32 = new Uint32Array(f32.buffer);
 
-/** float32 → IEEE binary16 bits (round to nearest even). */
-export function float16Bits(value: number): number {
-  f32[0] = value;
-  const x = u32[0] as number;
-  const sign = (x >>> 16) & 0x8000;
-  const exp = (x >>> 23) & 0xff;
-  let mant = x & 0x7fffff;
-  if (exp === 0xff) return sign | 0x7c00 | (mant !== 0 ? 0x200 : 0);
-  let e = exp - 127 + 15;
-  if (e >= 0x1f) return sign | 0x7c00;
-  if (e <= 0) {
-    if (e < -10) return sign;
-    mant |= 0x800000;
-    const shift = 14 - e;
-    let half = mant >>> shift;
-    const rem = mant & ((1 << shift) - 1);
-    const mid = 1 << (shift - 1);
-    if (rem > mid || (rem === mid && (half & 1) === 1)) half += 1;
-    return sign | half;
-  }
-  let half = (e << 10) | (mant >>> 13);
-  const rem = mant & 0x1fff;
-  if (rem > 0x1000 || (rem === 0x1000 && (half & 1) === 1)) half += 1;
-  return sign | half;
-}
-
-/** float32 → bfloat16 bits (round to nearest even). */
-export function bfloat16Bits(value: number): number {
-  f32[0] = value;
-  const x = u32[0] as number;
-  if (Number.isNaN(value)) return ((x >>> 16) | 0x40) & 0xffff;
-  const rounded = x + 0x7fff + ((x >>> 16) & 1);
-  return (rounded >>> 16) & 0xffff;
-}
+/**
+ * 16-bit float arrays hold raw bit patterns (Uint16Array); the host has no half type. Conversions
+ * from and to numbers round exactly as the executor and the simulator do (one shared module).
+ */
+export { float16Bits, bfloat16Bits, encodeHalfArray, decodeHalfArray, isHalfDType, type HalfDType } from "@tessera/ir";
 
 /** The 32-bit pattern of a float32 value. */
 export function float32Bits(value: number): number {

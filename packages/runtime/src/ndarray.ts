@@ -7,7 +7,11 @@ import {
   dtypeOfTypedArray,
   float16Bits,
   float32Bits,
+  decodeHalfArray,
+  encodeHalfArray,
+  isHalfDType,
   typedArrayMatches,
+  type HalfDType,
   type AnyTypedArray,
   type DType,
   type TypedArrayFor,
@@ -73,6 +77,26 @@ export class NDArray<D extends DType = DType> {
       throw e;
     }
     return a;
+  }
+
+  /**
+   * Copies numbers to a new float16 or bfloat16 device array, rounding each to the dtype (to
+   * nearest, ties to even, from the exact value), as the executor stores them.
+   */
+  static fromFloats<D extends HalfDType>(
+    values: Float32Array | Float64Array | readonly number[],
+    options: { dtype: D; shape?: Shape; device?: number },
+  ): NDArray<D> {
+    if (!isHalfDType(options.dtype)) throw new TypeError(`NDArray.fromFloats: dtype must be float16 or bfloat16, got ${String(options.dtype)}`);
+    return NDArray.from(encodeHalfArray(options.dtype, values), options);
+  }
+
+  /** Device → host copy as a Float32Array: 16-bit floats decoded from their bits, float32 as is. */
+  toFloat32Array(): Float32Array {
+    const dtype: DType = this.dtype;
+    if (isHalfDType(dtype)) return decodeHalfArray(dtype, this.toTypedArray() as Uint16Array);
+    if (dtype === "float32") return this.toTypedArray() as Float32Array;
+    throw new TypeError(`NDArray.toFloat32Array: a ${dtype} array is not a float16, bfloat16 or float32 array`);
   }
 
   get disposed(): boolean {

@@ -3,7 +3,17 @@
  * original, the simulator runs the module, on the same random inputs, with outputs poisoned
  * beforehand so that elements the kernels never write show up as NaN (which never matches).
  */
-import { type Buffer, type PrimFunc, type TypedArray, compilePrimFunc, forEachExpr, forEachStmt, paramBuffers, randomArgs } from "@tessera/ir";
+import {
+  type Buffer,
+  type PrimFunc,
+  type TypedArray,
+  compilePrimFunc,
+  forEachExpr,
+  forEachStmt,
+  paramBuffers,
+  randomArgs,
+  toleranceForDType,
+} from "@tessera/ir";
 import type { LoweredModule } from "@tessera/codegen";
 import { SimulationError } from "./errors.js";
 import { poisonValue } from "./poison.js";
@@ -18,6 +28,11 @@ export interface CompareOptions {
   readonly rtol?: number;
   /** Absolute tolerance (default 1e-6). An element matches when |actual - expected| ≤ atol + rtol·|expected|. */
   readonly atol?: number;
+  /**
+   * Widen the tolerance of float16/bfloat16 outputs to at least two ulps of their format
+   * (`toleranceForDType`; default true): correct kernels may round float32 sums differently.
+   */
+  readonly widenForDType?: boolean;
   /** Mismatches listed per output (default 10). */
   readonly maxMismatches?: number;
   readonly simulation?: SimulationOptions;
@@ -74,7 +89,12 @@ export function compareWithReference(module: LoweredModule, original: PrimFunc, 
   const referenceTimeMs = performance.now() - started;
   const simulation = simulate(module, simulated, opts.simulation);
 
-  const compared = outputs.map((i) => compareArrays(buffers[i]!, reference[i]!, simulated[i]!, { rtol, atol, maxMismatches: opts.maxMismatches ?? 10 }));
+  const compared = outputs.map((i) =>
+    compareArrays(buffers[i]!, reference[i]!, simulated[i]!, {
+      ...(opts.widenForDType === false ? { rtol, atol } : toleranceForDType(buffers[i]!.dtype, { rtol, atol })),
+      maxMismatches: opts.maxMismatches ?? 10,
+    }),
+  );
   const mismatchCount = compared.reduce((n, c) => n + c.mismatchCount, 0);
   return {
     seed,

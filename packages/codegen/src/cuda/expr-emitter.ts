@@ -9,7 +9,8 @@
 import { type BinaryOp, type BufferLoad, type Call, type DType, type PrimExpr, type Ramp, type Var, elementType, lanesOf } from "@tessera/ir";
 import { IntrinsicSpellingError, spellIntrinsic } from "../c-family/intrinsics.js";
 import { type EmitContext, fail } from "./context.js";
-import { LANE_NAMES, cTypeOf, isCudaVectorType, isFloatDType, supportedDTypes } from "./ctypes.js";
+import { LANE_NAMES, cTypeOf, halfElementOf, isCudaVectorType, isFloatDType, supportedDTypes, vectorConstructor } from "./ctypes.js";
+import { floatToHalf, halfBinary, halfCast, halfLiteral, halfToFloat, halfTypeFeature } from "./half-types.js";
 import { float32Literal, float64Literal, intLiteral } from "../c-family/literals.js";
 import { C_OPERATORS } from "../c-family/operators.js";
 
@@ -30,6 +31,8 @@ export class ExprEmitter {
   cType(dtype: DType, what: string): string {
     const t = cTypeOf(dtype);
     if (t === undefined) fail(this.ctx, `${what} has dtype ${dtype}, which the CUDA generator does not support (supported: ${supportedDTypes()})`);
+    const header = halfTypeFeature(dtype);
+    if (header !== undefined) this.ctx.features.add(header);
     return t;
   }
 
@@ -51,7 +54,7 @@ export class ExprEmitter {
       case "Select":
         return `(${this.expr(e.condition)} ? ${this.expr(e.trueValue)} : ${this.expr(e.falseValue)})`;
       case "Cast":
-        return `((${this.cType(e.dtype, "a cast")})${this.expr(e.value)})`;
+        return this.cast(e.value.dtype, e.dtype, this.expr(e.value));
       case "BufferLoad":
         return this.scalarLoad(e);
       case "Let":
@@ -72,7 +75,19 @@ export class ExprEmitter {
   floatLiteral(value: number, dtype: DType): string {
     if (dtype === "float32") return float32Literal(value);
     if (dtype === "float64") return float64Literal(value);
+    const half = halfElementOf(dtype);
+    if (half !== undefined) {
+      this.cType(dtype, `the constant ${value}`);
+      return halfLiteral(half, value);
+    }
     return fail(this.ctx, `the constant ${value} has dtype ${dtype}, which the CUDA generator does not support (supported: ${supportedDTypes()})`);
+  }
+
+  /** The cast of scalar text `x` from scalar dtype `from` to `to`. */
+  private cast(from: DType, to: DType, x: string): string {
+    const target = this.cType(to, "a cast");
+    if (halfElementOf(from) !== undefined) this.cType(from, "a cast");
+    return halfCast(from, to, x, (dt) => this.cType(dt, "a cast")) ?? `((${target})${x})`;
   }
 
   private variable(v: Var): string {
@@ -98,6 +113,9 @@ export class ExprEmitter {
    * known) let integer floor division become plain `/` when both sides are provably positive.
    */
   binary(op: BinaryOp, operandType: DType, a: string, b: string, aExpr?: PrimExpr, bExpr?: PrimExpr): string {
+    const half = halfElementOf(operandType);
+    const halfText = half === undefined ? undefined : halfBinary(half, op, a, b);
+    if (halfText !== undefined) return halfText;
     const float = isFloatDType(operandType);
     const f32 = operandType === "float32";
     switch (op) {
@@ -137,7 +155,23 @@ export class ExprEmitter {
     const args = e.args;
     const argDType = args[0]?.dtype === undefined ? e.dtype : elementType(args[0].dtype);
     if (e.op === "tvm_storage_sync") return fail(this.ctx, "T.tvm_storage_sync is a statement and cannot be part of an expression");
+    if (e.op === "tf32_round") {
+      this.ctx.features.add("tf32_round");
+      return `tessera_tf32_round(${arg(args[0]!)})`;
+    }
+    const half = halfElementOf(argDType);
     try {
+      // 16-bit math runs in float and rounds once (the selection of if_then_else has a bool first operand).
+      if (half !== undefined)
+        return floatToHalf(
+          half,
+          spellIntrinsic(
+            "cuda",
+            e.op,
+            "float32",
+            args.map((a) => halfToFloat(half, arg(a))),
+          ),
+        );
       return spellIntrinsic("cuda", e.op, argDType, args.map(arg));
     } catch (err) {
       if (err instanceof IntrinsicSpellingError) return fail(this.ctx, err.message);
@@ -194,9 +228,11 @@ export class ExprEmitter {
     if (type === undefined || !isCudaVectorType(e.dtype)) {
       fail(
         this.ctx,
-        `a vector of dtype ${e.dtype} is needed as a value, but CUDA has no such vector type (supported: float32x2, float32x4, float64x2, int32x2, int32x4)`,
+        `a vector of dtype ${e.dtype} is needed as a value, but CUDA has no such vector type (supported: float16x2, bfloat16x2, float32x2, float32x4, float64x2, int32x2, int32x4)`,
       );
     }
+    const header = halfTypeFeature(e.dtype);
+    if (header !== undefined) this.ctx.features.add(header);
     switch (e.kind) {
       case "BufferLoad": {
         const contiguous = this.contiguousAccess(e.buffer, e.indices[0]!, e.dtype);
@@ -208,7 +244,8 @@ export class ExprEmitter {
       }
       case "Binary":
         if (["add", "sub", "mul", "div"].includes(e.op)) {
-          this.ctx.features.add(`vector_ops:${type}`);
+          // cuda_fp16.h and cuda_bf16.h define the operators of __half2 and __nv_bfloat162.
+          if (halfElementOf(e.dtype) === undefined) this.ctx.features.add(`vector_ops:${type}`);
           return `(${this.vector(e.a)} ${C_OPERATORS[e.op]!} ${this.vector(e.b)})`;
         }
         break;
@@ -224,7 +261,7 @@ export class ExprEmitter {
 
   private makeVector(type: string, e: PrimExpr): string {
     const lanes = Array.from({ length: lanesOf(e.dtype) }, (_, i) => this.lane(e, i));
-    return `make_${type}(${lanes.join(", ")})`;
+    return `${vectorConstructor(type)}(${lanes.join(", ")})`;
   }
 
   /** Scalar text of lane `i` of `e` (a scalar `e` is the same in every lane). */
@@ -250,7 +287,7 @@ export class ExprEmitter {
       case "Select":
         return `(${this.lane(e.condition, i)} ? ${this.lane(e.trueValue, i)} : ${this.lane(e.falseValue, i)})`;
       case "Cast":
-        return `((${this.cType(elementType(e.dtype), "a cast")})${this.lane(e.value, i)})`;
+        return this.cast(elementType(e.value.dtype), elementType(e.dtype), this.lane(e.value, i));
       case "Call":
         return this.call(e, (a) => this.lane(a, i));
       case "Let":

@@ -4,6 +4,7 @@
  * concatenated into one translation unit.
  */
 import { type AsyncCopyFeature, asyncCopyPreamble } from "./async-copy.js";
+import { type HalfTypeFeature, halfTypePreamble } from "./half-types.js";
 
 /** Floor division and modulo for signed integers: C's `/` and `%` truncate toward zero. */
 const FLOOR_DIV_MOD = `#ifndef TESSERA_FLOORDIV_DEFINED
@@ -47,11 +48,12 @@ function vectorOperators(type: string): string {
   return [`#ifndef ${guard}`, `#define ${guard}`, `// Element-wise arithmetic on ${type}.`, ...ops, "#endif"].join("\n");
 }
 
-export type Feature = "floordiv" | `vector_ops:${string}` | AsyncCopyFeature;
+export type Feature = "floordiv" | `vector_ops:${string}` | AsyncCopyFeature | HalfTypeFeature;
 
 /** The preamble for a set of features, in a fixed order; empty when nothing is needed. */
 export function preamble(features: ReadonlySet<Feature>): string {
-  const parts: string[] = [];
+  // The 16-bit float headers come first: later helpers may use their types.
+  const parts: string[] = halfTypePreamble((f) => features.has(f));
   if (features.has("floordiv")) parts.push(FLOOR_DIV_MOD);
   for (const type of Object.keys(LANES)) {
     if (features.has(`vector_ops:${type}`)) parts.push(vectorOperators(type));

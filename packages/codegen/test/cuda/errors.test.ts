@@ -31,11 +31,9 @@ function withBody(module: LoweredModule, body: DeviceKernel["body"]): LoweredMod
 
 describe("CodegenError", () => {
   it("rejects a dtype without a CUDA spelling", () => {
-    const err = codegenError(() =>
-      codegenCuda(moduleFromScript(script("    B[threadIdx_x] = A[threadIdx_x]", 'A: T.Buffer((64,), "float16"), B: T.Buffer((64,), "float16")'))),
-    );
+    const err = codegenError(() => codegenCuda(moduleFromScript(script('    B[threadIdx_x] = T.Cast("float32", T.Cast("float8_e4m3fn", A[threadIdx_x]))'))));
     expect(err.kernel).toBe("bad_kernel");
-    expect(err.message).toMatch(/^CUDA codegen of kernel bad_kernel: parameter A has dtype float16/);
+    expect(err.message).toMatch(/^CUDA codegen of kernel bad_kernel: a cast has dtype float8_e4m3fn, which the CUDA generator does not support/);
   });
 
   it("rejects a shared allocation of symbolic size", () => {

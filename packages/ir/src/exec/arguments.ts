@@ -8,7 +8,7 @@ import type { Var } from "../expr.js";
 import type { PrimFunc } from "../func.js";
 import { describeExpr } from "../printer/expr-text.js";
 import { ExecutionError } from "./errors.js";
-import { roundToFloat16 } from "./numeric.js";
+import { roundToFloatPrecision } from "./half-precision.js";
 import { evalShapeExpr, varsOf } from "./shape-eval.js";
 import { type TypedArray, describeValueType, typedArrayConstructorFor } from "./typed-arrays.js";
 
@@ -126,10 +126,7 @@ function scalarArgument(label: string, dt: DType, value: unknown): number | bool
   if (typeof value !== "number") {
     throw new ExecutionError(`${label}: expected a number (${dt}), got ${describeValueType(value)}`);
   }
-  if (info.code === "float") {
-    if (info.bits === 32) return Math.fround(value);
-    return info.bits === 16 ? roundToFloat16(value) : value;
-  }
+  if (info.code === "float" || info.code === "bfloat") return roundToFloatPrecision(info.code, info.bits, value);
   if (!Number.isInteger(value)) throw new ExecutionError(`${label}: expected an integer (${dt}), got ${value}`);
   const { min, max } = intRange(dt);
   if (info.bits <= 32 && (value < min || value > max)) {

@@ -8,7 +8,8 @@ import { paramBuffers } from "../func.js";
 import type { Buffer } from "../buffer.js";
 import { describeBufferType, functionName, requiredLength } from "./arguments.js";
 import { ExecutionError } from "./errors.js";
-import { mulberry32, roundToFloat16 } from "./numeric.js";
+import { mulberry32 } from "./numeric.js";
+import { roundToFloatPrecision } from "./half-precision.js";
 import { type TypedArray, typedArrayFor } from "./typed-arrays.js";
 
 function constantLength(func: PrimFunc, buffer: Buffer): number {
@@ -51,11 +52,11 @@ export function randomArgs(func: PrimFunc, seed: number, opts: RandomArgsOptions
 function sampler(dt: DType, next: () => number, opts: RandomArgsOptions): () => number {
   const { code, bits } = dtypeInfo(dt);
   if (code === "bool") return () => (next() < 0.5 ? 0 : 1);
-  if (code === "float") {
+  if (code === "float" || code === "bfloat") {
     const low = opts.low ?? -1;
     const high = opts.high ?? 1;
     const value = (): number => low + (high - low) * next();
-    return bits === 16 ? () => roundToFloat16(value()) : value;
+    return bits === 16 ? () => roundToFloatPrecision(code, bits, value()) : value;
   }
   const low = Math.ceil(opts.low ?? (code === "uint" ? 0 : -10));
   const high = Math.floor(opts.high ?? 10);

@@ -5,7 +5,7 @@
 import { type DType, dtypeInfo, elementType, lanesOf } from "../dtype.js";
 import type { BufferLoad, Call, Let, PrimExpr, Ramp } from "../expr.js";
 import { globalCallee, isOpaqueIntrinsic } from "../intrinsics.js";
-import { roundToFloat16 } from "./numeric.js";
+import { roundToFloatPrecision } from "./half-precision.js";
 import type { EmitContext } from "./context.js";
 import { describeExpr } from "../printer/expr-text.js";
 import { ExecutionError } from "./errors.js";
@@ -23,10 +23,8 @@ export function numberLiteral(value: number): string {
 
 /** The value of a float immediate in its dtype's precision. */
 function floatConstant(value: number, dt: DType): number {
-  const bits = dtypeInfo(dt).bits;
-  if (bits === 32) return Math.fround(value);
-  if (bits === 16) return roundToFloat16(value);
-  return value;
+  const { code, bits } = dtypeInfo(dt);
+  return code === "float" || code === "bfloat" ? roundToFloatPrecision(code, bits, value) : value;
 }
 
 /** JS for `e` (or for lane `lane` of a vector `e`). */

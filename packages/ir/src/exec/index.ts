@@ -6,4 +6,6 @@ export { type TypedArray, type TypedArrayConstructor, typedArrayFor, typedArrayC
 export { type CompileOptions, type CompiledPrimFunc, compilePrimFunc, runPrimFunc } from "./compile.js";
 export type { ParamInfo, ArgumentValue } from "./arguments.js";
 export { type RandomArgsOptions, allocateArgs, randomArgs } from "./arrays.js";
-export { roundToFloat16, roundHalfAwayFromZero, mulberry32 } from "./numeric.js";
+export { roundHalfAwayFromZero, mulberry32 } from "./numeric.js";
+export { type Tolerance, toleranceForDType } from "./tolerance.js";
+export * from "./half-precision.js";

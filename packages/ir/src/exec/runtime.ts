@@ -3,7 +3,8 @@
  * that failed, found through a per-function table of error sites indexed by the generated code.
  */
 import { ExecutionError } from "./errors.js";
-import { roundHalfAwayFromZero, roundToFloat16 } from "./numeric.js";
+import { roundHalfAwayFromZero } from "./numeric.js";
+import { roundToBFloat16, roundToFloat16, roundToTF32 } from "./half-precision.js";
 import { type AsyncCopyQueue, ImmediateCopies } from "./async-copies.js";
 
 export type ErrorSite =
@@ -38,7 +39,11 @@ export interface ExecRuntime {
   readonly floorModF16: (a: number, b: number) => number;
   readonly floorModF32: (a: number, b: number) => number;
   readonly floorModF64: (a: number, b: number) => number;
+  readonly floorModBF16: (a: number, b: number) => number;
   readonly toFloat16: (x: number) => number;
+  readonly toBFloat16: (x: number) => number;
+  /** `T.tf32_round`: see `roundToTF32`. */
+  readonly toTF32: (x: number) => number;
   readonly roundHalfAway: (x: number) => number;
   /** A failed `assert cond, "message"` (T.assert). */
   readonly assertFailed: (message: string) => never;
@@ -76,7 +81,10 @@ export function makeRuntime(table: ErrorSiteTable): ExecRuntime {
     floorModF16: (a, b) => roundToFloat16(a - roundToFloat16(Math.floor(roundToFloat16(a / b)) * b)),
     floorModF32: (a, b) => Math.fround(a - Math.fround(Math.floor(Math.fround(a / b)) * b)),
     floorModF64: (a, b) => a - Math.floor(a / b) * b,
+    floorModBF16: (a, b) => roundToBFloat16(a - roundToBFloat16(Math.floor(roundToBFloat16(a / b)) * b)),
     toFloat16: roundToFloat16,
+    toBFloat16: roundToBFloat16,
+    toTF32: roundToTF32,
     roundHalfAway: roundHalfAwayFromZero,
     assertFailed(message) {
       throw new ExecutionError(`assertion failed${message === "" ? "" : `: ${message}`}`);

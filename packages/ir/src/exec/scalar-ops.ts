@@ -15,16 +15,22 @@ export const RUNTIME_PRELUDE = [
   "const fround = Math.fround;",
   "const imul = Math.imul;",
   "const { divTrunc: $divTrunc, modTrunc: $modTrunc, divFloor: $divFloor, modFloor: $modFloor, " +
-    "toFloat16: $f16, roundHalfAway: $roundHalfAway, select: $select, outOfBounds: $oob, " +
-    "floorModF16: $floorModF16, floorModF32: $floorModF32, floorModF64: $floorModF64, assertFailed: $assertFailed } = $rt;",
+    "toFloat16: $f16, toBFloat16: $bf16, toTF32: $tf32, roundHalfAway: $roundHalfAway, select: $select, outOfBounds: $oob, " +
+    "floorModF16: $floorModF16, floorModBF16: $floorModBF16, floorModF32: $floorModF32, floorModF64: $floorModF64, assertFailed: $assertFailed } = $rt;",
 ];
 
-/** Rounds a float result to the precision of `dt` (float32: after every operation). */
+/** Rounds a float result to the precision of `dt` (float32, float16, bfloat16: after every operation). */
 export function roundToFloat(dt: DType, js: string): string {
-  const bits = dtypeInfo(dt).bits;
+  const { code, bits } = dtypeInfo(dt);
+  if (code === "bfloat") return `$bf16(${js})`;
   if (bits === 32) return `fround(${js})`;
   if (bits === 16) return `$f16(${js})`;
   return `(${js})`;
+}
+
+/** IEEE floats and bfloat16: the float formats the executor computes with. */
+function isExecutableFloat(code: string): boolean {
+  return code === "float" || code === "bfloat";
 }
 
 /**
@@ -57,7 +63,7 @@ export function emitBinaryOp(op: BinaryOp, dt: DType, a: string, b: string, divi
   if (op === "min") return `Math.min(${a}, ${b})`;
   if (op === "max") return `Math.max(${a}, ${b})`;
   const { code, bits } = dtypeInfo(dt);
-  if (code === "float") return emitFloatArith(op, dt, a, b);
+  if (isExecutableFloat(code)) return emitFloatArith(op, dt, a, b);
   if (code !== "int" && code !== "uint") {
     throw new ExecutionError(`arithmetic operator ${op} on dtype ${dt} is not supported`);
   }
@@ -94,7 +100,7 @@ function emitFloatArith(op: BinaryOp, dt: DType, a: string, b: string): string {
     case "floordiv":
       return `Math.floor(${roundToFloat(dt, `${a} / ${b}`)})`;
     case "floormod":
-      return `$floorModF${dtypeInfo(dt).bits}(${a}, ${b})`;
+      return dtypeInfo(dt).code === "bfloat" ? `$floorModBF16(${a}, ${b})` : `$floorModF${dtypeInfo(dt).bits}(${a}, ${b})`;
     default:
       throw new ExecutionError(`unexpected operator ${op}`);
   }
@@ -107,9 +113,9 @@ export function emitCast(from: DType, to: DType, js: string): string {
   const dst = dtypeInfo(to);
   if (dst.code === "bool") return src.code === "bool" ? js : `(${js} !== 0)`;
   const numeric = src.code === "bool" ? `(${js} ? 1 : 0)` : js;
-  if (dst.code === "float") return dst.bits === 64 || src.code === "bool" ? numeric : roundToFloat(to, numeric);
+  if (isExecutableFloat(dst.code)) return dst.bits === 64 || src.code === "bool" ? numeric : roundToFloat(to, numeric);
   if (dst.code !== "int" && dst.code !== "uint") throw new ExecutionError(`cannot cast ${from} to ${to}`);
-  if (dst.bits === 64) return src.code === "float" ? `Math.trunc(${numeric})` : numeric;
+  if (dst.bits === 64) return isExecutableFloat(src.code) ? `Math.trunc(${numeric})` : numeric;
   // ToInt32 inside the wrapping operators truncates floats toward zero and wraps integers.
   return wrapInteger(to, numeric);
 }
@@ -174,11 +180,13 @@ export function emitIntrinsic(op: string, dt: DType, args: readonly string[]): s
     case "round":
       return `$roundHalfAway(${a})`;
     case "fabs":
-      return dtypeInfo(dt).code === "float" ? `Math.abs(${a})` : wrapInteger(dt, `Math.abs(${a})`);
+      return isExecutableFloat(dtypeInfo(dt).code) ? `Math.abs(${a})` : wrapInteger(dt, `Math.abs(${a})`);
     case "pow":
       return roundToFloat(dt, `Math.pow(${a}, ${args[1] ?? "undefined"})`);
     case "rsqrt":
       return roundToFloat(dt, `1 / ${roundToFloat(dt, `Math.sqrt(${a})`)}`);
+    case "tf32_round":
+      return `$tf32(${a})`;
     case "tvm_storage_sync":
       return "0";
     case "shift_left":

@@ -4,8 +4,9 @@
  * Two dtypes have no exact JS counterpart:
  * - `int64` / `uint64` live in a `Float64Array`; values are exact integers up to 2^53 and
  *   arithmetic on them does not wrap (it stays exact as long as results stay below 2^53).
- * - `float16` lives in a `Float32Array`; every float16 result and every store into a float16
- *   buffer is rounded to the nearest half-precision value, so the array only ever holds halves.
+ * - `float16` and `bfloat16` live in a `Float32Array`; every result of those dtypes and every
+ *   store into such a buffer is rounded to the format (`half-precision.ts`), so the array only
+ *   ever holds values of the format (`encodeHalfArray` gives the device's 16-bit patterns).
  */
 import { type DType, dtypeInfo } from "../dtype.js";
 import { ExecutionError } from "./errors.js";
@@ -33,6 +34,8 @@ export function typedArrayConstructorFor(dt: DType): TypedArrayConstructor {
       return Uint8Array;
     case "float":
       return info.bits === 64 ? Float64Array : Float32Array;
+    case "bfloat":
+      return Float32Array;
     case "int":
       if (info.bits < 8) throw new ExecutionError(`the CPU executor does not support the sub-byte dtype ${dt}`);
       if (info.bits === 8) return Int8Array;
@@ -48,11 +51,11 @@ export function typedArrayConstructorFor(dt: DType): TypedArrayConstructor {
     case "handle":
       throw new ExecutionError("a buffer of dtype handle cannot be executed");
     default:
-      throw new ExecutionError(`the CPU executor does not support dtype ${dt} (bfloat16 and the float8/6/4 formats are parse/print only)`);
+      throw new ExecutionError(`the CPU executor does not support dtype ${dt} (the float8/6/4 formats are parse/print only)`);
   }
 }
 
-/** A zeroed typed array of `length` elements of dtype `dt` (see the module comment for int64 and float16). */
+/** A zeroed typed array of `length` elements of dtype `dt` (see the module comment for int64, float16 and bfloat16). */
 export function typedArrayFor(dt: DType, length: number): TypedArray {
   if (!Number.isInteger(length) || length < 0) {
     throw new ExecutionError(`typedArrayFor(${dt}): length must be a non-negative integer, got ${length}`);

@@ -6,7 +6,7 @@
  * is each argument's digest (output-digest.ts): sampled elements and whole-array sums, or every
  * element when the runner is asked for all of them.
  */
-import { type PrimFunc, runPrimFunc } from "@tessera/ir";
+import { type PrimFunc, runPrimFunc, toleranceForDType } from "@tessera/ir";
 import type { AnyTypedArray } from "@tessera/runtime";
 import type { ArgInfo } from "../arg-info.js";
 import { argInfoToJSON } from "../arg-info.js";
@@ -40,14 +40,22 @@ export function compareArguments(actual: readonly AnyTypedArray[], expected: rea
 /**
  * The first difference between two digests of the same arguments: a sampled element out of
  * tolerance, or a whole-array sum further off than the elements' tolerances allow together.
+ * With the arguments' `dtypes`, float16/bfloat16 arguments allow at least two ulps of their
+ * format (`toleranceForDType`); others use `tol` as it is.
  */
-export function compareDigests(actual: readonly OutputDigest[], expected: readonly OutputDigest[], tol: CheckTolerance = {}): string | undefined {
-  const rtol = tol.rtol ?? 1e-4;
-  const atol = tol.atol ?? 1e-4;
+export function compareDigests(
+  actual: readonly OutputDigest[],
+  expected: readonly OutputDigest[],
+  tol: CheckTolerance = {},
+  dtypes: readonly string[] = [],
+): string | undefined {
+  const base = { rtol: tol.rtol ?? 1e-4, atol: tol.atol ?? 1e-4 };
   if (actual.length !== expected.length) return `${actual.length} arguments came back, ${expected.length} expected`;
   for (let k = 0; k < expected.length; k++) {
     const a = actual[k]!;
     const e = expected[k]!;
+    const dtype = dtypes[k];
+    const { rtol, atol } = dtype === undefined ? base : toleranceForDType(dtype, base);
     if (a.length !== e.length) return `argument ${k} has ${a.length} elements, ${e.length} expected`;
     if (!sameIndices(a.indices, e.indices)) return `argument ${k} was sampled at other elements than the reference (different sample counts)`;
     for (let s = 0; s < e.values.length; s++) {
@@ -90,7 +98,7 @@ export function firstResultChecker(tol: CheckTolerance = {}): RunnerChecker {
         references.set(key, outputs);
         return undefined;
       }
-      return compareDigests(outputs, reference, tol);
+      return compareDigests(outputs, reference, tol, dtypesOf(input));
     },
   };
 }
@@ -115,9 +123,15 @@ export function referenceChecker(reference: (inputs: AnyTypedArray[]) => readonl
         outputs,
         want.map((w, k) => (outputs[k]?.indices === undefined ? digestOf(w, "all") : digestOf(w, outputs[k]!.indices!.length))),
         tol,
+        dtypesOf(input),
       );
     },
   };
+}
+
+/** The dtype of every argument of a runner input, for per-dtype tolerances. */
+export function dtypesOf(input: RunnerInput): string[] {
+  return input.argsInfo.map((a) => a.dtype);
 }
 
 /** The unscheduled function run by the CPU executor (slow at large sizes: meant for small workloads). */

@@ -4,7 +4,18 @@
  * times all kernels together with TVM's time_evaluator semantics (`timeEvaluator`). A CUDA error
  * leaves the context unusable, so it is fatal: the pool starts a fresh child for the next one.
  */
-import { type AnyTypedArray, CudaError, CudaModule, LaunchSequence, NDArray, type KernelArg, cuda, isDType, timeEvaluator } from "@tessera/runtime";
+import {
+  type AnyTypedArray,
+  CudaError,
+  CudaModule,
+  LaunchSequence,
+  NDArray,
+  type KernelArg,
+  cuda,
+  isDType,
+  isHalfDType,
+  timeEvaluator,
+} from "@tessera/runtime";
 import { FatalTaskError } from "../isolation/serve.js";
 import type { MeasureBackend, MeasureResult, MeasureTask } from "./measure-backend.js";
 import { digestOf } from "./output-digest.js";
@@ -62,7 +73,8 @@ function measureOnDevice(task: MeasureTask): Promise<MeasureResult> {
     let outputs: MeasureResult["outputs"];
     if (task.returnOutputs) {
       sequence.run();
-      outputs = args.map((a) => digestOf(a.toTypedArray(), task.outputSamples));
+      // 16-bit floats are digested as their values, not their bit patterns.
+      outputs = args.map((a) => digestOf(isHalfDType(a.dtype) ? a.toFloat32Array() : a.toTypedArray(), task.outputSamples));
       steps.lap("check");
     }
     const { number, repeat, minRepeatMs } = task.evaluator;

@@ -7,7 +7,7 @@
 import type { PrimFunc } from "@tessera/ir";
 import { type AnyTypedArray, buildHost } from "@tessera/runtime";
 import { argInfoToJSON } from "../arg-info.js";
-import { type CheckTolerance, type RunnerChecker, compareDigests } from "./checker.js";
+import { type CheckTolerance, type RunnerChecker, compareDigests, dtypesOf } from "./checker.js";
 import { digestOf } from "./output-digest.js";
 import { randomArgsFor } from "./random-args.js";
 import type { RunnerInput } from "../interfaces/runner.js";
@@ -59,6 +59,7 @@ export function hostReferenceChecker(tol: CheckTolerance = {}): RunnerChecker {
         outputs,
         want.map((w, k) => (outputs[k]?.indices === undefined ? digestOf(w, "all") : digestOf(w, outputs[k]!.indices!.length))),
         tol,
+        dtypesOf(input),
       );
     },
   };

@@ -54,6 +54,19 @@ describe("output digests of a checked run", () => {
     );
   });
 
+  it("allows two ulps for float16/bfloat16 arguments given their dtypes, float32 ones unchanged", () => {
+    const reference = Float32Array.from([1, 2, 3]);
+    // One float16 ulp off at 2 (2^-9): outside 1e-4, inside float16's two ulps.
+    const halfOff = Float32Array.from([1, 2 + 2 ** -9, 3]);
+    const all = (a: Float32Array) => [digestOf(a, "all")];
+    expect(compareDigests(all(halfOff), all(reference))).toMatch(/argument 0, element 1/);
+    expect(compareDigests(all(halfOff), all(reference), {}, ["float32"])).toMatch(/argument 0, element 1/);
+    expect(compareDigests(all(halfOff), all(reference), {}, ["float16"])).toBeUndefined();
+    const bfloatOff = Float32Array.from([1, 2 + 2 ** -6, 3]);
+    expect(compareDigests(all(bfloatOff), all(reference), {}, ["float16"])).toMatch(/element 1/);
+    expect(compareDigests(all(bfloatOff), all(reference), {}, ["bfloat16"])).toBeUndefined();
+  });
+
   it("names arguments sampled differently instead of comparing unrelated elements", () => {
     const a = new Float32Array(100);
     expect(compareDigests([digestOf(a, 10)], [digestOf(a, 20)])).toMatch(/sampled at other elements/);

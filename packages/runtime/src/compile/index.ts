@@ -10,6 +10,7 @@ import { parseArch } from "./arch.js";
 import { CompileCache, cacheKey, defaultCacheDir } from "./cache.js";
 import { nvccVersion, runNvcc } from "./nvcc.js";
 import { parsePtxasVerbose, type PtxasReport } from "./ptxas.js";
+import { halfHeaderOptions } from "./half-headers.js";
 
 export type CompileBackend = "nvrtc" | "nvcc";
 
@@ -118,7 +119,7 @@ export async function compileCuda(source: string, opts: CompileOptions = {}): Pr
   const arch = parseArch(opts.arch ?? defaultArch());
   const target = output === "cubin" ? arch.sm : arch.compute;
   const { backend, version } = await pickBackend(opts.backend ?? "auto");
-  const args = compilerArgs(backend, target, opts);
+  const args = [...compilerArgs(backend, target, opts), ...(backend === "nvrtc" ? halfHeaderOptions(source) : [])];
   const key = cacheKey({ backend, compilerVersion: version, source, options: args, output });
   const dir = cacheDir(opts.cache);
   const cache = dir === undefined ? undefined : new CompileCache(dir);
