@@ -408,4 +408,67 @@ def main(A: T.Buffer((${n}, ${n}), "float32"), C: T.Buffer((${n}, ${n}), "float3
       { numRuns: 30 },
     );
   });
+
+  /** Tiles of `step` outputs, each reading a window of `window` inputs that starts one before the tile (a left border pad). */
+  const borderWindows = (tiles: number, step: number, window: number) => `
+@T.prim_func
+def main(X: T.Buffer((${tiles * step + window},), "float32"), Y: T.Buffer((${tiles * step},), "float32")):
+    for t in range(${tiles}):
+        with T.block(""):
+            Cache = T.alloc_buffer((${tiles * step + window},))
+            for a in range(${window}):
+                with T.block("fetch"):
+                    T.where(1 <= t * ${step} + a)
+                    Cache[t * ${step} - 1 + a] = X[t * ${step} - 1 + a]
+            for o, a in T.grid(${step}, ${window}):
+                with T.block("use"):
+                    if a == 0:
+                        Y[t * ${step} + o] = T.float32(0)
+                    Y[t * ${step} + o] = Y[t * ${step} + o] + T.if_then_else(1 <= t * ${step} + o + a, Cache[t * ${step} + o + a - 1], T.float32(0))
+`;
+
+  test("a window clamped at the border (from max(0, t * 4 - 1)) is bounded by its interior size, as in TVM", () => {
+    const f = parsePrimFunc(borderWindows(5, 4, 6));
+    const out = compactBufferAllocation(f);
+    // The hull is [max(0, t*4 - 1), t*4 + 8]: at most 9 elements, not the buffer's 26.
+    expect(allocatedShapes(out)).toEqual({ Cache: { shape: [9] } });
+    expect(script(out)).toContain("Cache[t * 4 + a - T.max(0, t * 4 - 1) - 1] = X[t * 4 - 1 + a]");
+    expectSameResults(out, f);
+  });
+
+  test("an index whose minimum is clamped at 0 is re-based to min(x, 0), as TVM's simplifier writes x - max(0, x)", () => {
+    const f = parsePrimFunc(`
+@T.prim_func
+def main(X: T.Buffer((16,), "float32"), Start: T.Buffer((4,), "int32"), Y: T.Buffer((4,), "float32")):
+    for i in range(4):
+        with T.block(""):
+            One = T.alloc_buffer((16,))
+            with T.block("copy"):
+                One[Start[i]] = X[Start[i]]
+            with T.block("use"):
+                Y[i] = One[Start[i]]
+`);
+    const out = script(compactBufferAllocation(f));
+    expect(out).toContain("One = T.alloc_buffer((1,))");
+    expect(out).toContain("One[T.min(Start[i], 0)] = X[Start[i]]");
+    expect(out).toContain("Y[i] = One[T.min(Start[i], 0)]");
+  });
+
+  test("property: windows clamped at the border compute what they did before compaction", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 5 }),
+        fc.integer({ min: 1, max: 4 }),
+        fc.integer({ min: 1, max: 6 }),
+        fc.integer({ min: 0, max: 99 }),
+        (tiles, step, window, seed) => {
+          const f = parsePrimFunc(borderWindows(tiles, step, window));
+          const out = compactBufferAllocation(f);
+          expect(allocatedShapes(out).Cache!.shape[0]).toBeLessThanOrEqual(step + window - 1);
+          expectSameResults(out, f, seed);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
 });

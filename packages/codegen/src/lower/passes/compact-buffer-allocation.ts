@@ -279,7 +279,7 @@ function compactRange(set: IntervalSet | undefined, extent: PrimExpr, innerVars:
   const last = analyzer.simplify(sub(extent, 1));
   let lo: PrimExpr = set.min;
   let hi: PrimExpr = set.max;
-  if (strict && !analyzer.canProveGreaterEqual(lo, 0)) lo = analyzer.canProveLess(lo, 0) ? zero : analyzer.simplify(max(lo, zero));
+  if (strict && !analyzer.canProveGreaterEqual(lo, 0)) lo = analyzer.canProveLess(lo, 0) ? zero : analyzer.simplify(max(zero, lo));
   if (strict && !analyzer.canProveLessEqual(hi, last)) hi = analyzer.canProveGreater(hi, last) ? last : analyzer.simplify(min(hi, last));
   let size = analyzer.simplify(add(sub(hi, lo), 1));
   if (size.kind !== "IntImm") {
@@ -290,7 +290,7 @@ function compactRange(set: IntervalSet | undefined, extent: PrimExpr, innerVars:
   }
   if (size.kind !== "IntImm") {
     // A data-dependent size (a partial tile): allocate its upper bound.
-    const bound = analyzer.constIntBound(size).max;
+    const bound = sizeUpperBound(lo, hi, analyzer);
     if (!Number.isFinite(bound)) return undefined;
     size = intImm(bound, extent.dtype);
   }
@@ -301,6 +301,21 @@ function compactRange(set: IntervalSet | undefined, extent: PrimExpr, innerVars:
   const fits = extent.kind === "IntImm" ? size.value <= extent.value : analyzer.canProveLessEqual(size, extent);
   if (strict && !fits) return undefined;
   return { min: analyzer.simplify(lo), extent: size };
+}
+
+/**
+ * An upper bound of `hi - lo + 1`. A clamped end (`lo = max(a, b)`, `hi = min(c, d)`) is spread
+ * over the size (`hi - max(a, b) + 1 = min(hi - a + 1, hi - b + 1)`), so that a tile clamped at
+ * the border (`[max(h * 8 - 1, 0), h * 8 + 7]`) is bounded by its interior size (9), as TVM bounds
+ * it, where interval evaluation of the whole difference is not.
+ */
+function sizeUpperBound(lo: PrimExpr, hi: PrimExpr, analyzer: Analyzer): number {
+  const ends = (e: PrimExpr, op: "max" | "min"): PrimExpr[] => (e.kind === "Binary" && e.op === op ? [...ends(e.a, op), ...ends(e.b, op)] : [e]);
+  let bound = Number.POSITIVE_INFINITY;
+  for (const l of ends(lo, "max")) {
+    for (const h of ends(hi, "min")) bound = Math.min(bound, analyzer.constIntBound(analyzer.simplify(add(sub(h, l), 1))).max);
+  }
+  return bound;
 }
 
 /** Binds the shape variables of `buffer` that no loop binds to [1, max]: shapes are positive. */
@@ -469,7 +484,16 @@ class AccessRebaser extends IRMutator {
       const loopVar = this.threadLoops.get(tag);
       if (loopVar !== undefined) local.set(tv, loopVar);
     }
-    return indices.map((i, d) => this.analyzer.simplify(sub(i, local.size === 0 ? c.mins[d]! : substitute(c.mins[d]!, local))));
+    return indices.map((i, d) => this.offsetFrom(i, local.size === 0 ? c.mins[d]! : substitute(c.mins[d]!, local)));
+  }
+
+  /** `index - min`, simplified; `x - max(y, x)` (a clamped minimum) as `min(x - y, 0)`, as TVM's simplifier gives it. */
+  private offsetFrom(index: PrimExpr, lo: PrimExpr): PrimExpr {
+    if (lo.kind === "Binary" && lo.op === "max") {
+      const other = sameExprStructure(index, lo.b) ? lo.a : sameExprStructure(index, lo.a) ? lo.b : undefined;
+      if (other !== undefined) return this.analyzer.simplify(min(sub(index, other), intImm(0, index.dtype)));
+    }
+    return this.analyzer.simplify(sub(index, lo));
   }
 
   override visitBufferLoad(e: BufferLoad): PrimExpr {
