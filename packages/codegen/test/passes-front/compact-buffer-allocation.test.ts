@@ -471,4 +471,59 @@ def main(X: T.Buffer((16,), "float32"), Start: T.Buffer((4,), "int32"), Y: T.Buf
       { numRuns: 40 },
     );
   });
+
+  /** A flat allocation (no block) of `size` elements, written and read where `i != skip` over `range(count)`. */
+  const flatSkipping = (size: number, count: number, skip: number) => `
+@T.prim_func
+def main(X: T.Buffer((${size},), "float32"), Y: T.Buffer((${size},), "float32")):
+    T.func_attr({"global_symbol": "main"})
+    Tmp = T.decl_buffer((${size},), "float32")
+    for i in range(${count}):
+        if i != ${skip}:
+            Tmp[i] = X[i] * T.float32(2)
+    for i in range(${count}):
+        if i != ${skip}:
+            Y[i] = Tmp[i] + T.float32(1)
+`;
+
+  test("a flat allocation (T.decl_buffer without data) is compacted too, and i != 0 over [0, 9] starts it at 1", () => {
+    const f = parsePrimFunc(flatSkipping(12, 10, 0));
+    const out = compactBufferAllocation(f);
+    expect(allocatedShapes(out)).toEqual({ Tmp: { shape: [9] } });
+    expect(script(out)).toContain("Tmp[i - 1] = X[i] * T.float32(2.0)");
+    expectSameResults(out, f);
+  });
+
+  test("a flat allocation that another buffer views (other type) keeps its shape", () => {
+    const f = parsePrimFunc(`
+@T.prim_func
+def main(Y: T.Buffer((4,), "int32")):
+    Bytes = T.decl_buffer((64,), "int8")
+    Words = T.decl_buffer((16,), "int32", data=Bytes.data)
+    for i in range(4):
+        Words[i] = i
+    for i in range(4):
+        Y[i] = Words[i]
+`);
+    expect(compactBufferAllocation(f)).toBe(f);
+  });
+
+  test("property: a flat allocation used where i != c computes what it did before compaction", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 12 }),
+        fc.integer({ min: 0, max: 4 }),
+        fc.integer({ min: -1, max: 12 }),
+        fc.integer({ min: 0, max: 99 }),
+        (count, spare, skip, seed) => {
+          const f = parsePrimFunc(flatSkipping(count + spare, count, skip));
+          const out = compactBufferAllocation(f);
+          const ends = (skip === 0 ? 1 : 0) + (skip === count - 1 && count > 1 ? 1 : 0);
+          expect(allocatedShapes(out).Tmp!.shape[0]).toBe(count - ends);
+          expectSameResults(out, f, seed);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
 });

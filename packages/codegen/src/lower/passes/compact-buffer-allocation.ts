@@ -116,6 +116,8 @@ class AccessCollector extends LoopContextVisitor {
   private readonly lets = new Map<Var, PrimExpr>();
 
   override visitStmt(s: Stmt): void {
+    if (s.kind === "Allocate") this.allocateFlat(s.buffer);
+    if (s.kind === "DeclBuffer") this.declare(s.buffer);
     if (s.kind !== "LetStmt") return super.visitStmt(s);
     this.visitExpr(s.value);
     const shadowed = this.lets.get(s.variable);
@@ -123,6 +125,18 @@ class AccessCollector extends LoopContextVisitor {
     this.visitStmt(s.body);
     if (shadowed === undefined) this.lets.delete(s.variable);
     else this.lets.set(s.variable, shadowed);
+  }
+
+  /** A flat allocation (TVM's AllocBuffer, `T.decl_buffer` without `data`) is compacted like a block's. */
+  private allocateFlat(b: Buffer): void {
+    this.allocations.set(b, { buffer: b, outerLoops: [...this.loops], accesses: [], threadVars: new Map() });
+    this.byData.set(b.data, b);
+  }
+
+  /** Another view of an allocation's storage (other shape or type) leaves the allocation as declared, as in TVM. */
+  private declare(b: Buffer): void {
+    const allocated = this.byData.get(b.data);
+    if (allocated !== undefined && allocated !== b) this.opaque.add(allocated);
   }
 
   override visitBlockRealize(s: BlockRealize): void {

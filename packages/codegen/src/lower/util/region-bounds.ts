@@ -3,7 +3,7 @@
  * evaluation of each index, tightened by conditions that bound a sub-expression of the index
  * (a block predicate `i0 * 64 + i1 < 66` limits `base + (i0 * 64 + i1)` to `base + 65`).
  */
-import { type Analyzer, type IntervalSet, NEG_INF, POS_INF, type PrimExpr, type Var, add, evalSet, intImm, sub, usesVar } from "@tessera/ir";
+import { type Analyzer, type IntervalSet, NEG_INF, POS_INF, type PrimExpr, type Var, add, evalSet, gt, intImm, lt, sub, usesVar } from "@tessera/ir";
 
 const FLIPPED: Readonly<Record<string, string>> = { lt: "gt", le: "ge", gt: "lt", ge: "le" };
 
@@ -23,6 +23,18 @@ function asBound(cond: PrimExpr, relaxed: ReadonlySet<Var>): Bound | undefined {
   return undefined;
 }
 
+/**
+ * `x != c` where `c` is an end of `x`'s range, as the strict bound it is (`i != 0` with `i` in
+ * [0, 9] is `i > 0`, as TVM reads a non-boolean condition `if i:`); other conditions as they are.
+ */
+function excludedEnd(cond: PrimExpr, dom: ReadonlyMap<Var, IntervalSet>, analyzer: Analyzer): PrimExpr {
+  if (cond.kind !== "Binary" || cond.op !== "ne") return cond;
+  const set = evalSet(cond.a, dom, analyzer);
+  if (set.min.kind !== "NegInf" && analyzer.canProveEqual(set.min, cond.b)) return gt(cond.a, cond.b);
+  if (set.max.kind !== "PosInf" && analyzer.canProveEqual(set.max, cond.b)) return lt(cond.a, cond.b);
+  return cond;
+}
+
 /** The interval of `index` with `dom` relaxed, narrowed by `conditions` where that is provable. */
 export function boundIndex(index: PrimExpr, dom: ReadonlyMap<Var, IntervalSet>, conditions: readonly PrimExpr[], analyzer: Analyzer): IntervalSet {
   const set = evalSet(index, dom, analyzer);
@@ -30,7 +42,7 @@ export function boundIndex(index: PrimExpr, dom: ReadonlyMap<Var, IntervalSet>, 
   let hi = set.max;
   const relaxed = new Set(dom.keys());
   for (const cond of conditions) {
-    const b = asBound(cond, relaxed);
+    const b = asBound(excludedEnd(cond, dom, analyzer), relaxed);
     if (b === undefined || b.relaxedSide.dtype !== index.dtype) continue;
     const rest = analyzer.simplify(sub(index, b.relaxedSide));
     if (usesVar(rest, (v) => relaxed.has(v))) continue;
