@@ -526,4 +526,40 @@ def main(Y: T.Buffer((4,), "int32")):
       { numRuns: 40 },
     );
   });
+
+  /** Rows of `rows` elements packed as `t * rows + (a * 4 + b)` under the predicate `a * 4 + b < rows`, split back by // and %. */
+  const packedRows = (tiles: number, rows: number) => `
+@T.prim_func
+def main(X: T.Buffer((${tiles * rows},), "float32"), Y: T.Buffer((${tiles * rows},), "float32")):
+    for t in range(${tiles}):
+        with T.block(""):
+            P = T.alloc_buffer((${tiles}, ${rows}))
+            for a, b in T.grid(${Math.ceil(rows / 4)}, 4):
+                with T.block("pack"):
+                    T.where(a * 4 + b < ${rows})
+                    P[(t * ${rows} + a * 4 + b) // ${rows}, (t * ${rows} + a * 4 + b) % ${rows}] = X[t * ${rows} + a * 4 + b]
+            for a, b in T.grid(${Math.ceil(rows / 4)}, 4):
+                with T.block("unpack"):
+                    T.where(a * 4 + b < ${rows})
+                    Y[t * ${rows} + a * 4 + b] = P[(t * ${rows} + a * 4 + b) // ${rows}, (t * ${rows} + a * 4 + b) % ${rows}] + T.float32(1)
+`;
+
+  test("// and % of an index bounded by a predicate are bounded through the dividend: one packed row, not all", () => {
+    const f = parsePrimFunc(packedRows(4, 10));
+    const out = compactBufferAllocation(f);
+    expect(allocatedShapes(out)).toEqual({ P: { shape: [1, 10] } });
+    expectSameResults(out, f);
+  });
+
+  test("property: packed rows split by // and % compute what they did before compaction", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 11 }), fc.integer({ min: 0, max: 99 }), (tiles, rows, seed) => {
+        const f = parsePrimFunc(packedRows(tiles, rows));
+        const out = compactBufferAllocation(f);
+        expect(allocatedShapes(out).P?.shape[0] ?? 1).toBe(1);
+        expectSameResults(out, f, seed);
+      }),
+      { numRuns: 40 },
+    );
+  });
 });

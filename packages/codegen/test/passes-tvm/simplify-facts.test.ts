@@ -1,7 +1,7 @@
 import fc from "fast-check";
-import { describe, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { type SimplifyOptions, simplifyFunc } from "../../src/lower/passes/index.js";
-import { expectSameResults, expectStructurallyEqual, funcText, parse } from "./helpers.js";
+import { expectSameResults, expectStructurallyEqual, funcText, parse, script } from "./helpers.js";
 
 const func = (body: string, params = 'A: T.Buffer((16,), "int32"), n: T.int32') => funcText(body, params);
 
@@ -138,6 +138,37 @@ for i, j in T.grid(16, 4):
         expectSameResults(simplifyFunc(f, { transitivelyProveInequalities: transitive, applyConstraintsToBooleanBranches: true }), f, seed);
       }),
       { numRuns: 60 },
+    );
+  });
+
+  test("the variable of a loop of one iteration is its minimum, also in block regions (TVM binds it so)", () => {
+    const f = parse(`
+@T.prim_func
+def main(C: T.Buffer((4, 64), "float32")):
+    for i, j in T.grid(4, 1):
+        with T.block(""):
+            T.reads()
+            T.writes(C[i, j * 64:j * 64 + 64])
+            for k in range(64):
+                C[i, j * 64 + k] = T.float32(1)
+`);
+    const out = script(simplifyFunc(f));
+    expect(out).toContain("T.writes(C[i, 0:64])");
+    expect(out).toContain("C[i, k] = T.float32(1.0)");
+  });
+
+  test("property: loops of one iteration at any minimum simplify to code computing the same", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 3 }), fc.integer({ min: 1, max: 4 }), fc.integer({ min: 0, max: 99 }), (start, width, seed) => {
+        const body = `
+for i in range(${start}, ${start + 1}):
+    for j in range(${width}):
+        for k in range(1):
+            A[i * ${width} + j + k] = A[i * ${width} + j + k] + i * 3 + k`;
+        const f = parse(func(body, 'A: T.Buffer((16,), "int32")'));
+        expectSameResults(simplifyFunc(f), f, seed);
+      }),
+      { numRuns: 30 },
     );
   });
 });

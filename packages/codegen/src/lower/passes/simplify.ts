@@ -150,7 +150,9 @@ class Simplifier extends IRMutator {
 
   private bindRange(v: Var, min: PrimExpr, extent: PrimExpr): void {
     if (extent.kind === "IntImm" && extent.value <= 0) return;
-    this.analyzer.bind(v, { min, extent }, true);
+    // A loop of one iteration: its variable is its minimum (TVM's Analyzer::Bind does the same).
+    if (extent.kind === "IntImm" && extent.value === 1) this.analyzer.bind(v, min, true);
+    else this.analyzer.bind(v, { min, extent }, true);
   }
 }
 

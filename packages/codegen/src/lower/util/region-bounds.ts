@@ -3,7 +3,23 @@
  * evaluation of each index, tightened by conditions that bound a sub-expression of the index
  * (a block predicate `i0 * 64 + i1 < 66` limits `base + (i0 * 64 + i1)` to `base + 65`).
  */
-import { type Analyzer, type IntervalSet, NEG_INF, POS_INF, type PrimExpr, type Var, add, evalSet, gt, intImm, lt, sub, usesVar } from "@tessera/ir";
+import {
+  type Analyzer,
+  type IntervalSet,
+  NEG_INF,
+  POS_INF,
+  type PrimExpr,
+  type Var,
+  add,
+  evalSet,
+  floordiv,
+  gt,
+  intImm,
+  lt,
+  mul,
+  sub,
+  usesVar,
+} from "@tessera/ir";
 
 const FLIPPED: Readonly<Record<string, string>> = { lt: "gt", le: "ge", gt: "lt", ge: "le" };
 
@@ -37,6 +53,44 @@ function excludedEnd(cond: PrimExpr, dom: ReadonlyMap<Var, IntervalSet>, analyze
 
 /** The interval of `index` with `dom` relaxed, narrowed by `conditions` where that is provable. */
 export function boundIndex(index: PrimExpr, dom: ReadonlyMap<Var, IntervalSet>, conditions: readonly PrimExpr[], analyzer: Analyzer): IntervalSet {
+  const set = narrowed(index, dom, conditions, analyzer);
+  if (conditions.length === 0 || !isConstDivMod(index)) return set;
+  const viaDividend = divModOfBound(index, dom, conditions, analyzer);
+  return viaDividend !== undefined && isTighter(viaDividend, set, analyzer) ? viaDividend : set;
+}
+
+/** `x // c` or `x % c` for a constant `c > 0`. */
+function isConstDivMod(e: PrimExpr): e is PrimExpr & { kind: "Binary"; a: PrimExpr; b: PrimExpr & { kind: "IntImm" } } {
+  return e.kind === "Binary" && (e.op === "floordiv" || e.op === "floormod") && e.b.kind === "IntImm" && e.b.value > 0;
+}
+
+/**
+ * `x // c` and `x % c` through the bounds of `x` under the conditions (TVM's region estimate
+ * solves such splits under a predicate): with `a * 16 + b < 255`, `(i * 255 + a * 16 + b) // 255`
+ * is `i`, and its `% 255` lies in [0, 254].
+ */
+function divModOfBound(index: PrimExpr, dom: ReadonlyMap<Var, IntervalSet>, conditions: readonly PrimExpr[], analyzer: Analyzer): IntervalSet | undefined {
+  if (!isConstDivMod(index)) return undefined;
+  const x = boundIndex(index.a, dom, conditions, analyzer);
+  if (x.min.kind === "NegInf" || x.max.kind === "PosInf") return undefined;
+  const c = index.b;
+  const qLo = analyzer.simplify(floordiv(x.min, c));
+  const qHi = analyzer.simplify(floordiv(x.max, c));
+  if (index.op === "floordiv") return { min: qLo, max: qHi };
+  if (!analyzer.canProveEqual(qLo, qHi)) return undefined;
+  const base = mul(qLo, c);
+  return { min: analyzer.simplify(sub(x.min, base)), max: analyzer.simplify(sub(x.max, base)) };
+}
+
+/** Whether interval `a` provably holds no more values than `b` (any finite interval is tighter than an unbounded one). */
+function isTighter(a: IntervalSet, b: IntervalSet, analyzer: Analyzer): boolean {
+  if (b.min.kind === "NegInf" || b.max.kind === "PosInf") return true;
+  if (a.min.kind === "NegInf" || a.max.kind === "PosInf") return false;
+  return analyzer.canProveLess(sub(a.max, a.min), sub(b.max, b.min));
+}
+
+/** `evalSet` of `index`, narrowed by conditions that bound one of its sub-expressions. */
+function narrowed(index: PrimExpr, dom: ReadonlyMap<Var, IntervalSet>, conditions: readonly PrimExpr[], analyzer: Analyzer): IntervalSet {
   const set = evalSet(index, dom, analyzer);
   let lo = set.min;
   let hi = set.max;
