@@ -562,4 +562,46 @@ def main(X: T.Buffer((${tiles * rows},), "float32"), Y: T.Buffer((${tiles * rows
       { numRuns: 40 },
     );
   });
+
+  /** A cooperative fetch of a `rows`×4 tile: `lanes` elements per step over a fused index `f < rows * 4`, split into row `t * rows + f // 4` and column `f % 4`. */
+  const fusedFetch = (tiles: number, rows: number, lanes: number) => `
+@T.prim_func
+def main(X: T.Buffer((${tiles * rows}, 4), "float32"), Y: T.Buffer((${tiles * rows}, 4), "float32")):
+    for t in range(${tiles}):
+        with T.block(""):
+            S = T.alloc_buffer((${tiles * rows}, 4))
+            for s, v in T.grid(${Math.ceil((rows * 4) / lanes)}, ${lanes}):
+                with T.block("fetch"):
+                    T.where(s * ${lanes} + v < ${rows * 4})
+                    S[t * ${rows} + (s * ${lanes} + v) // 4, (s * ${lanes} + v) % 4] = X[t * ${rows} + (s * ${lanes} + v) // 4, (s * ${lanes} + v) % 4]
+            for r, c in T.grid(${rows}, 4):
+                with T.block("use"):
+                    Y[t * ${rows} + r, c] = S[t * ${rows} + r, c] * T.float32(2)
+`;
+
+  test("an offset plus // of a fused index bounded by a predicate: a tile of 8 rows, not 9 (TVM's ComplexCase1 shape)", () => {
+    const f = parsePrimFunc(fusedFetch(2, 8, 3));
+    const out = compactBufferAllocation(f);
+    // Without the predicate, s * 3 + v reaches 32 + 2, row 8: the hull would hold 9 rows.
+    expect(allocatedShapes(out)).toEqual({ S: { shape: [8, 4] } });
+    expectSameResults(out, f);
+  });
+
+  test("property: fused fetches split by // and % after an offset compute what they did before compaction", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 3 }),
+        fc.integer({ min: 1, max: 6 }),
+        fc.integer({ min: 1, max: 5 }),
+        fc.integer({ min: 0, max: 99 }),
+        (tiles, rows, lanes, seed) => {
+          const f = parsePrimFunc(fusedFetch(tiles, rows, lanes));
+          const out = compactBufferAllocation(f);
+          expect(allocatedShapes(out).S?.shape[0] ?? rows).toBe(rows);
+          expectSameResults(out, f, seed);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
 });

@@ -54,9 +54,18 @@ function excludedEnd(cond: PrimExpr, dom: ReadonlyMap<Var, IntervalSet>, analyze
 /** The interval of `index` with `dom` relaxed, narrowed by `conditions` where that is provable. */
 export function boundIndex(index: PrimExpr, dom: ReadonlyMap<Var, IntervalSet>, conditions: readonly PrimExpr[], analyzer: Analyzer): IntervalSet {
   const set = narrowed(index, dom, conditions, analyzer);
-  if (conditions.length === 0 || !isConstDivMod(index)) return set;
+  if (conditions.length === 0) return set;
   const viaDividend = divModOfBound(index, dom, conditions, analyzer);
   return viaDividend !== undefined && isTighter(viaDividend, set, analyzer) ? viaDividend : set;
+}
+
+/** `d` and `offset` of `offset + d` or `d + offset` where `d` is `x // c` or `x % c` and `offset` is not relaxed. */
+function offsetDivMod(index: PrimExpr, relaxed: (v: Var) => boolean): { d: PrimExpr; offset?: PrimExpr } | undefined {
+  if (isConstDivMod(index)) return { d: index };
+  if (index.kind !== "Binary" || index.op !== "add") return undefined;
+  if (isConstDivMod(index.b) && !usesVar(index.a, relaxed)) return { d: index.b, offset: index.a };
+  if (isConstDivMod(index.a) && !usesVar(index.b, relaxed)) return { d: index.a, offset: index.b };
+  return undefined;
 }
 
 /** `x // c` or `x % c` for a constant `c > 0`. */
@@ -65,21 +74,24 @@ function isConstDivMod(e: PrimExpr): e is PrimExpr & { kind: "Binary"; a: PrimEx
 }
 
 /**
- * `x // c` and `x % c` through the bounds of `x` under the conditions (TVM's region estimate
- * solves such splits under a predicate): with `a * 16 + b < 255`, `(i * 255 + a * 16 + b) // 255`
- * is `i`, and its `% 255` lies in [0, 254].
+ * `x // c` and `x % c` (plus an offset that is not relaxed) through the bounds of `x` under the
+ * conditions (TVM's region estimate solves such splits under a predicate): with
+ * `a * 16 + b < 255`, `(i * 255 + a * 16 + b) // 255` is `i`, and its `% 255` lies in [0, 254].
  */
 function divModOfBound(index: PrimExpr, dom: ReadonlyMap<Var, IntervalSet>, conditions: readonly PrimExpr[], analyzer: Analyzer): IntervalSet | undefined {
-  if (!isConstDivMod(index)) return undefined;
-  const x = boundIndex(index.a, dom, conditions, analyzer);
+  const split = offsetDivMod(index, (v) => dom.has(v));
+  if (split === undefined || !isConstDivMod(split.d)) return undefined;
+  const { a: dividend, b: c } = split.d;
+  const x = boundIndex(dividend, dom, conditions, analyzer);
   if (x.min.kind === "NegInf" || x.max.kind === "PosInf") return undefined;
-  const c = index.b;
+  const shifted = (lo: PrimExpr, hi: PrimExpr): IntervalSet =>
+    split.offset === undefined ? { min: lo, max: hi } : { min: analyzer.simplify(add(split.offset, lo)), max: analyzer.simplify(add(split.offset, hi)) };
   const qLo = analyzer.simplify(floordiv(x.min, c));
   const qHi = analyzer.simplify(floordiv(x.max, c));
-  if (index.op === "floordiv") return { min: qLo, max: qHi };
+  if (split.d.op === "floordiv") return shifted(qLo, qHi);
   if (!analyzer.canProveEqual(qLo, qHi)) return undefined;
   const base = mul(qLo, c);
-  return { min: analyzer.simplify(sub(x.min, base)), max: analyzer.simplify(sub(x.max, base)) };
+  return shifted(analyzer.simplify(sub(x.min, base)), analyzer.simplify(sub(x.max, base)));
 }
 
 /** Whether interval `a` provably holds no more values than `b` (any finite interval is tighter than an unbounded one). */
