@@ -1,6 +1,7 @@
 /**
  * Pass 4, `compactBufferAllocation` (TVM CompactBufferAllocation): every buffer a block allocates
- * shrinks to the hull of the regions accessed below its allocation, and all its accesses are
+ * (and every flat allocation, `T.decl_buffer` without `data`, unless another buffer views its
+ * storage) shrinks to the hull of the regions accessed below its allocation, and all its accesses are
  * re-based (the region's minimum is subtracted). Loops inside the allocation are relaxed, except
  * thread-bound loops whose threads do not share the buffer's storage (a `local` buffer is private
  * to each thread, so it is not relaxed over `threadIdx`; a `shared` one is). Loops above the
