@@ -12,6 +12,25 @@ function compacted(name: string) {
   return { entry, func: runFront(entry.build().func, 4) };
 }
 
+/** Compacts the function `src` defines and checks it computes what it did before: its allocated shapes and its text. */
+function compactChecked(src: string, seed = 7): { shapes: ReturnType<typeof allocatedShapes>; text: string } {
+  const f = parsePrimFunc(src);
+  const out = compactBufferAllocation(f);
+  expectSameResults(out, f, seed);
+  return { shapes: allocatedShapes(out), text: script(out) };
+}
+
+const compactedShapes = (src: string, seed?: number) => compactChecked(src, seed).shapes;
+
+/** A property over small integer parameters (and a seed) of compacted programs. */
+function checkCompactions(ranges: readonly [number, number][], check: (values: number[], seed: number) => void): void {
+  const params = ranges.map(([min, max]) => fc.integer({ min, max }));
+  fc.assert(
+    fc.property(fc.tuple(...params), fc.integer({ min: 0, max: 99 }), (values, seed) => check(values, seed)),
+    { numRuns: 40 },
+  );
+}
+
 describe("compactBufferAllocation", () => {
   test("manual 128³ schedule: block tiles in shared memory, per-thread tiles in registers", () => {
     const { entry, func } = compacted("gemm_relu_add_manual");
@@ -428,12 +447,10 @@ def main(X: T.Buffer((${tiles * step + window},), "float32"), Y: T.Buffer((${til
 `;
 
   test("a window clamped at the border (from max(0, t * 4 - 1)) is bounded by its interior size, as in TVM", () => {
-    const f = parsePrimFunc(borderWindows(5, 4, 6));
-    const out = compactBufferAllocation(f);
+    const { shapes, text } = compactChecked(borderWindows(5, 4, 6));
     // The hull is [max(0, t*4 - 1), t*4 + 8]: at most 9 elements, not the buffer's 26.
-    expect(allocatedShapes(out)).toEqual({ Cache: { shape: [9] } });
-    expect(script(out)).toContain("Cache[t * 4 + a - T.max(0, t * 4 - 1) - 1] = X[t * 4 - 1 + a]");
-    expectSameResults(out, f);
+    expect(shapes).toEqual({ Cache: { shape: [9] } });
+    expect(text).toContain("Cache[t * 4 + a - T.max(0, t * 4 - 1) - 1] = X[t * 4 - 1 + a]");
   });
 
   test("an index whose minimum is clamped at 0 is re-based to min(x, 0), as TVM's simplifier writes x - max(0, x)", () => {
@@ -455,20 +472,15 @@ def main(X: T.Buffer((16,), "float32"), Start: T.Buffer((4,), "int32"), Y: T.Buf
   });
 
   test("property: windows clamped at the border compute what they did before compaction", () => {
-    fc.assert(
-      fc.property(
-        fc.integer({ min: 1, max: 5 }),
-        fc.integer({ min: 1, max: 4 }),
-        fc.integer({ min: 1, max: 6 }),
-        fc.integer({ min: 0, max: 99 }),
-        (tiles, step, window, seed) => {
-          const f = parsePrimFunc(borderWindows(tiles, step, window));
-          const out = compactBufferAllocation(f);
-          expect(allocatedShapes(out).Cache!.shape[0]).toBeLessThanOrEqual(step + window - 1);
-          expectSameResults(out, f, seed);
-        },
-      ),
-      { numRuns: 40 },
+    checkCompactions(
+      [
+        [1, 5],
+        [1, 4],
+        [1, 6],
+      ],
+      ([tiles, step, window], seed) => {
+        expect(compactedShapes(borderWindows(tiles!, step!, window!), seed).Cache!.shape[0]).toBeLessThanOrEqual(step! + window! - 1);
+      },
     );
   });
 
@@ -487,11 +499,9 @@ def main(X: T.Buffer((${size},), "float32"), Y: T.Buffer((${size},), "float32"))
 `;
 
   test("a flat allocation (T.decl_buffer without data) is compacted too, and i != 0 over [0, 9] starts it at 1", () => {
-    const f = parsePrimFunc(flatSkipping(12, 10, 0));
-    const out = compactBufferAllocation(f);
-    expect(allocatedShapes(out)).toEqual({ Tmp: { shape: [9] } });
-    expect(script(out)).toContain("Tmp[i - 1] = X[i] * T.float32(2.0)");
-    expectSameResults(out, f);
+    const { shapes, text } = compactChecked(flatSkipping(12, 10, 0));
+    expect(shapes).toEqual({ Tmp: { shape: [9] } });
+    expect(text).toContain("Tmp[i - 1] = X[i] * T.float32(2.0)");
   });
 
   test("a flat allocation that another buffer views (other type) keeps its shape", () => {
@@ -509,21 +519,16 @@ def main(Y: T.Buffer((4,), "int32")):
   });
 
   test("property: a flat allocation used where i != c computes what it did before compaction", () => {
-    fc.assert(
-      fc.property(
-        fc.integer({ min: 1, max: 12 }),
-        fc.integer({ min: 0, max: 4 }),
-        fc.integer({ min: -1, max: 12 }),
-        fc.integer({ min: 0, max: 99 }),
-        (count, spare, skip, seed) => {
-          const f = parsePrimFunc(flatSkipping(count + spare, count, skip));
-          const out = compactBufferAllocation(f);
-          const ends = (skip === 0 ? 1 : 0) + (skip === count - 1 && count > 1 ? 1 : 0);
-          expect(allocatedShapes(out).Tmp!.shape[0]).toBe(count - ends);
-          expectSameResults(out, f, seed);
-        },
-      ),
-      { numRuns: 40 },
+    checkCompactions(
+      [
+        [1, 12],
+        [0, 4],
+        [-1, 12],
+      ],
+      ([count, spare, skip], seed) => {
+        const ends = (skip === 0 ? 1 : 0) + (skip === count! - 1 && count! > 1 ? 1 : 0);
+        expect(compactedShapes(flatSkipping(count! + spare!, count!, skip!), seed).Tmp!.shape[0]).toBe(count! - ends);
+      },
     );
   });
 
@@ -545,21 +550,18 @@ def main(X: T.Buffer((${tiles * rows},), "float32"), Y: T.Buffer((${tiles * rows
 `;
 
   test("// and % of an index bounded by a predicate are bounded through the dividend: one packed row, not all", () => {
-    const f = parsePrimFunc(packedRows(4, 10));
-    const out = compactBufferAllocation(f);
-    expect(allocatedShapes(out)).toEqual({ P: { shape: [1, 10] } });
-    expectSameResults(out, f);
+    expect(compactedShapes(packedRows(4, 10))).toEqual({ P: { shape: [1, 10] } });
   });
 
   test("property: packed rows split by // and % compute what they did before compaction", () => {
-    fc.assert(
-      fc.property(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 11 }), fc.integer({ min: 0, max: 99 }), (tiles, rows, seed) => {
-        const f = parsePrimFunc(packedRows(tiles, rows));
-        const out = compactBufferAllocation(f);
-        expect(allocatedShapes(out).P?.shape[0] ?? 1).toBe(1);
-        expectSameResults(out, f, seed);
-      }),
-      { numRuns: 40 },
+    checkCompactions(
+      [
+        [1, 4],
+        [1, 11],
+      ],
+      ([tiles, rows], seed) => {
+        expect(compactedShapes(packedRows(tiles!, rows!), seed).P?.shape[0] ?? 1).toBe(1);
+      },
     );
   });
 
@@ -580,28 +582,20 @@ def main(X: T.Buffer((${tiles * rows}, 4), "float32"), Y: T.Buffer((${tiles * ro
 `;
 
   test("an offset plus // of a fused index bounded by a predicate: a tile of 8 rows, not 9 (TVM's ComplexCase1 shape)", () => {
-    const f = parsePrimFunc(fusedFetch(2, 8, 3));
-    const out = compactBufferAllocation(f);
     // Without the predicate, s * 3 + v reaches 32 + 2, row 8: the hull would hold 9 rows.
-    expect(allocatedShapes(out)).toEqual({ S: { shape: [8, 4] } });
-    expectSameResults(out, f);
+    expect(compactedShapes(fusedFetch(2, 8, 3))).toEqual({ S: { shape: [8, 4] } });
   });
 
   test("property: fused fetches split by // and % after an offset compute what they did before compaction", () => {
-    fc.assert(
-      fc.property(
-        fc.integer({ min: 1, max: 3 }),
-        fc.integer({ min: 1, max: 6 }),
-        fc.integer({ min: 1, max: 5 }),
-        fc.integer({ min: 0, max: 99 }),
-        (tiles, rows, lanes, seed) => {
-          const f = parsePrimFunc(fusedFetch(tiles, rows, lanes));
-          const out = compactBufferAllocation(f);
-          expect(allocatedShapes(out).S?.shape[0] ?? rows).toBe(rows);
-          expectSameResults(out, f, seed);
-        },
-      ),
-      { numRuns: 40 },
+    checkCompactions(
+      [
+        [1, 3],
+        [1, 6],
+        [1, 5],
+      ],
+      ([tiles, rows, lanes], seed) => {
+        expect(compactedShapes(fusedFetch(tiles!, rows!, lanes!), seed).S?.shape[0] ?? rows).toBe(rows);
+      },
     );
   });
 });
