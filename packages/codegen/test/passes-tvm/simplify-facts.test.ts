@@ -123,7 +123,7 @@ if n < m:
     const cond = fc.tuple(fc.constantFrom("<", "<=", "==", "!=", ">", ">="), fc.integer({ min: 0, max: 15 }), fc.constantFrom("i", "i + j", "j * 2"));
     const text = ([op, k, lhs]: [string, number, string]) => `${lhs} ${op} ${k}`;
     fc.assert(
-      fc.property(cond, cond, cond, fc.boolean(), fc.integer({ min: 0, max: 99 }), (c1, c2, c3, transitive, seed) => {
+      fc.property(cond, cond, cond, fc.boolean(), fc.boolean(), fc.integer({ min: 0, max: 99 }), (c1, c2, c3, transitive, tvmSimplifier, seed) => {
         const body = `
 for i, j in T.grid(16, 4):
     if ${text(c1)}:
@@ -135,7 +135,7 @@ for i, j in T.grid(16, 4):
         if ${text(c3)}:
             A[i] = A[i] + 7`;
         const f = parse(func(body, 'A: T.Buffer((16,), "int32")'));
-        expectSameResults(simplifyFunc(f, { transitivelyProveInequalities: transitive, applyConstraintsToBooleanBranches: true }), f, seed);
+        expectSameResults(simplifyFunc(f, { transitivelyProveInequalities: transitive, applyConstraintsToBooleanBranches: true, tvmSimplifier }), f, seed);
       }),
       { numRuns: 60 },
     );
@@ -170,5 +170,23 @@ for i in range(${start}, ${start + 1}):
       }),
       { numRuns: 30 },
     );
+  });
+
+  test("tvmSimplifier: TVM's own rules and forms (a disjunction of a comparison and its negation, a float zero added)", () => {
+    const f = parse(
+      func(
+        `
+for i in range(8):
+    if i < 5 or 5 <= i:
+        A[i] = A[i] + i * -2
+B[0] = B[0] + (T.float32(2.5) - T.float32(2.5))`,
+        'A: T.Buffer((8,), "int32"), B: T.Buffer((1,), "float32")',
+      ),
+    );
+    const tvm = script(simplifyFunc(f, { tvmSimplifier: true }));
+    expect(tvm).not.toContain("if ");
+    expect(tvm).not.toContain("B[0] =");
+    expect(script(simplifyFunc(f))).toContain("if i < 5 or 5 <= i:");
+    expectSameResults(simplifyFunc(f, { tvmSimplifier: true }), f);
   });
 });

@@ -499,16 +499,7 @@ class AccessRebaser extends IRMutator {
       const loopVar = this.threadLoops.get(tag);
       if (loopVar !== undefined) local.set(tv, loopVar);
     }
-    return indices.map((i, d) => this.offsetFrom(i, local.size === 0 ? c.mins[d]! : substitute(c.mins[d]!, local)));
-  }
-
-  /** `index - min`, simplified; `x - max(y, x)` (a clamped minimum) as `min(x - y, 0)`, as TVM's simplifier gives it. */
-  private offsetFrom(index: PrimExpr, lo: PrimExpr): PrimExpr {
-    if (lo.kind === "Binary" && lo.op === "max") {
-      const other = sameExprStructure(index, lo.b) ? lo.a : sameExprStructure(index, lo.a) ? lo.b : undefined;
-      if (other !== undefined) return this.analyzer.simplify(min(sub(index, other), intImm(0, index.dtype)));
-    }
-    return this.analyzer.simplify(sub(index, lo));
+    return indices.map((i, d) => this.analyzer.simplify(sub(i, local.size === 0 ? c.mins[d]! : substitute(c.mins[d]!, local))));
   }
 
   override visitBufferLoad(e: BufferLoad): PrimExpr {

@@ -33,6 +33,12 @@ import { type KnownFacts, NO_FACTS, withCondition, withNegation } from "../util/
 import { isSelfCopy } from "../util/no-op.js";
 
 export interface SimplifyOptions {
+  /**
+   * Rewrite with TVM's own simplifier (`Analyzer.tvmSimplify`: its rewrite and canonical rules,
+   * in its forms: `0 - i` for `i * -1`, `n * n * 32`, `a and a` kept) instead of the linear-form
+   * simplifier lowering uses. What TVM's Simplify pass gives; off in the lowering pipeline.
+   */
+  readonly tvmSimplifier?: boolean;
   /** TVM `transitively_prove_inequalities`: two known comparisons may combine in a proof. */
   readonly transitivelyProveInequalities?: boolean;
   /** TVM `convert_boolean_to_and_of_ors`: boolean expressions become a simplified AND of OR-clauses (util/and-of-ors.ts). */
@@ -46,9 +52,11 @@ class Simplifier extends IRMutator {
   private readonly applier: FactApplier;
   private readonly andOfOrs: AndOfOrs | undefined;
   private facts: KnownFacts = NO_FACTS;
+  private readonly rewrite: (e: PrimExpr) => PrimExpr;
 
   constructor(opts: SimplifyOptions) {
     super();
+    this.rewrite = opts.tvmSimplifier === true ? (e) => this.analyzer.tvmSimplify(e) : (e) => this.analyzer.simplify(e);
     this.andOfOrs = opts.convertBooleanToAndOfOrs === true ? new AndOfOrs(this.analyzer) : undefined;
     this.applier = new FactApplier(this.analyzer, opts.transitivelyProveInequalities === true, opts.applyConstraintsToBooleanBranches === true);
   }
@@ -56,10 +64,10 @@ class Simplifier extends IRMutator {
   /** Simplifies a whole expression at once (the analyzer recurses by itself). */
   override visitExpr(e: PrimExpr): PrimExpr {
     if (e.kind === "IntImm" || e.kind === "FloatImm" || e.kind === "StringImm") return e;
-    let simplified = this.analyzer.simplify(e);
+    let simplified = this.rewrite(e);
     if (this.applier.mayApply(simplified, this.facts)) {
       const applied = this.applier.apply(simplified, this.facts);
-      if (applied !== simplified) simplified = this.analyzer.simplify(applied);
+      if (applied !== simplified) simplified = this.rewrite(applied);
     }
     if (this.andOfOrs !== undefined && hasLogical(simplified)) simplified = this.andOfOrs.rewriteWithin(simplified);
     // Keep the original node when nothing changed, so unchanged subtrees stay shared.

@@ -4,9 +4,8 @@
  * write regions, and each statement instance that is a block carries its bounds check as the
  * block's predicate. lowerOpaqueBlock later turns predicates into `if`s and drops the blocks.
  */
-import { type Block, type BlockRealize, type PrimExpr, type Stmt, and, block, blockRealize, evaluate } from "@tessera/ir";
+import { type Block, type BlockRealize, type PrimExpr, type Stmt, and, block, blockRealize, evaluate, inferAccessRegions } from "@tessera/ir";
 import { guarded, isConstTrue } from "../util/conditions.js";
-import { withInferredRegions } from "./region-forms.js";
 
 /**
  * `body` as a block: the block of an unpredicated realize as is, else a new one, with inferred
@@ -17,7 +16,8 @@ export function makeBlock(body: Stmt, withRegions = true): Block {
   if (body.kind === "BlockRealize" && isConstTrue(body.predicate) && body.block.iterVars.length === 0) return body.block;
   const holder = block({ name: "", body });
   if (!withRegions) return holder;
-  return withInferredRegions(holder);
+  const { reads, writes } = inferAccessRegions(holder);
+  return { ...holder, reads, writes };
 }
 
 export function realizeBlock(body: Stmt, withRegions = true): BlockRealize {

@@ -1,11 +1,11 @@
 /**
- * The bounds checks of the statements of a prologue or epilogue, in the forms TVM's output has
- * after its pass and StmtSimplify: the last prologue iteration's guard reads `i == 2` (not
- * `2 <= i`), `i < K + 1` reads `i <= K`, and an epilogue that starts at a symbolic iteration `K`
- * checks `1 <= i + K and i + K == K` (TVM states the check on the pipelined iteration `j` and
- * substitutes `i + K` for `j` afterwards). Our analyzer lacks these rewrites, so they are made here.
+ * The bounds checks of the statements of a prologue or epilogue, in the forms TVM's pass gives
+ * them: the last prologue iteration's guard reads `i == 2` (not `2 <= i`), `i < K + 1` reads
+ * `i <= K`, and an epilogue that starts at a symbolic iteration `K` checks
+ * `1 <= i + K and i + K == K` (TVM states the check on the pipelined iteration `j`, simplifies it
+ * knowing `j >= K`, and substitutes `i + K` for `j` afterwards, unsimplified).
  */
-import { Analyzer, type PrimExpr, add, and, boolImm, eq, ge, intImm, isConstInt, le, lt, not, sameExprStructure, sub, substitute, variable } from "@tessera/ir";
+import { Analyzer, type PrimExpr, add, and, boolImm, eq, ge, intImm, isConstInt, le, lt, not, sub, substitute, variable } from "@tessera/ir";
 import type { PipelineLayout, Section } from "./emit.js";
 
 /** The guard of a statement of the given stage (`False` where it never runs). */
@@ -43,13 +43,13 @@ export function edgeGuard(layout: PipelineLayout, section: Section, i: PrimExpr,
     for (const check of checks) {
       const c = inTvmForm(onJ.simplify(check), onJ, proveOnI);
       if (isConstInt(c, 0) || onJ.canProve(not(c))) return boolImm(false);
-      if (!isConstInt(c, 1)) kept.push(cancelCommonAddend(toI(c)));
+      if (!isConstInt(c, 1)) kept.push(toI(c));
     }
     return kept.length === 0 ? boolImm(true) : kept.reduce((acc, c) => and(acc, c));
   };
 }
 
-/** `a <= b` known to hold with `a >= b` becomes `a == b`; `x < y + 1` becomes `x <= y`; `x * -1 <= c` becomes `-c <= x`. */
+/** `a <= b` known to hold with `a >= b` becomes `a == b`; `x < y + 1` becomes `x <= y` (and may then become an equality). */
 function inTvmForm(cond: PrimExpr, analyzer: Analyzer, proveGreaterEqual: ProveGreaterEqual): PrimExpr {
   if (cond.kind !== "Binary") return cond;
   if (cond.op === "and") {
@@ -60,27 +60,7 @@ function inTvmForm(cond: PrimExpr, analyzer: Analyzer, proveGreaterEqual: ProveG
   if (cond.op === "lt" && cond.a.kind !== "IntImm" && cond.b.kind === "Binary" && cond.b.op === "add" && isConstInt(cond.b.b, 1)) {
     return inTvmForm(le(cond.a, cond.b.a), analyzer, proveGreaterEqual);
   }
-  const negated = negatedOperand(cond.a);
-  if ((cond.op === "le" || cond.op === "lt") && negated !== undefined && cond.b.kind === "IntImm") {
-    const bound = intImm(-cond.b.value, cond.b.dtype);
-    return cond.op === "le" ? le(bound, negated) : lt(bound, negated);
-  }
   if (cond.op !== "le" || !proveGreaterEqual(cond.a, cond.b)) return cond;
   const [x, y] = cond.a.kind === "IntImm" ? [cond.b, cond.a] : [cond.a, cond.b];
   return analyzer.simplify(eq(x, y));
-}
-
-/** `x` of `x * -1`. */
-function negatedOperand(e: PrimExpr): PrimExpr | undefined {
-  return e.kind === "Binary" && e.op === "mul" && isConstInt(e.b, -1) ? e.a : undefined;
-}
-
-/** `x + k < y + k` as `x < y` (TVM's rewrite of a comparison of sums with a common term). */
-function cancelCommonAddend(cond: PrimExpr): PrimExpr {
-  if (cond.kind !== "Binary" || cond.op !== "lt" || cond.a.kind !== "Binary" || cond.a.op !== "add") return cond;
-  if (cond.b.kind !== "Binary" || cond.b.op !== "add") return cond;
-  const { a: x, b: k } = cond.a;
-  if (sameExprStructure(k, cond.b.a)) return lt(x, cond.b.b);
-  if (sameExprStructure(k, cond.b.b)) return lt(x, cond.b.a);
-  return cond;
 }

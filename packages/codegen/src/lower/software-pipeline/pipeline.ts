@@ -5,7 +5,7 @@
  * and emit prologue, body and epilogue inside a block that allocates the (re-shaped) buffers (a
  * block even where there are none, as in TVM).
  */
-import { type BlockRealize, type Buffer, type For, type Stmt, type Var, block, blockRealize, seq } from "@tessera/ir";
+import { type BlockRealize, type Buffer, type For, type Stmt, type Var, block, blockRealize, inferAccessRegions, seq } from "@tessera/ir";
 import { stmtAccesses } from "./accesses.js";
 import { type PipelineAnnotation, checkAnnotationFitsBody, pipelineError, preservedAnnotations, readPipelineAnnotation } from "./annotations.js";
 import { AsyncQueues } from "./async-queues.js";
@@ -16,7 +16,6 @@ import { doubleBuffered } from "./double-buffers.js";
 import { emitPipeline } from "./emit.js";
 import type { VersionedBuffer } from "./instance.js";
 import { type PipelineStmt, describeStmt, readsData } from "./model.js";
-import { withInferredRegions } from "./region-forms.js";
 import { multiVersioned, versionCount } from "./versions.js";
 
 export interface PipelineForm {
@@ -115,5 +114,6 @@ function checkAsyncProducers(loop: For, stmts: readonly PipelineStmt[], allocate
 function allocationBlock(body: Stmt, allocs: readonly Buffer[], withRegions: boolean): BlockRealize {
   const holder = block({ name: "", body, allocBuffers: allocs });
   if (!withRegions) return blockRealize([], true, holder);
-  return blockRealize([], true, withInferredRegions(holder));
+  const { reads, writes } = inferAccessRegions(holder);
+  return blockRealize([], true, { ...holder, reads, writes });
 }
