@@ -504,6 +504,19 @@ def main(X: T.Buffer((${size},), "float32"), Y: T.Buffer((${size},), "float32"))
     expect(text).toContain("Tmp[i - 1] = X[i] * T.float32(2.0)");
   });
 
+  test("a flat allocation of lowered code accessed with vectors keeps its shape (regression: a nonsense minimum)", () => {
+    const f = parsePrimFunc(`
+@T.prim_func
+def main(X: T.Buffer((64,), "float32"), Y: T.Buffer((64,), "float32")):
+    Tile = T.decl_buffer((128,), "float32")
+    for t in range(16):
+        Tile[T.Ramp(t * 4, 1, 4)] = X[T.Ramp(t * 4, 1, 4)]
+    for t in range(16):
+        Y[T.Ramp(t * 4, 1, 4)] = Tile[T.Ramp(t * 4, 1, 4)]
+`);
+    expect(compactBufferAllocation(f)).toBe(f);
+  });
+
   test("a flat allocation that another buffer views (other type) keeps its shape", () => {
     const f = parsePrimFunc(`
 @T.prim_func

@@ -96,6 +96,8 @@ class AccessCollector extends LoopContextVisitor {
   private record(buffer: Buffer, points: readonly (readonly PrimExpr[])[], node?: BufferLoad | BufferStore): void {
     const alloc = this.allocations.get(buffer);
     if (alloc === undefined) return;
+    // Lowered code may access a flat allocation with vectors (`T.Ramp`): its storage is left as declared.
+    if (this.flat.has(buffer) && points.some((p) => p.some((i) => dtypeInfo(i.dtype).lanes !== 1))) this.opaque.add(buffer);
     const innerLoops = this.loops.slice(alloc.outerLoops.length);
     const canonical = new Map<Var, PrimExpr>();
     for (const l of innerLoops) {
@@ -129,7 +131,10 @@ class AccessCollector extends LoopContextVisitor {
   }
 
   /** A flat allocation (TVM's AllocBuffer, `T.decl_buffer` without `data`) is compacted like a block's. */
+  private readonly flat = new Set<Buffer>();
+
   private allocateFlat(b: Buffer): void {
+    this.flat.add(b);
     this.allocations.set(b, { buffer: b, outerLoops: [...this.loops], accesses: [], threadVars: new Map() });
     this.byData.set(b.data, b);
   }

@@ -36,7 +36,8 @@ export interface SimplifyOptions {
   /**
    * Rewrite with TVM's own simplifier (`Analyzer.tvmSimplify`: its rewrite and canonical rules,
    * in its forms: `0 - i` for `i * -1`, `n * n * 32`, `a and a` kept) instead of the linear-form
-   * simplifier lowering uses. What TVM's Simplify pass gives; off in the lowering pipeline.
+   * simplifier lowering uses, and the variable of a loop of one iteration is its minimum. What
+   * TVM's Simplify pass gives; off in the lowering pipeline.
    */
   readonly tvmSimplifier?: boolean;
   /** TVM `transitively_prove_inequalities`: two known comparisons may combine in a proof. */
@@ -53,9 +54,11 @@ class Simplifier extends IRMutator {
   private readonly andOfOrs: AndOfOrs | undefined;
   private facts: KnownFacts = NO_FACTS;
   private readonly rewrite: (e: PrimExpr) => PrimExpr;
+  private readonly unitLoopsAreConstant: boolean;
 
   constructor(opts: SimplifyOptions) {
     super();
+    this.unitLoopsAreConstant = opts.tvmSimplifier === true;
     this.rewrite = opts.tvmSimplifier === true ? (e) => this.analyzer.tvmSimplify(e) : (e) => this.analyzer.simplify(e);
     this.andOfOrs = opts.convertBooleanToAndOfOrs === true ? new AndOfOrs(this.analyzer) : undefined;
     this.applier = new FactApplier(this.analyzer, opts.transitivelyProveInequalities === true, opts.applyConstraintsToBooleanBranches === true);
@@ -158,8 +161,9 @@ class Simplifier extends IRMutator {
 
   private bindRange(v: Var, min: PrimExpr, extent: PrimExpr): void {
     if (extent.kind === "IntImm" && extent.value <= 0) return;
-    // A loop of one iteration: its variable is its minimum (TVM's Analyzer::Bind does the same).
-    if (extent.kind === "IntImm" && extent.value === 1) this.analyzer.bind(v, min, true);
+    // A loop of one iteration: its variable is its minimum, as TVM's Analyzer::Bind makes it (with
+    // TVM's simplifier only: the golden CUDA of the lowering pipeline keeps such variables).
+    if (this.unitLoopsAreConstant && extent.kind === "IntImm" && extent.value === 1) this.analyzer.bind(v, min, true);
     else this.analyzer.bind(v, { min, extent }, true);
   }
 }
