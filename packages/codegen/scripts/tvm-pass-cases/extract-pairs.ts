@@ -69,6 +69,20 @@ function classOptions(lines: readonly string[], scope: number, into: Record<stri
   for (const l of scopeLines(lines, scope).slice(1)) if (indentOf(l) === own && !/^\s*def\s/.test(l)) optionsIn(l, into);
 }
 
+/**
+ * Whether pytest runs nothing of the class at line `scope`: neither it nor a base class of the
+ * file has a `test_` method, and it has no base from elsewhere (such as tvm.testing's
+ * CompareBeforeAfter) that could bring one. TVM never checks such a class's pair.
+ */
+function classNeverRuns(lines: readonly string[], scope: number): boolean {
+  if (scopeLines(lines, scope).some((l) => /^\s*def\s+test/.test(l))) return false;
+  const bases = (/\(([^)]*)\)/.exec(lines[scope]!)?.[1]?.split(",") ?? []).map((b) => b.trim()).filter((b) => b !== "" && b !== "object");
+  return bases.every((base) => {
+    const at = lines.findIndex((l) => new RegExp(`^class\\s+${base}\\b`).test(l));
+    return at >= 0 && classNeverRuns(lines, at);
+  });
+}
+
 /** Whether the test at line `scope` is marked `@pytest.mark.xfail` (TVM itself does not pass it). */
 function expectedToFail(lines: readonly string[], scope: number): boolean {
   for (let k = scope - 1; k >= 0 && lines[k]!.trim().startsWith("@"); k--) if (/xfail/.test(lines[k]!)) return true;
@@ -92,6 +106,7 @@ export function extractPairs(file: string, source: string): PassPair[] {
   const scopes = [...new Set(defs.map((d) => d.scope))].filter((s) => s >= 0);
   for (const scope of scopes) {
     if (expectedToFail(lines, scope)) continue;
+    if (lines[scope]!.trim().startsWith("class") && classNeverRuns(lines, scope)) continue;
     const here = defs.filter((d) => d.scope === scope);
     const before = here.find((d) => BEFORE.test(d.name));
     if (before === undefined) continue;

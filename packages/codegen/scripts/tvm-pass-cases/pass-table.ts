@@ -1,6 +1,7 @@
 /**
  * Which TVM test file measures which of our passes (for `tvm-pass-cases.ts`), and what TVM's test
- * runs around the pass (most follow it with StmtSimplify; the compaction test simplifies both sides).
+ * runs around the pass (most follow it with StmtSimplify, here our simplify pass with TVM's own
+ * simplifier; the compaction test simplifies both sides).
  */
 import type { PrimFunc } from "@tessera/ir";
 import {
@@ -30,10 +31,13 @@ export interface PassUnderTest {
 const S_TIR = "tests/python/s_tir/transform/test_s_tir_transform_";
 const TIRX = "tests/python/tirx-transform/test_tir_transform_";
 
+/** TVM's Simplify (StmtSimplify): our simplify pass with TVM's own simplifier. */
+const tvmSimplify = (f: PrimFunc): PrimFunc => simplifyFunc(f, { tvmSimplifier: true });
+
 const thenSimplify =
   (pass: (f: PrimFunc) => PrimFunc) =>
   (f: PrimFunc): PrimFunc =>
-    simplifyFunc(pass(f));
+    tvmSimplify(pass(f));
 
 export const PASS_TABLE: readonly PassUnderTest[] = [
   {
@@ -45,12 +49,12 @@ export const PASS_TABLE: readonly PassUnderTest[] = [
   {
     name: "CompactBufferAllocation",
     file: `${S_TIR}compact_buffer_region.py`,
-    run: (f, o) => removeNoOp(simplifyFunc(compactBufferAllocation(f, { strict: o.is_strict_mode !== false }))),
-    normalizeExpected: (f) => removeNoOp(simplifyFunc(f)),
+    run: (f, o) => removeNoOp(tvmSimplify(compactBufferAllocation(f, { strict: o.is_strict_mode !== false }))),
+    normalizeExpected: (f) => removeNoOp(tvmSimplify(f)),
   },
   { name: "InjectSoftwarePipeline", file: `${S_TIR}inject_software_pipeline.py`, run: thenSimplify(injectSoftwarePipeline) },
   { name: "LowerOpaqueBlock", file: `${S_TIR}lower_opaque_block.py`, run: thenSimplify(lowerOpaqueBlock) },
-  { name: "FlattenBuffer", file: `${TIRX}flatten_buffer.py`, run: (f) => simplifyFunc(flattenBuffer(f, { paramAliases: true, outerStrideSize: true })) },
+  { name: "FlattenBuffer", file: `${TIRX}flatten_buffer.py`, run: (f) => tvmSimplify(flattenBuffer(f, { paramAliases: true, outerStrideSize: true })) },
   { name: "RemoveNoOp", file: `${TIRX}remove_no_op.py`, run: (f) => removeNoOp(f) },
   { name: "UnifyThreadBinding", file: `${S_TIR}unify_thread_binding.py`, run: thenSimplify(unifyThreadBinding) },
   { name: "LowerMatchBuffer", file: `${S_TIR}lower_match_buffer.py`, run: thenSimplify(lowerMatchBuffer) },
@@ -59,6 +63,7 @@ export const PASS_TABLE: readonly PassUnderTest[] = [
     file: `${TIRX}simplify.py`,
     run: (f, o) =>
       simplifyFunc(f, {
+        tvmSimplifier: true,
         transitivelyProveInequalities: o.transitively_prove_inequalities === true,
         applyConstraintsToBooleanBranches: o.apply_constraints_to_boolean_branches === true,
         convertBooleanToAndOfOrs: o.convert_boolean_to_and_of_ors === true,

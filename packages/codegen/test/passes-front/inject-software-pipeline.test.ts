@@ -8,7 +8,7 @@ import { pipelinedGemmSchedule } from "@tessera/corpus";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { LoweringError } from "../../src/lower/errors.js";
-import { PASSES_FRONT } from "../../src/lower/passes/index.js";
+import { PASSES_FRONT, simplifyFunc } from "../../src/lower/passes/index.js";
 import { injectSoftwarePipeline } from "../../src/lower/passes/inject-software-pipeline.js";
 import { lower } from "../../src/lower/pipeline.js";
 import { dedent, errorOf } from "../passes-back/helpers.js";
@@ -169,7 +169,7 @@ describe("injectSoftwarePipeline", () => {
                               T.writes(B[0:2, tx, 0])
                               B[i, tx, 0] = A[tx, i] * T.float32(2.0)
                           with T.block(""):
-                              T.where(1 <= i)
+                              T.where(i == 1)
                               T.reads(B[0:2, tx, 0])
                               T.writes(C[0:2, tx, 0])
                               C[(i + 1) % 2, tx, 0] = B[(i + 1) % 2, tx, 0] + T.float32(2.0)
@@ -284,7 +284,7 @@ describe("injectSoftwarePipeline", () => {
                           T.writes(C[0:2, 0])
                           C[(i + 1) % 2, 0] = B[(i + 1) % 2, 0] + T.float32(3.0)
                       with T.block(""):
-                          T.where(2 <= i)
+                          T.where(i == 2)
                           T.reads(C[0:2, 0])
                           T.writes(D[0:2, 0])
                           D[i % 2, 0] = C[i % 2, 0] + T.float32(4.0)
@@ -834,6 +834,62 @@ def main(A: T.Buffer((8,), "float32"), C: T.Buffer((8,), "float32")):
         expectSameResults(after, before, seed);
       }),
       { numRuns: 30 },
+    );
+  });
+});
+
+describe("injectSoftwarePipeline's bounds checks and regions in TVM's forms", () => {
+  /** Three chained statements over `extent` iterations, or over `n`, a let-bound trip count the pass cannot see, where `symbolic`. */
+  const chain = (extent: number, stages: string, symbolic = false) => `
+@T.prim_func
+def main(A: T.Buffer((8,), "float32"), E: T.Buffer((8,), "float32")):
+    n: T.int32 = ${extent}
+    for i in T.serial(${symbolic ? "n" : extent}, annotations={"software_pipeline_stage": ${stages}, "software_pipeline_order": [0, 1, 2]}):
+        with T.block(""):
+            B = T.alloc_buffer((1,), scope="shared")
+            C = T.alloc_buffer((1,), scope="shared")
+            with T.block(""):
+                B[0] = A[i] + T.float32(1)
+            with T.block(""):
+                C[0] = B[0] * T.float32(3)
+            with T.block(""):
+                E[i] = C[0] - T.float32(2)
+`;
+
+  test("the last prologue iteration's check is an equality; tvmGuards: false (the lowering pipeline) keeps the plain bound", () => {
+    const before = parsePrimFunc(chain(6, "[0, 1, 2]"));
+    const tvm = printTVMScript(injectSoftwarePipeline(before));
+    const plain = printTVMScript(injectSoftwarePipeline(before, { tvmGuards: false }));
+    expect(tvm).toContain("T.where(i == 1)");
+    expect(plain).toContain("T.where(1 <= i)");
+    expect(plain.replaceAll("T.where(1 <= i)", "T.where(i == 1)")).toBe(tvm);
+  });
+
+  test("a symbolic trip count: checks of the epilogue are stated on i + n; with TVM's simplifier after it (as TVM's tests run it) the regions read max(2, n)", () => {
+    // `n` a parameter here: the simplifier would see the let's value.
+    const src = chain(6, "[0, 1, 2]", true).replace("    n: T.int32 = 6\n", "").replace('"float32")):', '"float32"), n: T.int32):');
+    const out = printTVMScript(simplifyFunc(injectSoftwarePipeline(parsePrimFunc(src)), { tvmSimplifier: true }));
+    expect(out).toContain("T.reads(A[0:T.max(2, n)])");
+    expect(out).toContain("T.writes(E[T.min(0, n - 2):T.min(0, n - 2) + T.max(n, 2)])");
+    expect(out).toContain("T.where(i == 1 and i <= n)");
+    expect(out).toContain("T.where(2 <= i + n and 2 <= i + n)");
+    expect(out).toContain("T.where(1 <= i + n and i + n == n and 2 <= i + n)");
+  });
+
+  test("property: with either form of checks, any extent and stages, the pipelined chain computes what the loop did", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 8 }),
+        fc.constantFrom("[0, 1, 2]", "[0, 0, 2]", "[0, 2, 3]", "[0, 1, 1]"),
+        fc.boolean(),
+        fc.boolean(),
+        fc.integer({ min: 0, max: 99 }),
+        (extent, stages, symbolic, tvmGuards, seed) => {
+          const before = parsePrimFunc(chain(extent, stages, symbolic));
+          expectSameResults(injectSoftwarePipeline(before, { tvmGuards }), before, seed);
+        },
+      ),
+      { numRuns: 60 },
     );
   });
 });

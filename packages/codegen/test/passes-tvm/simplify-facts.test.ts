@@ -1,7 +1,7 @@
 import fc from "fast-check";
-import { describe, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { type SimplifyOptions, simplifyFunc } from "../../src/lower/passes/index.js";
-import { expectSameResults, expectStructurallyEqual, funcText, parse } from "./helpers.js";
+import { expectSameResults, expectStructurallyEqual, funcText, parse, script } from "./helpers.js";
 
 const func = (body: string, params = 'A: T.Buffer((16,), "int32"), n: T.int32') => funcText(body, params);
 
@@ -123,7 +123,7 @@ if n < m:
     const cond = fc.tuple(fc.constantFrom("<", "<=", "==", "!=", ">", ">="), fc.integer({ min: 0, max: 15 }), fc.constantFrom("i", "i + j", "j * 2"));
     const text = ([op, k, lhs]: [string, number, string]) => `${lhs} ${op} ${k}`;
     fc.assert(
-      fc.property(cond, cond, cond, fc.boolean(), fc.integer({ min: 0, max: 99 }), (c1, c2, c3, transitive, seed) => {
+      fc.property(cond, cond, cond, fc.boolean(), fc.boolean(), fc.integer({ min: 0, max: 99 }), (c1, c2, c3, transitive, tvmSimplifier, seed) => {
         const body = `
 for i, j in T.grid(16, 4):
     if ${text(c1)}:
@@ -135,9 +135,60 @@ for i, j in T.grid(16, 4):
         if ${text(c3)}:
             A[i] = A[i] + 7`;
         const f = parse(func(body, 'A: T.Buffer((16,), "int32")'));
-        expectSameResults(simplifyFunc(f, { transitivelyProveInequalities: transitive, applyConstraintsToBooleanBranches: true }), f, seed);
+        expectSameResults(simplifyFunc(f, { transitivelyProveInequalities: transitive, applyConstraintsToBooleanBranches: true, tvmSimplifier }), f, seed);
       }),
       { numRuns: 60 },
     );
+  });
+
+  test("tvmSimplifier: the variable of a loop of one iteration is its minimum, also in block regions (TVM binds it so)", () => {
+    const f = parse(`
+@T.prim_func
+def main(C: T.Buffer((4, 64), "float32")):
+    for i, j in T.grid(4, 1):
+        with T.block(""):
+            T.reads()
+            T.writes(C[i, j * 64:j * 64 + 64])
+            for k in range(64):
+                C[i, j * 64 + k] = T.float32(1)
+`);
+    const out = script(simplifyFunc(f, { tvmSimplifier: true }));
+    expect(out).toContain("T.writes(C[i, 0:64])");
+    expect(out).toContain("C[i, k] = T.float32(1.0)");
+    // The lowering pipeline's simplifier keeps the variable (the golden CUDA has it).
+    expect(script(simplifyFunc(f))).toContain("C[i, j * 64 + k] = T.float32(1.0)");
+  });
+
+  test("property: loops of one iteration at any minimum simplify to code computing the same", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 3 }), fc.integer({ min: 1, max: 4 }), fc.integer({ min: 0, max: 99 }), (start, width, seed) => {
+        const body = `
+for i in range(${start}, ${start + 1}):
+    for j in range(${width}):
+        for k in range(1):
+            A[i * ${width} + j + k] = A[i * ${width} + j + k] + i * 3 + k`;
+        const f = parse(func(body, 'A: T.Buffer((16,), "int32")'));
+        expectSameResults(simplifyFunc(f, { tvmSimplifier: true }), f, seed);
+      }),
+      { numRuns: 30 },
+    );
+  });
+
+  test("tvmSimplifier: TVM's own rules and forms (a disjunction of a comparison and its negation, a float zero added)", () => {
+    const f = parse(
+      func(
+        `
+for i in range(8):
+    if i < 5 or 5 <= i:
+        A[i] = A[i] + i * -2
+B[0] = B[0] + (T.float32(2.5) - T.float32(2.5))`,
+        'A: T.Buffer((8,), "int32"), B: T.Buffer((1,), "float32")',
+      ),
+    );
+    const tvm = script(simplifyFunc(f, { tvmSimplifier: true }));
+    expect(tvm).not.toContain("if ");
+    expect(tvm).not.toContain("B[0] =");
+    expect(script(simplifyFunc(f))).toContain("if i < 5 or 5 <= i:");
+    expectSameResults(simplifyFunc(f, { tvmSimplifier: true }), f);
   });
 });

@@ -1,6 +1,7 @@
 /**
  * Pass 4, `compactBufferAllocation` (TVM CompactBufferAllocation): every buffer a block allocates
- * shrinks to the hull of the regions accessed below its allocation, and all its accesses are
+ * (and every flat allocation, `T.decl_buffer` without `data`, unless another buffer views its
+ * storage) shrinks to the hull of the regions accessed below its allocation, and all its accesses are
  * re-based (the region's minimum is subtracted). Loops inside the allocation are relaxed, except
  * thread-bound loops whose threads do not share the buffer's storage (a `local` buffer is private
  * to each thread, so it is not relaxed over `threadIdx`; a `shared` one is). Loops above the
@@ -95,6 +96,8 @@ class AccessCollector extends LoopContextVisitor {
   private record(buffer: Buffer, points: readonly (readonly PrimExpr[])[], node?: BufferLoad | BufferStore): void {
     const alloc = this.allocations.get(buffer);
     if (alloc === undefined) return;
+    // Lowered code may access a flat allocation with vectors (`T.Ramp`): its storage is left as declared.
+    if (this.flat.has(buffer) && points.some((p) => p.some((i) => dtypeInfo(i.dtype).lanes !== 1))) this.opaque.add(buffer);
     const innerLoops = this.loops.slice(alloc.outerLoops.length);
     const canonical = new Map<Var, PrimExpr>();
     for (const l of innerLoops) {
@@ -116,6 +119,8 @@ class AccessCollector extends LoopContextVisitor {
   private readonly lets = new Map<Var, PrimExpr>();
 
   override visitStmt(s: Stmt): void {
+    if (s.kind === "Allocate") this.allocateFlat(s.buffer);
+    if (s.kind === "DeclBuffer") this.declare(s.buffer);
     if (s.kind !== "LetStmt") return super.visitStmt(s);
     this.visitExpr(s.value);
     const shadowed = this.lets.get(s.variable);
@@ -123,6 +128,21 @@ class AccessCollector extends LoopContextVisitor {
     this.visitStmt(s.body);
     if (shadowed === undefined) this.lets.delete(s.variable);
     else this.lets.set(s.variable, shadowed);
+  }
+
+  /** A flat allocation (TVM's AllocBuffer, `T.decl_buffer` without `data`) is compacted like a block's. */
+  private readonly flat = new Set<Buffer>();
+
+  private allocateFlat(b: Buffer): void {
+    this.flat.add(b);
+    this.allocations.set(b, { buffer: b, outerLoops: [...this.loops], accesses: [], threadVars: new Map() });
+    this.byData.set(b.data, b);
+  }
+
+  /** Another view of an allocation's storage (other shape or type) leaves the allocation as declared, as in TVM. */
+  private declare(b: Buffer): void {
+    const allocated = this.byData.get(b.data);
+    if (allocated !== undefined && allocated !== b) this.opaque.add(allocated);
   }
 
   override visitBlockRealize(s: BlockRealize): void {
@@ -279,7 +299,7 @@ function compactRange(set: IntervalSet | undefined, extent: PrimExpr, innerVars:
   const last = analyzer.simplify(sub(extent, 1));
   let lo: PrimExpr = set.min;
   let hi: PrimExpr = set.max;
-  if (strict && !analyzer.canProveGreaterEqual(lo, 0)) lo = analyzer.canProveLess(lo, 0) ? zero : analyzer.simplify(max(lo, zero));
+  if (strict && !analyzer.canProveGreaterEqual(lo, 0)) lo = analyzer.canProveLess(lo, 0) ? zero : analyzer.simplify(max(zero, lo));
   if (strict && !analyzer.canProveLessEqual(hi, last)) hi = analyzer.canProveGreater(hi, last) ? last : analyzer.simplify(min(hi, last));
   let size = analyzer.simplify(add(sub(hi, lo), 1));
   if (size.kind !== "IntImm") {
@@ -290,7 +310,7 @@ function compactRange(set: IntervalSet | undefined, extent: PrimExpr, innerVars:
   }
   if (size.kind !== "IntImm") {
     // A data-dependent size (a partial tile): allocate its upper bound.
-    const bound = analyzer.constIntBound(size).max;
+    const bound = sizeUpperBound(lo, hi, analyzer);
     if (!Number.isFinite(bound)) return undefined;
     size = intImm(bound, extent.dtype);
   }
@@ -301,6 +321,21 @@ function compactRange(set: IntervalSet | undefined, extent: PrimExpr, innerVars:
   const fits = extent.kind === "IntImm" ? size.value <= extent.value : analyzer.canProveLessEqual(size, extent);
   if (strict && !fits) return undefined;
   return { min: analyzer.simplify(lo), extent: size };
+}
+
+/**
+ * An upper bound of `hi - lo + 1`. A clamped end (`lo = max(a, b)`, `hi = min(c, d)`) is spread
+ * over the size (`hi - max(a, b) + 1 = min(hi - a + 1, hi - b + 1)`), so that a tile clamped at
+ * the border (`[max(h * 8 - 1, 0), h * 8 + 7]`) is bounded by its interior size (9), as TVM bounds
+ * it, where interval evaluation of the whole difference is not.
+ */
+function sizeUpperBound(lo: PrimExpr, hi: PrimExpr, analyzer: Analyzer): number {
+  const ends = (e: PrimExpr, op: "max" | "min"): PrimExpr[] => (e.kind === "Binary" && e.op === op ? [...ends(e.a, op), ...ends(e.b, op)] : [e]);
+  let bound = Number.POSITIVE_INFINITY;
+  for (const l of ends(lo, "max")) {
+    for (const h of ends(hi, "min")) bound = Math.min(bound, analyzer.constIntBound(analyzer.simplify(add(sub(h, l), 1))).max);
+  }
+  return bound;
 }
 
 /** Binds the shape variables of `buffer` that no loop binds to [1, max]: shapes are positive. */

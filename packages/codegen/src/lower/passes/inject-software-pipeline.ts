@@ -9,7 +9,7 @@
 import { type For, IRMutator, type PrimFunc, type Stmt, withBody } from "@tessera/ir";
 import type { Pass } from "../pass.js";
 import { PASS, hasPipelineAnnotation } from "../software-pipeline/annotations.js";
-import { pipelineLoop } from "../software-pipeline/pipeline.js";
+import { type PipelineForm, pipelineLoop } from "../software-pipeline/pipeline.js";
 import { requireOpaqueBlocks } from "../util/block-checks.js";
 
 export interface InjectSoftwarePipelineOptions {
@@ -20,12 +20,18 @@ export interface InjectSoftwarePipelineOptions {
    * blocks), and inferring them was half of this pass's time on the fast GEMM.
    */
   readonly blockRegions?: boolean;
+  /**
+   * State the prologue's and epilogue's bounds checks in TVM's forms (`i == 2` for `2 <= i` at the
+   * last iteration, checks of a symbolic epilogue on `i + K`; default true). The lowering pipeline
+   * keeps the plain bounds (`1 <= k_0`), which the course's golden CUDA was generated with.
+   */
+  readonly tvmGuards?: boolean;
 }
 
 class PipelineInjector extends IRMutator {
   private readonly loops: For[] = [];
 
-  constructor(private readonly blockRegions: boolean) {
+  constructor(private readonly form: PipelineForm) {
     super();
   }
 
@@ -34,14 +40,14 @@ class PipelineInjector extends IRMutator {
     const visited = super.visitFor(s);
     this.loops.pop();
     if (visited.kind !== "For" || !hasPipelineAnnotation(visited)) return visited;
-    return pipelineLoop(visited, this.loops, this.blockRegions);
+    return pipelineLoop(visited, this.loops, this.form);
   }
 }
 
 export function injectSoftwarePipeline(func: PrimFunc, opts: InjectSoftwarePipelineOptions = {}): PrimFunc {
   requireOpaqueBlocks(PASS, func.body);
-  const body = new PipelineInjector(opts.blockRegions !== false).visitStmt(func.body);
+  const body = new PipelineInjector({ blockRegions: opts.blockRegions !== false, tvmGuards: opts.tvmGuards !== false }).visitStmt(func.body);
   return body === func.body ? func : withBody(func, body);
 }
 
-export const injectSoftwarePipelinePass: Pass = { name: PASS, run: (func) => injectSoftwarePipeline(func, { blockRegions: false }) };
+export const injectSoftwarePipelinePass: Pass = { name: PASS, run: (func) => injectSoftwarePipeline(func, { blockRegions: false, tvmGuards: false }) };

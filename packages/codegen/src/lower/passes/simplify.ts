@@ -33,6 +33,13 @@ import { type KnownFacts, NO_FACTS, withCondition, withNegation } from "../util/
 import { isSelfCopy } from "../util/no-op.js";
 
 export interface SimplifyOptions {
+  /**
+   * Rewrite with TVM's own simplifier (`Analyzer.tvmSimplify`: its rewrite and canonical rules,
+   * in its forms: `0 - i` for `i * -1`, `n * n * 32`, `a and a` kept) instead of the linear-form
+   * simplifier lowering uses, and the variable of a loop of one iteration is its minimum. What
+   * TVM's Simplify pass gives; off in the lowering pipeline.
+   */
+  readonly tvmSimplifier?: boolean;
   /** TVM `transitively_prove_inequalities`: two known comparisons may combine in a proof. */
   readonly transitivelyProveInequalities?: boolean;
   /** TVM `convert_boolean_to_and_of_ors`: boolean expressions become a simplified AND of OR-clauses (util/and-of-ors.ts). */
@@ -46,9 +53,13 @@ class Simplifier extends IRMutator {
   private readonly applier: FactApplier;
   private readonly andOfOrs: AndOfOrs | undefined;
   private facts: KnownFacts = NO_FACTS;
+  private readonly rewrite: (e: PrimExpr) => PrimExpr;
+  private readonly unitLoopsAreConstant: boolean;
 
   constructor(opts: SimplifyOptions) {
     super();
+    this.unitLoopsAreConstant = opts.tvmSimplifier === true;
+    this.rewrite = opts.tvmSimplifier === true ? (e) => this.analyzer.tvmSimplify(e) : (e) => this.analyzer.simplify(e);
     this.andOfOrs = opts.convertBooleanToAndOfOrs === true ? new AndOfOrs(this.analyzer) : undefined;
     this.applier = new FactApplier(this.analyzer, opts.transitivelyProveInequalities === true, opts.applyConstraintsToBooleanBranches === true);
   }
@@ -56,10 +67,10 @@ class Simplifier extends IRMutator {
   /** Simplifies a whole expression at once (the analyzer recurses by itself). */
   override visitExpr(e: PrimExpr): PrimExpr {
     if (e.kind === "IntImm" || e.kind === "FloatImm" || e.kind === "StringImm") return e;
-    let simplified = this.analyzer.simplify(e);
+    let simplified = this.rewrite(e);
     if (this.applier.mayApply(simplified, this.facts)) {
       const applied = this.applier.apply(simplified, this.facts);
-      if (applied !== simplified) simplified = this.analyzer.simplify(applied);
+      if (applied !== simplified) simplified = this.rewrite(applied);
     }
     if (this.andOfOrs !== undefined && hasLogical(simplified)) simplified = this.andOfOrs.rewriteWithin(simplified);
     // Keep the original node when nothing changed, so unchanged subtrees stay shared.
@@ -150,7 +161,10 @@ class Simplifier extends IRMutator {
 
   private bindRange(v: Var, min: PrimExpr, extent: PrimExpr): void {
     if (extent.kind === "IntImm" && extent.value <= 0) return;
-    this.analyzer.bind(v, { min, extent }, true);
+    // A loop of one iteration: its variable is its minimum, as TVM's Analyzer::Bind makes it (with
+    // TVM's simplifier only: the golden CUDA of the lowering pipeline keeps such variables).
+    if (this.unitLoopsAreConstant && extent.kind === "IntImm" && extent.value === 1) this.analyzer.bind(v, min, true);
+    else this.analyzer.bind(v, { min, extent }, true);
   }
 }
 

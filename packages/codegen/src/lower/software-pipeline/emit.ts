@@ -17,14 +17,11 @@ import {
   type Stmt,
   type Var,
   add,
-  and,
   boolImm,
   forLoop,
-  ge,
   intImm,
   isConstInt,
   le,
-  lt,
   max,
   seq,
   simplify,
@@ -33,6 +30,7 @@ import {
 } from "@tessera/ir";
 import type { AsyncQueues, SectionEntry } from "./async-queues.js";
 import { noOpBlock, predicated, realizeBlock } from "./blocks.js";
+import { edgeGuard } from "./guards.js";
 import { InstanceRewriter, type VersionedBuffer } from "./instance.js";
 import type { PipelineStmt } from "./model.js";
 
@@ -47,9 +45,11 @@ export interface PipelineLayout {
   readonly asyncQueues: AsyncQueues | undefined;
   /** Whether the section blocks get inferred read/write regions (TVM's output) or none. */
   readonly regions: boolean;
+  /** Whether edge sections' bounds checks take TVM's forms (guards.ts). */
+  readonly tvmGuards: boolean;
 }
 
-interface Section {
+export interface Section {
   readonly start: PrimExpr;
   readonly end: PrimExpr;
   /** Prologue and epilogue are unrolled and guard each statement with its iteration's bounds. */
@@ -83,11 +83,12 @@ function emitSection(layout: PipelineLayout, section: Section): Stmt {
     if (analyzer.canProveGreater(outer.extent, 0)) analyzer.bind(outer.loopVar, { min: outer.min, extent: outer.extent }, true);
   }
   if (i.kind === "Var" && analyzer.canProveGreater(tripCount, 0)) analyzer.bind(i, { min: intImm(0), extent: tripCount });
+  const guard = section.edge ? edgeGuard(layout, section, i, tripCount) : undefined;
 
   const entries: SectionEntry[] = [];
   for (const st of layout.ordered) {
-    const iteration = analyzer.simplify(sub(add(section.start, i), st.stage));
-    const predicate = section.edge ? inBounds(i, section, st.stage, loop.extent, analyzer) : boolImm(true);
+    const iteration = analyzer.simplify(sub(add(i, section.start), st.stage));
+    const predicate = guard === undefined ? boolImm(true) : guard(st.stage, analyzer);
     if (isConstInt(predicate, 0)) continue;
     const loopValue = analyzer.simplify(add(loop.min, iteration));
     const body = new InstanceRewriter(loop.loopVar, iteration, loopValue, layout.versioned, analyzer, layout.maxStage !== 1).visitStmt(st.stmt);
@@ -99,12 +100,4 @@ function emitSection(layout: PipelineLayout, section: Section): Stmt {
   if (i.kind !== "Var") return realizeBlock(seq(stmts), layout.regions);
   const kind: ForKind = section.edge ? "unrolled" : loop.forKind;
   return realizeBlock(forLoop(i, tripCount, seq(stmts), { kind, annotations: layout.annotations }), layout.regions);
-}
-
-/** `0 <= start + i - stage < extent` (and `start + i >= lowerBound`), stated on `i` and simplified under its bounds. */
-function inBounds(i: PrimExpr, section: Section, stage: number, extent: PrimExpr, analyzer: Analyzer): PrimExpr {
-  const offset = analyzer.simplify(sub(intImm(stage, i.dtype), section.start));
-  const inLoop = and(ge(i, offset), lt(i, analyzer.simplify(add(extent, offset))));
-  if (section.lowerBound === undefined) return analyzer.simplify(inLoop);
-  return analyzer.simplify(and(inLoop, ge(i, analyzer.simplify(sub(section.lowerBound, section.start)))));
 }

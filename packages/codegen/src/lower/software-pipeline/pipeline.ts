@@ -18,12 +18,19 @@ import type { VersionedBuffer } from "./instance.js";
 import { type PipelineStmt, describeStmt, readsData } from "./model.js";
 import { multiVersioned, versionCount } from "./versions.js";
 
+export interface PipelineForm {
+  /** The blocks made here (the one allocating the pipeline's buffers, the sections, the commit groups, blockized statements) get the regions of their bodies, as in TVM. */
+  readonly blockRegions: boolean;
+  /** Bounds checks in TVM's forms (guards.ts). */
+  readonly tvmGuards: boolean;
+}
+
 /**
  * The pipelined replacement of `loop`; `enclosing` are the loops around it, outermost first.
- * `blockRegions`: give the blocks made here (the one allocating the pipeline's buffers, the sections,
- * the commit groups, blockized statements) the regions of their bodies, as TVM does.
+ * `form` says how close to TVM's output text it is (see InjectSoftwarePipelineOptions).
  */
-export function pipelineLoop(loop: For, enclosing: readonly For[], blockRegions = true): Stmt {
+export function pipelineLoop(loop: For, enclosing: readonly For[], form: PipelineForm = { blockRegions: true, tvmGuards: true }): Stmt {
+  const { blockRegions } = form;
   const annotation = readPipelineAnnotation(loop);
   if (loop.forKind !== "serial" && loop.forKind !== "unrolled") {
     const what = loop.forKind === "thread_binding" ? `bound to ${loop.threadTag ?? "a thread"}` : `a ${loop.forKind} loop`;
@@ -58,6 +65,7 @@ export function pipelineLoop(loop: For, enclosing: readonly For[], blockRegions 
     annotations: preservedAnnotations(loop),
     asyncQueues: annotation.asyncStages.size > 0 ? new AsyncQueues(loop.loopVar.name, ordered, blockRegions) : undefined,
     regions: blockRegions,
+    tvmGuards: form.tvmGuards,
   });
   const allocs: Buffer[] = body.allocs.map((b) => versioned.get(b.data)?.buffer ?? b);
   return allocationBlock(seq(sections), allocs, blockRegions);
