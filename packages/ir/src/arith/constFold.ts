@@ -6,7 +6,7 @@
  */
 import { type DType, bitsOf, dtypeInfo } from "../dtype.js";
 import { type BinaryOp, type PrimExpr, boolImm, constant, intImm } from "../expr.js";
-import { roundToFloat16 } from "../exec/numeric.js";
+import { roundToFloat16 } from "../exec/half-precision.js";
 import { dtypeBound } from "./intBound.js";
 
 export { gcdInt } from "./gcd.js";

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { Analyzer, foldCastConstant } from "../../src/arith/index.js";
 import { boolImm, cast, floatImm, intImm } from "../../src/expr.js";
-import { roundToFloat16 } from "../../src/exec/numeric.js";
+import { roundToFloat16 } from "../../src/exec/half-precision.js";
 
 describe("casts of constants to float16", () => {
   it("fold to the nearest half, ties to even", () => {
