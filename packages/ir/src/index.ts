@@ -74,7 +74,20 @@ export {
   type AsyncCopy,
   type AsyncWait,
 } from "./async-copy.js";
-export { isStorageScope, declBuffer, withBuffer, constantSize, constantShape, type StorageScope, STORAGE_SCOPES, type Buffer } from "./buffer.js";
+export {
+  isStorageScope,
+  declBuffer,
+  withBuffer,
+  constantSize,
+  constantShape,
+  type StorageScope,
+  type StorageRankName,
+  STORAGE_SCOPES,
+  STORAGE_RANKS,
+  STORAGE_SCOPE_SYNTAX,
+  storageRankOf,
+  type Buffer,
+} from "./buffer.js";
 export {
   range,
   rangeFromExtent,

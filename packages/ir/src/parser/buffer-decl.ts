@@ -2,7 +2,7 @@
  * The buffer-declaring calls — `T.Buffer`, `T.match_buffer`, `T.alloc_buffer`, `T.decl_buffer`,
  * `T.allocate` — share shape/dtype/keyword handling, gathered here.
  */
-import { type Buffer, STORAGE_SCOPES, declBuffer, isStorageScope } from "../buffer.js";
+import { type Buffer, STORAGE_SCOPE_SYNTAX, declBuffer, isStorageScope } from "../buffer.js";
 import { isHandle } from "../dtype.js";
 import type { PrimExpr, Var } from "../expr.js";
 import type { PyExpr } from "./ast.js";
@@ -40,7 +40,7 @@ export function parseBufferDecl(ev: ExprEvaluator, call: CallNode, fnName: strin
   // TVM reads an empty scope as "global".
   const scopeText = scopeNode === undefined ? "global" : ev.string(scopeNode, "a storage scope");
   const scope = scopeText === "" ? "global" : scopeText;
-  if (!isStorageScope(scope)) fail(`unknown storage scope "${scope}" (expected one of ${STORAGE_SCOPES.join(", ")})`, scopeNode!.pos);
+  if (!isStorageScope(scope)) fail(`unknown storage scope "${scope}" (expected ${STORAGE_SCOPE_SYNTAX})`, scopeNode!.pos);
   const stridesNode = args.get("strides");
   const strides = stridesNode === undefined || stridesNode.kind === "Constant" ? [] : evalShape(ev, stridesNode, opts.symbolicShape ?? false);
   const offsetNode = args.get("elem_offset");
