@@ -82,6 +82,10 @@ export class IRVisitor {
         return;
       case "For":
         return this.visitFor(s);
+      case "While":
+        this.visitExpr(s.condition);
+        this.visitStmt(s.body);
+        return;
       case "Evaluate":
         return this.visitExpr(s.value);
       case "LetStmt":
@@ -253,6 +257,11 @@ export class IRMutator {
       }
       case "For":
         return this.visitFor(s);
+      case "While": {
+        const condition = this.visitExpr(s.condition);
+        const body = this.visitStmt(s.body);
+        return condition === s.condition && body === s.body ? s : { ...s, condition, body };
+      }
       case "Evaluate": {
         const value = this.visitExpr(s.value);
         return value === s.value ? s : { ...s, value };
@@ -375,6 +384,7 @@ export function forEachStmt(root: Stmt, f: (s: Stmt) => void | boolean): void {
       if (root.elseCase) forEachStmt(root.elseCase, f);
       return;
     case "For":
+    case "While":
     case "LetStmt":
     case "Allocate":
     case "DeclBuffer":
@@ -422,6 +432,7 @@ export function forEachBlockRealize(
         walk(s.thenCase, loops);
         if (s.elseCase) walk(s.elseCase, loops);
         return;
+      case "While":
       case "LetStmt":
       case "Allocate":
       case "DeclBuffer":
@@ -442,6 +453,7 @@ export const STMT_KINDS: ReadonlySet<string> = new Set([
   "SeqStmt",
   "IfThenElse",
   "For",
+  "While",
   "Evaluate",
   "LetStmt",
   "Allocate",

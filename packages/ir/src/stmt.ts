@@ -97,6 +97,13 @@ export interface For {
   readonly annotations: Annotations;
 }
 
+/** `while condition: body` (TVM's While): runs `body` as long as `condition` holds. */
+export interface While {
+  readonly kind: "While";
+  readonly condition: PrimExpr;
+  readonly body: Stmt;
+}
+
 export interface Evaluate {
   readonly kind: "Evaluate";
   readonly value: PrimExpr;
@@ -162,7 +169,7 @@ export interface BlockRealize {
   readonly block: Block;
 }
 
-export type Stmt = BufferStore | SeqStmt | IfThenElse | For | Evaluate | LetStmt | Allocate | DeclBuffer | AttrStmt | BlockRealize;
+export type Stmt = BufferStore | SeqStmt | IfThenElse | For | While | Evaluate | LetStmt | Allocate | DeclBuffer | AttrStmt | BlockRealize;
 
 export type StmtKind = Stmt["kind"];
 
@@ -225,6 +232,12 @@ export function forLoop(loopVar: Var, extent: ExprLike, body: Stmt, opts: ForOpt
     body,
     annotations: opts.annotations ?? {},
   };
+}
+
+export function whileLoop(conditionLike: ExprLike, body: Stmt): While {
+  const condition = toExpr(conditionLike);
+  if (!isBool(condition.dtype)) throw new IRError(`while: condition must be bool, got ${condition.dtype}`);
+  return { kind: "While", condition, body };
 }
 
 export function evaluate(valueLike: ExprLike): Evaluate {

@@ -146,6 +146,9 @@ class WellFormedChecker {
         this.stmt(s.body);
         this.undefine(s.loopVar);
         return;
+      case "While":
+        this.expr(s.condition);
+        return this.stmt(s.body);
       case "Evaluate":
         return this.expr(s.value);
       case "LetStmt":

@@ -36,6 +36,10 @@ export function emitStmt(ctx: EmitContext, s: Stmt): void {
     }
     case "For":
       return emitFor(ctx, s);
+    case "While":
+      // The condition is evaluated before each iteration, as TVM's While.
+      ctx.nested(`while (${emitExpr(ctx, s.condition)}) {`, () => emitLoopBody(ctx, s.body));
+      return;
     case "Evaluate":
       return emitEvaluate(ctx, s.value);
     case "LetStmt": {
@@ -112,8 +116,23 @@ function emitForInPlace(ctx: EmitContext, s: For): void {
   if (s.forKind !== "serial") {
     ctx.line(`// ${s.forKind}${s.threadTag === undefined ? "" : ` ${s.threadTag}`}: run as a serial loop`);
   }
-  ctx.nested(`for (${init}; ${name} < ${end}; ${name}++) {`, () => emitStmt(ctx, s.body));
+  ctx.nested(`for (${init}; ${name} < ${end}; ${name}++) {`, () => emitLoopBody(ctx, s.body));
   unbind();
+}
+
+function emitLoopBody(ctx: EmitContext, body: Stmt): void {
+  ctx.loopNesting++;
+  try {
+    emitStmt(ctx, body);
+  } finally {
+    ctx.loopNesting--;
+  }
+}
+
+/** `T.break_loop()` / `T.continue_loop()`: they leave or restart the innermost loop, as in TVM. */
+function emitLoopJump(ctx: EmitContext, op: "break_loop" | "continue_loop"): void {
+  if (ctx.loopNesting === 0) throw new ExecutionError(`T.${op}()${ctx.where} is not inside a loop`);
+  ctx.line(op === "break_loop" ? "break;" : "continue;");
 }
 
 /**
@@ -155,6 +174,9 @@ function emitEvaluate(ctx: EmitContext, value: PrimExpr): void {
     return;
   }
   if (value.kind === "IntImm" || value.kind === "FloatImm" || value.kind === "StringImm") return;
+  if (value.kind === "Call" && (value.op === "break_loop" || value.op === "continue_loop") && value.args.length === 0) {
+    return emitLoopJump(ctx, value.op);
+  }
   const copy = asAsyncCopy(value);
   if (copy !== undefined) return emitAsyncCopy(ctx, copy);
   ctx.line(`${emitValue(ctx, value)};`);

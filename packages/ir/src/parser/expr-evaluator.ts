@@ -74,11 +74,11 @@ export class ExprEvaluator {
     return v;
   }
 
-  /** The test of an `if` statement: an integer scalar is truthy when non-zero, as in Python (`x != 0`). */
-  ifCondition(e: PyExpr): PrimExpr {
+  /** The test of an `if` or `while` statement: an integer scalar is truthy when non-zero, as in Python (`x != 0`). */
+  statementCondition(e: PyExpr, statement: "if" | "while"): PrimExpr {
     const v = this.prim(e);
     if (isIntegral(v.dtype) && lanesOf(v.dtype) === 1) return binary("ne", v, intImm(0, v.dtype));
-    if (!isBool(v.dtype)) fail(`an if condition must be a boolean or integer expression, got ${v.dtype}`, e.pos);
+    if (!isBool(v.dtype)) fail(`${statement === "if" ? "an if" : "a while"} condition must be a boolean or integer expression, got ${v.dtype}`, e.pos);
     return v;
   }
 

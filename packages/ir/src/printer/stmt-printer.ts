@@ -60,6 +60,9 @@ export class StmtPrinter {
         return this.printIf(s, indent);
       case "For":
         return this.printFor(s, indent);
+      case "While":
+        this.out.line(indent, `${this.kw("while")} ${this.expr(s.condition)}:`, s);
+        return this.printNested(s.body, indent);
       case "Evaluate":
         return this.out.line(indent, this.evaluateText(s.value), s);
       case "LetStmt":

@@ -271,6 +271,10 @@ export class CanonicalWriter {
         this.stmt(s.body, fieldPath(p, "body"));
         return;
       }
+      case "While":
+        this.value(path, "statement kind", s.kind);
+        this.expr(s.condition, fieldPath(path, "condition"), "while condition");
+        return this.stmt(s.body, fieldPath(path, "body"));
       case "Evaluate":
         this.value(path, "statement kind", s.kind);
         return this.expr(s.value, fieldPath(path, "value"), "evaluated value");

@@ -9,7 +9,9 @@ import { parsePrimFunc, parseTVMScript } from "../../src/parser/index.js";
 import { errorOf } from "./helpers.js";
 import { printTVMScript } from "../../src/printer/index.js";
 import { structuralEqual } from "../../src/structural/index.js";
-import type { PrimFunc } from "../../src/func.js";
+import { type PrimFunc, withBody } from "../../src/func.js";
+import { evaluate } from "../../src/stmt.js";
+import { checkIntrinsicCall } from "../../src/intrinsics.js";
 import type { PrimExpr } from "../../src/expr.js";
 import { forEachExpr, forEachStmt } from "../../src/functor.js";
 import { compilePrimFunc } from "../../src/exec/index.js";
@@ -88,8 +90,77 @@ describe("control-flow statements", () => {
     expect(errorOf(fn("if A[0]:", "    A[1] = T.float32(0)")).reason).toBe("an if condition must be a boolean or integer expression, got float32");
   });
 
-  it("while loops get a clear error", () => {
-    expect(errorOf(fn("while n > 0:", "    A[0] = T.float32(0)")).reason).toMatch(/while loops are not supported/);
+  it("a while loop round-trips as a While node and runs while its condition holds", () => {
+    const { f, printed } = roundTrip(
+      fn('K = T.alloc_buffer((1,), "int32")', "K[0] = 0", "while K[0] < n:", '    A[K[0]] = T.Cast("float32", K[0])', "    K[0] = K[0] + 1"),
+    );
+    const kinds: string[] = [];
+    forEachStmt(f.body, (s) => void kinds.push(s.kind));
+    expect(kinds).toContain("While");
+    expect(printed).toMatch(/\n {4}while K\[0\] < n:\n/);
+    const a = new Float32Array(8);
+    compilePrimFunc(f).run([a, 5]);
+    expect([...a]).toEqual([0, 1, 2, 3, 4, 0, 0, 0]);
+  });
+
+  it("an integer while condition is Python's truthiness; a float one is refused where it stands", () => {
+    const { printed } = roundTrip(fn('K = T.alloc_buffer((1,), "int32")', "K[0] = n", "while K[0]:", "    K[0] = K[0] - 1"));
+    expect(printed).toContain("while K[0] != 0:");
+    expect(errorOf(fn("while A[0]:", "    A[1] = T.float32(0)"))).toEqual({
+      reason: "a while condition must be a boolean or integer expression, got float32",
+      line: 3,
+      column: 11,
+    });
+  });
+
+  it("structural equality compares the condition and the body of a while loop", () => {
+    const loop = (cond: string, value: string): PrimFunc => parsePrimFunc(fn('K = T.alloc_buffer((1,), "int32")', `while ${cond}:`, `    K[0] = ${value}`));
+    expect(structuralEqual(loop("K[0] < n", "K[0] + 1"), loop("K[0] < n", "K[0] + 1"))).toBe(true);
+    expect(structuralEqual(loop("K[0] < n", "K[0] + 1"), loop("K[0] <= n", "K[0] + 1"))).toBe(false);
+    expect(structuralEqual(loop("K[0] < n", "K[0] + 1"), loop("K[0] < n", "K[0] + 2"))).toBe(false);
+    const asIf = parsePrimFunc(fn('K = T.alloc_buffer((1,), "int32")', "if K[0] < n:", "    K[0] = K[0] + 1"));
+    expect(structuralEqual(loop("K[0] < n", "K[0] + 1"), asIf)).toBe(false);
+  });
+
+  it("break and continue run in the executor as the innermost loop's break and continue", () => {
+    const script = fn(
+      'K = T.alloc_buffer((1,), "int32")',
+      "for i in range(8):",
+      "    if i == n:",
+      "        break",
+      "    if i % 2 == 0:",
+      "        continue",
+      "    A[i] = T.float32(1)",
+      "K[0] = 0",
+      "while K[0] < 8:",
+      "    K[0] = K[0] + 1",
+      "    if K[0] > n:",
+      "        break",
+      'A[0] = T.Cast("float32", K[0])',
+    );
+    const f = roundTrip(script).f;
+    fc.assert(
+      fc.property(fc.integer({ min: -2, max: 10 }), (n) => {
+        const a = new Float32Array(8);
+        compilePrimFunc(f).run([a, n]);
+        const expected = new Float32Array(8);
+        for (let i = 0; i < 8 && i !== n; i++) if (i % 2 !== 0) expected[i] = 1;
+        let k = 0;
+        while (k < 8) {
+          k++;
+          if (k > n) break;
+        }
+        expected[0] = k;
+        expect([...a]).toEqual([...expected]);
+      }),
+      { numRuns: 30 },
+    );
+  });
+
+  it("the executor refuses a break that no loop encloses (IR built without the parser)", () => {
+    const f = parsePrimFunc(fn("A[0] = T.float32(1)"));
+    const stray = withBody(f, evaluate(checkIntrinsicCall("break_loop", [])));
+    expect(() => compilePrimFunc(stray)).toThrow("T.break_loop() is not inside a loop");
   });
 });
 

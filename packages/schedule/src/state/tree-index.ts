@@ -136,6 +136,7 @@ export class TreeIndex {
         this.walk(s.thenCase, parent);
         if (s.elseCase) this.walk(s.elseCase, parent);
         return;
+      case "While":
       case "LetStmt":
       case "Allocate":
       case "DeclBuffer":
