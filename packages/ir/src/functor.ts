@@ -66,6 +66,7 @@ export class IRVisitor {
 
   visitBufferLoad(e: BufferLoad): void {
     for (const i of e.indices) this.visitExpr(i);
+    if (e.predicate !== undefined) this.visitExpr(e.predicate);
   }
 
   visitStmt(s: Stmt): void {
@@ -108,6 +109,7 @@ export class IRVisitor {
   visitBufferStore(s: BufferStore): void {
     this.visitExpr(s.value);
     for (const i of s.indices) this.visitExpr(i);
+    if (s.predicate !== undefined) this.visitExpr(s.predicate);
   }
 
   visitFor(s: For): void {
@@ -238,7 +240,11 @@ export class IRMutator {
   visitBufferLoad(e: BufferLoad): PrimExpr {
     const buffer = this.mapBuffer(e.buffer);
     const indices = this.visitExprList(e.indices);
-    return buffer === e.buffer && indices === e.indices ? e : { kind: "BufferLoad", dtype: e.dtype, buffer, indices };
+    const predicate = e.predicate === undefined ? undefined : this.visitExpr(e.predicate);
+    if (buffer === e.buffer && indices === e.indices && predicate === e.predicate) return e;
+    return predicate === undefined
+      ? { kind: "BufferLoad", dtype: e.dtype, buffer, indices }
+      : { kind: "BufferLoad", dtype: e.dtype, buffer, indices, predicate };
   }
 
   visitStmt(s: Stmt): Stmt {
@@ -291,7 +297,9 @@ export class IRMutator {
     const buffer = this.mapBuffer(s.buffer);
     const value = this.visitExpr(s.value);
     const indices = this.visitExprList(s.indices);
-    return buffer === s.buffer && value === s.value && indices === s.indices ? s : { kind: "BufferStore", buffer, value, indices };
+    const predicate = s.predicate === undefined ? undefined : this.visitExpr(s.predicate);
+    if (buffer === s.buffer && value === s.value && indices === s.indices && predicate === s.predicate) return s;
+    return predicate === undefined ? { kind: "BufferStore", buffer, value, indices } : { kind: "BufferStore", buffer, value, indices, predicate };
   }
 
   visitFor(s: For): Stmt {

@@ -4,7 +4,7 @@
 import type { Buffer } from "./buffer.js";
 import { isBool, lanesOf } from "./dtype.js";
 import { IRError } from "./errors.js";
-import { type ExprLike, type PrimExpr, type Var, boolImm, intImm, toExpr, toIndex } from "./expr.js";
+import { type ExprLike, type PrimExpr, type Var, boolImm, checkAccessPredicate, intImm, toExpr, toIndex } from "./expr.js";
 
 /** `[min, min + extent)`. */
 export interface Range {
@@ -71,6 +71,8 @@ export interface BufferStore {
   readonly buffer: Buffer;
   readonly value: PrimExpr;
   readonly indices: readonly PrimExpr[];
+  /** A vector store's lane mask (TVM's `predicate`, `A.vstore(..., predicate=m)`): lanes where it is false are not written. */
+  readonly predicate?: PrimExpr | undefined;
 }
 
 export interface SeqStmt {
@@ -187,6 +189,11 @@ export function bufferStore(buffer: Buffer, valueLike: ExprLike, indices: readon
     throw new IRError(`store to ${buffer.name}: value has dtype ${value.dtype} but the buffer holds ${buffer.dtype}`);
   }
   return { kind: "BufferStore", buffer, value, indices: idx };
+}
+
+/** A vector store that writes only the lanes where `predicate` holds. */
+export function predicatedStore(store: BufferStore, predicate: PrimExpr): BufferStore {
+  return { ...store, predicate: checkAccessPredicate(predicate, store.value.dtype, `store to ${store.buffer.name}`) };
 }
 
 function sameScalar(a: string, b: string): boolean {

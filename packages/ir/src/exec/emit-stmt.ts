@@ -87,7 +87,12 @@ function emitStore(ctx: EmitContext, s: BufferStore): void {
       ctx.line(`const ${v} = ${emitExpr(ctx, s.value, k)};`);
       return v;
     });
-    values.forEach((v, k) => ctx.line(`${access(k)} = ${v};`));
+    const predicate = s.predicate;
+    values.forEach((v, k) => {
+      // A masked-off lane writes nothing (its index is not even checked).
+      if (predicate === undefined) ctx.line(`${access(k)} = ${v};`);
+      else ctx.nested(`if (${emitExpr(ctx, predicate, k)}) {`, () => ctx.line(`${access(k)} = ${v};`));
+    });
   });
 }
 

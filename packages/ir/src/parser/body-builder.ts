@@ -6,6 +6,7 @@ import { isFloat, lanesOf, withLanes } from "../dtype.js";
 import { IRError } from "../errors.js";
 import { type BinaryOp, type PrimExpr, binary, cast, stringImm, variable } from "../expr.js";
 import { checkIntrinsicCall } from "../intrinsics.js";
+import { vstoreCall } from "./vector-access.js";
 import { type Stmt, bufferStore, evaluate, ifThenElseStmt, letStmt, seq, whileLoop } from "../stmt.js";
 import { type PyExpr, type PyStmt, dottedName } from "./ast.js";
 import { bindArguments } from "./arguments.js";
@@ -151,6 +152,8 @@ export class BodyBuilder {
   private exprStatement(e: PyExpr): StmtResult {
     if (e.kind === "String") return undefined; // a docstring
     if (e.kind !== "Call") return evaluate(this.ev.prim(e));
+    const method = this.ev.bufferMember(e.func);
+    if (method?.member === "vstore") return vstoreCall(this.ev, method.buffer, e);
     const callee = dottedName(e.func);
     if (callee === "T.func_attr") return this.funcAttr(e);
     if (callee === "T.evaluate") {

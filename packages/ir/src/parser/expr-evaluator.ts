@@ -265,7 +265,7 @@ export class ExprEvaluator {
   }
 
   /** `A.<member>` where `A` names a buffer. */
-  private bufferMember(e: PyExpr): { buffer: Buffer; member: string } | undefined {
+  bufferMember(e: PyExpr): { buffer: Buffer; member: string } | undefined {
     if (e.kind !== "Attribute" || e.value.kind !== "Name") return undefined;
     const b = this.scopes.lookup(e.value.id);
     return b?.kind === "buffer" ? { buffer: b.buffer, member: e.attr } : undefined;

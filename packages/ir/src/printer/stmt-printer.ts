@@ -10,7 +10,7 @@ import { IRVisitor, usesVar } from "../functor.js";
 import type { Allocate, AttrStmt, BlockRealize, BufferRegion, BufferStore, DeclBuffer, For, IfThenElse, IterType, IterVar, LetStmt, Stmt } from "../stmt.js";
 import { bufferCall, bufferRegionText } from "./buffer-decl.js";
 import type { PrintContext } from "./context.js";
-import { addFolded, bufferAccessText, exprText } from "./expr-printer.js";
+import { addFolded, bufferAccessText, exprText, predicatedAccessText } from "./expr-printer.js";
 import { attrValueText, pyString } from "./literals.js";
 import type { LineWriter } from "./lines.js";
 
@@ -103,6 +103,7 @@ export class StmtPrinter {
   }
 
   private printStore(s: BufferStore, indent: number): void {
+    if (s.predicate !== undefined) return this.out.line(indent, predicatedAccessText(this.ctx, s, s.predicate, s.value), s);
     this.out.line(indent, `${bufferAccessText(this.ctx, s)} = ${this.expr(s.value)}`, s);
   }
 
