@@ -37,6 +37,8 @@ export class ExprEvaluator {
    * as `T.Buffer((n, m))` or `T.match_buffer(a, (n,))`).
    */
   autoDefineNames = false;
+  /** The dtypes of the function's scalar parameters: a name auto-defined before its parameter takes its dtype. */
+  paramDTypes: ReadonlyMap<string, string> = new Map();
   /** The functions of the enclosing `@I.ir_module`, which calls may name (`Module.f(...)`). */
   module: ModuleFunctions | undefined;
 
@@ -190,7 +192,7 @@ export class ExprEvaluator {
     const b = this.scopes.lookup(e.id);
     if (b === undefined) {
       if (this.autoDefineNames) {
-        const v = variable(e.id, "int32");
+        const v = variable(e.id, this.paramDTypes.get(e.id) ?? "int32");
         this.scopes.defineGlobal(e.id, { kind: "var", var: v });
         return v;
       }
