@@ -115,6 +115,7 @@ export class IRVisitor {
   visitFor(s: For): void {
     this.visitExpr(s.min);
     this.visitExpr(s.extent);
+    if (s.step !== undefined) this.visitExpr(s.step);
     this.visitStmt(s.body);
   }
 
@@ -305,8 +306,10 @@ export class IRMutator {
   visitFor(s: For): Stmt {
     const min = this.visitExpr(s.min);
     const extent = this.visitExpr(s.extent);
+    const step = s.step === undefined ? undefined : this.visitExpr(s.step);
     const body = this.visitStmt(s.body);
-    return min === s.min && extent === s.extent && body === s.body ? s : { ...s, min, extent, body };
+    if (min === s.min && extent === s.extent && step === s.step && body === s.body) return s;
+    return step === undefined ? { ...s, min, extent, body } : { ...s, min, extent, step, body };
   }
 
   visitBlockRealize(s: BlockRealize): Stmt {

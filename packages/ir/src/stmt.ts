@@ -95,6 +95,12 @@ export interface For {
   readonly forKind: ForKind;
   /** For `thread_binding` loops: `blockIdx.x`, `threadIdx.y`, `vthread.x`, … */
   readonly threadTag?: string | undefined;
+  /**
+   * TVM's loop step: the variable runs `min, min + step, …` while below `min + extent`. Absent
+   * means 1. Only parsing, printing, comparison and the CPU executor know it: schedules and
+   * lowering refuse a loop that has one (TVM's CanonicalizeLoop rewrites them to unit steps).
+   */
+  readonly step?: PrimExpr | undefined;
   readonly body: Stmt;
   readonly annotations: Annotations;
 }
@@ -222,6 +228,7 @@ export interface ForOptions {
   kind?: ForKind;
   threadTag?: string;
   annotations?: Annotations;
+  step?: ExprLike;
 }
 
 export function forLoop(loopVar: Var, extent: ExprLike, body: Stmt, opts: ForOptions = {}): For {
@@ -229,7 +236,7 @@ export function forLoop(loopVar: Var, extent: ExprLike, body: Stmt, opts: ForOpt
   if (kind === "thread_binding" && opts.threadTag === undefined) {
     throw new IRError(`loop ${loopVar.name}: a thread_binding loop needs a thread tag`);
   }
-  return {
+  const loop: For = {
     kind: "For",
     loopVar,
     min: toExpr(opts.min ?? 0, loopVar.dtype),
@@ -239,6 +246,11 @@ export function forLoop(loopVar: Var, extent: ExprLike, body: Stmt, opts: ForOpt
     body,
     annotations: opts.annotations ?? {},
   };
+  if (opts.step === undefined) return loop;
+  if (kind === "thread_binding") throw new IRError(`loop ${loopVar.name}: a thread_binding loop cannot have a step`);
+  const step = toExpr(opts.step, loopVar.dtype);
+  if (step.dtype !== loopVar.dtype) throw new IRError(`loop ${loopVar.name}: the step has dtype ${step.dtype}, the loop variable ${loopVar.dtype}`);
+  return { ...loop, step };
 }
 
 export function whileLoop(conditionLike: ExprLike, body: Stmt): While {

@@ -142,6 +142,7 @@ class WellFormedChecker {
       case "For":
         this.expr(s.min);
         this.expr(s.extent);
+        if (s.step !== undefined) this.expr(s.step);
         this.define(s.loopVar, "loop variable");
         this.stmt(s.body);
         this.undefine(s.loopVar);

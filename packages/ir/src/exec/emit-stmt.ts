@@ -121,7 +121,15 @@ function emitForInPlace(ctx: EmitContext, s: For): void {
   if (s.forKind !== "serial") {
     ctx.line(`// ${s.forKind}${s.threadTag === undefined ? "" : ` ${s.threadTag}`}: run as a serial loop`);
   }
-  ctx.nested(`for (${init}; ${name} < ${end}; ${name}++) {`, () => emitLoopBody(ctx, s.body));
+  let next = `${name}++`;
+  if (s.step !== undefined) {
+    // Evaluated once, as the extent; a step that is not positive would never end the loop.
+    const step = ctx.names.fresh(`${name}_step`);
+    ctx.line(`const ${step} = ${emitExpr(ctx, s.step)};`);
+    ctx.line(`if (!(${step} > 0)) $assertFailed(${JSON.stringify(`loop ${s.loopVar.name}${ctx.where}: its step must be positive`)});`);
+    next = `${name} += ${step}`;
+  }
+  ctx.nested(`for (${init}; ${name} < ${end}; ${next}) {`, () => emitLoopBody(ctx, s.body));
   unbind();
 }
 

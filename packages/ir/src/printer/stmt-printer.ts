@@ -123,7 +123,7 @@ export class StmtPrinter {
   private gridChain(loop: For): For[] {
     const chain: For[] = [];
     for (let l: Stmt | undefined = loop; isObject(l) && l.kind === "For"; l = l.body) {
-      const isPlain = l.forKind === "serial" && isZero(l.min) && Object.keys(l.annotations).length === 0;
+      const isPlain = l.forKind === "serial" && isZero(l.min) && l.step === undefined && Object.keys(l.annotations).length === 0;
       const extent = l.extent;
       if (!isPlain || usesVar(extent, (v) => chain.some((c) => c.loopVar === v))) break;
       chain.push(l);
@@ -143,7 +143,8 @@ export class StmtPrinter {
       return;
     }
     const args: string[] = [];
-    if (!isZero(loop.min)) args.push(this.expr(loop.min), this.expr(addFolded(loop.min, loop.extent)));
+    // TVM's T.serial(start, stop, step=s); a step needs both bounds.
+    if (!isZero(loop.min) || loop.step !== undefined) args.push(this.expr(loop.min), this.expr(addFolded(loop.min, loop.extent)));
     else args.push(this.expr(loop.extent));
     const hasAnnotations = Object.keys(loop.annotations).length > 0;
     let callee: string;
@@ -153,6 +154,7 @@ export class StmtPrinter {
       callee = this.ctx.tir(FOR_KIND_CALL[loop.forKind]);
       if (loop.forKind === "thread_binding") args.push(`thread=${pyString(loop.threadTag ?? "", this.ctx.style)}`);
     }
+    if (loop.step !== undefined) args.push(callee === "range" ? this.expr(loop.step) : `step=${this.expr(loop.step)}`);
     if (hasAnnotations) args.push(`annotations=${this.attrText(loop.annotations)}`);
     this.ctx.names.scoped(() => {
       const v = this.ctx.names.define(loop.loopVar, loop.loopVar.name, "v");

@@ -268,6 +268,8 @@ export class CanonicalWriter {
         this.defineVar(s.loopVar, fieldPath(p, "loopVar"), "loop var");
         this.expr(s.min, fieldPath(p, "min"), "loop min");
         this.expr(s.extent, fieldPath(p, "extent"), "loop extent");
+        this.value(p, "loop step", s.step === undefined ? "absent" : "present");
+        if (s.step !== undefined) this.expr(s.step, fieldPath(p, "step"), "loop step");
         this.value(p, "loop kind", s.forKind);
         this.value(p, "loop thread tag", s.threadTag ?? "none");
         this.attrs(s.annotations, fieldPath(p, "annotations"), "loop annotation");

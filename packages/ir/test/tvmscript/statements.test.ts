@@ -72,12 +72,50 @@ describe("control-flow statements", () => {
     expect(errorOf(fn("break"))).toEqual({ reason: '"break" outside a loop', line: 3, column: 5 });
   });
 
-  it("range takes annotations= as T.serial does, and no step", () => {
+  it("range takes annotations= as T.serial does", () => {
     const a = parsePrimFunc(fn('for i in range(2, 8, annotations={"pragma": 1}):', "    A[i] = T.float32(0)"));
     const b = parsePrimFunc(fn('for i in T.serial(2, 8, annotations={"pragma": 1}):', "    A[i] = T.float32(0)"));
     expect(structuralEqual(a, b)).toBe(true);
-    expect(errorOf(fn("for i in range(0, 8, 2):", "    A[i] = T.float32(0)")).reason).toBe(
-      "range with a step is not supported: the IR's loops have unit steps",
+  });
+
+  it("a loop step (range(a, b, s), T.serial(a, b, step=s)) is kept on the loop and printed back", () => {
+    const { f, printed } = roundTrip(
+      fn("for i in range(1, 8, 3):", "    A[i] = T.float32(1)", "for j in T.unroll(0, 8, step=n):", "    A[j] = A[j] + T.float32(2)"),
+    );
+    expect(printed).toContain("for i in range(1, 8, 3):");
+    expect(printed).toContain("for j in T.unroll(0, 8, step=n):");
+    const steps: string[] = [];
+    forEachStmt(f.body, (s) => void (s.kind === "For" && steps.push(s.step?.kind ?? "none")));
+    expect(steps).toEqual(["IntImm", "Var"]);
+    const unit = parsePrimFunc(fn("for i in range(1, 8):", "    A[i] = T.float32(1)", "for j in T.unroll(0, 8, step=n):", "    A[j] = A[j] + T.float32(2)"));
+    expect(structuralEqual(f, unit)).toBe(false);
+  });
+
+  it("the executor runs a stepped loop over min, min + step, … below its stop", () => {
+    const f = parsePrimFunc(fn("for i in T.serial(T.min(n, 7), 8, step=n // 8 + 1):", "    A[i] = A[i] + T.float32(1)"));
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 40 }), (n) => {
+        const a = new Float32Array(8);
+        compilePrimFunc(f).run([a, n]);
+        const expected = new Float32Array(8);
+        for (let i = Math.min(n, 7); i < 8; i += Math.floor(n / 8) + 1) expected[i] += 1;
+        expect([...a]).toEqual([...expected]);
+      }),
+      { numRuns: 30 },
+    );
+    const g = parsePrimFunc(fn("for i in T.serial(0, 8, step=n):", "    A[i] = T.float32(1)"));
+    expect(() => compilePrimFunc(g).run([new Float32Array(8), 0])).toThrow("loop i: its step must be positive");
+  });
+
+  it("a step needs both bounds, an integer of the loop's dtype, and no thread binding", () => {
+    expect(errorOf(fn("for i in T.serial(8, step=2):", "    A[i] = T.float32(0)")).reason).toBe(
+      "T.serial with a step needs a start and a stop, as in T.serial(0, n, step=2)",
+    );
+    expect(errorOf(fn("for i in range(0, 8, 0.5):", "    A[i] = T.float32(0)")).reason).toBe(
+      "a loop step must be an integer of the loop's dtype int32, got float32",
+    );
+    expect(errorOf(fn('for i in T.thread_binding(0, 8, step=2, thread="threadIdx.x"):', "    A[i] = T.float32(0)")).reason).toBe(
+      'T.thread_binding got an unexpected keyword argument "step"',
     );
   });
 

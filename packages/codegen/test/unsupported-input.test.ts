@@ -1,4 +1,4 @@
-/** Predicated vector accesses are refused before lowering, as TVM's C and CUDA generators refuse them. */
+/** What lower() refuses before any pass runs: predicated vector accesses (as TVM's C and CUDA generators) and stepped loops. */
 import { parsePrimFunc } from "@tessera/ir";
 import { describe, expect, it } from "vitest";
 import { LoweringError, lower } from "../src/index.js";
@@ -17,5 +17,10 @@ describe("predicated accesses in lowering", () => {
   it("a predicated load is refused too", () => {
     const f = parsePrimFunc([...header, "    B[0:4] = A.vload([T.Ramp(0, 1, 4)], predicate=T.Broadcast(T.bool(True), 4))"].join("\n"));
     expect(() => lower(f, "c")).toThrow(/Predicated buffer load is not supported \(the load of A under the mask/);
+  });
+
+  it("a loop with a step is refused, naming the loop", () => {
+    const f = parsePrimFunc([...header, "    for i in range(0, 8, 2):", "        B[i] = A[i]"].join("\n"));
+    for (const target of ["c", "cuda"]) expect(() => lower(f, target)).toThrow(/loop i has a step \(2\); lowering needs unit-step loops/);
   });
 });
