@@ -98,7 +98,7 @@ describe("control-flow statements", () => {
         const a = new Float32Array(8);
         compilePrimFunc(f).run([a, n]);
         const expected = new Float32Array(8);
-        for (let i = Math.min(n, 7); i < 8; i += Math.floor(n / 8) + 1) expected[i] += 1;
+        for (let i = Math.min(n, 7); i < 8; i += Math.floor(n / 8) + 1) expected[i] = expected[i]! + 1;
         expect([...a]).toEqual([...expected]);
       }),
       { numRuns: 30 },
