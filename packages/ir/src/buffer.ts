@@ -49,8 +49,18 @@ export const STORAGE_SCOPES: readonly StorageScope[] = [
   "wmma.accumulator",
 ];
 
+const rankOfScope = new Map<string, StorageRankName | undefined>(STORAGE_RANKS.map((r) => [r, r]));
+
 /** The rank of a scope, its longest rank prefix followed by nothing or a `.tag`; undefined when it has none. */
 export function storageRankOf(scope: string): StorageRankName | undefined {
+  // Passes ask for the ranks of the same few scopes over and over.
+  if (rankOfScope.has(scope)) return rankOfScope.get(scope);
+  const rank = findStorageRank(scope);
+  if (rank !== undefined) rankOfScope.set(scope, rank);
+  return rank;
+}
+
+function findStorageRank(scope: string): StorageRankName | undefined {
   let found: StorageRankName | undefined;
   for (const rank of STORAGE_RANKS) {
     if (scope === rank || (scope.startsWith(rank) && scope[rank.length] === "." && scope.length > rank.length + 1)) {
