@@ -8,12 +8,36 @@ import { IRError } from "./errors.js";
 import { type ExprLike, type PrimExpr, type Var, intImm, toIndex, variable } from "./expr.js";
 
 /**
- * Where a buffer lives on a GPU. `global` is device memory; `local` are registers. The `wmma.*`
- * scopes are TVM's tensor-core fragments: they parse, print and schedule like local memory, but no
- * code generator of ours allocates them.
+ * Where a buffer lives on a GPU, as TVM spells it (runtime/thread_storage_scope.h): a storage rank
+ * (`global` is device memory, `local` registers, `shared` a thread block's memory), optionally
+ * followed by a tag (`shared.dyn`, `global.texture`, `local.L0A`). The `wmma.*` and `m16n8k8.*`
+ * ranks are tensor-core fragments, the others target-specific memories: they parse, print and
+ * schedule like local memory, but no code generator of ours allocates them.
  */
-export type StorageScope = "global" | "shared" | "shared.dyn" | "local" | "warp" | "wmma.matrix_a" | "wmma.matrix_b" | "wmma.accumulator";
+export const STORAGE_RANKS = [
+  "global",
+  "shared",
+  "warp",
+  "local",
+  "wmma.matrix_a",
+  "wmma.matrix_b",
+  "wmma.accumulator",
+  "texture",
+  "amx.tmm",
+  "m16n8k8.matrixA",
+  "m16n8k8.matrixB",
+  "m16n8k8.matrixC",
+  "metal.simdgroup",
+  "metal.cooperative_tensor",
+  "trn.sbuf",
+  "trn.psum",
+] as const;
 
+export type StorageRankName = (typeof STORAGE_RANKS)[number];
+
+export type StorageScope = StorageRankName | `${StorageRankName}.${string}`;
+
+/** The scopes our code generators and schedules know by name (tagged scopes of other ranks parse too). */
 export const STORAGE_SCOPES: readonly StorageScope[] = [
   "global",
   "shared",
@@ -25,9 +49,33 @@ export const STORAGE_SCOPES: readonly StorageScope[] = [
   "wmma.accumulator",
 ];
 
-export function isStorageScope(s: string): s is StorageScope {
-  return (STORAGE_SCOPES as readonly string[]).includes(s);
+const rankOfScope = new Map<string, StorageRankName | undefined>(STORAGE_RANKS.map((r) => [r, r]));
+
+/** The rank of a scope, its longest rank prefix followed by nothing or a `.tag`; undefined when it has none. */
+export function storageRankOf(scope: string): StorageRankName | undefined {
+  // Passes ask for the ranks of the same few scopes over and over.
+  if (rankOfScope.has(scope)) return rankOfScope.get(scope);
+  const rank = findStorageRank(scope);
+  if (rank !== undefined) rankOfScope.set(scope, rank);
+  return rank;
 }
+
+function findStorageRank(scope: string): StorageRankName | undefined {
+  let found: StorageRankName | undefined;
+  for (const rank of STORAGE_RANKS) {
+    if (scope === rank || (scope.startsWith(rank) && scope[rank.length] === "." && scope.length > rank.length + 1)) {
+      if (found === undefined || rank.length > found.length) found = rank;
+    }
+  }
+  return found;
+}
+
+export function isStorageScope(s: string): s is StorageScope {
+  return storageRankOf(s) !== undefined;
+}
+
+/** How a scope is described in errors: the ranks, and that a tag may follow. */
+export const STORAGE_SCOPE_SYNTAX = `a storage rank (${STORAGE_RANKS.join(", ")}), optionally followed by ".tag" as in "shared.dyn"`;
 
 export interface Buffer {
   readonly kind: "Buffer";

@@ -94,6 +94,8 @@ export interface BufferLoad {
   readonly dtype: DType;
   readonly buffer: Buffer;
   readonly indices: readonly PrimExpr[];
+  /** A vector load's lane mask (TVM's `predicate`, `A.vload(..., predicate=m)`): lanes where it is false are not read. */
+  readonly predicate?: PrimExpr | undefined;
 }
 
 /** The vector `[base, base + stride, …, base + (lanes-1)·stride]`. */
@@ -361,6 +363,24 @@ export function bufferLoad(buffer: Buffer, indices: readonly ExprLike[]): Buffer
   const idx = indices.map((i) => toIndex(i, `BufferLoad of ${buffer.name}`));
   const lanes = idx.reduce((l, i) => Math.max(l, lanesOf(i.dtype)), 1);
   return { kind: "BufferLoad", dtype: withLanes(buffer.dtype, lanes * lanesOf(buffer.dtype)), buffer, indices: idx };
+}
+
+/** Checks a lane mask for a vector access of `dt` (TVM: a bool vector of the access's lanes). */
+export function checkAccessPredicate(predicate: PrimExpr, dt: DType, what: string): PrimExpr {
+  const lanes = lanesOf(dt);
+  if (lanes === 1) throw new IRError(`${what}: a predicate needs a vector access, but it accesses one ${dt} element`);
+  // uint1 is TVM's other spelling of bool (T.get_active_lane_mask("uint1x4", ...)).
+  const info = dtypeInfo(predicate.dtype);
+  const isMask = info.code === "bool" || (info.code === "uint" && info.bits === 1);
+  if (!isMask || info.lanes !== lanes) {
+    throw new IRError(`${what}: the predicate must be a bool vector of ${lanes} lanes (boolx${lanes}), got ${predicate.dtype}`);
+  }
+  return predicate;
+}
+
+/** A vector load that reads only the lanes where `predicate` holds. */
+export function predicatedLoad(load: BufferLoad, predicate: PrimExpr): BufferLoad {
+  return { ...load, predicate: checkAccessPredicate(predicate, load.dtype, `load of ${load.buffer.name}`) };
 }
 
 /** Converts an index to an integer expression, rejecting floats. */

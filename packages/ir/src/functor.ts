@@ -66,6 +66,7 @@ export class IRVisitor {
 
   visitBufferLoad(e: BufferLoad): void {
     for (const i of e.indices) this.visitExpr(i);
+    if (e.predicate !== undefined) this.visitExpr(e.predicate);
   }
 
   visitStmt(s: Stmt): void {
@@ -82,6 +83,10 @@ export class IRVisitor {
         return;
       case "For":
         return this.visitFor(s);
+      case "While":
+        this.visitExpr(s.condition);
+        this.visitStmt(s.body);
+        return;
       case "Evaluate":
         return this.visitExpr(s.value);
       case "LetStmt":
@@ -104,11 +109,13 @@ export class IRVisitor {
   visitBufferStore(s: BufferStore): void {
     this.visitExpr(s.value);
     for (const i of s.indices) this.visitExpr(i);
+    if (s.predicate !== undefined) this.visitExpr(s.predicate);
   }
 
   visitFor(s: For): void {
     this.visitExpr(s.min);
     this.visitExpr(s.extent);
+    if (s.step !== undefined) this.visitExpr(s.step);
     this.visitStmt(s.body);
   }
 
@@ -234,7 +241,11 @@ export class IRMutator {
   visitBufferLoad(e: BufferLoad): PrimExpr {
     const buffer = this.mapBuffer(e.buffer);
     const indices = this.visitExprList(e.indices);
-    return buffer === e.buffer && indices === e.indices ? e : { kind: "BufferLoad", dtype: e.dtype, buffer, indices };
+    const predicate = e.predicate === undefined ? undefined : this.visitExpr(e.predicate);
+    if (buffer === e.buffer && indices === e.indices && predicate === e.predicate) return e;
+    return predicate === undefined
+      ? { kind: "BufferLoad", dtype: e.dtype, buffer, indices }
+      : { kind: "BufferLoad", dtype: e.dtype, buffer, indices, predicate };
   }
 
   visitStmt(s: Stmt): Stmt {
@@ -253,6 +264,11 @@ export class IRMutator {
       }
       case "For":
         return this.visitFor(s);
+      case "While": {
+        const condition = this.visitExpr(s.condition);
+        const body = this.visitStmt(s.body);
+        return condition === s.condition && body === s.body ? s : { ...s, condition, body };
+      }
       case "Evaluate": {
         const value = this.visitExpr(s.value);
         return value === s.value ? s : { ...s, value };
@@ -282,14 +298,18 @@ export class IRMutator {
     const buffer = this.mapBuffer(s.buffer);
     const value = this.visitExpr(s.value);
     const indices = this.visitExprList(s.indices);
-    return buffer === s.buffer && value === s.value && indices === s.indices ? s : { kind: "BufferStore", buffer, value, indices };
+    const predicate = s.predicate === undefined ? undefined : this.visitExpr(s.predicate);
+    if (buffer === s.buffer && value === s.value && indices === s.indices && predicate === s.predicate) return s;
+    return predicate === undefined ? { kind: "BufferStore", buffer, value, indices } : { kind: "BufferStore", buffer, value, indices, predicate };
   }
 
   visitFor(s: For): Stmt {
     const min = this.visitExpr(s.min);
     const extent = this.visitExpr(s.extent);
+    const step = s.step === undefined ? undefined : this.visitExpr(s.step);
     const body = this.visitStmt(s.body);
-    return min === s.min && extent === s.extent && body === s.body ? s : { ...s, min, extent, body };
+    if (min === s.min && extent === s.extent && step === s.step && body === s.body) return s;
+    return step === undefined ? { ...s, min, extent, body } : { ...s, min, extent, step, body };
   }
 
   visitBlockRealize(s: BlockRealize): Stmt {
@@ -375,6 +395,7 @@ export function forEachStmt(root: Stmt, f: (s: Stmt) => void | boolean): void {
       if (root.elseCase) forEachStmt(root.elseCase, f);
       return;
     case "For":
+    case "While":
     case "LetStmt":
     case "Allocate":
     case "DeclBuffer":
@@ -422,6 +443,7 @@ export function forEachBlockRealize(
         walk(s.thenCase, loops);
         if (s.elseCase) walk(s.elseCase, loops);
         return;
+      case "While":
       case "LetStmt":
       case "Allocate":
       case "DeclBuffer":
@@ -442,6 +464,7 @@ export const STMT_KINDS: ReadonlySet<string> = new Set([
   "SeqStmt",
   "IfThenElse",
   "For",
+  "While",
   "Evaluate",
   "LetStmt",
   "Allocate",

@@ -4,7 +4,7 @@
 import type { Buffer } from "./buffer.js";
 import { isBool, lanesOf } from "./dtype.js";
 import { IRError } from "./errors.js";
-import { type ExprLike, type PrimExpr, type Var, boolImm, intImm, toExpr, toIndex } from "./expr.js";
+import { type ExprLike, type PrimExpr, type Var, boolImm, checkAccessPredicate, intImm, toExpr, toIndex } from "./expr.js";
 
 /** `[min, min + extent)`. */
 export interface Range {
@@ -71,6 +71,8 @@ export interface BufferStore {
   readonly buffer: Buffer;
   readonly value: PrimExpr;
   readonly indices: readonly PrimExpr[];
+  /** A vector store's lane mask (TVM's `predicate`, `A.vstore(..., predicate=m)`): lanes where it is false are not written. */
+  readonly predicate?: PrimExpr | undefined;
 }
 
 export interface SeqStmt {
@@ -93,8 +95,21 @@ export interface For {
   readonly forKind: ForKind;
   /** For `thread_binding` loops: `blockIdx.x`, `threadIdx.y`, `vthread.x`, … */
   readonly threadTag?: string | undefined;
+  /**
+   * TVM's loop step: the variable runs `min, min + step, …` while below `min + extent`. Absent
+   * means 1. Only parsing, printing, comparison and the CPU executor know it: schedules and
+   * lowering refuse a loop that has one (TVM's CanonicalizeLoop rewrites them to unit steps).
+   */
+  readonly step?: PrimExpr | undefined;
   readonly body: Stmt;
   readonly annotations: Annotations;
+}
+
+/** `while condition: body` (TVM's While): runs `body` as long as `condition` holds. */
+export interface While {
+  readonly kind: "While";
+  readonly condition: PrimExpr;
+  readonly body: Stmt;
 }
 
 export interface Evaluate {
@@ -162,7 +177,7 @@ export interface BlockRealize {
   readonly block: Block;
 }
 
-export type Stmt = BufferStore | SeqStmt | IfThenElse | For | Evaluate | LetStmt | Allocate | DeclBuffer | AttrStmt | BlockRealize;
+export type Stmt = BufferStore | SeqStmt | IfThenElse | For | While | Evaluate | LetStmt | Allocate | DeclBuffer | AttrStmt | BlockRealize;
 
 export type StmtKind = Stmt["kind"];
 
@@ -180,6 +195,11 @@ export function bufferStore(buffer: Buffer, valueLike: ExprLike, indices: readon
     throw new IRError(`store to ${buffer.name}: value has dtype ${value.dtype} but the buffer holds ${buffer.dtype}`);
   }
   return { kind: "BufferStore", buffer, value, indices: idx };
+}
+
+/** A vector store that writes only the lanes where `predicate` holds. */
+export function predicatedStore(store: BufferStore, predicate: PrimExpr): BufferStore {
+  return { ...store, predicate: checkAccessPredicate(predicate, store.value.dtype, `store to ${store.buffer.name}`) };
 }
 
 function sameScalar(a: string, b: string): boolean {
@@ -208,6 +228,7 @@ export interface ForOptions {
   kind?: ForKind;
   threadTag?: string;
   annotations?: Annotations;
+  step?: ExprLike;
 }
 
 export function forLoop(loopVar: Var, extent: ExprLike, body: Stmt, opts: ForOptions = {}): For {
@@ -215,7 +236,7 @@ export function forLoop(loopVar: Var, extent: ExprLike, body: Stmt, opts: ForOpt
   if (kind === "thread_binding" && opts.threadTag === undefined) {
     throw new IRError(`loop ${loopVar.name}: a thread_binding loop needs a thread tag`);
   }
-  return {
+  const loop: For = {
     kind: "For",
     loopVar,
     min: toExpr(opts.min ?? 0, loopVar.dtype),
@@ -225,6 +246,17 @@ export function forLoop(loopVar: Var, extent: ExprLike, body: Stmt, opts: ForOpt
     body,
     annotations: opts.annotations ?? {},
   };
+  if (opts.step === undefined) return loop;
+  if (kind === "thread_binding") throw new IRError(`loop ${loopVar.name}: a thread_binding loop cannot have a step`);
+  const step = toExpr(opts.step, loopVar.dtype);
+  if (step.dtype !== loopVar.dtype) throw new IRError(`loop ${loopVar.name}: the step has dtype ${step.dtype}, the loop variable ${loopVar.dtype}`);
+  return { ...loop, step };
+}
+
+export function whileLoop(conditionLike: ExprLike, body: Stmt): While {
+  const condition = toExpr(conditionLike);
+  if (!isBool(condition.dtype)) throw new IRError(`while: condition must be bool, got ${condition.dtype}`);
+  return { kind: "While", condition, body };
 }
 
 export function evaluate(valueLike: ExprLike): Evaluate {

@@ -77,7 +77,9 @@ function slice(s: Stmt, target: Var): Stmt | undefined {
       // A value the stores do not use (a loaded operand, say) is left out with its computation.
       return usesVar(body, (v) => v === s.variable) ? { ...s, body } : body;
     }
-    case "AttrStmt": {
+    case "AttrStmt":
+    case "While": {
+      // A while loop's condition stays: what it reads makes the slice inexact, as a loop bound does.
       const body = slice(s.body, target);
       return body === undefined ? undefined : { ...s, body };
     }
@@ -141,6 +143,7 @@ function containsBlock(s: Stmt): boolean {
     case "IfThenElse":
       return containsBlock(s.thenCase) || (s.elseCase !== undefined && containsBlock(s.elseCase));
     case "For":
+    case "While":
     case "LetStmt":
     case "AttrStmt":
     case "Allocate":

@@ -35,6 +35,9 @@ function stmtWork(s: Stmt): number {
     case "For":
       // Extents are constants after lowering; a symbolic one counts once (no better bound here).
       return (s.extent.kind === "IntImm" ? s.extent.value : 1) * stmtWork(s.body);
+    case "While":
+      // Its trip count is unknown: it counts once, as a symbolic extent does.
+      return stmtWork(s.body);
     case "IfThenElse":
       return Math.max(stmtWork(s.thenCase), s.elseCase === undefined ? 0 : stmtWork(s.elseCase));
     case "LetStmt":

@@ -96,6 +96,11 @@ export class CStmtPrinter {
       case "For":
         this.loop(s, indent);
         return;
+      case "While":
+        this.emit(indent, `while (${this.exprs.expr(s.condition)}) {`);
+        this.stmt(s.body, indent + 1);
+        this.emit(indent, "}");
+        return;
       case "LetStmt": {
         this.facts.bindLet(s.variable, s.value);
         const type = this.exprs.cType(s.variable.dtype, `let ${s.variable.name}`);
@@ -221,6 +226,8 @@ export function estimatedWork(s: Stmt): number {
       return Math.max(estimatedWork(s.thenCase), s.elseCase === undefined ? 0 : estimatedWork(s.elseCase));
     case "For":
       return (s.extent.kind === "IntImm" ? s.extent.value : Infinity) * estimatedWork(s.body);
+    case "While":
+      return Infinity;
     case "LetStmt":
     case "Allocate":
     case "DeclBuffer":

@@ -156,6 +156,10 @@ class KernelEmitter {
         return this.forLoop(s);
       case "IfThenElse":
         return this.ifThenElse(s);
+      case "While":
+        this.line(`while (${this.exprs.condition(s.condition)}) {`);
+        this.nested(() => this.stmt(s.body));
+        return this.line("}");
       case "LetStmt":
         return this.letStmt(s);
       case "BufferStore":

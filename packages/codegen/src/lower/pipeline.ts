@@ -13,6 +13,7 @@ import { type CTargetName, type CudaTargetName, type Target, target as resolveTa
 import { lowerForC } from "./c-pipeline.js";
 import { lowerForCuda } from "./cuda-pipeline.js";
 import type { LowerOptions } from "./lower-options.js";
+import { refuseUnsupportedInput } from "./unsupported-input.js";
 
 /** What `lower` accepts: a scheduled function, or a schedule (its current function). */
 export type LowerInput = PrimFunc | Schedule;
@@ -24,6 +25,7 @@ export function lower(input: LowerInput, target: Target | string, opts?: LowerOp
 export function lower(input: LowerInput, target: Target | string, opts: LowerOptions = {}): Lowered {
   const source = isPrimFunc(input) ? input : input.func;
   const t = typeof target === "string" ? resolveTarget(target) : target;
+  refuseUnsupportedInput(source);
   switch (t.kind) {
     case "cuda":
       return lowerForCuda(source, t, opts);

@@ -4,7 +4,8 @@
  * a group of threads is shared across them, so a stage computing it must cover what all of them
  * need. Shared by the schedule (compute-at regions) and lowering (buffer compaction).
  */
-import type { StorageScope } from "../buffer.js";
+import { STORAGE_RANKS, type StorageScope, storageRankOf } from "../buffer.js";
+import { IRError } from "../errors.js";
 
 export function isBlockIdxTag(tag: string): boolean {
   return tag.startsWith("blockIdx.");
@@ -23,24 +24,11 @@ export function isLaunchTag(tag: string): boolean {
   return isBlockIdxTag(tag) || isThreadIdxTag(tag);
 }
 
-/** Storage ranks: global 0, shared 1, warp 2, local 3, tensor-core fragments 4. */
+/** TVM's numeric storage rank (StorageRank): global 0, shared 1, warp 2, local 3, then the fragment and target memories. */
 function storageRank(scope: StorageScope): number {
-  switch (scope) {
-    case "global":
-      return 0;
-    case "shared":
-    case "shared.dyn":
-      return 1;
-    case "warp":
-      return 2;
-    case "local":
-      return 3;
-    // Tensor-core fragments rank after local in TVM (StorageRank kWMMAMatrixA…): private to a thread's warp slot.
-    case "wmma.matrix_a":
-    case "wmma.matrix_b":
-    case "wmma.accumulator":
-      return 4;
-  }
+  const rank = storageRankOf(scope);
+  if (rank === undefined) throw new IRError(`unknown storage scope "${scope}"`);
+  return STORAGE_RANKS.indexOf(rank);
 }
 
 export function isGlobalScope(scope: StorageScope): boolean {

@@ -142,10 +142,14 @@ class WellFormedChecker {
       case "For":
         this.expr(s.min);
         this.expr(s.extent);
+        if (s.step !== undefined) this.expr(s.step);
         this.define(s.loopVar, "loop variable");
         this.stmt(s.body);
         this.undefine(s.loopVar);
         return;
+      case "While":
+        this.expr(s.condition);
+        return this.stmt(s.body);
       case "Evaluate":
         return this.expr(s.value);
       case "LetStmt":

@@ -35,7 +35,7 @@ export function exprKey(e: PrimExpr): string {
     case "Cast":
       return `(cast ${e.dtype} ${exprKey(e.value)})`;
     case "BufferLoad":
-      return `(load #${identityId(e.buffer)} ${e.indices.map(exprKey).join(" ")})`;
+      return `(load #${identityId(e.buffer)} ${e.indices.map(exprKey).join(" ")}${e.predicate === undefined ? "" : ` if ${exprKey(e.predicate)}`})`;
     case "Ramp":
       return `(ramp ${exprKey(e.base)} ${exprKey(e.stride)} ${e.lanes})`;
     case "Broadcast":
@@ -71,7 +71,12 @@ export function sameExpr(a: PrimExpr, b: PrimExpr): boolean {
     case "Cast":
       return b.kind === "Cast" && a.dtype === b.dtype && sameExpr(a.value, b.value);
     case "BufferLoad":
-      return b.kind === "BufferLoad" && a.buffer === b.buffer && sameExprList(a.indices, b.indices);
+      return (
+        b.kind === "BufferLoad" &&
+        a.buffer === b.buffer &&
+        sameExprList(a.indices, b.indices) &&
+        (a.predicate === undefined ? b.predicate === undefined : b.predicate !== undefined && sameExpr(a.predicate, b.predicate))
+      );
     case "Ramp":
       return b.kind === "Ramp" && a.lanes === b.lanes && sameExpr(a.base, b.base) && sameExpr(a.stride, b.stride);
     case "Broadcast":

@@ -223,7 +223,9 @@ class Rewriter {
       }
       case "BufferLoad": {
         const indices = e.indices.map((i) => this.simplify(i));
-        return indices.every((x, i) => x === e.indices[i]) ? e : bufferLoad(e.buffer, indices);
+        if (indices.every((x, i) => x === e.indices[i])) return e;
+        const load = bufferLoad(e.buffer, indices);
+        return e.predicate === undefined ? load : { ...load, predicate: e.predicate };
       }
       case "Ramp": {
         const r = ramp(this.simplify(e.base), this.simplify(e.stride), e.lanes);

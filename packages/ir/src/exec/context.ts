@@ -78,6 +78,8 @@ export class EmitContext {
   readonly sites = new ErrorSiteTable();
   /** Where in the IR we are, appended to error messages (e.g. ` in block "C"`). */
   where = "";
+  /** How many loops enclose the code being emitted (a `break` or `continue` needs one). */
+  loopNesting = 0;
   private body: string[] = [];
   private depth = 1;
   private temps: string[] = [];

@@ -80,7 +80,11 @@ function emitLoad(ctx: EmitContext, e: BufferLoad, lane: number | undefined): st
   const indexJs = e.indices.map((i) => emitExpr(ctx, i, lanesOf(i.dtype) > 1 ? lane : undefined));
   const element = emitElementAccess(ctx, e.buffer, e.indices, indexJs, "load", lane);
   // bool buffers hold 0/1 bytes; expressions use JS booleans.
-  return dtypeInfo(e.buffer.dtype).code === "bool" ? `(${element} !== 0)` : element;
+  const value = dtypeInfo(e.buffer.dtype).code === "bool" ? `(${element} !== 0)` : element;
+  if (e.predicate === undefined) return value;
+  // A masked-off lane reads nothing (its index is not even checked) and yields zero.
+  const zero = dtypeInfo(e.buffer.dtype).code === "bool" ? "false" : "0";
+  return `(${emitExpr(ctx, e.predicate, lane)} ? ${value} : ${zero})`;
 }
 
 function emitRampLane(ctx: EmitContext, e: Ramp, lane: number): string {

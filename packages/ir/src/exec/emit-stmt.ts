@@ -36,6 +36,10 @@ export function emitStmt(ctx: EmitContext, s: Stmt): void {
     }
     case "For":
       return emitFor(ctx, s);
+    case "While":
+      // The condition is evaluated before each iteration, as TVM's While.
+      ctx.nested(`while (${emitExpr(ctx, s.condition)}) {`, () => emitLoopBody(ctx, s.body));
+      return;
     case "Evaluate":
       return emitEvaluate(ctx, s.value);
     case "LetStmt": {
@@ -83,7 +87,12 @@ function emitStore(ctx: EmitContext, s: BufferStore): void {
       ctx.line(`const ${v} = ${emitExpr(ctx, s.value, k)};`);
       return v;
     });
-    values.forEach((v, k) => ctx.line(`${access(k)} = ${v};`));
+    const predicate = s.predicate;
+    values.forEach((v, k) => {
+      // A masked-off lane writes nothing (its index is not even checked).
+      if (predicate === undefined) ctx.line(`${access(k)} = ${v};`);
+      else ctx.nested(`if (${emitExpr(ctx, predicate, k)}) {`, () => ctx.line(`${access(k)} = ${v};`));
+    });
   });
 }
 
@@ -112,8 +121,31 @@ function emitForInPlace(ctx: EmitContext, s: For): void {
   if (s.forKind !== "serial") {
     ctx.line(`// ${s.forKind}${s.threadTag === undefined ? "" : ` ${s.threadTag}`}: run as a serial loop`);
   }
-  ctx.nested(`for (${init}; ${name} < ${end}; ${name}++) {`, () => emitStmt(ctx, s.body));
+  let next = `${name}++`;
+  if (s.step !== undefined) {
+    // Evaluated once, as the extent; a step that is not positive would never end the loop.
+    const step = ctx.names.fresh(`${name}_step`);
+    ctx.line(`const ${step} = ${emitExpr(ctx, s.step)};`);
+    ctx.line(`if (!(${step} > 0)) $assertFailed(${JSON.stringify(`loop ${s.loopVar.name}${ctx.where}: its step must be positive`)});`);
+    next = `${name} += ${step}`;
+  }
+  ctx.nested(`for (${init}; ${name} < ${end}; ${next}) {`, () => emitLoopBody(ctx, s.body));
   unbind();
+}
+
+function emitLoopBody(ctx: EmitContext, body: Stmt): void {
+  ctx.loopNesting++;
+  try {
+    emitStmt(ctx, body);
+  } finally {
+    ctx.loopNesting--;
+  }
+}
+
+/** `T.break_loop()` / `T.continue_loop()`: they leave or restart the innermost loop, as in TVM. */
+function emitLoopJump(ctx: EmitContext, op: "break_loop" | "continue_loop"): void {
+  if (ctx.loopNesting === 0) throw new ExecutionError(`T.${op}()${ctx.where} is not inside a loop`);
+  ctx.line(op === "break_loop" ? "break;" : "continue;");
 }
 
 /**
@@ -155,6 +187,9 @@ function emitEvaluate(ctx: EmitContext, value: PrimExpr): void {
     return;
   }
   if (value.kind === "IntImm" || value.kind === "FloatImm" || value.kind === "StringImm") return;
+  if (value.kind === "Call" && (value.op === "break_loop" || value.op === "continue_loop") && value.args.length === 0) {
+    return emitLoopJump(ctx, value.op);
+  }
   const copy = asAsyncCopy(value);
   if (copy !== undefined) return emitAsyncCopy(ctx, copy);
   ctx.line(`${emitValue(ctx, value)};`);

@@ -6,7 +6,8 @@ import { isFloat, lanesOf, withLanes } from "../dtype.js";
 import { IRError } from "../errors.js";
 import { type BinaryOp, type PrimExpr, binary, cast, stringImm, variable } from "../expr.js";
 import { checkIntrinsicCall } from "../intrinsics.js";
-import { type Stmt, bufferStore, evaluate, ifThenElseStmt, letStmt, seq } from "../stmt.js";
+import { vstoreCall } from "./vector-access.js";
+import { type Stmt, bufferStore, evaluate, ifThenElseStmt, letStmt, seq, whileLoop } from "../stmt.js";
 import { type PyExpr, type PyStmt, dottedName } from "./ast.js";
 import { bindArguments } from "./arguments.js";
 import { evalAttrDict } from "./attr-values.js";
@@ -137,7 +138,7 @@ export class BodyBuilder {
         if (this.loopDepth === 0) fail(`"${s.kind.toLowerCase()}" outside a loop`, s.pos);
         return evaluate(checkIntrinsicCall(s.kind === "Break" ? "break_loop" : "continue_loop", []));
       case "While":
-        return fail("while loops are not supported here: the IR has no While node (use a for loop with a break)", s.pos);
+        return this.whileStatement(s);
       case "FunctionDef":
         return fail('unsupported Python construct "def" inside a function: TVMScript functions cannot be nested', s.pos);
       case "ClassDef":
@@ -151,6 +152,8 @@ export class BodyBuilder {
   private exprStatement(e: PyExpr): StmtResult {
     if (e.kind === "String") return undefined; // a docstring
     if (e.kind !== "Call") return evaluate(this.ev.prim(e));
+    const method = this.ev.bufferMember(e.func);
+    if (method?.member === "vstore") return vstoreCall(this.ev, method.buffer, e);
     const callee = dottedName(e.func);
     if (callee === "T.func_attr") return this.funcAttr(e);
     if (callee === "T.evaluate") {
@@ -374,8 +377,18 @@ export class BodyBuilder {
     return evaluate(checkIntrinsicCall("assert", [cond, stringImm(kind), ...parts.map((p) => stringImm(p))]));
   }
 
+  private whileStatement(s: Extract<PyStmt, { kind: "While" }>): Stmt {
+    const cond = this.ev.statementCondition(s.test, "while");
+    this.loopDepth++;
+    try {
+      return whileLoop(cond, this.nested(s.body));
+    } finally {
+      this.loopDepth--;
+    }
+  }
+
   private ifStatement(s: Extract<PyStmt, { kind: "If" }>): Stmt {
-    const cond = this.ev.ifCondition(s.test);
+    const cond = this.ev.statementCondition(s.test, "if");
     const thenCase = this.nested(s.body);
     const elseCase = s.orelse.length > 0 ? this.nested(s.orelse) : undefined;
     return ifThenElseStmt(cond, thenCase, elseCase);

@@ -2,12 +2,13 @@
  * The buffer-declaring calls — `T.Buffer`, `T.match_buffer`, `T.alloc_buffer`, `T.decl_buffer`,
  * `T.allocate` — share shape/dtype/keyword handling, gathered here.
  */
-import { type Buffer, STORAGE_SCOPES, declBuffer, isStorageScope } from "../buffer.js";
+import { type Buffer, STORAGE_SCOPE_SYNTAX, declBuffer, isStorageScope } from "../buffer.js";
 import { isHandle } from "../dtype.js";
 import type { PrimExpr, Var } from "../expr.js";
-import type { PyExpr } from "./ast.js";
+import type { PyExpr, PyStmt } from "./ast.js";
+import { parsePython } from "./py-parser.js";
 import { bindArguments } from "./arguments.js";
-import { fail } from "./errors.js";
+import { ParseFailure, fail } from "./errors.js";
 import type { ExprEvaluator } from "./expr-evaluator.js";
 import { dtypeArg } from "./t-functions.js";
 
@@ -40,7 +41,7 @@ export function parseBufferDecl(ev: ExprEvaluator, call: CallNode, fnName: strin
   // TVM reads an empty scope as "global".
   const scopeText = scopeNode === undefined ? "global" : ev.string(scopeNode, "a storage scope");
   const scope = scopeText === "" ? "global" : scopeText;
-  if (!isStorageScope(scope)) fail(`unknown storage scope "${scope}" (expected one of ${STORAGE_SCOPES.join(", ")})`, scopeNode!.pos);
+  if (!isStorageScope(scope)) fail(`unknown storage scope "${scope}" (expected ${STORAGE_SCOPE_SYNTAX})`, scopeNode!.pos);
   const stridesNode = args.get("strides");
   const strides = stridesNode === undefined || stridesNode.kind === "Constant" ? [] : evalShape(ev, stridesNode, opts.symbolicShape ?? false);
   const offsetNode = args.get("elem_offset");
@@ -68,7 +69,34 @@ export function parseBufferDecl(ev: ExprEvaluator, call: CallNode, fnName: strin
 /** A shape: a tuple or list of integer expressions, or one expression for a 1-D buffer. */
 export function evalShape(ev: ExprEvaluator, e: PyExpr, symbolic: boolean): PrimExpr[] {
   const items = e.kind === "Tuple" || e.kind === "List" ? e.elts : [e];
-  return withAutoDefine(ev, symbolic, () => items.map((d) => ev.index(d, "a shape dimension")));
+  return withAutoDefine(ev, symbolic, () => items.map((d) => ev.index(symbolic && d.kind === "String" ? stringDimension(d) : d, "a shape dimension")));
+}
+
+/**
+ * A parameter's shape dimension written as a string (`T.Buffer(("n + 1",), ...)`): the expression
+ * it spells, whose names may be parameters declared later (as in TVM). Positions are the string's.
+ */
+function stringDimension(d: Extract<PyExpr, { kind: "String" }>): PyExpr {
+  let stmts: PyStmt[];
+  try {
+    stmts = parsePython(`${d.value}\n`);
+  } catch (err) {
+    if (err instanceof ParseFailure) fail(`shape dimension "${d.value}": ${err.reason}`, d.pos);
+    throw err;
+  }
+  const [s] = stmts;
+  if (stmts.length !== 1 || s?.kind !== "ExprStmt") fail(`shape dimension "${d.value}" is not one expression`, d.pos);
+  return atPosition(s.value, d.pos);
+}
+
+/** `e` with every node placed at `pos`, so that errors point at the string that spelled it. */
+function atPosition(e: PyExpr, pos: PyExpr["pos"]): PyExpr {
+  const place = (x: unknown): unknown => {
+    if (Array.isArray(x)) return x.map(place);
+    if (typeof x !== "object" || x === null) return x;
+    return Object.fromEntries(Object.entries(x).map(([k, v]) => [k, k === "pos" || k === "opPos" ? pos : place(v)]));
+  };
+  return place(e) as PyExpr;
 }
 
 function withAutoDefine<T>(ev: ExprEvaluator, on: boolean, f: () => T): T {

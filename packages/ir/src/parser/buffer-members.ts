@@ -11,6 +11,7 @@ import type { PyExpr } from "./ast.js";
 import { bindArguments } from "./arguments.js";
 import { fail } from "./errors.js";
 import type { ExprEvaluator } from "./expr-evaluator.js";
+import { vloadCall } from "./vector-access.js";
 
 type CallNode = Extract<PyExpr, { kind: "Call" }>;
 
@@ -37,7 +38,9 @@ export function bufferShapeItem(buffer: Buffer, member: string, index: number, p
 }
 
 export function bufferMethodCall(ev: ExprEvaluator, buffer: Buffer, method: string, node: CallNode): PrimExpr {
-  if (method !== "access_ptr") fail(`unsupported buffer method ".${method}(...)" (expected .access_ptr)`, node.pos);
+  if (method === "vload") return vloadCall(ev, buffer, node);
+  if (method === "vstore") fail(`${buffer.name}.vstore(...) is a statement, not a value`, node.pos);
+  if (method !== "access_ptr") fail(`unsupported buffer method ".${method}(...)" (expected .access_ptr, .vload or .vstore)`, node.pos);
   const args = bindArguments(node, `${buffer.name}.access_ptr`, ["access_mask", "ptr_type", "content_lanes", "offset", "extent"], 1);
   const mask = accessMask(ev, args.get("access_mask")!);
   const ptrType = args.get("ptr_type");

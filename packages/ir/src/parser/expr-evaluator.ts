@@ -37,6 +37,8 @@ export class ExprEvaluator {
    * as `T.Buffer((n, m))` or `T.match_buffer(a, (n,))`).
    */
   autoDefineNames = false;
+  /** The dtypes of the function's scalar parameters: a name auto-defined before its parameter takes its dtype. */
+  paramDTypes: ReadonlyMap<string, string> = new Map();
   /** The functions of the enclosing `@I.ir_module`, which calls may name (`Module.f(...)`). */
   module: ModuleFunctions | undefined;
 
@@ -74,11 +76,11 @@ export class ExprEvaluator {
     return v;
   }
 
-  /** The test of an `if` statement: an integer scalar is truthy when non-zero, as in Python (`x != 0`). */
-  ifCondition(e: PyExpr): PrimExpr {
+  /** The test of an `if` or `while` statement: an integer scalar is truthy when non-zero, as in Python (`x != 0`). */
+  statementCondition(e: PyExpr, statement: "if" | "while"): PrimExpr {
     const v = this.prim(e);
     if (isIntegral(v.dtype) && lanesOf(v.dtype) === 1) return binary("ne", v, intImm(0, v.dtype));
-    if (!isBool(v.dtype)) fail(`an if condition must be a boolean or integer expression, got ${v.dtype}`, e.pos);
+    if (!isBool(v.dtype)) fail(`${statement === "if" ? "an if" : "a while"} condition must be a boolean or integer expression, got ${v.dtype}`, e.pos);
     return v;
   }
 
@@ -190,7 +192,7 @@ export class ExprEvaluator {
     const b = this.scopes.lookup(e.id);
     if (b === undefined) {
       if (this.autoDefineNames) {
-        const v = variable(e.id, "int32");
+        const v = variable(e.id, this.paramDTypes.get(e.id) ?? "int32");
         this.scopes.defineGlobal(e.id, { kind: "var", var: v });
         return v;
       }
@@ -265,7 +267,7 @@ export class ExprEvaluator {
   }
 
   /** `A.<member>` where `A` names a buffer. */
-  private bufferMember(e: PyExpr): { buffer: Buffer; member: string } | undefined {
+  bufferMember(e: PyExpr): { buffer: Buffer; member: string } | undefined {
     if (e.kind !== "Attribute" || e.value.kind !== "Name") return undefined;
     const b = this.scopes.lookup(e.value.id);
     return b?.kind === "buffer" ? { buffer: b.buffer, member: e.attr } : undefined;

@@ -54,6 +54,7 @@ export function buildPrimFunc(
 }
 
 function buildParams(params: readonly Param[], ev: ExprEvaluator, fn: FunctionState): Var[] {
+  ev.paramDTypes = scalarParamDTypes(params);
   const seen = new Set<string>();
   return params.map((p) => {
     if (seen.has(p.name)) fail(`duplicate parameter name "${p.name}"`, p.pos);
@@ -103,6 +104,18 @@ function buildParam(p: Param, ev: ExprEvaluator, fn: FunctionState): Var {
     }
   }
   fail(`unsupported annotation for parameter "${p.name}": expected T.Buffer(...), T.handle or a scalar type such as T.int32`, ann.pos);
+}
+
+/** `n: T.int64` → n: int64, for the scalar parameters (a shape may name one before it is declared). */
+function scalarParamDTypes(params: readonly Param[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const p of params) {
+    const ann = p.annotation;
+    if (ann === undefined || (ann.kind === "Call" && ann.args.length > 0)) continue;
+    const dt = dottedName(ann.kind === "Call" ? ann.func : ann)?.replace(/^T\./, "") ?? "";
+    if (SCALAR_DTYPE.test(dt)) out.set(p.name, dt);
+  }
+  return out;
 }
 
 function needsRootBlock(body: Stmt, fn: FunctionState): boolean {

@@ -31,6 +31,7 @@ interface LoopSpec {
   readonly kind: ForKind;
   readonly threadTag?: string | undefined;
   readonly annotations: Annotations;
+  readonly step?: PrimExpr | undefined;
 }
 
 export function buildFor(b: BodyBuilder, s: ForStmt): Stmt {
@@ -80,6 +81,7 @@ export function buildFor(b: BodyBuilder, s: ForStmt): Stmt {
           kind: spec.kind,
           ...(spec.threadTag !== undefined ? { threadTag: spec.threadTag } : {}),
           annotations: spec.annotations,
+          ...(spec.step !== undefined ? { step: spec.step } : {}),
         });
       }
       return body;
@@ -100,16 +102,18 @@ function loopSpec(b: BodyBuilder, callee: string, kind: ForKind, call: CallNode,
     // TVMScript's range also takes annotations=, as T.serial does.
     const other = call.keywords.find((k) => k.name !== "annotations");
     if (other !== undefined) fail(`range got an unexpected keyword argument "${other.name}"`, other.pos);
-    if (call.args.length === 3) fail("range with a step is not supported: the IR's loops have unit steps", call.args[2]!.pos);
   }
   // T.thread_binding(n, "threadIdx.x") passes the tag positionally.
   const positional = call.args.filter((a) => a.kind !== "String");
   const tagArg = call.args.find((a) => a.kind === "String");
   const extra = new Set(kind === "thread_binding" ? ["annotations", "thread"] : ["annotations"]);
   const boundsCall = { ...call, args: positional, keywords: call.keywords.filter((k) => !extra.has(k.name)) };
-  const bound = bindArguments(boundsCall, callee, ["start", "stop"], 1);
+  const bound = bindArguments(boundsCall, callee, kind === "thread_binding" ? ["start", "stop"] : ["start", "stop", "step"], 1);
   const start = bound.get("start")!;
   const stop = bound.get("stop");
+  const stepNode = bound.get("step");
+  if (stepNode !== undefined && stop === undefined) fail(`${callee} with a step needs a start and a stop, as in ${callee}(0, n, step=2)`, stepNode.pos);
+
   let range: Range;
   if (stop === undefined) {
     const extent = b.ev.index(start, "a loop extent");
@@ -119,6 +123,9 @@ function loopSpec(b: BodyBuilder, callee: string, kind: ForKind, call: CallNode,
     if (!isIntegral(lo.dtype) || !isIntegral(hi.dtype)) fail("loop bounds must be integers", start.pos);
     range = rangeFromBounds(lo, hi);
   }
+  const step = stepNode === undefined ? undefined : b.ev.prim(stepNode, range.extent.dtype);
+  if (step !== undefined && step.dtype !== range.extent.dtype)
+    fail(`a loop step must be an integer of the loop's dtype ${range.extent.dtype}, got ${step.dtype}`, stepNode!.pos);
   const annNode = call.keywords.find((k) => k.name === "annotations")?.value;
   const annotations = annNode === undefined ? {} : evalAttrDict(b.ev, annNode, "loop annotations");
   let threadTag: string | undefined;
@@ -129,7 +136,7 @@ function loopSpec(b: BodyBuilder, callee: string, kind: ForKind, call: CallNode,
   } else if (tagArg !== undefined) {
     fail(`${callee} does not take a string argument`, tagArg.pos);
   }
-  return { name, range, kind, threadTag, annotations };
+  return { name, range, kind, threadTag, annotations, step };
 }
 
 function zeroLike(e: PrimExpr): PrimExpr {

@@ -85,7 +85,7 @@ export function printExpr(ctx: PrintContext, e: PrimExpr): ExprText {
     case "Cast":
       return call("Cast", [pyString(e.dtype, s), sub(e.value)]);
     case "BufferLoad":
-      return atom(bufferAccessText(ctx, e));
+      return atom(e.predicate === undefined ? bufferAccessText(ctx, e) : predicatedAccessText(ctx, e, e.predicate));
     case "Ramp":
       return call("Ramp", [sub(e.base), sub(e.stride), s.number(String(e.lanes))]);
     case "Broadcast":
@@ -173,6 +173,16 @@ export function bufferAccessText(ctx: PrintContext, load: Pick<BufferLoad, "buff
     return exprText(ctx, index);
   });
   return `${name}[${parts.join(", ")}]`;
+}
+
+/**
+ * A predicated access as TVM prints it: `A.vload([i, T.Ramp(...)], predicate=m)`, or for a store
+ * (given its value) `A.vstore([i, T.Ramp(...)], value, predicate=m)`.
+ */
+export function predicatedAccessText(ctx: PrintContext, access: Pick<BufferLoad, "buffer" | "indices">, predicate: PrimExpr, stored?: PrimExpr): string {
+  const indices = `[${access.indices.map((i) => exprText(ctx, i)).join(", ")}]`;
+  const value = stored === undefined ? "" : `, ${exprText(ctx, stored)}`;
+  return `${ctx.bufferName(access.buffer)}.${stored === undefined ? "vload" : "vstore"}(${indices}${value}, predicate=${exprText(ctx, predicate)})`;
 }
 
 /**

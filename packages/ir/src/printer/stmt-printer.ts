@@ -10,7 +10,7 @@ import { IRVisitor, usesVar } from "../functor.js";
 import type { Allocate, AttrStmt, BlockRealize, BufferRegion, BufferStore, DeclBuffer, For, IfThenElse, IterType, IterVar, LetStmt, Stmt } from "../stmt.js";
 import { bufferCall, bufferRegionText } from "./buffer-decl.js";
 import type { PrintContext } from "./context.js";
-import { addFolded, bufferAccessText, exprText } from "./expr-printer.js";
+import { addFolded, bufferAccessText, exprText, predicatedAccessText } from "./expr-printer.js";
 import { attrValueText, pyString } from "./literals.js";
 import type { LineWriter } from "./lines.js";
 
@@ -60,6 +60,9 @@ export class StmtPrinter {
         return this.printIf(s, indent);
       case "For":
         return this.printFor(s, indent);
+      case "While":
+        this.out.line(indent, `${this.kw("while")} ${this.expr(s.condition)}:`, s);
+        return this.printNested(s.body, indent);
       case "Evaluate":
         return this.out.line(indent, this.evaluateText(s.value), s);
       case "LetStmt":
@@ -100,6 +103,7 @@ export class StmtPrinter {
   }
 
   private printStore(s: BufferStore, indent: number): void {
+    if (s.predicate !== undefined) return this.out.line(indent, predicatedAccessText(this.ctx, s, s.predicate, s.value), s);
     this.out.line(indent, `${bufferAccessText(this.ctx, s)} = ${this.expr(s.value)}`, s);
   }
 
@@ -119,7 +123,7 @@ export class StmtPrinter {
   private gridChain(loop: For): For[] {
     const chain: For[] = [];
     for (let l: Stmt | undefined = loop; isObject(l) && l.kind === "For"; l = l.body) {
-      const isPlain = l.forKind === "serial" && isZero(l.min) && Object.keys(l.annotations).length === 0;
+      const isPlain = l.forKind === "serial" && isZero(l.min) && l.step === undefined && Object.keys(l.annotations).length === 0;
       const extent = l.extent;
       if (!isPlain || usesVar(extent, (v) => chain.some((c) => c.loopVar === v))) break;
       chain.push(l);
@@ -139,7 +143,8 @@ export class StmtPrinter {
       return;
     }
     const args: string[] = [];
-    if (!isZero(loop.min)) args.push(this.expr(loop.min), this.expr(addFolded(loop.min, loop.extent)));
+    // TVM's T.serial(start, stop, step=s); a step needs both bounds.
+    if (!isZero(loop.min) || loop.step !== undefined) args.push(this.expr(loop.min), this.expr(addFolded(loop.min, loop.extent)));
     else args.push(this.expr(loop.extent));
     const hasAnnotations = Object.keys(loop.annotations).length > 0;
     let callee: string;
@@ -149,6 +154,7 @@ export class StmtPrinter {
       callee = this.ctx.tir(FOR_KIND_CALL[loop.forKind]);
       if (loop.forKind === "thread_binding") args.push(`thread=${pyString(loop.threadTag ?? "", this.ctx.style)}`);
     }
+    if (loop.step !== undefined) args.push(callee === "range" ? this.expr(loop.step) : `step=${this.expr(loop.step)}`);
     if (hasAnnotations) args.push(`annotations=${this.attrText(loop.annotations)}`);
     this.ctx.names.scoped(() => {
       const v = this.ctx.names.define(loop.loopVar, loop.loopVar.name, "v");

@@ -175,9 +175,10 @@ export class CanonicalWriter {
         emit(`Cast:${e.dtype}`);
         return this.expr(e.value, fieldPath(path, "value"));
       case "BufferLoad":
-        emit(`Load:${e.dtype}:${e.indices.length}`);
+        emit(`Load:${e.dtype}:${e.indices.length}${e.predicate === undefined ? "" : ":predicated"}`);
         this.useBuffer(e.buffer, fieldPath(path, "buffer"));
         e.indices.forEach((x, i) => this.expr(x, indexPath(fieldPath(path, "indices"), i)));
+        if (e.predicate !== undefined) this.expr(e.predicate, fieldPath(path, "predicate"));
         return;
       case "Ramp":
         emit(`Ramp:${e.dtype}:${e.lanes}`);
@@ -246,6 +247,8 @@ export class CanonicalWriter {
         this.expr(s.value, fieldPath(path, "value"), "stored value");
         this.count(path, "number of store indices", s.indices.length);
         s.indices.forEach((x, i) => this.expr(x, indexPath(fieldPath(path, "indices"), i), "store index"));
+        this.value(path, "store predicate", s.predicate === undefined ? "absent" : "present");
+        if (s.predicate !== undefined) this.expr(s.predicate, fieldPath(path, "predicate"), "store predicate");
         return;
       case "SeqStmt":
         this.value(path, "statement kind", s.kind);
@@ -265,12 +268,18 @@ export class CanonicalWriter {
         this.defineVar(s.loopVar, fieldPath(p, "loopVar"), "loop var");
         this.expr(s.min, fieldPath(p, "min"), "loop min");
         this.expr(s.extent, fieldPath(p, "extent"), "loop extent");
+        this.value(p, "loop step", s.step === undefined ? "absent" : "present");
+        if (s.step !== undefined) this.expr(s.step, fieldPath(p, "step"), "loop step");
         this.value(p, "loop kind", s.forKind);
         this.value(p, "loop thread tag", s.threadTag ?? "none");
         this.attrs(s.annotations, fieldPath(p, "annotations"), "loop annotation");
         this.stmt(s.body, fieldPath(p, "body"));
         return;
       }
+      case "While":
+        this.value(path, "statement kind", s.kind);
+        this.expr(s.condition, fieldPath(path, "condition"), "while condition");
+        return this.stmt(s.body, fieldPath(path, "body"));
       case "Evaluate":
         this.value(path, "statement kind", s.kind);
         return this.expr(s.value, fieldPath(path, "value"), "evaluated value");

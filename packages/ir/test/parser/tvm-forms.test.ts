@@ -12,6 +12,7 @@ import type { Call, PrimExpr } from "../../src/expr.js";
 import { forEachExpr, forEachStmt } from "../../src/functor.js";
 import type { Block, Stmt } from "../../src/stmt.js";
 import { blockNamed } from "./helpers.js";
+import { STORAGE_SCOPE_SYNTAX, storageRankOf } from "../../src/buffer.js";
 
 /** A one-block function over `A` (float32[16, 16]), `B` (int32[16]) and size var `n`. */
 function program(...lines: string[]): string {
@@ -236,7 +237,7 @@ describe("buffer members", () => {
     expect(errorOf(program('T.evaluate(A.access_ptr("r", ptr_type="float32"))')).reason).toBe('only ptr_type="handle" is supported: the pointer is a handle');
     expect(errorOf(program("B[vi] = A.shape[2]")).reason).toBe("A.shape[2] is out of range: the buffer has 2 dimensions");
     expect(errorOf(program("B[vi] = A.ndim")).reason).toBe('unsupported buffer attribute ".ndim" (expected .data or .elem_offset)');
-    expect(errorOf(program("T.evaluate(A.vload(0))")).reason).toBe('unsupported buffer method ".vload(...)" (expected .access_ptr)');
+    expect(errorOf(program("T.evaluate(A.vmap(0))")).reason).toBe('unsupported buffer method ".vmap(...)" (expected .access_ptr, .vload or .vstore)');
   });
 });
 
@@ -280,11 +281,31 @@ describe("storage scopes", () => {
     expect(printed).toContain('Y = T.alloc_buffer((16, 16), "float16", scope="wmma.matrix_b")');
   });
 
-  it("an unknown scope lists the known ones", () => {
-    const text = ["@T.prim_func", "def g():", '    X = T.sblock_alloc_buffer((4,), scope="texture")'].join("\n");
-    expect(errorOf(text).reason).toBe(
-      'unknown storage scope "texture" (expected one of global, shared, shared.dyn, local, warp, wmma.matrix_a, wmma.matrix_b, wmma.accumulator)',
-    );
+  it("a rank followed by a tag is a scope of that rank, as TVM's StorageScope::Create reads it", () => {
+    const text = [
+      "@T.prim_func",
+      "def g():",
+      '    X = T.sblock_alloc_buffer((4,), scope="global.texture")',
+      '    Y = T.sblock_alloc_buffer((4,), scope="local.L0A2")',
+      '    Z = T.sblock_alloc_buffer((4,), scope="m16n8k8.matrixA")',
+      "    for i in range(4):",
+      '        with T.sblock("b"):',
+      '            vi = T.axis.remap("S", [i])',
+      "            X[vi] = Y[vi] + Z[vi]",
+    ].join("\n");
+    const { f, printed } = roundTrip(text);
+    expect(f.body.kind === "BlockRealize" && f.body.block.allocBuffers.map((b) => b.scope)).toEqual(["global.texture", "local.L0A2", "m16n8k8.matrixA"]);
+    expect(printed).toContain('Y = T.alloc_buffer((4,), scope="local.L0A2")');
+    expect(storageRankOf("shared.dyn")).toBe("shared");
+    expect(storageRankOf("wmma.matrix_a.x")).toBe("wmma.matrix_a");
+  });
+
+  it("an unknown scope names the ranks; a rank glued to a suffix or an empty tag is not a scope", () => {
+    for (const scope of ["texturex", "shared.", "constant"]) {
+      const text = ["@T.prim_func", "def g():", `    X = T.sblock_alloc_buffer((4,), scope="${scope}")`].join("\n");
+      expect(errorOf(text).reason).toBe(`unknown storage scope "${scope}" (expected ${STORAGE_SCOPE_SYNTAX})`);
+    }
+    expect(errorOf(["@T.prim_func", "def g():", '    X = T.sblock_alloc_buffer((4,), scope="shared.")'].join("\n")).column).toBeGreaterThan(1);
   });
 });
 

@@ -13,6 +13,7 @@ import { forEachStmt } from "../../src/functor.js";
 import type { Var } from "../../src/expr.js";
 import type { Stmt } from "../../src/stmt.js";
 import { blockNamed } from "../parser/helpers.js";
+import { compilePrimFunc } from "../../src/exec/index.js";
 
 function inBlock(...lines: string[]): string {
   return [
@@ -152,5 +153,45 @@ describe("launch-thread variables", () => {
     const [c, d] = threadVars(again.body);
     expect(c).not.toBe(d);
     expect(structuralEqual(again, f)).toBe(true);
+  });
+});
+
+describe("shape dimensions written as strings", () => {
+  const shapeOf = (f: ReturnType<typeof parsePrimFunc>, i: number) => f.bufferMap.get(f.params[i]!)!.shape;
+
+  it('spell an expression of the parameters: "n" is the parameter n, "n + 1" an expression of it', () => {
+    const text = [
+      "@T.prim_func",
+      'def f(n: T.int32, A: T.Buffer(("n",), "float32"), B: T.Buffer(("n + 1",), "float32")):',
+      "    for i in range(n):",
+      "        B[i + 1] = A[i]",
+    ].join("\n");
+    const f = parsePrimFunc(text);
+    expect(shapeOf(f, 1)[0]).toBe(f.params[0]);
+    const b = shapeOf(f, 2)[0]!;
+    expect(b.kind === "Binary" && b.op === "add" && b.a).toBe(f.params[0]);
+    const printed = printTVMScript(f);
+    expect(printed).toContain("(n + 1,)");
+    expect(structuralEqual(parsePrimFunc(printed), f)).toBe(true);
+    const out = new Float32Array(4);
+    compilePrimFunc(f).run([3, Float32Array.from([5, 6, 7]), out]);
+    expect([...out]).toEqual([0, 5, 6, 7]);
+  });
+
+  it("may name a parameter declared later, which keeps its own dtype", () => {
+    const f = parsePrimFunc(["@T.prim_func", 'def f(A: T.Buffer(("n",), "float32"), n: T.int64):', "    T.evaluate(n)"].join("\n"));
+    expect(shapeOf(f, 0)[0]).toBe(f.params[1]);
+    expect(f.params[1]!.dtype).toBe("int64");
+    expect(structuralEqual(parsePrimFunc(printTVMScript(f)), f)).toBe(true);
+  });
+
+  it("a string that is not one expression is an error at the string", () => {
+    expect(errorOf(["@T.prim_func", 'def f(A: T.Buffer(("n +",), "float32")):', "    T.evaluate(0)"].join("\n"))).toMatchObject({
+      line: 2,
+      column: 20,
+    });
+    expect(errorOf(["@T.prim_func", 'def f(A: T.Buffer(("n = 1",), "float32")):', "    T.evaluate(0)"].join("\n")).reason).toBe(
+      'shape dimension "n = 1" is not one expression',
+    );
   });
 });

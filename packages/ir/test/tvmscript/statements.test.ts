@@ -9,7 +9,9 @@ import { parsePrimFunc, parseTVMScript } from "../../src/parser/index.js";
 import { errorOf } from "./helpers.js";
 import { printTVMScript } from "../../src/printer/index.js";
 import { structuralEqual } from "../../src/structural/index.js";
-import type { PrimFunc } from "../../src/func.js";
+import { type PrimFunc, withBody } from "../../src/func.js";
+import { evaluate } from "../../src/stmt.js";
+import { checkIntrinsicCall } from "../../src/intrinsics.js";
 import type { PrimExpr } from "../../src/expr.js";
 import { forEachExpr, forEachStmt } from "../../src/functor.js";
 import { compilePrimFunc } from "../../src/exec/index.js";
@@ -70,12 +72,50 @@ describe("control-flow statements", () => {
     expect(errorOf(fn("break"))).toEqual({ reason: '"break" outside a loop', line: 3, column: 5 });
   });
 
-  it("range takes annotations= as T.serial does, and no step", () => {
+  it("range takes annotations= as T.serial does", () => {
     const a = parsePrimFunc(fn('for i in range(2, 8, annotations={"pragma": 1}):', "    A[i] = T.float32(0)"));
     const b = parsePrimFunc(fn('for i in T.serial(2, 8, annotations={"pragma": 1}):', "    A[i] = T.float32(0)"));
     expect(structuralEqual(a, b)).toBe(true);
-    expect(errorOf(fn("for i in range(0, 8, 2):", "    A[i] = T.float32(0)")).reason).toBe(
-      "range with a step is not supported: the IR's loops have unit steps",
+  });
+
+  it("a loop step (range(a, b, s), T.serial(a, b, step=s)) is kept on the loop and printed back", () => {
+    const { f, printed } = roundTrip(
+      fn("for i in range(1, 8, 3):", "    A[i] = T.float32(1)", "for j in T.unroll(0, 8, step=n):", "    A[j] = A[j] + T.float32(2)"),
+    );
+    expect(printed).toContain("for i in range(1, 8, 3):");
+    expect(printed).toContain("for j in T.unroll(0, 8, step=n):");
+    const steps: string[] = [];
+    forEachStmt(f.body, (s) => void (s.kind === "For" && steps.push(s.step?.kind ?? "none")));
+    expect(steps).toEqual(["IntImm", "Var"]);
+    const unit = parsePrimFunc(fn("for i in range(1, 8):", "    A[i] = T.float32(1)", "for j in T.unroll(0, 8, step=n):", "    A[j] = A[j] + T.float32(2)"));
+    expect(structuralEqual(f, unit)).toBe(false);
+  });
+
+  it("the executor runs a stepped loop over min, min + step, … below its stop", () => {
+    const f = parsePrimFunc(fn("for i in T.serial(T.min(n, 7), 8, step=n // 8 + 1):", "    A[i] = A[i] + T.float32(1)"));
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 40 }), (n) => {
+        const a = new Float32Array(8);
+        compilePrimFunc(f).run([a, n]);
+        const expected = new Float32Array(8);
+        for (let i = Math.min(n, 7); i < 8; i += Math.floor(n / 8) + 1) expected[i] = expected[i]! + 1;
+        expect([...a]).toEqual([...expected]);
+      }),
+      { numRuns: 30 },
+    );
+    const g = parsePrimFunc(fn("for i in T.serial(0, 8, step=n):", "    A[i] = T.float32(1)"));
+    expect(() => compilePrimFunc(g).run([new Float32Array(8), 0])).toThrow("loop i: its step must be positive");
+  });
+
+  it("a step needs both bounds, an integer of the loop's dtype, and no thread binding", () => {
+    expect(errorOf(fn("for i in T.serial(8, step=2):", "    A[i] = T.float32(0)")).reason).toBe(
+      "T.serial with a step needs a start and a stop, as in T.serial(0, n, step=2)",
+    );
+    expect(errorOf(fn("for i in range(0, 8, 0.5):", "    A[i] = T.float32(0)")).reason).toBe(
+      "a loop step must be an integer of the loop's dtype int32, got float32",
+    );
+    expect(errorOf(fn('for i in T.thread_binding(0, 8, step=2, thread="threadIdx.x"):', "    A[i] = T.float32(0)")).reason).toBe(
+      'T.thread_binding got an unexpected keyword argument "step"',
     );
   });
 
@@ -88,8 +128,77 @@ describe("control-flow statements", () => {
     expect(errorOf(fn("if A[0]:", "    A[1] = T.float32(0)")).reason).toBe("an if condition must be a boolean or integer expression, got float32");
   });
 
-  it("while loops get a clear error", () => {
-    expect(errorOf(fn("while n > 0:", "    A[0] = T.float32(0)")).reason).toMatch(/while loops are not supported/);
+  it("a while loop round-trips as a While node and runs while its condition holds", () => {
+    const { f, printed } = roundTrip(
+      fn('K = T.alloc_buffer((1,), "int32")', "K[0] = 0", "while K[0] < n:", '    A[K[0]] = T.Cast("float32", K[0])', "    K[0] = K[0] + 1"),
+    );
+    const kinds: string[] = [];
+    forEachStmt(f.body, (s) => void kinds.push(s.kind));
+    expect(kinds).toContain("While");
+    expect(printed).toMatch(/\n {4}while K\[0\] < n:\n/);
+    const a = new Float32Array(8);
+    compilePrimFunc(f).run([a, 5]);
+    expect([...a]).toEqual([0, 1, 2, 3, 4, 0, 0, 0]);
+  });
+
+  it("an integer while condition is Python's truthiness; a float one is refused where it stands", () => {
+    const { printed } = roundTrip(fn('K = T.alloc_buffer((1,), "int32")', "K[0] = n", "while K[0]:", "    K[0] = K[0] - 1"));
+    expect(printed).toContain("while K[0] != 0:");
+    expect(errorOf(fn("while A[0]:", "    A[1] = T.float32(0)"))).toEqual({
+      reason: "a while condition must be a boolean or integer expression, got float32",
+      line: 3,
+      column: 11,
+    });
+  });
+
+  it("structural equality compares the condition and the body of a while loop", () => {
+    const loop = (cond: string, value: string): PrimFunc => parsePrimFunc(fn('K = T.alloc_buffer((1,), "int32")', `while ${cond}:`, `    K[0] = ${value}`));
+    expect(structuralEqual(loop("K[0] < n", "K[0] + 1"), loop("K[0] < n", "K[0] + 1"))).toBe(true);
+    expect(structuralEqual(loop("K[0] < n", "K[0] + 1"), loop("K[0] <= n", "K[0] + 1"))).toBe(false);
+    expect(structuralEqual(loop("K[0] < n", "K[0] + 1"), loop("K[0] < n", "K[0] + 2"))).toBe(false);
+    const asIf = parsePrimFunc(fn('K = T.alloc_buffer((1,), "int32")', "if K[0] < n:", "    K[0] = K[0] + 1"));
+    expect(structuralEqual(loop("K[0] < n", "K[0] + 1"), asIf)).toBe(false);
+  });
+
+  it("break and continue run in the executor as the innermost loop's break and continue", () => {
+    const script = fn(
+      'K = T.alloc_buffer((1,), "int32")',
+      "for i in range(8):",
+      "    if i == n:",
+      "        break",
+      "    if i % 2 == 0:",
+      "        continue",
+      "    A[i] = T.float32(1)",
+      "K[0] = 0",
+      "while K[0] < 8:",
+      "    K[0] = K[0] + 1",
+      "    if K[0] > n:",
+      "        break",
+      'A[0] = T.Cast("float32", K[0])',
+    );
+    const f = roundTrip(script).f;
+    fc.assert(
+      fc.property(fc.integer({ min: -2, max: 10 }), (n) => {
+        const a = new Float32Array(8);
+        compilePrimFunc(f).run([a, n]);
+        const expected = new Float32Array(8);
+        for (let i = 0; i < 8 && i !== n; i++) if (i % 2 !== 0) expected[i] = 1;
+        let k = 0;
+        while (k < 8) {
+          k++;
+          if (k > n) break;
+        }
+        expected[0] = k;
+        expect([...a]).toEqual([...expected]);
+      }),
+      { numRuns: 30 },
+    );
+  });
+
+  it("the executor refuses a break that no loop encloses (IR built without the parser)", () => {
+    const f = parsePrimFunc(fn("A[0] = T.float32(1)"));
+    const stray = withBody(f, evaluate(checkIntrinsicCall("break_loop", [])));
+    expect(() => compilePrimFunc(stray)).toThrow("T.break_loop() is not inside a loop");
   });
 });
 

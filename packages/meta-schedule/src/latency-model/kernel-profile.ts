@@ -402,6 +402,11 @@ class ProfileWalker {
       case "BlockRealize":
         this.stmt(s.block.body);
         return;
+      case "While":
+        // An unknown trip count: the body is profiled once, as a loop of unknown extent.
+        this.#value(s.condition, false);
+        this.stmt(s.body);
+        return;
       default:
         return;
     }

@@ -68,6 +68,7 @@ export function unboundBlockNames(body: Stmt): string[] {
         visit(s.thenCase, blockIdx, threadIdx, false);
         if (s.elseCase) visit(s.elseCase, blockIdx, threadIdx, false);
         return;
+      case "While":
       case "LetStmt":
       case "Allocate":
       case "DeclBuffer":

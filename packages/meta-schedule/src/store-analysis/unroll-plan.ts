@@ -62,6 +62,8 @@ export function unrolledLoops(body: Stmt): Set<For> {
         if (s.forKind === "vectorized") return { steps: b.steps, hasLoop: b.hasLoop };
         return { steps: b.steps, hasLoop: true };
       }
+      case "While":
+        return { steps: visit(s.body, budget).steps, hasLoop: true };
       default:
         return "body" in s ? visit(s.body, budget) : { steps: 1, hasLoop: false };
     }

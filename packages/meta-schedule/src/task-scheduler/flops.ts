@@ -38,6 +38,9 @@ function stmtFlops(s: Stmt): number {
       const trips = s.extent.kind === "IntImm" ? s.extent.value : 1;
       return trips * stmtFlops(s.body);
     }
+    case "While":
+      // An unknown trip count counts once, as a symbolic loop extent does.
+      return exprFlops(s.condition) + stmtFlops(s.body);
     case "Evaluate":
       return exprFlops(s.value);
     case "LetStmt":

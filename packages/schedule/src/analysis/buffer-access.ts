@@ -3,7 +3,7 @@
  * (TVM's `GetNthAccessBuffer`), and checking storage-scope strings (TVM's `CheckStorageScope`).
  * Shared by cache_read/cache_write, set_scope and storage_align.
  */
-import { type Block, type BufferRegion, STORAGE_SCOPES, type StorageScope, isStorageScope } from "@tessera/ir";
+import { type Block, type BufferRegion, STORAGE_SCOPES, type StorageScope } from "@tessera/ir";
 import { ScheduleError } from "../errors.js";
 
 export type AccessKind = "read" | "write";
@@ -32,10 +32,13 @@ export function nthAccessRegion(primitive: string, block: Block, n: unknown, kin
   return regions[n]!;
 }
 
-/** Checks a storage scope string and narrows its type. */
+/**
+ * Checks a storage scope string and narrows its type. Schedules accept only the scopes our code
+ * generators know (TVM accepts any tagged scope of its ranks, which parse but do not lower here).
+ */
 export function checkStorageScope(primitive: string, scope: unknown): StorageScope {
-  if (typeof scope !== "string" || !isStorageScope(scope)) {
+  if (typeof scope !== "string" || !(STORAGE_SCOPES as readonly string[]).includes(scope)) {
     throw new InvalidStorageScopeError(primitive, `The input storage scope "${String(scope)}" is invalid: it must be one of ${STORAGE_SCOPES.join(", ")}.`);
   }
-  return scope;
+  return scope as StorageScope;
 }

@@ -53,6 +53,7 @@ function blockRealizesUnder(stmt: For["body"], out: BlockRealize[] = []): BlockR
       blockRealizesUnder(stmt.block.body, out);
       return out;
     case "For":
+    case "While":
     case "LetStmt":
     case "Allocate":
     case "DeclBuffer":

@@ -3,7 +3,7 @@
  * scopes. It is rebuilt after every successful primitive, which is cheap for the program sizes a
  * schedule works on and keeps primitives free of bookkeeping.
  */
-import type { Block, BlockRealize, For, PrimFunc, Stmt } from "@tessera/ir";
+import { type Block, type BlockRealize, type For, type PrimFunc, type Stmt, printExpr } from "@tessera/ir";
 import { assignFreshId, nodeIdOf } from "./node-ids.js";
 
 export interface BlockEntry {
@@ -115,6 +115,11 @@ export class TreeIndex {
   private walk(s: Stmt, parent: NodeEntry | undefined): void {
     switch (s.kind) {
       case "For": {
+        if (s.step !== undefined) {
+          throw new TreeIndexError(
+            `loop ${s.loopVar.name} has a step (${printExpr(s.step)}): schedule primitives work on unit-step loops (loop over i and use i * step + min)`,
+          );
+        }
         const entry: LoopEntry = { kind: "loop", id: idOf(s), node: s, parent, children: [] };
         this.record(entry);
         this.walk(s.body, entry);
@@ -136,6 +141,7 @@ export class TreeIndex {
         this.walk(s.thenCase, parent);
         if (s.elseCase) this.walk(s.elseCase, parent);
         return;
+      case "While":
       case "LetStmt":
       case "Allocate":
       case "DeclBuffer":

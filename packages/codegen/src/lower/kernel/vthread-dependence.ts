@@ -56,6 +56,12 @@ class DefinitionGraph extends IRVisitor {
         });
         return;
       }
+      case "While": {
+        const readByCondition = new VarReads();
+        readByCondition.visitExpr(s.condition);
+        this.underControl(readByCondition.vars, () => this.visitStmt(s.body));
+        return;
+      }
       case "LetStmt":
         this.define(s.variable, [s.value]);
         break;

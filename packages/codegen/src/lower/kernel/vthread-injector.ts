@@ -30,6 +30,7 @@ import {
   type PrimExpr,
   type Stmt,
   type Var,
+  type While,
   add,
   allocate,
   broadcast,
@@ -93,6 +94,8 @@ export class VirtualThreadInjector {
       }
       case "For":
         return this.reads(s.min, s.extent) ? this.replicate(s) : this.withInjectedBody(s);
+      case "While":
+        return this.reads(s.condition) ? this.replicate(s) : this.withInjectedBody(s);
       case "LetStmt":
       case "AttrStmt":
         return this.reads(s.value) ? this.replicate(s) : this.withInjectedBody(s);
@@ -109,7 +112,7 @@ export class VirtualThreadInjector {
     }
   }
 
-  private withInjectedBody(s: For | LetStmt | AttrStmt | Allocate): Stmt {
+  private withInjectedBody(s: For | While | LetStmt | AttrStmt | Allocate): Stmt {
     const body = this.inject(s.body);
     return body === s.body ? s : { ...s, body };
   }
@@ -257,6 +260,8 @@ function describe(s: Stmt): string {
       return `the loop over ${s.loopVar.name} (from ${printExpr(s.min)}, extent ${printExpr(s.extent)})`;
     case "IfThenElse":
       return `the if (${printExpr(s.condition)})`;
+    case "While":
+      return `the while (${printExpr(s.condition)})`;
     case "LetStmt":
       return `the let ${s.variable.name} = ${printExpr(s.value)}`;
     case "AttrStmt":

@@ -147,6 +147,8 @@ function describeHostStmt(s: Stmt): string {
       return `the store to ${s.buffer.name}`;
     case "IfThenElse":
       return `the condition if ${printExpr(s.condition)}`;
+    case "While":
+      return `the loop while ${printExpr(s.condition)}`;
     case "LetStmt":
       return `the binding of ${s.variable.name}`;
     case "Evaluate":

@@ -25,6 +25,7 @@ import {
   type AttrStmt,
   type BufferStore,
   type For,
+  type While,
   type IfThenElse,
   type PrimExpr,
   type Stmt,
@@ -100,6 +101,8 @@ function plan(s: Stmt, env: Env): Planned {
       return planFor(s, env);
     case "IfThenElse":
       return planIf(s, env);
+    case "While":
+      return planWhile(s, env);
     case "AttrStmt":
       return planAttr(s, env);
     case "LetStmt": {
@@ -185,6 +188,22 @@ function planFor(s: For, env: Env): Planned {
   env.domains.bindRange(s.loopVar, s.min, s.extent);
   const body = planSequence(s.body, inner, s);
   return { stmt: rebuilt(s, body.stmt), entries: [...reads, ...relaxOver(body.entries, s.loopVar, env.domains)] };
+}
+
+/**
+ * A while loop has no loop variable to tell one iteration's accesses from the next's, so barriers
+ * are planned only for while loops that touch no shared memory and synchronise nothing.
+ */
+function planWhile(s: While, env: Env): Planned {
+  const reads = env.inKernel ? sharedReads(s.condition) : [];
+  const body = planSequence(s.body, env, undefined);
+  if (reads.length > 0 || body.entries.length > 0) {
+    throw new LoweringError(
+      PASS,
+      `the loop while ${printExpr(s.condition)} accesses shared memory or synchronises threads; barriers are planned only around for loops`,
+    );
+  }
+  return { stmt: rebuilt(s, body.stmt), entries: [] };
 }
 
 function planIf(s: IfThenElse, env: Env): Planned {

@@ -110,6 +110,11 @@ class LoopUnroller {
       }
       case "For":
         return this.visitFor(s);
+      case "While": {
+        // A loop of unknown trip count: never unrolled, and it keeps the loops around it rolled.
+        const body = this.visit(s.body);
+        return { ...body, stmt: body.stmt === s.body ? s : { ...s, body: body.stmt }, hasOrdinaryLoop: true };
+      }
       case "BlockRealize":
         throw new LoweringError(PASS, `block ${s.block.name} is still present; unrollLoop runs on lowered code without blocks`);
     }

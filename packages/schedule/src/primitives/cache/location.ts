@@ -80,6 +80,7 @@ class Detector {
         this.visit(s.thenCase);
         if (s.elseCase) this.visit(s.elseCase);
         return;
+      case "While":
       case "LetStmt":
       case "Allocate":
       case "DeclBuffer":
