@@ -7,7 +7,7 @@
  * `--target NAME` (default nvidia/h100). `--rank K` also estimates every valid sample with the analytic latency model (the hybrid cost
  * model's prior) and lists the K it ranks best: grid, block, shared bytes, operand slices.
  */
-import { target } from "@tessera/codegen";
+import { cudaTarget } from "@tessera/codegen";
 import { type PrimFunc, printTVMScript } from "@tessera/ir";
 import { defaultCudaSpaceGenerator, replayWithPostprocs, tuneContext, workloadOf } from "../src/index.js";
 import { type LatencyEstimate, estimateLatency } from "../src/latency-model/index.js";
@@ -23,7 +23,7 @@ const rank = rankAt >= 0 ? Number(process.argv[rankAt + 1]) : 0;
 const ranked: { seed: number; ms: number; what: string }[] = [];
 const workload = benchWorkload(workloadAt >= 0 ? (process.argv[workloadAt + 1] ?? "") : "gemm_relu_add_2048");
 const targetAt = process.argv.indexOf("--target");
-const t = target(targetAt >= 0 ? (process.argv[targetAt + 1] ?? "") : "nvidia/h100");
+const t = cudaTarget(targetAt >= 0 ? (process.argv[targetAt + 1] ?? "") : "nvidia/h100", {}, "space-gpu-valid-fraction");
 const ctx = tuneContext(workloadOf(workload.func()), t, { seed: 1 });
 const space = defaultCudaSpaceGenerator(t, tvm ? { tiling: TVM_CUDA_TILING } : {});
 space.initialize(ctx);
