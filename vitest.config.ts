@@ -44,6 +44,7 @@ const SLOW_TESTS = [
   "packages/meta-schedule/test/space-gpu/odd-shapes.property.test.ts",
   "packages/meta-schedule/test/space-gpu/padded-operand-slices.test.ts",
   "packages/meta-schedule/test/database/similar-records.test.ts",
+  "packages/meta-schedule/test/database/prior-seeds.test.ts",
   "packages/meta-schedule/test/search/parallel-search.test.ts",
   "packages/meta-schedule/test/cost-model/kernel-summary-ranking.test.ts",
   "packages/meta-schedule/test/cost-model/h100-ranking.test.ts",
