@@ -73,16 +73,7 @@ export function domainsAround(index: TreeIndex, top: NodeEntry): Map<Var, Interv
  * `AnalyzeRegionUpperBound` does: a conjunct `loop < c` (or `>=`, `<=`, `>`) narrows that loop's
  * domain, and a conjunct `e < c` bounds a point access whose index is `e`.
  */
-export function relaxRegionIntervals(
-  index: TreeIndex,
-  blk: BlockEntry,
-  region: BufferRegion,
-  top: NodeEntry,
-  analyzer: Analyzer,
-  extraPredicate?: PrimExpr,
-): IntervalSet[] {
-  return relaxUnderPredicate(index, blk, region, top, analyzer, extraPredicate).intervals;
-}
+export const relaxRegionIntervals = (...args: Parameters<typeof relaxUnderPredicate>): IntervalSet[] => relaxUnderPredicate(...args).intervals;
 
 interface RelaxedRegion {
   readonly intervals: IntervalSet[];
