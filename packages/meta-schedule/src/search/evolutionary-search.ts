@@ -246,7 +246,7 @@ export class EvolutionarySearch extends SearchStrategyBase {
     if (this.similarSeeds === undefined) {
       const traces = [
         ...seedsFromSimilarWorkloads(run.database, run.workload, run.designSpaces, this.config.similarSeeds, { targetName: run.ctx.target.name }),
-        ...seedsFromPriors(run.designSpaces, this.config.priorSeeds),
+        ...seedsFromPriors(run.workload, run.designSpaces, this.config.priorSeeds),
       ];
       this.similarSeeds = traces.flatMap((t) => run.replayer.replayRecorded(t, round) ?? []);
     }

@@ -4,10 +4,10 @@
  * with a reason or simulates equal to the executor; spaces of other structure match none; the
  * evolutionary search hands them out in its first batch.
  */
-import { conv2d, matmul, structuralEqual } from "@tessera/ir";
+import { conv2d, gemmReluAdd, matmul, structuralEqual } from "@tessera/ir";
 import { describe, expect, it } from "vitest";
 import { GEMM_WINNERS_2048, seedsFromPriors, withDecisionValues } from "../../src/database/prior-seeds.js";
-import { EvolutionarySearch, MemoryDatabase, replayWithPostprocs } from "../../src/index.js";
+import { EvolutionarySearch, MemoryDatabase, replayWithPostprocs, workloadOf } from "../../src/index.js";
 import { estimateLatency } from "../../src/latency-model/index.js";
 import { loweredModuleFor } from "../../src/postproc/verify-gpu-code.js";
 import { batchMatmul, checkSimulatedOrRejected, spaceOf } from "../space-gpu/helpers.js";
@@ -32,7 +32,7 @@ describe("prior seeds", () => {
     "on %s are rejected with a reason or simulate equal to the executor",
     (_, func) => {
       const { ctx, gen, spaces } = spaceOf(func);
-      const seeds = seedsFromPriors([spaces[0]!.trace], GEMM_WINNERS_2048.length);
+      const seeds = seedsFromPriors(workloadOf(func), [spaces[0]!.trace], GEMM_WINNERS_2048.length);
       expect(seeds).toHaveLength(GEMM_WINNERS_2048.length);
       const outcomes = seeds.map((t, k) => checkSimulatedOrRejected(replayWithPostprocs(ctx, t, gen.postprocs, { seed: k }), func, k));
       expect(outcomes).toContain("simulated");
@@ -42,15 +42,22 @@ describe("prior seeds", () => {
 
   it("match no design space whose sampling steps differ", () => {
     const conv = conv2d({ batch: 1, inChannels: 2, outChannels: 4, height: 5, width: 5, kernel: 3, padding: 1 }).func;
-    expect(seedsFromPriors([spaceOf(conv).spaces[0]!.trace], 4)).toEqual([]);
+    expect(seedsFromPriors(workloadOf(conv), [spaceOf(conv).spaces[0]!.trace], 4)).toEqual([]);
     const [values] = GEMM_WINNERS_2048;
     expect(withDecisionValues(spaceOf(matmul(64, 64, 32).func).spaces[0]!.trace, values!.slice(1))).toBeUndefined();
+  });
+
+  it("are not given to the 2048³ gemm+ReLU+add they were measured on", () => {
+    const func = gemmReluAdd(2048).func;
+    expect(seedsFromPriors(workloadOf(func), [spaceOf(func).spaces[0]!.trace], 4)).toEqual([]);
+    const other = gemmReluAdd(1024).func;
+    expect(seedsFromPriors(workloadOf(other), [spaceOf(other).spaces[0]!.trace], 4)).toHaveLength(4);
   });
 
   it("are handed out by the evolutionary search's first batch", async () => {
     const func = matmul(256, 256, 64).func;
     const { ctx, gen, spaces } = spaceOf(func);
-    const seeds = seedsFromPriors([spaces[0]!.trace], 2)
+    const seeds = seedsFromPriors(workloadOf(func), [spaces[0]!.trace], 2)
       .map((t) => replayWithPostprocs(ctx, t, gen.postprocs, { seed: 1 }))
       .flatMap((o) => (o.ok ? [o.sch.func] : []));
     expect(seeds).toHaveLength(2);
