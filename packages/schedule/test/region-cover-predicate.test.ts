@@ -26,8 +26,8 @@ interface PaddedTiles {
   readonly rows: number;
   readonly threads: number;
   readonly kTile: number;
-  /** Splits the shared copy's fused loop by this factor (a cooperative fetch). */
-  readonly fetchSplit?: number;
+  /** Splits the shared copy's fused loop by these inner factors (a cooperative fetch: threads, lanes). */
+  readonly fetchSplit?: readonly number[];
 }
 
 /**
@@ -49,7 +49,7 @@ function paddedSlices(func: PrimFunc, tiles: PaddedTiles): Schedule {
   const copyLoops = sch.getLoops(shared).slice(4);
   if (tiles.fetchSplit !== undefined && copyLoops.length > 0) {
     const fused = copyLoops.length === 1 ? copyLoops[0]! : sch.fuse(...copyLoops);
-    sch.split(fused, [null, tiles.fetchSplit]);
+    sch.split(fused, [null, ...tiles.fetchSplit]);
   }
   const slice = sch.cacheRead(c, 0, "local");
   sch.computeAt(slice, sch.getLoops(c)[4]!);
@@ -64,7 +64,13 @@ describe("cache_read under padded tiles", () => {
   });
 
   it("accepts it when the shared copy is a fused loop split with a guard", () => {
-    const sch = paddedSlices(MATMUL, { rows: 4, threads: 2, kTile: 4, fetchSplit: 3 });
+    const sch = paddedSlices(MATMUL, { rows: 4, threads: 2, kTile: 4, fetchSplit: [3] });
+    expect(sch.script()).toMatch(/T\.where\(.*< 32\)/);
+    expectSameResults(MATMUL, sch);
+  });
+
+  it("accepts it when the fused copy is split in two whose guard cuts whole rows (t * 8 + u < 32)", () => {
+    const sch = paddedSlices(MATMUL, { rows: 4, threads: 2, kTile: 4, fetchSplit: [8, 8] });
     expect(sch.script()).toMatch(/T\.where\(.*< 32\)/);
     expectSameResults(MATMUL, sch);
   });
@@ -74,7 +80,12 @@ describe("cache_read under padded tiles", () => {
     fc.assert(
       fc.property(
         fc.record({ n: fc.integer({ min: 3, max: 19 }), m: small, l: fc.integer({ min: 2, max: 11 }) }),
-        fc.record({ rows: small, threads: small, kTile: small, fetchSplit: fc.option(fc.integer({ min: 2, max: 7 }), { nil: undefined }) }),
+        fc.record({
+          rows: small,
+          threads: small,
+          kTile: small,
+          fetchSplit: fc.option(fc.array(fc.integer({ min: 2, max: 7 }), { minLength: 1, maxLength: 2 }), { nil: undefined }),
+        }),
         ({ n, m, l }, tiles) => {
           const func = matmul(n, m, l).func;
           expectSameResults(func, paddedSlices(func, tiles));

@@ -30,3 +30,31 @@ export function nameGuardedSum(indices: readonly PrimExpr[], sum: PrimExpr, isLo
   if (renamed.some((e) => usesVar(e, inSum))) return undefined;
   return { name, indices: renamed };
 }
+
+/** Inclusive upper bounds of loop variables. */
+export interface LoopBound {
+  readonly loop: Var;
+  readonly upper: number;
+}
+
+/**
+ * A guard `a * c + b <= last` on two loops with b in [0, c): the same as bounds of a and b alone
+ * when it cuts whole rows (`last + 1` a multiple of c: a < (last + 1) / c) or lies in the first
+ * row (last < c: a = 0 and b <= last); undefined when it cuts a row in the middle (no box).
+ */
+export function rowGuardBounds(sum: PrimExpr, last: number, rangeOf: (v: Var) => { min: number; max: number } | undefined): LoopBound[] | undefined {
+  if (sum.kind !== "Binary" || sum.op !== "add" || sum.b.kind !== "Var") return undefined;
+  const row = sum.a;
+  if (row.kind !== "Binary" || row.op !== "mul" || row.a.kind !== "Var" || row.b.kind !== "IntImm") return undefined;
+  const [a, b, c] = [row.a, sum.b, row.b.value];
+  const ra = rangeOf(a);
+  const rb = rangeOf(b);
+  if (ra === undefined || rb === undefined || ra.min !== 0 || rb.min !== 0 || rb.max >= c || c <= 0) return undefined;
+  if ((last + 1) % c === 0) return [{ loop: a, upper: (last + 1) / c - 1 }];
+  if (last < c)
+    return [
+      { loop: a, upper: 0 },
+      { loop: b, upper: last },
+    ];
+  return undefined;
+}

@@ -27,7 +27,7 @@ import {
   substitute,
   usesVar,
 } from "@tessera/ir";
-import { nameGuardedSum } from "./guard-substitution.js";
+import { nameGuardedSum, rowGuardBounds } from "./guard-substitution.js";
 import { proveAtMost } from "./prove-at-most.js";
 import type { BlockScope } from "./scope.js";
 import type { BlockEntry, LoopEntry, NodeEntry, TreeIndex } from "../state/tree-index.js";
@@ -98,9 +98,24 @@ function relaxUnderPredicate(
   const relaxed = (e: PrimExpr | undefined) => e !== undefined && usesVar(e, (v) => dom.has(v));
   let inner: Analyzer | undefined;
   const withLoops = (): Analyzer => (inner ??= analyzerWithLoops(index, blk, top));
+  const constRange = (v: Var) => {
+    const d = dom.get(v);
+    return d?.min.kind === "IntImm" && d.max.kind === "IntImm" ? { min: d.min.value, max: d.max.value } : undefined;
+  };
+  // A guard on a fused index whose two loops the block's indices use apart ((t * 16 + u < 64), t and u).
+  const narrowByRowGuard = (sum: PrimExpr, b: PredicateBound): boolean => {
+    const upper = b.upper === undefined ? undefined : analyzer.simplify(b.upper);
+    const cuts = upper?.kind === "IntImm" ? rowGuardBounds(sum, upper.value, constRange) : undefined;
+    for (const cut of cuts ?? []) {
+      const d = dom.get(cut.loop)!;
+      dom.set(cut.loop, { min: d.min, max: analyzer.simplify(min(d.max as PrimExpr, intImm(cut.upper, cut.loop.dtype))) });
+    }
+    return cuts !== undefined;
+  };
   for (const b of bounds) {
     // A guard on a fused index of loops that run once is a guard on the one that does not (t * 1024 + u < 512).
     const loop = b.lhs.kind === "Var" ? b.lhs : relaxed(b.lhs) ? withLoops().simplify(b.lhs) : b.lhs;
+    if (loop.kind !== "Var" && narrowByRowGuard(loop, b)) pending.delete(b.conjunct);
     const d = loop.kind === "Var" ? dom.get(loop) : undefined;
     if (loop.kind !== "Var" || d === undefined || relaxed(b.upper) || relaxed(b.lower)) continue;
     if (b.upper !== undefined && d.max.kind !== "PosInf") {
@@ -117,8 +132,10 @@ function relaxUnderPredicate(
   let ends = [...firsts, ...region.region.map((r) => substitute(sub(add(r.min, r.extent), 1), bindings))];
   for (const b of bounds) {
     if (b.lhs.kind === "Var" || b.upper === undefined || relaxed(b.upper) || !relaxed(b.lhs)) continue;
-    const named = nameGuardedSum(ends, b.lhs, (v) => dom.has(v));
-    const range = named === undefined ? undefined : evalSet(b.lhs, dom, analyzer);
+    // The sum as written, or without the loops that run once ((t * 64 + u) * 4 + v with t < 1).
+    const sum = [b.lhs, withLoops().simplify(b.lhs)].find((e) => nameGuardedSum(ends, e, (v) => dom.has(v)) !== undefined);
+    const named = sum === undefined ? undefined : nameGuardedSum(ends, sum, (v) => dom.has(v));
+    const range = sum === undefined ? undefined : evalSet(sum, dom, analyzer);
     if (named === undefined || range === undefined || range.max.kind === "PosInf") continue;
     dom.set(named.name, { min: range.min, max: analyzer.simplify(min(range.max as PrimExpr, b.upper)) });
     ends = named.indices;
