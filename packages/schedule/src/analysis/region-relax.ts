@@ -284,9 +284,11 @@ export function firstUncoveredReader(scope: BlockScope, buffer: Buffer): BlockEn
       if (n.min.kind === "NegInf" || n.max.kind === "PosInf") return false;
       if (lows.some((x) => x.kind === "NegInf") || highs.some((x) => x.kind === "PosInf")) return false;
       const [first, last] = [intImm(0, read.buffer.shape[d]!.dtype), sub(read.buffer.shape[d]!, 1)];
-      const lo = max(lows.reduce((a, b) => min(a as PrimExpr, b as PrimExpr)) as PrimExpr, first);
-      const hi = min(highs.reduce((a, b) => max(a as PrimExpr, b as PrimExpr)) as PrimExpr, last);
-      return proveAtMost(analyzer, lo, max(n.min, first)) && proveAtMost(analyzer, min(n.max, last), hi);
+      const lo = lows.reduce((a, b) => min(a as PrimExpr, b as PrimExpr)) as PrimExpr;
+      const hi = highs.reduce((a, b) => max(a as PrimExpr, b as PrimExpr)) as PrimExpr;
+      // Unclipped first: where tiles divide the buffer that is the one proof it takes.
+      if (proveAtMost(analyzer, lo, n.min) && proveAtMost(analyzer, n.max, hi)) return true;
+      return proveAtMost(analyzer, max(lo, first), max(n.min, first)) && proveAtMost(analyzer, min(n.max, last), min(hi, last));
     });
     if (!covered) return reader;
   }
