@@ -14,7 +14,7 @@ import { instructionsBeforePostproc } from "../mutator/trace-queries.js";
 import { isValidRecord, recordMeanRunSecs } from "./record-order.js";
 
 /** The candidate of `candidates` nearest to `value` (on a log scale for positive values), as its index. */
-function nearestIndex(candidates: readonly number[], value: number): number {
+export function nearestIndex(candidates: readonly number[], value: number): number {
   const distance = (c: number) => (c > 0 && value > 0 ? Math.abs(Math.log(c / value)) : Math.abs(c - value));
   let best = 0;
   candidates.forEach((c, k) => {

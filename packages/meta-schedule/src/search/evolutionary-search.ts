@@ -16,6 +16,7 @@ import { DUPLICATE_OF_MEASURED, type SearchRun } from "./search-run.js";
 import type { MeasureCandidate } from "../interfaces/candidate.js";
 import type { WeightedMutator } from "../interfaces/mutator.js";
 import { SearchStrategyBase } from "./strategy-base.js";
+import { seedsFromPriors } from "../database/prior-seeds.js";
 import { seedsFromSimilarWorkloads } from "../database/similar-records.js";
 import { WeightedSampler, randomPermutation } from "./weighted-sampler.js";
 
@@ -55,6 +56,12 @@ export interface EvolutionarySearchConfig {
    * space (database/similar-records.ts), that join the first members of the population (TVM: 0).
    */
   readonly similarSeeds: number;
+  /**
+   * Most built-in prior configurations (database/prior-seeds.ts: the 2048³ gemm winners) moved onto
+   * this task's design space where its sampling steps match, that join the population after the
+   * similar records (TVM: 0).
+   */
+  readonly priorSeeds: number;
 }
 
 export const DEFAULT_EVOLUTIONARY_SEARCH_CONFIG: EvolutionarySearchConfig = {
@@ -71,6 +78,7 @@ export const DEFAULT_EVOLUTIONARY_SEARCH_CONFIG: EvolutionarySearchConfig = {
   maxClassShare: 0.25,
   neighbourShare: 0.25,
   similarSeeds: 8,
+  priorSeeds: 4,
 };
 
 /** Best measured programs whose neighbourhoods a batch may draw on, best first. */
@@ -104,7 +112,7 @@ export class EvolutionarySearch extends SearchStrategyBase {
   private minUnmeasured = 0;
   private emptyIters = 0;
   private replayedRecords = new Map<string, Candidate | undefined>();
-  /** The replayed seeds from similar workloads' records (computed in the first round). */
+  /** The replayed seeds from similar workloads' records and the priors (computed in the first round). */
   private similarSeeds: Candidate[] | undefined;
   private neighbourhoods = new Map<string, readonly { candidate: Candidate; decision: number }[]>();
 
@@ -233,10 +241,13 @@ export class EvolutionarySearch extends SearchStrategyBase {
     return out.slice(0, count);
   }
 
-  /** The best records of similar workloads, retargeted and replayed once per search (invalid ones dropped). */
+  /** The best records of similar workloads and the priors, retargeted and replayed once per search (invalid ones dropped). */
   private seedsFromSimilar(run: SearchRun, round: RejectionTally): Candidate[] {
     if (this.similarSeeds === undefined) {
-      const traces = seedsFromSimilarWorkloads(run.database, run.workload, run.designSpaces, this.config.similarSeeds, { targetName: run.ctx.target.name });
+      const traces = [
+        ...seedsFromSimilarWorkloads(run.database, run.workload, run.designSpaces, this.config.similarSeeds, { targetName: run.ctx.target.name }),
+        ...seedsFromPriors(run.workload, run.designSpaces, this.config.priorSeeds),
+      ];
       this.similarSeeds = traces.flatMap((t) => run.replayer.replayRecorded(t, round) ?? []);
     }
     return this.similarSeeds;
@@ -478,5 +489,6 @@ function checkConfig(c: EvolutionarySearchConfig): void {
   probability("maxClassShare");
   probability("neighbourShare");
   positiveInt("similarSeeds", 0);
+  positiveInt("priorSeeds", 0);
   if (c.maxClassShare === 0) throw fail("maxClassShare must be above 0 (1: no cap)");
 }
