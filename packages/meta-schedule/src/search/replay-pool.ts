@@ -19,6 +19,12 @@ export interface ReplayPoolOptions {
   readonly workerEntry?: EntryPoint;
   /** Limit per chunk, start of the worker included (default 120 s). */
   readonly timeoutMs?: number;
+  /**
+   * Whether the caller's thread replays a share of each batch (default true). Off while candidates
+   * are measured meanwhile (overlapSearch): the caller's thread then also hands the runner its
+   * results and next candidates, and a share of replays there held the GPU idle ~100 ms a candidate.
+   */
+  readonly callerShare?: boolean;
   /** Where the warning of a failed chunk goes. */
   readonly log?: Logger;
 }
@@ -39,6 +45,7 @@ export class ReplayPool {
   readonly #pool: TaskPool<ReplayJob, ReplayReply[]>;
   readonly #timeoutMs: number;
   readonly #log: Logger | undefined;
+  readonly #callerShare: boolean;
   /** Chunks replayed in the caller's thread after a worker failed. */
   fallbacks = 0;
 
@@ -48,6 +55,7 @@ export class ReplayPool {
     this.workers = opts.workers;
     this.#timeoutMs = opts.timeoutMs ?? 120_000;
     this.#log = opts.log;
+    this.#callerShare = opts.callerShare ?? true;
     const entry = opts.workerEntry ?? resolveEntryPoint(import.meta.url, { module: "replay-worker", bundle: "ms-replay-worker.mjs" });
     this.#pool = new TaskPool({ kind: "thread", entry, size: opts.workers });
   }
@@ -59,15 +67,16 @@ export class ReplayPool {
 
   /**
    * One reply per request of `job`, in order. The caller's thread takes an equal share (the last
-   * one) while the workers replay one chunk each: a search on N cores keeps N threads busy.
+   * one; unless `callerShare` is off) while the workers replay one chunk each: a search on N cores
+   * keeps N threads busy.
    */
   async replay(job: ReplayJob): Promise<ReplayReply[]> {
     const { requests } = job;
     if (requests.length === 0) return [];
-    const size = Math.ceil(requests.length / (this.workers + 1));
+    const size = Math.ceil(requests.length / (this.workers + (this.#callerShare ? 1 : 0)));
     const chunks: ReplayJob[] = [];
     for (let start = 0; start < requests.length; start += size) chunks.push({ ...job, requests: requests.slice(start, start + size) });
-    const own = chunks.length > 1 ? chunks.pop() : undefined;
+    const own = this.#callerShare && chunks.length > 1 ? chunks.pop() : undefined;
     const pooled = Promise.all(chunks.map((chunk) => this.#replayChunk(chunk)));
     const ownReplies = own === undefined ? [] : runReplayJob(own);
     return [...(await pooled).flat(), ...ownReplies];

@@ -223,7 +223,8 @@ async function resolveStrategies(options: TuneOptions, count: number): Promise<S
 
 function searchPool(options: TuneOptions, log: Logger): ReplayPool | undefined {
   const workers = checkSearchWorkers(options.searchWorkers ?? defaultSearchWorkers(), "tuneTasks");
-  return workers === 0 ? undefined : new ReplayPool({ workers, log });
+  // While batches are measured during the search, this thread keeps to feeding the runner.
+  return workers === 0 ? undefined : new ReplayPool({ workers, log, callerShare: options.overlapSearch !== true });
 }
 
 async function resolveSpace(options: TuneOptions, target: TuneTarget): Promise<SpaceGenerator> {

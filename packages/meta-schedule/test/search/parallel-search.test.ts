@@ -63,15 +63,19 @@ describe("the evolutionary search with worker threads", () => {
   it("hands out the same candidates in the same order with 0, 1 and 3 search workers (several seeds)", { timeout: 600_000 }, async () => {
     const one = new ReplayPool({ workers: 1 });
     const three = new ReplayPool({ workers: 3 });
-    pools.push(one, three);
+    // The workers alone, the search's thread taking no share (while batches are measured, overlapSearch).
+    const workersOnly = new ReplayPool({ workers: 2, callerShare: false });
+    pools.push(one, three, workersOnly);
     for (const seed of [3, 17]) {
       const inThread = await handedOut(seed, undefined);
       expect(inThread).toHaveLength(8);
       expect(await handedOut(seed, three)).toEqual(inThread);
       if (seed === 3) expect(await handedOut(seed, one)).toEqual(inThread);
+      else expect(await handedOut(seed, workersOnly)).toEqual(inThread);
     }
     expect(one.workersStarted + three.workersStarted).toBeGreaterThan(1);
-    expect(one.fallbacks + three.fallbacks).toBe(0);
+    expect(workersOnly.workersStarted).toBe(2);
+    expect(one.fallbacks + three.fallbacks + workersOnly.fallbacks).toBe(0);
   });
 });
 
