@@ -10,7 +10,7 @@ import {
   type BlockRealize,
   type BufferRegion,
   type For,
-  IRMutator,
+  Substituter,
   type IntervalSet,
   type IterVar,
   type PrimExpr,
@@ -74,15 +74,12 @@ export function deriveIterators(
 }
 
 /** Substitutes variables and simplifies every expression that changed (TVM's blockize `Substitute`). */
-class SimplifyingSubstituter extends IRMutator {
+class SimplifyingSubstituter extends Substituter {
   constructor(
-    private readonly map: ReadonlyMap<Var, PrimExpr>,
+    map: ReadonlyMap<Var, PrimExpr>,
     private readonly analyzer: Analyzer,
   ) {
-    super();
-  }
-  override visitVar(v: Var): PrimExpr {
-    return this.map.get(v) ?? v;
+    super((v) => map.get(v));
   }
   override visitExpr(e: PrimExpr): PrimExpr {
     const out = super.visitExpr(e);
