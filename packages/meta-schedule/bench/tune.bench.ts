@@ -364,9 +364,11 @@ async function tuneOne(
   };
 }
 
+/** The runner's steps per candidate, with (inside timing) the GPU's time and the runs: the reports' `measuringMsPerCandidate`. */
 function perCandidate(spent: LocalRunner["timeSpent"]): Record<string, number> {
   const n = Math.max(1, spent.candidates);
-  return Object.fromEntries(Object.entries(spent.stepsMs).map(([step, ms]) => [step, Number((ms / n).toFixed(1))]));
+  const figures = { ...spent.stepsMs, timedOnGpu: spent.timedGpuMs, timedRuns: spent.timedRuns };
+  return Object.fromEntries(Object.entries(figures).map(([step, value]) => [step, Number((value / n).toFixed(1))]));
 }
 
 /** The largest "name[size]" of a knobs' register arrays. */
@@ -543,10 +545,11 @@ async function writeReport(mode: Mode, data: ReportData): Promise<void> {
     for (const row of data.tuned) {
       const steps = row.measuringMsPerCandidate;
       if (steps === undefined) continue;
-      const { timedOnGpu: _gpu, timedRuns: _runs, ...wall } = steps;
+      const { timedOnGpu, timedRuns, ...wall } = steps;
       const total = Object.values(wall).reduce((a, b) => a + b, 0);
-      const parts = Object.entries(steps).map(([step, ms]) => `${step} ${ms.toFixed(1)}`);
-      lines.push("", `Measuring ${row.workload} (seed ${row.seed}): ${total.toFixed(1)} ms per candidate (${parts.join(", ")}).`);
+      const parts = Object.entries(wall).map(([step, ms]) => `${step} ${ms.toFixed(1)}`);
+      const gpu = timedOnGpu === undefined ? "" : ` Of the timing, ${timedOnGpu.toFixed(1)} ms on the GPU in ${(timedRuns ?? 0).toFixed(1)} runs.`;
+      lines.push("", `Measuring ${row.workload} (seed ${row.seed}): ${total.toFixed(1)} ms per candidate (${parts.join(", ")}).${gpu}`);
     }
     for (const row of data.tuned.filter((r) => r.failedTrials > 0)) {
       lines.push("", `Why trials of ${row.workload} (seed ${row.seed}) failed:`, "");

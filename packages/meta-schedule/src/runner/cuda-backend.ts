@@ -83,10 +83,8 @@ function measureOnDevice(task: MeasureTask): Promise<MeasureResult> {
     const headroom = task.headroom === undefined ? {} : { headroom: task.headroom };
     const timing = await timeEvaluator(sequence, { number, repeat, minRepeatMs, warm: task.returnOutputs, ...stop, ...headroom });
     steps.lap("timing");
-    // Of that, the time the GPU ran the timed launches (between events), and in how many runs.
-    steps.laps.timedOnGpu = timing.samples.reduce((sum, ms) => sum + ms * timing.number, 0);
-    steps.laps.timedRuns = timing.number * timing.samples.length;
-    return { runSecs: timing.samples.map((ms) => ms / 1000), ...(outputs === undefined ? {} : { outputs }), stepsMs: steps.laps };
+    const timed = { gpuMs: timing.samples.reduce((sum, ms) => sum + ms * timing.number, 0), runs: timing.number * timing.samples.length };
+    return { runSecs: timing.samples.map((ms) => ms / 1000), ...(outputs === undefined ? {} : { outputs }), stepsMs: steps.laps, timed };
   };
   return run().finally(() => {
     for (const x of owned.reverse()) {

@@ -115,13 +115,21 @@ export class LocalRunner implements Runner {
   /**
    * Where measuring time went so far, in milliseconds summed over candidates: the child's steps
    * (load, upload, check, timing), "transfer" (the rest of the round trip to the child: sending the
-   * image, the digests back) and "verify" (the checker, here), with the candidates measured.
+   * image, the digests back) and "verify" (the checker, here), with the candidates measured; and,
+   * within timing, the GPU's time in the timed runs and their number.
    */
-  get timeSpent(): { readonly candidates: number; readonly stepsMs: Readonly<Record<string, number>> } {
-    return { candidates: this.#measured, stepsMs: { ...this.#stepsMs } };
+  get timeSpent(): {
+    readonly candidates: number;
+    readonly stepsMs: Readonly<Record<string, number>>;
+    readonly timedGpuMs: number;
+    readonly timedRuns: number;
+  } {
+    return { candidates: this.#measured, stepsMs: { ...this.#stepsMs }, timedGpuMs: this.#timedGpuMs, timedRuns: this.#timedRuns };
   }
 
   #measured = 0;
+  #timedGpuMs = 0;
+  #timedRuns = 0;
   readonly #stepsMs: Record<string, number> = {};
 
   #addSteps(steps: Readonly<Record<string, number>>): void {
@@ -165,9 +173,10 @@ export class LocalRunner implements Runner {
     const sent = performance.now();
     const outcome = await this.#pool.run(task, this.timeoutMs);
     if (!outcome.ok) return { ok: false, error: outcome.kind === "timeout" ? `the run ${outcome.error}` : outcome.error };
-    const { runSecs, outputs, stepsMs = {} } = outcome.value;
-    const { timedOnGpu: _gpu, timedRuns: _runs, ...childSteps } = stepsMs;
-    const inChild = Object.values(childSteps).reduce((a, b) => a + b, 0);
+    const { runSecs, outputs, stepsMs = {}, timed } = outcome.value;
+    const inChild = Object.values(stepsMs).reduce((a, b) => a + b, 0);
+    this.#timedGpuMs += timed?.gpuMs ?? 0;
+    this.#timedRuns += timed?.runs ?? 0;
     this.#measured++;
     this.#addSteps({ ...stepsMs, transfer: Math.max(0, performance.now() - sent - inChild) });
     const verifyStarted = performance.now();

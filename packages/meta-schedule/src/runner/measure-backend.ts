@@ -31,11 +31,10 @@ export interface MeasureResult {
   readonly runSecs: readonly number[];
   /** The arguments' digests after one run, when asked for. */
   readonly outputs?: readonly OutputDigest[];
-  /**
-   * Where the child's time went, in milliseconds by step (e.g. load, upload, check, timing), and
-   * figures within a step (`timedOnGpu` ms and `timedRuns`, a count, within timing).
-   */
+  /** Where the child's time went, in milliseconds by step (e.g. load, upload, check, timing). */
   readonly stepsMs?: Readonly<Record<string, number>>;
+  /** Within the timing step: the GPU's time between the events of the timed runs (ms), and how many runs. */
+  readonly timed?: { readonly gpuMs: number; readonly runs: number };
 }
 
 export interface MeasureBackend {

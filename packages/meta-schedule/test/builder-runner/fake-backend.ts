@@ -2,10 +2,12 @@
  * A measuring backend for the runner's child process without a GPU (LocalRunnerOptions.backendModule):
  * the artifact's name says what the "kernel" does. `crash` exits the process, `segfault` kills it
  * with SIGSEGV, `hang` never returns, `throws` fails, `fatal` fails and asks for a new process,
- * `wrong` computes a wrong result (`wrong-unsampled`: one wrong element in the middle); anything else takes `source.length` microseconds per run and
+ * `wrong` computes a wrong result (`wrong-unsampled`: one wrong element in the middle), `steps` reports
+ * fixed step times, `report-options` appends the timing options it was sent to the file its source names; anything else takes `source.length` microseconds per run and
  * "computes" arg[k][i] = i for every argument.
  */
 // Only the modules the child needs: the whole package would slow every start of the child.
+import { appendFileSync } from "node:fs";
 import { FatalTaskError } from "../../src/isolation/serve.js";
 import type { MeasureBackend, MeasureResult } from "../../src/runner/measure-backend.js";
 import { digestOf } from "../../src/runner/output-digest.js";
@@ -33,10 +35,12 @@ export const backend: MeasureBackend = {
     }
     const runs = Array.from({ length: task.evaluator.repeat }, () => task.artifact.source.length / 1e6);
     // What a GPU backend reports of its steps: fixed figures, so that the runner's sums can be checked.
-    if (task.artifact.name === "steps") return { runSecs: runs, stepsMs: { load: 2, timing: 5 } };
-    // Says which threshold the runner sent (0: none), as a step, so that a test can read it back.
-    if (task.artifact.name === "report-stop")
-      return { runSecs: runs, stepsMs: { stopAboveMsPerRun: task.stopAboveMsPerRun ?? 0, headroom: task.headroom ?? 1 } };
+    if (task.artifact.name === "steps") return { runSecs: runs, stepsMs: { load: 2, timing: 5 }, timed: { gpuMs: 4, runs: 7 } };
+    // Appends the timing options the runner sent to the file its "source" names, for the test to read back.
+    if (task.artifact.name === "report-options") {
+      appendFileSync(task.artifact.source, `${JSON.stringify({ stopAboveMsPerRun: task.stopAboveMsPerRun ?? null, headroom: task.headroom ?? null })}\n`);
+      return { runSecs: runs };
+    }
     if (!task.returnOutputs) return { runSecs: runs };
     const outputs = task.argsInfo.map((info) => Float32Array.from({ length: info.shape.reduce((a, b) => a * b, 1) }, (_, i) => i));
     if (task.artifact.name === "wrong") outputs[0]![3] = 42;

@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { cuda } from "@tessera/runtime";
 import { afterEach, describe, expect, it } from "vitest";
@@ -98,30 +101,30 @@ describe("LocalRunner process isolation (fake backend, no GPU)", () => {
     expect(spent.stepsMs.transfer).toBeGreaterThan(0);
     expect(spent.stepsMs.verify).toBeGreaterThanOrEqual(0);
     expect(Object.keys(spent.stepsMs).sort()).toEqual(["load", "timing", "transfer", "verify"]);
+    expect([spent.timedGpuMs, spent.timedRuns]).toEqual([8, 14]);
   });
 
   it("asks the child to stop timing runs 3× slower than the fastest checked candidate so far and to aim samples 1.2× higher, or neither (TVM's evaluator)", async () => {
-    const thresholdSent = async (r: LocalRunner): Promise<number> => {
-      const before = r.timeSpent.stepsMs.stopAboveMsPerRun ?? 0;
-      await r.run([candidate("report-stop")]);
-      return (r.timeSpent.stepsMs.stopAboveMsPerRun ?? 0) - before;
+    const report = join(mkdtempSync(join(tmpdir(), "tessera-runner-options-")), "options.jsonl");
+    const optionsSent = async (r: LocalRunner): Promise<{ stopAboveMsPerRun: number | null; headroom: number | null }> => {
+      await r.run([candidate("report-options", report)]);
+      return JSON.parse(readFileSync(report, "utf8").trim().split("\n").at(-1)!);
     };
     runner = new LocalRunner({ backendModule: FAKE_BACKEND, checker: firstResultChecker() });
-    expect(await thresholdSent(runner)).toBe(0);
+    expect(await optionsSent(runner)).toEqual({ stopAboveMsPerRun: null, headroom: 1.2 });
     // 400 µs per run, then 200 µs (the source's length in µs): the threshold follows the fastest.
     await runner.run([candidate("ok", "x".repeat(400))]);
-    expect(await thresholdSent(runner)).toBeCloseTo(3 * 0.4, 9);
+    expect((await optionsSent(runner)).stopAboveMsPerRun).toBeCloseTo(3 * 0.4, 9);
     await runner.run([candidate("ok", "x".repeat(200)), candidate("wrong", "x")]);
     // The wrong candidate (1 µs) failed its check: it does not count.
-    expect(await thresholdSent(runner)).toBeCloseTo(3 * 0.2, 9);
+    expect((await optionsSent(runner)).stopAboveMsPerRun).toBeCloseTo(3 * 0.2, 9);
     await runner.dispose();
-    expect(runner.timeSpent.stepsMs.headroom).toBeCloseTo(3 * 1.2, 9);
     runner = new LocalRunner({ backendModule: FAKE_BACKEND, stopSlowerThan: false, sampleHeadroom: 1 });
     await runner.run([candidate("ok", "x".repeat(200))]);
-    expect(await thresholdSent(runner)).toBe(0);
-    expect(runner.timeSpent.stepsMs.headroom).toBe(1);
+    expect(await optionsSent(runner)).toEqual({ stopAboveMsPerRun: null, headroom: null });
     expect(() => new LocalRunner({ backendModule: FAKE_BACKEND, sampleHeadroom: 0.9 })).toThrow(/sampleHeadroom must be at least 1/);
     expect(() => new LocalRunner({ backendModule: FAKE_BACKEND, stopSlowerThan: 0.5 })).toThrow(/stopSlowerThan must be at least 1/);
+    rmSync(dirname(report), { recursive: true, force: true });
   });
 
   it("draws the checker's inputs once per workload and seed, not once per candidate (regression: 16M draws per 2048³ candidate)", async () => {
