@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { defineConfig } from "vitest/config";
+import { DurationSequencer } from "./scripts/test-order/duration-sequencer.js";
 
 // Workspace packages export their TypeScript sources under the
 // "@tessera/source" condition, so tests never need a prior build.
@@ -89,6 +90,9 @@ export default defineConfig({
     exclude,
     pool: "forks",
     maxWorkers: 2,
+    // Longest files first, from durations recorded on an idle machine: a fresh clone has no vitest
+    // cache of the last run, and a long file started last would leave a worker idle.
+    sequence: { sequencer: DurationSequencer },
     testTimeout: 60_000,
     hookTimeout: 60_000,
     projects: [
