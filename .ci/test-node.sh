@@ -12,6 +12,9 @@
 # (no warnings allowed, see install-checked.sh), then `pnpm test`, or with vitest arguments
 # `pnpm vitest run ARGS`. TESSERA_NODE_TYPECHECK=1 runs `pnpm typecheck` first (tsc gives the same
 # answer on every Node: CI leaves it to the Node 20 steps). TESSERA_NODE_KEEP=1 keeps the copy.
+# TESSERA_NODE_COPY=DIR puts the copy in DIR and keeps it: a later call with the same DIR finds it
+# installed and only runs the tests; TESSERA_NODE_PREPARE_ONLY=1 stops after the install (.ci/run
+# prepares Node 24's copy while other steps run).
 set -euo pipefail
 
 # The Node releases the other-major checks run on (`node --version` without the v).
@@ -53,13 +56,24 @@ if [ "$("$nodedir/bin/node" --version)" != "v$version" ]; then
   exit 1
 fi
 
-scratch="$(mktemp -d "${TMPDIR:-/tmp}/tessera-node$major-XXXXXX")"
-if [ "${TESSERA_NODE_KEEP:-}" = "1" ]; then
+prepared=""
+if [ -n "${TESSERA_NODE_COPY:-}" ]; then
+  scratch="$TESSERA_NODE_COPY"
+  if [ -f "$scratch/.tessera-node-installed" ]; then prepared=1; fi
+  mkdir -p "$scratch"
+else
+  scratch="$(mktemp -d "${TMPDIR:-/tmp}/tessera-node$major-XXXXXX")"
+fi
+if [ -n "${TESSERA_NODE_COPY:-}" ]; then
+  :
+elif [ "${TESSERA_NODE_KEEP:-}" = "1" ]; then
   trap 'echo "test-node: kept $scratch"' EXIT
 else
   trap 'rm -rf "$scratch"' EXIT
 fi
 copy="$scratch/$(basename "$checkout")"
+if [ -z "$prepared" ]; then
+rm -rf "$copy"
 mkdir -p "$copy"
 if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
   git ls-files -z --cached --others --exclude-standard | tar --null --ignore-failed-read -T - -cf - 2>/dev/null | tar -xf - -C "$copy"
@@ -70,6 +84,7 @@ fi
 # A clone's repository goes along (some tools ask git which files are the project's); a worktree's
 # .git is a file naming the shared repository, which the copy must not use: there, they walk the tree.
 if [ -d .git ]; then cp -a .git "$copy/.git"; fi
+fi
 cd "$copy"
 
 # Node (and its headers: node-gyp builds the runtime's addon against them, never downloading any)
@@ -79,10 +94,16 @@ export npm_config_nodedir="$nodedir"
 hash -r
 echo "== node $(node --version), pnpm $(pnpm --version), in $copy"
 
-echo "== install (node $major)"
-started=$SECONDS
-bash "$checkout/.ci/install-checked.sh"
-echo "install on node $major: $((SECONDS - started)) s"
+if [ -z "$prepared" ]; then
+  echo "== install (node $major)"
+  started=$SECONDS
+  bash "$checkout/.ci/install-checked.sh"
+  echo "install on node $major: $((SECONDS - started)) s"
+  if [ -n "${TESSERA_NODE_COPY:-}" ]; then touch "$scratch/.tessera-node-installed"; fi
+else
+  echo "== install (node $major): done earlier in $scratch"
+fi
+if [ "${TESSERA_NODE_PREPARE_ONLY:-}" = "1" ]; then exit 0; fi
 
 if [ "${TESSERA_NODE_TYPECHECK:-}" = "1" ]; then
   echo "== typecheck (node $major)"
