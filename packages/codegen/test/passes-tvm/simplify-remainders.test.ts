@@ -58,6 +58,29 @@ for i in range(16):
     expectSameResults(out, before);
   });
 
+  test("property: conditions on a let of int(ceil(log2(…))) simplified under its bound compute the same", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 5000 }),
+        fc.integer({ min: 0, max: 14 }),
+        fc.constantFrom("==", "<", ">="),
+        fc.boolean(),
+        (lo, k, op, tvmSimplifier) => {
+          const body = `
+for i in range(16):
+    x: T.int32 = T.Cast("int32", T.ceil(T.log2(T.Cast("float64", i + ${lo}))))
+    if x ${op} ${k}:
+        A[i] = T.float32(1)
+    else:
+        A[i] = T.float32(2)`;
+          const f = parse(funcText(body, 'A: T.Buffer((16,), "float32")'));
+          expectSameResults(simplifyFunc(f, { tvmSimplifier }), f);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
   test("property (10^4 points): whatever it decides agrees with floormod at every x the fact admits", () => {
     const x = variable("x", "int64");
     const divisor = fc.integer({ min: -12, max: 12 }).filter((d) => d !== 0);

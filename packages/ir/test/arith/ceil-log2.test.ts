@@ -25,6 +25,9 @@ describe("ceil(log2(x)) (topi's ceil_log2) in the analyzer", () => {
     expect(a.tvmSimplify(ceilLog2(floatImm(14, "float64")))).toEqual(intImm(4, "int32"));
     expect(a.tvmSimplify(ceilLog2(floatImm(16, "float64")))).toEqual(intImm(4, "int32"));
     expect(a.tvmSimplify(call("float64", "ceil", [floatImm(2.5, "float64")]))).toEqual(floatImm(3, "float64"));
+    // Just past a power of two, float32's log2 rounds down to the power: 23, where float64 gives 24.
+    expect(a.tvmSimplify(ceilLog2(floatImm(2 ** 23 + 1, "float32")))).toEqual(intImm(23, "int32"));
+    expect(a.tvmSimplify(ceilLog2(floatImm(2 ** 23 + 1, "float64")))).toEqual(intImm(24, "int32"));
     // log2(0) is -inf: nothing an integer cast can hold, so the expression stays.
     expect(a.tvmSimplify(ceilLog2(floatImm(0, "float64"))).kind).toBe("Cast");
   });
