@@ -262,7 +262,7 @@ class BoundEvaluator {
     }
     if (!isIntegerDType(target) && dtypeInfo(target).code !== "bool") return UNBOUNDED_INT_BOUND;
     if (dtypeInfo(target).code === "bool") return targetRange;
-    const ceilLog2 = dtypeInfo(target).code === "int" ? this.ceilLog2Bound(value) : undefined;
+    const ceilLog2 = value.kind === "Call" && dtypeInfo(target).code === "int" ? this.ceilLog2Bound(value) : undefined;
     if (ceilLog2 !== undefined) return intersectBounds(ceilLog2, targetRange);
     const inner = this.bound(value);
     const source = dtypeInfo(value.dtype).code;
