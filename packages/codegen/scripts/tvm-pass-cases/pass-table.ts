@@ -54,7 +54,11 @@ export const PASS_TABLE: readonly PassUnderTest[] = [
   },
   { name: "InjectSoftwarePipeline", file: `${S_TIR}inject_software_pipeline.py`, run: thenSimplify(injectSoftwarePipeline) },
   { name: "LowerOpaqueBlock", file: `${S_TIR}lower_opaque_block.py`, run: thenSimplify(lowerOpaqueBlock) },
-  { name: "FlattenBuffer", file: `${TIRX}flatten_buffer.py`, run: (f) => tvmSimplify(flattenBuffer(f, { paramAliases: true, outerStrideSize: true })) },
+  {
+    name: "FlattenBuffer",
+    file: `${TIRX}flatten_buffer.py`,
+    run: (f) => tvmSimplify(flattenBuffer(f, { paramAliases: true, outerStrideSize: true, tvmForms: true })),
+  },
   { name: "RemoveNoOp", file: `${TIRX}remove_no_op.py`, run: (f) => removeNoOp(f) },
   { name: "UnifyThreadBinding", file: `${S_TIR}unify_thread_binding.py`, run: thenSimplify(unifyThreadBinding) },
   { name: "LowerMatchBuffer", file: `${S_TIR}lower_match_buffer.py`, run: thenSimplify(lowerMatchBuffer) },

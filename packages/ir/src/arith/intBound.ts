@@ -5,6 +5,7 @@
  */
 import { bitsOf, dtypeInfo, type DType } from "../dtype.js";
 import type { PrimExpr, Var } from "../expr.js";
+import { ceilLog2Argument, ceilLog2Value } from "./ceil-log2.js";
 import { gcdInt } from "./gcd.js";
 import { modularSetOf } from "./modularSet.js";
 
@@ -242,6 +243,15 @@ class BoundEvaluator {
     }
   }
 
+  /** `ceil(log2(x))` is non-decreasing in x: its values at the ends of x's bound, when x > 0 there. */
+  private ceilLog2Bound(value: PrimExpr): IntBound | undefined {
+    const x = ceilLog2Argument(value);
+    if (x === undefined) return undefined;
+    const b = x.kind === "FloatImm" ? { min: x.value, max: x.value } : this.bound(x);
+    const [min, max] = [ceilLog2Value(b.min, x.dtype), ceilLog2Value(b.max, x.dtype)];
+    return min === undefined || max === undefined ? undefined : { min, max };
+  }
+
   private castBound(value: PrimExpr, target: DType): IntBound {
     const targetRange = dtypeBound(target);
     if (dtypeInfo(target).code === "float" && isIntegerDType(value.dtype)) {
@@ -252,6 +262,8 @@ class BoundEvaluator {
     }
     if (!isIntegerDType(target) && dtypeInfo(target).code !== "bool") return UNBOUNDED_INT_BOUND;
     if (dtypeInfo(target).code === "bool") return targetRange;
+    const ceilLog2 = value.kind === "Call" && dtypeInfo(target).code === "int" ? this.ceilLog2Bound(value) : undefined;
+    if (ceilLog2 !== undefined) return intersectBounds(ceilLog2, targetRange);
     const inner = this.bound(value);
     const source = dtypeInfo(value.dtype).code;
     // Float → int truncates toward zero; integers keep their value when it fits the target.

@@ -33,6 +33,7 @@ import {
   withBuffer,
 } from "@tessera/ir";
 import type { Pass } from "../pass.js";
+import { recombineDigits } from "../util/digit-recombination.js";
 
 const PASS = "flattenBuffer";
 
@@ -56,10 +57,10 @@ function isFlat(buffer: Buffer): boolean {
  * Elements of storage `buffer` spans: offset + the product of the shape; with strides, offset +
  * Σ (shape[d] - 1) · stride[d] + 1, or `strides[0] * shape[0]` where `outerStride` (TVM's size).
  */
-function flatSize(buffer: Buffer, analyzer: Analyzer, outerStride: boolean): PrimExpr {
+function flatSize(buffer: Buffer, analyzer: Analyzer, outerStride: boolean, tvmForms: boolean): PrimExpr {
   if (buffer.strides.length === 0) {
     const product = buffer.shape.reduce<PrimExpr>((acc, n) => mul(acc, n), intImm(1, buffer.shape[0]?.dtype ?? "int32"));
-    return analyzer.simplify(add(buffer.elemOffset, product));
+    return tvmForms ? analyzer.canonicalSimplify(add(buffer.elemOffset, product)) : analyzer.simplify(add(buffer.elemOffset, product));
   }
   if (outerStride) return analyzer.simplify(add(buffer.elemOffset, mul(buffer.strides[0]!, buffer.shape[0]!)));
   const strides = stridesOf(buffer);
@@ -75,6 +76,7 @@ class Flattener extends IRMutator {
   constructor(
     aliased: readonly Buffer[],
     private readonly outerStrideSize: boolean,
+    private readonly tvmForms: boolean,
   ) {
     super();
     for (const b of aliased) if (isFlat(b)) this.flat.set(b, withBuffer(b, {}));
@@ -84,7 +86,7 @@ class Flattener extends IRMutator {
     let f = this.flat.get(b);
     if (f === undefined && isFlat(b)) return b;
     if (f === undefined) {
-      f = withBuffer(b, { shape: [flatSize(b, this.analyzer, this.outerStrideSize)], strides: [], elemOffset: intImm(0, b.elemOffset.dtype) });
+      f = withBuffer(b, { shape: [flatSize(b, this.analyzer, this.outerStrideSize, this.tvmForms)], strides: [], elemOffset: intImm(0, b.elemOffset.dtype) });
       this.flat.set(b, f);
     }
     return f;
@@ -94,6 +96,8 @@ class Flattener extends IRMutator {
   private flatIndex(buffer: Buffer, indices: readonly PrimExpr[]): PrimExpr[] {
     if (isFlat(buffer)) return [...indices];
     const strides = stridesOf(buffer);
+    const digitsOf = this.tvmForms && buffer.strides.length === 0 ? recombineDigits(indices, strides, (a, b) => this.analyzer.canProveEqual(a, b)) : undefined;
+    if (digitsOf !== undefined) return [this.analyzer.simplify(add(buffer.elemOffset, digitsOf))];
     const terms = indices.map((i, d) => (isConstInt(strides[d]!, 1) ? i : mul(i, strides[d]!)));
     const sum = terms.reduce((acc, t) => add(acc, t), buffer.elemOffset);
     return [this.analyzer.simplify(sum)];
@@ -137,10 +141,16 @@ export interface FlattenBufferOptions {
   readonly paramAliases?: boolean;
   /** Size a strided buffer `strides[0] * shape[0]`, as TVM does, rather than the elements it spans. */
   readonly outerStrideSize?: boolean;
+  /**
+   * TVM's forms: flat shapes canonically simplified (`n * n * 32`), and indices that are the digits
+   * of one value (`A[x // (n*n), x % (n*n) // n, x % n]`) flattened to that value, as TVM's
+   * iterator-map simplification of the flat index gives.
+   */
+  readonly tvmForms?: boolean;
 }
 
 export function flattenBuffer(func: PrimFunc, opts: FlattenBufferOptions = {}): PrimFunc {
-  const flattener = new Flattener(opts.paramAliases === true ? [...func.bufferMap.values()] : [], opts.outerStrideSize === true);
+  const flattener = new Flattener(opts.paramAliases === true ? [...func.bufferMap.values()] : [], opts.outerStrideSize === true, opts.tvmForms === true);
   const bufferMap = new Map<Var, Buffer>();
   for (const [param, buffer] of func.bufferMap) bufferMap.set(param, opts.paramAliases === true ? buffer : flattener.mapBuffer(buffer));
   let body = flattener.visitStmt(func.body);

@@ -29,7 +29,7 @@ import {
 import type { Pass } from "../pass.js";
 import { AndOfOrs } from "../util/and-of-ors.js";
 import { FactApplier } from "../util/fact-applier.js";
-import { type KnownFacts, NO_FACTS, withCondition, withNegation } from "../util/known-facts.js";
+import { type KnownFacts, NO_FACTS, isStable, withCondition, withNegation } from "../util/known-facts.js";
 import { isSelfCopy } from "../util/no-op.js";
 
 export interface SimplifyOptions {
@@ -92,7 +92,7 @@ class Simplifier extends IRMutator {
   /** A let-bound variable equals its value in the body (TVM binds it in the analyzer too). */
   private visitLet(s: LetStmt): Stmt {
     const value = this.visitExpr(s.value);
-    if (isStableValue(value) && isIntegerOrBool(s.variable)) this.analyzer.bind(s.variable, value, true);
+    if (isStable(value) && isIntegerOrBool(s.variable)) this.analyzer.bind(s.variable, value, true);
     const body = this.visitStmt(s.body);
     return value === s.value && body === s.body ? s : { ...s, value, body };
   }
@@ -183,14 +183,6 @@ function hasLogical(e: PrimExpr): boolean {
     if (x.kind === "Binary" && (x.op === "and" || x.op === "or")) found = true;
   });
   return found;
-}
-
-function isStableValue(e: PrimExpr): boolean {
-  let stable = true;
-  forEachExpr(e, (x) => {
-    if (x.kind === "BufferLoad" || x.kind === "Call") stable = false;
-  });
-  return stable;
 }
 
 function isIntegerOrBool(v: Var): boolean {

@@ -11,6 +11,7 @@
 import { type Analyzer, type PrimExpr, add, dtypeInfo, forEachExpr, intImm, le, not, sameExprStructure, sub } from "@tessera/ir";
 import { conjuncts } from "./conditions.js";
 import { isPure } from "./no-op.js";
+import { decideByRemainder } from "./remainder-facts.js";
 
 export interface KnownFacts {
   /** Each `e` stands for `e <= 0`. */
@@ -97,6 +98,8 @@ export class FactProver {
     if (cond.kind === "Not" && facts.conditions.some((c) => sameExprStructure(c, cond.a))) return false;
     const opposite = negate(cond);
     if (opposite !== undefined && facts.conditions.some((c) => sameExprStructure(c, opposite))) return false;
+    const byRemainder = decideByRemainder(cond, facts.conditions);
+    if (byRemainder !== undefined) return byRemainder;
     if (facts.bounds.length === 0 || cond.kind !== "Binary") return undefined;
     if (cond.op === "ne") {
       const eq = this.decide({ ...cond, op: "eq" }, facts);

@@ -8,6 +8,7 @@
  */
 import { dtypeInfo, isFloat } from "../../dtype.js";
 import { type BinaryOp, type PrimExpr, binary, boolImm, bufferLoad, broadcast, call, cast, intImm, not, ramp, select } from "../../expr.js";
+import { ceilLog2Argument, ceilLog2Value } from "../ceil-log2.js";
 import { simplifyLet } from "../letInline.js";
 import { foldCastConstant, gcdInt } from "../constFold.js";
 import { ADD_RULES, MUL_RULES, SUB_RULES } from "./add-sub-mul.js";
@@ -384,12 +385,23 @@ function foldCall(e: PrimExpr & { kind: "Call" }): PrimExpr {
   if ((e.op === "shift_left" || e.op === "shift_right") && a?.kind === "IntImm" && b?.kind === "IntImm") {
     return foldShift(e.op, a, b) ?? e;
   }
+  if (e.op === "ceil" && a !== undefined) return foldCeil(e, a) ?? e;
   if (e.op === "clz" && a?.kind === "IntImm") {
     const bits = dtypeInfo(a.dtype).bits;
     const v = BigInt.asUintN(bits, BigInt(a.value));
     return intImm(v === 0n ? bits : bits - v.toString(2).length, e.dtype);
   }
   return e;
+}
+
+/** `ceil(c)` of a constant, and `ceil(log2(c))` of a float constant (topi's `ceil_log2`), as TVM folds them. */
+function foldCeil(e: PrimExpr & { kind: "Call" }, a: PrimExpr): PrimExpr | undefined {
+  if (a.kind === "IntImm") return foldCastConstant(e.dtype, a);
+  if (a.kind === "FloatImm") return foldCastConstant(e.dtype, { ...a, value: Math.ceil(a.value) });
+  const x = ceilLog2Argument(e);
+  if (x?.kind !== "FloatImm") return undefined;
+  const v = ceilLog2Value(x.value, x.dtype);
+  return v === undefined ? undefined : foldCastConstant(e.dtype, { ...x, value: v });
 }
 
 /** `a << b` / `a >> b` of constants, with the dtype's width (undefined past it: left to run time). */
