@@ -143,6 +143,16 @@ describe.skipIf(!available)("the schedule explorer in Chromium", () => {
     await page.close();
   });
 
+  it("runs the code without the network: fetch is gone from the worker", async () => {
+    const page = await open();
+    await page.getByTestId("workload").selectOption("vector-add");
+    await setCode(page, 'export function schedule(): void {\n  void fetch("/index.html");\n}\n');
+    await runAndWait(page);
+    expect(await page.getByTestId("error-title").textContent()).toBe("TypeError at line 2");
+    expect(await page.locator("[data-testid=error] pre").textContent()).toContain("fetch is not a function");
+    await page.close();
+  });
+
   it("stops a schedule that runs past the time limit", async () => {
     const page = await open("?limit=1500");
     await setCode(page, "export function schedule(): void {\n  for (;;) {}\n}\n");
