@@ -1,4 +1,5 @@
 /** What the page sends the schedule worker and what it answers: plain data (structured clone). */
+import type { BankConflictSite, ComparisonReport } from "@tessera/simulator";
 
 /** The workloads a schedule can be applied to (see workloads.ts). */
 export type WorkloadName = "gemm-relu-add" | "vector-add" | "matmul" | "transpose";
@@ -45,9 +46,8 @@ export interface Tiling {
 export const NO_WRITER = -1;
 export const SEVERAL_WRITERS = -2;
 
-export interface Verdict {
-  readonly passed: boolean;
-  readonly mismatchCount: number;
+/** The comparison with the unscheduled function, as the simulator reports it, in plain data. */
+export interface Verdict extends Pick<ComparisonReport, "passed" | "mismatchCount"> {
   readonly raceCount: number;
   readonly races: readonly string[];
   /** The buffers of those races (e.g. `A_shared`), to find the primitive that made them. */
@@ -56,15 +56,8 @@ export interface Verdict {
   readonly fault: string | undefined;
 }
 
-export interface BankConflictRow {
-  readonly kernel: string;
-  readonly buffer: string;
-  readonly access: "load" | "store";
-  readonly text: string;
-  readonly wavefronts: number;
-  readonly idealWavefronts: number;
-  readonly worstWay: number;
-}
+/** A shared-memory access site of the simulator's bank model (plain data, as the worker sends it). */
+export type BankConflictRow = BankConflictSite;
 
 /** The student's code failed: the error, and the line of the student's code it came from. */
 export interface StudentError {

@@ -14,8 +14,8 @@ const example = (name: string) => readFileSync(new URL(`../src/examples/${name}.
 const gemm = WORKLOADS["gemm-relu-add"];
 
 describe("runStudent", () => {
-  it("runs the manual example to the corpus's manual schedule, one step per primitive with its line", () => {
-    const code = example("manual-256");
+  it("runs the course's manual schedule to the corpus's at 256³, one step per primitive with its line", () => {
+    const code = readFileSync(new URL("../../../assignments/gemm-relu-add/solution/gemm_relu_add.ts", import.meta.url), "utf8");
     const run = runStudent(code, gemm, 256);
     expect(run.error).toBeUndefined();
     expect(run.scheduled !== undefined && structuralEqual(run.scheduled.func, corpusManual(256).func)).toBe(true);

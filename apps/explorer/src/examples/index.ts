@@ -1,11 +1,11 @@
 /**
- * The ready examples, as source text for the editor (Vite's `?raw`). The handout's starter file is
- * read from the course's assignment at build time; the other examples are files of this folder,
- * type-checked with the app.
+ * The ready examples, as source text for the editor (Vite's `?raw`). The course's manual schedule
+ * (the assignment's solution, run at 256³) and the handout's starter file are read from the
+ * assignment at build time; the other examples are files of this folder, type-checked with the app.
  */
 import starter from "../../../../assignments/gemm-relu-add/gemm_relu_add.ts?raw";
+import manual from "../../../../assignments/gemm-relu-add/solution/gemm_relu_add.ts?raw";
 import type { WorkloadName } from "../protocol.js";
-import manual from "./manual-256.ts?raw";
 import racy from "./racy-fetch.ts?raw";
 import vectorAdd from "./vector-add.ts?raw";
 

@@ -64,15 +64,7 @@ function simulateAgainst(module: LoweredModule, original: PrimFunc): { verdict: 
         raceBuffers: [...new Set(report.simulation.races.map((r) => r.buffer))],
         fault: undefined,
       },
-      bankConflicts: sites.map((s) => ({
-        kernel: s.kernel,
-        buffer: s.buffer,
-        access: s.access,
-        text: s.text,
-        wavefronts: s.wavefronts,
-        idealWavefronts: s.idealWavefronts,
-        worstWay: s.worstWay,
-      })),
+      bankConflicts: [...sites],
     };
   } catch (err) {
     // A faulty kernel is a verdict, not a failure of the explorer.
