@@ -28,14 +28,14 @@ function recordBuiltins(found: NodeBuiltinImport[], root: string): Plugin {
 }
 
 /**
- * The Node built-ins reached from `entry` (a file path, or TypeScript source with `source`) when it
- * is bundled for the browser with the workspace's source condition.
+ * The Node built-ins reached from the entries (file paths relative to `root`, or TypeScript source
+ * with `source`) when they are bundled for the browser, in one build, with the workspace's source condition.
  */
-export async function nodeBuiltinsReachedFrom(root: string, entry: { file: string } | { source: string }): Promise<NodeBuiltinImport[]> {
+export async function nodeBuiltinsReachedFrom(root: string, entry: { files: readonly string[] } | { source: string }): Promise<NodeBuiltinImport[]> {
   const found: NodeBuiltinImport[] = [];
   await build({
-    ...("file" in entry
-      ? { entryPoints: [entry.file] }
+    ...("files" in entry
+      ? { entryPoints: [...entry.files], outdir: "browser-bundle" }
       : { stdin: { contents: entry.source, resolveDir: root, sourcefile: "entry.ts", loader: "ts" as const } }),
     absWorkingDir: root,
     bundle: true,
