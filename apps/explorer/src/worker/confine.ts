@@ -1,6 +1,6 @@
 /**
  * Takes from the worker's global what a schedule has no use for and the grader's sandbox does not
- * offer either: the network, storage, nested workers and script loading. A worker already has no
+ * offer either: the network, storage, nested workers, script loading and timers. A worker already has no
  * access to the page (no DOM, no window); the page shows what comes back as text only.
  */
 const REMOVED = [
