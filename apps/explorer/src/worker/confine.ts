@@ -15,6 +15,8 @@ const REMOVED = [
   "BroadcastChannel",
   "Worker",
   "SharedWorker",
+  "setTimeout",
+  "setInterval",
 ] as const;
 
 export function confineWorkerGlobal(scope: object): void {
