@@ -77,7 +77,11 @@ const ISOLATED_TESTS = [
   "apps/autograder/test/sandbox-runtime.test.ts", // the grader finds its sandbox runtime once per process
 ];
 
-for (const file of [...SLOW_TESTS, ...ISOLATED_TESTS]) {
+// The schedule explorer in headless Chromium (`pnpm test:browser`, its own step in .ci/run): it
+// builds the app with Vite first and needs Debian's chromium.
+const BROWSER_TESTS = ["apps/explorer/test/explorer.browser.test.ts"];
+
+for (const file of [...SLOW_TESTS, ...ISOLATED_TESTS, ...BROWSER_TESTS]) {
   if (!existsSync(new URL(file, import.meta.url))) throw new Error(`vitest.config.ts names ${file}, which does not exist`);
 }
 
@@ -96,9 +100,10 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     projects: [
-      { extends: true, test: { name: "quick", include: TESTS, exclude: [...exclude, ...SLOW_TESTS, ...ISOLATED_TESTS], isolate: false } },
+      { extends: true, test: { name: "quick", include: TESTS, exclude: [...exclude, ...SLOW_TESTS, ...ISOLATED_TESTS, ...BROWSER_TESTS], isolate: false } },
       { extends: true, test: { name: "isolated", include: ISOLATED_TESTS } },
       { extends: true, test: { name: "slow", include: SLOW_TESTS, isolate: false } },
+      { extends: true, test: { name: "browser", include: BROWSER_TESTS } },
     ],
   },
 });

@@ -36,6 +36,12 @@ export interface StoreCoverage {
   /** 1 where some thread stores the element, 0 where none does. */
   readonly written: Uint8Array;
   readonly writtenCount: number;
+  /**
+   * Per element: 1 + the launch-wide number of the one thread that stores it (blocks in x, y, z
+   * order, then threads in x, y, z order, as CUDA numbers them); 0 where none does, 2³² − 1 where
+   * several do. For a module, that of the last kernel that stores the buffer.
+   */
+  readonly writers: Uint32Array;
   /** Elements stored by more than one thread (of one block or of different blocks). */
   readonly overlapCount: number;
   readonly firstOverlap?: StoreOverlap;
@@ -67,6 +73,7 @@ export function moduleStoreCoverage(module: LoweredModule, paramIndex: number): 
   let overlapCount = 0;
   let firstOverlap: StoreOverlap | undefined;
   let dims: { grid: Dim3; block: Dim3 } = { grid: [1, 1, 1], block: [1, 1, 1] };
+  let writers: Uint32Array = new Uint32Array(elements);
   for (const kernel of module.kernels) {
     const k = kernel.params.findIndex((p) => p.kind === "buffer" && p.source.kind === "param" && p.source.index === paramIndex);
     if (k < 0) continue;
@@ -77,6 +84,7 @@ export function moduleStoreCoverage(module: LoweredModule, paramIndex: number): 
     overlapCount += c.overlapCount;
     firstOverlap ??= c.firstOverlap;
     dims = { grid: c.grid, block: c.block };
+    writers = c.writers;
   }
   let writtenCount = 0;
   for (let e = 0; e < elements; e++) writtenCount += written[e]!;
@@ -85,6 +93,7 @@ export function moduleStoreCoverage(module: LoweredModule, paramIndex: number): 
     elements,
     written,
     writtenCount,
+    writers,
     overlapCount,
     ...(firstOverlap === undefined ? {} : { firstOverlap }),
     ...dims,
@@ -112,7 +121,7 @@ export function kernelStoreCoverage(kernel: DeviceKernel, paramIndex: number): S
     return { supported: false, why: `where the kernel stores ${param.name} depends on its scalar parameters, which the coverage check is not given` };
   }
 
-  // owner[e]: 1 + the launch-wide number of the first thread that stored element e (0: none).
+  // owner[e]: 1 + the launch-wide number of the first thread that stored element e (0: none; OVERLAPPED: several).
   const owner = new Uint32Array(elements);
   let current = 0;
   let overlapCount = 0;
@@ -159,6 +168,7 @@ export function kernelStoreCoverage(kernel: DeviceKernel, paramIndex: number): S
     elements,
     written,
     writtenCount,
+    writers: owner,
     overlapCount,
     ...(firstOverlap === undefined ? {} : { firstOverlap }),
     grid,

@@ -38,6 +38,15 @@ describe("store coverage of the window sum's output", () => {
     expect(c.writtenCount).toBe(160);
     expect([...c.written.subarray(160)].every((w) => w === 0)).toBe(true);
     expect(c.overlapCount).toBe(96);
+    // The writer of each element: 1 + block · 64 + thread, 0 for none, 2³² − 1 for several.
+    expect([c.writers[0], c.writers[31], c.writers[32], c.writers[128], c.writers[159], c.writers[160]]).toEqual([
+      1,
+      32,
+      2 ** 32 - 1,
+      1 + 3 * 64 + 32,
+      1 + 3 * 64 + 63,
+      0,
+    ]);
     expect(c.firstOverlap).toEqual({ element: 32, first: { block: [0, 0, 0], thread: [32, 0, 0] }, second: { block: [1, 0, 0], thread: [0, 0, 0] } });
   });
 
