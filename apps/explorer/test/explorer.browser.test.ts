@@ -5,7 +5,7 @@
  * Screenshots go to apps/explorer/test-artifacts/ (git-ignored); TESSERA_EXPLORER_SCREENSHOT=PATH
  * also saves the manual schedule's page there (the README's picture).
  */
-import { mkdirSync, mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
@@ -16,15 +16,19 @@ import { serveStatic } from "./browser/static-server.js";
 
 const APP = join(import.meta.dirname, "..");
 const ARTIFACTS = join(APP, "test-artifacts");
+const SOLUTION = join(APP, "..", "..", "assignments", "gemm-relu-add", "solution", "gemm_relu_add.ts");
+const STARTER = join(APP, "..", "..", "assignments", "gemm-relu-add", "gemm_relu_add.ts");
 const available = chromiumInstalled();
 if (!available) console.warn(`explorer browser tests skipped: no chromium at ${CHROMIUM} (apt-get install chromium)`);
 
 let browser: BrowserContext;
 let server: Awaited<ReturnType<typeof serveStatic>>;
+let builtDir = "";
 
 beforeAll(async () => {
   if (!available) return;
   const outDir = process.env.TESSERA_EXPLORER_DIST ?? mkdtempSync(join(tmpdir(), "tessera-explorer-"));
+  builtDir = outDir;
   if (process.env.TESSERA_EXPLORER_DIST === undefined) await build({ root: APP, logLevel: "error", build: { outDir, emptyOutDir: true } });
   server = await serveStatic(outDir);
   browser = await launchChromium({ width: 1500, height: 1100 });
@@ -60,8 +64,30 @@ async function setCode(page: Page, code: string): Promise<void> {
 }
 
 describe.skipIf(!available)("the schedule explorer in Chromium", () => {
+  it("the built page carries no line of the assignment's solution", () => {
+    const built = readdirSync(builtDir, { recursive: true, encoding: "utf8" })
+      .filter((f) => /\.(js|html|css)$/.test(f))
+      .map((f) => readFileSync(join(builtDir, f), "utf8"))
+      .join("\n");
+    // Lines of the solution that the starter does not have (the schedule calls students write).
+    const starter = new Set(
+      readFileSync(STARTER, "utf8")
+        .split("\n")
+        .map((l) => l.trim()),
+    );
+    const own = readFileSync(SOLUTION, "utf8")
+      .split("\n")
+      .map((l) => l.trim())
+      .filter((l) => l.startsWith("sch.") && !starter.has(l));
+    expect(own.length).toBeGreaterThan(10);
+    for (const line of own) expect(built.includes(line), `the built page contains the solution line ${line}`).toBe(false);
+  });
+
   it("applies the course's manual schedule at 256³ step by step", async () => {
     const page = await open();
+    // The starter's workload, with the solution's text pasted in: the built page carries no solution.
+    await page.getByTestId("example").selectOption("starter");
+    await setCode(page, readFileSync(SOLUTION, "utf8"));
     await runAndWait(page);
     expect(await page.getByTestId("status").textContent()).toMatch(/^done in/);
     const steps = page.locator("button.step");
