@@ -307,7 +307,7 @@ async function tuneOne(
   let failedShown = 0;
   // Every candidate's outputs are compared with the first measured candidate's: schedules of one
   // workload must agree, so a wrong kernel shows up as a failed trial instead of a fast time.
-  const runner = mode.dryRun ? undefined : new LocalRunner({ checker: firstResultChecker() });
+  const runner = mode.dryRun ? undefined : new LocalRunner({ checker: firstResultChecker(), batch: true });
   const result = await tuneTIR(func, tgt, {
     logger: (level, message) => {
       if (message.includes("batch of")) phases = message.replace(/^.*time so far in /, "");

@@ -2,7 +2,8 @@
  * The analytic latency estimate of a candidate, computed once: the analytic cost model (the
  * hybrid model's prior) and the kernel-summary features read the same estimate of the same
  * lowered module, so it is kept per module, and a module lowered here (a candidate VerifyGPUCode
- * did not lower) per scheduled function.
+ * did not lower) per scheduled function. A candidate replayed in a search worker carries the
+ * worker's estimate (`MeasureCandidate.estimate`).
  */
 import { type LoweredModule, LoweringError, type CudaTarget, lower } from "@tessera/codegen";
 import type { PrimFunc } from "@tessera/ir";
@@ -37,13 +38,9 @@ export function loweredModuleOfCandidate(candidate: MeasureCandidate, ctx: TuneC
   return module ?? undefined;
 }
 
-/** Keeps `estimate` as the estimate of `module` (computed in a search worker thread for a module rebuilt here). */
-export function rememberLatencyEstimate(module: LoweredModule, estimate: LatencyEstimate): void {
-  ESTIMATES.set(module, estimate);
-}
-
 /** The analytic model's estimate of the candidate on the context's GPU (latency-model.ts); undefined when there is none. */
 export function latencyEstimateOf(candidate: MeasureCandidate, ctx: TuneContext): LatencyEstimate | undefined {
+  if (candidate.estimate !== undefined && ctx.target.kind === "cuda") return candidate.estimate;
   const module = loweredModuleOfCandidate(candidate, ctx);
   if (module === undefined || ctx.target.kind !== "cuda") return undefined;
   let estimate = ESTIMATES.get(module);

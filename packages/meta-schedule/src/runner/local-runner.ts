@@ -10,7 +10,7 @@ import { cuda } from "@tessera/runtime";
 import { resolveEntryPoint, type EntryPoint } from "../isolation/entry-point.js";
 import { errorText } from "../isolation/serve.js";
 import { TaskPool } from "../isolation/task-pool.js";
-import type { MeasureResult, MeasureTask } from "./measure-backend.js";
+import type { MeasureBatch, MeasureBatchReply, MeasureResult, MeasureTask } from "./measure-backend.js";
 import { DEFAULT_OUTPUT_SAMPLES, type OutputSamples, sampleIndices } from "./output-digest.js";
 import { RandomArgsCache } from "./random-args.js";
 import { argInfoToJSON } from "../arg-info.js";
@@ -49,9 +49,21 @@ export interface LocalRunnerOptions {
   readonly backendModule?: string;
   /** The child's code, when not the default `runner-child` beside this module (see entry-point.ts). */
   readonly childEntry?: EntryPoint;
+  /**
+   * Not TVM's: send the candidates of a `run` call to the child in one message, measured there one
+   * after another (default false). The GPU then never waits for this process to read a result and
+   * send the next candidate (70–75 ms a candidate while a search ran beside it). Within a batch,
+   * `stopSlowerThan` compares with the fastest candidate checked before the batch. A batch that
+   * crashes the child or outlives `timeoutSec` per candidate (`BATCH_TIMEOUT_CAP_SEC` at most beyond
+   * one candidate's) is measured again one candidate at a time.
+   */
+  readonly batch?: boolean;
 }
 
 export const DEFAULT_RUN_TIMEOUT_SEC = 30;
+
+/** Seconds a batch may take per candidate beyond one candidate's limit, so that a hang costs minutes, not the sum of every limit. */
+export const BATCH_TIMEOUT_PER_CANDIDATE_SEC = 5;
 
 /** LocalRunnerOptions.stopSlowerThan's default. */
 export const DEFAULT_STOP_SLOWER_THAN = 3;
@@ -76,7 +88,7 @@ export class LocalRunner implements Runner {
   readonly evaluator: EvaluatorConfig;
   readonly timeoutMs: number;
   readonly #opts: LocalRunnerOptions;
-  readonly #pool: TaskPool<MeasureTask, MeasureResult>;
+  readonly #pool: TaskPool<MeasureTask | MeasureBatch, MeasureResult | MeasureBatchReply>;
   /** The checker's view of the inputs, drawn once per workload rather than once per candidate. */
   readonly #inputs = new RandomArgsCache();
   /** The fastest checked run so far (ms), per workload (or per argument list, without one). */
@@ -136,6 +148,9 @@ export class LocalRunner implements Runner {
     for (const [name, ms] of Object.entries(steps)) this.#stepsMs[name] = (this.#stepsMs[name] ?? 0) + ms;
   }
 
+  /** Batches measured again one candidate at a time after they crashed the child or timed out. */
+  batchFallbacks = 0;
+
   /** Child processes started so far (a restart after a crash or a timeout starts another). */
   get childrenStarted(): number {
     return this.#pool.spawned;
@@ -148,40 +163,83 @@ export class LocalRunner implements Runner {
       const error = `LocalRunner: no CUDA device to measure on (${cuda.unavailableReason() ?? "unknown reason"}); use the SimulatedRunner without a GPU`;
       return inputs.map(() => ({ ok: false, error }));
     }
+    if (this.#opts.batch === true && inputs.length > 1) {
+      const batched = await this.#runBatch(inputs);
+      if (batched !== undefined) return batched;
+      this.batchFallbacks++;
+    }
     const results: RunnerResult[] = [];
     for (const input of inputs) results.push(await this.#runOne(input));
     return results;
   }
 
+  /** The inputs measured by one message to the child; undefined when the batch failed as a whole. */
+  async #runBatch(inputs: readonly RunnerInput[]): Promise<RunnerResult[] | undefined> {
+    const tasks = inputs.map((input) => this.#taskOf(input));
+    const batch = tasks.filter((t): t is MeasureTask => typeof t !== "string");
+    const sent = performance.now();
+    const perCandidateMs = Math.min(this.timeoutMs, BATCH_TIMEOUT_PER_CANDIDATE_SEC * 1000);
+    const outcome = batch.length === 0 ? undefined : await this.#pool.run({ batch }, this.timeoutMs + perCandidateMs * (batch.length - 1));
+    if (outcome !== undefined && !outcome.ok) return undefined;
+    const replies = (outcome?.value ?? []) as MeasureBatchReply;
+    if (replies.length !== batch.length) return undefined;
+    let inChild = 0;
+    for (const reply of replies) if (reply.ok) inChild += Object.values(reply.result.stepsMs ?? {}).reduce((a, b) => a + b, 0);
+    this.#addSteps({ transfer: Math.max(0, performance.now() - sent - inChild) });
+    const results: RunnerResult[] = [];
+    let next = 0;
+    for (const [k, task] of tasks.entries()) {
+      if (typeof task === "string") {
+        results.push({ ok: false, error: task });
+        continue;
+      }
+      const reply = replies[next++]!;
+      results.push(reply.ok ? await this.#resultOf(inputs[k]!, reply.result) : { ok: false, error: reply.error });
+    }
+    return results;
+  }
+
   async #runOne(input: RunnerInput): Promise<RunnerResult> {
+    const task = this.#taskOf(input);
+    if (typeof task === "string") return { ok: false, error: task };
+    const sent = performance.now();
+    const outcome = await this.#pool.run(task, this.timeoutMs);
+    if (!outcome.ok) return { ok: false, error: outcome.kind === "timeout" ? `the run ${outcome.error}` : outcome.error };
+    const value = outcome.value as MeasureResult;
+    const inChild = Object.values(value.stepsMs ?? {}).reduce((a, b) => a + b, 0);
+    this.#addSteps({ transfer: Math.max(0, performance.now() - sent - inChild) });
+    return this.#resultOf(input, value);
+  }
+
+  /** What the child is sent to measure `input`, or why it cannot be. */
+  #taskOf(input: RunnerInput): MeasureTask | string {
     const { artifact, argsInfo } = input;
-    if (artifact === undefined || typeof artifact.source !== "string") return { ok: false, error: "LocalRunner: the input has no built artifact" };
+    if (artifact === undefined || typeof artifact.source !== "string") return "LocalRunner: the input has no built artifact";
     const { lowered: _lowered, ...portable } = artifact;
-    const seed = this.#opts.seed ?? 0;
     const checker = this.#opts.checker;
-    const task: MeasureTask = {
+    return {
       artifact: portable,
       argsInfo,
       evaluator: this.evaluator,
-      seed,
+      seed: this.#opts.seed ?? 0,
       returnOutputs: checker !== undefined,
       outputSamples: this.#opts.checkSamples ?? DEFAULT_OUTPUT_SAMPLES,
       deviceOrdinal: this.#opts.deviceOrdinal ?? 0,
       ...this.#stopAbove(input),
       ...(this.#headroom === 1 ? {} : { headroom: this.#headroom }),
     };
-    const sent = performance.now();
-    const outcome = await this.#pool.run(task, this.timeoutMs);
-    if (!outcome.ok) return { ok: false, error: outcome.kind === "timeout" ? `the run ${outcome.error}` : outcome.error };
-    const { runSecs, outputs, stepsMs = {}, timed } = outcome.value;
-    const inChild = Object.values(stepsMs).reduce((a, b) => a + b, 0);
+  }
+
+  /** A measured candidate's result: its step times counted, its outputs checked. */
+  async #resultOf(input: RunnerInput, measured: MeasureResult): Promise<RunnerResult> {
+    const { runSecs, outputs, stepsMs = {}, timed } = measured;
     this.#timedGpuMs += timed?.gpuMs ?? 0;
     this.#timedRuns += timed?.runs ?? 0;
     this.#measured++;
-    this.#addSteps({ ...stepsMs, transfer: Math.max(0, performance.now() - sent - inChild) });
+    this.#addSteps(stepsMs);
     const verifyStarted = performance.now();
     try {
-      const result = await this.#verified(input, seed, runSecs, outputs);
+      const result = await this.#verified(input, this.#opts.seed ?? 0, runSecs, outputs);
       if (result.ok) this.#noteFastest(input, result.runSecs);
       return result;
     } finally {

@@ -41,3 +41,18 @@ export interface MeasureBackend {
   readonly name: string;
   measure(task: MeasureTask): Promise<MeasureResult>;
 }
+
+/**
+ * Several candidates measured one after another by one message to the child (LocalRunner's
+ * `batch`), so that the GPU does not wait for the tuning process to read each result and send the
+ * next candidate. A candidate whose backend throws gets its error; a fatal error fails the batch.
+ */
+export interface MeasureBatch {
+  readonly batch: readonly MeasureTask[];
+}
+
+export type MeasureBatchReply = readonly ({ readonly ok: true; readonly result: MeasureResult } | { readonly ok: false; readonly error: string })[];
+
+export function isMeasureBatch(task: MeasureTask | MeasureBatch): task is MeasureBatch {
+  return Array.isArray((task as { batch?: unknown }).batch);
+}

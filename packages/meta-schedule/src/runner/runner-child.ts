@@ -1,13 +1,13 @@
 /**
  * Entry of the LocalRunner's child process (bundled as ms-runner-child.mjs): measures one
- * candidate per task with the backend named by TESSERA_RUNNER_BACKEND (a module URL exporting
+ * candidate per task, or a batch of them in order (`MeasureBatch`), with the backend named by TESSERA_RUNNER_BACKEND (a module URL exporting
  * `backend`), by default the one of the candidate's artifact: the CPU backend for a library
  * compiled for the CPU target (`artifact.host`), else the GPU one. The parent kills and restarts
  * this process when a candidate crashes it or outlives its time limit.
  */
 import { pathToFileURL } from "node:url";
-import { serveTasks } from "../isolation/serve.js";
-import type { MeasureBackend, MeasureResult, MeasureTask } from "./measure-backend.js";
+import { FatalTaskError, errorText, serveTasks } from "../isolation/serve.js";
+import { type MeasureBackend, type MeasureBatch, type MeasureBatchReply, type MeasureResult, type MeasureTask, isMeasureBatch } from "./measure-backend.js";
 
 function checked(module: { backend?: MeasureBackend }, name: string): MeasureBackend {
   if (typeof module.backend?.measure !== "function") throw new Error(`the runner backend ${name} exports no \`backend\` with a measure() method`);
@@ -30,4 +30,20 @@ function backendFor(task: MeasureTask): MeasureBackend {
   return task.artifact.host !== undefined ? cpu : gpu;
 }
 
-serveTasks<MeasureTask, MeasureResult>((task) => backendFor(task).measure(task));
+/** Each candidate of the batch in order; a fatal error (the device's state is lost) fails the whole batch. */
+async function measureBatch({ batch }: MeasureBatch): Promise<MeasureBatchReply> {
+  const out: MeasureBatchReply[number][] = [];
+  for (const task of batch) {
+    try {
+      out.push({ ok: true, result: await backendFor(task).measure(task) });
+    } catch (err) {
+      if (err instanceof FatalTaskError) throw err;
+      out.push({ ok: false, error: errorText(err) });
+    }
+  }
+  return out;
+}
+
+serveTasks<MeasureTask | MeasureBatch, MeasureResult | MeasureBatchReply>((task) =>
+  isMeasureBatch(task) ? measureBatch(task) : backendFor(task).measure(task),
+);

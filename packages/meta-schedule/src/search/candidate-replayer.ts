@@ -8,24 +8,21 @@
  * included) always gives the same program, so the hash is cached by a digest of the trace's
  * JSON — a cheap pre-filter that makes re-replayed parents and repeated mutations free to identify.
  */
-import { createHash } from "node:crypto";
 import { structuralHash } from "@tessera/ir";
-import { type RandomEngine, Schedule, Trace, type TraceJSON } from "@tessera/schedule";
+import type { RandomEngine, Schedule, Trace } from "@tessera/schedule";
 import type { Postproc } from "../interfaces/postproc.js";
-import { rememberLatencyEstimate } from "../feature/latency-estimate-of.js";
-import { rememberLoweredModule } from "../postproc/verify-gpu-code.js";
+import { loweredModuleFor } from "../postproc/verify-gpu-code.js";
 import { replayWithPostprocs } from "../space/replay.js";
 import type { TuneContext } from "../tune-context.js";
 import type { RejectionTally } from "./rejection-tally.js";
 import { type PostprocSet, type ReplayReply, postprocSetOf } from "./replay-job.js";
 import type { ReplayPool } from "./replay-pool.js";
+import { launchClassOfModule } from "./launch-classes.js";
+import { type Candidate, LazyCandidate } from "./lazy-candidate.js";
+import { traceKeyOf } from "./trace-key.js";
 
-/** A replayed, postprocessed schedule, the structural hash of its function, and the digest of its trace. */
-export interface Candidate {
-  readonly sch: Schedule;
-  readonly hash: string;
-  readonly traceKey: string;
-}
+export type { Candidate } from "./lazy-candidate.js";
+export { traceKeyOf } from "./trace-key.js";
 
 /** Bounded cache: traces are replayed by the thousand over a long run. */
 const MAX_CACHED_TRACES = 100_000;
@@ -103,16 +100,7 @@ export class CandidateReplayer {
       tally.add(reply.reason);
       return undefined;
     }
-    const sch = new Schedule(reply.func);
-    const trace = Trace.fromJSON(reply.trace);
-    for (const inst of trace.instructions) sch.trace.append(inst, trace.getDecision(inst));
-    if (reply.lowered !== undefined && this.ctx.target.kind === "cuda") {
-      // The clone's target is a copy; the cost model looks modules up by this task's target object.
-      const module = { ...reply.lowered, target: this.ctx.target };
-      rememberLoweredModule(sch.func, module);
-      if (reply.estimate !== undefined) rememberLatencyEstimate(module, reply.estimate);
-    }
-    return { sch, hash: reply.hash, traceKey: traceKeyOf(reply.trace) };
+    return new LazyCandidate(reply.func, reply.traceText, reply.hash, reply.traceKey, reply.estimate, reply.launchClass);
   }
 
   private replayPlanned(plan: PlannedReplay, tally: RejectionTally): Candidate | undefined {
@@ -121,7 +109,7 @@ export class CandidateReplayer {
       tally.add(out.reason);
       return undefined;
     }
-    return { sch: out.sch, ...this.identity.identify(out.sch) };
+    return { sch: out.sch, ...this.identity.identify(out.sch), launchClass: launchClassOfModule(loweredModuleFor(out.sch.func)) };
   }
 
   /** A new point of a random design space: its trace replayed with every decision sampled afresh. */
@@ -133,12 +121,4 @@ export class CandidateReplayer {
   replayRecorded(trace: Trace, tally: RejectionTally): Candidate | undefined {
     return this.replayPlanned(this.planRecorded(trace), tally);
   }
-}
-
-/**
- * The identity of a whole trace (postprocessing and decisions included): a SHA-256 digest of its
- * JSON text — 44 characters to keep per trace instead of kilobytes.
- */
-export function traceKeyOf(trace: TraceJSON): string {
-  return createHash("sha256").update(JSON.stringify(trace)).digest("base64");
 }

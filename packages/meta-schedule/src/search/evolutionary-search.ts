@@ -8,9 +8,10 @@ import { MetaScheduleError } from "../errors.js";
 import type { TuneContext } from "../tune-context.js";
 import { BestCandidates } from "./best-candidates.js";
 import { crossoverStructureAndKnobs } from "./crossover.js";
-import { capClassShare, launchClassOf } from "./launch-classes.js";
+import { capClassShare } from "./launch-classes.js";
 import { neighbourTraces } from "./neighbourhood.js";
 import { type Candidate, type PlannedReplay, traceKeyOf } from "./candidate-replayer.js";
+import { scoredCandidateOf } from "./lazy-candidate.js";
 import { RejectionTally } from "./rejection-tally.js";
 import { DUPLICATE_OF_MEASURED, type SearchRun } from "./search-run.js";
 import type { MeasureCandidate } from "../interfaces/candidate.js";
@@ -269,7 +270,7 @@ export class EvolutionarySearch extends SearchStrategyBase {
     if (run.costModel === undefined) return population.map(() => run.rng.uniform());
     const scores = run.costModel.predict(
       run.ctx,
-      population.map((c) => ({ sch: c.sch, argsInfo: run.argsInfo })),
+      population.map((c) => scoredCandidateOf(c, run.argsInfo)),
     );
     if (scores.length !== population.length) {
       throw new MetaScheduleError(`${this.name}: cost model ${run.costModel.name} gave ${scores.length} scores for ${population.length} candidates`);
@@ -443,7 +444,7 @@ export class EvolutionarySearch extends SearchStrategyBase {
     const numRands = Math.floor((batch - first.length) * this.config.epsGreedy);
     const numBests = batch - numRands;
     const cap = Math.max(1, Math.ceil((numBests - first.length) * this.config.maxClassShare));
-    const bests = [...first, ...capClassShare(ranked, numBests - first.length, cap, (c) => launchClassOf(c.sch))];
+    const bests = [...first, ...capClassShare(ranked, numBests - first.length, cap, (c) => c.launchClass)];
     const rands = randomPermutation(unmeasured.length, run.rng).map((k) => unmeasured[k]!);
     const picks: Candidate[] = [];
     const picked = new Set<string>();

@@ -2,12 +2,17 @@
  * Launch classes of candidates (grid and block of their kernels), so that no launch shape takes more than
  * its share of a batch (docs/architecture/meta-schedule-notes.md).
  */
+import type { LoweredModule } from "@tessera/codegen";
 import type { Schedule } from "@tessera/schedule";
 import { loweredModuleFor } from "../postproc/verify-gpu-code.js";
 
 /** The launch shape of a scheduled program's kernels ("grid/block; …"), or undefined when it was not lowered. */
 export function launchClassOf(sch: Schedule): string | undefined {
-  const module = loweredModuleFor(sch.func);
+  return launchClassOfModule(loweredModuleFor(sch.func));
+}
+
+/** The launch shape of a lowered module's kernels, or undefined for none. */
+export function launchClassOfModule(module: LoweredModule | undefined): string | undefined {
   if (module === undefined || module.kernels.length === 0) return undefined;
   return module.kernels.map((k) => `${k.launch.grid.join("×")}/${k.launch.block.join("×")}`).join("; ");
 }

@@ -2,15 +2,18 @@
  * The serialisable half of turning traces into candidates, so that a search can replay in worker
  * threads: a job names the workload, the target and the postprocessors (by the default list they
  * equal), and carries traces as the database's JSON with the seed of each replay; the reply of a
- * trace is the postprocessed function, its full trace, its structural hash and the module
- * VerifyGPUCode lowered. Everything in a job and a reply survives structured cloning.
+ * trace is the postprocessed function, its full trace as JSON text with its digest, its structural
+ * hash, and what the search reads of the module VerifyGPUCode lowered (the analytic estimate, the
+ * launch shape) rather than the module itself: cloning a module back cost the search's thread more
+ * than a worker's replay. Everything in a job and a reply survives structured cloning.
  */
-import type { LoweredModule } from "@tessera/codegen";
 import { type PrimFunc, structuralHash } from "@tessera/ir";
 import { Trace, type TraceJSON } from "@tessera/schedule";
 import type { Postproc } from "../interfaces/postproc.js";
 import { type LatencyEstimate, estimateLatency } from "../latency-model/latency-model.js";
 import { loweredModuleFor } from "../postproc/verify-gpu-code.js";
+import { launchClassOfModule } from "./launch-classes.js";
+import { traceKeyOfText } from "./trace-key.js";
 import { defaultCpuPostprocs } from "../space/cpu-defaults.js";
 import { defaultCudaSpace } from "../space/defaults.js";
 import { replayWithPostprocs } from "../space/replay.js";
@@ -28,11 +31,13 @@ export type ReplayReply =
   | {
       readonly ok: true;
       readonly func: PrimFunc;
-      readonly trace: TraceJSON;
+      /** The full trace, `JSON.stringify` of its `toJSON()`, and that text's digest (trace-key.ts). */
+      readonly traceText: string;
+      readonly traceKey: string;
       readonly hash: string;
-      /** VerifyGPUCode's module, and the analytic model's estimate of it (what the cost model reads). */
-      readonly lowered: LoweredModule | undefined;
+      /** The analytic model's estimate of VerifyGPUCode's module (what the cost model reads), and its launch shape. */
       readonly estimate: LatencyEstimate | undefined;
+      readonly launchClass: string | undefined;
     }
   | { readonly ok: false; readonly reason: string };
 
@@ -76,6 +81,15 @@ export function runReplayJob(job: ReplayJob): ReplayReply[] {
     const func = out.sch.func;
     const lowered = loweredModuleFor(func);
     const estimate = lowered === undefined ? undefined : estimateLatency(lowered, lowered.target);
-    return { ok: true, func, trace: out.sch.trace.toJSON(), hash: structuralHash(func), lowered, estimate };
+    const traceText = JSON.stringify(out.sch.trace.toJSON());
+    return {
+      ok: true,
+      func,
+      traceText,
+      traceKey: traceKeyOfText(traceText),
+      hash: structuralHash(func),
+      estimate,
+      launchClass: launchClassOfModule(lowered),
+    };
   });
 }

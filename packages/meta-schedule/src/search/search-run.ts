@@ -96,7 +96,7 @@ export class SearchRun {
   handOut(candidates: readonly Candidate[]): MeasureCandidate[] {
     for (const c of candidates) this.markMeasured(c);
     this.trialsIssued += candidates.length;
-    return candidates.map((c) => ({ sch: c.sch, argsInfo: this.argsInfo }));
+    return candidates.map((c) => ({ sch: c.sch, argsInfo: this.argsInfo, ...(c.estimate === undefined ? {} : { estimate: c.estimate }) }));
   }
 
   logRound(strategy: string, handedOut: number, round: RejectionTally): void {

@@ -90,7 +90,7 @@ export function makeBuilder(): Builder {
 export function makeRunner(name: RunnerName, target?: TuneTarget): Runner {
   if (name === "simulated") return new SimulatedRunner();
   if (target?.kind === "c") return new LocalRunner({ checker: hostReferenceChecker({ rtol: 1e-3, atol: 1e-3 }) });
-  return new LocalRunner({ checker: firstResultChecker() });
+  return new LocalRunner({ checker: firstResultChecker(), batch: true });
 }
 
 /** The default cost model of a target: TVM's XGBoost-like forest for a CPU (the analytic prior models a GPU), "hybrid" for a GPU. */

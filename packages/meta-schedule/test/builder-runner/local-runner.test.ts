@@ -71,6 +71,24 @@ describe("LocalRunner process isolation (fake backend, no GPU)", () => {
     expect(runner.childrenStarted).toBe(5);
   });
 
+  it("with `batch`, measures a run's candidates by one message to the child, and a batch that crashes the child one by one again", async () => {
+    runner = new LocalRunner({ backendModule: FAKE_BACKEND, timeoutSec: 2, evaluator: { repeat: 2 }, checker: firstResultChecker(), batch: true });
+    const noArtifact = { argsInfo: ARGS } as unknown as RunnerInput;
+    const calm = await runner.run([candidate("ok1", "a".repeat(10)), candidate("throws"), candidate("wrong"), noArtifact, candidate("ok2", "b".repeat(20))]);
+    expect(calm[0]).toEqual({ ok: true, runSecs: [10e-6, 10e-6] });
+    expect(errorOf(calm[1])).toMatch(/the kernel image is invalid/);
+    expect(errorOf(calm[2])).toMatch(/^wrong result \(first-result check\)/);
+    expect(errorOf(calm[3])).toMatch(/the input has no built artifact/);
+    expect(calm[4]).toEqual({ ok: true, runSecs: [20e-6, 20e-6] });
+    expect([runner.batchFallbacks, runner.childrenStarted, runner.timeSpent.candidates]).toEqual([0, 1, 3]);
+    // A crash (as a hang, a timeout, or a fatal error) fails the batch as a whole.
+    const results = await runner.run([candidate("ok3", "c".repeat(30)), candidate("crash"), candidate("ok4", "d".repeat(40))]);
+    expect(results[0]).toEqual({ ok: true, runSecs: [30e-6, 30e-6] });
+    expect(errorOf(results[1])).toMatch(/child process exited with code 3/);
+    expect(results[2]).toEqual({ ok: true, runSecs: [40e-6, 40e-6] });
+    expect(runner.batchFallbacks).toBe(1);
+  });
+
   it("checks results against the first candidate's, and against a reference computed from the random arguments", async () => {
     runner = new LocalRunner({ backendModule: FAKE_BACKEND, checker: firstResultChecker() });
     const first = await runner.run([candidate("ok"), candidate("wrong"), candidate("ok")]);

@@ -15,6 +15,8 @@ import { CandidateReplayer } from "../../src/search/candidate-replayer.js";
 import { RejectionTally } from "../../src/search/rejection-tally.js";
 import { loweredModuleFor } from "../../src/postproc/verify-gpu-code.js";
 import { latencyEstimateOf } from "../../src/feature/latency-estimate-of.js";
+import { launchClassOf } from "../../src/search/launch-classes.js";
+import { scoredCandidateOf } from "../../src/search/lazy-candidate.js";
 import { workloadOf } from "../../src/workload.js";
 
 const H100 = target("nvidia/h100");
@@ -116,7 +118,9 @@ describe("ReplayPool", () => {
     }
   });
 
-  it("hands over each candidate's lowered module and estimate, so that the cost model lowers nothing again", { timeout: 300_000 }, async () => {
+  it("hands over each candidate's estimate, launch shape and trace digest, so that the search's thread lowers and digests nothing again", {
+    timeout: 300_000,
+  }, async () => {
     const ctx = tuneContext(workloadOf(func), H100, { seed: 9 });
     const space = defaultCudaSpaceGenerator(H100);
     space.initialize?.(ctx);
@@ -131,10 +135,14 @@ describe("ReplayPool", () => {
       const inThread = await replay(new CandidateReplayer(ctx, space.postprocs, new RandomEngine(1)));
       expect(viaWorkers.length).toBeGreaterThan(0);
       expect(viaWorkers.map((c) => c.hash)).toEqual(inThread.map((c) => c.hash));
+      expect(viaWorkers.map((c) => c.traceKey)).toEqual(inThread.map((c) => c.traceKey));
+      expect(viaWorkers.map((c) => c.launchClass)).toEqual(inThread.map((c) => launchClassOf(c.sch)));
       viaWorkers.forEach((c, k) => {
-        // Regression: the module's cloned target was not this task's target object, so the cost model lowered every candidate again.
-        expect(loweredModuleFor(c.sch.func)?.target).toBe(ctx.target);
-        expect(latencyEstimateOf({ sch: c.sch, argsInfo: [] }, ctx)?.seconds).toBe(latencyEstimateOf({ sch: inThread[k]!.sch, argsInfo: [] }, ctx)?.seconds);
+        expect(c.estimate).toBeDefined();
+        // The cost model reads the worker's estimate: the search's thread has no module and lowers none.
+        expect(latencyEstimateOf(scoredCandidateOf(c, []), ctx)?.seconds).toBe(latencyEstimateOf({ sch: inThread[k]!.sch, argsInfo: [] }, ctx)?.seconds);
+        expect(loweredModuleFor(c.sch.func)).toBeUndefined();
+        expect(c.sch.trace.toJSON()).toEqual(inThread[k]!.sch.trace.toJSON());
       });
     } finally {
       await pool.dispose();

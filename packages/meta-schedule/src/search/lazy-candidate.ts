@@ -1,0 +1,57 @@
+/**
+ * A candidate replayed in a search worker thread, as the search's thread keeps it: its function,
+ * identity, analytic estimate and launch shape at once, its trace as JSON text, and the
+ * `Schedule` built only when asked for (a parent to mutate, a program handed out). Most
+ * candidates of a generation are only scored, and parsing every reply's trace and indexing its
+ * function made the search's thread the bottleneck of a search on many workers.
+ */
+import type { PrimFunc } from "@tessera/ir";
+import { Schedule, Trace } from "@tessera/schedule";
+import type { ArgInfo } from "../arg-info.js";
+import type { MeasureCandidate } from "../interfaces/candidate.js";
+import type { LatencyEstimate } from "../latency-model/latency-model.js";
+
+/** A replayed, postprocessed program, the structural hash of its function, and the digest of its trace. */
+export interface Candidate {
+  readonly sch: Schedule;
+  readonly hash: string;
+  readonly traceKey: string;
+  /** The analytic model's estimate, when computed where the candidate was replayed. */
+  readonly estimate?: LatencyEstimate | undefined;
+  /** The launch shape of its kernels (launch-classes.ts), undefined when it was not lowered. */
+  readonly launchClass?: string | undefined;
+}
+
+export class LazyCandidate implements Candidate {
+  #sch: Schedule | undefined;
+
+  constructor(
+    readonly func: PrimFunc,
+    private readonly traceText: string,
+    readonly hash: string,
+    readonly traceKey: string,
+    readonly estimate: LatencyEstimate | undefined,
+    readonly launchClass: string | undefined,
+  ) {}
+
+  get sch(): Schedule {
+    if (this.#sch === undefined) {
+      const sch = new Schedule(this.func);
+      const trace = Trace.fromJSON(JSON.parse(this.traceText));
+      for (const inst of trace.instructions) sch.trace.append(inst, trace.getDecision(inst));
+      this.#sch = sch;
+    }
+    return this.#sch;
+  }
+}
+
+/** A candidate as the cost model reads it: its estimate at once, its schedule built only if the model reads that. */
+export function scoredCandidateOf(c: Candidate, argsInfo: readonly ArgInfo[]): MeasureCandidate {
+  return {
+    get sch() {
+      return c.sch;
+    },
+    argsInfo,
+    ...(c.estimate === undefined ? {} : { estimate: c.estimate }),
+  };
+}
