@@ -41,6 +41,15 @@ describe("tessera tune / build for the CPU target", () => {
     expect(built.out).toContain("TESSERA_EXPORT int32_t matmul_packed(void** args)");
   }, 120_000);
 
+  it("build --target llvm applies the records tuned for c (one C backend, two names)", async () => {
+    const asC = await run("build", file, "--target", "c", "--database", workDir);
+    const asLlvm = await run("build", file, "--target", "llvm", "--database", workDir);
+    expect(asLlvm.code).toBe(0);
+    // The same tuned program; only the header's target name differs.
+    expect(asLlvm.out).toMatch(/for \(int32_t i_0/);
+    expect(asLlvm.out.replace('target "llvm"', 'target "c"')).toBe(asC.out);
+  }, 60_000);
+
   it("refuses --dry-run for a CPU target, saying why", async () => {
     const r = await run("tune", file, "--target", "llvm", "--trials", "4", "--work-dir", join(dir, "dry"), "--dry-run");
     expect(r.code).toBe(2);

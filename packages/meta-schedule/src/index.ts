@@ -98,6 +98,7 @@ export { hostReferenceChecker } from "./runner/host-reference.js";
 export { JSONDatabase, type JSONDatabaseOptions } from "./database/json-database.js";
 export { MemoryDatabase } from "./database/memory-database.js";
 export { queryBestSchedule, type BestSchedule } from "./database/query.js";
+export { recordAppliesTo } from "./database/target-match.js";
 export { queryBestRecord, scheduleFromRecord } from "./database/apply-record.js";
 
 // Task schedulers

@@ -60,8 +60,8 @@ describe.skipIf(unavailable !== undefined)("C target: the d2l operators with the
   const cases: [string, () => d2l.ScheduledOperator, number?][] = [
     ["vector add (parallel chunks, vectorized, ragged tail)", () => d2l.vectorAddCpu(1000, 16, par)],
     ["broadcast add", () => d2l.broadcastAddCpu(37, 50, 16, par)],
-    ["matmul, register tile (cacheWrite local, unroll, vectorize, parallel)", () => d2l.matmulCpu(40, 72, 24, { mr: 4, nr: 16 })],
-    ["matmul with B packed into panels (cacheRead + transformLayout)", () => d2l.matmulCpu(40, 64, 24, { mr: 4, nr: 16 })],
+    ["matmul, register tile (cacheWrite local, unroll, vectorize, parallel)", () => d2l.matmulCpu(40, 72, 24, { mr: 4, nr: 16 }, par)],
+    ["matmul with B packed into panels (cacheRead + transformLayout)", () => d2l.matmulCpu(40, 64, 24, { mr: 4, nr: 16 }, { ...par, pack: true })],
     ["conv2d", () => d2l.conv2dCpu({ channels: 8, size: 20, kernel: 3, padding: 1 }, {}, par)],
     ["conv2d, tiles chosen from the shape, serial where small", () => d2l.conv2dCpu({ channels: 12, size: 20, kernel: 3, padding: 1 })],
     [
@@ -86,7 +86,10 @@ describe.skipIf(unavailable !== undefined)("C target: the d2l operators with the
   }
 
   it("matmul 96³ and conv2d 16×32×32 (parallel forced): the parallel regions really run on a thread team", async () => {
-    for (const op of [d2l.matmulCpu(96, 96, 96, { mr: 8, nr: 16 }), d2l.conv2dCpu({ channels: 16, size: 32, kernel: 3, padding: 1 }, {}, { parallel: true })]) {
+    for (const op of [
+      d2l.matmulCpu(96, 96, 96, { mr: 8, nr: 16 }, { parallel: true }),
+      d2l.conv2dCpu({ channels: 16, size: 32, kernel: 3, padding: 1 }, {}, { parallel: true }),
+    ]) {
       const loops = await expectMatchesExecutor(op.original, op.scheduled, 5, op.name);
       expect(loops.parallel, op.name).toBeGreaterThanOrEqual(1);
     }

@@ -31,6 +31,12 @@ static inline void* tessera_alloc(size_t bytes) {
   return p;
 }
 
+// A workspace: allocated on the first call, then kept in its slot for the calls that follow.
+static inline void* tessera_workspace(void** slot, size_t bytes) {
+  if (*slot == NULL) *slot = tessera_alloc(bytes);
+  return *slot;
+}
+
 // Floor division and modulo (C's / and % truncate toward zero), integer min and max.
 ${INT_HELPERS("i32", "int32_t")}
 ${INT_HELPERS("i64", "int64_t")}

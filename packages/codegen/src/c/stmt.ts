@@ -8,8 +8,12 @@
  *   vectorize; never nested in another SIMD loop;
  * - `unrolled` (left by unrollLoop when expansion was not possible or too large): `#pragma GCC unroll`.
  * Allocations up to STACK_LIMIT_BYTES are arrays on the stack of the scope that allocates them
- * (private to an OpenMP thread when allocated inside a parallel loop); larger ones are 64-byte
- * aligned heap blocks freed at the end of their scope.
+ * (private to an OpenMP thread when allocated inside a parallel loop). Larger ones of a constant
+ * size outside parallel loops are workspaces: 64-byte aligned heap blocks allocated on the first
+ * call and kept, per calling thread, for the next calls (TVM's workspace pool). Freeing them at
+ * the end of each call made every call page-fault megabytes in again, or not, depending on the C
+ * library's allocator state in the process: a tuned 1024³ matmul lost a third of its speed when
+ * rebuilt in another process. The others are heap blocks freed at the end of their scope.
  */
 import { type Allocate, type For, type PrimExpr, type Stmt, type Var, bytesOf, constantSize, forEachStmt, usesVar } from "@tessera/ir";
 import { IndexFacts } from "../c-family/index-facts.js";
@@ -49,6 +53,8 @@ export class CStmtPrinter {
   private inParallel = false;
   private inSimd = false;
   readonly summary: LoopSummary = { parallel: 0, simd: 0, unrolled: 0, serialized: 0 };
+  /** Bytes of each workspace slot (`tessera_workspaces[k]`), in the order of the allocations. */
+  readonly workspaceBytes: number[] = [];
 
   constructor(private readonly opts: StmtPrinterOptions) {
     this.exprs = new CExprPrinter({
@@ -194,6 +200,15 @@ export class CStmtPrinter {
     if (bytes !== undefined && bytes <= STACK_LIMIT_BYTES) {
       this.emit(indent, `${type} ${name}[${Math.max(elements!, 1)}] __attribute__((aligned(64)));`);
       this.stmt(s.body, indent);
+      return;
+    }
+    if (bytes !== undefined && !this.inParallel) {
+      const slot = this.workspaceBytes.length;
+      this.workspaceBytes.push(bytes);
+      this.emit(indent, `${type}* restrict ${name} = (${type}*)tessera_workspace(&tessera_workspaces[${slot}], (size_t)${bytes});`);
+      this.emit(indent, `if (${name} != NULL) {`);
+      this.stmt(s.body, indent + 1);
+      this.emit(indent, "}");
       return;
     }
     const size = bytes !== undefined ? `(size_t)${bytes}` : `(size_t)(${b.shape.map((d) => this.exprs.expr(d as PrimExpr)).join(" * ")}) * sizeof(${type})`;

@@ -104,16 +104,39 @@ describe("C generation of loop kinds", () => {
     expect(lineOf(src, /#pragma GCC unroll 512/) + 1).toBe(lineOf(src, /for \(int32_t j = 0; j < 512/));
   });
 
-  it("local buffers are stack arrays up to the stack limit, larger ones aligned heap blocks freed at scope end", () => {
+  it("local buffers are stack arrays up to the stack limit, larger ones heap workspaces kept between calls", () => {
     const tile = matmulSchedule(64);
     tile.sch.cacheWrite(tile.sch.getBlock("C"), 0, "local");
-    expect(buildC(tile.sch).source).toContain("float C_local[4096] __attribute__((aligned(64)));");
+    const small = buildC(tile.sch);
+    expect(small.source).toContain("float C_local[4096] __attribute__((aligned(64)));");
+    expect(small.releaseSymbol).toBeUndefined();
+    expect(small.source).not.toContain("tessera_workspaces");
     const n = Math.ceil(Math.sqrt(STACK_LIMIT_BYTES / 4)) + 8;
     const large = matmulSchedule(n);
     large.sch.cacheWrite(large.sch.getBlock("C"), 0, "global");
-    const src = buildC(large.sch).source;
-    expect(src).toContain(`float* restrict C_global = (float*)tessera_alloc((size_t)${n * n * 4});`);
-    expect(lineOf(src, /free\(C_global\);/)).toBeGreaterThan(lineOf(src, /C\[.*\] = C_global\[/));
+    const mod = buildC(large.sch);
+    expect(mod.source).toContain(`float* restrict C_global = (float*)tessera_workspace(&tessera_workspaces[0], (size_t)${n * n * 4});`);
+    expect(mod.source).toContain("static _Thread_local void* tessera_workspaces[1];");
+    expect(mod.source).not.toContain("free(C_global)");
+    expect(mod.workspaceBytes).toEqual([n * n * 4]);
+    expect(mod.releaseSymbol).toBe("matmul_release_workspaces");
+    expect(mod.source).toContain("TESSERA_EXPORT int32_t matmul_release_workspaces(void** unused) {");
+  });
+
+  it("a heap buffer allocated inside a parallel loop is private to its iteration and freed at scope end", () => {
+    const n = 256;
+    const { sch, i } = matmulSchedule(n);
+    const [io] = sch.split(i, [2, null]) as [LoopRV, LoopRV];
+    const cache = sch.cacheWrite(sch.getBlock("C"), 0, "global");
+    sch.reverseComputeAt(cache, io);
+    sch.parallel(io);
+    const mod = buildC(sch);
+    const bytes = (n / 2) * n * 4;
+    expect(bytes).toBeGreaterThan(STACK_LIMIT_BYTES);
+    expect(mod.source).toContain(`float* restrict C_global = (float*)tessera_alloc((size_t)${bytes});`);
+    expect(lineOf(mod.source, /C_global = \(float\*\)tessera_alloc/)).toBeGreaterThan(lineOf(mod.source, /#pragma omp parallel for/));
+    expect(lineOf(mod.source, /free\(C_global\);/)).toBeGreaterThan(lineOf(mod.source, /C\[.*\] = C_global\[/));
+    expect(mod.releaseSymbol).toBeUndefined();
   });
 });
 

@@ -9,20 +9,23 @@
  * 2-core machine and up to milliseconds when other processes hold the cores (the worker waits to be
  * scheduled). A 16-channel 64×64 conv2d runs in about 0.14 ms on one core: its two regions
  * (padding, convolution) made it slower than serial even on the idle machine, and 10× slower
- * under load (docs/benchmarks/cpu-operators.md).
+ * under load (docs/benchmarks/cpu-operators.md). The region cost and the L1 size are probed on the
+ * machine (machine.ts); an explicit core count sizes for the reference machine (machineFor).
  */
-import os from "node:os";
+import { DEFAULT_MACHINE, type MachineProfile, hostCores, machineProfile } from "./machine.js";
+
+export { hostCores } from "./machine.js";
 
 /** Rough single-core throughput of vectorized code (AVX2/AVX-512 FMA), for work estimates only. */
 export const CORE_FLOPS_PER_US = 100_000;
 /** Rough single-core memory throughput of a streaming loop (beyond L2), for work estimates only. */
 export const CORE_BYTES_PER_US = 10_000;
-/** Cost of one parallel region (fork, join, a straggling thread) on a lightly loaded machine. */
-export const PARALLEL_REGION_COST_US = 50;
+/** The reference machine's cost of one parallel region (fork, join, a straggling thread); others are probed (machine.ts). */
+export const PARALLEL_REGION_COST_US = DEFAULT_MACHINE.parallelRegionUs;
 /** A parallel region must save this many times its cost (it costs far more on a loaded machine). */
 export const PARALLEL_PAYOFF = 4;
-/** L1 data cache per core (48 KiB on the benchmark machine's AMD EPYC), for working-set checks. */
-export const L1_DATA_BYTES = 48 * 1024;
+/** The reference machine's L1 data cache per core (48 KiB, an AMD EPYC); others are probed (machine.ts). */
+export const L1_DATA_BYTES = DEFAULT_MACHINE.l1DataBytes;
 /** Parallel iterations per core to aim for (TVM's ParallelizeVectorizeUnroll caps at 16 per core). */
 export const JOBS_PER_CORE = 16;
 
@@ -32,8 +35,12 @@ export interface Work {
   readonly bytes: number;
 }
 
-export function hostCores(): number {
-  return typeof os.availableParallelism === "function" ? os.availableParallelism() : os.cpus().length;
+/**
+ * The machine a schedule is sized for: this one (probed) when the core count is not given; for an
+ * explicit count (another machine, or a test pinning a decision), the reference machine's costs.
+ */
+export function machineFor(cores?: number): MachineProfile {
+  return cores === undefined ? machineProfile() : { ...DEFAULT_MACHINE, cores };
 }
 
 function requirePositiveInteger(what: string, n: number): void {
@@ -65,11 +72,12 @@ export function estimatedMicros(work: Work): number {
   return Math.max(work.flops / CORE_FLOPS_PER_US, work.bytes / CORE_BYTES_PER_US);
 }
 
-/** Whether splitting `work` over `cores` saves enough time to pay for a parallel region. */
-export function worthParallel(work: Work, cores = hostCores()): boolean {
-  if (cores < 2) return false;
-  const saved = estimatedMicros(work) * (1 - 1 / cores);
-  return saved >= PARALLEL_PAYOFF * PARALLEL_REGION_COST_US;
+/** Whether splitting `work` over the cores saves enough time to pay for a parallel region (machineFor). */
+export function worthParallel(work: Work, cores?: number, machine: MachineProfile = machineFor(cores)): boolean {
+  const n = cores ?? machine.cores;
+  if (n < 2) return false;
+  const saved = estimatedMicros(work) * (1 - 1 / n);
+  return saved >= PARALLEL_PAYOFF * machine.parallelRegionUs;
 }
 
 /**
@@ -129,14 +137,15 @@ export function chooseConvTiles(
   shape: ConvShape,
   opts: { cores?: number; lanes?: number; maxRows?: number; vectorized?: ConvTiles["vectorized"] } = {},
 ): ConvTiles {
-  const cores = opts.cores ?? hostCores();
+  const machine = machineFor(opts.cores);
+  const cores = machine.cores;
   const lanes = opts.lanes ?? 16;
   const maxRows = opts.maxRows ?? 16;
   const rowsTile = largestDivisorAtMost(shape.outChannels, maxRows);
   const weightBlockBytes = 4 * rowsTile * shape.inChannels * shape.kernel * shape.kernel;
   // Measured crossover on the benchmark machine (conv2d 64×64 3×3): at 1.5× L1 (128 channels) the
   // two schedules were even, at 3× L1 (256 channels) packing was 1.2-2× faster under load.
-  const vectorized = opts.vectorized ?? (weightBlockBytes > 2 * L1_DATA_BYTES && shape.outChannels % lanes === 0 ? "channels" : "columns");
+  const vectorized = opts.vectorized ?? (weightBlockBytes > 2 * machine.l1DataBytes && shape.outChannels % lanes === 0 ? "channels" : "columns");
   const ocTile = vectorized === "channels" ? chooseVectorTile(shape.outChannels, lanes) : rowsTile;
   const owTile = vectorized === "channels" ? largestDivisorAtMost(shape.outWidth, maxRows) : chooseVectorTile(shape.outWidth, lanes);
   const outputs = shape.outChannels * shape.outHeight * shape.outWidth;
@@ -150,8 +159,8 @@ export function chooseConvTiles(
     vectorized,
     ocTile,
     owTile,
-    parallel: worthParallel(conv, cores),
-    parallelPadding: worthParallel({ flops: 0, bytes: 8 * padded }, cores),
-    parallelPacking: worthParallel({ flops: 0, bytes: 8 * weights }, cores),
+    parallel: worthParallel(conv, cores, machine),
+    parallelPadding: worthParallel({ flops: 0, bytes: 8 * padded }, cores, machine),
+    parallelPacking: worthParallel({ flops: 0, bytes: 8 * weights }, cores, machine),
   };
 }

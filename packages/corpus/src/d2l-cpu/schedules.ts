@@ -12,7 +12,7 @@
  */
 import { type PrimFunc, floordiv, floormod, ops } from "@tessera/ir";
 import { type BlockRV, type LoopRV, Schedule } from "@tessera/schedule";
-import { type Work, chooseConvTiles, chooseVectorTile, hostCores, parallelLoopCount, worthParallel } from "./factors.js";
+import { type Work, chooseConvTiles, chooseVectorTile, hostCores, machineFor, parallelLoopCount, worthParallel } from "./factors.js";
 
 export interface ScheduledOperator {
   readonly name: string;
@@ -44,7 +44,7 @@ function coresOf(opts: CpuScheduleOptions): number {
 }
 
 function wantParallel(opts: CpuScheduleOptions, work: Work): boolean {
-  return opts.parallel ?? worthParallel(work, coresOf(opts));
+  return opts.parallel ?? worthParallel(work, opts.cores);
 }
 
 function extentOf(sch: Schedule, loop: LoopRV): number {
@@ -118,21 +118,32 @@ export interface MatmulTiles {
 
 export const DEFAULT_MATMUL_TILES: MatmulTiles = { mr: 8, nr: 32 };
 
+/** matmulCpu's options: the machine (CpuScheduleOptions) and whether B is packed into column panels. */
+export interface MatmulOptions extends CpuScheduleOptions {
+  /** Pack B (default: when B outgrows the L1 data cache and `nr` divides its columns). */
+  readonly pack?: boolean;
+}
+
 /**
  * `C = A·B` (n×l times l×m), as the book's blocked matmul with packing: B is first copied into
  * panels of `nr` columns (`PackedB[j / nr, k, j % nr]`, so the reduction walks each panel
- * contiguously); then C's (mr × nr) tiles, in parallel over row blocks, are each accumulated in a
+ * contiguously); then C's (mr × nr) tiles, over row blocks, are each accumulated in a
  * local register tile over the whole reduction (rows unrolled, columns vectorized) and written back.
+ * Sized from the work: the row blocks run in parallel only where that pays for a region, the
+ * packing only where B outgrows L1 (a B that fits is read in place), and in a region of its own
+ * only where copying B pays for one, so small products make one region per call or none.
  */
-export function matmulCpu(n: number, m = n, l = n, tiles: MatmulTiles = DEFAULT_MATMUL_TILES): ScheduledOperator {
+export function matmulCpu(n: number, m = n, l = n, tiles: MatmulTiles = DEFAULT_MATMUL_TILES, opts: MatmulOptions = {}): ScheduledOperator {
   const { func } = ops.matmul(n, m, l);
   const sch = new Schedule(func);
   const c = sch.getBlock("C");
-  if (m % tiles.nr === 0) {
-    const pack = sch.cacheRead(c, 1, "global");
-    sch.transformLayout(pack, ["write", 0], (k, j) => [floordiv(j!, tiles.nr), k!, floormod(j!, tiles.nr)]);
-    const [pk, pj] = loops(sch, pack) as [LoopRV, LoopRV];
-    sch.parallel(pk);
+  const bBytes = 4 * l * m;
+  const pack = m % tiles.nr === 0 && (opts.pack ?? bBytes > machineFor(opts.cores).l1DataBytes);
+  if (pack) {
+    const packed = sch.cacheRead(c, 1, "global");
+    sch.transformLayout(packed, ["write", 0], (k, j) => [floordiv(j!, tiles.nr), k!, floormod(j!, tiles.nr)]);
+    const [pk, pj] = loops(sch, packed) as [LoopRV, LoopRV];
+    if (wantParallel(opts, { flops: 0, bytes: 2 * bBytes })) sch.parallel(pk);
     sch.vectorize(pj);
   }
   // `c` now accumulates into a local tile; the returned block copies it back to C.
@@ -144,7 +155,7 @@ export function matmulCpu(n: number, m = n, l = n, tiles: MatmulTiles = DEFAULT_
   sch.reverseComputeAt(writeBack, jo);
   sch.unroll(ii);
   sch.vectorize(ji);
-  sch.parallel(io);
+  if (wantParallel(opts, { flops: 2 * n * m * l, bytes: 4 * (n * l + l * m + n * m) })) sch.parallel(io);
   sch.decomposeReduction(c, k);
   return { name: "matmul", original: func, scheduled: sch.func, flops: 2 * n * m * l };
 }
@@ -250,7 +261,7 @@ export function depthwiseConv2dCpu(s: ConvSize, owTile?: number, opts: CpuSchedu
   const outputs = s.channels * outSize * outSize;
   const parallel = wantParallel(opts, { flops: 2 * outputs * s.kernel * s.kernel, bytes: 4 * (outputs + padded) });
   const sch = new Schedule(func);
-  schedulePad(sch, opts.parallel ?? worthParallel({ flops: 0, bytes: 8 * padded }, cores), cores);
+  schedulePad(sch, wantParallel(opts, { flops: 0, bytes: 8 * padded }), cores);
   const y = sch.getBlock("Y");
   const writeBack = sch.cacheWrite(y, 0, "local");
   const [n, c, i, j, rkh, rkw] = loops(sch, y) as [LoopRV, LoopRV, LoopRV, LoopRV, LoopRV, LoopRV];

@@ -87,6 +87,7 @@ export class CpuBuilder {
           libraryPath: compiled.path,
           sourcePath: compiled.sourcePath,
           packedSymbol: generated.packedSymbol,
+          ...(generated.releaseSymbol === undefined ? {} : { releaseSymbol: generated.releaseSymbol }),
           params: generated.params.map((p) =>
             p.kind === "buffer" ? { kind: p.kind, name: p.name, dtype: p.dtype, elements: p.elements } : { kind: p.kind, name: p.name, dtype: p.dtype },
           ),

@@ -8,6 +8,7 @@ import type { Target } from "@tessera/codegen";
 import type { Schedule } from "@tessera/schedule";
 import { MetaScheduleError } from "../errors.js";
 import { scheduleFromRecord } from "./apply-record.js";
+import { recordAppliesTo } from "./target-match.js";
 import type { Database, TuningRecord } from "../interfaces/database.js";
 
 export interface BestSchedule {
@@ -16,7 +17,8 @@ export interface BestSchedule {
 }
 
 /**
- * The best record of `func` measured for `target` (any target when omitted), replayed; undefined
+ * The best record of `func` measured for `target` or a target of its family (`c` and `llvm` are one:
+ * target-match.ts; any target when omitted), replayed; undefined
  * when the database has no valid record for it. Records that do not replay (made by another
  * version of the compiler) are skipped; when none replays the error lists why.
  */
@@ -24,7 +26,7 @@ export function queryBestSchedule(db: Database, func: PrimFunc, target?: Target 
   if (!db.hasWorkload(func)) return undefined;
   const workload = db.commitWorkload(func);
   const targetName = typeof target === "string" ? target : target?.name;
-  const candidates = db.getTopK(workload, db.size()).filter((r) => targetName === undefined || r.target.name === targetName);
+  const candidates = db.getTopK(workload, db.size()).filter((r) => targetName === undefined || recordAppliesTo(r.target.name, targetName));
   const problems: string[] = [];
   for (const record of candidates) {
     try {

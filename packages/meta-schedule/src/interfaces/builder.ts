@@ -40,6 +40,8 @@ export interface HostLibraryArtifact {
   /** The generated C on disk (beside the library in the compile cache). */
   readonly sourcePath: string;
   readonly packedSymbol: string;
+  /** The function freeing the calling thread's heap workspaces (kept between calls), when it has any. */
+  readonly releaseSymbol?: string;
   /** The parameters in order: buffers (dtype, elements) or scalars. */
   readonly params: readonly { readonly kind: "buffer" | "scalar"; readonly name: string; readonly dtype: string; readonly elements?: number }[];
 }

@@ -48,6 +48,8 @@ async function measureOnHost(task: MeasureTask): Promise<MeasureResult> {
     );
     return { runSecs: timing.samples.map((ms) => ms / 1000), ...(outputs === undefined ? {} : { outputs }) };
   } finally {
+    // The child measures many candidates: their workspaces go with them.
+    if (host.releaseSymbol !== undefined) library.call(host.releaseSymbol, []);
     library.close();
   }
 }

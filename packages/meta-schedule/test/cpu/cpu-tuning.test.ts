@@ -53,6 +53,20 @@ describe("tuneTIR for the CPU target (gcc, isolated runner)", () => {
     expect(structuralEqual(replayed.func, result!.bestSchedule!.func)).toBe(true);
     expect(buildC(replayed.func, target).source).toBe(buildC(result!.bestSchedule!.func, target).source);
   });
+
+  it("the builder's library of the best record is the one build() loads: the same C, compiled with the same flags", async () => {
+    const record = queryBestRecord(new JSONDatabase(workDir), func)!;
+    const replayed = scheduleFromRecord(record, func).func;
+    const cacheDir = tmp();
+    const built = await new CpuBuilder({ cacheDir }).buildOne({ func: replayed, target });
+    expect(built.ok).toBe(true);
+    const rebuilt = await buildHost(replayed, target, { cacheDir });
+    rebuilt.dispose();
+    // The compile cache keys a library by compiler, flags and source: one path means all three agree.
+    expect(rebuilt.compiled.cacheHit).toBe(true);
+    expect(rebuilt.compiled.path).toBe(built.ok ? built.artifact.host?.libraryPath : undefined);
+    expect(rebuilt.source).toBe(built.ok ? built.artifact.source : undefined);
+  });
 });
 
 /** A hand-written library with the packed entry point the runner calls, for candidates the C target would not generate. */

@@ -42,7 +42,7 @@ export interface HostModule {
   readonly params: readonly ParamSpec[];
   readonly compiled: CompiledLibrary;
   timeEvaluator(options?: TimeEvaluatorOptions): (...args: unknown[]) => Promise<HostTiming>;
-  /** Closes the library (dlclose). Idempotent; the module cannot be called afterwards. */
+  /** Frees the heap workspaces this thread's calls kept, then closes the library (dlclose). Idempotent; the module cannot be called afterwards. */
   dispose(): void;
   readonly disposed: boolean;
 }
@@ -163,6 +163,7 @@ function makeHostModule(generated: CModule, compiled: CompiledLibrary, library: 
     dispose: (): void => {
       if (disposed) return;
       disposed = true;
+      if (generated.releaseSymbol !== undefined) library.call(generated.releaseSymbol, []);
       library.close();
     },
   };

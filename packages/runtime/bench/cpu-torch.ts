@@ -1,0 +1,67 @@
+/**
+ * PyTorch on the CPU as `pnpm bench:cpu`'s second reference (cpu_torch_reference.py): oneDNN's
+ * convolutions and pooling are what users of these operators would pick, where NumPy is no one's
+ * choice. Debian's python3-torch (the registry here has no PyPI); the benchmark skips the column
+ * with a line saying why when /usr/bin/python3 cannot import torch. Install:
+ *
+ *   apt-get install -y --no-install-recommends python3-torch=1.13.1+dfsg-4
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+const PYTHON = "/usr/bin/python3";
+const TORCH_SCRIPT = fileURLToPath(new URL("./cpu_torch_reference.py", import.meta.url));
+
+/** The install line the skip message names (Debian bookworm's package; pinned). */
+export const TORCH_INSTALL = "apt-get install -y --no-install-recommends python3-torch=1.13.1+dfsg-4";
+
+export type TorchInfo =
+  | { readonly available: true; readonly version: string; readonly defaultThreads: number; readonly mkldnn: boolean }
+  | { readonly available: false; readonly why: string };
+
+/** Whether /usr/bin/python3 imports torch, with its version, default threads and oneDNN (mkldnn) support. */
+export function torchInfo(): TorchInfo {
+  const r = spawnSync(PYTHON, [TORCH_SCRIPT, "--version"], { encoding: "utf8" });
+  const line = r.stdout.trim().split("\n").at(-1) ?? "";
+  try {
+    const parsed = JSON.parse(line) as { version?: string; threads?: number; mkldnn?: boolean; unavailable?: string };
+    if (r.status === 0 && parsed.version !== undefined && parsed.threads !== undefined)
+      return { available: true, version: parsed.version, defaultThreads: parsed.threads, mkldnn: parsed.mkldnn === true };
+    return { available: false, why: parsed.unavailable ?? `exit ${r.status}` };
+  } catch {
+    return { available: false, why: (r.stderr || r.error?.message || `exit ${r.status}`).trim().split("\n").at(-1) ?? "?" };
+  }
+}
+
+export interface TorchResult {
+  readonly ms: number;
+  /** The formulation and thread setting that was faster, e.g. "F.conv2d, 2 threads". */
+  readonly variant: string;
+  readonly threads: number;
+}
+
+function runOnce(cases: readonly Record<string, unknown>[], env: NodeJS.ProcessEnv): ({ ms: number; variant: string; threads: number } | undefined)[] {
+  const out = execFileSync(PYTHON, [TORCH_SCRIPT], { input: JSON.stringify(cases), encoding: "utf8", maxBuffer: 16 << 20, env });
+  return out
+    .trim()
+    .split("\n")
+    .map((l) => {
+      const r = JSON.parse(l) as { ms: number | null; variant?: string; threads?: number };
+      return r.ms === null ? undefined : { ms: r.ms, variant: r.variant ?? "?", threads: r.threads ?? 0 };
+    });
+}
+
+/**
+ * PyTorch with its default threads and with one thread (as NumPy: on a loaded machine a thread team
+ * can collapse, so the faster is the reference); undefined for an operator it has no reference for.
+ */
+export function runTorch(cases: readonly Record<string, unknown>[]): (TorchResult | undefined)[] {
+  const team = runOnce(cases, process.env);
+  const single = runOnce(cases, { ...process.env, OMP_NUM_THREADS: "1" });
+  return team.map((t, i) => {
+    const s = single[i];
+    if (t === undefined || s === undefined) return undefined;
+    const best = s.ms < t.ms ? s : t;
+    return { ms: best.ms, variant: `${best.variant}, ${best.threads} thread${best.threads === 1 ? "" : "s"}`, threads: best.threads };
+  });
+}
