@@ -32,6 +32,11 @@ function paddedBytes(n: number): number {
   return Math.max(4, Math.ceil(n / 4) * 4);
 }
 
+/** A buffer's size: whole vec4s, since a kernel may view its array as `array<vec4<f32>>`. */
+function bufferBytes(n: number): number {
+  return Math.max(16, Math.ceil(n / 16) * 16);
+}
+
 export class WebGpuModule {
   private readonly paramIndex: ReadonlyMap<string, number>;
 
@@ -57,13 +62,13 @@ export class WebGpuModule {
       const known = params.get(index);
       if (known !== undefined) return known;
       const host = checkBufferArg(args[index], dtype, where);
-      const buffer = this.device.createBuffer({ size: paddedBytes(host.byteLength), usage: BufferUsage.STORAGE | BufferUsage.COPY_DST | BufferUsage.COPY_SRC });
+      const buffer = this.device.createBuffer({ size: bufferBytes(host.byteLength), usage: BufferUsage.STORAGE | BufferUsage.COPY_DST | BufferUsage.COPY_SRC });
       writeBuffer(this.device, buffer, host);
       params.set(index, buffer);
       return buffer;
     };
     const workspaces = this.module.workspaces.map((w) =>
-      this.device.createBuffer({ size: paddedBytes(w.elements * 4), usage: BufferUsage.STORAGE | BufferUsage.COPY_SRC }),
+      this.device.createBuffer({ size: bufferBytes(w.elements * 4), usage: BufferUsage.STORAGE | BufferUsage.COPY_SRC }),
     );
     const bindGroups = this.kernels.map(({ kernel, pipeline }) => {
       const entries: GPUBindGroupEntry[] = kernel.bindings.map((b) => {

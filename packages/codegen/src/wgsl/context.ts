@@ -14,8 +14,8 @@ export interface WgslContext {
   readonly names: NameTable;
   readonly facts: IndexFacts;
   readonly features: Set<WgslFeature>;
-  /** Array name and element type, by the storage's `data` variable. */
-  readonly storage: Map<Var, { readonly name: string; readonly dtype: DType }>;
+  /** Array name and element type, by the storage's `data` variable; `vec4`: declared as an array of vec4 (vector-views.ts). */
+  readonly storage: Map<Var, { readonly name: string; readonly dtype: DType; readonly vec4: boolean }>;
   /** Text of thread indices, scalar parameters (`scalars.n`) and other predefined variables. */
   readonly predefined: Map<Var, string>;
 }

@@ -64,7 +64,7 @@ export class WgslExprEmitter {
       case "Cast":
         return this.cast(e.value.dtype, e.dtype, this.expr(e.value));
       case "BufferLoad":
-        return `${this.storageOf(e)}[${this.expr(e.indices[0]!)}]`;
+        return this.element(e, this.expr(e.indices[0]!));
       case "Let":
         return this.withLet(e.variable, e.value, () => this.expr(e.body));
       case "Call":
@@ -215,12 +215,37 @@ export class WgslExprEmitter {
     return storage.name;
   }
 
+  /** The scalar element at printed index `index` of the array `access` reads or writes (through its vec4 view when it has one). */
+  element(access: { buffer: BufferLoad["buffer"]; indices: readonly PrimExpr[] }, index: string): string {
+    const name = this.storageOf(access);
+    if (!this.ctx.storage.get(access.buffer.data)!.vec4) return `${name}[${index}]`;
+    const constant = constantIndex(index);
+    if (constant !== undefined) return `${name}[${constant >> 2}].${COMPONENTS[constant & 3]!}`;
+    return `${name}[(${index} >> 2u)][(${index} & 3i)]`;
+  }
+
+  /** `name[base / 4]` when `index` is an aligned 4-lane ramp into an array declared of vec4, else undefined. */
+  quadAccess(access: { buffer: BufferLoad["buffer"]; indices: readonly PrimExpr[] }): string | undefined {
+    const index = access.indices[0];
+    const storage = this.ctx.storage.get(access.buffer.data);
+    if (index === undefined || storage?.vec4 !== true) return undefined;
+    if (!(index.kind === "Ramp" && index.lanes === 4 && index.stride.kind === "IntImm" && index.stride.value === 1)) return undefined;
+    if (!this.ctx.facts.isMultipleOf(index.base, 4)) return undefined;
+    const base = this.expr(index.base);
+    const constant = constantIndex(base);
+    return `${this.storageOf(access)}[${constant === undefined ? `(${base} >> 2u)` : constant >> 2}]`;
+  }
+
   /** A vector expression as a whole value: `vecN<T>(lane0, …)`, a vector variable or a vector element. */
   vector(e: PrimExpr): string {
     const type = this.type(e.dtype, "a vector value");
     if (e.kind === "Var") return this.variable(e);
     if (e.kind === "Let") return this.withLet(e.variable, e.value, () => this.vector(e.body));
     if (e.kind === "BufferLoad" && lanesOf(e.indices[0]!.dtype) === 1) return `${this.storageOf(e)}[${this.expr(e.indices[0]!)}]`;
+    if (e.kind === "BufferLoad") {
+      const quad = this.quadAccess(e);
+      if (quad !== undefined) return quad;
+    }
     if (e.kind === "Broadcast") return `${type}(${this.expr(e.value)})`;
     const lanes = Array.from({ length: lanesOf(e.dtype) }, (_, i) => this.lane(e, i));
     return `${type}(${lanes.join(", ")})`;
@@ -236,7 +261,7 @@ export class WgslExprEmitter {
         return this.expr(e.value);
       case "BufferLoad": {
         const index = e.indices[0]!;
-        if (lanesOf(index.dtype) > 1) return `${this.storageOf(e)}[${this.lane(index, i)}]`;
+        if (lanesOf(index.dtype) > 1) return this.element(e, this.lane(index, i));
         break;
       }
       case "Binary":
@@ -268,6 +293,12 @@ export class WgslExprEmitter {
     }
     return `(${this.expr(e.base)} + (${this.expr(e.stride)} * ${this.intLiteral(i, e.base.dtype)}))`;
   }
+}
+
+/** The value of an index printed as a non-negative i32 literal (`12i`), else undefined. */
+function constantIndex(text: string): number | undefined {
+  const m = /^(\d+)i$/.exec(text);
+  return m === null ? undefined : Number(m[1]);
 }
 
 /**

@@ -15,6 +15,7 @@ import { type WgslContext, fail } from "./context.js";
 import { WgslExprEmitter } from "./expr-emitter.js";
 import { WGSL_RESERVED, isHostShareable } from "./types.js";
 import type { WgslBinding } from "./launch.js";
+import { planVectorViews } from "./vector-views.js";
 
 export interface EmittedWgslKernel {
   readonly source: string;
@@ -33,6 +34,8 @@ class WgslKernelEmitter {
   private readonly ctx: WgslContext;
   private readonly exprs: WgslExprEmitter;
   private workgroupBytes = 0;
+  /** Arrays declared as vec4 arrays (vector-views.ts). */
+  private readonly views: ReadonlySet<Var>;
 
   constructor(
     private readonly kernel: DeviceKernel,
@@ -49,6 +52,10 @@ class WgslKernelEmitter {
       predefined: new Map(),
     };
     this.exprs = new WgslExprEmitter(this.ctx);
+    this.views = planVectorViews(
+      kernel.body,
+      kernel.params.flatMap((p) => (p.kind === "buffer" ? [{ data: p.buffer.data, dtype: p.buffer.dtype }] : [])),
+    );
     for (const b of shape.bindings) {
       if (b.variable.dtype !== "int32") fail(this.ctx, `${b.tag} has dtype ${b.variable.dtype}; WGSL thread indices are 32-bit (use int32)`);
       const [builtin, dim] = b.tag.split(".");
@@ -107,9 +114,11 @@ class WgslKernelEmitter {
       if (p.kind === "buffer") {
         const what = `parameter ${p.name}`;
         if (!isHostShareable(p.buffer.dtype)) fail(this.ctx, `${what} has dtype ${p.buffer.dtype}, which a WGSL storage buffer cannot hold`);
-        const type = this.exprs.type(p.buffer.dtype, what);
+        const vec4 = this.views.has(p.buffer.data);
+        const element = this.exprs.type(p.buffer.dtype, what);
+        const type = vec4 ? `vec4<${element}>` : element;
         const name = this.ctx.names.define(p.buffer.data, p.name);
-        this.ctx.storage.set(p.buffer.data, { name, dtype: p.buffer.dtype });
+        this.ctx.storage.set(p.buffer.data, { name, dtype: p.buffer.dtype, vec4 });
         const access = written.has(p.buffer.data) ? "read_write" : "read";
         const binding = bindings.length;
         this.moduleVars.push(`@group(0) @binding(${binding}) var<storage, ${access}> ${name} : array<${type}>;`);
@@ -196,18 +205,20 @@ class WgslKernelEmitter {
     const { buffer } = s;
     const elements = constantSize(buffer);
     if (elements === undefined) fail(this.ctx, `allocation ${buffer.name} (${buffer.scope}) has a symbolic size; WGSL arrays need a constant size`);
-    const type = this.exprs.type(buffer.dtype, `allocation ${buffer.name}`);
+    const vec4 = this.views.has(buffer.data);
+    const element = this.exprs.type(buffer.dtype, `allocation ${buffer.name}`);
+    const [type, length] = vec4 ? [`vec4<${element}>`, elements / 4] : [element, elements];
     const name = this.ctx.names.define(buffer.data, buffer.name);
-    this.ctx.storage.set(buffer.data, { name, dtype: buffer.dtype });
+    this.ctx.storage.set(buffer.data, { name, dtype: buffer.dtype, vec4 });
     switch (buffer.scope) {
       case "shared":
       case "shared.dyn":
         // WGSL has no dynamically sized workgroup memory; the lowered size is constant anyway.
         this.workgroupBytes += elements * bytesOf(buffer.dtype);
-        this.moduleVars.push(`var<workgroup> ${name} : array<${type}, ${elements}>;`);
+        this.moduleVars.push(`var<workgroup> ${name} : array<${type}, ${length}>;`);
         break;
       case "local":
-        this.line(`var ${name} : array<${type}, ${elements}>;`);
+        this.line(`var ${name} : array<${type}, ${length}>;`);
         break;
       default:
         fail(this.ctx, `allocation ${buffer.name} has scope ${buffer.scope}; a kernel allocates only shared or local storage`);
@@ -237,10 +248,10 @@ class WgslKernelEmitter {
     const name = this.exprs.storageOf(s);
     if (index === undefined) return;
     const valueLanes = lanesOf(s.value.dtype);
-    if (valueLanes === 1 || lanesOf(index.dtype) === 1) {
-      const value = valueLanes === 1 ? this.exprs.expr(s.value) : this.exprs.vector(s.value);
-      return this.line(`${name}[${this.exprs.expr(index)}] = ${value};`);
-    }
+    if (valueLanes === 1) return this.line(`${this.exprs.element(s, this.exprs.expr(index))} = ${this.exprs.expr(s.value)};`);
+    if (lanesOf(index.dtype) === 1) return this.line(`${name}[${this.exprs.expr(index)}] = ${this.exprs.vector(s.value)};`);
+    const quad = this.exprs.quadAccess(s);
+    if (quad !== undefined) return this.line(`${quad} = ${this.exprs.vector(s.value)};`);
     // A vector store to a scalar array: every lane is computed before the first is stored (the value may read what it overwrites).
     const type = this.exprs.type(s.buffer.dtype, `buffer ${s.buffer.name}`);
     this.line("{");
@@ -250,7 +261,7 @@ class WgslKernelEmitter {
         this.line(`let ${t} : ${type} = ${this.exprs.lane(s.value, i)};`);
         return t;
       });
-      temps.forEach((t, i) => this.line(`${name}[${this.exprs.lane(index, i)}] = ${t};`));
+      temps.forEach((t, i) => this.line(`${this.exprs.element(s, this.exprs.lane(index, i))} = ${t};`));
     });
     this.line("}");
   }

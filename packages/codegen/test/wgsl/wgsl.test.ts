@@ -114,6 +114,25 @@ describe("codegenWgsl", () => {
     expect(source).toContain("fn tessera_floordiv(a : i32, b : i32) -> i32 {");
   });
 
+  it("declares arrays read or written as aligned float4 as vec4 arrays: one vector access, scalars through a component", () => {
+    const m = kernelModule(
+      "    B[T.Ramp(threadIdx_x * 4, 1, 4)] = A[T.Ramp(threadIdx_x * 4, 1, 4)]\n    B[threadIdx_x + 1] = A[3]",
+      'A: T.Buffer((64,), "float32"), B: T.Buffer((64,), "float32")',
+    );
+    const source = codegenWgsl(m).kernels[0]!.source;
+    expect(source).toContain("var<storage, read> A : array<vec4<f32>>;");
+    expect(source).toContain("B[((i32(threadIdx.x) * 4i) >> 2u)] = A[((i32(threadIdx.x) * 4i) >> 2u)];");
+    expect(source).toContain("B[((i32(threadIdx.x) + 1i) >> 2u)][((i32(threadIdx.x) + 1i) & 3i)] = A[0].w;");
+  });
+
+  it("keeps a scalar array where no float4 access is provably aligned", () => {
+    const m = kernelModule("    B[T.Ramp(threadIdx_x * 4, 1, 4)] = A[T.Ramp(threadIdx_x * 4 + 1, 1, 4)]");
+    const source = codegenWgsl(m).kernels[0]!.source;
+    expect(source).toContain("var<storage, read> A : array<f32>;");
+    expect(source).toContain("A[(((i32(threadIdx.x) * 4i) + 1i) + 3i)]");
+    expect(source).toContain("var<storage, read_write> B : array<vec4<f32>>;");
+  });
+
   it("names the WebGPU limit a kernel exceeds", () => {
     const manual = scheduleCorpus().find((e) => e.name === "gemm_relu_add_manual")!;
     // 256 invocations fit WebGPU's default limits; 8 KiB of workgroup memory do not fit 4 KiB.
