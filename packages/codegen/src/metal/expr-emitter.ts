@@ -8,7 +8,8 @@ import { float32Literal } from "../c-family/literals.js";
 import { C_OPERATORS } from "../c-family/operators.js";
 import type { IndexFacts } from "../c-family/index-facts.js";
 import type { NameTable } from "../c-family/names.js";
-import { ShaderCodegenError } from "../wgsl/errors.js";
+import { ShaderCodegenError } from "../shader/errors.js";
+import { LetTexts, flatStorage } from "../shader/kernel-parts.js";
 import { SUPPORTED_METAL_DTYPES, metalTypeOf } from "./types.js";
 
 export interface MetalContext {
@@ -31,7 +32,7 @@ const BITWISE: Readonly<Record<string, string>> = { shift_left: "<<", shift_righ
 const NON_FINITE_BITS: Readonly<Record<string, string>> = { inf: "0x7f800000u", "-inf": "0xff800000u", nan: "0x7fc00000u" };
 
 export class MetalExprEmitter {
-  private readonly letText = new Map<Var, string>();
+  private readonly lets = new LetTexts();
 
   constructor(private readonly ctx: MetalContext) {}
 
@@ -86,18 +87,13 @@ export class MetalExprEmitter {
   }
 
   private variable(v: Var): string {
-    const text = this.letText.get(v) ?? this.ctx.predefined.get(v) ?? this.ctx.names.lookup(v);
+    const text = this.lets.get(v) ?? this.ctx.predefined.get(v) ?? this.ctx.names.lookup(v);
     if (text === undefined) fail(this.ctx, `variable ${v.name} is used but is not a parameter, loop variable, let binding or thread index of the kernel`);
     return text;
   }
 
   private withLet<T>(v: Var, value: PrimExpr, body: () => T): T {
-    this.letText.set(v, lanesOf(value.dtype) > 1 ? this.vector(value) : this.expr(value));
-    try {
-      return body();
-    } finally {
-      this.letText.delete(v);
-    }
+    return this.lets.with(v, lanesOf(value.dtype) > 1 ? this.vector(value) : this.expr(value), body);
   }
 
   binary(op: BinaryOp, operandType: DType, a: string, b: string, aExpr?: PrimExpr, bExpr?: PrimExpr): string {
@@ -150,17 +146,7 @@ export class MetalExprEmitter {
   }
 
   storageOf(access: { buffer: BufferLoad["buffer"]; indices: readonly PrimExpr[] }): string {
-    const { buffer } = access;
-    if (access.indices.length !== 1)
-      fail(this.ctx, `buffer ${buffer.name} is accessed with ${access.indices.length} indices; lowered kernels use flat buffers`);
-    if (!(buffer.elemOffset.kind === "IntImm" && buffer.elemOffset.value === 0)) {
-      fail(this.ctx, `buffer ${buffer.name} has a non-zero element offset, which the Metal generator does not support`);
-    }
-    const storage = this.ctx.storage.get(buffer.data);
-    if (storage === undefined) fail(this.ctx, `buffer ${buffer.name} is neither a kernel parameter nor allocated in the kernel`);
-    if (storage.dtype !== buffer.dtype)
-      fail(this.ctx, `buffer ${buffer.name} views ${storage.name} (${storage.dtype}) as ${buffer.dtype}; reinterpreting views are not supported`);
-    return storage.name;
+    return flatStorage(access, this.ctx.storage, (detail) => fail(this.ctx, detail)).name;
   }
 
   vector(e: PrimExpr): string {

@@ -5,13 +5,14 @@
  * blockIdx and `[[thread_position_in_threadgroup]]` as threadIdx, shared memory as `threadgroup`
  * arrays and barriers as `threadgroup_barrier(mem_flags::mem_threadgroup)`.
  */
-import { type Allocate, type BufferStore, type Evaluate, type For, type Stmt, type Var, bytesOf, constantSize, forEachStmt, lanesOf } from "@tessera/ir";
+import { type Allocate, type BufferStore, type Evaluate, type For, type Stmt, bytesOf, lanesOf } from "@tessera/ir";
 import { IndexFacts } from "../c-family/index-facts.js";
 import { NameTable, isCIdentifier } from "../c-family/names.js";
 import { type LaunchShape, launchShape } from "../cuda/launch.js";
 import type { DeviceKernel } from "../lowered.js";
 import { type MetalContext, MetalExprEmitter, fail } from "./expr-emitter.js";
 import { METAL_RESERVED } from "./types.js";
+import { checkSerialLoop, constantElements, evaluateKind, writtenStorage } from "../shader/kernel-parts.js";
 
 export interface EmittedMetalKernel {
   readonly text: string;
@@ -57,10 +58,7 @@ class MetalKernelEmitter {
   }
 
   private signature(): { params: string[]; struct: string[] } {
-    const written = new Set<Var>();
-    forEachStmt(this.kernel.body, (s) => {
-      if (s.kind === "BufferStore") written.add(s.buffer.data);
-    });
+    const written = writtenStorage(this.kernel.body);
     const params: string[] = [];
     const members: string[] = [];
     for (const p of this.kernel.params) {
@@ -138,8 +136,7 @@ class MetalKernelEmitter {
 
   private allocate(s: Allocate): void {
     const { buffer } = s;
-    const elements = constantSize(buffer);
-    if (elements === undefined) fail(this.ctx, `allocation ${buffer.name} (${buffer.scope}) has a symbolic size; Metal arrays need a constant size`);
+    const elements = constantElements(s, this.failure);
     const type = this.exprs.type(buffer.dtype, `allocation ${buffer.name}`);
     const name = this.ctx.names.define(buffer.data, buffer.name);
     this.ctx.storage.set(buffer.data, { name, dtype: buffer.dtype });
@@ -155,9 +152,7 @@ class MetalKernelEmitter {
   }
 
   private forLoop(s: For): void {
-    if (s.forKind === "thread_binding" || s.forKind === "parallel") {
-      fail(this.ctx, `loop ${s.loopVar.name} is still a ${s.forKind} loop; lowering turns thread bindings into thread_extent attributes`);
-    }
+    checkSerialLoop(s, this.failure);
     const type = this.exprs.type(s.loopVar.dtype, `loop variable ${s.loopVar.name}`);
     const name = this.ctx.names.define(s.loopVar, s.loopVar.name);
     this.ctx.facts.bindLoop(s.loopVar, s.min, s.extent);
@@ -189,17 +184,15 @@ class MetalKernelEmitter {
   }
 
   private evaluate(s: Evaluate): void {
-    const v = s.value;
-    if (v.kind === "Call" && v.op === "tvm_storage_sync") {
-      const scope = v.args[0]?.kind === "StringImm" ? v.args[0].value : undefined;
-      if (scope === "shared" || scope === "shared.dyn") return this.line("threadgroup_barrier(mem_flags::mem_threadgroup);");
-      if (scope === "warp") return this.line("simdgroup_barrier(mem_flags::mem_none);");
-      return fail(this.ctx, `T.tvm_storage_sync(${JSON.stringify(scope ?? "?")}) has no Metal translation (only "shared" and "warp")`);
-    }
-    if (v.kind === "IntImm" || (v.kind === "Call" && v.op === "assume")) return;
-    if (v.kind === "Call" && (v.op.startsWith("ptx_") || v.op.includes("cp_async"))) fail(this.ctx, `T.${v.op} (a PTX instruction) has no Metal translation`);
-    this.line(`${this.exprs.expr(v)};`);
+    const what = evaluateKind(s.value, "Metal", this.failure);
+    if (what.kind === "none") return;
+    if (what.kind === "expr") return this.line(`${this.exprs.expr(s.value)};`);
+    if (what.scope === "shared" || what.scope === "shared.dyn") return this.line("threadgroup_barrier(mem_flags::mem_threadgroup);");
+    if (what.scope === "warp") return this.line("simdgroup_barrier(mem_flags::mem_none);");
+    fail(this.ctx, `T.tvm_storage_sync(${JSON.stringify(what.scope)}) has no Metal translation (only "shared" and "warp")`);
   }
+
+  private readonly failure = (detail: string): never => fail(this.ctx, detail);
 }
 
 export function emitMetalKernel(kernel: DeviceKernel): EmittedMetalKernel {

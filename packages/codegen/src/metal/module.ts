@@ -6,7 +6,7 @@
 import type { Dim3 } from "../launch-metadata.js";
 import type { LoweredModule } from "../lowered.js";
 import type { MetalTarget } from "../targets/gpu-source.js";
-import { ShaderCodegenError } from "../wgsl/errors.js";
+import { ShaderCodegenError } from "../shader/errors.js";
 import { emitMetalKernel } from "./kernel-emitter.js";
 
 export interface MetalKernelInfo {

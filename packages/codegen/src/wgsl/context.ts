@@ -3,7 +3,7 @@ import type { DType, Var } from "@tessera/ir";
 import type { IndexFacts } from "../c-family/index-facts.js";
 import type { NameTable } from "../c-family/names.js";
 import type { WebGpuTarget } from "../targets/gpu-source.js";
-import { ShaderCodegenError } from "./errors.js";
+import { ShaderCodegenError } from "../shader/errors.js";
 
 /** Module-level helpers a kernel's expressions need. */
 export type WgslFeature = "floordiv" | "nonfinite" | "f16";

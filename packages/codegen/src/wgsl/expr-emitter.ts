@@ -6,6 +6,7 @@
  */
 import { type BinaryOp, type BufferLoad, type Call, type DType, type PrimExpr, type Ramp, type Var, elementType, lanesOf } from "@tessera/ir";
 import { C_OPERATORS } from "../c-family/operators.js";
+import { LetTexts, flatStorage } from "../shader/kernel-parts.js";
 import { type WgslContext, fail } from "./context.js";
 import { SUPPORTED_WGSL_DTYPES, wgslTypeOf } from "./types.js";
 
@@ -28,7 +29,7 @@ const BITWISE: Readonly<Record<string, string>> = { shift_left: "<<", shift_righ
 const COMPONENTS = ["x", "y", "z", "w"] as const;
 
 export class WgslExprEmitter {
-  private readonly letText = new Map<Var, string>();
+  private readonly lets = new LetTexts();
 
   constructor(private readonly ctx: WgslContext) {}
 
@@ -110,7 +111,7 @@ export class WgslExprEmitter {
   }
 
   private variable(v: Var): string {
-    const text = this.letText.get(v) ?? this.ctx.predefined.get(v) ?? this.ctx.names.lookup(v);
+    const text = this.lets.get(v) ?? this.ctx.predefined.get(v) ?? this.ctx.names.lookup(v);
     if (text === undefined) {
       fail(this.ctx, `variable ${v.name} is used but is not a parameter, loop variable, let binding or thread index of the kernel`);
     }
@@ -118,12 +119,7 @@ export class WgslExprEmitter {
   }
 
   private withLet<T>(v: Var, value: PrimExpr, body: () => T): T {
-    this.letText.set(v, lanesOf(value.dtype) > 1 ? this.vector(value) : this.expr(value));
-    try {
-      return body();
-    } finally {
-      this.letText.delete(v);
-    }
+    return this.lets.with(v, lanesOf(value.dtype) > 1 ? this.vector(value) : this.expr(value), body);
   }
 
   /** One scalar binary operation on printed operands; `aExpr`/`bExpr` let floor division be `/` when provably non-negative. */
@@ -201,18 +197,7 @@ export class WgslExprEmitter {
 
   /** The array name a load/store of `buffer` uses, checking it is a flat access of known storage. */
   storageOf(access: { buffer: BufferLoad["buffer"]; indices: readonly PrimExpr[] }): string {
-    const { buffer } = access;
-    if (access.indices.length !== 1)
-      fail(this.ctx, `buffer ${buffer.name} is accessed with ${access.indices.length} indices; lowered kernels use flat buffers`);
-    if (!(buffer.elemOffset.kind === "IntImm" && buffer.elemOffset.value === 0)) {
-      fail(this.ctx, `buffer ${buffer.name} has a non-zero element offset, which WGSL (no pointer arithmetic) cannot express`);
-    }
-    const storage = this.ctx.storage.get(buffer.data);
-    if (storage === undefined) fail(this.ctx, `buffer ${buffer.name} is neither a kernel parameter nor allocated in the kernel`);
-    if (storage.dtype !== buffer.dtype) {
-      fail(this.ctx, `buffer ${buffer.name} views ${storage.name} (${storage.dtype}) as ${buffer.dtype}; WGSL cannot reinterpret storage`);
-    }
-    return storage.name;
+    return flatStorage(access, this.ctx.storage, (detail) => fail(this.ctx, detail)).name;
   }
 
   /** The scalar element at printed index `index` of the array `access` reads or writes (through its vec4 view when it has one). */

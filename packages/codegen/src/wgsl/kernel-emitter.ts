@@ -5,7 +5,7 @@
  * `@builtin(workgroup_id)` as blockIdx and `@builtin(local_invocation_id)` as threadIdx, shared
  * memory as module-scope `var<workgroup>` arrays and barriers as `workgroupBarrier()`.
  */
-import { type Allocate, type BufferStore, type Evaluate, type For, type Stmt, type Var, bytesOf, constantSize, forEachStmt, lanesOf } from "@tessera/ir";
+import { type Allocate, type BufferStore, type Evaluate, type For, type Stmt, type Var, bytesOf, lanesOf } from "@tessera/ir";
 import { IndexFacts } from "../c-family/index-facts.js";
 import { NameTable } from "../c-family/names.js";
 import { type LaunchShape, launchShape } from "../cuda/launch.js";
@@ -16,6 +16,7 @@ import { WgslExprEmitter } from "./expr-emitter.js";
 import { WGSL_RESERVED, isHostShareable } from "./types.js";
 import type { WgslBinding } from "./launch.js";
 import { planVectorViews } from "./vector-views.js";
+import { checkSerialLoop, constantElements, evaluateKind, writtenStorage } from "../shader/kernel-parts.js";
 
 export interface EmittedWgslKernel {
   readonly source: string;
@@ -203,8 +204,7 @@ class WgslKernelEmitter {
 
   private allocate(s: Allocate): void {
     const { buffer } = s;
-    const elements = constantSize(buffer);
-    if (elements === undefined) fail(this.ctx, `allocation ${buffer.name} (${buffer.scope}) has a symbolic size; WGSL arrays need a constant size`);
+    const elements = constantElements(s, this.failure);
     const vec4 = this.views.has(buffer.data);
     const element = this.exprs.type(buffer.dtype, `allocation ${buffer.name}`);
     const [type, length] = vec4 ? [`vec4<${element}>`, elements / 4] : [element, elements];
@@ -227,9 +227,7 @@ class WgslKernelEmitter {
   }
 
   private forLoop(s: For): void {
-    if (s.forKind === "thread_binding" || s.forKind === "parallel") {
-      fail(this.ctx, `loop ${s.loopVar.name} is still a ${s.forKind} loop; lowering turns thread bindings into thread_extent attributes`);
-    }
+    checkSerialLoop(s, this.failure);
     const type = this.exprs.type(s.loopVar.dtype, `loop variable ${s.loopVar.name}`);
     const name = this.ctx.names.define(s.loopVar, s.loopVar.name);
     this.ctx.facts.bindLoop(s.loopVar, s.min, s.extent);
@@ -267,25 +265,14 @@ class WgslKernelEmitter {
   }
 
   private evaluate(s: Evaluate): void {
-    const v = s.value;
-    if (v.kind === "Call" && v.op === "tvm_storage_sync") {
-      const scope = v.args[0]?.kind === "StringImm" ? v.args[0].value : undefined;
-      if (scope === "shared" || scope === "shared.dyn") return this.line("workgroupBarrier();");
-      return fail(this.ctx, `T.tvm_storage_sync(${JSON.stringify(scope ?? "?")}) has no WGSL translation (only "shared")`);
-    }
-    if (v.kind === "IntImm" || (v.kind === "Call" && v.op === "assume")) return;
-    if (v.kind === "Call" && (v.op.startsWith("ptx_") || v.op.includes("cp_async"))) fail(this.ctx, `T.${v.op} (a PTX instruction) has no WGSL translation`);
-    this.line(`_ = ${this.exprs.expr(v)};`);
+    const what = evaluateKind(s.value, "WGSL", this.failure);
+    if (what.kind === "none") return;
+    if (what.kind === "expr") return this.line(`_ = ${this.exprs.expr(s.value)};`);
+    if (what.scope === "shared" || what.scope === "shared.dyn") return this.line("workgroupBarrier();");
+    fail(this.ctx, `T.tvm_storage_sync(${JSON.stringify(what.scope)}) has no WGSL translation (only "shared")`);
   }
-}
 
-/** The data variables of the storage the body stores to. */
-function writtenStorage(body: Stmt): Set<Var> {
-  const out = new Set<Var>();
-  forEachStmt(body, (s) => {
-    if (s.kind === "BufferStore") out.add(s.buffer.data);
-  });
-  return out;
+  private readonly failure = (detail: string): never => fail(this.ctx, detail);
 }
 
 /** Emits one kernel as a WGSL shader module; `target` supplies f16 support. */

@@ -3,7 +3,7 @@
  * `GPUSupportedLimits` does, so that the message says what to raise or change.
  */
 import type { WebGpuTarget } from "../targets/gpu-source.js";
-import { ShaderCodegenError } from "./errors.js";
+import { ShaderCodegenError } from "../shader/errors.js";
 import type { WgslKernel } from "./launch.js";
 
 const DIMS = ["X", "Y", "Z"] as const;

@@ -13,7 +13,7 @@ import { lower } from "../../src/lower/pipeline.js";
 import { codegenMetal } from "../../src/metal/index.js";
 import type { MetalTarget } from "../../src/targets/gpu-source.js";
 import { target } from "../../src/targets/target.js";
-import { ShaderCodegenError } from "../../src/wgsl/errors.js";
+import { ShaderCodegenError } from "../../src/shader/errors.js";
 import { expectGolden } from "../cuda/golden.js";
 
 const GOLDEN = join(dirname(fileURLToPath(import.meta.url)), "golden");
