@@ -14,6 +14,10 @@ const TESTS = ["packages/*/test/**/*.test.ts", "apps/*/test/**/*.test.ts", "assi
 // (nvcc, tsc), spawned command lines, big simulations — and `pnpm test` should stay a few minutes
 // on two cores. `pnpm vitest run FILE` finds a file in whichever project holds it.
 const SLOW_TESTS = [
+  // The gemm schedules through WGSL on Dawn (llvmpipe compiles the unrolled kernels for seconds).
+  "packages/webgpu/test/wgsl-gemm.test.ts",
+  // The Metal golden files through g++ against a stand-in <metal_stdlib> (about 10 s of parsing).
+  "packages/codegen/test/metal/metal-cxx.test.ts",
   // Whole gradings of submissions (sandbox, checks, simulated numerics), in process or through the CLI.
   "apps/autograder/test/grade-submissions.test.ts",
   "apps/autograder/test/grade-cli.test.ts",

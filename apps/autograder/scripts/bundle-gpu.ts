@@ -11,6 +11,8 @@
  *                        grading time, so `esbuild` is external in the entries) and isolated-vm
  *                        (its package.json and stripped addon, under the alias the grader looks
  *                        for on this Node: the sandbox host loads the addon)
+ *                        and Dawn (npm `webgpu`: its loader and its stripped binary as
+ *                        dawn.node.xz, unpacked in place by bench-wgsl on first use)
  *   node.xz              this machine's Node binary, xz-compressed (skip with --no-node)
  *   run.sh               `run.sh <entry> [args...]`: unpacks node (once) and runs an entry
  *
@@ -39,6 +41,12 @@ const ENTRIES: ReadonlyArray<{ name: string; source: string; description: string
     name: "bench-gpu",
     source: "packages/runtime/bench/gpu.bench.ts",
     description: "pnpm bench:gpu: build() kernels, hand-written gemm, cuBLAS; --dry-run: the same checks in the simulator; --out-dir DIR",
+  },
+  {
+    name: "bench-wgsl",
+    source: "packages/runtime/bench/wgsl.bench.ts",
+    description:
+      "pnpm bench:wgsl: the fast gemm schedule at 2048³ as WGSL through Dawn (Vulkan) and as CUDA in one run, checked and timed; writes wgsl-vs-cuda.{json,md} into --out-dir DIR; --backend opengles, --size N, --repeat N; --dry-run: llvmpipe at 128³",
   },
   {
     name: "bench-half",
@@ -146,6 +154,24 @@ const ENTRIES: ReadonlyArray<{ name: string; source: string; description: string
  * JS package only what `import("esbuild")` loads, and the platform package with its binary.
  * esbuild's lib/main.js finds the binary by resolving `@esbuild/<platform>-<arch>` from itself.
  */
+/**
+ * Copies Dawn for Node (the npm package `webgpu`, which @tessera/webgpu/node loads) into
+ * `outDir/node_modules/webgpu`: its loader and this platform's binary, stripped and
+ * xz-compressed (21 MB → about 4.5 MB).
+ */
+function copyDawn(outDir: string): void {
+  const fromWebgpu = createRequire(join(repoRoot, "packages", "webgpu", "package.json"));
+  const source = dirname(fromWebgpu.resolve("webgpu/package.json"));
+  const target = join(outDir, "node_modules", "webgpu");
+  const platform = `${process.platform}-${process.arch}`;
+  rmSync(target, { recursive: true, force: true });
+  mkdirSync(join(target, "dist", platform), { recursive: true });
+  for (const file of ["package.json", "index.js", "LICENSE"]) if (existsSync(join(source, file))) copyFileSync(join(source, file), join(target, file));
+  const binary = join(target, "dist", platform, "dawn.node");
+  execFileSync("strip", ["-o", binary, join(source, "dist", platform, "dawn.node")]);
+  execFileSync("xz", ["-T0", "-6", binary]);
+}
+
 function copyEsbuild(outDir: string): void {
   const fromAutograder = createRequire(join(repoRoot, "apps", "autograder", "package.json"));
   const jsPackage = dirname(fromAutograder.resolve("esbuild/package.json"));
@@ -211,6 +237,7 @@ async function main(): Promise<void> {
   copyFileSync(addon, join(outDir, "tessera_cuda.node"));
   copyEsbuild(outDir);
   copyIsolatedVm(outDir);
+  copyDawn(outDir);
   copyAssignment(outDir);
   writeFileSync(join(outDir, SANDBOX_RUNTIME_FILE), await buildSandboxRuntime());
   writeFileSync(join(outDir, SANDBOX_HOST_FILE), await buildSandboxHost());
@@ -225,7 +252,9 @@ async function main(): Promise<void> {
   // the compiler: built apart they were 25 MB, over what a device call may carry with the node binary).
   // Chunks sit in the bundle's root so that import.meta.url-relative lookups find the same files.
   for (const f of readdirSync(outDir)) if (f.startsWith(CHUNK_PREFIX)) rmSync(join(outDir, f));
-  await build({ ...graderBundleOptions(Object.fromEntries(entries.map((e) => [e.name, join(repoRoot, e.source)])), outDir), sourcemap: false });
+  const options = graderBundleOptions(Object.fromEntries(entries.map((e) => [e.name, join(repoRoot, e.source)])), outDir);
+  // Dawn loads its native binary from beside its own index.js: it stays a package in node_modules.
+  await build({ ...options, external: [...(options.external ?? []), "webgpu"], sourcemap: false });
   const chunks = readdirSync(outDir).filter((f) => f.startsWith(CHUNK_PREFIX));
 
   if (withNode) {

@@ -1,7 +1,7 @@
 /**
- * @tessera/codegen — targets (a tagged union: CUDA GPUs with their limits, C), lowering
+ * @tessera/codegen — targets (a tagged union: CUDA GPUs with their limits, C, WebGPU, Metal), lowering
  * (`lower(func, target)`: a pass pipeline per target kind), CUDA C and C generation, launch
- * metadata and C++ header export.
+ * metadata and C++ header export; WGSL and Metal source.
  */
 export {
   parseLaunchMetadata,
@@ -37,7 +37,21 @@ export {
   TARGET_NAMES,
   type TargetKind,
   type CudaTargetName,
+  isWebGpuTarget,
+  isMetalTarget,
+  type GpuTarget,
+  type GpuSourceTarget,
+  type WebGpuTargetName,
+  type MetalTargetName,
 } from "./targets/target.js";
+export {
+  type WebGpuTarget,
+  type MetalTarget,
+  type AdapterLimits,
+  WEBGPU_TARGET_NAMES,
+  METAL_TARGET_NAMES,
+  webGpuTargetFromLimits,
+} from "./targets/gpu-source.js";
 export {
   type CudaTarget,
   type LocalDeviceLimits,
@@ -111,5 +125,16 @@ export {
 } from "./cuda/index.js";
 export { kernelFromFunc, moduleFromKernelFunc, type KernelModuleOptions } from "./kernel-from-func.js";
 export { readLaunchShape, type LaunchShape as KernelLaunchShape, type ThreadBinding as KernelThreadBinding } from "./lower/kernel/thread-env.js";
+export { type MetalKernelInfo, type MetalModule, codegenMetal } from "./metal/index.js";
+export {
+  ShaderCodegenError,
+  type WgslModule,
+  type WgslParam,
+  codegenWgsl,
+  type WgslBinding,
+  type WgslKernel,
+  checkWgslLimits,
+  wgslLimitViolations,
+} from "./wgsl/index.js";
 export { codegenC, buildC, type CModule, type CParam, STACK_LIMIT_BYTES, PARALLEL_MIN_WORK, estimatedWork, type LoopSummary } from "./c/index.js";
 export { iteratorLayout, type IteratedAccess, type IteratedLoop, type IteratorLayout } from "./lower/util/iterator-layout.js";

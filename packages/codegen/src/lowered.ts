@@ -21,6 +21,7 @@ import type { Buffer, DType, PrimFunc, Stmt, Var } from "@tessera/ir";
 import type { LaunchMetadata } from "./launch-metadata.js";
 import type { CTarget } from "./targets/c.js";
 import type { CudaTarget } from "./targets/cuda.js";
+import type { GpuSourceTarget, GpuTarget } from "./targets/target.js";
 
 /** Where a kernel's buffer argument comes from on the host side. */
 export type ArgumentSource =
@@ -72,11 +73,11 @@ export interface PassStage {
   readonly func: PrimFunc;
 }
 
-/** The result of lowering for a CUDA target. */
-export interface LoweredModule {
+/** The result of lowering for a GPU target (CUDA by default; WebGPU and Metal lower the same way). */
+export interface LoweredModule<T extends GpuTarget = CudaTarget> {
   /** The function's global symbol (e.g. `gemm_relu_add`). */
   readonly name: string;
-  readonly target: CudaTarget;
+  readonly target: T;
   /** The scheduled function that was lowered; its parameters are the module's arguments. */
   readonly source: PrimFunc;
   readonly workspaces: readonly Workspace[];
@@ -102,4 +103,4 @@ export interface CLoweredFunc {
 }
 
 /** What `lower` returns, by target kind. */
-export type Lowered = LoweredModule | CLoweredFunc;
+export type Lowered = LoweredModule | LoweredModule<GpuSourceTarget> | CLoweredFunc;

@@ -132,6 +132,11 @@ describe("argument validation", () => {
     );
   });
 
+  it("webgpu and metal targets are refused with where their kernels run", async () => {
+    await expect(build(vectorAddSchedule(256, 64), "webgpu")).rejects.toThrow(/webgpu kernels do not run through @tessera\/runtime; .*@tessera\/webgpu/);
+    await expect(build(vectorAddSchedule(256, 64), target("metal"))).rejects.toThrow(/metal kernels do not run through @tessera\/runtime; codegenMetal/);
+  });
+
   it("a C target object goes to the host build, never to a GPU device", async () => {
     const lowered = lower(vectorAddSchedule(64, 32), "nvidia/tesla-t4");
     await expect(build(lowered, target("c"))).rejects.toThrow(/lowered for the GPU target nvidia\/tesla-t4; give the scheduled function to build for c/);

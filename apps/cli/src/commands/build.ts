@@ -5,6 +5,8 @@ import {
   type LoweredModule,
   buildC,
   codegenCuda,
+  codegenMetal,
+  codegenWgsl,
   cudaTarget,
   exportHeader,
   lower,
@@ -31,6 +33,17 @@ const EMITS = ["cuda", "header", "launch", "ir"] as const;
 type Emit = (typeof EMITS)[number];
 const CPU_EMITS = ["c", "ir"] as const;
 type CpuEmit = (typeof CPU_EMITS)[number];
+/** What a WebGPU or Metal target emits: its shader source, launch metadata (WebGPU) or the lowered kernels. */
+const SHADER_EMITS = { webgpu: ["wgsl", "launch", "ir"], metal: ["metal", "ir"] } as const;
+type ShaderKind = keyof typeof SHADER_EMITS;
+type ShaderEmit = (typeof SHADER_EMITS)[ShaderKind][number];
+
+function parseShaderEmit(value: string | undefined, kind: ShaderKind, targetName: string): ShaderEmit {
+  const emits: readonly string[] = SHADER_EMITS[kind];
+  if (value === undefined) return emits[0] as ShaderEmit;
+  if (emits.includes(value)) return value as ShaderEmit;
+  throw new CliError(`--emit for the ${kind} target ${targetName} must be one of ${emits.join(", ")}, got '${value}'`);
+}
 
 function parseEmit(value: string | undefined): Emit {
   if (value === undefined) return "cuda";
@@ -61,8 +74,10 @@ export async function runBuild(args: readonly string[], io: CliIO, deps: BuildDe
   const { positionals, values } = parseCommandArgs(buildSpec, args);
   if (positionals.length !== 1 || values.target === undefined) throw new CliError(`usage: tessera build ${buildSpec.usage}`);
   const targetName = values.target;
-  const cpu = targetKindOf(targetName) === "c";
-  const emit = cpu ? parseCpuEmit(values.emit, targetName) : parseEmit(values.emit);
+  const kind = targetKindOf(targetName);
+  const cpu = kind === "c";
+  const shader = kind === "webgpu" || kind === "metal" ? kind : undefined;
+  const emit = cpu ? parseCpuEmit(values.emit, targetName) : shader !== undefined ? parseShaderEmit(values.emit, shader, targetName) : parseEmit(values.emit);
   const file = positionals[0]!;
   if (values.trace !== undefined && values.database !== undefined) throw new CliError("give either --trace or --database, not both");
   const loaded = await loadScheduled(file, { trace: values.trace, func: values.func });
@@ -70,6 +85,7 @@ export async function runBuild(args: readonly string[], io: CliIO, deps: BuildDe
   const func = values.database === undefined ? loaded.func : await bestFromDatabase(values.database, file, loaded.name, loaded.original, values.target, deps);
   try {
     if (cpu) io.stdout(cpuArtefact(buildC(func, targetName), emit as CpuEmit));
+    else if (shader !== undefined) io.stdout(shaderArtefact(func, targetName, emit as ShaderEmit));
     else io.stdout(artefact(lower(func, cudaTarget(targetName)), emit as Emit));
   } catch (err) {
     // Lowering, target and codegen errors are about the user's program: no stack trace.
@@ -128,6 +144,22 @@ function artefact(module: LoweredModule, emit: Emit): string {
     case "ir":
       return module.kernels.map(kernelIR).join("\n");
   }
+}
+
+/** The WGSL or Metal source of `func` lowered for a WebGPU or Metal target, its launch metadata or its lowered kernels. */
+function shaderArtefact(func: PrimFunc, targetName: string, emit: ShaderEmit): string {
+  const t = resolveTarget(targetName);
+  if (t.kind !== "webgpu" && t.kind !== "metal") throw new CliError(`--target ${targetName} is not a WebGPU or Metal target`);
+  if (t.kind === "metal") {
+    const module = lower(func, t);
+    return emit === "ir" ? module.kernels.map(kernelIR).join("\n") : codegenMetal(module).source;
+  }
+  const module = lower(func, t);
+  if (emit === "ir") return module.kernels.map(kernelIR).join("\n");
+  const wgsl = codegenWgsl(module);
+  if (emit === "wgsl") return wgsl.source;
+  const launch = wgsl.kernels.map(({ source: _, ...rest }) => rest);
+  return `${JSON.stringify({ params: wgsl.params, workspaces: wgsl.workspaces, kernels: launch }, null, 2)}\n`;
 }
 
 /** A kernel printed as a PrimFunc named after it, headed by its launch configuration. */

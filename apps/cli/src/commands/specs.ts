@@ -28,6 +28,8 @@ const TRACE_FORMATS = {
 } as const;
 const GPU_TARGET_NOTE = `CUDA: ${GPU_TARGETS.join(", ")} (cuda: a generic sm_75 GPU); TVM options such as "cuda -arch=sm_90 -max_threads_per_block=512" (quote it).`;
 const C_TARGET_NOTE = "C (native code for the host CPU): c, llvm, llvm -mcpu=NAME (quote it), c -num-cores=N.";
+const SHADER_TARGET_NOTE =
+  'WebGPU (WGSL) and Metal (MSL source, untested on Apple hardware): webgpu (WebGPU\'s default limits; "webgpu -max_num_threads=1024 -max_shared_memory_per_block=32768" for a desktop adapter), metal, apple/m1-gpu, apple/m2-gpu.';
 const INPUT_ERROR = [2, "bad arguments, or an error in an input file (named with line and column)"] as const;
 
 export const printSpec = {
@@ -122,7 +124,7 @@ export const buildSpec = {
   usage: "FILE --target NAME [--trace TRACE | --database DIR] [--func NAME] [--emit KIND]",
   summary: "lower a (scheduled) function for a GPU or the CPU and print CUDA, a header, launch metadata, C or the lowered IR",
   description: [
-    "Lowers the function, scheduled by --trace or by its best record in a tuning database (tessera tune's work dir), and prints one artefact. GPU targets emit cuda (the CUDA C), header (a self-contained .cuh whose host launcher is launch_<function>), launch (the launch metadata as JSON) or ir (the lowered kernels). CPU targets emit c (C with OpenMP parallel and simd loops) or ir (the lowered function).",
+    "Lowers the function, scheduled by --trace or by its best record in a tuning database (tessera tune's work dir), and prints one artefact. GPU targets emit cuda (the CUDA C), header (a self-contained .cuh whose host launcher is launch_<function>), launch (the launch metadata as JSON) or ir (the lowered kernels). The webgpu target emits wgsl (one shader module per kernel), launch (workgroups, workgroup size and binding order as JSON) or ir; Metal targets emit metal (Metal Shading Language) or ir. CPU targets emit c (C with OpenMP parallel and simd loops) or ir (the lowered function).",
     "A function named main is exported from C as tvmgen_default_main (main is reserved in C), as TVM's C code generator names it; the header comment of the C says so.",
   ],
   options: [
@@ -134,11 +136,11 @@ export const buildSpec = {
       name: "emit",
       type: "string",
       value: "KIND",
-      description: "cuda, header, launch or ir for a GPU; c or ir for a CPU",
-      default: "cuda for a GPU, c for a CPU",
+      description: "cuda, header, launch or ir for a CUDA GPU; wgsl, launch or ir for webgpu; metal or ir for Metal; c or ir for a CPU",
+      default: "cuda for a CUDA GPU, wgsl for webgpu, metal for Metal, c for a CPU",
     },
   ],
-  notes: [{ title: "Targets", lines: [GPU_TARGET_NOTE, C_TARGET_NOTE] }, TRACE_FORMATS],
+  notes: [{ title: "Targets", lines: [GPU_TARGET_NOTE, SHADER_TARGET_NOTE, C_TARGET_NOTE] }, TRACE_FORMATS],
   exitCodes: [
     [0, "printed"],
     [2, "bad arguments, an error in an input, or a function that cannot be lowered for the target (e.g. unscheduled for a GPU)"],

@@ -131,8 +131,13 @@ export function sanitizeIdentifier(name: string): string {
 }
 
 export class NameTable {
-  private readonly used = new Set<string>(RESERVED);
+  private readonly used: Set<string>;
   private readonly names = new Map<object, string>();
+
+  /** `reserved`: further words no name may take (another language's keywords and built-ins). */
+  constructor(reserved: Iterable<string> = []) {
+    this.used = new Set<string>([...RESERVED, ...reserved]);
+  }
 
   /** Reserves `name` (sanitised, suffixed when taken) for `key` and returns it. */
   define(key: object, name: string): string {

@@ -10,8 +10,9 @@ import { expect } from "vitest";
 export const GOLDEN_DIR = join(dirname(fileURLToPath(import.meta.url)), "golden");
 const updating = process.env.TESSERA_UPDATE_GOLDEN === "1";
 
-export function expectGolden(file: string, actual: string): void {
-  const path = join(GOLDEN_DIR, file);
+/** Compares `actual` with the golden `file` of `dir` (default: the CUDA golden files). */
+export function expectGolden(file: string, actual: string, dir = GOLDEN_DIR): void {
+  const path = join(dir, file);
   if (updating) {
     writeFileSync(path, actual);
     return;

@@ -7,7 +7,21 @@ describe("target strings", () => {
     expect(target("nvidia/a100")).toMatchObject({ kind: "cuda", name: "nvidia/a100", arch: "sm_80" });
     expect(target("cuda")).toMatchObject({ kind: "cuda", name: "cuda", arch: "sm_75" });
     expect(target("llvm -mcpu=znver3")).toMatchObject({ kind: "c", name: "llvm -mcpu=znver3", march: "znver3" });
-    expect(TARGET_NAMES).toEqual(["nvidia/tesla-t4", "nvidia/a100", "nvidia/h100", "nvidia/h200", "cuda", "c", "llvm"]);
+    expect(target("webgpu")).toMatchObject({ kind: "webgpu", name: "webgpu", maxThreadsPerBlock: 256 });
+    expect(target("apple/m1-gpu")).toMatchObject({ kind: "metal", name: "apple/m1-gpu" });
+    expect(TARGET_NAMES).toEqual([
+      "nvidia/tesla-t4",
+      "nvidia/a100",
+      "nvidia/h100",
+      "nvidia/h200",
+      "cuda",
+      "c",
+      "llvm",
+      "webgpu",
+      "metal",
+      "apple/m1-gpu",
+      "apple/m2-gpu",
+    ]);
   });
 
   it("apply TVM's CUDA options to the named or generic target", () => {
@@ -48,6 +62,14 @@ describe("target strings", () => {
   });
 
   it("tell a string's kind without resolving it", () => {
-    expect(["nvidia/h200", "cuda -arch=sm_90", "c -num-cores=2", "llvm", "metal"].map(targetKindOf)).toEqual(["cuda", "cuda", "c", "c", undefined]);
+    expect(["nvidia/h200", "cuda -arch=sm_90", "c -num-cores=2", "llvm", "webgpu -max_num_threads=1024", "metal", "rocm"].map(targetKindOf)).toEqual([
+      "cuda",
+      "cuda",
+      "c",
+      "c",
+      "webgpu",
+      "metal",
+      undefined,
+    ]);
   });
 });

@@ -36,7 +36,8 @@ export function targetConfigOf(target: TuneTarget, device?: string): TargetConfi
     return { name: target.name, arch: target.march, maxThreadsPerBlock: 1, maxSharedMemoryPerBlock: 0, ...(device === undefined ? {} : { device }) };
   return {
     name: target.name,
-    arch: target.arch,
+    // WebGPU and Metal have no architecture name: their kind stands for it.
+    arch: target.kind === "cuda" ? target.arch : target.kind,
     maxThreadsPerBlock: target.maxThreadsPerBlock,
     maxSharedMemoryPerBlock: target.maxSharedMemoryPerBlock,
     ...(device === undefined ? {} : { device }),

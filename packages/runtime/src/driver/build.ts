@@ -162,6 +162,14 @@ export async function build(
   target?: Target | string,
   opts: BuildOptions | HostBuildOptions = {},
 ): Promise<BuiltModule | HostModule> {
+  const kind = typeof target === "string" ? targetKindOf(target) : target?.kind;
+  if (kind === "webgpu" || kind === "metal") {
+    const how =
+      kind === "webgpu"
+        ? 'build(func, "webgpu") and loadModule(device, …) of @tessera/webgpu run them'
+        : 'codegenMetal(lower(func, "metal")) of @tessera/codegen prints their source';
+    throw new BuildError(`build: ${kind} kernels do not run through @tessera/runtime; ${how}`);
+  }
   if (isCTarget(target) || (typeof target === "string" && targetKindOf(target) === "c")) {
     if (typeof input === "object" && input !== null && "kernels" in input && "workspaces" in input) {
       throw new BuildError(
