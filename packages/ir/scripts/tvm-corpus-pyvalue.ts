@@ -108,6 +108,7 @@ export function constantValue(text: string, known: ReadonlyMap<string, ClosureVa
   const fString = /^f(["'])(.*)\1$/.exec(t);
   if (fString !== null) return formatted(fString[2]!, known);
   const e = pythonExpr(t);
+  if (e?.kind === "Constant" && e.value !== null) return { expr: e.value ? "True" : "False" };
   return e === undefined ? undefined : (evaluate(e, known) ?? tirValue(e, known));
 }
 

@@ -153,9 +153,13 @@ register("call_packed", -1, { pure: false, opaque: true, resultDType: "int32" })
 register("call_cpacked", -1, { pure: false, opaque: true, resultDType: "int32" });
 register("tvm_call_packed", -1, { pure: false, opaque: true, resultDType: "int32" });
 register("tvm_call_cpacked", -1, { pure: false, opaque: true, resultDType: "int32" });
+for (const name of ["call_packed_lowered", "call_cpacked_lowered", "tvm_call_packed_lowered", "tvm_call_cpacked_lowered"]) {
+  register(name, -1, { pure: false, opaque: true, resultDType: "int32" });
+}
 register("address_of", 1, { opaque: true, resultDType: "handle" });
 register("isnullptr", 1, { opaque: true, resultDType: "bool" });
-register("ptr_byte_offset", 2, { opaque: true, resultDType: "handle" });
+/** `T.ptr_byte_offset(data, byte_offset[, dtype])`: TVM's newer form names the pointee dtype third. */
+register("ptr_byte_offset", -1, { opaque: true, resultDType: "handle" });
 register("vscale", 0, { opaque: true, resultDType: "int32" });
 register("undef", 0, { opaque: true, resultDType: "int32" });
 register("start_profile_intrinsic", 1, { pure: false, opaque: true, resultDType: "handle" });

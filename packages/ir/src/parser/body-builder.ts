@@ -230,6 +230,8 @@ export class BodyBuilder {
         return this.declareVar(name, call, call.args[0]);
       case "T.bind":
         return this.bindValue(name, call);
+      case "T.handle":
+        return this.declareHandle(name, call);
       default:
         break;
     }
@@ -272,6 +274,17 @@ export class BodyBuilder {
       if (err instanceof IRError) fail(`unknown dtype "${dt}"`, call.pos);
       throw err;
     }
+    return undefined;
+  }
+
+  /** `p = T.handle("float32", "global")`: a free pointer variable; only the handle is kept (our variables carry no pointee type). */
+  private declareHandle(name: string, call: CallNode): StmtResult {
+    const args = bindArguments(call, "T.handle", ["dtype", "storage_scope"], 0);
+    const dtypeNode = args.get("dtype");
+    if (dtypeNode !== undefined) this.ev.string(dtypeNode, "the pointee dtype of T.handle");
+    const scopeNode = args.get("storage_scope");
+    if (scopeNode !== undefined) this.ev.string(scopeNode, "the storage scope of T.handle");
+    this.scopes.define(name, { kind: "var", var: variable(name, "handle") });
     return undefined;
   }
 

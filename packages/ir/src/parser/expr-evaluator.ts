@@ -98,6 +98,8 @@ export class ExprEvaluator {
     if (e.kind === "Name") {
       const b = this.scopes.lookup(e.id);
       if (b?.kind === "string") return b.value;
+      // TVM reads such a name from the Python closure; without a value for it, say which name.
+      if (b === undefined) fail(`unknown name "${e.id}": ${what} must be a string literal or a name bound to one (ParseOptions.closure)`, e.pos);
     }
     if (e.kind !== "String") fail(`${what} must be a string literal`, e.pos);
     return e.value;
@@ -181,6 +183,8 @@ export class ExprEvaluator {
         return fail("a lambda is only allowed as the combiner of T.comm_reducer", e.pos);
       case "Slice":
         return fail("a slice is only allowed as a buffer index", e.pos);
+      case "Starred":
+        return fail("a starred expression is only allowed inside a shape, as in (128, *dims)", e.pos);
       case "Tuple":
       case "List":
       case "Dict":
@@ -244,6 +248,28 @@ export class ExprEvaluator {
     return this.scopes.within(() => {
       fn.params.forEach((p, i) => this.scopes.define(p, { kind: "value", value: args[i]! }));
       return this.closureExpr(call.func as Node<"Name">, text, fn.body);
+    });
+  }
+
+  /**
+   * The items of a list or tuple display with `*dims` spliced in, where the closure gives `dims`
+   * as a tuple or list (`dims = (128, 64)`).
+   */
+  spliced(items: readonly PyExpr[]): PyExpr[] {
+    return items.flatMap((item) => {
+      if (item.kind !== "Starred") return [item];
+      const member = this.bufferMember(item.value);
+      if (member?.member === "shape") {
+        // `*A.shape`: A.shape[0], A.shape[1], ...
+        return member.buffer.shape.map(
+          (_, i): PyExpr => ({ kind: "Subscript", value: item.value, indices: [{ kind: "Number", value: i, isFloat: false, pos: item.pos }], pos: item.pos }),
+        );
+      }
+      const bound = item.value.kind === "Name" ? this.scopes.lookup(item.value.id) : undefined;
+      if (bound?.kind !== "expr" || (bound.node.kind !== "Tuple" && bound.node.kind !== "List")) {
+        fail("only a buffer's shape, or a tuple or list given in the closure, can be spliced in with *", item.pos);
+      }
+      return bound.node.elts;
     });
   }
 

@@ -9,6 +9,7 @@ import { checkIntrinsicCall, intrinsicInfo, isNamespacedIntrinsic } from "../int
 import { maxValue, minValue } from "../te/limits.js";
 import { type PyExpr, dottedName } from "./ast.js";
 import { bindArguments } from "./arguments.js";
+import { bufferOperand } from "./buffer-operands.js";
 import { evalAttrDict } from "./attr-values.js";
 import { fail } from "./errors.js";
 import type { ExprEvaluator } from "./expr-evaluator.js";
@@ -162,6 +163,11 @@ const HANDLERS: Record<string, Handler> = {
   },
   target: (ev, call) => targetCall(ev, call),
   comm_reducer: (ev, call) => commReducer(ev, call),
+  /** `T.Return(x)`: TVM's node constructor for `return x`. */
+  Return: (ev, call) => {
+    const [x] = expectArgs(call, "Return", 1);
+    return checkIntrinsicCall("ret", [ev.prim(x!)]);
+  },
   abs: (ev, call) => {
     const [x] = expectArgs(call, "abs", 1);
     return checkIntrinsicCall("fabs", [ev.prim(x!)]);
@@ -231,8 +237,7 @@ const SHORT_DTYPES: Readonly<Record<string, string>> = { float: "float32", int: 
 
 /** A dtype given as a string literal, checked. */
 export function dtypeArg(ev: ExprEvaluator, e: PyExpr): string {
-  // `T.handle("int64").ty`: the type of a pointer variable, which our handles keep untyped.
-  if (e.kind === "Attribute" && e.attr === "ty" && e.value.kind === "Call" && dottedName(e.value.func) === "T.handle") return "handle";
+  if (isHandleType(e)) return "handle";
   const given = ev.string(e, "a dtype");
   const text = Object.hasOwn(SHORT_DTYPES, given) ? SHORT_DTYPES[given]! : given;
   if (!isValidDType(text)) fail(`unknown dtype "${text}"`, e.pos);
@@ -273,21 +278,21 @@ function intrinsicCall(ev: ExprEvaluator, call: CallNode, name: string): ExprVal
   let dt: string | undefined;
   if (intrinsicInfo(name)?.dtypeLast === true && dtypeKeyword === undefined) {
     const last = operands[operands.length - 1];
-    if (last?.kind !== "String") fail(`T.${name} takes the dtype last, as in T.${name}(..., "int32")`, last?.pos ?? call.pos);
-    dt = dtypeArg(ev, last);
+    if (!spellsDtype(ev, last)) fail(`T.${name} takes the dtype last, as in T.${name}(..., "int32")`, last?.pos ?? call.pos);
+    dt = dtypeArg(ev, last!);
     operands = operands.slice(0, -1);
   } else if (intrinsicInfo(name)?.dtypeLast === true) {
     dt = dtypeArg(ev, dtypeKeyword!);
   } else if (intrinsicInfo(name)?.dtypeFirst === true) {
     const dtypeNode = dtypeKeyword ?? operands[0];
     if (dtypeKeyword === undefined) {
-      if (dtypeNode?.kind !== "String") fail(`T.${name} takes the dtype first, as in T.${name}("float32", ...)`, dtypeNode?.pos ?? call.pos);
+      if (!spellsDtype(ev, dtypeNode)) fail(`T.${name} takes the dtype first, as in T.${name}("float32", ...)`, dtypeNode?.pos ?? call.pos);
       operands = operands.slice(1);
     }
     // TVM reads an empty dtype as void (a call made for its effect).
     dt = dtypeNode!.kind === "String" && dtypeNode!.value === "" ? "void" : dtypeArg(ev, dtypeNode!);
   }
-  const values = operands.map((a) => ev.value(a));
+  const values = operands.map((a) => intrinsicOperand(ev, name, a));
   // Literals are handed over as plain numbers so the intrinsic's own type rules give them a dtype;
   // with a dtype= that the intrinsic does not take, a float literal is a constant of that dtype (`1.0`, not `1`).
   const asked = dt === undefined && dtypeKeyword !== undefined ? dtypeArg(ev, dtypeKeyword) : undefined;
@@ -303,6 +308,25 @@ function intrinsicCall(ev: ExprEvaluator, call: CallNode, name: string): ExprVal
     }
   }
   return result;
+}
+
+/** Whether `e` spells a dtype: a string literal, a name bound to a string, or `T.handle(...).ty`. */
+function spellsDtype(ev: ExprEvaluator, e: PyExpr | undefined): boolean {
+  if (e === undefined) return false;
+  if (e.kind === "String" || isHandleType(e)) return true;
+  return e.kind === "Name" && ev.scopes.lookup(e.id)?.kind === "string";
+}
+
+/** `T.handle("int64").ty`: the type of a pointer variable, which our handles keep untyped. */
+function isHandleType(e: PyExpr): boolean {
+  return e.kind === "Attribute" && e.attr === "ty" && e.value.kind === "Call" && dottedName(e.value.func) === "T.handle";
+}
+
+/** An operand of `T.<op>`; a buffer name stands for what TVM's helper of that op makes of a buffer. */
+function intrinsicOperand(ev: ExprEvaluator, op: string, e: PyExpr): ExprValue {
+  const bound = e.kind === "Name" ? ev.scopes.lookup(e.id) : undefined;
+  if (bound?.kind === "buffer") return bufferOperand(op, bound.buffer) ?? ev.value(e);
+  return ev.value(e);
 }
 
 /** The value of a `dtype=` keyword, rejecting every other keyword. */
@@ -330,9 +354,10 @@ function namespacedCall(ev: ExprEvaluator, call: CallNode, op: string): ExprValu
 /** Python spellings that TVM's parser evaluates to the same object as a T.* function. */
 const PYTHON_SPELLINGS: Readonly<Record<string, string>> = { "tvm.target.Target": "T.target" };
 
-export function callTFunction(ev: ExprEvaluator, call: CallNode): ExprValue {
-  const written = dottedName(call.func);
-  const callee = written !== undefined && Object.hasOwn(PYTHON_SPELLINGS, written) ? PYTHON_SPELLINGS[written] : written;
+export function callTFunction(ev: ExprEvaluator, written: CallNode): ExprValue {
+  const call = written.args.some((a) => a.kind === "Starred") ? { ...written, args: ev.spliced(written.args) } : written;
+  const spelled = dottedName(call.func);
+  const callee = spelled !== undefined && Object.hasOwn(PYTHON_SPELLINGS, spelled) ? PYTHON_SPELLINGS[spelled] : spelled;
   if (callee !== undefined && !callee.startsWith("T.") && call.keywords.length === 0) {
     const global = moduleCall(
       ev.module,

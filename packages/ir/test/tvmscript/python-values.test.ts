@@ -1,0 +1,177 @@
+/**
+ * Python values inside TVMScript that TVM's parser evaluates: `*dims` splicing a closure tuple or a
+ * buffer's shape, dtypes held in closure names, buffers passed where a call takes an expression,
+ * free pointer variables, and `T.Return`.
+ */
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { type ClosureValue, TVMScriptSyntaxError, parsePrimFunc } from "../../src/parser/index.js";
+import { printTVMScript } from "../../src/printer/index.js";
+import { structuralEqual } from "../../src/structural/index.js";
+import type { PrimFunc } from "../../src/func.js";
+import type { Call, PrimExpr } from "../../src/expr.js";
+import { forEachExpr, forEachStmt } from "../../src/functor.js";
+import { compilePrimFunc } from "../../src/exec/index.js";
+
+type Closure = Record<string, ClosureValue>;
+
+/** Parses with `closure`, then checks print → parse (without it) gives the same function and text, in both dialects. */
+function roundTrip(text: string, closure: Closure = {}): PrimFunc {
+  const f = parsePrimFunc(text, { closure });
+  for (const dialect of ["course", "tvm"] as const) {
+    const printed = printTVMScript(f, { dialect });
+    const again = parsePrimFunc(printed);
+    expect(structuralEqual(again, f), printed).toBe(true);
+    expect(printTVMScript(again, { dialect })).toBe(printed);
+  }
+  return f;
+}
+
+function errorOf(text: string, closure: Closure = {}): { reason: string; line: number; column: number } {
+  try {
+    parsePrimFunc(text, { closure });
+  } catch (err) {
+    if (err instanceof TVMScriptSyntaxError) return { reason: err.reason, line: err.line, column: err.column };
+    throw err;
+  }
+  throw new Error("expected a syntax error");
+}
+
+function callsOf(f: PrimFunc, op: string): Call[] {
+  const found: Call[] = [];
+  const visit = (root: PrimExpr): void =>
+    forEachExpr(root, (e: PrimExpr) => {
+      if (e.kind === "Call" && e.op === op) found.push(e);
+    });
+  forEachStmt(f.body, (s) => {
+    if (s.kind === "Evaluate" || s.kind === "BufferStore") visit(s.value);
+  });
+  return found;
+}
+
+describe("*splicing", () => {
+  const dims = { expr: "(3, 4)" };
+
+  it("splices a closure tuple into a shape and a buffer's shape into T.grid, and runs", () => {
+    const f = roundTrip(
+      [
+        "@T.prim_func",
+        "def f(a: T.handle):",
+        '    A = T.match_buffer(a, [2, *dims], "int32")',
+        "    for i, j, k in T.grid(*A.shape):",
+        "        A[i, j, k] = i * 100 + j * 10 + k",
+      ].join("\n"),
+      { dims },
+    );
+    expect(f.bufferMap.get(f.params[0]!)!.shape.map((d) => (d.kind === "IntImm" ? d.value : -1))).toEqual([2, 3, 4]);
+    const out = new Int32Array(24);
+    compilePrimFunc(f).run([out]);
+    expect(out[23]).toBe(123);
+    expect(out[5]).toBe(11);
+  });
+
+  it("splices into the arguments of a T.* call, at any position", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -9, max: 9 }), fc.integer({ min: -9, max: 9 }), fc.integer({ min: -9, max: 9 }), (x, y, k) => {
+        const text = ["@T.prim_func", 'def f(A: T.Buffer((2,), "int32")):', "    A[0] = T.max(*pair)", "    A[1] = T.min(k, *single)"].join("\n");
+        const f = roundTrip(text, { pair: { expr: `(${x}, ${y})` }, single: { expr: `[${y}]` }, k });
+        const out = new Int32Array(2);
+        compilePrimFunc(f).run([out]);
+        expect([...out]).toEqual([Math.max(x, y), Math.min(k, y)]);
+      }),
+      { numRuns: 20 },
+    );
+  });
+
+  it("refuses to splice anything but a closure tuple or a buffer's shape, naming the place", () => {
+    const text = ["@T.prim_func", "def f(a: T.handle):", '    A = T.match_buffer(a, [2, *n], "int32")'].join("\n");
+    expect(errorOf(text, { n: 3 })).toEqual({
+      reason: "only a buffer's shape, or a tuple or list given in the closure, can be spliced in with *",
+      line: 3,
+      column: 31,
+    });
+    expect(errorOf(["@T.prim_func", "def f(n: T.int32):", "    T.evaluate((1, *n))"].join("\n")).reason).toBe("expected an expression, found a tuple");
+  });
+});
+
+describe("dtypes held in closure names", () => {
+  it("a dtype-first intrinsic takes its dtype from a name", () => {
+    const f = roundTrip(["@T.prim_func", 'def f(A: T.Buffer((4,), "float32"), B: T.Buffer((4,), "int32")):', "    B[0] = T.reinterpret(dt, A[0])"].join("\n"), {
+      dt: "int32",
+    });
+    expect(callsOf(f, "reinterpret")[0]!.dtype).toBe("int32");
+  });
+
+  it("an unknown name where a dtype is expected is reported by name", () => {
+    const text = ["@T.prim_func", "def f(A: T.Buffer((4,), dtype)):", "    A[0] = A[1]"].join("\n");
+    expect(errorOf(text)).toEqual({
+      reason: 'unknown name "dtype": a dtype must be a string literal or a name bound to one (ParseOptions.closure)',
+      line: 2,
+      column: 25,
+    });
+    expect(
+      parsePrimFunc(text, { closure: { dtype: "float16" } })
+        .bufferMap.values()
+        .next().value!.dtype,
+    ).toBe("float16");
+  });
+});
+
+describe("buffers as call operands", () => {
+  it("T.call_packed packs a buffer into T.tvm_stack_make_array, as TVM's helper does", () => {
+    const f = roundTrip(
+      ["@T.prim_func", 'def f(A: T.Buffer((4, 2), "float16"), B: T.Buffer((3,), "int8")):', '    T.evaluate(T.call_packed("ext", A, B, 1))'].join("\n"),
+    );
+    const [packed] = callsOf(f, "call_packed");
+    const [a, b] = packed!.args.slice(1, 3) as Call[];
+    expect(a!.op).toBe("tvm_stack_make_array");
+    expect(a!.args[0]).toBe(f.bufferMap.get(f.params[0]!)!.data);
+    expect((a!.args[1] as Call).args.map((d) => (d.kind === "IntImm" ? d.value : -1))).toEqual([4, 2]);
+    expect(a!.args.slice(3).map((x) => [x.kind, x.dtype])).toEqual([
+      ["IntImm", "int32"],
+      ["FloatImm", "float16"],
+      ["IntImm", "int32"],
+    ]);
+    expect(b!.args[4]!.dtype).toBe("int8");
+  });
+
+  it("T.address_of(A) is the address of A's first element", () => {
+    const f = roundTrip(["@T.prim_func", 'def f(A: T.Buffer((4, 2), "float32")):', "    T.evaluate(T.address_of(A))"].join("\n"));
+    const [addr] = callsOf(f, "address_of");
+    expect(addr!.args[0]!.kind).toBe("BufferLoad");
+  });
+
+  it("elsewhere a buffer is still no value", () => {
+    expect(errorOf(["@T.prim_func", 'def f(A: T.Buffer((4,), "float32")):', "    T.evaluate(T.exp(A))"].join("\n")).reason).toBe(
+      'buffer "A" cannot be used as a value; index it, as in A[...]',
+    );
+  });
+});
+
+describe("pointer variables and lowered calls", () => {
+  it("p = T.handle(dtype) declares a free pointer that a T.decl_buffer can view", () => {
+    const f = roundTrip(
+      [
+        "@T.prim_func(check_well_formed=False)",
+        "def f():",
+        '    data_ptr = T.handle("float32", "global")',
+        '    buf = T.decl_buffer(shape=[1], dtype="float32", data=data_ptr)',
+        "    T.evaluate(buf[0])",
+        '    T.evaluate(T.ptr_byte_offset(data_ptr, 4, "float16"))',
+      ].join("\n"),
+    );
+    expect(printTVMScript(f)).toContain("data_ptr = T.handle()");
+    expect(callsOf(f, "ptr_byte_offset")[0]!.args).toHaveLength(3);
+  });
+
+  it("T.Return(x) is return x", () => {
+    const a = parsePrimFunc(["@T.prim_func", "def f(x: T.int32) -> T.int32:", "    T.Return(x + 1)"].join("\n"));
+    const b = parsePrimFunc(["@T.prim_func", "def f(x: T.int32) -> T.int32:", "    return x + 1"].join("\n"));
+    expect(structuralEqual(a, b)).toBe(true);
+  });
+
+  it("the lowered packed calls parse and print back", () => {
+    const f = roundTrip(["@T.prim_func", "def f(p: T.handle):", '    T.evaluate(T.tvm_call_packed_lowered("g", p, 0, 1))'].join("\n"));
+    expect(callsOf(f, "tvm_call_packed_lowered")[0]!.dtype).toBe("int32");
+  });
+});
