@@ -158,6 +158,8 @@ for (const name of ["call_packed_lowered", "call_cpacked_lowered", "tvm_call_pac
 }
 register("address_of", 1, { opaque: true, resultDType: "handle" });
 register("isnullptr", 1, { opaque: true, resultDType: "bool" });
+/** `T.prefetch(address, rw, locality, cache_type)`: a cache hint (LLVM's prefetch). */
+register("prefetch", 4, { pure: false, opaque: true, resultDType: "void" });
 /** `T.ptr_byte_offset(data, byte_offset[, dtype])`: TVM's newer form names the pointee dtype third. */
 register("ptr_byte_offset", -1, { opaque: true, resultDType: "handle" });
 register("vscale", 0, { opaque: true, resultDType: "int32" });
@@ -177,6 +179,8 @@ register("tvm_stack_make_array", 6, { opaque: true, resultDType: "handle" });
 register("llvm_lookup_intrinsic_id", 1, { opaque: true, resultDType: "uint32" });
 register("get_active_lane_mask", 2, { dtypeFirst: true, opaque: true });
 register("ignore_loop_partition", 1, { opaque: true, resultDType: "bool" });
+/** `T.tvm_tuple(a, b, ...)`: a tuple as the value of an attribute (a flat allocation's list annotation). */
+register("tvm_tuple", -1, { opaque: true, resultDType: "handle" });
 // Asynchronous global → shared copy (see async-copy.ts): 5 operands, or 6 with a predicate.
 register(PTX_CP_ASYNC, -1, { pure: false, dtypeFirst: true });
 

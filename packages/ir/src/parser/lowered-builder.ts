@@ -12,6 +12,7 @@ import { bindArguments } from "./arguments.js";
 import { evalShape, parseBufferDecl } from "./buffer-decl.js";
 import type { BodyBuilder } from "./body-builder.js";
 import type { StmtResult } from "./build-state.js";
+import { checkIntrinsicCall } from "../intrinsics.js";
 import { fail } from "./errors.js";
 import { sameExpr } from "./extent.js";
 import { dtypeArg } from "./t-functions.js";
@@ -148,13 +149,25 @@ function flatAllocForm(b: BodyBuilder, call: CallNode, name: string): ScopedForm
   };
 }
 
-/** An allocation annotation as the value of an AttrStmt: scalars only. */
+/**
+ * An allocation annotation as the value of an AttrStmt: a scalar, or a list of them as
+ * `T.tvm_tuple(...)` (TVM's builtin for tuple-valued attributes; `[]` for `buffer_allocated_addr`).
+ */
 function annotationExpr(key: string, value: AttrValue, at: PyExpr): PrimExpr {
+  if (Array.isArray(value))
+    return checkIntrinsicCall(
+      "tvm_tuple",
+      value.map((item: AttrValue) => annotationScalar(key, item, at)),
+    );
+  return annotationScalar(key, value, at);
+}
+
+function annotationScalar(key: string, value: AttrValue, at: PyExpr): PrimExpr {
   if (typeof value === "string") return stringImm(value);
   if (typeof value === "boolean") return boolImm(value);
   if (typeof value === "number") return constant(value, Number.isInteger(value) ? "int32" : "float32");
   if (!Array.isArray(value) && "kind" in value && typeof value.kind === "string") return value as PrimExpr;
-  return fail(`T.alloc_buffer annotation "${key}": only scalar values are supported`, at.pos);
+  return fail(`T.alloc_buffer annotation "${key}": only scalars and lists of scalars are supported`, at.pos);
 }
 
 /** `T.launch_thread("threadIdx.x", n)` (a new thread variable) or `T.launch_thread(v, n)`. */

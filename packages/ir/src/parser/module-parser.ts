@@ -11,6 +11,8 @@ import { parsePython } from "./py-parser.js";
 import type { Binding } from "./scope.js";
 import type { DialectOption } from "./dialect.js";
 import { moduleFunctions } from "./module-functions.js";
+import { isModuleAttrsCall, moduleAttrs } from "./module-attrs.js";
+import type { AttrValue } from "../stmt.js";
 
 export interface ParseOptions {
   /** Shown in error messages; default `<string>`. */
@@ -36,13 +38,14 @@ export function parseTVMScript(text: string, opts: ParseOptions = {}): IRModule 
   const file = sourceFile(text, opts.fileName ?? "<string>");
   return withDiagnostics(file, () => {
     const functions = new Map<string, PrimFunc>();
+    const header: ModuleHeader = { attrs: {}, classes: 0 };
     const constants = new Map<string, Binding>(Object.entries(opts.closure ?? {}).map(([name, value]) => [name, closureBinding(name, value)]));
     const stmts = parsePython(text);
-    for (const s of stmts) topLevel(s, functions, constants, opts.dialect ?? "auto");
-    if (functions.size === 0) {
+    for (const s of stmts) topLevel(s, functions, header, constants, opts.dialect ?? "auto");
+    if (functions.size === 0 && header.classes === 0) {
       fail("no @T.prim_func function found", stmts[0]?.pos ?? { line: 1, column: 1 });
     }
-    return irModule(functions);
+    return irModule(functions, header.attrs);
   });
 }
 
@@ -84,7 +87,14 @@ function withDiagnostics<T>(file: SourceFile, f: () => T): T {
   }
 }
 
-function topLevel(s: PyStmt, functions: Map<string, PrimFunc>, constants: Map<string, Binding>, dialect: DialectOption): void {
+/** What an `@I.ir_module` class holds besides its functions. */
+interface ModuleHeader {
+  attrs: Record<string, AttrValue>;
+  /** How many module classes were read (an empty one is a module without functions). */
+  classes: number;
+}
+
+function topLevel(s: PyStmt, functions: Map<string, PrimFunc>, header: ModuleHeader, constants: Map<string, Binding>, dialect: DialectOption): void {
   switch (s.kind) {
     case "Import":
     case "Pass":
@@ -105,7 +115,7 @@ function topLevel(s: PyStmt, functions: Map<string, PrimFunc>, constants: Map<st
       addFunction(functions, s.name, buildPrimFunc(s, constants, dialect), s);
       return;
     case "ClassDef":
-      return moduleClass(s, functions, constants, dialect);
+      return moduleClass(s, functions, header, constants, dialect);
     default:
       break;
   }
@@ -123,9 +133,11 @@ function numericConstant(e: PyExpr): { value: number; isFloat: boolean } | undef
 function moduleClass(
   s: Extract<PyStmt, { kind: "ClassDef" }>,
   functions: Map<string, PrimFunc>,
+  header: ModuleHeader,
   constants: Map<string, Binding>,
   dialect: DialectOption,
 ): void {
+  header.classes++;
   const isModule = s.decorators.some((d) => {
     const name = dottedName(d.kind === "Call" ? d.func : d);
     return name === "I.ir_module" || name === "tvm.script.ir_module" || name === "ir_module";
@@ -135,7 +147,11 @@ function moduleClass(
   const module = moduleFunctions(s.name, members);
   for (const member of s.body) {
     if (member.kind === "Pass" || (member.kind === "ExprStmt" && member.value.kind === "String")) continue;
-    if (member.kind !== "FunctionDef") fail("an @I.ir_module class may only contain @T.prim_func functions", member.pos);
+    if (member.kind === "ExprStmt" && isModuleAttrsCall(member.value)) {
+      Object.assign(header.attrs, moduleAttrs(member.value));
+      continue;
+    }
+    if (member.kind !== "FunctionDef") fail("an @I.ir_module class may only contain @T.prim_func functions and I.module_attrs({...})", member.pos);
     if (!member.decorators.some(isPrimFuncDecorator)) {
       fail(`missing @T.prim_func decorator on function "${member.name}"`, member.pos);
     }

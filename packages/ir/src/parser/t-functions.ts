@@ -163,6 +163,23 @@ const HANDLERS: Record<string, Handler> = {
   },
   target: (ev, call) => targetCall(ev, call),
   comm_reducer: (ev, call) => commReducer(ev, call),
+  Call: (ev, call) => callConstructor(ev, call),
+  /**
+   * `T.iter_var(v, T.Range(0, n), "ThreadIndex", "threadIdx.x")` as the subject of an attribute:
+   * our attributes hold the variable alone (its domain and tag are checked, then dropped).
+   */
+  iter_var: (ev, call) => {
+    const args = bindArguments(call, "T.iter_var", ["v", "dom", "iter_type", "thread_tag"], 4);
+    const v = ev.prim(args.get("v")!);
+    if (v.kind !== "Var") fail("the first argument of T.iter_var must be a variable", args.get("v")!.pos);
+    const dom = args.get("dom")!;
+    if (dom.kind !== "Call" || dottedName(dom.func) !== "T.Range" || dom.args.length !== 2)
+      fail("the domain of T.iter_var must be T.Range(min, extent)", dom.pos);
+    for (const bound of dom.args) ev.index(bound, "a bound of T.Range");
+    ev.string(args.get("iter_type")!, "the iterator type of T.iter_var");
+    ev.string(args.get("thread_tag")!, "the thread tag of T.iter_var");
+    return v;
+  },
   /** `T.Return(x)`: TVM's node constructor for `return x`. */
   Return: (ev, call) => {
     const [x] = expectArgs(call, "Return", 1);
@@ -173,6 +190,29 @@ const HANDLERS: Record<string, Handler> = {
     return checkIntrinsicCall("fabs", [ev.prim(x!)]);
   },
 };
+
+/** TVM's spellings of an operator: `"tirx.prefetch"` or `tvm.ir.Op.get("tirx.prefetch")`, our name without the prefix. */
+function operatorName(ev: ExprEvaluator, e: PyExpr): string {
+  const spelled = e.kind === "Call" && dottedName(e.func) === "tvm.ir.Op.get" && e.args.length === 1 ? e.args[0]! : e;
+  return ev.string(spelled, "the operator of T.Call").replace(/^tirx?\./, "");
+}
+
+/** `T.Call(op, [args], ret_ty="dtype")`: TVM's Call constructor, for an operator of our registry. */
+function callConstructor(ev: ExprEvaluator, call: CallNode): ExprValue {
+  const args = bindArguments(call, "T.Call", ["op", "args", "ret_ty"], 2);
+  const op = operatorName(ev, args.get("op")!);
+  const info = intrinsicInfo(op);
+  if (info === undefined) fail(`T.Call: unknown operator "${op}"`, args.get("op")!.pos);
+  const list = args.get("args")!;
+  if (list.kind !== "List" && list.kind !== "Tuple") fail("the arguments of T.Call must be a list, as in [a, b]", list.pos);
+  const operands = list.elts.map((a) => valueToExpr(ev.value(a)));
+  const retTy = args.get("ret_ty");
+  const dt = retTy === undefined ? info.resultDType : dtypeArg(ev, retTy);
+  if (dt === undefined) fail(`T.Call of "${op}" needs ret_ty=`, call.pos);
+  if (info.resultDType !== undefined && dt !== info.resultDType) fail(`T.Call: "${op}" has dtype ${info.resultDType}, not ${dt}`, retTy!.pos);
+  if (info.arity >= 0 && operands.length !== info.arity) fail(`T.Call: "${op}" takes ${info.arity} arguments, got ${operands.length}`, list.pos);
+  return callExpr(dt, op, operands);
+}
 
 /**
  * `T.target("cuda", host="llvm")` or `T.target({"kind": "llvm", ...})`: kept as a call of strings,

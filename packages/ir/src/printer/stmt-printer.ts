@@ -322,10 +322,10 @@ export class StmtPrinter {
    * scopes on its data right inside print as `annotations=` (how the parser reads them).
    */
   private printFlatAllocBuffer(s: Allocate, decl: DeclBuffer, indent: number, isLast: boolean): void {
-    const annotations: Record<string, PrimExpr> = {};
+    const annotations: Record<string, PrimExpr | PrimExpr[]> = {};
     let body = decl.body;
-    while (body.kind === "AttrStmt" && body.node === s.buffer.data && isScalarAnnotation(body.value) && !(body.key in annotations)) {
-      annotations[body.key] = body.value;
+    while (body.kind === "AttrStmt" && body.node === s.buffer.data && isAnnotationValue(body.value) && !(body.key in annotations)) {
+      annotations[body.key] = body.value.kind === "Call" ? [...body.value.args] : body.value;
       body = body.body;
     }
     let rhs = bufferCall(this.ctx, "alloc_buffer", s.buffer);
@@ -379,6 +379,11 @@ export class StmtPrinter {
 /** Values an allocation annotation can hold: constants and strings (as the parser builds them). */
 function isScalarAnnotation(e: PrimExpr): boolean {
   return e.kind === "IntImm" || e.kind === "FloatImm" || e.kind === "StringImm";
+}
+
+/** What the parser makes of an `annotations=` value: a scalar, or a `T.tvm_tuple` of scalars for a list. */
+function isAnnotationValue(e: PrimExpr): boolean {
+  return isScalarAnnotation(e) || (e.kind === "Call" && e.op === "tvm_tuple" && e.args.every(isScalarAnnotation));
 }
 
 function isObject(x: unknown): x is object {

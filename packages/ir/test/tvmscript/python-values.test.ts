@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { type ClosureValue, TVMScriptSyntaxError, parsePrimFunc } from "../../src/parser/index.js";
+import { type ClosureValue, TVMScriptSyntaxError, parsePrimFunc, parseTVMScript } from "../../src/parser/index.js";
 import { printTVMScript } from "../../src/printer/index.js";
 import { structuralEqual } from "../../src/structural/index.js";
 import type { PrimFunc } from "../../src/func.js";
@@ -173,5 +173,79 @@ describe("pointer variables and lowered calls", () => {
   it("the lowered packed calls parse and print back", () => {
     const f = roundTrip(["@T.prim_func", "def f(p: T.handle):", '    T.evaluate(T.tvm_call_packed_lowered("g", p, 0, 1))'].join("\n"));
     expect(callsOf(f, "tvm_call_packed_lowered")[0]!.dtype).toBe("int32");
+  });
+});
+
+describe("TVM's constructors and module-level forms", () => {
+  it("T.Call(op, [args], ret_ty=) builds the call of a registered operator, also spelled tvm.ir.Op.get(...)", () => {
+    const text = (callee: string): string =>
+      ["@T.prim_func", 'def f(A: T.Buffer((4,), "float32")):', `    T.evaluate(T.Call(${callee}, [T.address_of(A[0]), 0, 3, 1], ret_ty="void"))`].join("\n");
+    const direct = parsePrimFunc(
+      ["@T.prim_func", 'def f(A: T.Buffer((4,), "float32")):', "    T.evaluate(T.prefetch(T.address_of(A[0]), 0, 3, 1))"].join("\n"),
+    );
+    expect(structuralEqual(roundTrip(text('"tirx.prefetch"')), direct)).toBe(true);
+    expect(structuralEqual(roundTrip(text('tvm.ir.Op.get("tirx.prefetch")')), direct)).toBe(true);
+    expect(errorOf(text('"tirx.no_such_op"')).reason).toBe('T.Call: unknown operator "no_such_op"');
+    const wrongType = ["@T.prim_func", "def f(p: T.handle):", '    T.evaluate(T.Call("tirx.tvm_call_packed", ["g", p], ret_ty="void"))'].join("\n");
+    expect(errorOf(wrongType)).toMatchObject({ reason: 'T.Call: "tvm_call_packed" has dtype int32, not void', line: 3 });
+  });
+
+  it("T.iter_var as an attribute subject is its variable", () => {
+    const withIterVar = parsePrimFunc(
+      [
+        "@T.prim_func",
+        'def f(A: T.Buffer((256,), "float32")):',
+        "    tx = T.int32()",
+        '    T.attr(T.iter_var(tx, T.Range(0, 256), "ThreadIndex", "threadIdx.x"), "thread_extent", 256)',
+        "    A[tx] = A[tx] + T.float32(1)",
+      ].join("\n"),
+    );
+    const withVar = parsePrimFunc(
+      [
+        "@T.prim_func",
+        'def f(A: T.Buffer((256,), "float32")):',
+        "    tx = T.int32()",
+        '    T.attr(tx, "thread_extent", 256)',
+        "    A[tx] = A[tx] + T.float32(1)",
+      ].join("\n"),
+    );
+    expect(structuralEqual(withIterVar, withVar)).toBe(true);
+    expect(errorOf(["@T.prim_func", "def f():", '    T.attr(T.iter_var(1, T.Range(0, 4), "DataPar", ""), "k", 1)'].join("\n")).reason).toBe(
+      "the first argument of T.iter_var must be a variable",
+    );
+  });
+
+  it("a flat allocation's list annotations are T.tvm_tuple values and print back as lists", () => {
+    const text = [
+      "@T.prim_func(s_tir=True)",
+      'def f(A: T.Buffer((4,), "float32")):',
+      '    B = T.alloc_buffer((4,), annotations={"buffer_allocated_addr": [], "buffer_data_alignment": 64, "ids": [1, 2]})',
+      "    B[0] = A[0]",
+      "    A[1] = B[0]",
+    ].join("\n");
+    const f = roundTrip(text);
+    expect(printTVMScript(f, { dialect: "tvm" })).toContain('annotations={"buffer_allocated_addr": [], "buffer_data_alignment": 64, "ids": [1, 2]}');
+    const a = new Float32Array([5, 0, 0, 0]);
+    compilePrimFunc(f).run([a]);
+    expect(a[1]).toBe(5);
+  });
+
+  it("I.module_attrs and an empty module class", () => {
+    const text = [
+      "@I.ir_module",
+      "class Module:",
+      '    I.module_attrs({"system_lib_prefix": "modA_", "n": 10, "flags": [True, 2]})',
+      "",
+      "    @T.prim_func",
+      '    def g(A: T.Buffer((1,), "int32")):',
+      "        A[0] = 1",
+    ].join("\n");
+    const mod = parseTVMScript(text);
+    expect(mod.attrs).toEqual({ system_lib_prefix: "modA_", n: 10, flags: [true, 2] });
+    const printed = printTVMScript(mod);
+    expect(parseTVMScript(printed).attrs).toEqual(mod.attrs);
+    expect(printTVMScript(parseTVMScript(printed))).toBe(printed);
+    expect(parseTVMScript(["@I.ir_module", "class Empty:", "    pass"].join("\n")).functions.size).toBe(0);
+    expect(() => parseTVMScript(["@I.ir_module", "class M:", "    I.module_attrs({1: 2})"].join("\n"))).toThrow("the keys of I.module_attrs must be strings");
   });
 });
