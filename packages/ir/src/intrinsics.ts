@@ -160,6 +160,8 @@ register("address_of", 1, { opaque: true, resultDType: "handle" });
 register("isnullptr", 1, { opaque: true, resultDType: "bool" });
 /** `T.prefetch(address, rw, locality, cache_type)`: a cache hint (LLVM's prefetch). */
 register("prefetch", 4, { pure: false, opaque: true, resultDType: "void" });
+/** `T.handle_add_byte_offset(p, n)`: the pointer `n` bytes past `p`. */
+register("handle_add_byte_offset", 2, { opaque: true, resultDType: "handle" });
 /** `T.ptr_byte_offset(data, byte_offset[, dtype])`: TVM's newer form names the pointee dtype third. */
 register("ptr_byte_offset", -1, { opaque: true, resultDType: "handle" });
 register("vscale", 0, { opaque: true, resultDType: "int32" });
@@ -179,6 +181,11 @@ register("tvm_stack_make_array", 6, { opaque: true, resultDType: "handle" });
 register("llvm_lookup_intrinsic_id", 1, { opaque: true, resultDType: "uint32" });
 register("get_active_lane_mask", 2, { dtypeFirst: true, opaque: true });
 register("ignore_loop_partition", 1, { opaque: true, resultDType: "bool" });
+/**
+ * `T.Shuffle([v0, v1, ...], [i0, i1, ...])`, TVM's Shuffle node: lanes picked from the concatenated
+ * vectors. Args: the vectors, then one constant index per result lane.
+ */
+register("Shuffle", -1, { opaque: true });
 /** `T.tvm_tuple(a, b, ...)`: a tuple as the value of an attribute (a flat allocation's list annotation). */
 register("tvm_tuple", -1, { opaque: true, resultDType: "handle" });
 // Asynchronous global → shared copy (see async-copy.ts): 5 operands, or 6 with a predicate.

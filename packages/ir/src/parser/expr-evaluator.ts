@@ -6,13 +6,14 @@
 import type { Buffer } from "../buffer.js";
 import { type DType, isBool, isIntegral, lanesOf } from "../dtype.js";
 import { IRError } from "../errors.js";
-import { type BinaryOp, type PrimExpr, binary, bufferLoad, intImm, not, ramp, stringImm, variable } from "../expr.js";
+import { type BinaryOp, type PrimExpr, binary, bufferLoad, cast, intImm, not, ramp, stringImm, variable } from "../expr.js";
 import { checkIntrinsicCall } from "../intrinsics.js";
 import type { PyExpr } from "./ast.js";
 import { ParseFailure, type SourcePos, fail } from "./errors.js";
 import { type ExprValue, isLiteral, literal, literalToExpr, valueToExpr, valuesToExprs } from "./literal.js";
 import type { ScopeStack } from "./scope.js";
-import { callTFunction } from "./t-functions.js";
+import { callTFunction, dtypeArg } from "./t-functions.js";
+import { bindArguments } from "./arguments.js";
 import type { ModuleFunctions } from "./module-functions.js";
 import { bufferAttribute, bufferMethodCall, bufferShapeItem } from "./buffer-members.js";
 import { constantExtent } from "./extent.js";
@@ -163,6 +164,8 @@ export class ExprEvaluator {
         if (method !== undefined) return bufferMethodCall(this, method.buffer, method.member, e);
         const closure = e.func.kind === "Name" ? this.scopes.lookup(e.func.id) : undefined;
         if (closure?.kind === "expr") return this.closureCall(e, closure.text, closure.node);
+        if (e.func.kind === "Name" && e.func.id === "len" && closure === undefined) return this.length(e);
+        if (e.func.kind === "Attribute" && e.func.attr === "astype") return this.astype(e, e.func.value);
         return callTFunction(this, e);
       }
       case "BinOp":
@@ -273,6 +276,23 @@ export class ExprEvaluator {
     });
   }
 
+  /** `x.astype("float16")`: TVM's expression method, a cast. */
+  private astype(call: Node<"Call">, operand: PyExpr): ExprValue {
+    const args = bindArguments(call, "astype", ["dtype"], 1);
+    return cast(dtypeArg(this, args.get("dtype")!), this.prim(operand));
+  }
+
+  /** Python's `len(x)` of a closure tuple or list, or of a buffer's `shape`/`strides`: an int32 constant. */
+  private length(call: Node<"Call">): ExprValue {
+    if (call.args.length !== 1 || call.keywords.length > 0) fail("len takes one argument", call.pos);
+    const [x] = call.args;
+    const member = this.bufferMember(x!);
+    if (member?.member === "shape" || member?.member === "strides") return literal(member.buffer[member.member].length, "int");
+    const bound = x!.kind === "Name" ? this.scopes.lookup(x!.id) : undefined;
+    if (bound?.kind === "expr" && (bound.node.kind === "Tuple" || bound.node.kind === "List")) return literal(bound.node.elts.length, "int");
+    return fail("len takes a buffer's shape or strides, or a tuple or list given in the closure", x!.pos);
+  }
+
   /** `dims[i]` where the closure gives `dims` as a tuple or list (`dims = (128, 64)`). */
   private closureItem(e: Node<"Subscript">, text: string, node: PyExpr): ExprValue {
     const name = (e.value as Node<"Name">).id;
@@ -294,13 +314,20 @@ export class ExprEvaluator {
 
   /** `A.<member>` where `A` names a buffer. */
   bufferMember(e: PyExpr): { buffer: Buffer; member: string } | undefined {
-    if (e.kind !== "Attribute" || e.value.kind !== "Name") return undefined;
+    if (e.kind !== "Attribute") return undefined;
+    // `A.ty.shape`: today's TVM reaches a buffer's fields through its type; the same members.
+    if (e.value.kind === "Attribute" && e.value.attr === "ty") return this.bufferMember({ ...e, value: e.value.value });
+    if (e.value.kind !== "Name") return undefined;
     const b = this.scopes.lookup(e.value.id);
     return b?.kind === "buffer" ? { buffer: b.buffer, member: e.attr } : undefined;
   }
 
   private binOp(e: Node<"BinOp">): ExprValue {
-    const [a, b] = valuesToExprs(this.value(e.left), this.value(e.right));
+    const left = this.value(e.left);
+    const right = this.value(e.right);
+    // Python divides two number literals itself (`T.float32(1 / 27)`): a float, as TVM's parser sees it.
+    if (e.op === "/" && isLiteral(left) && isLiteral(right) && right.value !== 0) return literal(left.value / right.value, "float");
+    const [a, b] = valuesToExprs(left, right);
     if (e.op === "/") {
       if (isIntegral(a.dtype) && isIntegral(b.dtype)) {
         fail('"/" on integers is ambiguous in TVMScript: use "//" (floor division) or T.truncdiv', e.opPos);

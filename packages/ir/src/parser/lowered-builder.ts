@@ -6,7 +6,7 @@
 import { type Buffer, declBuffer } from "../buffer.js";
 import { type PrimExpr, type Var, boolImm, constant, stringImm, variable } from "../expr.js";
 import { evalAttrDict } from "./attr-values.js";
-import { type AttrValue, type Stmt, allocate, attrStmt, declBufferStmt, letStmt } from "../stmt.js";
+import { type AttrValue, DEVICE_ENTRY_KEY, type Stmt, allocate, attrStmt, declBufferStmt, letStmt } from "../stmt.js";
 import type { PyExpr, PyStmt } from "./ast.js";
 import { bindArguments } from "./arguments.js";
 import { evalShape, parseBufferDecl } from "./buffer-decl.js";
@@ -15,6 +15,7 @@ import type { StmtResult } from "./build-state.js";
 import { checkIntrinsicCall } from "../intrinsics.js";
 import { fail } from "./errors.js";
 import { sameExpr } from "./extent.js";
+
 import { dtypeArg } from "./t-functions.js";
 
 type CallNode = Extract<PyExpr, { kind: "Call" }>;
@@ -44,7 +45,7 @@ export function loweredAssign(b: BodyBuilder, name: string, callee: string, call
 
 /** A bare `T.launch_thread(v, n)` or `T.attr(...)` statement, scoping what follows. */
 export function loweredCallStatement(b: BodyBuilder, callee: string | undefined, call: CallNode): StmtResult | undefined {
-  if (callee !== "T.launch_thread" && callee !== "T.attr") return undefined;
+  if (callee !== "T.launch_thread" && callee !== "T.attr" && callee !== "T.device_entry") return undefined;
   const form = scopedForm(b, callee, call, undefined)!;
   if (form.bind !== undefined) fail(`the result of ${callee} must be assigned to a name`, call.pos);
   return { wrap: form.wrap };
@@ -83,6 +84,8 @@ function scopedForm(b: BodyBuilder, callee: string, call: CallNode, name: string
       return launchThreadForm(b, call);
     case "T.attr":
       return attrForm(b, call);
+    case "T.device_entry":
+      return deviceEntryForm(call);
     case "T.LetStmt":
       return letForm(b, call);
     default:
@@ -206,6 +209,12 @@ function attrForm(b: BodyBuilder, call: CallNode): ScopedForm {
   const key = b.ev.string(args.get("attr_key")!, "an attribute key");
   const value = b.ev.prim(args.get("value")!);
   return { wrap: (body) => attrStmt(key, node, value, body, subject) };
+}
+
+/** `T.device_entry()`: what follows is the device region, as TVM's AttrStmt("tirx.device_entry", True). */
+function deviceEntryForm(call: CallNode): ScopedForm {
+  if (call.args.length > 0 || call.keywords.length > 0) fail("T.device_entry takes no arguments", call.pos);
+  return { wrap: (body) => attrStmt(DEVICE_ENTRY_KEY, undefined, boolImm(true), body) };
 }
 
 /** `with T.LetStmt(value) as x:` (a new variable) or `with T.LetStmt(value, var=x):`. */

@@ -3,8 +3,23 @@
  * operators (`T.max`, `T.floordiv`, `T.Select`, `T.Cast`, …), vector builders and every intrinsic
  * of the registry in `intrinsics.ts` (`T.exp`, `T.if_then_else`, `T.tvm_storage_sync`, …).
  */
-import { isFloat, isIntegral, isValidDType } from "../dtype.js";
-import { type BinaryOp, type PrimExpr, binary, broadcast, call as callExpr, cast, constant, letExpr, not, ramp, select, stringImm, variable } from "../expr.js";
+import { elementType, isFloat, isIntegral, isValidDType, lanesOf, withLanes } from "../dtype.js";
+import {
+  type BinaryOp,
+  type PrimExpr,
+  binary,
+  broadcast,
+  call as callExpr,
+  cast,
+  constant,
+  intImm,
+  letExpr,
+  not,
+  ramp,
+  select,
+  stringImm,
+  variable,
+} from "../expr.js";
 import { checkIntrinsicCall, intrinsicInfo, isNamespacedIntrinsic } from "../intrinsics.js";
 import { maxValue, minValue } from "../te/limits.js";
 import { type PyExpr, dottedName } from "./ast.js";
@@ -164,6 +179,7 @@ const HANDLERS: Record<string, Handler> = {
   target: (ev, call) => targetCall(ev, call),
   comm_reducer: (ev, call) => commReducer(ev, call),
   Call: (ev, call) => callConstructor(ev, call),
+  Shuffle: (ev, call) => shuffle(ev, call),
   /**
    * `T.iter_var(v, T.Range(0, n), "ThreadIndex", "threadIdx.x")` as the subject of an attribute:
    * our attributes hold the variable alone (its domain and tag are checked, then dropped).
@@ -190,6 +206,23 @@ const HANDLERS: Record<string, Handler> = {
     return checkIntrinsicCall("fabs", [ev.prim(x!)]);
   },
 };
+
+/** `T.Shuffle([vectors], [indices])`: the call's args are the vectors, then the indices (see intrinsics.ts). */
+function shuffle(ev: ExprEvaluator, call: CallNode): ExprValue {
+  const [vectorsNode, indicesNode] = expectArgs(call, "Shuffle", 2);
+  if (vectorsNode!.kind !== "List" || vectorsNode!.elts.length === 0) fail("the vectors of T.Shuffle must be a non-empty list", vectorsNode!.pos);
+  if (indicesNode!.kind !== "List" || indicesNode!.elts.length === 0) fail("the indices of T.Shuffle must be a non-empty list", indicesNode!.pos);
+  const vectors = vectorsNode!.elts.map((v) => ev.prim(v));
+  const element = elementType(vectors[0]!.dtype);
+  if (vectors.some((v) => elementType(v.dtype) !== element)) fail("the vectors of T.Shuffle must share one element type", vectorsNode!.pos);
+  const total = vectors.reduce((n, v) => n + lanesOf(v.dtype), 0);
+  const indices = indicesNode!.elts.map((i) => {
+    const k = ev.constInt(i, "an index of T.Shuffle");
+    if (k < 0 || k >= total) fail(`T.Shuffle index ${k} is out of range: the vectors have ${total} lanes`, i.pos);
+    return intImm(k);
+  });
+  return callExpr(withLanes(element, indices.length), "Shuffle", [...vectors, ...indices]);
+}
 
 /** TVM's spellings of an operator: `"tirx.prefetch"` or `tvm.ir.Op.get("tirx.prefetch")`, our name without the prefix. */
 function operatorName(ev: ExprEvaluator, e: PyExpr): string {
@@ -392,7 +425,12 @@ function namespacedCall(ev: ExprEvaluator, call: CallNode, op: string): ExprValu
 
 /** Evaluates a call expression: `T.<function>(...)`. */
 /** Python spellings that TVM's parser evaluates to the same object as a T.* function. */
-const PYTHON_SPELLINGS: Readonly<Record<string, string>> = { "tvm.target.Target": "T.target" };
+const PYTHON_SPELLINGS: Readonly<Record<string, string>> = {
+  "tvm.target.Target": "T.target",
+  "tvm.tirx.div": "T.Div",
+  "tirx.vscale": "T.vscale",
+  "tvm.tirx.vscale": "T.vscale",
+};
 
 export function callTFunction(ev: ExprEvaluator, written: CallNode): ExprValue {
   const call = written.args.some((a) => a.kind === "Starred") ? { ...written, args: ev.spliced(written.args) } : written;

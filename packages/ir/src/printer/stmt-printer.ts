@@ -7,7 +7,21 @@ import type { Buffer } from "../buffer.js";
 import type { PrimExpr } from "../expr.js";
 import { IRError } from "../errors.js";
 import { IRVisitor, usesVar } from "../functor.js";
-import type { Allocate, AttrStmt, BlockRealize, BufferRegion, BufferStore, DeclBuffer, For, IfThenElse, IterType, IterVar, LetStmt, Stmt } from "../stmt.js";
+import {
+  type Allocate,
+  type AttrStmt,
+  type BlockRealize,
+  type BufferRegion,
+  type BufferStore,
+  type DeclBuffer,
+  DEVICE_ENTRY_KEY,
+  type For,
+  type IfThenElse,
+  type IterType,
+  type IterVar,
+  type LetStmt,
+  type Stmt,
+} from "../stmt.js";
 import { bufferCall, bufferRegionText } from "./buffer-decl.js";
 import type { PrintContext } from "./context.js";
 import { addFolded, bufferAccessText, exprText, predicatedAccessText } from "./expr-printer.js";
@@ -369,6 +383,16 @@ export class StmtPrinter {
       }
       const rhs = `${this.ctx.tir("launch_thread")}(${pyString(node.name, this.ctx.style)}, ${value})`;
       return this.printScoped(indent, isLast, s, rhs, () => this.ctx.names.define(node, node.name, "v"), body);
+    }
+    if (
+      s.key === DEVICE_ENTRY_KEY &&
+      node === undefined &&
+      s.subject === undefined &&
+      s.value.kind === "IntImm" &&
+      s.value.dtype === "bool" &&
+      s.value.value === 1
+    ) {
+      return this.printScoped(indent, isLast, s, `${this.ctx.tir("device_entry")}()`, undefined, body);
     }
     const subject = node !== undefined ? this.ctx.varName(node) : s.subject !== undefined ? this.subjectText(s.subject) : this.kw("None");
     const rhs = `${this.ctx.tir("attr")}(${subject}, ${pyString(s.key, this.ctx.style)}, ${value})`;

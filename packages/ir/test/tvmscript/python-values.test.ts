@@ -249,3 +249,73 @@ describe("TVM's constructors and module-level forms", () => {
     expect(() => parseTVMScript(["@I.ir_module", "class M:", "    I.module_attrs({1: 2})"].join("\n"))).toThrow("the keys of I.module_attrs must be strings");
   });
 });
+
+describe("Python spellings of indices and buffer fields", () => {
+  it("A[(i, j)] is A[i, j]; A.ty.shape / A.ty.elem_offset are A.shape / A.elem_offset; len() of shapes and closure tuples", () => {
+    const f = roundTrip(
+      [
+        "@T.prim_func",
+        'def f(A: T.Buffer((2, 3), "int32")):',
+        "    A[(0, 1)] = A.ty.shape[1] + A.ty.elem_offset",
+        "    A[1, 2] = len(A.shape) * 10 + len(dims)",
+      ].join("\n"),
+      { dims: { expr: "(4, 5, 6)" } },
+    );
+    const a = new Int32Array(6);
+    compilePrimFunc(f).run([a]);
+    expect([a[1], a[5]]).toEqual([3, 23]);
+    expect(errorOf(["@T.prim_func", "def f(n: T.int32):", "    T.evaluate(len(n))"].join("\n")).reason).toBe(
+      "len takes a buffer's shape or strides, or a tuple or list given in the closure",
+    );
+  });
+});
+
+describe("T.Shuffle, T.device_entry, T.handle_add_byte_offset", () => {
+  it("T.Shuffle picks lanes of its concatenated vectors and prints back as lists", () => {
+    const f = roundTrip(
+      ["@T.prim_func", 'def f(A: T.Buffer((8,), "float32"), B: T.Buffer((8,), "float32")):', "    B[0:2] = T.Shuffle([A[0:4], A[4:8]], [0, 7])"].join("\n"),
+    );
+    const [s] = callsOf(f, "Shuffle");
+    expect(s!.dtype).toBe("float32x2");
+    expect(s!.args).toHaveLength(4);
+    const bad = ["@T.prim_func", 'def f(A: T.Buffer((8,), "float32")):', "    A[0] = T.Shuffle([A[0:4]], [4])"].join("\n");
+    expect(errorOf(bad)).toEqual({ reason: "T.Shuffle index 4 is out of range: the vectors have 4 lanes", line: 3, column: 33 });
+  });
+
+  it("T.device_entry() marks the rest of the body, and reads back in both dialects", () => {
+    const f = roundTrip(
+      [
+        "@T.prim_func",
+        'def f(A: T.Buffer((8,), "float32"), p: T.handle):',
+        "    A[1] = A[0]",
+        "    T.device_entry()",
+        "    T.evaluate(T.handle_add_byte_offset(p, 4))",
+      ].join("\n"),
+    );
+    const marker = f.body.kind === "SeqStmt" ? f.body.seq[1] : undefined;
+    expect(marker?.kind === "AttrStmt" && marker.key).toBe("tirx.device_entry");
+    expect(errorOf(["@T.prim_func", "def f():", "    T.device_entry(1)"].join("\n")).reason).toBe("T.device_entry takes no arguments");
+  });
+});
+
+describe("Python evaluation of literals and expression methods", () => {
+  it("1 / 4 of two number literals is Python's float division; x.astype(dtype) casts; tvm.tirx.div is T.Div", () => {
+    const f = roundTrip(
+      [
+        "@T.prim_func",
+        'def f(A: T.Buffer((4,), "float32"), B: T.Buffer((1,), "int32")):',
+        "    A[0] = T.float32(1 / 4)",
+        "    B[0] = A[1].astype(dt)",
+        "    A[2] = tvm.tirx.div(A[3], A[1])",
+      ].join("\n"),
+      { dt: "int32" },
+    );
+    const a = new Float32Array([0, 7.5, 0, 3]);
+    const b = new Int32Array(1);
+    compilePrimFunc(f).run([a, b]);
+    expect([a[0], b[0], a[2]]).toEqual([0.25, 7, 0.4000000059604645]);
+    expect(errorOf(["@T.prim_func", "def f(n: T.int32):", "    T.evaluate(n / 2)"].join("\n")).reason).toBe(
+      '"/" on integers is ambiguous in TVMScript: use "//" (floor division) or T.truncdiv',
+    );
+  });
+});
