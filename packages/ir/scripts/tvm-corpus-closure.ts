@@ -74,7 +74,10 @@ function assignment(text: string, into: Map<string, ClosureValue>): void {
   if (targets.some((t) => !/^\w+$/.test(t))) return;
   const param = /^tvm\.testing\.parameter\((.*)\)$/.exec(m[2]!);
   const rhs = param === null ? m[2]! : (topLevelItems(param[1]!)[0] ?? "");
-  const values = targets.length === 1 ? [rhs] : topLevelItems(rhs.replace(/^\((.*)\)$/, "$1"));
+  // `a, b = pair` unpacks a tuple handed on as text.
+  const known = into.get(rhs.trim());
+  const tupleText = targets.length > 1 && typeof known === "object" ? known.expr : rhs;
+  const values = targets.length === 1 ? [rhs] : topLevelItems(tupleText.replace(/^[([](.*)[)\]]$/, "$1"));
   if (values.length !== targets.length) return;
   const computed = values.map((v) => constantValue(v, into));
   targets.forEach((t, i) => {
@@ -90,7 +93,12 @@ function bindParameters(logical: readonly LogicalLine[], index: number, closure:
   if (m === null) return;
   const params = parameterList(bracketed(def.text, m[0].length - 1) ?? "");
   const bound = new Map<string, ClosureValue>();
-  for (let k = index - 1; k >= 0 && logical[k]!.text.startsWith("@"); k--) parametrize(logical[k]!.text, bound);
+  const moduleLists = new Map<string, string>();
+  for (const l of logical) {
+    const list = l.indent === 0 ? /^(\w+)\s*=\s*(\[.*\])$/.exec(l.text) : null;
+    if (list !== null) moduleLists.set(list[1]!, list[2]!);
+  }
+  for (let k = index - 1; k >= 0 && logical[k]!.text.startsWith("@"); k--) parametrize(logical[k]!.text, bound, moduleLists);
   if (bound.size === 0) firstCallArguments(logical, m[1]!, def.first, params, closure, bound);
   for (const p of params) {
     const v = bound.get(p.name) ?? (p.defaultText === undefined ? undefined : constantValue(p.defaultText, closure));
@@ -116,10 +124,12 @@ function parameterList(text: string): Parameter[] {
 }
 
 /** The first case of `@pytest.mark.parametrize("a, b", [(1, "x"), ...])` (also `pytest.param(...)` cases). */
-function parametrize(text: string, into: Map<string, ClosureValue>): void {
+function parametrize(text: string, into: Map<string, ClosureValue>, moduleLists: ReadonlyMap<string, string>): void {
   const m = /^@pytest\.mark\.parametrize\(/.exec(text);
   if (m === null) return;
-  const [namesText, casesText] = topLevelItems(bracketed(text, m[0].length - 1) ?? "");
+  const [namesText, casesWritten] = topLevelItems(bracketed(text, m[0].length - 1) ?? "");
+  // The cases may be a module-level list named elsewhere (`@pytest.mark.parametrize("a,b", CASES)`).
+  const casesText = casesWritten !== undefined && /^\w+$/.test(casesWritten) ? (moduleLists.get(casesWritten) ?? casesWritten) : casesWritten;
   if (namesText === undefined || casesText === undefined || !/^[[(]/.test(casesText)) return;
   const names = (constantValue(namesText, into) ?? "")
     .toString()
@@ -160,8 +170,13 @@ function firstCallArguments(
   let end = at + 1;
   while (indent > 0 && end < logical.length && logical[end]!.indent >= indent) end++;
   const scope = indent === 0 ? logical : logical.slice(at + 1, end);
+  // Names the caller binds before the call: its constant assignments and the first item of a
+  // `for a, b in [(...), ...]:` loop, forgotten at the next top-level statement.
+  let caller = new Map(known);
   for (const l of scope) {
     if (l.first === defLine) continue;
+    if (l.indent === 0) caller = new Map(known);
+    else if (!loopBinding(l.text, caller)) assignment(l.text, caller);
     const m = call.exec(l.text);
     if (m === null || /^def\s/.test(l.text)) continue;
     const args = topLevelItems(bracketed(l.text, m.index + name.length) ?? "");
@@ -170,7 +185,7 @@ function firstCallArguments(
     const allConstant = args.every((arg) => {
       const kw = /^(\w+)\s*=(?!=)\s*(.+)$/.exec(arg);
       const target = kw === null ? params[positional++]?.name : kw[1]!;
-      const v = constantValue(kw === null ? arg : kw[2]!, known);
+      const v = constantValue(kw === null ? arg : kw[2]!, caller);
       if (target === undefined || v === undefined) return false;
       values.set(target, v);
       return true;
@@ -179,4 +194,13 @@ function firstCallArguments(
     for (const [k, v] of values) into.set(k, v);
     return;
   }
+}
+
+/** `for a, b in [(x, y), ...]:` binds the targets to the first item; false when the line is no such loop. */
+function loopBinding(text: string, into: Map<string, ClosureValue>): boolean {
+  const m = /^for\s+([\w\s,()]+?)\s+in\s+([[(].*[\])])\s*:$/.exec(text);
+  if (m === null) return false;
+  const first = topLevelItems(m[2]!.slice(1, -1))[0];
+  if (first !== undefined) assignment(`${m[1]!.replace(/[()]/g, "")} = ${first}`, into);
+  return true;
 }

@@ -105,6 +105,9 @@ export function bracketed(text: string, open: number): string | undefined {
 /** The value of a constant Python expression, `known` giving the names it may use. */
 export function constantValue(text: string, known: ReadonlyMap<string, ClosureValue>): ClosureValue | undefined {
   const t = text.trim();
+  // tvm.runtime.convert(x) of a constant is that constant as a TIR value.
+  const converted = /^tvm\.runtime\.convert\((.*)\)$/.exec(t);
+  if (converted !== null) return constantValue(converted[1]!, known);
   const fString = /^f(["'])(.*)\1$/.exec(t);
   if (fString !== null) return formatted(fString[2]!, known);
   const e = pythonExpr(t);
@@ -189,7 +192,7 @@ function scriptText(e: PyExpr, known: ReadonlyMap<string, ClosureValue>): string
 
 function callText(e: Extract<PyExpr, { kind: "Call" }>, known: ReadonlyMap<string, ClosureValue>): string | undefined {
   const callee = dotted(e.func);
-  if (callee === "tvm.tirx.const") {
+  if (callee === "tvm.tirx.const" || callee === "tirx.const" || callee === "const") {
     // tvm.tirx.const(v, dtype) is a typed constant: T.<dtype>(v).
     const dtypeNode = e.args[1] ?? e.keywords.find((k) => k.name === "dtype")?.value;
     const dt = dtypeNode === undefined ? undefined : evaluate(dtypeNode, known);

@@ -269,6 +269,49 @@ def test_two():
   });
 });
 
+describe("values the caller binds before the call", () => {
+  const CALLER = `
+CASES = [("float16", 8), ("float32", 4)]
+
+
+def make(dtype, vector_size, flag, m):
+    size_expr = tvm.runtime.convert(vector_size)
+
+    @T.prim_func
+    def f(A: T.Buffer((m,), dtype)):
+        if flag:
+            A[0] = T.Cast(dtype, size_expr)
+
+
+def test_loop():
+    for dtype, vec in [("float16", 8), ("float32", 4)]:
+        make(dtype, vec, True, const(32, "int32"))
+
+
+@pytest.mark.parametrize("pair", CASES)
+def test_unpack(pair):
+    dt, n = pair
+
+    @T.prim_func
+    def g(A: T.Buffer((n,), dt)):
+        A[0] = A[1]
+`;
+
+  it("binds a loop's first item, unpacks tuples, and reads tvm.runtime.convert, const and a parametrize list named elsewhere", () => {
+    const [make, unpack] = extractCases("tests/test_w.py", CALLER);
+    expect(make!.closure).toEqual({
+      CASES: { expr: '[("float16", 8), ("float32", 4)]' },
+      dtype: "float16",
+      vector_size: 8,
+      flag: { expr: "True" },
+      m: { expr: "T.int32(32)" },
+      size_expr: 8,
+    });
+    expect(unpack!.closure).toMatchObject({ pair: { expr: '("float16", 8)' }, dt: "float16", n: 8 });
+    for (const c of [make!, unpack!]) expect(parseTVMScript(c.text, { closure: c.closure }).functions.size).toBe(1);
+  });
+});
+
 describe("scripts quoted in Python strings", () => {
   const QUOTED = `
 def test_printer():
