@@ -23,6 +23,7 @@ export function closureOf(lines: readonly string[], at: number): Record<string, 
   const closure = new Map<string, ClosureValue>();
   logical.forEach((l, k) => {
     if (l.indent === 0) definition(logical, k, closure);
+    if (l.indent === 0) macroDefinition(lines, logical, k, closure);
   });
   for (const d of enclosingDefs(lines, at)) {
     const index = logical.findIndex((l) => l.first === d);
@@ -31,7 +32,9 @@ export function closureOf(lines: readonly string[], at: number): Record<string, 
     bindParameters(logical, index, closure);
     const bodyIndent = logical[index + 1]?.indent;
     for (let k = index + 1; k < logical.length && logical[k]!.first < at; k++) {
-      if (logical[k]!.indent === bodyIndent) definition(logical, k, closure);
+      if (logical[k]!.indent !== bodyIndent) continue;
+      definition(logical, k, closure);
+      macroDefinition(lines, logical, k, closure);
     }
   }
   return Object.fromEntries(closure);
@@ -66,6 +69,18 @@ function definition(logical: readonly LogicalLine[], k: number, into: Map<string
   if (fn !== undefined) into.set(def[1]!, fn);
 }
 
+/** A `@T.inline` / `@T.macro` function (decorator at `logical[k]`), handed on as its dedented text. */
+function macroDefinition(lines: readonly string[], logical: readonly LogicalLine[], k: number, into: Map<string, ClosureValue>): void {
+  const def = logical[k + 1];
+  const name = def === undefined ? null : /^def\s+(\w+)\s*\(/.exec(def.text);
+  if (!/^@T\.(inline|macro)\b/.test(logical[k]!.text) || def === undefined || name === null) return;
+  let end = k + 2;
+  while (end < logical.length && logical[end]!.indent > def.indent) end++;
+  const body = lines.slice(def.first, logical[end]?.first ?? lines.length);
+  while (body.length > 0 && isBlank(body[body.length - 1]!)) body.pop();
+  into.set(name[1]!, { macro: `${body.map((line) => line.slice(def.indent)).join("\n")}\n` });
+}
+
 /** `NAME = <constant>`, `A, B = <constant>, <constant>` or `NAME = tvm.testing.parameter(<constant>, ...)`. */
 function assignment(text: string, into: Map<string, ClosureValue>): void {
   const m = /^([\w\s,]+?)\s*=(?!=)\s*(.+)$/.exec(text);
@@ -76,7 +91,7 @@ function assignment(text: string, into: Map<string, ClosureValue>): void {
   const rhs = param === null ? m[2]! : (topLevelItems(param[1]!)[0] ?? "");
   // `a, b = pair` unpacks a tuple handed on as text.
   const known = into.get(rhs.trim());
-  const tupleText = targets.length > 1 && typeof known === "object" ? known.expr : rhs;
+  const tupleText = targets.length > 1 && typeof known === "object" && "expr" in known ? known.expr : rhs;
   const values = targets.length === 1 ? [rhs] : topLevelItems(tupleText.replace(/^[([](.*)[)\]]$/, "$1"));
   if (values.length !== targets.length) return;
   const computed = values.map((v) => constantValue(v, into));

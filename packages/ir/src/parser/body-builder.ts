@@ -21,7 +21,7 @@ import { isLiteral, literalToExpr, valuesToExprs } from "./literal.js";
 import { buildFor } from "./loop-builder.js";
 import { loweredAssign, loweredCallStatement, loweredWith } from "./lowered-builder.js";
 import { parseRegion, subscriptItems } from "./regions.js";
-import type { ScopeStack } from "./scope.js";
+import type { Binding, ScopeStack } from "./scope.js";
 
 type CallNode = Extract<PyExpr, { kind: "Call" }>;
 
@@ -152,6 +152,9 @@ export class BodyBuilder {
   private exprStatement(e: PyExpr): StmtResult {
     if (e.kind === "String") return undefined; // a docstring
     if (e.kind !== "Call") return evaluate(this.ev.prim(e));
+    const macro = e.func.kind === "Name" ? this.scopes.lookup(e.func.id) : undefined;
+    if (macro?.kind === "macro") return this.inlineMacro(macro.def, e);
+    if (macro?.kind === "broken macro") fail(macro.problem, e.pos);
     const method = this.ev.bufferMember(e.func);
     if (method?.member === "vstore") return vstoreCall(this.ev, method.buffer, e);
     const callee = dottedName(e.func);
@@ -167,6 +170,32 @@ export class BodyBuilder {
       fail(`the result of ${callee} must be assigned to a name, as in X = ${callee}(...)`, e.pos);
     }
     return evaluate(this.ev.prim(e));
+  }
+
+  /**
+   * `f(A, i)` where the closure gives `f` as a `@T.inline` macro: its statements, built here with
+   * its parameters bound to the arguments (a buffer stays a buffer). As in TVM's hygienic macros,
+   * the body sees only its parameters and the closure, not the caller's names.
+   */
+  private inlineMacro(def: Extract<PyStmt, { kind: "FunctionDef" }>, call: CallNode): StmtResult {
+    const args = bindArguments(
+      call,
+      def.name,
+      def.params.map((p) => p.name),
+      def.params.length,
+    );
+    const bindings = new Map([...args].map(([name, arg]) => [name, this.argumentBinding(arg)] as const));
+    return this.scopes.hygienic(() => {
+      for (const [name, b] of bindings) this.scopes.define(name, b);
+      return this.nested(def.body.filter((st) => !(st.kind === "ExprStmt" && st.value.kind === "String")));
+    });
+  }
+
+  private argumentBinding(arg: PyExpr): Binding {
+    const bound = arg.kind === "Name" ? this.scopes.lookup(arg.id) : undefined;
+    // A buffer stays a buffer, a loop variable keeps its range (for T.axis.remap in the body).
+    if (bound?.kind === "buffer" || bound?.kind === "var") return bound;
+    return { kind: "value", value: this.ev.value(arg) };
   }
 
   private funcAttr(call: CallNode): StmtResult {

@@ -28,7 +28,11 @@ export interface ParseOptions {
   closure?: Readonly<Record<string, ClosureValue>>;
 }
 
-export type ClosureValue = number | string | { readonly expr: string };
+/**
+ * A Python value the script may name: a number, a string, TVMScript expression text
+ * (`{ expr: "T.float32(1)" }`), or the text of a `@T.inline` macro (`{ macro: "def f(A):\n    ..." }`).
+ */
+export type ClosureValue = number | string | { readonly expr: string } | { readonly macro: string };
 
 /**
  * Parses TVMScript: an `@I.ir_module class` with `@T.prim_func` members, or bare `@T.prim_func`
@@ -65,6 +69,7 @@ export function parsePrimFunc(text: string, opts: ParseOptions = {}): PrimFunc {
 function closureBinding(name: string, value: ClosureValue): Binding {
   if (typeof value === "string") return { kind: "string", value };
   if (typeof value === "number") return { kind: "number", value, isFloat: !Number.isInteger(value) };
+  if ("macro" in value) return macroBinding(name, value.macro);
   let stmts: PyStmt[];
   try {
     stmts = parsePython(`${name} = ${value.expr}\n`);
@@ -75,6 +80,20 @@ function closureBinding(name: string, value: ClosureValue): Binding {
   const [s] = stmts;
   if (stmts.length !== 1 || s?.kind !== "Assign") throw new IRError(`closure value ${name} = ${value.expr}: not a single expression`);
   return { kind: "expr", text: value.expr, node: s.value };
+}
+
+function macroBinding(name: string, text: string): Binding {
+  let stmts: PyStmt[];
+  try {
+    stmts = parsePython(text);
+  } catch (err) {
+    if (!(err instanceof ParseFailure)) throw err;
+    return { kind: "broken macro", problem: `closure macro ${name}: ${err.reason} (line ${err.pos.line} of its text)` };
+  }
+  const [def] = stmts;
+  if (stmts.length !== 1 || def?.kind !== "FunctionDef")
+    return { kind: "broken macro", problem: `closure macro ${name}: expected one "def ${name}(...):" function` };
+  return { kind: "macro", def };
 }
 
 function withDiagnostics<T>(file: SourceFile, f: () => T): T {

@@ -312,6 +312,26 @@ def test_unpack(pair):
   });
 });
 
+describe("macros in the closure", () => {
+  const MACRO = `
+def test_macro():
+    @T.inline
+    def twice(A, i):
+        # a comment
+        A[i] = A[i] * 2
+
+    @T.prim_func
+    def f(A: T.Buffer((4,), "int32")):
+        twice(A, 1)
+`;
+
+  it("a @T.inline function is handed on as its dedented text, which the parser inlines", () => {
+    const [c] = extractCases("tests/test_m.py", MACRO);
+    expect(c!.closure).toEqual({ twice: { macro: "def twice(A, i):\n    # a comment\n    A[i] = A[i] * 2\n" } });
+    expect(printTVMScript(parseTVMScript(c!.text, { closure: c!.closure }))).toContain("A[1] = A[1] * 2");
+  });
+});
+
 describe("scripts quoted in Python strings", () => {
   const QUOTED = `
 def test_printer():

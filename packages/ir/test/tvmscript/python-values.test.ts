@@ -319,3 +319,46 @@ describe("Python evaluation of literals and expression methods", () => {
     );
   });
 });
+
+describe("@T.inline macros from the closure", () => {
+  const closure: Closure = {
+    x_value: 3,
+    capture: { macro: "def capture(A, B):\n    B[()] = A[x_value]\n" },
+    bump: { macro: 'def bump(A, idx):\n    """doc"""\n    A[idx] = A[idx] * T.float32(2)\n' },
+    broken: { macro: "def broken(*args):\n    T.evaluate(0)\n" },
+  };
+
+  it("inlines the body with its parameters bound to the arguments, hygienically, and runs", () => {
+    const f = roundTrip(
+      [
+        "@T.prim_func",
+        'def f(A: T.Buffer((8,), "float32"), B: T.Buffer((), "float32")):',
+        "    for x_value in range(4):",
+        "        capture(A, B)",
+        "        bump(A, idx=x_value)",
+      ].join("\n"),
+      closure,
+    );
+    const a = Float32Array.from([1, 2, 3, 4, 5, 6, 7, 8]);
+    const b = new Float32Array(1);
+    compilePrimFunc(f).run([a, b]);
+    // capture reads A[3] (the closure's x_value, not the loop's) each time, after bump doubled it once.
+    expect([...a.slice(0, 5)]).toEqual([2, 4, 6, 8, 5]);
+    expect(b[0]).toBe(4);
+  });
+
+  it("a macro that does not parse is an error only where it is called, and a macro is no value", () => {
+    const call = ["@T.prim_func", "def f():", "    broken()"].join("\n");
+    expect(errorOf(call, closure)).toEqual({
+      reason: "closure macro broken: variadic parameters are not supported in TVMScript (line 1 of its text)",
+      line: 3,
+      column: 5,
+    });
+    expect(errorOf(["@T.prim_func", "def f(n: T.int32):", "    T.evaluate(bump + n)"].join("\n"), closure).reason).toBe(
+      'macro "bump" is no value; call it as a statement, as in bump(...)',
+    );
+    expect(errorOf(["@T.prim_func", 'def f(A: T.Buffer((8,), "float32")):', "    bump(A)"].join("\n"), closure).reason).toBe(
+      'bump is missing the argument "idx"',
+    );
+  });
+});
