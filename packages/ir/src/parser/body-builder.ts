@@ -159,6 +159,7 @@ export class BodyBuilder {
     if (method?.member === "vstore") return vstoreCall(this.ev, method.buffer, e);
     const callee = dottedName(e.func);
     if (callee === "T.func_attr") return this.funcAttr(e);
+    if (callee === "T.bind") return this.bindValue(undefined, e);
     if (callee === "T.evaluate") {
       if (e.args.length !== 1) fail(`T.evaluate takes 1 argument, got ${e.args.length}`, e.pos);
       return evaluate(this.ev.prim(e.args[0]!));
@@ -285,13 +286,38 @@ export class BodyBuilder {
     return undefined;
   }
 
-  /** `x = T.bind(value)`: TVM's explicit spelling of a let binding (`x = value`). */
-  private bindValue(name: string, call: CallNode): StmtResult {
-    const args = bindArguments(call, "T.bind", ["value"], 1);
-    const v = this.ev.prim(args.get("value")!);
-    const letVar = variable(name, v.dtype);
-    this.scopes.define(name, { kind: "var", var: letVar });
+  /**
+   * `x = T.bind(value[, type_annotation])`: TVM's explicit spelling of a let binding (`x = value`);
+   * `T.bind(value, var=x)` as a statement binds an existing variable for what follows. A type
+   * annotation (`T.handle("float32")`, `T.int64`) gives the variable's dtype; a pointer's pointee is dropped.
+   */
+  private bindValue(name: string | undefined, call: CallNode): StmtResult {
+    const args = bindArguments(call, "T.bind", ["value", "type_annotation", "var"], 1);
+    const varNode = args.get("var");
+    if (name !== undefined && varNode !== undefined) fail("T.bind(..., var=x) binds x itself: write it as a statement, not an assignment", varNode.pos);
+    if (name === undefined && varNode === undefined) fail("T.bind as a statement needs var=, as in T.bind(value, var=x)", call.pos);
+    const annotated = args.get("type_annotation");
+    const dt = annotated === undefined ? undefined : this.typeAnnotation(annotated);
+    if (varNode !== undefined) {
+      const v = this.ev.prim(varNode);
+      if (v.kind !== "Var") fail("var= of T.bind must be a variable", varNode.pos);
+      const value = this.ev.prim(args.get("value")!, v.dtype);
+      return { wrap: (rest) => letStmt(v, value, rest) };
+    }
+    const v = this.ev.prim(args.get("value")!, dt);
+    if (dt !== undefined && v.dtype !== dt) fail(`T.bind: the value has dtype ${v.dtype}, the annotation says ${dt}`, args.get("value")!.pos);
+    const letVar = variable(name!, dt ?? v.dtype);
+    this.scopes.define(name!, { kind: "var", var: letVar });
     return { wrap: (rest) => letStmt(letVar, v, rest) };
+  }
+
+  /** The dtype a type annotation stands for: `T.handle(...)` (a pointer), `T.int64` or `T.int64()`. */
+  private typeAnnotation(e: PyExpr): string {
+    const callee = dottedName(e.kind === "Call" ? e.func : e);
+    if (callee === "T.handle") return "handle";
+    const dt = callee?.startsWith("T.") ? callee.slice(2) : "";
+    if (/^(u?int|float|bool)\d*(x\d+)?$/.test(dt)) return dt;
+    return fail('expected a type annotation such as T.handle("float32") or T.int64', e.pos);
   }
 
   /** `n = T.int32()` / `n = T.var("int32")`: a free variable, e.g. a symbolic shape. */

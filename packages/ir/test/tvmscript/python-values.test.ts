@@ -362,3 +362,28 @@ describe("@T.inline macros from the closure", () => {
     );
   });
 });
+
+describe("T.bind with a type annotation or var=", () => {
+  it("binds an existing variable as a statement, or a new one of the annotated dtype, and runs", () => {
+    const f = roundTrip(
+      [
+        "@T.prim_func",
+        'def f(i: T.int32, A: T.Buffer((2,), "int64")):',
+        "    j = T.int32()",
+        "    T.bind(i + 1, var=j)",
+        '    k = T.bind(T.Cast("int64", j * 2), T.int64)',
+        "    A[0] = k",
+      ].join("\n"),
+    );
+    const a = new Float64Array(2);
+    compilePrimFunc(f).run([4, a]);
+    expect(a[0]).toBe(10);
+    const bad = ["@T.prim_func", "def f(i: T.int32):", "    T.bind(i)"].join("\n");
+    expect(errorOf(bad).reason).toBe("T.bind as a statement needs var=, as in T.bind(value, var=x)");
+    expect(errorOf(["@T.prim_func", "def f(i: T.int32):", "    k = T.bind(i, T.int64)", "    T.evaluate(k)"].join("\n"))).toEqual({
+      reason: "T.bind: the value has dtype int32, the annotation says int64",
+      line: 3,
+      column: 16,
+    });
+  });
+});
