@@ -119,13 +119,31 @@ function declBufferChecked(name: string, extents: PrimExpr[], dt: string, scope:
 }
 
 /** `T.decl_buffer(...)`: a view of existing storage with `data=`, else storage and view at once. */
-function declBufferForm(b: BodyBuilder, call: CallNode, name: string): ScopedForm {
+function declBufferForm(b: BodyBuilder, written: CallNode, name: string): ScopedForm {
+  const pointer = dataPointer(b, written, name);
+  const call = pointer === undefined ? written : { ...written, keywords: written.keywords.map((k) => (k.name === "data" ? { ...k, value: pointer.name } : k)) };
   const { buffer, args } = parseBufferDecl(b.ev, call, "T.decl_buffer", name);
   const ownsStorage = args.get("data") === undefined;
+  const declare = (body: Stmt): Stmt => (ownsStorage ? allocate(buffer, declBufferStmt(buffer, body)) : declBufferStmt(buffer, body));
   return {
     bind: (n) => b.scopes.define(n, { kind: "buffer", buffer }),
-    wrap: (body) => (ownsStorage ? allocate(buffer, declBufferStmt(buffer, body)) : declBufferStmt(buffer, body)),
+    wrap: (body) => (pointer === undefined ? declare(body) : letStmt(pointer.var, pointer.value, declare(body))),
   };
+}
+
+/**
+ * `data=<pointer expression>` (`T.address_of(A[16])`), which TVM's DeclBuffer takes as is: our
+ * buffers point through a variable, so the pointer is let-bound to `<name>_data` first.
+ */
+function dataPointer(b: BodyBuilder, call: CallNode, name: string): { var: Var; value: PrimExpr; name: PyExpr } | undefined {
+  const given = call.keywords.find((k) => k.name === "data")?.value;
+  if (given === undefined || given.kind === "Name" || given.kind === "Attribute") return undefined;
+  const value = b.ev.prim(given);
+  if (value.kind === "Var" || value.dtype !== "handle") return undefined;
+  const pointerName = `${name}_data`;
+  const v = variable(pointerName, "handle");
+  b.scopes.define(pointerName, { kind: "var", var: v });
+  return { var: v, value, name: { kind: "Name", id: pointerName, pos: given.pos } };
 }
 
 /**

@@ -387,3 +387,27 @@ describe("T.bind with a type annotation or var=", () => {
     });
   });
 });
+
+describe("T.decl_buffer(data=<pointer expression>)", () => {
+  it("let-binds the pointer to <name>_data and declares the buffer over it", () => {
+    const f = roundTrip(
+      [
+        "@T.prim_func",
+        'def f(A: T.Buffer((32,), "float32")):',
+        '    B = T.decl_buffer((4,), "float32", data=T.address_of(A[4]))',
+        "    B[0] = T.float32(1)",
+      ].join("\n"),
+    );
+    expect(f.body.kind).toBe("LetStmt");
+    const let_ = f.body.kind === "LetStmt" ? f.body : undefined;
+    expect(let_!.variable.name).toBe("B_data");
+    expect(let_!.body.kind === "DeclBuffer" && let_!.body.buffer.data).toBe(let_!.variable);
+    const notPointer = [
+      "@T.prim_func",
+      'def f(A: T.Buffer((32,), "float32")):',
+      '    B = T.decl_buffer((4,), "float32", data=A[0])',
+      "    B[0] = T.float32(1)",
+    ].join("\n");
+    expect(errorOf(notPointer).reason).toBe("data= must be a handle variable, such as B.data");
+  });
+});
