@@ -55,17 +55,16 @@ function enclosingDefs(lines: readonly string[], at: number): number[] {
 /** An assignment, or a helper function whose body is one `return <expr>` (as a lambda). */
 function definition(logical: readonly LogicalLine[], k: number, into: Map<string, ClosureValue>): void {
   const line = logical[k]!;
-  const def = /^def\s+(\w+)\s*\(([\w\s,]*)\)\s*(->.*)?:$/.exec(line.text);
+  const def = /^def\s+(\w+)\s*\(([\w\s,:]*)\)\s*(->.*)?:$/.exec(line.text);
   if (def === null) return assignment(line.text, into);
-  const ret = logical[k + 1];
-  const after = logical[k + 2];
-  if (ret === undefined || ret.indent <= line.indent || !ret.text.startsWith("return ")) return;
-  if (after !== undefined && after.indent > line.indent) return;
+  const body: string[] = [];
+  for (let j = k + 1; j < logical.length && logical[j]!.indent > line.indent; j++) body.push(logical[j]!.text);
+  if (body.length === 0 || !body[body.length - 1]!.startsWith("return ")) return;
   const params = def[2]!
     .split(",")
-    .map((p) => p.trim())
+    .map((p) => p.split(":")[0]!.trim())
     .filter((p) => p !== "");
-  const fn = helperFunction(params, ret.text.slice("return ".length), into);
+  const fn = helperFunction(params, body, into);
   if (fn !== undefined) into.set(def[1]!, fn);
 }
 

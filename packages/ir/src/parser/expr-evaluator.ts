@@ -252,7 +252,11 @@ export class ExprEvaluator {
     }
     const args = call.args.map((a) => this.value(a));
     return this.scopes.within(() => {
-      fn.params.forEach((p, i) => this.scopes.define(p, { kind: "value", value: args[i]! }));
+      // A string argument stays a string, so that the body may use it as a dtype (`T.reinterpret(dt, v)`).
+      fn.params.forEach((p, i) => {
+        const arg = args[i]!;
+        this.scopes.define(p, !isLiteral(arg) && arg.kind === "StringImm" ? { kind: "string", value: arg.value } : { kind: "value", value: arg });
+      });
       return this.closureExpr(call.func as Node<"Name">, text, fn.body);
     });
   }

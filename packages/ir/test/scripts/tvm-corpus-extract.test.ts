@@ -199,15 +199,17 @@ def test_helpers(op):
     def f(A: T.Buffer((4,), "int32")):
         A[0] = op(A[1], A[2])
         T.evaluate(intrin(A.data, 1))
+        A[3] = twice(A[0])
 `;
 
-  it("a one-line helper becomes a lambda, a T.* function value is called as that function", () => {
+  it("a helper becomes a lambda (its local assignments substituted), a T.* function value is called as that function", () => {
     const [c] = extractCases("tests/test_w.py", HELPERS);
-    expect(c!.closure).toEqual({ intrin: { expr: "lambda data, offset: 0" }, op: { expr: "T.Max" } });
+    expect(c!.closure).toEqual({ intrin: { expr: "lambda data, offset: 0" }, twice: { expr: "lambda x: ((x) * (2))" }, op: { expr: "T.Max" } });
     const f = [...parseTVMScript(c!.text, { closure: c!.closure }).functions.values()][0]!;
     const printed = printTVMScript(f);
     expect(printed).toContain("A[0] = T.max(A[1], A[2])");
     expect(printed).toContain("T.evaluate(0)");
+    expect(printed).toContain("A[3] = A[0] * 2");
   });
 
   it("a lambda called with the wrong number of arguments is a positioned error", () => {
