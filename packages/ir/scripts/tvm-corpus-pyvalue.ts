@@ -134,12 +134,13 @@ const TIR_CONSTRUCTORS: Readonly<Record<string, string>> = {
   "tvm.tirx.Broadcast": "T.Broadcast",
   "tvm.tirx.expr.Broadcast": "T.Broadcast",
   "tvm.tirx.vscale": "T.vscale",
+  "tvm.target.Target": "T.target",
 };
 
 /** A TIR value built in Python, as TVMScript text, when every name in it is `T` or known. */
 function tirValue(e: PyExpr, known: ReadonlyMap<string, ClosureValue>): { expr: string } | undefined {
   const text = scriptText(e, known);
-  const isTuple = e.kind === "Tuple" || e.kind === "List";
+  const isTuple = e.kind === "Tuple" || e.kind === "List" || e.kind === "Dict";
   return text === undefined || !(isTuple || text.includes("T.")) ? undefined : { expr: text };
 }
 
@@ -149,7 +150,8 @@ function tirValue(e: PyExpr, known: ReadonlyMap<string, ClosureValue>): { expr: 
  */
 export function helperFunction(params: readonly string[], body: readonly string[], known: ReadonlyMap<string, ClosureValue>): { expr: string } | undefined {
   const scope = new Map(known);
-  for (const p of params) scope.set(p, 0);
+  // A parameter stands for itself: known to the text, never a number to fold.
+  for (const p of params) scope.set(p, { expr: p });
   // Local assignments before the return (`x = v.astype("uint32")`, `x = x << 16`) are substituted into it.
   const locals = new Map<string, string>();
   for (const line of body.slice(0, -1)) {
@@ -186,12 +188,21 @@ function scriptText(e: PyExpr, known: ReadonlyMap<string, ClosureValue>, locals:
     case "UnaryOp":
       return e.op === "-" ? wrap(scriptText(e.operand, known, locals), (a) => `-(${a})`) : undefined;
     case "BinOp": {
+      // Python computes arithmetic on numbers itself (`2**10`).
+      const folded = evaluate(e, known);
+      if (typeof folded === "number" && Number.isSafeInteger(folded)) return String(folded);
       const a = scriptText(e.left, known, locals);
       const b = scriptText(e.right, known, locals);
       return a === undefined || b === undefined ? undefined : `(${a}) ${e.op} (${b})`;
     }
     case "Call":
       return callText(e, known, locals);
+    case "Dict": {
+      const keys = e.keys.map((k) => (k.kind === "String" ? JSON.stringify(k.value) : undefined));
+      const values = e.values.map((v) => scriptText(v, known, locals));
+      if ([...keys, ...values].some((x) => x === undefined)) return undefined;
+      return `{${keys.map((k, i) => `${k}: ${values[i]}`).join(", ")}}`;
+    }
     case "Tuple":
     case "List": {
       const items = e.elts.map((x) => scriptText(x, known, locals));

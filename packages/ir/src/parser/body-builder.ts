@@ -202,7 +202,11 @@ export class BodyBuilder {
   private funcAttr(call: CallNode): StmtResult {
     if (!this.atFunctionTop) fail("T.func_attr is only allowed at the top level of a function body", call.pos);
     if (call.args.length !== 1) fail(`T.func_attr takes 1 argument, got ${call.args.length}`, call.pos);
-    Object.assign(this.fn.attrs, evalAttrDict(this.ev, call.args[0]!, "T.func_attr"));
+    // `T.func_attr(attrs)` where the closure gives the dict as text.
+    const arg = call.args[0]!;
+    const bound = arg.kind === "Name" ? this.scopes.lookup(arg.id) : undefined;
+    const dict = bound?.kind === "expr" && bound.node.kind === "Dict" ? bound.node : arg;
+    Object.assign(this.fn.attrs, evalAttrDict(this.ev, dict, "T.func_attr"));
     return undefined;
   }
 

@@ -334,6 +334,27 @@ def test_macro():
   });
 });
 
+describe("dicts and folded arithmetic in the closure", () => {
+  const DICT = `
+def test_attrs():
+    func_attr = {"target": tvm.target.Target("llvm", host="llvm")}
+    m = const(2**10, "int32")
+
+    @T.prim_func
+    def f(A: T.Buffer((m,), "int32")):
+        T.func_attr(func_attr)
+        A[0] = 1
+`;
+
+  it("a dict of TIR values is handed on as text and T.func_attr reads it; 2**10 is folded", () => {
+    const [c] = extractCases("tests/test_d.py", DICT);
+    expect(c!.closure).toEqual({ func_attr: { expr: '{"target": T.target("llvm", host="llvm")}' }, m: { expr: "T.int32(1024)" } });
+    const printed = printTVMScript(parseTVMScript(c!.text, { closure: c!.closure }));
+    expect(printed).toContain('T.func_attr({"target": T.target("llvm", host="llvm")})');
+    expect(printed).toContain('A: T.Buffer((1024,), "int32")');
+  });
+});
+
 describe("scripts quoted in Python strings", () => {
   const QUOTED = `
 def test_printer():
