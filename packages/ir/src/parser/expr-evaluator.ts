@@ -218,10 +218,10 @@ export class ExprEvaluator {
       case "value":
         return b.value;
       case "buffer":
-        fail(`buffer "${e.id}" cannot be used as a value; index it, as in ${e.id}[...]`, e.pos);
+        return fail(`buffer "${e.id}" cannot be used as a value; index it, as in ${e.id}[...]`, e.pos);
       case "macro":
       case "broken macro":
-        fail(`macro "${e.id}" is no value; call it as a statement, as in ${e.id}(...)`, e.pos);
+        return fail(`macro "${e.id}" is no value; call it as a statement, as in ${e.id}(...)`, e.pos);
     }
   }
 
