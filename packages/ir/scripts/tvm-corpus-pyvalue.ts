@@ -112,7 +112,33 @@ export function constantValue(text: string, known: ReadonlyMap<string, ClosureVa
   if (fString !== null) return formatted(fString[2]!, known);
   const e = pythonExpr(t);
   if (e?.kind === "Constant" && e.value !== null) return { expr: e.value ? "True" : "False" };
+  const variable = e === undefined ? undefined : tirVariable(e, known);
+  if (variable !== undefined) return variable;
   return e === undefined ? undefined : (evaluate(e, known) ?? tirValue(e, known));
+}
+
+const VAR_CONSTRUCTORS: ReadonlySet<string> = new Set(["tvm.tirx.Var", "tirx.Var", "T.Var"]);
+const ITER_VAR_CONSTRUCTORS: ReadonlySet<string> = new Set(["tvm.tirx.IterVar", "tirx.IterVar"]);
+
+/**
+ * `tvm.tirx.Var("n", "int32")` as a closure variable; `tvm.tirx.IterVar(dom, v, kind, tag)` as the
+ * same object as `v` (our attributes hold the variable of an IterVar).
+ */
+function tirVariable(e: PyExpr, known: ReadonlyMap<string, ClosureValue>): ClosureValue | undefined {
+  if (e.kind !== "Call") return undefined;
+  const callee = dotted(e.func) ?? "";
+  if (VAR_CONSTRUCTORS.has(callee)) {
+    const name = e.args[0];
+    const dtypeNode = e.args[1] ?? e.keywords.find((k) => k.name === "dtype" || k.name === "ty")?.value;
+    const dtype = dtypeNode === undefined ? "int32" : evaluate(dtypeNode, known);
+    return name?.kind === "String" && typeof dtype === "string" ? { var: name.value, dtype } : undefined;
+  }
+  if (ITER_VAR_CONSTRUCTORS.has(callee)) {
+    const v = e.args[1];
+    const bound = v?.kind === "Name" ? known.get(v.id) : undefined;
+    return typeof bound === "object" && "var" in bound ? bound : undefined;
+  }
+  return undefined;
 }
 
 /** The syntax tree of one Python expression, or undefined when the text is not one. */

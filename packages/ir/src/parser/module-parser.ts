@@ -3,6 +3,8 @@
  * ignored; `NAME = <number>` defines a constant usable in the functions (as Python globals are).
  */
 import { IRError } from "../errors.js";
+import { isValidDType } from "../dtype.js";
+import { type Var, variable } from "../expr.js";
 import { type IRModule, type PrimFunc, irModule } from "../func.js";
 import { type PyExpr, type PyStmt, dottedName } from "./ast.js";
 import { ParseFailure, type SourceFile, TVMScriptSyntaxError, fail, sourceFile } from "./errors.js";
@@ -32,7 +34,16 @@ export interface ParseOptions {
  * A Python value the script may name: a number, a string, TVMScript expression text
  * (`{ expr: "T.float32(1)" }`), or the text of a `@T.inline` macro (`{ macro: "def f(A):\n    ..." }`).
  */
-export type ClosureValue = number | string | { readonly expr: string } | { readonly macro: string };
+export type ClosureValue = number | string | { readonly expr: string } | { readonly macro: string } | ClosureVariable;
+
+/**
+ * A TIR variable built in Python (`tvm.tirx.Var("n", "int32")`): every name given the same object
+ * is the same variable, in every function of the module (as TVM's parser uses the one Python object).
+ */
+export interface ClosureVariable {
+  readonly var: string;
+  readonly dtype: string;
+}
 
 /**
  * Parses TVMScript: an `@I.ir_module class` with `@T.prim_func` members, or bare `@T.prim_func`
@@ -43,7 +54,8 @@ export function parseTVMScript(text: string, opts: ParseOptions = {}): IRModule 
   return withDiagnostics(file, () => {
     const functions = new Map<string, PrimFunc>();
     const header: ModuleHeader = { attrs: {}, classes: 0 };
-    const constants = new Map<string, Binding>(Object.entries(opts.closure ?? {}).map(([name, value]) => [name, closureBinding(name, value)]));
+    const variables = new Map<ClosureVariable, Var>();
+    const constants = new Map<string, Binding>(Object.entries(opts.closure ?? {}).map(([name, value]) => [name, closureBinding(name, value, variables)]));
     const stmts = parsePython(text);
     for (const s of stmts) topLevel(s, functions, header, constants, opts.dialect ?? "auto");
     if (functions.size === 0 && header.classes === 0) {
@@ -66,9 +78,15 @@ export function parsePrimFunc(text: string, opts: ParseOptions = {}): PrimFunc {
   return [...mod.functions.values()][0]!;
 }
 
-function closureBinding(name: string, value: ClosureValue): Binding {
+function closureBinding(name: string, value: ClosureValue, variables: Map<ClosureVariable, Var>): Binding {
   if (typeof value === "string") return { kind: "string", value };
   if (typeof value === "number") return { kind: "number", value, isFloat: !Number.isInteger(value) };
+  if ("var" in value) {
+    if (!isValidDType(value.dtype)) throw new IRError(`closure variable ${name}: unknown dtype "${value.dtype}"`);
+    const v = variables.get(value) ?? variable(value.var, value.dtype);
+    variables.set(value, v);
+    return { kind: "var", var: v };
+  }
   if ("macro" in value) return macroBinding(name, value.macro);
   let stmts: PyStmt[];
   try {

@@ -153,7 +153,7 @@ def test_tir_values():
     one = tvm.tirx.const(1, dtype="float16")
     index = tvm.tirx.Ramp(0, 1, lanes)
     extent = T.vscale() * lanes
-    opaque = tvm.tirx.Var("n", "int32")
+    opaque = tvm.tirx.Var("n", "int32").astype("int64")
 
     @T.prim_func
     def f(A: T.Buffer((16,), "float16")):
@@ -352,6 +352,32 @@ def test_attrs():
     const printed = printTVMScript(parseTVMScript(c!.text, { closure: c!.closure }));
     expect(printed).toContain('T.func_attr({"target": T.target("llvm", host="llvm")})');
     expect(printed).toContain('A: T.Buffer((1024,), "int32")');
+  });
+});
+
+describe("TIR variables in the closure", () => {
+  const VARS = `
+def test_vars():
+    tx = tvm.tirx.Var("threadIdx.x", "int32")
+    tx_iter = tvm.tirx.IterVar(tvm.ir.Range(0, 32), tx, tvm.tirx.IterVar.ThreadIndex, "threadIdx.x")
+    n = T.Var("n", ty="int64")
+
+    @T.prim_func
+    def f(A: T.Buffer((32,), "float32")):
+        T.attr(tx_iter, "thread_extent", 32)
+        A[tx] = T.float32(n)
+`;
+
+  it("tvm.tirx.Var is a closure variable and an IterVar over it is the same object", () => {
+    const [c] = extractCases("tests/test_v2.py", VARS);
+    expect(c!.closure).toEqual({
+      tx: { var: "threadIdx.x", dtype: "int32" },
+      tx_iter: { var: "threadIdx.x", dtype: "int32" },
+      n: { var: "n", dtype: "int64" },
+    });
+    expect(c!.closure.tx_iter).toBe(c!.closure.tx);
+    const printed = printTVMScript(parseTVMScript(c!.text, { closure: c!.closure }));
+    expect(printed).toContain('T.launch_thread("threadIdx.x", 32)');
   });
 });
 

@@ -411,3 +411,30 @@ describe("T.decl_buffer(data=<pointer expression>)", () => {
     expect(errorOf(notPointer).reason).toBe("data= must be a handle variable, such as B.data");
   });
 });
+
+describe("TIR variables from the closure", () => {
+  it("names given one { var, dtype } object are one variable, in every function of the module", () => {
+    const n = { var: "n", dtype: "int32" };
+    const mod = parseTVMScript(
+      [
+        "@T.prim_func",
+        'def f(A: T.Buffer((N,), "float32")):',
+        "    A[M - 1] = T.float32(1)",
+        "",
+        "@T.prim_func",
+        'def g(B: T.Buffer((N,), "float32")):',
+        "    B[0] = T.float32(2)",
+      ].join("\n"),
+      { closure: { N: n, M: n } },
+    );
+    const [f, g] = [...mod.functions.values()];
+    const shapeOf = (fn: PrimFunc): PrimExpr => fn.bufferMap.get(fn.params[0]!)!.shape[0]!;
+    expect(shapeOf(f!)).toBe(shapeOf(g!));
+    const printed = printTVMScript(f!);
+    expect(printed).toContain("n = T.int32()");
+    expect(printed).toContain("[n - 1] = T.float32(1.0)");
+    expect(() => parseTVMScript("@T.prim_func\ndef f():\n    T.evaluate(x)\n", { closure: { x: { var: "x", dtype: "int33" } } })).toThrow(
+      'closure variable x: unknown dtype "int33"',
+    );
+  });
+});
