@@ -180,6 +180,11 @@ const HANDLERS: Record<string, Handler> = {
   comm_reducer: (ev, call) => commReducer(ev, call),
   Call: (ev, call) => callConstructor(ev, call),
   Shuffle: (ev, call) => shuffle(ev, call),
+  /** `T.StringImm("text")`: TVM's string constant node, a string literal. */
+  StringImm: (ev, call) => {
+    const [text] = expectArgs(call, "StringImm", 1);
+    return stringImm(ev.string(text!, "the text of T.StringImm"));
+  },
   /**
    * `T.iter_var(v, T.Range(0, n), "ThreadIndex", "threadIdx.x")` as the subject of an attribute:
    * our attributes hold the variable alone (its domain and tag are checked, then dropped).

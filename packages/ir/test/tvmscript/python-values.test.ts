@@ -438,3 +438,14 @@ describe("TIR variables from the closure", () => {
     );
   });
 });
+
+describe("T.StringImm", () => {
+  it("is the string literal it holds", () => {
+    const viaNode = roundTrip(["@T.prim_func", "def f():", '    T.evaluate(T.call_extern("int32", T.StringImm("g")))'].join("\n"));
+    const literal = parsePrimFunc(["@T.prim_func", "def f():", '    T.evaluate(T.call_extern("int32", "g"))'].join("\n"));
+    expect(structuralEqual(viaNode, literal)).toBe(true);
+    expect(errorOf(["@T.prim_func", "def f(n: T.int32):", "    T.evaluate(T.StringImm(n))"].join("\n")).reason).toBe(
+      "the text of T.StringImm must be a string literal",
+    );
+  });
+});
