@@ -15,7 +15,7 @@ import { parseArgs } from "node:util";
 import { type IRModule, type PrimFunc, parseTVMScript, structuralDiff } from "@tessera/ir";
 import { execaSync } from "execa";
 import { messageKey } from "../../ir/scripts/tvm-corpus-extract.js";
-import { type PassPair, extractPairs } from "./tvm-pass-cases/extract-pairs.js";
+import { type PairSide, type PassPair, extractPairs } from "./tvm-pass-cases/extract-pairs.js";
 import { PASS_TABLE, type PassUnderTest } from "./tvm-pass-cases/pass-table.js";
 
 type Outcome = { readonly status: "ok" | "unparsed" | "fail"; readonly message: string };
@@ -41,9 +41,9 @@ function git(...args: string[]): string {
 
 const firstLine = (err: unknown): string => (err instanceof Error ? err.message : String(err)).split("\n")[0]!;
 
-function parse(text: string, where: string): IRModule | string {
+function parse(side: PairSide, where: string): IRModule | string {
   try {
-    return parseTVMScript(text, { fileName: where });
+    return parseTVMScript(side.text, { fileName: where, closure: side.closure });
   } catch (err) {
     return firstLine(err);
   }

@@ -23,6 +23,7 @@ export function closureOf(lines: readonly string[], at: number): Record<string, 
   const closure = new Map<string, ClosureValue>();
   logical.forEach((l, k) => {
     if (l.indent === 0) definition(logical, k, closure);
+    if (l.indent === 0) macroDefinition(lines, logical, k, closure);
   });
   for (const d of enclosingDefs(lines, at)) {
     const index = logical.findIndex((l) => l.first === d);
@@ -31,7 +32,9 @@ export function closureOf(lines: readonly string[], at: number): Record<string, 
     bindParameters(logical, index, closure);
     const bodyIndent = logical[index + 1]?.indent;
     for (let k = index + 1; k < logical.length && logical[k]!.first < at; k++) {
-      if (logical[k]!.indent === bodyIndent) definition(logical, k, closure);
+      if (logical[k]!.indent !== bodyIndent) continue;
+      definition(logical, k, closure);
+      macroDefinition(lines, logical, k, closure);
     }
   }
   return Object.fromEntries(closure);
@@ -52,18 +55,29 @@ function enclosingDefs(lines: readonly string[], at: number): number[] {
 /** An assignment, or a helper function whose body is one `return <expr>` (as a lambda). */
 function definition(logical: readonly LogicalLine[], k: number, into: Map<string, ClosureValue>): void {
   const line = logical[k]!;
-  const def = /^def\s+(\w+)\s*\(([\w\s,]*)\)\s*(->.*)?:$/.exec(line.text);
+  const def = /^def\s+(\w+)\s*\(([\w\s,:]*)\)\s*(->.*)?:$/.exec(line.text);
   if (def === null) return assignment(line.text, into);
-  const ret = logical[k + 1];
-  const after = logical[k + 2];
-  if (ret === undefined || ret.indent <= line.indent || !ret.text.startsWith("return ")) return;
-  if (after !== undefined && after.indent > line.indent) return;
+  const body: string[] = [];
+  for (let j = k + 1; j < logical.length && logical[j]!.indent > line.indent; j++) body.push(logical[j]!.text);
+  if (body.length === 0 || !body[body.length - 1]!.startsWith("return ")) return;
   const params = def[2]!
     .split(",")
-    .map((p) => p.trim())
+    .map((p) => p.split(":")[0]!.trim())
     .filter((p) => p !== "");
-  const fn = helperFunction(params, ret.text.slice("return ".length), into);
+  const fn = helperFunction(params, body, into);
   if (fn !== undefined) into.set(def[1]!, fn);
+}
+
+/** A `@T.inline` / `@T.macro` function (decorator at `logical[k]`), handed on as its dedented text. */
+function macroDefinition(lines: readonly string[], logical: readonly LogicalLine[], k: number, into: Map<string, ClosureValue>): void {
+  const def = logical[k + 1];
+  const name = def === undefined ? null : /^def\s+(\w+)\s*\(/.exec(def.text);
+  if (!/^@T\.(inline|macro)\b/.test(logical[k]!.text) || def === undefined || name === null) return;
+  let end = k + 2;
+  while (end < logical.length && logical[end]!.indent > def.indent) end++;
+  const body = lines.slice(def.first, logical[end]?.first ?? lines.length);
+  while (body.length > 0 && isBlank(body[body.length - 1]!)) body.pop();
+  into.set(name[1]!, { macro: `${body.map((line) => line.slice(def.indent)).join("\n")}\n` });
 }
 
 /** `NAME = <constant>`, `A, B = <constant>, <constant>` or `NAME = tvm.testing.parameter(<constant>, ...)`. */
@@ -74,7 +88,10 @@ function assignment(text: string, into: Map<string, ClosureValue>): void {
   if (targets.some((t) => !/^\w+$/.test(t))) return;
   const param = /^tvm\.testing\.parameter\((.*)\)$/.exec(m[2]!);
   const rhs = param === null ? m[2]! : (topLevelItems(param[1]!)[0] ?? "");
-  const values = targets.length === 1 ? [rhs] : topLevelItems(rhs.replace(/^\((.*)\)$/, "$1"));
+  // `a, b = pair` unpacks a tuple handed on as text.
+  const known = into.get(rhs.trim());
+  const tupleText = targets.length > 1 && typeof known === "object" && "expr" in known ? known.expr : rhs;
+  const values = targets.length === 1 ? [rhs] : topLevelItems(tupleText.replace(/^[([](.*)[)\]]$/, "$1"));
   if (values.length !== targets.length) return;
   const computed = values.map((v) => constantValue(v, into));
   targets.forEach((t, i) => {
@@ -90,7 +107,12 @@ function bindParameters(logical: readonly LogicalLine[], index: number, closure:
   if (m === null) return;
   const params = parameterList(bracketed(def.text, m[0].length - 1) ?? "");
   const bound = new Map<string, ClosureValue>();
-  for (let k = index - 1; k >= 0 && logical[k]!.text.startsWith("@"); k--) parametrize(logical[k]!.text, bound);
+  const moduleLists = new Map<string, string>();
+  for (const l of logical) {
+    const list = l.indent === 0 ? /^(\w+)\s*=\s*(\[.*\])$/.exec(l.text) : null;
+    if (list !== null) moduleLists.set(list[1]!, list[2]!);
+  }
+  for (let k = index - 1; k >= 0 && logical[k]!.text.startsWith("@"); k--) parametrize(logical[k]!.text, bound, moduleLists);
   if (bound.size === 0) firstCallArguments(logical, m[1]!, def.first, params, closure, bound);
   for (const p of params) {
     const v = bound.get(p.name) ?? (p.defaultText === undefined ? undefined : constantValue(p.defaultText, closure));
@@ -116,10 +138,12 @@ function parameterList(text: string): Parameter[] {
 }
 
 /** The first case of `@pytest.mark.parametrize("a, b", [(1, "x"), ...])` (also `pytest.param(...)` cases). */
-function parametrize(text: string, into: Map<string, ClosureValue>): void {
+function parametrize(text: string, into: Map<string, ClosureValue>, moduleLists: ReadonlyMap<string, string>): void {
   const m = /^@pytest\.mark\.parametrize\(/.exec(text);
   if (m === null) return;
-  const [namesText, casesText] = topLevelItems(bracketed(text, m[0].length - 1) ?? "");
+  const [namesText, casesWritten] = topLevelItems(bracketed(text, m[0].length - 1) ?? "");
+  // The cases may be a module-level list named elsewhere (`@pytest.mark.parametrize("a,b", CASES)`).
+  const casesText = casesWritten !== undefined && /^\w+$/.test(casesWritten) ? (moduleLists.get(casesWritten) ?? casesWritten) : casesWritten;
   if (namesText === undefined || casesText === undefined || !/^[[(]/.test(casesText)) return;
   const names = (constantValue(namesText, into) ?? "")
     .toString()
@@ -160,8 +184,13 @@ function firstCallArguments(
   let end = at + 1;
   while (indent > 0 && end < logical.length && logical[end]!.indent >= indent) end++;
   const scope = indent === 0 ? logical : logical.slice(at + 1, end);
+  // Names the caller binds before the call: its constant assignments and the first item of a
+  // `for a, b in [(...), ...]:` loop, forgotten at the next top-level statement.
+  let caller = new Map(known);
   for (const l of scope) {
     if (l.first === defLine) continue;
+    if (l.indent === 0) caller = new Map(known);
+    else if (!loopBinding(l.text, caller)) assignment(l.text, caller);
     const m = call.exec(l.text);
     if (m === null || /^def\s/.test(l.text)) continue;
     const args = topLevelItems(bracketed(l.text, m.index + name.length) ?? "");
@@ -170,7 +199,7 @@ function firstCallArguments(
     const allConstant = args.every((arg) => {
       const kw = /^(\w+)\s*=(?!=)\s*(.+)$/.exec(arg);
       const target = kw === null ? params[positional++]?.name : kw[1]!;
-      const v = constantValue(kw === null ? arg : kw[2]!, known);
+      const v = constantValue(kw === null ? arg : kw[2]!, caller);
       if (target === undefined || v === undefined) return false;
       values.set(target, v);
       return true;
@@ -179,4 +208,13 @@ function firstCallArguments(
     for (const [k, v] of values) into.set(k, v);
     return;
   }
+}
+
+/** `for a, b in [(x, y), ...]:` binds the targets to the first item; false when the line is no such loop. */
+function loopBinding(text: string, into: Map<string, ClosureValue>): boolean {
+  const m = /^for\s+([\w\s,()]+?)\s+in\s+([[(].*[\])])\s*:$/.exec(text);
+  if (m === null) return false;
+  const first = topLevelItems(m[2]!.slice(1, -1))[0];
+  if (first !== undefined) assignment(`${m[1]!.replace(/[()]/g, "")} = ${first}`, into);
+  return true;
 }

@@ -102,7 +102,7 @@ const HELD_OUT_DIRS = [
 const dirs = [...(values["held-out"] ? HELD_OUT_DIRS : []), ...(values.dir ?? [])];
 if (dirs.length === 0) dirs.push("tests/python/s_tir/schedule");
 
-const groups = new Map<string, { stage: string; cases: string[]; sample: string }>();
+const groups = new Map<string, { stage: string; cases: string[]; messages: string[]; sample: string }>();
 const perDir: { dir: string; files: number; total: number; parsed: number; roundTripped: number }[] = [];
 for (const dir of dirs) {
   const files = git("ls-tree", "-r", "--name-only", values.rev, "--", dir)
@@ -121,8 +121,9 @@ for (const dir of dirs) {
         continue;
       }
       const key = `[${out.stage}] ${messageKey(out.message)}`;
-      const g = groups.get(key) ?? { stage: out.stage, cases: [], sample: out.message };
+      const g = groups.get(key) ?? { stage: out.stage, cases: [], messages: [], sample: out.message };
       g.cases.push(c.where);
+      g.messages.push(out.message);
       groups.set(key, g);
     }
   }
@@ -132,7 +133,7 @@ const show = Number(values.show);
 for (const [key, g] of [...groups].sort((a, b) => b[1].cases.length - a[1].cases.length)) {
   process.stdout.write(`\n${g.cases.length} × ${key}\n    e.g. ${g.sample}\n`);
   const listed = values.verbose ? g.cases : g.cases.slice(0, show);
-  for (const w of listed) process.stdout.write(`    - ${w}\n`);
+  listed.forEach((w, i) => process.stdout.write(values.verbose ? `    - ${w}: ${g.messages[i]}\n` : `    - ${w}\n`));
   if (listed.length < g.cases.length) process.stdout.write(`    … and ${g.cases.length - listed.length} more\n`);
 }
 const pct = (n: number, total: number): string => `${((100 * n) / Math.max(total, 1)).toFixed(1)}%`;

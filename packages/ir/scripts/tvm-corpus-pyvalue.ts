@@ -105,10 +105,40 @@ export function bracketed(text: string, open: number): string | undefined {
 /** The value of a constant Python expression, `known` giving the names it may use. */
 export function constantValue(text: string, known: ReadonlyMap<string, ClosureValue>): ClosureValue | undefined {
   const t = text.trim();
+  // tvm.runtime.convert(x) of a constant is that constant as a TIR value.
+  const converted = /^tvm\.runtime\.convert\((.*)\)$/.exec(t);
+  if (converted !== null) return constantValue(converted[1]!, known);
   const fString = /^f(["'])(.*)\1$/.exec(t);
   if (fString !== null) return formatted(fString[2]!, known);
   const e = pythonExpr(t);
+  if (e?.kind === "Constant" && e.value !== null) return { expr: e.value ? "True" : "False" };
+  const variable = e === undefined ? undefined : tirVariable(e, known);
+  if (variable !== undefined) return variable;
   return e === undefined ? undefined : (evaluate(e, known) ?? tirValue(e, known));
+}
+
+const VAR_CONSTRUCTORS: ReadonlySet<string> = new Set(["tvm.tirx.Var", "tirx.Var", "T.Var"]);
+const ITER_VAR_CONSTRUCTORS: ReadonlySet<string> = new Set(["tvm.tirx.IterVar", "tirx.IterVar"]);
+
+/**
+ * `tvm.tirx.Var("n", "int32")` as a closure variable; `tvm.tirx.IterVar(dom, v, kind, tag)` as the
+ * same object as `v` (our attributes hold the variable of an IterVar).
+ */
+function tirVariable(e: PyExpr, known: ReadonlyMap<string, ClosureValue>): ClosureValue | undefined {
+  if (e.kind !== "Call") return undefined;
+  const callee = dotted(e.func) ?? "";
+  if (VAR_CONSTRUCTORS.has(callee)) {
+    const name = e.args[0];
+    const dtypeNode = e.args[1] ?? e.keywords.find((k) => k.name === "dtype" || k.name === "ty")?.value;
+    const dtype = dtypeNode === undefined ? "int32" : evaluate(dtypeNode, known);
+    return name?.kind === "String" && typeof dtype === "string" ? { var: name.value, dtype } : undefined;
+  }
+  if (ITER_VAR_CONSTRUCTORS.has(callee)) {
+    const v = e.args[1];
+    const bound = v?.kind === "Name" ? known.get(v.id) : undefined;
+    return typeof bound === "object" && "var" in bound ? bound : undefined;
+  }
+  return undefined;
 }
 
 /** The syntax tree of one Python expression, or undefined when the text is not one. */
@@ -130,12 +160,13 @@ const TIR_CONSTRUCTORS: Readonly<Record<string, string>> = {
   "tvm.tirx.Broadcast": "T.Broadcast",
   "tvm.tirx.expr.Broadcast": "T.Broadcast",
   "tvm.tirx.vscale": "T.vscale",
+  "tvm.target.Target": "T.target",
 };
 
 /** A TIR value built in Python, as TVMScript text, when every name in it is `T` or known. */
 function tirValue(e: PyExpr, known: ReadonlyMap<string, ClosureValue>): { expr: string } | undefined {
   const text = scriptText(e, known);
-  const isTuple = e.kind === "Tuple" || e.kind === "List";
+  const isTuple = e.kind === "Tuple" || e.kind === "List" || e.kind === "Dict";
   return text === undefined || !(isTuple || text.includes("T.")) ? undefined : { expr: text };
 }
 
@@ -143,16 +174,27 @@ function tirValue(e: PyExpr, known: ReadonlyMap<string, ClosureValue>): { expr: 
  * A Python helper `def name(a, b): return <expr>` whose body is TVMScript over its parameters and
  * known names, as a lambda: `{ expr: "lambda a, b: <expr>" }`.
  */
-export function helperFunction(params: readonly string[], body: string, known: ReadonlyMap<string, ClosureValue>): { expr: string } | undefined {
-  const e = pythonExpr(body);
-  if (e === undefined) return undefined;
+export function helperFunction(params: readonly string[], body: readonly string[], known: ReadonlyMap<string, ClosureValue>): { expr: string } | undefined {
   const scope = new Map(known);
-  for (const p of params) scope.set(p, 0);
-  const text = scriptText(e, scope);
+  // A parameter stands for itself: known to the text, never a number to fold.
+  for (const p of params) scope.set(p, { expr: p });
+  // Local assignments before the return (`x = v.astype("uint32")`, `x = x << 16`) are substituted into it.
+  const locals = new Map<string, string>();
+  for (const line of body.slice(0, -1)) {
+    const m = /^(\w+)\s*(<<|>>|[-+*&|^]|\/\/)?=(?!=)\s*(.+)$/.exec(line);
+    const value = m === null ? undefined : pythonExpr(m[2] === undefined ? m[3]! : `${m[1]} ${m[2]} (${m[3]})`);
+    const text = value === undefined ? undefined : scriptText(value, scope, locals);
+    if (text === undefined) return undefined;
+    locals.set(m![1]!, text);
+  }
+  const ret = body[body.length - 1];
+  const e = ret?.startsWith("return ") ? pythonExpr(ret.slice("return ".length)) : undefined;
+  const text = e === undefined ? undefined : scriptText(e, scope, locals);
   return text === undefined ? undefined : { expr: `lambda ${params.join(", ")}: ${text}` };
 }
 
-function scriptText(e: PyExpr, known: ReadonlyMap<string, ClosureValue>): string | undefined {
+/** TVMScript text of `e`; `locals` gives the text of a helper's local variables (substituted, parenthesized). */
+function scriptText(e: PyExpr, known: ReadonlyMap<string, ClosureValue>, locals: ReadonlyMap<string, string> = new Map()): string | undefined {
   switch (e.kind) {
     case "Number":
       return e.isFloat && Number.isInteger(e.value) ? `${e.value}.0` : String(e.value);
@@ -160,24 +202,36 @@ function scriptText(e: PyExpr, known: ReadonlyMap<string, ClosureValue>): string
       return JSON.stringify(e.value);
     case "Constant":
       return e.value === null ? undefined : e.value ? "True" : "False";
-    case "Name":
+    case "Name": {
+      const local = locals.get(e.id);
+      if (local !== undefined) return `(${local})`;
       return known.has(e.id) ? e.id : undefined;
+    }
     case "Attribute": {
       const name = dotted(e);
       return name?.startsWith("T.") ? name : undefined;
     }
     case "UnaryOp":
-      return e.op === "-" ? wrap(scriptText(e.operand, known), (a) => `-(${a})`) : undefined;
+      return e.op === "-" ? wrap(scriptText(e.operand, known, locals), (a) => `-(${a})`) : undefined;
     case "BinOp": {
-      const a = scriptText(e.left, known);
-      const b = scriptText(e.right, known);
+      // Python computes arithmetic on numbers itself (`2**10`).
+      const folded = evaluate(e, known);
+      if (typeof folded === "number" && Number.isSafeInteger(folded)) return String(folded);
+      const a = scriptText(e.left, known, locals);
+      const b = scriptText(e.right, known, locals);
       return a === undefined || b === undefined ? undefined : `(${a}) ${e.op} (${b})`;
     }
     case "Call":
-      return callText(e, known);
+      return callText(e, known, locals);
+    case "Dict": {
+      const keys = e.keys.map((k) => (k.kind === "String" ? JSON.stringify(k.value) : undefined));
+      const values = e.values.map((v) => scriptText(v, known, locals));
+      if ([...keys, ...values].some((x) => x === undefined)) return undefined;
+      return `{${keys.map((k, i) => `${k}: ${values[i]}`).join(", ")}}`;
+    }
     case "Tuple":
     case "List": {
-      const items = e.elts.map((x) => scriptText(x, known));
+      const items = e.elts.map((x) => scriptText(x, known, locals));
       if (items.some((x) => x === undefined)) return undefined;
       return e.kind === "List" ? `[${items.join(", ")}]` : `(${items.join(", ")}${items.length === 1 ? "," : ""})`;
     }
@@ -186,19 +240,27 @@ function scriptText(e: PyExpr, known: ReadonlyMap<string, ClosureValue>): string
   }
 }
 
-function callText(e: Extract<PyExpr, { kind: "Call" }>, known: ReadonlyMap<string, ClosureValue>): string | undefined {
+function callText(e: Extract<PyExpr, { kind: "Call" }>, known: ReadonlyMap<string, ClosureValue>, locals: ReadonlyMap<string, string>): string | undefined {
   const callee = dotted(e.func);
-  if (callee === "tvm.tirx.const") {
+  if (callee === "tvm.tirx.const" || callee === "tirx.const" || callee === "const") {
     // tvm.tirx.const(v, dtype) is a typed constant: T.<dtype>(v).
     const dtypeNode = e.args[1] ?? e.keywords.find((k) => k.name === "dtype")?.value;
     const dt = dtypeNode === undefined ? undefined : evaluate(dtypeNode, known);
-    const value = e.args[0] === undefined ? undefined : scriptText(e.args[0], known);
+    const value = e.args[0] === undefined ? undefined : scriptText(e.args[0], known, locals);
     return typeof dt !== "string" || value === undefined ? undefined : `T.${dt}(${value})`;
   }
-  const name = callee === undefined ? undefined : callee.startsWith("T.") ? callee : TIR_CONSTRUCTORS[callee];
+  if (e.func.kind === "Attribute" && e.func.attr === "astype") {
+    // `x.astype(dtype)`, TVM's expression method, which the parser reads as well.
+    const operand = scriptText(e.func.value, known, locals);
+    const dt = e.args.length === 1 ? scriptText(e.args[0]!, known, locals) : undefined;
+    return operand === undefined || dt === undefined ? undefined : `(${operand}).astype(${dt})`;
+  }
+  const helper = callee === undefined ? undefined : known.get(callee);
+  const isHelper = typeof helper === "object" && "expr" in helper && helper.expr.startsWith("lambda ");
+  const name = callee === undefined ? undefined : callee.startsWith("T.") || isHelper ? callee : TIR_CONSTRUCTORS[callee];
   if (name === undefined) return undefined;
-  const args = e.args.map((a) => scriptText(a, known));
-  const keywords = e.keywords.map((k) => wrap(scriptText(k.value, known), (v) => `${k.name}=${v}`));
+  const args = e.args.map((a) => scriptText(a, known, locals));
+  const keywords = e.keywords.map((k) => wrap(scriptText(k.value, known, locals), (v) => `${k.name}=${v}`));
   if ([...args, ...keywords].some((a) => a === undefined)) return undefined;
   return `${name}(${[...args, ...keywords].join(", ")})`;
 }

@@ -42,11 +42,13 @@ export interface IRModule {
   readonly kind: "IRModule";
   /** Functions by their name in the module (the Python name of `def name(...)`). */
   readonly functions: ReadonlyMap<string, PrimFunc>;
+  /** TVM's module attributes (`I.module_attrs({...})`); absent when there are none. */
+  readonly attrs?: Readonly<Record<string, AttrValue>> | undefined;
 }
 
-export function irModule(functions: ReadonlyMap<string, PrimFunc> | Record<string, PrimFunc>): IRModule {
+export function irModule(functions: ReadonlyMap<string, PrimFunc> | Record<string, PrimFunc>, attrs?: Readonly<Record<string, AttrValue>>): IRModule {
   const map = functions instanceof Map ? new Map(functions) : new Map(Object.entries(functions));
-  return { kind: "IRModule", functions: map };
+  return attrs === undefined || Object.keys(attrs).length === 0 ? { kind: "IRModule", functions: map } : { kind: "IRModule", functions: map, attrs };
 }
 
 /**
@@ -71,5 +73,5 @@ export function getFunction(mod: IRModule, name: string): PrimFunc {
 export function withFunction(mod: IRModule, name: string, func: PrimFunc): IRModule {
   const functions = new Map(mod.functions);
   functions.set(name, func);
-  return { kind: "IRModule", functions };
+  return { ...mod, functions };
 }

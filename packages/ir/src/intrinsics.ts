@@ -153,9 +153,17 @@ register("call_packed", -1, { pure: false, opaque: true, resultDType: "int32" })
 register("call_cpacked", -1, { pure: false, opaque: true, resultDType: "int32" });
 register("tvm_call_packed", -1, { pure: false, opaque: true, resultDType: "int32" });
 register("tvm_call_cpacked", -1, { pure: false, opaque: true, resultDType: "int32" });
+for (const name of ["call_packed_lowered", "call_cpacked_lowered", "tvm_call_packed_lowered", "tvm_call_cpacked_lowered"]) {
+  register(name, -1, { pure: false, opaque: true, resultDType: "int32" });
+}
 register("address_of", 1, { opaque: true, resultDType: "handle" });
 register("isnullptr", 1, { opaque: true, resultDType: "bool" });
-register("ptr_byte_offset", 2, { opaque: true, resultDType: "handle" });
+/** `T.prefetch(address, rw, locality, cache_type)`: a cache hint (LLVM's prefetch). */
+register("prefetch", 4, { pure: false, opaque: true, resultDType: "void" });
+/** `T.handle_add_byte_offset(p, n)`: the pointer `n` bytes past `p`. */
+register("handle_add_byte_offset", 2, { opaque: true, resultDType: "handle" });
+/** `T.ptr_byte_offset(data, byte_offset[, dtype])`: TVM's newer form names the pointee dtype third. */
+register("ptr_byte_offset", -1, { opaque: true, resultDType: "handle" });
 register("vscale", 0, { opaque: true, resultDType: "int32" });
 register("undef", 0, { opaque: true, resultDType: "int32" });
 register("start_profile_intrinsic", 1, { pure: false, opaque: true, resultDType: "handle" });
@@ -173,6 +181,13 @@ register("tvm_stack_make_array", 6, { opaque: true, resultDType: "handle" });
 register("llvm_lookup_intrinsic_id", 1, { opaque: true, resultDType: "uint32" });
 register("get_active_lane_mask", 2, { dtypeFirst: true, opaque: true });
 register("ignore_loop_partition", 1, { opaque: true, resultDType: "bool" });
+/**
+ * `T.Shuffle([v0, v1, ...], [i0, i1, ...])`, TVM's Shuffle node: lanes picked from the concatenated
+ * vectors. Args: the vectors, then one constant index per result lane.
+ */
+register("Shuffle", -1, { opaque: true });
+/** `T.tvm_tuple(a, b, ...)`: a tuple as the value of an attribute (a flat allocation's list annotation). */
+register("tvm_tuple", -1, { opaque: true, resultDType: "handle" });
 // Asynchronous global → shared copy (see async-copy.ts): 5 operands, or 6 with a predicate.
 register(PTX_CP_ASYNC, -1, { pure: false, dtypeFirst: true });
 

@@ -277,6 +277,8 @@ export function declBufferStmt(buffer: Buffer, body: Stmt): DeclBuffer {
   return { kind: "DeclBuffer", buffer, body };
 }
 
+/** `T.device_entry()`: the AttrStmt key (value `True`, no subject) that marks the rest of the body as device code. */
+export const DEVICE_ENTRY_KEY = "tirx.device_entry";
 export function attrStmt(key: string, node: Var | undefined, valueLike: ExprLike, body: Stmt, subject?: PrimExpr): AttrStmt {
   const s: AttrStmt = { kind: "AttrStmt", key, node, value: toExpr(valueLike), body };
   return subject === undefined ? s : { ...s, subject };

@@ -11,13 +11,20 @@
  * Tests marked `@pytest.mark.xfail` are left out (TVM itself does not pass them).
  */
 import { extractCases } from "../../../ir/scripts/tvm-corpus-extract.js";
+import type { ClosureValue } from "../../../ir/scripts/tvm-corpus-closure.js";
+
+/** The TVMScript of one side of a pair and the Python closure values its names take (TVM's parser reads them from the test's frames). */
+export interface PairSide {
+  readonly text: string;
+  readonly closure: Readonly<Record<string, ClosureValue>>;
+}
 
 export interface PassPair {
   /** `file.py:line scope` */
   readonly where: string;
-  readonly before: string;
+  readonly before: PairSide;
   /** TVMScript of the expected result; undefined when the pass must raise. */
-  readonly expected: string | undefined;
+  readonly expected: PairSide | undefined;
   /** Boolean and integer settings found in the pair's scope (class attributes, keyword arguments). */
   readonly options: Readonly<Record<string, boolean | number>>;
 }
@@ -25,7 +32,7 @@ export interface PassPair {
 interface Definition {
   readonly name: string;
   readonly line: number;
-  readonly text: string;
+  readonly side: PairSide;
   /** Line index of the enclosing `def`/`class`, -1 at module level. */
   readonly scope: number;
 }
@@ -98,7 +105,7 @@ export function extractPairs(file: string, source: string): PassPair[] {
   const defs: Definition[] = extractCases(file, source).map((c) => {
     const m = /:(\d+) (\S+)$/.exec(c.where)!;
     const line = Number(m[1]) - 1;
-    return { name: m[2]!, line, text: c.text, scope: enclosingScope(lines, line) };
+    return { name: m[2]!, line, side: { text: c.text, closure: c.closure }, scope: enclosingScope(lines, line) };
   });
   const pairs: PassPair[] = [];
 
@@ -117,12 +124,12 @@ export function extractPairs(file: string, source: string): PassPair[] {
     else optionsIn(text.replace(/^.*\b(def|class)\b.*$/gm, ""), options);
     const expectedDef = here.find((d) => EXPECTED.test(d.name));
     const alias = /^\s*expected\s*=\s*([\w.]+)\s*$/m.exec(text)?.[1];
-    let expected: string | undefined;
-    if (expectedDef !== undefined) expected = expectedDef.text;
-    else if (alias !== undefined && BEFORE.test(alias)) expected = before.text;
+    let expected: PairSide | undefined;
+    if (expectedDef !== undefined) expected = expectedDef.side;
+    else if (alias !== undefined && BEFORE.test(alias)) expected = before.side;
     else if (!((alias !== undefined && /Error$/.test(alias)) || /pytest\.raises/.test(text))) continue;
     const name = /^\s*(?:def|class)\s+(\w+)/.exec(lines[scope]!)?.[1] ?? "?";
-    pairs.push({ where: `${base}:${scope + 1} ${name}`, before: before.text, expected, options });
+    pairs.push({ where: `${base}:${scope + 1} ${name}`, before: before.side, expected, options });
   }
 
   // Helper-call pairs between named functions (module-level ones, or those of a test function).
@@ -134,7 +141,7 @@ export function extractPairs(file: string, source: string): PassPair[] {
     const fails = m[1] !== undefined;
     const expected = fails ? undefined : topLevel.get(m[3] ?? "");
     if (!fails && expected === undefined) continue;
-    pairs.push({ where: `${base}:${before.line + 1} ${m[2]}`, before: before.text, expected: expected?.text, options: {} });
+    pairs.push({ where: `${base}:${before.line + 1} ${m[2]}`, before: before.side, expected: expected?.side, options: {} });
   }
   return pairs;
 }

@@ -37,6 +37,8 @@ export type PyExpr =
     }
   | { readonly kind: "Tuple"; readonly elts: readonly PyExpr[]; readonly pos: SourcePos }
   | { readonly kind: "List"; readonly elts: readonly PyExpr[]; readonly pos: SourcePos }
+  /** `*dims` inside a list or tuple display. */
+  | { readonly kind: "Starred"; readonly value: PyExpr; readonly pos: SourcePos }
   | { readonly kind: "Dict"; readonly keys: readonly PyExpr[]; readonly values: readonly PyExpr[]; readonly pos: SourcePos }
   | {
       readonly kind: "BinOp";

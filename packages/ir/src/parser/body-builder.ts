@@ -21,7 +21,7 @@ import { isLiteral, literalToExpr, valuesToExprs } from "./literal.js";
 import { buildFor } from "./loop-builder.js";
 import { loweredAssign, loweredCallStatement, loweredWith } from "./lowered-builder.js";
 import { parseRegion, subscriptItems } from "./regions.js";
-import type { ScopeStack } from "./scope.js";
+import type { Binding, ScopeStack } from "./scope.js";
 
 type CallNode = Extract<PyExpr, { kind: "Call" }>;
 
@@ -152,10 +152,14 @@ export class BodyBuilder {
   private exprStatement(e: PyExpr): StmtResult {
     if (e.kind === "String") return undefined; // a docstring
     if (e.kind !== "Call") return evaluate(this.ev.prim(e));
+    const macro = e.func.kind === "Name" ? this.scopes.lookup(e.func.id) : undefined;
+    if (macro?.kind === "macro") return this.inlineMacro(macro.def, e);
+    if (macro?.kind === "broken macro") fail(macro.problem, e.pos);
     const method = this.ev.bufferMember(e.func);
     if (method?.member === "vstore") return vstoreCall(this.ev, method.buffer, e);
     const callee = dottedName(e.func);
     if (callee === "T.func_attr") return this.funcAttr(e);
+    if (callee === "T.bind") return this.bindValue(undefined, e);
     if (callee === "T.evaluate") {
       if (e.args.length !== 1) fail(`T.evaluate takes 1 argument, got ${e.args.length}`, e.pos);
       return evaluate(this.ev.prim(e.args[0]!));
@@ -169,10 +173,40 @@ export class BodyBuilder {
     return evaluate(this.ev.prim(e));
   }
 
+  /**
+   * `f(A, i)` where the closure gives `f` as a `@T.inline` macro: its statements, built here with
+   * its parameters bound to the arguments (a buffer stays a buffer). As in TVM's hygienic macros,
+   * the body sees only its parameters and the closure, not the caller's names.
+   */
+  private inlineMacro(def: Extract<PyStmt, { kind: "FunctionDef" }>, call: CallNode): StmtResult {
+    const args = bindArguments(
+      call,
+      def.name,
+      def.params.map((p) => p.name),
+      def.params.length,
+    );
+    const bindings = new Map([...args].map(([name, arg]) => [name, this.argumentBinding(arg)] as const));
+    return this.scopes.hygienic(() => {
+      for (const [name, b] of bindings) this.scopes.define(name, b);
+      return this.nested(def.body.filter((st) => !(st.kind === "ExprStmt" && st.value.kind === "String")));
+    });
+  }
+
+  private argumentBinding(arg: PyExpr): Binding {
+    const bound = arg.kind === "Name" ? this.scopes.lookup(arg.id) : undefined;
+    // A buffer stays a buffer, a loop variable keeps its range (for T.axis.remap in the body).
+    if (bound?.kind === "buffer" || bound?.kind === "var") return bound;
+    return { kind: "value", value: this.ev.value(arg) };
+  }
+
   private funcAttr(call: CallNode): StmtResult {
     if (!this.atFunctionTop) fail("T.func_attr is only allowed at the top level of a function body", call.pos);
     if (call.args.length !== 1) fail(`T.func_attr takes 1 argument, got ${call.args.length}`, call.pos);
-    Object.assign(this.fn.attrs, evalAttrDict(this.ev, call.args[0]!, "T.func_attr"));
+    // `T.func_attr(attrs)` where the closure gives the dict as text.
+    const arg = call.args[0]!;
+    const bound = arg.kind === "Name" ? this.scopes.lookup(arg.id) : undefined;
+    const dict = bound?.kind === "expr" && bound.node.kind === "Dict" ? bound.node : arg;
+    Object.assign(this.fn.attrs, evalAttrDict(this.ev, dict, "T.func_attr"));
     return undefined;
   }
 
@@ -230,6 +264,8 @@ export class BodyBuilder {
         return this.declareVar(name, call, call.args[0]);
       case "T.bind":
         return this.bindValue(name, call);
+      case "T.handle":
+        return this.declareHandle(name, call);
       default:
         break;
     }
@@ -254,13 +290,38 @@ export class BodyBuilder {
     return undefined;
   }
 
-  /** `x = T.bind(value)`: TVM's explicit spelling of a let binding (`x = value`). */
-  private bindValue(name: string, call: CallNode): StmtResult {
-    const args = bindArguments(call, "T.bind", ["value"], 1);
-    const v = this.ev.prim(args.get("value")!);
-    const letVar = variable(name, v.dtype);
-    this.scopes.define(name, { kind: "var", var: letVar });
+  /**
+   * `x = T.bind(value[, type_annotation])`: TVM's explicit spelling of a let binding (`x = value`);
+   * `T.bind(value, var=x)` as a statement binds an existing variable for what follows. A type
+   * annotation (`T.handle("float32")`, `T.int64`) gives the variable's dtype; a pointer's pointee is dropped.
+   */
+  private bindValue(name: string | undefined, call: CallNode): StmtResult {
+    const args = bindArguments(call, "T.bind", ["value", "type_annotation", "var"], 1);
+    const varNode = args.get("var");
+    if (name !== undefined && varNode !== undefined) fail("T.bind(..., var=x) binds x itself: write it as a statement, not an assignment", varNode.pos);
+    if (name === undefined && varNode === undefined) fail("T.bind as a statement needs var=, as in T.bind(value, var=x)", call.pos);
+    const annotated = args.get("type_annotation");
+    const dt = annotated === undefined ? undefined : this.typeAnnotation(annotated);
+    if (varNode !== undefined) {
+      const v = this.ev.prim(varNode);
+      if (v.kind !== "Var") fail("var= of T.bind must be a variable", varNode.pos);
+      const value = this.ev.prim(args.get("value")!, v.dtype);
+      return { wrap: (rest) => letStmt(v, value, rest) };
+    }
+    const v = this.ev.prim(args.get("value")!, dt);
+    if (dt !== undefined && v.dtype !== dt) fail(`T.bind: the value has dtype ${v.dtype}, the annotation says ${dt}`, args.get("value")!.pos);
+    const letVar = variable(name!, dt ?? v.dtype);
+    this.scopes.define(name!, { kind: "var", var: letVar });
     return { wrap: (rest) => letStmt(letVar, v, rest) };
+  }
+
+  /** The dtype a type annotation stands for: `T.handle(...)` (a pointer), `T.int64` or `T.int64()`. */
+  private typeAnnotation(e: PyExpr): string {
+    const callee = dottedName(e.kind === "Call" ? e.func : e);
+    if (callee === "T.handle") return "handle";
+    const dt = callee?.startsWith("T.") ? callee.slice(2) : "";
+    if (/^(u?int|float|bool)\d*(x\d+)?$/.test(dt)) return dt;
+    return fail('expected a type annotation such as T.handle("float32") or T.int64', e.pos);
   }
 
   /** `n = T.int32()` / `n = T.var("int32")`: a free variable, e.g. a symbolic shape. */
@@ -272,6 +333,17 @@ export class BodyBuilder {
       if (err instanceof IRError) fail(`unknown dtype "${dt}"`, call.pos);
       throw err;
     }
+    return undefined;
+  }
+
+  /** `p = T.handle("float32", "global")`: a free pointer variable; only the handle is kept (our variables carry no pointee type). */
+  private declareHandle(name: string, call: CallNode): StmtResult {
+    const args = bindArguments(call, "T.handle", ["dtype", "storage_scope"], 0);
+    const dtypeNode = args.get("dtype");
+    if (dtypeNode !== undefined) this.ev.string(dtypeNode, "the pointee dtype of T.handle");
+    const scopeNode = args.get("storage_scope");
+    if (scopeNode !== undefined) this.ev.string(scopeNode, "the storage scope of T.handle");
+    this.scopes.define(name, { kind: "var", var: variable(name, "handle") });
     return undefined;
   }
 

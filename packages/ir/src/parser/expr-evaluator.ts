@@ -6,13 +6,14 @@
 import type { Buffer } from "../buffer.js";
 import { type DType, isBool, isIntegral, lanesOf } from "../dtype.js";
 import { IRError } from "../errors.js";
-import { type BinaryOp, type PrimExpr, binary, bufferLoad, intImm, not, ramp, stringImm, variable } from "../expr.js";
+import { type BinaryOp, type PrimExpr, binary, bufferLoad, cast, intImm, not, ramp, stringImm, variable } from "../expr.js";
 import { checkIntrinsicCall } from "../intrinsics.js";
 import type { PyExpr } from "./ast.js";
 import { ParseFailure, type SourcePos, fail } from "./errors.js";
 import { type ExprValue, isLiteral, literal, literalToExpr, valueToExpr, valuesToExprs } from "./literal.js";
 import type { ScopeStack } from "./scope.js";
-import { callTFunction } from "./t-functions.js";
+import { callTFunction, dtypeArg } from "./t-functions.js";
+import { bindArguments } from "./arguments.js";
 import type { ModuleFunctions } from "./module-functions.js";
 import { bufferAttribute, bufferMethodCall, bufferShapeItem } from "./buffer-members.js";
 import { constantExtent } from "./extent.js";
@@ -98,6 +99,8 @@ export class ExprEvaluator {
     if (e.kind === "Name") {
       const b = this.scopes.lookup(e.id);
       if (b?.kind === "string") return b.value;
+      // TVM reads such a name from the Python closure; without a value for it, say which name.
+      if (b === undefined) fail(`unknown name "${e.id}": ${what} must be a string literal or a name bound to one (ParseOptions.closure)`, e.pos);
     }
     if (e.kind !== "String") fail(`${what} must be a string literal`, e.pos);
     return e.value;
@@ -161,6 +164,8 @@ export class ExprEvaluator {
         if (method !== undefined) return bufferMethodCall(this, method.buffer, method.member, e);
         const closure = e.func.kind === "Name" ? this.scopes.lookup(e.func.id) : undefined;
         if (closure?.kind === "expr") return this.closureCall(e, closure.text, closure.node);
+        if (e.func.kind === "Name" && e.func.id === "len" && closure === undefined) return this.length(e);
+        if (e.func.kind === "Attribute" && e.func.attr === "astype") return this.astype(e, e.func.value);
         return callTFunction(this, e);
       }
       case "BinOp":
@@ -181,6 +186,8 @@ export class ExprEvaluator {
         return fail("a lambda is only allowed as the combiner of T.comm_reducer", e.pos);
       case "Slice":
         return fail("a slice is only allowed as a buffer index", e.pos);
+      case "Starred":
+        return fail("a starred expression is only allowed inside a shape, as in (128, *dims)", e.pos);
       case "Tuple":
       case "List":
       case "Dict":
@@ -211,7 +218,10 @@ export class ExprEvaluator {
       case "value":
         return b.value;
       case "buffer":
-        fail(`buffer "${e.id}" cannot be used as a value; index it, as in ${e.id}[...]`, e.pos);
+        return fail(`buffer "${e.id}" cannot be used as a value; index it, as in ${e.id}[...]`, e.pos);
+      case "macro":
+      case "broken macro":
+        return fail(`macro "${e.id}" is no value; call it as a statement, as in ${e.id}(...)`, e.pos);
     }
   }
 
@@ -242,9 +252,52 @@ export class ExprEvaluator {
     }
     const args = call.args.map((a) => this.value(a));
     return this.scopes.within(() => {
-      fn.params.forEach((p, i) => this.scopes.define(p, { kind: "value", value: args[i]! }));
+      // A string argument stays a string, so that the body may use it as a dtype (`T.reinterpret(dt, v)`).
+      fn.params.forEach((p, i) => {
+        const arg = args[i]!;
+        this.scopes.define(p, !isLiteral(arg) && arg.kind === "StringImm" ? { kind: "string", value: arg.value } : { kind: "value", value: arg });
+      });
       return this.closureExpr(call.func as Node<"Name">, text, fn.body);
     });
+  }
+
+  /**
+   * The items of a list or tuple display with `*dims` spliced in, where the closure gives `dims`
+   * as a tuple or list (`dims = (128, 64)`).
+   */
+  spliced(items: readonly PyExpr[]): PyExpr[] {
+    return items.flatMap((item) => {
+      if (item.kind !== "Starred") return [item];
+      const member = this.bufferMember(item.value);
+      if (member?.member === "shape") {
+        // `*A.shape`: A.shape[0], A.shape[1], ...
+        return member.buffer.shape.map(
+          (_, i): PyExpr => ({ kind: "Subscript", value: item.value, indices: [{ kind: "Number", value: i, isFloat: false, pos: item.pos }], pos: item.pos }),
+        );
+      }
+      const bound = item.value.kind === "Name" ? this.scopes.lookup(item.value.id) : undefined;
+      if (bound?.kind !== "expr" || (bound.node.kind !== "Tuple" && bound.node.kind !== "List")) {
+        fail("only a buffer's shape, or a tuple or list given in the closure, can be spliced in with *", item.pos);
+      }
+      return bound.node.elts;
+    });
+  }
+
+  /** `x.astype("float16")`: TVM's expression method, a cast. */
+  private astype(call: Node<"Call">, operand: PyExpr): ExprValue {
+    const args = bindArguments(call, "astype", ["dtype"], 1);
+    return cast(dtypeArg(this, args.get("dtype")!), this.prim(operand));
+  }
+
+  /** Python's `len(x)` of a closure tuple or list, or of a buffer's `shape`/`strides`: an int32 constant. */
+  private length(call: Node<"Call">): ExprValue {
+    if (call.args.length !== 1 || call.keywords.length > 0) fail("len takes one argument", call.pos);
+    const [x] = call.args;
+    const member = this.bufferMember(x!);
+    if (member?.member === "shape" || member?.member === "strides") return literal(member.buffer[member.member].length, "int");
+    const bound = x!.kind === "Name" ? this.scopes.lookup(x!.id) : undefined;
+    if (bound?.kind === "expr" && (bound.node.kind === "Tuple" || bound.node.kind === "List")) return literal(bound.node.elts.length, "int");
+    return fail("len takes a buffer's shape or strides, or a tuple or list given in the closure", x!.pos);
   }
 
   /** `dims[i]` where the closure gives `dims` as a tuple or list (`dims = (128, 64)`). */
@@ -268,13 +321,20 @@ export class ExprEvaluator {
 
   /** `A.<member>` where `A` names a buffer. */
   bufferMember(e: PyExpr): { buffer: Buffer; member: string } | undefined {
-    if (e.kind !== "Attribute" || e.value.kind !== "Name") return undefined;
+    if (e.kind !== "Attribute") return undefined;
+    // `A.ty.shape`: today's TVM reaches a buffer's fields through its type; the same members.
+    if (e.value.kind === "Attribute" && e.value.attr === "ty") return this.bufferMember({ ...e, value: e.value.value });
+    if (e.value.kind !== "Name") return undefined;
     const b = this.scopes.lookup(e.value.id);
     return b?.kind === "buffer" ? { buffer: b.buffer, member: e.attr } : undefined;
   }
 
   private binOp(e: Node<"BinOp">): ExprValue {
-    const [a, b] = valuesToExprs(this.value(e.left), this.value(e.right));
+    const left = this.value(e.left);
+    const right = this.value(e.right);
+    // Python divides two number literals itself (`T.float32(1 / 27)`): a float, as TVM's parser sees it.
+    if (e.op === "/" && isLiteral(left) && isLiteral(right) && right.value !== 0) return literal(left.value / right.value, "float");
+    const [a, b] = valuesToExprs(left, right);
     if (e.op === "/") {
       if (isIntegral(a.dtype) && isIntegral(b.dtype)) {
         fail('"/" on integers is ambiguous in TVMScript: use "//" (floor division) or T.truncdiv', e.opPos);

@@ -1,3 +1,3 @@
-export { parseTVMScript, parsePrimFunc, type ParseOptions, type ClosureValue } from "./module-parser.js";
+export { parseTVMScript, parsePrimFunc, type ParseOptions, type ClosureValue, type ClosureVariable } from "./module-parser.js";
 export { TVMScriptSyntaxError, type SourcePos } from "./errors.js";
 export type { DialectOption, TVMScriptDialect } from "./dialect.js";

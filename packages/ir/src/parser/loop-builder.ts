@@ -42,10 +42,11 @@ export function buildFor(b: BodyBuilder, s: ForStmt): Stmt {
   let specs: LoopSpec[];
   if (callee === "T.grid") {
     if (iter.keywords.length > 0) fail("T.grid takes no keyword arguments", iter.keywords[0]!.pos);
-    if (iter.args.length !== names.length) {
-      fail(`T.grid has ${iter.args.length} extents but ${names.length} loop variables are given`, s.target.pos);
+    const extents = b.ev.spliced(iter.args);
+    if (extents.length !== names.length) {
+      fail(`T.grid has ${extents.length} extents but ${names.length} loop variables are given`, s.target.pos);
     }
-    specs = iter.args.map((a, i) => {
+    specs = extents.map((a, i) => {
       const extent = b.ev.index(a, "a loop extent");
       return { name: names[i]!, range: { min: zeroLike(extent), extent }, kind: "serial", annotations: {} };
     });

@@ -6,14 +6,16 @@
 import { type Buffer, declBuffer } from "../buffer.js";
 import { type PrimExpr, type Var, boolImm, constant, stringImm, variable } from "../expr.js";
 import { evalAttrDict } from "./attr-values.js";
-import { type AttrValue, type Stmt, allocate, attrStmt, declBufferStmt, letStmt } from "../stmt.js";
+import { type AttrValue, DEVICE_ENTRY_KEY, type Stmt, allocate, attrStmt, declBufferStmt, letStmt } from "../stmt.js";
 import type { PyExpr, PyStmt } from "./ast.js";
 import { bindArguments } from "./arguments.js";
 import { evalShape, parseBufferDecl } from "./buffer-decl.js";
 import type { BodyBuilder } from "./body-builder.js";
 import type { StmtResult } from "./build-state.js";
+import { checkIntrinsicCall } from "../intrinsics.js";
 import { fail } from "./errors.js";
 import { sameExpr } from "./extent.js";
+
 import { dtypeArg } from "./t-functions.js";
 
 type CallNode = Extract<PyExpr, { kind: "Call" }>;
@@ -43,7 +45,7 @@ export function loweredAssign(b: BodyBuilder, name: string, callee: string, call
 
 /** A bare `T.launch_thread(v, n)` or `T.attr(...)` statement, scoping what follows. */
 export function loweredCallStatement(b: BodyBuilder, callee: string | undefined, call: CallNode): StmtResult | undefined {
-  if (callee !== "T.launch_thread" && callee !== "T.attr") return undefined;
+  if (callee !== "T.launch_thread" && callee !== "T.attr" && callee !== "T.device_entry") return undefined;
   const form = scopedForm(b, callee, call, undefined)!;
   if (form.bind !== undefined) fail(`the result of ${callee} must be assigned to a name`, call.pos);
   return { wrap: form.wrap };
@@ -82,6 +84,8 @@ function scopedForm(b: BodyBuilder, callee: string, call: CallNode, name: string
       return launchThreadForm(b, call);
     case "T.attr":
       return attrForm(b, call);
+    case "T.device_entry":
+      return deviceEntryForm(call);
     case "T.LetStmt":
       return letForm(b, call);
     default:
@@ -115,13 +119,31 @@ function declBufferChecked(name: string, extents: PrimExpr[], dt: string, scope:
 }
 
 /** `T.decl_buffer(...)`: a view of existing storage with `data=`, else storage and view at once. */
-function declBufferForm(b: BodyBuilder, call: CallNode, name: string): ScopedForm {
+function declBufferForm(b: BodyBuilder, written: CallNode, name: string): ScopedForm {
+  const pointer = dataPointer(b, written, name);
+  const call = pointer === undefined ? written : { ...written, keywords: written.keywords.map((k) => (k.name === "data" ? { ...k, value: pointer.name } : k)) };
   const { buffer, args } = parseBufferDecl(b.ev, call, "T.decl_buffer", name);
   const ownsStorage = args.get("data") === undefined;
+  const declare = (body: Stmt): Stmt => (ownsStorage ? allocate(buffer, declBufferStmt(buffer, body)) : declBufferStmt(buffer, body));
   return {
     bind: (n) => b.scopes.define(n, { kind: "buffer", buffer }),
-    wrap: (body) => (ownsStorage ? allocate(buffer, declBufferStmt(buffer, body)) : declBufferStmt(buffer, body)),
+    wrap: (body) => (pointer === undefined ? declare(body) : letStmt(pointer.var, pointer.value, declare(body))),
   };
+}
+
+/**
+ * `data=<pointer expression>` (`T.address_of(A[16])`), which TVM's DeclBuffer takes as is: our
+ * buffers point through a variable, so the pointer is let-bound to `<name>_data` first.
+ */
+function dataPointer(b: BodyBuilder, call: CallNode, name: string): { var: Var; value: PrimExpr; name: PyExpr } | undefined {
+  const given = call.keywords.find((k) => k.name === "data")?.value;
+  if (given === undefined || given.kind === "Name" || given.kind === "Attribute") return undefined;
+  const value = b.ev.prim(given);
+  if (value.kind === "Var" || value.dtype !== "handle") return undefined;
+  const pointerName = `${name}_data`;
+  const v = variable(pointerName, "handle");
+  b.scopes.define(pointerName, { kind: "var", var: v });
+  return { var: v, value, name: { kind: "Name", id: pointerName, pos: given.pos } };
 }
 
 /**
@@ -148,13 +170,25 @@ function flatAllocForm(b: BodyBuilder, call: CallNode, name: string): ScopedForm
   };
 }
 
-/** An allocation annotation as the value of an AttrStmt: scalars only. */
+/**
+ * An allocation annotation as the value of an AttrStmt: a scalar, or a list of them as
+ * `T.tvm_tuple(...)` (TVM's builtin for tuple-valued attributes; `[]` for `buffer_allocated_addr`).
+ */
 function annotationExpr(key: string, value: AttrValue, at: PyExpr): PrimExpr {
+  if (Array.isArray(value))
+    return checkIntrinsicCall(
+      "tvm_tuple",
+      value.map((item: AttrValue) => annotationScalar(key, item, at)),
+    );
+  return annotationScalar(key, value, at);
+}
+
+function annotationScalar(key: string, value: AttrValue, at: PyExpr): PrimExpr {
   if (typeof value === "string") return stringImm(value);
   if (typeof value === "boolean") return boolImm(value);
   if (typeof value === "number") return constant(value, Number.isInteger(value) ? "int32" : "float32");
   if (!Array.isArray(value) && "kind" in value && typeof value.kind === "string") return value as PrimExpr;
-  return fail(`T.alloc_buffer annotation "${key}": only scalar values are supported`, at.pos);
+  return fail(`T.alloc_buffer annotation "${key}": only scalars and lists of scalars are supported`, at.pos);
 }
 
 /** `T.launch_thread("threadIdx.x", n)` (a new thread variable) or `T.launch_thread(v, n)`. */
@@ -193,6 +227,12 @@ function attrForm(b: BodyBuilder, call: CallNode): ScopedForm {
   const key = b.ev.string(args.get("attr_key")!, "an attribute key");
   const value = b.ev.prim(args.get("value")!);
   return { wrap: (body) => attrStmt(key, node, value, body, subject) };
+}
+
+/** `T.device_entry()`: what follows is the device region, as TVM's AttrStmt("tirx.device_entry", True). */
+function deviceEntryForm(call: CallNode): ScopedForm {
+  if (call.args.length > 0 || call.keywords.length > 0) fail("T.device_entry takes no arguments", call.pos);
+  return { wrap: (body) => attrStmt(DEVICE_ENTRY_KEY, undefined, boolImm(true), body) };
 }
 
 /** `with T.LetStmt(value) as x:` (a new variable) or `with T.LetStmt(value, var=x):`. */

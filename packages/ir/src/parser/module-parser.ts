@@ -3,6 +3,8 @@
  * ignored; `NAME = <number>` defines a constant usable in the functions (as Python globals are).
  */
 import { IRError } from "../errors.js";
+import { isValidDType } from "../dtype.js";
+import { type Var, variable } from "../expr.js";
 import { type IRModule, type PrimFunc, irModule } from "../func.js";
 import { type PyExpr, type PyStmt, dottedName } from "./ast.js";
 import { ParseFailure, type SourceFile, TVMScriptSyntaxError, fail, sourceFile } from "./errors.js";
@@ -11,6 +13,8 @@ import { parsePython } from "./py-parser.js";
 import type { Binding } from "./scope.js";
 import type { DialectOption } from "./dialect.js";
 import { moduleFunctions } from "./module-functions.js";
+import { isModuleAttrsCall, moduleAttrs } from "./module-attrs.js";
+import type { AttrValue } from "../stmt.js";
 
 export interface ParseOptions {
   /** Shown in error messages; default `<string>`. */
@@ -26,7 +30,20 @@ export interface ParseOptions {
   closure?: Readonly<Record<string, ClosureValue>>;
 }
 
-export type ClosureValue = number | string | { readonly expr: string };
+/**
+ * A Python value the script may name: a number, a string, TVMScript expression text
+ * (`{ expr: "T.float32(1)" }`), or the text of a `@T.inline` macro (`{ macro: "def f(A):\n    ..." }`).
+ */
+export type ClosureValue = number | string | { readonly expr: string } | { readonly macro: string } | ClosureVariable;
+
+/**
+ * A TIR variable built in Python (`tvm.tirx.Var("n", "int32")`): every name given the same object
+ * is the same variable, in every function of the module (as TVM's parser uses the one Python object).
+ */
+export interface ClosureVariable {
+  readonly var: string;
+  readonly dtype: string;
+}
 
 /**
  * Parses TVMScript: an `@I.ir_module class` with `@T.prim_func` members, or bare `@T.prim_func`
@@ -36,13 +53,15 @@ export function parseTVMScript(text: string, opts: ParseOptions = {}): IRModule 
   const file = sourceFile(text, opts.fileName ?? "<string>");
   return withDiagnostics(file, () => {
     const functions = new Map<string, PrimFunc>();
-    const constants = new Map<string, Binding>(Object.entries(opts.closure ?? {}).map(([name, value]) => [name, closureBinding(name, value)]));
+    const header: ModuleHeader = { attrs: {}, classes: 0 };
+    const variables = new Map<ClosureVariable, Var>();
+    const constants = new Map<string, Binding>(Object.entries(opts.closure ?? {}).map(([name, value]) => [name, closureBinding(name, value, variables)]));
     const stmts = parsePython(text);
-    for (const s of stmts) topLevel(s, functions, constants, opts.dialect ?? "auto");
-    if (functions.size === 0) {
+    for (const s of stmts) topLevel(s, functions, header, constants, opts.dialect ?? "auto");
+    if (functions.size === 0 && header.classes === 0) {
       fail("no @T.prim_func function found", stmts[0]?.pos ?? { line: 1, column: 1 });
     }
-    return irModule(functions);
+    return irModule(functions, header.attrs);
   });
 }
 
@@ -59,9 +78,16 @@ export function parsePrimFunc(text: string, opts: ParseOptions = {}): PrimFunc {
   return [...mod.functions.values()][0]!;
 }
 
-function closureBinding(name: string, value: ClosureValue): Binding {
+function closureBinding(name: string, value: ClosureValue, variables: Map<ClosureVariable, Var>): Binding {
   if (typeof value === "string") return { kind: "string", value };
   if (typeof value === "number") return { kind: "number", value, isFloat: !Number.isInteger(value) };
+  if ("var" in value) {
+    if (!isValidDType(value.dtype)) throw new IRError(`closure variable ${name}: unknown dtype "${value.dtype}"`);
+    const v = variables.get(value) ?? variable(value.var, value.dtype);
+    variables.set(value, v);
+    return { kind: "var", var: v };
+  }
+  if ("macro" in value) return macroBinding(name, value.macro);
   let stmts: PyStmt[];
   try {
     stmts = parsePython(`${name} = ${value.expr}\n`);
@@ -74,6 +100,20 @@ function closureBinding(name: string, value: ClosureValue): Binding {
   return { kind: "expr", text: value.expr, node: s.value };
 }
 
+function macroBinding(name: string, text: string): Binding {
+  let stmts: PyStmt[];
+  try {
+    stmts = parsePython(text);
+  } catch (err) {
+    if (!(err instanceof ParseFailure)) throw err;
+    return { kind: "broken macro", problem: `closure macro ${name}: ${err.reason} (line ${err.pos.line} of its text)` };
+  }
+  const [def] = stmts;
+  if (stmts.length !== 1 || def?.kind !== "FunctionDef")
+    return { kind: "broken macro", problem: `closure macro ${name}: expected one "def ${name}(...):" function` };
+  return { kind: "macro", def };
+}
+
 function withDiagnostics<T>(file: SourceFile, f: () => T): T {
   try {
     return f();
@@ -84,7 +124,14 @@ function withDiagnostics<T>(file: SourceFile, f: () => T): T {
   }
 }
 
-function topLevel(s: PyStmt, functions: Map<string, PrimFunc>, constants: Map<string, Binding>, dialect: DialectOption): void {
+/** What an `@I.ir_module` class holds besides its functions. */
+interface ModuleHeader {
+  attrs: Record<string, AttrValue>;
+  /** How many module classes were read (an empty one is a module without functions). */
+  classes: number;
+}
+
+function topLevel(s: PyStmt, functions: Map<string, PrimFunc>, header: ModuleHeader, constants: Map<string, Binding>, dialect: DialectOption): void {
   switch (s.kind) {
     case "Import":
     case "Pass":
@@ -105,7 +152,7 @@ function topLevel(s: PyStmt, functions: Map<string, PrimFunc>, constants: Map<st
       addFunction(functions, s.name, buildPrimFunc(s, constants, dialect), s);
       return;
     case "ClassDef":
-      return moduleClass(s, functions, constants, dialect);
+      return moduleClass(s, functions, header, constants, dialect);
     default:
       break;
   }
@@ -123,9 +170,11 @@ function numericConstant(e: PyExpr): { value: number; isFloat: boolean } | undef
 function moduleClass(
   s: Extract<PyStmt, { kind: "ClassDef" }>,
   functions: Map<string, PrimFunc>,
+  header: ModuleHeader,
   constants: Map<string, Binding>,
   dialect: DialectOption,
 ): void {
+  header.classes++;
   const isModule = s.decorators.some((d) => {
     const name = dottedName(d.kind === "Call" ? d.func : d);
     return name === "I.ir_module" || name === "tvm.script.ir_module" || name === "ir_module";
@@ -135,7 +184,11 @@ function moduleClass(
   const module = moduleFunctions(s.name, members);
   for (const member of s.body) {
     if (member.kind === "Pass" || (member.kind === "ExprStmt" && member.value.kind === "String")) continue;
-    if (member.kind !== "FunctionDef") fail("an @I.ir_module class may only contain @T.prim_func functions", member.pos);
+    if (member.kind === "ExprStmt" && isModuleAttrsCall(member.value)) {
+      Object.assign(header.attrs, moduleAttrs(member.value));
+      continue;
+    }
+    if (member.kind !== "FunctionDef") fail("an @I.ir_module class may only contain @T.prim_func functions and I.module_attrs({...})", member.pos);
     if (!member.decorators.some(isPrimFuncDecorator)) {
       fail(`missing @T.prim_func decorator on function "${member.name}"`, member.pos);
     }

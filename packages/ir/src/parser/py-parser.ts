@@ -558,7 +558,13 @@ class PyParser {
     const args: PyExpr[] = [];
     const keywords: Keyword[] = [];
     while (!this.isOp(")")) {
-      if (this.isOp("*") || this.isOp("**")) fail("argument unpacking is not supported in TVMScript", this.tok.pos);
+      if (this.isOp("**")) fail("keyword argument unpacking (**) is not supported in TVMScript", this.tok.pos);
+      if (this.isOp("*")) {
+        if (keywords.length > 0) fail("positional argument follows keyword argument", this.tok.pos);
+        args.push(this.parseDisplayItem());
+        if (!this.acceptOp(",")) break;
+        continue;
+      }
       if (this.kind() === "name" && this.peek().kind === "op" && this.peek().text === "=") {
         const kw = this.next();
         this.next();
@@ -622,22 +628,29 @@ class PyParser {
   private parseParenthesized(): PyExpr {
     const pos = this.expectOp("(").pos;
     if (this.acceptOp(")")) return { kind: "Tuple", elts: [], pos };
-    const first = this.parseExpr();
-    if (this.acceptOp(")")) return first;
+    const first = this.parseDisplayItem();
+    if (first.kind !== "Starred" && this.acceptOp(")")) return first;
     const elts = [first];
     while (this.acceptOp(",")) {
       if (this.isOp(")")) break;
-      elts.push(this.parseExpr());
+      elts.push(this.parseDisplayItem());
     }
     this.expectOp(")", "to close the parenthesis");
     return { kind: "Tuple", elts, pos };
+  }
+
+  /** An item of a list or tuple display: an expression, or `*expr` spliced in. */
+  private parseDisplayItem(): PyExpr {
+    const pos = this.tok.pos;
+    if (!this.acceptOp("*")) return this.parseExpr();
+    return { kind: "Starred", value: this.parseExpr(), pos };
   }
 
   private parseList(): PyExpr {
     const pos = this.expectOp("[").pos;
     const elts: PyExpr[] = [];
     while (!this.isOp("]")) {
-      elts.push(this.parseExpr());
+      elts.push(this.parseDisplayItem());
       if (!this.acceptOp(",")) break;
     }
     this.expectOp("]", "to close the list");

@@ -10,10 +10,10 @@ import { fail } from "./errors.js";
 import type { ExprEvaluator } from "./expr-evaluator.js";
 import { rangeFromBounds } from "./extent.js";
 
-/** The index list of a subscript, with `A[()]` meaning no indices. */
+/** The index list of a subscript: `A[()]` means no indices, and `A[(i, j)]` is `A[i, j]` (as in Python). */
 export function subscriptItems(indices: readonly PyExpr[]): readonly PyExpr[] {
   const only = indices[0];
-  if (indices.length === 1 && only !== undefined && only.kind === "Tuple" && only.elts.length === 0) return [];
+  if (indices.length === 1 && only !== undefined && only.kind === "Tuple") return only.elts;
   return indices;
 }
 

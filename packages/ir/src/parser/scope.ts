@@ -5,7 +5,7 @@
 import type { Buffer } from "../buffer.js";
 import type { Var } from "../expr.js";
 import type { Range } from "../stmt.js";
-import type { PyExpr } from "./ast.js";
+import type { PyExpr, PyStmt } from "./ast.js";
 import type { ExprValue } from "./literal.js";
 
 export type Binding =
@@ -20,7 +20,11 @@ export type Binding =
   /** A TVMScript expression given from outside the script (`one = T.float32(1)`), evaluated where it is used. */
   | { readonly kind: "expr"; readonly text: string; readonly node: PyExpr }
   /** A parameter of a closure lambda, bound to the value of its argument. */
-  | { readonly kind: "value"; readonly value: ExprValue };
+  | { readonly kind: "value"; readonly value: ExprValue }
+  /** A `@T.inline` / `@T.macro` function given from outside the script: its statements are inlined where it is called. */
+  | { readonly kind: "macro"; readonly def: Extract<PyStmt, { kind: "FunctionDef" }> }
+  /** A closure macro whose text does not parse: an error only where the script calls it. */
+  | { readonly kind: "broken macro"; readonly problem: string };
 
 /** Nested lexical scopes; inner definitions shadow outer ones and vanish when the scope closes. */
 export class ScopeStack {
@@ -41,6 +45,20 @@ export class ScopeStack {
       return f();
     } finally {
       this.pop();
+    }
+  }
+
+  /**
+   * Runs `f` in a fresh scope that sees only the outermost one (the closure and the function's
+   * top-level names): a hygienic macro body, which must not see the caller's loop variables.
+   */
+  hygienic<T>(f: () => T): T {
+    const hidden = this.frames.splice(1);
+    this.push();
+    try {
+      return f();
+    } finally {
+      this.frames.splice(1, this.frames.length - 1, ...hidden);
     }
   }
 

@@ -3,12 +3,28 @@
  * operators (`T.max`, `T.floordiv`, `T.Select`, `T.Cast`, …), vector builders and every intrinsic
  * of the registry in `intrinsics.ts` (`T.exp`, `T.if_then_else`, `T.tvm_storage_sync`, …).
  */
-import { isFloat, isIntegral, isValidDType } from "../dtype.js";
-import { type BinaryOp, type PrimExpr, binary, broadcast, call as callExpr, cast, constant, letExpr, not, ramp, select, stringImm, variable } from "../expr.js";
+import { elementType, isFloat, isIntegral, isValidDType, lanesOf, withLanes } from "../dtype.js";
+import {
+  type BinaryOp,
+  type PrimExpr,
+  binary,
+  broadcast,
+  call as callExpr,
+  cast,
+  constant,
+  intImm,
+  letExpr,
+  not,
+  ramp,
+  select,
+  stringImm,
+  variable,
+} from "../expr.js";
 import { checkIntrinsicCall, intrinsicInfo, isNamespacedIntrinsic } from "../intrinsics.js";
 import { maxValue, minValue } from "../te/limits.js";
 import { type PyExpr, dottedName } from "./ast.js";
 import { bindArguments } from "./arguments.js";
+import { bufferOperand } from "./buffer-operands.js";
 import { evalAttrDict } from "./attr-values.js";
 import { fail } from "./errors.js";
 import type { ExprEvaluator } from "./expr-evaluator.js";
@@ -162,11 +178,79 @@ const HANDLERS: Record<string, Handler> = {
   },
   target: (ev, call) => targetCall(ev, call),
   comm_reducer: (ev, call) => commReducer(ev, call),
+  Call: (ev, call) => callConstructor(ev, call),
+  Shuffle: (ev, call) => shuffle(ev, call),
+  /** `T.StringImm("text")`: TVM's string constant node, a string literal. */
+  StringImm: (ev, call) => {
+    const [text] = expectArgs(call, "StringImm", 1);
+    return stringImm(ev.string(text!, "the text of T.StringImm"));
+  },
+  /**
+   * `T.iter_var(v, T.Range(0, n), "ThreadIndex", "threadIdx.x")` as the subject of an attribute:
+   * our attributes hold the variable alone (its domain and tag are checked, then dropped).
+   */
+  iter_var: (ev, call) => {
+    const args = bindArguments(call, "T.iter_var", ["v", "dom", "iter_type", "thread_tag"], 4);
+    const v = ev.prim(args.get("v")!);
+    if (v.kind !== "Var") fail("the first argument of T.iter_var must be a variable", args.get("v")!.pos);
+    const dom = args.get("dom")!;
+    if (dom.kind !== "Call" || dottedName(dom.func) !== "T.Range" || dom.args.length !== 2)
+      fail("the domain of T.iter_var must be T.Range(min, extent)", dom.pos);
+    for (const bound of dom.args) ev.index(bound, "a bound of T.Range");
+    ev.string(args.get("iter_type")!, "the iterator type of T.iter_var");
+    ev.string(args.get("thread_tag")!, "the thread tag of T.iter_var");
+    return v;
+  },
+  /** `T.Return(x)`: TVM's node constructor for `return x`. */
+  Return: (ev, call) => {
+    const [x] = expectArgs(call, "Return", 1);
+    return checkIntrinsicCall("ret", [ev.prim(x!)]);
+  },
   abs: (ev, call) => {
     const [x] = expectArgs(call, "abs", 1);
     return checkIntrinsicCall("fabs", [ev.prim(x!)]);
   },
 };
+
+/** `T.Shuffle([vectors], [indices])`: the call's args are the vectors, then the indices (see intrinsics.ts). */
+function shuffle(ev: ExprEvaluator, call: CallNode): ExprValue {
+  const [vectorsNode, indicesNode] = expectArgs(call, "Shuffle", 2);
+  if (vectorsNode!.kind !== "List" || vectorsNode!.elts.length === 0) fail("the vectors of T.Shuffle must be a non-empty list", vectorsNode!.pos);
+  if (indicesNode!.kind !== "List" || indicesNode!.elts.length === 0) fail("the indices of T.Shuffle must be a non-empty list", indicesNode!.pos);
+  const vectors = vectorsNode!.elts.map((v) => ev.prim(v));
+  const element = elementType(vectors[0]!.dtype);
+  if (vectors.some((v) => elementType(v.dtype) !== element)) fail("the vectors of T.Shuffle must share one element type", vectorsNode!.pos);
+  const total = vectors.reduce((n, v) => n + lanesOf(v.dtype), 0);
+  const indices = indicesNode!.elts.map((i) => {
+    const k = ev.constInt(i, "an index of T.Shuffle");
+    if (k < 0 || k >= total) fail(`T.Shuffle index ${k} is out of range: the vectors have ${total} lanes`, i.pos);
+    return intImm(k);
+  });
+  return callExpr(withLanes(element, indices.length), "Shuffle", [...vectors, ...indices]);
+}
+
+/** TVM's spellings of an operator: `"tirx.prefetch"` or `tvm.ir.Op.get("tirx.prefetch")`, our name without the prefix. */
+function operatorName(ev: ExprEvaluator, e: PyExpr): string {
+  const spelled = e.kind === "Call" && dottedName(e.func) === "tvm.ir.Op.get" && e.args.length === 1 ? e.args[0]! : e;
+  return ev.string(spelled, "the operator of T.Call").replace(/^tirx?\./, "");
+}
+
+/** `T.Call(op, [args], ret_ty="dtype")`: TVM's Call constructor, for an operator of our registry. */
+function callConstructor(ev: ExprEvaluator, call: CallNode): ExprValue {
+  const args = bindArguments(call, "T.Call", ["op", "args", "ret_ty"], 2);
+  const op = operatorName(ev, args.get("op")!);
+  const info = intrinsicInfo(op);
+  if (info === undefined) fail(`T.Call: unknown operator "${op}"`, args.get("op")!.pos);
+  const list = args.get("args")!;
+  if (list.kind !== "List" && list.kind !== "Tuple") fail("the arguments of T.Call must be a list, as in [a, b]", list.pos);
+  const operands = list.elts.map((a) => valueToExpr(ev.value(a)));
+  const retTy = args.get("ret_ty");
+  const dt = retTy === undefined ? info.resultDType : dtypeArg(ev, retTy);
+  if (dt === undefined) fail(`T.Call of "${op}" needs ret_ty=`, call.pos);
+  if (info.resultDType !== undefined && dt !== info.resultDType) fail(`T.Call: "${op}" has dtype ${info.resultDType}, not ${dt}`, retTy!.pos);
+  if (info.arity >= 0 && operands.length !== info.arity) fail(`T.Call: "${op}" takes ${info.arity} arguments, got ${operands.length}`, list.pos);
+  return callExpr(dt, op, operands);
+}
 
 /**
  * `T.target("cuda", host="llvm")` or `T.target({"kind": "llvm", ...})`: kept as a call of strings,
@@ -231,8 +315,7 @@ const SHORT_DTYPES: Readonly<Record<string, string>> = { float: "float32", int: 
 
 /** A dtype given as a string literal, checked. */
 export function dtypeArg(ev: ExprEvaluator, e: PyExpr): string {
-  // `T.handle("int64").ty`: the type of a pointer variable, which our handles keep untyped.
-  if (e.kind === "Attribute" && e.attr === "ty" && e.value.kind === "Call" && dottedName(e.value.func) === "T.handle") return "handle";
+  if (isHandleType(e)) return "handle";
   const given = ev.string(e, "a dtype");
   const text = Object.hasOwn(SHORT_DTYPES, given) ? SHORT_DTYPES[given]! : given;
   if (!isValidDType(text)) fail(`unknown dtype "${text}"`, e.pos);
@@ -273,21 +356,21 @@ function intrinsicCall(ev: ExprEvaluator, call: CallNode, name: string): ExprVal
   let dt: string | undefined;
   if (intrinsicInfo(name)?.dtypeLast === true && dtypeKeyword === undefined) {
     const last = operands[operands.length - 1];
-    if (last?.kind !== "String") fail(`T.${name} takes the dtype last, as in T.${name}(..., "int32")`, last?.pos ?? call.pos);
-    dt = dtypeArg(ev, last);
+    if (!spellsDtype(ev, last)) fail(`T.${name} takes the dtype last, as in T.${name}(..., "int32")`, last?.pos ?? call.pos);
+    dt = dtypeArg(ev, last!);
     operands = operands.slice(0, -1);
   } else if (intrinsicInfo(name)?.dtypeLast === true) {
     dt = dtypeArg(ev, dtypeKeyword!);
   } else if (intrinsicInfo(name)?.dtypeFirst === true) {
     const dtypeNode = dtypeKeyword ?? operands[0];
     if (dtypeKeyword === undefined) {
-      if (dtypeNode?.kind !== "String") fail(`T.${name} takes the dtype first, as in T.${name}("float32", ...)`, dtypeNode?.pos ?? call.pos);
+      if (!spellsDtype(ev, dtypeNode)) fail(`T.${name} takes the dtype first, as in T.${name}("float32", ...)`, dtypeNode?.pos ?? call.pos);
       operands = operands.slice(1);
     }
     // TVM reads an empty dtype as void (a call made for its effect).
     dt = dtypeNode!.kind === "String" && dtypeNode!.value === "" ? "void" : dtypeArg(ev, dtypeNode!);
   }
-  const values = operands.map((a) => ev.value(a));
+  const values = operands.map((a) => intrinsicOperand(ev, name, a));
   // Literals are handed over as plain numbers so the intrinsic's own type rules give them a dtype;
   // with a dtype= that the intrinsic does not take, a float literal is a constant of that dtype (`1.0`, not `1`).
   const asked = dt === undefined && dtypeKeyword !== undefined ? dtypeArg(ev, dtypeKeyword) : undefined;
@@ -303,6 +386,25 @@ function intrinsicCall(ev: ExprEvaluator, call: CallNode, name: string): ExprVal
     }
   }
   return result;
+}
+
+/** Whether `e` spells a dtype: a string literal, a name bound to a string, or `T.handle(...).ty`. */
+function spellsDtype(ev: ExprEvaluator, e: PyExpr | undefined): boolean {
+  if (e === undefined) return false;
+  if (e.kind === "String" || isHandleType(e)) return true;
+  return e.kind === "Name" && ev.scopes.lookup(e.id)?.kind === "string";
+}
+
+/** `T.handle("int64").ty`: the type of a pointer variable, which our handles keep untyped. */
+function isHandleType(e: PyExpr): boolean {
+  return e.kind === "Attribute" && e.attr === "ty" && e.value.kind === "Call" && dottedName(e.value.func) === "T.handle";
+}
+
+/** An operand of `T.<op>`; a buffer name stands for what TVM's helper of that op makes of a buffer. */
+function intrinsicOperand(ev: ExprEvaluator, op: string, e: PyExpr): ExprValue {
+  const bound = e.kind === "Name" ? ev.scopes.lookup(e.id) : undefined;
+  if (bound?.kind === "buffer") return bufferOperand(op, bound.buffer) ?? ev.value(e);
+  return ev.value(e);
 }
 
 /** The value of a `dtype=` keyword, rejecting every other keyword. */
@@ -328,11 +430,17 @@ function namespacedCall(ev: ExprEvaluator, call: CallNode, op: string): ExprValu
 
 /** Evaluates a call expression: `T.<function>(...)`. */
 /** Python spellings that TVM's parser evaluates to the same object as a T.* function. */
-const PYTHON_SPELLINGS: Readonly<Record<string, string>> = { "tvm.target.Target": "T.target" };
+const PYTHON_SPELLINGS: Readonly<Record<string, string>> = {
+  "tvm.target.Target": "T.target",
+  "tvm.tirx.div": "T.Div",
+  "tirx.vscale": "T.vscale",
+  "tvm.tirx.vscale": "T.vscale",
+};
 
-export function callTFunction(ev: ExprEvaluator, call: CallNode): ExprValue {
-  const written = dottedName(call.func);
-  const callee = written !== undefined && Object.hasOwn(PYTHON_SPELLINGS, written) ? PYTHON_SPELLINGS[written] : written;
+export function callTFunction(ev: ExprEvaluator, written: CallNode): ExprValue {
+  const call = written.args.some((a) => a.kind === "Starred") ? { ...written, args: ev.spliced(written.args) } : written;
+  const spelled = dottedName(call.func);
+  const callee = spelled !== undefined && Object.hasOwn(PYTHON_SPELLINGS, spelled) ? PYTHON_SPELLINGS[spelled] : spelled;
   if (callee !== undefined && !callee.startsWith("T.") && call.keywords.length === 0) {
     const global = moduleCall(
       ev.module,

@@ -5,7 +5,7 @@
  * float division (integer C division is `T.Div(a, b)`, C remainder `T.truncmod(a, b)`),
  * `and`/`or`/`not` for booleans, everything else as `T.<Op>(...)` calls.
  */
-import { isFloat } from "../dtype.js";
+import { isFloat, lanesOf } from "../dtype.js";
 import { IRError } from "../errors.js";
 import type { Binary, BinaryOp, BufferLoad, PrimExpr } from "../expr.js";
 import type { PrintContext } from "./context.js";
@@ -98,6 +98,10 @@ export function printExpr(ctx: PrintContext, e: PrimExpr): ExprText {
       if (callee !== undefined) return atom(`Module.${callee}(${e.args.map(sub).join(", ")})`);
       if (e.op === "comm_reducer" && e.args.length % 4 === 0) return atom(commReducerText(ctx, e.args));
       const args = e.args.map(sub);
+      if (e.op === "Shuffle") {
+        const vectors = args.length - lanesOf(e.dtype);
+        return call("Shuffle", [`[${args.slice(0, vectors).join(", ")}]`, `[${args.slice(vectors).join(", ")}]`]);
+      }
       if (isNamespacedIntrinsic(e.op)) return call(e.op, e.dtype === "void" ? args : [...args, `dtype=${pyString(e.dtype, s)}`]);
       const info = intrinsicInfo(e.op);
       if (info?.dtypeLast === true) return call(e.op, [...args, pyString(e.dtype, s)]);

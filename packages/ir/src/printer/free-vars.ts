@@ -22,15 +22,17 @@ class FreeVarCollector extends IRVisitor {
     this.used.add(v);
   }
 
-  declare(b: Buffer): void {
+  /** `ownsData`: the declaration binds the buffer's data pointer (all but a `DeclBuffer` over a given pointer). */
+  declare(b: Buffer, ownsData = true): void {
     this.declaredBuffers.add(b);
-    this.visitBuffer(b);
+    this.visitBuffer(b, ownsData);
   }
 
-  visitBuffer(b: Buffer): void {
+  visitBuffer(b: Buffer, ownsData = true): void {
     if (this.seenBuffers.has(b)) return;
     this.seenBuffers.add(b);
-    this.bound.add(b.data);
+    if (ownsData) this.bound.add(b.data);
+    else this.used.add(b.data);
     for (const e of [...b.shape, ...b.strides, b.elemOffset]) this.visitExpr(e);
   }
 
@@ -70,8 +72,11 @@ class FreeVarCollector extends IRVisitor {
         this.bound.add(s.variable);
         break;
       case "Allocate":
-      case "DeclBuffer":
+        this.bound.add(s.buffer.data);
         this.declare(s.buffer);
+        break;
+      case "DeclBuffer":
+        this.declare(s.buffer, false);
         break;
       case "AttrStmt":
         if (s.node !== undefined) {

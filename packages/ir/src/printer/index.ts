@@ -38,6 +38,7 @@ import { PrintContext } from "./context.js";
 import { exprText } from "./expr-printer.js";
 import { printPrimFunc } from "./func-printer.js";
 import { LineWriter } from "./lines.js";
+import { attrValueText } from "./literals.js";
 import { StmtPrinter } from "./stmt-printer.js";
 import { ANSI_STYLE, PLAIN_STYLE } from "./style.js";
 
@@ -100,6 +101,15 @@ export function printTVMScript(node: IRModule | PrimFunc, opts: TVMScriptPrintOp
   out.line(0, "@I.ir_module");
   out.line(0, `${style.keyword("class")} Module:`);
   let first = true;
+  if (node.attrs !== undefined && Object.keys(node.attrs).length > 0) {
+    out.line(
+      1,
+      `I.module_attrs(${attrValueText(node.attrs, style, () => {
+        throw new IRError("module attributes hold constants only");
+      })})`,
+    );
+    first = false;
+  }
   for (const [name, func] of node.functions) {
     if (!first) out.blank();
     first = false;

@@ -7,7 +7,21 @@ import type { Buffer } from "../buffer.js";
 import type { PrimExpr } from "../expr.js";
 import { IRError } from "../errors.js";
 import { IRVisitor, usesVar } from "../functor.js";
-import type { Allocate, AttrStmt, BlockRealize, BufferRegion, BufferStore, DeclBuffer, For, IfThenElse, IterType, IterVar, LetStmt, Stmt } from "../stmt.js";
+import {
+  type Allocate,
+  type AttrStmt,
+  type BlockRealize,
+  type BufferRegion,
+  type BufferStore,
+  type DeclBuffer,
+  DEVICE_ENTRY_KEY,
+  type For,
+  type IfThenElse,
+  type IterType,
+  type IterVar,
+  type LetStmt,
+  type Stmt,
+} from "../stmt.js";
 import { bufferCall, bufferRegionText } from "./buffer-decl.js";
 import type { PrintContext } from "./context.js";
 import { addFolded, bufferAccessText, exprText, predicatedAccessText } from "./expr-printer.js";
@@ -322,10 +336,10 @@ export class StmtPrinter {
    * scopes on its data right inside print as `annotations=` (how the parser reads them).
    */
   private printFlatAllocBuffer(s: Allocate, decl: DeclBuffer, indent: number, isLast: boolean): void {
-    const annotations: Record<string, PrimExpr> = {};
+    const annotations: Record<string, PrimExpr | PrimExpr[]> = {};
     let body = decl.body;
-    while (body.kind === "AttrStmt" && body.node === s.buffer.data && isScalarAnnotation(body.value) && !(body.key in annotations)) {
-      annotations[body.key] = body.value;
+    while (body.kind === "AttrStmt" && body.node === s.buffer.data && isAnnotationValue(body.value) && !(body.key in annotations)) {
+      annotations[body.key] = body.value.kind === "Call" ? [...body.value.args] : body.value;
       body = body.body;
     }
     let rhs = bufferCall(this.ctx, "alloc_buffer", s.buffer);
@@ -370,6 +384,16 @@ export class StmtPrinter {
       const rhs = `${this.ctx.tir("launch_thread")}(${pyString(node.name, this.ctx.style)}, ${value})`;
       return this.printScoped(indent, isLast, s, rhs, () => this.ctx.names.define(node, node.name, "v"), body);
     }
+    if (
+      s.key === DEVICE_ENTRY_KEY &&
+      node === undefined &&
+      s.subject === undefined &&
+      s.value.kind === "IntImm" &&
+      s.value.dtype === "bool" &&
+      s.value.value === 1
+    ) {
+      return this.printScoped(indent, isLast, s, `${this.ctx.tir("device_entry")}()`, undefined, body);
+    }
     const subject = node !== undefined ? this.ctx.varName(node) : s.subject !== undefined ? this.subjectText(s.subject) : this.kw("None");
     const rhs = `${this.ctx.tir("attr")}(${subject}, ${pyString(s.key, this.ctx.style)}, ${value})`;
     this.printScoped(indent, isLast, s, rhs, undefined, body);
@@ -379,6 +403,11 @@ export class StmtPrinter {
 /** Values an allocation annotation can hold: constants and strings (as the parser builds them). */
 function isScalarAnnotation(e: PrimExpr): boolean {
   return e.kind === "IntImm" || e.kind === "FloatImm" || e.kind === "StringImm";
+}
+
+/** What the parser makes of an `annotations=` value: a scalar, or a `T.tvm_tuple` of scalars for a list. */
+function isAnnotationValue(e: PrimExpr): boolean {
+  return isScalarAnnotation(e) || (e.kind === "Call" && e.op === "tvm_tuple" && e.args.every(isScalarAnnotation));
 }
 
 function isObject(x: unknown): x is object {

@@ -153,7 +153,7 @@ def test_tir_values():
     one = tvm.tirx.const(1, dtype="float16")
     index = tvm.tirx.Ramp(0, 1, lanes)
     extent = T.vscale() * lanes
-    opaque = tvm.tirx.Var("n", "int32")
+    opaque = tvm.tirx.Var("n", "int32").astype("int64")
 
     @T.prim_func
     def f(A: T.Buffer((16,), "float16")):
@@ -199,15 +199,17 @@ def test_helpers(op):
     def f(A: T.Buffer((4,), "int32")):
         A[0] = op(A[1], A[2])
         T.evaluate(intrin(A.data, 1))
+        A[3] = twice(A[0])
 `;
 
-  it("a one-line helper becomes a lambda, a T.* function value is called as that function", () => {
+  it("a helper becomes a lambda (its local assignments substituted), a T.* function value is called as that function", () => {
     const [c] = extractCases("tests/test_w.py", HELPERS);
-    expect(c!.closure).toEqual({ intrin: { expr: "lambda data, offset: 0" }, op: { expr: "T.Max" } });
+    expect(c!.closure).toEqual({ intrin: { expr: "lambda data, offset: 0" }, twice: { expr: "lambda x: ((x) * (2))" }, op: { expr: "T.Max" } });
     const f = [...parseTVMScript(c!.text, { closure: c!.closure }).functions.values()][0]!;
     const printed = printTVMScript(f);
     expect(printed).toContain("A[0] = T.max(A[1], A[2])");
     expect(printed).toContain("T.evaluate(0)");
+    expect(printed).toContain("A[3] = A[0] * 2");
   });
 
   it("a lambda called with the wrong number of arguments is a positioned error", () => {
@@ -266,6 +268,116 @@ def test_two():
   it("is looked for only in the scope that defines it (else the defaults hold)", () => {
     const [c] = extractCases("tests/test_u.py", SCOPES);
     expect(c!.closure).toEqual({ dtype: "float32" });
+  });
+});
+
+describe("values the caller binds before the call", () => {
+  const CALLER = `
+CASES = [("float16", 8), ("float32", 4)]
+
+
+def make(dtype, vector_size, flag, m):
+    size_expr = tvm.runtime.convert(vector_size)
+
+    @T.prim_func
+    def f(A: T.Buffer((m,), dtype)):
+        if flag:
+            A[0] = T.Cast(dtype, size_expr)
+
+
+def test_loop():
+    for dtype, vec in [("float16", 8), ("float32", 4)]:
+        make(dtype, vec, True, const(32, "int32"))
+
+
+@pytest.mark.parametrize("pair", CASES)
+def test_unpack(pair):
+    dt, n = pair
+
+    @T.prim_func
+    def g(A: T.Buffer((n,), dt)):
+        A[0] = A[1]
+`;
+
+  it("binds a loop's first item, unpacks tuples, and reads tvm.runtime.convert, const and a parametrize list named elsewhere", () => {
+    const [make, unpack] = extractCases("tests/test_w.py", CALLER);
+    expect(make!.closure).toEqual({
+      CASES: { expr: '[("float16", 8), ("float32", 4)]' },
+      dtype: "float16",
+      vector_size: 8,
+      flag: { expr: "True" },
+      m: { expr: "T.int32(32)" },
+      size_expr: 8,
+    });
+    expect(unpack!.closure).toMatchObject({ pair: { expr: '("float16", 8)' }, dt: "float16", n: 8 });
+    for (const c of [make!, unpack!]) expect(parseTVMScript(c.text, { closure: c.closure }).functions.size).toBe(1);
+  });
+});
+
+describe("macros in the closure", () => {
+  const MACRO = `
+def test_macro():
+    @T.inline
+    def twice(A, i):
+        # a comment
+        A[i] = A[i] * 2
+
+    @T.prim_func
+    def f(A: T.Buffer((4,), "int32")):
+        twice(A, 1)
+`;
+
+  it("a @T.inline function is handed on as its dedented text, which the parser inlines", () => {
+    const [c] = extractCases("tests/test_m.py", MACRO);
+    expect(c!.closure).toEqual({ twice: { macro: "def twice(A, i):\n    # a comment\n    A[i] = A[i] * 2\n" } });
+    expect(printTVMScript(parseTVMScript(c!.text, { closure: c!.closure }))).toContain("A[1] = A[1] * 2");
+  });
+});
+
+describe("dicts and folded arithmetic in the closure", () => {
+  const DICT = `
+def test_attrs():
+    func_attr = {"target": tvm.target.Target("llvm", host="llvm")}
+    m = const(2**10, "int32")
+
+    @T.prim_func
+    def f(A: T.Buffer((m,), "int32")):
+        T.func_attr(func_attr)
+        A[0] = 1
+`;
+
+  it("a dict of TIR values is handed on as text and T.func_attr reads it; 2**10 is folded", () => {
+    const [c] = extractCases("tests/test_d.py", DICT);
+    expect(c!.closure).toEqual({ func_attr: { expr: '{"target": T.target("llvm", host="llvm")}' }, m: { expr: "T.int32(1024)" } });
+    const printed = printTVMScript(parseTVMScript(c!.text, { closure: c!.closure }));
+    expect(printed).toContain('T.func_attr({"target": T.target("llvm", host="llvm")})');
+    expect(printed).toContain('A: T.Buffer((1024,), "int32")');
+  });
+});
+
+describe("TIR variables in the closure", () => {
+  const VARS = `
+def test_vars():
+    tx = tvm.tirx.Var("threadIdx.x", "int32")
+    tx_iter = tvm.tirx.IterVar(tvm.ir.Range(0, 32), tx, tvm.tirx.IterVar.ThreadIndex, "threadIdx.x")
+    n = T.Var("n", ty="int64")
+
+    @T.prim_func
+    def f(A: T.Buffer((32,), "float32")):
+        T.attr(tx_iter, "thread_extent", 32)
+        A[tx] = T.float32(n)
+`;
+
+  it("tvm.tirx.Var is a closure variable and an IterVar over it is the same object", () => {
+    const [c] = extractCases("tests/test_v2.py", VARS);
+    expect(c!.closure).toEqual({
+      tx: { var: "threadIdx.x", dtype: "int32" },
+      tx_iter: { var: "threadIdx.x", dtype: "int32" },
+      n: { var: "n", dtype: "int64" },
+    });
+    expect(c!.closure.tx_iter).toBe(c!.closure.tx);
+    const printed = printTVMScript(parseTVMScript(c!.text, { closure: c!.closure }));
+    expect(printed).toContain('T.launch_thread("threadIdx.x", 32)');
   });
 });
 
