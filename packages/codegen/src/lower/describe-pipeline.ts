@@ -25,6 +25,7 @@ const PASS_DESCRIPTIONS: Readonly<Record<string, string>> = {
   planBufferAllocation: "each allocation moves to the lowest scope covering its uses",
   convertBlocksToOpaque: "block iterators are replaced by their bindings",
   compactBufferAllocation: "allocations shrink to the region used below them",
+  lowerMatchBuffer: "match_buffer views (tensor intrinsics' operands) become accesses of their source buffers; their strides and offsets become expressions",
   injectSoftwarePipeline: "annotated loops become prologue, body and epilogue with multi-versioned buffers",
   lowerOpaqueBlock: "blocks removed: predicates become ifs, thread bindings become thread_extent attributes, pragma_* and launch-bounds annotations attributes",
   flattenBuffer: "multi-dimensional buffers become flat buffers",
