@@ -17,6 +17,7 @@ export * from "./lowered.js";
 export * from "./lowered-async-copy.js";
 export * from "./gemm-relu-add-reference.js";
 export * from "./half-gemm.js";
+export * from "./wmma-gemm.js";
 
 export interface CorpusEntry {
   /** A short identifier, also a valid file name. */
