@@ -1,6 +1,7 @@
 /**
  * `pnpm bench:tc`: the WMMA-tensorized GEMM `C = A·B` (fp16 A and B, fp32 accumulation and C;
- * @tessera/corpus wmmaGemmSchedule) on the GPU, checked and timed against torch in the same run:
+ * @tessera/corpus wmmaGemmSchedule with WMMA_PARAMS: 64×128 block tiles of 2×4 warps, 2×2 fragments
+ * per warp, k tiles of 32) on the GPU, checked and timed against torch in the same run:
  * - ours: `build(…, "cuda")`, timeEvaluator (number 3, repeat 10, minRepeatMs 100), median ms;
  * - torch: `A @ B` in fp16 (cuBLAS HGEMM, fp32 accumulation, fp16 output), CUDA events around 3
  *   runs, 10 repeats, median ms per run; the ratio is ours / HGEMM;
@@ -13,7 +14,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { wmmaGemm, wmmaGemmSchedule } from "@tessera/corpus";
+import { WMMA_PARAMS, wmmaGemm, wmmaGemmSchedule } from "@tessera/corpus";
 import { compilePrimFunc, encodeHalfArray, randomArgs } from "@tessera/ir";
 import { execa } from "execa";
 import { NDArray, build, cuda } from "../src/index.js";
@@ -34,7 +35,7 @@ function parseOptions(argv: readonly string[]): Options {
   };
   const dryRun = argv.includes("--dry-run");
   const sizes = (at("--sizes") ?? (dryRun ? "128" : "2048,4096")).split(",").map(Number);
-  if (sizes.some((n) => !Number.isInteger(n) || n < 32 || n % 32 !== 0)) throw new Error(`--sizes: multiples of 32 expected, got ${at("--sizes")}`);
+  if (sizes.some((n) => !Number.isInteger(n) || n < 128 || n % 128 !== 0)) throw new Error(`--sizes: multiples of 128 expected, got ${at("--sizes")}`);
   const seed = Number(at("--seed") ?? "1");
   if (!Number.isInteger(seed)) throw new Error(`--seed: an integer expected, got ${at("--seed")}`);
   return { dryRun, sizes, seed, out: at("--out") };
@@ -103,7 +104,7 @@ async function dryRun(n: number, seed: number): Promise<Result> {
   const original = wmmaGemm(n);
   const inputs = randomArgs(original, seed) as Float32Array[];
   inputs[2]!.fill(Number.NaN);
-  const mod = await build(wmmaGemmSchedule(n), "nvidia/h100", { device: "sim" });
+  const mod = await build(wmmaGemmSchedule(n, WMMA_PARAMS), "nvidia/h100", { device: "sim" });
   const simulated = inputs.map((x) => x.slice());
   mod(...simulated);
   compilePrimFunc(original).run(inputs);
@@ -115,7 +116,7 @@ async function dryRun(n: number, seed: number): Promise<Result> {
 
 async function onGpu(n: number, seed: number): Promise<Result> {
   const inputs = randomArgs(wmmaGemm(n), seed) as Float32Array[];
-  const mod = await build(wmmaGemmSchedule(n), "cuda", { device: "cuda", cacheDir: false });
+  const mod = await build(wmmaGemmSchedule(n, WMMA_PARAMS), "cuda", { device: "cuda", cacheDir: false });
   const [a, b] = [NDArray.fromFloats(inputs[0]!, { dtype: "float16", shape: [n, n] }), NDArray.fromFloats(inputs[1]!, { dtype: "float16", shape: [n, n] })];
   const c = NDArray.from(new Float32Array(n * n).fill(Number.NaN), { shape: [n, n], dtype: "float32" });
   try {

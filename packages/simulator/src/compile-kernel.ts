@@ -174,7 +174,9 @@ export function compileKernel(kernel: DeviceKernel, opts: CompileKernelOptions):
     for (const b of dims.bindings) if (b.tag === tag) ctx.bindVar(b.variable, name, { lo: 0, hi: b.extent - 1 });
     return name;
   });
-  wmma = new WmmaEmitter(kernel.name, [params[3]!, params[4]!, params[5]!]);
+  // A thread index the kernel does not bind is 0 (and its parameter name is unknown to the loop outliner).
+  const threadJs = ([3, 4, 5] as const).map((k) => (dims.bindings.some((b) => b.tag === INDEX_PARAMS[k]) ? params[k]! : "0"));
+  wmma = new WmmaEmitter(kernel.name, [threadJs[0]!, threadJs[1]!, threadJs[2]!]);
   const written = writtenGlobals(kernel);
   for (const p of kernel.params) {
     if (p.kind === "scalar") {

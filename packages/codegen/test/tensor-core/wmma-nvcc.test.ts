@@ -5,7 +5,7 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { wmmaGemmSchedule } from "@tessera/corpus";
+import { WMMA_PARAMS, wmmaGemmSchedule } from "@tessera/corpus";
 import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
 import { lower } from "../../src/index.js";
@@ -17,7 +17,7 @@ const hasNvcc = await nvccAvailable(nvcc);
 describe.skipIf(!hasNvcc)(`the WMMA GEMM compiles with nvcc${hasNvcc ? "" : " (SKIPPED: nvcc not found; set TESSERA_NVCC)"}`, () => {
   const dir = mkdtempSync(join(tmpdir(), "tessera-wmma-nvcc-"));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  const modules = [{ label: "wmma gemm 2048", file: "wmma_gemm.cu", module: lower(wmmaGemmSchedule(2048), "nvidia/h100") }];
+  const modules = [{ label: "wmma gemm 2048", file: "wmma_gemm.cu", module: lower(wmmaGemmSchedule(2048, WMMA_PARAMS), "nvidia/h100") }];
 
   for (const arch of ["sm_80", "sm_90"]) {
     it(`${arch}: compiles without spills, to WMMA instructions`, async () => {

@@ -60,6 +60,12 @@ describe("WMMA fragment operations", () => {
     }
   });
 
+  it("calls inside loops (which the simulator outlines) in a kernel that binds only threadIdx.x", () => {
+    // Regression: outlined loops referred to threadIdx.y and .z, which such a kernel does not define.
+    const { c } = run(`for f in range(1):\n    T.tvm_fill_fragment(H, 16, 16, 16, f, T.float32(2))\n${STORE}`);
+    expect(c.every((x) => x === 2)).toBe(true);
+  });
+
   it("a column-major load of A reads its transpose", () => {
     const { a, c } = run(`T.tvm_fill_fragment(H, 16, 16, 16, 0, T.float32(0))\n${LOAD_A("col_major")}\n${LOAD_B}\n${MMA}\n${STORE}`);
     let sum = 0;
