@@ -60,7 +60,13 @@ import { isThreadExtent, isThreadIndexVar, threadExtentAttrs } from "../kernel/t
 const PASS = "threadSync";
 
 export const threadSyncPass: Pass = cudaPass(PASS, (func) => {
-  const planned = plan(func.body, { ...HOST, domains: new VarDomains(), disjointness: new DisjointnessCache(), storeAccesses: new Map(), sharedByData: new Map() });
+  const planned = plan(func.body, {
+    ...HOST,
+    domains: new VarDomains(),
+    disjointness: new DisjointnessCache(),
+    storeAccesses: new Map(),
+    sharedByData: new Map(),
+  });
   return planned.stmt === func.body ? func : withBody(func, planned.stmt);
 });
 
@@ -84,7 +90,12 @@ interface Env {
   readonly sharedByData: Map<Var, Buffer>;
 }
 
-const HOST: Omit<Env, "domains" | "disjointness" | "storeAccesses" | "sharedByData"> = { inKernel: false, threadVars: [], nonUniform: new Set(), divergence: undefined };
+const HOST: Omit<Env, "domains" | "disjointness" | "storeAccesses" | "sharedByData"> = {
+  inKernel: false,
+  threadVars: [],
+  nonUniform: new Set(),
+  divergence: undefined,
+};
 
 interface Planned {
   readonly stmt: Stmt;
