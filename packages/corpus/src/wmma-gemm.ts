@@ -6,7 +6,7 @@
  * mma_sync at every k step and stored to C. `WmmaGemmParams` choose the warps per block, the
  * fragments per warp and the k fragments per shared tile.
  */
-import { type PrimFunc, parsePrimFunc } from "@tessera/ir";
+import { type PrimFunc, cast, compute, createPrimFunc, mul, placeholder, reduceAxis, reduceSum } from "@tessera/ir";
 import { type BlockRV, Schedule, WMMA_INTRINSICS } from "@tessera/schedule";
 
 const FRAGMENT = 16;
@@ -27,16 +27,11 @@ export const WMMA_PARAMS: WmmaGemmParams = { warps: [2, 4], fragmentsPerWarp: [2
 /** The unscheduled function: one reduction block "C" over i, j, k. */
 export function wmmaGemm(n: number): PrimFunc {
   if (!Number.isInteger(n) || n < FRAGMENT || n % FRAGMENT !== 0) throw new RangeError(`wmmaGemm: n must be a positive multiple of ${FRAGMENT}, got ${n}`);
-  return parsePrimFunc(`
-@T.prim_func
-def wmma_gemm(A: T.Buffer((${n}, ${n}), "float16"), B: T.Buffer((${n}, ${n}), "float16"), C: T.Buffer((${n}, ${n}), "float32")):
-    for i, j, k in T.grid(${n}, ${n}, ${n}):
-        with T.block("C"):
-            vi, vj, vk = T.axis.remap("SSR", [i, j, k])
-            with T.init():
-                C[vi, vj] = T.float32(0)
-            C[vi, vj] = C[vi, vj] + T.Cast("float32", A[vi, vk]) * T.Cast("float32", B[vk, vj])
-`);
+  const A = placeholder([n, n], "float16", "A");
+  const B = placeholder([n, n], "float16", "B");
+  const k = reduceAxis([0, n], "k");
+  const C = compute([n, n], (i, j) => reduceSum(mul(cast("float32", A.at(i, k)), cast("float32", B.at(k, j))), k), "C");
+  return createPrimFunc([A, B, C], { name: "wmma_gemm" });
 }
 
 /** Fetches the tile a shared cache holds with every thread of the block: rounds × warps × 32 lanes. */

@@ -74,53 +74,62 @@ describe("WMMA fragment operations", () => {
   });
 });
 
+/** A misused kernel body, the error class the simulator must raise and what its message must say. */
+const MISUSES: readonly (readonly [what: string, body: string, error: typeof SimulationError, says: string])[] = [
+  [
+    "lanes of a warp diverging around a call",
+    "if threadIdx_x < 16:\n    T.tvm_fill_fragment(H, 16, 16, 16, 0, T.float32(0))",
+    WarpDivergenceError,
+    "kernel kernel_kernel, block (0, 0, 0), warp 0: 16 of its 32 lanes executed T.tvm_fill_fragment(H, 16, 16, 16, 0, T.float32(0.0)); lane 16 did not",
+  ],
+  [
+    "lanes of a warp passing different arguments",
+    'T.tvm_fill_fragment(H, 16, 16, 16, 0, T.Cast("float32", threadIdx_x))',
+    WarpDivergenceError,
+    "lane 1 passed 1 as argument 2 of T.tvm_fill_fragment(",
+  ],
+  [
+    "lanes of a warp at different calls",
+    `if threadIdx_x < 8:\n    ${LOAD_A()}\nelse:\n    ${LOAD_B}`,
+    WarpDivergenceError,
+    "lane 8 executed T.tvm_load_matrix_sync(G",
+  ],
+  [
+    "an accumulator of another shape than the operands",
+    `T.tvm_fill_fragment(H, 32, 8, 16, 0, T.float32(0))\n${LOAD_A()}\n${LOAD_B}\n${MMA}`,
+    FragmentMisuseError,
+    "operand C is an accumulator fragment of m32n8k16, the operation needs an accumulator fragment of m16n16k16",
+  ],
+  [
+    "an operand never loaded",
+    `T.tvm_fill_fragment(H, 16, 16, 16, 0, T.float32(0))\n${LOAD_A()}\n${MMA}`,
+    FragmentMisuseError,
+    "operand B (fragment 0) was never filled or loaded",
+  ],
+  [
+    "a tile that reaches past its buffer",
+    'T.tvm_load_matrix_sync(F, 16, 16, 16, 0, T.tvm_access_ptr(T.type_annotation("float16"), A.data, 16, 256, 1), 16, "row_major")',
+    FragmentMisuseError,
+    "it reads elements 16..271 with leading dimension 16 of an array of 256",
+  ],
+  [
+    "a fragment index past the allocation",
+    "T.tvm_fill_fragment(H, 16, 16, 16, 1, T.float32(0))",
+    FragmentMisuseError,
+    "fragment index 1 is outside its array of 1 fragments of 256 elements",
+  ],
+  [
+    "storing a matrix_a fragment",
+    'T.tvm_store_matrix_sync(F, 16, 16, 16, 0, T.tvm_access_ptr(T.type_annotation("float32"), C.data, 0, 256, 2), 16, "row_major")',
+    SimulationError,
+    "only accumulator fragments can be stored, F is a matrix_a fragment",
+  ],
+];
+
 describe("WMMA misuse found by the simulator", () => {
-  it("lanes of a warp diverging around a call", () => {
-    const err = thrown(`if threadIdx_x < 16:\n    T.tvm_fill_fragment(H, 16, 16, 16, 0, T.float32(0))`);
-    expect(err).toBeInstanceOf(WarpDivergenceError);
-    expect(err.message).toContain("kernel kernel_kernel, block (0, 0, 0), warp 0: 16 of its 32 lanes executed T.tvm_fill_fragment(");
-    expect(err.message).toContain("lane 16 did not");
-  });
-
-  it("lanes of a warp passing different arguments", () => {
-    const err = thrown(`T.tvm_fill_fragment(H, 16, 16, 16, 0, T.Cast("float32", threadIdx_x))`);
-    expect(err).toBeInstanceOf(WarpDivergenceError);
-    expect(err.message).toContain("lane 1 passed 1 as argument 2 of T.tvm_fill_fragment(");
-  });
-
-  it("lanes of a warp at different calls", () => {
-    const err = thrown(`if threadIdx_x < 8:\n    ${LOAD_A()}\nelse:\n    ${LOAD_B}`);
-    expect(err).toBeInstanceOf(WarpDivergenceError);
-    expect(err.message).toContain("lane 8 executed T.tvm_load_matrix_sync(G");
-  });
-
-  it("an accumulator of another shape than the operands", () => {
-    const err = thrown(`T.tvm_fill_fragment(H, 32, 8, 16, 0, T.float32(0))\n${LOAD_A()}\n${LOAD_B}\n${MMA}`);
-    expect(err).toBeInstanceOf(FragmentMisuseError);
-    expect(err.message).toContain("operand C is an accumulator fragment of m32n8k16, the operation needs an accumulator fragment of m16n16k16");
-  });
-
-  it("an operand never loaded", () => {
-    const err = thrown(`T.tvm_fill_fragment(H, 16, 16, 16, 0, T.float32(0))\n${LOAD_A()}\n${MMA}`);
-    expect(err).toBeInstanceOf(FragmentMisuseError);
-    expect(err.message).toContain("operand B (fragment 0) was never filled or loaded");
-  });
-
-  it("a tile that reaches past its buffer", () => {
-    const err = thrown(`T.tvm_load_matrix_sync(F, 16, 16, 16, 0, T.tvm_access_ptr(T.type_annotation("float16"), A.data, 16, 256, 1), 16, "row_major")`);
-    expect(err).toBeInstanceOf(FragmentMisuseError);
-    expect(err.message).toContain("it reads elements 16..271 with leading dimension 16 of an array of 256");
-  });
-
-  it("a fragment index past the allocation", () => {
-    const err = thrown(`T.tvm_fill_fragment(H, 16, 16, 16, 1, T.float32(0))`);
-    expect(err).toBeInstanceOf(FragmentMisuseError);
-    expect(err.message).toContain("fragment index 1 is outside its array of 1 fragments of 256 elements");
-  });
-
-  it("storing a matrix_a fragment", () => {
-    const err = thrown(`T.tvm_store_matrix_sync(F, 16, 16, 16, 0, T.tvm_access_ptr(T.type_annotation("float32"), C.data, 0, 256, 2), 16, "row_major")`);
-    expect(err).toBeInstanceOf(SimulationError);
-    expect(err.message).toContain("only accumulator fragments can be stored, F is a matrix_a fragment");
+  it.each(MISUSES)("%s", (_what, body, error, says) => {
+    const err = thrown(body);
+    expect(err).toBeInstanceOf(error);
+    expect(err.message).toContain(says);
   });
 });
