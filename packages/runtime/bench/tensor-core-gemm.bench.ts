@@ -17,29 +17,10 @@ import { join } from "node:path";
 import { WMMA_PARAMS, wmmaGemm, wmmaGemmSchedule } from "@tessera/corpus";
 import { compilePrimFunc, encodeHalfArray, randomArgs } from "@tessera/ir";
 import { execa } from "execa";
+import { parseGemmBenchOptions } from "./gemm-bench-options.js";
 import { NDArray, build, cuda } from "../src/index.js";
 
-interface Options {
-  readonly dryRun: boolean;
-  readonly sizes: readonly number[];
-  readonly seed: number;
-  readonly out: string | undefined;
-}
-
 const TIMING = { number: 3, repeat: 10, minRepeatMs: 100 } as const;
-
-function parseOptions(argv: readonly string[]): Options {
-  const at = (flag: string): string | undefined => {
-    const i = argv.indexOf(flag);
-    return i >= 0 ? argv[i + 1] : undefined;
-  };
-  const dryRun = argv.includes("--dry-run");
-  const sizes = (at("--sizes") ?? (dryRun ? "128" : "2048,4096")).split(",").map(Number);
-  if (sizes.some((n) => !Number.isInteger(n) || n < 128 || n % 128 !== 0)) throw new Error(`--sizes: multiples of 128 expected, got ${at("--sizes")}`);
-  const seed = Number(at("--seed") ?? "1");
-  if (!Number.isInteger(seed)) throw new Error(`--seed: an integer expected, got ${at("--seed")}`);
-  return { dryRun, sizes, seed, out: at("--out") };
-}
 
 interface TorchResult {
   readonly hgemmMs: number;
@@ -152,7 +133,7 @@ function describe(r: Result): string {
 }
 
 async function main(): Promise<void> {
-  const opts = parseOptions(process.argv.slice(2));
+  const opts = parseGemmBenchOptions(process.argv.slice(2), { sizes: "2048,4096", dryRunSizes: "128", multipleOf: 128 });
   if (!opts.dryRun && !cuda.available()) throw new Error(`no CUDA device (${cuda.unavailableReason() ?? "unknown"}); run with --dry-run for the simulator`);
   const results: Result[] = [];
   for (const n of opts.sizes) {
