@@ -55,6 +55,12 @@ const ENTRIES: ReadonlyArray<{ name: string; source: string; description: string
       "pnpm bench:half: fp16 and bf16 gemm+ReLU+add (fp32 accumulation) on the GPU against the executor (bit for bit, ≤ 256³) and torch (two-ulp tolerance); --sizes 128,2048, --seed N, --out FILE.json; --dry-run: the simulator",
   },
   {
+    name: "bench-tc",
+    source: "packages/runtime/bench/tensor-core-gemm.bench.ts",
+    description:
+      "pnpm bench:tc: the WMMA-tensorized fp16 GEMM (fp32 accumulation) on the GPU, timed against torch fp16 matmul (cuBLAS HGEMM) and checked against float64; --sizes 2048,4096, --seed N, --out FILE.json; --dry-run: the simulator at 128³, bit for bit with the executor",
+  },
+  {
     name: "gemm-variants",
     source: "packages/runtime/bench/gemm-variants.bench.ts",
     description:

@@ -18,6 +18,7 @@ export * from "./lowered-async-copy.js";
 export * from "./gemm-relu-add-reference.js";
 export * from "./half-gemm.js";
 export * from "./d2l-gpu.js";
+export * from "./wmma-gemm.js";
 
 export interface CorpusEntry {
   /** A short identifier, also a valid file name. */

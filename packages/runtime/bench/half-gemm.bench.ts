@@ -15,27 +15,8 @@ import { join } from "node:path";
 import { type HalfGemmDType, halfGemmManualSchedule, halfGemmReluAdd } from "@tessera/corpus";
 import { compilePrimFunc, encodeHalfArray, randomArgs, toleranceForDType } from "@tessera/ir";
 import { execa } from "execa";
+import { type GemmBenchOptions, parseGemmBenchOptions } from "./gemm-bench-options.js";
 import { NDArray, build, cuda } from "../src/index.js";
-
-interface Options {
-  readonly dryRun: boolean;
-  readonly sizes: readonly number[];
-  readonly seed: number;
-  readonly out: string | undefined;
-}
-
-function parseOptions(argv: readonly string[]): Options {
-  const at = (flag: string): string | undefined => {
-    const i = argv.indexOf(flag);
-    return i >= 0 ? argv[i + 1] : undefined;
-  };
-  const dryRun = argv.includes("--dry-run");
-  const sizes = (at("--sizes") ?? (dryRun ? "128" : "128,2048")).split(",").map(Number);
-  if (sizes.some((n) => !Number.isInteger(n) || n < 64 || n % 64 !== 0)) throw new Error(`--sizes: multiples of 64 expected, got ${at("--sizes")}`);
-  const seed = Number(at("--seed") ?? "1");
-  if (!Number.isInteger(seed)) throw new Error(`--seed: an integer expected, got ${at("--seed")}`);
-  return { dryRun, sizes, seed, out: at("--out") };
-}
 
 /** The CPU executor's output, exact; only at sizes where the executor is quick enough. */
 const EXECUTOR_MAX_SIZE = 256;
@@ -124,7 +105,7 @@ function differingBits(dtype: HalfGemmDType, a: Float32Array, b: Float32Array): 
   return count;
 }
 
-async function check(dtype: HalfGemmDType, n: number, opts: Options): Promise<CheckResult> {
+async function check(dtype: HalfGemmDType, n: number, opts: GemmBenchOptions): Promise<CheckResult> {
   const original = halfGemmReluAdd(n, dtype).func;
   const inputs = randomArgs(original, opts.seed) as Float32Array[];
   inputs[3]!.fill(Number.NaN);
@@ -143,7 +124,7 @@ async function check(dtype: HalfGemmDType, n: number, opts: Options): Promise<Ch
 }
 
 async function main(): Promise<void> {
-  const opts = parseOptions(process.argv.slice(2));
+  const opts = parseGemmBenchOptions(process.argv.slice(2), { sizes: "128,2048", dryRunSizes: "128", multipleOf: 64 });
   if (!opts.dryRun && !cuda.available()) throw new Error(`no CUDA device (${cuda.unavailableReason() ?? "unknown"}); run with --dry-run for the simulator`);
   const results: CheckResult[] = [];
   for (const dtype of ["float16", "bfloat16"] as const) {

@@ -13,6 +13,8 @@ describe("NVRTC include path for cuda_fp16.h / cuda_bf16.h", () => {
     const env = { TESSERA_CUDA_INCLUDE: toolkit };
     expect(halfHeaderOptions("#include <cuda_fp16.h>\n__global__ void k() {}", env)).toEqual([`-I${toolkit}`]);
     expect(halfHeaderOptions("#include <cuda_bf16.h>\n", env)).toEqual([`-I${toolkit}`]);
+    // WMMA kernels include mma.h, which lives in the toolkit's include folder too.
+    expect(halfHeaderOptions("#include <mma.h>\n", env)).toEqual([`-I${toolkit}`]);
     expect(halfHeaderOptions("__global__ void k(float* a) {}", env)).toEqual([]);
   });
 

@@ -8,6 +8,7 @@ import type { CompiledKernel, ThreadFunction } from "./compile-kernel.js";
 import { type Dim3, unflatten, volume } from "./dims.js";
 import { type BarrierGroup, BarrierDivergenceError, OutOfBoundsError, SimulationError, describeLocation } from "./errors.js";
 import type { ThreadClock } from "./thread-clock.js";
+import type { WarpCollectives } from "./wmma/warp-collectives.js";
 
 /** Thrown by the runtime's bounds check; the block runner adds where it happened. */
 export class OutOfBoundsFault extends Error {
@@ -28,6 +29,8 @@ export interface BlockRun {
   /** The kernel's arguments in parameter order. */
   readonly args: readonly unknown[];
   readonly clock: ThreadClock;
+  /** The warp-collective runtime, when the kernel has WMMA calls. */
+  readonly collectives?: WarpCollectives | undefined;
 }
 
 /** Runs block `blockIdx` on fresh `shared` arrays; returns the number of barrier intervals. */
@@ -45,6 +48,7 @@ export function runBlock(run: BlockRun, blockIdx: Dim3, shared: readonly unknown
     threads[t] = run.thread(...callArgs);
   }
   clock.startBlock(blockIdx);
+  run.collectives?.startBlock(blockIdx);
   const state = new Int32Array(n);
   for (let intervals = 1; ; intervals++) {
     for (let t = 0; t < n; t++) {
@@ -59,6 +63,7 @@ export function runBlock(run: BlockRun, blockIdx: Dim3, shared: readonly unknown
     }
     const first = state[0]!;
     if (!state.every((s) => s === first)) throw divergence(compiled, blockIdx, state);
+    run.collectives?.endInterval();
     if (first === FINISHED) return intervals;
     clock.nextInterval();
   }

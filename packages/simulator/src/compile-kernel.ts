@@ -9,7 +9,8 @@
  * - with race detection, every access to shared memory or to a global buffer the kernel writes
  *   goes through that memory's shadow;
  * - `T.ptx_cp_async` copies land when their group is waited for (see async-copy-queue.ts).
- * - with the bank-conflict model, every shared access instruction is recorded by the recorder.
+ * - with the bank-conflict model, every shared access instruction is recorded by the recorder;
+ * - WMMA fragments are per-warp storage and the WMMA intrinsics warp-collective calls (wmma/).
  */
 import { type Buffer, type Call, type PrimExpr, type Var, describeAccess, lanesOf, printExpr, constantSize, typedArrayConstructorFor } from "@tessera/ir";
 import { EmitContext, type ErrorSiteTable, type ExecRuntime, RUNTIME_PRELUDE, declareBufferLayout, emitStmt } from "@tessera/ir/executor-kit";
@@ -22,6 +23,8 @@ import { poisonLiteral } from "./poison.js";
 import type { MemoryScope, RaceShadow } from "./race-shadow.js";
 import { writtenGlobals } from "./written-globals.js";
 import { LoopOutliner, POISON_HELPER } from "./outline-loops.js";
+import { WmmaEmitter, isFragmentScope } from "./wmma/emit-wmma.js";
+import type { CollectiveSite } from "./wmma/warp-collectives.js";
 
 /** A `shared` Allocate: one array per thread block. */
 export interface SharedAllocation {
@@ -63,6 +66,8 @@ export interface CompiledKernel {
   /** Shared access sites and instructions of the bank-conflict model (empty without it). */
   readonly bankSites: readonly BankSite[];
   readonly bankSlots: readonly BankSlot[];
+  /** The warp-collective (WMMA) call sites, which `$rt.wmma` runs. */
+  readonly collectiveSites: readonly CollectiveSite[];
   /** `T.tvm_storage_sync(...)` statements in the order they occur; a barrier id indexes this list. */
   readonly barriers: readonly string[];
   /** Bounds-check and division sites of the executor's runtime. */
@@ -100,6 +105,8 @@ export function compileKernel(kernel: DeviceKernel, opts: CompileKernelOptions):
   const sharedParam = (k: number): string => `$shared${k}`;
   // The thread's asynchronous copy queue is the only name of the generator the context does not track.
   const outliner = new LoopOutliner(["$async"]);
+  // Made once the thread function's parameter names are known (before any statement is emitted).
+  let wmma: WmmaEmitter | undefined;
 
   const ctx = new EmitContext(true, false, {
     loop: outliner.loop,
@@ -111,7 +118,9 @@ export function compileKernel(kernel: DeviceKernel, opts: CompileKernelOptions):
       barriers.push(`barrier #${barriers.length + 1} (${printExpr(call)})`);
       c.line(`yield ${barriers.length - 1};`);
     },
+    intrinsic: (c: EmitContext, call: Call) => wmma!.intrinsic(c, call),
     allocation(c: EmitContext, buffer: Buffer, size: string) {
+      if (isFragmentScope(buffer.scope)) return wmma!.allocation(buffer, size);
       switch (buffer.scope) {
         case "shared":
         case "shared.dyn": {
@@ -165,6 +174,9 @@ export function compileKernel(kernel: DeviceKernel, opts: CompileKernelOptions):
     for (const b of dims.bindings) if (b.tag === tag) ctx.bindVar(b.variable, name, { lo: 0, hi: b.extent - 1 });
     return name;
   });
+  // A thread index the kernel does not bind is 0 (and its parameter name is unknown to the loop outliner).
+  const threadJs = ([3, 4, 5] as const).map((k) => (dims.bindings.some((b) => b.tag === INDEX_PARAMS[k]) ? params[k]! : "0"));
+  wmma = new WmmaEmitter(kernel.name, [threadJs[0]!, threadJs[1]!, threadJs[2]!]);
   const written = writtenGlobals(kernel);
   for (const p of kernel.params) {
     if (p.kind === "scalar") {
@@ -198,6 +210,7 @@ export function compileKernel(kernel: DeviceKernel, opts: CompileKernelOptions):
     accessSites,
     bankSites: bankSites.sites,
     bankSlots: bankSites.slots,
+    collectiveSites: wmma.sites,
     barriers,
     errorSites: ctx.sites,
     instantiate: factory,

@@ -7,6 +7,7 @@
  */
 export { type Dim3, formatDim3 } from "./dims.js";
 export { BarrierDivergenceError, OutOfBoundsError, SimulationError } from "./errors.js";
+export { FragmentMisuseError, WarpDivergenceError } from "./wmma/warp-collectives.js";
 export type { BankConflictReport, BankConflictSite, KernelReport, RaceCounts, RaceReport, SharedAccessCounts, SimulationReport } from "./reports.js";
 export { type WarpAccessCost, warpAccessCost } from "./bank-model.js";
 export type { SimulationOptions } from "./simulate-kernel.js";

@@ -25,6 +25,8 @@ export interface EmitContext {
   readonly threadIndex: Map<Var, string>;
   /** Storage read or written through a reinterpreted vector pointer (needs vector alignment). */
   readonly vectorAccessed: Set<Var>;
+  /** Storage WMMA loads and stores point into (mma.h needs 256-bit aligned pointers). */
+  readonly wmmaAccessed: Set<Var>;
 }
 
 export function fail(ctx: EmitContext, detail: string): never {

@@ -31,6 +31,7 @@ import { IndexFacts } from "../c-family/index-facts.js";
 import { type LaunchShape, launchShape } from "./launch.js";
 import { NameTable, isCIdentifier } from "../c-family/names.js";
 import type { Feature } from "./preamble.js";
+import { WMMA_OPS, fragmentDeclaration, inferFragments, wmmaStatement } from "./wmma.js";
 
 export interface KernelEmitOptions {
   /**
@@ -67,6 +68,8 @@ class KernelEmitter {
    */
   private scope = 0;
   private readonly storeText = new Map<BufferStore, { readonly scope: number; readonly text: string }>();
+  /** The WMMA fragments' shapes and layouts, inferred at the first fragment allocation. */
+  private fragments: ReturnType<typeof inferFragments> | undefined;
 
   constructor(
     private readonly kernel: DeviceKernel,
@@ -80,6 +83,7 @@ class KernelEmitter {
       storage: new Map(),
       threadIndex: new Map(),
       vectorAccessed: new Set(),
+      wmmaAccessed: new Set(),
     };
     this.exprs = new ExprEmitter(this.ctx);
     for (const b of shape.bindings) {
@@ -210,9 +214,15 @@ class KernelEmitter {
     const at = this.lines.length;
     this.stmt(s.body);
     // Declared after the body is emitted, so that vector accesses found there can align it.
-    const align = this.ctx.vectorAccessed.has(buffer.data) ? "__align__(16) " : "";
+    const align = this.ctx.wmmaAccessed.has(buffer.data) ? "__align__(32) " : this.ctx.vectorAccessed.has(buffer.data) ? "__align__(16) " : "";
     let declaration: string;
     switch (buffer.scope) {
+      case "wmma.matrix_a":
+      case "wmma.matrix_b":
+      case "wmma.accumulator":
+        this.fragments ??= inferFragments(this.ctx, this.kernel.body);
+        declaration = fragmentDeclaration(this.ctx, buffer, name, elements, this.fragments.get(buffer.data));
+        break;
       case "shared":
         this.staticSharedBytes += bytes;
         declaration = `__shared__ ${align}${cType} ${name}[${elements}];`;
@@ -228,7 +238,7 @@ class KernelEmitter {
       default:
         return fail(
           this.ctx,
-          `allocation ${buffer.name} has scope ${buffer.scope}; a kernel allocates only shared or local storage (global buffers are workspaces)`,
+          `allocation ${buffer.name} has scope ${buffer.scope}; a kernel allocates only shared, local or WMMA fragment storage (global buffers are workspaces)`,
         );
     }
     this.lines.splice(at, 0, INDENT.repeat(this.depth) + declaration);
@@ -337,6 +347,7 @@ class KernelEmitter {
     if (v.kind === "IntImm" || (v.kind === "Call" && v.op === "assume")) return;
     const copy = asAsyncCopy(v);
     if (copy !== undefined) return this.line(cpAsyncStatement(this.ctx, this.exprs, copy));
+    if (v.kind === "Call" && WMMA_OPS.has(v.op)) return this.line(wmmaStatement(this.ctx, this.exprs, v));
     this.line(`${this.exprs.expr(v)};`);
   }
 }

@@ -25,6 +25,7 @@ const PASS_DESCRIPTIONS: Readonly<Record<string, string>> = {
   planBufferAllocation: "each allocation moves to the lowest scope covering its uses",
   convertBlocksToOpaque: "block iterators are replaced by their bindings",
   compactBufferAllocation: "allocations shrink to the region used below them",
+  lowerMatchBuffer: "match_buffer views (tensor intrinsics' operands) become accesses of their source buffers; their strides and offsets become expressions",
   injectSoftwarePipeline: "annotated loops become prologue, body and epilogue with multi-versioned buffers",
   lowerOpaqueBlock: "blocks removed: predicates become ifs, thread bindings become thread_extent attributes, pragma_* and launch-bounds annotations attributes",
   flattenBuffer: "multi-dimensional buffers become flat buffers",
@@ -33,7 +34,7 @@ const PASS_DESCRIPTIONS: Readonly<Record<string, string>> = {
   injectVirtualThread:
     "virtual threads pushed down: code independent of the vthread stays once, dependent statements are copied per vthread (unrolled below 16), dependent allocations get a slice per vthread",
   unrollLoop: "unrolled loops, and serial loops within a pragma_auto_unroll_max_step budget, are expanded (or marked #pragma unroll)",
-  threadSync: "barriers for shared memory",
+  threadSync: "barriers for shared memory (accesses through `tvm_access_ptr` pointers included)",
   injectPTXAsyncCopy: "copies in `async_scope` become `T.ptx_cp_async` (cp.async, sm_80+)",
   splitHostDevice:
     "one kernel per launch nest; workspaces; launch metadata, with the __launch_bounds__ minimum of blocks per SM; a kernel's shared.dyn buffers merged into one dynamic allocation",

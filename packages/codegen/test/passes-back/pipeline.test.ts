@@ -189,6 +189,7 @@ describe("lower (the whole pipeline)", () => {
       "planBufferAllocation",
       "convertBlocksToOpaque",
       "compactBufferAllocation",
+      "lowerMatchBuffer",
       "injectSoftwarePipeline",
       "lowerOpaqueBlock",
       "flattenBuffer",

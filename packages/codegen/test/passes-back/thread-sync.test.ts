@@ -359,4 +359,27 @@ if threadIdx_x < 3:
       expect(err.message).toContain("write after read by another thread in the next iteration of loop i");
     });
   });
+
+  describe("pointers into shared memory (tvm_access_ptr)", () => {
+    // A WMMA fragment load reads S through a pointer: the fill by other threads must be waited for.
+    const load = (mask: number) => `
+S_1[threadIdx_x] = A[threadIdx_x]
+T.tvm_load_matrix_sync(F, 16, 16, 16, 0, T.tvm_access_ptr(T.type_annotation("float32"), S, 0, 8, ${mask}), 4, "row_major")
+`;
+    const withFragment = (body: string) => kernel(`F = T.allocate([256], "float32", "wmma.matrix_a")\n${body}`);
+
+    test("a read through a pointer after a store by other threads gets a barrier", () => {
+      expect(barrierCount(runPass(threadSyncPass, withFragment(load(1))))).toBe(1);
+    });
+
+    test("a write through a pointer before a read gets a barrier too", () => {
+      const body = `T.tvm_store_matrix_sync(F, 16, 16, 16, 0, T.tvm_access_ptr(T.type_annotation("float32"), S, 0, 8, 2), 4, "row_major")\nB[threadIdx_x] = S_1[(threadIdx_x + 1) % 4]`;
+      expect(barrierCount(runPass(threadSyncPass, withFragment(body)))).toBe(1);
+    });
+
+    test("a pointer into global memory needs no barrier", () => {
+      const body = `S_1[threadIdx_x] = A[threadIdx_x]\nT.tvm_store_matrix_sync(F, 16, 16, 16, 0, T.tvm_access_ptr(T.type_annotation("float32"), B.data, 0, 8, 2), 4, "row_major")`;
+      expect(barrierCount(runPass(threadSyncPass, withFragment(body)))).toBe(0);
+    });
+  });
 });

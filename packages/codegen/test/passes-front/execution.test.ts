@@ -1,5 +1,5 @@
 /**
- * Meaning preservation: after every prefix of passes 1–7 each corpus schedule computes what the
+ * Meaning preservation: after every prefix of passes 1–8 each corpus schedule computes what the
  * unscheduled function computes, on the sequential CPU executor (thread loops and launch
  * attributes run as serial loops, in program order, so every cooperative fetch finishes before
  * the compute that reads it).
@@ -13,7 +13,7 @@ import { LARGE_CORPUS_ENTRIES, checkThroughFrontPasses } from "./corpus-executio
 import { CTX, expectSameResults, runFront } from "./helpers.js";
 import { manualSchedule, scheduleCorpus } from "@tessera/corpus";
 
-describe("passes 1–7 preserve the corpus' results", () => {
+describe("passes 1–8 preserve the corpus' results", () => {
   // The two largest entries are checked the same way by execution-large.test.ts (pnpm test:slow).
   for (const entry of scheduleCorpus().filter((e) => !LARGE_CORPUS_ENTRIES.includes(e.name))) {
     test(entry.name, () => checkThroughFrontPasses(entry));
@@ -49,7 +49,7 @@ function randomSchedule(n: number, tileI: number, tileJ: number, splitK: number 
   return sch.func;
 }
 
-test("random bound schedules of a small gemm keep their results through passes 1–7", () => {
+test("random bound schedules of a small gemm keep their results through passes 1–8", () => {
   const n = 16;
   const reference = gemmReluAdd(n).func;
   const tile = fc.constantFrom(1, 2, 4, 8, 16);

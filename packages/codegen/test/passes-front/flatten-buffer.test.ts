@@ -1,7 +1,7 @@
 import { forEachStmt, parsePrimFunc } from "@tessera/ir";
 import { describe, expect, test } from "vitest";
 import { flattenBuffer } from "../../src/lower/passes/index.js";
-import { corpusEntry, expectSameResults, runFront, script } from "./helpers.js";
+import { corpusEntry, expectSameResults, runFront, runFrontThrough, script } from "./helpers.js";
 
 describe("flattenBuffer", () => {
   test("parameters and allocations become one-dimensional, indices row-major", () => {
@@ -31,7 +31,7 @@ def main(A: T.Buffer((32,), "float32"), B: T.Buffer((32,), "float32")):
   });
 
   test("parameter buffers keep their name and data pointer", () => {
-    const before = runFront(corpusEntry("gemm_relu_add_naive").build().func, 6);
+    const before = runFrontThrough(corpusEntry("gemm_relu_add_naive").build().func, "lowerOpaqueBlock");
     const after = flattenBuffer(before);
     expect(after.params).toBe(before.params);
     for (const p of before.params) {

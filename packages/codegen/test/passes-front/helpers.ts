@@ -19,6 +19,13 @@ export function runFront(func: PrimFunc, count = PASSES_FRONT.length): PrimFunc 
   return runPasses(func, PASSES_FRONT.slice(0, count));
 }
 
+/** The front passes up to and including the one named `last`. */
+export function runFrontThrough(func: PrimFunc, last: string): PrimFunc {
+  const end = PASSES_FRONT.findIndex((p) => p.name === last);
+  if (end < 0) throw new Error(`no front pass named ${last}`);
+  return runFront(func, end + 1);
+}
+
 export function runPasses(func: PrimFunc, passes: readonly Pass[]): PrimFunc {
   return passes.reduce((f, p) => p.run(f, CTX), func);
 }

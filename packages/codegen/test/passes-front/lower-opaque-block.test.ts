@@ -2,7 +2,7 @@ import { type AttrStmt, type Var, forEachStmt, parsePrimFunc, printExpr, printTV
 import { describe, expect, test } from "vitest";
 import { lowerOpaqueBlock } from "../../src/lower/passes/index.js";
 import { LoweringError } from "../../src/lower/errors.js";
-import { corpusEntry, expectSameResults, runFront, script } from "./helpers.js";
+import { corpusEntry, expectSameResults, runFrontThrough, script } from "./helpers.js";
 
 const OPAQUE = `
 @T.prim_func
@@ -128,7 +128,7 @@ def main(A: T.Buffer((64,), "float32")):
 
   test("vector_add: the block predicate guards the partial last block", () => {
     const entry = corpusEntry("vector_add");
-    const out = runFront(entry.build().func, 6);
+    const out = runFrontThrough(entry.build().func, "lowerOpaqueBlock");
     expect(script(out)).toBe(`@T.prim_func
 def vector_add(A: T.Buffer((1000,), "float32"), B: T.Buffer((1000,), "float32"), C: T.Buffer((1000,), "float32")):
     T.func_attr({"global_symbol": "vector_add", "tir.noalias": T.bool(True)})

@@ -61,6 +61,11 @@ export interface EmitHooks {
    * barriers out of its generator functions, which V8 optimises less well).
    */
   readonly loop?: (ctx: EmitContext, loop: For, emitInPlace: () => void) => void;
+  /**
+   * Emits the statement `call` (an `Evaluate` of an intrinsic the executor does not run, e.g. the
+   * GPU simulator's warp-level WMMA operations); returns false to leave it to the executor.
+   */
+  readonly intrinsic?: (ctx: EmitContext, call: Call) => boolean;
 }
 
 /** Code emitted apart by `EmitContext.captured`. */

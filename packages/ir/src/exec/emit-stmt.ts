@@ -192,6 +192,7 @@ function emitEvaluate(ctx: EmitContext, value: PrimExpr): void {
   }
   const copy = asAsyncCopy(value);
   if (copy !== undefined) return emitAsyncCopy(ctx, copy);
+  if (value.kind === "Call" && ctx.hooks.intrinsic?.(ctx, value) === true) return;
   ctx.line(`${emitValue(ctx, value)};`);
 }
 

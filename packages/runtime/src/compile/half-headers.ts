@@ -6,7 +6,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 
-const HALF_INCLUDE = /#include <cuda_(fp16|bf16)\.h>/;
+const HALF_INCLUDE = /#include <(cuda_(fp16|bf16)|mma)\.h>/;
 
 /** The folder holding cuda_fp16.h, or undefined. */
 export function cudaIncludeDir(env: NodeJS.ProcessEnv = process.env): string | undefined {

@@ -4,7 +4,7 @@
  * keeps its index with the loop iterator replaced by a stand-in variable of the same domain (any
  * iteration); no index means any element.
  */
-import { type Buffer, type BufferLoad, IRVisitor, type PrimExpr, type Var, sameExprStructure, substitute, usesVar } from "@tessera/ir";
+import { type Buffer, type BufferLoad, IRVisitor, forEachExpr, type PrimExpr, type Var, sameExprStructure, substitute, usesVar } from "@tessera/ir";
 import { type DisjointnessCache, provablyDisjoint } from "./index-disjointness.js";
 import type { VarDomains } from "./var-domains.js";
 
@@ -35,6 +35,26 @@ class SharedReadCollector extends IRVisitor {
     super.visitBufferLoad(e);
     if (isSharedScope(e.buffer)) this.reads.push({ kind: "read", buffer: e.buffer, indices: e.indices });
   }
+}
+
+/**
+ * Shared accesses through `T.tvm_access_ptr(type, data, offset, extent, rw_mask)` pointers in the
+ * expression (the WMMA load and store intrinsics take one): a read for mask bit 1, a write for
+ * bit 2, of any element of the shared buffer whose storage `data` is (`sharedOf`).
+ */
+export function sharedPointerAccesses(e: PrimExpr, sharedOf: (data: Var) => Buffer | undefined): SharedAccess[] {
+  const accesses: SharedAccess[] = [];
+  forEachExpr(e, (x) => {
+    if (x.kind !== "Call" || x.op !== "tvm_access_ptr") return;
+    const [, data, , , mask] = x.args;
+    const buffer = data?.kind === "Var" ? sharedOf(data) : undefined;
+    if (buffer === undefined) return;
+    // A mask that is not a constant may read and write.
+    const bits = mask?.kind === "IntImm" ? mask.value : 3;
+    if (bits & 1) accesses.push({ kind: "read", buffer, indices: undefined });
+    if (bits & 2) accesses.push({ kind: "write", buffer, indices: undefined });
+  });
+  return accesses;
 }
 
 /** The entries as seen outside the scope of `v` (a loop iterator): `v` becomes a stand-in for any of its values. */

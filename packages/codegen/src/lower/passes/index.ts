@@ -1,10 +1,11 @@
-/** Lowering passes 1–7 (blocks → flat, block-free TensorIR) and the reusable `simplify` pass. */
+/** Lowering passes 1–8 (blocks → flat, block-free TensorIR) and the reusable `simplify` pass. */
 import type { Pass } from "../pass.js";
 import { compactBufferAllocationPass } from "./compact-buffer-allocation.js";
 import { convertBlocksToOpaquePass } from "./convert-blocks-to-opaque.js";
 import { flattenBufferPass } from "./flatten-buffer.js";
 import { injectSoftwarePipelinePass } from "./inject-software-pipeline.js";
 import { lowerInitBlockPass } from "./lower-init-block.js";
+import { lowerMatchBufferPass } from "./lower-match-buffer.js";
 import { lowerOpaqueBlockPass } from "./lower-opaque-block.js";
 import { planBufferAllocationPass } from "./plan-buffer-allocation.js";
 
@@ -20,12 +21,13 @@ export { removeNoOp, removeNoOpPass } from "./remove-no-op.js";
 export { unifyThreadBinding, unifyThreadBindingPass } from "./unify-thread-binding.js";
 export { lowerMatchBuffer, lowerMatchBufferPass } from "./lower-match-buffer.js";
 
-/** Passes 1–7 of docs/architecture/lowering.md, in pipeline order. */
+/** Passes 1–8 of docs/architecture/lowering.md, in pipeline order. */
 export const PASSES_FRONT: readonly Pass[] = [
   lowerInitBlockPass,
   planBufferAllocationPass,
   convertBlocksToOpaquePass,
   compactBufferAllocationPass,
+  lowerMatchBufferPass,
   injectSoftwarePipelinePass,
   lowerOpaqueBlockPass,
   flattenBufferPass,

@@ -164,7 +164,19 @@ function definedVars(func: PrimFunc): Set<Var> {
   return defined;
 }
 
+/** Whether any block of the function declares a match_buffer (the pass has nothing to do otherwise). */
+function hasMatchBuffers(func: PrimFunc): boolean {
+  let found = false;
+  forEachStmt(func.body, (s) => {
+    if (found) return false;
+    if (s.kind === "BlockRealize" && s.block.matchBuffers.length > 0) found = true;
+    return !found;
+  });
+  return found;
+}
+
 export function lowerMatchBuffer(func: PrimFunc): PrimFunc {
+  if (!hasMatchBuffers(func)) return func;
   const body = new MatchBufferLowerer(definedVars(func)).visitStmt(func.body);
   return body === func.body ? func : withBody(func, body);
 }

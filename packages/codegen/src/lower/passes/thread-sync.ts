@@ -23,6 +23,7 @@
  */
 import {
   type AttrStmt,
+  type Buffer,
   type BufferStore,
   type For,
   type While,
@@ -47,6 +48,7 @@ import {
   isSharedScope,
   mayConflict,
   relaxOver,
+  sharedPointerAccesses,
   sharedReads,
 } from "../kernel/shared-access.js";
 import { VarDomains } from "../kernel/var-domains.js";
@@ -58,7 +60,13 @@ import { isThreadExtent, isThreadIndexVar, threadExtentAttrs } from "../kernel/t
 const PASS = "threadSync";
 
 export const threadSyncPass: Pass = cudaPass(PASS, (func) => {
-  const planned = plan(func.body, { ...HOST, domains: new VarDomains(), disjointness: new DisjointnessCache(), storeAccesses: new Map() });
+  const planned = plan(func.body, {
+    ...HOST,
+    domains: new VarDomains(),
+    disjointness: new DisjointnessCache(),
+    storeAccesses: new Map(),
+    sharedByData: new Map(),
+  });
   return planned.stmt === func.body ? func : withBody(func, planned.stmt);
 });
 
@@ -78,9 +86,16 @@ interface Env {
   readonly disjointness: DisjointnessCache;
   /** The accesses of each store met (unrolled code repeats the same statement objects). */
   readonly storeAccesses: Map<BufferStore, readonly SharedAccess[]>;
+  /** The shared allocations met so far, by their storage variable (what `tvm_access_ptr` names). */
+  readonly sharedByData: Map<Var, Buffer>;
 }
 
-const HOST: Omit<Env, "domains" | "disjointness" | "storeAccesses"> = { inKernel: false, threadVars: [], nonUniform: new Set(), divergence: undefined };
+const HOST: Omit<Env, "domains" | "disjointness" | "storeAccesses" | "sharedByData"> = {
+  inKernel: false,
+  threadVars: [],
+  nonUniform: new Set(),
+  divergence: undefined,
+};
 
 interface Planned {
   readonly stmt: Stmt;
@@ -94,7 +109,7 @@ function plan(s: Stmt, env: Env): Planned {
       return { stmt: s, entries: env.inKernel ? storeAccesses(s, env) : [] };
     case "Evaluate":
       if (isBarrier(s)) return { stmt: s, entries: [{ kind: "sync" }] };
-      return { stmt: s, entries: env.inKernel ? sharedReads(s.value) : [] };
+      return { stmt: s, entries: env.inKernel ? [...sharedReads(s.value), ...sharedPointerAccesses(s.value, (v) => env.sharedByData.get(v))] : [] };
     case "SeqStmt":
       return planSequence(s, env, undefined);
     case "For":
@@ -114,6 +129,7 @@ function plan(s: Stmt, env: Env): Planned {
     }
     case "Allocate":
     case "DeclBuffer": {
+      if (isSharedScope(s.buffer)) env.sharedByData.set(s.buffer.data, s.buffer);
       const body = planSequence(s.body, env, undefined);
       return { stmt: rebuilt(s, body.stmt), entries: body.entries };
     }
