@@ -3,7 +3,8 @@
  * for the browser, imports no Node built-in. Node-only code belongs behind a subpath export listed
  * in NODE_ONLY_SUBPATHS.
  */
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { nodeBuiltinsReachedFrom } from "../browser/node-builtins.js";
@@ -38,11 +39,17 @@ describe("browser bundles", () => {
   });
 
   it("names the built-in and the file that imports it", async () => {
-    // @tessera/corpus's d2l CPU schedules size their parallel loops from node:os.
-    const found = await nodeBuiltinsReachedFrom(ROOT, { source: 'export * from "./packages/corpus/src/d2l-cpu/index.ts";\nimport "fs";\n' });
-    expect(found).toEqual([
-      { builtin: "fs", importer: "entry.ts" },
-      { builtin: "node:os", importer: "packages/corpus/src/d2l-cpu/factors.ts" },
-    ]);
+    // A module of its own that reaches node:os through another file, beside a direct import.
+    const dir = mkdtempSync(join(tmpdir(), "tessera-browser-bundle-"));
+    try {
+      writeFileSync(join(dir, "cores.ts"), 'import { cpus } from "node:os";\nexport const cores = cpus().length;\n');
+      const found = await nodeBuiltinsReachedFrom(dir, { source: 'export * from "./cores.ts";\nimport "fs";\n' });
+      expect(found).toEqual([
+        { builtin: "fs", importer: "entry.ts" },
+        { builtin: "node:os", importer: "cores.ts" },
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -61,7 +61,7 @@ describe("tessera tune: arguments", () => {
     const r = await cli.run("tune", vadd, "--target", "nvidia/gtx-480", "--trials", "8", "--work-dir", dir, "--dry-run");
     expect(r.code).toBe(2);
     expect(r.err).toBe(
-      'tessera: --target: unknown target "nvidia/gtx-480"; known targets: nvidia/tesla-t4, nvidia/a100, nvidia/h100, nvidia/h200, cuda, c, llvm\n',
+      'tessera: --target: unknown target "nvidia/gtx-480"; known targets: nvidia/tesla-t4, nvidia/a100, nvidia/h100, nvidia/h200, cuda, c, llvm, webgpu, metal, apple/m1-gpu, apple/m2-gpu\n',
     );
   });
 
