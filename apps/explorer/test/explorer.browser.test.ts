@@ -190,6 +190,21 @@ describe.skipIf(!available)("the schedule explorer in Chromium", () => {
     await page.close();
   });
 
+  it("says plainly that nothing ran on WebGPU in a browser without it, and still shows the WGSL", async () => {
+    const page = await browser.newPage();
+    await page.addInitScript(() => {
+      Object.defineProperty(Navigator.prototype, "gpu", { value: undefined });
+    });
+    await page.goto(server.url);
+    await page.getByTestId("example").selectOption("vector-add");
+    await runAndWait(page);
+    const headline = page.getByTestId("gpu-headline");
+    expect(await headline.getAttribute("data-state")).toBe("unavailable");
+    expect(await headline.textContent()).toMatch(/^WebGPU run unavailable: this browser has no WebGPU/);
+    expect(await page.getByTestId("wgsl").textContent()).toContain("@compute");
+    await page.close();
+  });
+
   it("stops a schedule that runs past the time limit", async () => {
     const page = await open("?limit=1500");
     await setCode(page, "export function schedule(): void {\n  for (;;) {}\n}\n");
