@@ -102,27 +102,25 @@ async function run(): Promise<void> {
   const adapter = await requestGpuAdapter();
   const gpuLimits = typeof adapter === "string" ? undefined : adapter.limits;
   const outcome = await runInWorker({ code: editor.text(), workload, gpuLimits }, timeLimitMs());
-  runButton.disabled = false;
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   if (outcome.kind === "timeout") renderStatus(status, `stopped: the run took longer than ${outcome.limitMs / 1000} s`, "failed");
   else if (outcome.kind === "crash") renderStatus(status, `the explorer failed: ${outcome.message}`, "failed");
   else {
     show(outcome.result);
-    await runOnGpu(outcome.result, adapter);
+    const ranOnGpu = await runOnGpu(outcome.result, adapter);
     const total = ((performance.now() - started) / 1000).toFixed(1);
-    renderStatus(
-      status,
-      outcome.result.error === undefined ? `done in ${total} s (WebGPU included; ${seconds} s without)` : `your code threw (${seconds} s)`,
-      "done",
-    );
+    const done = ranOnGpu ? `done in ${total} s (${seconds} s without the WebGPU run)` : `done in ${seconds} s`;
+    renderStatus(status, outcome.result.error === undefined ? done : `your code threw (${seconds} s)`, "done");
   }
+  // Enabled only now: a second run must not start while this one still uses the GPU.
+  runButton.disabled = false;
 }
 
-/** Runs the worker's kernels on WebGPU here on the page, filling the WebGPU panel. */
-async function runOnGpu(result: RunResult, adapter: GpuAdapter | string): Promise<void> {
+/** Runs the worker's kernels on WebGPU here on the page, filling the WebGPU panel; whether anything ran. */
+async function runOnGpu(result: RunResult, adapter: GpuAdapter | string): Promise<boolean> {
   const raced = result.verdict.ok && result.verdict.value.raceCount > 0;
   renderGpu(gpu.body, result.gpu, undefined, raced);
-  if (!result.gpu.ok) return;
+  if (!result.gpu.ok) return false;
   renderStatus(status, "running on WebGPU…", "busy");
   let report: GpuReport;
   try {
@@ -131,6 +129,7 @@ async function runOnGpu(result: RunResult, adapter: GpuAdapter | string): Promis
     report = { kind: "failed", reason: err instanceof Error ? `${err.name}: ${err.message}` : String(err) };
   }
   renderGpu(gpu.body, result.gpu, report, raced);
+  return report.kind === "ran";
 }
 
 /** `?limit=MS` shortens the time limit (the browser tests' runaway schedule). */

@@ -28,12 +28,14 @@ function row(label: string, value: string, testId: string): HTMLElement {
   return el("tr", {}, el("th", {}, label), el("td", { "data-testid": testId }, value));
 }
 
-function ranBody(report: Extract<GpuReport, { kind: "ran" }>): HTMLElement[] {
+function ranBody(report: Extract<GpuReport, { kind: "ran" }>, raced: boolean): HTMLElement[] {
   const b = report.againstBaseline;
   const e = report.againstExecutor;
   const speedup = report.baseline.medianMs / report.scheduled.medianMs;
   const text = report.passed
-    ? "PASS: your kernel's outputs match the unscheduled kernel's on WebGPU"
+    ? raced
+      ? "PASS this time: your kernel's outputs match the unscheduled kernel's on WebGPU, but see the race below"
+      : "PASS: your kernel's outputs match the unscheduled kernel's on WebGPU"
     : `FAIL: ${b.mismatches} of ${b.elements} elements differ from the unscheduled kernel's${typeof e === "string" || e.mismatches === 0 ? "" : ` (${e.mismatches} from the JS executor's)`}`;
   return [
     headline(report.passed ? "pass" : "fail", text),
@@ -59,7 +61,7 @@ export function renderGpu(target: HTMLElement, job: Outcome<unknown>, report: Gp
   else if (report === undefined) target.replaceChildren(el("p", { class: "unavailable", "data-testid": "gpu-headline", "data-state": "running" }, GPU_RUNNING));
   else if (report.kind === "unavailable") target.replaceChildren(headline("unavailable", `WebGPU run unavailable: ${report.reason}`));
   else if (report.kind === "failed") target.replaceChildren(headline("failed", `WebGPU run failed: ${report.reason}`), ...note);
-  else target.replaceChildren(...ranBody(report), ...note);
+  else target.replaceChildren(...ranBody(report, raced), ...note);
 }
 
 export function renderWgsl(target: HTMLElement, wgsl: Outcome<string>): void {
