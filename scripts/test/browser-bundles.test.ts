@@ -1,5 +1,5 @@
 /**
- * @tessera/ir, schedule, codegen and simulator load in a browser: each of their exports, bundled
+ * @tessera/ir, schedule, codegen, simulator and webgpu (the explorer's imports) load in a browser: each of their exports, bundled
  * for the browser, imports no Node built-in. Node-only code belongs behind a subpath export listed
  * in NODE_ONLY_SUBPATHS.
  */
@@ -10,9 +10,9 @@ import { describe, expect, it } from "vitest";
 import { nodeBuiltinsReachedFrom } from "../browser/node-builtins.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
-const BROWSER_PACKAGES = ["ir", "schedule", "codegen", "simulator"] as const;
-/** Subpath exports (package/subpath) that may use Node; none so far. */
-const NODE_ONLY_SUBPATHS: readonly string[] = [];
+const BROWSER_PACKAGES = ["ir", "schedule", "codegen", "simulator", "webgpu"] as const;
+/** Subpath exports (package/subpath) that may use Node: webgpu's Dawn entry. */
+const NODE_ONLY_SUBPATHS: readonly string[] = ["webgpu/./node"];
 
 interface ExportEntry {
   readonly "@tessera/source"?: string;
@@ -32,8 +32,8 @@ function sourceExports(pkg: string): { subpath: string; file: string }[] {
 describe("browser bundles", () => {
   it(`every export of ${BROWSER_PACKAGES.map((p) => `@tessera/${p}`).join(", ")} imports no Node built-in`, async () => {
     const entries = BROWSER_PACKAGES.flatMap(sourceExports);
-    // ir's "." and "./executor-kit", schedule's "." and "./errors", codegen's and simulator's ".".
-    expect(entries.length).toBe(6);
+    // ir's "." and "./executor-kit", schedule's "." and "./errors", codegen's, simulator's and webgpu's ".".
+    expect(entries.length).toBe(7);
     const found = await nodeBuiltinsReachedFrom(ROOT, { files: entries.map((e) => e.file) });
     expect(found.map((f) => `${f.importer} imports ${f.builtin}`)).toEqual([]);
   });

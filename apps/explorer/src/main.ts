@@ -2,12 +2,15 @@
 import { el, panel } from "./dom.js";
 import { createEditor, type LineMark } from "./editor.js";
 import { DEFAULT_EXAMPLE, EXAMPLES } from "./examples/index.js";
+import { type GpuAdapter, requestGpuAdapter } from "./gpu/adapter.js";
+import { type GpuReport, runGpuJob } from "./gpu/run-job.js";
 import type { RunResult, Step } from "./protocol.js";
 import { TIME_LIMIT_MS, runInWorker } from "./run-in-worker.js";
 import { renderBankHeatmap } from "./views/bank-heatmap.js";
 import { renderCuda } from "./views/cuda.js";
 import { renderLoopTree } from "./views/loop-tree.js";
-import { renderError, renderGpu, renderPrinted, renderStatus } from "./views/status.js";
+import { renderGpu, renderWgsl } from "./views/gpu.js";
+import { renderError, renderPrinted, renderStatus } from "./views/status.js";
 import { renderSteps } from "./views/steps.js";
 import { renderTiling } from "./views/tiling.js";
 import { renderVerdict } from "./views/verdict.js";
@@ -34,7 +37,8 @@ const tiling = panel("Tiling of the output", "tiling");
 const verdict = panel("Simulator", "verdict");
 const bank = panel("Shared-memory bank conflicts", "bank-conflicts");
 const cuda = panel("CUDA", "cuda");
-const gpu = panel("WebGPU", "gpu");
+const gpu = panel("WebGPU: your kernel on this browser's GPU", "gpu");
+const wgsl = panel("WGSL", "wgsl");
 const printed = panel("Printed", "printed");
 
 document.body.append(
@@ -43,7 +47,7 @@ document.body.append(
     "main",
     {},
     el("div", { class: "left" }, editorHost, errorBox, printed.root),
-    el("div", { class: "right" }, steps.root, verdict.root, tiling.root, tree.root, bank.root, gpu.root, cuda.root),
+    el("div", { class: "right" }, steps.root, verdict.root, gpu.root, tiling.root, tree.root, bank.root, cuda.root, wgsl.root),
   ),
 );
 
@@ -85,7 +89,7 @@ function show(result: RunResult): void {
   renderVerdict(verdict.body, result.verdict, origins);
   renderBankHeatmap(bank.body, result.bankConflicts);
   renderCuda(cuda.body, result.cuda);
-  renderGpu(gpu.body, result);
+  renderWgsl(wgsl.body, result.wgsl);
   if (result.error !== undefined) editor.mark(errorMarks);
 }
 
@@ -95,15 +99,37 @@ async function run(): Promise<void> {
   runButton.disabled = true;
   renderStatus(status, "running…", "busy");
   const started = performance.now();
-  const outcome = await runInWorker({ code: editor.text(), workload }, timeLimitMs());
-  runButton.disabled = false;
+  const adapter = await requestGpuAdapter();
+  const gpuLimits = typeof adapter === "string" ? undefined : adapter.limits;
+  const outcome = await runInWorker({ code: editor.text(), workload, gpuLimits }, timeLimitMs());
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   if (outcome.kind === "timeout") renderStatus(status, `stopped: the run took longer than ${outcome.limitMs / 1000} s`, "failed");
   else if (outcome.kind === "crash") renderStatus(status, `the explorer failed: ${outcome.message}`, "failed");
   else {
     show(outcome.result);
-    renderStatus(status, outcome.result.error === undefined ? `done in ${seconds} s` : `your code threw (${seconds} s)`, "done");
+    const ranOnGpu = await runOnGpu(outcome.result, adapter);
+    const total = ((performance.now() - started) / 1000).toFixed(1);
+    const done = ranOnGpu ? `done in ${total} s (${seconds} s without the WebGPU run)` : `done in ${seconds} s`;
+    renderStatus(status, outcome.result.error === undefined ? done : `your code threw (${seconds} s)`, "done");
   }
+  // Enabled only now: a second run must not start while this one still uses the GPU.
+  runButton.disabled = false;
+}
+
+/** Runs the worker's kernels on WebGPU here on the page, filling the WebGPU panel; whether anything ran. */
+async function runOnGpu(result: RunResult, adapter: GpuAdapter | string): Promise<boolean> {
+  const raced = result.verdict.ok && result.verdict.value.raceCount > 0;
+  renderGpu(gpu.body, result.gpu, undefined, raced);
+  if (!result.gpu.ok) return false;
+  renderStatus(status, "running on WebGPU…", "busy");
+  let report: GpuReport;
+  try {
+    report = await runGpuJob(result.gpu.value, adapter);
+  } catch (err) {
+    report = { kind: "failed", reason: err instanceof Error ? `${err.name}: ${err.message}` : String(err) };
+  }
+  renderGpu(gpu.body, result.gpu, report, raced);
+  return report.kind === "ran";
 }
 
 /** `?limit=MS` shortens the time limit (the browser tests' runaway schedule). */

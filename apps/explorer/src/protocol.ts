@@ -1,4 +1,6 @@
 /** What the page sends the schedule worker and what it answers: plain data (structured clone). */
+import type { AdapterLimits, WgslModule } from "@tessera/codegen";
+import type { TypedArray } from "@tessera/ir";
 import type { BankConflictSite, ComparisonReport } from "@tessera/simulator";
 
 /** The workloads a schedule can be applied to (see workloads.ts). */
@@ -9,6 +11,8 @@ export interface RunRequest {
   readonly code: string;
   /** What `schedule(sch)` is applied to; a module exporting `manualSchedule(size)` builds its own. */
   readonly workload: WorkloadName;
+  /** The limits of the page's WebGPU adapter, which the WGSL is built for; WebGPU's defaults when there is none. */
+  readonly gpuLimits?: AdapterLimits | undefined;
 }
 
 /** The IR after one primitive of the student's code. */
@@ -77,10 +81,23 @@ export interface RunResult {
   readonly verdict: Outcome<Verdict>;
   readonly bankConflicts: Outcome<readonly BankConflictRow[]>;
   readonly tiling: Outcome<Tiling>;
-  /** What the WebGPU slot says (gpu-run.ts). */
-  readonly gpu: string;
+  /** What the page runs on WebGPU (worker/gpu-job.ts), or why there is nothing to run. */
+  readonly gpu: Outcome<GpuJob>;
+  /** The scheduled function's WGSL, or why there is none (e.g. the ShaderCodegenError). */
+  readonly wgsl: Outcome<string>;
   /** What the student's code printed (console.log, sch.show()). */
   readonly printed: readonly string[];
+}
+
+/** The student's kernel and the unscheduled baseline for WebGPU, with their inputs: the page runs them. */
+export interface GpuJob {
+  readonly scheduled: Outcome<WgslModule>;
+  /** The unscheduled function bound one thread per element (worker/baseline.ts). */
+  readonly baseline: Outcome<WgslModule>;
+  /** Every buffer argument, seeded random, in parameter order. */
+  readonly inputs: readonly TypedArray[];
+  /** Every buffer after the JS executor ran the unscheduled function, or why it was not run. */
+  readonly expected: Outcome<readonly TypedArray[]>;
 }
 
 export type WorkerReply = { readonly kind: "result"; readonly result: RunResult } | { readonly kind: "crash"; readonly message: string };

@@ -1,6 +1,6 @@
 /**
  * The built explorer in headless Chromium: the course's manual schedule at 256³ step by step with
- * what each view shows, a racy schedule's diagnostic at the line that made the buffer, a
+ * what each view shows (its WebGPU run on SwiftShader included), a racy schedule's diagnostic at the line that made the buffer, a
  * ScheduleError at the student's line, and a runaway schedule stopped by the time limit.
  * Screenshots go to apps/explorer/test-artifacts/ (git-ignored); TESSERA_EXPLORER_SCREENSHOT=PATH
  * also saves the manual schedule's page there (the README's picture).
@@ -119,7 +119,14 @@ describe.skipIf(!available)("the schedule explorer in Chromium", () => {
     const cuda = (await page.getByTestId("cuda").textContent()) ?? "";
     expect(cuda).toContain("__global__");
     expect(cuda).toContain("__shared__");
-    expect(await page.getByTestId("gpu-status").textContent()).toMatch(/^WebGPU run: not available in this build/);
+    // Through WebGPU (SwiftShader here): checked against the unscheduled kernel and the JS executor, both timed.
+    expect(await page.getByTestId("gpu-headline").getAttribute("data-state")).toBe("pass");
+    expect(await page.getByTestId("gpu-error-executor").textContent()).toMatch(/^(0|\d\.\d\de-\d+)$/);
+    for (const time of ["gpu-time-scheduled", "gpu-time-baseline"])
+      expect(await page.getByTestId(time).textContent()).toMatch(/^\d+\.\d{3} ms \(median of 3\)$/);
+    expect(await page.getByTestId("gpu-speedup").textContent()).toMatch(/^\d+\.\d\d×$/);
+    expect(await page.getByTestId("gpu-clock").textContent()).toMatch(/^(GPU timestamp queries|CPU time around submit)/);
+    expect(await page.getByTestId("wgsl").textContent()).toContain("var<workgroup>");
     // The picture: the shared-memory copy of A moved under the k loop.
     await steps.filter({ hasText: "computeAt" }).first().click();
     await page.evaluate(() => window.scrollTo(0, 0));
@@ -139,6 +146,9 @@ describe.skipIf(!available)("the schedule explorer in Chromium", () => {
     const line = Number(/^A_shared was created at line (\d+)$/.exec(origin)?.[1]);
     expect(await editorLine(page, '[data-mark="race"]')).toContain('sch.cacheRead(add, 0, "shared")');
     expect(line).toBeGreaterThan(0);
+    // The GPU's numbers may or may not show the race; the panel defers to the simulator.
+    expect(["pass", "fail"]).toContain(await page.getByTestId("gpu-headline").getAttribute("data-state"));
+    expect(await page.getByTestId("gpu-note").textContent()).toContain("the simulator's verdict is the authority");
     await page.screenshot({ path: join(ARTIFACTS, "racy.png") });
     await page.close();
   });
@@ -169,13 +179,29 @@ describe.skipIf(!available)("the schedule explorer in Chromium", () => {
     await page.close();
   });
 
-  it("runs the code without the network: fetch is gone from the worker", async () => {
+  it("runs the code without the network or the GPU: fetch and navigator.gpu are gone from the worker", async () => {
     const page = await open();
     await page.getByTestId("workload").selectOption("vector-add");
-    await setCode(page, 'export function schedule(): void {\n  void fetch("/index.html");\n}\n');
+    await setCode(page, 'export function schedule(): void {\n  console.log("gpu:", String(navigator.gpu));\n  void fetch("/index.html");\n}\n');
     await runAndWait(page);
-    expect(await page.getByTestId("error-title").textContent()).toBe("TypeError at line 2");
+    expect(await page.getByTestId("printed").textContent()).toContain("gpu: undefined");
+    expect(await page.getByTestId("error-title").textContent()).toBe("TypeError at line 3");
     expect(await page.locator("[data-testid=error] pre").textContent()).toContain("fetch is not a function");
+    await page.close();
+  });
+
+  it("says plainly that nothing ran on WebGPU in a browser without it, and still shows the WGSL", async () => {
+    const page = await browser.newPage();
+    await page.addInitScript(() => {
+      Object.defineProperty(Navigator.prototype, "gpu", { value: undefined });
+    });
+    await page.goto(server.url);
+    await page.getByTestId("example").selectOption("vector-add");
+    await runAndWait(page);
+    const headline = page.getByTestId("gpu-headline");
+    expect(await headline.getAttribute("data-state")).toBe("unavailable");
+    expect(await headline.textContent()).toMatch(/^WebGPU run unavailable: this browser has no WebGPU/);
+    expect(await page.getByTestId("wgsl").textContent()).toContain("@compute");
     await page.close();
   });
 

@@ -28,7 +28,7 @@ export function checkBufferArg(arg: HostArg | undefined, dtype: DType, where: st
 }
 
 /** The uniform bytes of a kernel's scalar parameters (4 bytes each, padded to 16). */
-export function scalarBytes(kernel: WgslKernel, args: readonly HostArg[], paramIndex: ReadonlyMap<string, number>): Uint8Array | undefined {
+export function scalarBytes(kernel: WgslKernel, args: readonly HostArg[], paramIndex: ReadonlyMap<string, number>): Uint8Array<ArrayBuffer> | undefined {
   const uniform = kernel.bindings.find((b) => b.kind === "uniform");
   if (uniform === undefined || uniform.kind !== "uniform") return undefined;
   const bytes = new Uint8Array(Math.max(16, Math.ceil((uniform.members.length * 4) / 16) * 16));

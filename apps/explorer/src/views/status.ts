@@ -1,4 +1,4 @@
-/** The run's status line, the student's error, what the code printed, and the WebGPU slot. */
+/** The run's status line, the student's error and what the code printed. */
 import { el } from "../dom.js";
 import type { RunResult } from "../protocol.js";
 
@@ -21,8 +21,4 @@ export function renderError(target: HTMLElement, result: RunResult): void {
 
 export function renderPrinted(target: HTMLElement, result: RunResult): void {
   target.replaceChildren(...(result.printed.length === 0 ? [] : [el("pre", { class: "printed" }, result.printed.join("\n"))]));
-}
-
-export function renderGpu(target: HTMLElement, result: RunResult): void {
-  target.replaceChildren(el("p", { "data-testid": "gpu-status" }, result.gpu));
 }

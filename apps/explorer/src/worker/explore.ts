@@ -2,7 +2,7 @@
 import type { RunRequest, RunResult } from "../protocol.js";
 import { EXPLORER_SIZE, WORKLOADS } from "../workloads.js";
 import { analyze } from "./analyze.js";
-import { gpuRunStatus } from "./gpu-run.js";
+import { gpuJob, wgslSource } from "./gpu-job.js";
 import { runStudent } from "./run-student.js";
 
 const NOT_SCHEDULED = { ok: false, reason: "the schedule did not run to the end" } as const;
@@ -22,6 +22,7 @@ export function explore(request: RunRequest): RunResult {
     Object.assign(console, saved);
   }
   const analysis = run.scheduled === undefined ? undefined : analyze(run.scheduled.func, run.scheduled.original);
+  const gpu = run.scheduled === undefined ? NOT_SCHEDULED : gpuJob(run.scheduled.func, run.scheduled.original, request.gpuLimits);
   return {
     steps: run.steps,
     error: run.error,
@@ -30,7 +31,8 @@ export function explore(request: RunRequest): RunResult {
     verdict: analysis?.verdict ?? NOT_SCHEDULED,
     bankConflicts: analysis?.bankConflicts ?? NOT_SCHEDULED,
     tiling: analysis?.tiling ?? NOT_SCHEDULED,
-    gpu: gpuRunStatus(),
+    gpu,
+    wgsl: wgslSource(gpu),
     printed,
   };
 }
