@@ -6,7 +6,7 @@
  */
 
 // Tuning
-export { tuneTIR, tuneTasks, type TaskResult, type TuneFunction, type TuneResult, type TuneTIRResult } from "./tune/index.js";
+export { resolveTuneTarget, tuneTIR, tuneTasks, type TaskResult, type TuneFunction, type TuneResult, type TuneTIRResult } from "./tune/index.js";
 export type { TuneOptions, TuneProgress } from "./tune/options.js";
 export { logDirOf } from "./tune/log-files.js";
 export {

@@ -11,6 +11,7 @@
 import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
+import { target as resolveTarget } from "@tessera/codegen";
 import type { IRModule, PrimFunc } from "@tessera/ir";
 import { RandomEngine, type Schedule } from "@tessera/schedule";
 import type { Builder } from "../interfaces/builder.js";
@@ -76,8 +77,16 @@ export interface TuneTIRResult extends TuneResult {
   readonly bestSchedule: Schedule | undefined;
 }
 
+/**
+ * The target a tuning run is given: a target, or a target string as TVM's `tune_tir(mod, target="llvm")`
+ * takes it (an unknown one is a TargetError naming the known targets).
+ */
+export function resolveTuneTarget(spec: TuneTarget | string): TuneTarget {
+  return typeof spec === "string" ? resolveTarget(spec) : spec;
+}
+
 /** TVM's tune_tir: one task per function of the module (sorted by name), or the function itself. */
-export async function tuneTIR(funcOrModule: PrimFunc | IRModule, target: TuneTarget, options: TuneOptions): Promise<TuneTIRResult> {
+export async function tuneTIR(funcOrModule: PrimFunc | IRModule, target: TuneTarget | string, options: TuneOptions): Promise<TuneTIRResult> {
   const functions: TuneFunction[] =
     funcOrModule.kind === "PrimFunc"
       ? [{ func: funcOrModule }]
@@ -88,8 +97,9 @@ export async function tuneTIR(funcOrModule: PrimFunc | IRModule, target: TuneTar
 }
 
 /** TVM's tune_tasks: several functions tuned under one budget by the task scheduler. */
-export async function tuneTasks(functions: readonly TuneFunction[], target: TuneTarget, options: TuneOptions): Promise<TuneResult> {
+export async function tuneTasks(functions: readonly TuneFunction[], targetSpec: TuneTarget | string, options: TuneOptions): Promise<TuneResult> {
   if (functions.length === 0) throw new MetaScheduleError("tuneTasks: no function to tune");
+  const target = resolveTuneTarget(targetSpec);
   const log = options.logger ?? silentLogger;
   const rng = new RandomEngine(options.seed);
   const owned: { dispose?(): Promise<void> }[] = [];

@@ -16,6 +16,7 @@ import {
   openDatabase,
   queryBestRecord,
   ReplayTraceStrategy,
+  resolveTuneTarget,
   SimulatedRunner,
   tuneTasks,
   tuneTIR,
@@ -78,6 +79,15 @@ describe("tuneTIR", () => {
     expect(taskLog).toMatch(/\[DEBUG\] \[Task #0: main\] Design space #0:\n/);
     expect(taskLog.match(/\[(INFO|WARN)\] \[Task #0: main\] Trial #\d+: /g)).toHaveLength(24);
     expect(readFileSync(join(dir, "logs", "task_scheduler.log"), "utf8")).toContain("Total trials: 24");
+  });
+
+  it("takes a target string as TVM's tune_tir does, and names the known targets for an unknown one", async () => {
+    const options = () => ({ ...fakeComponents(), workDir: workDir(), strategy: new FakeReplayTrace(), maxTrialsGlobal: 4, numTrialsPerIter: 4, seed: 3 });
+    const byName = await tuneTIR(vectorAdd(256).func, "nvidia/h100", options());
+    const byTarget = await tuneTIR(vectorAdd(256).func, H100, options());
+    expect(byName.history.map((t) => t.latencySecs)).toEqual(byTarget.history.map((t) => t.latencySecs));
+    expect(resolveTuneTarget("llvm").kind).toBe("c");
+    await expect(tuneTIR(vectorAdd(256).func, "nvidia/gtx-480", options())).rejects.toThrow(/unknown target "nvidia\/gtx-480"; known targets: .*llvm/);
   });
 
   it("writes a history that reads back as the curve of the run", async () => {
