@@ -1,6 +1,7 @@
 /**
  * CUDA C text of one lowered device kernel: its signature and its statements.
  */
+import { SourceLines } from "../c-family/source-lines.js";
 import {
   ASYNC_COMMIT_QUEUE_SCOPE,
   ASYNC_SCOPE,
@@ -53,11 +54,8 @@ export interface EmittedKernel {
   readonly dynamicSharedBytes: number;
 }
 
-const INDENT = "  ";
-
 class KernelEmitter {
-  private readonly lines: string[] = [];
-  private depth = 1;
+  private readonly out = new SourceLines();
   private readonly ctx: EmitContext;
   private readonly exprs: ExprEmitter;
   private staticSharedBytes = 0;
@@ -96,7 +94,7 @@ class KernelEmitter {
   emit(options: KernelEmitOptions): EmittedKernel {
     const signature = this.signature(options);
     this.stmt(this.kernel.body);
-    const text = [`${signature} {`, ...this.lines, "}"].join("\n");
+    const text = [`${signature} {`, ...this.out.lines, "}"].join("\n");
     return {
       text,
       features: this.ctx.features,
@@ -132,19 +130,6 @@ class KernelEmitter {
     return new Set(keys).size !== keys.length;
   }
 
-  private line(text: string): void {
-    this.lines.push(INDENT.repeat(this.depth) + text);
-  }
-
-  private nested(body: () => void): void {
-    this.depth++;
-    try {
-      body();
-    } finally {
-      this.depth--;
-    }
-  }
-
   private stmt(s: Stmt): void {
     switch (s.kind) {
       case "SeqStmt":
@@ -161,9 +146,9 @@ class KernelEmitter {
       case "IfThenElse":
         return this.ifThenElse(s);
       case "While":
-        this.line(`while (${this.exprs.condition(s.condition)}) {`);
-        this.nested(() => this.stmt(s.body));
-        return this.line("}");
+        this.out.line(`while (${this.exprs.condition(s.condition)}) {`);
+        this.out.nested(() => this.stmt(s.body));
+        return this.out.line("}");
       case "LetStmt":
         return this.letStmt(s);
       case "BufferStore":
@@ -183,7 +168,7 @@ class KernelEmitter {
   private attr(s: AttrStmt): void {
     if (s.key === ASYNC_COMMIT_QUEUE_SCOPE) {
       this.stmt(s.body);
-      return this.line(commitGroupStatement(this.ctx));
+      return this.out.line(commitGroupStatement(this.ctx));
     }
     if (s.key === ASYNC_WAIT_QUEUE_SCOPE) {
       let wait: AsyncWait;
@@ -193,7 +178,7 @@ class KernelEmitter {
         if (err instanceof IRError) fail(this.ctx, err.message);
         throw err;
       }
-      this.line(waitGroupStatement(this.ctx, this.exprs, wait.inflight));
+      this.out.line(waitGroupStatement(this.ctx, this.exprs, wait.inflight));
       return this.stmt(wait.body);
     }
     if (s.key === ASYNC_SCOPE) fail(this.ctx, "an async_scope attribute is left; injectPTXAsyncCopy turns its copies into T.ptx_cp_async");
@@ -211,7 +196,7 @@ class KernelEmitter {
     this.ctx.storage.set(buffer.data, { name, dtype: buffer.dtype });
     this.scope++;
     const bytes = elements * bytesOf(buffer.dtype);
-    const at = this.lines.length;
+    const at = this.out.position;
     this.stmt(s.body);
     // Declared after the body is emitted, so that vector accesses found there can align it.
     const align = this.ctx.wmmaAccessed.has(buffer.data) ? "__align__(32) " : this.ctx.vectorAccessed.has(buffer.data) ? "__align__(16) " : "";
@@ -241,7 +226,7 @@ class KernelEmitter {
           `allocation ${buffer.name} has scope ${buffer.scope}; a kernel allocates only shared, local or WMMA fragment storage (global buffers are workspaces)`,
         );
     }
-    this.lines.splice(at, 0, INDENT.repeat(this.depth) + declaration);
+    this.out.insert(at, declaration);
   }
 
   private forLoop(s: For): void {
@@ -259,20 +244,20 @@ class KernelEmitter {
         : isZero(s.min)
           ? this.exprs.expr(s.extent)
           : `(${min} + ${this.exprs.expr(s.extent)})`;
-    if (s.forKind === "unrolled") this.line("#pragma unroll");
-    this.line(`for (${cType} ${name} = ${min}; ${name} < ${end}; ++${name}) {`);
-    this.nested(() => this.stmt(s.body));
-    this.line("}");
+    if (s.forKind === "unrolled") this.out.line("#pragma unroll");
+    this.out.line(`for (${cType} ${name} = ${min}; ${name} < ${end}; ++${name}) {`);
+    this.out.nested(() => this.stmt(s.body));
+    this.out.line("}");
   }
 
   private ifThenElse(s: IfThenElse): void {
-    this.line(`if (${this.exprs.condition(s.condition)}) {`);
-    this.nested(() => this.stmt(s.thenCase));
+    this.out.line(`if (${this.exprs.condition(s.condition)}) {`);
+    this.out.nested(() => this.stmt(s.thenCase));
     if (s.elseCase !== undefined) {
-      this.line("} else {");
-      this.nested(() => this.stmt(s.elseCase!));
+      this.out.line("} else {");
+      this.out.nested(() => this.stmt(s.elseCase!));
     }
-    this.line("}");
+    this.out.line("}");
   }
 
   private letStmt(s: LetStmt): void {
@@ -281,17 +266,17 @@ class KernelEmitter {
     const name = this.ctx.names.define(s.variable, s.variable.name);
     this.ctx.facts.bindLet(s.variable, s.value);
     this.scope++;
-    this.line(`${cType} ${name} = ${value};`);
+    this.out.line(`${cType} ${name} = ${value};`);
     this.stmt(s.body);
   }
 
   private store(s: BufferStore): void {
     const known = this.storeText.get(s);
-    if (known !== undefined && known.scope === this.scope) return this.line(known.text);
+    if (known !== undefined && known.scope === this.scope) return this.out.line(known.text);
     const text = this.storeLine(s);
     if (text !== undefined) {
       this.storeText.set(s, { scope: this.scope, text: flattened(text) });
-      this.line(text);
+      this.out.line(text);
     }
   }
 
@@ -318,37 +303,37 @@ class KernelEmitter {
     const indices = Array.from({ length: lanes }, (_, i) => this.exprs.lane(index, i));
     const values = Array.from({ length: lanes }, (_, i) => this.exprs.lane(s.value, i));
     if (!readsStorage(s.value, s.buffer.data)) {
-      indices.forEach((idx, i) => this.line(`${name}[${idx}] = ${values[i]!};`));
+      indices.forEach((idx, i) => this.out.line(`${name}[${idx}] = ${values[i]!};`));
       return;
     }
     // The value reads the storage it overwrites: compute every lane before the first store.
     const cType = this.exprs.cType(s.buffer.dtype, `buffer ${s.buffer.name}`);
-    this.line("{");
-    this.nested(() => {
+    this.out.line("{");
+    this.out.nested(() => {
       const temps = values.map((v, i) => {
         const t = this.ctx.names.fresh(`${name}_lane${i}`);
-        this.line(`${cType} ${t} = ${v};`);
+        this.out.line(`${cType} ${t} = ${v};`);
         return t;
       });
-      indices.forEach((idx, i) => this.line(`${name}[${idx}] = ${temps[i]!};`));
+      indices.forEach((idx, i) => this.out.line(`${name}[${idx}] = ${temps[i]!};`));
     });
-    this.line("}");
+    this.out.line("}");
   }
 
   private evaluate(s: Evaluate): void {
     const v = s.value;
     if (v.kind === "Call" && v.op === "tvm_storage_sync") {
       const scope = v.args[0]?.kind === "StringImm" ? v.args[0].value : undefined;
-      if (scope === "shared" || scope === "shared.dyn") return this.line("__syncthreads();");
-      if (scope === "warp") return this.line("__syncwarp();");
+      if (scope === "shared" || scope === "shared.dyn") return this.out.line("__syncthreads();");
+      if (scope === "warp") return this.out.line("__syncwarp();");
       return fail(this.ctx, `T.tvm_storage_sync(${JSON.stringify(scope ?? "?")}) has no CUDA translation (only "shared" and "warp")`);
     }
     // An assumption informs the simplifier only (TVM's RemoveAssume drops it likewise).
     if (v.kind === "IntImm" || (v.kind === "Call" && v.op === "assume")) return;
     const copy = asAsyncCopy(v);
-    if (copy !== undefined) return this.line(cpAsyncStatement(this.ctx, this.exprs, copy));
-    if (v.kind === "Call" && WMMA_OPS.has(v.op)) return this.line(wmmaStatement(this.ctx, this.exprs, v));
-    this.line(`${this.exprs.expr(v)};`);
+    if (copy !== undefined) return this.out.line(cpAsyncStatement(this.ctx, this.exprs, copy));
+    if (v.kind === "Call" && WMMA_OPS.has(v.op)) return this.out.line(wmmaStatement(this.ctx, this.exprs, v));
+    this.out.line(`${this.exprs.expr(v)};`);
   }
 }
 

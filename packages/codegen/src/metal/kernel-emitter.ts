@@ -5,6 +5,7 @@
  * blockIdx and `[[thread_position_in_threadgroup]]` as threadIdx, shared memory as `threadgroup`
  * arrays and barriers as `threadgroup_barrier(mem_flags::mem_threadgroup)`.
  */
+import { SourceLines } from "../c-family/source-lines.js";
 import { type Allocate, type BufferStore, type Evaluate, type For, type Stmt, bytesOf, lanesOf } from "@tessera/ir";
 import { IndexFacts } from "../c-family/index-facts.js";
 import { NameTable, isCIdentifier } from "../c-family/names.js";
@@ -21,11 +22,8 @@ export interface EmittedMetalKernel {
   readonly floorDivision: boolean;
 }
 
-const INDENT = "  ";
-
 class MetalKernelEmitter {
-  private readonly lines: string[] = [];
-  private depth = 1;
+  private readonly out = new SourceLines();
   private readonly ctx: MetalContext;
   private readonly exprs: MetalExprEmitter;
   private threadgroupBytes = 0;
@@ -53,7 +51,7 @@ class MetalKernelEmitter {
     if (!isCIdentifier(this.kernel.name)) fail(this.ctx, "the kernel name is not a valid identifier");
     const { params, struct } = this.signature();
     this.stmt(this.kernel.body);
-    const text = [...struct, `kernel void ${this.kernel.name}(${params.join(", ")}) {`, ...this.lines, "}"].join("\n");
+    const text = [...struct, `kernel void ${this.kernel.name}(${params.join(", ")}) {`, ...this.out.lines, "}"].join("\n");
     return { text, shape: this.shape, threadgroupBytes: this.threadgroupBytes, floorDivision: this.ctx.floorDivision };
   }
 
@@ -82,18 +80,9 @@ class MetalKernelEmitter {
     return { params, struct: members.length === 0 ? [] : [`struct ${structName} {`, ...members, "};", ""] };
   }
 
-  private line(text: string): void {
-    this.lines.push(INDENT.repeat(this.depth) + text);
-  }
-
   private block(head: string, body: () => void): void {
-    this.line(head === "" ? "{" : `${head} {`);
-    this.depth++;
-    try {
-      body();
-    } finally {
-      this.depth--;
-    }
+    this.out.line(head === "" ? "{" : `${head} {`);
+    this.out.nested(body);
   }
 
   private stmt(s: Stmt): void {
@@ -113,16 +102,16 @@ class MetalKernelEmitter {
       case "IfThenElse":
         this.block(`if (${this.exprs.expr(s.condition)})`, () => this.stmt(s.thenCase));
         if (s.elseCase !== undefined) this.block("} else", () => this.stmt(s.elseCase!));
-        return this.line("}");
+        return this.out.line("}");
       case "While":
         this.block(`while (${this.exprs.expr(s.condition)})`, () => this.stmt(s.body));
-        return this.line("}");
+        return this.out.line("}");
       case "LetStmt": {
         const type = this.exprs.type(s.variable.dtype, `let variable ${s.variable.name}`);
         const value = lanesOf(s.value.dtype) > 1 ? this.exprs.vector(s.value) : this.exprs.expr(s.value);
         const name = this.ctx.names.define(s.variable, s.variable.name);
         this.ctx.facts.bindLet(s.variable, s.value);
-        this.line(`${type} ${name} = ${value};`);
+        this.out.line(`${type} ${name} = ${value};`);
         return this.stmt(s.body);
       }
       case "BufferStore":
@@ -142,9 +131,9 @@ class MetalKernelEmitter {
     this.ctx.storage.set(buffer.data, { name, dtype: buffer.dtype });
     if (buffer.scope === "shared" || buffer.scope === "shared.dyn") {
       this.threadgroupBytes += elements * bytesOf(buffer.dtype);
-      this.line(`threadgroup ${type} ${name}[${elements}];`);
+      this.out.line(`threadgroup ${type} ${name}[${elements}];`);
     } else if (buffer.scope === "local") {
-      this.line(`${type} ${name}[${elements}];`);
+      this.out.line(`${type} ${name}[${elements}];`);
     } else {
       fail(this.ctx, `allocation ${buffer.name} has scope ${buffer.scope}; a kernel allocates only shared or local storage`);
     }
@@ -159,7 +148,7 @@ class MetalKernelEmitter {
     const min = this.exprs.expr(s.min);
     const end = s.min.kind === "IntImm" && s.extent.kind === "IntImm" ? String(s.min.value + s.extent.value) : `(${min} + ${this.exprs.expr(s.extent)})`;
     this.block(`for (${type} ${name} = ${min}; ${name} < ${end}; ++${name})`, () => this.stmt(s.body));
-    this.line("}");
+    this.out.line("}");
   }
 
   private store(s: BufferStore): void {
@@ -168,27 +157,27 @@ class MetalKernelEmitter {
     if (index === undefined) return;
     const lanes = lanesOf(s.value.dtype);
     if (lanes === 1 || lanesOf(index.dtype) === 1) {
-      return this.line(`${name}[${this.exprs.expr(index)}] = ${lanes === 1 ? this.exprs.expr(s.value) : this.exprs.vector(s.value)};`);
+      return this.out.line(`${name}[${this.exprs.expr(index)}] = ${lanes === 1 ? this.exprs.expr(s.value) : this.exprs.vector(s.value)};`);
     }
     // Every lane is computed before the first is stored: the value may read what it overwrites.
     const type = this.exprs.type(s.buffer.dtype, `buffer ${s.buffer.name}`);
     this.block("", () => {
       const temps = Array.from({ length: lanes }, (_, i) => {
         const t = this.ctx.names.fresh(`${name}_lane${i}`);
-        this.line(`${type} ${t} = ${this.exprs.lane(s.value, i)};`);
+        this.out.line(`${type} ${t} = ${this.exprs.lane(s.value, i)};`);
         return t;
       });
-      temps.forEach((t, i) => this.line(`${name}[${this.exprs.lane(index, i)}] = ${t};`));
+      temps.forEach((t, i) => this.out.line(`${name}[${this.exprs.lane(index, i)}] = ${t};`));
     });
-    this.line("}");
+    this.out.line("}");
   }
 
   private evaluate(s: Evaluate): void {
     const what = evaluateKind(s.value, "Metal", this.failure);
     if (what.kind === "none") return;
-    if (what.kind === "expr") return this.line(`${this.exprs.expr(s.value)};`);
-    if (what.scope === "shared" || what.scope === "shared.dyn") return this.line("threadgroup_barrier(mem_flags::mem_threadgroup);");
-    if (what.scope === "warp") return this.line("simdgroup_barrier(mem_flags::mem_none);");
+    if (what.kind === "expr") return this.out.line(`${this.exprs.expr(s.value)};`);
+    if (what.scope === "shared" || what.scope === "shared.dyn") return this.out.line("threadgroup_barrier(mem_flags::mem_threadgroup);");
+    if (what.scope === "warp") return this.out.line("simdgroup_barrier(mem_flags::mem_none);");
     fail(this.ctx, `T.tvm_storage_sync(${JSON.stringify(what.scope)}) has no Metal translation (only "shared" and "warp")`);
   }
 

@@ -5,6 +5,7 @@
  * `@builtin(workgroup_id)` as blockIdx and `@builtin(local_invocation_id)` as threadIdx, shared
  * memory as module-scope `var<workgroup>` arrays and barriers as `workgroupBarrier()`.
  */
+import { SourceLines } from "../c-family/source-lines.js";
 import { type Allocate, type BufferStore, type Evaluate, type For, type Stmt, type Var, bytesOf, lanesOf } from "@tessera/ir";
 import { IndexFacts } from "../c-family/index-facts.js";
 import { NameTable } from "../c-family/names.js";
@@ -26,12 +27,9 @@ export interface EmittedWgslKernel {
   readonly workgroupBytes: number;
 }
 
-const INDENT = "  ";
-
 class WgslKernelEmitter {
-  private readonly lines: string[] = [];
+  private readonly out = new SourceLines();
   private readonly moduleVars: string[] = [];
-  private depth = 1;
   private readonly ctx: WgslContext;
   private readonly exprs: WgslExprEmitter;
   private workgroupBytes = 0;
@@ -72,7 +70,7 @@ class WgslKernelEmitter {
     const entry = [
       `@compute @workgroup_size(${x}, ${y}, ${z})`,
       `fn ${this.kernel.name}(@builtin(workgroup_id) blockIdx : vec3<u32>, @builtin(local_invocation_id) threadIdx : vec3<u32>) {`,
-      ...this.lines,
+      ...this.out.lines,
       "}",
     ];
     const source = [...this.header(), ...this.moduleVars, "", ...entry].join("\n");
@@ -146,19 +144,6 @@ class WgslKernelEmitter {
     return bindings;
   }
 
-  private line(text: string): void {
-    this.lines.push(INDENT.repeat(this.depth) + text);
-  }
-
-  private nested(body: () => void): void {
-    this.depth++;
-    try {
-      body();
-    } finally {
-      this.depth--;
-    }
-  }
-
   private stmt(s: Stmt): void {
     switch (s.kind) {
       case "SeqStmt":
@@ -174,23 +159,23 @@ class WgslKernelEmitter {
       case "For":
         return this.forLoop(s);
       case "IfThenElse":
-        this.line(`if ${this.exprs.condition(s.condition)} {`);
-        this.nested(() => this.stmt(s.thenCase));
+        this.out.line(`if ${this.exprs.condition(s.condition)} {`);
+        this.out.nested(() => this.stmt(s.thenCase));
         if (s.elseCase !== undefined) {
-          this.line("} else {");
-          this.nested(() => this.stmt(s.elseCase!));
+          this.out.line("} else {");
+          this.out.nested(() => this.stmt(s.elseCase!));
         }
-        return this.line("}");
+        return this.out.line("}");
       case "While":
-        this.line(`while ${this.exprs.condition(s.condition)} {`);
-        this.nested(() => this.stmt(s.body));
-        return this.line("}");
+        this.out.line(`while ${this.exprs.condition(s.condition)} {`);
+        this.out.nested(() => this.stmt(s.body));
+        return this.out.line("}");
       case "LetStmt": {
         const type = this.exprs.type(s.variable.dtype, `let variable ${s.variable.name}`);
         const value = lanesOf(s.value.dtype) > 1 ? this.exprs.vector(s.value) : this.exprs.expr(s.value);
         const name = this.ctx.names.define(s.variable, s.variable.name);
         this.ctx.facts.bindLet(s.variable, s.value);
-        this.line(`let ${name} : ${type} = ${value};`);
+        this.out.line(`let ${name} : ${type} = ${value};`);
         return this.stmt(s.body);
       }
       case "BufferStore":
@@ -218,7 +203,7 @@ class WgslKernelEmitter {
         this.moduleVars.push(`var<workgroup> ${name} : array<${type}, ${length}>;`);
         break;
       case "local":
-        this.line(`var ${name} : array<${type}, ${length}>;`);
+        this.out.line(`var ${name} : array<${type}, ${length}>;`);
         break;
       default:
         fail(this.ctx, `allocation ${buffer.name} has scope ${buffer.scope}; a kernel allocates only shared or local storage`);
@@ -236,9 +221,9 @@ class WgslKernelEmitter {
       s.min.kind === "IntImm" && s.extent.kind === "IntImm"
         ? this.exprs.intLiteral(s.min.value + s.extent.value, s.loopVar.dtype)
         : `(${min} + ${this.exprs.expr(s.extent)})`;
-    this.line(`for (var ${name} : ${type} = ${min}; ${name} < ${end}; ${name}++) {`);
-    this.nested(() => this.stmt(s.body));
-    this.line("}");
+    this.out.line(`for (var ${name} : ${type} = ${min}; ${name} < ${end}; ${name}++) {`);
+    this.out.nested(() => this.stmt(s.body));
+    this.out.line("}");
   }
 
   private store(s: BufferStore): void {
@@ -246,29 +231,29 @@ class WgslKernelEmitter {
     const name = this.exprs.storageOf(s);
     if (index === undefined) return;
     const valueLanes = lanesOf(s.value.dtype);
-    if (valueLanes === 1) return this.line(`${this.exprs.element(s, this.exprs.expr(index))} = ${this.exprs.expr(s.value)};`);
-    if (lanesOf(index.dtype) === 1) return this.line(`${name}[${this.exprs.expr(index)}] = ${this.exprs.vector(s.value)};`);
+    if (valueLanes === 1) return this.out.line(`${this.exprs.element(s, this.exprs.expr(index))} = ${this.exprs.expr(s.value)};`);
+    if (lanesOf(index.dtype) === 1) return this.out.line(`${name}[${this.exprs.expr(index)}] = ${this.exprs.vector(s.value)};`);
     const quad = this.exprs.quadAccess(s);
-    if (quad !== undefined) return this.line(`${quad} = ${this.exprs.vector(s.value)};`);
+    if (quad !== undefined) return this.out.line(`${quad} = ${this.exprs.vector(s.value)};`);
     // A vector store to a scalar array: every lane is computed before the first is stored (the value may read what it overwrites).
     const type = this.exprs.type(s.buffer.dtype, `buffer ${s.buffer.name}`);
-    this.line("{");
-    this.nested(() => {
+    this.out.line("{");
+    this.out.nested(() => {
       const temps = Array.from({ length: valueLanes }, (_, i) => {
         const t = this.ctx.names.fresh(`${name}_lane${i}`);
-        this.line(`let ${t} : ${type} = ${this.exprs.lane(s.value, i)};`);
+        this.out.line(`let ${t} : ${type} = ${this.exprs.lane(s.value, i)};`);
         return t;
       });
-      temps.forEach((t, i) => this.line(`${this.exprs.element(s, this.exprs.lane(index, i))} = ${t};`));
+      temps.forEach((t, i) => this.out.line(`${this.exprs.element(s, this.exprs.lane(index, i))} = ${t};`));
     });
-    this.line("}");
+    this.out.line("}");
   }
 
   private evaluate(s: Evaluate): void {
     const what = evaluateKind(s.value, "WGSL", this.failure);
     if (what.kind === "none") return;
-    if (what.kind === "expr") return this.line(`_ = ${this.exprs.expr(s.value)};`);
-    if (what.scope === "shared" || what.scope === "shared.dyn") return this.line("workgroupBarrier();");
+    if (what.kind === "expr") return this.out.line(`_ = ${this.exprs.expr(s.value)};`);
+    if (what.scope === "shared" || what.scope === "shared.dyn") return this.out.line("workgroupBarrier();");
     fail(this.ctx, `T.tvm_storage_sync(${JSON.stringify(what.scope)}) has no WGSL translation (only "shared")`);
   }
 
