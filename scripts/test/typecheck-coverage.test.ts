@@ -1,6 +1,7 @@
 /**
- * `pnpm typecheck` is one tsc program over the root tsconfig.json. It must check every file that
- * some workspace tsconfig.json includes (`pnpm -F PKG typecheck`), so that a folder added to a
+ * `pnpm typecheck` is one program over the root tsconfig.json (tsgo, TypeScript's native compiler;
+ * `pnpm typecheck:tsc` runs tsc on the same programs). It must check every file that some workspace
+ * tsconfig.json includes (`pnpm -F PKG typecheck`), so that a folder added to a
  * package's tsconfig, or a new package, is never left out of CI's check.
  */
 import { readdirSync } from "node:fs";
@@ -28,15 +29,19 @@ function workspaceConfigs(): string[] {
   return [...groups, join(ROOT, "scripts", "tsconfig.json")];
 }
 
-/** The programs `pnpm typecheck` runs: each `tsc -p CONFIG` of its script (the root one, and the browser app's). */
-function typecheckPrograms(): string[] {
-  const script = (JSON.parse(ts.sys.readFile(join(ROOT, "package.json")) ?? "{}") as { scripts?: Record<string, string> }).scripts?.typecheck ?? "";
-  return [...script.matchAll(/tsc -p (\S+)/g)].map((m) => join(ROOT, m[1]!));
+/** The programs a typecheck script runs: each `tsgo -p CONFIG` or `tsc -p CONFIG` of it (the root one, and the browser app's). */
+function typecheckPrograms(scriptName: string): string[] {
+  const script = (JSON.parse(ts.sys.readFile(join(ROOT, "package.json")) ?? "{}") as { scripts?: Record<string, string> }).scripts?.[scriptName] ?? "";
+  return [...script.matchAll(/\b(?:tsgo|tsc) -p (\S+)/g)].map((m) => join(ROOT, m[1]!));
 }
 
 describe("the root tsconfig.json (pnpm typecheck)", () => {
+  it("pnpm typecheck (tsgo) and pnpm typecheck:tsc (tsc) check the same programs", () => {
+    expect(typecheckPrograms("typecheck")).toEqual(typecheckPrograms("typecheck:tsc"));
+  });
+
   it("includes every file of every workspace tsconfig.json", () => {
-    const programs = typecheckPrograms();
+    const programs = typecheckPrograms("typecheck");
     expect(programs).toContain(join(ROOT, "tsconfig.json"));
     const checked = new Set(programs.flatMap(filesOf));
     const configs = workspaceConfigs();
