@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { LoopRV, Schedule } from "../src/index.js";
 import { manualSchedule, naiveSchedule } from "./course-schedules.js";
 import { FUNC, scheduleGemm } from "./trace-fixtures.js";
@@ -23,7 +23,31 @@ function repoCompilerOptions(dir: string): ts.CompilerOptions {
   return parsed.options;
 }
 
-/** Type-checks files that import "@tessera/schedule" the way a student's project would. */
+/**
+ * Parsed files shared by the programs of this file's tests (lib.d.ts, @types/node, the package's
+ * sources): each is parsed once, not once per program.
+ */
+const parsedFiles = new Map<string, ts.SourceFile>();
+// The workers of the slow project run file after file (isolate: false): the trees go with this file.
+afterAll(() => parsedFiles.clear());
+
+function cachingHost(options: ts.CompilerOptions): ts.CompilerHost {
+  const host = ts.createCompilerHost(options);
+  const parse = host.getSourceFile.bind(host);
+  host.getSourceFile = (fileName, languageVersion, onError, shouldCreate) => {
+    const cached = parsedFiles.get(fileName);
+    if (cached !== undefined) return cached;
+    const file = parse(fileName, languageVersion, onError, shouldCreate);
+    if (file !== undefined && !fileName.startsWith(tmpdir())) parsedFiles.set(fileName, file);
+    return file;
+  };
+  return host;
+}
+
+/**
+ * Type-checks files that import "@tessera/schedule" the way a student's project would: the errors
+ * in those files (the package's own sources are checked by `pnpm typecheck`).
+ */
 function typeErrors(files: Record<string, string>): string[] {
   const dir = mkdtempSync(join(tmpdir(), "tessera-trace-"));
   writeFileSync(join(dir, "package.json"), '{ "type": "module" }');
@@ -33,7 +57,7 @@ function typeErrors(files: Record<string, string>): string[] {
   });
   const base = repoCompilerOptions(dir);
   expect(base.noUncheckedIndexedAccess).toBe(true);
-  const program = ts.createProgram(names, {
+  const options: ts.CompilerOptions = {
     ...base,
     noEmit: true,
     declaration: false,
@@ -41,8 +65,16 @@ function typeErrors(files: Record<string, string>): string[] {
     sourceMap: false,
     typeRoots: [join(pkg, "node_modules/@types")],
     paths: { "@tessera/schedule": [join(pkg, "src/index.ts")] },
-  });
-  return ts.getPreEmitDiagnostics(program).map((d) => `${d.file?.fileName ?? ""}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`);
+  };
+  const program = ts.createProgram(names, options, cachingHost(options));
+  const ownFiles = names.map((name) => program.getSourceFile(name)).filter((file) => file !== undefined);
+  expect(ownFiles).toHaveLength(names.length);
+  const diagnostics = [
+    ...program.getOptionsDiagnostics(),
+    ...program.getGlobalDiagnostics(),
+    ...ownFiles.flatMap((file) => [...program.getSyntacticDiagnostics(file), ...program.getSemanticDiagnostics(file)]),
+  ];
+  return diagnostics.map((d) => `${d.file?.fileName ?? ""}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`);
 }
 
 describe("applyTrace printing", () => {
