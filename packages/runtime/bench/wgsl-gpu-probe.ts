@@ -76,10 +76,22 @@ function runAttempt(attempt: ProbeAttempt, dir: string, passThrough: readonly st
 }
 
 function factsLines(facts: HostFacts): string[] {
-  const lines = facts.nvidiaIcds.length === 0 ? ["- NVIDIA Vulkan ICD json: none in /etc/vulkan/icd.d, /usr/share/vulkan/icd.d, /usr/local/share/vulkan/icd.d"] : [];
+  const lines =
+    facts.nvidiaIcds.length === 0 ? ["- NVIDIA Vulkan ICD json: none in /etc/vulkan/icd.d, /usr/share/vulkan/icd.d, /usr/local/share/vulkan/icd.d"] : [];
   for (const icd of facts.nvidiaIcds) {
-    lines.push(`- ICD json \`${icd.json}\` names \`${icd.library ?? "(no library_path)"}\`: ${icd.libraryFound === undefined ? "**not found**" : `found at \`${icd.libraryFound}\``}`);
-    lines.push("", "  ```json", ...readFileSync(icd.json, "utf8").trimEnd().split("\n").map((l) => `  ${l}`), "  ```", "");
+    lines.push(
+      `- ICD json \`${icd.json}\` names \`${icd.library ?? "(no library_path)"}\`: ${icd.libraryFound === undefined ? "**not found**" : `found at \`${icd.libraryFound}\``}`,
+    );
+    lines.push(
+      "",
+      "  ```json",
+      ...readFileSync(icd.json, "utf8")
+        .trimEnd()
+        .split("\n")
+        .map((l) => `  ${l}`),
+      "  ```",
+      "",
+    );
   }
   const where = (what: string, path: string | undefined) => `- ${what}: ${path === undefined ? "not found" : `\`${path}\``}`;
   lines.push(
@@ -107,7 +119,11 @@ function markdown(facts: HostFacts, outcomes: readonly Outcome[], dryRun: boolea
     "",
     ...outcomes.flatMap((o, i) => [
       `${i + 1}. **${o.attempt}** (${o.backend}): ${o.result}`,
-      `   - environment: ${Object.entries(o.env).map(([k, v]) => `\`${k}=${v ?? "(unset)"}\``).join(" ") || "(unchanged)"}`,
+      `   - environment: ${
+        Object.entries(o.env)
+          .map(([k, v]) => `\`${k}=${v ?? "(unset)"}\``)
+          .join(" ") || "(unchanged)"
+      }`,
       ...o.detail.split("\n").map((l, j) => (j === 0 ? `   - ${l}` : `     ${l}`)),
     ]),
     "",

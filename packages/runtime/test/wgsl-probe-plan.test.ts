@@ -21,7 +21,10 @@ describe("the GPU-host probe's plan", () => {
       ["opengles", undefined],
     ]);
     expect(plan[0]!.name).toContain("libGLX_nvidia.so.0 (its library libGLX_nvidia.so.0 is not on the host)");
-    expect(plan[0]!.env).toMatchObject({ LD_LIBRARY_PATH: "/bundle/vulkan:/usr/local/nvidia/lib64", VK_ICD_FILENAMES: "/usr/share/vulkan/icd.d/nvidia_icd.json" });
+    expect(plan[0]!.env).toMatchObject({
+      LD_LIBRARY_PATH: "/bundle/vulkan:/usr/local/nvidia/lib64",
+      VK_ICD_FILENAMES: "/usr/share/vulkan/icd.d/nvidia_icd.json",
+    });
     expect(plan[1]!.env["VK_ICD_FILENAMES"]).toBe("/tmp/probe/nvidia_icd_egl.json");
     expect(icdLibrary(plan[1]!.files["/tmp/probe/nvidia_icd_egl.json"]!)).toBe(gpuHost.eglNvidia);
     expect(plan.slice(2).map((a) => a.env["EGL_PLATFORM"])).toEqual(["surfaceless", "device"]);

@@ -145,7 +145,10 @@ export class ExprEmitter extends ExprWalker<EmitContext> {
   }
 
   protected override broadcast(type: string, value: string, lanes: number): string {
-    return this.construct(type, Array.from({ length: lanes }, () => value));
+    return this.construct(
+      type,
+      Array.from({ length: lanes }, () => value),
+    );
   }
 
   protected override vectorBinary(e: PrimExpr & { kind: "Binary" }, type: string): string | undefined {

@@ -4,7 +4,7 @@
  * non-finite constants are `as_type<float>` of their bits. Vectors are written lane by lane. The
  * walk is the shared one (walker/expr-walker.ts); this is Metal's spelling.
  */
-import { type Call, type DType, type PrimExpr, type Var, elementType } from "@tessera/ir";
+import { type Call, type DType, type PrimExpr, elementType } from "@tessera/ir";
 import { float32Literal } from "../c-family/literals.js";
 import { ShaderCodegenError } from "../shader/errors.js";
 import { ExprWalker, type WalkerContext } from "../walker/expr-walker.js";
