@@ -187,17 +187,13 @@ class KernelEmitter extends StmtWalker<EmitContext, ExprEmitter> {
     this.out.insert(at, declaration);
   }
 
-  protected loopHead(s: For, type: string, name: string, min: string, end: string): readonly string[] {
-    const head = `for (${type} ${name} = ${min}; ${name} < ${end}; ++${name}) {`;
-    return s.forKind === "unrolled" ? ["#pragma unroll", head] : [head];
+  protected override loopHead(s: For, type: string, name: string, min: string, end: string): readonly string[] {
+    const head = super.loopHead(s, type, name, min, end);
+    return s.forKind === "unrolled" ? ["#pragma unroll", ...head] : head;
   }
 
   protected conditionalHead(keyword: "if" | "while", condition: PrimExpr): string {
     return `${keyword} (${this.exprs.condition(condition)})`;
-  }
-
-  protected constant(type: string, name: string, value: string): string {
-    return `${type} ${name} = ${value};`;
   }
 
   protected barrier(scope: string): string | undefined {

@@ -5,7 +5,7 @@
  * blockIdx and `[[thread_position_in_threadgroup]]` as threadIdx, shared memory as `threadgroup`
  * arrays and barriers as `threadgroup_barrier(mem_flags::mem_threadgroup)`.
  */
-import { type Allocate, type For, type PrimExpr, bytesOf, lanesOf } from "@tessera/ir";
+import { type Allocate, type PrimExpr, bytesOf, lanesOf } from "@tessera/ir";
 import { IndexFacts } from "../c-family/index-facts.js";
 import { NameTable, isCIdentifier } from "../c-family/names.js";
 import { type LaunchShape, launchShape } from "../cuda/launch.js";
@@ -96,16 +96,8 @@ class MetalKernelEmitter extends StmtWalker<MetalContext, MetalExprEmitter> {
     this.walkAllocationBody(s);
   }
 
-  protected loopHead(_s: For, type: string, name: string, min: string, end: string): readonly string[] {
-    return [`for (${type} ${name} = ${min}; ${name} < ${end}; ++${name}) {`];
-  }
-
   protected conditionalHead(keyword: "if" | "while", condition: PrimExpr): string {
     return `${keyword} (${this.exprs.expr(condition)})`;
-  }
-
-  protected constant(type: string, name: string, value: string): string {
-    return `${type} ${name} = ${value};`;
   }
 
   protected barrier(scope: string): string | undefined {

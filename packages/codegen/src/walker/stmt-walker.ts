@@ -37,12 +37,16 @@ export abstract class StmtWalker<C extends WalkerContext, X extends ExprWalker<C
 
   /** Declares the allocation (shared, local, …) and walks its body (`walkAllocationBody`). */
   protected abstract allocate(s: Allocate): void;
-  /** The lines opening a serial loop `name` of type `type` from `min` while `< end`, ending in `{`. */
-  protected abstract loopHead(s: For, type: string, name: string, min: string, end: string): readonly string[];
+  /** The lines opening a serial loop `name` of type `type` from `min` while `< end`, ending in `{` (C's by default). */
+  protected loopHead(_s: For, type: string, name: string, min: string, end: string): readonly string[] {
+    return [`for (${type} ${name} = ${min}; ${name} < ${end}; ++${name}) {`];
+  }
   /** `if (c)` / `while (c)`: the head of a conditional block, without its `{`. */
   protected abstract conditionalHead(keyword: "if" | "while", condition: PrimExpr): string;
-  /** A constant local: `let` bindings and the lanes of a scattered vector store. */
-  protected abstract constant(type: string, name: string, value: string): string;
+  /** A constant local: `let` bindings and the lanes of a scattered vector store (C's by default). */
+  protected constant(type: string, name: string, value: string): string {
+    return `${type} ${name} = ${value};`;
+  }
   /** The barrier of `T.tvm_storage_sync(scope)`, or undefined when the language has none. */
   protected abstract barrier(scope: string): string | undefined;
   /** The scopes `barrier` knows, for the error. */

@@ -167,7 +167,7 @@ class WgslKernelEmitter extends StmtWalker<WgslContext, WgslExprEmitter> {
     this.walkAllocationBody(s);
   }
 
-  protected loopHead(_s: For, type: string, name: string, min: string, end: string): readonly string[] {
+  protected override loopHead(_s: For, type: string, name: string, min: string, end: string): readonly string[] {
     return [`for (var ${name} : ${type} = ${min}; ${name} < ${end}; ${name}++) {`];
   }
 
@@ -175,7 +175,7 @@ class WgslKernelEmitter extends StmtWalker<WgslContext, WgslExprEmitter> {
     return `${keyword} ${this.exprs.condition(condition)}`;
   }
 
-  protected constant(type: string, name: string, value: string): string {
+  protected override constant(type: string, name: string, value: string): string {
     return `let ${name} : ${type} = ${value};`;
   }
 
