@@ -13,6 +13,9 @@
  *                        for on this Node: the sandbox host loads the addon)
  *                        and Dawn (npm `webgpu`: its loader and its stripped binary as
  *                        dawn.node.xz, unpacked in place by bench-wgsl on first use)
+ *   vulkan/, egl/        Debian's Vulkan loader (libvulkan.so.1) and glvnd's libEGL.so.1 and
+ *                        libGLdispatch.so.0, for wgsl-probe on a host that has the NVIDIA driver
+ *                        but no loader (left out, with a warning, where this machine has none)
  *   node.xz              this machine's Node binary, xz-compressed (skip with --no-node)
  *   run.sh               `run.sh <entry> [args...]`: unpacks node (once) and runs an entry
  *
@@ -47,6 +50,12 @@ const ENTRIES: ReadonlyArray<{ name: string; source: string; description: string
     source: "packages/runtime/bench/wgsl.bench.ts",
     description:
       "pnpm bench:wgsl: the fast gemm schedule at 2048³ as WGSL through Dawn (Vulkan) and as CUDA in one run, checked and timed; writes wgsl-vs-cuda.{json,md} into --out-dir DIR; --backend opengles, --size N, --repeat N; --dry-run: llvmpipe at 128³",
+  },
+  {
+    name: "wgsl-probe",
+    source: "packages/runtime/bench/wgsl-gpu-probe.ts",
+    description:
+      "pnpm bench:wgsl-probe: tries Dawn's Vulkan backend (carried loader, NVIDIA ICD json) then its OpenGL ES backend on NVIDIA's EGL, reporting each; the first adapter runs bench-wgsl (WGSL vs CUDA); writes wgsl-gpu-probe.{json,md} into --out-dir DIR; --dry-run: then llvmpipe at 128³",
   },
   {
     name: "bench-half",
@@ -178,6 +187,41 @@ function copyDawn(outDir: string): void {
   execFileSync("xz", ["-T0", "-6", binary]);
 }
 
+const SYSTEM_LIBS = "/usr/lib/x86_64-linux-gnu";
+
+/**
+ * Copies the GL/Vulkan loaders wgsl-probe puts on LD_LIBRARY_PATH where the GPU host lacks them:
+ * `vulkan/libvulkan.so.1` (Debian's libvulkan1: installed here, else unpacked from apt's cache)
+ * and `egl/` (glvnd's libEGL.so.1 and libGLdispatch.so.0). Returns what it left out, and why.
+ */
+function copyGlLoaders(outDir: string): string[] {
+  const missing: string[] = [];
+  const vulkanDir = join(outDir, "vulkan");
+  rmSync(vulkanDir, { recursive: true, force: true });
+  mkdirSync(vulkanDir, { recursive: true });
+  let loader = join(SYSTEM_LIBS, "libvulkan.so.1");
+  if (!existsSync(loader)) {
+    const cache = "/var/cache/apt/archives";
+    const deb = existsSync(cache) ? readdirSync(cache).find((f) => /^libvulkan1_.*_amd64\.deb$/.test(f)) : undefined;
+    if (deb !== undefined) {
+      const unpacked = join(outDir, ".libvulkan1");
+      execFileSync("dpkg-deb", ["-x", join(cache, deb), unpacked]);
+      loader = join(unpacked, SYSTEM_LIBS.slice(1), "libvulkan.so.1");
+    }
+  }
+  if (existsSync(loader)) cpSync(loader, join(vulkanDir, "libvulkan.so.1"), { dereference: true });
+  else missing.push("vulkan/libvulkan.so.1 (no libvulkan1 installed or in apt's cache)");
+  rmSync(join(outDir, ".libvulkan1"), { recursive: true, force: true });
+  const eglDir = join(outDir, "egl");
+  rmSync(eglDir, { recursive: true, force: true });
+  mkdirSync(eglDir, { recursive: true });
+  for (const lib of ["libEGL.so.1", "libGLdispatch.so.0"]) {
+    if (existsSync(join(SYSTEM_LIBS, lib))) cpSync(join(SYSTEM_LIBS, lib), join(eglDir, lib), { dereference: true });
+    else missing.push(`egl/${lib} (not installed here)`);
+  }
+  return missing;
+}
+
 function copyEsbuild(outDir: string): void {
   const fromAutograder = createRequire(join(repoRoot, "apps", "autograder", "package.json"));
   const jsPackage = dirname(fromAutograder.resolve("esbuild/package.json"));
@@ -244,6 +288,7 @@ async function main(): Promise<void> {
   copyEsbuild(outDir);
   copyIsolatedVm(outDir);
   copyDawn(outDir);
+  for (const left of copyGlLoaders(outDir)) console.warn(`bundle:gpu: left out ${left}; wgsl-probe will say so`);
   copyAssignment(outDir);
   writeFileSync(join(outDir, SANDBOX_RUNTIME_FILE), await buildSandboxRuntime());
   writeFileSync(join(outDir, SANDBOX_HOST_FILE), await buildSandboxHost());
@@ -291,6 +336,8 @@ async function main(): Promise<void> {
     SANDBOX_HOST_FILE,
     "node_modules",
     "assignment",
+    "vulkan",
+    "egl",
     "run.sh",
     "manifest.json",
     ...entries.map((e) => `${e.name}.mjs`),

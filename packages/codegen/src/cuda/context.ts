@@ -1,28 +1,16 @@
 /** State shared by the expression and statement emitters of one kernel. */
-import type { DType, Var } from "@tessera/ir";
+import type { Var } from "@tessera/ir";
 import { CodegenError } from "./errors.js";
-import type { IndexFacts } from "../c-family/index-facts.js";
-import type { NameTable } from "../c-family/names.js";
+import type { StorageRef, WalkerContext } from "../walker/expr-walker.js";
 import type { Feature } from "./preamble.js";
 
 /** A pointer or array the kernel can index: a parameter or an allocation. */
-export interface Storage {
-  /** Its C name. */
-  readonly name: string;
-  /** Element type of the pointer/array. */
-  readonly dtype: DType;
-}
+export type Storage = StorageRef;
 
-export interface EmitContext {
-  readonly kernelName: string;
-  readonly names: NameTable;
-  readonly facts: IndexFacts;
+/** `predefined`: thread-index variables and their C spelling, e.g. `((int)threadIdx.x)`. */
+export interface EmitContext extends WalkerContext<Storage> {
   /** Preamble helpers the kernel uses. */
   readonly features: Set<Feature>;
-  /** By the storage's `data` variable. */
-  readonly storage: Map<Var, Storage>;
-  /** Thread-index variables and their C spelling, e.g. `((int)threadIdx.x)`. */
-  readonly threadIndex: Map<Var, string>;
   /** Storage read or written through a reinterpreted vector pointer (needs vector alignment). */
   readonly vectorAccessed: Set<Var>;
   /** Storage WMMA loads and stores point into (mma.h needs 256-bit aligned pointers). */

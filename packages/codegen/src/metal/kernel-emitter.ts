@@ -5,15 +5,15 @@
  * blockIdx and `[[thread_position_in_threadgroup]]` as threadIdx, shared memory as `threadgroup`
  * arrays and barriers as `threadgroup_barrier(mem_flags::mem_threadgroup)`.
  */
-import { SourceLines } from "../c-family/source-lines.js";
-import { type Allocate, type BufferStore, type Evaluate, type For, type Stmt, bytesOf, lanesOf } from "@tessera/ir";
+import { type Allocate, type PrimExpr, bytesOf, lanesOf } from "@tessera/ir";
 import { IndexFacts } from "../c-family/index-facts.js";
 import { NameTable, isCIdentifier } from "../c-family/names.js";
 import { type LaunchShape, launchShape } from "../cuda/launch.js";
 import type { DeviceKernel } from "../lowered.js";
-import { type MetalContext, MetalExprEmitter, fail } from "./expr-emitter.js";
+import { constantElements, writtenStorage } from "../shader/kernel-parts.js";
+import { StmtWalker } from "../walker/stmt-walker.js";
+import { type MetalContext, MetalExprEmitter } from "./expr-emitter.js";
 import { METAL_RESERVED } from "./types.js";
-import { checkSerialLoop, constantElements, evaluateKind, writtenStorage } from "../shader/kernel-parts.js";
 
 export interface EmittedMetalKernel {
   readonly text: string;
@@ -22,17 +22,16 @@ export interface EmittedMetalKernel {
   readonly floorDivision: boolean;
 }
 
-class MetalKernelEmitter {
-  private readonly out = new SourceLines();
-  private readonly ctx: MetalContext;
-  private readonly exprs: MetalExprEmitter;
+class MetalKernelEmitter extends StmtWalker<MetalContext, MetalExprEmitter> {
+  protected readonly language = "Metal";
+  protected readonly barrierScopes = ["shared", "warp"] as const;
   private threadgroupBytes = 0;
 
   constructor(
     private readonly kernel: DeviceKernel,
     private readonly shape: LaunchShape,
   ) {
-    this.ctx = {
+    const ctx: MetalContext = {
       kernelName: kernel.name,
       names: new NameTable(METAL_RESERVED),
       facts: new IndexFacts(),
@@ -40,7 +39,7 @@ class MetalKernelEmitter {
       storage: new Map(),
       predefined: new Map(),
     };
-    this.exprs = new MetalExprEmitter(this.ctx);
+    super(ctx, new MetalExprEmitter(ctx));
     for (const b of shape.bindings) {
       this.ctx.predefined.set(b.variable, `((${b.variable.dtype === "int64" ? "long" : "int"})${b.tag})`);
       this.ctx.facts.bindThread(b.variable, b.extent);
@@ -48,7 +47,7 @@ class MetalKernelEmitter {
   }
 
   emit(): EmittedMetalKernel {
-    if (!isCIdentifier(this.kernel.name)) fail(this.ctx, "the kernel name is not a valid identifier");
+    if (!isCIdentifier(this.kernel.name)) this.fail("the kernel name is not a valid identifier");
     const { params, struct } = this.signature();
     this.stmt(this.kernel.body);
     const text = [...struct, `kernel void ${this.kernel.name}(${params.join(", ")}) {`, ...this.out.lines, "}"].join("\n");
@@ -61,7 +60,7 @@ class MetalKernelEmitter {
     const members: string[] = [];
     for (const p of this.kernel.params) {
       if (p.kind === "buffer") {
-        if (lanesOf(p.buffer.dtype) > 1) fail(this.ctx, `parameter ${p.name} has vector element type ${p.buffer.dtype}; parameters hold scalars`);
+        if (lanesOf(p.buffer.dtype) > 1) this.fail(`parameter ${p.name} has vector element type ${p.buffer.dtype}; parameters hold scalars`);
         const type = this.exprs.type(p.buffer.dtype, `parameter ${p.name}`);
         const name = this.ctx.names.define(p.buffer.data, p.name);
         this.ctx.storage.set(p.buffer.data, { name, dtype: p.buffer.dtype });
@@ -80,52 +79,9 @@ class MetalKernelEmitter {
     return { params, struct: members.length === 0 ? [] : [`struct ${structName} {`, ...members, "};", ""] };
   }
 
-  private block(head: string, body: () => void): void {
-    this.out.line(head === "" ? "{" : `${head} {`);
-    this.out.nested(body);
-  }
-
-  private stmt(s: Stmt): void {
-    switch (s.kind) {
-      case "SeqStmt":
-        for (const x of s.seq) this.stmt(x);
-        return;
-      case "AttrStmt":
-        if (s.key.startsWith("async_")) fail(this.ctx, `the ${s.key} attribute (asynchronous copies) has no Metal translation`);
-        return this.stmt(s.body);
-      case "DeclBuffer":
-        return this.stmt(s.body);
-      case "Allocate":
-        return this.allocate(s);
-      case "For":
-        return this.forLoop(s);
-      case "IfThenElse":
-        this.block(`if (${this.exprs.expr(s.condition)})`, () => this.stmt(s.thenCase));
-        if (s.elseCase !== undefined) this.block("} else", () => this.stmt(s.elseCase!));
-        return this.out.line("}");
-      case "While":
-        this.block(`while (${this.exprs.expr(s.condition)})`, () => this.stmt(s.body));
-        return this.out.line("}");
-      case "LetStmt": {
-        const type = this.exprs.type(s.variable.dtype, `let variable ${s.variable.name}`);
-        const value = lanesOf(s.value.dtype) > 1 ? this.exprs.vector(s.value) : this.exprs.expr(s.value);
-        const name = this.ctx.names.define(s.variable, s.variable.name);
-        this.ctx.facts.bindLet(s.variable, s.value);
-        this.out.line(`${type} ${name} = ${value};`);
-        return this.stmt(s.body);
-      }
-      case "BufferStore":
-        return this.store(s);
-      case "Evaluate":
-        return this.evaluate(s);
-      case "BlockRealize":
-        return fail(this.ctx, `block ${s.block.name} was not lowered; the Metal generator needs lowered (block-free) kernels`);
-    }
-  }
-
-  private allocate(s: Allocate): void {
+  protected allocate(s: Allocate): void {
     const { buffer } = s;
-    const elements = constantElements(s, this.failure);
+    const elements = constantElements(s, (detail) => this.fail(detail));
     const type = this.exprs.type(buffer.dtype, `allocation ${buffer.name}`);
     const name = this.ctx.names.define(buffer.data, buffer.name);
     this.ctx.storage.set(buffer.data, { name, dtype: buffer.dtype });
@@ -135,53 +91,19 @@ class MetalKernelEmitter {
     } else if (buffer.scope === "local") {
       this.out.line(`${type} ${name}[${elements}];`);
     } else {
-      fail(this.ctx, `allocation ${buffer.name} has scope ${buffer.scope}; a kernel allocates only shared or local storage`);
+      this.fail(`allocation ${buffer.name} has scope ${buffer.scope}; a kernel allocates only shared or local storage`);
     }
-    this.stmt(s.body);
+    this.walkAllocationBody(s);
   }
 
-  private forLoop(s: For): void {
-    checkSerialLoop(s, this.failure);
-    const type = this.exprs.type(s.loopVar.dtype, `loop variable ${s.loopVar.name}`);
-    const name = this.ctx.names.define(s.loopVar, s.loopVar.name);
-    this.ctx.facts.bindLoop(s.loopVar, s.min, s.extent);
-    const min = this.exprs.expr(s.min);
-    const end = s.min.kind === "IntImm" && s.extent.kind === "IntImm" ? String(s.min.value + s.extent.value) : `(${min} + ${this.exprs.expr(s.extent)})`;
-    this.block(`for (${type} ${name} = ${min}; ${name} < ${end}; ++${name})`, () => this.stmt(s.body));
-    this.out.line("}");
+  protected conditionalHead(keyword: "if" | "while", condition: PrimExpr): string {
+    return `${keyword} (${this.exprs.expr(condition)})`;
   }
 
-  private store(s: BufferStore): void {
-    const index = s.indices[0];
-    const name = this.exprs.storageOf(s);
-    if (index === undefined) return;
-    const lanes = lanesOf(s.value.dtype);
-    if (lanes === 1 || lanesOf(index.dtype) === 1) {
-      return this.out.line(`${name}[${this.exprs.expr(index)}] = ${lanes === 1 ? this.exprs.expr(s.value) : this.exprs.vector(s.value)};`);
-    }
-    // Every lane is computed before the first is stored: the value may read what it overwrites.
-    const type = this.exprs.type(s.buffer.dtype, `buffer ${s.buffer.name}`);
-    this.block("", () => {
-      const temps = Array.from({ length: lanes }, (_, i) => {
-        const t = this.ctx.names.fresh(`${name}_lane${i}`);
-        this.out.line(`${type} ${t} = ${this.exprs.lane(s.value, i)};`);
-        return t;
-      });
-      temps.forEach((t, i) => this.out.line(`${name}[${this.exprs.lane(index, i)}] = ${t};`));
-    });
-    this.out.line("}");
+  protected barrier(scope: string): string | undefined {
+    if (scope === "shared" || scope === "shared.dyn") return "threadgroup_barrier(mem_flags::mem_threadgroup);";
+    return scope === "warp" ? "simdgroup_barrier(mem_flags::mem_none);" : undefined;
   }
-
-  private evaluate(s: Evaluate): void {
-    const what = evaluateKind(s.value, "Metal", this.failure);
-    if (what.kind === "none") return;
-    if (what.kind === "expr") return this.out.line(`${this.exprs.expr(s.value)};`);
-    if (what.scope === "shared" || what.scope === "shared.dyn") return this.out.line("threadgroup_barrier(mem_flags::mem_threadgroup);");
-    if (what.scope === "warp") return this.out.line("simdgroup_barrier(mem_flags::mem_none);");
-    fail(this.ctx, `T.tvm_storage_sync(${JSON.stringify(what.scope)}) has no Metal translation (only "shared" and "warp")`);
-  }
-
-  private readonly failure = (detail: string): never => fail(this.ctx, detail);
 }
 
 export function emitMetalKernel(kernel: DeviceKernel): EmittedMetalKernel {

@@ -1,5 +1,5 @@
 /**
- * What the WGSL and Metal kernel generators check and look up the same way: flat accesses to
+ * What the CUDA, WGSL and Metal kernel generators check and look up the same way: flat accesses to
  * known storage, constant allocation sizes, loops left serial, barrier scopes, `let` texts.
  */
 import { type Allocate, type BufferLoad, type DType, type For, type PrimExpr, type Stmt, type Var, constantSize, forEachStmt } from "@tessera/ir";
@@ -22,12 +22,13 @@ export function writtenStorage(body: Stmt): Set<Var> {
 export function flatStorage<S extends { readonly name: string; readonly dtype: DType }>(
   access: { buffer: BufferLoad["buffer"]; indices: readonly PrimExpr[] },
   storage: ReadonlyMap<Var, S>,
+  language: string,
   fail: Fail,
 ): S {
   const { buffer } = access;
   if (access.indices.length !== 1) fail(`buffer ${buffer.name} is accessed with ${access.indices.length} indices; lowered kernels use flat buffers`);
   if (!(buffer.elemOffset.kind === "IntImm" && buffer.elemOffset.value === 0)) {
-    fail(`buffer ${buffer.name} has a non-zero element offset, which a shader cannot express (no pointer arithmetic)`);
+    fail(`buffer ${buffer.name} has a non-zero element offset, which the ${language} generator does not support`);
   }
   const found = storage.get(buffer.data);
   if (found === undefined) fail(`buffer ${buffer.name} is neither a kernel parameter nor allocated in the kernel`);

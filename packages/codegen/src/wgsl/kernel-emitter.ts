@@ -5,19 +5,19 @@
  * `@builtin(workgroup_id)` as blockIdx and `@builtin(local_invocation_id)` as threadIdx, shared
  * memory as module-scope `var<workgroup>` arrays and barriers as `workgroupBarrier()`.
  */
-import { SourceLines } from "../c-family/source-lines.js";
-import { type Allocate, type BufferStore, type Evaluate, type For, type Stmt, type Var, bytesOf, lanesOf } from "@tessera/ir";
+import { type Allocate, type For, type PrimExpr, type Var, bytesOf, lanesOf } from "@tessera/ir";
 import { IndexFacts } from "../c-family/index-facts.js";
 import { NameTable } from "../c-family/names.js";
 import { type LaunchShape, launchShape } from "../cuda/launch.js";
 import type { DeviceKernel } from "../lowered.js";
+import { constantElements, writtenStorage } from "../shader/kernel-parts.js";
 import type { WebGpuTarget } from "../targets/gpu-source.js";
-import { type WgslContext, fail } from "./context.js";
+import { StmtWalker } from "../walker/stmt-walker.js";
+import type { WgslContext } from "./context.js";
 import { WgslExprEmitter } from "./expr-emitter.js";
-import { WGSL_RESERVED, isHostShareable } from "./types.js";
 import type { WgslBinding } from "./launch.js";
+import { WGSL_RESERVED, isHostShareable } from "./types.js";
 import { planVectorViews } from "./vector-views.js";
-import { checkSerialLoop, constantElements, evaluateKind, writtenStorage } from "../shader/kernel-parts.js";
 
 export interface EmittedWgslKernel {
   readonly source: string;
@@ -27,11 +27,10 @@ export interface EmittedWgslKernel {
   readonly workgroupBytes: number;
 }
 
-class WgslKernelEmitter {
-  private readonly out = new SourceLines();
+class WgslKernelEmitter extends StmtWalker<WgslContext, WgslExprEmitter> {
+  protected readonly language = "WGSL";
+  protected readonly barrierScopes = ["shared"] as const;
   private readonly moduleVars: string[] = [];
-  private readonly ctx: WgslContext;
-  private readonly exprs: WgslExprEmitter;
   private workgroupBytes = 0;
   /** Arrays declared as vec4 arrays (vector-views.ts). */
   private readonly views: ReadonlySet<Var>;
@@ -41,7 +40,7 @@ class WgslKernelEmitter {
     private readonly shape: LaunchShape,
     target: WebGpuTarget,
   ) {
-    this.ctx = {
+    const ctx: WgslContext = {
       kernelName: kernel.name,
       target,
       names: new NameTable(WGSL_RESERVED),
@@ -50,13 +49,13 @@ class WgslKernelEmitter {
       storage: new Map(),
       predefined: new Map(),
     };
-    this.exprs = new WgslExprEmitter(this.ctx);
+    super(ctx, new WgslExprEmitter(ctx));
     this.views = planVectorViews(
       kernel.body,
       kernel.params.flatMap((p) => (p.kind === "buffer" ? [{ data: p.buffer.data, dtype: p.buffer.dtype }] : [])),
     );
     for (const b of shape.bindings) {
-      if (b.variable.dtype !== "int32") fail(this.ctx, `${b.tag} has dtype ${b.variable.dtype}; WGSL thread indices are 32-bit (use int32)`);
+      if (b.variable.dtype !== "int32") this.fail(`${b.tag} has dtype ${b.variable.dtype}; WGSL thread indices are 32-bit (use int32)`);
       const [builtin, dim] = b.tag.split(".");
       this.ctx.predefined.set(b.variable, `i32(${builtin}.${dim})`);
       this.ctx.facts.bindThread(b.variable, b.extent);
@@ -104,7 +103,7 @@ class WgslKernelEmitter {
 
   private declareParams(): WgslBinding[] {
     if (!/^[A-Za-z][A-Za-z0-9_]*$/.test(this.kernel.name) || this.kernel.name.includes("__")) {
-      fail(this.ctx, "the kernel name is not a valid WGSL identifier");
+      this.fail("the kernel name is not a valid WGSL identifier");
     }
     const written = writtenStorage(this.kernel.body);
     const bindings: WgslBinding[] = [];
@@ -112,7 +111,7 @@ class WgslKernelEmitter {
     for (const p of this.kernel.params) {
       if (p.kind === "buffer") {
         const what = `parameter ${p.name}`;
-        if (!isHostShareable(p.buffer.dtype)) fail(this.ctx, `${what} has dtype ${p.buffer.dtype}, which a WGSL storage buffer cannot hold`);
+        if (!isHostShareable(p.buffer.dtype)) this.fail(`${what} has dtype ${p.buffer.dtype}, which a WGSL storage buffer cannot hold`);
         const vec4 = this.views.has(p.buffer.data);
         const element = this.exprs.type(p.buffer.dtype, what);
         const type = vec4 ? `vec4<${element}>` : element;
@@ -124,7 +123,7 @@ class WgslKernelEmitter {
         bindings.push({ binding, kind: "buffer", name: p.name, dtype: p.buffer.dtype, access, source: p.source });
       } else {
         if (!isHostShareable(p.dtype) || lanesOf(p.dtype) > 1)
-          fail(this.ctx, `scalar parameter ${p.name} has dtype ${p.dtype}; a WGSL uniform holds i32, u32 or f32`);
+          this.fail(`scalar parameter ${p.name} has dtype ${p.dtype}; a WGSL uniform holds i32, u32 or f32`);
         const type = this.exprs.type(p.dtype, `parameter ${p.name}`);
         const name = this.ctx.names.define(p.var, p.name);
         this.ctx.predefined.set(p.var, `scalars.${name}`);
@@ -144,52 +143,9 @@ class WgslKernelEmitter {
     return bindings;
   }
 
-  private stmt(s: Stmt): void {
-    switch (s.kind) {
-      case "SeqStmt":
-        for (const x of s.seq) this.stmt(x);
-        return;
-      case "AttrStmt":
-        if (s.key === "async_scope" || s.key.startsWith("async_")) fail(this.ctx, `the ${s.key} attribute (asynchronous copies) has no WGSL translation`);
-        return this.stmt(s.body);
-      case "DeclBuffer":
-        return this.stmt(s.body);
-      case "Allocate":
-        return this.allocate(s);
-      case "For":
-        return this.forLoop(s);
-      case "IfThenElse":
-        this.out.line(`if ${this.exprs.condition(s.condition)} {`);
-        this.out.nested(() => this.stmt(s.thenCase));
-        if (s.elseCase !== undefined) {
-          this.out.line("} else {");
-          this.out.nested(() => this.stmt(s.elseCase!));
-        }
-        return this.out.line("}");
-      case "While":
-        this.out.line(`while ${this.exprs.condition(s.condition)} {`);
-        this.out.nested(() => this.stmt(s.body));
-        return this.out.line("}");
-      case "LetStmt": {
-        const type = this.exprs.type(s.variable.dtype, `let variable ${s.variable.name}`);
-        const value = lanesOf(s.value.dtype) > 1 ? this.exprs.vector(s.value) : this.exprs.expr(s.value);
-        const name = this.ctx.names.define(s.variable, s.variable.name);
-        this.ctx.facts.bindLet(s.variable, s.value);
-        this.out.line(`let ${name} : ${type} = ${value};`);
-        return this.stmt(s.body);
-      }
-      case "BufferStore":
-        return this.store(s);
-      case "Evaluate":
-        return this.evaluate(s);
-      case "BlockRealize":
-        return fail(this.ctx, `block ${s.block.name} was not lowered; the WGSL generator needs lowered (block-free) kernels`);
-    }
-  }
-
-  private allocate(s: Allocate): void {
+  protected allocate(s: Allocate): void {
     const { buffer } = s;
-    const elements = constantElements(s, this.failure);
+    const elements = constantElements(s, (detail) => this.fail(detail));
     const vec4 = this.views.has(buffer.data);
     const element = this.exprs.type(buffer.dtype, `allocation ${buffer.name}`);
     const [type, length] = vec4 ? [`vec4<${element}>`, elements / 4] : [element, elements];
@@ -206,58 +162,31 @@ class WgslKernelEmitter {
         this.out.line(`var ${name} : array<${type}, ${length}>;`);
         break;
       default:
-        fail(this.ctx, `allocation ${buffer.name} has scope ${buffer.scope}; a kernel allocates only shared or local storage`);
+        this.fail(`allocation ${buffer.name} has scope ${buffer.scope}; a kernel allocates only shared or local storage`);
     }
-    this.stmt(s.body);
+    this.walkAllocationBody(s);
   }
 
-  private forLoop(s: For): void {
-    checkSerialLoop(s, this.failure);
-    const type = this.exprs.type(s.loopVar.dtype, `loop variable ${s.loopVar.name}`);
-    const name = this.ctx.names.define(s.loopVar, s.loopVar.name);
-    this.ctx.facts.bindLoop(s.loopVar, s.min, s.extent);
-    const min = this.exprs.expr(s.min);
-    const end =
-      s.min.kind === "IntImm" && s.extent.kind === "IntImm"
-        ? this.exprs.intLiteral(s.min.value + s.extent.value, s.loopVar.dtype)
-        : `(${min} + ${this.exprs.expr(s.extent)})`;
-    this.out.line(`for (var ${name} : ${type} = ${min}; ${name} < ${end}; ${name}++) {`);
-    this.out.nested(() => this.stmt(s.body));
-    this.out.line("}");
+  protected override loopHead(_s: For, type: string, name: string, min: string, end: string): readonly string[] {
+    return [`for (var ${name} : ${type} = ${min}; ${name} < ${end}; ${name}++) {`];
   }
 
-  private store(s: BufferStore): void {
-    const index = s.indices[0];
-    const name = this.exprs.storageOf(s);
-    if (index === undefined) return;
-    const valueLanes = lanesOf(s.value.dtype);
-    if (valueLanes === 1) return this.out.line(`${this.exprs.element(s, this.exprs.expr(index))} = ${this.exprs.expr(s.value)};`);
-    if (lanesOf(index.dtype) === 1) return this.out.line(`${name}[${this.exprs.expr(index)}] = ${this.exprs.vector(s.value)};`);
-    const quad = this.exprs.quadAccess(s);
-    if (quad !== undefined) return this.out.line(`${quad} = ${this.exprs.vector(s.value)};`);
-    // A vector store to a scalar array: every lane is computed before the first is stored (the value may read what it overwrites).
-    const type = this.exprs.type(s.buffer.dtype, `buffer ${s.buffer.name}`);
-    this.out.line("{");
-    this.out.nested(() => {
-      const temps = Array.from({ length: valueLanes }, (_, i) => {
-        const t = this.ctx.names.fresh(`${name}_lane${i}`);
-        this.out.line(`let ${t} : ${type} = ${this.exprs.lane(s.value, i)};`);
-        return t;
-      });
-      temps.forEach((t, i) => this.out.line(`${this.exprs.element(s, this.exprs.lane(index, i))} = ${t};`));
-    });
-    this.out.line("}");
+  protected conditionalHead(keyword: "if" | "while", condition: PrimExpr): string {
+    return `${keyword} ${this.exprs.condition(condition)}`;
   }
 
-  private evaluate(s: Evaluate): void {
-    const what = evaluateKind(s.value, "WGSL", this.failure);
-    if (what.kind === "none") return;
-    if (what.kind === "expr") return this.out.line(`_ = ${this.exprs.expr(s.value)};`);
-    if (what.scope === "shared" || what.scope === "shared.dyn") return this.out.line("workgroupBarrier();");
-    fail(this.ctx, `T.tvm_storage_sync(${JSON.stringify(what.scope)}) has no WGSL translation (only "shared")`);
+  protected override constant(type: string, name: string, value: string): string {
+    return `let ${name} : ${type} = ${value};`;
   }
 
-  private readonly failure = (detail: string): never => fail(this.ctx, detail);
+  protected barrier(scope: string): string | undefined {
+    return scope === "shared" || scope === "shared.dyn" ? "workgroupBarrier();" : undefined;
+  }
+
+  /** WGSL discards a value only by assigning it to `_`. */
+  protected override expressionStatement(text: string): string {
+    return `_ = ${text};`;
+  }
 }
 
 /** Emits one kernel as a WGSL shader module; `target` supplies f16 support. */

@@ -1,7 +1,8 @@
 /**
  * Which arrays a WGSL kernel declares as `array<vec4<T>>`: WGSL cannot reinterpret an
- * `array<f32>` as vectors, so where the lowered IR reads or writes four contiguous 32-bit elements
- * at a base provably a multiple of 4 (the accesses CUDA writes as `float4`), the array itself is
+ * `array<f32>` as vectors, so where the lowered IR reads or writes four contiguous 32-bit (or
+ * 16-bit: `vec4<f16>`, 8 bytes) elements at a base provably a multiple of 4 (the accesses CUDA
+ * writes as `float4`), the array itself is
  * declared of vec4 and those accesses are one vector access; its scalar accesses index the vector
  * (`A[i >> 2u][i & 3i]`). A workgroup or local array needs a multiple of 4 elements; a storage
  * buffer's host array is padded to 16 bytes by the runtime.
@@ -9,7 +10,7 @@
 import { type PrimExpr, type Stmt, type Var, constantSize, forEachExpr, forEachStmt, lanesOf } from "@tessera/ir";
 import { isProvablyMultipleOf } from "../lower/util/divisibility.js";
 
-const VIEWABLE = new Set(["float32", "int32", "uint32"]);
+const VIEWABLE = new Set(["float32", "int32", "uint32", "float16"]);
 
 /** Whether `index` is `Ramp(base, 1, 4)` with `base` provably a multiple of 4 (lets resolved through `letValue`). */
 export function isAlignedQuad(index: PrimExpr, letValue: (v: Var) => PrimExpr | undefined): index is Extract<PrimExpr, { kind: "Ramp" }> {

@@ -125,6 +125,19 @@ describe("codegenWgsl", () => {
     expect(source).toContain("B[((i32(threadIdx.x) + 1i) >> 2u)][((i32(threadIdx.x) + 1i) & 3i)] = A[0].w;");
   });
 
+  it("declares float16 arrays accessed as aligned quads as vec4<f16> arrays", () => {
+    const m = kernelModule(
+      "    B[T.Ramp(threadIdx_x * 4, 1, 4)] = A[T.Ramp(threadIdx_x * 4, 1, 4)]\n    B[threadIdx_x + 1] = A[2]",
+      'A: T.Buffer((64,), "float16"), B: T.Buffer((64,), "float16")',
+      "webgpu -supports_float16=1",
+    );
+    const source = codegenWgsl(m).kernels[0]!.source;
+    expect(source).toContain("var<storage, read> A : array<vec4<f16>>;");
+    expect(source).toContain("var<storage, read_write> B : array<vec4<f16>>;");
+    expect(source).toContain("B[((i32(threadIdx.x) * 4i) >> 2u)] = A[((i32(threadIdx.x) * 4i) >> 2u)];");
+    expect(source).toContain("= A[0].z;");
+  });
+
   it("keeps a scalar array where no float4 access is provably aligned", () => {
     const m = kernelModule("    B[T.Ramp(threadIdx_x * 4, 1, 4)] = A[T.Ramp(threadIdx_x * 4 + 1, 1, 4)]");
     const source = codegenWgsl(m).kernels[0]!.source;
