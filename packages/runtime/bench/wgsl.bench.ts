@@ -6,7 +6,8 @@
  *
  * `--dry-run`: Dawn's OpenGL ES backend (Mesa's llvmpipe on a machine without a GPU), 128³, CUDA
  * only where a device exists; writes `wgsl-vs-cuda-dry-run.{json,md}`. Other options: `--size N`,
- * `--backend vulkan|opengles`, `--repeat N`, `--out-dir DIR` (default docs/benchmarks).
+ * `--backend vulkan|opengles`, `--repeat N`, `--out-dir DIR` (default docs/benchmarks), `--dawn-features
+ * disable_robustness` (Dawn toggles for the WGSL side, named in the report and the file name).
  * Where Dawn finds no adapter (no Vulkan driver on the host), the report says so instead of a ratio.
  */
 import { execFileSync } from "node:child_process";
@@ -26,6 +27,8 @@ interface Options {
   readonly backend: DawnBackend;
   readonly repeat: number;
   readonly outDir: string;
+  /** Dawn toggles for the WGSL side (`--dawn-features a,b`), named in the report. */
+  readonly dawnFeatures: readonly string[];
 }
 
 function parseOptions(argv: readonly string[]): Options {
@@ -40,7 +43,10 @@ function parseOptions(argv: readonly string[]): Options {
   if (!["vulkan", "opengles", "opengl", "null"].includes(backend)) throw new Error(`--backend: vulkan or opengles expected, got ${backend}`);
   const repeat = Number(at("--repeat") ?? (dryRun ? "3" : "20"));
   if (!Number.isInteger(repeat) || repeat < 1) throw new Error(`--repeat: a positive integer expected, got ${at("--repeat")}`);
-  return { dryRun, size, backend, repeat, outDir: resolve(at("--out-dir") ?? join("docs", "benchmarks")) };
+  const dawnFeatures = (at("--dawn-features") ?? "").split(",").filter((f) => f !== "");
+  if (dawnFeatures.some((f) => !/^[a-z0-9_]+$/.test(f)))
+    throw new Error(`--dawn-features: comma-separated Dawn toggle names expected, got ${at("--dawn-features")}`);
+  return { dryRun, size, backend, repeat, outDir: resolve(at("--out-dir") ?? join("docs", "benchmarks")), dawnFeatures };
 }
 
 /**
@@ -71,16 +77,21 @@ interface Side {
 
 async function runWgsl(o: Options, inputs: Float32Array[]): Promise<{ side: Side; output: Float32Array } | { unavailable: string }> {
   unpackDawn();
-  const got = await requestNodeDevice({ backend: o.backend });
+  const got = await requestNodeDevice({ backend: o.backend, dawnFeatures: o.dawnFeatures });
   if ("unavailable" in got) return got;
   const target = webGpuTargetFromLimits(got.device.limits, got.device.features.has("shader-f16"));
   const module = await loadModule(got.device, buildWgsl(schedule(o.size), target));
   const args = inputs.map((a) => a.slice());
   await module.run(args);
-  const t = await module.time(args, { warmup: 2, repeat: o.repeat });
+  const t = await module.time(args, { warmup: 2, repeat: o.repeat, warmupMs: o.dryRun ? 0 : 1000 });
   const flops = 2 * o.size ** 3;
   return {
-    side: { device: `${got.description} (Dawn ${o.backend})`, medianMs: t.medianMs, gflops: flops / (t.medianMs * 1e6), timing: t.method },
+    side: {
+      device: `${got.description} (Dawn ${o.backend}${o.dawnFeatures.length > 0 ? `, ${o.dawnFeatures.join(", ")}` : ""})`,
+      medianMs: t.medianMs,
+      gflops: flops / (t.medianMs * 1e6),
+      timing: t.method,
+    },
     output: args[3]!,
   };
 }
@@ -92,6 +103,7 @@ async function runCuda(o: Options, inputs: Float32Array[]): Promise<{ side: Side
   try {
     mod(...device);
     const output = device[3]!.toFloat32Array();
+    await mod.timeEvaluator({ number: 100, repeat: 3 })(...device); // warm-up, as the WGSL side has
     const t = await mod.timeEvaluator({ number: 3, repeat: o.repeat })(...device);
     const name = cuda.device(0).name;
     return { side: { device: name, medianMs: t.median, gflops: (2 * o.size ** 3) / (t.median * 1e6), timing: t.clock }, output };
@@ -165,13 +177,14 @@ async function main(): Promise<void> {
     size: n,
     dryRun: o.dryRun,
     backend: o.backend,
+    dawnFeatures: o.dawnFeatures,
     date: new Date().toISOString(),
     wgsl: wgslSide ?? null,
     cuda: cudaSide ?? null,
     ratio: ratio ?? null,
     notes,
   };
-  const stem = o.dryRun ? "wgsl-vs-cuda-dry-run" : "wgsl-vs-cuda";
+  const stem = `${o.dryRun ? "wgsl-vs-cuda-dry-run" : "wgsl-vs-cuda"}${o.dawnFeatures.length > 0 ? `-${o.dawnFeatures.join("-")}` : ""}`;
   mkdirSync(o.outDir, { recursive: true });
   writeFileSync(join(o.outDir, `${stem}.json`), `${JSON.stringify(report, null, 2)}\n`);
   writeFileSync(join(o.outDir, `${stem}.md`), markdown(report, wgslSide, cudaSide, ratio, notes));

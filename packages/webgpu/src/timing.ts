@@ -10,6 +10,11 @@ export interface TimingOptions {
   readonly warmup?: number;
   /** Timed runs (default 10). */
   readonly repeat?: number;
+  /**
+   * Keep running untimed for at least this long (default 0): a GPU idle before the call runs its
+   * first milliseconds at low clocks, and one timed dispatch at a time does not wake it.
+   */
+  readonly warmupMs?: number;
 }
 
 export interface TimingResult {
@@ -22,6 +27,9 @@ export interface TimingResult {
 
 type Encode = (encoder: GPUCommandEncoder, stamps?: (pass: number) => GPUComputePassTimestampWrites | undefined) => void;
 
+/** Dispatches submitted between waits while warming up for `warmupMs`. */
+const WARMUP_BATCH = 10;
+
 export async function timeDispatches(device: GPUDevice, encode: Encode, passes: number, opts: TimingOptions = {}): Promise<TimingResult> {
   const warmup = opts.warmup ?? 1;
   const repeat = Math.max(1, opts.repeat ?? 10);
@@ -31,6 +39,15 @@ export async function timeDispatches(device: GPUDevice, encode: Encode, passes: 
     device.queue.submit([encoder.finish()]);
   }
   await device.queue.onSubmittedWorkDone();
+  const warmUntil = performance.now() + (opts.warmupMs ?? 0);
+  while (performance.now() < warmUntil) {
+    for (let i = 0; i < WARMUP_BATCH; i++) {
+      const encoder = device.createCommandEncoder();
+      encode(encoder);
+      device.queue.submit([encoder.finish()]);
+    }
+    await device.queue.onSubmittedWorkDone();
+  }
   const useQueries = device.features.has("timestamp-query");
   const runsMs: number[] = [];
   for (let r = 0; r < repeat; r++) runsMs.push(useQueries ? await timedWithQueries(device, encode, passes) : await timedOnCpu(device, encode));

@@ -11,6 +11,9 @@ import { SourceLines } from "../c-family/source-lines.js";
 import { checkSerialLoop, evaluateKind } from "../shader/kernel-parts.js";
 import type { ExprWalker, WalkerContext } from "./expr-walker.js";
 
+/** The most copies one unrolled loop is expanded into (larger ones stay loops). */
+const MAX_EXPANDED_COPIES = 64;
+
 export abstract class StmtWalker<C extends WalkerContext, X extends ExprWalker<C>> {
   protected readonly out = new SourceLines();
   /**
@@ -40,6 +43,15 @@ export abstract class StmtWalker<C extends WalkerContext, X extends ExprWalker<C
   /** The lines opening a serial loop `name` of type `type` from `min` while `< end`, ending in `{` (C's by default). */
   protected loopHead(_s: For, type: string, name: string, min: string, end: string): readonly string[] {
     return [`for (${type} ${name} = ${min}; ${name} < ${end}; ++${name}) {`];
+  }
+  /**
+   * For a language with no `#pragma unroll` (WGSL): the line binding an unrolled loop's variable to
+   * one value in its own copy of the body (`const i : i32 = 2i;`), so the shader compiler sees
+   * constant indices and a register tile stays in registers. Undefined (C's default): unrolled
+   * loops stay loops, marked for the compiler by `loopHead`.
+   */
+  protected unrolledCopyBinding(_type: string, _name: string, _value: string): string | undefined {
+    return undefined;
   }
   /** `if (c)` / `while (c)`: the head of a conditional block, without its `{`. */
   protected abstract conditionalHead(keyword: "if" | "while", condition: PrimExpr): string;
@@ -139,9 +151,28 @@ export abstract class StmtWalker<C extends WalkerContext, X extends ExprWalker<C
         : s.min.kind === "IntImm" && s.min.value === 0
           ? this.exprs.expr(s.extent)
           : `(${min} + ${this.exprs.expr(s.extent)})`;
+    if (this.expandUnrolled(s, type, name)) return;
     for (const line of this.loopHead(s, type, name, min, end)) this.out.line(line);
     this.out.nested(() => this.stmt(s.body));
     this.out.line("}");
+  }
+
+  /**
+   * An unrolled loop of constant bounds as one block per value, each binding the loop variable
+   * (`unrolledCopyBinding`), when the language asks for it and the copies stay few.
+   */
+  private expandUnrolled(s: For, type: string, name: string): boolean {
+    if (s.forKind !== "unrolled" || s.min.kind !== "IntImm" || s.extent.kind !== "IntImm") return false;
+    if (s.extent.value > MAX_EXPANDED_COPIES || this.unrolledCopyBinding(type, name, "0") === undefined) return false;
+    for (let v = s.min.value; v < s.min.value + s.extent.value; v++) {
+      this.out.line("{");
+      this.out.nested(() => {
+        this.out.line(this.unrolledCopyBinding(type, name, this.exprs.intLiteral(v, s.loopVar.dtype)) ?? "");
+        this.stmt(s.body);
+      });
+      this.out.line("}");
+    }
+    return true;
   }
 
   private store(s: BufferStore): void {

@@ -175,6 +175,11 @@ class WgslKernelEmitter extends StmtWalker<WgslContext, WgslExprEmitter> {
     return `${keyword} ${this.exprs.condition(condition)}`;
   }
 
+  /** WGSL has no `#pragma unroll`: unrolled loops are written out, their variable a `const`. */
+  protected override unrolledCopyBinding(type: string, name: string, value: string): string {
+    return `const ${name} : ${type} = ${value};`;
+  }
+
   protected override constant(type: string, name: string, value: string): string {
     return `let ${name} : ${type} = ${value};`;
   }

@@ -41,6 +41,22 @@ function refusal(run: () => unknown): ShaderCodegenError {
 }
 
 describe("codegenWgsl", () => {
+  it("writes out unrolled loops, one block per value with the loop variable a const (WGSL has no #pragma unroll)", () => {
+    const m = kernelModule(
+      [
+        "    for i in T.unroll(4):",
+        "        B[threadIdx_x * 4 + i] = A[threadIdx_x * 4 + i] + T.float32(1)",
+        "    for j in T.unroll(100):",
+        "        B[j % 64] = A[j % 64]",
+      ].join("\n"),
+    );
+    const source = codegenWgsl(m).kernels[0]!.source;
+    for (const v of [0, 1, 2, 3]) expect(source).toContain(`const i : i32 = ${v}i;`);
+    expect(source).not.toContain("for (var i ");
+    // More copies than the expansion allows: it stays a loop.
+    expect(source).toContain("for (var j : i32 = 0i; j < 100i; j++) {");
+  });
+
   it("binds buffers in parameter order, read-only where never stored, then the uniform of scalars", () => {
     const m = kernelModule(
       '    B[threadIdx_x] = A[threadIdx_x] * T.Cast("float32", n)',

@@ -15,6 +15,11 @@ export interface NodeDeviceOptions {
   /** Default: `compatibility` for the GL backends, `core` otherwise. */
   readonly featureLevel?: "core" | "compatibility";
   readonly powerPreference?: "low-power" | "high-performance";
+  /**
+   * Dawn toggles to enable (`enable-dawn-features=…`), e.g. `disable_robustness`, which drops the
+   * index clamping WebGPU requires of browsers: for measuring what it costs, never for untrusted code.
+   */
+  readonly dawnFeatures?: readonly string[];
 }
 
 export interface NodeDevice {
@@ -47,7 +52,9 @@ export async function requestNodeDevice(opts: NodeDeviceOptions = {}): Promise<N
   } catch (err) {
     return { unavailable: `the npm package webgpu (Dawn) does not load: ${(err as Error).message}` };
   }
-  const gpu = dawn.create([`backend=${backend}`]);
+  const flags = [`backend=${backend}`];
+  if (opts.dawnFeatures !== undefined && opts.dawnFeatures.length > 0) flags.push(`enable-dawn-features=${opts.dawnFeatures.join(",")}`);
+  const gpu = dawn.create(flags);
   liveInstances.push(gpu);
   const featureLevel = opts.featureLevel ?? (backend.startsWith("opengl") ? "compatibility" : "core");
   const adapter = await gpu.requestAdapter({
