@@ -2,9 +2,9 @@
  * Builds TensorIR statements from a function body. Statement forms are dispatched here; loops,
  * blocks and the lowered scoped forms (allocate, launch_thread, …) live in their own modules.
  */
-import { isFloat, lanesOf, withLanes } from "../dtype.js";
+import { isFloat, isValidDType, lanesOf } from "../dtype.js";
 import { IRError } from "../errors.js";
-import { type BinaryOp, type PrimExpr, binary, cast, stringImm, variable } from "../expr.js";
+import { type BinaryOp, type PrimExpr, accessDType, binary, cast, stringImm, variable } from "../expr.js";
 import { checkIntrinsicCall } from "../intrinsics.js";
 import { vstoreCall } from "./vector-access.js";
 import { type Stmt, bufferStore, evaluate, ifThenElseStmt, letStmt, seq, whileLoop } from "../stmt.js";
@@ -374,8 +374,8 @@ export class BodyBuilder {
   private store(target: Extract<PyExpr, { kind: "Subscript" }>, value: ReturnType<ExprEvaluator["value"]>): Stmt {
     const buffer = this.ev.buffer(target.value);
     const indices = this.ev.indices(buffer, subscriptItems(target.indices), target.pos);
-    const lanes = indices.reduce((l, i) => Math.max(l, lanesOf(i.dtype)), 1) * lanesOf(buffer.dtype);
-    const storedType = withLanes(buffer.dtype, lanes);
+    const storedType = accessDType(buffer, indices);
+    const lanes = lanesOf(storedType);
     const v = isLiteral(value) ? literalToExpr(value, storedType) : value;
     // As TVM's builder does: a value of another type but the same lanes is cast to the buffer's.
     if (v.dtype !== storedType && lanesOf(v.dtype) === lanes) return bufferStore(buffer, cast(storedType, v), indices);
@@ -477,7 +477,7 @@ function letAnnotationDType(ann: PyExpr): string | undefined {
   if (inner.kind === "Call" && dottedName(inner.func) === "T.handle") inner = inner.func;
   const name = dottedName(inner);
   const dt = name?.startsWith("T.") ? name.slice(2) : "";
-  if (!/^(u?int|float|bfloat|bool|handle|void)\d*(x\d+)?$/.test(dt)) {
+  if (!isValidDType(dt)) {
     fail("expected a dtype annotation such as T.int32 or T.let[T.int32]", inner.pos);
   }
   return dt;
