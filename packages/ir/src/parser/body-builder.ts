@@ -262,6 +262,12 @@ export class BodyBuilder {
         return this.matchBuffer(name, call);
       case "T.var":
         return this.declareVar(name, call, call.args[0]);
+      case "T.Var": {
+        // TVM's `tirx.Var(name_hint, ty)`: a free variable, as `T.var`; it takes the assigned name.
+        const args = bindArguments(call, "T.Var", ["name", "ty"], 2);
+        this.ev.string(args.get("name")!, "the name of T.Var");
+        return this.declareVar(name, call, args.get("ty"));
+      }
       case "T.bind":
         return this.bindValue(name, call);
       case "T.handle":
@@ -324,7 +330,7 @@ export class BodyBuilder {
     return fail('expected a type annotation such as T.handle("float32") or T.int64', e.pos);
   }
 
-  /** `n = T.int32()` / `n = T.var("int32")`: a free variable, e.g. a symbolic shape. */
+  /** `n = T.int32()` / `n = T.var("int32")` / `n = T.Var("n", "int32")`: a free variable, e.g. a symbolic shape. */
   private declareVar(name: string, call: CallNode, dtypeNode: PyExpr | undefined): StmtResult {
     const dt = dtypeNode === undefined ? dottedName(call.func)!.slice(2) : this.ev.string(dtypeNode, "a dtype");
     try {
@@ -355,7 +361,11 @@ export class BodyBuilder {
       if (b?.kind === "handle") {
         if (!this.atFunctionTop) fail("T.match_buffer of a parameter must be at the top level of the function", call.pos);
         if (this.fn.bufferMap.has(b.var)) fail(`parameter "${source.id}" already has a buffer`, source.pos);
-        const { buffer } = parseBufferDecl(this.ev, call, "T.match_buffer", name, { leading: ["param"], symbolicShape: true });
+        const { buffer } = parseBufferDecl(this.ev, call, "T.match_buffer", name, {
+          leading: ["param"],
+          symbolicShape: true,
+          freshOffset: this.fn.dialect === "tvm",
+        });
         this.fn.bufferMap.set(b.var, buffer);
         this.scopes.define(name, { kind: "buffer", buffer });
         return undefined;
@@ -365,8 +375,14 @@ export class BodyBuilder {
     if (block === undefined) {
       fail("T.match_buffer outside a block must match a T.handle parameter", source.pos);
     }
-    const { buffer } = parseBufferDecl(this.ev, call, "T.match_buffer", name, { leading: ["param"], symbolicShape: true });
-    block.matchBuffers.push({ buffer, source: parseRegion(this.ev, source) });
+    const region = parseRegion(this.ev, source);
+    const { buffer } = parseBufferDecl(this.ev, call, "T.match_buffer", name, {
+      leading: ["param"],
+      symbolicShape: true,
+      freshOffset: this.fn.dialect === "tvm",
+      shapeOf: region,
+    });
+    block.matchBuffers.push({ buffer, source: region });
     this.scopes.define(name, { kind: "buffer", buffer });
     return undefined;
   }
