@@ -1,4 +1,4 @@
-/** What lower() refuses before any pass runs: predicated vector accesses (as TVM's C and CUDA generators) and stepped loops. */
+/** What lower() refuses before any pass runs: predicated vector accesses (as TVM's C and CUDA generators), scalable vectors and stepped loops. */
 import { parsePrimFunc } from "@tessera/ir";
 import { describe, expect, it } from "vitest";
 import { LoweringError, lower } from "../src/index.js";
@@ -22,5 +22,12 @@ describe("predicated accesses in lowering", () => {
   it("a loop with a step is refused, naming the loop", () => {
     const f = parsePrimFunc([...header, "    for i in range(0, 8, 2):", "        B[i] = A[i]"].join("\n"));
     for (const target of ["c", "cuda"]) expect(() => lower(f, target)).toThrow(/loop i has a step \(2\); lowering needs unit-step loops/);
+  });
+
+  it("a scalable vector (vscale × k lanes) is refused for every target, naming the expression and its dtype", () => {
+    const f = parsePrimFunc([...header, "    B[0 : T.vscale() * 4] = A[0 : T.vscale() * 4]"].join("\n"));
+    for (const target of ["c", "cuda", "webgpu"]) {
+      expect(() => lower(f, target)).toThrow(/scalable vectors are not supported by our targets: .* has dtype (float32|int32)xvscalex4/);
+    }
   });
 });

@@ -298,6 +298,11 @@ function evaluate(e: PyExpr, known: ReadonlyMap<string, ClosureValue>): number |
       return e.op === "-" ? -v : e.op === "+" ? v : undefined;
     }
     case "Call": {
+      // str(n) of an integer or a string, as Python writes it.
+      if (e.func.kind === "Name" && e.func.id === "str" && e.args.length === 1 && e.keywords.length === 0) {
+        const v = evaluate(e.args[0]!, known);
+        return typeof v === "string" || (typeof v === "number" && Number.isSafeInteger(v)) ? String(v) : undefined;
+      }
       // float("inf"), float("-inf"), float("nan")
       const special = e.func.kind === "Name" && e.func.id === "float" && e.args.length === 1 ? e.args[0] : undefined;
       if (special?.kind !== "String") return undefined;

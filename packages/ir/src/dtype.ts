@@ -1,6 +1,7 @@
 /**
  * Data types, written as TVM spells them: `int32`, `float32x4`, `bool`, `handle`, and `void` for
- * calls that return nothing.
+ * calls that return nothing; a scalable vector (Arm SVE, RISC-V V) is `float32xvscalex4`, i.e.
+ * `vscale × 4` lanes where `vscale` is only known when the program runs.
  *
  * A dtype is kept as its canonical string so that comparison is `===` and printing is free;
  * `dtypeInfo` parses (and caches) the structured form when code needs bits, lanes or the class.
@@ -35,6 +36,11 @@ export interface DTypeInfo {
   readonly code: DTypeCode;
   /** Bits of one lane (bool: 1, handle: 64). */
   readonly bits: number;
+  /**
+   * Lanes of a vector, 1 for a scalar. A scalable vector of `vscale × k` lanes has `lanes = -k`,
+   * as TVM's DataType stores it, so that copying a dtype's lanes keeps it scalable; code that needs
+   * a lane count must first refuse `isScalableVector`.
+   */
   readonly lanes: number;
 }
 
@@ -45,7 +51,23 @@ const INT_BITS = new Set([1, 2, 4, 8, 16, 32, 64]);
 const FLOAT_BITS = new Set([16, 32, 64]);
 const NARROW_FLOAT_BITS = new Map<string, number>(NARROW_FLOAT_FORMATS.map((f) => [f, Number(/^float(\d+)/.exec(f)![1])]));
 
+/** `float32xvscalex4` → the scalar text and the lanes (-4); other texts unchanged with lanes undefined. */
+function splitScalable(text: string): { scalar: string; lanes?: number } {
+  const m = /^(.+)xvscalex(\d+)$/.exec(text);
+  if (m === null) return { scalar: text };
+  const factor = Number(m[2]);
+  return { scalar: m[1]!, lanes: -factor };
+}
+
 function parseUncached(text: string): DTypeInfo | undefined {
+  const { scalar, lanes } = splitScalable(text);
+  if (lanes === undefined) return parseFixed(text);
+  const info = parseFixed(scalar);
+  if (info === undefined || info.lanes !== 1 || info.code === "handle" || !(lanes <= -1)) return undefined;
+  return { ...info, lanes };
+}
+
+function parseFixed(text: string): DTypeInfo | undefined {
   if (text === "handle") return { code: "handle", bits: 64, lanes: 1 };
   // The type of a call that returns nothing (`T.call_extern("void", ...)`); an opaque handle of no bits.
   if (text === "void") return { code: "handle", bits: 0, lanes: 1 };
@@ -87,7 +109,7 @@ export function dtypeInfo(dtype: DType): DTypeInfo {
     info = parseUncached(dtype);
     if (info === undefined) {
       throw new IRError(
-        `unknown dtype "${dtype}": expected bool, int1/2/4/8/16/32/64, uint1/…/64, float16/32/64, bfloat16, ${NARROW_FLOAT_FORMATS.join("/")} or handle, optionally with lanes such as float32x4`,
+        `unknown dtype "${dtype}": expected bool, int1/2/4/8/16/32/64, uint1/…/64, float16/32/64, bfloat16, ${NARROW_FLOAT_FORMATS.join("/")} or handle, optionally with lanes such as float32x4 or float32xvscalex4`,
       );
     }
     infoCache.set(dtype, info);
@@ -107,9 +129,19 @@ export function dtype(text: string): DType {
   return makeDType(info.code, info.bits, info.lanes);
 }
 
+/** The dtype of `code`/`bits` with `lanes` lanes (negative: `vscale × -lanes`, see `DTypeInfo.lanes`). */
 export function makeDType(code: DTypeCode, bits: number, lanes = 1): DType {
   const base = code === "bool" ? "bool" : code === "handle" ? (bits === 0 ? "void" : "handle") : NARROW_FLOAT_BITS.has(code) ? code : `${code}${bits}`;
-  return lanes === 1 ? base : `${base}x${lanes}`;
+  if (lanes === 1) return base;
+  return lanes < 0 ? `${base}xvscalex${-lanes}` : `${base}x${lanes}`;
+}
+
+/** Whether `t` is a scalable vector (`float32xvscalex4`): its lane count is a multiple of vscale. */
+export const isScalableVector = (t: DType): boolean => dtypeInfo(t).lanes < 0;
+
+/** How TVMScript writes a lanes value: `4`, or `T.vscale() * 4` for a scalable one. */
+export function lanesText(lanes: number): string {
+  return lanes < 0 ? `T.vscale() * ${-lanes}` : String(lanes);
 }
 
 export const isInt = (t: DType): boolean => dtypeInfo(t).code === "int";

@@ -6,7 +6,7 @@
  * (see `structural/`). Build nodes through the constructor functions below, which check dtypes.
  */
 import type { Buffer } from "./buffer.js";
-import { type DType, dtypeInfo, elementType, isBool, isFloat, isFloatCode, isIntegral, lanesOf, withLanes, makeDType } from "./dtype.js";
+import { type DType, dtypeInfo, elementType, isBool, isFloat, isFloatCode, isIntegral, lanesOf, lanesText, withLanes, makeDType } from "./dtype.js";
 import { IRError } from "./errors.js";
 
 export interface IntImm {
@@ -98,7 +98,10 @@ export interface BufferLoad {
   readonly predicate?: PrimExpr | undefined;
 }
 
-/** The vector `[base, base + stride, …, base + (lanes-1)·stride]`. */
+/**
+ * The vector `[base, base + stride, …, base + (lanes-1)·stride]`. `lanes` (here and in
+ * `Broadcast`) is a constant > 1, or -k for TVM's scalable `vscale × k` lanes (see `DTypeInfo.lanes`).
+ */
 export interface Ramp {
   readonly kind: "Ramp";
   readonly dtype: DType;
@@ -236,10 +239,10 @@ export function matchTypes(aLike: ExprLike, bLike: ExprLike, what: string): [Pri
   if (ai.lanes !== bi.lanes) {
     if (ai.lanes === 1) a = broadcast(a, bi.lanes);
     else if (bi.lanes === 1) b = broadcast(b, ai.lanes);
-    else throw new IRError(`${what}: cannot combine vectors of ${ai.lanes} and ${bi.lanes} lanes`);
+    else throw new IRError(`${what}: cannot combine vectors of ${lanesText(ai.lanes)} and ${lanesText(bi.lanes)} lanes`);
     if (a.dtype === b.dtype) return [a, b];
   }
-  const lanes = Math.max(ai.lanes, bi.lanes);
+  const lanes = ai.lanes === 1 ? bi.lanes : ai.lanes;
   if (ai.code === bi.code && ai.code !== "handle") {
     const bits = Math.max(ai.bits, bi.bits);
     const target = makeDType(ai.code, bits, lanes);
@@ -361,8 +364,22 @@ export function bufferLoad(buffer: Buffer, indices: readonly ExprLike[]): Buffer
     throw new IRError(`BufferLoad of ${buffer.name}: ${indices.length} indices given for a ${buffer.shape.length}-dimensional buffer`);
   }
   const idx = indices.map((i) => toIndex(i, `BufferLoad of ${buffer.name}`));
-  const lanes = idx.reduce((l, i) => Math.max(l, lanesOf(i.dtype)), 1);
-  return { kind: "BufferLoad", dtype: withLanes(buffer.dtype, lanes * lanesOf(buffer.dtype)), buffer, indices: idx };
+  return { kind: "BufferLoad", dtype: accessDType(buffer, idx), buffer, indices: idx };
+}
+
+/** The dtype of an access of `buffer` at `indices`: the element type, with the vector index's lanes. */
+export function accessDType(buffer: Buffer, indices: readonly PrimExpr[]): DType {
+  const indexLanes = indices.reduce((l, i) => (l === 1 ? lanesOf(i.dtype) : l), 1);
+  const elementLanes = lanesOf(buffer.dtype);
+  if (indexLanes < 0 && elementLanes < 0) {
+    throw new IRError(`access of ${buffer.name}: a scalable index cannot access scalable vector elements (${buffer.dtype})`);
+  }
+  return withLanes(buffer.dtype, indexLanes * elementLanes);
+}
+
+/** Checks the lanes of a Ramp or Broadcast: a constant > 1, or -k (vscale × k) for k ≥ 1. */
+function checkLanes(lanes: number, what: string): void {
+  if (!(Number.isInteger(lanes) && (lanes > 1 || lanes < 0))) throw new IRError(`${what}: lanes must be an integer > 1 or vscale × k, got ${lanes}`);
 }
 
 /** Checks a lane mask for a vector access of `dt` (TVM: a bool vector of the access's lanes). */
@@ -391,14 +408,14 @@ export function toIndex(x: ExprLike, where: string): PrimExpr {
 }
 
 export function ramp(baseLike: ExprLike, strideLike: ExprLike, lanes: number): Ramp {
-  if (!(Number.isInteger(lanes) && lanes > 1)) throw new IRError(`Ramp: lanes must be an integer > 1, got ${lanes}`);
+  checkLanes(lanes, "Ramp");
   const [base, stride] = matchTypes(baseLike, strideLike, "Ramp");
   if (lanesOf(base.dtype) !== 1) throw new IRError("Ramp: base must be a scalar");
   return { kind: "Ramp", dtype: withLanes(base.dtype, lanes), base, stride, lanes };
 }
 
 export function broadcast(valueLike: ExprLike, lanes: number): Broadcast {
-  if (!(Number.isInteger(lanes) && lanes > 1)) throw new IRError(`Broadcast: lanes must be an integer > 1, got ${lanes}`);
+  checkLanes(lanes, "Broadcast");
   const value = toExpr(valueLike);
   if (lanesOf(value.dtype) !== 1) throw new IRError("Broadcast: value must be a scalar");
   return { kind: "Broadcast", dtype: withLanes(value.dtype, lanes), value, lanes };

@@ -8,7 +8,21 @@
  * are the subpath `@tessera/ir/executor-kit`.
  */
 export { TesseraError, IRError } from "./errors.js";
-export { dtypeInfo, isValidDType, makeDType, elementType, withLanes, bytesOf, type DType, type DTypeInfo, isFloat, isBool, lanesOf } from "./dtype.js";
+export {
+  dtypeInfo,
+  isValidDType,
+  makeDType,
+  elementType,
+  withLanes,
+  bytesOf,
+  type DType,
+  type DTypeInfo,
+  isFloat,
+  isBool,
+  lanesOf,
+  isScalableVector,
+} from "./dtype.js";
+export { vscale, isVScale, lanesOfExpr, scalableLanesExpr } from "./vscale.js";
 export {
   intImm,
   floatImm,

@@ -2,9 +2,9 @@
  * Statements of TensorIR, including the schedulable `Block` and its `BlockRealize`.
  */
 import type { Buffer } from "./buffer.js";
-import { isBool, lanesOf } from "./dtype.js";
+import { elementType, isBool, lanesOf } from "./dtype.js";
 import { IRError } from "./errors.js";
-import { type ExprLike, type PrimExpr, type Var, boolImm, checkAccessPredicate, intImm, toExpr, toIndex } from "./expr.js";
+import { type ExprLike, type PrimExpr, type Var, accessDType, boolImm, checkAccessPredicate, intImm, toExpr, toIndex } from "./expr.js";
 
 /** `[min, min + extent)`. */
 export interface Range {
@@ -190,7 +190,7 @@ export function bufferStore(buffer: Buffer, valueLike: ExprLike, indices: readon
   }
   const idx = indices.map((i) => toIndex(i, `store to ${buffer.name}`));
   const value = toExpr(valueLike, buffer.dtype);
-  const lanes = idx.reduce((l, i) => Math.max(l, lanesOf(i.dtype)), 1) * lanesOf(buffer.dtype);
+  const lanes = lanesOf(accessDType(buffer, idx));
   if (lanesOf(value.dtype) !== lanes || !sameScalar(value.dtype, buffer.dtype)) {
     throw new IRError(`store to ${buffer.name}: value has dtype ${value.dtype} but the buffer holds ${buffer.dtype}`);
   }
@@ -203,7 +203,7 @@ export function predicatedStore(store: BufferStore, predicate: PrimExpr): Buffer
 }
 
 function sameScalar(a: string, b: string): boolean {
-  return a.replace(/x\d+$/, "") === b.replace(/x\d+$/, "");
+  return elementType(a) === elementType(b);
 }
 
 /** A sequence; nested sequences are flattened and a single statement is returned as is. */

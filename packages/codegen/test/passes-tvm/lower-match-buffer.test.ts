@@ -32,6 +32,21 @@ def main(X: T.Buffer((4, 6), "float32"), Y: T.Buffer((4, 6), "float32")):
     expectStructurallyEqual(lowerMatchBuffer(parse(tiles(2, 2))), expected);
   });
 
+  test("a view's omitted elem_offset with an offset_factor is a fresh variable in today's dialect, bound to the region's offset", () => {
+    const block = (...lines: string[]) =>
+      [
+        "@T.prim_func(s_tir=True)",
+        'def main(A: T.Buffer((16,), "float32")):',
+        '    with T.sblock(""):',
+        "        T.reads()",
+        "        T.writes(A[4:8])",
+        ...lines.map((l) => `        ${l}`),
+      ].join("\n");
+    const f = parse(block("sub = T.match_buffer(A[4:8], (4,), offset_factor=1)", 'T.evaluate(T.call_extern("int32", "consume", sub.data, sub.elem_offset))'));
+    const expected = parse(block('T.evaluate(T.call_extern("int32", "consume", A.data, 4))'));
+    expectStructurallyEqual(lowerMatchBuffer(f), expected);
+  });
+
   test("a view of lower rank keeps the left-out dimension's minimum", () => {
     const f = parse(`
 @T.prim_func

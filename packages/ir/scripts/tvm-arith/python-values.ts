@@ -8,6 +8,7 @@
  */
 import { type Buffer, declBuffer } from "../../src/buffer.js";
 import { dtypeInfo } from "../../src/dtype.js";
+import { lanesOfExpr, vscale } from "../../src/vscale.js";
 import {
   type BinaryOp,
   type PrimExpr,
@@ -114,6 +115,13 @@ function intOf(v: PyValue, what: string): bigint {
   if (v.t === "int") return v.v;
   if (v.t === "expr" && v.e.kind === "IntImm") return BigInt(v.e.value);
   throw new Untranslatable(`${what}: expected an integer, got ${v.t}`);
+}
+
+/** The lanes of a Ramp or Broadcast: an integer, or `vscale() * k` for scalable lanes (-k). */
+function lanesOf(v: PyValue, what: string): number {
+  const lanes = v.t === "expr" ? lanesOfExpr(v.e) : Number(intOf(v, `${what} lanes`));
+  if (lanes === undefined) throw new Untranslatable(`${what} lanes: expected an integer or vscale() * k`);
+  return lanes;
 }
 
 export function strOf(v: PyValue, what: string): string {
@@ -310,16 +318,10 @@ export function tirxNamespace(): PyValue {
     FloatImm: fn("FloatImm", (args, kw) => pyExpr(floatImm(numberOf(arg(args, kw, 1, "value"))!, strOf(arg(args, kw, 0, "dtype"), "FloatImm")))),
     Cast: fn("Cast", (args) => pyExpr(cast(strOf(args[0]!, "Cast"), toPrim(args[1]!)))),
     Ramp: fn("Ramp", (args) => {
-      const lanes = args[2]!;
-      if (lanes.t === "expr" && lanes.e.kind !== "IntImm") throw new Untranslatable("scalable Ramp");
       const [base, stride] = matchTypes(toPrim(args[0]!), args[1]!.t === "int" ? Number(args[1]!.v) : toPrim(args[1]!), "Ramp");
-      return pyExpr(ramp(base, stride, Number(intOf(lanes, "Ramp lanes"))));
+      return pyExpr(ramp(base, stride, lanesOf(args[2]!, "Ramp")));
     }),
-    Broadcast: fn("Broadcast", (args) => {
-      const lanes = args[1]!;
-      if (lanes.t === "expr" && lanes.e.kind !== "IntImm") throw new Untranslatable("scalable Broadcast");
-      return pyExpr(broadcast(toPrim(args[0]!), Number(intOf(lanes, "Broadcast lanes"))));
-    }),
+    Broadcast: fn("Broadcast", (args) => pyExpr(broadcast(toPrim(args[0]!), lanesOf(args[1]!, "Broadcast")))),
     Select: fn("Select", (args) => pyExpr(select(toPrim(args[0]!), exprOrLiteral(args[1]!), exprOrLiteral(args[2]!)))),
     if_then_else: fn("if_then_else", (args) => {
       const [t, f] = matchTypes(exprOrLiteral(args[1]!), exprOrLiteral(args[2]!), "if_then_else");
@@ -364,7 +366,7 @@ export function tirxNamespace(): PyValue {
     shift_right: two("shift_right", (a, b) => bitwise("shift_right", exprOrLiteral(a), exprOrLiteral(b))),
     bitwise_and: two("bitwise_and", (a, b) => bitwise("bitwise_and", exprOrLiteral(a), exprOrLiteral(b))),
     bitwise_or: two("bitwise_or", (a, b) => bitwise("bitwise_or", exprOrLiteral(a), exprOrLiteral(b))),
-    vscale: untranslatable("vscale"),
+    vscale: fn("vscale", () => pyExpr(vscale())),
     call_intrin: callIntrin,
     Call: untranslatable("Call"),
     BufferLoad: fn("BufferLoad", (args, kw) => {

@@ -4,7 +4,8 @@
  * Index arithmetic is treated as mathematical integers (no int32 wraparound).
  */
 import { bitsOf, dtypeInfo, type DType } from "../dtype.js";
-import type { PrimExpr, Var } from "../expr.js";
+import { type PrimExpr, type Var, add, mul, sub } from "../expr.js";
+import { scalableLanesExpr } from "../vscale.js";
 import { ceilLog2Argument, ceilLog2Value } from "./ceil-log2.js";
 import { gcdInt } from "./gcd.js";
 import { modularSetOf } from "./modularSet.js";
@@ -236,7 +237,9 @@ class BoundEvaluator {
       case "Broadcast":
         return this.bound(e.value);
       case "Ramp":
-        // Lanes are base + k·stride for k in [0, lanes - 1]: bounds are element-wise.
+        // Lanes are base + k·stride for k in [0, lanes - 1]: bounds are element-wise. Scalable
+        // lanes (vscale × k) have no known count; as TVM, the last lane is base + (vscale·k - 1)·stride.
+        if (e.lanes < 0) return unionBounds(this.bound(e.base), this.bound(add(e.base, mul(sub(scalableLanesExpr(e.lanes), 1), e.stride))));
         return addBounds(this.bound(e.base), mulBounds(this.bound(e.stride), { min: 0, max: e.lanes - 1 }));
       case "BufferLoad":
         return dtypeBound(e.dtype);

@@ -63,8 +63,8 @@ export function describeBufferType(buffer: Buffer): string {
   return `${buffer.dtype}[${buffer.shape.map(describeExpr).join(", ")}]`;
 }
 
-function isCompact(buffer: Buffer): boolean {
-  return buffer.strides.length === 0 && buffer.elemOffset.kind === "IntImm" && buffer.elemOffset.value === 0;
+function isCompact(buffer: Buffer, env: ReadonlyMap<Var, number>): boolean {
+  return buffer.strides.length === 0 && evalShapeExpr(buffer.elemOffset, env) === 0;
 }
 
 /**
@@ -146,12 +146,18 @@ function arrayArgument(label: string, buffer: Buffer, value: unknown): TypedArra
 
 /** Solves `length = Π shape` for a compact buffer whose shape has exactly one unknown variable dimension. */
 function inferShapeVars(plan: ArgumentPlan, values: readonly unknown[], env: Map<Var, number>): void {
+  // An array is viewed from its first element: a buffer's offset variable (TVM's fresh elem_offset
+  // of a match_buffer with an offset_factor) is 0 unless a scalar parameter gives it.
+  for (const p of plan.params) {
+    const offset = p.buffer?.elemOffset;
+    if (offset?.kind === "Var" && !env.has(offset)) env.set(offset, 0);
+  }
   let progress = true;
   while (progress) {
     progress = false;
     plan.params.forEach((p, i) => {
       const buffer = p.buffer;
-      if (buffer === undefined || !isCompact(buffer)) return;
+      if (buffer === undefined || !isCompact(buffer, env)) return;
       const unknown = buffer.shape.filter((s) => evalShapeExpr(s, env) === undefined);
       const target = unknown[0];
       if (unknown.length !== 1 || target === undefined || target.kind !== "Var") return;
@@ -186,7 +192,7 @@ function checkLength(label: string, buffer: Buffer, array: TypedArray, env: Read
   });
   const need = requiredLength(buffer, env);
   if (need === undefined) throw new ExecutionError(`${label}: cannot evaluate the size of buffer ${describeBufferType(buffer)}`);
-  const exact = isCompact(buffer);
+  const exact = isCompact(buffer, env);
   if (exact ? array.length !== need : array.length < need) {
     throw new ExecutionError(
       `${label}: expected ${exact ? "" : "at least "}${need} elements for buffer ${describeBufferType(buffer)} ` +

@@ -29,6 +29,7 @@ function floatConstant(value: number, dt: DType): number {
 
 /** JS for `e` (or for lane `lane` of a vector `e`). */
 export function emitExpr(ctx: EmitContext, e: PrimExpr, lane?: number): string {
+  refuseScalable(ctx, e);
   const vector = lanesOf(e.dtype) > 1;
   if (vector && lane === undefined) {
     throw new ExecutionError(`vector expression ${describeExpr(e)} (${e.dtype}) is used${ctx.where} where a scalar is expected`);
@@ -66,6 +67,15 @@ export function emitExpr(ctx: EmitContext, e: PrimExpr, lane?: number): string {
       return emitLet(ctx, e, sub);
     case "Call":
       return emitCall(ctx, e, sub);
+  }
+}
+
+/** Throws when `e` is a scalable vector: its lane count is known only on the hardware. */
+export function refuseScalable(ctx: EmitContext, e: PrimExpr): void {
+  if (lanesOf(e.dtype) < 0) {
+    throw new ExecutionError(
+      `cannot execute ${describeExpr(e)}${ctx.where}: its dtype ${e.dtype} is a scalable vector (vscale × lanes), which the CPU executor does not have`,
+    );
   }
 }
 

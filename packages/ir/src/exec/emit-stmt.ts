@@ -11,7 +11,7 @@ import type { EmitContext } from "./context.js";
 import { describeExpr } from "../printer/expr-text.js";
 import { ExecutionError } from "./errors.js";
 import { indexRange } from "./index-ranges.js";
-import { emitExpr, emitValue } from "./emit-expr.js";
+import { emitExpr, emitValue, refuseScalable } from "./emit-expr.js";
 import { typedArrayConstructorFor } from "./typed-arrays.js";
 import { ASYNC_COMMIT_QUEUE_SCOPE, ASYNC_WAIT_QUEUE_SCOPE, asAsyncCopy, asyncWaitOf } from "../async-copy.js";
 import { emitAsyncCommit, emitAsyncCopy, emitAsyncWait } from "./emit-async-copy.js";
@@ -71,6 +71,7 @@ export function emitStmt(ctx: EmitContext, s: Stmt): void {
 }
 
 function emitStore(ctx: EmitContext, s: BufferStore): void {
+  refuseScalable(ctx, s.value);
   const lanes = lanesOf(s.value.dtype);
   const access = (lane?: number): string => {
     const indexJs = s.indices.map((i) => emitExpr(ctx, i, lanesOf(i.dtype) > 1 ? lane : undefined));

@@ -2,9 +2,9 @@
  * Builds TensorIR statements from a function body. Statement forms are dispatched here; loops,
  * blocks and the lowered scoped forms (allocate, launch_thread, …) live in their own modules.
  */
-import { isFloat, lanesOf, withLanes } from "../dtype.js";
+import { isFloat, isValidDType, lanesOf } from "../dtype.js";
 import { IRError } from "../errors.js";
-import { type BinaryOp, type PrimExpr, binary, cast, stringImm, variable } from "../expr.js";
+import { type BinaryOp, type PrimExpr, accessDType, binary, cast, stringImm, variable } from "../expr.js";
 import { checkIntrinsicCall } from "../intrinsics.js";
 import { vstoreCall } from "./vector-access.js";
 import { type Stmt, bufferStore, evaluate, ifThenElseStmt, letStmt, seq, whileLoop } from "../stmt.js";
@@ -262,6 +262,12 @@ export class BodyBuilder {
         return this.matchBuffer(name, call);
       case "T.var":
         return this.declareVar(name, call, call.args[0]);
+      case "T.Var": {
+        // TVM's `tirx.Var(name_hint, ty)`: a free variable, as `T.var`; it takes the assigned name.
+        const args = bindArguments(call, "T.Var", ["name", "ty"], 2);
+        this.ev.string(args.get("name")!, "the name of T.Var");
+        return this.declareVar(name, call, args.get("ty"));
+      }
       case "T.bind":
         return this.bindValue(name, call);
       case "T.handle":
@@ -324,7 +330,7 @@ export class BodyBuilder {
     return fail('expected a type annotation such as T.handle("float32") or T.int64', e.pos);
   }
 
-  /** `n = T.int32()` / `n = T.var("int32")`: a free variable, e.g. a symbolic shape. */
+  /** `n = T.int32()` / `n = T.var("int32")` / `n = T.Var("n", "int32")`: a free variable, e.g. a symbolic shape. */
   private declareVar(name: string, call: CallNode, dtypeNode: PyExpr | undefined): StmtResult {
     const dt = dtypeNode === undefined ? dottedName(call.func)!.slice(2) : this.ev.string(dtypeNode, "a dtype");
     try {
@@ -355,7 +361,11 @@ export class BodyBuilder {
       if (b?.kind === "handle") {
         if (!this.atFunctionTop) fail("T.match_buffer of a parameter must be at the top level of the function", call.pos);
         if (this.fn.bufferMap.has(b.var)) fail(`parameter "${source.id}" already has a buffer`, source.pos);
-        const { buffer } = parseBufferDecl(this.ev, call, "T.match_buffer", name, { leading: ["param"], symbolicShape: true });
+        const { buffer } = parseBufferDecl(this.ev, call, "T.match_buffer", name, {
+          leading: ["param"],
+          symbolicShape: true,
+          freshOffset: this.fn.dialect === "tvm",
+        });
         this.fn.bufferMap.set(b.var, buffer);
         this.scopes.define(name, { kind: "buffer", buffer });
         return undefined;
@@ -365,8 +375,14 @@ export class BodyBuilder {
     if (block === undefined) {
       fail("T.match_buffer outside a block must match a T.handle parameter", source.pos);
     }
-    const { buffer } = parseBufferDecl(this.ev, call, "T.match_buffer", name, { leading: ["param"], symbolicShape: true });
-    block.matchBuffers.push({ buffer, source: parseRegion(this.ev, source) });
+    const region = parseRegion(this.ev, source);
+    const { buffer } = parseBufferDecl(this.ev, call, "T.match_buffer", name, {
+      leading: ["param"],
+      symbolicShape: true,
+      freshOffset: this.fn.dialect === "tvm",
+      shapeOf: region,
+    });
+    block.matchBuffers.push({ buffer, source: region });
     this.scopes.define(name, { kind: "buffer", buffer });
     return undefined;
   }
@@ -374,8 +390,8 @@ export class BodyBuilder {
   private store(target: Extract<PyExpr, { kind: "Subscript" }>, value: ReturnType<ExprEvaluator["value"]>): Stmt {
     const buffer = this.ev.buffer(target.value);
     const indices = this.ev.indices(buffer, subscriptItems(target.indices), target.pos);
-    const lanes = indices.reduce((l, i) => Math.max(l, lanesOf(i.dtype)), 1) * lanesOf(buffer.dtype);
-    const storedType = withLanes(buffer.dtype, lanes);
+    const storedType = accessDType(buffer, indices);
+    const lanes = lanesOf(storedType);
     const v = isLiteral(value) ? literalToExpr(value, storedType) : value;
     // As TVM's builder does: a value of another type but the same lanes is cast to the buffer's.
     if (v.dtype !== storedType && lanesOf(v.dtype) === lanes) return bufferStore(buffer, cast(storedType, v), indices);
@@ -477,7 +493,7 @@ function letAnnotationDType(ann: PyExpr): string | undefined {
   if (inner.kind === "Call" && dottedName(inner.func) === "T.handle") inner = inner.func;
   const name = dottedName(inner);
   const dt = name?.startsWith("T.") ? name.slice(2) : "";
-  if (!/^(u?int|float|bfloat|bool|handle|void)\d*(x\d+)?$/.test(dt)) {
+  if (!isValidDType(dt)) {
     fail("expected a dtype annotation such as T.int32 or T.let[T.int32]", inner.pos);
   }
   return dt;

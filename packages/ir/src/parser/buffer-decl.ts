@@ -4,7 +4,8 @@
  */
 import { type Buffer, STORAGE_SCOPE_SYNTAX, declBuffer, isStorageScope } from "../buffer.js";
 import { isHandle } from "../dtype.js";
-import type { PrimExpr, Var } from "../expr.js";
+import { type PrimExpr, type Var, variable } from "../expr.js";
+import type { BufferRegion } from "../stmt.js";
 import type { PyExpr, PyStmt } from "./ast.js";
 import { parsePython } from "./py-parser.js";
 import { bindArguments } from "./arguments.js";
@@ -22,6 +23,13 @@ export interface BufferDeclOptions {
   readonly symbolicShape?: boolean;
   /** Leading parameters before `shape`, e.g. `param` for `T.match_buffer(param, shape, ...)`. */
   readonly leading?: readonly string[];
+  /**
+   * An omitted `elem_offset` with a non-zero `offset_factor` is a fresh variable `<name>_elem_offset`,
+   * as TVM's BufferDecl makes it (match_buffers in today's dialect; LowerMatchBuffer binds a block's).
+   */
+  readonly freshOffset?: boolean;
+  /** Without `shape`, the buffer takes this region's extents and its buffer's dtype (TVM's match_buffer of a region). */
+  readonly shapeOf?: BufferRegion;
 }
 
 export interface BufferDecl {
@@ -32,10 +40,12 @@ export interface BufferDecl {
 
 export function parseBufferDecl(ev: ExprEvaluator, call: CallNode, fnName: string, bufferName: string, opts: BufferDeclOptions = {}): BufferDecl {
   const leading = opts.leading ?? [];
-  const args = bindArguments(call, fnName, [...leading, ...BUFFER_PARAMS], leading.length + 1);
-  const shape = evalShape(ev, args.get("shape")!, opts.symbolicShape ?? false);
+  const args = bindArguments(call, fnName, [...leading, ...BUFFER_PARAMS], leading.length + (opts.shapeOf === undefined ? 1 : 0));
+  const shapeNode = args.get("shape");
+  const region = shapeNode === undefined ? opts.shapeOf : undefined;
+  const shape = region !== undefined ? region.region.map((r) => r.extent) : evalShape(ev, shapeNode!, opts.symbolicShape ?? false);
   const dtypeNode = args.get("dtype");
-  const dt = dtypeNode === undefined ? "float32" : dtypeArg(ev, dtypeNode);
+  const dt = region !== undefined ? region.buffer.dtype : dtypeNode === undefined ? "float32" : dtypeArg(ev, dtypeNode);
   if (dt === "void") fail(`buffer ${bufferName} cannot hold elements of dtype void`, dtypeNode!.pos);
   const scopeNode = args.get("scope");
   // TVM reads an empty scope as "global".
@@ -53,11 +63,16 @@ export function parseBufferDecl(ev: ExprEvaluator, call: CallNode, fnName: strin
   const align = alignNode === undefined ? undefined : ev.constInt(alignNode, "align");
   const factorNode = args.get("offset_factor");
   const offsetFactor = factorNode === undefined ? undefined : ev.constInt(factorNode, "offset_factor");
+  const offset =
+    elemOffset ??
+    (opts.freshOffset === true && offsetNode === undefined && (offsetFactor ?? 0) !== 0
+      ? variable(`${bufferName}_elem_offset`, shape[0]?.dtype ?? "int32")
+      : undefined);
   const dataNode = args.get("data");
   const data = dataNode === undefined || dataNode.kind === "Constant" ? undefined : dataVar(ev, dataNode);
   const buffer = declBuffer(bufferName, shape, dt, {
     strides,
-    ...(elemOffset !== undefined ? { elemOffset } : {}),
+    ...(offset !== undefined ? { elemOffset: offset } : {}),
     scope,
     ...(data !== undefined ? { data } : {}),
     ...(align !== undefined && align > 0 ? { dataAlignment: align } : {}),

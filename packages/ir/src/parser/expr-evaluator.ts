@@ -16,7 +16,8 @@ import { callTFunction, dtypeArg } from "./t-functions.js";
 import { bindArguments } from "./arguments.js";
 import type { ModuleFunctions } from "./module-functions.js";
 import { bufferAttribute, bufferMethodCall, bufferShapeItem } from "./buffer-members.js";
-import { constantExtent } from "./extent.js";
+import { extentOf } from "./extent.js";
+import { lanesOfExpr } from "../vscale.js";
 import { subscriptItems } from "./regions.js";
 
 const ARITH: Partial<Record<string, BinaryOp>> = { "+": "add", "-": "sub", "*": "mul", "//": "floordiv", "%": "floormod" };
@@ -114,6 +115,14 @@ export class ExprEvaluator {
     fail(`${what} must be an integer constant`, e.pos);
   }
 
+  /** The lanes of a vector: a constant, or `T.vscale() * k` for scalable lanes (-k, see `DTypeInfo.lanes`). */
+  lanes(e: PyExpr, what: string): number {
+    const v = this.value(e);
+    const lanes = isLiteral(v) ? (v.type === "int" ? v.value : undefined) : lanesOfExpr(v);
+    if (lanes === undefined) fail(`${what} must be an integer constant or T.vscale() * k`, e.pos);
+    return lanes;
+  }
+
   /** Buffer indices; slices become `T.Ramp` vector indices. */
   indices(buffer: Buffer, items: readonly PyExpr[], pos: SourcePos): PrimExpr[] {
     if (items.length !== buffer.shape.length) {
@@ -130,9 +139,12 @@ export class ExprEvaluator {
     const lo = this.index(s.lower);
     const hi = this.index(s.upper);
     const stride = s.step === undefined ? 1 : this.constInt(s.step, "a slice step");
-    const lanes = constantExtent(lo, hi);
-    if (lanes === undefined) fail("the length of a vector index must be a constant", s.pos);
-    return ramp(lo, stride, Math.ceil(lanes / stride));
+    const lanes = lanesOfExpr(extentOf(lo, hi));
+    if (lanes === undefined) fail("the length of a vector index must be a constant or T.vscale() * k", s.pos);
+    if (lanes < 0 && stride !== 1) fail("a scalable vector index takes no step", s.pos);
+    // One element is a scalar index, as TVM's Buffer.__getitem__ makes it.
+    if (lanes > 0 && Math.ceil(lanes / stride) === 1) return lo;
+    return ramp(lo, stride, lanes < 0 ? lanes : Math.ceil(lanes / stride));
   }
 
   private valueUnchecked(e: PyExpr): ExprValue {

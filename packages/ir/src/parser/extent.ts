@@ -6,17 +6,12 @@
 import { type PrimExpr, intImm, sub } from "../expr.js";
 import type { Range } from "../stmt.js";
 
-/** The constant `hi - lo`, when it is one. */
-export function constantExtent(lo: PrimExpr, hi: PrimExpr): number | undefined {
-  const e = extentOf(lo, hi);
-  return e.kind === "IntImm" ? e.value : undefined;
-}
-
 export function rangeFromBounds(lo: PrimExpr, hi: PrimExpr): Range {
   return { min: lo, extent: extentOf(lo, hi) };
 }
 
-function extentOf(lo: PrimExpr, hi: PrimExpr): PrimExpr {
+/** `hi - lo`, recognising `hi = lo + e` and `lo = 0`. */
+export function extentOf(lo: PrimExpr, hi: PrimExpr): PrimExpr {
   if (lo.kind === "IntImm" && hi.kind === "IntImm") return intImm(hi.value - lo.value, hi.dtype);
   if (lo.kind === "IntImm" && lo.value === 0) return hi;
   if (hi.kind === "Binary" && hi.op === "add") {

@@ -47,10 +47,20 @@ export function buildPrimFunc(
   const params = buildParams(def.params, ev, fn);
   const builder = new BodyBuilder(ev, fn);
   let body = builder.body(def.body);
+  refusePrivateGlobalSymbol(def, fn);
   if (needsRootBlock(body, fn)) {
     body = blockRealize([], true, block({ name: "root", body, allocBuffers: fn.rootAllocs }));
   }
   return primFunc(params, fn.bufferMap, body, fn.attrs);
+}
+
+/** As TVM: `@T.prim_func(private=True)` has no global symbol, so `T.func_attr` cannot give it one. */
+function refusePrivateGlobalSymbol(def: FunctionDef, fn: FunctionState): void {
+  const decorator = def.decorators.find((d) => d.kind === "Call" && isPrimFuncDecorator(d));
+  const isPrivate = decorator?.kind === "Call" && decorator.keywords.some((k) => k.name === "private" && k.value.kind === "Constant" && k.value.value === true);
+  if (isPrivate && Object.hasOwn(fn.attrs, "global_symbol")) {
+    fail(`function "${def.name}" is private (private=True) but T.func_attr gives it a global_symbol`, decorator.pos);
+  }
 }
 
 function buildParams(params: readonly Param[], ev: ExprEvaluator, fn: FunctionState): Var[] {

@@ -135,13 +135,13 @@ const HANDLERS: Record<string, Handler> = {
   Ramp: (ev, call) => {
     const [base, stride, lanes] = expectArgs(call, "Ramp", 3);
     const [b, s] = valuesToExprs(ev.value(base!), ev.value(stride!));
-    return ramp(b, s, ev.constInt(lanes!, "the lanes of T.Ramp"));
+    return ramp(b, s, ev.lanes(lanes!, "the lanes of T.Ramp"));
   },
   ramp: (ev, call) => HANDLERS.Ramp!(ev, call),
   broadcast: (ev, call) => HANDLERS.Broadcast!(ev, call),
   Broadcast: (ev, call) => {
     const [value, lanes] = expectArgs(call, "Broadcast", 2);
-    return broadcast(ev.prim(value!), ev.constInt(lanes!, "the lanes of T.Broadcast"));
+    return broadcast(ev.prim(value!), ev.lanes(lanes!, "the lanes of T.Broadcast"));
   },
   /** `T.Let(body, where={x: value})`, as the printer writes a Let expression. */
   Let: (ev, call) => {

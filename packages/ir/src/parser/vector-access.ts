@@ -22,9 +22,11 @@ export function vloadCall(ev: ExprEvaluator, buffer: Buffer, node: CallNode): Pr
   const dtypeNode = args.get("dtype");
   const dtype = dtypeNode === undefined ? undefined : ev.string(dtypeNode, `the dtype of ${name}`);
   if (dtype !== undefined) {
+    // Scalable lanes are negative (vscale × k is -k): the ratio keeps their sign.
     const factor = lanesOf(dtype) / lanesOf(buffer.dtype);
     const last = indices[indices.length - 1];
-    if (factor > 1 && last !== undefined && lanesOf(last.dtype) === 1) indices = [...indices.slice(0, -1), ramp(last, 1, factor)];
+    if (Number.isInteger(factor) && (factor > 1 || factor < 0) && last !== undefined && lanesOf(last.dtype) === 1)
+      indices = [...indices.slice(0, -1), ramp(last, 1, factor)];
   }
   const load = bufferLoad(buffer, indices);
   if (dtype !== undefined && load.dtype !== dtype) fail(`${name} reads ${load.dtype}, not the dtype="${dtype}" given`, dtypeNode!.pos);

@@ -23,6 +23,10 @@ export interface BufferCallOptions {
   leading?: readonly string[];
   /** Print the dtype even when it is the default float32. */
   alwaysDType?: boolean;
+  /** Leave out `elem_offset=` (see `isImplicitElemOffset`). */
+  implicitElemOffset?: boolean;
+  /** Write `elem_offset=0` (see `needsExplicitZeroOffset`). */
+  explicitZeroOffset?: boolean;
 }
 
 /**
@@ -35,7 +39,7 @@ export function bufferCall(ctx: PrintContext, method: string, buffer: Buffer, op
   const data = ctx.names.get(buffer.data);
   if (data !== undefined) args.push(`data=${data}`);
   if (buffer.strides.length > 0) args.push(`strides=${shapeText(ctx, buffer.strides)}`);
-  if (!hasDefaultElemOffset(buffer)) {
+  if ((!hasDefaultElemOffset(buffer) || opts.explicitZeroOffset === true) && opts.implicitElemOffset !== true) {
     args.push(`elem_offset=${exprText(ctx, buffer.elemOffset)}`);
   }
   if (buffer.scope !== "global") args.push(`scope=${pyString(buffer.scope, ctx.style)}`);
@@ -44,6 +48,37 @@ export function bufferCall(ctx: PrintContext, method: string, buffer: Buffer, op
     args.push(`offset_factor=${ctx.style.number(String(buffer.offsetFactor))}`);
   }
   return `${ctx.tir(method)}(${args.join(", ")})`;
+}
+
+/**
+ * In today's dialect, a match_buffer's fresh offset variable with a non-zero `offset_factor`
+ * goes unwritten, as TVM prints it: the parser makes one again; uses print as `<buffer>.elem_offset`.
+ */
+export function isImplicitElemOffset(ctx: PrintContext, buffer: Buffer): boolean {
+  return (
+    ctx.dialect === "tvm" && buffer.elemOffset.kind === "Var" && buffer.offsetFactor !== DEFAULT_OFFSET_FACTOR && ctx.names.get(buffer.elemOffset) === undefined
+  );
+}
+
+/**
+ * A match_buffer whose offset is the constant 0 but has an `offset_factor` writes `elem_offset=0`
+ * in today's dialect, which would otherwise read it as a fresh variable (the course's reads 0).
+ */
+export function needsExplicitZeroOffset(ctx: PrintContext, buffer: Buffer): boolean {
+  return ctx.dialect === "tvm" && hasDefaultElemOffset(buffer) && buffer.offsetFactor !== DEFAULT_OFFSET_FACTOR;
+}
+
+/**
+ * `<name> = T.match_buffer(<leading>, ...)` of a parameter or a block, defining the buffer's name
+ * (and, for an implicit offset variable, `<name>.elem_offset`).
+ */
+export function matchBufferLine(ctx: PrintContext, buffer: Buffer, leading: string): string {
+  const implicitElemOffset = isImplicitElemOffset(ctx, buffer);
+  const explicitZeroOffset = needsExplicitZeroOffset(ctx, buffer);
+  const rhs = bufferCall(ctx, "match_buffer", buffer, { leading: [leading], implicitElemOffset, explicitZeroOffset });
+  const name = ctx.defineBuffer(buffer);
+  if (implicitElemOffset) ctx.names.alias(buffer.elemOffset, `${name}.elem_offset`);
+  return `${name} = ${rhs}`;
 }
 
 /**

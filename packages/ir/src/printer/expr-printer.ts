@@ -12,6 +12,7 @@ import type { PrintContext } from "./context.js";
 import { attrValueText, floatLiteral, pyString } from "./literals.js";
 import type { AttrValue } from "../stmt.js";
 import { globalCallee, intrinsicInfo, isNamespacedIntrinsic } from "../intrinsics.js";
+import { scalableLanesExpr } from "../vscale.js";
 
 /** Python operator precedence, loosest first. */
 export const Prec = {
@@ -63,6 +64,7 @@ export function printExpr(ctx: PrintContext, e: PrimExpr): ExprText {
   const s = ctx.style;
   const call = (name: string, args: readonly string[]): ExprText => atom(`${ctx.tir(name)}(${args.join(", ")})`);
   const sub = (x: PrimExpr): string => exprText(ctx, x);
+  const lanesArg = (lanes: number): string => (lanes > 0 ? s.number(String(lanes)) : sub(scalableLanesExpr(lanes)));
   switch (e.kind) {
     case "IntImm":
       if (e.dtype === "int32") return { text: s.number(String(e.value)), prec: e.value < 0 ? Prec.unary : Prec.atom };
@@ -87,9 +89,9 @@ export function printExpr(ctx: PrintContext, e: PrimExpr): ExprText {
     case "BufferLoad":
       return atom(e.predicate === undefined ? bufferAccessText(ctx, e) : predicatedAccessText(ctx, e, e.predicate));
     case "Ramp":
-      return call("Ramp", [sub(e.base), sub(e.stride), s.number(String(e.lanes))]);
+      return call("Ramp", [sub(e.base), sub(e.stride), lanesArg(e.lanes)]);
     case "Broadcast":
-      return call("Broadcast", [sub(e.value), s.number(String(e.lanes))]);
+      return call("Broadcast", [sub(e.value), lanesArg(e.lanes)]);
     case "Let":
       return atom(`${ctx.tir("Let")}(${sub(e.body)}, where={${ctx.varName(e.variable)}: ${sub(e.value)}})`);
     case "Call": {
@@ -168,9 +170,9 @@ export function bufferAccessText(ctx: PrintContext, load: Pick<BufferLoad, "buff
   const name = ctx.bufferName(load.buffer);
   if (load.indices.length === 0) return `${name}[()]`;
   const parts = load.indices.map((index) => {
-    if (index.kind === "Ramp" && index.stride.kind === "IntImm") {
+    if (index.kind === "Ramp" && index.stride.kind === "IntImm" && (index.lanes > 0 || index.stride.value === 1)) {
       const stride = index.stride.value;
-      const stop = addFolded(index.base, index.lanes * stride);
+      const stop = addFolded(index.base, index.lanes > 0 ? index.lanes * stride : scalableLanesExpr(index.lanes));
       const step = stride === 1 ? "" : `:${exprText(ctx, index.stride)}`;
       return `${exprText(ctx, index.base)}:${exprText(ctx, stop)}${step}`;
     }

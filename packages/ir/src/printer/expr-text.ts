@@ -5,6 +5,7 @@
  */
 import type { Buffer } from "../buffer.js";
 import type { BinaryOp, PrimExpr } from "../expr.js";
+import { lanesText } from "../dtype.js";
 import { printExpr } from "./index.js";
 
 /** `A[i, j]`, for messages about one access. */
@@ -79,9 +80,9 @@ export function renderExprFallback(e: PrimExpr): string {
     case "BufferLoad":
       return `${e.buffer.name}[${e.indices.map(renderExprFallback).join(", ")}]`;
     case "Ramp":
-      return `T.Ramp(${renderExprFallback(e.base)}, ${renderExprFallback(e.stride)}, ${e.lanes})`;
+      return `T.Ramp(${renderExprFallback(e.base)}, ${renderExprFallback(e.stride)}, ${lanesText(e.lanes)})`;
     case "Broadcast":
-      return `T.Broadcast(${renderExprFallback(e.value)}, ${e.lanes})`;
+      return `T.Broadcast(${renderExprFallback(e.value)}, ${lanesText(e.lanes)})`;
     case "Let":
       return `T.Let(${renderExprFallback(e.body)}, where={${e.variable.name}: ${renderExprFallback(e.value)}})`;
     case "Call":

@@ -9,6 +9,11 @@ import type { PrimFunc } from "../func.js";
 import type { Block, BufferRegion, BufferStore, For, Stmt } from "../stmt.js";
 
 class FreeVarCollector extends IRVisitor {
+  /** `implicitElemOffsets`: a match_buffer's fresh offset variable is defined by it (today's dialect). */
+  constructor(private readonly implicitElemOffsets = false) {
+    super();
+  }
+
   readonly bound = new Set<Var>();
   /** Used variables in order of first use. */
   readonly used = new Set<Var>();
@@ -26,6 +31,13 @@ class FreeVarCollector extends IRVisitor {
   declare(b: Buffer, ownsData = true): void {
     this.declaredBuffers.add(b);
     this.visitBuffer(b, ownsData);
+  }
+
+  /** A match_buffer's fresh offset variable with an offset_factor is defined by it (printed implicitly). */
+  declareMatched(b: Buffer): void {
+    const offset = b.elemOffset;
+    if (this.implicitElemOffsets && offset.kind === "Var" && b.offsetFactor !== 0 && !this.used.has(offset)) this.bound.add(offset);
+    this.declare(b);
   }
 
   visitBuffer(b: Buffer, ownsData = true): void {
@@ -62,7 +74,7 @@ class FreeVarCollector extends IRVisitor {
   override visitBlock(b: Block): void {
     for (const iv of b.iterVars) this.bound.add(iv.var);
     for (const buf of b.allocBuffers) this.declare(buf);
-    for (const m of b.matchBuffers) this.declare(m.buffer);
+    for (const m of b.matchBuffers) this.declareMatched(m.buffer);
     super.visitBlock(b);
   }
 
@@ -91,19 +103,19 @@ class FreeVarCollector extends IRVisitor {
   }
 }
 
-function collect(func: PrimFunc): FreeVarCollector {
-  const c = new FreeVarCollector();
+function collect(func: PrimFunc, implicitElemOffsets = false): FreeVarCollector {
+  const c = new FreeVarCollector(implicitElemOffsets);
   for (const p of func.params) c.bound.add(p);
   for (const p of func.params) {
     const b = func.bufferMap.get(p);
-    if (b !== undefined) c.declare(b);
+    if (b !== undefined) c.declareMatched(b);
   }
   c.visitStmt(func.body);
   return c;
 }
 
-export function collectFreeVars(func: PrimFunc): Var[] {
-  const c = collect(func);
+export function collectFreeVars(func: PrimFunc, opts: { readonly implicitElemOffsets?: boolean } = {}): Var[] {
+  const c = collect(func, opts.implicitElemOffsets);
   return [...c.used].filter((v) => !c.bound.has(v));
 }
 

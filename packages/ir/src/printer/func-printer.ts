@@ -7,7 +7,7 @@ import type { PrimFunc } from "../func.js";
 import type { Var } from "../expr.js";
 import type { Block, Stmt } from "../stmt.js";
 import { forEachStmt } from "../functor.js";
-import { bufferCall, isSimpleParamBuffer, shapeText } from "./buffer-decl.js";
+import { bufferCall, isSimpleParamBuffer, matchBufferLine, shapeText } from "./buffer-decl.js";
 import type { PrintContext } from "./context.js";
 import { exprText } from "./expr-printer.js";
 import { collectFreeBuffers, collectFreeVars } from "./free-vars.js";
@@ -99,7 +99,7 @@ export function printPrimFunc(ctx: PrintContext, out: LineWriter, func: PrimFunc
       }
       return names.define(p, p.name, "v");
     });
-    const freeVars = collectFreeVars(func).map((v) => ({ v, name: names.define(v, v.name, "v") }));
+    const freeVars = collectFreeVars(func, { implicitElemOffsets: ctx.dialect === "tvm" }).map((v) => ({ v, name: names.define(v, v.name, "v") }));
     // Today's dialect only: the course's prints every launch as it always has (its goldens).
     const envThreads = ctx.dialect === "tvm" ? relaunchedThreadVars(func.body).map((v) => ({ v, name: names.define(v, v.name, "v") })) : [];
     const paramTexts = func.params.map((p, i) => {
@@ -128,8 +128,7 @@ export function printPrimFunc(ctx: PrintContext, out: LineWriter, func: PrimFunc
     func.params.forEach((p, i) => {
       const b = func.bufferMap.get(p);
       if (b === undefined || inlined.has(p)) return;
-      const rhs = bufferCall(ctx, "match_buffer", b, { leading: [paramNames[i]!] });
-      out.line(inner, `${ctx.defineBuffer(b)} = ${rhs}`);
+      out.line(inner, matchBufferLine(ctx, b, paramNames[i]!));
     });
 
     const printer = new StmtPrinter(ctx, out);

@@ -22,7 +22,7 @@ import {
   type LetStmt,
   type Stmt,
 } from "../stmt.js";
-import { bufferCall, bufferRegionText } from "./buffer-decl.js";
+import { bufferCall, bufferRegionText, matchBufferLine } from "./buffer-decl.js";
 import type { PrintContext } from "./context.js";
 import { addFolded, bufferAccessText, exprText, predicatedAccessText } from "./expr-printer.js";
 import { attrValueText, pyString } from "./literals.js";
@@ -208,8 +208,7 @@ export class StmtPrinter {
       this.printAllocBuffers(block.allocBuffers, inner);
       for (const m of block.matchBuffers) {
         const source = bufferRegionText(this.ctx, m.source);
-        const rhs = bufferCall(this.ctx, "match_buffer", m.buffer, { leading: [source] });
-        this.out.line(inner, `${this.ctx.defineBuffer(m.buffer)} = ${rhs}`);
+        this.out.line(inner, matchBufferLine(this.ctx, m.buffer, source));
       }
       if (block.init !== undefined) {
         this.out.line(inner, `${this.kw("with")} ${this.ctx.tir("init")}():`);

@@ -226,6 +226,35 @@ describe("vector rules under lane-wise evaluation", () => {
       RUNS,
     );
   });
+
+  it("keeps every lane of scalable (vscale × k) ramps, for vscale = 1 … 4", TIMEOUT, () => {
+    const an = boundAnalyzer();
+    const base = fc
+      .tuple(fc.constantFrom<PrimExpr>(i32.v, j32.v), fc.integer({ min: -3, max: 16 }), fc.integer({ min: -9, max: 9 }))
+      .map(([v, k, r]) => binary("add", binary("mul", v, intImm(k)), intImm(r)));
+    const scalable = fc.tuple(base, fc.integer({ min: -4, max: 8 }), fc.constantFrom(1, 2, 4)).map(([b, s, k]) => ({ e: ramp(b, s, -k), factor: k }));
+    fc.assert(
+      fc.property(
+        scalable,
+        fc.constantFrom(...vectorOps),
+        fc.constantFrom(1, 2, 3, 4, 8, 16, 64),
+        fc.integer({ min: 1, max: 4 }),
+        points,
+        ({ e, factor }, op, c, vscale, ps) => {
+          const whole = binary(op, e, broadcast(intImm(c), e.lanes));
+          const s = an.rewriteSimplify(whole);
+          for (const p of ps) {
+            for (let k = 0; k < vscale * factor; k++) {
+              const before = evalExact(laneOf(whole, k), p, true);
+              if (before === undefined) continue;
+              expect(evalExact(laneOf(s, k), p, false), `${show(whole)} lane ${k} at vscale ${vscale}`).toBe(before);
+            }
+          }
+        },
+      ),
+      RUNS,
+    );
+  });
 });
 
 describe("unsigned wrap-around (regressions)", () => {

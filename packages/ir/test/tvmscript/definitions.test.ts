@@ -195,3 +195,15 @@ describe("shape dimensions written as strings", () => {
     );
   });
 });
+
+describe("free variables", () => {
+  it("T.Var(name, ty) declares one, as T.int32() does", () => {
+    const text = (decl: string) =>
+      ["@T.prim_func", 'def f(A: T.Buffer((25,), "int32")):', `    n = ${decl}`, "    for j in T.vectorized(n):", "        A[j] = 3"].join("\n");
+    const declared = parsePrimFunc(text('T.Var("n", ty="int32")'));
+    expect(structuralEqual(declared, parsePrimFunc(text("T.int32()")))).toBe(true);
+    expect(structuralEqual(declared, parsePrimFunc(text('T.Var("n", "int64")')))).toBe(false);
+    expect(structuralEqual(parsePrimFunc(printTVMScript(declared)), declared)).toBe(true);
+    expect(errorOf(text('T.Var("n")')).reason).toBe('T.Var is missing the argument "ty"');
+  });
+});

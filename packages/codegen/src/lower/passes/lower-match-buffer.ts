@@ -116,8 +116,9 @@ class MatchBufferLowerer extends IRMutator {
     this.dataOf.set(target.data, src.data);
     const srcStrides = stridesOf(src);
     const offset = source.region.reduce<PrimExpr>((acc, r, d) => add(acc, mul(r.min, srcStrides[d]!)), src.elemOffset);
-    // With an offset_factor and no elem_offset, TVM declares a fresh offset variable; our parser
-    // leaves the constant 0 there, which then stands for "any offset".
+    // With an offset_factor and no elem_offset, TVM declares a fresh offset variable (as our parser
+    // does for a block's match_buffer, bound below); a view built in code may leave the constant 0
+    // there, which then stands for "any offset".
     const freeOffset = target.offsetFactor > 0 && target.elemOffset.kind === "IntImm" && target.elemOffset.value === 0;
     if (!freeOffset) this.bind(target.elemOffset, offset, `${where}: elem_offset`);
     if (target.strides.length > 0) {

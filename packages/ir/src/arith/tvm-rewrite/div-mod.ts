@@ -53,6 +53,14 @@ function rampDivMod(kind: "div" | "mod", truncating: boolean) {
     const divOp = truncating ? "div" : "floordiv";
     const modOp = truncating ? "mod" : "floormod";
     const bmod = ctx.modular(b1);
+    // Scalable lanes (vscale × k) have no last lane known here: TVM keeps only the rule that
+    // holds for any lane count, the remainder of a ramp whose base is a multiple of c2.
+    if (lanes < 0) {
+      const coeffMultiple = bmod.coeff % c2 === 0;
+      return kind === "mod" && coeffMultiple
+        ? binary(modOp, ramp(intImm(floorModInt(bmod.base, c2), dt), intImm(c1, dt), lanes), broadcast(intImm(c2, dt), lanes))
+        : undefined;
+    }
     const last = bmod.base + (lanes - 1) * c1;
     const onePeriod = floorDivInt(bmod.base, c2) === floorDivInt(last, c2);
     const coeffMultiple = bmod.coeff % c2 === 0;
@@ -72,7 +80,10 @@ function rampDivMod(kind: "div" | "mod", truncating: boolean) {
  */
 function lanesNonNegative(m: Match, ctx: RuleContext): boolean {
   const low = ctx.bound(m.e("b1")).min;
-  return low >= 0 && low + (m.lanes.get("lanes")! - 1) * Math.min(c(m, "c1"), 0) >= 0;
+  const lanes = m.lanes.get("lanes")!;
+  // Scalable lanes have no known count: only a non-decreasing ramp stays non-negative.
+  if (lanes < 0) return low >= 0 && c(m, "c1") >= 0;
+  return low >= 0 && low + (lanes - 1) * Math.min(c(m, "c1"), 0) >= 0;
 }
 
 function nonNegativeExpr(ctx: RuleContext, e: PrimExpr): boolean {

@@ -58,8 +58,9 @@ export function isUintIndexType(dt: string): boolean {
   return info.code === "uint" && (info.bits === 32 || info.bits === 64) && info.lanes === 1;
 }
 
+/** Fixed or scalable (negative lanes) vectors. */
 function isVector(e: PrimExpr): boolean {
-  return dtypeInfo(e.dtype).lanes > 1;
+  return dtypeInfo(e.dtype).lanes !== 1;
 }
 
 function inScope(scope: Rule["scope"], vector: boolean, index: boolean, e: PrimExpr): boolean {
