@@ -63,6 +63,7 @@ const SLOW_TESTS = [
   "packages/codegen/test/cuda/async-copy-nvcc.test.ts",
   "packages/codegen/test/cuda/half-types-nvcc.test.ts",
   "packages/codegen/test/tensor-core/wmma-nvcc.test.ts",
+  "packages/codegen/test/tensor-core/mma-nvcc.test.ts",
   "packages/runtime/test/codegen-nvcc.test.ts",
   "packages/schedule/test/trace-typecheck.test.ts",
   "assignments/gemm-relu-add/test/starter.test.ts",

@@ -32,6 +32,7 @@ import { IndexFacts } from "../c-family/index-facts.js";
 import { type LaunchShape, launchShape } from "./launch.js";
 import { NameTable, isCIdentifier } from "../c-family/names.js";
 import type { Feature } from "./preamble.js";
+import { MMA_OPS, mmaStatement } from "./mma.js";
 import { WMMA_OPS, fragmentDeclaration, inferFragments, wmmaStatement } from "./wmma.js";
 
 export interface KernelEmitOptions {
@@ -333,6 +334,7 @@ class KernelEmitter {
     const copy = asAsyncCopy(v);
     if (copy !== undefined) return this.out.line(cpAsyncStatement(this.ctx, this.exprs, copy));
     if (v.kind === "Call" && WMMA_OPS.has(v.op)) return this.out.line(wmmaStatement(this.ctx, this.exprs, v));
+    if (v.kind === "Call" && MMA_OPS.has(v.op)) return this.out.line(mmaStatement(this.ctx, this.exprs, v));
     this.out.line(`${this.exprs.expr(v)};`);
   }
 }
