@@ -24,12 +24,17 @@ export interface MmaGemmParams {
   readonly kTiles: number;
   /** Pads each shared row by 8 halves (TVM's storage_align(32, 8)) against bank conflicts. */
   readonly padShared: boolean;
+  /**
+   * Software pipeline of the k stages (the fetches of A and B, then the MMAs): 1 is none; 2
+   * double-buffers the shared tiles and fetches the next stage with cp.async meanwhile.
+   */
+  readonly pipelineStages?: 1 | 2;
 }
 
 /** 2×2 warps of one tile each (a 32×32 block tile), k stages of 32: small enough for the simulator at 128³. */
 export const SMALL_MMA_PARAMS: MmaGemmParams = { warps: [2, 2], tilesPerWarp: [1, 1], kTiles: 2, padShared: true };
-/** 2×4 warps of 4×2 tiles (a 128×128 block tile), k stages of 32. */
-export const MMA_PARAMS: MmaGemmParams = { warps: [2, 4], tilesPerWarp: [4, 2], kTiles: 2, padShared: true };
+/** 2×4 warps of 4×2 tiles (a 128×128 block tile), k stages of 32, double-buffered with cp.async. */
+export const MMA_PARAMS: MmaGemmParams = { warps: [2, 4], tilesPerWarp: [4, 2], kTiles: 2, padShared: true, pipelineStages: 2 };
 
 /** The unscheduled function (the same as the WMMA GEMM's): fp16 inputs, fp32 products and sums. */
 export const mmaGemm = wmmaGemm;
@@ -94,6 +99,11 @@ export function mmaGemmSchedule(n: number, params: MmaGemmParams = SMALL_MMA_PAR
   sch.reverseComputeAt(cWarp, warp);
   const storeTile = splitTiles(sch, cWarp);
   sch.decomposeReduction(tile, k0!);
+  if (params.pipelineStages === 2) {
+    sch.annotate(k0!, "software_pipeline_stage", [0, 0, 1]);
+    sch.annotate(k0!, "software_pipeline_order", [0, 1, 2]);
+    sch.annotate(k0!, "software_pipeline_async_stages", [0]);
+  }
 
   const loadA = splitTiles(sch, aWarp);
   const loadB = splitTiles(sch, bWarp);

@@ -4,7 +4,7 @@
  * into that thread's register index; offsets that do not fit the lane layout are refused by name.
  * Its CUDA is inline PTX, refused below sm_80.
  */
-import { mmaGemmSchedule } from "@tessera/corpus";
+import { SMALL_MMA_PARAMS, mmaGemmSchedule } from "@tessera/corpus";
 import { type Allocate, type Call, type PrimFunc, forEachExpr, forEachStmt, parsePrimFunc, printExpr } from "@tessera/ir";
 import { describe, expect, it } from "vitest";
 import { CodegenError, codegenCuda } from "../../src/cuda/index.js";
@@ -70,6 +70,24 @@ describe("lowerWarpMemory", () => {
     expect(() => lowerWarpMemory(warpFunc("threadIdx_x * 8", "\n        W_1[threadIdx_x] = T.float16(1)"))).toThrow(
       "lowerWarpMemory: warp buffer W is stored to outside the mma.sync intrinsics",
     );
+  });
+});
+
+describe("the mma.sync GEMM software-pipelined (2 stages, cp.async)", () => {
+  // Regression: the pipeline saw no reader of the shared tiles (ldmatrix reads them through a
+  // T.tvm_access_ptr), so it neither double-buffered them nor waited for the copies.
+  const pipelined = lower(mmaGemmSchedule(128, { ...SMALL_MMA_PARAMS, pipelineStages: 2 }), "nvidia/a100").kernels[0]!;
+
+  it("double-buffers the shared tiles and points each ldmatrix into the stage's version", () => {
+    const shared: string[] = [];
+    forEachStmt(pipelined.body, (s) => {
+      if (s.kind === "Allocate" && s.buffer.scope === "shared") shared.push(`${s.buffer.name}[${printExpr(s.buffer.shape[0]!)}]`);
+    });
+    // Two versions of 32 rows × 40 halves, the last one compacted to the 1272 elements used.
+    expect(shared).toEqual(["A_shared[2552]", "B_shared[2552]"]);
+    const pointers = calls(pipelined, "ptx_legacy.ldmatrix").map((c) => printExpr((c.args[5] as Call).args[2]!));
+    expect(pointers.some((p) => p.includes("k_0_0 % 2 * 1280"))).toBe(true);
+    expect(calls(pipelined, "ptx_cp_async").length).toBeGreaterThan(0);
   });
 });
 

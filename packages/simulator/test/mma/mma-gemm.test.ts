@@ -1,12 +1,13 @@
 /**
  * Issue 34's target without a GPU, for mma.sync: the ldmatrix + m16n8k16 GEMM (fp16 operands,
  * fp32 accumulation) runs in the simulator with the PTX fragment layouts, lane by lane, and agrees
- * bit for bit with the executor on the unscheduled function. A kernel that uses a fragment in the
+ * bit for bit with the executor on the unscheduled function, also software-pipelined (cp.async
+ * into double-buffered tiles that ldmatrix reads through pointers). A kernel that uses a fragment in the
  * wrong layout (B loaded without .trans) is caught as a mismatch; lanes that skip a collective
  * call are a WarpDivergenceError.
  */
 import { type LoweredModule, lower } from "@tessera/codegen";
-import { mmaGemm, mmaGemmSchedule } from "@tessera/corpus";
+import { SMALL_MMA_PARAMS, mmaGemm, mmaGemmSchedule } from "@tessera/corpus";
 import { type Call, IRMutator, type PrimExpr, type Stmt, type Var, compilePrimFunc, ifThenElseStmt, intImm, lt, randomArgs } from "@tessera/ir";
 import { describe, expect, it } from "vitest";
 import { WarpDivergenceError, simulate } from "../../src/index.js";
@@ -62,6 +63,13 @@ describe("the mma.sync GEMM in the simulator", () => {
     expect(r.races).toBe(0);
     // Not vacuous: the sums differ from element to element.
     expect(r.distinct).toBeGreaterThan(16000);
+  });
+
+  it("128³ with a double-buffered cp.async pipeline: the executor's bits, no race", () => {
+    const pipelined = lower(mmaGemmSchedule(128, { ...SMALL_MMA_PARAMS, pipelineStages: 2 }), "nvidia/a100");
+    const r = differingBits(pipelined, 128, 7);
+    expect(r.differing).toBe(0);
+    expect(r.races).toBe(0);
   });
 
   it("finds a fragment loaded in the wrong layout (ldmatrix without .trans for B)", () => {
