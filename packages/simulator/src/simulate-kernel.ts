@@ -67,7 +67,8 @@ export function simulateKernel(kernel: DeviceKernel, args: readonly KernelArgume
   const findings = new FindingCollector(kernel.name, block, compiled.accessSites, opts.maxReports ?? 20, clock);
   const shadows = compiled.tracked.map((m) => new RaceShadow(m.buffer.name, m.scope, m.elements, clock, findings));
   const collectives = compiled.collectiveSites.length > 0 ? new WarpCollectives(kernel.name, block, compiled.collectiveSites) : undefined;
-  const mma = compiled.mmaSites.length > 0 ? new WarpMma(kernel.name, block, compiled.mmaSites) : undefined;
+  const banks = bankConflicts ? new BankConflictRecorder(clock, compiled.bankSlots, compiled.bankSites.length) : undefined;
+  const mma = compiled.mmaSites.length > 0 ? new WarpMma(kernel.name, block, compiled.mmaSites, banks) : undefined;
   const runtime = {
     ...makeRuntime(compiled.errorSites),
     wmma: collectives,
@@ -77,7 +78,6 @@ export function simulateKernel(kernel: DeviceKernel, args: readonly KernelArgume
     },
     asyncCopies: () => new DeferredCopies(compiled.errorSites),
   };
-  const banks = bankConflicts ? new BankConflictRecorder(clock, compiled.bankSlots, compiled.bankSites.length) : undefined;
   const run = { compiled, thread: compiled.instantiate(runtime, shadows, banks), args: values, clock, collectives, mma };
   let intervalsPerBlock = 0;
   for (const blockIdx of blocks) {

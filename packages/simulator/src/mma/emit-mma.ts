@@ -3,7 +3,7 @@
  * by then): ldmatrix and mma arrive at the warp-collective runtime (`$rt.mma`, warp-mma.ts) and
  * yield `COLLECTIVE_YIELD` until the warp's lanes have all arrived; fill and store run at once.
  */
-import { type Call, type PrimExpr, printExpr } from "@tessera/ir";
+import { type Buffer, type Call, type PrimExpr, type Var, printExpr } from "@tessera/ir";
 import { MMA_FILL, MMA_STORE, PTX_LDMATRIX, PTX_MMA, WARP_OP_ARITY } from "@tessera/codegen";
 import { type EmitContext, emitExpr } from "@tessera/ir/executor-kit";
 import { type PointerJs, accessPointerJs } from "../access-pointer.js";
@@ -27,10 +27,14 @@ export function isCollectiveMmaCall(call: Call): boolean {
 export class MmaEmitter {
   readonly sites: WarpMmaSite[] = [];
 
-  /** `thread`: the JS names of threadIdx.x, .y, .z in the thread function. */
+  /**
+   * `thread`: the JS names of threadIdx.x, .y, .z in the thread function; `bankSite`, with the
+   * bank-conflict model: the report row of an ldmatrix reading `buffer`.
+   */
   constructor(
     private readonly kernel: string,
     private readonly thread: readonly [string, string, string],
+    private readonly bankSite?: (buffer: Buffer, text: string) => number,
   ) {}
 
   /** Emits `call` when it is an mma.sync intrinsic; false otherwise. */
@@ -56,8 +60,11 @@ export class MmaEmitter {
       case PTX_LDMATRIX: {
         const matrices = this.constant(call, 1, text);
         if (matrices !== 1 && matrices !== 2 && matrices !== 4) this.fail(`${text}: ldmatrix loads 1, 2 or 4 matrices`);
-        const site = this.site({ kind: "ldmatrix", text, matrices, trans: this.constant(call, 0, text) !== 0 });
         const src = this.pointer(ctx, call.args[5]!, text);
+        const owner = ctx.storageOwner((call.args[5] as Call).args[1] as Var);
+        const bankSite = owner !== undefined && owner.scope.startsWith("shared") ? this.bankSite?.(owner, text) : undefined;
+        const trans = this.constant(call, 0, text) !== 0;
+        const site = this.site({ kind: "ldmatrix", text, matrices, trans, ...(bankSite === undefined ? {} : { bankSite }) });
         ctx.line(`$rt.mma.arrive(${site}, ${thread}, ${regs(3)}, ${src.array}, ${src.offset} + ${expr(6)});`);
         ctx.line(`yield ${COLLECTIVE_YIELD};`);
         return true;

@@ -11,6 +11,8 @@
  * the executor's bits; tf32 operands are rounded to tf32 first (cvt.rna, as the generated CUDA).
  */
 import { roundToTF32 } from "@tessera/ir";
+import { INACTIVE } from "../bank-model.js";
+import type { BankConflictRecorder } from "../bank-recorder.js";
 import { type Dim3, formatDim3 } from "../dims.js";
 import { FragmentMisuseError, WARP_SIZE, WarpDivergenceError } from "../wmma/warp-collectives.js";
 import { roundingFor } from "../wmma/fragment-ops.js";
@@ -26,6 +28,8 @@ export interface LdmatrixSite {
   readonly text: string;
   readonly matrices: 1 | 2 | 4;
   readonly trans: boolean;
+  /** Its row of the bank-conflict report (with the bank model). */
+  readonly bankSite?: number;
 }
 
 export interface MmaSyncSite {
@@ -51,6 +55,8 @@ interface Arrival {
 
 /** Elements of one ldmatrix row (8 × 16 bits). */
 const ROW = 8;
+/** Bytes of one ldmatrix row. */
+const ROW_BYTES = 16;
 
 export class WarpMma {
   private block: Dim3 = [0, 0, 0];
@@ -60,6 +66,7 @@ export class WarpMma {
     private readonly kernel: string,
     private readonly blockDim: Dim3,
     private readonly sites: readonly WarpMmaSite[],
+    private readonly banks?: BankConflictRecorder,
   ) {}
 
   startBlock(block: Dim3): void {
@@ -128,6 +135,11 @@ export class WarpMma {
       if (lanes[l]!.operands[2] !== src) this.misuse(warp, site, `lane ${l} addresses another buffer than lane 0`);
       return rowStart(l);
     });
+    if (this.banks !== undefined && s.bankSite !== undefined) {
+      // One warp access of 16 bytes per addressing lane: each 8-lane phase is one matrix's rows.
+      const addresses = Array.from({ length: WARP_SIZE }, (_, l) => (l < rows.length ? rows[l]! * 2 : INACTIVE));
+      this.banks.recordWarpAccess(s.bankSite, addresses, ROW_BYTES, "load");
+    }
     lanes.forEach((arrival, lane) => {
       const [dst, offset] = arrival.operands as [Registers, number];
       if (offset < 0 || offset + 2 * s.matrices > dst.length) this.misuse(warp, site, `lane ${lane}'s ${2 * s.matrices} destination registers from ${offset} are outside its ${dst.length}`);
