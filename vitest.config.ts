@@ -74,6 +74,7 @@ const SLOW_TESTS = [
   "packages/simulator/test/fast-gemm.property.test.ts",
   "packages/simulator/test/fast-gemm-async.property.test.ts",
   "packages/simulator/test/wmma/wmma-gemm.property.test.ts",
+  "packages/simulator/test/mma/mma-gemm.property.test.ts",
   "packages/simulator/test/register-stage-layout.property.test.ts",
   "packages/simulator/test/random-gpu-schedules.property.test.ts",
   "packages/codegen/test/passes-front/execution-large.test.ts",

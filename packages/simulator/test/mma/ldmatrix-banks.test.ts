@@ -11,8 +11,8 @@ import { describe, expect, it } from "vitest";
 import { simulate } from "../../src/index.js";
 
 function ldmatrixRows(padShared: boolean) {
-  const module = lower(mmaGemmSchedule(64, { ...SMALL_MMA_PARAMS, padShared }), "nvidia/a100");
-  const report = simulate(module, randomArgs(mmaGemm(64), 1), { bankConflicts: true });
+  const module = lower(mmaGemmSchedule(32, { ...SMALL_MMA_PARAMS, padShared }), "nvidia/a100");
+  const report = simulate(module, randomArgs(mmaGemm(32), 1), { bankConflicts: true });
   return report.bankConflicts!.sites.filter((s) => s.text.startsWith("T.ptx_legacy.ldmatrix"));
 }
 
@@ -21,9 +21,9 @@ describe("ldmatrix in the bank-conflict report", () => {
     const rows = ldmatrixRows(true);
     expect(rows.map((r) => r.buffer)).toEqual(["A_shared", "B_shared"]);
     for (const r of rows) {
-      // 4 blocks × 4 warps × 2 k tiles × 2 stages of 32: 64 ldmatrix.x4 of 4 matrices each.
-      expect(r.instructions).toBe(64);
-      expect(r.idealWavefronts).toBe(256);
+      // One block of 4 warps × 2 k tiles: 8 ldmatrix.x4 of 4 matrices each.
+      expect(r.instructions).toBe(8);
+      expect(r.idealWavefronts).toBe(32);
       expect(r.conflicts).toBe(0);
       expect(r.worstWay).toBe(1);
     }
