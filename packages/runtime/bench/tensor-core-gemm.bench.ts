@@ -36,7 +36,8 @@ const KERNELS: Readonly<Record<string, (n: number) => Schedule>> = {
 function parseKernels(argv: readonly string[]): string[] {
   const i = argv.indexOf("--kernels");
   const names = (i >= 0 ? (argv[i + 1] ?? "") : Object.keys(KERNELS).join(",")).split(",");
-  for (const name of names) if (KERNELS[name] === undefined) throw new Error(`--kernels: known kernels are ${Object.keys(KERNELS).join(", ")}, got ${JSON.stringify(name)}`);
+  for (const name of names)
+    if (KERNELS[name] === undefined) throw new Error(`--kernels: known kernels are ${Object.keys(KERNELS).join(", ")}, got ${JSON.stringify(name)}`);
   return names;
 }
 

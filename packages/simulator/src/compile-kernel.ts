@@ -184,7 +184,9 @@ export function compileKernel(kernel: DeviceKernel, opts: CompileKernelOptions):
   const threadJs = ([3, 4, 5] as const).map((k) => (dims.bindings.some((b) => b.tag === INDEX_PARAMS[k]) ? params[k]! : "0"));
   wmma = new WmmaEmitter(kernel.name, [threadJs[0]!, threadJs[1]!, threadJs[2]!]);
   const ldmatrixBankSite =
-    opts.bankConflicts === true ? (buffer: Buffer, text: string) => bankSites.gatheredSite({ buffer: buffer.name, access: "load", text, widthBytes: 16 }) : undefined;
+    opts.bankConflicts === true
+      ? (buffer: Buffer, text: string) => bankSites.gatheredSite({ buffer: buffer.name, access: "load", text, widthBytes: 16 })
+      : undefined;
   mma = new MmaEmitter(kernel.name, [threadJs[0]!, threadJs[1]!, threadJs[2]!], ldmatrixBankSite);
   const written = writtenGlobals(kernel);
   for (const p of kernel.params) {

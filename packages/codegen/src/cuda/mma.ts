@@ -12,7 +12,7 @@
  * would ignore the low mantissa bits).
  */
 import type { Call, PrimExpr, Var } from "@tessera/ir";
-import { MMA_FILL, MMA_STORE, PTX_LDMATRIX, PTX_MMA, WARP_OP_ARITY } from "../lower/util/warp-operands.js";
+import { MMA_FILL, PTX_LDMATRIX, PTX_MMA, WARP_OP_ARITY } from "../lower/util/warp-operands.js";
 import { guarded } from "./async-copy.js";
 import { type EmitContext, fail } from "./context.js";
 import type { ExprEmitter } from "./expr-emitter.js";
@@ -211,7 +211,8 @@ const STORE_HELPER = guarded("TESSERA_MMA_STORE_16X16_DEFINED", [
 /** The helper definitions for the mma features used, in a fixed order. */
 export function mmaPreamble(has: (f: MmaFeature) => boolean): string[] {
   const parts: string[] = [];
-  for (const num of [1, 2, 4] as const) for (const trans of [false, true]) if (has(`ldmatrix_x${num}${trans ? "_trans" : ""}`)) parts.push(ldmatrixHelper(num, trans));
+  for (const num of [1, 2, 4] as const)
+    for (const trans of [false, true]) if (has(`ldmatrix_x${num}${trans ? "_trans" : ""}`)) parts.push(ldmatrixHelper(num, trans));
   for (const [key, v] of Object.entries(MMA_VARIANTS)) if (has(`mma:${key}`)) parts.push(mmaHelper(key, v));
   if (has("mma_store")) parts.push(STORE_HELPER);
   return parts;

@@ -63,7 +63,9 @@ describe("lowerWarpMemory", () => {
 
   it("refuses an offset that reaches into another lane's registers", () => {
     expect(() => lowerWarpMemory(warpFunc("threadIdx_x * 8 + 12"))).toThrow(LoweringError);
-    expect(() => lowerWarpMemory(warpFunc("threadIdx_x * 8 + 12"))).toThrow(/lowerWarpMemory: the register offset threadIdx_x \* 8 \+ 12 of warp buffer W does not start at lane 0/);
+    expect(() => lowerWarpMemory(warpFunc("threadIdx_x * 8 + 12"))).toThrow(
+      /lowerWarpMemory: the register offset threadIdx_x \* 8 \+ 12 of warp buffer W does not start at lane 0/,
+    );
   });
 
   it("refuses a plain access of warp registers", () => {

@@ -62,7 +62,7 @@ export class MmaEmitter {
         if (matrices !== 1 && matrices !== 2 && matrices !== 4) this.fail(`${text}: ldmatrix loads 1, 2 or 4 matrices`);
         const src = this.pointer(ctx, call.args[5]!, text);
         const owner = ctx.storageOwner((call.args[5] as Call).args[1] as Var);
-        const bankSite = owner !== undefined && owner.scope.startsWith("shared") ? this.bankSite?.(owner, text) : undefined;
+        const bankSite = owner?.scope.startsWith("shared") ? this.bankSite?.(owner, text) : undefined;
         const trans = this.constant(call, 0, text) !== 0;
         const site = this.site({ kind: "ldmatrix", text, matrices, trans, ...(bankSite === undefined ? {} : { bankSite }) });
         ctx.line(`$rt.mma.arrive(${site}, ${thread}, ${regs(3)}, ${src.array}, ${src.offset} + ${expr(6)});`);

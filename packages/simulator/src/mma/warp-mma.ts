@@ -93,7 +93,8 @@ export class WarpMma {
     const arrived = lanes.filter((a): a is Arrival => a !== undefined);
     const other = arrived.find((a) => a.site !== site);
     if (arrived.length !== WARP_SIZE || other !== undefined) {
-      const detail = other !== undefined ? `${this.siteText(site)} and ${this.siteText(other.site)}` : `${this.siteText(site)} (${arrived.length} of ${WARP_SIZE} lanes)`;
+      const detail =
+        other !== undefined ? `${this.siteText(site)} and ${this.siteText(other.site)}` : `${this.siteText(site)} (${arrived.length} of ${WARP_SIZE} lanes)`;
       throw new WarpDivergenceError(`${this.where(warp)}: the lanes of the warp reach different warp-collective calls: ${detail}`);
     }
     const s = this.sites[site]!;
@@ -110,7 +111,18 @@ export class WarpMma {
    * `T.cuda.mma_store_legacy(16, 16, dst, W, off, stride)`: the lane writes its 8 registers of a
    * 16×16 accumulator tile (two m16n8 halves) to `dst`, row stride `stride`.
    */
-  store(site: number, tx: number, ty: number, tz: number, dst: Registers, dstOffset: number, stride: number, regs: Registers, offset: number, dtype: string): void {
+  store(
+    site: number,
+    tx: number,
+    ty: number,
+    tz: number,
+    dst: Registers,
+    dstOffset: number,
+    stride: number,
+    regs: Registers,
+    offset: number,
+    dtype: string,
+  ): void {
     const t = this.linear(tx, ty, tz);
     const lane = t % WARP_SIZE;
     const round = roundingFor(dtype);
@@ -118,7 +130,8 @@ export class WarpMma {
       const row = (lane >> 2) + 8 * ((r & 3) >> 1);
       const col = 2 * (lane & 3) + (r & 1) + 8 * (r >> 2);
       const at = dstOffset + row * stride + col;
-      if (at < 0 || at >= dst.length) this.misuse(Math.floor(t / WARP_SIZE), site, `lane ${lane} stores element (${row}, ${col}) at ${at}, outside its buffer of ${dst.length}`);
+      if (at < 0 || at >= dst.length)
+        this.misuse(Math.floor(t / WARP_SIZE), site, `lane ${lane} stores element (${row}, ${col}) at ${at}, outside its buffer of ${dst.length}`);
       dst[at] = round(regs[offset + r]!);
     }
   }
@@ -127,7 +140,8 @@ export class WarpMma {
     const rowStart = (lane: number): number => {
       const [, , src, index] = lanes[lane]!.operands as [Registers, number, Registers, number];
       if (index % ROW !== 0) this.misuse(warp, site, `lane ${lane} gives row address ${index}, not 16-byte aligned (a multiple of ${ROW} elements)`);
-      if (index < 0 || index + ROW > src.length) this.misuse(warp, site, `lane ${lane} gives row address ${index}: its row of ${ROW} elements is outside the shared buffer of ${src.length}`);
+      if (index < 0 || index + ROW > src.length)
+        this.misuse(warp, site, `lane ${lane} gives row address ${index}: its row of ${ROW} elements is outside the shared buffer of ${src.length}`);
       return index;
     };
     const src = lanes[0]!.operands[2] as Registers;
@@ -142,7 +156,8 @@ export class WarpMma {
     }
     lanes.forEach((arrival, lane) => {
       const [dst, offset] = arrival.operands as [Registers, number];
-      if (offset < 0 || offset + 2 * s.matrices > dst.length) this.misuse(warp, site, `lane ${lane}'s ${2 * s.matrices} destination registers from ${offset} are outside its ${dst.length}`);
+      if (offset < 0 || offset + 2 * s.matrices > dst.length)
+        this.misuse(warp, site, `lane ${lane}'s ${2 * s.matrices} destination registers from ${offset} are outside its ${dst.length}`);
       for (let e = 0; e < 2 * s.matrices; e++) {
         const { matrix, row, col } = ldmatrixSource(lane, e, s.trans);
         dst[offset + e] = src[rows[8 * matrix + row]! + col]!;

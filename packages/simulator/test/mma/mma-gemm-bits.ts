@@ -18,4 +18,3 @@ export function differingBits(module: LoweredModule, n: number, seed: number): {
   for (let i = 0; i < want.length; i++) if (want[i] !== got[i]) differing++;
   return { differing, distinct: new Set(want).size, races: report.raceCount };
 }
-

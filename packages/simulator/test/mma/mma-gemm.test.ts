@@ -68,6 +68,8 @@ describe("the mma.sync GEMM in the simulator", () => {
     const args = randomArgs(mmaGemm(64), 1);
     expect(() => simulate(broken, args)).toThrow(WarpDivergenceError);
     // Lane 31 runs on to the next k step's ldmatrix while the others wait at the MMA.
-    expect(() => simulate(broken, args)).toThrow(/warp 0: the lanes of the warp reach different warp-collective calls: T\.ptx_legacy\.mma\(.* and T\.ptx_legacy\.ldmatrix\(/);
+    expect(() => simulate(broken, args)).toThrow(
+      /warp 0: the lanes of the warp reach different warp-collective calls: T\.ptx_legacy\.mma\(.* and T\.ptx_legacy\.ldmatrix\(/,
+    );
   });
 });

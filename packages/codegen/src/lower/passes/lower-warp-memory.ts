@@ -138,7 +138,8 @@ class WarpMemoryRewriter extends IRMutator {
 
 function refusePlainAccesses(body: Stmt, warpData: ReadonlySet<Var>): void {
   const check = (x: BufferLoad | BufferStore, what: string) => {
-    if (warpData.has(x.buffer.data)) fail(`warp buffer ${x.buffer.name} is ${what} outside the mma.sync intrinsics (only ldmatrix, mma, fill and store may use warp registers)`);
+    if (warpData.has(x.buffer.data))
+      fail(`warp buffer ${x.buffer.name} is ${what} outside the mma.sync intrinsics (only ldmatrix, mma, fill and store may use warp registers)`);
   };
   forEachStmt(body, (s) => {
     if (s.kind === "BufferStore") check(s, "stored to");

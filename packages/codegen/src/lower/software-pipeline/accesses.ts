@@ -132,7 +132,11 @@ class AccessCollector extends IRVisitor {
   }
 
   private record(table: Map<Var, { buffer: Buffer; bounds: IntBound[] }>, buffer: Buffer, indices: readonly PrimExpr[]): void {
-    this.merge(table, buffer, indices.map((i) => constIntBoundOf(i, this.facts)));
+    this.merge(
+      table,
+      buffer,
+      indices.map((i) => constIntBoundOf(i, this.facts)),
+    );
   }
 
   private merge(table: Map<Var, { buffer: Buffer; bounds: IntBound[] }>, buffer: Buffer, bounds: IntBound[]): void {
