@@ -47,9 +47,11 @@ export class MmaEmitter {
     const regs = (i: number): string => `${this.array(ctx, call.args[i]!, text)}, ${expr(i + 1)}`;
     const thread = this.thread.join(", ");
     switch (call.op) {
-      case MMA_FILL:
-        ctx.line(`$rt.mma.fill(${regs(1)}, ${expr(0)});`);
+      case MMA_FILL: {
+        const site = this.site({ kind: "fill", text });
+        ctx.line(`$rt.mma.fill(${site}, ${thread}, ${regs(1)}, ${expr(0)});`);
         return true;
+      }
       case MMA_STORE: {
         if (this.constant(call, 0, text) !== 16 || this.constant(call, 1, text) !== 16) this.fail(`${text}: only 16×16 tiles are supported`);
         const dst = this.pointer(ctx, call.args[2]!, text);

@@ -41,8 +41,9 @@ export interface MmaSyncSite {
   readonly accumulator: string;
 }
 
+/** A fill or store: the calling lane alone. */
 export interface MmaStoreSite {
-  readonly kind: "store";
+  readonly kind: "fill" | "store";
   readonly text: string;
 }
 
@@ -103,7 +104,11 @@ export class WarpMma {
   }
 
   /** `T.cuda.mma_fill_legacy(n, C, off)`: the lane's n accumulator registers become 0. */
-  fill(regs: Registers, offset: number, count: number): void {
+  fill(site: number, tx: number, ty: number, tz: number, regs: Registers, offset: number, count: number): void {
+    if (offset < 0 || offset + count > regs.length) {
+      const t = this.linear(tx, ty, tz);
+      this.misuse(Math.floor(t / WARP_SIZE), site, `lane ${t % WARP_SIZE}'s ${count} registers from ${offset} are outside its ${regs.length}`);
+    }
     for (let i = 0; i < count; i++) regs[offset + i] = 0;
   }
 

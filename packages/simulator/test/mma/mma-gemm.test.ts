@@ -10,7 +10,7 @@ import { type LoweredModule, lower } from "@tessera/codegen";
 import { SMALL_MMA_PARAMS, mmaGemm, mmaGemmSchedule } from "@tessera/corpus";
 import { type Call, IRMutator, type PrimExpr, type Stmt, type Var, ifThenElseStmt, intImm, lt, randomArgs } from "@tessera/ir";
 import { describe, expect, it } from "vitest";
-import { WarpDivergenceError, simulate } from "../../src/index.js";
+import { FragmentMisuseError, WarpDivergenceError, simulate } from "../../src/index.js";
 import { differingBits } from "./mma-gemm-bits.js";
 
 /** The module with every device statement rewritten by `mutator`. */
@@ -24,6 +24,15 @@ class DropTrans extends IRMutator {
     const v = super.visitExpr(e);
     if (v.kind !== "Call" || v.op !== "ptx_legacy.ldmatrix" || v.args[0]?.kind !== "IntImm" || v.args[0].value === 0) return v;
     return { ...v, args: [intImm(0, "bool"), ...v.args.slice(1)] } satisfies Call;
+  }
+}
+
+/** Fills 16 accumulator registers where the lane has 8. */
+class LongFill extends IRMutator {
+  override visitExpr(e: PrimExpr): PrimExpr {
+    const v = super.visitExpr(e);
+    if (v.kind !== "Call" || v.op !== "cuda.mma_fill_legacy") return v;
+    return { ...v, args: [intImm(16), ...v.args.slice(1)] } satisfies Call;
   }
 }
 
@@ -61,6 +70,14 @@ describe("the mma.sync GEMM in the simulator", () => {
   it("finds a fragment loaded in the wrong layout (ldmatrix without .trans for B)", () => {
     const r = differingBits(mutated(small, new DropTrans()), 64, 3);
     expect(r.differing).toBeGreaterThan(4000);
+  });
+
+  it("refuses a fill past a lane's registers, naming the call", () => {
+    const broken = mutated(small, new LongFill());
+    expect(() => simulate(broken, randomArgs(mmaGemm(64), 1))).toThrow(FragmentMisuseError);
+    expect(() => simulate(broken, randomArgs(mmaGemm(64), 1))).toThrow(
+      /T\.cuda\.mma_fill_legacy\(16, C_warp, 0.*: lane 0's 16 registers from 0 are outside its 8/,
+    );
   });
 
   it("refuses a warp whose lanes do not all reach an mma.sync", () => {
