@@ -67,7 +67,7 @@ const ENTRIES: ReadonlyArray<{ name: string; source: string; description: string
     name: "bench-tc",
     source: "packages/runtime/bench/tensor-core-gemm.bench.ts",
     description:
-      "pnpm bench:tc: the WMMA-tensorized fp16 GEMM (fp32 accumulation) on the GPU, timed against torch fp16 matmul (cuBLAS HGEMM) and checked against float64; --sizes 2048,4096, --seed N, --out FILE.json; --dry-run: the simulator at 128³, bit for bit with the executor",
+      "pnpm bench:tc: the tensor-core fp16 GEMMs (fp32 accumulation; WMMA and ldmatrix + mma.sync) on the GPU, timed against torch fp16 matmul (cuBLAS HGEMM) and checked against float64; --sizes 2048,4096, --kernels wmma,mma, --seed N, --out FILE.json; --dry-run: the simulator at 128³, bit for bit with the executor",
   },
   {
     name: "gemm-variants",

@@ -138,3 +138,13 @@ export {
 } from "./wgsl/index.js";
 export { codegenC, buildC, type CModule, type CParam, STACK_LIMIT_BYTES, PARALLEL_MIN_WORK, estimatedWork, type LoopSummary } from "./c/index.js";
 export { iteratorLayout, type IteratedAccess, type IteratedLoop, type IteratorLayout } from "./lower/util/iterator-layout.js";
+export {
+  MMA_FILL,
+  MMA_STORE,
+  PTX_LDMATRIX,
+  PTX_MMA,
+  WARP_OP_ARITY,
+  isWarpRegisterOp,
+  registerOperands,
+  type RegisterOperand,
+} from "./lower/util/warp-operands.js";

@@ -19,6 +19,7 @@ export * from "./gemm-relu-add-reference.js";
 export * from "./half-gemm.js";
 export * from "./d2l-gpu.js";
 export * from "./wmma-gemm.js";
+export * from "./mma-gemm.js";
 
 export interface CorpusEntry {
   /** A short identifier, also a valid file name. */

@@ -1,26 +1,45 @@
 /**
- * `pnpm bench:tc`: the WMMA-tensorized GEMM `C = A·B` (fp16 A and B, fp32 accumulation and C;
- * @tessera/corpus wmmaGemmSchedule with WMMA_PARAMS: 64×128 block tiles of 2×4 warps, 2×2 fragments
- * per warp, k tiles of 32) on the GPU, checked and timed against torch in the same run:
+ * `pnpm bench:tc`: the tensor-core GEMMs `C = A·B` (fp16 A and B, fp32 accumulation and C) of
+ * @tessera/corpus on the GPU, checked and timed against torch in the same run:
+ * - `wmma`: wmmaGemmSchedule with WMMA_PARAMS (64×128 block tiles of 2×4 warps, 2×2 fragments per
+ *   warp, k tiles of 32);
+ * - `mma`: mmaGemmSchedule with MMA_PARAMS (ldmatrix + mma.sync m16n8k16; 128×128 block tiles of
+ *   2×4 warps, 4×2 16×16 tiles per warp, k tiles of 32);
+ * for each:
  * - ours: `build(…, "cuda")`, timeEvaluator (number 3, repeat 10, minRepeatMs 100), median ms;
  * - torch: `A @ B` in fp16 (cuBLAS HGEMM, fp32 accumulation, fp16 output), CUDA events around 3
  *   runs, 10 repeats, median ms per run; the ratio is ours / HGEMM;
  * - numerics: the max |error| against float64 of ours, of torch's fp32 GEMM of the same operands
  *   (TF32 off) and of its HGEMM; ours must be within 4× the fp32 GEMM's error (+1e-4).
  * `--dry-run`: the sim device (the GPU simulator) at 128³ against the CPU executor, bit for bit;
- * no torch, no timing. `--sizes 2048,4096` (default), `--seed N`, `--out FILE.json`. Exits 1 when a
- * check fails.
+ * no torch, no timing. `--sizes 2048,4096` (default), `--kernels wmma,mma` (default both), `--seed N`,
+ * `--out FILE.json`. Exits 1 when a check fails.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { WMMA_PARAMS, wmmaGemm, wmmaGemmSchedule } from "@tessera/corpus";
+import { MMA_PARAMS, WMMA_PARAMS, mmaGemmSchedule, wmmaGemm, wmmaGemmSchedule } from "@tessera/corpus";
+import type { Schedule } from "@tessera/schedule";
 import { compilePrimFunc, encodeHalfArray, randomArgs } from "@tessera/ir";
 import { execa } from "execa";
 import { parseGemmBenchOptions } from "./gemm-bench-options.js";
 import { NDArray, build, cuda } from "../src/index.js";
 
 const TIMING = { number: 3, repeat: 10, minRepeatMs: 100 } as const;
+
+/** The tensor-core kernels measured, by name (all compute `wmmaGemm(n)`). */
+const KERNELS: Readonly<Record<string, (n: number) => Schedule>> = {
+  wmma: (n) => wmmaGemmSchedule(n, WMMA_PARAMS),
+  mma: (n) => mmaGemmSchedule(n, MMA_PARAMS),
+};
+
+function parseKernels(argv: readonly string[]): string[] {
+  const i = argv.indexOf("--kernels");
+  const names = (i >= 0 ? (argv[i + 1] ?? "") : Object.keys(KERNELS).join(",")).split(",");
+  for (const name of names)
+    if (KERNELS[name] === undefined) throw new Error(`--kernels: known kernels are ${Object.keys(KERNELS).join(", ")}, got ${JSON.stringify(name)}`);
+  return names;
+}
 
 interface TorchResult {
   readonly hgemmMs: number;
@@ -32,6 +51,7 @@ interface TorchResult {
 }
 
 interface Result {
+  readonly kernel: string;
   readonly n: number;
   readonly device: "cuda" | "sim";
   readonly oursMs?: number;
@@ -81,23 +101,23 @@ async function torchComparison(n: number, a: Float32Array, b: Float32Array, ours
   }
 }
 
-async function dryRun(n: number, seed: number): Promise<Result> {
+async function dryRun(kernel: string, n: number, seed: number): Promise<Result> {
   const original = wmmaGemm(n);
   const inputs = randomArgs(original, seed) as Float32Array[];
   inputs[2]!.fill(Number.NaN);
-  const mod = await build(wmmaGemmSchedule(n, WMMA_PARAMS), "nvidia/h100", { device: "sim" });
+  const mod = await build(KERNELS[kernel]!(n), "nvidia/h100", { device: "sim" });
   const simulated = inputs.map((x) => x.slice());
   mod(...simulated);
   compilePrimFunc(original).run(inputs);
   const [want, got] = [new Uint32Array(inputs[2]!.buffer), new Uint32Array(simulated[2]!.buffer)];
   let differing = 0;
   for (let i = 0; i < want.length; i++) if (want[i] !== got[i]) differing++;
-  return { n, device: "sim", executorBitsDiffering: differing, torch: { skipped: "dry run (no GPU)" }, passed: differing === 0 };
+  return { kernel, n, device: "sim", executorBitsDiffering: differing, torch: { skipped: "dry run (no GPU)" }, passed: differing === 0 };
 }
 
-async function onGpu(n: number, seed: number): Promise<Result> {
+async function onGpu(kernel: string, n: number, seed: number): Promise<Result> {
   const inputs = randomArgs(wmmaGemm(n), seed) as Float32Array[];
-  const mod = await build(wmmaGemmSchedule(n, WMMA_PARAMS), "cuda", { device: "cuda", cacheDir: false });
+  const mod = await build(KERNELS[kernel]!(n), "cuda", { device: "cuda", cacheDir: false });
   const [a, b] = [NDArray.fromFloats(inputs[0]!, { dtype: "float16", shape: [n, n] }), NDArray.fromFloats(inputs[1]!, { dtype: "float16", shape: [n, n] })];
   const c = NDArray.from(new Float32Array(n * n).fill(Number.NaN), { shape: [n, n], dtype: "float32" });
   try {
@@ -107,6 +127,7 @@ async function onGpu(n: number, seed: number): Promise<Result> {
     const torch = await torchComparison(n, inputs[0]!, inputs[1]!, ours);
     const ok = !("skipped" in torch) && torch.oursMaxAbsErrorToFloat64 <= 4 * torch.torchFp32MaxAbsErrorToFloat64 + 1e-4;
     return {
+      kernel,
       n,
       device: "cuda",
       oursMs: timing.median,
@@ -123,28 +144,31 @@ async function onGpu(n: number, seed: number): Promise<Result> {
 
 function describe(r: Result): string {
   if (r.device === "sim")
-    return `${r.passed ? "PASS" : "FAIL"} wmma gemm ${r.n}³ on sim: ${r.executorBitsDiffering} elements with other bits than the executor`;
+    return `${r.passed ? "PASS" : "FAIL"} ${r.kernel} gemm ${r.n}³ on sim: ${r.executorBitsDiffering} elements with other bits than the executor`;
   const t = r.torch;
   const torch =
     t === undefined || "skipped" in t
       ? `torch: ${t?.skipped ?? "not run"}`
       : `cuBLAS HGEMM ${t.hgemmMs.toPrecision(4)} ms, ratio ${r.ratioToHgemm?.toFixed(2)}; max |Δ| to float64 ours ${t.oursMaxAbsErrorToFloat64.toExponential(2)}, torch fp32 ${t.torchFp32MaxAbsErrorToFloat64.toExponential(2)}, HGEMM ${t.torchHgemmMaxAbsErrorToFloat64.toExponential(2)} (${t.device})`;
-  return `${r.passed ? "PASS" : "FAIL"} wmma gemm ${r.n}³ on cuda: ${r.oursMs?.toPrecision(4)} ms (${r.tflops?.toFixed(1)} TFLOP/s); ${torch}`;
+  return `${r.passed ? "PASS" : "FAIL"} ${r.kernel} gemm ${r.n}³ on cuda: ${r.oursMs?.toPrecision(4)} ms (${r.tflops?.toFixed(1)} TFLOP/s); ${torch}`;
 }
 
 async function main(): Promise<void> {
   const opts = parseGemmBenchOptions(process.argv.slice(2), { sizes: "2048,4096", dryRunSizes: "128", multipleOf: 128 });
   if (!opts.dryRun && !cuda.available()) throw new Error(`no CUDA device (${cuda.unavailableReason() ?? "unknown"}); run with --dry-run for the simulator`);
+  const kernels = parseKernels(process.argv.slice(2));
   const results: Result[] = [];
   for (const n of opts.sizes) {
-    try {
-      const r = opts.dryRun ? await dryRun(n, opts.seed) : await onGpu(n, opts.seed);
-      results.push(r);
-      console.log(describe(r));
-    } catch (err) {
-      const message = err instanceof Error ? `${err.message}${"log" in err ? `\n${String(err.log)}` : ""}` : String(err);
-      console.log(`FAIL wmma gemm ${n}³: ${message.split("\n").slice(0, 6).join(" | ")}`);
-      process.exitCode = 1;
+    for (const kernel of kernels) {
+      try {
+        const r = opts.dryRun ? await dryRun(kernel, n, opts.seed) : await onGpu(kernel, n, opts.seed);
+        results.push(r);
+        console.log(describe(r));
+      } catch (err) {
+        const message = err instanceof Error ? `${err.message}${"log" in err ? `\n${String(err.log)}` : ""}` : String(err);
+        console.log(`FAIL ${kernel} gemm ${n}³: ${message.split("\n").slice(0, 6).join(" | ")}`);
+        process.exitCode = 1;
+      }
     }
   }
   if (opts.out !== undefined) writeFileSync(opts.out, `${JSON.stringify({ seed: opts.seed, timing: TIMING, results }, null, 2)}\n`);

@@ -69,6 +69,19 @@ export class BankConflictRecorder {
     return index;
   }
 
+  /**
+   * Records one warp-level access whose lanes' byte addresses are already gathered (an ldmatrix:
+   * lane l gives the 16-byte row address l; `INACTIVE` for lanes that give none).
+   */
+  recordWarpAccess(site: number, addresses: ArrayLike<number>, widthBytes: number, access: "load" | "store"): void {
+    const { instructions, wavefronts, idealWavefronts, worstWay } = this.totals;
+    this.counter.count(addresses, 0, widthBytes, access);
+    instructions[site] = instructions[site]! + 1;
+    wavefronts[site] = wavefronts[site]! + this.counter.wavefronts;
+    idealWavefronts[site] = idealWavefronts[site]! + this.counter.idealWavefronts;
+    worstWay[site] = Math.max(worstWay[site]!, this.counter.way);
+  }
+
   /** Costs the accesses still held (call once every block ran). */
   finish(): void {
     this.countInstances();

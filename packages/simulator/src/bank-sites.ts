@@ -56,6 +56,12 @@ export class BankSiteTable {
     return this.addSlot(current.site, access, elementBytes, elementBytes);
   }
 
+  /** A site whose warp accesses the recorder gets gathered (`recordWarpAccess`): no slot. */
+  gatheredSite(site: BankSite): number {
+    this.sites.push(site);
+    return this.sites.length - 1;
+  }
+
   private addSlot(site: number, access: "load" | "store", elementBytes: number, widthBytes: number): number {
     this.slots.push({ site, access, elementBytes, widthBytes });
     return this.slots.length - 1;

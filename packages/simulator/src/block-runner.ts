@@ -8,7 +8,8 @@ import type { CompiledKernel, ThreadFunction } from "./compile-kernel.js";
 import { type Dim3, unflatten, volume } from "./dims.js";
 import { type BarrierGroup, BarrierDivergenceError, OutOfBoundsError, SimulationError, describeLocation } from "./errors.js";
 import type { ThreadClock } from "./thread-clock.js";
-import type { WarpCollectives } from "./wmma/warp-collectives.js";
+import { COLLECTIVE_YIELD, type WarpMma } from "./mma/warp-mma.js";
+import { WARP_SIZE, type WarpCollectives, WarpDivergenceError } from "./wmma/warp-collectives.js";
 
 /** Thrown by the runtime's bounds check; the block runner adds where it happened. */
 export class OutOfBoundsFault extends Error {
@@ -31,6 +32,8 @@ export interface BlockRun {
   readonly clock: ThreadClock;
   /** The warp-collective runtime, when the kernel has WMMA calls. */
   readonly collectives?: WarpCollectives | undefined;
+  /** The mma.sync runtime, when the kernel has ldmatrix or mma calls. */
+  readonly mma?: WarpMma | undefined;
 }
 
 /** Runs block `blockIdx` on fresh `shared` arrays; returns the number of barrier intervals. */
@@ -49,23 +52,50 @@ export function runBlock(run: BlockRun, blockIdx: Dim3, shared: readonly unknown
   }
   clock.startBlock(blockIdx);
   run.collectives?.startBlock(blockIdx);
+  run.mma?.startBlock(blockIdx);
   const state = new Int32Array(n);
+  const step = (t: number): void => {
+    clock.thread = t;
+    let result: IteratorResult<number, void>;
+    try {
+      result = threads[t]!.next();
+    } catch (err) {
+      throw locate(err, compiled, blockIdx, unflatten(t, blockDim));
+    }
+    state[t] = result.done === true ? FINISHED : result.value;
+  };
   for (let intervals = 1; ; intervals++) {
-    for (let t = 0; t < n; t++) {
-      clock.thread = t;
-      let step: IteratorResult<number, void>;
-      try {
-        step = threads[t]!.next();
-      } catch (err) {
-        throw locate(err, compiled, blockIdx, unflatten(t, blockDim));
-      }
-      state[t] = step.done === true ? FINISHED : step.value;
+    if (run.mma === undefined) {
+      for (let t = 0; t < n; t++) step(t);
+    } else {
+      for (let w = 0; w * WARP_SIZE < n; w++) runWarp(run.mma, w, Math.min(n, (w + 1) * WARP_SIZE), state, step, compiled, blockIdx);
     }
     const first = state[0]!;
     if (!state.every((s) => s === first)) throw divergence(compiled, blockIdx, state);
     run.collectives?.endInterval();
     if (first === FINISHED) return intervals;
     clock.nextInterval();
+  }
+}
+
+/**
+ * Runs the threads of warp `w` (up to thread `end`) to their next barrier; whenever every lane
+ * waits at a warp-collective call instead, performs it and runs them on.
+ */
+function runWarp(mma: WarpMma, w: number, end: number, state: Int32Array, step: (t: number) => void, compiled: CompiledKernel, blockIdx: Dim3): void {
+  const start = w * WARP_SIZE;
+  for (;;) {
+    for (let t = start; t < end; t++) step(t);
+    let waiting = 0;
+    for (let t = start; t < end; t++) if (state[t] === COLLECTIVE_YIELD) waiting++;
+    if (waiting === 0) return;
+    if (waiting !== end - start) {
+      const at = state.subarray(start, end).findIndex((s) => s !== COLLECTIVE_YIELD);
+      const where = `kernel ${compiled.kernel.name}, block (${blockIdx.join(", ")}), warp ${w}`;
+      const other = state[start + at] === FINISHED ? "has finished" : `waits at ${compiled.barriers[state[start + at]!] ?? "a barrier"}`;
+      throw new WarpDivergenceError(`${where}: ${waiting} lanes wait at an ldmatrix/mma.sync while lane ${at} ${other}`);
+    }
+    mma.complete(w, end - start);
   }
 }
 

@@ -10,7 +10,8 @@
  *   goes through that memory's shadow;
  * - `T.ptx_cp_async` copies land when their group is waited for (see async-copy-queue.ts).
  * - with the bank-conflict model, every shared access instruction is recorded by the recorder;
- * - WMMA fragments are per-warp storage and the WMMA intrinsics warp-collective calls (wmma/).
+ * - WMMA fragments are per-warp storage and the WMMA intrinsics warp-collective calls (wmma/);
+ * - ldmatrix and mma.sync yield `COLLECTIVE_YIELD` after arriving at their warp's collective (mma/).
  */
 import { type Buffer, type Call, type PrimExpr, type Var, describeAccess, lanesOf, printExpr, constantSize, typedArrayConstructorFor } from "@tessera/ir";
 import { EmitContext, type ErrorSiteTable, type ExecRuntime, RUNTIME_PRELUDE, declareBufferLayout, emitStmt } from "@tessera/ir/executor-kit";
@@ -23,6 +24,8 @@ import { poisonLiteral } from "./poison.js";
 import type { MemoryScope, RaceShadow } from "./race-shadow.js";
 import { writtenGlobals } from "./written-globals.js";
 import { LoopOutliner, POISON_HELPER } from "./outline-loops.js";
+import { MmaEmitter } from "./mma/emit-mma.js";
+import type { WarpMmaSite } from "./mma/warp-mma.js";
 import { WmmaEmitter, isFragmentScope } from "./wmma/emit-wmma.js";
 import type { CollectiveSite } from "./wmma/warp-collectives.js";
 
@@ -68,6 +71,8 @@ export interface CompiledKernel {
   readonly bankSlots: readonly BankSlot[];
   /** The warp-collective (WMMA) call sites, which `$rt.wmma` runs. */
   readonly collectiveSites: readonly CollectiveSite[];
+  /** The mma.sync call sites (ldmatrix, mma, store), which `$rt.mma` runs. */
+  readonly mmaSites: readonly WarpMmaSite[];
   /** `T.tvm_storage_sync(...)` statements in the order they occur; a barrier id indexes this list. */
   readonly barriers: readonly string[];
   /** Bounds-check and division sites of the executor's runtime. */
@@ -107,6 +112,7 @@ export function compileKernel(kernel: DeviceKernel, opts: CompileKernelOptions):
   const outliner = new LoopOutliner(["$async"]);
   // Made once the thread function's parameter names are known (before any statement is emitted).
   let wmma: WmmaEmitter | undefined;
+  let mma: MmaEmitter | undefined;
 
   const ctx = new EmitContext(true, false, {
     loop: outliner.loop,
@@ -118,7 +124,7 @@ export function compileKernel(kernel: DeviceKernel, opts: CompileKernelOptions):
       barriers.push(`barrier #${barriers.length + 1} (${printExpr(call)})`);
       c.line(`yield ${barriers.length - 1};`);
     },
-    intrinsic: (c: EmitContext, call: Call) => wmma!.intrinsic(c, call),
+    intrinsic: (c: EmitContext, call: Call) => wmma!.intrinsic(c, call) || mma!.intrinsic(c, call),
     allocation(c: EmitContext, buffer: Buffer, size: string) {
       if (isFragmentScope(buffer.scope)) return wmma!.allocation(buffer, size);
       switch (buffer.scope) {
@@ -177,6 +183,11 @@ export function compileKernel(kernel: DeviceKernel, opts: CompileKernelOptions):
   // A thread index the kernel does not bind is 0 (and its parameter name is unknown to the loop outliner).
   const threadJs = ([3, 4, 5] as const).map((k) => (dims.bindings.some((b) => b.tag === INDEX_PARAMS[k]) ? params[k]! : "0"));
   wmma = new WmmaEmitter(kernel.name, [threadJs[0]!, threadJs[1]!, threadJs[2]!]);
+  const ldmatrixBankSite =
+    opts.bankConflicts === true
+      ? (buffer: Buffer, text: string) => bankSites.gatheredSite({ buffer: buffer.name, access: "load", text, widthBytes: 16 })
+      : undefined;
+  mma = new MmaEmitter(kernel.name, [threadJs[0]!, threadJs[1]!, threadJs[2]!], ldmatrixBankSite);
   const written = writtenGlobals(kernel);
   for (const p of kernel.params) {
     if (p.kind === "scalar") {
@@ -211,6 +222,7 @@ export function compileKernel(kernel: DeviceKernel, opts: CompileKernelOptions):
     bankSites: bankSites.sites,
     bankSlots: bankSites.slots,
     collectiveSites: wmma.sites,
+    mmaSites: mma.sites,
     barriers,
     errorSites: ctx.sites,
     instantiate: factory,

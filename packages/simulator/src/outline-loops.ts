@@ -1,5 +1,5 @@
 /**
- * Loops without a barrier, taken out of the thread's generator function into plain functions.
+ * Loops without a barrier (or a warp-collective ldmatrix / mma, which yields too), taken out of the thread's generator function into plain functions.
  *
  * A simulated thread is a generator (it yields at each barrier), and V8 optimises the loops of a
  * generator function much less well than those of an ordinary function: on the course's 2048³
@@ -15,6 +15,7 @@
  */
 import { type Call, type For, type Stmt, forEachStmt } from "@tessera/ir";
 import type { EmitContext } from "@tessera/ir/executor-kit";
+import { isCollectiveMmaCall } from "./mma/emit-mma.js";
 
 /** The generated functions' helper that poisons an array and returns it. */
 export const POISON_HELPER = "function $poisoned(a, v) { for (let i = 0; i < a.length; i++) a[i] = v; return a; }";
@@ -75,7 +76,7 @@ function containsBarrier(stmt: Stmt): boolean {
   let found = false;
   forEachStmt(stmt, (s) => {
     if (found) return false;
-    if (s.kind === "Evaluate" && s.value.kind === "Call" && (s.value as Call).op === "tvm_storage_sync") found = true;
+    if (s.kind === "Evaluate" && s.value.kind === "Call" && ((s.value as Call).op === "tvm_storage_sync" || isCollectiveMmaCall(s.value as Call))) found = true;
     return !found;
   });
   return found;

@@ -15,6 +15,7 @@ import { poisonedArray } from "./poison.js";
 import type { KernelReport } from "./reports.js";
 import { RaceShadow } from "./race-shadow.js";
 import { ThreadClock } from "./thread-clock.js";
+import { WarpMma } from "./mma/warp-mma.js";
 import { WarpCollectives } from "./wmma/warp-collectives.js";
 
 export interface SimulationOptions {
@@ -66,16 +67,18 @@ export function simulateKernel(kernel: DeviceKernel, args: readonly KernelArgume
   const findings = new FindingCollector(kernel.name, block, compiled.accessSites, opts.maxReports ?? 20, clock);
   const shadows = compiled.tracked.map((m) => new RaceShadow(m.buffer.name, m.scope, m.elements, clock, findings));
   const collectives = compiled.collectiveSites.length > 0 ? new WarpCollectives(kernel.name, block, compiled.collectiveSites) : undefined;
+  const banks = bankConflicts ? new BankConflictRecorder(clock, compiled.bankSlots, compiled.bankSites.length) : undefined;
+  const mma = compiled.mmaSites.length > 0 ? new WarpMma(kernel.name, block, compiled.mmaSites, banks) : undefined;
   const runtime = {
     ...makeRuntime(compiled.errorSites),
     wmma: collectives,
+    mma,
     outOfBounds(site: number, indices: readonly number[], shape: readonly number[]): never {
       throw new OutOfBoundsFault(site, indices, shape);
     },
     asyncCopies: () => new DeferredCopies(compiled.errorSites),
   };
-  const banks = bankConflicts ? new BankConflictRecorder(clock, compiled.bankSlots, compiled.bankSites.length) : undefined;
-  const run = { compiled, thread: compiled.instantiate(runtime, shadows, banks), args: values, clock, collectives };
+  const run = { compiled, thread: compiled.instantiate(runtime, shadows, banks), args: values, clock, collectives, mma };
   let intervalsPerBlock = 0;
   for (const blockIdx of blocks) {
     const shared = compiled.shared.map((a) => poisonedArray(a.buffer.dtype, a.elements));

@@ -102,7 +102,8 @@ const DYNAMIC_WAIT_HELPER = guarded("TESSERA_CP_ASYNC_WAIT_DYNAMIC_DEFINED", [
   "}",
 ]);
 
-function guarded(guard: string, lines: readonly string[]): string {
+/** `lines` inside an include guard, so that concatenated translation units define them once. */
+export function guarded(guard: string, lines: readonly string[]): string {
   return [`#ifndef ${guard}`, `#define ${guard}`, ...lines, "#endif"].join("\n");
 }
 

@@ -29,6 +29,7 @@ import type { EmitContext } from "./context.js";
 import { ExprEmitter } from "./expr-emitter.js";
 import { type LaunchShape, launchShape } from "./launch.js";
 import type { Feature } from "./preamble.js";
+import { MMA_OPS, mmaStatement } from "./mma.js";
 import { WMMA_OPS, fragmentDeclaration, inferFragments, wmmaStatement } from "./wmma.js";
 
 export interface KernelEmitOptions {
@@ -205,6 +206,7 @@ class KernelEmitter extends StmtWalker<EmitContext, ExprEmitter> {
     const copy = asAsyncCopy(call);
     if (copy !== undefined) return cpAsyncStatement(this.ctx, this.exprs, copy);
     if (WMMA_OPS.has(call.op)) return wmmaStatement(this.ctx, this.exprs, call);
+    if (MMA_OPS.has(call.op)) return mmaStatement(this.ctx, this.exprs, call);
     return undefined;
   }
 

@@ -8,6 +8,7 @@ import { type EmittedKernel, type KernelEmitOptions, emitKernel } from "./kernel
 import { launchMetadata } from "./launch.js";
 import { usesAsyncCopy } from "./async-copy.js";
 import { CodegenError } from "./errors.js";
+import { usesMma } from "./mma.js";
 import { asyncCopyUnsupported, supportsAsyncCopy } from "../targets/cuda.js";
 import { type Feature, preamble } from "./preamble.js";
 
@@ -38,6 +39,9 @@ export function emitModule(module: LoweredModule, options: KernelEmitOptions): E
     const emitted = emitKernel(kernel, { noalias: moduleNoalias(module), ...options });
     if (usesAsyncCopy(emitted.features) && !supportsAsyncCopy(module.target)) {
       throw new CodegenError(kernel.name, asyncCopyUnsupported(module.target));
+    }
+    if (usesMma(emitted.features) && !supportsAsyncCopy(module.target)) {
+      throw new CodegenError(kernel.name, `mma.sync m16n8k16/m16n8k8 needs sm_80 or newer; target ${module.target.name} is ${module.target.arch}`);
     }
     for (const f of emitted.features) features.add(f);
     return { kernel, emitted, launch: launchMetadata(kernel, emitted.shape, emitted.dynamicSharedBytes) };

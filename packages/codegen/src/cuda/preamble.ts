@@ -5,6 +5,7 @@
  */
 import { type AsyncCopyFeature, asyncCopyPreamble } from "./async-copy.js";
 import { type HalfTypeFeature, halfTypePreamble } from "./half-types.js";
+import { type MmaFeature, mmaPreamble } from "./mma.js";
 import { type WmmaFeature, wmmaPreamble } from "./wmma.js";
 
 /** Floor division and modulo for signed integers: C's `/` and `%` truncate toward zero. */
@@ -49,13 +50,14 @@ function vectorOperators(type: string): string {
   return [`#ifndef ${guard}`, `#define ${guard}`, `// Element-wise arithmetic on ${type}.`, ...ops, "#endif"].join("\n");
 }
 
-export type Feature = "floordiv" | `vector_ops:${string}` | AsyncCopyFeature | HalfTypeFeature | WmmaFeature;
+export type Feature = "floordiv" | `vector_ops:${string}` | AsyncCopyFeature | HalfTypeFeature | WmmaFeature | MmaFeature;
 
 /** The preamble for a set of features, in a fixed order; empty when nothing is needed. */
 export function preamble(features: ReadonlySet<Feature>): string {
   // The 16-bit float headers come first: later helpers may use their types.
   const parts: string[] = halfTypePreamble((f) => features.has(f));
   parts.push(...wmmaPreamble((f) => features.has(f)));
+  parts.push(...mmaPreamble((f) => features.has(f)));
   if (features.has("floordiv")) parts.push(FLOOR_DIV_MOD);
   for (const type of Object.keys(LANES)) {
     if (features.has(`vector_ops:${type}`)) parts.push(vectorOperators(type));

@@ -109,16 +109,16 @@ export function wmmaStatement(ctx: EmitContext, exprs: ExprEmitter, call: Call):
     case "tvm_fill_fragment":
       return `nvcuda::wmma::fill_fragment(${fragment(0)}, ${arg(5)});`;
     case "tvm_load_matrix_sync":
-      return `nvcuda::wmma::load_matrix_sync(${fragment(0)}, ${pointer(ctx, exprs, call.args[5]!, call.op)}, ${arg(6)});`;
+      return `nvcuda::wmma::load_matrix_sync(${fragment(0)}, ${accessPointer(ctx, exprs, call.args[5]!, call.op)}, ${arg(6)});`;
     case "tvm_store_matrix_sync":
-      return `nvcuda::wmma::store_matrix_sync(${pointer(ctx, exprs, call.args[5]!, call.op)}, ${fragment(0)}, ${arg(6)}, nvcuda::wmma::mem_${stringArg(ctx, call, 7)});`;
+      return `nvcuda::wmma::store_matrix_sync(${accessPointer(ctx, exprs, call.args[5]!, call.op)}, ${fragment(0)}, ${arg(6)}, nvcuda::wmma::mem_${stringArg(ctx, call, 7)});`;
     default:
       return `nvcuda::wmma::mma_sync(${[0, 2, 4, 6].map(fragment).join(", ")});`;
   }
 }
 
 /** `T.tvm_access_ptr(type, data, offset, extent, mask)` as `name + offset`. */
-function pointer(ctx: EmitContext, exprs: ExprEmitter, e: PrimExpr, op: string): string {
+export function accessPointer(ctx: EmitContext, exprs: ExprEmitter, e: PrimExpr, op: string): string {
   const data = e.kind === "Call" && e.op === "tvm_access_ptr" ? e.args[1] : undefined;
   const storage = data?.kind === "Var" ? ctx.storage.get(data) : undefined;
   if (storage === undefined || e.kind !== "Call") return fail(ctx, `T.${op} needs a T.tvm_access_ptr into a kernel parameter or allocation`);

@@ -10,6 +10,7 @@ import type { Pass } from "./pass.js";
 import { PASSES_FRONT, simplifyPass } from "./passes/index.js";
 import { injectPTXAsyncCopyPass } from "./passes/inject-ptx-async-copy.js";
 import { injectVirtualThreadPass } from "./passes/inject-virtual-thread.js";
+import { lowerWarpMemoryPass } from "./passes/lower-warp-memory.js";
 import { functionSymbol, splitHostDevice } from "./passes/split-host-device.js";
 import { threadSyncPass } from "./passes/thread-sync.js";
 import { unrollLoopPass } from "./passes/unroll-loop.js";
@@ -21,6 +22,7 @@ import { runPasses } from "./run-passes.js";
 export const CUDA_LOWERING_PASSES: readonly Pass[] = [
   ...PASSES_FRONT,
   simplifyPass,
+  lowerWarpMemoryPass,
   vectorizeLoopPass,
   injectVirtualThreadPass,
   unrollLoopPass,

@@ -30,6 +30,7 @@ const PASS_DESCRIPTIONS: Readonly<Record<string, string>> = {
   lowerOpaqueBlock: "blocks removed: predicates become ifs, thread bindings become thread_extent attributes, pragma_* and launch-bounds annotations attributes",
   flattenBuffer: "multi-dimensional buffers become flat buffers",
   simplify: "arithmetic simplification",
+  lowerWarpMemory: "warp-scope registers of the mma.sync intrinsics become per-thread local registers; their operands become each thread's register index",
   vectorizeLoop: "vectorized loops become Ramp/Broadcast accesses, or serial loops; a 64/128-bit access not provably aligned is a LoweringError",
   injectVirtualThread:
     "virtual threads pushed down: code independent of the vthread stays once, dependent statements are copied per vthread (unrolled below 16), dependent allocations get a slice per vthread",

@@ -194,6 +194,7 @@ describe("lower (the whole pipeline)", () => {
       "lowerOpaqueBlock",
       "flattenBuffer",
       "simplify",
+      "lowerWarpMemory",
       "vectorizeLoop",
       "injectVirtualThread",
       "unrollLoop",

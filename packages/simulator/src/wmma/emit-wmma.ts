@@ -6,6 +6,7 @@
  */
 import { type Buffer, type Call, type PrimExpr, type Var, printExpr } from "@tessera/ir";
 import { type EmitContext, emitExpr } from "@tessera/ir/executor-kit";
+import { type PointerJs, accessPointerJs } from "../access-pointer.js";
 import { SimulationError } from "../errors.js";
 import type { FragmentRole } from "./fragment-ops.js";
 import type { CollectiveSite } from "./warp-collectives.js";
@@ -88,14 +89,8 @@ export class WmmaEmitter {
     return { js, buffer };
   }
 
-  /** A `T.tvm_access_ptr(type, data, offset, extent, mask)`: the array and the offset. */
-  private pointer(ctx: EmitContext, e: PrimExpr, text: string): { array: string; offset: string; dtype: string } {
-    const data = e.kind === "Call" && e.op === "tvm_access_ptr" ? e.args[1] : undefined;
-    const array = data?.kind === "Var" ? ctx.arrayOf(data) : undefined;
-    const owner = data?.kind === "Var" ? ctx.storageOwner(data) : undefined;
-    if (e.kind !== "Call" || array === undefined || owner === undefined)
-      this.fail(`${text}: the pointer must be a T.tvm_access_ptr into a buffer of the kernel`);
-    return { array, offset: emitExpr(ctx, e.args[2]!), dtype: owner.dtype };
+  private pointer(ctx: EmitContext, e: PrimExpr, text: string): PointerJs {
+    return accessPointerJs(ctx, e) ?? this.fail(`${text}: the pointer must be a T.tvm_access_ptr into a buffer of the kernel`);
   }
 
   private constant(call: Call, i: number, text: string): number {

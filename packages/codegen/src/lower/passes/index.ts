@@ -35,6 +35,7 @@ export const PASSES_FRONT: readonly Pass[] = [
 
 export { vectorizeLoopPass } from "./vectorize-loop.js";
 export { injectVirtualThreadPass } from "./inject-virtual-thread.js";
+export { lowerWarpMemory, lowerWarpMemoryPass } from "./lower-warp-memory.js";
 export { unrollLoopPass, MAX_UNROLLED_STATEMENTS } from "./unroll-loop.js";
 export { threadSyncPass } from "./thread-sync.js";
 export { injectPTXAsyncCopyPass } from "./inject-ptx-async-copy.js";

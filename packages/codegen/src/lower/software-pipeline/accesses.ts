@@ -4,12 +4,15 @@
  * statement's own loops and the loops around the pipeline, including the pipelined loop and the
  * thread loops. Two statement instances compared for a dependence may be of different iterations
  * and threads, so outer variables may differ between them; buffers allocated inside the
- * statement are private to it and not listed.
+ * statement are private to it and not listed. A `T.tvm_access_ptr` into one of the `known`
+ * buffers (a tensor intrinsic's operand) reads and/or writes, by its mask, the whole buffer (as
+ * TVM's region detector takes it).
  */
 import {
   type Buffer,
   type BufferLoad,
   type BufferStore,
+  type Call,
   type For,
   type IntBound,
   IRVisitor,
@@ -57,8 +60,8 @@ export class LoopBounds implements VarBoundFacts {
   }
 }
 
-export function stmtAccesses(stmt: Stmt, outer: readonly For[]): StmtAccesses {
-  const collector = new AccessCollector(new LoopBounds(outer));
+export function stmtAccesses(stmt: Stmt, outer: readonly For[], known: readonly Buffer[] = []): StmtAccesses {
+  const collector = new AccessCollector(new LoopBounds(outer), new Map(known.map((b) => [b.data, b])));
   collector.visitStmt(stmt);
   return { reads: collector.boxes(collector.reads), writes: collector.boxes(collector.writes) };
 }
@@ -78,7 +81,10 @@ class AccessCollector extends IRVisitor {
   readonly writes = new Map<Var, { buffer: Buffer; bounds: IntBound[] }>();
   private readonly privateStorage = new Set<Var>();
 
-  constructor(private readonly facts: LoopBounds) {
+  constructor(
+    private readonly facts: LoopBounds,
+    private readonly known: ReadonlyMap<Var, Buffer>,
+  ) {
     super();
   }
 
@@ -110,8 +116,30 @@ class AccessCollector extends IRVisitor {
     this.record(this.reads, e.buffer, e.indices);
   }
 
+  override visitExpr(e: PrimExpr): void {
+    super.visitExpr(e);
+    if (e.kind === "Call") this.recordPointer(e);
+  }
+
+  private recordPointer(e: Call): void {
+    const data = e.op === "tvm_access_ptr" ? e.args[1] : undefined;
+    const buffer = data?.kind === "Var" ? this.known.get(data) : undefined;
+    const mask = e.args[4];
+    if (buffer === undefined || mask?.kind !== "IntImm") return;
+    const whole = buffer.shape.map((extent) => ({ min: 0, max: constIntBoundOf(extent, this.facts).max - 1 }));
+    if ((mask.value & 1) !== 0) this.merge(this.reads, buffer, whole);
+    if ((mask.value & 2) !== 0) this.merge(this.writes, buffer, whole);
+  }
+
   private record(table: Map<Var, { buffer: Buffer; bounds: IntBound[] }>, buffer: Buffer, indices: readonly PrimExpr[]): void {
-    const bounds = indices.map((i) => constIntBoundOf(i, this.facts));
+    this.merge(
+      table,
+      buffer,
+      indices.map((i) => constIntBoundOf(i, this.facts)),
+    );
+  }
+
+  private merge(table: Map<Var, { buffer: Buffer; bounds: IntBound[] }>, buffer: Buffer, bounds: IntBound[]): void {
     const previous = table.get(buffer.data);
     if (previous === undefined || previous.bounds.length !== bounds.length) {
       table.set(buffer.data, { buffer, bounds });

@@ -3,7 +3,9 @@
  * statement's original iteration, accesses of multi-versioned buffers given the version index
  * (the iteration modulo the version count) as their new leading index, indices and conditions
  * simplified under what is known of the new loop. Block regions of such buffers name the
- * instance's version, or, as TVM writes them where the maximum stage is not 1, all versions.
+ * instance's version, or, as TVM writes them where the maximum stage is not 1, all versions. A
+ * `T.tvm_access_ptr` into such a buffer (a tensor intrinsic's operand) points into the instance's
+ * version: its offset grows by the version times the version stride, as TVM rewrites it.
  */
 import {
   type Analyzer,
@@ -16,8 +18,10 @@ import {
   type PrimExpr,
   type Stmt,
   type Var,
+  add,
   floormod,
   intImm,
+  mul,
 } from "@tessera/ir";
 
 export interface VersionedBuffer {
@@ -46,6 +50,16 @@ export class InstanceRewriter extends IRMutator {
 
   override visitVar(v: Var): PrimExpr {
     return v === this.loopVar ? this.loopValue : v;
+  }
+
+  override visitExpr(e: PrimExpr): PrimExpr {
+    const out = super.visitExpr(e);
+    if (out.kind !== "Call" || out.op !== "tvm_access_ptr") return out;
+    const data = out.args[1];
+    const v = data?.kind === "Var" ? this.versioned.get(data) : undefined;
+    if (v === undefined) return out;
+    const offset = this.analyzer.simplify(add(out.args[2]!, mul(this.version(v.versions), versionStride(v.buffer))));
+    return { ...out, args: [out.args[0]!, v.buffer.data, offset, ...out.args.slice(3)] };
   }
 
   override visitBufferLoad(e: BufferLoad): PrimExpr {
@@ -95,4 +109,10 @@ export class InstanceRewriter extends IRMutator {
     }
     return index;
   }
+}
+
+/** Elements between two versions of a multi-versioned buffer (its leading stride). */
+function versionStride(buffer: Buffer): PrimExpr {
+  if (buffer.strides.length > 0) return buffer.strides[0]!;
+  return buffer.shape.slice(1).reduce<PrimExpr>((acc, d) => mul(acc, d), intImm(1));
 }

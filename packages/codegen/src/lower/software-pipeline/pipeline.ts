@@ -43,7 +43,7 @@ export function pipelineLoop(loop: For, enclosing: readonly For[], form: Pipelin
 
   const around = [...enclosing, loop];
   // Every statement becomes a block, as TVM blockizes them: its bounds check becomes the block's predicate.
-  const stmts = body.stmts.map((stmt, position) => pipelineStmt(realizeBlock(stmt, blockRegions), position, annotation, around));
+  const stmts = body.stmts.map((stmt, position) => pipelineStmt(realizeBlock(stmt, blockRegions), position, annotation, around, body.allocs));
   const doubled = doubleBuffered(loop);
   const versions = new Map(body.allocs.map((b) => [b.data, versionCount(b, stmts, doubled)]));
   const allocated = new Set(body.allocs.map((b) => b.data));
@@ -71,7 +71,7 @@ export function pipelineLoop(loop: For, enclosing: readonly For[], form: Pipelin
   return allocationBlock(seq(sections), allocs, blockRegions);
 }
 
-function pipelineStmt(stmt: Stmt, position: number, annotation: PipelineAnnotation, around: readonly For[]): PipelineStmt {
+function pipelineStmt(stmt: Stmt, position: number, annotation: PipelineAnnotation, around: readonly For[], allocs: readonly Buffer[]): PipelineStmt {
   const stage = annotation.stages[position]!;
   return {
     position,
@@ -79,7 +79,7 @@ function pipelineStmt(stmt: Stmt, position: number, annotation: PipelineAnnotati
     stage,
     order: annotation.orders[position]!,
     isAsync: annotation.asyncStages.has(stage),
-    accesses: stmtAccesses(stmt, around),
+    accesses: stmtAccesses(stmt, around, allocs),
   };
 }
 

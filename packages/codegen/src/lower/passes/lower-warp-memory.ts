@@ -1,0 +1,164 @@
+/**
+ * `lowerWarpMemory` (TVM LowerWarpMemory, for the mma.sync intrinsics): a `warp` allocation holds
+ * 32 lanes × `width` registers per group (`[groups, 32, width]` flat, as the ldmatrix/mma layouts
+ * write it), and becomes a `local` allocation of `groups × width` registers per thread. Each
+ * register operand of an mma.sync intrinsic, `x = width·threadIdx.x + r`, becomes the thread's
+ * own register index `r // (32·width) · width + r % width`. `width` is the coefficient of
+ * threadIdx.x in those offsets. TVM also turns plain loads of another lane's register into warp
+ * shuffles; ours refuses any access of a warp buffer outside the intrinsics.
+ */
+import {
+  type Allocate,
+  Analyzer,
+  type BufferLoad,
+  type BufferStore,
+  type Call,
+  IRMutator,
+  type PrimExpr,
+  type PrimFunc,
+  type Stmt,
+  type Var,
+  add,
+  constantSize,
+  floordiv,
+  floormod,
+  forEachExpr,
+  forEachStmt,
+  intImm,
+  linearFormOf,
+  mul,
+  printExpr,
+  withBuffer,
+} from "@tessera/ir";
+import { LoweringError } from "../errors.js";
+import { cudaPass } from "../pass.js";
+import { registerOperands } from "../util/warp-operands.js";
+
+const PASS = "lowerWarpMemory";
+const WARP_SIZE = 32;
+const LANE_TAG = "threadIdx.x";
+
+interface WarpBuffer {
+  readonly name: string;
+  /** Registers of one lane per group. */
+  readonly width: number;
+  /** Registers per thread after lowering. */
+  readonly perThread: number;
+}
+
+function fail(detail: string): never {
+  throw new LoweringError(PASS, detail);
+}
+
+/** `x` as `coef · threadIdx.x + rest`. */
+function splitLane(x: PrimExpr): { coef: number; rest: PrimExpr } {
+  const form = linearFormOf(new Analyzer().simplify(x));
+  let coef = 0;
+  let rest: PrimExpr = intImm(form.constant, x.dtype);
+  for (const t of form.terms) {
+    if (t.atom.kind === "Var" && t.atom.name === LANE_TAG) coef += t.coef;
+    else rest = add(rest, t.coef === 1 ? t.atom : mul(t.atom, t.coef));
+  }
+  return { coef, rest };
+}
+
+/** The per-lane register offsets of `func`'s mma.sync intrinsics (ldmatrix, mma), by buffer data variable. */
+function laneOffsets(body: Stmt): Map<Var, PrimExpr[]> {
+  const found = new Map<Var, PrimExpr[]>();
+  forEachExpr(body, (e) => {
+    if (e.kind !== "Call") return;
+    for (const operand of registerOperands(e)) {
+      const data = e.args[operand.buffer];
+      const offset = e.args[operand.offset];
+      if (!operand.perLane || data?.kind !== "Var" || offset === undefined) continue;
+      const list = found.get(data) ?? [];
+      list.push(offset);
+      found.set(data, list);
+    }
+  });
+  return found;
+}
+
+function planWarpBuffer(alloc: Allocate, offsets: readonly PrimExpr[]): WarpBuffer {
+  const name = alloc.buffer.name;
+  const size = constantSize(alloc.buffer);
+  if (size === undefined) fail(`warp buffer ${name} has no constant size`);
+  if (offsets.length === 0) fail(`warp buffer ${name} is loaded by no ldmatrix and used by no mma, so its registers per lane are unknown`);
+  const widths = new Set(offsets.map((x) => splitLane(x).coef));
+  const [width] = widths;
+  if (widths.size !== 1 || width === undefined || width <= 0)
+    fail(`the register offsets of warp buffer ${name} give its lanes different widths (coefficients of ${LANE_TAG}: ${[...widths].join(", ")})`);
+  if (size % (WARP_SIZE * width) !== 0) fail(`warp buffer ${name} of ${size} elements is not a whole number of ${WARP_SIZE} lanes × ${width} registers`);
+  return { name, width, perThread: size / WARP_SIZE };
+}
+
+class WarpMemoryRewriter extends IRMutator {
+  private readonly analyzer = new Analyzer();
+
+  constructor(private readonly plans: ReadonlyMap<Var, WarpBuffer>) {
+    super();
+  }
+
+  override visitStmt(s: Stmt): Stmt {
+    const visited = super.visitStmt(s);
+    if (visited.kind !== "Allocate" || this.plans.get(visited.buffer.data) === undefined) return visited;
+    const plan = this.plans.get(visited.buffer.data)!;
+    return { ...visited, buffer: withBuffer(visited.buffer, { scope: "local", shape: [intImm(plan.perThread)], data: visited.buffer.data }) };
+  }
+
+  override visitExpr(e: PrimExpr): PrimExpr {
+    const visited = super.visitExpr(e);
+    return visited.kind === "Call" ? this.rewriteCall(visited) : visited;
+  }
+
+  private rewriteCall(call: Call): Call {
+    const operands = registerOperands(call);
+    if (operands.length === 0) return call;
+    const args = [...call.args];
+    for (const operand of operands) {
+      const data = args[operand.buffer];
+      const plan = data?.kind === "Var" ? this.plans.get(data) : undefined;
+      if (plan === undefined) continue;
+      args[operand.offset] = this.threadRegister(plan, args[operand.offset]!, operand.perLane);
+    }
+    return { ...call, args };
+  }
+
+  /** The thread's register index of warp offset `x` (of lane 0 for a group operand). */
+  private threadRegister(plan: WarpBuffer, x: PrimExpr, perLane: boolean): PrimExpr {
+    const { coef, rest } = splitLane(x);
+    if (coef !== (perLane ? plan.width : 0))
+      fail(`the register offset ${printExpr(x)} of warp buffer ${plan.name} has ${LANE_TAG} × ${coef}, expected × ${perLane ? plan.width : 0}`);
+    const group = WARP_SIZE * plan.width;
+    if (!this.analyzer.canProveLess(floormod(rest, group), plan.width))
+      fail(`the register offset ${printExpr(x)} of warp buffer ${plan.name} does not start at lane 0 of a group of ${WARP_SIZE} × ${plan.width} registers`);
+    return this.analyzer.simplify(add(mul(floordiv(rest, group), plan.width), floormod(rest, plan.width)));
+  }
+}
+
+function refusePlainAccesses(body: Stmt, warpData: ReadonlySet<Var>): void {
+  const check = (x: BufferLoad | BufferStore, what: string) => {
+    if (warpData.has(x.buffer.data))
+      fail(`warp buffer ${x.buffer.name} is ${what} outside the mma.sync intrinsics (only ldmatrix, mma, fill and store may use warp registers)`);
+  };
+  forEachStmt(body, (s) => {
+    if (s.kind === "BufferStore") check(s, "stored to");
+  });
+  forEachExpr(body, (e) => {
+    if (e.kind === "BufferLoad") check(e, "read");
+  });
+}
+
+export function lowerWarpMemory(func: PrimFunc): PrimFunc {
+  const allocs: Allocate[] = [];
+  forEachStmt(func.body, (s) => {
+    if (s.kind === "Allocate" && s.buffer.scope === "warp") allocs.push(s);
+  });
+  if (allocs.length === 0) return func;
+  refusePlainAccesses(func.body, new Set(allocs.map((a) => a.buffer.data)));
+  const offsets = laneOffsets(func.body);
+  const plans = new Map(allocs.map((a) => [a.buffer.data, planWarpBuffer(a, offsets.get(a.buffer.data) ?? [])] as const));
+  return { ...func, body: new WarpMemoryRewriter(plans).visitStmt(func.body) };
+}
+
+export const lowerWarpMemoryPass = cudaPass(PASS, (func) => lowerWarpMemory(func));

@@ -1,0 +1,48 @@
+/**
+ * The mma.sync intrinsics that take warp-register operands (TVM's legacy PTX builtins, as our
+ * tensor intrinsics emit them): which arguments are a register buffer and its element offset.
+ * Shared by lowerWarpMemory, the CUDA generator and the simulator.
+ */
+import type { Call } from "@tessera/ir";
+
+export const PTX_LDMATRIX = "ptx_legacy.ldmatrix";
+export const PTX_MMA = "ptx_legacy.mma";
+export const MMA_FILL = "cuda.mma_fill_legacy";
+export const MMA_STORE = "cuda.mma_store_legacy";
+
+/**
+ * A register operand: argument positions of the buffer and its offset; `perLane` offsets name the
+ * calling lane's registers (`width·threadIdx.x + …`), the others the warp's group (lane 0).
+ */
+export interface RegisterOperand {
+  readonly buffer: number;
+  readonly offset: number;
+  readonly perLane: boolean;
+}
+
+const lane = (buffer: number, offset: number): RegisterOperand => ({ buffer, offset, perLane: true });
+const group = (buffer: number, offset: number): RegisterOperand => ({ buffer, offset, perLane: false });
+
+const REGISTER_OPERANDS: Readonly<Record<string, readonly RegisterOperand[]>> = {
+  // ldmatrix(trans, num, ".b16", dst, dst_offset, smem_ptr, smem_offset)
+  [PTX_LDMATRIX]: [lane(3, 4)],
+  // mma(shape, layout_a, layout_b, type_a, type_b, type_c, A, a_off, B, b_off, C, c_off, saturate)
+  [PTX_MMA]: [lane(6, 7), lane(8, 9), lane(10, 11)],
+  // mma_fill(local_size, C, c_off)
+  [MMA_FILL]: [group(1, 2)],
+  // mma_store(m, n, dst_ptr, W, w_off, stride)
+  [MMA_STORE]: [group(3, 4)],
+};
+
+/** Arity of each op. */
+export const WARP_OP_ARITY: Readonly<Record<string, number>> = { [PTX_LDMATRIX]: 7, [PTX_MMA]: 13, [MMA_FILL]: 3, [MMA_STORE]: 6 };
+
+/** Whether `call` is one of the mma.sync register intrinsics. */
+export function isWarpRegisterOp(call: Call): boolean {
+  return REGISTER_OPERANDS[call.op] !== undefined;
+}
+
+/** The register operands of a register intrinsic; empty for any other call. */
+export function registerOperands(call: Call): readonly RegisterOperand[] {
+  return REGISTER_OPERANDS[call.op] ?? [];
+}

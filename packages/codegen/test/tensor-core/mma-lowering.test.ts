@@ -1,0 +1,113 @@
+/**
+ * The mma.sync GEMM lowers through the CUDA pipeline: lowerWarpMemory turns each warp-scope
+ * fragment into the registers of one thread, and the operands of ldmatrix / mma / fill / store
+ * into that thread's register index; offsets that do not fit the lane layout are refused by name.
+ * Its CUDA is inline PTX, refused below sm_80.
+ */
+import { SMALL_MMA_PARAMS, mmaGemmSchedule } from "@tessera/corpus";
+import { type Allocate, type Call, type PrimFunc, forEachExpr, forEachStmt, parsePrimFunc, printExpr } from "@tessera/ir";
+import { describe, expect, it } from "vitest";
+import { CodegenError, codegenCuda } from "../../src/cuda/index.js";
+import { LoweringError, lower } from "../../src/index.js";
+import { lowerWarpMemory } from "../../src/lower/passes/index.js";
+
+const module = lower(mmaGemmSchedule(128), "nvidia/a100");
+const kernel = module.kernels[0]!;
+
+function calls(func: { body: PrimFunc["body"] }, op: string): Call[] {
+  const found: Call[] = [];
+  forEachExpr(func.body, (e) => {
+    if (e.kind === "Call" && e.op === op) found.push(e);
+  });
+  return found;
+}
+
+describe("lowering the mma.sync GEMM", () => {
+  it("gives each thread 8 registers per fragment (local), none in warp scope", () => {
+    const allocs: Allocate[] = [];
+    forEachStmt(kernel.body, (s) => {
+      if (s.kind === "Allocate" && s.buffer.scope !== "shared") allocs.push(s);
+    });
+    expect(allocs.map((a) => `${a.buffer.name}:${a.buffer.scope}:${printExpr(a.buffer.shape[0]!)}`).sort()).toEqual([
+      "A_shared_warp:local:8",
+      "B_shared_warp:local:8",
+      "C_warp:local:8",
+    ]);
+  });
+
+  it("indexes the registers per thread: both m16n8k16 halves, B and C at +4", () => {
+    const mmas = calls(kernel, "ptx_legacy.mma").map((c) => [7, 9, 11].map((i) => printExpr(c.args[i]!)).join(" "));
+    expect(mmas).toEqual(["0 0 0", "0 4 4"]);
+    expect(calls(kernel, "ptx_legacy.ldmatrix").map((c) => printExpr(c.args[4]!))).toEqual(["0", "0"]);
+  });
+});
+
+/** One warp buffer of two groups, loaded by ldmatrix with the given destination offset. */
+const warpFunc = (offset: string, extra = "") =>
+  parsePrimFunc(`
+@T.prim_func
+def main(S: T.Buffer((256,), "float16")):
+    W = T.allocate([512], "float16", "warp")
+    W_1 = T.Buffer((512,), "float16", data=W, scope="warp")
+    with T.launch_thread("threadIdx.x", 32) as threadIdx_x:
+        T.ptx_legacy.ldmatrix(T.bool(False), 4, ".b16", W, ${offset}, T.tvm_access_ptr(T.type_annotation("float16"), S.data, 0, 256, 1), threadIdx_x * 8, dtype="float16")
+        T.cuda.mma_fill_legacy(8, W, 256, dtype="float16")${extra}
+`);
+
+describe("lowerWarpMemory", () => {
+  it("maps group g, lane t, register r (offset 256g + 8t + r) to register 8g + r", () => {
+    const f = lowerWarpMemory(warpFunc("256 + threadIdx_x * 8"));
+    expect(printExpr(calls(f, "ptx_legacy.ldmatrix")[0]!.args[4]!)).toBe("8");
+    expect(printExpr(calls(f, "cuda.mma_fill_legacy")[0]!.args[2]!)).toBe("8");
+  });
+
+  it("refuses an offset that reaches into another lane's registers", () => {
+    expect(() => lowerWarpMemory(warpFunc("threadIdx_x * 8 + 12"))).toThrow(LoweringError);
+    expect(() => lowerWarpMemory(warpFunc("threadIdx_x * 8 + 12"))).toThrow(
+      /lowerWarpMemory: the register offset threadIdx_x \* 8 \+ 12 of warp buffer W does not start at lane 0/,
+    );
+  });
+
+  it("refuses a plain access of warp registers", () => {
+    expect(() => lowerWarpMemory(warpFunc("threadIdx_x * 8", "\n        W_1[threadIdx_x] = T.float16(1)"))).toThrow(
+      "lowerWarpMemory: warp buffer W is stored to outside the mma.sync intrinsics",
+    );
+  });
+});
+
+describe("the mma.sync GEMM software-pipelined (2 stages, cp.async)", () => {
+  // Regression: the pipeline saw no reader of the shared tiles (ldmatrix reads them through a
+  // T.tvm_access_ptr), so it neither double-buffered them nor waited for the copies.
+  const pipelined = lower(mmaGemmSchedule(128, { ...SMALL_MMA_PARAMS, pipelineStages: 2 }), "nvidia/a100").kernels[0]!;
+
+  it("double-buffers the shared tiles and points each ldmatrix into the stage's version", () => {
+    const shared: string[] = [];
+    forEachStmt(pipelined.body, (s) => {
+      if (s.kind === "Allocate" && s.buffer.scope === "shared") shared.push(`${s.buffer.name}[${printExpr(s.buffer.shape[0]!)}]`);
+    });
+    // Two versions of 32 rows × 40 halves, the last one compacted to the 1272 elements used.
+    expect(shared).toEqual(["A_shared[2552]", "B_shared[2552]"]);
+    const pointers = calls(pipelined, "ptx_legacy.ldmatrix").map((c) => printExpr((c.args[5] as Call).args[2]!));
+    expect(pointers.some((p) => p.includes("k_0_0 % 2 * 1280"))).toBe(true);
+    expect(calls(pipelined, "ptx_cp_async").length).toBeGreaterThan(0);
+  });
+});
+
+describe("CUDA C of the mma.sync GEMM", () => {
+  const source = codegenCuda(module).source;
+
+  it("is inline PTX: ldmatrix (.trans for B) and m16n8k16 on 16-byte aligned register arrays", () => {
+    expect(source).toContain('asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\\n"');
+    expect(source).toContain("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16");
+    expect(source).toContain("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3}");
+    expect(source).toContain("__align__(16) float C_warp[8];");
+    expect(source).toContain("tessera_mma_m16n8k16_fp16_fp16_fp32(C_warp + 4, A_shared_warp + 0, B_shared_warp + 4);");
+    expect(source).toMatch(/tessera_mma_store_16x16\(C \+ .*, C_warp \+ 0, 128\);/);
+  });
+
+  it("is refused for a GPU before sm_80", () => {
+    const t4 = lower(mmaGemmSchedule(128), "nvidia/tesla-t4");
+    expect(() => codegenCuda(t4)).toThrow(CodegenError);
+    expect(() => codegenCuda(t4)).toThrow(/mma\.sync m16n8k16\/m16n8k8 needs sm_80 or newer; target nvidia\/tesla-t4 is sm_75/);
+  });
+});

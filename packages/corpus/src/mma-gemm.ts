@@ -1,0 +1,138 @@
+/**
+ * A tensor-core GEMM through mma.sync (sm_80+): `C = A·B` with float16 A, B and a float32 C,
+ * staged as TVM stages its ldmatrix/mma tests: k slices of A and B fetched into shared memory
+ * with 16-byte vector loads, 16×16 tiles moved by ldmatrix into warp registers laid out as the
+ * m16n8k16 instruction wants them (a layout transform of the warp buffers), two m16n8k16 MMAs per
+ * 16×16×16 tile into a warp accumulator, stored to C from the registers.
+ */
+import { type PrimExpr, type Var, add, floordiv, floormod, mul } from "@tessera/ir";
+import { type BlockRV, MMA_INTRINSICS, Schedule } from "@tessera/schedule";
+import { wmmaGemm } from "./wmma-gemm.js";
+
+const TILE = 16;
+const WARP_SIZE = 32;
+/** float16 elements per 16-byte vector load. */
+const VECTOR = 8;
+
+/** Tiling of the mma GEMM (TVM's i/j/k factors, innermost 16-wide tiles excluded). */
+export interface MmaGemmParams {
+  /** Warps per block along i and j. */
+  readonly warps: readonly [i: number, j: number];
+  /** 16×16 tiles per warp along i and j. */
+  readonly tilesPerWarp: readonly [i: number, j: number];
+  /** 16-wide k tiles per shared-memory stage. */
+  readonly kTiles: number;
+  /** Pads each shared row by 8 halves (TVM's storage_align(32, 8)) against bank conflicts. */
+  readonly padShared: boolean;
+  /**
+   * Software pipeline of the k stages (the fetches of A and B, then the MMAs): 1 is none; 2
+   * double-buffers the shared tiles and fetches the next stage with cp.async meanwhile.
+   */
+  readonly pipelineStages?: 1 | 2;
+}
+
+/** 2×2 warps of one tile each (a 32×32 block tile), k stages of 32: small enough for the simulator at 128³. */
+export const SMALL_MMA_PARAMS: MmaGemmParams = { warps: [2, 2], tilesPerWarp: [1, 1], kTiles: 2, padShared: true };
+/** 2×4 warps of 4×2 tiles (a 128×128 block tile), k stages of 32, double-buffered with cp.async. */
+export const MMA_PARAMS: MmaGemmParams = { warps: [2, 4], tilesPerWarp: [4, 2], kTiles: 2, padShared: true, pipelineStages: 2 };
+
+/** The unscheduled function (the same as the WMMA GEMM's): fp16 inputs, fp32 products and sums. */
+export const mmaGemm = wmmaGemm;
+
+/** (i, j) of a 16×16 tile → (lane, register) of the ldmatrix / m16n8k16 fragment layout, tiles outermost. */
+function fragmentLayout(i: Var, j: Var): PrimExpr[] {
+  const [ti, tj] = [floormod(i, TILE), floormod(j, TILE)];
+  const lane = add(mul(floormod(ti, 8), 4), floordiv(floormod(tj, 8), 2));
+  const register = add(add(mul(floordiv(tj, 8), 4), mul(floordiv(ti, 8), 2)), floormod(tj, 2));
+  return [floordiv(i, TILE), floordiv(j, TILE), lane, register];
+}
+
+function checkParams(n: number, p: MmaGemmParams): void {
+  const all = [...p.warps, ...p.tilesPerWarp, p.kTiles];
+  if (all.some((x) => !Number.isInteger(x) || x < 1))
+    throw new RangeError(`mmaGemmSchedule: warps, tiles per warp and k tiles must be positive integers, got ${JSON.stringify(p)}`);
+  const [bi, bj, bk] = [p.warps[0] * p.tilesPerWarp[0] * TILE, p.warps[1] * p.tilesPerWarp[1] * TILE, p.kTiles * TILE];
+  if (!Number.isInteger(n) || n % bi !== 0 || n % bj !== 0 || n % bk !== 0)
+    throw new RangeError(`mmaGemmSchedule: n = ${n} is not a multiple of the block tile ${bi}×${bj}×${bk}`);
+  const threads = p.warps[0] * p.warps[1] * WARP_SIZE;
+  for (const [rows, cols] of [
+    [bi, bk],
+    [bk, bj],
+  ] as const)
+    if ((rows * cols) % (threads * VECTOR) !== 0)
+      throw new RangeError(`mmaGemmSchedule: a ${rows}×${cols} shared tile is not a whole number of ${VECTOR}-wide loads by ${threads} threads`);
+}
+
+/** The mma.sync schedule of `mmaGemm(n)`: warps[0]×warps[1] warps per block. */
+export function mmaGemmSchedule(n: number, params: MmaGemmParams = SMALL_MMA_PARAMS): Schedule {
+  checkParams(n, params);
+  const M = MMA_INTRINSICS;
+  const warps = params.warps[0] * params.warps[1];
+  const sch = new Schedule(mmaGemm(n));
+  const c = sch.getBlock("C");
+  const [i, j, k] = sch.getLoops(c);
+  const [iOuter, iTile] = sch.split(i!, [null, TILE]);
+  const [jOuter, jTile] = sch.split(j!, [null, TILE]);
+  const [kOuter, kTile] = sch.split(k!, [null, TILE]);
+  sch.reorder(iOuter!, jOuter!, kOuter!, iTile!, jTile!, kTile!);
+  const tile = sch.blockize(iTile!);
+
+  const [i0, i1, i2] = sch.split(iOuter!, [null, params.warps[0], params.tilesPerWarp[0]]);
+  const [j0, j1, j2] = sch.split(jOuter!, [null, params.warps[1], params.tilesPerWarp[1]]);
+  const [k0, k1] = sch.split(kOuter!, [null, params.kTiles]);
+  sch.reorder(i0!, j0!, i1!, j1!, k0!, k1!, i2!, j2!);
+  sch.bind(sch.fuse(i0!, j0!), "blockIdx.x");
+  const warp = sch.fuse(i1!, j1!);
+  sch.bind(warp, "threadIdx.y");
+
+  for (const operand of [0, 1]) {
+    const shared = sch.cacheRead(tile, operand, "shared");
+    sch.computeAt(shared, k0!);
+    fetchToShared(sch, shared, warps);
+    if (params.padShared) sch.storageAlign(shared, 0, -2, 32, 8);
+  }
+  const aWarp = sch.cacheRead(tile, 0, "warp");
+  const bWarp = sch.cacheRead(tile, 1, "warp");
+  sch.computeAt(aWarp, k1!);
+  sch.computeAt(bWarp, k1!);
+  const cWarp = sch.cacheWrite(tile, 0, "warp");
+  sch.reverseComputeAt(cWarp, warp);
+  const storeTile = splitTiles(sch, cWarp);
+  sch.decomposeReduction(tile, k0!);
+  if (params.pipelineStages === 2) {
+    sch.annotate(k0!, "software_pipeline_stage", [0, 0, 1]);
+    sch.annotate(k0!, "software_pipeline_order", [0, 1, 2]);
+    sch.annotate(k0!, "software_pipeline_async_stages", [0]);
+  }
+
+  const loadA = splitTiles(sch, aWarp);
+  const loadB = splitTiles(sch, bWarp);
+  sch.transformLayout(aWarp, ["write", 0], fragmentLayout);
+  sch.transformLayout(bWarp, ["write", 0], fragmentLayout);
+  sch.transformLayout(cWarp, ["read", 0], fragmentLayout);
+
+  sch.tensorize(loadA, M.ldmatrixF16A);
+  sch.tensorize(loadB, M.ldmatrixF16B);
+  sch.tensorize(sch.getLoops(c).at(-3)!, M.mmaF16F16F32);
+  sch.tensorize(sch.getLoops(sch.getBlock("C_init")).at(-2)!, M.fillF32);
+  sch.tensorize(storeTile, M.storeF32Global);
+  return sch;
+}
+
+/** The tile a shared cache holds, fetched by every thread of the block with 16-byte vector loads. */
+function fetchToShared(sch: Schedule, shared: BlockRV, warps: number): void {
+  const fused = sch.fuse(...sch.getLoops(shared).slice(-2));
+  const [, warp, lane, vector] = sch.split(fused, [null, warps, WARP_SIZE, VECTOR]);
+  sch.bind(warp!, "threadIdx.y");
+  sch.bind(lane!, "threadIdx.x");
+  sch.vectorize(vector!);
+}
+
+/** Splits a block's two innermost loops into 16×16 tiles; returns the first loop inside a tile. */
+function splitTiles(sch: Schedule, b: BlockRV) {
+  const [r, c] = sch.getLoops(b).slice(-2);
+  const [r0, r1] = sch.split(r!, [null, TILE]);
+  const [c0, c1] = sch.split(c!, [null, TILE]);
+  sch.reorder(r0!, c0!, r1!, c1!);
+  return r1!;
+}

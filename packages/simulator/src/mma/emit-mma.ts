@@ -1,0 +1,117 @@
+/**
+ * JavaScript for the mma.sync intrinsics of a lowered kernel (their registers are `local` arrays
+ * by then): ldmatrix and mma arrive at the warp-collective runtime (`$rt.mma`, warp-mma.ts) and
+ * yield `COLLECTIVE_YIELD` until the warp's lanes have all arrived; fill and store run at once.
+ */
+import { type Buffer, type Call, type PrimExpr, type Var, printExpr } from "@tessera/ir";
+import { MMA_FILL, MMA_STORE, PTX_LDMATRIX, PTX_MMA, WARP_OP_ARITY } from "@tessera/codegen";
+import { type EmitContext, emitExpr } from "@tessera/ir/executor-kit";
+import { type PointerJs, accessPointerJs } from "../access-pointer.js";
+import { SimulationError } from "../errors.js";
+import { M16N8K16, M16N8K8_TF32, type MmaShape } from "./ptx-layouts.js";
+import { COLLECTIVE_YIELD, type WarpMmaSite } from "./warp-mma.js";
+
+/** The MMA variants the simulator runs: operand types → shape, tf32 rounding and accumulator type. */
+const MMA_VARIANTS: Readonly<Record<string, { shape: MmaShape; tf32: boolean; accumulator: string }>> = {
+  "m16n8k16.fp16.fp16.fp32": { shape: M16N8K16, tf32: false, accumulator: "float32" },
+  "m16n8k16.fp16.fp16.fp16": { shape: M16N8K16, tf32: false, accumulator: "float16" },
+  "m16n8k16.bf16.bf16.fp32": { shape: M16N8K16, tf32: false, accumulator: "float32" },
+  "m16n8k8.tf32.tf32.fp32": { shape: M16N8K8_TF32, tf32: true, accumulator: "float32" },
+};
+
+/** Whether a call is one of the warp-collective ones (a yield point of the thread). */
+export function isCollectiveMmaCall(call: Call): boolean {
+  return call.op === PTX_LDMATRIX || call.op === PTX_MMA;
+}
+
+export class MmaEmitter {
+  readonly sites: WarpMmaSite[] = [];
+
+  /**
+   * `thread`: the JS names of threadIdx.x, .y, .z in the thread function; `bankSite`, with the
+   * bank-conflict model: the report row of an ldmatrix reading `buffer`.
+   */
+  constructor(
+    private readonly kernel: string,
+    private readonly thread: readonly [string, string, string],
+    private readonly bankSite?: (buffer: Buffer, text: string) => number,
+  ) {}
+
+  /** Emits `call` when it is an mma.sync intrinsic; false otherwise. */
+  intrinsic(ctx: EmitContext, call: Call): boolean {
+    const arity = WARP_OP_ARITY[call.op];
+    if (arity === undefined) return false;
+    const text = printExpr(call);
+    if (call.args.length !== arity) this.fail(`${text} has ${call.args.length} arguments, T.${call.op} takes ${arity}`);
+    const expr = (i: number): string => emitExpr(ctx, call.args[i]!);
+    const regs = (i: number): string => `${this.array(ctx, call.args[i]!, text)}, ${expr(i + 1)}`;
+    const thread = this.thread.join(", ");
+    switch (call.op) {
+      case MMA_FILL: {
+        const site = this.site({ kind: "fill", text });
+        ctx.line(`$rt.mma.fill(${site}, ${thread}, ${regs(1)}, ${expr(0)});`);
+        return true;
+      }
+      case MMA_STORE: {
+        if (this.constant(call, 0, text) !== 16 || this.constant(call, 1, text) !== 16) this.fail(`${text}: only 16×16 tiles are supported`);
+        const dst = this.pointer(ctx, call.args[2]!, text);
+        const site = this.site({ kind: "store", text });
+        ctx.line(`$rt.mma.store(${site}, ${thread}, ${dst.array}, ${dst.offset}, ${expr(5)}, ${regs(3)}, ${JSON.stringify(dst.dtype)});`);
+        return true;
+      }
+      case PTX_LDMATRIX: {
+        const matrices = this.constant(call, 1, text);
+        if (matrices !== 1 && matrices !== 2 && matrices !== 4) this.fail(`${text}: ldmatrix loads 1, 2 or 4 matrices`);
+        const src = this.pointer(ctx, call.args[5]!, text);
+        const owner = ctx.storageOwner((call.args[5] as Call).args[1] as Var);
+        const bankSite = owner?.scope.startsWith("shared") ? this.bankSite?.(owner, text) : undefined;
+        const trans = this.constant(call, 0, text) !== 0;
+        const site = this.site({ kind: "ldmatrix", text, matrices, trans, ...(bankSite === undefined ? {} : { bankSite }) });
+        ctx.line(`$rt.mma.arrive(${site}, ${thread}, ${regs(3)}, ${src.array}, ${src.offset} + ${expr(6)});`);
+        ctx.line(`yield ${COLLECTIVE_YIELD};`);
+        return true;
+      }
+      default: {
+        const key = [0, 3, 4, 5].map((i) => this.string(call, i, text));
+        const variant = MMA_VARIANTS[`${key[0]}.${key[1]}.${key[2]}.${key[3]}`];
+        if (variant === undefined) this.fail(`${text}: no mma.sync ${key.join(".")}; the simulator runs ${Object.keys(MMA_VARIANTS).join(", ")}`);
+        if (this.string(call, 1, text) !== "row" || this.string(call, 2, text) !== "col") this.fail(`${text}: only row-major A and column-major B exist`);
+        const site = this.site({ kind: "mma", text, ...variant });
+        ctx.line(`$rt.mma.arrive(${site}, ${thread}, ${regs(6)}, ${regs(8)}, ${regs(10)});`);
+        ctx.line(`yield ${COLLECTIVE_YIELD};`);
+        return true;
+      }
+    }
+  }
+
+  private site(s: WarpMmaSite): number {
+    this.sites.push(s);
+    return this.sites.length - 1;
+  }
+
+  private array(ctx: EmitContext, data: PrimExpr, text: string): string {
+    const js = data.kind === "Var" ? ctx.arrayOf(data) : undefined;
+    if (js === undefined) this.fail(`${text}: a register operand must be an array allocated in the kernel`);
+    return js;
+  }
+
+  private pointer(ctx: EmitContext, e: PrimExpr, text: string): PointerJs {
+    return accessPointerJs(ctx, e) ?? this.fail(`${text}: the pointer must be a T.tvm_access_ptr into a buffer of the kernel`);
+  }
+
+  private constant(call: Call, i: number, text: string): number {
+    const a = call.args[i];
+    if (a?.kind !== "IntImm") this.fail(`${text}: argument ${i} must be an integer constant`);
+    return a.value;
+  }
+
+  private string(call: Call, i: number, text: string): string {
+    const a = call.args[i];
+    if (a?.kind !== "StringImm") this.fail(`${text}: argument ${i} must be a string`);
+    return a.value;
+  }
+
+  private fail(detail: string): never {
+    throw new SimulationError(`kernel ${this.kernel}: ${detail}`);
+  }
+}

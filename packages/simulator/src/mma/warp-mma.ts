@@ -1,0 +1,234 @@
+/**
+ * The mma.sync intrinsics in the simulator, on each thread's own registers (after
+ * lowerWarpMemory a fragment is a `local` array per thread), with the PTX ISA's fragment layouts
+ * (ptx-layouts.ts):
+ * - ldmatrix and mma are warp-collective: each lane arrives with its operands and yields
+ *   (`COLLECTIVE_YIELD`); when every lane of its warp waits at the same call, the block runner
+ *   calls `complete`, which performs it with all the lanes' operands;
+ * - fill and store touch only the calling lane's registers and run at once.
+ * The MMA multiplies and adds in the accumulator's type one k at a time in k order, as the
+ * unscheduled reduction does (the hardware's order is unspecified), so a tensorized fp16 GEMM has
+ * the executor's bits; tf32 operands are rounded to tf32 first (cvt.rna, as the generated CUDA).
+ */
+import { roundToTF32 } from "@tessera/ir";
+import { INACTIVE } from "../bank-model.js";
+import type { BankConflictRecorder } from "../bank-recorder.js";
+import { type Dim3, formatDim3 } from "../dims.js";
+import { FragmentMisuseError, WARP_SIZE, WarpDivergenceError } from "../wmma/warp-collectives.js";
+import { roundingFor } from "../wmma/fragment-ops.js";
+import { type MmaShape, ldmatrixSource } from "./ptx-layouts.js";
+
+/** What a thread yields when it waits at a warp-collective call. */
+export const COLLECTIVE_YIELD = -2;
+
+type Registers = ArrayLike<number> & { [i: number]: number };
+
+export interface LdmatrixSite {
+  readonly kind: "ldmatrix";
+  readonly text: string;
+  readonly matrices: 1 | 2 | 4;
+  readonly trans: boolean;
+  /** Its row of the bank-conflict report (with the bank model). */
+  readonly bankSite?: number;
+}
+
+export interface MmaSyncSite {
+  readonly kind: "mma";
+  readonly text: string;
+  readonly shape: MmaShape;
+  readonly tf32: boolean;
+  /** The accumulator's element type. */
+  readonly accumulator: string;
+}
+
+/** A fill or store: the calling lane alone. */
+export interface MmaStoreSite {
+  readonly kind: "fill" | "store";
+  readonly text: string;
+}
+
+export type WarpMmaSite = LdmatrixSite | MmaSyncSite | MmaStoreSite;
+
+interface Arrival {
+  readonly site: number;
+  readonly operands: readonly unknown[];
+}
+
+/** Elements of one ldmatrix row (8 × 16 bits). */
+const ROW = 8;
+/** Bytes of one ldmatrix row. */
+const ROW_BYTES = 16;
+
+export class WarpMma {
+  private block: Dim3 = [0, 0, 0];
+  private readonly arrivals = new Map<number, (Arrival | undefined)[]>();
+
+  constructor(
+    private readonly kernel: string,
+    private readonly blockDim: Dim3,
+    private readonly sites: readonly WarpMmaSite[],
+    private readonly banks?: BankConflictRecorder,
+  ) {}
+
+  startBlock(block: Dim3): void {
+    this.block = block;
+    this.arrivals.clear();
+  }
+
+  /** A lane reaches a collective call with its operands (arrays and element offsets). */
+  arrive(site: number, tx: number, ty: number, tz: number, ...operands: unknown[]): void {
+    const t = this.linear(tx, ty, tz);
+    const warp = Math.floor(t / WARP_SIZE);
+    let lanes = this.arrivals.get(warp);
+    if (lanes === undefined) this.arrivals.set(warp, (lanes = new Array<Arrival | undefined>(WARP_SIZE).fill(undefined)));
+    lanes[t % WARP_SIZE] = { site, operands };
+  }
+
+  /** Performs the call every lane of `warp` waits at; `threads`: how many threads the warp has. */
+  complete(warp: number, threads: number): void {
+    const lanes = this.arrivals.get(warp) ?? [];
+    this.arrivals.delete(warp);
+    const site = lanes[0]?.site ?? -1;
+    if (threads !== WARP_SIZE)
+      this.misuse(warp, site, `mma.sync and ldmatrix need a full warp of ${WARP_SIZE} threads; this warp has ${threads} (block ${formatDim3(this.blockDim)})`);
+    const arrived = lanes.filter((a): a is Arrival => a !== undefined);
+    const other = arrived.find((a) => a.site !== site);
+    if (arrived.length !== WARP_SIZE || other !== undefined) {
+      const detail =
+        other !== undefined ? `${this.siteText(site)} and ${this.siteText(other.site)}` : `${this.siteText(site)} (${arrived.length} of ${WARP_SIZE} lanes)`;
+      throw new WarpDivergenceError(`${this.where(warp)}: the lanes of the warp reach different warp-collective calls: ${detail}`);
+    }
+    const s = this.sites[site]!;
+    if (s.kind === "ldmatrix") this.ldmatrix(warp, site, s, arrived);
+    else if (s.kind === "mma") this.mma(warp, site, s, arrived);
+  }
+
+  /** `T.cuda.mma_fill_legacy(n, C, off)`: the lane's n accumulator registers become 0. */
+  fill(site: number, tx: number, ty: number, tz: number, regs: Registers, offset: number, count: number): void {
+    if (offset < 0 || offset + count > regs.length) {
+      const t = this.linear(tx, ty, tz);
+      this.misuse(Math.floor(t / WARP_SIZE), site, `lane ${t % WARP_SIZE}'s ${count} registers from ${offset} are outside its ${regs.length}`);
+    }
+    for (let i = 0; i < count; i++) regs[offset + i] = 0;
+  }
+
+  /**
+   * `T.cuda.mma_store_legacy(16, 16, dst, W, off, stride)`: the lane writes its 8 registers of a
+   * 16×16 accumulator tile (two m16n8 halves) to `dst`, row stride `stride`.
+   */
+  store(
+    site: number,
+    tx: number,
+    ty: number,
+    tz: number,
+    dst: Registers,
+    dstOffset: number,
+    stride: number,
+    regs: Registers,
+    offset: number,
+    dtype: string,
+  ): void {
+    const t = this.linear(tx, ty, tz);
+    const lane = t % WARP_SIZE;
+    const round = roundingFor(dtype);
+    for (let r = 0; r < 8; r++) {
+      const row = (lane >> 2) + 8 * ((r & 3) >> 1);
+      const col = 2 * (lane & 3) + (r & 1) + 8 * (r >> 2);
+      const at = dstOffset + row * stride + col;
+      if (at < 0 || at >= dst.length)
+        this.misuse(Math.floor(t / WARP_SIZE), site, `lane ${lane} stores element (${row}, ${col}) at ${at}, outside its buffer of ${dst.length}`);
+      dst[at] = round(regs[offset + r]!);
+    }
+  }
+
+  private ldmatrix(warp: number, site: number, s: LdmatrixSite, lanes: readonly Arrival[]): void {
+    const rowStart = (lane: number): number => {
+      const [, , src, index] = lanes[lane]!.operands as [Registers, number, Registers, number];
+      if (index % ROW !== 0) this.misuse(warp, site, `lane ${lane} gives row address ${index}, not 16-byte aligned (a multiple of ${ROW} elements)`);
+      if (index < 0 || index + ROW > src.length)
+        this.misuse(warp, site, `lane ${lane} gives row address ${index}: its row of ${ROW} elements is outside the shared buffer of ${src.length}`);
+      return index;
+    };
+    const src = lanes[0]!.operands[2] as Registers;
+    const rows = Array.from({ length: 8 * s.matrices }, (_, l) => {
+      if (lanes[l]!.operands[2] !== src) this.misuse(warp, site, `lane ${l} addresses another buffer than lane 0`);
+      return rowStart(l);
+    });
+    if (this.banks !== undefined && s.bankSite !== undefined) {
+      // One warp access of 16 bytes per addressing lane: each 8-lane phase is one matrix's rows.
+      const addresses = Array.from({ length: WARP_SIZE }, (_, l) => (l < rows.length ? rows[l]! * 2 : INACTIVE));
+      this.banks.recordWarpAccess(s.bankSite, addresses, ROW_BYTES, "load");
+    }
+    lanes.forEach((arrival, lane) => {
+      const [dst, offset] = arrival.operands as [Registers, number];
+      if (offset < 0 || offset + 2 * s.matrices > dst.length)
+        this.misuse(warp, site, `lane ${lane}'s ${2 * s.matrices} destination registers from ${offset} are outside its ${dst.length}`);
+      for (let e = 0; e < 2 * s.matrices; e++) {
+        const { matrix, row, col } = ldmatrixSource(lane, e, s.trans);
+        dst[offset + e] = src[rows[8 * matrix + row]! + col]!;
+      }
+    });
+  }
+
+  private mma(warp: number, site: number, s: MmaSyncSite, lanes: readonly Arrival[]): void {
+    const { shape } = s;
+    const operand = (lane: number, which: 0 | 1 | 2, elements: number): [Registers, number] => {
+      const [regs, offset] = lanes[lane]!.operands.slice(2 * which, 2 * which + 2) as [Registers, number];
+      if (offset < 0 || offset + elements > regs.length)
+        this.misuse(warp, site, `lane ${lane}'s ${"ABC"[which]} registers ${offset}..${offset + elements - 1} are outside its ${regs.length}`);
+      return [regs, offset];
+    };
+    const inRound = s.tf32 ? roundToTF32 : (x: number) => x;
+    const a = new Float64Array(shape.m * shape.k);
+    const b = new Float64Array(shape.k * shape.n);
+    const c = new Float64Array(shape.m * shape.n);
+    for (let lane = 0; lane < WARP_SIZE; lane++) {
+      const [ar, ao] = operand(lane, 0, shape.aElements);
+      const [br, bo] = operand(lane, 1, shape.bElements);
+      const [cr, co] = operand(lane, 2, shape.cElements);
+      for (let i = 0; i < shape.aElements; i++) {
+        const { row, col } = shape.a(lane, i);
+        a[row * shape.k + col] = inRound(ar[ao + i]!);
+      }
+      for (let i = 0; i < shape.bElements; i++) {
+        const { row, col } = shape.b(lane, i);
+        b[row * shape.n + col] = inRound(br[bo + i]!);
+      }
+      for (let i = 0; i < shape.cElements; i++) {
+        const { row, col } = shape.c(lane, i);
+        c[row * shape.n + col] = cr[co + i]!;
+      }
+    }
+    const round = roundingFor(s.accumulator);
+    for (let r = 0; r < shape.m; r++) {
+      for (let col = 0; col < shape.n; col++) {
+        let acc = c[r * shape.n + col]!;
+        for (let k = 0; k < shape.k; k++) acc = round(acc + round(a[r * shape.k + k]! * b[k * shape.n + col]!));
+        c[r * shape.n + col] = acc;
+      }
+    }
+    for (let lane = 0; lane < WARP_SIZE; lane++) {
+      const [cr, co] = operand(lane, 2, shape.cElements);
+      for (let i = 0; i < shape.cElements; i++) {
+        const { row, col } = shape.c(lane, i);
+        cr[co + i] = c[row * shape.n + col]!;
+      }
+    }
+  }
+
+  private linear(tx: number, ty: number, tz: number): number {
+    return tx + this.blockDim[0] * (ty + this.blockDim[1] * tz);
+  }
+
+  private siteText(site: number): string {
+    return this.sites[site]?.text ?? "no call";
+  }
+
+  private where(warp: number): string {
+    return `kernel ${this.kernel}, block ${formatDim3(this.block)}, warp ${warp}`;
+  }
+
+  private misuse(warp: number, site: number, detail: string): never {
+    throw new FragmentMisuseError(`${this.where(warp)}: ${this.siteText(site)}: ${detail}`);
+  }
+}
