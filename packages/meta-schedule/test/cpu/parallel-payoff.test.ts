@@ -21,6 +21,7 @@ const machine = (parallelRegionUs: number): MachineProfile => ({
   parallelRegionUs,
   l1DataBytes: 48 * 1024,
   l2Bytes: 512 * 1024,
+  simdBytes: 32,
   source: "probed",
 });
 const EXPENSIVE_REGIONS = machine(50);

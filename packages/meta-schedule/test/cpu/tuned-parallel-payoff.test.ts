@@ -16,7 +16,7 @@ describe("tuneTIR on a machine where a 64³ matmul does not pay for a parallel r
   it("the tuned program is serial", async () => {
     // A probe result cached for this machine, before anything in this process asks for the profile.
     process.env.TESSERA_CACHE_DIR = mkdtempSync(join(tmpdir(), "tessera-payoff-cache-"));
-    const probed: MachineProfile = { cores: 2, parallelRegionUs: 50, l1DataBytes: 48 * 1024, l2Bytes: 512 * 1024, source: "probed" };
+    const probed: MachineProfile = { cores: 2, parallelRegionUs: 50, l1DataBytes: 48 * 1024, l2Bytes: 512 * 1024, simdBytes: 32, source: "probed" };
     mkdirSync(dirname(machineProfilePath()), { recursive: true });
     writeFileSync(machineProfilePath(), JSON.stringify(probed));
     expect(machineProfile().parallelRegionUs).toBe(50);
