@@ -6,7 +6,7 @@
  */
 import { target as targetOf } from "@tessera/codegen";
 import type { MachineProfile } from "@tessera/corpus/d2l-cpu";
-import { type PrimFunc, type TypedArray, compilePrimFunc, forEachStmt, ops, randomArgs } from "@tessera/ir";
+import { type PrimFunc, ops, randomArgs } from "@tessera/ir";
 import { Schedule } from "@tessera/schedule";
 import { describe, expect, it } from "vitest";
 import { nestWork, parallelPayoffOn } from "../../src/postproc/parallel-payoff.js";
@@ -15,6 +15,7 @@ import { replayWithPostprocs } from "../../src/space/replay.js";
 import { tuneContext } from "../../src/tune-context.js";
 import { workloadOf } from "../../src/workload.js";
 import { applyRules } from "../space-rules/helpers.js";
+import { loopsOf, runOnCopies } from "./loop-helpers.js";
 
 const machine = (parallelRegionUs: number): MachineProfile => ({
   cores: 2,
@@ -28,12 +29,9 @@ const EXPENSIVE_REGIONS = machine(50);
 const FREE_REGIONS = machine(0.001);
 
 function parallelLoops(func: PrimFunc): string[] {
-  const found: string[] = [];
-  forEachStmt(func.body, (s) => {
-    if (s.kind === "For" && s.forKind === "parallel") found.push(s.loopVar.name);
-    return true;
-  });
-  return found;
+  return loopsOf(func)
+    .filter((l) => l.kind === "parallel")
+    .map((l) => l.name);
 }
 
 /** Fresh samples of every design space of the workload, through the CPU postprocessors on `profile`. */
@@ -47,12 +45,6 @@ function samples(func: PrimFunc, profile: MachineProfile, seeds: readonly number
       if (sample.ok) out.push(sample.sch.func);
     }
   return out;
-}
-
-function run(func: PrimFunc, args: readonly TypedArray[]): TypedArray[] {
-  const copies = args.map((a) => a.slice());
-  compilePrimFunc(func).run(copies);
-  return copies;
 }
 
 describe("nestWork", () => {
@@ -71,8 +63,8 @@ describe("the parallel payoff in the tuned CPU space", () => {
     for (const f of funcs) expect(parallelLoops(f)).toEqual([]);
     // Serial instead of parallel changes no result (one sample executed: the executor is slow at 64³).
     const args = randomArgs(small, 4);
-    const expected = run(small, args)[2]!;
-    const got = run(funcs[0]!, args)[2]!;
+    const expected = runOnCopies(small, args)[2]!;
+    const got = runOnCopies(funcs[0]!, args)[2]!;
     got.forEach((x, i) => expect(Math.abs(x - expected[i]!)).toBeLessThanOrEqual(1e-3));
   });
 

@@ -2,24 +2,14 @@
  * The runner's reference loop order (reference-loop-order.ts): the innermost spatial loop moves
  * below the reductions, and the function computes what the workload computes.
  */
-import { type PrimFunc, type TypedArray, compilePrimFunc, forEachStmt, ops, randomArgs } from "@tessera/ir";
+import { type PrimFunc, ops, randomArgs } from "@tessera/ir";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { referenceLoopOrder } from "../../src/runner/reference-loop-order.js";
+import { loopsOf, runOnCopies } from "./loop-helpers.js";
 
 function loopOrder(func: PrimFunc): string[] {
-  const names: string[] = [];
-  forEachStmt(func.body, (s) => {
-    if (s.kind === "For") names.push(s.loopVar.name);
-    return true;
-  });
-  return names;
-}
-
-function run(func: PrimFunc, args: readonly TypedArray[]): TypedArray[] {
-  const copies = args.map((a) => a.slice());
-  compilePrimFunc(func).run(copies);
-  return copies;
+  return loopsOf(func).map((l) => l.name);
 }
 
 describe("referenceLoopOrder", () => {
@@ -42,8 +32,8 @@ describe("referenceLoopOrder", () => {
       fc.property(fc.integer({ min: 0, max: workloads.length - 1 }), fc.integer({ min: 1, max: 6 }), fc.integer({ min: 0, max: 1000 }), (w, size, seed) => {
         const func = workloads[w]!(size);
         const args = randomArgs(func, seed);
-        const want = run(func, args);
-        const got = run(referenceLoopOrder(func), args);
+        const want = runOnCopies(func, args);
+        const got = runOnCopies(referenceLoopOrder(func), args);
         got.forEach((a, k) => a.forEach((x, i) => expect(Math.abs(Number(x) - Number(want[k]![i]))).toBeLessThanOrEqual(1e-5)));
       }),
       { numRuns: 40 },

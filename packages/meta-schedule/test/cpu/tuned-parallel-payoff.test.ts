@@ -8,9 +8,10 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { target as targetOf } from "@tessera/codegen";
 import { type MachineProfile, machineProfile, machineProfilePath } from "@tessera/corpus/d2l-cpu";
-import { forEachStmt, ops } from "@tessera/ir";
+import { ops } from "@tessera/ir";
 import { describe, expect, it } from "vitest";
 import { tuneTIR } from "../../src/index.js";
+import { loopsOf } from "./loop-helpers.js";
 
 describe("tuneTIR on a machine where a 64³ matmul does not pay for a parallel region", () => {
   it("the tuned program is serial", async () => {
@@ -25,11 +26,7 @@ describe("tuneTIR on a machine where a 64³ matmul does not pay for a parallel r
     const workDir = mkdtempSync(join(tmpdir(), "tessera-payoff-tune-"));
     const result = await tuneTIR(func, targetOf("c"), { workDir, maxTrialsGlobal: 4, numTrialsPerIter: 4, seed: 2, numThreads: 2, writeCurve: false });
     expect(result.bestSchedule).toBeDefined();
-    const kinds: string[] = [];
-    forEachStmt(result.bestSchedule!.func.body, (s) => {
-      if (s.kind === "For") kinds.push(s.forKind);
-      return true;
-    });
+    const kinds = loopsOf(result.bestSchedule!.func).map((l) => l.kind);
     expect(kinds.length).toBeGreaterThan(0);
     expect(kinds).not.toContain("parallel");
   }, 180_000);
