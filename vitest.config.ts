@@ -47,6 +47,7 @@ const SLOW_TESTS = [
   "packages/queue/test/lock-keeper.test.ts",
   "packages/queue/test/stop-on-signals.test.ts",
   "packages/meta-schedule/test/cpu/cpu-tuning.test.ts",
+  "packages/meta-schedule/test/cpu/tuned-parallel-payoff.test.ts",
   // Every d2l CPU operator tuned for the C target (gcc, the runner child): minutes on two cores.
   "packages/meta-schedule/test/cpu/cpu-operators-tuning.test.ts",
   "packages/meta-schedule/test/tune/recorded-hardware.test.ts",

@@ -9,8 +9,10 @@ import {
   type MachineProfile,
   machineFor,
   matmulCpu,
+  matmulTilesFor,
   probeCacheSizes,
   probeParallelRegionUs,
+  probeSimdBytes,
   quietEnoughToProbe,
   worthParallel,
 } from "../src/d2l-cpu/index.js";
@@ -44,6 +46,25 @@ describe("probeCacheSizes", () => {
   it("is undefined without sysfs or without an L2", () => {
     expect(probeCacheSizes(join(tmpdir(), "no-such-sysfs-dir"))).toBeUndefined();
     expect(probeCacheSizes(fakeSysfs({ index0: { level: "1", type: "Data", size: "48K" } }))).toBeUndefined();
+  });
+});
+
+describe("probeSimdBytes", () => {
+  const cpuinfo = (flags: string): string => {
+    const dir = mkdtempSync(join(tmpdir(), "tessera-cpuinfo-"));
+    dirs.push(dir);
+    writeFileSync(join(dir, "cpuinfo"), `processor\t: 0\nmodel name\t: Some CPU\nflags\t\t: ${flags}\n\nprocessor\t: 1\n`);
+    return join(dir, "cpuinfo");
+  };
+
+  it("reads the widest vector extension from the CPU flags", () => {
+    expect(probeSimdBytes(cpuinfo("fpu sse sse2 avx avx2 fma avx512f avx512bw"))).toBe(64);
+    expect(probeSimdBytes(cpuinfo("fpu sse sse2 avx avx2 fma"))).toBe(32);
+    expect(probeSimdBytes(cpuinfo("fpu sse sse2"))).toBe(16);
+  });
+
+  it("is undefined without the file", () => {
+    expect(probeSimdBytes(join(tmpdir(), "no-such-cpuinfo"))).toBeUndefined();
   });
 });
 
@@ -84,5 +105,16 @@ describe("sizing with a machine profile", () => {
     expect(text(large)).toContain("B_global");
     const forced = matmulCpu(64, 64, 64, undefined, { cores: 2, parallel: true, pack: true });
     expect(regions(forced)).toBe(2);
+  });
+
+  it("matmul: B is read in place while it fits in L2 (128³, 256³) and packed beyond (512³)", () => {
+    const packs = (n: number): boolean => printTVMScript(matmulCpu(n, n, n, undefined, { cores: 2 }).scheduled).includes("B_global");
+    expect([128, 256, 512].map(packs)).toEqual([false, false, true]);
+  });
+
+  it("matmul's register tile is 8 rows × 2 vectors of the machine's SIMD width", () => {
+    expect(matmulTilesFor({ ...DEFAULT_MACHINE, simdBytes: 64 })).toEqual({ mr: 8, nr: 32 });
+    expect(matmulTilesFor({ ...DEFAULT_MACHINE, simdBytes: 32 })).toEqual({ mr: 8, nr: 16 });
+    expect(matmulTilesFor({ ...DEFAULT_MACHINE, simdBytes: 16 })).toEqual({ mr: 8, nr: 8 });
   });
 });

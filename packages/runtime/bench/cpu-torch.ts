@@ -52,8 +52,9 @@ function runOnce(cases: readonly Record<string, unknown>[], env: NodeJS.ProcessE
 }
 
 /**
- * PyTorch with its default threads and with one thread (as NumPy: on a loaded machine a thread team
- * can collapse, so the faster is the reference); undefined for an operator it has no reference for.
+ * PyTorch with every core (cpu_torch_reference.py sets the threads: Debian's torch 1.13 starts with
+ * one on the 2-core reference machine) and with one thread (as NumPy: on a loaded machine a thread
+ * team can collapse, so the faster is the reference); undefined for an operator it has no reference for.
  */
 export function runTorch(cases: readonly Record<string, unknown>[]): (TorchResult | undefined)[] {
   const team = runOnce(cases, process.env);

@@ -353,7 +353,7 @@ async function main(): Promise<void> {
     "C compiler": `${cc.version}; OpenMP ${cc.openmp ? "on" : "OFF"}`,
     numpy: `${numpy.version} (/usr/bin/python3), BLAS ${numpy.blas}; threads: OpenBLAS's default (${os.cpus().length}, the cores) and 1`,
     pytorch: torch.available
-      ? `${torch.version} (/usr/bin/python3), oneDNN ${torch.mkldnn ? "on" : "OFF"}; threads: torch's default (${torch.defaultThreads}) and 1`
+      ? `${torch.version} (/usr/bin/python3), oneDNN ${torch.mkldnn ? "on" : "OFF"}; threads: every core (${torch.defaultThreads}) and 1`
       : `skipped: ${torch.why} (${TORCH_INSTALL})`,
     "Tessera threads": `OpenMP's default (${os.cpus().length}) where a schedule has a parallel region`,
     "machine profile": `${machine.source}: parallel region ${machine.parallelRegionUs.toFixed(1)} µs, L1d ${machine.l1DataBytes / 1024} KiB, L2 ${machine.l2Bytes / 1024} KiB${machine.why === undefined ? "" : ` (${machine.why})`}`,

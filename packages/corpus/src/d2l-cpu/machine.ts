@@ -6,7 +6,8 @@
  * The region cost is measured by a small OpenMP program compiled with the system C compiler (the C
  * target's, `$TESSERA_CC` or `cc`), run with passive waiting as the runtime runs generated code:
  * the same compute-bound job serially and split over the team, many times interleaved, the fastest
- * of each; cost = parallel − serial / threads. Caches come from Linux's sysfs. Without a compiler,
+ * of each; cost = parallel − serial / threads. Caches come from Linux's sysfs, the SIMD width from the
+ * CPU flags in /proc/cpuinfo (AVX-512 and AVX2 machines need different register tiles). Without a compiler,
  * OpenMP or sysfs, the reference machine's figures (DEFAULT_MACHINE) stand in, and `why` says so.
  *
  * A probe on a busy machine (1-minute load average above half the cores) measures the other
@@ -31,6 +32,8 @@ export interface MachineProfile {
   readonly l1DataBytes: number;
   /** L2 cache per core, bytes. */
   readonly l2Bytes: number;
+  /** Width of the widest SIMD registers the compiler targets with -march=native, bytes (AVX-512: 64, AVX2: 32). */
+  readonly simdBytes: number;
   /** "probed" on this machine, or "defaults" (the reference machine's figures; `why` says why). */
   readonly source: "probed" | "defaults";
   readonly why?: string;
@@ -46,6 +49,7 @@ export const DEFAULT_MACHINE: MachineProfile = {
   parallelRegionUs: 50,
   l1DataBytes: 48 * 1024,
   l2Bytes: 512 * 1024,
+  simdBytes: 64,
   source: "defaults",
 };
 
@@ -135,6 +139,23 @@ export function probeCacheSizes(root = "/sys/devices/system/cpu/cpu0/cache"): { 
   return l1 === undefined || l2 === undefined ? undefined : { l1DataBytes: l1, l2Bytes: l2 };
 }
 
+/**
+ * The SIMD register width in bytes from /proc/cpuinfo's flags: 64 with avx512f, 32 with avx or avx2,
+ * else 16 (SSE, NEON); undefined where the file is not readable.
+ */
+export function probeSimdBytes(cpuinfo = "/proc/cpuinfo"): number | undefined {
+  let text: string;
+  try {
+    text = readFileSync(cpuinfo, "utf8");
+  } catch {
+    return undefined;
+  }
+  const flags = new Set((/^(?:flags|Features)\s*:(.*)$/m.exec(text)?.[1] ?? "").trim().split(/\s+/));
+  if (flags.has("avx512f")) return 64;
+  if (flags.has("avx2") || flags.has("avx")) return 32;
+  return 16;
+}
+
 /** Runs the region probe: µs one region adds, or a reason it could not be measured. */
 export function probeParallelRegionUs(compiler = compilerCommand()): { us: number } | { why: string } {
   const dir = mkdtempSync(join(os.tmpdir(), "tessera-region-probe-"));
@@ -164,13 +185,18 @@ export function quietEnoughToProbe(load1 = os.loadavg()[0] ?? 0, cores = hostCor
 export function probeMachine(): MachineProfile {
   const cores = hostCores();
   const caches = probeCacheSizes();
+  const simdBytes = probeSimdBytes();
   const region: { us: number } | { why: string } =
     cores < 2
       ? { us: DEFAULT_MACHINE.parallelRegionUs }
       : quietEnoughToProbe()
         ? probeParallelRegionUs()
         : { why: `the machine is busy (load average ${(os.loadavg()[0] ?? 0).toFixed(1)} on ${cores} cores): the region cost is not probed` };
-  const why = [caches === undefined ? "no cache sizes in /sys/devices/system/cpu/cpu0/cache" : undefined, "why" in region ? region.why : undefined]
+  const why = [
+    caches === undefined ? "no cache sizes in /sys/devices/system/cpu/cpu0/cache" : undefined,
+    simdBytes === undefined ? "no /proc/cpuinfo for the SIMD width" : undefined,
+    "why" in region ? region.why : undefined,
+  ]
     .filter((w) => w !== undefined)
     .join("; ");
   return {
@@ -178,6 +204,7 @@ export function probeMachine(): MachineProfile {
     parallelRegionUs: "us" in region ? region.us : DEFAULT_MACHINE.parallelRegionUs,
     l1DataBytes: caches?.l1DataBytes ?? DEFAULT_MACHINE.l1DataBytes,
     l2Bytes: caches?.l2Bytes ?? DEFAULT_MACHINE.l2Bytes,
+    simdBytes: simdBytes ?? DEFAULT_MACHINE.simdBytes,
     source: why === "" ? "probed" : "defaults",
     ...(why === "" ? {} : { why }),
   };
@@ -186,7 +213,7 @@ export function probeMachine(): MachineProfile {
 function isProfile(x: unknown): x is MachineProfile {
   if (typeof x !== "object" || x === null) return false;
   const p = x as Record<string, unknown>;
-  return ["cores", "parallelRegionUs", "l1DataBytes", "l2Bytes"].every((k) => typeof p[k] === "number" && (p[k] as number) > 0);
+  return ["cores", "parallelRegionUs", "l1DataBytes", "l2Bytes", "simdBytes"].every((k) => typeof p[k] === "number" && (p[k] as number) > 0);
 }
 
 let memo: MachineProfile | undefined;

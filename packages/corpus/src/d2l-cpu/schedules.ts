@@ -12,6 +12,7 @@
  */
 import { type PrimFunc, floordiv, floormod, ops } from "@tessera/ir";
 import { type BlockRV, type LoopRV, Schedule } from "@tessera/schedule";
+import type { MachineProfile } from "./machine.js";
 import { type Work, chooseConvTiles, chooseVectorTile, hostCores, machineFor, parallelLoopCount, worthParallel } from "./factors.js";
 
 export interface ScheduledOperator {
@@ -116,11 +117,21 @@ export interface MatmulTiles {
   readonly nr: number;
 }
 
+/** The reference machine's register tile (AVX-512: 8 rows × 2 vectors of 16 lanes). */
 export const DEFAULT_MATMUL_TILES: MatmulTiles = { mr: 8, nr: 32 };
+
+/**
+ * The register tile for a machine's SIMD width: 8 rows × 2 vectors (16 accumulators). With AVX2 (32-byte
+ * vectors) that is 8×16: measured faster than 8×32 (32 accumulators, spilled) at 64³–256³ and than 4×16
+ * or 6×16 (the latter's tail rows are guarded) on the 2-core reference machine of 2026-11-29.
+ */
+export function matmulTilesFor(machine: MachineProfile): MatmulTiles {
+  return { mr: 8, nr: 2 * Math.max(1, machine.simdBytes / 4) };
+}
 
 /** matmulCpu's options: the machine (CpuScheduleOptions) and whether B is packed into column panels. */
 export interface MatmulOptions extends CpuScheduleOptions {
-  /** Pack B (default: when B outgrows the L1 data cache and `nr` divides its columns). */
+  /** Pack B (default: when B outgrows the L2 cache and `nr` divides its columns). */
   readonly pack?: boolean;
 }
 
@@ -129,22 +140,27 @@ export interface MatmulOptions extends CpuScheduleOptions {
  * panels of `nr` columns (`PackedB[j / nr, k, j % nr]`, so the reduction walks each panel
  * contiguously); then C's (mr × nr) tiles, over row blocks, are each accumulated in a
  * local register tile over the whole reduction (rows unrolled, columns vectorized) and written back.
- * Sized from the work: the row blocks run in parallel only where that pays for a region, the
- * packing only where B outgrows L1 (a B that fits is read in place), and in a region of its own
- * only where copying B pays for one, so small products make one region per call or none.
+ * Sized from the work and the machine: the register tile from the SIMD width (matmulTilesFor), the
+ * row blocks in parallel only where that pays for a region, the packing only where B outgrows L2
+ * (a panel read in place from a B that fits in L2 was as fast at 256³ and twice as fast at 128³,
+ * where the copy is a fifth of the work), and in a region of its own only where copying B pays
+ * for one, so small products make one region per call or none.
  */
-export function matmulCpu(n: number, m = n, l = n, tiles: MatmulTiles = DEFAULT_MATMUL_TILES, opts: MatmulOptions = {}): ScheduledOperator {
+export function matmulCpu(n: number, m = n, l = n, tilesOrDefault?: MatmulTiles, opts: MatmulOptions = {}): ScheduledOperator {
   const { func } = ops.matmul(n, m, l);
   const sch = new Schedule(func);
   const c = sch.getBlock("C");
+  const machine = machineFor(opts.cores);
+  const tiles = tilesOrDefault ?? matmulTilesFor(machine);
   const bBytes = 4 * l * m;
-  const pack = m % tiles.nr === 0 && (opts.pack ?? bBytes > machineFor(opts.cores).l1DataBytes);
+  const pack = m % tiles.nr === 0 && (opts.pack ?? bBytes > machine.l2Bytes);
   if (pack) {
     const packed = sch.cacheRead(c, 1, "global");
     sch.transformLayout(packed, ["write", 0], (k, j) => [floordiv(j!, tiles.nr), k!, floormod(j!, tiles.nr)]);
     const [pk, pj] = loops(sch, packed) as [LoopRV, LoopRV];
     if (wantParallel(opts, { flops: 0, bytes: 2 * bBytes })) sch.parallel(pk);
-    sch.vectorize(pj);
+    // One panel row at a time: the copy writes whole vectors (no division in the vectorized index).
+    sch.vectorize(split2(sch, pj, tiles.nr)[1]);
   }
   // `c` now accumulates into a local tile; the returned block copies it back to C.
   const writeBack = sch.cacheWrite(c, 0, "local");

@@ -1,6 +1,8 @@
 /**
  * TVM's RewriteParallelVectorizeUnroll: the root block's unroll, parallel and vectorize annotations become
- * loop kinds and pragmas (docs/architecture/meta-schedule-notes.md).
+ * loop kinds and pragmas (docs/architecture/meta-schedule-notes.md). Unlike TVM, a loop nest is made
+ * parallel only where its work pays for a parallel region (parallel-payoff.ts): a small workload gets
+ * no region, and a copy too small for one (RewriteLayout's) runs serially beside a parallel compute nest.
  */
 import { forEachStmt, usesVar } from "@tessera/ir";
 import type { BlockRV, LoopRV, Schedule } from "@tessera/schedule";
@@ -8,11 +10,22 @@ import { PARALLEL, UNROLL_EXPLICIT, UNROLL_EXPLICIT_FLAG, UNROLL_IMPLICIT, VECTO
 import { blockRealizeOf } from "../rules/multi-level-tiling/block-query.js";
 import type { TuneContext } from "../tune-context.js";
 import { POSTPROC_OK, type Postproc, type PostprocResult } from "../interfaces/postproc.js";
+import { type ParallelPayoff, nestWork, parallelPayoffOn } from "./parallel-payoff.js";
+
+export interface RewriteParallelVectorizeUnrollOptions {
+  /** Whether a nest's work pays for a parallel region (default: this machine's probed rule). */
+  readonly payoff?: ParallelPayoff;
+}
 
 export class RewriteParallelVectorizeUnroll implements Postproc {
   readonly name = "rewriteParallelVectorizeUnroll";
+  private readonly payoff: ParallelPayoff;
 
-  apply(sch: Schedule, _ctx: TuneContext): PostprocResult {
+  constructor(options: RewriteParallelVectorizeUnrollOptions = {}) {
+    this.payoff = options.payoff ?? parallelPayoffOn();
+  }
+
+  apply(sch: Schedule, ctx: TuneContext): PostprocResult {
     if (blockRealizeOf(sch.func, "root") === undefined) return POSTPROC_OK;
     const root = sch.getBlock("root");
     const ann = sch.get(root).annotations;
@@ -25,7 +38,12 @@ export class RewriteParallelVectorizeUnroll implements Postproc {
     const vectorize = annotationNumber(ann, VECTORIZE);
     for (const k of keys) sch.unannotate(root, k);
     const children = sch.getChildBlocks(root);
-    if (parallel !== undefined && parallel > 1) for (const b of children) parallelizeLeading(sch, b, parallel);
+    if (parallel !== undefined && parallel > 1)
+      for (const nest of nestsOf(sch, children)) {
+        const work = nestWork(sch, nest);
+        if (work !== undefined && !this.payoff(work, Math.max(1, ctx.numThreads))) continue;
+        for (const b of nest) parallelizeLeading(sch, b, parallel);
+      }
     if (vectorize !== undefined && vectorize > 1) for (const b of children) vectorizeInnermost(sch, b, vectorize);
     const step = explicitStep ?? implicitStep ?? 0;
     if (step > 0) {
@@ -41,6 +59,20 @@ export class RewriteParallelVectorizeUnroll implements Postproc {
     }
     return POSTPROC_OK;
   }
+}
+
+/** The blocks grouped by the outermost loop above them (one group per top-level loop nest). */
+function nestsOf(sch: Schedule, blocks: readonly BlockRV[]): BlockRV[][] {
+  const nests = new Map<unknown, BlockRV[]>();
+  for (const b of blocks) {
+    const outer = sch.getLoops(b)[0];
+    if (outer === undefined) continue;
+    const key = sch.get(outer);
+    const nest = nests.get(key);
+    if (nest === undefined) nests.set(key, [b]);
+    else nest.push(b);
+  }
+  return [...nests.values()];
 }
 
 /** Loop variables used only by spatial iterators of every block below the loop. */

@@ -2,8 +2,11 @@
  * The CPU measuring backend of the runner's child process: loads the candidate's shared library
  * (dlopen), runs it once on the seeded random arguments for the checker when asked, then times it
  * with TVM's CPU time_evaluator semantics (`number` calls per sample, grown until a sample lasts
- * `minRepeatMs`, `repeat` samples; the calls are timed in native code). A candidate that crashes
- * (a segfault) takes this process down; the pool reports it and starts a fresh child.
+ * `minRepeatMs`, `repeat` samples; the calls are timed in native code). The checked run is the
+ * warm-up, and a candidate whose checked run already took longer than `stopAboveMsPerRun` (several
+ * times the fastest so far: it cannot be the best) keeps that run as its only sample, so a slow
+ * candidate costs one run instead of five or more. A candidate that crashes (a segfault) takes this
+ * process down; the pool reports it and starts a fresh child.
  */
 import { type AnyTypedArray, openHostLibrary, timeEvaluator } from "@tessera/runtime";
 import type { MeasureBackend, MeasureResult, MeasureTask } from "./measure-backend.js";
@@ -38,13 +41,23 @@ async function measureOnHost(task: MeasureTask): Promise<MeasureResult> {
     };
     let outputs: MeasureResult["outputs"];
     if (task.returnOutputs) {
+      const t0 = performance.now();
       call();
+      const checkedMs = performance.now() - t0;
       outputs = args.map((a) => digestOf(a, task.outputSamples));
+      if (task.stopAboveMsPerRun !== undefined && checkedMs > task.stopAboveMsPerRun) return { runSecs: [checkedMs / 1000], outputs };
     }
     const { number, repeat, minRepeatMs } = task.evaluator;
     const timing = await timeEvaluator(
       { warmup: call, timeBatch: (n) => library.timeCalls(host.packedSymbol, args, n) },
-      { number, repeat, minRepeatMs, ...(task.headroom === undefined ? {} : { headroom: task.headroom }) },
+      {
+        number,
+        repeat,
+        minRepeatMs,
+        warm: task.returnOutputs,
+        ...(task.stopAboveMsPerRun === undefined ? {} : { stopAboveMsPerRun: task.stopAboveMsPerRun }),
+        ...(task.headroom === undefined ? {} : { headroom: task.headroom }),
+      },
     );
     return { runSecs: timing.samples.map((ms) => ms / 1000), ...(outputs === undefined ? {} : { outputs }) };
   } finally {

@@ -11,7 +11,7 @@ import { mutateUnroll } from "../mutator/mutate-unroll.js";
 import { disallowDynamicLoop } from "../postproc/disallow-dynamic-loop.js";
 import type { Postproc } from "../interfaces/postproc.js";
 import { RewriteLayout } from "../postproc/rewrite-layout.js";
-import { RewriteParallelVectorizeUnroll } from "../postproc/rewrite-parallel-vectorize-unroll.js";
+import { RewriteParallelVectorizeUnroll, type RewriteParallelVectorizeUnrollOptions } from "../postproc/rewrite-parallel-vectorize-unroll.js";
 import { RewriteReductionBlock } from "../postproc/rewrite-reduction-block.js";
 import { rewriteUnboundBlock } from "../postproc/rewrite-unbound-block.js";
 import { addRFactor } from "../rules/add-rfactor.js";
@@ -43,9 +43,10 @@ export function defaultCpuRules(): ScheduleRule[] {
   ];
 }
 
-export function defaultCpuPostprocs(): Postproc[] {
+/** TVM's LLVM postprocessors; `parallel` decides which nests pay for a region (default: this machine's rule). */
+export function defaultCpuPostprocs(parallel: RewriteParallelVectorizeUnrollOptions = {}): Postproc[] {
   // RewriteLayout before RewriteParallelVectorizeUnroll (TVM: last), so that its packing copies run in parallel and vectorized too.
-  return [disallowDynamicLoop(), new RewriteLayout(), new RewriteParallelVectorizeUnroll(), new RewriteReductionBlock()];
+  return [disallowDynamicLoop(), new RewriteLayout(), new RewriteParallelVectorizeUnroll(parallel), new RewriteReductionBlock()];
 }
 
 export function defaultCpuMutators(): WeightedMutator[] {

@@ -98,7 +98,7 @@ describe("RewriteParallelVectorizeUnroll on a CPU tiling with a write cache at l
     const cache = sch.cacheWrite(sch.getBlock("C"), 0, "global");
     sch.reverseComputeAt(cache, j0, true);
     sch.annotate(sch.getBlock("root"), "meta_schedule.parallel", 1024);
-    expect(new RewriteParallelVectorizeUnroll().apply(sch, ctxOf(func))).toEqual({ ok: true });
+    expect(new RewriteParallelVectorizeUnroll({ payoff: () => true }).apply(sch, ctxOf(func))).toEqual({ ok: true });
     const parallel: string[] = [];
     forEachStmt(sch.func.body, (s) => {
       if (s.kind === "For" && s.forKind === "parallel") parallel.push(`${s.loopVar.name}:${s.extent.kind === "IntImm" ? s.extent.value : "?"}`);
