@@ -166,6 +166,16 @@ export { type IntervalSet, NEG_INF, POS_INF, UNBOUNDED_INTERVAL, isFiniteInterva
 export { intervalFromRange, unionIntervals, intersectIntervals } from "./arith/index.js";
 export { type IterMark, type IterSplit, type IterSum, detectIterMap, iterMapSimplify } from "./arith/index.js";
 export {
+  type CommReducerForm,
+  type Reduction,
+  type ReductionAxis,
+  type ReductionParts,
+  applyCombiner,
+  isReduction,
+  reduction,
+  sameReduction,
+} from "./arith/index.js";
+export {
   inferAccessRegions,
   WellFormedError,
   verifyWellFormed,
