@@ -152,11 +152,14 @@ export class ReverseComputeInliner extends BaseInliner {
       bindings.set(iv.var, realize.iterValues[k]!);
       analyzer.bind(iv.var, iv.dom, true);
     });
-    // TVM's Analyzer::Simplify on the producer's iterators, then the bindings substituted as they
-    // are: the predicate keeps TVM's canonical order (`i0 * 16 + i1 < 127`).
-    let predicate = analyzer.tvmSimplify(substitute(this.info.consumerInBound, (v) => this.info.indexSub.get(v)));
-    // Bounds against symbolic extents (`v < n` for v in [0, n)) are the linear simplifier's.
-    if (isNonZeroConst(predicate) || isNonZeroConst(analyzer.simplify(predicate))) return realize;
+    const inBound = substitute(this.info.consumerInBound, (v) => this.info.indexSub.get(v));
+    // Proved by the linear simplifier first: it is faster, and bounds against symbolic extents
+    // (`v < n` for v in [0, n)) are its own.
+    if (isNonZeroConst(analyzer.simplify(inBound))) return realize;
+    // TVM's Analyzer::Simplify on the producer's iterators, then again once bound to the loops:
+    // the predicate keeps TVM's canonical order (`i0 * 16 + i1 < 127`).
+    let predicate = analyzer.tvmSimplify(inBound);
+    if (isNonZeroConst(predicate)) return realize;
     let block = producer;
     const body = producer.body;
     if (body.kind === "IfThenElse" && body.elseCase === undefined) {
