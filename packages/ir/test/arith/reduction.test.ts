@@ -154,8 +154,6 @@ const d = variable("d", "int32");
 const k0 = variable("k0", "int32");
 const k1 = variable("k1", "int32");
 
-type Leaf = (x: readonly Var[], y: readonly Var[]) => PrimExpr;
-
 /** An int32 expression over `leaves`, small enough not to overflow over 16 combines. */
 function exprOver(leaves: fc.Arbitrary<PrimExpr>): fc.Arbitrary<PrimExpr> {
   const { e } = fc.letrec<{ e: PrimExpr }>((tie) => ({
