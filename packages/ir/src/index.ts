@@ -179,6 +179,7 @@ export { type LinearForm, type LinearTerm, addForms, linearFormBound, linearForm
 export { type IntervalSet, NEG_INF, POS_INF, UNBOUNDED_INTERVAL, isFiniteInterval, evalSet } from "./arith/index.js";
 export { intervalFromRange, unionIntervals, intersectIntervals } from "./arith/index.js";
 export { type IterMark, type IterSplit, type IterSum, detectIterMap, iterMapSimplify } from "./arith/index.js";
+export * from "./arith/reduction/form.js";
 export {
   inferAccessRegions,
   WellFormedError,

@@ -92,6 +92,9 @@ class Privatizer extends IRMutator {
       return out;
     }
     if (s.kind === "Allocate" && s.buffer.scope === "local" && !this.inThreadScope) return this.privatize(s);
+    // The allocation's own declaration (lowerOpaqueBlock writes one) declares the slices instead.
+    const slice = s.kind === "DeclBuffer" ? this.slices.get(s.buffer.data) : undefined;
+    if (s.kind === "DeclBuffer" && slice !== undefined) return { ...s, buffer: slice.buffer, body: this.visitStmt(s.body) };
     return super.visitStmt(s);
   }
 

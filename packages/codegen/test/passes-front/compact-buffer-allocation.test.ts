@@ -87,7 +87,7 @@ describe("compactBufferAllocation", () => {
     const flat = runFront(f);
     // 31 * 40 + 15 + 1 elements; indices use the padded stride.
     expect(allocatedShapes(flat)).toEqual({ S: { shape: [1256] } });
-    expect(script(flat)).toContain("S_1[threadIdx_x * 40 + j] = A[blockIdx_x * 512 + threadIdx_x * 16 + j]");
+    expect(script(flat)).toContain("S[threadIdx_x * 40 + j] = A[blockIdx_x * 512 + threadIdx_x * 16 + j]");
     expectSameResults(flat, f);
   });
 

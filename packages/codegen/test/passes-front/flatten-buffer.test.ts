@@ -59,13 +59,14 @@ def gemm_relu_add(A: T.Buffer((4096,), "float32"), B: T.Buffer((4096,), "float32
     blockIdx_y = T.launch_thread("blockIdx.y", 2)
     threadIdx_x = T.launch_thread("threadIdx.x", 32)
     threadIdx_y = T.launch_thread("threadIdx.y", 32)
-    matmul = T.allocate([1], "float32", "local")
-    matmul_1 = T.Buffer((1,), data=matmul, scope="local")
+    matmul = T.decl_buffer((1,), scope="local")
+    T.attr(matmul.data, "buffer_allocated_addr", T.tvm_tuple())
+    T.attr(matmul.data, "buffer_data_alignment", 64)
     for k in range(64):
         if k == 0:
-            matmul_1[0] = T.float32(0.0)
-        matmul_1[0] = matmul_1[0] + A[blockIdx_x * 2048 + threadIdx_x * 64 + k] * B[k * 64 + blockIdx_y * 32 + threadIdx_y]
-    D[blockIdx_x * 2048 + threadIdx_x * 64 + blockIdx_y * 32 + threadIdx_y] = T.max(matmul_1[0], T.float32(0.0)) + C[blockIdx_x * 2048 + threadIdx_x * 64 + blockIdx_y * 32 + threadIdx_y]
+            matmul[0] = T.float32(0.0)
+        matmul[0] = matmul[0] + A[blockIdx_x * 2048 + threadIdx_x * 64 + k] * B[k * 64 + blockIdx_y * 32 + threadIdx_y]
+    D[blockIdx_x * 2048 + threadIdx_x * 64 + blockIdx_y * 32 + threadIdx_y] = T.max(matmul[0], T.float32(0.0)) + C[blockIdx_x * 2048 + threadIdx_x * 64 + blockIdx_y * 32 + threadIdx_y]
 `);
     expectSameResults(out, entry.original());
   });

@@ -11,6 +11,7 @@ import { LoweringError } from "../../src/lower/errors.js";
 import { PASSES_FRONT, simplifyFunc } from "../../src/lower/passes/index.js";
 import { injectSoftwarePipeline } from "../../src/lower/passes/inject-software-pipeline.js";
 import { lower } from "../../src/lower/pipeline.js";
+import { isAllocationAnnotation } from "../../src/lower/util/flat-allocation.js";
 import { dedent, errorOf } from "../passes-back/helpers.js";
 import { allocatedShapes, expectSameResults, runPasses } from "./helpers.js";
 
@@ -657,7 +658,7 @@ describe("injectSoftwarePipeline", () => {
     let copies = 0;
     forEachStmt(kernel.body, (s) => {
       if (s.kind === "Evaluate" && s.value.kind === "Call" && s.value.op === "ptx_cp_async") copies++;
-      if (s.kind !== "AttrStmt" || s.key === "thread_extent") return;
+      if (s.kind !== "AttrStmt" || s.key === "thread_extent" || isAllocationAnnotation(s)) return;
       keys.set(s.key, (keys.get(s.key) ?? 0) + 1);
       if (s.key === "async_wait_inflight_count") {
         const first = s.body.kind === "SeqStmt" ? s.body.seq[0]! : s.body;

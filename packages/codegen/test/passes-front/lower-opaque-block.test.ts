@@ -1,7 +1,21 @@
-import { type AttrStmt, type Var, forEachStmt, parsePrimFunc, printExpr, printTVMScript, structuralEqual } from "@tessera/ir";
+import {
+  type AttrStmt,
+  type DeclBuffer,
+  type PrimFunc,
+  type Var,
+  forEachStmt,
+  gemmReluAdd,
+  parsePrimFunc,
+  printExpr,
+  printTVMScript,
+  structuralEqual,
+} from "@tessera/ir";
+import { type LoopRV, Schedule } from "@tessera/schedule";
+import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { lowerOpaqueBlock } from "../../src/lower/passes/index.js";
 import { LoweringError } from "../../src/lower/errors.js";
+import { isAllocationAnnotation } from "../../src/lower/util/flat-allocation.js";
 import { corpusEntry, expectSameResults, runFrontThrough, script } from "./helpers.js";
 
 const OPAQUE = `
@@ -22,7 +36,7 @@ def main(A: T.Buffer((64,), "float32"), C: T.Buffer((64,), "float32")):
 `;
 
 describe("lowerOpaqueBlock", () => {
-  test("predicates become ifs, allocations Allocate, thread loops launch attributes", () => {
+  test("predicates become ifs, allocations Allocate + DeclBuffer with TVM's annotations, thread loops launch attributes", () => {
     const f = parsePrimFunc(OPAQUE);
     const out = lowerOpaqueBlock(f);
     expect(script(out)).toBe(`@T.prim_func
@@ -31,11 +45,12 @@ def main(A: T.Buffer((64,), "float32"), C: T.Buffer((64,), "float32")):
     with T.launch_thread("vthread.x", 2) as vthread_x:
         threadIdx_x = T.launch_thread("threadIdx.x", 16)
         if blockIdx_x * 32 + vthread_x * 16 + threadIdx_x < 60:
-            L = T.allocate([1], "float32", "local")
-            L_1 = T.Buffer((1,), data=L, scope="local")
-            L_1[0] = A[blockIdx_x * 32 + vthread_x * 16 + threadIdx_x + 0]
+            L = T.decl_buffer((1,), scope="local")
+            T.attr(L.data, "buffer_allocated_addr", T.tvm_tuple())
+            T.attr(L.data, "buffer_data_alignment", 64)
+            L[0] = A[blockIdx_x * 32 + vthread_x * 16 + threadIdx_x + 0]
             for w in T.vectorized(4):
-                C[blockIdx_x * 32 + vthread_x * 16 + threadIdx_x] = L_1[0]
+                C[blockIdx_x * 32 + vthread_x * 16 + threadIdx_x] = L[0]
     threadIdx_x = T.launch_thread("threadIdx.x", 16)
     C[blockIdx_x * 32 + threadIdx_x] = C[blockIdx_x * 32 + threadIdx_x] + T.float32(1.0)
 `);
@@ -46,7 +61,7 @@ def main(A: T.Buffer((64,), "float32"), C: T.Buffer((64,), "float32")):
     const out = lowerOpaqueBlock(parsePrimFunc(OPAQUE));
     const byTag = new Map<string, Set<Var>>();
     forEachStmt(out.body, (s) => {
-      if (s.kind !== "AttrStmt") return;
+      if (s.kind !== "AttrStmt" || isAllocationAnnotation(s)) return;
       const a = s as AttrStmt;
       expect(a.node!.name).toBeDefined();
       const vars = byTag.get(a.node!.name) ?? new Set<Var>();
@@ -206,4 +221,55 @@ def main(A: T.Buffer((4,), "float32")):
       );
     });
   });
+});
+
+/** A small gemm tiled over threads, its accumulator cached in local storage, A staged in shared memory. */
+function cachedGemm(n: number, tile: number, stageA: boolean): PrimFunc {
+  const sch = new Schedule(gemmReluAdd(n).func);
+  const gemm = sch.getBlock("gemm");
+  const [i, j] = sch.getLoops(gemm) as [LoopRV, LoopRV, LoopRV];
+  const [i0, i1] = sch.split(i, [null, tile]) as [LoopRV, LoopRV];
+  const [j0, j1] = sch.split(j, [null, tile]) as [LoopRV, LoopRV];
+  sch.reorder(i0, j0, i1, j1);
+  sch.bind(i0, "blockIdx.x");
+  sch.bind(j0, "blockIdx.y");
+  sch.bind(i1, "threadIdx.x");
+  sch.bind(j1, "threadIdx.y");
+  const acc = sch.cacheWrite(gemm, 0, "local");
+  sch.reverseComputeAt(acc, j1);
+  if (stageA) sch.computeAt(sch.cacheRead(gemm, 0, "shared"), j0);
+  sch.reverseComputeAt(sch.getBlock("relu"), j1);
+  return sch.func;
+}
+
+test("every block allocation becomes Allocate, its DeclBuffer and the two annotations, and results stay (random schedules)", () => {
+  const n = 8;
+  const reference = gemmReluAdd(n).func;
+  fc.assert(
+    fc.property(fc.constantFrom(1, 2, 4), fc.boolean(), (tile, stageA) => {
+      const before = runFrontThrough(cachedGemm(n, tile, stageA), "injectSoftwarePipeline");
+      const after = lowerOpaqueBlock(before);
+      let allocations = 0;
+      forEachStmt(after.body, (s) => {
+        if (s.kind !== "Allocate") return;
+        allocations++;
+        const decl = s.body;
+        expect(decl.kind === "DeclBuffer" && decl.buffer === s.buffer).toBe(true);
+        const addr = (decl as DeclBuffer).body as AttrStmt;
+        expect([addr.key, addr.node, (addr.body as AttrStmt).key, printExpr((addr.body as AttrStmt).value)]).toEqual([
+          "buffer_allocated_addr",
+          s.buffer.data,
+          "buffer_data_alignment",
+          "64",
+        ]);
+      });
+      let blockAllocations = 0;
+      forEachStmt(before.body, (s) => void (s.kind === "BlockRealize" && (blockAllocations += s.block.allocBuffers.length)));
+      expect(allocations).toBe(blockAllocations);
+      expect(allocations).toBeGreaterThanOrEqual(stageA ? 2 : 1);
+      expectSameResults(before, reference, tile);
+      expectSameResults(after, reference, tile);
+    }),
+    { numRuns: 12, seed: 11 },
+  );
 });

@@ -19,7 +19,8 @@ export type PyNode =
   | { readonly t: "compare"; readonly ops: readonly string[]; readonly operands: readonly PyNode[] }
   | { readonly t: "bool"; readonly op: "and" | "or"; readonly a: PyNode; readonly b: PyNode }
   | { readonly t: "ifexp"; readonly cond: PyNode; readonly whenTrue: PyNode; readonly whenFalse: PyNode }
-  | { readonly t: "star"; readonly a: PyNode };
+  | { readonly t: "star"; readonly a: PyNode }
+  | { readonly t: "lambda"; readonly params: readonly string[]; readonly body: PyNode };
 
 export interface PyArg {
   readonly name?: string;
@@ -173,7 +174,7 @@ class Parser {
       this.pos++;
       return { t: "star", a: this.expr() };
     }
-    if (this.isName("lambda")) throw new PySyntaxError("lambda");
+    if (this.isName("lambda")) return this.lambda();
     const e = this.or();
     if (this.isName("if")) {
       this.pos++;
@@ -184,6 +185,23 @@ class Parser {
     }
     if (this.isName("for")) throw new PySyntaxError("comprehension");
     return e;
+  }
+
+  /** `lambda a, b: body` (plain positional parameters only). */
+  private lambda(): PyNode {
+    this.pos++;
+    const params: string[] = [];
+    while (!this.isOp(":")) {
+      const star = this.isOp("*");
+      if (star) this.pos++;
+      const t = this.peek();
+      if (t === undefined || t.kind !== "name") throw new PySyntaxError("lambda parameter");
+      params.push(star ? `*${t.text}` : t.text);
+      this.pos++;
+      if (this.isOp(",")) this.pos++;
+    }
+    this.pos++;
+    return { t: "lambda", params, body: this.expr() };
   }
 
   private or(): PyNode {

@@ -356,6 +356,7 @@ export function tirxNamespace(): PyValue {
     floormod: folding("floormod"),
     truncdiv: folding("div"),
     truncmod: folding("mod"),
+    div: folding("div"),
     indexdiv: folding("floordiv"),
     indexmod: folding("floormod"),
     all: reduceAll("and"),
@@ -476,6 +477,8 @@ export function evaluate(node: PyNode, scope: (name: string) => PyValue | undefi
     case "index": {
       const o = ev(node.obj);
       const i = ev(node.index);
+      const getItem = o.t === "obj" ? o.attr("__getitem__") : undefined;
+      if (getItem !== undefined && getItem.t === "fn") return getItem.call(i.t === "tuple" ? i.items : [i], new Map());
       if (o.t === "tuple" && i.t === "int") {
         const v = o.items[Number(i.v < 0n ? BigInt(o.items.length) + i.v : i.v)];
         if (v !== undefined) return v;
@@ -505,7 +508,22 @@ export function evaluate(node: PyNode, scope: (name: string) => PyValue | undefi
       return truthy(ev(node.cond)) ? ev(node.whenTrue) : ev(node.whenFalse);
     case "star":
       throw new Untranslatable("starred expression");
+    case "lambda":
+      return lambdaValue(node.params, node.body, scope);
   }
+}
+
+/** A Python lambda: its body evaluated with the parameters bound (`*rest` gathers a tuple). */
+function lambdaValue(params: readonly string[], body: PyNode, outer: (name: string) => PyValue | undefined): PyValue {
+  return fn("lambda", (args) => {
+    const locals = new Map<string, PyValue>();
+    params.forEach((p, i) => {
+      if (p.startsWith("*")) locals.set(p.slice(1), { t: "tuple", items: args.slice(i) });
+      else if (args[i] !== undefined) locals.set(p, args[i]!);
+      else throw new Untranslatable(`lambda called without ${p}`);
+    });
+    return evaluate(body, (n) => locals.get(n) ?? outer(n));
+  });
 }
 
 function spread(v: PyValue): readonly PyValue[] {

@@ -141,6 +141,8 @@ export class TestFileRunner {
   readonly results: CaseResult[] = [];
   private readonly module: Scope = moduleScope();
   private readonly lines: Line[];
+  /** While a loop runs: its checks' outcomes by line, recorded once when the outermost loop ends. */
+  private loopResults: Map<number, CaseResult> | undefined;
 
   constructor(
     src: string,
@@ -203,7 +205,14 @@ export class TestFileRunner {
   }
 
   private record(family: string, line: number, outcome: Outcome, detail: string): void {
-    this.results.push({ family, line, outcome, detail, xfail: false });
+    const result: CaseResult = { family, line, outcome, detail, xfail: false };
+    if (this.loopResults === undefined) {
+      this.results.push(result);
+      return;
+    }
+    // Inside a loop: one case per line, its first failure kept.
+    const seen = this.loopResults.get(line);
+    if (seen === undefined || (seen.outcome === "pass" && outcome !== "pass")) this.loopResults.set(line, result);
   }
 
   /**
@@ -392,23 +401,71 @@ export class TestFileRunner {
     const scopes = [this.module, scope];
     const exits: { indent: number; exit: () => void }[] = [];
     try {
-      for (let i = from; i < to; i++) {
-        const l = this.lines[i]!;
-        while (exits.length > 0 && l.indent <= exits[exits.length - 1]!.indent) exits.pop()!.exit();
-        if (isCheck(l.text)) {
-          this.runCheck(family, l, scopes);
-          continue;
-        }
-        try {
-          this.statement(l, scopes, exits);
-        } catch (err) {
-          this.countUntranslatable(family, i + 1, to, `setup: ${message(err)}`);
-          return;
-        }
-      }
+      this.runLines(family, from, to, scopes, exits);
     } finally {
       while (exits.length > 0) exits.pop()!.exit();
     }
+  }
+
+  /** Runs lines [from, to); false when a statement could not run (the checks after it are untranslatable). */
+  private runLines(family: string, from: number, to: number, scopes: Scope[], exits: { indent: number; exit: () => void }[]): boolean {
+    for (let i = from; i < to; i++) {
+      const l = this.lines[i]!;
+      while (exits.length > 0 && l.indent <= exits[exits.length - 1]!.indent) exits.pop()!.exit();
+      if (isCheck(l.text)) {
+        this.runCheck(family, l, scopes);
+        continue;
+      }
+      const loop = /^for\s+(.+?)\s+in\s+(.+):$/s.exec(l.text);
+      if (loop !== null) {
+        const end = this.blockEnd(i);
+        if (!this.runLoop(family, loop[1]!, loop[2]!, i + 1, end, scopes)) {
+          this.countUntranslatable(family, end, to, "setup: a loop before the check");
+          return false;
+        }
+        i = end - 1;
+        continue;
+      }
+      try {
+        this.statement(l, scopes, exits);
+      } catch (err) {
+        this.countUntranslatable(family, i + 1, to, `setup: ${message(err)}`);
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * `for target in iterable:` over a tuple, list, `range` or `zip`. Each check in the loop's body is
+   * one case: it passes when it passes in every iteration (the first failure is reported).
+   */
+  private runLoop(family: string, target: string, iterable: string, from: number, to: number, scopes: Scope[]): boolean {
+    const outer = this.loopResults;
+    const results = outer ?? new Map<number, CaseResult>();
+    this.loopResults = results;
+    let ok = true;
+    try {
+      const items = this.evalText(iterable, scopes);
+      if (items.t !== "tuple") throw new Untranslatable(`for over ${items.t}`);
+      const exits: { indent: number; exit: () => void }[] = [];
+      for (const item of items.items) {
+        assignTargets(target, item, scopes[scopes.length - 1]!);
+        try {
+          if (!this.runLines(family, from, to, scopes, exits)) ok = false;
+        } finally {
+          while (exits.length > 0) exits.pop()!.exit();
+        }
+        if (!ok) break;
+      }
+    } catch (err) {
+      this.countUntranslatable(family, from, to, `setup: ${message(err)}`);
+      ok = false;
+    } finally {
+      this.loopResults = outer;
+    }
+    if (outer === undefined) for (const r of [...results.values()].sort((a, b) => a.line - b.line)) this.results.push(r);
+    return ok;
   }
 
   private statement(l: Line, scopes: Scope[], exits: { indent: number; exit: () => void }[]): void {

@@ -6,7 +6,7 @@
 import { Analyzer, allowUintAsIndex, sameExprStructure } from "../../src/arith/index.js";
 import { TesseraError } from "../../src/errors.js";
 import { printExpr } from "../../src/printer/index.js";
-import { type PrimExpr, intImm, variable } from "../../src/expr.js";
+import { type PrimExpr, call, intImm, variable } from "../../src/expr.js";
 import { range } from "../../src/stmt.js";
 import {
   NEG_INF,
@@ -25,6 +25,7 @@ import {
   toPrim,
   tvmOp,
 } from "./python-values.js";
+import { reductionOf, reductionValue, sameReductionValue, teReductionMembers } from "./te-reduce.js";
 
 export class CheckFailed extends Error {}
 
@@ -38,6 +39,8 @@ export function show(e: PrimExpr): string {
 
 /** Structural equality as TVM's tests ask it (dtypes included, variables by identity). */
 export function structurallyEqual(a: PyValue, b: PyValue): boolean {
+  const reductions = sameReductionValue(a, b);
+  if (reductions !== undefined) return reductions;
   const x = a.t === "int" ? toPrim(a, "int32") : toPrim(a);
   const y = b.t === "int" ? toPrim(b, "int32") : toPrim(b);
   return x.dtype === y.dtype && sameExprStructure(x, y);
@@ -45,7 +48,7 @@ export function structurallyEqual(a: PyValue, b: PyValue): boolean {
 
 function expectEqual(got: PyValue, expected: PyValue): PyValue {
   if (!structurallyEqual(got, expected)) {
-    throw new CheckFailed(`got ${show(toPrim(got))}, expected ${show(expected.t === "int" ? toPrim(expected, "int32") : toPrim(expected))}`);
+    throw new CheckFailed(`got ${showValue(got)}, expected ${showValue(expected)}`);
   }
   return NONE;
 }
@@ -84,10 +87,25 @@ export function contextManager(enter: () => () => void): PyValue {
   return namespace("context", { __enter__: enterFn });
 }
 
+function showValue(v: PyValue): string {
+  const r = reductionOf(v);
+  if (r !== undefined)
+    return `Reduce(source=[${r.source.map(show).join(", ")}], result=[${r.combiner.result.map(show).join(", ")}], value_index=${r.valueIndex})`;
+  return show(v.t === "int" ? toPrim(v, "int32") : toPrim(v));
+}
+
+/** `canonical_simplify` of an expression or of a `Reduce`. */
+function canonicalValue(an: Analyzer, v: PyValue): PyValue {
+  const r = reductionOf(v);
+  if (r === undefined) return pyExpr(an.canonicalSimplify(toPrim(v, v.t === "int" ? "int32" : undefined)));
+  const out = an.canonicalSimplifyReduction(r);
+  return out.kind === "Reduction" ? reductionValue(out) : pyExpr(out);
+}
+
 export function analyzerValue(an: Analyzer = new Analyzer()): PyValue {
   // TVM's Analyzer.simplify is its pipeline (tvmSimplify); our `simplify` is lowering's linear one.
   const simplifyFn = fn("simplify", (args) => pyExpr(an.tvmSimplify(toPrim(args[0]!, args[0]!.t === "int" ? "int32" : undefined))));
-  const canonicalFn = fn("canonical_simplify", (args) => pyExpr(an.canonicalSimplify(toPrim(args[0]!, args[0]!.t === "int" ? "int32" : undefined))));
+  const canonicalFn = fn("canonical_simplify", (args) => canonicalValue(an, args[0]!));
   const rewriteFn = fn("rewrite_simplify", (args) => pyExpr(an.rewriteSimplify(toPrim(args[0]!, args[0]!.t === "int" ? "int32" : undefined))));
   return namespace("Analyzer", {
     simplify: simplifyFn,
@@ -165,7 +183,7 @@ function checkerValue(): PyValue {
   const analyzer = analyzerValue(an);
   return namespace("CanonicalChecker", {
     analyzer,
-    verify: fn("verify", (args) => expectEqual(pyExpr(an.canonicalSimplify(toPrim(args[0]!, args[0]!.t === "int" ? "int32" : undefined))), args[1]!)),
+    verify: fn("verify", (args) => expectEqual(canonicalValue(an, args[0]!), args[1]!)),
   });
 }
 
@@ -178,6 +196,7 @@ export function moduleScope(): Map<string, PyValue> {
     size_var: fn("size_var", () => {
       throw new Untranslatable("te.size_var");
     }),
+    ...teReductionMembers(),
   });
   const arith = namespace("arith", {
     Analyzer: fn("Analyzer", () => analyzerValue()),
@@ -197,6 +216,22 @@ export function moduleScope(): Map<string, PyValue> {
   const ir = namespace("ir", {
     Range: rangeClass,
     assert_structural_equal: fn("assert_structural_equal", (args) => expectEqual(args[0]!, args[1]!)),
+    GlobalVar: fn("GlobalVar", (args) => namespace("GlobalVar", { name_hint: arg(args, new Map(), 0, "name_hint") })),
+    // A call of a global function: an opaque call (side effects unknown) of that name.
+    Call: fn("Call", (args, kw) => {
+      const callee = arg(args, kw, 0, "op");
+      const name = callee.t === "obj" && callee.name === "GlobalVar" ? callee.attr("name_hint") : undefined;
+      const callArgs = arg(args, kw, 1, "args");
+      if (name === undefined || callArgs.t !== "tuple") throw new Untranslatable("ir.Call of an operator");
+      const dt = strOf(arg(args, kw, 2, "ret_ty", { t: "str", v: "int32" }), "ir.Call");
+      return pyExpr(
+        call(
+          dt,
+          strOf(name, "GlobalVar"),
+          callArgs.items.map((a) => toPrim(a)),
+        ),
+      );
+    }),
   });
   const testing = namespace("testing", {
     parameter: fn("parameter", (args) => ({ t: "tuple", items: args })),
@@ -220,5 +255,32 @@ export function moduleScope(): Map<string, PyValue> {
     ["CanonicalChecker", fn("CanonicalChecker", () => checkerValue())],
     ["int", fn("int", (args) => pyInt(intValue(args[0]!, "int")))],
     ["isinstance", fn("isinstance", () => pyBool(false))],
+    ["range", fn("range", (args) => pyRange(args))],
+    ["zip", fn("zip", (args) => zipValues(args))],
+    [
+      "len",
+      fn("len", (args) => {
+        if (args[0]?.t !== "tuple") throw new Untranslatable("len of a non-sequence");
+        return pyInt(args[0].items.length);
+      }),
+    ],
   ]);
+}
+
+function pyRange(args: readonly PyValue[]): PyValue {
+  const ints = args.map((a) => Number(intValue(a, "range")));
+  const [start, stop, step] = ints.length === 1 ? [0, ints[0]!, 1] : [ints[0]!, ints[1]!, ints[2] ?? 1];
+  if (step === 0) throw new PythonError("range() arg 3 must not be zero");
+  const items: PyValue[] = [];
+  for (let i = start; step > 0 ? i < stop : i > stop; i += step) items.push(pyInt(i));
+  return { t: "tuple", items };
+}
+
+function zipValues(args: readonly PyValue[]): PyValue {
+  const lists = args.map((a) => {
+    if (a.t !== "tuple") throw new Untranslatable(`zip of ${a.t}`);
+    return a.items;
+  });
+  const n = Math.min(...lists.map((l) => l.length));
+  return { t: "tuple", items: Array.from({ length: n }, (_, i) => ({ t: "tuple", items: lists.map((l) => l[i]!) }) as PyValue) };
 }

@@ -15,6 +15,8 @@ import { constraintFacts } from "./constraints.js";
 import { proveBySymbolicBound } from "./symbolicProof.js";
 import { type RewriteFacts, TvmRewriter } from "./tvm-rewrite/rewriter.js";
 import { DivisionByZeroError } from "./tvm-rewrite/zero-divisor.js";
+import type { Reduction } from "./reduction/form.js";
+import { canonicalSimplifyReduction } from "./reduction/simplify.js";
 
 /** How hard `canProve` tries (TVM's ProofStrength). */
 export type ProofStrength = "default" | "symbolicBound";
@@ -249,6 +251,15 @@ export class Analyzer implements SimplifyFacts {
    */
   canonicalSimplify(e: PrimExpr): PrimExpr {
     return new CanonicalSimplifier(this.rewriteFacts()).visit(e);
+  }
+
+  /**
+   * TVM's `canonical_simplify` of a `Reduce`: the axes are bound to their domains (for good, as
+   * TVM binds them), the parts simplified, unused combiner components dropped; a reduction over
+   * no axes becomes an expression.
+   */
+  canonicalSimplifyReduction(r: Reduction): PrimExpr | Reduction {
+    return canonicalSimplifyReduction(this, r);
   }
 
   /**

@@ -42,3 +42,13 @@ export * from "./iter-map/index.js";
 export { foldingBinary, foldingNot } from "./tvm-rewrite/folding.js";
 export { DivisionByZeroError } from "./tvm-rewrite/zero-divisor.js";
 export { allowUintAsIndex, uintAsIndexAllowed } from "./uint-as-index.js";
+export {
+  type CommReducerForm,
+  type Reduction,
+  type ReductionAxis,
+  type ReductionParts,
+  applyCombiner,
+  isReduction,
+  reduction,
+  sameReduction,
+} from "./reduction/form.js";

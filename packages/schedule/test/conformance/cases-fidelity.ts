@@ -29,6 +29,10 @@ const FUSED_HEAD = `@T.prim_func
 def main(X: T.Buffer((64, 16), "int32"), Z: T.Buffer((60, 12), "int32")):
 `;
 
+const TILED_OVER_HEAD = `@T.prim_func
+def main(X: T.Buffer((32, 32), "int32"), Z: T.Buffer((30, 30), "int32")):
+`;
+
 const SYM_ROWS_HEAD = `@T.prim_func
 def main(x: T.handle, z: T.handle, m: T.int32):
     X = T.match_buffer(x, (m, 4), "int32")
@@ -521,6 +525,32 @@ ${OPAQUE_BODY("X", "Z_local")}    for ax0, ax1 in T.grid(8, 32):
             vj = T.axis.spatial(16, i % 16)
             T.where(i < 956 and i % 16 < 12)
             Z[vi, vj] = (X[vi, vj] + 1) * 2
+`,
+  },
+  {
+    // A tiled producer over-computes a 30x30 consumer: the predicate is simplified by TVM's
+    // pipeline on the block iterators, then bound to the loops, so it keeps TVM's order
+    // (tile * 8 + offset), not the linear simplifier's (offset + tile * 8).
+    name: "reverse-compute-inline-tiled-overcompute-predicate-order",
+    primitive: "reverse-compute-inline",
+    before: `${TILED_OVER_HEAD}    Y = T.alloc_buffer((4, 4, 8, 8), "int32")
+    for a, b, c, d in T.grid(4, 4, 8, 8):
+        with T.block("Y"):
+            va, vb, vc, vd = T.axis.remap("SSSS", [a, b, c, d])
+            Y[va, vb, vc, vd] = X[va * 8 + vc, vb * 8 + vd] + 2
+    for i, j in T.grid(30, 30):
+        with T.block("Z"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            Z[vi, vj] = Y[vi // 8, vj // 8, vi % 8, vj % 8] * 3
+`,
+    apply: (s) => {
+      s.reverseComputeInline("Z");
+    },
+    expected: `${TILED_OVER_HEAD}    for a, b, c, d in T.grid(4, 4, 8, 8):
+        with T.block("Y"):
+            va, vb, vc, vd = T.axis.remap("SSSS", [a, b, c, d])
+            T.where(a * 8 + c < 30 and b * 8 + d < 30)
+            Z[vc + va * 8, vd + vb * 8] = (X[va * 8 + vc, vb * 8 + vd] + 2) * 3
 `,
   },
   {

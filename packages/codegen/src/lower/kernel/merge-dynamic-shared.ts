@@ -26,6 +26,7 @@ import {
   ramp,
 } from "@tessera/ir";
 import { THREAD_EXTENT } from "./thread-env.js";
+import { allocationBody } from "../util/flat-allocation.js";
 
 type Fail = (detail: string) => never;
 
@@ -74,7 +75,7 @@ class SliceRewriter extends IRMutator {
   }
 
   override visitStmt(s: Stmt): Stmt {
-    if (s.kind === "Allocate" && this.offsets.has(s.buffer.data)) return this.visitStmt(s.body);
+    if (s.kind === "Allocate" && this.offsets.has(s.buffer.data)) return this.visitStmt(allocationBody(s));
     if (s.kind === "DeclBuffer" && this.offsets.has(s.buffer.data))
       this.fail(`shared.dyn buffer ${s.buffer.name} is declared again (DeclBuffer); merging it is not supported`);
     return super.visitStmt(s);

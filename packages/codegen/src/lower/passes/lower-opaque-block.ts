@@ -1,7 +1,7 @@
 /**
  * Pass 6, `lowerOpaqueBlock` (TVM LowerOpaqueBlock, with UnifyThreadBinding folded in): blocks
- * disappear. A block's predicate becomes an `if`, its allocations `Allocate` statements around its
- * body. A loop bound to a thread becomes `AttrStmt("thread_extent", v, extent)` (`virtual_thread`
+ * disappear. A block's predicate becomes an `if`, its allocations `Allocate` + `DeclBuffer`
+ * statements with TVM's allocation annotations around its body (util/flat-allocation). A loop bound to a thread becomes `AttrStmt("thread_extent", v, extent)` (`virtual_thread`
  * for `vthread.*`), where `v` is one variable per tag, named by the tag, shared by every loop bound
  * to it; launch tags need one constant extent in each kernel (each launch nest). Serial loops of
  * extent 1 without annotations are removed. `pragma_*` and `launch_bounds_min_blocks_per_sm`
@@ -17,7 +17,6 @@ import {
   type Stmt,
   type Var,
   add,
-  allocate,
   attrStmt,
   cast,
   ifThenElseStmt,
@@ -32,6 +31,7 @@ import type { Pass } from "../pass.js";
 import { requireOpaqueBlocks } from "../util/block-checks.js";
 import { splitAnnotations, wrapInAttrs } from "../util/annotation-attrs.js";
 import { isConstTrue } from "../util/conditions.js";
+import { flatAllocation } from "../util/flat-allocation.js";
 
 const PASS = "lowerOpaqueBlock";
 
@@ -62,7 +62,7 @@ class BlockLowerer extends IRMutator {
     }
     const predicate = this.visitExpr(s.predicate);
     let body = this.visitStmt(blk.body);
-    for (const buffer of [...blk.allocBuffers].reverse()) body = allocate(this.mapBuffer(buffer), body);
+    for (const buffer of [...blk.allocBuffers].reverse()) body = flatAllocation(this.mapBuffer(buffer), body);
     const { attrs } = splitAnnotations(PASS, `block ${blk.name}`, blk.annotations);
     return wrapInAttrs(attrs, isConstTrue(predicate) ? body : ifThenElseStmt(predicate, body));
   }

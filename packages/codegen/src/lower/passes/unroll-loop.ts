@@ -22,6 +22,7 @@ import {
   type Allocate,
   type AttrStmt,
   type DeclBuffer,
+  type Var,
   type For,
   type PrimFunc,
   type Stmt,
@@ -37,6 +38,7 @@ import {
 import { LoweringError } from "../errors.js";
 import type { Pass } from "../pass.js";
 import { instantiations } from "../util/instantiate.js";
+import { isAllocationAnnotation } from "../util/flat-allocation.js";
 
 const PASS = "unrollLoop";
 
@@ -192,16 +194,28 @@ class LoopUnroller {
   }
 }
 
-/** The allocations (and buffer declarations) that open the loop body, when none depends on the loop variable. */
-function peelStorage(loop: For): { scopes: (Allocate | DeclBuffer)[]; inner: Stmt } {
-  const scopes: (Allocate | DeclBuffer)[] = [];
+/**
+ * The allocations (with their buffer declarations and allocation annotations) that open the loop
+ * body, when none depends on the loop variable.
+ */
+function peelStorage(loop: For): { scopes: (Allocate | DeclBuffer | AttrStmt)[]; inner: Stmt } {
+  const scopes: (Allocate | DeclBuffer | AttrStmt)[] = [];
   let inner = loop.body;
-  while ((inner.kind === "Allocate" || inner.kind === "DeclBuffer") && !inner.buffer.shape.some((e) => usesVar(e, (v) => v === loop.loopVar))) {
-    scopes.push(inner);
-    inner = inner.body;
+  for (;;) {
+    if ((inner.kind === "Allocate" || inner.kind === "DeclBuffer") && !inner.buffer.shape.some((e) => usesVar(e, (v) => v === loop.loopVar))) {
+      scopes.push(inner);
+      inner = inner.body;
+    } else if (inner.kind === "AttrStmt" && isAllocationAnnotation(inner) && scopes.some(allocates(inner.node))) {
+      scopes.push(inner);
+      inner = inner.body;
+    } else return { scopes, inner };
   }
-  return { scopes, inner };
 }
+
+const allocates =
+  (data: Var | undefined) =>
+  (s: Allocate | DeclBuffer | AttrStmt): boolean =>
+    s.kind === "Allocate" && s.buffer.data === data;
 
 function constantExtent(loop: For): number | undefined {
   const e = loop.extent.kind === "IntImm" ? loop.extent : simplify(loop.extent);

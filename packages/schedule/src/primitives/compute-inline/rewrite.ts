@@ -152,19 +152,29 @@ export class ReverseComputeInliner extends BaseInliner {
       bindings.set(iv.var, realize.iterValues[k]!);
       analyzer.bind(iv.var, iv.dom, true);
     });
-    let predicate = analyzer.simplify(substitute(this.info.consumerInBound, (v) => this.info.indexSub.get(v)));
-    if (predicate.kind === "IntImm" && predicate.value !== 0) return realize;
+    const inBound = substitute(this.info.consumerInBound, (v) => this.info.indexSub.get(v));
+    // Proved by the linear simplifier first: it is faster, and bounds against symbolic extents
+    // (`v < n` for v in [0, n)) are its own.
+    if (isNonZeroConst(analyzer.simplify(inBound))) return realize;
+    // TVM's Analyzer::Simplify on the producer's iterators, then again once bound to the loops:
+    // the predicate keeps TVM's canonical order (`i0 * 16 + i1 < 127`).
+    let predicate = analyzer.tvmSimplify(inBound);
+    if (isNonZeroConst(predicate)) return realize;
     let block = producer;
     const body = producer.body;
     if (body.kind === "IfThenElse" && body.elseCase === undefined) {
-      const condition = analyzer.simplify(body.condition);
+      const condition = analyzer.tvmSimplify(body.condition);
       if (!sameExprStructure(predicate, condition)) {
-        predicate = analyzer.simplify(and(predicate, body.condition));
+        predicate = analyzer.tvmSimplify(and(predicate, body.condition));
         block = { ...producer, body: body.thenCase };
       }
     }
-    return { ...realize, block, predicate: analyzer.simplify(substitute(predicate, bindings)) };
+    return { ...realize, block, predicate: analyzer.tvmSimplify(substitute(predicate, bindings)) };
   }
+}
+
+function isNonZeroConst(e: PrimExpr): boolean {
+  return e.kind === "IntImm" && e.value !== 0;
 }
 
 /** Replaces variables (by `vars`) and, when `load` is given, every load of `buffer` by `load()`. */
