@@ -2,7 +2,8 @@
  * Pass 9, `vectorizeLoop`: a `vectorized` loop of constant extent `n` whose body is a sequence of
  * stores becomes one vector statement per store — contiguous accesses get `Ramp(base, 1, n)`
  * indices, loop-invariant scalars are broadcast, values have dtype `<elem>x<n>`. When the body has
- * another shape, an access is not contiguous, a lane would depend on another lane's store, or the
+ * another shape, a guard may differ between lanes (a guard every lane provably agrees on is kept,
+ * once per vector), an access is not contiguous, a lane would depend on another lane's store, or the
  * vector is wider than the target's widest access (`maxVectorBytes`), the loop is scalarised to a
  * serial loop (TVM's fallback). A contiguous access that would be one 64- or 128-bit memory
  * instruction must start at a provable multiple of its lane count: otherwise the vectorization is
@@ -27,6 +28,7 @@ import {
   cast,
   elementType,
   forEachExpr,
+  ifThenElseStmt,
   intrinsicInfo,
   lanesOf,
   not,
@@ -46,6 +48,7 @@ import { LoweringError } from "../errors.js";
 import { type CudaPassContext, type Pass, cudaPass } from "../pass.js";
 import { isProvablyMultipleOf } from "../util/divisibility.js";
 import { strideIn } from "../kernel/affine.js";
+import { laneUniformGuard } from "../util/lane-uniform-guard.js";
 
 /** Elementwise intrinsics that accept vector operands lane by lane. */
 const ELEMENTWISE_CALLS = new Set(["exp", "log", "sqrt", "tanh", "sigmoid", "floor", "ceil", "round", "trunc", "fabs", "pow"]);
@@ -79,18 +82,37 @@ function vectorize(loop: For, maxVectorBytes: number): Stmt | undefined {
   const lanes = loop.extent.value;
   if (lanes === 1) return substituteStmt(loop.body, new Map([[loop.loopVar, loop.min]]));
   if (lanes < 1) return undefined;
-  const stores = storeList(loop.body);
-  if (stores === undefined || !lanesAreIndependent(stores)) return undefined;
-  if (widestElementBytes(loop.body) * lanes > maxVectorBytes) return undefined;
   const vl: VectorLoop = { v: loop.loopVar, min: loop.min, lanes };
+  const body = guardedStores(loop.body, vl);
+  if (body === undefined || !lanesAreIndependent(body.stores)) return undefined;
+  if (widestElementBytes(body.stores) * lanes > maxVectorBytes) return undefined;
   const out: BufferStore[] = [];
-  for (const st of stores) {
+  for (const st of body.stores) {
     const vs = vectorizeStore(st, vl);
     if (vs === undefined) return undefined;
     out.push(vs);
   }
   for (const st of out) checkAligned(st, loop);
-  return seq(out);
+  return body.guards.reduceRight<Stmt>((inner, guard) => ifThenElseStmt(guard, inner), seq(out));
+}
+
+/**
+ * The body as a list of stores under guards that every lane agrees on (each guard taken at the
+ * first lane, outermost first), or undefined when it contains anything else: a guard that may
+ * differ between lanes (the loop is scalarised), an `else` branch, any other statement.
+ */
+function guardedStores(body: Stmt, vl: VectorLoop): { guards: PrimExpr[]; stores: BufferStore[] } | undefined {
+  const guards: PrimExpr[] = [];
+  let inner = body;
+  while (inner.kind === "IfThenElse") {
+    if (inner.elseCase !== undefined) return undefined;
+    const guard = laneUniformGuard(inner.condition, vl);
+    if (guard === undefined) return undefined;
+    guards.push(guard);
+    inner = inner.thenCase;
+  }
+  const stores = storeList(inner);
+  return stores === undefined ? undefined : { guards, stores };
 }
 
 /** Vector accesses of these widths are single 64- or 128-bit memory instructions, which need aligned addresses. */
@@ -154,13 +176,13 @@ function sameIndices(a: readonly PrimExpr[], b: readonly PrimExpr[]): boolean {
   return a.length === b.length && a.every((x, i) => sameExprStructure(x, b[i]!));
 }
 
-/** Bytes of the widest element the body loads, stores or computes (index arithmetic excluded). */
-function widestElementBytes(body: Stmt): number {
+/** Bytes of the widest element the stores load, store or compute (index arithmetic excluded). */
+function widestElementBytes(stores: readonly BufferStore[]): number {
   let widest = 1;
   const note = (dt: DType): void => {
     widest = Math.max(widest, bytesOf(elementType(dt)));
   };
-  for (const st of storeList(body) ?? []) {
+  for (const st of stores) {
     note(st.buffer.dtype);
     forEachExpr(st.value, (e) => {
       if (e.kind === "BufferLoad" || e.kind === "Cast") note(e.dtype);
