@@ -28,6 +28,7 @@ import {
   cast,
   elementType,
   forEachExpr,
+  forEachStmt,
   ifThenElseStmt,
   intrinsicInfo,
   lanesOf,
@@ -83,36 +84,58 @@ function vectorize(loop: For, maxVectorBytes: number): Stmt | undefined {
   if (lanes === 1) return substituteStmt(loop.body, new Map([[loop.loopVar, loop.min]]));
   if (lanes < 1) return undefined;
   const vl: VectorLoop = { v: loop.loopVar, min: loop.min, lanes };
-  const body = guardedStores(loop.body, vl);
-  if (body === undefined || !lanesAreIndependent(body.stores)) return undefined;
-  if (widestElementBytes(body.stores) * lanes > maxVectorBytes) return undefined;
-  const out: BufferStore[] = [];
-  for (const st of body.stores) {
-    const vs = vectorizeStore(st, vl);
-    if (vs === undefined) return undefined;
-    out.push(vs);
-  }
-  for (const st of out) checkAligned(st, loop);
-  return body.guards.reduceRight<Stmt>((inner, guard) => ifThenElseStmt(guard, inner), seq(out));
+  const stores = storesOf(loop.body);
+  if (stores === undefined || !lanesAreIndependent(stores)) return undefined;
+  if (widestElementBytes(stores) * lanes > maxVectorBytes) return undefined;
+  const out = vectorizeBody(loop.body, vl);
+  if (out === undefined) return undefined;
+  forEachStmt(out, (st) => {
+    if (st.kind === "BufferStore") checkAligned(st, loop);
+  });
+  return out;
+}
+
+/** Every store of a body made of stores, sequences and `if`s; undefined when it holds anything else. */
+function storesOf(body: Stmt): BufferStore[] | undefined {
+  const stores: BufferStore[] = [];
+  let plain = true;
+  forEachStmt(body, (s) => {
+    if (s.kind === "BufferStore") stores.push(s);
+    else if (s.kind !== "SeqStmt" && s.kind !== "IfThenElse") plain = false;
+  });
+  return plain ? stores : undefined;
 }
 
 /**
- * The body as a list of stores under guards that every lane agrees on (each guard taken at the
- * first lane, outermost first), or undefined when it contains anything else: a guard that may
- * differ between lanes (the loop is scalarised), an `else` branch, any other statement.
+ * The vector form of a body of stores: each `if`, and each stored `if_then_else` (a zero-filled
+ * fetch), whose condition every lane provably agrees on runs once per vector, its condition
+ * taken at the first lane. Undefined when a condition may differ between lanes (the loop is
+ * scalarised) or a store cannot be vectorized.
  */
-function guardedStores(body: Stmt, vl: VectorLoop): { guards: PrimExpr[]; stores: BufferStore[] } | undefined {
-  const guards: PrimExpr[] = [];
-  let inner = body;
-  while (inner.kind === "IfThenElse") {
-    if (inner.elseCase !== undefined) return undefined;
-    const guard = laneUniformGuard(inner.condition, vl);
-    if (guard === undefined) return undefined;
-    guards.push(guard);
-    inner = inner.thenCase;
+function vectorizeBody(s: Stmt, vl: VectorLoop): Stmt | undefined {
+  switch (s.kind) {
+    case "SeqStmt": {
+      const parts = s.seq.map((x) => vectorizeBody(x, vl));
+      return parts.every((p): p is Stmt => p !== undefined) ? seq(parts) : undefined;
+    }
+    case "IfThenElse": {
+      const guard = laneUniformGuard(s.condition, vl);
+      const thenCase = guard === undefined ? undefined : vectorizeBody(s.thenCase, vl);
+      const elseCase = s.elseCase === undefined ? undefined : vectorizeBody(s.elseCase, vl);
+      if (guard === undefined || thenCase === undefined || (s.elseCase !== undefined && elseCase === undefined)) return undefined;
+      return ifThenElseStmt(guard, thenCase, elseCase);
+    }
+    case "BufferStore": {
+      const v = s.value;
+      if (v.kind === "Call" && v.op === "if_then_else" && v.args.length === 3) {
+        const [cond, onTrue, onFalse] = v.args as [PrimExpr, PrimExpr, PrimExpr];
+        return vectorizeBody(ifThenElseStmt(cond, bufferStore(s.buffer, onTrue, s.indices), bufferStore(s.buffer, onFalse, s.indices)), vl);
+      }
+      return vectorizeStore(s, vl);
+    }
+    default:
+      return undefined;
   }
-  const stores = storeList(inner);
-  return stores === undefined ? undefined : { guards, stores };
 }
 
 /** Vector accesses of these widths are single 64- or 128-bit memory instructions, which need aligned addresses. */
@@ -141,12 +164,6 @@ function checkAligned(st: BufferStore, loop: For): void {
         `choose tiles so that every vector starts at a multiple of ${index.lanes} elements, or unroll the loop instead of vectorizing it`,
     );
   }
-}
-
-/** The body as a list of stores, or undefined when it contains anything else. */
-function storeList(body: Stmt): BufferStore[] | undefined {
-  const stmts = body.kind === "SeqStmt" ? body.seq : [body];
-  return stmts.every((s) => s.kind === "BufferStore") ? (stmts as BufferStore[]) : undefined;
 }
 
 /**
