@@ -170,6 +170,7 @@ class PaddingGuardMarker extends IRMutator {
 
 /** Records padding guards on the blocks that may drop them. Runs while blocks still have iterators. */
 export function markPaddingGuards(func: PrimFunc): PrimFunc {
+  if (!someBlock(func.body, (s) => !isConstTrue(s.predicate))) return func;
   const body = new PaddingGuardMarker().visitStmt(func.body);
   return body === func.body ? func : withBody(func, body);
 }
@@ -263,13 +264,17 @@ class PaddingGuardDropper extends IRMutator {
   }
 }
 
+function someBlock(body: Stmt, test: (s: BlockRealize) => boolean): boolean {
+  let found = false;
+  forEachStmt(body, (s) => {
+    if (!found && s.kind === "BlockRealize" && test(s)) found = true;
+  });
+  return found;
+}
+
 /** Drops the marked padding guards whose blocks provably stay inside their compacted buffers. */
 export function dropPaddingGuards(func: PrimFunc): PrimFunc {
-  let marked = false;
-  forEachStmt(func.body, (s) => {
-    if (s.kind === "BlockRealize" && isMarked(s.block)) marked = true;
-  });
-  if (!marked) return func;
+  if (!someBlock(func.body, (s) => isMarked(s.block))) return func;
   const prover = new UnguardedAccessProver();
   prover.visitStmt(func.body);
   return withBody(func, new PaddingGuardDropper(withoutUnwrittenPadding(func.body, prover.droppable)).visitStmt(func.body));
