@@ -177,6 +177,22 @@ for v in T.vectorized(2):
       expectSameResults(after, parse(before));
     });
 
+    test("a zero-filled fetch (if_then_else of a guarded load) becomes a vector load or a vector of zeros", () => {
+      const before = withBody(`
+for v in T.vectorized(4):
+    C[threadIdx_x * 4 + v] = T.if_then_else(blockIdx_x * 16 + threadIdx_x * 4 + v < 52, A[blockIdx_x * 12 + threadIdx_x * 4 + v], T.float32(0))`);
+      const after = runPass(vectorizeLoopPass, before);
+      expectScript(
+        after,
+        withBody(`
+if blockIdx_x * 16 + threadIdx_x * 4 < 52:
+    C[threadIdx_x * 4:threadIdx_x * 4 + 4] = A[blockIdx_x * 12 + threadIdx_x * 4:blockIdx_x * 12 + threadIdx_x * 4 + 4]
+else:
+    C[threadIdx_x * 4:threadIdx_x * 4 + 4] = T.Broadcast(T.float32(0.0), 4)`),
+      );
+      expectSameResults(after, parse(before));
+    });
+
     test("a bound that splits a vector keeps the loop serial", () => {
       const before = withBody(`
 for v in T.vectorized(4):
