@@ -78,6 +78,7 @@ const SLOW_TESTS = [
   "packages/simulator/test/mma/mma-gemm.property.test.ts",
   "packages/simulator/test/register-stage-layout.property.test.ts",
   "packages/simulator/test/random-gpu-schedules.property.test.ts",
+  "packages/simulator/test/padded-tiles.property.test.ts",
   "packages/codegen/test/passes-front/execution-large.test.ts",
   // Each README's example run with tsx in a scratch project (a process per block).
   "scripts/readme-examples.test.ts",

@@ -11,6 +11,7 @@ import { PASSES_FRONT, simplifyPass } from "./passes/index.js";
 import { injectPTXAsyncCopyPass } from "./passes/inject-ptx-async-copy.js";
 import { injectVirtualThreadPass } from "./passes/inject-virtual-thread.js";
 import { lowerWarpMemoryPass } from "./passes/lower-warp-memory.js";
+import { dropPaddingGuardsPass, markPaddingGuardsPass } from "./passes/padding-guards.js";
 import { functionSymbol, splitHostDevice } from "./passes/split-host-device.js";
 import { threadSyncPass } from "./passes/thread-sync.js";
 import { unrollLoopPass } from "./passes/unroll-loop.js";
@@ -18,9 +19,19 @@ import { vectorizeLoopPass } from "./passes/vectorize-loop.js";
 import { verifyGpuCode } from "./passes/verify-gpu-code.js";
 import { runPasses } from "./run-passes.js";
 
+/**
+ * The front passes with the padded tiles' guard removal around compaction (passes/padding-guards.ts):
+ * marked while blocks have iterators, dropped once the buffers have their final extents.
+ */
+const CUDA_FRONT: readonly Pass[] = PASSES_FRONT.flatMap((pass) => {
+  if (pass.name === "convertBlocksToOpaque") return [markPaddingGuardsPass, pass];
+  if (pass.name === "compactBufferAllocation") return [pass, dropPaddingGuardsPass];
+  return [pass];
+});
+
 /** The function-to-function passes for a CUDA target, in order; `splitHostDevice` and `verifyGpuCode` follow them. */
 export const CUDA_LOWERING_PASSES: readonly Pass[] = [
-  ...PASSES_FRONT,
+  ...CUDA_FRONT,
   simplifyPass,
   lowerWarpMemoryPass,
   vectorizeLoopPass,

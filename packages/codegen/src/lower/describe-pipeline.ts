@@ -23,15 +23,20 @@ export function describePipeline(kind: TargetKind = "cuda"): PipelineStep[] {
 const PASS_DESCRIPTIONS: Readonly<Record<string, string>> = {
   lowerInitBlock: "init statements become guarded stores at the start of the reduction",
   planBufferAllocation: "each allocation moves to the lowest scope covering its uses",
+  markPaddingGuards:
+    "predicate conjuncts `v < extent` of blocks that only move values between local and shared buffers, and write past the end of the dimension `v` indexes when out of range, are marked as padding guards",
   convertBlocksToOpaque: "block iterators are replaced by their bindings",
   compactBufferAllocation: "allocations shrink to the region used below them",
+  dropPaddingGuards:
+    "marked padding guards are removed where every access of their block provably stays inside its compacted buffer: padded tiles compute unguarded, only global loads and stores stay guarded",
   lowerMatchBuffer: "match_buffer views (tensor intrinsics' operands) become accesses of their source buffers; their strides and offsets become expressions",
   injectSoftwarePipeline: "annotated loops become prologue, body and epilogue with multi-versioned buffers",
   lowerOpaqueBlock: "blocks removed: predicates become ifs, thread bindings become thread_extent attributes, pragma_* and launch-bounds annotations attributes",
   flattenBuffer: "multi-dimensional buffers become flat buffers",
   simplify: "arithmetic simplification",
   lowerWarpMemory: "warp-scope registers of the mma.sync intrinsics become per-thread local registers; their operands become each thread's register index",
-  vectorizeLoop: "vectorized loops become Ramp/Broadcast accesses, or serial loops; a 64/128-bit access not provably aligned is a LoweringError",
+  vectorizeLoop:
+    "vectorized loops become Ramp/Broadcast accesses (under one guard per vector where every lane provably agrees on it), or serial loops; a 64/128-bit access not provably aligned is a LoweringError",
   injectVirtualThread:
     "virtual threads pushed down: code independent of the vthread stays once, dependent statements are copied per vthread (unrolled below 16), dependent allocations get a slice per vthread",
   unrollLoop: "unrolled loops, and serial loops within a pragma_auto_unroll_max_step budget, are expanded (or marked #pragma unroll)",

@@ -187,8 +187,10 @@ describe("lower (the whole pipeline)", () => {
     expect(names).toEqual([
       "lowerInitBlock",
       "planBufferAllocation",
+      "markPaddingGuards",
       "convertBlocksToOpaque",
       "compactBufferAllocation",
+      "dropPaddingGuards",
       "lowerMatchBuffer",
       "injectSoftwarePipeline",
       "lowerOpaqueBlock",

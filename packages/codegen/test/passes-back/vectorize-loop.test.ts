@@ -150,6 +150,92 @@ def main(A: T.Buffer((64,), "int8"), C: T.Buffer((64,), "int8")):
     });
   });
 
+  describe("guards the lanes agree on (a padded tile's fetch)", () => {
+    test("a bound and a lane base that are multiples of the lanes: one guard per vector, taken at the first lane", () => {
+      const before = withBody(`
+for v in T.vectorized(4):
+    if blockIdx_x * 16 + threadIdx_x * 4 + v < 52:
+        C[blockIdx_x * 16 + threadIdx_x * 4 + v] = A[blockIdx_x * 16 + threadIdx_x * 4 + v]`);
+      const after = runPass(vectorizeLoopPass, before);
+      expectScript(
+        after,
+        withBody(`
+if blockIdx_x * 16 + threadIdx_x * 4 < 52:
+    C[blockIdx_x * 16 + threadIdx_x * 4:blockIdx_x * 16 + threadIdx_x * 4 + 4] = A[blockIdx_x * 16 + threadIdx_x * 4:blockIdx_x * 16 + threadIdx_x * 4 + 4]`),
+      );
+      expectSameResults(after, parse(before));
+    });
+
+    test("nested guards, one independent of the lane and one through >= with a falling lane value", () => {
+      const before = withBody(`
+for v in T.vectorized(2):
+    if blockIdx_x < 3:
+        if 40 - (threadIdx_x * 2 + v) >= 35:
+            C[threadIdx_x * 2 + v] = A[threadIdx_x * 2 + v] + T.float32(1)`);
+      const after = runPass(vectorizeLoopPass, before);
+      expect(loopKinds(after)).toEqual([]);
+      expectSameResults(after, parse(before));
+    });
+
+    test("a zero-filled fetch (if_then_else of a guarded load) becomes a vector load or a vector of zeros", () => {
+      const before = withBody(`
+for v in T.vectorized(4):
+    C[threadIdx_x * 4 + v] = T.if_then_else(blockIdx_x * 16 + threadIdx_x * 4 + v < 52, A[blockIdx_x * 12 + threadIdx_x * 4 + v], T.float32(0))`);
+      const after = runPass(vectorizeLoopPass, before);
+      expectScript(
+        after,
+        withBody(`
+if blockIdx_x * 16 + threadIdx_x * 4 < 52:
+    C[threadIdx_x * 4:threadIdx_x * 4 + 4] = A[blockIdx_x * 12 + threadIdx_x * 4:blockIdx_x * 12 + threadIdx_x * 4 + 4]
+else:
+    C[threadIdx_x * 4:threadIdx_x * 4 + 4] = T.Broadcast(T.float32(0.0), 4)`),
+      );
+      expectSameResults(after, parse(before));
+    });
+
+    test("a bound that splits a vector keeps the loop serial", () => {
+      const before = withBody(`
+for v in T.vectorized(4):
+    if blockIdx_x * 16 + threadIdx_x * 4 + v < 50:
+        C[blockIdx_x * 16 + threadIdx_x * 4 + v] = A[blockIdx_x * 16 + threadIdx_x * 4 + v]`);
+      const after = runPass(vectorizeLoopPass, before);
+      expect(loopKinds(after)).toEqual(["serial"]);
+      expectSameResults(after, parse(before));
+    });
+
+    test("property: a guard is kept per vector only where every lane agrees, and results never change", () => {
+      const ops = ["<", "<=", ">", ">="] as const;
+      fc.assert(
+        fc.property(
+          fc.constantFrom(2, 4),
+          fc.constantFrom(...ops),
+          fc.integer({ min: 0, max: 64 }),
+          fc.constantFrom(1, -1),
+          fc.integer({ min: 0, max: 1000 }),
+          (lanes, op, bound, direction, seed) => {
+            const lane = direction === 1 ? `threadIdx_x * 4 + v` : `63 - (threadIdx_x * 4 + v)`;
+            const before = withBody(`
+for v in T.vectorized(${lanes}):
+    if ${lane} ${op} ${bound}:
+        C[threadIdx_x * 4 + v] = A[threadIdx_x * 4 + v]`);
+            const original = parse(before);
+            const after = runPass(vectorizeLoopPass, original);
+            expectSameResults(after, original, seed);
+            // Brute force: do the lanes of every thread agree on the guard?
+            const holds = (x: number): boolean => (op === "<" ? x < bound : op === "<=" ? x <= bound : op === ">" ? x > bound : x >= bound);
+            let agree = true;
+            for (let t = 0; t < 4; t++) {
+              const values = Array.from({ length: lanes }, (_, v) => holds(direction === 1 ? t * 4 + v : 63 - (t * 4 + v)));
+              if (values.some((b) => b !== values[0])) agree = false;
+            }
+            if (!agree) expect(loopKinds(after)).toEqual(["serial"]);
+          },
+        ),
+        { numRuns: 60 },
+      );
+    });
+  });
+
   test("a function without vectorized loops is returned unchanged", () => {
     const f = parse(withBody(`C[threadIdx_x] = A[threadIdx_x]`));
     expect(vectorizeLoopPass.run(f, CTX)).toBe(f);

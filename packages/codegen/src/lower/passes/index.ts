@@ -18,6 +18,7 @@ export { lowerOpaqueBlock, lowerOpaqueBlockPass } from "./lower-opaque-block.js"
 export { planBufferAllocation, planBufferAllocationPass } from "./plan-buffer-allocation.js";
 export { type SimplifyOptions, simplifyFunc, simplifyPass } from "./simplify.js";
 export { removeNoOp, removeNoOpPass } from "./remove-no-op.js";
+export { markPaddingGuards, markPaddingGuardsPass, dropPaddingGuards, dropPaddingGuardsPass, PADDING_GUARDS_ANNOTATION } from "./padding-guards.js";
 export { unifyThreadBinding, unifyThreadBindingPass } from "./unify-thread-binding.js";
 export { lowerMatchBuffer, lowerMatchBufferPass } from "./lower-match-buffer.js";
 

@@ -2,7 +2,8 @@
  * Pass 9, `vectorizeLoop`: a `vectorized` loop of constant extent `n` whose body is a sequence of
  * stores becomes one vector statement per store — contiguous accesses get `Ramp(base, 1, n)`
  * indices, loop-invariant scalars are broadcast, values have dtype `<elem>x<n>`. When the body has
- * another shape, an access is not contiguous, a lane would depend on another lane's store, or the
+ * another shape, a guard may differ between lanes (a guard every lane provably agrees on is kept,
+ * once per vector), an access is not contiguous, a lane would depend on another lane's store, or the
  * vector is wider than the target's widest access (`maxVectorBytes`), the loop is scalarised to a
  * serial loop (TVM's fallback). A contiguous access that would be one 64- or 128-bit memory
  * instruction must start at a provable multiple of its lane count: otherwise the vectorization is
@@ -27,6 +28,8 @@ import {
   cast,
   elementType,
   forEachExpr,
+  forEachStmt,
+  ifThenElseStmt,
   intrinsicInfo,
   lanesOf,
   not,
@@ -46,6 +49,7 @@ import { LoweringError } from "../errors.js";
 import { type CudaPassContext, type Pass, cudaPass } from "../pass.js";
 import { isProvablyMultipleOf } from "../util/divisibility.js";
 import { strideIn } from "../kernel/affine.js";
+import { laneUniformGuard } from "../util/lane-uniform-guard.js";
 
 /** Elementwise intrinsics that accept vector operands lane by lane. */
 const ELEMENTWISE_CALLS = new Set(["exp", "log", "sqrt", "tanh", "sigmoid", "floor", "ceil", "round", "trunc", "fabs", "pow"]);
@@ -79,18 +83,59 @@ function vectorize(loop: For, maxVectorBytes: number): Stmt | undefined {
   const lanes = loop.extent.value;
   if (lanes === 1) return substituteStmt(loop.body, new Map([[loop.loopVar, loop.min]]));
   if (lanes < 1) return undefined;
-  const stores = storeList(loop.body);
-  if (stores === undefined || !lanesAreIndependent(stores)) return undefined;
-  if (widestElementBytes(loop.body) * lanes > maxVectorBytes) return undefined;
   const vl: VectorLoop = { v: loop.loopVar, min: loop.min, lanes };
-  const out: BufferStore[] = [];
-  for (const st of stores) {
-    const vs = vectorizeStore(st, vl);
-    if (vs === undefined) return undefined;
-    out.push(vs);
+  const stores = storesOf(loop.body);
+  if (stores === undefined || !lanesAreIndependent(stores)) return undefined;
+  if (widestElementBytes(stores) * lanes > maxVectorBytes) return undefined;
+  const out = vectorizeBody(loop.body, vl);
+  if (out === undefined) return undefined;
+  forEachStmt(out, (st) => {
+    if (st.kind === "BufferStore") checkAligned(st, loop);
+  });
+  return out;
+}
+
+/** Every store of a body made of stores, sequences and `if`s; undefined when it holds anything else. */
+function storesOf(body: Stmt): BufferStore[] | undefined {
+  const stores: BufferStore[] = [];
+  let plain = true;
+  forEachStmt(body, (s) => {
+    if (s.kind === "BufferStore") stores.push(s);
+    else if (s.kind !== "SeqStmt" && s.kind !== "IfThenElse") plain = false;
+  });
+  return plain ? stores : undefined;
+}
+
+/**
+ * The vector form of a body of stores: each `if`, and each stored `if_then_else` (a zero-filled
+ * fetch), whose condition every lane provably agrees on runs once per vector, its condition
+ * taken at the first lane. Undefined when a condition may differ between lanes (the loop is
+ * scalarised) or a store cannot be vectorized.
+ */
+function vectorizeBody(s: Stmt, vl: VectorLoop): Stmt | undefined {
+  switch (s.kind) {
+    case "SeqStmt": {
+      const parts = s.seq.map((x) => vectorizeBody(x, vl));
+      return parts.every((p): p is Stmt => p !== undefined) ? seq(parts) : undefined;
+    }
+    case "IfThenElse": {
+      const guard = laneUniformGuard(s.condition, vl);
+      const thenCase = guard === undefined ? undefined : vectorizeBody(s.thenCase, vl);
+      const elseCase = s.elseCase === undefined ? undefined : vectorizeBody(s.elseCase, vl);
+      if (guard === undefined || thenCase === undefined || (s.elseCase !== undefined && elseCase === undefined)) return undefined;
+      return ifThenElseStmt(guard, thenCase, elseCase);
+    }
+    case "BufferStore": {
+      const v = s.value;
+      if (v.kind === "Call" && v.op === "if_then_else" && v.args.length === 3) {
+        const [cond, onTrue, onFalse] = v.args as [PrimExpr, PrimExpr, PrimExpr];
+        return vectorizeBody(ifThenElseStmt(cond, bufferStore(s.buffer, onTrue, s.indices), bufferStore(s.buffer, onFalse, s.indices)), vl);
+      }
+      return vectorizeStore(s, vl);
+    }
+    default:
+      return undefined;
   }
-  for (const st of out) checkAligned(st, loop);
-  return seq(out);
 }
 
 /** Vector accesses of these widths are single 64- or 128-bit memory instructions, which need aligned addresses. */
@@ -121,12 +166,6 @@ function checkAligned(st: BufferStore, loop: For): void {
   }
 }
 
-/** The body as a list of stores, or undefined when it contains anything else. */
-function storeList(body: Stmt): BufferStore[] | undefined {
-  const stmts = body.kind === "SeqStmt" ? body.seq : [body];
-  return stmts.every((s) => s.kind === "BufferStore") ? (stmts as BufferStore[]) : undefined;
-}
-
 /**
  * Running all lanes of one statement before the next is only equivalent to the serial loop when
  * no lane reads or overwrites an element that another lane stores: every access to a stored
@@ -154,13 +193,13 @@ function sameIndices(a: readonly PrimExpr[], b: readonly PrimExpr[]): boolean {
   return a.length === b.length && a.every((x, i) => sameExprStructure(x, b[i]!));
 }
 
-/** Bytes of the widest element the body loads, stores or computes (index arithmetic excluded). */
-function widestElementBytes(body: Stmt): number {
+/** Bytes of the widest element the stores load, store or compute (index arithmetic excluded). */
+function widestElementBytes(stores: readonly BufferStore[]): number {
   let widest = 1;
   const note = (dt: DType): void => {
     widest = Math.max(widest, bytesOf(elementType(dt)));
   };
-  for (const st of storeList(body) ?? []) {
+  for (const st of stores) {
     note(st.buffer.dtype);
     forEachExpr(st.value, (e) => {
       if (e.kind === "BufferLoad" || e.kind === "Cast") note(e.dtype);
