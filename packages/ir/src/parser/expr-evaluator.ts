@@ -124,7 +124,8 @@ export class ExprEvaluator {
   }
 
   /** Buffer indices; slices become `T.Ramp` vector indices. */
-  indices(buffer: Buffer, items: readonly PyExpr[], pos: SourcePos): PrimExpr[] {
+  indices(buffer: Buffer, written: readonly PyExpr[], pos: SourcePos): PrimExpr[] {
+    const items = this.spliced(written).flatMap((item) => this.tupleItems(item) ?? [item]);
     if (items.length !== buffer.shape.length) {
       fail(
         `buffer "${buffer.name}" has ${buffer.shape.length} dimension${buffer.shape.length === 1 ? "" : "s"} but ${items.length} ind${items.length === 1 ? "ex was" : "ices were"} given`,
@@ -293,6 +294,12 @@ export class ExprEvaluator {
       }
       return bound.node.elts;
     });
+  }
+
+  /** The items of a name bound to a tuple or list (`iters` of `for iters in T.grid(...)`, a closure's `dims`), or undefined. */
+  tupleItems(e: PyExpr): readonly PyExpr[] | undefined {
+    const bound = e.kind === "Name" ? this.scopes.lookup(e.id) : undefined;
+    return bound?.kind === "expr" && (bound.node.kind === "Tuple" || bound.node.kind === "List") ? bound.node.elts : undefined;
   }
 
   /** `x.astype("float16")`: TVM's expression method, a cast. */
