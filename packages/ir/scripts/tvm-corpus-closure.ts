@@ -25,19 +25,44 @@ export function closureOf(lines: readonly string[], at: number): Record<string, 
     if (l.indent === 0) definition(logical, k, closure);
     if (l.indent === 0) macroDefinition(lines, logical, k, closure);
   });
+  const enclosing = new Set(enclosingBlocks(lines, at));
   for (const d of enclosingDefs(lines, at)) {
     const index = logical.findIndex((l) => l.first === d);
     const def = logical[index];
     if (def === undefined) continue;
     bindParameters(logical, index, closure);
-    const bodyIndent = logical[index + 1]?.indent;
+    // The lines the script sees: those of the function body and of the loops and other blocks
+    // around the script; a `for` around it binds its targets to the first item.
+    const lists = new Map<string, string>();
     for (let k = index + 1; k < logical.length && logical[k]!.first < at; k++) {
-      if (logical[k]!.indent !== bodyIndent) continue;
+      if (!enclosing.has(parentLine(logical, k))) continue;
+      const text = logical[k]!.text;
+      if (enclosing.has(logical[k]!.first) && loopBinding(text, closure, lists)) continue;
+      const list = /^(\w+)\s*=\s*(\[.*\])$/.exec(text);
+      if (list !== null) lists.set(list[1]!, list[2]!);
       definition(logical, k, closure);
       macroDefinition(lines, logical, k, closure);
     }
   }
   return Object.fromEntries(closure);
+}
+
+/** Physical line numbers of the block headers (`def`, `for`, `with`, …) that enclose line `at`. */
+function enclosingBlocks(lines: readonly string[], at: number): number[] {
+  const blocks: number[] = [];
+  let indent = indentOf(lines[at]!);
+  for (let k = at - 1; k >= 0 && indent > 0; k--) {
+    if (isBlank(lines[k]!) || indentOf(lines[k]!) >= indent) continue;
+    indent = indentOf(lines[k]!);
+    blocks.push(k);
+  }
+  return blocks;
+}
+
+/** The physical line of the block header that `logical[k]` sits in. */
+function parentLine(logical: readonly LogicalLine[], k: number): number {
+  for (let j = k - 1; j >= 0; j--) if (logical[j]!.indent < logical[k]!.indent) return logical[j]!.first;
+  return -1;
 }
 
 /** Physical line numbers of the `def` lines that enclose line `at`, outermost first. */
@@ -91,13 +116,24 @@ function assignment(text: string, into: Map<string, ClosureValue>): void {
   // `a, b = pair` unpacks a tuple handed on as text.
   const known = into.get(rhs.trim());
   const tupleText = targets.length > 1 && typeof known === "object" && "expr" in known ? known.expr : rhs;
-  const values = targets.length === 1 ? [rhs] : topLevelItems(tupleText.replace(/^[([](.*)[)\]]$/, "$1"));
+  const values = targets.length === 1 ? [rhs] : joinLambdas(topLevelItems(tupleText.replace(/^[([](.*)[)\]]$/, "$1")));
   if (values.length !== targets.length) return;
   const computed = values.map((v) => constantValue(v, into));
   targets.forEach((t, i) => {
     const v = computed[i];
     if (v !== undefined) into.set(t, v);
   });
+}
+
+/** Items split at the commas of a lambda's parameters (`lambda x, y: x + y`), joined again. */
+function joinLambdas(items: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const item of items) {
+    const last = out[out.length - 1];
+    if (last !== undefined && /^lambda\b[^:]*$/.test(last)) out[out.length - 1] = `${last}, ${item}`;
+    else out.push(item);
+  }
+  return out;
 }
 
 /** Binds the parameters of the function defined at `logical[index]`. */
@@ -210,11 +246,16 @@ function firstCallArguments(
   }
 }
 
-/** `for a, b in [(x, y), ...]:` binds the targets to the first item; false when the line is no such loop. */
-function loopBinding(text: string, into: Map<string, ClosureValue>): boolean {
-  const m = /^for\s+([\w\s,()]+?)\s+in\s+([[(].*[\])])\s*:$/.exec(text);
+/**
+ * `for a, b in [(x, y), ...]:` (or over a list assigned before, named in `lists`) binds the targets
+ * to the first item; false when the line is no such loop.
+ */
+function loopBinding(text: string, into: Map<string, ClosureValue>, lists?: ReadonlyMap<string, string>): boolean {
+  const m = /^for\s+([\w\s,()]+?)\s+in\s+([[(].*[\])]|\w+)\s*:$/.exec(text);
   if (m === null) return false;
-  const first = topLevelItems(m[2]!.slice(1, -1))[0];
+  const iterable = lists?.get(m[2]!) ?? m[2]!;
+  if (!/^[[(]/.test(iterable)) return false;
+  const first = topLevelItems(iterable.slice(1, -1))[0];
   if (first !== undefined) assignment(`${m[1]!.replace(/[()]/g, "")} = ${first}`, into);
   return true;
 }

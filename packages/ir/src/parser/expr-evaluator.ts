@@ -8,7 +8,7 @@ import { type DType, isBool, isIntegral, lanesOf } from "../dtype.js";
 import { IRError } from "../errors.js";
 import { type BinaryOp, type PrimExpr, binary, bufferLoad, cast, intImm, not, ramp, stringImm, variable } from "../expr.js";
 import { checkIntrinsicCall } from "../intrinsics.js";
-import type { PyExpr } from "./ast.js";
+import { type PyExpr, isName } from "./ast.js";
 import { ParseFailure, type SourcePos, fail } from "./errors.js";
 import { type ExprValue, isLiteral, literal, literalToExpr, valueToExpr, valuesToExprs } from "./literal.js";
 import type { ScopeStack } from "./scope.js";
@@ -173,6 +173,7 @@ export class ExprEvaluator {
         return bufferLoad(buf, this.indices(buf, subscriptItems(e.indices), e.pos));
       }
       case "Call": {
+        if (e.func.kind === "Call" && isName(e.func.func, "getattr")) return this.value({ ...e, func: this.getattrCallee(e.func) });
         const method = this.bufferMember(e.func);
         if (method !== undefined) return bufferMethodCall(this, method.buffer, method.member, e);
         const closure = e.func.kind === "Name" ? this.scopes.lookup(e.func.id) : undefined;
@@ -300,6 +301,15 @@ export class ExprEvaluator {
   tupleItems(e: PyExpr): readonly PyExpr[] | undefined {
     const bound = e.kind === "Name" ? this.scopes.lookup(e.id) : undefined;
     return bound?.kind === "expr" && (bound.node.kind === "Tuple" || bound.node.kind === "List") ? bound.node.elts : undefined;
+  }
+
+  /** `getattr(T, name)` with `name` a string (as a closure may give it): the attribute `T.<name>`. */
+  private getattrCallee(call: Node<"Call">): PyExpr {
+    const [module, name] = call.args;
+    if (call.args.length !== 2 || call.keywords.length > 0 || !isName(module!, "T")) fail("getattr is supported only as getattr(T, name)", call.pos);
+    const attr = this.string(name!, "the name given to getattr");
+    if (!/^[A-Za-z_]\w*$/.test(attr)) fail(`getattr(T, "${attr}"): not a TVMScript name`, name!.pos);
+    return { kind: "Attribute", value: module, attr, pos: call.pos };
   }
 
   /** `x.astype("float16")`: TVM's expression method, a cast. */

@@ -314,6 +314,32 @@ def test_unpack(pair):
   });
 });
 
+describe("loops around a script", () => {
+  const LOOPED = `
+def test_intrinsics(dtype):
+    funcs = [
+        (T.clz, lambda x, bits: bits - x.bit_length()),
+        (T.popcount, lambda x, bits: bin(x).count("1")),
+    ]
+    for intrin, reference in funcs:
+        n = 16
+        if n > 8:
+            skipped = 1
+
+        @T.prim_func
+        def f(A: T.Buffer((n,), "int32")):
+            A[0] = intrin(A[1])
+`;
+
+  it("bind their targets to the first item of a list assigned before, and the lines in the loop are seen", () => {
+    const [f] = extractCases("tests/test_l.py", LOOPED);
+    expect(f!.closure).toMatchObject({ intrin: { expr: "T.clz" }, n: 16 });
+    expect(f!.closure).not.toHaveProperty("skipped");
+    expect(f!.closure).not.toHaveProperty("reference");
+    expect(printTVMScript(parseTVMScript(f!.text, { closure: f!.closure }))).toContain("A[0] = T.clz(A[1])");
+  });
+});
+
 describe("macros in the closure", () => {
   const MACRO = `
 def test_macro():

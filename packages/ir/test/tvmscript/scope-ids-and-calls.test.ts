@@ -87,6 +87,18 @@ describe("bitwise operators on bools", () => {
   });
 });
 
+describe("getattr(T, name)", () => {
+  it("is the T.* function of that name, the name a string or a closure value", () => {
+    const direct = parsePrimFunc(fn('A: T.Buffer((1,), "float16")', "A[0] = T.float16(1.5)"));
+    const viaGetattr = parsePrimFunc(fn('A: T.Buffer((1,), "float16")', 'A[0] = getattr(T, "float16")(1.5)'));
+    expect(structuralEqual(viaGetattr, direct)).toBe(true);
+    const fromClosure = parsePrimFunc(fn('A: T.Buffer((1,), "float16")', "A[0] = getattr(T, dt)(1.5)"), { closure: { dt: "float16" } });
+    expect(structuralEqual(fromClosure, direct)).toBe(true);
+    expect(errorOf(fn('A: T.Buffer((1,), "float16")', 'A[0] = getattr(np, "float16")(1.5)')).reason).toBe("getattr is supported only as getattr(T, name)");
+    expect(errorOf(fn('A: T.Buffer((1,), "float16")', 'A[0] = getattr(T, "1x")(1.5)')).reason).toBe('getattr(T, "1x"): not a TVMScript name');
+  });
+});
+
 describe("T.Call with ret_ty", () => {
   it("an opaque call declared void prints back through T.Call", () => {
     const { f, printed } = roundTrip(fn("", 'T.Call(tvm.ir.Op.get("tirx.tvm_call_packed"), ["dummy_function_name"], ret_ty="void")'));
