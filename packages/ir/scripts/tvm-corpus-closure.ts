@@ -213,6 +213,7 @@ function firstCallArguments(
   params: readonly Parameter[],
   known: ReadonlyMap<string, ClosureValue>,
   into: Map<string, ClosureValue>,
+  depth = 0,
 ): void {
   const call = new RegExp(`(?<![\\w.])${name}\\(`);
   const at = logical.findIndex((l) => l.first === defLine);
@@ -226,7 +227,15 @@ function firstCallArguments(
   for (const l of scope) {
     if (l.first === defLine) continue;
     if (l.indent === 0) caller = new Map(known);
-    else if (!loopBinding(l.text, caller)) assignment(l.text, caller);
+    // A call inside a sibling function (`def verify(n): f = sched(n)`) sees that function's
+    // parameters as its own first call binds them.
+    const sibling = indent > 0 && l.indent === indent && depth === 0 ? /^def\s+(\w+)\s*\(/.exec(l.text) : null;
+    if (sibling !== null) {
+      caller = new Map(known);
+      const siblingParams = parameterList(bracketed(l.text, sibling[0].length - 1) ?? "");
+      firstCallArguments(logical, sibling[1]!, l.first, siblingParams, known, caller, depth + 1);
+      continue;
+    } else if (!loopBinding(l.text, caller)) assignment(l.text, caller);
     const m = call.exec(l.text);
     if (m === null || /^def\s/.test(l.text)) continue;
     const args = topLevelItems(bracketed(l.text, m.index + name.length) ?? "");

@@ -340,6 +340,27 @@ def test_intrinsics(dtype):
   });
 });
 
+describe("a call inside a sibling function", () => {
+  const SIBLING = `
+def test_reduction():
+    def sched(nthd):
+        @T.prim_func
+        def f(A: T.Buffer((nthd,), "float32")):
+            A[0] = A[1]
+
+    def verify(nthd):
+        func = sched(nthd)
+
+    verify(16)
+    verify(32)
+`;
+
+  it("binds the nested function's parameters from the sibling's own first call", () => {
+    const [f] = extractCases("tests/test_s.py", SIBLING);
+    expect(f!.closure).toMatchObject({ nthd: 16 });
+  });
+});
+
 describe("macros in the closure", () => {
   const MACRO = `
 def test_macro():
