@@ -244,7 +244,9 @@ function firstCallArguments(
     const allConstant = args.every((arg) => {
       const kw = /^(\w+)\s*=(?!=)\s*(.+)$/.exec(arg);
       const target = kw === null ? params[positional++]?.name : kw[1]!;
-      const v = constantValue(kw === null ? arg : kw[2]!, caller);
+      const argText = (kw === null ? arg : kw[2]!).trim();
+      // A name the caller bound is handed on as it is (a list or TIR value too).
+      const v = caller.get(argText) ?? constantValue(argText, caller);
       if (target === undefined || v === undefined) return false;
       values.set(target, v);
       return true;

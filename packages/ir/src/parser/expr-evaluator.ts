@@ -103,8 +103,22 @@ export class ExprEvaluator {
       // TVM reads such a name from the Python closure; without a value for it, say which name.
       if (b === undefined) fail(`unknown name "${e.id}": ${what} must be a string literal or a name bound to one (ParseOptions.closure)`, e.pos);
     }
+    if (e.kind === "Subscript") {
+      const item = this.tupleItem(e);
+      if (item !== undefined) return this.string(item, what);
+    }
     if (e.kind !== "String") fail(`${what} must be a string literal`, e.pos);
     return e.value;
+  }
+
+  /** `dtypes[0]` of a tuple or list the closure gives: the item's node, or undefined for another subscript. */
+  private tupleItem(e: Node<"Subscript">): PyExpr | undefined {
+    const items = e.indices.length === 1 ? this.tupleItems(e.value) : undefined;
+    if (items === undefined) return undefined;
+    const i = this.constInt(e.indices[0]!, "a tuple index");
+    const item = items[i < 0 ? items.length + i : i];
+    if (item === undefined) fail(`index ${i} is out of range for a tuple of ${items.length} items`, e.pos);
+    return item;
   }
 
   /** An integer known when parsing (vector lanes, alignments). */

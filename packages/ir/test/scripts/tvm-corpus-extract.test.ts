@@ -353,11 +353,27 @@ def test_reduction():
 
     verify(16)
     verify(32)
+
+def test_dtypes():
+    def make(dtypes, n):
+        @T.prim_func
+        def g(A: T.Buffer((n,), dtypes[1])):
+            A[0] = A[1]
+
+    def check(dtypes, n):
+        mod = make(dtypes, n)
+
+    n = 8
+    dtypes = ["float16", "int8"]
+    check(dtypes, n)
 `;
 
-  it("binds the nested function's parameters from the sibling's own first call", () => {
-    const [f] = extractCases("tests/test_s.py", SIBLING);
+  it("binds the nested function's parameters from the sibling's own first call, names handed on as bound", () => {
+    const [f, g] = extractCases("tests/test_s.py", SIBLING);
     expect(f!.closure).toMatchObject({ nthd: 16 });
+    expect(g!.closure).toMatchObject({ dtypes: { expr: '["float16", "int8"]' }, n: 8 });
+    const buffer = parseTVMScript(g!.text, { closure: g!.closure }).functions.get("g")!.bufferMap.values().next().value;
+    expect(buffer?.dtype).toBe("int8");
   });
 });
 

@@ -115,3 +115,12 @@ describe("T.Call with ret_ty", () => {
     expect(errorOf(fn('A: T.Buffer((1,), "float32")', 'T.Call("tirx.likely", [A[0] > T.float32(0)], ret_ty="void")')).reason).toMatch(/has dtype/);
   });
 });
+
+describe("a dtype picked from a closure tuple", () => {
+  it("dtypes[i] reads the item; out of range is named", () => {
+    const text = (i: number): string => fn(`A: T.Buffer((2,), dtypes[${i}])`, "A[0] = A[1]");
+    const f = parsePrimFunc(text(-1), { closure: { dtypes: { expr: '("float16", "int8")' } } });
+    expect([...f.bufferMap.values()][0]!.dtype).toBe("int8");
+    expect(() => parsePrimFunc(text(2), { closure: { dtypes: { expr: '("float16", "int8")' } } })).toThrow("index 2 is out of range for a tuple of 2 items");
+  });
+});
