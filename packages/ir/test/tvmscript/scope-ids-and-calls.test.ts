@@ -5,24 +5,11 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { parsePrimFunc } from "../../src/parser/index.js";
-import { printTVMScript } from "../../src/printer/index.js";
 import { structuralEqual } from "../../src/structural/index.js";
-import type { PrimFunc } from "../../src/func.js";
 import { THREAD_ID_KEY } from "../../src/stmt.js";
 import { forEachStmt } from "../../src/functor.js";
 import { compilePrimFunc } from "../../src/exec/index.js";
-import { errorOf } from "./helpers.js";
-
-function roundTrip(text: string): { f: PrimFunc; printed: string } {
-  const f = parsePrimFunc(text);
-  for (const dialect of ["course", "tvm"] as const) {
-    const printed = printTVMScript(f, { dialect });
-    const again = parsePrimFunc(printed);
-    expect(structuralEqual(again, f), printed).toBe(true);
-    expect(printTVMScript(again, { dialect })).toBe(printed);
-  }
-  return { f, printed: printTVMScript(f) };
-}
+import { errorOf, roundTrip } from "./helpers.js";
 
 const fn = (params: string, ...body: string[]): string => ["@T.prim_func", `def f(${params}):`, ...body.map((l) => `    ${l}`)].join("\n");
 
