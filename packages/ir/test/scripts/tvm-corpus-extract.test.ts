@@ -469,6 +469,21 @@ def main():
     const cases = extractCases("tests/test_q.py", QUOTED);
     expect(cases.map((c) => c.text)).toEqual(["@T.prim_func\ndef main():\n    T.evaluate(0)\n", "@T.prim_func\ndef main():\n    T.evaluate(0)\n"]);
   });
+
+  it("formats an f-string script with the closure around the string; {{ }} are braces, unknown names stay", () => {
+    const FORMATTED = `
+@pytest.mark.parametrize("dtype", ["float16", "float32"])
+def test_printer_f(dtype):
+    n = 4
+    expected = f"""
+@T.prim_func
+def main(A: T.Buffer(({n},), "{dtype}")):
+    T.func_attr({{"k": {unknown}}})"""
+`;
+    const [c] = extractCases("tests/test_f.py", FORMATTED);
+    expect(c!.text).toBe('@T.prim_func\ndef main(A: T.Buffer((4,), "float16")):\n    T.func_attr({"k": {unknown}})\n');
+    expect(c!.closure).toMatchObject({ dtype: "float16", n: 4 });
+  });
 });
 
 describe("docstrings", () => {
