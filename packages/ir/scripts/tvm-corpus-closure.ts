@@ -67,14 +67,9 @@ function parentLine(logical: readonly LogicalLine[], k: number): number {
 
 /** Physical line numbers of the `def` lines that enclose line `at`, outermost first. */
 function enclosingDefs(lines: readonly string[], at: number): number[] {
-  const defs: number[] = [];
-  let indent = indentOf(lines[at]!);
-  for (let k = at - 1; k >= 0 && indent > 0; k--) {
-    if (isBlank(lines[k]!) || indentOf(lines[k]!) >= indent) continue;
-    indent = indentOf(lines[k]!);
-    if (/^\s*def\s/.test(lines[k]!)) defs.unshift(k);
-  }
-  return defs;
+  return enclosingBlocks(lines, at)
+    .filter((k) => /^\s*def\s/.test(lines[k]!))
+    .reverse();
 }
 
 /** An assignment, or a helper function whose body is one `return <expr>` (as a lambda). */
