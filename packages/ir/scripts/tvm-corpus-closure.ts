@@ -25,14 +25,21 @@ export function closureOf(lines: readonly string[], at: number): Record<string, 
     if (l.indent === 0) definition(logical, k, closure);
     if (l.indent === 0) macroDefinition(lines, logical, k, closure);
   });
+  const enclosing = new Set(enclosingBlocks(lines, at));
   for (const d of enclosingDefs(lines, at)) {
     const index = logical.findIndex((l) => l.first === d);
     const def = logical[index];
     if (def === undefined) continue;
     bindParameters(logical, index, closure);
-    const bodyIndent = logical[index + 1]?.indent;
+    // The lines the script sees: those of the function body and of the loops and other blocks
+    // around the script; a `for` around it binds its targets to the first item.
+    const lists = new Map<string, string>();
     for (let k = index + 1; k < logical.length && logical[k]!.first < at; k++) {
-      if (logical[k]!.indent !== bodyIndent) continue;
+      if (!enclosing.has(parentLine(logical, k))) continue;
+      const text = logical[k]!.text;
+      if (enclosing.has(logical[k]!.first) && loopBinding(text, closure, lists)) continue;
+      const list = /^(\w+)\s*=\s*(\[.*\])$/.exec(text);
+      if (list !== null) lists.set(list[1]!, list[2]!);
       definition(logical, k, closure);
       macroDefinition(lines, logical, k, closure);
     }
@@ -40,16 +47,29 @@ export function closureOf(lines: readonly string[], at: number): Record<string, 
   return Object.fromEntries(closure);
 }
 
-/** Physical line numbers of the `def` lines that enclose line `at`, outermost first. */
-function enclosingDefs(lines: readonly string[], at: number): number[] {
-  const defs: number[] = [];
+/** Physical line numbers of the block headers (`def`, `for`, `with`, …) that enclose line `at`. */
+function enclosingBlocks(lines: readonly string[], at: number): number[] {
+  const blocks: number[] = [];
   let indent = indentOf(lines[at]!);
   for (let k = at - 1; k >= 0 && indent > 0; k--) {
     if (isBlank(lines[k]!) || indentOf(lines[k]!) >= indent) continue;
     indent = indentOf(lines[k]!);
-    if (/^\s*def\s/.test(lines[k]!)) defs.unshift(k);
+    blocks.push(k);
   }
-  return defs;
+  return blocks;
+}
+
+/** The physical line of the block header that `logical[k]` sits in. */
+function parentLine(logical: readonly LogicalLine[], k: number): number {
+  for (let j = k - 1; j >= 0; j--) if (logical[j]!.indent < logical[k]!.indent) return logical[j]!.first;
+  return -1;
+}
+
+/** Physical line numbers of the `def` lines that enclose line `at`, outermost first. */
+function enclosingDefs(lines: readonly string[], at: number): number[] {
+  return enclosingBlocks(lines, at)
+    .filter((k) => /^\s*def\s/.test(lines[k]!))
+    .reverse();
 }
 
 /** An assignment, or a helper function whose body is one `return <expr>` (as a lambda). */
@@ -91,13 +111,24 @@ function assignment(text: string, into: Map<string, ClosureValue>): void {
   // `a, b = pair` unpacks a tuple handed on as text.
   const known = into.get(rhs.trim());
   const tupleText = targets.length > 1 && typeof known === "object" && "expr" in known ? known.expr : rhs;
-  const values = targets.length === 1 ? [rhs] : topLevelItems(tupleText.replace(/^[([](.*)[)\]]$/, "$1"));
+  const values = targets.length === 1 ? [rhs] : joinLambdas(topLevelItems(tupleText.replace(/^[([](.*)[)\]]$/, "$1")));
   if (values.length !== targets.length) return;
   const computed = values.map((v) => constantValue(v, into));
   targets.forEach((t, i) => {
     const v = computed[i];
     if (v !== undefined) into.set(t, v);
   });
+}
+
+/** Items split at the commas of a lambda's parameters (`lambda x, y: x + y`), joined again. */
+function joinLambdas(items: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const item of items) {
+    const last = out[out.length - 1];
+    if (last !== undefined && /^lambda\b[^:]*$/.test(last)) out[out.length - 1] = `${last}, ${item}`;
+    else out.push(item);
+  }
+  return out;
 }
 
 /** Binds the parameters of the function defined at `logical[index]`. */
@@ -177,6 +208,7 @@ function firstCallArguments(
   params: readonly Parameter[],
   known: ReadonlyMap<string, ClosureValue>,
   into: Map<string, ClosureValue>,
+  depth = 0,
 ): void {
   const call = new RegExp(`(?<![\\w.])${name}\\(`);
   const at = logical.findIndex((l) => l.first === defLine);
@@ -190,7 +222,15 @@ function firstCallArguments(
   for (const l of scope) {
     if (l.first === defLine) continue;
     if (l.indent === 0) caller = new Map(known);
-    else if (!loopBinding(l.text, caller)) assignment(l.text, caller);
+    // A call inside a sibling function (`def verify(n): f = sched(n)`) sees that function's
+    // parameters as its own first call binds them.
+    const sibling = indent > 0 && l.indent === indent && depth === 0 ? /^def\s+(\w+)\s*\(/.exec(l.text) : null;
+    if (sibling !== null) {
+      caller = new Map(known);
+      const siblingParams = parameterList(bracketed(l.text, sibling[0].length - 1) ?? "");
+      firstCallArguments(logical, sibling[1]!, l.first, siblingParams, known, caller, depth + 1);
+      continue;
+    } else if (!loopBinding(l.text, caller)) assignment(l.text, caller);
     const m = call.exec(l.text);
     if (m === null || /^def\s/.test(l.text)) continue;
     const args = topLevelItems(bracketed(l.text, m.index + name.length) ?? "");
@@ -199,7 +239,9 @@ function firstCallArguments(
     const allConstant = args.every((arg) => {
       const kw = /^(\w+)\s*=(?!=)\s*(.+)$/.exec(arg);
       const target = kw === null ? params[positional++]?.name : kw[1]!;
-      const v = constantValue(kw === null ? arg : kw[2]!, caller);
+      const argText = (kw === null ? arg : kw[2]!).trim();
+      // A name the caller bound is handed on as it is (a list or TIR value too).
+      const v = caller.get(argText) ?? constantValue(argText, caller);
       if (target === undefined || v === undefined) return false;
       values.set(target, v);
       return true;
@@ -210,11 +252,16 @@ function firstCallArguments(
   }
 }
 
-/** `for a, b in [(x, y), ...]:` binds the targets to the first item; false when the line is no such loop. */
-function loopBinding(text: string, into: Map<string, ClosureValue>): boolean {
-  const m = /^for\s+([\w\s,()]+?)\s+in\s+([[(].*[\])])\s*:$/.exec(text);
+/**
+ * `for a, b in [(x, y), ...]:` (or over a list assigned before, named in `lists`) binds the targets
+ * to the first item; false when the line is no such loop.
+ */
+function loopBinding(text: string, into: Map<string, ClosureValue>, lists?: ReadonlyMap<string, string>): boolean {
+  const m = /^for\s+([\w\s,()]+?)\s+in\s+([[(].*[\])]|\w+)\s*:$/.exec(text);
   if (m === null) return false;
-  const first = topLevelItems(m[2]!.slice(1, -1))[0];
+  const iterable = lists?.get(m[2]!) ?? m[2]!;
+  if (!/^[[(]/.test(iterable)) return false;
+  const first = topLevelItems(iterable.slice(1, -1))[0];
   if (first !== undefined) assignment(`${m[1]!.replace(/[()]/g, "")} = ${first}`, into);
   return true;
 }

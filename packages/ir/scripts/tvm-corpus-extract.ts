@@ -77,11 +77,14 @@ export function extractCases(file: string, source: string): Case[] {
       i = end;
       continue;
     }
+    // A quoted script sees the names around its string (the script itself starts at column 0).
+    const opening = quoted ? openingQuote(lines, i) : undefined;
+    const closure = closureOf(lines, opening?.line ?? i);
     cases.push({
       where: `${file.split("/").pop()}:${i + 1} ${name}`,
-      text: `${text}\n`,
+      text: `${opening?.formatted === true ? formatFString(text, closure) : text}\n`,
       expectError: insidePytestRaises(lines, i),
-      closure: closureOf(lines, i),
+      closure,
     });
     i = end;
   }
@@ -93,6 +96,27 @@ function insideTripleQuotes(lines: readonly string[], at: number): boolean {
   let count = 0;
   for (let k = 0; k < at; k++) count += lines[k]!.match(/"{3}|'{3}/g)?.length ?? 0;
   return count % 2 === 1;
+}
+
+/** The line that opens the triple-quoted string around line `at`, and whether it is an f-string (`f"""`). */
+function openingQuote(lines: readonly string[], at: number): { line: number; formatted: boolean } | undefined {
+  for (let k = at - 1; k >= 0; k--) {
+    const quote = /(\w*)(?:"{3}|'{3})/.exec(lines[k]!);
+    if (quote !== null) return { line: k, formatted: /^[rR]?[fF][rR]?$/.test(quote[1]!) };
+  }
+  return undefined;
+}
+
+/**
+ * The text of an f-string script as Python formats it: `{name}` replaced by the closure's string or
+ * number, `{{`/`}}` by a brace. A placeholder the closure has no such value for stays as written.
+ */
+function formatFString(text: string, closure: Readonly<Record<string, ClosureValue>>): string {
+  return text.replace(/\{\{|\}\}|\{(\w+)\}/g, (whole, name: string | undefined) => {
+    if (name === undefined) return whole[0]!;
+    const v = closure[name];
+    return typeof v === "string" || typeof v === "number" ? String(v) : whole;
+  });
 }
 
 /** Whether the statement that encloses line `at` (the nearest less indented line above it) is `with pytest.raises(...)`. */

@@ -277,13 +277,17 @@ export function storageSync(scope: string): Call {
 
 function bitwise(op: string, args: readonly ExprLike[]): Call {
   const operands = args.length === 1 ? [toExpr(args[0]!)] : matchTypes(args[0]!, args[1]!, `T.${op}`);
+  // TVM's bool is uint1, so its integer check lets `&`, `|` and `^` take bools (as its parser does).
+  const boolOk = BOOL_BITWISE.has(op);
   for (const x of operands) {
-    if (!isIntegral(x.dtype)) throw new IRError(`T.${op} expects integer operands, got ${x.dtype}`);
+    if (!isIntegral(x.dtype) && !(boolOk && isBool(x.dtype))) throw new IRError(`T.${op} expects integer operands, got ${x.dtype}`);
   }
   return call(operands[0]!.dtype, op, operands);
 }
 
-/** `T.shift_right(a, b)` (`a >> b`), `T.bitwise_and(a, b)` (`a & b`), … on integers. */
+const BOOL_BITWISE: ReadonlySet<string> = new Set(["bitwise_and", "bitwise_or", "bitwise_xor"]);
+
+/** `T.shift_right(a, b)` (`a >> b`), `T.bitwise_and(a, b)` (`a & b`), … on integers (`&`, `|`, `^` also on bools). */
 export const shiftLeft = (a: ExprLike, b: ExprLike): Call => bitwise("shift_left", [a, b]);
 export const shiftRight = (a: ExprLike, b: ExprLike): Call => bitwise("shift_right", [a, b]);
 export const bitwiseAnd = (a: ExprLike, b: ExprLike): Call => bitwise("bitwise_and", [a, b]);

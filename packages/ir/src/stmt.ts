@@ -279,6 +279,11 @@ export function declBufferStmt(buffer: Buffer, body: Stmt): DeclBuffer {
 
 /** `T.device_entry()`: the AttrStmt key (value `True`, no subject) that marks the rest of the body as device code. */
 export const DEVICE_ENTRY_KEY = "tirx.device_entry";
+/**
+ * `tx = T.thread_id([n])`: TVM's cta→thread scope-id definition, held as an AttrStmt with this key,
+ * the defined variable as subject and the extent as value (see tvm-deviations-tvmscript.md).
+ */
+export const THREAD_ID_KEY = "tirx.thread_id";
 export function attrStmt(key: string, node: Var | undefined, valueLike: ExprLike, body: Stmt, subject?: PrimExpr): AttrStmt {
   const s: AttrStmt = { kind: "AttrStmt", key, node, value: toExpr(valueLike), body };
   return subject === undefined ? s : { ...s, subject };

@@ -226,6 +226,7 @@ const BITWISE_JS: Readonly<Record<string, string>> = {
 function emitBitwise(op: string, dt: DType, args: readonly string[]): string {
   const { code, bits } = dtypeInfo(dt);
   const [a, b] = [args[0] ?? "undefined", args[1] ?? "undefined"];
+  if (code === "bool") return `((${a} ${BITWISE_JS[op]!} ${b}) !== 0)`;
   if (bits === 64) {
     const wrap = code === "uint" ? "BigInt.asUintN" : "BigInt.asIntN";
     const big = op === "bitwise_not" ? `~BigInt(${a})` : `BigInt(${a}) ${BITWISE_JS[op]!} BigInt(${b})`;

@@ -83,7 +83,7 @@ export function parseBufferDecl(ev: ExprEvaluator, call: CallNode, fnName: strin
 
 /** A shape: a tuple or list of integer expressions, or one expression for a 1-D buffer. */
 export function evalShape(ev: ExprEvaluator, e: PyExpr, symbolic: boolean): PrimExpr[] {
-  const items = e.kind === "Tuple" || e.kind === "List" ? ev.spliced(e.elts) : [e];
+  const items = e.kind === "Tuple" || e.kind === "List" ? ev.spliced(e.elts) : (ev.tupleItems(e) ?? [e]);
   return withAutoDefine(ev, symbolic, () => items.map((d) => ev.index(symbolic && d.kind === "String" ? stringDimension(d) : d, "a shape dimension")));
 }
 

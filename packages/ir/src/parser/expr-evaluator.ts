@@ -8,7 +8,7 @@ import { type DType, isBool, isIntegral, lanesOf } from "../dtype.js";
 import { IRError } from "../errors.js";
 import { type BinaryOp, type PrimExpr, binary, bufferLoad, cast, intImm, not, ramp, stringImm, variable } from "../expr.js";
 import { checkIntrinsicCall } from "../intrinsics.js";
-import type { PyExpr } from "./ast.js";
+import { type PyExpr, isName } from "./ast.js";
 import { ParseFailure, type SourcePos, fail } from "./errors.js";
 import { type ExprValue, isLiteral, literal, literalToExpr, valueToExpr, valuesToExprs } from "./literal.js";
 import type { ScopeStack } from "./scope.js";
@@ -103,8 +103,22 @@ export class ExprEvaluator {
       // TVM reads such a name from the Python closure; without a value for it, say which name.
       if (b === undefined) fail(`unknown name "${e.id}": ${what} must be a string literal or a name bound to one (ParseOptions.closure)`, e.pos);
     }
+    if (e.kind === "Subscript") {
+      const item = this.tupleItem(e);
+      if (item !== undefined) return this.string(item, what);
+    }
     if (e.kind !== "String") fail(`${what} must be a string literal`, e.pos);
     return e.value;
+  }
+
+  /** `dtypes[0]` of a tuple or list the closure gives: the item's node, or undefined for another subscript. */
+  private tupleItem(e: Node<"Subscript">): PyExpr | undefined {
+    const items = e.indices.length === 1 ? this.tupleItems(e.value) : undefined;
+    if (items === undefined) return undefined;
+    const i = this.constInt(e.indices[0]!, "a tuple index");
+    const item = items[i < 0 ? items.length + i : i];
+    if (item === undefined) fail(`index ${i} is out of range for a tuple of ${items.length} items`, e.pos);
+    return item;
   }
 
   /** An integer known when parsing (vector lanes, alignments). */
@@ -124,7 +138,8 @@ export class ExprEvaluator {
   }
 
   /** Buffer indices; slices become `T.Ramp` vector indices. */
-  indices(buffer: Buffer, items: readonly PyExpr[], pos: SourcePos): PrimExpr[] {
+  indices(buffer: Buffer, written: readonly PyExpr[], pos: SourcePos): PrimExpr[] {
+    const items = this.spliced(written).flatMap((item) => this.tupleItems(item) ?? [item]);
     if (items.length !== buffer.shape.length) {
       fail(
         `buffer "${buffer.name}" has ${buffer.shape.length} dimension${buffer.shape.length === 1 ? "" : "s"} but ${items.length} ind${items.length === 1 ? "ex was" : "ices were"} given`,
@@ -172,6 +187,7 @@ export class ExprEvaluator {
         return bufferLoad(buf, this.indices(buf, subscriptItems(e.indices), e.pos));
       }
       case "Call": {
+        if (e.func.kind === "Call" && isName(e.func.func, "getattr")) return this.value({ ...e, func: this.getattrCallee(e.func) });
         const method = this.bufferMember(e.func);
         if (method !== undefined) return bufferMethodCall(this, method.buffer, method.member, e);
         const closure = e.func.kind === "Name" ? this.scopes.lookup(e.func.id) : undefined;
@@ -293,6 +309,21 @@ export class ExprEvaluator {
       }
       return bound.node.elts;
     });
+  }
+
+  /** The items of a name bound to a tuple or list (`iters` of `for iters in T.grid(...)`, a closure's `dims`), or undefined. */
+  tupleItems(e: PyExpr): readonly PyExpr[] | undefined {
+    const bound = e.kind === "Name" ? this.scopes.lookup(e.id) : undefined;
+    return bound?.kind === "expr" && (bound.node.kind === "Tuple" || bound.node.kind === "List") ? bound.node.elts : undefined;
+  }
+
+  /** `getattr(T, name)` with `name` a string (as a closure may give it): the attribute `T.<name>`. */
+  private getattrCallee(call: Node<"Call">): PyExpr {
+    const [module, name] = call.args;
+    if (call.args.length !== 2 || call.keywords.length > 0 || !isName(module!, "T")) fail("getattr is supported only as getattr(T, name)", call.pos);
+    const attr = this.string(name!, "the name given to getattr");
+    if (!/^[A-Za-z_]\w*$/.test(attr)) fail(`getattr(T, "${attr}"): not a TVMScript name`, name!.pos);
+    return { kind: "Attribute", value: module, attr, pos: call.pos };
   }
 
   /** `x.astype("float16")`: TVM's expression method, a cast. */

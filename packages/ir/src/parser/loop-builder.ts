@@ -10,6 +10,7 @@ import { bindArguments } from "./arguments.js";
 import { evalAttrDict } from "./attr-values.js";
 import type { BodyBuilder } from "./body-builder.js";
 import { fail } from "./errors.js";
+import { type GridTarget, defineGroups, gridTargets, memberKey } from "./grid-targets.js";
 import { rangeFromBounds } from "./extent.js";
 import { valuesToExprs } from "./literal.js";
 
@@ -38,19 +39,18 @@ export function buildFor(b: BodyBuilder, s: ForStmt): Stmt {
   const iter = s.iter;
   if (iter.kind !== "Call") fail("a TVMScript loop must iterate over range(...), T.grid(...) or a T.* loop kind", iter.pos);
   const callee = dottedName(iter.func) ?? "";
-  const names = targetNames(s.target);
   let specs: LoopSpec[];
+  let targets: GridTarget[];
   if (callee === "T.grid") {
     if (iter.keywords.length > 0) fail("T.grid takes no keyword arguments", iter.keywords[0]!.pos);
     const extents = b.ev.spliced(iter.args);
-    if (extents.length !== names.length) {
-      fail(`T.grid has ${extents.length} extents but ${names.length} loop variables are given`, s.target.pos);
-    }
+    targets = gridTargets(s.target, extents.length);
     specs = extents.map((a, i) => {
       const extent = b.ev.index(a, "a loop extent");
-      return { name: names[i]!, range: { min: zeroLike(extent), extent }, kind: "serial", annotations: {} };
+      return { name: targets[i]!.name, range: { min: zeroLike(extent), extent }, kind: "serial", annotations: {} };
     });
   } else {
+    const names = targetNames(s.target);
     const kind = LOOP_KINDS[callee];
     if (kind === undefined) {
       fail(
@@ -60,14 +60,17 @@ export function buildFor(b: BodyBuilder, s: ForStmt): Stmt {
     }
     if (names.length !== 1) fail(`${callee} defines one loop variable, but ${names.length} are given`, s.target.pos);
     specs = [loopSpec(b, callee, kind, iter, names[0]!)];
+    targets = [{ name: names[0]! }];
   }
   return b.deeper(specs.length, s.pos, () =>
     b.scopes.within(() => {
-      const vars: Var[] = specs.map((spec) => {
+      const vars: Var[] = specs.map((spec, i) => {
         const v = variable(spec.name, spec.range.extent.dtype);
-        b.scopes.define(spec.name, { kind: "var", var: v, loopRange: spec.range });
+        const target = targets[i]!;
+        b.scopes.define(target.group === undefined ? spec.name : memberKey(target), { kind: "var", var: v, loopRange: spec.range });
         return v;
       });
+      defineGroups(b.scopes, targets, s.target.pos);
       b.loopDepth++;
       let body: Stmt;
       try {

@@ -6,7 +6,7 @@
 import { type Buffer, declBuffer } from "../buffer.js";
 import { type PrimExpr, type Var, boolImm, constant, stringImm, variable } from "../expr.js";
 import { evalAttrDict } from "./attr-values.js";
-import { type AttrValue, DEVICE_ENTRY_KEY, type Stmt, allocate, attrStmt, declBufferStmt, letStmt } from "../stmt.js";
+import { type AttrValue, DEVICE_ENTRY_KEY, THREAD_ID_KEY, type Stmt, allocate, attrStmt, declBufferStmt, letStmt } from "../stmt.js";
 import type { PyExpr, PyStmt } from "./ast.js";
 import { bindArguments } from "./arguments.js";
 import { evalShape, parseBufferDecl } from "./buffer-decl.js";
@@ -86,6 +86,8 @@ function scopedForm(b: BodyBuilder, callee: string, call: CallNode, name: string
       return attrForm(b, call);
     case "T.device_entry":
       return deviceEntryForm(call);
+    case "T.thread_id":
+      return threadIdForm(b, call);
     case "T.LetStmt":
       return letForm(b, call);
     default:
@@ -233,6 +235,25 @@ function attrForm(b: BodyBuilder, call: CallNode): ScopedForm {
 function deviceEntryForm(call: CallNode): ScopedForm {
   if (call.args.length > 0 || call.keywords.length > 0) fail("T.device_entry takes no arguments", call.pos);
   return { wrap: (body) => attrStmt(DEVICE_ENTRY_KEY, undefined, boolImm(true), body) };
+}
+
+/** `tx = T.thread_id([n], dtype="int32")`: a thread index over `n` threads of the CTA, defined for what follows. */
+function threadIdForm(b: BodyBuilder, call: CallNode): ScopedForm {
+  const args = bindArguments(call, "T.thread_id", ["extents", "dtype"], 1);
+  const extentsNode = args.get("extents")!;
+  const extents = evalShape(b.ev, extentsNode, false);
+  if (extents.length !== 1) fail(`T.thread_id: expected one extent, got ${extents.length} (only one thread index per statement is supported)`, extentsNode.pos);
+  const dtypeNode = args.get("dtype");
+  const dt = dtypeNode === undefined ? "int32" : dtypeArg(b.ev, dtypeNode);
+  if (dt !== "int32" && dt !== "uint32") fail(`T.thread_id: dtype must be "int32" or "uint32", got "${dt}"`, dtypeNode!.pos);
+  let index: Var | undefined;
+  return {
+    bind: (n) => {
+      index = variable(n, dt);
+      b.scopes.define(n, { kind: "var", var: index });
+    },
+    wrap: (body) => attrStmt(THREAD_ID_KEY, index, extents[0]!, body),
+  };
 }
 
 /** `with T.LetStmt(value) as x:` (a new variable) or `with T.LetStmt(value, var=x):`. */

@@ -356,14 +356,21 @@ class PyParser {
 
   /** Loop and `as` targets: bit-or level expressions, so that `in` ends the list. */
   private parseTargetList(): PyExpr {
-    const first = this.parseBitOr();
+    const first = this.parseTargetItem();
     if (!this.isOp(",")) return first;
     const elts = [first];
     while (this.acceptOp(",")) {
       if (this.isKeyword("in") || this.isOp(":")) break;
-      elts.push(this.parseBitOr());
+      elts.push(this.parseTargetItem());
     }
     return { kind: "Tuple", elts, pos: first.pos };
+  }
+
+  /** A name of a target list, or `*rest` taking the remaining values. */
+  private parseTargetItem(): PyExpr {
+    const pos = this.tok.pos;
+    if (!this.acceptOp("*")) return this.parseBitOr();
+    return { kind: "Starred", value: this.parseBitOr(), pos };
   }
 
   private endsExprList(): boolean {

@@ -247,7 +247,9 @@ function callConstructor(ev: ExprEvaluator, call: CallNode): ExprValue {
   const retTy = args.get("ret_ty");
   const dt = retTy === undefined ? info.resultDType : dtypeArg(ev, retTy);
   if (dt === undefined) fail(`T.Call of "${op}" needs ret_ty=`, call.pos);
-  if (info.resultDType !== undefined && dt !== info.resultDType) fail(`T.Call: "${op}" has dtype ${info.resultDType}, not ${dt}`, retTy!.pos);
+  // An opaque call may be declared to return nothing (TVM's `ret_ty="void"` on `tvm_call_packed`).
+  const voidOpaque = dt === "void" && info.opaque === true;
+  if (info.resultDType !== undefined && dt !== info.resultDType && !voidOpaque) fail(`T.Call: "${op}" has dtype ${info.resultDType}, not ${dt}`, retTy!.pos);
   if (info.arity >= 0 && operands.length !== info.arity) fail(`T.Call: "${op}" takes ${info.arity} arguments, got ${operands.length}`, list.pos);
   return callExpr(dt, op, operands);
 }

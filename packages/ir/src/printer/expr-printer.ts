@@ -106,6 +106,10 @@ export function printExpr(ctx: PrintContext, e: PrimExpr): ExprText {
       }
       if (isNamespacedIntrinsic(e.op)) return call(e.op, e.dtype === "void" ? args : [...args, `dtype=${pyString(e.dtype, s)}`]);
       const info = intrinsicInfo(e.op);
+      // A dtype other than the operator's own (an opaque call returning void) needs TVM's Call constructor.
+      if (info?.resultDType !== undefined && e.dtype !== info.resultDType) {
+        return call("Call", [pyString(`tirx.${e.op}`, s), `[${args.join(", ")}]`, `ret_ty=${pyString(e.dtype, s)}`]);
+      }
       if (info?.dtypeLast === true) return call(e.op, [...args, pyString(e.dtype, s)]);
       return call(e.op, info?.dtypeFirst === true ? [pyString(e.dtype, s), ...args] : args);
     }

@@ -6,7 +6,7 @@ import type { Buffer } from "../buffer.js";
 import type { BufferLoad, Var } from "../expr.js";
 import { IRVisitor } from "../functor.js";
 import type { PrimFunc } from "../func.js";
-import type { Block, BufferRegion, BufferStore, For, Stmt } from "../stmt.js";
+import { type Block, type BufferRegion, type BufferStore, type For, type Stmt, THREAD_ID_KEY } from "../stmt.js";
 
 class FreeVarCollector extends IRVisitor {
   /** `implicitElemOffsets`: a match_buffer's fresh offset variable is defined by it (today's dialect). */
@@ -92,7 +92,7 @@ class FreeVarCollector extends IRVisitor {
         break;
       case "AttrStmt":
         if (s.node !== undefined) {
-          if (s.key === "thread_extent" || s.key === "virtual_thread") this.bound.add(s.node);
+          if (s.key === "thread_extent" || s.key === "virtual_thread" || s.key === THREAD_ID_KEY) this.bound.add(s.node);
           else this.visitVar(s.node);
         }
         break;

@@ -15,6 +15,7 @@ import {
   type BufferStore,
   type DeclBuffer,
   DEVICE_ENTRY_KEY,
+  THREAD_ID_KEY,
   type For,
   type IfThenElse,
   type IterType,
@@ -381,6 +382,11 @@ export class StmtPrinter {
         return this.printScoped(indent, isLast, s, rhs, undefined, body);
       }
       const rhs = `${this.ctx.tir("launch_thread")}(${pyString(node.name, this.ctx.style)}, ${value})`;
+      return this.printScoped(indent, isLast, s, rhs, () => this.ctx.names.define(node, node.name, "v"), body);
+    }
+    if (s.key === THREAD_ID_KEY && node !== undefined && !this.ctx.names.has(node) && (node.dtype === "int32" || node.dtype === "uint32")) {
+      const dtype = node.dtype === "int32" ? "" : `, dtype=${pyString(node.dtype, this.ctx.style)}`;
+      const rhs = `${this.ctx.tir("thread_id")}([${value}]${dtype})`;
       return this.printScoped(indent, isLast, s, rhs, () => this.ctx.names.define(node, node.name, "v"), body);
     }
     if (

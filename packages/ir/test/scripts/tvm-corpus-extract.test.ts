@@ -314,6 +314,69 @@ def test_unpack(pair):
   });
 });
 
+describe("loops around a script", () => {
+  const LOOPED = `
+def test_intrinsics(dtype):
+    funcs = [
+        (T.clz, lambda x, bits: bits - x.bit_length()),
+        (T.popcount, lambda x, bits: bin(x).count("1")),
+    ]
+    for intrin, reference in funcs:
+        n = 16
+        if n > 8:
+            skipped = 1
+
+        @T.prim_func
+        def f(A: T.Buffer((n,), "int32")):
+            A[0] = intrin(A[1])
+`;
+
+  it("bind their targets to the first item of a list assigned before, and the lines in the loop are seen", () => {
+    const [f] = extractCases("tests/test_l.py", LOOPED);
+    expect(f!.closure).toMatchObject({ intrin: { expr: "T.clz" }, n: 16 });
+    expect(f!.closure).not.toHaveProperty("skipped");
+    expect(f!.closure).not.toHaveProperty("reference");
+    expect(printTVMScript(parseTVMScript(f!.text, { closure: f!.closure }))).toContain("A[0] = T.clz(A[1])");
+  });
+});
+
+describe("a call inside a sibling function", () => {
+  const SIBLING = `
+def test_reduction():
+    def sched(nthd):
+        @T.prim_func
+        def f(A: T.Buffer((nthd,), "float32")):
+            A[0] = A[1]
+
+    def verify(nthd):
+        func = sched(nthd)
+
+    verify(16)
+    verify(32)
+
+def test_dtypes():
+    def make(dtypes, n):
+        @T.prim_func
+        def g(A: T.Buffer((n,), dtypes[1])):
+            A[0] = A[1]
+
+    def check(dtypes, n):
+        mod = make(dtypes, n)
+
+    n = 8
+    dtypes = ["float16", "int8"]
+    check(dtypes, n)
+`;
+
+  it("binds the nested function's parameters from the sibling's own first call, names handed on as bound", () => {
+    const [f, g] = extractCases("tests/test_s.py", SIBLING);
+    expect(f!.closure).toMatchObject({ nthd: 16 });
+    expect(g!.closure).toMatchObject({ dtypes: { expr: '["float16", "int8"]' }, n: 8 });
+    const buffer = parseTVMScript(g!.text, { closure: g!.closure }).functions.get("g")!.bufferMap.values().next().value;
+    expect(buffer?.dtype).toBe("int8");
+  });
+});
+
 describe("macros in the closure", () => {
   const MACRO = `
 def test_macro():
@@ -405,6 +468,21 @@ def main():
   it("ends a script at the closing quotes or at a less indented line with quotes, and leaves out underlined outputs", () => {
     const cases = extractCases("tests/test_q.py", QUOTED);
     expect(cases.map((c) => c.text)).toEqual(["@T.prim_func\ndef main():\n    T.evaluate(0)\n", "@T.prim_func\ndef main():\n    T.evaluate(0)\n"]);
+  });
+
+  it("formats an f-string script with the closure around the string; {{ }} are braces, unknown names stay", () => {
+    const FORMATTED = `
+@pytest.mark.parametrize("dtype", ["float16", "float32"])
+def test_printer_f(dtype):
+    n = 4
+    expected = f"""
+@T.prim_func
+def main(A: T.Buffer(({n},), "{dtype}")):
+    T.func_attr({{"k": {unknown}}})"""
+`;
+    const [c] = extractCases("tests/test_f.py", FORMATTED);
+    expect(c!.text).toBe('@T.prim_func\ndef main(A: T.Buffer((4,), "float16")):\n    T.func_attr({"k": {unknown}})\n');
+    expect(c!.closure).toMatchObject({ dtype: "float16", n: 4 });
   });
 });
 

@@ -10,18 +10,7 @@ import { parsePrimFunc } from "../../src/parser/index.js";
 import { printTVMScript } from "../../src/printer/index.js";
 import type { Block } from "../../src/stmt.js";
 import { structuralEqual } from "../../src/structural/index.js";
-import { errorOf } from "./helpers.js";
-
-function roundTrip(text: string): { f: PrimFunc; printed: string } {
-  const f = parsePrimFunc(text);
-  for (const dialect of ["course", "tvm"] as const) {
-    const printed = printTVMScript(f, { dialect });
-    const again = parsePrimFunc(printed);
-    expect(structuralEqual(again, f), printed).toBe(true);
-    expect(printTVMScript(again, { dialect })).toBe(printed);
-  }
-  return { f, printed: printTVMScript(f) };
-}
+import { errorOf, roundTrip } from "./helpers.js";
 
 function innerBlock(f: PrimFunc): Block {
   const body = f.body;

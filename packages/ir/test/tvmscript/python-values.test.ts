@@ -186,8 +186,8 @@ describe("TVM's constructors and module-level forms", () => {
     expect(structuralEqual(roundTrip(text('"tirx.prefetch"')), direct)).toBe(true);
     expect(structuralEqual(roundTrip(text('tvm.ir.Op.get("tirx.prefetch")')), direct)).toBe(true);
     expect(errorOf(text('"tirx.no_such_op"')).reason).toBe('T.Call: unknown operator "no_such_op"');
-    const wrongType = ["@T.prim_func", "def f(p: T.handle):", '    T.evaluate(T.Call("tirx.tvm_call_packed", ["g", p], ret_ty="void"))'].join("\n");
-    expect(errorOf(wrongType)).toMatchObject({ reason: 'T.Call: "tvm_call_packed" has dtype int32, not void', line: 3 });
+    const wrongType = ["@T.prim_func", "def f(n: T.int32):", '    T.evaluate(T.Call("tirx.likely", [n > 0], ret_ty="int32"))'].join("\n");
+    expect(errorOf(wrongType)).toMatchObject({ reason: 'T.Call: "likely" has dtype bool, not int32', line: 3 });
   });
 
   it("T.iter_var as an attribute subject is its variable", () => {

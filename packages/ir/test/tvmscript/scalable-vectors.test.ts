@@ -7,25 +7,12 @@ import { Analyzer } from "../../src/arith/index.js";
 import { dtype, dtypeInfo, isScalableVector, isValidDType, makeDType } from "../../src/dtype.js";
 import { compilePrimFunc } from "../../src/exec/index.js";
 import { broadcast, intImm, ramp, variable } from "../../src/expr.js";
-import type { PrimFunc } from "../../src/func.js";
 import { parsePrimFunc } from "../../src/parser/index.js";
-import { printTVMScript } from "../../src/printer/index.js";
 import { structuralEqual } from "../../src/structural/index.js";
-import { errorOf } from "./helpers.js";
+import { errorOf, roundTrip } from "./helpers.js";
 
 function fn(...body: string[]): string {
   return ["@T.prim_func", 'def f(A: T.Buffer((128,), "float32"), B: T.Buffer((128,), "float32"), n: T.int32):', ...body.map((l) => `    ${l}`)].join("\n");
-}
-
-function roundTrip(text: string): { f: PrimFunc; printed: string } {
-  const f = parsePrimFunc(text);
-  for (const dialect of ["course", "tvm"] as const) {
-    const printed = printTVMScript(f, { dialect });
-    const again = parsePrimFunc(printed);
-    expect(structuralEqual(again, f), printed).toBe(true);
-    expect(printTVMScript(again, { dialect })).toBe(printed);
-  }
-  return { f, printed: printTVMScript(f) };
 }
 
 describe("scalable dtypes", () => {

@@ -8,11 +8,10 @@ import { compilePrimFunc } from "../../src/exec/index.js";
 import type { PrimFunc } from "../../src/func.js";
 import { forEachExpr, forEachStmt, substituteStmt } from "../../src/functor.js";
 import { parsePrimFunc } from "../../src/parser/index.js";
-import { printTVMScript } from "../../src/printer/index.js";
 import type { BufferStore } from "../../src/stmt.js";
 import { structuralEqual } from "../../src/structural/index.js";
 import { intImm } from "../../src/expr.js";
-import { errorOf } from "./helpers.js";
+import { errorOf, roundTrip } from "./helpers.js";
 
 function fn(...body: string[]): string {
   return [
@@ -20,17 +19,6 @@ function fn(...body: string[]): string {
     'def f(A: T.Buffer((8,), "float32"), B: T.Buffer((8,), "float32"), M: T.Buffer((4,), "bool"), n: T.int32):',
     ...body.map((l) => `    ${l}`),
   ].join("\n");
-}
-
-function roundTrip(text: string): { f: PrimFunc; printed: string } {
-  const f = parsePrimFunc(text);
-  for (const dialect of ["course", "tvm"] as const) {
-    const printed = printTVMScript(f, { dialect });
-    const again = parsePrimFunc(printed);
-    expect(structuralEqual(again, f), printed).toBe(true);
-    expect(printTVMScript(again, { dialect })).toBe(printed);
-  }
-  return { f, printed: printTVMScript(f) };
 }
 
 function stores(f: PrimFunc): BufferStore[] {
