@@ -44,14 +44,22 @@ export function linearFormOf(e: PrimExpr, cache?: Map<PrimExpr, LinearForm>): Li
 
 function decompose(e: PrimExpr, cache: Map<PrimExpr, LinearForm> | undefined): LinearForm {
   if (e.kind === "Binary") {
-    if (e.op === "add") return addForms(linearFormOf(e.a, cache), linearFormOf(e.b, cache));
-    if (e.op === "sub") return subtractForms(linearFormOf(e.a, cache), linearFormOf(e.b, cache));
-    if (e.op === "mul") {
-      if (e.b.kind === "IntImm") return scaleForm(linearFormOf(e.a, cache), e.b.value);
-      if (e.a.kind === "IntImm") return scaleForm(linearFormOf(e.b, cache), e.a.value);
-    }
+    let f: LinearForm | undefined;
+    if (e.op === "add") f = addForms(linearFormOf(e.a, cache), linearFormOf(e.b, cache));
+    else if (e.op === "sub") f = subtractForms(linearFormOf(e.a, cache), linearFormOf(e.b, cache));
+    else if (e.op === "mul" && e.b.kind === "IntImm") f = scaleForm(linearFormOf(e.a, cache), e.b.value);
+    else if (e.op === "mul" && e.a.kind === "IntImm") f = scaleForm(linearFormOf(e.b, cache), e.a.value);
+    // A double holds integers exactly only up to 2^53: a form past that is not the node's value
+    // (4294967295 * 4294967295 would round to an even number), so the node stays one atom.
+    if (f !== undefined && isExactForm(f)) return f;
   }
   return { dtype: e.dtype, terms: [{ atom: e, key: exprKey(e), coef: 1 }], constant: 0 };
+}
+
+function isExactForm(f: LinearForm): boolean {
+  if (!Number.isSafeInteger(f.constant)) return false;
+  for (const t of f.terms) if (!Number.isSafeInteger(t.coef)) return false;
+  return true;
 }
 
 export function scaleForm(f: LinearForm, k: number): LinearForm {

@@ -20,7 +20,7 @@ import type { Rule, RuleContext } from "./rules.js";
 import type { IntBound } from "../intBound.js";
 import { sameExpr } from "../exprKey.js";
 import { DIV_RULES, FLOORDIV_RULES, FLOORMOD_RULES, MOD_RULES } from "./div-mod.js";
-import { rejectZeroDivisor } from "./zero-divisor.js";
+import { DivisionByZeroError, hasLiteralZeroDivisor, rejectZeroDivisor } from "./zero-divisor.js";
 import { uintAsIndexAllowed } from "../uint-as-index.js";
 
 /** What the rewriter may know (an Analyzer). */
@@ -118,8 +118,8 @@ export class TvmRewriter {
         return this.notNode(this.visit(e.a));
       case "Select": {
         const cond = this.visit(e.condition);
-        const whenTrue = this.assuming(cond, () => this.visit(e.trueValue));
-        const whenFalse = this.assuming(this.notNode(cond), () => this.visit(e.falseValue));
+        const whenTrue = this.branch(cond, e.trueValue);
+        const whenFalse = this.branch(this.notNode(cond), e.falseValue);
         const s = select(cond, whenTrue, whenFalse);
         if (s.condition.kind === "IntImm") return s.condition.value !== 0 ? s.trueValue : s.falseValue;
         return this.applyRules(s, SELECT_RULES) ?? s;
@@ -153,6 +153,20 @@ export class TvmRewriter {
     }
   }
 
+  /**
+   * A branch simplified under its condition. A divisor that is zero only under that condition makes
+   * the branch one that is never taken where it would divide (or a division the run time meets as
+   * the original does): the branch stays as written instead of failing the whole simplification.
+   */
+  private branch(cond: PrimExpr, e: PrimExpr): PrimExpr {
+    try {
+      return this.assuming(cond, () => this.visit(e));
+    } catch (err) {
+      if (err instanceof DivisionByZeroError && !hasLiteralZeroDivisor(e)) return e;
+      throw err;
+    }
+  }
+
   /** `f` evaluated while `cond` is assumed (TVM's constraint scopes around branches). */
   private assuming<T>(cond: PrimExpr, f: () => T): T {
     if (cond.kind === "IntImm" || this.facts.enterConstraint === undefined) return f();
@@ -170,8 +184,8 @@ export class TvmRewriter {
    */
   private ifThenElse(dtype: string, condition: PrimExpr, trueValue: PrimExpr, falseValue: PrimExpr): PrimExpr {
     const cond = this.visit(condition);
-    const whenTrue = this.assuming(cond, () => this.visit(trueValue));
-    const whenFalse = this.assuming(not(cond), () => this.visit(falseValue));
+    const whenTrue = this.branch(cond, trueValue);
+    const whenFalse = this.branch(not(cond), falseValue);
     if (cond.kind === "IntImm") return cond.value !== 0 ? whenTrue : whenFalse;
     if (whenTrue.kind === "Call" && whenTrue.op === "if_then_else" && whenTrue.args.length === 3) {
       const [innerCond, innerThen, innerElse] = whenTrue.args as [PrimExpr, PrimExpr, PrimExpr];

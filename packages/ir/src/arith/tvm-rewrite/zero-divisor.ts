@@ -6,6 +6,7 @@
 import { isIntegral } from "../../dtype.js";
 import { IRError } from "../../errors.js";
 import type { BinaryOp, PrimExpr } from "../../expr.js";
+import { IRVisitor } from "../../functor.js";
 import { describeExpr } from "../../printer/expr-text.js";
 
 export class DivisionByZeroError extends IRError {
@@ -14,10 +15,31 @@ export class DivisionByZeroError extends IRError {
 
 const DIVISIONS: ReadonlySet<BinaryOp> = new Set<BinaryOp>(["div", "mod", "floordiv", "floormod"]);
 
-export function rejectZeroDivisor(op: BinaryOp, dividend: PrimExpr, divisor: PrimExpr): void {
-  if (!DIVISIONS.has(op)) return;
+function isZeroDivision(op: BinaryOp, divisor: PrimExpr): boolean {
+  if (!DIVISIONS.has(op)) return false;
   const d = divisor.kind === "Broadcast" ? divisor.value : divisor;
-  if (d.kind === "IntImm" && d.value === 0 && isIntegral(d.dtype)) {
+  return d.kind === "IntImm" && d.value === 0 && isIntegral(d.dtype);
+}
+
+export function rejectZeroDivisor(op: BinaryOp, dividend: PrimExpr, divisor: PrimExpr): void {
+  if (isZeroDivision(op, divisor)) {
     throw new DivisionByZeroError(`simplify: ${op} of ${describeExpr(dividend)} by a constant zero`);
   }
+}
+
+/** Finds an integer division by a literal zero, stopping at the first. */
+class ZeroDivisionFinder extends IRVisitor {
+  found = false;
+  override visitExpr(e: PrimExpr): void {
+    if (this.found) return;
+    if (e.kind === "Binary" && isZeroDivision(e.op, e.b)) this.found = true;
+    else super.visitExpr(e);
+  }
+}
+
+/** Does `e` itself divide by a literal zero (not one that only simplification under a condition makes)? */
+export function hasLiteralZeroDivisor(e: PrimExpr): boolean {
+  const finder = new ZeroDivisionFinder();
+  finder.visitExpr(e);
+  return finder.found;
 }
