@@ -11,8 +11,8 @@ import { nodeBuiltinsReachedFrom } from "../browser/node-builtins.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const BROWSER_PACKAGES = ["ir", "schedule", "codegen", "simulator", "webgpu"] as const;
-/** Subpath exports (package/subpath) that may use Node: webgpu's Dawn entry. */
-const NODE_ONLY_SUBPATHS: readonly string[] = ["webgpu/./node"];
+/** Subpath exports (package/subpath) that may use Node: webgpu's Dawn entry, schedule's machine probe. */
+const NODE_ONLY_SUBPATHS: readonly string[] = ["webgpu/./node", "schedule/./machine"];
 
 interface ExportEntry {
   readonly "@tessera/source"?: string;

@@ -12,36 +12,18 @@
  * under load (docs/benchmarks/cpu-operators.md). The region cost and the L1 size are probed on the
  * machine (machine.ts); an explicit core count sizes for the reference machine (machineFor).
  */
-import { DEFAULT_MACHINE, type MachineProfile, hostCores, machineProfile } from "./machine.js";
+import { type Work, machineFor, worthParallel } from "@tessera/schedule/machine";
+import { DEFAULT_MACHINE, hostCores } from "./machine.js";
 
 export { hostCores } from "./machine.js";
+export { CORE_BYTES_PER_US, CORE_FLOPS_PER_US, PARALLEL_PAYOFF, type Work, estimatedMicros, machineFor, worthParallel } from "@tessera/schedule/machine";
 
-/** Rough single-core throughput of vectorized code (AVX2/AVX-512 FMA), for work estimates only. */
-export const CORE_FLOPS_PER_US = 100_000;
-/** Rough single-core memory throughput of a streaming loop (beyond L2), for work estimates only. */
-export const CORE_BYTES_PER_US = 10_000;
 /** The reference machine's cost of one parallel region (fork, join, a straggling thread); others are probed (machine.ts). */
 export const PARALLEL_REGION_COST_US = DEFAULT_MACHINE.parallelRegionUs;
-/** A parallel region must save this many times its cost (it costs far more on a loaded machine). */
-export const PARALLEL_PAYOFF = 4;
 /** The reference machine's L1 data cache per core (48 KiB, an AMD EPYC); others are probed (machine.ts). */
 export const L1_DATA_BYTES = DEFAULT_MACHINE.l1DataBytes;
 /** Parallel iterations per core to aim for (TVM's ParallelizeVectorizeUnroll caps at 16 per core). */
 export const JOBS_PER_CORE = 16;
-
-/** What one run of a loop nest does: floating-point operations and bytes moved. */
-export interface Work {
-  readonly flops: number;
-  readonly bytes: number;
-}
-
-/**
- * The machine a schedule is sized for: this one (probed) when the core count is not given; for an
- * explicit count (another machine, or a test pinning a decision), the reference machine's costs.
- */
-export function machineFor(cores?: number): MachineProfile {
-  return cores === undefined ? machineProfile() : { ...DEFAULT_MACHINE, cores };
-}
 
 function requirePositiveInteger(what: string, n: number): void {
   if (!Number.isInteger(n) || n < 1) throw new RangeError(`${what} must be a positive integer, got ${n}`);
@@ -65,19 +47,6 @@ export function chooseVectorTile(extent: number, lanes = 16, maxVectors = 1): nu
   for (let v = maxVectors; v >= 1; v--) if (extent % (v * lanes) === 0) return v * lanes;
   for (let w = lanes >> 1; w >= 4; w >>= 1) if (extent % w === 0) return w;
   return largestDivisorAtMost(extent, lanes);
-}
-
-/** Estimated single-core time of `work`: the larger of its compute time and its memory time. */
-export function estimatedMicros(work: Work): number {
-  return Math.max(work.flops / CORE_FLOPS_PER_US, work.bytes / CORE_BYTES_PER_US);
-}
-
-/** Whether splitting `work` over the cores saves enough time to pay for a parallel region (machineFor). */
-export function worthParallel(work: Work, cores?: number, machine: MachineProfile = machineFor(cores)): boolean {
-  const n = cores ?? machine.cores;
-  if (n < 2) return false;
-  const saved = estimatedMicros(work) * (1 - 1 / n);
-  return saved >= PARALLEL_PAYOFF * machine.parallelRegionUs;
 }
 
 /**

@@ -4,7 +4,7 @@
  * cost. A nest whose estimated single-core time saves too little over the cores to pay for waking
  * the OpenMP team runs serially, so a small workload makes one region per call or none.
  */
-import { type MachineProfile, type Work, machineProfile, worthParallel } from "@tessera/corpus/d2l-cpu";
+import { type MachineProfile, type Work, machineProfile, worthParallel } from "@tessera/schedule/machine";
 import { type PrimExpr, bytesOf } from "@tessera/ir";
 import type { BlockRV, Schedule } from "@tessera/schedule";
 
