@@ -162,12 +162,17 @@ export abstract class StmtWalker<C extends WalkerContext, X extends ExprWalker<C
    * (`unrolledCopyBinding`), when the language asks for it and the copies stay few.
    */
   private expandUnrolled(s: For, type: string, name: string): boolean {
-    if (s.forKind !== "unrolled" || s.min.kind !== "IntImm" || s.extent.kind !== "IntImm") return false;
-    if (s.extent.value > MAX_EXPANDED_COPIES || this.unrolledCopyBinding(type, name, "0") === undefined) return false;
+    if (s.forKind !== "unrolled" || s.min.kind !== "IntImm" || s.extent.kind !== "IntImm" || s.extent.value > MAX_EXPANDED_COPIES) return false;
+    const bindings: string[] = [];
     for (let v = s.min.value; v < s.min.value + s.extent.value; v++) {
+      const binding = this.unrolledCopyBinding(type, name, this.exprs.intLiteral(v, s.loopVar.dtype));
+      if (binding === undefined) return false;
+      bindings.push(binding);
+    }
+    for (const binding of bindings) {
       this.out.line("{");
       this.out.nested(() => {
-        this.out.line(this.unrolledCopyBinding(type, name, this.exprs.intLiteral(v, s.loopVar.dtype)) ?? "");
+        this.out.line(binding);
         this.stmt(s.body);
       });
       this.out.line("}");

@@ -10,7 +10,7 @@
  * scheduled). A 16-channel 64×64 conv2d runs in about 0.14 ms on one core: its two regions
  * (padding, convolution) made it slower than serial even on the idle machine, and 10× slower
  * under load (docs/benchmarks/cpu-operators.md). The region cost and the L1 size are probed on the
- * machine (machine.ts); an explicit core count sizes for the reference machine (machineFor).
+ * machine (@tessera/schedule/machine); an explicit core count sizes for the reference machine (machineFor).
  */
 import { type Work, machineFor, worthParallel } from "@tessera/schedule/machine";
 import { DEFAULT_MACHINE, hostCores } from "./machine.js";
@@ -18,9 +18,9 @@ import { DEFAULT_MACHINE, hostCores } from "./machine.js";
 export { hostCores } from "./machine.js";
 export { CORE_BYTES_PER_US, CORE_FLOPS_PER_US, PARALLEL_PAYOFF, type Work, estimatedMicros, machineFor, worthParallel } from "@tessera/schedule/machine";
 
-/** The reference machine's cost of one parallel region (fork, join, a straggling thread); others are probed (machine.ts). */
+/** The reference machine's cost of one parallel region (fork, join, a straggling thread); others are probed (@tessera/schedule/machine). */
 export const PARALLEL_REGION_COST_US = DEFAULT_MACHINE.parallelRegionUs;
-/** The reference machine's L1 data cache per core (48 KiB, an AMD EPYC); others are probed (machine.ts). */
+/** The reference machine's L1 data cache per core (48 KiB, an AMD EPYC); others are probed (@tessera/schedule/machine). */
 export const L1_DATA_BYTES = DEFAULT_MACHINE.l1DataBytes;
 /** Parallel iterations per core to aim for (TVM's ParallelizeVectorizeUnroll caps at 16 per core). */
 export const JOBS_PER_CORE = 16;

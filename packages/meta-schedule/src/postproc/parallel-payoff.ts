@@ -1,6 +1,6 @@
 /**
  * Whether a loop nest of the tuned CPU program is worth a parallel region: the rule the d2l hand
- * schedules use (corpus/src/d2l-cpu/factors.ts, `worthParallel`), with this machine's probed region
+ * schedules use (`worthParallel`, @tessera/schedule/machine), with this machine's probed region
  * cost. A nest whose estimated single-core time saves too little over the cores to pay for waking
  * the OpenMP team runs serially, so a small workload makes one region per call or none.
  */
@@ -11,7 +11,7 @@ import type { BlockRV, Schedule } from "@tessera/schedule";
 /** Decides from a nest's work and the cores whether the nest runs in parallel. */
 export type ParallelPayoff = (work: Work, cores: number) => boolean;
 
-/** The payoff rule on a given machine (default: this one, probed once and cached; machine.ts). */
+/** The payoff rule on a given machine (default: this one, probed once and cached; @tessera/schedule/machine). */
 export function parallelPayoffOn(machine: () => MachineProfile = machineProfile): ParallelPayoff {
   return (work, cores) => worthParallel(work, cores, machine());
 }
