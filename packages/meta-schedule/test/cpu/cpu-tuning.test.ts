@@ -31,10 +31,13 @@ describe("tuneTIR for the CPU target (gcc, isolated runner)", () => {
     }
     expect(result.history.some((t) => t.ok)).toBe(true);
     expect(result.bestRecord?.target).toMatchObject({ name: "c", arch: "native" });
-    // The best schedule is a tiled, parallel program, and computes the matmul.
+    // The best schedule is a tiled program, and computes the matmul. Which loops survive depends on the
+    // tile sizes the search picked (a factor of 1 leaves no loop), so the check reads the trace's splits
+    // and asks only that some split loop (`i_1`, `j_0`, ...) reaches the C source.
     const best = result.bestSchedule!;
+    expect(best.trace.instructions.some((i) => i.kind.name === "Split")).toBe(true);
     const source = buildC(best.func, target).source;
-    expect(source).toMatch(/for \(int32_t i_0/);
+    expect(source).toMatch(/for \(int32_t [ijk]_\d/);
     const args = randomArgs(func, 5) as Float32Array[];
     const expected = args.map((a) => a.slice());
     runPrimFunc(func, expected as never);
