@@ -4,7 +4,7 @@
  */
 import { type Block, type Stmt, bytesOf, forEachStmt } from "@tessera/ir";
 import type { Schedule } from "@tessera/schedule";
-import { SOFTWARE_PIPELINE } from "../schedule-utils/annotations.js";
+import { SOFTWARE_PIPELINE, SOFTWARE_PIPELINE_ASYNC, annotationNumber } from "../schedule-utils/annotations.js";
 import { gpuTargetOf, type TuneContext } from "../tune-context.js";
 import { annotatedLoops, firstBlockUnder } from "./annotated.js";
 import { POSTPROC_OK, type Postproc, type PostprocResult } from "../interfaces/postproc.js";
@@ -15,8 +15,10 @@ export class RewriteSoftwarePipeline implements Postproc {
   readonly name = "rewriteSoftwarePipeline";
 
   apply(sch: Schedule, ctx: TuneContext): PostprocResult {
-    for (const { rv, value } of annotatedLoops(sch, SOFTWARE_PIPELINE)) {
+    for (const { rv, node, value } of annotatedLoops(sch, SOFTWARE_PIPELINE)) {
       sch.unannotate(rv, SOFTWARE_PIPELINE);
+      const async = annotationNumber(node.annotations, SOFTWARE_PIPELINE_ASYNC) === 1;
+      if (node.annotations[SOFTWARE_PIPELINE_ASYNC] !== undefined) sch.unannotate(rv, SOFTWARE_PIPELINE_ASYNC);
       if (value !== 1) continue;
       const body = sch.get(rv).body;
       const stmts: readonly Stmt[] = body.kind === "SeqStmt" ? body.seq : [body];
@@ -34,6 +36,8 @@ export class RewriteSoftwarePipeline implements Postproc {
       byOrder.forEach(({ k }, position) => (order[k] = position));
       sch.annotate(rv, "software_pipeline_stage", stages);
       sch.annotate(rv, "software_pipeline_order", order);
+      // Without a register stage the shared stores are stage 0: cp.async can issue them.
+      if (async && !staged) sch.annotate(rv, "software_pipeline_async_stages", [0]);
     }
     return POSTPROC_OK;
   }
