@@ -11,7 +11,8 @@ import { describe, expect, it } from "vitest";
 import { RewriteTensorize } from "../../src/postproc/rewrite-tensorize.js";
 import { MultiLevelTilingTensorCore, multiLevelTilingTensorCore } from "../../src/rules/multi-level-tiling-tensor-core/index.js";
 import { MMA_FP16_FP32_GROUP, matchMatmul } from "../../src/rules/multi-level-tiling-tensor-core/intrin-group.js";
-import { AUTO_TENSORIZE, TILING_STRUCTURE } from "../../src/schedule-utils/annotations.js";
+import { annotatedLoops } from "../../src/postproc/annotated.js";
+import { AUTO_TENSORIZE, COOPERATIVE_FETCH, SOFTWARE_PIPELINE, TILING_STRUCTURE } from "../../src/schedule-utils/annotations.js";
 import { spaceOf } from "./helpers.js";
 
 /** `C = A·B` (or `A·Bᵀ`) with float16 operands and a float32 accumulator. */
@@ -84,6 +85,37 @@ function ruleApplied(): Schedule {
   multiLevelTilingTensorCore().apply(sch, sch.getBlock("C"), ctx);
   return sch;
 }
+
+describe("the tensor-core space's postprocessors", () => {
+  /** The rule's program with the given fetch width (elements) and the pipeline knob on, through the default postprocessors. */
+  function pipelinedWithLanes(lanes: number) {
+    const sch = ruleApplied();
+    for (const name of ["A_shared", "B_shared"]) {
+      sch.unannotate(sch.getBlock(name), COOPERATIVE_FETCH);
+      sch.annotate(sch.getBlock(name), COOPERATIVE_FETCH, lanes);
+    }
+    const chunk = annotatedLoops(sch, SOFTWARE_PIPELINE)[0]!.rv;
+    sch.unannotate(chunk, SOFTWARE_PIPELINE);
+    sch.annotate(chunk, SOFTWARE_PIPELINE, 1);
+    const { ctx, gen } = spaceOf(mmaGemm(64));
+    sch.enterPostproc();
+    const results = gen.postprocs.map((p) => p.apply(sch, ctx));
+    return { results, script: printTVMScript(sch.func) };
+  }
+
+  it("fetches with cp.async when each copy moves 16 bytes", () => {
+    const { results, script } = pipelinedWithLanes(8);
+    expect(results.every((r) => r.ok)).toBe(true);
+    expect(script).toContain('"software_pipeline_async_stages": [0]');
+  });
+
+  it("keeps a fetch of single halves synchronous (regression: cp.async of 2 bytes failed to lower)", () => {
+    const { results, script } = pipelinedWithLanes(1);
+    expect(results.map((r) => (r.ok ? "ok" : r.reason))).toEqual(results.map(() => "ok"));
+    expect(script).toContain('"software_pipeline_stage"');
+    expect(script).not.toContain("software_pipeline_async_stages");
+  });
+});
 
 describe("RewriteTensorize", () => {
   it("rejects a candidate whose annotated block does not match its intrinsic, naming the block and the intrinsic", () => {
