@@ -4,7 +4,7 @@
  * which logs a failed tensorize and goes on, a block that does not match its intrinsic rejects
  * the candidate, naming the block and the intrinsic.
  */
-import { type AttrValue, TesseraError } from "@tessera/ir";
+import { type AttrValue, type StringImm, TesseraError } from "@tessera/ir";
 import type { Schedule } from "@tessera/schedule";
 import { POSTPROC_OK, type Postproc, type PostprocResult, rejected } from "../interfaces/postproc.js";
 import { AUTO_TENSORIZE } from "../schedule-utils/annotations.js";
@@ -33,5 +33,6 @@ export class RewriteTensorize implements Postproc {
 /** The intrinsic name an annotation holds (a string, or a string immediate after a round trip through TVMScript). */
 function intrinName(value: AttrValue | undefined): string | undefined {
   if (typeof value === "string") return value;
-  return typeof value === "object" && value !== null && "kind" in value && value.kind === "StringImm" ? value.value : undefined;
+  const imm = value as Partial<StringImm> | undefined;
+  return typeof value === "object" && imm?.kind === "StringImm" && typeof imm.value === "string" ? imm.value : undefined;
 }
