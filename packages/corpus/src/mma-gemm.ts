@@ -5,8 +5,7 @@
  * m16n8k16 instruction wants them (a layout transform of the warp buffers), two m16n8k16 MMAs per
  * 16×16×16 tile into a warp accumulator, stored to C from the registers.
  */
-import { type PrimExpr, type Var, add, floordiv, floormod, mul } from "@tessera/ir";
-import { type BlockRV, MMA_INTRINSICS, Schedule } from "@tessera/schedule";
+import { type BlockRV, MMA_INTRINSICS, Schedule, mmaFragmentLayout } from "@tessera/schedule";
 import { wmmaGemm } from "./wmma-gemm.js";
 
 const TILE = 16;
@@ -38,14 +37,6 @@ export const MMA_PARAMS: MmaGemmParams = { warps: [2, 4], tilesPerWarp: [4, 2], 
 
 /** The unscheduled function (the same as the WMMA GEMM's): fp16 inputs, fp32 products and sums. */
 export const mmaGemm = wmmaGemm;
-
-/** (i, j) of a 16×16 tile → (lane, register) of the ldmatrix / m16n8k16 fragment layout, tiles outermost. */
-function fragmentLayout(i: Var, j: Var): PrimExpr[] {
-  const [ti, tj] = [floormod(i, TILE), floormod(j, TILE)];
-  const lane = add(mul(floormod(ti, 8), 4), floordiv(floormod(tj, 8), 2));
-  const register = add(add(mul(floordiv(tj, 8), 4), mul(floordiv(ti, 8), 2)), floormod(tj, 2));
-  return [floordiv(i, TILE), floordiv(j, TILE), lane, register];
-}
 
 function checkParams(n: number, p: MmaGemmParams): void {
   const all = [...p.warps, ...p.tilesPerWarp, p.kTiles];
@@ -107,9 +98,9 @@ export function mmaGemmSchedule(n: number, params: MmaGemmParams = SMALL_MMA_PAR
 
   const loadA = splitTiles(sch, aWarp);
   const loadB = splitTiles(sch, bWarp);
-  sch.transformLayout(aWarp, ["write", 0], fragmentLayout);
-  sch.transformLayout(bWarp, ["write", 0], fragmentLayout);
-  sch.transformLayout(cWarp, ["read", 0], fragmentLayout);
+  sch.transformLayout(aWarp, ["write", 0], mmaFragmentLayout);
+  sch.transformLayout(bWarp, ["write", 0], mmaFragmentLayout);
+  sch.transformLayout(cWarp, ["read", 0], mmaFragmentLayout);
 
   sch.tensorize(loadA, M.ldmatrixF16A);
   sch.tensorize(loadB, M.ldmatrixF16B);

@@ -62,6 +62,9 @@ for spec in json.loads(sys.argv[1]):
     elif op == "matmul":
         A, B = rnd(spec["m"], spec["k"]), rnd(spec["k"], spec["n"])
         out.append({"op": timed(lambda: A @ B, "torch A@B (cuBLAS SGEMM, TF32 off)")})
+    elif op == "matmul_fp16":
+        n = spec["n"]; A, B = rnd(n, n).half(), rnd(n, n).half()
+        out.append({"op": timed(lambda: A @ B, "torch A@B fp16 (cuBLAS HGEMM, tensor cores)")})
     elif op == "batch_matmul":
         b, n = spec["batch"], spec["n"]; A, B = rnd(b, n, n), rnd(b, n, n)
         out.append({"op": timed(lambda: torch.bmm(A, B), "torch.bmm (cuBLAS, TF32 off)")})

@@ -542,6 +542,19 @@ async function writeReport(mode: Mode, data: ReportData): Promise<void> {
         `| ${row.workload} | ${row.trials} | ${fmt(row.bestMs)} | ${fmt(row.gflops, 0)} | ${row.bestTrial ?? "—"} | ${row.wallSeconds.toFixed(1)} | ${row.phases} | ${row.failedTrials} | ${fmt(base)} | ${ratio === undefined ? "—" : `${ratio.toFixed(3)}×`} | ${base === undefined ? "—" : (trialsToReach(row.curveMs, 1.3 * base) ?? "not reached")} | ${base === undefined ? "—" : (trialsToReach(row.curveMs, 1.1 * base) ?? "not reached")} |`,
       );
     });
+    // The best after fewer trials, read from the same run's best-so-far curve (e.g. 64 of 256).
+    const checkpoints = [64, 128].filter((n) => data.tuned.some((r) => r.trials > n));
+    if (checkpoints.length > 0) {
+      lines.push("", `Best-so-far after ${checkpoints.join(" and ")} trials (ms, and its ratio to torch):`, "");
+      data.tuned.forEach((row, k) => {
+        const b = baselines?.[k];
+        const cells = checkpoints.map((n) => {
+          const ms = row.curveMs[Math.min(n, row.curveMs.length) - 1];
+          return `${n}: ${fmt(ms)}${b === undefined || ms === undefined ? "" : ` (${(ms / baselineMs(b)).toFixed(3)}×)`}`;
+        });
+        lines.push(`- ${row.workload}: ${cells.join("; ")}`);
+      });
+    }
     for (const row of data.tuned) {
       const steps = row.measuringMsPerCandidate;
       if (steps === undefined) continue;

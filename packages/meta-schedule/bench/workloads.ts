@@ -2,9 +2,12 @@
  * The workloads `pnpm bench:tune` tunes (issue: gemm+ReLU+add 2048³, matmul 1024³ and 4096³, a
  * batched matmul, the d2l conv2d NCHW 3×3 64→64 at 56×56 with batch 1 and 32; then shapes the
  * tiles need not divide and rectangular ones: matmul 1000³, 2047³, 4096×1024×4096 and a skinny
- * 64×4096×4096), each with the PyTorch computation it is compared with (cuBLAS / cuDNN, TF32 off).
+ * 64×4096×4096; the fp16 matmuls (fp32 accumulation, tensor cores) at 2048³ and 4096³ against
+ * torch's fp16 matmul (cuBLAS HGEMM)), each with the PyTorch computation it is compared with
+ * (cuBLAS / cuDNN, TF32 off).
  * Matmul shapes read M×N×K: A is M×K, B is K×N.
  */
+import { mmaGemm } from "@tessera/corpus";
 import { type PrimFunc, batchMatmul, conv2d, gemmReluAdd, matmul } from "@tessera/ir";
 
 export interface BenchWorkload {
@@ -19,6 +22,7 @@ export interface BenchWorkload {
 export type TorchBaselineSpec =
   | { readonly op: "gemm_relu_add"; readonly n: number }
   | { readonly op: "matmul"; readonly m: number; readonly n: number; readonly k: number }
+  | { readonly op: "matmul_fp16"; readonly n: number }
   | { readonly op: "batch_matmul"; readonly batch: number; readonly n: number }
   | { readonly op: "conv2d"; readonly batch: number; readonly channels: number; readonly size: number; readonly kernel: number };
 
@@ -39,6 +43,11 @@ function matmulWorkload(name: string, m: number, n: number, k: number): BenchWor
   return { name, func: () => matmul(m, n, k).func, flop: 2 * m * n * k, torch: { op: "matmul", m, n, k } };
 }
 
+/** C = A·B with float16 A, B and a float32 C (products and sums in float32, as tensor cores compute them). */
+function halfMatmulWorkload(n: number): BenchWorkload {
+  return { name: `matmul_fp16_${n}`, func: () => mmaGemm(n), flop: 2 * n ** 3, torch: { op: "matmul_fp16", n } };
+}
+
 export const BENCH_WORKLOADS: readonly BenchWorkload[] = [
   { name: "gemm_relu_add_2048", func: () => gemmReluAdd(2048).func, flop: 2 * 2048 ** 3, torch: { op: "gemm_relu_add", n: 2048 } },
   matmulWorkload("matmul_1024", 1024, 1024, 1024),
@@ -50,6 +59,8 @@ export const BENCH_WORKLOADS: readonly BenchWorkload[] = [
   matmulWorkload("matmul_2047", 2047, 2047, 2047),
   matmulWorkload("matmul_4096x1024x4096", 4096, 1024, 4096),
   matmulWorkload("matmul_skinny_64x4096x4096", 64, 4096, 4096),
+  halfMatmulWorkload(2048),
+  halfMatmulWorkload(4096),
 ];
 
 export function benchWorkload(name: string): BenchWorkload {

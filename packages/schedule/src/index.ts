@@ -21,3 +21,4 @@ export { factorize } from "./primitives/sampling/math.js";
 export { TensorIntrin, TensorIntrinError } from "./tensor-intrin/registry.js";
 export { WMMA_INTRINSICS } from "./tensor-intrin/cuda/wmma.js";
 export { MMA_INTRINSICS } from "./tensor-intrin/cuda/mma.js";
+export { mmaFragmentLayout } from "./tensor-intrin/cuda/fragment-layout.js";

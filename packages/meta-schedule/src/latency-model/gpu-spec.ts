@@ -11,6 +11,8 @@ export interface GpuSpec {
   readonly clockHz: number;
   /** FP32 lanes per SM: warp-wide FP32 instructions per cycle × 32. */
   readonly fp32LanesPerSM: number;
+  /** Dense fp16 tensor-core flops per SM per cycle (mma.sync m16n8k16 with fp32 accumulation). */
+  readonly tensorFlopsPerSM: number;
   /** Warp schedulers per SM (instructions issued per cycle). */
   readonly schedulersPerSM: number;
   readonly maxThreadsPerSM: number;
@@ -28,6 +30,8 @@ interface ArchSpec extends Omit<GpuSpec, "smCount"> {}
 const HOPPER: ArchSpec = {
   clockHz: 1.755e9,
   fp32LanesPerSM: 128,
+  // 989 TFLOP/s dense fp16 on an H100 SXM (132 SMs).
+  tensorFlopsPerSM: 4096,
   schedulersPerSM: 4,
   maxThreadsPerSM: 2048,
   maxBlocksPerSM: 32,
@@ -40,6 +44,8 @@ const HOPPER: ArchSpec = {
 const AMPERE: ArchSpec = {
   clockHz: 1.41e9,
   fp32LanesPerSM: 64,
+  // 312 TFLOP/s dense fp16 on an A100 (108 SMs at 1.41 GHz).
+  tensorFlopsPerSM: 2048,
   schedulersPerSM: 4,
   maxThreadsPerSM: 2048,
   maxBlocksPerSM: 32,
@@ -52,6 +58,8 @@ const AMPERE: ArchSpec = {
 const TURING: ArchSpec = {
   clockHz: 1.59e9,
   fp32LanesPerSM: 64,
+  // 65 TFLOP/s fp16 on a T4 (40 SMs at 1.59 GHz).
+  tensorFlopsPerSM: 1024,
   schedulersPerSM: 4,
   maxThreadsPerSM: 1024,
   maxBlocksPerSM: 16,

@@ -7,7 +7,7 @@
  * sampled points (loop and block indices drawn from a fixed seed, the lanes of one warp), so the
  * profile is deterministic.
  */
-import type { DeviceKernel } from "@tessera/codegen";
+import { type DeviceKernel, MMA_FILL, MMA_STORE, PTX_LDMATRIX, PTX_MMA } from "@tessera/codegen";
 import { type Buffer, type PrimExpr, type Stmt, type Var, asAsyncCopy, dtypeInfo, elementType, isFloat, lanesOf, mulberry32 } from "@tessera/ir";
 import { evaluate } from "./expr-eval.js";
 import { findFetchLoop } from "./fetch-loop.js";
@@ -21,6 +21,13 @@ export interface KernelProfile {
   /** Per thread: warp-wide FP instructions (a fused multiply-add is one), and flops. */
   readonly fpInstructions: number;
   readonly flops: number;
+  /**
+   * Per warp: tensor-core work of its mma.sync instructions, in flops at the fp16 rate (a tf32
+   * MMA, at half that rate, counts twice its flops).
+   */
+  readonly tensorFlops: number;
+  /** Per thread: warp-wide tensor-core instructions (mma.sync). */
+  readonly tensorInstructions: number;
   /** Per thread: global and shared memory instructions. */
   readonly memoryInstructions: number;
   /** Per warp: 128-byte lines its global accesses touch (L1 wavefronts). */
@@ -48,6 +55,9 @@ export interface KernelProfile {
    */
   readonly straightLineFp: number;
 }
+
+/** The m, n and k of an mma.sync shape such as "m16n8k16". */
+const MMA_SHAPE = /^m(\d+)n(\d+)k(\d+)$/;
 
 /** Sampled points per access and per condition. */
 const SAMPLES = 8;
@@ -80,6 +90,8 @@ interface Access {
 class ProfileWalker {
   fpInstructions = 0;
   flops = 0;
+  tensorFlops = 0;
+  tensorInstructions = 0;
   memoryInstructions = 0;
   globalLines = 0;
   sharedWavefronts = 0;
@@ -303,8 +315,47 @@ class ProfileWalker {
       this.memoryInstructions -= this.#multiplicity;
       return;
     }
+    if (this.#warpOperation(e)) return;
     if (arithmetic && isFloat(e.dtype)) this.#fp(this.#multiplicity * lanesOf(e.dtype));
     for (const a of e.args) this.#value(a, arithmetic);
+  }
+
+  /**
+   * The warp-wide tensor-core operations (their operands are registers and pointers, not loads):
+   * an mma.sync is tensor-core work; an ldmatrix of n 8×8 matrices n shared wavefronts (the
+   * conflict-free count: the tensor-core rule pads its shared rows); a 16×16 store one global
+   * line per row; a fill nothing. Returns whether `e` was one.
+   */
+  #warpOperation(e: PrimExpr & { kind: "Call" }): boolean {
+    const m = this.#multiplicity;
+    switch (e.op) {
+      case PTX_MMA: {
+        const shape = e.args[0]?.kind === "StringImm" ? MMA_SHAPE.exec(e.args[0].value) : null;
+        const flops = shape === null ? 0 : 2 * Number(shape[1]) * Number(shape[2]) * Number(shape[3]);
+        const tf32 = e.args[3]?.kind === "StringImm" && e.args[3].value === "tf32";
+        this.tensorInstructions += m;
+        this.tensorFlops += m * flops * (tf32 ? 2 : 1);
+        this.flops += (m * flops) / WARP;
+        return true;
+      }
+      case PTX_LDMATRIX: {
+        const matrices = e.args[1]?.kind === "IntImm" ? e.args[1].value : 4;
+        this.memoryInstructions += m;
+        this.sharedWavefronts += m * matrices;
+        this.idealSharedWavefronts += m * matrices;
+        return true;
+      }
+      case MMA_STORE: {
+        const rows = e.args[0]?.kind === "IntImm" ? e.args[0].value : 16;
+        this.memoryInstructions += m * 4;
+        this.globalLines += m * rows;
+        return true;
+      }
+      case MMA_FILL:
+        return true;
+      default:
+        return false;
+    }
   }
 
   #withMultiplicity(factor: number, body: () => void): void {
@@ -425,6 +476,8 @@ export function profileKernel(kernel: DeviceKernel): KernelProfile {
     sharedBytes: kernel.sharedBytes + kernel.launch.dynamicSharedBytes,
     fpInstructions: walker.fpInstructions,
     flops: walker.flops,
+    tensorFlops: walker.tensorFlops,
+    tensorInstructions: walker.tensorInstructions,
     memoryInstructions: walker.memoryInstructions,
     globalLines: walker.globalLines,
     sharedWavefronts: walker.sharedWavefronts,

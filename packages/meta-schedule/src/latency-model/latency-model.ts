@@ -72,9 +72,10 @@ export function estimateKernel(p: KernelProfile, spec: GpuSpec): Omit<KernelEsti
       Math.floor(spec.registersPerSM / allocatedRegs),
     ),
   );
+  // "fp32" is the arithmetic pipes: FP32 instructions and tensor-core work (an SM runs either at its rate).
   const perWarp: Record<"fp32" | "issue" | "shared" | "global", number> = {
-    fp32: p.fpInstructions / (spec.fp32LanesPerSM / 32),
-    issue: (p.fpInstructions + p.memoryInstructions) / spec.schedulersPerSM,
+    fp32: p.fpInstructions / (spec.fp32LanesPerSM / 32) + p.tensorFlops / spec.tensorFlopsPerSM,
+    issue: (p.fpInstructions + p.tensorInstructions + p.memoryInstructions) / spec.schedulersPerSM,
     shared: p.sharedWavefronts,
     global: p.globalLines,
   };
@@ -87,7 +88,7 @@ export function estimateKernel(p: KernelProfile, spec: GpuSpec): Omit<KernelEsti
   // Per round: the resident warps' work on the busiest resource, against one warp's own issue time
   // (one instruction per cycle) plus the wait for loads it did not prefetch.
   const work = (resident * warpsPerBlock * perWarp[bound as keyof typeof perWarp]) / rounds;
-  const alone = (p.fpInstructions + p.memoryInstructions) / rounds + GLOBAL_LOAD_LATENCY * (1 - p.prefetchedShare);
+  const alone = (p.fpInstructions + p.tensorInstructions + p.memoryInstructions) / rounds + GLOBAL_LOAD_LATENCY * (1 - p.prefetchedShare);
   if (alone > work) bound = "latency";
   const spillFactor = 1 + (SPILL_COST * spilled) / (BASE_REGISTERS + p.localElements);
   const rolledFactor = p.straightLineFp < (0.5 * p.fpInstructions) / rounds ? 1 + ROLLED_STEP_COST : 1;

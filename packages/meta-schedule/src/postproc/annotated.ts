@@ -4,7 +4,9 @@
  */
 import { type Block, type For, type Stmt, forEachStmt } from "@tessera/ir";
 import type { BlockRV, LoopRV, Schedule } from "@tessera/schedule";
-import { annotationNumber } from "../schedule-utils/annotations.js";
+import { WARP_EXECUTION, annotationNumber } from "../schedule-utils/annotations.js";
+
+const WARP_SIZE = 32;
 
 export interface AnnotatedBlock {
   readonly rv: BlockRV;
@@ -65,6 +67,16 @@ export function threadExtentsAbove(sch: Schedule, block: BlockRV): Map<string, n
       out.set(node.threadTag, node.extent.value);
     }
   }
+  return out;
+}
+
+/**
+ * The thread extents a block runs under: those of the loops above it, and for a block annotated
+ * `warp_execution` (whose lanes are bound inside its tensor intrinsics) threadIdx.x = 32.
+ */
+export function blockThreadExtents(sch: Schedule, block: BlockRV): Map<string, number> {
+  const out = threadExtentsAbove(sch, block);
+  if (sch.get(block).annotations[WARP_EXECUTION] !== undefined && !out.has("threadIdx.x")) out.set("threadIdx.x", WARP_SIZE);
   return out;
 }
 

@@ -7,7 +7,7 @@ import type { BlockRV, LoopRV, Schedule } from "@tessera/schedule";
 import { COOPERATIVE_FETCH, FETCH_THREAD_INNER, FETCH_VIA_REGISTERS, annotationNumber } from "../schedule-utils/annotations.js";
 import { fuseAll } from "../rules/multi-level-tiling/tiling.js";
 import { gpuTargetOf, type TuneContext } from "../tune-context.js";
-import { annotatedBlocks, threadExtentsAbove } from "./annotated.js";
+import { annotatedBlocks, blockThreadExtents } from "./annotated.js";
 import { ownLoops } from "./own-loops.js";
 import { POSTPROC_OK, type Postproc, type PostprocResult } from "../interfaces/postproc.js";
 
@@ -27,7 +27,7 @@ export class RewriteCooperativeFetch implements Postproc {
       if (own.length === 0) continue;
       const extents = own.map((l) => constExtent(sch, l));
       const tile = extents.reduce((a, b) => a * b, 1);
-      const threads = threadExtentsAbove(sch, rv);
+      const threads = blockThreadExtents(sch, rv);
       const tx = threads.get("threadIdx.x") ?? 1;
       const ty = threads.get("threadIdx.y") ?? 1;
       const lanes = usableLanes(sch, rv, value ?? 1, extents.at(-1)!, gpuTargetOf(ctx, "RewriteCooperativeFetch").maxVectorBytes);

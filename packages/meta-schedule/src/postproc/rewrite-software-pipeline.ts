@@ -4,7 +4,7 @@
  */
 import { type Block, type Stmt, bytesOf, forEachStmt } from "@tessera/ir";
 import type { Schedule } from "@tessera/schedule";
-import { SOFTWARE_PIPELINE } from "../schedule-utils/annotations.js";
+import { SOFTWARE_PIPELINE, SOFTWARE_PIPELINE_ASYNC, annotationNumber } from "../schedule-utils/annotations.js";
 import { gpuTargetOf, type TuneContext } from "../tune-context.js";
 import { annotatedLoops, firstBlockUnder } from "./annotated.js";
 import { POSTPROC_OK, type Postproc, type PostprocResult } from "../interfaces/postproc.js";
@@ -15,8 +15,10 @@ export class RewriteSoftwarePipeline implements Postproc {
   readonly name = "rewriteSoftwarePipeline";
 
   apply(sch: Schedule, ctx: TuneContext): PostprocResult {
-    for (const { rv, value } of annotatedLoops(sch, SOFTWARE_PIPELINE)) {
+    for (const { rv, node, value } of annotatedLoops(sch, SOFTWARE_PIPELINE)) {
       sch.unannotate(rv, SOFTWARE_PIPELINE);
+      const async = annotationNumber(node.annotations, SOFTWARE_PIPELINE_ASYNC) === 1;
+      if (node.annotations[SOFTWARE_PIPELINE_ASYNC] !== undefined) sch.unannotate(rv, SOFTWARE_PIPELINE_ASYNC);
       if (value !== 1) continue;
       const body = sch.get(rv).body;
       const stmts: readonly Stmt[] = body.kind === "SeqStmt" ? body.seq : [body];
@@ -34,9 +36,26 @@ export class RewriteSoftwarePipeline implements Postproc {
       byOrder.forEach(({ k }, position) => (order[k] = position));
       sch.annotate(rv, "software_pipeline_stage", stages);
       sch.annotate(rv, "software_pipeline_order", order);
+      // Without a register stage the shared stores are stage 0: cp.async can issue them, when each
+      // copies 4, 8 or 16 bytes (a narrower fetch stays synchronous).
+      const asyncable = stmts.every((st, k) => roles[k] !== "store" || CP_ASYNC_BYTES.has(storeBytes(st)));
+      if (async && !staged && asyncable) sch.annotate(rv, "software_pipeline_async_stages", [0]);
     }
     return POSTPROC_OK;
   }
+}
+
+/** The widths a cp.async copies. */
+const CP_ASYNC_BYTES: ReadonlySet<number> = new Set([4, 8, 16]);
+
+/** Bytes one store of a copy statement writes: its vectorized loop's lanes times the element size. */
+function storeBytes(s: Stmt): number {
+  let lanes = 1;
+  forEachStmt(s, (n) => {
+    if (n.kind === "For" && n.forKind === "vectorized") lanes = n.extent.kind === "IntImm" ? n.extent.value : 1;
+  });
+  const block = firstBlockUnder(s);
+  return lanes * (block === undefined ? 4 : bytesOf(block.writes[0]!.buffer.dtype));
 }
 
 /** Bytes of the tile a copy statement writes: its loops' extents times the element size (an upper bound). */

@@ -11,7 +11,7 @@ import type { PrimFunc } from "@tessera/ir";
 import type { Schedule } from "@tessera/schedule";
 import { THREAD_EXTENT_HIGH, THREAD_EXTENT_LOW, annotationNumber } from "../schedule-utils/annotations.js";
 import { gpuTargetOf, type TuneContext } from "../tune-context.js";
-import { annotatedBlocks, threadExtentsAbove } from "./annotated.js";
+import { annotatedBlocks, blockThreadExtents } from "./annotated.js";
 import { POSTPROC_OK, type Postproc, type PostprocResult, rejected } from "../interfaces/postproc.js";
 
 const LOWERED = new WeakMap<PrimFunc, LoweredModule>();
@@ -33,7 +33,7 @@ export class VerifyGPUCode implements Postproc {
     for (const { rv, node } of annotatedBlocks(sch, THREAD_EXTENT_LOW)) {
       const low = annotationNumber(node.annotations, THREAD_EXTENT_LOW) ?? 1;
       const high = annotationNumber(node.annotations, THREAD_EXTENT_HIGH) ?? Infinity;
-      const threads = [...threadExtentsAbove(sch, rv).values()].reduce((a, b) => a * b, 1);
+      const threads = [...blockThreadExtents(sch, rv).values()].reduce((a, b) => a * b, 1);
       if (threads < low) return rejected(`fewer threads per block than ${low}`);
       if (threads > high) return rejected(`more threads per block than ${high}`);
     }

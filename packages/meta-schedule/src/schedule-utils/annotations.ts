@@ -44,6 +44,16 @@ export const SOFTWARE_PIPELINE = "meta_schedule.software_pipeline";
 /** Extra knob, on the blockIdx loop: `launch_bounds_min_blocks_per_sm` (0 leaves it out). */
 export const LAUNCH_BOUNDS = "meta_schedule.launch_bounds_min_blocks_per_sm";
 
+/** TVM: the tensor intrinsic a block is to be tensorized with (RewriteTensorize does it). */
+export const AUTO_TENSORIZE = "meta_schedule.auto_tensorize";
+/**
+ * TVM: the block runs one warp per threadIdx.y (tensor-core rules); its threadIdx.x is the 32
+ * lanes of the warp, bound only inside the tensor intrinsics, so the postprocessors count it.
+ */
+export const WARP_EXECUTION = "warp_execution";
+/** Extra knob, on a pipelined k-chunk loop: 1 makes its shared-memory fetches asynchronous (cp.async). */
+export const SOFTWARE_PIPELINE_ASYNC = "meta_schedule.software_pipeline_async";
+
 /** On a write-back block: vectorize its innermost loop where the widths and alignment allow. */
 export const VECTORIZE_WRITE_BACK = "meta_schedule.vectorize_write_back";
 

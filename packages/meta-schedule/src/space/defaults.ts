@@ -24,6 +24,12 @@ import { RewriteSoftwarePipeline } from "../postproc/rewrite-software-pipeline.j
 import { VerifyGPUCode } from "../postproc/verify-gpu-code.js";
 import { AutoInline, InlineConstantScalars } from "../rules/auto-inline.js";
 import { DEFAULT_CUDA_TILING, MultiLevelTiling, type MultiLevelTilingOptions } from "../rules/multi-level-tiling/index.js";
+import {
+  DEFAULT_TENSOR_CORE_TILING,
+  MultiLevelTilingTensorCore,
+  type MultiLevelTilingTensorCoreOptions,
+} from "../rules/multi-level-tiling-tensor-core/index.js";
+import { RewriteTensorize } from "../postproc/rewrite-tensorize.js";
 import { ParallelizeVectorizeUnroll } from "../rules/parallelize-vectorize-unroll.js";
 import type { ScheduleRule } from "../interfaces/schedule-rule.js";
 import { PostOrderApply } from "./post-order-apply.js";
@@ -31,6 +37,8 @@ import { PostOrderApply } from "./post-order-apply.js";
 export interface CudaSpaceOptions {
   /** MultiLevelTiling's options (the knobs included). */
   readonly tiling?: Partial<MultiLevelTilingOptions>;
+  /** MultiLevelTilingTensorCore's options (`intrinGroups: []` turns tensor cores off). */
+  readonly tensorCore?: Partial<MultiLevelTilingTensorCoreOptions>;
   /** Unroll budgets (TVM: 0, 16, 64, 512, 1024; the fast GEMM's 2048 added). */
   readonly unrollMaxSteps?: readonly number[];
 }
@@ -46,6 +54,9 @@ export const DEFAULT_UNROLL_MAX_STEPS: readonly number[] = [0, 16, 64, 512, 1024
 export function defaultCudaSpace(target: CudaTarget, opts: CudaSpaceOptions = {}): CudaSpace {
   if (target.kind !== "cuda") throw new RangeError(`defaultCudaSpace: target ${target.name} is not a CUDA target`);
   const rules: ScheduleRule[] = [
+    // Tensor cores first: a matmul whose dtypes fit an intrinsic group is tiled here, and every
+    // other block is left to MultiLevelTiling (TVM's cuda-tensorcore rules, in one space).
+    new MultiLevelTilingTensorCore({ ...DEFAULT_TENSOR_CORE_TILING, ...opts.tensorCore }),
     new MultiLevelTiling({ ...DEFAULT_CUDA_TILING, threadExtentHigh: target.maxThreadsPerBlock, ...opts.tiling }),
     new InlineConstantScalars(),
     new AutoInline({ intoProducer: true, intoConsumer: true, inlineConstTensor: true, disallowIfThenElse: false }),
@@ -71,6 +82,7 @@ export function defaultCudaSpace(target: CudaTarget, opts: CudaSpaceOptions = {}
     new RewriteParallelVectorizeUnroll(),
     new RewriteReductionBlock(),
     new RewriteSoftwarePipeline(),
+    new RewriteTensorize(),
     new RewriteLaunchBounds(),
     new VerifyGPUCode(),
   ];

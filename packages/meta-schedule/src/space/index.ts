@@ -16,6 +16,18 @@ export {
   type GpuTilingKnobs,
   type MultiLevelTilingOptions,
 } from "../rules/multi-level-tiling/index.js";
+export {
+  MultiLevelTilingTensorCore,
+  multiLevelTilingTensorCore,
+  DEFAULT_TENSOR_CORE_TILING,
+  type MultiLevelTilingTensorCoreOptions,
+} from "../rules/multi-level-tiling-tensor-core/index.js";
+export {
+  MMA_FP16_FP16_GROUP,
+  MMA_FP16_FP32_GROUP,
+  MMA_INTRIN_GROUPS,
+  type TensorCoreIntrinGroup,
+} from "../rules/multi-level-tiling-tensor-core/intrin-group.js";
 export { multiLevelTilingCpu, type MultiLevelTilingCpuOptions } from "../rules/multi-level-tiling-cpu.js";
 export { AutoInline, InlineConstantScalars, type AutoInlineOptions } from "../rules/auto-inline.js";
 export { ParallelizeVectorizeUnroll, type ParallelizeVectorizeUnrollOptions } from "../rules/parallelize-vectorize-unroll.js";
@@ -32,6 +44,7 @@ export { RewriteSharedLayout } from "../postproc/rewrite-shared-layout.js";
 export { RewriteOperandSlices } from "../postproc/rewrite-operand-slices.js";
 export { RewriteWriteBack } from "../postproc/rewrite-write-back.js";
 export { RewriteSoftwarePipeline } from "../postproc/rewrite-software-pipeline.js";
+export { RewriteTensorize } from "../postproc/rewrite-tensorize.js";
 export { RewriteLaunchBounds } from "../postproc/rewrite-launch-bounds.js";
 export { RewriteParallelVectorizeUnroll, type RewriteParallelVectorizeUnrollOptions } from "../postproc/rewrite-parallel-vectorize-unroll.js";
 export { type ParallelPayoff, nestWork, parallelPayoffOn } from "../postproc/parallel-payoff.js";

@@ -3,14 +3,17 @@
  * of the workload, in post order (the blocks collected once, before any rule, and visited from
  * the last collected — the root — to the first). A rule may return several schedules; each goes
  * on with the blocks left. Blocks that vanished (inlined by an earlier rule) are skipped, and so
- * are blocks annotated `schedule_rule` (a custom rule's business).
+ * are blocks annotated `schedule_rule` (a custom rule's business) and blocks inside a block
+ * annotated `meta_schedule.auto_tensorize` (the body of a tensor intrinsic, as a tensor-core rule
+ * left it).
  */
 import { Schedule } from "@tessera/schedule";
 import { TesseraError } from "@tessera/ir";
 import { SpaceGenerationError } from "../errors.js";
 import type { WeightedMutator } from "../interfaces/mutator.js";
 import type { Postproc } from "../interfaces/postproc.js";
-import { blockNamesPostOrder, blockRealizeOf } from "../rules/multi-level-tiling/block-query.js";
+import { blockNamesInside, blockNamesPostOrder, blockRealizeOf } from "../rules/multi-level-tiling/block-query.js";
+import { AUTO_TENSORIZE } from "../schedule-utils/annotations.js";
 import type { ScheduleRule } from "../interfaces/schedule-rule.js";
 import type { TuneContext } from "../tune-context.js";
 import type { SpaceGenerator } from "../interfaces/space-generator.js";
@@ -56,7 +59,7 @@ export class PostOrderApply implements SpaceGenerator {
           continue;
         }
         const realize = blockRealizeOf(sch.func, name);
-        if (realize === undefined || realize.block.annotations["schedule_rule"] !== undefined) {
+        if (realize === undefined || realize.block.annotations["schedule_rule"] !== undefined || insideIntrinsic(sch, name)) {
           stack.push({ sch, left });
           continue;
         }
@@ -72,4 +75,9 @@ export class PostOrderApply implements SpaceGenerator {
     }
     return result;
   }
+}
+
+/** Whether block `name` is inside a block that a rule marked for tensorization. */
+function insideIntrinsic(sch: Schedule, name: string): boolean {
+  return blockNamesInside(sch.func, AUTO_TENSORIZE).has(name);
 }

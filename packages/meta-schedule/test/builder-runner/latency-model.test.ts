@@ -1,5 +1,5 @@
 import { lower, target } from "@tessera/codegen";
-import { FAST_PARAMS, fastSchedule, manualSchedule } from "@tessera/corpus";
+import { FAST_PARAMS, MMA_PARAMS, fastSchedule, manualSchedule, mmaGemmSchedule } from "@tessera/corpus";
 import { describe, expect, it } from "vitest";
 import { type KernelProfile } from "../../src/latency-model/kernel-profile.js";
 import { estimateKernel, estimateLatency } from "../../src/latency-model/latency-model.js";
@@ -16,6 +16,8 @@ const base: KernelProfile = {
   sharedBytes: 12_528,
   fpInstructions: 131_200,
   flops: 262_400,
+  tensorFlops: 0,
+  tensorInstructions: 0,
   memoryInstructions: 20_000,
   globalLines: 10_000,
   sharedWavefronts: 35_000,
@@ -39,6 +41,21 @@ describe("analytic latency model", () => {
     expect(fast.prefetchedShare).toBe(1);
     // The steady-state loop of the three-stage pipeline: all chunks but the prologue's and epilogue's.
     expect(fast.fetchRounds).toBe(2048 / 8 - 2);
+  });
+
+  it("prices mma.sync kernels by tensor-core throughput: every flop counted once, no faster than the peak, faster than the fp32 SIMT gemm", () => {
+    const n = 2048;
+    const kernel = estimateLatency(lower(mmaGemmSchedule(n, MMA_PARAMS), h100)).kernels[0]!;
+    const p = kernel.profile;
+    const warps = p.blocks * Math.ceil(p.threadsPerBlock / 32);
+    expect(p.tensorFlops * warps).toBe(2 * n ** 3);
+    expect(p.tensorInstructions * warps).toBe((2 * n ** 3) / (2 * 16 * 8 * 16));
+    // ldmatrix reads shared memory: 4 wavefronts per x4 load.
+    expect(p.sharedWavefronts).toBeGreaterThan(0);
+    const peakSeconds = (2 * n ** 3) / (spec.tensorFlopsPerSM * spec.smCount * spec.clockHz);
+    expect(kernel.seconds).toBeGreaterThan(peakSeconds);
+    const simt = estimateLatency(lower(fastSchedule(n), h100)).seconds;
+    expect(kernel.seconds).toBeLessThan(simt / 2);
   });
 
   it("charges a reduction step left as a rolled loop (regression: an unroll budget of 512 cost nothing, measured 1.29× against 1.14× at 2048)", () => {

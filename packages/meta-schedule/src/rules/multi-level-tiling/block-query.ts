@@ -23,6 +23,23 @@ export function blockNamesPostOrder(func: PrimFunc): string[] {
   return names;
 }
 
+/** The names of the blocks nested inside a block that carries annotation `key` (not those blocks themselves). */
+export function blockNamesInside(func: PrimFunc, key: string): Set<string> {
+  const inside = new Set<string>();
+  const visit = (s: Stmt, under: boolean): void => {
+    forEachStmt(s, (node) => {
+      if (node.kind !== "BlockRealize") return true;
+      if (under) inside.add(node.block.name);
+      const next = under || node.block.annotations[key] !== undefined;
+      if (node.block.init !== undefined) visit(node.block.init, next);
+      visit(node.block.body, next);
+      return false;
+    });
+  };
+  visit(func.body, false);
+  return inside;
+}
+
 /** The realize of the block named `name`, or undefined. */
 export function blockRealizeOf(func: PrimFunc, name: string): BlockRealize | undefined {
   let found: BlockRealize | undefined;

@@ -1,0 +1,161 @@
+/**
+ * TVM's MultiLevelTilingTensorCore for ldmatrix + mma.sync: a matmul block whose dtypes fit an
+ * intrinsic group (intrin-group.ts) is split into 16×16×k tiles that are blockized; the tiles are
+ * tiled "SSRRS" (blockIdx, warps on threadIdx.y, k chunk, k steps per chunk, tiles per warp) with
+ * sampled perfect tiles; A and B are staged through shared memory (a cooperative fetch of sampled
+ * vector width, padded rows) and warp fragments, the accumulator lives in warp registers; the
+ * fragment buffers take the registers' layout and every tile block is annotated
+ * `meta_schedule.auto_tensorize` with its intrinsic, which RewriteTensorize applies. The k-chunk
+ * loop may be software-pipelined with cp.async (sampled). Any other block is left to the rules
+ * after it (MultiLevelTiling). How it differs from TVM's: docs/architecture/tvm-deviations-meta-schedule.md.
+ */
+import type { BlockRV, LoopRV, Schedule } from "@tessera/schedule";
+import { mmaFragmentLayout } from "@tessera/schedule";
+import type { ScheduleRule } from "../../interfaces/schedule-rule.js";
+import {
+  AUTO_TENSORIZE,
+  COOPERATIVE_FETCH,
+  SOFTWARE_PIPELINE,
+  SOFTWARE_PIPELINE_ASYNC,
+  THREAD_EXTENT_HIGH,
+  THREAD_EXTENT_LOW,
+  TILING_STRUCTURE,
+  WARP_EXECUTION,
+} from "../../schedule-utils/annotations.js";
+import { needsMultiLevelTiling } from "../../schedule-utils/block-info.js";
+import { gpuTargetOf, type TuneContext } from "../../tune-context.js";
+import { fuseAll, perfectTileSplitter, tileLoopNest } from "../multi-level-tiling/tiling.js";
+import { MMA_INTRIN_GROUPS, type TensorCoreIntrinGroup, matchMatmul } from "./intrin-group.js";
+
+const TILE = 16;
+const WARP_SIZE = 32;
+/** blockIdx, warps, k chunks, k steps per chunk, tiles per warp. */
+const STRUCTURE = "SSRRS";
+
+export interface MultiLevelTilingTensorCoreOptions {
+  /** Intrinsic groups tried in order; the first whose dtypes and tile fit the block is used. */
+  readonly intrinGroups: readonly TensorCoreIntrinGroup[];
+  /** Most 16×16 tiles of C per block along i and along j (the block tile is at most 16× this). */
+  readonly maxTilesPerBlock: number;
+  /** Most 16×16 tiles each warp computes along i and along j. */
+  readonly maxTilesPerWarp: number;
+  /** Most k steps (of the intrinsic's k) per shared-memory chunk. */
+  readonly maxKSteps: number;
+  /** Vector widths of the fetches into shared memory, in elements, sampled uniformly. */
+  readonly vectorLoadLens: readonly number[];
+  /** Sample software pipelining (cp.async double buffering) of the k-chunk loop. */
+  readonly softwarePipeline: boolean;
+}
+
+export const DEFAULT_TENSOR_CORE_TILING: MultiLevelTilingTensorCoreOptions = {
+  intrinGroups: MMA_INTRIN_GROUPS,
+  maxTilesPerBlock: 16,
+  maxTilesPerWarp: 8,
+  maxKSteps: 4,
+  vectorLoadLens: [2, 4, 8],
+  softwarePipeline: true,
+};
+
+const COIN = [0.5, 0.5];
+
+export class MultiLevelTilingTensorCore implements ScheduleRule {
+  readonly name = "multiLevelTilingTensorCore";
+  constructor(readonly options: MultiLevelTilingTensorCoreOptions = DEFAULT_TENSOR_CORE_TILING) {
+    for (const key of ["maxTilesPerBlock", "maxTilesPerWarp", "maxKSteps"] as const)
+      if (!Number.isInteger(options[key]) || options[key] < 1)
+        throw new RangeError(`MultiLevelTilingTensorCore: ${key} must be a positive integer, got ${options[key]}`);
+    if (options.vectorLoadLens.length === 0 || options.vectorLoadLens.some((v) => !Number.isInteger(v) || v < 1))
+      throw new RangeError(`MultiLevelTilingTensorCore: vectorLoadLens must be positive integers, got [${options.vectorLoadLens.join(", ")}]`);
+  }
+
+  apply(sch: Schedule, block: BlockRV, ctx: TuneContext): Schedule[] {
+    if (ctx.target.kind !== "cuda" || !needsMultiLevelTiling(sch, block)) return [sch];
+    const match = matchMatmul(sch.get(block), this.options.intrinGroups);
+    if (match === undefined) return [sch];
+    const { group } = match;
+    const o = this.options;
+
+    // The intrinsic's tile, blockized: the block the tiling below works on.
+    const [i, j, k] = sch.getLoops(block).slice(-3);
+    const [iOuter, iTile] = sch.split(i, [null, TILE]);
+    const [jOuter, jTile] = sch.split(j, [null, TILE]);
+    const [kOuter, kTile] = sch.split(k, [null, group.k]);
+    sch.reorder(iOuter!, jOuter!, kOuter!, iTile!, jTile!, kTile!);
+    const tile = sch.blockize(iTile!);
+    sch.annotate(tile, TILING_STRUCTURE, STRUCTURE);
+
+    const { tiles } = tileLoopNest(sch, tile, STRUCTURE, {
+      spatial: (s, loop) => {
+        // [blocks, tiles per block] then [warps, tiles per warp]: both bounded, both TVM perfect tiles.
+        const [blocks, perBlock] = s.split(loop, s.samplePerfectTile(loop, 2, o.maxTilesPerBlock));
+        const [warps, perWarp] = s.split(perBlock!, s.samplePerfectTile(perBlock!, 2, o.maxTilesPerWarp));
+        return [blocks!, warps!, perWarp!];
+      },
+      reduce: perfectTileSplitter(o.maxKSteps),
+    });
+    const [blockLevel, warpLevel, chunkLevel, stepLevel] = tiles;
+    sch.bind(fuseAll(sch, blockLevel!), "blockIdx.x");
+    const warp = fuseAll(sch, warpLevel!);
+    sch.bind(warp, "threadIdx.y");
+    const chunk = chunkLevel!.at(-1)!;
+    const step = stepLevel!.at(-1)!;
+    sch.annotate(tile, WARP_EXECUTION, 1);
+    sch.annotate(tile, THREAD_EXTENT_LOW, WARP_SIZE);
+    sch.annotate(tile, THREAD_EXTENT_HIGH, gpuTargetOf(ctx, "MultiLevelTilingTensorCore").maxThreadsPerBlock);
+
+    // A and B: a shared tile per k chunk, fetched by all warps; fragments per k step.
+    for (const operand of [match.readA, match.readB]) {
+      const shared = sch.cacheRead(tile, operand, "shared");
+      sch.computeAt(shared, chunk, true);
+      sch.annotate(shared, COOPERATIVE_FETCH, sch.sampleCategorical(o.vectorLoadLens, uniform(o.vectorLoadLens.length)));
+      sch.annotate(shared, WARP_EXECUTION, 1);
+      // Rows padded by 16 bytes (TVM's storage_align(32, 8) for fp16) against ldmatrix bank conflicts.
+      sch.storageAlign(shared, 0, -2, 32, group.vectorLanes);
+    }
+    const warpA = sch.cacheRead(tile, match.readA, "warp");
+    const warpB = sch.cacheRead(tile, match.readB, "warp");
+    sch.computeAt(warpA, step, true);
+    sch.computeAt(warpB, step, true);
+    const warpC = sch.cacheWrite(tile, 0, "warp");
+    sch.reverseComputeAt(warpC, warp, true);
+    const init = sch.decomposeReduction(tile, chunk);
+
+    // The fragments take the registers' layout first, then each 16×16 tile becomes the block its
+    // intrinsic replaces (blockized after the layout change, so that its region is the whole tile).
+    const tileLoops = [warpA, warpB, warpC].map((copy) => tileLoop(sch, copy));
+    sch.transformLayout(warpA, ["write", 0], mmaFragmentLayout);
+    sch.transformLayout(warpB, ["write", 0], mmaFragmentLayout);
+    sch.transformLayout(warpC, ["read", 0], mmaFragmentLayout);
+    const intrinsicTiles: [LoopRV, string][] = [
+      [tileLoops[0]!, group.loadA],
+      [tileLoops[1]!, group.loadB],
+      [tileLoops[2]!, group.store],
+      [sch.getLoops(sch.getChildBlocks(init)[0]!).at(-2)!, group.init],
+      [sch.getLoops(block).at(-3)!, group.compute],
+    ];
+    for (const [loop, intrin] of intrinsicTiles) sch.annotate(sch.blockize(loop), AUTO_TENSORIZE, intrin);
+
+    if (o.softwarePipeline) {
+      sch.annotate(chunk, SOFTWARE_PIPELINE, sch.sampleCategorical([0, 1], COIN));
+      sch.annotate(chunk, SOFTWARE_PIPELINE_ASYNC, 1);
+    }
+    return [sch];
+  }
+}
+
+function uniform(n: number): number[] {
+  return Array.from({ length: n }, () => 1 / n);
+}
+
+/** Splits a copy block's two innermost loops into 16×16 tiles; returns the outer loop of one tile. */
+function tileLoop(sch: Schedule, copy: BlockRV): LoopRV {
+  const [r, c] = sch.getLoops(copy).slice(-2);
+  const [r0, r1] = sch.split(r, [null, TILE]);
+  const [c0, c1] = sch.split(c, [null, TILE]);
+  sch.reorder(r0!, c0!, r1!, c1!);
+  return r1!;
+}
+
+export function multiLevelTilingTensorCore(options: Partial<MultiLevelTilingTensorCoreOptions> = {}): MultiLevelTilingTensorCore {
+  return new MultiLevelTilingTensorCore({ ...DEFAULT_TENSOR_CORE_TILING, ...options });
+}

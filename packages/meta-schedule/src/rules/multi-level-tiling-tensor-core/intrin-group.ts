@@ -1,0 +1,128 @@
+/**
+ * TVM's tensor-core intrinsic groups (init, load_a, load_b, compute, store: one registered tensor
+ * intrinsic each) and the test of whether a block is a matmul one group computes:
+ * `C[i, j] += cast(A[i, k]) · cast(B[k, j])` with the group's operand and accumulator dtypes and
+ * i, j, k multiples of the intrinsic's tile.
+ */
+import type { Block, BufferLoad, PrimExpr, Var } from "@tessera/ir";
+import { MMA_INTRINSICS, TensorIntrin } from "@tessera/schedule";
+
+export interface TensorCoreIntrinGroup {
+  /** Operand (A, B) and accumulator (C) dtypes. */
+  readonly inDtype: string;
+  readonly outDtype: string;
+  /** The tile one compute intrinsic covers: 16×16 of C, `k` deep. */
+  readonly k: number;
+  /** Lanes of one 16-byte load of an operand into shared memory. */
+  readonly vectorLanes: number;
+  readonly init: string;
+  readonly loadA: string;
+  readonly loadB: string;
+  readonly compute: string;
+  readonly store: string;
+}
+
+const M = MMA_INTRINSICS;
+
+/** ldmatrix + mma.sync m16n8k16, fp16 operands, fp32 accumulation (TVM's mma_f16f16f32 group). */
+export const MMA_FP16_FP32_GROUP: TensorCoreIntrinGroup = {
+  inDtype: "float16",
+  outDtype: "float32",
+  k: 16,
+  vectorLanes: 8,
+  init: M.fillF32,
+  loadA: M.ldmatrixF16A,
+  loadB: M.ldmatrixF16B,
+  compute: M.mmaF16F16F32,
+  store: M.storeF32Global,
+};
+
+/** ldmatrix + mma.sync m16n8k16, fp16 operands and accumulator. */
+export const MMA_FP16_FP16_GROUP: TensorCoreIntrinGroup = {
+  ...MMA_FP16_FP32_GROUP,
+  outDtype: "float16",
+  init: M.fillF16,
+  compute: M.mmaF16F16F16,
+  store: M.storeF16Global,
+};
+
+export const MMA_INTRIN_GROUPS: readonly TensorCoreIntrinGroup[] = [MMA_FP16_FP32_GROUP, MMA_FP16_FP16_GROUP];
+
+/** The intrinsics of a group that the registry lacks (a group with any missing cannot be used). */
+export function missingIntrinsics(group: TensorCoreIntrinGroup): string[] {
+  return [group.init, group.loadA, group.loadB, group.compute, group.store].filter((name) => !TensorIntrin.has(name));
+}
+
+/** The operand and accumulator buffers of a matched block, by read index. */
+export interface MatmulMatch {
+  readonly group: TensorCoreIntrinGroup;
+  /** Indices of A and B among the block's reads. */
+  readonly readA: number;
+  readonly readB: number;
+}
+
+const TILE = 16;
+
+/**
+ * The first group whose intrinsics compute `block`, or undefined: the block must be
+ * `C[i, j] = C[i, j] + cast(A[i, k]) · cast(B[k, j])` (casts only to the accumulator dtype, none when
+ * the dtypes agree), its iterators i, j spatial and k a reduction, with constant extents that are
+ * multiples of 16 (i, j) and of the group's k.
+ */
+export function matchMatmul(block: Block, groups: readonly TensorCoreIntrinGroup[]): MatmulMatch | undefined {
+  if (block.iterVars.length !== 3 || block.body.kind !== "BufferStore" || block.init === undefined) return undefined;
+  const [vi, vj, vk] = block.iterVars;
+  if (vi!.iterType !== "spatial" || vj!.iterType !== "spatial" || vk!.iterType !== "reduce") return undefined;
+  const extents = block.iterVars.map((iv) => (iv.dom.extent.kind === "IntImm" ? iv.dom.extent.value : 0));
+  const store = block.body;
+  if (!isAt(store.indices, [vi!.var, vj!.var])) return undefined;
+  const value = store.value;
+  if (value.kind !== "Binary" || value.op !== "add") return undefined;
+  const [acc, product] = isLoadOf(value.a, store.buffer) ? [value.a, value.b] : [value.b, value.a];
+  if (!isLoadOf(acc, store.buffer) || !isAt((acc as BufferLoad).indices, [vi!.var, vj!.var])) return undefined;
+  if (product.kind !== "Binary" || product.op !== "mul") return undefined;
+  const [a, b] = operandsOf(product.a, product.b, store.buffer.dtype, [vi!.var, vj!.var, vk!.var]) ?? [];
+  if (a === undefined || b === undefined) return undefined;
+  const readA = block.reads.findIndex((r) => r.buffer === a.buffer);
+  const readB = block.reads.findIndex((r) => r.buffer === b.buffer);
+  if (readA < 0 || readB < 0 || readA === readB) return undefined;
+  const group = groups.find(
+    (g) =>
+      g.outDtype === store.buffer.dtype &&
+      g.inDtype === a.buffer.dtype &&
+      g.inDtype === b.buffer.dtype &&
+      extents[0]! % TILE === 0 &&
+      extents[1]! % TILE === 0 &&
+      extents[2]! % g.k === 0 &&
+      extents.every((e) => e > 0) &&
+      missingIntrinsics(g).length === 0,
+  );
+  return group === undefined ? undefined : { group, readA, readB };
+}
+
+function isLoadOf(e: PrimExpr, buffer: Block["writes"][number]["buffer"]): boolean {
+  return e.kind === "BufferLoad" && e.buffer === buffer;
+}
+
+/** The loads A[i, k] and B[k, j] of a product `x · y` (in either order), or undefined. */
+function operandsOf(x: PrimExpr, y: PrimExpr, accumulator: string, [i, j, k]: readonly Var[]): [BufferLoad, BufferLoad] | undefined {
+  const first = operandLoad(x, accumulator);
+  const second = operandLoad(y, accumulator);
+  if (first === undefined || second === undefined) return undefined;
+  for (const [a, b] of [
+    [first, second],
+    [second, first],
+  ] as const)
+    if (isAt(a.indices, [i!, k!]) && isAt(b.indices, [k!, j!])) return [a, b];
+  return undefined;
+}
+
+/** A load of an operand, under at most one cast to the accumulator dtype. */
+function operandLoad(e: PrimExpr, accumulator: string): BufferLoad | undefined {
+  const inner = e.kind === "Cast" && e.dtype === accumulator ? e.value : e;
+  return inner.kind === "BufferLoad" && inner.predicate === undefined ? inner : undefined;
+}
+
+function isAt(indices: readonly PrimExpr[], vars: readonly Var[]): boolean {
+  return indices.length === vars.length && indices.every((x, k) => x === vars[k]);
+}
