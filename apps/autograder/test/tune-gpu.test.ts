@@ -20,6 +20,8 @@ import { MAX_NUMERICS_CHECKS, formatTuneReport, tuneSearchSpace } from "../src/t
 const binding = assignmentBinding(DEFAULT_ASSIGNMENT);
 const manifest = loadManifest(binding.manifestPath);
 const SOLUTION = join(binding.root, "solution");
+/** No replay worker thread (about 4 CPU s a run, started cold): the hand-in step is under test, not the search's threads. */
+const NO_SEARCH_WORKERS = { searchWorkers: 0 } as const;
 
 let scratch: string;
 beforeAll(async () => {
@@ -81,6 +83,7 @@ function tune(gpu: GpuBackend, name: string) {
     runner: new SimulatedRunner(),
     workDir: join(scratch, name),
     numerics: { rounds: 1 },
+    ...NO_SEARCH_WORKERS,
   });
 }
 
@@ -139,6 +142,7 @@ describe("tuning with a GPU (fake backend)", () => {
       gpu,
       workDir: join(scratch, "work-no-cuda"),
       numerics: { rounds: 1 },
+      ...NO_SEARCH_WORKERS,
     });
 
     expect(log).toEqual([]);

@@ -26,6 +26,12 @@ const manifest = loadManifest(binding.manifestPath);
 const SOLUTION = join(binding.root, "solution");
 const T4 = "nvidia/tesla-t4";
 const FULL = manifest.numerics.sizes.full;
+/**
+ * The direct tuning runs start no replay worker thread (about 4 CPU s each, started cold, on two
+ * cores; docs/benchmarks/ci-time.md): a seed picks the same candidates with any number of workers
+ * (meta-schedule's parallel-search.test.ts). The `--write` run through the CLI keeps the default.
+ */
+const NO_SEARCH_WORKERS = { searchWorkers: 0 } as const;
 
 let scratch: string;
 
@@ -51,7 +57,17 @@ function fresh(): Schedule {
 describe("tuning without a GPU", () => {
   it("searches the solution's space with estimates: the chosen trace replays, passes numerics and is printed as applyTrace; the report has the summary table", async () => {
     const workDir = join(scratch, "work-estimated");
-    const result = await tuneSearchSpace({ submissionDir: SOLUTION, binding, manifest, trials: 8, seed: 1, gpu: undefined, workDir, numerics: { rounds: 1 } });
+    const result = await tuneSearchSpace({
+      submissionDir: SOLUTION,
+      binding,
+      manifest,
+      trials: 8,
+      seed: 1,
+      gpu: undefined,
+      workDir,
+      numerics: { rounds: 1 },
+      ...NO_SEARCH_WORKERS,
+    });
 
     expect(result.sampling).toMatchObject({ completed: 8, threw: 0, unfinished: 0 });
     expect(result.replayed).toBe(8);
@@ -149,6 +165,7 @@ describe("tuning without a GPU", () => {
       gpu: undefined,
       workDir: join(scratch, "work-recorded"),
       numerics: { rounds: 1 },
+      ...NO_SEARCH_WORKERS,
     });
 
     expect(result.search.rejected.find(([reason]) => reason === "the trace does not replay")?.[1]).toBeGreaterThan(0);
@@ -175,6 +192,7 @@ describe("tuning without a GPU", () => {
       gpu: undefined,
       workDir: join(scratch, "work-one"),
       numerics: { rounds: 1 },
+      ...NO_SEARCH_WORKERS,
     });
 
     expect(result.sampling.completed).toBe(4);

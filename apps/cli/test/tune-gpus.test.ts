@@ -27,7 +27,24 @@ const deps: TuneDeps = {
 
 async function tune(workDir: string, ...extra: string[]): Promise<{ code: number; out: string; err: string }> {
   const io = captureIO();
-  const args = [vectorAdd, "--target", "nvidia/h100", "--trials", "4", "--trials-per-iter", "2", "--seed", "5", "--work-dir", workDir, "--dry-run", ...extra];
+  // No replay worker thread (about 4 CPU s a run, started cold): the measuring workers are under test.
+  const args = [
+    vectorAdd,
+    "--target",
+    "nvidia/h100",
+    "--trials",
+    "4",
+    "--trials-per-iter",
+    "2",
+    "--seed",
+    "5",
+    "--work-dir",
+    workDir,
+    "--dry-run",
+    "--search-workers",
+    "0",
+    ...extra,
+  ];
   const code = await runTune(args, io, deps);
   return { code, out: io.out, err: io.err };
 }

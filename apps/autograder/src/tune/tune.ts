@@ -53,6 +53,8 @@ export interface TuneOptions {
   readonly noGpuReason?: string;
   /** The search's runner instead of the default (the package's LocalRunner on a GPU, else its SimulatedRunner): for tests. */
   readonly runner?: Runner;
+  /** Replay worker threads of the search (meta-schedule's `searchWorkers`, default cores − 1; 0: none): for tests. */
+  readonly searchWorkers?: number;
   readonly limits?: SandboxLimits;
   /** Overrides of the manifest's numerics settings (tests use fewer rounds). */
   readonly numerics?: Partial<Pick<Numerics, "rounds">>;
@@ -162,6 +164,7 @@ export async function tuneSearchSpace(opts: TuneOptions): Promise<TuneResult> {
     space,
     strategy,
     runner: opts.runner ?? (gpu === undefined ? "simulated" : "local"),
+    ...(opts.searchWorkers === undefined ? {} : { searchWorkers: opts.searchWorkers }),
     seed: opts.seed,
     runName: `${strategyName}, seed ${opts.seed}`,
     curveTitle: `autoTuningSchedule at ${workloadSizeLabel(binding, size)} on ${target.name}${gpu === undefined ? " (estimated)" : ""}`,

@@ -4,10 +4,9 @@
  * drops the in-repo source condition). Reuses the packing helpers of `pnpm test:pack`.
  */
 import { readFileSync } from "node:fs";
-import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { execa } from "execa";
-import { childEnv, distIsCurrent, packageDir, tsc } from "../../../../packages/runtime/test/packaging/published-packages.js";
+import { buildPackage, childEnv, distIsCurrent, packageDir } from "../../../../packages/runtime/test/packaging/published-packages.js";
 import { HANDOUT_TARBALL_DIR, type HandoutTarball, packedTarballName } from "../../src/index.js";
 
 /** What student files import, in dependency order (schedule depends on ir). */
@@ -29,8 +28,7 @@ export async function packHandoutPackages(handoutDir: string, log: (line: string
     // A package after a rebuilt one is rebuilt too: its dist/ was type-checked against the old one.
     if (!rebuilt && distIsCurrent(pkg)) continue;
     log(`building @tessera/${dir} …`);
-    await rm(join(pkg, "dist"), { recursive: true, force: true });
-    await tsc(["-p", "tsconfig.build.json"], pkg);
+    await buildPackage(pkg);
     rebuilt = true;
   }
   const dest = join(handoutDir, HANDOUT_TARBALL_DIR);

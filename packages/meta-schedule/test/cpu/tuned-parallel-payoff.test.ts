@@ -12,6 +12,7 @@ import { ops } from "@tessera/ir";
 import { describe, expect, it } from "vitest";
 import { tuneTIR } from "../../src/index.js";
 import { loopsOf } from "./loop-helpers.js";
+import { NO_SEARCH_WORKERS } from "./search-workers.js";
 
 describe("tuneTIR on a machine where a 64³ matmul does not pay for a parallel region", () => {
   it("the tuned program is serial", async () => {
@@ -24,7 +25,15 @@ describe("tuneTIR on a machine where a 64³ matmul does not pay for a parallel r
 
     const func = ops.matmul(64, 64, 64).func;
     const workDir = mkdtempSync(join(tmpdir(), "tessera-payoff-tune-"));
-    const result = await tuneTIR(func, targetOf("c"), { workDir, maxTrialsGlobal: 4, numTrialsPerIter: 4, seed: 2, numThreads: 2, writeCurve: false });
+    const result = await tuneTIR(func, targetOf("c"), {
+      workDir,
+      maxTrialsGlobal: 4,
+      numTrialsPerIter: 4,
+      seed: 2,
+      numThreads: 2,
+      writeCurve: false,
+      ...NO_SEARCH_WORKERS,
+    });
     expect(result.bestSchedule).toBeDefined();
     const kinds = loopsOf(result.bestSchedule!.func).map((l) => l.kind);
     expect(kinds.length).toBeGreaterThan(0);

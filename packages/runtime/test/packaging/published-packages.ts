@@ -46,10 +46,34 @@ export function distIsCurrent(dir: string): boolean {
 
 const tscBin = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 
-/** Runs the workspace's TypeScript compiler (the one the packages build with). */
+/** Runs the workspace's TypeScript compiler, tsc (what a consumer type-checks with). */
 export async function tsc(args: readonly string[], cwd: string): Promise<void> {
   const res = await execa(process.execPath, [tscBin, ...args], { cwd, reject: false, all: true });
   if (res.exitCode !== 0) throw new Error(`tsc ${args.join(" ")} in ${cwd} failed:\n${res.all}`);
+}
+
+/** The compilers a package's `build` script may name (from the workspace root's devDependencies). */
+const BUILD_COMPILERS = new Set(["tsc", "tsgo"]);
+
+/**
+ * The compiler and arguments of a package's `build` script (`tsgo -p tsconfig.build.json`), so
+ * that the packaging tests build dist/ exactly as `pnpm build` and `prepublishOnly` do.
+ */
+export function buildCommandOf(dir: string): { compiler: string; args: string[] } {
+  const manifestPath = join(dir, "package.json");
+  const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as { scripts?: Record<string, string> };
+  const script = manifest.scripts?.build ?? "";
+  const [compiler = "", ...args] = script.trim().split(/\s+/);
+  if (!BUILD_COMPILERS.has(compiler)) throw new Error(`${manifestPath}: the build script "${script}" does not start with ${[...BUILD_COMPILERS].join(" or ")}`);
+  return { compiler, args };
+}
+
+/** Builds a package's dist/ from scratch with its own `build` script's compiler and arguments. */
+export async function buildPackage(dir: string): Promise<void> {
+  const { compiler, args } = buildCommandOf(dir);
+  await rm(join(dir, "dist"), { recursive: true, force: true });
+  const res = await execa(join(REPO_ROOT, "node_modules", ".bin", compiler), args, { cwd: dir, reject: false, all: true });
+  if (res.exitCode !== 0) throw new Error(`${compiler} ${args.join(" ")} in ${dir} failed:\n${res.all}`);
 }
 
 /**
@@ -61,8 +85,7 @@ export async function buildPublishedPackages(): Promise<string[]> {
   for (const name of PUBLISHED_PACKAGES) {
     const dir = packageDir(name);
     if (built.length === 0 && distIsCurrent(dir)) continue;
-    await rm(join(dir, "dist"), { recursive: true, force: true });
-    await tsc(["-p", "tsconfig.build.json"], dir);
+    await buildPackage(dir);
     built.push(name);
   }
   return built;
