@@ -44,6 +44,12 @@ export const SOFTWARE_PIPELINE = "meta_schedule.software_pipeline";
 /** Extra knob, on the blockIdx loop: `launch_bounds_min_blocks_per_sm` (0 leaves it out). */
 export const LAUNCH_BOUNDS = "meta_schedule.launch_bounds_min_blocks_per_sm";
 
+/**
+ * Extra knob, on the rfactor block of a split-k design space: the number of parts the reduction is
+ * split into across the grid (only a record of the sampled value: the split already happened).
+ */
+export const SPLIT_K = "meta_schedule.split_k";
+
 /** On a write-back block: vectorize its innermost loop where the widths and alignment allow. */
 export const VECTORIZE_WRITE_BACK = "meta_schedule.vectorize_write_back";
 
