@@ -4,7 +4,7 @@
  * a global workspace, then a kernel summing them); its samples lower to two kernels and simulate
  * equal to the executor. GEMMs that fill the GPU keep one design space.
  */
-import { matmul } from "@tessera/ir";
+import { gemmReluAdd, matmul } from "@tessera/ir";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -47,6 +47,17 @@ describe("split-k design spaces", () => {
     );
     expect(tally.simulated).toBeGreaterThan(6);
   }, 300_000);
+
+  it("keep an epilogue (gemm+ReLU+add) as a third kernel after the sum, equal to the executor", () => {
+    const func = gemmReluAdd(8, 64, 512).func;
+    const { ctx, gen, spaces } = spaceOf(func, ANY_WORK);
+    const space = spaces.find(isSplitK)!;
+    for (const seed of [1, 2]) {
+      const out = replayWithPostprocs(ctx, space.trace, gen.postprocs, { seed, freshDecisions: true });
+      expect(checkSimulatedOrRejected(out, func, seed)).toBe("simulated");
+      expect(out.ok && loweredModuleFor(out.sch.func)!.kernels.length).toBe(3);
+    }
+  });
 
   it("replay every part count the decision names into a workspace of that many partial sums", () => {
     const { ctx, gen, spaces } = spaceOf(matmul(8, 64, 2048).func, ANY_WORK);
