@@ -10,6 +10,7 @@ import {
   OPERAND_SLICES,
   SHARED_TRANSPOSE,
   SOFTWARE_PIPELINE,
+  SPLIT_K,
   UNROLL_EXPLICIT_FLAG,
 } from "../schedule-utils/annotations.js";
 import type { TuneContext } from "../tune-context.js";
@@ -26,6 +27,7 @@ export const GEMM_KNOB_KEYS: ReadonlySet<string> = new Set([
   SOFTWARE_PIPELINE,
   LAUNCH_BOUNDS,
   UNROLL_EXPLICIT_FLAG,
+  SPLIT_K,
 ]);
 
 export class MutateGemmKnob implements Mutator {

@@ -53,6 +53,11 @@ export const AUTO_TENSORIZE = "meta_schedule.auto_tensorize";
 export const WARP_EXECUTION = "warp_execution";
 /** Extra knob, on a pipelined k-chunk loop: 1 makes its shared-memory fetches asynchronous (cp.async). */
 export const SOFTWARE_PIPELINE_ASYNC = "meta_schedule.software_pipeline_async";
+/**
+ * Extra knob, on the rfactor block of a split-k design space: the number of parts the reduction is
+ * split into across the grid (only a record of the sampled value: the split already happened).
+ */
+export const SPLIT_K = "meta_schedule.split_k";
 
 /** On a write-back block: vectorize its innermost loop where the widths and alignment allow. */
 export const VECTORIZE_WRITE_BACK = "meta_schedule.vectorize_write_back";

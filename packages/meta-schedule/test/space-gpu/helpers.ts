@@ -1,7 +1,7 @@
 /** Test support for the GPU design space: contexts, forced decisions, comparisons with the executor. */
 import { type CudaTarget, target } from "@tessera/codegen";
 import { type PrimFunc, compute, createPrimFunc, mul, placeholder, reduceAxis, reduceSum } from "@tessera/ir";
-import type { Decision, Trace } from "@tessera/schedule";
+import type { Decision, Schedule, Trace } from "@tessera/schedule";
 import { compareWithReference, formatComparison } from "@tessera/simulator";
 import { expect } from "vitest";
 import { type CudaSpaceOptions, type ReplayOutcome, type TuneContext, defaultCudaSpaceGenerator, tuneContext, workloadOf } from "../../src/index.js";
@@ -44,6 +44,11 @@ export function withForcedDecisions(trace: Trace, tiles: readonly number[][], ch
 }
 
 export type Ctx = TuneContext;
+
+/** Whether a design space is MultiLevelTiling's split-k variant (its trace factors the reduction out). */
+export function isSplitK(sch: Schedule): boolean {
+  return sch.trace.instructions.some((i) => i.kind.name === "RFactor");
+}
 
 /** `C[b, i, j] = Σ_k A[b, i, k] · B[b, k, j]` (the operator library has no batched matmul). */
 export function batchMatmul(batch: number, n: number, m: number, l: number): PrimFunc {

@@ -1,6 +1,7 @@
 /** The candidates of "range" tile sampling (divisors, or padded powers of two) and the grid-fill prior. */
 import { describe, expect, it } from "vitest";
-import { blocksBesides, gridFillProbabilities } from "../../src/rules/multi-level-tiling/grid-prior.js";
+import { MIN_WARPS_PER_SM, blocksBesides, gridFill, gridFillProbabilities, typicalGridFill } from "../../src/rules/multi-level-tiling/grid-prior.js";
+import { splitKCandidates } from "../../src/rules/multi-level-tiling/split-k.js";
 import { MAX_TILE_PADDING, chunkCandidates, paddingOf, spatialTileCandidates } from "../../src/rules/multi-level-tiling/tile-candidates.js";
 
 const REGISTERS = [2, 4, 8];
@@ -40,14 +41,33 @@ describe("chunkCandidates", () => {
 
 describe("the grid-fill prior", () => {
   it("is uniform when every candidate fills the SMs", () => {
-    expect(gridFillProbabilities(2048, [32, 64, 128], 32, 132)).toEqual([1 / 3, 1 / 3, 1 / 3]);
+    expect(gridFillProbabilities(2048, [32, 64, 128], [256, 256, 256], 32, 132)).toEqual([1 / 3, 1 / 3, 1 / 3]);
   });
 
   it("weighs a tile by the share of the SMs its grid fills", () => {
     // 4096 / 256 · 2 = 32 blocks fill 32/132 of the SMs; 4096 / 16 · 2 = 512 fill them all.
-    const p = gridFillProbabilities(4096, [16, 256], 2, 132);
+    const p = gridFillProbabilities(4096, [16, 256], [256, 256], 2, 132);
     expect(p[0]! / p[1]!).toBeCloseTo(132 / 32, 10);
     expect(p[0]! + p[1]!).toBeCloseTo(1, 12);
+  });
+
+  it("weighs a grid that reaches every SM by its warps per SM", () => {
+    // 4096 / 16 · 2 = 512 blocks either way: of 64 threads, 1024 warps (7.76 per SM, under 8); of 256, enough.
+    const p = gridFillProbabilities(4096, [16, 16], [64, 256], 2, 132);
+    expect(p[0]! / p[1]!).toBeCloseTo(1024 / (132 * MIN_WARPS_PER_SM), 10);
+    expect(gridFill(132, 128, 132)).toBeCloseTo(4 / MIN_WARPS_PER_SM, 12);
+    expect(gridFill(66, 1024, 132)).toBeCloseTo(0.5, 12);
+    expect(gridFill(1000, 256, 132)).toBe(1);
+  });
+
+  it("finds the typical grid of a skinny GEMM short of the GPU, and a square one's full", () => {
+    const axis = (extent: number, threads: number[], registers: number[]) => ({ extent, candidates: { threads, registers, padded: false } });
+    // 64 × 4096: typical tiles 16 · 2 = 32 and 16 · 4 = 64, 2 · 64 = 128 blocks of 256 threads.
+    const skinny = [axis(64, [8, 16, 32], [2]), axis(4096, [8, 16, 32], [2, 4, 8])];
+    expect(typicalGridFill(skinny, 1, 132)).toBeCloseTo(128 / 132, 10);
+    expect(typicalGridFill(skinny, 4, 132)).toBe(1);
+    const square = [axis(2048, [8, 16, 32], [2, 4, 8]), axis(2048, [8, 16, 32], [2, 4, 8])];
+    expect(typicalGridFill(square, 1, 132)).toBe(1);
   });
 
   it("counts the other axes at their typical tile and the batch axes whole", () => {
@@ -55,5 +75,15 @@ describe("the grid-fill prior", () => {
     // Typical tile 16 · 4 = 64: 1024 / 64 = 16 blocks along the other axis, times a batch of 3.
     expect(blocksBesides([axis(4096), axis(1024)], 0, 3)).toBeCloseTo(48, 10);
     expect(blocksBesides([axis(4096), axis(1024)], 1, 1)).toBeCloseTo(64, 10);
+  });
+});
+
+describe("split-k part counts", () => {
+  it("are powers of two up to 16 that divide the reduction and leave parts of at least 128", () => {
+    expect(splitKCandidates(4096)).toEqual([2, 4, 8, 16]);
+    expect(splitKCandidates(512)).toEqual([2, 4]);
+    expect(splitKCandidates(2047)).toEqual([]);
+    expect(splitKCandidates(200)).toEqual([]);
+    expect(splitKCandidates(384)).toEqual([2]);
   });
 });

@@ -16,6 +16,7 @@ import {
   SHARED_TRANSPOSE,
   SHARED_TRANSPOSE_AXIS,
   SOFTWARE_PIPELINE,
+  SPLIT_K,
   THREAD_EXTENT_HIGH,
   THREAD_EXTENT_LOW,
   TILING_STRUCTURE,
@@ -24,7 +25,8 @@ import {
 import { needsMultiLevelTiling } from "../../schedule-utils/block-info.js";
 import { type LoopSplitter, fuseAll, perfectTileSplitter, tileLoopNest } from "./tiling.js";
 import { blockRealizeOf } from "./block-query.js";
-import { blocksBesides, geometricMean, gridFillProbabilities } from "./grid-prior.js";
+import { blocksBesides, geometricMean, gridFillProbabilities, threadsBesides, typicalGridFill } from "./grid-prior.js";
+import { SPLIT_K_MIN_ITERATIONS, splitKCandidates } from "./split-k.js";
 import { type SpatialTileCandidates, chunkCandidates, spatialTileCandidates } from "./tile-candidates.js";
 
 export interface GpuTilingKnobs {
@@ -100,6 +102,11 @@ export interface MultiLevelTilingOptions {
   readonly threadExtentLow: number;
   readonly threadExtentHigh: number;
   readonly knobs: GpuTilingKnobs;
+  /**
+   * The fewest iterations (output elements × reduction depth) of a block for which a split-k design
+   * space is offered (`splitKVariant`); Infinity offers none.
+   */
+  readonly splitKMinIterations: number;
 }
 
 /** TVM's CUDA tiling: "SSSRRSRS" over blockIdx, vthread, threadIdx; shared reads at R0, local writes at the thread level. */
@@ -117,13 +124,15 @@ export const TVM_CUDA_TILING: MultiLevelTilingOptions = {
   threadExtentLow: 64,
   threadExtentHigh: 1024,
   knobs: NO_GPU_TILING_KNOBS,
+  splitKMinIterations: Number.POSITIVE_INFINITY,
 };
 
 /**
  * Tessera's default ("SSSSRRS"): blockIdx, vthread, threadIdx ×2 (their outer-first fusion is the
  * warp shape), k-chunk, inner k, registers. The threads of each spatial loop are sampled in a range
  * ("range"), so that most samples have 64–1024 threads per block; shared reads at the k-chunk loop
- * (level 5), local writes at the thread loop (level 4), every knob sampled.
+ * (level 5), local writes at the thread loop (level 4), every knob sampled, and a split-k design
+ * space for blocks of at least SPLIT_K_MIN_ITERATIONS whose grid cannot fill the GPU.
  */
 export const DEFAULT_CUDA_TILING: MultiLevelTilingOptions = {
   structure: "SSSSRRS",
@@ -139,9 +148,26 @@ export const DEFAULT_CUDA_TILING: MultiLevelTilingOptions = {
   threadExtentLow: 64,
   threadExtentHigh: 1024,
   knobs: ALL_GPU_TILING_KNOBS,
+  splitKMinIterations: SPLIT_K_MIN_ITERATIONS,
 };
 
 const COIN = [0.5, 0.5];
+
+/** The "range" split's level counts and tile candidates (`rangeLevels`). */
+interface RangeLevels {
+  readonly sCount: number;
+  readonly before: number;
+  readonly threadLevels: number;
+  readonly after: number;
+  readonly candidatesOf: (extent: number) => SpatialTileCandidates;
+}
+
+/** A block's tiled spatial loops, the loops kept whole at the grid level, and its grid for the prior. */
+interface BlockGrid {
+  readonly spatialAxes: number;
+  readonly batchLoops: ReadonlySet<Var>;
+  readonly grid: GridContext | undefined;
+}
 
 /** What the grid prior needs to know of a block: the SM count, its tiled spatial loops, its batch blocks. */
 interface GridContext {
@@ -158,25 +184,26 @@ export class MultiLevelTiling implements ScheduleRule {
     }
   }
 
+  /**
+   * The block tiled, and, when its output tiles cannot fill the GPU, a second design space that
+   * splits its reduction across the grid first (split-k, `splitKVariant`).
+   */
   apply(sch: Schedule, block: BlockRV, ctx: TuneContext): Schedule[] {
     if (!needsMultiLevelTiling(sch, block)) return [sch];
-    const o = this.options;
-    // Decided on the untiled block: which operands a transposed shared tile would help.
+    const splitK = this.splitKVariant(sch, block, ctx);
+    this.tile(sch, block, ctx, new Set());
+    // The variant before the input, as TVM's AddRFactor returns them (PostOrderApply then lists the input first).
+    return splitK === undefined ? [sch] : [splitK, sch];
+  }
+
+  /** The spatial loops of `block` and its grid as the prior sees it (`extraBatch`: iterators kept whole). */
+  private gridOf(sch: Schedule, block: BlockRV, ctx: TuneContext, extraBatch: ReadonlySet<Var>): BlockGrid {
     const computeBlock = sch.get(block);
     const written = computeBlock.writes[0]!.buffer;
-    const operands = computeBlock.reads.map((r, index) => ({ index, buffer: r.buffer })).filter((r) => r.buffer !== written);
-    const transposeAxes = operands.map((r) => (o.knobs.transposedSharedLayout ? transposeAxisFor(computeBlock, r.buffer) : undefined));
-
+    const operands = computeBlock.reads.filter((r) => r.buffer !== written).map((r) => r.buffer);
     // Batch axes stay whole at the grid level (fused into blockIdx), when that level is the grid.
     const batchAxes =
-      o.tileBinds[0]?.startsWith("blockIdx") === true
-        ? batchAxesOf(
-            computeBlock,
-            operands.map((r) => r.buffer),
-          )
-        : new Set<Var>();
-
-    sch.annotate(block, TILING_STRUCTURE, o.structure);
+      this.options.tileBinds[0]?.startsWith("blockIdx") === true ? new Set([...batchAxesOf(computeBlock, operands), ...extraBatch]) : new Set<Var>();
     const batchLoops = new Set<Var>();
     let batchBlocks = 1;
     const spatialLoops = sch.getLoops(block).flatMap((l) => {
@@ -194,7 +221,63 @@ export class MultiLevelTiling implements ScheduleRule {
       ctx.target.kind === "cuda" && spatialLoops.every((l) => l.extent !== undefined)
         ? { sms: ctx.target.multiProcessorCount, loops: spatialLoops.map((l) => ({ loopVar: l.loopVar, extent: l.extent! })), batchBlocks }
         : undefined;
-    const splitSpatial = o.threadSampling === "range" ? this.rangeSplitter(Math.max(1, spatialLoops.length), grid) : perfectTileSplitter(o.maxInnermostFactor);
+    return { spatialAxes: Math.max(1, spatialLoops.length), batchLoops, grid };
+  }
+
+  /**
+   * Split-k (beyond TVM's CUDA rules; docs/architecture/tvm-deviations-meta-schedule.md): when the
+   * grid of typical output tiles fills less than the GPU (grid-prior.ts) and the block has one
+   * reduction loop deep enough, a copy of the schedule whose reduction loop is split into a sampled
+   * number of parts (SPLIT_K, 2–16) and factored out with `rfactor`: the parts become a grid axis
+   * of the tiled rfactor block, which writes partial sums to a global buffer, and the original
+   * block, now summing the parts, is bound by the later rules as a second kernel.
+   */
+  private splitKVariant(sch: Schedule, block: BlockRV, ctx: TuneContext): Schedule | undefined {
+    const { spatialAxes, grid } = this.gridOf(sch, block, ctx, new Set());
+    const levels = this.options.threadSampling === "range" ? this.rangeLevels(spatialAxes) : undefined;
+    if (grid === undefined || levels === undefined) return undefined;
+    const axes = grid.loops.map((l) => ({ extent: l.extent, candidates: levels.candidatesOf(l.extent) }));
+    if (typicalGridFill(axes, grid.batchBlocks, grid.sms) >= 1) return undefined;
+    const node = sch.get(block);
+    const loops = sch.getLoops(block);
+    const reduceLoops = loops.filter((l) => {
+      const loopVar = sch.get(l).loopVar;
+      return node.iterVars.some((iv) => iv.iterType === "reduce" && loopBindsIter(sch, block, loopVar, iv.var));
+    });
+    const iterations = loops.reduce((n, l) => {
+      const extent = sch.get(l).extent;
+      return n * (extent.kind === "IntImm" ? extent.value : 1);
+    }, 1);
+    const depth = reduceLoops.length === 1 ? sch.get(reduceLoops[0]!).extent : undefined;
+    const parts = depth?.kind === "IntImm" && iterations >= this.options.splitKMinIterations ? splitKCandidates(depth.value) : [];
+    if (parts.length === 0) return undefined;
+    const variant = sch.copy();
+    variant.seed(sch.forkSeed());
+    const count = variant.sampleCategorical(
+      parts,
+      parts.map(() => 1 / parts.length),
+    );
+    const [outer] = variant.split(reduceLoops[0]!, [count, null]);
+    const rf = variant.rfactor(outer, 0);
+    variant.annotate(rf, SPLIT_K, count);
+    const partAxis = variant.get(rf).writes[0]!.region[0]!.min;
+    if (partAxis.kind !== "Var") throw new RangeError(`MultiLevelTiling: rfactor block ${variant.get(rf).name} does not index its parts by an iterator`);
+    this.tile(variant, rf, ctx, new Set([partAxis]));
+    return variant;
+  }
+
+  /** MultiLevelTiling proper: tiles, binds, caches and knobs (`extraBatch`: iterators kept whole at the grid level). */
+  private tile(sch: Schedule, block: BlockRV, ctx: TuneContext, extraBatch: ReadonlySet<Var>): void {
+    const o = this.options;
+    // Decided on the untiled block: which operands a transposed shared tile would help.
+    const computeBlock = sch.get(block);
+    const written = computeBlock.writes[0]!.buffer;
+    const operands = computeBlock.reads.map((r, index) => ({ index, buffer: r.buffer })).filter((r) => r.buffer !== written);
+    const transposeAxes = operands.map((r) => (o.knobs.transposedSharedLayout ? transposeAxisFor(computeBlock, r.buffer) : undefined));
+
+    const { spatialAxes, batchLoops, grid } = this.gridOf(sch, block, ctx, extraBatch);
+    sch.annotate(block, TILING_STRUCTURE, o.structure);
+    const splitSpatial = o.threadSampling === "range" ? this.rangeSplitter(spatialAxes, grid) : perfectTileSplitter(o.maxInnermostFactor);
     const { tiles } = tileLoopNest(sch, block, o.structure, {
       spatial: (s, loop, levels) => (batchLoops.has(s.get(loop).loopVar) ? [loop] : splitSpatial(s, loop, levels)),
       reduce: o.threadSampling === "range" ? this.chunkSplitter() : perfectTileSplitter(o.maxInnermostReduceFactor),
@@ -249,7 +332,6 @@ export class MultiLevelTiling implements ScheduleRule {
         ),
       );
     }
-    return [sch];
   }
 
   /**
@@ -283,19 +365,17 @@ export class MultiLevelTiling implements ScheduleRule {
   }
 
   /**
-   * The "range" split of a spatial loop: [levels before the threads] [thread levels] [register
-   * levels], the thread product and the register tile sampled from candidates that divide the
-   * loop together (or, for extents whose divisors give no real tile, padded powers of two:
-   * tile-candidates.ts), weighted by the grid prior when `grid` is known (grid-prior.ts).
+   * The level counts of the "range" split of a spatial loop (before the threads, threads,
+   * registers) and the tile candidates of an extent, with `spatialAxes` tiled axes sharing the
+   * thread range; undefined when the structure has no thread level after a grid level.
    */
-  private rangeSplitter(spatialAxes: number, grid: GridContext | undefined): LoopSplitter {
+  private rangeLevels(spatialAxes: number): RangeLevels | undefined {
     const o = this.options;
     const sCount = [...o.structure].filter((c) => c === "S").length;
     const isThread = (q: number) => o.tileBinds[q]?.startsWith("threadIdx") === true;
     const first = Array.from({ length: sCount }, (_, q) => q).findIndex(isThread);
-    const threadLevels = first < 0 ? 0 : o.tileBinds.slice(first).filter((b) => b.startsWith("threadIdx")).length;
-    if (first < 1) return perfectTileSplitter(o.maxInnermostFactor);
-    const before = first;
+    if (first < 1) return undefined;
+    const threadLevels = o.tileBinds.slice(first).filter((b) => b.startsWith("threadIdx")).length;
     const after = sCount - first - threadLevels;
     const low = Math.log2(Math.max(1, o.threadExtentLow));
     const high = Math.log2(Math.max(1, o.threadExtentHigh));
@@ -306,6 +386,20 @@ export class MultiLevelTiling implements ScheduleRule {
       const c = spatialTileCandidates(extent, lo, hi, registerTiles);
       return after > 0 && c.registers.length > 0 ? c : { ...c, registers: [1] };
     };
+    return { sCount, before: first, threadLevels, after, candidatesOf };
+  }
+
+  /**
+   * The "range" split of a spatial loop: [levels before the threads] [thread levels] [register
+   * levels], the thread product and the register tile sampled from candidates that divide the
+   * loop together (or, for extents whose divisors give no real tile, padded powers of two:
+   * tile-candidates.ts), weighted by the grid prior when `grid` is known (grid-prior.ts).
+   */
+  private rangeSplitter(spatialAxes: number, grid: GridContext | undefined): LoopSplitter {
+    const o = this.options;
+    const range = this.rangeLevels(spatialAxes);
+    if (range === undefined) return perfectTileSplitter(o.maxInnermostFactor);
+    const { sCount, before, threadLevels, after, candidatesOf } = range;
     const axes = grid?.loops.map((l) => ({ extent: l.extent, candidates: candidatesOf(l.extent) }));
     return (sch, loop, levels) => {
       if (levels !== sCount) return perfectTileSplitter(o.maxInnermostFactor)(sch, loop, levels);
@@ -313,10 +407,29 @@ export class MultiLevelTiling implements ScheduleRule {
       if (extent.kind !== "IntImm") return perfectTileSplitter(o.maxInnermostFactor)(sch, loop, levels);
       const { threads, registers } = candidatesOf(extent.value);
       const self = grid?.loops.findIndex((l) => l.loopVar === loopVar) ?? -1;
-      const weigh = (tiles: readonly number[]): number[] =>
-        self < 0 ? tiles.map(() => 1 / tiles.length) : gridFillProbabilities(extent.value, tiles, blocksBesides(axes!, self, grid!.batchBlocks), grid!.sms);
-      const t = sch.sampleCategorical(threads, weigh(threads.map((x) => x * geometricMean(registers))));
-      const r = after > 0 ? sch.sampleCategorical(registers, weigh(registers.map((x) => x * geometricMean(threads)))) : undefined;
+      // Each candidate tile with the threads per block it gives (the other axes at typical threads).
+      const weigh = (tiles: readonly number[], blockThreads: readonly number[]): number[] =>
+        self < 0
+          ? tiles.map(() => 1 / tiles.length)
+          : gridFillProbabilities(extent.value, tiles, blockThreads, blocksBesides(axes!, self, grid!.batchBlocks), grid!.sms);
+      const others = self < 0 ? 1 : threadsBesides(axes!, self);
+      const t = sch.sampleCategorical(
+        threads,
+        weigh(
+          threads.map((x) => x * geometricMean(registers)),
+          threads.map((x) => x * others),
+        ),
+      );
+      const r =
+        after > 0
+          ? sch.sampleCategorical(
+              registers,
+              weigh(
+                registers.map((x) => x * geometricMean(threads)),
+                registers.map(() => geometricMean(threads) * others),
+              ),
+            )
+          : undefined;
       const [outer, thread, register] = sch.split(loop, r === undefined ? [null, t] : [null, t, r]);
       return [
         ...perfectTileSplitter(o.maxVirtualThreads)(sch, outer!, before),
