@@ -19,8 +19,9 @@ import { join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { cudaTarget } from "@tessera/codegen";
 import type { PrimFunc } from "@tessera/ir";
-import type { Instruction, Trace } from "@tessera/schedule";
+import type { Trace } from "@tessera/schedule";
 import { defaultCudaSpaceGenerator, tuneContext, workloadOf } from "../src/index.js";
+import { decisionNames, decisionValues } from "./decision-names.js";
 import { existingFolder } from "./recorded-runs.js";
 import { type BenchWorkload, BENCH_WORKLOADS } from "./workloads.js";
 
@@ -40,42 +41,6 @@ interface Run {
   readonly bestRatio: number;
   readonly bestTrial: number | undefined;
   readonly programs: readonly Program[];
-}
-
-/** A name for each sampling step of `space`: the annotation its value sets, or the loop whose split it feeds. */
-export function decisionNames(space: Trace): string[] {
-  const insts = space.instructions;
-  const names: string[] = [];
-  const consumerOf = (inst: Instruction, from: number): string => {
-    for (const later of insts.slice(from + 1)) {
-      if (!later.inputs.some((x) => inst.outputs.includes(x as never))) continue;
-      if (later.kind.name === "Annotate")
-        return `${String(later.inputs[0]).replace(/^\w+RV\((.*)\)$/, "$1")} ${String(later.attrs[0]).replace(/^meta_schedule\./, "")}`;
-      if (later.kind.name === "Split") return `${String(later.inputs[0]).replace(/^\w+RV\((.*)\)$/, "$1")} split`;
-      return later.kind.name;
-    }
-    return "unused";
-  };
-  insts.forEach((inst, k) => {
-    if (inst.kind.name === "SampleCategorical") names.push(`${consumerOf(inst, k)} (${(inst.attrs[0] as number[]).join("/")})`);
-    else if (inst.kind.name === "SamplePerfectTile") names.push(`${consumerOf(inst, k)} tile`);
-  });
-  const seen = new Map<string, number>();
-  return names.map((n) => {
-    const count = (seen.get(n) ?? 0) + 1;
-    seen.set(n, count);
-    return count === 1 ? n : `${n} #${count}`;
-  });
-}
-
-/** The value of each sampling decision (a categorical's candidate, a tile's factors), as text. */
-function valuesOf(space: Trace, decisions: readonly unknown[]): string[] | undefined {
-  const sampling = space.instructions.filter((i) => i.kind.name === "SampleCategorical" || i.kind.name === "SamplePerfectTile");
-  if (sampling.length !== decisions.length) return undefined;
-  return sampling.map((inst, k) => {
-    const d = decisions[k];
-    return inst.kind.name === "SampleCategorical" ? String((inst.attrs[0] as number[])[d as number]) : JSON.stringify(d);
-  });
 }
 
 interface Report {
@@ -123,7 +88,7 @@ function runsOf(files: readonly string[], workload: BenchWorkload, device: strin
     for (const run of report.tuned ?? []) {
       if (run.workload !== workload.name || run.top === undefined) continue;
       const programs = run.top.flatMap((p) => {
-        const values = p.decisions === undefined || !(p.ms > 0) ? undefined : valuesOf(space, p.decisions);
+        const values = p.decisions === undefined || !(p.ms > 0) ? undefined : decisionValues(space, p.decisions);
         return values === undefined ? [] : [{ ratio: p.ms / vendorMs, values }];
       });
       if (programs.length === 0) continue;
