@@ -23,7 +23,8 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { target } from "@tessera/codegen";
 import { gemmReluAdd } from "@tessera/ir";
-import { type EvolutionarySearchConfig, EvolutionarySearch, tuneTIR } from "../src/index.js";
+import { type EvolutionarySearchConfig, EvolutionarySearch, defaultCudaSpaceGenerator, tuneTIR } from "../src/index.js";
+import type { CudaMutatorProbabilities } from "../src/space/defaults.js";
 import { defaultSearchWorkers } from "../src/search/replay-pool.js";
 import { median } from "../../ir/bench/bench-util.js";
 import { RecordedHardware } from "./recorded-hardware.js";
@@ -42,6 +43,13 @@ export const VARIANTS: Readonly<Record<string, Partial<EvolutionarySearchConfig>
   "neighbours-50-population-64": { neighbourShare: 0.5, populationSize: 64 },
   "neighbours-0-population-256": { neighbourShare: 0, populationSize: 256 },
   "neighbours-25-population-128": { neighbourShare: 0.25, populationSize: 128 },
+  "knob-mutations-50": {},
+};
+
+/** Variants that differ in the design space's mutator probabilities (the rest as `default`). */
+export const MUTATOR_VARIANTS: Readonly<Record<string, Partial<CudaMutatorProbabilities>>> = {
+  /** MutateGemmKnob 0.5 and MutateUnroll 0.15 (from 0.1 and 0.08). */
+  "knob-mutations-50": { gemmKnob: 0.5, unroll: 0.15 },
 };
 
 interface Row {
@@ -103,6 +111,9 @@ async function runOne(hw: RecordedHardware, variant: string, seed: number, { tri
     maxTrialsGlobal: trials,
     numTrialsPerIter: perIter,
     strategy: () => new EvolutionarySearch(VARIANTS[variant]),
+    ...(MUTATOR_VARIANTS[variant] === undefined
+      ? {}
+      : { space: defaultCudaSpaceGenerator(target("nvidia/h100"), { mutatorProbabilities: MUTATOR_VARIANTS[variant] }) }),
     runner: hw,
     database: "memory",
     seed,

@@ -48,6 +48,7 @@ import {
   workloadOf,
 } from "../src/index.js";
 import { median, timeMs } from "../../ir/bench/bench-util.js";
+import { type CudaMutatorProbabilities, DEFAULT_CUDA_MUTATOR_PROBABILITIES } from "../src/space/defaults.js";
 import { defaultSearchWorkers } from "../src/search/replay-pool.js";
 import { type GemmKnobs, gemmKnobsOf } from "./fast-region.js";
 import { type TorchBaseline, baselineMs, torchBaselines } from "./torch-baselines.js";
@@ -70,6 +71,8 @@ interface Mode {
   /** The evolutionary search's neighbourShare and populationSize, when not their defaults (for comparisons on the GPU). */
   readonly neighbourShare: number | undefined;
   readonly population: number | undefined;
+  /** The automatic space's mutator weights that differ from the defaults (`--mutator-weights gemmKnob=0.5,…`), for comparisons on the GPU. */
+  readonly mutatorWeights: Partial<CudaMutatorProbabilities> | undefined;
   /** Search worker threads (`--workers`, default the cores less one; 0: the search replays in its own thread). */
   readonly searchWorkers: number;
   /** `--overlap`: search each batch while the one before is built and measured. */
@@ -82,7 +85,7 @@ interface Mode {
 }
 
 const USAGE =
-  "usage: bench:tune [--dry-run] [--only W1,W2] [--trials N] [--gemm-trials N] [--course-trials N] [--per-iter N] [--seeds 1,2,3] [--no-course] [--no-workloads] [--out-dir DIR] [--stem NAME] [--learned-features kernel-summary|per-store] [--neighbour-share X] [--population N] [--workers N] [--overlap]";
+  "usage: bench:tune [--dry-run] [--only W1,W2] [--trials N] [--gemm-trials N] [--course-trials N] [--per-iter N] [--seeds 1,2,3] [--no-course] [--no-workloads] [--out-dir DIR] [--stem NAME] [--learned-features kernel-summary|per-store] [--neighbour-share X] [--population N] [--mutator-weights NAME=W,…] [--workers N] [--overlap]";
 
 /** A mistake on the command line: printed with the usage, no stack trace. */
 class UsageError extends Error {}
@@ -113,6 +116,7 @@ function parseOptions() {
       "learned-features": { type: "string", default: "kernel-summary" },
       "neighbour-share": { type: "string" },
       population: { type: "string" },
+      "mutator-weights": { type: "string" },
       workers: { type: "string", default: String(defaultSearchWorkers()) },
       overlap: { type: "boolean", default: false },
     },
@@ -144,6 +148,7 @@ function checkedMode(values: ReturnType<typeof parseOptions>["values"]): Mode {
     learnedFeatures: learnedFeaturesOf(values["learned-features"]!),
     neighbourShare: values["neighbour-share"] === undefined ? undefined : shareOf(values["neighbour-share"]),
     population: values.population === undefined ? undefined : int("population", values.population),
+    mutatorWeights: values["mutator-weights"] === undefined ? undefined : mutatorWeightsOf(values["mutator-weights"]),
     searchWorkers: workersOf(values.workers!),
     overlap: values.overlap === true,
   };
@@ -164,6 +169,21 @@ function evolutionaryStrategy(mode: Mode): "evolutionary" | (() => EvolutionaryS
       ...(mode.neighbourShare === undefined ? {} : { neighbourShare: mode.neighbourShare }),
       ...(mode.population === undefined ? {} : { populationSize: mode.population }),
     });
+}
+
+/** `tileSize=0.9,gemmKnob=0.5`: weights by the names of `DEFAULT_CUDA_MUTATOR_PROBABILITIES`. */
+function mutatorWeightsOf(text: string): Partial<CudaMutatorProbabilities> {
+  const names = Object.keys(DEFAULT_CUDA_MUTATOR_PROBABILITIES);
+  const out: Record<string, number> = {};
+  for (const part of text.split(",")) {
+    const [name, value] = part.split("=");
+    const weight = Number(value);
+    if (name === undefined || !names.includes(name) || value === undefined || value.trim() === "" || !(Number.isFinite(weight) && weight >= 0)) {
+      throw new RangeError(`--mutator-weights: "${part}" is not NAME=WEIGHT with a weight ≥ 0 and NAME one of ${names.join(", ")}`);
+    }
+    out[name] = weight;
+  }
+  return out;
 }
 
 function shareOf(text: string): number {
@@ -318,7 +338,8 @@ async function tuneOne(
     workDir,
     maxTrialsGlobal: opts.trials,
     numTrialsPerIter: Math.min(mode.perIter, opts.trials),
-    space: opts.space,
+    space:
+      opts.space === "auto" && mode.mutatorWeights !== undefined ? defaultCudaSpaceGenerator(tgt, { mutatorProbabilities: mode.mutatorWeights }) : opts.space,
     strategy: opts.strategy === "evolutionary" ? evolutionaryStrategy(mode) : opts.strategy,
     // The default cost model (hybrid, kernel-summary forest), or the earlier default for comparisons.
     ...(mode.learnedFeatures === "per-store" ? { costModel: new HybridModel({ learned: new ForestModel() }) } : {}),
@@ -510,6 +531,7 @@ async function writeReport(mode: Mode, data: ReportData): Promise<void> {
       : [
           `- evolutionary search: ${mode.neighbourShare === undefined ? "" : `neighbourShare ${mode.neighbourShare} `}${mode.population === undefined ? "" : `populationSize ${mode.population}`}`,
         ]),
+    ...(mode.mutatorWeights === undefined ? [] : [`- mutator weights (automatic space): ${JSON.stringify(mode.mutatorWeights)}`]),
     "",
     "## Search-side speed (this host)",
     "",
@@ -627,7 +649,7 @@ async function writeReport(mode: Mode, data: ReportData): Promise<void> {
   writeFileSync(join(mode.outDir, `${stem}.md`), `${lines.join("\n")}\n`);
   writeFileSync(
     join(mode.outDir, `${stem}.json`),
-    `${JSON.stringify({ date, dryRun: mode.dryRun, learnedFeatures: mode.learnedFeatures, neighbourShare: mode.neighbourShare ?? null, population: mode.population ?? null, searchWorkers: mode.searchWorkers, overlap: mode.overlap, device: data.device, target: data.target.name, speed: data.speed, torch: data.torch, tuned: data.tuned, course: data.course, charts }, null, 1)}\n`,
+    `${JSON.stringify({ date, dryRun: mode.dryRun, learnedFeatures: mode.learnedFeatures, neighbourShare: mode.neighbourShare ?? null, population: mode.population ?? null, mutatorWeights: mode.mutatorWeights ?? null, searchWorkers: mode.searchWorkers, overlap: mode.overlap, device: data.device, target: data.target.name, speed: data.speed, torch: data.torch, tuned: data.tuned, course: data.course, charts }, null, 1)}\n`,
   );
   console.log(lines.join("\n"));
   console.log(`wrote ${join(mode.outDir, `${stem}.{md,json}`)}`);

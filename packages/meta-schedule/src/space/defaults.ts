@@ -41,7 +41,27 @@ export interface CudaSpaceOptions {
   readonly tensorCore?: Partial<MultiLevelTilingTensorCoreOptions>;
   /** Unroll budgets (TVM: 0, 16, 64, 512, 1024; the fast GEMM's 2048 added). */
   readonly unrollMaxSteps?: readonly number[];
+  /** The mutators' probabilities, by mutator (default: `DEFAULT_CUDA_MUTATOR_PROBABILITIES`). */
+  readonly mutatorProbabilities?: Partial<CudaMutatorProbabilities>;
 }
+
+/** How often the evolutionary search picks each mutator of the default CUDA space (relative weights). */
+export interface CudaMutatorProbabilities {
+  readonly tileSize: number;
+  readonly unroll: number;
+  readonly threadBinding: number;
+  readonly gemmKnob: number;
+  readonly tileShape: number;
+}
+
+/** TVM's MutateTileSize 0.9, MutateUnroll 0.08, MutateThreadBinding 0.02, and the two beyond TVM. */
+export const DEFAULT_CUDA_MUTATOR_PROBABILITIES: CudaMutatorProbabilities = {
+  tileSize: 0.9,
+  unroll: 0.08,
+  threadBinding: 0.02,
+  gemmKnob: 0.1,
+  tileShape: 0.25,
+};
 
 export interface CudaSpace {
   readonly rules: ScheduleRule[];
@@ -86,15 +106,27 @@ export function defaultCudaSpace(target: CudaTarget, opts: CudaSpaceOptions = {}
     new RewriteLaunchBounds(),
     new VerifyGPUCode(),
   ];
+  const p = mutatorProbabilitiesOf(opts.mutatorProbabilities);
   const mutators: WeightedMutator[] = [
-    { mutator: new MutateTileSize(), probability: 0.9 },
-    { mutator: mutateUnroll(), probability: 0.08 },
-    { mutator: mutateThreadBinding(), probability: 0.02 },
+    { mutator: new MutateTileSize(), probability: p.tileSize },
+    { mutator: mutateUnroll(), probability: p.unroll },
+    { mutator: mutateThreadBinding(), probability: p.threadBinding },
     // (MutateComputeLocation is in TVM's CPU defaults, not CUDA's.)
-    { mutator: new MutateGemmKnob(), probability: 0.1 },
-    { mutator: new MutateTileShape(), probability: 0.25 },
+    { mutator: new MutateGemmKnob(), probability: p.gemmKnob },
+    { mutator: new MutateTileShape(), probability: p.tileShape },
   ];
   return { rules, postprocs, mutators };
+}
+
+/** The defaults with `given` over them; a RangeError naming the mutator for a weight that is not a finite non-negative number. */
+function mutatorProbabilitiesOf(given: Partial<CudaMutatorProbabilities> = {}): CudaMutatorProbabilities {
+  const p = { ...DEFAULT_CUDA_MUTATOR_PROBABILITIES, ...given };
+  for (const [name, weight] of Object.entries(p)) {
+    if (!(typeof weight === "number" && Number.isFinite(weight) && weight >= 0)) {
+      throw new RangeError(`defaultCudaSpace: mutatorProbabilities.${name} must be a finite number ≥ 0, got ${String(weight)}`);
+    }
+  }
+  return p;
 }
 
 /** PostOrderApply over the default CUDA rules, with the default postprocessors and mutators. */
