@@ -159,8 +159,7 @@ export class CandidateReplayer {
 
   /** One planned replay in this thread, through the replay cache. */
   private replayPlanned(plan: PlannedReplay, tally: RejectionTally): Candidate | undefined {
-    const json = plan.trace.toJSON();
-    const key = this.cache.keyOf(plan.trace, json, plan.freshDecisions);
+    const key = plan.freshDecisions ? undefined : this.cache.keyOf(plan.trace, plan.trace.toJSON(), false);
     let outcome = key === undefined ? undefined : this.cache.get(key);
     if (outcome === undefined) {
       outcome = this.replayHere(plan);
