@@ -52,6 +52,7 @@ const SLOW_TESTS = [
   "packages/meta-schedule/test/cpu/cpu-operators-tuning.test.ts",
   "packages/meta-schedule/test/tune/recorded-hardware.test.ts",
   "packages/meta-schedule/test/search/search-quality.test.ts",
+  "packages/meta-schedule/test/search/replay-cache-search.test.ts",
   "packages/meta-schedule/test/space-gpu/odd-shapes.property.test.ts",
   "packages/meta-schedule/test/space-gpu/tensor-core.property.test.ts",
   "packages/meta-schedule/test/space-gpu/split-k.property.test.ts",

@@ -3,7 +3,7 @@
  * `database_tuning_record.json`, JSON-lines files that are only ever appended to (see
  * json-lines.ts for durability and damage handling, record-json.ts for the line layout). The
  * whole database is loaded into a MemoryDatabase on opening; every commit appends and fsyncs
- * one line before it returns. A new workload's index is its line's position when it is
+ * its lines (one record, or a measured batch at once) before it returns. A new workload's index is its line's position when it is
  * appended, so that two processes appending to one directory file records under the right
  * workload; a tuning run still locks its work dir (work-dir-lock.ts).
  */
@@ -14,7 +14,7 @@ import { DatabaseError } from "../errors.js";
 import type { Logger } from "../tune-context.js";
 import { type Workload, workloadOf } from "../workload.js";
 import type { Database, TuningRecord } from "../interfaces/database.js";
-import { appendJSONLine, countJSONLines, readJSONLines, withFileErrors } from "./json-lines.js";
+import { appendJSONLine, appendJSONLines, countJSONLines, readJSONLines, withFileErrors } from "./json-lines.js";
 import { MemoryDatabase } from "./memory-database.js";
 import { impossibleRunSecs } from "./run-secs.js";
 import { looksLikeRecordLinePrefix, looksLikeWorkloadLinePrefix, recordFromLine, recordToLine, workloadFromLine, workloadToLine } from "./record-json.js";
@@ -81,12 +81,25 @@ export class JSONDatabase implements Database {
   }
 
   commitTuningRecord(record: TuningRecord): void {
+    this.commitTuningRecords([record]);
+  }
+
+  /** Commits a batch with one write and one fsync; a record with impossible run times refuses the whole batch before anything is written. */
+  commitTuningRecords(records: readonly TuningRecord[]): void {
     this.checkWritable(this.recordFile);
-    const impossible = impossibleRunSecs(record.runSecs);
-    if (impossible !== undefined) throw new DatabaseError(this.recordFile, undefined, `a record of ${record.workload.name} is refused: ${impossible}`);
-    const workload = this.memory.findWorkload(record.workload.func) ?? this.appendWorkload(record.workload);
-    appendJSONLine(this.recordFile, recordToLine(record, this.indexByHash.get(workload.hash)!));
-    this.memory.commitTuningRecord(record.workload === workload ? record : { ...record, workload });
+    for (const record of records) {
+      const impossible = impossibleRunSecs(record.runSecs);
+      if (impossible !== undefined) throw new DatabaseError(this.recordFile, undefined, `a record of ${record.workload.name} is refused: ${impossible}`);
+    }
+    const filed = records.map((record) => {
+      const workload = this.memory.findWorkload(record.workload.func) ?? this.appendWorkload(record.workload);
+      return record.workload === workload ? record : { ...record, workload };
+    });
+    appendJSONLines(
+      this.recordFile,
+      filed.map((record) => recordToLine(record, this.indexByHash.get(record.workload.hash)!)),
+    );
+    for (const record of filed) this.memory.commitTuningRecord(record);
   }
 
   getTopK(workload: Workload, k: number): TuningRecord[] {

@@ -33,6 +33,8 @@ export interface Database {
   /** The workload of `func`, added when new. */
   commitWorkload(func: PrimFunc): Workload;
   commitTuningRecord(record: TuningRecord): void;
+  /** Commits several records at once (a measured batch); a database without it gets them one by one. */
+  commitTuningRecords?(records: readonly TuningRecord[]): void;
   /** The k best valid records of the workload (all run times finite and below 1e10), best first. */
   getTopK(workload: Workload, k: number): TuningRecord[];
   getAllTuningRecords(): TuningRecord[];

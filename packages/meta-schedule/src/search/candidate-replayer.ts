@@ -9,7 +9,7 @@
  * JSON — a cheap pre-filter that makes re-replayed parents and repeated mutations free to identify.
  */
 import { structuralHash } from "@tessera/ir";
-import type { RandomEngine, Schedule, Trace } from "@tessera/schedule";
+import type { RandomEngine, Schedule, Trace, TraceJSON } from "@tessera/schedule";
 import type { Postproc } from "../interfaces/postproc.js";
 import { loweredModuleFor } from "../postproc/verify-gpu-code.js";
 import { replayWithPostprocs } from "../space/replay.js";
@@ -20,6 +20,7 @@ import type { ReplayPool } from "./replay-pool.js";
 import { launchClassOfModule } from "./launch-classes.js";
 import { type Candidate, LazyCandidate } from "./lazy-candidate.js";
 import { traceKeyOf } from "./trace-key.js";
+import { DEFAULT_REPLAY_CACHE_SIZE, ReplayCache, type ReplayOutcomeOf } from "./replay-cache.js";
 
 export type { Candidate } from "./lazy-candidate.js";
 export { traceKeyOf } from "./trace-key.js";
@@ -48,8 +49,15 @@ export interface PlannedReplay {
   readonly seed: number;
 }
 
+function outcomeOfReply(reply: ReplayReply): ReplayOutcomeOf {
+  if (!reply.ok) return { rejected: reply.reason };
+  return { candidate: new LazyCandidate(reply.func, reply.traceText, reply.hash, reply.traceKey, reply.estimate, reply.launchClass) };
+}
+
 export class CandidateReplayer {
   readonly identity = new ProgramIdentity();
+  /** Outcomes of replays that cannot depend on their seed (replay-cache.ts). */
+  readonly cache: ReplayCache;
   /** The postprocessors as a worker rebuilds them; undefined: replays stay in this thread. */
   private readonly workerPostprocs: PostprocSet | undefined;
 
@@ -58,7 +66,9 @@ export class CandidateReplayer {
     private readonly postprocs: readonly Postproc[],
     private readonly rng: RandomEngine,
     private readonly pool?: ReplayPool,
+    cacheSize = DEFAULT_REPLAY_CACHE_SIZE,
   ) {
+    this.cache = new ReplayCache(cacheSize);
     this.workerPostprocs = pool === undefined ? undefined : postprocSetOf(ctx.target, postprocs);
     if (pool !== undefined && this.workerPostprocs === undefined)
       ctx.log("info", `[${ctx.taskName}] the space's postprocessors are not a default list that search workers can rebuild; replaying in the search's thread`);
@@ -82,34 +92,80 @@ export class CandidateReplayer {
 
   /**
    * The planned replays, in worker threads when there is a pool: one result per plan, in order;
-   * failures tallied in plan order. The same plans give the same candidates with or without workers.
+   * failures tallied. A replay whose outcome cannot depend on its seed is looked up in the replay
+   * cache first, and replayed once when a batch holds it twice. The same plans give the same
+   * candidates with or without workers.
    */
   async replayAll(plans: readonly PlannedReplay[], tally: RejectionTally): Promise<(Candidate | undefined)[]> {
-    if (this.pool === undefined || this.workerPostprocs === undefined || plans.length === 0) return plans.map((p) => this.replayPlanned(p, tally));
+    const jsons = plans.map((p) => p.trace.toJSON());
+    const keys = plans.map((p, k) => this.cache.keyOf(p.trace, jsons[k]!, p.freshDecisions));
+    const outcomes = new Array<ReplayOutcomeOf | undefined>(plans.length);
+    const firstOfKey = new Map<string, number>();
+    const sameAs = new Map<number, number>();
+    const todo: number[] = [];
+    keys.forEach((key, k) => {
+      if (key !== undefined) {
+        outcomes[k] = this.cache.get(key);
+        if (outcomes[k] !== undefined) return;
+        const first = firstOfKey.get(key);
+        if (first !== undefined) {
+          sameAs.set(k, first);
+          return;
+        }
+        firstOfKey.set(key, k);
+      }
+      todo.push(k);
+    });
+    const replayed = await this.replayUncached(
+      todo.map((k) => plans[k]!),
+      todo.map((k) => jsons[k]!),
+    );
+    todo.forEach((k, i) => {
+      outcomes[k] = replayed[i]!;
+      const key = keys[k];
+      if (key !== undefined) this.cache.set(key, replayed[i]!);
+    });
+    for (const [k, first] of sameAs) {
+      outcomes[k] = outcomes[first];
+      this.cache.hits++;
+    }
+    return outcomes.map((o) => this.candidateOf(o!, tally));
+  }
+
+  /** Replays the plans (their traces' JSON beside them), in worker threads when there is a pool. */
+  private async replayUncached(plans: readonly PlannedReplay[], jsons: readonly TraceJSON[]): Promise<ReplayOutcomeOf[]> {
+    if (this.pool === undefined || this.workerPostprocs === undefined || plans.length === 0) return plans.map((p) => this.replayHere(p));
     const replies = await this.pool.replay({
       workload: this.ctx.workload,
       target: this.ctx.target,
       postprocs: this.workerPostprocs,
-      requests: plans.map((p) => ({ trace: p.trace.toJSON(), freshDecisions: p.freshDecisions, seed: p.seed })),
+      requests: plans.map((p, k) => ({ trace: jsons[k]!, freshDecisions: p.freshDecisions, seed: p.seed })),
     });
-    return replies.map((reply) => this.candidateOfReply(reply, tally));
+    return replies.map(outcomeOfReply);
   }
 
-  private candidateOfReply(reply: ReplayReply, tally: RejectionTally): Candidate | undefined {
-    if (!reply.ok) {
-      tally.add(reply.reason);
-      return undefined;
-    }
-    return new LazyCandidate(reply.func, reply.traceText, reply.hash, reply.traceKey, reply.estimate, reply.launchClass);
+  private candidateOf(outcome: ReplayOutcomeOf, tally: RejectionTally): Candidate | undefined {
+    if ("candidate" in outcome) return outcome.candidate;
+    tally.add(outcome.rejected);
+    return undefined;
   }
 
-  private replayPlanned(plan: PlannedReplay, tally: RejectionTally): Candidate | undefined {
+  private replayHere(plan: PlannedReplay): ReplayOutcomeOf {
     const out = replayWithPostprocs(this.ctx, plan.trace, this.postprocs, { freshDecisions: plan.freshDecisions, seed: plan.seed });
-    if (!out.ok) {
-      tally.add(out.reason);
-      return undefined;
+    if (!out.ok) return { rejected: out.reason };
+    const sch = out.sch;
+    return { candidate: { sch, trace: sch.trace, ...this.identity.identify(sch), launchClass: launchClassOfModule(loweredModuleFor(sch.func)) } };
+  }
+
+  /** One planned replay in this thread, through the replay cache. */
+  private replayPlanned(plan: PlannedReplay, tally: RejectionTally): Candidate | undefined {
+    const key = plan.freshDecisions ? undefined : this.cache.keyOf(plan.trace, plan.trace.toJSON(), false);
+    let outcome = key === undefined ? undefined : this.cache.get(key);
+    if (outcome === undefined) {
+      outcome = this.replayHere(plan);
+      if (key !== undefined) this.cache.set(key, outcome);
     }
-    return { sch: out.sch, ...this.identity.identify(out.sch), launchClass: launchClassOfModule(loweredModuleFor(out.sch.func)) };
+    return this.candidateOf(outcome, tally);
   }
 
   /** A new point of a random design space: its trace replayed with every decision sampled afresh. */

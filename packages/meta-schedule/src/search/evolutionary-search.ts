@@ -340,7 +340,7 @@ export class EvolutionarySearch extends SearchStrategyBase {
       const mutator = b.mutators[b.mutatorSampler.sample(rng)]!.mutator;
       let mutated: Trace | undefined;
       try {
-        mutated = mutator.apply(b.population[parent]!.sch.trace, rng, ctx);
+        mutated = mutator.apply(b.population[parent]!.trace, rng, ctx);
       } catch (err) {
         if (!(err instanceof TesseraError)) throw err;
         round.add(`mutator ${mutator.name} failed`);
@@ -363,7 +363,7 @@ export class EvolutionarySearch extends SearchStrategyBase {
   private crossover(run: SearchRun, population: readonly Candidate[], structure: number, knobs: number, round: RejectionTally): Child | undefined {
     const a = population[structure]!;
     const b = population[knobs]!;
-    const child = a.hash === b.hash ? undefined : crossoverStructureAndKnobs(a.sch.trace, b.sch.trace);
+    const child = a.hash === b.hash ? undefined : crossoverStructureAndKnobs(a.trace, b.trace);
     if (child === undefined) {
       round.add(CROSSOVER_FOUND_NOTHING);
       return undefined;
@@ -418,7 +418,7 @@ export class EvolutionarySearch extends SearchStrategyBase {
     const cached = this.neighbourhoods.get(incumbent.traceKey);
     if (cached !== undefined) return cached;
     const out: { candidate: Candidate; decision: number }[] = [];
-    const neighbours = neighbourTraces(incumbent.sch.trace);
+    const neighbours = neighbourTraces(incumbent.trace);
     const replayed = await run.replayer.replayAll(
       neighbours.map((n) => run.replayer.planRecorded(n.trace)),
       round,

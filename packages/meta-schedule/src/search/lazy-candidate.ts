@@ -1,7 +1,8 @@
 /**
  * A candidate replayed in a search worker thread, as the search's thread keeps it: its function,
- * identity, analytic estimate and launch shape at once, its trace as JSON text, and the
- * `Schedule` built only when asked for (a parent to mutate, a program handed out). Most
+ * identity, analytic estimate and launch shape at once, its trace as JSON text, parsed only when
+ * asked for (a parent to mutate), and the `Schedule` built only when asked for (a program handed
+ * out, a cost model that reads it). Most
  * candidates of a generation are only scored, and parsing every reply's trace and indexing its
  * function made the search's thread the bottleneck of a search on many workers.
  */
@@ -14,6 +15,8 @@ import type { LatencyEstimate } from "../latency-model/latency-model.js";
 /** A replayed, postprocessed program, the structural hash of its function, and the digest of its trace. */
 export interface Candidate {
   readonly sch: Schedule;
+  /** Its trace (`sch.trace`), which mutators and crossover read without the schedule being built. */
+  readonly trace: Trace;
   readonly hash: string;
   readonly traceKey: string;
   /** The analytic model's estimate, when computed where the candidate was replayed. */
@@ -24,6 +27,7 @@ export interface Candidate {
 
 export class LazyCandidate implements Candidate {
   #sch: Schedule | undefined;
+  #trace: Trace | undefined;
 
   constructor(
     readonly func: PrimFunc,
@@ -34,10 +38,15 @@ export class LazyCandidate implements Candidate {
     readonly launchClass: string | undefined,
   ) {}
 
+  get trace(): Trace {
+    if (this.#trace === undefined) this.#trace = this.#sch?.trace ?? Trace.fromJSON(JSON.parse(this.traceText));
+    return this.#trace;
+  }
+
   get sch(): Schedule {
     if (this.#sch === undefined) {
       const sch = new Schedule(this.func);
-      const trace = Trace.fromJSON(JSON.parse(this.traceText));
+      const trace = this.trace;
       for (const inst of trace.instructions) sch.trace.append(inst, trace.getDecision(inst));
       this.#sch = sch;
     }

@@ -29,6 +29,9 @@ export interface ReplayPoolOptions {
   readonly log?: Logger;
 }
 
+/** Chunks a batch's pooled replays are cut into, per worker (small enough to balance, large enough to amortise a message). */
+const CHUNKS_PER_WORKER = 3;
+
 /** The default number of search workers: every core but the one of the search's own thread. */
 export function defaultSearchWorkers(): number {
   return Math.max(0, availableParallelism() - 1);
@@ -68,17 +71,21 @@ export class ReplayPool {
   /**
    * One reply per request of `job`, in order. The caller's thread takes an equal share (the last
    * one; unless `callerShare` is off) while the workers replay one chunk each: a search on N cores
-   * keeps N threads busy.
+   * keeps N threads busy. Without a caller's share, the workers take chunks of about a third of a
+   * worker's share, each the next free worker's: replays differ in cost (a rejected one stops
+   * early), and equal shares left workers idle while the slowest finished. (With a caller's share,
+   * a worker done early could not get its next chunk while the caller's thread replays.)
    */
   async replay(job: ReplayJob): Promise<ReplayReply[]> {
     const { requests } = job;
     if (requests.length === 0) return [];
-    const size = Math.ceil(requests.length / (this.workers + (this.#callerShare ? 1 : 0)));
+    const ownSize = this.#callerShare && requests.length > 1 ? Math.floor(requests.length / (this.workers + 1)) : 0;
+    const pooledCount = requests.length - ownSize;
+    const size = Math.max(1, Math.ceil(pooledCount / (this.workers * (ownSize === 0 ? CHUNKS_PER_WORKER : 1))));
     const chunks: ReplayJob[] = [];
-    for (let start = 0; start < requests.length; start += size) chunks.push({ ...job, requests: requests.slice(start, start + size) });
-    const own = this.#callerShare && chunks.length > 1 ? chunks.pop() : undefined;
+    for (let start = 0; start < pooledCount; start += size) chunks.push({ ...job, requests: requests.slice(start, Math.min(start + size, pooledCount)) });
     const pooled = Promise.all(chunks.map((chunk) => this.#replayChunk(chunk)));
-    const ownReplies = own === undefined ? [] : runReplayJob(own);
+    const ownReplies = ownSize === 0 ? [] : runReplayJob({ ...job, requests: requests.slice(pooledCount) });
     return [...(await pooled).flat(), ...ownReplies];
   }
 

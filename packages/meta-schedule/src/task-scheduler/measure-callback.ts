@@ -50,17 +50,19 @@ export function addToDatabase(): MeasureCallback {
     apply({ task, candidates, runnerResults, database }) {
       const workload = database.commitWorkload(task.ctx.workload.func);
       const target = targetConfigOf(task.ctx.target);
-      candidates.forEach((candidate, i) => {
+      const records = candidates.map((candidate, i): TuningRecord => {
         const result = runnerResults[i]!;
-        const record: TuningRecord = {
+        return {
           workload,
           trace: candidate.sch.trace.toJSON(),
           runSecs: result.ok && result.runSecs.length > 0 ? [...result.runSecs] : [FAILED_RUN_SECS],
           target,
           argsInfo: candidate.argsInfo,
         };
-        database.commitTuningRecord(record);
       });
+      // One durable write for the batch where the database can (JSONDatabase: one fsync, not one a record).
+      if (database.commitTuningRecords !== undefined) database.commitTuningRecords(records);
+      else for (const record of records) database.commitTuningRecord(record);
     },
   };
 }

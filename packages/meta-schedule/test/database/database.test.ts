@@ -245,6 +245,23 @@ describe("JSONDatabase", () => {
     expect(() => new JSONDatabase(dir)).toThrow(/:2: the record's trace is not valid: .*unknown instruction kind "Warp"/);
   });
 
+  it("commits a measured batch at once: the same file as one commit a record, and a batch with an impossible record writes none of it", () => {
+    const { workload, schedules } = candidates(4);
+    const batch = schedules.map((s, k) => record(workload, s.trace, [(k + 1) * 1e-3]));
+    const oneByOne = workDir();
+    const dbOne = new JSONDatabase(oneByOne);
+    for (const r of batch) dbOne.commitTuningRecord(r);
+    const atOnce = workDir();
+    const db = new JSONDatabase(atOnce);
+    db.commitTuningRecords(batch);
+    for (const file of [WORKLOAD_FILE, TUNING_RECORD_FILE]) expect(readFileSync(join(atOnce, file), "utf8")).toBe(readFileSync(join(oneByOne, file), "utf8"));
+    expect(db.size()).toBe(4);
+    const before = readFileSync(join(atOnce, TUNING_RECORD_FILE), "utf8");
+    expect(() => db.commitTuningRecords([batch[0]!, record(workload, schedules[1]!.trace, [0])])).toThrow(/refused: run_secs\[0\] is 0/);
+    expect(readFileSync(join(atOnce, TUNING_RECORD_FILE), "utf8")).toBe(before);
+    expect(new JSONDatabase(atOnce).size()).toBe(4);
+  });
+
   it("refuses impossible measurements (empty, zero, negative, NaN, not finite) on commit, naming the workload, and writes nothing", () => {
     const dir = workDir();
     const { workload, schedules } = candidates(1);

@@ -1,4 +1,4 @@
-import { RandomEngine, type Schedule } from "@tessera/schedule";
+import { RandomEngine, type Schedule, Trace } from "@tessera/schedule";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { BestCandidates } from "../../src/search/best-candidates.js";
@@ -7,7 +7,7 @@ import type { Candidate } from "../../src/search/candidate-replayer.js";
 import { RejectionTally } from "../../src/search/rejection-tally.js";
 import { WeightedSampler, randomPermutation } from "../../src/search/weighted-sampler.js";
 
-const candidate = (hash: string): Candidate => ({ sch: undefined as unknown as Schedule, hash, traceKey: `t${hash}` });
+const candidate = (hash: string): Candidate => ({ sch: undefined as unknown as Schedule, trace: new Trace(), hash, traceKey: `t${hash}` });
 
 describe("BestCandidates", () => {
   it("keeps the best-scored non-excluded programs, best first, each once (property)", () => {

@@ -1,0 +1,59 @@
+/**
+ * The outcomes of replays whose result cannot depend on their seed: a trace replayed with its
+ * recorded decisions, every sampling instruction decided, always gives the same program (or the
+ * same rejection). The evolutionary search proposes such traces again and again — the same
+ * mutation of a favoured parent in every generation and round, two slots breeding the same child —
+ * and each replay (trace, postprocessors, lowering in VerifyGPUCode) costs tens of milliseconds.
+ * The cache lives in the search's thread and is consulted before replays are sent to workers, so
+ * the candidates of a seed stay the same with any number of workers, and with or without it.
+ */
+import type { Trace, TraceJSON } from "@tessera/schedule";
+import type { Candidate } from "./lazy-candidate.js";
+import { traceKeyOf } from "./trace-key.js";
+
+/** A replay's outcome: the candidate, or the short reason it was rejected. */
+export type ReplayOutcomeOf = { readonly candidate: Candidate } | { readonly rejected: string };
+
+/** Most outcomes kept (a program of a 2048³ gemm holds its lowered function: a few hundred KB). */
+export const DEFAULT_REPLAY_CACHE_SIZE = 1024;
+
+/** Whether replaying `trace` with its recorded decisions draws nothing from the replay's random engine. */
+export function everySampleDecided(trace: Trace): boolean {
+  return trace.instructions.every((inst) => !inst.kind.name.startsWith("Sample") || trace.decisions.has(inst));
+}
+
+export class ReplayCache {
+  /** Insertion order is recency: a hit moves its entry to the end, the first entry is evicted. */
+  private readonly outcomes = new Map<string, ReplayOutcomeOf>();
+  hits = 0;
+
+  constructor(private readonly capacity = DEFAULT_REPLAY_CACHE_SIZE) {
+    if (!Number.isSafeInteger(capacity) || capacity < 0) throw new RangeError(`ReplayCache: capacity must be a non-negative integer, got ${capacity}`);
+  }
+
+  /** The cache key of a replay, or undefined when its outcome may depend on its seed (fresh decisions, an undecided sample). */
+  keyOf(trace: Trace, json: TraceJSON, freshDecisions: boolean): string | undefined {
+    if (freshDecisions || this.capacity === 0 || !everySampleDecided(trace)) return undefined;
+    return traceKeyOf(json);
+  }
+
+  get(key: string): ReplayOutcomeOf | undefined {
+    const outcome = this.outcomes.get(key);
+    if (outcome === undefined) return undefined;
+    this.outcomes.delete(key);
+    this.outcomes.set(key, outcome);
+    this.hits++;
+    return outcome;
+  }
+
+  set(key: string, outcome: ReplayOutcomeOf): void {
+    if (this.capacity === 0) return;
+    this.outcomes.delete(key);
+    if (this.outcomes.size >= this.capacity) this.outcomes.delete(this.outcomes.keys().next().value!);
+    this.outcomes.set(key, outcome);
+  }
+
+  get size(): number {
+    return this.outcomes.size;
+  }
+}

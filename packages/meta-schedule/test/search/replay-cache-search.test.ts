@@ -1,0 +1,103 @@
+import { target } from "@tessera/codegen";
+import { matmul, structuralHash } from "@tessera/ir";
+import { RandomEngine, type Trace } from "@tessera/schedule";
+import { describe, expect, it, vi } from "vitest";
+import { argsInfoOf } from "../../src/arg-info.js";
+import { AnalyticModel, EvolutionarySearch, MemoryDatabase } from "../../src/index.js";
+import { defaultCudaSpaceGenerator } from "../../src/space/defaults.js";
+import { CandidateReplayer, type Candidate } from "../../src/search/candidate-replayer.js";
+import { RejectionTally } from "../../src/search/rejection-tally.js";
+import { ReplayCache } from "../../src/search/replay-cache.js";
+import { tuneContext } from "../../src/tune-context.js";
+import { workloadOf } from "../../src/workload.js";
+
+const H100 = target("nvidia/h100");
+const func = matmul(128, 128, 128).func;
+
+function setup(seed: number) {
+  const ctx = tuneContext(workloadOf(func), H100, { seed });
+  const space = defaultCudaSpaceGenerator(H100);
+  space.initialize?.(ctx);
+  const design = space.generateDesignSpace(ctx)[0]!.trace.simplified({ removePostproc: true });
+  const sample = design.instructions.find((inst) => inst.kind.name.startsWith("Sample"))!;
+  return { ctx, space, design, undecided: design.withDecision(sample, undefined) };
+}
+
+describe("CandidateReplayer with its replay cache", () => {
+  it("gives the same candidates and rejections as replaying every trace, replaying a repeated trace once", { timeout: 300_000 }, async () => {
+    const { ctx, space, design, undecided } = setup(5);
+    const fresh = await new CandidateReplayer(ctx, space.postprocs, new RandomEngine(2)).replayAll(
+      [10, 11, 12, 13, 14, 15].map((seed) => ({ trace: design, freshDecisions: true, seed })),
+      new RejectionTally(),
+    );
+    const traces: Trace[] = fresh.filter((c): c is Candidate => c !== undefined).map((c) => c.trace);
+    expect(traces.length).toBeGreaterThan(1);
+    // Recorded traces, one of them twice in a batch, a batch repeated, and a trace with an undecided sample.
+    const batch = (seed: number) => [
+      ...traces.map((trace, k) => ({ trace, freshDecisions: false, seed: seed + k })),
+      { trace: traces[0]!, freshDecisions: false, seed: seed + 99 },
+      { trace: undecided, freshDecisions: false, seed: 7 },
+    ];
+    const run = async (cacheSize: number) => {
+      const replayer = new CandidateReplayer(ctx, space.postprocs, new RandomEngine(2), undefined, cacheSize);
+      const tally = new RejectionTally();
+      const out = [...(await replayer.replayAll(batch(100), tally)), ...(await replayer.replayAll(batch(200), tally))];
+      return { out, tally: tally.summary(), hits: replayer.cache.hits };
+    };
+    const cached = await run(64);
+    const uncached = await run(0);
+    const identity = (c: Candidate | undefined) => (c === undefined ? undefined : [c.hash, c.traceKey, c.launchClass, structuralHash(c.sch.func)]);
+    expect(cached.out.map(identity)).toEqual(uncached.out.map(identity));
+    expect(cached.tally).toBe(uncached.tally);
+    // The repeats within the first batch, then every decided trace of the second batch.
+    const distinct = new Set(traces.map((t) => JSON.stringify(t.toJSON()))).size;
+    expect(cached.hits).toBe(traces.length + 1 - distinct + traces.length + 1);
+    expect(uncached.hits).toBe(0);
+  });
+
+  it("leaves the evolutionary search's candidates unchanged (a seed hands out the same traces without the cache)", { timeout: 600_000 }, async () => {
+    const handedOut = async (seed: number): Promise<string[]> => {
+      const { ctx, space } = setup(seed);
+      const database = new MemoryDatabase();
+      const costModel = new AnalyticModel();
+      const strategy = new EvolutionarySearch({ populationSize: 8, geneticNumIters: 2 });
+      strategy.preTuning(ctx, { maxTrials: 8, numTrialsPerIter: 4, designSpaces: space.generateDesignSpace(ctx), space, database, costModel });
+      const traces: string[] = [];
+      for (let batch = await strategy.generateMeasureCandidates(ctx); batch !== undefined; batch = await strategy.generateMeasureCandidates(ctx)) {
+        const results = batch.map((c) => ({
+          ok: true as const,
+          runSecs: [1e-4 * (1 + Number.parseInt(structuralHash(c.sch.func).slice(0, 6), 16) / 0xffffff)],
+        }));
+        batch.forEach((c, k) => {
+          traces.push(JSON.stringify(c.sch.trace.toJSON()));
+          database.commitTuningRecord({
+            workload: database.commitWorkload(func),
+            trace: c.sch.trace.toJSON(),
+            runSecs: results[k]!.runSecs,
+            target: H100,
+            argsInfo: argsInfoOf(func),
+          });
+        });
+        costModel.update(ctx, batch, results);
+        strategy.notifyRunnerResults(ctx, batch, results);
+      }
+      return traces;
+    };
+    const lookups = vi.spyOn(ReplayCache.prototype, "get");
+    let withCache: string[];
+    try {
+      withCache = await handedOut(11);
+      // The cache answered some replays of this search (else the comparison below proves nothing).
+      expect(lookups.mock.results.filter((r) => r.value !== undefined).length).toBeGreaterThan(0);
+    } finally {
+      lookups.mockRestore();
+    }
+    const keyOf = vi.spyOn(ReplayCache.prototype, "keyOf").mockReturnValue(undefined);
+    try {
+      expect(await handedOut(11)).toEqual(withCache);
+    } finally {
+      keyOf.mockRestore();
+    }
+    expect(withCache).toHaveLength(8);
+  });
+});

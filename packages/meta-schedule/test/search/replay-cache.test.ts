@@ -1,0 +1,60 @@
+import { target } from "@tessera/codegen";
+import { matmul } from "@tessera/ir";
+import { RandomEngine } from "@tessera/schedule";
+import { describe, expect, it } from "vitest";
+import { defaultCudaSpaceGenerator } from "../../src/space/defaults.js";
+import { CandidateReplayer } from "../../src/search/candidate-replayer.js";
+import { RejectionTally } from "../../src/search/rejection-tally.js";
+import { ReplayCache, everySampleDecided } from "../../src/search/replay-cache.js";
+import { tuneContext } from "../../src/tune-context.js";
+import { workloadOf } from "../../src/workload.js";
+
+const H100 = target("nvidia/h100");
+const func = matmul(128, 128, 128).func;
+
+function setup(seed: number) {
+  const ctx = tuneContext(workloadOf(func), H100, { seed });
+  const space = defaultCudaSpaceGenerator(H100);
+  space.initialize?.(ctx);
+  const design = space.generateDesignSpace(ctx)[0]!.trace.simplified({ removePostproc: true });
+  const sample = design.instructions.find((inst) => inst.kind.name.startsWith("Sample"))!;
+  return { ctx, space, design, undecided: design.withDecision(sample, undefined) };
+}
+
+const rejected = (reason: string) => ({ rejected: reason });
+
+describe("ReplayCache", () => {
+  it("keeps the most recently used outcomes up to its capacity", () => {
+    const cache = new ReplayCache(2);
+    cache.set("a", rejected("A"));
+    cache.set("b", rejected("B"));
+    expect(cache.get("a")).toEqual(rejected("A"));
+    cache.set("c", rejected("C"));
+    expect(cache.get("b")).toBeUndefined();
+    expect(cache.get("a")).toEqual(rejected("A"));
+    expect(cache.get("c")).toEqual(rejected("C"));
+    expect(cache.size).toBe(2);
+    expect(cache.hits).toBe(3);
+    expect(() => new ReplayCache(-1)).toThrow(/capacity must be a non-negative integer, got -1/);
+  });
+
+  it("keys only replays that cannot depend on their seed: recorded decisions, every sample decided", async () => {
+    const { ctx, space, design, undecided } = setup(3);
+    const replayer = new CandidateReplayer(ctx, space.postprocs, new RandomEngine(1));
+    const sampled = (
+      await replayer.replayAll(
+        [1, 2, 3, 4].map((seed) => ({ trace: design, freshDecisions: true, seed })),
+        new RejectionTally(),
+      )
+    ).find((c) => c !== undefined)!;
+    const cache = new ReplayCache();
+    expect(everySampleDecided(sampled.trace)).toBe(true);
+    expect(cache.keyOf(sampled.trace, sampled.trace.toJSON(), false)).toBe(sampled.traceKey);
+    expect(cache.keyOf(sampled.trace, sampled.trace.toJSON(), true)).toBeUndefined();
+    // A design space records the decisions it was sampled with; one removed samples afresh from the seed.
+    expect(everySampleDecided(design)).toBe(true);
+    expect(everySampleDecided(undecided)).toBe(false);
+    expect(cache.keyOf(undecided, undecided.toJSON(), false)).toBeUndefined();
+    expect(new ReplayCache(0).keyOf(sampled.trace, sampled.trace.toJSON(), false)).toBeUndefined();
+  });
+});
