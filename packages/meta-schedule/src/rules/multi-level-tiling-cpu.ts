@@ -5,12 +5,13 @@
  * design space without a write cache, and one per level with a `C_global` cache computed at the
  * last loop of that level; an elementwise consumer (a ReLU) serves as the cache instead.
  */
-import type { BlockRV, Schedule, StorageScopeName } from "@tessera/schedule";
+import type { BlockRV, LoopRV, Schedule, StorageScopeName } from "@tessera/schedule";
 import { needsMultiLevelTiling } from "../schedule-utils/block-info.js";
 import { TILING_STRUCTURE } from "../schedule-utils/annotations.js";
 import type { TuneContext } from "../tune-context.js";
 import { checkPositiveInts } from "../schedule-utils/options.js";
 import type { ScheduleRule } from "../interfaces/schedule-rule.js";
+import { type RegisterTile, type RegisterTilePlacement, distinctPlacements, registerTileLoops } from "./tiling-cpu/register-tile.js";
 import { type TileLevels, tileLoopNest } from "./tiling-cpu/tile-loop-nest.js";
 import { parseTileStructure } from "./tiling-cpu/tile-structure.js";
 import { isWriteCache } from "./tiling-cpu/write-cache.js";
@@ -27,6 +28,12 @@ export interface MultiLevelTilingCpuOptions {
   readonly structure?: string;
   readonly maxInnermostFactor?: number;
   readonly reuseWrite?: CpuReuseConfig;
+  /**
+   * Register tiles for the innermost spatial level, one design space each (`registerTilesFor`); a block
+   * whose output columns none of them divides is tiled as in TVM. Default: none (TVM's sampling). A function
+   * is asked once, at the first block (the machine's tiles are probed only when a space is generated).
+   */
+  readonly registerTiles?: readonly RegisterTile[] | (() => readonly RegisterTile[]);
 }
 
 export const CPU_WRITE_REUSE: CpuReuseConfig = { req: "may", levels: [1, 2], scope: "global" };
@@ -36,6 +43,15 @@ export function multiLevelTilingCpu(opts: MultiLevelTilingCpuOptions = {}): Sche
   const structure = parseTileStructure(rule, opts.structure ?? "SSRSRS");
   const maxInnermostFactor = opts.maxInnermostFactor ?? 64;
   const reuseWrite = opts.reuseWrite ?? CPU_WRITE_REUSE;
+  let registerTiles: readonly RegisterTile[] | undefined;
+  const tilesOf = (): readonly RegisterTile[] => {
+    if (registerTiles !== undefined) return registerTiles;
+    const tiles = typeof opts.registerTiles === "function" ? opts.registerTiles() : (opts.registerTiles ?? []);
+    for (const t of tiles) checkPositiveInts(rule, "registerTiles", [t.rows, t.columns]);
+    registerTiles = tiles;
+    return tiles;
+  };
+  if (typeof opts.registerTiles !== "function") tilesOf();
   checkPositiveInts(rule, "maxInnermostFactor", [maxInnermostFactor]);
   if (reuseWrite.req !== "no") {
     checkPositiveInts(rule, "reuseWrite.levels", reuseWrite.levels);
@@ -46,12 +62,26 @@ export function multiLevelTilingCpu(opts: MultiLevelTilingCpuOptions = {}): Sche
     name: rule,
     apply(sch: Schedule, block: BlockRV, _ctx: TuneContext): Schedule[] {
       if (!needsMultiLevelTiling(sch, block)) return [sch];
-      const tiled = sch.copy();
-      tiled.annotate(block, TILING_STRUCTURE, structure.text);
-      const levels = tileLoopNest(tiled, block, structure, maxInnermostFactor);
-      return addWriteReuse(tiled, block, levels, reuseWrite);
+      const placements = distinctPlacements(tilesOf().flatMap((t) => registerTileLoops(sch.get(block), t) ?? []));
+      const variants: (RegisterTilePlacement | undefined)[] = placements.length === 0 ? [undefined] : placements;
+      return variants.flatMap((placement) => {
+        const tiled = sch.copy();
+        tiled.annotate(block, TILING_STRUCTURE, structure.text);
+        const levels = tileLoopNest(tiled, block, structure, maxInnermostFactor, placement?.factors);
+        if (placement !== undefined) unrollRows(tiled, levels[structure.spatial.at(-1)!]!, placement);
+        return addWriteReuse(tiled, block, levels, reuseWrite);
+      });
     },
   };
+}
+
+/** The register tile's row loops unrolled (each row's accumulators become registers of their own); the column loop is left to the vectorizer. */
+function unrollRows(sch: Schedule, registerLevel: readonly LoopRV[], placement: RegisterTilePlacement): void {
+  // The level holds the tile's loops in iterator order.
+  const iterators = [...placement.factors.keys()].sort((a, b) => a - b);
+  registerLevel.forEach((loop, k) => {
+    if (iterators[k] !== placement.column) sch.unroll(loop);
+  });
 }
 
 /**

@@ -18,6 +18,8 @@ import { addRFactor } from "../rules/add-rfactor.js";
 import { autoBind } from "../rules/auto-bind.js";
 import { AutoInline, InlineConstantScalars } from "../rules/auto-inline.js";
 import { multiLevelTilingCpu } from "../rules/multi-level-tiling-cpu.js";
+import { registerTilesFor } from "../rules/tiling-cpu/register-tile.js";
+import { machineProfile } from "@tessera/schedule/machine";
 import { ParallelizeVectorizeUnroll } from "../rules/parallelize-vectorize-unroll.js";
 import { randomComputeLocation } from "../rules/random-compute-location.js";
 import type { ScheduleRule } from "../interfaces/schedule-rule.js";
@@ -32,12 +34,13 @@ export const CPU_PARALLELIZE_VECTORIZE_UNROLL = {
   sampleExplicit: false,
 } as const;
 
+/** TVM's LLVM rules; MultiLevelTiling with this machine's register tiles (`registerTilesFor`, from the probed SIMD width). */
 export function defaultCpuRules(): ScheduleRule[] {
   return [
     new InlineConstantScalars(),
     new AutoInline({ intoProducer: false, intoConsumer: true, inlineConstTensor: true, disallowIfThenElse: true }),
     addRFactor({ maxJobsPerCore: 16, maxInnermostFactor: 64 }),
-    multiLevelTilingCpu(),
+    multiLevelTilingCpu({ registerTiles: () => registerTilesFor(machineProfile()) }),
     new ParallelizeVectorizeUnroll({ ...CPU_PARALLELIZE_VECTORIZE_UNROLL, unrollMaxSteps: [...CPU_PARALLELIZE_VECTORIZE_UNROLL.unrollMaxSteps] }),
     randomComputeLocation(),
   ];
