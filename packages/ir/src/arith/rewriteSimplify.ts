@@ -322,7 +322,7 @@ class Rewriter {
   private pendingOrBuilt(e: Binary, source: LinearForm): PrimExpr | PendingSum {
     const form = formOfRebuilt(source);
     if (form === undefined) return this.unchangedOr(e, this.toExpr(source));
-    return { pending: true, node: e, source, form };
+    return { kind: "PendingSum", node: e, source, form };
   }
 
   /** The expression of a pending sum (as `linearArith` builds it), or the expression itself. */
@@ -650,14 +650,14 @@ class Rewriter {
 
 /** A sum whose expression is not built yet: `source` as `linearArith` would build it for `node`, and that expression's form. */
 interface PendingSum {
-  readonly pending: true;
+  readonly kind: "PendingSum";
   readonly node: Binary;
   readonly source: LinearForm;
   readonly form: LinearForm;
 }
 
 function isPending(x: PrimExpr | PendingSum): x is PendingSum {
-  return "pending" in x;
+  return x.kind === "PendingSum";
 }
 
 /** An integer `+`, `-` or `*` of scalars: the nodes linear forms are made of. */
