@@ -305,8 +305,8 @@ class Rewriter {
       if (folded !== undefined) return this.unchangedOr(e, folded);
     }
     if (!isPending(a) && !isScalarInt(a)) return this.unchangedOr(e, this.nonIntegerArith(op, a, this.built(b)));
-    const fa = isPending(a) ? a.form : this.formOf(a);
-    const fb = isPending(b) ? b.form : this.formOf(b);
+    const fa = isPending(a) ? this.pendingForm(a) : this.formOf(a);
+    const fb = isPending(b) ? this.pendingForm(b) : this.formOf(b);
     let result: LinearForm;
     if (op === "add") result = addForms(fa, fb);
     else if (op === "sub") result = subtractForms(fa, fb);
@@ -318,16 +318,22 @@ class Rewriter {
     return this.pendingOrBuilt(e, recombineDivMod(exact));
   }
 
-  /** `source` as a pending sum of node `e`, or built where its expression's form is not the rebuilt one. */
+  /** `source` as a pending sum of node `e` (a constant is built at once). */
   private pendingOrBuilt(e: Binary, source: LinearForm): PrimExpr | PendingSum {
-    const form = formOfRebuilt(source);
-    if (form === undefined) return this.unchangedOr(e, this.toExpr(source));
-    return { kind: "PendingSum", node: e, source, form };
+    if (isConstantForm(source)) return this.unchangedOr(e, this.toExpr(source));
+    return { kind: "PendingSum", node: e, source, expr: undefined };
   }
 
-  /** The expression of a pending sum (as `linearArith` builds it), or the expression itself. */
+  /** What `formOf` of the pending sum's expression gives, without building it where it can. */
+  private pendingForm(x: PendingSum): LinearForm {
+    return (x.expr === undefined ? formOfRebuilt(x.source) : undefined) ?? this.formOf(this.built(x));
+  }
+
+  /** The expression of a pending sum (as `linearArith` builds it, once), or the expression itself. */
   private built(x: PrimExpr | PendingSum): PrimExpr {
-    return isPending(x) ? this.unchangedOr(x.node, this.toExpr(x.source)) : x;
+    if (!isPending(x)) return x;
+    if (x.expr === undefined) x.expr = this.unchangedOr(x.node, this.toExpr(x.source));
+    return x.expr;
   }
 
   /** `r`, or node `e` where `r` is `e` rebuilt with the same operands (unchanged code stays shared). */
@@ -648,12 +654,12 @@ class Rewriter {
   }
 }
 
-/** A sum whose expression is not built yet: `source` as `linearArith` would build it for `node`, and that expression's form. */
+/** A sum whose expression is not built yet: `source` as `linearArith` would build it for `node`; `expr` once built. */
 interface PendingSum {
   readonly kind: "PendingSum";
   readonly node: Binary;
   readonly source: LinearForm;
-  readonly form: LinearForm;
+  expr: PrimExpr | undefined;
 }
 
 function isPending(x: PrimExpr | PendingSum): x is PendingSum {
