@@ -23,7 +23,7 @@
  * Every rule is an identity on mathematical integers given the variable bounds in the context.
  */
 import { dtypeInfo, intRange, isFloat } from "../dtype.js";
-import { type BinaryOp, type PrimExpr, type Var, binary, boolImm, bufferLoad, call, cast, intImm, ramp, broadcast, select } from "../expr.js";
+import { type Binary, type BinaryOp, type PrimExpr, type Var, binary, boolImm, bufferLoad, call, cast, intImm, ramp, broadcast, select } from "../expr.js";
 import { floorDivInt, floorModInt, foldBinaryConstants, foldCastConstant, gcdInt } from "./constFold.js";
 import { exprKey, sameExpr } from "./exprKey.js";
 import { simplifyLet } from "./letInline.js";
@@ -177,7 +177,7 @@ class Rewriter {
     if (e.kind === "Var") return this.facts.substitutionOf(e) ?? e;
     // Inner nodes of integer sums and products are rebuilt for every copy of an index, so they
     // are rarely met twice: remembering them would cost more than it saves.
-    if (e.kind === "Binary" && (e.op === "add" || e.op === "sub" || e.op === "mul") && isScalarInt(e)) return this.rewrite(e);
+    if (isIntegerSumNode(e)) return this.rewrite(e);
     return this.remembered(e);
   }
 
@@ -200,6 +200,7 @@ class Rewriter {
       case "Var":
         return this.facts.substitutionOf(e) ?? e;
       case "Binary": {
+        if (isIntegerSumNode(e)) return this.built(this.sum(e));
         const r = this.binary(e.op, this.simplify(e.a), this.simplify(e.b));
         if (r.dtype === "bool" && r.kind !== "IntImm" && this.facts.knownCondition !== undefined) {
           const known = this.facts.knownCondition(r);
@@ -285,6 +286,59 @@ class Rewriter {
       if (a.kind === "FloatImm" && a.value === 1) return b;
     }
     return binary(op, a, b);
+  }
+
+  /**
+   * The simplification of an integer `+ - *` node, where it is a linear form, kept as that form:
+   * the enclosing sum only needs the form of its operand (what `formOf` of the built expression
+   * gives), so a chain of sums builds its expression once, at the top (`built`), instead of once
+   * per node. Computes what `binary` then the unchanged-node check in `rewrite` give.
+   */
+  private sum(e: Binary): PrimExpr | PendingSum {
+    const a = isIntegerSumNode(e.a) ? this.sum(e.a as Binary) : this.simplify(e.a);
+    const b = isIntegerSumNode(e.b) ? this.sum(e.b as Binary) : this.simplify(e.b);
+    const op = e.op as "add" | "sub" | "mul";
+    // binary's first steps: constants fold (a pending operand has terms: it is no constant), and
+    // operands that are not scalar integers are not linear.
+    if (!isPending(a) && !isPending(b)) {
+      const folded = foldBinaryConstants(op, a, b, a.dtype);
+      if (folded !== undefined) return this.unchangedOr(e, folded);
+    }
+    if (!isPending(a) && !isScalarInt(a)) return this.unchangedOr(e, this.nonIntegerArith(op, a, this.built(b)));
+    const fa = isPending(a) ? this.pendingForm(a) : this.formOf(a);
+    const fb = isPending(b) ? this.pendingForm(b) : this.formOf(b);
+    let result: LinearForm;
+    if (op === "add") result = addForms(fa, fb);
+    else if (op === "sub") result = subtractForms(fa, fb);
+    else if (isConstantForm(fb)) result = scaleForm(fa, fb.constant);
+    else if (isConstantForm(fa)) result = scaleForm(fb, fa.constant);
+    else return this.unchangedOr(e, binary("mul", this.built(a), this.built(b)));
+    const exact = exactForm(result);
+    if (exact === undefined) return this.unchangedOr(e, binary(op, this.built(a), this.built(b)));
+    return this.pendingOrBuilt(e, recombineDivMod(exact));
+  }
+
+  /** `source` as a pending sum of node `e` (a constant is built at once). */
+  private pendingOrBuilt(e: Binary, source: LinearForm): PrimExpr | PendingSum {
+    if (isConstantForm(source)) return this.unchangedOr(e, this.toExpr(source));
+    return { kind: "PendingSum", node: e, source, expr: undefined };
+  }
+
+  /** What `formOf` of the pending sum's expression gives, without building it where it can. */
+  private pendingForm(x: PendingSum): LinearForm {
+    return (x.expr === undefined ? formOfRebuilt(x.source) : undefined) ?? this.formOf(this.built(x));
+  }
+
+  /** The expression of a pending sum (as `linearArith` builds it, once), or the expression itself. */
+  private built(x: PrimExpr | PendingSum): PrimExpr {
+    if (!isPending(x)) return x;
+    if (x.expr === undefined) x.expr = this.unchangedOr(x.node, this.toExpr(x.source));
+    return x.expr;
+  }
+
+  /** `r`, or node `e` where `r` is `e` rebuilt with the same operands (unchanged code stays shared). */
+  private unchangedOr(e: Binary, r: PrimExpr): PrimExpr {
+    return r.kind === "Binary" && r.op === e.op && r.a === e.a && r.b === e.b && r.dtype === e.dtype ? e : r;
   }
 
   private linearArith(op: "add" | "sub" | "mul", a: PrimExpr, b: PrimExpr): PrimExpr {
@@ -598,6 +652,23 @@ class Rewriter {
     }
     return { kind: "Not", dtype: a.dtype, a };
   }
+}
+
+/** A sum whose expression is not built yet: `source` as `linearArith` would build it for `node`; `expr` once built. */
+interface PendingSum {
+  readonly kind: "PendingSum";
+  readonly node: Binary;
+  readonly source: LinearForm;
+  expr: PrimExpr | undefined;
+}
+
+function isPending(x: PrimExpr | PendingSum): x is PendingSum {
+  return x.kind === "PendingSum";
+}
+
+/** An integer `+`, `-` or `*` of scalars: the nodes linear forms are made of. */
+function isIntegerSumNode(e: PrimExpr): boolean {
+  return e.kind === "Binary" && (e.op === "add" || e.op === "sub" || e.op === "mul") && isScalarInt(e);
 }
 
 function binaryResultType(op: BinaryOp, a: PrimExpr): string {

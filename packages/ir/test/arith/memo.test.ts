@@ -5,8 +5,9 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type PrimExpr, type Var, add, binary, floordiv, floormod, intImm, max, min, mul, sub, variable } from "../../src/expr.js";
+import { type PrimExpr, type Var, add, binary, cast, floordiv, floormod, intImm, max, min, mul, sub, variable } from "../../src/expr.js";
 import { range } from "../../src/stmt.js";
+import { printExpr } from "../../src/printer/index.js";
 import {
   Analyzer,
   type LinearForm,
@@ -160,6 +161,38 @@ describe("linear forms of rebuilt expressions", () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("sums built once at the top of their chain", () => {
+  // Expected forms recorded with c3089fa, which built an expression for every + - * node.
+  const wide64 = variable("w", "int64");
+  const word = variable("u", "uint32");
+  const cases: readonly [string, PrimExpr, string][] = [
+    ["a product of non-constants inside the chain", add(add(mul(x, y), 3), sub(z, mul(x, y))), "z + 3"],
+    ["a product whose operands are sums", add(add(mul(add(x, 1), add(y, 2)), x), 4), "(x + 1) * (y + 2) + x + 4"],
+    [
+      "a coefficient past 2^53 (the product stays as written)",
+      add(mul(mul(wide64, intImm(2 ** 40, "int64")), intImm(2 ** 20, "int64")), wide64),
+      "w * T.int64(1099511627776) * T.int64(1048576) + w",
+    ],
+    ["unsigned wrap-around", add(mul(add(word, intImm(4294967295, "uint32")), intImm(2, "uint32")), word), "u * T.uint32(3) + T.uint32(4294967294)"],
+    ["a quotient and remainder recombined", add(add(floormod(x, 4), mul(floordiv(x, 4), 4)), y), "x + y"],
+    ["every term cancelled", sub(add(add(x, y), z), add(y, add(x, z))), "0"],
+    ["an atom of another dtype (a cast)", add(cast("int32", add(wide64, intImm(1, "int64"))), add(x, 1)), 'T.Cast("int32", w + T.int64(1)) + x + 1'],
+    ["zero products", add(add(x, mul(y, 0)), mul(sub(z, z), 7)), "x"],
+  ];
+  for (const [what, e, expected] of cases) {
+    it(`${what}: ${expected}`, () => {
+      const an = new Analyzer();
+      bound(an, x, 0, 15);
+      expect(printExpr(an.simplify(e))).toBe(expected);
+    });
+  }
+
+  it("keeps the input node of a sum that simplification leaves as it is", () => {
+    const e = add(mul(x, y), z);
+    expect(new Analyzer().simplify(e)).toBe(e);
   });
 });
 

@@ -504,8 +504,30 @@ class AccessRebaser extends IRMutator {
       const loopVar = this.threadLoops.get(tag);
       if (loopVar !== undefined) local.set(tv, loopVar);
     }
-    return indices.map((i, d) => this.analyzer.simplify(sub(i, local.size === 0 ? c.mins[d]! : substitute(c.mins[d]!, local))));
+    if (local.size > 0) return indices.map((i, d) => this.analyzer.simplify(sub(i, substitute(c.mins[d]!, local))));
+    return indices.map((i, d) => this.rebased(i, c.mins[d]!));
   }
+
+  /**
+   * `i - min` simplified, once per index node: a block's regions, its loads and its stores share
+   * their index nodes (block iterators were replaced by the same bindings), and the analyzer has
+   * no facts that could change between them.
+   */
+  private rebased(i: PrimExpr, min: PrimExpr): PrimExpr {
+    let byIndex = this.rebasedByMin.get(min);
+    if (byIndex === undefined) {
+      byIndex = new Map();
+      this.rebasedByMin.set(min, byIndex);
+    }
+    let result = byIndex.get(i);
+    if (result === undefined) {
+      result = this.analyzer.simplify(sub(i, min));
+      byIndex.set(i, result);
+    }
+    return result;
+  }
+
+  private readonly rebasedByMin = new Map<PrimExpr, Map<PrimExpr, PrimExpr>>();
 
   override visitBufferLoad(e: BufferLoad): PrimExpr {
     const visited = super.visitBufferLoad(e) as BufferLoad;
