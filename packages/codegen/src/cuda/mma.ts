@@ -8,8 +8,8 @@
  * - `T.cuda.mma_fill_legacy(n, C, c)` → `n` zero stores;
  * - `T.cuda.mma_store_legacy(16, 16, dst_ptr, W, w, stride)` → `tessera_mma_store_16x16(dst, W + w, stride)`,
  *   each lane writing its 8 accumulator registers where the m16n8k16 layout puts them.
- * tf32 operands are rounded with `cvt.rna.tf32.f32` before the MMA (the instruction itself
- * would ignore the low mantissa bits).
+ * tf32 operands are float32 registers that already hold tf32 values (the tf32 fragment loads
+ * round them with `cvt.rna.tf32.f32`, once per element loaded rather than once per MMA that reads it).
  */
 import type { Call, PrimExpr, Var } from "@tessera/ir";
 import { MMA_FILL, PTX_LDMATRIX, PTX_MMA, WARP_OP_ARITY } from "../lower/util/warp-operands.js";
@@ -33,7 +33,6 @@ interface MmaVariant {
   readonly cConstraint: "f" | "r";
   readonly inType: string;
   readonly outType: string;
-  readonly tf32: boolean;
 }
 
 const MMA_VARIANTS: Readonly<Record<string, MmaVariant>> = {
@@ -46,7 +45,6 @@ const MMA_VARIANTS: Readonly<Record<string, MmaVariant>> = {
     cConstraint: "f",
     inType: "half",
     outType: "float",
-    tf32: false,
   },
   "m16n8k16.fp16.fp16.fp16": {
     shape: "m16n8k16",
@@ -57,7 +55,6 @@ const MMA_VARIANTS: Readonly<Record<string, MmaVariant>> = {
     cConstraint: "r",
     inType: "half",
     outType: "half",
-    tf32: false,
   },
   "m16n8k16.bf16.bf16.fp32": {
     shape: "m16n8k16",
@@ -68,7 +65,6 @@ const MMA_VARIANTS: Readonly<Record<string, MmaVariant>> = {
     cConstraint: "f",
     inType: "__nv_bfloat16",
     outType: "float",
-    tf32: false,
   },
   "m16n8k8.tf32.tf32.fp32": {
     shape: "m16n8k8",
@@ -79,7 +75,6 @@ const MMA_VARIANTS: Readonly<Record<string, MmaVariant>> = {
     cConstraint: "f",
     inType: "float",
     outType: "float",
-    tf32: true,
   },
 };
 
@@ -174,15 +169,8 @@ function mmaHelper(key: string, v: MmaVariant): string {
   const ins = (reg: string, count: number) => Array.from({ length: count }, (_, i) => `"r"(${reg}[${i}])`).join(", ");
   const body: string[] = [];
   if (v.cConstraint === "r") body.push("  unsigned int* C = reinterpret_cast<unsigned int*>(c);");
-  if (v.tf32) {
-    // Round each fp32 operand to tf32 (round to nearest, ties away), as cuBLAS and CUTLASS do.
-    body.push(`  unsigned int A[${v.aRegs}], B[${v.bRegs}];`);
-    body.push(`  for (int i = 0; i < ${v.aRegs}; ++i) asm("cvt.rna.tf32.f32 %0, %1;\\n" : "=r"(A[i]) : "f"(a[i]));`);
-    body.push(`  for (int i = 0; i < ${v.bRegs}; ++i) asm("cvt.rna.tf32.f32 %0, %1;\\n" : "=r"(B[i]) : "f"(b[i]));`);
-  } else {
-    body.push("  const unsigned int* A = reinterpret_cast<const unsigned int*>(a);");
-    body.push("  const unsigned int* B = reinterpret_cast<const unsigned int*>(b);");
-  }
+  body.push("  const unsigned int* A = reinterpret_cast<const unsigned int*>(a);");
+  body.push("  const unsigned int* B = reinterpret_cast<const unsigned int*>(b);");
   return guarded(`${name.toUpperCase()}_DEFINED`, [
     `// mma.sync ${v.shape} (sm_80+): the warp's C += A·B on fragments in the PTX ISA's register layouts.`,
     `__device__ __forceinline__ void ${name}(${v.outType}* c, const ${v.inType}* a, const ${v.inType}* b) {`,

@@ -4,7 +4,7 @@
  * into that thread's register index; offsets that do not fit the lane layout are refused by name.
  * Its CUDA is inline PTX, refused below sm_80.
  */
-import { SMALL_MMA_PARAMS, mmaGemmSchedule } from "@tessera/corpus";
+import { SMALL_MMA_PARAMS, mmaGemmSchedule, tf32GemmSchedule } from "@tessera/corpus";
 import { type Allocate, type Call, type PrimFunc, forEachExpr, forEachStmt, parsePrimFunc, printExpr } from "@tessera/ir";
 import { describe, expect, it } from "vitest";
 import { CodegenError, codegenCuda } from "../../src/cuda/index.js";
@@ -42,6 +42,21 @@ describe("lowering the mma.sync GEMM", () => {
   });
 });
 
+describe("lowering the tf32 GEMM", () => {
+  const tf32 = lower(tf32GemmSchedule(64), "nvidia/a100").kernels[0]!;
+
+  it("gives each thread 4 registers per tf32 fragment, stored by the lane's own rounded loads", () => {
+    const stores: string[] = [];
+    forEachStmt(tf32.body, (s) => {
+      if (s.kind === "BufferStore" && s.buffer.scope === "local") stores.push(`${s.buffer.name}[${printExpr(s.indices[0]!)}]`);
+    });
+    expect(stores).toEqual(["A_tf32[0]", "A_tf32[1]", "A_tf32[2]", "A_tf32[3]", "B_tf32[0]", "B_tf32[1]", "B_tf32[2]", "B_tf32[3]"]);
+    expect(calls(tf32, "tf32_round")).toHaveLength(8);
+    const mmas = calls(tf32, "ptx_legacy.mma").map((c) => [7, 9, 11].map((i) => printExpr(c.args[i]!)).join(" "));
+    expect(mmas).toEqual(["0 0 0", "0 2 4"]);
+  });
+});
+
 /** One warp buffer of two groups, loaded by ldmatrix with the given destination offset. */
 const warpFunc = (offset: string, extra = "") =>
   parsePrimFunc(`
@@ -68,9 +83,21 @@ describe("lowerWarpMemory", () => {
     );
   });
 
-  it("refuses a plain access of warp registers", () => {
+  it("turns a lane's plain store of its own register into a store of the thread's register", () => {
+    const f = lowerWarpMemory(warpFunc("threadIdx_x * 8", "\n        W_1[256 + threadIdx_x * 8 + 3] = T.float16(1)"));
+    const stores: string[] = [];
+    forEachStmt(f.body, (s) => {
+      if (s.kind === "BufferStore") stores.push(`${s.buffer.name}:${s.buffer.scope}[${printExpr(s.indices[0]!)}]`);
+    });
+    expect(stores).toEqual(["W:local[11]"]);
+  });
+
+  it("refuses a plain store into another lane's registers and any plain read", () => {
     expect(() => lowerWarpMemory(warpFunc("threadIdx_x * 8", "\n        W_1[threadIdx_x] = T.float16(1)"))).toThrow(
-      "lowerWarpMemory: warp buffer W is stored to outside the mma.sync intrinsics",
+      "lowerWarpMemory: the register offsets of warp buffer W give its lanes different widths (coefficients of threadIdx.x: 1, 8)",
+    );
+    expect(() => lowerWarpMemory(warpFunc("threadIdx_x * 8", "\n        S[0] = W_1[threadIdx_x * 8]"))).toThrow(
+      "lowerWarpMemory: warp buffer W is read outside the mma.sync intrinsics",
     );
   });
 });

@@ -8,7 +8,9 @@
  * - fill and store touch only the calling lane's registers and run at once.
  * The MMA multiplies and adds in the accumulator's type one k at a time in k order, as the
  * unscheduled reduction does (the hardware's order is unspecified), so a tensorized fp16 GEMM has
- * the executor's bits; tf32 operands are rounded to tf32 first (cvt.rna, as the generated CUDA).
+ * the executor's bits. A tf32 MMA reads registers that must already hold tf32 values (the tf32
+ * fragment loads round them); any other value is a FragmentMisuseError, as the hardware's reading of
+ * the low mantissa bits is not specified.
  */
 import { roundToTF32 } from "@tessera/ir";
 import { INACTIVE } from "../bank-model.js";
@@ -178,7 +180,11 @@ export class WarpMma {
         this.misuse(warp, site, `lane ${lane}'s ${"ABC"[which]} registers ${offset}..${offset + elements - 1} are outside its ${regs.length}`);
       return [regs, offset];
     };
-    const inRound = s.tf32 ? roundToTF32 : (x: number) => x;
+    const input = (lane: number, which: 0 | 1, x: number): number => {
+      if (s.tf32 && roundToTF32(x) !== x && !Number.isNaN(x))
+        this.misuse(warp, site, `lane ${lane}'s ${"AB"[which]} register holds ${x}, not a tf32 value (round the fragment with T.tf32_round when loading it)`);
+      return x;
+    };
     const a = new Float64Array(shape.m * shape.k);
     const b = new Float64Array(shape.k * shape.n);
     const c = new Float64Array(shape.m * shape.n);
@@ -188,11 +194,11 @@ export class WarpMma {
       const [cr, co] = operand(lane, 2, shape.cElements);
       for (let i = 0; i < shape.aElements; i++) {
         const { row, col } = shape.a(lane, i);
-        a[row * shape.k + col] = inRound(ar[ao + i]!);
+        a[row * shape.k + col] = input(lane, 0, ar[ao + i]!);
       }
       for (let i = 0; i < shape.bElements; i++) {
         const { row, col } = shape.b(lane, i);
-        b[row * shape.n + col] = inRound(br[bo + i]!);
+        b[row * shape.n + col] = input(lane, 1, br[bo + i]!);
       }
       for (let i = 0; i < shape.cElements; i++) {
         const { row, col } = shape.c(lane, i);

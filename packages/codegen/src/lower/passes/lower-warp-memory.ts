@@ -4,14 +4,14 @@
  * write it), and becomes a `local` allocation of `groups × width` registers per thread. Each
  * register operand of an mma.sync intrinsic, `x = width·threadIdx.x + r`, becomes the thread's
  * own register index `r // (32·width) · width + r % width`. `width` is the coefficient of
- * threadIdx.x in those offsets. TVM also turns plain loads of another lane's register into warp
- * shuffles; ours refuses any access of a warp buffer outside the intrinsics.
+ * threadIdx.x in those offsets. A plain store whose flat index is `width·threadIdx.x + r` writes the
+ * calling lane's own register (the tf32 fragment loads, which ldmatrix cannot do: it moves 16-bit
+ * halves) and becomes a store of that thread's register. TVM also turns plain loads of another
+ * lane's register into warp shuffles; ours refuses plain loads of a warp buffer.
  */
 import {
   type Allocate,
   Analyzer,
-  type BufferLoad,
-  type BufferStore,
   type Call,
   IRMutator,
   type PrimExpr,
@@ -62,18 +62,19 @@ function splitLane(x: PrimExpr): { coef: number; rest: PrimExpr } {
   return { coef, rest };
 }
 
-/** The per-lane register offsets of `func`'s mma.sync intrinsics (ldmatrix, mma), by buffer data variable. */
-function laneOffsets(body: Stmt): Map<Var, PrimExpr[]> {
+/** The per-lane register offsets of `func`'s mma.sync intrinsics (ldmatrix, mma) and plain stores into `warpData`, by buffer data variable. */
+function laneOffsets(body: Stmt, warpData: ReadonlySet<Var>): Map<Var, PrimExpr[]> {
   const found = new Map<Var, PrimExpr[]>();
+  const note = (data: Var, offset: PrimExpr) => found.set(data, [...(found.get(data) ?? []), offset]);
+  forEachStmt(body, (s) => {
+    if (s.kind === "BufferStore" && warpData.has(s.buffer.data) && s.indices.length === 1) note(s.buffer.data, s.indices[0]!);
+  });
   forEachExpr(body, (e) => {
     if (e.kind !== "Call") return;
     for (const operand of registerOperands(e)) {
       const data = e.args[operand.buffer];
       const offset = e.args[operand.offset];
-      if (!operand.perLane || data?.kind !== "Var" || offset === undefined) continue;
-      const list = found.get(data) ?? [];
-      list.push(offset);
-      found.set(data, list);
+      if (operand.perLane && data?.kind === "Var" && offset !== undefined) note(data, offset);
     }
   });
   return found;
@@ -83,7 +84,7 @@ function planWarpBuffer(alloc: Allocate, offsets: readonly PrimExpr[]): WarpBuff
   const name = alloc.buffer.name;
   const size = constantSize(alloc.buffer);
   if (size === undefined) fail(`warp buffer ${name} has no constant size`);
-  if (offsets.length === 0) fail(`warp buffer ${name} is loaded by no ldmatrix and used by no mma, so its registers per lane are unknown`);
+  if (offsets.length === 0) fail(`warp buffer ${name} is written by no ldmatrix or lane store and used by no mma, so its registers per lane are unknown`);
   const widths = new Set(offsets.map((x) => splitLane(x).coef));
   const [width] = widths;
   if (widths.size !== 1 || width === undefined || width <= 0)
@@ -101,9 +102,12 @@ class WarpMemoryRewriter extends IRMutator {
 
   override visitStmt(s: Stmt): Stmt {
     const visited = super.visitStmt(s);
-    if (visited.kind !== "Allocate" || this.plans.get(visited.buffer.data) === undefined) return visited;
+    if ((visited.kind !== "Allocate" && visited.kind !== "BufferStore") || this.plans.get(visited.buffer.data) === undefined) return visited;
     const plan = this.plans.get(visited.buffer.data)!;
-    return { ...visited, buffer: withBuffer(visited.buffer, { scope: "local", shape: [intImm(plan.perThread)], data: visited.buffer.data }) };
+    const buffer = withBuffer(visited.buffer, { scope: "local", shape: [intImm(plan.perThread)], data: visited.buffer.data });
+    if (visited.kind === "Allocate") return { ...visited, buffer };
+    if (visited.indices.length !== 1) fail(`the store into warp buffer ${plan.name} is not flat (${visited.indices.length} indices)`);
+    return { ...visited, buffer, indices: [this.threadRegister(plan, visited.indices[0]!, true)] };
   }
 
   override visitExpr(e: PrimExpr): PrimExpr {
@@ -136,16 +140,12 @@ class WarpMemoryRewriter extends IRMutator {
   }
 }
 
-function refusePlainAccesses(body: Stmt, warpData: ReadonlySet<Var>): void {
-  const check = (x: BufferLoad | BufferStore, what: string) => {
-    if (warpData.has(x.buffer.data))
-      fail(`warp buffer ${x.buffer.name} is ${what} outside the mma.sync intrinsics (only ldmatrix, mma, fill and store may use warp registers)`);
-  };
-  forEachStmt(body, (s) => {
-    if (s.kind === "BufferStore") check(s, "stored to");
-  });
+function refusePlainLoads(body: Stmt, warpData: ReadonlySet<Var>): void {
   forEachExpr(body, (e) => {
-    if (e.kind === "BufferLoad") check(e, "read");
+    if (e.kind === "BufferLoad" && warpData.has(e.buffer.data))
+      fail(
+        `warp buffer ${e.buffer.name} is read outside the mma.sync intrinsics (only ldmatrix, mma and store read warp registers; a lane stores only its own)`,
+      );
   });
 }
 
@@ -155,8 +155,9 @@ export function lowerWarpMemory(func: PrimFunc): PrimFunc {
     if (s.kind === "Allocate" && s.buffer.scope === "warp") allocs.push(s);
   });
   if (allocs.length === 0) return func;
-  refusePlainAccesses(func.body, new Set(allocs.map((a) => a.buffer.data)));
-  const offsets = laneOffsets(func.body);
+  const warpData = new Set(allocs.map((a) => a.buffer.data));
+  refusePlainLoads(func.body, warpData);
+  const offsets = laneOffsets(func.body, warpData);
   const plans = new Map(allocs.map((a) => [a.buffer.data, planWarpBuffer(a, offsets.get(a.buffer.data) ?? [])] as const));
   return { ...func, body: new WarpMemoryRewriter(plans).visitStmt(func.body) };
 }

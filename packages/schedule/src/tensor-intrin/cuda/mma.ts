@@ -2,12 +2,14 @@
  * mma.sync tensor intrinsics (sm_80+), on warp-scope fragments in the register layout of the PTX
  * instructions (one row per lane): TVM's ldmatrix loads, m16n8k16 fp16 MMAs (a 16×16×16 tile is
  * two instructions, one per 8-column half), fill and store, under TVM's names; and m16n8k8 tf32
- * MMAs (a 16×16×8 tile), which TVM lacks, with the fragment layouts of the PTX ISA. Implementations
- * call `T.ptx_legacy.ldmatrix` / `T.ptx_legacy.mma` / `T.cuda.mma_fill_legacy` /
- * `T.cuda.mma_store_legacy` as TVM's do.
+ * MMAs (a 16×16×8 tile) with their fragment loads, which TVM lacks, in the PTX ISA's layouts.
+ * Implementations call `T.ptx_legacy.ldmatrix` / `T.ptx_legacy.mma` / `T.cuda.mma_fill_legacy` /
+ * `T.cuda.mma_store_legacy` as TVM's do; the tf32 loads are plain stores of each lane's registers.
  *
- * The tf32 MMA rounds its fp32 operands to tf32 (10-bit mantissa); its description is the fp32
- * product it approximates, so tensorizing with it accepts that precision.
+ * The tf32 MMA multiplies float32 registers that hold tf32 values (10-bit mantissa): the tf32 loads
+ * round what they load (`T.tf32_round`, and for 3xTF32 the residual `tf32(x − tf32(x))`), so a
+ * function that tensorizes with them rounds its operands in a stage of its own (`tf32Gemm` of
+ * @tessera/corpus); its products are then exact in float32, as the description says.
  */
 import { defineBuiltinTensorIntrin } from "../registry.js";
 import { type BufferSpec, type Dim, intrinPair } from "./script.js";
@@ -53,6 +55,37 @@ function ldmatrixIntrin(operand: "A" | "B", transposed: boolean, sharedScope: st
                 ${at("W", LDMATRIX_16X16, "v0", "v1")} = S[v0, v1]`,
     `        for tx in T.thread_binding(32, thread="threadIdx.x"):
             T.ptx_legacy.ldmatrix(${transInInstruction ? "True" : "False"}, 4, ".b16", W.data, W_off + 8 * tx, S.access_ptr("r"), ${rowAddress}, dtype="float16")`,
+  );
+}
+
+/** Which part of a float32 operand a tf32 fragment load keeps: tf32(x), or the residual tf32(x − tf32(x)) (3xTF32). */
+type TF32Part = "hi" | "lo";
+
+/**
+ * A tf32 operand fragment (A: 16×8, B: 8×16) loaded from shared float32 memory into the m16n8k8
+ * registers with plain 32-bit loads, each lane its own four, rounded to tf32 on the way
+ * (`cvt.rna.tf32.f32`): ldmatrix moves 16-bit halves, whose `.trans` would split the 32-bit values.
+ */
+function tf32LoadIntrin(operand: "A" | "B", part: TF32Part): { desc: string; impl: string } {
+  const dims: Dim = operand === "A" ? [16, 8] : [8, 16];
+  const map = operand === "A" ? TF32_A_16X8 : TF32_B_8X16;
+  const shared: BufferSpec = { name: "S", param: "s", dims, dtype: "float32", scope: "shared" };
+  const warp = warpBuffer("W", "w", "float32", 4, 4);
+  const rounded = (x: string) => (part === "hi" ? `T.tf32_round(${x})` : `T.tf32_round(${x} - T.tf32_round(${x}))`);
+  // The inverse of the layouts: register r of lane tx holds A[tx // 4 + 8 (r % 2), tx % 4 + 4 (r // 2)], B[tx % 4 + 4 (r % 2), tx // 4 + 8 (r // 2)].
+  const plus = (x: string, c: number) => (c === 0 ? x : `${x} + ${c}`);
+  const source = (r: number) =>
+    operand === "A"
+      ? `S[${plus("tx // 4", 8 * (r % 2))}, ${plus("tx % 4", 4 * (r >> 1))}]`
+      : `S[${plus("tx % 4", 4 * (r % 2))}, ${plus("tx // 4", 8 * (r >> 1))}]`;
+  return intrinPair(
+    { buffers: [warp, shared], reads: [shared], writes: [warp] },
+    `        for ax0, ax1 in T.grid(${dims[0]}, ${dims[1]}):
+            with T.block("shared_warp"):
+                v0, v1 = T.axis.remap("SS", [ax0, ax1])
+                ${at("W", map, "v0", "v1")} = ${rounded("S[v0, v1]")}`,
+    `        for tx in T.thread_binding(32, thread="threadIdx.x"):
+${[0, 1, 2, 3].map((r) => `            W[tx, ${r}] = ${rounded(source(r))}`).join("\n")}`,
   );
 }
 
@@ -148,6 +181,10 @@ export const MMA_INTRINSICS = {
   mmaF16F16F16TransB: "mma_f16f16f16_trans_b",
   mmaTF32TF32F32: "mma_tf32tf32f32_m16n8k8",
   mmaTF32TF32F32TransB: "mma_tf32tf32f32_m16n8k8_trans_b",
+  loadTF32A: "mma_load_tf32_a",
+  loadTF32B: "mma_load_tf32_b",
+  loadTF32ALo: "mma_load_tf32_a_lo",
+  loadTF32BLo: "mma_load_tf32_b_lo",
   fillF32: "mma_fill_16x16_f32",
   fillF16: "mma_fill_16x16_f16",
   storeF32Global: "mma_store_16x16_f32_global_",
@@ -168,6 +205,10 @@ defineBuiltinTensorIntrin(M.mmaF16F16F16, () => mmaIntrin({ ...FP16_K16, outAbbr
 defineBuiltinTensorIntrin(M.mmaF16F16F16TransB, () => mmaIntrin({ ...FP16_K16, outAbbrev: "fp16", outDtype: "float16" }, true));
 defineBuiltinTensorIntrin(M.mmaTF32TF32F32, () => mmaIntrin(TF32_K8, false));
 defineBuiltinTensorIntrin(M.mmaTF32TF32F32TransB, () => mmaIntrin({ ...TF32_K8, mapB: (k, j) => TF32_B_8X16(j, k) }, true));
+defineBuiltinTensorIntrin(M.loadTF32A, () => tf32LoadIntrin("A", "hi"));
+defineBuiltinTensorIntrin(M.loadTF32B, () => tf32LoadIntrin("B", "hi"));
+defineBuiltinTensorIntrin(M.loadTF32ALo, () => tf32LoadIntrin("A", "lo"));
+defineBuiltinTensorIntrin(M.loadTF32BLo, () => tf32LoadIntrin("B", "lo"));
 defineBuiltinTensorIntrin(M.fillF32, () => fillIntrin("float32"));
 defineBuiltinTensorIntrin(M.fillF16, () => fillIntrin("float16"));
 defineBuiltinTensorIntrin(M.storeF32Global, () => storeIntrin("float32", "global"));
