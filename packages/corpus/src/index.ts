@@ -21,6 +21,7 @@ export * from "./d2l-gpu.js";
 export * from "./wmma-gemm.js";
 export * from "./mma-gemm.js";
 export * from "./tf32-gemm.js";
+export * from "./tf32x3-gemm.js";
 
 export interface CorpusEntry {
   /** A short identifier, also a valid file name. */

@@ -136,13 +136,31 @@ export function accumulateInWarp(sch: Schedule, t: MmaTiling, params: MmaGemmPar
   const cWarp = sch.cacheWrite(t.tile, 0, "warp");
   sch.reverseComputeAt(cWarp, t.warp);
   const storeTile = splitTiles(sch, cWarp);
+  decomposeAndPipeline(sch, t, params);
+  return { block: cWarp, storeTile };
+}
+
+/**
+ * The two accumulators the tile writes (3xTF32's small and big) in warp registers, summed and
+ * stored by `store` (reading both) after the k loop; the init decomposed and the k stages
+ * pipelined as in `accumulateInWarp`.
+ */
+export function accumulateSplitsInWarp(sch: Schedule, t: MmaTiling, params: MmaGemmParams, store: BlockRV): { block: BlockRV; storeTile: LoopRV } {
+  sch.setScope(t.tile, 0, "warp");
+  sch.setScope(t.tile, 1, "warp");
+  sch.reverseComputeAt(store, t.warp);
+  const storeTile = splitTiles(sch, store);
+  decomposeAndPipeline(sch, t, params);
+  return { block: store, storeTile };
+}
+
+function decomposeAndPipeline(sch: Schedule, t: MmaTiling, params: MmaGemmParams): void {
   sch.decomposeReduction(t.tile, t.k0);
   if (params.pipelineStages === 2) {
     sch.annotate(t.k0, "software_pipeline_stage", [0, 0, 1]);
     sch.annotate(t.k0, "software_pipeline_order", [0, 1, 2]);
     sch.annotate(t.k0, "software_pipeline_async_stages", [0]);
   }
-  return { block: cWarp, storeTile };
 }
 
 /** Tensorizes the accumulator's zero fill (block "C_init") and its store to global memory. */

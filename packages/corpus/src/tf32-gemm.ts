@@ -25,6 +25,7 @@ import {
 import { MMA_INTRINSICS, Schedule } from "@tessera/schedule";
 import {
   type MmaGemmParams,
+  type MmaTiling,
   accumulateInWarp,
   checkMmaTiling,
   fetchToShared,
@@ -36,7 +37,7 @@ import {
 
 const TILE = 16;
 /** k of one m16n8k8 tile. */
-const K_TILE = 8;
+export const K_TILE = 8;
 /** float32 elements per 16-byte vector load. */
 const VECTOR = 4;
 
@@ -75,10 +76,33 @@ function tf32BLayout(k: Var, j: Var): PrimExpr[] {
 }
 
 /**
- * Shared row strides ≡ 4 mod 8 (A) and ≡ 8 mod 16 words (B) make the fragment loads conflict-free:
- * lane (g, t) = (lane / 4, lane % 4) reads A at row g, column t and B at row t, column g.
+ * Per operand: its fragment tile, the layout of its registers and the shared row stride (≡ offset
+ * mod factor, in words) that makes its fragment loads conflict-free: lane (g, t) = (lane / 4,
+ * lane % 4) reads A at row g, column t (stride ≡ 4 mod 8) and B at row t, column g (≡ 8 mod 16).
  */
-const SHARED_ALIGN = { A: [8, 4], B: [16, 8] } as const;
+export const TF32_OPERANDS = {
+  A: { tile: [TILE, K_TILE], layout: tf32ALayout, align: [8, 4] },
+  B: { tile: [K_TILE, TILE], layout: tf32BLayout, align: [16, 8] },
+} as const;
+
+/**
+ * Puts the stage blocks that round each operand (e.g. A: "A_tf32") into warp registers at the k
+ * tiles, reading the operand from a shared tile fetched at the k stages by the whole block.
+ */
+export function fetchTf32Operands(sch: Schedule, t: MmaTiling, params: MmaGemmParams, stages: Readonly<Record<"A" | "B", readonly string[]>>): void {
+  for (const operand of ["A", "B"] as const) {
+    const blocks = stages[operand].map((name) => sch.getBlock(name));
+    for (const b of blocks) {
+      sch.setScope(b, 0, "warp");
+      sch.computeAt(b, t.k1);
+    }
+    const shared = sch.cacheRead(blocks[0]!, 0, "shared", blocks.length > 1 ? blocks : []);
+    sch.computeAt(shared, t.k0);
+    fetchToShared(sch, shared, t.warps, VECTOR);
+    const [factor, offset] = TF32_OPERANDS[operand].align;
+    if (params.padShared) sch.storageAlign(shared, 0, -2, factor, offset);
+  }
+}
 
 /** The mma.sync m16n8k8 schedule of `tf32Gemm(n)`: warps[0]×warps[1] warps per block. */
 export function tf32GemmSchedule(n: number, params: Tf32GemmParams = SMALL_TF32_PARAMS): Schedule {
@@ -88,23 +112,14 @@ export function tf32GemmSchedule(n: number, params: Tf32GemmParams = SMALL_TF32_
   const c = sch.getBlock("C");
   const t = tileForMma(sch, c, params, K_TILE);
 
-  for (const operand of ["A", "B"] as const) {
-    const round = sch.getBlock(`${operand}_tf32`);
-    sch.setScope(round, 0, "warp");
-    sch.computeAt(round, t.k1);
-    const shared = sch.cacheRead(round, 0, "shared");
-    sch.computeAt(shared, t.k0);
-    fetchToShared(sch, shared, t.warps, VECTOR);
-    const [factor, offset] = SHARED_ALIGN[operand];
-    if (params.padShared) sch.storageAlign(shared, 0, -2, factor, offset);
-  }
+  fetchTf32Operands(sch, t, params, { A: ["A_tf32"], B: ["B_tf32"] });
   const cWarp = accumulateInWarp(sch, t, params);
 
   const [aRound, bRound] = [sch.getBlock("A_tf32"), sch.getBlock("B_tf32")];
-  const loadA = splitTiles(sch, aRound, TILE, K_TILE);
-  const loadB = splitTiles(sch, bRound, K_TILE, TILE);
-  sch.transformLayout(aRound, ["write", 0], tf32ALayout);
-  sch.transformLayout(bRound, ["write", 0], tf32BLayout);
+  const loadA = splitTiles(sch, aRound, ...TF32_OPERANDS.A.tile);
+  const loadB = splitTiles(sch, bRound, ...TF32_OPERANDS.B.tile);
+  sch.transformLayout(aRound, ["write", 0], TF32_OPERANDS.A.layout);
+  sch.transformLayout(bRound, ["write", 0], TF32_OPERANDS.B.layout);
   sch.transformLayout(cWarp.block, ["read", 0], fragmentLayout);
 
   sch.tensorize(loadA, M.loadTF32A);

@@ -7,18 +7,20 @@
  *   `tessera_mma_<shape>_<ta><tb><tc>(C + c, A + a, B + b)` (C += A·B in place);
  * - `T.cuda.mma_fill_legacy(n, C, c)` → `n` zero stores;
  * - `T.cuda.mma_store_legacy(16, 16, dst_ptr, W, w, stride)` → `tessera_mma_store_16x16(dst, W + w, stride)`,
- *   each lane writing its 8 accumulator registers where the m16n8k16 layout puts them.
+ *   each lane writing its 8 accumulator registers where the m16n8k16 layout puts them;
+ * - `T.cuda.mma_tf32x3(A_hi, a, A_lo, a, B_hi, b, B_lo, b, C_big, c, C_small, c)` →
+ *   `tessera_mma_m16n8k8_tf32x3(…)`: small += lo·hi, small += hi·lo, big += hi·hi (three m16n8k8).
  * tf32 operands are float32 registers that already hold tf32 values (the tf32 fragment loads
  * round them with `cvt.rna.tf32.f32`, once per element loaded rather than once per MMA that reads it).
  */
 import type { Call, PrimExpr, Var } from "@tessera/ir";
-import { MMA_FILL, PTX_LDMATRIX, PTX_MMA, WARP_OP_ARITY } from "../lower/util/warp-operands.js";
+import { MMA_FILL, MMA_TF32X3, PTX_LDMATRIX, PTX_MMA, WARP_OP_ARITY } from "../lower/util/warp-operands.js";
 import { guarded } from "./async-copy.js";
 import { type EmitContext, fail } from "./context.js";
 import type { ExprEmitter } from "./expr-emitter.js";
 import { accessPointer } from "./wmma.js";
 
-export type MmaFeature = `ldmatrix_x${1 | 2 | 4}${"" | "_trans"}` | `mma:${string}` | "mma_store";
+export type MmaFeature = `ldmatrix_x${1 | 2 | 4}${"" | "_trans"}` | `mma:${string}` | "mma_store" | "mma_tf32x3";
 
 export const MMA_OPS: ReadonlySet<string> = new Set(Object.keys(WARP_OP_ARITY));
 
@@ -130,6 +132,11 @@ export function mmaStatement(ctx: EmitContext, exprs: ExprEmitter, call: Call): 
       ctx.features.add(`mma:${key}`);
       return `${helperName(key)}(${reg(10)}, ${reg(6)}, ${reg(8)});`;
     }
+    case MMA_TF32X3: {
+      ctx.features.add(`mma:${TF32_KEY}`);
+      ctx.features.add("mma_tf32x3");
+      return `tessera_mma_m16n8k8_tf32x3(${reg(8)}, ${reg(10)}, ${reg(0)}, ${reg(2)}, ${reg(4)}, ${reg(6)});`;
+    }
     case MMA_FILL: {
       const n = intArg(ctx, call, 0);
       const c = reg(1);
@@ -196,12 +203,24 @@ const STORE_HELPER = guarded("TESSERA_MMA_STORE_16X16_DEFINED", [
   "}",
 ]);
 
+const TF32_KEY = "m16n8k8.tf32.tf32.fp32";
+
+const TF32X3_HELPER = guarded("TESSERA_MMA_TF32X3_DEFINED", [
+  "// 3xTF32: the small products into an accumulator of their own (added to the big one at the store).",
+  "__device__ __forceinline__ void tessera_mma_m16n8k8_tf32x3(float* big, float* small, const float* a_hi, const float* a_lo, const float* b_hi, const float* b_lo) {",
+  `  ${helperName(TF32_KEY)}(small, a_lo, b_hi);`,
+  `  ${helperName(TF32_KEY)}(small, a_hi, b_lo);`,
+  `  ${helperName(TF32_KEY)}(big, a_hi, b_hi);`,
+  "}",
+]);
+
 /** The helper definitions for the mma features used, in a fixed order. */
 export function mmaPreamble(has: (f: MmaFeature) => boolean): string[] {
   const parts: string[] = [];
   for (const num of [1, 2, 4] as const)
     for (const trans of [false, true]) if (has(`ldmatrix_x${num}${trans ? "_trans" : ""}`)) parts.push(ldmatrixHelper(num, trans));
   for (const [key, v] of Object.entries(MMA_VARIANTS)) if (has(`mma:${key}`)) parts.push(mmaHelper(key, v));
+  if (has("mma_tf32x3")) parts.push(TF32X3_HELPER);
   if (has("mma_store")) parts.push(STORE_HELPER);
   return parts;
 }

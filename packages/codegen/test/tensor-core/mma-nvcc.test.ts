@@ -1,12 +1,12 @@
 /**
- * The mma.sync GEMMs (ldmatrix + m16n8k16 fp16; tf32 fragments rounded on load + m16n8k8) compile
+ * The mma.sync GEMMs (ldmatrix + m16n8k16 fp16; tf32 fragments rounded on load + m16n8k8; 3xTF32) compile
  * with nvcc for sm_80 and sm_90 without spills, and their PTX has the instructions the inline asm asks for. Skipped where nvcc is absent (set
  * TESSERA_NVCC); in `pnpm test:slow`.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { MMA_PARAMS, TF32_PARAMS, mmaGemmSchedule, tf32GemmSchedule } from "@tessera/corpus";
+import { MMA_PARAMS, TF32X3_PARAMS, TF32_PARAMS, mmaGemmSchedule, tf32GemmSchedule, tf32x3GemmSchedule } from "@tessera/corpus";
 import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
 import { lower } from "../../src/index.js";
@@ -21,6 +21,7 @@ describe.skipIf(!hasNvcc)(`the mma.sync GEMM compiles with nvcc${hasNvcc ? "" : 
   const modules = [
     { label: "mma gemm 2048", file: "mma_gemm.cu", module: lower(mmaGemmSchedule(2048, MMA_PARAMS), "nvidia/h100") },
     { label: "tf32 gemm 4096", file: "tf32_gemm.cu", module: lower(tf32GemmSchedule(4096, TF32_PARAMS), "nvidia/h100") },
+    { label: "3xTF32 gemm 2048", file: "tf32x3_gemm.cu", module: lower(tf32x3GemmSchedule(2048, TF32X3_PARAMS), "nvidia/h100") },
   ];
 
   for (const arch of ["sm_80", "sm_90"]) {
@@ -29,6 +30,7 @@ describe.skipIf(!hasNvcc)(`the mma.sync GEMM compiles with nvcc${hasNvcc ? "" : 
       expect(r.exitCode, r.log).toBe(0);
       expect(r.perModule[0]?.[0]?.spillStoreBytes).toBe(0);
       expect(r.perModule[1]?.[0]?.spillStoreBytes).toBe(0);
+      expect(r.perModule[2]?.[0]?.spillStoreBytes).toBe(0);
       const ptx = await execa(nvcc, [`-arch=${arch}`, "-ptx", "mma_gemm.cu", "-o", `mma_gemm_${arch}.ptx`], { cwd: dir, reject: false, all: true });
       expect(ptx.exitCode, String(ptx.all)).toBe(0);
       const text = readFileSync(join(dir, `mma_gemm_${arch}.ptx`), "utf8");

@@ -4,10 +4,11 @@
  * write it), and becomes a `local` allocation of `groups × width` registers per thread. Each
  * register operand of an mma.sync intrinsic, `x = width·threadIdx.x + r`, becomes the thread's
  * own register index `r // (32·width) · width + r % width`. `width` is the coefficient of
- * threadIdx.x in those offsets. A plain store whose flat index is `width·threadIdx.x + r` writes the
- * calling lane's own register (the tf32 fragment loads, which ldmatrix cannot do: it moves 16-bit
- * halves) and becomes a store of that thread's register. TVM also turns plain loads of another
- * lane's register into warp shuffles; ours refuses plain loads of a warp buffer.
+ * threadIdx.x in those offsets. A plain store or load whose flat index is `width·threadIdx.x + r`
+ * touches the calling lane's own register (the tf32 fragment loads, which ldmatrix cannot do: it
+ * moves 16-bit halves; the 3xTF32 store, which adds two accumulators) and becomes an access of that
+ * thread's register. TVM also turns plain loads of another lane's register into warp shuffles; ours
+ * refuses them.
  */
 import {
   type Allocate,
@@ -62,7 +63,7 @@ function splitLane(x: PrimExpr): { coef: number; rest: PrimExpr } {
   return { coef, rest };
 }
 
-/** The per-lane register offsets of `func`'s mma.sync intrinsics (ldmatrix, mma) and plain stores into `warpData`, by buffer data variable. */
+/** The per-lane register offsets of `func`'s mma.sync intrinsics (ldmatrix, mma) and plain accesses of `warpData`, by buffer data variable. */
 function laneOffsets(body: Stmt, warpData: ReadonlySet<Var>): Map<Var, PrimExpr[]> {
   const found = new Map<Var, PrimExpr[]>();
   const note = (data: Var, offset: PrimExpr) => found.set(data, [...(found.get(data) ?? []), offset]);
@@ -70,6 +71,7 @@ function laneOffsets(body: Stmt, warpData: ReadonlySet<Var>): Map<Var, PrimExpr[
     if (s.kind === "BufferStore" && warpData.has(s.buffer.data) && s.indices.length === 1) note(s.buffer.data, s.indices[0]!);
   });
   forEachExpr(body, (e) => {
+    if (e.kind === "BufferLoad" && warpData.has(e.buffer.data) && e.indices.length === 1) note(e.buffer.data, e.indices[0]!);
     if (e.kind !== "Call") return;
     for (const operand of registerOperands(e)) {
       const data = e.args[operand.buffer];
@@ -84,7 +86,7 @@ function planWarpBuffer(alloc: Allocate, offsets: readonly PrimExpr[]): WarpBuff
   const name = alloc.buffer.name;
   const size = constantSize(alloc.buffer);
   if (size === undefined) fail(`warp buffer ${name} has no constant size`);
-  if (offsets.length === 0) fail(`warp buffer ${name} is written by no ldmatrix or lane store and used by no mma, so its registers per lane are unknown`);
+  if (offsets.length === 0) fail(`warp buffer ${name} is accessed by no ldmatrix, mma or lane's own access, so its registers per lane are unknown`);
   const widths = new Set(offsets.map((x) => splitLane(x).coef));
   const [width] = widths;
   if (widths.size !== 1 || width === undefined || width <= 0)
@@ -106,13 +108,22 @@ class WarpMemoryRewriter extends IRMutator {
     const plan = this.plans.get(visited.buffer.data)!;
     const buffer = withBuffer(visited.buffer, { scope: "local", shape: [intImm(plan.perThread)], data: visited.buffer.data });
     if (visited.kind === "Allocate") return { ...visited, buffer };
-    if (visited.indices.length !== 1) fail(`the store into warp buffer ${plan.name} is not flat (${visited.indices.length} indices)`);
-    return { ...visited, buffer, indices: [this.threadRegister(plan, visited.indices[0]!, true)] };
+    return { ...visited, buffer, indices: this.laneIndex(plan, visited.indices) };
   }
 
   override visitExpr(e: PrimExpr): PrimExpr {
     const visited = super.visitExpr(e);
-    return visited.kind === "Call" ? this.rewriteCall(visited) : visited;
+    if (visited.kind === "Call") return this.rewriteCall(visited);
+    const plan = visited.kind === "BufferLoad" ? this.plans.get(visited.buffer.data) : undefined;
+    if (visited.kind !== "BufferLoad" || plan === undefined) return visited;
+    const buffer = withBuffer(visited.buffer, { scope: "local", shape: [intImm(plan.perThread)], data: visited.buffer.data });
+    return { ...visited, buffer, indices: this.laneIndex(plan, visited.indices) };
+  }
+
+  /** The thread's register index of a plain access of the lane's own register. */
+  private laneIndex(plan: WarpBuffer, indices: readonly PrimExpr[]): PrimExpr[] {
+    if (indices.length !== 1) fail(`an access of warp buffer ${plan.name} is not flat (${indices.length} indices)`);
+    return [this.threadRegister(plan, indices[0]!, true)];
   }
 
   private rewriteCall(call: Call): Call {
@@ -140,15 +151,6 @@ class WarpMemoryRewriter extends IRMutator {
   }
 }
 
-function refusePlainLoads(body: Stmt, warpData: ReadonlySet<Var>): void {
-  forEachExpr(body, (e) => {
-    if (e.kind === "BufferLoad" && warpData.has(e.buffer.data))
-      fail(
-        `warp buffer ${e.buffer.name} is read outside the mma.sync intrinsics (only ldmatrix, mma and store read warp registers; a lane stores only its own)`,
-      );
-  });
-}
-
 export function lowerWarpMemory(func: PrimFunc): PrimFunc {
   const allocs: Allocate[] = [];
   forEachStmt(func.body, (s) => {
@@ -156,7 +158,6 @@ export function lowerWarpMemory(func: PrimFunc): PrimFunc {
   });
   if (allocs.length === 0) return func;
   const warpData = new Set(allocs.map((a) => a.buffer.data));
-  refusePlainLoads(func.body, warpData);
   const offsets = laneOffsets(func.body, warpData);
   const plans = new Map(allocs.map((a) => [a.buffer.data, planWarpBuffer(a, offsets.get(a.buffer.data) ?? [])] as const));
   return { ...func, body: new WarpMemoryRewriter(plans).visitStmt(func.body) };
