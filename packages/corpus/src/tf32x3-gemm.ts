@@ -37,11 +37,23 @@ const split = (operand: "A" | "B", part: "hi" | "lo", n: number) => {
  * per k `C_small += A_lo·B_hi + A_hi·B_lo` and `C_big += A_hi·B_hi` in float32, "D" writes C_big + C_small.
  */
 export function tf32x3Gemm(n: number): PrimFunc {
-  if (!Number.isInteger(n) || n < TILE || n % TILE !== 0) throw new RangeError(`tf32x3Gemm: n must be a positive multiple of ${TILE}, got ${n}`);
+  return tf32x3Func(n, false);
+}
+
+/** gemm+ReLU+add through 3xTF32: as `tf32x3Gemm`, but "D" writes `D = max(C_big + C_small, 0) + C` (A, B, C, D). */
+export function tf32x3GemmReluAdd(n: number): PrimFunc {
+  return tf32x3Func(n, true);
+}
+
+function tf32x3Func(n: number, reluAdd: boolean): PrimFunc {
+  const what = reluAdd ? "tf32x3GemmReluAdd" : "tf32x3Gemm";
+  if (!Number.isInteger(n) || n < TILE || n % TILE !== 0) throw new RangeError(`${what}: n must be a positive multiple of ${TILE}, got ${n}`);
   const buffers = ["A_hi", "A_lo", "B_hi", "B_lo", "C_big", "C_small"].map((b) => `    ${b} = T.alloc_buffer((${n}, ${n}))`).join("\n");
+  const params = (reluAdd ? ["A", "B", "C", "D"] : ["A", "B", "C"]).map((p) => `${p}: T.Buffer((${n}, ${n}), "float32")`).join(", ");
+  const out = reluAdd ? "D[vi, vj] = T.max(C_big[vi, vj] + C_small[vi, vj], T.float32(0)) + C[vi, vj]" : "C[vi, vj] = C_big[vi, vj] + C_small[vi, vj]";
   return parsePrimFunc(`
 @T.prim_func
-def tf32x3_gemm(A: T.Buffer((${n}, ${n}), "float32"), B: T.Buffer((${n}, ${n}), "float32"), C: T.Buffer((${n}, ${n}), "float32")):
+def ${reluAdd ? "tf32x3_gemm_relu_add" : "tf32x3_gemm"}(${params}):
 ${buffers}
 ${split("A", "hi", n)}
 ${split("A", "lo", n)}
@@ -58,15 +70,25 @@ ${split("B", "lo", n)}
     for i, j in T.grid(${n}, ${n}):
         with T.block("D"):
             vi, vj = T.axis.remap("SS", [i, j])
-            C[vi, vj] = C_big[vi, vj] + C_small[vi, vj]
+            ${out}
 `);
 }
 
 /** The mma.sync 3xTF32 schedule of `tf32x3Gemm(n)`: warps[0]×warps[1] warps per block. */
 export function tf32x3GemmSchedule(n: number, params: Tf32x3GemmParams = SMALL_TF32X3_PARAMS): Schedule {
   checkMmaTiling("tf32x3GemmSchedule", n, params, K_TILE, VECTOR);
+  return scheduleTf32x3(tf32x3Gemm(n), params, MMA_INTRINSICS.storeF32SumGlobal);
+}
+
+/** The 3xTF32 schedule of `tf32x3GemmReluAdd(n)`: the GEMM's, the epilogue in the store of each tile. */
+export function tf32x3GemmReluAddSchedule(n: number, params: Tf32x3GemmParams = SMALL_TF32X3_PARAMS): Schedule {
+  checkMmaTiling("tf32x3GemmReluAddSchedule", n, params, K_TILE, VECTOR);
+  return scheduleTf32x3(tf32x3GemmReluAdd(n), params, MMA_INTRINSICS.storeF32SumReluAddGlobal);
+}
+
+function scheduleTf32x3(func: PrimFunc, params: Tf32x3GemmParams, storeIntrin: string): Schedule {
   const M = MMA_INTRINSICS;
-  const sch = new Schedule(tf32x3Gemm(n));
+  const sch = new Schedule(func);
   const c = sch.getBlock("C");
   const t = tileForMma(sch, c, params, K_TILE);
   fetchTf32Operands(sch, t, params, { A: ["A_hi", "A_lo"], B: ["B_hi", "B_lo"] });
@@ -85,6 +107,6 @@ export function tf32x3GemmSchedule(n: number, params: Tf32x3GemmParams = SMALL_T
   [M.loadTF32A, M.loadTF32ALo, M.loadTF32B, M.loadTF32BLo].forEach((intrin, i) => sch.tensorize(loads[i]!, intrin));
   sch.tensorize(sch.getLoops(c).at(-3)!, M.mmaTF32x3);
   sch.tensorize(sch.getLoops(sch.getBlock("C_init")).at(-2)!, M.fillF32Pair);
-  sch.tensorize(store.storeTile, M.storeF32SumGlobal);
+  sch.tensorize(store.storeTile, storeIntrin);
   return sch;
 }

@@ -10,6 +10,9 @@
  * - `tf32x3`: tf32x3GemmSchedule with TF32X3_PARAMS (3xTF32: hi and lo tf32 parts split on the load
  *   path, three m16n8k8 MMAs into two accumulators; float32-accurate), against torch fp32 `A @ B`
  *   with TF32 off (cuBLAS SGEMM); its error must be no worse than 1.5× SGEMM's;
+ * - `tf32x3_relu_add`: gemm+ReLU+add `D = max(A·B, 0) + C` through 3xTF32 (tf32x3GemmReluAddSchedule,
+ *   the epilogue in each tile's store), timed against SGEMM's `A @ B`, its error against float64
+ *   beside torch's `relu(A @ B) + C` with TF32 off;
  * for each:
  * - ours: `build(…, "cuda")`, timeEvaluator (number 3, repeat 10, minRepeatMs 100), median ms;
  * - torch: the baseline GEMM, CUDA events around 3 runs, 10 repeats, median ms per run; the ratio
@@ -18,7 +21,7 @@
  *   (TF32 off: SGEMM) and of the baseline; ours must be within 4× the larger of SGEMM's and the
  *   baseline's error (+1e-4), tf32x3 within 1.5× SGEMM's.
  * `--dry-run`: the sim device (the GPU simulator) at 128³ against the CPU executor, bit for bit;
- * no torch, no timing. `--sizes 2048,4096` (default), `--kernels wmma,mma,tf32,tf32x3` (default all), `--seed N`,
+ * no torch, no timing. `--sizes 2048,4096` (default), `--kernels wmma,mma,tf32,tf32x3,tf32x3_relu_add` (default all), `--seed N`,
  * `--out FILE.json`. Exits 1 when a check fails.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -33,6 +36,8 @@ import {
   tf32Gemm,
   tf32GemmSchedule,
   tf32x3Gemm,
+  tf32x3GemmReluAdd,
+  tf32x3GemmReluAddSchedule,
   tf32x3GemmSchedule,
   wmmaGemm,
   wmmaGemmSchedule,
@@ -50,8 +55,10 @@ type Baseline = "hgemm" | "tf32" | "sgemm";
 
 interface KernelSpec {
   readonly schedule: (n: number) => Schedule;
-  /** The unscheduled function (A, B, C), the executor's reference in a dry run. */
+  /** The unscheduled function (A, B, C; with reluAdd A, B, C, D), the executor's reference in a dry run. */
   readonly original: (n: number) => PrimFunc;
+  /** gemm+ReLU+add: `D = max(A·B, 0) + C`, D the fourth argument. */
+  readonly reluAdd?: boolean;
   /** How A and B are stored on the device. */
   readonly operands: "float16" | "float32";
   readonly baseline: Baseline;
@@ -63,7 +70,17 @@ const KERNELS: Readonly<Record<string, KernelSpec>> = {
   mma: { schedule: (n) => mmaGemmSchedule(n, MMA_PARAMS), original: wmmaGemm, operands: "float16", baseline: "hgemm" },
   tf32: { schedule: (n) => tf32GemmSchedule(n, TF32_PARAMS), original: tf32Gemm, operands: "float32", baseline: "tf32" },
   tf32x3: { schedule: (n) => tf32x3GemmSchedule(n, TF32X3_PARAMS), original: tf32x3Gemm, operands: "float32", baseline: "sgemm" },
+  tf32x3_relu_add: {
+    schedule: (n) => tf32x3GemmReluAddSchedule(n, TF32X3_PARAMS),
+    original: tf32x3GemmReluAdd,
+    operands: "float32",
+    baseline: "sgemm",
+    reluAdd: true,
+  },
 };
+
+/** The argument a kernel writes. */
+const outputOf = (spec: KernelSpec): number => (spec.reluAdd === true ? 3 : 2);
 
 function parseKernels(argv: readonly string[]): string[] {
   const i = argv.indexOf("--kernels");
@@ -100,7 +117,7 @@ interface Result {
 const TORCH_SCRIPT = `
 import json, os, torch
 n, d = int(os.environ["TESSERA_N"]), os.environ["TESSERA_DIR"]
-operands, baseline = os.environ["TESSERA_OPERANDS"], os.environ["TESSERA_BASELINE"]
+operands, baseline, relu_add = os.environ["TESSERA_OPERANDS"], os.environ["TESSERA_BASELINE"], os.environ["TESSERA_RELU_ADD"] == "1"
 def load(name, dt, idt):
     raw = open(os.path.join(d, name), "rb").read()
     return torch.frombuffer(bytearray(raw), dtype=idt).view(dt).reshape(n, n).cuda()
@@ -108,14 +125,16 @@ if operands == "float16":
     A, B = load("A.bin", torch.float16, torch.int16), load("B.bin", torch.float16, torch.int16)
 else:
     A, B = load("A.bin", torch.float32, torch.int32), load("B.bin", torch.float32, torch.int32)
-ours = load("C.bin", torch.float32, torch.int32).double()
-ref = A.double() @ B.double()
+ours = load("OUT.bin", torch.float32, torch.int32).double()
+Cin = load("CIN.bin", torch.float32, torch.int32) if relu_add else None
+epilogue = (lambda x: torch.relu(x) + Cin.to(x.dtype)) if relu_add else (lambda x: x)
+ref = epilogue(A.double() @ B.double())
 err = lambda x: (x.double() - ref).abs().max().item()
 torch.backends.cuda.matmul.allow_tf32 = False
-fp32 = A.float() @ B.float()
+fp32 = epilogue(A.float() @ B.float())
 torch.backends.cuda.matmul.allow_tf32 = baseline == "tf32"
 X, Y = (A, B) if baseline == "hgemm" else (A.float(), B.float())
-base = X @ Y
+base = epilogue(X @ Y)
 start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
 for _ in range(10): X @ Y
 times = []
@@ -133,13 +152,20 @@ function operandBytes(x: Float32Array, operands: KernelSpec["operands"]): Uint8A
   return operands === "float16" ? encodeHalfArray("float16", x) : new Uint8Array(x.buffer, x.byteOffset, x.byteLength);
 }
 
-async function torchComparison(spec: KernelSpec, n: number, a: Float32Array, b: Float32Array, ours: Float32Array): Promise<TorchResult | { skipped: string }> {
+async function torchComparison(spec: KernelSpec, n: number, inputs: readonly Float32Array[], ours: Float32Array): Promise<TorchResult | { skipped: string }> {
   const dir = mkdtempSync(join(tmpdir(), "tessera-tc-gemm-"));
   try {
-    writeFileSync(join(dir, "A.bin"), operandBytes(a, spec.operands));
-    writeFileSync(join(dir, "B.bin"), operandBytes(b, spec.operands));
-    writeFileSync(join(dir, "C.bin"), new Uint8Array(ours.buffer, ours.byteOffset, ours.byteLength));
-    const env = { TESSERA_N: String(n), TESSERA_DIR: dir, TESSERA_OPERANDS: spec.operands, TESSERA_BASELINE: spec.baseline };
+    writeFileSync(join(dir, "A.bin"), operandBytes(inputs[0]!, spec.operands));
+    writeFileSync(join(dir, "B.bin"), operandBytes(inputs[1]!, spec.operands));
+    if (spec.reluAdd === true) writeFileSync(join(dir, "CIN.bin"), operandBytes(inputs[2]!, "float32"));
+    writeFileSync(join(dir, "OUT.bin"), new Uint8Array(ours.buffer, ours.byteOffset, ours.byteLength));
+    const env = {
+      TESSERA_N: String(n),
+      TESSERA_DIR: dir,
+      TESSERA_OPERANDS: spec.operands,
+      TESSERA_BASELINE: spec.baseline,
+      TESSERA_RELU_ADD: spec.reluAdd === true ? "1" : "0",
+    };
     const r = await execa("python3", ["-c", TORCH_SCRIPT], { env, reject: false, all: true, timeout: 600_000 });
     if (r.exitCode !== 0) return { skipped: `python3 with torch failed (exit ${r.exitCode}): ${String(r.all).trim().split("\n").slice(-2).join(" | ")}` };
     return JSON.parse(String(r.stdout).trim().split("\n").pop() ?? "{}") as TorchResult;
@@ -152,12 +178,13 @@ async function dryRun(kernel: string, n: number, seed: number): Promise<Result> 
   const spec = KERNELS[kernel]!;
   const original = spec.original(n);
   const inputs = randomArgs(original, seed) as Float32Array[];
-  inputs[2]!.fill(Number.NaN);
+  const out = outputOf(spec);
+  inputs[out]!.fill(Number.NaN);
   const mod = await build(spec.schedule(n), "nvidia/h100", { device: "sim" });
   const simulated = inputs.map((x) => x.slice());
   mod(...simulated);
   compilePrimFunc(original).run(inputs);
-  const [want, got] = [new Uint32Array(inputs[2]!.buffer), new Uint32Array(simulated[2]!.buffer)];
+  const [want, got] = [new Uint32Array(inputs[out]!.buffer), new Uint32Array(simulated[out]!.buffer)];
   let differing = 0;
   for (let i = 0; i < want.length; i++) if (want[i] !== got[i]) differing++;
   return { kernel, n, device: "sim", executorBitsDiffering: differing, torch: { skipped: "dry run (no GPU)" }, passed: differing === 0 };
@@ -169,13 +196,15 @@ async function onGpu(kernel: string, n: number, seed: number): Promise<Result> {
   const mod = await build(spec.schedule(n), "cuda", { device: "cuda", cacheDir: false });
   const upload = (x: Float32Array) =>
     spec.operands === "float16" ? NDArray.fromFloats(x, { dtype: "float16", shape: [n, n] }) : NDArray.from(x, { dtype: "float32", shape: [n, n] });
-  const [a, b] = [upload(inputs[0]!), upload(inputs[1]!)];
-  const c = NDArray.from(new Float32Array(n * n).fill(Number.NaN), { shape: [n, n], dtype: "float32" });
+  const operands = [upload(inputs[0]!), upload(inputs[1]!)];
+  if (spec.reluAdd === true) operands.push(NDArray.from(inputs[2]!, { dtype: "float32", shape: [n, n] }));
+  const out = NDArray.from(new Float32Array(n * n).fill(Number.NaN), { shape: [n, n], dtype: "float32" });
+  const args = [...operands, out];
   try {
-    mod(a, b, c);
-    const ours = c.toFloat32Array();
-    const timing = await mod.timeEvaluator(TIMING)(a, b, c);
-    const torch = await torchComparison(spec, n, inputs[0]!, inputs[1]!, ours);
+    mod(...args);
+    const ours = out.toFloat32Array();
+    const timing = await mod.timeEvaluator(TIMING)(...args);
+    const torch = await torchComparison(spec, n, inputs, ours);
     // float32-accurate kernels (SGEMM's baseline) must be as accurate as SGEMM; the others within 4× of the less accurate GEMM.
     const ok =
       !("skipped" in torch) &&
@@ -193,7 +222,7 @@ async function onGpu(kernel: string, n: number, seed: number): Promise<Result> {
       passed: ok,
     };
   } finally {
-    for (const x of [a, b, c]) x.dispose();
+    for (const x of args) x.dispose();
     mod.dispose();
   }
 }

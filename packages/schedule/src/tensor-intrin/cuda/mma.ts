@@ -171,22 +171,31 @@ function fillPairIntrin(): { desc: string; impl: string } {
   );
 }
 
-/** The store of a 3xTF32 tile: big + small, each lane adding and storing its own 8 registers. */
-function storeSumIntrin(): { desc: string; impl: string } {
+/**
+ * The store of a 3xTF32 tile, big + small, each lane adding and storing its own 8 registers; with
+ * `reluAdd`, gemm+ReLU+add's epilogue too: `max(big + small, 0) + X`.
+ */
+function storeSumIntrin(reluAdd: boolean): { desc: string; impl: string } {
   const [big, small] = [warpBuffer("CB", "cb", "float32", 8, 1), warpBuffer("CS", "cs", "float32", 8, 1)];
-  const c: BufferSpec = { name: "C", param: "c", dims: [16, 16], dtype: "float32", scope: "global", offsetFactor: 1 };
+  const tile = (name: string, param: string): BufferSpec => ({ name, param, dims: [16, 16], dtype: "float32", scope: "global", offsetFactor: 1 });
+  const [c, x] = [tile("C", "c"), tile("X", "x")];
+  const value = (sum: string, row: string, col: string) => (reluAdd ? `T.max(${sum}, T.float32(0)) + X[${row}, ${col}]` : sum);
   // Register r of lane tx: row tx // 4 (+8 for r % 4 ≥ 2), column 2 (tx % 4) + r % 2 (+8 for r ≥ 4).
   const element = (r: number) => {
     const row = (r & 3) >> 1 ? "tx // 4 + 8" : "tx // 4";
     const col = `tx % 4 * 2${(r & 1) + 8 * (r >> 2) === 0 ? "" : ` + ${(r & 1) + 8 * (r >> 2)}`}`;
-    return `C[${row}, ${col}] = CB[tx, ${r}] + CS[tx, ${r}]`;
+    return `C[${row}, ${col}] = ${value(`CB[tx, ${r}] + CS[tx, ${r}]`, row, col)}`;
   };
+  const [cb, cs] = [at("CB", LDMATRIX_16X16, "v0", "v1"), at("CS", LDMATRIX_16X16, "v0", "v1")];
+  const reads = reluAdd ? [big, small, x] : [big, small];
   return intrinPair(
-    { buffers: [big, small, c], reads: [big, small], writes: [c] },
+    { buffers: reluAdd ? [big, small, x, c] : [big, small, c], reads, writes: [c] },
     `        for i0, i1 in T.grid(16, 16):
             with T.block("C_warp"):
                 v0, v1 = T.axis.remap("SS", [i0, i1])
-                C[v0, v1] = ${at("CB", LDMATRIX_16X16, "v0", "v1")} + ${at("CS", LDMATRIX_16X16, "v0", "v1")}`,
+                T.reads(${cb}, ${cs}${reluAdd ? ", X[v0, v1]" : ""})
+                T.writes(C[v0, v1])
+                C[v0, v1] = ${value(`${cb} + ${cs}`, "v0", "v1")}`,
     `        for tx in T.thread_binding(32, thread="threadIdx.x"):
 ${Array.from({ length: 8 }, (_, r) => `            ${element(r)}`).join("\n")}`,
   );
@@ -254,6 +263,7 @@ export const MMA_INTRINSICS = {
   mmaTF32x3: "mma_tf32x3_m16n8k8",
   fillF32Pair: "mma_fill_16x16_f32_tf32x3",
   storeF32SumGlobal: "mma_store_16x16_f32_tf32x3_global",
+  storeF32SumReluAddGlobal: "mma_store_16x16_f32_tf32x3_relu_add_global",
   fillF32: "mma_fill_16x16_f32",
   fillF16: "mma_fill_16x16_f16",
   storeF32Global: "mma_store_16x16_f32_global_",
@@ -280,7 +290,8 @@ defineBuiltinTensorIntrin(M.loadTF32ALo, () => tf32LoadIntrin("A", "lo"));
 defineBuiltinTensorIntrin(M.loadTF32BLo, () => tf32LoadIntrin("B", "lo"));
 defineBuiltinTensorIntrin(M.mmaTF32x3, tf32x3Intrin);
 defineBuiltinTensorIntrin(M.fillF32Pair, fillPairIntrin);
-defineBuiltinTensorIntrin(M.storeF32SumGlobal, storeSumIntrin);
+defineBuiltinTensorIntrin(M.storeF32SumGlobal, () => storeSumIntrin(false));
+defineBuiltinTensorIntrin(M.storeF32SumReluAddGlobal, () => storeSumIntrin(true));
 defineBuiltinTensorIntrin(M.fillF32, () => fillIntrin("float32"));
 defineBuiltinTensorIntrin(M.fillF16, () => fillIntrin("float16"));
 defineBuiltinTensorIntrin(M.storeF32Global, () => storeIntrin("float32", "global"));
