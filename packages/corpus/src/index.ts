@@ -22,6 +22,7 @@ export * from "./wmma-gemm.js";
 export * from "./mma-gemm.js";
 export * from "./tf32-gemm.js";
 export * from "./tf32x3-gemm.js";
+export * from "./mma-gemm-relu-add.js";
 
 export interface CorpusEntry {
   /** A short identifier, also a valid file name. */

@@ -71,7 +71,25 @@ export function mmaGemmSchedule(n: number, params: MmaGemmParams = SMALL_MMA_PAR
   const sch = new Schedule(mmaGemm(n));
   const c = sch.getBlock("C");
   const t = tileForMma(sch, c, params, TILE);
+  const fragments = fetchF16Fragments(sch, t, params);
+  const cWarp = accumulateInWarp(sch, t, params);
 
+  const [loadA, loadB] = fragments.layOut();
+  sch.transformLayout(cWarp.block, ["read", 0], fragmentLayout);
+
+  sch.tensorize(loadA, M.ldmatrixF16A);
+  sch.tensorize(loadB, M.ldmatrixF16B);
+  sch.tensorize(sch.getLoops(c).at(-3)!, M.mmaF16F16F32);
+  tensorizeAccumulator(sch, cWarp.storeTile);
+  return sch;
+}
+
+/**
+ * The tile's fp16 A and B (its reads 0 and 1) through shared tiles fetched at the k stages into warp
+ * fragments at the k tiles; `layOut` then splits the fragment loads into 16×16 tiles in the
+ * ldmatrix layout and returns their tile loops (A's, B's).
+ */
+export function fetchF16Fragments(sch: Schedule, t: MmaTiling, params: MmaGemmParams): { layOut: () => [LoopRV, LoopRV] } {
   for (const operand of [0, 1]) {
     const shared = sch.cacheRead(t.tile, operand, "shared");
     sch.computeAt(shared, t.k0);
@@ -82,19 +100,14 @@ export function mmaGemmSchedule(n: number, params: MmaGemmParams = SMALL_MMA_PAR
   const bWarp = sch.cacheRead(t.tile, 1, "warp");
   sch.computeAt(aWarp, t.k1);
   sch.computeAt(bWarp, t.k1);
-  const cWarp = accumulateInWarp(sch, t, params);
-
-  const loadA = splitTiles(sch, aWarp);
-  const loadB = splitTiles(sch, bWarp);
-  sch.transformLayout(aWarp, ["write", 0], fragmentLayout);
-  sch.transformLayout(bWarp, ["write", 0], fragmentLayout);
-  sch.transformLayout(cWarp.block, ["read", 0], fragmentLayout);
-
-  sch.tensorize(loadA, M.ldmatrixF16A);
-  sch.tensorize(loadB, M.ldmatrixF16B);
-  sch.tensorize(sch.getLoops(c).at(-3)!, M.mmaF16F16F32);
-  tensorizeAccumulator(sch, cWarp.storeTile);
-  return sch;
+  return {
+    layOut: () => {
+      const loads: [LoopRV, LoopRV] = [splitTiles(sch, aWarp), splitTiles(sch, bWarp)];
+      sch.transformLayout(aWarp, ["write", 0], fragmentLayout);
+      sch.transformLayout(bWarp, ["write", 0], fragmentLayout);
+      return loads;
+    },
+  };
 }
 
 /** The loops of a block- and warp-tiled mma GEMM that its stages attach to. */
@@ -141,13 +154,18 @@ export function accumulateInWarp(sch: Schedule, t: MmaTiling, params: MmaGemmPar
 }
 
 /**
- * The two accumulators the tile writes (3xTF32's small and big) in warp registers, summed and
- * stored by `store` (reading both) after the k loop; the init decomposed and the k stages
- * pipelined as in `accumulateInWarp`.
+ * The accumulators the tile writes (its first `accumulators` writes: 3xTF32's small and big, or
+ * one) in warp registers, read by the consumer block `store` (which writes the output, with any
+ * epilogue) after the k loop; the init decomposed and the k stages pipelined as in `accumulateInWarp`.
  */
-export function accumulateSplitsInWarp(sch: Schedule, t: MmaTiling, params: MmaGemmParams, store: BlockRV): { block: BlockRV; storeTile: LoopRV } {
-  sch.setScope(t.tile, 0, "warp");
-  sch.setScope(t.tile, 1, "warp");
+export function accumulateForStore(
+  sch: Schedule,
+  t: MmaTiling,
+  params: MmaGemmParams,
+  store: BlockRV,
+  accumulators: number,
+): { block: BlockRV; storeTile: LoopRV } {
+  for (let i = 0; i < accumulators; i++) sch.setScope(t.tile, i, "warp");
   sch.reverseComputeAt(store, t.warp);
   const storeTile = splitTiles(sch, store);
   decomposeAndPipeline(sch, t, params);
@@ -163,9 +181,9 @@ function decomposeAndPipeline(sch: Schedule, t: MmaTiling, params: MmaGemmParams
   }
 }
 
-/** Tensorizes the accumulator's zero fill (block "C_init") and its store to global memory. */
-export function tensorizeAccumulator(sch: Schedule, storeTile: LoopRV): void {
-  sch.tensorize(sch.getLoops(sch.getBlock("C_init")).at(-2)!, MMA_INTRINSICS.fillF32);
+/** Tensorizes the accumulator's zero fill (block `init`) and its store to global memory. */
+export function tensorizeAccumulator(sch: Schedule, storeTile: LoopRV, init = "C_init"): void {
+  sch.tensorize(sch.getLoops(sch.getBlock(init)).at(-2)!, MMA_INTRINSICS.fillF32);
   sch.tensorize(storeTile, MMA_INTRINSICS.storeF32Global);
 }
 

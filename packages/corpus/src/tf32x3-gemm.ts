@@ -8,7 +8,7 @@
  */
 import { type PrimFunc, parsePrimFunc } from "@tessera/ir";
 import { MMA_INTRINSICS, Schedule } from "@tessera/schedule";
-import { type MmaGemmParams, accumulateSplitsInWarp, checkMmaTiling, fragmentLayout, splitTiles, tileForMma } from "./mma-gemm.js";
+import { type MmaGemmParams, accumulateForStore, checkMmaTiling, fragmentLayout, splitTiles, tileForMma } from "./mma-gemm.js";
 import { K_TILE, TF32_OPERANDS, fetchTf32Operands } from "./tf32-gemm.js";
 
 const TILE = 16;
@@ -92,7 +92,7 @@ function scheduleTf32x3(func: PrimFunc, params: Tf32x3GemmParams, storeIntrin: s
   const c = sch.getBlock("C");
   const t = tileForMma(sch, c, params, K_TILE);
   fetchTf32Operands(sch, t, params, { A: ["A_hi", "A_lo"], B: ["B_hi", "B_lo"] });
-  const store = accumulateSplitsInWarp(sch, t, params, sch.getBlock("D"));
+  const store = accumulateForStore(sch, t, params, sch.getBlock("D"), 2);
 
   const loads = (["A_hi", "A_lo", "B_hi", "B_lo"] as const).map((name) => {
     const b = sch.getBlock(name);

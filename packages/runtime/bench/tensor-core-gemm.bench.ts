@@ -10,6 +10,9 @@
  * - `tf32x3`: tf32x3GemmSchedule with TF32X3_PARAMS (3xTF32: hi and lo tf32 parts split on the load
  *   path, three m16n8k8 MMAs into two accumulators; float32-accurate), against torch fp32 `A @ B`
  *   with TF32 off (cuBLAS SGEMM); its error must be no worse than 1.5× SGEMM's;
+ * - `mma_relu_add`: gemm+ReLU+add in fp16 with fp32 accumulation (`halfGemmReluAdd`, fp16 A, B, C
+ *   and D; mmaGemmReluAddSchedule with MMA_PARAMS, the epilogue in each tile's store), timed against
+ *   HGEMM's `A @ B`, its error beside torch's fp16 `relu(A @ B) + C`;
  * - `tf32x3_relu_add`: gemm+ReLU+add `D = max(A·B, 0) + C` through 3xTF32 (tf32x3GemmReluAddSchedule,
  *   the epilogue in each tile's store), timed against SGEMM's `A @ B`, its error against float64
  *   beside torch's `relu(A @ B) + C` with TF32 off;
@@ -21,7 +24,7 @@
  *   (TF32 off: SGEMM) and of the baseline; ours must be within 4× the larger of SGEMM's and the
  *   baseline's error (+1e-4), tf32x3 within 1.5× SGEMM's.
  * `--dry-run`: the sim device (the GPU simulator) at 128³ against the CPU executor, bit for bit;
- * no torch, no timing. `--sizes 2048,4096` (default), `--kernels wmma,mma,tf32,tf32x3,tf32x3_relu_add` (default all), `--seed N`,
+ * no torch, no timing. `--sizes 2048,4096` (default), `--kernels wmma,mma,tf32,tf32x3,mma_relu_add,tf32x3_relu_add` (default all), `--seed N`,
  * `--out FILE.json`. Exits 1 when a check fails.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -32,6 +35,8 @@ import {
   TF32X3_PARAMS,
   TF32_PARAMS,
   WMMA_PARAMS,
+  halfGemmReluAdd,
+  mmaGemmReluAddSchedule,
   mmaGemmSchedule,
   tf32Gemm,
   tf32GemmSchedule,
@@ -57,7 +62,7 @@ interface KernelSpec {
   readonly schedule: (n: number) => Schedule;
   /** The unscheduled function (A, B, C; with reluAdd A, B, C, D), the executor's reference in a dry run. */
   readonly original: (n: number) => PrimFunc;
-  /** gemm+ReLU+add: `D = max(A·B, 0) + C`, D the fourth argument. */
+  /** gemm+ReLU+add: `D = max(A·B, 0) + C`, D the fourth argument (C and D stored as the operands). */
   readonly reluAdd?: boolean;
   /** How A and B are stored on the device. */
   readonly operands: "float16" | "float32";
@@ -70,6 +75,13 @@ const KERNELS: Readonly<Record<string, KernelSpec>> = {
   mma: { schedule: (n) => mmaGemmSchedule(n, MMA_PARAMS), original: wmmaGemm, operands: "float16", baseline: "hgemm" },
   tf32: { schedule: (n) => tf32GemmSchedule(n, TF32_PARAMS), original: tf32Gemm, operands: "float32", baseline: "tf32" },
   tf32x3: { schedule: (n) => tf32x3GemmSchedule(n, TF32X3_PARAMS), original: tf32x3Gemm, operands: "float32", baseline: "sgemm" },
+  mma_relu_add: {
+    schedule: (n) => mmaGemmReluAddSchedule(n, MMA_PARAMS),
+    original: (n) => halfGemmReluAdd(n, "float16").func,
+    operands: "float16",
+    baseline: "hgemm",
+    reluAdd: true,
+  },
   tf32x3_relu_add: {
     schedule: (n) => tf32x3GemmReluAddSchedule(n, TF32X3_PARAMS),
     original: tf32x3GemmReluAdd,
@@ -126,7 +138,7 @@ if operands == "float16":
 else:
     A, B = load("A.bin", torch.float32, torch.int32), load("B.bin", torch.float32, torch.int32)
 ours = load("OUT.bin", torch.float32, torch.int32).double()
-Cin = load("CIN.bin", torch.float32, torch.int32) if relu_add else None
+Cin = (load("CIN.bin", torch.float16, torch.int16) if operands == "float16" else load("CIN.bin", torch.float32, torch.int32)) if relu_add else None
 epilogue = (lambda x: torch.relu(x) + Cin.to(x.dtype)) if relu_add else (lambda x: x)
 ref = epilogue(A.double() @ B.double())
 err = lambda x: (x.double() - ref).abs().max().item()
@@ -157,7 +169,7 @@ async function torchComparison(spec: KernelSpec, n: number, inputs: readonly Flo
   try {
     writeFileSync(join(dir, "A.bin"), operandBytes(inputs[0]!, spec.operands));
     writeFileSync(join(dir, "B.bin"), operandBytes(inputs[1]!, spec.operands));
-    if (spec.reluAdd === true) writeFileSync(join(dir, "CIN.bin"), operandBytes(inputs[2]!, "float32"));
+    if (spec.reluAdd === true) writeFileSync(join(dir, "CIN.bin"), operandBytes(inputs[2]!, spec.operands));
     writeFileSync(join(dir, "OUT.bin"), new Uint8Array(ours.buffer, ours.byteOffset, ours.byteLength));
     const env = {
       TESSERA_N: String(n),
@@ -197,8 +209,11 @@ async function onGpu(kernel: string, n: number, seed: number): Promise<Result> {
   const upload = (x: Float32Array) =>
     spec.operands === "float16" ? NDArray.fromFloats(x, { dtype: "float16", shape: [n, n] }) : NDArray.from(x, { dtype: "float32", shape: [n, n] });
   const operands = [upload(inputs[0]!), upload(inputs[1]!)];
-  if (spec.reluAdd === true) operands.push(NDArray.from(inputs[2]!, { dtype: "float32", shape: [n, n] }));
-  const out = NDArray.from(new Float32Array(n * n).fill(Number.NaN), { shape: [n, n], dtype: "float32" });
+  if (spec.reluAdd === true) operands.push(upload(inputs[2]!));
+  const out =
+    spec.reluAdd === true
+      ? upload(new Float32Array(n * n).fill(Number.NaN))
+      : NDArray.from(new Float32Array(n * n).fill(Number.NaN), { shape: [n, n], dtype: "float32" });
   const args = [...operands, out];
   try {
     mod(...args);

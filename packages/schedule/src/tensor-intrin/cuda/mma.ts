@@ -201,6 +201,34 @@ ${Array.from({ length: 8 }, (_, r) => `            ${element(r)}`).join("\n")}`,
   );
 }
 
+/**
+ * gemm+ReLU+add's epilogue on a float32 accumulator tile with 16-bit C and D (`halfGemmReluAdd`):
+ * `D = dtype(max(acc, 0)) + C`, each lane storing its own 8 registers.
+ */
+function storeReluAddIntrin(dtype: string): { desc: string; impl: string } {
+  const w = warpBuffer("W", "w", "float32", 8, 1);
+  const tile = (name: string, param: string): BufferSpec => ({ name, param, dims: [16, 16], dtype, scope: "global", offsetFactor: 1 });
+  const [x, d] = [tile("X", "x"), tile("D", "d")];
+  const value = (acc: string, row: string, col: string) => `T.Cast("${dtype}", T.max(${acc}, T.float32(0))) + X[${row}, ${col}]`;
+  const element = (r: number) => {
+    const row = (r & 3) >> 1 ? "tx // 4 + 8" : "tx // 4";
+    const col = `tx % 4 * 2${(r & 1) + 8 * (r >> 2) === 0 ? "" : ` + ${(r & 1) + 8 * (r >> 2)}`}`;
+    return `D[${row}, ${col}] = ${value(`W[tx, ${r}]`, row, col)}`;
+  };
+  const acc = at("W", LDMATRIX_16X16, "v0", "v1");
+  return intrinPair(
+    { buffers: [w, x, d], reads: [w, x], writes: [d] },
+    `        for i0, i1 in T.grid(16, 16):
+            with T.block("add"):
+                v0, v1 = T.axis.remap("SS", [i0, i1])
+                T.reads(${acc}, X[v0, v1])
+                T.writes(D[v0, v1])
+                D[v0, v1] = ${value(acc, "v0", "v1")}`,
+    `        for tx in T.thread_binding(32, thread="threadIdx.x"):
+${Array.from({ length: 8 }, (_, r) => `            ${element(r)}`).join("\n")}`,
+  );
+}
+
 function fillIntrin(dtype: string): { desc: string; impl: string } {
   const c = warpBuffer("C", "c", dtype, 8, 1);
   return intrinPair(
@@ -264,6 +292,7 @@ export const MMA_INTRINSICS = {
   fillF32Pair: "mma_fill_16x16_f32_tf32x3",
   storeF32SumGlobal: "mma_store_16x16_f32_tf32x3_global",
   storeF32SumReluAddGlobal: "mma_store_16x16_f32_tf32x3_relu_add_global",
+  storeF32ReluAddF16Global: "mma_store_16x16_f32_relu_add_f16_global",
   fillF32: "mma_fill_16x16_f32",
   fillF16: "mma_fill_16x16_f16",
   storeF32Global: "mma_store_16x16_f32_global_",
@@ -292,6 +321,7 @@ defineBuiltinTensorIntrin(M.mmaTF32x3, tf32x3Intrin);
 defineBuiltinTensorIntrin(M.fillF32Pair, fillPairIntrin);
 defineBuiltinTensorIntrin(M.storeF32SumGlobal, () => storeSumIntrin(false));
 defineBuiltinTensorIntrin(M.storeF32SumReluAddGlobal, () => storeSumIntrin(true));
+defineBuiltinTensorIntrin(M.storeF32ReluAddF16Global, () => storeReluAddIntrin("float16"));
 defineBuiltinTensorIntrin(M.fillF32, () => fillIntrin("float32"));
 defineBuiltinTensorIntrin(M.fillF16, () => fillIntrin("float16"));
 defineBuiltinTensorIntrin(M.storeF32Global, () => storeIntrin("float32", "global"));
