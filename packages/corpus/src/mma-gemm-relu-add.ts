@@ -5,9 +5,9 @@
  * inlined) and the epilogue `D = half(max(acc, 0)) + C` done by each lane on its own registers in
  * the store of each 16×16 tile.
  */
-import { MMA_INTRINSICS, Schedule } from "@tessera/schedule";
+import { MMA_INTRINSICS, type Schedule } from "@tessera/schedule";
 import { halfGemmReluAdd } from "./half-gemm.js";
-import { type MmaGemmParams, SMALL_MMA_PARAMS, accumulateForStore, checkMmaTiling, fetchF16Fragments, fragmentLayout, tileForMma } from "./mma-gemm.js";
+import { type MmaGemmParams, SMALL_MMA_PARAMS, accumulateForStore, checkMmaTiling, fetchF16Fragments, fragmentLayout, tiledMmaSchedule } from "./mma-gemm.js";
 
 const TILE = 16;
 /** float16 elements per 16-byte vector load. */
@@ -17,9 +17,7 @@ const VECTOR = 8;
 export function mmaGemmReluAddSchedule(n: number, params: MmaGemmParams = SMALL_MMA_PARAMS): Schedule {
   checkMmaTiling("mmaGemmReluAddSchedule", n, params, TILE, VECTOR);
   const M = MMA_INTRINSICS;
-  const sch = new Schedule(halfGemmReluAdd(n, "float16").func);
-  const gemm = sch.getBlock("gemm");
-  const t = tileForMma(sch, gemm, params, TILE);
+  const { sch, block: gemm, t } = tiledMmaSchedule(halfGemmReluAdd(n, "float16").func, "gemm", params, TILE);
   const fragments = fetchF16Fragments(sch, t, params);
   sch.computeInline(sch.getBlock("relu"));
   const store = accumulateForStore(sch, t, params, sch.getBlock("add"), 1);

@@ -5,7 +5,7 @@
  * m16n8k16 instruction wants them (a layout transform of the warp buffers), two m16n8k16 MMAs per
  * 16×16×16 tile into a warp accumulator, stored to C from the registers.
  */
-import { type PrimExpr, type Var, add, floordiv, floormod, mul } from "@tessera/ir";
+import { type PrimExpr, type PrimFunc, type Var, add, floordiv, floormod, mul } from "@tessera/ir";
 import { type BlockRV, type LoopRV, MMA_INTRINSICS, Schedule } from "@tessera/schedule";
 import { wmmaGemm } from "./wmma-gemm.js";
 
@@ -68,9 +68,7 @@ export function checkMmaTiling(what: string, n: number, p: MmaGemmParams, kTile:
 export function mmaGemmSchedule(n: number, params: MmaGemmParams = SMALL_MMA_PARAMS): Schedule {
   checkMmaTiling("mmaGemmSchedule", n, params, TILE, VECTOR);
   const M = MMA_INTRINSICS;
-  const sch = new Schedule(mmaGemm(n));
-  const c = sch.getBlock("C");
-  const t = tileForMma(sch, c, params, TILE);
+  const { sch, block: c, t } = tiledMmaSchedule(mmaGemm(n), "C", params, TILE);
   const fragments = fetchF16Fragments(sch, t, params);
   const cWarp = accumulateInWarp(sch, t, params);
 
@@ -120,6 +118,13 @@ export interface MmaTiling {
   /** The fused warp loop (threadIdx.y) and the number of warps per block. */
   readonly warp: LoopRV;
   readonly warps: number;
+}
+
+/** A schedule of `func` whose GEMM block `name` is tiled by `tileForMma`. */
+export function tiledMmaSchedule(func: PrimFunc, name: string, params: MmaGemmParams, kTile: number): { sch: Schedule; block: BlockRV; t: MmaTiling } {
+  const sch = new Schedule(func);
+  const block = sch.getBlock(name);
+  return { sch, block, t: tileForMma(sch, block, params, kTile) };
 }
 
 /** Tiles the GEMM block `c` into 16×16×kTile tiles, blockized, bound to blocks and warps as `params` say. */

@@ -22,7 +22,7 @@ import {
   reduceSum,
   tf32Round,
 } from "@tessera/ir";
-import { MMA_INTRINSICS, Schedule } from "@tessera/schedule";
+import { MMA_INTRINSICS, type Schedule } from "@tessera/schedule";
 import {
   type MmaGemmParams,
   type MmaTiling,
@@ -32,7 +32,7 @@ import {
   fragmentLayout,
   splitTiles,
   tensorizeAccumulator,
-  tileForMma,
+  tiledMmaSchedule,
 } from "./mma-gemm.js";
 
 const TILE = 16;
@@ -107,24 +107,27 @@ export function fetchTf32Operands(sch: Schedule, t: MmaTiling, params: MmaGemmPa
 /** The mma.sync m16n8k8 schedule of `tf32Gemm(n)`: warps[0]×warps[1] warps per block. */
 export function tf32GemmSchedule(n: number, params: Tf32GemmParams = SMALL_TF32_PARAMS): Schedule {
   checkMmaTiling("tf32GemmSchedule", n, params, K_TILE, VECTOR);
-  const M = MMA_INTRINSICS;
-  const sch = new Schedule(tf32Gemm(n));
-  const c = sch.getBlock("C");
-  const t = tileForMma(sch, c, params, K_TILE);
-
+  const { sch, block: c, t } = tiledMmaSchedule(tf32Gemm(n), "C", params, K_TILE);
   fetchTf32Operands(sch, t, params, { A: ["A_tf32"], B: ["B_tf32"] });
   const cWarp = accumulateInWarp(sch, t, params);
-
-  const [aRound, bRound] = [sch.getBlock("A_tf32"), sch.getBlock("B_tf32")];
-  const loadA = splitTiles(sch, aRound, ...TF32_OPERANDS.A.tile);
-  const loadB = splitTiles(sch, bRound, ...TF32_OPERANDS.B.tile);
-  sch.transformLayout(aRound, ["write", 0], TF32_OPERANDS.A.layout);
-  sch.transformLayout(bRound, ["write", 0], TF32_OPERANDS.B.layout);
   sch.transformLayout(cWarp.block, ["read", 0], fragmentLayout);
-
-  sch.tensorize(loadA, M.loadTF32A);
-  sch.tensorize(loadB, M.loadTF32B);
-  sch.tensorize(sch.getLoops(c).at(-3)!, M.mmaTF32TF32F32);
+  tensorizeTf32Loads(sch, [
+    ["A_tf32", MMA_INTRINSICS.loadTF32A],
+    ["B_tf32", MMA_INTRINSICS.loadTF32B],
+  ]);
+  sch.tensorize(sch.getLoops(c).at(-3)!, MMA_INTRINSICS.mmaTF32TF32F32);
   tensorizeAccumulator(sch, cWarp.storeTile);
   return sch;
+}
+
+/** Splits each tf32 load block (named after its operand, "A…" or "B…") into fragment tiles in the m16n8k8 layout and tensorizes it with its intrinsic. */
+export function tensorizeTf32Loads(sch: Schedule, loads: readonly (readonly [block: string, intrin: string])[]): void {
+  const tiles = loads.map(([name]) => {
+    const b = sch.getBlock(name);
+    const operand = TF32_OPERANDS[name.startsWith("A") ? "A" : "B"];
+    const loop = splitTiles(sch, b, ...operand.tile);
+    sch.transformLayout(b, ["write", 0], operand.layout);
+    return loop;
+  });
+  loads.forEach(([, intrin], i) => sch.tensorize(tiles[i]!, intrin));
 }

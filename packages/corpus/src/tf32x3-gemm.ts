@@ -7,9 +7,9 @@
  * warp accumulators, and a store that adds them.
  */
 import { type PrimFunc, parsePrimFunc } from "@tessera/ir";
-import { MMA_INTRINSICS, Schedule } from "@tessera/schedule";
-import { type MmaGemmParams, accumulateForStore, checkMmaTiling, fragmentLayout, splitTiles, tileForMma } from "./mma-gemm.js";
-import { K_TILE, TF32_OPERANDS, fetchTf32Operands } from "./tf32-gemm.js";
+import { MMA_INTRINSICS, type Schedule } from "@tessera/schedule";
+import { type MmaGemmParams, accumulateForStore, checkMmaTiling, fragmentLayout, tiledMmaSchedule } from "./mma-gemm.js";
+import { K_TILE, fetchTf32Operands, tensorizeTf32Loads } from "./tf32-gemm.js";
 
 const TILE = 16;
 /** float32 elements per 16-byte vector load. */
@@ -88,23 +88,17 @@ export function tf32x3GemmReluAddSchedule(n: number, params: Tf32x3GemmParams = 
 
 function scheduleTf32x3(func: PrimFunc, params: Tf32x3GemmParams, storeIntrin: string): Schedule {
   const M = MMA_INTRINSICS;
-  const sch = new Schedule(func);
-  const c = sch.getBlock("C");
-  const t = tileForMma(sch, c, params, K_TILE);
+  const { sch, block: c, t } = tiledMmaSchedule(func, "C", params, K_TILE);
   fetchTf32Operands(sch, t, params, { A: ["A_hi", "A_lo"], B: ["B_hi", "B_lo"] });
   const store = accumulateForStore(sch, t, params, sch.getBlock("D"), 2);
-
-  const loads = (["A_hi", "A_lo", "B_hi", "B_lo"] as const).map((name) => {
-    const b = sch.getBlock(name);
-    const operand = TF32_OPERANDS[name[0] as "A" | "B"];
-    const loop = splitTiles(sch, b, ...operand.tile);
-    sch.transformLayout(b, ["write", 0], operand.layout);
-    return loop;
-  });
   sch.transformLayout(store.block, ["read", 0], fragmentLayout);
   sch.transformLayout(store.block, ["read", 1], fragmentLayout);
-
-  [M.loadTF32A, M.loadTF32ALo, M.loadTF32B, M.loadTF32BLo].forEach((intrin, i) => sch.tensorize(loads[i]!, intrin));
+  tensorizeTf32Loads(sch, [
+    ["A_hi", M.loadTF32A],
+    ["A_lo", M.loadTF32ALo],
+    ["B_hi", M.loadTF32B],
+    ["B_lo", M.loadTF32BLo],
+  ]);
   sch.tensorize(sch.getLoops(c).at(-3)!, M.mmaTF32x3);
   sch.tensorize(sch.getLoops(sch.getBlock("C_init")).at(-2)!, M.fillF32Pair);
   sch.tensorize(store.storeTile, storeIntrin);
