@@ -141,6 +141,7 @@ export { iteratorLayout, type IteratedAccess, type IteratedLoop, type IteratorLa
 export {
   MMA_FILL,
   MMA_STORE,
+  MMA_TF32X3,
   PTX_LDMATRIX,
   PTX_MMA,
   WARP_OP_ARITY,

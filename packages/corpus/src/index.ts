@@ -20,6 +20,9 @@ export * from "./half-gemm.js";
 export * from "./d2l-gpu.js";
 export * from "./wmma-gemm.js";
 export * from "./mma-gemm.js";
+export * from "./tf32-gemm.js";
+export * from "./tf32x3-gemm.js";
+export * from "./mma-gemm-relu-add.js";
 
 export interface CorpusEntry {
   /** A short identifier, also a valid file name. */

@@ -5,7 +5,8 @@
  * m16n8k16 instruction wants them (a layout transform of the warp buffers), two m16n8k16 MMAs per
  * 16×16×16 tile into a warp accumulator, stored to C from the registers.
  */
-import { type BlockRV, MMA_INTRINSICS, Schedule, mmaFragmentLayout } from "@tessera/schedule";
+import type { PrimFunc } from "@tessera/ir";
+import { type BlockRV, type LoopRV, MMA_INTRINSICS, Schedule, mmaFragmentLayout } from "@tessera/schedule";
 import { wmmaGemm } from "./wmma-gemm.js";
 
 const TILE = 16;
@@ -38,34 +39,93 @@ export const MMA_PARAMS: MmaGemmParams = { warps: [2, 4], tilesPerWarp: [4, 2], 
 /** The unscheduled function (the same as the WMMA GEMM's): fp16 inputs, fp32 products and sums. */
 export const mmaGemm = wmmaGemm;
 
-function checkParams(n: number, p: MmaGemmParams): void {
+/** Checks `p` tiles an n³ GEMM whose k tiles are `kTile` wide and whose shared tiles are fetched `vector` elements per load. */
+export function checkMmaTiling(what: string, n: number, p: MmaGemmParams, kTile: number, vector: number): void {
   const all = [...p.warps, ...p.tilesPerWarp, p.kTiles];
   if (all.some((x) => !Number.isInteger(x) || x < 1))
-    throw new RangeError(`mmaGemmSchedule: warps, tiles per warp and k tiles must be positive integers, got ${JSON.stringify(p)}`);
-  const [bi, bj, bk] = [p.warps[0] * p.tilesPerWarp[0] * TILE, p.warps[1] * p.tilesPerWarp[1] * TILE, p.kTiles * TILE];
+    throw new RangeError(`${what}: warps, tiles per warp and k tiles must be positive integers, got ${JSON.stringify(p)}`);
+  const [bi, bj, bk] = [p.warps[0] * p.tilesPerWarp[0] * TILE, p.warps[1] * p.tilesPerWarp[1] * TILE, p.kTiles * kTile];
   if (!Number.isInteger(n) || n % bi !== 0 || n % bj !== 0 || n % bk !== 0)
-    throw new RangeError(`mmaGemmSchedule: n = ${n} is not a multiple of the block tile ${bi}×${bj}×${bk}`);
+    throw new RangeError(`${what}: n = ${n} is not a multiple of the block tile ${bi}×${bj}×${bk}`);
   const threads = p.warps[0] * p.warps[1] * WARP_SIZE;
   for (const [rows, cols] of [
     [bi, bk],
     [bk, bj],
   ] as const)
-    if ((rows * cols) % (threads * VECTOR) !== 0)
-      throw new RangeError(`mmaGemmSchedule: a ${rows}×${cols} shared tile is not a whole number of ${VECTOR}-wide loads by ${threads} threads`);
+    if ((rows * cols) % (threads * vector) !== 0)
+      throw new RangeError(`${what}: a ${rows}×${cols} shared tile is not a whole number of ${vector}-wide loads by ${threads} threads`);
 }
 
 /** The mma.sync schedule of `mmaGemm(n)`: warps[0]×warps[1] warps per block. */
 export function mmaGemmSchedule(n: number, params: MmaGemmParams = SMALL_MMA_PARAMS): Schedule {
-  checkParams(n, params);
+  checkMmaTiling("mmaGemmSchedule", n, params, TILE, VECTOR);
   const M = MMA_INTRINSICS;
-  const warps = params.warps[0] * params.warps[1];
-  const sch = new Schedule(mmaGemm(n));
-  const c = sch.getBlock("C");
+  const { sch, block: c, t } = tiledMmaSchedule(mmaGemm(n), "C", params, TILE);
+  const fragments = fetchF16Fragments(sch, t, params);
+  const cWarp = accumulateInWarp(sch, t, params);
+
+  const [loadA, loadB] = fragments.layOut();
+  sch.transformLayout(cWarp.block, ["read", 0], mmaFragmentLayout);
+
+  sch.tensorize(loadA, M.ldmatrixF16A);
+  sch.tensorize(loadB, M.ldmatrixF16B);
+  sch.tensorize(sch.getLoops(c).at(-3)!, M.mmaF16F16F32);
+  tensorizeAccumulator(sch, cWarp.storeTile);
+  return sch;
+}
+
+/**
+ * The tile's fp16 A and B (its reads 0 and 1) through shared tiles fetched at the k stages into warp
+ * fragments at the k tiles; `layOut` then splits the fragment loads into 16×16 tiles in the
+ * ldmatrix layout and returns their tile loops (A's, B's).
+ */
+export function fetchF16Fragments(sch: Schedule, t: MmaTiling, params: MmaGemmParams): { layOut: () => [LoopRV, LoopRV] } {
+  for (const operand of [0, 1]) {
+    const shared = sch.cacheRead(t.tile, operand, "shared");
+    sch.computeAt(shared, t.k0);
+    fetchToShared(sch, shared, t.warps, VECTOR);
+    if (params.padShared) sch.storageAlign(shared, 0, -2, 32, 8);
+  }
+  const aWarp = sch.cacheRead(t.tile, 0, "warp");
+  const bWarp = sch.cacheRead(t.tile, 1, "warp");
+  sch.computeAt(aWarp, t.k1);
+  sch.computeAt(bWarp, t.k1);
+  return {
+    layOut: () => {
+      const loads: [LoopRV, LoopRV] = [splitTiles(sch, aWarp), splitTiles(sch, bWarp)];
+      sch.transformLayout(aWarp, ["write", 0], mmaFragmentLayout);
+      sch.transformLayout(bWarp, ["write", 0], mmaFragmentLayout);
+      return loads;
+    },
+  };
+}
+
+/** The loops of a block- and warp-tiled mma GEMM that its stages attach to. */
+export interface MmaTiling {
+  /** The blockized 16×16×kTile tile. */
+  readonly tile: BlockRV;
+  /** The k stages (shared tiles) and the k tiles within a stage. */
+  readonly k0: LoopRV;
+  readonly k1: LoopRV;
+  /** The fused warp loop (threadIdx.y) and the number of warps per block. */
+  readonly warp: LoopRV;
+  readonly warps: number;
+}
+
+/** A schedule of `func` whose GEMM block `name` is tiled by `tileForMma`. */
+export function tiledMmaSchedule(func: PrimFunc, name: string, params: MmaGemmParams, kTile: number): { sch: Schedule; block: BlockRV; t: MmaTiling } {
+  const sch = new Schedule(func);
+  const block = sch.getBlock(name);
+  return { sch, block, t: tileForMma(sch, block, params, kTile) };
+}
+
+/** Tiles the GEMM block `c` into 16×16×kTile tiles, blockized, bound to blocks and warps as `params` say. */
+export function tileForMma(sch: Schedule, c: BlockRV, params: MmaGemmParams, kTile: number): MmaTiling {
   const [i, j, k] = sch.getLoops(c);
   const [iOuter, iTile] = sch.split(i!, [null, TILE]);
   const [jOuter, jTile] = sch.split(j!, [null, TILE]);
-  const [kOuter, kTile] = sch.split(k!, [null, TILE]);
-  sch.reorder(iOuter!, jOuter!, kOuter!, iTile!, jTile!, kTile!);
+  const [kOuter, kIn] = sch.split(k!, [null, kTile]);
+  sch.reorder(iOuter!, jOuter!, kOuter!, iTile!, jTile!, kIn!);
   const tile = sch.blockize(iTile!);
 
   const [i0, i1, i2] = sch.split(iOuter!, [null, params.warps[0], params.tilesPerWarp[0]]);
@@ -75,55 +135,69 @@ export function mmaGemmSchedule(n: number, params: MmaGemmParams = SMALL_MMA_PAR
   sch.bind(sch.fuse(i0!, j0!), "blockIdx.x");
   const warp = sch.fuse(i1!, j1!);
   sch.bind(warp, "threadIdx.y");
-
-  for (const operand of [0, 1]) {
-    const shared = sch.cacheRead(tile, operand, "shared");
-    sch.computeAt(shared, k0!);
-    fetchToShared(sch, shared, warps);
-    if (params.padShared) sch.storageAlign(shared, 0, -2, 32, 8);
-  }
-  const aWarp = sch.cacheRead(tile, 0, "warp");
-  const bWarp = sch.cacheRead(tile, 1, "warp");
-  sch.computeAt(aWarp, k1!);
-  sch.computeAt(bWarp, k1!);
-  const cWarp = sch.cacheWrite(tile, 0, "warp");
-  sch.reverseComputeAt(cWarp, warp);
-  const storeTile = splitTiles(sch, cWarp);
-  sch.decomposeReduction(tile, k0!);
-  if (params.pipelineStages === 2) {
-    sch.annotate(k0!, "software_pipeline_stage", [0, 0, 1]);
-    sch.annotate(k0!, "software_pipeline_order", [0, 1, 2]);
-    sch.annotate(k0!, "software_pipeline_async_stages", [0]);
-  }
-
-  const loadA = splitTiles(sch, aWarp);
-  const loadB = splitTiles(sch, bWarp);
-  sch.transformLayout(aWarp, ["write", 0], mmaFragmentLayout);
-  sch.transformLayout(bWarp, ["write", 0], mmaFragmentLayout);
-  sch.transformLayout(cWarp, ["read", 0], mmaFragmentLayout);
-
-  sch.tensorize(loadA, M.ldmatrixF16A);
-  sch.tensorize(loadB, M.ldmatrixF16B);
-  sch.tensorize(sch.getLoops(c).at(-3)!, M.mmaF16F16F32);
-  sch.tensorize(sch.getLoops(sch.getBlock("C_init")).at(-2)!, M.fillF32);
-  sch.tensorize(storeTile, M.storeF32Global);
-  return sch;
+  return { tile, k0: k0!, k1: k1!, warp, warps: params.warps[0] * params.warps[1] };
 }
 
-/** The tile a shared cache holds, fetched by every thread of the block with 16-byte vector loads. */
-function fetchToShared(sch: Schedule, shared: BlockRV, warps: number): void {
+/**
+ * The tile's float32 C in a warp accumulator, stored from the registers after the k loop; the
+ * reduction's init decomposed at the k stages, which are software-pipelined as `params` ask.
+ */
+export function accumulateInWarp(sch: Schedule, t: MmaTiling, params: MmaGemmParams): { block: BlockRV; storeTile: LoopRV } {
+  const cWarp = sch.cacheWrite(t.tile, 0, "warp");
+  sch.reverseComputeAt(cWarp, t.warp);
+  const storeTile = splitTiles(sch, cWarp);
+  decomposeAndPipeline(sch, t, params);
+  return { block: cWarp, storeTile };
+}
+
+/**
+ * The accumulators the tile writes (its first `accumulators` writes: 3xTF32's small and big, or
+ * one) in warp registers, read by the consumer block `store` (which writes the output, with any
+ * epilogue) after the k loop; the init decomposed and the k stages pipelined as in `accumulateInWarp`.
+ */
+export function accumulateForStore(
+  sch: Schedule,
+  t: MmaTiling,
+  params: MmaGemmParams,
+  store: BlockRV,
+  accumulators: number,
+): { block: BlockRV; storeTile: LoopRV } {
+  for (let i = 0; i < accumulators; i++) sch.setScope(t.tile, i, "warp");
+  sch.reverseComputeAt(store, t.warp);
+  const storeTile = splitTiles(sch, store);
+  decomposeAndPipeline(sch, t, params);
+  return { block: store, storeTile };
+}
+
+function decomposeAndPipeline(sch: Schedule, t: MmaTiling, params: MmaGemmParams): void {
+  sch.decomposeReduction(t.tile, t.k0);
+  if (params.pipelineStages === 2) {
+    sch.annotate(t.k0, "software_pipeline_stage", [0, 0, 1]);
+    sch.annotate(t.k0, "software_pipeline_order", [0, 1, 2]);
+    sch.annotate(t.k0, "software_pipeline_async_stages", [0]);
+  }
+}
+
+/** Tensorizes the accumulator's zero fill (block `init`) and its store to global memory. */
+export function tensorizeAccumulator(sch: Schedule, storeTile: LoopRV, init = "C_init"): void {
+  sch.tensorize(sch.getLoops(sch.getBlock(init)).at(-2)!, MMA_INTRINSICS.fillF32);
+  sch.tensorize(storeTile, MMA_INTRINSICS.storeF32Global);
+}
+
+/** The tile a shared cache holds, fetched by every thread of the block with 16-byte vector loads of `width` elements. */
+export function fetchToShared(sch: Schedule, shared: BlockRV, warps: number, width: number): void {
   const fused = sch.fuse(...sch.getLoops(shared).slice(-2));
-  const [, warp, lane, vector] = sch.split(fused, [null, warps, WARP_SIZE, VECTOR]);
+  const [, warp, lane, vector] = sch.split(fused, [null, warps, WARP_SIZE, width]);
   sch.bind(warp!, "threadIdx.y");
   sch.bind(lane!, "threadIdx.x");
   sch.vectorize(vector!);
 }
 
-/** Splits a block's two innermost loops into 16×16 tiles; returns the first loop inside a tile. */
-function splitTiles(sch: Schedule, b: BlockRV) {
+/** Splits a block's two innermost loops into rows×cols tiles (16×16 unless given); returns the first loop inside a tile. */
+export function splitTiles(sch: Schedule, b: BlockRV, rows = TILE, cols = TILE) {
   const [r, c] = sch.getLoops(b).slice(-2);
-  const [r0, r1] = sch.split(r!, [null, TILE]);
-  const [c0, c1] = sch.split(c!, [null, TILE]);
+  const [r0, r1] = sch.split(r!, [null, rows]);
+  const [c0, c1] = sch.split(c!, [null, cols]);
   sch.reorder(r0!, c0!, r1!, c1!);
   return r1!;
 }

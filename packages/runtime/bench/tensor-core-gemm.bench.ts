@@ -1,37 +1,98 @@
 /**
- * `pnpm bench:tc`: the tensor-core GEMMs `C = A·B` (fp16 A and B, fp32 accumulation and C) of
- * @tessera/corpus on the GPU, checked and timed against torch in the same run:
- * - `wmma`: wmmaGemmSchedule with WMMA_PARAMS (64×128 block tiles of 2×4 warps, 2×2 fragments per
- *   warp, k tiles of 32);
+ * `pnpm bench:tc`: the tensor-core GEMMs `C = A·B` of @tessera/corpus on the GPU, checked and
+ * timed against torch in the same run:
+ * - `wmma`: wmmaGemmSchedule with WMMA_PARAMS (fp16 operands, fp32 accumulation; 64×128 block
+ *   tiles of 2×4 warps, 2×2 fragments per warp, k tiles of 32), against torch fp16 `A @ B` (cuBLAS HGEMM);
  * - `mma`: mmaGemmSchedule with MMA_PARAMS (ldmatrix + mma.sync m16n8k16; 128×128 block tiles of
- *   2×4 warps, 4×2 16×16 tiles per warp, k tiles of 32);
+ *   2×4 warps, 4×2 16×16 tiles per warp, k tiles of 32), against HGEMM;
+ * - `tf32`: tf32GemmSchedule with TF32_PARAMS (fp32 operands rounded to tf32 on the load path,
+ *   mma.sync m16n8k8; 128×128 block tiles, k stages of 16), against torch fp32 `A @ B` with TF32 on;
+ * - `tf32x3`: tf32x3GemmSchedule with TF32X3_PARAMS (3xTF32: hi and lo tf32 parts split on the load
+ *   path, three m16n8k8 MMAs into two accumulators; float32-accurate), against torch fp32 `A @ B`
+ *   with TF32 off (cuBLAS SGEMM); its error must be no worse than 1.5× SGEMM's;
+ * - `mma_relu_add`: gemm+ReLU+add in fp16 with fp32 accumulation (`halfGemmReluAdd`, fp16 A, B, C
+ *   and D; mmaGemmReluAddSchedule with MMA_PARAMS, the epilogue in each tile's store), timed against
+ *   HGEMM's `A @ B`, its error beside torch's fp16 `relu(A @ B) + C`;
+ * - `tf32x3_relu_add`: gemm+ReLU+add `D = max(A·B, 0) + C` through 3xTF32 (tf32x3GemmReluAddSchedule,
+ *   the epilogue in each tile's store), timed against SGEMM's `A @ B`, its error against float64
+ *   beside torch's `relu(A @ B) + C` with TF32 off;
  * for each:
  * - ours: `build(…, "cuda")`, timeEvaluator (number 3, repeat 10, minRepeatMs 100), median ms;
- * - torch: `A @ B` in fp16 (cuBLAS HGEMM, fp32 accumulation, fp16 output), CUDA events around 3
- *   runs, 10 repeats, median ms per run; the ratio is ours / HGEMM;
+ * - torch: the baseline GEMM, CUDA events around 3 runs, 10 repeats, median ms per run; the ratio
+ *   is ours / baseline;
  * - numerics: the max |error| against float64 of ours, of torch's fp32 GEMM of the same operands
- *   (TF32 off) and of its HGEMM; ours must be within 4× the fp32 GEMM's error (+1e-4).
+ *   (TF32 off: SGEMM) and of the baseline; ours must be within 4× the larger of SGEMM's and the
+ *   baseline's error (+1e-4), tf32x3 within 1.5× SGEMM's.
  * `--dry-run`: the sim device (the GPU simulator) at 128³ against the CPU executor, bit for bit;
- * no torch, no timing. `--sizes 2048,4096` (default), `--kernels wmma,mma` (default both), `--seed N`,
+ * no torch, no timing. `--sizes 2048,4096` (default), `--kernels wmma,mma,tf32,tf32x3,mma_relu_add,tf32x3_relu_add` (default all), `--seed N`,
  * `--out FILE.json`. Exits 1 when a check fails.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { MMA_PARAMS, WMMA_PARAMS, mmaGemmSchedule, wmmaGemm, wmmaGemmSchedule } from "@tessera/corpus";
+import {
+  MMA_PARAMS,
+  TF32X3_PARAMS,
+  TF32_PARAMS,
+  WMMA_PARAMS,
+  halfGemmReluAdd,
+  mmaGemmReluAddSchedule,
+  mmaGemmSchedule,
+  tf32Gemm,
+  tf32GemmSchedule,
+  tf32x3Gemm,
+  tf32x3GemmReluAdd,
+  tf32x3GemmReluAddSchedule,
+  tf32x3GemmSchedule,
+  wmmaGemm,
+  wmmaGemmSchedule,
+} from "@tessera/corpus";
 import type { Schedule } from "@tessera/schedule";
-import { compilePrimFunc, encodeHalfArray, randomArgs } from "@tessera/ir";
+import { type PrimFunc, compilePrimFunc, encodeHalfArray, randomArgs } from "@tessera/ir";
 import { execa } from "execa";
 import { parseGemmBenchOptions } from "./gemm-bench-options.js";
 import { NDArray, build, cuda } from "../src/index.js";
 
 const TIMING = { number: 3, repeat: 10, minRepeatMs: 100 } as const;
 
-/** The tensor-core kernels measured, by name (all compute `wmmaGemm(n)`). */
-const KERNELS: Readonly<Record<string, (n: number) => Schedule>> = {
-  wmma: (n) => wmmaGemmSchedule(n, WMMA_PARAMS),
-  mma: (n) => mmaGemmSchedule(n, MMA_PARAMS),
+/** torch's GEMM a kernel is timed against: fp16 `A @ B` (cuBLAS HGEMM), fp32 with TF32 on, or fp32 with TF32 off (SGEMM). */
+type Baseline = "hgemm" | "tf32" | "sgemm";
+
+interface KernelSpec {
+  readonly schedule: (n: number) => Schedule;
+  /** The unscheduled function (A, B, C; with reluAdd A, B, C, D), the executor's reference in a dry run. */
+  readonly original: (n: number) => PrimFunc;
+  /** gemm+ReLU+add: `D = max(A·B, 0) + C`, D the fourth argument (C and D stored as the operands). */
+  readonly reluAdd?: boolean;
+  /** How A and B are stored on the device. */
+  readonly operands: "float16" | "float32";
+  readonly baseline: Baseline;
+}
+
+/** The tensor-core kernels measured, by name. */
+const KERNELS: Readonly<Record<string, KernelSpec>> = {
+  wmma: { schedule: (n) => wmmaGemmSchedule(n, WMMA_PARAMS), original: wmmaGemm, operands: "float16", baseline: "hgemm" },
+  mma: { schedule: (n) => mmaGemmSchedule(n, MMA_PARAMS), original: wmmaGemm, operands: "float16", baseline: "hgemm" },
+  tf32: { schedule: (n) => tf32GemmSchedule(n, TF32_PARAMS), original: tf32Gemm, operands: "float32", baseline: "tf32" },
+  tf32x3: { schedule: (n) => tf32x3GemmSchedule(n, TF32X3_PARAMS), original: tf32x3Gemm, operands: "float32", baseline: "sgemm" },
+  mma_relu_add: {
+    schedule: (n) => mmaGemmReluAddSchedule(n, MMA_PARAMS),
+    original: (n) => halfGemmReluAdd(n, "float16").func,
+    operands: "float16",
+    baseline: "hgemm",
+    reluAdd: true,
+  },
+  tf32x3_relu_add: {
+    schedule: (n) => tf32x3GemmReluAddSchedule(n, TF32X3_PARAMS),
+    original: tf32x3GemmReluAdd,
+    operands: "float32",
+    baseline: "sgemm",
+    reluAdd: true,
+  },
 };
+
+/** The argument a kernel writes. */
+const outputOf = (spec: KernelSpec): number => (spec.reluAdd === true ? 3 : 2);
 
 function parseKernels(argv: readonly string[]): string[] {
   const i = argv.indexOf("--kernels");
@@ -42,10 +103,12 @@ function parseKernels(argv: readonly string[]): string[] {
 }
 
 interface TorchResult {
-  readonly hgemmMs: number;
+  readonly baseline: Baseline;
+  readonly baselineMs: number;
   readonly oursMaxAbsErrorToFloat64: number;
+  /** torch's fp32 GEMM with TF32 off (cuBLAS SGEMM). */
   readonly torchFp32MaxAbsErrorToFloat64: number;
-  readonly torchHgemmMaxAbsErrorToFloat64: number;
+  readonly torchBaselineMaxAbsErrorToFloat64: number;
   readonly torch: string;
   readonly device: string;
 }
@@ -56,7 +119,7 @@ interface Result {
   readonly device: "cuda" | "sim";
   readonly oursMs?: number;
   readonly tflops?: number;
-  readonly ratioToHgemm?: number;
+  readonly ratioToBaseline?: number;
   /** Dry run: elements whose bits differ from the executor's. */
   readonly executorBitsDiffering?: number;
   readonly torch?: TorchResult | { readonly skipped: string };
@@ -66,34 +129,56 @@ interface Result {
 const TORCH_SCRIPT = `
 import json, os, torch
 n, d = int(os.environ["TESSERA_N"]), os.environ["TESSERA_DIR"]
-torch.backends.cuda.matmul.allow_tf32 = False
+operands, baseline, relu_add = os.environ["TESSERA_OPERANDS"], os.environ["TESSERA_BASELINE"], os.environ["TESSERA_RELU_ADD"] == "1"
 def load(name, dt, idt):
     raw = open(os.path.join(d, name), "rb").read()
     return torch.frombuffer(bytearray(raw), dtype=idt).view(dt).reshape(n, n).cuda()
-A, B = load("A.bin", torch.float16, torch.int16), load("B.bin", torch.float16, torch.int16)
-ours = load("C.bin", torch.float32, torch.int32).double()
-ref = A.double() @ B.double()
+if operands == "float16":
+    A, B = load("A.bin", torch.float16, torch.int16), load("B.bin", torch.float16, torch.int16)
+else:
+    A, B = load("A.bin", torch.float32, torch.int32), load("B.bin", torch.float32, torch.int32)
+ours = load("OUT.bin", torch.float32, torch.int32).double()
+Cin = (load("CIN.bin", torch.float16, torch.int16) if operands == "float16" else load("CIN.bin", torch.float32, torch.int32)) if relu_add else None
+epilogue = (lambda x: torch.relu(x) + Cin.to(x.dtype)) if relu_add else (lambda x: x)
+ref = epilogue(A.double() @ B.double())
 err = lambda x: (x.double() - ref).abs().max().item()
-fp32, hgemm = A.float() @ B.float(), A @ B
+torch.backends.cuda.matmul.allow_tf32 = False
+fp32 = epilogue(A.float() @ B.float())
+torch.backends.cuda.matmul.allow_tf32 = baseline == "tf32"
+X, Y = (A, B) if baseline == "hgemm" else (A.float(), B.float())
+base = epilogue(X @ Y)
 start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-for _ in range(10): A @ B
+for _ in range(10): X @ Y
 times = []
 for _ in range(10):
     start.record()
-    for _ in range(3): A @ B
+    for _ in range(3): X @ Y
     end.record(); torch.cuda.synchronize(); times.append(start.elapsed_time(end) / 3)
 times.sort()
-print(json.dumps({"hgemmMs": times[len(times) // 2], "oursMaxAbsErrorToFloat64": err(ours), "torchFp32MaxAbsErrorToFloat64": err(fp32),
-  "torchHgemmMaxAbsErrorToFloat64": err(hgemm), "torch": torch.__version__, "device": torch.cuda.get_device_name(0)}))
+print(json.dumps({"baseline": baseline, "baselineMs": times[len(times) // 2], "oursMaxAbsErrorToFloat64": err(ours), "torchFp32MaxAbsErrorToFloat64": err(fp32),
+  "torchBaselineMaxAbsErrorToFloat64": err(base), "torch": torch.__version__, "device": torch.cuda.get_device_name(0)}))
 `;
 
-async function torchComparison(n: number, a: Float32Array, b: Float32Array, ours: Float32Array): Promise<TorchResult | { skipped: string }> {
+/** The bytes of an operand as the device holds it. */
+function operandBytes(x: Float32Array, operands: KernelSpec["operands"]): Uint8Array | Uint16Array {
+  return operands === "float16" ? encodeHalfArray("float16", x) : new Uint8Array(x.buffer, x.byteOffset, x.byteLength);
+}
+
+async function torchComparison(spec: KernelSpec, n: number, inputs: readonly Float32Array[], ours: Float32Array): Promise<TorchResult | { skipped: string }> {
   const dir = mkdtempSync(join(tmpdir(), "tessera-tc-gemm-"));
   try {
-    writeFileSync(join(dir, "A.bin"), encodeHalfArray("float16", a));
-    writeFileSync(join(dir, "B.bin"), encodeHalfArray("float16", b));
-    writeFileSync(join(dir, "C.bin"), new Uint8Array(ours.buffer, ours.byteOffset, ours.byteLength));
-    const r = await execa("python3", ["-c", TORCH_SCRIPT], { env: { TESSERA_N: String(n), TESSERA_DIR: dir }, reject: false, all: true, timeout: 600_000 });
+    writeFileSync(join(dir, "A.bin"), operandBytes(inputs[0]!, spec.operands));
+    writeFileSync(join(dir, "B.bin"), operandBytes(inputs[1]!, spec.operands));
+    if (spec.reluAdd === true) writeFileSync(join(dir, "CIN.bin"), operandBytes(inputs[2]!, spec.operands));
+    writeFileSync(join(dir, "OUT.bin"), new Uint8Array(ours.buffer, ours.byteOffset, ours.byteLength));
+    const env = {
+      TESSERA_N: String(n),
+      TESSERA_DIR: dir,
+      TESSERA_OPERANDS: spec.operands,
+      TESSERA_BASELINE: spec.baseline,
+      TESSERA_RELU_ADD: spec.reluAdd === true ? "1" : "0",
+    };
+    const r = await execa("python3", ["-c", TORCH_SCRIPT], { env, reject: false, all: true, timeout: 600_000 });
     if (r.exitCode !== 0) return { skipped: `python3 with torch failed (exit ${r.exitCode}): ${String(r.all).trim().split("\n").slice(-2).join(" | ")}` };
     return JSON.parse(String(r.stdout).trim().split("\n").pop() ?? "{}") as TorchResult;
   } finally {
@@ -102,45 +187,62 @@ async function torchComparison(n: number, a: Float32Array, b: Float32Array, ours
 }
 
 async function dryRun(kernel: string, n: number, seed: number): Promise<Result> {
-  const original = wmmaGemm(n);
+  const spec = KERNELS[kernel]!;
+  const original = spec.original(n);
   const inputs = randomArgs(original, seed) as Float32Array[];
-  inputs[2]!.fill(Number.NaN);
-  const mod = await build(KERNELS[kernel]!(n), "nvidia/h100", { device: "sim" });
+  const out = outputOf(spec);
+  inputs[out]!.fill(Number.NaN);
+  const mod = await build(spec.schedule(n), "nvidia/h100", { device: "sim" });
   const simulated = inputs.map((x) => x.slice());
   mod(...simulated);
   compilePrimFunc(original).run(inputs);
-  const [want, got] = [new Uint32Array(inputs[2]!.buffer), new Uint32Array(simulated[2]!.buffer)];
+  const [want, got] = [new Uint32Array(inputs[out]!.buffer), new Uint32Array(simulated[out]!.buffer)];
   let differing = 0;
   for (let i = 0; i < want.length; i++) if (want[i] !== got[i]) differing++;
   return { kernel, n, device: "sim", executorBitsDiffering: differing, torch: { skipped: "dry run (no GPU)" }, passed: differing === 0 };
 }
 
 async function onGpu(kernel: string, n: number, seed: number): Promise<Result> {
-  const inputs = randomArgs(wmmaGemm(n), seed) as Float32Array[];
-  const mod = await build(KERNELS[kernel]!(n), "cuda", { device: "cuda", cacheDir: false });
-  const [a, b] = [NDArray.fromFloats(inputs[0]!, { dtype: "float16", shape: [n, n] }), NDArray.fromFloats(inputs[1]!, { dtype: "float16", shape: [n, n] })];
-  const c = NDArray.from(new Float32Array(n * n).fill(Number.NaN), { shape: [n, n], dtype: "float32" });
+  const spec = KERNELS[kernel]!;
+  const inputs = randomArgs(spec.original(n), seed) as Float32Array[];
+  const mod = await build(spec.schedule(n), "cuda", { device: "cuda", cacheDir: false });
+  const upload = (x: Float32Array) =>
+    spec.operands === "float16" ? NDArray.fromFloats(x, { dtype: "float16", shape: [n, n] }) : NDArray.from(x, { dtype: "float32", shape: [n, n] });
+  const operands = [upload(inputs[0]!), upload(inputs[1]!)];
+  if (spec.reluAdd === true) operands.push(upload(inputs[2]!));
+  const out =
+    spec.reluAdd === true
+      ? upload(new Float32Array(n * n).fill(Number.NaN))
+      : NDArray.from(new Float32Array(n * n).fill(Number.NaN), { shape: [n, n], dtype: "float32" });
+  const args = [...operands, out];
   try {
-    mod(a, b, c);
-    const ours = c.toFloat32Array();
-    const timing = await mod.timeEvaluator(TIMING)(a, b, c);
-    const torch = await torchComparison(n, inputs[0]!, inputs[1]!, ours);
-    const ok = !("skipped" in torch) && torch.oursMaxAbsErrorToFloat64 <= 4 * torch.torchFp32MaxAbsErrorToFloat64 + 1e-4;
+    mod(...args);
+    const ours = out.toFloat32Array();
+    const timing = await mod.timeEvaluator(TIMING)(...args);
+    const torch = await torchComparison(spec, n, inputs, ours);
+    // float32-accurate kernels (SGEMM's baseline) must be as accurate as SGEMM; the others within 4× of the less accurate GEMM.
+    const ok =
+      !("skipped" in torch) &&
+      (spec.baseline === "sgemm"
+        ? torch.oursMaxAbsErrorToFloat64 <= 1.5 * torch.torchFp32MaxAbsErrorToFloat64
+        : torch.oursMaxAbsErrorToFloat64 <= 4 * Math.max(torch.torchFp32MaxAbsErrorToFloat64, torch.torchBaselineMaxAbsErrorToFloat64) + 1e-4);
     return {
       kernel,
       n,
       device: "cuda",
       oursMs: timing.median,
       tflops: (2 * n ** 3) / (timing.median / 1e3) / 1e12,
-      ...("skipped" in torch ? {} : { ratioToHgemm: timing.median / torch.hgemmMs }),
+      ...("skipped" in torch ? {} : { ratioToBaseline: timing.median / torch.baselineMs }),
       torch,
       passed: ok,
     };
   } finally {
-    for (const x of [a, b, c]) x.dispose();
+    for (const x of args) x.dispose();
     mod.dispose();
   }
 }
+
+const BASELINE_NAMES: Readonly<Record<Baseline, string>> = { hgemm: "cuBLAS HGEMM", tf32: "cuBLAS TF32", sgemm: "cuBLAS SGEMM" };
 
 function describe(r: Result): string {
   if (r.device === "sim")
@@ -149,7 +251,7 @@ function describe(r: Result): string {
   const torch =
     t === undefined || "skipped" in t
       ? `torch: ${t?.skipped ?? "not run"}`
-      : `cuBLAS HGEMM ${t.hgemmMs.toPrecision(4)} ms, ratio ${r.ratioToHgemm?.toFixed(2)}; max |Δ| to float64 ours ${t.oursMaxAbsErrorToFloat64.toExponential(2)}, torch fp32 ${t.torchFp32MaxAbsErrorToFloat64.toExponential(2)}, HGEMM ${t.torchHgemmMaxAbsErrorToFloat64.toExponential(2)} (${t.device})`;
+      : `${BASELINE_NAMES[t.baseline]} ${t.baselineMs.toPrecision(4)} ms, ratio ${r.ratioToBaseline?.toFixed(2)}; max |Δ| to float64 ours ${t.oursMaxAbsErrorToFloat64.toExponential(2)}, SGEMM ${t.torchFp32MaxAbsErrorToFloat64.toExponential(2)}, ${BASELINE_NAMES[t.baseline]} ${t.torchBaselineMaxAbsErrorToFloat64.toExponential(2)} (${t.device})`;
   return `${r.passed ? "PASS" : "FAIL"} ${r.kernel} gemm ${r.n}³ on cuda: ${r.oursMs?.toPrecision(4)} ms (${r.tflops?.toFixed(1)} TFLOP/s); ${torch}`;
 }
 

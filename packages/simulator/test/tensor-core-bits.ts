@@ -11,16 +11,16 @@ export interface BitComparison {
   readonly races: number;
 }
 
-/** Runs `original` in the executor and `module` in the simulator on the same seeded inputs, outputs poisoned with NaN first. */
-export function differingGemmBits(original: PrimFunc, module: LoweredModule, seed: number): BitComparison {
+/** Runs `original` in the executor and `module` in the simulator on the same seeded inputs, the output (argument `output`) poisoned with NaN first. */
+export function differingGemmBits(original: PrimFunc, module: LoweredModule, seed: number, output = 2): BitComparison {
   const expected = randomArgs(original, seed, { low: -2, high: 2 });
   const simulated = expected.map((a) => a.slice());
-  expected[2]!.fill(Number.NaN);
-  simulated[2]!.fill(Number.NaN);
+  expected[output]!.fill(Number.NaN);
+  simulated[output]!.fill(Number.NaN);
   compilePrimFunc(original).run(expected);
   const report = simulate(module, simulated);
-  const want = new Uint32Array(expected[2]!.buffer);
-  const got = new Uint32Array(simulated[2]!.buffer);
+  const want = new Uint32Array(expected[output]!.buffer);
+  const got = new Uint32Array(simulated[output]!.buffer);
   let differing = 0;
   for (let i = 0; i < want.length; i++) if (want[i] !== got[i]) differing++;
   return { differing, distinct: new Set(want).size, races: report.raceCount };

@@ -7,18 +7,20 @@
  *   `tessera_mma_<shape>_<ta><tb><tc>(C + c, A + a, B + b)` (C += A·B in place);
  * - `T.cuda.mma_fill_legacy(n, C, c)` → `n` zero stores;
  * - `T.cuda.mma_store_legacy(16, 16, dst_ptr, W, w, stride)` → `tessera_mma_store_16x16(dst, W + w, stride)`,
- *   each lane writing its 8 accumulator registers where the m16n8k16 layout puts them.
- * tf32 operands are rounded with `cvt.rna.tf32.f32` before the MMA (the instruction itself
- * would ignore the low mantissa bits).
+ *   each lane writing its 8 accumulator registers where the m16n8k16 layout puts them;
+ * - `T.cuda.mma_tf32x3(A_hi, a, A_lo, a, B_hi, b, B_lo, b, C_big, c, C_small, c)` →
+ *   `tessera_mma_m16n8k8_tf32x3(…)`: small += lo·hi, small += hi·lo, big += hi·hi (three m16n8k8).
+ * tf32 operands are float32 registers that already hold tf32 values (the tf32 fragment loads
+ * round them with `cvt.rna.tf32.f32`, once per element loaded rather than once per MMA that reads it).
  */
 import type { Call, PrimExpr, Var } from "@tessera/ir";
-import { MMA_FILL, PTX_LDMATRIX, PTX_MMA, WARP_OP_ARITY } from "../lower/util/warp-operands.js";
+import { MMA_FILL, MMA_TF32X3, PTX_LDMATRIX, PTX_MMA, WARP_OP_ARITY } from "../lower/util/warp-operands.js";
 import { guarded } from "./async-copy.js";
 import { type EmitContext, fail } from "./context.js";
 import type { ExprEmitter } from "./expr-emitter.js";
 import { accessPointer } from "./wmma.js";
 
-export type MmaFeature = `ldmatrix_x${1 | 2 | 4}${"" | "_trans"}` | `mma:${string}` | "mma_store";
+export type MmaFeature = `ldmatrix_x${1 | 2 | 4}${"" | "_trans"}` | `mma:${string}` | "mma_store" | "mma_tf32x3";
 
 export const MMA_OPS: ReadonlySet<string> = new Set(Object.keys(WARP_OP_ARITY));
 
@@ -33,7 +35,6 @@ interface MmaVariant {
   readonly cConstraint: "f" | "r";
   readonly inType: string;
   readonly outType: string;
-  readonly tf32: boolean;
 }
 
 const MMA_VARIANTS: Readonly<Record<string, MmaVariant>> = {
@@ -46,7 +47,6 @@ const MMA_VARIANTS: Readonly<Record<string, MmaVariant>> = {
     cConstraint: "f",
     inType: "half",
     outType: "float",
-    tf32: false,
   },
   "m16n8k16.fp16.fp16.fp16": {
     shape: "m16n8k16",
@@ -57,7 +57,6 @@ const MMA_VARIANTS: Readonly<Record<string, MmaVariant>> = {
     cConstraint: "r",
     inType: "half",
     outType: "half",
-    tf32: false,
   },
   "m16n8k16.bf16.bf16.fp32": {
     shape: "m16n8k16",
@@ -68,7 +67,6 @@ const MMA_VARIANTS: Readonly<Record<string, MmaVariant>> = {
     cConstraint: "f",
     inType: "__nv_bfloat16",
     outType: "float",
-    tf32: false,
   },
   "m16n8k8.tf32.tf32.fp32": {
     shape: "m16n8k8",
@@ -79,7 +77,6 @@ const MMA_VARIANTS: Readonly<Record<string, MmaVariant>> = {
     cConstraint: "f",
     inType: "float",
     outType: "float",
-    tf32: true,
   },
 };
 
@@ -135,6 +132,11 @@ export function mmaStatement(ctx: EmitContext, exprs: ExprEmitter, call: Call): 
       ctx.features.add(`mma:${key}`);
       return `${helperName(key)}(${reg(10)}, ${reg(6)}, ${reg(8)});`;
     }
+    case MMA_TF32X3: {
+      ctx.features.add(`mma:${TF32_KEY}`);
+      ctx.features.add("mma_tf32x3");
+      return `tessera_mma_m16n8k8_tf32x3(${reg(8)}, ${reg(10)}, ${reg(0)}, ${reg(2)}, ${reg(4)}, ${reg(6)});`;
+    }
     case MMA_FILL: {
       const n = intArg(ctx, call, 0);
       const c = reg(1);
@@ -174,15 +176,8 @@ function mmaHelper(key: string, v: MmaVariant): string {
   const ins = (reg: string, count: number) => Array.from({ length: count }, (_, i) => `"r"(${reg}[${i}])`).join(", ");
   const body: string[] = [];
   if (v.cConstraint === "r") body.push("  unsigned int* C = reinterpret_cast<unsigned int*>(c);");
-  if (v.tf32) {
-    // Round each fp32 operand to tf32 (round to nearest, ties away), as cuBLAS and CUTLASS do.
-    body.push(`  unsigned int A[${v.aRegs}], B[${v.bRegs}];`);
-    body.push(`  for (int i = 0; i < ${v.aRegs}; ++i) asm("cvt.rna.tf32.f32 %0, %1;\\n" : "=r"(A[i]) : "f"(a[i]));`);
-    body.push(`  for (int i = 0; i < ${v.bRegs}; ++i) asm("cvt.rna.tf32.f32 %0, %1;\\n" : "=r"(B[i]) : "f"(b[i]));`);
-  } else {
-    body.push("  const unsigned int* A = reinterpret_cast<const unsigned int*>(a);");
-    body.push("  const unsigned int* B = reinterpret_cast<const unsigned int*>(b);");
-  }
+  body.push("  const unsigned int* A = reinterpret_cast<const unsigned int*>(a);");
+  body.push("  const unsigned int* B = reinterpret_cast<const unsigned int*>(b);");
   return guarded(`${name.toUpperCase()}_DEFINED`, [
     `// mma.sync ${v.shape} (sm_80+): the warp's C += A·B on fragments in the PTX ISA's register layouts.`,
     `__device__ __forceinline__ void ${name}(${v.outType}* c, const ${v.inType}* a, const ${v.inType}* b) {`,
@@ -208,12 +203,24 @@ const STORE_HELPER = guarded("TESSERA_MMA_STORE_16X16_DEFINED", [
   "}",
 ]);
 
+const TF32_KEY = "m16n8k8.tf32.tf32.fp32";
+
+const TF32X3_HELPER = guarded("TESSERA_MMA_TF32X3_DEFINED", [
+  "// 3xTF32: the small products into an accumulator of their own (added to the big one at the store).",
+  "__device__ __forceinline__ void tessera_mma_m16n8k8_tf32x3(float* big, float* small, const float* a_hi, const float* a_lo, const float* b_hi, const float* b_lo) {",
+  `  ${helperName(TF32_KEY)}(small, a_lo, b_hi);`,
+  `  ${helperName(TF32_KEY)}(small, a_hi, b_lo);`,
+  `  ${helperName(TF32_KEY)}(big, a_hi, b_hi);`,
+  "}",
+]);
+
 /** The helper definitions for the mma features used, in a fixed order. */
 export function mmaPreamble(has: (f: MmaFeature) => boolean): string[] {
   const parts: string[] = [];
   for (const num of [1, 2, 4] as const)
     for (const trans of [false, true]) if (has(`ldmatrix_x${num}${trans ? "_trans" : ""}`)) parts.push(ldmatrixHelper(num, trans));
   for (const [key, v] of Object.entries(MMA_VARIANTS)) if (has(`mma:${key}`)) parts.push(mmaHelper(key, v));
+  if (has("mma_tf32x3")) parts.push(TF32X3_HELPER);
   if (has("mma_store")) parts.push(STORE_HELPER);
   return parts;
 }

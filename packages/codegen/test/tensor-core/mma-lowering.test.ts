@@ -4,7 +4,7 @@
  * into that thread's register index; offsets that do not fit the lane layout are refused by name.
  * Its CUDA is inline PTX, refused below sm_80.
  */
-import { SMALL_MMA_PARAMS, mmaGemmSchedule } from "@tessera/corpus";
+import { SMALL_MMA_PARAMS, mmaGemmSchedule, tf32GemmSchedule, tf32x3GemmSchedule } from "@tessera/corpus";
 import { type Allocate, type Call, type PrimFunc, forEachExpr, forEachStmt, parsePrimFunc, printExpr } from "@tessera/ir";
 import { describe, expect, it } from "vitest";
 import { CodegenError, codegenCuda } from "../../src/cuda/index.js";
@@ -42,6 +42,44 @@ describe("lowering the mma.sync GEMM", () => {
   });
 });
 
+describe("lowering the tf32 GEMM", () => {
+  const tf32 = lower(tf32GemmSchedule(64), "nvidia/a100").kernels[0]!;
+
+  it("gives each thread 4 registers per tf32 fragment, stored by the lane's own rounded loads", () => {
+    const stores: string[] = [];
+    forEachStmt(tf32.body, (s) => {
+      if (s.kind === "BufferStore" && s.buffer.scope === "local") stores.push(`${s.buffer.name}[${printExpr(s.indices[0]!)}]`);
+    });
+    expect(stores).toEqual(["A_tf32[0]", "A_tf32[1]", "A_tf32[2]", "A_tf32[3]", "B_tf32[0]", "B_tf32[1]", "B_tf32[2]", "B_tf32[3]"]);
+    expect(calls(tf32, "tf32_round")).toHaveLength(8);
+    const mmas = calls(tf32, "ptx_legacy.mma").map((c) => [7, 9, 11].map((i) => printExpr(c.args[i]!)).join(" "));
+    expect(mmas).toEqual(["0 0 0", "0 2 4"]);
+  });
+});
+
+describe("lowering and generating the 3xTF32 GEMM", () => {
+  const module = lower(tf32x3GemmSchedule(64), "nvidia/a100");
+  const x3 = module.kernels[0]!;
+
+  it("gives each thread its hi and lo fragments and two accumulators, one tf32x3 call per 8-column half", () => {
+    const allocs: string[] = [];
+    forEachStmt(x3.body, (s) => {
+      if (s.kind === "Allocate" && s.buffer.scope === "local") allocs.push(`${s.buffer.name}[${printExpr(s.buffer.shape[0]!)}]`);
+    });
+    expect(allocs.sort()).toEqual(["A_hi[4]", "A_lo[4]", "B_hi[4]", "B_lo[4]", "C_big[8]", "C_small[8]"]);
+    const mmas = calls(x3, "cuda.mma_tf32x3").map((c) => [1, 3, 5, 7, 9, 11].map((i) => printExpr(c.args[i]!)).join(" "));
+    expect(mmas).toEqual(["0 0 0 0 0 0", "0 0 2 2 4 4"]);
+  });
+
+  it("is three m16n8k8 MMAs in CUDA: the small products first, into their own accumulator", () => {
+    const source = codegenCuda(module).source;
+    expect(source).toContain("tessera_mma_m16n8k8_tf32x3(C_big + 0, C_small + 0, A_hi + 0, A_lo + 0, B_hi + 0, B_lo + 0);");
+    expect(source).toContain(
+      "  tessera_mma_m16n8k8_tf32_tf32_fp32(small, a_lo, b_hi);\n  tessera_mma_m16n8k8_tf32_tf32_fp32(small, a_hi, b_lo);\n  tessera_mma_m16n8k8_tf32_tf32_fp32(big, a_hi, b_hi);",
+    );
+  });
+});
+
 /** One warp buffer of two groups, loaded by ldmatrix with the given destination offset. */
 const warpFunc = (offset: string, extra = "") =>
   parsePrimFunc(`
@@ -68,9 +106,26 @@ describe("lowerWarpMemory", () => {
     );
   });
 
-  it("refuses a plain access of warp registers", () => {
+  it("turns a lane's plain store and load of its own register into accesses of the thread's register", () => {
+    const f = lowerWarpMemory(warpFunc("threadIdx_x * 8", "\n        W_1[256 + threadIdx_x * 8 + 3] = W_1[threadIdx_x * 8 + 2]"));
+    const stores: string[] = [];
+    forEachStmt(f.body, (s) => {
+      if (s.kind === "BufferStore") stores.push(`${s.buffer.name}:${s.buffer.scope}[${printExpr(s.indices[0]!)}]`);
+    });
+    expect(stores).toEqual(["W:local[11]"]);
+    const loads: string[] = [];
+    forEachExpr(f.body, (e) => {
+      if (e.kind === "BufferLoad") loads.push(`${e.buffer.name}:${e.buffer.scope}[${printExpr(e.indices[0]!)}]`);
+    });
+    expect(loads).toEqual(["W:local[2]"]);
+  });
+
+  it("refuses a plain store or read of another lane's registers", () => {
     expect(() => lowerWarpMemory(warpFunc("threadIdx_x * 8", "\n        W_1[threadIdx_x] = T.float16(1)"))).toThrow(
-      "lowerWarpMemory: warp buffer W is stored to outside the mma.sync intrinsics",
+      "lowerWarpMemory: the register offsets of warp buffer W give its lanes different widths (coefficients of threadIdx.x: 1, 8)",
+    );
+    expect(() => lowerWarpMemory(warpFunc("threadIdx_x * 8", "\n        S[0] = W_1[threadIdx_x * 8 + 8]"))).toThrow(
+      "lowerWarpMemory: the register offset threadIdx_x * 8 + 8 of warp buffer W does not start at lane 0 of a group of 32 × 8 registers",
     );
   });
 });

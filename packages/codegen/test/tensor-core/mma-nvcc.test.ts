@@ -1,12 +1,12 @@
 /**
- * The mma.sync GEMM (ldmatrix + m16n8k16) compiles with nvcc for sm_80 and sm_90 without spills,
- * and its PTX has the instructions the inline asm asks for. Skipped where nvcc is absent (set
+ * The mma.sync GEMMs (ldmatrix + m16n8k16 fp16; tf32 fragments rounded on load + m16n8k8; 3xTF32) compile
+ * with nvcc for sm_80 and sm_90 without spills, and their PTX has the instructions the inline asm asks for. Skipped where nvcc is absent (set
  * TESSERA_NVCC); in `pnpm test:slow`.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { MMA_PARAMS, mmaGemmSchedule } from "@tessera/corpus";
+import { MMA_PARAMS, TF32X3_PARAMS, TF32_PARAMS, mmaGemmSchedule, tf32GemmSchedule, tf32x3GemmSchedule } from "@tessera/corpus";
 import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
 import { lower } from "../../src/index.js";
@@ -18,19 +18,34 @@ const hasNvcc = await nvccAvailable(nvcc);
 describe.skipIf(!hasNvcc)(`the mma.sync GEMM compiles with nvcc${hasNvcc ? "" : " (SKIPPED: nvcc not found; set TESSERA_NVCC)"}`, () => {
   const dir = mkdtempSync(join(tmpdir(), "tessera-mma-nvcc-"));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  const modules = [{ label: "mma gemm 2048", file: "mma_gemm.cu", module: lower(mmaGemmSchedule(2048, MMA_PARAMS), "nvidia/h100") }];
+  const modules = [
+    { label: "mma gemm 2048", file: "mma_gemm.cu", module: lower(mmaGemmSchedule(2048, MMA_PARAMS), "nvidia/h100") },
+    { label: "tf32 gemm 4096", file: "tf32_gemm.cu", module: lower(tf32GemmSchedule(4096, TF32_PARAMS), "nvidia/h100") },
+    { label: "3xTF32 gemm 2048", file: "tf32x3_gemm.cu", module: lower(tf32x3GemmSchedule(2048, TF32X3_PARAMS), "nvidia/h100") },
+  ];
 
   for (const arch of ["sm_80", "sm_90"]) {
     it(`${arch}: compiles without spills, to ldmatrix and mma.sync`, async () => {
       const r = await compileCorpusForArch(nvcc, dir, modules, arch);
       expect(r.exitCode, r.log).toBe(0);
       expect(r.perModule[0]?.[0]?.spillStoreBytes).toBe(0);
+      expect(r.perModule[1]?.[0]?.spillStoreBytes).toBe(0);
+      expect(r.perModule[2]?.[0]?.spillStoreBytes).toBe(0);
       const ptx = await execa(nvcc, [`-arch=${arch}`, "-ptx", "mma_gemm.cu", "-o", `mma_gemm_${arch}.ptx`], { cwd: dir, reject: false, all: true });
       expect(ptx.exitCode, String(ptx.all)).toBe(0);
       const text = readFileSync(join(dir, `mma_gemm_${arch}.ptx`), "utf8");
       expect(text).toMatch(/ldmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16/);
       expect(text).toMatch(/ldmatrix\.sync\.aligned\.m8n8\.x4\.trans\.shared\.b16/);
       expect(text).toMatch(/mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.f16\.f16\.f32/);
+      const tf32 = await execa(nvcc, [`-arch=${arch}`, "-ptx", "tf32_gemm.cu", "-o", `tf32_gemm_${arch}.ptx`], { cwd: dir, reject: false, all: true });
+      expect(tf32.exitCode, String(tf32.all)).toBe(0);
+      const tf32Text = readFileSync(join(dir, `tf32_gemm_${arch}.ptx`), "utf8");
+      expect(tf32Text).toMatch(/mma\.sync\.aligned\.m16n8k8\.row\.col\.f32\.tf32\.tf32\.f32/);
+      // Rounded once per element loaded (24 registers per k tile: two k tiles per stage, in the pipeline's
+      // body and epilogue, fewer where nvcc keeps a loop), not once per MMA reading it (6 each, 32 MMAs per k tile).
+      const cvts = tf32Text.match(/cvt\.rna\.tf32\.f32/g)?.length ?? 0;
+      expect(cvts).toBeGreaterThanOrEqual(24);
+      expect(cvts).toBeLessThanOrEqual(96);
     }, 300_000);
   }
 });

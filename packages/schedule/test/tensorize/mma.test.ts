@@ -103,3 +103,46 @@ describe("mma.sync intrinsics", () => {
     );
   });
 });
+
+/** A 16×8 tf32 A fragment loaded from shared memory with `value(x)` of each element. */
+const tf32LoadA = (value: (x: string) => string) =>
+  parsePrimFunc(`
+@T.prim_func
+def main(A: T.Buffer((16, 8), "float32"), W: T.Buffer((32, 4), "float32")):
+    A_shared = T.alloc_buffer((16, 8), scope="shared")
+    A_warp = T.alloc_buffer((32, 4), scope="warp")
+    for i, j in T.grid(16, 8):
+        with T.block("A_shared"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            A_shared[vi, vj] = A[vi, vj]
+    for i, k in T.grid(16, 8):
+        with T.block("A_warp"):
+            vi, vk = T.axis.remap("SS", [i, k])
+            A_warp[4 * (vi % 8) + vk % 4, vi // 8 + vk // 4 * 2] = ${value("A_shared[vi, vk]")}
+    for l, r in T.grid(32, 4):
+        with T.block("W"):
+            vl, vr = T.axis.remap("SS", [l, r])
+            W[vl, vr] = A_warp[vl, vr]
+`);
+
+describe("tf32 fragment loads", () => {
+  it("tensorize a rounded load of A into each lane's plain stores, residual and all", () => {
+    const hi = new Schedule(tf32LoadA((x) => `T.tf32_round(${x})`));
+    hi.tensorize(hi.getLoops(hi.getBlock("A_warp"))[0]!, M.loadTF32A);
+    expect(printTVMScript(hi.func)).toContain("W_1[tx, 3] = T.tf32_round(S[tx // 4 + 8, tx % 4 + 4])");
+    const lo = new Schedule(tf32LoadA((x) => `T.tf32_round(${x} - T.tf32_round(${x}))`));
+    lo.tensorize(lo.getLoops(lo.getBlock("A_warp"))[0]!, M.loadTF32ALo);
+    expect(printTVMScript(lo.func)).toContain("W_1[tx, 1] = T.tf32_round(S[tx // 4 + 8, tx % 4] - T.tf32_round(S[tx // 4 + 8, tx % 4]))");
+  });
+
+  it("refuse a load that does not round, naming the loop and the intrinsic", () => {
+    const sch = new Schedule(tf32LoadA((x) => x));
+    const [i] = sch.getLoops(sch.getBlock("A_warp"));
+    expectScheduleError(
+      sch,
+      () => sch.tensorize(i!, M.loadTF32A),
+      TensorIntrinMismatchError,
+      `The loop "i" does not match the tensor intrinsic "${M.loadTF32A}"`,
+    );
+  });
+});

@@ -4,7 +4,7 @@
  * yield `COLLECTIVE_YIELD` until the warp's lanes have all arrived; fill and store run at once.
  */
 import { type Buffer, type Call, type PrimExpr, type Var, printExpr } from "@tessera/ir";
-import { MMA_FILL, MMA_STORE, PTX_LDMATRIX, PTX_MMA, WARP_OP_ARITY } from "@tessera/codegen";
+import { MMA_FILL, MMA_STORE, MMA_TF32X3, PTX_LDMATRIX, PTX_MMA, WARP_OP_ARITY } from "@tessera/codegen";
 import { type EmitContext, emitExpr } from "@tessera/ir/executor-kit";
 import { type PointerJs, accessPointerJs } from "../access-pointer.js";
 import { SimulationError } from "../errors.js";
@@ -21,7 +21,7 @@ const MMA_VARIANTS: Readonly<Record<string, { shape: MmaShape; tf32: boolean; ac
 
 /** Whether a call is one of the warp-collective ones (a yield point of the thread). */
 export function isCollectiveMmaCall(call: Call): boolean {
-  return call.op === PTX_LDMATRIX || call.op === PTX_MMA;
+  return call.op === PTX_LDMATRIX || call.op === PTX_MMA || call.op === MMA_TF32X3;
 }
 
 export class MmaEmitter {
@@ -57,6 +57,12 @@ export class MmaEmitter {
         const dst = this.pointer(ctx, call.args[2]!, text);
         const site = this.site({ kind: "store", text });
         ctx.line(`$rt.mma.store(${site}, ${thread}, ${dst.array}, ${dst.offset}, ${expr(5)}, ${regs(3)}, ${JSON.stringify(dst.dtype)});`);
+        return true;
+      }
+      case MMA_TF32X3: {
+        const site = this.site({ kind: "mma_tf32x3", text });
+        ctx.line(`$rt.mma.arrive(${site}, ${thread}, ${[0, 2, 4, 6, 8, 10].map(regs).join(", ")});`);
+        ctx.line(`yield ${COLLECTIVE_YIELD};`);
         return true;
       }
       case PTX_LDMATRIX: {

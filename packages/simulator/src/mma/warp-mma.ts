@@ -8,7 +8,9 @@
  * - fill and store touch only the calling lane's registers and run at once.
  * The MMA multiplies and adds in the accumulator's type one k at a time in k order, as the
  * unscheduled reduction does (the hardware's order is unspecified), so a tensorized fp16 GEMM has
- * the executor's bits; tf32 operands are rounded to tf32 first (cvt.rna, as the generated CUDA).
+ * the executor's bits. A tf32 MMA reads registers that must already hold tf32 values (the tf32
+ * fragment loads round them); any other value is a FragmentMisuseError, as the hardware's reading of
+ * the low mantissa bits is not specified.
  */
 import { roundToTF32 } from "@tessera/ir";
 import { INACTIVE } from "../bank-model.js";
@@ -16,7 +18,7 @@ import type { BankConflictRecorder } from "../bank-recorder.js";
 import { type Dim3, formatDim3 } from "../dims.js";
 import { FragmentMisuseError, WARP_SIZE, WarpDivergenceError } from "../wmma/warp-collectives.js";
 import { roundingFor } from "../wmma/fragment-ops.js";
-import { type MmaShape, ldmatrixSource } from "./ptx-layouts.js";
+import { M16N8K8_TF32, type MmaShape, ldmatrixSource } from "./ptx-layouts.js";
 
 /** What a thread yields when it waits at a warp-collective call. */
 export const COLLECTIVE_YIELD = -2;
@@ -41,13 +43,22 @@ export interface MmaSyncSite {
   readonly accumulator: string;
 }
 
+/**
+ * `T.cuda.mma_tf32x3`: three m16n8k8 tf32 MMAs as one, modelled one k at a time in k order as the
+ * unscheduled 3xTF32 block adds: small += lo_a·hi_b, small += hi_a·lo_b, big += hi_a·hi_b.
+ */
+export interface MmaTf32x3Site {
+  readonly kind: "mma_tf32x3";
+  readonly text: string;
+}
+
 /** A fill or store: the calling lane alone. */
 export interface MmaStoreSite {
   readonly kind: "fill" | "store";
   readonly text: string;
 }
 
-export type WarpMmaSite = LdmatrixSite | MmaSyncSite | MmaStoreSite;
+export type WarpMmaSite = LdmatrixSite | MmaSyncSite | MmaTf32x3Site | MmaStoreSite;
 
 interface Arrival {
   readonly site: number;
@@ -101,6 +112,7 @@ export class WarpMma {
     const s = this.sites[site]!;
     if (s.kind === "ldmatrix") this.ldmatrix(warp, site, s, arrived);
     else if (s.kind === "mma") this.mma(warp, site, s, arrived);
+    else if (s.kind === "mma_tf32x3") this.mmaTf32x3(warp, site, arrived);
   }
 
   /** `T.cuda.mma_fill_legacy(n, C, off)`: the lane's n accumulator registers become 0. */
@@ -172,33 +184,8 @@ export class WarpMma {
 
   private mma(warp: number, site: number, s: MmaSyncSite, lanes: readonly Arrival[]): void {
     const { shape } = s;
-    const operand = (lane: number, which: 0 | 1 | 2, elements: number): [Registers, number] => {
-      const [regs, offset] = lanes[lane]!.operands.slice(2 * which, 2 * which + 2) as [Registers, number];
-      if (offset < 0 || offset + elements > regs.length)
-        this.misuse(warp, site, `lane ${lane}'s ${"ABC"[which]} registers ${offset}..${offset + elements - 1} are outside its ${regs.length}`);
-      return [regs, offset];
-    };
-    const inRound = s.tf32 ? roundToTF32 : (x: number) => x;
-    const a = new Float64Array(shape.m * shape.k);
-    const b = new Float64Array(shape.k * shape.n);
-    const c = new Float64Array(shape.m * shape.n);
-    for (let lane = 0; lane < WARP_SIZE; lane++) {
-      const [ar, ao] = operand(lane, 0, shape.aElements);
-      const [br, bo] = operand(lane, 1, shape.bElements);
-      const [cr, co] = operand(lane, 2, shape.cElements);
-      for (let i = 0; i < shape.aElements; i++) {
-        const { row, col } = shape.a(lane, i);
-        a[row * shape.k + col] = inRound(ar[ao + i]!);
-      }
-      for (let i = 0; i < shape.bElements; i++) {
-        const { row, col } = shape.b(lane, i);
-        b[row * shape.n + col] = inRound(br[bo + i]!);
-      }
-      for (let i = 0; i < shape.cElements; i++) {
-        const { row, col } = shape.c(lane, i);
-        c[row * shape.n + col] = cr[co + i]!;
-      }
-    }
+    const fragments = new MmaFragments(shape, lanes, s.tf32, (detail) => this.misuse(warp, site, detail));
+    const [a, b, c] = [fragments.a(0, "A"), fragments.b(1, "B"), fragments.c(2, "C")];
     const round = roundingFor(s.accumulator);
     for (let r = 0; r < shape.m; r++) {
       for (let col = 0; col < shape.n; col++) {
@@ -207,13 +194,29 @@ export class WarpMma {
         c[r * shape.n + col] = acc;
       }
     }
-    for (let lane = 0; lane < WARP_SIZE; lane++) {
-      const [cr, co] = operand(lane, 2, shape.cElements);
-      for (let i = 0; i < shape.cElements; i++) {
-        const { row, col } = shape.c(lane, i);
-        cr[co + i] = c[row * shape.n + col]!;
+    fragments.scatter(2, c);
+  }
+
+  private mmaTf32x3(warp: number, site: number, lanes: readonly Arrival[]): void {
+    const shape = M16N8K8_TF32;
+    const fragments = new MmaFragments(shape, lanes, true, (detail) => this.misuse(warp, site, detail));
+    const [aHi, aLo, bHi, bLo] = [fragments.a(0, "A_hi"), fragments.a(1, "A_lo"), fragments.b(2, "B_hi"), fragments.b(3, "B_lo")];
+    const [big, small] = [fragments.c(4, "C_big"), fragments.c(5, "C_small")];
+    const f = Math.fround;
+    for (let r = 0; r < shape.m; r++) {
+      for (let col = 0; col < shape.n; col++) {
+        const at = r * shape.n + col;
+        let [bg, sm] = [big[at]!, small[at]!];
+        for (let k = 0; k < shape.k; k++) {
+          const [ai, bi] = [r * shape.k + k, k * shape.n + col];
+          sm = f(f(sm + f(aLo[ai]! * bHi[bi]!)) + f(aHi[ai]! * bLo[bi]!));
+          bg = f(bg + f(aHi[ai]! * bHi[bi]!));
+        }
+        [big[at], small[at]] = [bg, sm];
       }
     }
+    fragments.scatter(4, big);
+    fragments.scatter(5, small);
   }
 
   private linear(tx: number, ty: number, tz: number): number {
@@ -230,5 +233,67 @@ export class WarpMma {
 
   private misuse(warp: number, site: number, detail: string): never {
     throw new FragmentMisuseError(`${this.where(warp)}: ${this.siteText(site)}: ${detail}`);
+  }
+}
+
+/** The A, B and C fragments of an MMA gathered from the lanes' registers (operand i: the lanes' arguments 2i, 2i + 1) into matrices, and C scattered back. */
+class MmaFragments {
+  constructor(
+    private readonly shape: MmaShape,
+    private readonly lanes: readonly Arrival[],
+    private readonly tf32: boolean,
+    private readonly misuse: (detail: string) => never,
+  ) {}
+
+  a(operand: number, name: string): Float64Array {
+    return this.gather(operand, name, this.shape.aElements, this.shape.k, (lane, i) => this.shape.a(lane, i), this.shape.m * this.shape.k);
+  }
+
+  b(operand: number, name: string): Float64Array {
+    return this.gather(operand, name, this.shape.bElements, this.shape.n, (lane, i) => this.shape.b(lane, i), this.shape.k * this.shape.n);
+  }
+
+  c(operand: number, name: string): Float64Array {
+    return this.gather(operand, name, this.shape.cElements, this.shape.n, (lane, i) => this.shape.c(lane, i), this.shape.m * this.shape.n, false);
+  }
+
+  scatter(operand: number, c: Float64Array): void {
+    for (let lane = 0; lane < WARP_SIZE; lane++) {
+      const [regs, offset] = this.registers(lane, operand, "C", this.shape.cElements);
+      for (let i = 0; i < this.shape.cElements; i++) {
+        const { row, col } = this.shape.c(lane, i);
+        regs[offset + i] = c[row * this.shape.n + col]!;
+      }
+    }
+  }
+
+  private registers(lane: number, operand: number, name: string, elements: number): [Registers, number] {
+    const [regs, offset] = this.lanes[lane]!.operands.slice(2 * operand, 2 * operand + 2) as [Registers, number];
+    if (offset < 0 || offset + elements > regs.length)
+      this.misuse(`lane ${lane}'s ${name} registers ${offset}..${offset + elements - 1} are outside its ${regs.length}`);
+    return [regs, offset];
+  }
+
+  private gather(
+    operand: number,
+    name: string,
+    elements: number,
+    cols: number,
+    at: (lane: number, i: number) => { row: number; col: number },
+    size: number,
+    input = true,
+  ): Float64Array {
+    const m = new Float64Array(size);
+    for (let lane = 0; lane < WARP_SIZE; lane++) {
+      const [regs, offset] = this.registers(lane, operand, name, elements);
+      for (let i = 0; i < elements; i++) {
+        const x = regs[offset + i]!;
+        if (input && this.tf32 && roundToTF32(x) !== x && !Number.isNaN(x))
+          this.misuse(`lane ${lane}'s ${name} register holds ${x}, not a tf32 value (round the fragment with T.tf32_round when loading it)`);
+        const { row, col } = at(lane, i);
+        m[row * cols + col] = x;
+      }
+    }
+    return m;
   }
 }

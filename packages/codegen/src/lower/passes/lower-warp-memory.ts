@@ -4,14 +4,15 @@
  * write it), and becomes a `local` allocation of `groups × width` registers per thread. Each
  * register operand of an mma.sync intrinsic, `x = width·threadIdx.x + r`, becomes the thread's
  * own register index `r // (32·width) · width + r % width`. `width` is the coefficient of
- * threadIdx.x in those offsets. TVM also turns plain loads of another lane's register into warp
- * shuffles; ours refuses any access of a warp buffer outside the intrinsics.
+ * threadIdx.x in those offsets. A plain store or load whose flat index is `width·threadIdx.x + r`
+ * touches the calling lane's own register (the tf32 fragment loads, which ldmatrix cannot do: it
+ * moves 16-bit halves; the 3xTF32 store, which adds two accumulators) and becomes an access of that
+ * thread's register. TVM also turns plain loads of another lane's register into warp shuffles; ours
+ * refuses them.
  */
 import {
   type Allocate,
   Analyzer,
-  type BufferLoad,
-  type BufferStore,
   type Call,
   IRMutator,
   type PrimExpr,
@@ -62,18 +63,20 @@ function splitLane(x: PrimExpr): { coef: number; rest: PrimExpr } {
   return { coef, rest };
 }
 
-/** The per-lane register offsets of `func`'s mma.sync intrinsics (ldmatrix, mma), by buffer data variable. */
-function laneOffsets(body: Stmt): Map<Var, PrimExpr[]> {
+/** The per-lane register offsets of `func`'s mma.sync intrinsics (ldmatrix, mma) and plain accesses of `warpData`, by buffer data variable. */
+function laneOffsets(body: Stmt, warpData: ReadonlySet<Var>): Map<Var, PrimExpr[]> {
   const found = new Map<Var, PrimExpr[]>();
+  const note = (data: Var, offset: PrimExpr) => found.set(data, [...(found.get(data) ?? []), offset]);
+  forEachStmt(body, (s) => {
+    if (s.kind === "BufferStore" && warpData.has(s.buffer.data) && s.indices.length === 1) note(s.buffer.data, s.indices[0]!);
+  });
   forEachExpr(body, (e) => {
+    if (e.kind === "BufferLoad" && warpData.has(e.buffer.data) && e.indices.length === 1) note(e.buffer.data, e.indices[0]!);
     if (e.kind !== "Call") return;
     for (const operand of registerOperands(e)) {
       const data = e.args[operand.buffer];
       const offset = e.args[operand.offset];
-      if (!operand.perLane || data?.kind !== "Var" || offset === undefined) continue;
-      const list = found.get(data) ?? [];
-      list.push(offset);
-      found.set(data, list);
+      if (operand.perLane && data?.kind === "Var" && offset !== undefined) note(data, offset);
     }
   });
   return found;
@@ -83,7 +86,7 @@ function planWarpBuffer(alloc: Allocate, offsets: readonly PrimExpr[]): WarpBuff
   const name = alloc.buffer.name;
   const size = constantSize(alloc.buffer);
   if (size === undefined) fail(`warp buffer ${name} has no constant size`);
-  if (offsets.length === 0) fail(`warp buffer ${name} is loaded by no ldmatrix and used by no mma, so its registers per lane are unknown`);
+  if (offsets.length === 0) fail(`warp buffer ${name} is accessed by no ldmatrix, mma or lane's own access, so its registers per lane are unknown`);
   const widths = new Set(offsets.map((x) => splitLane(x).coef));
   const [width] = widths;
   if (widths.size !== 1 || width === undefined || width <= 0)
@@ -101,14 +104,26 @@ class WarpMemoryRewriter extends IRMutator {
 
   override visitStmt(s: Stmt): Stmt {
     const visited = super.visitStmt(s);
-    if (visited.kind !== "Allocate" || this.plans.get(visited.buffer.data) === undefined) return visited;
+    if ((visited.kind !== "Allocate" && visited.kind !== "BufferStore") || this.plans.get(visited.buffer.data) === undefined) return visited;
     const plan = this.plans.get(visited.buffer.data)!;
-    return { ...visited, buffer: withBuffer(visited.buffer, { scope: "local", shape: [intImm(plan.perThread)], data: visited.buffer.data }) };
+    const buffer = withBuffer(visited.buffer, { scope: "local", shape: [intImm(plan.perThread)], data: visited.buffer.data });
+    if (visited.kind === "Allocate") return { ...visited, buffer };
+    return { ...visited, buffer, indices: this.laneIndex(plan, visited.indices) };
   }
 
   override visitExpr(e: PrimExpr): PrimExpr {
     const visited = super.visitExpr(e);
-    return visited.kind === "Call" ? this.rewriteCall(visited) : visited;
+    if (visited.kind === "Call") return this.rewriteCall(visited);
+    const plan = visited.kind === "BufferLoad" ? this.plans.get(visited.buffer.data) : undefined;
+    if (visited.kind !== "BufferLoad" || plan === undefined) return visited;
+    const buffer = withBuffer(visited.buffer, { scope: "local", shape: [intImm(plan.perThread)], data: visited.buffer.data });
+    return { ...visited, buffer, indices: this.laneIndex(plan, visited.indices) };
+  }
+
+  /** The thread's register index of a plain access of the lane's own register. */
+  private laneIndex(plan: WarpBuffer, indices: readonly PrimExpr[]): PrimExpr[] {
+    if (indices.length !== 1) fail(`an access of warp buffer ${plan.name} is not flat (${indices.length} indices)`);
+    return [this.threadRegister(plan, indices[0]!, true)];
   }
 
   private rewriteCall(call: Call): Call {
@@ -136,27 +151,14 @@ class WarpMemoryRewriter extends IRMutator {
   }
 }
 
-function refusePlainAccesses(body: Stmt, warpData: ReadonlySet<Var>): void {
-  const check = (x: BufferLoad | BufferStore, what: string) => {
-    if (warpData.has(x.buffer.data))
-      fail(`warp buffer ${x.buffer.name} is ${what} outside the mma.sync intrinsics (only ldmatrix, mma, fill and store may use warp registers)`);
-  };
-  forEachStmt(body, (s) => {
-    if (s.kind === "BufferStore") check(s, "stored to");
-  });
-  forEachExpr(body, (e) => {
-    if (e.kind === "BufferLoad") check(e, "read");
-  });
-}
-
 export function lowerWarpMemory(func: PrimFunc): PrimFunc {
   const allocs: Allocate[] = [];
   forEachStmt(func.body, (s) => {
     if (s.kind === "Allocate" && s.buffer.scope === "warp") allocs.push(s);
   });
   if (allocs.length === 0) return func;
-  refusePlainAccesses(func.body, new Set(allocs.map((a) => a.buffer.data)));
-  const offsets = laneOffsets(func.body);
+  const warpData = new Set(allocs.map((a) => a.buffer.data));
+  const offsets = laneOffsets(func.body, warpData);
   const plans = new Map(allocs.map((a) => [a.buffer.data, planWarpBuffer(a, offsets.get(a.buffer.data) ?? [])] as const));
   return { ...func, body: new WarpMemoryRewriter(plans).visitStmt(func.body) };
 }

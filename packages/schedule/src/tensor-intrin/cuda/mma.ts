@@ -2,12 +2,14 @@
  * mma.sync tensor intrinsics (sm_80+), on warp-scope fragments in the register layout of the PTX
  * instructions (one row per lane): TVM's ldmatrix loads, m16n8k16 fp16 MMAs (a 16×16×16 tile is
  * two instructions, one per 8-column half), fill and store, under TVM's names; and m16n8k8 tf32
- * MMAs (a 16×16×8 tile), which TVM lacks, with the fragment layouts of the PTX ISA. Implementations
- * call `T.ptx_legacy.ldmatrix` / `T.ptx_legacy.mma` / `T.cuda.mma_fill_legacy` /
- * `T.cuda.mma_store_legacy` as TVM's do.
+ * MMAs (a 16×16×8 tile) with their fragment loads, which TVM lacks, in the PTX ISA's layouts.
+ * Implementations call `T.ptx_legacy.ldmatrix` / `T.ptx_legacy.mma` / `T.cuda.mma_fill_legacy` /
+ * `T.cuda.mma_store_legacy` as TVM's do; the tf32 loads are plain stores of each lane's registers.
  *
- * The tf32 MMA rounds its fp32 operands to tf32 (10-bit mantissa); its description is the fp32
- * product it approximates, so tensorizing with it accepts that precision.
+ * The tf32 MMA multiplies float32 registers that hold tf32 values (10-bit mantissa): the tf32 loads
+ * round what they load (`T.tf32_round`, and for 3xTF32 the residual `tf32(x − tf32(x))`), so a
+ * function that tensorizes with them rounds its operands in a stage of its own (`tf32Gemm` of
+ * @tessera/corpus); its products are then exact in float32, as the description says.
  */
 import { defineBuiltinTensorIntrin } from "../registry.js";
 import { type BufferSpec, type Dim, intrinPair } from "./script.js";
@@ -56,6 +58,37 @@ function ldmatrixIntrin(operand: "A" | "B", transposed: boolean, sharedScope: st
   );
 }
 
+/** Which part of a float32 operand a tf32 fragment load keeps: tf32(x), or the residual tf32(x − tf32(x)) (3xTF32). */
+type TF32Part = "hi" | "lo";
+
+/**
+ * A tf32 operand fragment (A: 16×8, B: 8×16) loaded from shared float32 memory into the m16n8k8
+ * registers with plain 32-bit loads, each lane its own four, rounded to tf32 on the way
+ * (`cvt.rna.tf32.f32`): ldmatrix moves 16-bit halves, whose `.trans` would split the 32-bit values.
+ */
+function tf32LoadIntrin(operand: "A" | "B", part: TF32Part): { desc: string; impl: string } {
+  const dims: Dim = operand === "A" ? [16, 8] : [8, 16];
+  const map = operand === "A" ? TF32_A_16X8 : TF32_B_8X16;
+  const shared: BufferSpec = { name: "S", param: "s", dims, dtype: "float32", scope: "shared" };
+  const warp = warpBuffer("W", "w", "float32", 4, 4);
+  const rounded = (x: string) => (part === "hi" ? `T.tf32_round(${x})` : `T.tf32_round(${x} - T.tf32_round(${x}))`);
+  // The inverse of the layouts: register r of lane tx holds A[tx // 4 + 8 (r % 2), tx % 4 + 4 (r // 2)], B[tx % 4 + 4 (r % 2), tx // 4 + 8 (r // 2)].
+  const plus = (x: string, c: number) => (c === 0 ? x : `${x} + ${c}`);
+  const source = (r: number) =>
+    operand === "A"
+      ? `S[${plus("tx // 4", 8 * (r % 2))}, ${plus("tx % 4", 4 * (r >> 1))}]`
+      : `S[${plus("tx % 4", 4 * (r % 2))}, ${plus("tx // 4", 8 * (r >> 1))}]`;
+  return intrinPair(
+    { buffers: [warp, shared], reads: [shared], writes: [warp] },
+    `        for ax0, ax1 in T.grid(${dims[0]}, ${dims[1]}):
+            with T.block("shared_warp"):
+                v0, v1 = T.axis.remap("SS", [ax0, ax1])
+                ${at("W", map, "v0", "v1")} = ${rounded("S[v0, v1]")}`,
+    `        for tx in T.thread_binding(32, thread="threadIdx.x"):
+${[0, 1, 2, 3].map((r) => `            W[tx, ${r}] = ${rounded(source(r))}`).join("\n")}`,
+  );
+}
+
 interface MmaShape {
   /** PTX shape and operand type names. */
   readonly ptx: string;
@@ -90,6 +123,109 @@ function mmaIntrin(s: MmaShape, bTransposed: boolean): { desc: string; impl: str
     `        for tx in T.thread_binding(32, thread="threadIdx.x"):
             ${mma("", "")}
             ${mma(` + ${s.localB / 2}`, " + 4")}`,
+  );
+}
+
+/**
+ * 3xTF32 on a 16×16×8 tile: the hi and lo tf32 parts of A and B (as the tf32 loads give them), the
+ * small products lo·hi + hi·lo into an accumulator of their own, hi·hi into the big one; one
+ * `T.cuda.mma_tf32x3` (three m16n8k8 MMAs) per 8-column half.
+ */
+function tf32x3Intrin(): { desc: string; impl: string } {
+  const [aHi, aLo] = [warpBuffer("AH", "ah", "float32", 4, 4), warpBuffer("AL", "al", "float32", 4, 4)];
+  const [bHi, bLo] = [warpBuffer("BH", "bh", "float32", 4, 4), warpBuffer("BL", "bl", "float32", 4, 4)];
+  const [big, small] = [warpBuffer("CB", "cb", "float32", 8, 16), warpBuffer("CS", "cs", "float32", 8, 16)];
+  const a = (buffer: string) => at(buffer, TF32_A_16X8, "vi", "vk");
+  const b = (buffer: string) => at(buffer, TF32_B_8X16, "vk", "vj");
+  const [cb, cs] = [at("CB", LDMATRIX_16X16, "vi", "vj"), at("CS", LDMATRIX_16X16, "vi", "vj")];
+  const half = (bExtra: string, cExtra: string) =>
+    `T.cuda.mma_tf32x3(AH.data, AH_off + tx * 4, AL.data, AL_off + tx * 4, BH.data, BH_off + tx * 4${bExtra}, BL.data, BL_off + tx * 4${bExtra}, CB.data, CB_off + tx * 8${cExtra}, CS.data, CS_off + tx * 8${cExtra}, dtype="float32")`;
+  return intrinPair(
+    { buffers: [aHi, aLo, bHi, bLo, big, small], reads: [small, big, aLo, bHi, aHi, bLo], writes: [small, big] },
+    `        for i, j, k in T.grid(16, 16, 8):
+            with T.block("C"):
+                vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+                T.reads(${cs}, ${cb}, ${a("AL")}, ${b("BH")}, ${a("AH")}, ${b("BL")})
+                T.writes(${cs}, ${cb})
+                ${cs} = ${cs} + ${a("AL")} * ${b("BH")} + ${a("AH")} * ${b("BL")}
+                ${cb} = ${cb} + ${a("AH")} * ${b("BH")}`,
+    `        for tx in T.thread_binding(32, thread="threadIdx.x"):
+            ${half("", "")}
+            ${half(" + 2", " + 4")}`,
+  );
+}
+
+/** Zero fill of the two 3xTF32 accumulators of a 16×16 tile. */
+function fillPairIntrin(): { desc: string; impl: string } {
+  const [small, big] = [warpBuffer("CS", "cs", "float32", 8, 1), warpBuffer("CB", "cb", "float32", 8, 1)];
+  return intrinPair(
+    { buffers: [small, big], reads: [], writes: [small, big] },
+    `        for i0, i1 in T.grid(16, 16):
+            with T.block("C_init"):
+                i, j = T.axis.remap("SS", [i0, i1])
+                ${at("CS", LDMATRIX_16X16, "i", "j")} = T.float32(0)
+                ${at("CB", LDMATRIX_16X16, "i", "j")} = T.float32(0)`,
+    `        for tx in T.thread_binding(32, thread="threadIdx.x"):
+            T.cuda.mma_fill_legacy(8, CS.data, CS_off, dtype="float32")
+            T.cuda.mma_fill_legacy(8, CB.data, CB_off, dtype="float32")`,
+  );
+}
+
+/**
+ * The store of a 3xTF32 tile, big + small, each lane adding and storing its own 8 registers; with
+ * `reluAdd`, gemm+ReLU+add's epilogue too: `max(big + small, 0) + X`.
+ */
+function storeSumIntrin(reluAdd: boolean): { desc: string; impl: string } {
+  const [big, small] = [warpBuffer("CB", "cb", "float32", 8, 1), warpBuffer("CS", "cs", "float32", 8, 1)];
+  const tile = (name: string, param: string): BufferSpec => ({ name, param, dims: [16, 16], dtype: "float32", scope: "global", offsetFactor: 1 });
+  const [c, x] = [tile("C", "c"), tile("X", "x")];
+  const value = (sum: string, row: string, col: string) => (reluAdd ? `T.max(${sum}, T.float32(0)) + X[${row}, ${col}]` : sum);
+  // Register r of lane tx: row tx // 4 (+8 for r % 4 ≥ 2), column 2 (tx % 4) + r % 2 (+8 for r ≥ 4).
+  const element = (r: number) => {
+    const row = (r & 3) >> 1 ? "tx // 4 + 8" : "tx // 4";
+    const col = `tx % 4 * 2${(r & 1) + 8 * (r >> 2) === 0 ? "" : ` + ${(r & 1) + 8 * (r >> 2)}`}`;
+    return `C[${row}, ${col}] = ${value(`CB[tx, ${r}] + CS[tx, ${r}]`, row, col)}`;
+  };
+  const [cb, cs] = [at("CB", LDMATRIX_16X16, "v0", "v1"), at("CS", LDMATRIX_16X16, "v0", "v1")];
+  const reads = reluAdd ? [big, small, x] : [big, small];
+  return intrinPair(
+    { buffers: reluAdd ? [big, small, x, c] : [big, small, c], reads, writes: [c] },
+    `        for i0, i1 in T.grid(16, 16):
+            with T.block("C_warp"):
+                v0, v1 = T.axis.remap("SS", [i0, i1])
+                T.reads(${cb}, ${cs}${reluAdd ? ", X[v0, v1]" : ""})
+                T.writes(C[v0, v1])
+                C[v0, v1] = ${value(`${cb} + ${cs}`, "v0", "v1")}`,
+    `        for tx in T.thread_binding(32, thread="threadIdx.x"):
+${Array.from({ length: 8 }, (_, r) => `            ${element(r)}`).join("\n")}`,
+  );
+}
+
+/**
+ * gemm+ReLU+add's epilogue on a float32 accumulator tile with 16-bit C and D (`halfGemmReluAdd`):
+ * `D = dtype(max(acc, 0)) + C`, each lane storing its own 8 registers.
+ */
+function storeReluAddIntrin(dtype: string): { desc: string; impl: string } {
+  const w = warpBuffer("W", "w", "float32", 8, 1);
+  const tile = (name: string, param: string): BufferSpec => ({ name, param, dims: [16, 16], dtype, scope: "global", offsetFactor: 1 });
+  const [x, d] = [tile("X", "x"), tile("D", "d")];
+  const value = (acc: string, row: string, col: string) => `T.Cast("${dtype}", T.max(${acc}, T.float32(0))) + X[${row}, ${col}]`;
+  const element = (r: number) => {
+    const row = (r & 3) >> 1 ? "tx // 4 + 8" : "tx // 4";
+    const col = `tx % 4 * 2${(r & 1) + 8 * (r >> 2) === 0 ? "" : ` + ${(r & 1) + 8 * (r >> 2)}`}`;
+    return `D[${row}, ${col}] = ${value(`W[tx, ${r}]`, row, col)}`;
+  };
+  const acc = at("W", LDMATRIX_16X16, "v0", "v1");
+  return intrinPair(
+    { buffers: [w, x, d], reads: [w, x], writes: [d] },
+    `        for i0, i1 in T.grid(16, 16):
+            with T.block("add"):
+                v0, v1 = T.axis.remap("SS", [i0, i1])
+                T.reads(${acc}, X[v0, v1])
+                T.writes(D[v0, v1])
+                D[v0, v1] = ${value(acc, "v0", "v1")}`,
+    `        for tx in T.thread_binding(32, thread="threadIdx.x"):
+${Array.from({ length: 8 }, (_, r) => `            ${element(r)}`).join("\n")}`,
   );
 }
 
@@ -148,6 +284,15 @@ export const MMA_INTRINSICS = {
   mmaF16F16F16TransB: "mma_f16f16f16_trans_b",
   mmaTF32TF32F32: "mma_tf32tf32f32_m16n8k8",
   mmaTF32TF32F32TransB: "mma_tf32tf32f32_m16n8k8_trans_b",
+  loadTF32A: "mma_load_tf32_a",
+  loadTF32B: "mma_load_tf32_b",
+  loadTF32ALo: "mma_load_tf32_a_lo",
+  loadTF32BLo: "mma_load_tf32_b_lo",
+  mmaTF32x3: "mma_tf32x3_m16n8k8",
+  fillF32Pair: "mma_fill_16x16_f32_tf32x3",
+  storeF32SumGlobal: "mma_store_16x16_f32_tf32x3_global",
+  storeF32SumReluAddGlobal: "mma_store_16x16_f32_tf32x3_relu_add_global",
+  storeF32ReluAddF16Global: "mma_store_16x16_f32_relu_add_f16_global",
   fillF32: "mma_fill_16x16_f32",
   fillF16: "mma_fill_16x16_f16",
   storeF32Global: "mma_store_16x16_f32_global_",
@@ -168,6 +313,15 @@ defineBuiltinTensorIntrin(M.mmaF16F16F16, () => mmaIntrin({ ...FP16_K16, outAbbr
 defineBuiltinTensorIntrin(M.mmaF16F16F16TransB, () => mmaIntrin({ ...FP16_K16, outAbbrev: "fp16", outDtype: "float16" }, true));
 defineBuiltinTensorIntrin(M.mmaTF32TF32F32, () => mmaIntrin(TF32_K8, false));
 defineBuiltinTensorIntrin(M.mmaTF32TF32F32TransB, () => mmaIntrin({ ...TF32_K8, mapB: (k, j) => TF32_B_8X16(j, k) }, true));
+defineBuiltinTensorIntrin(M.loadTF32A, () => tf32LoadIntrin("A", "hi"));
+defineBuiltinTensorIntrin(M.loadTF32B, () => tf32LoadIntrin("B", "hi"));
+defineBuiltinTensorIntrin(M.loadTF32ALo, () => tf32LoadIntrin("A", "lo"));
+defineBuiltinTensorIntrin(M.loadTF32BLo, () => tf32LoadIntrin("B", "lo"));
+defineBuiltinTensorIntrin(M.mmaTF32x3, tf32x3Intrin);
+defineBuiltinTensorIntrin(M.fillF32Pair, fillPairIntrin);
+defineBuiltinTensorIntrin(M.storeF32SumGlobal, () => storeSumIntrin(false));
+defineBuiltinTensorIntrin(M.storeF32SumReluAddGlobal, () => storeSumIntrin(true));
+defineBuiltinTensorIntrin(M.storeF32ReluAddF16Global, () => storeReluAddIntrin("float16"));
 defineBuiltinTensorIntrin(M.fillF32, () => fillIntrin("float32"));
 defineBuiltinTensorIntrin(M.fillF16, () => fillIntrin("float16"));
 defineBuiltinTensorIntrin(M.storeF32Global, () => storeIntrin("float32", "global"));
