@@ -11,10 +11,10 @@ describe("defaultCudaSpace mutator probabilities", () => {
   it("weighs each mutator by the defaults, and an override changes only the mutator it names", () => {
     const defaults = weights();
     expect(Object.values(defaults).sort()).toEqual(Object.values(DEFAULT_CUDA_MUTATOR_PROBABILITIES).sort());
-    const knobHeavy = weights({ mutatorProbabilities: { gemmKnob: 0.5 } });
+    const knobHeavy = weights({ mutatorProbabilities: { gemmKnob: 0.25 } });
     const changed = Object.keys(defaults).filter((name) => knobHeavy[name] !== defaults[name]);
     expect(changed).toHaveLength(1);
-    expect(knobHeavy[changed[0]!]).toBe(0.5);
+    expect(knobHeavy[changed[0]!]).toBe(0.25);
   });
 
   it.each([-0.1, Number.NaN, Number.POSITIVE_INFINITY])("refuses the weight %s, naming the mutator", (bad) => {
