@@ -1,11 +1,7 @@
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { target } from "@tessera/codegen";
-import { matmul, structuralHash } from "@tessera/ir";
 import { RandomEngine } from "@tessera/schedule";
 import { afterAll, describe, expect, it } from "vitest";
-import { argsInfoOf } from "../../src/arg-info.js";
-import { AnalyticModel, EvolutionarySearch, MemoryDatabase } from "../../src/index.js";
 import { defaultCudaSpace, defaultCudaSpaceGenerator } from "../../src/space/defaults.js";
 import { postprocSetOf, runReplayJob, type ReplayJob } from "../../src/search/replay-job.js";
 import { ReplayPool, checkSearchWorkers } from "../../src/search/replay-pool.js";
@@ -18,43 +14,10 @@ import { latencyEstimateOf } from "../../src/feature/latency-estimate-of.js";
 import { launchClassOf } from "../../src/search/launch-classes.js";
 import { scoredCandidateOf } from "../../src/search/lazy-candidate.js";
 import { workloadOf } from "../../src/workload.js";
+import { H100, func, handedOutTraces } from "./search-fixtures.js";
 
-const H100 = target("nvidia/h100");
-const func = matmul(128, 128, 128).func;
-
-/** A stand-in latency that depends on the program only. */
-function fakeSeconds(hash: string): number {
-  return 1e-4 * (1 + Number.parseInt(hash.slice(0, 6), 16) / 0xffffff);
-}
-
-/** The traces an evolutionary search hands out over two batches (default CUDA space, analytic cost model, results recorded), in order. */
-async function handedOut(seed: number, pool: ReplayPool | undefined): Promise<string[]> {
-  const ctx = tuneContext(workloadOf(func), H100, { seed });
-  const space = defaultCudaSpaceGenerator(H100);
-  space.initialize?.(ctx);
-  const database = new MemoryDatabase();
-  const costModel = new AnalyticModel();
-  const strategy = new EvolutionarySearch({ populationSize: 8, geneticNumIters: 2 });
-  strategy.useReplayPool(pool);
-  strategy.preTuning(ctx, { maxTrials: 8, numTrialsPerIter: 4, designSpaces: space.generateDesignSpace(ctx), space, database, costModel });
-  const traces: string[] = [];
-  for (let batch = await strategy.generateMeasureCandidates(ctx); batch !== undefined; batch = await strategy.generateMeasureCandidates(ctx)) {
-    const results = batch.map((c) => ({ ok: true as const, runSecs: [fakeSeconds(structuralHash(c.sch.func))] }));
-    batch.forEach((c, k) => {
-      traces.push(JSON.stringify(c.sch.trace.toJSON()));
-      database.commitTuningRecord({
-        workload: database.commitWorkload(func),
-        trace: c.sch.trace.toJSON(),
-        runSecs: results[k]!.runSecs,
-        target: H100,
-        argsInfo: argsInfoOf(func),
-      });
-    });
-    costModel.update(ctx, batch, results);
-    strategy.notifyRunnerResults(ctx, batch, results);
-  }
-  return traces;
-}
+/** The traces a search hands out, its replays in the search's thread (no pool) or in `pool`'s workers. */
+const handedOut = (seed: number, pool: ReplayPool | undefined): Promise<string[]> => handedOutTraces(seed, (strategy) => strategy.useReplayPool(pool));
 
 describe("the evolutionary search with worker threads", () => {
   const pools: ReplayPool[] = [];

@@ -1,27 +1,12 @@
-import { target } from "@tessera/codegen";
-import { matmul, structuralHash } from "@tessera/ir";
+import { structuralHash } from "@tessera/ir";
 import { RandomEngine, type Trace } from "@tessera/schedule";
 import { describe, expect, it, vi } from "vitest";
-import { argsInfoOf } from "../../src/arg-info.js";
-import { AnalyticModel, EvolutionarySearch, MemoryDatabase } from "../../src/index.js";
-import { defaultCudaSpaceGenerator } from "../../src/space/defaults.js";
 import { CandidateReplayer, type Candidate } from "../../src/search/candidate-replayer.js";
 import { RejectionTally } from "../../src/search/rejection-tally.js";
 import { ReplayCache } from "../../src/search/replay-cache.js";
-import { tuneContext } from "../../src/tune-context.js";
-import { workloadOf } from "../../src/workload.js";
+import { handedOutTraces, replayFixture } from "./search-fixtures.js";
 
-const H100 = target("nvidia/h100");
-const func = matmul(128, 128, 128).func;
-
-function setup(seed: number) {
-  const ctx = tuneContext(workloadOf(func), H100, { seed });
-  const space = defaultCudaSpaceGenerator(H100);
-  space.initialize?.(ctx);
-  const design = space.generateDesignSpace(ctx)[0]!.trace.simplified({ removePostproc: true });
-  const sample = design.instructions.find((inst) => inst.kind.name.startsWith("Sample"))!;
-  return { ctx, space, design, undecided: design.withDecision(sample, undefined) };
-}
+const setup = replayFixture;
 
 describe("CandidateReplayer with its replay cache", () => {
   it("gives the same candidates and rejections as replaying every trace, replaying a repeated trace once", { timeout: 300_000 }, async () => {
@@ -56,33 +41,7 @@ describe("CandidateReplayer with its replay cache", () => {
   });
 
   it("leaves the evolutionary search's candidates unchanged (a seed hands out the same traces without the cache)", { timeout: 600_000 }, async () => {
-    const handedOut = async (seed: number): Promise<string[]> => {
-      const { ctx, space } = setup(seed);
-      const database = new MemoryDatabase();
-      const costModel = new AnalyticModel();
-      const strategy = new EvolutionarySearch({ populationSize: 8, geneticNumIters: 2 });
-      strategy.preTuning(ctx, { maxTrials: 8, numTrialsPerIter: 4, designSpaces: space.generateDesignSpace(ctx), space, database, costModel });
-      const traces: string[] = [];
-      for (let batch = await strategy.generateMeasureCandidates(ctx); batch !== undefined; batch = await strategy.generateMeasureCandidates(ctx)) {
-        const results = batch.map((c) => ({
-          ok: true as const,
-          runSecs: [1e-4 * (1 + Number.parseInt(structuralHash(c.sch.func).slice(0, 6), 16) / 0xffffff)],
-        }));
-        batch.forEach((c, k) => {
-          traces.push(JSON.stringify(c.sch.trace.toJSON()));
-          database.commitTuningRecord({
-            workload: database.commitWorkload(func),
-            trace: c.sch.trace.toJSON(),
-            runSecs: results[k]!.runSecs,
-            target: H100,
-            argsInfo: argsInfoOf(func),
-          });
-        });
-        costModel.update(ctx, batch, results);
-        strategy.notifyRunnerResults(ctx, batch, results);
-      }
-      return traces;
-    };
+    const handedOut = (seed: number): Promise<string[]> => handedOutTraces(seed);
     const lookups = vi.spyOn(ReplayCache.prototype, "get");
     let withCache: string[];
     try {

@@ -1,25 +1,11 @@
-import { target } from "@tessera/codegen";
-import { matmul } from "@tessera/ir";
 import { RandomEngine } from "@tessera/schedule";
 import { describe, expect, it } from "vitest";
-import { defaultCudaSpaceGenerator } from "../../src/space/defaults.js";
 import { CandidateReplayer } from "../../src/search/candidate-replayer.js";
 import { RejectionTally } from "../../src/search/rejection-tally.js";
 import { ReplayCache, everySampleDecided } from "../../src/search/replay-cache.js";
-import { tuneContext } from "../../src/tune-context.js";
-import { workloadOf } from "../../src/workload.js";
+import { replayFixture } from "./search-fixtures.js";
 
-const H100 = target("nvidia/h100");
-const func = matmul(128, 128, 128).func;
-
-function setup(seed: number) {
-  const ctx = tuneContext(workloadOf(func), H100, { seed });
-  const space = defaultCudaSpaceGenerator(H100);
-  space.initialize?.(ctx);
-  const design = space.generateDesignSpace(ctx)[0]!.trace.simplified({ removePostproc: true });
-  const sample = design.instructions.find((inst) => inst.kind.name.startsWith("Sample"))!;
-  return { ctx, space, design, undecided: design.withDecision(sample, undefined) };
-}
+const setup = replayFixture;
 
 const rejected = (reason: string) => ({ rejected: reason });
 
