@@ -100,6 +100,18 @@ describe("16-bit float bit patterns", () => {
     expect(Array.from(bf).slice(0, 4)).toEqual([0, 0x8000, 0x3f80, 0xc020]);
     expect(Array.from(decodeHalfArray("bfloat16", bf)).slice(0, 4)).toEqual([0, -0, 1, -2.5]);
   });
+
+  it("decodes every 16-bit pattern of both dtypes to the value its bits name", () => {
+    const all = Uint16Array.from({ length: 0x10000 }, (_, b) => b);
+    for (const [dtype, fromBits] of [
+      ["float16", float16FromBits],
+      ["bfloat16", bfloat16FromBits],
+    ] as const) {
+      const decoded = decodeHalfArray(dtype, all);
+      const wrong = Array.from(all).filter((b) => !Object.is(decoded[b], Math.fround(fromBits(b))));
+      expect(wrong, `${dtype} patterns decoded wrongly`).toEqual([]);
+    }
+  });
 });
 
 describe("rounding float32 values, against integer reference implementations", () => {
