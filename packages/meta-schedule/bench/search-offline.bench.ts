@@ -43,13 +43,13 @@ export const VARIANTS: Readonly<Record<string, Partial<EvolutionarySearchConfig>
   "neighbours-50-population-64": { neighbourShare: 0.5, populationSize: 64 },
   "neighbours-0-population-256": { neighbourShare: 0, populationSize: 256 },
   "neighbours-25-population-128": { neighbourShare: 0.25, populationSize: 128 },
-  "knob-mutations-50": {},
+  "previous-mutator-weights": {},
 };
 
 /** Variants that differ in the design space's mutator probabilities (the rest as `default`). */
 export const MUTATOR_VARIANTS: Readonly<Record<string, Partial<CudaMutatorProbabilities>>> = {
-  /** MutateGemmKnob 0.5 and MutateUnroll 0.15 (from 0.1 and 0.08). */
-  "knob-mutations-50": { gemmKnob: 0.5, unroll: 0.15 },
+  /** The weights before session 8 (MutateGemmKnob 0.1, MutateUnroll 0.08; the default now is 0.5 and 0.15). */
+  "previous-mutator-weights": { gemmKnob: 0.1, unroll: 0.08 },
 };
 
 interface Row {
