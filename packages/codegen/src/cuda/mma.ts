@@ -8,8 +8,9 @@
  * - `T.cuda.mma_fill_legacy(n, C, c)` → `n` zero stores;
  * - `T.cuda.mma_store_legacy(16, 16, dst_ptr, W, w, stride)` → `tessera_mma_store_16x16(dst, W + w, stride)`,
  *   each lane writing its 8 accumulator registers where the m16n8k16 layout puts them;
- * - `T.cuda.mma_tf32x3(A_hi, a, A_lo, a, B_hi, b, B_lo, b, C_big, c, C_small, c)` →
- *   `tessera_mma_m16n8k8_tf32x3(…)`: small += lo·hi, small += hi·lo, big += hi·hi (three m16n8k8).
+ * - `T.cuda.mma_tf32x3(A_hi, a, A_lo, a, B_hi, b, B_lo, b, C, c)` →
+ *   `tessera_mma_m16n8k8_tf32x3(…)`: C += lo·hi, C += hi·lo, C += hi·hi (three m16n8k8 into one
+ *   accumulator, the 3xTF32 GEMM's chunk of k).
  * tf32 operands are float32 registers that already hold tf32 values (the tf32 fragment loads
  * round them with `cvt.rna.tf32.f32`, once per element loaded rather than once per MMA that reads it).
  */
@@ -135,7 +136,7 @@ export function mmaStatement(ctx: EmitContext, exprs: ExprEmitter, call: Call): 
     case MMA_TF32X3: {
       ctx.features.add(`mma:${TF32_KEY}`);
       ctx.features.add("mma_tf32x3");
-      return `tessera_mma_m16n8k8_tf32x3(${reg(8)}, ${reg(10)}, ${reg(0)}, ${reg(2)}, ${reg(4)}, ${reg(6)});`;
+      return `tessera_mma_m16n8k8_tf32x3(${reg(8)}, ${reg(0)}, ${reg(2)}, ${reg(4)}, ${reg(6)});`;
     }
     case MMA_FILL: {
       const n = intArg(ctx, call, 0);
@@ -206,11 +207,11 @@ const STORE_HELPER = guarded("TESSERA_MMA_STORE_16X16_DEFINED", [
 const TF32_KEY = "m16n8k8.tf32.tf32.fp32";
 
 const TF32X3_HELPER = guarded("TESSERA_MMA_TF32X3_DEFINED", [
-  "// 3xTF32: the small products into an accumulator of their own (added to the big one at the store).",
-  "__device__ __forceinline__ void tessera_mma_m16n8k8_tf32x3(float* big, float* small, const float* a_hi, const float* a_lo, const float* b_hi, const float* b_lo) {",
-  `  ${helperName(TF32_KEY)}(small, a_lo, b_hi);`,
-  `  ${helperName(TF32_KEY)}(small, a_hi, b_lo);`,
-  `  ${helperName(TF32_KEY)}(big, a_hi, b_hi);`,
+  "// 3xTF32 into one accumulator, small products first (a chunk of k, added into the main accumulator after it).",
+  "__device__ __forceinline__ void tessera_mma_m16n8k8_tf32x3(float* c, const float* a_hi, const float* a_lo, const float* b_hi, const float* b_lo) {",
+  `  ${helperName(TF32_KEY)}(c, a_lo, b_hi);`,
+  `  ${helperName(TF32_KEY)}(c, a_hi, b_lo);`,
+  `  ${helperName(TF32_KEY)}(c, a_hi, b_hi);`,
   "}",
 ]);
 

@@ -61,21 +61,29 @@ describe("lowering and generating the 3xTF32 GEMM", () => {
   const module = lower(tf32x3GemmSchedule(64), "nvidia/a100");
   const x3 = module.kernels[0]!;
 
-  it("gives each thread its hi and lo fragments and two accumulators, one tf32x3 call per 8-column half", () => {
+  it("gives each thread its hi and lo fragments, a chunk and a main accumulator, one tf32x3 call per 8-column half", () => {
     const allocs: string[] = [];
     forEachStmt(x3.body, (s) => {
       if (s.kind === "Allocate" && s.buffer.scope === "local") allocs.push(`${s.buffer.name}[${printExpr(s.buffer.shape[0]!)}]`);
     });
-    expect(allocs.sort()).toEqual(["A_hi[4]", "A_lo[4]", "B_hi[4]", "B_lo[4]", "C_big[8]", "C_small[8]"]);
-    const mmas = calls(x3, "cuda.mma_tf32x3").map((c) => [1, 3, 5, 7, 9, 11].map((i) => printExpr(c.args[i]!)).join(" "));
-    expect(mmas).toEqual(["0 0 0 0 0 0", "0 0 2 2 4 4"]);
+    expect(allocs.sort()).toEqual(["A_hi[4]", "A_lo[4]", "B_hi[4]", "B_lo[4]", "C_acc.rf[8]", "C_acc[8]"]);
+    const mmas = calls(x3, "cuda.mma_tf32x3").map((c) => [1, 3, 5, 7, 9].map((i) => printExpr(c.args[i]!)).join(" "));
+    expect(mmas).toEqual(["0 0 0 0 0", "0 0 2 2 4"]);
   });
 
-  it("is three m16n8k8 MMAs in CUDA: the small products first, into their own accumulator", () => {
+  it("adds the chunk into the main accumulator with the lane's own 8 float adds", () => {
+    const adds: string[] = [];
+    forEachStmt(x3.body, (s) => {
+      if (s.kind === "BufferStore" && s.buffer.name === "C_acc") adds.push(`${printExpr(s.indices[0]!)}: ${printExpr(s.value)}`);
+    });
+    expect(adds).toEqual(Array.from({ length: 8 }, (_, r) => `${r}: C_acc[${r}] + C_acc_rf[${r}]`));
+  });
+
+  it("is three m16n8k8 MMAs in CUDA into the chunk accumulator, the small products first", () => {
     const source = codegenCuda(module).source;
-    expect(source).toContain("tessera_mma_m16n8k8_tf32x3(C_big + 0, C_small + 0, A_hi + 0, A_lo + 0, B_hi + 0, B_lo + 0);");
+    expect(source).toContain("tessera_mma_m16n8k8_tf32x3(C_acc_rf + 0, A_hi + 0, A_lo + 0, B_hi + 0, B_lo + 0);");
     expect(source).toContain(
-      "  tessera_mma_m16n8k8_tf32_tf32_fp32(small, a_lo, b_hi);\n  tessera_mma_m16n8k8_tf32_tf32_fp32(small, a_hi, b_lo);\n  tessera_mma_m16n8k8_tf32_tf32_fp32(big, a_hi, b_hi);",
+      "  tessera_mma_m16n8k8_tf32_tf32_fp32(c, a_lo, b_hi);\n  tessera_mma_m16n8k8_tf32_tf32_fp32(c, a_hi, b_lo);\n  tessera_mma_m16n8k8_tf32_tf32_fp32(c, a_hi, b_hi);",
     );
   });
 });

@@ -61,7 +61,7 @@ export class MmaEmitter {
       }
       case MMA_TF32X3: {
         const site = this.site({ kind: "mma_tf32x3", text });
-        ctx.line(`$rt.mma.arrive(${site}, ${thread}, ${[0, 2, 4, 6, 8, 10].map(regs).join(", ")});`);
+        ctx.line(`$rt.mma.arrive(${site}, ${thread}, ${[0, 2, 4, 6, 8].map(regs).join(", ")});`);
         ctx.line(`yield ${COLLECTIVE_YIELD};`);
         return true;
       }

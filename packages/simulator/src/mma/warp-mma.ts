@@ -44,8 +44,8 @@ export interface MmaSyncSite {
 }
 
 /**
- * `T.cuda.mma_tf32x3`: three m16n8k8 tf32 MMAs as one, modelled one k at a time in k order as the
- * unscheduled 3xTF32 block adds: small += lo_a·hi_b, small += hi_a·lo_b, big += hi_a·hi_b.
+ * `T.cuda.mma_tf32x3`: three m16n8k8 tf32 MMAs into one accumulator, modelled one k at a time in k
+ * order as the unscheduled 3xTF32 block adds: C += (lo_a·hi_b + hi_a·lo_b) + hi_a·hi_b.
  */
 export interface MmaTf32x3Site {
   readonly kind: "mma_tf32x3";
@@ -201,22 +201,20 @@ export class WarpMma {
     const shape = M16N8K8_TF32;
     const fragments = new MmaFragments(shape, lanes, true, (detail) => this.misuse(warp, site, detail));
     const [aHi, aLo, bHi, bLo] = [fragments.a(0, "A_hi"), fragments.a(1, "A_lo"), fragments.b(2, "B_hi"), fragments.b(3, "B_lo")];
-    const [big, small] = [fragments.c(4, "C_big"), fragments.c(5, "C_small")];
+    const c = fragments.c(4, "C");
     const f = Math.fround;
     for (let r = 0; r < shape.m; r++) {
       for (let col = 0; col < shape.n; col++) {
         const at = r * shape.n + col;
-        let [bg, sm] = [big[at]!, small[at]!];
+        let acc = c[at]!;
         for (let k = 0; k < shape.k; k++) {
           const [ai, bi] = [r * shape.k + k, k * shape.n + col];
-          sm = f(f(sm + f(aLo[ai]! * bHi[bi]!)) + f(aHi[ai]! * bLo[bi]!));
-          bg = f(bg + f(aHi[ai]! * bHi[bi]!));
+          acc = f(acc + f(f(f(aLo[ai]! * bHi[bi]!) + f(aHi[ai]! * bLo[bi]!)) + f(aHi[ai]! * bHi[bi]!)));
         }
-        [big[at], small[at]] = [bg, sm];
+        c[at] = acc;
       }
     }
-    fragments.scatter(4, big);
-    fragments.scatter(5, small);
+    fragments.scatter(4, c);
   }
 
   private linear(tx: number, ty: number, tz: number): number {

@@ -1,12 +1,20 @@
 /**
  * The 3xTF32 GEMM (operands split into tf32 hi and lo parts on the load path, three m16n8k8 MMAs
- * per 8-column half into a big and a small accumulator, summed at the store) runs in the simulator
- * lane by lane and agrees bit for bit with the executor on the unscheduled function, also
- * software-pipelined and on random tilings; so does gemm+ReLU+add through 3xTF32, its epilogue in
- * each tile's store.
+ * per 8-column half into a chunk accumulator, added into the main accumulator after each chunk of
+ * k, stored at the end) runs in the simulator lane by lane and agrees bit for bit with the executor
+ * on the unscheduled function with the same chunk, also software-pipelined, with several chunks per
+ * k stage and on random tilings; so does gemm+ReLU+add through 3xTF32, its epilogue in each tile's store.
  */
 import { lower } from "@tessera/codegen";
-import { SMALL_TF32X3_PARAMS, tf32x3Gemm, tf32x3GemmReluAdd, tf32x3GemmReluAddSchedule, tf32x3GemmSchedule } from "@tessera/corpus";
+import {
+  SMALL_TF32X3_PARAMS,
+  type Tf32x3GemmParams,
+  tf32x3Chunk,
+  tf32x3Gemm,
+  tf32x3GemmReluAdd,
+  tf32x3GemmReluAddSchedule,
+  tf32x3GemmSchedule,
+} from "@tessera/corpus";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { differingGemmBits } from "../tensor-core-bits.js";
@@ -20,29 +28,35 @@ describe("the 3xTF32 mma.sync GEMM in the simulator", () => {
     expect(r.distinct).toBeGreaterThan(16000);
   });
 
-  it("64³ with a double-buffered cp.async pipeline: the executor's bits, no race", () => {
-    const module = lower(tf32x3GemmSchedule(64, { ...SMALL_TF32X3_PARAMS, pipelineStages: 2 }), "nvidia/a100");
-    const r = differingGemmBits(tf32x3Gemm(64), module, 7);
+  it("64³ with a double-buffered cp.async pipeline and two chunks per k stage: the executor's bits, no race", () => {
+    const params: Tf32x3GemmParams = { ...SMALL_TF32X3_PARAMS, kTiles: 4, chunk: 16, pipelineStages: 2 };
+    const r = differingGemmBits(tf32x3Gemm(64, 16), lower(tf32x3GemmSchedule(64, params), "nvidia/a100"), 7);
     expect(r.differing).toBe(0);
     expect(r.races).toBe(0);
   });
 
-  it("gemm+ReLU+add 64³, pipelined: D has the executor's bits", () => {
-    const module = lower(tf32x3GemmReluAddSchedule(64, { ...SMALL_TF32X3_PARAMS, pipelineStages: 2 }), "nvidia/a100");
-    const r = differingGemmBits(tf32x3GemmReluAdd(64), module, 3, 3);
+  it("gemm+ReLU+add 64³, pipelined, chunks of 8: D has the executor's bits", () => {
+    const module = lower(tf32x3GemmReluAddSchedule(64, { ...SMALL_TF32X3_PARAMS, chunk: 8, pipelineStages: 2 }), "nvidia/a100");
+    const r = differingGemmBits(tf32x3GemmReluAdd(64, 8), module, 3, 3);
     expect(r.differing).toBe(0);
     expect(r.races).toBe(0);
     expect(r.distinct).toBeGreaterThan(3000);
   });
 
-  it("has the executor's bits at 64³ for every random tiling that fits", () => {
+  it("has the executor's bits at 64³ for every random tiling and chunk that fit", () => {
+    const tiling = fc.tuple(randomTiling, fc.constantFrom(8, 16, 32)).map(([p, chunk]): Tf32x3GemmParams => ({ ...p, chunk }));
     fc.assert(
-      fc.property(randomTiling, fc.integer({ min: 0, max: 1 << 20 }), (p, seed) => {
+      fc.property(tiling, fc.integer({ min: 0, max: 1 << 20 }), (p, seed) => {
         fc.pre(fits(() => tf32x3GemmSchedule(64, p)));
-        const r = differingGemmBits(tf32x3Gemm(64), lower(tf32x3GemmSchedule(64, p), "nvidia/a100"), seed);
+        const r = differingGemmBits(tf32x3Gemm(64, tf32x3Chunk(p)), lower(tf32x3GemmSchedule(64, p), "nvidia/a100"), seed);
         return r.differing === 0 && r.races === 0;
       }),
       { numRuns: 6 },
     );
+  });
+
+  it("refuses a chunk that does not divide the k stage, naming both", () => {
+    expect(() => tf32x3GemmSchedule(64, { ...SMALL_TF32X3_PARAMS, chunk: 32 })).toThrow(/chunk 32 .* k stage of 16/);
+    expect(() => tf32x3GemmSchedule(64, { ...SMALL_TF32X3_PARAMS, chunk: 12 })).toThrow(/chunk 12/);
   });
 });

@@ -9,7 +9,7 @@ export const PTX_LDMATRIX = "ptx_legacy.ldmatrix";
 export const PTX_MMA = "ptx_legacy.mma";
 export const MMA_FILL = "cuda.mma_fill_legacy";
 export const MMA_STORE = "cuda.mma_store_legacy";
-/** 3xTF32 (Tessera's): three m16n8k8 tf32 MMAs, big += hi·hi and small += lo·hi + hi·lo. */
+/** 3xTF32 (Tessera's): three m16n8k8 tf32 MMAs into one accumulator, C += lo·hi, C += hi·lo, C += hi·hi. */
 export const MMA_TF32X3 = "cuda.mma_tf32x3";
 
 /**
@@ -34,12 +34,12 @@ const REGISTER_OPERANDS: Readonly<Record<string, readonly RegisterOperand[]>> = 
   [MMA_FILL]: [group(1, 2)],
   // mma_store(m, n, dst_ptr, W, w_off, stride)
   [MMA_STORE]: [group(3, 4)],
-  // mma_tf32x3(A_hi, a, A_lo, a, B_hi, b, B_lo, b, C_big, c, C_small, c)
-  [MMA_TF32X3]: [lane(0, 1), lane(2, 3), lane(4, 5), lane(6, 7), lane(8, 9), lane(10, 11)],
+  // mma_tf32x3(A_hi, a, A_lo, a, B_hi, b, B_lo, b, C, c)
+  [MMA_TF32X3]: [lane(0, 1), lane(2, 3), lane(4, 5), lane(6, 7), lane(8, 9)],
 };
 
 /** Arity of each op. */
-export const WARP_OP_ARITY: Readonly<Record<string, number>> = { [PTX_LDMATRIX]: 7, [PTX_MMA]: 13, [MMA_FILL]: 3, [MMA_STORE]: 6, [MMA_TF32X3]: 12 };
+export const WARP_OP_ARITY: Readonly<Record<string, number>> = { [PTX_LDMATRIX]: 7, [PTX_MMA]: 13, [MMA_FILL]: 3, [MMA_STORE]: 6, [MMA_TF32X3]: 10 };
 
 /** Whether `call` is one of the mma.sync register intrinsics. */
 export function isWarpRegisterOp(call: Call): boolean {

@@ -127,89 +127,66 @@ function mmaIntrin(s: MmaShape, bTransposed: boolean): { desc: string; impl: str
 }
 
 /**
- * 3xTF32 on a 16×16×8 tile: the hi and lo tf32 parts of A and B (as the tf32 loads give them), the
- * small products lo·hi + hi·lo into an accumulator of their own, hi·hi into the big one; one
- * `T.cuda.mma_tf32x3` (three m16n8k8 MMAs) per 8-column half.
+ * 3xTF32 on a 16×16×8 tile: the hi and lo tf32 parts of A and B (as the tf32 loads give them), all
+ * three products into one accumulator, small ones first: `C += (lo·hi + hi·lo) + hi·hi` per k. The
+ * accumulator is a chunk of k (docs/architecture/tf32x3.md): the 3xTF32 GEMM adds it into its main
+ * accumulator with `mma_add_16x16_f32` after each chunk. One `T.cuda.mma_tf32x3` (three m16n8k8
+ * MMAs) per 8-column half.
  */
 function tf32x3Intrin(): { desc: string; impl: string } {
   const [aHi, aLo] = [warpBuffer("AH", "ah", "float32", 4, 4), warpBuffer("AL", "al", "float32", 4, 4)];
   const [bHi, bLo] = [warpBuffer("BH", "bh", "float32", 4, 4), warpBuffer("BL", "bl", "float32", 4, 4)];
-  const [big, small] = [warpBuffer("CB", "cb", "float32", 8, 16), warpBuffer("CS", "cs", "float32", 8, 16)];
+  const acc = warpBuffer("C", "c", "float32", 8, 16);
   const a = (buffer: string) => at(buffer, TF32_A_16X8, "vi", "vk");
   const b = (buffer: string) => at(buffer, TF32_B_8X16, "vk", "vj");
-  const [cb, cs] = [at("CB", LDMATRIX_16X16, "vi", "vj"), at("CS", LDMATRIX_16X16, "vi", "vj")];
+  const c = at("C", LDMATRIX_16X16, "vi", "vj");
   const half = (bExtra: string, cExtra: string) =>
-    `T.cuda.mma_tf32x3(AH.data, AH_off + tx * 4, AL.data, AL_off + tx * 4, BH.data, BH_off + tx * 4${bExtra}, BL.data, BL_off + tx * 4${bExtra}, CB.data, CB_off + tx * 8${cExtra}, CS.data, CS_off + tx * 8${cExtra}, dtype="float32")`;
+    `T.cuda.mma_tf32x3(AH.data, AH_off + tx * 4, AL.data, AL_off + tx * 4, BH.data, BH_off + tx * 4${bExtra}, BL.data, BL_off + tx * 4${bExtra}, C.data, C_off + tx * 8${cExtra}, dtype="float32")`;
   return intrinPair(
-    { buffers: [aHi, aLo, bHi, bLo, big, small], reads: [small, big, aLo, bHi, aHi, bLo], writes: [small, big] },
+    { buffers: [aHi, aLo, bHi, bLo, acc], reads: [acc, aLo, bHi, aHi, bLo], writes: [acc] },
     `        for i, j, k in T.grid(16, 16, 8):
             with T.block("C"):
                 vi, vj, vk = T.axis.remap("SSR", [i, j, k])
-                T.reads(${cs}, ${cb}, ${a("AL")}, ${b("BH")}, ${a("AH")}, ${b("BL")})
-                T.writes(${cs}, ${cb})
-                ${cs} = ${cs} + ${a("AL")} * ${b("BH")} + ${a("AH")} * ${b("BL")}
-                ${cb} = ${cb} + ${a("AH")} * ${b("BH")}`,
+                T.reads(${c}, ${a("AL")}, ${b("BH")}, ${a("AH")}, ${b("BL")})
+                T.writes(${c})
+                ${c} = ${c} + (${a("AL")} * ${b("BH")} + ${a("AH")} * ${b("BL")} + ${a("AH")} * ${b("BH")})`,
     `        for tx in T.thread_binding(32, thread="threadIdx.x"):
             ${half("", "")}
             ${half(" + 2", " + 4")}`,
   );
 }
 
-/** Zero fill of the two 3xTF32 accumulators of a 16×16 tile. */
-function fillPairIntrin(): { desc: string; impl: string } {
-  const [small, big] = [warpBuffer("CS", "cs", "float32", 8, 1), warpBuffer("CB", "cb", "float32", 8, 1)];
-  return intrinPair(
-    { buffers: [small, big], reads: [], writes: [small, big] },
-    `        for i0, i1 in T.grid(16, 16):
-            with T.block("C_init"):
-                i, j = T.axis.remap("SS", [i0, i1])
-                ${at("CS", LDMATRIX_16X16, "i", "j")} = T.float32(0)
-                ${at("CB", LDMATRIX_16X16, "i", "j")} = T.float32(0)`,
-    `        for tx in T.thread_binding(32, thread="threadIdx.x"):
-            T.cuda.mma_fill_legacy(8, CS.data, CS_off, dtype="float32")
-            T.cuda.mma_fill_legacy(8, CB.data, CB_off, dtype="float32")`,
-  );
-}
-
 /**
- * The store of a 3xTF32 tile, big + small, each lane adding and storing its own 8 registers; with
- * `reluAdd`, gemm+ReLU+add's epilogue too: `max(big + small, 0) + X`.
+ * `W += X` on two float32 accumulator tiles of a warp (16×16, the same register layout): each lane
+ * adds its own 8 registers with ordinary rounded float32 adds. The 3xTF32 GEMM's main accumulation,
+ * `C += C_chunk` once per chunk of k; the reduction over the chunks runs outside the tile.
  */
-function storeSumIntrin(reluAdd: boolean): { desc: string; impl: string } {
-  const [big, small] = [warpBuffer("CB", "cb", "float32", 8, 1), warpBuffer("CS", "cs", "float32", 8, 1)];
-  const tile = (name: string, param: string): BufferSpec => ({ name, param, dims: [16, 16], dtype: "float32", scope: "global", offsetFactor: 1 });
-  const [c, x] = [tile("C", "c"), tile("X", "x")];
-  const value = (sum: string, row: string, col: string) => (reluAdd ? `T.max(${sum}, T.float32(0)) + X[${row}, ${col}]` : sum);
-  // Register r of lane tx: row tx // 4 (+8 for r % 4 ≥ 2), column 2 (tx % 4) + r % 2 (+8 for r ≥ 4).
-  const element = (r: number) => {
-    const row = (r & 3) >> 1 ? "tx // 4 + 8" : "tx // 4";
-    const col = `tx % 4 * 2${(r & 1) + 8 * (r >> 2) === 0 ? "" : ` + ${(r & 1) + 8 * (r >> 2)}`}`;
-    return `C[${row}, ${col}] = ${value(`CB[tx, ${r}] + CS[tx, ${r}]`, row, col)}`;
-  };
-  const [cb, cs] = [at("CB", LDMATRIX_16X16, "v0", "v1"), at("CS", LDMATRIX_16X16, "v0", "v1")];
-  const reads = reluAdd ? [big, small, x] : [big, small];
+function addIntrin(): { desc: string; impl: string } {
+  const [w, x] = [warpBuffer("W", "w", "float32", 8, 1), warpBuffer("X", "x", "float32", 8, 1)];
+  const [wAt, xAt] = [at("W", LDMATRIX_16X16, "v0", "v1"), at("X", LDMATRIX_16X16, "v0", "v1")];
   return intrinPair(
-    { buffers: reluAdd ? [big, small, x, c] : [big, small, c], reads, writes: [c] },
+    { buffers: [w, x], reads: [w, x], writes: [w] },
     `        for i0, i1 in T.grid(16, 16):
-            with T.block("C_warp"):
+            with T.block("C_add"):
                 v0, v1 = T.axis.remap("SS", [i0, i1])
-                T.reads(${cb}, ${cs}${reluAdd ? ", X[v0, v1]" : ""})
-                T.writes(C[v0, v1])
-                C[v0, v1] = ${value(`${cb} + ${cs}`, "v0", "v1")}`,
+                T.reads(${wAt}, ${xAt})
+                T.writes(${wAt})
+                ${wAt} = ${wAt} + ${xAt}`,
     `        for tx in T.thread_binding(32, thread="threadIdx.x"):
-${Array.from({ length: 8 }, (_, r) => `            ${element(r)}`).join("\n")}`,
+${Array.from({ length: 8 }, (_, r) => `            W[tx, ${r}] = W[tx, ${r}] + X[tx, ${r}]`).join("\n")}`,
   );
 }
 
 /**
- * gemm+ReLU+add's epilogue on a float32 accumulator tile with 16-bit C and D (`halfGemmReluAdd`):
- * `D = dtype(max(acc, 0)) + C`, each lane storing its own 8 registers.
+ * gemm+ReLU+add's epilogue on a float32 accumulator tile: `D = dtype(max(acc, 0)) + C`, each lane
+ * storing its own 8 registers; with 16-bit C and D (`halfGemmReluAdd`) or float32 ones (3xTF32).
  */
 function storeReluAddIntrin(dtype: string): { desc: string; impl: string } {
   const w = warpBuffer("W", "w", "float32", 8, 1);
   const tile = (name: string, param: string): BufferSpec => ({ name, param, dims: [16, 16], dtype, scope: "global", offsetFactor: 1 });
   const [x, d] = [tile("X", "x"), tile("D", "d")];
-  const value = (acc: string, row: string, col: string) => `T.Cast("${dtype}", T.max(${acc}, T.float32(0))) + X[${row}, ${col}]`;
+  const relu = (acc: string) => `T.max(${acc}, T.float32(0))`;
+  const value = (acc: string, row: string, col: string) => `${dtype === "float32" ? relu(acc) : `T.Cast("${dtype}", ${relu(acc)})`} + X[${row}, ${col}]`;
   const element = (r: number) => {
     const row = (r & 3) >> 1 ? "tx // 4 + 8" : "tx // 4";
     const col = `tx % 4 * 2${(r & 1) + 8 * (r >> 2) === 0 ? "" : ` + ${(r & 1) + 8 * (r >> 2)}`}`;
@@ -289,9 +266,8 @@ export const MMA_INTRINSICS = {
   loadTF32ALo: "mma_load_tf32_a_lo",
   loadTF32BLo: "mma_load_tf32_b_lo",
   mmaTF32x3: "mma_tf32x3_m16n8k8",
-  fillF32Pair: "mma_fill_16x16_f32_tf32x3",
-  storeF32SumGlobal: "mma_store_16x16_f32_tf32x3_global",
-  storeF32SumReluAddGlobal: "mma_store_16x16_f32_tf32x3_relu_add_global",
+  addF32: "mma_add_16x16_f32",
+  storeF32ReluAddGlobal: "mma_store_16x16_f32_relu_add_global",
   storeF32ReluAddF16Global: "mma_store_16x16_f32_relu_add_f16_global",
   fillF32: "mma_fill_16x16_f32",
   fillF16: "mma_fill_16x16_f16",
@@ -318,9 +294,8 @@ defineBuiltinTensorIntrin(M.loadTF32B, () => tf32LoadIntrin("B", "hi"));
 defineBuiltinTensorIntrin(M.loadTF32ALo, () => tf32LoadIntrin("A", "lo"));
 defineBuiltinTensorIntrin(M.loadTF32BLo, () => tf32LoadIntrin("B", "lo"));
 defineBuiltinTensorIntrin(M.mmaTF32x3, tf32x3Intrin);
-defineBuiltinTensorIntrin(M.fillF32Pair, fillPairIntrin);
-defineBuiltinTensorIntrin(M.storeF32SumGlobal, () => storeSumIntrin(false));
-defineBuiltinTensorIntrin(M.storeF32SumReluAddGlobal, () => storeSumIntrin(true));
+defineBuiltinTensorIntrin(M.addF32, addIntrin);
+defineBuiltinTensorIntrin(M.storeF32ReluAddGlobal, () => storeReluAddIntrin("float32"));
 defineBuiltinTensorIntrin(M.storeF32ReluAddF16Global, () => storeReluAddIntrin("float16"));
 defineBuiltinTensorIntrin(M.fillF32, () => fillIntrin("float32"));
 defineBuiltinTensorIntrin(M.fillF16, () => fillIntrin("float16"));
