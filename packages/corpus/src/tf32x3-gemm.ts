@@ -10,8 +10,8 @@
  *
  * The schedule is the tf32 GEMM's with the splits on the load path (four tf32 fragment loads from
  * the same shared tiles), `mma_tf32x3_m16n8k8` (three m16n8k8 MMAs per 8-column half) into the
- * chunk's warp accumulator, `mma_add_16x16_f32` adding it into the main one after each chunk (within
- * a k stage of shared memory), and a store of the main one (with gemm+ReLU+add's epilogue).
+ * chunk's warp accumulator, `mma_add_16x16_f32` adding it into the main one after each chunk, and a
+ * store of the main one (with gemm+ReLU+add's epilogue).
  */
 import { type PrimFunc, parsePrimFunc } from "@tessera/ir";
 import { type BlockRV, type LoopRV, MMA_INTRINSICS, Schedule, mmaFragmentLayout } from "@tessera/schedule";
@@ -26,7 +26,8 @@ const VECTOR = 4;
 export interface Tf32x3GemmParams extends MmaGemmParams {
   /**
    * k per chunk: the sum of a chunk's products stays in the tensor cores' accumulator, then is
-   * added into the main one. A multiple of 8 that divides the k stage (`kTiles`·8); the stage by default.
+   * added into the main one. A multiple of 8 that divides the k stage (`kTiles`·8) or is a multiple
+   * of it (the software pipeline then restarts at each chunk); the stage by default.
    */
   readonly chunk?: number;
 }
@@ -131,16 +132,17 @@ export function tf32x3GemmReluAddSchedule(n: number, params: Tf32x3GemmParams = 
 function checkTf32x3Tiling(what: string, n: number, params: Tf32x3GemmParams): void {
   checkMmaTiling(what, n, params, K_TILE, VECTOR);
   const [chunk, stage] = [tf32x3Chunk(params), params.kTiles * K_TILE];
-  if (!Number.isInteger(chunk) || chunk < K_TILE || chunk % K_TILE !== 0 || stage % chunk !== 0)
-    throw new RangeError(`${what}: the chunk ${chunk} must be a multiple of ${K_TILE} that divides the k stage of ${stage} (kTiles ${params.kTiles})`);
+  if (!Number.isInteger(chunk) || chunk < K_TILE || chunk % K_TILE !== 0 || (stage % chunk !== 0 && chunk % stage !== 0) || n % chunk !== 0)
+    throw new RangeError(
+      `${what}: the chunk ${chunk} must be a multiple of ${K_TILE} that divides or is a multiple of the k stage of ${stage} (kTiles ${params.kTiles}), and divides n = ${n}`,
+    );
 }
 
 function scheduleTf32x3(func: PrimFunc, params: Tf32x3GemmParams, storeIntrin: string): Schedule {
   const M = MMA_INTRINSICS;
   const sch = new Schedule(func);
-  const chunk = tf32x3Chunk(params);
-  const { chunk: c, main } = chunkTf32x3(sch, chunk);
-  const t = tileChunks(sch, c, params, chunk / K_TILE);
+  const { chunk: c, main } = chunkTf32x3(sch, tf32x3Chunk(params));
+  const t = tileChunks(sch, c, params);
   fetchTf32Operands(sch, t, params, { A: ["A_hi", "A_lo"], B: ["B_hi", "B_lo"] });
 
   // The chunk accumulator and the main one in warp registers; the main accumulation after each
@@ -152,8 +154,8 @@ function scheduleTf32x3(func: PrimFunc, params: Tf32x3GemmParams, storeIntrin: s
   sch.reverseComputeAt(store, t.warp);
   const addTile = splitTiles(sch, main);
   const storeTile = splitTiles(sch, store);
-  sch.decomposeReduction(t.tile, t.k1);
-  const mainInit = sch.decomposeReduction(main, t.k0);
+  sch.decomposeReduction(t.tile, t.inChunk);
+  const mainInit = sch.decomposeReduction(main, t.outerK);
   if (params.pipelineStages === 2) {
     sch.annotate(t.k0, "software_pipeline_stage", [0, 0, 1]);
     sch.annotate(t.k0, "software_pipeline_order", [0, 1, 2]);
@@ -177,30 +179,45 @@ function scheduleTf32x3(func: PrimFunc, params: Tf32x3GemmParams, storeIntrin: s
   return sch;
 }
 
-/** The loops of the tiled chunk block: the GEMM's (`MmaTiling`) and the chunks within a k stage. */
+/** The loops of the tiled chunk block: the GEMM's (`MmaTiling`: k0 the k stages, k1 the k tiles of a stage) and the chunks. */
 interface ChunkTiling extends MmaTiling {
+  /** The loop over chunks (the main accumulation's), and the outermost loop within a chunk (where the chunk is zeroed). */
   readonly chunkLoop: LoopRV;
+  readonly inChunk: LoopRV;
+  /** The outermost k loop (where the main accumulator is zeroed). */
+  readonly outerK: LoopRV;
 }
 
 /**
  * Tiles the chunk block "C_acc_rf" (loops i, j, ko, ki) as `tileForMma` tiles a GEMM: 16×16×8 tiles,
- * blockized, bound to blocks and warps; the chunks ko split into k stages (k0) and the chunks of a
- * stage (chunkLoop), the k within a chunk into its 8-wide k tiles (k1).
+ * blockized, bound to blocks and warps; the k stages of shared memory and the chunks nest either
+ * way: a stage of several chunks (the chunks ko split into stages k0 and the chunks of a stage),
+ * or a chunk of several stages (the k within a chunk split into stages k0 and their k tiles k1,
+ * the software pipeline then restarting at each chunk).
  */
-function tileChunks(sch: Schedule, c: BlockRV, params: MmaGemmParams, tilesPerChunk: number): ChunkTiling {
+function tileChunks(sch: Schedule, c: BlockRV, params: Tf32x3GemmParams): ChunkTiling {
+  const [tilesPerChunk, tilesPerStage] = [tf32x3Chunk(params) / K_TILE, params.kTiles];
   const [i, j, ko, ki] = sch.getLoops(c);
   const [iOuter, iTile] = sch.split(i!, [null, TILE]);
   const [jOuter, jTile] = sch.split(j!, [null, TILE]);
-  const [k1, kIn] = sch.split(ki!, [tilesPerChunk, K_TILE]);
-  sch.reorder(iOuter!, jOuter!, ko!, k1!, iTile!, jTile!, kIn!);
+  const [kTiles, kIn] = sch.split(ki!, [tilesPerChunk, K_TILE]);
+  sch.reorder(iOuter!, jOuter!, ko!, kTiles!, iTile!, jTile!, kIn!);
   const tile = sch.blockize(iTile!);
 
   const [i0, i1, i2] = sch.split(iOuter!, [null, params.warps[0], params.tilesPerWarp[0]]);
   const [j0, j1, j2] = sch.split(jOuter!, [null, params.warps[1], params.tilesPerWarp[1]]);
-  const [k0, chunkLoop] = sch.split(ko!, [null, params.kTiles / tilesPerChunk]);
-  sch.reorder(i0!, j0!, i1!, j1!, k0!, chunkLoop!, k1!, i2!, j2!);
+  let k: { k0: LoopRV; k1: LoopRV; chunkLoop: LoopRV; inChunk: LoopRV; outerK: LoopRV };
+  if (tilesPerChunk <= tilesPerStage) {
+    const [k0, chunkLoop] = sch.split(ko!, [null, tilesPerStage / tilesPerChunk]);
+    sch.reorder(i0!, j0!, i1!, j1!, k0!, chunkLoop!, kTiles!, i2!, j2!);
+    k = { k0: k0!, k1: kTiles!, chunkLoop: chunkLoop!, inChunk: kTiles!, outerK: k0! };
+  } else {
+    const [k0, k1] = sch.split(kTiles!, [null, tilesPerStage]);
+    sch.reorder(i0!, j0!, i1!, j1!, ko!, k0!, k1!, i2!, j2!);
+    k = { k0: k0!, k1: k1!, chunkLoop: ko!, inChunk: k0!, outerK: ko! };
+  }
   sch.bind(sch.fuse(i0!, j0!), "blockIdx.x");
   const warp = sch.fuse(i1!, j1!);
   sch.bind(warp, "threadIdx.y");
-  return { tile, k0: k0!, k1: k1!, chunkLoop: chunkLoop!, warp, warps: params.warps[0] * params.warps[1] };
+  return { tile, ...k, warp, warps: params.warps[0] * params.warps[1] };
 }

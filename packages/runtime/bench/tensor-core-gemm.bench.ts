@@ -8,8 +8,9 @@
  * - `tf32`: tf32GemmSchedule with TF32_PARAMS (fp32 operands rounded to tf32 on the load path,
  *   mma.sync m16n8k8; 128×128 block tiles, k stages of 16), against torch fp32 `A @ B` with TF32 on;
  * - `tf32x3`: tf32x3GemmSchedule with TF32X3_PARAMS (3xTF32: hi and lo tf32 parts split on the load
- *   path, three m16n8k8 MMAs into two accumulators; float32-accurate), against torch fp32 `A @ B`
- *   with TF32 off (cuBLAS SGEMM); its error must be no worse than 1.5× SGEMM's;
+ *   path, three m16n8k8 MMAs into a chunk accumulator added into the main one every chunk of k, 16
+ *   unless `--x3-chunk` says otherwise; float32-accurate), against torch fp32 `A @ B` with TF32 off
+ *   (cuBLAS SGEMM); its error must be no worse than 1.5× SGEMM's;
  * - `mma_relu_add`: gemm+ReLU+add in fp16 with fp32 accumulation (`halfGemmReluAdd`, fp16 A, B, C
  *   and D; mmaGemmReluAddSchedule with MMA_PARAMS, the epilogue in each tile's store), timed against
  *   HGEMM's `A @ B`, its error beside torch's fp16 `relu(A @ B) + C`;
@@ -25,7 +26,8 @@
  *   baseline's error (+1e-4), tf32x3 within 1.5× SGEMM's.
  * `--dry-run`: the sim device (the GPU simulator) at 128³ against the CPU executor, bit for bit;
  * no torch, no timing. `--sizes 2048,4096` (default), `--kernels wmma,mma,tf32,tf32x3,mma_relu_add,tf32x3_relu_add` (default all), `--seed N`,
- * `--out FILE.json`. Exits 1 when a check fails.
+ * `--x3-chunk 16,32,64` (the 3xTF32 kernels once per chunk of k, named e.g. `tf32x3@chunk32`; default
+ * the k stage of TF32X3_PARAMS), `--out FILE.json`. Exits 1 when a check fails.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -34,12 +36,14 @@ import {
   MMA_PARAMS,
   TF32X3_PARAMS,
   TF32_PARAMS,
+  type Tf32x3GemmParams,
   WMMA_PARAMS,
   halfGemmReluAdd,
   mmaGemmReluAddSchedule,
   mmaGemmSchedule,
   tf32Gemm,
   tf32GemmSchedule,
+  tf32x3Chunk,
   tf32x3Gemm,
   tf32x3GemmReluAdd,
   tf32x3GemmReluAddSchedule,
@@ -69,12 +73,27 @@ interface KernelSpec {
   readonly baseline: Baseline;
 }
 
+/** The 3xTF32 kernels, summing chunks of `chunk` k (TF32X3_PARAMS otherwise). */
+function tf32x3Kernels(chunk: number): Readonly<Record<"tf32x3" | "tf32x3_relu_add", KernelSpec>> {
+  const params: Tf32x3GemmParams = { ...TF32X3_PARAMS, chunk };
+  return {
+    tf32x3: { schedule: (n) => tf32x3GemmSchedule(n, params), original: (n) => tf32x3Gemm(n, chunk), operands: "float32", baseline: "sgemm" },
+    tf32x3_relu_add: {
+      schedule: (n) => tf32x3GemmReluAddSchedule(n, params),
+      original: (n) => tf32x3GemmReluAdd(n, chunk),
+      operands: "float32",
+      baseline: "sgemm",
+      reluAdd: true,
+    },
+  };
+}
+
 /** The tensor-core kernels measured, by name. */
 const KERNELS: Readonly<Record<string, KernelSpec>> = {
   wmma: { schedule: (n) => wmmaGemmSchedule(n, WMMA_PARAMS), original: wmmaGemm, operands: "float16", baseline: "hgemm" },
   mma: { schedule: (n) => mmaGemmSchedule(n, MMA_PARAMS), original: wmmaGemm, operands: "float16", baseline: "hgemm" },
   tf32: { schedule: (n) => tf32GemmSchedule(n, TF32_PARAMS), original: tf32Gemm, operands: "float32", baseline: "tf32" },
-  tf32x3: { schedule: (n) => tf32x3GemmSchedule(n, TF32X3_PARAMS), original: tf32x3Gemm, operands: "float32", baseline: "sgemm" },
+  tf32x3: tf32x3Kernels(tf32x3Chunk(TF32X3_PARAMS)).tf32x3,
   mma_relu_add: {
     schedule: (n) => mmaGemmReluAddSchedule(n, MMA_PARAMS),
     original: (n) => halfGemmReluAdd(n, "float16").func,
@@ -82,24 +101,31 @@ const KERNELS: Readonly<Record<string, KernelSpec>> = {
     baseline: "hgemm",
     reluAdd: true,
   },
-  tf32x3_relu_add: {
-    schedule: (n) => tf32x3GemmReluAddSchedule(n, TF32X3_PARAMS),
-    original: tf32x3GemmReluAdd,
-    operands: "float32",
-    baseline: "sgemm",
-    reluAdd: true,
-  },
+  tf32x3_relu_add: tf32x3Kernels(tf32x3Chunk(TF32X3_PARAMS)).tf32x3_relu_add,
 };
 
 /** The argument a kernel writes. */
 const outputOf = (spec: KernelSpec): number => (spec.reluAdd === true ? 3 : 2);
 
-function parseKernels(argv: readonly string[]): string[] {
-  const i = argv.indexOf("--kernels");
-  const names = (i >= 0 ? (argv[i + 1] ?? "") : Object.keys(KERNELS).join(",")).split(",");
+/**
+ * The kernels to run, by name: `--kernels`, the 3xTF32 ones once per chunk of `--x3-chunk`
+ * (named `tf32x3@chunk32`) when it is given.
+ */
+function parseKernels(argv: readonly string[]): [name: string, spec: KernelSpec][] {
+  const at = (flag: string): string | undefined => {
+    const i = argv.indexOf(flag);
+    return i >= 0 ? (argv[i + 1] ?? "") : undefined;
+  };
+  const names = (at("--kernels") ?? Object.keys(KERNELS).join(",")).split(",");
   for (const name of names)
     if (KERNELS[name] === undefined) throw new Error(`--kernels: known kernels are ${Object.keys(KERNELS).join(", ")}, got ${JSON.stringify(name)}`);
-  return names;
+  const chunks = at("--x3-chunk")?.split(",").map(Number);
+  if (chunks?.some((c) => !Number.isInteger(c) || c < 8 || c % 8 !== 0)) throw new Error(`--x3-chunk: multiples of 8 expected, got ${at("--x3-chunk")}`);
+  return names.flatMap((name): [string, KernelSpec][] =>
+    chunks !== undefined && (name === "tf32x3" || name === "tf32x3_relu_add")
+      ? chunks.map((chunk) => [`${name}@chunk${chunk}`, tf32x3Kernels(chunk)[name]])
+      : [[name, KERNELS[name]!]],
+  );
 }
 
 interface TorchResult {
@@ -186,8 +212,7 @@ async function torchComparison(spec: KernelSpec, n: number, inputs: readonly Flo
   }
 }
 
-async function dryRun(kernel: string, n: number, seed: number): Promise<Result> {
-  const spec = KERNELS[kernel]!;
+async function dryRun(kernel: string, spec: KernelSpec, n: number, seed: number): Promise<Result> {
   const original = spec.original(n);
   const inputs = randomArgs(original, seed) as Float32Array[];
   const out = outputOf(spec);
@@ -202,8 +227,7 @@ async function dryRun(kernel: string, n: number, seed: number): Promise<Result> 
   return { kernel, n, device: "sim", executorBitsDiffering: differing, torch: { skipped: "dry run (no GPU)" }, passed: differing === 0 };
 }
 
-async function onGpu(kernel: string, n: number, seed: number): Promise<Result> {
-  const spec = KERNELS[kernel]!;
+async function onGpu(kernel: string, spec: KernelSpec, n: number, seed: number): Promise<Result> {
   const inputs = randomArgs(spec.original(n), seed) as Float32Array[];
   const mod = await build(spec.schedule(n), "cuda", { device: "cuda", cacheDir: false });
   const upload = (x: Float32Array) =>
@@ -261,9 +285,9 @@ async function main(): Promise<void> {
   const kernels = parseKernels(process.argv.slice(2));
   const results: Result[] = [];
   for (const n of opts.sizes) {
-    for (const kernel of kernels) {
+    for (const [kernel, spec] of kernels) {
       try {
-        const r = opts.dryRun ? await dryRun(kernel, n, opts.seed) : await onGpu(kernel, n, opts.seed);
+        const r = opts.dryRun ? await dryRun(kernel, spec, n, opts.seed) : await onGpu(kernel, spec, n, opts.seed);
         results.push(r);
         console.log(describe(r));
       } catch (err) {

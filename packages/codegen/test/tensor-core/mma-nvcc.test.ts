@@ -6,7 +6,15 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { MMA_PARAMS, TF32X3_PARAMS, TF32_PARAMS, mmaGemmSchedule, tf32GemmSchedule, tf32x3GemmSchedule } from "@tessera/corpus";
+import {
+  MMA_PARAMS,
+  TF32X3_PARAMS,
+  TF32_PARAMS,
+  mmaGemmSchedule,
+  tf32GemmSchedule,
+  tf32x3GemmReluAddSchedule,
+  tf32x3GemmSchedule,
+} from "@tessera/corpus";
 import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
 import { lower } from "../../src/index.js";
@@ -48,4 +56,31 @@ describe.skipIf(!hasNvcc)(`the mma.sync GEMM compiles with nvcc${hasNvcc ? "" : 
       expect(cvts).toBeLessThanOrEqual(96);
     }, 300_000);
   }
+});
+
+describe.skipIf(!hasNvcc)(`the 3xTF32 GEMMs compile for sm_90a${hasNvcc ? "" : " (SKIPPED: nvcc not found; set TESSERA_NVCC)"}`, () => {
+  const dir = mkdtempSync(join(tmpdir(), "tessera-x3-nvcc-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const modules = [
+    { label: "3xTF32 gemm 2048", file: "tf32x3_gemm.cu", module: lower(tf32x3GemmSchedule(2048, TF32X3_PARAMS), "nvidia/h100") },
+    { label: "3xTF32 gemm+ReLU+add 2048", file: "tf32x3_relu_add.cu", module: lower(tf32x3GemmReluAddSchedule(2048, TF32X3_PARAMS), "nvidia/h100") },
+  ];
+
+  it("without spills, with a chunk and a main accumulator in registers, three tf32 MMAs per 8-column half", async () => {
+    const r = await compileCorpusForArch(nvcc, dir, modules, "sm_90a");
+    expect(r.exitCode, r.log).toBe(0);
+    for (const [k] of modules.entries()) {
+      const kernel = r.perModule[k]?.[0];
+      expect(kernel?.spillStoreBytes, r.log).toBe(0);
+      expect(kernel?.spillLoadBytes, r.log).toBe(0);
+      // One 256-thread block per SM needs at most 255 registers a thread; the lead reads the count in the log.
+      expect(kernel?.registers).toBeGreaterThan(0);
+      expect(kernel?.registers).toBeLessThanOrEqual(255);
+    }
+    console.log(modules.map((m, k) => `${m.label}: ${r.perModule[k]?.[0]?.registers} registers`).join("; "));
+    const ptx = await execa(nvcc, ["-arch=sm_90a", "-ptx", "tf32x3_gemm.cu", "-o", "tf32x3_gemm.ptx"], { cwd: dir, reject: false, all: true });
+    expect(ptx.exitCode, String(ptx.all)).toBe(0);
+    const text = readFileSync(join(dir, "tf32x3_gemm.ptx"), "utf8");
+    expect(text).toMatch(/mma\.sync\.aligned\.m16n8k8\.row\.col\.f32\.tf32\.tf32\.f32/);
+  }, 300_000);
 });

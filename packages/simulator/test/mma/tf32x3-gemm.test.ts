@@ -3,7 +3,7 @@
  * per 8-column half into a chunk accumulator, added into the main accumulator after each chunk of
  * k, stored at the end) runs in the simulator lane by lane and agrees bit for bit with the executor
  * on the unscheduled function with the same chunk, also software-pipelined, with several chunks per
- * k stage and on random tilings; so does gemm+ReLU+add through 3xTF32, its epilogue in each tile's store.
+ * k stage or several k stages per chunk, and on random tilings; so does gemm+ReLU+add through 3xTF32, its epilogue in each tile's store.
  */
 import { lower } from "@tessera/codegen";
 import {
@@ -55,8 +55,16 @@ describe("the 3xTF32 mma.sync GEMM in the simulator", () => {
     );
   });
 
-  it("refuses a chunk that does not divide the k stage, naming both", () => {
-    expect(() => tf32x3GemmSchedule(64, { ...SMALL_TF32X3_PARAMS, chunk: 32 })).toThrow(/chunk 32 .* k stage of 16/);
+  it("64³ with chunks of two pipelined k stages (the pipeline restarting at each chunk): the executor's bits, no race", () => {
+    const params: Tf32x3GemmParams = { ...SMALL_TF32X3_PARAMS, chunk: 32, pipelineStages: 2 };
+    const r = differingGemmBits(tf32x3Gemm(64, 32), lower(tf32x3GemmSchedule(64, params), "nvidia/a100"), 11);
+    expect(r.differing).toBe(0);
+    expect(r.races).toBe(0);
+  });
+
+  it("refuses a chunk that neither divides nor is a multiple of the k stage, naming both", () => {
+    expect(() => tf32x3GemmSchedule(64, { ...SMALL_TF32X3_PARAMS, chunk: 24 })).toThrow(/chunk 24 .* k stage of 16/);
     expect(() => tf32x3GemmSchedule(64, { ...SMALL_TF32X3_PARAMS, chunk: 12 })).toThrow(/chunk 12/);
+    expect(() => tf32x3GemmSchedule(64, { ...SMALL_TF32X3_PARAMS, chunk: 128 })).toThrow(/divides n = 64/);
   });
 });
