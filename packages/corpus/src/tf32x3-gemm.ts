@@ -81,7 +81,9 @@ export function chunkTf32x3(sch: Schedule, chunk: number): { chunk: BlockRV; mai
   const k = sch.getLoops(main).at(-1)!;
   const depth = sch.get(k).extent;
   if (depth.kind !== "IntImm" || !Number.isInteger(chunk) || chunk < 1 || depth.value % chunk !== 0)
-    throw new RangeError(`chunkTf32x3: the chunk ${chunk} does not divide the k extent ${depth.kind === "IntImm" ? depth.value : "(not constant)"} of block C_acc`);
+    throw new RangeError(
+      `chunkTf32x3: the chunk ${chunk} does not divide the k extent ${depth.kind === "IntImm" ? depth.value : "(not constant)"} of block C_acc`,
+    );
   const [ko] = sch.split(k, [null, chunk]);
   return { chunk: sch.rfactor(ko, 0), main };
 }

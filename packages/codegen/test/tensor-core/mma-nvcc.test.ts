@@ -6,15 +6,7 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-  MMA_PARAMS,
-  TF32X3_PARAMS,
-  TF32_PARAMS,
-  mmaGemmSchedule,
-  tf32GemmSchedule,
-  tf32x3GemmReluAddSchedule,
-  tf32x3GemmSchedule,
-} from "@tessera/corpus";
+import { MMA_PARAMS, TF32X3_PARAMS, TF32_PARAMS, mmaGemmSchedule, tf32GemmSchedule, tf32x3GemmReluAddSchedule, tf32x3GemmSchedule } from "@tessera/corpus";
 import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
 import { lower } from "../../src/index.js";
