@@ -8,7 +8,7 @@
  * ratios come from one stretch of load. Appends a dated section to docs/benchmarks/cpu-tuning.md (the
  * report's earlier sections stay as they are) and writes this run's docs/benchmarks/cpu-tuning.json.
  *
- *   pnpm bench:cpu-tune [--n 1024] [--trials 96] [--per-iter 32] [--seed 1] [--label "session 9, AMD EPYC Zen 5"]
+ *   pnpm bench:cpu-tune [--n 1024] [--trials 96] [--per-iter 32] [--seed 1] [--label "session 9, AMD EPYC Zen 5"] [--json cpu-tuning.json]
  */
 import { execFileSync } from "node:child_process";
 import { appendFileSync, mkdtempSync, writeFileSync } from "node:fs";
@@ -70,6 +70,7 @@ async function main(): Promise<void> {
       "per-iter": { type: "string", default: "32" },
       seed: { type: "string", default: "1" },
       label: { type: "string", default: os.cpus()[0]?.model ?? "this machine" },
+      json: { type: "string", default: "cpu-tuning.json" },
     },
   });
   const n = Number(values.n);
@@ -146,7 +147,7 @@ async function main(): Promise<void> {
   const outDir = join(repoRoot, "docs", "benchmarks");
   const history = result.history.map((t) => ({ trial: t.globalTrial, ms: t.ok ? t.latencySecs * 1e3 : null, ...(t.ok ? {} : { error: t.error }) }));
   writeFileSync(
-    join(outDir, "cpu-tuning.json"),
+    join(outDir, values.json),
     `${JSON.stringify({ summary, history, bestTrace: result.bestRecord?.trace, bestSource: tuned.source }, null, 2)}\n`,
   );
   const reasons = new Map<string, number>();
@@ -177,7 +178,7 @@ async function main(): Promise<void> {
     `${failed.length} of ${result.history.length} trials failed${failed.length === 0 ? "" : ":"}`,
     ...[...reasons].map(([why, count]) => `- ${count}× ${why}`),
     "",
-    "The best candidate's C is in cpu-tuning.json (`bestSource`).",
+    `The best candidate's C is in ${values.json} (\`bestSource\`).`,
     "",
   ].join("\n");
   // Appended, never rewritten: the report's earlier dated sections are the record of other machines and days.
