@@ -57,8 +57,9 @@ function runOnce(cases: readonly Record<string, unknown>[], env: NodeJS.ProcessE
  * team can collapse, so the faster is the reference); undefined for an operator it has no reference for.
  */
 export function runTorch(cases: readonly Record<string, unknown>[]): (TorchResult | undefined)[] {
-  const team = runOnce(cases, process.env);
   const single = runOnce(cases, { ...process.env, OMP_NUM_THREADS: "1" });
+  // TESSERA_BENCH_CLOCK=cpu (bench:cpu --clock cpu): one thread and CPU time only.
+  const team = process.env.TESSERA_BENCH_CLOCK === "cpu" ? single : runOnce(cases, process.env);
   return team.map((t, i) => {
     const s = single[i];
     if (t === undefined || s === undefined) return undefined;

@@ -6,7 +6,10 @@
  * docs/benchmarks/cpu-operators.{md,json} and one GFLOPS-against-size chart per operator
  * (docs/benchmarks/cpu-<op>.svg and .png).
  *
- *   pnpm bench:cpu [--quick] [--ops matmul,conv2d] [--out DIR] [--executor-max-flops N]
+ *   pnpm bench:cpu [--quick] [--ops matmul,conv2d] [--out DIR] [--executor-max-flops N] [--clock wall|cpu]
+ *
+ * `--clock cpu` (for a loaded machine): Tessera, NumPy and PyTorch each on one thread, timed by the CPU
+ * time of their process, so the waits for a core drop out of every figure.
  *
  * Timings: Tessera with its timeEvaluator (TVM semantics: warm-up, repeat 5 samples of ≥ 50 ms,
  * median); NumPy with the same scheme in Python right after, on the same case (the fastest NumPy
@@ -193,8 +196,9 @@ function runNumpyOnce(cases: readonly Record<string, unknown>[], env: NodeJS.Pro
  * OpenBLAS's threads can collapse, so the faster of the two is the reference (the stricter one for us).
  */
 function runNumpy(cases: readonly Record<string, unknown>[]): NumpyResult[] {
-  const threaded = runNumpyOnce(cases, process.env);
   const single = runNumpyOnce(cases, { ...process.env, OPENBLAS_NUM_THREADS: "1", OMP_NUM_THREADS: "1" });
+  if (cpuClock()) return single.map((s) => ({ ...s, variant: `${s.variant}, 1 thread` }));
+  const threaded = runNumpyOnce(cases, process.env);
   return threaded.map((t, i) => {
     const s = single[i]!;
     const variants = {
@@ -228,6 +232,25 @@ interface Row {
 
 const gflops = (flops: number, ms: number): number => flops / ms / 1e6;
 
+/** `--clock cpu`: every side on one thread, timed by its process's CPU time (TESSERA_BENCH_CLOCK for the Python references). */
+const cpuClock = (): boolean => process.env.TESSERA_BENCH_CLOCK === "cpu";
+
+/** The timeEvaluator's scheme (warm-up, 5 samples of ≥ 50 ms, median) on this process's CPU time, calls from JavaScript. */
+async function cpuTimeEvaluator(call: () => void): ReturnType<typeof timeEvaluator> {
+  return timeEvaluator(
+    {
+      warmup: call,
+      timeBatch: (n) => {
+        const t0 = process.cpuUsage();
+        for (let i = 0; i < n; i++) call();
+        const used = process.cpuUsage(t0);
+        return (used.user + used.system) / 1e3;
+      },
+    },
+    { number: 1, repeat: 5, minRepeatMs: 50 },
+  );
+}
+
 /**
  * One case: Tessera timed, then NumPy on the same case right away (on a shared machine the load
  * changes by the minute, so the two sides of a ratio are measured seconds apart), then the check
@@ -237,7 +260,7 @@ async function measureCase(c: BenchCase, executorMaxFlops: number, torch: TorchI
   const op = c.make();
   const mod = await build(op.scheduled, "c");
   const args = randomArgs(op.original, 1, { low: c.low ?? -1, high: 1 });
-  const timing = await mod.timeEvaluator({ number: 1, repeat: 5, minRepeatMs: 50 })(...args);
+  const timing = cpuClock() ? await cpuTimeEvaluator(() => mod(...args)) : await mod.timeEvaluator({ number: 1, repeat: 5, minRepeatMs: 50 })(...args);
   const np = runNumpy([c.numpy])[0]!;
   const pt = torch.available ? runTorch([c.numpy])[0] : undefined;
   let executorMs: number | undefined;
@@ -336,8 +359,15 @@ async function main(): Promise<void> {
       ops: { type: "string" },
       out: { type: "string", default: join(repoRoot, "docs", "benchmarks") },
       "executor-max-flops": { type: "string", default: "1e8" },
+      clock: { type: "string", default: "wall" },
     },
   });
+  if (values.clock !== "wall" && values.clock !== "cpu") throw new Error(`bench:cpu: --clock is wall or cpu, not ${values.clock}`);
+  if (values.clock === "cpu") {
+    // One thread everywhere (set before the first library loads libgomp), CPU time on every side.
+    process.env.TESSERA_BENCH_CLOCK = "cpu";
+    process.env.OMP_NUM_THREADS = "1";
+  }
   const wanted = values.ops?.split(",").map((s) => s.trim());
   const all = operators(values.quick === true);
   const ops = wanted === undefined ? all : all.filter((o) => wanted.includes(o.op));
@@ -363,7 +393,9 @@ async function main(): Promise<void> {
     pytorch: torch.available
       ? `${torch.version} (${PYTHON}), oneDNN ${torch.mkldnn ? "on" : "OFF"}; threads: every core (${torch.defaultThreads}) and 1`
       : `skipped: ${torch.why} (${TORCH_INSTALL})`,
-    "Tessera threads": `OpenMP's default (${os.cpus().length}) where a schedule has a parallel region`,
+    "Tessera threads": cpuClock()
+      ? "1 (--clock cpu: every side on one thread, timed by its process's CPU time)"
+      : `OpenMP's default (${os.cpus().length}) where a schedule has a parallel region`,
     "machine profile": `${machine.source}: parallel region ${machine.parallelRegionUs.toFixed(1)} µs, L1d ${machine.l1DataBytes / 1024} KiB, L2 ${machine.l2Bytes / 1024} KiB${machine.why === undefined ? "" : ` (${machine.why})`}`,
     loadBefore: load(),
   };
