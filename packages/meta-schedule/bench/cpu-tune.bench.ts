@@ -146,10 +146,7 @@ async function main(): Promise<void> {
   console.log(summary);
   const outDir = join(repoRoot, "docs", "benchmarks");
   const history = result.history.map((t) => ({ trial: t.globalTrial, ms: t.ok ? t.latencySecs * 1e3 : null, ...(t.ok ? {} : { error: t.error }) }));
-  writeFileSync(
-    join(outDir, values.json),
-    `${JSON.stringify({ summary, history, bestTrace: result.bestRecord?.trace, bestSource: tuned.source }, null, 2)}\n`,
-  );
+  writeFileSync(join(outDir, values.json), `${JSON.stringify({ summary, history, bestTrace: result.bestRecord?.trace, bestSource: tuned.source }, null, 2)}\n`);
   const reasons = new Map<string, number>();
   for (const f of failed) {
     const key = (f.error ?? "?").split("\n")[0]!.slice(0, 120);

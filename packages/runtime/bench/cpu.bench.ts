@@ -148,7 +148,8 @@ function ensureNumpy(): { version: string; blas: string } {
     return r.status === 0 ? r.stdout.trim() : undefined;
   };
   let version = probe();
-  if (version === undefined && PYTHON !== "/usr/bin/python3") throw new Error(`bench:cpu: ${PYTHON} cannot import numpy (TESSERA_BENCH_PYTHON or .venv-bench); install it there`);
+  if (version === undefined && PYTHON !== "/usr/bin/python3")
+    throw new Error(`bench:cpu: ${PYTHON} cannot import numpy (TESSERA_BENCH_PYTHON or .venv-bench); install it there`);
   if (version === undefined) {
     console.log("bench:cpu: NumPy is missing for /usr/bin/python3; installing python3-numpy and libopenblas0-pthread with apt-get");
     const install = ["install", "-y", "--no-install-recommends", "python3-numpy", "libopenblas0-pthread"];
@@ -163,9 +164,13 @@ function ensureNumpy(): { version: string; blas: string } {
     if (version === undefined) throw new Error("bench:cpu: python3-numpy was installed but /usr/bin/python3 still cannot import numpy");
   }
   // NumPy 1.26 and later name their BLAS (a wheel's bundled OpenBLAS); Debian's older one links libblas.so.3.
-  const named = spawnSync(PYTHON, ["-c", 'import numpy; b=numpy.show_config(mode="dicts")["Build Dependencies"]["blas"]; print(b["name"], b.get("version", ""))'], {
-    encoding: "utf8",
-  });
+  const named = spawnSync(
+    PYTHON,
+    ["-c", 'import numpy; b=numpy.show_config(mode="dicts")["Build Dependencies"]["blas"]; print(b["name"], b.get("version", ""))'],
+    {
+      encoding: "utf8",
+    },
+  );
   let blas = named.status === 0 ? named.stdout.trim() : "unknown";
   if (named.status !== 0) {
     try {

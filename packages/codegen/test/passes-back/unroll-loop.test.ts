@@ -2,7 +2,14 @@ import { type PrimFunc, type Stmt, add, bufferLoad, bufferStore, declBuffer, for
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { LoweringError } from "../../src/lower/errors.js";
-import { C_AUTO_UNROLL_MAX_STEP, DEFAULT_UNROLL_CONFIG, MAX_UNROLLED_STATEMENTS, cUnrollLoopPass, unrollLoop, unrollLoopPass } from "../../src/lower/passes/unroll-loop.js";
+import {
+  C_AUTO_UNROLL_MAX_STEP,
+  DEFAULT_UNROLL_CONFIG,
+  MAX_UNROLLED_STATEMENTS,
+  cUnrollLoopPass,
+  unrollLoop,
+  unrollLoopPass,
+} from "../../src/lower/passes/unroll-loop.js";
 import { CTX, errorOf, expectSameResults, expectScript, parse, print, runPass } from "./helpers.js";
 
 function func(body: string): string {
