@@ -83,6 +83,8 @@ export {
   vectorizeLoopPass,
   injectVirtualThreadPass,
   unrollLoopPass,
+  cUnrollLoopPass,
+  C_AUTO_UNROLL_MAX_STEP,
   MAX_UNROLLED_STATEMENTS,
   threadSyncPass,
   injectPTXAsyncCopyPass,

@@ -1,25 +1,25 @@
 /**
  * PyTorch on the CPU as `pnpm bench:cpu`'s second reference (cpu_torch_reference.py): oneDNN's
  * convolutions and pooling are what users of these operators would pick, where NumPy is no one's
- * choice. Debian's python3-torch (the registry here has no PyPI); the benchmark skips the column
- * with a line saying why when /usr/bin/python3 cannot import torch. Install:
- *
- *   apt-get install -y --no-install-recommends python3-torch=1.13.1+dfsg-4
+ * choice. The interpreter is bench-python.ts's (the pinned CPU wheel in .venv-bench, made by
+ * scripts/bench-venv.sh, or Debian's python3-torch=1.13.1+dfsg-4 for /usr/bin/python3); the benchmark
+ * skips the column with a line saying why when it cannot import torch.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { BENCH_VENV_INSTALL, benchPython } from "./bench-python.js";
 
-const PYTHON = "/usr/bin/python3";
+const PYTHON = benchPython();
 const TORCH_SCRIPT = fileURLToPath(new URL("./cpu_torch_reference.py", import.meta.url));
 
-/** The install line the skip message names (Debian bookworm's package; pinned). */
-export const TORCH_INSTALL = "apt-get install -y --no-install-recommends python3-torch=1.13.1+dfsg-4";
+/** The install lines the skip message names (pinned): the venv's CPU wheel, or Debian bookworm's package. */
+export const TORCH_INSTALL = `${BENCH_VENV_INSTALL}, or apt-get install -y --no-install-recommends python3-torch=1.13.1+dfsg-4`;
 
 export type TorchInfo =
   | { readonly available: true; readonly version: string; readonly defaultThreads: number; readonly mkldnn: boolean }
   | { readonly available: false; readonly why: string };
 
-/** Whether /usr/bin/python3 imports torch, with its version, default threads and oneDNN (mkldnn) support. */
+/** Whether the benchmark's Python imports torch, with its version, default threads and oneDNN (mkldnn) support. */
 export function torchInfo(): TorchInfo {
   const r = spawnSync(PYTHON, [TORCH_SCRIPT, "--version"], { encoding: "utf8" });
   const line = r.stdout.trim().split("\n").at(-1) ?? "";
@@ -57,8 +57,9 @@ function runOnce(cases: readonly Record<string, unknown>[], env: NodeJS.ProcessE
  * team can collapse, so the faster is the reference); undefined for an operator it has no reference for.
  */
 export function runTorch(cases: readonly Record<string, unknown>[]): (TorchResult | undefined)[] {
-  const team = runOnce(cases, process.env);
   const single = runOnce(cases, { ...process.env, OMP_NUM_THREADS: "1" });
+  // TESSERA_BENCH_CLOCK=cpu (bench:cpu --clock cpu): one thread and CPU time only.
+  const team = process.env.TESSERA_BENCH_CLOCK === "cpu" ? single : runOnce(cases, process.env);
   return team.map((t, i) => {
     const s = single[i];
     if (t === undefined || s === undefined) return undefined;

@@ -1,12 +1,15 @@
 /**
  * `pnpm bench:cpu`: the d2l CPU operators compiled by Tessera's C target (the book's schedules:
- * parallel, vectorize, unroll, tiling), against NumPy on OpenBLAS (Debian's python3-numpy,
- * installed with apt-get when missing), PyTorch on the CPU (oneDNN; cpu-torch.ts, skipped with a
+ * parallel, vectorize, unroll, tiling), against NumPy on OpenBLAS (bench-python.ts's Python: .venv-bench,
+ * or Debian's python3-numpy, installed with apt-get when missing), PyTorch on the CPU (oneDNN; cpu-torch.ts, skipped with a
  * line saying why when torch is not installed) and Tessera's JS executor, in one run. Writes
  * docs/benchmarks/cpu-operators.{md,json} and one GFLOPS-against-size chart per operator
  * (docs/benchmarks/cpu-<op>.svg and .png).
  *
- *   pnpm bench:cpu [--quick] [--ops matmul,conv2d] [--out DIR] [--executor-max-flops N]
+ *   pnpm bench:cpu [--quick] [--ops matmul,conv2d] [--out DIR] [--executor-max-flops N] [--clock wall|cpu]
+ *
+ * `--clock cpu` (for a loaded machine): Tessera, NumPy and PyTorch each on one thread, timed by the CPU
+ * time of their process, so the waits for a core drop out of every figure.
  *
  * Timings: Tessera with its timeEvaluator (TVM semantics: warm-up, repeat 5 samples of ≥ 50 ms,
  * median); NumPy with the same scheme in Python right after, on the same case (the fastest NumPy
@@ -22,10 +25,11 @@ import { type TypedArray, compilePrimFunc, randomArgs } from "@tessera/ir";
 import { build, probeCCompiler, timeEvaluator } from "../src/index.js";
 import * as d2l from "@tessera/corpus/d2l-cpu";
 import { type ChartPoint, writeChart } from "./cpu-charts.js";
+import { benchPython } from "./bench-python.js";
 import { TORCH_INSTALL, type TorchInfo, runTorch, torchInfo } from "./cpu-torch.js";
 
 const repoRoot = fileURLToPath(new URL("../../..", import.meta.url));
-const PYTHON = "/usr/bin/python3";
+const PYTHON = benchPython();
 const NUMPY_SCRIPT = fileURLToPath(new URL("./cpu_numpy_reference.py", import.meta.url));
 
 interface BenchCase {
@@ -137,13 +141,15 @@ function operators(quick: boolean): BenchOperator[] {
   ];
 }
 
-/** Debian's python3-numpy (with OpenBLAS), installed with apt-get when missing. */
+/** NumPy for the benchmark's Python (bench-python.ts); Debian's python3-numpy (with OpenBLAS), installed with apt-get, when that is /usr/bin/python3 and it is missing. */
 function ensureNumpy(): { version: string; blas: string } {
   const probe = (): string | undefined => {
     const r = spawnSync(PYTHON, ["-c", "import numpy; print(numpy.__version__)"], { encoding: "utf8" });
     return r.status === 0 ? r.stdout.trim() : undefined;
   };
   let version = probe();
+  if (version === undefined && PYTHON !== "/usr/bin/python3")
+    throw new Error(`bench:cpu: ${PYTHON} cannot import numpy (TESSERA_BENCH_PYTHON or .venv-bench); install it there`);
   if (version === undefined) {
     console.log("bench:cpu: NumPy is missing for /usr/bin/python3; installing python3-numpy and libopenblas0-pthread with apt-get");
     const install = ["install", "-y", "--no-install-recommends", "python3-numpy", "libopenblas0-pthread"];
@@ -157,11 +163,21 @@ function ensureNumpy(): { version: string; blas: string } {
     version = probe();
     if (version === undefined) throw new Error("bench:cpu: python3-numpy was installed but /usr/bin/python3 still cannot import numpy");
   }
-  let blas = "unknown";
-  try {
-    blas = realpathSync("/usr/lib/x86_64-linux-gnu/libblas.so.3");
-  } catch {
-    // another architecture or layout: say unknown
+  // NumPy 1.26 and later name their BLAS (a wheel's bundled OpenBLAS); Debian's older one links libblas.so.3.
+  const named = spawnSync(
+    PYTHON,
+    ["-c", 'import numpy; b=numpy.show_config(mode="dicts")["Build Dependencies"]["blas"]; print(b["name"], b.get("version", ""))'],
+    {
+      encoding: "utf8",
+    },
+  );
+  let blas = named.status === 0 ? named.stdout.trim() : "unknown";
+  if (named.status !== 0) {
+    try {
+      blas = realpathSync("/usr/lib/x86_64-linux-gnu/libblas.so.3");
+    } catch {
+      // another architecture or layout: say unknown
+    }
   }
   return { version, blas };
 }
@@ -185,8 +201,9 @@ function runNumpyOnce(cases: readonly Record<string, unknown>[], env: NodeJS.Pro
  * OpenBLAS's threads can collapse, so the faster of the two is the reference (the stricter one for us).
  */
 function runNumpy(cases: readonly Record<string, unknown>[]): NumpyResult[] {
-  const threaded = runNumpyOnce(cases, process.env);
   const single = runNumpyOnce(cases, { ...process.env, OPENBLAS_NUM_THREADS: "1", OMP_NUM_THREADS: "1" });
+  if (cpuClock()) return single.map((s) => ({ ...s, variant: `${s.variant}, 1 thread` }));
+  const threaded = runNumpyOnce(cases, process.env);
   return threaded.map((t, i) => {
     const s = single[i]!;
     const variants = {
@@ -220,6 +237,25 @@ interface Row {
 
 const gflops = (flops: number, ms: number): number => flops / ms / 1e6;
 
+/** `--clock cpu`: every side on one thread, timed by its process's CPU time (TESSERA_BENCH_CLOCK for the Python references). */
+const cpuClock = (): boolean => process.env.TESSERA_BENCH_CLOCK === "cpu";
+
+/** The timeEvaluator's scheme (warm-up, 5 samples of ≥ 50 ms, median) on this process's CPU time, calls from JavaScript. */
+async function cpuTimeEvaluator(call: () => void): ReturnType<typeof timeEvaluator> {
+  return timeEvaluator(
+    {
+      warmup: call,
+      timeBatch: (n) => {
+        const t0 = process.cpuUsage();
+        for (let i = 0; i < n; i++) call();
+        const used = process.cpuUsage(t0);
+        return (used.user + used.system) / 1e3;
+      },
+    },
+    { number: 1, repeat: 5, minRepeatMs: 50 },
+  );
+}
+
 /**
  * One case: Tessera timed, then NumPy on the same case right away (on a shared machine the load
  * changes by the minute, so the two sides of a ratio are measured seconds apart), then the check
@@ -229,7 +265,7 @@ async function measureCase(c: BenchCase, executorMaxFlops: number, torch: TorchI
   const op = c.make();
   const mod = await build(op.scheduled, "c");
   const args = randomArgs(op.original, 1, { low: c.low ?? -1, high: 1 });
-  const timing = await mod.timeEvaluator({ number: 1, repeat: 5, minRepeatMs: 50 })(...args);
+  const timing = cpuClock() ? await cpuTimeEvaluator(() => mod(...args)) : await mod.timeEvaluator({ number: 1, repeat: 5, minRepeatMs: 50 })(...args);
   const np = runNumpy([c.numpy])[0]!;
   const pt = torch.available ? runTorch([c.numpy])[0] : undefined;
   let executorMs: number | undefined;
@@ -287,9 +323,9 @@ function markdown(rows: readonly Row[], ops: readonly BenchOperator[], meta: Rec
     "(packages/corpus/src/d2l-cpu/schedules.ts; tile factors and parallelism chosen from the shape and the",
     "machine's cores by factors.ts) compiled by the C target (gcc -O3 -march=native -fopenmp),",
     "timed with the module's timeEvaluator (TVM semantics: warm-up, 5 samples of at least 50 ms, median).",
-    "NumPy: Debian's python3-numpy on OpenBLAS, timed the same way in the same run, with OpenBLAS's default",
+    "NumPy on OpenBLAS (the Python named below: .venv-bench or Debian's), timed the same way in the same run, with OpenBLAS's default",
     "threads and with one thread; where NumPy has several formulations of an operator, the fastest formulation",
-    "and thread setting counts (named in the table). PyTorch on the CPU (Debian's python3-torch; oneDNN where the",
+    "and thread setting counts (named in the table). PyTorch on the CPU (the pinned CPU wheel or Debian's; oneDNN where the",
     "build has it) on matmul, conv2d, depthwise conv2d, pooling and batch norm, timed the same way with its default",
     "threads and with one thread (the faster counts, its thread count named). JS executor: 3 single runs where one run is cheap enough.",
     "",
@@ -328,8 +364,15 @@ async function main(): Promise<void> {
       ops: { type: "string" },
       out: { type: "string", default: join(repoRoot, "docs", "benchmarks") },
       "executor-max-flops": { type: "string", default: "1e8" },
+      clock: { type: "string", default: "wall" },
     },
   });
+  if (values.clock !== "wall" && values.clock !== "cpu") throw new Error(`bench:cpu: --clock is wall or cpu, not ${values.clock}`);
+  if (values.clock === "cpu") {
+    // One thread everywhere (set before the first library loads libgomp), CPU time on every side.
+    process.env.TESSERA_BENCH_CLOCK = "cpu";
+    process.env.OMP_NUM_THREADS = "1";
+  }
   const wanted = values.ops?.split(",").map((s) => s.trim());
   const all = operators(values.quick === true);
   const ops = wanted === undefined ? all : all.filter((o) => wanted.includes(o.op));
@@ -339,7 +382,7 @@ async function main(): Promise<void> {
   const executorMaxFlops = Number(values["executor-max-flops"]);
   const numpy = ensureNumpy();
   const torch = torchInfo();
-  if (!torch.available) console.log(`bench:cpu: PyTorch skipped: /usr/bin/python3 cannot import torch (${torch.why}); install it with: ${TORCH_INSTALL}`);
+  if (!torch.available) console.log(`bench:cpu: PyTorch skipped: ${PYTHON} cannot import torch (${torch.why}); install it with: ${TORCH_INSTALL}`);
   const machine = d2l.machineProfile();
   const cc = await probeCCompiler();
   const load = (): string =>
@@ -351,11 +394,13 @@ async function main(): Promise<void> {
     date: new Date().toISOString(),
     cpu: `${os.cpus()[0]?.model ?? "?"} × ${os.cpus().length}`,
     "C compiler": `${cc.version}; OpenMP ${cc.openmp ? "on" : "OFF"}`,
-    numpy: `${numpy.version} (/usr/bin/python3), BLAS ${numpy.blas}; threads: OpenBLAS's default (${os.cpus().length}, the cores) and 1`,
+    numpy: `${numpy.version} (${PYTHON}), BLAS ${numpy.blas}; threads: OpenBLAS's default (${os.cpus().length}, the cores) and 1`,
     pytorch: torch.available
-      ? `${torch.version} (/usr/bin/python3), oneDNN ${torch.mkldnn ? "on" : "OFF"}; threads: every core (${torch.defaultThreads}) and 1`
+      ? `${torch.version} (${PYTHON}), oneDNN ${torch.mkldnn ? "on" : "OFF"}; threads: every core (${torch.defaultThreads}) and 1`
       : `skipped: ${torch.why} (${TORCH_INSTALL})`,
-    "Tessera threads": `OpenMP's default (${os.cpus().length}) where a schedule has a parallel region`,
+    "Tessera threads": cpuClock()
+      ? "1 (--clock cpu: every side on one thread, timed by its process's CPU time)"
+      : `OpenMP's default (${os.cpus().length}) where a schedule has a parallel region`,
     "machine profile": `${machine.source}: parallel region ${machine.parallelRegionUs.toFixed(1)} µs, L1d ${machine.l1DataBytes / 1024} KiB, L2 ${machine.l2Bytes / 1024} KiB${machine.why === undefined ? "" : ` (${machine.why})`}`,
     loadBefore: load(),
   };

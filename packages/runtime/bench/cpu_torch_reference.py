@@ -52,7 +52,7 @@ def variants(case):
 
 
 def use_every_core():
-    """Debian's torch 1.13 starts with one intra-op thread on this 2-core machine; the team run uses them all."""
+    """Debian's torch 1.13 starts with one intra-op thread on the 2-core machine; the team run uses every core the process may run on."""
     if "OMP_NUM_THREADS" not in os.environ:
         torch.set_num_threads(len(os.sched_getaffinity(0)))
 

@@ -13,11 +13,11 @@ import type { LowerOptions } from "./lower-options.js";
 import type { Pass } from "./pass.js";
 import { PASSES_FRONT, simplifyPass } from "./passes/index.js";
 import { functionSymbol } from "./passes/split-host-device.js";
-import { unrollLoopPass } from "./passes/unroll-loop.js";
+import { cUnrollLoopPass } from "./passes/unroll-loop.js";
 import { runPasses } from "./run-passes.js";
 
-/** The passes for a C target, in order: none of them is GPU-only. */
-export const C_LOWERING_PASSES: readonly Pass[] = [...PASSES_FRONT, simplifyPass, unrollLoopPass, simplifyPass];
+/** The passes for a C target, in order: none of them is GPU-only; unrollLoop caps the auto-unroll budget (`C_AUTO_UNROLL_MAX_STEP`). */
+export const C_LOWERING_PASSES: readonly Pass[] = [...PASSES_FRONT, simplifyPass, cUnrollLoopPass, simplifyPass];
 
 export function lowerForC(source: PrimFunc, target: CTarget, opts: LowerOptions): CLoweredFunc {
   const name = functionSymbol(source);

@@ -2,7 +2,14 @@ import { type PrimFunc, type Stmt, add, bufferLoad, bufferStore, declBuffer, for
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { LoweringError } from "../../src/lower/errors.js";
-import { DEFAULT_UNROLL_CONFIG, MAX_UNROLLED_STATEMENTS, unrollLoop, unrollLoopPass } from "../../src/lower/passes/unroll-loop.js";
+import {
+  C_AUTO_UNROLL_MAX_STEP,
+  DEFAULT_UNROLL_CONFIG,
+  MAX_UNROLLED_STATEMENTS,
+  cUnrollLoopPass,
+  unrollLoop,
+  unrollLoopPass,
+} from "../../src/lower/passes/unroll-loop.js";
 import { CTX, errorOf, expectSameResults, expectScript, parse, print, runPass } from "./helpers.js";
 
 function func(body: string): string {
@@ -235,6 +242,23 @@ for i in range(2):
     for j in range(n):
         B[(i * 8 + j) % 64] = A[j % 64]`);
       expect(loopKinds(runPass(unrollLoopPass, src))).toEqual(["serial", "serial"]);
+    });
+
+    test("the C target clamps the budget to C_AUTO_UNROLL_MAX_STEP: a nest within 512 steps but over 64 stays rolled there, results unchanged", () => {
+      // Regression: budget 512 from the CPU space unrolled a register tile's k loop and spatial loops
+      // around its vector loops into hundreds of SIMD loops, which gcc compiled for minutes.
+      const src = func(`
+T.attr(None, "pragma_auto_unroll_max_step", 512)
+for i in range(8):
+    for j in range(16):
+        B[(i * 16 + j) % 64] = A[j] + A[i]`);
+      expect(C_AUTO_UNROLL_MAX_STEP).toBe(64);
+      expect(loopKinds(runPass(unrollLoopPass, src))).toEqual([]);
+      const capped = runPass(cUnrollLoopPass, src);
+      expect(loopKinds(capped)).toEqual(["serial"]);
+      expectSameResults(capped, parse(src));
+      const within = src.replace("512", "64").replace("range(8)", "range(4)");
+      expect(loopKinds(runPass(cUnrollLoopPass, within))).toEqual([]);
     });
 
     test("at most autoMaxDepth unrolled loops may be nested in an auto-unrolled loop", () => {

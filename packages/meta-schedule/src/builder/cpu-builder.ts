@@ -16,7 +16,12 @@ import type { BuilderInput, BuilderResult, BuiltArtifact } from "../interfaces/b
 export interface CpuBuilderOptions {
   /** Compilations at once (default: the cores). */
   readonly maxParallel?: number;
-  /** Limit per compilation in seconds (TVM: 30). */
+  /**
+   * Limit per compilation in seconds (TVM: 30 of wall time). Here it is the compiler's CPU time (RLIMIT_CPU):
+   * on a loaded machine a compile of 1–2 CPU-seconds waited over 30 s for a core, and 25 of 64 candidates of a
+   * 256³ tuning were rejected for it (docs/benchmarks/cpu-tuning.md, session 9). Wall time is limited to
+   * `WALL_LIMIT_FACTOR` times this, as a backstop.
+   */
   readonly timeoutSec?: number;
   /** Compile cache directory (default the runtime's, `$TESSERA_CACHE_DIR/c`). */
   readonly cacheDir?: string;
@@ -44,9 +49,13 @@ class Slots {
   }
 }
 
+/** The wall-clock backstop of a compilation, in multiples of its CPU-time budget. */
+export const WALL_LIMIT_FACTOR = 20;
+
 export class CpuBuilder {
   readonly name = "CpuBuilder";
   readonly timeoutMs: number;
+  readonly #cpuLimitSec: number;
   readonly #opts: CpuBuilderOptions;
   readonly #slots: Slots;
   readonly #inFlight = new Map<string, Promise<CompiledLibrary>>();
@@ -57,7 +66,8 @@ export class CpuBuilder {
     if (!Number.isInteger(parallel) || parallel < 1) throw new RangeError(`CpuBuilder: maxParallel must be a positive integer, got ${parallel}`);
     const timeoutSec = opts.timeoutSec ?? 30;
     if (!(timeoutSec > 0)) throw new RangeError(`CpuBuilder: timeoutSec must be positive, got ${timeoutSec}`);
-    this.timeoutMs = timeoutSec * 1000;
+    this.#cpuLimitSec = Math.max(1, Math.ceil(timeoutSec));
+    this.timeoutMs = timeoutSec * 1000 * WALL_LIMIT_FACTOR;
     this.#slots = new Slots(parallel);
   }
 
@@ -108,6 +118,7 @@ export class CpuBuilder {
         compileC(source, {
           march,
           name,
+          cpuTimeLimitSec: this.#cpuLimitSec,
           ...(this.#opts.cacheDir === undefined ? {} : { cacheDir: this.#opts.cacheDir }),
           ...(this.#opts.compiler === undefined ? {} : { compiler: this.#opts.compiler }),
         }),

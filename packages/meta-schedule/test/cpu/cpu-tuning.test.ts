@@ -126,6 +126,21 @@ describe("the CPU builder", () => {
     expect(existsSync(path!)).toBe(true);
   }, 60_000);
 
+  it("a compile over its CPU-time budget fails saying so (the budget is CPU time, so a loaded machine's waits do not count)", async () => {
+    // 4096 SIMD loops unrolled by gcc: seconds of CPU for cc1, as the CPU space's large unroll budgets made.
+    const slow = `void f(float* restrict a, const float* restrict b) {
+#pragma GCC unroll 64
+  for (int i = 0; i < 64; ++i)
+#pragma GCC unroll 64
+    for (int j = 0; j < 64; ++j)
+#pragma omp simd
+      for (int k = 0; k < 32; ++k) a[i * 2048 + j * 32 + k] += b[j * 32 + k] * a[i];
+}
+`;
+    await expect(compileC(slow, { name: "slow", cacheDir: tmp(), cpuTimeLimitSec: 1 })).rejects.toThrow(/CPU-time budget of 1 s/);
+    await expect(compileC("int f(void) { return 1; }", { name: "quick", cacheDir: tmp(), cpuTimeLimitSec: 1 })).resolves.toMatchObject({ cacheHit: false });
+  }, 300_000);
+
   it("identical candidates of a batch compile once and share the library", async () => {
     const builder = new CpuBuilder({ cacheDir: tmp() });
     const input = { func: ops.matmul(8, 8, 8).func, target };

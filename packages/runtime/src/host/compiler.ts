@@ -42,6 +42,21 @@ export interface CompileCOptions {
   readonly name?: string;
   /** The compiler command (default `cCompilerCommand()`). */
   readonly compiler?: string;
+  /**
+   * CPU seconds each compiler process may use (RLIMIT_CPU, through the shell's `ulimit -t`); past it the
+   * compile fails with a `CCompileError` saying so. CPU time, not wall time: on a loaded machine a compile
+   * that needs 1 s of CPU can wait a minute for a core. Default: no limit.
+   */
+  readonly cpuTimeLimitSec?: number;
+}
+
+/** The compiler's command line, run under a CPU-time limit when one is given (a POSIX shell's `ulimit -t`). */
+function limitedCommand(command: readonly string[], cpuTimeLimitSec: number | undefined): string[] {
+  if (cpuTimeLimitSec === undefined) return [...command];
+  if (!Number.isInteger(cpuTimeLimitSec) || cpuTimeLimitSec < 1)
+    throw new RangeError(`compileC: cpuTimeLimitSec must be a positive integer, got ${cpuTimeLimitSec}`);
+  // The soft limit: SIGXCPU, which gcc's driver reports by name (the hard limit's SIGKILL reads as any kill).
+  return ["/bin/sh", "-c", `ulimit -S -t ${cpuTimeLimitSec} && exec "$0" "$@"`, ...command];
 }
 
 export function defaultCCacheDir(): string {
@@ -141,11 +156,15 @@ export async function compileC(source: string, opts: CompileCOptions = {}): Prom
   const partial = `${path}.${process.pid}.${Date.now()}.tmp`;
   const command = [info.command, ...flags, sourcePath, "-o", partial, "-lm"];
   const t0 = performance.now();
-  const r = await execa(command[0]!, command.slice(1), { reject: false, all: true });
+  const run = limitedCommand(command, opts.cpuTimeLimitSec);
+  const r = await execa(run[0]!, run.slice(1), { reject: false, all: true });
   const compileMs = performance.now() - t0;
   if (r.exitCode !== 0) {
     rmSync(partial, { force: true });
-    throw new CCompileError(sourcePath, command, r.all ?? r.shortMessage);
+    const log = r.all ?? r.shortMessage;
+    // SIGXCPU ends the compiler (gcc's driver reports its cc1 "CPU time limit exceeded").
+    const overBudget = opts.cpuTimeLimitSec !== undefined && (r.signal === "SIGXCPU" || /CPU time limit exceeded/.test(log));
+    throw new CCompileError(sourcePath, command, overBudget ? `the compiler used its CPU-time budget of ${opts.cpuTimeLimitSec} s\n${log}` : log);
   }
   renameSync(partial, path);
   return { path, sourcePath, cacheHit: false, compileMs, flags, openmp: info.openmp };

@@ -37,7 +37,7 @@ export const PASSES_FRONT: readonly Pass[] = [
 export { vectorizeLoopPass } from "./vectorize-loop.js";
 export { injectVirtualThreadPass } from "./inject-virtual-thread.js";
 export { lowerWarpMemory, lowerWarpMemoryPass } from "./lower-warp-memory.js";
-export { unrollLoopPass, MAX_UNROLLED_STATEMENTS } from "./unroll-loop.js";
+export { unrollLoopPass, cUnrollLoopPass, C_AUTO_UNROLL_MAX_STEP, MAX_UNROLLED_STATEMENTS } from "./unroll-loop.js";
 export { threadSyncPass } from "./thread-sync.js";
 export { injectPTXAsyncCopyPass } from "./inject-ptx-async-copy.js";
 export { splitHostDevice, splitHostDevicePass, functionSymbol, type HostDeviceSplit } from "./split-host-device.js";

@@ -54,10 +54,26 @@ export interface UnrollConfig {
   readonly autoMaxExtent: number;
   /** Expand unrolled loops (true) or leave them to the CUDA compiler as `#pragma unroll` (false). */
   readonly explicitUnroll: boolean;
+  /**
+   * The largest `pragma_auto_unroll_max_step` the target honours; larger budgets are clamped to it
+   * (absent: none). The C target sets one: gcc spends minutes on loop nests of hundreds of SIMD loops.
+   */
+  readonly autoMaxStepCeiling?: number;
 }
 
 /** TVM's `tirx.UnrollLoop` defaults. */
 export const DEFAULT_UNROLL_CONFIG: UnrollConfig = { autoMaxStep: 0, autoMaxDepth: 8, autoMaxExtent: 0, explicitUnroll: true };
+
+/**
+ * The C target's ceiling on the auto-unroll budget: MetaSchedule's CPU space samples 0/16/64/512 (TVM's
+ * LLVM values), and at 512 a register tile's rows, its column vectors and the k loop around them unrolled
+ * into up to 512 `#pragma omp simd` loops that gcc took over 120 s of CPU to compile (11 KB of C; the same
+ * nest with 64 took 1 s). docs/architecture/tvm-deviations-lowering.md has the bullet.
+ */
+export const C_AUTO_UNROLL_MAX_STEP = 64;
+
+/** The C target's configuration: TVM's defaults with the budget ceiling above. */
+export const C_UNROLL_CONFIG: UnrollConfig = { ...DEFAULT_UNROLL_CONFIG, autoMaxStepCeiling: C_AUTO_UNROLL_MAX_STEP };
 
 const MAX_STEP_PRAGMA = "pragma_auto_unroll_max_step";
 const EXPLICIT_PRAGMA = "pragma_unroll_explicit";
@@ -68,6 +84,9 @@ export function unrollLoop(func: PrimFunc, config: UnrollConfig = DEFAULT_UNROLL
 }
 
 export const unrollLoopPass: Pass = { name: PASS, run: (func) => unrollLoop(func) };
+
+/** The pass with the C target's budget ceiling (`C_UNROLL_CONFIG`). */
+export const cUnrollLoopPass: Pass = { name: PASS, run: (func) => unrollLoop(func, C_UNROLL_CONFIG) };
 
 /** A rewritten statement and what the unrolling decision of an enclosing loop needs to know of it. */
 interface Visited {
@@ -142,7 +161,10 @@ class LoopUnroller {
     if (s.key !== MAX_STEP_PRAGMA && s.key !== EXPLICIT_PRAGMA) return undefined;
     const problem = annotationValueProblem("an attribute statement", s.key, s.value);
     if (problem !== undefined) throw new LoweringError(PASS, problem);
-    return s.key === MAX_STEP_PRAGMA ? { autoMaxStep: annotationInt(s.value)! } : { explicitUnroll: annotationFlag(s.value)! };
+    if (s.key === EXPLICIT_PRAGMA) return { explicitUnroll: annotationFlag(s.value)! };
+    const budget = annotationInt(s.value)!;
+    const ceiling = this.config.autoMaxStepCeiling;
+    return { autoMaxStep: ceiling === undefined ? budget : Math.min(budget, ceiling) };
   }
 
   private visitFor(s: For): Visited {
