@@ -53,7 +53,7 @@ export interface TuneOptions {
   readonly noGpuReason?: string;
   /** The search's runner instead of the default (the package's LocalRunner on a GPU, else its SimulatedRunner): for tests. */
   readonly runner?: Runner;
-  /** Replay worker threads of the search (meta-schedule's `searchWorkers`, default cores − 1; 0: none): for tests. */
+  /** Replay worker threads of the search (meta-schedule's `searchWorkers`: default cores − 1, started once the search has replayed for 4 CPU s; 0: none). */
   readonly searchWorkers?: number;
   readonly limits?: SandboxLimits;
   /** Overrides of the manifest's numerics settings (tests use fewer rounds). */

@@ -183,7 +183,7 @@ export const tuneSpec = {
       type: "string",
       value: "N",
       description:
-        "worker threads that replay, postprocess and lower the evolutionary search's candidates (0: all in the search's thread); a seed picks the same candidates with any number",
+        "worker threads that replay, postprocess and lower the evolutionary search's candidates, started once the search has replayed for 4 CPU s in its own thread (0: all in the search's thread); a seed picks the same candidates with any number",
       default: "cores - 1",
     },
     {

@@ -134,7 +134,8 @@ export class CandidateReplayer {
 
   /** Replays the plans (their traces' JSON beside them), in worker threads when there is a pool. */
   private async replayUncached(plans: readonly PlannedReplay[], jsons: readonly TraceJSON[]): Promise<ReplayOutcomeOf[]> {
-    if (this.pool === undefined || this.workerPostprocs === undefined || plans.length === 0) return plans.map((p) => this.replayHere(p));
+    // Until the search has replayed long enough here to pay for starting them, the workers stay unstarted (replay-pool.ts).
+    if (this.pool === undefined || this.workerPostprocs === undefined || plans.length === 0 || !this.pool.engaged) return plans.map((p) => this.replayHere(p));
     const replies = await this.pool.replay({
       workload: this.ctx.workload,
       target: this.ctx.target,
@@ -151,10 +152,19 @@ export class CandidateReplayer {
   }
 
   private replayHere(plan: PlannedReplay): ReplayOutcomeOf {
-    const out = replayWithPostprocs(this.ctx, plan.trace, this.postprocs, { freshDecisions: plan.freshDecisions, seed: plan.seed });
-    if (!out.ok) return { rejected: out.reason };
-    const sch = out.sch;
-    return { candidate: { sch, trace: sch.trace, ...this.identity.identify(sch), launchClass: launchClassOfModule(loweredModuleFor(sch.func)) } };
+    // The process's CPU (getrusage): the search's thread, and anything the process runs beside it.
+    const started = this.parallel ? process.cpuUsage() : undefined;
+    try {
+      const out = replayWithPostprocs(this.ctx, plan.trace, this.postprocs, { freshDecisions: plan.freshDecisions, seed: plan.seed });
+      if (!out.ok) return { rejected: out.reason };
+      const sch = out.sch;
+      return { candidate: { sch, trace: sch.trace, ...this.identity.identify(sch), launchClass: launchClassOfModule(loweredModuleFor(sch.func)) } };
+    } finally {
+      if (started !== undefined) {
+        const spent = process.cpuUsage(started);
+        this.pool?.noteReplayedInThread((spent.user + spent.system) / 1000);
+      }
+    }
   }
 
   /** One planned replay in this thread, through the replay cache. */

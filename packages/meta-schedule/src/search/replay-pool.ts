@@ -4,6 +4,12 @@
  * pool, and the replies come back in request order whatever finished first. A chunk whose worker
  * crashes, times out or cannot be reached is replayed in the caller's thread with a warning: a
  * failure costs time, never a missing or wrong candidate.
+ *
+ * The workers start only once the search has spent `startWorkersAfterCpuMs` of CPU replaying in
+ * its own thread (rent before buying): a thread started cold costs seconds of CPU (it loads the
+ * compiler and replays in code the JIT has not warmed), more than a small run's whole search,
+ * while a long run replays at most that much more in its own thread than with workers from the
+ * start. CPU rather than wall time, so that a loaded machine does not start them sooner.
  */
 import { availableParallelism } from "node:os";
 import { type EntryPoint, resolveEntryPoint } from "../isolation/entry-point.js";
@@ -27,7 +33,20 @@ export interface ReplayPoolOptions {
   readonly callerShare?: boolean;
   /** Where the warning of a failed chunk goes. */
   readonly log?: Logger;
+  /**
+   * CPU time of replays in the search's own thread (`noteReplayedInThread`) after which the workers
+   * take their share of the batches (default DEFAULT_START_WORKERS_AFTER_CPU_MS; 0: from the first batch).
+   */
+  readonly startWorkersAfterCpuMs?: number;
 }
+
+/**
+ * About what a worker costs from the TypeScript sources on the 2-core development machine: its
+ * start and its first replays in code the JIT has not warmed, about 4 CPU s a tuning run
+ * (docs/benchmarks/ci-time.md). A run whose whole search replays for less CPU than this in its own
+ * thread never starts one (a 6-trial CPU matmul tuning replays for about 3 CPU s).
+ */
+export const DEFAULT_START_WORKERS_AFTER_CPU_MS = 4_000;
 
 /** Chunks a batch's pooled replays are cut into, per worker (small enough to balance, large enough to amortise a message). */
 const CHUNKS_PER_WORKER = 3;
@@ -51,6 +70,9 @@ export class ReplayPool {
   readonly #callerShare: boolean;
   /** Chunks replayed in the caller's thread after a worker failed. */
   fallbacks = 0;
+  readonly #startWorkersAfterCpuMs: number;
+  /** CPU time of replays noted in the caller's thread so far (while the workers were not engaged). */
+  #replayedInThreadMs = 0;
 
   constructor(opts: ReplayPoolOptions) {
     if (!Number.isSafeInteger(opts.workers) || opts.workers < 1)
@@ -59,6 +81,9 @@ export class ReplayPool {
     this.#timeoutMs = opts.timeoutMs ?? 120_000;
     this.#log = opts.log;
     this.#callerShare = opts.callerShare ?? true;
+    const after = opts.startWorkersAfterCpuMs ?? DEFAULT_START_WORKERS_AFTER_CPU_MS;
+    if (!(after >= 0)) throw new MetaScheduleError(`ReplayPool: startWorkersAfterCpuMs must be a non-negative number, got ${after}`);
+    this.#startWorkersAfterCpuMs = after;
     const entry = opts.workerEntry ?? resolveEntryPoint(import.meta.url, { module: "replay-worker", bundle: "ms-replay-worker.mjs" });
     this.#pool = new TaskPool({ kind: "thread", entry, size: opts.workers });
   }
@@ -69,7 +94,27 @@ export class ReplayPool {
   }
 
   /**
-   * One reply per request of `job`, in order. The caller's thread takes an equal share (the last
+   * Whether the search's batches should go to the workers (`replay`) yet: once its own thread has
+   * replayed for `startWorkersAfterCpuMs` of CPU. Before that the caller replays in its own thread and notes
+   * the time (`noteReplayedInThread`); either way a seed gives the same candidates.
+   */
+  get engaged(): boolean {
+    return this.#replayedInThreadMs >= this.#startWorkersAfterCpuMs;
+  }
+
+  /** Counts `ms` of CPU spent replaying in the search's own thread towards starting the workers. */
+  noteReplayedInThread(ms: number): void {
+    if (this.engaged) return;
+    this.#replayedInThreadMs += ms;
+    if (this.engaged)
+      this.#log?.(
+        "debug",
+        `search workers: ${this.workers} started after ${(this.#replayedInThreadMs / 1000).toFixed(1)} s of CPU replaying in the search's thread`,
+      );
+  }
+
+  /**
+   * One reply per request of `job`, in order, whether or not the pool is `engaged`. The caller's thread takes an equal share (the last
    * one; unless `callerShare` is off) while the workers replay one chunk each: a search on N cores
    * keeps N threads busy. Without a caller's share, the workers take chunks of about a third of a
    * worker's share, each the next free worker's: replays differ in cost (a rejected one stops

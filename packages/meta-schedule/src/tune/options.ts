@@ -46,8 +46,9 @@ export interface TuneOptions {
   readonly numThreads?: number;
   /**
    * Worker threads that replay, postprocess and lower the evolutionary search's candidates (the
-   * machine's cores less one by default; 0: in the search's own thread). The same seed picks the
-   * same candidates with any number.
+   * machine's cores less one by default; 0: in the search's own thread). They start only once the
+   * search has spent about 4 CPU s replaying in its own thread, so a small run starts none. The same
+   * seed picks the same candidates with any number.
    */
   readonly searchWorkers?: number;
   /**

@@ -1,8 +1,9 @@
 /**
  * Tuning options for tests that check what a tuning run finds, not how its search is spread: no
- * replay worker thread. Each tuneTIR call would otherwise start one (cores − 1 of them), cold,
- * which cost about 4 CPU s per call on two cores, more than these small searches themselves
- * (docs/benchmarks/ci-time.md). A seed picks the same candidates with any number of workers:
- * search/parallel-search.test.ts checks that.
+ * replay worker thread. A tuneTIR call starts its workers (cores − 1, cold, about 4 CPU s each on
+ * two cores: docs/benchmarks/ci-time.md) once its search has replayed for 4 CPU s in its own
+ * thread, so a run of a few trials starts none without this (cpu-tuning.test.ts's 6 trials
+ * replay for about 3 CPU s); it stays for the runs not measured against that threshold. A seed
+ * picks the same candidates with any number of workers: search/parallel-search.test.ts checks that.
  */
 export const NO_SEARCH_WORKERS = { searchWorkers: 0 } as const;

@@ -19,6 +19,13 @@ import { H100, func, handedOutTraces } from "./search-fixtures.js";
 /** The traces a search hands out, its replays in the search's thread (no pool) or in `pool`'s workers. */
 const handedOut = (seed: number, pool: ReplayPool | undefined): Promise<string[]> => handedOutTraces(seed, (strategy) => strategy.useReplayPool(pool));
 
+/** The traces a search hands out without a pool, once per seed. */
+const inThreadBySeed = new Map<number, Promise<string[]>>();
+const handedOutInThread = (seed: number): Promise<string[]> => {
+  if (!inThreadBySeed.has(seed)) inThreadBySeed.set(seed, handedOut(seed, undefined));
+  return inThreadBySeed.get(seed)!;
+};
+
 describe("the evolutionary search with worker threads", () => {
   const pools: ReplayPool[] = [];
   afterAll(async () => {
@@ -26,13 +33,14 @@ describe("the evolutionary search with worker threads", () => {
   });
 
   it("hands out the same candidates in the same order with 0, 1 and 3 search workers (several seeds)", { timeout: 600_000 }, async () => {
-    const one = new ReplayPool({ workers: 1 });
-    const three = new ReplayPool({ workers: 3 });
+    // Workers from the first batch (by default they start only after seconds of replay in the search's thread).
+    const one = new ReplayPool({ workers: 1, startWorkersAfterCpuMs: 0 });
+    const three = new ReplayPool({ workers: 3, startWorkersAfterCpuMs: 0 });
     // The workers alone, the search's thread taking no share (while batches are measured, overlapSearch).
-    const workersOnly = new ReplayPool({ workers: 2, callerShare: false });
+    const workersOnly = new ReplayPool({ workers: 2, callerShare: false, startWorkersAfterCpuMs: 0 });
     pools.push(one, three, workersOnly);
     for (const seed of [3, 17]) {
-      const inThread = await handedOut(seed, undefined);
+      const inThread = await handedOutInThread(seed);
       expect(inThread).toHaveLength(8);
       expect(await handedOut(seed, three)).toEqual(inThread);
       if (seed === 3) expect(await handedOut(seed, one)).toEqual(inThread);
@@ -41,6 +49,26 @@ describe("the evolutionary search with worker threads", () => {
     expect(one.workersStarted + three.workersStarted).toBeGreaterThan(1);
     expect(workersOnly.workersStarted).toBe(2);
     expect(one.fallbacks + three.fallbacks + workersOnly.fallbacks).toBe(0);
+  });
+
+  it("starts no worker until the search has replayed for startWorkersAfterCpuMs in its own thread, then hands the rest to them: the same candidates", {
+    timeout: 600_000,
+  }, async () => {
+    const inThread = await handedOutInThread(3);
+    // Never reached: every replay stays in the search's thread.
+    const never = new ReplayPool({ workers: 1, startWorkersAfterCpuMs: Number.POSITIVE_INFINITY });
+    // Reached by the first replay (each takes milliseconds): the run switches to the workers part-way.
+    const soon = new ReplayPool({ workers: 1, startWorkersAfterCpuMs: 1 });
+    pools.push(never, soon);
+    expect(never.engaged).toBe(false);
+    expect(await handedOut(3, never)).toEqual(inThread);
+    expect(never.workersStarted).toBe(0);
+    expect(never.engaged).toBe(false);
+    expect(soon.engaged).toBe(false);
+    expect(await handedOut(3, soon)).toEqual(inThread);
+    expect(soon.engaged).toBe(true);
+    expect(soon.workersStarted).toBe(1);
+    expect(never.fallbacks + soon.fallbacks).toBe(0);
   });
 });
 
@@ -88,7 +116,7 @@ describe("ReplayPool", () => {
     const space = defaultCudaSpaceGenerator(H100);
     space.initialize?.(ctx);
     const design = space.generateDesignSpace(ctx)[0]!.trace.simplified({ removePostproc: true });
-    const pool = new ReplayPool({ workers: 1 });
+    const pool = new ReplayPool({ workers: 1, startWorkersAfterCpuMs: 0 });
     try {
       const replay = async (replayer: CandidateReplayer) => {
         const plans = [1, 2, 3].map((seed) => ({ trace: design, freshDecisions: true, seed }));
@@ -117,5 +145,7 @@ describe("ReplayPool", () => {
     expect(postprocSetOf(H100, [rewriteUnboundBlock({ maxThreadblocks: 256 })])).toBeUndefined();
     expect(() => checkSearchWorkers(-1, "tuneTIR")).toThrow(/tuneTIR: searchWorkers must be a non-negative integer/);
     expect(() => new ReplayPool({ workers: 0 })).toThrow(/workers must be a positive integer/);
+    expect(() => new ReplayPool({ workers: 1, startWorkersAfterCpuMs: -1 })).toThrow(/startWorkersAfterCpuMs must be a non-negative number, got -1/);
+    expect(new ReplayPool({ workers: 1 }).engaged).toBe(false);
   });
 });
