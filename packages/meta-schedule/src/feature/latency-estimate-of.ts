@@ -43,9 +43,14 @@ export function latencyEstimateOf(candidate: MeasureCandidate, ctx: TuneContext)
   if (candidate.estimate !== undefined && ctx.target.kind === "cuda") return candidate.estimate;
   const module = loweredModuleOfCandidate(candidate, ctx);
   if (module === undefined || ctx.target.kind !== "cuda") return undefined;
+  return estimateOfModule(module);
+}
+
+/** The analytic estimate of `module` on its own target, computed once per module (VerifyGPUCode gives structurally equal programs one module). */
+export function estimateOfModule(module: LoweredModule): LatencyEstimate {
   let estimate = ESTIMATES.get(module);
   if (estimate === undefined) {
-    estimate = estimateLatency(module, ctx.target);
+    estimate = estimateLatency(module, module.target);
     ESTIMATES.set(module, estimate);
   }
   return estimate;

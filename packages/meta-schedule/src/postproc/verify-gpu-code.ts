@@ -3,11 +3,20 @@
  * the threads per block against the bounds MultiLevelTiling annotated
  * (`meta_schedule.thread_extent_low/high_inclusive`), then lowering for the target, whose last
  * pass checks the GPU limits (threads, shared memory, vthreads, vector widths, local memory).
- * The lowered module is kept, keyed by the scheduled function, for the builder to reuse
+ * The lowered module is kept, keyed by the scheduled function, for the cost model to read
  * (`loweredModuleFor`).
+ *
+ * A search replays many traces that give a program it has lowered already (a mutation of a knob
+ * the program does not use, two slots breeding the same child, a parent copied into the next
+ * generation and mutated back), and lowering is about 40 % of a replay's cost. So the verdict of
+ * each program (its module, or the reason it was rejected) is remembered per thread by the target
+ * and the program's structural hash with names compared: a function equal to it, names included,
+ * lowers to the same module (up to the sign of a float zero, which structure does not see and no
+ * verdict reads). A remembered verdict is the one lowering would give, so a search picks the same
+ * candidates with or without it, in any thread.
  */
-import { type GpuLimit, GpuVerifyError, type LoweredModule, LoweringError, lower } from "@tessera/codegen";
-import type { PrimFunc } from "@tessera/ir";
+import { type CudaTarget, type GpuLimit, GpuVerifyError, type LoweredModule, LoweringError, lower } from "@tessera/codegen";
+import { type PrimFunc, structuralHash } from "@tessera/ir";
 import type { Schedule } from "@tessera/schedule";
 import { THREAD_EXTENT_HIGH, THREAD_EXTENT_LOW, annotationNumber } from "../schedule-utils/annotations.js";
 import { gpuTargetOf, type TuneContext } from "../tune-context.js";
@@ -26,6 +35,41 @@ export function rememberLoweredModule(func: PrimFunc, module: LoweredModule): vo
   LOWERED.set(func, module);
 }
 
+/** A program's verdict: the module it lowered to, or the rejection lowering gave. */
+type Verdict = { readonly module: LoweredModule } | { readonly rejection: PostprocResult };
+
+/** Most verdicts remembered per thread (a 2048³ gemm's module is a few hundred KB). */
+export const VERDICT_MEMO_SIZE = 256;
+
+/** Verdicts by target and structural hash; insertion order is recency (a hit moves to the end, the first is evicted). */
+const VERDICTS = new Map<string, Verdict>();
+const TARGET_KEYS = new WeakMap<object, string>();
+
+/** What identifies a target's limits: its JSON, computed once per target object (a worker receives a clone per job). */
+function targetKeyOf(target: object): string {
+  let key = TARGET_KEYS.get(target);
+  if (key === undefined) {
+    key = JSON.stringify(target);
+    TARGET_KEYS.set(target, key);
+  }
+  return key;
+}
+
+function rememberVerdict(key: string, verdict: Verdict): void {
+  if (VERDICTS.size >= VERDICT_MEMO_SIZE) VERDICTS.delete(VERDICTS.keys().next().value!);
+  VERDICTS.set(key, verdict);
+}
+
+/** This thread's verdicts given from the memo and by lowering, since the last `clearVerdictMemo`. */
+export const verdictMemoCounts = { remembered: 0, lowered: 0 };
+
+/** Forgets every remembered verdict, and zeroes the counts. */
+export function clearVerdictMemo(): void {
+  VERDICTS.clear();
+  verdictMemoCounts.remembered = 0;
+  verdictMemoCounts.lowered = 0;
+}
+
 export class VerifyGPUCode implements Postproc {
   readonly name = "verifyGpuCode";
 
@@ -38,15 +82,32 @@ export class VerifyGPUCode implements Postproc {
       if (threads > high) return rejected(`more threads per block than ${high}`);
     }
     const func = sch.func;
-    try {
-      LOWERED.set(func, lower(func, gpuTargetOf(ctx, "VerifyGPUCode")));
-    } catch (err) {
-      if (err instanceof GpuVerifyError && err.limits.length > 0)
-        return rejected(`exceeds the target's ${err.limits.map(describeLimit).join(" and ")}`, err.message);
-      if (!(err instanceof LoweringError)) throw err;
-      return rejected(`${err.name}: ${firstLine(err.message)}`, err.message);
+    const target = gpuTargetOf(ctx, "VerifyGPUCode");
+    const key = `${targetKeyOf(target)}\n${structuralHash(func, { compareNames: true })}`;
+    let verdict = VERDICTS.get(key);
+    if (verdict === undefined) {
+      verdict = verdictOf(func, target);
+      verdictMemoCounts.lowered++;
+    } else {
+      VERDICTS.delete(key);
+      verdictMemoCounts.remembered++;
     }
+    rememberVerdict(key, verdict);
+    if ("rejection" in verdict) return verdict.rejection;
+    LOWERED.set(func, verdict.module);
     return POSTPROC_OK;
+  }
+}
+
+/** Lowers `func` for `target`: its module, or the rejection of a GPU limit or lowering error. */
+function verdictOf(func: PrimFunc, target: CudaTarget): Verdict {
+  try {
+    return { module: lower(func, target) };
+  } catch (err) {
+    if (err instanceof GpuVerifyError && err.limits.length > 0)
+      return { rejection: rejected(`exceeds the target's ${err.limits.map(describeLimit).join(" and ")}`, err.message) };
+    if (!(err instanceof LoweringError)) throw err;
+    return { rejection: rejected(`${err.name}: ${firstLine(err.message)}`, err.message) };
   }
 }
 

@@ -10,7 +10,8 @@
 import { type PrimFunc, structuralHash } from "@tessera/ir";
 import { Trace, type TraceJSON } from "@tessera/schedule";
 import type { Postproc } from "../interfaces/postproc.js";
-import { type LatencyEstimate, estimateLatency } from "../latency-model/latency-model.js";
+import type { LatencyEstimate } from "../latency-model/latency-model.js";
+import { estimateOfModule } from "../feature/latency-estimate-of.js";
 import { loweredModuleFor } from "../postproc/verify-gpu-code.js";
 import { launchClassOfModule } from "./launch-classes.js";
 import { traceKeyOfText } from "./trace-key.js";
@@ -80,7 +81,7 @@ export function runReplayJob(job: ReplayJob): ReplayReply[] {
     if (!out.ok) return { ok: false, reason: out.reason };
     const func = out.sch.func;
     const lowered = loweredModuleFor(func);
-    const estimate = lowered === undefined ? undefined : estimateLatency(lowered, lowered.target);
+    const estimate = lowered === undefined ? undefined : estimateOfModule(lowered);
     const traceText = JSON.stringify(out.sch.trace.toJSON());
     return {
       ok: true,
