@@ -29,6 +29,7 @@ import {
   accumulateInWarp,
   checkMmaTiling,
   fetchToShared,
+  sharedScopeOf,
   splitTiles,
   tensorizeAccumulator,
   tiledMmaSchedule,
@@ -95,7 +96,7 @@ export function fetchTf32Operands(sch: Schedule, t: MmaTiling, params: MmaGemmPa
       sch.setScope(b, 0, "warp");
       sch.computeAt(b, t.k1);
     }
-    const shared = sch.cacheRead(blocks[0]!, 0, "shared", blocks.length > 1 ? blocks : []);
+    const shared = sch.cacheRead(blocks[0]!, 0, sharedScopeOf(params), blocks.length > 1 ? blocks : []);
     sch.computeAt(shared, t.k0);
     fetchToShared(sch, shared, t.warps, VECTOR);
     const [factor, offset] = TF32_OPERANDS[operand].align;
@@ -119,14 +120,27 @@ export function tf32GemmSchedule(n: number, params: Tf32GemmParams = SMALL_TF32_
   return sch;
 }
 
-/** Splits each tf32 load block (named after its operand, "A…" or "B…") into fragment tiles in the m16n8k8 layout and tensorizes it with its intrinsic. */
+/** The variant of each tf32 fragment load for shared tiles in dynamic shared memory (more than two pipeline stages). */
+const SHARED_DYN_TF32_LOADS: Readonly<Record<string, string>> = {
+  [MMA_INTRINSICS.loadTF32A]: MMA_INTRINSICS.loadTF32ADyn,
+  [MMA_INTRINSICS.loadTF32B]: MMA_INTRINSICS.loadTF32BDyn,
+  [MMA_INTRINSICS.loadTF32ALo]: MMA_INTRINSICS.loadTF32ALoDyn,
+  [MMA_INTRINSICS.loadTF32BLo]: MMA_INTRINSICS.loadTF32BLoDyn,
+};
+
+/**
+ * Splits each tf32 load block (named after its operand, "A…" or "B…") into fragment tiles in the
+ * m16n8k8 layout and tensorizes it with its intrinsic (the intrinsic's shared.dyn variant where the
+ * block reads a tile in dynamic shared memory).
+ */
 export function tensorizeTf32Loads(sch: Schedule, loads: readonly (readonly [block: string, intrin: string])[]): void {
-  const tiles = loads.map(([name]) => {
+  const tiles = loads.map(([name, intrin]) => {
     const b = sch.getBlock(name);
+    const dynamic = sch.get(b).reads[0]?.buffer.scope === "shared.dyn";
     const operand = TF32_OPERANDS[name.startsWith("A") ? "A" : "B"];
     const loop = splitTiles(sch, b, ...operand.tile);
     sch.transformLayout(b, ["write", 0], operand.layout);
-    return loop;
+    return { loop, intrin: dynamic ? (SHARED_DYN_TF32_LOADS[intrin] ?? intrin) : intrin };
   });
-  loads.forEach(([, intrin], i) => sch.tensorize(tiles[i]!, intrin));
+  for (const { loop, intrin } of tiles) sch.tensorize(loop, intrin);
 }

@@ -1,18 +1,24 @@
 /**
- * The mma.sync GEMMs (ldmatrix + m16n8k16 fp16; tf32 fragments rounded on load + m16n8k8; 3xTF32) compile
- * with nvcc for sm_80 and sm_90 without spills, and their PTX has the instructions the inline asm asks for. Skipped where nvcc is absent (set
+ * The mma.sync GEMMs (ldmatrix + m16n8k16 fp16; tf32 fragments rounded on load + m16n8k8; 3xTF32; the
+ * fp16 and tf32 ones also with 3- and 4-stage pipelines and 64×64 warp tiles) compile
+ * with nvcc for sm_80, sm_90 and sm_90a without spills, and their PTX has the instructions the inline asm asks for. Skipped where nvcc is absent (set
  * TESSERA_NVCC); in `pnpm test:slow`.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { MMA_PARAMS, TF32X3_PARAMS, TF32_PARAMS, mmaGemmSchedule, tf32GemmSchedule, tf32x3GemmSchedule } from "@tessera/corpus";
+import { MMA_PARAMS, type MmaGemmParams, TF32X3_PARAMS, TF32_PARAMS, mmaGemmSchedule, tf32GemmSchedule, tf32x3GemmSchedule } from "@tessera/corpus";
 import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
 import { lower } from "../../src/index.js";
 import { compileCorpusForArch, nvccAvailable } from "../cuda/corpus-ptxas.js";
 
 const nvcc = process.env.TESSERA_NVCC ?? "nvcc";
+
+const DEEP_TILINGS: readonly (readonly [string, Partial<MmaGemmParams>])[] = [
+  ["s3", { pipelineStages: 3 }],
+  ["s4_warp64x64", { warps: [2, 2], tilesPerWarp: [4, 4], pipelineStages: 4 }],
+];
 const hasNvcc = await nvccAvailable(nvcc);
 
 describe.skipIf(!hasNvcc)(`the mma.sync GEMM compiles with nvcc${hasNvcc ? "" : " (SKIPPED: nvcc not found; set TESSERA_NVCC)"}`, () => {
@@ -22,15 +28,21 @@ describe.skipIf(!hasNvcc)(`the mma.sync GEMM compiles with nvcc${hasNvcc ? "" : 
     { label: "mma gemm 2048", file: "mma_gemm.cu", module: lower(mmaGemmSchedule(2048, MMA_PARAMS), "nvidia/h100") },
     { label: "tf32 gemm 4096", file: "tf32_gemm.cu", module: lower(tf32GemmSchedule(4096, TF32_PARAMS), "nvidia/h100") },
     { label: "3xTF32 gemm 2048", file: "tf32x3_gemm.cu", module: lower(tf32x3GemmSchedule(2048, TF32X3_PARAMS), "nvidia/h100") },
+    // Deeper pipelines (tiles in dynamic shared memory) and 64×64 warp tiles: the bench:tc --tilings candidates.
+    ...DEEP_TILINGS.flatMap(([name, p]) => [
+      { label: `mma gemm 4096 ${name}`, file: `mma_gemm_${name}.cu`, module: lower(mmaGemmSchedule(4096, { ...MMA_PARAMS, ...p }), "nvidia/h100") },
+      { label: `tf32 gemm 4096 ${name}`, file: `tf32_gemm_${name}.cu`, module: lower(tf32GemmSchedule(4096, { ...TF32_PARAMS, ...p }), "nvidia/h100") },
+    ]),
   ];
 
-  for (const arch of ["sm_80", "sm_90"]) {
+  for (const arch of ["sm_80", "sm_90", "sm_90a"]) {
     it(`${arch}: compiles without spills, to ldmatrix and mma.sync`, async () => {
       const r = await compileCorpusForArch(nvcc, dir, modules, arch);
       expect(r.exitCode, r.log).toBe(0);
-      expect(r.perModule[0]?.[0]?.spillStoreBytes).toBe(0);
-      expect(r.perModule[1]?.[0]?.spillStoreBytes).toBe(0);
-      expect(r.perModule[2]?.[0]?.spillStoreBytes).toBe(0);
+      modules.forEach((m, i) => {
+        expect(r.perModule[i]?.[0]?.spillStoreBytes, m.label).toBe(0);
+        expect(r.perModule[i]?.[0]?.spillLoadBytes, m.label).toBe(0);
+      });
       const ptx = await execa(nvcc, [`-arch=${arch}`, "-ptx", "mma_gemm.cu", "-o", `mma_gemm_${arch}.ptx`], { cwd: dir, reject: false, all: true });
       expect(ptx.exitCode, String(ptx.all)).toBe(0);
       const text = readFileSync(join(dir, `mma_gemm_${arch}.ptx`), "utf8");

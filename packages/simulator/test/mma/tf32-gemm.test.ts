@@ -35,6 +35,14 @@ describe("the tf32 mma.sync GEMM in the simulator", () => {
     expect(r.races).toBe(0);
   });
 
+  it("128³ with a 3-stage cp.async pipeline (tiles in dynamic shared memory): the executor's bits, no race", () => {
+    const module = lower(tf32GemmSchedule(128, { ...SMALL_TF32_PARAMS, pipelineStages: 3 }), "nvidia/a100");
+    expect(module.kernels[0]!.launch.dynamicSharedBytes).toBeGreaterThan(0);
+    const r = differingGemmBits(tf32Gemm(128), module, 9);
+    expect(r.differing).toBe(0);
+    expect(r.races).toBe(0);
+  });
+
   it("refuses an MMA on fragments that do not hold tf32 values, naming the call and the lane", () => {
     const module = lower(tf32GemmSchedule(64), "nvidia/a100");
     const broken: LoweredModule = { ...module, kernels: module.kernels.map((k) => ({ ...k, body: new DropRounding().visitStmt(k.body) })) };

@@ -66,10 +66,10 @@ type TF32Part = "hi" | "lo";
  * registers with plain 32-bit loads, each lane its own four, rounded to tf32 on the way
  * (`cvt.rna.tf32.f32`): ldmatrix moves 16-bit halves, whose `.trans` would split the 32-bit values.
  */
-function tf32LoadIntrin(operand: "A" | "B", part: TF32Part): { desc: string; impl: string } {
+function tf32LoadIntrin(operand: "A" | "B", part: TF32Part, sharedScope = "shared"): { desc: string; impl: string } {
   const dims: Dim = operand === "A" ? [16, 8] : [8, 16];
   const map = operand === "A" ? TF32_A_16X8 : TF32_B_8X16;
-  const shared: BufferSpec = { name: "S", param: "s", dims, dtype: "float32", scope: "shared" };
+  const shared: BufferSpec = { name: "S", param: "s", dims, dtype: "float32", scope: sharedScope };
   const warp = warpBuffer("W", "w", "float32", 4, 4);
   const rounded = (x: string) => (part === "hi" ? `T.tf32_round(${x})` : `T.tf32_round(${x} - T.tf32_round(${x}))`);
   // The inverse of the layouts: register r of lane tx holds A[tx // 4 + 8 (r % 2), tx % 4 + 4 (r // 2)], B[tx % 4 + 4 (r % 2), tx // 4 + 8 (r // 2)].
@@ -288,6 +288,10 @@ export const MMA_INTRINSICS = {
   loadTF32B: "mma_load_tf32_b",
   loadTF32ALo: "mma_load_tf32_a_lo",
   loadTF32BLo: "mma_load_tf32_b_lo",
+  loadTF32ADyn: "mma_load_tf32_a_dyn",
+  loadTF32BDyn: "mma_load_tf32_b_dyn",
+  loadTF32ALoDyn: "mma_load_tf32_a_lo_dyn",
+  loadTF32BLoDyn: "mma_load_tf32_b_lo_dyn",
   mmaTF32x3: "mma_tf32x3_m16n8k8",
   fillF32Pair: "mma_fill_16x16_f32_tf32x3",
   storeF32SumGlobal: "mma_store_16x16_f32_tf32x3_global",
@@ -317,6 +321,10 @@ defineBuiltinTensorIntrin(M.loadTF32A, () => tf32LoadIntrin("A", "hi"));
 defineBuiltinTensorIntrin(M.loadTF32B, () => tf32LoadIntrin("B", "hi"));
 defineBuiltinTensorIntrin(M.loadTF32ALo, () => tf32LoadIntrin("A", "lo"));
 defineBuiltinTensorIntrin(M.loadTF32BLo, () => tf32LoadIntrin("B", "lo"));
+defineBuiltinTensorIntrin(M.loadTF32ADyn, () => tf32LoadIntrin("A", "hi", "shared.dyn"));
+defineBuiltinTensorIntrin(M.loadTF32BDyn, () => tf32LoadIntrin("B", "hi", "shared.dyn"));
+defineBuiltinTensorIntrin(M.loadTF32ALoDyn, () => tf32LoadIntrin("A", "lo", "shared.dyn"));
+defineBuiltinTensorIntrin(M.loadTF32BLoDyn, () => tf32LoadIntrin("B", "lo", "shared.dyn"));
 defineBuiltinTensorIntrin(M.mmaTF32x3, tf32x3Intrin);
 defineBuiltinTensorIntrin(M.fillF32Pair, fillPairIntrin);
 defineBuiltinTensorIntrin(M.storeF32SumGlobal, () => storeSumIntrin(false));
