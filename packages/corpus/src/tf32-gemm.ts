@@ -42,12 +42,24 @@ export const K_TILE = 8;
 const VECTOR = 4;
 
 /** Tiling of the tf32 GEMM: as the fp16 mma GEMM's, but `kTiles` counts 8-wide k tiles. */
-export type Tf32GemmParams = MmaGemmParams;
+export type Tf32GemmParams = MmaGemmParams & {
+  /**
+   * Load A's fragments with ldmatrix (its k is contiguous in shared memory: 32-bit elements as b16
+   * pairs, one instruction per 16×8 fragment instead of four 32-bit loads per lane); B keeps the
+   * plain loads, as ldmatrix's .trans would split its words.
+   */
+  readonly ldmatrixA?: boolean;
+};
 
 /** 2×2 warps of one tile each (a 32×32 block tile), k stages of 16: small enough for the simulator at 128³. */
 export const SMALL_TF32_PARAMS: Tf32GemmParams = { warps: [2, 2], tilesPerWarp: [1, 1], kTiles: 2, padShared: true };
 /** 2×4 warps of 4×2 tiles (a 128×128 block tile), k stages of 16, double-buffered with cp.async (37 KiB of shared memory). */
 export const TF32_PARAMS: Tf32GemmParams = { warps: [2, 4], tilesPerWarp: [4, 2], kTiles: 2, padShared: true, pipelineStages: 2 };
+/**
+ * TF32_PARAMS with A through ldmatrix, 64×64 warp tiles (2×2 warps of 4×4 16×16 tiles) and k stages
+ * of 32 in a 3-stage cp.async pipeline (dynamic shared memory).
+ */
+export const TF32_LDMATRIX_PARAMS: Tf32GemmParams = { warps: [2, 2], tilesPerWarp: [4, 4], kTiles: 4, padShared: true, pipelineStages: 3, ldmatrixA: true };
 
 /** The unscheduled tf32 GEMM: blocks "A_tf32" and "B_tf32" round the operands, "C" sums their products in float32. */
 export function tf32Gemm(n: number): PrimFunc {
@@ -112,7 +124,7 @@ export function tf32GemmSchedule(n: number, params: Tf32GemmParams = SMALL_TF32_
   const cWarp = accumulateInWarp(sch, t, params);
   sch.transformLayout(cWarp.block, ["read", 0], mmaFragmentLayout);
   tensorizeTf32Loads(sch, [
-    ["A_tf32", MMA_INTRINSICS.loadTF32A],
+    ["A_tf32", params.ldmatrixA === true ? MMA_INTRINSICS.ldmatrixTF32A : MMA_INTRINSICS.loadTF32A],
     ["B_tf32", MMA_INTRINSICS.loadTF32B],
   ]);
   sch.tensorize(sch.getLoops(c).at(-3)!, MMA_INTRINSICS.mmaTF32TF32F32);
@@ -123,6 +135,7 @@ export function tf32GemmSchedule(n: number, params: Tf32GemmParams = SMALL_TF32_
 /** The variant of each tf32 fragment load for shared tiles in dynamic shared memory (more than two pipeline stages). */
 const SHARED_DYN_TF32_LOADS: Readonly<Record<string, string>> = {
   [MMA_INTRINSICS.loadTF32A]: MMA_INTRINSICS.loadTF32ADyn,
+  [MMA_INTRINSICS.ldmatrixTF32A]: MMA_INTRINSICS.ldmatrixTF32ADyn,
   [MMA_INTRINSICS.loadTF32B]: MMA_INTRINSICS.loadTF32BDyn,
   [MMA_INTRINSICS.loadTF32ALo]: MMA_INTRINSICS.loadTF32ALoDyn,
   [MMA_INTRINSICS.loadTF32BLo]: MMA_INTRINSICS.loadTF32BLoDyn,

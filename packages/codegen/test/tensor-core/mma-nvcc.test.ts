@@ -7,7 +7,7 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { MMA_PARAMS, type MmaGemmParams, TF32X3_PARAMS, TF32_PARAMS, mmaGemmSchedule, tf32GemmSchedule, tf32x3GemmSchedule } from "@tessera/corpus";
+import { MMA_PARAMS, type MmaGemmParams, TF32X3_PARAMS, TF32_LDMATRIX_PARAMS, TF32_PARAMS, mmaGemmSchedule, tf32GemmSchedule, tf32x3GemmSchedule } from "@tessera/corpus";
 import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
 import { lower } from "../../src/index.js";
@@ -29,6 +29,7 @@ describe.skipIf(!hasNvcc)(`the mma.sync GEMM compiles with nvcc${hasNvcc ? "" : 
     { label: "tf32 gemm 4096", file: "tf32_gemm.cu", module: lower(tf32GemmSchedule(4096, TF32_PARAMS), "nvidia/h100") },
     { label: "3xTF32 gemm 2048", file: "tf32x3_gemm.cu", module: lower(tf32x3GemmSchedule(2048, TF32X3_PARAMS), "nvidia/h100") },
     // Deeper pipelines (tiles in dynamic shared memory) and 64×64 warp tiles: the bench:tc --tilings candidates.
+    { label: "tf32 gemm 4096 ldmatrix A", file: "tf32_ldmatrix_gemm.cu", module: lower(tf32GemmSchedule(4096, TF32_LDMATRIX_PARAMS), "nvidia/h100") },
     ...DEEP_TILINGS.flatMap(([name, p]) => [
       { label: `mma gemm 4096 ${name}`, file: `mma_gemm_${name}.cu`, module: lower(mmaGemmSchedule(4096, { ...MMA_PARAMS, ...p }), "nvidia/h100") },
       { label: `tf32 gemm 4096 ${name}`, file: `tf32_gemm_${name}.cu`, module: lower(tf32GemmSchedule(4096, { ...TF32_PARAMS, ...p }), "nvidia/h100") },
@@ -58,6 +59,13 @@ describe.skipIf(!hasNvcc)(`the mma.sync GEMM compiles with nvcc${hasNvcc ? "" : 
       const cvts = tf32Text.match(/cvt\.rna\.tf32\.f32/g)?.length ?? 0;
       expect(cvts).toBeGreaterThanOrEqual(24);
       expect(cvts).toBeLessThanOrEqual(96);
+      // A's fragments through ldmatrix: 32-bit words as b16 pairs, without .trans.
+      const ldm = await execa(nvcc, [`-arch=${arch}`, "-ptx", "tf32_ldmatrix_gemm.cu", "-o", `tf32_ldmatrix_${arch}.ptx`], { cwd: dir, reject: false, all: true });
+      expect(ldm.exitCode, String(ldm.all)).toBe(0);
+      const ldmText = readFileSync(join(dir, `tf32_ldmatrix_${arch}.ptx`), "utf8");
+      expect(ldmText).toMatch(/ldmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16/);
+      expect(ldmText).not.toMatch(/ldmatrix[^\n]*\.trans/);
+      expect(ldmText).toMatch(/cvt\.rna\.tf32\.f32/);
     }, 300_000);
   }
 });
