@@ -7,7 +7,16 @@
  */
 import { MMA_INTRINSICS, type Schedule, mmaFragmentLayout } from "@tessera/schedule";
 import { halfGemmReluAdd } from "./half-gemm.js";
-import { type MmaGemmParams, SMALL_MMA_PARAMS, accumulateForStore, checkMmaTiling, fetchF16Fragments, ldmatrixIntrinsOf, sharedScopeOf, tiledMmaSchedule } from "./mma-gemm.js";
+import {
+  type MmaGemmParams,
+  SMALL_MMA_PARAMS,
+  accumulateForStore,
+  checkMmaTiling,
+  fetchF16Fragments,
+  ldmatrixIntrinsOf,
+  sharedScopeOf,
+  tiledMmaSchedule,
+} from "./mma-gemm.js";
 
 const TILE = 16;
 /** float16 elements per 16-byte vector load. */

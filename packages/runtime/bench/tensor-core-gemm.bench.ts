@@ -243,7 +243,15 @@ async function dryRun(kernel: string, n: number, seed: number, tiling?: Tiling):
   const [want, got] = [new Uint32Array(inputs[out]!.buffer), new Uint32Array(simulated[out]!.buffer)];
   let differing = 0;
   for (let i = 0; i < want.length; i++) if (want[i] !== got[i]) differing++;
-  return { kernel, ...tilingField(tiling), n, device: "sim", executorBitsDiffering: differing, torch: { skipped: "dry run (no GPU)" }, passed: differing === 0 };
+  return {
+    kernel,
+    ...tilingField(tiling),
+    n,
+    device: "sim",
+    executorBitsDiffering: differing,
+    torch: { skipped: "dry run (no GPU)" },
+    passed: differing === 0,
+  };
 }
 
 async function onGpu(kernel: string, n: number, seed: number, tiling?: Tiling): Promise<Result> {

@@ -61,4 +61,3 @@ describe("shared.dyn allocations", () => {
     expect(codegenCuda(module).source).toMatch(new RegExp(`tessera_ldmatrix_x4_trans\\([^;]*\\+ ${bOffset}\\)`));
   });
 });
-

@@ -7,7 +7,16 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { MMA_PARAMS, type MmaGemmParams, TF32X3_PARAMS, TF32_LDMATRIX_PARAMS, TF32_PARAMS, mmaGemmSchedule, tf32GemmSchedule, tf32x3GemmSchedule } from "@tessera/corpus";
+import {
+  MMA_PARAMS,
+  type MmaGemmParams,
+  TF32X3_PARAMS,
+  TF32_LDMATRIX_PARAMS,
+  TF32_PARAMS,
+  mmaGemmSchedule,
+  tf32GemmSchedule,
+  tf32x3GemmSchedule,
+} from "@tessera/corpus";
 import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
 import { lower } from "../../src/index.js";
@@ -60,7 +69,11 @@ describe.skipIf(!hasNvcc)(`the mma.sync GEMM compiles with nvcc${hasNvcc ? "" : 
       expect(cvts).toBeGreaterThanOrEqual(24);
       expect(cvts).toBeLessThanOrEqual(96);
       // A's fragments through ldmatrix: 32-bit words as b16 pairs, without .trans.
-      const ldm = await execa(nvcc, [`-arch=${arch}`, "-ptx", "tf32_ldmatrix_gemm.cu", "-o", `tf32_ldmatrix_${arch}.ptx`], { cwd: dir, reject: false, all: true });
+      const ldm = await execa(nvcc, [`-arch=${arch}`, "-ptx", "tf32_ldmatrix_gemm.cu", "-o", `tf32_ldmatrix_${arch}.ptx`], {
+        cwd: dir,
+        reject: false,
+        all: true,
+      });
       expect(ldm.exitCode, String(ldm.all)).toBe(0);
       const ldmText = readFileSync(join(dir, `tf32_ldmatrix_${arch}.ptx`), "utf8");
       expect(ldmText).toMatch(/ldmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16/);

@@ -48,7 +48,11 @@ export class RewriteSoftwarePipeline implements Postproc {
 }
 
 /** Shared memory a block may use: the opt-in limit where every tile is in dynamic shared memory, else the static limit. */
-function sharedLimit(stmts: readonly Stmt[], roles: readonly Role[], t: { maxSharedMemoryPerBlock: number; maxSharedMemoryPerBlockOptin?: number | undefined }): number {
+function sharedLimit(
+  stmts: readonly Stmt[],
+  roles: readonly Role[],
+  t: { maxSharedMemoryPerBlock: number; maxSharedMemoryPerBlockOptin?: number | undefined },
+): number {
   const dynamic = stmts.every((st, k) => roles[k] !== "store" || firstBlockUnder(st)?.writes[0]?.buffer.scope === "shared.dyn");
   return dynamic ? (t.maxSharedMemoryPerBlockOptin ?? t.maxSharedMemoryPerBlock) : t.maxSharedMemoryPerBlock;
 }

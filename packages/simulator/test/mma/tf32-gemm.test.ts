@@ -63,7 +63,9 @@ describe("the tf32 mma.sync GEMM in the simulator", () => {
     expect(rows[0]!.conflicts).toBe(0);
     // Not vacuous: unpadded 64-byte rows put two rows of a matrix in each 128-byte line.
     const unpadded = lower(tf32GemmSchedule(32, { ...SMALL_TF32_PARAMS, padShared: false, ldmatrixA: true }), "nvidia/a100");
-    const conflicting = simulate(unpadded, randomArgs(tf32Gemm(32), 1), { bankConflicts: true }).bankConflicts!.sites.find((x) => x.text.startsWith("T.ptx_legacy.ldmatrix"));
+    const conflicting = simulate(unpadded, randomArgs(tf32Gemm(32), 1), { bankConflicts: true }).bankConflicts!.sites.find((x) =>
+      x.text.startsWith("T.ptx_legacy.ldmatrix"),
+    );
     expect(conflicting!.worstWay).toBeGreaterThan(1);
   });
 

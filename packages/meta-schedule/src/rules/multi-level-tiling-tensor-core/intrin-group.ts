@@ -55,7 +55,9 @@ export const MMA_INTRIN_GROUPS: readonly TensorCoreIntrinGroup[] = [MMA_FP16_FP3
 
 /** The intrinsics of a group that the registry lacks (a group with any missing cannot be used). */
 export function missingIntrinsics(group: TensorCoreIntrinGroup): string[] {
-  return [group.init, group.loadA, group.loadB, group.loadASharedDyn, group.loadBSharedDyn, group.compute, group.store].filter((name) => !TensorIntrin.has(name));
+  return [group.init, group.loadA, group.loadB, group.loadASharedDyn, group.loadBSharedDyn, group.compute, group.store].filter(
+    (name) => !TensorIntrin.has(name),
+  );
 }
 
 /** The operand and accumulator buffers of a matched block, by read index. */
