@@ -79,6 +79,6 @@ describe.skipIf(!hasNvcc)(`the mma.sync GEMM compiles with nvcc${hasNvcc ? "" : 
       expect(ldmText).toMatch(/ldmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16/);
       expect(ldmText).not.toMatch(/ldmatrix[^\n]*\.trans/);
       expect(ldmText).toMatch(/cvt\.rna\.tf32\.f32/);
-    }, 300_000);
+    }, 600_000);
   }
 });
