@@ -7,7 +7,16 @@
  */
 import { MMA_INTRINSICS, type Schedule, mmaFragmentLayout } from "@tessera/schedule";
 import { halfGemmReluAdd } from "./half-gemm.js";
-import { type MmaGemmParams, SMALL_MMA_PARAMS, accumulateForStore, checkMmaTiling, fetchF16Fragments, tiledMmaSchedule } from "./mma-gemm.js";
+import {
+  type MmaGemmParams,
+  SMALL_MMA_PARAMS,
+  accumulateForStore,
+  checkMmaTiling,
+  fetchF16Fragments,
+  ldmatrixIntrinsOf,
+  sharedScopeOf,
+  tiledMmaSchedule,
+} from "./mma-gemm.js";
 
 const TILE = 16;
 /** float16 elements per 16-byte vector load. */
@@ -25,8 +34,9 @@ export function mmaGemmReluAddSchedule(n: number, params: MmaGemmParams = SMALL_
   const [loadA, loadB] = fragments.layOut();
   sch.transformLayout(store.block, ["read", 0], mmaFragmentLayout);
 
-  sch.tensorize(loadA, M.ldmatrixF16A);
-  sch.tensorize(loadB, M.ldmatrixF16B);
+  const [ldmatrixA, ldmatrixB] = ldmatrixIntrinsOf(sharedScopeOf(params));
+  sch.tensorize(loadA, ldmatrixA);
+  sch.tensorize(loadB, ldmatrixB);
   sch.tensorize(sch.getLoops(gemm).at(-3)!, M.mmaF16F16F32);
   sch.tensorize(sch.getLoops(sch.getBlock("gemm_init")).at(-2)!, M.fillF32);
   sch.tensorize(store.storeTile, M.storeF32ReluAddF16Global);

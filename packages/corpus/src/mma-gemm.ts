@@ -25,10 +25,26 @@ export interface MmaGemmParams {
   /** Pads each shared row by 8 halves (TVM's storage_align(32, 8)) against bank conflicts. */
   readonly padShared: boolean;
   /**
-   * Software pipeline of the k stages (the fetches of A and B, then the MMAs): 1 is none; 2
-   * double-buffers the shared tiles and fetches the next stage with cp.async meanwhile.
+   * Software pipeline of the k stages (the fetches of A and B, then the MMAs): 1 (or absent) is
+   * none; s ≥ 2 keeps s shared tiles per operand and fetches s − 1 stages ahead with cp.async, so
+   * that s − 1 stages of copies are in flight while the MMAs run (cp.async.wait_group s − 2).
    */
-  readonly pipelineStages?: 1 | 2;
+  readonly pipelineStages?: number;
+}
+
+/**
+ * Where the shared tiles of A and B live: with more than two pipeline stages they outgrow the
+ * 48 KiB of static shared memory a block may declare, so they go to dynamic shared memory
+ * ("shared.dyn", opted in up to the device's limit at launch).
+ */
+export function sharedScopeOf(p: MmaGemmParams): "shared" | "shared.dyn" {
+  return (p.pipelineStages ?? 1) > 2 ? "shared.dyn" : "shared";
+}
+
+/** The ldmatrix intrinsics of the fp16 A and B fragments, for shared tiles in `scope`. */
+export function ldmatrixIntrinsOf(scope: "shared" | "shared.dyn"): readonly [a: string, b: string] {
+  const M = MMA_INTRINSICS;
+  return scope === "shared" ? [M.ldmatrixF16A, M.ldmatrixF16B] : [M.ldmatrixF16ADyn, M.ldmatrixF16BDyn];
 }
 
 /** 2×2 warps of one tile each (a 32×32 block tile), k stages of 32: small enough for the simulator at 128³. */
@@ -41,9 +57,9 @@ export const mmaGemm = wmmaGemm;
 
 /** Checks `p` tiles an n³ GEMM whose k tiles are `kTile` wide and whose shared tiles are fetched `vector` elements per load. */
 export function checkMmaTiling(what: string, n: number, p: MmaGemmParams, kTile: number, vector: number): void {
-  const all = [...p.warps, ...p.tilesPerWarp, p.kTiles];
+  const all = [...p.warps, ...p.tilesPerWarp, p.kTiles, p.pipelineStages ?? 1];
   if (all.some((x) => !Number.isInteger(x) || x < 1))
-    throw new RangeError(`${what}: warps, tiles per warp and k tiles must be positive integers, got ${JSON.stringify(p)}`);
+    throw new RangeError(`${what}: warps, tiles per warp, k tiles and pipeline stages must be positive integers, got ${JSON.stringify(p)}`);
   const [bi, bj, bk] = [p.warps[0] * p.tilesPerWarp[0] * TILE, p.warps[1] * p.tilesPerWarp[1] * TILE, p.kTiles * kTile];
   if (!Number.isInteger(n) || n % bi !== 0 || n % bj !== 0 || n % bk !== 0)
     throw new RangeError(`${what}: n = ${n} is not a multiple of the block tile ${bi}×${bj}×${bk}`);
@@ -67,8 +83,9 @@ export function mmaGemmSchedule(n: number, params: MmaGemmParams = SMALL_MMA_PAR
   const [loadA, loadB] = fragments.layOut();
   sch.transformLayout(cWarp.block, ["read", 0], mmaFragmentLayout);
 
-  sch.tensorize(loadA, M.ldmatrixF16A);
-  sch.tensorize(loadB, M.ldmatrixF16B);
+  const [ldmatrixA, ldmatrixB] = ldmatrixIntrinsOf(sharedScopeOf(params));
+  sch.tensorize(loadA, ldmatrixA);
+  sch.tensorize(loadB, ldmatrixB);
   sch.tensorize(sch.getLoops(c).at(-3)!, M.mmaF16F16F32);
   tensorizeAccumulator(sch, cWarp.storeTile);
   return sch;
@@ -81,7 +98,7 @@ export function mmaGemmSchedule(n: number, params: MmaGemmParams = SMALL_MMA_PAR
  */
 export function fetchF16Fragments(sch: Schedule, t: MmaTiling, params: MmaGemmParams): { layOut: () => [LoopRV, LoopRV] } {
   for (const operand of [0, 1]) {
-    const shared = sch.cacheRead(t.tile, operand, "shared");
+    const shared = sch.cacheRead(t.tile, operand, sharedScopeOf(params));
     sch.computeAt(shared, t.k0);
     fetchToShared(sch, shared, t.warps, VECTOR);
     if (params.padShared) sch.storageAlign(shared, 0, -2, 32, 8);
@@ -171,8 +188,10 @@ export function accumulateForStore(
 
 function decomposeAndPipeline(sch: Schedule, t: MmaTiling, params: MmaGemmParams): void {
   sch.decomposeReduction(t.tile, t.k0);
-  if (params.pipelineStages === 2) {
-    sch.annotate(t.k0, "software_pipeline_stage", [0, 0, 1]);
+  const stages = params.pipelineStages ?? 1;
+  if (stages > 1) {
+    // The fetches run stages − 1 iterations of k0 ahead of the MMAs that read them.
+    sch.annotate(t.k0, "software_pipeline_stage", [0, 0, stages - 1]);
     sch.annotate(t.k0, "software_pipeline_order", [0, 1, 2]);
     sch.annotate(t.k0, "software_pipeline_async_stages", [0]);
   }

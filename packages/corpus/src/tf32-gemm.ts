@@ -29,6 +29,7 @@ import {
   accumulateInWarp,
   checkMmaTiling,
   fetchToShared,
+  sharedScopeOf,
   splitTiles,
   tensorizeAccumulator,
   tiledMmaSchedule,
@@ -41,12 +42,24 @@ export const K_TILE = 8;
 const VECTOR = 4;
 
 /** Tiling of the tf32 GEMM: as the fp16 mma GEMM's, but `kTiles` counts 8-wide k tiles. */
-export type Tf32GemmParams = MmaGemmParams;
+export type Tf32GemmParams = MmaGemmParams & {
+  /**
+   * Load A's fragments with ldmatrix (its k is contiguous in shared memory: 32-bit elements as b16
+   * pairs, one instruction per 16×8 fragment instead of four 32-bit loads per lane); B keeps the
+   * plain loads, as ldmatrix's .trans would split its words.
+   */
+  readonly ldmatrixA?: boolean;
+};
 
 /** 2×2 warps of one tile each (a 32×32 block tile), k stages of 16: small enough for the simulator at 128³. */
 export const SMALL_TF32_PARAMS: Tf32GemmParams = { warps: [2, 2], tilesPerWarp: [1, 1], kTiles: 2, padShared: true };
 /** 2×4 warps of 4×2 tiles (a 128×128 block tile), k stages of 16, double-buffered with cp.async (37 KiB of shared memory). */
 export const TF32_PARAMS: Tf32GemmParams = { warps: [2, 4], tilesPerWarp: [4, 2], kTiles: 2, padShared: true, pipelineStages: 2 };
+/**
+ * TF32_PARAMS with A through ldmatrix, 64×64 warp tiles (2×2 warps of 4×4 16×16 tiles) and k stages
+ * of 32 in a 3-stage cp.async pipeline (dynamic shared memory).
+ */
+export const TF32_LDMATRIX_PARAMS: Tf32GemmParams = { warps: [2, 2], tilesPerWarp: [4, 4], kTiles: 4, padShared: true, pipelineStages: 3, ldmatrixA: true };
 
 /** The unscheduled tf32 GEMM: blocks "A_tf32" and "B_tf32" round the operands, "C" sums their products in float32. */
 export function tf32Gemm(n: number): PrimFunc {
@@ -95,7 +108,7 @@ export function fetchTf32Operands(sch: Schedule, t: MmaTiling, params: MmaGemmPa
       sch.setScope(b, 0, "warp");
       sch.computeAt(b, t.k1);
     }
-    const shared = sch.cacheRead(blocks[0]!, 0, "shared", blocks.length > 1 ? blocks : []);
+    const shared = sch.cacheRead(blocks[0]!, 0, sharedScopeOf(params), blocks.length > 1 ? blocks : []);
     sch.computeAt(shared, t.k0);
     fetchToShared(sch, shared, t.warps, VECTOR);
     const [factor, offset] = TF32_OPERANDS[operand].align;
@@ -111,7 +124,7 @@ export function tf32GemmSchedule(n: number, params: Tf32GemmParams = SMALL_TF32_
   const cWarp = accumulateInWarp(sch, t, params);
   sch.transformLayout(cWarp.block, ["read", 0], mmaFragmentLayout);
   tensorizeTf32Loads(sch, [
-    ["A_tf32", MMA_INTRINSICS.loadTF32A],
+    ["A_tf32", params.ldmatrixA === true ? MMA_INTRINSICS.ldmatrixTF32A : MMA_INTRINSICS.loadTF32A],
     ["B_tf32", MMA_INTRINSICS.loadTF32B],
   ]);
   sch.tensorize(sch.getLoops(c).at(-3)!, MMA_INTRINSICS.mmaTF32TF32F32);
@@ -119,14 +132,28 @@ export function tf32GemmSchedule(n: number, params: Tf32GemmParams = SMALL_TF32_
   return sch;
 }
 
-/** Splits each tf32 load block (named after its operand, "A…" or "B…") into fragment tiles in the m16n8k8 layout and tensorizes it with its intrinsic. */
+/** The variant of each tf32 fragment load for shared tiles in dynamic shared memory (more than two pipeline stages). */
+const SHARED_DYN_TF32_LOADS: Readonly<Record<string, string>> = {
+  [MMA_INTRINSICS.loadTF32A]: MMA_INTRINSICS.loadTF32ADyn,
+  [MMA_INTRINSICS.ldmatrixTF32A]: MMA_INTRINSICS.ldmatrixTF32ADyn,
+  [MMA_INTRINSICS.loadTF32B]: MMA_INTRINSICS.loadTF32BDyn,
+  [MMA_INTRINSICS.loadTF32ALo]: MMA_INTRINSICS.loadTF32ALoDyn,
+  [MMA_INTRINSICS.loadTF32BLo]: MMA_INTRINSICS.loadTF32BLoDyn,
+};
+
+/**
+ * Splits each tf32 load block (named after its operand, "A…" or "B…") into fragment tiles in the
+ * m16n8k8 layout and tensorizes it with its intrinsic (the intrinsic's shared.dyn variant where the
+ * block reads a tile in dynamic shared memory).
+ */
 export function tensorizeTf32Loads(sch: Schedule, loads: readonly (readonly [block: string, intrin: string])[]): void {
-  const tiles = loads.map(([name]) => {
+  const tiles = loads.map(([name, intrin]) => {
     const b = sch.getBlock(name);
+    const dynamic = sch.get(b).reads[0]?.buffer.scope === "shared.dyn";
     const operand = TF32_OPERANDS[name.startsWith("A") ? "A" : "B"];
     const loop = splitTiles(sch, b, ...operand.tile);
     sch.transformLayout(b, ["write", 0], operand.layout);
-    return loop;
+    return { loop, intrin: dynamic ? (SHARED_DYN_TF32_LOADS[intrin] ?? intrin) : intrin };
   });
-  loads.forEach(([, intrin], i) => sch.tensorize(tiles[i]!, intrin));
+  for (const { loop, intrin } of tiles) sch.tensorize(loop, intrin);
 }

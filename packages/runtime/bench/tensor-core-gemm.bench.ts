@@ -7,6 +7,8 @@
  *   2×4 warps, 4×2 16×16 tiles per warp, k tiles of 32), against HGEMM;
  * - `tf32`: tf32GemmSchedule with TF32_PARAMS (fp32 operands rounded to tf32 on the load path,
  *   mma.sync m16n8k8; 128×128 block tiles, k stages of 16), against torch fp32 `A @ B` with TF32 on;
+ * - `tf32_ldmatrix`: the tf32 GEMM with A's fragments through ldmatrix (32-bit elements as b16
+ *   pairs) and TF32_LDMATRIX_PARAMS (64×64 warp tiles, k stages of 32, 3 stages), against TF32;
  * - `tf32x3`: tf32x3GemmSchedule with TF32X3_PARAMS (3xTF32: hi and lo tf32 parts split on the load
  *   path, three m16n8k8 MMAs into a chunk accumulator added into the main one every chunk of k, 16
  *   unless `--x3-chunk` says otherwise; float32-accurate), against torch fp32 `A @ B` with TF32 off
@@ -25,16 +27,21 @@
  *   (TF32 off: SGEMM) and of the baseline; ours must be within 4× the larger of SGEMM's and the
  *   baseline's error (+1e-4), tf32x3 within 1.5× SGEMM's.
  * `--dry-run`: the sim device (the GPU simulator) at 128³ against the CPU executor, bit for bit;
- * no torch, no timing. `--sizes 2048,4096` (default), `--kernels wmma,mma,tf32,tf32x3,mma_relu_add,tf32x3_relu_add` (default all), `--seed N`,
+ * no torch, no timing. `--sizes 2048,4096` (default), `--kernels wmma,mma,tf32,tf32_ldmatrix,tf32x3,mma_relu_add,tf32x3_relu_add` (default all), `--seed N`,
  * `--x3-chunk 16,32,64` (the 3xTF32 kernels once per chunk of k, named e.g. `tf32x3@chunk32`; default
- * the k stage of TF32X3_PARAMS), `--out FILE.json`. Exits 1 when a check fails.
+ * the k stage of TF32X3_PARAMS), `--out FILE.json`. `--tilings 2x4.4x2.k2.s2,2x2.4x4.k2.s3` runs every mma.sync kernel (all but
+ * wmma) once per tiling instead of with its default: warps i×j, 16×16 tiles per warp i×j, k tiles
+ * per shared stage, pipeline stages (more than 2 put the shared tiles in dynamic shared memory), and
+ * `.nopad` for unpadded shared rows. Exits 1 when a check fails.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
+  type MmaGemmParams,
   MMA_PARAMS,
   TF32X3_PARAMS,
+  TF32_LDMATRIX_PARAMS,
   TF32_PARAMS,
   type Tf32x3GemmParams,
   WMMA_PARAMS,
@@ -63,7 +70,10 @@ const TIMING = { number: 3, repeat: 10, minRepeatMs: 100 } as const;
 type Baseline = "hgemm" | "tf32" | "sgemm";
 
 interface KernelSpec {
-  readonly schedule: (n: number) => Schedule;
+  /** The schedule at size n; `params` (a `--tilings` entry) replaces the kernel's default tiling where it takes one. */
+  readonly schedule: (n: number, params?: MmaGemmParams) => Schedule;
+  /** Whether `schedule` takes a tiling (the mma.sync kernels; WMMA has its own parameters). */
+  readonly tiled?: boolean;
   /** The unscheduled function (A, B, C; with reluAdd A, B, C, D), the executor's reference in a dry run. */
   readonly original: (n: number) => PrimFunc;
   /** gemm+ReLU+add: `D = max(A·B, 0) + C`, D the fourth argument (C and D stored as the operands). */
@@ -73,13 +83,27 @@ interface KernelSpec {
   readonly baseline: Baseline;
 }
 
-/** The 3xTF32 kernels, summing chunks of `chunk` k (TF32X3_PARAMS otherwise). */
+/** The 3xTF32 chunk of k without `--x3-chunk`: one k stage of TF32X3_PARAMS. */
+const DEFAULT_X3_CHUNK = tf32x3Chunk(TF32X3_PARAMS);
+
+/**
+ * The 3xTF32 kernels, summing chunks of `chunk` k, with TF32X3_PARAMS or a `--tilings` entry (the
+ * chunk stays `chunk` under any tiling, so the executor's reference sums the same chunks; a tiling
+ * whose k stage does not fit it is refused by the schedule, by name).
+ */
 function tf32x3Kernels(chunk: number): Readonly<Record<"tf32x3" | "tf32x3_relu_add", KernelSpec>> {
-  const params: Tf32x3GemmParams = { ...TF32X3_PARAMS, chunk };
+  const params = (p: MmaGemmParams | undefined): Tf32x3GemmParams => ({ ...(p ?? TF32X3_PARAMS), chunk });
   return {
-    tf32x3: { schedule: (n) => tf32x3GemmSchedule(n, params), original: (n) => tf32x3Gemm(n, chunk), operands: "float32", baseline: "sgemm" },
+    tf32x3: {
+      schedule: (n, p) => tf32x3GemmSchedule(n, params(p)),
+      tiled: true,
+      original: (n) => tf32x3Gemm(n, chunk),
+      operands: "float32",
+      baseline: "sgemm",
+    },
     tf32x3_relu_add: {
-      schedule: (n) => tf32x3GemmReluAddSchedule(n, params),
+      schedule: (n, p) => tf32x3GemmReluAddSchedule(n, params(p)),
+      tiled: true,
       original: (n) => tf32x3GemmReluAdd(n, chunk),
       operands: "float32",
       baseline: "sgemm",
@@ -91,18 +115,49 @@ function tf32x3Kernels(chunk: number): Readonly<Record<"tf32x3" | "tf32x3_relu_a
 /** The tensor-core kernels measured, by name. */
 const KERNELS: Readonly<Record<string, KernelSpec>> = {
   wmma: { schedule: (n) => wmmaGemmSchedule(n, WMMA_PARAMS), original: wmmaGemm, operands: "float16", baseline: "hgemm" },
-  mma: { schedule: (n) => mmaGemmSchedule(n, MMA_PARAMS), original: wmmaGemm, operands: "float16", baseline: "hgemm" },
-  tf32: { schedule: (n) => tf32GemmSchedule(n, TF32_PARAMS), original: tf32Gemm, operands: "float32", baseline: "tf32" },
-  tf32x3: tf32x3Kernels(tf32x3Chunk(TF32X3_PARAMS)).tf32x3,
+  mma: { schedule: (n, p) => mmaGemmSchedule(n, p ?? MMA_PARAMS), tiled: true, original: wmmaGemm, operands: "float16", baseline: "hgemm" },
+  tf32: { schedule: (n, p) => tf32GemmSchedule(n, p ?? TF32_PARAMS), tiled: true, original: tf32Gemm, operands: "float32", baseline: "tf32" },
+  tf32_ldmatrix: {
+    schedule: (n, p) => tf32GemmSchedule(n, { ...(p ?? TF32_LDMATRIX_PARAMS), ldmatrixA: true }),
+    tiled: true,
+    original: tf32Gemm,
+    operands: "float32",
+    baseline: "tf32",
+  },
+  tf32x3: tf32x3Kernels(DEFAULT_X3_CHUNK).tf32x3,
   mma_relu_add: {
-    schedule: (n) => mmaGemmReluAddSchedule(n, MMA_PARAMS),
+    schedule: (n, p) => mmaGemmReluAddSchedule(n, p ?? MMA_PARAMS),
+    tiled: true,
     original: (n) => halfGemmReluAdd(n, "float16").func,
     operands: "float16",
     baseline: "hgemm",
     reluAdd: true,
   },
-  tf32x3_relu_add: tf32x3Kernels(tf32x3Chunk(TF32X3_PARAMS)).tf32x3_relu_add,
+  tf32x3_relu_add: tf32x3Kernels(DEFAULT_X3_CHUNK).tf32x3_relu_add,
 };
+
+/** A `--tilings` entry: its text and the tiling it names. */
+interface Tiling {
+  readonly text: string;
+  readonly params: MmaGemmParams;
+}
+
+const tilingField = (t: Tiling | undefined): { tiling?: string } => (t === undefined ? {} : { tiling: t.text });
+
+/**
+ * `--tilings 2x4.4x2.k2.s2,2x2.4x4.k2.s3.nopad`: warps (i×j), 16×16 tiles per warp (i×j), k tiles
+ * per shared stage, pipeline stages, and `nopad` for unpadded shared rows; comma-separated.
+ */
+function parseTilings(argv: readonly string[]): Tiling[] {
+  const i = argv.indexOf("--tilings");
+  if (i < 0) return [];
+  return (argv[i + 1] ?? "").split(",").map((text) => {
+    const m = /^(\d+)x(\d+)\.(\d+)x(\d+)\.k(\d+)\.s(\d+)(\.nopad)?$/.exec(text);
+    if (m === null) throw new Error(`--tilings: expected WIxWJ.TIxTJ.kK.sS[.nopad] (e.g. 2x4.4x2.k2.s3), got ${JSON.stringify(text)}`);
+    const [wi, wj, ti, tj, k, stages] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+    return { text, params: { warps: [wi, wj], tilesPerWarp: [ti, tj], kTiles: k, padShared: m[7] === undefined, pipelineStages: stages } };
+  });
+}
 
 /** The argument a kernel writes. */
 const outputOf = (spec: KernelSpec): number => (spec.reluAdd === true ? 3 : 2);
@@ -141,6 +196,8 @@ interface TorchResult {
 
 interface Result {
   readonly kernel: string;
+  /** The `--tilings` entry the kernel ran with (absent: its default tiling). */
+  readonly tiling?: string;
   readonly n: number;
   readonly device: "cuda" | "sim";
   readonly oursMs?: number;
@@ -212,24 +269,32 @@ async function torchComparison(spec: KernelSpec, n: number, inputs: readonly Flo
   }
 }
 
-async function dryRun(kernel: string, spec: KernelSpec, n: number, seed: number): Promise<Result> {
+async function dryRun(kernel: string, spec: KernelSpec, n: number, seed: number, tiling?: Tiling): Promise<Result> {
   const original = spec.original(n);
   const inputs = randomArgs(original, seed) as Float32Array[];
   const out = outputOf(spec);
   inputs[out]!.fill(Number.NaN);
-  const mod = await build(spec.schedule(n), "nvidia/h100", { device: "sim" });
+  const mod = await build(spec.schedule(n, tiling?.params), "nvidia/h100", { device: "sim" });
   const simulated = inputs.map((x) => x.slice());
   mod(...simulated);
   compilePrimFunc(original).run(inputs);
   const [want, got] = [new Uint32Array(inputs[out]!.buffer), new Uint32Array(simulated[out]!.buffer)];
   let differing = 0;
   for (let i = 0; i < want.length; i++) if (want[i] !== got[i]) differing++;
-  return { kernel, n, device: "sim", executorBitsDiffering: differing, torch: { skipped: "dry run (no GPU)" }, passed: differing === 0 };
+  return {
+    kernel,
+    ...tilingField(tiling),
+    n,
+    device: "sim",
+    executorBitsDiffering: differing,
+    torch: { skipped: "dry run (no GPU)" },
+    passed: differing === 0,
+  };
 }
 
-async function onGpu(kernel: string, spec: KernelSpec, n: number, seed: number): Promise<Result> {
+async function onGpu(kernel: string, spec: KernelSpec, n: number, seed: number, tiling?: Tiling): Promise<Result> {
   const inputs = randomArgs(spec.original(n), seed) as Float32Array[];
-  const mod = await build(spec.schedule(n), "cuda", { device: "cuda", cacheDir: false });
+  const mod = await build(spec.schedule(n, tiling?.params), "cuda", { device: "cuda", cacheDir: false });
   const upload = (x: Float32Array) =>
     spec.operands === "float16" ? NDArray.fromFloats(x, { dtype: "float16", shape: [n, n] }) : NDArray.from(x, { dtype: "float32", shape: [n, n] });
   const operands = [upload(inputs[0]!), upload(inputs[1]!)];
@@ -252,6 +317,7 @@ async function onGpu(kernel: string, spec: KernelSpec, n: number, seed: number):
         : torch.oursMaxAbsErrorToFloat64 <= 4 * Math.max(torch.torchFp32MaxAbsErrorToFloat64, torch.torchBaselineMaxAbsErrorToFloat64) + 1e-4);
     return {
       kernel,
+      ...tilingField(tiling),
       n,
       device: "cuda",
       oursMs: timing.median,
@@ -269,31 +335,41 @@ async function onGpu(kernel: string, spec: KernelSpec, n: number, seed: number):
 const BASELINE_NAMES: Readonly<Record<Baseline, string>> = { hgemm: "cuBLAS HGEMM", tf32: "cuBLAS TF32", sgemm: "cuBLAS SGEMM" };
 
 function describe(r: Result): string {
+  const kernel = r.tiling === undefined ? r.kernel : `${r.kernel}[${r.tiling}]`;
   if (r.device === "sim")
-    return `${r.passed ? "PASS" : "FAIL"} ${r.kernel} gemm ${r.n}³ on sim: ${r.executorBitsDiffering} elements with other bits than the executor`;
+    return `${r.passed ? "PASS" : "FAIL"} ${kernel} gemm ${r.n}³ on sim: ${r.executorBitsDiffering} elements with other bits than the executor`;
   const t = r.torch;
   const torch =
     t === undefined || "skipped" in t
       ? `torch: ${t?.skipped ?? "not run"}`
       : `${BASELINE_NAMES[t.baseline]} ${t.baselineMs.toPrecision(4)} ms, ratio ${r.ratioToBaseline?.toFixed(2)}; max |Δ| to float64 ours ${t.oursMaxAbsErrorToFloat64.toExponential(2)}, SGEMM ${t.torchFp32MaxAbsErrorToFloat64.toExponential(2)}, ${BASELINE_NAMES[t.baseline]} ${t.torchBaselineMaxAbsErrorToFloat64.toExponential(2)} (${t.device})`;
-  return `${r.passed ? "PASS" : "FAIL"} ${r.kernel} gemm ${r.n}³ on cuda: ${r.oursMs?.toPrecision(4)} ms (${r.tflops?.toFixed(1)} TFLOP/s); ${torch}`;
+  return `${r.passed ? "PASS" : "FAIL"} ${kernel} gemm ${r.n}³ on cuda: ${r.oursMs?.toPrecision(4)} ms (${r.tflops?.toFixed(1)} TFLOP/s); ${torch}`;
 }
 
 async function main(): Promise<void> {
   const opts = parseGemmBenchOptions(process.argv.slice(2), { sizes: "2048,4096", dryRunSizes: "128", multipleOf: 128 });
-  if (!opts.dryRun && !cuda.available()) throw new Error(`no CUDA device (${cuda.unavailableReason() ?? "unknown"}); run with --dry-run for the simulator`);
   const kernels = parseKernels(process.argv.slice(2));
+  const tilings = parseTilings(process.argv.slice(2));
+  if (!opts.dryRun && !cuda.available()) {
+    // Nothing to measure here: a skip, not a failure (the arguments were checked above).
+    console.log(`SKIP bench:tc: no CUDA device (${cuda.unavailableReason() ?? "unknown"}); --dry-run checks the same kernels in the simulator`);
+    return;
+  }
   const results: Result[] = [];
   for (const n of opts.sizes) {
     for (const [kernel, spec] of kernels) {
-      try {
-        const r = opts.dryRun ? await dryRun(kernel, spec, n, opts.seed) : await onGpu(kernel, spec, n, opts.seed);
-        results.push(r);
-        console.log(describe(r));
-      } catch (err) {
-        const message = err instanceof Error ? `${err.message}${"log" in err ? `\n${String(err.log)}` : ""}` : String(err);
-        console.log(`FAIL ${kernel} gemm ${n}³: ${message.split("\n").slice(0, 6).join(" | ")}`);
-        process.exitCode = 1;
+      // A kernel that takes a tiling runs once per --tilings entry; the others (and all without the flag) once.
+      for (const tiling of spec.tiled === true && tilings.length > 0 ? tilings : [undefined]) {
+        const label = tiling === undefined ? kernel : `${kernel}[${tiling.text}]`;
+        try {
+          const r = opts.dryRun ? await dryRun(kernel, spec, n, opts.seed, tiling) : await onGpu(kernel, spec, n, opts.seed, tiling);
+          results.push(r);
+          console.log(describe(r));
+        } catch (err) {
+          const message = err instanceof Error ? `${err.message}${"log" in err ? `\n${String(err.log)}` : ""}` : String(err);
+          console.log(`FAIL ${label} gemm ${n}³: ${message.split("\n").slice(0, 6).join(" | ")}`);
+          process.exitCode = 1;
+        }
       }
     }
   }

@@ -3,8 +3,8 @@
  * allocation (16-byte aligned slices), its size in the launch metadata, checked against the
  * target's opt-in limit rather than the 48 KiB of static shared memory.
  */
-import { FAST_PARAMS, SMALL_FAST_PARAMS, asyncPipeline, fastSchedule } from "@tessera/corpus";
-import { type Buffer, type Stmt, forEachStmt } from "@tessera/ir";
+import { FAST_PARAMS, SMALL_FAST_PARAMS, SMALL_MMA_PARAMS, asyncPipeline, fastSchedule, mmaGemmSchedule } from "@tessera/corpus";
+import { type Buffer, type PrimExpr, type Stmt, forEachExpr, forEachStmt } from "@tessera/ir";
 import { describe, expect, it } from "vitest";
 import { LoweringError, codegenCuda, lower, target } from "../../src/index.js";
 
@@ -40,5 +40,24 @@ describe("shared.dyn allocations", () => {
     const generic = target("cuda", { overrides: { arch: "sm_90" } });
     expect(() => lower(schedule(), generic)).toThrow(LoweringError);
     expect(() => lower(schedule(), generic)).toThrow(/uses 74480 bytes of shared memory \(74480 dynamic\); cuda allows 49152 per block/);
+  });
+
+  it("pointers into a slice (ldmatrix's T.tvm_access_ptr) point into the merged allocation at the slice's offset", () => {
+    // Regression: a shared.dyn tile read by ldmatrix was refused ("used other than by loads, stores and cp.async").
+    // 32×32 A tiles (rows padded to 40 halves) and 32×32 B tiles, three versions each.
+    const module = lower(mmaGemmSchedule(64, { ...SMALL_MMA_PARAMS, pipelineStages: 3 }), "nvidia/h100");
+    const kernel = module.kernels[0]!;
+    expect(allocations(kernel.body).map((b) => b.name)).toEqual(["buf_dyn_shmem"]);
+    const aHalves = 3 * 32 * 40 - 8; // the last row needs no padding
+    const bOffset = Math.ceil(aHalves / 8) * 8;
+    expect(kernel.launch.dynamicSharedBytes).toBe(2 * (bOffset + 3 * 32 * 40 - 8));
+    // The buffers pointed into: C (the accumulator's store) and the merged allocation (ldmatrix), no slice.
+    const pointedInto = new Set<string>();
+    forEachExpr(kernel.body, (e: PrimExpr) => {
+      if (e.kind === "Call" && e.op === "tvm_access_ptr" && e.args[1]?.kind === "Var") pointedInto.add(e.args[1].name);
+    });
+    expect([...pointedInto].sort()).toEqual(["C", "buf_dyn_shmem"]);
+    // B's ldmatrix.trans reads from B's slice.
+    expect(codegenCuda(module).source).toMatch(new RegExp(`tessera_ldmatrix_x4_trans\\([^;]*\\+ ${bOffset}\\)`));
   });
 });

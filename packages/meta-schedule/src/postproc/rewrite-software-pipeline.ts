@@ -19,16 +19,18 @@ export class RewriteSoftwarePipeline implements Postproc {
       sch.unannotate(rv, SOFTWARE_PIPELINE);
       const async = annotationNumber(node.annotations, SOFTWARE_PIPELINE_ASYNC) === 1;
       if (node.annotations[SOFTWARE_PIPELINE_ASYNC] !== undefined) sch.unannotate(rv, SOFTWARE_PIPELINE_ASYNC);
-      if (value !== 1) continue;
+      // How many iterations the compute runs behind the stores (each one more shared buffer).
+      const lag = value ?? 0;
+      if (!Number.isInteger(lag) || lag < 1) continue;
       const body = sch.get(rv).body;
       const stmts: readonly Stmt[] = body.kind === "SeqStmt" ? body.seq : [body];
       const roles = stmts.map(roleOf);
       const computes = roles.filter((r) => r === "compute").length;
       if (computes !== 1 || roles.at(-1) !== "compute" || !roles.includes("store")) continue;
       const sharedBytes = stmts.reduce((sum, st, k) => sum + (roles[k] === "store" ? tileBytes(st) : 0), 0);
-      if (2 * sharedBytes > gpuTargetOf(ctx, "RewriteSoftwarePipeline").maxSharedMemoryPerBlock) continue;
+      if ((lag + 1) * sharedBytes > sharedLimit(stmts, roles, gpuTargetOf(ctx, "RewriteSoftwarePipeline"))) continue;
       const staged = roles.includes("load");
-      const stageOf: Record<Role, number> = staged ? { load: 0, store: 1, compute: 2 } : { load: 0, store: 0, compute: 1 };
+      const stageOf: Record<Role, number> = staged ? { load: 0, store: 1, compute: 1 + lag } : { load: 0, store: 0, compute: lag };
       const stages = roles.map((r) => stageOf[r]);
       const rank: Record<Role, number> = staged ? { store: 0, load: 1, compute: 2 } : { load: 0, store: 0, compute: 1 };
       const byOrder = roles.map((r, k) => ({ r, k })).sort((a, b) => rank[a.r] - rank[b.r] || a.k - b.k);
@@ -43,6 +45,16 @@ export class RewriteSoftwarePipeline implements Postproc {
     }
     return POSTPROC_OK;
   }
+}
+
+/** Shared memory a block may use: the opt-in limit where every tile is in dynamic shared memory, else the static limit. */
+function sharedLimit(
+  stmts: readonly Stmt[],
+  roles: readonly Role[],
+  t: { maxSharedMemoryPerBlock: number; maxSharedMemoryPerBlockOptin?: number | undefined },
+): number {
+  const dynamic = stmts.every((st, k) => roles[k] !== "store" || firstBlockUnder(st)?.writes[0]?.buffer.scope === "shared.dyn");
+  return dynamic ? (t.maxSharedMemoryPerBlockOptin ?? t.maxSharedMemoryPerBlock) : t.maxSharedMemoryPerBlock;
 }
 
 /** The widths a cp.async copies. */

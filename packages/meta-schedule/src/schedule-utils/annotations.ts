@@ -39,7 +39,10 @@ export const SHARED_TRANSPOSE = "meta_schedule.shared_transpose";
 export const SHARED_TRANSPOSE_AXIS = "meta_schedule.shared_transpose_axis";
 /** Extra knob, on the loop where a thread's operand slices are loaded: 1 caches them in registers. */
 export const OPERAND_SLICES = "meta_schedule.operand_slices_in_registers";
-/** Extra knob, on the k-chunk loop: 1 pipelines it (software_pipeline_stage/order). */
+/**
+ * Extra knob, on the k-chunk loop: v ≥ 1 pipelines it (software_pipeline_stage/order), the compute
+ * running v iterations behind the shared-memory stores (v + 1 shared buffers); 0 leaves it alone.
+ */
 export const SOFTWARE_PIPELINE = "meta_schedule.software_pipeline";
 /** Extra knob, on the blockIdx loop: `launch_bounds_min_blocks_per_sm` (0 leaves it out). */
 export const LAUNCH_BOUNDS = "meta_schedule.launch_bounds_min_blocks_per_sm";

@@ -12,6 +12,7 @@ import { RewriteTensorize } from "../../src/postproc/rewrite-tensorize.js";
 import { MultiLevelTilingTensorCore, multiLevelTilingTensorCore } from "../../src/rules/multi-level-tiling-tensor-core/index.js";
 import { MMA_FP16_FP32_GROUP, matchMatmul } from "../../src/rules/multi-level-tiling-tensor-core/intrin-group.js";
 import { annotatedLoops } from "../../src/postproc/annotated.js";
+import { loweredModuleFor } from "../../src/postproc/verify-gpu-code.js";
 import { AUTO_TENSORIZE, COOPERATIVE_FETCH, SOFTWARE_PIPELINE, TILING_STRUCTURE } from "../../src/schedule-utils/annotations.js";
 import { spaceOf } from "./helpers.js";
 
@@ -33,9 +34,10 @@ function designSpaceScript(func: PrimFunc): string {
 describe("MultiLevelTilingTensorCore", () => {
   it("takes an fp16 matmul with fp32 accumulation: mma intrinsics annotated, warps on threadIdx.y", () => {
     const script = designSpaceScript(mmaGemm(64));
+    // The default space samples pipelines up to 4 stages deep: the tiles are in dynamic shared memory.
     for (const intrin of [
-      MMA_INTRINSICS.ldmatrixF16A,
-      MMA_INTRINSICS.ldmatrixF16B,
+      MMA_INTRINSICS.ldmatrixF16ADyn,
+      MMA_INTRINSICS.ldmatrixF16BDyn,
       MMA_INTRINSICS.mmaF16F16F32,
       MMA_INTRINSICS.fillF32,
       MMA_INTRINSICS.storeF32Global,
@@ -88,25 +90,47 @@ function ruleApplied(): Schedule {
 
 describe("the tensor-core space's postprocessors", () => {
   /** The rule's program with the given fetch width (elements) and the pipeline knob on, through the default postprocessors. */
-  function pipelinedWithLanes(lanes: number) {
+  function pipelinedWithLanes(lanes: number, lag = 1) {
     const sch = ruleApplied();
-    for (const name of ["A_shared", "B_shared"]) {
+    for (const name of ["A_shared.dyn", "B_shared.dyn"]) {
       sch.unannotate(sch.getBlock(name), COOPERATIVE_FETCH);
       sch.annotate(sch.getBlock(name), COOPERATIVE_FETCH, lanes);
     }
     const chunk = annotatedLoops(sch, SOFTWARE_PIPELINE)[0]!.rv;
     sch.unannotate(chunk, SOFTWARE_PIPELINE);
-    sch.annotate(chunk, SOFTWARE_PIPELINE, 1);
+    sch.annotate(chunk, SOFTWARE_PIPELINE, lag);
     const { ctx, gen } = spaceOf(mmaGemm(64));
     sch.enterPostproc();
     const results = gen.postprocs.map((p) => p.apply(sch, ctx));
-    return { results, script: printTVMScript(sch.func) };
+    return { results, script: printTVMScript(sch.func), sch };
   }
 
   it("fetches with cp.async when each copy moves 16 bytes", () => {
     const { results, script } = pipelinedWithLanes(8);
     expect(results.every((r) => r.ok)).toBe(true);
     expect(script).toContain('"software_pipeline_async_stages": [0]');
+  });
+
+  it("pipelines the k chunks 2 to 4 stages deep, the compute 1 to 3 chunks behind the fetches into dynamic shared memory", () => {
+    for (const lag of [1, 2, 3]) {
+      const { results, script, sch } = pipelinedWithLanes(8, lag);
+      expect(results.map((r) => (r.ok ? "ok" : r.reason))).toEqual(results.map(() => "ok"));
+      expect(script).toContain(`"software_pipeline_stage": [0, 0, ${lag}]`);
+      expect(script).toContain('"software_pipeline_async_stages": [0]');
+      expect(script).toMatch(/A_shared_dyn = T\.alloc_buffer\(.*scope="shared\.dyn"\)/);
+      expect(script).toContain("T.ptx_legacy.ldmatrix(");
+      // It lowers, with lag + 1 versions of each 64×64 fp16 tile in dynamic shared memory.
+      const kernel = loweredModuleFor(sch.func)!.kernels[0]!;
+      expect(kernel.launch.dynamicSharedBytes).toBeGreaterThanOrEqual((lag + 1) * 2 * 64 * 64 * 2);
+    }
+  });
+
+  it("keeps the tiles in static shared memory when at most double buffering is sampled", () => {
+    const sch = new Schedule(mmaGemm(64));
+    multiLevelTilingTensorCore({ maxPipelineStages: 2 }).apply(sch, sch.getBlock("C"), spaceOf(mmaGemm(64)).ctx);
+    const script = printTVMScript(sch.func);
+    expect(script).toMatch(/A_shared = T\.alloc_buffer\(.*scope="shared"\)/);
+    expect(script).not.toContain("shared.dyn");
   });
 
   it("keeps a fetch of single halves synchronous (regression: cp.async of 2 bytes failed to lower)", () => {

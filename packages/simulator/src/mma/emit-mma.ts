@@ -72,7 +72,16 @@ export class MmaEmitter {
         const owner = ctx.storageOwner((call.args[5] as Call).args[1] as Var);
         const bankSite = owner?.scope.startsWith("shared") ? this.bankSite?.(owner, text) : undefined;
         const trans = this.constant(call, 0, text) !== 0;
-        const site = this.site({ kind: "ldmatrix", text, matrices, trans, ...(bankSite === undefined ? {} : { bankSite }) });
+        // 32-bit elements move as pairs of b16 (a tf32 operand whose k is contiguous); .trans would split them.
+        const elementBytes =
+          src.dtype === "float16" || src.dtype === "bfloat16"
+            ? 2
+            : src.dtype === "float32"
+              ? 4
+              : this.fail(`${text}: ldmatrix moves 16-bit elements or 32-bit ones as pairs, not ${src.dtype}`);
+        if (trans && elementBytes === 4)
+          this.fail(`${text}: ldmatrix .trans transposes 16-bit halves; it would split the 32-bit elements of a ${src.dtype} buffer`);
+        const site = this.site({ kind: "ldmatrix", text, matrices, trans, elementBytes, ...(bankSite === undefined ? {} : { bankSite }) });
         ctx.line(`$rt.mma.arrive(${site}, ${thread}, ${regs(3)}, ${src.array}, ${src.offset} + ${expr(6)});`);
         ctx.line(`yield ${COLLECTIVE_YIELD};`);
         return true;

@@ -30,6 +30,8 @@ export interface LdmatrixSite {
   readonly text: string;
   readonly matrices: 1 | 2 | 4;
   readonly trans: boolean;
+  /** Bytes of one element of the source and destination: 2, or 4 (32-bit elements moved as b16 pairs, never transposed). */
+  readonly elementBytes: 2 | 4;
   /** Its row of the bank-conflict report (with the bank model). */
   readonly bankSite?: number;
 }
@@ -65,9 +67,7 @@ interface Arrival {
   readonly operands: readonly unknown[];
 }
 
-/** Elements of one ldmatrix row (8 × 16 bits). */
-const ROW = 8;
-/** Bytes of one ldmatrix row. */
+/** Bytes of one ldmatrix row (8 × 16 bits). */
 const ROW_BYTES = 16;
 
 export class WarpMma {
@@ -154,6 +154,9 @@ export class WarpMma {
   }
 
   private ldmatrix(warp: number, site: number, s: LdmatrixSite, lanes: readonly Arrival[]): void {
+    // Elements of one row: each lane receives a quarter of a row of each matrix.
+    const ROW = ROW_BYTES / s.elementBytes;
+    const perMatrix = ROW / 4;
     const rowStart = (lane: number): number => {
       const [, , src, index] = lanes[lane]!.operands as [Registers, number, Registers, number];
       if (index % ROW !== 0) this.misuse(warp, site, `lane ${lane} gives row address ${index}, not 16-byte aligned (a multiple of ${ROW} elements)`);
@@ -168,14 +171,20 @@ export class WarpMma {
     });
     if (this.banks !== undefined && s.bankSite !== undefined) {
       // One warp access of 16 bytes per addressing lane: each 8-lane phase is one matrix's rows.
-      const addresses = Array.from({ length: WARP_SIZE }, (_, l) => (l < rows.length ? rows[l]! * 2 : INACTIVE));
+      const addresses = Array.from({ length: WARP_SIZE }, (_, l) => (l < rows.length ? rows[l]! * s.elementBytes : INACTIVE));
       this.banks.recordWarpAccess(s.bankSite, addresses, ROW_BYTES, "load");
     }
     lanes.forEach((arrival, lane) => {
       const [dst, offset] = arrival.operands as [Registers, number];
-      if (offset < 0 || offset + 2 * s.matrices > dst.length)
-        this.misuse(warp, site, `lane ${lane}'s ${2 * s.matrices} destination registers from ${offset} are outside its ${dst.length}`);
-      for (let e = 0; e < 2 * s.matrices; e++) {
+      const count = perMatrix * s.matrices;
+      if (offset < 0 || offset + count > dst.length)
+        this.misuse(warp, site, `lane ${lane}'s ${count} destination registers from ${offset} are outside its ${dst.length}`);
+      if (perMatrix === 1) {
+        // 32-bit elements: register m of lane l is row l / 4, element l % 4 of matrix m (the b16 pair 2(l % 4), 2(l % 4) + 1).
+        for (let m = 0; m < s.matrices; m++) dst[offset + m] = src[rows[8 * m + (lane >> 2)]! + (lane & 3)]!;
+        return;
+      }
+      for (let e = 0; e < count; e++) {
         const { matrix, row, col } = ldmatrixSource(lane, e, s.trans);
         dst[offset + e] = src[rows[8 * matrix + row]! + col]!;
       }

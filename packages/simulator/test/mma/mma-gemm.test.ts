@@ -67,6 +67,15 @@ describe("the mma.sync GEMM in the simulator", () => {
     expect(r.races).toBe(0);
   });
 
+  for (const pipelineStages of [3, 4])
+    it(`128³ with a ${pipelineStages}-stage cp.async pipeline (tiles in dynamic shared memory): the executor's bits, no race`, () => {
+      const pipelined = lower(mmaGemmSchedule(128, { ...SMALL_MMA_PARAMS, pipelineStages }), "nvidia/a100");
+      expect(pipelined.kernels[0]!.launch.dynamicSharedBytes).toBeGreaterThan(0);
+      const r = differingBits(pipelined, 128, 11);
+      expect(r.differing).toBe(0);
+      expect(r.races).toBe(0);
+    });
+
   it("finds a fragment loaded in the wrong layout (ldmatrix without .trans for B)", () => {
     const r = differingBits(mutated(small, new DropTrans()), 64, 3);
     expect(r.differing).toBeGreaterThan(4000);

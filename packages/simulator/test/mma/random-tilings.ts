@@ -7,7 +7,7 @@ export const randomTiling: fc.Arbitrary<MmaGemmParams> = fc.record({
   tilesPerWarp: fc.tuple(fc.constantFrom(1, 2), fc.constantFrom(1, 2)),
   kTiles: fc.constantFrom(1, 2, 4),
   padShared: fc.boolean(),
-  pipelineStages: fc.constantFrom<1 | 2>(1, 2),
+  pipelineStages: fc.constantFrom(1, 2, 3, 4),
 });
 
 /** Whether `schedule` accepts the tiling (it throws a RangeError naming why not). */

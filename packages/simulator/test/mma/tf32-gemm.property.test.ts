@@ -1,6 +1,7 @@
 /**
  * The tf32 GEMM in the simulator on random tilings (in `pnpm test:slow`): warps, 16×16 tiles per
- * warp, 8-wide k tiles per stage, padding and the cp.async pipeline drawn at random, inputs seeded
+ * warp, 8-wide k tiles per stage, padding, the cp.async pipeline (1 to 4 stages) and A's fragments
+ * through ldmatrix or plain loads drawn at random, inputs seeded
  * at random; every schedule that fits 64³ has the executor's bits and no race.
  */
 import { lower } from "@tessera/codegen";
@@ -15,7 +16,8 @@ const N = 64;
 describe("the tf32 GEMM in the simulator, random tilings", () => {
   it("has the executor's bits at 64³ for every tiling that fits", () => {
     fc.assert(
-      fc.property(randomTiling, fc.integer({ min: 0, max: 1 << 20 }), (p, seed) => {
+      fc.property(randomTiling, fc.boolean(), fc.integer({ min: 0, max: 1 << 20 }), (tiling, ldmatrixA, seed) => {
+        const p = { ...tiling, ldmatrixA };
         fc.pre(fits(() => tf32GemmSchedule(N, p)));
         const r = differingGemmBits(tf32Gemm(N), lower(tf32GemmSchedule(N, p), "nvidia/a100"), seed);
         return r.differing === 0 && r.races === 0;

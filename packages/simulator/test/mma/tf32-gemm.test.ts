@@ -35,6 +35,40 @@ describe("the tf32 mma.sync GEMM in the simulator", () => {
     expect(r.races).toBe(0);
   });
 
+  it("128³ with a 3-stage cp.async pipeline (tiles in dynamic shared memory): the executor's bits, no race", () => {
+    const module = lower(tf32GemmSchedule(128, { ...SMALL_TF32_PARAMS, pipelineStages: 3 }), "nvidia/a100");
+    expect(module.kernels[0]!.launch.dynamicSharedBytes).toBeGreaterThan(0);
+    const r = differingGemmBits(tf32Gemm(128), module, 9);
+    expect(r.differing).toBe(0);
+    expect(r.races).toBe(0);
+  });
+
+  for (const pipelineStages of [1, 3])
+    it(`128³ with A's fragments through ldmatrix (32-bit elements as b16 pairs), ${pipelineStages} stage(s): the executor's bits, no race`, () => {
+      const module = lower(tf32GemmSchedule(128, { ...SMALL_TF32_PARAMS, pipelineStages, ldmatrixA: true }), "nvidia/a100");
+      const r = differingGemmBits(tf32Gemm(128), module, 9);
+      expect(r.differing).toBe(0);
+      expect(r.races).toBe(0);
+      expect(r.distinct).toBeGreaterThan(16000);
+    });
+
+  it("A's ldmatrix reads padded 32-bit rows without bank conflicts, one instruction per 16×8 fragment", () => {
+    const module = lower(tf32GemmSchedule(32, { ...SMALL_TF32_PARAMS, ldmatrixA: true }), "nvidia/a100");
+    const report = simulate(module, randomArgs(tf32Gemm(32), 1), { bankConflicts: true });
+    const rows = report.bankConflicts!.sites.filter((x) => x.text.startsWith("T.ptx_legacy.ldmatrix"));
+    expect(rows.map((r) => r.buffer)).toEqual(["A_shared"]);
+    // One block of 4 warps × 4 k tiles (two per stage, two stages): 16 ldmatrix.x4 of 4 matrices each.
+    expect(rows[0]!.instructions).toBe(16);
+    expect(rows[0]!.idealWavefronts).toBe(64);
+    expect(rows[0]!.conflicts).toBe(0);
+    // Not vacuous: unpadded 64-byte rows put two rows of a matrix in each 128-byte line.
+    const unpadded = lower(tf32GemmSchedule(32, { ...SMALL_TF32_PARAMS, padShared: false, ldmatrixA: true }), "nvidia/a100");
+    const conflicting = simulate(unpadded, randomArgs(tf32Gemm(32), 1), { bankConflicts: true }).bankConflicts!.sites.find((x) =>
+      x.text.startsWith("T.ptx_legacy.ldmatrix"),
+    );
+    expect(conflicting!.worstWay).toBeGreaterThan(1);
+  });
+
   it("refuses an MMA on fragments that do not hold tf32 values, naming the call and the lane", () => {
     const module = lower(tf32GemmSchedule(64), "nvidia/a100");
     const broken: LoweredModule = { ...module, kernels: module.kernels.map((k) => ({ ...k, body: new DropRounding().visitStmt(k.body) })) };

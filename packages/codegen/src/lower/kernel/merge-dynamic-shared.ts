@@ -18,6 +18,7 @@ import {
   allocate,
   asAsyncCopy,
   bytesOf,
+  call,
   constantSize,
   declBuffer,
   forEachStmt,
@@ -92,6 +93,15 @@ class SliceRewriter extends IRMutator {
         dstOffset: this.visitExpr(moved.dstOffset),
         ...(moved.predicate === undefined ? {} : { predicate: this.visitExpr(moved.predicate) }),
       });
+    }
+    // A pointer into a slice (a tensor intrinsic's operand, e.g. ldmatrix's source) points into the merged buffer.
+    if (e.kind === "Call" && e.op === "tvm_access_ptr") {
+      const data = e.args[1];
+      const at = data?.kind === "Var" ? this.offsets.get(data) : undefined;
+      if (at !== undefined) {
+        const [type, , offset, extent, mask] = e.args;
+        return call(e.dtype, e.op, [type!, this.merged.data, shifted(this.visitExpr(offset!), at), this.visitExpr(extent!), mask!]);
+      }
     }
     return super.visitExpr(e);
   }

@@ -6,7 +6,8 @@
  * vector width, padded rows) and warp fragments, the accumulator lives in warp registers; the
  * fragment buffers take the registers' layout and every tile block is annotated
  * `meta_schedule.auto_tensorize` with its intrinsic, which RewriteTensorize applies. The k-chunk
- * loop may be software-pipelined with cp.async (sampled). Any other block is left to the rules
+ * loop may be software-pipelined with cp.async, 2 to `maxPipelineStages` stages (sampled; the shared
+ * tiles then live in dynamic shared memory). Any other block is left to the rules
  * after it (MultiLevelTiling). How it differs from TVM's: docs/architecture/tvm-deviations-meta-schedule.md.
  */
 import type { BlockRV, LoopRV, Schedule } from "@tessera/schedule";
@@ -43,8 +44,13 @@ export interface MultiLevelTilingTensorCoreOptions {
   readonly maxKSteps: number;
   /** Vector widths of the fetches into shared memory, in elements, sampled uniformly. */
   readonly vectorLoadLens: readonly number[];
-  /** Sample software pipelining (cp.async double buffering) of the k-chunk loop. */
+  /** Sample software pipelining (cp.async into multi-buffered shared tiles) of the k-chunk loop. */
   readonly softwarePipeline: boolean;
+  /**
+   * Most pipeline stages sampled (2: double buffering; default 4). Above 2 the shared tiles live in
+   * dynamic shared memory, whose opt-in limit (227 KiB on sm_90) the deeper pipelines need.
+   */
+  readonly maxPipelineStages: number;
 }
 
 export const DEFAULT_TENSOR_CORE_TILING: MultiLevelTilingTensorCoreOptions = {
@@ -54,14 +60,13 @@ export const DEFAULT_TENSOR_CORE_TILING: MultiLevelTilingTensorCoreOptions = {
   maxKSteps: 4,
   vectorLoadLens: [2, 4, 8],
   softwarePipeline: true,
+  maxPipelineStages: 4,
 };
-
-const COIN = [0.5, 0.5];
 
 export class MultiLevelTilingTensorCore implements ScheduleRule {
   readonly name = "multiLevelTilingTensorCore";
   constructor(readonly options: MultiLevelTilingTensorCoreOptions = DEFAULT_TENSOR_CORE_TILING) {
-    for (const key of ["maxTilesPerBlock", "maxTilesPerWarp", "maxKSteps"] as const)
+    for (const key of ["maxTilesPerBlock", "maxTilesPerWarp", "maxKSteps", "maxPipelineStages"] as const)
       if (!Number.isInteger(options[key]) || options[key] < 1)
         throw new RangeError(`MultiLevelTilingTensorCore: ${key} must be a positive integer, got ${options[key]}`);
     if (options.vectorLoadLens.length === 0 || options.vectorLoadLens.some((v) => !Number.isInteger(v) || v < 1))
@@ -74,6 +79,8 @@ export class MultiLevelTilingTensorCore implements ScheduleRule {
     if (match === undefined) return [sch];
     const { group } = match;
     const o = this.options;
+    // Tiles of deeper pipelines exceed static shared memory's 48 KiB: such spaces keep them in shared.dyn.
+    const dynamicShared = o.softwarePipeline && o.maxPipelineStages > 2;
 
     // The intrinsic's tile, blockized: the block the tiling below works on.
     const [i, j, k] = sch.getLoops(block).slice(-3);
@@ -105,7 +112,7 @@ export class MultiLevelTilingTensorCore implements ScheduleRule {
 
     // A and B: a shared tile per k chunk, fetched by all warps; fragments per k step.
     for (const operand of [match.readA, match.readB]) {
-      const shared = sch.cacheRead(tile, operand, "shared");
+      const shared = sch.cacheRead(tile, operand, dynamicShared ? "shared.dyn" : "shared");
       sch.computeAt(shared, chunk, true);
       sch.annotate(shared, COOPERATIVE_FETCH, sch.sampleCategorical(o.vectorLoadLens, uniform(o.vectorLoadLens.length)));
       sch.annotate(shared, WARP_EXECUTION, 1);
@@ -127,8 +134,8 @@ export class MultiLevelTilingTensorCore implements ScheduleRule {
     sch.transformLayout(warpB, ["write", 0], mmaFragmentLayout);
     sch.transformLayout(warpC, ["read", 0], mmaFragmentLayout);
     const intrinsicTiles: [LoopRV, string][] = [
-      [tileLoops[0]!, group.loadA],
-      [tileLoops[1]!, group.loadB],
+      [tileLoops[0]!, dynamicShared ? group.loadASharedDyn : group.loadA],
+      [tileLoops[1]!, dynamicShared ? group.loadBSharedDyn : group.loadB],
       [tileLoops[2]!, group.store],
       [sch.getLoops(sch.getChildBlocks(init)[0]!).at(-2)!, group.init],
       [sch.getLoops(block).at(-3)!, group.compute],
@@ -136,7 +143,9 @@ export class MultiLevelTilingTensorCore implements ScheduleRule {
     for (const [loop, intrin] of intrinsicTiles) sch.annotate(sch.blockize(loop), AUTO_TENSORIZE, intrin);
 
     if (o.softwarePipeline) {
-      sch.annotate(chunk, SOFTWARE_PIPELINE, sch.sampleCategorical([0, 1], COIN));
+      // 0: no pipeline; s − 1 for s stages (RewriteSoftwarePipeline drops one the shared memory cannot hold).
+      const lags = Array.from({ length: Math.max(2, o.maxPipelineStages) }, (_, v) => v);
+      sch.annotate(chunk, SOFTWARE_PIPELINE, sch.sampleCategorical(lags, uniform(lags.length)));
       sch.annotate(chunk, SOFTWARE_PIPELINE_ASYNC, 1);
     }
     return [sch];

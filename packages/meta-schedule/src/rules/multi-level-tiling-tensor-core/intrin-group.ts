@@ -18,6 +18,9 @@ export interface TensorCoreIntrinGroup {
   readonly init: string;
   readonly loadA: string;
   readonly loadB: string;
+  /** load_a and load_b from tiles in dynamic shared memory ("shared.dyn"). */
+  readonly loadASharedDyn: string;
+  readonly loadBSharedDyn: string;
   readonly compute: string;
   readonly store: string;
 }
@@ -33,6 +36,8 @@ export const MMA_FP16_FP32_GROUP: TensorCoreIntrinGroup = {
   init: M.fillF32,
   loadA: M.ldmatrixF16A,
   loadB: M.ldmatrixF16B,
+  loadASharedDyn: M.ldmatrixF16ADyn,
+  loadBSharedDyn: M.ldmatrixF16BDyn,
   compute: M.mmaF16F16F32,
   store: M.storeF32Global,
 };
@@ -50,7 +55,9 @@ export const MMA_INTRIN_GROUPS: readonly TensorCoreIntrinGroup[] = [MMA_FP16_FP3
 
 /** The intrinsics of a group that the registry lacks (a group with any missing cannot be used). */
 export function missingIntrinsics(group: TensorCoreIntrinGroup): string[] {
-  return [group.init, group.loadA, group.loadB, group.compute, group.store].filter((name) => !TensorIntrin.has(name));
+  return [group.init, group.loadA, group.loadB, group.loadASharedDyn, group.loadBSharedDyn, group.compute, group.store].filter(
+    (name) => !TensorIntrin.has(name),
+  );
 }
 
 /** The operand and accumulator buffers of a matched block, by read index. */

@@ -66,10 +66,10 @@ type TF32Part = "hi" | "lo";
  * registers with plain 32-bit loads, each lane its own four, rounded to tf32 on the way
  * (`cvt.rna.tf32.f32`): ldmatrix moves 16-bit halves, whose `.trans` would split the 32-bit values.
  */
-function tf32LoadIntrin(operand: "A" | "B", part: TF32Part): { desc: string; impl: string } {
+function tf32LoadIntrin(operand: "A" | "B", part: TF32Part, sharedScope = "shared"): { desc: string; impl: string } {
   const dims: Dim = operand === "A" ? [16, 8] : [8, 16];
   const map = operand === "A" ? TF32_A_16X8 : TF32_B_8X16;
-  const shared: BufferSpec = { name: "S", param: "s", dims, dtype: "float32", scope: "shared" };
+  const shared: BufferSpec = { name: "S", param: "s", dims, dtype: "float32", scope: sharedScope };
   const warp = warpBuffer("W", "w", "float32", 4, 4);
   const rounded = (x: string) => (part === "hi" ? `T.tf32_round(${x})` : `T.tf32_round(${x} - T.tf32_round(${x}))`);
   // The inverse of the layouts: register r of lane tx holds A[tx // 4 + 8 (r % 2), tx % 4 + 4 (r // 2)], B[tx % 4 + 4 (r % 2), tx // 4 + 8 (r // 2)].
@@ -86,6 +86,28 @@ function tf32LoadIntrin(operand: "A" | "B", part: TF32Part): { desc: string; imp
                 ${at("W", map, "v0", "v1")} = ${rounded("S[v0, v1]")}`,
     `        for tx in T.thread_binding(32, thread="threadIdx.x"):
 ${[0, 1, 2, 3].map((r) => `            W[tx, ${r}] = ${rounded(source(r))}`).join("\n")}`,
+  );
+}
+
+/**
+ * The tf32 A fragment (16×8, k contiguous in shared memory) by one ldmatrix.x4 without .trans: its
+ * 32-bit elements move as pairs of b16, so matrix m (rows 8 (m % 2)…, words 4 (m / 2)…, 8 rows of
+ * 16 bytes) lands in register m of lane l as row l / 4, word l % 4 — the m16n8k8 A layout — then
+ * each lane rounds its four registers to tf32 (`cvt.rna.tf32.f32`). One shared load instruction
+ * instead of four per lane. (B, n-major in shared memory, would need .trans, which splits the words.)
+ */
+function ldmatrixTf32AIntrin(sharedScope: string): { desc: string; impl: string } {
+  const shared: BufferSpec = { name: "S", param: "s", dims: [16, 8], dtype: "float32", scope: sharedScope };
+  const warp = warpBuffer("W", "w", "float32", 4, 4);
+  return intrinPair(
+    { buffers: [warp, shared], reads: [shared], writes: [warp] },
+    `        for ax0, ax1 in T.grid(16, 8):
+            with T.block("shared_warp"):
+                v0, v1 = T.axis.remap("SS", [ax0, ax1])
+                ${at("W", TF32_A_16X8, "v0", "v1")} = T.tf32_round(S[v0, v1])`,
+    `        for tx in T.thread_binding(32, thread="threadIdx.x"):
+            T.ptx_legacy.ldmatrix(False, 4, ".b16", W.data, W_off + 4 * tx, S.access_ptr("r"), S_s1 * (tx % 8 + 8 * (tx // 8 % 2)) + 4 * (tx // 16), dtype="float32")
+${[0, 1, 2, 3].map((r) => `            W[tx, ${r}] = T.tf32_round(W[tx, ${r}])`).join("\n")}`,
   );
 }
 
@@ -265,6 +287,12 @@ export const MMA_INTRINSICS = {
   loadTF32B: "mma_load_tf32_b",
   loadTF32ALo: "mma_load_tf32_a_lo",
   loadTF32BLo: "mma_load_tf32_b_lo",
+  ldmatrixTF32A: "mma_ldmatrix_tf32_a",
+  ldmatrixTF32ADyn: "mma_ldmatrix_tf32_a_dyn",
+  loadTF32ADyn: "mma_load_tf32_a_dyn",
+  loadTF32BDyn: "mma_load_tf32_b_dyn",
+  loadTF32ALoDyn: "mma_load_tf32_a_lo_dyn",
+  loadTF32BLoDyn: "mma_load_tf32_b_lo_dyn",
   mmaTF32x3: "mma_tf32x3_m16n8k8",
   addF32: "mma_add_16x16_f32",
   storeF32ReluAddGlobal: "mma_store_16x16_f32_relu_add_global",
@@ -293,6 +321,12 @@ defineBuiltinTensorIntrin(M.loadTF32A, () => tf32LoadIntrin("A", "hi"));
 defineBuiltinTensorIntrin(M.loadTF32B, () => tf32LoadIntrin("B", "hi"));
 defineBuiltinTensorIntrin(M.loadTF32ALo, () => tf32LoadIntrin("A", "lo"));
 defineBuiltinTensorIntrin(M.loadTF32BLo, () => tf32LoadIntrin("B", "lo"));
+defineBuiltinTensorIntrin(M.ldmatrixTF32A, () => ldmatrixTf32AIntrin("shared"));
+defineBuiltinTensorIntrin(M.ldmatrixTF32ADyn, () => ldmatrixTf32AIntrin("shared.dyn"));
+defineBuiltinTensorIntrin(M.loadTF32ADyn, () => tf32LoadIntrin("A", "hi", "shared.dyn"));
+defineBuiltinTensorIntrin(M.loadTF32BDyn, () => tf32LoadIntrin("B", "hi", "shared.dyn"));
+defineBuiltinTensorIntrin(M.loadTF32ALoDyn, () => tf32LoadIntrin("A", "lo", "shared.dyn"));
+defineBuiltinTensorIntrin(M.loadTF32BLoDyn, () => tf32LoadIntrin("B", "lo", "shared.dyn"));
 defineBuiltinTensorIntrin(M.mmaTF32x3, tf32x3Intrin);
 defineBuiltinTensorIntrin(M.addF32, addIntrin);
 defineBuiltinTensorIntrin(M.storeF32ReluAddGlobal, () => storeReluAddIntrin("float32"));
