@@ -43,6 +43,10 @@ export const VARIANTS: Readonly<Record<string, Partial<EvolutionarySearchConfig>
   "neighbours-50-population-64": { neighbourShare: 0.5, populationSize: 64 },
   "neighbours-0-population-256": { neighbourShare: 0, populationSize: 256 },
   "neighbours-25-population-128": { neighbourShare: 0.25, populationSize: 128 },
+  /** The 256-trial population at any budget: at 64 trials "auto" gives 64, so the first round ranks 64 fresh samples. */
+  "population-256": { populationSize: 256 },
+  /** 256 fresh samples a round, the prior's (then the model's) best 64 of them the population. */
+  "fresh-pool-256": { freshPoolSize: 256 },
   "previous-mutator-weights": {},
 };
 

@@ -28,6 +28,12 @@ export interface EvolutionarySearchConfig {
   readonly initMeasuredRatio: number;
   /** Fewest valid fresh samples to go on with; "auto": min(50, half the population). TVM: 50. */
   readonly initMinUnmeasured: number | "auto";
+  /**
+   * Fewest fresh samples drawn per round (TVM: 0, the population's fresh part): when more than the
+   * fresh part, the cost model's best of them make the population, so a short budget's small
+   * population still starts from the best of a wide sample. The ε-greedy picks draw on all of them.
+   */
+  readonly freshPoolSize: number;
   /** Rounds of initial sampling before giving up (TVM: 5). */
   readonly maxFailCount: number;
   /** Generations of mutation (TVM: 4). */
@@ -69,6 +75,7 @@ export const DEFAULT_EVOLUTIONARY_SEARCH_CONFIG: EvolutionarySearchConfig = {
   populationSize: "auto",
   initMeasuredRatio: 0.2,
   initMinUnmeasured: "auto",
+  freshPoolSize: 0,
   maxFailCount: 5,
   geneticNumIters: 3,
   geneticMutateProb: 0.85,
@@ -149,7 +156,8 @@ export class EvolutionarySearch extends SearchStrategyBase {
       if (batch === 0) return undefined;
       const round = new RejectionTally();
       const measured = await this.pickBestFromDatabase(run, Math.floor(this.populationSize * this.config.initMeasuredRatio), round);
-      const unmeasured = await this.sampleInitPopulation(run, this.populationSize - measured.length, round);
+      const sampled = await this.sampleInitPopulation(run, Math.max(this.populationSize - measured.length, this.config.freshPoolSize), round);
+      const unmeasured = this.bestOfPool(run, sampled, this.populationSize - measured.length);
       const needed = Math.min(this.minUnmeasured, this.populationSize - measured.length);
       if (unmeasured.length < needed) {
         // TVM gives up here. A space whose samples often fail (a space function whose steps depend
@@ -167,7 +175,7 @@ export class EvolutionarySearch extends SearchStrategyBase {
       }
       const neighbours = await this.pickNeighbours(run, measured, Math.floor(batch * this.config.neighbourShare), round);
       const bests = await this.evolveWithCostModel(run, [...measured, ...unmeasured], batch, round);
-      const picks = this.pickWithEpsGreedy(run, unmeasured, bests, batch, round, neighbours);
+      const picks = this.pickWithEpsGreedy(run, sampled, bests, batch, round, neighbours);
       run.rejections.addAll(round);
       const handedOut = run.handOut(picks);
       run.logRound(this.name, picks.length, round);
@@ -240,6 +248,18 @@ export class EvolutionarySearch extends SearchStrategyBase {
       for (const c of await run.replayer.replayAll(plans, round)) if (c !== undefined) out.push(c);
     }
     return out.slice(0, count);
+  }
+
+  /** The cost model's best `count` of the fresh samples, in their sampled order (all of them when they are not more). */
+  private bestOfPool(run: SearchRun, pool: readonly Candidate[], count: number): Candidate[] {
+    if (pool.length <= count) return [...pool];
+    const scores = this.predict(run, pool);
+    const kept = pool
+      .map((_, k) => k)
+      .sort((a, b) => scores[b]! - scores[a]! || a - b)
+      .slice(0, count)
+      .sort((a, b) => a - b);
+    return kept.map((k) => pool[k]!);
   }
 
   /** The best records of similar workloads and the priors, retargeted and replayed once per search (invalid ones dropped). */
@@ -479,6 +499,7 @@ function checkConfig(c: EvolutionarySearchConfig): void {
   };
   if (c.populationSize !== "auto") positiveInt("populationSize", 1);
   if (c.initMinUnmeasured !== "auto") positiveInt("initMinUnmeasured", 0);
+  positiveInt("freshPoolSize", 0);
   positiveInt("maxFailCount", 1);
   positiveInt("geneticNumIters", 0);
   positiveInt("geneticMaxFailCount", 0);

@@ -22,7 +22,17 @@ import { SAME_PROGRAM_AS_PARENT } from "../../src/search/evolutionary-search.js"
 import { rewriteUnboundBlock } from "../../src/postproc/rewrite-unbound-block.js";
 import { VerifyGPUCode } from "../../src/postproc/verify-gpu-code.js";
 import { launchClassOf } from "../../src/search/launch-classes.js";
-import { MAX_THREADS, NearestNeighbourModel, gemmTileSpace, gemmWorkload, mutateTile, threadLimit, tileDecisions, tuneWithFakeRunner } from "./gemm-fixture.js";
+import {
+  MAX_THREADS,
+  NearestNeighbourModel,
+  fakeLatency,
+  gemmTileSpace,
+  gemmWorkload,
+  mutateTile,
+  threadLimit,
+  tileDecisions,
+  tuneWithFakeRunner,
+} from "./gemm-fixture.js";
 
 /** The value of the fixture's sampled "knob" annotation. */
 function knobOf(trace: Trace): number {
@@ -200,6 +210,30 @@ describe("EvolutionarySearch", () => {
     ]);
     const tally = new Map(strategy.rejectionTally());
     expect(tally.get(THREAD_LIMIT_REASON)).toBeGreaterThan(0);
+  });
+
+  it("with freshPoolSize, starts from the cost model's best of that many fresh samples (a population of them gives the same batch)", async () => {
+    // The model knows the fake latency exactly, so a batch's picks are the best of what it saw.
+    const oracle: CostModel = { name: "oracle", update: () => {}, predict: (_ctx, cs) => cs.map((c) => 1 / fakeLatency(c.sch)) };
+    const firstBatch = async (config: ConstructorParameters<typeof EvolutionarySearch>[0]) => {
+      const out = await tuneWithFakeRunner(new EvolutionarySearch({ geneticNumIters: 0, epsGreedy: 0, maxClassShare: 1, neighbourShare: 0, ...config }), {
+        seed: 13,
+        maxTrials: 4,
+        numTrialsPerIter: 4,
+        costModel: oracle,
+      });
+      return out.handedOut.map((c) => fakeLatency(c.sch)).sort((a, b) => a - b);
+    };
+    const pooled = await firstBatch({ populationSize: 8, freshPoolSize: 64 });
+    // The same 64 draws as a population of 64, whose best four the batch is.
+    expect(pooled).toEqual(await firstBatch({ populationSize: 64 }));
+    // Without the pool the population is the first 8 of those draws: no pick is better, and the batch is slower.
+    const unpooled = await firstBatch({ populationSize: 8 });
+    expect(unpooled).toHaveLength(4);
+    unpooled.forEach((latency, k) => expect(pooled[k]!).toBeLessThanOrEqual(latency));
+    const sum = (xs: readonly number[]) => xs.reduce((a, x) => a + x, 0);
+    expect(sum(pooled)).toBeLessThan(sum(unpooled));
+    expect(() => new EvolutionarySearch({ freshPoolSize: -1 })).toThrow(/freshPoolSize must be an integer ≥ 0, got -1/);
   });
 
   it("keeps any one launch shape to maxClassShare of a batch's cost-model picks; 1 lets the favourites fill it (TVM)", async () => {
