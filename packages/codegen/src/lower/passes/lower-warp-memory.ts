@@ -6,7 +6,8 @@
  * own register index `r // (32·width) · width + r % width`. `width` is the coefficient of
  * threadIdx.x in those offsets. A plain store or load whose flat index is `width·threadIdx.x + r`
  * touches the calling lane's own register (the tf32 fragment loads, which ldmatrix cannot do: it
- * moves 16-bit halves; the 3xTF32 store, which adds two accumulators) and becomes an access of that
+ * moves 16-bit halves; the 3xTF32 chunk add, each lane adding its chunk registers into its main
+ * ones; the stores of an accumulator) and becomes an access of that
  * thread's register. TVM also turns plain loads of another lane's register into warp shuffles; ours
  * refuses them.
  */
