@@ -3,4 +3,5 @@
  * profile CPU schedules are sized for, and the parallel-payoff rule.
  */
 export * from "./profile.js";
+export * from "./cache-sizes.js";
 export * from "./payoff.js";

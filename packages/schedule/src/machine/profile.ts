@@ -6,7 +6,7 @@
  * The region cost is measured by a small OpenMP program compiled with the system C compiler (the C
  * target's, `$TESSERA_CC` or `cc`), run with passive waiting as the runtime runs generated code:
  * the same compute-bound job serially and split over the team, many times interleaved, the fastest
- * of each; cost = parallel − serial / threads. Caches come from Linux's sysfs, the SIMD width from the
+ * of each; cost = parallel − serial / threads. Caches come from Linux's sysfs, else getconf (CPUID) or macOS's sysctl (cache-sizes.ts), the SIMD width from the
  * CPU flags in /proc/cpuinfo (AVX-512 and AVX2 machines need different register tiles). Without a compiler,
  * OpenMP or sysfs, the reference machine's figures (DEFAULT_MACHINE) stand in, and `why` says so.
  *
@@ -20,9 +20,10 @@
  */
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
+import { type CacheSizeSource, cacheSizesFromSysfs, probeCacheSizesOfHost } from "./cache-sizes.js";
 
 export interface MachineProfile {
   readonly cores: number;
@@ -37,6 +38,8 @@ export interface MachineProfile {
   /** "probed" on this machine, or "defaults" (the reference machine's figures; `why` says why). */
   readonly source: "probed" | "defaults";
   readonly why?: string;
+  /** Where the cache sizes were read: "sysfs", "getconf" (CPUID through glibc) or "sysctl" (macOS). */
+  readonly cachesFrom?: CacheSizeSource;
 }
 
 /**
@@ -112,31 +115,13 @@ export function machineProfilePath(): string {
   return join(cacheDir(), `${key}.json`);
 }
 
-function parseCacheSize(text: string): number | undefined {
-  const m = /^(\d+)\s*([KMG]?)/i.exec(text.trim());
-  if (m === null) return undefined;
-  const unit = { "": 1, K: 1024, M: 1024 ** 2, G: 1024 ** 3 }[m[2]!.toUpperCase() as "" | "K" | "M" | "G"];
-  return Number(m[1]) * unit;
-}
-
-/** L1 data and L2 sizes of cpu0 from Linux's sysfs, or undefined where it is not readable. */
+/**
+ * L1 data and L2 sizes from sysfs only (`root`: a sysfs cache directory), or undefined. `probeMachine`
+ * also asks getconf and sysctl (cache-sizes.ts).
+ */
 export function probeCacheSizes(root = "/sys/devices/system/cpu/cpu0/cache"): { l1DataBytes: number; l2Bytes: number } | undefined {
-  let l1: number | undefined;
-  let l2: number | undefined;
-  try {
-    for (const entry of readdirSync(root)) {
-      if (!entry.startsWith("index")) continue;
-      const read = (file: string): string => readFileSync(join(root, entry, file), "utf8").trim();
-      const level = read("level");
-      const type = read("type");
-      const size = parseCacheSize(read("size"));
-      if (level === "1" && type === "Data") l1 = size;
-      if (level === "2" && type !== "Instruction") l2 = size;
-    }
-  } catch {
-    return undefined;
-  }
-  return l1 === undefined || l2 === undefined ? undefined : { l1DataBytes: l1, l2Bytes: l2 };
+  const found = cacheSizesFromSysfs(root);
+  return found === undefined ? undefined : { l1DataBytes: found.l1DataBytes, l2Bytes: found.l2Bytes };
 }
 
 /**
@@ -184,7 +169,7 @@ export function quietEnoughToProbe(load1 = os.loadavg()[0] ?? 0, cores = hostCor
 /** Probes this machine (no cache). */
 export function probeMachine(): MachineProfile {
   const cores = hostCores();
-  const caches = probeCacheSizes();
+  const caches = probeCacheSizesOfHost();
   const simdBytes = probeSimdBytes();
   const region: { us: number } | { why: string } =
     cores < 2
@@ -193,7 +178,7 @@ export function probeMachine(): MachineProfile {
         ? probeParallelRegionUs()
         : { why: `the machine is busy (load average ${(os.loadavg()[0] ?? 0).toFixed(1)} on ${cores} cores): the region cost is not probed` };
   const why = [
-    caches === undefined ? "no cache sizes in /sys/devices/system/cpu/cpu0/cache" : undefined,
+    caches === undefined ? "no cache sizes from sysfs, getconf or sysctl" : undefined,
     simdBytes === undefined ? "no /proc/cpuinfo for the SIMD width" : undefined,
     "why" in region ? region.why : undefined,
   ]
@@ -207,6 +192,7 @@ export function probeMachine(): MachineProfile {
     simdBytes: simdBytes ?? DEFAULT_MACHINE.simdBytes,
     source: why === "" ? "probed" : "defaults",
     ...(why === "" ? {} : { why }),
+    ...(caches === undefined ? {} : { cachesFrom: caches.source }),
   };
 }
 
