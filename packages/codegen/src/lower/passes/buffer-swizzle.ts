@@ -65,7 +65,7 @@ class SwizzlePlanner extends IRMutator {
       try {
         checkSwizzle(where, shape, map);
       } catch (e) {
-        if (e instanceof SwizzleLayoutError) throw new LoweringError("planBufferSwizzle", e.message);
+        if (e instanceof SwizzleLayoutError) throw new LoweringError("planBufferSwizzle", e.detail);
         throw e;
       }
       this.planned.push([buffer.data, shape, map]);

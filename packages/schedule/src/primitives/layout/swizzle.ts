@@ -7,8 +7,9 @@
  * flat offsets by lowering (codegen's `injectBufferSwizzle`): vector stores (cp.async), scalar
  * accesses and ldmatrix row addresses alike, so writer and readers agree.
  *
- * The map must be a bijection of the buffer's index space onto itself (checked point by point:
- * shared tiles are small), e.g. the 16-byte chunks of each row XOR-ed with the row:
+ * The map must be a bijection of the buffer's index space onto itself, checked point by point,
+ * here on buffers of up to 2^20 elements and, always, by lowering on the compacted tile (a cache
+ * read's buffer has the operand's full shape until compaction), e.g. the 16-byte chunks of each row XOR-ed with the row:
  * `(r, c) => [r, bitwiseXor(floordiv(c, 8), floormod(r, 8)) * 8 + floormod(c, 8)]`. It replaces
  * padding: a block cannot have both a storage_align and a swizzle of one buffer.
  */
@@ -19,7 +20,7 @@ import { ScheduleError } from "../../errors.js";
 import { type InstructionKind, registerInstruction, renderInput, tsLiteral } from "../../instruction.js";
 import { replaceStmts } from "../../state/replace.js";
 import { allocationSite } from "../buffer-scope.js";
-import { indexMapEvaluator, indexMapFromAttr, indexMapToTs } from "./index-map.js";
+import { type IndexMap, indexMapEvaluator, indexMapFromAttr, indexMapToTs } from "./index-map.js";
 
 const PRIMITIVE = "swizzle-layout";
 /** The block annotation: a list of [buffer_index, index map] pairs, one per swizzled write. */
@@ -27,6 +28,8 @@ export const BUFFER_SWIZZLE = "buffer_swizzle";
 const BUFFER_DIM_ALIGN = "buffer_dim_align";
 /** Enough points for any shared tile (228 KiB of bytes), few enough to check each. */
 const MAX_POINTS = 1 << 18;
+/** The largest buffer the primitive checks itself; larger ones (full-size cache reads) are checked once compacted. */
+const MAX_SCHEDULE_POINTS = 1 << 20;
 
 /** The swizzle does not fit the buffer: wrong arity, a result outside the shape, not a bijection, or padding too. */
 export class SwizzleLayoutError extends ScheduleError {
@@ -34,15 +37,10 @@ export class SwizzleLayoutError extends ScheduleError {
 }
 
 /** Checks that `mapAttr` permutes the points of a buffer of constant `shape`; throws naming two points that collide or one that leaves it. */
-export function checkSwizzle(where: string, shape: readonly number[], mapAttr: unknown): void {
-  const map = indexMapFromAttr(mapAttr);
-  if (map.params.length !== shape.length || map.results.length !== shape.length)
-    throw new SwizzleLayoutError(
-      PRIMITIVE,
-      `the index map takes ${map.params.length} and returns ${map.results.length} indices but ${where} has ${shape.length} dimensions; a swizzle keeps the shape`,
-    );
+export function checkSwizzle(where: string, shape: readonly number[], mapAttr: unknown, maxPoints = MAX_POINTS): void {
+  const map = checkSwizzleArity(where, shape.length, mapAttr);
   const points = shape.reduce((a, b) => a * b, 1);
-  if (points > MAX_POINTS) throw new SwizzleLayoutError(PRIMITIVE, `${where} has ${points} elements; a swizzle is checked point by point, up to ${MAX_POINTS}`);
+  if (points > maxPoints) throw new SwizzleLayoutError(PRIMITIVE, `${where} has ${points} elements; a swizzle is checked point by point, up to ${maxPoints}`);
   const evaluate = indexMapEvaluator(mapAttr);
   const firstAt = new Map<number, readonly number[]>();
   const index = new Array<number>(shape.length).fill(0);
@@ -69,6 +67,17 @@ export function checkSwizzle(where: string, shape: readonly number[], mapAttr: u
   }
 }
 
+/** Checks the map takes and returns `ndim` indices; returns it. */
+function checkSwizzleArity(where: string, ndim: number, mapAttr: unknown): IndexMap {
+  const map = indexMapFromAttr(mapAttr);
+  if (map.params.length !== ndim || map.results.length !== ndim)
+    throw new SwizzleLayoutError(
+      PRIMITIVE,
+      `the index map takes ${map.params.length} and returns ${map.results.length} indices but ${where} has ${ndim} dimensions; a swizzle keeps the shape`,
+    );
+  return map;
+}
+
 type SwizzleEntry = readonly [number, AttrValue];
 
 /** The block's swizzles, [buffer index, map] pairs (empty when it has none). */
@@ -87,7 +96,9 @@ function swizzleLayout(ctx: PrimitiveContext, inputs: readonly unknown[], attrs:
     throw new SwizzleLayoutError(PRIMITIVE, `${where} is in "${buffer.scope}" memory; only shared memory has banks to swizzle against`, [blk.node]);
   const shape = buffer.shape.map((d) => (d.kind === "IntImm" ? d.value : undefined));
   if (shape.some((d) => d === undefined)) throw new SwizzleLayoutError(PRIMITIVE, `${where} has a symbolic shape; only constant shapes can be swizzled`);
-  checkSwizzle(where, shape as number[], attrs[1]);
+  const points = (shape as number[]).reduce((a, b) => a * b, 1);
+  if (points <= MAX_SCHEDULE_POINTS) checkSwizzle(where, shape as number[], attrs[1], MAX_SCHEDULE_POINTS);
+  else checkSwizzleArity(where, shape.length, attrs[1]); // planBufferSwizzle checks the compacted tile
   const aligned = blk.node.annotations[BUFFER_DIM_ALIGN];
   if (Array.isArray(aligned) && aligned.some((t) => Array.isArray(t) && t[0] === bufferIndex))
     throw new SwizzleLayoutError(PRIMITIVE, `block ${blk.node.name} pads ${buffer.name} with a storage_align; a swizzled layout replaces the padding`, [blk.node]);
