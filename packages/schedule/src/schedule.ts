@@ -314,11 +314,16 @@ export class Schedule {
    * row: `(r, c) => [r, bitwiseXor(floordiv(c, 8), floormod(r, 8)) * 8 + floormod(c, 8)]`).
    * Accesses keep their logical indices; lowering applies the map to the flat offsets. The map
    * must permute the buffer's index space (else `SwizzleLayoutError`) and replaces any storage_align.
+   * `"permuted"`: TVM's permuted layout (`sharedSwizzle`) of the tile as lowering compacts it.
    */
-  swizzleLayout(block: BlockArg, bufferIndex: number, indexMap: IndexMapFn): void {
+  swizzleLayout(block: BlockArg, bufferIndex: number, indexMap: IndexMapFn | "permuted"): void {
     const blk = this.blockArg("swizzleLayout", "block", block);
+    if (indexMap === "permuted") {
+      this.invoke("SwizzleLayout", [blk], [bufferIndex, indexMap]);
+      return;
+    }
     if (typeof indexMap !== "function")
-      throw new ScheduleUsageError("swizzleLayout", `indexMap must be a function of the buffer's indices, got ${describe(indexMap)}`);
+      throw new ScheduleUsageError("swizzleLayout", `indexMap must be a function of the buffer's indices or "permuted", got ${describe(indexMap)}`);
     const map = this.guard("swizzleLayout", () => indexMapFromFn(indexMap, indexMap.length));
     this.invoke("SwizzleLayout", [blk], [bufferIndex, indexMapToAttr(map)]);
   }

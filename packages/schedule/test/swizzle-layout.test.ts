@@ -119,8 +119,8 @@ describe("sharedSwizzle (the tensor-core kernels' map)", () => {
     expect(sharedSwizzle(64, 2)(r, c).length).toBe(2);
   });
 
-  it("refuses rows that are not whole 16-byte chunks or not a power of two of them", () => {
+  it("refuses rows that are not whole 16-byte chunks; permutes rows of 3 or 6 chunks too", () => {
     expect(() => sharedSwizzle(12, 2)).toThrow(/rows of 12 2-byte elements are not whole 16-byte chunks/);
-    expect(() => sharedSwizzle(24, 2)).toThrow(/rows of 3 16-byte chunks; the XOR swizzle needs a power of two/);
+    for (const row of [24, 48]) checkSwizzle("the tile", [16, row], indexMapToAttr(indexMapFromFn(sharedSwizzle(row, 2), 2)));
   });
 });

@@ -4,7 +4,8 @@
  *
  * - `planBufferSwizzle` (after compactBufferAllocation and injectSoftwarePipeline, while blocks
  *   exist): moves each block's `buffer_swizzle` annotation to the function attribute
- *   `tessera.buffer_swizzle` as `[data var, tile shape, index map]`, after checking the map
+ *   `tessera.buffer_swizzle` as `[data var, tile shape, index map]` (`"permuted"` becomes
+ *   `sharedSwizzle` of the compacted tile's rows), after checking the map
  *   permutes the compacted tile: the buffer's last dimensions, as many as the map takes (leading
  *   ones are the pipeline's versions of the tile, each swizzled alike).
  * - `injectBufferSwizzle` (after threadSync, before injectPTXAsyncCopy, on flat buffers): every
@@ -20,6 +21,7 @@ import {
   Analyzer,
   type AttrValue,
   type Block,
+  type Buffer,
   type BufferLoad,
   type BufferStore,
   type Call,
@@ -29,6 +31,7 @@ import {
   type Stmt,
   type Var,
   add,
+  bytesOf,
   eq,
   floordiv,
   floormod,
@@ -39,7 +42,7 @@ import {
   sub,
   substitute,
 } from "@tessera/ir";
-import { BUFFER_SWIZZLE, SwizzleLayoutError, checkSwizzle, indexMapFromAttr, swizzleRunsContiguous } from "@tessera/schedule";
+import { BUFFER_SWIZZLE, PERMUTED_LAYOUT, SwizzleLayoutError, checkSwizzle, indexMapFromAttr, permutedLayoutMap, swizzleRunsContiguous } from "@tessera/schedule";
 import { LoweringError } from "../errors.js";
 import type { Pass } from "../pass.js";
 
@@ -55,9 +58,10 @@ class SwizzlePlanner extends IRMutator {
     const visited = super.visitBlock(b);
     const entries = visited.annotations[BUFFER_SWIZZLE];
     if (entries === undefined) return visited;
-    for (const [index, map] of entries as readonly (readonly [number, AttrValue])[]) {
+    for (const [index, requested] of entries as readonly (readonly [number, AttrValue])[]) {
       const buffer = visited.writes[index]?.buffer;
       if (buffer === undefined) throw new LoweringError("planBufferSwizzle", `block ${b.name} swizzles its write ${index}, which it does not have`);
+      const map = requested === PERMUTED_LAYOUT ? this.permuted(buffer) : requested;
       const arity = indexMapFromAttr(map).params.length;
       const shape = buffer.shape.slice(-arity).map((d) => (d.kind === "IntImm" ? d.value : Number.NaN));
       const where = `the compacted buffer ${buffer.name} of shape [${buffer.shape.map((d) => printExpr(d)).join(", ")}]`;
@@ -72,6 +76,18 @@ class SwizzlePlanner extends IRMutator {
     }
     const { [BUFFER_SWIZZLE]: _, ...annotations } = visited.annotations;
     return { ...visited, annotations };
+  }
+
+  /** The permuted layout's map for the compacted tile `buffer` (its last two dimensions). */
+  private permuted(buffer: Buffer): AttrValue {
+    const row = buffer.shape.at(-1);
+    if (row?.kind !== "IntImm") throw new LoweringError("planBufferSwizzle", `the permuted layout of ${buffer.name} needs a constant row length`);
+    try {
+      return permutedLayoutMap(row.value, bytesOf(buffer.dtype));
+    } catch (e) {
+      if (e instanceof RangeError) throw new LoweringError("planBufferSwizzle", `the permuted layout of ${buffer.name}: ${e.message}`);
+      throw e;
+    }
   }
 }
 

@@ -12,20 +12,33 @@
  * read's buffer has the operand's full shape until compaction), e.g. the 16-byte chunks of each row XOR-ed with the row:
  * `(r, c) => [r, bitwiseXor(floordiv(c, 8), floormod(r, 8)) * 8 + floormod(c, 8)]`. It replaces
  * padding: a block cannot have both a storage_align and a swizzle of one buffer.
+ *
+ * Instead of a map, `"permuted"` asks for TVM's permuted layout of a 2-D tile whatever its final
+ * shape: `sharedSwizzle` of the compacted tile's rows, chosen by lowering. The search samples it
+ * (MultiLevelTilingTensorCore), whose tile shapes change as decisions are mutated.
  */
-import { type AttrValue, type Block, printExpr } from "@tessera/ir";
+import { type AttrValue, type Block, type PrimExpr, dtypeInfo, printExpr } from "@tessera/ir";
 import { nthAccessRegion } from "../../analysis/buffer-access.js";
 import type { PrimitiveContext } from "../../context.js";
 import { ScheduleError } from "../../errors.js";
 import { type InstructionKind, registerInstruction, renderInput, tsLiteral } from "../../instruction.js";
 import { replaceStmts } from "../../state/replace.js";
 import { allocationSite } from "../buffer-scope.js";
-import { type IndexMap, indexMapEvaluator, indexMapFromAttr, indexMapToTs } from "./index-map.js";
+import { sharedSwizzle } from "../../tensor-intrin/cuda/shared-swizzle.js";
+import { type IndexMap, indexMapEvaluator, indexMapFromAttr, indexMapFromFn, indexMapToAttr, indexMapToTs } from "./index-map.js";
 
 const PRIMITIVE = "swizzle-layout";
 /** The block annotation: a list of [buffer_index, index map] pairs, one per swizzled write. */
 export const BUFFER_SWIZZLE = "buffer_swizzle";
 const BUFFER_DIM_ALIGN = "buffer_dim_align";
+/** The named swizzle: `sharedSwizzle` of the compacted tile, resolved by lowering. */
+export const PERMUTED_LAYOUT = "permuted";
+
+/** The index map of the permuted layout of a 2-D tile with rows of `rowElements` elements of `elementBytes` bytes. */
+export function permutedLayoutMap(rowElements: number, elementBytes: number): AttrValue {
+  return indexMapToAttr(indexMapFromFn(sharedSwizzle(rowElements, elementBytes), 2)) as AttrValue;
+}
+
 /** Enough points for any shared tile (228 KiB of bytes), few enough to check each. */
 const MAX_POINTS = 1 << 18;
 /** The largest buffer the primitive checks itself; larger ones (full-size cache reads) are checked once compacted. */
@@ -86,6 +99,15 @@ export function blockSwizzles(block: Block): readonly SwizzleEntry[] {
   return Array.isArray(v) ? (v as readonly SwizzleEntry[]) : [];
 }
 
+/** Checks an index map on the buffer's shape where it is small enough (planBufferSwizzle checks the compacted tile always). */
+function checkMapOnBuffer(where: string, dims: readonly PrimExpr[], mapAttr: unknown): void {
+  const shape = dims.map((d) => (d.kind === "IntImm" ? d.value : undefined));
+  if (shape.some((d) => d === undefined)) throw new SwizzleLayoutError(PRIMITIVE, `${where} has a symbolic shape; only constant shapes can be swizzled`);
+  const points = (shape as number[]).reduce((a, b) => a * b, 1);
+  if (points <= MAX_SCHEDULE_POINTS) checkSwizzle(where, shape as number[], mapAttr, MAX_SCHEDULE_POINTS);
+  else checkSwizzleArity(where, shape.length, mapAttr);
+}
+
 function swizzleLayout(ctx: PrimitiveContext, inputs: readonly unknown[], attrs: readonly unknown[]) {
   const blk = ctx.block(inputs[0], PRIMITIVE);
   const bufferIndex = ctx.value(attrs[0], PRIMITIVE, "buffer_index");
@@ -94,11 +116,11 @@ function swizzleLayout(ctx: PrimitiveContext, inputs: readonly unknown[], attrs:
   const where = `buffer ${buffer.name} of shape [${buffer.shape.map((d) => printExpr(d)).join(", ")}]`;
   if (!buffer.scope.startsWith("shared"))
     throw new SwizzleLayoutError(PRIMITIVE, `${where} is in "${buffer.scope}" memory; only shared memory has banks to swizzle against`, [blk.node]);
-  const shape = buffer.shape.map((d) => (d.kind === "IntImm" ? d.value : undefined));
-  if (shape.some((d) => d === undefined)) throw new SwizzleLayoutError(PRIMITIVE, `${where} has a symbolic shape; only constant shapes can be swizzled`);
-  const points = (shape as number[]).reduce((a, b) => a * b, 1);
-  if (points <= MAX_SCHEDULE_POINTS) checkSwizzle(where, shape as number[], attrs[1], MAX_SCHEDULE_POINTS);
-  else checkSwizzleArity(where, shape.length, attrs[1]); // planBufferSwizzle checks the compacted tile
+  if (attrs[1] === PERMUTED_LAYOUT) {
+    const bytes = dtypeInfo(buffer.dtype).bits / 8;
+    if (buffer.shape.length < 2 || !Number.isInteger(16 / bytes))
+      throw new SwizzleLayoutError(PRIMITIVE, `the permuted layout swizzles the 16-byte chunks of a 2-D tile's rows; ${where} of ${buffer.dtype} is not one`);
+  } else checkMapOnBuffer(where, buffer.shape, attrs[1]);
   const aligned = blk.node.annotations[BUFFER_DIM_ALIGN];
   if (Array.isArray(aligned) && aligned.some((t) => Array.isArray(t) && t[0] === bufferIndex))
     throw new SwizzleLayoutError(PRIMITIVE, `block ${blk.node.name} pads ${buffer.name} with a storage_align; a swizzled layout replaces the padding`, [blk.node]);
@@ -115,7 +137,8 @@ export const SWIZZLE_LAYOUT: InstructionKind = registerInstruction({
   singleOutput: false,
   attrNames: ["buffer_index", "index_map"],
   apply: (ctx, inputs, attrs) => swizzleLayout(ctx, inputs, attrs),
-  formatArgs: (inputs, attrs) => `${renderInput(inputs[0]!)}, ${tsLiteral(attrs[0])}, ${indexMapToTs(attrs[1])}`,
+  formatArgs: (inputs, attrs) =>
+    `${renderInput(inputs[0]!)}, ${tsLiteral(attrs[0])}, ${attrs[1] === PERMUTED_LAYOUT ? tsLiteral(attrs[1]) : indexMapToTs(attrs[1])}`,
 });
 
 /**

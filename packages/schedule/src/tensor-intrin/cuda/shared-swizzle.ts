@@ -7,7 +7,9 @@
  * 128-byte line once), so those 8 chunks land in 8 different bank groups:
  * - rows of P ≥ 8 chunks: g(r) = r mod 8;
  * - rows of P < 8 chunks (8 / P rows per line): g(r) = (r div (8 / P)) mod P.
- * Each chunk stays whole, so vector stores and ldmatrix rows stay 16 contiguous bytes.
+ * Each chunk stays whole, so vector stores and ldmatrix rows stay 16 contiguous bytes. A P that is
+ * not a power of two XORs within its largest power-of-two factor (a permutation still, with fewer
+ * distinct groups).
  */
 import { type PrimExpr, type Var, add, bitwiseXor, floordiv, floormod, mul } from "@tessera/ir";
 
@@ -20,8 +22,7 @@ export function sharedSwizzle(rowElements: number, elementBytes: number): (r: Va
   if (!Number.isInteger(vector) || !Number.isInteger(rowElements / vector))
     throw new RangeError(`sharedSwizzle: rows of ${rowElements} ${elementBytes}-byte elements are not whole 16-byte chunks`);
   const chunks = rowElements / vector;
-  if (chunks & (chunks - 1)) throw new RangeError(`sharedSwizzle: rows of ${chunks} 16-byte chunks; the XOR swizzle needs a power of two`);
-  const period = Math.min(chunks, CHUNKS_PER_LINE);
-  const rowsPerLine = Math.max(1, CHUNKS_PER_LINE / chunks);
+  const period = Math.min(chunks & -chunks, CHUNKS_PER_LINE);
+  const rowsPerLine = Math.max(1, CHUNKS_PER_LINE / period);
   return (r, c) => [r, add(mul(bitwiseXor(floordiv(c, vector), floormod(floordiv(r, rowsPerLine), period)), vector), floormod(c, vector))];
 }
