@@ -5,7 +5,7 @@
  * 16-byte vectors, or one that does not permute the compacted tile, is refused by name.
  */
 import { SMALL_MMA_PARAMS, mmaGemmSchedule } from "@tessera/corpus";
-import { type Call, add, bitwiseXor, floormod, forEachExpr, mul, printExpr } from "@tessera/ir";
+import { type Call, add, bitwiseXor, floormod, forEachExpr, mul, printExpr, printStmt } from "@tessera/ir";
 import { describe, expect, it } from "vitest";
 import { LoweringError, codegenCuda, lower } from "../../src/index.js";
 
@@ -36,6 +36,15 @@ describe("swizzled shared tiles through the CUDA pipeline", () => {
     // The plain kernel has no XOR anywhere.
     const plain = lower(mmaGemmSchedule(64, PLAIN), "nvidia/a100");
     expect(calls(plain.kernels[0]!.body, "bitwise_xor")).toEqual([]);
+  });
+
+  it('"permuted" (the search\'s choice, resolved on the compacted tile) lowers as the hand kernels\' explicit maps', () => {
+    const sch = mmaGemmSchedule(64, PLAIN);
+    for (const name of ["A_shared", "B_shared"]) sch.swizzleLayout(sch.getBlock(name), 0, "permuted");
+    expect(sch.trace.show()).toContain('sch.swizzleLayout(b');
+    expect(sch.trace.show()).toContain(', 0, "permuted");');
+    const explicit = lower(mmaGemmSchedule(64, { ...PLAIN, swizzle: true }), "nvidia/a100");
+    expect(printStmt(lower(sch, "nvidia/a100").kernels[0]!.body)).toBe(printStmt(explicit.kernels[0]!.body));
   });
 
   it("refuses a map that splits the 16-byte vector stores, naming the access", () => {
