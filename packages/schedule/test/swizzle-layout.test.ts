@@ -27,7 +27,10 @@ def main(A: T.Buffer((16, 64), "float16"), C: T.Buffer((16, 64), "float16")):
             C[vi, vj] = S[vi, vj]
 `;
 
-const chunkXor = (r: ReturnType<typeof variable>, c: ReturnType<typeof variable>) => [r, add(mul(bitwiseXor(floordiv(c, 8), floormod(r, 8)), 8), floormod(c, 8))];
+const chunkXor = (r: ReturnType<typeof variable>, c: ReturnType<typeof variable>) => [
+  r,
+  add(mul(bitwiseXor(floordiv(c, 8), floormod(r, 8)), 8), floormod(c, 8)),
+];
 
 describe("swizzleLayout", () => {
   it("records the map on the writing block, leaves every access logical, and replays from a JSON trace", () => {
@@ -37,7 +40,7 @@ describe("swizzleLayout", () => {
     const annotation = sch.get(sch.getBlock("S")).annotations["buffer_swizzle"] as readonly [number, unknown][];
     expect(annotation.map((e) => e[0])).toEqual([0]);
     const evaluate = indexMapEvaluator(annotation[0]![1]);
-    expect(evaluate([3, 17])).toEqual([3, ((2 ^ 3) * 8) + 1]);
+    expect(evaluate([3, 17])).toEqual([3, (2 ^ 3) * 8 + 1]);
     // Accesses stay logical: lowering applies the map to the flat offsets.
     const text = printTVMScript(sch.func);
     expect(text).toContain("S[vi, vj] = A[vi, vj]");
@@ -69,7 +72,12 @@ describe("swizzleLayout", () => {
   it("refuses a map of the wrong arity, a buffer outside shared memory, a parameter", () => {
     const sch = new Schedule(parsePrimFunc(STAGED("shared")));
     const [s, c] = [sch.getBlock("S"), sch.getBlock("C")];
-    expectScheduleError(sch, () => sch.swizzleLayout(s, 0, (r) => [r]), SwizzleLayoutError, "takes 1 and returns 1 indices but buffer S of shape [16, 64] has 2 dimensions");
+    expectScheduleError(
+      sch,
+      () => sch.swizzleLayout(s, 0, (r) => [r]),
+      SwizzleLayoutError,
+      "takes 1 and returns 1 indices but buffer S of shape [16, 64] has 2 dimensions",
+    );
     const local = new Schedule(parsePrimFunc(STAGED("local")));
     const ls = local.getBlock("S");
     expectScheduleError(local, () => local.swizzleLayout(ls, 0, chunkXor), SwizzleLayoutError, 'is in "local" memory; only shared memory has banks');

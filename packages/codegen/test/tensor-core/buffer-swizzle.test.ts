@@ -38,10 +38,10 @@ describe("swizzled shared tiles through the CUDA pipeline", () => {
     expect(calls(plain.kernels[0]!.body, "bitwise_xor")).toEqual([]);
   });
 
-  it('"permuted" (the search\'s choice, resolved on the compacted tile) lowers as the hand kernels\' explicit maps', () => {
+  it("\"permuted\" (the search's choice, resolved on the compacted tile) lowers as the hand kernels' explicit maps", () => {
     const sch = mmaGemmSchedule(64, PLAIN);
     for (const name of ["A_shared", "B_shared"]) sch.swizzleLayout(sch.getBlock(name), 0, "permuted");
-    expect(sch.trace.show()).toContain('sch.swizzleLayout(b');
+    expect(sch.trace.show()).toContain("sch.swizzleLayout(b");
     expect(sch.trace.show()).toContain(', 0, "permuted");');
     const explicit = lower(mmaGemmSchedule(64, { ...PLAIN, swizzle: true }), "nvidia/a100");
     expect(printStmt(lower(sch, "nvidia/a100").kernels[0]!.body)).toBe(printStmt(explicit.kernels[0]!.body));
@@ -52,7 +52,9 @@ describe("swizzled shared tiles through the CUDA pipeline", () => {
     // XOR of single elements with the row: a permutation, but 8-half vectors no longer contiguous.
     sch.swizzleLayout(sch.getBlock("A_shared"), 0, (r, c) => [r, bitwiseXor(c, floormod(r, 8))]);
     expect(() => lower(sch, "nvidia/a100")).toThrow(LoweringError);
-    expect(() => lower(sch, "nvidia/a100")).toThrow(/injectBufferSwizzle: a store to A_shared reads or writes runs of 8 elements of A_shared, which its swizzle does not keep together/);
+    expect(() => lower(sch, "nvidia/a100")).toThrow(
+      /injectBufferSwizzle: a store to A_shared reads or writes runs of 8 elements of A_shared, which its swizzle does not keep together/,
+    );
   });
 
   it("checks the map on the compacted tile, whose shape the full-size buffer hid", () => {

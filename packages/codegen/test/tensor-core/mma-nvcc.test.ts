@@ -101,7 +101,11 @@ describe.skipIf(!hasNvcc)(`the 3xTF32 GEMMs and the swizzled ones compile for sm
       file: "tf32_ldmatrix_gemm_swz.cu",
       module: lower(tf32GemmSchedule(4096, { ...TF32_LDMATRIX_PARAMS, ...SWIZZLED }), "nvidia/h100"),
     },
-    { label: "3xTF32 gemm 2048 swizzled", file: "tf32x3_gemm_swz.cu", module: lower(tf32x3GemmSchedule(2048, { ...TF32X3_PARAMS, ...SWIZZLED }), "nvidia/h100") },
+    {
+      label: "3xTF32 gemm 2048 swizzled",
+      file: "tf32x3_gemm_swz.cu",
+      module: lower(tf32x3GemmSchedule(2048, { ...TF32X3_PARAMS, ...SWIZZLED }), "nvidia/h100"),
+    },
   ];
 
   it("without spills in at most 255 registers; 3xTF32 with a chunk and a main accumulator, three tf32 MMAs per 8-column half", async () => {

@@ -67,7 +67,7 @@ describe("analytic latency model", () => {
     const swizzled = profile({ padShared: false, swizzle: true });
     // The swizzled addresses are evaluated (an unknown address would be priced as the best case).
     const x = variable("x", "int32");
-    expect(evaluate(add(mul(bitwiseXor(floormod(x, 8), floordiv(x, 8)), 8), 1), new Map([[x, 11]]))).toBe(((3 ^ 1) * 8) + 1);
+    expect(evaluate(add(mul(bitwiseXor(floormod(x, 8), floordiv(x, 8)), 8), 1), new Map([[x, 11]]))).toBe((3 ^ 1) * 8 + 1);
     // ldmatrix is priced conflict-free in both; the cp.async stores decide.
     expect(swizzled.sharedWavefronts).toBe(swizzled.idealSharedWavefronts);
     expect(padded.sharedWavefronts).toBeGreaterThan(padded.idealSharedWavefronts);

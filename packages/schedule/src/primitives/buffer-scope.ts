@@ -108,7 +108,9 @@ function storageAlign(ctx: PrimitiveContext, inputs: readonly unknown[], attrs: 
   allocationSite(primitive, blk, buffer);
   const swizzled = blk.node.annotations[BUFFER_SWIZZLE];
   if (Array.isArray(swizzled) && swizzled.some((e) => Array.isArray(e) && e[0] === bufferIndex))
-    throw new StorageAlignInvalidAnnotationError(primitive, `block ${blk.node.name} swizzles the layout of ${buffer.name}; a swizzled layout is not padded`, [blk.node]);
+    throw new StorageAlignInvalidAnnotationError(primitive, `block ${blk.node.name} swizzles the layout of ${buffer.name}; a swizzled layout is not padded`, [
+      blk.node,
+    ]);
   const existing = blk.node.annotations[BUFFER_DIM_ALIGN];
   if (existing !== undefined && !isAlignList(existing)) {
     throw new StorageAlignInvalidAnnotationError(

@@ -42,7 +42,15 @@ import {
   sub,
   substitute,
 } from "@tessera/ir";
-import { BUFFER_SWIZZLE, PERMUTED_LAYOUT, SwizzleLayoutError, checkSwizzle, indexMapFromAttr, permutedLayoutMap, swizzleRunsContiguous } from "@tessera/schedule";
+import {
+  BUFFER_SWIZZLE,
+  PERMUTED_LAYOUT,
+  SwizzleLayoutError,
+  checkSwizzle,
+  indexMapFromAttr,
+  permutedLayoutMap,
+  swizzleRunsContiguous,
+} from "@tessera/schedule";
 import { LoweringError } from "../errors.js";
 import type { Pass } from "../pass.js";
 
@@ -153,7 +161,10 @@ class SwizzleInjector extends IRMutator {
       throw new LoweringError(PASS, `${what}: a strided vector access to the swizzled ${s.name} (stride ${printExpr(index.stride)})`);
     this.requireRuns(s, lanes, what);
     if (!this.analyzer.canProve(eq(floormod(index.base, lanes), 0)))
-      throw new LoweringError(PASS, `${what}: the vector access to the swizzled ${s.name} at ${printExpr(index.base)} is not provably aligned to its ${lanes} lanes`);
+      throw new LoweringError(
+        PASS,
+        `${what}: the vector access to the swizzled ${s.name} at ${printExpr(index.base)} is not provably aligned to its ${lanes} lanes`,
+      );
     return ramp(this.physical(s, index.base), 1, lanes);
   }
 
@@ -176,7 +187,10 @@ class SwizzleInjector extends IRMutator {
     if (e.kind === "Call" && e.op === "tvm_access_ptr") {
       const data = e.args[1];
       if (data?.kind === "Var" && this.swizzles.has(data))
-        throw new LoweringError(PASS, `${printExpr(e)} passes a pointer into the swizzled ${this.swizzles.get(data)!.name} to a call that reads it as a plain layout`);
+        throw new LoweringError(
+          PASS,
+          `${printExpr(e)} passes a pointer into the swizzled ${this.swizzles.get(data)!.name} to a call that reads it as a plain layout`,
+        );
     }
     return super.visitExpr(e);
   }

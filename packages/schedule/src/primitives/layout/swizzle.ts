@@ -123,7 +123,9 @@ function swizzleLayout(ctx: PrimitiveContext, inputs: readonly unknown[], attrs:
   } else checkMapOnBuffer(where, buffer.shape, attrs[1]);
   const aligned = blk.node.annotations[BUFFER_DIM_ALIGN];
   if (Array.isArray(aligned) && aligned.some((t) => Array.isArray(t) && t[0] === bufferIndex))
-    throw new SwizzleLayoutError(PRIMITIVE, `block ${blk.node.name} pads ${buffer.name} with a storage_align; a swizzled layout replaces the padding`, [blk.node]);
+    throw new SwizzleLayoutError(PRIMITIVE, `block ${blk.node.name} pads ${buffer.name} with a storage_align; a swizzled layout replaces the padding`, [
+      blk.node,
+    ]);
   const list = blockSwizzles(blk.node).filter((e) => e[0] !== bufferIndex);
   const next: Block = { ...blk.node, annotations: { ...blk.node.annotations, [BUFFER_SWIZZLE]: [...list, [bufferIndex, attrs[1] as AttrValue]] } };
   ctx.commit(replaceStmts(ctx.func.body, new Map(), new Map([[blk.node, next]])));
