@@ -6,7 +6,7 @@
  * 16×16×16 tile into a warp accumulator, stored to C from the registers.
  */
 import type { PrimFunc } from "@tessera/ir";
-import { type BlockRV, type LoopRV, MMA_INTRINSICS, Schedule, mmaFragmentLayout } from "@tessera/schedule";
+import { type BlockRV, type LoopRV, MMA_INTRINSICS, Schedule, mmaFragmentLayout, sharedSwizzle } from "@tessera/schedule";
 import { wmmaGemm } from "./wmma-gemm.js";
 
 const TILE = 16;
@@ -24,6 +24,11 @@ export interface MmaGemmParams {
   readonly kTiles: number;
   /** Pads each shared row by 8 halves (TVM's storage_align(32, 8)) against bank conflicts. */
   readonly padShared: boolean;
+  /**
+   * XOR-swizzles the shared tiles' 16-byte chunks instead (`sharedSwizzle`, TVM's permuted
+   * layout): no padding, no bank conflicts for ldmatrix. Excludes `padShared`.
+   */
+  readonly swizzle?: boolean;
   /**
    * Software pipeline of the k stages (the fetches of A and B, then the MMAs): 1 (or absent) is
    * none; s ≥ 2 keeps s shared tiles per operand and fetches s − 1 stages ahead with cp.async, so
@@ -62,6 +67,7 @@ export const mmaGemm = wmmaGemm;
 
 /** Checks `p` tiles an n³ GEMM whose k tiles are `kTile` wide and whose shared tiles are fetched `vector` elements per load. */
 export function checkMmaTiling(what: string, n: number, p: MmaGemmParams, kTile: number, vector: number): void {
+  if (p.padShared && p.swizzle === true) throw new RangeError(`${what}: padShared and swizzle exclude each other (a swizzled tile is not padded)`);
   const all = [...p.warps, ...p.tilesPerWarp, p.kTiles, p.pipelineStages ?? 1];
   if (all.some((x) => !Number.isInteger(x) || x < 1))
     throw new RangeError(`${what}: warps, tiles per warp, k tiles and pipeline stages must be positive integers, got ${JSON.stringify(p)}`);
@@ -102,11 +108,11 @@ export function mmaGemmSchedule(n: number, params: MmaGemmParams = SMALL_MMA_PAR
  * ldmatrix layout and returns their tile loops (A's, B's).
  */
 export function fetchF16Fragments(sch: Schedule, t: MmaTiling, params: MmaGemmParams): { layOut: () => [LoopRV, LoopRV] } {
-  for (const operand of [0, 1]) {
+  for (const operand of [0, 1] as const) {
     const shared = sch.cacheRead(t.tile, operand, sharedScopeOf(params));
     sch.computeAt(shared, t.k0);
     fetchToShared(sch, shared, t.warps, VECTOR);
-    if (params.padShared) sch.storageAlign(shared, 0, -2, 32, 8);
+    layOutShared(sch, shared, params, sharedRowElements(params, operand, TILE), 2, [32, 8]);
   }
   const aWarp = sch.cacheRead(t.tile, 0, "warp");
   const bWarp = sch.cacheRead(t.tile, 1, "warp");
@@ -206,6 +212,28 @@ function decomposeAndPipeline(sch: Schedule, t: MmaTiling, params: MmaGemmParams
 export function tensorizeAccumulator(sch: Schedule, storeTile: LoopRV, init = "C_init"): void {
   sch.tensorize(sch.getLoops(sch.getBlock(init)).at(-2)!, MMA_INTRINSICS.fillF32);
   sch.tensorize(storeTile, MMA_INTRINSICS.storeF32Global);
+}
+
+/** Elements per row of operand A's (`[bi, bk]`) or B's (`[bk, bj]`) shared tile, k tiles `kTile` wide. */
+export function sharedRowElements(p: MmaGemmParams, operand: 0 | 1, kTile: number): number {
+  return operand === 0 ? p.kTiles * kTile : p.warps[1] * p.tilesPerWarp[1] * TILE;
+}
+
+/**
+ * The layout of a shared tile whose rows are `rowElements` elements of `elementBytes` bytes: XOR-
+ * swizzled (`params.swizzle`), padded with `storageAlign(…, factor, offset)` (`params.padShared`)
+ * or plain.
+ */
+export function layOutShared(
+  sch: Schedule,
+  shared: BlockRV,
+  params: MmaGemmParams,
+  rowElements: number,
+  elementBytes: number,
+  [factor, offset]: readonly [number, number],
+): void {
+  if (params.swizzle === true) sch.swizzleLayout(shared, 0, sharedSwizzle(rowElements, elementBytes));
+  else if (params.padShared) sch.storageAlign(shared, 0, -2, factor, offset);
 }
 
 /** The tile a shared cache holds, fetched by every thread of the block with 16-byte vector loads of `width` elements. */

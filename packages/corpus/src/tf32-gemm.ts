@@ -29,6 +29,8 @@ import {
   accumulateInWarp,
   checkMmaTiling,
   fetchToShared,
+  layOutShared,
+  sharedRowElements,
   sharedScopeOf,
   splitTiles,
   tensorizeAccumulator,
@@ -111,8 +113,7 @@ export function fetchTf32Operands(sch: Schedule, t: MmaTiling, params: MmaGemmPa
     const shared = sch.cacheRead(blocks[0]!, 0, sharedScopeOf(params), blocks.length > 1 ? blocks : []);
     sch.computeAt(shared, t.k0);
     fetchToShared(sch, shared, t.warps, VECTOR);
-    const [factor, offset] = TF32_OPERANDS[operand].align;
-    if (params.padShared) sch.storageAlign(shared, 0, -2, factor, offset);
+    layOutShared(sch, shared, params, sharedRowElements(params, operand === "A" ? 0 : 1, K_TILE), 4, TF32_OPERANDS[operand].align);
   }
 }
 

@@ -118,6 +118,15 @@ export const ANNOTATION_KEYS: readonly AnnotationKeySpec[] = [
     "pads the strides of the block's written buffers so that stride[axis] % factor == offset",
   ),
   spec(
+    "buffer_swizzle",
+    "block",
+    "an array of [buffer_index, index map] pairs",
+    (v) =>
+      Array.isArray(v) && (v as readonly AttrValue[]).every((e) => Array.isArray(e) && e.length === 2 && isNonNegativeInt((e as readonly AttrValue[])[0]!)),
+    "injectBufferSwizzle (set by swizzleLayout)",
+    "stores the block's written shared buffers in a swizzled (XOR-permuted) layout: element x where the index map's image of x is in the plain layout",
+  ),
+  spec(
     "meta_schedule.cooperative_fetch",
     "block",
     "an integer",

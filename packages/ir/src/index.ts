@@ -94,6 +94,7 @@ export {
   round,
   trunc,
   tf32Round,
+  bitwiseXor,
 } from "./intrinsics.js";
 export {
   ptxCpAsync,

@@ -32,7 +32,8 @@
  * the k stage of TF32X3_PARAMS), `--out FILE.json`. `--tilings 2x4.4x2.k2.s2,2x2.4x4.k2.s3` runs every mma.sync kernel (all but
  * wmma) once per tiling instead of with its default: warps i×j, 16×16 tiles per warp i×j, k tiles
  * per shared stage, pipeline stages (more than 2 put the shared tiles in dynamic shared memory), and
- * `.nopad` for unpadded shared rows. Exits 1 when a check fails.
+ * `.nopad` for unpadded shared rows or `.swz` for XOR-swizzled ones (`swizzle: true`, TVM's permuted
+ * layout), e.g. `2x2.4x4.k2.s3,2x2.4x4.k2.s3.swz` compares padded and swizzled. Exits 1 when a check fails.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -145,17 +146,19 @@ interface Tiling {
 const tilingField = (t: Tiling | undefined): { tiling?: string } => (t === undefined ? {} : { tiling: t.text });
 
 /**
- * `--tilings 2x4.4x2.k2.s2,2x2.4x4.k2.s3.nopad`: warps (i×j), 16×16 tiles per warp (i×j), k tiles
- * per shared stage, pipeline stages, and `nopad` for unpadded shared rows; comma-separated.
+ * `--tilings 2x4.4x2.k2.s2,2x2.4x4.k2.s3.nopad,2x2.4x4.k2.s3.swz`: warps (i×j), 16×16 tiles per warp
+ * (i×j), k tiles per shared stage, pipeline stages, and `nopad` for unpadded shared rows or `swz`
+ * for XOR-swizzled ones (padded without either); comma-separated.
  */
 function parseTilings(argv: readonly string[]): Tiling[] {
   const i = argv.indexOf("--tilings");
   if (i < 0) return [];
   return (argv[i + 1] ?? "").split(",").map((text) => {
-    const m = /^(\d+)x(\d+)\.(\d+)x(\d+)\.k(\d+)\.s(\d+)(\.nopad)?$/.exec(text);
-    if (m === null) throw new Error(`--tilings: expected WIxWJ.TIxTJ.kK.sS[.nopad] (e.g. 2x4.4x2.k2.s3), got ${JSON.stringify(text)}`);
+    const m = /^(\d+)x(\d+)\.(\d+)x(\d+)\.k(\d+)\.s(\d+)(\.nopad|\.swz)?$/.exec(text);
+    if (m === null) throw new Error(`--tilings: expected WIxWJ.TIxTJ.kK.sS[.nopad|.swz] (e.g. 2x4.4x2.k2.s3), got ${JSON.stringify(text)}`);
     const [wi, wj, ti, tj, k, stages] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
-    return { text, params: { warps: [wi, wj], tilesPerWarp: [ti, tj], kTiles: k, padShared: m[7] === undefined, pipelineStages: stages } };
+    const layout = m[7] === ".swz" ? { padShared: false, swizzle: true } : { padShared: m[7] === undefined };
+    return { text, params: { warps: [wi, wj], tilesPerWarp: [ti, tj], kTiles: k, ...layout, pipelineStages: stages } };
   });
 }
 

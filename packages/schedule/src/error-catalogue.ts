@@ -45,6 +45,7 @@ export { WrongBlockIterTypeError, NotCompactDataFlowError, UnknownThreadAxisErro
 export { AnnotationKeyNotFoundError, AnnotationValueTypeError } from "./primitives/annotate.js";
 export { TransformLayoutError } from "./primitives/layout/transform.js";
 export { IndexMapError } from "./primitives/layout/index-map.js";
+export { SwizzleLayoutError } from "./primitives/layout/swizzle.js";
 export { HasInitBlock, NotSingleReadWriteBuffer, BodyAnalysisError, NonSingleProducerError, OpaqueAccessError } from "./primitives/compute-inline/index.js";
 export { IncompleteBlockError, NotReductionBlockError, NonSingleChildBlockError } from "./analysis/schedule-checks.js";
 export { OnlyLeafError } from "./analysis/leaf-block-removal.js";

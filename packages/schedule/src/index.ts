@@ -22,3 +22,6 @@ export { TensorIntrin, TensorIntrinError } from "./tensor-intrin/registry.js";
 export { WMMA_INTRINSICS } from "./tensor-intrin/cuda/wmma.js";
 export { MMA_INTRINSICS } from "./tensor-intrin/cuda/mma.js";
 export { mmaFragmentLayout } from "./tensor-intrin/cuda/fragment-layout.js";
+export { sharedSwizzle } from "./tensor-intrin/cuda/shared-swizzle.js";
+export { BUFFER_SWIZZLE, PERMUTED_LAYOUT, SwizzleLayoutError, checkSwizzle, permutedLayoutMap, swizzleRunsContiguous } from "./primitives/layout/swizzle.js";
+export { indexMapFromAttr } from "./primitives/layout/index-map.js";

@@ -308,6 +308,27 @@ export class Schedule {
   }
 
   /**
+   * Swizzles the physical layout of the block's `bufferIndex`-th write, a shared buffer allocated
+   * by a block: element `indices` is stored where `indexMap(indices)` would be in the plain layout
+   * (TVM's permuted layout, as a general index map, typically an XOR of 16-byte chunks with the
+   * row: `(r, c) => [r, bitwiseXor(floordiv(c, 8), floormod(r, 8)) * 8 + floormod(c, 8)]`).
+   * Accesses keep their logical indices; lowering applies the map to the flat offsets. The map
+   * must permute the buffer's index space (else `SwizzleLayoutError`) and replaces any storage_align.
+   * `"permuted"`: TVM's permuted layout (`sharedSwizzle`) of the tile as lowering compacts it.
+   */
+  swizzleLayout(block: BlockArg, bufferIndex: number, indexMap: IndexMapFn | "permuted"): void {
+    const blk = this.blockArg("swizzleLayout", "block", block);
+    if (indexMap === "permuted") {
+      this.invoke("SwizzleLayout", [blk], [bufferIndex, indexMap]);
+      return;
+    }
+    if (typeof indexMap !== "function")
+      throw new ScheduleUsageError("swizzleLayout", `indexMap must be a function of the buffer's indices or "permuted", got ${describe(indexMap)}`);
+    const map = this.guard("swizzleLayout", () => indexMapFromFn(indexMap, indexMap.length));
+    this.invoke("SwizzleLayout", [blk], [bufferIndex, indexMapToAttr(map)]);
+  }
+
+  /**
    * Gives a buffer the block reads or writes (allocated by a block) a new layout: `indexMap` maps
    * its old indices to new ones, e.g. `(i, k) => [k, i]` stores a tile transposed. The map must
    * be a bijection of the buffer's index space (TVM's `transform_layout` without padding);

@@ -37,6 +37,7 @@ const LAYOUT: Record<string, { inputs: string; outputs: string; decision?: strin
   SetScope: { inputs: "block", outputs: "—" },
   StorageAlign: { inputs: "block", outputs: "—" },
   TransformLayout: { inputs: "block", outputs: "—" },
+  SwizzleLayout: { inputs: "block", outputs: "—" },
   ComputeAt: { inputs: "block, loop (or a location mark)", outputs: "—" },
   ReverseComputeAt: { inputs: "block, loop (or a location mark)", outputs: "—" },
   ComputeInline: { inputs: "block", outputs: "—" },

@@ -38,13 +38,14 @@ export class BankSiteTable {
   /**
    * The slot recording this lane (`lane`: undefined for a scalar access) of the access
    * `buffer[indices]`, or undefined when the lane is part of a wide access recorded by lane 0.
-   * Lanes are emitted in order, lane 0 first.
+   * Lanes are emitted in order, lane 0 first. `oneInstruction`: the lanes move as one access of
+   * their full width whatever CUDA type they have (a cp.async of 8 halves is one 16-byte LDGSTS).
    */
-  slotFor(buffer: Buffer, indices: readonly PrimExpr[], access: "load" | "store", lane: number | undefined): number | undefined {
+  slotFor(buffer: Buffer, indices: readonly PrimExpr[], access: "load" | "store", lane: number | undefined, oneInstruction = false): number | undefined {
     const elementBytes = Math.ceil(dtypeInfo(buffer.dtype).bits / 8);
     if (lane === undefined || lane === 0) {
       const lanes = Math.max(1, ...indices.map((i) => lanesOf(i.dtype)));
-      const wide = lane !== undefined && isWideAccess(buffer, indices, lanes);
+      const wide = lane !== undefined && (oneInstruction || isWideAccess(buffer, indices, lanes));
       const widthBytes = wide ? elementBytes * lanes : elementBytes;
       const site = this.sites.length;
       this.sites.push({ buffer: buffer.name, access, text: describeAccess(buffer, indices), widthBytes });

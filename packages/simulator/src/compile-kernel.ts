@@ -170,7 +170,7 @@ export function compileKernel(kernel: DeviceKernel, opts: CompileKernelOptions):
       if (opts.bankConflicts !== true || !sharedIndex.has(buffer.data)) return indexJs;
       // One warp-level store of the copy's width (4, 8 or 16 bytes per thread), as LDGSTS is.
       const lanes = lanesOf(indices[0]!.dtype);
-      const slot = bankSites.slotFor(buffer, indices, "store", lanes === 1 ? undefined : 0);
+      const slot = bankSites.slotFor(buffer, indices, "store", lanes === 1 ? undefined : 0, true);
       return slot === undefined ? indexJs : `$banks.record(${indexJs}, ${slot})`;
     },
   });

@@ -8,6 +8,7 @@ import type { CudaTarget } from "../targets/cuda.js";
 import type { LowerOptions } from "./lower-options.js";
 import type { Pass } from "./pass.js";
 import { PASSES_FRONT, simplifyPass } from "./passes/index.js";
+import { injectBufferSwizzlePass, planBufferSwizzlePass } from "./passes/buffer-swizzle.js";
 import { injectPTXAsyncCopyPass } from "./passes/inject-ptx-async-copy.js";
 import { injectVirtualThreadPass } from "./passes/inject-virtual-thread.js";
 import { lowerWarpMemoryPass } from "./passes/lower-warp-memory.js";
@@ -21,11 +22,13 @@ import { runPasses } from "./run-passes.js";
 
 /**
  * The front passes with the padded tiles' guard removal around compaction (passes/padding-guards.ts):
- * marked while blocks have iterators, dropped once the buffers have their final extents.
+ * marked while blocks have iterators, dropped once the buffers have their final extents; and the
+ * swizzled layouts planned on the compacted (and pipelined) tiles (passes/buffer-swizzle.ts).
  */
 const CUDA_FRONT: readonly Pass[] = PASSES_FRONT.flatMap((pass) => {
   if (pass.name === "convertBlocksToOpaque") return [markPaddingGuardsPass, pass];
   if (pass.name === "compactBufferAllocation") return [pass, dropPaddingGuardsPass];
+  if (pass.name === "injectSoftwarePipeline") return [pass, planBufferSwizzlePass];
   return [pass];
 });
 
@@ -38,6 +41,7 @@ export const CUDA_LOWERING_PASSES: readonly Pass[] = [
   injectVirtualThreadPass,
   unrollLoopPass,
   threadSyncPass,
+  injectBufferSwizzlePass,
   injectPTXAsyncCopyPass,
   simplifyPass,
 ];

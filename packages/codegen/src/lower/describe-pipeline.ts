@@ -31,6 +31,7 @@ const PASS_DESCRIPTIONS: Readonly<Record<string, string>> = {
     "marked padding guards are removed where every access of their block provably stays inside its compacted buffer: padded tiles compute unguarded, only global loads and stores stay guarded",
   lowerMatchBuffer: "match_buffer views (tensor intrinsics' operands) become accesses of their source buffers; their strides and offsets become expressions",
   injectSoftwarePipeline: "annotated loops become prologue, body and epilogue with multi-versioned buffers",
+  planBufferSwizzle: "`buffer_swizzle` annotations (swizzleLayout) checked on the compacted tiles and moved to a function attribute",
   lowerOpaqueBlock: "blocks removed: predicates become ifs, thread bindings become thread_extent attributes, pragma_* and launch-bounds annotations attributes",
   flattenBuffer: "multi-dimensional buffers become flat buffers",
   simplify: "arithmetic simplification",
@@ -41,6 +42,7 @@ const PASS_DESCRIPTIONS: Readonly<Record<string, string>> = {
     "virtual threads pushed down: code independent of the vthread stays once, dependent statements are copied per vthread (unrolled below 16), dependent allocations get a slice per vthread",
   unrollLoop: "unrolled loops, and serial loops within a pragma_auto_unroll_max_step budget, are expanded (or marked #pragma unroll)",
   threadSync: "barriers for shared memory (accesses through `tvm_access_ptr` pointers included)",
+  injectBufferSwizzle: "accesses to swizzled shared buffers (scalar, vector, ldmatrix rows) go through the XOR index map",
   injectPTXAsyncCopy: "copies in `async_scope` become `T.ptx_cp_async` (cp.async, sm_80+)",
   splitHostDevice:
     "one kernel per launch nest; workspaces; launch metadata, with the __launch_bounds__ minimum of blocks per SM; a kernel's shared.dyn buffers merged into one dynamic allocation",

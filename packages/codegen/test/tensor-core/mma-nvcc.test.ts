@@ -1,7 +1,9 @@
 /**
  * The mma.sync GEMMs (ldmatrix + m16n8k16 fp16; tf32 fragments rounded on load + m16n8k8; 3xTF32; the
  * fp16 and tf32 ones also with 3- and 4-stage pipelines and 64×64 warp tiles) compile
- * with nvcc for sm_80, sm_90 and sm_90a without spills, and their PTX has the instructions the inline asm asks for. Skipped where nvcc is absent (set
+ * with nvcc for sm_80, sm_90 and sm_90a without spills; the 3xTF32 ones and all four with XOR-swizzled
+ * shared tiles (the `bench:tc --tilings ….swz` candidates) for sm_90a, in one batch (the swizzled
+ * tf32 GEMM spills 8 bytes for sm_80), and their PTX has the instructions the inline asm asks for. Skipped where nvcc is absent (set
  * TESSERA_NVCC); in `pnpm test:slow`.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -29,6 +31,8 @@ const DEEP_TILINGS: readonly (readonly [string, Partial<MmaGemmParams>])[] = [
   ["s3", { pipelineStages: 3 }],
   ["s4_warp64x64", { warps: [2, 2], tilesPerWarp: [4, 4], pipelineStages: 4 }],
 ];
+/** XOR-swizzled shared tiles instead of padded ones. */
+const SWIZZLED = { padShared: false, swizzle: true } as const;
 const hasNvcc = await nvccAvailable(nvcc);
 
 describe.skipIf(!hasNvcc)(`the mma.sync GEMM compiles with nvcc${hasNvcc ? "" : " (SKIPPED: nvcc not found; set TESSERA_NVCC)"}`, () => {
@@ -84,15 +88,27 @@ describe.skipIf(!hasNvcc)(`the mma.sync GEMM compiles with nvcc${hasNvcc ? "" : 
   }
 });
 
-describe.skipIf(!hasNvcc)(`the 3xTF32 GEMMs compile for sm_90a${hasNvcc ? "" : " (SKIPPED: nvcc not found; set TESSERA_NVCC)"}`, () => {
+describe.skipIf(!hasNvcc)(`the 3xTF32 GEMMs and the swizzled ones compile for sm_90a${hasNvcc ? "" : " (SKIPPED: nvcc not found; set TESSERA_NVCC)"}`, () => {
   const dir = mkdtempSync(join(tmpdir(), "tessera-x3-nvcc-"));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const modules = [
     { label: "3xTF32 gemm 2048", file: "tf32x3_gemm.cu", module: lower(tf32x3GemmSchedule(2048, TF32X3_PARAMS), "nvidia/h100") },
     { label: "3xTF32 gemm+ReLU+add 2048", file: "tf32x3_relu_add.cu", module: lower(tf32x3GemmReluAddSchedule(2048, TF32X3_PARAMS), "nvidia/h100") },
+    { label: "mma gemm 4096 swizzled", file: "mma_gemm_swz.cu", module: lower(mmaGemmSchedule(4096, { ...MMA_PARAMS, ...SWIZZLED }), "nvidia/h100") },
+    { label: "tf32 gemm 4096 swizzled", file: "tf32_gemm_swz.cu", module: lower(tf32GemmSchedule(4096, { ...TF32_PARAMS, ...SWIZZLED }), "nvidia/h100") },
+    {
+      label: "tf32 gemm 4096 ldmatrix A swizzled",
+      file: "tf32_ldmatrix_gemm_swz.cu",
+      module: lower(tf32GemmSchedule(4096, { ...TF32_LDMATRIX_PARAMS, ...SWIZZLED }), "nvidia/h100"),
+    },
+    {
+      label: "3xTF32 gemm 2048 swizzled",
+      file: "tf32x3_gemm_swz.cu",
+      module: lower(tf32x3GemmSchedule(2048, { ...TF32X3_PARAMS, ...SWIZZLED }), "nvidia/h100"),
+    },
   ];
 
-  it("without spills, with a chunk and a main accumulator in registers, three tf32 MMAs per 8-column half", async () => {
+  it("without spills in at most 255 registers; 3xTF32 with a chunk and a main accumulator, three tf32 MMAs per 8-column half", async () => {
     const r = await compileCorpusForArch(nvcc, dir, modules, "sm_90a");
     expect(r.exitCode, r.log).toBe(0);
     for (const [k] of modules.entries()) {

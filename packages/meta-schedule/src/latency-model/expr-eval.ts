@@ -1,11 +1,20 @@
 /**
  * Integer evaluation of index expressions and conditions at one point (values for the loop,
- * thread and let variables), for the latency model's sampling. Anything it cannot know (a load,
- * an intrinsic, an unbound variable) is undefined.
+ * thread and let variables), for the latency model's sampling: arithmetic, and the bitwise
+ * intrinsics of swizzled shared addresses (`T.bitwise_xor`). Anything it cannot know (a load,
+ * another intrinsic, an unbound variable) is undefined.
  */
 import { type PrimExpr, type Var, evalIntBinary } from "@tessera/ir";
 
 export type Env = ReadonlyMap<Var, number>;
+
+const BITWISE: Readonly<Record<string, (a: number, b: number) => number>> = {
+  bitwise_xor: (a, b) => a ^ b,
+  bitwise_and: (a, b) => a & b,
+  bitwise_or: (a, b) => a | b,
+  shift_left: (a, b) => a << b,
+  shift_right: (a, b) => a >> b,
+};
 
 /** The value of `e` at `env` (lane 0 of a vector), or undefined. */
 export function evaluate(e: PrimExpr, env: Env): number | undefined {
@@ -37,6 +46,13 @@ export function evaluate(e: PrimExpr, env: Env): number | undefined {
       return evaluate(e.base, env);
     case "Broadcast":
       return evaluate(e.value, env);
+    case "Call": {
+      const op = BITWISE[e.op];
+      if (op === undefined || e.args.length !== 2) return undefined;
+      const a = evaluate(e.args[0]!, env);
+      const b = a === undefined ? undefined : evaluate(e.args[1]!, env);
+      return a === undefined || b === undefined ? undefined : op(a, b);
+    }
     case "Let": {
       const v = evaluate(e.value, env);
       if (v === undefined) return undefined;

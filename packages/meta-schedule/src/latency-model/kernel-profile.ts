@@ -323,7 +323,7 @@ class ProfileWalker {
   /**
    * The warp-wide tensor-core operations (their operands are registers and pointers, not loads):
    * an mma.sync is tensor-core work; an ldmatrix of n 8×8 matrices n shared wavefronts (the
-   * conflict-free count: the tensor-core rule pads its shared rows); a 16×16 store one global
+   * conflict-free count: the tensor-core rule pads or XOR-swizzles its shared rows); a 16×16 store one global
    * line per row; a fill nothing. Returns whether `e` was one.
    */
   #warpOperation(e: PrimExpr & { kind: "Call" }): boolean {

@@ -35,6 +35,11 @@ export const FETCH_THREAD_INNER = "meta_schedule.cooperative_fetch_thread_inner"
  * moved last and the rows padded (transformLayout + storageAlign).
  */
 export const SHARED_TRANSPOSE = "meta_schedule.shared_transpose";
+/**
+ * Knob on a tensor-core rule's shared tile (a sampled 0/1): 1 XOR-swizzles it (swizzleLayout's
+ * permuted layout), 0 pads its rows by 16 bytes (storageAlign); RewriteSharedLayout applies it.
+ */
+export const SHARED_SWIZZLE = "meta_schedule.shared_swizzle";
 /** The dimension of the shared tile that a transposed layout moves last (set by the rule with the knob). */
 export const SHARED_TRANSPOSE_AXIS = "meta_schedule.shared_transpose_axis";
 /** Extra knob, on the loop where a thread's operand slices are loaded: 1 caches them in registers. */

@@ -2,7 +2,8 @@
  * Property: a random sample of the default CUDA space of an fp16 matmul (fp32 accumulation) at
  * 128³ — MultiLevelTilingTensorCore's ldmatrix + mma.sync tiling, fresh decisions — is rejected
  * with a reason, or is tensorized, lowers, and runs in the GPU simulator bit for bit equal to the
- * executor with no race; so does a mutation of a valid sample.
+ * executor with no race; so does a mutation of a valid sample. Samples draw padded and XOR-swizzled
+ * shared tiles (the swizzle's accesses then run through the map in the simulator).
  */
 import { printTVMScript } from "@tessera/ir";
 import { mmaGemm } from "@tessera/corpus";
@@ -45,18 +46,23 @@ function expectTensorized(sch: Schedule): void {
 describe("random samples of the tensor-core space of an fp16 matmul at 128³", () => {
   it("are rejected with a reason, or are tensorized and simulate bit for bit equal to the executor", () => {
     expect(spaces).toHaveLength(1);
-    const tally = { simulated: 0, rejected: 0, pipelined: 0 };
+    const tally = { simulated: 0, rejected: 0, pipelined: 0, swizzled: 0, padded: 0 };
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 1_000_000 }), (seed) => {
         const out = replayWithPostprocs(ctx, spaces[0]!.trace, gen.postprocs, { seed, freshDecisions: true });
         tally[checkTensorCoreSample(out, seed)]++;
-        if (out.ok && printTVMScript(out.sch.func).includes('"software_pipeline_async_stages": [0]')) tally.pipelined++;
+        const script = out.ok ? printTVMScript(out.sch.func) : "";
+        if (script.includes('"software_pipeline_async_stages": [0]')) tally.pipelined++;
+        if (script.includes('"buffer_swizzle"')) tally.swizzled++;
+        if (script.includes('"buffer_dim_align"')) tally.padded++;
       }),
       { numRuns: 8, seed: 5 },
     );
     expect(tally.simulated).toBeGreaterThan(4);
-    // Some samples double-buffer the shared tiles with cp.async.
+    // Some samples double-buffer the shared tiles with cp.async; some swizzle a shared tile, some pad one.
     expect(tally.pipelined).toBeGreaterThan(0);
+    expect(tally.swizzled).toBeGreaterThan(0);
+    expect(tally.padded).toBeGreaterThan(0);
   }, 180_000);
 
   it("mutate into traces that replay and simulate bit for bit, or are rejected with a reason", () => {

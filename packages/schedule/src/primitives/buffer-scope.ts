@@ -31,6 +31,8 @@ export class StorageAlignInvalidAnnotationError extends ScheduleError {
 }
 
 const BUFFER_DIM_ALIGN = "buffer_dim_align";
+/** swizzleLayout's annotation (primitives/layout/swizzle.ts; not imported from there, which imports this module). */
+const BUFFER_SWIZZLE = "buffer_swizzle";
 
 /** The block (the given one or an ancestor) that allocates `buffer`, or NonAllocatedBufferError. */
 export function allocationSite(primitive: string, blk: BlockEntry, buffer: Buffer): BlockEntry {
@@ -104,6 +106,11 @@ function storageAlign(ctx: PrimitiveContext, inputs: readonly unknown[], attrs: 
   }
   const axis = axisIn! < 0 ? axisIn! + ndim : axisIn!;
   allocationSite(primitive, blk, buffer);
+  const swizzled = blk.node.annotations[BUFFER_SWIZZLE];
+  if (Array.isArray(swizzled) && swizzled.some((e) => Array.isArray(e) && e[0] === bufferIndex))
+    throw new StorageAlignInvalidAnnotationError(primitive, `block ${blk.node.name} swizzles the layout of ${buffer.name}; a swizzled layout is not padded`, [
+      blk.node,
+    ]);
   const existing = blk.node.annotations[BUFFER_DIM_ALIGN];
   if (existing !== undefined && !isAlignList(existing)) {
     throw new StorageAlignInvalidAnnotationError(

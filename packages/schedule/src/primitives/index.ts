@@ -8,6 +8,7 @@ import "./annotate.js";
 import "./cache/read-write.js";
 import "./buffer-scope.js";
 import "./layout/transform.js";
+import "./layout/swizzle.js";
 import "./compute-at/index.js";
 import "./compute-inline/index.js";
 import "./reduction/index.js";

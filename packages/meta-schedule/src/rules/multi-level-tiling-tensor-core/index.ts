@@ -3,7 +3,8 @@
  * intrinsic group (intrin-group.ts) is split into 16×16×k tiles that are blockized; the tiles are
  * tiled "SSRRS" (blockIdx, warps on threadIdx.y, k chunk, k steps per chunk, tiles per warp) with
  * sampled perfect tiles; A and B are staged through shared memory (a cooperative fetch of sampled
- * vector width, padded rows) and warp fragments, the accumulator lives in warp registers; the
+ * vector width; rows padded, or XOR-swizzled as TVM's permuted layout, a sampled decision when
+ * `swizzleShared`) and warp fragments, the accumulator lives in warp registers; the
  * fragment buffers take the registers' layout and every tile block is annotated
  * `meta_schedule.auto_tensorize` with its intrinsic, which RewriteTensorize applies. The k-chunk
  * loop may be software-pipelined with cp.async, 2 to `maxPipelineStages` stages (sampled; the shared
@@ -17,6 +18,7 @@ import {
   AUTO_TENSORIZE,
   COOPERATIVE_FETCH,
   SOFTWARE_PIPELINE,
+  SHARED_SWIZZLE,
   SOFTWARE_PIPELINE_ASYNC,
   THREAD_EXTENT_HIGH,
   THREAD_EXTENT_LOW,
@@ -51,6 +53,11 @@ export interface MultiLevelTilingTensorCoreOptions {
    * dynamic shared memory, whose opt-in limit (227 KiB on sm_90) the deeper pipelines need.
    */
   readonly maxPipelineStages: number;
+  /**
+   * Sample the shared tiles' layout: padded rows or XOR-swizzled chunks (TVM's permuted layout),
+   * both free of ldmatrix bank conflicts; the swizzle also of cp.async ones. False: always padded.
+   */
+  readonly swizzleShared: boolean;
 }
 
 export const DEFAULT_TENSOR_CORE_TILING: MultiLevelTilingTensorCoreOptions = {
@@ -61,6 +68,7 @@ export const DEFAULT_TENSOR_CORE_TILING: MultiLevelTilingTensorCoreOptions = {
   vectorLoadLens: [2, 4, 8],
   softwarePipeline: true,
   maxPipelineStages: 4,
+  swizzleShared: true,
 };
 
 export class MultiLevelTilingTensorCore implements ScheduleRule {
@@ -116,8 +124,10 @@ export class MultiLevelTilingTensorCore implements ScheduleRule {
       sch.computeAt(shared, chunk, true);
       sch.annotate(shared, COOPERATIVE_FETCH, sch.sampleCategorical(o.vectorLoadLens, uniform(o.vectorLoadLens.length)));
       sch.annotate(shared, WARP_EXECUTION, 1);
-      // Rows padded by 16 bytes (TVM's storage_align(32, 8) for fp16) against ldmatrix bank conflicts.
-      sch.storageAlign(shared, 0, -2, 32, group.vectorLanes);
+      // Against ldmatrix bank conflicts: rows padded by 16 bytes (TVM's storage_align(32, 8) for fp16)
+      // or XOR-swizzled, as sampled; RewriteSharedLayout applies the layout once the tile has its shape.
+      const swizzle = o.swizzleShared ? sch.sampleCategorical([0, 1], uniform(2)) : 0;
+      sch.annotate(shared, SHARED_SWIZZLE, swizzle);
     }
     const warpA = sch.cacheRead(tile, match.readA, "warp");
     const warpB = sch.cacheRead(tile, match.readB, "warp");

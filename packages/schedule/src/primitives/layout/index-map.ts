@@ -4,7 +4,7 @@
  * it is stored as JSON (parameter names and an expression tree per result) and printed back as a
  * TypeScript arrow function.
  */
-import { type PrimExpr, type Var, binary, intImm, variable } from "@tessera/ir";
+import { type PrimExpr, type Var, binary, bitwiseXor, intImm, variable } from "@tessera/ir";
 import { ScheduleError } from "../../errors.js";
 import type { InstructionAttr } from "../../instruction.js";
 
@@ -18,11 +18,14 @@ export type IndexMapResult = PrimExpr | number;
 
 export type IndexMapFn = (...indices: Var[]) => readonly IndexMapResult[];
 
-/** Integer operations an index map may use, with the names their JSON and TypeScript use. */
-const OPS = ["add", "sub", "mul", "floordiv", "floormod"] as const;
+/**
+ * Integer operations an index map may use, with the names their JSON and TypeScript use; `xor`
+ * (`bitwiseXor`, TVM's `^`) makes the swizzled layouts of `swizzleLayout`.
+ */
+const OPS = ["add", "sub", "mul", "floordiv", "floormod", "xor"] as const;
 type MapOp = (typeof OPS)[number];
 
-type ExprJson = string | number | readonly [MapOp, ExprJson, ExprJson];
+export type ExprJson = string | number | readonly [MapOp, ExprJson, ExprJson];
 
 /** A malformed index map (also when read back from a trace). */
 export class IndexMapError extends ScheduleError {
@@ -87,7 +90,9 @@ function exprToJson(e: PrimExpr, params: readonly Var[]): ExprJson {
     return e.name;
   }
   if (e.kind === "Binary" && (OPS as readonly string[]).includes(e.op)) return [e.op as MapOp, exprToJson(e.a, params), exprToJson(e.b, params)];
-  throw new IndexMapError(`index maps may use + - * floordiv floormod of their parameters and integers; got a ${e.kind === "Binary" ? e.op : e.kind}`);
+  if (e.kind === "Call" && e.op === "bitwise_xor") return ["xor", exprToJson(e.args[0]!, params), exprToJson(e.args[1]!, params)];
+  const got = e.kind === "Binary" || e.kind === "Call" ? e.op : e.kind;
+  throw new IndexMapError(`index maps may use + - * floordiv floormod bitwiseXor of their parameters and integers; got a ${got}`);
 }
 
 function exprFromJson(j: unknown, vars: ReadonlyMap<string, Var>): PrimExpr {
@@ -98,7 +103,8 @@ function exprFromJson(j: unknown, vars: ReadonlyMap<string, Var>): PrimExpr {
     return v;
   }
   if (Array.isArray(j) && j.length === 3 && (OPS as readonly unknown[]).includes(j[0])) {
-    return binary(j[0] as MapOp, exprFromJson(j[1], vars), exprFromJson(j[2], vars));
+    const [a, b] = [exprFromJson(j[1], vars), exprFromJson(j[2], vars)];
+    return j[0] === "xor" ? bitwiseXor(a, b) : binary(j[0] as Exclude<MapOp, "xor">, a, b);
   }
   throw new IndexMapError(`malformed index map expression ${JSON.stringify(j)}`);
 }
@@ -113,5 +119,43 @@ function exprToTs(e: PrimExpr): string {
   if (e.kind === "IntImm") return String(e.value);
   if (e.kind === "Var") return e.name;
   if (e.kind === "Binary") return `${e.op}(${exprToTs(e.a)}, ${exprToTs(e.b)})`;
+  if (e.kind === "Call" && e.op === "bitwise_xor") return `bitwiseXor(${exprToTs(e.args[0]!)}, ${exprToTs(e.args[1]!)})`;
   return "?";
+}
+
+/**
+ * The map's results at integer indices, without building IR: `evalIndexMap(attr)` returns a
+ * function that computes them (floor division and modulus as TVM's, `xor` on the integers).
+ */
+export function indexMapEvaluator(attr: unknown): (indices: readonly number[]) => number[] {
+  const { params, results } = attr as { params: readonly string[]; results: readonly ExprJson[] };
+  const slot = new Map(params.map((p, i) => [p, i]));
+  const compile = (j: ExprJson): ((x: readonly number[]) => number) => {
+    if (typeof j === "number") return () => j;
+    if (typeof j === "string") {
+      const i = slot.get(j);
+      if (i === undefined) throw new IndexMapError(`index map result uses unknown parameter "${j}"`);
+      return (x) => x[i]!;
+    }
+    const [op, fa, fb] = [j[0], compile(j[1]), compile(j[2])];
+    switch (op) {
+      case "add":
+        return (x) => fa(x) + fb(x);
+      case "sub":
+        return (x) => fa(x) - fb(x);
+      case "mul":
+        return (x) => fa(x) * fb(x);
+      case "floordiv":
+        return (x) => Math.floor(fa(x) / fb(x));
+      case "floormod":
+        return (x) => {
+          const b = fb(x);
+          return fa(x) - Math.floor(fa(x) / b) * b;
+        };
+      case "xor":
+        return (x) => fa(x) ^ fb(x);
+    }
+  };
+  const fns = results.map(compile);
+  return (indices) => fns.map((f) => f(indices));
 }
