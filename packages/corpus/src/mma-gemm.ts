@@ -55,12 +55,13 @@ export function ldmatrixIntrinsOf(scope: "shared" | "shared.dyn"): readonly [a: 
 /** 2×2 warps of one tile each (a 32×32 block tile), k stages of 32: small enough for the simulator at 128³. */
 export const SMALL_MMA_PARAMS: MmaGemmParams = { warps: [2, 2], tilesPerWarp: [1, 1], kTiles: 2, padShared: true };
 /**
- * 2×2 warps of 4×4 tiles (a 128×128 block tile of 64×64 warp tiles), k stages of 32, three cp.async
- * stages in dynamic shared memory. The fastest tiling of `pnpm bench:tc --tilings` on an H200
- * (docs/benchmarks/tensor-core-2026-11-29-s9: 1.85× HGEMM at 2048³ and 2.26× at 4096³, against
- * 2.35× and 2.84× for the 2×4 warps of 4×2 tiles double-buffered that were the default before).
+ * 2×2 warps of 4×4 tiles (a 128×128 block tile of 64×64 warp tiles), k stages of 32, four cp.async
+ * stages in dynamic shared memory, the shared tiles XOR-swizzled (unpadded). The fastest tiling of
+ * `pnpm bench:tc --tilings` on an H200 (docs/benchmarks/tensor-core-2026-11-29-s10: 1.73× HGEMM at
+ * 2048³ and 2.06× at 4096³, against 1.94× and 2.53× for session 9's padded three-stage default and
+ * 2.35× and 2.84× for the 2×4 warps of 4×2 tiles double-buffered before it).
  */
-export const MMA_PARAMS: MmaGemmParams = { warps: [2, 2], tilesPerWarp: [4, 4], kTiles: 2, padShared: true, pipelineStages: 3 };
+export const MMA_PARAMS: MmaGemmParams = { warps: [2, 2], tilesPerWarp: [4, 4], kTiles: 2, padShared: false, swizzle: true, pipelineStages: 4 };
 
 /** The unscheduled function (the same as the WMMA GEMM's): fp16 inputs, fp32 products and sums. */
 export const mmaGemm = wmmaGemm;

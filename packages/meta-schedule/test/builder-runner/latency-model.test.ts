@@ -63,7 +63,7 @@ describe("analytic latency model", () => {
   it("costs swizzled shared tiles through their XOR addresses: cp.async without the padded rows' 2-way conflicts", () => {
     const profile = (layout: { padShared: boolean; swizzle?: boolean }) =>
       estimateLatency(lower(mmaGemmSchedule(2048, { ...MMA_PARAMS, ...layout }), h100)).kernels[0]!.profile;
-    const padded = profile({ padShared: true });
+    const padded = profile({ padShared: true, swizzle: false });
     const swizzled = profile({ padShared: false, swizzle: true });
     // The swizzled addresses are evaluated (an unknown address would be priced as the best case).
     const x = variable("x", "int32");
