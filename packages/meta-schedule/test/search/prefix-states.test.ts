@@ -40,13 +40,17 @@ describe("replay from a cached prefix state", () => {
           if (child !== undefined) children.push(child);
         }
         // The parent with one sampling instruction undecided: it samples afresh from the replay's seed, after the cached prefix.
-        const samples = parent!.instructions.filter((inst, k) => k < parent!.instructions.length && inst.kind.name.startsWith("Sample"));
+        const postproc = parent!.instructions.findIndex((inst) => inst.kind.name === "EnterPostproc");
+        const samples = parent!.instructions.slice(0, postproc).filter((inst) => inst.kind.name.startsWith("Sample"));
         children.push(parent!.withDecision(samples[rng.int(0, samples.length)]!, undefined, { removePostproc: true }));
         // Recorded decisions, and (for the last child only: it costs a full replay) every decision afresh.
         const plans = [...children.map((child) => ({ child, freshDecisions: false })), { child: children.at(-1)!, freshDecisions: true }];
         for (const { child, freshDecisions } of plans) {
           const opts = { freshDecisions, seed: childSeed };
-          expectSameReplay(replayWithPostprocs(ctx, child, space.postprocs, { ...opts, prefixStates: cache }), replayWithPostprocs(ctx, child, space.postprocs, opts));
+          expectSameReplay(
+            replayWithPostprocs(ctx, child, space.postprocs, { ...opts, prefixStates: cache }),
+            replayWithPostprocs(ctx, child, space.postprocs, opts),
+          );
         }
         expect(cache.hits).toBeGreaterThan(0);
       }),
@@ -63,8 +67,11 @@ describe("replay from a cached prefix state", () => {
     replayWithPostprocs(ctx, parent, space.postprocs, { seed: 2, prefixStates: cache });
     expect(cache.hits).toBe(1);
     // The last sampling instruction before EnterPostproc: every instruction before it is skipped.
-    const instructions = parent.instructions.slice(0, parent.instructions.findIndex((i) => i.kind.name === "EnterPostproc"));
-    const lastSample = instructions.findLastIndex((i) => i.kind.name.startsWith("Sample"));
+    const instructions = parent.instructions.slice(
+      0,
+      parent.instructions.findIndex((i) => i.kind.name === "EnterPostproc"),
+    );
+    const lastSample = Math.max(...instructions.flatMap((inst, k) => (inst.kind.name.startsWith("Sample") ? [k] : [])));
     expect(cache.instructionsSkipped).toBe(lastSample);
     expect(new PrefixStateCache(0).replay(ctx.workload.func, parent, { seed: 1, freshDecisions: false }).trace.instructions).toHaveLength(instructions.length);
     expect(() => new PrefixStateCache(-1)).toThrow(/capacity must be a non-negative integer, got -1/);

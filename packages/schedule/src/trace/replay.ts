@@ -49,7 +49,10 @@ export function applyTraceTo(trace: TraceLike, sch: Schedule, opts: ApplyOptions
   resumed.forEach((outputs, index) => {
     const inst = insts[index]!;
     if (outputs.length !== inst.outputs.length) {
-      throw new ScheduleUsageError("apply-trace", `resumed with ${outputs.length} handle(s) for instruction ${index} (${inst.kind.name}), which the trace records with ${inst.outputs.length}`);
+      throw new ScheduleUsageError(
+        "apply-trace",
+        `resumed with ${outputs.length} handle(s) for instruction ${index} (${inst.kind.name}), which the trace records with ${inst.outputs.length}`,
+      );
     }
     inst.outputs.forEach((old, k) => rvMap.set(old, outputs[k]!));
     outputsSoFar.push(outputs);
