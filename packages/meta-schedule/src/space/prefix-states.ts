@@ -14,7 +14,7 @@
  * state is shared by copies without being changed by them.
  */
 import { createHash } from "node:crypto";
-import { type PrimFunc, structuralHash } from "@tessera/ir";
+import { type PrimFunc, writeStructuralTokens } from "@tessera/ir";
 import { type RV, Schedule, type Trace, type TraceJSON } from "@tessera/schedule";
 
 /**
@@ -117,10 +117,16 @@ export class PrefixStateCache {
     return keys;
   }
 
+  /**
+   * The workload's identity: its structure with names compared, and float constants by their exact
+   * value (a state of `max(x, 0.0)` is not one of `max(x, -0.0)`), digested once per function object.
+   */
   private funcKey(func: PrimFunc): string {
     let key = this.funcKeys.get(func);
     if (key === undefined) {
-      key = structuralHash(func);
+      const hash = createHash("sha256");
+      writeStructuralTokens(func, (token) => hash.update(token).update("\u0000"), { compareNames: true });
+      key = hash.digest("base64");
       this.funcKeys.set(func, key);
     }
     return key;
@@ -163,5 +169,11 @@ let ofThisThread: PrefixStateCache | undefined;
  */
 export function threadPrefixStates(): PrefixStateCache {
   ofThisThread ??= new PrefixStateCache();
+  return ofThisThread;
+}
+
+/** Replaces this thread's prefix states by an empty cache of `capacity` (0: replays start afresh; benchmarks compare both). */
+export function resetThreadPrefixStates(capacity = DEFAULT_PREFIX_STATES): PrefixStateCache {
+  ofThisThread = new PrefixStateCache(capacity);
   return ofThisThread;
 }

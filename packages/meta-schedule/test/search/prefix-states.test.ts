@@ -1,9 +1,11 @@
-import { structuralEqual } from "@tessera/ir";
+import { type BlockRealize, structuralEqual } from "@tessera/ir";
 import { RandomEngine, ScheduleUsageError, type Trace } from "@tessera/schedule";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { PrefixStateCache } from "../../src/space/prefix-states.js";
 import { type ReplayOutcome, replayWithPostprocs } from "../../src/space/replay.js";
+import { tuneContext } from "../../src/tune-context.js";
+import { workloadOf } from "../../src/workload.js";
 import { replayFixture } from "./search-fixtures.js";
 
 const { ctx, space, design } = replayFixture(5);
@@ -54,7 +56,7 @@ describe("replay from a cached prefix state", () => {
         }
         expect(cache.hits).toBeGreaterThan(0);
       }),
-      { numRuns: 4 },
+      { numRuns: 3 },
     );
   });
 
@@ -75,6 +77,19 @@ describe("replay from a cached prefix state", () => {
     expect(cache.instructionsSkipped).toBe(lastSample);
     expect(new PrefixStateCache(0).replay(ctx.workload.func, parent, { seed: 1, freshDecisions: false }).trace.instructions).toHaveLength(instructions.length);
     expect(() => new PrefixStateCache(-1)).toThrow(/capacity must be a non-negative integer, got -1/);
+  });
+
+  it("keeps the states of workloads that differ only in names apart", () => {
+    const parent = sampled(11) ?? sampled(12)!;
+    const cache = new PrefixStateCache();
+    replayWithPostprocs(ctx, parent, space.postprocs, { seed: 1, prefixStates: cache });
+    const func = ctx.workload.func;
+    // The same structure, its root block named otherwise (a name is structure only when names are compared).
+    const body = func.body as BlockRealize;
+    const renamed = tuneContext(workloadOf({ ...func, body: { ...body, block: { ...body.block, name: "renamed_root" } } }), ctx.target, { seed: 1 });
+    const out = replayWithPostprocs(renamed, parent, space.postprocs, { seed: 1, prefixStates: cache });
+    expect(cache.hits).toBe(0);
+    expect(out.ok && (out.sch.func.body as BlockRealize).block.name).toBe("renamed_root");
   });
 
   it("refuses to resume with handles that do not fit the trace", () => {
