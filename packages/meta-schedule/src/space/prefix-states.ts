@@ -24,9 +24,6 @@ import { type RV, Schedule, type Trace, type TraceJSON } from "@tessera/schedule
  */
 export const DEFAULT_PREFIX_STATES = 1024;
 
-/** Prefix keys remembered as seen (44 characters each); the set starts over when full. */
-const MAX_SEEN_PREFIXES = 100_000;
-
 interface PrefixState {
   /** The schedule after the prefix; only ever copied, never replayed further itself. */
   readonly sch: Schedule;
@@ -44,8 +41,6 @@ export class PrefixStateCache {
   /** Insertion order is recency: a hit moves its entry to the end, the first entry is evicted. */
   private readonly states = new Map<string, PrefixState>();
   private readonly funcKeys = new WeakMap<PrimFunc, string>();
-  /** Keys of the prefixes replays have reached (digests only), so that a state is kept only for a prefix reached twice. */
-  private readonly seen = new Set<string>();
   /** Replays resumed from a cached state, and instructions they did not apply again. */
   hits = 0;
   instructionsSkipped = 0;
@@ -62,7 +57,6 @@ export class PrefixStateCache {
 
   clear(): void {
     this.states.clear();
-    this.seen.clear();
   }
 
   /**
@@ -96,14 +90,6 @@ export class PrefixStateCache {
       beforeInstruction: (index, outputs) => {
         const key = keys[index];
         if (key === undefined || !sampling.has(index) || this.states.has(key)) return;
-        // A prefix is kept the second time a replay reaches it (a parent, then its first child):
-        // keeping every replay's states made most of them garbage of the old generation, which
-        // cost more collection than the resumes saved.
-        if (!this.seen.has(key)) {
-          if (this.seen.size >= MAX_SEEN_PREFIXES) this.seen.clear();
-          this.seen.add(key);
-          return;
-        }
         this.set(key, { sch: sch.copy(), outputs: outputs.slice() });
       },
     });
