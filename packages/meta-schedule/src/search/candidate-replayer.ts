@@ -12,6 +12,7 @@ import { structuralHash } from "@tessera/ir";
 import type { RandomEngine, Schedule, Trace, TraceJSON } from "@tessera/schedule";
 import type { Postproc } from "../interfaces/postproc.js";
 import { loweredModuleFor } from "../postproc/verify-gpu-code.js";
+import { threadPrefixStates } from "../space/prefix-states.js";
 import { replayWithPostprocs } from "../space/replay.js";
 import type { TuneContext } from "../tune-context.js";
 import type { RejectionTally } from "./rejection-tally.js";
@@ -155,7 +156,11 @@ export class CandidateReplayer {
     // The process's CPU (getrusage): the search's thread, and anything the process runs beside it.
     const started = this.parallel ? process.cpuUsage() : undefined;
     try {
-      const out = replayWithPostprocs(this.ctx, plan.trace, this.postprocs, { freshDecisions: plan.freshDecisions, seed: plan.seed });
+      const out = replayWithPostprocs(this.ctx, plan.trace, this.postprocs, {
+        freshDecisions: plan.freshDecisions,
+        seed: plan.seed,
+        prefixStates: threadPrefixStates(),
+      });
       if (!out.ok) return { rejected: out.reason };
       const sch = out.sch;
       return { candidate: { sch, trace: sch.trace, ...this.identity.identify(sch), launchClass: launchClassOfModule(loweredModuleFor(sch.func)) } };

@@ -17,6 +17,7 @@ import { launchClassOfModule } from "./launch-classes.js";
 import { traceKeyOfText } from "./trace-key.js";
 import { defaultCpuPostprocs } from "../space/cpu-defaults.js";
 import { defaultCudaSpace } from "../space/defaults.js";
+import { threadPrefixStates } from "../space/prefix-states.js";
 import { replayWithPostprocs } from "../space/replay.js";
 import { type TuneTarget, tuneContext } from "../tune-context.js";
 import type { Workload } from "../workload.js";
@@ -77,7 +78,11 @@ export function runReplayJob(job: ReplayJob): ReplayReply[] {
   const ctx = tuneContext(job.workload, job.target);
   const postprocs = postprocsOf(job.postprocs, job.target);
   return job.requests.map((request): ReplayReply => {
-    const out = replayWithPostprocs(ctx, Trace.fromJSON(request.trace), postprocs, { freshDecisions: request.freshDecisions, seed: request.seed });
+    const out = replayWithPostprocs(ctx, Trace.fromJSON(request.trace), postprocs, {
+      freshDecisions: request.freshDecisions,
+      seed: request.seed,
+      prefixStates: threadPrefixStates(),
+    });
     if (!out.ok) return { ok: false, reason: out.reason };
     const func = out.sch.func;
     const lowered = loweredModuleFor(func);

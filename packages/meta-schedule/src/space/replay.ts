@@ -8,6 +8,7 @@ import { TesseraError } from "@tessera/ir";
 import { Schedule, type Trace } from "@tessera/schedule";
 import type { Postproc } from "../interfaces/postproc.js";
 import type { TuneContext } from "../tune-context.js";
+import type { PrefixStateCache } from "./prefix-states.js";
 
 export type ReplayOutcome =
   | { readonly ok: true; readonly sch: Schedule }
@@ -19,12 +20,19 @@ export interface ReplayOptions {
   readonly freshDecisions?: boolean;
   /** Seed of the replay's random engine (the fresh decisions and the postprocessors' samples). */
   readonly seed: number;
+  /** Part-way states of earlier replays to resume from (prefix-states.ts); without it every replay starts afresh. */
+  readonly prefixStates?: PrefixStateCache;
 }
 
 export function replayWithPostprocs(ctx: TuneContext, trace: Trace, postprocs: readonly Postproc[], opts: ReplayOptions): ReplayOutcome {
-  const sch = new Schedule(ctx.workload.func, { seed: opts.seed });
+  const freshDecisions = opts.freshDecisions === true;
+  let sch: Schedule;
   try {
-    trace.applyTo(sch, { removePostproc: true, ...(opts.freshDecisions === true ? { decisions: () => null } : {}) });
+    if (opts.prefixStates !== undefined) sch = opts.prefixStates.replay(ctx.workload.func, trace, { seed: opts.seed, freshDecisions });
+    else {
+      sch = new Schedule(ctx.workload.func, { seed: opts.seed });
+      trace.applyTo(sch, { removePostproc: true, ...(freshDecisions ? { decisions: () => null } : {}) });
+    }
   } catch (err) {
     if (!(err instanceof TesseraError)) throw err;
     return { ok: false, reason: "the trace does not replay", detail: err.message };

@@ -7,6 +7,7 @@ import { TesseraError } from "@tessera/ir";
 import { LoopRV, type RV, isRV } from "../handles.js";
 import type { Decision, Instruction, InstructionInput } from "../instruction.js";
 import type { Schedule } from "../schedule.js";
+import { ScheduleUsageError } from "../errors.js";
 import { TraceReplayError } from "./errors.js";
 import { validInstructions } from "./kinds.js";
 import type { TraceLike } from "./trace-like.js";
@@ -23,12 +24,42 @@ export interface ApplyOptions {
   decisions?: DecisionOverrides;
   /** Stop at TVM's EnterPostproc marker (drop postprocessing instructions). */
   removePostproc?: boolean;
+  /**
+   * Resume a replay: the schedule already holds the first `outputs.length` instructions of the
+   * trace applied (a copy of a schedule that replayed them), and `outputs[j]` are the handles
+   * instruction j gave on it. Replay starts at the next instruction.
+   */
+  resume?: { readonly outputs: readonly (readonly RV[])[] };
+  /**
+   * Called before instruction `index` is applied, with the handles each earlier instruction gave on
+   * the schedule (the array grows as the replay goes on: copy what is kept). For snapshots of partial replays.
+   */
+  beforeInstruction?: (index: number, outputs: readonly (readonly RV[])[]) => void;
 }
 
 /** Replays `trace` on `sch`; returns the map from the trace's handles to the schedule's. */
 export function applyTraceTo(trace: TraceLike, sch: Schedule, opts: ApplyOptions = {}): Map<RV, RV> {
   const rvMap = new Map<RV, RV>();
-  validInstructions(trace.instructions, opts.removePostproc === true).forEach((inst, index) => {
+  const insts = validInstructions(trace.instructions, opts.removePostproc === true);
+  const outputsSoFar: (readonly RV[])[] = [];
+  const resumed = opts.resume?.outputs ?? [];
+  if (resumed.length > insts.length) {
+    throw new ScheduleUsageError("apply-trace", `cannot resume after ${resumed.length} instructions of a trace of ${insts.length}`);
+  }
+  resumed.forEach((outputs, index) => {
+    const inst = insts[index]!;
+    if (outputs.length !== inst.outputs.length) {
+      throw new ScheduleUsageError(
+        "apply-trace",
+        `resumed with ${outputs.length} handle(s) for instruction ${index} (${inst.kind.name}), which the trace records with ${inst.outputs.length}`,
+      );
+    }
+    inst.outputs.forEach((old, k) => rvMap.set(old, outputs[k]!));
+    outputsSoFar.push(outputs);
+  });
+  insts.forEach((inst, index) => {
+    if (index < resumed.length) return;
+    opts.beforeInstruction?.(index, outputsSoFar);
     const fail = (cause: TesseraError) => new TraceReplayError(index, inst.kind.name, cause);
     const translate = (x: InstructionInput): InstructionInput => {
       if (isRV(x)) {
@@ -56,6 +87,7 @@ export function applyTraceTo(trace: TraceLike, sch: Schedule, opts: ApplyOptions
       );
     }
     inst.outputs.forEach((old, k) => rvMap.set(old, outputs[k]!));
+    outputsSoFar.push(outputs);
   });
   return rvMap;
 }
