@@ -40,7 +40,9 @@ export default async function setup() {
       const { buildBundle } = await import("../fast-start/build.mjs");
       bundle = await buildBundle({ name: ENTRY[0], entry: ENTRY[1], workers: WORKERS, root: ROOT, cacheDir });
     } catch (err) {
-      process.stderr.write(`test-workers: no worker bundle (${fresh.why}), the tests start workers through tsx: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.stderr.write(
+        `test-workers: no worker bundle (${fresh.why}), the tests start workers through tsx: ${err instanceof Error ? err.message : String(err)}\n`,
+      );
       return;
     }
   }
