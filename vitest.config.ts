@@ -120,6 +120,8 @@ export default defineConfig({
     // Longest files first, from durations recorded on an idle machine: a fresh clone has no vitest
     // cache of the last run, and a long file started last would leave a worker idle.
     sequence: { sequencer: DurationSequencer },
+    // The meta-schedule's workers start from a prebuilt bundle rather than through tsx (see the file).
+    globalSetup: ["scripts/test-workers/global-setup.mjs"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     projects: [

@@ -57,7 +57,8 @@ export function typeScriptThreadBootstrap(): { url: URL; execArgv: string[] } {
   return { url: new URL(`data:text/javascript,${encodeURIComponent(code)}`), execArgv: [SOURCE_CONDITION] };
 }
 
-function isTypeScript(path: string): boolean {
+/** Whether a module path or file URL names a TypeScript source (it needs tsx's loader). */
+export function isTypeScript(path: string): boolean {
   return /\.[cm]?ts$/.test(path);
 }
 

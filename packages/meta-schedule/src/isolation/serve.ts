@@ -7,9 +7,22 @@
 import { parentPort } from "node:worker_threads";
 import { isWorkerMessage, type TaskReply, type TaskRequest, type WorkerMessage } from "./protocol.js";
 
+/** Marks a FatalTaskError by a registered symbol rather than by class identity (see isFatalTaskError). */
+const FATAL = Symbol.for("tessera.isolation.FatalTaskError");
+
 /** An error after which this worker must not take another task. */
 export class FatalTaskError extends Error {
   override name = "FatalTaskError";
+  readonly [FATAL] = true;
+}
+
+/**
+ * Whether `err` is a FatalTaskError, also one made by another copy of this module: a backend
+ * module the runner's child imports from the sources while the child itself runs from a bundle
+ * (or dist) has its own FatalTaskError class, which `instanceof` would not recognise.
+ */
+export function isFatalTaskError(err: unknown): boolean {
+  return typeof err === "object" && err !== null && (err as { [FATAL]?: unknown })[FATAL] === true;
 }
 
 export type TaskHandler<T, R> = (task: T) => Promise<R> | R;
@@ -52,7 +65,7 @@ export function serveTasks<T, R>(handler: TaskHandler<T, R>): void {
       try {
         reply = { type: "result", id: request.id, ok: true, value: await handler(request.task) };
       } catch (err) {
-        reply = { type: "result", id: request.id, ok: false, error: errorText(err), fatal: err instanceof FatalTaskError };
+        reply = { type: "result", id: request.id, ok: false, error: errorText(err), fatal: isFatalTaskError(err) };
       }
       try {
         ch.send(reply);

@@ -7,7 +7,7 @@
  * result with the reason; the child is restarted and the batch goes on.
  */
 import { cuda } from "@tessera/runtime";
-import { resolveEntryPoint, type EntryPoint } from "../isolation/entry-point.js";
+import { isTypeScript, resolveEntryPoint, type EntryPoint } from "../isolation/entry-point.js";
 import { errorText } from "../isolation/serve.js";
 import { TaskPool } from "../isolation/task-pool.js";
 import type { MeasureBatch, MeasureBatchReply, MeasureResult, MeasureTask } from "./measure-backend.js";
@@ -71,6 +71,15 @@ export const DEFAULT_STOP_SLOWER_THAN = 3;
 /** LocalRunnerOptions.sampleHeadroom's default. */
 export const DEFAULT_SAMPLE_HEADROOM = 1.2;
 
+/**
+ * The child's entry as the pool starts it: with tsx's loader when the entry or the backend module
+ * it imports is TypeScript (a child started from a bundle or dist cannot import a `.ts` backend
+ * without it).
+ */
+export function runnerChildStart(entry: EntryPoint, backendModule: string | undefined): EntryPoint {
+  return backendModule !== undefined && isTypeScript(backendModule) && !entry.typeScript ? { ...entry, typeScript: true } : entry;
+}
+
 /** The default child entry, resolved for sources, the GPU bundle (ms-runner-child.mjs) or dist. */
 export function runnerChildEntry(): EntryPoint {
   return resolveEntryPoint(import.meta.url, { module: "runner-child", bundle: "ms-runner-child.mjs" });
@@ -116,7 +125,7 @@ export class LocalRunner implements Runner {
     this.timeoutMs = timeoutSec * 1000;
     this.#pool = new TaskPool({
       kind: "process",
-      entry: opts.childEntry ?? runnerChildEntry(),
+      entry: runnerChildStart(opts.childEntry ?? runnerChildEntry(), opts.backendModule),
       // One child: candidates are timed one after the other, never on a shared GPU.
       size: 1,
       startTimeoutMs: (opts.startTimeoutSec ?? 120) * 1000,

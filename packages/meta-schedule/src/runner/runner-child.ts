@@ -6,7 +6,7 @@
  * this process when a candidate crashes it or outlives its time limit.
  */
 import { pathToFileURL } from "node:url";
-import { FatalTaskError, errorText, serveTasks } from "../isolation/serve.js";
+import { errorText, isFatalTaskError, serveTasks } from "../isolation/serve.js";
 import { type MeasureBackend, type MeasureBatch, type MeasureBatchReply, type MeasureResult, type MeasureTask, isMeasureBatch } from "./measure-backend.js";
 
 function checked(module: { backend?: MeasureBackend }, name: string): MeasureBackend {
@@ -37,7 +37,7 @@ async function measureBatch({ batch }: MeasureBatch): Promise<MeasureBatchReply>
     try {
       out.push({ ok: true, result: await backendFor(task).measure(task) });
     } catch (err) {
-      if (err instanceof FatalTaskError) throw err;
+      if (isFatalTaskError(err)) throw err;
       out.push({ ok: false, error: errorText(err) });
     }
   }

@@ -2,18 +2,31 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { buildWorkerEntry } from "../../src/builder/local-builder.js";
 import { resolveEntryPoint } from "../../src/isolation/entry-point.js";
 import { runnerChildEntry } from "../../src/runner/local-runner.js";
 
 const NAMES = { module: "build-worker", bundle: "ms-build-worker.mjs" };
 
+/** The overrides vitest's global setup points at a prebuilt bundle (scripts/test-workers): unset here, restored after. */
+const OVERRIDES = ["TESSERA_WORKER_ENTRY_BUILD_WORKER", "TESSERA_WORKER_ENTRY_RUNNER_CHILD", "TESSERA_WORKER_ENTRY_REPLAY_WORKER"];
+
 describe("worker entry points", () => {
   const dirs: string[] = [];
+  const saved = new Map<string, string | undefined>();
+  beforeEach(() => {
+    for (const key of OVERRIDES) {
+      saved.set(key, process.env[key]);
+      delete process.env[key];
+    }
+  });
   afterEach(() => {
     for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-    delete process.env.TESSERA_WORKER_ENTRY_BUILD_WORKER;
+    for (const [key, value] of saved) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
   });
   const scratch = (): string => {
     const d = mkdtempSync(join(tmpdir(), "tessera-entry-"));

@@ -15,8 +15,9 @@ import {
   referenceChecker,
 } from "../../src/index.js";
 import { TaskPool } from "../../src/isolation/task-pool.js";
+import { FatalTaskError, isFatalTaskError } from "../../src/isolation/serve.js";
 import { randomArgsFor } from "../../src/runner/random-args.js";
-import { runnerChildEntry } from "../../src/runner/local-runner.js";
+import { runnerChildEntry, runnerChildStart } from "../../src/runner/local-runner.js";
 
 const FAKE_BACKEND = fileURLToPath(new URL("./fake-backend.ts", import.meta.url));
 const ARGS: ArgInfo[] = [
@@ -193,6 +194,27 @@ describe("LocalRunner process isolation (fake backend, no GPU)", () => {
     expect(errorOf(results[0])).toMatch(/the reference check failed: TypeError: the reference cannot run/);
     expect(results[1]!.ok).toBe(true);
     expect(errorOf(results[2])).toMatch(/wrong result \(reference check\)/);
+  });
+
+  it("starts a child from JavaScript (a bundle, dist) with tsx's loader when its backend module is TypeScript (regression: it could not import it)", () => {
+    const bundled = { url: new URL("file:///bundle/ms-runner-child.mjs"), typeScript: false };
+    expect(runnerChildStart(bundled, FAKE_BACKEND)).toEqual({ ...bundled, typeScript: true });
+    expect(runnerChildStart(bundled, `${new URL("./fake-backend.mts", import.meta.url)}`).typeScript).toBe(true);
+    expect(runnerChildStart(bundled, "/backends/fake.mjs")).toEqual(bundled);
+    expect(runnerChildStart(bundled, undefined)).toEqual(bundled);
+    const sources = { url: new URL("file:///src/runner-child.ts"), typeScript: true };
+    expect(runnerChildStart(sources, "/backends/fake.mjs")).toEqual(sources);
+  });
+
+  it("recognises a FatalTaskError of another copy of its module (a TypeScript backend beside a bundled child; regression: instanceof missed it)", () => {
+    const brand = Symbol.for("tessera.isolation.FatalTaskError");
+    class OtherCopy extends Error {
+      readonly [brand] = true;
+    }
+    expect(isFatalTaskError(new FatalTaskError("lost"))).toBe(true);
+    expect(isFatalTaskError(new OtherCopy("lost"))).toBe(true);
+    expect(isFatalTaskError(new Error("FatalTaskError"))).toBe(false);
+    expect(isFatalTaskError(undefined)).toBe(false);
   });
 
   it("names a backend module that cannot be loaded", async () => {
