@@ -57,7 +57,7 @@ function markdown(rows: readonly ReportRow[], compilations: readonly ArchCompila
     "target, compiled with `nvcc -cubin -Xptxas -v` per architecture.",
     `Registers are capped by \`__launch_bounds__\` (threads per block, and blocks per SM where given). nvcc: ${nvccVersion}.`,
     "",
-    `nvcc wall time: ${compilations.map((c) => `${c.arch} ${(c.wallMs / 1000).toFixed(1)} s`).join(", ")}.`,
+    `nvcc wall time: ${compilations.map((c) => `${c.arch} ${(c.wallMs / 1000).toFixed(1)} s`).join(", ")} (${compilations[0]?.distinctSources} distinct sources: a schedule lowered to the same source for two targets is compiled once).`,
     "",
     "| module | lowered for | kernel | arch | registers | shared bytes (lowered) | spill stores / loads (B) | stack (B) | ptxas ms |",
     "|---|---|---|---|---:|---:|---:|---:|---:|",

@@ -4,10 +4,10 @@
  * 2048³ naive/manual gemm+ReLU+add, the manual one also with unroll pragmas and
  * `__launch_bounds__(256, 2)`, a three-stage software pipeline of it, and the fast schedule; each
  * lowered for the T4 and the H100), one nvcc invocation per
- * architecture over one file per module, and a parser of the ptxas log that attributes every
+ * architecture over one file per distinct module source, and a parser of the ptxas log that attributes every
  * kernel to its file.
  */
-import { writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { annotateKernel, fastSchedule, manualSchedule, naiveSchedule, pipelinedGemmSchedule, scheduleCorpus } from "@tessera/corpus";
 import type { Schedule } from "@tessera/schedule";
@@ -101,22 +101,83 @@ export interface ArchCompilation {
   readonly exitCode: number;
   readonly log: string;
   readonly wallMs: number;
+  /** How many distinct CUDA sources nvcc compiled: modules whose sources are equal share one file. */
+  readonly distinctSources: number;
+  /** How many files the ptxas log has a section for (`distinctSources` when all is well). */
+  readonly ptxasSections: number;
   /** The entry functions of `modules[k]`, as ptxas reported them. */
   readonly perModule: readonly PtxasKernelRecord[][];
+  /** The PTX nvcc generated for `modules[k]` on its way to the cubin (kept from the same run: no second `-ptx` run). */
+  ptxOf(k: number): string;
 }
 
-/** Writes one .cu file per module into `dir` and compiles all of them for `arch` in one nvcc run. */
+/**
+ * Writes one .cu file per distinct module source into `dir` and compiles all of them for `arch` in
+ * one nvcc run (`--keep`: the PTX stays beside the cubin). Modules with the same source (a schedule
+ * lowered alike for two targets) are compiled once and share the report: nvcc's output is a function
+ * of the source and the architecture, and its front end costs about a CPU second per file.
+ */
 export async function compileCorpusForArch(nvcc: string, dir: string, modules: readonly CorpusModule[], arch: string): Promise<ArchCompilation> {
-  for (const m of modules) writeFileSync(join(dir, m.file), codegenCuda(m.module).source);
+  const fileOfSource = new Map<string, string>();
+  const fileOfModule = modules.map((m) => {
+    const source = codegenCuda(m.module).source;
+    const known = fileOfSource.get(source);
+    if (known !== undefined) return known;
+    if ([...fileOfSource.values()].includes(m.file)) throw new Error(`compileCorpusForArch: two modules with different sources are both named ${m.file}`);
+    fileOfSource.set(source, m.file);
+    writeFileSync(join(dir, m.file), source);
+    return m.file;
+  });
+  const files = [...fileOfSource.values()];
   const started = performance.now();
-  const r = await execa(nvcc, [`-arch=${arch}`, "-cubin", "-Xptxas", "-v", ...modules.map((m) => m.file)], {
+  const r = await execa(nvcc, [`-arch=${arch}`, "-cubin", "--keep", "-Xptxas", "-v", ...files], {
     cwd: dir,
     reject: false,
     all: true,
     timeout: 600_000,
   });
   const log = String(r.all ?? "");
-  return { arch, exitCode: r.exitCode ?? -1, log, wallMs: performance.now() - started, perModule: parsePtxasLogPerFile(log) };
+  const perFile = parsePtxasLogPerFile(log);
+  // Read now: a later run in the same folder (another architecture) writes the same names. A failed
+  // run may have left some files without PTX.
+  const ptxOfFile = new Map<string, string>();
+  for (const file of files) {
+    const ptx = join(dir, `${file.replace(/\.cu$/, "")}.ptx`);
+    if (existsSync(ptx)) ptxOfFile.set(file, readFileSync(ptx, "utf8"));
+  }
+  return {
+    arch,
+    exitCode: r.exitCode ?? -1,
+    log,
+    wallMs: performance.now() - started,
+    distinctSources: files.length,
+    ptxasSections: perFile.length,
+    perModule: fileOfModule.map((file) => perFile[files.indexOf(file)] ?? []),
+    ptxOf: (k) => {
+      const file = fileOfModule[k];
+      const ptx = file === undefined ? undefined : ptxOfFile.get(file);
+      if (ptx === undefined) throw new Error(`compileCorpusForArch(${arch}): no PTX for module ${k} (${modules[k]?.label ?? "out of range"})`);
+      return ptx;
+    },
+  };
+}
+
+/**
+ * One compilation of `modules` per architecture, each in its own folder under `dir`, started by
+ * whichever test asks first and shared by the others (several tests read one run's report and PTX).
+ */
+export function compilationsPerArch(nvcc: string, dir: string, modules: readonly CorpusModule[]): (arch: string) => Promise<ArchCompilation> {
+  const runs = new Map<string, Promise<ArchCompilation>>();
+  return (arch) => {
+    let run = runs.get(arch);
+    if (run === undefined) {
+      const archDir = join(dir, arch);
+      mkdirSync(archDir, { recursive: true });
+      run = compileCorpusForArch(nvcc, archDir, modules, arch);
+      runs.set(arch, run);
+    }
+    return run;
+  };
 }
 
 /** Whether `nvcc --version` runs. */

@@ -1,12 +1,11 @@
 /**
  * The WMMA-tensorized GEMM compiles with nvcc for sm_80 and sm_90 without spills, and its PTX
- * has the WMMA instructions (wmma.load / wmma.mma.sync / wmma.store, m16n16k16, f32 accumulate). Skipped where nvcc is absent (set TESSERA_NVCC); in `pnpm test:slow`.
+ * (kept from the same nvcc run) has the WMMA instructions (wmma.load / wmma.mma.sync / wmma.store, m16n16k16, f32 accumulate). Skipped where nvcc is absent (set TESSERA_NVCC); in `pnpm test:slow`.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { WMMA_PARAMS, wmmaGemmSchedule } from "@tessera/corpus";
-import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
 import { lower } from "../../src/index.js";
 import { compileCorpusForArch, nvccAvailable } from "../cuda/corpus-ptxas.js";
@@ -24,9 +23,7 @@ describe.skipIf(!hasNvcc)(`the WMMA GEMM compiles with nvcc${hasNvcc ? "" : " (S
       const r = await compileCorpusForArch(nvcc, dir, modules, arch);
       expect(r.exitCode, r.log).toBe(0);
       expect(r.perModule[0]?.[0]?.spillStoreBytes).toBe(0);
-      const ptx = await execa(nvcc, [`-arch=${arch}`, "-ptx", "wmma_gemm.cu", "-o", `wmma_gemm_${arch}.ptx`], { cwd: dir, reject: false, all: true });
-      expect(ptx.exitCode, String(ptx.all)).toBe(0);
-      const text = readFileSync(join(dir, `wmma_gemm_${arch}.ptx`), "utf8");
+      const text = r.ptxOf(0);
       expect(text).toMatch(/wmma\.load\.a\.sync\.aligned\.row\.m16n16k16(\.shared)?\.f16/);
       expect(text).toMatch(/wmma\.mma\.sync\.aligned\.row\.row\.m16n16k16\.f32\.f32/);
       expect(text).toMatch(/wmma\.store\.d\.sync\.aligned\.row\.m16n16k16(\.global)?\.f32/);
