@@ -6,4 +6,8 @@ export interface PrebuiltBundle {
   readonly workers: Readonly<Record<string, string>>;
 }
 
-export function prebuiltBundle(opts: { readonly name: string; readonly entry: string; readonly workers?: Readonly<Record<string, string>> }): Promise<PrebuiltBundle>;
+export function prebuiltBundle(opts: {
+  readonly name: string;
+  readonly entry: string;
+  readonly workers?: Readonly<Record<string, string>>;
+}): Promise<PrebuiltBundle>;

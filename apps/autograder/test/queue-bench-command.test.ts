@@ -14,17 +14,7 @@ describe("queue-bench command line", () => {
   it("names the redis-server that did not start and removes its scratch folder", () => {
     const r = spawnSync(
       process.execPath,
-      [
-        "--conditions=@tessera/source",
-        bench,
-        "--redis-server",
-        "/nonexistent/redis-server",
-        "--submissions",
-        "1",
-        "--workers",
-        "1",
-        "--simulator",
-      ],
+      ["--conditions=@tessera/source", bench, "--redis-server", "/nonexistent/redis-server", "--submissions", "1", "--workers", "1", "--simulator"],
       {
         encoding: "utf8",
         timeout: 60_000,
