@@ -11,3 +11,6 @@ export function prebuiltBundle(opts: {
   readonly entry: string;
   readonly workers?: Readonly<Record<string, string>>;
 }): Promise<PrebuiltBundle>;
+
+/** The bundle of app `name` of apps.mjs (`grade`, `tessera`): the very bundle `pnpm grade` / `pnpm tessera` start from. */
+export function prebuiltApp(name: string): Promise<PrebuiltBundle>;
