@@ -5,18 +5,16 @@
  * fresh process, and no process is left behind.
  */
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { Schedule } from "@tessera/schedule";
 import { afterEach, describe, expect, it } from "vitest";
 import { naiveSchedule, workload } from "../../../assignments/gemm-relu-add/solution/gemm_relu_add.js";
 import { GpuWorker, GpuWorkerPool } from "../src/gpu/index.js";
 import type { Numerics } from "../src/manifest/index.js";
-import { FakeGpu } from "./support/fake-gpu.js";
+import { DYING_GRADER_BUNDLE, FakeGpu } from "./support/fake-gpu.js";
 import { lingering } from "./support/processes.js";
 import { DEFAULT_ASSIGNMENT } from "../src/assignment.js";
 
-const DYING_GRADER = fileURLToPath(new URL("./support/dying-grader.ts", import.meta.url));
 const N = 64;
 const NUMERICS: Numerics = { sizes: { full: N, reduced: 32 }, rounds: 1, inputRange: [-1, 1], rtol: 1e-4, atol: 1e-4, onMismatch: "zero-part" };
 const TIMING = { number: 1, repeat: 2, minRepeatMs: 0 };
@@ -91,9 +89,7 @@ describe("GpuWorker: GPU work in a child process with a watchdog (fake GPU)", ()
 
   it("a worker process does not outlive a grader that dies without disposing it", async () => {
     fake = new FakeGpu();
-    const grader = await execa(process.execPath, ["--import", "tsx", "--conditions=@tessera/source", DYING_GRADER], {
-      // tsx is the app's dev dependency: resolve it from there.
-      cwd: fileURLToPath(new URL("..", import.meta.url)),
+    const grader = await execa(process.execPath, ["--conditions=@tessera/source", DYING_GRADER_BUNDLE], {
       env: { TESSERA_FAKE_GPU_DIR: fake.dir },
       reject: false,
     });

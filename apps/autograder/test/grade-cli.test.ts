@@ -9,11 +9,13 @@ import { memoryIO } from "../src/cli/io.js";
 import { runGradeCli } from "../src/cli/main.js";
 import { GradescopeResultsSchema } from "../src/report/gradescope.js";
 import { writeSubmission } from "./submission-cases.js";
+import { useBundledGraderWorkers } from "./support/bundled-workers.js";
 
 const binding = assignmentBinding("gemm-relu-add");
 const solutionDir = join(binding.root, "solution");
 const scratch = mkdtempSync(join(tmpdir(), "tessera-grade-cli-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+useBundledGraderWorkers();
 
 function readResults(path: string) {
   return GradescopeResultsSchema.parse(JSON.parse(readFileSync(path, "utf8")));

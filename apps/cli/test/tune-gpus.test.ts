@@ -18,11 +18,15 @@ const repoRoot = fileURLToPath(new URL("../../..", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "tessera-tune-gpus-"));
 const vectorAdd = join(repoRoot, "examples", "vector_add.py");
 
-/** `tessera worker` from the sources (the test runner is not the CLI that could start itself). */
+/**
+ * `tessera worker` as `pnpm tessera worker` starts it (the test runner is not the CLI that could
+ * start itself): scripts/fast-start/run.mjs, from a bundle of the sources rebuilt whenever one
+ * changed, rather than the sources through tsx (about 2 CPU s a worker).
+ */
 const deps: TuneDeps = {
   ...defaultTuneDeps,
   progressStream: new Writable({ write: (_chunk, _encoding, done) => done() }),
-  workerCommand: { file: process.execPath, args: ["--import", "tsx", "--conditions=@tessera/source", join(repoRoot, "apps/cli/src/main.ts")], cwd: repoRoot },
+  workerCommand: { file: process.execPath, args: ["--conditions=@tessera/source", join(repoRoot, "scripts/fast-start/run.mjs"), "tessera"], cwd: repoRoot },
 };
 
 async function tune(workDir: string, ...extra: string[]): Promise<{ code: number; out: string; err: string }> {

@@ -5,10 +5,31 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import type { GpuWorkerOptions } from "../../src/gpu/worker/gpu-worker.js";
+import { prebuiltBundle } from "../../../../scripts/fast-start/prebuilt.mjs";
 
 export const FAKE_GPU_BACKEND = fileURLToPath(new URL("./fake-gpu-work-backend.ts", import.meta.url));
+
+/**
+ * The GPU worker's child and this fake backend as one prebuilt bundle (scripts/fast-start/prebuilt.mjs):
+ * each worker process the tests start runs it with plain node, not the sources through tsx (about
+ * 2 CPU s a start). The child and the backend share the bundle's chunks, as under tsx they share modules.
+ */
+const bundle = await prebuiltBundle({
+  name: "test-fake-gpu-worker",
+  entry: fileURLToPath(new URL("../../src/gpu/worker/gpu-worker-child.ts", import.meta.url)),
+  workers: { "fake-gpu-work-backend": FAKE_GPU_BACKEND, "dying-grader": fileURLToPath(new URL("./dying-grader.ts", import.meta.url)) },
+});
+
+/** dying-grader.ts, from the same bundle: run it with `node --conditions=@tessera/source`. */
+export const DYING_GRADER_BUNDLE = bundle.workers["dying-grader"]!;
+
+/** GpuWorker options that run the fake backend in a worker process started from the bundle. */
+export const FAKE_GPU_WORKER: Pick<GpuWorkerOptions, "backendModule" | "childEntry"> = {
+  backendModule: bundle.workers["fake-gpu-work-backend"]!,
+  childEntry: { url: pathToFileURL(bundle.entry), typeScript: false },
+};
 
 export type FakeGpuMode = "ok" | "crash" | "hang" | "sticky";
 
@@ -17,7 +38,7 @@ export class FakeGpu {
 
   /** GpuWorker options that run this fake in the worker process. */
   options(extra: GpuWorkerOptions = {}): GpuWorkerOptions {
-    return { ...extra, backendModule: FAKE_GPU_BACKEND, env: { ...extra.env, TESSERA_FAKE_GPU_DIR: this.dir } };
+    return { ...FAKE_GPU_WORKER, ...extra, env: { ...extra.env, TESSERA_FAKE_GPU_DIR: this.dir } };
   }
 
   set mode(mode: FakeGpuMode) {

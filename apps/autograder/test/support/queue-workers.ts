@@ -1,4 +1,8 @@
-/** `tessera-grade worker` processes for the queue tests, started with tsx from the sources. */
+/**
+ * `tessera-grade worker` processes for the queue tests, started as `pnpm grade worker` starts them:
+ * through scripts/fast-start/run.mjs, from a bundle of the sources rebuilt whenever one changed
+ * (a start through tsx transforms the whole source graph again: about 2 CPU s a worker).
+ */
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
@@ -10,11 +14,10 @@ export interface WorkerProcess {
   readonly exited: Promise<number | string>;
 }
 
-const MAIN = fileURLToPath(new URL("../../src/main.ts", import.meta.url));
+const LAUNCHER = fileURLToPath(new URL("../../../../scripts/fast-start/run.mjs", import.meta.url));
 
 export async function spawnGradeWorker(args: readonly string[], env: NodeJS.ProcessEnv): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", "--conditions=@tessera/source", MAIN, "worker", ...args], {
-    // tsx is the app's dev dependency: resolve it from there.
+  const child = spawn(process.execPath, ["--conditions=@tessera/source", LAUNCHER, "grade", "worker", ...args], {
     cwd: fileURLToPath(new URL("../..", import.meta.url)),
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
