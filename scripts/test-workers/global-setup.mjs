@@ -2,8 +2,8 @@
 /**
  * vitest's global setup: the meta-schedule's worker entries — the runner's child process, the
  * replay worker threads of the search, the builder's worker — start in the tests from one esbuild
- * bundle of their TypeScript sources (scripts/fast-start's builder, rebuilt only when a source it
- * was built from changed), not from the sources through tsx's loader. A start through tsx costs
+ * bundle of their TypeScript sources (scripts/fast-start/prebuilt.mjs: fast-start's builder, rebuilt
+ * only when a source it was built from changed), not from the sources through tsx's loader. A start through tsx costs
  * 1.5–2.2 CPU s (its loader, then every module of the child transformed or read from its cache);
  * from the bundle it is a plain `node` start of one prebuilt file. The tests start about fifty
  * such children and threads. The bundle behaves as the sources do (see build.mjs), and the way
@@ -13,11 +13,10 @@
  * already is left alone. TESSERA_TEST_WORKER_BUNDLE=0 keeps the tsx starts. A bundle that cannot
  * be built (a syntax error, say) leaves the tsx starts too, which then report the error as before.
  */
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { checkFresh } from "../fast-start/manifest.mjs";
+import { join } from "node:path";
+import { ROOT } from "../fast-start/apps.mjs";
+import { prebuiltBundle } from "../fast-start/prebuilt.mjs";
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const SRC = join(ROOT, "packages", "meta-schedule", "src");
 
 /** The bundle's entry (the runner's child) and its other workers, by their module names (entry-point.ts). */
@@ -31,20 +30,12 @@ export function entryVariable(/** @type {string} */ module) {
 
 export default async function setup() {
   if (process.env.TESSERA_TEST_WORKER_BUNDLE === "0") return;
-  const cacheDir = join(process.env.TESSERA_FAST_START_CACHE ?? join(ROOT, "node_modules", ".cache", "tessera-fast-start"), "test-workers");
-  const fresh = checkFresh(cacheDir, WORKERS);
   let bundle;
-  if (fresh.fresh) bundle = fresh;
-  else {
-    try {
-      const { buildBundle } = await import("../fast-start/build.mjs");
-      bundle = await buildBundle({ name: ENTRY[0], entry: ENTRY[1], workers: WORKERS, root: ROOT, cacheDir });
-    } catch (err) {
-      process.stderr.write(
-        `test-workers: no worker bundle (${fresh.why}), the tests start workers through tsx: ${err instanceof Error ? err.message : String(err)}\n`,
-      );
-      return;
-    }
+  try {
+    bundle = await prebuiltBundle({ name: ENTRY[0], entry: ENTRY[1], workers: WORKERS });
+  } catch (err) {
+    process.stderr.write(`test-workers: no worker bundle, the tests start workers through tsx: ${err instanceof Error ? err.message : String(err)}\n`);
+    return;
   }
   const files = { [ENTRY[0]]: bundle.entry, ...bundle.workers };
   for (const [module, file] of Object.entries(files)) {

@@ -120,7 +120,11 @@ describe.skipIf(!hasNvcc)(`the swizzled tf32 and 3xTF32 GEMMs compile for sm_90$
       file: "tf32_ldmatrix_gemm_swz.cu",
       module: lower(tf32GemmSchedule(4096, { ...TF32_LDMATRIX_PARAMS, ...SWIZZLED }), "nvidia/h100"),
     },
-    { label: "3xTF32 gemm 2048 swizzled", file: "tf32x3_gemm_swz.cu", module: lower(tf32x3GemmSchedule(2048, { ...TF32X3_PARAMS, ...SWIZZLED }), "nvidia/h100") },
+    {
+      label: "3xTF32 gemm 2048 swizzled",
+      file: "tf32x3_gemm_swz.cu",
+      module: lower(tf32x3GemmSchedule(2048, { ...TF32X3_PARAMS, ...SWIZZLED }), "nvidia/h100"),
+    },
   ];
   const compiled = compilationsPerArch(nvcc, dir, modules);
 
