@@ -55,6 +55,20 @@ function descendsFromUs(pid: number): boolean {
   return false;
 }
 
+/**
+ * Whether `pid` runs the sandbox's own program yet: the confinement prefix (`prlimit … -- unshare -n
+ * -- node --permission …`) is one process that execs each command in turn, and until `unshare` has
+ * entered the empty namespace and exec'd node it is still in ours (a race the loaded CI machine hit).
+ */
+function pastConfinementPrefix(pid: number): boolean {
+  try {
+    const program = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")[0] ?? "";
+    return !["prlimit", "unshare"].includes(program.slice(program.lastIndexOf("/") + 1));
+  } catch {
+    return false;
+  }
+}
+
 /** Processes whose command line mentions `marker`. */
 function processesMentioning(marker: string): number[] {
   return readdirSync("/proc")
@@ -112,7 +126,7 @@ describe.skipIf(binary === undefined || !linux)("the sandbox of a worker cannot 
       let pids: number[] = [];
       for (let i = 0; i < 200 && pids.length === 0; i++) {
         await new Promise((r) => setTimeout(r, 25));
-        pids = processesMentioning("-permission\0").filter(descendsFromUs);
+        pids = processesMentioning("-permission\0").filter((pid) => descendsFromUs(pid) && pastConfinementPrefix(pid));
       }
       expect(pids.length, "the sandbox's process was not found").toBeGreaterThan(0);
       const netns = await probeConfinement();
