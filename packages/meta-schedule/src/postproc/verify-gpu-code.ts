@@ -15,6 +15,7 @@
  * verdict reads). A remembered verdict is the one lowering would give, so a search picks the same
  * candidates with or without it, in any thread.
  */
+import { LruMap } from "../support/lru-map.js";
 import { type CudaTarget, type GpuLimit, GpuVerifyError, type LoweredModule, LoweringError, lower } from "@tessera/codegen";
 import { type PrimFunc, structuralHash } from "@tessera/ir";
 import type { Schedule } from "@tessera/schedule";
@@ -42,7 +43,7 @@ type Verdict = { readonly module: LoweredModule } | { readonly rejection: Postpr
 export const VERDICT_MEMO_SIZE = 256;
 
 /** Verdicts by target and structural hash; insertion order is recency (a hit moves to the end, the first is evicted). */
-const VERDICTS = new Map<string, Verdict>();
+const VERDICTS = new LruMap<string, Verdict>(VERDICT_MEMO_SIZE);
 const TARGET_KEYS = new WeakMap<object, string>();
 
 /** What identifies a target's limits: its JSON, computed once per target object (a worker receives a clone per job). */
@@ -53,11 +54,6 @@ function targetKeyOf(target: object): string {
     TARGET_KEYS.set(target, key);
   }
   return key;
-}
-
-function rememberVerdict(key: string, verdict: Verdict): void {
-  if (VERDICTS.size >= VERDICT_MEMO_SIZE) VERDICTS.delete(VERDICTS.keys().next().value!);
-  VERDICTS.set(key, verdict);
 }
 
 /** This thread's verdicts given from the memo and by lowering, since the last `clearVerdictMemo`. */
@@ -88,11 +84,10 @@ export class VerifyGPUCode implements Postproc {
     if (verdict === undefined) {
       verdict = verdictOf(func, target);
       verdictMemoCounts.lowered++;
+      VERDICTS.set(key, verdict);
     } else {
-      VERDICTS.delete(key);
       verdictMemoCounts.remembered++;
     }
-    rememberVerdict(key, verdict);
     if ("rejection" in verdict) return verdict.rejection;
     LOWERED.set(func, verdict.module);
     return POSTPROC_OK;

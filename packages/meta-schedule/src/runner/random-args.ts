@@ -4,6 +4,7 @@
  * are uniform in [-1, 1), integers in [-10, 10] ([0, 10] unsigned), bools 0 or 1; float16 and
  * bfloat16 hold their bit patterns, as the runtime's arrays do.
  */
+import { LruMap } from "../support/lru-map.js";
 import { mulberry32 } from "@tessera/ir";
 import { type AnyTypedArray, allocTypedArray, bfloat16Bits, float16Bits, isDType } from "@tessera/runtime";
 import { type ArgInfo, argInfoToJSON } from "../arg-info.js";
@@ -47,9 +48,11 @@ export function randomArgsFor(argsInfo: readonly ArgInfo[], seed: number): AnyTy
  * candidate. Callers must not write into the arrays (copy them first, as a kernel's arguments).
  */
 export class RandomArgsCache {
-  readonly #lists = new Map<string, AnyTypedArray[]>();
+  readonly #lists: LruMap<string, AnyTypedArray[]>;
 
-  constructor(private readonly capacity = 2) {}
+  constructor(capacity = 2) {
+    this.#lists = new LruMap(capacity);
+  }
 
   get(argsInfo: readonly ArgInfo[], seed: number): readonly AnyTypedArray[] {
     const key = JSON.stringify([seed, argsInfo.map(argInfoToJSON)]);
@@ -57,7 +60,6 @@ export class RandomArgsCache {
     if (arrays === undefined) {
       arrays = randomArgsFor(argsInfo, seed);
       this.#lists.set(key, arrays);
-      while (this.#lists.size > this.capacity) this.#lists.delete(this.#lists.keys().next().value as string);
     }
     return arrays;
   }

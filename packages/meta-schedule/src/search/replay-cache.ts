@@ -7,6 +7,8 @@
  * The cache lives in the search's thread and is consulted before replays are sent to workers, so
  * the candidates of a seed stay the same with any number of workers, and with or without it.
  */
+import { isSamplingKind } from "../space/prefix-states.js";
+import { LruMap } from "../support/lru-map.js";
 import type { Trace, TraceJSON } from "@tessera/schedule";
 import type { Candidate } from "./lazy-candidate.js";
 import { traceKeyOf } from "./trace-key.js";
@@ -19,16 +21,16 @@ export const DEFAULT_REPLAY_CACHE_SIZE = 1024;
 
 /** Whether replaying `trace` with its recorded decisions draws nothing from the replay's random engine. */
 export function everySampleDecided(trace: Trace): boolean {
-  return trace.instructions.every((inst) => !inst.kind.name.startsWith("Sample") || trace.decisions.has(inst));
+  return trace.instructions.every((inst) => !isSamplingKind(inst.kind.name) || trace.decisions.has(inst));
 }
 
 export class ReplayCache {
-  /** Insertion order is recency: a hit moves its entry to the end, the first entry is evicted. */
-  private readonly outcomes = new Map<string, ReplayOutcomeOf>();
+  private readonly outcomes: LruMap<string, ReplayOutcomeOf>;
   hits = 0;
 
   constructor(private readonly capacity = DEFAULT_REPLAY_CACHE_SIZE) {
     if (!Number.isSafeInteger(capacity) || capacity < 0) throw new RangeError(`ReplayCache: capacity must be a non-negative integer, got ${capacity}`);
+    this.outcomes = new LruMap(capacity);
   }
 
   /** The cache key of a replay, or undefined when its outcome may depend on its seed (fresh decisions, an undecided sample). */
@@ -40,16 +42,11 @@ export class ReplayCache {
   get(key: string): ReplayOutcomeOf | undefined {
     const outcome = this.outcomes.get(key);
     if (outcome === undefined) return undefined;
-    this.outcomes.delete(key);
-    this.outcomes.set(key, outcome);
     this.hits++;
     return outcome;
   }
 
   set(key: string, outcome: ReplayOutcomeOf): void {
-    if (this.capacity === 0) return;
-    this.outcomes.delete(key);
-    if (this.outcomes.size >= this.capacity) this.outcomes.delete(this.outcomes.keys().next().value!);
     this.outcomes.set(key, outcome);
   }
 

@@ -13,6 +13,7 @@
  * the replay's seed. Handles of a copy stay valid (`Schedule.copy`), and the IR is immutable, so a
  * state is shared by copies without being changed by them.
  */
+import { LruMap } from "../support/lru-map.js";
 import { createHash } from "node:crypto";
 import { type PrimFunc, writeStructuralTokens } from "@tessera/ir";
 import { type RV, Schedule, type Trace, type TraceJSON } from "@tessera/schedule";
@@ -38,8 +39,7 @@ export interface PrefixReplayOptions {
 }
 
 export class PrefixStateCache {
-  /** Insertion order is recency: a hit moves its entry to the end, the first entry is evicted. */
-  private readonly states = new Map<string, PrefixState>();
+  private readonly states: LruMap<string, PrefixState>;
   private readonly funcKeys = new WeakMap<PrimFunc, string>();
   /** Replays resumed from a cached state, and instructions they did not apply again. */
   hits = 0;
@@ -49,6 +49,7 @@ export class PrefixStateCache {
 
   constructor(readonly capacity = DEFAULT_PREFIX_STATES) {
     if (!Number.isSafeInteger(capacity) || capacity < 0) throw new RangeError(`PrefixStateCache: capacity must be a non-negative integer, got ${capacity}`);
+    this.states = new LruMap(capacity);
   }
 
   get size(): number {
@@ -70,7 +71,7 @@ export class PrefixStateCache {
     let start: { readonly sch: Schedule; readonly state: PrefixState } | undefined;
     for (let k = keys.length - 1; k > 0 && start === undefined; k--) {
       if (!sampling.has(k)) continue;
-      const state = this.get(keys[k]!);
+      const state = this.states.get(keys[k]!);
       if (state !== undefined) start = { sch: state.sch.copy(), state };
     }
     let sch: Schedule;
@@ -90,7 +91,7 @@ export class PrefixStateCache {
       beforeInstruction: (index, outputs) => {
         const key = keys[index];
         if (key === undefined || !sampling.has(index) || this.states.has(key)) return;
-        this.set(key, { sch: sch.copy(), outputs: outputs.slice() });
+        this.states.set(key, { sch: sch.copy(), outputs: outputs.slice() });
       },
     });
     return sch;
@@ -110,7 +111,7 @@ export class PrefixStateCache {
       if (k === json.instructions.length) break;
       const inst = json.instructions[k]!;
       const decision = freshDecisions ? undefined : decisions.get(k);
-      if (isSampling(inst.kind) && decision === undefined) break;
+      if (isSamplingKind(inst.kind) && decision === undefined) break;
       hash.update(JSON.stringify([inst, decision ?? null]));
       hash.update("\n");
     }
@@ -131,23 +132,10 @@ export class PrefixStateCache {
     }
     return key;
   }
-
-  private get(key: string): PrefixState | undefined {
-    const state = this.states.get(key);
-    if (state === undefined) return undefined;
-    this.states.delete(key);
-    this.states.set(key, state);
-    return state;
-  }
-
-  private set(key: string, state: PrefixState): void {
-    if (this.states.size >= this.capacity) this.states.delete(this.states.keys().next().value!);
-    this.states.set(key, state);
-  }
 }
 
-/** Sampling instructions draw from the random engine when they have no decision (the `Sample*` kinds, as replay-cache.ts assumes). */
-function isSampling(kindName: string): boolean {
+/** Sampling instructions draw from the random engine when they have no decision: the `Sample*` kinds. */
+export function isSamplingKind(kindName: string): boolean {
   return kindName.startsWith("Sample");
 }
 
@@ -156,7 +144,7 @@ function samplingPositions(trace: Trace): Set<number> {
   const out = new Set<number>();
   for (const [k, inst] of trace.instructions.entries()) {
     if (inst.kind.name === "EnterPostproc") break;
-    if (isSampling(inst.kind.name)) out.add(k);
+    if (isSamplingKind(inst.kind.name)) out.add(k);
   }
   return out;
 }
