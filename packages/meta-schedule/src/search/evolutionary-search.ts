@@ -59,6 +59,11 @@ export interface EvolutionarySearchConfig {
    */
   readonly neighbourShare: number;
   /**
+   * The neighbours' share of the search's last batch, which has no later round to build on: it
+   * polishes the best programs measured so far, one decision at a time (TVM: 0).
+   */
+  readonly finalNeighbourShare: number;
+  /**
    * Most records of other workloads of the same op structure, retargeted onto this task's design
    * space (database/similar-records.ts), that join the first members of the population (TVM: 0).
    */
@@ -85,6 +90,7 @@ export const DEFAULT_EVOLUTIONARY_SEARCH_CONFIG: EvolutionarySearchConfig = {
   numEmptyItersBeforeEarlyStop: 5,
   maxClassShare: 0.25,
   neighbourShare: 0.25,
+  finalNeighbourShare: 0.5,
   similarSeeds: 8,
   priorSeeds: 4,
 };
@@ -173,7 +179,8 @@ export class EvolutionarySearch extends SearchStrategyBase {
           return run.finish();
         }
       }
-      const neighbours = await this.pickNeighbours(run, measured, Math.floor(batch * this.config.neighbourShare), round);
+      const share = run.isLastBatch(batch) ? this.config.finalNeighbourShare : this.config.neighbourShare;
+      const neighbours = await this.pickNeighbours(run, measured, Math.floor(batch * share), round);
       const bests = await this.evolveWithCostModel(run, [...measured, ...unmeasured], batch, round);
       const picks = this.pickWithEpsGreedy(run, sampled, bests, batch, round, neighbours);
       run.rejections.addAll(round);
@@ -510,6 +517,7 @@ function checkConfig(c: EvolutionarySearchConfig): void {
   probability("epsGreedy");
   probability("maxClassShare");
   probability("neighbourShare");
+  probability("finalNeighbourShare");
   positiveInt("similarSeeds", 0);
   positiveInt("priorSeeds", 0);
   if (c.maxClassShare === 0) throw fail("maxClassShare must be above 0 (1: no cap)");

@@ -86,6 +86,11 @@ export class SearchRun {
     return Math.max(0, Math.min(this.numTrialsPerIter, this.maxTrials - this.trialsIssued));
   }
 
+  /** Whether a batch of `size` trials would use the rest of the budget. */
+  isLastBatch(size: number): boolean {
+    return size > 0 && this.trialsIssued + size >= this.maxTrials;
+  }
+
   /** Ends the search (the strategy returns undefined from now on). */
   finish(): undefined {
     this.finished = true;

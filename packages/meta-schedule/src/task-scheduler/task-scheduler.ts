@@ -137,6 +137,10 @@ export abstract class TaskScheduler {
         this.terminate(task, log);
         continue;
       }
+      // A task's last batch is searched once every earlier batch of it is measured, overlap or not:
+      // with overlapSearch the batch in flight would otherwise never inform any search of the task
+      // (at 64 trials in rounds of 32, the second round would be picked with no measurement at all).
+      if (inFlight?.task === task && this.isLastBatch(task, inFlight, maxTrialsPerTask, maxTrialsGlobal - totalTrials, numTrialsPerIter)) await join();
       const searchStarted = performance.now();
       const candidates = await task.strategy.generateMeasureCandidates(task.ctx);
       task.phaseMs.search += performance.now() - searchStarted;
@@ -162,6 +166,12 @@ export abstract class TaskScheduler {
     }
     log(opts.logSummary === false ? "debug" : "info", `\n${formatTuningSummary(this.tasks, { estimated: opts.estimated })}`);
     return this.tasks;
+  }
+
+  /** Whether the task's next batch is its last: the trials left to it (those in flight counted) fit one batch. */
+  private isLastBatch(task: TaskRecord, inFlight: InFlight, maxTrialsPerTask: number, globalTrialsLeft: number, numTrialsPerIter: number): boolean {
+    const taskTrialsLeft = maxTrialsPerTask - task.trials - (inFlight.task === task ? inFlight.candidates.length : 0);
+    return Math.min(taskTrialsLeft, globalTrialsLeft) <= numTrialsPerIter;
   }
 
   private terminate(task: TaskRecord, log: Logger): void {

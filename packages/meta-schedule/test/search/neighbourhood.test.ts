@@ -119,7 +119,32 @@ describe("EvolutionarySearch neighbourShare", () => {
 
   // Whether the neighbours improve on the best program: search-quality.test.ts (pnpm test:slow).
 
+  it("gives the last batch finalNeighbourShare of neighbours of the best program, whatever the share of the batches before", async () => {
+    const out = await tuneWithFakeRunner(new EvolutionarySearch({ populationSize: 32, neighbourShare: 0, finalNeighbourShare: 0.75, epsGreedy: 0 }), {
+      seed: 5,
+      maxTrials: 40,
+      numTrialsPerIter: 16,
+      costModel: backwards,
+    });
+    expect(out.handedOut).toHaveLength(40);
+    // The last batch holds the 8 trials left: 6 of them (0.75) neighbours of the best of the 32 before.
+    const measured = out.handedOut.slice(0, 32);
+    const best = measured.reduce((a, c) => (fakeLatency(c.sch) < fakeLatency(a.sch) ? c : a));
+    const measuredTiles = new Set(measured.map((c) => JSON.stringify(tileDecisions(c.sch.trace))));
+    const open = new Set(
+      neighbourTraces(best.sch.trace)
+        .map((n) => tileDecisions(n.trace))
+        .filter((t) => t[0]![1]! * t[1]![1]! <= MAX_THREADS)
+        .map((t) => JSON.stringify(t))
+        .filter((t) => !measuredTiles.has(t)),
+    );
+    const last = out.handedOut.slice(32).map((c) => JSON.stringify(tileDecisions(c.sch.trace)));
+    expect(open.size).toBeGreaterThan(0);
+    expect(last.filter((t) => open.has(t)).length).toBeGreaterThanOrEqual(Math.min(6, open.size));
+  });
+
   it("rejects a share outside [0, 1]", () => {
     expect(() => new EvolutionarySearch({ neighbourShare: 1.5 })).toThrow(/neighbourShare must be a number in \[0, 1\]/);
+    expect(() => new EvolutionarySearch({ finalNeighbourShare: -0.1 })).toThrow(/finalNeighbourShare must be a number in \[0, 1\]/);
   });
 });

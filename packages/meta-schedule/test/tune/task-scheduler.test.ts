@@ -90,11 +90,12 @@ describe("the tuning loop", () => {
       { notified: 8, building: 0 },
       { notified: 16, building: 0 },
     ]);
-    // Each search after the first runs while the batch before it is still building; it has the results of the batches before that one.
+    // Each search after the first runs while the batch before it is still building, with the results of the batches
+    // before that one; the last (4 trials left) waits for every earlier batch, so that their results inform it.
     expect(overlapped.seen).toEqual([
       { notified: 0, building: 0 },
       { notified: 0, building: 1 },
-      { notified: 8, building: 1 },
+      { notified: 16, building: 0 },
     ]);
     expect((await run(true)).records).toEqual(overlapped.records);
     expect(overlapped.records).toHaveLength(20);
@@ -130,7 +131,8 @@ describe("the tuning loop", () => {
     const serial = await run(false);
     const overlapped = await run(true);
     expect(serial.buildsDuringRuns).toEqual([false, false, false, false]);
-    expect(overlapped.buildsDuringRuns).toEqual([false, true, true, true]);
+    // The last batch is searched, and so built, after the batch before it is measured.
+    expect(overlapped.buildsDuringRuns).toEqual([false, true, true, false]);
     expect(serial.mostRunning).toBe(1);
     expect(overlapped.mostRunning).toBe(1);
     expect((await run(true)).records).toEqual(overlapped.records);
