@@ -137,10 +137,13 @@ export abstract class TaskScheduler {
         this.terminate(task, log);
         continue;
       }
-      // A task's last batch is searched once every earlier batch of it is measured, overlap or not:
-      // with overlapSearch the batch in flight would otherwise never inform any search of the task
-      // (at 64 trials in rounds of 32, the second round would be picked with no measurement at all).
-      if (inFlight?.task === task && this.isLastBatch(task, inFlight, maxTrialsPerTask, maxTrialsGlobal - totalTrials, numTrialsPerIter)) await join();
+      // With overlapSearch, a task's last batch is searched once every earlier batch of it is
+      // measured, since no later search could use what the batch in flight finds. Not when that
+      // batch is the task's first: a second round picked from one measured round did worse on the
+      // H200 than one picked by the prior alone (docs/benchmarks/search-quality.md, session 11).
+      if (inFlight?.task === task && task.trials > 0 && this.isLastBatch(task, inFlight, maxTrialsPerTask, maxTrialsGlobal - totalTrials, numTrialsPerIter)) {
+        await join();
+      }
       const searchStarted = performance.now();
       const candidates = await task.strategy.generateMeasureCandidates(task.ctx);
       task.phaseMs.search += performance.now() - searchStarted;

@@ -101,6 +101,21 @@ describe("the tuning loop", () => {
     expect(overlapped.records).toHaveLength(20);
   });
 
+  it("with overlapSearch, does not hold a task's last batch for its first: a second round is searched while the first is measured", async () => {
+    const task = vectorAddTask(1024, { seed: 7 });
+    const measurer = fakeMeasurer({ latencyOf: vectorAddLatency });
+    const strategy: FakeReplayTrace = task.strategy;
+    const generate = strategy.generateMeasureCandidates.bind(strategy);
+    const notifiedAtSearch: number[] = [];
+    strategy.generateMeasureCandidates = (ctx) => {
+      notifiedAtSearch.push(task.strategy.notified);
+      return generate(ctx);
+    };
+    await new RoundRobin().tune([task], { ...measurer, database: new FakeDatabase(), maxTrialsGlobal: 16, numTrialsPerIter: 8, overlapSearch: true });
+    expect(notifiedAtSearch).toEqual([0, 0]);
+    expect(task.strategy.notified).toBe(16);
+  });
+
   it("with overlapSearch, builds each batch while the one before is measured, and never measures two batches at once", async () => {
     const run = async (overlapSearch: boolean) => {
       const task = vectorAddTask(1024, { seed: 7 });
