@@ -77,6 +77,18 @@ describe("neighbourTraces", () => {
   });
 });
 
+/** The tile decisions of the best program's valid neighbours (at most MAX_THREADS threads) not measured yet. */
+function openNeighbourTiles(best: MeasureCandidate, measured: readonly MeasureCandidate[]): Set<string> {
+  const measuredTiles = new Set(measured.map((c) => JSON.stringify(tileDecisions(c.sch.trace))));
+  return new Set(
+    neighbourTraces(best.sch.trace)
+      .map((n) => tileDecisions(n.trace))
+      .filter((t) => t[0]![1]! * t[1]![1]! <= MAX_THREADS)
+      .map((t) => JSON.stringify(t))
+      .filter((t) => !measuredTiles.has(t)),
+  );
+}
+
 describe("EvolutionarySearch neighbourShare", () => {
   /** Scores the slowest candidates highest: a model that has learned the opposite of the truth. */
   const backwards: CostModel = {
@@ -103,15 +115,7 @@ describe("EvolutionarySearch neighbourShare", () => {
       const best = measured.reduce((a, c) => (fakeLatency(c.sch) < fakeLatency(a.sch) ? c : a));
       const picks = out.handedOut.slice(16 * batch, 16 * (batch + 1));
       const nearBest = picks.filter((c) => distance(c.sch.trace, best.sch.trace) === 1);
-      // The best program's valid neighbours (at most MAX_THREADS threads) not measured yet.
-      const measuredTiles = new Set(measured.map((c) => JSON.stringify(tileDecisions(c.sch.trace))));
-      const open = new Set(
-        neighbourTraces(best.sch.trace)
-          .map((n) => tileDecisions(n.trace))
-          .filter((t) => t[0]![1]! * t[1]![1]! <= MAX_THREADS)
-          .map((t) => JSON.stringify(t))
-          .filter((t) => !measuredTiles.has(t)),
-      );
+      const open = openNeighbourTiles(best, measured);
       expect(open.size).toBeGreaterThan(0);
       expect(nearBest.length).toBeGreaterThanOrEqual(Math.min(8, open.size));
     }
@@ -130,14 +134,7 @@ describe("EvolutionarySearch neighbourShare", () => {
     // The last batch holds the 8 trials left: 6 of them (0.75) neighbours of the best of the 32 before.
     const measured = out.handedOut.slice(0, 32);
     const best = measured.reduce((a, c) => (fakeLatency(c.sch) < fakeLatency(a.sch) ? c : a));
-    const measuredTiles = new Set(measured.map((c) => JSON.stringify(tileDecisions(c.sch.trace))));
-    const open = new Set(
-      neighbourTraces(best.sch.trace)
-        .map((n) => tileDecisions(n.trace))
-        .filter((t) => t[0]![1]! * t[1]![1]! <= MAX_THREADS)
-        .map((t) => JSON.stringify(t))
-        .filter((t) => !measuredTiles.has(t)),
-    );
+    const open = openNeighbourTiles(best, measured);
     const last = out.handedOut.slice(32).map((c) => JSON.stringify(tileDecisions(c.sch.trace)));
     expect(open.size).toBeGreaterThan(0);
     expect(last.filter((t) => open.has(t)).length).toBeGreaterThanOrEqual(Math.min(6, open.size));
