@@ -5,6 +5,9 @@
  *   tiles of 2×4 warps, 2×2 fragments per warp, k tiles of 32), against torch fp16 `A @ B` (cuBLAS HGEMM);
  * - `mma`: mmaGemmSchedule with MMA_PARAMS (ldmatrix + mma.sync m16n8k16; 128×128 block tiles of
  *   2×2 warps, 4×4 16×16 tiles per warp, k tiles of 32, 4 cp.async stages, XOR-swizzled shared tiles), against HGEMM;
+ * - `wgmma`: wgmmaGemmSchedule with WGMMA_PARAMS (Hopper wgmma.mma_async m64n128k16 from 128B-swizzled
+ *   shared memory, sm_90a only; 128×128 block tiles of 2 warpgroups, k stages of 64, 4 cp.async
+ *   stages), against HGEMM;
  * - `tf32`: tf32GemmSchedule with TF32_PARAMS (fp32 operands rounded to tf32 on the load path,
  *   mma.sync m16n8k8; 128×128 block tiles, k stages of 16), against torch fp32 `A @ B` with TF32 on;
  * - `tf32_ldmatrix`: the tf32 GEMM with A's fragments through ldmatrix (32-bit elements as b16
@@ -45,6 +48,7 @@ import {
   TF32_LDMATRIX_PARAMS,
   TF32_PARAMS,
   type Tf32x3GemmParams,
+  WGMMA_PARAMS,
   WMMA_PARAMS,
   halfGemmReluAdd,
   mmaGemmReluAddSchedule,
@@ -56,6 +60,7 @@ import {
   tf32x3GemmReluAdd,
   tf32x3GemmReluAddSchedule,
   tf32x3GemmSchedule,
+  wgmmaGemmSchedule,
   wmmaGemm,
   wmmaGemmSchedule,
 } from "@tessera/corpus";
@@ -117,6 +122,7 @@ function tf32x3Kernels(chunk: number): Readonly<Record<"tf32x3" | "tf32x3_relu_a
 const KERNELS: Readonly<Record<string, KernelSpec>> = {
   wmma: { schedule: (n) => wmmaGemmSchedule(n, WMMA_PARAMS), original: wmmaGemm, operands: "float16", baseline: "hgemm" },
   mma: { schedule: (n, p) => mmaGemmSchedule(n, p ?? MMA_PARAMS), tiled: true, original: wmmaGemm, operands: "float16", baseline: "hgemm" },
+  wgmma: { schedule: (n) => wgmmaGemmSchedule(n, WGMMA_PARAMS), original: wmmaGemm, operands: "float16", baseline: "hgemm" },
   tf32: { schedule: (n, p) => tf32GemmSchedule(n, p ?? TF32_PARAMS), tiled: true, original: tf32Gemm, operands: "float32", baseline: "tf32" },
   tf32_ldmatrix: {
     schedule: (n, p) => tf32GemmSchedule(n, { ...(p ?? TF32_LDMATRIX_PARAMS), ldmatrixA: true }),
