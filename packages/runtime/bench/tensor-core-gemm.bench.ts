@@ -30,8 +30,9 @@
  *   (TF32 off: SGEMM) and of the baseline; ours must be within 4× the larger of SGEMM's and the
  *   baseline's error (+1e-4), tf32x3 within 1.5× SGEMM's.
  * `--dry-run`: the sim device (the GPU simulator) at 128³ against the CPU executor, bit for bit;
- * no torch, no timing. `--sizes 2048,4096` (default), `--kernels wmma,mma,tf32,tf32_ldmatrix,tf32x3,mma_relu_add,tf32x3_relu_add` (default all), `--seed N`,
- * `--x3-chunk 16,32,64` (the 3xTF32 kernels once per chunk of k, named e.g. `tf32x3@chunk32`; default
+ * no torch, no timing. `--sizes 2048,4096` (default), `--kernels wmma,mma,wgmma,tf32,tf32_ldmatrix,tf32x3,mma_relu_add,tf32x3_relu_add` (default all), `--seed N`,
+ * `--wgmma-tilings 2x128.s4,2x256.s3` (the wgmma kernel once per tiling: warpgroups × N, pipeline
+ * stages; named e.g. `wgmma@2x256.s3`), `--x3-chunk 16,32,64` (the 3xTF32 kernels once per chunk of k, named e.g. `tf32x3@chunk32`; default
  * the k stage of TF32X3_PARAMS), `--out FILE.json`. `--tilings 2x4.4x2.k2.s2,2x2.4x4.k2.s3` runs every mma.sync kernel (all but
  * wmma) once per tiling instead of with its default: warps i×j, 16×16 tiles per warp i×j, k tiles
  * per shared stage, pipeline stages (more than 2 put the shared tiles in dynamic shared memory), and
@@ -60,11 +61,12 @@ import {
   tf32x3GemmReluAdd,
   tf32x3GemmReluAddSchedule,
   tf32x3GemmSchedule,
+  type WgmmaGemmParams,
   wgmmaGemmSchedule,
   wmmaGemm,
   wmmaGemmSchedule,
 } from "@tessera/corpus";
-import type { Schedule } from "@tessera/schedule";
+import { type Schedule, WGMMA_N, type WgmmaN } from "@tessera/schedule";
 import { type PrimFunc, compilePrimFunc, encodeHalfArray, randomArgs } from "@tessera/ir";
 import { execa } from "execa";
 import { parseGemmBenchOptions } from "./gemm-bench-options.js";
@@ -172,8 +174,21 @@ function parseTilings(argv: readonly string[]): Tiling[] {
 const outputOf = (spec: KernelSpec): number => (spec.reluAdd === true ? 3 : 2);
 
 /**
+ * `--wgmma-tilings 2x128.s4,2x256.s3`: warpgroups per block × the block tile's columns (N of the
+ * m64nNk16 wgmma: 64, 128 or 256), pipeline stages; the wgmma kernel runs once per entry.
+ */
+function parseWgmmaTiling(text: string): WgmmaGemmParams {
+  const m = /^(\d+)x(\d+)\.s(\d+)$/.exec(text);
+  const n = Number(m?.[2]);
+  if (m === null || !(WGMMA_N as readonly number[]).includes(n))
+    throw new Error(`--wgmma-tilings: expected GxN.sS with N one of ${WGMMA_N.join(", ")} (e.g. 2x128.s4), got ${JSON.stringify(text)}`);
+  return { warpgroups: Number(m[1]), n: n as WgmmaN, pipelineStages: Number(m[3]) };
+}
+
+/**
  * The kernels to run, by name: `--kernels`, the 3xTF32 ones once per chunk of `--x3-chunk`
- * (named `tf32x3@chunk32`) when it is given.
+ * (named `tf32x3@chunk32`) and the wgmma one once per `--wgmma-tilings` entry (named
+ * `wgmma@2x256.s3`) when they are given.
  */
 function parseKernels(argv: readonly string[]): [name: string, spec: KernelSpec][] {
   const at = (flag: string): string | undefined => {
@@ -185,11 +200,16 @@ function parseKernels(argv: readonly string[]): [name: string, spec: KernelSpec]
     if (KERNELS[name] === undefined) throw new Error(`--kernels: known kernels are ${Object.keys(KERNELS).join(", ")}, got ${JSON.stringify(name)}`);
   const chunks = at("--x3-chunk")?.split(",").map(Number);
   if (chunks?.some((c) => !Number.isInteger(c) || c < 8 || c % 8 !== 0)) throw new Error(`--x3-chunk: multiples of 8 expected, got ${at("--x3-chunk")}`);
-  return names.flatMap((name): [string, KernelSpec][] =>
-    chunks !== undefined && (name === "tf32x3" || name === "tf32x3_relu_add")
-      ? chunks.map((chunk) => [`${name}@chunk${chunk}`, tf32x3Kernels(chunk)[name]])
-      : [[name, KERNELS[name]!]],
-  );
+  const wgmmaTilings = at("--wgmma-tilings")
+    ?.split(",")
+    .map((text) => [text, parseWgmmaTiling(text)] as const);
+  return names.flatMap((name): [string, KernelSpec][] => {
+    if (chunks !== undefined && (name === "tf32x3" || name === "tf32x3_relu_add"))
+      return chunks.map((chunk) => [`${name}@chunk${chunk}`, tf32x3Kernels(chunk)[name]]);
+    if (wgmmaTilings !== undefined && name === "wgmma")
+      return wgmmaTilings.map(([text, p]) => [`wgmma@${text}`, { ...KERNELS.wgmma!, schedule: (n) => wgmmaGemmSchedule(n, p) }]);
+    return [[name, KERNELS[name]!]];
+  });
 }
 
 interface TorchResult {

@@ -8,14 +8,15 @@
  *   bit 32, the swizzle mode at bit 62: 1 for 128 bytes) and issues `wgmma.mma_async`. A_ptr is
  *   the calling warp's 16 rows of A (K-major, 8-row groups SBO apart): the warpgroup's A starts
  *   16·(warp mod 4) rows, 2·SBO bytes each, before it (tensor-intrin/cuda/wgmma.ts of @tessera/schedule);
- * - `T.ptx.wgmma_commit_group()`, `T.ptx.wgmma_wait_group(n)` → `wgmma.commit_group` and
- *   `wgmma.wait_group n`; the wait then marks the accumulators of the wgmmas issued since the last
- *   wait as written (an empty asm with "+f" operands), so the compiler reads them after it.
+ * - `T.ptx.wgmma_commit_group()`, `T.ptx.wgmma_wait_group(n, C, size, …)` → `wgmma.commit_group`
+ *   and `wgmma.wait_group n`; the wait then marks the accumulators it names as written (an empty
+ *   asm with "+f" operands), so the compiler reads them after it (injectWgmmaSync places the
+ *   fences and waits).
  * The kernel's target must be sm_90 (it is compiled for sm_90a); `fence.proxy.async` follows each
  * cp.async wait of a kernel with wgmma (kernel-emitter.ts), ordering the copies' generic-proxy
  * writes before the tensor cores' async-proxy reads.
  */
-import type { Call, PrimExpr, Var } from "@tessera/ir";
+import { type Call, type PrimExpr, type Var, intImm } from "@tessera/ir";
 import { WGMMA_COMMIT_GROUP, WGMMA_FENCE, WGMMA_MMA_ASYNC, WGMMA_OP_ARITY, WGMMA_WAIT_GROUP } from "../lower/util/warp-operands.js";
 import { guarded } from "./async-copy.js";
 import { type EmitContext, fail } from "./context.js";
@@ -33,9 +34,6 @@ const SWIZZLE_MODE: Readonly<Record<number, number>> = { 0: 0, 128: 1, 64: 2, 32
 /** The architecture wgmma kernels compile for. */
 export const WGMMA_ARCH = "sm_90a";
 
-/** Accumulators written by wgmmas not yet waited for, per kernel: their C expression and register count. */
-const pending = new WeakMap<EmitContext, { c: string; count: number }[]>();
-
 function constantArg(ctx: EmitContext, call: Call, i: number, kind: "IntImm" | "StringImm"): number | string {
   const a = call.args[i];
   if (a?.kind !== kind) return fail(ctx, `T.${call.op}: argument ${i} must be ${kind === "IntImm" ? "an integer" : "a string"} constant`);
@@ -52,7 +50,8 @@ function registers(ctx: EmitContext, exprs: ExprEmitter, data: PrimExpr | undefi
 /** The C statement of a wgmma intrinsic call. */
 export function wgmmaStatement(ctx: EmitContext, exprs: ExprEmitter, call: Call): string {
   const arity = WGMMA_OP_ARITY[call.op]!;
-  if (call.args.length !== arity) fail(ctx, `T.${call.op} takes ${arity} arguments, got ${call.args.length}`);
+  if (arity >= 0 ? call.args.length !== arity : call.args.length % 2 !== 1)
+    fail(ctx, `T.${call.op} takes ${arity >= 0 ? arity : "a count and (accumulator, size) pairs:"} arguments, got ${call.args.length}`);
   ctx.features.add("wgmma");
   switch (call.op) {
     case WGMMA_FENCE:
@@ -62,9 +61,12 @@ export function wgmmaStatement(ctx: EmitContext, exprs: ExprEmitter, call: Call)
     case WGMMA_WAIT_GROUP: {
       const n = constantArg(ctx, call, 0, "IntImm") as number;
       if (n < 0 || n > 7) fail(ctx, `T.${call.op}: wgmma.wait_group takes 0 to 7 pending groups, not ${n}`);
-      const written = pending.get(ctx) ?? [];
-      pending.set(ctx, []);
-      return [`tessera_wgmma_wait_group<${n}>();`, ...written.map((w) => `tessera_wgmma_written<${w.count}>(${w.c});`)].join(" ");
+      const written: string[] = [];
+      for (let i = 1; i < call.args.length; i += 2) {
+        const c = registers(ctx, exprs, call.args[i], intImm(0), call.op);
+        written.push(`tessera_wgmma_written<${constantArg(ctx, call, i + 1, "IntImm")}>(${c});`);
+      }
+      return [`tessera_wgmma_wait_group<${n}>();`, ...written].join(" ");
     }
     default:
       return mmaAsync(ctx, exprs, call);
@@ -83,7 +85,6 @@ function mmaAsync(ctx: EmitContext, exprs: ExprEmitter, call: Call): string {
   const pointer = (i: number) => accessPointer(ctx, exprs, call.args[i]!, call.op);
   const bytes = (i: number) => exprs.expr(call.args[i]!);
   const c = registers(ctx, exprs, call.args[13], call.args[14]!, call.op);
-  pending.set(ctx, [...(pending.get(ctx) ?? []), { c, count: n / 2 }]);
   return `tessera_wgmma_m64n${n}k16_f32_f16_f16(${c}, ${pointer(7)}, ${bytes(8)}, ${bytes(9)}, ${pointer(10)}, ${bytes(11)}, ${bytes(12)}, ${transB === 0 ? "false" : "true"});`;
 }
 

@@ -53,8 +53,11 @@ const REGISTER_OPERANDS: Readonly<Record<string, readonly RegisterOperand[]>> = 
 /** Arity of each op. */
 export const WARP_OP_ARITY: Readonly<Record<string, number>> = { [PTX_LDMATRIX]: 7, [PTX_MMA]: 13, [MMA_FILL]: 3, [MMA_STORE]: 6, [MMA_TF32X3]: 10 };
 
-/** Arity of the wgmma ops (the MMA's register operand is in REGISTER_OPERANDS beside the mma.sync ones). */
-export const WGMMA_OP_ARITY: Readonly<Record<string, number>> = { [WGMMA_MMA_ASYNC]: 15, [WGMMA_FENCE]: 0, [WGMMA_COMMIT_GROUP]: 0, [WGMMA_WAIT_GROUP]: 1 };
+/**
+ * Arity of the wgmma ops (the MMA's register operand is in REGISTER_OPERANDS beside the mma.sync
+ * ones); -1: the wait's, `wait_group(n, C, size, …)`, names the accumulators it completes (injectWgmmaSync).
+ */
+export const WGMMA_OP_ARITY: Readonly<Record<string, number>> = { [WGMMA_MMA_ASYNC]: 15, [WGMMA_FENCE]: 0, [WGMMA_COMMIT_GROUP]: 0, [WGMMA_WAIT_GROUP]: -1 };
 
 /** Whether `call` is one of the mma.sync register intrinsics. */
 export function isWarpRegisterOp(call: Call): boolean {

@@ -23,9 +23,10 @@
  * 16-byte chunk index (address bits 4–6) XOR the 128-byte row within the 1024-byte atom (bits 7–9),
  * so the shared tiles must start 1024-byte aligned.
  *
- * The implementation is synchronous per call (`wgmma.fence`, the MMA, `commit_group`,
- * `wait_group 0`): each call's registers are final when it returns. Consecutive wgmmas into one
- * accumulator need no fence between them in hardware; overlapping them is later work.
+ * The implementation issues the MMA and commits it (`commit_group`); it is asynchronous: lowering
+ * (`injectWgmmaSync` of @tessera/codegen) puts `wgmma.fence` before each run of wgmmas and
+ * `wgmma.wait_group 0` before the next barrier or use of the accumulator, so the wgmmas of one
+ * shared stage are in flight together.
  */
 import { type PrimExpr, type Var, add, bitwiseXor, floordiv, floormod, mul } from "@tessera/ir";
 import { defineBuiltinTensorIntrin } from "../registry.js";
@@ -65,10 +66,8 @@ function wgmmaIntrin(n: WgmmaN): { desc: string; impl: string } {
                 vi, vj, vk = T.axis.remap("SSR", [i, j, k])
                 ${cAt} = ${cAt} + T.Cast("float32", A[vi, vk]) * T.Cast("float32", B[vk, vj])`,
     `        for tx in T.thread_binding(32, thread="threadIdx.x"):
-            T.ptx.wgmma_fence()
             T.ptx.wgmma_mma_async_ss("m64n${n}k16", "fp16", "fp16", "fp32", 0, 1, ${SWIZZLE_ROW_BYTES}, A.access_ptr("r"), 16, A_s1 * 16, B.access_ptr("r"), ${ATOM_ROWS * SWIZZLE_ROW_BYTES}, B_s1 * 16, C.data, C_off + tx * ${n / 2})
-            T.ptx.wgmma_commit_group()
-            T.ptx.wgmma_wait_group(0)`,
+            T.ptx.wgmma_commit_group()`,
   );
 }
 
