@@ -74,7 +74,7 @@ export function wgmmaStatement(ctx: EmitContext, exprs: ExprEmitter, call: Call)
 }
 
 function mmaAsync(ctx: EmitContext, exprs: ExprEmitter, call: Call): string {
-  const [shape, ta, tb, tc] = [0, 1, 2, 3].map((i) => constantArg(ctx, call, i, "StringImm") as string);
+  const [shape, ta, tb, tc] = [0, 1, 2, 3].map((i) => constantArg(ctx, call, i, "StringImm") as string) as [string, string, string, string];
   const n = Number(/^m64n(\d+)k16$/.exec(shape)?.[1] ?? Number.NaN);
   if (!WGMMA_N.has(n)) fail(ctx, `T.${call.op}: shape ${shape} is not one of m64n{${[...WGMMA_N].join(",")}}k16`);
   if (ta !== "fp16" || tb !== "fp16" || tc !== "fp32") fail(ctx, `T.${call.op}: only fp16 × fp16 → fp32 exists here, got ${ta} × ${tb} → ${tc}`);
