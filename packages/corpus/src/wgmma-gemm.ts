@@ -32,8 +32,13 @@ export interface WgmmaGemmParams {
 
 /** One warpgroup, 64×64 tiles, no pipeline: small enough for the simulator at 128³. */
 export const SMALL_WGMMA_PARAMS: WgmmaGemmParams = { warpgroups: 1, n: 64, pipelineStages: 1 };
-/** Two warpgroups, 128×128 block tiles, 4 cp.async stages (128 KiB of shared memory). */
-export const WGMMA_PARAMS: WgmmaGemmParams = { warpgroups: 2, n: 128, pipelineStages: 4 };
+/**
+ * Two warpgroups, 128×128 block tiles, 3 cp.async stages (96 KiB of shared memory, 98 registers:
+ * two blocks per SM). On an H200 (docs/benchmarks/tensor-core-2026-11-29-s11) 0.0453 ms at 2048³
+ * and 0.326 ms at 4096³, against 0.0514 and 0.359 with 4 stages (one block per SM); 256×128 tiles
+ * (4 warpgroups, 4 stages) were 3% faster at 4096³ and 2% slower at 2048³.
+ */
+export const WGMMA_PARAMS: WgmmaGemmParams = { warpgroups: 2, n: 128, pipelineStages: 3 };
 
 /** The unscheduled function (the WMMA GEMM's): fp16 inputs, fp32 products and sums. */
 export const wgmmaGemm = wmmaGemm;

@@ -6,7 +6,7 @@
  * - `mma`: mmaGemmSchedule with MMA_PARAMS (ldmatrix + mma.sync m16n8k16; 128×128 block tiles of
  *   2×2 warps, 4×4 16×16 tiles per warp, k tiles of 32, 4 cp.async stages, XOR-swizzled shared tiles), against HGEMM;
  * - `wgmma`: wgmmaGemmSchedule with WGMMA_PARAMS (Hopper wgmma.mma_async m64n128k16 from 128B-swizzled
- *   shared memory, sm_90a only; 128×128 block tiles of 2 warpgroups, k stages of 64, 4 cp.async
+ *   shared memory, sm_90a only; 128×128 block tiles of 2 warpgroups, k stages of 64, 3 cp.async
  *   stages), against HGEMM;
  * - `tf32`: tf32GemmSchedule with TF32_PARAMS (fp32 operands rounded to tf32 on the load path,
  *   mma.sync m16n8k8; 128×128 block tiles, k stages of 16), against torch fp32 `A @ B` with TF32 on;

@@ -1,7 +1,7 @@
 /**
  * The wgmma GEMM (Hopper `wgmma.mma_async` m64nNk16 from 128B-swizzled shared tiles through matrix
  * descriptors) in the simulator: bit for bit the executor's C at 128³ with one and two warpgroups,
- * the latter with the 4-stage cp.async pipeline of WGMMA_PARAMS. The simulator reads A and B the
+ * the latter with the cp.async pipeline of WGMMA_PARAMS (3 stages) and with 4 stages at 256³. The simulator reads A and B the
  * way the tensor cores do (descriptor offsets, hardware swizzle), so a kernel whose descriptors have
  * a wrong stride or leading byte offset, or whose tiles are stored without the swizzle, gets other
  * bits.
@@ -63,8 +63,14 @@ describe("the wgmma GEMM in the simulator", () => {
     expect(r).toEqual({ ...r, differing: 0, races: 0 });
   });
 
-  it("has the executor's bits at 128³ with WGMMA_PARAMS (two warpgroups, 128×128 tiles, 4 cp.async stages)", () => {
+  it("has the executor's bits at 128³ with WGMMA_PARAMS (two warpgroups, 128×128 tiles, 3 cp.async stages)", () => {
     const r = differingGemmBits(wgmmaGemm(N), lowered(), 5);
+    expect(r).toEqual({ ...r, differing: 0, races: 0 });
+  });
+
+  it("has the executor's bits at 256³ with 4 cp.async stages (the pipeline's steady state runs)", () => {
+    const n = 256;
+    const r = differingGemmBits(wgmmaGemm(n), lower(wgmmaGemmSchedule(n, { ...WGMMA_PARAMS, pipelineStages: 4 }), "nvidia/h100"), 11);
     expect(r).toEqual({ ...r, differing: 0, races: 0 });
   });
 
