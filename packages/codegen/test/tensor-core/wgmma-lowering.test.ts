@@ -55,7 +55,9 @@ describe("lowering the wgmma GEMM", () => {
     }
     const source = codegenCuda(module).source;
     const store = source.indexOf("tessera_mma_store_16x16(C");
-    expect(source.lastIndexOf("tessera_wgmma_wait_group<0>(); tessera_wgmma_written<64>(C_warp + 0);", store)).toBeGreaterThan(source.lastIndexOf("tessera_wgmma_m64n128k16", store));
+    expect(source.lastIndexOf("tessera_wgmma_wait_group<0>(); tessera_wgmma_written<64>(C_warp + 0);", store)).toBeGreaterThan(
+      source.lastIndexOf("tessera_wgmma_m64n128k16", store),
+    );
   });
 
   it("generates CUDA for sm_90a: descriptors, 1024-byte aligned dynamic shared memory, fence.proxy.async after the cp.async waits", () => {
@@ -76,7 +78,9 @@ describe("lowering the wgmma GEMM", () => {
     ] as const) {
       const lowered = lower(wgmmaGemmSchedule(256, WGMMA_PARAMS), t);
       expect(() => codegenCuda(lowered)).toThrow(CodegenError);
-      expect(() => codegenCuda(lowered)).toThrow(new RegExp(`wgmma\\.mma_async \\(T\\.ptx\\.wgmma_mma_async_ss\\) exists only on sm_90a \\(Hopper\\); target .* is ${arch}`));
+      expect(() => codegenCuda(lowered)).toThrow(
+        new RegExp(`wgmma\\.mma_async \\(T\\.ptx\\.wgmma_mma_async_ss\\) exists only on sm_90a \\(Hopper\\); target .* is ${arch}`),
+      );
     }
   });
 });

@@ -25,9 +25,7 @@ function ccNumber(arch: string): number {
 export function compileTargetFor(target: CudaTarget, device: DeviceInfo, requiredArch?: string): CompileTarget {
   if (requiredArch !== undefined) {
     if (ccNumber(requiredArch) !== ccNumber(device.arch))
-      throw new BuildError(
-        `the module uses instructions of ${requiredArch} only (wgmma); device ${device.ordinal}, ${device.name}, is ${device.arch}`,
-      );
+      throw new BuildError(`the module uses instructions of ${requiredArch} only (wgmma); device ${device.ordinal}, ${device.name}, is ${device.arch}`);
     return { arch: requiredArch, output: "cubin" };
   }
   if (target.name === "cuda" || parseArch(target.arch).number === parseArch(device.arch).number) return { arch: device.arch, output: "cubin" };
