@@ -84,17 +84,22 @@ class WgmmaSync {
       case "Allocate":
       case "DeclBuffer":
       case "AttrStmt": {
-        const body = this.stmt(s.body);
+        const body = this.block(s.body);
         return body === s.body ? s : { ...s, body };
       }
       case "IfThenElse": {
-        const thenCase = this.stmt(s.thenCase);
-        const elseCase = s.elseCase === undefined ? undefined : this.stmt(s.elseCase);
+        const thenCase = this.block(s.thenCase);
+        const elseCase = s.elseCase === undefined ? undefined : this.block(s.elseCase);
         return { ...s, thenCase, elseCase };
       }
       default:
         return s;
     }
+  }
+
+  /** The body of a compound statement: a sequence, even of one statement (a loop of one barrier). */
+  private block(s: Stmt): Stmt {
+    return s.kind === "SeqStmt" ? this.sequence(s.seq) : this.sequence([s]);
   }
 
   private sequence(stmts: readonly Stmt[]): Stmt {
