@@ -15,7 +15,7 @@
  * (one per 16 of k) in flight together instead of one at a time.
  */
 import { type Call, type PrimExpr, type PrimFunc, type Stmt, type Var, call, constantSize, evaluate, forEachExpr, forEachStmt, intImm, seq } from "@tessera/ir";
-import type { Pass } from "../pass.js";
+import { type Pass, cudaPass } from "../pass.js";
 import { WGMMA_COMMIT_GROUP, WGMMA_FENCE, WGMMA_MMA_ASYNC, WGMMA_WAIT_GROUP } from "../util/warp-operands.js";
 
 const PASS = "injectWgmmaSync";
@@ -131,4 +131,4 @@ export function injectWgmmaSync(func: PrimFunc): PrimFunc {
   return { ...func, body: new WgmmaSync(accumulators, wait).stmt(func.body) };
 }
 
-export const injectWgmmaSyncPass: Pass = { name: PASS, targetKinds: ["cuda"], run: (func) => injectWgmmaSync(func) };
+export const injectWgmmaSyncPass: Pass = cudaPass(PASS, (func) => injectWgmmaSync(func));
