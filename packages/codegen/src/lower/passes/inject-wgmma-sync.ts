@@ -48,10 +48,6 @@ function onlyIssuesWgmma(s: Stmt): boolean {
   return only && any;
 }
 
-function isBarrier(s: Stmt): boolean {
-  return s.kind === "Evaluate" && s.value.kind === "Call" && s.value.op === BARRIER;
-}
-
 class WgmmaSync {
   constructor(
     private readonly accumulators: ReadonlyMap<Var, number>,
@@ -107,9 +103,14 @@ class WgmmaSync {
     let previousIssues = false;
     for (const s of stmts) {
       const issues = onlyIssuesWgmma(s);
-      if (issues && !previousIssues) out.push(evaluate(call("void", WGMMA_FENCE, [])));
-      else if (!issues && (isBarrier(s) || (this.touchesAccumulator(s) && !calls(s).some((c) => c.op === WGMMA_MMA_ASYNC)))) out.push(this.wait);
-      out.push(issues ? s : this.stmt(s));
+      if (issues) {
+        if (!previousIssues) out.push(evaluate(call("void", WGMMA_FENCE, [])));
+        out.push(s);
+      } else if (!calls(s).some((c) => c.op === WGMMA_MMA_ASYNC)) {
+        // No wgmma inside: one wait before it covers every barrier and accumulator access in it.
+        if (calls(s).some((c) => c.op === BARRIER) || this.touchesAccumulator(s)) out.push(this.wait);
+        out.push(s);
+      } else out.push(this.stmt(s));
       previousIssues = issues;
     }
     return seq(out);
