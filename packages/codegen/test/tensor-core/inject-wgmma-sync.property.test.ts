@@ -181,7 +181,7 @@ describe("injectWgmmaSync", () => {
 
   it("waits naming the accumulator and its registers", () => {
     const after = injectWgmmaSync(kernel(seq([wgmma(), barrier()]))).body;
-    const waits: PrimExpr[] = [];
+    const waits: Call[] = [];
     const visit = (s: Stmt): void => {
       if (s.kind === "SeqStmt") s.seq.forEach(visit);
       else if (s.kind === "Allocate") visit(s.body);
@@ -189,7 +189,7 @@ describe("injectWgmmaSync", () => {
     };
     visit(after);
     expect(waits).toHaveLength(1);
-    const args = (waits[0] as { args: PrimExpr[] }).args;
+    const args = waits[0]!.args;
     expect(args[0]).toEqual(intImm(0));
     expect(args[1]).toBe(acc.data);
     expect(args[2]).toEqual(intImm(64));
