@@ -6,6 +6,7 @@
  * accumulator; and removing what the pass inserted gives back the input.
  */
 import {
+  type Call,
   type PrimExpr,
   type PrimFunc,
   type Stmt,
