@@ -92,3 +92,4 @@ export function scheduleCorpus(): CorpusEntry[] {
     },
   ];
 }
+export * from "./wgmma-gemm.js";

@@ -5,6 +5,9 @@
  *   tiles of 2×4 warps, 2×2 fragments per warp, k tiles of 32), against torch fp16 `A @ B` (cuBLAS HGEMM);
  * - `mma`: mmaGemmSchedule with MMA_PARAMS (ldmatrix + mma.sync m16n8k16; 128×128 block tiles of
  *   2×2 warps, 4×4 16×16 tiles per warp, k tiles of 32, 4 cp.async stages, XOR-swizzled shared tiles), against HGEMM;
+ * - `wgmma`: wgmmaGemmSchedule with WGMMA_PARAMS (Hopper wgmma.mma_async m64n128k16 from 128B-swizzled
+ *   shared memory, sm_90a only; 128×128 block tiles of 2 warpgroups, k stages of 64, 3 cp.async
+ *   stages), against HGEMM;
  * - `tf32`: tf32GemmSchedule with TF32_PARAMS (fp32 operands rounded to tf32 on the load path,
  *   mma.sync m16n8k8; 128×128 block tiles, k stages of 16), against torch fp32 `A @ B` with TF32 on;
  * - `tf32_ldmatrix`: the tf32 GEMM with A's fragments through ldmatrix (32-bit elements as b16
@@ -27,8 +30,9 @@
  *   (TF32 off: SGEMM) and of the baseline; ours must be within 4× the larger of SGEMM's and the
  *   baseline's error (+1e-4), tf32x3 within 1.5× SGEMM's.
  * `--dry-run`: the sim device (the GPU simulator) at 128³ against the CPU executor, bit for bit;
- * no torch, no timing. `--sizes 2048,4096` (default), `--kernels wmma,mma,tf32,tf32_ldmatrix,tf32x3,mma_relu_add,tf32x3_relu_add` (default all), `--seed N`,
- * `--x3-chunk 16,32,64` (the 3xTF32 kernels once per chunk of k, named e.g. `tf32x3@chunk32`; default
+ * no torch, no timing. `--sizes 2048,4096` (default), `--kernels wmma,mma,wgmma,tf32,tf32_ldmatrix,tf32x3,mma_relu_add,tf32x3_relu_add` (default all), `--seed N`,
+ * `--wgmma-tilings 2x128.s4,2x256.s3` (the wgmma kernel once per tiling: warpgroups × N, pipeline
+ * stages; named e.g. `wgmma@2x256.s3`), `--x3-chunk 16,32,64` (the 3xTF32 kernels once per chunk of k, named e.g. `tf32x3@chunk32`; default
  * the k stage of TF32X3_PARAMS), `--out FILE.json`. `--tilings 2x4.4x2.k2.s2,2x2.4x4.k2.s3` runs every mma.sync kernel (all but
  * wmma) once per tiling instead of with its default: warps i×j, 16×16 tiles per warp i×j, k tiles
  * per shared stage, pipeline stages (more than 2 put the shared tiles in dynamic shared memory), and
@@ -45,6 +49,7 @@ import {
   TF32_LDMATRIX_PARAMS,
   TF32_PARAMS,
   type Tf32x3GemmParams,
+  WGMMA_PARAMS,
   WMMA_PARAMS,
   halfGemmReluAdd,
   mmaGemmReluAddSchedule,
@@ -56,10 +61,12 @@ import {
   tf32x3GemmReluAdd,
   tf32x3GemmReluAddSchedule,
   tf32x3GemmSchedule,
+  type WgmmaGemmParams,
+  wgmmaGemmSchedule,
   wmmaGemm,
   wmmaGemmSchedule,
 } from "@tessera/corpus";
-import type { Schedule } from "@tessera/schedule";
+import { type Schedule, WGMMA_N, type WgmmaN } from "@tessera/schedule";
 import { type PrimFunc, compilePrimFunc, encodeHalfArray, randomArgs } from "@tessera/ir";
 import { execa } from "execa";
 import { parseGemmBenchOptions } from "./gemm-bench-options.js";
@@ -117,6 +124,7 @@ function tf32x3Kernels(chunk: number): Readonly<Record<"tf32x3" | "tf32x3_relu_a
 const KERNELS: Readonly<Record<string, KernelSpec>> = {
   wmma: { schedule: (n) => wmmaGemmSchedule(n, WMMA_PARAMS), original: wmmaGemm, operands: "float16", baseline: "hgemm" },
   mma: { schedule: (n, p) => mmaGemmSchedule(n, p ?? MMA_PARAMS), tiled: true, original: wmmaGemm, operands: "float16", baseline: "hgemm" },
+  wgmma: { schedule: (n) => wgmmaGemmSchedule(n, WGMMA_PARAMS), original: wmmaGemm, operands: "float16", baseline: "hgemm" },
   tf32: { schedule: (n, p) => tf32GemmSchedule(n, p ?? TF32_PARAMS), tiled: true, original: tf32Gemm, operands: "float32", baseline: "tf32" },
   tf32_ldmatrix: {
     schedule: (n, p) => tf32GemmSchedule(n, { ...(p ?? TF32_LDMATRIX_PARAMS), ldmatrixA: true }),
@@ -166,8 +174,21 @@ function parseTilings(argv: readonly string[]): Tiling[] {
 const outputOf = (spec: KernelSpec): number => (spec.reluAdd === true ? 3 : 2);
 
 /**
+ * `--wgmma-tilings 2x128.s4,2x256.s3`: warpgroups per block × the block tile's columns (N of the
+ * m64nNk16 wgmma: 64, 128 or 256), pipeline stages; the wgmma kernel runs once per entry.
+ */
+function parseWgmmaTiling(text: string): WgmmaGemmParams {
+  const m = /^(\d+)x(\d+)\.s(\d+)$/.exec(text);
+  const n = Number(m?.[2]);
+  if (m === null || !(WGMMA_N as readonly number[]).includes(n))
+    throw new Error(`--wgmma-tilings: expected GxN.sS with N one of ${WGMMA_N.join(", ")} (e.g. 2x128.s4), got ${JSON.stringify(text)}`);
+  return { warpgroups: Number(m[1]), n: n as WgmmaN, pipelineStages: Number(m[3]) };
+}
+
+/**
  * The kernels to run, by name: `--kernels`, the 3xTF32 ones once per chunk of `--x3-chunk`
- * (named `tf32x3@chunk32`) when it is given.
+ * (named `tf32x3@chunk32`) and the wgmma one once per `--wgmma-tilings` entry (named
+ * `wgmma@2x256.s3`) when they are given.
  */
 function parseKernels(argv: readonly string[]): [name: string, spec: KernelSpec][] {
   const at = (flag: string): string | undefined => {
@@ -179,11 +200,16 @@ function parseKernels(argv: readonly string[]): [name: string, spec: KernelSpec]
     if (KERNELS[name] === undefined) throw new Error(`--kernels: known kernels are ${Object.keys(KERNELS).join(", ")}, got ${JSON.stringify(name)}`);
   const chunks = at("--x3-chunk")?.split(",").map(Number);
   if (chunks?.some((c) => !Number.isInteger(c) || c < 8 || c % 8 !== 0)) throw new Error(`--x3-chunk: multiples of 8 expected, got ${at("--x3-chunk")}`);
-  return names.flatMap((name): [string, KernelSpec][] =>
-    chunks !== undefined && (name === "tf32x3" || name === "tf32x3_relu_add")
-      ? chunks.map((chunk) => [`${name}@chunk${chunk}`, tf32x3Kernels(chunk)[name]])
-      : [[name, KERNELS[name]!]],
-  );
+  const wgmmaTilings = at("--wgmma-tilings")
+    ?.split(",")
+    .map((text) => [text, parseWgmmaTiling(text)] as const);
+  return names.flatMap((name): [string, KernelSpec][] => {
+    if (chunks !== undefined && (name === "tf32x3" || name === "tf32x3_relu_add"))
+      return chunks.map((chunk) => [`${name}@chunk${chunk}`, tf32x3Kernels(chunk)[name]]);
+    if (wgmmaTilings !== undefined && name === "wgmma")
+      return wgmmaTilings.map(([text, p]) => [`wgmma@${text}`, { ...KERNELS.wgmma!, schedule: (n) => wgmmaGemmSchedule(n, p) }]);
+    return [[name, KERNELS[name]!]];
+  });
 }
 
 interface TorchResult {

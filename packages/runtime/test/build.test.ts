@@ -154,6 +154,12 @@ describe("compileTargetFor", () => {
     expect(compileTargetFor(lower(vectorAddSchedule(64, 32), "nvidia/tesla-t4").target, h100)).toEqual({ arch: "sm_75", output: "ptx" });
     expect(() => compileTargetFor(lower(vectorAddSchedule(64, 32), "nvidia/h100").target, t4)).toThrow(BuildError);
   });
+  it("compiles CUBIN for sm_90a when the module needs it (wgmma), on an sm_90 device only", () => {
+    const a100 = { ordinal: 1, name: "A100", arch: "sm_80" } as DeviceInfo;
+    const cudaTarget = lower(vectorAddSchedule(64, 32), "cuda").target;
+    expect(compileTargetFor(cudaTarget, h100, "sm_90a")).toEqual({ arch: "sm_90a", output: "cubin" });
+    expect(() => compileTargetFor(cudaTarget, a100, "sm_90a")).toThrow(/instructions of sm_90a only \(wgmma\); device 1, A100, is sm_80/);
+  });
 });
 
 describe.skipIf(cuda.available())("build() without a GPU (SKIPPED where CUDA is available)", () => {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { cacheKey, CompileCache, CompileError, compileCuda, nvccVersion, parseArch, parsePtxasVerbose, ptxText } from "@tessera/runtime";
+import { cacheKey, CompileCache, CompileError, compileCuda, compilerArgs, nvccVersion, parseArch, parsePtxasVerbose, ptxText } from "@tessera/runtime";
 
 const KERNEL = `
 extern "C" __global__ void vadd(const float* a, const float* b, float* c, int n) {
@@ -33,6 +33,14 @@ describe("parseArch", () => {
     expect(parseArch([8, 0]).sm).toBe("sm_80");
     expect(parseArch("sm_90a").compute).toBe("compute_90a");
     expect(() => parseArch("hopper")).toThrow(/invalid GPU architecture/);
+  });
+});
+
+describe("compilerArgs", () => {
+  it("names an architecture-specific target (sm_90a) to nvcc in the -gencode form, a plain one with -arch", () => {
+    expect(compilerArgs("nvcc", "sm_90a", { output: "cubin", ptxasVerbose: true })).toEqual(["-gencode=arch=compute_90a,code=sm_90a", "-Xptxas", "-v"]);
+    expect(compilerArgs("nvcc", "sm_90", {})).toEqual(["-arch=sm_90"]);
+    expect(compilerArgs("nvrtc", "sm_90a", {})).toEqual(["--gpu-architecture=sm_90a"]);
   });
 });
 

@@ -18,6 +18,7 @@ import {
   asyncWaitOf,
   bytesOf,
   constantSize,
+  forEachExpr,
   lanesOf,
 } from "@tessera/ir";
 import { IndexFacts } from "../c-family/index-facts.js";
@@ -30,6 +31,7 @@ import { ExprEmitter } from "./expr-emitter.js";
 import { type LaunchShape, launchShape } from "./launch.js";
 import type { Feature } from "./preamble.js";
 import { MMA_OPS, mmaStatement } from "./mma.js";
+import { WGMMA_OPS, callsWgmma, wgmmaStatement } from "./wgmma.js";
 import { WMMA_OPS, fragmentDeclaration, inferFragments, wmmaStatement } from "./wmma.js";
 
 export interface KernelEmitOptions {
@@ -115,6 +117,20 @@ class KernelEmitter extends StmtWalker<EmitContext, ExprEmitter> {
     return `${linkage} __global__ void ${bounds} ${this.kernel.name}(${params.join(", ")})`;
   }
 
+  #asyncProxyReads: boolean | undefined;
+
+  /** Whether the kernel calls wgmma, whose operands the tensor cores read from shared memory. */
+  private readsThroughAsyncProxy(): boolean {
+    if (this.#asyncProxyReads === undefined) {
+      let found = false;
+      forEachExpr(this.kernel.body, (e) => {
+        if (e.kind === "Call" && callsWgmma(e.op)) found = true;
+      });
+      this.#asyncProxyReads = found;
+    }
+    return this.#asyncProxyReads;
+  }
+
   /** Two parameters bound to the same host buffer alias, so neither may be `__restrict__`. */
   private paramsShareStorage(): boolean {
     const keys = this.kernel.params.flatMap((p) => (p.kind === "buffer" ? [`${p.source.kind}:${p.source.index}`] : []));
@@ -140,6 +156,8 @@ class KernelEmitter extends StmtWalker<EmitContext, ExprEmitter> {
         throw err;
       }
       this.out.line(waitGroupStatement(this.ctx, this.exprs, wait.inflight));
+      // The copies wrote through the generic proxy; wgmma reads shared memory through the async one.
+      if (this.readsThroughAsyncProxy()) this.out.line('asm volatile("fence.proxy.async.shared::cta;\\n" ::: "memory");');
       return this.stmt(wait.body);
     }
     if (s.key === ASYNC_SCOPE) this.fail("an async_scope attribute is left; injectPTXAsyncCopy turns its copies into T.ptx_cp_async");
@@ -178,7 +196,8 @@ class KernelEmitter extends StmtWalker<EmitContext, ExprEmitter> {
       case "shared.dyn":
         if (this.dynamicSharedBytes > 0) this.fail(`more than one shared.dyn allocation (${buffer.name}); merge them into one`);
         this.dynamicSharedBytes = bytes;
-        declaration = `extern __shared__ __align__(16) ${cType} ${name}[];`;
+        // wgmma's 128-byte swizzle works on address bits 4–9: its tiles start at 1024-byte boundaries.
+        declaration = `extern __shared__ __align__(${this.readsThroughAsyncProxy() ? 1024 : 16}) ${cType} ${name}[];`;
         break;
       default:
         return this.fail(
@@ -207,6 +226,7 @@ class KernelEmitter extends StmtWalker<EmitContext, ExprEmitter> {
     if (copy !== undefined) return cpAsyncStatement(this.ctx, this.exprs, copy);
     if (WMMA_OPS.has(call.op)) return wmmaStatement(this.ctx, this.exprs, call);
     if (MMA_OPS.has(call.op)) return mmaStatement(this.ctx, this.exprs, call);
+    if (WGMMA_OPS.has(call.op)) return wgmmaStatement(this.ctx, this.exprs, call);
     return undefined;
   }
 

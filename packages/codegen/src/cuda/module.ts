@@ -9,11 +9,17 @@ import { launchMetadata } from "./launch.js";
 import { usesAsyncCopy } from "./async-copy.js";
 import { CodegenError } from "./errors.js";
 import { usesMma } from "./mma.js";
-import { asyncCopyUnsupported, supportsAsyncCopy } from "../targets/cuda.js";
+import { WGMMA_ARCH, usesWgmma } from "./wgmma.js";
+import { archNumber, asyncCopyUnsupported, supportsAsyncCopy } from "../targets/cuda.js";
 import { type Feature, preamble } from "./preamble.js";
 
 export interface CudaModule {
   readonly source: string;
+  /**
+   * The architecture the source must be compiled for when a kernel uses an architecture-specific
+   * instruction (wgmma: "sm_90a"); absent when the target's own architecture will do.
+   */
+  readonly requiredArch?: string;
   /** One entry per kernel, in launch order. */
   readonly kernels: LaunchMetadata[];
 }
@@ -30,6 +36,8 @@ export function moduleNoalias(module: LoweredModule): boolean {
 export interface EmittedModule {
   readonly kernels: readonly { readonly kernel: DeviceKernel; readonly emitted: EmittedKernel; readonly launch: LaunchMetadata }[];
   readonly preamble: string;
+  /** See CudaModule.requiredArch. */
+  readonly requiredArch?: string;
 }
 
 /** Emits every kernel of `module` with the given linkage; shared by `codegenCuda` and `exportHeader`. */
@@ -43,16 +51,26 @@ export function emitModule(module: LoweredModule, options: KernelEmitOptions): E
     if (usesMma(emitted.features) && !supportsAsyncCopy(module.target)) {
       throw new CodegenError(kernel.name, `mma.sync m16n8k16/m16n8k8 needs sm_80 or newer; target ${module.target.name} is ${module.target.arch}`);
     }
+    if (usesWgmma(emitted.features) && archNumber(module.target) !== 90) {
+      throw new CodegenError(
+        kernel.name,
+        `wgmma.mma_async (T.ptx.wgmma_mma_async_ss) exists only on sm_90a (Hopper); target ${module.target.name} is ${module.target.arch}`,
+      );
+    }
     for (const f of emitted.features) features.add(f);
     return { kernel, emitted, launch: launchMetadata(kernel, emitted.shape, emitted.dynamicSharedBytes) };
   });
-  return { kernels, preamble: preamble(features) };
+  return { kernels, preamble: preamble(features), ...(usesWgmma(features) ? { requiredArch: WGMMA_ARCH } : {}) };
 }
 
 export function codegenCuda(module: LoweredModule): CudaModule {
   const emitted = emitModule(module, { linkage: "extern-c" });
   const parts = [emitted.preamble, ...emitted.kernels.map((k) => k.emitted.text)].filter((p) => p.length > 0);
-  return { source: `${parts.join("\n\n")}\n`, kernels: emitted.kernels.map((k) => k.launch) };
+  return {
+    source: `${parts.join("\n\n")}\n`,
+    kernels: emitted.kernels.map((k) => k.launch),
+    ...(emitted.requiredArch === undefined ? {} : { requiredArch: emitted.requiredArch }),
+  };
 }
 
 /**

@@ -11,6 +11,7 @@ import { PASSES_FRONT, simplifyPass } from "./passes/index.js";
 import { injectBufferSwizzlePass, planBufferSwizzlePass } from "./passes/buffer-swizzle.js";
 import { injectPTXAsyncCopyPass } from "./passes/inject-ptx-async-copy.js";
 import { injectVirtualThreadPass } from "./passes/inject-virtual-thread.js";
+import { injectWgmmaSyncPass } from "./passes/inject-wgmma-sync.js";
 import { lowerWarpMemoryPass } from "./passes/lower-warp-memory.js";
 import { dropPaddingGuardsPass, markPaddingGuardsPass } from "./passes/padding-guards.js";
 import { functionSymbol, splitHostDevice } from "./passes/split-host-device.js";
@@ -43,6 +44,7 @@ export const CUDA_LOWERING_PASSES: readonly Pass[] = [
   threadSyncPass,
   injectBufferSwizzlePass,
   injectPTXAsyncCopyPass,
+  injectWgmmaSyncPass,
   simplifyPass,
 ];
 

@@ -42,8 +42,10 @@ const PASS_DESCRIPTIONS: Readonly<Record<string, string>> = {
     "virtual threads pushed down: code independent of the vthread stays once, dependent statements are copied per vthread (unrolled below 16), dependent allocations get a slice per vthread",
   unrollLoop: "unrolled loops, and serial loops within a pragma_auto_unroll_max_step budget, are expanded (or marked #pragma unroll)",
   threadSync: "barriers for shared memory (accesses through `tvm_access_ptr` pointers included)",
-  injectBufferSwizzle: "accesses to swizzled shared buffers (scalar, vector, ldmatrix rows) go through the XOR index map",
+  injectBufferSwizzle:
+    "accesses to swizzled shared buffers (scalar, vector, ldmatrix rows) go through the XOR index map; wgmma operand pointers start at the tile's stored first element",
   injectPTXAsyncCopy: "copies in `async_scope` become `T.ptx_cp_async` (cp.async, sm_80+)",
+  injectWgmmaSync: "wgmma (sm_90a): `wgmma_fence` before each run of wgmmas, `wgmma_wait_group 0` before each barrier and each other use of their accumulators",
   splitHostDevice:
     "one kernel per launch nest; workspaces; launch metadata, with the __launch_bounds__ minimum of blocks per SM; a kernel's shared.dyn buffers merged into one dynamic allocation",
   verifyGpuCode: "threads, shared memory, vector width and resident blocks per SM against the target",

@@ -130,7 +130,9 @@ export async function compileCorpusForArch(nvcc: string, dir: string, modules: r
   });
   const files = [...fileOfSource.values()];
   const started = performance.now();
-  const r = await execa(nvcc, [`-arch=${arch}`, "-cubin", "--keep", "-Xptxas", "-v", ...files], {
+  // An architecture-specific target (sm_90a) in the -gencode form, which newer nvcc versions need for it.
+  const archFlag = /^sm_\d+a$/.test(arch) ? `-gencode=arch=compute_${arch.slice(3)},code=${arch}` : `-arch=${arch}`;
+  const r = await execa(nvcc, [archFlag, "-cubin", "--keep", "-Xptxas", "-v", ...files], {
     cwd: dir,
     reject: false,
     all: true,

@@ -7,7 +7,10 @@
  * ….swz` candidates) for sm_90 only (the swizzled tf32 GEMM spills 8 bytes for sm_80). Skipped where nvcc is absent (set
  * TESSERA_NVCC); in `pnpm test:slow`.
  *
- * Not sm_90a as well: the sources use no architecture-specific feature (the test checks that no
+ * The wgmma GEMM (WGMMA_PARAMS, Hopper's wgmma.mma_async) compiles for sm_90a only, in a batch of
+ * its own: without spills, to wgmma.mma_async, its fences and fence.proxy.async.
+ *
+ * Not sm_90a as well for the mma.sync ones: the sources use no architecture-specific feature (the test checks that no
  * `__CUDA_ARCH_FEAT_` macro appears), so nvcc's front end gives sm_90a the same PTX as sm_90 but
  * for its `.target` line, and ptxas the same registers and machine code (on CUDA 13.0 the nine
  * cubins differed only in three bytes of the ELF header's architecture flags). It cost a third of
@@ -22,10 +25,12 @@ import {
   TF32X3_PARAMS,
   TF32_LDMATRIX_PARAMS,
   TF32_PARAMS,
+  WGMMA_PARAMS,
   mmaGemmSchedule,
   tf32GemmSchedule,
   tf32x3GemmReluAddSchedule,
   tf32x3GemmSchedule,
+  wgmmaGemmSchedule,
 } from "@tessera/corpus";
 import { afterAll, describe, expect, it } from "vitest";
 import { lower } from "../../src/index.js";
@@ -138,5 +143,29 @@ describe.skipIf(!hasNvcc)(`the swizzled tf32 and 3xTF32 GEMMs compile for sm_90$
       expect(kernel?.registers).toBeGreaterThan(0);
       expect(kernel?.registers).toBeLessThanOrEqual(255);
     });
+  }, 600_000);
+});
+
+describe.skipIf(!hasNvcc)(`the wgmma GEMM compiles for sm_90a${hasNvcc ? "" : " (SKIPPED: nvcc not found; set TESSERA_NVCC)"}`, () => {
+  const dir = mkdtempSync(join(tmpdir(), "tessera-wgmma-nvcc-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const modules = [{ label: "wgmma gemm 4096", file: "wgmma_gemm.cu", module: lower(wgmmaGemmSchedule(4096, WGMMA_PARAMS), "nvidia/h100") }];
+  const compiled = compilationsPerArch(nvcc, dir, modules);
+
+  it("sm_90a: without spills, to wgmma.mma_async m64n128k16 from shared-memory descriptors, fenced", async () => {
+    const r = await compiled("sm_90a");
+    expect(r.exitCode, r.log).toBe(0);
+    const kernel = r.perModule[0]?.[0];
+    expect(kernel?.spillStoreBytes, r.log).toBe(0);
+    expect(kernel?.spillLoadBytes, r.log).toBe(0);
+    expect(kernel?.stackFrameBytes, r.log).toBe(0);
+    expect(kernel?.registers).toBeLessThanOrEqual(255);
+    const text = r.ptxOf(0);
+    expect(text).toMatch(/^\.target sm_90a$/m);
+    expect(text).toMatch(/wgmma\.mma_async\.sync\.aligned\.m64n128k16\.f32\.f16\.f16/);
+    expect(text).toMatch(/wgmma\.fence\.sync\.aligned/);
+    expect(text).toMatch(/wgmma\.commit_group\.sync\.aligned/);
+    expect(text).toMatch(/wgmma\.wait_group\.sync\.aligned 0/);
+    expect(text).toMatch(/fence\.proxy\.async\.shared::cta/);
   }, 600_000);
 });

@@ -97,6 +97,11 @@ export function compilerArgs(backend: CompileBackend, target: string, opts: Comp
   if (backend === "nvrtc") {
     args.push(`--gpu-architecture=${target}`);
     if (opts.ptxasVerbose === true && out === "cubin") args.push("--ptxas-options=-v");
+  } else if (/^sm_\d+a$/.test(target) && out === "cubin") {
+    // An architecture-specific target (sm_90a: wgmma): the -gencode form, as -arch=sm_90a may also run a plain sm_90 pass that rejects its instructions.
+    const n = target.slice(3);
+    args.push(`-gencode=arch=compute_${n},code=sm_${n}`);
+    if (opts.ptxasVerbose === true) args.push("-Xptxas", "-v");
   } else {
     args.push(`-arch=${target}`);
     if (opts.ptxasVerbose === true && out === "cubin") args.push("-Xptxas", "-v");

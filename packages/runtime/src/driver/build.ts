@@ -195,7 +195,7 @@ async function buildDevice(input: BuildInput, target: Target | string | undefine
       : await CudaExecutor.create(lowered, specs, {
           source: generated.source,
           metadata: generated.kernels,
-          compileTarget: compileTargetFor(lowered.target, local),
+          compileTarget: compileTargetFor(lowered.target, local, generated.requiredArch),
           deviceOrdinal: ordinal,
           ...(opts.backend === undefined ? {} : { backend: opts.backend }),
           ...(opts.cacheDir === undefined ? {} : { cacheDir: opts.cacheDir }),

@@ -18,7 +18,16 @@ function ccNumber(arch: string): number {
   return Number(parseArch(arch).number.replace(/[a-z]$/, ""));
 }
 
-export function compileTargetFor(target: CudaTarget, device: DeviceInfo): CompileTarget {
+/**
+ * `requiredArch`: the architecture-specific target the source needs (CudaModule.requiredArch,
+ * "sm_90a" for wgmma): its CUBIN, on a device of that architecture only.
+ */
+export function compileTargetFor(target: CudaTarget, device: DeviceInfo, requiredArch?: string): CompileTarget {
+  if (requiredArch !== undefined) {
+    if (ccNumber(requiredArch) !== ccNumber(device.arch))
+      throw new BuildError(`the module uses instructions of ${requiredArch} only (wgmma); device ${device.ordinal}, ${device.name}, is ${device.arch}`);
+    return { arch: requiredArch, output: "cubin" };
+  }
   if (target.name === "cuda" || parseArch(target.arch).number === parseArch(device.arch).number) return { arch: device.arch, output: "cubin" };
   if (ccNumber(target.arch) <= ccNumber(device.arch)) return { arch: target.arch, output: "ptx" };
   throw new BuildError(

@@ -4,7 +4,19 @@
  * yield `COLLECTIVE_YIELD` until the warp's lanes have all arrived; fill and store run at once.
  */
 import { type Buffer, type Call, type PrimExpr, type Var, printExpr } from "@tessera/ir";
-import { MMA_FILL, MMA_STORE, MMA_TF32X3, PTX_LDMATRIX, PTX_MMA, WARP_OP_ARITY } from "@tessera/codegen";
+import {
+  MMA_FILL,
+  MMA_STORE,
+  MMA_TF32X3,
+  PTX_LDMATRIX,
+  PTX_MMA,
+  WARP_OP_ARITY,
+  WGMMA_COMMIT_GROUP,
+  WGMMA_FENCE,
+  WGMMA_MMA_ASYNC,
+  WGMMA_OP_ARITY,
+  WGMMA_WAIT_GROUP,
+} from "@tessera/codegen";
 import { type EmitContext, emitExpr } from "@tessera/ir/executor-kit";
 import { type PointerJs, accessPointerJs } from "../access-pointer.js";
 import { SimulationError } from "../errors.js";
@@ -21,7 +33,7 @@ const MMA_VARIANTS: Readonly<Record<string, { shape: MmaShape; tf32: boolean; ac
 
 /** Whether a call is one of the warp-collective ones (a yield point of the thread). */
 export function isCollectiveMmaCall(call: Call): boolean {
-  return call.op === PTX_LDMATRIX || call.op === PTX_MMA || call.op === MMA_TF32X3;
+  return call.op === PTX_LDMATRIX || call.op === PTX_MMA || call.op === MMA_TF32X3 || call.op === WGMMA_MMA_ASYNC;
 }
 
 export class MmaEmitter {
@@ -39,6 +51,7 @@ export class MmaEmitter {
 
   /** Emits `call` when it is an mma.sync intrinsic; false otherwise. */
   intrinsic(ctx: EmitContext, call: Call): boolean {
+    if (WGMMA_OP_ARITY[call.op] !== undefined) return this.wgmma(ctx, call);
     const arity = WARP_OP_ARITY[call.op];
     if (arity === undefined) return false;
     const text = printExpr(call);
@@ -97,6 +110,33 @@ export class MmaEmitter {
         return true;
       }
     }
+  }
+
+  /**
+   * The wgmma ops: the MMA is warp-collective (each warp its 16 rows, warp-wgmma.ts) and complete
+   * when it returns, so the fence, commit and wait have nothing left to order and emit nothing.
+   */
+  private wgmma(ctx: EmitContext, call: Call): boolean {
+    const text = printExpr(call);
+    const arity = WGMMA_OP_ARITY[call.op]!;
+    if (arity >= 0 && call.args.length !== arity) this.fail(`${text} has ${call.args.length} arguments, T.${call.op} takes ${arity}`);
+    if (call.op === WGMMA_FENCE || call.op === WGMMA_COMMIT_GROUP || call.op === WGMMA_WAIT_GROUP) return true;
+    const shape = this.string(call, 0, text);
+    const n = Number(/^m64n(\d+)k16$/.exec(shape)?.[1] ?? Number.NaN);
+    if (!Number.isInteger(n) || n % 16 !== 0 || n < 16 || n > 256) this.fail(`${text}: shape ${shape} is not m64nNk16 with N a multiple of 16 up to 256`);
+    const types = [1, 2, 3].map((i) => this.string(call, i, text)).join(".");
+    if (types !== "fp16.fp16.fp32") this.fail(`${text}: the simulator runs fp16.fp16.fp32 wgmma only, not ${types}`);
+    if (this.constant(call, 4, text) !== 0) this.fail(`${text}: A must be K-major (trans_a 0)`);
+    if (this.constant(call, 6, text) !== 128) this.fail(`${text}: the simulator runs the 128-byte swizzle only`);
+    const expr = (i: number): string => emitExpr(ctx, call.args[i]!);
+    const [a, b] = [this.pointer(ctx, call.args[7]!, text), this.pointer(ctx, call.args[10]!, text)];
+    const site = this.site({ kind: "wgmma", text, n, transB: this.constant(call, 5, text) !== 0 });
+    const c = `${this.array(ctx, call.args[13]!, text)}, ${expr(14)}`;
+    ctx.line(
+      `$rt.mma.arrive(${site}, ${this.thread.join(", ")}, ${c}, ${a.array}, ${a.offset}, ${expr(8)}, ${expr(9)}, ${b.array}, ${b.offset}, ${expr(11)}, ${expr(12)});`,
+    );
+    ctx.line(`yield ${COLLECTIVE_YIELD};`);
+    return true;
   }
 
   private site(s: WarpMmaSite): number {

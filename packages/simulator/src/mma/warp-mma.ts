@@ -19,6 +19,7 @@ import { type Dim3, formatDim3 } from "../dims.js";
 import { FragmentMisuseError, WARP_SIZE, WarpDivergenceError } from "../wmma/warp-collectives.js";
 import { roundingFor } from "../wmma/fragment-ops.js";
 import { M16N8K8_TF32, type MmaShape, ldmatrixSource } from "./ptx-layouts.js";
+import { type WgmmaOperands, type WgmmaSite, warpWgmma } from "./warp-wgmma.js";
 
 /** What a thread yields when it waits at a warp-collective call. */
 export const COLLECTIVE_YIELD = -2;
@@ -60,7 +61,7 @@ export interface MmaStoreSite {
   readonly text: string;
 }
 
-export type WarpMmaSite = LdmatrixSite | MmaSyncSite | MmaTf32x3Site | MmaStoreSite;
+export type WarpMmaSite = LdmatrixSite | MmaSyncSite | MmaTf32x3Site | MmaStoreSite | WgmmaSite;
 
 interface Arrival {
   readonly site: number;
@@ -113,6 +114,13 @@ export class WarpMma {
     if (s.kind === "ldmatrix") this.ldmatrix(warp, site, s, arrived);
     else if (s.kind === "mma") this.mma(warp, site, s, arrived);
     else if (s.kind === "mma_tf32x3") this.mmaTf32x3(warp, site, arrived);
+    else if (s.kind === "wgmma")
+      warpWgmma(
+        warp,
+        s,
+        arrived.map((a) => a.operands as WgmmaOperands),
+        (detail) => this.misuse(warp, site, detail),
+      );
   }
 
   /** `T.cuda.mma_fill_legacy(n, C, off)`: the lane's n accumulator registers become 0. */

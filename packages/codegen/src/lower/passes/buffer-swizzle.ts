@@ -13,7 +13,8 @@
  *   have stacked stages of the tile) becomes `e - e % T + flat(map(digits(e % T)))`, T the tile's
  *   elements: scalar loads and stores, vector ones (a stride-1 Ramp whose base is aligned to its
  *   lanes, which the map keeps together) and the row addresses of `ptx_legacy.ldmatrix` (16 bytes
- *   per lane, kept together by the map). Barrier planning (threadSync) saw the logical offsets, the
+ *   per lane, kept together by the map) and the operand pointers of `wgmma`, which swizzle in
+ *   hardware from the region's first element (see `wgmma` below). Barrier planning (threadSync) saw the logical offsets, the
  *   same dependencies since the map permutes each tile. Any other pointer into the buffer is a
  *   LoweringError: it would read the swizzled storage as plain.
  */
@@ -52,6 +53,7 @@ import {
   swizzleRunsContiguous,
 } from "@tessera/schedule";
 import { LoweringError } from "../errors.js";
+import { WGMMA_MMA_ASYNC } from "../util/warp-operands.js";
 import type { Pass } from "../pass.js";
 
 /** The function attribute that carries the swizzles from planBufferSwizzle to injectBufferSwizzle. */
@@ -184,6 +186,7 @@ class SwizzleInjector extends IRMutator {
 
   override visitExpr(e: PrimExpr): PrimExpr {
     if (e.kind === "Call" && e.op === "ptx_legacy.ldmatrix") return this.ldmatrix(e);
+    if (e.kind === "Call" && e.op === WGMMA_MMA_ASYNC) return this.wgmma(e);
     if (e.kind === "Call" && e.op === "tvm_access_ptr") {
       const data = e.args[1];
       if (data?.kind === "Var" && this.swizzles.has(data))
@@ -193,6 +196,24 @@ class SwizzleInjector extends IRMutator {
         );
     }
     return super.visitExpr(e);
+  }
+
+  /**
+   * `wgmma_mma_async_ss(…, A_ptr, …, B_ptr, …)`: the tensor cores read A and B through matrix
+   * descriptors and apply the 128-byte swizzle themselves, from the address of the region's first
+   * element; that address becomes where the tile's swizzle stores that element. Whether the tile's
+   * swizzle is the hardware's is the schedule's to get right (wgmmaSharedLayout); the simulator
+   * reads through the hardware's swizzle, so a mismatch shows there as wrong values.
+   */
+  private wgmma(call: Call): PrimExpr {
+    const args = call.args.map((a, i) => {
+      if ((i !== 7 && i !== 10) || a.kind !== "Call" || a.op !== "tvm_access_ptr") return super.visitExpr(a);
+      const data = a.args[1];
+      const s = data?.kind === "Var" ? this.swizzles.get(data) : undefined;
+      if (s === undefined) return super.visitExpr(a);
+      return { ...a, args: a.args.map((x, j) => (j === 2 ? this.physical(s, x) : x)) };
+    });
+    return { ...call, args };
   }
 
   /** `ldmatrix(…, access_ptr(data, offset, …), row)`: each lane's 16-byte row at offset + row, swizzled. */

@@ -104,6 +104,9 @@ class WarpMemoryRewriter extends IRMutator {
   }
 
   override visitStmt(s: Stmt): Stmt {
+    // Loop bounds let a group operand inside a lane's registers (a wgmma accumulator's 16×16 tile
+    // j at register 8j of a lane's N/2) be proven to start at lane 0.
+    if (s.kind === "For") this.analyzer.bind(s.loopVar, { min: s.min, extent: s.extent }, true);
     const visited = super.visitStmt(s);
     if ((visited.kind !== "Allocate" && visited.kind !== "BufferStore") || this.plans.get(visited.buffer.data) === undefined) return visited;
     const plan = this.plans.get(visited.buffer.data)!;

@@ -9,6 +9,17 @@ export const PTX_LDMATRIX = "ptx_legacy.ldmatrix";
 export const PTX_MMA = "ptx_legacy.mma";
 export const MMA_FILL = "cuda.mma_fill_legacy";
 export const MMA_STORE = "cuda.mma_store_legacy";
+/**
+ * wgmma (sm_90a): `wgmma_mma_async_ss(shape, type_a, type_b, type_c, trans_a, trans_b,
+ * swizzle_bytes, A_ptr, a_lbo, a_sbo, B_ptr, b_lbo, b_sbo, C, c_off)`, A and B in shared memory
+ * through descriptors built from the pointers and byte offsets, C the calling warp's accumulator
+ * registers (tensor-intrin/cuda/wgmma.ts of @tessera/schedule). The fence, commit and wait take
+ * no register operands.
+ */
+export const WGMMA_MMA_ASYNC = "ptx.wgmma_mma_async_ss";
+export const WGMMA_FENCE = "ptx.wgmma_fence";
+export const WGMMA_COMMIT_GROUP = "ptx.wgmma_commit_group";
+export const WGMMA_WAIT_GROUP = "ptx.wgmma_wait_group";
 /** 3xTF32 (Tessera's): three m16n8k8 tf32 MMAs into one accumulator, C += lo·hi, C += hi·lo, C += hi·hi. */
 export const MMA_TF32X3 = "cuda.mma_tf32x3";
 
@@ -36,10 +47,17 @@ const REGISTER_OPERANDS: Readonly<Record<string, readonly RegisterOperand[]>> = 
   [MMA_STORE]: [group(3, 4)],
   // mma_tf32x3(A_hi, a, A_lo, a, B_hi, b, B_lo, b, C, c)
   [MMA_TF32X3]: [lane(0, 1), lane(2, 3), lane(4, 5), lane(6, 7), lane(8, 9)],
+  [WGMMA_MMA_ASYNC]: [lane(13, 14)],
 };
 
 /** Arity of each op. */
 export const WARP_OP_ARITY: Readonly<Record<string, number>> = { [PTX_LDMATRIX]: 7, [PTX_MMA]: 13, [MMA_FILL]: 3, [MMA_STORE]: 6, [MMA_TF32X3]: 10 };
+
+/**
+ * Arity of the wgmma ops (the MMA's register operand is in REGISTER_OPERANDS beside the mma.sync
+ * ones); -1: the wait's, `wait_group(n, C, size, …)`, names the accumulators it completes (injectWgmmaSync).
+ */
+export const WGMMA_OP_ARITY: Readonly<Record<string, number>> = { [WGMMA_MMA_ASYNC]: 15, [WGMMA_FENCE]: 0, [WGMMA_COMMIT_GROUP]: 0, [WGMMA_WAIT_GROUP]: -1 };
 
 /** Whether `call` is one of the mma.sync register intrinsics. */
 export function isWarpRegisterOp(call: Call): boolean {

@@ -1,0 +1,135 @@
+/**
+ * `injectWgmmaSync`: the fences and waits around Hopper's asynchronous warpgroup MMAs
+ * (`T.ptx.wgmma_mma_async_ss`, each followed by its `wgmma_commit_group` in the tensor intrinsic).
+ * A wgmma reads its shared operands and writes its accumulator registers some time after it is
+ * issued; consecutive wgmmas into one accumulator need nothing between them. So, in every
+ * statement sequence of a kernel that issues wgmmas:
+ * - `wgmma_fence()` goes before each run of statements that only issue wgmmas (a wgmma, its commit,
+ *   or a loop of them), unless the run follows another such run: the registers and shared memory
+ *   written by other instructions before it become visible to the wgmmas;
+ * - `wgmma_wait_group(0, C, size, …)` goes before each barrier (the shared tiles the wgmmas read
+ *   may be overwritten after it: the copies of a later pipeline stage) and before each statement
+ *   that touches an accumulator other than through a wgmma (the store after the k loop, the zero
+ *   fill); it names the accumulators, which the CUDA generator marks written after the wait.
+ * A wait with nothing in flight returns at once. Waiting only at barriers keeps a stage's wgmmas
+ * (one per 16 of k) in flight together instead of one at a time.
+ */
+import { type Call, type PrimExpr, type PrimFunc, type Stmt, type Var, call, constantSize, evaluate, forEachExpr, forEachStmt, intImm, seq } from "@tessera/ir";
+import { type Pass, cudaPass } from "../pass.js";
+import { WGMMA_COMMIT_GROUP, WGMMA_FENCE, WGMMA_MMA_ASYNC, WGMMA_WAIT_GROUP } from "../util/warp-operands.js";
+
+const PASS = "injectWgmmaSync";
+const BARRIER = "tvm_storage_sync";
+/** The wgmma's accumulator (register array) argument. */
+const ACCUMULATOR = 13;
+
+function calls(s: Stmt): Call[] {
+  const found: Call[] = [];
+  forEachExpr(s, (e) => {
+    if (e.kind === "Call") found.push(e);
+  });
+  return found;
+}
+
+/** Statements that only scope others (a tensor intrinsic's thread binding is an AttrStmt). */
+const SCOPES: ReadonlySet<string> = new Set(["For", "SeqStmt", "AttrStmt", "LetStmt"]);
+
+/** Whether `s` does nothing but issue wgmmas and commit them (possibly in loops). */
+function onlyIssuesWgmma(s: Stmt): boolean {
+  let only = true;
+  let any = false;
+  forEachStmt(s, (x) => {
+    if (x.kind === "Evaluate") {
+      const v = x.value;
+      if (v.kind === "Call" && (v.op === WGMMA_MMA_ASYNC || v.op === WGMMA_COMMIT_GROUP)) any = true;
+      else only = false;
+    } else if (!SCOPES.has(x.kind)) only = false;
+  });
+  return only && any;
+}
+
+class WgmmaSync {
+  constructor(
+    private readonly accumulators: ReadonlyMap<Var, number>,
+    private readonly wait: Stmt,
+  ) {}
+
+  /** Whether `s` reads or writes an accumulator other than as a wgmma's. */
+  private touchesAccumulator(s: Stmt): boolean {
+    let touches = false;
+    const note = (data: PrimExpr | undefined) => {
+      if (data?.kind === "Var" && this.accumulators.has(data)) touches = true;
+    };
+    forEachStmt(s, (x) => {
+      if (x.kind === "BufferStore") note(x.buffer.data);
+    });
+    forEachExpr(s, (e) => {
+      if (e.kind === "BufferLoad") note(e.buffer.data);
+      if (e.kind === "Call" && e.op !== WGMMA_MMA_ASYNC) for (const a of e.args) note(a);
+    });
+    return touches;
+  }
+
+  stmt(s: Stmt): Stmt {
+    switch (s.kind) {
+      case "SeqStmt":
+        return this.sequence(s.seq);
+      case "For":
+      case "While":
+      case "LetStmt":
+      case "Allocate":
+      case "DeclBuffer":
+      case "AttrStmt": {
+        const body = this.block(s.body);
+        return body === s.body ? s : { ...s, body };
+      }
+      case "IfThenElse": {
+        const thenCase = this.block(s.thenCase);
+        const elseCase = s.elseCase === undefined ? undefined : this.block(s.elseCase);
+        return { ...s, thenCase, elseCase };
+      }
+      default:
+        return s;
+    }
+  }
+
+  /** The body of a compound statement: a sequence, even of one statement (a loop of one barrier). */
+  private block(s: Stmt): Stmt {
+    return s.kind === "SeqStmt" ? this.sequence(s.seq) : this.sequence([s]);
+  }
+
+  private sequence(stmts: readonly Stmt[]): Stmt {
+    const out: Stmt[] = [];
+    let previousIssues = false;
+    for (const s of stmts) {
+      const issues = onlyIssuesWgmma(s);
+      if (issues) {
+        if (!previousIssues) out.push(evaluate(call("void", WGMMA_FENCE, [])));
+        out.push(s);
+      } else if (!calls(s).some((c) => c.op === WGMMA_MMA_ASYNC)) {
+        // No wgmma inside: one wait before it covers every barrier and accumulator access in it.
+        if (calls(s).some((c) => c.op === BARRIER) || this.touchesAccumulator(s)) out.push(this.wait);
+        out.push(s);
+      } else out.push(this.stmt(s));
+      previousIssues = issues;
+    }
+    return seq(out);
+  }
+}
+
+export function injectWgmmaSync(func: PrimFunc): PrimFunc {
+  const data = new Set<Var>();
+  forEachExpr(func.body, (e) => {
+    const c = e.kind === "Call" && e.op === WGMMA_MMA_ASYNC ? e.args[ACCUMULATOR] : undefined;
+    if (c?.kind === "Var") data.add(c);
+  });
+  if (data.size === 0) return func;
+  const accumulators = new Map<Var, number>();
+  forEachStmt(func.body, (s) => {
+    if (s.kind === "Allocate" && data.has(s.buffer.data)) accumulators.set(s.buffer.data, constantSize(s.buffer) ?? 0);
+  });
+  const wait = evaluate(call("void", WGMMA_WAIT_GROUP, [intImm(0), ...[...accumulators].flatMap(([v, size]) => [v, intImm(size)])]));
+  return { ...func, body: new WgmmaSync(accumulators, wait).stmt(func.body) };
+}
+
+export const injectWgmmaSyncPass: Pass = cudaPass(PASS, (func) => injectWgmmaSync(func));

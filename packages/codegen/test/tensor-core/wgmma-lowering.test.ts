@@ -1,0 +1,86 @@
+/**
+ * The wgmma GEMM (Hopper's wgmma.mma_async through shared-memory descriptors) lowers through the
+ * CUDA pipeline: each thread keeps its warp's N/2 accumulator registers; injectWgmmaSync fences
+ * each run of wgmmas once and waits before every barrier and before the accumulator's store; its
+ * CUDA needs sm_90a (CudaModule.requiredArch), aligns the dynamic shared memory to the swizzle's
+ * 1024-byte atoms and fences the async proxy after the cp.async waits; any target but sm_90 is
+ * refused by name.
+ */
+import { WGMMA_PARAMS, wgmmaGemmSchedule } from "@tessera/corpus";
+import { type Allocate, type Stmt, forEachExpr, forEachStmt, printExpr } from "@tessera/ir";
+import { describe, expect, it } from "vitest";
+import { CodegenError, codegenCuda } from "../../src/cuda/index.js";
+import { WGMMA_FENCE, WGMMA_MMA_ASYNC, WGMMA_WAIT_GROUP, lower } from "../../src/index.js";
+
+const module = lower(wgmmaGemmSchedule(512, WGMMA_PARAMS), "nvidia/h100");
+const kernel = module.kernels[0]!;
+
+const op = (s: Stmt | undefined): string | undefined => (s?.kind === "Evaluate" && s.value.kind === "Call" ? s.value.op : undefined);
+
+/** The statements of every sequence in the kernel, each with the one before it. */
+function pairs(body: Stmt): [Stmt | undefined, Stmt][] {
+  const out: [Stmt | undefined, Stmt][] = [];
+  forEachStmt(body, (s) => {
+    if (s.kind === "SeqStmt") s.seq.forEach((x, i) => out.push([s.seq[i - 1], x]));
+  });
+  return out;
+}
+
+describe("lowering the wgmma GEMM", () => {
+  it("gives each thread its warp's 64 accumulator registers (16×128 of the warpgroup's 64×128)", () => {
+    const allocs: Allocate[] = [];
+    forEachStmt(kernel.body, (s) => {
+      if (s.kind === "Allocate" && s.buffer.scope === "local") allocs.push(s);
+    });
+    expect(allocs.map((a) => `${a.buffer.name}:${printExpr(a.buffer.shape[0]!)}`)).toEqual(["C_warp:64"]);
+    const offsets: string[] = [];
+    forEachExpr(kernel.body, (e) => {
+      if (e.kind === "Call" && e.op === WGMMA_MMA_ASYNC) offsets.push(printExpr(e.args[14]!));
+    });
+    expect(new Set(offsets)).toEqual(new Set(["0"]));
+  });
+
+  it("waits for the wgmmas before every barrier and before the store, and fences each run of them once", () => {
+    const seqs = pairs(kernel.body);
+    const barriers = seqs.filter(([, s]) => op(s) === "tvm_storage_sync");
+    expect(barriers.length).toBeGreaterThan(0);
+    for (const [before] of barriers) expect(op(before)).toBe(WGMMA_WAIT_GROUP);
+    // One fence per k stage: before the loop of its wgmmas, none inside it.
+    const fences = seqs.filter(([, s]) => op(s) === WGMMA_FENCE);
+    const loops = seqs.filter(([before]) => op(before) === WGMMA_FENCE).map(([, s]) => s);
+    expect(fences.length).toBe(loops.length);
+    for (const loop of loops) {
+      expect(loop.kind).toBe("For");
+      forEachStmt(loop, (s) => expect(op(s)).not.toBe(WGMMA_FENCE));
+    }
+    const source = codegenCuda(module).source;
+    const store = source.indexOf("tessera_mma_store_16x16(C");
+    expect(source.lastIndexOf("tessera_wgmma_wait_group<0>(); tessera_wgmma_written<64>(C_warp + 0);", store)).toBeGreaterThan(
+      source.lastIndexOf("tessera_wgmma_m64n128k16", store),
+    );
+  });
+
+  it("generates CUDA for sm_90a: descriptors, 1024-byte aligned dynamic shared memory, fence.proxy.async after the cp.async waits", () => {
+    const cuda = codegenCuda(module);
+    expect(cuda.requiredArch).toBe("sm_90a");
+    expect(cuda.source).toMatch(/extern __shared__ __align__\(1024\) __half buf_dyn_shmem\[\];/);
+    expect(cuda.source).toMatch(/wgmma\.mma_async\.sync\.aligned\.m64n128k16\.f32\.f16\.f16/);
+    expect(cuda.source).toMatch(/tessera_cp_async_wait_group<\d>\(\);\n\s*asm volatile\("fence\.proxy\.async\.shared::cta;\\n" ::: "memory"\);/);
+    // A's SBO: 8 rows of 64 fp16; B's LBO: one 1024-byte panel, SBO: 8 rows of 128 fp16.
+    expect(cuda.source).toMatch(/tessera_wgmma_m64n128k16_f32_f16_f16\(C_warp \+ 0, [^;]*, 16, 1024, [^;]*, 1024, 2048, true\);/);
+    expect(codegenCuda(lower(wgmmaGemmSchedule(512, WGMMA_PARAMS), "nvidia/h200")).requiredArch).toBe("sm_90a");
+  });
+
+  it("refuses any target but sm_90, naming the intrinsic and the target", () => {
+    for (const [t, arch] of [
+      ["nvidia/a100", "sm_80"],
+      ["cuda -arch=sm_100 -max_shared_memory_per_block=232448", "sm_100"],
+    ] as const) {
+      const lowered = lower(wgmmaGemmSchedule(256, WGMMA_PARAMS), t);
+      expect(() => codegenCuda(lowered)).toThrow(CodegenError);
+      expect(() => codegenCuda(lowered)).toThrow(
+        new RegExp(`wgmma\\.mma_async \\(T\\.ptx\\.wgmma_mma_async_ss\\) exists only on sm_90a \\(Hopper\\); target .* is ${arch}`),
+      );
+    }
+  });
+});

@@ -1,0 +1,102 @@
+/**
+ * A tensor-core GEMM through Hopper's `wgmma.mma_async` (sm_90a): `C = A·B` with float16 A, B and
+ * a float32 C. Each block computes a (64·warpgroups)×N tile of C; each warpgroup (4 warps) a 64×N
+ * slice, one m64nNk16 wgmma per 16-wide k step, reading A and B from shared memory through matrix
+ * descriptors. k stages of 64 (A's shared rows are the 128 bytes of the 128B swizzle) are fetched
+ * by all threads with 16-byte cp.async copies into 128B-swizzled dynamic shared memory
+ * (`wgmmaSharedLayout`: A K-major, B MN-major in 64-column panels), software-pipelined
+ * `pipelineStages` deep. The accumulator lives in registers in the wgmma fragment layout
+ * (`wgmmaAccumulatorLayout`), zero-filled and stored to C 16×16 tile by tile with the mma.sync
+ * fill and store intrinsics (the same per-tile layout).
+ */
+import { type BlockRV, type WgmmaN, Schedule, wgmmaAccumulatorLayout, wgmmaIntrinName, wgmmaSharedLayout } from "@tessera/schedule";
+import { type MmaGemmParams, type MmaTiling, accumulateInWarp, fetchToShared, splitTiles, tensorizeAccumulator } from "./mma-gemm.js";
+import { wmmaGemm } from "./wmma-gemm.js";
+
+/** Rows of a warp's accumulator slice and the k of one wgmma. */
+const TILE = 16;
+const WARPS_PER_GROUP = 4;
+/** The k of a shared stage: A's rows are the 64 fp16 (128 bytes) of the 128B swizzle. */
+const STAGE_K = 64;
+/** fp16 elements per 16-byte cp.async copy. */
+const VECTOR = 8;
+
+export interface WgmmaGemmParams {
+  /** Consumer warpgroups per block along i (each a 64-row slice of the block tile). */
+  readonly warpgroups: number;
+  /** The block tile's columns: N of the m64nNk16 instruction. */
+  readonly n: WgmmaN;
+  /** Software pipeline depth of the k stages (1: none; s ≥ 2: s shared stages, s − 1 fetched ahead with cp.async). */
+  readonly pipelineStages: number;
+}
+
+/** One warpgroup, 64×64 tiles, no pipeline: small enough for the simulator at 128³. */
+export const SMALL_WGMMA_PARAMS: WgmmaGemmParams = { warpgroups: 1, n: 64, pipelineStages: 1 };
+/**
+ * Two warpgroups, 128×128 block tiles, 3 cp.async stages (96 KiB of shared memory, 98 registers:
+ * two blocks per SM). On an H200 (docs/benchmarks/tensor-core-2026-11-29-s11) 0.0453 ms at 2048³
+ * and 0.326 ms at 4096³, against 0.0514 and 0.359 with 4 stages (one block per SM); 256×128 tiles
+ * (4 warpgroups, 4 stages) were 3% faster at 4096³ and 2% slower at 2048³.
+ */
+export const WGMMA_PARAMS: WgmmaGemmParams = { warpgroups: 2, n: 128, pipelineStages: 3 };
+
+/** The unscheduled function (the WMMA GEMM's): fp16 inputs, fp32 products and sums. */
+export const wgmmaGemm = wmmaGemm;
+
+/** Checks `p` tiles an n³ GEMM: throws a RangeError naming the parameters otherwise. */
+export function checkWgmmaTiling(what: string, n: number, p: WgmmaGemmParams): void {
+  if (![p.warpgroups, p.pipelineStages].every((x) => Number.isInteger(x) && x >= 1))
+    throw new RangeError(`${what}: warpgroups and pipeline stages must be positive integers, got ${JSON.stringify(p)}`);
+  const rows = 64 * p.warpgroups;
+  if (!Number.isInteger(n) || n % rows !== 0 || n % p.n !== 0 || n % STAGE_K !== 0)
+    throw new RangeError(`${what}: n = ${n} is not a multiple of the block tile ${rows}×${p.n}×${STAGE_K}`);
+}
+
+/** The wgmma schedule of `wgmmaGemm(n)`. */
+export function wgmmaGemmSchedule(n: number, params: WgmmaGemmParams = SMALL_WGMMA_PARAMS): Schedule {
+  checkWgmmaTiling("wgmmaGemmSchedule", n, params);
+  const sch = new Schedule(wgmmaGemm(n));
+  const c = sch.getBlock("C");
+  const t = tileForWgmma(sch, c, params);
+  const threads = t.warps * 32;
+  for (const operand of [0, 1] as const) {
+    const shared = sch.cacheRead(t.tile, operand, "shared.dyn");
+    sch.computeAt(shared, t.k0);
+    fetchToShared(sch, shared, t.warps, VECTOR);
+    const [rows, cols] = operand === 0 ? [64 * params.warpgroups, STAGE_K] : [STAGE_K, params.n];
+    if ((rows * cols) % (threads * VECTOR) !== 0) throw new RangeError(`wgmmaGemmSchedule: a ${rows}×${cols} tile is not whole copies by ${threads} threads`);
+    sch.swizzleLayout(shared, 0, wgmmaSharedLayout(operand === 0 ? "A" : "B", rows, cols));
+  }
+  // The accumulator as the mma GEMM keeps it: warps of one 16-row slice each, N/16 tiles per warp.
+  const asMma: MmaGemmParams = {
+    warps: [t.warps, 1],
+    tilesPerWarp: [1, params.n / TILE],
+    kTiles: STAGE_K / TILE,
+    padShared: false,
+    pipelineStages: params.pipelineStages,
+  };
+  const cWarp = accumulateInWarp(sch, t, asMma);
+  sch.transformLayout(cWarp.block, ["read", 0], wgmmaAccumulatorLayout);
+  sch.tensorize(sch.getLoops(c).at(-3)!, wgmmaIntrinName(params.n));
+  const init = sch.getBlock("C_init");
+  splitTiles(sch, init);
+  tensorizeAccumulator(sch, cWarp.storeTile);
+  return sch;
+}
+
+/** Tiles the GEMM block into 16×N×16 warp tiles (blockized), bound to blocks and warps (threadIdx.y). */
+function tileForWgmma(sch: Schedule, c: BlockRV, p: WgmmaGemmParams): MmaTiling {
+  const [i, j, k] = sch.getLoops(c);
+  const [iOuter, iTile] = sch.split(i!, [null, TILE]);
+  const [jOuter, jTile] = sch.split(j!, [null, p.n]);
+  const [kOuter, kIn] = sch.split(k!, [null, TILE]);
+  sch.reorder(iOuter!, jOuter!, kOuter!, iTile!, jTile!, kIn!);
+  const tile = sch.blockize(iTile!);
+  const warps = WARPS_PER_GROUP * p.warpgroups;
+  const [i0, i1] = sch.split(iOuter!, [null, warps]);
+  const [k0, k1] = sch.split(kOuter!, [null, STAGE_K / TILE]);
+  sch.reorder(i0!, jOuter!, i1!, k0!, k1!);
+  sch.bind(sch.fuse(i0!, jOuter!), "blockIdx.x");
+  sch.bind(i1!, "threadIdx.y");
+  return { tile, k0: k0!, k1: k1!, warp: i1!, warps };
+}

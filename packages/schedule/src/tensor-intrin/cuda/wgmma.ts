@@ -1,0 +1,112 @@
+/**
+ * Hopper's `wgmma.mma_async` (sm_90a) as a tensor intrinsic: m64nNk16, fp16 × fp16 → fp32, A and B
+ * read by the tensor cores from shared memory through 64-bit matrix descriptors (start address,
+ * leading and stride byte offsets, 128-byte swizzle), the accumulator in registers.
+ *
+ * A wgmma is issued by a warpgroup (4 consecutive warps, the first at a warp index divisible by 4)
+ * and computes a 64×N tile; the rows of warp w of the group are rows 16w…16w + 15, and they depend
+ * on those rows of A only. So the intrinsic is described per warp: `C(16×N) += A(16×16)·B(16×N)`,
+ * the warp's rows of A and of the accumulator; the implementation passes the warp's A rows and the
+ * codegen (and the simulator) find the warpgroup's start 16·(warp mod 4) rows before them. The four
+ * warps of a group must therefore run the intrinsic together on consecutive 16-row slices.
+ *
+ * The accumulator fragment of a warp is the m16n8 one repeated N/8 times (PTX ISA, "wgmma
+ * .m64nNk16 register fragment D"): register 4c + r of lane l holds row l/4 + 8·(r/2), column
+ * 8c + 2·(l%4) + r%2. Per 16×16 tile that is the ldmatrix / m16n8k16 accumulator layout, its 8
+ * registers consecutive, so `mma_fill_16x16_f32` and `mma_store_16x16_f32_global_` fill and store
+ * it tile by tile (`wgmmaAccumulatorLayout`).
+ *
+ * Shared layouts (both 128-byte swizzled, `wgmmaSharedLayout`): A K-major (rows of exactly 64 fp16,
+ * 128 bytes; 8-row atoms of 1024 bytes, SBO = 8 rows), B MN-major (`trans-b`: B[k][n] with n
+ * contiguous; panels of 64 columns × 8 k rows, 1024 bytes, the N/64 panels of each 8-row group
+ * side by side, LBO = 1024, SBO = 8 rows of the tile). The 128B swizzle is the hardware's: the
+ * 16-byte chunk index (address bits 4–6) XOR the 128-byte row within the 1024-byte atom (bits 7–9),
+ * so the shared tiles must start 1024-byte aligned.
+ *
+ * The implementation issues the MMA and commits it (`commit_group`); it is asynchronous: lowering
+ * (`injectWgmmaSync` of @tessera/codegen) puts `wgmma.fence` before each run of wgmmas and
+ * `wgmma.wait_group 0` before the next barrier or use of the accumulator, so the wgmmas of one
+ * shared stage are in flight together.
+ */
+import { type PrimExpr, type Var, add, bitwiseXor, floordiv, floormod, mul } from "@tessera/ir";
+import { defineBuiltinTensorIntrin } from "../registry.js";
+import { type BufferSpec, intrinPair } from "./script.js";
+
+/** N of the m64nNk16 instructions defined here (a multiple of 16 so that the accumulator is whole 16×16 tiles). */
+export const WGMMA_N = [64, 128, 256] as const;
+export type WgmmaN = (typeof WGMMA_N)[number];
+
+/** The intrinsic `wgmma_m64n<N>k16_f16f16f32` (A K-major, B MN-major, both 128B-swizzled in shared.dyn). */
+export function wgmmaIntrinName(n: WgmmaN): string {
+  return `wgmma_m64n${n}k16_f16f16f32`;
+}
+
+/** Bytes of one swizzle atom row and of one atom (8 rows). */
+const SWIZZLE_ROW_BYTES = 128;
+const ATOM_ROWS = 8;
+/** fp16 elements per 128-byte row. */
+const ROW_HALVES = SWIZZLE_ROW_BYTES / 2;
+
+/** Lane and register of element (i, j) of a warp's 16×N accumulator slice. */
+const accLane = (i: string, j: string) => `4 * (${i} % 8) + ${j} % 8 // 2`;
+const accRegister = (i: string, j: string) => `${j} // 16 * 8 + ${j} % 16 // 8 * 4 + ${i} % 16 // 8 * 2 + ${j} % 2`;
+
+function wgmmaIntrin(n: WgmmaN): { desc: string; impl: string } {
+  const a: BufferSpec = { name: "A", param: "a", dims: [16, 16], dtype: "float16", scope: "shared.dyn", offsetFactor: 16 };
+  const b: BufferSpec = { name: "B", param: "b", dims: [16, n], dtype: "float16", scope: "shared.dyn", offsetFactor: 16 };
+  const c: BufferSpec = { name: "C", param: "c", dims: [32, n / 2], dtype: "float32", scope: "warp", offsetFactor: 1 };
+  const cAt = `C[${accLane("vi", "vj")}, ${accRegister("vi", "vj")}]`;
+  // Descriptor byte offsets: A K-major, SBO = 8 rows (A_s1 elements each); LBO unused by swizzled
+  // K-major layouts (1 by convention). B MN-major: LBO = one 64-column panel of 8 rows (1024 bytes),
+  // SBO = 8 rows of the whole tile (B_s1 elements each).
+  return intrinPair(
+    { buffers: [a, b, c], reads: [c, a, b], writes: [c] },
+    `        for i, j, k in T.grid(16, ${n}, 16):
+            with T.block("C"):
+                vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+                ${cAt} = ${cAt} + T.Cast("float32", A[vi, vk]) * T.Cast("float32", B[vk, vj])`,
+    `        for tx in T.thread_binding(32, thread="threadIdx.x"):
+            T.ptx.wgmma_mma_async_ss("m64n${n}k16", "fp16", "fp16", "fp32", 0, 1, ${SWIZZLE_ROW_BYTES}, A.access_ptr("r"), 16, A_s1 * 16, B.access_ptr("r"), ${ATOM_ROWS * SWIZZLE_ROW_BYTES}, B_s1 * 16, C.data, C_off + tx * ${n / 2})
+            T.ptx.wgmma_commit_group()`,
+  );
+}
+
+for (const n of WGMMA_N) defineBuiltinTensorIntrin(wgmmaIntrinName(n), () => wgmmaIntrin(n));
+
+/**
+ * The register layout of a warp-scope accumulator that the wgmma intrinsics read, as an index map
+ * for `Schedule.transformLayout`: element (i, j) goes to (16-row slice, lane, register), the
+ * registers of each 16×16 tile j/16 at 8·(j/16)…, in the m16n8k16 accumulator order.
+ */
+export function wgmmaAccumulatorLayout(i: Var, j: Var): PrimExpr[] {
+  const [ti, tj] = [floormod(i, 16), floormod(j, 16)];
+  const lane = add(mul(floormod(ti, 8), 4), floordiv(floormod(tj, 8), 2));
+  const register = add(add(add(mul(floordiv(j, 16), 8), mul(floordiv(tj, 8), 4)), mul(floordiv(ti, 8), 2)), floormod(tj, 2));
+  return [floordiv(i, 16), lane, register];
+}
+
+/**
+ * The 128-byte-swizzled shared layout wgmma reads, as an index map for `Schedule.swizzleLayout` of
+ * a 2-D fp16 tile:
+ * - "A" (K-major, rows of 64 elements): chunk c of row r moves to chunk c XOR r mod 8, the
+ *   hardware's swizzle of 128-byte rows in 1024-byte atoms (as `sharedSwizzle(64, 2)`);
+ * - "B" (MN-major, [k][n], n = `cols`, a multiple of 64): each group of 8 k rows is laid out as
+ *   its n/64 panels of 8 rows × 64 columns (1024 bytes each) side by side, each panel swizzled
+ *   like A.
+ * Throws a RangeError naming the tile when its shape does not fit.
+ */
+export function wgmmaSharedLayout(operand: "A" | "B", rows: number, cols: number): (r: Var, c: Var) => PrimExpr[] {
+  if (operand === "A" && cols !== ROW_HALVES)
+    throw new RangeError(`wgmmaSharedLayout: a K-major A tile needs rows of ${ROW_HALVES} fp16 (128 bytes), got ${rows}×${cols}`);
+  if (operand === "B" && (cols % ROW_HALVES !== 0 || rows % ATOM_ROWS !== 0))
+    throw new RangeError(`wgmmaSharedLayout: an MN-major B tile needs a multiple of ${ROW_HALVES} columns and of ${ATOM_ROWS} rows, got ${rows}×${cols}`);
+  const chunk = (row: PrimExpr, col: PrimExpr) => add(mul(bitwiseXor(floordiv(col, 8), floormod(row, ATOM_ROWS)), 8), floormod(col, 8));
+  if (operand === "A") return (r, c) => [r, chunk(r, c)];
+  // Within each aligned block of 8 rows × `cols` columns (so that the map also permutes a larger
+  // buffer, e.g. a cache read's full shape before compaction): offset o of the panel layout.
+  return (k, j) => {
+    const jj = floormod(j, cols);
+    const o = add(add(mul(floordiv(jj, ROW_HALVES), ATOM_ROWS * ROW_HALVES), mul(floormod(k, ATOM_ROWS), ROW_HALVES)), chunk(k, floormod(jj, ROW_HALVES)));
+    return [add(mul(floordiv(k, ATOM_ROWS), ATOM_ROWS), floordiv(o, cols)), add(mul(floordiv(j, cols), cols), floormod(o, cols))];
+  };
+}

@@ -1,0 +1,102 @@
+/**
+ * `wgmma.mma_async` m64nNk16 fp16 × fp16 → fp32 in the simulator, one warp's 16 rows at a time (the
+ * rows of warp w of a warpgroup depend on rows 16w… of A only), reading A and B from shared memory
+ * as the tensor cores do: through the matrix descriptors' start addresses and leading / stride
+ * byte offsets, with the 128-byte swizzle applied to each address (the 16-byte chunk, bits 4–6,
+ * XOR the 128-byte row within its 1024-byte atom, bits 7–9; the shared buffer starts 1024-byte
+ * aligned). A is K-major; B is MN-major (`trans_b`) or K-major. A wrong offset or a tile stored
+ * in another swizzle reads other elements than the description, and the result differs.
+ *
+ * The warp's A pointer is its own 16 rows; the warpgroup's A starts 16·(warp mod 4) rows (2·SBO
+ * bytes) before it, as the CUDA helper computes. The accumulator fragment: register 4c + i of
+ * lane l is row l/4 + 8·(i/2), column 8c + 2·(l%4) + i%2. Products and sums in float32 one k at a
+ * time in k order, as the unscheduled reduction, so a tensorized GEMM has the executor's bits.
+ */
+
+export interface WgmmaSite {
+  readonly kind: "wgmma";
+  readonly text: string;
+  /** N of m64nNk16. */
+  readonly n: number;
+  /** B MN-major (n contiguous) rather than K-major. */
+  readonly transB: boolean;
+}
+
+type Registers = ArrayLike<number> & { [i: number]: number };
+
+/** One lane's operands: C registers and offset, A's array, element offset, LBO, SBO, B's the same. */
+export type WgmmaOperands = readonly [
+  c: Registers,
+  cOffset: number,
+  a: Registers,
+  aOffset: number,
+  aLbo: number,
+  aSbo: number,
+  b: Registers,
+  bOffset: number,
+  bLbo: number,
+  bSbo: number,
+];
+
+const ELEMENT_BYTES = 2;
+const K = 16;
+const ROWS_PER_WARP = 16;
+
+/** The 128-byte swizzle of a shared byte address. */
+export function swizzle128(address: number): number {
+  return address ^ (((address >> 7) & 7) << 4);
+}
+
+/** Performs the wgmma of warp `warp` (its index in the block) with its 32 lanes' operands. */
+export function warpWgmma(warp: number, s: WgmmaSite, lanes: readonly WgmmaOperands[], misuse: (detail: string) => never): void {
+  const [, , a, aOffset, , aSbo, b, bOffset, bLbo, bSbo] = lanes[0]!;
+  lanes.forEach((l, lane) => {
+    if (l[2] !== a || l[3] !== aOffset || l[5] !== aSbo || l[6] !== b || l[7] !== bOffset || l[8] !== bLbo || l[9] !== bSbo)
+      misuse(`lane ${lane} gives other A or B descriptors than lane 0`);
+  });
+  const read = (array: Registers, address: number, what: string): number => {
+    const at = swizzle128(address) / ELEMENT_BYTES;
+    if (address < 0 || at >= array.length) misuse(`${what} at byte ${address} is outside the shared buffer of ${array.length * ELEMENT_BYTES} bytes`);
+    return array[at]!;
+  };
+  const rank = warp % 4;
+  const aGroup = aOffset * ELEMENT_BYTES - rank * 2 * aSbo;
+  const A = new Float64Array(ROWS_PER_WARP * K);
+  for (let r = 0; r < ROWS_PER_WARP; r++) {
+    const m = ROWS_PER_WARP * rank + r;
+    for (let k = 0; k < K; k++) A[r * K + k] = read(a, aGroup + (m >> 3) * aSbo + (m & 7) * 128 + k * ELEMENT_BYTES, `A(${m}, ${k})`);
+  }
+  const n = s.n;
+  const B = new Float64Array(K * n);
+  const bStart = bOffset * ELEMENT_BYTES;
+  for (let k = 0; k < K; k++)
+    for (let j = 0; j < n; j++) {
+      const address = s.transB
+        ? bStart + (j >> 6) * bLbo + (k >> 3) * bSbo + (k & 7) * 128 + (j & 63) * ELEMENT_BYTES
+        : bStart + (j >> 3) * bSbo + (j & 7) * 128 + k * ELEMENT_BYTES;
+      B[k * n + j] = read(b, address, `B(${k}, ${j})`);
+    }
+  const registers = n / 2;
+  const where = (lane: number, i: number) => ({ row: (lane >> 2) + 8 * ((i & 3) >> 1), col: 8 * (i >> 2) + 2 * (lane & 3) + (i & 1) });
+  const C = new Float64Array(ROWS_PER_WARP * n);
+  lanes.forEach(([c, cOffset], lane) => {
+    if (cOffset < 0 || cOffset + registers > c.length) misuse(`lane ${lane}'s ${registers} accumulator registers from ${cOffset} are outside its ${c.length}`);
+    for (let i = 0; i < registers; i++) {
+      const { row, col } = where(lane, i);
+      C[row * n + col] = c[cOffset + i]!;
+    }
+  });
+  const f = Math.fround;
+  for (let r = 0; r < ROWS_PER_WARP; r++)
+    for (let j = 0; j < n; j++) {
+      let acc = C[r * n + j]!;
+      for (let k = 0; k < K; k++) acc = f(acc + f(A[r * K + k]! * B[k * n + j]!));
+      C[r * n + j] = acc;
+    }
+  lanes.forEach(([c, cOffset], lane) => {
+    for (let i = 0; i < registers; i++) {
+      const { row, col } = where(lane, i);
+      c[cOffset + i] = C[row * n + col]!;
+    }
+  });
+}

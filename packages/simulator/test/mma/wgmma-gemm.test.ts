@@ -1,0 +1,86 @@
+/**
+ * The wgmma GEMM (Hopper `wgmma.mma_async` m64nNk16 from 128B-swizzled shared tiles through matrix
+ * descriptors) in the simulator: bit for bit the executor's C at 128³ with one and two warpgroups,
+ * the latter with the cp.async pipeline of WGMMA_PARAMS (3 stages) and with 4 stages at 256³. The simulator reads A and B the
+ * way the tensor cores do (descriptor offsets, hardware swizzle), so a kernel whose descriptors have
+ * a wrong stride or leading byte offset, or whose tiles are stored without the swizzle, gets other
+ * bits.
+ */
+import { type LoweredModule, WGMMA_MMA_ASYNC, lower } from "@tessera/codegen";
+import { SMALL_WGMMA_PARAMS, WGMMA_PARAMS, wgmmaGemm, wgmmaGemmSchedule } from "@tessera/corpus";
+import { IRMutator, type PrimExpr, intImm, mul } from "@tessera/ir";
+import { describe, expect, it } from "vitest";
+import { differingGemmBits } from "../tensor-core-bits.js";
+
+const N = 128;
+
+function lowered(params = WGMMA_PARAMS): LoweredModule {
+  return lower(wgmmaGemmSchedule(N, params), "nvidia/h100");
+}
+
+/** Multiplies argument `index` of every wgmma call (a descriptor's byte offset) by `factor`. */
+class ScaledDescriptor extends IRMutator {
+  constructor(
+    private readonly index: number,
+    private readonly factor: number,
+  ) {
+    super();
+  }
+
+  override visitExpr(e: PrimExpr): PrimExpr {
+    const v = super.visitExpr(e);
+    if (v.kind !== "Call" || v.op !== WGMMA_MMA_ASYNC) return v;
+    return { ...v, args: v.args.map((a, i) => (i === this.index ? mul(a, intImm(this.factor)) : a)) };
+  }
+}
+
+/** Stores the shared tiles plain: every XOR of the swizzle dropped outside the wgmma calls. */
+class UnswizzledStores extends IRMutator {
+  override visitExpr(e: PrimExpr): PrimExpr {
+    if (e.kind === "Call" && e.op === WGMMA_MMA_ASYNC) return e;
+    const v = super.visitExpr(e);
+    return v.kind === "Call" && v.op === "bitwise_xor" ? v.args[0]! : v;
+  }
+}
+
+function mutated(module: LoweredModule, mutator: IRMutator): LoweredModule {
+  return { ...module, kernels: module.kernels.map((k) => ({ ...k, body: mutator.visitStmt(k.body) })) };
+}
+
+/** Differing elements, or all of C when the simulator refuses the kernel (a read outside the shared buffer). */
+function differing(module: LoweredModule): number {
+  try {
+    return differingGemmBits(wgmmaGemm(N), module, 7).differing;
+  } catch (e) {
+    if (e instanceof Error && /outside the shared buffer/.test(e.message)) return N * N;
+    throw e;
+  }
+}
+
+describe("the wgmma GEMM in the simulator", () => {
+  it("has the executor's bits at 128³ with one warpgroup of 64×64 tiles, no pipeline", () => {
+    const r = differingGemmBits(wgmmaGemm(N), lowered(SMALL_WGMMA_PARAMS), 3);
+    expect(r).toEqual({ ...r, differing: 0, races: 0 });
+  });
+
+  it("has the executor's bits at 128³ with WGMMA_PARAMS (two warpgroups, 128×128 tiles, 3 cp.async stages)", () => {
+    const r = differingGemmBits(wgmmaGemm(N), lowered(), 5);
+    expect(r).toEqual({ ...r, differing: 0, races: 0 });
+  });
+
+  it("has the executor's bits at 256³ with 4 cp.async stages (the pipeline's steady state runs)", () => {
+    const n = 256;
+    const r = differingGemmBits(wgmmaGemm(n), lower(wgmmaGemmSchedule(n, { ...WGMMA_PARAMS, pipelineStages: 4 }), "nvidia/h100"), 11);
+    expect(r).toEqual({ ...r, differing: 0, races: 0 });
+  });
+
+  it("gets other bits when a descriptor's stride or leading byte offset is wrong", () => {
+    const module = lowered();
+    // Arguments 9 (A's SBO), 11 (B's LBO) and 12 (B's SBO).
+    for (const index of [9, 11, 12]) expect(differing(mutated(module, new ScaledDescriptor(index, 2))), `argument ${index}`).toBeGreaterThan(0);
+  });
+
+  it("gets other bits when the shared tiles are stored without the 128-byte swizzle", () => {
+    expect(differing(mutated(lowered(), new UnswizzledStores()))).toBeGreaterThan(0);
+  });
+});
