@@ -4,7 +4,7 @@ import { RandomEngine } from "@tessera/schedule";
 import { afterAll, describe, expect, it } from "vitest";
 import { defaultCudaSpace, defaultCudaSpaceGenerator } from "../../src/space/defaults.js";
 import { postprocSetOf, runReplayJob, type ReplayJob } from "../../src/search/replay-job.js";
-import { ReplayPool, checkSearchWorkers } from "../../src/search/replay-pool.js";
+import { REPLAYS_BEFORE_PROJECTING, ReplayPool, checkSearchWorkers } from "../../src/search/replay-pool.js";
 import { rewriteUnboundBlock } from "../../src/postproc/rewrite-unbound-block.js";
 import { tuneContext } from "../../src/tune-context.js";
 import { CandidateReplayer } from "../../src/search/candidate-replayer.js";
@@ -57,7 +57,8 @@ describe("the evolutionary search with worker threads", () => {
     const inThread = await handedOutInThread(3);
     // Never reached: every replay stays in the search's thread.
     const never = new ReplayPool({ workers: 1, startWorkersAfterCpuMs: Number.POSITIVE_INFINITY });
-    // Reached by the first replay (each takes milliseconds): the run switches to the workers part-way.
+    // Reached by the first replay (each takes milliseconds): the run switches to the workers part-way,
+    // in the middle of its first batch.
     const soon = new ReplayPool({ workers: 1, startWorkersAfterCpuMs: 1 });
     pools.push(never, soon);
     expect(never.engaged).toBe(false);
@@ -138,6 +139,24 @@ describe("ReplayPool", () => {
     } finally {
       await pool.dispose();
     }
+  });
+
+  it("engages ahead when the pending replays of a batch would pass startWorkersAfterCpuMs by themselves, at the mean CPU of the replays so far", () => {
+    const pool = new ReplayPool({ workers: 1, startWorkersAfterCpuMs: 1_000 });
+    // Too few replays to project from: a large batch waits.
+    for (let k = 1; k < REPLAYS_BEFORE_PROJECTING; k++) pool.noteReplayedInThread(10);
+    expect(pool.engageFor(1_000)).toBe(false);
+    pool.noteReplayedInThread(10);
+    const spent = 10 * REPLAYS_BEFORE_PROJECTING;
+    // spent + pending × 10 ms against 1,000 ms: just short, then just enough.
+    const short = Math.floor((1_000 - spent) / 10) - 1;
+    expect(pool.engageFor(short)).toBe(false);
+    expect(pool.engaged).toBe(false);
+    expect(pool.engageFor(short + 1)).toBe(true);
+    expect(pool.engaged).toBe(true);
+    // Engaged for good: any batch goes to the workers, and replays here no longer count.
+    expect(pool.engageFor(1)).toBe(true);
+    expect(pool.workersStarted).toBe(0);
   });
 
   it("sends only the default postprocessor lists to workers, and checks its worker count", () => {
