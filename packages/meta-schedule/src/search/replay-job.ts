@@ -2,10 +2,12 @@
  * The serialisable half of turning traces into candidates, so that a search can replay in worker
  * threads: a job names the workload, the target and the postprocessors (by the default list they
  * equal), and carries traces as the database's JSON with the seed of each replay; the reply of a
- * trace is the postprocessed function, its full trace as JSON text with its digest, its structural
- * hash, and what the search reads of the module VerifyGPUCode lowered (the analytic estimate, the
- * launch shape) rather than the module itself: cloning a module back cost the search's thread more
- * than a worker's replay. Everything in a job and a reply survives structured cloning.
+ * trace is its full trace as JSON text with its digest, its structural hash, what the search reads
+ * of the module VerifyGPUCode lowered (the analytic estimate, the launch shape) rather than the
+ * module itself (cloning a module back cost the search's thread more than a worker's replay), and,
+ * when the job asks for it (`withFunc`), the postprocessed function: cloning it cost ~0.5 ms of the
+ * worker's CPU and ~0.5 ms of the search's thread a reply, while a round hands out 32 of its ~1,000
+ * candidates. Everything in a job and a reply survives structured cloning.
  */
 import { type PrimFunc, structuralHash } from "@tessera/ir";
 import { Trace, type TraceJSON } from "@tessera/schedule";
@@ -32,7 +34,8 @@ export interface ReplayRequest {
 export type ReplayReply =
   | {
       readonly ok: true;
-      readonly func: PrimFunc;
+      /** The postprocessed function, when the job asked for it (`withFunc`). */
+      readonly func?: PrimFunc;
       /** The full trace, `JSON.stringify` of its `toJSON()`, and that text's digest (trace-key.ts). */
       readonly traceText: string;
       readonly traceKey: string;
@@ -51,6 +54,8 @@ export interface ReplayJob {
   readonly target: TuneTarget;
   readonly postprocs: PostprocSet;
   readonly requests: readonly ReplayRequest[];
+  /** Whether the replies carry the postprocessed function (the candidates to hand out), not only what scores it. */
+  readonly withFunc: boolean;
 }
 
 function postprocsOf(set: PostprocSet, target: TuneTarget): Postproc[] {
@@ -90,7 +95,7 @@ export function runReplayJob(job: ReplayJob): ReplayReply[] {
     const traceText = JSON.stringify(out.sch.trace.toJSON());
     return {
       ok: true,
-      func,
+      ...(job.withFunc ? { func } : {}),
       traceText,
       traceKey: traceKeyOfText(traceText),
       hash: structuralHash(func),

@@ -17,6 +17,7 @@ import {
   queryBestRecord,
   ReplayTraceStrategy,
   resolveTuneTarget,
+  type SearchStrategy,
   SimulatedRunner,
   tuneTasks,
   tuneTIR,
@@ -83,21 +84,25 @@ describe("tuneTIR", () => {
 
   it("logs the search's wall per batch and how much of it the search's own thread was busy (not its time waiting, as on replay workers)", async () => {
     /** A search that waits `waitMs` (as for its workers' replies) before each batch. */
-    class WaitingSearch extends FakeReplayTrace {
-      constructor(private readonly waitMs: number) {
-        super();
-      }
-      override async generateMeasureCandidates(ctx: Parameters<FakeReplayTrace["generateMeasureCandidates"]>[0]) {
-        await new Promise((resolve) => setTimeout(resolve, this.waitMs));
-        return super.generateMeasureCandidates(ctx);
-      }
-    }
+    const waitingSearch = (waitMs: number): SearchStrategy => {
+      const inner = new FakeReplayTrace();
+      return {
+        name: "WaitingSearch",
+        preTuning: (ctx, opts) => inner.preTuning(ctx, opts),
+        generateMeasureCandidates: async (ctx) => {
+          await new Promise((resolve) => setTimeout(resolve, waitMs));
+          return inner.generateMeasureCandidates(ctx);
+        },
+        notifyRunnerResults: (ctx, candidates, results) => inner.notifyRunnerResults(ctx, candidates, results),
+        postTuning: () => inner.postTuning(),
+      };
+    };
     const phases = async (waitMs: number) => {
       const lines: string[] = [];
       await tuneTIR(vectorAdd(1024).func, H100, {
         ...fakeComponents(),
         workDir: workDir(),
-        strategy: new WaitingSearch(waitMs),
+        strategy: waitingSearch(waitMs),
         maxTrialsGlobal: 16,
         numTrialsPerIter: 8,
         seed: 11,
