@@ -186,7 +186,9 @@ export class CandidateReplayer {
     missing.forEach((c, k) => {
       const reply = replies[k]!;
       if (!reply.ok || reply.func === undefined)
-        throw new MetaScheduleError(`search: candidate ${c.traceKey}'s recorded trace no longer replays in a worker (${reply.ok ? "no function in the reply" : reply.reason})`);
+        throw new MetaScheduleError(
+          `search: candidate ${c.traceKey}'s recorded trace no longer replays in a worker (${reply.ok ? "no function in the reply" : reply.reason})`,
+        );
       c.provide(reply.func, reply.hash);
     });
   }

@@ -56,7 +56,9 @@ export class LazyCandidate implements Candidate {
   /** The function of this candidate, replayed elsewhere from its trace; it must be the same program (same structural hash). */
   provide(func: PrimFunc, hash: string): void {
     if (hash !== this.hash)
-      throw new MetaScheduleError(`search: replaying candidate ${this.traceKey}'s trace again gave another program (structural hash ${hash}, was ${this.hash})`);
+      throw new MetaScheduleError(
+        `search: replaying candidate ${this.traceKey}'s trace again gave another program (structural hash ${hash}, was ${this.hash})`,
+      );
     this.#func ??= func;
   }
 

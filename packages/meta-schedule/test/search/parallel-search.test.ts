@@ -178,7 +178,9 @@ describe("ReplayPool", () => {
       const plans = [4, 5, 6].map((seed) => ({ trace: design, freshDecisions: true, seed }));
       const replayer = new CandidateReplayer(ctx, space.postprocs, new RandomEngine(1), pool);
       const viaWorkers = (await replayer.replayAll(plans, new RejectionTally())).filter((c) => c !== undefined);
-      const inThread = (await new CandidateReplayer(ctx, space.postprocs, new RandomEngine(1)).replayAll(plans, new RejectionTally())).filter((c) => c !== undefined);
+      const inThread = (await new CandidateReplayer(ctx, space.postprocs, new RandomEngine(1)).replayAll(plans, new RejectionTally())).filter(
+        (c) => c !== undefined,
+      );
       expect(viaWorkers.length).toBeGreaterThan(1);
       const [first, second] = viaWorkers as LazyCandidate[];
       // Read at once: rebuilt here from the trace, the same program and trace as replayed in this thread.
@@ -187,7 +189,9 @@ describe("ReplayPool", () => {
       expect(first!.sch.trace.toJSON()).toEqual(inThread[0]!.sch.trace.toJSON());
       expect(first!.hasFunc).toBe(true);
       // A function of another program is refused, naming the candidate.
-      expect(() => second!.provide(inThread[0]!.sch.func, inThread[0]!.hash)).toThrow(/replaying candidate \S+'s trace again gave another program \(structural hash \w+, was \w+\)/);
+      expect(() => second!.provide(inThread[0]!.sch.func, inThread[0]!.hash)).toThrow(
+        /replaying candidate \S+'s trace again gave another program \(structural hash \w+, was \w+\)/,
+      );
       await replayer.materialize([second!]);
       expect(structuralHash(second!.sch.func)).toBe(second!.hash);
     } finally {
