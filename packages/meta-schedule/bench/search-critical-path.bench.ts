@@ -7,9 +7,8 @@
  * the program only. Per round it prints the CPU of the search's own thread split into replays done
  * there, the cost model's predictions, its training, and the rest (draws, mutators, bookkeeping);
  * the process's CPU (the workers' replays with it); and the batches of replays the round waited on
- * (each `replayAll`, and the picks' functions fetched from the workers, is a barrier: the search
- * goes on only when its slowest replay is back). The main thread's CPU is read from
- * /proc/thread-self (Linux).
+ * (each `replayAll` is a barrier: the search goes on only when its slowest replay is back). The
+ * main thread's CPU is read from /proc/thread-self (Linux).
  *
  * From the batch sizes it derives what the replays would take on W workers with a replay cost of
  * t: `Σ ceil(n / W) · t` (each batch waits for its fullest worker) against the perfect `Σ n · t / W`.
@@ -73,20 +72,6 @@ CandidateReplayer.prototype.replayAll = async function (this: CandidateReplayer,
   round.batches.push(plans.length);
   try {
     return await replayAll.call(this, plans, tally);
-  } finally {
-    round.replayWallMs += performance.now() - t0;
-    round.replayMainMs += threadCpuMs() - c0;
-  }
-};
-
-// The functions of a round's picks come from the workers in one more batch (a barrier too).
-const materialize = CandidateReplayer.prototype.materialize;
-CandidateReplayer.prototype.materialize = async function (this: CandidateReplayer, candidates) {
-  const t0 = performance.now();
-  const c0 = threadCpuMs();
-  round.batches.push(candidates.length);
-  try {
-    return await materialize.call(this, candidates);
   } finally {
     round.replayWallMs += performance.now() - t0;
     round.replayMainMs += threadCpuMs() - c0;

@@ -8,9 +8,8 @@
  * included) always gives the same program, so the hash is cached by a digest of the trace's
  * JSON — a cheap pre-filter that makes re-replayed parents and repeated mutations free to identify.
  */
-import { type PrimFunc, structuralHash } from "@tessera/ir";
+import { structuralHash } from "@tessera/ir";
 import type { RandomEngine, Schedule, Trace, TraceJSON } from "@tessera/schedule";
-import { MetaScheduleError } from "../errors.js";
 import type { Postproc } from "../interfaces/postproc.js";
 import { loweredModuleFor } from "../postproc/verify-gpu-code.js";
 import { threadPrefixStates } from "../space/prefix-states.js";
@@ -51,8 +50,10 @@ export interface PlannedReplay {
   readonly seed: number;
 }
 
-/** A full trace (every decision recorded) replays to the same program whatever the seed. */
-const RECORDED_REPLAY_SEED = 0;
+function outcomeOfReply(reply: ReplayReply): ReplayOutcomeOf {
+  if (!reply.ok) return { rejected: reply.reason };
+  return { candidate: new LazyCandidate(reply.func, reply.traceText, reply.hash, reply.traceKey, reply.estimate, reply.launchClass) };
+}
 
 export class CandidateReplayer {
   readonly identity = new ProgramIdentity();
@@ -148,49 +149,8 @@ export class CandidateReplayer {
       target: this.ctx.target,
       postprocs,
       requests: plans.slice(from).map((p, k) => ({ trace: jsons[from + k]!, freshDecisions: p.freshDecisions, seed: p.seed })),
-      withFunc: false,
     });
-    return [...outcomes, ...replies.map((reply) => this.outcomeOfReply(reply))];
-  }
-
-  private outcomeOfReply(reply: ReplayReply): ReplayOutcomeOf {
-    if (!reply.ok) return { rejected: reply.reason };
-    const rebuild = (trace: Trace) => this.rebuildHere(trace);
-    return { candidate: new LazyCandidate(reply.func, reply.traceText, reply.hash, reply.traceKey, reply.estimate, reply.launchClass, rebuild) };
-  }
-
-  /** A candidate's full trace replayed in this thread (a reader of its schedule before `materialize`). */
-  private rebuildHere(trace: Trace): PrimFunc {
-    const out = replayWithPostprocs(this.ctx, trace, this.postprocs, { freshDecisions: false, seed: RECORDED_REPLAY_SEED, prefixStates: threadPrefixStates() });
-    if (!out.ok) throw new MetaScheduleError(`search: a candidate's recorded trace no longer replays (${out.reason})`);
-    return out.sch.func;
-  }
-
-  /**
-   * Gives the candidates replayed in workers their functions (to build their schedules: the
-   * programs handed out), replaying their full traces in the workers in one batch and checking
-   * that each gives the same program. Candidates that have theirs are left alone.
-   */
-  async materialize(candidates: readonly Candidate[]): Promise<void> {
-    const missing = candidates.filter((c): c is LazyCandidate => c instanceof LazyCandidate && !c.hasFunc);
-    const pool = this.pool;
-    const postprocs = this.workerPostprocs;
-    if (missing.length === 0 || pool === undefined || postprocs === undefined) return;
-    const replies = await pool.replay({
-      workload: this.ctx.workload,
-      target: this.ctx.target,
-      postprocs,
-      requests: missing.map((c) => ({ trace: JSON.parse(c.traceText) as TraceJSON, freshDecisions: false, seed: RECORDED_REPLAY_SEED })),
-      withFunc: true,
-    });
-    missing.forEach((c, k) => {
-      const reply = replies[k]!;
-      if (!reply.ok || reply.func === undefined)
-        throw new MetaScheduleError(
-          `search: candidate ${c.traceKey}'s recorded trace no longer replays in a worker (${reply.ok ? "no function in the reply" : reply.reason})`,
-        );
-      c.provide(reply.func, reply.hash);
-    });
+    return [...outcomes, ...replies.map(outcomeOfReply)];
   }
 
   private candidateOf(outcome: ReplayOutcomeOf, tally: RejectionTally): Candidate | undefined {

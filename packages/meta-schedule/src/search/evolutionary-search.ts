@@ -176,8 +176,6 @@ export class EvolutionarySearch extends SearchStrategyBase {
       const neighbours = await this.pickNeighbours(run, measured, Math.floor(batch * this.config.neighbourShare), round);
       const bests = await this.evolveWithCostModel(run, [...measured, ...unmeasured], batch, round);
       const picks = this.pickWithEpsGreedy(run, sampled, bests, batch, round, neighbours);
-      // Their functions, from the workers (replies carry none: most candidates are only scored).
-      await run.replayer.materialize(picks);
       run.rejections.addAll(round);
       const handedOut = run.handOut(picks);
       run.logRound(this.name, picks.length, round);

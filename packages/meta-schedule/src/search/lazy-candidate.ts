@@ -1,14 +1,13 @@
 /**
  * A candidate replayed in a search worker thread, as the search's thread keeps it: its identity,
  * analytic estimate and launch shape at once, its trace as JSON text, parsed only when asked for
- * (a parent to mutate), and the `Schedule` built only when asked for (a program handed out, a cost
- * model that reads it). Most candidates of a generation are only scored, and parsing every reply's
- * trace and indexing its function made the search's thread the bottleneck of a search on many
- * workers. The function itself comes later: the search asks the workers for the functions of the
- * candidates it hands out (`provide`, candidate-replayer.ts's `materialize`); a reader of `sch`
- * before that has the trace replayed again in its own thread (`rebuild`).
+ * (a parent to mutate), and its function (serialised by the worker) read back and the `Schedule`
+ * built only when asked for (a program handed out, a cost model that reads it). Most candidates
+ * of a generation are only scored, and parsing every reply's trace, reading back its function
+ * (~0.45 ms for a 2048³ gemm) and indexing it made the search's thread the bottleneck of a search
+ * on many workers.
  */
-import { MetaScheduleError } from "../errors.js";
+import { deserialize } from "node:v8";
 import type { PrimFunc } from "@tessera/ir";
 import { Schedule, Trace } from "@tessera/schedule";
 import type { ArgInfo } from "../arg-info.js";
@@ -28,39 +27,19 @@ export interface Candidate {
   readonly launchClass?: string | undefined;
 }
 
-/** Replays a candidate's full trace (every decision recorded) in the calling thread: its postprocessed function. */
-export type RebuildFunc = (trace: Trace) => PrimFunc;
-
 export class LazyCandidate implements Candidate {
   #sch: Schedule | undefined;
   #trace: Trace | undefined;
-  #func: PrimFunc | undefined;
 
   constructor(
-    func: PrimFunc | undefined,
-    readonly traceText: string,
+    /** The function, or its `v8.serialize`d bytes (from a worker), read back when the schedule is built. */
+    private readonly func: PrimFunc | Uint8Array,
+    private readonly traceText: string,
     readonly hash: string,
     readonly traceKey: string,
     readonly estimate: LatencyEstimate | undefined,
     readonly launchClass: string | undefined,
-    private readonly rebuild: RebuildFunc,
-  ) {
-    this.#func = func;
-  }
-
-  /** Whether the function is here (came with the reply, or `provide`d): reading `sch` then replays nothing. */
-  get hasFunc(): boolean {
-    return this.#func !== undefined;
-  }
-
-  /** The function of this candidate, replayed elsewhere from its trace; it must be the same program (same structural hash). */
-  provide(func: PrimFunc, hash: string): void {
-    if (hash !== this.hash)
-      throw new MetaScheduleError(
-        `search: replaying candidate ${this.traceKey}'s trace again gave another program (structural hash ${hash}, was ${this.hash})`,
-      );
-    this.#func ??= func;
-  }
+  ) {}
 
   get trace(): Trace {
     if (this.#trace === undefined) this.#trace = this.#sch?.trace ?? Trace.fromJSON(JSON.parse(this.traceText));
@@ -69,13 +48,17 @@ export class LazyCandidate implements Candidate {
 
   get sch(): Schedule {
     if (this.#sch === undefined) {
-      this.#func ??= this.rebuild(this.trace);
-      const sch = new Schedule(this.#func);
+      const sch = new Schedule(this.func instanceof Uint8Array ? (deserialize(this.func) as PrimFunc) : this.func);
       const trace = this.trace;
       for (const inst of trace.instructions) sch.trace.append(inst, trace.getDecision(inst));
       this.#sch = sch;
     }
     return this.#sch;
+  }
+
+  /** Whether the function has been read back (the schedule built). */
+  get built(): boolean {
+    return this.#sch !== undefined;
   }
 }
 

@@ -86,7 +86,6 @@ function smallJob(): ReplayJob {
     target: H100,
     postprocs: postprocSetOf(H100, space.postprocs)!,
     requests: [11, 12].map((seed) => ({ trace: design, freshDecisions: true, seed })),
-    withFunc: true,
   };
 }
 
@@ -125,14 +124,11 @@ describe("ReplayPool", () => {
         const plans = [1, 2, 3].map((seed) => ({ trace: design, freshDecisions: true, seed }));
         return (await replayer.replayAll(plans, new RejectionTally())).filter((c) => c !== undefined);
       };
-      const workerReplayer = new CandidateReplayer(ctx, space.postprocs, new RandomEngine(1), pool);
-      const viaWorkers = await replay(workerReplayer);
+      const viaWorkers = await replay(new CandidateReplayer(ctx, space.postprocs, new RandomEngine(1), pool));
       const inThread = await replay(new CandidateReplayer(ctx, space.postprocs, new RandomEngine(1)));
       expect(viaWorkers.length).toBeGreaterThan(0);
-      // The replies carry no function; the workers send those of the candidates handed out.
-      expect(viaWorkers.every((c) => c instanceof LazyCandidate && !c.hasFunc)).toBe(true);
-      await workerReplayer.materialize(viaWorkers);
-      expect(viaWorkers.every((c) => c instanceof LazyCandidate && c.hasFunc)).toBe(true);
+      // A worker's reply holds its function as bytes, read back only when the schedule is built.
+      expect(viaWorkers.every((c) => c instanceof LazyCandidate && !c.built)).toBe(true);
       expect(viaWorkers.map((c) => c.hash)).toEqual(inThread.map((c) => c.hash));
       expect(viaWorkers.map((c) => c.traceKey)).toEqual(inThread.map((c) => c.traceKey));
       expect(viaWorkers.map((c) => c.launchClass)).toEqual(inThread.map((c) => launchClassOf(c.sch)));
@@ -142,6 +138,8 @@ describe("ReplayPool", () => {
         expect(latencyEstimateOf(scoredCandidateOf(c, []), ctx)?.seconds).toBe(latencyEstimateOf({ sch: inThread[k]!.sch, argsInfo: [] }, ctx)?.seconds);
         expect(loweredModuleFor(c.sch.func)).toBeUndefined();
         expect(c.sch.trace.toJSON()).toEqual(inThread[k]!.sch.trace.toJSON());
+        expect((c as LazyCandidate).built).toBe(true);
+        expect(structuralHash(c.sch.func)).toBe(inThread[k]!.hash);
       });
     } finally {
       await pool.dispose();
@@ -164,39 +162,6 @@ describe("ReplayPool", () => {
     // Engaged for good: any batch goes to the workers, and replays here no longer count.
     expect(pool.engageFor(1)).toBe(true);
     expect(pool.workersStarted).toBe(0);
-  });
-
-  it("a candidate read before its function came from the workers replays its trace in the search's thread: the same program; another program is refused", {
-    timeout: 300_000,
-  }, async () => {
-    const ctx = tuneContext(workloadOf(func), H100, { seed: 9 });
-    const space = defaultCudaSpaceGenerator(H100);
-    space.initialize?.(ctx);
-    const design = space.generateDesignSpace(ctx)[0]!.trace.simplified({ removePostproc: true });
-    const pool = new ReplayPool({ workers: 1, startWorkersAfterCpuMs: 0 });
-    try {
-      const plans = [4, 5, 6].map((seed) => ({ trace: design, freshDecisions: true, seed }));
-      const replayer = new CandidateReplayer(ctx, space.postprocs, new RandomEngine(1), pool);
-      const viaWorkers = (await replayer.replayAll(plans, new RejectionTally())).filter((c) => c !== undefined);
-      const inThread = (await new CandidateReplayer(ctx, space.postprocs, new RandomEngine(1)).replayAll(plans, new RejectionTally())).filter(
-        (c) => c !== undefined,
-      );
-      expect(viaWorkers.length).toBeGreaterThan(1);
-      const [first, second] = viaWorkers as LazyCandidate[];
-      // Read at once: rebuilt here from the trace, the same program and trace as replayed in this thread.
-      expect(first!.hasFunc).toBe(false);
-      expect(structuralHash(first!.sch.func)).toBe(inThread[0]!.hash);
-      expect(first!.sch.trace.toJSON()).toEqual(inThread[0]!.sch.trace.toJSON());
-      expect(first!.hasFunc).toBe(true);
-      // A function of another program is refused, naming the candidate.
-      expect(() => second!.provide(inThread[0]!.sch.func, inThread[0]!.hash)).toThrow(
-        /replaying candidate \S+'s trace again gave another program \(structural hash \w+, was \w+\)/,
-      );
-      await replayer.materialize([second!]);
-      expect(structuralHash(second!.sch.func)).toBe(second!.hash);
-    } finally {
-      await pool.dispose();
-    }
   });
 
   it("sends only the default postprocessor lists to workers, and checks its worker count", () => {
