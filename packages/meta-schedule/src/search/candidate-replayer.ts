@@ -135,15 +135,22 @@ export class CandidateReplayer {
 
   /** Replays the plans (their traces' JSON beside them), in worker threads when there is a pool. */
   private async replayUncached(plans: readonly PlannedReplay[], jsons: readonly TraceJSON[]): Promise<ReplayOutcomeOf[]> {
-    // Until the search has replayed long enough here to pay for starting them, the workers stay unstarted (replay-pool.ts).
-    if (this.pool === undefined || this.workerPostprocs === undefined || plans.length === 0 || !this.pool.engaged) return plans.map((p) => this.replayHere(p));
-    const replies = await this.pool.replay({
+    const pool = this.pool;
+    const postprocs = this.workerPostprocs;
+    if (pool === undefined || postprocs === undefined || plans.length === 0) return plans.map((p) => this.replayHere(p));
+    // Until the search has replayed long enough here to pay for starting them, or the rest of the
+    // batch would by itself, the workers stay unstarted (replay-pool.ts); the rest then goes to them.
+    const outcomes: ReplayOutcomeOf[] = [];
+    while (outcomes.length < plans.length && !pool.engageFor(plans.length - outcomes.length)) outcomes.push(this.replayHere(plans[outcomes.length]!));
+    const from = outcomes.length;
+    if (from === plans.length) return outcomes;
+    const replies = await pool.replay({
       workload: this.ctx.workload,
       target: this.ctx.target,
-      postprocs: this.workerPostprocs,
-      requests: plans.map((p, k) => ({ trace: jsons[k]!, freshDecisions: p.freshDecisions, seed: p.seed })),
+      postprocs,
+      requests: plans.slice(from).map((p, k) => ({ trace: jsons[from + k]!, freshDecisions: p.freshDecisions, seed: p.seed })),
     });
-    return replies.map(outcomeOfReply);
+    return [...outcomes, ...replies.map(outcomeOfReply)];
   }
 
   private candidateOf(outcome: ReplayOutcomeOf, tally: RejectionTally): Candidate | undefined {

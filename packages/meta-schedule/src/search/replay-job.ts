@@ -5,8 +5,12 @@
  * trace is the postprocessed function, its full trace as JSON text with its digest, its structural
  * hash, and what the search reads of the module VerifyGPUCode lowered (the analytic estimate, the
  * launch shape) rather than the module itself: cloning a module back cost the search's thread more
- * than a worker's replay. Everything in a job and a reply survives structured cloning.
+ * than a worker's replay. A worker sends the function serialised (`v8.serialize`, bytes that cost
+ * the search's thread nothing to receive): reading back a 2048³ gemm's function costs ~0.45 ms,
+ * and a round reads 32 of its ~1,000 (the candidates handed out), `lazy-candidate.ts`. Everything
+ * in a job and a reply survives structured cloning.
  */
+import { serialize } from "node:v8";
 import { type PrimFunc, structuralHash } from "@tessera/ir";
 import { Trace, type TraceJSON } from "@tessera/schedule";
 import type { Postproc } from "../interfaces/postproc.js";
@@ -32,7 +36,8 @@ export interface ReplayRequest {
 export type ReplayReply =
   | {
       readonly ok: true;
-      readonly func: PrimFunc;
+      /** The postprocessed function; from a worker, `v8.serialize`d (`runReplayJob`'s `serialiseFuncs`). */
+      readonly func: PrimFunc | Uint8Array;
       /** The full trace, `JSON.stringify` of its `toJSON()`, and that text's digest (trace-key.ts). */
       readonly traceText: string;
       readonly traceKey: string;
@@ -73,8 +78,12 @@ export function postprocSetOf(target: TuneTarget, postprocs: readonly Postproc[]
   return fingerprint(postprocsOf(set, target)) === fingerprint(postprocs) ? set : undefined;
 }
 
-/** The worker side: every request of the job replayed in order (postprocessors rebuilt once per job). */
-export function runReplayJob(job: ReplayJob): ReplayReply[] {
+/**
+ * Every request of the job replayed in order (postprocessors rebuilt once per job). A worker
+ * serialises each function (`serialiseFuncs`), so that the thread that receives the reply reads
+ * back only those it uses; the search's own thread keeps its functions as they are.
+ */
+export function runReplayJob(job: ReplayJob, serialiseFuncs = false): ReplayReply[] {
   const ctx = tuneContext(job.workload, job.target);
   const postprocs = postprocsOf(job.postprocs, job.target);
   return job.requests.map((request): ReplayReply => {
@@ -90,7 +99,7 @@ export function runReplayJob(job: ReplayJob): ReplayReply[] {
     const traceText = JSON.stringify(out.sch.trace.toJSON());
     return {
       ok: true,
-      func,
+      func: serialiseFuncs ? serialize(func) : func,
       traceText,
       traceKey: traceKeyOfText(traceText),
       hash: structuralHash(func),

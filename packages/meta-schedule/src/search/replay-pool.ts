@@ -9,7 +9,11 @@
  * its own thread (rent before buying): a thread started cold costs seconds of CPU (it loads the
  * compiler and replays in code the JIT has not warmed), more than a small run's whole search,
  * while a long run replays at most that much more in its own thread than with workers from the
- * start. CPU rather than wall time, so that a loaded machine does not start them sooner.
+ * start. CPU rather than wall time, so that a loaded machine does not start them sooner. A batch
+ * whose pending replays would take the search's thread past that CPU by themselves (their number
+ * times the mean CPU of the replays so far, `engageFor`) starts them at once: that rent would be
+ * paid anyway, serially (a 256-trial run's first 256 fresh samples had replayed one after the
+ * other, about 4 s of a GPU host's search, while its 15 workers waited).
  */
 import { availableParallelism } from "node:os";
 import { type EntryPoint, resolveEntryPoint } from "../isolation/entry-point.js";
@@ -48,6 +52,9 @@ export interface ReplayPoolOptions {
  */
 export const DEFAULT_START_WORKERS_AFTER_CPU_MS = 4_000;
 
+/** Replays in the search's thread before their mean CPU projects a batch's (`engageFor`): the first ones run in code the JIT has not warmed. */
+export const REPLAYS_BEFORE_PROJECTING = 4;
+
 /** Chunks a batch's pooled replays are cut into, per worker (small enough to balance, large enough to amortise a message). */
 const CHUNKS_PER_WORKER = 3;
 
@@ -73,6 +80,10 @@ export class ReplayPool {
   readonly #startWorkersAfterCpuMs: number;
   /** CPU time of replays noted in the caller's thread so far (while the workers were not engaged). */
   #replayedInThreadMs = 0;
+  /** Replays noted in the caller's thread so far (while the workers were not engaged). */
+  #replayedInThread = 0;
+  /** Set by `engageFor` when a batch's pending replays would pass `startWorkersAfterCpuMs` by themselves. */
+  #engagedAhead = false;
 
   constructor(opts: ReplayPoolOptions) {
     if (!Number.isSafeInteger(opts.workers) || opts.workers < 1)
@@ -99,18 +110,38 @@ export class ReplayPool {
    * the time (`noteReplayedInThread`); either way a seed gives the same candidates.
    */
   get engaged(): boolean {
-    return this.#replayedInThreadMs >= this.#startWorkersAfterCpuMs;
+    return this.#engagedAhead || this.#replayedInThreadMs >= this.#startWorkersAfterCpuMs;
   }
 
-  /** Counts `ms` of CPU spent replaying in the search's own thread towards starting the workers. */
+  /** Counts `ms` of CPU spent replaying one trace in the search's own thread towards starting the workers. */
   noteReplayedInThread(ms: number): void {
     if (this.engaged) return;
     this.#replayedInThreadMs += ms;
-    if (this.engaged)
-      this.#log?.(
-        "debug",
-        `search workers: ${this.workers} started after ${(this.#replayedInThreadMs / 1000).toFixed(1)} s of CPU replaying in the search's thread`,
-      );
+    this.#replayedInThread++;
+    if (this.engaged) this.#logStarted("");
+  }
+
+  /**
+   * Whether `pending` replays of the batch at hand should go to the workers: once `engaged`, or
+   * when, at the mean CPU of the `REPLAYS_BEFORE_PROJECTING` or more replays noted so far, they
+   * would take the search's thread past `startWorkersAfterCpuMs` by themselves (the pool then
+   * engages now: replaying them here first would only delay the workers it starts anyway).
+   */
+  engageFor(pending: number): boolean {
+    if (this.engaged) return true;
+    if (this.#replayedInThread < REPLAYS_BEFORE_PROJECTING) return false;
+    const projectedMs = this.#replayedInThreadMs + (pending * this.#replayedInThreadMs) / this.#replayedInThread;
+    if (projectedMs < this.#startWorkersAfterCpuMs) return false;
+    this.#engagedAhead = true;
+    this.#logStarted(` (the ${pending} replays pending in a batch would have taken it to ${(projectedMs / 1000).toFixed(1)} s)`);
+    return true;
+  }
+
+  #logStarted(why: string): void {
+    this.#log?.(
+      "debug",
+      `search workers: ${this.workers} started after ${(this.#replayedInThreadMs / 1000).toFixed(1)} s of CPU replaying in the search's thread${why}`,
+    );
   }
 
   /**

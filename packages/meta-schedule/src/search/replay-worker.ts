@@ -6,4 +6,4 @@
 import { serveTasks } from "../isolation/serve.js";
 import { type ReplayJob, type ReplayReply, runReplayJob } from "./replay-job.js";
 
-serveTasks<ReplayJob, ReplayReply[]>((job) => runReplayJob(job));
+serveTasks<ReplayJob, ReplayReply[]>((job) => runReplayJob(job, true));

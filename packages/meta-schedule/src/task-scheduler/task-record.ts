@@ -41,8 +41,13 @@ export class TaskRecord {
   readonly latencies: number[] = [];
   /** The best latency after each joined batch, in seconds (FAILED_RUN_SECS while none succeeded). */
   readonly bestHistory: number[] = [];
-  /** Wall time spent so far generating candidates (search), building and running them, ms. */
-  readonly phaseMs = { search: 0, build: 0, run: 0 };
+  /**
+   * Wall time spent so far generating candidates (search), building and running them, ms; and of
+   * the search's wall, the time the search's own thread was busy (`searchBusy`, its event loop's
+   * active time: its own work, and whatever else that thread ran meanwhile) rather than waiting for
+   * its replay workers.
+   */
+  readonly phaseMs = { search: 0, searchBusy: 0, build: 0, run: 0 };
   buildErrors = 0;
   runErrors = 0;
   done = false;

@@ -145,8 +145,10 @@ export abstract class TaskScheduler {
         await join();
       }
       const searchStarted = performance.now();
+      const loopBefore = performance.eventLoopUtilization();
       const candidates = await task.strategy.generateMeasureCandidates(task.ctx);
       task.phaseMs.search += performance.now() - searchStarted;
+      task.phaseMs.searchBusy += performance.eventLoopUtilization(loopBefore).active;
       // With overlapSearch, this batch builds at once, while the one in flight is still measured;
       // its own measuring waits for that one's.
       const measured = candidates === undefined || candidates.length === 0 ? undefined : this.buildAndRun(task, candidates, opts, inFlight?.measured);
@@ -218,7 +220,7 @@ export abstract class TaskScheduler {
     const secs = (ms: number): string => (ms / 1000).toFixed(1);
     task.ctx.log(
       "info",
-      `[Task #${task.id}: ${task.name}] batch of ${candidates.length}: time so far in search ${secs(task.phaseMs.search)} s, build ${secs(task.phaseMs.build)} s, run ${secs(task.phaseMs.run)} s`,
+      `[Task #${task.id}: ${task.name}] batch of ${candidates.length}: time so far in search ${secs(task.phaseMs.search)} s (its thread busy ${secs(task.phaseMs.searchBusy)} s), build ${secs(task.phaseMs.build)} s, run ${secs(task.phaseMs.run)} s`,
     );
     task.strategy.notifyRunnerResults(task.ctx, candidates, runnerResults);
     for (const callback of opts.callbacks) {

@@ -4,7 +4,7 @@ import { RandomEngine } from "@tessera/schedule";
 import { afterAll, describe, expect, it } from "vitest";
 import { defaultCudaSpace, defaultCudaSpaceGenerator } from "../../src/space/defaults.js";
 import { postprocSetOf, runReplayJob, type ReplayJob } from "../../src/search/replay-job.js";
-import { ReplayPool, checkSearchWorkers } from "../../src/search/replay-pool.js";
+import { REPLAYS_BEFORE_PROJECTING, ReplayPool, checkSearchWorkers } from "../../src/search/replay-pool.js";
 import { rewriteUnboundBlock } from "../../src/postproc/rewrite-unbound-block.js";
 import { tuneContext } from "../../src/tune-context.js";
 import { CandidateReplayer } from "../../src/search/candidate-replayer.js";
@@ -12,7 +12,8 @@ import { RejectionTally } from "../../src/search/rejection-tally.js";
 import { loweredModuleFor } from "../../src/postproc/verify-gpu-code.js";
 import { latencyEstimateOf } from "../../src/feature/latency-estimate-of.js";
 import { launchClassOf } from "../../src/search/launch-classes.js";
-import { scoredCandidateOf } from "../../src/search/lazy-candidate.js";
+import { LazyCandidate, scoredCandidateOf } from "../../src/search/lazy-candidate.js";
+import { structuralHash } from "@tessera/ir";
 import { workloadOf } from "../../src/workload.js";
 import { H100, func, handedOutTraces } from "./search-fixtures.js";
 
@@ -57,7 +58,8 @@ describe("the evolutionary search with worker threads", () => {
     const inThread = await handedOutInThread(3);
     // Never reached: every replay stays in the search's thread.
     const never = new ReplayPool({ workers: 1, startWorkersAfterCpuMs: Number.POSITIVE_INFINITY });
-    // Reached by the first replay (each takes milliseconds): the run switches to the workers part-way.
+    // Reached by the first replay (each takes milliseconds): the run switches to the workers part-way,
+    // in the middle of its first batch.
     const soon = new ReplayPool({ workers: 1, startWorkersAfterCpuMs: 1 });
     pools.push(never, soon);
     expect(never.engaged).toBe(false);
@@ -125,6 +127,8 @@ describe("ReplayPool", () => {
       const viaWorkers = await replay(new CandidateReplayer(ctx, space.postprocs, new RandomEngine(1), pool));
       const inThread = await replay(new CandidateReplayer(ctx, space.postprocs, new RandomEngine(1)));
       expect(viaWorkers.length).toBeGreaterThan(0);
+      // A worker's reply holds its function as bytes, read back only when the schedule is built.
+      expect(viaWorkers.every((c) => c instanceof LazyCandidate && !c.built)).toBe(true);
       expect(viaWorkers.map((c) => c.hash)).toEqual(inThread.map((c) => c.hash));
       expect(viaWorkers.map((c) => c.traceKey)).toEqual(inThread.map((c) => c.traceKey));
       expect(viaWorkers.map((c) => c.launchClass)).toEqual(inThread.map((c) => launchClassOf(c.sch)));
@@ -134,10 +138,30 @@ describe("ReplayPool", () => {
         expect(latencyEstimateOf(scoredCandidateOf(c, []), ctx)?.seconds).toBe(latencyEstimateOf({ sch: inThread[k]!.sch, argsInfo: [] }, ctx)?.seconds);
         expect(loweredModuleFor(c.sch.func)).toBeUndefined();
         expect(c.sch.trace.toJSON()).toEqual(inThread[k]!.sch.trace.toJSON());
+        expect((c as LazyCandidate).built).toBe(true);
+        expect(structuralHash(c.sch.func)).toBe(inThread[k]!.hash);
       });
     } finally {
       await pool.dispose();
     }
+  });
+
+  it("engages ahead when the pending replays of a batch would pass startWorkersAfterCpuMs by themselves, at the mean CPU of the replays so far", () => {
+    const pool = new ReplayPool({ workers: 1, startWorkersAfterCpuMs: 1_000 });
+    // Too few replays to project from: a large batch waits.
+    for (let k = 1; k < REPLAYS_BEFORE_PROJECTING; k++) pool.noteReplayedInThread(10);
+    expect(pool.engageFor(1_000)).toBe(false);
+    pool.noteReplayedInThread(10);
+    const spent = 10 * REPLAYS_BEFORE_PROJECTING;
+    // spent + pending × 10 ms against 1,000 ms: just short, then just enough.
+    const short = Math.floor((1_000 - spent) / 10) - 1;
+    expect(pool.engageFor(short)).toBe(false);
+    expect(pool.engaged).toBe(false);
+    expect(pool.engageFor(short + 1)).toBe(true);
+    expect(pool.engaged).toBe(true);
+    // Engaged for good: any batch goes to the workers, and replays here no longer count.
+    expect(pool.engageFor(1)).toBe(true);
+    expect(pool.workersStarted).toBe(0);
   });
 
   it("sends only the default postprocessor lists to workers, and checks its worker count", () => {

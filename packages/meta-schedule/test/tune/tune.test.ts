@@ -17,6 +17,7 @@ import {
   queryBestRecord,
   ReplayTraceStrategy,
   resolveTuneTarget,
+  type SearchStrategy,
   SimulatedRunner,
   tuneTasks,
   tuneTIR,
@@ -79,6 +80,48 @@ describe("tuneTIR", () => {
     expect(taskLog).toMatch(/\[DEBUG\] \[Task #0: main\] Design space #0:\n/);
     expect(taskLog.match(/\[(INFO|WARN)\] \[Task #0: main\] Trial #\d+: /g)).toHaveLength(24);
     expect(readFileSync(join(dir, "logs", "task_scheduler.log"), "utf8")).toContain("Total trials: 24");
+  });
+
+  it("logs the search's wall per batch and how much of it the search's own thread was busy (not its time waiting, as on replay workers)", async () => {
+    /** A search that waits `waitMs` (as for its workers' replies) before each batch. */
+    const waitingSearch = (waitMs: number): SearchStrategy => {
+      const inner = new FakeReplayTrace();
+      return {
+        name: "WaitingSearch",
+        preTuning: (ctx, opts) => inner.preTuning(ctx, opts),
+        generateMeasureCandidates: async (ctx) => {
+          await new Promise((resolve) => setTimeout(resolve, waitMs));
+          return inner.generateMeasureCandidates(ctx);
+        },
+        notifyRunnerResults: (ctx, candidates, results) => inner.notifyRunnerResults(ctx, candidates, results),
+        postTuning: () => inner.postTuning(),
+      };
+    };
+    const phases = async (waitMs: number) => {
+      const lines: string[] = [];
+      await tuneTIR(vectorAdd(1024).func, H100, {
+        ...fakeComponents(),
+        workDir: workDir(),
+        strategy: waitingSearch(waitMs),
+        maxTrialsGlobal: 16,
+        numTrialsPerIter: 8,
+        seed: 11,
+        logger: (_level, m) => lines.push(m),
+      });
+      const batches = lines.flatMap((l) => {
+        const m = /batch of 8: time so far in search (\d+\.\d) s \(its thread busy (\d+\.\d) s\), build \d+\.\d s, run \d+\.\d s$/.exec(l);
+        return m === null ? [] : [{ search: Number(m[1]), busy: Number(m[2]) }];
+      });
+      expect(batches).toHaveLength(2);
+      return batches.at(-1)!;
+    };
+    // Two batches each waiting 400 ms: at least 0.8 s of search, of which the thread was busy far less.
+    const waiting = await phases(400);
+    expect(waiting.search).toBeGreaterThanOrEqual(0.8);
+    expect(waiting.busy).toBeLessThan(waiting.search - 0.6);
+    // Busy is part of the search's wall, never more.
+    const busy = await phases(0);
+    expect(busy.busy).toBeLessThanOrEqual(busy.search + 0.1);
   });
 
   it("takes a target string as TVM's tune_tir does, and names the known targets for an unknown one", async () => {
