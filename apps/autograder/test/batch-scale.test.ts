@@ -26,6 +26,7 @@ import type { GpuBackend, NumericsOutcome, NumericsRequest, TimingOutcome } from
 import { loadManifest } from "../src/manifest/index.js";
 import { failureResults } from "../src/report/gradescope.js";
 import { writeSubmission } from "./submission-cases.js";
+import { useBundledGraderWorkers } from "./support/bundled-workers.js";
 
 const binding = assignmentBinding(DEFAULT_ASSIGNMENT);
 const manifest = loadManifest(binding.manifestPath);
@@ -259,6 +260,8 @@ describe("progress lines without a terminal", () => {
 });
 
 describe("a batch in two shards, merged, then resumed after a kill", () => {
+  // Shard 1's two grade-worker threads (and their rounds workers) from the bundle `pnpm grade` uses, not through tsx.
+  useBundledGraderWorkers();
   let dir: string;
   let out: string;
   let shard1: BatchResult;

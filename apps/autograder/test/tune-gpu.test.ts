@@ -15,7 +15,7 @@ import { DEFAULT_ASSIGNMENT, assignmentBinding } from "../src/assignment.js";
 import type { GpuBackend, NumericsOutcome, TimingOutcome } from "../src/grade/numerics-types.js";
 import { replayTrace } from "../src/grade/replay.js";
 import { type Timing, loadManifest } from "../src/manifest/index.js";
-import { MAX_NUMERICS_CHECKS, formatTuneReport, tuneSearchSpace } from "../src/tune/index.js";
+import { MAX_NUMERICS_CHECKS, type TuneSearch, formatTuneReport, handInTuned, searchTuneSpace, tuneSearchSpace } from "../src/tune/index.js";
 
 const binding = assignmentBinding(DEFAULT_ASSIGNMENT);
 const manifest = loadManifest(binding.manifestPath);
@@ -72,25 +72,31 @@ function fakeGpu(passes: (check: number) => boolean) {
   return { gpu, log, checkedTraces };
 }
 
-function tune(gpu: GpuBackend, name: string) {
-  return tuneSearchSpace({
+/**
+ * One search (seed 2, 8 trials, ranked by the simulated runner: no GPU is asked during it), handed
+ * in by each test to a GPU whose numerics answer differently: the hand-in step is what they check.
+ */
+let search: Promise<TuneSearch> | undefined;
+function tune(gpu: GpuBackend) {
+  search ??= searchTuneSpace({
     submissionDir: SOLUTION,
     binding,
     manifest,
     trials: 8,
     seed: 2,
-    gpu,
+    gpu: fakeGpu(() => true).gpu,
     runner: new SimulatedRunner(),
-    workDir: join(scratch, name),
+    workDir: join(scratch, "work-search"),
     numerics: { rounds: 1 },
     ...NO_SEARCH_WORKERS,
   });
+  return search.then((done) => handInTuned(done, gpu));
 }
 
 describe("tuning with a GPU (fake backend)", () => {
   it("skips the search's best when its numerics fail, hands in the next, timed with the grading settings", async () => {
     const { gpu, log, checkedTraces } = fakeGpu((k) => k > 0);
-    const result = await tune(gpu, "work-skip");
+    const result = await tune(gpu);
 
     expect(result.measured).toBe(true);
     expect(log).toEqual(["numerics 0", "numerics 1", "time grading settings"]);
@@ -119,7 +125,7 @@ describe("tuning with a GPU (fake backend)", () => {
 
   it("hands in nothing when every checked candidate computes wrong results, and says so", async () => {
     const { gpu, log } = fakeGpu(() => false);
-    const result = await tune(gpu, "work-wrong");
+    const result = await tune(gpu);
 
     expect(result.chosen).toBeUndefined();
     expect(log.filter((l) => l.startsWith("time"))).toEqual([]);

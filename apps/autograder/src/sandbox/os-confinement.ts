@@ -40,13 +40,22 @@ export function probeConfinement(): Promise<Probed> {
   return probed;
 }
 
-/** The prefix for one run of `timeoutMs`. The CPU limit leaves room for the isolate's own threads. */
-export async function confinement(timeoutMs: number): Promise<Confinement> {
+/** The CPU seconds one run of `timeoutMs` may use: room for the isolate's own threads beside the run's wall time. */
+export function runCpuSeconds(timeoutMs: number): number {
+  return Math.ceil((2 * timeoutMs) / 1000) + 10;
+}
+
+/**
+ * The prefix for a process that serves runs of `timeoutMs`: its CPU limit is one run's budget
+ * plus `reserveCpuSeconds` (a host that serves several runs gets one more budget, and is retired
+ * once it has used that much: see host-process.ts).
+ */
+export async function confinement(timeoutMs: number, reserveCpuSeconds = 0): Promise<Confinement> {
   const found = await probeConfinement();
   const prefix: string[] = [];
   const layers: string[] = [];
   if (found.prlimit) {
-    const cpuSeconds = Math.ceil((2 * timeoutMs) / 1000) + 10;
+    const cpuSeconds = runCpuSeconds(timeoutMs) + reserveCpuSeconds;
     prefix.push("prlimit", `--cpu=${cpuSeconds}`, "--core=0", "--fsize=0", "--nofile=256", "--");
     layers.push(`rlimits (CPU ${cpuSeconds} s, no core files, no file writes, 256 open files)`);
   }

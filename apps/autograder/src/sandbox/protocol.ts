@@ -76,6 +76,9 @@ export type LoadMessage = z.infer<typeof LoadMessageSchema>;
 /** The largest code cache a host may send (V8's cache of the 1.4 MB runtime is about 0.5 MB). */
 const MAX_RUNTIME_CACHE_BASE64 = 8 * 1024 * 1024;
 
+/** The most printed output a run-end may carry per stream (the host keeps 64 KiB and a closing line). */
+const MAX_RUN_OUTPUT_CHARS = 128 * 1024;
+
 export const ChildMessageSchema = z.union([
   z.object({ type: z.literal("load"), body: LoadMessageSchema }).strict(),
   z.object({ type: z.literal("result"), body: JobResultSchema }).strict(),
@@ -91,6 +94,18 @@ export const ChildMessageSchema = z.union([
       type: z.literal("runtime-compiled"),
       cache: z.enum(["produced", "accepted", "rejected", "none"]),
       data: z.string().max(MAX_RUNTIME_CACHE_BASE64).optional(),
+    })
+    .strict(),
+  /**
+   * The run is over and the host waits for the next: what the run printed (the host keeps at most
+   * OUTPUT_LIMIT_CHARS of it) and the CPU time the host process has used so far, in ms.
+   */
+  z
+    .object({
+      type: z.literal("run-end"),
+      stdout: z.string().max(MAX_RUN_OUTPUT_CHARS),
+      stderr: z.string().max(MAX_RUN_OUTPUT_CHARS),
+      cpuMs: z.number().nonnegative(),
     })
     .strict(),
   /** The host itself failed (a grader bug, never the student's doing). */

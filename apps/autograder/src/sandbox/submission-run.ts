@@ -1,6 +1,7 @@
 /**
- * One student file prepared for grading: bundled once into a private directory, then run (in a
- * fresh sandboxed process each time) on as many job lists as the grader needs.
+ * One student file prepared for grading: bundled once into a private directory, then run on as
+ * many job lists as the grader needs, each in a fresh isolate of a sandbox host kept for the file's
+ * runs (host-pool.ts).
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -9,7 +10,8 @@ import { bundleSubmission } from "./bundle.js";
 import { SubmissionBuildError } from "./errors.js";
 import type { ErrorInfo, Job, JobResult } from "./protocol.js";
 import { probeConfinement } from "./os-confinement.js";
-import { DEFAULT_LIMITS, type RunOptions, type SandboxExit, type SandboxLimits, type SandboxRun, runSandboxed } from "./run.js";
+import { HostPool } from "./host-pool.js";
+import { DEFAULT_LIMITS, type RunOptions, type SandboxExit, type SandboxLimits, type SandboxRun } from "./run.js";
 
 export type FileLoad =
   | { readonly ok: true; readonly exports: readonly string[] }
@@ -32,11 +34,13 @@ export interface FileRun {
   readonly millis: number;
   /** How the sandbox compiled its runtime (absent when nothing ran): see run.ts. */
   readonly runtimeCache?: SandboxRun["runtimeCache"];
+  /** The host process that ran it and which of its runs it was (absent when nothing ran). */
+  readonly host?: SandboxRun["host"];
 }
 
 export interface PreparedFile {
   readonly file: string;
-  /** Runs `jobs` in a fresh sandbox; runs of one file may overlap. Aborting `options.signal` kills the run. */
+  /** Runs `jobs` in a fresh isolate; runs of one file may overlap. Aborting `options.signal` kills the run's process. */
   run(jobs: readonly Job[], limits?: SandboxLimits, options?: RunOptions): Promise<FileRun>;
   dispose(): Promise<void>;
 }
@@ -56,13 +60,14 @@ export async function prepareSubmissionFile(submissionDir: string, file: string)
     }
     buildFailure = { ok: false, stage: "build", diagnostics: err.diagnostics };
   }
+  const hosts = bundle === undefined ? undefined : new HostPool(bundle, workDir);
   return {
     file,
     async run(jobs, limits = DEFAULT_LIMITS, options = {}) {
-      if (bundle === undefined) {
+      if (hosts === undefined) {
         return { file, load: buildFailure!, results: new Map(), exit: undefined, stdout: "", stderr: "", invalidMessages: 0, millis: 0 };
       }
-      const run = await runSandboxed(bundle, workDir, jobs, limits, options);
+      const run = await hosts.run(jobs, limits, options);
       let load: FileLoad = { ok: false, stage: "sandbox" };
       const results = new Map<string, JobResult>();
       const expected = new Set(jobs.map((j) => j.id));
@@ -83,9 +88,11 @@ export async function prepareSubmissionFile(submissionDir: string, file: string)
         invalidMessages: run.invalidMessages,
         millis: run.millis,
         runtimeCache: run.runtimeCache,
+        host: run.host,
       };
     },
     async dispose() {
+      await hosts?.close();
       await rm(workDir, { recursive: true, force: true });
     },
   };

@@ -1,5 +1,5 @@
 /** The tuner behind `pnpm grade --tune`: a thin client of @tessera/meta-schedule. */
-export { tuneSearchSpace, type TuneOptions, type TuneResult, type TunedTrace } from "./tune.js";
+export { handInTuned, searchTuneSpace, tuneSearchSpace, type TuneOptions, type TuneResult, type TuneSearch, type TunedTrace } from "./tune.js";
 export { TuneError } from "./errors.js";
 export { MAX_TRIALS, SEARCH_SPACE_FILE, SEARCH_SPACE_FUNCTION } from "./search-space.js";
 export { formatDecisions } from "./design-spaces.js";

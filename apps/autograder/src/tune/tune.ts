@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type CudaTarget, cudaTarget } from "@tessera/codegen";
 import { FAILED_RUN_SECS, RecordedFirst, type Runner, type StrategyName, TraceSpace, defaultSpaceFor, makeStrategy, tuneTasks } from "@tessera/meta-schedule";
+import type { PrimFunc } from "@tessera/ir";
 import { type Decision, Schedule, type TraceJSON } from "@tessera/schedule";
 import type { AssignmentBinding } from "../assignment.js";
 import { localDeviceTarget } from "../gpu/index.js";
@@ -123,10 +124,32 @@ export interface TuneResult {
 
 /** Throws a TuneError when the search space cannot be sampled at all. */
 export async function tuneSearchSpace(opts: TuneOptions): Promise<TuneResult> {
+  return handInTuned(await searchTuneSpace(opts));
+}
+
+/** A finished search of `tuneSearchSpace`, before its hand-in step (`handInTuned`). */
+export interface TuneSearch {
+  readonly opts: TuneOptions;
+  readonly started: number;
+  readonly target: CudaTarget;
+  readonly strategyName: StrategyName;
+  readonly strategy: RecordedFirst;
+  readonly settings: Numerics;
+  readonly size: number;
+  readonly workload: PrimFunc;
+  readonly sampling: Sampling;
+  readonly spaces: ReturnType<typeof designSpacesOf>;
+  readonly tuned: Awaited<ReturnType<typeof tuneTasks>>;
+  readonly workDir: string;
+  readonly failed: number;
+  readonly firstFailure: string | undefined;
+}
+
+/** The sampling and the search of `tuneSearchSpace`; throws a TuneError when the search space cannot be sampled at all. */
+export async function searchTuneSpace(opts: TuneOptions): Promise<TuneSearch> {
   const started = performance.now();
   const progress = (message: string): void => opts.onProgress?.(message);
   const { manifest, binding, gpu } = opts;
-  const handIn = tracedTask(manifest);
   const settings: Numerics = { ...manifest.numerics, ...opts.numerics };
   const size = settings.sizes.full;
   const target: CudaTarget = gpu === undefined ? cudaTarget(SIMULATED_TARGET) : (localDeviceTarget() ?? cudaTarget(GPU_TARGET));
@@ -178,6 +201,20 @@ export async function tuneSearchSpace(opts: TuneOptions): Promise<TuneResult> {
     },
   });
 
+  return { opts, started, target, strategyName, strategy, settings, size, workload, sampling, spaces, tuned, workDir, failed, firstFailure };
+}
+
+/**
+ * The hand-in step of `tuneSearchSpace`: replays the search's best records as grading does, checks
+ * their numerics (on `gpu`, the search's by default: tests hand one search to GPUs that answer
+ * differently) and picks the first correct one.
+ */
+export async function handInTuned(search: TuneSearch, gpu: GpuBackend | undefined = search.opts.gpu): Promise<TuneResult> {
+  const { opts, started, target, strategyName, strategy, settings, size, workload, sampling, spaces, tuned, workDir, failed, firstFailure } = search;
+  if ((gpu === undefined) !== (opts.gpu === undefined)) throw new TuneError("the hand-in step needs a GPU exactly when the search had one");
+  const progress = (message: string): void => opts.onProgress?.(message);
+  const { manifest, binding } = opts;
+  const handIn = tracedTask(manifest);
   const db = tuned.database;
   const records = db.hasWorkload(workload) ? db.getTopK(db.commitWorkload(workload), MAX_NUMERICS_CHECKS) : [];
   const checkNumerics = async (schedule: Schedule): Promise<NumericsOutcome> => {

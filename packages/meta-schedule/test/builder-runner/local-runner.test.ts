@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { cuda } from "@tessera/runtime";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { prebuiltBundle } from "../../../../scripts/fast-start/prebuilt.mjs";
 import {
   type ArgInfo,
   type BuiltArtifact,
@@ -19,7 +20,16 @@ import { FatalTaskError, isFatalTaskError } from "../../src/isolation/serve.js";
 import { randomArgsFor } from "../../src/runner/random-args.js";
 import { runnerChildEntry, runnerChildStart } from "../../src/runner/local-runner.js";
 
-const FAKE_BACKEND = fileURLToPath(new URL("./fake-backend.ts", import.meta.url));
+const FAKE_BACKEND_SOURCE = fileURLToPath(new URL("./fake-backend.ts", import.meta.url));
+/**
+ * The fake backend as JavaScript, prebuilt once (scripts/fast-start/prebuilt.mjs): a child that
+ * imports the TypeScript source needs tsx's loader, about 3 CPU s more per child start, and these
+ * tests start about twenty. One test keeps the source (a TypeScript backend beside a bundled child).
+ */
+let FAKE_BACKEND = "";
+beforeAll(async () => {
+  FAKE_BACKEND = (await prebuiltBundle({ name: "test-fake-measure-backend", entry: FAKE_BACKEND_SOURCE })).entry;
+}, 120_000);
 const ARGS: ArgInfo[] = [
   { kind: "TENSOR", dtype: "float32", shape: [4, 4] },
   { kind: "TENSOR", dtype: "float32", shape: [4] },
@@ -111,7 +121,8 @@ describe("LocalRunner process isolation (fake backend, no GPU)", () => {
   });
 
   it("sums where measuring time went: the child's steps as reported, the round trip's rest as transfer, the check as verify", async () => {
-    runner = new LocalRunner({ backendModule: FAKE_BACKEND });
+    // The TypeScript source: a bundled child starts with tsx's loader to import it (runnerChildStart).
+    runner = new LocalRunner({ backendModule: FAKE_BACKEND_SOURCE });
     await runner.run([candidate("steps"), candidate("steps"), candidate("ok")]);
     const spent = runner.timeSpent;
     expect(spent.candidates).toBe(3);
@@ -198,7 +209,7 @@ describe("LocalRunner process isolation (fake backend, no GPU)", () => {
 
   it("starts a child from JavaScript (a bundle, dist) with tsx's loader when its backend module is TypeScript (regression: it could not import it)", () => {
     const bundled = { url: new URL("file:///bundle/ms-runner-child.mjs"), typeScript: false };
-    expect(runnerChildStart(bundled, FAKE_BACKEND)).toEqual({ ...bundled, typeScript: true });
+    expect(runnerChildStart(bundled, FAKE_BACKEND_SOURCE)).toEqual({ ...bundled, typeScript: true });
     expect(runnerChildStart(bundled, `${new URL("./fake-backend.mts", import.meta.url)}`).typeScript).toBe(true);
     expect(runnerChildStart(bundled, "/backends/fake.mjs")).toEqual(bundled);
     expect(runnerChildStart(bundled, undefined)).toEqual(bundled);

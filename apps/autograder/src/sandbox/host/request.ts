@@ -1,17 +1,22 @@
-/** What the grader hands the sandbox host (as a JSON file in the work directory), and the host's bounds. */
+/** What the grader hands the sandbox host (a session file, then a line per run), and the host's bounds. */
 import type { Job } from "../protocol.js";
 
-export interface HostRequest {
-  /** The work directory: the bundle, this request and the private copy of the submission. */
+/** What a host is started with (a JSON file in the work directory, named on its command line). */
+export interface HostSession {
+  /** The work directory: the bundle, this file and the private copy of the submission. */
   readonly workDir: string;
   /** The bundle's file name in the work directory. */
   readonly bundle: string;
   /** The sandbox runtime's file name in the work directory (CommonJS; run before the bundle). */
   readonly runtime: string;
-  /** The file name, in the work directory, of V8's code cache for the runtime (see run.ts); absent: the host produces one. */
+  /** The file name, in the work directory, of V8's code cache for the runtime (see ../run.ts); absent: the first run produces one. */
   readonly runtimeCache?: string;
   /** Absolute path of isolated-vm's native addon for this Node (see ../isolated-vm.ts); it exports `{ ivm }`. */
   readonly isolatedVm: string;
+}
+
+/** One run, a JSON line on the host's stdin: its jobs, in a fresh isolate under these limits. */
+export interface RunRequest {
   readonly jobs: readonly Job[];
   readonly limits: { readonly timeoutMs: number; readonly heapMb: number };
 }
@@ -20,8 +25,8 @@ export interface HostRequest {
 export const HOST_FILE = "host.js";
 /** The runtime's code cache's file name in the work directory. */
 export const RUNTIME_CACHE_FILE = "runtime.cache";
-/** The request's file name in the work directory. */
-export const REQUEST_FILE = "request.json";
+/** The session's file name in the work directory. */
+export const SESSION_FILE = "session.json";
 /** Printed output kept per run (both streams together). */
 export const OUTPUT_LIMIT_CHARS = 64 * 1024;
 /** The largest answer the harness may give for one job (a trace of 5000 instructions is far less). */
