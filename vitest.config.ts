@@ -36,6 +36,8 @@ const SLOW_TESTS = [
   "apps/autograder/test/simulator-numerics.test.ts",
   // The sandbox's isolation from the queue (a whole sandbox run), and the Redis bundle (apt-get download, xz).
   "apps/autograder/test/sandbox-no-redis.test.ts",
+  // The sandbox's host processes kept per prepared file: state, limits and cancelling run by run.
+  "apps/autograder/test/sandbox-hosts.test.ts",
   "apps/autograder/test/bundle-redis.test.ts",
   "assignments/gemm-relu-add/test/assignment-scripts.test.ts",
   // Tuning runs, and search quality measured over seeds.
@@ -83,6 +85,7 @@ const SLOW_TESTS = [
   "packages/simulator/test/mma/tf32-gemm.test.ts",
   "packages/simulator/test/mma/tf32x3-gemm.test.ts",
   "packages/simulator/test/mma/mma-gemm-relu-add.test.ts",
+  "packages/simulator/test/mma/wgmma-gemm.test.ts",
   "packages/corpus/test/tf32x3-error.test.ts",
   "packages/simulator/test/register-stage-layout.property.test.ts",
   "packages/simulator/test/random-gpu-schedules.property.test.ts",
