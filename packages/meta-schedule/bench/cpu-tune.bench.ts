@@ -20,7 +20,7 @@ import { type Target, target as targetOf } from "@tessera/codegen";
 import { matmulCpu } from "@tessera/corpus/d2l-cpu";
 import { type PrimFunc, ops, randomArgs } from "@tessera/ir";
 import { type HostModule, build } from "@tessera/runtime";
-import { benchPython } from "../../runtime/bench/bench-python.js";
+import { BENCH_VENV_INSTALL, benchPython } from "../../runtime/bench/bench-python.js";
 import { CpuBuilder, LocalRunner, argsInfoOf, tuneTIR } from "../src/index.js";
 
 const repoRoot = fileURLToPath(new URL("../../..", import.meta.url));
@@ -28,6 +28,18 @@ const repoRoot = fileURLToPath(new URL("../../..", import.meta.url));
 async function timeModule(mod: HostModule, args: Float32Array[]): Promise<number> {
   const t = await mod.timeEvaluator({ number: 1, repeat: 5, minRepeatMs: 50 })(...args);
   return t.median;
+}
+
+/** Ends the run with one clear line, before any tuning, when the reference (NumPy) cannot be imported. */
+function requireNumpy(): void {
+  try {
+    execFileSync(benchPython(), ["-c", "import numpy"], { stdio: "pipe" });
+  } catch {
+    console.error(
+      `bench:cpu-tune: NumPy, the reference, does not import in ${benchPython()}; make the benchmarks' venv (\`${BENCH_VENV_INSTALL}\`) or set TESSERA_BENCH_PYTHON to a Python that has it`,
+    );
+    process.exit(2);
+  }
 }
 
 function numpyMatmulMs(n: number, threads: "default" | "1"): number {
@@ -77,6 +89,7 @@ async function main(): Promise<void> {
   const trials = Number(values.trials);
   const perIter = Number(values["per-iter"]);
   const seed = Number(values.seed);
+  requireNumpy();
   const func = ops.matmul(n, n, n).func;
   const flops = 2 * n * n * n;
   const gflops = (ms: number): number => flops / ms / 1e6;
