@@ -14,10 +14,11 @@
  * tf32 operands are float32 registers that already hold tf32 values (the tf32 fragment loads
  * round them with `cvt.rna.tf32.f32`, once per element loaded rather than once per MMA that reads it).
  */
-import type { Call, PrimExpr, Var } from "@tessera/ir";
+import type { Call } from "@tessera/ir";
 import { MMA_FILL, MMA_TF32X3, PTX_LDMATRIX, PTX_MMA, WARP_OP_ARITY } from "../lower/util/warp-operands.js";
 import { guarded } from "./async-copy.js";
 import { type EmitContext, fail } from "./context.js";
+import { boolArg, intArg, registers, stringArg } from "./intrinsic-args.js";
 import type { ExprEmitter } from "./expr-emitter.js";
 import { accessPointer } from "./wmma.js";
 
@@ -82,33 +83,6 @@ const MMA_VARIANTS: Readonly<Record<string, MmaVariant>> = {
 };
 
 const helperName = (key: string): string => `tessera_mma_${key.replaceAll(".", "_")}`;
-
-function stringArg(ctx: EmitContext, call: Call, i: number): string {
-  const a = call.args[i];
-  if (a?.kind !== "StringImm") return fail(ctx, `T.${call.op}: argument ${i} must be a string`);
-  return a.value;
-}
-
-function intArg(ctx: EmitContext, call: Call, i: number): number {
-  const a = call.args[i];
-  if (a?.kind !== "IntImm") return fail(ctx, `T.${call.op}: argument ${i} must be an integer constant`);
-  return a.value;
-}
-
-function boolArg(ctx: EmitContext, call: Call, i: number): boolean {
-  const a = call.args[i];
-  if (a?.kind !== "IntImm") return fail(ctx, `T.${call.op}: argument ${i} must be a boolean constant`);
-  return a.value !== 0;
-}
-
-/** `name + offset` of a register array the kernel allocates. */
-function registers(ctx: EmitContext, exprs: ExprEmitter, data: PrimExpr | undefined, offset: PrimExpr, op: string): string {
-  const storage = data?.kind === "Var" ? ctx.storage.get(data) : undefined;
-  if (storage === undefined) return fail(ctx, `T.${op}: a register operand is not an array allocated in the kernel`);
-  // The instructions read and write the registers as 32-bit words.
-  ctx.vectorAccessed.add(data as Var);
-  return `${storage.name} + ${exprs.expr(offset)}`;
-}
 
 /** The C statement of an mma.sync intrinsic call. */
 export function mmaStatement(ctx: EmitContext, exprs: ExprEmitter, call: Call): string {

@@ -16,10 +16,11 @@
  * cp.async wait of a kernel with wgmma (kernel-emitter.ts), ordering the copies' generic-proxy
  * writes before the tensor cores' async-proxy reads.
  */
-import { type Call, type PrimExpr, type Var, intImm } from "@tessera/ir";
+import { type Call, intImm } from "@tessera/ir";
 import { WGMMA_COMMIT_GROUP, WGMMA_FENCE, WGMMA_MMA_ASYNC, WGMMA_OP_ARITY, WGMMA_WAIT_GROUP } from "../lower/util/warp-operands.js";
 import { guarded } from "./async-copy.js";
 import { type EmitContext, fail } from "./context.js";
+import { intArg, registers, stringArg } from "./intrinsic-args.js";
 import type { ExprEmitter } from "./expr-emitter.js";
 import { accessPointer } from "./wmma.js";
 
@@ -34,19 +35,6 @@ const SWIZZLE_MODE: Readonly<Record<number, number>> = { 0: 0, 128: 1, 64: 2, 32
 /** The architecture wgmma kernels compile for. */
 export const WGMMA_ARCH = "sm_90a";
 
-function constantArg(ctx: EmitContext, call: Call, i: number, kind: "IntImm" | "StringImm"): number | string {
-  const a = call.args[i];
-  if (a?.kind !== kind) return fail(ctx, `T.${call.op}: argument ${i} must be ${kind === "IntImm" ? "an integer" : "a string"} constant`);
-  return a.value;
-}
-
-function registers(ctx: EmitContext, exprs: ExprEmitter, data: PrimExpr | undefined, offset: PrimExpr, op: string): string {
-  const storage = data?.kind === "Var" ? ctx.storage.get(data) : undefined;
-  if (storage === undefined) return fail(ctx, `T.${op}: the accumulator is not a register array allocated in the kernel`);
-  ctx.vectorAccessed.add(data as Var);
-  return `${storage.name} + ${exprs.expr(offset)}`;
-}
-
 /** The C statement of a wgmma intrinsic call. */
 export function wgmmaStatement(ctx: EmitContext, exprs: ExprEmitter, call: Call): string {
   const arity = WGMMA_OP_ARITY[call.op]!;
@@ -59,12 +47,12 @@ export function wgmmaStatement(ctx: EmitContext, exprs: ExprEmitter, call: Call)
     case WGMMA_COMMIT_GROUP:
       return "tessera_wgmma_commit_group();";
     case WGMMA_WAIT_GROUP: {
-      const n = constantArg(ctx, call, 0, "IntImm") as number;
+      const n = intArg(ctx, call, 0);
       if (n < 0 || n > 7) fail(ctx, `T.${call.op}: wgmma.wait_group takes 0 to 7 pending groups, not ${n}`);
       const written: string[] = [];
       for (let i = 1; i < call.args.length; i += 2) {
         const c = registers(ctx, exprs, call.args[i], intImm(0), call.op);
-        written.push(`tessera_wgmma_written<${constantArg(ctx, call, i + 1, "IntImm")}>(${c});`);
+        written.push(`tessera_wgmma_written<${intArg(ctx, call, i + 1)}>(${c});`);
       }
       return [`tessera_wgmma_wait_group<${n}>();`, ...written].join(" ");
     }
@@ -74,11 +62,11 @@ export function wgmmaStatement(ctx: EmitContext, exprs: ExprEmitter, call: Call)
 }
 
 function mmaAsync(ctx: EmitContext, exprs: ExprEmitter, call: Call): string {
-  const [shape, ta, tb, tc] = [0, 1, 2, 3].map((i) => constantArg(ctx, call, i, "StringImm") as string) as [string, string, string, string];
+  const [shape, ta, tb, tc] = [0, 1, 2, 3].map((i) => stringArg(ctx, call, i)) as [string, string, string, string];
   const n = Number(/^m64n(\d+)k16$/.exec(shape)?.[1] ?? Number.NaN);
   if (!WGMMA_N.has(n)) fail(ctx, `T.${call.op}: shape ${shape} is not one of m64n{${[...WGMMA_N].join(",")}}k16`);
   if (ta !== "fp16" || tb !== "fp16" || tc !== "fp32") fail(ctx, `T.${call.op}: only fp16 × fp16 → fp32 exists here, got ${ta} × ${tb} → ${tc}`);
-  const [transA, transB, swizzle] = [4, 5, 6].map((i) => constantArg(ctx, call, i, "IntImm") as number);
+  const [transA, transB, swizzle] = [4, 5, 6].map((i) => intArg(ctx, call, i));
   if (transA !== 0) fail(ctx, `T.${call.op}: A must be K-major (trans_a 0)`);
   if (SWIZZLE_MODE[swizzle!] !== 1) fail(ctx, `T.${call.op}: only the 128-byte swizzle is supported, got ${swizzle}`);
   ctx.features.add(`wgmma:${n}`);

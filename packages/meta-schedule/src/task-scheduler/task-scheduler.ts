@@ -173,9 +173,9 @@ export abstract class TaskScheduler {
     return this.tasks;
   }
 
-  /** Whether the task's next batch is its last: the trials left to it (those in flight counted) fit one batch. */
+  /** Whether the task's next batch is its last: the trials left to it, besides its batch in flight, fit one batch. */
   private isLastBatch(task: TaskRecord, inFlight: InFlight, maxTrialsPerTask: number, globalTrialsLeft: number, numTrialsPerIter: number): boolean {
-    const taskTrialsLeft = maxTrialsPerTask - task.trials - (inFlight.task === task ? inFlight.candidates.length : 0);
+    const taskTrialsLeft = maxTrialsPerTask - task.trials - inFlight.candidates.length;
     return Math.min(taskTrialsLeft, globalTrialsLeft) <= numTrialsPerIter;
   }
 
