@@ -375,10 +375,19 @@ function describe(r: Result): string {
   return `${r.passed ? "PASS" : "FAIL"} ${kernel} gemm ${r.n}³ on cuda: ${r.oursMs?.toPrecision(4)} ms (${r.tflops?.toFixed(1)} TFLOP/s); ${torch}`;
 }
 
+/** The kernels and tilings asked for, or one line naming the bad option and exit status 2 (no stack trace). */
+function commandLineOrExit(argv: readonly string[]): { kernels: ReturnType<typeof parseKernels>; tilings: Tiling[] } {
+  try {
+    return { kernels: parseKernels(argv), tilings: parseTilings(argv) };
+  } catch (err) {
+    console.error(`bench:tc: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(2);
+  }
+}
+
 async function main(): Promise<void> {
   const opts = parseGemmBenchOptions(process.argv.slice(2), { sizes: "2048,4096", dryRunSizes: "128", multipleOf: 128 });
-  const kernels = parseKernels(process.argv.slice(2));
-  const tilings = parseTilings(process.argv.slice(2));
+  const { kernels, tilings } = commandLineOrExit(process.argv.slice(2));
   if (!opts.dryRun && !cuda.available()) {
     // Nothing to measure here: a skip, not a failure (the arguments were checked above).
     console.log(`SKIP bench:tc: no CUDA device (${cuda.unavailableReason() ?? "unknown"}); --dry-run checks the same kernels in the simulator`);
