@@ -1,4 +1,19 @@
-import { type PrimFunc, type Stmt, add, bufferLoad, bufferStore, declBuffer, floordiv, floormod, forEachStmt, forLoop, mul, primFunc, ramp, variable } from "@tessera/ir";
+import {
+  type PrimFunc,
+  type Stmt,
+  add,
+  bufferLoad,
+  bufferStore,
+  declBuffer,
+  floordiv,
+  floormod,
+  forEachStmt,
+  forLoop,
+  mul,
+  primFunc,
+  ramp,
+  variable,
+} from "@tessera/ir";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { LoweringError } from "../../src/lower/errors.js";

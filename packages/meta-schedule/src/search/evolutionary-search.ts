@@ -278,7 +278,9 @@ export class EvolutionarySearch extends SearchStrategyBase {
   private seedsFromSimilar(run: SearchRun, round: RejectionTally): Candidate[] {
     if (this.similarSeeds === undefined) {
       const replayed = (traces: readonly Trace[]) => traces.flatMap((t) => run.replayer.replayRecorded(t, round) ?? []);
-      const similar = replayed(seedsFromSimilarWorkloads(run.database, run.workload, run.designSpaces, this.config.similarSeeds, { targetName: run.ctx.target.name }));
+      const similar = replayed(
+        seedsFromSimilarWorkloads(run.database, run.workload, run.designSpaces, this.config.similarSeeds, { targetName: run.ctx.target.name }),
+      );
       this.priorSeeds = replayed(seedsFromPriors(run.workload, run.designSpaces, this.config.priorSeeds, priorsFor(run.ctx)));
       this.similarSeeds = [...similar, ...this.priorSeeds];
     }
