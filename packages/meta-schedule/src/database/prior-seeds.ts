@@ -9,10 +9,11 @@
  *
  * A prior is either such a table of decisions by value or a rule that gives each sampling step of a
  * design space its decision (`DecisionRule`), which applies to every design space and every shape:
- * the CPU's prior is the structure of the hand-written d2l kernels (`CPU_MICROKERNEL_PRIORS`).
+ * the CPU's priors are the structure of the hand-written d2l kernels (`cpuMicroKernelPriors`).
  */
 import { gemmReluAdd } from "@tessera/ir";
 import type { Decision, Instruction, Trace } from "@tessera/schedule";
+import { annotationKeysOf } from "../mutator/sampled-annotations.js";
 import { instructionsBeforePostproc } from "../mutator/trace-queries.js";
 import { LAYOUT_REWRITE, UNROLL_EXPLICIT, UNROLL_IMPLICIT } from "../schedule-utils/annotations.js";
 import { CPU_PARALLELIZE_VECTORIZE_UNROLL } from "../space/cpu-defaults.js";
@@ -60,6 +61,8 @@ export interface DecisionRule {
 }
 
 export type Prior = readonly DecisionValue[] | DecisionRule;
+
+const isRule = (prior: Prior): prior is DecisionRule => !Array.isArray(prior);
 
 /** The index of the smallest (or largest) number among a categorical's candidates. */
 function extremeIndex(inst: Instruction, which: "min" | "max"): number | undefined {
@@ -133,18 +136,11 @@ export function withDecisionValues(space: Trace, values: readonly DecisionValue[
   return out;
 }
 
-/** The annotation key each sampled value is annotated under. */
-function keysFed(insts: readonly Instruction[]): Map<unknown, string> {
-  const out = new Map<unknown, string>();
-  for (const inst of insts) if (inst.kind.name === "Annotate" && typeof inst.attrs[0] === "string") out.set(inst.inputs[1], inst.attrs[0]);
-  return out;
-}
-
 /** The design space `space` with the decisions of `rule` (the space's own where the rule gives none). */
 export function withDecisionRule(space: Trace, rule: DecisionRule): Trace {
   let out = space.simplified({ removePostproc: true });
   const insts = instructionsBeforePostproc(out);
-  const feeds = keysFed(insts);
+  const feeds = annotationKeysOf(insts);
   const tiles = insts.filter((i) => i.kind.name === "SamplePerfectTile");
   for (const inst of insts.filter(isSampling)) {
     const current = out.getDecision(inst);
@@ -165,20 +161,21 @@ export function isPriorSource(workload: Workload): boolean {
 
 /**
  * Up to `count` seeds, in the priors' order: a table of values moved onto the first design space it
- * matches, a rule applied to every design space; none for the workload the gemm winners came from.
+ * matches, a rule applied to every design space. The workload the gemm winners came from gets no
+ * tables (seeding it with them would only replay them).
  */
 export function seedsFromPriors(workload: Workload, designSpaces: readonly Trace[], count: number, priors: readonly Prior[] = GEMM_WINNERS_2048): Trace[] {
   const out: Trace[] = [];
-  if (isPriorSource(workload)) return out;
+  const source = isPriorSource(workload);
   for (const prior of priors) {
     if (out.length >= count) break;
-    if (!Array.isArray(prior)) {
-      for (const space of designSpaces) if (out.length < count) out.push(withDecisionRule(space, prior as DecisionRule));
+    if (isRule(prior)) {
+      for (const space of designSpaces) if (out.length < count) out.push(withDecisionRule(space, prior));
       continue;
     }
-    const values = prior as readonly DecisionValue[];
+    if (source) continue;
     for (const space of designSpaces) {
-      const trace = withDecisionValues(space, values);
+      const trace = withDecisionValues(space, prior);
       if (trace === undefined) continue;
       out.push(trace);
       break;

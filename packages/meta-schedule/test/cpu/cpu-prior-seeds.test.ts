@@ -6,10 +6,10 @@
  */
 import { target as targetOf } from "@tessera/codegen";
 import { type MachineProfile, matmulCpu } from "@tessera/corpus/d2l-cpu";
-import { type ForKind, type PrimFunc, ops, randomArgs, structuralEqual } from "@tessera/ir";
+import { type ForKind, type PrimFunc, gemmReluAdd, ops, randomArgs, structuralEqual } from "@tessera/ir";
 import { Schedule } from "@tessera/schedule";
 import { describe, expect, it } from "vitest";
-import { cpuMicroKernelPriors, priorsFor, seedsFromPriors } from "../../src/database/prior-seeds.js";
+import { GEMM_WINNERS_2048, cpuMicroKernelPriors, priorsFor, seedsFromPriors } from "../../src/database/prior-seeds.js";
 import { MemoryDatabase } from "../../src/database/memory-database.js";
 import { parallelPayoffOn } from "../../src/postproc/parallel-payoff.js";
 import { multiLevelTilingCpu } from "../../src/rules/multi-level-tiling-cpu.js";
@@ -110,6 +110,20 @@ describe("the CPU prior seeds (the hand-written kernels' structure)", () => {
       [1, 4, 1],
       [16, 1],
     ]);
+  });
+
+  it("seed the gemm+ReLU+add 2048³ on a CPU too (only the GPU table skips the workload it was measured on)", () => {
+    const gemm = gemmReluAdd(2048).func;
+    const { ctx, spaces } = cpuSpace(gemm);
+    expect(
+      seedsFromPriors(
+        ctx.workload,
+        spaces.map((s) => s.trace),
+        2,
+        priorsFor(ctx),
+      ),
+    ).toHaveLength(2);
+    expect(seedsFromPriors(ctx.workload, [spaces[0]!.trace], 4, GEMM_WINNERS_2048)).toEqual([]);
   });
 
   it("are the priors of a CPU task, and measured in the evolutionary search's first batch", async () => {
