@@ -1,9 +1,25 @@
-import { type PrimFunc, type Stmt, add, bufferLoad, bufferStore, declBuffer, forEachStmt, forLoop, mul, primFunc, ramp, variable } from "@tessera/ir";
+import {
+  type PrimFunc,
+  type Stmt,
+  add,
+  bufferLoad,
+  bufferStore,
+  declBuffer,
+  floordiv,
+  floormod,
+  forEachStmt,
+  forLoop,
+  mul,
+  primFunc,
+  ramp,
+  variable,
+} from "@tessera/ir";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { LoweringError } from "../../src/lower/errors.js";
 import {
   C_AUTO_UNROLL_MAX_STEP,
+  C_UNROLL_CONFIG,
   DEFAULT_UNROLL_CONFIG,
   MAX_UNROLLED_STATEMENTS,
   cUnrollLoopPass,
@@ -397,5 +413,46 @@ describe("unrollLoop around vectorized loops (the C target)", () => {
     expectSameResults(after, before);
     // Over the budget (4 rows × 1 vector step > 3): kept as a loop.
     expect(loopKinds(unrollLoop(before, { ...DEFAULT_UNROLL_CONFIG, autoMaxStep: 3 }))).toEqual(["serial", "vectorized"]);
+  });
+});
+
+describe("unrollLoop around strided vector loops (the C target's stridedVectorLanes)", () => {
+  // RewriteLayout's copy of a 64×64 A into 4-row slivers: the vector loop over a row's 64 columns stores at stride 4.
+  const A = declBuffer("A", [4096]);
+  const P = declBuffer("P", [4096]);
+  const r = variable("r");
+  const c = variable("c");
+  const nest = (store: Stmt): PrimFunc =>
+    primFunc(
+      [A.data, P.data],
+      new Map([
+        [A.data, A],
+        [P.data, P],
+      ]),
+      forLoop(r, 64, forLoop(c, 64, store, { kind: "vectorized" })),
+    );
+  const sliver = add(add(mul(floordiv(r, 4), 256), mul(c, 4)), floormod(r, 4));
+  const transposing = nest(bufferStore(P, bufferLoad(A, [add(mul(r, 64), c)]), [sliver]));
+  const contiguous = nest(bufferStore(P, bufferLoad(A, [add(mul(r, 64), c)]), [add(mul(r, 64), c)]));
+  const withBudget = { ...DEFAULT_UNROLL_CONFIG, autoMaxStep: C_AUTO_UNROLL_MAX_STEP };
+
+  test("a loop around a vector loop that stores at stride 4 stays rolled: 64 rows × 64 lanes is over the budget (regression: #pragma GCC unroll 64 around it took gcc 11–16 s for a 64³ matmul)", () => {
+    const after = unrollLoop(transposing, { ...withBudget, stridedVectorLanes: true });
+    expect(loopKinds(after)).toEqual(["serial", "vectorized"]);
+    expectSameResults(after, transposing);
+    // TVM's count (one step per vector loop) unrolls it, as the C target did before.
+    expect(loopKinds(unrollLoop(transposing, withBudget))).toEqual(["unrolled", "vectorized"]);
+  });
+
+  test("a unit-stride vector loop still counts as one step: the rows around it unroll", () => {
+    const after = unrollLoop(contiguous, { ...withBudget, stridedVectorLanes: true });
+    expect(loopKinds(after)).toEqual(["unrolled", "vectorized"]);
+    expectSameResults(after, contiguous);
+  });
+
+  test("a strided load counts as well as a strided store, and the C target's pass applies the rule", () => {
+    const gather = nest(bufferStore(P, bufferLoad(A, [add(mul(c, 64), r)]), [add(mul(r, 64), c)]));
+    expect(loopKinds(unrollLoop(gather, { ...C_UNROLL_CONFIG, autoMaxStep: C_AUTO_UNROLL_MAX_STEP }))).toEqual(["serial", "vectorized"]);
+    expect(loopKinds(unrollLoop(contiguous, { ...C_UNROLL_CONFIG, autoMaxStep: C_AUTO_UNROLL_MAX_STEP }))).toEqual(["unrolled", "vectorized"]);
   });
 });

@@ -6,10 +6,18 @@
  * nearest candidate, tile factors are kept and replay repairs those that no longer divide).
  * Validation is the caller's replay. The 2048³ gemm+ReLU+add itself gets none: its benchmark
  * measures the search.
+ *
+ * A prior is either such a table of decisions by value or a rule that gives each sampling step of a
+ * design space its decision (`DecisionRule`), which applies to every design space and every shape:
+ * the CPU's priors are the structure of the hand-written d2l kernels (`cpuMicroKernelPriors`).
  */
 import { gemmReluAdd } from "@tessera/ir";
 import type { Decision, Instruction, Trace } from "@tessera/schedule";
+import { annotationKeysOf } from "../mutator/sampled-annotations.js";
 import { instructionsBeforePostproc } from "../mutator/trace-queries.js";
+import { LAYOUT_REWRITE, UNROLL_EXPLICIT, UNROLL_IMPLICIT } from "../schedule-utils/annotations.js";
+import { CPU_PARALLELIZE_VECTORIZE_UNROLL } from "../space/cpu-defaults.js";
+import type { TuneContext } from "../tune-context.js";
 import { type Workload, workloadOf } from "../workload.js";
 import { nearestIndex } from "./similar-records.js";
 
@@ -35,6 +43,80 @@ export const GEMM_WINNERS_2048: readonly (readonly DecisionValue[])[] = [
 
 const isSampling = (inst: Instruction): boolean => inst.kind.name === "SampleCategorical" || inst.kind.name === "SamplePerfectTile";
 
+/** A sampling step of a design space, as a decision rule sees it. */
+export interface SamplingStep {
+  readonly inst: Instruction;
+  /** Its decision in the design space (a perfect tile's factors multiply to the loop's extent). */
+  readonly current: Decision;
+  /** The annotation key its value is annotated under, if any (a categorical knob). */
+  readonly feeds: string | undefined;
+  /** Its position among the space's SamplePerfectTile steps (0: the first tiled loop's), or -1. */
+  readonly tileIndex: number;
+}
+
+/** A prior as a rule: each sampling step's decision (undefined: the design space's own). */
+export interface DecisionRule {
+  readonly name: string;
+  decide(step: SamplingStep): Decision | undefined;
+}
+
+export type Prior = readonly DecisionValue[] | DecisionRule;
+
+const isRule = (prior: Prior): prior is DecisionRule => !Array.isArray(prior);
+
+/** The index of the smallest (or largest) number among a categorical's candidates. */
+function extremeIndex(inst: Instruction, which: "min" | "max"): number | undefined {
+  const candidates = inst.attrs[0];
+  if (!Array.isArray(candidates) || candidates.length === 0) return undefined;
+  const values = candidates.map(Number);
+  const target = which === "min" ? Math.min(...values) : Math.max(...values);
+  return values.indexOf(target);
+}
+
+/** The largest divisor of `extent` that is at most `cap`. */
+function largestDivisorUpTo(extent: number, cap: number): number {
+  for (let d = Math.min(extent, cap); d > 1; d--) if (extent % d === 0) return d;
+  return 1;
+}
+
+/**
+ * The structure of the hand-written d2l CPU kernels (@tessera/corpus's matmulCpu: row blocks in
+ * parallel, the column tiles inside them, each register tile accumulated over the whole reduction in
+ * one serial loop), in the CPU space's SSRSRS tiling: the first tiled loop's outer level takes as many
+ * parallel jobs as the space allows (`maxJobs`, its largest divisor within), the rest of it and of the
+ * other spatial loops their second level, each reduction its outer level, the register tile innermost;
+ * no auto-unroll beyond the tile's rows; the operands packed (`pack`: all RewriteLayout can) or read
+ * in place (none). RewriteParallelVectorizeUnroll runs the outer level in parallel where that pays.
+ */
+function microKernelStructure(pack: "none" | "all", maxJobs: number): DecisionRule {
+  return {
+    name: `micro-kernel structure, ${pack === "none" ? "operands in place" : "operands packed"}`,
+    decide({ inst, current, feeds, tileIndex }): Decision | undefined {
+      if (inst.kind.name === "SamplePerfectTile" && Array.isArray(current)) {
+        const extent = current.reduce((a, b) => a * b, 1);
+        if (current.length < 3) return current.map((_, k) => (k === 0 ? extent : 1));
+        const jobs = tileIndex === 0 ? largestDivisorUpTo(extent, maxJobs) : 1;
+        return current.map((_, k) => (k === 0 ? jobs : k === 1 ? extent / jobs : 1));
+      }
+      if (inst.kind.name !== "SampleCategorical") return undefined;
+      if (feeds === UNROLL_EXPLICIT || feeds === UNROLL_IMPLICIT) return extremeIndex(inst, "min");
+      if (feeds === LAYOUT_REWRITE) return extremeIndex(inst, pack === "none" ? "min" : "max");
+      return undefined;
+    },
+  };
+}
+
+/** The CPU target's priors for `cores` cores: the hand-written kernels' structure, operands in place first (what the hand schedule does while B fits L2). */
+export function cpuMicroKernelPriors(cores: number): DecisionRule[] {
+  const maxJobs = CPU_PARALLELIZE_VECTORIZE_UNROLL.maxJobsPerCore * Math.max(1, cores);
+  return [microKernelStructure("none", maxJobs), microKernelStructure("all", maxJobs)];
+}
+
+/** The priors for a task: the gemm winners on a GPU, the micro-kernel structure on a CPU (the C target) of `ctx.numThreads` cores. */
+export function priorsFor(ctx: Pick<TuneContext, "target" | "numThreads">): readonly Prior[] {
+  return ctx.target.kind === "c" ? cpuMicroKernelPriors(ctx.numThreads) : GEMM_WINNERS_2048;
+}
+
 /** `values` moved onto `inst`, or undefined when their kinds differ. */
 function decisionFor(inst: Instruction, value: DecisionValue): Decision | undefined {
   if (inst.kind.name === "SampleCategorical") return typeof value === "number" ? nearestIndex(inst.attrs[0] as readonly number[], value) : undefined;
@@ -54,6 +136,21 @@ export function withDecisionValues(space: Trace, values: readonly DecisionValue[
   return out;
 }
 
+/** The design space `space` with the decisions of `rule` (the space's own where the rule gives none). */
+export function withDecisionRule(space: Trace, rule: DecisionRule): Trace {
+  let out = space.simplified({ removePostproc: true });
+  const insts = instructionsBeforePostproc(out);
+  const feeds = annotationKeysOf(insts);
+  const tiles = insts.filter((i) => i.kind.name === "SamplePerfectTile");
+  for (const inst of insts.filter(isSampling)) {
+    const current = out.getDecision(inst);
+    if (current === undefined) continue;
+    const decision = rule.decide({ inst, current, feeds: feeds.get(inst.outputs[0]), tileIndex: tiles.indexOf(inst) });
+    if (decision !== undefined) out = out.withDecision(inst, decision);
+  }
+  return out;
+}
+
 let sourceHash: string | undefined;
 
 /** Whether `workload` is the one the priors were measured on (seeding it with them would only replay the table). */
@@ -63,21 +160,22 @@ export function isPriorSource(workload: Workload): boolean {
 }
 
 /**
- * Up to `count` of the priors moved onto the first design space each matches, in the priors'
- * order; none for the workload they came from.
+ * Up to `count` seeds, in the priors' order: a table of values moved onto the first design space it
+ * matches, a rule applied to every design space. The workload the gemm winners came from gets no
+ * tables (seeding it with them would only replay them).
  */
-export function seedsFromPriors(
-  workload: Workload,
-  designSpaces: readonly Trace[],
-  count: number,
-  priors: readonly (readonly DecisionValue[])[] = GEMM_WINNERS_2048,
-): Trace[] {
+export function seedsFromPriors(workload: Workload, designSpaces: readonly Trace[], count: number, priors: readonly Prior[] = GEMM_WINNERS_2048): Trace[] {
   const out: Trace[] = [];
-  if (isPriorSource(workload)) return out;
-  for (const values of priors) {
+  const source = isPriorSource(workload);
+  for (const prior of priors) {
     if (out.length >= count) break;
+    if (isRule(prior)) {
+      for (const space of designSpaces) if (out.length < count) out.push(withDecisionRule(space, prior));
+      continue;
+    }
+    if (source) continue;
     for (const space of designSpaces) {
-      const trace = withDecisionValues(space, values);
+      const trace = withDecisionValues(space, prior);
       if (trace === undefined) continue;
       out.push(trace);
       break;

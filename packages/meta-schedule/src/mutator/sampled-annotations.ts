@@ -6,13 +6,19 @@
 import type { Instruction, Trace } from "@tessera/schedule";
 import { instructionsBeforePostproc } from "./trace-queries.js";
 
-/** The SampleCategorical instructions (before EnterPostproc) whose value is annotated under one of `keys`. */
-export function categoricalsFeeding(trace: Trace, keys: ReadonlySet<string>): Instruction[] {
-  const insts = instructionsBeforePostproc(trace);
+/** The annotation key each value of `insts` is annotated under (by the value: an instruction's output). */
+export function annotationKeysOf(insts: readonly Instruction[]): Map<unknown, string> {
   const keyOfOutput = new Map<unknown, string>();
   for (const inst of insts) {
     if (inst.kind.name === "Annotate" && typeof inst.attrs[0] === "string") keyOfOutput.set(inst.inputs[1], inst.attrs[0]);
   }
+  return keyOfOutput;
+}
+
+/** The SampleCategorical instructions (before EnterPostproc) whose value is annotated under one of `keys`. */
+export function categoricalsFeeding(trace: Trace, keys: ReadonlySet<string>): Instruction[] {
+  const insts = instructionsBeforePostproc(trace);
+  const keyOfOutput = annotationKeysOf(insts);
   return insts.filter((inst) => {
     if (inst.kind.name !== "SampleCategorical") return false;
     const key = keyOfOutput.get(inst.outputs[0]);

@@ -1,10 +1,11 @@
 /**
  * TVM's RewriteLayout for the CPU target: read-only parameters of a tiled block are packed, at the start
- * of the function, into the order of the block's loops (docs/architecture/meta-schedule-notes.md).
+ * of the function, into the order of the block's loops (docs/architecture/meta-schedule-notes.md); a
+ * `LAYOUT_REWRITE` mask on the block (sampled by MultiLevelTilingCpu) limits it to the parameters it names.
  */
-import { type Block, type BlockRealize, type PrimExpr, type PrimFunc, type Var, floordiv, floormod } from "@tessera/ir";
+import { type Block, type BlockRealize, type PrimExpr, type PrimFunc, type Var, annotationInt, floordiv, floormod } from "@tessera/ir";
 import { ScheduleError, type Schedule } from "@tessera/schedule";
-import { TILING_STRUCTURE } from "../schedule-utils/annotations.js";
+import { LAYOUT_REWRITE, TILING_STRUCTURE } from "../schedule-utils/annotations.js";
 import { blockNamesPostOrder, blockRealizeOf } from "../rules/multi-level-tiling/block-query.js";
 import type { TuneContext } from "../tune-context.js";
 import { POSTPROC_OK, type Postproc, type PostprocResult, rejected } from "../interfaces/postproc.js";
@@ -75,11 +76,14 @@ function rewritesOf(func: PrimFunc, realize: BlockRealize, loopVars: readonly Va
     if (pieces === undefined) return [];
     iterPieces.set(iv.var, pieces);
   }
-  const params = new Set([...func.bufferMap.values()]);
+  const params = func.params.map((p) => func.bufferMap.get(p));
   const written = new Set(block.writes.map((w) => w.buffer));
+  const mask = block.annotations[LAYOUT_REWRITE] === undefined ? undefined : annotationInt(block.annotations[LAYOUT_REWRITE]);
   const rewrites: Rewrite[] = [];
   block.reads.forEach((read, readIndex) => {
-    if (!params.has(read.buffer) || written.has(read.buffer)) return;
+    const param = params.indexOf(read.buffer);
+    if (param < 0 || written.has(read.buffer)) return;
+    if (mask !== undefined && ((mask >> param) & 1) === 0) return;
     const dims: Piece[][] = [];
     for (const r of read.region) {
       const pieces = r.min.kind === "Var" && r.extent.kind === "IntImm" && r.extent.value === 1 ? iterPieces.get(r.min) : undefined;

@@ -4,10 +4,13 @@
  * `max_innermost_factor = 64`, and write reuse "may" in global scope at levels 1 and 2 — one
  * design space without a write cache, and one per level with a `C_global` cache computed at the
  * last loop of that level; an elementwise consumer (a ReLU) serves as the cache instead.
+ * Beyond TVM, which read-only parameters RewriteLayout packs is sampled (`LAYOUT_REWRITE`): TVM
+ * packs constant weights once, ahead of time; here the copy runs on every call, and for operands
+ * that fit the caches it can cost more than it saves (a 64³ matmul's copies were a third of its time).
  */
 import type { BlockRV, LoopRV, Schedule, StorageScopeName } from "@tessera/schedule";
 import { needsMultiLevelTiling } from "../schedule-utils/block-info.js";
-import { TILING_STRUCTURE } from "../schedule-utils/annotations.js";
+import { LAYOUT_REWRITE, TILING_STRUCTURE } from "../schedule-utils/annotations.js";
 import type { TuneContext } from "../tune-context.js";
 import { checkPositiveInts } from "../schedule-utils/options.js";
 import type { ScheduleRule } from "../interfaces/schedule-rule.js";
@@ -34,7 +37,12 @@ export interface MultiLevelTilingCpuOptions {
    * is asked once, at the first block (the machine's tiles are probed only when a space is generated).
    */
   readonly registerTiles?: readonly RegisterTile[] | (() => readonly RegisterTile[]);
+  /** Sample which read-only parameters RewriteLayout packs (`LAYOUT_REWRITE`; default false: all it can, TVM's). */
+  readonly sampleLayoutRewrite?: boolean;
 }
+
+/** Most packable operands whose subsets are sampled (2^this candidates); a block with more packs them all. */
+const MAX_SAMPLED_PACKINGS = 3;
 
 export const CPU_WRITE_REUSE: CpuReuseConfig = { req: "may", levels: [1, 2], scope: "global" };
 
@@ -69,6 +77,7 @@ export function multiLevelTilingCpu(opts: MultiLevelTilingCpuOptions = {}): Sche
         tiled.annotate(block, TILING_STRUCTURE, structure.text);
         const levels = tileLoopNest(tiled, block, structure, maxInnermostFactor, placement?.factors);
         if (placement !== undefined) unrollRows(tiled, levels[structure.spatial.at(-1)!]!, placement);
+        if (opts.sampleLayoutRewrite === true) sampleLayoutRewrite(tiled, block);
         return addWriteReuse(tiled, block, levels, reuseWrite);
       });
     },
@@ -82,6 +91,31 @@ function unrollRows(sch: Schedule, registerLevel: readonly LoopRV[], placement: 
   registerLevel.forEach((loop, k) => {
     if (iterators[k] !== placement.column) sch.unroll(loop);
   });
+}
+
+/**
+ * Samples which of the block's read-only buffer parameters RewriteLayout may pack: a mask over the
+ * function's parameters (bit p for the p-th), each subset equally likely.
+ */
+function sampleLayoutRewrite(sch: Schedule, block: BlockRV): void {
+  const func = sch.func;
+  const b = sch.get(block);
+  const written = new Set(b.writes.map((w) => w.buffer));
+  const params = func.params.map((p) => func.bufferMap.get(p));
+  const packable = [...new Set(b.reads.map((r) => r.buffer))]
+    .filter((buf) => !written.has(buf))
+    .map((buf) => params.indexOf(buf))
+    .filter((p) => p >= 0);
+  if (packable.length === 0 || packable.length > MAX_SAMPLED_PACKINGS) return;
+  const masks = Array.from({ length: 1 << packable.length }, (_, subset) => packable.reduce((mask, p, k) => ((subset >> k) & 1 ? mask | (1 << p) : mask), 0));
+  sch.annotate(
+    block,
+    LAYOUT_REWRITE,
+    sch.sampleCategorical(
+      masks,
+      masks.map(() => 1 / masks.length),
+    ),
+  );
 }
 
 /**

@@ -18,6 +18,11 @@ export const UNROLL_IMPLICIT = "meta_schedule.unroll_implicit";
 /** TVM (CPU): the largest extent of a parallel loop, of a vectorized loop (on the root block). */
 export const PARALLEL = "meta_schedule.parallel";
 export const VECTORIZE = "meta_schedule.vectorize";
+/**
+ * Extra knob (CPU), on a tiled block: which read-only parameters RewriteLayout packs, a bit mask
+ * over the function's buffer parameters (bit p: the p-th). Absent: every one it can (TVM's).
+ */
+export const LAYOUT_REWRITE = "meta_schedule.layout_rewrite_params";
 
 /** Extra knob, on the root: 1 expands unrolled loops here, 0 leaves them to nvcc (overrides the key's kind). */
 export const UNROLL_EXPLICIT_FLAG = "meta_schedule.unroll_explicit_flag";

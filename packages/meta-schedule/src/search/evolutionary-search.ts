@@ -17,7 +17,7 @@ import { DUPLICATE_OF_MEASURED, type SearchRun } from "./search-run.js";
 import type { MeasureCandidate } from "../interfaces/candidate.js";
 import type { WeightedMutator } from "../interfaces/mutator.js";
 import { SearchStrategyBase } from "./strategy-base.js";
-import { seedsFromPriors } from "../database/prior-seeds.js";
+import { priorsFor, seedsFromPriors } from "../database/prior-seeds.js";
 import { seedsFromSimilarWorkloads } from "../database/similar-records.js";
 import { WeightedSampler, randomPermutation } from "./weighted-sampler.js";
 
@@ -69,9 +69,10 @@ export interface EvolutionarySearchConfig {
    */
   readonly similarSeeds: number;
   /**
-   * Most built-in prior configurations (database/prior-seeds.ts: the 2048³ gemm winners) moved onto
-   * this task's design space where its sampling steps match, that join the population after the
-   * similar records (TVM: 0).
+   * Most built-in prior seeds (database/prior-seeds.ts: on a GPU the 2048³ gemm winners moved onto
+   * this task's design space where its sampling steps match, on a CPU the hand-written kernels'
+   * structure in each design space) that join the population after the similar records and are
+   * measured first, in the first batch (TVM: 0).
    */
   readonly priorSeeds: number;
 }
@@ -92,7 +93,7 @@ export const DEFAULT_EVOLUTIONARY_SEARCH_CONFIG: EvolutionarySearchConfig = {
   neighbourShare: 0.25,
   finalNeighbourShare: 0.5,
   similarSeeds: 8,
-  priorSeeds: 4,
+  priorSeeds: 12,
 };
 
 /** Best measured programs whose neighbourhoods a batch may draw on, best first. */
@@ -128,6 +129,8 @@ export class EvolutionarySearch extends SearchStrategyBase {
   private replayedRecords = new Map<string, Candidate | undefined>();
   /** The replayed seeds from similar workloads' records and the priors (computed in the first round). */
   private similarSeeds: Candidate[] | undefined;
+  /** The priors' share of `similarSeeds`, measured ahead of the cost model's picks. */
+  private priorSeeds: Candidate[] = [];
   private neighbourhoods = new Map<string, readonly { candidate: Candidate; decision: number }[]>();
 
   constructor(config: Partial<EvolutionarySearchConfig> = {}) {
@@ -143,6 +146,7 @@ export class EvolutionarySearch extends SearchStrategyBase {
     this.emptyIters = 0;
     this.replayedRecords = new Map();
     this.similarSeeds = undefined;
+    this.priorSeeds = [];
     this.neighbourhoods = new Map();
   }
 
@@ -182,7 +186,8 @@ export class EvolutionarySearch extends SearchStrategyBase {
       const share = run.isLastBatch(batch) ? this.config.finalNeighbourShare : this.config.neighbourShare;
       const neighbours = await this.pickNeighbours(run, measured, Math.floor(batch * share), round);
       const bests = await this.evolveWithCostModel(run, [...measured, ...unmeasured], batch, round);
-      const picks = this.pickWithEpsGreedy(run, sampled, bests, batch, round, neighbours);
+      const priors = this.priorSeeds.filter((c) => !run.isMeasured(c)).slice(0, batch - neighbours.length);
+      const picks = this.pickWithEpsGreedy(run, sampled, bests, batch, round, [...priors, ...neighbours]);
       run.rejections.addAll(round);
       const handedOut = run.handOut(picks);
       run.logRound(this.name, picks.length, round);
@@ -272,11 +277,12 @@ export class EvolutionarySearch extends SearchStrategyBase {
   /** The best records of similar workloads and the priors, retargeted and replayed once per search (invalid ones dropped). */
   private seedsFromSimilar(run: SearchRun, round: RejectionTally): Candidate[] {
     if (this.similarSeeds === undefined) {
-      const traces = [
-        ...seedsFromSimilarWorkloads(run.database, run.workload, run.designSpaces, this.config.similarSeeds, { targetName: run.ctx.target.name }),
-        ...seedsFromPriors(run.workload, run.designSpaces, this.config.priorSeeds),
-      ];
-      this.similarSeeds = traces.flatMap((t) => run.replayer.replayRecorded(t, round) ?? []);
+      const replayed = (traces: readonly Trace[]) => traces.flatMap((t) => run.replayer.replayRecorded(t, round) ?? []);
+      const similar = replayed(
+        seedsFromSimilarWorkloads(run.database, run.workload, run.designSpaces, this.config.similarSeeds, { targetName: run.ctx.target.name }),
+      );
+      this.priorSeeds = replayed(seedsFromPriors(run.workload, run.designSpaces, this.config.priorSeeds, priorsFor(run.ctx)));
+      this.similarSeeds = [...similar, ...this.priorSeeds];
     }
     return this.similarSeeds;
   }

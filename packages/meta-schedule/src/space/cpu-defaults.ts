@@ -4,6 +4,7 @@
  */
 import type { WeightedMutator } from "../interfaces/mutator.js";
 import { mutateComputeLocation } from "../mutator/mutate-compute-location.js";
+import { mutateLayoutRewrite } from "../mutator/mutate-layout-rewrite.js";
 import { mutateParallel } from "../mutator/mutate-parallel.js";
 import { mutateThreadBinding } from "../mutator/mutate-thread-binding.js";
 import { MutateTileSize } from "../mutator/mutate-tile-size.js";
@@ -34,13 +35,16 @@ export const CPU_PARALLELIZE_VECTORIZE_UNROLL = {
   sampleExplicit: false,
 } as const;
 
-/** TVM's LLVM rules; MultiLevelTiling with this machine's register tiles (`registerTilesFor`, from the probed SIMD width). */
+/**
+ * TVM's LLVM rules; MultiLevelTiling with this machine's register tiles (`registerTilesFor`, from the probed SIMD
+ * width) and which operands RewriteLayout packs sampled.
+ */
 export function defaultCpuRules(): ScheduleRule[] {
   return [
     new InlineConstantScalars(),
     new AutoInline({ intoProducer: false, intoConsumer: true, inlineConstTensor: true, disallowIfThenElse: true }),
     addRFactor({ maxJobsPerCore: 16, maxInnermostFactor: 64 }),
-    multiLevelTilingCpu({ registerTiles: () => registerTilesFor(machineProfile()) }),
+    multiLevelTilingCpu({ registerTiles: () => registerTilesFor(machineProfile()), sampleLayoutRewrite: true }),
     new ParallelizeVectorizeUnroll({ ...CPU_PARALLELIZE_VECTORIZE_UNROLL, unrollMaxSteps: [...CPU_PARALLELIZE_VECTORIZE_UNROLL.unrollMaxSteps] }),
     randomComputeLocation(),
   ];
@@ -58,6 +62,7 @@ export function defaultCpuMutators(): WeightedMutator[] {
     { mutator: mutateComputeLocation(), probability: 0.05 },
     { mutator: mutateUnroll(), probability: 0.03 },
     { mutator: mutateParallel({ maxJobsPerCore: 16 }), probability: 0.02 },
+    { mutator: mutateLayoutRewrite(), probability: 0.05 },
   ];
 }
 

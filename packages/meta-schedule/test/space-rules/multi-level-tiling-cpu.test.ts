@@ -1,8 +1,11 @@
 import { te } from "@tessera/ir";
-import { Schedule, Trace } from "@tessera/schedule";
+import { RandomEngine, Schedule, Trace } from "@tessera/schedule";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { multiLevelTilingCpu } from "../../src/rules/multi-level-tiling-cpu.js";
+import { mutateLayoutRewrite } from "../../src/mutator/mutate-layout-rewrite.js";
+import { categoricalsFeeding } from "../../src/mutator/sampled-annotations.js";
+import { LAYOUT_REWRITE } from "../../src/schedule-utils/annotations.js";
 import { replayWithPostprocs } from "../../src/space/replay.js";
 import { isWriteCache } from "../../src/rules/tiling-cpu/write-cache.js";
 import { applyRules, contextOf, elementwiseChain, execute, kinds, matmulFunc, matmulRelu, rowSum } from "./helpers.js";
@@ -13,6 +16,22 @@ function expectClose(actual: ArrayLike<number>, expected: ArrayLike<number>): vo
 }
 
 describe("multiLevelTilingCpu", () => {
+  it("with sampleLayoutRewrite, samples which of the read-only parameters RewriteLayout packs (a mask over the parameters), and mutateLayoutRewrite re-draws it", () => {
+    const func = matmulFunc(16, 12, 8);
+    const spaces = applyRules(contextOf(func), [multiLevelTilingCpu({ sampleLayoutRewrite: true })]);
+    expect(spaces).toHaveLength(3);
+    for (const sch of spaces) {
+      const knobs = categoricalsFeeding(sch.trace, new Set([LAYOUT_REWRITE]));
+      // A is parameter 0 and B parameter 1: neither, A, B, both.
+      expect(knobs.map((i) => i.attrs[0])).toEqual([[0, 1, 2, 3]]);
+      const before = sch.trace.getDecision(knobs[0]!);
+      const mutated = mutateLayoutRewrite().apply(sch.trace, new RandomEngine(5), contextOf(func));
+      const after = mutated!.getDecision(categoricalsFeeding(mutated!, new Set([LAYOUT_REWRITE]))[0]!);
+      expect(after).not.toBe(before);
+    }
+    expect(applyRules(contextOf(func), [multiLevelTilingCpu()]).every((s) => categoricalsFeeding(s.trace, new Set([LAYOUT_REWRITE])).length === 0)).toBe(true);
+  });
+
   it("tiles a matmul SSRSRS into three design spaces: no write cache, and a global cache at levels 1 and 2", () => {
     const func = matmulFunc(16, 12, 8);
     const spaces = applyRules(contextOf(func), [multiLevelTilingCpu()]);

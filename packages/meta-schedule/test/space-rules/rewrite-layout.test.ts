@@ -4,7 +4,7 @@ import { Schedule, type LoopRV } from "@tessera/schedule";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { RewriteLayout, affineTerms } from "../../src/postproc/rewrite-layout.js";
-import { TILING_STRUCTURE } from "../../src/schedule-utils/annotations.js";
+import { LAYOUT_REWRITE, TILING_STRUCTURE } from "../../src/schedule-utils/annotations.js";
 import { tuneContext } from "../../src/tune-context.js";
 import { workloadOf } from "../../src/workload.js";
 import { execute, matmulFunc, matmulRelu } from "./helpers.js";
@@ -39,6 +39,21 @@ describe("RewriteLayout (CPU)", () => {
     // B[k, j]: loops j_0 (2), k_0 (2), j_2 (2), k_1 (4), j_3 (8); A[i, k]: i_0, i_1, k_0, k_1, i_3.
     expect(allocatedShapes(sch.func)).toMatchObject({ B_global: [2, 2, 2, 4, 8], A_global: [2, 2, 2, 4, 4] });
     expect(Array.from(execute(sch.func, 3).at(-1)!)).toEqual(Array.from(execute(matmulFunc(16, 32, 8), 3).at(-1)!));
+  });
+
+  it("packs only the parameters a layout_rewrite_params mask names (bit p: the p-th parameter), and computes the same", () => {
+    const shapesWith = (mask: number) => {
+      const sch = tiled(matmulFunc(16, 32, 8), [2, 2, 1, 4], [2, 1, 2, 8], [2, 4]);
+      sch.annotate(sch.getBlock("C"), LAYOUT_REWRITE, mask);
+      expect(new RewriteLayout().apply(sch, ctxOf(sch.func))).toEqual({ ok: true });
+      expect(Array.from(execute(sch.func, 4).at(-1)!)).toEqual(Array.from(execute(matmulFunc(16, 32, 8), 4).at(-1)!));
+      return Object.keys(allocatedShapes(sch.func)).sort();
+    };
+    // The parameters are A, B, C: bit 0 is A, bit 1 is B.
+    expect(shapesWith(0)).toEqual([]);
+    expect(shapesWith(1)).toEqual(["A_global"]);
+    expect(shapesWith(2)).toEqual(["B_global"]);
+    expect(shapesWith(3)).toEqual(["A_global", "B_global"]);
   });
 
   it("leaves an operand already in loop order alone, and untiled blocks", () => {
