@@ -153,6 +153,16 @@ export class CandidateReplayer {
     return [...outcomes, ...replies.map(outcomeOfReply)];
   }
 
+  /**
+   * Remembers candidates by their own traces: a replay records every decision it samples, so
+   * replaying a candidate's trace as recorded gives its program again. The search hands its picks
+   * out here: the next round starts from the database's best records, the picks just measured
+   * among them, and replaying those ~32 traces again had been a batch (and a barrier) of every round.
+   */
+  remember(candidates: readonly Candidate[]): void {
+    for (const candidate of candidates) this.cache.set(candidate.traceKey, { candidate });
+  }
+
   private candidateOf(outcome: ReplayOutcomeOf, tally: RejectionTally): Candidate | undefined {
     if ("candidate" in outcome) return outcome.candidate;
     tally.add(outcome.rejected);
