@@ -28,7 +28,12 @@ import type { Workload } from "../workload.js";
 
 /** One replay: the trace, whether its decisions are sampled afresh, and the seed of the replay's random engine. */
 export interface ReplayRequest {
-  readonly trace: TraceJSON;
+  /**
+   * The trace as JSON, or as its JSON text: the search sends the text, which it has made to key
+   * the replay cache anyway, and which costs its thread a copy to send rather than a structured
+   * clone of a document of hundreds of arrays.
+   */
+  readonly trace: TraceJSON | string;
   readonly freshDecisions: boolean;
   readonly seed: number;
 }
