@@ -136,8 +136,9 @@ export class CandidateReplayer {
   }
 
   /**
-   * The JSON text of a plan's trace. A fresh sample's trace is a design space, the same few
-   * objects all search long (256 fresh samples a round at population 256): their text is made once.
+   * The JSON text of a plan's trace. A fresh sample's trace is one of the run's design spaces
+   * (SearchRun's own simplified copies, which nothing appends to), the same few objects all search
+   * long (256 fresh samples a round at population 256): their text is made once.
    */
   private textOf(plan: PlannedReplay): string {
     if (!plan.freshDecisions) return JSON.stringify(plan.trace.toJSON());
