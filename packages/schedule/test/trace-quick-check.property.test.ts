@@ -128,8 +128,10 @@ describe("the quick check of trace documents", () => {
       },
     ];
     let tried = 0;
-    const objectAttrOf = (doc: TraceJSON) =>
-      doc.instructions.flatMap((i) => i.attrs).find((a): a is { [key: string]: unknown } => typeof a === "object" && a !== null && !Array.isArray(a));
+    const objectAttrOf = (doc: TraceJSON): Record<string, unknown> | undefined =>
+      (doc.instructions.flatMap((i) => i.attrs) as unknown[]).find(
+        (a): a is Record<string, unknown> => typeof a === "object" && a !== null && !Array.isArray(a),
+      );
     for (const original of documents) {
       for (const place of places) {
         for (const v of odd) {

@@ -9,7 +9,7 @@
  * JSON — a cheap pre-filter that makes re-replayed parents and repeated mutations free to identify.
  */
 import { structuralHash } from "@tessera/ir";
-import type { RandomEngine, Schedule, Trace, TraceJSON } from "@tessera/schedule";
+import type { RandomEngine, Schedule, Trace } from "@tessera/schedule";
 import type { Postproc } from "../interfaces/postproc.js";
 import { loweredModuleFor } from "../postproc/verify-gpu-code.js";
 import { threadPrefixStates } from "../space/prefix-states.js";
