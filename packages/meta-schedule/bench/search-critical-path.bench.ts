@@ -6,8 +6,10 @@
  * and a forest on kernel-summary rows, trained on each batch), a stand-in latency that depends on
  * the program only. Per round it prints the CPU of the search's own thread split into replays done
  * there, the cost model's predictions, its training, and the rest (draws, mutators, bookkeeping);
- * the process's CPU (the workers' replays with it); and the batches of replays the round waited on
- * (each `replayAll` is a barrier: the search goes on only when its slowest replay is back). The
+ * the process's CPU (the workers' replays with it); the batches of replays the round waited on
+ * (each `replayAll` is a barrier: the search goes on only when its slowest replay is back); and of
+ * its replays, those the replay cache answered, those replayed, and of these the ones whose
+ * resulting trace, or program, an earlier replay of the run had given already. The
  * main thread's CPU is read from /proc/thread-self (Linux).
  *
  * From the batch sizes it derives what the replays would take on W workers with a replay cost of
