@@ -6,8 +6,10 @@
  * and a forest on kernel-summary rows, trained on each batch), a stand-in latency that depends on
  * the program only. Per round it prints the CPU of the search's own thread split into replays done
  * there, the cost model's predictions, its training, and the rest (draws, mutators, bookkeeping);
- * the process's CPU (the workers' replays with it); and the batches of replays the round waited on
- * (each `replayAll` is a barrier: the search goes on only when its slowest replay is back). The
+ * the process's CPU (the workers' replays with it); the batches of replays the round waited on
+ * (each `replayAll` is a barrier: the search goes on only when its slowest replay is back); and of
+ * its replays, those the replay cache answered, those replayed, and of these the ones whose
+ * resulting trace, or program, an earlier replay of the run had given already. The
  * main thread's CPU is read from /proc/thread-self (Linux).
  *
  * From the batch sizes it derives what the replays would take on W workers with a replay cost of
@@ -60,9 +62,30 @@ interface RoundStats {
   trainMs: number;
   batches: number[];
   replayWallMs: number;
+  /** Plans answered by the replay cache (replay-cache.ts) without replaying. */
+  cacheHits: number;
+  /** Replays done (in a worker or here): the plans less the cache's hits. */
+  replayed: number;
+  /** Of them, ones whose resulting trace (decisions included) an earlier replay of the run gave already. */
+  repeatedTrace: number;
+  /** Of them, ones whose program (structural hash) an earlier replay of the run gave already. */
+  repeatedProgram: number;
 }
-const fresh = (): RoundStats => ({ replayMainMs: 0, predictMs: 0, trainMs: 0, batches: [], replayWallMs: 0 });
+const fresh = (): RoundStats => ({
+  replayMainMs: 0,
+  predictMs: 0,
+  trainMs: 0,
+  batches: [],
+  replayWallMs: 0,
+  cacheHits: 0,
+  replayed: 0,
+  repeatedTrace: 0,
+  repeatedProgram: 0,
+});
 let round = fresh();
+/** Every resulting trace and program the run's replays gave so far, to count repeats. */
+const tracesReplayed = new Set<string>();
+const programsReplayed = new Set<string>();
 
 // Time the barriers: every replayAll is one (the search waits for all of its replies).
 const replayAll = CandidateReplayer.prototype.replayAll;
@@ -70,12 +93,31 @@ CandidateReplayer.prototype.replayAll = async function (this: CandidateReplayer,
   const t0 = performance.now();
   const c0 = threadCpuMs();
   round.batches.push(plans.length);
+  const hits0 = this.cache.hits;
   try {
     return await replayAll.call(this, plans, tally);
   } finally {
+    round.cacheHits += this.cache.hits - hits0;
     round.replayWallMs += performance.now() - t0;
     round.replayMainMs += threadCpuMs() - c0;
   }
+};
+
+// Count what was replayed rather than answered by the cache, and how often it repeats an earlier replay.
+type Outcome = { candidate: { traceKey: string; hash: string } } | { rejected: string };
+const uncached = CandidateReplayer.prototype as unknown as { replayUncached: (...args: unknown[]) => Promise<Outcome[]> };
+const replayUncached = uncached.replayUncached;
+uncached.replayUncached = async function (this: CandidateReplayer, ...args: unknown[]) {
+  const outcomes = await replayUncached.apply(this, args);
+  round.replayed += outcomes.length;
+  for (const o of outcomes) {
+    if (!("candidate" in o)) continue;
+    if (tracesReplayed.has(o.candidate.traceKey)) round.repeatedTrace++;
+    if (programsReplayed.has(o.candidate.hash)) round.repeatedProgram++;
+    tracesReplayed.add(o.candidate.traceKey);
+    programsReplayed.add(o.candidate.hash);
+  }
+  return outcomes;
 };
 
 function timedModel(model: CostModel): CostModel {
@@ -157,6 +199,10 @@ for (;;) {
     mainOtherS: +((mainMs - round.replayMainMs - round.predictMs) / 1000).toFixed(2),
     trainS: +(round.trainMs / 1000).toFixed(2),
     replays,
+    cacheHits: round.cacheHits,
+    replayed: round.replayed,
+    repeatedTrace: round.repeatedTrace,
+    repeatedProgram: round.repeatedProgram,
     barriers: round.batches.length,
     batchSizes: round.batches.join(" "),
     ...Object.fromEntries(modelWorkers.map((w) => [`replaySlotsAt${w}`, round.batches.reduce((a, n) => a + Math.ceil(n / w), 0)])),

@@ -7,12 +7,22 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { floordiv, floormod } from "@tessera/ir";
 import { Trace, type TraceJSON } from "../src/index.js";
-import { parseTraceJSON, withZodOnly } from "../src/trace/json.js";
+import { TRACE_FORMAT, TRACE_VERSION, parseTraceJSON, withZodOnly } from "../src/trace/json.js";
+import { quickTrace } from "../src/trace/quick-check.js";
 import { manualSchedule } from "./course-schedules.js";
 import { scheduleGemm } from "./trace-fixtures.js";
 
-const documents: TraceJSON[] = [scheduleGemm(7).trace.toJSON(), manualSchedule(64).trace.toJSON(), new Trace().toJSON()];
+/** A schedule whose trace has attributes that are objects (TransformLayout's index map), as every postprocessed trace of a space that stages a layout. */
+function withLayout(): TraceJSON {
+  const sch = scheduleGemm(5);
+  const shared = sch.cacheRead(sch.getBlock("gemm"), 1, "shared");
+  sch.transformLayout(shared, ["write", 0], (r, c) => [floordiv(c, 4), r, floormod(c, 4)]);
+  return sch.trace.toJSON();
+}
+
+const documents: TraceJSON[] = [scheduleGemm(7).trace.toJSON(), manualSchedule(64).trace.toJSON(), new Trace().toJSON(), withLayout()];
 
 class Boxed {
   constructor(readonly kind = "Split") {}
@@ -23,6 +33,10 @@ const oddValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.constantFrom(NaN, Infinity, -Infinity, 2 ** 60, -0, 1.5, -1, undefined, "", "None", new Boxed(), Object.create(null) as unknown),
   fc.array(fc.oneof(fc.integer(), fc.double(), fc.string()), { maxLength: 3 }),
   fc.dictionary(fc.constantFrom("kind", "inputs", "attrs", "outputs", "extra"), fc.jsonValue(), { maxKeys: 5 }),
+  fc.dictionary(fc.constantFrom("params", "results", "__proto__", "constructor", "x"), fc.oneof(fc.jsonValue(), fc.constantFrom(NaN, undefined, new Boxed())), {
+    maxKeys: 3,
+  }),
+  fc.constantFrom(JSON.parse('{"__proto__": ["v0"], "params": []}') as unknown, Object.assign(Object.create(null) as object, { params: ["v0"] })),
 );
 
 /** Replaces the value at a random path of `doc` (a deep copy) with `value`. */
@@ -95,6 +109,18 @@ describe("the quick check of trace documents", () => {
         return true;
       },
       (doc, v) => {
+        const map = objectAttrOf(doc);
+        if (map === undefined) return false;
+        map["params"] = v;
+        return true;
+      },
+      (doc, v) => {
+        const map = objectAttrOf(doc);
+        if (map === undefined) return false;
+        (map["results"] as unknown[])[0] = v;
+        return true;
+      },
+      (doc, v) => {
         const entry = doc.decisions[0] as unknown[] | undefined;
         if (entry === undefined) return false;
         entry[0] = v;
@@ -102,6 +128,10 @@ describe("the quick check of trace documents", () => {
       },
     ];
     let tried = 0;
+    const objectAttrOf = (doc: TraceJSON): Record<string, unknown> | undefined =>
+      (doc.instructions.flatMap((i) => i.attrs) as unknown[]).find(
+        (a): a is Record<string, unknown> => typeof a === "object" && a !== null && !Array.isArray(a),
+      );
     for (const original of documents) {
       for (const place of places) {
         for (const v of odd) {
@@ -113,6 +143,20 @@ describe("the quick check of trace documents", () => {
       }
     }
     expect(tried).toBeGreaterThanOrEqual(odd.length * places.length);
+  });
+
+  it("reads attributes that are objects without zod, and copies them", () => {
+    const doc = withLayout();
+    const map = doc.instructions.find((i) => i.kind === "TransformLayout")!.attrs.find((a) => typeof a === "object" && !Array.isArray(a)) as {
+      params: string[];
+    };
+    expect(map.params.length).toBeGreaterThan(0);
+    expect(quickTrace(doc, TRACE_FORMAT, TRACE_VERSION)).toBeDefined();
+    const { instructions, decisions } = parseTraceJSON(doc);
+    const before = JSON.stringify(new Trace(instructions, decisions).toJSON());
+    expect(before).toBe(JSON.stringify(doc));
+    map.params.push("v9");
+    expect(JSON.stringify(new Trace(instructions, decisions).toJSON())).toBe(before);
   });
 
   it("copies the document's arrays", () => {

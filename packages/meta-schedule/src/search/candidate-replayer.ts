@@ -9,7 +9,7 @@
  * JSON — a cheap pre-filter that makes re-replayed parents and repeated mutations free to identify.
  */
 import { structuralHash } from "@tessera/ir";
-import type { RandomEngine, Schedule, Trace, TraceJSON } from "@tessera/schedule";
+import type { RandomEngine, Schedule, Trace } from "@tessera/schedule";
 import type { Postproc } from "../interfaces/postproc.js";
 import { loweredModuleFor } from "../postproc/verify-gpu-code.js";
 import { threadPrefixStates } from "../space/prefix-states.js";
@@ -61,6 +61,8 @@ export class CandidateReplayer {
   readonly cache: ReplayCache;
   /** The postprocessors as a worker rebuilds them; undefined: replays stay in this thread. */
   private readonly workerPostprocs: PostprocSet | undefined;
+  /** The JSON text of the traces fresh samples are drawn from (`textOf`). */
+  private readonly designTexts = new WeakMap<Trace, string>();
 
   constructor(
     private readonly ctx: TuneContext,
@@ -98,8 +100,8 @@ export class CandidateReplayer {
    * candidates with or without workers.
    */
   async replayAll(plans: readonly PlannedReplay[], tally: RejectionTally): Promise<(Candidate | undefined)[]> {
-    const jsons = plans.map((p) => p.trace.toJSON());
-    const keys = plans.map((p, k) => this.cache.keyOf(p.trace, jsons[k]!, p.freshDecisions));
+    const texts = plans.map((p) => this.textOf(p));
+    const keys = plans.map((p, k) => this.cache.keyOfText(p.trace, texts[k]!, p.freshDecisions));
     const outcomes = new Array<ReplayOutcomeOf | undefined>(plans.length);
     const firstOfKey = new Map<string, number>();
     const sameAs = new Map<number, number>();
@@ -119,7 +121,7 @@ export class CandidateReplayer {
     });
     const replayed = await this.replayUncached(
       todo.map((k) => plans[k]!),
-      todo.map((k) => jsons[k]!),
+      todo.map((k) => texts[k]!),
     );
     todo.forEach((k, i) => {
       outcomes[k] = replayed[i]!;
@@ -133,8 +135,20 @@ export class CandidateReplayer {
     return outcomes.map((o) => this.candidateOf(o!, tally));
   }
 
-  /** Replays the plans (their traces' JSON beside them), in worker threads when there is a pool. */
-  private async replayUncached(plans: readonly PlannedReplay[], jsons: readonly TraceJSON[]): Promise<ReplayOutcomeOf[]> {
+  /**
+   * The JSON text of a plan's trace. A fresh sample's trace is one of the run's design spaces
+   * (SearchRun's own simplified copies, which nothing appends to), the same few objects all search
+   * long (256 fresh samples a round at population 256): their text is made once.
+   */
+  private textOf(plan: PlannedReplay): string {
+    if (!plan.freshDecisions) return JSON.stringify(plan.trace.toJSON());
+    let text = this.designTexts.get(plan.trace);
+    if (text === undefined) this.designTexts.set(plan.trace, (text = JSON.stringify(plan.trace.toJSON())));
+    return text;
+  }
+
+  /** Replays the plans (their traces' JSON text beside them), in worker threads when there is a pool. */
+  private async replayUncached(plans: readonly PlannedReplay[], texts: readonly string[]): Promise<ReplayOutcomeOf[]> {
     const pool = this.pool;
     const postprocs = this.workerPostprocs;
     if (pool === undefined || postprocs === undefined || plans.length === 0) return plans.map((p) => this.replayHere(p));
@@ -148,9 +162,19 @@ export class CandidateReplayer {
       workload: this.ctx.workload,
       target: this.ctx.target,
       postprocs,
-      requests: plans.slice(from).map((p, k) => ({ trace: jsons[from + k]!, freshDecisions: p.freshDecisions, seed: p.seed })),
+      requests: plans.slice(from).map((p, k) => ({ trace: texts[from + k]!, freshDecisions: p.freshDecisions, seed: p.seed })),
     });
     return [...outcomes, ...replies.map(outcomeOfReply)];
+  }
+
+  /**
+   * Remembers candidates by their own traces: a replay records every decision it samples, so
+   * replaying a candidate's trace as recorded gives its program again. The search hands its picks
+   * out here: the next round starts from the database's best records, the picks just measured
+   * among them, and replaying those ~32 traces again had been a batch (and a barrier) of every round.
+   */
+  remember(candidates: readonly Candidate[]): void {
+    for (const candidate of candidates) this.cache.set(candidate.traceKey, { candidate });
   }
 
   private candidateOf(outcome: ReplayOutcomeOf, tally: RejectionTally): Candidate | undefined {

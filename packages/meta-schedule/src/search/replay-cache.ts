@@ -11,7 +11,7 @@ import { isSamplingKind } from "../space/prefix-states.js";
 import { LruMap } from "../support/lru-map.js";
 import type { Trace, TraceJSON } from "@tessera/schedule";
 import type { Candidate } from "./lazy-candidate.js";
-import { traceKeyOf } from "./trace-key.js";
+import { traceKeyOf, traceKeyOfText } from "./trace-key.js";
 
 /** A replay's outcome: the candidate, or the short reason it was rejected. */
 export type ReplayOutcomeOf = { readonly candidate: Candidate } | { readonly rejected: string };
@@ -35,8 +35,16 @@ export class ReplayCache {
 
   /** The cache key of a replay, or undefined when its outcome may depend on its seed (fresh decisions, an undecided sample). */
   keyOf(trace: Trace, json: TraceJSON, freshDecisions: boolean): string | undefined {
-    if (freshDecisions || this.capacity === 0 || !everySampleDecided(trace)) return undefined;
-    return traceKeyOf(json);
+    return this.#cacheable(trace, freshDecisions) ? traceKeyOf(json) : undefined;
+  }
+
+  /** `keyOf`, given the trace's JSON text (`JSON.stringify` of its `toJSON()`). */
+  keyOfText(trace: Trace, text: string, freshDecisions: boolean): string | undefined {
+    return this.#cacheable(trace, freshDecisions) ? traceKeyOfText(text) : undefined;
+  }
+
+  #cacheable(trace: Trace, freshDecisions: boolean): boolean {
+    return !freshDecisions && this.capacity > 0 && everySampleDecided(trace);
   }
 
   get(key: string): ReplayOutcomeOf | undefined {

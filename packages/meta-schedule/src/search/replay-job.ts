@@ -1,7 +1,8 @@
 /**
  * The serialisable half of turning traces into candidates, so that a search can replay in worker
  * threads: a job names the workload, the target and the postprocessors (by the default list they
- * equal), and carries traces as the database's JSON with the seed of each replay; the reply of a
+ * equal), and carries traces in the database's JSON format (as text from the search) with the seed
+ * of each replay; the reply of a
  * trace is the postprocessed function, its full trace as JSON text with its digest, its structural
  * hash, and what the search reads of the module VerifyGPUCode lowered (the analytic estimate, the
  * launch shape) rather than the module itself: cloning a module back cost the search's thread more
@@ -28,7 +29,12 @@ import type { Workload } from "../workload.js";
 
 /** One replay: the trace, whether its decisions are sampled afresh, and the seed of the replay's random engine. */
 export interface ReplayRequest {
-  readonly trace: TraceJSON;
+  /**
+   * The trace as JSON, or as its JSON text: the search sends the text, which it has made to key
+   * the replay cache anyway, and which costs its thread a copy to send rather than a structured
+   * clone of a document of hundreds of arrays.
+   */
+  readonly trace: TraceJSON | string;
   readonly freshDecisions: boolean;
   readonly seed: number;
 }

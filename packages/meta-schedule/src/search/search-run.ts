@@ -97,9 +97,10 @@ export class SearchRun {
     return undefined;
   }
 
-  /** Hands candidates out: marks them measured and counts the trials. */
+  /** Hands candidates out: marks them measured, counts the trials, and remembers them for their records' replays. */
   handOut(candidates: readonly Candidate[]): MeasureCandidate[] {
     for (const c of candidates) this.markMeasured(c);
+    this.replayer.remember(candidates);
     this.trialsIssued += candidates.length;
     return candidates.map((c) => ({ sch: c.sch, argsInfo: this.argsInfo, ...(c.estimate === undefined ? {} : { estimate: c.estimate }) }));
   }

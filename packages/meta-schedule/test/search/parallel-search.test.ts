@@ -94,6 +94,15 @@ function fixture(name: string) {
 }
 
 describe("ReplayPool", () => {
+  it("replays a trace sent as its JSON text (as the search sends them) as it replays the parsed document", { timeout: 300_000 }, () => {
+    const job = smallJob();
+    const asText: ReplayJob = { ...job, requests: job.requests.map((r) => ({ ...r, trace: JSON.stringify(r.trace) })) };
+    expect(typeof asText.requests[0]!.trace).toBe("string");
+    const reply = (r: ReturnType<typeof runReplayJob>[number]) => (r.ok ? [r.hash, r.traceKey, r.traceText, r.launchClass, r.estimate] : r.reason);
+    expect(runReplayJob(asText).map(reply)).toEqual(runReplayJob(job).map(reply));
+    expect(runReplayJob(job).some((r) => r.ok)).toBe(true);
+  });
+
   it("replays a crashed worker's traces in the search's thread with a warning: the same replies, never a missing one", { timeout: 300_000 }, async () => {
     const job = smallJob();
     const expected = runReplayJob(job);

@@ -1,5 +1,5 @@
 import { structuralHash } from "@tessera/ir";
-import { RandomEngine, type Trace } from "@tessera/schedule";
+import { RandomEngine, Trace } from "@tessera/schedule";
 import { describe, expect, it, vi } from "vitest";
 import { CandidateReplayer, type Candidate } from "../../src/search/candidate-replayer.js";
 import { RejectionTally } from "../../src/search/rejection-tally.js";
@@ -38,6 +38,29 @@ describe("CandidateReplayer with its replay cache", () => {
     const distinct = new Set(traces.map((t) => JSON.stringify(t.toJSON()))).size;
     expect(cached.hits).toBe(traces.length + 1 - distinct + traces.length + 1);
     expect(uncached.hits).toBe(0);
+  });
+
+  it("answers a remembered candidate's record from the cache with what a fresh replay of the record gives", { timeout: 300_000 }, async () => {
+    const { ctx, space, design } = setup(6);
+    const replayer = new CandidateReplayer(ctx, space.postprocs, new RandomEngine(3));
+    const sampled = (
+      await replayer.replayAll(
+        [20, 21, 22, 23, 24].map((seed) => ({ trace: design, freshDecisions: true, seed })),
+        new RejectionTally(),
+      )
+    ).filter((c): c is Candidate => c !== undefined);
+    expect(sampled.length).toBeGreaterThan(1);
+    replayer.remember(sampled);
+    // The records the database keeps of them (as the measure callback writes them), read back.
+    const records = sampled.map((c) => ({ trace: Trace.fromJSON(structuredClone(c.sch.trace.toJSON())), freshDecisions: false, seed: 5 }));
+    const hitsBefore = replayer.cache.hits;
+    const answered = await replayer.replayAll(records, new RejectionTally());
+    expect(replayer.cache.hits - hitsBefore).toBe(sampled.length);
+    answered.forEach((c, k) => expect(c).toBe(sampled[k]));
+    const replayed = await new CandidateReplayer(ctx, space.postprocs, new RandomEngine(3), undefined, 0).replayAll(records, new RejectionTally());
+    const identity = (c: Candidate | undefined) =>
+      c === undefined ? undefined : [c.hash, c.traceKey, c.launchClass, structuralHash(c.sch.func), JSON.stringify(c.sch.trace.toJSON())];
+    expect(answered.map(identity)).toEqual(replayed.map(identity));
   });
 
   it("leaves the evolutionary search's candidates unchanged (a seed hands out the same traces without the cache)", { timeout: 600_000 }, async () => {

@@ -37,6 +37,10 @@ describe("ReplayCache", () => {
     expect(everySampleDecided(sampled.trace)).toBe(true);
     expect(cache.keyOf(sampled.trace, sampled.trace.toJSON(), false)).toBe(sampled.traceKey);
     expect(cache.keyOf(sampled.trace, sampled.trace.toJSON(), true)).toBeUndefined();
+    // The same keys from the trace's JSON text (what the search sends its workers).
+    expect(cache.keyOfText(sampled.trace, JSON.stringify(sampled.trace.toJSON()), false)).toBe(sampled.traceKey);
+    expect(cache.keyOfText(sampled.trace, JSON.stringify(sampled.trace.toJSON()), true)).toBeUndefined();
+    expect(cache.keyOfText(undecided, JSON.stringify(undecided.toJSON()), false)).toBeUndefined();
     // A design space records the decisions it was sampled with; one removed samples afresh from the seed.
     expect(everySampleDecided(design)).toBe(true);
     expect(everySampleDecided(undecided)).toBe(false);

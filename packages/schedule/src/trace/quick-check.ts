@@ -2,10 +2,11 @@
  * A hand-written check of a trace document in our format, run before the zod schema (json.ts):
  * replaying a trace starts by reading it, and zod's generic parse costs as much as several
  * primitives. It accepts only what the schema surely accepts — plain objects, finite numbers,
- * safe integers where the schema asks for integers, attributes without objects — and returns
- * copies, as zod does (the trace must not share arrays with the caller's document). Anything else
- * returns undefined and goes through zod, which then accepts it or reports the problem exactly as
- * before.
+ * safe integers where the schema asks for integers, attributes that are scalars, lists or plain
+ * objects of those (TransformLayout's index map, in every trace of a space that stages a layout) —
+ * and returns copies, as zod does (the trace must not share arrays or objects with the caller's
+ * document). Anything else returns undefined and goes through zod, which then accepts it or
+ * reports the problem exactly as before.
  */
 import type { JSONAttr, JSONDecision, JSONInput } from "./json.js";
 
@@ -49,6 +50,25 @@ function value(x: unknown): JSONInput {
   return out;
 }
 
+/**
+ * An attribute: a scalar, or a list or plain object of attributes. A key "__proto__" goes to zod,
+ * so that what it makes of one (an own property or the object's prototype) stays its call.
+ */
+function attr(x: unknown): JSONAttr {
+  if (Array.isArray(x)) {
+    const out: JSONAttr[] = new Array(x.length);
+    for (let i = 0; i < x.length; i++) out[i] = attr(x[i]);
+    return out;
+  }
+  if (!isPlainObject(x)) return scalar(x);
+  const out: { [key: string]: JSONAttr } = {};
+  for (const key of Object.keys(x)) {
+    if (key === "__proto__") throw GIVE_UP;
+    out[key] = attr(x[key]);
+  }
+  return out;
+}
+
 function integer(x: unknown): number {
   if (typeof x !== "number" || !Number.isSafeInteger(x)) throw GIVE_UP;
   return x;
@@ -63,7 +83,7 @@ function instruction(x: unknown): QuickInstruction {
   return {
     kind,
     inputs: array(x["inputs"]).map(value),
-    attrs: array(x["attrs"]).map(value),
+    attrs: array(x["attrs"]).map(attr),
     outputs: array(x["outputs"]).map((o) => {
       if (typeof o !== "string") throw GIVE_UP;
       return o;
