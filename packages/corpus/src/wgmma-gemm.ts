@@ -5,7 +5,9 @@
  * descriptors. k stages of 64 (A's shared rows are the 128 bytes of the 128B swizzle) are fetched
  * by all threads with 16-byte cp.async copies into 128B-swizzled dynamic shared memory
  * (`wgmmaSharedLayout`: A K-major, B MN-major in 64-column panels), software-pipelined
- * `pipelineStages` deep. The accumulator lives in registers in the wgmma fragment layout
+ * `pipelineStages` deep: the copies run `pipelineStages` − 2 stages ahead, so that the tile they
+ * overwrite was read by the wgmmas two stages back and one stage of wgmmas stays in flight
+ * (injectWgmmaSync waits for all but the last stage's groups). The accumulator lives in registers in the wgmma fragment layout
  * (`wgmmaAccumulatorLayout`), zero-filled and stored to C 16×16 tile by tile with the mma.sync
  * fill and store intrinsics (the same per-tile layout).
  */
@@ -26,7 +28,10 @@ export interface WgmmaGemmParams {
   readonly warpgroups: number;
   /** The block tile's columns: N of the m64nNk16 instruction. */
   readonly n: WgmmaN;
-  /** Software pipeline depth of the k stages (1: none; s ≥ 2: s shared stages, s − 1 fetched ahead with cp.async). */
+  /**
+   * Software pipeline depth of the k stages (1: none; s ≥ 2: s shared stages, s − 2 fetched ahead
+   * with cp.async while the wgmmas of the stage before are still in flight).
+   */
   readonly pipelineStages: number;
 }
 
@@ -47,6 +52,8 @@ export const wgmmaGemm = wmmaGemm;
 export function checkWgmmaTiling(what: string, n: number, p: WgmmaGemmParams): void {
   if (![p.warpgroups, p.pipelineStages].every((x) => Number.isInteger(x) && x >= 1))
     throw new RangeError(`${what}: warpgroups and pipeline stages must be positive integers, got ${JSON.stringify(p)}`);
+  if (p.pipelineStages === 2)
+    throw new RangeError(`${what}: 2 pipeline stages fetch nothing ahead (the copies run stages − 2 ahead of the asynchronous wgmmas); use 1 or at least 3`);
   const rows = 64 * p.warpgroups;
   if (!Number.isInteger(n) || n % rows !== 0 || n % p.n !== 0 || n % STAGE_K !== 0)
     throw new RangeError(`${what}: n = ${n} is not a multiple of the block tile ${rows}×${p.n}×${STAGE_K}`);
@@ -74,6 +81,7 @@ export function wgmmaGemmSchedule(n: number, params: WgmmaGemmParams = SMALL_WGM
     kTiles: STAGE_K / TILE,
     padShared: false,
     pipelineStages: params.pipelineStages,
+    asynchronousMma: true,
   };
   const cWarp = accumulateInWarp(sch, t, asMma);
   sch.transformLayout(cWarp.block, ["read", 0], wgmmaAccumulatorLayout);

@@ -1,7 +1,8 @@
 /**
  * The wgmma GEMM (Hopper's wgmma.mma_async through shared-memory descriptors) lowers through the
  * CUDA pipeline: each thread keeps its warp's N/2 accumulator registers; injectWgmmaSync fences
- * each run of wgmmas once and waits before every barrier and before the accumulator's store; its
+ * each run of wgmmas once and waits before every barrier (leaving the last k stage's groups in
+ * flight inside the pipelined k loop) and before the accumulator's store; its
  * CUDA needs sm_90a (CudaModule.requiredArch), aligns the dynamic shared memory to the swizzle's
  * 1024-byte atoms and fences the async proxy after the cp.async waits; any target but sm_90 is
  * refused by name.
@@ -82,5 +83,21 @@ describe("lowering the wgmma GEMM", () => {
         new RegExp(`wgmma\\.mma_async \\(T\\.ptx\\.wgmma_mma_async_ss\\) exists only on sm_90a \\(Hopper\\); target .* is ${arch}`),
       );
     }
+  });
+
+  it("fetches one stage ahead into 3 versions and keeps the last stage's four wgmma groups in flight at the k loop's barriers", () => {
+    const source = codegenCuda(module).source;
+    const loop = source.slice(source.indexOf("for (int k_0_0 = 0;"), source.indexOf("tessera_mma_store_16x16(C"));
+    const steady = loop.slice(0, loop.indexOf("\n  }\n"));
+    // Both barriers of an iteration wait with the wgmmas of the stage before still pending; the copies write version (k + 1) % 3.
+    expect(steady.match(/tessera_wgmma_wait_group<(\d)>\(\);[^\n]*\n\s*__syncthreads\(\);/g)?.map((w) => w.match(/<(\d)>/)![1])).toEqual(["4", "4"]);
+    expect(steady).toMatch(/tessera_cp_async_16\(buf_dyn_shmem \+ \(*\(\(k_0_0 \+ 1\) % 3\) \* 8192\)/);
+    expect(steady).toMatch(/\(k_0_0 % 3\) \* 8192/);
+    // After the loop: all groups retired before the epilogue's barrier and before the store.
+    expect(loop.slice(steady.length).match(/tessera_wgmma_wait_group<(\d)>/g)).toEqual(["tessera_wgmma_wait_group<0>", "tessera_wgmma_wait_group<0>"]);
+  });
+
+  it("refuses 2 pipeline stages by name: the copies would run no stage ahead of the asynchronous wgmmas", () => {
+    expect(() => wgmmaGemmSchedule(256, { ...WGMMA_PARAMS, pipelineStages: 2 })).toThrow(/wgmmaGemmSchedule: 2 pipeline stages fetch nothing ahead/);
   });
 });
