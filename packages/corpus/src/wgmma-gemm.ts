@@ -38,12 +38,14 @@ export interface WgmmaGemmParams {
 /** One warpgroup, 64×64 tiles, no pipeline: small enough for the simulator at 128³. */
 export const SMALL_WGMMA_PARAMS: WgmmaGemmParams = { warpgroups: 1, n: 64, pipelineStages: 1 };
 /**
- * Two warpgroups, 128×128 block tiles, 3 cp.async stages (96 KiB of shared memory, 98 registers:
- * two blocks per SM). On an H200 (docs/benchmarks/tensor-core-2026-11-29-s11) 0.0453 ms at 2048³
- * and 0.326 ms at 4096³, against 0.0514 and 0.359 with 4 stages (one block per SM); 256×128 tiles
- * (4 warpgroups, 4 stages) were 3% faster at 4096³ and 2% slower at 2048³.
+ * Two warpgroups of 64×256, 128×256 block tiles (cuBLAS's HGEMM tile), 3 stages (144 KiB of shared
+ * memory, 166 registers: one block of 8 warps per SM), the copies one stage ahead while the last
+ * stage's wgmmas are in flight. On an H200 (docs/benchmarks/tensor-core-2026-11-30-s12) 0.0399 ms
+ * at 2048³ and 0.2775 ms at 4096³ (495 TFLOP/s, 1.34× and 1.51× cuBLAS HGEMM), against 0.0450 and
+ * 0.3207 ms for 128×128 tiles with 3 stages (two blocks per SM), the best before; 4 stages and
+ * 256×128 tiles were slower.
  */
-export const WGMMA_PARAMS: WgmmaGemmParams = { warpgroups: 2, n: 128, pipelineStages: 3 };
+export const WGMMA_PARAMS: WgmmaGemmParams = { warpgroups: 2, n: 256, pipelineStages: 3 };
 
 /** The unscheduled function (the WMMA GEMM's): fp16 inputs, fp32 products and sums. */
 export const wgmmaGemm = wmmaGemm;

@@ -46,9 +46,15 @@ const global = declBuffer("G", [4 * SLOT], "float16");
 
 const ptr = (offset: PrimExpr, rw = 1): PrimExpr =>
   call("handle", "tvm_access_ptr", [call("float16", "type_annotation", []), smem.data, offset, intImm(SLOT / 2), intImm(rw)]);
-/** The version `(k + c) % versions` of the tile, or version `c` outside a pipelined loop. */
-const version = (k: Var | undefined, c: number, versions: number): PrimExpr =>
-  mul(k === undefined ? intImm(c % versions) : floormod(add(k, intImm(c)), intImm(versions)), intImm(SLOT));
+/**
+ * The version `(k + c) % versions` of the tile, or version `c` outside a pipelined loop; plain `k`
+ * when that is the same (c ≡ 0 and k below `versions`), as the simplifier leaves it.
+ */
+const version = (k: { k: Var; extent: number } | undefined, c: number, versions: number): PrimExpr => {
+  if (k === undefined) return mul(intImm(c % versions), intImm(SLOT));
+  if (c % versions === 0 && k.extent <= versions) return mul(k.k, intImm(SLOT));
+  return mul(floormod(add(k.k, intImm(c)), intImm(versions)), intImm(SLOT));
+};
 const wgmma = (base: PrimExpr = intImm(0)): Stmt =>
   seq([
     evaluate(
@@ -89,7 +95,7 @@ const fill = (base: PrimExpr, by: "copy" | "store"): Stmt => {
 };
 
 /** Statements of a body inside a pipelined loop over `k` (undefined: none) whose tile has `versions` versions. */
-function stmts(k: Var | undefined, versions: number): fc.Arbitrary<Stmt[]> {
+function stmts(k: { k: Var; extent: number } | undefined, versions: number): fc.Arbitrary<Stmt[]> {
   const offset = fc.integer({ min: 0, max: 3 });
   return fc.letrec<{ s: Stmt; list: Stmt[] }>((tie) => ({
     s: fc.oneof(
@@ -114,7 +120,7 @@ const stmt: fc.Arbitrary<Stmt> = fc
       stmts(undefined, 4),
       fc.tuple(fc.integer({ min: 2, max: 4 }), fc.integer({ min: 2, max: 4 })).chain(([extent, versions]) => {
         const k = variable(`k${loops++}`);
-        return stmts(k, versions).map((body) => [forLoop(k, extent, seq(body))]);
+        return stmts({ k, extent }, versions).map((body) => [forLoop(k, extent, seq(body))]);
       }),
     ),
     { minLength: 1, maxLength: 3 },
@@ -241,8 +247,8 @@ function waitCounts(s: Stmt): number[] {
 
 /** A pipelined loop over k (4 iterations, 3 versions): the copies of version (k + copyAhead) % 3, then a run of two wgmmas reading version k % 3. */
 function pipelined(copyAhead: number): Stmt {
-  const k = variable("k");
-  return forLoop(k, 4, seq([barrier(), fill(version(k, copyAhead, 3), "copy"), barrier(), loop(wgmma(version(k, 0, 3)))]));
+  const k = { k: variable("k"), extent: 4 };
+  return forLoop(k.k, 4, seq([barrier(), fill(version(k, copyAhead, 3), "copy"), barrier(), loop(wgmma(version(k, 0, 3)))]));
 }
 
 /** `s` with every wait's pending count replaced by `pending`. */

@@ -7,13 +7,15 @@
  * 1024-byte atoms and fences the async proxy after the cp.async waits; any target but sm_90 is
  * refused by name.
  */
-import { WGMMA_PARAMS, wgmmaGemmSchedule } from "@tessera/corpus";
+import { WGMMA_PARAMS, type WgmmaGemmParams, wgmmaGemmSchedule } from "@tessera/corpus";
 import { type Allocate, type Stmt, forEachExpr, forEachStmt, printExpr } from "@tessera/ir";
 import { describe, expect, it } from "vitest";
 import { CodegenError, codegenCuda } from "../../src/cuda/index.js";
 import { WGMMA_FENCE, WGMMA_MMA_ASYNC, WGMMA_WAIT_GROUP, lower } from "../../src/index.js";
 
-const module = lower(wgmmaGemmSchedule(512, WGMMA_PARAMS), "nvidia/h100");
+/** 128×128 tiles of two warpgroups, 3 stages: the registers, offsets and strides below are theirs (WGMMA_PARAMS has N = 256). */
+const TILING: WgmmaGemmParams = { warpgroups: 2, n: 128, pipelineStages: 3 };
+const module = lower(wgmmaGemmSchedule(512, TILING), "nvidia/h100");
 const kernel = module.kernels[0]!;
 
 const op = (s: Stmt | undefined): string | undefined => (s?.kind === "Evaluate" && s.value.kind === "Call" ? s.value.op : undefined);
@@ -69,7 +71,11 @@ describe("lowering the wgmma GEMM", () => {
     expect(cuda.source).toMatch(/tessera_cp_async_wait_group<\d>\(\);\n\s*asm volatile\("fence\.proxy\.async\.shared::cta;\\n" ::: "memory"\);/);
     // A's SBO: 8 rows of 64 fp16; B's LBO: one 1024-byte panel, SBO: 8 rows of 128 fp16.
     expect(cuda.source).toMatch(/tessera_wgmma_m64n128k16_f32_f16_f16\(C_warp \+ 0, [^;]*, 16, 1024, [^;]*, 1024, 2048, true\);/);
-    expect(codegenCuda(lower(wgmmaGemmSchedule(512, WGMMA_PARAMS), "nvidia/h200")).requiredArch).toBe("sm_90a");
+    const byDefault = codegenCuda(lower(wgmmaGemmSchedule(512, WGMMA_PARAMS), "nvidia/h200"));
+    expect(byDefault.requiredArch).toBe("sm_90a");
+    // WGMMA_PARAMS: 64×256 per warpgroup, B's SBO 8 rows of 256 fp16; one stage in flight at the k loop's barriers too.
+    expect(byDefault.source).toMatch(/tessera_wgmma_m64n256k16_f32_f16_f16\(C_warp \+ 0, [^;]*, 16, 1024, [^;]*, 1024, 4096, true\);/);
+    expect(byDefault.source).toMatch(/tessera_wgmma_wait_group<4>\(\);[^\n]*\n\s*__syncthreads\(\);/);
   });
 
   it("refuses any target but sm_90, naming the intrinsic and the target", () => {
@@ -98,6 +104,6 @@ describe("lowering the wgmma GEMM", () => {
   });
 
   it("refuses 2 pipeline stages by name: the copies would run no stage ahead of the asynchronous wgmmas", () => {
-    expect(() => wgmmaGemmSchedule(256, { ...WGMMA_PARAMS, pipelineStages: 2 })).toThrow(/wgmmaGemmSchedule: 2 pipeline stages fetch nothing ahead/);
+    expect(() => wgmmaGemmSchedule(256, { ...TILING, pipelineStages: 2 })).toThrow(/wgmmaGemmSchedule: 2 pipeline stages fetch nothing ahead/);
   });
 });

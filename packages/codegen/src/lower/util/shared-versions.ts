@@ -7,7 +7,7 @@
  * combinations, else by intervals) cannot bridge `d·s` nor `(d − V)·s`.
  * Without a version term the accesses' whole intervals must be disjoint.
  */
-import { type PrimExpr, type Var, evalIntBinary, forEachExpr, intImm, sub, substitute } from "@tessera/ir";
+import { type PrimExpr, type Var, add, evalIntBinary, floormod, forEachExpr, intImm } from "@tessera/ir";
 
 /** `[lo, hi]` elements an access may touch; infinite ends when nothing is known. */
 export interface Interval {
@@ -92,13 +92,6 @@ function versionOf(e: PrimExpr, k: Var): { c: number; versions: number } | undef
   return ks === 1 ? { c, versions: e.b.value } : undefined;
 }
 
-interface Versioned {
-  /** The version term `((k + c) % versions) * stride`, absent when the offset has none. */
-  readonly version?: { readonly c: number; readonly versions: number; readonly stride: number };
-  /** What the access may touch besides its version term. */
-  readonly rest: Interval;
-}
-
 /** Assignments enumerated at most to bound a rest exactly (a tile's copies: threads × copy loops). */
 const ENUMERATION_LIMIT = 1 << 16;
 
@@ -174,20 +167,29 @@ function intervalOfSum(parts: readonly { coef: number; expr: PrimExpr }[], range
   return Number.isNaN(lo) || Number.isNaN(hi) ? UNKNOWN : { lo, hi };
 }
 
-function versioned(a: SharedAccess, k: Var | undefined, ranges: ReadonlyMap<Var, Interval>, atom: number): Versioned {
-  let version: Versioned["version"];
-  const rest: { coef: number; expr: PrimExpr }[] = [];
-  for (const t of terms(a.offset)) {
-    const v = k === undefined || version !== undefined || t.coef <= 0 ? undefined : versionOf(t.expr, k);
-    if (v !== undefined) version = { ...v, stride: t.coef };
-    else rest.push(t);
+type Version = { readonly c: number; readonly versions: number; readonly stride: number };
+type Term = { coef: number; expr: PrimExpr };
+
+/** An offset as its version term `((k + c) % V) * stride`, its `coef * k` term and the rest. */
+function decompose(offset: PrimExpr, k: Var | undefined): { mod?: Version; kTerm?: Term; others: Term[] } {
+  let mod: Version | undefined;
+  let kTerm: Term | undefined;
+  const others: Term[] = [];
+  for (const t of terms(offset)) {
+    const v = k === undefined || mod !== undefined || t.coef <= 0 ? undefined : versionOf(t.expr, k);
+    if (v !== undefined) mod = { ...v, stride: t.coef };
+    else if (t.expr === k && kTerm === undefined) kTerm = t;
+    else others.push(t);
   }
+  return { mod, kTerm, others };
+}
+
+/** `[lo, hi]` of the rest plus the extent, widened to `atom` granules; unknown when unbounded. */
+function restOf(rest: readonly Term[], extent: number, ranges: ReadonlyMap<Var, Interval>, atom: number): Interval {
   const b = boundOfSum(rest, ranges);
-  if (!Number.isFinite(b.lo) || !Number.isFinite(b.hi)) return { version, rest: UNKNOWN };
-  const hi = b.hi + a.extent - 1;
-  // Widened to whole atoms (a swizzled tile is read across its atom), which the version stride keeps aligned.
-  const aligned = version === undefined || version.stride % atom === 0;
-  return { version, rest: aligned ? { lo: Math.floor(b.lo / atom) * atom, hi: Math.ceil((hi + 1) / atom) * atom - 1 } : UNKNOWN };
+  if (!Number.isFinite(b.lo) || !Number.isFinite(b.hi)) return UNKNOWN;
+  // Widened to whole atoms (a swizzled tile is read across its atom).
+  return { lo: Math.floor(b.lo / atom) * atom, hi: Math.ceil((b.hi + extent) / atom) * atom - 1 };
 }
 
 const apart = (a: Interval, b: Interval, shift: number): boolean => a.hi + shift < b.lo || a.lo + shift > b.hi;
@@ -206,21 +208,30 @@ export function provablyDisjoint(
   atom: number,
 ): boolean {
   if (write.data !== read.data) return true;
-  // The read ran `iterations` earlier: at k − iterations of the write's k.
-  const earlier =
-    k === undefined || iterations === 0
-      ? read
-      : { ...read, offset: substitute(read.offset, (v) => (v === k ? sub(k, intImm(iterations, k.dtype)) : undefined)) };
-  const w = versioned(write, k, ranges, 1);
-  const r = versioned(earlier, k, ranges, atom);
-  if (w.version === undefined || r.version === undefined) {
-    if (w.version !== undefined || r.version !== undefined) return false;
-    return apart(w.rest, r.rest, 0);
+  const w = decompose(write.offset, k);
+  const r = decompose(read.offset, k);
+  // `stride * k` is version k of V when k stays below V (the simplifier drops `% V` then).
+  const range = k === undefined ? undefined : ranges.get(k);
+  const asVersion = (own: typeof w, other: typeof w): Version | undefined =>
+    own.mod ??
+    (other.mod !== undefined && own.kTerm?.coef === other.mod.stride && range !== undefined && range.lo >= 0 && range.hi < other.mod.versions
+      ? { c: 0, versions: other.mod.versions, stride: other.mod.stride }
+      : undefined);
+  const wv = asVersion(w, r);
+  const rv = asVersion(r, w);
+  const rest = (p: typeof w, v: Version | undefined): Term[] => (v === undefined && p.kTerm !== undefined ? [...p.others, p.kTerm] : p.others);
+  if (wv === undefined || rv === undefined || wv.versions !== rv.versions || wv.stride !== rv.stride || wv.stride % atom !== 0) {
+    // No common version structure: the whole offsets, over every k, must be apart.
+    const all = (p: typeof w, v: Version | undefined): Term[] =>
+      v === undefined ? rest(p, v) : [...p.others, { coef: v.stride, expr: floormod(add(k!, intImm(v.c)), intImm(v.versions)) }];
+    return apart(restOf(all(w, wv), write.extent, ranges, 1), restOf(all(r, rv), read.extent, ranges, atom), 0);
   }
-  if (w.version.versions !== r.version.versions || w.version.stride !== r.version.stride) return false;
-  const { versions, stride } = w.version;
-  const d = (((w.version.c - r.version.c) % versions) + versions) % versions;
-  if (d === 0) return apart(w.rest, r.rest, 0);
+  const { versions, stride } = wv;
+  const wRest = restOf(rest(w, wv), write.extent, ranges, 1);
+  const rRest = restOf(rest(r, rv), read.extent, ranges, atom);
+  // The read ran `iterations` earlier: its version is (k − iterations + c) % V at the write's k.
+  const d = (((wv.c - (rv.c - iterations)) % versions) + versions) % versions;
+  if (d === 0) return apart(wRest, rRest, 0);
   // The write's version minus the read's is d or d − versions.
-  return apart(w.rest, r.rest, d * stride) && apart(w.rest, r.rest, (d - versions) * stride);
+  return apart(wRest, rRest, d * stride) && apart(wRest, rRest, (d - versions) * stride);
 }
