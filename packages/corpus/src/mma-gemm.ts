@@ -32,9 +32,12 @@ export interface MmaGemmParams {
   /**
    * Software pipeline of the k stages (the fetches of A and B, then the MMAs): 1 (or absent) is
    * none; s ≥ 2 keeps s shared tiles per operand and fetches s − 1 stages ahead with cp.async, so
-   * that s − 1 stages of copies are in flight while the MMAs run (cp.async.wait_group s − 2).
+   * that s − 1 stages of copies are in flight while the MMAs run (cp.async.wait_group s − 2);
+   * with `asynchronousMma`, s − 2 stages ahead and one stage of MMAs in flight.
    */
   readonly pipelineStages?: number;
+  /** The MMAs read their shared tiles asynchronously (wgmma): one fewer stage is fetched ahead (see decomposeAndPipeline). */
+  readonly asynchronousMma?: boolean;
 }
 
 /**
@@ -202,8 +205,11 @@ function decomposeAndPipeline(sch: Schedule, t: MmaTiling, params: MmaGemmParams
   sch.decomposeReduction(t.tile, t.k0);
   const stages = params.pipelineStages ?? 1;
   if (stages > 1) {
-    // The fetches run stages − 1 iterations of k0 ahead of the MMAs that read them.
-    sch.annotate(t.k0, "software_pipeline_stage", [0, 0, stages - 1]);
+    // The fetches run `prefetch` iterations of k0 ahead of the MMAs that read them: stages − 1, or
+    // stages − 2 for asynchronous MMAs (wgmma), whose shared tiles keep one version more (their reads
+    // stay in flight for one more iteration), so that the tiles are `stages` deep either way.
+    const prefetch = params.asynchronousMma === true ? stages - 2 : stages - 1;
+    sch.annotate(t.k0, "software_pipeline_stage", [0, 0, prefetch]);
     sch.annotate(t.k0, "software_pipeline_order", [0, 1, 2]);
     sch.annotate(t.k0, "software_pipeline_async_stages", [0]);
   }

@@ -5,7 +5,9 @@
  * descriptors. k stages of 64 (A's shared rows are the 128 bytes of the 128B swizzle) are fetched
  * by all threads with 16-byte cp.async copies into 128B-swizzled dynamic shared memory
  * (`wgmmaSharedLayout`: A K-major, B MN-major in 64-column panels), software-pipelined
- * `pipelineStages` deep. The accumulator lives in registers in the wgmma fragment layout
+ * `pipelineStages` deep: the copies run `pipelineStages` − 2 stages ahead, so that the tile they
+ * overwrite was read by the wgmmas two stages back and one stage of wgmmas stays in flight
+ * (injectWgmmaSync waits for all but the last stage's groups). The accumulator lives in registers in the wgmma fragment layout
  * (`wgmmaAccumulatorLayout`), zero-filled and stored to C 16×16 tile by tile with the mma.sync
  * fill and store intrinsics (the same per-tile layout).
  */
@@ -26,19 +28,24 @@ export interface WgmmaGemmParams {
   readonly warpgroups: number;
   /** The block tile's columns: N of the m64nNk16 instruction. */
   readonly n: WgmmaN;
-  /** Software pipeline depth of the k stages (1: none; s ≥ 2: s shared stages, s − 1 fetched ahead with cp.async). */
+  /**
+   * Software pipeline depth of the k stages (1: none; s ≥ 2: s shared stages, s − 2 fetched ahead
+   * with cp.async while the wgmmas of the stage before are still in flight).
+   */
   readonly pipelineStages: number;
 }
 
 /** One warpgroup, 64×64 tiles, no pipeline: small enough for the simulator at 128³. */
 export const SMALL_WGMMA_PARAMS: WgmmaGemmParams = { warpgroups: 1, n: 64, pipelineStages: 1 };
 /**
- * Two warpgroups, 128×128 block tiles, 3 cp.async stages (96 KiB of shared memory, 98 registers:
- * two blocks per SM). On an H200 (docs/benchmarks/tensor-core-2026-11-29-s11) 0.0453 ms at 2048³
- * and 0.326 ms at 4096³, against 0.0514 and 0.359 with 4 stages (one block per SM); 256×128 tiles
- * (4 warpgroups, 4 stages) were 3% faster at 4096³ and 2% slower at 2048³.
+ * Two warpgroups of 64×256, 128×256 block tiles (cuBLAS's HGEMM tile), 3 stages (144 KiB of shared
+ * memory, 166 registers: one block of 8 warps per SM), the copies one stage ahead while the last
+ * stage's wgmmas are in flight. On an H200 (docs/benchmarks/tensor-core-2026-11-30-s12) 0.0399 ms
+ * at 2048³ and 0.2775 ms at 4096³ (495 TFLOP/s, 1.34× and 1.51× cuBLAS HGEMM), against 0.0450 and
+ * 0.3207 ms for 128×128 tiles with 3 stages (two blocks per SM), the best before; 4 stages and
+ * 256×128 tiles were slower.
  */
-export const WGMMA_PARAMS: WgmmaGemmParams = { warpgroups: 2, n: 128, pipelineStages: 3 };
+export const WGMMA_PARAMS: WgmmaGemmParams = { warpgroups: 2, n: 256, pipelineStages: 3 };
 
 /** The unscheduled function (the WMMA GEMM's): fp16 inputs, fp32 products and sums. */
 export const wgmmaGemm = wmmaGemm;
@@ -47,6 +54,8 @@ export const wgmmaGemm = wmmaGemm;
 export function checkWgmmaTiling(what: string, n: number, p: WgmmaGemmParams): void {
   if (![p.warpgroups, p.pipelineStages].every((x) => Number.isInteger(x) && x >= 1))
     throw new RangeError(`${what}: warpgroups and pipeline stages must be positive integers, got ${JSON.stringify(p)}`);
+  if (p.pipelineStages === 2)
+    throw new RangeError(`${what}: 2 pipeline stages fetch nothing ahead (the copies run stages − 2 ahead of the asynchronous wgmmas); use 1 or at least 3`);
   const rows = 64 * p.warpgroups;
   if (!Number.isInteger(n) || n % rows !== 0 || n % p.n !== 0 || n % STAGE_K !== 0)
     throw new RangeError(`${what}: n = ${n} is not a multiple of the block tile ${rows}×${p.n}×${STAGE_K}`);
@@ -74,6 +83,7 @@ export function wgmmaGemmSchedule(n: number, params: WgmmaGemmParams = SMALL_WGM
     kTiles: STAGE_K / TILE,
     padShared: false,
     pipelineStages: params.pipelineStages,
+    asynchronousMma: true,
   };
   const cWarp = accumulateInWarp(sch, t, asMma);
   sch.transformLayout(cWarp.block, ["read", 0], wgmmaAccumulatorLayout);

@@ -5,9 +5,9 @@
  *   tiles of 2×4 warps, 2×2 fragments per warp, k tiles of 32), against torch fp16 `A @ B` (cuBLAS HGEMM);
  * - `mma`: mmaGemmSchedule with MMA_PARAMS (ldmatrix + mma.sync m16n8k16; 128×128 block tiles of
  *   2×2 warps, 4×4 16×16 tiles per warp, k tiles of 32, 4 cp.async stages, XOR-swizzled shared tiles), against HGEMM;
- * - `wgmma`: wgmmaGemmSchedule with WGMMA_PARAMS (Hopper wgmma.mma_async m64n128k16 from 128B-swizzled
- *   shared memory, sm_90a only; 128×128 block tiles of 2 warpgroups, k stages of 64, 3 cp.async
- *   stages), against HGEMM;
+ * - `wgmma`: wgmmaGemmSchedule with WGMMA_PARAMS (Hopper wgmma.mma_async m64n256k16 from 128B-swizzled
+ *   shared memory, sm_90a only; 128×256 block tiles of 2 warpgroups, k stages of 64, 3 cp.async
+ *   stages, one fetched ahead while the last stage's wgmmas are in flight), against HGEMM;
  * - `tf32`: tf32GemmSchedule with TF32_PARAMS (fp32 operands rounded to tf32 on the load path,
  *   mma.sync m16n8k8; 128×128 block tiles, k stages of 16), against torch fp32 `A @ B` with TF32 on;
  * - `tf32_ldmatrix`: the tf32 GEMM with A's fragments through ldmatrix (32-bit elements as b16

@@ -73,6 +73,7 @@ export function runBlock(run: BlockRun, blockIdx: Dim3, shared: readonly unknown
     const first = state[0]!;
     if (!state.every((s) => s === first)) throw divergence(compiled, blockIdx, state);
     run.collectives?.endInterval();
+    run.mma?.endInterval();
     if (first === FINISHED) return intervals;
     clock.nextInterval();
   }

@@ -4,7 +4,7 @@
  * sequential executor's results, and the errors for annotations the body cannot honour.
  */
 import { type PrimFunc, forEachStmt, parsePrimFunc, printTVMScript } from "@tessera/ir";
-import { pipelinedGemmSchedule } from "@tessera/corpus";
+import { mmaGemmSchedule, pipelinedGemmSchedule, wgmmaGemmSchedule } from "@tessera/corpus";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { LoweringError } from "../../src/lower/errors.js";
@@ -204,6 +204,21 @@ describe("injectSoftwarePipeline", () => {
                               T.writes(D[tx, i + 14])
                               D[tx, i + 14] = C[i, tx, 0] + T.float32(1.0)`,
     );
+  });
+
+  test("a shared tile a wgmma reads keeps one version more than TVM's count (its reads stay in flight an iteration longer); an mma.sync one does not", () => {
+    const pipelined = (func: PrimFunc): Record<string, { shape: number[] }> => {
+      const module = lower(func, "nvidia/h100", { recordStages: true });
+      return allocatedShapes(module.stages.find((st) => st.pass === "injectSoftwarePipeline")!.func);
+    };
+    // wgmma, 3 stages: fetched one k stage ahead (stages [0, 0, 1], TVM: 2 versions), 3 versions.
+    const wgmma = pipelined(wgmmaGemmSchedule(256, { warpgroups: 2, n: 128, pipelineStages: 3 }).func);
+    expect(wgmma["A_shared.dyn"]?.shape[0]).toBe(3);
+    expect(wgmma["B_shared.dyn"]?.shape[0]).toBe(3);
+    // mma.sync, 3 stages: fetched two ahead (stages [0, 0, 2]), TVM's 3 versions.
+    const mma = pipelined(mmaGemmSchedule(256, { warps: [2, 2], tilesPerWarp: [2, 2], kTiles: 2, padShared: false, swizzle: true, pipelineStages: 3 }).func);
+    expect(mma["A_shared.dyn"]?.shape[0]).toBe(3);
+    expect(mma["B_shared.dyn"]?.shape[0]).toBe(3);
   });
 
   test("a producer three stages ahead of its consumer keeps four versions", () => {

@@ -1,25 +1,33 @@
 /**
  * injectWgmmaSync on random kernels: sequences and loops of wgmma runs (each wgmma committed),
- * barriers, accesses of the accumulator and other statements. Executing the result (loops twice)
- * as a trace of events obeys the PTX rules for asynchronous wgmma: a `wgmma.fence` since the last
- * other instruction before each wgmma, no wgmma in flight at a barrier or at an access of the
- * accumulator; and removing what the pass inserted gives back the input.
+ * barriers, accesses of the accumulator, other statements, and — in pipelined loops over k whose
+ * shared tile has V versions — wgmma runs reading version (k + c) % V and copies or stores writing
+ * version (k + c') % V after a barrier (as threadSync orders them). Executing the result (loops twice, pipelined loops 2–4 times) as a trace of
+ * events obeys the PTX rules for asynchronous wgmma: a `wgmma.fence` since the last other
+ * instruction before each wgmma; no group in flight at an access of the accumulator; no shared
+ * element a group in flight reads written (`wgmma.wait_group N` retires all but the N most recent
+ * groups); and removing what the pass inserted gives back the input.
  */
 import {
   type Call,
   type PrimExpr,
   type PrimFunc,
   type Stmt,
+  type Var,
+  add,
   allocate,
   primFunc,
   bufferLoad,
   bufferStore,
   call,
   declBuffer,
+  evalIntExpr,
   evaluate,
   floatImm,
+  floormod,
   forLoop,
   intImm,
+  mul,
   seq,
   stringImm,
   variable,
@@ -31,11 +39,23 @@ import { injectWgmmaSync } from "../../src/lower/passes/inject-wgmma-sync.js";
 
 const acc = declBuffer("C_warp", [64], "float32", { scope: "local" });
 const other = declBuffer("X_local", [8], "float32", { scope: "local" });
-const smem = declBuffer("S_shared", [1024], "float16", { scope: "shared" });
+/** Elements of one version of the shared tile: two 1024-byte swizzle atoms of fp16, A then B. */
+const SLOT = 1024;
+const smem = declBuffer("S_shared", [4 * SLOT], "float16", { scope: "shared" });
+const global = declBuffer("G", [4 * SLOT], "float16");
 
-const ptr = (offset: number): PrimExpr =>
-  call("handle", "tvm_access_ptr", [call("float16", "type_annotation", []), smem.data, intImm(offset), intImm(256), intImm(1)]);
-const wgmma = (): Stmt =>
+const ptr = (offset: PrimExpr, rw = 1): PrimExpr =>
+  call("handle", "tvm_access_ptr", [call("float16", "type_annotation", []), smem.data, offset, intImm(SLOT / 2), intImm(rw)]);
+/**
+ * The version `(k + c) % versions` of the tile, or version `c` outside a pipelined loop; plain `k`
+ * when that is the same (c ≡ 0 and k below `versions`), as the simplifier leaves it.
+ */
+const version = (k: { k: Var; extent: number } | undefined, c: number, versions: number): PrimExpr => {
+  if (k === undefined) return mul(intImm(c % versions), intImm(SLOT));
+  if (c % versions === 0 && k.extent <= versions) return mul(k.k, intImm(SLOT));
+  return mul(floormod(add(k.k, intImm(c)), intImm(versions)), intImm(SLOT));
+};
+const wgmma = (base: PrimExpr = intImm(0)): Stmt =>
   seq([
     evaluate(
       call("void", WGMMA_MMA_ASYNC, [
@@ -46,10 +66,10 @@ const wgmma = (): Stmt =>
         intImm(0),
         intImm(1),
         intImm(128),
-        ptr(0),
+        ptr(base),
         intImm(16),
         intImm(1024),
-        ptr(512),
+        ptr(add(base, intImm(SLOT / 2))),
         intImm(1024),
         intImm(2048),
         acc.data,
@@ -64,54 +84,92 @@ const elsewhere = (): Stmt => bufferStore(other, bufferLoad(other, [intImm(1)]),
 
 let loops = 0;
 const loop = (body: Stmt): Stmt => forLoop(variable(`i${loops++}`), 2, body);
+/** A whole version of the tile by 16-byte cp.async copies, or every 8th element of it by scalar stores. */
+const fill = (base: PrimExpr, by: "copy" | "store"): Stmt => {
+  const j = variable(`j${loops++}`);
+  const body =
+    by === "copy"
+      ? evaluate(call("float16", "ptx_cp_async", [smem.data, add(base, mul(j, intImm(8))), global.data, intImm(0), intImm(16)]))
+      : bufferStore(smem, floatImm(0, "float16"), [add(base, mul(j, intImm(8)))]);
+  return forLoop(j, SLOT / 8, body);
+};
 
-const stmt: fc.Arbitrary<Stmt> = fc
-  .letrec<{ s: Stmt; list: Stmt[] }>((tie) => ({
+/** Statements of a body inside a pipelined loop over `k` (undefined: none) whose tile has `versions` versions. */
+function stmts(k: { k: Var; extent: number } | undefined, versions: number): fc.Arbitrary<Stmt[]> {
+  const offset = fc.integer({ min: 0, max: 3 });
+  return fc.letrec<{ s: Stmt; list: Stmt[] }>((tie) => ({
     s: fc.oneof(
       { depthSize: "small", withCrossShrink: true },
-      fc.constant(null).map(wgmma),
-      fc.constant(null).map(() => loop(wgmma())),
+      offset.map((c) => wgmma(version(k, c, versions))),
+      offset.map((c) => loop(wgmma(version(k, c, versions)))),
       fc.constant(null).map(barrier),
       fc.constant(null).map(touchAcc),
       fc.constant(null).map(elsewhere),
+      // Shared writes follow a barrier, as threadSync places one between the wgmmas' reads and them (the pass waits at barriers).
+      fc.tuple(offset, fc.constantFrom("copy" as const, "store" as const)).map(([c, by]) => seq([barrier(), fill(version(k, c, versions), by)])),
       tie("list").map((body) => loop(seq(body))),
     ),
     list: fc.array(tie("s"), { minLength: 1, maxLength: 5 }),
-  }))
-  .list.map((list) => seq(list));
+  })).list;
+}
 
-type Event = "wgmma" | "fence" | "wait" | "barrier" | "acc" | "other" | "commit";
+/** Random kernels: plain statements and software-pipelined loops over k (2–4 iterations, 2–4 versions). */
+const stmt: fc.Arbitrary<Stmt> = fc
+  .array(
+    fc.oneof(
+      stmts(undefined, 4),
+      fc.tuple(fc.integer({ min: 2, max: 4 }), fc.integer({ min: 2, max: 4 })).chain(([extent, versions]) => {
+        const k = variable(`k${loops++}`);
+        return stmts({ k, extent }, versions).map((body) => [forLoop(k, extent, seq(body))]);
+      }),
+    ),
+    { minLength: 1, maxLength: 3 },
+  )
+  .map((parts) => seq(parts.flat()));
 
-/** The events of executing `s`, every loop twice. */
-function trace(s: Stmt, out: Event[] = []): Event[] {
+type Event =
+  | { readonly kind: "wgmma"; readonly reads: readonly [number, number][] }
+  | { readonly kind: "write"; readonly at: readonly [number, number] }
+  | { readonly kind: "wait"; readonly pending: number }
+  | { readonly kind: "fence" | "barrier" | "acc" | "other" | "commit" };
+
+/** `[first, last]` elements of `tvm_access_ptr(…, offset, extent, …)` under `env`. */
+function span(p: PrimExpr, env: ReadonlyMap<Var, number>): [number, number] {
+  const c = p as Call;
+  const first = evalIntExpr(c.args[2]!, env)!;
+  return [first, first + evalIntExpr(c.args[3]!, env)! - 1];
+}
+
+/** The events of executing `s`: plain loops twice, loops over k as often as their extent says. */
+function trace(s: Stmt, out: Event[] = [], env: Map<Var, number> = new Map()): Event[] {
   switch (s.kind) {
     case "SeqStmt":
-      for (const x of s.seq) trace(x, out);
+      for (const x of s.seq) trace(x, out, env);
       return out;
-    case "For":
-      trace(s.body, out);
-      trace(s.body, out);
+    case "For": {
+      const times = s.loopVar.name.startsWith("k") || s.loopVar.name.startsWith("j") ? evalIntExpr(s.extent, env)! : 2;
+      for (let i = 0; i < times; i++) trace(s.body, out, new Map(env).set(s.loopVar, i));
       return out;
+    }
     case "Allocate":
-      return trace(s.body, out);
+      return trace(s.body, out, env);
     case "BufferStore":
-      out.push(s.buffer.data === acc.data ? "acc" : "other");
+      if (s.buffer.data === smem.data) {
+        const at = evalIntExpr(s.indices[0]!, env)!;
+        out.push({ kind: "write", at: [at, at] });
+      } else out.push({ kind: s.buffer.data === acc.data ? "acc" : "other" });
       return out;
     case "Evaluate": {
-      const op = s.value.kind === "Call" ? s.value.op : "";
-      const event: Event =
-        op === WGMMA_MMA_ASYNC
-          ? "wgmma"
-          : op === WGMMA_FENCE
-            ? "fence"
-            : op === WGMMA_WAIT_GROUP
-              ? "wait"
-              : op === WGMMA_COMMIT_GROUP
-                ? "commit"
-                : op === "tvm_storage_sync"
-                  ? "barrier"
-                  : "other";
-      out.push(event);
+      const v = s.value as Call;
+      if (v.op === WGMMA_MMA_ASYNC) out.push({ kind: "wgmma", reads: [span(v.args[7]!, env), span(v.args[10]!, env)] });
+      else if (v.op === WGMMA_WAIT_GROUP) out.push({ kind: "wait", pending: evalIntExpr(v.args[0]!, env)! });
+      else if (v.op === "ptx_cp_async") {
+        const at = evalIntExpr(v.args[1]!, env)!;
+        out.push({ kind: "write", at: [at, at + 7] });
+      } else
+        out.push({
+          kind: v.op === WGMMA_FENCE ? "fence" : v.op === WGMMA_COMMIT_GROUP ? "commit" : v.op === "tvm_storage_sync" ? "barrier" : "other",
+        });
       return out;
     }
     default:
@@ -121,18 +179,36 @@ function trace(s: Stmt, out: Event[] = []): Event[] {
 
 /** The first PTX rule the trace breaks, or undefined. */
 function broken(events: readonly Event[]): string | undefined {
-  let inFlight = false;
+  /** The committed groups in flight (oldest first), each the spans its wgmmas read; then the open group. */
+  let groups: [number, number][][] = [];
+  let open: [number, number][] = [];
   let fenced = false;
   for (const [i, e] of events.entries()) {
-    if (e === "fence") fenced = true;
-    else if (e === "wgmma") {
-      if (!fenced) return `event ${i}: a wgmma without a fence since the last other instruction`;
-      inFlight = true;
-    } else if (e === "wait") inFlight = false;
-    else if (e === "commit") continue;
-    else {
-      if (inFlight && (e === "barrier" || e === "acc")) return `event ${i}: a ${e} while a wgmma is in flight`;
-      fenced = false;
+    switch (e.kind) {
+      case "fence":
+        fenced = true;
+        break;
+      case "wgmma":
+        if (!fenced) return `event ${i}: a wgmma without a fence since the last other instruction`;
+        open.push(...e.reads);
+        break;
+      case "commit":
+        groups.push(open);
+        open = [];
+        break;
+      case "wait":
+        groups = e.pending === 0 ? [] : groups.slice(-e.pending);
+        break;
+      case "write": {
+        const [lo, hi] = e.at;
+        for (const g of [...groups, open])
+          if (g.some(([a, b]) => lo <= b && a <= hi)) return `event ${i}: a write of [${lo}, ${hi}] while a wgmma group in flight reads it`;
+        fenced = false;
+        break;
+      }
+      default:
+        if (e.kind === "acc" && (groups.length > 0 || open.length > 0)) return `event ${i}: an accumulator access while a wgmma is in flight`;
+        fenced = false;
     }
   }
   return undefined;
@@ -157,17 +233,66 @@ function stripped(s: Stmt): Stmt {
 
 const kernel = (body: Stmt): PrimFunc => primFunc([], new Map(), allocate(acc, allocate(other, body)));
 
+/** The wait counts the pass chose, in program order. */
+function waitCounts(s: Stmt): number[] {
+  const counts: number[] = [];
+  const visit = (x: Stmt): void => {
+    if (x.kind === "SeqStmt") x.seq.forEach(visit);
+    else if (x.kind === "For" || x.kind === "Allocate") visit(x.body);
+    else if (x.kind === "Evaluate" && x.value.kind === "Call" && x.value.op === WGMMA_WAIT_GROUP) counts.push(evalIntExpr(x.value.args[0]!, new Map())!);
+  };
+  visit(s);
+  return counts;
+}
+
+/** A pipelined loop over k (4 iterations, 3 versions): the copies of version (k + copyAhead) % 3, then a run of two wgmmas reading version k % 3. */
+function pipelined(copyAhead: number): Stmt {
+  const k = { k: variable("k"), extent: 4 };
+  return forLoop(k.k, 4, seq([barrier(), fill(version(k, copyAhead, 3), "copy"), barrier(), loop(wgmma(version(k, 0, 3)))]));
+}
+
+/** `s` with every wait's pending count replaced by `pending`. */
+function withWaits(s: Stmt, pending: number): Stmt {
+  switch (s.kind) {
+    case "SeqStmt":
+      return seq(s.seq.map((x) => withWaits(x, pending)));
+    case "For":
+    case "Allocate":
+      return { ...s, body: withWaits(s.body, pending) };
+    case "Evaluate":
+      return s.value.kind === "Call" && s.value.op === WGMMA_WAIT_GROUP ? evaluate({ ...s.value, args: [intImm(pending), ...s.value.args.slice(1)] }) : s;
+    default:
+      return s;
+  }
+}
+
 describe("injectWgmmaSync", () => {
-  it("fences before every wgmma and waits before every barrier and accumulator access, in any execution", () => {
+  it("fences before every wgmma, retires every group before an accumulator access and each one before a write of what it reads, in any execution", () => {
     fc.assert(
       fc.property(stmt, (body) => {
         const events = trace(injectWgmmaSync(kernel(body)).body);
         expect(broken(events)).toBeUndefined();
         // Without the pass the rules break wherever a wgmma runs.
-        if (trace(body).includes("wgmma")) expect(broken(trace(body))).toBeDefined();
+        if (trace(body).some((e) => e.kind === "wgmma")) expect(broken(trace(body))).toBeDefined();
       }),
       { numRuns: 300 },
     );
+  });
+
+  it("keeps the last run of wgmmas in flight across the barriers of a pipelined loop whose copies write another version", () => {
+    const after = injectWgmmaSync(kernel(pipelined(1))).body;
+    expect(waitCounts(after)).toEqual([2, 2]);
+    expect(broken(trace(after))).toBeUndefined();
+  });
+
+  it("waits for every group when the copies overwrite the version the last run reads, and the rules catch a shallower wait", () => {
+    // Copies of version (k + 2) % 3 = (k − 1) % 3: the tile the wgmmas of the iteration before read.
+    const after = injectWgmmaSync(kernel(pipelined(2))).body;
+    expect(waitCounts(after)).toEqual([0, 0]);
+    expect(broken(trace(after))).toBeUndefined();
+    expect(broken(trace(withWaits(after, 2)))).toMatch(/a write of .* while a wgmma group in flight reads it/);
+    // The same wait is right where the copies write another version.
+    expect(broken(trace(withWaits(injectWgmmaSync(kernel(pipelined(1))).body, 2)))).toBeUndefined();
   });
 
   it("only inserts: without its fences and waits the kernel is the input", () => {

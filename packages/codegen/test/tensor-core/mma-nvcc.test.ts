@@ -152,7 +152,7 @@ describe.skipIf(!hasNvcc)(`the wgmma GEMM compiles for sm_90a${hasNvcc ? "" : " 
   const modules = [{ label: "wgmma gemm 4096", file: "wgmma_gemm.cu", module: lower(wgmmaGemmSchedule(4096, WGMMA_PARAMS), "nvidia/h100") }];
   const compiled = compilationsPerArch(nvcc, dir, modules);
 
-  it("sm_90a: without spills, to wgmma.mma_async m64n128k16 from shared-memory descriptors, fenced", async () => {
+  it("sm_90a: without spills, to wgmma.mma_async m64n256k16 from shared-memory descriptors, fenced, one k stage kept in flight", async () => {
     const r = await compiled("sm_90a");
     expect(r.exitCode, r.log).toBe(0);
     const kernel = r.perModule[0]?.[0];
@@ -162,10 +162,11 @@ describe.skipIf(!hasNvcc)(`the wgmma GEMM compiles for sm_90a${hasNvcc ? "" : " 
     expect(kernel?.registers).toBeLessThanOrEqual(255);
     const text = r.ptxOf(0);
     expect(text).toMatch(/^\.target sm_90a$/m);
-    expect(text).toMatch(/wgmma\.mma_async\.sync\.aligned\.m64n128k16\.f32\.f16\.f16/);
+    expect(text).toMatch(/wgmma\.mma_async\.sync\.aligned\.m64n256k16\.f32\.f16\.f16/);
     expect(text).toMatch(/wgmma\.fence\.sync\.aligned/);
     expect(text).toMatch(/wgmma\.commit_group\.sync\.aligned/);
     expect(text).toMatch(/wgmma\.wait_group\.sync\.aligned 0/);
+    expect(text).toMatch(/wgmma\.wait_group\.sync\.aligned 4/);
     expect(text).toMatch(/fence\.proxy\.async\.shared::cta/);
   }, 600_000);
 });

@@ -1,18 +1,21 @@
 /**
  * The wgmma GEMM (Hopper's wgmma.mma_async through shared-memory descriptors) lowers through the
  * CUDA pipeline: each thread keeps its warp's N/2 accumulator registers; injectWgmmaSync fences
- * each run of wgmmas once and waits before every barrier and before the accumulator's store; its
+ * each run of wgmmas once and waits before every barrier (leaving the last k stage's groups in
+ * flight inside the pipelined k loop) and before the accumulator's store; its
  * CUDA needs sm_90a (CudaModule.requiredArch), aligns the dynamic shared memory to the swizzle's
  * 1024-byte atoms and fences the async proxy after the cp.async waits; any target but sm_90 is
  * refused by name.
  */
-import { WGMMA_PARAMS, wgmmaGemmSchedule } from "@tessera/corpus";
+import { WGMMA_PARAMS, type WgmmaGemmParams, wgmmaGemmSchedule } from "@tessera/corpus";
 import { type Allocate, type Stmt, forEachExpr, forEachStmt, printExpr } from "@tessera/ir";
 import { describe, expect, it } from "vitest";
 import { CodegenError, codegenCuda } from "../../src/cuda/index.js";
 import { WGMMA_FENCE, WGMMA_MMA_ASYNC, WGMMA_WAIT_GROUP, lower } from "../../src/index.js";
 
-const module = lower(wgmmaGemmSchedule(512, WGMMA_PARAMS), "nvidia/h100");
+/** 128×128 tiles of two warpgroups, 3 stages: the registers, offsets and strides below are theirs (WGMMA_PARAMS has N = 256). */
+const TILING: WgmmaGemmParams = { warpgroups: 2, n: 128, pipelineStages: 3 };
+const module = lower(wgmmaGemmSchedule(512, TILING), "nvidia/h100");
 const kernel = module.kernels[0]!;
 
 const op = (s: Stmt | undefined): string | undefined => (s?.kind === "Evaluate" && s.value.kind === "Call" ? s.value.op : undefined);
@@ -68,7 +71,11 @@ describe("lowering the wgmma GEMM", () => {
     expect(cuda.source).toMatch(/tessera_cp_async_wait_group<\d>\(\);\n\s*asm volatile\("fence\.proxy\.async\.shared::cta;\\n" ::: "memory"\);/);
     // A's SBO: 8 rows of 64 fp16; B's LBO: one 1024-byte panel, SBO: 8 rows of 128 fp16.
     expect(cuda.source).toMatch(/tessera_wgmma_m64n128k16_f32_f16_f16\(C_warp \+ 0, [^;]*, 16, 1024, [^;]*, 1024, 2048, true\);/);
-    expect(codegenCuda(lower(wgmmaGemmSchedule(512, WGMMA_PARAMS), "nvidia/h200")).requiredArch).toBe("sm_90a");
+    const byDefault = codegenCuda(lower(wgmmaGemmSchedule(512, WGMMA_PARAMS), "nvidia/h200"));
+    expect(byDefault.requiredArch).toBe("sm_90a");
+    // WGMMA_PARAMS: 64×256 per warpgroup, B's SBO 8 rows of 256 fp16; one stage in flight at the k loop's barriers too.
+    expect(byDefault.source).toMatch(/tessera_wgmma_m64n256k16_f32_f16_f16\(C_warp \+ 0, [^;]*, 16, 1024, [^;]*, 1024, 4096, true\);/);
+    expect(byDefault.source).toMatch(/tessera_wgmma_wait_group<4>\(\);[^\n]*\n\s*__syncthreads\(\);/);
   });
 
   it("refuses any target but sm_90, naming the intrinsic and the target", () => {
@@ -82,5 +89,21 @@ describe("lowering the wgmma GEMM", () => {
         new RegExp(`wgmma\\.mma_async \\(T\\.ptx\\.wgmma_mma_async_ss\\) exists only on sm_90a \\(Hopper\\); target .* is ${arch}`),
       );
     }
+  });
+
+  it("fetches one stage ahead into 3 versions and keeps the last stage's four wgmma groups in flight at the k loop's barriers", () => {
+    const source = codegenCuda(module).source;
+    const loop = source.slice(source.indexOf("for (int k_0_0 = 0;"), source.indexOf("tessera_mma_store_16x16(C"));
+    const steady = loop.slice(0, loop.indexOf("\n  }\n"));
+    // Both barriers of an iteration wait with the wgmmas of the stage before still pending; the copies write version (k + 1) % 3.
+    expect(steady.match(/tessera_wgmma_wait_group<(\d)>\(\);[^\n]*\n\s*__syncthreads\(\);/g)?.map((w) => w.match(/<(\d)>/)![1])).toEqual(["4", "4"]);
+    expect(steady).toMatch(/tessera_cp_async_16\(buf_dyn_shmem \+ \(*\(\(k_0_0 \+ 1\) % 3\) \* 8192\)/);
+    expect(steady).toMatch(/\(k_0_0 % 3\) \* 8192/);
+    // After the loop: all groups retired before the epilogue's barrier and before the store.
+    expect(loop.slice(steady.length).match(/tessera_wgmma_wait_group<(\d)>/g)).toEqual(["tessera_wgmma_wait_group<0>", "tessera_wgmma_wait_group<0>"]);
+  });
+
+  it("refuses 2 pipeline stages by name: the copies would run no stage ahead of the asynchronous wgmmas", () => {
+    expect(() => wgmmaGemmSchedule(256, { ...TILING, pipelineStages: 2 })).toThrow(/wgmmaGemmSchedule: 2 pipeline stages fetch nothing ahead/);
   });
 });

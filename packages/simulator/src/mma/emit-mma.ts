@@ -114,13 +114,22 @@ export class MmaEmitter {
 
   /**
    * The wgmma ops: the MMA is warp-collective (each warp its 16 rows, warp-wgmma.ts) and complete
-   * when it returns, so the fence, commit and wait have nothing left to order and emit nothing.
+   * when it returns; the commit and wait keep its group in flight until it is retired (warp-mma.ts
+   * checks that nothing overwrote what it read), the fence has nothing left to order.
    */
   private wgmma(ctx: EmitContext, call: Call): boolean {
     const text = printExpr(call);
     const arity = WGMMA_OP_ARITY[call.op]!;
     if (arity >= 0 && call.args.length !== arity) this.fail(`${text} has ${call.args.length} arguments, T.${call.op} takes ${arity}`);
-    if (call.op === WGMMA_FENCE || call.op === WGMMA_COMMIT_GROUP || call.op === WGMMA_WAIT_GROUP) return true;
+    if (call.op === WGMMA_FENCE) return true;
+    if (call.op === WGMMA_COMMIT_GROUP) {
+      ctx.line(`$rt.mma.wgmmaCommit(${this.thread.join(", ")});`);
+      return true;
+    }
+    if (call.op === WGMMA_WAIT_GROUP) {
+      ctx.line(`$rt.mma.wgmmaWait(${this.constant(call, 0, text)}, ${this.thread.join(", ")});`);
+      return true;
+    }
     const shape = this.string(call, 0, text);
     const n = Number(/^m64n(\d+)k16$/.exec(shape)?.[1] ?? Number.NaN);
     if (!Number.isInteger(n) || n % 16 !== 0 || n < 16 || n > 256) this.fail(`${text}: shape ${shape} is not m64nNk16 with N a multiple of 16 up to 256`);

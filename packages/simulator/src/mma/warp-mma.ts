@@ -5,7 +5,11 @@
  * - ldmatrix and mma are warp-collective: each lane arrives with its operands and yields
  *   (`COLLECTIVE_YIELD`); when every lane of its warp waits at the same call, the block runner
  *   calls `complete`, which performs it with all the lanes' operands;
- * - fill and store touch only the calling lane's registers and run at once.
+ * - fill and store touch only the calling lane's registers and run at once;
+ * - a wgmma is performed when issued, but its group stays in flight (per warp) until a
+ *   `wgmma.wait_group` retires it; at the barrier after that (the end of the interval) what the
+ *   group read must still be in shared memory: a write into a tile an in-flight group reads, which
+ *   the hardware may see or not, is a FragmentMisuseError.
  * The MMA multiplies and adds in the accumulator's type one k at a time in k order, as the
  * unscheduled reduction does (the hardware's order is unspecified), so a tensorized fp16 GEMM has
  * the executor's bits. A tf32 MMA reads registers that must already hold tf32 values (the tf32
@@ -19,7 +23,7 @@ import { type Dim3, formatDim3 } from "../dims.js";
 import { FragmentMisuseError, WARP_SIZE, WarpDivergenceError } from "../wmma/warp-collectives.js";
 import { roundingFor } from "../wmma/fragment-ops.js";
 import { M16N8K8_TF32, type MmaShape, ldmatrixSource } from "./ptx-layouts.js";
-import { type WgmmaOperands, type WgmmaSite, warpWgmma } from "./warp-wgmma.js";
+import { type WgmmaOperands, type WgmmaRead, type WgmmaSite, warpWgmma } from "./warp-wgmma.js";
 
 /** What a thread yields when it waits at a warp-collective call. */
 export const COLLECTIVE_YIELD = -2;
@@ -71,9 +75,18 @@ interface Arrival {
 /** Bytes of one ldmatrix row (8 × 16 bits). */
 const ROW_BYTES = 16;
 
+/** A warp's wgmma groups: reads of the wgmmas not yet committed, then the committed groups in flight, oldest first. */
+interface WgmmaGroups {
+  open: { site: number; reads: WgmmaRead[] }[];
+  committed: { site: number; reads: WgmmaRead[] }[][];
+}
+
 export class WarpMma {
   private block: Dim3 = [0, 0, 0];
   private readonly arrivals = new Map<number, (Arrival | undefined)[]>();
+  private readonly wgmmaGroups = new Map<number, WgmmaGroups>();
+  /** Groups retired since the last barrier, checked at it. */
+  private retired: { warp: number; site: number; reads: WgmmaRead[] }[] = [];
 
   constructor(
     private readonly kernel: string,
@@ -85,6 +98,49 @@ export class WarpMma {
   startBlock(block: Dim3): void {
     this.block = block;
     this.arrivals.clear();
+    this.wgmmaGroups.clear();
+    this.retired = [];
+  }
+
+  private groupsOf(tx: number, ty: number, tz: number): WgmmaGroups | undefined {
+    const t = this.linear(tx, ty, tz);
+    if (t % WARP_SIZE !== 0) return undefined;
+    const warp = t / WARP_SIZE;
+    let g = this.wgmmaGroups.get(warp);
+    if (g === undefined) this.wgmmaGroups.set(warp, (g = { open: [], committed: [] }));
+    return g;
+  }
+
+  /** `wgmma.commit_group` (every lane calls it; lane 0 keeps the warp's groups). */
+  wgmmaCommit(tx: number, ty: number, tz: number): void {
+    const g = this.groupsOf(tx, ty, tz);
+    if (g === undefined) return;
+    g.committed.push(g.open);
+    g.open = [];
+  }
+
+  /** `wgmma.wait_group pending`: all but the `pending` most recent groups are retired. */
+  wgmmaWait(pending: number, tx: number, ty: number, tz: number): void {
+    const g = this.groupsOf(tx, ty, tz);
+    if (g === undefined) return;
+    const warp = this.linear(tx, ty, tz) / WARP_SIZE;
+    for (const group of g.committed.splice(0, Math.max(0, g.committed.length - pending))) for (const w of group) this.retired.push({ warp, ...w });
+  }
+
+  /** At a barrier (and the block's end): the tiles the groups retired since the last one read are as they were read. */
+  endInterval(): void {
+    for (const { warp, site, reads } of this.retired)
+      for (const r of reads)
+        r.at.forEach((at, i) => {
+          const now = r.array[at]!;
+          if (!Object.is(now, r.values[i]) && !(Number.isNaN(now) && Number.isNaN(r.values[i]!)))
+            this.misuse(
+              warp,
+              site,
+              `shared element ${at} that an in-flight wgmma group read (${r.values[i]}) was overwritten (${now}) before wgmma.wait_group retired the group`,
+            );
+        });
+    this.retired = [];
   }
 
   /** A lane reaches a collective call with its operands (arrays and element offsets). */
@@ -114,13 +170,17 @@ export class WarpMma {
     if (s.kind === "ldmatrix") this.ldmatrix(warp, site, s, arrived);
     else if (s.kind === "mma") this.mma(warp, site, s, arrived);
     else if (s.kind === "mma_tf32x3") this.mmaTf32x3(warp, site, arrived);
-    else if (s.kind === "wgmma")
-      warpWgmma(
+    else if (s.kind === "wgmma") {
+      const reads = warpWgmma(
         warp,
         s,
         arrived.map((a) => a.operands as WgmmaOperands),
         (detail) => this.misuse(warp, site, detail),
       );
+      let g = this.wgmmaGroups.get(warp);
+      if (g === undefined) this.wgmmaGroups.set(warp, (g = { open: [], committed: [] }));
+      g.open.push({ site, reads });
+    }
   }
 
   /** `T.cuda.mma_fill_legacy(n, C, off)`: the lane's n accumulator registers become 0. */

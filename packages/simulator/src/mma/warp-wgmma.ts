@@ -11,6 +11,9 @@
  * bytes) before it, as the CUDA helper computes. The accumulator fragment: register 4c + i of
  * lane l is row l/4 + 8·(i/2), column 8c + 2·(l%4) + i%2. Products and sums in float32 one k at a
  * time in k order, as the unscheduled reduction, so a tensorized GEMM has the executor's bits.
+ *
+ * The MMA is performed when it is issued; what it read is returned (`WgmmaRead`), so that the
+ * caller can check, when `wgmma.wait_group` retires its group, that nothing overwrote it meanwhile.
  */
 
 export interface WgmmaSite {
@@ -23,6 +26,13 @@ export interface WgmmaSite {
 }
 
 type Registers = ArrayLike<number> & { [i: number]: number };
+
+/** The shared elements one wgmma of one warp read (indices into `array`) and their values then. */
+export interface WgmmaRead {
+  readonly array: Registers;
+  readonly at: readonly number[];
+  readonly values: readonly number[];
+}
 
 /** One lane's operands: C registers and offset, A's array, element offset, LBO, SBO, B's the same. */
 export type WgmmaOperands = readonly [
@@ -47,16 +57,20 @@ export function swizzle128(address: number): number {
   return address ^ (((address >> 7) & 7) << 4);
 }
 
-/** Performs the wgmma of warp `warp` (its index in the block) with its 32 lanes' operands. */
-export function warpWgmma(warp: number, s: WgmmaSite, lanes: readonly WgmmaOperands[], misuse: (detail: string) => never): void {
+/** Performs the wgmma of warp `warp` (its index in the block) with its 32 lanes' operands; returns what it read of A and B. */
+export function warpWgmma(warp: number, s: WgmmaSite, lanes: readonly WgmmaOperands[], misuse: (detail: string) => never): WgmmaRead[] {
   const [, , a, aOffset, , aSbo, b, bOffset, bLbo, bSbo] = lanes[0]!;
   lanes.forEach((l, lane) => {
     if (l[2] !== a || l[3] !== aOffset || l[5] !== aSbo || l[6] !== b || l[7] !== bOffset || l[8] !== bLbo || l[9] !== bSbo)
       misuse(`lane ${lane} gives other A or B descriptors than lane 0`);
   });
+  const reads: WgmmaRead[] = [a, b].map((array) => ({ array, at: [], values: [] }));
   const read = (array: Registers, address: number, what: string): number => {
     const at = swizzle128(address) / ELEMENT_BYTES;
     if (address < 0 || at >= array.length) misuse(`${what} at byte ${address} is outside the shared buffer of ${array.length * ELEMENT_BYTES} bytes`);
+    const r = reads[array === a ? 0 : 1]!;
+    (r.at as number[]).push(at);
+    (r.values as number[]).push(array[at]!);
     return array[at]!;
   };
   const rank = warp % 4;
@@ -99,4 +113,5 @@ export function warpWgmma(warp: number, s: WgmmaSite, lanes: readonly WgmmaOpera
       c[cOffset + i] = C[row * n + col]!;
     }
   });
+  return reads;
 }

@@ -1,20 +1,24 @@
 /**
  * The wgmma GEMM (Hopper `wgmma.mma_async` m64nNk16 from 128B-swizzled shared tiles through matrix
  * descriptors) in the simulator: bit for bit the executor's C at 128³ with one and two warpgroups,
- * the latter with the cp.async pipeline of WGMMA_PARAMS (3 stages) and with 4 stages at 256³. The simulator reads A and B the
- * way the tensor cores do (descriptor offsets, hardware swizzle), so a kernel whose descriptors have
- * a wrong stride or leading byte offset, or whose tiles are stored without the swizzle, gets other
- * bits.
+ * the latter with a 3-stage cp.async pipeline, with 4 stages at 256³ and with WGMMA_PARAMS (128×256
+ * tiles) at 256³. The simulator reads A and B the way the tensor cores do (descriptor offsets,
+ * hardware swizzle), so a kernel whose descriptors have a wrong stride or leading byte offset, or
+ * whose tiles are stored without the swizzle, gets other bits; and it keeps each wgmma group in
+ * flight until a `wgmma.wait_group` retires it, so a wait too shallow for the copies that follow
+ * (a tile overwritten while a group still reads it) is refused.
  */
-import { type LoweredModule, WGMMA_MMA_ASYNC, lower } from "@tessera/codegen";
-import { SMALL_WGMMA_PARAMS, WGMMA_PARAMS, wgmmaGemm, wgmmaGemmSchedule } from "@tessera/corpus";
+import { type LoweredModule, WGMMA_MMA_ASYNC, WGMMA_WAIT_GROUP, lower } from "@tessera/codegen";
+import { SMALL_WGMMA_PARAMS, WGMMA_PARAMS, type WgmmaGemmParams, wgmmaGemm, wgmmaGemmSchedule } from "@tessera/corpus";
 import { IRMutator, type PrimExpr, intImm, mul } from "@tessera/ir";
 import { describe, expect, it } from "vitest";
 import { differingGemmBits } from "../tensor-core-bits.js";
 
 const N = 128;
+/** Two warpgroups of 64×128, 3 cp.async stages: a pipelined kernel that tiles 128³. */
+const TWO_WARPGROUPS: WgmmaGemmParams = { warpgroups: 2, n: 128, pipelineStages: 3 };
 
-function lowered(params = WGMMA_PARAMS): LoweredModule {
+function lowered(params = TWO_WARPGROUPS): LoweredModule {
   return lower(wgmmaGemmSchedule(N, params), "nvidia/h100");
 }
 
@@ -43,16 +47,27 @@ class UnswizzledStores extends IRMutator {
   }
 }
 
+/** Every `wgmma.wait_group` waits for nothing (7 groups may stay pending): the groups stay in flight until the store's wait. */
+class ShallowWaits extends IRMutator {
+  override visitExpr(e: PrimExpr): PrimExpr {
+    const v = super.visitExpr(e);
+    return v.kind === "Call" && v.op === WGMMA_WAIT_GROUP && v.args[0]?.kind === "IntImm" && v.args[0].value > 0
+      ? { ...v, args: [intImm(7), ...v.args.slice(1)] }
+      : v;
+  }
+}
+
 function mutated(module: LoweredModule, mutator: IRMutator): LoweredModule {
   return { ...module, kernels: module.kernels.map((k) => ({ ...k, body: mutator.visitStmt(k.body) })) };
 }
 
-/** Differing elements, or all of C when the simulator refuses the kernel (a read outside the shared buffer). */
+/** Differing elements, or all of C when the simulator refuses the kernel (a read outside the shared buffer or of an overwritten tile). */
 function differing(module: LoweredModule): number {
   try {
     return differingGemmBits(wgmmaGemm(N), module, 7).differing;
   } catch (e) {
-    if (e instanceof Error && /outside the shared buffer/.test(e.message)) return N * N;
+    // A wrong descriptor may also read a tile that the next copies overwrite while its group is in flight.
+    if (e instanceof Error && /outside the shared buffer|before wgmma.wait_group retired the group/.test(e.message)) return N * N;
     throw e;
   }
 }
@@ -63,15 +78,30 @@ describe("the wgmma GEMM in the simulator", () => {
     expect(r).toEqual({ ...r, differing: 0, races: 0 });
   });
 
-  it("has the executor's bits at 128³ with WGMMA_PARAMS (two warpgroups, 128×128 tiles, 3 cp.async stages)", () => {
+  it("has the executor's bits at 128³ with two warpgroups, 128×128 tiles, 3 cp.async stages", () => {
     const r = differingGemmBits(wgmmaGemm(N), lowered(), 5);
     expect(r).toEqual({ ...r, differing: 0, races: 0 });
   });
 
   it("has the executor's bits at 256³ with 4 cp.async stages (the pipeline's steady state runs)", () => {
     const n = 256;
-    const r = differingGemmBits(wgmmaGemm(n), lower(wgmmaGemmSchedule(n, { ...WGMMA_PARAMS, pipelineStages: 4 }), "nvidia/h100"), 11);
+    const r = differingGemmBits(wgmmaGemm(n), lower(wgmmaGemmSchedule(n, { ...TWO_WARPGROUPS, pipelineStages: 4 }), "nvidia/h100"), 11);
     expect(r).toEqual({ ...r, differing: 0, races: 0 });
+  });
+
+  it("has the executor's bits at 256³ with WGMMA_PARAMS", () => {
+    const n = 256;
+    const r = differingGemmBits(wgmmaGemm(n), lower(wgmmaGemmSchedule(n, WGMMA_PARAMS), "nvidia/h100"), 13);
+    expect(r).toEqual({ ...r, differing: 0, races: 0 });
+  });
+
+  it("refuses a wait that leaves in flight a group whose shared tile the next copies overwrite", () => {
+    const n = 256;
+    const module = lower(wgmmaGemmSchedule(n, TWO_WARPGROUPS), "nvidia/h100");
+    // 4 k stages in 3 versions: the copies of stage 3 overwrite the tile the wgmmas of stage 0 read.
+    expect(() => differingGemmBits(wgmmaGemm(n), mutated(module, new ShallowWaits()), 5)).toThrow(
+      /shared element \d+ that an in-flight wgmma group read .* was overwritten .* before wgmma.wait_group retired the group/,
+    );
   });
 
   it("gets other bits when a descriptor's stride or leading byte offset is wrong", () => {

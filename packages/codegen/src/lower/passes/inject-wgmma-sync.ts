@@ -7,16 +7,22 @@
  * - `wgmma_fence()` goes before each run of statements that only issue wgmmas (a wgmma, its commit,
  *   or a loop of them), unless the run follows another such run: the registers and shared memory
  *   written by other instructions before it become visible to the wgmmas;
- * - `wgmma_wait_group(0, C, size, …)` goes before each barrier (the shared tiles the wgmmas read
- *   may be overwritten after it: the copies of a later pipeline stage) and before each statement
- *   that touches an accumulator other than through a wgmma (the store after the k loop, the zero
- *   fill); it names the accumulators, which the CUDA generator marks written after the wait.
- * A wait with nothing in flight returns at once. Waiting only at barriers keeps a stage's wgmmas
- * (one per 16 of k) in flight together instead of one at a time.
+ * - `wgmma_wait_group(N, C, size, …)` goes before each barrier (the shared tiles the wgmmas read
+ *   may be overwritten after it: the copies of a later pipeline stage), N the groups of the last
+ *   run of wgmmas when nothing written until a later wait touches what they read (another version
+ *   of a pipelined tile: ../util/wgmma-in-flight.ts proves it), else 0;
+ * - `wgmma_wait_group(0, C, size, …)` goes before each statement that touches an accumulator other
+ *   than through a wgmma (the store after the k loop, the zero fill) or hides a barrier in a loop.
+ * The waits name the accumulators, which the CUDA generator marks written after the wait. A wait
+ * with nothing in flight returns at once. Waiting only at barriers keeps a stage's wgmmas (one per
+ * 16 of k) in flight together instead of one at a time, and a pipelined tile's other versions let
+ * the last stage's wgmmas stay in flight across the barriers of the next (as CUTLASS's
+ * `warpgroup_wait<1>`).
  */
 import { type Call, type PrimExpr, type PrimFunc, type Stmt, type Var, call, constantSize, evaluate, forEachExpr, forEachStmt, intImm, seq } from "@tessera/ir";
 import { type Pass, cudaPass } from "../pass.js";
-import { WGMMA_COMMIT_GROUP, WGMMA_FENCE, WGMMA_MMA_ASYNC, WGMMA_WAIT_GROUP } from "../util/warp-operands.js";
+import { WGMMA_FENCE, WGMMA_MMA_ASYNC, WGMMA_WAIT_GROUP } from "../util/warp-operands.js";
+import { WgmmaInFlight, isBarrier, onlyIssuesWgmma } from "../util/wgmma-in-flight.js";
 
 const PASS = "injectWgmmaSync";
 const BARRIER = "tvm_storage_sync";
@@ -31,31 +37,26 @@ function calls(s: Stmt): Call[] {
   return found;
 }
 
-/** Statements that only scope others (a tensor intrinsic's thread binding is an AttrStmt). */
-const SCOPES: ReadonlySet<string> = new Set(["For", "SeqStmt", "AttrStmt", "LetStmt"]);
-
-/** Whether `s` does nothing but issue wgmmas and commit them (possibly in loops). */
-function onlyIssuesWgmma(s: Stmt): boolean {
-  let only = true;
-  let any = false;
-  forEachStmt(s, (x) => {
-    if (x.kind === "Evaluate") {
-      const v = x.value;
-      if (v.kind === "Call" && (v.op === WGMMA_MMA_ASYNC || v.op === WGMMA_COMMIT_GROUP)) any = true;
-      else only = false;
-    } else if (!SCOPES.has(x.kind)) only = false;
-  });
-  return only && any;
-}
+/** Statements that only scope others: their barriers and accumulator uses get their waits inside. */
+const SCOPES: ReadonlySet<string> = new Set(["SeqStmt", "AttrStmt", "LetStmt", "Allocate", "DeclBuffer"]);
 
 class WgmmaSync {
+  private readonly inFlight: WgmmaInFlight;
+
   constructor(
+    body: Stmt,
     private readonly accumulators: ReadonlyMap<Var, number>,
-    private readonly wait: Stmt,
-  ) {}
+  ) {
+    this.inFlight = new WgmmaInFlight(body, (s) => this.touchesAccumulator(s));
+  }
+
+  /** `wgmma.wait_group pending`, naming the accumulators. */
+  private wait(pending: number): Stmt {
+    return evaluate(call("void", WGMMA_WAIT_GROUP, [intImm(pending), ...[...this.accumulators].flatMap(([v, size]) => [v, intImm(size)])]));
+  }
 
   /** Whether `s` reads or writes an accumulator other than as a wgmma's. */
-  private touchesAccumulator(s: Stmt): boolean {
+  touchesAccumulator(s: Stmt): boolean {
     let touches = false;
     const note = (data: PrimExpr | undefined) => {
       if (data?.kind === "Var" && this.accumulators.has(data)) touches = true;
@@ -106,11 +107,16 @@ class WgmmaSync {
       if (issues) {
         if (!previousIssues) out.push(evaluate(call("void", WGMMA_FENCE, [])));
         out.push(s);
-      } else if (!calls(s).some((c) => c.op === WGMMA_MMA_ASYNC)) {
-        // No wgmma inside: one wait before it covers every barrier and accumulator access in it.
-        if (calls(s).some((c) => c.op === BARRIER) || this.touchesAccumulator(s)) out.push(this.wait);
+      } else if (isBarrier(s)) {
+        out.push(this.wait(this.inFlight.pending.get(s) ?? 0), s);
+      } else if (!calls(s).some((c) => c.op === WGMMA_MMA_ASYNC || c.op === BARRIER) && !this.touchesAccumulator(s)) {
         out.push(s);
-      } else out.push(this.stmt(s));
+      } else if (SCOPES.has(s.kind) || calls(s).some((c) => c.op === WGMMA_MMA_ASYNC)) {
+        out.push(this.stmt(s));
+      } else {
+        // A loop or branch with a barrier or an accumulator access but no wgmma: one wait before it covers them.
+        out.push(this.wait(0), s);
+      }
       previousIssues = issues;
     }
     return seq(out);
@@ -128,8 +134,7 @@ export function injectWgmmaSync(func: PrimFunc): PrimFunc {
   forEachStmt(func.body, (s) => {
     if (s.kind === "Allocate" && data.has(s.buffer.data)) accumulators.set(s.buffer.data, constantSize(s.buffer) ?? 0);
   });
-  const wait = evaluate(call("void", WGMMA_WAIT_GROUP, [intImm(0), ...[...accumulators].flatMap(([v, size]) => [v, intImm(size)])]));
-  return { ...func, body: new WgmmaSync(accumulators, wait).stmt(func.body) };
+  return { ...func, body: new WgmmaSync(func.body, accumulators).stmt(func.body) };
 }
 
 export const injectWgmmaSyncPass: Pass = cudaPass(PASS, (func) => injectWgmmaSync(func));

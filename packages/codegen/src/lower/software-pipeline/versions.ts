@@ -8,12 +8,34 @@
  * reader runs after a writer of an earlier stage in the same pipelined iteration (with
  * overlapping regions): the reader then always consumes the value before the writer of the next
  * iteration replaces it. A buffer named by a `double_buffer_scope` block keeps at least two.
+ *
+ * A buffer read asynchronously (Hopper's `wgmma.mma_async` reads its shared operands after it is
+ * issued, until a later `wgmma.wait_group`) keeps one version more (not TVM's rule: TVM has no
+ * asynchronous readers): the reads of iteration i may then stay in flight while iteration i + 1
+ * runs, and the writes of iteration i + 1 go to another version (injectWgmmaSync proves it and
+ * waits only as deep as it must).
  */
-import { type Buffer, type PrimExpr, type Var, intImm, mul, simplify, variable, withBuffer } from "@tessera/ir";
+import { type Buffer, type PrimExpr, type Var, forEachExpr, intImm, mul, simplify, usesVar, variable, withBuffer } from "@tessera/ir";
+import { WGMMA_MMA_ASYNC } from "../util/warp-operands.js";
 import { boxesOf, boxesOverlap } from "./accesses.js";
 import { type PipelineStmt, readsData, writesData } from "./model.js";
 
 export function versionCount(buffer: Buffer, stmts: readonly PipelineStmt[], doubleBuffered: ReadonlySet<Var> = new Set()): number {
+  const synchronous = synchronousVersionCount(buffer, stmts, doubleBuffered);
+  const written = stmts.some((s) => writesData(s, buffer.data));
+  return written && stmts.some((s) => readsAsynchronously(s, buffer.data)) ? synchronous + 1 : synchronous;
+}
+
+/** Whether `st` issues a wgmma whose operands name `data` (it reads them after it is issued). */
+function readsAsynchronously(st: PipelineStmt, data: Var): boolean {
+  let found = false;
+  forEachExpr(st.stmt, (e) => {
+    if (e.kind === "Call" && e.op === WGMMA_MMA_ASYNC && e.args.some((a) => usesVar(a, (v) => v === data))) found = true;
+  });
+  return found;
+}
+
+function synchronousVersionCount(buffer: Buffer, stmts: readonly PipelineStmt[], doubleBuffered: ReadonlySet<Var>): number {
   const writers = stmts.filter((s) => writesData(s, buffer.data));
   const readers = stmts.filter((s) => readsData(s, buffer.data));
   if (writers.length === 0) return 1;
