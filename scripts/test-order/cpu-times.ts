@@ -20,7 +20,10 @@ export function parseProcStat(text: string): { utime: number; stime: number; cut
   // The command name (field 2) may hold spaces and parentheses: the fields after it follow the last ')'.
   const close = text.lastIndexOf(")");
   if (close < 0) throw new Error(`/proc/self/stat: no command name in ${JSON.stringify(text.slice(0, 80))}`);
-  const fields = text.slice(close + 2).trim().split(/\s+/);
+  const fields = text
+    .slice(close + 2)
+    .trim()
+    .split(/\s+/);
   // fields[0] is field 3 (state): utime..cstime are fields 14..17.
   const at = (field: number) => {
     const value = Number(fields[field - 3]);
@@ -39,7 +42,10 @@ export function parseCpuLog(text: string): FileCpu[] {
     if (typeof r.file !== "string" || typeof r.self !== "number" || typeof r.children !== "number" || typeof r.wall !== "number")
       throw new Error(`CPU log line ${i + 1}: expected {file, self, children, wall}, got ${line.slice(0, 120)}`);
     const seen = perFile.get(r.file);
-    perFile.set(r.file, seen === undefined ? (r as FileCpu) : { file: r.file, self: seen.self + r.self, children: seen.children + r.children, wall: seen.wall + r.wall });
+    perFile.set(
+      r.file,
+      seen === undefined ? (r as FileCpu) : { file: r.file, self: seen.self + r.self, children: seen.children + r.children, wall: seen.wall + r.wall },
+    );
   });
   return [...perFile.values()];
 }
@@ -47,7 +53,8 @@ export function parseCpuLog(text: string): FileCpu[] {
 /** A markdown table of the `top` files by CPU, and the sums over every file. */
 export function cpuTable(records: readonly FileCpu[], top: number): string {
   const sorted = [...records].sort((a, b) => b.self + b.children - (a.self + a.children));
-  const row = (r: FileCpu) => `| \`${r.file}\` | ${(r.self + r.children).toFixed(1)} | ${r.self.toFixed(1)} | ${r.children.toFixed(1)} | ${r.wall.toFixed(1)} |`;
+  const row = (r: FileCpu) =>
+    `| \`${r.file}\` | ${(r.self + r.children).toFixed(1)} | ${r.self.toFixed(1)} | ${r.children.toFixed(1)} | ${r.wall.toFixed(1)} |`;
   const sum = (f: (r: FileCpu) => number) => records.reduce((s, r) => s + f(r), 0).toFixed(1);
   return [
     "| file | CPU s | worker | children | wall s |",

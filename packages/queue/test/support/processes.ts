@@ -13,7 +13,9 @@ const PACKAGE_ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
 /** The bundle of a worker script (its `.mjs`): named after the script's path in the package, so that two scripts never share a cache folder. */
 export async function bundleOf(script: string): Promise<string> {
-  const name = `test-queue-${relative(PACKAGE_ROOT, script).replace(/\.ts$/, "").replace(/[^A-Za-z0-9]+/g, "-")}`;
+  const name = `test-queue-${relative(PACKAGE_ROOT, script)
+    .replace(/\.ts$/, "")
+    .replace(/[^A-Za-z0-9]+/g, "-")}`;
   return (await prebuiltBundle({ name, entry: script })).entry;
 }
 
