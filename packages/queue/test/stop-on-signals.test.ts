@@ -8,13 +8,15 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { NO_REDIS_SERVER, redisServerForTests } from "../src/testing.js";
 import { privateRedis } from "./support/private-redis.js";
+import { bundleOf } from "./support/processes.js";
 import { until } from "./support/until.js";
 
 const binary = redisServerForTests();
 const WORKER = fileURLToPath(new URL("./support/signalled-worker.ts", import.meta.url));
 
-function start(url: string): { child: ChildProcess; output: () => string; exited: Promise<number | string> } {
-  const child = spawn(process.execPath, ["--import", "tsx", "--conditions=@tessera/source", WORKER, url], {
+/** A worker from the script's prebuilt bundle (support/processes.ts: no tsx loader per start). */
+function start(bundle: string, url: string): { child: ChildProcess; output: () => string; exited: Promise<number | string> } {
+  const child = spawn(process.execPath, ["--conditions=@tessera/source", bundle, url], {
     cwd: fileURLToPath(new URL("..", import.meta.url)),
     stdio: ["ignore", "pipe", "pipe", "ipc"],
   });
@@ -29,8 +31,9 @@ describe.skipIf(binary === undefined)(`stopOnSignals${binary === undefined ? ` (
   const redis = privateRedis(binary);
 
   it("stops the worker when its parent's channel closes, and on SIGTERM", async () => {
-    const orphan = start(redis().url);
-    const termed = start(redis().url);
+    const bundle = await bundleOf(WORKER);
+    const orphan = start(bundle, redis().url);
+    const termed = start(bundle, redis().url);
     try {
       for (const w of [orphan, termed]) await until("the worker to be ready", () => (/^ready \d+$/m.test(w.output()) ? true : undefined), 60_000);
       orphan.child.disconnect();
