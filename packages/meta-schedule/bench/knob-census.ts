@@ -14,7 +14,7 @@
  * its best ratio and how many of its programs held every shared knob at once. Writes
  * knob-census.{json,md} to --out-dir when given.
  */
-import { readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { readdirSync, statSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { cudaTarget } from "@tessera/codegen";
@@ -23,6 +23,7 @@ import type { Trace } from "@tessera/schedule";
 import { defaultCudaSpaceGenerator, tuneContext, workloadOf } from "../src/index.js";
 import { decisionNames, decisionValues } from "./decision-names.js";
 import { existingFolder } from "./recorded-runs.js";
+import { isReportFile, readReportText } from "./report-files.js";
 import { type BenchWorkload, BENCH_WORKLOADS } from "./workloads.js";
 
 const USAGE = "usage: bench:knob-census [--reports DIR,DIR…] [--workload NAME] [--device NAME] [--good RATIO] [--out-dir DIR]";
@@ -62,7 +63,7 @@ function reportFiles(dir: string): string[] {
     .flatMap((f) => {
       const path = join(dir, f);
       if (statSync(path).isDirectory()) return reportFiles(path);
-      return f.endsWith(".json") ? [path] : [];
+      return isReportFile(f) ? [path] : [];
     });
 }
 
@@ -79,7 +80,7 @@ function runsOf(files: readonly string[], workload: BenchWorkload, device: strin
   for (const file of files) {
     let report: Report;
     try {
-      report = JSON.parse(readFileSync(file, "utf8")) as Report;
+      report = JSON.parse(readReportText(file)) as Report;
     } catch {
       continue;
     }

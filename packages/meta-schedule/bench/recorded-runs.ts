@@ -7,7 +7,7 @@
  * another program off as the measured one. Used to evaluate cost models offline on real
  * measurements.
  */
-import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type CudaTarget, cudaTarget as targetOf } from "@tessera/codegen";
 import type { PrimFunc } from "@tessera/ir";
@@ -16,6 +16,7 @@ import { type MeasureCandidate, type TuneContext, defaultCudaSpaceGenerator, rep
 import { loweredModuleFor } from "../src/postproc/verify-gpu-code.js";
 import { spearman } from "../test/cost-model/rank-correlation.js";
 import { type GemmKnobs, gemmKnobsOf } from "./fast-region.js";
+import { isReportFile, readReportText } from "./report-files.js";
 
 export interface RecordedProgram {
   readonly ms: number;
@@ -71,12 +72,10 @@ export function recordedRuns(
   gen.initialize(ctx);
   const space = gen.generateDesignSpace(ctx)[0]!.trace;
   const runs: RecordedRun[] = [];
-  for (const file of readdirSync(dir)
-    .filter((f) => f.endsWith(".json"))
-    .sort()) {
+  for (const file of readdirSync(dir).filter(isReportFile).sort()) {
     let report: Report;
     try {
-      report = JSON.parse(readFileSync(join(dir, file), "utf8")) as Report;
+      report = JSON.parse(readReportText(join(dir, file))) as Report;
     } catch {
       continue;
     }

@@ -29,6 +29,7 @@ import { defaultSearchWorkers } from "../src/search/replay-pool.js";
 import { median } from "../../ir/bench/bench-util.js";
 import { RecordedHardware } from "./recorded-hardware.js";
 import { existingFolder } from "./recorded-runs.js";
+import { isReportFile } from "./report-files.js";
 
 const WORKLOAD = "gemm_relu_add_2048";
 const TARGET_RATIO = 1.1;
@@ -188,11 +189,7 @@ function speedUpLines(rows: readonly Row[]): string[] {
 /** What the stand-in GPU's table depends on: the recorded reports, and the code of the latency model and features. */
 function cacheKeyOf(dirs: readonly string[], device: string): string {
   const h = createHash("sha1").update(device);
-  for (const dir of dirs)
-    for (const f of readdirSync(dir)
-      .filter((x) => x.endsWith(".json"))
-      .sort())
-      h.update(`${f}:${statSync(join(dir, f)).size}`);
+  for (const dir of dirs) for (const f of readdirSync(dir).filter(isReportFile).sort()) h.update(`${f}:${statSync(join(dir, f)).size}`);
   const src = join(import.meta.dirname, "../src");
   for (const dir of ["latency-model", "store-analysis", "feature", "postproc"]) {
     for (const f of readdirSync(join(src, dir))

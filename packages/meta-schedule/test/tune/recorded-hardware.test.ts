@@ -1,8 +1,9 @@
 /** bench/recorded-hardware.ts, the stand-in GPU of `bench:search-offline`, on one recorded 64-trial H200 run. */
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
 import { target } from "@tessera/codegen";
 import { fastSchedule } from "@tessera/corpus";
 import { gemmReluAdd } from "@tessera/ir";
@@ -14,6 +15,27 @@ import { lowerAndGenerate } from "../../src/builder/lower-and-generate.js";
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "../../../..");
 const REPORT = "docs/benchmarks/tuning-gemm-256-2026-11-28/new-defaults-64-trials-seed-1.json";
 const WORKLOAD = "gemm_relu_add_2048";
+
+describe("recorded reports committed gzipped (bench/report-files.ts)", () => {
+  it("give the same runs and programs as the plain JSON they were made from", () => {
+    const plain = mkdtempSync(join(os.tmpdir(), "tessera-report-plain-"));
+    const zipped = mkdtempSync(join(os.tmpdir(), "tessera-report-gz-"));
+    try {
+      copyFileSync(join(repoRoot, REPORT), join(plain, "run.json"));
+      writeFileSync(join(zipped, "run.json.gz"), gzipSync(readFileSync(join(repoRoot, REPORT))));
+      const func = gemmReluAdd(2048).func;
+      const tgt = target("nvidia/h100");
+      const a = recordedRuns(plain, WORKLOAD, func, tgt).runs;
+      const b = recordedRuns(zipped, WORKLOAD, func, tgt).runs;
+      expect(a.length).toBe(1);
+      expect(b.map((r) => [r.cublasMs, r.programs.map((p) => p.ms)])).toEqual(a.map((r) => [r.cublasMs, r.programs.map((p) => p.ms)]));
+      expect(b[0]!.programs.length).toBeGreaterThan(0);
+    } finally {
+      rmSync(plain, { recursive: true, force: true });
+      rmSync(zipped, { recursive: true, force: true });
+    }
+  });
+});
 
 describe("RecordedHardware", () => {
   const dir = mkdtempSync(join(os.tmpdir(), "tessera-recorded-hardware-"));
