@@ -16,7 +16,7 @@
  * probes again.
  *
  * Cache file: `<$TESSERA_CACHE_DIR or <tmp>/tessera-cache>/machine/<key>.json`, the key hashing the
- * host name, CPU model, core count and compiler; `TESSERA_MACHINE_PROFILE=defaults` skips probing.
+ * host name, CPU model, core count, compiler and the probe's source; `TESSERA_MACHINE_PROFILE=defaults` skips probing.
  */
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -66,7 +66,10 @@ const REGION_PROBE = `#include <omp.h>
 static double now_us(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec * 1e6 + t.tv_nsec / 1e3; }
 #define N 4096
 static float x[N];
-static void job(int lo, int hi, int rounds) {
+/* Not inlined: the serial run and the team's runs must execute the same machine code. Inlined into
+   main with constant bounds, gcc -O2 compiled the serial job 4x faster than the outlined team's, so a
+   one-thread team "cost" hundreds of microseconds. */
+__attribute__((noinline)) static void job(int lo, int hi, int rounds) {
   for (int r = 0; r < rounds; ++r)
     for (int i = lo; i < hi; ++i) x[i] = x[i] * 0.999f + 0.001f;
 }
@@ -109,7 +112,8 @@ function compilerCommand(): string {
 export function machineProfilePath(): string {
   const cpu = os.cpus()[0]?.model ?? "unknown cpu";
   const key = createHash("sha256")
-    .update([os.hostname(), os.platform(), os.arch(), cpu, String(hostCores()), compilerCommand()].join("\0"))
+    // The probe's source too: a profile measured by an older probe is measured again.
+    .update([os.hostname(), os.platform(), os.arch(), cpu, String(hostCores()), compilerCommand(), REGION_PROBE].join("\0"))
     .digest("hex")
     .slice(0, 16);
   return join(cacheDir(), `${key}.json`);
@@ -141,21 +145,36 @@ export function probeSimdBytes(cpuinfo = "/proc/cpuinfo"): number | undefined {
   return 16;
 }
 
-/** Runs the region probe: µs one region adds, or a reason it could not be measured. */
-export function probeParallelRegionUs(compiler = compilerCommand()): { us: number } | { why: string } {
+/** What the region probe measured: µs one region adds, and the fastest serial and team runs of its job. */
+export interface RegionProbe {
+  readonly us: number;
+  readonly threads: number;
+  readonly serialUs: number;
+  readonly parallelUs: number;
+}
+
+/**
+ * Runs the region probe: µs one region adds, or a reason it could not be measured. `threads` sets
+ * the team's size (OMP_NUM_THREADS; by default the runtime's, every core).
+ */
+export function probeParallelRegionUs(compiler = compilerCommand(), opts: { readonly threads?: number } = {}): RegionProbe | { why: string } {
   const dir = mkdtempSync(join(os.tmpdir(), "tessera-region-probe-"));
   try {
     writeFileSync(join(dir, "probe.c"), REGION_PROBE);
     const exe = join(dir, "probe");
     const cc = spawnSync(compiler, ["-O2", "-fopenmp", join(dir, "probe.c"), "-o", exe], { encoding: "utf8" });
     if (cc.status !== 0) return { why: `${compiler} -fopenmp failed: ${(cc.stderr || String(cc.error ?? "")).split("\n")[0]}` };
-    const env = { ...process.env, OMP_WAIT_POLICY: process.env.OMP_WAIT_POLICY ?? "passive" };
+    const env = {
+      ...process.env,
+      OMP_WAIT_POLICY: process.env.OMP_WAIT_POLICY ?? "passive",
+      ...(opts.threads === undefined ? {} : { OMP_NUM_THREADS: String(opts.threads) }),
+    };
     const run = spawnSync(exe, [], { encoding: "utf8", env, timeout: 30_000 });
     const fields = run.status === 0 ? run.stdout.trim().split(/\s+/).map(Number) : [];
     const [threads, serial, parallel] = fields;
     if (threads === undefined || serial === undefined || parallel === undefined || !Number.isFinite(parallel))
       return { why: `the region probe did not run (${run.error?.message ?? `exit ${run.status}`})` };
-    return { us: Math.max(1, parallel - serial / threads) };
+    return { us: Math.max(1, parallel - serial / threads), threads, serialUs: serial, parallelUs: parallel };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
