@@ -74,12 +74,14 @@ describe("the region probe", () => {
     expect(r).toEqual({ why: expect.stringContaining("/bin/false -fopenmp failed") });
   });
 
-  // Regression: the serial job was inlined into main and compiled 4× faster than the team's outlined
-  // copy, so even a team of one "cost" ~440 µs and an idle machine's probe kept mid-sized work serial.
+  // Regressions: the serial job was inlined into main and compiled 4× faster than the team's outlined
+  // copy, so even a team of one "cost" ~440 µs and an idle machine's probe kept mid-sized work serial;
+  // and under load one preempted calibration run sized the job at a microsecond.
   it("times the serial job and a team of one on the same code: the team of one costs about nothing", () => {
     const r = probeParallelRegionUs(undefined, { threads: 1 });
     if ("why" in r) throw new Error(`the probe did not run: ${r.why}`);
     expect(r.threads).toBe(1);
+    expect(r.serialUs).toBeGreaterThan(150); // the job was sized (above 200 µs, fastest of 5), not cut short by a preemption
     expect(r.parallelUs).toBeLessThan(1.5 * r.serialUs);
   });
 
