@@ -293,6 +293,34 @@ describe("malformed traces", () => {
     f.instructions[1]!.outputs = ["b0"];
     expect(problem(f)).toBe('malformed trace: instructions[1].outputs[0]: the name "b0" is already defined by an earlier output');
   });
+
+  // Regression: a document nested thousands of levels deep overflowed the recursive readers (the
+  // quick check, zod) with a bare RangeError.
+  it("names where a document nests deeper than any trace, at any depth, in both formats", () => {
+    const nested = (depth: number): unknown => {
+      let v: unknown = [];
+      for (let i = 0; i < depth; i++) v = [v];
+      return v;
+    };
+    for (const depth of [70, 1_000, 100_000]) {
+      const a = base();
+      a.instructions[0]!.attrs = [nested(depth) as string, "main"];
+      expect(problem(a)).toMatch(/^malformed trace: instructions\[0\]\.attrs(\[0\])+: nested more than 64 levels deep/);
+      const b = base();
+      b.instructions[1]!.inputs = [nested(depth) as string];
+      expect(problem(b)).toMatch(/^malformed trace: instructions\[1\]\.inputs(\[0\])+: nested more than 64 levels deep/);
+      // As JSON text, and in TVM's [instructions, decisions] form.
+      const text = `{"format":"tessera-trace","version":1,"instructions":[{"kind":"GetBlock","inputs":[],"attrs":[${"[".repeat(depth)}${"]".repeat(depth)},"main"],"outputs":["b0"]}],"decisions":[]}`;
+      expect(problem(text)).toMatch(/nested more than 64 levels deep/);
+      expect(problem([[["GetBlock", [nested(depth)], ['"gemm"', '"main"'], ["b0"]]], []])).toMatch(
+        /^malformed trace: \[0\]\[0\]\[1\](\[0\])+: nested more than 64/,
+      );
+    }
+    // A document within the limit is read as before: the real traces' attributes nest a few levels.
+    const ok = base();
+    ok.instructions[0]!.attrs = ["gemm", "main"];
+    expect(() => Trace.fromJSON(ok)).not.toThrow();
+  });
 });
 
 describe("sampled location marks (regression: ROOT / INLINE were shared objects)", () => {

@@ -18,6 +18,7 @@ import type { Decision, Instruction, InstructionAttr, InstructionInput } from ".
 import { allInstructionKinds } from "../instruction.js";
 import { TraceFormatError } from "./errors.js";
 import { traceKind, validInstructions } from "./kinds.js";
+import { MAX_TRACE_NESTING, tooDeeplyNested } from "./nesting.js";
 import { quickTrace } from "./quick-check.js";
 import { INLINE_MARK_NAME, ROOT_MARK_NAME, TraceNames, undefinedHandleMessage } from "./names.js";
 import type { TraceLike } from "./trace-like.js";
@@ -161,6 +162,12 @@ export function withZodOnly<T>(f: () => T): T {
   }
 }
 
+/** Before zod (recursive): a document nested deeper than any trace is refused by where it is. */
+function refuseTooDeep(doc: unknown): void {
+  const at = tooDeeplyNested(doc);
+  if (at !== undefined) throw new TraceFormatError(at, `nested more than ${MAX_TRACE_NESTING} levels deep (no trace is)`);
+}
+
 /** Reads either format (a JSON text or an already parsed value). */
 export function parseTraceJSON(json: unknown): ParsedTrace {
   let doc = json;
@@ -172,6 +179,7 @@ export function parseTraceJSON(json: unknown): ParsedTrace {
     }
   }
   if (Array.isArray(doc)) {
+    refuseTooDeep(doc);
     const r = tvmTraceSchema.safeParse(doc);
     if (!r.success) throw zodProblem(r.error, tvmPath);
     const [insts, decisions] = r.data;
@@ -190,6 +198,7 @@ export function parseTraceJSON(json: unknown): ParsedTrace {
   }
   const quick = quickChecks ? quickTrace(doc, TRACE_FORMAT, TRACE_VERSION) : undefined;
   if (quick !== undefined) return build(quick.instructions, quick.decisions, false);
+  refuseTooDeep(doc);
   const r = traceSchema.safeParse(doc);
   if (!r.success) throw zodProblem(r.error, ourPath);
   return build(r.data.instructions, r.data.decisions, false);

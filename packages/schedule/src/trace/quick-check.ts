@@ -9,6 +9,7 @@
  * reports the problem exactly as before.
  */
 import type { JSONAttr, JSONDecision, JSONInput } from "./json.js";
+import { MAX_TRACE_NESTING } from "./nesting.js";
 
 export interface QuickInstruction {
   kind: string;
@@ -43,10 +44,11 @@ function scalar(x: unknown): string | number | boolean | null {
 }
 
 /** An input or an attribute without objects: a scalar or a (nested) list of those. */
-function value(x: unknown): JSONInput {
+function value(x: unknown, depth = 0): JSONInput {
   if (!Array.isArray(x)) return scalar(x);
+  if (depth > MAX_TRACE_NESTING) throw GIVE_UP; // zod's path names the place (json.ts)
   const out: JSONInput[] = new Array(x.length);
-  for (let i = 0; i < x.length; i++) out[i] = value(x[i]);
+  for (let i = 0; i < x.length; i++) out[i] = value(x[i], depth + 1);
   return out;
 }
 
@@ -54,17 +56,18 @@ function value(x: unknown): JSONInput {
  * An attribute: a scalar, or a list or plain object of attributes. A key "__proto__" goes to zod,
  * so that what it makes of one (an own property or the object's prototype) stays its call.
  */
-function attr(x: unknown): JSONAttr {
+function attr(x: unknown, depth = 0): JSONAttr {
+  if (depth > MAX_TRACE_NESTING && typeof x === "object" && x !== null) throw GIVE_UP;
   if (Array.isArray(x)) {
     const out: JSONAttr[] = new Array(x.length);
-    for (let i = 0; i < x.length; i++) out[i] = attr(x[i]);
+    for (let i = 0; i < x.length; i++) out[i] = attr(x[i], depth + 1);
     return out;
   }
   if (!isPlainObject(x)) return scalar(x);
   const out: { [key: string]: JSONAttr } = {};
   for (const key of Object.keys(x)) {
     if (key === "__proto__") throw GIVE_UP;
-    out[key] = attr(x[key]);
+    out[key] = attr(x[key], depth + 1);
   }
   return out;
 }
@@ -82,8 +85,8 @@ function instruction(x: unknown): QuickInstruction {
   if (typeof kind !== "string" || kind.length === 0) throw GIVE_UP;
   return {
     kind,
-    inputs: array(x["inputs"]).map(value),
-    attrs: array(x["attrs"]).map(attr),
+    inputs: array(x["inputs"]).map((v) => value(v)),
+    attrs: array(x["attrs"]).map((a) => attr(a)),
     outputs: array(x["outputs"]).map((o) => {
       if (typeof o !== "string") throw GIVE_UP;
       return o;
