@@ -5,13 +5,13 @@
  * measured best program.
  * Run: node --conditions=@tessera/source --import tsx packages/meta-schedule/bench/prior-seeds.ts [N] [--target NAME] [--workloads a,b]
  */
-import { readFileSync } from "node:fs";
 import { cudaTarget } from "@tessera/codegen";
 import type { Trace } from "@tessera/schedule";
 import { isPriorSource, seedsFromPriors } from "../src/database/prior-seeds.js";
 import { defaultCudaSpaceGenerator, replayWithPostprocs, tuneContext, workloadOf } from "../src/index.js";
 import { type LatencyEstimate, estimateLatency } from "../src/latency-model/index.js";
 import { loweredModuleFor } from "../src/postproc/verify-gpu-code.js";
+import { readReportText } from "./report-files.js";
 import { benchWorkload } from "./workloads.js";
 
 const samples = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 100);
@@ -30,7 +30,7 @@ function describe(e: LatencyEstimate): string {
 /** The measured best program of the recorded 64-trial run of `name`, as its decisions (indices). */
 function recordedBest(name: string): readonly (number | readonly number[])[] | undefined {
   try {
-    const report = JSON.parse(readFileSync(`${RECORDED}/tuning-64-${name}.json`, "utf8")) as { tuned: { top: { decisions: (number | number[])[] }[] }[] };
+    const report = JSON.parse(readReportText(`${RECORDED}/tuning-64-${name}.json.gz`)) as { tuned: { top: { decisions: (number | number[])[] }[] }[] };
     return report.tuned[0]?.top[0]?.decisions;
   } catch {
     return undefined;

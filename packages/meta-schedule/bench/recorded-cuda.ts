@@ -7,19 +7,19 @@
  *   pnpm exec tsx --conditions=@tessera/source packages/meta-schedule/bench/recorded-cuda.ts \
  *     [REPORT.json (default: the 64-trial matmul 1000³ run of 2026-11-29)] [RANK (0: the fastest)]
  */
-import { readFileSync } from "node:fs";
 import { codegenCuda, cudaTarget, lower } from "@tessera/codegen";
 import type { Decision, Trace } from "@tessera/schedule";
 import { defaultCudaSpaceGenerator, replayWithPostprocs, tuneContext, workloadOf } from "../src/index.js";
+import { readReportText } from "./report-files.js";
 import { benchWorkload } from "./workloads.js";
 
 interface Report {
   readonly tuned?: readonly { readonly workload: string; readonly top?: readonly { readonly decisions?: readonly unknown[] }[] }[];
 }
 
-const file = process.argv[2] ?? "docs/benchmarks/tuning-2026-11-29-s5/tuning-64-matmul_1000.json";
+const file = process.argv[2] ?? "docs/benchmarks/tuning-2026-11-29-s5/tuning-64-matmul_1000.json.gz";
 const rank = Number(process.argv[3] ?? 0);
-const run = (JSON.parse(readFileSync(file, "utf8")) as Report).tuned?.[0];
+const run = (JSON.parse(readReportText(file)) as Report).tuned?.[0];
 const decisions = run?.top?.[rank]?.decisions;
 if (run === undefined || decisions === undefined) throw new RangeError(`${file}: no program of rank ${rank} with recorded decisions`);
 

@@ -3,7 +3,7 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "
 import os from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { gzipSync } from "node:zlib";
+import { gunzipSync } from "node:zlib";
 import { target } from "@tessera/codegen";
 import { fastSchedule } from "@tessera/corpus";
 import { gemmReluAdd } from "@tessera/ir";
@@ -13,7 +13,7 @@ import { recordedRuns } from "../../bench/recorded-runs.js";
 import { lowerAndGenerate } from "../../src/builder/lower-and-generate.js";
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "../../../..");
-const REPORT = "docs/benchmarks/tuning-gemm-256-2026-11-28/new-defaults-64-trials-seed-1.json";
+const REPORT = "docs/benchmarks/tuning-gemm-256-2026-11-28/new-defaults-64-trials-seed-1.json.gz";
 const WORKLOAD = "gemm_relu_add_2048";
 
 describe("recorded reports committed gzipped (bench/report-files.ts)", () => {
@@ -21,8 +21,8 @@ describe("recorded reports committed gzipped (bench/report-files.ts)", () => {
     const plain = mkdtempSync(join(os.tmpdir(), "tessera-report-plain-"));
     const zipped = mkdtempSync(join(os.tmpdir(), "tessera-report-gz-"));
     try {
-      copyFileSync(join(repoRoot, REPORT), join(plain, "run.json"));
-      writeFileSync(join(zipped, "run.json.gz"), gzipSync(readFileSync(join(repoRoot, REPORT))));
+      writeFileSync(join(plain, "run.json"), gunzipSync(readFileSync(join(repoRoot, REPORT))));
+      copyFileSync(join(repoRoot, REPORT), join(zipped, "run.json.gz"));
       const func = gemmReluAdd(2048).func;
       const tgt = target("nvidia/h100");
       const a = recordedRuns(plain, WORKLOAD, func, tgt).runs;
@@ -39,7 +39,7 @@ describe("recorded reports committed gzipped (bench/report-files.ts)", () => {
 
 describe("RecordedHardware", () => {
   const dir = mkdtempSync(join(os.tmpdir(), "tessera-recorded-hardware-"));
-  copyFileSync(join(repoRoot, REPORT), join(dir, "run.json"));
+  copyFileSync(join(repoRoot, REPORT), join(dir, "run.json.gz"));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const func = gemmReluAdd(2048).func;
   const tgt = target("nvidia/h100");
