@@ -8,6 +8,7 @@ import { MetaScheduleError } from "../errors.js";
 import type { TuneContext } from "../tune-context.js";
 import { BestCandidates } from "./best-candidates.js";
 import { crossoverStructureAndKnobs } from "./crossover.js";
+import { bestGridFiller, underfillsGrid } from "./grid-filling.js";
 import { capClassShare } from "./launch-classes.js";
 import { neighbourTraces } from "./neighbourhood.js";
 import { type Candidate, type PlannedReplay, traceKeyOf } from "./candidate-replayer.js";
@@ -72,7 +73,9 @@ export interface EvolutionarySearchConfig {
    * Most built-in prior seeds (database/prior-seeds.ts: on a GPU the 2048³ gemm winners moved onto
    * this task's design space where its sampling steps match, on a CPU the hand-written kernels'
    * structure in each design space) that join the population after the similar records and are
-   * measured first, in the first batch (TVM: 0).
+   * measured first, in the first batch; on a GPU, each of them that launches fewer blocks than the
+   * GPU has SMs brings its best-scored one-decision neighbour with more blocks, within this count
+   * (search/grid-filling.ts) (TVM: 0).
    */
   readonly priorSeeds: number;
 }
@@ -131,6 +134,8 @@ export class EvolutionarySearch extends SearchStrategyBase {
   private similarSeeds: Candidate[] | undefined;
   /** The priors' share of `similarSeeds`, measured ahead of the cost model's picks. */
   private priorSeeds: Candidate[] = [];
+  /** Whether the prior seeds' grid-filling variants were added (grid-filling.ts; once per search). */
+  private gridsFilled = false;
   private neighbourhoods = new Map<string, readonly { candidate: Candidate; decision: number }[]>();
 
   constructor(config: Partial<EvolutionarySearchConfig> = {}) {
@@ -147,6 +152,7 @@ export class EvolutionarySearch extends SearchStrategyBase {
     this.replayedRecords = new Map();
     this.similarSeeds = undefined;
     this.priorSeeds = [];
+    this.gridsFilled = false;
     this.neighbourhoods = new Map();
   }
 
@@ -251,9 +257,7 @@ export class EvolutionarySearch extends SearchStrategyBase {
   }
 
   private async sampleInitPopulation(run: SearchRun, count: number, round: RejectionTally): Promise<Candidate[]> {
-    const out: Candidate[] = this.seedsFromSimilar(run, round)
-      .filter((c) => !run.isMeasured(c))
-      .slice(0, count);
+    const out: Candidate[] = (await this.seedsWithGridFillers(run, round)).filter((c) => !run.isMeasured(c)).slice(0, count);
     const needed = Math.min(this.minUnmeasured, count);
     for (let rounds = 0; rounds < this.config.maxFailCount && (out.length < needed || rounds === 0); rounds++) {
       const plans = Array.from({ length: count }, () => run.replayer.planFresh(run.designSpaces));
@@ -284,6 +288,32 @@ export class EvolutionarySearch extends SearchStrategyBase {
       this.priorSeeds = replayed(seedsFromPriors(run.workload, run.designSpaces, this.config.priorSeeds, priorsFor(run.ctx)));
       this.similarSeeds = [...similar, ...this.priorSeeds];
     }
+    return this.similarSeeds;
+  }
+
+  /**
+   * The seeds, and once per search on a GPU: each prior seed that launches fewer blocks than the
+   * GPU has SMs brings its best-scored one-decision neighbour with more blocks (grid-filling.ts),
+   * measured right after the priors themselves, within the `priorSeeds` count.
+   */
+  private async seedsWithGridFillers(run: SearchRun, round: RejectionTally): Promise<Candidate[]> {
+    const seeds = this.seedsFromSimilar(run, round);
+    const target = run.ctx.target;
+    if (this.gridsFilled || target.kind !== "cuda") return seeds;
+    this.gridsFilled = true;
+    const seen = new Set(seeds.map((c) => c.hash));
+    const fillers: Candidate[] = [];
+    for (const seed of this.priorSeeds) {
+      if (this.priorSeeds.length + fillers.length >= this.config.priorSeeds) break;
+      if (!underfillsGrid(seed, target.multiProcessorCount)) continue;
+      const neighbours = (await this.neighboursOf(run, seed, round)).map((n) => n.candidate).filter((c) => !seen.has(c.hash));
+      const filler = bestGridFiller(seed, neighbours, (pool) => this.predict(run, pool));
+      if (filler === undefined) continue;
+      seen.add(filler.hash);
+      fillers.push(filler);
+    }
+    this.priorSeeds = [...this.priorSeeds, ...fillers];
+    this.similarSeeds = [...seeds, ...fillers];
     return this.similarSeeds;
   }
 

@@ -1,0 +1,50 @@
+/**
+ * Grid-filling variants of the prior seeds. The built-in priors are the 2048³ winners moved onto a
+ * task (database/prior-seeds.ts): they keep their block tiles, so on a smaller problem their grid
+ * can leave most SMs idle (1024³: 64 blocks of 128×128 on 132 SMs, where the fastest programs
+ * measured are 128 blocks of 64×128). For such a seed the search also measures first its
+ * one-decision neighbour with more blocks that the cost model likes best: the tile choice adapts
+ * to the SM count, and the search still starts from the winners' structure.
+ */
+import type { Candidate } from "./candidate-replayer.js";
+
+/** Blocks of the largest grid among a candidate's kernels, from its launch class ("g×g×g/b×b×b; …"), or undefined when not lowered. */
+export function gridBlocksOf(candidate: Pick<Candidate, "launchClass">): number | undefined {
+  const launch = candidate.launchClass;
+  if (launch === undefined || launch.length === 0) return undefined;
+  let most = 0;
+  for (const kernel of launch.split("; ")) {
+    const grid = kernel.split("/")[0]!.split("×").map(Number);
+    if (grid.some((g) => !Number.isInteger(g) || g < 1)) return undefined;
+    most = Math.max(
+      most,
+      grid.reduce((a, b) => a * b, 1),
+    );
+  }
+  return most;
+}
+
+/** Whether a candidate's kernels launch fewer blocks than the GPU has SMs (false when unknown). */
+export function underfillsGrid(candidate: Pick<Candidate, "launchClass">, sms: number): boolean {
+  const blocks = gridBlocksOf(candidate);
+  return blocks !== undefined && blocks < sms;
+}
+
+/**
+ * Of a seed's neighbours, those that launch more blocks than the seed, scored by `score`; the
+ * best one, or undefined when none has more blocks. Ties keep the neighbours' order.
+ */
+export function bestGridFiller<C extends Pick<Candidate, "launchClass">>(
+  seed: Pick<Candidate, "launchClass">,
+  neighbours: readonly C[],
+  score: (pool: readonly C[]) => readonly number[],
+): C | undefined {
+  const blocks = gridBlocksOf(seed);
+  if (blocks === undefined) return undefined;
+  const pool = neighbours.filter((n) => (gridBlocksOf(n) ?? 0) > blocks);
+  if (pool.length === 0) return undefined;
+  const scores = score(pool);
+  let best = 0;
+  for (let k = 1; k < pool.length; k++) if (scores[k]! > scores[best]!) best = k;
+  return pool[best];
+}
