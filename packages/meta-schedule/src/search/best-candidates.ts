@@ -33,6 +33,11 @@ export class BestCandidates {
   }
 
   bestFirst(): Candidate[] {
-    return [...this.items].sort((a, b) => b.score - a.score).map((e) => e.candidate);
+    return this.scoredBestFirst().map((e) => e.candidate);
+  }
+
+  /** The held candidates with their scores, best first. */
+  scoredBestFirst(): { readonly candidate: Candidate; readonly score: number }[] {
+    return [...this.items].sort((a, b) => b.score - a.score);
   }
 }

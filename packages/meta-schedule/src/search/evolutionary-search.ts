@@ -10,6 +10,7 @@ import { BestCandidates } from "./best-candidates.js";
 import { crossoverStructureAndKnobs } from "./crossover.js";
 import { bestGridFiller, underfillsGrid } from "./grid-filling.js";
 import { capClassShare } from "./launch-classes.js";
+import { climbStarts, climbStep, type Scored } from "./model-climb.js";
 import { neighbourTraces } from "./neighbourhood.js";
 import { type Candidate, type PlannedReplay, traceKeyOf } from "./candidate-replayer.js";
 import { scoredCandidateOf } from "./lazy-candidate.js";
@@ -78,6 +79,13 @@ export interface EvolutionarySearchConfig {
    * (search/grid-filling.ts) (TVM: 0).
    */
   readonly priorSeeds: number;
+  /**
+   * Climbs on the cost model a round starts once the generations are done, from its favourites of
+   * distinct launch classes (model-climb.ts; TVM: 0).
+   */
+  readonly climbStarts: number;
+  /** Most steps of each climb (each replays the point's one-decision neighbours). */
+  readonly climbSteps: number;
 }
 
 export const DEFAULT_EVOLUTIONARY_SEARCH_CONFIG: EvolutionarySearchConfig = {
@@ -97,6 +105,8 @@ export const DEFAULT_EVOLUTIONARY_SEARCH_CONFIG: EvolutionarySearchConfig = {
   finalNeighbourShare: 0.5,
   similarSeeds: 8,
   priorSeeds: 12,
+  climbStarts: 4,
+  climbSteps: 2,
 };
 
 /** Best measured programs whose neighbourhoods a batch may draw on, best first. */
@@ -326,7 +336,36 @@ export class EvolutionarySearch extends SearchStrategyBase {
       if (iter >= this.config.geneticNumIters || current.length === 0) break;
       current = await this.nextGeneration(run, current, scores, round);
     }
+    await this.climb(run, heap, round);
     return heap.bestFirst();
+  }
+
+  /**
+   * Hill climbing on the cost model from the heap's favourites (model-climb.ts): every climb's
+   * neighbours are replayed in one batch per step, and each of them is offered to the heap.
+   * Not without a cost model (random scores have no slope).
+   */
+  private async climb(run: SearchRun, heap: BestCandidates, round: RejectionTally): Promise<void> {
+    if (run.costModel === undefined) return;
+    let points: Scored[] = climbStarts(heap.scoredBestFirst(), this.config.climbStarts);
+    for (let step = 0; step < this.config.climbSteps && points.length > 0; step++) {
+      const traces = points.flatMap((p, at) => neighbourTraces(p.candidate.trace).map((n) => ({ at, trace: n.trace })));
+      const replayed = await run.replayer.replayAll(
+        traces.map((t) => run.replayer.planRecorded(t.trace)),
+        round,
+      );
+      const valid = replayed.flatMap((c, k) => (c === undefined ? [] : [{ candidate: c, at: traces[k]!.at }]));
+      const scores = this.predict(
+        run,
+        valid.map((v) => v.candidate),
+      );
+      const neighbours: Scored[][] = points.map(() => []);
+      valid.forEach((v, k) => {
+        heap.offer(v.candidate, scores[k]!);
+        neighbours[v.at]!.push({ candidate: v.candidate, score: scores[k]! });
+      });
+      points = climbStep(points, neighbours).filter((p): p is Scored => p !== undefined);
+    }
   }
 
   private predict(run: SearchRun, population: readonly Candidate[]): number[] {
@@ -556,5 +595,7 @@ function checkConfig(c: EvolutionarySearchConfig): void {
   probability("finalNeighbourShare");
   positiveInt("similarSeeds", 0);
   positiveInt("priorSeeds", 0);
+  positiveInt("climbStarts", 0);
+  positiveInt("climbSteps", 0);
   if (c.maxClassShare === 0) throw fail("maxClassShare must be above 0 (1: no cap)");
 }
