@@ -93,3 +93,5 @@ export function scheduleCorpus(): CorpusEntry[] {
   ];
 }
 export * from "./wgmma-gemm.js";
+export * from "./wgmma-tf32-gemm.js";
+export * from "./operand-prepass.js";

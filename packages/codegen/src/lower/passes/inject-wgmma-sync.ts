@@ -13,7 +13,8 @@
  *   of a pipelined tile: ../util/wgmma-in-flight.ts proves it), else 0;
  * - `wgmma_wait_group(0, C, size, …)` goes before each statement that touches an accumulator other
  *   than through a wgmma (the store after the k loop, the zero fill) or hides a barrier in a loop.
- * The waits name the accumulators, which the CUDA generator marks written after the wait. A wait
+ * A kernel (launch nest) that issues no wgmma, e.g. an operand pre-pass beside the GEMM kernel, is
+ * left as it is. The waits name the accumulators, which the CUDA generator marks written after the wait. A wait
  * with nothing in flight returns at once. Waiting only at barriers keeps a stage's wgmmas (one per
  * 16 of k) in flight together instead of one at a time, and a pipelined tile's other versions let
  * the last stage's wgmmas stay in flight across the barriers of the next (as CUTLASS's
@@ -23,6 +24,7 @@ import { type Call, type PrimExpr, type PrimFunc, type Stmt, type Var, call, con
 import { type Pass, cudaPass } from "../pass.js";
 import { WGMMA_FENCE, WGMMA_MMA_ASYNC, WGMMA_WAIT_GROUP } from "../util/warp-operands.js";
 import { WgmmaInFlight, isBarrier, onlyIssuesWgmma } from "../util/wgmma-in-flight.js";
+import { isThreadExtent } from "../kernel/thread-env.js";
 
 const PASS = "injectWgmmaSync";
 const BARRIER = "tvm_storage_sync";
@@ -41,13 +43,24 @@ function calls(s: Stmt): Call[] {
 const SCOPES: ReadonlySet<string> = new Set(["SeqStmt", "AttrStmt", "LetStmt", "Allocate", "DeclBuffer"]);
 
 class WgmmaSync {
-  private readonly inFlight: WgmmaInFlight;
+  private inFlight: WgmmaInFlight;
+  /** Inside a launch nest that issues wgmmas (its outermost thread_extent was entered). */
+  private inKernel = false;
 
   constructor(
     body: Stmt,
     private readonly accumulators: ReadonlyMap<Var, number>,
   ) {
     this.inFlight = new WgmmaInFlight(body, (s) => this.touchesAccumulator(s));
+  }
+
+  /** The waits of one launch nest, analysed on its own (the loop and thread ranges of the other kernels do not widen its own). */
+  private kernel(nest: Stmt & { body: Stmt }): Stmt {
+    this.inFlight = new WgmmaInFlight(nest, (s) => this.touchesAccumulator(s));
+    this.inKernel = true;
+    const body = this.block(nest.body);
+    this.inKernel = false;
+    return { ...nest, body };
   }
 
   /** `wgmma.wait_group pending`, naming the accumulators. */
@@ -81,6 +94,10 @@ class WgmmaSync {
       case "Allocate":
       case "DeclBuffer":
       case "AttrStmt": {
+        if (!this.inKernel && isThreadExtent(s)) {
+          // A launch nest: one without wgmmas (another kernel of the function) keeps its barriers as they are.
+          return calls(s).some((c) => c.op === WGMMA_MMA_ASYNC) ? this.kernel(s) : s;
+        }
         const body = this.block(s.body);
         return body === s.body ? s : { ...s, body };
       }
