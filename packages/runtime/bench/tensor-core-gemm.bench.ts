@@ -8,6 +8,9 @@
  * - `wgmma`: wgmmaGemmSchedule with WGMMA_PARAMS (Hopper wgmma.mma_async m64n256k16 from 128B-swizzled
  *   shared memory, sm_90a only; 128×256 block tiles of 2 warpgroups, k stages of 64, 3 cp.async
  *   stages, one fetched ahead while the last stage's wgmmas are in flight), against HGEMM;
+ * - `wgmma_tf32`: wgmmaTf32GemmSchedule with WGMMA_TF32_PARAMS (wgmma.mma_async m64n256k8 tf32, sm_90a
+ *   only: pre-pass kernels write tf32(A) and tf32(B)ᵀ — counted in the time — then 128×256 block
+ *   tiles of 2 warpgroups, k stages of 32, 3 cp.async stages), against torch fp32 `A @ B` with TF32 on;
  * - `tf32`: tf32GemmSchedule with TF32_PARAMS (fp32 operands rounded to tf32 on the load path,
  *   mma.sync m16n8k8; 128×128 block tiles, k stages of 16), against torch fp32 `A @ B` with TF32 on;
  * - `tf32_ldmatrix`: the tf32 GEMM with A's fragments through ldmatrix (32-bit elements as b16
@@ -30,8 +33,8 @@
  *   (TF32 off: SGEMM) and of the baseline; ours must be within 4× the larger of SGEMM's and the
  *   baseline's error (+1e-4), tf32x3 within 1.5× SGEMM's.
  * `--dry-run`: the sim device (the GPU simulator) at 128³ against the CPU executor, bit for bit;
- * no torch, no timing. `--sizes 2048,4096` (default), `--kernels wmma,mma,wgmma,tf32,tf32_ldmatrix,tf32x3,mma_relu_add,tf32x3_relu_add` (default all), `--seed N`,
- * `--wgmma-tilings 2x128.s4,2x256.s3` (the wgmma kernel once per tiling: warpgroups × N, pipeline
+ * no torch, no timing. `--sizes 2048,4096` (default), `--kernels wmma,mma,wgmma,wgmma_tf32,tf32,tf32_ldmatrix,tf32x3,mma_relu_add,tf32x3_relu_add` (default all), `--seed N`,
+ * `--wgmma-tilings 2x128.s4,2x256.s3` (the wgmma kernels once per tiling: warpgroups × N, pipeline
  * stages; named e.g. `wgmma@2x256.s3`), `--x3-chunk 16,32,64` (the 3xTF32 kernels once per chunk of k, named e.g. `tf32x3@chunk32`; default
  * the k stage of TF32X3_PARAMS), `--out FILE.json`. `--tilings 2x4.4x2.k2.s2,2x2.4x4.k2.s3` runs every mma.sync kernel (all but
  * wmma) once per tiling instead of with its default: warps i×j, 16×16 tiles per warp i×j, k tiles
@@ -63,6 +66,8 @@ import {
   tf32x3GemmSchedule,
   type WgmmaGemmParams,
   wgmmaGemmSchedule,
+  WGMMA_TF32_PARAMS,
+  wgmmaTf32GemmSchedule,
   wmmaGemm,
   wmmaGemmSchedule,
 } from "@tessera/corpus";
@@ -125,6 +130,7 @@ const KERNELS: Readonly<Record<string, KernelSpec>> = {
   wmma: { schedule: (n) => wmmaGemmSchedule(n, WMMA_PARAMS), original: wmmaGemm, operands: "float16", baseline: "hgemm" },
   mma: { schedule: (n, p) => mmaGemmSchedule(n, p ?? MMA_PARAMS), tiled: true, original: wmmaGemm, operands: "float16", baseline: "hgemm" },
   wgmma: { schedule: (n) => wgmmaGemmSchedule(n, WGMMA_PARAMS), original: wmmaGemm, operands: "float16", baseline: "hgemm" },
+  wgmma_tf32: { schedule: (n) => wgmmaTf32GemmSchedule(n, WGMMA_TF32_PARAMS), original: tf32Gemm, operands: "float32", baseline: "tf32" },
   tf32: { schedule: (n, p) => tf32GemmSchedule(n, p ?? TF32_PARAMS), tiled: true, original: tf32Gemm, operands: "float32", baseline: "tf32" },
   tf32_ldmatrix: {
     schedule: (n, p) => tf32GemmSchedule(n, { ...(p ?? TF32_LDMATRIX_PARAMS), ldmatrixA: true }),
@@ -143,6 +149,12 @@ const KERNELS: Readonly<Record<string, KernelSpec>> = {
     reluAdd: true,
   },
   tf32x3_relu_add: tf32x3Kernels(DEFAULT_X3_CHUNK).tf32x3_relu_add,
+};
+
+/** The kernels that `--wgmma-tilings` retiles, by name. */
+const WGMMA_SCHEDULES: Readonly<Record<string, (n: number, p: WgmmaGemmParams) => Schedule>> = {
+  wgmma: wgmmaGemmSchedule,
+  wgmma_tf32: wgmmaTf32GemmSchedule,
 };
 
 /** A `--tilings` entry: its text and the tiling it names. */
@@ -206,8 +218,9 @@ function parseKernels(argv: readonly string[]): [name: string, spec: KernelSpec]
   return names.flatMap((name): [string, KernelSpec][] => {
     if (chunks !== undefined && (name === "tf32x3" || name === "tf32x3_relu_add"))
       return chunks.map((chunk) => [`${name}@chunk${chunk}`, tf32x3Kernels(chunk)[name]]);
-    if (wgmmaTilings !== undefined && name === "wgmma")
-      return wgmmaTilings.map(([text, p]) => [`wgmma@${text}`, { ...KERNELS.wgmma!, schedule: (n) => wgmmaGemmSchedule(n, p) }]);
+    const wgmmaSchedule = WGMMA_SCHEDULES[name];
+    if (wgmmaTilings !== undefined && wgmmaSchedule !== undefined)
+      return wgmmaTilings.map(([text, p]) => [`${name}@${text}`, { ...KERNELS[name]!, schedule: (n) => wgmmaSchedule(n, p) }]);
     return [[name, KERNELS[name]!]];
   });
 }
