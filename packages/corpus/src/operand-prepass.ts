@@ -3,7 +3,7 @@
  * block that computes an operand elementwise (e.g. "B_tf32" = tf32(B), or 3xTF32's "B_hi"/"B_lo")
  * stays at the root of the function and becomes a kernel of its own that writes its whole output
  * to a global workspace before the GEMM runs, in the layout the GEMM's tensor intrinsic reads:
- * - `rowMajorPrePass`: the stage's layout kept (A[i, k] is already K-major), one element a thread;
+ * - `rowMajorPrePass`: the stage's layout kept (A[i, k] is already K-major), 4 elements a thread;
  * - `transposingPrePass`: the stage's output stored transposed (`transformLayout` (r, c) → (c, r):
  *   B[k, j] becomes Bᵀ[j, k], K-major), as a tiled transpose through shared memory so that both the
  *   reads of the input and the writes of the workspace are coalesced: a block moves a 32×32 tile,
@@ -16,14 +16,16 @@ import type { BlockRV, Schedule } from "@tessera/schedule";
 
 /** Threads of a row-major pre-pass block. */
 const ELEMENTWISE_THREADS = 256;
+const ELEMENTS_PER_THREAD = 4;
 /** The transpose's tile (rows and columns) and its threads along the rows (threadIdx.y). */
 const TILE = 32;
 const TILE_ROWS_THREADS = 8;
 
-/** Binds the root stage block `block` (loops r, c) as its own kernel, one element per thread in row-major order. */
+/** Binds the root stage block `block` (loops r, c) as its own kernel, in row-major order, 4 elements per thread a block apart. */
 export function rowMajorPrePass(sch: Schedule, block: BlockRV): void {
   const fused = sch.fuse(...sch.getLoops(block));
-  const [bx, tx] = sch.split(fused, [null, ELEMENTWISE_THREADS]);
+  // Each thread rounds ELEMENTS_PER_THREAD elements a block-width apart: coalesced, several loads in flight.
+  const [bx, , tx] = sch.split(fused, [null, ELEMENTS_PER_THREAD, ELEMENTWISE_THREADS]);
   sch.bind(bx!, "blockIdx.x");
   sch.bind(tx!, "threadIdx.x");
 }
@@ -46,7 +48,7 @@ export function transposingPrePass(sch: Schedule, block: BlockRV): void {
   sch.bind(c1Inner!, "threadIdx.y");
   sch.bind(r1!, "threadIdx.x");
   // The input tile in shared memory, read along its rows (c contiguous: coalesced) by the same threads.
-  const shared = sch.cacheRead(block, 0, "shared");
+  const shared = sch.cacheRead(block, 0, "shared", [block]);
   sch.computeAt(shared, tile);
   const [, ty, tx] = sch.split(sch.fuse(...sch.getLoops(shared).slice(-2)), [null, TILE_ROWS_THREADS, TILE]);
   sch.bind(ty!, "threadIdx.y");

@@ -46,10 +46,10 @@ export function tf32OperandPrePasses(sch: Schedule, stages: { readonly a: readon
 }
 
 /**
- * Fetches the operands that the tiled GEMM block `t.tile` reads (`operands`: read indices, each
+ * Fetches the operands that the tiled GEMM block `t.tile` reads (`operands`: read indices or buffer names, each
  * K-major: A[i, k] and Bᵀ[j, k]) into 128B-swizzled shared.dyn tiles at the k stages.
  */
-export function fetchKMajorTf32(sch: Schedule, t: MmaTiling, p: WgmmaGemmParams, operands: readonly { read: number; rows: number }[]): void {
+export function fetchKMajorTf32(sch: Schedule, t: MmaTiling, p: WgmmaGemmParams, operands: readonly { read: number | string; rows: number }[]): void {
   const threads = t.warps * 32;
   for (const { read, rows } of operands) {
     const shared = sch.cacheRead(t.tile, read, "shared.dyn");

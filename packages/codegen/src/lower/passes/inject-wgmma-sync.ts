@@ -46,6 +46,8 @@ class WgmmaSync {
   private inFlight: WgmmaInFlight;
   /** Inside a launch nest that issues wgmmas (its outermost thread_extent was entered). */
   private inKernel = false;
+  /** The accumulators whose allocation encloses the statement being rewritten. */
+  private readonly allocated = new Set<Var>();
 
   constructor(
     body: Stmt,
@@ -63,9 +65,14 @@ class WgmmaSync {
     return { ...nest, body };
   }
 
-  /** `wgmma.wait_group pending`, naming the accumulators. */
+  /**
+   * `wgmma.wait_group pending`, naming the accumulators allocated around it (one allocated inside a
+   * loop, e.g. 3xTF32's chunk accumulator, is not named by a wait before its allocation: what it
+   * held in the previous iteration was waited for before it was last used).
+   */
   private wait(pending: number): Stmt {
-    return evaluate(call("void", WGMMA_WAIT_GROUP, [intImm(pending), ...[...this.accumulators].flatMap(([v, size]) => [v, intImm(size)])]));
+    const named = [...this.accumulators].filter(([v]) => this.allocated.has(v));
+    return evaluate(call("void", WGMMA_WAIT_GROUP, [intImm(pending), ...named.flatMap(([v, size]) => [v, intImm(size)])]));
   }
 
   /** Whether `s` reads or writes an accumulator other than as a wgmma's. */
@@ -98,7 +105,10 @@ class WgmmaSync {
           // A launch nest: one without wgmmas (another kernel of the function) keeps its barriers as they are.
           return calls(s).some((c) => c.op === WGMMA_MMA_ASYNC) ? this.kernel(s) : s;
         }
+        const allocates = s.kind === "Allocate" && this.accumulators.has(s.buffer.data);
+        if (allocates) this.allocated.add(s.buffer.data);
         const body = this.block(s.body);
+        if (allocates) this.allocated.delete(s.buffer.data);
         return body === s.body ? s : { ...s, body };
       }
       case "IfThenElse": {

@@ -112,6 +112,43 @@ function wgmmaTf32Intrin(n: WgmmaN): { desc: string; impl: string; mismatchHint:
 for (const n of WGMMA_N) defineBuiltinTensorIntrin(wgmmaTf32IntrinName(n), () => wgmmaTf32Intrin(n));
 
 /**
+ * The intrinsic `wgmma_m64n<N>k8_tf32x3`: 3xTF32 (docs/architecture/tf32x3.md) on the tf32 wgmma,
+ * the hi and lo tf32 parts of A and B in four K-major shared tiles as `wgmma_m64n<N>k8_tf32tf32f32`
+ * reads them, `C += (lo·hi + hi·lo) + hi·hi` per k into a chunk accumulator. The implementation
+ * issues three m64nNk8 wgmmas, small products first (A_lo·B_hi, A_hi·B_lo, A_hi·B_hi), as one
+ * committed group; each sums its 8 k in turn, so the hardware (and the simulator, which runs the
+ * three instructions) adds the three products of a k in another order than the description's.
+ */
+export function wgmmaTf32x3IntrinName(n: WgmmaN): string {
+  return `wgmma_m64n${n}k8_tf32x3`;
+}
+
+function wgmmaTf32x3Intrin(n: WgmmaN): { desc: string; impl: string; mismatchHint: string } {
+  const a = (name: string, param: string): BufferSpec => ({ name, param, dims: [16, 8], dtype: "float32", scope: "shared.dyn", offsetFactor: 8 });
+  const b = (name: string, param: string): BufferSpec => ({ name, param, dims: [n, 8], dtype: "float32", scope: "shared.dyn", offsetFactor: 8 });
+  const [aHi, aLo, bHi, bLo] = [a("AH", "ah"), a("AL", "al"), b("BH", "bh"), b("BL", "bl")];
+  const c: BufferSpec = { name: "C", param: "c", dims: [32, n / 2], dtype: "float32", scope: "warp", offsetFactor: 1 };
+  const cAt = `C[${accLane("vi", "vj")}, ${accRegister("vi", "vj")}]`;
+  const mma = (x: string, y: string) =>
+    `T.ptx.wgmma_mma_async_ss("m64n${n}k8", "tf32", "tf32", "fp32", 0, 0, ${SWIZZLE_ROW_BYTES}, ${x}.access_ptr("r"), 16, ${x}_s1 * ${4 * ATOM_ROWS}, ${y}.access_ptr("r"), 16, ${y}_s1 * ${4 * ATOM_ROWS}, C.data, C_off + tx * ${n / 2})`;
+  const pair = intrinPair(
+    { buffers: [aHi, aLo, bHi, bLo, c], reads: [c, aLo, bHi, aHi, bLo], writes: [c] },
+    `        for i, j, k in T.grid(16, ${n}, 8):
+            with T.block("C"):
+                vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+                ${cAt} = ${cAt} + (AL[vi, vk] * BH[vj, vk] + AH[vi, vk] * BL[vj, vk] + AH[vi, vk] * BH[vj, vk])`,
+    `        for tx in T.thread_binding(32, thread="threadIdx.x"):
+            ${mma("AL", "BH")}
+            ${mma("AH", "BL")}
+            ${mma("AH", "BH")}
+            T.ptx.wgmma_commit_group()`,
+  );
+  return { ...pair, mismatchHint: wgmmaTf32Intrin(n).mismatchHint };
+}
+
+for (const n of WGMMA_N) defineBuiltinTensorIntrin(wgmmaTf32x3IntrinName(n), () => wgmmaTf32x3Intrin(n));
+
+/**
  * The register layout of a warp-scope accumulator that the wgmma intrinsics read, as an index map
  * for `Schedule.transformLayout`: element (i, j) goes to (16-row slice, lane, register), the
  * registers of each 16×16 tile j/16 at 8·(j/16)…, in the m16n8k16 accumulator order.
