@@ -177,9 +177,7 @@ describe.skipIf(!hasNvcc)(`the wgmma GEMM compiles for sm_90a${hasNvcc ? "" : " 
 describe.skipIf(!hasNvcc)(`the tf32 wgmma GEMM compiles for sm_90a${hasNvcc ? "" : " (SKIPPED: nvcc not found; set TESSERA_NVCC)"}`, () => {
   const dir = mkdtempSync(join(tmpdir(), "tessera-wgmma-tf32-nvcc-"));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  const modules = [
-    { label: "wgmma tf32 gemm 4096", file: "wgmma_tf32_gemm.cu", module: lower(wgmmaTf32GemmSchedule(4096, WGMMA_TF32_PARAMS), "nvidia/h100") },
-  ];
+  const modules = [{ label: "wgmma tf32 gemm 4096", file: "wgmma_tf32_gemm.cu", module: lower(wgmmaTf32GemmSchedule(4096, WGMMA_TF32_PARAMS), "nvidia/h100") }];
   const compiled = compilationsPerArch(nvcc, dir, modules);
 
   it("sm_90a: its three kernels without spills, to wgmma.mma_async m64n256k8 tf32, one k stage kept in flight", async () => {

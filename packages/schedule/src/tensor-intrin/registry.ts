@@ -43,12 +43,7 @@ export class TensorIntrin {
    * are not buffers or differ in number, dtype or rank, and bodies that are not one block with the
    * regions of every parameter.
    */
-  static register(
-    name: string,
-    desc: PrimFunc | string,
-    impl: PrimFunc | string,
-    opts: { override?: boolean; mismatchHint?: string } = {},
-  ): TensorIntrin {
+  static register(name: string, desc: PrimFunc | string, impl: PrimFunc | string, opts: { override?: boolean; mismatchHint?: string } = {}): TensorIntrin {
     if (TensorIntrin.has(name) && opts.override !== true) throw new TensorIntrinError(`TensorIntrin "${name}" has already been registered`);
     const intrin = new TensorIntrin(name, asFunc(name, "description", desc), asFunc(name, "implementation", impl), opts.mismatchHint);
     checkPair(intrin);

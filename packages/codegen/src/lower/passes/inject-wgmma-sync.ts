@@ -20,7 +20,21 @@
  * the last stage's wgmmas stay in flight across the barriers of the next (as CUTLASS's
  * `warpgroup_wait<1>`).
  */
-import { type Call, type PrimExpr, type PrimFunc, type Stmt, type Var, call, constantSize, evaluate, forEachExpr, forEachStmt, intImm, seq } from "@tessera/ir";
+import {
+  type AttrStmt,
+  type Call,
+  type PrimExpr,
+  type PrimFunc,
+  type Stmt,
+  type Var,
+  call,
+  constantSize,
+  evaluate,
+  forEachExpr,
+  forEachStmt,
+  intImm,
+  seq,
+} from "@tessera/ir";
 import { type Pass, cudaPass } from "../pass.js";
 import { WGMMA_FENCE, WGMMA_MMA_ASYNC, WGMMA_WAIT_GROUP } from "../util/warp-operands.js";
 import { WgmmaInFlight, isBarrier, onlyIssuesWgmma } from "../util/wgmma-in-flight.js";
@@ -57,7 +71,7 @@ class WgmmaSync {
   }
 
   /** The waits of one launch nest, analysed on its own (the loop and thread ranges of the other kernels do not widen its own). */
-  private kernel(nest: Stmt & { body: Stmt }): Stmt {
+  private kernel(nest: AttrStmt): Stmt {
     this.inFlight = new WgmmaInFlight(nest, (s) => this.touchesAccumulator(s));
     this.inKernel = true;
     const body = this.block(nest.body);

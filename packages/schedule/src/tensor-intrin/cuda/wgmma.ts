@@ -105,7 +105,7 @@ function wgmmaTf32Intrin(n: WgmmaN): { desc: string; impl: string; mismatchHint:
     ...pair,
     mismatchHint:
       "tf32 wgmma reads both operands K-major (PTX has no transpose for 32-bit types): the block must read A[i, k] and B as B[j, k]; " +
-      "store a row-major B transposed first, e.g. sch.transformLayout(<B's producing block>, [\"write\", 0], (k, j) => [j, k])",
+      'store a row-major B transposed first, e.g. sch.transformLayout(<B\'s producing block>, ["write", 0], (k, j) => [j, k])',
   };
 }
 
