@@ -7,7 +7,7 @@
  * simulated tensor cores truncate the operands to tf32, as the hardware does, which the function's
  * round-to-nearest does not.
  */
-import { type LoweredModule, WGMMA_MMA_ASYNC, WGMMA_WAIT_GROUP, lower } from "@tessera/codegen";
+import { type LoweredModule, WGMMA_MMA_ASYNC, WGMMA_WAIT_GROUP, codegenCuda, lower } from "@tessera/codegen";
 import { SMALL_WGMMA_TF32_PARAMS, WGMMA_TF32_PARAMS, type WgmmaGemmParams, tf32Gemm, wgmmaTf32GemmSchedule } from "@tessera/corpus";
 import { IRMutator, type PrimExpr, type Stmt, compilePrimFunc, forEachExpr, intImm, mul, randomArgs } from "@tessera/ir";
 import { describe, expect, it } from "vitest";
@@ -36,6 +36,14 @@ class ScaledDescriptor extends IRMutator {
     const v = super.visitExpr(e);
     if (v.kind !== "Call" || v.op !== WGMMA_MMA_ASYNC) return v;
     return { ...v, args: v.args.map((a, i) => (i === this.index ? mul(a, intImm(this.factor)) : a)) };
+  }
+}
+
+/** Sets argument 5 (trans_b) of every wgmma call to 1: B read MN-major, which tf32 does not have. */
+class TransposedB extends IRMutator {
+  override visitExpr(e: PrimExpr): PrimExpr {
+    const v = super.visitExpr(e);
+    return v.kind === "Call" && v.op === WGMMA_MMA_ASYNC ? { ...v, args: v.args.map((a, i) => (i === 5 ? intImm(1) : a)) } : v;
   }
 }
 
@@ -109,6 +117,12 @@ describe("the tf32 wgmma GEMM in the simulator", () => {
     // Arguments 9 (A's SBO) and 12 (B's SBO).
     for (const index of [9, 12]) expect(differing(mutated(module, new ScaledDescriptor(index, 2))), `argument ${index}`).toBeGreaterThan(0);
     expect(differing(mutated(module, new UnswizzledStores()))).toBeGreaterThan(0);
+  });
+
+  it("refuses a tf32 wgmma that reads B MN-major (trans_b 1), in the simulator and in the CUDA generator, naming the rule", () => {
+    const module = mutated(lowered(N, SMALL_WGMMA_TF32_PARAMS), new TransposedB());
+    expect(() => differingGemmBits(tf32Gemm(N), module, 3)).toThrow(/tf32 B must be K-major \(trans_b 0\): PTX has no transpose for 32-bit operands/);
+    expect(() => codegenCuda(module)).toThrow(/kernel tf32_gemm_kernel_2: .*tf32 B must be K-major \(trans_b 0\)/);
   });
 
   it("truncates float32 operands to tf32 as the tensor cores do when nothing rounded them", () => {

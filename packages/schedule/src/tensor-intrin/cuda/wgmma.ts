@@ -85,6 +85,11 @@ export function wgmmaTf32IntrinName(n: WgmmaN): string {
   return `wgmma_m64n${n}k8_tf32tf32f32`;
 }
 
+/** What a tf32 wgmma tensorize mismatch tells the user (the usual cause: a row-major B). */
+const TF32_OPERAND_HINT =
+  "tf32 wgmma reads both operands K-major (PTX has no transpose for 32-bit types): the block must read A[i, k] and B as B[j, k]; " +
+  'store a row-major B transposed first, e.g. sch.transformLayout(<B\'s producing block>, ["write", 0], (k, j) => [j, k])';
+
 function wgmmaTf32Intrin(n: WgmmaN): { desc: string; impl: string; mismatchHint: string } {
   const a: BufferSpec = { name: "A", param: "a", dims: [16, 8], dtype: "float32", scope: "shared.dyn", offsetFactor: 8 };
   const b: BufferSpec = { name: "B", param: "b", dims: [n, 8], dtype: "float32", scope: "shared.dyn", offsetFactor: 8 };
@@ -101,12 +106,7 @@ function wgmmaTf32Intrin(n: WgmmaN): { desc: string; impl: string; mismatchHint:
             T.ptx.wgmma_mma_async_ss("m64n${n}k8", "tf32", "tf32", "fp32", 0, 0, ${SWIZZLE_ROW_BYTES}, A.access_ptr("r"), 16, A_s1 * ${4 * ATOM_ROWS}, B.access_ptr("r"), 16, B_s1 * ${4 * ATOM_ROWS}, C.data, C_off + tx * ${n / 2})
             T.ptx.wgmma_commit_group()`,
   );
-  return {
-    ...pair,
-    mismatchHint:
-      "tf32 wgmma reads both operands K-major (PTX has no transpose for 32-bit types): the block must read A[i, k] and B as B[j, k]; " +
-      'store a row-major B transposed first, e.g. sch.transformLayout(<B\'s producing block>, ["write", 0], (k, j) => [j, k])',
-  };
+  return { ...pair, mismatchHint: TF32_OPERAND_HINT };
 }
 
 for (const n of WGMMA_N) defineBuiltinTensorIntrin(wgmmaTf32IntrinName(n), () => wgmmaTf32Intrin(n));
@@ -143,7 +143,7 @@ function wgmmaTf32x3Intrin(n: WgmmaN): { desc: string; impl: string; mismatchHin
             ${mma("AH", "BH")}
             T.ptx.wgmma_commit_group()`,
   );
-  return { ...pair, mismatchHint: wgmmaTf32Intrin(n).mismatchHint };
+  return { ...pair, mismatchHint: TF32_OPERAND_HINT };
 }
 
 for (const n of WGMMA_N) defineBuiltinTensorIntrin(wgmmaTf32x3IntrinName(n), () => wgmmaTf32x3Intrin(n));
