@@ -93,3 +93,6 @@ export function scheduleCorpus(): CorpusEntry[] {
   ];
 }
 export * from "./wgmma-gemm.js";
+export * from "./wgmma-tf32-gemm.js";
+export * from "./wgmma-tf32x3-gemm.js";
+export * from "./operand-prepass.js";

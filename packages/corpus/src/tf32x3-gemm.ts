@@ -92,7 +92,7 @@ export function chunkTf32x3(sch: Schedule, chunk: number): { chunk: BlockRV; mai
  * The 3xTF32 GEMM with one accumulator over all k: "C_acc" adds per k `(A_lo·B_hi + A_hi·B_lo) +
  * A_hi·B_hi` (the small products first), "D" writes the result (and applies ReLU+add).
  */
-function tf32x3Func(n: number, reluAdd: boolean): PrimFunc {
+export function tf32x3Func(n: number, reluAdd: boolean): PrimFunc {
   const what = reluAdd ? "tf32x3GemmReluAdd" : "tf32x3Gemm";
   if (!Number.isInteger(n) || n < TILE || n % TILE !== 0) throw new RangeError(`${what}: n must be a positive multiple of ${TILE}, got ${n}`);
   const buffers = ["A_hi", "A_lo", "B_hi", "B_lo", "C_acc"].map((b) => `    ${b} = T.alloc_buffer((${n}, ${n}))`).join("\n");

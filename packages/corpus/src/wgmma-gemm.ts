@@ -51,14 +51,14 @@ export const WGMMA_PARAMS: WgmmaGemmParams = { warpgroups: 2, n: 256, pipelineSt
 export const wgmmaGemm = wmmaGemm;
 
 /** Checks `p` tiles an n³ GEMM: throws a RangeError naming the parameters otherwise. */
-export function checkWgmmaTiling(what: string, n: number, p: WgmmaGemmParams): void {
+export function checkWgmmaTiling(what: string, n: number, p: WgmmaGemmParams, stageK = STAGE_K): void {
   if (![p.warpgroups, p.pipelineStages].every((x) => Number.isInteger(x) && x >= 1))
     throw new RangeError(`${what}: warpgroups and pipeline stages must be positive integers, got ${JSON.stringify(p)}`);
   if (p.pipelineStages === 2)
     throw new RangeError(`${what}: 2 pipeline stages fetch nothing ahead (the copies run stages − 2 ahead of the asynchronous wgmmas); use 1 or at least 3`);
   const rows = 64 * p.warpgroups;
-  if (!Number.isInteger(n) || n % rows !== 0 || n % p.n !== 0 || n % STAGE_K !== 0)
-    throw new RangeError(`${what}: n = ${n} is not a multiple of the block tile ${rows}×${p.n}×${STAGE_K}`);
+  if (!Number.isInteger(n) || n % rows !== 0 || n % p.n !== 0 || n % stageK !== 0)
+    throw new RangeError(`${what}: n = ${n} is not a multiple of the block tile ${rows}×${p.n}×${stageK}`);
 }
 
 /** The wgmma schedule of `wgmmaGemm(n)`. */
@@ -94,17 +94,20 @@ export function wgmmaGemmSchedule(n: number, params: WgmmaGemmParams = SMALL_WGM
   return sch;
 }
 
-/** Tiles the GEMM block into 16×N×16 warp tiles (blockized), bound to blocks and warps (threadIdx.y). */
-function tileForWgmma(sch: Schedule, c: BlockRV, p: WgmmaGemmParams): MmaTiling {
+/**
+ * Tiles the GEMM block into 16×N×kTile warp tiles (blockized; k 16 for fp16, 8 for tf32), bound to
+ * blocks and warps (threadIdx.y), the k tiles in shared stages of `stageK`.
+ */
+export function tileForWgmma(sch: Schedule, c: BlockRV, p: WgmmaGemmParams, kTile = TILE, stageK = STAGE_K): MmaTiling {
   const [i, j, k] = sch.getLoops(c);
   const [iOuter, iTile] = sch.split(i!, [null, TILE]);
   const [jOuter, jTile] = sch.split(j!, [null, p.n]);
-  const [kOuter, kIn] = sch.split(k!, [null, TILE]);
+  const [kOuter, kIn] = sch.split(k!, [null, kTile]);
   sch.reorder(iOuter!, jOuter!, kOuter!, iTile!, jTile!, kIn!);
   const tile = sch.blockize(iTile!);
   const warps = WARPS_PER_GROUP * p.warpgroups;
   const [i0, i1] = sch.split(iOuter!, [null, warps]);
-  const [k0, k1] = sch.split(kOuter!, [null, STAGE_K / TILE]);
+  const [k0, k1] = sch.split(kOuter!, [null, stageK / kTile]);
   sch.reorder(i0!, jOuter!, i1!, k0!, k1!);
   sch.bind(sch.fuse(i0!, jOuter!), "blockIdx.x");
   sch.bind(i1!, "threadIdx.y");

@@ -8,6 +8,9 @@
  * - `wgmma`: wgmmaGemmSchedule with WGMMA_PARAMS (Hopper wgmma.mma_async m64n256k16 from 128B-swizzled
  *   shared memory, sm_90a only; 128×256 block tiles of 2 warpgroups, k stages of 64, 3 cp.async
  *   stages, one fetched ahead while the last stage's wgmmas are in flight), against HGEMM;
+ * - `wgmma_tf32`: wgmmaTf32GemmSchedule with WGMMA_TF32_PARAMS (wgmma.mma_async m64n256k8 tf32, sm_90a
+ *   only: pre-pass kernels write tf32(A) and tf32(B)ᵀ — counted in the time — then 128×256 block
+ *   tiles of 2 warpgroups, k stages of 32, 3 cp.async stages), against torch fp32 `A @ B` with TF32 on;
  * - `tf32`: tf32GemmSchedule with TF32_PARAMS (fp32 operands rounded to tf32 on the load path,
  *   mma.sync m16n8k8; 128×128 block tiles, k stages of 16), against torch fp32 `A @ B` with TF32 on;
  * - `tf32_ldmatrix`: the tf32 GEMM with A's fragments through ldmatrix (32-bit elements as b16
@@ -19,6 +22,12 @@
  * - `mma_relu_add`: gemm+ReLU+add in fp16 with fp32 accumulation (`halfGemmReluAdd`, fp16 A, B, C
  *   and D; mmaGemmReluAddSchedule with MMA_PARAMS, the epilogue in each tile's store), timed against
  *   HGEMM's `A @ B`, its error beside torch's fp16 `relu(A @ B) + C`;
+ * - `wgmma_tf32x3`, `wgmma_tf32x3_relu_add`: 3xTF32 (GEMM, gemm+ReLU+add) on the tf32 wgmma
+ *   (wgmmaTf32x3GemmSchedule / …ReluAddSchedule with WGMMA_TF32X3_PARAMS: pre-passes write the hi
+ *   and lo tf32 parts of A and of Bᵀ — counted in the time — then three m64n128k8 wgmmas per k step
+ *   into a chunk accumulator added into the main one every 32 k; 128×128 block tiles, 3 stages),
+ *   against SGEMM, errors as tf32x3's; in a dry run within 2⁻¹⁹ of the executor's largest |output|
+ *   (the three instructions add a k step's products in another order than the function);
  * - `tf32x3_relu_add`: gemm+ReLU+add `D = max(A·B, 0) + C` through 3xTF32 (tf32x3GemmReluAddSchedule,
  *   the epilogue in each tile's store), timed against SGEMM's `A @ B`, its error against float64
  *   beside torch's `relu(A @ B) + C` with TF32 off;
@@ -30,8 +39,8 @@
  *   (TF32 off: SGEMM) and of the baseline; ours must be within 4× the larger of SGEMM's and the
  *   baseline's error (+1e-4), tf32x3 within 1.5× SGEMM's.
  * `--dry-run`: the sim device (the GPU simulator) at 128³ against the CPU executor, bit for bit;
- * no torch, no timing. `--sizes 2048,4096` (default), `--kernels wmma,mma,wgmma,tf32,tf32_ldmatrix,tf32x3,mma_relu_add,tf32x3_relu_add` (default all), `--seed N`,
- * `--wgmma-tilings 2x128.s4,2x256.s3` (the wgmma kernel once per tiling: warpgroups × N, pipeline
+ * no torch, no timing. `--sizes 2048,4096` (default), `--kernels wmma,mma,wgmma,wgmma_tf32,tf32,tf32_ldmatrix,tf32x3,mma_relu_add,tf32x3_relu_add,wgmma_tf32x3,wgmma_tf32x3_relu_add` (default all), `--seed N`,
+ * `--wgmma-tilings 2x128.s4,2x256.s3` (the wgmma kernels once per tiling: warpgroups × N, pipeline
  * stages; named e.g. `wgmma@2x256.s3`), `--x3-chunk 16,32,64` (the 3xTF32 kernels once per chunk of k, named e.g. `tf32x3@chunk32`; default
  * the k stage of TF32X3_PARAMS), `--out FILE.json`. `--tilings 2x4.4x2.k2.s2,2x2.4x4.k2.s3` runs every mma.sync kernel (all but
  * wmma) once per tiling instead of with its default: warps i×j, 16×16 tiles per warp i×j, k tiles
@@ -63,6 +72,12 @@ import {
   tf32x3GemmSchedule,
   type WgmmaGemmParams,
   wgmmaGemmSchedule,
+  WGMMA_TF32_PARAMS,
+  WGMMA_TF32X3_CHUNK,
+  WGMMA_TF32X3_PARAMS,
+  wgmmaTf32GemmSchedule,
+  wgmmaTf32x3GemmReluAddSchedule,
+  wgmmaTf32x3GemmSchedule,
   wmmaGemm,
   wmmaGemmSchedule,
 } from "@tessera/corpus";
@@ -88,6 +103,12 @@ interface KernelSpec {
   readonly reluAdd?: boolean;
   /** How A and B are stored on the device. */
   readonly operands: "float16" | "float32";
+  /**
+   * Dry run: the simulator's sums may differ from the executor's by this much relative to the
+   * largest |output| (3xTF32 on wgmma: three instructions add a k step's products in another order
+   * than the function's); absent: bit for bit.
+   */
+  readonly simulatorTolerance?: number;
   readonly baseline: Baseline;
 }
 
@@ -125,6 +146,7 @@ const KERNELS: Readonly<Record<string, KernelSpec>> = {
   wmma: { schedule: (n) => wmmaGemmSchedule(n, WMMA_PARAMS), original: wmmaGemm, operands: "float16", baseline: "hgemm" },
   mma: { schedule: (n, p) => mmaGemmSchedule(n, p ?? MMA_PARAMS), tiled: true, original: wmmaGemm, operands: "float16", baseline: "hgemm" },
   wgmma: { schedule: (n) => wgmmaGemmSchedule(n, WGMMA_PARAMS), original: wmmaGemm, operands: "float16", baseline: "hgemm" },
+  wgmma_tf32: { schedule: (n) => wgmmaTf32GemmSchedule(n, WGMMA_TF32_PARAMS), original: tf32Gemm, operands: "float32", baseline: "tf32" },
   tf32: { schedule: (n, p) => tf32GemmSchedule(n, p ?? TF32_PARAMS), tiled: true, original: tf32Gemm, operands: "float32", baseline: "tf32" },
   tf32_ldmatrix: {
     schedule: (n, p) => tf32GemmSchedule(n, { ...(p ?? TF32_LDMATRIX_PARAMS), ldmatrixA: true }),
@@ -143,6 +165,29 @@ const KERNELS: Readonly<Record<string, KernelSpec>> = {
     reluAdd: true,
   },
   tf32x3_relu_add: tf32x3Kernels(DEFAULT_X3_CHUNK).tf32x3_relu_add,
+  wgmma_tf32x3: {
+    schedule: (n) => wgmmaTf32x3GemmSchedule(n, WGMMA_TF32X3_PARAMS),
+    original: (n) => tf32x3Gemm(n, WGMMA_TF32X3_CHUNK),
+    operands: "float32",
+    baseline: "sgemm",
+    simulatorTolerance: 2 ** -19,
+  },
+  wgmma_tf32x3_relu_add: {
+    schedule: (n) => wgmmaTf32x3GemmReluAddSchedule(n, WGMMA_TF32X3_PARAMS),
+    original: (n) => tf32x3GemmReluAdd(n, WGMMA_TF32X3_CHUNK),
+    operands: "float32",
+    baseline: "sgemm",
+    reluAdd: true,
+    simulatorTolerance: 2 ** -19,
+  },
+};
+
+/** The kernels that `--wgmma-tilings` retiles, by name. */
+const WGMMA_SCHEDULES: Readonly<Record<string, (n: number, p: WgmmaGemmParams) => Schedule>> = {
+  wgmma: wgmmaGemmSchedule,
+  wgmma_tf32: wgmmaTf32GemmSchedule,
+  wgmma_tf32x3: wgmmaTf32x3GemmSchedule,
+  wgmma_tf32x3_relu_add: wgmmaTf32x3GemmReluAddSchedule,
 };
 
 /** A `--tilings` entry: its text and the tiling it names. */
@@ -206,8 +251,9 @@ function parseKernels(argv: readonly string[]): [name: string, spec: KernelSpec]
   return names.flatMap((name): [string, KernelSpec][] => {
     if (chunks !== undefined && (name === "tf32x3" || name === "tf32x3_relu_add"))
       return chunks.map((chunk) => [`${name}@chunk${chunk}`, tf32x3Kernels(chunk)[name]]);
-    if (wgmmaTilings !== undefined && name === "wgmma")
-      return wgmmaTilings.map(([text, p]) => [`wgmma@${text}`, { ...KERNELS.wgmma!, schedule: (n) => wgmmaGemmSchedule(n, p) }]);
+    const wgmmaSchedule = WGMMA_SCHEDULES[name];
+    if (wgmmaTilings !== undefined && wgmmaSchedule !== undefined)
+      return wgmmaTilings.map(([text, p]) => [`${name}@${text}`, { ...KERNELS[name]!, schedule: (n) => wgmmaSchedule(n, p) }]);
     return [[name, KERNELS[name]!]];
   });
 }
@@ -234,6 +280,9 @@ interface Result {
   readonly ratioToBaseline?: number;
   /** Dry run: elements whose bits differ from the executor's. */
   readonly executorBitsDiffering?: number;
+  /** Dry run of a kernel with a `simulatorTolerance`: the largest |simulator − executor| and the one tolerated. */
+  readonly executorMaxAbsDelta?: number;
+  readonly toleratedAbsDelta?: number;
   readonly torch?: TorchResult | { readonly skipped: string };
   readonly passed: boolean;
 }
@@ -308,16 +357,23 @@ async function dryRun(kernel: string, spec: KernelSpec, n: number, seed: number,
   mod(...simulated);
   compilePrimFunc(original).run(inputs);
   const [want, got] = [new Uint32Array(inputs[out]!.buffer), new Uint32Array(simulated[out]!.buffer)];
-  let differing = 0;
-  for (let i = 0; i < want.length; i++) if (want[i] !== got[i]) differing++;
+  let [differing, maxDelta, scale] = [0, 0, 0];
+  for (let i = 0; i < want.length; i++) {
+    if (want[i] !== got[i]) differing++;
+    maxDelta = Math.max(maxDelta, Math.abs(inputs[out]![i]! - simulated[out]![i]!));
+    scale = Math.max(scale, Math.abs(inputs[out]![i]!));
+  }
+  const tolerance = spec.simulatorTolerance;
   return {
     kernel,
     ...tilingField(tiling),
     n,
     device: "sim",
     executorBitsDiffering: differing,
+    ...(tolerance === undefined ? {} : { executorMaxAbsDelta: maxDelta, toleratedAbsDelta: tolerance * scale }),
     torch: { skipped: "dry run (no GPU)" },
-    passed: differing === 0,
+    // NaN (an output not written) is never within a tolerance.
+    passed: tolerance === undefined ? differing === 0 : maxDelta <= tolerance * scale,
   };
 }
 
@@ -366,7 +422,9 @@ const BASELINE_NAMES: Readonly<Record<Baseline, string>> = { hgemm: "cuBLAS HGEM
 function describe(r: Result): string {
   const kernel = r.tiling === undefined ? r.kernel : `${r.kernel}[${r.tiling}]`;
   if (r.device === "sim")
-    return `${r.passed ? "PASS" : "FAIL"} ${kernel} gemm ${r.n}³ on sim: ${r.executorBitsDiffering} elements with other bits than the executor`;
+    return `${r.passed ? "PASS" : "FAIL"} ${kernel} gemm ${r.n}³ on sim: ${r.executorBitsDiffering} elements with other bits than the executor${
+      r.toleratedAbsDelta === undefined ? "" : ` (max |Δ| ${r.executorMaxAbsDelta?.toExponential(2)}, tolerated ${r.toleratedAbsDelta.toExponential(2)})`
+    }`;
   const t = r.torch;
   const torch =
     t === undefined || "skipped" in t

@@ -23,6 +23,15 @@ export { WMMA_INTRINSICS } from "./tensor-intrin/cuda/wmma.js";
 export { MMA_INTRINSICS } from "./tensor-intrin/cuda/mma.js";
 export { mmaFragmentLayout } from "./tensor-intrin/cuda/fragment-layout.js";
 export { sharedSwizzle } from "./tensor-intrin/cuda/shared-swizzle.js";
-export { WGMMA_N, type WgmmaN, wgmmaAccumulatorLayout, wgmmaIntrinName, wgmmaSharedLayout } from "./tensor-intrin/cuda/wgmma.js";
+export {
+  WGMMA_N,
+  type WgmmaN,
+  wgmmaAccumulatorLayout,
+  wgmmaIntrinName,
+  wgmmaKMajorLayout,
+  wgmmaSharedLayout,
+  wgmmaTf32IntrinName,
+  wgmmaTf32x3IntrinName,
+} from "./tensor-intrin/cuda/wgmma.js";
 export { BUFFER_SWIZZLE, PERMUTED_LAYOUT, SwizzleLayoutError, checkSwizzle, permutedLayoutMap, swizzleRunsContiguous } from "./primitives/layout/swizzle.js";
 export { indexMapFromAttr } from "./primitives/layout/index-map.js";

@@ -8,6 +8,9 @@
  *   bit 32, the swizzle mode at bit 62: 1 for 128 bytes) and issues `wgmma.mma_async`. A_ptr is
  *   the calling warp's 16 rows of A (K-major, 8-row groups SBO apart): the warpgroup's A starts
  *   16·(warp mod 4) rows, 2·SBO bytes each, before it (tensor-intrin/cuda/wgmma.ts of @tessera/schedule);
+ * - `T.ptx.wgmma_mma_async_ss("m64n<N>k8", "tf32", "tf32", "fp32", 0, 0, 128, …)` (the same
+ *   arguments) → `tessera_wgmma_m64n<N>k8_f32_tf32_tf32(…)`: float32 operands read as tf32, both
+ *   K-major (PTX has no transpose operands for 32-bit types);
  * - `T.ptx.wgmma_commit_group()`, `T.ptx.wgmma_wait_group(n, C, size, …)` → `wgmma.commit_group`
  *   and `wgmma.wait_group n`; the wait then marks the accumulators it names as written (an empty
  *   asm with "+f" operands), so the compiler reads them after it (injectWgmmaSync places the
@@ -24,7 +27,7 @@ import { intArg, registers, stringArg } from "./intrinsic-args.js";
 import type { ExprEmitter } from "./expr-emitter.js";
 import { accessPointer } from "./wmma.js";
 
-export type WgmmaFeature = "wgmma" | `wgmma:${number}`;
+export type WgmmaFeature = "wgmma" | `wgmma:${number}` | `wgmma:tf32:${number}`;
 
 export const WGMMA_OPS: ReadonlySet<string> = new Set(Object.keys(WGMMA_OP_ARITY));
 
@@ -63,17 +66,23 @@ export function wgmmaStatement(ctx: EmitContext, exprs: ExprEmitter, call: Call)
 
 function mmaAsync(ctx: EmitContext, exprs: ExprEmitter, call: Call): string {
   const [shape, ta, tb, tc] = [0, 1, 2, 3].map((i) => stringArg(ctx, call, i)) as [string, string, string, string];
-  const n = Number(/^m64n(\d+)k16$/.exec(shape)?.[1] ?? Number.NaN);
-  if (!WGMMA_N.has(n)) fail(ctx, `T.${call.op}: shape ${shape} is not one of m64n{${[...WGMMA_N].join(",")}}k16`);
-  if (ta !== "fp16" || tb !== "fp16" || tc !== "fp32") fail(ctx, `T.${call.op}: only fp16 × fp16 → fp32 exists here, got ${ta} × ${tb} → ${tc}`);
+  const m = /^m64n(\d+)k(8|16)$/.exec(shape);
+  const [n, k] = [Number(m?.[1] ?? Number.NaN), Number(m?.[2] ?? Number.NaN)];
+  if (!WGMMA_N.has(n)) fail(ctx, `T.${call.op}: shape ${shape} is not one of m64n{${[...WGMMA_N].join(",")}}k16 (fp16) or …k8 (tf32)`);
+  const tf32 = ta === "tf32" && tb === "tf32" && tc === "fp32" && k === 8;
+  if (!tf32 && !(ta === "fp16" && tb === "fp16" && tc === "fp32" && k === 16))
+    fail(ctx, `T.${call.op}: only m64nNk16 fp16 × fp16 → fp32 and m64nNk8 tf32 × tf32 → fp32 exist here, got ${shape} ${ta} × ${tb} → ${tc}`);
   const [transA, transB, swizzle] = [4, 5, 6].map((i) => intArg(ctx, call, i));
   if (transA !== 0) fail(ctx, `T.${call.op}: A must be K-major (trans_a 0)`);
+  if (tf32 && transB !== 0) fail(ctx, `T.${call.op}: tf32 B must be K-major (trans_b 0): PTX has no transpose for 32-bit operands`);
   if (SWIZZLE_MODE[swizzle!] !== 1) fail(ctx, `T.${call.op}: only the 128-byte swizzle is supported, got ${swizzle}`);
-  ctx.features.add(`wgmma:${n}`);
+  ctx.features.add(tf32 ? `wgmma:tf32:${n}` : `wgmma:${n}`);
   const pointer = (i: number) => accessPointer(ctx, exprs, call.args[i]!, call.op);
   const bytes = (i: number) => exprs.expr(call.args[i]!);
   const c = registers(ctx, exprs, call.args[13], call.args[14]!, call.op);
-  return `tessera_wgmma_m64n${n}k16_f32_f16_f16(${c}, ${pointer(7)}, ${bytes(8)}, ${bytes(9)}, ${pointer(10)}, ${bytes(11)}, ${bytes(12)}, ${transB === 0 ? "false" : "true"});`;
+  const operands = `${c}, ${pointer(7)}, ${bytes(8)}, ${bytes(9)}, ${pointer(10)}, ${bytes(11)}, ${bytes(12)}`;
+  if (tf32) return `tessera_wgmma_m64n${n}k8_f32_tf32_tf32(${operands});`;
+  return `tessera_wgmma_m64n${n}k16_f32_f16_f16(${operands}, ${transB === 0 ? "false" : "true"});`;
 }
 
 const COMMON = guarded("TESSERA_WGMMA_COMMON_DEFINED", [
@@ -126,10 +135,29 @@ function mmaHelper(n: number): string {
   ]);
 }
 
+function tf32MmaHelper(n: number): string {
+  const count = n / 2;
+  const cs = Array.from({ length: count }, (_, i) => `%${i}`).join(", ");
+  const outs = Array.from({ length: count }, (_, i) => `"+f"(c[${i}])`).join(", ");
+  return guarded(`TESSERA_WGMMA_M64N${n}K8_TF32_DEFINED`, [
+    `// wgmma.mma_async m64n${n}k8 tf32 (sm_90a): the warpgroup's 64×${n} fp32 accumulator += A (64×8) · B (8×${n}), float32 holding tf32`,
+    "// values, both K-major (B as Bᵀ, n rows of k) in 128B-swizzled shared memory. a_warp: the calling warp's 16 rows of A.",
+    `__device__ __forceinline__ void tessera_wgmma_m64n${n}k8_f32_tf32_tf32(float* c, const void* a_warp, unsigned int a_lbo, unsigned int a_sbo,`,
+    "                                                                const void* b, unsigned int b_lbo, unsigned int b_sbo) {",
+    "  const char* a = static_cast<const char*>(a_warp) - tessera_warpgroup_rank() * 2 * a_sbo;",
+    "  unsigned long long desc_a = tessera_wgmma_desc(a, a_lbo, a_sbo);",
+    "  unsigned long long desc_b = tessera_wgmma_desc(b, b_lbo, b_sbo);",
+    `  asm volatile("{\\n.reg .pred p;\\nsetp.ne.b32 p, 1, 0;\\nwgmma.mma_async.sync.aligned.m64n${n}k8.f32.tf32.tf32 {${cs}}, %${count}, %${count + 1}, p, 1, 1;\\n}\\n"`,
+    `               : ${outs}`,
+    `               : "l"(desc_a), "l"(desc_b));`,
+    "}",
+  ]);
+}
+
 /** The helper definitions for the wgmma features used. */
 export function wgmmaPreamble(has: (f: WgmmaFeature) => boolean): string[] {
   if (!has("wgmma")) return [];
-  return [COMMON, ...[...WGMMA_N].filter((n) => has(`wgmma:${n}`)).map(mmaHelper)];
+  return [COMMON, ...[...WGMMA_N].filter((n) => has(`wgmma:${n}`)).map(mmaHelper), ...[...WGMMA_N].filter((n) => has(`wgmma:tf32:${n}`)).map(tf32MmaHelper)];
 }
 
 /** Whether a kernel's features include wgmma (sm_90a). */

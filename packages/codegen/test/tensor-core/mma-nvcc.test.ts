@@ -8,7 +8,8 @@
  * TESSERA_NVCC); in `pnpm test:slow`.
  *
  * The wgmma GEMM (WGMMA_PARAMS, Hopper's wgmma.mma_async) compiles for sm_90a only, in a batch of
- * its own: without spills, to wgmma.mma_async, its fences and fence.proxy.async.
+ * its own: without spills, to wgmma.mma_async, its fences and fence.proxy.async; so does the tf32
+ * wgmma GEMM (WGMMA_TF32_PARAMS: m64n256k8 tf32, its two pre-pass kernels beside it).
  *
  * Not sm_90a as well for the mma.sync ones: the sources use no architecture-specific feature (the test checks that no
  * `__CUDA_ARCH_FEAT_` macro appears), so nvcc's front end gives sm_90a the same PTX as sm_90 but
@@ -26,11 +27,13 @@ import {
   TF32_LDMATRIX_PARAMS,
   TF32_PARAMS,
   WGMMA_PARAMS,
+  WGMMA_TF32_PARAMS,
   mmaGemmSchedule,
   tf32GemmSchedule,
   tf32x3GemmReluAddSchedule,
   tf32x3GemmSchedule,
   wgmmaGemmSchedule,
+  wgmmaTf32GemmSchedule,
 } from "@tessera/corpus";
 import { afterAll, describe, expect, it } from "vitest";
 import { lower } from "../../src/index.js";
@@ -166,6 +169,31 @@ describe.skipIf(!hasNvcc)(`the wgmma GEMM compiles for sm_90a${hasNvcc ? "" : " 
     expect(text).toMatch(/wgmma\.fence\.sync\.aligned/);
     expect(text).toMatch(/wgmma\.commit_group\.sync\.aligned/);
     expect(text).toMatch(/wgmma\.wait_group\.sync\.aligned 0/);
+    expect(text).toMatch(/wgmma\.wait_group\.sync\.aligned 4/);
+    expect(text).toMatch(/fence\.proxy\.async\.shared::cta/);
+  }, 600_000);
+});
+
+describe.skipIf(!hasNvcc)(`the tf32 wgmma GEMM compiles for sm_90a${hasNvcc ? "" : " (SKIPPED: nvcc not found; set TESSERA_NVCC)"}`, () => {
+  const dir = mkdtempSync(join(tmpdir(), "tessera-wgmma-tf32-nvcc-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const modules = [{ label: "wgmma tf32 gemm 4096", file: "wgmma_tf32_gemm.cu", module: lower(wgmmaTf32GemmSchedule(4096, WGMMA_TF32_PARAMS), "nvidia/h100") }];
+  const compiled = compilationsPerArch(nvcc, dir, modules);
+
+  it("sm_90a: its three kernels without spills, to wgmma.mma_async m64n256k8 tf32, one k stage kept in flight", async () => {
+    const r = await compiled("sm_90a");
+    expect(r.exitCode, r.log).toBe(0);
+    const kernels = r.perModule[0] ?? [];
+    expect(kernels).toHaveLength(3);
+    for (const kernel of kernels) {
+      expect(kernel.spillStoreBytes, r.log).toBe(0);
+      expect(kernel.spillLoadBytes, r.log).toBe(0);
+      expect(kernel.stackFrameBytes, r.log).toBe(0);
+      expect(kernel.registers).toBeLessThanOrEqual(255);
+    }
+    const text = r.ptxOf(0);
+    expect(text).toMatch(/wgmma\.mma_async\.sync\.aligned\.m64n256k8\.f32\.tf32\.tf32/);
+    expect(text).toMatch(/cvt\.rna\.tf32\.f32/);
     expect(text).toMatch(/wgmma\.wait_group\.sync\.aligned 4/);
     expect(text).toMatch(/fence\.proxy\.async\.shared::cta/);
   }, 600_000);

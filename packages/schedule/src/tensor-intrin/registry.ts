@@ -13,10 +13,17 @@ export class TensorIntrinError extends TesseraError {
 
 const registry = new Map<string, TensorIntrin>();
 /** Built-in intrinsics, parsed on first use (so that importing the package parses nothing). */
-const builtins = new Map<string, () => { desc: string; impl: string }>();
+const builtins = new Map<string, () => BuiltinTensorIntrin>();
+
+/** A built-in intrinsic's TVMScript and, optionally, what to tell a user whose loop does not match it. */
+export interface BuiltinTensorIntrin {
+  readonly desc: string;
+  readonly impl: string;
+  readonly mismatchHint?: string;
+}
 
 /** Declares a built-in intrinsic whose TVMScript `build` returns; it is registered when first looked up. */
-export function defineBuiltinTensorIntrin(name: string, build: () => { desc: string; impl: string }): void {
+export function defineBuiltinTensorIntrin(name: string, build: () => BuiltinTensorIntrin): void {
   if (builtins.has(name)) throw new TensorIntrinError(`built-in TensorIntrin "${name}" defined twice`);
   builtins.set(name, build);
 }
@@ -26,6 +33,8 @@ export class TensorIntrin {
     readonly name: string,
     readonly desc: PrimFunc,
     readonly impl: PrimFunc,
+    /** Appended to a tensorize mismatch (not TVM's): the usual cause, e.g. an operand layout the instruction cannot read. */
+    readonly mismatchHint?: string,
   ) {}
 
   /**
@@ -34,9 +43,9 @@ export class TensorIntrin {
    * are not buffers or differ in number, dtype or rank, and bodies that are not one block with the
    * regions of every parameter.
    */
-  static register(name: string, desc: PrimFunc | string, impl: PrimFunc | string, opts: { override?: boolean } = {}): TensorIntrin {
+  static register(name: string, desc: PrimFunc | string, impl: PrimFunc | string, opts: { override?: boolean; mismatchHint?: string } = {}): TensorIntrin {
     if (TensorIntrin.has(name) && opts.override !== true) throw new TensorIntrinError(`TensorIntrin "${name}" has already been registered`);
-    const intrin = new TensorIntrin(name, asFunc(name, "description", desc), asFunc(name, "implementation", impl));
+    const intrin = new TensorIntrin(name, asFunc(name, "description", desc), asFunc(name, "implementation", impl), opts.mismatchHint);
     checkPair(intrin);
     registry.set(name, intrin);
     return intrin;
@@ -46,8 +55,8 @@ export class TensorIntrin {
   static get(name: string): TensorIntrin {
     const build = registry.has(name) ? undefined : builtins.get(name);
     if (build !== undefined) {
-      const { desc, impl } = build();
-      TensorIntrin.register(name, desc, impl, { override: true });
+      const { desc, impl, mismatchHint } = build();
+      TensorIntrin.register(name, desc, impl, { override: true, ...(mismatchHint === undefined ? {} : { mismatchHint }) });
     }
     const found = registry.get(name);
     if (found === undefined) {

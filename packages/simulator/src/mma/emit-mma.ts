@@ -131,15 +131,20 @@ export class MmaEmitter {
       return true;
     }
     const shape = this.string(call, 0, text);
-    const n = Number(/^m64n(\d+)k16$/.exec(shape)?.[1] ?? Number.NaN);
-    if (!Number.isInteger(n) || n % 16 !== 0 || n < 16 || n > 256) this.fail(`${text}: shape ${shape} is not m64nNk16 with N a multiple of 16 up to 256`);
+    const m = /^m64n(\d+)k(8|16)$/.exec(shape);
+    const [n, k] = [Number(m?.[1] ?? Number.NaN), Number(m?.[2] ?? Number.NaN)];
+    if (!Number.isInteger(n) || n % 16 !== 0 || n < 16 || n > 256)
+      this.fail(`${text}: shape ${shape} is not m64nNk16 (fp16) or m64nNk8 (tf32) with N a multiple of 16 up to 256`);
     const types = [1, 2, 3].map((i) => this.string(call, i, text)).join(".");
-    if (types !== "fp16.fp16.fp32") this.fail(`${text}: the simulator runs fp16.fp16.fp32 wgmma only, not ${types}`);
+    const tf32 = types === "tf32.tf32.fp32";
+    if (!(types === "fp16.fp16.fp32" && k === 16) && !(tf32 && k === 8))
+      this.fail(`${text}: the simulator runs m64nNk16 fp16.fp16.fp32 and m64nNk8 tf32.tf32.fp32 wgmma only, not ${shape} ${types}`);
     if (this.constant(call, 4, text) !== 0) this.fail(`${text}: A must be K-major (trans_a 0)`);
+    if (tf32 && this.constant(call, 5, text) !== 0) this.fail(`${text}: tf32 B must be K-major (trans_b 0): PTX has no transpose for 32-bit operands`);
     if (this.constant(call, 6, text) !== 128) this.fail(`${text}: the simulator runs the 128-byte swizzle only`);
     const expr = (i: number): string => emitExpr(ctx, call.args[i]!);
     const [a, b] = [this.pointer(ctx, call.args[7]!, text), this.pointer(ctx, call.args[10]!, text)];
-    const site = this.site({ kind: "wgmma", text, n, transB: this.constant(call, 5, text) !== 0 });
+    const site = this.site({ kind: "wgmma", text, n, transB: this.constant(call, 5, text) !== 0, tf32 });
     const c = `${this.array(ctx, call.args[13]!, text)}, ${expr(14)}`;
     ctx.line(
       `$rt.mma.arrive(${site}, ${this.thread.join(", ")}, ${c}, ${a.array}, ${a.offset}, ${expr(8)}, ${expr(9)}, ${b.array}, ${b.offset}, ${expr(11)}, ${expr(12)});`,

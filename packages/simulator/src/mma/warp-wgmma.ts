@@ -1,5 +1,7 @@
 /**
- * `wgmma.mma_async` m64nNk16 fp16 × fp16 → fp32 in the simulator, one warp's 16 rows at a time (the
+ * `wgmma.mma_async` m64nNk16 fp16 × fp16 → fp32 (and m64nNk8 tf32 × tf32 → fp32: float32 elements,
+ * both operands K-major, each operand truncated to tf32 as the tensor cores read it — the identity
+ * on values a stage already rounded with `cvt.rna.tf32.f32`) in the simulator, one warp's 16 rows at a time (the
  * rows of warp w of a warpgroup depend on rows 16w… of A only), reading A and B from shared memory
  * as the tensor cores do: through the matrix descriptors' start addresses and leading / stride
  * byte offsets, with the 128-byte swizzle applied to each address (the 16-byte chunk, bits 4–6,
@@ -23,6 +25,8 @@ export interface WgmmaSite {
   readonly n: number;
   /** B MN-major (n contiguous) rather than K-major. */
   readonly transB: boolean;
+  /** m64nNk8 with float32 elements read as tf32 (else m64nNk16 fp16). */
+  readonly tf32?: boolean;
 }
 
 type Registers = ArrayLike<number> & { [i: number]: number };
@@ -48,9 +52,15 @@ export type WgmmaOperands = readonly [
   bSbo: number,
 ];
 
-const ELEMENT_BYTES = 2;
-const K = 16;
 const ROWS_PER_WARP = 16;
+/** Scratch for the tf32 truncation: the tensor cores read the sign, exponent and top 10 mantissa bits of a float32. */
+const word = new Float32Array(1);
+const wordBits = new Uint32Array(word.buffer);
+function tf32Truncate(x: number): number {
+  word[0] = x;
+  wordBits[0] = wordBits[0]! & 0xffffe000;
+  return word[0]!;
+}
 
 /** The 128-byte swizzle of a shared byte address. */
 export function swizzle128(address: number): number {
@@ -60,34 +70,36 @@ export function swizzle128(address: number): number {
 /** Performs the wgmma of warp `warp` (its index in the block) with its 32 lanes' operands; returns what it read of A and B. */
 export function warpWgmma(warp: number, s: WgmmaSite, lanes: readonly WgmmaOperands[], misuse: (detail: string) => never): WgmmaRead[] {
   const [, , a, aOffset, , aSbo, b, bOffset, bLbo, bSbo] = lanes[0]!;
+  const [elementBytes, depth] = s.tf32 === true ? [4, 8] : [2, 16];
+  const operand = s.tf32 === true ? tf32Truncate : (x: number) => x;
   lanes.forEach((l, lane) => {
     if (l[2] !== a || l[3] !== aOffset || l[5] !== aSbo || l[6] !== b || l[7] !== bOffset || l[8] !== bLbo || l[9] !== bSbo)
       misuse(`lane ${lane} gives other A or B descriptors than lane 0`);
   });
   const reads: WgmmaRead[] = [a, b].map((array) => ({ array, at: [], values: [] }));
   const read = (array: Registers, address: number, what: string): number => {
-    const at = swizzle128(address) / ELEMENT_BYTES;
-    if (address < 0 || at >= array.length) misuse(`${what} at byte ${address} is outside the shared buffer of ${array.length * ELEMENT_BYTES} bytes`);
+    const at = swizzle128(address) / elementBytes;
+    if (address < 0 || at >= array.length) misuse(`${what} at byte ${address} is outside the shared buffer of ${array.length * elementBytes} bytes`);
     const r = reads[array === a ? 0 : 1]!;
     (r.at as number[]).push(at);
     (r.values as number[]).push(array[at]!);
-    return array[at]!;
+    return operand(array[at]!);
   };
   const rank = warp % 4;
-  const aGroup = aOffset * ELEMENT_BYTES - rank * 2 * aSbo;
-  const A = new Float64Array(ROWS_PER_WARP * K);
+  const aGroup = aOffset * elementBytes - rank * 2 * aSbo;
+  const A = new Float64Array(ROWS_PER_WARP * depth);
   for (let r = 0; r < ROWS_PER_WARP; r++) {
     const m = ROWS_PER_WARP * rank + r;
-    for (let k = 0; k < K; k++) A[r * K + k] = read(a, aGroup + (m >> 3) * aSbo + (m & 7) * 128 + k * ELEMENT_BYTES, `A(${m}, ${k})`);
+    for (let k = 0; k < depth; k++) A[r * depth + k] = read(a, aGroup + (m >> 3) * aSbo + (m & 7) * 128 + k * elementBytes, `A(${m}, ${k})`);
   }
   const n = s.n;
-  const B = new Float64Array(K * n);
-  const bStart = bOffset * ELEMENT_BYTES;
-  for (let k = 0; k < K; k++)
+  const B = new Float64Array(depth * n);
+  const bStart = bOffset * elementBytes;
+  for (let k = 0; k < depth; k++)
     for (let j = 0; j < n; j++) {
       const address = s.transB
-        ? bStart + (j >> 6) * bLbo + (k >> 3) * bSbo + (k & 7) * 128 + (j & 63) * ELEMENT_BYTES
-        : bStart + (j >> 3) * bSbo + (j & 7) * 128 + k * ELEMENT_BYTES;
+        ? bStart + (j >> 6) * bLbo + (k >> 3) * bSbo + (k & 7) * 128 + (j & 63) * elementBytes
+        : bStart + (j >> 3) * bSbo + (j & 7) * 128 + k * elementBytes;
       B[k * n + j] = read(b, address, `B(${k}, ${j})`);
     }
   const registers = n / 2;
@@ -104,7 +116,7 @@ export function warpWgmma(warp: number, s: WgmmaSite, lanes: readonly WgmmaOpera
   for (let r = 0; r < ROWS_PER_WARP; r++)
     for (let j = 0; j < n; j++) {
       let acc = C[r * n + j]!;
-      for (let k = 0; k < K; k++) acc = f(acc + f(A[r * K + k]! * B[k * n + j]!));
+      for (let k = 0; k < depth; k++) acc = f(acc + f(A[r * depth + k]! * B[k * n + j]!));
       C[r * n + j] = acc;
     }
   lanes.forEach(([c, cOffset], lane) => {

@@ -13,16 +13,32 @@
  *   of a pipelined tile: ../util/wgmma-in-flight.ts proves it), else 0;
  * - `wgmma_wait_group(0, C, size, …)` goes before each statement that touches an accumulator other
  *   than through a wgmma (the store after the k loop, the zero fill) or hides a barrier in a loop.
- * The waits name the accumulators, which the CUDA generator marks written after the wait. A wait
+ * A kernel (launch nest) that issues no wgmma, e.g. an operand pre-pass beside the GEMM kernel, is
+ * left as it is. The waits name the accumulators, which the CUDA generator marks written after the wait. A wait
  * with nothing in flight returns at once. Waiting only at barriers keeps a stage's wgmmas (one per
  * 16 of k) in flight together instead of one at a time, and a pipelined tile's other versions let
  * the last stage's wgmmas stay in flight across the barriers of the next (as CUTLASS's
  * `warpgroup_wait<1>`).
  */
-import { type Call, type PrimExpr, type PrimFunc, type Stmt, type Var, call, constantSize, evaluate, forEachExpr, forEachStmt, intImm, seq } from "@tessera/ir";
+import {
+  type AttrStmt,
+  type Call,
+  type PrimExpr,
+  type PrimFunc,
+  type Stmt,
+  type Var,
+  call,
+  constantSize,
+  evaluate,
+  forEachExpr,
+  forEachStmt,
+  intImm,
+  seq,
+} from "@tessera/ir";
 import { type Pass, cudaPass } from "../pass.js";
 import { WGMMA_FENCE, WGMMA_MMA_ASYNC, WGMMA_WAIT_GROUP } from "../util/warp-operands.js";
 import { WgmmaInFlight, isBarrier, onlyIssuesWgmma } from "../util/wgmma-in-flight.js";
+import { isThreadExtent } from "../kernel/thread-env.js";
 
 const PASS = "injectWgmmaSync";
 const BARRIER = "tvm_storage_sync";
@@ -41,7 +57,11 @@ function calls(s: Stmt): Call[] {
 const SCOPES: ReadonlySet<string> = new Set(["SeqStmt", "AttrStmt", "LetStmt", "Allocate", "DeclBuffer"]);
 
 class WgmmaSync {
-  private readonly inFlight: WgmmaInFlight;
+  private inFlight: WgmmaInFlight;
+  /** Inside a launch nest that issues wgmmas (its outermost thread_extent was entered). */
+  private inKernel = false;
+  /** The accumulators whose allocation encloses the statement being rewritten. */
+  private readonly allocated = new Set<Var>();
 
   constructor(
     body: Stmt,
@@ -50,9 +70,23 @@ class WgmmaSync {
     this.inFlight = new WgmmaInFlight(body, (s) => this.touchesAccumulator(s));
   }
 
-  /** `wgmma.wait_group pending`, naming the accumulators. */
+  /** The waits of one launch nest, analysed on its own (the loop and thread ranges of the other kernels do not widen its own). */
+  private kernel(nest: AttrStmt): Stmt {
+    this.inFlight = new WgmmaInFlight(nest, (s) => this.touchesAccumulator(s));
+    this.inKernel = true;
+    const body = this.block(nest.body);
+    this.inKernel = false;
+    return { ...nest, body };
+  }
+
+  /**
+   * `wgmma.wait_group pending`, naming the accumulators allocated around it (one allocated inside a
+   * loop, e.g. 3xTF32's chunk accumulator, is not named by a wait before its allocation: what it
+   * held in the previous iteration was waited for before it was last used).
+   */
   private wait(pending: number): Stmt {
-    return evaluate(call("void", WGMMA_WAIT_GROUP, [intImm(pending), ...[...this.accumulators].flatMap(([v, size]) => [v, intImm(size)])]));
+    const named = [...this.accumulators].filter(([v]) => this.allocated.has(v));
+    return evaluate(call("void", WGMMA_WAIT_GROUP, [intImm(pending), ...named.flatMap(([v, size]) => [v, intImm(size)])]));
   }
 
   /** Whether `s` reads or writes an accumulator other than as a wgmma's. */
@@ -81,7 +115,14 @@ class WgmmaSync {
       case "Allocate":
       case "DeclBuffer":
       case "AttrStmt": {
+        if (!this.inKernel && isThreadExtent(s)) {
+          // A launch nest: one without wgmmas (another kernel of the function) keeps its barriers as they are.
+          return calls(s).some((c) => c.op === WGMMA_MMA_ASYNC) ? this.kernel(s) : s;
+        }
+        const allocates = s.kind === "Allocate" && this.accumulators.has(s.buffer.data);
+        if (allocates) this.allocated.add(s.buffer.data);
         const body = this.block(s.body);
+        if (allocates) this.allocated.delete(s.buffer.data);
         return body === s.body ? s : { ...s, body };
       }
       case "IfThenElse": {

@@ -27,10 +27,12 @@ export class TensorIntrinMismatchError extends ScheduleError {
     readonly intrin: string,
     readonly differences: readonly string[],
     at: For | Block | undefined,
+    hint?: string,
   ) {
     const what = `${target.kind === "For" ? "loop" : "block"} ${nameOf(target)}`;
     const inside = at !== undefined && at !== target ? ` (at ${at.kind === "For" ? "loop" : "block"} ${nameOf(at)})` : "";
-    super(TENSORIZE, `The ${what} does not match the tensor intrinsic "${intrin}"${inside}: ${differences.join("; ")}`, [target]);
+    const hinted = hint === undefined ? "" : `. Hint: ${hint}`;
+    super(TENSORIZE, `The ${what} does not match the tensor intrinsic "${intrin}"${inside}: ${differences.join("; ")}${hinted}`, [target]);
   }
 }
 
@@ -48,7 +50,7 @@ function tensorize(ctx: PrimitiveContext, target: unknown, intrinName: string, p
   try {
     comparator.compare(realize, intrin.desc.body);
   } catch (e) {
-    if (e instanceof TensorizeMismatch) throw new TensorIntrinMismatchError(entry.node, intrinName, e.differences, e.at);
+    if (e instanceof TensorizeMismatch) throw new TensorIntrinMismatchError(entry.node, intrinName, e.differences, e.at, intrin.mismatchHint);
     throw e;
   }
   const replaced = replaceWithImpl(realize, intrin, comparator);

@@ -74,6 +74,81 @@ function wgmmaIntrin(n: WgmmaN): { desc: string; impl: string } {
 for (const n of WGMMA_N) defineBuiltinTensorIntrin(wgmmaIntrinName(n), () => wgmmaIntrin(n));
 
 /**
+ * The intrinsic `wgmma_m64n<N>k8_tf32tf32f32`: m64nNk8 with float32 A and B that hold tf32 values
+ * (a stage of the function rounds them, `T.tf32_round`: the tensor cores would truncate), the
+ * accumulator as the fp16 one's. PTX has no transpose for 32-bit operands: both are read K-major
+ * from 128B-swizzled shared.dyn tiles (`wgmmaKMajorLayout(…, 4)`: rows of 32 float32), A as the
+ * warp's 16×8 slice, B as the N×8 tile Bᵀ (B[j, k]), so a row-major k×n B must be stored
+ * transposed first (e.g. its producing stage's layout rewritten, `transformLayout` (k, j) → (j, k)).
+ */
+export function wgmmaTf32IntrinName(n: WgmmaN): string {
+  return `wgmma_m64n${n}k8_tf32tf32f32`;
+}
+
+/** What a tf32 wgmma tensorize mismatch tells the user (the usual cause: a row-major B). */
+const TF32_OPERAND_HINT =
+  "tf32 wgmma reads both operands K-major (PTX has no transpose for 32-bit types): the block must read A[i, k] and B as B[j, k]; " +
+  'store a row-major B transposed first, e.g. sch.transformLayout(<B\'s producing block>, ["write", 0], (k, j) => [j, k])';
+
+function wgmmaTf32Intrin(n: WgmmaN): { desc: string; impl: string; mismatchHint: string } {
+  const a: BufferSpec = { name: "A", param: "a", dims: [16, 8], dtype: "float32", scope: "shared.dyn", offsetFactor: 8 };
+  const b: BufferSpec = { name: "B", param: "b", dims: [n, 8], dtype: "float32", scope: "shared.dyn", offsetFactor: 8 };
+  const c: BufferSpec = { name: "C", param: "c", dims: [32, n / 2], dtype: "float32", scope: "warp", offsetFactor: 1 };
+  const cAt = `C[${accLane("vi", "vj")}, ${accRegister("vi", "vj")}]`;
+  // Both K-major: SBO = 8 rows of 32 float32 (the operand's row stride _s1, 4 bytes × 8 rows); LBO unused (1).
+  const pair = intrinPair(
+    { buffers: [a, b, c], reads: [c, a, b], writes: [c] },
+    `        for i, j, k in T.grid(16, ${n}, 8):
+            with T.block("C"):
+                vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+                ${cAt} = ${cAt} + A[vi, vk] * B[vj, vk]`,
+    `        for tx in T.thread_binding(32, thread="threadIdx.x"):
+            T.ptx.wgmma_mma_async_ss("m64n${n}k8", "tf32", "tf32", "fp32", 0, 0, ${SWIZZLE_ROW_BYTES}, A.access_ptr("r"), 16, A_s1 * ${4 * ATOM_ROWS}, B.access_ptr("r"), 16, B_s1 * ${4 * ATOM_ROWS}, C.data, C_off + tx * ${n / 2})
+            T.ptx.wgmma_commit_group()`,
+  );
+  return { ...pair, mismatchHint: TF32_OPERAND_HINT };
+}
+
+for (const n of WGMMA_N) defineBuiltinTensorIntrin(wgmmaTf32IntrinName(n), () => wgmmaTf32Intrin(n));
+
+/**
+ * The intrinsic `wgmma_m64n<N>k8_tf32x3`: 3xTF32 (docs/architecture/tf32x3.md) on the tf32 wgmma,
+ * the hi and lo tf32 parts of A and B in four K-major shared tiles as `wgmma_m64n<N>k8_tf32tf32f32`
+ * reads them, `C += (lo·hi + hi·lo) + hi·hi` per k into a chunk accumulator. The implementation
+ * issues three m64nNk8 wgmmas, small products first (A_lo·B_hi, A_hi·B_lo, A_hi·B_hi), as one
+ * committed group; each sums its 8 k in turn, so the hardware (and the simulator, which runs the
+ * three instructions) adds the three products of a k in another order than the description's.
+ */
+export function wgmmaTf32x3IntrinName(n: WgmmaN): string {
+  return `wgmma_m64n${n}k8_tf32x3`;
+}
+
+function wgmmaTf32x3Intrin(n: WgmmaN): { desc: string; impl: string; mismatchHint: string } {
+  const a = (name: string, param: string): BufferSpec => ({ name, param, dims: [16, 8], dtype: "float32", scope: "shared.dyn", offsetFactor: 8 });
+  const b = (name: string, param: string): BufferSpec => ({ name, param, dims: [n, 8], dtype: "float32", scope: "shared.dyn", offsetFactor: 8 });
+  const [aHi, aLo, bHi, bLo] = [a("AH", "ah"), a("AL", "al"), b("BH", "bh"), b("BL", "bl")];
+  const c: BufferSpec = { name: "C", param: "c", dims: [32, n / 2], dtype: "float32", scope: "warp", offsetFactor: 1 };
+  const cAt = `C[${accLane("vi", "vj")}, ${accRegister("vi", "vj")}]`;
+  const mma = (x: string, y: string) =>
+    `T.ptx.wgmma_mma_async_ss("m64n${n}k8", "tf32", "tf32", "fp32", 0, 0, ${SWIZZLE_ROW_BYTES}, ${x}.access_ptr("r"), 16, ${x}_s1 * ${4 * ATOM_ROWS}, ${y}.access_ptr("r"), 16, ${y}_s1 * ${4 * ATOM_ROWS}, C.data, C_off + tx * ${n / 2})`;
+  const pair = intrinPair(
+    { buffers: [aHi, aLo, bHi, bLo, c], reads: [c, aLo, bHi, aHi, bLo], writes: [c] },
+    `        for i, j, k in T.grid(16, ${n}, 8):
+            with T.block("C"):
+                vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+                ${cAt} = ${cAt} + (AL[vi, vk] * BH[vj, vk] + AH[vi, vk] * BL[vj, vk] + AH[vi, vk] * BH[vj, vk])`,
+    `        for tx in T.thread_binding(32, thread="threadIdx.x"):
+            ${mma("AL", "BH")}
+            ${mma("AH", "BL")}
+            ${mma("AH", "BH")}
+            T.ptx.wgmma_commit_group()`,
+  );
+  return { ...pair, mismatchHint: TF32_OPERAND_HINT };
+}
+
+for (const n of WGMMA_N) defineBuiltinTensorIntrin(wgmmaTf32x3IntrinName(n), () => wgmmaTf32x3Intrin(n));
+
+/**
  * The register layout of a warp-scope accumulator that the wgmma intrinsics read, as an index map
  * for `Schedule.transformLayout`: element (i, j) goes to (16-row slice, lane, register), the
  * registers of each 16×16 tile j/16 at 8·(j/16)…, in the m16n8k16 accumulator order.
@@ -83,6 +158,21 @@ export function wgmmaAccumulatorLayout(i: Var, j: Var): PrimExpr[] {
   const lane = add(mul(floormod(ti, 8), 4), floordiv(floormod(tj, 8), 2));
   const register = add(add(add(mul(floordiv(j, 16), 8), mul(floordiv(tj, 8), 4)), mul(floordiv(ti, 8), 2)), floormod(tj, 2));
   return [floordiv(i, 16), lane, register];
+}
+
+/**
+ * The 128-byte-swizzled K-major shared layout of a 2-D tile whose rows are one 128-byte swizzle row
+ * (`128 / elementBytes` elements: 64 fp16, 32 float32), as an index map for `Schedule.swizzleLayout`:
+ * 16-byte chunk c of row r moves to chunk c XOR r mod 8 (the hardware's swizzle; 8-row atoms of
+ * 1024 bytes). The fp16 A tiles and both tf32 operands (B stored as Bᵀ) use it. Throws a
+ * RangeError naming the tile when its rows are not one swizzle row.
+ */
+export function wgmmaKMajorLayout(rows: number, cols: number, elementBytes: 2 | 4): (r: Var, c: Var) => PrimExpr[] {
+  const rowElements = SWIZZLE_ROW_BYTES / elementBytes;
+  if (cols !== rowElements)
+    throw new RangeError(`wgmmaKMajorLayout: a K-major tile of ${elementBytes}-byte elements needs rows of ${rowElements} (128 bytes), got ${rows}×${cols}`);
+  const vector = 16 / elementBytes;
+  return (r, c) => [r, add(mul(bitwiseXor(floordiv(c, vector), floormod(r, ATOM_ROWS)), vector), floormod(c, vector))];
 }
 
 /**

@@ -1,0 +1,86 @@
+/**
+ * The tf32 GEMM (`tf32Gemm`: C = tf32(A)·tf32(B), float32 sums) on Hopper's `wgmma.mma_async`
+ * m64nNk8 (sm_90a), beside the fp16 wgmma GEMM (wgmma-gemm.ts) whose tiling, pipeline and
+ * accumulator it shares. PTX reads 32-bit wgmma operands K-major only (no transpose for tf32), and
+ * the tensor cores truncate float32 to tf32 where the function rounds (`cvt.rna.tf32.f32`), so the
+ * operands go through a layout-rewrite pre-pass (operand-prepass.ts): the stage "A_tf32" is its
+ * own kernel writing tf32(A) (K-major as it is), the stage "B_tf32" its own kernel writing
+ * tf32(B) transposed, Bᵀ[j, k] (K-major), both to global workspaces. The GEMM kernel then fetches
+ * k stages of 32 float32 (a 128-byte swizzle row) of both with 16-byte cp.async copies into
+ * 128B-swizzled dynamic shared memory (`wgmmaKMajorLayout(…, 4)`) and issues one m64nNk8 wgmma
+ * per 8-wide k step (`wgmma_m64n<N>k8_tf32tf32f32`).
+ *
+ * Why a pre-pass rather than a transposing copy into shared memory: cp.async (and TMA) copy
+ * 16-byte runs of the source row, so a transpose on the way into shared memory needs each thread
+ * to load, round and store single words, synchronously, in the GEMM's k loop; the pre-pass moves
+ * each element once, coalesced both ways, and the rounding leaves the GEMM's inner loop as well.
+ * Its cost (a read and a write of A and B) is counted in the measured time.
+ */
+import { Schedule, wgmmaAccumulatorLayout, wgmmaKMajorLayout, wgmmaTf32IntrinName } from "@tessera/schedule";
+import { type MmaGemmParams, type MmaTiling, accumulateInWarp, fetchToShared, splitTiles, tensorizeAccumulator } from "./mma-gemm.js";
+import { rowMajorPrePass, transposingPrePass } from "./operand-prepass.js";
+import { tf32Gemm } from "./tf32-gemm.js";
+import { type WgmmaGemmParams, checkWgmmaTiling, tileForWgmma } from "./wgmma-gemm.js";
+
+/** k of one tf32 wgmma. */
+export const WGMMA_TF32_K = 8;
+/** The k of a shared stage: 32 float32, the 128 bytes of the swizzle row. */
+export const WGMMA_TF32_STAGE_K = 32;
+/** float32 elements per 16-byte cp.async copy. */
+const VECTOR = 4;
+const TILE = 16;
+
+/** One warpgroup, 64×64 tiles, no pipeline: small enough for the simulator at 128³. */
+export const SMALL_WGMMA_TF32_PARAMS: WgmmaGemmParams = { warpgroups: 1, n: 64, pipelineStages: 1 };
+/**
+ * Two warpgroups of 64×256 (128×256 block tiles) and 3 stages: the fp16 kernel's best tiling, with
+ * the same bytes per stage (k stages of 32 float32 are the 128 bytes of 64 fp16: 144 KiB of shared
+ * memory), half the k per stage.
+ */
+export const WGMMA_TF32_PARAMS: WgmmaGemmParams = { warpgroups: 2, n: 256, pipelineStages: 3 };
+
+/** The pre-passes of the tf32 operands: "A_tf32" row-major, "B_tf32" transposed to Bᵀ[j, k]. */
+export function tf32OperandPrePasses(sch: Schedule, stages: { readonly a: readonly string[]; readonly b: readonly string[] }): void {
+  for (const name of stages.a) rowMajorPrePass(sch, sch.getBlock(name));
+  for (const name of stages.b) transposingPrePass(sch, sch.getBlock(name));
+}
+
+/**
+ * Fetches the operands that the tiled GEMM block `t.tile` reads (`operands`: read indices or buffer names, each
+ * K-major: A[i, k] and Bᵀ[j, k]) into 128B-swizzled shared.dyn tiles at the k stages.
+ */
+export function fetchKMajorTf32(sch: Schedule, t: MmaTiling, p: WgmmaGemmParams, operands: readonly { read: number | string; rows: number }[]): void {
+  const threads = t.warps * 32;
+  for (const { read, rows } of operands) {
+    const shared = sch.cacheRead(t.tile, read, "shared.dyn");
+    sch.computeAt(shared, t.k0);
+    fetchToShared(sch, shared, t.warps, VECTOR);
+    if ((rows * WGMMA_TF32_STAGE_K) % (threads * VECTOR) !== 0)
+      throw new RangeError(`a ${rows}×${WGMMA_TF32_STAGE_K} tile is not whole 16-byte copies by ${threads} threads (${JSON.stringify(p)})`);
+    sch.swizzleLayout(shared, 0, wgmmaKMajorLayout(rows, WGMMA_TF32_STAGE_K, 4));
+  }
+}
+
+/** The accumulator tiling of the wgmma GEMMs as the mma GEMM's helpers take it (a warp per 16-row slice, N/16 tiles). */
+export function wgmmaAccumulatorTiling(t: MmaTiling, p: WgmmaGemmParams, kTiles: number): MmaGemmParams {
+  return { warps: [t.warps, 1], tilesPerWarp: [1, p.n / TILE], kTiles, padShared: false, pipelineStages: p.pipelineStages, asynchronousMma: true };
+}
+
+/** The tf32 wgmma schedule of `tf32Gemm(n)`: the operand pre-passes, then the GEMM kernel. */
+export function wgmmaTf32GemmSchedule(n: number, params: WgmmaGemmParams = SMALL_WGMMA_TF32_PARAMS): Schedule {
+  checkWgmmaTiling("wgmmaTf32GemmSchedule", n, params, WGMMA_TF32_STAGE_K);
+  const sch = new Schedule(tf32Gemm(n));
+  tf32OperandPrePasses(sch, { a: ["A_tf32"], b: ["B_tf32"] });
+  const c = sch.getBlock("C");
+  const t = tileForWgmma(sch, c, params, WGMMA_TF32_K, WGMMA_TF32_STAGE_K);
+  fetchKMajorTf32(sch, t, params, [
+    { read: 0, rows: 64 * params.warpgroups },
+    { read: 1, rows: params.n },
+  ]);
+  const cWarp = accumulateInWarp(sch, t, wgmmaAccumulatorTiling(t, params, WGMMA_TF32_STAGE_K / WGMMA_TF32_K));
+  sch.transformLayout(cWarp.block, ["read", 0], wgmmaAccumulatorLayout);
+  sch.tensorize(sch.getLoops(c).at(-3)!, wgmmaTf32IntrinName(params.n));
+  splitTiles(sch, sch.getBlock("C_init"));
+  tensorizeAccumulator(sch, cWarp.storeTile);
+  return sch;
+}
