@@ -210,7 +210,7 @@ function decomposeAndPipeline(sch: Schedule, t: MmaTiling, params: MmaGemmParams
     // stay in flight for one more iteration), so that the tiles are `stages` deep either way.
     const prefetch = params.asynchronousMma === true ? stages - 2 : stages - 1;
     sch.annotate(t.k0, "software_pipeline_stage", [0, 0, prefetch]);
-    sch.annotate(t.k0, "software_pipeline_order", [0, 1, 2]);
+    sch.annotate(t.k0, "software_pipeline_order", params.asynchronousMma === true ? [1, 2, 0] : [0, 1, 2]);
     sch.annotate(t.k0, "software_pipeline_async_stages", [0]);
   }
 }

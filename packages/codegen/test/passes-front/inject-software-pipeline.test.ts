@@ -211,7 +211,9 @@ describe("injectSoftwarePipeline", () => {
       const module = lower(func, "nvidia/h100", { recordStages: true });
       return allocatedShapes(module.stages.find((st) => st.pass === "injectSoftwarePipeline")!.func);
     };
-    // wgmma, 3 stages: fetched one k stage ahead (stages [0, 0, 1], TVM: 2 versions), 3 versions.
+    // wgmma, 3 stages: fetched one k stage ahead (stages [0, 0, 1]) after the stage's wgmmas (order
+    // [1, 2, 0]; TVM: 1 version, its reader ending before the writer runs), 3 versions: the wgmmas
+    // still read version k % 3 while the copies of k + 1 land and those of k + 2 are issued.
     const wgmma = pipelined(wgmmaGemmSchedule(256, { warpgroups: 2, n: 128, pipelineStages: 3 }).func);
     expect(wgmma["A_shared.dyn"]?.shape[0]).toBe(3);
     expect(wgmma["B_shared.dyn"]?.shape[0]).toBe(3);
