@@ -280,6 +280,27 @@ describe("threadSync and injectWgmmaSync on pipelined wgmma kernels", () => {
     expect(waitCounts(after.body)[0]).toBe(0);
   });
 
+  it("put the barrier before fills of the next version that come before the wgmmas, keeping a stage in flight", () => {
+    // The copies-first order: fill (k + 1) % 3, then the wgmmas of k % 3. The fill of iteration k
+    // misses what the wgmmas of k − 1 read, but those of k − 2 read it; threadSync's loop-carried
+    // check compares any two iterations (k of each side unrelated), so the barrier goes before the
+    // fill (not only before the wgmmas, whose wait would then have to retire the stage before:
+    // wait_group 0) and its wait keeps a stage in flight.
+    const fillThenRun: Item[] = [
+      { kind: "fill", c: 1 },
+      { kind: "run", c: 0, wgmmas: 2 },
+    ];
+    const after = synchronised(kernel([{ kind: "fill", c: 0 }], fillThenRun, [], 3, 4));
+    const body = loopBody(after);
+    expect(barriersIn(body)).toBe(1);
+    const leaves = body.kind === "SeqStmt" ? body.seq : [body];
+    const isBarrier = (s: Stmt) => s.kind === "Evaluate" && s.value.kind === "Call" && s.value.op === "tvm_storage_sync";
+    const isFill = (s: Stmt) => s.kind === "For" && s.loopVar.name.startsWith("j");
+    expect(leaves.findIndex(isBarrier)).toBeLessThan(leaves.findIndex(isFill));
+    expect(waitCounts(body)).toEqual([2]);
+    expect(broken(trace(after.body))).toBeUndefined();
+  });
+
   it("keep a barrier between the wgmmas and a fill of the version they read", () => {
     const after = synchronised(
       kernel(
