@@ -36,8 +36,9 @@ export interface WgmmaGemmParams {
   /**
    * Issue each k stage's wgmmas before the copies of the stage fetched ahead (one barrier per k
    * stage) rather than after them (two: before the copies and before the wgmmas). On an H200
-   * (docs/benchmarks/tensor-core-2026-11-30-s13) slower at 128×256 tiles (the copies have one
-   * iteration less to land), faster at 256×128.
+   * (docs/benchmarks/tensor-core-2026-11-30-s13) slower at 128×256 tiles, 2% at 4 stages and 30%
+   * at 3 (the copies have one wgmma stage less to land), and 3% faster at 256×128 with 4 stages
+   * than session 12's time with the copies first.
    */
   readonly wgmmaBeforeCopies?: boolean;
 }
