@@ -38,6 +38,12 @@ export interface MmaGemmParams {
   readonly pipelineStages?: number;
   /** The MMAs read their shared tiles asynchronously (wgmma): one fewer stage is fetched ahead (see decomposeAndPipeline). */
   readonly asynchronousMma?: boolean;
+  /**
+   * With `asynchronousMma`: each k stage issues its MMAs before the copies of the stage fetched
+   * ahead instead of after them, so that one barrier per stage (before the MMAs) orders both the
+   * landed copies and the tile the copies overwrite; the copies then have one iteration less to land.
+   */
+  readonly mmaBeforeCopies?: boolean;
 }
 
 /**
@@ -210,7 +216,7 @@ function decomposeAndPipeline(sch: Schedule, t: MmaTiling, params: MmaGemmParams
     // stay in flight for one more iteration), so that the tiles are `stages` deep either way.
     const prefetch = params.asynchronousMma === true ? stages - 2 : stages - 1;
     sch.annotate(t.k0, "software_pipeline_stage", [0, 0, prefetch]);
-    sch.annotate(t.k0, "software_pipeline_order", [0, 1, 2]);
+    sch.annotate(t.k0, "software_pipeline_order", params.asynchronousMma === true && params.mmaBeforeCopies === true ? [1, 2, 0] : [0, 1, 2]);
     sch.annotate(t.k0, "software_pipeline_async_stages", [0]);
   }
 }

@@ -33,6 +33,14 @@ export interface WgmmaGemmParams {
    * with cp.async while the wgmmas of the stage before are still in flight).
    */
   readonly pipelineStages: number;
+  /**
+   * Issue each k stage's wgmmas before the copies of the stage fetched ahead (one barrier per k
+   * stage) rather than after them (two: before the copies and before the wgmmas). On an H200
+   * (docs/benchmarks/tensor-core-2026-11-30-s13) slower at 128×256 tiles, 2% at 4 stages and 30%
+   * at 3 (the copies have one wgmma stage less to land), and 3% faster at 256×128 with 4 stages
+   * than session 12's time with the copies first.
+   */
+  readonly wgmmaBeforeCopies?: boolean;
 }
 
 /** One warpgroup, 64×64 tiles, no pipeline: small enough for the simulator at 128³. */
@@ -84,6 +92,7 @@ export function wgmmaGemmSchedule(n: number, params: WgmmaGemmParams = SMALL_WGM
     padShared: false,
     pipelineStages: params.pipelineStages,
     asynchronousMma: true,
+    mmaBeforeCopies: params.wgmmaBeforeCopies === true,
   };
   const cWarp = accumulateInWarp(sch, t, asMma);
   sch.transformLayout(cWarp.block, ["read", 0], wgmmaAccumulatorLayout);

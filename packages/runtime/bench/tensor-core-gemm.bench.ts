@@ -41,7 +41,7 @@
  * `--dry-run`: the sim device (the GPU simulator) at 128³ against the CPU executor, bit for bit;
  * no torch, no timing. `--sizes 2048,4096` (default), `--kernels wmma,mma,wgmma,wgmma_tf32,tf32,tf32_ldmatrix,tf32x3,mma_relu_add,tf32x3_relu_add,wgmma_tf32x3,wgmma_tf32x3_relu_add` (default all), `--seed N`,
  * `--wgmma-tilings 2x128.s4,2x256.s3` (the wgmma kernels once per tiling: warpgroups × N, pipeline
- * stages; named e.g. `wgmma@2x256.s3`), `--x3-chunk 16,32,64` (the 3xTF32 kernels once per chunk of k, named e.g. `tf32x3@chunk32`; default
+ * stages, `.wf` for the wgmmas before the copies; named e.g. `wgmma@2x256.s3`), `--x3-chunk 16,32,64` (the 3xTF32 kernels once per chunk of k, named e.g. `tf32x3@chunk32`; default
  * the k stage of TF32X3_PARAMS), `--out FILE.json`. `--tilings 2x4.4x2.k2.s2,2x2.4x4.k2.s3` runs every mma.sync kernel (all but
  * wmma) once per tiling instead of with its default: warps i×j, 16×16 tiles per warp i×j, k tiles
  * per shared stage, pipeline stages (more than 2 put the shared tiles in dynamic shared memory), and
@@ -219,15 +219,18 @@ function parseTilings(argv: readonly string[]): Tiling[] {
 const outputOf = (spec: KernelSpec): number => (spec.reluAdd === true ? 3 : 2);
 
 /**
- * `--wgmma-tilings 2x128.s4,2x256.s3`: warpgroups per block × the block tile's columns (N of the
- * m64nNk16 wgmma: 64, 128 or 256), pipeline stages; the wgmma kernel runs once per entry.
+ * `--wgmma-tilings 2x128.s4,2x256.s3,4x128.s4.wf`: warpgroups per block × the block tile's columns
+ * (N of the m64nNk16 wgmma: 64, 128 or 256), pipeline stages, and `.wf` for each stage's wgmmas
+ * issued before the copies (`wgmmaBeforeCopies`: one barrier per k stage); the wgmma kernel runs
+ * once per entry.
  */
 function parseWgmmaTiling(text: string): WgmmaGemmParams {
-  const m = /^(\d+)x(\d+)\.s(\d+)$/.exec(text);
+  const m = /^(\d+)x(\d+)\.s(\d+)(\.wf)?$/.exec(text);
   const n = Number(m?.[2]);
   if (m === null || !(WGMMA_N as readonly number[]).includes(n))
-    throw new Error(`--wgmma-tilings: expected GxN.sS with N one of ${WGMMA_N.join(", ")} (e.g. 2x128.s4), got ${JSON.stringify(text)}`);
-  return { warpgroups: Number(m[1]), n: n as WgmmaN, pipelineStages: Number(m[3]) };
+    throw new Error(`--wgmma-tilings: expected GxN.sS[.wf] with N one of ${WGMMA_N.join(", ")} (e.g. 2x128.s4), got ${JSON.stringify(text)}`);
+  const tiling = { warpgroups: Number(m[1]), n: n as WgmmaN, pipelineStages: Number(m[3]) };
+  return m[4] === undefined ? tiling : { ...tiling, wgmmaBeforeCopies: true };
 }
 
 /**

@@ -377,6 +377,30 @@ T.tvm_load_matrix_sync(F, 16, 16, 16, 0, T.tvm_access_ptr(T.type_annotation("flo
       expect(barrierCount(runPass(threadSyncPass, withFragment(body)))).toBe(1);
     });
 
+    test("a pointer covers [offset, offset + extent) as in TVM: a store outside that range needs no barrier, one inside it does", () => {
+      // Threads 0–3 store S[c + threadIdx_x]; the pointer reads S[4:8].
+      const body = (c: number, ptr = 'T.tvm_access_ptr(T.type_annotation("float32"), S, 4, 4, 1)') =>
+        `S_1[threadIdx_x + ${c}] = A[threadIdx_x]\nT.tvm_load_matrix_sync(F, 16, 16, 16, 0, ${ptr}, 4, "row_major")`;
+      expect(barrierCount(runPass(threadSyncPass, withFragment(body(0))))).toBe(0);
+      expect(barrierCount(runPass(threadSyncPass, withFragment(body(1))))).toBe(1);
+      // An extent that is not a constant, or a pointer of another element type, covers the whole buffer.
+      expect(barrierCount(runPass(threadSyncPass, withFragment(body(0, 'T.tvm_access_ptr(T.type_annotation("float32"), S, 4, blockIdx_x + 4, 1)'))))).toBe(1);
+      expect(barrierCount(runPass(threadSyncPass, withFragment(body(0, 'T.tvm_access_ptr(T.type_annotation("float16"), S, 8, 8, 1)'))))).toBe(1);
+    });
+
+    test("a pointer to version k % 2 of a double buffer and a store to version (k + 1) % 2 of the same iteration need no barrier between them", () => {
+      const loop = (next: string) =>
+        withFragment(`
+for k in range(4):
+    T.tvm_load_matrix_sync(F, 16, 16, 16, 0, T.tvm_access_ptr(T.type_annotation("float32"), S, k % 2 * 4, 4, 1), 4, "row_major")
+    S_1[${next} % 2 * 4 + threadIdx_x] = A[k * 4 + threadIdx_x]`);
+      // The next iteration's read of what the store wrote: one barrier, at the top of the body.
+      const other = runPass(threadSyncPass, loop("(k + 1)"));
+      expect(barrierCount(other)).toBe(1);
+      // The store overwriting the version just read needs one between them too.
+      expect(barrierCount(runPass(threadSyncPass, loop("k")))).toBe(2);
+    });
+
     test("a pointer into global memory needs no barrier", () => {
       const body = `S_1[threadIdx_x] = A[threadIdx_x]\nT.tvm_store_matrix_sync(F, 16, 16, 16, 0, T.tvm_access_ptr(T.type_annotation("float32"), B.data, 0, 8, 2), 4, "row_major")`;
       expect(barrierCount(runPass(threadSyncPass, withFragment(body)))).toBe(0);

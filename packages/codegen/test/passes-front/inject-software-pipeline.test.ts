@@ -215,6 +215,12 @@ describe("injectSoftwarePipeline", () => {
     const wgmma = pipelined(wgmmaGemmSchedule(256, { warpgroups: 2, n: 128, pipelineStages: 3 }).func);
     expect(wgmma["A_shared.dyn"]?.shape[0]).toBe(3);
     expect(wgmma["B_shared.dyn"]?.shape[0]).toBe(3);
+    // The same with each stage's wgmmas before the copies (order [1, 2, 0]; TVM: 1 version, its
+    // reader ending before the writer runs): 3 versions, the wgmmas still read version k % 3
+    // while the copies of k + 1 land and those of k + 2 are issued.
+    const wgmmaFirst = pipelined(wgmmaGemmSchedule(256, { warpgroups: 2, n: 128, pipelineStages: 3, wgmmaBeforeCopies: true }).func);
+    expect(wgmmaFirst["A_shared.dyn"]?.shape[0]).toBe(3);
+    expect(wgmmaFirst["B_shared.dyn"]?.shape[0]).toBe(3);
     // mma.sync, 3 stages: fetched two ahead (stages [0, 0, 2]), TVM's 3 versions.
     const mma = pipelined(mmaGemmSchedule(256, { warps: [2, 2], tilesPerWarp: [2, 2], kTiles: 2, padShared: false, swizzle: true, pipelineStages: 3 }).func);
     expect(mma["A_shared.dyn"]?.shape[0]).toBe(3);

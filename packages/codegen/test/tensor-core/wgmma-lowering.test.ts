@@ -103,6 +103,22 @@ describe("lowering the wgmma GEMM", () => {
     expect(loop.slice(steady.length).match(/tessera_wgmma_wait_group<(\d)>/g)).toEqual(["tessera_wgmma_wait_group<0>", "tessera_wgmma_wait_group<0>"]);
   });
 
+  it("with the wgmmas before the copies: one barrier per k stage, the last stage's four groups in flight at it", () => {
+    const source = codegenCuda(lower(wgmmaGemmSchedule(512, { ...TILING, wgmmaBeforeCopies: true }), "nvidia/h100")).source;
+    const loop = source.slice(source.indexOf("for (int k_0_0 = 0;"), source.indexOf("tessera_mma_store_16x16(C"));
+    const steady = loop.slice(0, loop.indexOf("\n  }\n"));
+    // The stage's wgmmas (reading version k % 3) go first, then the copies of version (k + 1) % 3,
+    // which threadSync proves need no barrier between them (a wgmma's pointer covers its operand only).
+    expect(steady.match(/tessera_wgmma_wait_group<(\d)>\(\);[^\n]*\n\s*__syncthreads\(\);/g)?.map((w) => w.match(/<(\d)>/)![1])).toEqual(["4"]);
+    expect(steady.match(/__syncthreads/g)).toHaveLength(1);
+    expect(steady).toMatch(/tessera_cp_async_16\(buf_dyn_shmem \+ \(*\(\(k_0_0 \+ 1\) % 3\) \* 8192\)/);
+    expect(steady).toMatch(/\(k_0_0 % 3\) \* 8192/);
+    expect(steady.indexOf("__syncthreads")).toBeLessThan(steady.indexOf("tessera_wgmma_m64n128k16"));
+    expect(steady.indexOf("tessera_wgmma_m64n128k16")).toBeLessThan(steady.indexOf("tessera_cp_async_16"));
+    // After the loop: all groups retired before the epilogue's barrier and before the store.
+    expect(loop.slice(steady.length).match(/tessera_wgmma_wait_group<(\d)>/g)).toEqual(["tessera_wgmma_wait_group<0>", "tessera_wgmma_wait_group<0>"]);
+  });
+
   it("refuses 2 pipeline stages by name: the copies would run no stage ahead of the asynchronous wgmmas", () => {
     expect(() => wgmmaGemmSchedule(256, { ...TILING, pipelineStages: 2 })).toThrow(/wgmmaGemmSchedule: 2 pipeline stages fetch nothing ahead/);
   });

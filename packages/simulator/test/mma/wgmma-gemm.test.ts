@@ -1,8 +1,8 @@
 /**
  * The wgmma GEMM (Hopper `wgmma.mma_async` m64nNk16 from 128B-swizzled shared tiles through matrix
  * descriptors) in the simulator: bit for bit the executor's C at 128³ with one and two warpgroups,
- * the latter with a 3-stage cp.async pipeline, with 4 stages at 256³ and with WGMMA_PARAMS (128×256
- * tiles) at 256³. The simulator reads A and B the way the tensor cores do (descriptor offsets,
+ * the latter with a 3-stage cp.async pipeline, with 4 stages at 256³, with each stage's wgmmas
+ * issued before the copies at 256³ and with WGMMA_PARAMS (128×256 tiles) at 256³. The simulator reads A and B the way the tensor cores do (descriptor offsets,
  * hardware swizzle), so a kernel whose descriptors have a wrong stride or leading byte offset, or
  * whose tiles are stored without the swizzle, gets other bits; and it keeps each wgmma group in
  * flight until a `wgmma.wait_group` retires it, so a wait too shallow for the copies that follow
@@ -93,6 +93,14 @@ describe("the wgmma GEMM in the simulator", () => {
     const n = 256;
     const r = differingGemmBits(wgmmaGemm(n), lower(wgmmaGemmSchedule(n, WGMMA_PARAMS), "nvidia/h100"), 13);
     expect(r).toEqual({ ...r, differing: 0, races: 0 });
+  });
+
+  it("has the executor's bits at 256³ with each stage's wgmmas before the copies (one barrier per k stage), and refuses its wait made shallower", () => {
+    const n = 256;
+    const module = lower(wgmmaGemmSchedule(n, { ...TWO_WARPGROUPS, wgmmaBeforeCopies: true }), "nvidia/h100");
+    const r = differingGemmBits(wgmmaGemm(n), module, 17);
+    expect(r).toEqual({ ...r, differing: 0, races: 0 });
+    expect(() => differingGemmBits(wgmmaGemm(n), mutated(module, new ShallowWaits()), 17)).toThrow(/before wgmma.wait_group retired the group/);
   });
 
   it("refuses a wait that leaves in flight a group whose shared tile the next copies overwrite", () => {

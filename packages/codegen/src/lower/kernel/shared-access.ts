@@ -4,7 +4,20 @@
  * keeps its index with the loop iterator replaced by a stand-in variable of the same domain (any
  * iteration); no index means any element.
  */
-import { type Buffer, type BufferLoad, IRVisitor, forEachExpr, type PrimExpr, type Var, sameExprStructure, substitute, usesVar } from "@tessera/ir";
+import {
+  type Buffer,
+  type BufferLoad,
+  IRVisitor,
+  forEachExpr,
+  intImm,
+  lanesOf,
+  type PrimExpr,
+  ramp,
+  type Var,
+  sameExprStructure,
+  substitute,
+  usesVar,
+} from "@tessera/ir";
 import { type DisjointnessCache, provablyDisjoint } from "./index-disjointness.js";
 import type { VarDomains } from "./var-domains.js";
 
@@ -39,22 +52,32 @@ class SharedReadCollector extends IRVisitor {
 
 /**
  * Shared accesses through `T.tvm_access_ptr(type, data, offset, extent, rw_mask)` pointers in the
- * expression (the WMMA load and store intrinsics take one): a read for mask bit 1, a write for
- * bit 2, of any element of the shared buffer whose storage `data` is (`sharedOf`).
+ * expression (the WMMA load and store and the wgmma intrinsics take one): a read for mask bit 1, a
+ * write for bit 2, of the shared buffer whose storage `data` is (`sharedOf`). As TVM's
+ * StorageAccessVisitor, the access covers elements `[offset, offset + extent)` when the buffer is
+ * flat, its elements are the pointer's and the extent is a constant; any element otherwise.
  */
 export function sharedPointerAccesses(e: PrimExpr, sharedOf: (data: Var) => Buffer | undefined): SharedAccess[] {
   const accesses: SharedAccess[] = [];
   forEachExpr(e, (x) => {
     if (x.kind !== "Call" || x.op !== "tvm_access_ptr") return;
-    const [, data, , , mask] = x.args;
+    const [type, data, offset, extent, mask] = x.args;
     const buffer = data?.kind === "Var" ? sharedOf(data) : undefined;
     if (buffer === undefined) return;
+    const indices = pointedRange(buffer, type, offset, extent);
     // A mask that is not a constant may read and write.
     const bits = mask?.kind === "IntImm" ? mask.value : 3;
-    if (bits & 1) accesses.push({ kind: "read", buffer, indices: undefined });
-    if (bits & 2) accesses.push({ kind: "write", buffer, indices: undefined });
+    if (bits & 1) accesses.push({ kind: "read", buffer, indices });
+    if (bits & 2) accesses.push({ kind: "write", buffer, indices });
   });
   return accesses;
+}
+
+/** `[offset, offset + extent)` of a flat buffer as one index (a ramp, or the offset for one element). */
+function pointedRange(buffer: Buffer, type: PrimExpr | undefined, offset: PrimExpr | undefined, extent: PrimExpr | undefined): readonly PrimExpr[] | undefined {
+  if (buffer.shape.length !== 1 || type?.dtype !== buffer.dtype || offset === undefined || extent?.kind !== "IntImm" || extent.value < 1) return undefined;
+  if (lanesOf(offset.dtype) !== 1) return undefined;
+  return [extent.value === 1 ? offset : ramp(offset, intImm(1, offset.dtype), extent.value)];
 }
 
 /** The entries as seen outside the scope of `v` (a loop iterator): `v` becomes a stand-in for any of its values. */

@@ -13,7 +13,9 @@
  * issued, until a later `wgmma.wait_group`) keeps one version more (not TVM's rule: TVM has no
  * asynchronous readers): the reads of iteration i may then stay in flight while iteration i + 1
  * runs, and the writes of iteration i + 1 go to another version (injectWgmmaSync proves it and
- * waits only as deep as it must).
+ * waits only as deep as it must). Its reads outlive the iteration, so TVM's single version for a
+ * reader ordered before the writer does not apply to it: a wgmma issued before the copies of its
+ * own iteration is still reading when they land.
  */
 import { type Buffer, type PrimExpr, type Var, forEachExpr, intImm, mul, simplify, usesVar, variable, withBuffer } from "@tessera/ir";
 import { WGMMA_MMA_ASYNC } from "../util/warp-operands.js";
@@ -21,9 +23,9 @@ import { boxesOf, boxesOverlap } from "./accesses.js";
 import { type PipelineStmt, readsData, writesData } from "./model.js";
 
 export function versionCount(buffer: Buffer, stmts: readonly PipelineStmt[], doubleBuffered: ReadonlySet<Var> = new Set()): number {
-  const synchronous = synchronousVersionCount(buffer, stmts, doubleBuffered);
-  const written = stmts.some((s) => writesData(s, buffer.data));
-  return written && stmts.some((s) => readsAsynchronously(s, buffer.data)) ? synchronous + 1 : synchronous;
+  const asynchronous = stmts.some((s) => writesData(s, buffer.data)) && stmts.some((s) => readsAsynchronously(s, buffer.data));
+  const synchronous = synchronousVersionCount(buffer, stmts, doubleBuffered, !asynchronous);
+  return asynchronous ? synchronous + 1 : synchronous;
 }
 
 /** Whether `st` issues a wgmma whose operands name `data` (it reads them after it is issued). */
@@ -35,14 +37,14 @@ function readsAsynchronously(st: PipelineStmt, data: Var): boolean {
   return found;
 }
 
-function synchronousVersionCount(buffer: Buffer, stmts: readonly PipelineStmt[], doubleBuffered: ReadonlySet<Var>): number {
+function synchronousVersionCount(buffer: Buffer, stmts: readonly PipelineStmt[], doubleBuffered: ReadonlySet<Var>, readsEndInIteration: boolean): number {
   const writers = stmts.filter((s) => writesData(s, buffer.data));
   const readers = stmts.filter((s) => readsData(s, buffer.data));
   if (writers.length === 0) return 1;
   const def = Math.min(...writers.map((s) => s.stage));
   const use = Math.max(-1, ...readers.map((s) => s.stage));
   const versions = use - def + 1;
-  if (versions === 2) {
+  if (versions === 2 && readsEndInIteration) {
     const readerAfterEarlierWriter = writers.some((w) =>
       readers.some(
         (r) => w.order < r.order && w.stage < r.stage && boxesOverlap(boxesOf(w.accesses.writes, buffer.data), boxesOf(r.accesses.reads, buffer.data)),

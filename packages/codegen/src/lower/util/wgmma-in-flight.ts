@@ -237,12 +237,14 @@ export class WgmmaInFlight {
 
   /**
    * No write to `datas` after `items[i]` before the next barrier (whose wait, the first after a
-   * statement that mixes wgmmas with others, retires every group) or a wait for every group.
+   * statement that mixes wgmmas with others, retires every group). A wait for every group before
+   * some other statement does not end the search: another thread's groups stay in flight until
+   * that thread waits, and only a barrier after the waits orders its reads before the writes.
    */
   private clearAfter(items: readonly Stmt[], i: number, ctx: ListContext, datas: ReadonlySet<Var>): boolean {
     for (let j = i + 1; j < items.length; j++) {
       const s = items[j]!;
-      if (isBarrier(s) || this.retiresAll(s)) return true;
+      if (isBarrier(s)) return true;
       if (this.hasWgmma(s) || writesTo(s, datas)?.length !== 0) return false;
     }
     return ctx.exitClear && ctx.loopVar === undefined;
@@ -273,9 +275,11 @@ export class WgmmaInFlight {
     const run = runOf(items.slice(start, at + 1));
     if (run === undefined || run.groups === 0) return 0;
     const datas = new Set(run.reads.map((r) => r.data));
-    // Every write from the run until a wait retires it: one after the next run, or one that retires all.
+    // Every write from the run until a barrier whose wait retired it (in every thread): the first
+    // barrier after the next run, or after a statement before which every group is retired.
     let iteration = 0;
     let nextRun = false;
+    let retired = false;
     for (let j = at + 1; ; j++) {
       if (j === n) {
         // Past the end of a list that is no loop body: what follows is not looked at.
@@ -285,7 +289,8 @@ export class WgmmaInFlight {
         continue;
       }
       const s = items[j]!;
-      if (this.retiresAll(s) || (nextRun && isBarrier(s))) return run.groups;
+      if (isBarrier(s) && (nextRun || retired)) return run.groups;
+      if (this.retiresAll(s)) retired = true;
       if (onlyIssuesWgmma(s)) {
         nextRun = true;
         continue;

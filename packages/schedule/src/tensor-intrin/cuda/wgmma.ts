@@ -59,6 +59,9 @@ function wgmmaIntrin(n: WgmmaN): { desc: string; impl: string } {
   // Descriptor byte offsets: A K-major, SBO = 8 rows (A_s1 elements each); LBO unused by swizzled
   // K-major layouts (1 by convention). B MN-major: LBO = one 64-column panel of 8 rows (1024 bytes),
   // SBO = 8 rows of the whole tile (B_s1 elements each).
+  // The pointers' extents end at the operands' last elements (15 strides and one row on), not at
+  // their strided buffers' ends: a k slice of A then stays inside its pipeline version, which is
+  // what lets lowering prove the next stage's copies miss it.
   return intrinPair(
     { buffers: [a, b, c], reads: [c, a, b], writes: [c] },
     `        for i, j, k in T.grid(16, ${n}, 16):
@@ -66,7 +69,7 @@ function wgmmaIntrin(n: WgmmaN): { desc: string; impl: string } {
                 vi, vj, vk = T.axis.remap("SSR", [i, j, k])
                 ${cAt} = ${cAt} + T.Cast("float32", A[vi, vk]) * T.Cast("float32", B[vk, vj])`,
     `        for tx in T.thread_binding(32, thread="threadIdx.x"):
-            T.ptx.wgmma_mma_async_ss("m64n${n}k16", "fp16", "fp16", "fp32", 0, 1, ${SWIZZLE_ROW_BYTES}, A.access_ptr("r"), 16, A_s1 * 16, B.access_ptr("r"), ${ATOM_ROWS * SWIZZLE_ROW_BYTES}, B_s1 * 16, C.data, C_off + tx * ${n / 2})
+            T.ptx.wgmma_mma_async_ss("m64n${n}k16", "fp16", "fp16", "fp32", 0, 1, ${SWIZZLE_ROW_BYTES}, A.access_ptr("r", extent=A_s1 * 15 + 16), 16, A_s1 * 16, B.access_ptr("r", extent=B_s1 * 15 + ${n}), ${ATOM_ROWS * SWIZZLE_ROW_BYTES}, B_s1 * 16, C.data, C_off + tx * ${n / 2})
             T.ptx.wgmma_commit_group()`,
   );
 }
