@@ -213,15 +213,19 @@ describe("EvolutionarySearch", () => {
   });
 
   it("with freshPoolSize, starts from the cost model's best of that many fresh samples (a population of them gives the same batch)", async () => {
-    // The model knows the fake latency exactly, so a batch's picks are the best of what it saw.
+    // The model knows the fake latency exactly, so a batch's picks are the best of what it saw
+    // (no climbs, which would add their neighbours to what it saw).
     const oracle: CostModel = { name: "oracle", update: () => {}, predict: (_ctx, cs) => cs.map((c) => 1 / fakeLatency(c.sch)) };
     const firstBatch = async (config: ConstructorParameters<typeof EvolutionarySearch>[0]) => {
-      const out = await tuneWithFakeRunner(new EvolutionarySearch({ geneticNumIters: 0, epsGreedy: 0, maxClassShare: 1, neighbourShare: 0, ...config }), {
-        seed: 13,
-        maxTrials: 4,
-        numTrialsPerIter: 4,
-        costModel: oracle,
-      });
+      const out = await tuneWithFakeRunner(
+        new EvolutionarySearch({ geneticNumIters: 0, epsGreedy: 0, maxClassShare: 1, neighbourShare: 0, climbStarts: 0, ...config }),
+        {
+          seed: 13,
+          maxTrials: 4,
+          numTrialsPerIter: 4,
+          costModel: oracle,
+        },
+      );
       return out.handedOut.map((c) => fakeLatency(c.sch)).sort((a, b) => a - b);
     };
     const pooled = await firstBatch({ populationSize: 8, freshPoolSize: 64 });
@@ -303,7 +307,8 @@ describe("EvolutionarySearch", () => {
   });
 
   it("crossover children take the loop structure of one member of the population and the knobs of another", async () => {
-    // gemmTileSpace plus a sampled knob that changes the program but not its loops.
+    // gemmTileSpace plus a sampled knob that changes the program but not its loops; no climbs, so
+    // that every scored population is a generation.
     const withKnob = (sch: Schedule) => {
       gemmTileSpace(sch);
       sch.annotate(sch.getBlock("gemm"), "knob", sch.sampleCategorical([1, 2, 3, 4], [0.25, 0.25, 0.25, 0.25]));
@@ -318,7 +323,7 @@ describe("EvolutionarySearch", () => {
         return cs.map(() => 1);
       },
     };
-    const strategy = new EvolutionarySearch({ populationSize: 32, crossoverProb: 1, geneticNumIters: 2 });
+    const strategy = new EvolutionarySearch({ populationSize: 32, crossoverProb: 1, geneticNumIters: 2, climbStarts: 0 });
     const out = await tuneWithFakeRunner(strategy, { seed: 4, maxTrials: 16, numTrialsPerIter: 16, costModel: spy, spaceFn: withKnob });
     expect(out.handedOut).toHaveLength(16);
     expectValidAndDistinct(out.handedOut);
