@@ -93,7 +93,7 @@ export const DEFAULT_EVOLUTIONARY_SEARCH_CONFIG: EvolutionarySearchConfig = {
   neighbourShare: 0.25,
   finalNeighbourShare: 0.5,
   similarSeeds: 8,
-  priorSeeds: 12,
+  priorSeeds: 24,
 };
 
 /** Best measured programs whose neighbourhoods a batch may draw on, best first. */
