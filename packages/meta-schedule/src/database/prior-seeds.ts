@@ -42,6 +42,10 @@ export const GEMM_WINNERS_2048: readonly (readonly DecisionValue[])[] = [
 ];
 
 const isSampling = (inst: Instruction): boolean => inst.kind.name === "SampleCategorical" || inst.kind.name === "SamplePerfectTile";
+/** The steps a decision rule decides: the sampling steps and the compute locations (RandomComputeLocation's). */
+const isRuled = (inst: Instruction): boolean => isSampling(inst) || inst.kind.name === "SampleComputeLocation";
+/** SampleComputeLocation's decision for the root (the block computed whole, in a loop nest of its own). */
+const ROOT_LOCATION = -1;
 
 /** A sampling step of a design space, as a decision rule sees it. */
 export interface SamplingStep {
@@ -92,7 +96,9 @@ export type ParallelChoice = "rule" | "other";
  * its extent within what the earlier ones left), the rest of them and the other spatial loops their
  * second level, each reduction its outer level, the register tile innermost; no auto-unroll beyond the
  * tile's rows; the operands packed (`pack`: all RewriteLayout can) or read in place (none); where the
- * space samples the parallel structure, the payoff rule's answer or the other (`parallel`).
+ * space samples the parallel structure, the payoff rule's answer or the other (`parallel`); every
+ * producer stage RandomComputeLocation places computed whole at the root, as the hand kernels do (the
+ * conv2d's padding: computed inside a tile it is computed again for every tile, 10–30× slower).
  * RewriteParallelVectorizeUnroll runs the outer levels in parallel where that pays.
  */
 function microKernelStructure(pack: "none" | "all", maxJobs: number, parallel: ParallelChoice = "rule"): DecisionRule {
@@ -107,6 +113,7 @@ function microKernelStructure(pack: "none" | "all", maxJobs: number, parallel: P
         const jobs = largestDivisorUpTo(extent, Math.floor(maxJobs / jobsBefore));
         return current.map((_, k) => (k === 0 ? jobs : k === 1 ? extent / jobs : 1));
       }
+      if (inst.kind.name === "SampleComputeLocation") return ROOT_LOCATION;
       if (inst.kind.name !== "SampleCategorical") return undefined;
       if (feeds === UNROLL_EXPLICIT || feeds === UNROLL_IMPLICIT) return extremeIndex(inst, "min");
       if (feeds === LAYOUT_REWRITE) return extremeIndex(inst, pack === "none" ? "min" : "max");
@@ -158,7 +165,7 @@ export function withDecisionRule(space: Trace, rule: DecisionRule): Trace {
   const feeds = annotationKeysOf(insts);
   const tiles = insts.filter((i) => i.kind.name === "SamplePerfectTile");
   const earlierTiles: (readonly number[])[] = [];
-  for (const inst of insts.filter(isSampling)) {
+  for (const inst of insts.filter(isRuled)) {
     const current = out.getDecision(inst);
     if (current === undefined) continue;
     const decision = rule.decide({ inst, current, feeds: feeds.get(inst.outputs[0]), tileIndex: tiles.indexOf(inst), earlierTiles });

@@ -138,6 +138,10 @@ describe("the CPU prior seeds (the hand-written kernels' structure)", () => {
       expect(out.ok, out.ok ? "" : out.reason).toBe(true);
       if (!out.ok) continue;
       nests.push(JSON.stringify(computeNest(out.sch.func, "Y")));
+      // The padding computed whole at the root, as the hand schedule does (not again inside every tile).
+      const sch = new Schedule(out.sch.func);
+      const convLoops = new Set(sch.getLoops(sch.getBlock("Y_update")).map((l) => sch.get(l)));
+      expect(sch.getLoops(sch.getBlock("PaddedX")).some((l) => convLoops.has(sch.get(l)))).toBe(false);
       const nest = nests.at(-1)!;
       if (nest !== JSON.stringify(handNest)) continue;
       const got = runOnCopies(out.sch.func, args).at(-1)!;
