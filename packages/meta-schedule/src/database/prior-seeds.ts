@@ -15,7 +15,7 @@ import { gemmReluAdd } from "@tessera/ir";
 import type { Decision, Instruction, Trace } from "@tessera/schedule";
 import { annotationKeysOf } from "../mutator/sampled-annotations.js";
 import { instructionsBeforePostproc } from "../mutator/trace-queries.js";
-import { LAYOUT_REWRITE, UNROLL_EXPLICIT, UNROLL_IMPLICIT } from "../schedule-utils/annotations.js";
+import { LAYOUT_REWRITE, PARALLEL_REGION, UNROLL_EXPLICIT, UNROLL_IMPLICIT } from "../schedule-utils/annotations.js";
 import { CPU_PARALLELIZE_VECTORIZE_UNROLL } from "../space/cpu-defaults.js";
 import type { TuneContext } from "../tune-context.js";
 import { type Workload, workloadOf } from "../workload.js";
@@ -42,6 +42,10 @@ export const GEMM_WINNERS_2048: readonly (readonly DecisionValue[])[] = [
 ];
 
 const isSampling = (inst: Instruction): boolean => inst.kind.name === "SampleCategorical" || inst.kind.name === "SamplePerfectTile";
+/** The steps a decision rule decides: the sampling steps and the compute locations (RandomComputeLocation's). */
+const isRuled = (inst: Instruction): boolean => isSampling(inst) || inst.kind.name === "SampleComputeLocation";
+/** SampleComputeLocation's decision for the root (the block computed whole, in a loop nest of its own). */
+const ROOT_LOCATION = -1;
 
 /** A sampling step of a design space, as a decision rule sees it. */
 export interface SamplingStep {
@@ -52,6 +56,8 @@ export interface SamplingStep {
   readonly feeds: string | undefined;
   /** Its position among the space's SamplePerfectTile steps (0: the first tiled loop's), or -1. */
   readonly tileIndex: number;
+  /** The decisions given to the space's earlier SamplePerfectTile steps, in order. */
+  readonly earlierTiles: readonly (readonly number[])[];
 }
 
 /** A prior as a rule: each sampling step's decision (undefined: the design space's own). */
@@ -64,11 +70,11 @@ export type Prior = readonly DecisionValue[] | DecisionRule;
 
 const isRule = (prior: Prior): prior is DecisionRule => !Array.isArray(prior);
 
-/** The index of the smallest (or largest) number among a categorical's candidates. */
-function extremeIndex(inst: Instruction, which: "min" | "max"): number | undefined {
-  const candidates = inst.attrs[0];
-  if (!Array.isArray(candidates) || candidates.length === 0) return undefined;
-  const values = candidates.map(Number);
+/** The index of the smallest (or largest) number among a categorical's candidates (attrs[0]) or its probabilities (attrs[1]). */
+function extremeIndex(inst: Instruction, which: "min" | "max", of: "candidates" | "probabilities" = "candidates"): number | undefined {
+  const listed = inst.attrs[of === "candidates" ? 0 : 1];
+  if (!Array.isArray(listed) || listed.length === 0) return undefined;
+  const values = listed.map(Number);
   const target = which === "min" ? Math.min(...values) : Math.max(...values);
   return values.indexOf(target);
 }
@@ -79,37 +85,53 @@ function largestDivisorUpTo(extent: number, cap: number): number {
   return 1;
 }
 
+/** Which parallel structure a seed takes where the space samples it (PARALLEL_REGION): the payoff rule's answer (the prior) or the other. */
+export type ParallelChoice = "rule" | "other";
+
 /**
- * The structure of the hand-written d2l CPU kernels (@tessera/corpus's matmulCpu: row blocks in
- * parallel, the column tiles inside them, each register tile accumulated over the whole reduction in
- * one serial loop), in the CPU space's SSRSRS tiling: the first tiled loop's outer level takes as many
- * parallel jobs as the space allows (`maxJobs`, its largest divisor within), the rest of it and of the
- * other spatial loops their second level, each reduction its outer level, the register tile innermost;
- * no auto-unroll beyond the tile's rows; the operands packed (`pack`: all RewriteLayout can) or read
- * in place (none). RewriteParallelVectorizeUnroll runs the outer level in parallel where that pays.
+ * The structure of the hand-written d2l CPU kernels (@tessera/corpus's matmulCpu and conv2dCpu: row or
+ * channel blocks in parallel, the column tiles inside them, each register tile accumulated over the
+ * whole reduction in one serial loop), in the CPU space's SSRSRS tiling: the leading tiled spatial loops'
+ * outer levels take as many parallel jobs as the space allows (`maxJobs`, each the largest divisor of
+ * its extent within what the earlier ones left), the rest of them and the other spatial loops their
+ * second level, each reduction its outer level, the register tile innermost; no auto-unroll beyond the
+ * tile's rows; the operands packed (`pack`: all RewriteLayout can) or read in place (none); where the
+ * space samples the parallel structure, the payoff rule's answer or the other (`parallel`); every
+ * producer stage RandomComputeLocation places computed whole at the root, as the hand kernels do (the
+ * conv2d's padding: computed inside a tile it is computed again for every tile, 10–30× slower).
+ * RewriteParallelVectorizeUnroll runs the outer levels in parallel where that pays.
  */
-function microKernelStructure(pack: "none" | "all", maxJobs: number): DecisionRule {
+function microKernelStructure(pack: "none" | "all", maxJobs: number, parallel: ParallelChoice = "rule"): DecisionRule {
+  const operands = pack === "none" ? "operands in place" : "operands packed";
   return {
-    name: `micro-kernel structure, ${pack === "none" ? "operands in place" : "operands packed"}`,
-    decide({ inst, current, feeds, tileIndex }): Decision | undefined {
+    name: `micro-kernel structure, ${operands}${parallel === "rule" ? "" : ", the other parallel structure"}`,
+    decide({ inst, current, feeds, earlierTiles }): Decision | undefined {
       if (inst.kind.name === "SamplePerfectTile" && Array.isArray(current)) {
         const extent = current.reduce((a, b) => a * b, 1);
         if (current.length < 3) return current.map((_, k) => (k === 0 ? extent : 1));
-        const jobs = tileIndex === 0 ? largestDivisorUpTo(extent, maxJobs) : 1;
+        const jobsBefore = earlierTiles.filter((t) => t.length >= 3).reduce((a, t) => a * t[0]!, 1);
+        const jobs = largestDivisorUpTo(extent, Math.floor(maxJobs / jobsBefore));
         return current.map((_, k) => (k === 0 ? jobs : k === 1 ? extent / jobs : 1));
       }
+      if (inst.kind.name === "SampleComputeLocation") return ROOT_LOCATION;
       if (inst.kind.name !== "SampleCategorical") return undefined;
       if (feeds === UNROLL_EXPLICIT || feeds === UNROLL_IMPLICIT) return extremeIndex(inst, "min");
       if (feeds === LAYOUT_REWRITE) return extremeIndex(inst, pack === "none" ? "min" : "max");
+      if (feeds === PARALLEL_REGION) return extremeIndex(inst, parallel === "rule" ? "max" : "min", "probabilities");
       return undefined;
     },
   };
 }
 
-/** The CPU target's priors for `cores` cores: the hand-written kernels' structure, operands in place first (what the hand schedule does while B fits L2). */
+/**
+ * The CPU target's priors for `cores` cores: the hand-written kernels' structure, operands in place
+ * first (what the hand schedule does while B fits L2), then the same with the parallel structure the
+ * payoff rule refused (or chose), then packed. The second gives the same seed as the first wherever
+ * the space does not sample the parallel structure (seedsFromPriors drops the repeat).
+ */
 export function cpuMicroKernelPriors(cores: number): DecisionRule[] {
   const maxJobs = CPU_PARALLELIZE_VECTORIZE_UNROLL.maxJobsPerCore * Math.max(1, cores);
-  return [microKernelStructure("none", maxJobs), microKernelStructure("all", maxJobs)];
+  return [microKernelStructure("none", maxJobs), microKernelStructure("none", maxJobs, "other"), microKernelStructure("all", maxJobs)];
 }
 
 /** The priors for a task: the gemm winners on a GPU, the micro-kernel structure on a CPU (the C target) of `ctx.numThreads` cores. */
@@ -142,11 +164,14 @@ export function withDecisionRule(space: Trace, rule: DecisionRule): Trace {
   const insts = instructionsBeforePostproc(out);
   const feeds = annotationKeysOf(insts);
   const tiles = insts.filter((i) => i.kind.name === "SamplePerfectTile");
-  for (const inst of insts.filter(isSampling)) {
+  const earlierTiles: (readonly number[])[] = [];
+  for (const inst of insts.filter(isRuled)) {
     const current = out.getDecision(inst);
     if (current === undefined) continue;
-    const decision = rule.decide({ inst, current, feeds: feeds.get(inst.outputs[0]), tileIndex: tiles.indexOf(inst) });
+    const decision = rule.decide({ inst, current, feeds: feeds.get(inst.outputs[0]), tileIndex: tiles.indexOf(inst), earlierTiles });
     if (decision !== undefined) out = out.withDecision(inst, decision);
+    const given = decision ?? current;
+    if (inst.kind.name === "SamplePerfectTile" && Array.isArray(given)) earlierTiles.push(given as readonly number[]);
   }
   return out;
 }
@@ -159,8 +184,13 @@ export function isPriorSource(workload: Workload): boolean {
   return workload.hash === sourceHash;
 }
 
+/** Whether two seeds are one program: the same instructions with the same decisions. */
+function sameDecisions(a: Trace, b: Trace): boolean {
+  return JSON.stringify(a.toJSON()) === JSON.stringify(b.toJSON());
+}
+
 /**
- * Up to `count` seeds, in the priors' order: a table of values moved onto the first design space it
+ * Up to `count` seeds, in the priors' order (a rule's repeat of an earlier seed left out): a table of values moved onto the first design space it
  * matches, a rule applied to every design space. The workload the gemm winners came from gets no
  * tables (seeding it with them would only replay them).
  */
@@ -170,7 +200,11 @@ export function seedsFromPriors(workload: Workload, designSpaces: readonly Trace
   for (const prior of priors) {
     if (out.length >= count) break;
     if (isRule(prior)) {
-      for (const space of designSpaces) if (out.length < count) out.push(withDecisionRule(space, prior));
+      for (const space of designSpaces) {
+        if (out.length >= count) break;
+        const seed = withDecisionRule(space, prior);
+        if (!out.some((t) => sameDecisions(t, seed))) out.push(seed);
+      }
       continue;
     }
     if (source) continue;

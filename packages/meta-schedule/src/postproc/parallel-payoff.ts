@@ -4,7 +4,7 @@
  * cost. A nest whose estimated single-core time saves too little over the cores to pay for waking
  * the OpenMP team runs serially, so a small workload makes one region per call or none.
  */
-import { type MachineProfile, type Work, machineProfile, worthParallel } from "@tessera/schedule/machine";
+import { type MachineProfile, type Work, estimatedMicros, machineProfile, parallelPayoffMargin, worthParallel } from "@tessera/schedule/machine";
 import { type PrimExpr, bytesOf } from "@tessera/ir";
 import type { BlockRV, Schedule } from "@tessera/schedule";
 
@@ -14,6 +14,51 @@ export type ParallelPayoff = (work: Work, cores: number) => boolean;
 /** The payoff rule on a given machine (default: this one, probed once and cached; @tessera/schedule/machine). */
 export function parallelPayoffOn(machine: () => MachineProfile = machineProfile): ParallelPayoff {
   return (work, cores) => worthParallel(work, cores, machine());
+}
+
+/** How many times over a nest's work pays for a parallel region (the rule says parallel at 1 or more). */
+export type ParallelMargin = (work: Work, cores: number) => number;
+
+/** The payoff rule's margin on a given machine (default: this one). */
+export function parallelMarginOn(machine: () => MachineProfile = machineProfile): ParallelMargin {
+  return (work, cores) => parallelPayoffMargin(work, cores, machine());
+}
+
+/**
+ * Within this factor of the payoff threshold (a margin from 1/4 to 4) the CPU space samples whether
+ * the largest nest runs in a parallel region (PARALLEL_REGION) instead of trusting the rule: its
+ * work estimate and the probed region cost are rough, and the measured programs decide.
+ */
+export const PARALLEL_SAMPLE_FACTOR = 4;
+
+/** Whether a margin is near enough to the threshold for the space to sample the parallel structure. */
+export function nearPayoffThreshold(margin: number): boolean {
+  return margin > 0 && margin >= 1 / PARALLEL_SAMPLE_FACTOR && margin < PARALLEL_SAMPLE_FACTOR;
+}
+
+/** The blocks grouped by the outermost loop above them (one group per top-level loop nest). */
+export function nestsOf(sch: Schedule, blocks: readonly BlockRV[]): BlockRV[][] {
+  const nests = new Map<unknown, BlockRV[]>();
+  for (const b of blocks) {
+    const outer = sch.getLoops(b)[0];
+    if (outer === undefined) continue;
+    const key = sch.get(outer);
+    const nest = nests.get(key);
+    if (nest === undefined) nests.set(key, [b]);
+    else nest.push(b);
+  }
+  return [...nests.values()];
+}
+
+/** The nest of `nests` with the most estimated work and that work; undefined where a nest's work is not constant. */
+export function largestNest(sch: Schedule, nests: readonly (readonly BlockRV[])[]): { nest: readonly BlockRV[]; work: Work } | undefined {
+  let best: { nest: readonly BlockRV[]; work: Work } | undefined;
+  for (const nest of nests) {
+    const work = nestWork(sch, nest);
+    if (work === undefined) return undefined;
+    if (best === undefined || estimatedMicros(work) > estimatedMicros(best.work)) best = { nest, work };
+  }
+  return best;
 }
 
 function constantProduct(exprs: readonly PrimExpr[]): number | undefined {

@@ -3,14 +3,24 @@
  * loop kinds and pragmas (docs/architecture/meta-schedule-notes.md). Unlike TVM, a loop nest is made
  * parallel only where its work pays for a parallel region (parallel-payoff.ts): a small workload gets
  * no region, and a copy too small for one (RewriteLayout's) runs serially beside a parallel compute nest.
+ * Where the space sampled the parallel structure (PARALLEL_REGION, near the rule's threshold), the
+ * sample decides instead: the nest with the most work in one parallel region, or every nest serial.
  */
 import { forEachStmt, usesVar } from "@tessera/ir";
 import type { BlockRV, LoopRV, Schedule } from "@tessera/schedule";
-import { PARALLEL, UNROLL_EXPLICIT, UNROLL_EXPLICIT_FLAG, UNROLL_IMPLICIT, VECTORIZE, annotationNumber } from "../schedule-utils/annotations.js";
+import {
+  PARALLEL,
+  PARALLEL_REGION,
+  UNROLL_EXPLICIT,
+  UNROLL_EXPLICIT_FLAG,
+  UNROLL_IMPLICIT,
+  VECTORIZE,
+  annotationNumber,
+} from "../schedule-utils/annotations.js";
 import { blockRealizeOf } from "../rules/multi-level-tiling/block-query.js";
 import type { TuneContext } from "../tune-context.js";
 import { POSTPROC_OK, type Postproc, type PostprocResult } from "../interfaces/postproc.js";
-import { type ParallelPayoff, nestWork, parallelPayoffOn } from "./parallel-payoff.js";
+import { type ParallelPayoff, largestNest, nestWork, nestsOf, parallelPayoffOn } from "./parallel-payoff.js";
 
 export interface RewriteParallelVectorizeUnrollOptions {
   /** Whether a nest's work pays for a parallel region (default: this machine's probed rule). */
@@ -29,21 +39,18 @@ export class RewriteParallelVectorizeUnroll implements Postproc {
     if (blockRealizeOf(sch.func, "root") === undefined) return POSTPROC_OK;
     const root = sch.getBlock("root");
     const ann = sch.get(root).annotations;
-    const keys = [UNROLL_EXPLICIT, UNROLL_IMPLICIT, UNROLL_EXPLICIT_FLAG, PARALLEL, VECTORIZE].filter((k) => ann[k] !== undefined);
+    const keys = [UNROLL_EXPLICIT, UNROLL_IMPLICIT, UNROLL_EXPLICIT_FLAG, PARALLEL, PARALLEL_REGION, VECTORIZE].filter((k) => ann[k] !== undefined);
     if (keys.length === 0) return POSTPROC_OK;
     const explicitStep = annotationNumber(ann, UNROLL_EXPLICIT);
     const implicitStep = annotationNumber(ann, UNROLL_IMPLICIT);
     const flag = annotationNumber(ann, UNROLL_EXPLICIT_FLAG);
     const parallel = annotationNumber(ann, PARALLEL);
     const vectorize = annotationNumber(ann, VECTORIZE);
+    const region = annotationNumber(ann, PARALLEL_REGION);
     for (const k of keys) sch.unannotate(root, k);
     const children = sch.getChildBlocks(root);
     if (parallel !== undefined && parallel > 1)
-      for (const nest of nestsOf(sch, children)) {
-        const work = nestWork(sch, nest);
-        if (work !== undefined && !this.payoff(work, Math.max(1, ctx.numThreads))) continue;
-        for (const b of nest) parallelizeLeading(sch, b, parallel);
-      }
+      for (const nest of this.parallelNests(sch, nestsOf(sch, children), region, ctx)) for (const b of nest) parallelizeLeading(sch, b, parallel);
     if (vectorize !== undefined && vectorize > 1) for (const b of children) vectorizeInnermost(sch, b, vectorize);
     const step = explicitStep ?? implicitStep ?? 0;
     if (step > 0) {
@@ -59,20 +66,19 @@ export class RewriteParallelVectorizeUnroll implements Postproc {
     }
     return POSTPROC_OK;
   }
-}
 
-/** The blocks grouped by the outermost loop above them (one group per top-level loop nest). */
-function nestsOf(sch: Schedule, blocks: readonly BlockRV[]): BlockRV[][] {
-  const nests = new Map<unknown, BlockRV[]>();
-  for (const b of blocks) {
-    const outer = sch.getLoops(b)[0];
-    if (outer === undefined) continue;
-    const key = sch.get(outer);
-    const nest = nests.get(key);
-    if (nest === undefined) nests.set(key, [b]);
-    else nest.push(b);
+  /** The nests that run in parallel: the sampled structure's (PARALLEL_REGION 1: the largest nest; 0: none), else each that pays by the rule. */
+  private parallelNests(sch: Schedule, nests: readonly BlockRV[][], region: number | undefined, ctx: TuneContext): readonly (readonly BlockRV[])[] {
+    if (region === 0) return [];
+    if (region === 1) {
+      const largest = largestNest(sch, nests);
+      if (largest !== undefined) return [largest.nest];
+    }
+    return nests.filter((nest) => {
+      const work = nestWork(sch, nest);
+      return work === undefined || this.payoff(work, Math.max(1, ctx.numThreads));
+    });
   }
-  return [...nests.values()];
 }
 
 /** Loop variables used only by spatial iterators of every block below the loop. */

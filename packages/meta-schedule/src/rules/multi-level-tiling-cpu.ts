@@ -14,7 +14,7 @@ import { LAYOUT_REWRITE, TILING_STRUCTURE } from "../schedule-utils/annotations.
 import type { TuneContext } from "../tune-context.js";
 import { checkPositiveInts } from "../schedule-utils/options.js";
 import type { ScheduleRule } from "../interfaces/schedule-rule.js";
-import { type RegisterTile, type RegisterTilePlacement, distinctPlacements, registerTileLoops } from "./tiling-cpu/register-tile.js";
+import { type RegisterTile, type RegisterTilePlacement, distinctPlacements, registerTilePlacements } from "./tiling-cpu/register-tile.js";
 import { type TileLevels, tileLoopNest } from "./tiling-cpu/tile-loop-nest.js";
 import { parseTileStructure } from "./tiling-cpu/tile-structure.js";
 import { isWriteCache } from "./tiling-cpu/write-cache.js";
@@ -70,7 +70,7 @@ export function multiLevelTilingCpu(opts: MultiLevelTilingCpuOptions = {}): Sche
     name: rule,
     apply(sch: Schedule, block: BlockRV, _ctx: TuneContext): Schedule[] {
       if (!needsMultiLevelTiling(sch, block)) return [sch];
-      const placements = distinctPlacements(tilesOf().flatMap((t) => registerTileLoops(sch.get(block), t) ?? []));
+      const placements = distinctPlacements(tilesOf().flatMap((t) => registerTilePlacements(sch.get(block), t)));
       const variants: (RegisterTilePlacement | undefined)[] = placements.length === 0 ? [undefined] : placements;
       return variants.flatMap((placement) => {
         const tiled = sch.copy();

@@ -23,6 +23,12 @@ export const VECTORIZE = "meta_schedule.vectorize";
  * over the function's buffer parameters (bit p: the p-th). Absent: every one it can (TVM's).
  */
 export const LAYOUT_REWRITE = "meta_schedule.layout_rewrite_params";
+/**
+ * Extra knob (CPU), on the root: 1 runs the loop nest with the most work in a parallel region (and
+ * no other nest), 0 runs every nest serially. Sampled only where the parallel-payoff rule's margin is
+ * near its threshold (ParallelizeVectorizeUnroll); absent, the rule decides each nest.
+ */
+export const PARALLEL_REGION = "meta_schedule.parallel_region";
 
 /** Extra knob, on the root: 1 expands unrolled loops here, 0 leaves them to nvcc (overrides the key's kind). */
 export const UNROLL_EXPLICIT_FLAG = "meta_schedule.unroll_explicit_flag";

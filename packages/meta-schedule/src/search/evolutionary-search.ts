@@ -104,7 +104,7 @@ export const DEFAULT_EVOLUTIONARY_SEARCH_CONFIG: EvolutionarySearchConfig = {
   neighbourShare: 0.25,
   finalNeighbourShare: 0.5,
   similarSeeds: 8,
-  priorSeeds: 12,
+  priorSeeds: 24,
   climbStarts: 4,
   climbSteps: 2,
 };

@@ -6,11 +6,13 @@ import type { WeightedMutator } from "../interfaces/mutator.js";
 import { mutateComputeLocation } from "../mutator/mutate-compute-location.js";
 import { mutateLayoutRewrite } from "../mutator/mutate-layout-rewrite.js";
 import { mutateParallel } from "../mutator/mutate-parallel.js";
+import { mutateParallelRegion } from "../mutator/mutate-parallel-region.js";
 import { mutateThreadBinding } from "../mutator/mutate-thread-binding.js";
 import { MutateTileSize } from "../mutator/mutate-tile-size.js";
 import { mutateUnroll } from "../mutator/mutate-unroll.js";
 import { disallowDynamicLoop } from "../postproc/disallow-dynamic-loop.js";
 import type { Postproc } from "../interfaces/postproc.js";
+import { type ParallelMargin, parallelMarginOn } from "../postproc/parallel-payoff.js";
 import { RewriteLayout } from "../postproc/rewrite-layout.js";
 import { RewriteParallelVectorizeUnroll, type RewriteParallelVectorizeUnrollOptions } from "../postproc/rewrite-parallel-vectorize-unroll.js";
 import { RewriteReductionBlock } from "../postproc/rewrite-reduction-block.js";
@@ -37,15 +39,20 @@ export const CPU_PARALLELIZE_VECTORIZE_UNROLL = {
 
 /**
  * TVM's LLVM rules; MultiLevelTiling with this machine's register tiles (`registerTilesFor`, from the probed SIMD
- * width) and which operands RewriteLayout packs sampled.
+ * width) and which operands RewriteLayout packs sampled; ParallelizeVectorizeUnroll sampling the parallel
+ * structure near the payoff threshold (`parallelMargin`, default: this machine's rule).
  */
-export function defaultCpuRules(): ScheduleRule[] {
+export function defaultCpuRules(opts: { readonly parallelMargin?: ParallelMargin } = {}): ScheduleRule[] {
   return [
     new InlineConstantScalars(),
     new AutoInline({ intoProducer: false, intoConsumer: true, inlineConstTensor: true, disallowIfThenElse: true }),
     addRFactor({ maxJobsPerCore: 16, maxInnermostFactor: 64 }),
     multiLevelTilingCpu({ registerTiles: () => registerTilesFor(machineProfile()), sampleLayoutRewrite: true }),
-    new ParallelizeVectorizeUnroll({ ...CPU_PARALLELIZE_VECTORIZE_UNROLL, unrollMaxSteps: [...CPU_PARALLELIZE_VECTORIZE_UNROLL.unrollMaxSteps] }),
+    new ParallelizeVectorizeUnroll({
+      ...CPU_PARALLELIZE_VECTORIZE_UNROLL,
+      unrollMaxSteps: [...CPU_PARALLELIZE_VECTORIZE_UNROLL.unrollMaxSteps],
+      parallelMargin: opts.parallelMargin ?? parallelMarginOn(),
+    }),
     randomComputeLocation(),
   ];
 }
@@ -63,6 +70,7 @@ export function defaultCpuMutators(): WeightedMutator[] {
     { mutator: mutateUnroll(), probability: 0.03 },
     { mutator: mutateParallel({ maxJobsPerCore: 16 }), probability: 0.02 },
     { mutator: mutateLayoutRewrite(), probability: 0.05 },
+    { mutator: mutateParallelRegion(), probability: 0.05 },
   ];
 }
 

@@ -5,13 +5,13 @@
  * (executor, before and after), and the evolutionary search measures them in its first batch.
  */
 import { target as targetOf } from "@tessera/codegen";
-import { type MachineProfile, matmulCpu } from "@tessera/corpus/d2l-cpu";
+import { type MachineProfile, conv2dCpu, matmulCpu } from "@tessera/corpus/d2l-cpu";
 import { type ForKind, type PrimFunc, gemmReluAdd, ops, randomArgs, structuralEqual } from "@tessera/ir";
 import { Schedule } from "@tessera/schedule";
 import { describe, expect, it } from "vitest";
 import { GEMM_WINNERS_2048, cpuMicroKernelPriors, priorsFor, seedsFromPriors } from "../../src/database/prior-seeds.js";
 import { MemoryDatabase } from "../../src/database/memory-database.js";
-import { parallelPayoffOn } from "../../src/postproc/parallel-payoff.js";
+import { parallelMarginOn, parallelPayoffOn } from "../../src/postproc/parallel-payoff.js";
 import { multiLevelTilingCpu } from "../../src/rules/multi-level-tiling-cpu.js";
 import { EvolutionarySearch } from "../../src/search/evolutionary-search.js";
 import { defaultCpuMutators, defaultCpuPostprocs, defaultCpuRules } from "../../src/space/cpu-defaults.js";
@@ -30,17 +30,19 @@ const TILE = { rows: 8, columns: 16 };
 
 function cpuSpace(func: PrimFunc) {
   const ctx = tuneContext(workloadOf(func), targetOf("c"), { seed: 3, numThreads: CORES });
-  const rules = defaultCpuRules().map((r) => (r.name === "multiLevelTiling" ? multiLevelTilingCpu({ registerTiles: [TILE], sampleLayoutRewrite: true }) : r));
+  const rules = defaultCpuRules({ parallelMargin: parallelMarginOn(() => PROFILE) }).map((r) =>
+    r.name === "multiLevelTiling" ? multiLevelTilingCpu({ registerTiles: [TILE], sampleLayoutRewrite: true }) : r,
+  );
   const gen = new PostOrderApply({ rules, postprocs: defaultCpuPostprocs({ payoff: parallelPayoffOn(() => PROFILE) }), mutators: defaultCpuMutators() });
   gen.initialize(ctx);
   const spaces = gen.generateDesignSpace(ctx);
   return { ctx, gen, spaces };
 }
 
-/** The loops around the matmul's update block (C, or C_update after RewriteReductionBlock), outermost first, unit loops left out: extent and kind. */
-function computeNest(func: PrimFunc): [number, ForKind][] {
+/** The loops around the update block (`block`, or its `_update` after RewriteReductionBlock), outermost first, unit loops left out: extent and kind. */
+function computeNest(func: PrimFunc, block = "C"): [number, ForKind][] {
   const sch = new Schedule(func);
-  const update = blockNamesPostOrder(func).includes("C_update") ? "C_update" : "C";
+  const update = blockNamesPostOrder(func).includes(`${block}_update`) ? `${block}_update` : block;
   return sch
     .getLoops(sch.getBlock(update))
     .map((rv) => sch.get(rv))
@@ -85,9 +87,18 @@ describe("the CPU prior seeds (the hand-written kernels' structure)", () => {
     expect(nests).toContain(JSON.stringify(computeNest(hand)));
   });
 
+  it("leave out a prior's repeat: with no parallel structure sampled, the other-parallel prior gives the in-place seeds again", () => {
+    const { ctx, spaces } = cpuSpace(func);
+    const traces = spaces.map((s) => s.trace);
+    const [inPlace, other] = cpuMicroKernelPriors(CORES);
+    expect(seedsFromPriors(ctx.workload, traces, 100, [inPlace!])).toHaveLength(spaces.length);
+    expect(seedsFromPriors(ctx.workload, traces, 100, [inPlace!, other!])).toHaveLength(spaces.length);
+  });
+
   it("the second prior packs the operands RewriteLayout can, in the same loop nest", () => {
     const { ctx, gen, spaces } = cpuSpace(func);
-    const [packed] = seedsFromPriors(ctx.workload, [spaces[0]!.trace], 1, [cpuMicroKernelPriors(CORES)[1]!]);
+    const packing = cpuMicroKernelPriors(CORES).find((p) => p.name.includes("operands packed"))!;
+    const [packed] = seedsFromPriors(ctx.workload, [spaces[0]!.trace], 1, [packing]);
     const out = replayWithPostprocs(ctx, packed!, gen.postprocs, { seed: 1 });
     expect(out.ok).toBe(true);
     if (!out.ok) return;
@@ -97,6 +108,46 @@ describe("the CPU prior seeds (the hand-written kernels' structure)", () => {
     runOnCopies(out.sch.func, args)
       .at(-1)!
       .forEach((v, i) => expect(Math.abs(v - want[i]!)).toBeLessThanOrEqual(1e-4 * (1 + Math.abs(want[i]!))));
+  });
+
+  it("replay, for a conv2d, to the hand-written d2l conv2d's loop nest (a block of output channels by a vector of columns), and compute what it computes", () => {
+    const size = { channels: 8, size: 16, kernel: 3, padding: 1 };
+    const conv = conv2dCpu(size, { vectorized: "columns", ocTile: TILE.rows, owTile: TILE.columns }, { cores: CORES, parallel: false });
+    // Output rows, the whole reduction (channels, kernel rows, kernel columns), 8 unrolled channels by 16 vectorized columns.
+    const handNest = computeNest(conv.scheduled, "Y");
+    expect(handNest).toEqual([
+      [16, "serial"],
+      [8, "serial"],
+      [3, "serial"],
+      [3, "serial"],
+      [TILE.rows, "unrolled"],
+      [TILE.columns, "vectorized"],
+    ]);
+    const { ctx, gen, spaces } = cpuSpace(conv.original);
+    const seeds = seedsFromPriors(
+      ctx.workload,
+      spaces.map((s) => s.trace),
+      spaces.length,
+      cpuMicroKernelPriors(CORES),
+    );
+    const args = randomArgs(conv.original, 7);
+    const want = runOnCopies(conv.original, args).at(-1)!;
+    const nests: string[] = [];
+    for (const [k, seed] of seeds.entries()) {
+      const out = replayWithPostprocs(ctx, seed, gen.postprocs, { seed: k });
+      expect(out.ok, out.ok ? "" : out.reason).toBe(true);
+      if (!out.ok) continue;
+      nests.push(JSON.stringify(computeNest(out.sch.func, "Y")));
+      // The padding computed whole at the root, as the hand schedule does (not again inside every tile).
+      const sch = new Schedule(out.sch.func);
+      const convLoops = new Set(sch.getLoops(sch.getBlock("Y_update")).map((l) => sch.get(l)));
+      expect(sch.getLoops(sch.getBlock("PaddedX")).some((l) => convLoops.has(sch.get(l)))).toBe(false);
+      const nest = nests.at(-1)!;
+      if (nest !== JSON.stringify(handNest)) continue;
+      const got = runOnCopies(out.sch.func, args).at(-1)!;
+      got.forEach((v, i) => expect(Math.abs(v - want[i]!)).toBeLessThanOrEqual(1e-4 * (1 + Math.abs(want[i]!))));
+    }
+    expect(nests).toContain(JSON.stringify(handNest));
   });
 
   it("put the first tiled loop's parallel jobs at its outer level: at most 16 per core, a divisor of its extent", () => {
@@ -128,7 +179,8 @@ describe("the CPU prior seeds (the hand-written kernels' structure)", () => {
 
   it("are the priors of a CPU task, and measured in the evolutionary search's first batch", async () => {
     const { ctx, gen, spaces } = cpuSpace(func);
-    expect(priorsFor(ctx)).toHaveLength(2);
+    // In place, in place with the other parallel structure, packed.
+    expect(priorsFor(ctx)).toHaveLength(3);
     const seeds = seedsFromPriors(
       ctx.workload,
       spaces.map((s) => s.trace),

@@ -9,7 +9,7 @@ import type { MachineProfile } from "@tessera/corpus/d2l-cpu";
 import { type PrimFunc, ops, randomArgs } from "@tessera/ir";
 import { Schedule } from "@tessera/schedule";
 import { describe, expect, it } from "vitest";
-import { nestWork, parallelPayoffOn } from "../../src/postproc/parallel-payoff.js";
+import { nestWork, parallelMarginOn, parallelPayoffOn } from "../../src/postproc/parallel-payoff.js";
 import { defaultCpuPostprocs, defaultCpuRules } from "../../src/space/cpu-defaults.js";
 import { replayWithPostprocs } from "../../src/space/replay.js";
 import { tuneContext } from "../../src/tune-context.js";
@@ -40,7 +40,7 @@ function samples(func: PrimFunc, profile: MachineProfile, seeds: readonly number
   const postprocs = defaultCpuPostprocs({ payoff: parallelPayoffOn(() => profile) });
   const out: PrimFunc[] = [];
   for (const seed of seeds)
-    for (const space of applyRules(ctx, defaultCpuRules(), seed)) {
+    for (const space of applyRules(ctx, defaultCpuRules({ parallelMargin: parallelMarginOn(() => profile) }), seed)) {
       const sample = replayWithPostprocs(ctx, space.trace, postprocs, { seed, freshDecisions: true });
       if (sample.ok) out.push(sample.sch.func);
     }

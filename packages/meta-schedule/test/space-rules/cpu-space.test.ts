@@ -47,13 +47,14 @@ describe("the default CPU space", () => {
     expect(kinds(chain[0]!)).toContain("ComputeInline");
   });
 
-  it("has TVM's LLVM mutator probabilities for the mutators it has, and the layout knob's mutator beyond TVM", () => {
+  it("has TVM's LLVM mutator probabilities for the mutators it has, and the layout and parallel-region knobs' mutators beyond TVM", () => {
     expect(defaultCpuMutators().map((m) => [m.mutator.name, m.probability])).toEqual([
       ["mutateTileSize", 0.9],
       ["mutateComputeLocation", 0.05],
       ["mutateUnroll", 0.03],
       ["mutateParallel", 0.02],
       ["mutateLayoutRewrite", 0.05],
+      ["mutateParallelRegion", 0.05],
     ]);
     expect(defaultCpuPostprocs().map((p) => p.name)).toEqual([
       "disallowDynamicLoop",

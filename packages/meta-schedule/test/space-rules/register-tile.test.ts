@@ -3,7 +3,7 @@ import { Schedule, Trace } from "@tessera/schedule";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { multiLevelTilingCpu } from "../../src/rules/multi-level-tiling-cpu.js";
-import { registerTileLoops, registerTilesFor } from "../../src/rules/tiling-cpu/register-tile.js";
+import { registerTileLoops, registerTilePlacements, registerTilesFor } from "../../src/rules/tiling-cpu/register-tile.js";
 import { defaultCpuPostprocs } from "../../src/space/cpu-defaults.js";
 import { replayWithPostprocs } from "../../src/space/replay.js";
 import { applyRules, contextOf, execute, matmulFunc, matmulRelu } from "./helpers.js";
@@ -66,6 +66,34 @@ describe("register tiles of the CPU space", () => {
       ]),
       column: 3,
     });
+  });
+
+  it("take their rows on every other output iterator the factor divides: a conv2d's output rows, then its output channels", () => {
+    const conv = ops.conv2d({ batch: 1, inChannels: 4, outChannels: 8, height: 16, width: 16, kernel: 3, padding: 1 }).func;
+    const sch = new Schedule(conv);
+    const block = sch.get(sch.getBlock("Y"));
+    const rowsOn = (rows: number) => registerTilePlacements(block, { rows, columns: 16 }).map((p) => [...p.factors]);
+    // Y[n, c, i, j]: rows on i (iterator 2) or c (iterator 1); n (extent 1) takes no factor.
+    expect(rowsOn(8)).toEqual([
+      [
+        [2, 8],
+        [3, 16],
+      ],
+      [
+        [1, 8],
+        [3, 16],
+      ],
+    ]);
+    // 16 rows divide i only; 32 neither: the columns alone.
+    expect(rowsOn(16)).toEqual([
+      [
+        [2, 16],
+        [3, 16],
+      ],
+    ]);
+    expect(rowsOn(32)).toEqual([[[3, 16]]]);
+    const mm = new Schedule(matmulFunc(64, 32, 16));
+    expect(registerTilePlacements(mm.get(mm.getBlock("C")), { rows: 8, columns: 16 })).toHaveLength(1);
   });
 
   it("fix the innermost spatial level of the matmul: rows unrolled, columns last; one design space per tile and write reuse", () => {

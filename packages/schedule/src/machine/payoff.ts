@@ -32,10 +32,18 @@ export function estimatedMicros(work: Work): number {
   return Math.max(work.flops / CORE_FLOPS_PER_US, work.bytes / CORE_BYTES_PER_US);
 }
 
+/**
+ * How many times over splitting `work` across the cores pays for a parallel region: the estimated
+ * time saved over PARALLEL_PAYOFF region costs (0 on one core). At 1 or more the rule says parallel.
+ */
+export function parallelPayoffMargin(work: Work, cores?: number, machine: MachineProfile = machineFor(cores)): number {
+  const n = cores ?? machine.cores;
+  if (n < 2) return 0;
+  const saved = estimatedMicros(work) * (1 - 1 / n);
+  return saved / (PARALLEL_PAYOFF * machine.parallelRegionUs);
+}
+
 /** Whether splitting `work` over the cores saves enough time to pay for a parallel region (machineFor). */
 export function worthParallel(work: Work, cores?: number, machine: MachineProfile = machineFor(cores)): boolean {
-  const n = cores ?? machine.cores;
-  if (n < 2) return false;
-  const saved = estimatedMicros(work) * (1 - 1 / n);
-  return saved >= PARALLEL_PAYOFF * machine.parallelRegionUs;
+  return parallelPayoffMargin(work, cores, machine) >= 1;
 }

@@ -41,11 +41,23 @@ export interface RegisterTilePlacement {
  * Where a block takes the register tile: the column loop is the spatial iterator indexing the last
  * dimension of the block's output, the row loop the one indexing the dimension before it; each takes its
  * factor only where it divides the iterator's extent. Undefined when the column loop cannot take it (no
- * vector tile, so no register tile).
+ * vector tile, so no register tile). The first of `registerTilePlacements`.
  */
 export function registerTileLoops(block: Block, tile: RegisterTile): RegisterTilePlacement | undefined {
+  return registerTilePlacements(block, tile)[0];
+}
+
+/**
+ * Every placement of the register tile on a block: the column loop as in `registerTileLoops`, the rows
+ * on each other spatial iterator that indexes a dimension of the output and whose extent the row factor
+ * divides, from the dimension before the columns outwards (a conv2d's output rows, then its output
+ * channels: the d2l conv2d's register tile is a block of output channels by a vector of columns, each
+ * weight broadcast once per tile row). Column-only where no row iterator takes the factor; none where
+ * the column loop cannot take its factor.
+ */
+export function registerTilePlacements(block: Block, tile: RegisterTile): RegisterTilePlacement[] {
   const write = block.writes[0];
-  if (block.writes.length !== 1 || write === undefined) return undefined;
+  if (block.writes.length !== 1 || write === undefined) return [];
   const spatialIndexOf = (dim: number): number | undefined => {
     const min = write.region[dim]?.min;
     if (min?.kind !== "Var") return undefined;
@@ -58,11 +70,20 @@ export function registerTileLoops(block: Block, tile: RegisterTile): RegisterTil
   };
   const dims = write.region.length;
   const column = spatialIndexOf(dims - 1);
-  if (column === undefined || !divides(column, tile.columns)) return undefined;
-  const factors = new Map<number, number>([[column, tile.columns]]);
-  const row = dims >= 2 ? spatialIndexOf(dims - 2) : undefined;
-  if (row !== undefined && row !== column && divides(row, tile.rows)) factors.set(row, tile.rows);
-  return { factors, column };
+  if (column === undefined || !divides(column, tile.columns)) return [];
+  const rows: number[] = [];
+  for (let dim = dims - 2; dim >= 0; dim--) {
+    const row = spatialIndexOf(dim);
+    if (row !== undefined && row !== column && !rows.includes(row) && divides(row, tile.rows)) rows.push(row);
+  }
+  if (rows.length === 0) return [{ factors: new Map([[column, tile.columns]]), column }];
+  return rows.map((row) => ({
+    factors: new Map([
+      [row, tile.rows],
+      [column, tile.columns],
+    ]),
+    column,
+  }));
 }
 
 /** The placements of several tiles with duplicates dropped (a row factor that divides nothing leaves the same column-only tile). */
