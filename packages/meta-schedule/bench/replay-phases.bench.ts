@@ -108,7 +108,6 @@ const skip = Number(values.skip);
 /** Replayed in order from the first; only those from `skip` on are timed (the earlier ones warm the thread's caches as a worker's earlier jobs would). */
 const requests = all.slice(0, skip + Number(values.replays));
 
-
 /** What one side of `--compare` is: the internals `runReplayJob` and the caches it uses, from one tree. */
 interface Side {
   readonly label: string;

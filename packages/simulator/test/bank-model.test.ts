@@ -313,13 +313,17 @@ describe("warpAccessCost: properties", () => {
   it("one WavefrontCounter reused over a sequence of accesses (its scratch grown by far words) counts each as a fresh one", () => {
     // The latency model keeps one counter for all its accesses; a reused counter's stamps must not
     // leak words of an earlier access into a later one.
-    const farAccessArb = fc.tuple(accessArb, fc.constantFrom(0, 4096, 65_536)).map(([a, base]) => ({ ...a, addresses: a.addresses.map((x) => (x === INACTIVE ? x : x + base)) }));
+    const farAccessArb = fc
+      .tuple(accessArb, fc.constantFrom(0, 4096, 65_536))
+      .map(([a, base]) => ({ ...a, addresses: a.addresses.map((x) => (x === INACTIVE ? x : x + base)) }));
     fc.assert(
       fc.property(fc.array(farAccessArb, { minLength: 1, maxLength: 12 }), (accesses) => {
         const counter = new WavefrontCounter();
         for (const { width, access, addresses } of accesses) {
           counter.count(addresses, 0, width, access);
-          expect({ wavefronts: counter.wavefronts, idealWavefronts: counter.idealWavefronts, way: counter.way }).toEqual(warpAccessCost(addresses, width, access));
+          expect({ wavefronts: counter.wavefronts, idealWavefronts: counter.idealWavefronts, way: counter.way }).toEqual(
+            warpAccessCost(addresses, width, access),
+          );
         }
       }),
       { numRuns: 100 },

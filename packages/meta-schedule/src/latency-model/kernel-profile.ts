@@ -422,11 +422,7 @@ class ProfileWalker {
       }
       case "LetStmt":
         this.#value(s.value, false);
-        this.#bindEach(
-          s.variable,
-          evaluatorOf(s.value),
-          () => this.stmt(s.body),
-        );
+        this.#bindEach(s.variable, evaluatorOf(s.value), () => this.stmt(s.body));
         return;
       case "Allocate": {
         const scope = s.buffer.scope;
