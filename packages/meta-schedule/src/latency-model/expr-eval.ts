@@ -70,21 +70,23 @@ export function evaluate(e: PrimExpr, env: Env): number | undefined {
   }
 }
 
-const EVALUATORS = new WeakMap<PrimExpr, Evaluator>();
 const UNKNOWN: Evaluator = () => undefined;
 
-/** `evaluate` of `e` as a closure, built once per expression object (the IR is immutable). */
-export function evaluatorOf(e: PrimExpr): Evaluator {
-  let f = EVALUATORS.get(e);
+/**
+ * `evaluate` of `e` as a closure. `memo` keeps the closures built (a profile keeps one per
+ * kernel: not a WeakMap over every expression of every module, whose entries cost the collector).
+ */
+export function evaluatorOf(e: PrimExpr, memo: Map<PrimExpr, Evaluator> = new Map()): Evaluator {
+  let f = memo.get(e);
   if (f === undefined) {
-    f = compile(e);
-    EVALUATORS.set(e, f);
+    f = compile(e, memo);
+    memo.set(e, f);
   }
   return f;
 }
 
 /** The closure of each case of `evaluate`, operand closures built first. */
-function compile(e: PrimExpr): Evaluator {
+function compile(e: PrimExpr, memo: Map<PrimExpr, Evaluator>): Evaluator {
   switch (e.kind) {
     case "IntImm":
     case "FloatImm": {
@@ -94,25 +96,25 @@ function compile(e: PrimExpr): Evaluator {
     case "Var":
       return (env) => env.get(e);
     case "Binary":
-      return binaryEvaluator(e.op, evaluatorOf(e.a), evaluatorOf(e.b));
+      return binaryEvaluator(e.op, evaluatorOf(e.a, memo), evaluatorOf(e.b, memo));
     case "Not": {
-      const a = evaluatorOf(e.a);
+      const a = evaluatorOf(e.a, memo);
       return (env) => {
         const v = a(env);
         return v === undefined ? undefined : v === 0 ? 1 : 0;
       };
     }
     case "Select": {
-      const condition = evaluatorOf(e.condition);
-      const whenTrue = evaluatorOf(e.trueValue);
-      const whenFalse = evaluatorOf(e.falseValue);
+      const condition = evaluatorOf(e.condition, memo);
+      const whenTrue = evaluatorOf(e.trueValue, memo);
+      const whenFalse = evaluatorOf(e.falseValue, memo);
       return (env) => {
         const c = condition(env);
         return c === undefined ? undefined : c !== 0 ? whenTrue(env) : whenFalse(env);
       };
     }
     case "Cast": {
-      const value = evaluatorOf(e.value);
+      const value = evaluatorOf(e.value, memo);
       if (!(e.dtype.startsWith("int") || e.dtype.startsWith("uint"))) return value;
       return (env) => {
         const v = value(env);
@@ -120,14 +122,14 @@ function compile(e: PrimExpr): Evaluator {
       };
     }
     case "Ramp":
-      return evaluatorOf(e.base);
+      return evaluatorOf(e.base, memo);
     case "Broadcast":
-      return evaluatorOf(e.value);
+      return evaluatorOf(e.value, memo);
     case "Call": {
       const op = BITWISE[e.op];
       if (op === undefined || e.args.length !== 2) return UNKNOWN;
-      const a = evaluatorOf(e.args[0]!);
-      const b = evaluatorOf(e.args[1]!);
+      const a = evaluatorOf(e.args[0]!, memo);
+      const b = evaluatorOf(e.args[1]!, memo);
       return (env) => {
         const x = a(env);
         const y = x === undefined ? undefined : b(env);
@@ -135,8 +137,8 @@ function compile(e: PrimExpr): Evaluator {
       };
     }
     case "Let": {
-      const value = evaluatorOf(e.value);
-      const body = evaluatorOf(e.body);
+      const value = evaluatorOf(e.value, memo);
+      const body = evaluatorOf(e.body, memo);
       const variable = e.variable;
       return (env) => {
         const v = value(env);

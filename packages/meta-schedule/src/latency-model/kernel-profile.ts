@@ -9,7 +9,7 @@
  */
 import { type DeviceKernel, MMA_FILL, MMA_STORE, PTX_LDMATRIX, PTX_MMA } from "@tessera/codegen";
 import { type Buffer, type PrimExpr, type Stmt, type Var, asAsyncCopy, dtypeInfo, elementType, isFloat, lanesOf, mulberry32 } from "@tessera/ir";
-import { evaluate, evaluatorOf } from "./expr-eval.js";
+import { type Evaluator, evaluate, evaluatorOf } from "./expr-eval.js";
 import { findFetchLoop } from "./fetch-loop.js";
 import { INACTIVE, WARP, contiguousCost, globalLines, laneThreadIndex, sharedWavefronts } from "./warp-cost.js";
 
@@ -115,6 +115,8 @@ class ProfileWalker {
   readonly #warps: number;
   /** `laneThreadIndex` of (warp, lane) at `warp * WARP + lane` for the warps the samples use; null past the block. */
   readonly #laneIndices: (readonly [number, number, number] | null)[] = [];
+  /** The evaluators of this kernel's expressions (expr-eval.ts), built once each. */
+  readonly #evaluators = new Map<PrimExpr, Evaluator>();
 
   constructor(kernel: DeviceKernel) {
     this.#block = kernel.launch.block;
@@ -137,7 +139,7 @@ class ProfileWalker {
 
   /** The fraction of sampled (point, lane) pairs where `condition` holds; 1 when it cannot be evaluated. */
   #fraction(condition: PrimExpr): number {
-    const evaluateCondition = evaluatorOf(condition);
+    const evaluateCondition = evaluatorOf(condition, this.#evaluators);
     let active = 0;
     let holds = 0;
     for (let s = 0; s < SAMPLES; s++) {
@@ -161,7 +163,7 @@ class ProfileWalker {
     let wavefronts = 0;
     let ideal = 0;
     const addresses = new Array<number>(WARP);
-    const evaluateIndex = evaluatorOf(a.index);
+    const evaluateIndex = evaluatorOf(a.index, this.#evaluators);
     for (let s = 0; s < SAMPLES; s++) {
       let known = true;
       for (let lane = 0; lane < WARP; lane++) {
@@ -422,7 +424,7 @@ class ProfileWalker {
       }
       case "LetStmt":
         this.#value(s.value, false);
-        this.#bindEach(s.variable, evaluatorOf(s.value), () => this.stmt(s.body));
+        this.#bindEach(s.variable, evaluatorOf(s.value, this.#evaluators), () => this.stmt(s.body));
         return;
       case "Allocate": {
         const scope = s.buffer.scope;

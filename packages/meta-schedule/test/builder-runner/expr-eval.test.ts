@@ -95,8 +95,9 @@ describe("latency-model point evaluation", () => {
     );
     fc.assert(
       fc.property(withUnknowns, fc.array(pointArb, { minLength: 1, maxLength: 3 }), (e, points) => {
-        const compiled = evaluatorOf(e);
-        expect(evaluatorOf(e)).toBe(compiled);
+        const memo = new Map();
+        const compiled = evaluatorOf(e, memo);
+        expect(evaluatorOf(e, memo)).toBe(compiled);
         for (const point of points) {
           const env = new Map(vars.map((v, k) => [v, point[k]!]));
           const expected = evaluate(e, env);
