@@ -35,8 +35,10 @@ export class TreeAtRefError extends Error {
 }
 
 /**
- * Loads `packages` (`{ codegen: "@tessera/codegen", … }`) as they are in `source`. A commit whose
- * files do not have what a benchmark calls fails there, with the benchmark's own message.
+ * Loads `packages` (`{ codegen: "@tessera/codegen", … }`) as they are in `source`; a specifier
+ * starting with `./` is a file of that tree (`./packages/meta-schedule/src/search/replay-job.ts`:
+ * internals a package does not export). A commit whose files do not have what a benchmark calls
+ * fails there, with the benchmark's own message.
  */
 export async function loadTree(source: TreeSource, packages: Record<string, string>): Promise<LoadedTree> {
   const scratch = mkdtempSync(join(tmpdir(), "tessera-tree-at-ref-"));
@@ -57,7 +59,7 @@ export async function loadTree(source: TreeSource, packages: Record<string, stri
     writeFileSync(
       entry,
       Object.entries(packages)
-        .map(([name, spec]) => `export * as ${name} from ${JSON.stringify(spec)};`)
+        .map(([name, spec]) => `export * as ${name} from ${JSON.stringify(spec.startsWith("./") ? join(root, spec) : spec)};`)
         .join("\n"),
     );
     const outfile = join(scratch, "bundle.mjs");

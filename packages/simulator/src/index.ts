@@ -9,7 +9,7 @@ export { type Dim3, formatDim3 } from "./dims.js";
 export { BarrierDivergenceError, OutOfBoundsError, SimulationError } from "./errors.js";
 export { FragmentMisuseError, WarpDivergenceError } from "./wmma/warp-collectives.js";
 export type { BankConflictReport, BankConflictSite, KernelReport, RaceCounts, RaceReport, SharedAccessCounts, SimulationReport } from "./reports.js";
-export { type WarpAccessCost, warpAccessCost } from "./bank-model.js";
+export { type WarpAccessCost, WavefrontCounter, warpAccessCost } from "./bank-model.js";
 export type { SimulationOptions } from "./simulate-kernel.js";
 export { simulate } from "./simulate.js";
 export { type CompareOptions, type ComparisonReport, compareWithReference } from "./compare.js";

@@ -1,7 +1,7 @@
 /** The bank model on single warp accesses: known patterns, Nsight Compute's counts on an H100, and properties. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type WarpAccessCost, warpAccessCost } from "../src/index.js";
+import { type WarpAccessCost, WavefrontCounter, warpAccessCost } from "../src/index.js";
 
 const LANES = Array.from({ length: 32 }, (_, lane) => lane);
 const INACTIVE = -1;
@@ -305,6 +305,26 @@ describe("warpAccessCost: properties", () => {
         expect(load).toEqual(referenceCost(addresses, width, "load"));
         expect(load.idealWavefronts).toBe(width === 8 ? 1 : 2);
         expect(warpAccessCost(addresses, width, "store").idealWavefronts).toBe(width === 8 ? 2 : 4);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it("one WavefrontCounter reused over a sequence of accesses (its scratch grown by far words) counts each as a fresh one", () => {
+    // The latency model keeps one counter for all its accesses; a reused counter's stamps must not
+    // leak words of an earlier access into a later one.
+    const farAccessArb = fc
+      .tuple(accessArb, fc.constantFrom(0, 4096, 65_536))
+      .map(([a, base]) => ({ ...a, addresses: a.addresses.map((x) => (x === INACTIVE ? x : x + base)) }));
+    fc.assert(
+      fc.property(fc.array(farAccessArb, { minLength: 1, maxLength: 12 }), (accesses) => {
+        const counter = new WavefrontCounter();
+        for (const { width, access, addresses } of accesses) {
+          counter.count(addresses, 0, width, access);
+          expect({ wavefronts: counter.wavefronts, idealWavefronts: counter.idealWavefronts, way: counter.way }).toEqual(
+            warpAccessCost(addresses, width, access),
+          );
+        }
       }),
       { numRuns: 100 },
     );

@@ -3,7 +3,7 @@
  * that the pool's scheduling, time limits and restarts are written once.
  */
 import { type ChildProcess, fork } from "node:child_process";
-import { Worker } from "node:worker_threads";
+import { type ResourceLimits, Worker } from "node:worker_threads";
 import type { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { type EntryPoint, typeScriptExecArgv, typeScriptThreadBootstrap } from "./entry-point.js";
@@ -31,6 +31,8 @@ export interface SpawnOptions {
   readonly env?: Readonly<Record<string, string>>;
   /** Extra command-line arguments of a child process. */
   readonly args?: readonly string[];
+  /** A worker thread's heap limits (threads only; see Node's `Worker` `resourceLimits`). */
+  readonly resourceLimits?: ResourceLimits;
 }
 
 /** The last `limit` characters a child process wrote, for crash reports. */
@@ -57,12 +59,13 @@ function spawnThread(opts: SpawnOptions, events: WorkerEvents): IsolatedWorker {
   // The thread's output goes to this process's (a listener on worker.stdout would keep an idle
   // worker alive); an uncaught error arrives as the `error` event.
   const { entry } = opts;
+  const limits = opts.resourceLimits === undefined ? {} : { resourceLimits: opts.resourceLimits };
   const worker = entry.typeScript
     ? (() => {
         const boot = typeScriptThreadBootstrap();
-        return new Worker(boot.url, { execArgv: boot.execArgv, workerData: { entry: entry.url.href } });
+        return new Worker(boot.url, { execArgv: boot.execArgv, workerData: { entry: entry.url.href }, ...limits });
       })()
-    : new Worker(entry.url);
+    : new Worker(entry.url, limits);
   let killed = false;
   let lastError: string | undefined;
   worker.on("message", (m: unknown) => events.onMessage(m));

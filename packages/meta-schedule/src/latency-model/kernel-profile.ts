@@ -9,7 +9,7 @@
  */
 import { type DeviceKernel, MMA_FILL, MMA_STORE, PTX_LDMATRIX, PTX_MMA } from "@tessera/codegen";
 import { type Buffer, type PrimExpr, type Stmt, type Var, asAsyncCopy, dtypeInfo, elementType, isFloat, lanesOf, mulberry32 } from "@tessera/ir";
-import { evaluate } from "./expr-eval.js";
+import { type Evaluator, evaluate, evaluatorOf } from "./expr-eval.js";
 import { findFetchLoop } from "./fetch-loop.js";
 import { INACTIVE, WARP, contiguousCost, globalLines, laneThreadIndex, sharedWavefronts } from "./warp-cost.js";
 
@@ -62,6 +62,8 @@ const MMA_SHAPE = /^m(\d+)n(\d+)k(\d+)$/;
 /** Sampled points per access and per condition. */
 const SAMPLES = 8;
 
+const THREAD_TAGS = ["threadIdx.x", "threadIdx.y", "threadIdx.z"] as const;
+
 /** A rolled loop being walked (or the kernel body): the FP instructions directly in one of its iterations. */
 interface RolledFrame {
   /** Multiplicity of one iteration of the loop. */
@@ -111,32 +113,39 @@ class ProfileWalker {
   readonly #threadVars = new Map<string, Var>();
   readonly #block: readonly [number, number, number];
   readonly #warps: number;
+  /** `laneThreadIndex` of (warp, lane) at `warp * WARP + lane` for the warps the samples use; null past the block. */
+  readonly #laneIndices: (readonly [number, number, number] | null)[] = [];
+  /** The evaluators of this kernel's expressions (expr-eval.ts), built once each. */
+  readonly #evaluators = new Map<PrimExpr, Evaluator>();
 
   constructor(kernel: DeviceKernel) {
     this.#block = kernel.launch.block;
     this.#warps = Math.ceil((this.#block[0] * this.#block[1] * this.#block[2]) / WARP);
+    for (let warp = 0; warp < Math.min(SAMPLES, this.#warps); warp++)
+      for (let lane = 0; lane < WARP; lane++) this.#laneIndices.push(laneThreadIndex(warp, lane, this.#block) ?? null);
   }
 
   /** Sets the thread variables of sample `s` to lane `lane` of the sample's warp; false for a lane past the block. */
   #placeLane(s: number, lane: number): boolean {
-    const index = laneThreadIndex(s % this.#warps, lane, this.#block);
-    if (index === undefined) return false;
+    const index = this.#laneIndices[(s % this.#warps) * WARP + lane]!;
+    if (index === null) return false;
     const env = this.#envs[s]!;
-    (["threadIdx.x", "threadIdx.y", "threadIdx.z"] as const).forEach((tag, axis) => {
-      const v = this.#threadVars.get(tag);
+    for (let axis = 0; axis < 3; axis++) {
+      const v = this.#threadVars.get(THREAD_TAGS[axis]!);
       if (v !== undefined) env.set(v, index[axis]!);
-    });
+    }
     return true;
   }
 
   /** The fraction of sampled (point, lane) pairs where `condition` holds; 1 when it cannot be evaluated. */
   #fraction(condition: PrimExpr): number {
+    const evaluateCondition = evaluatorOf(condition, this.#evaluators);
     let active = 0;
     let holds = 0;
     for (let s = 0; s < SAMPLES; s++) {
       for (let lane = 0; lane < WARP; lane++) {
         if (!this.#placeLane(s, lane)) continue;
-        const v = evaluate(condition, this.#envs[s]!);
+        const v = evaluateCondition(this.#envs[s]!);
         if (v === undefined) return 1;
         active++;
         if (v !== 0) holds++;
@@ -154,6 +163,7 @@ class ProfileWalker {
     let wavefronts = 0;
     let ideal = 0;
     const addresses = new Array<number>(WARP);
+    const evaluateIndex = evaluatorOf(a.index, this.#evaluators);
     for (let s = 0; s < SAMPLES; s++) {
       let known = true;
       for (let lane = 0; lane < WARP; lane++) {
@@ -161,7 +171,7 @@ class ProfileWalker {
           addresses[lane] = INACTIVE;
           continue;
         }
-        const index = evaluate(a.index, this.#envs[s]!);
+        const index = evaluateIndex(this.#envs[s]!);
         if (index === undefined) known = false;
         addresses[lane] = index === undefined ? INACTIVE : Math.max(0, index * elementBytes);
       }
@@ -414,11 +424,7 @@ class ProfileWalker {
       }
       case "LetStmt":
         this.#value(s.value, false);
-        this.#bindEach(
-          s.variable,
-          (env) => evaluate(s.value, env),
-          () => this.stmt(s.body),
-        );
+        this.#bindEach(s.variable, evaluatorOf(s.value, this.#evaluators), () => this.stmt(s.body));
         return;
       case "Allocate": {
         const scope = s.buffer.scope;

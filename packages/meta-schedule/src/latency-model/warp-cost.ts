@@ -4,7 +4,7 @@
  * one, an access with a 2048-float stride per lane touches 32), shared accesses in wavefronts by
  * the simulator's bank model (bank conflicts included).
  */
-import { warpAccessCost } from "@tessera/simulator";
+import { WavefrontCounter } from "@tessera/simulator";
 
 export const WARP = 32;
 export const LINE_BYTES = 128;
@@ -30,10 +30,17 @@ export function globalLines(addresses: readonly number[], widthBytes: number): n
   return touched.size;
 }
 
-/** Shared-memory wavefronts of the access, and those it would need without bank conflicts. */
+/** One counter for every access (it keeps its scratch space; a fresh one allocated 4 KB an access). */
+const COUNTER = new WavefrontCounter();
+
+/**
+ * Shared-memory wavefronts of the access, and those it would need without bank conflicts:
+ * `addresses` holds the 32 lanes' byte addresses, at least one of them active.
+ */
 export function sharedWavefronts(addresses: readonly number[], widthBytes: number, kind: "load" | "store"): { wavefronts: number; ideal: number } {
   // The bank model knows accesses of up to 16 bytes per lane; a wider one is that many 16-byte ones.
-  const cost = warpAccessCost(addresses, Math.min(widthBytes, 16), kind);
+  const cost = COUNTER;
+  cost.count(addresses, 0, Math.min(widthBytes, 16), kind);
   const split = Math.max(1, widthBytes / 16);
   return { wavefronts: cost.wavefronts * split, ideal: cost.idealWavefronts * split };
 }

@@ -58,6 +58,14 @@ export const REPLAYS_BEFORE_PROJECTING = 4;
 /** Chunks a batch's pooled replays are cut into, per worker (small enough to balance, large enough to amortise a message). */
 const CHUNKS_PER_WORKER = 3;
 
+/**
+ * The young generation of a replay worker's heap (V8's default is about 48 MB here). A replay
+ * allocates a few MB of short-lived IR and most of it dies young; with twice the room the
+ * scavenger runs half as often and copies survivors less: 0.95x the worker's CPU, measured side by
+ * side (search-workers-local.md, session 13). Up to 48 MB more per worker.
+ */
+export const REPLAY_WORKER_YOUNG_GENERATION_MB = 96;
+
 /** The default number of search workers: every core but the one of the search's own thread. */
 export function defaultSearchWorkers(): number {
   return Math.max(0, availableParallelism() - 1);
@@ -96,7 +104,7 @@ export class ReplayPool {
     if (!(after >= 0)) throw new MetaScheduleError(`ReplayPool: startWorkersAfterCpuMs must be a non-negative number, got ${after}`);
     this.#startWorkersAfterCpuMs = after;
     const entry = opts.workerEntry ?? resolveEntryPoint(import.meta.url, { module: "replay-worker", bundle: "ms-replay-worker.mjs" });
-    this.#pool = new TaskPool({ kind: "thread", entry, size: opts.workers });
+    this.#pool = new TaskPool({ kind: "thread", entry, size: opts.workers, resourceLimits: { maxYoungGenerationSizeMb: REPLAY_WORKER_YOUNG_GENERATION_MB } });
   }
 
   /** Worker threads started so far (restarts included). */

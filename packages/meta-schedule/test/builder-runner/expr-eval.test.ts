@@ -3,7 +3,8 @@
  * access and branch of the analytic prior): on random integer index expressions and conditions,
  * its value at a point is the one the IR's simplifier folds the expression to once every variable
  * is replaced by that point's constant — C's truncating div/mod, floor div/mod, min/max, selects,
- * comparisons and lets included.
+ * comparisons and lets included. `evaluatorOf`'s closures (what the model runs per lane) give
+ * exactly `evaluate`'s values, the unknown ones included.
  */
 import {
   type BinaryOp,
@@ -26,7 +27,7 @@ import {
 } from "@tessera/ir";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { evaluate } from "../../src/latency-model/expr-eval.js";
+import { evaluate, evaluatorOf } from "../../src/latency-model/expr-eval.js";
 
 const vars: readonly Var[] = [variable("i"), variable("j"), variable("k")];
 const ARITH: readonly BinaryOp[] = ["add", "sub", "mul", "min", "max"];
@@ -75,6 +76,33 @@ describe("latency-model point evaluation", () => {
           const env = new Map(vars.map((v, k) => [v, point[k]!]));
           // `+ 0`: a product with zero may come out as -0, which is 0 as an index.
           expect((evaluate(e, env) ?? Number.NaN) + 0).toBe(folded(e, point));
+        }
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it("evaluatorOf(e) gives evaluate(e)'s value at every point, -0 and unknowns included", () => {
+    const [i] = vars as [Var];
+    // Loads, unknown intrinsics, floats and unbound variables mixed in, so that undefined is sampled too.
+    const load = bufferLoad(declBuffer("A", [8], "int32"), [i]);
+    const withUnknowns = fc.oneof(
+      intArb,
+      intArb.map((e) => add(e, load)),
+      intArb.map((e) => mul(e, variable("unbound"))),
+      intArb.map((e) => select(binary("lt", e, 0), load, e)),
+      intArb.map((e) => cast("float32", e)),
+    );
+    fc.assert(
+      fc.property(withUnknowns, fc.array(pointArb, { minLength: 1, maxLength: 3 }), (e, points) => {
+        const memo = new Map();
+        const compiled = evaluatorOf(e, memo);
+        expect(evaluatorOf(e, memo)).toBe(compiled);
+        for (const point of points) {
+          const env = new Map(vars.map((v, k) => [v, point[k]!]));
+          const expected = evaluate(e, env);
+          const value = compiled(env);
+          expect(Object.is(value, expected), `${String(value)} against ${String(expected)}`).toBe(true);
         }
       }),
       { numRuns: 400 },

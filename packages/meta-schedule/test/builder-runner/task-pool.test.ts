@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { TaskPool } from "../../src/isolation/task-pool.js";
 import { resolveEntryPoint } from "../../src/isolation/entry-point.js";
+import { REPLAY_WORKER_YOUNG_GENERATION_MB } from "../../src/search/replay-pool.js";
 
 const entry = resolveEntryPoint(import.meta.url, { module: "rendezvous-worker", bundle: "unused.mjs" });
 
@@ -46,6 +47,24 @@ describe("TaskPool of worker threads", () => {
     const bad = await pool.run({ counter: () => 0 }, 60_000);
     expect(bad).toEqual({ ok: false, kind: "error", error: expect.stringMatching(/the task cannot be sent to the worker: .*could not be cloned/) });
     expect(await pool.run(rendezvous(1, 1000), 60_000)).toEqual({ ok: true, value: true });
+  });
+
+  it("starts its threads with the heap limits asked for (a replay pool's young generation), and V8's otherwise", async () => {
+    const limitsEntry = resolveEntryPoint(import.meta.url, { module: "limits-worker", bundle: "unused.mjs" });
+    const limited = new TaskPool<unknown, { maxYoungGenerationSizeMb?: number }>({
+      kind: "thread",
+      entry: limitsEntry,
+      size: 1,
+      resourceLimits: { maxYoungGenerationSizeMb: REPLAY_WORKER_YOUNG_GENERATION_MB },
+    });
+    const plain = new TaskPool<unknown, { maxYoungGenerationSizeMb?: number }>({ kind: "thread", entry: limitsEntry, size: 1 });
+    try {
+      const [a, b] = await Promise.all([limited.run({}, 60_000), plain.run({}, 60_000)]);
+      expect(a.ok && a.value.maxYoungGenerationSizeMb).toBe(REPLAY_WORKER_YOUNG_GENERATION_MB);
+      expect(b.ok && b.value.maxYoungGenerationSizeMb).toBeLessThan(REPLAY_WORKER_YOUNG_GENERATION_MB);
+    } finally {
+      await Promise.all([limited.dispose(), plain.dispose()]);
+    }
   });
 
   it("fails a task whose worker cannot even be created, and stays usable", async () => {
