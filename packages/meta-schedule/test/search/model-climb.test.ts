@@ -30,12 +30,15 @@ describe("model climb", () => {
     const truth: CostModel = { name: "truth", update: () => {}, predict: (_ctx, cs: readonly MeasureCandidate[]) => cs.map((c) => 1 / fakeLatency(c.sch)) };
     const best = async (climb: number, seed: number) =>
       (
-        await tuneWithFakeRunner(new EvolutionarySearch({ populationSize: 16, geneticNumIters: 1, epsGreedy: 0, neighbourShare: 0, climbStarts: climb, climbSteps: 3 }), {
-          seed,
-          maxTrials: 4,
-          numTrialsPerIter: 4,
-          costModel: truth,
-        })
+        await tuneWithFakeRunner(
+          new EvolutionarySearch({ populationSize: 16, geneticNumIters: 1, epsGreedy: 0, neighbourShare: 0, climbStarts: climb, climbSteps: 3 }),
+          {
+            seed,
+            maxTrials: 4,
+            numTrialsPerIter: 4,
+            costModel: truth,
+          },
+        )
       ).bestLatency;
     let better = 0;
     for (const seed of [1, 2, 3, 4, 5, 6]) {
