@@ -8,11 +8,12 @@
  * flight until a `wgmma.wait_group` retires it, so a wait too shallow for the copies that follow
  * (a tile overwritten while a group still reads it) is refused.
  */
-import { type LoweredModule, WGMMA_MMA_ASYNC, WGMMA_WAIT_GROUP, lower } from "@tessera/codegen";
+import { type LoweredModule, WGMMA_WAIT_GROUP, lower } from "@tessera/codegen";
 import { SMALL_WGMMA_PARAMS, WGMMA_PARAMS, type WgmmaGemmParams, wgmmaGemm, wgmmaGemmSchedule } from "@tessera/corpus";
-import { IRMutator, type PrimExpr, intImm, mul } from "@tessera/ir";
+import { IRMutator, type PrimExpr, intImm } from "@tessera/ir";
 import { describe, expect, it } from "vitest";
 import { differingGemmBits } from "../tensor-core-bits.js";
+import { ScaledDescriptor, UnswizzledStores, mutated } from "./wgmma-mutations.js";
 
 const N = 128;
 /** Two warpgroups of 64×128, 3 cp.async stages: a pipelined kernel that tiles 128³. */
@@ -20,31 +21,6 @@ const TWO_WARPGROUPS: WgmmaGemmParams = { warpgroups: 2, n: 128, pipelineStages:
 
 function lowered(params = TWO_WARPGROUPS): LoweredModule {
   return lower(wgmmaGemmSchedule(N, params), "nvidia/h100");
-}
-
-/** Multiplies argument `index` of every wgmma call (a descriptor's byte offset) by `factor`. */
-class ScaledDescriptor extends IRMutator {
-  constructor(
-    private readonly index: number,
-    private readonly factor: number,
-  ) {
-    super();
-  }
-
-  override visitExpr(e: PrimExpr): PrimExpr {
-    const v = super.visitExpr(e);
-    if (v.kind !== "Call" || v.op !== WGMMA_MMA_ASYNC) return v;
-    return { ...v, args: v.args.map((a, i) => (i === this.index ? mul(a, intImm(this.factor)) : a)) };
-  }
-}
-
-/** Stores the shared tiles plain: every XOR of the swizzle dropped outside the wgmma calls. */
-class UnswizzledStores extends IRMutator {
-  override visitExpr(e: PrimExpr): PrimExpr {
-    if (e.kind === "Call" && e.op === WGMMA_MMA_ASYNC) return e;
-    const v = super.visitExpr(e);
-    return v.kind === "Call" && v.op === "bitwise_xor" ? v.args[0]! : v;
-  }
 }
 
 /** Every `wgmma.wait_group` waits for nothing (7 groups may stay pending): the groups stay in flight until the store's wait. */
@@ -55,10 +31,6 @@ class ShallowWaits extends IRMutator {
       ? { ...v, args: [intImm(7), ...v.args.slice(1)] }
       : v;
   }
-}
-
-function mutated(module: LoweredModule, mutator: IRMutator): LoweredModule {
-  return { ...module, kernels: module.kernels.map((k) => ({ ...k, body: mutator.visitStmt(k.body) })) };
 }
 
 /** Differing elements, or all of C when the simulator refuses the kernel (a read outside the shared buffer or of an overwritten tile). */

@@ -9,50 +9,22 @@
  */
 import { type LoweredModule, WGMMA_MMA_ASYNC, WGMMA_WAIT_GROUP, codegenCuda, lower } from "@tessera/codegen";
 import { SMALL_WGMMA_TF32_PARAMS, WGMMA_TF32_PARAMS, type WgmmaGemmParams, tf32Gemm, wgmmaTf32GemmSchedule } from "@tessera/corpus";
-import { IRMutator, type PrimExpr, type Stmt, compilePrimFunc, forEachExpr, intImm, mul, randomArgs } from "@tessera/ir";
+import { IRMutator, type PrimExpr, type Stmt, compilePrimFunc, forEachExpr, intImm, randomArgs } from "@tessera/ir";
 import { describe, expect, it } from "vitest";
 import { simulate } from "../../src/index.js";
 import { differingGemmBits } from "../tensor-core-bits.js";
+import { ScaledDescriptor, UnswizzledStores, mutated } from "./wgmma-mutations.js";
 
 const N = 128;
 const TWO_WARPGROUPS: WgmmaGemmParams = { warpgroups: 2, n: 128, pipelineStages: 3 };
 
 const lowered = (n: number, params: WgmmaGemmParams): LoweredModule => lower(wgmmaTf32GemmSchedule(n, params), "nvidia/h100");
 
-function mutated(module: LoweredModule, mutator: IRMutator): LoweredModule {
-  return { ...module, kernels: module.kernels.map((k) => ({ ...k, body: mutator.visitStmt(k.body) })) };
-}
-
-/** Multiplies argument `index` of every wgmma call (a descriptor's byte offset) by `factor`. */
-class ScaledDescriptor extends IRMutator {
-  constructor(
-    private readonly index: number,
-    private readonly factor: number,
-  ) {
-    super();
-  }
-
-  override visitExpr(e: PrimExpr): PrimExpr {
-    const v = super.visitExpr(e);
-    if (v.kind !== "Call" || v.op !== WGMMA_MMA_ASYNC) return v;
-    return { ...v, args: v.args.map((a, i) => (i === this.index ? mul(a, intImm(this.factor)) : a)) };
-  }
-}
-
 /** Sets argument 5 (trans_b) of every wgmma call to 1: B read MN-major, which tf32 does not have. */
 class TransposedB extends IRMutator {
   override visitExpr(e: PrimExpr): PrimExpr {
     const v = super.visitExpr(e);
     return v.kind === "Call" && v.op === WGMMA_MMA_ASYNC ? { ...v, args: v.args.map((a, i) => (i === 5 ? intImm(1) : a)) } : v;
-  }
-}
-
-/** Drops every XOR of the swizzle outside the wgmma calls: the shared tiles stored plain. */
-class UnswizzledStores extends IRMutator {
-  override visitExpr(e: PrimExpr): PrimExpr {
-    if (e.kind === "Call" && e.op === WGMMA_MMA_ASYNC) return e;
-    const v = super.visitExpr(e);
-    return v.kind === "Call" && v.op === "bitwise_xor" ? v.args[0]! : v;
   }
 }
 
