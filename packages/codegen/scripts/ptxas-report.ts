@@ -1,7 +1,8 @@
 /**
  * ptxas resource report of the lowered CUDA corpus: lowers the schedule corpus and the 2048³
  * naive/manual/unrolled gemm+ReLU+add for the T4 and the H100, compiles everything with
- * `nvcc -cubin -Xptxas -v` for sm_75 and sm_90 (one nvcc run per architecture) and writes
+ * `nvcc -cubin -Xptxas -v` for sm_75 and sm_90 (one nvcc run per architecture, the distinct sources as one
+ * translation unit: test/cuda/nvcc-batch.ts) and writes
  * docs/benchmarks/cuda-ptxas.md and .json (registers, shared bytes, spills, ptxas compile time).
  *
  *   tsx --conditions=@tessera/source packages/codegen/scripts/ptxas-report.ts [outDir]
@@ -57,7 +58,7 @@ function markdown(rows: readonly ReportRow[], compilations: readonly ArchCompila
     "target, compiled with `nvcc -cubin -Xptxas -v` per architecture.",
     `Registers are capped by \`__launch_bounds__\` (threads per block, and blocks per SM where given). nvcc: ${nvccVersion}.`,
     "",
-    `nvcc wall time: ${compilations.map((c) => `${c.arch} ${(c.wallMs / 1000).toFixed(1)} s`).join(", ")} (${compilations[0]?.distinctSources} distinct sources: a schedule lowered to the same source for two targets is compiled once).`,
+    `nvcc wall time: ${compilations.map((c) => `${c.arch} ${(c.wallMs / 1000).toFixed(1)} s`).join(", ")} (${compilations[0]?.distinctSources} distinct sources: a schedule lowered to the same source for two targets is compiled once; as ${compilations[0]?.translationUnits} translation unit(s) per architecture, test/cuda/nvcc-batch.ts).`,
     "",
     "| module | lowered for | kernel | arch | registers | shared bytes (lowered) | spill stores / loads (B) | stack (B) | ptxas ms |",
     "|---|---|---|---|---:|---:|---:|---:|---:|",

@@ -1,14 +1,23 @@
 /**
  * Every lowered corpus kernel (the schedule corpus and the 2048³ naive/manual/unrolled gemm+ReLU+add, each
  * lowered for the T4 and the H100) compiles with `nvcc -cubin -Xptxas -v` for sm_75 and for sm_90
- * (one nvcc run per architecture; a schedule lowered to the same source for both targets is compiled once), with exactly the static shared memory lowering recorded and no
- * register spills. Skipped only where nvcc is absent.
+ * (one nvcc run per architecture, all sources as one translation unit: nvcc-batch.ts; a schedule lowered to the same source for both targets is compiled once), with exactly the static shared memory lowering recorded and no
+ * register spills; and a module of such a unit does not see another's helpers. Skipped only where nvcc is absent.
  */
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { type PtxasKernelRecord, PTXAS_ARCHS, compileCorpusForArch, lowerCudaCorpus, nvccAvailable, parsePtxasLogPerFile } from "./corpus-ptxas.js";
+import { codegenCuda } from "../../src/cuda/index.js";
+import {
+  type PtxasKernelRecord,
+  PTXAS_ARCHS,
+  compileAsOneUnit,
+  compileCorpusForArch,
+  lowerCudaCorpus,
+  nvccAvailable,
+  parsePtxasLogPerFile,
+} from "./corpus-ptxas.js";
 
 const nvcc = process.env.TESSERA_NVCC ?? "nvcc";
 const hasNvcc = await nvccAvailable(nvcc);
@@ -69,7 +78,8 @@ describe.skipIf(!hasNvcc)(`the lowered corpus compiles with nvcc for ${PTXAS_ARC
       const r = await compiled(arch);
       expect(r.exitCode, r.log).toBe(0);
       records.set(arch, [...r.perModule]);
-      expect(r.ptxasSections, "one ptxas section per file").toBe(r.distinctSources);
+      // Every entry function in the log belongs to one module (the batches' attribution: nvcc-batch.ts).
+      expect(r.unattributedKernels, r.log).toEqual([]);
       expect(r.perModule).toHaveLength(modules.length);
       modules.forEach((m, i) => {
         const reported = r.perModule[i]!;
@@ -86,4 +96,32 @@ describe.skipIf(!hasNvcc)(`the lowered corpus compiles with nvcc for ${PTXAS_ARC
       });
     }, 600_000);
   }
+
+  it("a module that lacks a helper another module of the unit defines fails, and the error names its file", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "tessera-corpus-batch-"));
+    try {
+      const guard = /#ifndef (TESSERA_FLOAT4_OPERATORS)\n[\s\S]*?#endif\n/;
+      const withHelper = modules.find((m) => guard.test(codegenCuda(m.module).source))!;
+      const source = codegenCuda(withHelper.module).source;
+      const kernels = withHelper.module.kernels.map((k) => k.name);
+      // The same kernel without the float4 operators it uses: alone, nvcc refuses it.
+      const without = source.replace(guard, "");
+      expect(without).not.toBe(source);
+      const r = await compileAsOneUnit(
+        nvcc,
+        dir,
+        "sm_75",
+        [
+          { file: "with_helper.cu", source, kernels },
+          { file: "without_helper.cu", source: without, kernels },
+        ],
+        "tessera_batch_0.cu",
+      );
+      expect(r.exitCode, r.log).not.toBe(0);
+      expect(r.log).toMatch(/without_helper\.cu\(\d+\): error: no operator "[-+*/]" matches these operands/);
+      expect(r.log).not.toMatch(/with_helper\.cu\(\d+\): error/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 300_000);
 });

@@ -3,9 +3,9 @@
  * corpus-nvcc.test.ts and scripts/ptxas-report.ts: which modules (the schedule corpus and the
  * 2048³ naive/manual gemm+ReLU+add, the manual one also with unroll pragmas and
  * `__launch_bounds__(256, 2)`, a three-stage software pipeline of it, and the fast schedule; each
- * lowered for the T4 and the H100), one nvcc invocation per
- * architecture over one file per distinct module source, and a parser of the ptxas log that attributes every
- * kernel to its file.
+ * lowered for the T4 and the H100), one nvcc invocation per architecture and group of distinct
+ * module sources (one translation unit per group: nvcc-batch.ts), and a parser of the ptxas log
+ * that attributes every kernel to its file.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -15,6 +15,7 @@ import { execa } from "execa";
 import { codegenCuda } from "../../src/cuda/index.js";
 import type { LoweredModule } from "../../src/lowered.js";
 import { lower } from "../../src/lower/pipeline.js";
+import { type BatchMember, attributeBatchKernels, batchPtxOf, batchTranslationUnit, includeLinesOf } from "./nvcc-batch.js";
 
 export const CORPUS_TARGETS = ["nvidia/tesla-t4", "nvidia/h100"] as const;
 export const PTXAS_ARCHS = ["sm_75", "sm_90"] as const;
@@ -103,64 +104,140 @@ export interface ArchCompilation {
   readonly wallMs: number;
   /** How many distinct CUDA sources nvcc compiled: modules whose sources are equal share one file. */
   readonly distinctSources: number;
-  /** How many files the ptxas log has a section for (`distinctSources` when all is well). */
-  readonly ptxasSections: number;
+  /** How many translation units nvcc compiled them as (one per group of sources with the same `#include` lines: nvcc-batch.ts). */
+  readonly translationUnits: number;
+  /** Entry functions in the ptxas log that no module claims (none when all is well). */
+  readonly unattributedKernels: readonly string[];
   /** The entry functions of `modules[k]`, as ptxas reported them. */
   readonly perModule: readonly PtxasKernelRecord[][];
   /** The PTX nvcc generated for `modules[k]` on its way to the cubin (kept from the same run: no second `-ptx` run). */
   ptxOf(k: number): string;
 }
 
+/** One nvcc run's outcome for a list of files: its log, the ptxas records and PTX of each file. */
+export interface FilesCompilation {
+  readonly exitCode: number;
+  readonly log: string;
+  readonly unattributed: readonly string[];
+  readonly perFile: readonly PtxasKernelRecord[][];
+  readonly ptxOfFile: readonly (string | undefined)[];
+}
+
 /**
- * Writes one .cu file per distinct module source into `dir` and compiles all of them for `arch` in
- * one nvcc run (`--keep`: the PTX stays beside the cubin). Modules with the same source (a schedule
- * lowered alike for two targets) are compiled once and share the report: nvcc's output is a function
- * of the source and the architecture, and its front end costs about a CPU second per file.
+ * Writes one .cu file per distinct module source into `dir` and compiles them for `arch` with
+ * `nvcc -cubin --keep -Xptxas -v` (the PTX stays beside the cubin). Modules with the same source (a
+ * schedule lowered alike for two targets) are compiled once and share the report: nvcc's output is
+ * a function of the source and the architecture. Sources with the same `#include` lines compile as
+ * one translation unit (nvcc-batch.ts: nvcc's front end costs about 0.9 CPU s per unit, most of a
+ * small kernel's compile); when such a unit fails, its files are compiled again, each as its own
+ * unit in one nvcc run, so that the log and the exit code are those of the files themselves.
  */
 export async function compileCorpusForArch(nvcc: string, dir: string, modules: readonly CorpusModule[], arch: string): Promise<ArchCompilation> {
   const fileOfSource = new Map<string, string>();
+  const kernelsOfFile = new Map<string, readonly string[]>();
   const fileOfModule = modules.map((m) => {
     const source = codegenCuda(m.module).source;
     const known = fileOfSource.get(source);
     if (known !== undefined) return known;
     if ([...fileOfSource.values()].includes(m.file)) throw new Error(`compileCorpusForArch: two modules with different sources are both named ${m.file}`);
+    if (/^tessera_batch_\d+\.cu$/.test(m.file)) throw new Error(`compileCorpusForArch: ${m.file} is the name of a batch's translation unit`);
     fileOfSource.set(source, m.file);
+    kernelsOfFile.set(
+      m.file,
+      m.module.kernels.map((k) => k.name),
+    );
     writeFileSync(join(dir, m.file), source);
     return m.file;
   });
-  const files = [...fileOfSource.values()];
+  const groups = new Map<string, BatchMember[]>();
+  for (const [source, file] of fileOfSource) {
+    const key = includeLinesOf(source).join("\n");
+    groups.set(key, [...(groups.get(key) ?? []), { file, source, kernels: kernelsOfFile.get(file)! }]);
+  }
   const started = performance.now();
-  // An architecture-specific target (sm_90a) in the -gencode form, which newer nvcc versions need for it.
-  const archFlag = /^sm_\d+a$/.test(arch) ? `-gencode=arch=compute_${arch.slice(3)},code=${arch}` : `-arch=${arch}`;
-  const r = await execa(nvcc, [archFlag, "-cubin", "--keep", "-Xptxas", "-v", ...files], {
-    cwd: dir,
-    reject: false,
-    all: true,
-    timeout: 600_000,
-  });
-  const log = String(r.all ?? "");
-  const perFile = parsePtxasLogPerFile(log);
-  // Read now: a later run in the same folder (another architecture) writes the same names. A failed
-  // run may have left some files without PTX.
-  const ptxOfFile = new Map<string, string>();
-  for (const file of files) {
-    const ptx = join(dir, `${file.replace(/\.cu$/, "")}.ptx`);
-    if (existsSync(ptx)) ptxOfFile.set(file, readFileSync(ptx, "utf8"));
+  const results = new Map<string, { run: FilesCompilation; index: number }>();
+  const logs: string[] = [];
+  const unattributed: string[] = [];
+  let exitCode = 0;
+  let translationUnits = 0;
+  for (const [g, members] of [...groups.values()].entries()) {
+    const batch = members.length > 1 ? await compileAsOneUnit(nvcc, dir, arch, members, `tessera_batch_${g}.cu`) : undefined;
+    const run =
+      batch?.exitCode === 0
+        ? batch
+        : await compileFiles(
+            nvcc,
+            dir,
+            arch,
+            members.map((m) => m.file),
+          );
+    translationUnits += run === batch ? 1 : members.length;
+    members.forEach((m, index) => results.set(m.file, { run, index }));
+    logs.push(run.log);
+    unattributed.push(...run.unattributed);
+    if (run.exitCode !== 0 && exitCode === 0) exitCode = run.exitCode;
   }
   return {
     arch,
-    exitCode: r.exitCode ?? -1,
-    log,
+    exitCode,
+    log: logs.join("\n"),
     wallMs: performance.now() - started,
-    distinctSources: files.length,
-    ptxasSections: perFile.length,
-    perModule: fileOfModule.map((file) => perFile[files.indexOf(file)] ?? []),
+    distinctSources: fileOfSource.size,
+    translationUnits,
+    unattributedKernels: unattributed,
+    perModule: fileOfModule.map((file) => {
+      const r = results.get(file)!;
+      return r.run.perFile[r.index] ?? [];
+    }),
     ptxOf: (k) => {
       const file = fileOfModule[k];
-      const ptx = file === undefined ? undefined : ptxOfFile.get(file);
+      const r = file === undefined ? undefined : results.get(file);
+      const ptx = r?.run.ptxOfFile[r.index];
       if (ptx === undefined) throw new Error(`compileCorpusForArch(${arch}): no PTX for module ${k} (${modules[k]?.label ?? "out of range"})`);
       return ptx;
     },
+  };
+}
+
+async function runNvcc(nvcc: string, dir: string, arch: string, files: readonly string[]): Promise<{ exitCode: number; log: string }> {
+  // An architecture-specific target (sm_90a) in the -gencode form, which newer nvcc versions need for it.
+  const archFlag = /^sm_\d+a$/.test(arch) ? `-gencode=arch=compute_${arch.slice(3)},code=${arch}` : `-arch=${arch}`;
+  const r = await execa(nvcc, [archFlag, "-cubin", "--keep", "-Xptxas", "-v", ...files], { cwd: dir, reject: false, all: true, timeout: 600_000 });
+  return { exitCode: r.exitCode ?? -1, log: String(r.all ?? "") };
+}
+
+/** The PTX `--keep` left for `file` (read at once: a later run in the same folder writes the same names). */
+function keptPtx(dir: string, file: string): string | undefined {
+  const ptx = join(dir, `${file.replace(/\.cu$/, "")}.ptx`);
+  return existsSync(ptx) ? readFileSync(ptx, "utf8") : undefined;
+}
+
+/** `files` in one nvcc run, each its own translation unit: ptxas starts each file's part of the log with its `bytes gmem` line. */
+async function compileFiles(nvcc: string, dir: string, arch: string, files: readonly string[]): Promise<FilesCompilation> {
+  const { exitCode, log } = await runNvcc(nvcc, dir, arch, files);
+  const sections = parsePtxasLogPerFile(log);
+  return {
+    exitCode,
+    log,
+    // A section per file, or the attribution is in doubt: more sections than files leave kernels unclaimed.
+    unattributed: sections.slice(files.length).flatMap((s) => s.map((k) => k.kernel)),
+    perFile: files.map((_, i) => sections[i] ?? []),
+    ptxOfFile: files.map((f) => keptPtx(dir, f)),
+  };
+}
+
+/** `members` as one translation unit written to `dir/unit` (nvcc-batch.ts), the report and PTX split back per member. */
+export async function compileAsOneUnit(nvcc: string, dir: string, arch: string, members: readonly BatchMember[], unit: string): Promise<FilesCompilation> {
+  writeFileSync(join(dir, unit), batchTranslationUnit(members));
+  const { exitCode, log } = await runNvcc(nvcc, dir, arch, [unit]);
+  const { perMember, unattributed } = attributeBatchKernels(parsePtxasLogPerFile(log).flat(), members);
+  const ptx = keptPtx(dir, unit);
+  return {
+    exitCode,
+    log,
+    unattributed,
+    perFile: perMember,
+    ptxOfFile: members.map((_, i) => (ptx === undefined ? undefined : batchPtxOf(ptx, i, members.length))),
   };
 }
 
