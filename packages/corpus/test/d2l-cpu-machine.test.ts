@@ -81,7 +81,9 @@ describe("the region probe", () => {
     const r = probeParallelRegionUs(undefined, { threads: 1 });
     if ("why" in r) throw new Error(`the probe did not run: ${r.why}`);
     expect(r.threads).toBe(1);
-    expect(r.serialUs).toBeGreaterThan(150); // the job was sized (above 200 µs, fastest of 5), not cut short by a preemption
+    // The job was sized (above 200 µs, fastest of 5), not cut short by a preemption (which sized it at
+    // ~1 µs); the timed runs may come out faster than calibration's (measured 144.6 µs once under load).
+    expect(r.serialUs).toBeGreaterThan(50);
     expect(r.parallelUs).toBeLessThan(1.5 * r.serialUs);
   });
 
