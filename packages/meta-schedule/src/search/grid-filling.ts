@@ -7,22 +7,7 @@
  * to the SM count, and the search still starts from the winners' structure.
  */
 import type { Candidate } from "./candidate-replayer.js";
-
-/** Blocks of the largest grid among a candidate's kernels, from its launch class ("g×g×g/b×b×b; …"), or undefined when not lowered. */
-export function gridBlocksOf(candidate: Pick<Candidate, "launchClass">): number | undefined {
-  const launch = candidate.launchClass;
-  if (launch === undefined || launch.length === 0) return undefined;
-  let most = 0;
-  for (const kernel of launch.split("; ")) {
-    const grid = kernel.split("/")[0]!.split("×").map(Number);
-    if (grid.some((g) => !Number.isInteger(g) || g < 1)) return undefined;
-    most = Math.max(
-      most,
-      grid.reduce((a, b) => a * b, 1),
-    );
-  }
-  return most;
-}
+import { gridBlocksOf } from "./launch-classes.js";
 
 /** Whether a candidate's kernels launch fewer blocks than the GPU has SMs (false when unknown). */
 export function underfillsGrid(candidate: Pick<Candidate, "launchClass">, sms: number): boolean {

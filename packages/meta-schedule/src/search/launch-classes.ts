@@ -17,6 +17,22 @@ export function launchClassOfModule(module: LoweredModule | undefined): string |
   return module.kernels.map((k) => `${k.launch.grid.join("×")}/${k.launch.block.join("×")}`).join("; ");
 }
 
+/** Blocks of the largest grid among a candidate's kernels, read back from its launch class (launchClassOfModule's "g×g×g/b×b×b; …"), or undefined when not lowered. */
+export function gridBlocksOf(candidate: { readonly launchClass?: string | undefined }): number | undefined {
+  const launch = candidate.launchClass;
+  if (launch === undefined || launch.length === 0) return undefined;
+  let most = 0;
+  for (const kernel of launch.split("; ")) {
+    const grid = kernel.split("/")[0]!.split("×").map(Number);
+    if (grid.some((g) => !Number.isInteger(g) || g < 1)) return undefined;
+    most = Math.max(
+      most,
+      grid.reduce((a, b) => a * b, 1),
+    );
+  }
+  return most;
+}
+
 /**
  * `ranked` (best first) reordered so that its first `count` items hold at most `cap` of any one
  * class: items over their class's cap move behind, in their order, and fill in only when the

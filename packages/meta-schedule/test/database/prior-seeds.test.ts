@@ -13,8 +13,7 @@ import { EvolutionarySearch, MemoryDatabase, replayWithPostprocs, workloadOf } f
 import { estimateLatency } from "../../src/latency-model/index.js";
 import { instructionsBeforePostproc } from "../../src/mutator/trace-queries.js";
 import { loweredModuleFor } from "../../src/postproc/verify-gpu-code.js";
-import { gridBlocksOf } from "../../src/search/grid-filling.js";
-import { launchClassOf } from "../../src/search/launch-classes.js";
+import { gridBlocksOf, launchClassOf } from "../../src/search/launch-classes.js";
 import { batchMatmul, checkSimulatedOrRejected, spaceOf } from "../space-gpu/helpers.js";
 
 describe("prior seeds", () => {

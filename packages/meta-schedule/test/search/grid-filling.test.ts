@@ -3,7 +3,8 @@
  * choice among neighbours (the search handing them out: database/prior-seeds.test.ts).
  */
 import { describe, expect, it } from "vitest";
-import { bestGridFiller, gridBlocksOf, underfillsGrid } from "../../src/search/grid-filling.js";
+import { bestGridFiller, underfillsGrid } from "../../src/search/grid-filling.js";
+import { gridBlocksOf } from "../../src/search/launch-classes.js";
 
 describe("grid-filling seeds", () => {
   it("count the blocks of a candidate's largest grid", () => {
