@@ -7,14 +7,26 @@
  * time, so that the process's CPU around a chunk (GC helper threads included) is that worker's. The
  * second of two passes is timed.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { typeScriptThreadBootstrap } from "../src/isolation/entry-point.js";
+const USAGE = "usage: replay-heap.bench.ts [YOUNG_MB] [REQUESTS]";
 /** Recorded by replay-phases.bench.ts (run it once first). */
-const reqs = JSON.parse(readFileSync(join(tmpdir(), "replay-requests-p256-s1.json"), "utf8")).slice(0, Number(process.argv[3] ?? 400));
+const REQUESTS_FILE = join(tmpdir(), "replay-requests-p256-s1.json");
+
+function fail(why: string): never {
+  console.error(`replay-heap: ${why}\n${USAGE}`);
+  process.exit(2);
+}
+
 const young = Number(process.argv[2] ?? 192);
+const count = Number(process.argv[3] ?? 400);
+if (!(Number.isInteger(young) && young > 0)) fail(`YOUNG_MB must be a positive integer, got ${JSON.stringify(process.argv[2])}`);
+if (!(Number.isInteger(count) && count > 0)) fail(`REQUESTS must be a positive integer, got ${JSON.stringify(process.argv[3])}`);
+if (!existsSync(REQUESTS_FILE)) fail(`no recorded requests at ${REQUESTS_FILE}: run replay-phases.bench.ts once first`);
+const reqs = JSON.parse(readFileSync(REQUESTS_FILE, "utf8")).slice(0, count);
 function start(limits: object | undefined): Promise<Worker> {
   const boot = typeScriptThreadBootstrap();
   const w = new Worker(boot.url, {

@@ -48,20 +48,38 @@ import type { Postproc } from "../src/interfaces/postproc.js";
 import { measureWithStandIn } from "./stand-in-latency.js";
 import { type LoadedTree, type TreeSource, loadPair, runIfComparing } from "../../ir/bench/tree-at-ref.js";
 
-const { values } = parseArgs({
-  options: {
-    replays: { type: "string", default: "200" },
-    skip: { type: "string", default: "0" },
-    requests: { type: "string" },
-    population: { type: "string", default: "256" },
-    seed: { type: "string", default: "1" },
-    "check-only": { type: "boolean", default: false },
-    compare: { type: "string" },
-    with: { type: "string" },
-    chunk: { type: "string", default: "25" },
-    passes: { type: "string", default: "2" },
-  },
-});
+const USAGE =
+  "usage: replay-phases.bench.ts [--replays N] [--skip N] [--requests FILE] [--population N] [--seed N] [--check-only] [--compare REF [--chunk N] [--passes N]]";
+
+/** The options, or one line naming the bad one and the usage (exit 2). */
+function options() {
+  try {
+    const { values } = parseArgs({
+      options: {
+        replays: { type: "string", default: "200" },
+        skip: { type: "string", default: "0" },
+        requests: { type: "string" },
+        population: { type: "string", default: "256" },
+        seed: { type: "string", default: "1" },
+        "check-only": { type: "boolean", default: false },
+        compare: { type: "string" },
+        with: { type: "string" },
+        chunk: { type: "string", default: "25" },
+        passes: { type: "string", default: "2" },
+      },
+    });
+    for (const key of ["replays", "skip", "population", "seed", "chunk", "passes"] as const) {
+      const v = Number(values[key]);
+      if (!Number.isInteger(v) || v < 0) throw new RangeError(`--${key} must be an integer ≥ 0, got ${JSON.stringify(values[key])}`);
+    }
+    return values;
+  } catch (err) {
+    console.error(`replay-phases: ${err instanceof Error ? err.message : String(err)}\n${USAGE}`);
+    process.exit(2);
+  }
+}
+
+const values = options();
 
 /** CPU ms of the calling thread. */
 function cpuMs(): number {
