@@ -57,6 +57,7 @@ const SLOW_TESTS = [
   "packages/meta-schedule/test/search/replay-cache-search.test.ts",
   "packages/meta-schedule/test/space-gpu/odd-shapes.property.test.ts",
   "packages/meta-schedule/test/space-gpu/tensor-core.property.test.ts",
+  "packages/meta-schedule/test/space-gpu/wgmma-space.property.test.ts",
   "packages/meta-schedule/test/space-gpu/split-k.property.test.ts",
   "packages/meta-schedule/test/space-gpu/padded-operand-slices.test.ts",
   "packages/meta-schedule/test/database/similar-records.test.ts",

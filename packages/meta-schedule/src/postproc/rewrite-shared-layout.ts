@@ -9,12 +9,13 @@
  * permuted (XOR-swizzled) layout, 0 rows padded by 16 bytes (TVM's storage_align(32, 8) for fp16).
  */
 import { bytesOf } from "@tessera/ir";
-import type { Schedule } from "@tessera/schedule";
+import { type Schedule, wgmmaSharedLayout } from "@tessera/schedule";
 import { moveAxisLast } from "../rules/multi-level-tiling/access-pattern.js";
-import { SHARED_SWIZZLE, SHARED_TRANSPOSE, SHARED_TRANSPOSE_AXIS, annotationNumber } from "../schedule-utils/annotations.js";
+import { SHARED_SWIZZLE, SHARED_TRANSPOSE, SHARED_TRANSPOSE_AXIS, WGMMA_SHARED_LAYOUT, annotationNumber } from "../schedule-utils/annotations.js";
 import type { TuneContext } from "../tune-context.js";
 import { annotatedBlocks } from "./annotated.js";
-import { POSTPROC_OK, type Postproc, type PostprocResult } from "../interfaces/postproc.js";
+import { ownLoops } from "./own-loops.js";
+import { POSTPROC_OK, type Postproc, type PostprocResult, rejected } from "../interfaces/postproc.js";
 
 export class RewriteSharedLayout implements Postproc {
   readonly name = "rewriteSharedLayout";
@@ -40,6 +41,30 @@ export class RewriteSharedLayout implements Postproc {
       if (value === 1) sch.swizzleLayout(rv, 0, "permuted");
       else sch.storageAlign(rv, 0, -2, 32, Math.max(1, 16 / bytesOf(tile.dtype)));
     }
+    for (const { rv, node } of annotatedBlocks(sch, WGMMA_SHARED_LAYOUT)) {
+      const major = annotationString(node.annotations[WGMMA_SHARED_LAYOUT]);
+      sch.unannotate(rv, WGMMA_SHARED_LAYOUT);
+      // The tile: the extents of the copy's own loops (its buffer keeps the full shape until lowering compacts it).
+      const shape = ownLoops(sch, rv).map((l) => {
+        const e = sch.get(l).extent;
+        return e.kind === "IntImm" ? e.value : 0;
+      });
+      if (shape.length !== 2 || (major !== "K" && major !== "MN"))
+        return rejected("wgmma shared layout needs a 2-D tile and K or MN", `block ${node.name}: ${major ?? "no layout"} of a ${shape.join("×")} tile`);
+      try {
+        sch.swizzleLayout(rv, 0, wgmmaSharedLayout(major === "K" ? "A" : "B", shape[0]!, shape[1]!));
+      } catch (err) {
+        if (!(err instanceof RangeError)) throw err;
+        return rejected("the tile does not take wgmma's shared layout", `block ${node.name}: ${err.message}`);
+      }
+    }
     return POSTPROC_OK;
   }
+}
+
+/** A string annotation (a string, or a string immediate after a round trip through TVMScript). */
+function annotationString(value: unknown): string | undefined {
+  if (typeof value === "string") return value;
+  const imm = value as { kind?: string; value?: unknown } | undefined;
+  return imm?.kind === "StringImm" && typeof imm.value === "string" ? imm.value : undefined;
 }

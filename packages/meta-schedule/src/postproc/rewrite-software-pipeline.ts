@@ -4,7 +4,7 @@
  */
 import { type Block, type Stmt, bytesOf, forEachStmt } from "@tessera/ir";
 import type { Schedule } from "@tessera/schedule";
-import { SOFTWARE_PIPELINE, SOFTWARE_PIPELINE_ASYNC, annotationNumber } from "../schedule-utils/annotations.js";
+import { AUTO_TENSORIZE, SOFTWARE_PIPELINE, SOFTWARE_PIPELINE_ASYNC, annotationNumber } from "../schedule-utils/annotations.js";
 import { gpuTargetOf, type TuneContext } from "../tune-context.js";
 import { annotatedLoops, firstBlockUnder } from "./annotated.js";
 import { POSTPROC_OK, type Postproc, type PostprocResult } from "../interfaces/postproc.js";
@@ -28,7 +28,9 @@ export class RewriteSoftwarePipeline implements Postproc {
       const computes = roles.filter((r) => r === "compute").length;
       if (computes !== 1 || roles.at(-1) !== "compute" || !roles.includes("store")) continue;
       const sharedBytes = stmts.reduce((sum, st, k) => sum + (roles[k] === "store" ? tileBytes(st) : 0), 0);
-      if ((lag + 1) * sharedBytes > sharedLimit(stmts, roles, gpuTargetOf(ctx, "RewriteSoftwarePipeline"))) continue;
+      // An asynchronous compute (wgmma) reads its tiles one iteration longer: one version more.
+      const versions = lag + (readsAsynchronously(stmts.at(-1)!) ? 2 : 1);
+      if (versions * sharedBytes > sharedLimit(stmts, roles, gpuTargetOf(ctx, "RewriteSoftwarePipeline"))) continue;
       const staged = roles.includes("load");
       const stageOf: Record<Role, number> = staged ? { load: 0, store: 1, compute: 1 + lag } : { load: 0, store: 0, compute: lag };
       const stages = roles.map((r) => stageOf[r]);
@@ -55,6 +57,15 @@ function sharedLimit(
 ): number {
   const dynamic = stmts.every((st, k) => roles[k] !== "store" || firstBlockUnder(st)?.writes[0]?.buffer.scope === "shared.dyn");
   return dynamic ? (t.maxSharedMemoryPerBlockOptin ?? t.maxSharedMemoryPerBlock) : t.maxSharedMemoryPerBlock;
+}
+
+/** Whether a compute statement holds a block to be tensorized with a wgmma (which reads shared memory asynchronously). */
+function readsAsynchronously(s: Stmt): boolean {
+  let wgmma = false;
+  forEachStmt(s, (n) => {
+    if (n.kind === "BlockRealize" && JSON.stringify(n.block.annotations[AUTO_TENSORIZE] ?? "").includes("wgmma")) wgmma = true;
+  });
+  return wgmma;
 }
 
 /** The widths a cp.async copies. */

@@ -2,7 +2,9 @@
  * TVM's RewriteTensorize: every block annotated `meta_schedule.auto_tensorize` (by
  * MultiLevelTilingTensorCore) is tensorized with the intrinsic the annotation names. Unlike TVM,
  * which logs a failed tensorize and goes on, a block that does not match its intrinsic rejects
- * the candidate, naming the block and the intrinsic.
+ * the candidate, naming the block and the intrinsic. An annotation may also name several
+ * intrinsics (beyond TVM: the wgmma space's compute, whose N is a sampled decision): the first whose
+ * description matches the block is applied.
  */
 import { type AttrValue, type StringImm, TesseraError } from "@tessera/ir";
 import type { Schedule } from "@tessera/schedule";
@@ -14,20 +16,35 @@ export class RewriteTensorize implements Postproc {
   readonly name = "rewriteTensorize";
 
   apply(sch: Schedule): PostprocResult {
-    const jobs = annotatedBlocks(sch, AUTO_TENSORIZE).map(({ node }) => ({ name: node.name, intrin: intrinName(node.annotations[AUTO_TENSORIZE]) }));
-    for (const { name, intrin } of jobs) {
+    const jobs = annotatedBlocks(sch, AUTO_TENSORIZE).map(({ node }) => ({ name: node.name, intrins: intrinNames(node.annotations[AUTO_TENSORIZE]) }));
+    for (const { name, intrins } of jobs) {
       const block = sch.getBlock(name);
       sch.unannotate(block, AUTO_TENSORIZE);
-      if (intrin === undefined) return rejected("auto_tensorize annotation is not an intrinsic name", `block ${name}`);
-      try {
-        sch.tensorize(block, intrin);
-      } catch (err) {
-        if (!(err instanceof TesseraError)) throw err;
-        return rejected(`tensorize with ${intrin} failed`, `block ${name}: ${err.message}`);
+      if (intrins === undefined) return rejected("auto_tensorize annotation is not an intrinsic name", `block ${name}`);
+      const failures: string[] = [];
+      for (const intrin of intrins) {
+        try {
+          sch.tensorize(block, intrin);
+          break;
+        } catch (err) {
+          if (!(err instanceof TesseraError)) throw err;
+          failures.push(err.message);
+        }
       }
+      if (failures.length === intrins.length) return rejected(`tensorize with ${intrins.join(" or ")} failed`, `block ${name}: ${failures.join("; ")}`);
     }
     return POSTPROC_OK;
   }
+}
+
+/** The intrinsic names an annotation holds: one, or a non-empty list of them. */
+function intrinNames(value: AttrValue | undefined): string[] | undefined {
+  if (!Array.isArray(value)) {
+    const one = intrinName(value);
+    return one === undefined ? undefined : [one];
+  }
+  const names = value.map((v) => intrinName(v as AttrValue));
+  return names.length > 0 && names.every((n) => n !== undefined) ? (names as string[]) : undefined;
 }
 
 /** The intrinsic name an annotation holds (a string, or a string immediate after a round trip through TVMScript). */

@@ -51,6 +51,12 @@ export const SHARED_TRANSPOSE = "meta_schedule.shared_transpose";
  * permuted layout), 0 pads its rows by 16 bytes (storageAlign); RewriteSharedLayout applies it.
  */
 export const SHARED_SWIZZLE = "meta_schedule.shared_swizzle";
+/**
+ * Extra knob (beyond TVM), on a wgmma space's shared tile: "K" gives it wgmma's 128B-swizzled
+ * K-major layout (an A tile of 128-byte rows), "MN" the MN-major one (a B tile in 64-column
+ * panels); RewriteSharedLayout applies it once the tile has its shape (`wgmmaSharedLayout`).
+ */
+export const WGMMA_SHARED_LAYOUT = "meta_schedule.wgmma_shared_layout";
 /** The dimension of the shared tile that a transposed layout moves last (set by the rule with the knob). */
 export const SHARED_TRANSPOSE_AXIS = "meta_schedule.shared_transpose_axis";
 /** Extra knob, on the loop where a thread's operand slices are loaded: 1 caches them in registers. */

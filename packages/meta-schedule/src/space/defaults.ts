@@ -37,7 +37,7 @@ import { PostOrderApply } from "./post-order-apply.js";
 export interface CudaSpaceOptions {
   /** MultiLevelTiling's options (the knobs included). */
   readonly tiling?: Partial<MultiLevelTilingOptions>;
-  /** MultiLevelTilingTensorCore's options (`intrinGroups: []` turns tensor cores off). */
+  /** MultiLevelTilingTensorCore's options (`intrinGroups: []` and `wgmmaGroups: []` turn tensor cores off). */
   readonly tensorCore?: Partial<MultiLevelTilingTensorCoreOptions>;
   /** Unroll budgets (TVM: 0, 16, 64, 512, 1024; the fast GEMM's 2048 added). */
   readonly unrollMaxSteps?: readonly number[];

@@ -26,8 +26,12 @@ export {
   MMA_FP16_FP16_GROUP,
   MMA_FP16_FP32_GROUP,
   MMA_INTRIN_GROUPS,
+  WGMMA_FP16_FP32_GROUP,
+  WGMMA_INTRIN_GROUPS,
   type TensorCoreIntrinGroup,
+  type WgmmaIntrinGroup,
 } from "../rules/multi-level-tiling-tensor-core/intrin-group.js";
+export { DEFAULT_WGMMA_SPACE, type WgmmaSpaceOptions } from "../rules/multi-level-tiling-tensor-core/wgmma-tiling.js";
 export { multiLevelTilingCpu, type MultiLevelTilingCpuOptions } from "../rules/multi-level-tiling-cpu.js";
 export { AutoInline, InlineConstantScalars, type AutoInlineOptions } from "../rules/auto-inline.js";
 export { ParallelizeVectorizeUnroll, type ParallelizeVectorizeUnrollOptions } from "../rules/parallelize-vectorize-unroll.js";

@@ -25,15 +25,16 @@ function halfMatmul(n: number, m: number, l: number, transposeB = false): PrimFu
   return createPrimFunc([A, B, C], { name: "half_matmul" });
 }
 
-function designSpaceScript(func: PrimFunc): string {
-  const { spaces } = spaceOf(func);
+function designSpaceScript(func: PrimFunc, opts: Parameters<typeof spaceOf>[1] = {}): string {
+  const { spaces } = spaceOf(func, opts);
   expect(spaces).toHaveLength(1);
   return printTVMScript(spaces[0]!.func);
 }
 
 describe("MultiLevelTilingTensorCore", () => {
   it("takes an fp16 matmul with fp32 accumulation: mma intrinsics annotated, warps on threadIdx.y", () => {
-    const script = designSpaceScript(mmaGemm(64));
+    // The mma.sync space (wgmma's, offered beside it on sm_90, is wgmma-space.test.ts's).
+    const script = designSpaceScript(mmaGemm(64), { tensorCore: { wgmmaGroups: [] } });
     // The default space samples pipelines up to 4 stages deep: the tiles are in dynamic shared memory.
     for (const intrin of [
       MMA_INTRINSICS.ldmatrixF16ADyn,
@@ -69,9 +70,14 @@ describe("MultiLevelTilingTensorCore", () => {
     expect(reads[match!.readB]).toBe("B");
   });
 
-  it("can be turned off with no intrinsic groups", () => {
-    const { spaces } = spaceOf(mmaGemm(64), { tensorCore: { intrinGroups: [] } });
+  it("can be turned off with no intrinsic groups, mma.sync and wgmma", () => {
+    const { spaces } = spaceOf(mmaGemm(64), { tensorCore: { intrinGroups: [], wgmmaGroups: [] } });
+    expect(spaces).toHaveLength(1);
     expect(printTVMScript(spaces[0]!.func)).not.toContain(AUTO_TENSORIZE);
+    // Without mma.sync groups the wgmma space is the only one on sm_90.
+    const wgmmaOnly = spaceOf(mmaGemm(64), { tensorCore: { intrinGroups: [] } }).spaces;
+    expect(wgmmaOnly).toHaveLength(1);
+    expect(printTVMScript(wgmmaOnly[0]!.func)).toContain("wgmma_m64n64k16_f16f16f32");
   });
 
   it("refuses options that are not positive integers, naming the option", () => {

@@ -19,7 +19,8 @@ import { loweredModuleFor } from "../../src/postproc/verify-gpu-code.js";
 import { spaceOf } from "./helpers.js";
 
 const func = mmaGemm(128);
-const { ctx, gen, spaces } = spaceOf(func);
+// The mma.sync space (the wgmma one offered beside it on sm_90 is wgmma-space.property.test.ts's).
+const { ctx, gen, spaces } = spaceOf(func, { tensorCore: { wgmmaGroups: [] } });
 
 /** Tensorized (every 16×16 tile an intrinsic call) and equal bit for bit to the executor in the simulator. */
 function checkTensorCoreSample(out: ReplayOutcome, seed: number): "simulated" | "rejected" {

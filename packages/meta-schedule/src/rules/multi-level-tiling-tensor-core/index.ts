@@ -9,7 +9,10 @@
  * `meta_schedule.auto_tensorize` with its intrinsic, which RewriteTensorize applies. The k-chunk
  * loop may be software-pipelined with cp.async, 2 to `maxPipelineStages` stages (sampled; the shared
  * tiles then live in dynamic shared memory). Any other block is left to the rules
- * after it (MultiLevelTiling). How it differs from TVM's: docs/architecture/tvm-deviations-meta-schedule.md.
+ * after it (MultiLevelTiling). On sm_90 targets the rule also offers a wgmma design
+ * space (wgmma-tiling.ts) for a block a wgmma group computes: the block's schedules are then the
+ * mma.sync one and the wgmma one (TVM's rule, likewise, gives one state per intrinsic group that
+ * fits). How it differs from TVM's: docs/architecture/tvm-deviations-meta-schedule.md.
  */
 import type { BlockRV, LoopRV, Schedule } from "@tessera/schedule";
 import { mmaFragmentLayout } from "@tessera/schedule";
@@ -26,9 +29,11 @@ import {
   WARP_EXECUTION,
 } from "../../schedule-utils/annotations.js";
 import { needsMultiLevelTiling } from "../../schedule-utils/block-info.js";
+import { archNumber } from "@tessera/codegen";
 import { gpuTargetOf, type TuneContext } from "../../tune-context.js";
 import { fuseAll, perfectTileSplitter, tileLoopNest } from "../multi-level-tiling/tiling.js";
-import { MMA_INTRIN_GROUPS, type TensorCoreIntrinGroup, matchMatmul } from "./intrin-group.js";
+import { MMA_INTRIN_GROUPS, type MatmulMatch, type TensorCoreIntrinGroup, WGMMA_INTRIN_GROUPS, type WgmmaIntrinGroup, matchMatmul } from "./intrin-group.js";
+import { DEFAULT_WGMMA_SPACE, type WgmmaSpaceOptions, applyWgmmaTiling, checkWgmmaSpaceOptions } from "./wgmma-tiling.js";
 
 const TILE = 16;
 const WARP_SIZE = 32;
@@ -58,6 +63,13 @@ export interface MultiLevelTilingTensorCoreOptions {
    * both free of ldmatrix bank conflicts; the swizzle also of cp.async ones. False: always padded.
    */
   readonly swizzleShared: boolean;
+  /**
+   * wgmma groups (beyond TVM), offered on targets of one of their `archs` (sm_90) in a design space
+   * of their own beside the mma.sync one; [] turns them off.
+   */
+  readonly wgmmaGroups: readonly WgmmaIntrinGroup[];
+  /** The wgmma space's sampled warpgroups per block and pipeline depths. */
+  readonly wgmma: WgmmaSpaceOptions;
 }
 
 export const DEFAULT_TENSOR_CORE_TILING: MultiLevelTilingTensorCoreOptions = {
@@ -69,6 +81,8 @@ export const DEFAULT_TENSOR_CORE_TILING: MultiLevelTilingTensorCoreOptions = {
   softwarePipeline: true,
   maxPipelineStages: 4,
   swizzleShared: true,
+  wgmmaGroups: WGMMA_INTRIN_GROUPS,
+  wgmma: DEFAULT_WGMMA_SPACE,
 };
 
 export class MultiLevelTilingTensorCore implements ScheduleRule {
@@ -79,12 +93,27 @@ export class MultiLevelTilingTensorCore implements ScheduleRule {
         throw new RangeError(`MultiLevelTilingTensorCore: ${key} must be a positive integer, got ${options[key]}`);
     if (options.vectorLoadLens.length === 0 || options.vectorLoadLens.some((v) => !Number.isInteger(v) || v < 1))
       throw new RangeError(`MultiLevelTilingTensorCore: vectorLoadLens must be positive integers, got [${options.vectorLoadLens.join(", ")}]`);
+    checkWgmmaSpaceOptions(options.wgmma);
   }
 
   apply(sch: Schedule, block: BlockRV, ctx: TuneContext): Schedule[] {
     if (ctx.target.kind !== "cuda" || !needsMultiLevelTiling(sch, block)) return [sch];
+    const arch = archNumber(ctx.target);
+    const wgmmaMatch = matchMatmul(
+      sch.get(block),
+      this.options.wgmmaGroups.filter((g) => g.archs.includes(arch)),
+    );
+    // The wgmma space works on a copy taken before the mma.sync tiling changes `sch`.
+    const wgmma = wgmmaMatch === undefined ? undefined : sch.copy();
+    const maxThreads = gpuTargetOf(ctx, "MultiLevelTilingTensorCore").maxThreadsPerBlock;
+    const wgmmaSpaces =
+      wgmma !== undefined && applyWgmmaTiling(wgmma, block, wgmmaMatch!, this.options.wgmma, maxThreads) ? [wgmma] : [];
     const match = matchMatmul(sch.get(block), this.options.intrinGroups);
-    if (match === undefined) return [sch];
+    if (match === undefined) return wgmmaSpaces.length > 0 ? wgmmaSpaces : [sch];
+    return [this.#applyMma(sch, block, match, ctx), ...wgmmaSpaces];
+  }
+
+  #applyMma(sch: Schedule, block: BlockRV, match: MatmulMatch, ctx: TuneContext): Schedule {
     const { group } = match;
     const o = this.options;
     // Tiles of deeper pipelines exceed static shared memory's 48 KiB: such spaces keep them in shared.dyn.
@@ -158,7 +187,7 @@ export class MultiLevelTilingTensorCore implements ScheduleRule {
       sch.annotate(chunk, SOFTWARE_PIPELINE, sch.sampleCategorical(lags, uniform(lags.length)));
       sch.annotate(chunk, SOFTWARE_PIPELINE_ASYNC, 1);
     }
-    return [sch];
+    return sch;
   }
 }
 

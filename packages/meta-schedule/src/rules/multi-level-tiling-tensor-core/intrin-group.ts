@@ -5,7 +5,7 @@
  * i, j, k multiples of the intrinsic's tile.
  */
 import type { Block, BufferLoad, PrimExpr, Var } from "@tessera/ir";
-import { MMA_INTRINSICS, TensorIntrin } from "@tessera/schedule";
+import { MMA_INTRINSICS, TensorIntrin, WGMMA_N, type WgmmaN, wgmmaIntrinName } from "@tessera/schedule";
 
 export interface TensorCoreIntrinGroup {
   /** Operand (A, B) and accumulator (C) dtypes. */
@@ -53,16 +53,58 @@ export const MMA_FP16_FP16_GROUP: TensorCoreIntrinGroup = {
 
 export const MMA_INTRIN_GROUPS: readonly TensorCoreIntrinGroup[] = [MMA_FP16_FP32_GROUP, MMA_FP16_FP16_GROUP];
 
+/**
+ * A Hopper wgmma group (beyond TVM): m64nNk16 computes for each N offered, reading A and B from
+ * 128B-swizzled dynamic shared memory (no load intrinsics), the accumulator filled and stored per
+ * 16×16 tile with the mma.sync group's fill and store (wgmma's fragment is that layout per tile).
+ */
+export interface WgmmaIntrinGroup {
+  readonly inDtype: string;
+  readonly outDtype: string;
+  /** The k of one instruction, and the k of a shared chunk (one 128-byte swizzle row of A). */
+  readonly k: number;
+  readonly stageK: number;
+  /** Lanes of one 16-byte copy of an operand into shared memory. */
+  readonly vectorLanes: number;
+  /** The N the compute intrinsics exist for, and the intrinsic of each. */
+  readonly n: readonly WgmmaN[];
+  readonly computeOf: (n: WgmmaN) => string;
+  readonly init: string;
+  readonly store: string;
+  /** The architectures (`sm_<n>`) with the instructions: wgmma is sm_90a's alone (Blackwell has none). */
+  readonly archs: readonly number[];
+}
+
+/** wgmma m64nNk16, fp16 operands, fp32 accumulation (sm_90a). */
+export const WGMMA_FP16_FP32_GROUP: WgmmaIntrinGroup = {
+  inDtype: "float16",
+  outDtype: "float32",
+  k: 16,
+  stageK: 64,
+  vectorLanes: 8,
+  n: WGMMA_N,
+  computeOf: wgmmaIntrinName,
+  init: M.fillF32,
+  store: M.storeF32Global,
+  archs: [90],
+};
+
+export const WGMMA_INTRIN_GROUPS: readonly WgmmaIntrinGroup[] = [WGMMA_FP16_FP32_GROUP];
+
 /** The intrinsics of a group that the registry lacks (a group with any missing cannot be used). */
-export function missingIntrinsics(group: TensorCoreIntrinGroup): string[] {
-  return [group.init, group.loadA, group.loadB, group.loadASharedDyn, group.loadBSharedDyn, group.compute, group.store].filter(
-    (name) => !TensorIntrin.has(name),
-  );
+export function missingIntrinsics(group: TensorCoreIntrinGroup | WgmmaIntrinGroup): string[] {
+  const names =
+    "computeOf" in group
+      ? [group.init, group.store, ...group.n.map((n) => group.computeOf(n))]
+      : [group.init, group.loadA, group.loadB, group.loadASharedDyn, group.loadBSharedDyn, group.compute, group.store];
+  return names.filter((name) => !TensorIntrin.has(name));
 }
 
 /** The operand and accumulator buffers of a matched block, by read index. */
-export interface MatmulMatch {
-  readonly group: TensorCoreIntrinGroup;
+export interface MatmulMatch<G = TensorCoreIntrinGroup> {
+  readonly group: G;
+  /** The constant extents of i, j and k. */
+  readonly extents: readonly [i: number, j: number, k: number];
   /** Indices of A and B among the block's reads. */
   readonly readA: number;
   readonly readB: number;
@@ -76,7 +118,7 @@ const TILE = 16;
  * the dtypes agree), its iterators i, j spatial and k a reduction, with constant extents that are
  * multiples of 16 (i, j) and of the group's k.
  */
-export function matchMatmul(block: Block, groups: readonly TensorCoreIntrinGroup[]): MatmulMatch | undefined {
+export function matchMatmul<G extends TensorCoreIntrinGroup | WgmmaIntrinGroup>(block: Block, groups: readonly G[]): MatmulMatch<G> | undefined {
   if (block.iterVars.length !== 3 || block.body.kind !== "BufferStore" || block.init === undefined) return undefined;
   const [vi, vj, vk] = block.iterVars;
   if (vi!.iterType !== "spatial" || vj!.iterType !== "spatial" || vk!.iterType !== "reduce") return undefined;
@@ -104,7 +146,7 @@ export function matchMatmul(block: Block, groups: readonly TensorCoreIntrinGroup
       extents.every((e) => e > 0) &&
       missingIntrinsics(g).length === 0,
   );
-  return group === undefined ? undefined : { group, readA, readB };
+  return group === undefined ? undefined : { group, readA, readB, extents: [extents[0]!, extents[1]!, extents[2]!] };
 }
 
 function isLoadOf(e: PrimExpr, buffer: Block["writes"][number]["buffer"]): boolean {

@@ -1,0 +1,125 @@
+/**
+ * The Hopper wgmma design space of MultiLevelTilingTensorCore (beyond TVM, which has no wgmma
+ * group): the structure of the hand schedule `wgmmaGemmSchedule` (@tessera/corpus), its constants
+ * turned into sampled decisions, so that the hand schedule's configuration is one point of the space.
+ *
+ * The matmul block is split into 16×N×16 tiles (N of the m64nNk16 instruction, sampled), blockized;
+ * each block runs `warps` warps on threadIdx.y (whole warpgroups of 4, sampled), a warp's 16-row
+ * slice of the 64-row warpgroup tile per tile; the k tiles go in chunks of 64 (the 128 bytes of one
+ * swizzle row of A). A and B are fetched per chunk into dynamic shared memory with 16-byte
+ * cooperative copies (cp.async once pipelined) and take wgmma's 128B-swizzled layouts (A K-major,
+ * B MN-major: `WGMMA_SHARED_LAYOUT`, applied by RewriteSharedLayout once the tile has its shape);
+ * the accumulator lives in registers in the wgmma fragment layout, zero-filled and stored 16×16
+ * tile by tile. The k-chunk loop is software-pipelined 1, 3 or 4 stages deep (sampled: the copies
+ * run stages − 2 chunks ahead while one chunk of wgmmas is in flight; RewriteSoftwarePipeline).
+ * The wgmma's intrinsic depends on the sampled N, so the compute block is annotated with every
+ * group intrinsic: RewriteTensorize applies the one whose description matches the block.
+ */
+import type { BlockRV, ExprRV, Schedule } from "@tessera/schedule";
+import { wgmmaAccumulatorLayout } from "@tessera/schedule";
+import {
+  AUTO_TENSORIZE,
+  COOPERATIVE_FETCH,
+  SOFTWARE_PIPELINE,
+  SOFTWARE_PIPELINE_ASYNC,
+  THREAD_EXTENT_HIGH,
+  THREAD_EXTENT_LOW,
+  TILING_STRUCTURE,
+  WARP_EXECUTION,
+  WGMMA_SHARED_LAYOUT,
+} from "../../schedule-utils/annotations.js";
+import type { MatmulMatch, WgmmaIntrinGroup } from "./intrin-group.js";
+
+/** Rows of a warp's accumulator slice; the warps of one warpgroup. */
+const TILE = 16;
+const WARPS_PER_GROUP = 4;
+const WARP_SIZE = 32;
+
+/** The wgmma space's sampled ranges (MultiLevelTilingTensorCoreOptions.wgmma). */
+export interface WgmmaSpaceOptions {
+  /** Warpgroups per block sampled (each a 64-row slice of the block tile). */
+  readonly warpgroups: readonly number[];
+  /** Pipeline depths sampled: 1 (none) or s ≥ 3 (s shared stages, s − 2 fetched ahead). */
+  readonly pipelineStages: readonly number[];
+}
+
+/** 1 or 2 warpgroups (more: a 64×64 fetch is not whole 16-byte copies by 384 threads); 1, 3 or 4 stages. */
+export const DEFAULT_WGMMA_SPACE: WgmmaSpaceOptions = { warpgroups: [1, 2], pipelineStages: [1, 3, 4] };
+
+/** Checks the wgmma options: positive warpgroup counts, and stages of 1 or at least 3, naming the bad value. */
+export function checkWgmmaSpaceOptions(o: WgmmaSpaceOptions): void {
+  if (o.warpgroups.length === 0 || o.warpgroups.some((w) => !Number.isInteger(w) || w < 1))
+    throw new RangeError(`MultiLevelTilingTensorCore: wgmma.warpgroups must be positive integers, got [${o.warpgroups.join(", ")}]`);
+  if (o.pipelineStages.length === 0 || o.pipelineStages.some((s) => !Number.isInteger(s) || s < 1 || s === 2))
+    throw new RangeError(
+      `MultiLevelTilingTensorCore: wgmma.pipelineStages must be 1 or integers ≥ 3 (2 stages fetch nothing ahead of the asynchronous wgmmas), got [${o.pipelineStages.join(", ")}]`,
+    );
+}
+
+/**
+ * Tiles `block` (a matmul `match` says its group computes) for wgmma as the module comment says;
+ * returns false, with `sch` untouched, when no sampled configuration tiles the block's extents.
+ */
+export function applyWgmmaTiling(sch: Schedule, block: BlockRV, match: MatmulMatch<WgmmaIntrinGroup>, o: WgmmaSpaceOptions, maxThreads: number): boolean {
+  const { group } = match;
+  const [iExtent, jExtent, kExtent] = match.extents;
+  const ns = group.n.filter((n) => jExtent % n === 0);
+  const warpCounts = o.warpgroups.map((w) => w * WARPS_PER_GROUP).filter((w) => iExtent % (w * TILE) === 0 && w * WARP_SIZE <= maxThreads);
+  if (ns.length === 0 || warpCounts.length === 0 || kExtent % group.stageK !== 0) return false;
+
+  const n = sch.sampleCategorical(ns, uniform(ns.length));
+  const warps = sch.sampleCategorical(warpCounts, uniform(warpCounts.length));
+  const [i, j, k] = sch.getLoops(block).slice(-3);
+  const [iOuter, iTile] = sch.split(i, [null, TILE]);
+  const [jOuter, jTile] = sch.split(j, [null, n]);
+  const [kOuter, kTile] = sch.split(k, [null, group.k]);
+  sch.reorder(iOuter, jOuter, kOuter, iTile, jTile, kTile);
+  const tile = sch.blockize(iTile);
+  sch.annotate(tile, TILING_STRUCTURE, "SSR");
+  const [i0, i1] = sch.split(iOuter, [null, warps]);
+  const [k0, k1] = sch.split(kOuter, [null, group.stageK / group.k]);
+  sch.reorder(i0, jOuter, i1, k0, k1);
+  sch.bind(sch.fuse(i0, jOuter), "blockIdx.x");
+  sch.bind(i1, "threadIdx.y");
+  sch.annotate(tile, WARP_EXECUTION, 1);
+  sch.annotate(tile, THREAD_EXTENT_LOW, WARPS_PER_GROUP * WARP_SIZE);
+  sch.annotate(tile, THREAD_EXTENT_HIGH, maxThreads);
+
+  for (const [operand, layout] of [
+    [match.readA, "K"],
+    [match.readB, "MN"],
+  ] as const) {
+    const shared = sch.cacheRead(tile, operand, "shared.dyn");
+    sch.computeAt(shared, k0);
+    sch.annotate(shared, COOPERATIVE_FETCH, group.vectorLanes);
+    sch.annotate(shared, WARP_EXECUTION, 1);
+    sch.annotate(shared, WGMMA_SHARED_LAYOUT, layout);
+  }
+  const cWarp = sch.cacheWrite(tile, 0, "warp");
+  sch.reverseComputeAt(cWarp, i1);
+  const storeTile = splitTiles(sch, cWarp);
+  const init = sch.decomposeReduction(tile, k0);
+  sch.transformLayout(cWarp, ["read", 0], wgmmaAccumulatorLayout);
+  sch.annotate(sch.blockize(sch.getLoops(block).at(-3)), AUTO_TENSORIZE, group.n.map((x) => group.computeOf(x)));
+  sch.annotate(sch.blockize(splitTiles(sch, sch.getChildBlocks(init)[0]!)), AUTO_TENSORIZE, group.init);
+  sch.annotate(sch.blockize(storeTile), AUTO_TENSORIZE, group.store);
+
+  // Lag = stages − 2 chunks between the copies and the wgmmas that read them (0: no pipeline).
+  const lags = o.pipelineStages.map((s) => (s === 1 ? 0 : s - 2));
+  sch.annotate(k0, SOFTWARE_PIPELINE, sch.sampleCategorical(lags, uniform(lags.length)) as ExprRV);
+  sch.annotate(k0, SOFTWARE_PIPELINE_ASYNC, 1);
+  return true;
+}
+
+function uniform(n: number): number[] {
+  return Array.from({ length: n }, () => 1 / n);
+}
+
+/** Splits a block's two innermost loops into 16×16 tiles; returns the first loop inside a tile. */
+function splitTiles(sch: Schedule, b: BlockRV) {
+  const [r, c] = sch.getLoops(b).slice(-2);
+  const [r0, r1] = sch.split(r, [null, TILE]);
+  const [c0, c1] = sch.split(c, [null, TILE]);
+  sch.reorder(r0, c0, r1, c1);
+  return r1;
+}

@@ -1,0 +1,105 @@
+/**
+ * MultiLevelTilingTensorCore's wgmma design space (sm_90): offered beside the mma.sync space on an
+ * H100, not on an A100 (whose space, like the H100's mma.sync one, is the space without wgmma
+ * groups); the hand wgmma schedule's configuration is a point of it (its decisions replay to the
+ * same CUDA as `wgmmaGemmSchedule` with WGMMA_PARAMS); RewriteTensorize's choice among the
+ * intrinsics of a sampled N; and the options' errors.
+ */
+import { type CudaTarget, codegenCuda, lower, target } from "@tessera/codegen";
+import { WGMMA_PARAMS, mmaGemm, wgmmaGemm, wgmmaGemmSchedule } from "@tessera/corpus";
+import { printTVMScript } from "@tessera/ir";
+import { Schedule, wgmmaIntrinName } from "@tessera/schedule";
+import { describe, expect, it } from "vitest";
+import { replayWithPostprocs } from "../../src/index.js";
+import { RewriteTensorize } from "../../src/postproc/rewrite-tensorize.js";
+import { multiLevelTilingTensorCore } from "../../src/rules/multi-level-tiling-tensor-core/index.js";
+import { AUTO_TENSORIZE } from "../../src/schedule-utils/annotations.js";
+import { spaceOf, withForcedDecisions } from "./helpers.js";
+
+const A100: CudaTarget = target("nvidia/a100");
+
+const scriptsOf = (spaces: readonly { func: Parameters<typeof printTVMScript>[0] }[]) => spaces.map((s) => printTVMScript(s.func));
+
+describe("the wgmma design space", () => {
+  it("is offered beside the mma.sync space on sm_90; the mma.sync space is the one without wgmma groups", () => {
+    const withWgmma = spaceOf(mmaGemm(128));
+    const without = spaceOf(mmaGemm(128), { tensorCore: { wgmmaGroups: [] } });
+    expect(withWgmma.spaces).toHaveLength(2);
+    expect(without.spaces).toHaveLength(1);
+    expect(printTVMScript(withWgmma.spaces[0]!.func)).toBe(printTVMScript(without.spaces[0]!.func));
+    expect(withWgmma.spaces[0]!.trace.toString()).toBe(without.spaces[0]!.trace.toString());
+    const wgmma = printTVMScript(withWgmma.spaces[1]!.func);
+    expect(wgmma).toContain(`"${AUTO_TENSORIZE}": ["${wgmmaIntrinName(64)}", "${wgmmaIntrinName(128)}", "${wgmmaIntrinName(256)}"]`);
+    expect(wgmma).toContain('"meta_schedule.wgmma_shared_layout": "K"');
+    expect(wgmma).toContain('"meta_schedule.wgmma_shared_layout": "MN"');
+  });
+
+  it("is not offered on sm_80: an A100's space is the space without wgmma groups", () => {
+    const a100 = spaceOf(mmaGemm(128), {}, A100);
+    const without = spaceOf(mmaGemm(128), { tensorCore: { wgmmaGroups: [] } }, A100);
+    expect(a100.spaces).toHaveLength(1);
+    expect(scriptsOf(a100.spaces)).toEqual(scriptsOf(without.spaces));
+    expect(a100.spaces[0]!.trace.toString()).toBe(without.spaces[0]!.trace.toString());
+    expect(scriptsOf(a100.spaces)[0]).not.toContain("wgmma");
+  });
+
+  it("samples N among the instructions that tile j, whole warpgroups that tile i, and 1, 3 or 4 stages", () => {
+    const { spaces } = spaceOf(mmaGemm(128));
+    const samples = spaces[1]!.trace.instructions.filter((i) => i.kind.name === "SampleCategorical").map((i) => i.attrs[0]);
+    // N = 256 does not divide 128; lags 0, 1, 2 are 1, 3 and 4 stages; then the unroll budget.
+    expect(samples.slice(0, 3)).toEqual([
+      [64, 128],
+      [4, 8],
+      [0, 1, 2],
+    ]);
+  });
+
+  it("holds the hand schedule: two warpgroups of 64×256, 3 stages replay to wgmmaGemmSchedule's CUDA with WGMMA_PARAMS", () => {
+    const n = 256;
+    const { ctx, gen, spaces } = spaceOf(wgmmaGemm(n));
+    // N, warps per block, the pipeline's lag (stages − 2), the unroll budget (none).
+    const trace = withForcedDecisions(spaces[1]!.trace, [], [WGMMA_PARAMS.n, 4 * WGMMA_PARAMS.warpgroups, WGMMA_PARAMS.pipelineStages - 2, 0]);
+    const out = replayWithPostprocs(ctx, trace, gen.postprocs, { seed: 1 });
+    expect(out.ok ? "ok" : `${out.reason}: ${out.detail}`).toBe("ok");
+    if (!out.ok) return;
+    const searched = codegenCuda(lower(out.sch.func, "nvidia/h100")).source;
+    const hand = codegenCuda(lower(wgmmaGemmSchedule(n, WGMMA_PARAMS).func, "nvidia/h100")).source;
+    expect(searched).toContain("wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16");
+    expect(searched).toBe(hand);
+  });
+
+  it("refuses wgmma options that are not warpgroup counts or usable depths, naming the option", () => {
+    expect(() => multiLevelTilingTensorCore({ wgmma: { warpgroups: [0], pipelineStages: [3] } })).toThrow(/wgmma\.warpgroups must be positive integers, got \[0\]/);
+    expect(() => multiLevelTilingTensorCore({ wgmma: { warpgroups: [2], pipelineStages: [2] } })).toThrow(/wgmma\.pipelineStages must be 1 or integers ≥ 3.*got \[2\]/);
+  });
+});
+
+describe("RewriteTensorize with several intrinsics on a block", () => {
+  /** The rule's wgmma space alone at 128³ with N = 128 (j's whole extent). */
+  function wgmmaApplied(): Schedule {
+    const { ctx } = spaceOf(mmaGemm(128));
+    const sch = new Schedule(mmaGemm(128), { seed: 3 });
+    const [, wgmma] = multiLevelTilingTensorCore({ wgmma: { warpgroups: [1], pipelineStages: [1] } }).apply(sch, sch.getBlock("C"), ctx);
+    return wgmma!;
+  }
+
+  it("applies the one whose description matches the block", () => {
+    const sch = wgmmaApplied();
+    const n = sch.trace.instructions.find((i) => i.kind.name === "SampleCategorical")!;
+    const chosen = (n.attrs[0] as number[])[sch.trace.decisions.get(n) as number];
+    expect(new RewriteTensorize().apply(sch)).toEqual({ ok: true });
+    expect(printTVMScript(sch.func)).toContain(`T.ptx.wgmma_mma_async_ss("m64n${chosen}k16"`);
+  });
+
+  it("rejects the candidate when none matches, naming the block and every intrinsic tried", () => {
+    const sch = wgmmaApplied();
+    const compute = sch.getBlock("C_o");
+    sch.unannotate(compute, AUTO_TENSORIZE);
+    sch.annotate(compute, AUTO_TENSORIZE, [wgmmaIntrinName(256)]);
+    const out = new RewriteTensorize().apply(sch);
+    expect(out.ok).toBe(false);
+    if (out.ok) return;
+    expect(out.reason).toBe(`tensorize with ${wgmmaIntrinName(256)} failed`);
+    expect(out.detail).toMatch(/^block C_o: /);
+  });
+});
