@@ -14,7 +14,7 @@ import { replayWithPostprocs } from "../../src/index.js";
 import { RewriteTensorize } from "../../src/postproc/rewrite-tensorize.js";
 import { multiLevelTilingTensorCore } from "../../src/rules/multi-level-tiling-tensor-core/index.js";
 import { AUTO_TENSORIZE } from "../../src/schedule-utils/annotations.js";
-import { spaceOf, withForcedDecisions } from "./helpers.js";
+import { H100, spaceOf, withForcedDecisions } from "./helpers.js";
 
 const A100: CudaTarget = target("nvidia/a100");
 
@@ -66,6 +66,16 @@ describe("the wgmma design space", () => {
     const hand = codegenCuda(lower(wgmmaGemmSchedule(n, WGMMA_PARAMS).func, "nvidia/h100")).source;
     expect(searched).toContain("wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16");
     expect(searched).toBe(hand);
+  });
+
+  it("pipelines only as deep as the shared memory holds, counting the version the asynchronous wgmmas still read", () => {
+    // 128×64 + 64×256 fp16 tiles: 48 KiB a stage; 4 stages (lag 2) need 192 KiB, more than 150.
+    const small: CudaTarget = { ...H100, maxSharedMemoryPerBlockOptin: 150 * 1024 };
+    const { ctx, gen, spaces } = spaceOf(wgmmaGemm(256), {}, small);
+    const out = replayWithPostprocs(ctx, withForcedDecisions(spaces[1]!.trace, [], [256, 8, 2, 0]), gen.postprocs, { seed: 1 });
+    // Regression: counting lag + 1 versions (144 KiB) kept the pipeline, and lowering then exceeded the limit.
+    expect(out.ok ? "ok" : `${out.reason}: ${out.detail}`).toBe("ok");
+    if (out.ok) expect(printTVMScript(out.sch.func)).not.toContain("software_pipeline_stage");
   });
 
   it("refuses wgmma options that are not warpgroup counts or usable depths, naming the option", () => {
