@@ -447,6 +447,9 @@ async function main(): Promise<void> {
           multiProcessorCount: device!.multiprocessorCount,
           maxThreadsPerBlock: device!.maxThreadsPerBlock,
           maxSharedMemoryPerBlock: device!.sharedMemPerBlock,
+          // Without it the target allowed 48 KiB of dynamic shared memory too: every pipeline deeper
+          // than the tiles' 48 KiB was dropped, wgmma's 3 and 4 stages and mma.sync's 4 included.
+          maxSharedMemoryPerBlockOptin: device!.sharedMemPerBlockOptin,
         },
       })
     : resolveTarget("nvidia/h100");

@@ -7,7 +7,17 @@
  * sampled points (loop and block indices drawn from a fixed seed, the lanes of one warp), so the
  * profile is deterministic.
  */
-import { type DeviceKernel, MMA_FILL, MMA_STORE, PTX_LDMATRIX, PTX_MMA } from "@tessera/codegen";
+import {
+  type DeviceKernel,
+  MMA_FILL,
+  MMA_STORE,
+  PTX_LDMATRIX,
+  PTX_MMA,
+  WGMMA_COMMIT_GROUP,
+  WGMMA_FENCE,
+  WGMMA_MMA_ASYNC,
+  WGMMA_WAIT_GROUP,
+} from "@tessera/codegen";
 import { type Buffer, type PrimExpr, type Stmt, type Var, asAsyncCopy, dtypeInfo, elementType, isFloat, lanesOf, mulberry32 } from "@tessera/ir";
 import { type Evaluator, evaluate, evaluatorOf } from "./expr-eval.js";
 import { findFetchLoop } from "./fetch-loop.js";
@@ -22,11 +32,12 @@ export interface KernelProfile {
   readonly fpInstructions: number;
   readonly flops: number;
   /**
-   * Per warp: tensor-core work of its mma.sync instructions, in flops at the fp16 rate (a tf32
-   * MMA, at half that rate, counts twice its flops).
+   * Per warp: tensor-core work of its mma.sync and wgmma instructions, in flops at the fp16 rate
+   * (a tf32 MMA, at half that rate, counts twice its flops; a wgmma counts the warp's quarter of
+   * its warpgroup's m64 tile).
    */
   readonly tensorFlops: number;
-  /** Per thread: warp-wide tensor-core instructions (mma.sync). */
+  /** Per thread: warp-wide tensor-core instructions (mma.sync, wgmma). */
   readonly tensorInstructions: number;
   /** Per thread: global and shared memory instructions. */
   readonly memoryInstructions: number;
@@ -58,6 +69,10 @@ export interface KernelProfile {
 
 /** The m, n and k of an mma.sync shape such as "m16n8k16". */
 const MMA_SHAPE = /^m(\d+)n(\d+)k(\d+)$/;
+
+/** The warps of a warpgroup (a wgmma's m64 tile is 16 rows each), and the bytes of one shared-memory wavefront. */
+const WARPS_PER_WARPGROUP = 4;
+const SHARED_WAVEFRONT_BYTES = 128;
 
 /** Sampled points per access and per condition. */
 const SAMPLES = 8;
@@ -333,8 +348,11 @@ class ProfileWalker {
   /**
    * The warp-wide tensor-core operations (their operands are registers and pointers, not loads):
    * an mma.sync is tensor-core work; an ldmatrix of n 8×8 matrices n shared wavefronts (the
-   * conflict-free count: the tensor-core rule pads or XOR-swizzles its shared rows); a 16×16 store one global
-   * line per row; a fill nothing. Returns whether `e` was one.
+   * conflict-free count: the tensor-core rule pads or XOR-swizzles its shared rows); a wgmma
+   * (issued by each warp of a warpgroup for the group's m64nNkK tile) the warp's quarter of the tile
+   * as tensor-core work and its operands' shared wavefronts (its 16 rows of A, a quarter of B: the
+   * tensor cores read the 128B-swizzled tiles conflict-free); a 16×16 store one global line per
+   * row; a fill, and wgmma's fence, commit and wait, nothing. Returns whether `e` was one.
    */
   #warpOperation(e: PrimExpr & { kind: "Call" }): boolean {
     const m = this.#multiplicity;
@@ -361,7 +379,26 @@ class ProfileWalker {
         this.globalLines += m * rows;
         return true;
       }
+      case WGMMA_MMA_ASYNC: {
+        const shape = e.args[0]?.kind === "StringImm" ? MMA_SHAPE.exec(e.args[0].value) : null;
+        if (shape === null) return false;
+        const [n, k] = [Number(shape[2]), Number(shape[3])];
+        const rows = Number(shape[1]) / WARPS_PER_WARPGROUP;
+        const tf32 = e.args[1]?.kind === "StringImm" && e.args[1].value === "tf32";
+        const flops = 2 * rows * n * k;
+        const elementBytes = tf32 ? 4 : 2;
+        const sharedBytes = (rows * k + (k * n) / WARPS_PER_WARPGROUP) * elementBytes;
+        this.tensorInstructions += m;
+        this.tensorFlops += m * flops * (tf32 ? 2 : 1);
+        this.flops += (m * flops) / WARP;
+        this.sharedWavefronts += (m * sharedBytes) / SHARED_WAVEFRONT_BYTES;
+        this.idealSharedWavefronts += (m * sharedBytes) / SHARED_WAVEFRONT_BYTES;
+        return true;
+      }
       case MMA_FILL:
+      case WGMMA_FENCE:
+      case WGMMA_COMMIT_GROUP:
+      case WGMMA_WAIT_GROUP:
         return true;
       default:
         return false;

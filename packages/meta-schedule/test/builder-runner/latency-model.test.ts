@@ -1,5 +1,5 @@
 import { lower, target } from "@tessera/codegen";
-import { FAST_PARAMS, MMA_PARAMS, fastSchedule, manualSchedule, mmaGemmSchedule } from "@tessera/corpus";
+import { FAST_PARAMS, MMA_PARAMS, WGMMA_PARAMS, fastSchedule, manualSchedule, mmaGemmSchedule, wgmmaGemmSchedule } from "@tessera/corpus";
 import { add, bitwiseXor, floordiv, floormod, mul, variable } from "@tessera/ir";
 import { describe, expect, it } from "vitest";
 import { evaluate } from "../../src/latency-model/expr-eval.js";
@@ -58,6 +58,21 @@ describe("analytic latency model", () => {
     expect(kernel.seconds).toBeGreaterThan(peakSeconds);
     const simt = estimateLatency(lower(fastSchedule(n), h100)).seconds;
     expect(kernel.seconds).toBeLessThan(simt / 2);
+  });
+
+  it("prices wgmma kernels by tensor-core throughput: a warp's quarter of each m64 tile, every flop once, faster than mma.sync (regression: a wgmma cost nothing)", () => {
+    const n = 2048;
+    const kernel = estimateLatency(lower(wgmmaGemmSchedule(n, WGMMA_PARAMS), h100)).kernels[0]!;
+    const p = kernel.profile;
+    const warps = p.blocks * Math.ceil(p.threadsPerBlock / 32);
+    expect(p.tensorFlops * warps).toBe(2 * n ** 3);
+    expect(p.tensorInstructions * warps).toBe((2 * n ** 3) / (2 * 16 * WGMMA_PARAMS.n * 16));
+    // The operands come from shared memory: A's 16 rows and a quarter of B's 16×N per warp and k step.
+    expect(p.sharedWavefronts).toBeGreaterThan(0);
+    const peakSeconds = (2 * n ** 3) / (spec.tensorFlopsPerSM * spec.smCount * spec.clockHz);
+    expect(kernel.seconds).toBeGreaterThan(peakSeconds);
+    const mma = estimateLatency(lower(mmaGemmSchedule(n, MMA_PARAMS), h100)).seconds;
+    expect(kernel.seconds).toBeLessThan(mma);
   });
 
   it("costs swizzled shared tiles through their XOR addresses: cp.async without the padded rows' 2-way conflicts", () => {
