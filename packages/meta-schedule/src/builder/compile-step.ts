@@ -32,11 +32,17 @@ export class CompileStep {
 
   constructor(readonly opts: CompileStepOptions) {}
 
-  /** The image of `source` for `target`, or undefined when this step does not compile. */
-  compile(source: string, target: CudaTarget, name: string): Promise<CompiledImage> | undefined {
+  /**
+   * The image of `source` for `target` (for `requiredArch` when the source needs an
+   * architecture-specific target, e.g. sm_90a for wgmma), or undefined when this step does not compile.
+   */
+  compile(source: string, target: CudaTarget, name: string, requiredArch?: string): Promise<CompiledImage> | undefined {
     const { mode } = this.opts;
     if (mode === "none") return undefined;
-    const where = mode === "device" ? compileTargetFor(target, cuda.device(this.opts.deviceOrdinal ?? 0)) : { arch: target.arch, output: "cubin" as const };
+    const where =
+      mode === "device"
+        ? compileTargetFor(target, cuda.device(this.opts.deviceOrdinal ?? 0), requiredArch)
+        : { arch: requiredArch ?? target.arch, output: "cubin" as const };
     const backend: CompileBackend | "auto" = mode === "nvcc" ? "nvcc" : "auto";
     const key = createHash("sha256").update(`${backend}\0${where.arch}\0${where.output}\0`).update(source).digest("hex");
     const known = this.#inFlight.get(key);

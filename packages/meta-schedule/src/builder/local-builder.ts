@@ -124,7 +124,7 @@ export class LocalBuilder implements Builder {
     const artifact: GeneratedArtifact = generated.value;
     try {
       // Inside the try: choosing what to compile for can fail too (a target newer than the GPU).
-      const compiling = this.#compile.compile(artifact.source, task.target, artifact.name);
+      const compiling = this.#compile.compile(artifact.source, task.target, artifact.name, artifact.requiredArch);
       if (compiling === undefined) return { ok: true, artifact, buildMs: elapsed() };
       const compiled = await withTimeout(compiling, this.timeoutMs, "compilation");
       const built: BuiltArtifact = { ...artifact, image: compiled.image, arch: compiled.arch };

@@ -30,6 +30,7 @@ export function lowerAndGenerate(task: GenerateTask): GeneratedArtifact {
     source: generated.source,
     kernels: generated.kernels,
     hostPlan: hostPlanOf(lowered),
+    ...(generated.requiredArch === undefined ? {} : { requiredArch: generated.requiredArch }),
     ...(task.keepLowered ? { lowered } : {}),
   };
 }

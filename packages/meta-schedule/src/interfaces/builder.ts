@@ -26,6 +26,8 @@ export interface BuiltArtifact {
   readonly image?: Uint8Array;
   /** Architecture the image is for (`sm_90`). */
   readonly arch?: string;
+  /** The architecture-specific target the source needs (`sm_90a` for wgmma; codegen's CudaModule.requiredArch). */
+  readonly requiredArch?: string;
   /** The lowered module, for in-process runners (the simulated runner); absent across processes. */
   readonly lowered?: LoweredModule;
   /** How the host binds the kernels' arguments; what a runner in another process needs besides the image. */

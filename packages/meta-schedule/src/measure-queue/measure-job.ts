@@ -58,6 +58,8 @@ export const MeasureJobPayloadSchema = z.object({
     kernels: z.array(z.looseObject({})),
     imageBase64: z.string().optional(),
     arch: z.string().optional(),
+    /** The architecture-specific target the source needs (sm_90a for wgmma), for a worker that compiles it. */
+    requiredArch: z.string().optional(),
     hostPlan: z.looseObject({}).optional(),
   }),
   /** The scheduled function as TVMScript (the simulated runner lowers it again). */
@@ -96,6 +98,7 @@ export function measureJobPayload(input: RunnerInput, runner: RemoteRunnerSpec):
       kernels: artifact.kernels as unknown as MeasureJobPayload["artifact"]["kernels"],
       ...(artifact.image === undefined ? {} : { imageBase64: Buffer.from(artifact.image).toString("base64") }),
       ...(artifact.arch === undefined ? {} : { arch: artifact.arch }),
+      ...(artifact.requiredArch === undefined ? {} : { requiredArch: artifact.requiredArch }),
       ...(artifact.hostPlan === undefined ? {} : { hostPlan: artifact.hostPlan as unknown as Record<string, unknown> }),
     },
     ...(lowered === undefined ? {} : { scheduled: printTVMScript(lowered.source) }),
@@ -112,6 +115,7 @@ export function runnerInputOf(payload: MeasureJobPayload): RunnerInput {
     kernels: payload.artifact.kernels as unknown as BuiltArtifact["kernels"],
     ...(payload.artifact.imageBase64 === undefined ? {} : { image: new Uint8Array(Buffer.from(payload.artifact.imageBase64, "base64")) }),
     ...(payload.artifact.arch === undefined ? {} : { arch: payload.artifact.arch }),
+    ...(payload.artifact.requiredArch === undefined ? {} : { requiredArch: payload.artifact.requiredArch }),
     ...(payload.artifact.hostPlan === undefined ? {} : { hostPlan: payload.artifact.hostPlan as unknown as HostPlan }),
     ...(payload.scheduled === undefined ? {} : { lowered: lower(parsePrimFunc(payload.scheduled), target) }),
   };
@@ -158,7 +162,7 @@ export class MeasureJobRunners {
     if (input.artifact.image === undefined && cuda.available()) {
       // Built where there is no GPU (the tuning machine): compiled here, for this worker's GPU.
       try {
-        const compiled = await this.#compile.compile(input.artifact.source, payload.target as unknown as CudaTarget, input.artifact.name);
+        const compiled = await this.#compile.compile(input.artifact.source, payload.target as unknown as CudaTarget, input.artifact.name, input.artifact.requiredArch);
         if (compiled !== undefined) input = { ...input, artifact: { ...input.artifact, image: compiled.image, arch: compiled.arch } };
       } catch (err) {
         return { ok: false, error: `the worker could not compile the candidate: ${err instanceof Error ? err.message : String(err)}` };

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { codegenCuda, lower, target } from "@tessera/codegen";
-import { manualSchedule, naiveSchedule, scheduleCorpus } from "@tessera/corpus";
+import { SMALL_WGMMA_PARAMS, manualSchedule, naiveSchedule, scheduleCorpus, wgmmaGemmSchedule } from "@tessera/corpus";
 import { printTVMScript, structuralEqual } from "@tessera/ir";
 import { nvccStatus } from "@tessera/runtime";
 import fc from "fast-check";
@@ -140,6 +140,20 @@ describe("LocalBuilder with nvcc and no GPU (CI's compile check)", async () => {
       }
       // Both candidates have the same source: one compile, one cache entry (image + log).
       expect(readdirSync(cacheDir).sort()).toHaveLength(2);
+    } finally {
+      await builder.dispose();
+      rmSync(cacheDir, { recursive: true, force: true });
+    }
+  });
+
+  it.skipIf(!nvcc.ok)("compiles a wgmma kernel for sm_90a, the target its instructions need (regression: compiled for sm_90, ptxas refused every wgmma)", async () => {
+    const cacheDir = mkdtempSync(join(tmpdir(), "tessera-ms-builder-"));
+    const builder = new LocalBuilder({ maxWorkers: 0, compile: "nvcc", cacheDir, timeoutSec: 120 });
+    try {
+      const [result] = await builder.build([{ func: wgmmaGemmSchedule(128, SMALL_WGMMA_PARAMS).func, target: H100 }]);
+      const artifact = artifactOf(result);
+      expect(artifact.requiredArch).toBe("sm_90a");
+      expect(artifact.arch).toBe("sm_90a");
     } finally {
       await builder.dispose();
       rmSync(cacheDir, { recursive: true, force: true });
