@@ -162,7 +162,12 @@ export class MeasureJobRunners {
     if (input.artifact.image === undefined && cuda.available()) {
       // Built where there is no GPU (the tuning machine): compiled here, for this worker's GPU.
       try {
-        const compiled = await this.#compile.compile(input.artifact.source, payload.target as unknown as CudaTarget, input.artifact.name, input.artifact.requiredArch);
+        const compiled = await this.#compile.compile(
+          input.artifact.source,
+          payload.target as unknown as CudaTarget,
+          input.artifact.name,
+          input.artifact.requiredArch,
+        );
         if (compiled !== undefined) input = { ...input, artifact: { ...input.artifact, image: compiled.image, arch: compiled.arch } };
       } catch (err) {
         return { ok: false, error: `the worker could not compile the candidate: ${err instanceof Error ? err.message : String(err)}` };

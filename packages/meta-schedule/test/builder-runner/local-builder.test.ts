@@ -146,17 +146,20 @@ describe("LocalBuilder with nvcc and no GPU (CI's compile check)", async () => {
     }
   });
 
-  it.skipIf(!nvcc.ok)("compiles a wgmma kernel for sm_90a, the target its instructions need (regression: compiled for sm_90, ptxas refused every wgmma)", async () => {
-    const cacheDir = mkdtempSync(join(tmpdir(), "tessera-ms-builder-"));
-    const builder = new LocalBuilder({ maxWorkers: 0, compile: "nvcc", cacheDir, timeoutSec: 120 });
-    try {
-      const [result] = await builder.build([{ func: wgmmaGemmSchedule(128, SMALL_WGMMA_PARAMS).func, target: H100 }]);
-      const artifact = artifactOf(result);
-      expect(artifact.requiredArch).toBe("sm_90a");
-      expect(artifact.arch).toBe("sm_90a");
-    } finally {
-      await builder.dispose();
-      rmSync(cacheDir, { recursive: true, force: true });
-    }
-  });
+  it.skipIf(!nvcc.ok)(
+    "compiles a wgmma kernel for sm_90a, the target its instructions need (regression: compiled for sm_90, ptxas refused every wgmma)",
+    async () => {
+      const cacheDir = mkdtempSync(join(tmpdir(), "tessera-ms-builder-"));
+      const builder = new LocalBuilder({ maxWorkers: 0, compile: "nvcc", cacheDir, timeoutSec: 120 });
+      try {
+        const [result] = await builder.build([{ func: wgmmaGemmSchedule(128, SMALL_WGMMA_PARAMS).func, target: H100 }]);
+        const artifact = artifactOf(result);
+        expect(artifact.requiredArch).toBe("sm_90a");
+        expect(artifact.arch).toBe("sm_90a");
+      } finally {
+        await builder.dispose();
+        rmSync(cacheDir, { recursive: true, force: true });
+      }
+    },
+  );
 });

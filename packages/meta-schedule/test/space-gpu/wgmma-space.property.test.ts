@@ -30,7 +30,8 @@ describe("random samples of the wgmma space of an fp16 matmul at 128³", () => {
           return;
         }
         const script = printTVMScript(out.sch.func);
-        for (const knob of ["meta_schedule.auto_tensorize", "meta_schedule.wgmma_shared_layout", "meta_schedule.software_pipeline"]) expect(script).not.toContain(knob);
+        for (const knob of ["meta_schedule.auto_tensorize", "meta_schedule.wgmma_shared_layout", "meta_schedule.software_pipeline"])
+          expect(script).not.toContain(knob);
         const shape = /T\.ptx\.wgmma_mma_async_ss\("(m64n\d+k16)"/.exec(script);
         expect(shape, "the compute is tensorized with wgmma").not.toBeNull();
         tally.n.add(shape![1]!);

@@ -79,8 +79,12 @@ describe("the wgmma design space", () => {
   });
 
   it("refuses wgmma options that are not warpgroup counts or usable depths, naming the option", () => {
-    expect(() => multiLevelTilingTensorCore({ wgmma: { warpgroups: [0], pipelineStages: [3] } })).toThrow(/wgmma\.warpgroups must be positive integers, got \[0\]/);
-    expect(() => multiLevelTilingTensorCore({ wgmma: { warpgroups: [2], pipelineStages: [2] } })).toThrow(/wgmma\.pipelineStages must be 1 or integers ≥ 3.*got \[2\]/);
+    expect(() => multiLevelTilingTensorCore({ wgmma: { warpgroups: [0], pipelineStages: [3] } })).toThrow(
+      /wgmma\.warpgroups must be positive integers, got \[0\]/,
+    );
+    expect(() => multiLevelTilingTensorCore({ wgmma: { warpgroups: [2], pipelineStages: [2] } })).toThrow(
+      /wgmma\.pipelineStages must be 1 or integers ≥ 3.*got \[2\]/,
+    );
   });
 });
 

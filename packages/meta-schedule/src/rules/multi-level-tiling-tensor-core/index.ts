@@ -106,8 +106,7 @@ export class MultiLevelTilingTensorCore implements ScheduleRule {
     // The wgmma space works on a copy taken before the mma.sync tiling changes `sch`.
     const wgmma = wgmmaMatch === undefined ? undefined : sch.copy();
     const maxThreads = gpuTargetOf(ctx, "MultiLevelTilingTensorCore").maxThreadsPerBlock;
-    const wgmmaSpaces =
-      wgmma !== undefined && applyWgmmaTiling(wgmma, block, wgmmaMatch!, this.options.wgmma, maxThreads) ? [wgmma] : [];
+    const wgmmaSpaces = wgmma !== undefined && applyWgmmaTiling(wgmma, block, wgmmaMatch!, this.options.wgmma, maxThreads) ? [wgmma] : [];
     const match = matchMatmul(sch.get(block), this.options.intrinGroups);
     if (match === undefined) return wgmmaSpaces.length > 0 ? wgmmaSpaces : [sch];
     return [this.#applyMma(sch, block, match, ctx), ...wgmmaSpaces];

@@ -100,7 +100,11 @@ export function applyWgmmaTiling(sch: Schedule, block: BlockRV, match: MatmulMat
   const storeTile = splitTiles(sch, cWarp);
   const init = sch.decomposeReduction(tile, k0);
   sch.transformLayout(cWarp, ["read", 0], wgmmaAccumulatorLayout);
-  sch.annotate(sch.blockize(sch.getLoops(block).at(-3)), AUTO_TENSORIZE, group.n.map((x) => group.computeOf(x)));
+  sch.annotate(
+    sch.blockize(sch.getLoops(block).at(-3)),
+    AUTO_TENSORIZE,
+    group.n.map((x) => group.computeOf(x)),
+  );
   sch.annotate(sch.blockize(splitTiles(sch, sch.getChildBlocks(init)[0]!)), AUTO_TENSORIZE, group.init);
   sch.annotate(sch.blockize(storeTile), AUTO_TENSORIZE, group.store);
 
