@@ -3,7 +3,8 @@
  * (fp32 accumulation) at 128³ on an H100 — N, warpgroups and pipeline depth drawn fresh — is
  * rejected with a reason, or is tensorized with wgmma, lowers, and runs in the GPU simulator (which
  * reads A and B through the descriptors and the hardware swizzle, and keeps each wgmma group in
- * flight until a wait retires it) bit for bit equal to the executor, with no race.
+ * flight until a wait retires it) bit for bit equal to the executor, with no race. And every
+ * configuration of the space at 256³ (3 N × 2 warpgroup counts × 3 depths) does.
  */
 import { mmaGemm } from "@tessera/corpus";
 import { printTVMScript } from "@tessera/ir";
@@ -12,7 +13,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { replayWithPostprocs } from "../../src/index.js";
 import { loweredModuleFor } from "../../src/postproc/verify-gpu-code.js";
-import { spaceOf } from "./helpers.js";
+import { spaceOf, withForcedDecisions } from "./helpers.js";
 
 const func = mmaGemm(128);
 const { ctx, gen, spaces } = spaceOf(func);
@@ -53,4 +54,26 @@ describe("random samples of the wgmma space of an fp16 matmul at 128³", () => {
     expect(tally.warps.size).toBe(2);
     expect(tally.pipelined).toBeGreaterThan(0);
   }, 300_000);
+});
+
+describe("every configuration of the wgmma space of an fp16 matmul at 256³", () => {
+  it("simulates bit for bit equal to the executor, with no race (18 programs: N 64/128/256, 4/8 warps, 1/3/4 stages)", () => {
+    const big = mmaGemm(256);
+    const space = spaceOf(big);
+    const failures: string[] = [];
+    for (const n of [64, 128, 256])
+      for (const warps of [4, 8])
+        for (const lag of [0, 1, 2]) {
+          const trace = withForcedDecisions(space.spaces[1]!.trace, [], [n, warps, lag, 0]);
+          const out = replayWithPostprocs(space.ctx, trace, space.gen.postprocs, { seed: 1 });
+          const what = `N ${n}, ${warps} warps, lag ${lag}`;
+          if (!out.ok) {
+            failures.push(`${what}: ${out.reason}`);
+            continue;
+          }
+          const report = compareWithReference(loweredModuleFor(out.sch.func)!, big, { seed: 3, rtol: 0, atol: 0 });
+          if (!report.passed || report.simulation.raceCount > 0) failures.push(`${what}: ${formatComparison(report)}`);
+        }
+    expect(failures).toEqual([]);
+  }, 600_000);
 });
