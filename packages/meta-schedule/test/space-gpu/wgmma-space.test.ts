@@ -2,15 +2,17 @@
  * MultiLevelTilingTensorCore's wgmma design space (sm_90): offered beside the mma.sync space on an
  * H100, not on an A100 (whose space, like the H100's mma.sync one, is the space without wgmma
  * groups); the hand wgmma schedule's configuration is a point of it (its decisions replay to the
- * same CUDA as `wgmmaGemmSchedule` with WGMMA_PARAMS); RewriteTensorize's choice among the
+ * same CUDA as `wgmmaGemmSchedule` with WGMMA_PARAMS); the mutators reach each decision; RewriteTensorize's choice among the
  * intrinsics of a sampled N; and the options' errors.
  */
 import { type CudaTarget, codegenCuda, lower, target } from "@tessera/codegen";
 import { WGMMA_PARAMS, mmaGemm, wgmmaGemm, wgmmaGemmSchedule } from "@tessera/corpus";
 import { printTVMScript } from "@tessera/ir";
-import { Schedule, wgmmaIntrinName } from "@tessera/schedule";
+import { RandomEngine, Schedule, wgmmaIntrinName } from "@tessera/schedule";
 import { describe, expect, it } from "vitest";
-import { replayWithPostprocs } from "../../src/index.js";
+import { type Mutator, replayWithPostprocs } from "../../src/index.js";
+import { MutateGemmKnob } from "../../src/mutator/mutate-gemm-knob.js";
+import { MutateTileSize } from "../../src/mutator/mutate-tile-size.js";
 import { RewriteTensorize } from "../../src/postproc/rewrite-tensorize.js";
 import { multiLevelTilingTensorCore } from "../../src/rules/multi-level-tiling-tensor-core/index.js";
 import { AUTO_TENSORIZE } from "../../src/schedule-utils/annotations.js";
@@ -66,6 +68,27 @@ describe("the wgmma design space", () => {
     const hand = codegenCuda(lower(wgmmaGemmSchedule(n, WGMMA_PARAMS).func, "nvidia/h100")).source;
     expect(searched).toContain("wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16");
     expect(searched).toBe(hand);
+  });
+
+  it("lets the search move each decision: MutateTileSize N and the warps (split factors), MutateGemmKnob the depth", () => {
+    const { ctx, spaces } = spaceOf(wgmmaGemm(256));
+    const trace = withForcedDecisions(spaces[1]!.trace, [], [256, 8, 1, 0]);
+    const samples = trace.instructions.filter((i) => i.kind.name === "SampleCategorical").slice(0, 3);
+    const moved = (mutator: Mutator) => {
+      const changed = new Set<number>();
+      for (let seed = 1; seed <= 40; seed++) {
+        const out = mutator.apply(trace, new RandomEngine(seed), ctx);
+        if (out === undefined) continue;
+        samples.forEach((inst, k) => {
+          // A mutation keeps the instructions and replaces decisions.
+          const after = out.instructions[trace.instructions.indexOf(inst)]!;
+          if (out.decisions.get(after) !== trace.decisions.get(inst)) changed.add(k);
+        });
+      }
+      return [...changed].sort();
+    };
+    expect(moved(new MutateTileSize())).toEqual([0, 1]);
+    expect(moved(new MutateGemmKnob())).toEqual([2]);
   });
 
   it("pipelines only as deep as the shared memory holds, counting the version the asynchronous wgmmas still read", () => {
