@@ -2,8 +2,8 @@
  * MultiLevelTilingTensorCore's wgmma design space (sm_90): offered beside the mma.sync space on an
  * H100, not on an A100 (whose space, like the H100's mma.sync one, is the space without wgmma
  * groups); the hand wgmma schedule's configuration is a point of it (its decisions replay to the
- * same CUDA as `wgmmaGemmSchedule` with WGMMA_PARAMS); the mutators reach each decision; RewriteTensorize's choice among the
- * intrinsics of a sampled N; and the options' errors.
+ * same CUDA as `wgmmaGemmSchedule` with WGMMA_PARAMS); the mutators reach each decision;
+ * RewriteTensorize's choice among the intrinsics of a sampled N; and the options' errors.
  */
 import { type CudaTarget, codegenCuda, lower, target } from "@tessera/codegen";
 import { WGMMA_PARAMS, mmaGemm, wgmmaGemm, wgmmaGemmSchedule } from "@tessera/corpus";
