@@ -31,7 +31,7 @@ import { parseArgs } from "node:util";
 import { codegenCuda, lower, type CudaTarget, cudaTarget as resolveTarget } from "@tessera/codegen";
 import { courseSearchSpace, fastSchedule, manualSchedule } from "@tessera/corpus";
 import { gemmReluAdd } from "@tessera/ir";
-import { cuda } from "@tessera/runtime";
+import { cuda, deviceTarget } from "@tessera/runtime";
 import { Schedule, Trace } from "@tessera/schedule";
 import {
   EvolutionarySearch,
@@ -439,20 +439,7 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const device = gpu ? cuda.device(0) : undefined;
-  const tgt = gpu
-    ? resolveTarget("cuda", {
-        device: {
-          name: device!.name,
-          computeCapability: device!.computeCapability,
-          multiProcessorCount: device!.multiprocessorCount,
-          maxThreadsPerBlock: device!.maxThreadsPerBlock,
-          maxSharedMemoryPerBlock: device!.sharedMemPerBlock,
-          // Without it the target allowed 48 KiB of dynamic shared memory too: every pipeline deeper
-          // than the tiles' 48 KiB was dropped, wgmma's 3 and 4 stages and mma.sync's 4 included.
-          maxSharedMemoryPerBlockOptin: device!.sharedMemPerBlockOptin,
-        },
-      })
-    : resolveTarget("nvidia/h100");
+  const tgt = gpu ? deviceTarget(device!) : resolveTarget("nvidia/h100");
   console.log(`bench:tune on ${gpu ? device!.name : "no GPU (--dry-run: simulated runner, estimated latencies)"}, target ${tgt.name} (${tgt.arch})`);
 
   console.log("== search-side speed (this machine)");

@@ -8,6 +8,7 @@
  * there is no driver, `cuda.available()` is false and `cuda.unavailableReason()` says why.
  */
 export { cuda, type DeviceInfo } from "./device.js";
+export { deviceTarget } from "./device-target.js";
 export { NDArray, scalarBits, type Shape } from "./ndarray.js";
 export {
   DTYPES,

@@ -35,6 +35,7 @@ import {
 import type { SimulationOptions, SimulationReport } from "@tessera/simulator";
 import type { CompileBackend, CompiledCuda } from "../compile/index.js";
 import { cuda, type DeviceInfo } from "../device.js";
+import { deviceTarget } from "../device-target.js";
 import { CudaUnavailableError } from "../errors.js";
 import { buildHost, type HostBuildInput, type HostBuildOptions, type HostModule } from "../host/host-module.js";
 import type { KernelAttributes } from "../launch.js";
@@ -121,17 +122,7 @@ function pickDevice(wanted: BuildDevice | "auto"): BuildDevice {
 /** `cuda` takes the local GPU's limits when the module will run on it. */
 function resolveBuildTarget(t: Target | string, local: DeviceInfo | undefined): CudaTarget {
   if (typeof t !== "string") return cudaTarget(t, undefined, "build() for a GPU device");
-  if (t === "cuda" && local !== undefined)
-    return cudaTarget("cuda", {
-      device: {
-        name: local.name,
-        computeCapability: local.computeCapability,
-        multiProcessorCount: local.multiprocessorCount,
-        maxThreadsPerBlock: local.maxThreadsPerBlock,
-        maxSharedMemoryPerBlock: local.sharedMemPerBlock,
-        maxSharedMemoryPerBlockOptin: local.sharedMemPerBlockOptin,
-      },
-    });
+  if (t === "cuda" && local !== undefined) return deviceTarget(local);
   return cudaTarget(t, undefined, "build() for a GPU device");
 }
 
