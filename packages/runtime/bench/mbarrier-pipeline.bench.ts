@@ -93,7 +93,10 @@ async function check(o: Options, stages: number): Promise<Result> {
         got = new Float32Array(want.length).fill(Number.NaN);
         mod(a.slice(), got);
       } else {
-        const [A, B] = [NDArray.from(a, { dtype: "float32", shape: [a.length] }), NDArray.from(new Float32Array(want.length).fill(Number.NaN), { dtype: "float32", shape: [want.length] })];
+        const [A, B] = [
+          NDArray.from(a, { dtype: "float32", shape: [a.length] }),
+          NDArray.from(new Float32Array(want.length).fill(Number.NaN), { dtype: "float32", shape: [want.length] }),
+        ];
         try {
           mod(A, B);
           got = B.toFloat32Array();
@@ -122,7 +125,9 @@ async function main(): Promise<void> {
     try {
       const r = await check(o, stages);
       results.push(r);
-      console.log(`${r.passed ? "PASS" : "FAIL"} bulk-copy pipeline, ${stages} stages, ${o.tiles} tiles of ${o.warps * 32 * o.lanes} floats on ${r.device}: ${r.differing} elements differ over ${r.launches} launches`);
+      console.log(
+        `${r.passed ? "PASS" : "FAIL"} bulk-copy pipeline, ${stages} stages, ${o.tiles} tiles of ${o.warps * 32 * o.lanes} floats on ${r.device}: ${r.differing} elements differ over ${r.launches} launches`,
+      );
     } catch (err) {
       console.log(`FAIL bulk-copy pipeline, ${stages} stages: ${err instanceof Error ? err.message.split("\n").slice(0, 6).join(" | ") : String(err)}`);
       process.exitCode = 1;

@@ -3,7 +3,19 @@
  * the block's mbarrier runtime (`$rt.mbar`, mbarrier-runtime.ts); a wait retries, yielding
  * `MBARRIER_YIELD` so that the block runner runs other threads, until its phase has completed.
  */
-import { type Call, CP_ASYNC_BULK, MBARRIER_ARRIVE, MBARRIER_ARRIVE_EXPECT_TX, MBARRIER_INIT, MBARRIER_OP_ARITY, MBARRIER_WAIT_PARITY, type Stmt, bytesOf, forEachExpr, printExpr } from "@tessera/ir";
+import {
+  type Call,
+  CP_ASYNC_BULK,
+  MBARRIER_ARRIVE,
+  MBARRIER_ARRIVE_EXPECT_TX,
+  MBARRIER_INIT,
+  MBARRIER_OP_ARITY,
+  MBARRIER_WAIT_PARITY,
+  type Stmt,
+  bytesOf,
+  forEachExpr,
+  printExpr,
+} from "@tessera/ir";
 import { type EmitContext, emitExpr } from "@tessera/ir/executor-kit";
 import { type PointerJs, accessPointerJs } from "./access-pointer.js";
 import { SimulationError } from "./errors.js";
@@ -49,7 +61,8 @@ export function emitMbarrierCall(kernel: string, ctx: EmitContext, call: Call): 
       break;
     default: {
       const [dst, src] = [pointer(0), pointer(1)];
-      if (dst.dtype !== src.dtype) fail(`the destination holds ${dst.dtype} and the source ${src.dtype}; a bulk copy moves bytes between buffers of one element type here`);
+      if (dst.dtype !== src.dtype)
+        fail(`the destination holds ${dst.dtype} and the source ${src.dtype}; a bulk copy moves bytes between buffers of one element type here`);
       ctx.line(`$rt.mbar.bulkCopy(${dst.array}, ${dst.offset}, ${src.array}, ${src.offset}, ${value(2)}, ${bytesOf(dst.dtype)}, ${bar(3)});`);
     }
   }

@@ -96,7 +96,8 @@ export class BlockMbarriers {
   }
 
   init(array: Elements, index: number, count: number): void {
-    if (!Number.isInteger(count) || count < 1 || count > 2 ** 20 - 1) this.fail(`mbarrier_init of ${this.nameOf(array, index)} with count ${count}: it must be 1 to 2^20 − 1`);
+    if (!Number.isInteger(count) || count < 1 || count > 2 ** 20 - 1)
+      this.fail(`mbarrier_init of ${this.nameOf(array, index)} with count ${count}: it must be 1 to 2^20 − 1`);
     let slots = this.byArray.get(array);
     if (slots === undefined) this.byArray.set(array, (slots = new Map()));
     const existing = slots.get(index);
@@ -150,12 +151,16 @@ export class BlockMbarriers {
       this.fail(`${what} from element ${srcIndex}: both addresses must be 16-byte aligned`);
     const elements = bytes / elementBytes;
     if (dstIndex < 0 || dstIndex + elements > dst.length) this.fail(`${what}: outside the destination's ${dst.length} elements`);
-    if (srcIndex < 0 || srcIndex + elements > src.length) this.fail(`${what}: reads elements ${srcIndex}…${srcIndex + elements - 1} of a source of ${src.length}`);
+    if (srcIndex < 0 || srcIndex + elements > src.length)
+      this.fail(`${what}: reads elements ${srcIndex}…${srcIndex + elements - 1} of a source of ${src.length}`);
     if (b.pending === 0 && this.completable(b)) this.complete(b);
     const d = this.destination(dst);
     for (let k = dstIndex; k < dstIndex + elements; k++) {
       const other = d.inflight[k]!;
-      if (other !== 0) this.fail(`${what} overlaps a bulk copy still in flight on ${this.barriers[other - 1]!.name} (element ${k}): the stage was refilled before its phase completed`);
+      if (other !== 0)
+        this.fail(
+          `${what} overlaps a bulk copy still in flight on ${this.barriers[other - 1]!.name} (element ${k}): the stage was refilled before its phase completed`,
+        );
       d.inflight[k] = b.id + 1;
     }
     const values = Float64Array.from({ length: elements }, (_, k) => src[srcIndex + k]!);
@@ -177,7 +182,9 @@ export class BlockMbarriers {
     if (by !== 0) {
       const phase = d.landedPhase[i]!;
       if ((this.observedBy(this.clock.thread).get(by - 1) ?? 0) <= phase) {
-        this.fail(`thread ${this.clock.thread} ${verb} ${d.name}[${i}], which a bulk copy landed when phase ${phase} of ${this.barriers[by - 1]!.name} completed, without having waited for that phase`);
+        this.fail(
+          `thread ${this.clock.thread} ${verb} ${d.name}[${i}], which a bulk copy landed when phase ${phase} of ${this.barriers[by - 1]!.name} completed, without having waited for that phase`,
+        );
       }
       if (write) d.landedBy[i] = 0;
     }
@@ -195,12 +202,15 @@ export class BlockMbarriers {
   }
 
   describeBarriers(): string {
-    return this.barriers.map((b) => `${b.name}: ${b.completed} phases completed, ${b.pending} of ${b.count} arrivals missing, ${b.tx} bytes expected`).join("; ");
+    return this.barriers
+      .map((b) => `${b.name}: ${b.completed} phases completed, ${b.pending} of ${b.count} arrivals missing, ${b.tx} bytes expected`)
+      .join("; ");
   }
 
   private arriveOn(b: Mbarrier, bytes: number): void {
     if (b.pending === 0) {
-      if (!this.completable(b)) this.fail(`an arrival on ${b.name}, whose phase ${b.completed} has all its ${b.count} arrivals and still waits for bytes of bulk copies`);
+      if (!this.completable(b))
+        this.fail(`an arrival on ${b.name}, whose phase ${b.completed} has all its ${b.count} arrivals and still waits for bytes of bulk copies`);
       this.complete(b);
     }
     b.tx += bytes;
@@ -248,7 +258,8 @@ export class BlockMbarriers {
 
   private barrier(array: Elements, index: number, op: string): Mbarrier {
     const b = this.byArray.get(array)?.get(index);
-    if (b === undefined) this.fail(`${op} on ${this.nameOf(array, index)}, which no mbarrier_init of this block initialised (initialise it, then __syncthreads)`);
+    if (b === undefined)
+      this.fail(`${op} on ${this.nameOf(array, index)}, which no mbarrier_init of this block initialised (initialise it, then __syncthreads)`);
     return b;
   }
 

@@ -76,7 +76,12 @@ function containsBarrier(stmt: Stmt): boolean {
   let found = false;
   forEachStmt(stmt, (s) => {
     if (found) return false;
-    if (s.kind === "Evaluate" && s.value.kind === "Call" && ((s.value as Call).op === "tvm_storage_sync" || (s.value as Call).op === MBARRIER_WAIT_PARITY || isCollectiveMmaCall(s.value as Call))) found = true;
+    if (
+      s.kind === "Evaluate" &&
+      s.value.kind === "Call" &&
+      ((s.value as Call).op === "tvm_storage_sync" || (s.value as Call).op === MBARRIER_WAIT_PARITY || isCollectiveMmaCall(s.value as Call))
+    )
+      found = true;
     return !found;
   });
   return found;

@@ -34,7 +34,9 @@ describe("a producer thread and consumer warps on mbarriers", () => {
 
   it("a consumer without its full-barrier wait reads a stage while the copy is in flight", () => {
     expect(() => compare({ fullWait: "missing" })).toThrow(SimulationError);
-    expect(() => compare({ fullWait: "missing" })).toThrow(/thread 32 reads A_shared\[126\] while a bulk copy completing on bars\[0\] \(phase 0\) is writing it/);
+    expect(() => compare({ fullWait: "missing" })).toThrow(
+      /thread 32 reads A_shared\[126\] while a bulk copy completing on bars\[0\] \(phase 0\) is writing it/,
+    );
   });
 
   it("a consumer waiting for the wrong parity passes at once and reads the stage in flight", () => {
@@ -53,20 +55,31 @@ describe("a producer thread and consumer warps on mbarriers", () => {
   });
 
   it("consumers that never release a stage leave the producer waiting: a deadlock naming the barrier", () => {
-    expect(() => compare({ release: false })).toThrow(/deadlock: 65 threads wait at mbarriers.*thread \(0, 0, 0\) waits for bars\[2\] for parity 0; thread \(32, 0, 0\) waits for bars\[0\] for parity 1/);
+    expect(() => compare({ release: false })).toThrow(
+      /deadlock: 65 threads wait at mbarriers.*thread \(0, 0, 0\) waits for bars\[2\] for parity 0; thread \(32, 0, 0\) waits for bars\[0\] for parity 1/,
+    );
   });
 
   it("a thread that reads a landed stage without its own wait is caught even when another warp waited", () => {
     // Only the first consumer warp waits; the second reads what the first warp's wait landed.
     const r = (): ComparisonReport =>
-      compare({}, (s) => s.replace(/( +)(T\.ptx\.mbarrier_wait_parity\(T\.tvm_access_ptr\(T\.type_annotation\("uint64"\), bars, k % 2, 1, 3\), k \/\/ 2 % 2\))/, "$1if threadIdx_x < 64:\n$1    $2"));
+      compare({}, (s) =>
+        s.replace(
+          /( +)(T\.ptx\.mbarrier_wait_parity\(T\.tvm_access_ptr\(T\.type_annotation\("uint64"\), bars, k % 2, 1, 3\), k \/\/ 2 % 2\))/,
+          "$1if threadIdx_x < 64:\n$1    $2",
+        ),
+      );
     expect(r).toThrow(/thread 64 reads A_shared\[\d+\], which a bulk copy landed when phase 0 of bars\[0\] completed, without having waited for that phase/);
   });
 
   it("refuses an mbarrier op on an mbarrier never initialised, and a bulk copy of a partial granule", () => {
-    expect(() => compare({}, (s) => s.replace(/T\.ptx\.mbarrier_init\(T\.tvm_access_ptr\(T\.type_annotation\("uint64"\), bars, i, 1, 3\), 1\)/, "T.evaluate(0)"))).toThrow(
+    expect(() =>
+      compare({}, (s) => s.replace(/T\.ptx\.mbarrier_init\(T\.tvm_access_ptr\(T\.type_annotation\("uint64"\), bars, i, 1, 3\), 1\)/, "T.evaluate(0)")),
+    ).toThrow(
       /mbarrier_wait_parity on bars\[0\], which no mbarrier_init of this block initialised|mbarrier_arrive_expect_tx on bars\[0\], which no mbarrier_init/,
     );
-    expect(() => compare({}, (s) => s.replace(", 512, T.tvm_access_ptr", ", 504, T.tvm_access_ptr"))).toThrow(/a bulk copy moves a positive multiple of 16 bytes/);
+    expect(() => compare({}, (s) => s.replace(", 512, T.tvm_access_ptr", ", 504, T.tvm_access_ptr"))).toThrow(
+      /a bulk copy moves a positive multiple of 16 bytes/,
+    );
   });
 });

@@ -18,7 +18,11 @@ describe.skipIf(!hasNvcc)(`the mbarrier kernels compile with nvcc${hasNvcc ? "" 
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it("sm_90: the producer / consumer pipeline", async () => {
-    const modules = [2, 4].map((stages) => ({ label: `bulk_copy_${stages}`, file: `bulk_copy_${stages}.cu`, module: bulkCopyModule({ stages, name: `bulk_copy_${stages}` }) }));
+    const modules = [2, 4].map((stages) => ({
+      label: `bulk_copy_${stages}`,
+      file: `bulk_copy_${stages}.cu`,
+      module: bulkCopyModule({ stages, name: `bulk_copy_${stages}` }),
+    }));
     const r = await compileCorpusForArch(nvcc, dir, modules, "sm_90");
     expect(r.exitCode, r.log).toBe(0);
     modules.forEach((m, i) => {

@@ -15,7 +15,15 @@ describe("mbarriers and bulk copies in CUDA C", () => {
     const { source } = codegenCuda(bulkCopyModule({ stages: 3 }));
     expect(source).toMatch(/__shared__ __align__\(32\) unsigned long long bars\[6\];/);
     const body = source.slice(source.indexOf("__global__"));
-    const order = ["tessera_mbarrier_init(bars + i", "__syncthreads();", "tessera_mbarrier_wait_parity(bars + (", "tessera_mbarrier_arrive_expect_tx(bars + (", "tessera_cp_async_bulk(A_shared + (", "tessera_mbarrier_wait_parity(bars + (", "tessera_mbarrier_arrive(bars + ("];
+    const order = [
+      "tessera_mbarrier_init(bars + i",
+      "__syncthreads();",
+      "tessera_mbarrier_wait_parity(bars + (",
+      "tessera_mbarrier_arrive_expect_tx(bars + (",
+      "tessera_cp_async_bulk(A_shared + (",
+      "tessera_mbarrier_wait_parity(bars + (",
+      "tessera_mbarrier_arrive(bars + (",
+    ];
     let at = 0;
     for (const s of order) {
       const next = body.indexOf(s, at);
@@ -29,7 +37,9 @@ describe("mbarriers and bulk copies in CUDA C", () => {
 
   it("defines the helpers only for kernels that use them", () => {
     const plain = moduleFromScript(
-      loweredBulkCopyScript().replace(/^ {4}if threadIdx_x == 0:\n(?: {8}.*\n)+/gm, "").replace(/^ {4}if threadIdx_x >= 32:\n(?: {8}.*\n)+/m, ""),
+      loweredBulkCopyScript()
+        .replace(/^ {4}if threadIdx_x == 0:\n(?: {8}.*\n)+/gm, "")
+        .replace(/^ {4}if threadIdx_x >= 32:\n(?: {8}.*\n)+/m, ""),
       "nvidia/h100",
     );
     expect(codegenCuda(plain).source).not.toContain("tessera_mbarrier");
@@ -42,13 +52,18 @@ describe("mbarriers and bulk copies in CUDA C", () => {
 
   it("refuses a bulk copy that is not whole 16-byte granules, and a wrong argument count", () => {
     const odd = loweredBulkCopyScript().replace(/, 512, T\.tvm_access_ptr/, ", 500, T.tvm_access_ptr");
-    expect(() => codegenCuda(moduleFromScript(odd, "nvidia/h100"))).toThrow(/T\.ptx\.cp_async_bulk: a bulk copy moves a positive multiple of 16 bytes, got 500/);
+    expect(() => codegenCuda(moduleFromScript(odd, "nvidia/h100"))).toThrow(
+      /T\.ptx\.cp_async_bulk: a bulk copy moves a positive multiple of 16 bytes, got 500/,
+    );
     const short = loweredBulkCopyScript().replace(/(T\.ptx\.mbarrier_arrive\(.*)\)$/m, "$1, 1)");
     expect(() => codegenCuda(moduleFromScript(short, "nvidia/h100"))).toThrow(/T\.ptx\.mbarrier_arrive takes 1 arguments, got 2/);
   });
 
   it("refuses an mbarrier pointer of another element type", () => {
-    const wrong = loweredBulkCopyScript().replace('T.ptx.mbarrier_arrive(T.tvm_access_ptr(T.type_annotation("uint64")', 'T.ptx.mbarrier_arrive(T.tvm_access_ptr(T.type_annotation("float32")');
+    const wrong = loweredBulkCopyScript().replace(
+      'T.ptx.mbarrier_arrive(T.tvm_access_ptr(T.type_annotation("uint64")',
+      'T.ptx.mbarrier_arrive(T.tvm_access_ptr(T.type_annotation("float32")',
+    );
     expect(() => codegenCuda(moduleFromScript(wrong, "nvidia/h100"))).toThrow(/must point to a uint64 mbarrier, got a T\.tvm_access_ptr of float32/);
   });
 });
