@@ -73,7 +73,7 @@ const ENTRIES: ReadonlyArray<{ name: string; source: string; description: string
     name: "bench-mbarrier",
     source: "packages/runtime/bench/mbarrier-pipeline.bench.ts",
     description:
-      "pnpm bench:mbarrier: the warp-specialised bulk-copy pipeline (mbarriers, cp.async.bulk, a producer thread and consumer warps) on the GPU per stage count, checked element for element against the executor; --stages 1,2,3,4, --tiles N, --warps N, --lanes N, --repeat N, --out FILE.json; --dry-run: the simulator (run under timeout: a wrong phase hangs)",
+      "pnpm bench:mbarrier: the warp-specialised bulk-copy pipeline (mbarriers, cp.async.bulk, a producer thread and consumer warps) on the GPU per producer (a bulk-copy thread, a cp.async warp arriving with cp.async.mbarrier.arrive.noinc) and stage count, checked element for element against the executor; --producers bulk,cp.async, --stages 1,2,3,4, --tiles N, --warps N, --lanes N, --repeat N, --out FILE.json; --dry-run: the simulator (run under timeout: a wrong phase hangs)",
   },
   {
     name: "gemm-variants",

@@ -10,6 +10,9 @@
  *     consumers (warps 1…), tile k:
  *         wait full[s] for parity r % 2; use stage s; arrive(empty[s])
  *
+ * With `producer: "cp.async"` warp 0 fills the stage instead, each lane with 16-byte cp.async
+ * copies followed by `T.ptx.cp_async_mbarrier_arrive(full[s])` (the full barrier counts 32).
+ *
  * For tile k, consumer thread t writes B[k, t, :] = 2 · A[k, threads − 1 − t, :], data another
  * thread's part of the copy brought. The options plant the mistakes the simulator must catch.
  */
@@ -29,6 +32,13 @@ export interface BulkCopyPipelineOptions {
   readonly emptyWait?: "exact" | "missing";
   /** Whether the consumers arrive on the empty barrier after using a stage (default true). */
   readonly release?: boolean;
+  /**
+   * How the producer fills a stage: `bulk` (default: thread 0, one `cp.async.bulk` completing on the
+   * full barrier, count 1) or `cp.async` (warp 0, 16-byte cp.async copies per lane, each lane
+   * arriving with `cp.async.mbarrier.arrive.noinc`, count 32; the tile must be whole 16-byte pieces
+   * per lane).
+   */
+  readonly producer?: "bulk" | "cp.async";
   /** The global symbol (default `bulk_copy`). */
   readonly name?: string;
 }
@@ -47,6 +57,8 @@ function shapeOf(o: BulkCopyPipelineOptions): Shape {
     if (!Number.isInteger(v) || v < 1) throw new RangeError(`bulk copy pipeline: ${what} must be a positive integer, got ${v}`);
   const tile = warps * 32 * lanes;
   if ((tile * 4) % 16 !== 0) throw new RangeError(`bulk copy pipeline: a tile of ${tile} floats is not a whole number of 16-byte granules`);
+  if (o.producer === "cp.async" && tile % (4 * 32) !== 0)
+    throw new RangeError(`bulk copy pipeline: a tile of ${tile} floats is not whole 16-byte cp.async pieces for the 32 producer lanes`);
   return { stages, tiles, consumers: warps * 32, lanes, tile };
 }
 
@@ -58,13 +70,26 @@ export function loweredBulkCopyScript(opts: BulkCopyPipelineOptions = {}): strin
   const s = shapeOf(opts);
   const bytes = s.tile * 4;
   const fullParity = opts.fullWait === "wrong-parity" ? "(k // S + 1) % 2" : "k // S % 2";
-  const producer = [
-    "if threadIdx_x == 0:",
-    `    for k in range(${s.tiles}):`,
-    ...(opts.emptyWait === "missing" ? [] : [`        T.ptx.mbarrier_wait_parity(${bar("S + k % S")}, (k // S + 1) % 2)`]),
-    `        T.ptx.mbarrier_arrive_expect_tx(${bar("k % S")}, ${bytes})`,
-    `        T.ptx.cp_async_bulk(T.tvm_access_ptr(T.type_annotation("float32"), A_shared, k % S * ${s.tile}, ${s.tile}, 2), T.tvm_access_ptr(T.type_annotation("float32"), A.data, k * ${s.tile}, ${s.tile}, 1), ${bytes}, ${bar("k % S")})`,
-  ];
+  const emptyWait = opts.emptyWait === "missing" ? [] : [`        T.ptx.mbarrier_wait_parity(${bar("S + k % S")}, (k // S + 1) % 2)`];
+  const cpAsync = opts.producer === "cp.async";
+  // cp.async: every producer lane copies 16-byte pieces (4 floats) c·32 + lane of the tile, then arrives.
+  const pieces = s.tile / 4 / 32;
+  const producer = cpAsync
+    ? [
+        "if threadIdx_x < 32:",
+        `    for k in range(${s.tiles}):`,
+        ...emptyWait,
+        `        for c in range(${pieces}):`,
+        `            T.ptx_cp_async("float32", A_shared, k % S * ${s.tile} + (c * 32 + threadIdx_x) * 4, A.data, k * ${s.tile} + (c * 32 + threadIdx_x) * 4, 16)`,
+        `        T.ptx.cp_async_mbarrier_arrive(${bar("k % S")})`,
+      ]
+    : [
+        "if threadIdx_x == 0:",
+        `    for k in range(${s.tiles}):`,
+        ...emptyWait,
+        `        T.ptx.mbarrier_arrive_expect_tx(${bar("k % S")}, ${bytes})`,
+        `        T.ptx.cp_async_bulk(T.tvm_access_ptr(T.type_annotation("float32"), A_shared, k % S * ${s.tile}, ${s.tile}, 2), T.tvm_access_ptr(T.type_annotation("float32"), A.data, k * ${s.tile}, ${s.tile}, 1), ${bytes}, ${bar("k % S")})`,
+      ];
   const c = "(threadIdx_x - 32)";
   const consumer = [
     "if threadIdx_x >= 32:",
@@ -77,7 +102,7 @@ export function loweredBulkCopyScript(opts: BulkCopyPipelineOptions = {}): strin
   const body = [
     "if threadIdx_x == 0:",
     "    for i in range(S):",
-    `        T.ptx.mbarrier_init(${bar("i")}, 1)`,
+    `        T.ptx.mbarrier_init(${bar("i")}, ${cpAsync ? 32 : 1})`,
     `        T.ptx.mbarrier_init(${bar("S + i")}, ${s.consumers})`,
     'T.tvm_storage_sync("shared")',
     ...producer,

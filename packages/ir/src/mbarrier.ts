@@ -16,7 +16,14 @@
  *   phase 0" (parity 1) counts as completed, so a producer's first wait for a free stage passes;
  * - `T.ptx.cp_async_bulk(dst, src, bytes, bar)`: copies `bytes` (a multiple of 16, both addresses
  *   16-byte aligned) from global `src` to shared `dst`; on completion the bytes count against
- *   `bar`'s transaction count (`.mbarrier::complete_tx::bytes`).
+ *   `bar`'s transaction count (`.mbarrier::complete_tx::bytes`);
+ * - `T.ptx.cp_async_mbarrier_arrive(bar)`: one arrival on `bar` once every `T.ptx_cp_async` the
+ *   thread issued so far has completed (`cp.async.mbarrier.arrive.noinc`: it counts against the
+ *   init count), so threads filling a stage with 16-byte cp.async copies hand it over without a
+ *   block-wide barrier;
+ * - `T.ptx.fence_proxy_async()`: orders the thread's view of shared memory written through the
+ *   generic proxy (cp.async, stores) before its later async-proxy reads (wgmma): a consumer runs it
+ *   after waiting for a stage that cp.async copies filled.
  *
  * A phase completes when its arrivals are all in and its transaction count is back at zero;
  * whoever waits for it then sees the copies' bytes. Every other order is a race (see the
@@ -30,6 +37,8 @@ export const MBARRIER_ARRIVE = "ptx.mbarrier_arrive";
 export const MBARRIER_ARRIVE_EXPECT_TX = "ptx.mbarrier_arrive_expect_tx";
 export const MBARRIER_WAIT_PARITY = "ptx.mbarrier_wait_parity";
 export const CP_ASYNC_BULK = "ptx.cp_async_bulk";
+export const CP_ASYNC_MBARRIER_ARRIVE = "ptx.cp_async_mbarrier_arrive";
+export const FENCE_PROXY_ASYNC = "ptx.fence_proxy_async";
 
 /** The argument count of each op. */
 export const MBARRIER_OP_ARITY: Readonly<Record<string, number>> = {
@@ -38,6 +47,8 @@ export const MBARRIER_OP_ARITY: Readonly<Record<string, number>> = {
   [MBARRIER_ARRIVE_EXPECT_TX]: 2,
   [MBARRIER_WAIT_PARITY]: 2,
   [CP_ASYNC_BULK]: 4,
+  [CP_ASYNC_MBARRIER_ARRIVE]: 1,
+  [FENCE_PROXY_ASYNC]: 0,
 };
 
 /** Whether `op` is one of the mbarrier or bulk-copy ops. */

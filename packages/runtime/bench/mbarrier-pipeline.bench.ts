@@ -7,7 +7,10 @@
  * enforces (parity of the first wait, expect_tx before the copy, the release order): a wrong
  * parity or arrival count hangs the kernel, so run it under `timeout`.
  *
- * `--stages 1,2,3,4` (default), `--tiles N` (default 256), `--warps N` consumer warps (default 4),
+ * The producer is a thread issuing one `cp.async.bulk` per stage (`bulk`) or a warp of 16-byte
+ * cp.async copies arriving with `cp.async.mbarrier.arrive.noinc` (`cp.async`).
+ *
+ * `--producers bulk,cp.async` (default both), `--stages 1,2,3,4` (default), `--tiles N` (default 256), `--warps N` consumer warps (default 4),
  * `--lanes N` floats per consumer thread (default 4), `--repeat N` launches per configuration
  * (default 20, each checked), `--out FILE.json`; `--dry-run`: the simulator (H100 limits) with
  * `--tiles 8`. Exits 1 when a check fails, 2 on a bad option.
@@ -19,8 +22,11 @@ import { cudaTarget, moduleFromKernelFunc } from "@tessera/codegen";
 import { compilePrimFunc, parsePrimFunc, randomArgs } from "@tessera/ir";
 import { NDArray, build, cuda } from "../src/index.js";
 
+type Producer = "bulk" | "cp.async";
+
 interface Options {
   readonly stages: number[];
+  readonly producers: Producer[];
   readonly tiles: number;
   readonly warps: number;
   readonly lanes: number;
@@ -41,6 +47,7 @@ function optionsOrExit(argv: readonly string[]): Options {
       args: [...argv],
       options: {
         stages: { type: "string", default: "1,2,3,4" },
+        producers: { type: "string", default: "bulk,cp.async" },
         tiles: { type: "string" },
         warps: { type: "string", default: "4" },
         lanes: { type: "string", default: "4" },
@@ -53,6 +60,10 @@ function optionsOrExit(argv: readonly string[]): Options {
     const dryRun = values["dry-run"];
     return {
       stages: values.stages.split(",").map((s) => positive("stages", s)),
+      producers: values.producers.split(",").map((p) => {
+        if (p !== "bulk" && p !== "cp.async") throw new Error(`--producers: expected bulk or cp.async, got ${JSON.stringify(p)}`);
+        return p;
+      }),
       tiles: positive("tiles", values.tiles ?? (dryRun ? "8" : "256")),
       warps: positive("warps", values.warps),
       lanes: positive("lanes", values.lanes),
@@ -67,6 +78,7 @@ function optionsOrExit(argv: readonly string[]): Options {
 }
 
 interface Result {
+  readonly producer: Producer;
   readonly stages: number;
   readonly tiles: number;
   readonly device: "cuda" | "sim";
@@ -76,8 +88,9 @@ interface Result {
   readonly passed: boolean;
 }
 
-async function check(o: Options, stages: number): Promise<Result> {
-  const pipeline = { stages, tiles: o.tiles, consumerWarps: o.warps, lanes: o.lanes, name: `bulk_copy_s${stages}` };
+async function check(o: Options, producer: Producer, stages: number): Promise<Result> {
+  const name = `bulk_copy_${producer === "bulk" ? "tma" : "cp_async"}_s${stages}`;
+  const pipeline = { stages, tiles: o.tiles, consumerWarps: o.warps, lanes: o.lanes, producer, name };
   const reference = parsePrimFunc(bulkCopyReferenceScript(pipeline));
   const [a, want] = randomArgs(reference, stages) as [Float32Array, Float32Array];
   compilePrimFunc(reference).run([a, want]);
@@ -111,7 +124,7 @@ async function check(o: Options, stages: number): Promise<Result> {
   } finally {
     mod.dispose();
   }
-  return { stages, tiles: o.tiles, device: o.dryRun ? "sim" : "cuda", launches, differing, passed: differing === 0 };
+  return { producer, stages, tiles: o.tiles, device: o.dryRun ? "sim" : "cuda", launches, differing, passed: differing === 0 };
 }
 
 async function main(): Promise<void> {
@@ -121,16 +134,19 @@ async function main(): Promise<void> {
     return;
   }
   const results: Result[] = [];
-  for (const stages of o.stages) {
-    try {
-      const r = await check(o, stages);
-      results.push(r);
-      console.log(
-        `${r.passed ? "PASS" : "FAIL"} bulk-copy pipeline, ${stages} stages, ${o.tiles} tiles of ${o.warps * 32 * o.lanes} floats on ${r.device}: ${r.differing} elements differ over ${r.launches} launches`,
-      );
-    } catch (err) {
-      console.log(`FAIL bulk-copy pipeline, ${stages} stages: ${err instanceof Error ? err.message.split("\n").slice(0, 6).join(" | ") : String(err)}`);
-      process.exitCode = 1;
+  for (const producer of o.producers) {
+    for (const stages of o.stages) {
+      const what = `${producer} pipeline, ${stages} stages`;
+      try {
+        const r = await check(o, producer, stages);
+        results.push(r);
+        console.log(
+          `${r.passed ? "PASS" : "FAIL"} ${what}, ${o.tiles} tiles of ${o.warps * 32 * o.lanes} floats on ${r.device}: ${r.differing} elements differ over ${r.launches} launches`,
+        );
+      } catch (err) {
+        console.log(`FAIL ${what}: ${err instanceof Error ? err.message.split("\n").slice(0, 6).join(" | ") : String(err)}`);
+        process.exitCode = 1;
+      }
     }
   }
   if (o.out !== undefined) writeFileSync(o.out, `${JSON.stringify({ options: o, results }, null, 2)}\n`);

@@ -168,7 +168,8 @@ export function compileKernel(kernel: DeviceKernel, opts: CompileKernelOptions):
       const k = sharedIndex.get(buffer.data);
       if (k === undefined) return js;
       // Bulk copies land behind the threads' backs: every shared access is checked against them.
-      if (bulkCopies) js = `$rt.mbar.access(${c.arrayOf(buffer.data) ?? sharedParam(k)}, ${js}, ${access === "store"})`;
+      // (A cp.async's destination is checked when an mbarrier takes the copy over.)
+      if (bulkCopies && asyncCopy !== true) js = `$rt.mbar.access(${c.arrayOf(buffer.data) ?? sharedParam(k)}, ${js}, ${access === "store"})`;
       // A cp.async's elements land outside any shared-memory instruction of the thread: the bank
       // model records the copy where it is issued (asyncCopyIssue).
       const slot = opts.bankConflicts === true && asyncCopy !== true ? bankSites.slotFor(buffer, indices, access, lane) : undefined;

@@ -6,6 +6,8 @@
 import {
   type Call,
   CP_ASYNC_BULK,
+  CP_ASYNC_MBARRIER_ARRIVE,
+  FENCE_PROXY_ASYNC,
   MBARRIER_ARRIVE,
   MBARRIER_ARRIVE_EXPECT_TX,
   MBARRIER_INIT,
@@ -21,11 +23,11 @@ import { type PointerJs, accessPointerJs } from "./access-pointer.js";
 import { SimulationError } from "./errors.js";
 import { MBARRIER_YIELD } from "./mbarrier-runtime.js";
 
-/** Whether the kernel issues bulk copies (its shared accesses are then checked against them). */
+/** Whether the kernel issues copies that complete on mbarriers (its shared accesses are then checked against them). */
 export function usesBulkCopies(body: Stmt): boolean {
   let found = false;
   forEachExpr(body, (e) => {
-    if (e.kind === "Call" && e.op === CP_ASYNC_BULK) found = true;
+    if (e.kind === "Call" && (e.op === CP_ASYNC_BULK || e.op === CP_ASYNC_MBARRIER_ARRIVE)) found = true;
   });
   return found;
 }
@@ -55,6 +57,13 @@ export function emitMbarrierCall(kernel: string, ctx: EmitContext, call: Call): 
       break;
     case MBARRIER_ARRIVE_EXPECT_TX:
       ctx.line(`$rt.mbar.arriveExpectTx(${bar(0)}, ${value(1)});`);
+      break;
+    case CP_ASYNC_MBARRIER_ARRIVE:
+      // The thread's cp.async copies so far leave its queue: they land when the barrier's phase completes.
+      ctx.line(`$rt.mbar.arriveAfterCopies(${bar(0)}, ${ctx.asyncQueue()}.takeAll());`);
+      break;
+    case FENCE_PROXY_ASYNC:
+      // Nothing to model: shared memory has one view here.
       break;
     case MBARRIER_WAIT_PARITY:
       ctx.line(`while (!$rt.mbar.tryWait(${bar(0)}, ${value(1)})) yield ${MBARRIER_YIELD};`);

@@ -24,6 +24,7 @@
  * The race detector sees a landing as a write of the asynchronous proxy, ordered by these rules
  * rather than by barrier intervals (race-shadow.ts).
  */
+import type { IssuedCopy } from "@tessera/ir/executor-kit";
 import { SimulationError } from "./errors.js";
 import type { RaceShadow } from "./race-shadow.js";
 import type { ThreadClock } from "./thread-clock.js";
@@ -36,7 +37,7 @@ type Elements = ArrayLike<number> & { [i: number]: number };
 interface BulkCopy {
   readonly dst: Elements;
   readonly dstIndex: number;
-  readonly values: Float64Array;
+  readonly values: ArrayLike<number>;
   readonly bytes: number;
   readonly thread: number;
 }
@@ -53,6 +54,8 @@ interface Mbarrier {
   tx: number;
   /** Copies issued against the current phase, not landed. */
   copies: BulkCopy[];
+  /** cp.async copies whose threads arrived (`cp_async_mbarrier_arrive`) in the current phase, not landed. */
+  cpAsync: IssuedCopy[];
 }
 
 /** Per shared array: which copy is writing each element, and which phase landed it. */
@@ -101,9 +104,9 @@ export class BlockMbarriers {
     let slots = this.byArray.get(array);
     if (slots === undefined) this.byArray.set(array, (slots = new Map()));
     const existing = slots.get(index);
-    if (existing !== undefined && (existing.completed > 0 || existing.pending !== existing.count || existing.copies.length > 0))
+    if (existing !== undefined && (existing.completed > 0 || existing.pending !== existing.count || existing.copies.length + existing.cpAsync.length > 0))
       this.fail(`mbarrier_init of ${existing.name}, which is in use (phase ${existing.completed}, ${existing.count - existing.pending} arrivals)`);
-    const b: Mbarrier = { id: this.barriers.length, name: this.nameOf(array, index), count, pending: count, completed: 0, tx: 0, copies: [] };
+    const b: Mbarrier = { id: this.barriers.length, name: this.nameOf(array, index), count, pending: count, completed: 0, tx: 0, copies: [], cpAsync: [] };
     this.barriers.push(b);
     slots.set(index, b);
     this.events++;
@@ -116,6 +119,24 @@ export class BlockMbarriers {
   arriveExpectTx(array: Elements, index: number, bytes: number): void {
     if (!Number.isInteger(bytes) || bytes < 0) this.fail(`mbarrier_arrive_expect_tx on ${this.nameOf(array, index)} with ${bytes} bytes`);
     this.arriveOn(this.barrier(array, index, "mbarrier_arrive_expect_tx"), bytes);
+  }
+
+  /**
+   * `cp_async_mbarrier_arrive`: one arrival on the barrier, made when `copies` (the thread's
+   * cp.async copies not landed yet) complete; they land with the phase.
+   */
+  arriveAfterCopies(array: Elements, index: number, copies: readonly IssuedCopy[]): void {
+    const b = this.barrier(array, index, "cp_async_mbarrier_arrive");
+    this.arriveOn(b, 0);
+    for (const c of copies) {
+      const d = this.destination(c.dst);
+      for (let i = c.dstIndex; i < c.dstIndex + c.lanes; i++) {
+        const other = d.inflight[i]!;
+        if (other !== 0) this.fail(`a cp.async to ${d.name}[${i}] overlaps a copy still in flight on ${this.barriers[other - 1]!.name}`);
+        d.inflight[i] = b.id + 1;
+      }
+      b.cpAsync.push(c);
+    }
   }
 
   /** One try of `mbarrier_wait_parity`: true when the phase of `parity` has completed (then the thread has seen it). */
@@ -176,7 +197,7 @@ export class BlockMbarriers {
     const inflight = d.inflight[i]!;
     if (inflight !== 0) {
       const b = this.barriers[inflight - 1]!;
-      this.fail(`thread ${this.clock.thread} ${verb} ${d.name}[${i}] while a bulk copy completing on ${b.name} (phase ${b.completed}) is writing it`);
+      this.fail(`thread ${this.clock.thread} ${verb} ${d.name}[${i}] while a copy completing on ${b.name} (phase ${b.completed}) is writing it`);
     }
     const by = d.landedBy[i]!;
     if (by !== 0) {
@@ -193,7 +214,7 @@ export class BlockMbarriers {
 
   /** The block ends: copies still in flight land (nothing can read them any more). */
   endBlock(): void {
-    for (const b of this.barriers) for (const c of b.copies) this.land(b, c);
+    for (const b of this.barriers) if (b.copies.length + b.cpAsync.length > 0) this.complete(b);
   }
 
   /** What thread `t` waits for, and the barriers' states: for a deadlock report. */
@@ -225,7 +246,9 @@ export class BlockMbarriers {
 
   private complete(b: Mbarrier): void {
     for (const c of b.copies) this.land(b, c);
+    for (const c of b.cpAsync) this.land(b, { dst: c.dst, dstIndex: c.dstIndex, values: c.values ?? new Float64Array(c.lanes), bytes: 0, thread: -1 });
     b.copies = [];
+    b.cpAsync = [];
     b.tx = 0;
     b.completed++;
     b.pending = b.count;

@@ -1,7 +1,8 @@
 /**
  * The ordering rule of warp-specialised pipelines, as the simulator's mbarrier runtime enforces it:
  * on random producer / consumer pipelines (corpus: loweredBulkCopyScript; stages, tiles, consumer
- * warps, floats per thread) with a random set of planted omissions, the simulator accepts the
+ * warps, floats per thread, a bulk-copy producer thread or a cp.async producer warp) with a random
+ * set of planted omissions, the simulator accepts the
  * kernel (bit for bit, no race) exactly when the omissions cannot change what a GPU computes:
  * - a consumer's wait for the full barrier, or its parity, is always needed (the copy of its first
  *   tile is in flight when it reads);
@@ -30,7 +31,7 @@ function accepted(opts: BulkCopyPipelineOptions): true | string {
   }
 }
 
-const pipelines = fc.record({
+const shapes = fc.record({
   stages: fc.integer({ min: 1, max: 4 }),
   tiles: fc.integer({ min: 1, max: 7 }),
   consumerWarps: fc.integer({ min: 1, max: 2 }),
@@ -38,7 +39,10 @@ const pipelines = fc.record({
   fullWait: fc.constantFrom<"exact" | "missing" | "wrong-parity">("exact", "exact", "missing", "wrong-parity"),
   emptyWait: fc.constantFrom<"exact" | "missing">("exact", "missing"),
   release: fc.boolean(),
+  producer: fc.constantFrom<"bulk" | "cp.async">("bulk", "cp.async"),
 });
+/** A cp.async producer warp copies whole 16-byte pieces per lane: 4 floats per consumer thread. */
+const pipelines = shapes.map((o) => (o.producer === "cp.async" ? { ...o, lanes: 4 } : o));
 
 describe("warp-specialised pipelines: the simulator accepts exactly the orders a GPU cannot get wrong", () => {
   it("accepted ⇔ every needed wait and release is there", () => {

@@ -8,10 +8,22 @@
  * - `T.ptx.mbarrier_wait_parity(bar, parity)` → `mbarrier.try_wait.parity.shared::cta.b64` until
  *   it answers true (try_wait suspends the thread for a while on its own);
  * - `T.ptx.cp_async_bulk(dst, src, bytes, bar)` →
- *   `cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes`.
+ *   `cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes`;
+ * - `T.ptx.cp_async_mbarrier_arrive(bar)` → `cp.async.mbarrier.arrive.noinc.shared::cta.b64`;
+ * - `T.ptx.fence_proxy_async()` → `fence.proxy.async.shared::cta`.
  * All need sm_90 (transaction counts and bulk copies); module.ts refuses older targets.
  */
-import { BULK_COPY_ALIGNMENT, CP_ASYNC_BULK, type Call, MBARRIER_ARRIVE, MBARRIER_ARRIVE_EXPECT_TX, MBARRIER_INIT, MBARRIER_OP_ARITY } from "@tessera/ir";
+import {
+  BULK_COPY_ALIGNMENT,
+  CP_ASYNC_BULK,
+  CP_ASYNC_MBARRIER_ARRIVE,
+  FENCE_PROXY_ASYNC,
+  type Call,
+  MBARRIER_ARRIVE,
+  MBARRIER_ARRIVE_EXPECT_TX,
+  MBARRIER_INIT,
+  MBARRIER_OP_ARITY,
+} from "@tessera/ir";
 import { guarded } from "./async-copy.js";
 import { type EmitContext, fail } from "./context.js";
 import type { ExprEmitter } from "./expr-emitter.js";
@@ -43,6 +55,10 @@ export function mbarrierStatement(ctx: EmitContext, exprs: ExprEmitter, call: Ca
       return `tessera_mbarrier_arrive(${pointer(0, "uint64")});`;
     case MBARRIER_ARRIVE_EXPECT_TX:
       return `tessera_mbarrier_arrive_expect_tx(${pointer(0, "uint64")}, ${value(1)});`;
+    case CP_ASYNC_MBARRIER_ARRIVE:
+      return `tessera_cp_async_mbarrier_arrive(${pointer(0, "uint64")});`;
+    case FENCE_PROXY_ASYNC:
+      return "tessera_fence_proxy_async();";
     case CP_ASYNC_BULK: {
       const bytes = call.args[2]!;
       if (bytes.kind === "IntImm" && (bytes.value <= 0 || bytes.value % BULK_COPY_ALIGNMENT !== 0))
@@ -75,6 +91,12 @@ const HELPERS = guarded("TESSERA_MBARRIER_DEFINED", [
   '                 : "=r"(done) : "r"(address), "r"(parity) : "memory");',
   "  } while (done == 0);",
   "}",
+  "// One arrival on `bar` once the thread's cp.async copies issued so far have completed (counted against the init count).",
+  "__device__ __forceinline__ void tessera_cp_async_mbarrier_arrive(void* bar) {",
+  '  asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];\\n" :: "r"(tessera_shared_address(bar)) : "memory");',
+  "}",
+  "// Generic-proxy writes to shared memory seen by this thread's later async-proxy reads (wgmma).",
+  '__device__ __forceinline__ void tessera_fence_proxy_async() { asm volatile("fence.proxy.async.shared::cta;\\n" ::: "memory"); }',
   "// `bytes` (a multiple of 16) from global `src` to shared `dst`, both 16-byte aligned; completion counts against `bar`.",
   "__device__ __forceinline__ void tessera_cp_async_bulk(void* dst, const void* src, unsigned int bytes, void* bar) {",
   '  asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\\n"',

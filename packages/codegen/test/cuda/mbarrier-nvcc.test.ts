@@ -17,12 +17,13 @@ describe.skipIf(!hasNvcc)(`the mbarrier kernels compile with nvcc${hasNvcc ? "" 
   const dir = mkdtempSync(join(tmpdir(), "tessera-mbarrier-nvcc-"));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it("sm_90: the producer / consumer pipeline", async () => {
-    const modules = [2, 4].map((stages) => ({
-      label: `bulk_copy_${stages}`,
-      file: `bulk_copy_${stages}.cu`,
-      module: bulkCopyModule({ stages, name: `bulk_copy_${stages}` }),
-    }));
+  it("sm_90: the producer / consumer pipelines (a bulk-copy thread, a cp.async warp)", async () => {
+    const modules = (["bulk", "cp.async"] as const).flatMap((producer) =>
+      [2, 4].map((stages) => {
+        const name = `bulk_copy_${producer === "bulk" ? "tma" : "cp_async"}_${stages}`;
+        return { label: name, file: `${name}.cu`, module: bulkCopyModule({ stages, producer, name }) };
+      }),
+    );
     const r = await compileCorpusForArch(nvcc, dir, modules, "sm_90");
     expect(r.exitCode, r.log).toBe(0);
     modules.forEach((m, i) => {

@@ -35,6 +35,16 @@ describe("mbarriers and bulk copies in CUDA C", () => {
     expect(source).toContain("fence.mbarrier_init.release.cluster");
   });
 
+  it("a cp.async producer warp arrives with cp.async.mbarrier.arrive.noinc; a proxy fence is one instruction", () => {
+    const { source } = codegenCuda(bulkCopyModule({ producer: "cp.async" }));
+    const body = source.slice(source.indexOf("__global__"));
+    expect(body).toMatch(/tessera_cp_async_16\(A_shared \+ .*\n\s*\}\n\s*tessera_cp_async_mbarrier_arrive\(bars \+ \(k % 2\)\);/);
+    expect(body).toContain("tessera_mbarrier_init(bars + i, 32);");
+    expect(source).toContain("cp.async.mbarrier.arrive.noinc.shared::cta.b64");
+    const fenced = loweredBulkCopyScript().replace(/( +)(for j in range)/, "$1T.ptx.fence_proxy_async()\n$1$2");
+    expect(codegenCuda(moduleFromScript(fenced, "nvidia/h100")).source).toMatch(/tessera_fence_proxy_async\(\);\n\s*for \(int j/);
+  });
+
   it("defines the helpers only for kernels that use them", () => {
     const plain = moduleFromScript(
       loweredBulkCopyScript()
