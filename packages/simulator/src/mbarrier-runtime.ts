@@ -81,6 +81,8 @@ export class BlockMbarriers {
   private sharedShadows = new Map<Elements, RaceShadow>();
   /** Counts every state change, so that the block runner can tell progress from a deadlock. */
   events = 0;
+  /** Called with the arriving thread at each arrival (the wgmma runtime publishes the warp's retired groups). */
+  onArrive: ((thread: number) => void) | undefined;
 
   constructor(
     private readonly kernel: string,
@@ -229,6 +231,7 @@ export class BlockMbarriers {
   }
 
   private arriveOn(b: Mbarrier, bytes: number): void {
+    this.onArrive?.(this.clock.thread);
     if (b.pending === 0) {
       if (!this.completable(b))
         this.fail(`an arrival on ${b.name}, whose phase ${b.completed} has all its ${b.count} arrivals and still waits for bytes of bulk copies`);

@@ -71,6 +71,7 @@ export function simulateKernel(kernel: DeviceKernel, args: readonly KernelArgume
   const banks = bankConflicts ? new BankConflictRecorder(clock, compiled.bankSlots, compiled.bankSites.length) : undefined;
   const mma = compiled.mmaSites.length > 0 ? new WarpMma(kernel.name, block, compiled.mmaSites, banks) : undefined;
   const mbar = new BlockMbarriers(kernel.name, clock);
+  if (mma !== undefined) mbar.onArrive = (thread) => mma.releaseRetired(thread);
   const sharedShadows = compiled.shared.map((a) => shadows[compiled.tracked.findIndex((m) => m.buffer.data === a.buffer.data)]);
   const runtime = {
     ...makeRuntime(compiled.errorSites),
