@@ -16,7 +16,10 @@
  * So the copies run up to S stages ahead without any `__syncthreads` in the k loop, and the
  * consumers issue no address arithmetic for copies (CUTLASS's sm90 warp-specialised mainloop,
  * with cp.async in place of TMA). A hand-written kernel, not a schedule: the lowering path that
- * would derive it from `wgmmaGemmSchedule` does not exist yet.
+ * would derive it from `wgmmaGemmSchedule` does not exist yet. On an H200 it is correct but slower
+ * than the cp.async kernel of `wgmmaGemmSchedule` (0.326 ms against 0.277 ms at 4096³ with 4 slots,
+ * 1.77× cuBLAS HGEMM; docs/benchmarks/tensor-core-2026-11-30-s14): the copies' per-thread address
+ * work sits on 4 warps instead of 8, and each stage costs the consumers a proxy fence; TMA removes both.
  */
 
 export interface WarpSpecializedWgmmaOptions {
