@@ -68,6 +68,7 @@ const SLOW_TESTS = [
   // External compilers and spawned command lines: nvcc, tsc, the bench scripts under tsx.
   "packages/codegen/test/cuda/corpus-nvcc.test.ts",
   "packages/codegen/test/cuda/async-copy-nvcc.test.ts",
+  "packages/codegen/test/cuda/mbarrier-nvcc.test.ts",
   "packages/codegen/test/cuda/half-types-nvcc.test.ts",
   "packages/codegen/test/tensor-core/wmma-nvcc.test.ts",
   "packages/codegen/test/tensor-core/mma-nvcc.test.ts",

@@ -70,6 +70,12 @@ const ENTRIES: ReadonlyArray<{ name: string; source: string; description: string
       "pnpm bench:tc: the tensor-core GEMMs on the GPU (fp16 with fp32 accumulation through WMMA and ldmatrix + mma.sync, against torch fp16 matmul = cuBLAS HGEMM; tf32 through mma.sync m16n8k8 from fp32 operands, against torch fp32 matmul with TF32 on; 3xTF32 GEMM and gemm+ReLU+add, float32-accurate, against cuBLAS SGEMM), each checked against float64 beside cuBLAS SGEMM; --sizes 2048,4096, --kernels wmma,mma,tf32,tf32x3,tf32x3_relu_add, --x3-chunk 16,32,64 (the 3xTF32 kernels once per chunk of k), --seed N, --out FILE.json; --dry-run: the simulator at 128³, bit for bit with the executor",
   },
   {
+    name: "bench-mbarrier",
+    source: "packages/runtime/bench/mbarrier-pipeline.bench.ts",
+    description:
+      "pnpm bench:mbarrier: the warp-specialised bulk-copy pipeline (mbarriers, cp.async.bulk, a producer thread and consumer warps) on the GPU per producer (a bulk-copy thread, a cp.async warp arriving with cp.async.mbarrier.arrive.noinc) and stage count, checked element for element against the executor; --producers bulk,cp.async, --stages 1,2,3,4, --tiles N, --warps N, --lanes N, --repeat N, --out FILE.json; --dry-run: the simulator (run under timeout: a wrong phase hangs)",
+  },
+  {
     name: "gemm-variants",
     source: "packages/runtime/bench/gemm-variants.bench.ts",
     description:

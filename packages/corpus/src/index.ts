@@ -15,6 +15,8 @@ export * from "./pipelined-gemm.js";
 export * from "./simple.js";
 export * from "./lowered.js";
 export * from "./lowered-async-copy.js";
+export * from "./lowered-bulk-copy.js";
+export * from "./warp-specialized-wgmma-gemm.js";
 export * from "./gemm-relu-add-reference.js";
 export * from "./half-gemm.js";
 export * from "./d2l-gpu.js";

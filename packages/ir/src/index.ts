@@ -109,6 +109,19 @@ export {
   type AsyncWait,
 } from "./async-copy.js";
 export {
+  MBARRIER_INIT,
+  MBARRIER_ARRIVE,
+  MBARRIER_ARRIVE_EXPECT_TX,
+  MBARRIER_WAIT_PARITY,
+  CP_ASYNC_BULK,
+  CP_ASYNC_MBARRIER_ARRIVE,
+  FENCE_PROXY_ASYNC,
+  MBARRIER_OP_ARITY,
+  BULK_COPY_ALIGNMENT,
+  isMbarrierOp,
+  checkMbarrierArity,
+} from "./mbarrier.js";
+export {
   isStorageScope,
   declBuffer,
   withBuffer,

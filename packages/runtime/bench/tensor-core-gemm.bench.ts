@@ -8,6 +8,10 @@
  * - `wgmma`: wgmmaGemmSchedule with WGMMA_PARAMS (Hopper wgmma.mma_async m64n256k16 from 128B-swizzled
  *   shared memory, sm_90a only; 128×256 block tiles of 2 warpgroups, k stages of 64, 3 cp.async
  *   stages, one fetched ahead while the last stage's wgmmas are in flight), against HGEMM;
+ * - `wgmma_ws`: the warp-specialised wgmma GEMM (corpus warpSpecializedWgmmaGemmScript, a
+ *   hand-lowered kernel: a producer warpgroup of cp.async copies hands 128×256×64 stages to two
+ *   consumer warpgroups through mbarriers; 4 ring slots, `--ws-stages 2,3,4` for others, named
+ *   e.g. `wgmma_ws@s3`), against HGEMM; sizes multiples of 256 (a dry run at 256³);
  * - `wgmma_tf32`: wgmmaTf32GemmSchedule with WGMMA_TF32_PARAMS (wgmma.mma_async m64n256k8 tf32, sm_90a
  *   only: pre-pass kernels write tf32(A) and tf32(B)ᵀ — counted in the time — then 128×256 block
  *   tiles of 2 warpgroups, k stages of 32, 3 cp.async stages), against torch fp32 `A @ B` with TF32 on;
@@ -78,11 +82,13 @@ import {
   wgmmaTf32GemmSchedule,
   wgmmaTf32x3GemmReluAddSchedule,
   wgmmaTf32x3GemmSchedule,
+  warpSpecializedWgmmaGemmScript,
   wmmaGemm,
   wmmaGemmSchedule,
 } from "@tessera/corpus";
-import { type Schedule, WGMMA_N, type WgmmaN } from "@tessera/schedule";
-import { type PrimFunc, compilePrimFunc, encodeHalfArray, randomArgs } from "@tessera/ir";
+import { type LoweredModule, cudaTarget, moduleFromKernelFunc } from "@tessera/codegen";
+import { Schedule, WGMMA_N, type WgmmaN } from "@tessera/schedule";
+import { type PrimFunc, compilePrimFunc, encodeHalfArray, parsePrimFunc, randomArgs } from "@tessera/ir";
 import { execa } from "execa";
 import { parseGemmBenchOptions } from "./gemm-bench-options.js";
 import { NDArray, build, cuda } from "../src/index.js";
@@ -93,8 +99,13 @@ const TIMING = { number: 3, repeat: 10, minRepeatMs: 100 } as const;
 type Baseline = "hgemm" | "tf32" | "sgemm";
 
 interface KernelSpec {
-  /** The schedule at size n; `params` (a `--tilings` entry) replaces the kernel's default tiling where it takes one. */
-  readonly schedule: (n: number, params?: MmaGemmParams) => Schedule;
+  /**
+   * The schedule at size n; `params` (a `--tilings` entry) replaces the kernel's default tiling where
+   * it takes one. A hand-lowered kernel (the warp-specialised wgmma GEMM) is a LoweredModule.
+   */
+  readonly schedule: (n: number, params?: MmaGemmParams) => Schedule | LoweredModule;
+  /** The smallest size the kernel tiles (the dry run uses it when its size is not a multiple). */
+  readonly minN?: number;
   /** Whether `schedule` takes a tiling (the mma.sync kernels; WMMA has its own parameters). */
   readonly tiled?: boolean;
   /** The unscheduled function (A, B, C; with reluAdd A, B, C, D), the executor's reference in a dry run. */
@@ -147,6 +158,7 @@ const KERNELS: Readonly<Record<string, KernelSpec>> = {
   mma: { schedule: (n, p) => mmaGemmSchedule(n, p ?? MMA_PARAMS), tiled: true, original: wmmaGemm, operands: "float16", baseline: "hgemm" },
   wgmma: { schedule: (n) => wgmmaGemmSchedule(n, WGMMA_PARAMS), original: wmmaGemm, operands: "float16", baseline: "hgemm" },
   wgmma_tf32: { schedule: (n) => wgmmaTf32GemmSchedule(n, WGMMA_TF32_PARAMS), original: tf32Gemm, operands: "float32", baseline: "tf32" },
+  wgmma_ws: warpSpecializedWgmma(4),
   tf32: { schedule: (n, p) => tf32GemmSchedule(n, p ?? TF32_PARAMS), tiled: true, original: tf32Gemm, operands: "float32", baseline: "tf32" },
   tf32_ldmatrix: {
     schedule: (n, p) => tf32GemmSchedule(n, { ...(p ?? TF32_LDMATRIX_PARAMS), ldmatrixA: true }),
@@ -181,6 +193,13 @@ const KERNELS: Readonly<Record<string, KernelSpec>> = {
     simulatorTolerance: 2 ** -19,
   },
 };
+
+/** The warp-specialised wgmma GEMM with `stages` ring slots, lowered for sm_90 (hand-written TIR). */
+function warpSpecializedWgmma(stages: number): KernelSpec {
+  const module = (n: number): LoweredModule =>
+    moduleFromKernelFunc(parsePrimFunc(warpSpecializedWgmmaGemmScript(n, { stages, name: "wgmma_ws_gemm" })), { target: cudaTarget("nvidia/h100") });
+  return { schedule: module, original: wmmaGemm, operands: "float16", baseline: "hgemm", minN: 256 };
+}
 
 /** The kernels that `--wgmma-tilings` retiles, by name. */
 const WGMMA_SCHEDULES: Readonly<Record<string, (n: number, p: WgmmaGemmParams) => Schedule>> = {
@@ -248,12 +267,15 @@ function parseKernels(argv: readonly string[]): [name: string, spec: KernelSpec]
     if (KERNELS[name] === undefined) throw new Error(`--kernels: known kernels are ${Object.keys(KERNELS).join(", ")}, got ${JSON.stringify(name)}`);
   const chunks = at("--x3-chunk")?.split(",").map(Number);
   if (chunks?.some((c) => !Number.isInteger(c) || c < 8 || c % 8 !== 0)) throw new Error(`--x3-chunk: multiples of 8 expected, got ${at("--x3-chunk")}`);
+  const wsStages = at("--ws-stages")?.split(",").map(Number);
+  if (wsStages?.some((x) => !Number.isInteger(x) || x < 1 || x > 4)) throw new Error(`--ws-stages: 1 to 4 expected, got ${at("--ws-stages")}`);
   const wgmmaTilings = at("--wgmma-tilings")
     ?.split(",")
     .map((text) => [text, parseWgmmaTiling(text)] as const);
   return names.flatMap((name): [string, KernelSpec][] => {
     if (chunks !== undefined && (name === "tf32x3" || name === "tf32x3_relu_add"))
       return chunks.map((chunk) => [`${name}@chunk${chunk}`, tf32x3Kernels(chunk)[name]]);
+    if (wsStages !== undefined && name === "wgmma_ws") return wsStages.map((stages) => [`${name}@s${stages}`, warpSpecializedWgmma(stages)]);
     const wgmmaSchedule = WGMMA_SCHEDULES[name];
     if (wgmmaTilings !== undefined && wgmmaSchedule !== undefined)
       return wgmmaTilings.map(([text, p]) => [`${name}@${text}`, { ...KERNELS[name]!, schedule: (n) => wgmmaSchedule(n, p) }]);
@@ -350,7 +372,8 @@ async function torchComparison(spec: KernelSpec, n: number, inputs: readonly Flo
   }
 }
 
-async function dryRun(kernel: string, spec: KernelSpec, n: number, seed: number, tiling?: Tiling): Promise<Result> {
+async function dryRun(kernel: string, spec: KernelSpec, size: number, seed: number, tiling?: Tiling): Promise<Result> {
+  const n = spec.minN !== undefined && size % spec.minN !== 0 ? spec.minN : size;
   const original = spec.original(n);
   const inputs = randomArgs(original, seed) as Float32Array[];
   const out = outputOf(spec);
@@ -382,7 +405,9 @@ async function dryRun(kernel: string, spec: KernelSpec, n: number, seed: number,
 
 async function onGpu(kernel: string, spec: KernelSpec, n: number, seed: number, tiling?: Tiling): Promise<Result> {
   const inputs = randomArgs(spec.original(n), seed) as Float32Array[];
-  const mod = await build(spec.schedule(n, tiling?.params), "cuda", { device: "cuda", cacheDir: false });
+  const input = spec.schedule(n, tiling?.params);
+  // A lowered module keeps its own target (sm_90 limits); a schedule is lowered for the local GPU.
+  const mod = await build(input, input instanceof Schedule ? "cuda" : undefined, { device: "cuda", cacheDir: false });
   const upload = (x: Float32Array) =>
     spec.operands === "float16" ? NDArray.fromFloats(x, { dtype: "float16", shape: [n, n] }) : NDArray.from(x, { dtype: "float32", shape: [n, n] });
   const operands = [upload(inputs[0]!), upload(inputs[1]!)];

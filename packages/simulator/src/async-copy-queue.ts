@@ -31,6 +31,14 @@ export class DeferredCopies extends AsyncCopyQueue {
     while (this.committed.length > keep) for (const c of this.committed.shift()!) landCopy(c);
   }
 
+  /** Takes every copy not landed yet out of the queue (committed groups and the open one), oldest first. */
+  takeAll(): IssuedCopy[] {
+    const taken = [...this.committed.flat(), ...this.open];
+    this.committed.length = 0;
+    this.open = [];
+    return taken;
+  }
+
   drain(): void {
     this.wait(0);
     for (const c of this.open) landCopy(c);

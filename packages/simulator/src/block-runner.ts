@@ -1,6 +1,7 @@
 /**
  * Runs the threads of one thread block with barrier semantics: every thread runs up to its next
- * barrier (one after another), then all continue together. Threads that finish or stop at a
+ * barrier (one after another), then all continue together. A thread blocked in an mbarrier wait
+ * is retried after the others have run, until it passes (or no thread can move: a deadlock). Threads that finish or stop at a
  * different barrier than the others are a barrier divergence.
  */
 import { ExecutionError, TesseraError } from "@tessera/ir";
@@ -9,6 +10,7 @@ import { type Dim3, unflatten, volume } from "./dims.js";
 import { type BarrierGroup, BarrierDivergenceError, OutOfBoundsError, SimulationError, describeLocation } from "./errors.js";
 import type { ThreadClock } from "./thread-clock.js";
 import { COLLECTIVE_YIELD, type WarpMma } from "./mma/warp-mma.js";
+import { type BlockMbarriers, MBARRIER_YIELD } from "./mbarrier-runtime.js";
 import { WARP_SIZE, type WarpCollectives, WarpDivergenceError } from "./wmma/warp-collectives.js";
 
 /** Thrown by the runtime's bounds check; the block runner adds where it happened. */
@@ -34,6 +36,8 @@ export interface BlockRun {
   readonly collectives?: WarpCollectives | undefined;
   /** The mma.sync runtime, when the kernel has ldmatrix or mma calls. */
   readonly mma?: WarpMma | undefined;
+  /** The block's mbarriers and bulk copies. */
+  readonly mbar: BlockMbarriers;
 }
 
 /** Runs block `blockIdx` on fresh `shared` arrays; returns the number of barrier intervals. */
@@ -64,11 +68,20 @@ export function runBlock(run: BlockRun, blockIdx: Dim3, shared: readonly unknown
     }
     state[t] = result.done === true ? FINISHED : result.value;
   };
-  for (let intervals = 1; ; intervals++) {
+  // One pass over the threads (a retry steps only those blocked in an mbarrier wait).
+  const sweep = (retry: boolean): void => {
     if (run.mma === undefined) {
-      for (let t = 0; t < n; t++) step(t);
+      for (let t = 0; t < n; t++) if (!retry || state[t] === MBARRIER_YIELD) step(t);
     } else {
-      for (let w = 0; w * WARP_SIZE < n; w++) runWarp(run.mma, w, Math.min(n, (w + 1) * WARP_SIZE), state, step, compiled, blockIdx);
+      for (let w = 0; w * WARP_SIZE < n; w++) runWarp(run.mma, w, Math.min(n, (w + 1) * WARP_SIZE), state, step, compiled, blockIdx, retry);
+    }
+  };
+  for (let intervals = 1; ; intervals++) {
+    sweep(false);
+    while (state.includes(MBARRIER_YIELD)) {
+      const events = run.mbar.events;
+      sweep(true);
+      if (run.mbar.events === events) throw mbarrierDeadlock(run.mbar, compiled, blockIdx, state);
     }
     const first = state[0]!;
     if (!state.every((s) => s === first)) throw divergence(compiled, blockIdx, state);
@@ -83,10 +96,19 @@ export function runBlock(run: BlockRun, blockIdx: Dim3, shared: readonly unknown
  * Runs the threads of warp `w` (up to thread `end`) to their next barrier; whenever every lane
  * waits at a warp-collective call instead, performs it and runs them on.
  */
-function runWarp(mma: WarpMma, w: number, end: number, state: Int32Array, step: (t: number) => void, compiled: CompiledKernel, blockIdx: Dim3): void {
+function runWarp(
+  mma: WarpMma,
+  w: number,
+  end: number,
+  state: Int32Array,
+  step: (t: number) => void,
+  compiled: CompiledKernel,
+  blockIdx: Dim3,
+  retry: boolean,
+): void {
   const start = w * WARP_SIZE;
-  for (;;) {
-    for (let t = start; t < end; t++) step(t);
+  for (let first = true; ; first = false) {
+    for (let t = start; t < end; t++) if (!first || !retry || state[t] === MBARRIER_YIELD) step(t);
     let waiting = 0;
     for (let t = start; t < end; t++) if (state[t] === COLLECTIVE_YIELD) waiting++;
     if (waiting === 0) return;
@@ -98,6 +120,20 @@ function runWarp(mma: WarpMma, w: number, end: number, state: Int32Array, step: 
     }
     mma.complete(w, end - start);
   }
+}
+
+/** Every thread left is blocked in an mbarrier wait (or at a barrier) and none can move. */
+function mbarrierDeadlock(mbar: BlockMbarriers, compiled: CompiledKernel, block: Dim3, state: Int32Array): SimulationError {
+  const waiting: number[] = [];
+  state.forEach((s, t) => {
+    if (s === MBARRIER_YIELD) waiting.push(t);
+  });
+  const shown = waiting.slice(0, THREADS_SHOWN).map((t) => `thread (${unflatten(t, compiled.dims.block).join(", ")}) waits for ${mbar.describeWait(t)}`);
+  const more = waiting.length > THREADS_SHOWN ? `, and ${waiting.length - THREADS_SHOWN} more threads` : "";
+  return new SimulationError(
+    `kernel ${compiled.kernel.name}, block (${block.join(", ")}): deadlock: ${waiting.length} threads wait at mbarriers and no thread can move (${shown.join("; ")}${more}). ` +
+      `The mbarriers: ${mbar.describeBarriers()}`,
+  );
 }
 
 /** A failure inside a thread, with the kernel, block and thread it happened in. */

@@ -11,7 +11,9 @@
  * - `T.ptx_cp_async` copies land when their group is waited for (see async-copy-queue.ts).
  * - with the bank-conflict model, every shared access instruction is recorded by the recorder;
  * - WMMA fragments are per-warp storage and the WMMA intrinsics warp-collective calls (wmma/);
- * - ldmatrix and mma.sync yield `COLLECTIVE_YIELD` after arriving at their warp's collective (mma/).
+ * - ldmatrix and mma.sync yield `COLLECTIVE_YIELD` after arriving at their warp's collective (mma/);
+ * - mbarrier waits yield `MBARRIER_YIELD` until their phase completes, and bulk copies land as
+ *   mbarrier-runtime.ts says (with bulk copies, every shared access is checked against them).
  */
 import { type Buffer, type Call, type PrimExpr, type Var, describeAccess, lanesOf, printExpr, constantSize, typedArrayConstructorFor } from "@tessera/ir";
 import { EmitContext, type ErrorSiteTable, type ExecRuntime, RUNTIME_PRELUDE, declareBufferLayout, emitStmt } from "@tessera/ir/executor-kit";
@@ -24,6 +26,7 @@ import { poisonLiteral } from "./poison.js";
 import type { MemoryScope, RaceShadow } from "./race-shadow.js";
 import { writtenGlobals } from "./written-globals.js";
 import { LoopOutliner, POISON_HELPER } from "./outline-loops.js";
+import { emitMbarrierCall, usesBulkCopies } from "./emit-mbarrier.js";
 import { MmaEmitter } from "./mma/emit-mma.js";
 import type { WarpMmaSite } from "./mma/warp-mma.js";
 import { WmmaEmitter, isFragmentScope } from "./wmma/emit-wmma.js";
@@ -114,6 +117,8 @@ export function compileKernel(kernel: DeviceKernel, opts: CompileKernelOptions):
   let wmma: WmmaEmitter | undefined;
   let mma: MmaEmitter | undefined;
 
+  const bulkCopies = usesBulkCopies(kernel.body);
+
   const ctx = new EmitContext(true, false, {
     loop: outliner.loop,
     barrier(c: EmitContext, call: Call) {
@@ -124,7 +129,7 @@ export function compileKernel(kernel: DeviceKernel, opts: CompileKernelOptions):
       barriers.push(`barrier #${barriers.length + 1} (${printExpr(call)})`);
       c.line(`yield ${barriers.length - 1};`);
     },
-    intrinsic: (c: EmitContext, call: Call) => wmma!.intrinsic(c, call) || mma!.intrinsic(c, call),
+    intrinsic: (c: EmitContext, call: Call) => wmma!.intrinsic(c, call) || mma!.intrinsic(c, call) || emitMbarrierCall(kernel.name, c, call),
     allocation(c: EmitContext, buffer: Buffer, size: string) {
       if (isFragmentScope(buffer.scope)) return wmma!.allocation(buffer, size);
       switch (buffer.scope) {
@@ -153,14 +158,18 @@ export function compileKernel(kernel: DeviceKernel, opts: CompileKernelOptions):
           );
       }
     },
-    elementIndex(_c, buffer, indices, indexJs, access, lane, asyncCopy) {
+    elementIndex(c, buffer, indices, indexJs, access, lane, asyncCopy) {
       const t = trackedIndex.get(buffer.data);
       let js = indexJs;
       if (t !== undefined) {
         accessSites.push({ buffer: buffer.name, access, text: describeAccess(buffer, indices) });
         js = `$shadow${t}.${access === "load" ? "read" : "write"}(${js}, ${accessSites.length - 1})`;
       }
-      if (!sharedIndex.has(buffer.data)) return js;
+      const k = sharedIndex.get(buffer.data);
+      if (k === undefined) return js;
+      // Bulk copies land behind the threads' backs: every shared access is checked against them.
+      // (A cp.async's destination is checked when an mbarrier takes the copy over.)
+      if (bulkCopies && asyncCopy !== true) js = `$rt.mbar.access(${c.arrayOf(buffer.data) ?? sharedParam(k)}, ${js}, ${access === "store"})`;
       // A cp.async's elements land outside any shared-memory instruction of the thread: the bank
       // model records the copy where it is issued (asyncCopyIssue).
       const slot = opts.bankConflicts === true && asyncCopy !== true ? bankSites.slotFor(buffer, indices, access, lane) : undefined;

@@ -1,5 +1,5 @@
 /**
- * Loops without a barrier (or a warp-collective ldmatrix / mma, which yields too), taken out of the thread's generator function into plain functions.
+ * Loops without a barrier (or a warp-collective ldmatrix / mma or an mbarrier wait, which yield too), taken out of the thread's generator function into plain functions.
  *
  * A simulated thread is a generator (it yields at each barrier), and V8 optimises the loops of a
  * generator function much less well than those of an ordinary function: on the course's 2048³
@@ -13,7 +13,7 @@
  * `scratchArray`): the allocation lives only while the loop runs, and only one thread runs it at
  * a time; it is poisoned at every entry, as a fresh allocation is.
  */
-import { type Call, type For, type Stmt, forEachStmt } from "@tessera/ir";
+import { type Call, type For, MBARRIER_WAIT_PARITY, type Stmt, forEachStmt } from "@tessera/ir";
 import type { EmitContext } from "@tessera/ir/executor-kit";
 import { isCollectiveMmaCall } from "./mma/emit-mma.js";
 
@@ -76,7 +76,12 @@ function containsBarrier(stmt: Stmt): boolean {
   let found = false;
   forEachStmt(stmt, (s) => {
     if (found) return false;
-    if (s.kind === "Evaluate" && s.value.kind === "Call" && ((s.value as Call).op === "tvm_storage_sync" || isCollectiveMmaCall(s.value as Call))) found = true;
+    if (
+      s.kind === "Evaluate" &&
+      s.value.kind === "Call" &&
+      ((s.value as Call).op === "tvm_storage_sync" || (s.value as Call).op === MBARRIER_WAIT_PARITY || isCollectiveMmaCall(s.value as Call))
+    )
+      found = true;
     return !found;
   });
   return found;

@@ -79,6 +79,13 @@ const FOREIGN_READ_EPOCH = 5;
 const FOREIGN_READER = 6;
 const FIELD_BITS = 3;
 
+/**
+ * The writer of an element a bulk asynchronous copy landed: no thread. The mbarrier runtime checks
+ * that every access to it waits for the landing (mbarrier-runtime.ts), so the shadow reports no
+ * race with it, and a read of it is not a read of never-written memory.
+ */
+export const ASYNC_PROXY = -2;
+
 export class RaceShadow {
   /** Page k holds elements [k << PAGE_BITS, (k + 1) << PAGE_BITS); undefined until touched. */
   private readonly pages: (Int32Array | undefined)[];
@@ -129,6 +136,14 @@ export class RaceShadow {
     return i;
   }
 
+  /** Element `i` was landed by a bulk copy now (see ASYNC_PROXY). */
+  landAsync(i: number): void {
+    const state = this.pages[i >>> PAGE_BITS] ?? this.newPage(i);
+    const at = (i & PAGE_MASK) << FIELD_BITS;
+    state[at + WRITE_EPOCH] = this.clock.epoch;
+    state[at + WRITER] = ASYNC_PROXY;
+  }
+
   /** The running thread is the element's first reader in this epoch. */
   private firstReadInEpoch(state: Int32Array, at: number): void {
     const clock = this.clock;
@@ -147,7 +162,7 @@ export class RaceShadow {
     const clock = this.clock;
     const writeEpoch = state[at + WRITE_EPOCH]!;
     if (writeEpoch === clock.epoch) {
-      this.report("read-after-write", i, state[at + WRITER]!, writeEpoch, site);
+      if (state[at + WRITER] !== ASYNC_PROXY) this.report("read-after-write", i, state[at + WRITER]!, writeEpoch, site);
     } else if (!this.blocksUnordered) {
       this.sink.uninitialized({ storage: this.storage, index: i, thread: clock.thread, site, block: clock.block });
     } else if (writeEpoch !== NEVER) {
@@ -161,7 +176,7 @@ export class RaceShadow {
     const epoch = clock.epoch;
     const thread = clock.thread;
     const writeEpoch = state[at + WRITE_EPOCH]!;
-    if ((writeEpoch === epoch && state[at + WRITER] !== thread) || this.byEarlierBlock(writeEpoch)) {
+    if ((writeEpoch === epoch && state[at + WRITER] !== thread && state[at + WRITER] !== ASYNC_PROXY) || this.byEarlierBlock(writeEpoch)) {
       this.report("write-write", i, state[at + WRITER]!, writeEpoch, site);
     }
     const readEpoch = state[at + READ_EPOCH]!;

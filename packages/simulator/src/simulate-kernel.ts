@@ -17,6 +17,7 @@ import { RaceShadow } from "./race-shadow.js";
 import { ThreadClock } from "./thread-clock.js";
 import { WarpMma } from "./mma/warp-mma.js";
 import { WarpCollectives } from "./wmma/warp-collectives.js";
+import { BlockMbarriers } from "./mbarrier-runtime.js";
 
 export interface SimulationOptions {
   /**
@@ -69,20 +70,26 @@ export function simulateKernel(kernel: DeviceKernel, args: readonly KernelArgume
   const collectives = compiled.collectiveSites.length > 0 ? new WarpCollectives(kernel.name, block, compiled.collectiveSites) : undefined;
   const banks = bankConflicts ? new BankConflictRecorder(clock, compiled.bankSlots, compiled.bankSites.length) : undefined;
   const mma = compiled.mmaSites.length > 0 ? new WarpMma(kernel.name, block, compiled.mmaSites, banks) : undefined;
+  const mbar = new BlockMbarriers(kernel.name, clock);
+  if (mma !== undefined) mbar.onArrive = (thread) => mma.releaseRetired(thread);
+  const sharedShadows = compiled.shared.map((a) => shadows[compiled.tracked.findIndex((m) => m.buffer.data === a.buffer.data)]);
   const runtime = {
     ...makeRuntime(compiled.errorSites),
     wmma: collectives,
     mma,
+    mbar,
     outOfBounds(site: number, indices: readonly number[], shape: readonly number[]): never {
       throw new OutOfBoundsFault(site, indices, shape);
     },
     asyncCopies: () => new DeferredCopies(compiled.errorSites),
   };
-  const run = { compiled, thread: compiled.instantiate(runtime, shadows, banks), args: values, clock, collectives, mma };
+  const run = { compiled, thread: compiled.instantiate(runtime, shadows, banks), args: values, clock, collectives, mma, mbar };
   let intervalsPerBlock = 0;
   for (const blockIdx of blocks) {
     const shared = compiled.shared.map((a) => poisonedArray(a.buffer.dtype, a.elements));
+    mbar.startBlock(shared.map((array, k) => ({ array, name: compiled.shared[k]!.buffer.name, shadow: sharedShadows[k] })));
     intervalsPerBlock = runBlock(run, blockIdx, shared);
+    mbar.endBlock();
     opts.afterBlock?.(kernel, blockIdx);
   }
   banks?.finish();

@@ -19,6 +19,7 @@ import {
   bytesOf,
   constantSize,
   forEachExpr,
+  isMbarrierOp,
   lanesOf,
 } from "@tessera/ir";
 import { IndexFacts } from "../c-family/index-facts.js";
@@ -32,6 +33,7 @@ import { type LaunchShape, launchShape } from "./launch.js";
 import type { Feature } from "./preamble.js";
 import { MMA_OPS, mmaStatement } from "./mma.js";
 import { WGMMA_OPS, callsWgmma, wgmmaStatement } from "./wgmma.js";
+import { mbarrierStatement } from "./mbarrier.js";
 import { WMMA_OPS, fragmentDeclaration, inferFragments, wmmaStatement } from "./wmma.js";
 
 export interface KernelEmitOptions {
@@ -227,6 +229,7 @@ class KernelEmitter extends StmtWalker<EmitContext, ExprEmitter> {
     if (WMMA_OPS.has(call.op)) return wmmaStatement(this.ctx, this.exprs, call);
     if (MMA_OPS.has(call.op)) return mmaStatement(this.ctx, this.exprs, call);
     if (WGMMA_OPS.has(call.op)) return wgmmaStatement(this.ctx, this.exprs, call);
+    if (isMbarrierOp(call.op)) return mbarrierStatement(this.ctx, this.exprs, call);
     return undefined;
   }
 

@@ -10,6 +10,7 @@ import { usesAsyncCopy } from "./async-copy.js";
 import { CodegenError } from "./errors.js";
 import { usesMma } from "./mma.js";
 import { WGMMA_ARCH, usesWgmma } from "./wgmma.js";
+import { MBARRIER_MIN_ARCH, usesMbarrier } from "./mbarrier.js";
 import { archNumber, asyncCopyUnsupported, supportsAsyncCopy } from "../targets/cuda.js";
 import { type Feature, preamble } from "./preamble.js";
 
@@ -55,6 +56,12 @@ export function emitModule(module: LoweredModule, options: KernelEmitOptions): E
       throw new CodegenError(
         kernel.name,
         `wgmma.mma_async (T.ptx.wgmma_mma_async_ss) exists only on sm_90a (Hopper); target ${module.target.name} is ${module.target.arch}`,
+      );
+    }
+    if (usesMbarrier(emitted.features) && archNumber(module.target) < MBARRIER_MIN_ARCH) {
+      throw new CodegenError(
+        kernel.name,
+        `mbarrier transaction counts and cp.async.bulk (T.ptx.mbarrier_*, T.ptx.cp_async_bulk) need sm_90 or newer; target ${module.target.name} is ${module.target.arch}`,
       );
     }
     for (const f of emitted.features) features.add(f);

@@ -7,6 +7,7 @@ import { type AsyncCopyFeature, asyncCopyPreamble } from "./async-copy.js";
 import { type HalfTypeFeature, halfTypePreamble } from "./half-types.js";
 import { type MmaFeature, mmaPreamble } from "./mma.js";
 import { type WgmmaFeature, wgmmaPreamble } from "./wgmma.js";
+import { type MbarrierFeature, mbarrierPreamble } from "./mbarrier.js";
 import { type WmmaFeature, wmmaPreamble } from "./wmma.js";
 
 /** Floor division and modulo for signed integers: C's `/` and `%` truncate toward zero. */
@@ -51,7 +52,7 @@ function vectorOperators(type: string): string {
   return [`#ifndef ${guard}`, `#define ${guard}`, `// Element-wise arithmetic on ${type}.`, ...ops, "#endif"].join("\n");
 }
 
-export type Feature = "floordiv" | `vector_ops:${string}` | AsyncCopyFeature | HalfTypeFeature | WmmaFeature | MmaFeature | WgmmaFeature;
+export type Feature = "floordiv" | `vector_ops:${string}` | AsyncCopyFeature | HalfTypeFeature | WmmaFeature | MmaFeature | WgmmaFeature | MbarrierFeature;
 
 /** The preamble for a set of features, in a fixed order; empty when nothing is needed. */
 export function preamble(features: ReadonlySet<Feature>): string {
@@ -60,6 +61,7 @@ export function preamble(features: ReadonlySet<Feature>): string {
   parts.push(...wmmaPreamble((f) => features.has(f)));
   parts.push(...mmaPreamble((f) => features.has(f)));
   parts.push(...wgmmaPreamble((f) => features.has(f)));
+  parts.push(...mbarrierPreamble((f) => features.has(f)));
   if (features.has("floordiv")) parts.push(FLOOR_DIV_MOD);
   for (const type of Object.keys(LANES)) {
     if (features.has(`vector_ops:${type}`)) parts.push(vectorOperators(type));

@@ -9,7 +9,9 @@
  * - a wgmma is performed when issued, but its group stays in flight (per warp) until a
  *   `wgmma.wait_group` retires it; at the barrier after that (the end of the interval) what the
  *   group read must still be in shared memory: a write into a tile an in-flight group reads, which
- *   the hardware may see or not, is a FragmentMisuseError.
+ *   the hardware may see or not, is a FragmentMisuseError. An mbarrier arrival by a lane of the
+ *   warp checks its retired groups at once and hands the order on to the mbarrier (a producer
+ *   refills the tile after waiting for that phase: mbarrier-runtime.ts);
  * The MMA multiplies and adds in the accumulator's type one k at a time in k order, as the
  * unscheduled reduction does (the hardware's order is unspecified), so a tensorized fp16 GEMM has
  * the executor's bits. A tf32 MMA reads registers that must already hold tf32 values (the tf32
@@ -127,9 +129,28 @@ export class WarpMma {
     for (const group of g.committed.splice(0, Math.max(0, g.committed.length - pending))) for (const w of group) this.retired.push({ warp, ...w });
   }
 
+  /**
+   * An mbarrier arrival by linear thread `thread`: the groups its warp retired so far are published
+   * through the barrier, so what they read is checked now and then left to the mbarrier's order
+   * (the thread that refills the tile waits for the phase this arrival completes) instead of the
+   * next block-wide barrier's.
+   */
+  releaseRetired(thread: number): void {
+    const warp = Math.floor(thread / WARP_SIZE);
+    const [mine, others] = [this.retired.filter((r) => r.warp === warp), this.retired.filter((r) => r.warp !== warp)];
+    if (mine.length === 0) return;
+    this.checkUnchanged(mine);
+    this.retired = others;
+  }
+
   /** At a barrier (and the block's end): the tiles the groups retired since the last one read are as they were read. */
   endInterval(): void {
-    for (const { warp, site, reads } of this.retired)
+    this.checkUnchanged(this.retired);
+    this.retired = [];
+  }
+
+  private checkUnchanged(retired: readonly { warp: number; site: number; reads: WgmmaRead[] }[]): void {
+    for (const { warp, site, reads } of retired)
       for (const r of reads)
         r.at.forEach((at, i) => {
           const now = r.array[at]!;
@@ -140,7 +161,6 @@ export class WarpMma {
               `shared element ${at} that an in-flight wgmma group read (${r.values[i]}) was overwritten (${now}) before wgmma.wait_group retired the group`,
             );
         });
-    this.retired = [];
   }
 
   /** A lane reaches a collective call with its operands (arrays and element offsets). */
