@@ -42,7 +42,7 @@ function options(): { runs: string[]; top: number } {
 }
 
 /** "a×b": the lengths of a thread's register copies of A and of B, read from the CUDA's local arrays ("?" when absent). */
-export function threadTileOf(localArrays: string): string {
+function threadTileOf(localArrays: string): string {
   const length = (name: string) => new RegExp(`\\b${name}\\[(\\d+)\\]`).exec(localArrays)?.[1] ?? "?";
   return `${length("A_shared_local")}×${length("B_shared_local")}`;
 }
