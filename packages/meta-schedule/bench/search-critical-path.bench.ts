@@ -1,5 +1,5 @@
 /**
- * `tsx --conditions=@tessera/source packages/meta-schedule/bench/search-critical-path.bench.ts [--trials 64] [--per-iter 32] [--seed 1] [--population auto|N] [--workers 0] [--overlap] [--start-workers-after-ms N] [--model hybrid|analytic] [--model-workers 15]`
+ * `tsx --conditions=@tessera/source packages/meta-schedule/bench/search-critical-path.bench.ts [--trials 64] [--per-iter 32] [--seed 1] [--population auto|N] [--workers 0] [--overlap] [--start-workers-after-ms N] [--model hybrid|analytic] [--model-workers 15] [--phases]`
  *
  * Where an evolutionary search's time goes, round by round: gemm+ReLU+add 2048³ in the default
  * CUDA space, the default search settings, the default GPU cost model (hybrid: the analytic prior
@@ -43,6 +43,8 @@ const { values } = parseArgs({
     "start-workers-after-ms": { type: "string" },
     /** Worker counts to derive the replays' wall for from the batch sizes. */
     "model-workers": { type: "string", default: "15" },
+    /** Also print, per round, the replays of each step of the search (see PHASES). */
+    phases: { type: "boolean", default: false },
   },
 });
 
@@ -86,6 +88,45 @@ let round = fresh();
 /** Every resulting trace and program the run's replays gave so far, to count repeats. */
 const tracesReplayed = new Set<string>();
 const programsReplayed = new Set<string>();
+/** The round (1-based) each resulting trace was first replayed in. */
+const roundOfTrace = new Map<string, number>();
+let roundNumber = 1;
+
+/**
+ * The steps of EvolutionarySearch whose replays `--phases` counts apart (their method names):
+ * the database's records, the fresh samples (and the seeds and grid fillers drawn with them),
+ * the generations, the climbs, the measured programs' neighbourhoods.
+ */
+const PHASES = ["pickBestFromDatabase", "sampleInitPopulation", "nextGeneration", "climb", "pickNeighbours"] as const;
+interface PhaseStats {
+  plans: number;
+  cacheHits: number;
+  replayed: number;
+  /** Replayed, though an earlier round's replay gave the same trace (a cache across rounds would answer it). */
+  earlierRound: number;
+  /** Replayed, though an earlier replay of this round gave the same trace. */
+  sameRound: number;
+}
+let phase = "other";
+let phaseStats = new Map<string, PhaseStats>();
+const statsOf = (name: string): PhaseStats => {
+  let s = phaseStats.get(name);
+  if (s === undefined) phaseStats.set(name, (s = { plans: 0, cacheHits: 0, replayed: 0, earlierRound: 0, sameRound: 0 }));
+  return s;
+};
+const searchProto = EvolutionarySearch.prototype as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+for (const name of PHASES) {
+  const method = searchProto[name]!;
+  searchProto[name] = async function (this: unknown, ...args: unknown[]) {
+    const outer = phase;
+    phase = name;
+    try {
+      return await method.apply(this, args);
+    } finally {
+      phase = outer;
+    }
+  };
+}
 
 // Time the barriers: every replayAll is one (the search waits for all of its replies).
 const replayAll = CandidateReplayer.prototype.replayAll;
@@ -94,9 +135,12 @@ CandidateReplayer.prototype.replayAll = async function (this: CandidateReplayer,
   const c0 = threadCpuMs();
   round.batches.push(plans.length);
   const hits0 = this.cache.hits;
+  const stats = statsOf(phase);
+  stats.plans += plans.length;
   try {
     return await replayAll.call(this, plans, tally);
   } finally {
+    stats.cacheHits += this.cache.hits - hits0;
     round.cacheHits += this.cache.hits - hits0;
     round.replayWallMs += performance.now() - t0;
     round.replayMainMs += threadCpuMs() - c0;
@@ -110,8 +154,14 @@ const replayUncached = uncached.replayUncached;
 uncached.replayUncached = async function (this: CandidateReplayer, ...args: unknown[]) {
   const outcomes = await replayUncached.apply(this, args);
   round.replayed += outcomes.length;
+  const stats = statsOf(phase);
+  stats.replayed += outcomes.length;
   for (const o of outcomes) {
     if (!("candidate" in o)) continue;
+    const first = roundOfTrace.get(o.candidate.traceKey);
+    if (first === undefined) roundOfTrace.set(o.candidate.traceKey, roundNumber);
+    else if (first < roundNumber) stats.earlierRound++;
+    else stats.sameRound++;
     if (tracesReplayed.has(o.candidate.traceKey)) round.repeatedTrace++;
     if (programsReplayed.has(o.candidate.hash)) round.repeatedProgram++;
     tracesReplayed.add(o.candidate.traceKey);
@@ -173,6 +223,8 @@ let searchProcMs = 0;
 let searchWallMs = 0;
 for (;;) {
   round = fresh();
+  phaseStats = new Map();
+  roundNumber = rows.length + 1;
   const m0 = threadCpuMs();
   const p0 = processCpuMs();
   const w0 = performance.now();
@@ -207,6 +259,7 @@ for (;;) {
     batchSizes: round.batches.join(" "),
     ...Object.fromEntries(modelWorkers.map((w) => [`replaySlotsAt${w}`, round.batches.reduce((a, n) => a + Math.ceil(n / w), 0)])),
     ...Object.fromEntries(modelWorkers.map((w) => [`perfectSlotsAt${w}`, +(replays / w).toFixed(1)])),
+    ...(values.phases ? { phases: Object.fromEntries(phaseStats) } : {}),
   });
 }
 await pool?.dispose();

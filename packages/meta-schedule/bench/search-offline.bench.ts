@@ -48,6 +48,8 @@ export const VARIANTS: Readonly<Record<string, Partial<EvolutionarySearchConfig>
   "population-256": { populationSize: 256 },
   /** 256 fresh samples a round, the prior's (then the model's) best 64 of them the population. */
   "fresh-pool-256": { freshPoolSize: 256 },
+  /** The measured programs' neighbours include their tile transposes (a gemm's i and j tiles exchanged). */
+  "transpose-neighbours": { transposeNeighbours: true },
   "previous-mutator-weights": {},
 };
 

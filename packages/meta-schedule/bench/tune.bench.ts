@@ -73,6 +73,8 @@ interface Mode {
   readonly population: number | undefined;
   /** The evolutionary search's freshPoolSize (`--fresh-pool N`), when not its default. */
   readonly freshPool: number | undefined;
+  /** `--transpose-neighbours`: the evolutionary search's transposeNeighbours on. */
+  readonly transposeNeighbours: boolean;
   /** The automatic space's mutator weights that differ from the defaults (`--mutator-weights gemmKnob=0.5,…`), for comparisons on the GPU. */
   readonly mutatorWeights: Partial<CudaMutatorProbabilities> | undefined;
   /** Search worker threads (`--workers`, default the cores less one; 0: the search replays in its own thread). */
@@ -87,7 +89,7 @@ interface Mode {
 }
 
 const USAGE =
-  "usage: bench:tune [--dry-run] [--only W1,W2] [--trials N] [--gemm-trials N] [--course-trials N] [--per-iter N] [--seeds 1,2,3] [--no-course] [--no-workloads] [--out-dir DIR] [--stem NAME] [--learned-features kernel-summary|per-store] [--neighbour-share X] [--population N] [--fresh-pool N] [--mutator-weights NAME=W,…] [--workers N] [--overlap]";
+  "usage: bench:tune [--dry-run] [--only W1,W2] [--trials N] [--gemm-trials N] [--course-trials N] [--per-iter N] [--seeds 1,2,3] [--no-course] [--no-workloads] [--out-dir DIR] [--stem NAME] [--learned-features kernel-summary|per-store] [--neighbour-share X] [--population N] [--fresh-pool N] [--transpose-neighbours] [--mutator-weights NAME=W,…] [--workers N] [--overlap]";
 
 /** A mistake on the command line: printed with the usage, no stack trace. */
 class UsageError extends Error {}
@@ -119,6 +121,7 @@ function parseOptions() {
       "neighbour-share": { type: "string" },
       population: { type: "string" },
       "fresh-pool": { type: "string" },
+      "transpose-neighbours": { type: "boolean", default: false },
       "mutator-weights": { type: "string" },
       workers: { type: "string", default: String(defaultSearchWorkers()) },
       overlap: { type: "boolean", default: false },
@@ -152,6 +155,7 @@ function checkedMode(values: ReturnType<typeof parseOptions>["values"]): Mode {
     neighbourShare: values["neighbour-share"] === undefined ? undefined : shareOf(values["neighbour-share"]),
     population: values.population === undefined ? undefined : int("population", values.population),
     freshPool: values["fresh-pool"] === undefined ? undefined : int("fresh-pool", values["fresh-pool"]),
+    transposeNeighbours: values["transpose-neighbours"] === true,
     mutatorWeights: values["mutator-weights"] === undefined ? undefined : mutatorWeightsOf(values["mutator-weights"]),
     searchWorkers: workersOf(values.workers!),
     overlap: values.overlap === true,
@@ -165,11 +169,17 @@ function workersOf(text: string): number {
   return n;
 }
 
+/** Whether the command line sets any of the evolutionary search's settings. */
+function searchSettingsGiven(mode: Mode): boolean {
+  return mode.neighbourShare !== undefined || mode.population !== undefined || mode.freshPool !== undefined || mode.transposeNeighbours;
+}
+
 /** The evolutionary search with the command line's settings; the name (defaults) when it sets none. */
 function evolutionaryStrategy(mode: Mode): "evolutionary" | (() => EvolutionarySearch) {
-  if (mode.neighbourShare === undefined && mode.population === undefined && mode.freshPool === undefined) return "evolutionary";
+  if (!searchSettingsGiven(mode)) return "evolutionary";
   return () =>
     new EvolutionarySearch({
+      ...(mode.transposeNeighbours ? { transposeNeighbours: true } : {}),
       ...(mode.neighbourShare === undefined ? {} : { neighbourShare: mode.neighbourShare }),
       ...(mode.population === undefined ? {} : { populationSize: mode.population }),
       ...(mode.freshPool === undefined ? {} : { freshPoolSize: mode.freshPool }),
@@ -521,10 +531,10 @@ async function writeReport(mode: Mode, data: ReportData): Promise<void> {
     `- target: ${data.target.name} (${data.target.arch})`,
     `- cost model: hybrid (analytic prior × forest on ${mode.learnedFeatures} features)`,
     `- search: ${mode.searchWorkers} worker thread(s)${mode.overlap ? ", each batch searched while the one before is measured (--overlap)" : ""}`,
-    ...(mode.neighbourShare === undefined && mode.population === undefined && mode.freshPool === undefined
+    ...(!searchSettingsGiven(mode)
       ? []
       : [
-          `- evolutionary search: ${mode.neighbourShare === undefined ? "" : `neighbourShare ${mode.neighbourShare} `}${mode.population === undefined ? "" : `populationSize ${mode.population} `}${mode.freshPool === undefined ? "" : `freshPoolSize ${mode.freshPool}`}`,
+          `- evolutionary search: ${mode.neighbourShare === undefined ? "" : `neighbourShare ${mode.neighbourShare} `}${mode.population === undefined ? "" : `populationSize ${mode.population} `}${mode.freshPool === undefined ? "" : `freshPoolSize ${mode.freshPool} `}${mode.transposeNeighbours ? "transposeNeighbours" : ""}`,
         ]),
     ...(mode.mutatorWeights === undefined ? [] : [`- mutator weights (automatic space): ${JSON.stringify(mode.mutatorWeights)}`]),
     "",
@@ -644,7 +654,7 @@ async function writeReport(mode: Mode, data: ReportData): Promise<void> {
   writeFileSync(join(mode.outDir, `${stem}.md`), `${lines.join("\n")}\n`);
   writeFileSync(
     join(mode.outDir, `${stem}.json`),
-    `${JSON.stringify({ date, dryRun: mode.dryRun, learnedFeatures: mode.learnedFeatures, neighbourShare: mode.neighbourShare ?? null, population: mode.population ?? null, freshPool: mode.freshPool ?? null, mutatorWeights: mode.mutatorWeights ?? null, searchWorkers: mode.searchWorkers, overlap: mode.overlap, device: data.device, target: data.target.name, speed: data.speed, torch: data.torch, tuned: data.tuned, course: data.course, charts }, null, 1)}\n`,
+    `${JSON.stringify({ date, dryRun: mode.dryRun, learnedFeatures: mode.learnedFeatures, neighbourShare: mode.neighbourShare ?? null, population: mode.population ?? null, freshPool: mode.freshPool ?? null, transposeNeighbours: mode.transposeNeighbours, mutatorWeights: mode.mutatorWeights ?? null, searchWorkers: mode.searchWorkers, overlap: mode.overlap, device: data.device, target: data.target.name, speed: data.speed, torch: data.torch, tuned: data.tuned, course: data.course, charts }, null, 1)}\n`,
   );
   console.log(lines.join("\n"));
   console.log(`wrote ${join(mode.outDir, `${stem}.{md,json}`)}`);

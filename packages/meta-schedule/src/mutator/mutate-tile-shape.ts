@@ -103,12 +103,33 @@ function tilesAcross(trace: Trace, tiles: readonly Instruction[], rng: RandomEng
   return trace.withDecision(a, ta, { removePostproc: true }).withDecision(b, tb, { removePostproc: true });
 }
 
-function tilesTranspose(trace: Trace, tiles: readonly Instruction[], rng: RandomEngine): Trace | undefined {
+/** Whether two tile decisions can be exchanged: drawn alike, of one product (loops of one extent), and different. */
+function alikeTiles(trace: Trace, a: Instruction, b: Instruction): boolean {
   const product = (xs: readonly number[]) => xs.reduce((x, y) => x * y, 1);
-  const alike = (a: Instruction, b: Instruction) => {
-    const [ta, tb] = [tileDecision(trace, a), tileDecision(trace, b)];
-    return a !== b && sameAttrs(a, b) && ta.length === tb.length && product(ta) === product(tb) && JSON.stringify(ta) !== JSON.stringify(tb);
-  };
+  const [ta, tb] = [tileDecision(trace, a), tileDecision(trace, b)];
+  return a !== b && sameAttrs(a, b) && ta.length === tb.length && product(ta) === product(tb) && JSON.stringify(ta) !== JSON.stringify(tb);
+}
+
+/**
+ * Every trace "tilesTranspose" can give: each pair of exchangeable tile decisions (a gemm's i and j
+ * tiles) exchanged, the innermost bounds kept, in trace order of the pair's first decision.
+ */
+export function transposedTileTraces(trace: Trace): Trace[] {
+  const tiles = perfectTileDecisions(trace);
+  const out: Trace[] = [];
+  tiles.forEach((a, x) => {
+    for (const b of tiles.slice(x + 1)) {
+      if (!alikeTiles(trace, a, b)) continue;
+      const [ta, tb] = [tileDecision(trace, a), tileDecision(trace, b)];
+      if (!withinInnermostBound(a, tb) || !withinInnermostBound(b, ta)) continue;
+      out.push(trace.withDecision(a, tb, { removePostproc: true }).withDecision(b, ta, { removePostproc: true }));
+    }
+  });
+  return out;
+}
+
+function tilesTranspose(trace: Trace, tiles: readonly Instruction[], rng: RandomEngine): Trace | undefined {
+  const alike = (a: Instruction, b: Instruction) => alikeTiles(trace, a, b);
   const paired = tiles.filter((a) => tiles.some((b) => alike(a, b)));
   if (paired.length === 0) return undefined;
   const a = paired[rng.int(0, paired.length)]!;

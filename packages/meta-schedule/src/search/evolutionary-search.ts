@@ -12,6 +12,7 @@ import { bestGridFiller, underfillsGrid } from "./grid-filling.js";
 import { capClassShare } from "./launch-classes.js";
 import { climbStarts, climbStep, type Scored } from "./model-climb.js";
 import { neighbourTraces } from "./neighbourhood.js";
+import { transposedTileTraces } from "../mutator/mutate-tile-shape.js";
 import { type Candidate, type PlannedReplay, traceKeyOf } from "./candidate-replayer.js";
 import { scoredCandidateOf } from "./lazy-candidate.js";
 import { RejectionTally } from "./rejection-tally.js";
@@ -86,6 +87,13 @@ export interface EvolutionarySearchConfig {
   readonly climbStarts: number;
   /** Most steps of each climb (each replays the point's one-decision neighbours). */
   readonly climbSteps: number;
+  /**
+   * Whether the measured programs' neighbours (`neighbourShare`) also include their transposes: two
+   * tile decisions drawn alike and of one extent (a gemm's i and j tiles) exchanged
+   * (mutator/mutate-tile-shape.ts, `transposedTileTraces`), two decisions away. The analytic model
+   * scores a gemm's thread tile and its transpose alike where the GPU does not (TVM: false).
+   */
+  readonly transposeNeighbours: boolean;
 }
 
 export const DEFAULT_EVOLUTIONARY_SEARCH_CONFIG: EvolutionarySearchConfig = {
@@ -107,6 +115,7 @@ export const DEFAULT_EVOLUTIONARY_SEARCH_CONFIG: EvolutionarySearchConfig = {
   priorSeeds: 24,
   climbStarts: 4,
   climbSteps: 2,
+  transposeNeighbours: false,
 };
 
 /** Best measured programs whose neighbourhoods a batch may draw on, best first. */
@@ -125,6 +134,12 @@ interface Breeder {
   readonly mutatorSampler: WeightedSampler | undefined;
   /** Parents already copied into the generation (each is copied once at most). */
   readonly copied: Uint8Array;
+}
+
+/** A replayed neighbour of a measured program, and which decision it changed (a transpose: a negative number of its own). */
+interface Neighbour {
+  readonly candidate: Candidate;
+  readonly decision: number;
 }
 
 /** A child to replay, and the parents whose program it must not be. */
@@ -146,7 +161,8 @@ export class EvolutionarySearch extends SearchStrategyBase {
   private priorSeeds: Candidate[] = [];
   /** Whether the prior seeds' grid-filling variants were added (grid-filling.ts; once per search). */
   private gridsFilled = false;
-  private neighbourhoods = new Map<string, readonly { candidate: Candidate; decision: number }[]>();
+  private neighbourhoods = new Map<string, readonly Neighbour[]>();
+  private transposes = new Map<string, readonly Neighbour[]>();
 
   constructor(config: Partial<EvolutionarySearchConfig> = {}) {
     super();
@@ -164,6 +180,7 @@ export class EvolutionarySearch extends SearchStrategyBase {
     this.priorSeeds = [];
     this.gridsFilled = false;
     this.neighbourhoods = new Map();
+    this.transposes = new Map();
   }
 
   /**
@@ -490,7 +507,8 @@ export class EvolutionarySearch extends SearchStrategyBase {
     const pool: { c: Candidate; incumbent: number; decision: number }[] = [];
     const seen = new Set<string>();
     for (const [incumbent, program] of measured.slice(0, MAX_INCUMBENTS).entries()) {
-      for (const n of await this.neighboursOf(run, program, round)) {
+      const transposes = this.config.transposeNeighbours ? await this.transposesOf(run, program, round) : [];
+      for (const n of [...(await this.neighboursOf(run, program, round)), ...transposes]) {
         if (run.isMeasured(n.candidate) || seen.has(n.candidate.hash)) continue;
         seen.add(n.candidate.hash);
         pool.push({ c: n.candidate, incumbent, decision: n.decision });
@@ -516,11 +534,28 @@ export class EvolutionarySearch extends SearchStrategyBase {
   }
 
   /** The valid one-decision neighbours of a measured program, replayed once per search (the invalid ones tallied then). */
-  private async neighboursOf(run: SearchRun, incumbent: Candidate, round: RejectionTally): Promise<readonly { candidate: Candidate; decision: number }[]> {
-    const cached = this.neighbourhoods.get(incumbent.traceKey);
+  private neighboursOf(run: SearchRun, incumbent: Candidate, round: RejectionTally): Promise<readonly Neighbour[]> {
+    return this.replayedAround(run, incumbent, round, this.neighbourhoods, neighbourTraces);
+  }
+
+  /** The valid transposes of a measured program (`transposeNeighbours`), each its own decision group, replayed once per search. */
+  private transposesOf(run: SearchRun, incumbent: Candidate, round: RejectionTally): Promise<readonly Neighbour[]> {
+    const traces = (trace: Trace) => transposedTileTraces(trace).map((t, k) => ({ trace: t, decision: -1 - k }));
+    return this.replayedAround(run, incumbent, round, this.transposes, traces);
+  }
+
+  /** The traces `around` gives of a measured program, replayed once per search (remembered in `cache`); the valid ones, not its own program. */
+  private async replayedAround(
+    run: SearchRun,
+    incumbent: Candidate,
+    round: RejectionTally,
+    cache: Map<string, readonly Neighbour[]>,
+    around: (trace: Trace) => readonly { trace: Trace; decision: number }[],
+  ): Promise<readonly Neighbour[]> {
+    const cached = cache.get(incumbent.traceKey);
     if (cached !== undefined) return cached;
-    const out: { candidate: Candidate; decision: number }[] = [];
-    const neighbours = neighbourTraces(incumbent.trace);
+    const out: Neighbour[] = [];
+    const neighbours = around(incumbent.trace);
     const replayed = await run.replayer.replayAll(
       neighbours.map((n) => run.replayer.planRecorded(n.trace)),
       round,
@@ -531,7 +566,7 @@ export class EvolutionarySearch extends SearchStrategyBase {
       if (c.hash === incumbent.hash) round.add(NEIGHBOUR_SAME_PROGRAM);
       else out.push({ candidate: c, decision: n.decision });
     });
-    this.neighbourhoods.set(incumbent.traceKey, out);
+    cache.set(incumbent.traceKey, out);
     return out;
   }
 
@@ -597,5 +632,6 @@ function checkConfig(c: EvolutionarySearchConfig): void {
   positiveInt("priorSeeds", 0);
   positiveInt("climbStarts", 0);
   positiveInt("climbSteps", 0);
+  if (typeof c.transposeNeighbours !== "boolean") throw fail(`transposeNeighbours must be true or false, got ${String(c.transposeNeighbours)}`);
   if (c.maxClassShare === 0) throw fail("maxClassShare must be above 0 (1: no cap)");
 }

@@ -1,0 +1,88 @@
+import { target } from "@tessera/codegen";
+import { RandomEngine, type Schedule, type Trace } from "@tessera/schedule";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { type CostModel, EvolutionarySearch, type MeasureCandidate, ScheduleFnSpace, tuneContext } from "../../src/index.js";
+import { perfectTileDecisions, sampledSplits, tileShapeMove, transposedTileTraces } from "../../src/mutator/mutate-tile-shape.js";
+import { fakeLatency, gemmTileSpace, gemmWorkload, tileDecisions, tuneWithFakeRunner } from "./gemm-fixture.js";
+
+function sampledTrace(spaceFn: (sch: Schedule) => void, seed: number): Trace {
+  const ctx = tuneContext(gemmWorkload(), target("nvidia/h100"), { seed });
+  const space = new ScheduleFnSpace(spaceFn, { postprocs: [], mutators: [] });
+  space.initialize(ctx);
+  return space.generateDesignSpace(ctx)[0]!.trace;
+}
+
+const key = (trace: Trace) => JSON.stringify(tileDecisions(trace));
+
+describe("transposedTileTraces", () => {
+  it("exchanges the i and j tiles of the gemm (alike and of one extent), never k's, and drops the postprocessing", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 10_000 }), (seed) => {
+        const trace = sampledTrace(gemmTileSpace, seed);
+        const [ti, tj, tk] = tileDecisions(trace) as [number[], number[], number[]];
+        const out = transposedTileTraces(trace);
+        const expected = JSON.stringify(ti) === JSON.stringify(tj) ? [] : [JSON.stringify([tj, ti, tk])];
+        expect(out.map(key)).toEqual(expected);
+        for (const t of out) expect(t.instructions.some((i) => i.kind.name === "EnterPostproc")).toBe(false);
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it("holds every transpose that MutateTileShape's tilesTranspose move draws", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 10_000 }), fc.integer({ min: 0, max: 10_000 }), (seed, drawSeed) => {
+        const trace = sampledTrace(gemmTileSpace, seed);
+        const drawn = tileShapeMove(trace, "tilesTranspose", new RandomEngine(drawSeed), sampledSplits(trace), perfectTileDecisions(trace));
+        const all = transposedTileTraces(trace).map(key);
+        if (drawn === undefined) expect(all).toEqual([]);
+        else expect(all).toContain(key(drawn));
+      }),
+      { numRuns: 40 },
+    );
+  });
+});
+
+describe("EvolutionarySearch transposeNeighbours", () => {
+  /** Scores the slowest candidates highest (as neighbourhood.test.ts): the neighbours then come from the share alone. */
+  const backwards: CostModel = {
+    name: "backwards",
+    update: () => {},
+    predict: (_ctx, cs: readonly MeasureCandidate[]) => cs.map((c) => fakeLatency(c.sch) * 1e4),
+  };
+
+  /** The tiles of the second batch, and the transpose of the first batch's best program (which that batch did not measure). */
+  async function secondBatch(transposeNeighbours: boolean, seed: number): Promise<{ tiles: string[]; transposed: string }> {
+    // neighbourShare 1: the second batch is all neighbours of the best measured programs.
+    const out = await tuneWithFakeRunner(new EvolutionarySearch({ populationSize: 32, neighbourShare: 1, epsGreedy: 0, transposeNeighbours }), {
+      seed,
+      maxTrials: 32,
+      numTrialsPerIter: 16,
+      costModel: backwards,
+    });
+    expect(out.handedOut).toHaveLength(32);
+    const measured = out.handedOut.slice(0, 16);
+    const best = measured.reduce((a, c) => (fakeLatency(c.sch) < fakeLatency(a.sch) ? c : a));
+    const [ti, tj, tk] = tileDecisions(best.sch.trace) as [number[], number[], number[]];
+    const transposed = JSON.stringify([tj, ti, tk]);
+    // The case the option is for: a transpose that differs, and that the first batch did not measure.
+    expect(ti).not.toEqual(tj);
+    expect(measured.map((c) => key(c.sch.trace))).not.toContain(transposed);
+    return { tiles: out.handedOut.slice(16).map((c) => key(c.sch.trace)), transposed };
+  }
+
+  // Seeds whose first batch's best program has i and j tiles that differ and a transpose it did not measure.
+  it.each([6, 7, 10])("seed %i: measures the transpose of the best measured program next, which one-decision neighbours did not reach", async (seed) => {
+    const on = await secondBatch(true, seed);
+    expect(on.tiles).toContain(on.transposed);
+    const off = await secondBatch(false, seed);
+    expect(off.transposed).toBe(on.transposed);
+    expect(off.tiles).not.toContain(off.transposed);
+  });
+
+  it("is off by default, and rejects a value that is not a boolean", () => {
+    expect(new EvolutionarySearch().config.transposeNeighbours).toBe(false);
+    expect(() => new EvolutionarySearch({ transposeNeighbours: 1 as unknown as boolean })).toThrow(/transposeNeighbours must be true or false, got 1/);
+  });
+});
