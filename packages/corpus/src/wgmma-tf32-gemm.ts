@@ -30,7 +30,7 @@ import {
   wgmmaTf32RegisterAIntrinName,
 } from "@tessera/schedule";
 import { type MmaGemmParams, type MmaTiling, accumulateInWarp, fetchToShared, splitTiles, tensorizeAccumulator } from "./mma-gemm.js";
-import { rowMajorPrePass, transposingPrePass } from "./operand-prepass.js";
+import { rowMajorPrePass, transposingPrePass, transposingPrePasses } from "./operand-prepass.js";
 import { tensorizeTf32Loads, tf32Gemm } from "./tf32-gemm.js";
 import { type WgmmaGemmParams, checkWgmmaTiling, tileForWgmma } from "./wgmma-gemm.js";
 
@@ -50,6 +50,8 @@ export interface WgmmaTf32Params extends WgmmaGemmParams {
    * kernels and read by the wgmmas from shared memory. Default: off for tf32, on for 3xTF32.
    */
   readonly registerA?: boolean;
+  /** 3xTF32: B's hi and lo parts written by one pre-pass kernel that reads B once (the default), rather than one kernel each. */
+  readonly oneBPass?: boolean;
 }
 
 /** One warpgroup, 64×64 tiles, no pipeline: small enough for the simulator at 128³. */
@@ -61,10 +63,22 @@ export const SMALL_WGMMA_TF32_PARAMS: WgmmaGemmParams = { warpgroups: 1, n: 64, 
  */
 export const WGMMA_TF32_PARAMS: WgmmaGemmParams = { warpgroups: 2, n: 256, pipelineStages: 3 };
 
-/** The pre-passes of the tf32 operands: "A_tf32" row-major, "B_tf32" transposed to Bᵀ[j, k]. */
-export function tf32OperandPrePasses(sch: Schedule, stages: { readonly a: readonly string[]; readonly b: readonly string[] }): void {
+/**
+ * The pre-passes of the tf32 operands: A's stages ("A_tf32") row-major, B's ("B_tf32") transposed
+ * to Bᵀ[j, k], each a kernel; with `oneBPass`, B's stages (3xTF32's "B_hi" and "B_lo") one kernel
+ * that reads B once.
+ */
+export function tf32OperandPrePasses(
+  sch: Schedule,
+  stages: { readonly a: readonly string[]; readonly b: readonly string[]; readonly oneBPass?: boolean },
+): void {
   for (const name of stages.a) rowMajorPrePass(sch, sch.getBlock(name));
-  for (const name of stages.b) transposingPrePass(sch, sch.getBlock(name));
+  if (stages.oneBPass === true && stages.b.length > 1)
+    transposingPrePasses(
+      sch,
+      stages.b.map((name) => sch.getBlock(name)),
+    );
+  else for (const name of stages.b) transposingPrePass(sch, sch.getBlock(name));
 }
 
 /**

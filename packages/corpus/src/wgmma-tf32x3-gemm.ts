@@ -78,7 +78,7 @@ function scheduleWgmmaTf32x3(func: ReturnType<typeof tf32x3Func>, params: WgmmaT
   const registerA = params.registerA !== false;
   const sch = new Schedule(func);
   const { chunk: c, main } = chunkTf32x3(sch, WGMMA_TF32X3_CHUNK);
-  tf32OperandPrePasses(sch, { a: registerA ? [] : ["A_hi", "A_lo"], b: ["B_hi", "B_lo"] });
+  tf32OperandPrePasses(sch, { a: registerA ? [] : ["A_hi", "A_lo"], b: ["B_hi", "B_lo"], oneBPass: params.oneBPass !== false });
   const t = tileStageChunks(sch, c, params);
   const rows = 64 * params.warpgroups;
   if (registerA) loadAInRegisters(sch, t, rows, ["A_hi", "A_lo"]);

@@ -19,7 +19,7 @@ import {
   wgmmaTf32x3GemmReluAddSchedule,
   wgmmaTf32x3GemmSchedule,
 } from "@tessera/corpus";
-import { compilePrimFunc, forEachExpr, randomArgs, roundToTF32 } from "@tessera/ir";
+import { compilePrimFunc, forEachExpr, forEachStmt, randomArgs, roundToTF32 } from "@tessera/ir";
 import { describe, expect, it } from "vitest";
 import { simulate } from "../../src/index.js";
 
@@ -96,17 +96,35 @@ describe("3xTF32 on the tf32 wgmma in the simulator", () => {
   });
 
   it.each([
-    { registerA: false, kernels: 5, op: WGMMA_MMA_ASYNC },
-    { registerA: true, kernels: 3, op: WGMMA_MMA_ASYNC_RS },
-  ])("issues three wgmmas per 8-wide k step in one committed group (registerA $registerA: $kernels kernels, $op)", ({ registerA, kernels, op }) => {
-    const module = lower(wgmmaTf32x3GemmSchedule(N, { ...SMALL_WGMMA_TF32X3_PARAMS, registerA }), "nvidia/h100");
-    const gemm = module.kernels.at(-1)!;
-    let [wgmmas, commits] = [0, 0];
-    forEachExpr(gemm.body, (e) => {
-      if (e.kind === "Call" && (e.op === WGMMA_MMA_ASYNC || e.op === WGMMA_MMA_ASYNC_RS)) wgmmas += e.op === op ? 1 : 100;
-      if (e.kind === "Call" && e.op === "ptx.wgmma_commit_group") commits++;
+    { registerA: false, oneBPass: false, kernels: 5, op: WGMMA_MMA_ASYNC },
+    { registerA: true, oneBPass: false, kernels: 3, op: WGMMA_MMA_ASYNC_RS },
+    { registerA: true, oneBPass: true, kernels: 2, op: WGMMA_MMA_ASYNC_RS },
+  ])(
+    "issues three wgmmas per 8-wide k step in one committed group (registerA $registerA, oneBPass $oneBPass: $kernels kernels, $op)",
+    ({ registerA, oneBPass, kernels, op }) => {
+      const module = lower(wgmmaTf32x3GemmSchedule(N, { ...SMALL_WGMMA_TF32X3_PARAMS, registerA, oneBPass }), "nvidia/h100");
+      const gemm = module.kernels.at(-1)!;
+      let [wgmmas, commits] = [0, 0];
+      forEachExpr(gemm.body, (e) => {
+        if (e.kind === "Call" && (e.op === WGMMA_MMA_ASYNC || e.op === WGMMA_MMA_ASYNC_RS)) wgmmas += e.op === op ? 1 : 100;
+        if (e.kind === "Call" && e.op === "ptx.wgmma_commit_group") commits++;
+      });
+      expect(module.kernels).toHaveLength(kernels);
+      expect([wgmmas, commits]).toEqual([3, 1]);
+    },
+  );
+
+  it("one pre-pass kernel writes B's hi and lo parts transposed from one read of B (a 32×32 shared tile per block)", () => {
+    const module = lower(wgmmaTf32x3GemmSchedule(N, SMALL_WGMMA_TF32X3_PARAMS), "nvidia/h100");
+    const prepass = module.kernels[0]!;
+    const [loaded, stored] = [new Map<string, number>(), new Set<string>()];
+    forEachExpr(prepass.body, (e) => {
+      if (e.kind === "BufferLoad") loaded.set(e.buffer.name, (loaded.get(e.buffer.name) ?? 0) + 1);
     });
-    expect(module.kernels).toHaveLength(kernels);
-    expect([wgmmas, commits]).toEqual([3, 1]);
+    forEachStmt(prepass.body, (st) => {
+      if (st.kind === "BufferStore") stored.add(st.buffer.name);
+    });
+    expect([...stored].sort()).toEqual(["B_hi", "B_lo", "B_shared"]);
+    expect(loaded.get("B")).toBe(1);
   });
 });
