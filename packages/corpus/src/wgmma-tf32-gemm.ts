@@ -137,13 +137,10 @@ export function pipelineWgmmaStages(sch: Schedule, k0: LoopRV, stages: number): 
     "software_pipeline_stage",
     body.map((b) => (sch.get(b).writes[0]?.buffer.scope === "shared.dyn" ? 0 : ahead)),
   );
-  // The copies first (as the shared-A kernels issue them), then the rest in program order.
-  const copies = body.filter((b) => sch.get(b).writes[0]?.buffer.scope === "shared.dyn").length;
-  let [copy, other] = [0, copies];
   sch.annotate(
     k0,
     "software_pipeline_order",
-    body.map((b) => (sch.get(b).writes[0]?.buffer.scope === "shared.dyn" ? copy++ : other++)),
+    body.map((_, i) => i),
   );
   sch.annotate(k0, "software_pipeline_async_stages", [0]);
 }
