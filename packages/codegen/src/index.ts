@@ -150,9 +150,13 @@ export {
   WGMMA_COMMIT_GROUP,
   WGMMA_FENCE,
   WGMMA_MMA_ASYNC,
+  WGMMA_MMA_ASYNC_RS,
   WGMMA_OP_ARITY,
   WGMMA_WAIT_GROUP,
   isWarpRegisterOp,
+  isWgmmaMma,
   registerOperands,
+  wgmmaMmaOperands,
+  type WgmmaMmaOperands,
   type RegisterOperand,
 } from "./lower/util/warp-operands.js";

@@ -15,11 +15,23 @@
  * to load, round and store single words, synchronously, in the GEMM's k loop; the pre-pass moves
  * each element once, coalesced both ways, and the rounding leaves the GEMM's inner loop as well.
  * Its cost (a read and a write of A and B) is counted in the measured time.
+ *
+ * With `registerA` A needs no pre-pass: the register-A wgmma (`wgmma_m64n<N>k8_tf32tf32f32_rs`)
+ * takes A from the warp's registers, which each warp loads from a float32 shared tile and rounds
+ * on the way (`loadAInRegisters`; 3xTF32 splits it into hi and lo there, wgmma-tf32x3-gemm.ts).
  */
-import { Schedule, wgmmaAccumulatorLayout, wgmmaKMajorLayout, wgmmaTf32IntrinName } from "@tessera/schedule";
+import {
+  type LoopRV,
+  MMA_INTRINSICS,
+  Schedule,
+  wgmmaAccumulatorLayout,
+  wgmmaKMajorLayout,
+  wgmmaTf32IntrinName,
+  wgmmaTf32RegisterAIntrinName,
+} from "@tessera/schedule";
 import { type MmaGemmParams, type MmaTiling, accumulateInWarp, fetchToShared, splitTiles, tensorizeAccumulator } from "./mma-gemm.js";
-import { rowMajorPrePass, transposingPrePass } from "./operand-prepass.js";
-import { tf32Gemm } from "./tf32-gemm.js";
+import { rowMajorPrePass, transposingPrePass, transposingPrePasses } from "./operand-prepass.js";
+import { tensorizeTf32Loads, tf32Gemm } from "./tf32-gemm.js";
 import { type WgmmaGemmParams, checkWgmmaTiling, tileForWgmma } from "./wgmma-gemm.js";
 
 /** k of one tf32 wgmma. */
@@ -30,6 +42,18 @@ export const WGMMA_TF32_STAGE_K = 32;
 const VECTOR = 4;
 const TILE = 16;
 
+/** The tf32 wgmma tiling, and where the wgmmas read A from. */
+export interface WgmmaTf32Params extends WgmmaGemmParams {
+  /**
+   * A loaded into registers from one float32 shared tile a stage and rounded (3xTF32: split into hi
+   * and lo) on the way, read by the register-A wgmma, rather than rounded (split) by pre-pass
+   * kernels and read by the wgmmas from shared memory. Default: off for tf32, on for 3xTF32.
+   */
+  readonly registerA?: boolean;
+  /** 3xTF32: B's hi and lo parts written by one pre-pass kernel that reads B once (the default), rather than one kernel each. */
+  readonly oneBPass?: boolean;
+}
+
 /** One warpgroup, 64×64 tiles, no pipeline: small enough for the simulator at 128³. */
 export const SMALL_WGMMA_TF32_PARAMS: WgmmaGemmParams = { warpgroups: 1, n: 64, pipelineStages: 1 };
 /**
@@ -39,10 +63,22 @@ export const SMALL_WGMMA_TF32_PARAMS: WgmmaGemmParams = { warpgroups: 1, n: 64, 
  */
 export const WGMMA_TF32_PARAMS: WgmmaGemmParams = { warpgroups: 2, n: 256, pipelineStages: 3 };
 
-/** The pre-passes of the tf32 operands: "A_tf32" row-major, "B_tf32" transposed to Bᵀ[j, k]. */
-export function tf32OperandPrePasses(sch: Schedule, stages: { readonly a: readonly string[]; readonly b: readonly string[] }): void {
+/**
+ * The pre-passes of the tf32 operands: A's stages ("A_tf32") row-major, B's ("B_tf32") transposed
+ * to Bᵀ[j, k], each a kernel; with `oneBPass`, B's stages (3xTF32's "B_hi" and "B_lo") one kernel
+ * that reads B once.
+ */
+export function tf32OperandPrePasses(
+  sch: Schedule,
+  stages: { readonly a: readonly string[]; readonly b: readonly string[]; readonly oneBPass?: boolean },
+): void {
   for (const name of stages.a) rowMajorPrePass(sch, sch.getBlock(name));
-  for (const name of stages.b) transposingPrePass(sch, sch.getBlock(name));
+  if (stages.oneBPass === true && stages.b.length > 1)
+    transposingPrePasses(
+      sch,
+      stages.b.map((name) => sch.getBlock(name)),
+    );
+  else for (const name of stages.b) transposingPrePass(sch, sch.getBlock(name));
 }
 
 /**
@@ -66,20 +102,64 @@ export function wgmmaAccumulatorTiling(t: MmaTiling, p: WgmmaGemmParams, kTiles:
   return { warps: [t.warps, 1], tilesPerWarp: [1, p.n / TILE], kTiles, padShared: false, pipelineStages: p.pipelineStages, asynchronousMma: true };
 }
 
-/** The tf32 wgmma schedule of `tf32Gemm(n)`: the operand pre-passes, then the GEMM kernel. */
-export function wgmmaTf32GemmSchedule(n: number, params: WgmmaGemmParams = SMALL_WGMMA_TF32_PARAMS): Schedule {
+/**
+ * Puts A's stage blocks (`stages`: "A_tf32", or 3xTF32's "A_hi" and "A_lo") into warp registers at
+ * each k stage (a warp's 16 rows × 32 k), all read from one float32 shared.dyn tile of the block's
+ * `rows` × 32 fetched with cp.async at the stage and 128B-swizzled (lane l reads row l/4, word l%4
+ * of a 16-byte chunk: the swizzle puts the 8 rows' chunks in different banks). Tensorize the loads
+ * with `tensorizeTf32Loads` (`mma_load_tf32_a…`) after the tiling.
+ */
+export function loadAInRegisters(sch: Schedule, t: MmaTiling & { readonly k0: LoopRV }, rows: number, stages: readonly string[]): void {
+  const parts = stages.map((name) => sch.getBlock(name));
+  for (const b of parts) {
+    sch.setScope(b, 0, "warp");
+    sch.computeAt(b, t.k0);
+  }
+  const shared = sch.cacheRead(parts[0]!, 0, "shared.dyn", parts);
+  sch.computeAt(shared, t.k0);
+  fetchToShared(sch, shared, t.warps, VECTOR);
+  sch.swizzleLayout(shared, 0, wgmmaKMajorLayout(rows, WGMMA_TF32_STAGE_K, 4));
+}
+
+/**
+ * The software pipeline of the k stage loop `k0` with `stages` shared stages (> 1): the copies into
+ * shared memory (the blocks writing shared.dyn) run stages − 2 ahead of everything else in the
+ * stage (register loads, zero fills, wgmmas, adds), as the wgmma GEMM's, in program order.
+ */
+export function pipelineWgmmaStages(sch: Schedule, k0: LoopRV, stages: number): void {
+  const ahead = stages - 2;
+  // Replaces the GEMM's three-statement annotations (accumulateInWarp's), which annotate keeps.
+  for (const key of ["software_pipeline_stage", "software_pipeline_order", "software_pipeline_async_stages"])
+    if (Object.hasOwn(sch.get(k0).annotations, key)) sch.unannotate(k0, key);
+  const body = sch.getChildBlocks(k0);
+  sch.annotate(
+    k0,
+    "software_pipeline_stage",
+    body.map((b) => (sch.get(b).writes[0]?.buffer.scope === "shared.dyn" ? 0 : ahead)),
+  );
+  sch.annotate(
+    k0,
+    "software_pipeline_order",
+    body.map((_, i) => i),
+  );
+  sch.annotate(k0, "software_pipeline_async_stages", [0]);
+}
+
+/** The tf32 wgmma schedule of `tf32Gemm(n)`: the operand pre-passes (B's only with `registerA`), then the GEMM kernel. */
+export function wgmmaTf32GemmSchedule(n: number, params: WgmmaTf32Params = SMALL_WGMMA_TF32_PARAMS): Schedule {
   checkWgmmaTiling("wgmmaTf32GemmSchedule", n, params, WGMMA_TF32_STAGE_K);
+  const registerA = params.registerA === true;
   const sch = new Schedule(tf32Gemm(n));
-  tf32OperandPrePasses(sch, { a: ["A_tf32"], b: ["B_tf32"] });
+  tf32OperandPrePasses(sch, { a: registerA ? [] : ["A_tf32"], b: ["B_tf32"] });
   const c = sch.getBlock("C");
   const t = tileForWgmma(sch, c, params, WGMMA_TF32_K, WGMMA_TF32_STAGE_K);
-  fetchKMajorTf32(sch, t, params, [
-    { read: 0, rows: 64 * params.warpgroups },
-    { read: 1, rows: params.n },
-  ]);
+  if (registerA) loadAInRegisters(sch, t, 64 * params.warpgroups, ["A_tf32"]);
+  fetchKMajorTf32(sch, t, params, [...(registerA ? [] : [{ read: 0, rows: 64 * params.warpgroups }]), { read: registerA ? "B_tf32" : 1, rows: params.n }]);
   const cWarp = accumulateInWarp(sch, t, wgmmaAccumulatorTiling(t, params, WGMMA_TF32_STAGE_K / WGMMA_TF32_K));
   sch.transformLayout(cWarp.block, ["read", 0], wgmmaAccumulatorLayout);
-  sch.tensorize(sch.getLoops(c).at(-3)!, wgmmaTf32IntrinName(params.n));
+  if (registerA && params.pipelineStages > 1) pipelineWgmmaStages(sch, t.k0, params.pipelineStages);
+  if (registerA) tensorizeTf32Loads(sch, [["A_tf32", MMA_INTRINSICS.loadTF32A]]);
+  sch.tensorize(sch.getLoops(c).at(-3)!, registerA ? wgmmaTf32RegisterAIntrinName(params.n) : wgmmaTf32IntrinName(params.n));
   splitTiles(sch, sch.getBlock("C_init"));
   tensorizeAccumulator(sch, cWarp.storeTile);
   return sch;

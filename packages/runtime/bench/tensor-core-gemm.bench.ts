@@ -28,7 +28,8 @@
  *   HGEMM's `A @ B`, its error beside torch's fp16 `relu(A @ B) + C`;
  * - `wgmma_tf32x3`, `wgmma_tf32x3_relu_add`: 3xTF32 (GEMM, gemm+ReLU+add) on the tf32 wgmma
  *   (wgmmaTf32x3GemmSchedule / …ReluAddSchedule with WGMMA_TF32X3_PARAMS: pre-passes write the hi
- *   and lo tf32 parts of A and of Bᵀ — counted in the time — then three m64n128k8 wgmmas per k step
+ *   and lo tf32 parts of Bᵀ — counted in the time — A is split into hi and lo in registers as it is
+ *   loaded from shared memory (`.sa`: pre-passes for A too), then three m64n128k8 wgmmas per k step
  *   into a chunk accumulator added into the main one every 32 k; 128×128 block tiles, 3 stages),
  *   against SGEMM, errors as tf32x3's; in a dry run within 2⁻¹⁹ of the executor's largest |output|
  *   (the three instructions add a k step's products in another order than the function);
@@ -45,7 +46,7 @@
  * `--dry-run`: the sim device (the GPU simulator) at 128³ against the CPU executor, bit for bit;
  * no torch, no timing. `--sizes 2048,4096` (default), `--kernels wmma,mma,wgmma,wgmma_tf32,tf32,tf32_ldmatrix,tf32x3,mma_relu_add,tf32x3_relu_add,wgmma_tf32x3,wgmma_tf32x3_relu_add` (default all), `--seed N`,
  * `--wgmma-tilings 2x128.s4,2x256.s3` (the wgmma kernels once per tiling: warpgroups × N, pipeline
- * stages, `.wf` for the wgmmas before the copies; named e.g. `wgmma@2x256.s3`), `--x3-chunk 16,32,64` (the 3xTF32 kernels once per chunk of k, named e.g. `tf32x3@chunk32`; default
+ * stages, `.wf` for the wgmmas before the copies, `.ra`/`.sa` for the tf32 kernels' A from registers / shared memory; named e.g. `wgmma@2x256.s3`), `--x3-chunk 16,32,64` (the 3xTF32 kernels once per chunk of k, named e.g. `tf32x3@chunk32`; default
  * the k stage of TF32X3_PARAMS), `--out FILE.json`. `--tilings 2x4.4x2.k2.s2,2x2.4x4.k2.s3` runs every mma.sync kernel (all but
  * wmma) once per tiling instead of with its default: warps i×j, 16×16 tiles per warp i×j, k tiles
  * per shared stage, pipeline stages (more than 2 put the shared tiles in dynamic shared memory), and
@@ -74,7 +75,7 @@ import {
   tf32x3GemmReluAdd,
   tf32x3GemmReluAddSchedule,
   tf32x3GemmSchedule,
-  type WgmmaGemmParams,
+  type WgmmaTf32Params,
   wgmmaGemmSchedule,
   WGMMA_TF32_PARAMS,
   WGMMA_TF32X3_CHUNK,
@@ -202,7 +203,7 @@ function warpSpecializedWgmma(stages: number): KernelSpec {
 }
 
 /** The kernels that `--wgmma-tilings` retiles, by name. */
-const WGMMA_SCHEDULES: Readonly<Record<string, (n: number, p: WgmmaGemmParams) => Schedule>> = {
+const WGMMA_SCHEDULES: Readonly<Record<string, (n: number, p: WgmmaTf32Params) => Schedule>> = {
   wgmma: wgmmaGemmSchedule,
   wgmma_tf32: wgmmaTf32GemmSchedule,
   wgmma_tf32x3: wgmmaTf32x3GemmSchedule,
@@ -240,16 +241,17 @@ const outputOf = (spec: KernelSpec): number => (spec.reluAdd === true ? 3 : 2);
 /**
  * `--wgmma-tilings 2x128.s4,2x256.s3,4x128.s4.wf`: warpgroups per block × the block tile's columns
  * (N of the m64nNk16 wgmma: 64, 128 or 256), pipeline stages, and `.wf` for each stage's wgmmas
- * issued before the copies (`wgmmaBeforeCopies`: one barrier per k stage); the wgmma kernel runs
- * once per entry.
+ * issued before the copies (`wgmmaBeforeCopies`: one barrier per k stage), and for the tf32 kernels
+ * `.ra` / `.sa` for A from registers or from shared memory (`registerA`; each kernel's default
+ * without); the wgmma kernel runs once per entry.
  */
-function parseWgmmaTiling(text: string): WgmmaGemmParams {
-  const m = /^(\d+)x(\d+)\.s(\d+)(\.wf)?$/.exec(text);
+function parseWgmmaTiling(text: string): WgmmaTf32Params {
+  const m = /^(\d+)x(\d+)\.s(\d+)(\.wf)?(\.ra|\.sa)?$/.exec(text);
   const n = Number(m?.[2]);
   if (m === null || !(WGMMA_N as readonly number[]).includes(n))
-    throw new Error(`--wgmma-tilings: expected GxN.sS[.wf] with N one of ${WGMMA_N.join(", ")} (e.g. 2x128.s4), got ${JSON.stringify(text)}`);
+    throw new Error(`--wgmma-tilings: expected GxN.sS[.wf][.ra|.sa] with N one of ${WGMMA_N.join(", ")} (e.g. 2x128.s4), got ${JSON.stringify(text)}`);
   const tiling = { warpgroups: Number(m[1]), n: n as WgmmaN, pipelineStages: Number(m[3]) };
-  return m[4] === undefined ? tiling : { ...tiling, wgmmaBeforeCopies: true };
+  return { ...tiling, ...(m[4] === undefined ? {} : { wgmmaBeforeCopies: true }), ...(m[5] === undefined ? {} : { registerA: m[5] === ".ra" }) };
 }
 
 /**

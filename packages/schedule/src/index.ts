@@ -31,6 +31,7 @@ export {
   wgmmaKMajorLayout,
   wgmmaSharedLayout,
   wgmmaTf32IntrinName,
+  wgmmaTf32RegisterAIntrinName,
   wgmmaTf32x3IntrinName,
 } from "./tensor-intrin/cuda/wgmma.js";
 export { BUFFER_SWIZZLE, PERMUTED_LAYOUT, SwizzleLayoutError, checkSwizzle, permutedLayoutMap, swizzleRunsContiguous } from "./primitives/layout/swizzle.js";

@@ -34,6 +34,8 @@ import {
   tf32x3GemmSchedule,
   wgmmaGemmSchedule,
   wgmmaTf32GemmSchedule,
+  wgmmaTf32x3GemmReluAddSchedule,
+  WGMMA_TF32X3_PARAMS,
 } from "@tessera/corpus";
 import { afterAll, describe, expect, it } from "vitest";
 import { lower } from "../../src/index.js";
@@ -173,6 +175,40 @@ describe.skipIf(!hasNvcc)(`the wgmma GEMM compiles for sm_90a${hasNvcc ? "" : " 
     expect(text).toMatch(/fence\.proxy\.async\.shared::cta/);
   }, 600_000);
 });
+
+describe.skipIf(!hasNvcc)(
+  `the 3xTF32 wgmma gemm+ReLU+add with A from registers compiles for sm_90a${hasNvcc ? "" : " (SKIPPED: nvcc not found; set TESSERA_NVCC)"}`,
+  () => {
+    const dir = mkdtempSync(join(tmpdir(), "tessera-wgmma-tf32x3-nvcc-"));
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+    const modules = [
+      {
+        label: "wgmma 3xTF32 gemm+ReLU+add 2048",
+        file: "wgmma_tf32x3.cu",
+        module: lower(wgmmaTf32x3GemmReluAddSchedule(2048, WGMMA_TF32X3_PARAMS), "nvidia/h100"),
+      },
+    ];
+    const compiled = compilationsPerArch(nvcc, dir, modules);
+
+    it("sm_90a: B's pre-pass and the GEMM kernel without spills, to the register-A wgmma m64n128k8 tf32, A rounded and split in registers", async () => {
+      const r = await compiled("sm_90a");
+      expect(r.exitCode, r.log).toBe(0);
+      const kernels = r.perModule[0] ?? [];
+      expect(kernels).toHaveLength(2);
+      for (const kernel of kernels) {
+        expect(kernel.spillStoreBytes, r.log).toBe(0);
+        expect(kernel.spillLoadBytes, r.log).toBe(0);
+        expect(kernel.stackFrameBytes, r.log).toBe(0);
+        expect(kernel.registers).toBeLessThanOrEqual(255);
+      }
+      const text = r.ptxOf(0);
+      // A as four registers in braces, B through a descriptor.
+      expect(text).toMatch(/wgmma\.mma_async\.sync\.aligned\.m64n128k8\.f32\.tf32\.tf32 \{[^}]*\}, \{%r\d+, %r\d+, %r\d+, %r\d+\}, %rd\d+/);
+      expect(text).toMatch(/cvt\.rna\.tf32\.f32/);
+      expect(r.log).not.toMatch(/wgmma.*serialized/i);
+    }, 600_000);
+  },
+);
 
 describe.skipIf(!hasNvcc)(`the tf32 wgmma GEMM compiles for sm_90a${hasNvcc ? "" : " (SKIPPED: nvcc not found; set TESSERA_NVCC)"}`, () => {
   const dir = mkdtempSync(join(tmpdir(), "tessera-wgmma-tf32-nvcc-"));

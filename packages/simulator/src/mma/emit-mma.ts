@@ -14,6 +14,7 @@ import {
   WGMMA_COMMIT_GROUP,
   WGMMA_FENCE,
   WGMMA_MMA_ASYNC,
+  WGMMA_MMA_ASYNC_RS,
   WGMMA_OP_ARITY,
   WGMMA_WAIT_GROUP,
 } from "@tessera/codegen";
@@ -33,7 +34,7 @@ const MMA_VARIANTS: Readonly<Record<string, { shape: MmaShape; tf32: boolean; ac
 
 /** Whether a call is one of the warp-collective ones (a yield point of the thread). */
 export function isCollectiveMmaCall(call: Call): boolean {
-  return call.op === PTX_LDMATRIX || call.op === PTX_MMA || call.op === MMA_TF32X3 || call.op === WGMMA_MMA_ASYNC;
+  return call.op === PTX_LDMATRIX || call.op === PTX_MMA || call.op === MMA_TF32X3 || call.op === WGMMA_MMA_ASYNC || call.op === WGMMA_MMA_ASYNC_RS;
 }
 
 export class MmaEmitter {
@@ -130,6 +131,7 @@ export class MmaEmitter {
       ctx.line(`$rt.mma.wgmmaWait(${this.constant(call, 0, text)}, ${this.thread.join(", ")});`);
       return true;
     }
+    if (call.op === WGMMA_MMA_ASYNC_RS) return this.wgmmaRegisterA(ctx, call, text);
     const shape = this.string(call, 0, text);
     const m = /^m64n(\d+)k(8|16)$/.exec(shape);
     const [n, k] = [Number(m?.[1] ?? Number.NaN), Number(m?.[2] ?? Number.NaN)];
@@ -149,6 +151,25 @@ export class MmaEmitter {
     ctx.line(
       `$rt.mma.arrive(${site}, ${this.thread.join(", ")}, ${c}, ${a.array}, ${a.offset}, ${expr(8)}, ${expr(9)}, ${b.array}, ${b.offset}, ${expr(11)}, ${expr(12)});`,
     );
+    ctx.line(`yield ${COLLECTIVE_YIELD};`);
+    return true;
+  }
+
+  /** `wgmma_mma_async_rs`: m64nNk8 tf32, A from each lane's 4 registers, B K-major from shared memory. */
+  private wgmmaRegisterA(ctx: EmitContext, call: Call, text: string): boolean {
+    const shape = this.string(call, 0, text);
+    const n = Number(/^m64n(\d+)k8$/.exec(shape)?.[1] ?? Number.NaN);
+    const types = [1, 2, 3].map((i) => this.string(call, i, text)).join(".");
+    if (!Number.isInteger(n) || n % 16 !== 0 || n < 16 || n > 256 || types !== "tf32.tf32.fp32")
+      this.fail(`${text}: the simulator runs register-A wgmma as m64nNk8 tf32.tf32.fp32 only (N a multiple of 16 up to 256), not ${shape} ${types}`);
+    if (this.constant(call, 4, text) !== 0) this.fail(`${text}: tf32 B must be K-major (trans_b 0): PTX has no transpose for 32-bit operands`);
+    if (this.constant(call, 5, text) !== 128) this.fail(`${text}: the simulator runs the 128-byte swizzle only`);
+    const expr = (i: number): string => emitExpr(ctx, call.args[i]!);
+    const b = this.pointer(ctx, call.args[8]!, text);
+    const site = this.site({ kind: "wgmma", text, n, transB: false, tf32: true, registerA: true });
+    const c = `${this.array(ctx, call.args[11]!, text)}, ${expr(12)}`;
+    const a = `${this.array(ctx, call.args[6]!, text)}, ${expr(7)}`;
+    ctx.line(`$rt.mma.arrive(${site}, ${this.thread.join(", ")}, ${c}, ${a}, 0, 0, ${b.array}, ${b.offset}, ${expr(9)}, ${expr(10)});`);
     ctx.line(`yield ${COLLECTIVE_YIELD};`);
     return true;
   }

@@ -126,7 +126,31 @@ export class WarpMma {
     const g = this.groupsOf(tx, ty, tz);
     if (g === undefined) return;
     const warp = this.linear(tx, ty, tz) / WARP_SIZE;
-    for (const group of g.committed.splice(0, Math.max(0, g.committed.length - pending))) for (const w of group) this.retired.push({ warp, ...w });
+    for (const group of g.committed.splice(0, Math.max(0, g.committed.length - pending)))
+      for (const w of group) {
+        // Registers (A of the register-A form) are the lane's own: checked now, while the shared tiles wait for the barrier.
+        this.checkUnchanged(
+          warp,
+          w.site,
+          w.reads.filter((r) => r.registers === true),
+          "register",
+        );
+        this.retired.push({ warp, ...w });
+      }
+  }
+
+  /** What the retired wgmma read is as it was read; `what` names the storage in the error. */
+  private checkUnchanged(warp: number, site: number, reads: readonly WgmmaRead[], what: string): void {
+    for (const r of reads)
+      r.at.forEach((at, i) => {
+        const now = r.array[at]!;
+        if (!Object.is(now, r.values[i]) && !(Number.isNaN(now) && Number.isNaN(r.values[i]!)))
+          this.misuse(
+            warp,
+            site,
+            `${what} element ${at} that an in-flight wgmma group read (${r.values[i]}) was overwritten (${now}) before wgmma.wait_group retired the group`,
+          );
+      });
   }
 
   /**
@@ -139,28 +163,25 @@ export class WarpMma {
     const warp = Math.floor(thread / WARP_SIZE);
     const [mine, others] = [this.retired.filter((r) => r.warp === warp), this.retired.filter((r) => r.warp !== warp)];
     if (mine.length === 0) return;
-    this.checkUnchanged(mine);
+    this.checkRetiredShared(mine);
     this.retired = others;
   }
 
   /** At a barrier (and the block's end): the tiles the groups retired since the last one read are as they were read. */
   endInterval(): void {
-    this.checkUnchanged(this.retired);
+    this.checkRetiredShared(this.retired);
     this.retired = [];
   }
 
-  private checkUnchanged(retired: readonly { warp: number; site: number; reads: WgmmaRead[] }[]): void {
+  /** The shared tiles the retired groups read are as they were read (registers were checked at the wait). */
+  private checkRetiredShared(retired: readonly { warp: number; site: number; reads: WgmmaRead[] }[]): void {
     for (const { warp, site, reads } of retired)
-      for (const r of reads)
-        r.at.forEach((at, i) => {
-          const now = r.array[at]!;
-          if (!Object.is(now, r.values[i]) && !(Number.isNaN(now) && Number.isNaN(r.values[i]!)))
-            this.misuse(
-              warp,
-              site,
-              `shared element ${at} that an in-flight wgmma group read (${r.values[i]}) was overwritten (${now}) before wgmma.wait_group retired the group`,
-            );
-        });
+      this.checkUnchanged(
+        warp,
+        site,
+        reads.filter((r) => r.registers !== true),
+        "shared",
+      );
   }
 
   /** A lane reaches a collective call with its operands (arrays and element offsets). */

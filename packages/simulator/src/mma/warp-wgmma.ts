@@ -14,9 +14,15 @@
  * lane l is row l/4 + 8·(i/2), column 8c + 2·(l%4) + i%2. Products and sums in float32 one k at a
  * time in k order, as the unscheduled reduction, so a tensorized GEMM has the executor's bits.
  *
+ * With A from registers (`wgmma_mma_async_rs`, tf32 only), each lane gives its 4 A registers: the
+ * PTX ISA's wgmma A fragment for 32-bit types, register r of lane l is row l/4 + 8·(r%2), k l%4 +
+ * 4·(r/2) of the warp's 16 rows; they must hold tf32 values (the loads round them, `cvt.rna`), as
+ * for mma.sync: any other value is a misuse, the hardware's reading of the low bits unspecified.
+ *
  * The MMA is performed when it is issued; what it read is returned (`WgmmaRead`), so that the
  * caller can check, when `wgmma.wait_group` retires its group, that nothing overwrote it meanwhile.
  */
+import { roundToTF32 } from "@tessera/ir";
 
 export interface WgmmaSite {
   readonly kind: "wgmma";
@@ -27,6 +33,8 @@ export interface WgmmaSite {
   readonly transB: boolean;
   /** m64nNk8 with float32 elements read as tf32 (else m64nNk16 fp16). */
   readonly tf32?: boolean;
+  /** A from the lanes' registers (the register-A form) rather than shared memory. */
+  readonly registerA?: boolean;
 }
 
 type Registers = ArrayLike<number> & { [i: number]: number };
@@ -36,6 +44,8 @@ export interface WgmmaRead {
   readonly array: Registers;
   readonly at: readonly number[];
   readonly values: readonly number[];
+  /** A lane's registers (checked when the group retires) rather than shared memory (checked at the next barrier). */
+  readonly registers?: boolean;
 }
 
 /** One lane's operands: C registers and offset, A's array, element offset, LBO, SBO, B's the same. */
@@ -72,9 +82,10 @@ export function warpWgmma(warp: number, s: WgmmaSite, lanes: readonly WgmmaOpera
   const [, , a, aOffset, , aSbo, b, bOffset, bLbo, bSbo] = lanes[0]!;
   const [elementBytes, depth] = s.tf32 === true ? [4, 8] : [2, 16];
   const operand = s.tf32 === true ? tf32Truncate : (x: number) => x;
+  const registerA = s.registerA === true;
   lanes.forEach((l, lane) => {
-    if (l[2] !== a || l[3] !== aOffset || l[5] !== aSbo || l[6] !== b || l[7] !== bOffset || l[8] !== bLbo || l[9] !== bSbo)
-      misuse(`lane ${lane} gives other A or B descriptors than lane 0`);
+    if ((!registerA && (l[2] !== a || l[3] !== aOffset || l[5] !== aSbo)) || l[6] !== b || l[7] !== bOffset || l[8] !== bLbo || l[9] !== bSbo)
+      misuse(`lane ${lane} gives other ${registerA ? "B descriptors" : "A or B descriptors"} than lane 0`);
   });
   const reads: WgmmaRead[] = [a, b].map((array) => ({ array, at: [], values: [] }));
   const read = (array: Registers, address: number, what: string): number => {
@@ -86,11 +97,14 @@ export function warpWgmma(warp: number, s: WgmmaSite, lanes: readonly WgmmaOpera
     return operand(array[at]!);
   };
   const rank = warp % 4;
-  const aGroup = aOffset * elementBytes - rank * 2 * aSbo;
   const A = new Float64Array(ROWS_PER_WARP * depth);
-  for (let r = 0; r < ROWS_PER_WARP; r++) {
-    const m = ROWS_PER_WARP * rank + r;
-    for (let k = 0; k < depth; k++) A[r * depth + k] = read(a, aGroup + (m >> 3) * aSbo + (m & 7) * 128 + k * elementBytes, `A(${m}, ${k})`);
+  const registerReads = registerA ? registerFragmentA(lanes, A, misuse) : [];
+  if (!registerA) {
+    const aGroup = aOffset * elementBytes - rank * 2 * aSbo;
+    for (let r = 0; r < ROWS_PER_WARP; r++) {
+      const m = ROWS_PER_WARP * rank + r;
+      for (let k = 0; k < depth; k++) A[r * depth + k] = read(a, aGroup + (m >> 3) * aSbo + (m & 7) * 128 + k * elementBytes, `A(${m}, ${k})`);
+    }
   }
   const n = s.n;
   const B = new Float64Array(depth * n);
@@ -125,5 +139,31 @@ export function warpWgmma(warp: number, s: WgmmaSite, lanes: readonly WgmmaOpera
       c[cOffset + i] = C[row * n + col]!;
     }
   });
-  return reads;
+  return registerA ? [reads[1]!, ...registerReads] : reads;
+}
+
+/** Registers of the tf32 A fragment a lane gives (m64nNk8, 32-bit types). */
+const A_FRAGMENT_REGISTERS = 4;
+const TF32_DEPTH = 8;
+
+/**
+ * The warp's 16×8 tf32 A slice from its lanes' registers into `A` (row-major): register r of lane l
+ * is row l/4 + 8·(r%2), k l%4 + 4·(r/2). Each must hold a tf32 value. Returns each lane's reads.
+ */
+function registerFragmentA(lanes: readonly WgmmaOperands[], A: Float64Array, misuse: (detail: string) => never): WgmmaRead[] {
+  return lanes.map(([, , regs, offset], lane) => {
+    if (offset < 0 || offset + A_FRAGMENT_REGISTERS > regs.length)
+      misuse(`lane ${lane}'s ${A_FRAGMENT_REGISTERS} A registers from ${offset} are outside its ${regs.length}`);
+    const at: number[] = [];
+    const values: number[] = [];
+    for (let r = 0; r < A_FRAGMENT_REGISTERS; r++) {
+      const x = regs[offset + r]!;
+      if (!Object.is(roundToTF32(x), x) && !Number.isNaN(x))
+        misuse(`lane ${lane}'s A register ${r} holds ${x}, not a tf32 value: round A to tf32 before a register-A wgmma (T.tf32_round)`);
+      A[((lane >> 2) + 8 * (r & 1)) * TF32_DEPTH + (lane & 3) + 4 * (r >> 1)] = x;
+      at.push(offset + r);
+      values.push(x);
+    }
+    return { array: regs, at, values, registers: true };
+  });
 }

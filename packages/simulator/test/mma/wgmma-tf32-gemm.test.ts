@@ -5,10 +5,11 @@
  * one warpgroup, with two and a 3- or 4-stage pipeline, and with WGMMA_TF32_PARAMS; a wrong
  * descriptor stride or unswizzled tiles get other bits; without the pre-passes' rounding the
  * simulated tensor cores truncate the operands to tf32, as the hardware does, which the function's
- * round-to-nearest does not.
+ * round-to-nearest does not. With `registerA` (A from registers, the register-A wgmma) the same
+ * bits; A registers that do not hold tf32 values are refused.
  */
-import { type LoweredModule, WGMMA_MMA_ASYNC, WGMMA_WAIT_GROUP, codegenCuda, lower } from "@tessera/codegen";
-import { SMALL_WGMMA_TF32_PARAMS, WGMMA_TF32_PARAMS, type WgmmaGemmParams, tf32Gemm, wgmmaTf32GemmSchedule } from "@tessera/corpus";
+import { type LoweredModule, WGMMA_MMA_ASYNC, WGMMA_MMA_ASYNC_RS, WGMMA_WAIT_GROUP, codegenCuda, lower } from "@tessera/codegen";
+import { SMALL_WGMMA_TF32_PARAMS, WGMMA_TF32_PARAMS, type WgmmaTf32Params, tf32Gemm, wgmmaTf32GemmSchedule } from "@tessera/corpus";
 import { IRMutator, type PrimExpr, type Stmt, compilePrimFunc, forEachExpr, intImm, randomArgs } from "@tessera/ir";
 import { describe, expect, it } from "vitest";
 import { simulate } from "../../src/index.js";
@@ -16,9 +17,9 @@ import { differingGemmBits } from "../tensor-core-bits.js";
 import { ScaledDescriptor, UnswizzledStores, differingOrRefused, mutated } from "./wgmma-mutations.js";
 
 const N = 128;
-const TWO_WARPGROUPS: WgmmaGemmParams = { warpgroups: 2, n: 128, pipelineStages: 3 };
+const TWO_WARPGROUPS: WgmmaTf32Params = { warpgroups: 2, n: 128, pipelineStages: 3 };
 
-const lowered = (n: number, params: WgmmaGemmParams): LoweredModule => lower(wgmmaTf32GemmSchedule(n, params), "nvidia/h100");
+const lowered = (n: number, params: WgmmaTf32Params): LoweredModule => lower(wgmmaTf32GemmSchedule(n, params), "nvidia/h100");
 
 /** Sets argument 5 (trans_b) of every wgmma call to 1: B read MN-major, which tf32 does not have. */
 class TransposedB extends IRMutator {
@@ -88,6 +89,22 @@ describe("the tf32 wgmma GEMM in the simulator", () => {
     const module = mutated(lowered(N, SMALL_WGMMA_TF32_PARAMS), new TransposedB());
     expect(() => differingGemmBits(tf32Gemm(N), module, 3)).toThrow(/tf32 B must be K-major \(trans_b 0\): PTX has no transpose for 32-bit operands/);
     expect(() => codegenCuda(module)).toThrow(/kernel tf32_gemm_kernel_2: .*tf32 B must be K-major \(trans_b 0\)/);
+  });
+
+  it("with A from registers (registerA: the register-A wgmma, no pre-pass for A): the executor's bits at 128³ and at 256³ with two warpgroups, 3 stages", () => {
+    const small = lowered(N, { ...SMALL_WGMMA_TF32_PARAMS, registerA: true });
+    expect(small.kernels).toHaveLength(2);
+    expect(opsIn(small.kernels[1]!.body).has(WGMMA_MMA_ASYNC_RS)).toBe(true);
+    const r = differingGemmBits(tf32Gemm(N), small, 3);
+    expect(r).toEqual({ ...r, differing: 0, races: 0 });
+    expect(r.distinct).toBeGreaterThan(N * N * 0.9);
+    const two = differingGemmBits(tf32Gemm(256), lowered(256, { ...TWO_WARPGROUPS, registerA: true }), 11);
+    expect(two).toEqual({ ...two, differing: 0, races: 0 });
+  });
+
+  it("refuses a register-A wgmma whose A registers do not hold tf32 values (the loads' rounding removed), naming the rule", () => {
+    const module = mutated(lowered(N, { ...SMALL_WGMMA_TF32_PARAMS, registerA: true }), new Unrounded());
+    expect(() => differingGemmBits(tf32Gemm(N), module, 3)).toThrow(/A register \d holds .*, not a tf32 value: round A to tf32 before a register-A wgmma/);
   });
 
   it("truncates float32 operands to tf32 as the tensor cores do when nothing rounded them", () => {

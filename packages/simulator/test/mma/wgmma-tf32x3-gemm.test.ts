@@ -1,6 +1,7 @@
 /**
  * 3xTF32 on the tf32 wgmma (wgmmaTf32x3GemmSchedule / …ReluAddSchedule: pre-passes writing the
- * tf32 hi and lo parts of A and of Bᵀ, three m64nNk8 wgmmas per 8-wide k step into a chunk
+ * tf32 hi and lo parts of Bᵀ (and with `registerA: false` of A; by default A is split into hi and
+ * lo in registers and read by the register-A wgmma), three m64nNk8 wgmmas per 8-wide k step into a chunk
  * accumulator added into the main one after each 32-k stage) in the simulator. The simulator runs
  * the three wgmmas as the hardware issues them, each summing its 8 k in turn, so the kernel's
  * float32 sums are those of the instruction order — lo·hi, hi·lo, hi·hi per k step — not the
@@ -8,7 +9,7 @@
  * order written out here (`threeWgmmaOrder`), and against the executor within float32 rounding of
  * the sums.
  */
-import { type LoweredModule, WGMMA_MMA_ASYNC, lower } from "@tessera/codegen";
+import { type LoweredModule, WGMMA_MMA_ASYNC, WGMMA_MMA_ASYNC_RS, lower } from "@tessera/codegen";
 import {
   SMALL_WGMMA_TF32X3_PARAMS,
   WGMMA_TF32X3_CHUNK,
@@ -18,7 +19,7 @@ import {
   wgmmaTf32x3GemmReluAddSchedule,
   wgmmaTf32x3GemmSchedule,
 } from "@tessera/corpus";
-import { compilePrimFunc, forEachExpr, randomArgs, roundToTF32 } from "@tessera/ir";
+import { compilePrimFunc, forEachExpr, forEachStmt, randomArgs, roundToTF32 } from "@tessera/ir";
 import { describe, expect, it } from "vitest";
 import { simulate } from "../../src/index.js";
 
@@ -86,14 +87,44 @@ describe("3xTF32 on the tf32 wgmma in the simulator", () => {
     expect(r.executorMax).toBeLessThan(r.scale * 2 ** -19);
   });
 
-  it("issues three wgmmas per 8-wide k step in one committed group", () => {
+  it("A from shared memory (registerA: false, session 13's kernel): gemm 128³ and gemm+ReLU+add 256³ with WGMMA_TF32X3_PARAMS, the three-wgmma order bit for bit", () => {
+    const small = run(lower(wgmmaTf32x3GemmSchedule(N, { ...SMALL_WGMMA_TF32X3_PARAMS, registerA: false }), "nvidia/h100"), N, false, 3);
+    expect(small).toEqual({ ...small, modelBits: 0, races: 0 });
+    const r = run(lower(wgmmaTf32x3GemmReluAddSchedule(256, { ...WGMMA_TF32X3_PARAMS, registerA: false }), "nvidia/h100"), 256, true, 5);
+    expect(r).toEqual({ ...r, modelBits: 0, races: 0 });
+    expect(r.executorMax).toBeLessThan(r.scale * 2 ** -19);
+  });
+
+  it.each([
+    { registerA: false, oneBPass: false, kernels: 5, op: WGMMA_MMA_ASYNC },
+    { registerA: true, oneBPass: false, kernels: 3, op: WGMMA_MMA_ASYNC_RS },
+    { registerA: true, oneBPass: true, kernels: 2, op: WGMMA_MMA_ASYNC_RS },
+  ])(
+    "issues three wgmmas per 8-wide k step in one committed group (registerA $registerA, oneBPass $oneBPass: $kernels kernels, $op)",
+    ({ registerA, oneBPass, kernels, op }) => {
+      const module = lower(wgmmaTf32x3GemmSchedule(N, { ...SMALL_WGMMA_TF32X3_PARAMS, registerA, oneBPass }), "nvidia/h100");
+      const gemm = module.kernels.at(-1)!;
+      let [wgmmas, commits] = [0, 0];
+      forEachExpr(gemm.body, (e) => {
+        if (e.kind === "Call" && (e.op === WGMMA_MMA_ASYNC || e.op === WGMMA_MMA_ASYNC_RS)) wgmmas += e.op === op ? 1 : 100;
+        if (e.kind === "Call" && e.op === "ptx.wgmma_commit_group") commits++;
+      });
+      expect(module.kernels).toHaveLength(kernels);
+      expect([wgmmas, commits]).toEqual([3, 1]);
+    },
+  );
+
+  it("one pre-pass kernel writes B's hi and lo parts transposed from one read of B (a 32×32 shared tile per block)", () => {
     const module = lower(wgmmaTf32x3GemmSchedule(N, SMALL_WGMMA_TF32X3_PARAMS), "nvidia/h100");
-    const gemm = module.kernels.at(-1)!;
-    let wgmmas = 0;
-    forEachExpr(gemm.body, (e) => {
-      if (e.kind === "Call" && e.op === WGMMA_MMA_ASYNC) wgmmas++;
+    const prepass = module.kernels[0]!;
+    const [loaded, stored] = [new Map<string, number>(), new Set<string>()];
+    forEachExpr(prepass.body, (e) => {
+      if (e.kind === "BufferLoad") loaded.set(e.buffer.name, (loaded.get(e.buffer.name) ?? 0) + 1);
     });
-    expect(module.kernels).toHaveLength(5);
-    expect(wgmmas).toBe(3);
+    forEachStmt(prepass.body, (st) => {
+      if (st.kind === "BufferStore") stored.add(st.buffer.name);
+    });
+    expect([...stored].sort()).toEqual(["B_hi", "B_lo", "B_shared"]);
+    expect(loaded.get("B")).toBe(1);
   });
 });

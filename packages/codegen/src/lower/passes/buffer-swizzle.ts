@@ -53,7 +53,7 @@ import {
   swizzleRunsContiguous,
 } from "@tessera/schedule";
 import { LoweringError } from "../errors.js";
-import { WGMMA_MMA_ASYNC } from "../util/warp-operands.js";
+import { wgmmaMmaOperands } from "../util/warp-operands.js";
 import type { Pass } from "../pass.js";
 
 /** The function attribute that carries the swizzles from planBufferSwizzle to injectBufferSwizzle. */
@@ -186,7 +186,7 @@ class SwizzleInjector extends IRMutator {
 
   override visitExpr(e: PrimExpr): PrimExpr {
     if (e.kind === "Call" && e.op === "ptx_legacy.ldmatrix") return this.ldmatrix(e);
-    if (e.kind === "Call" && e.op === WGMMA_MMA_ASYNC) return this.wgmma(e);
+    if (e.kind === "Call" && wgmmaMmaOperands(e.op) !== undefined) return this.wgmma(e);
     if (e.kind === "Call" && e.op === "tvm_access_ptr") {
       const data = e.args[1];
       if (data?.kind === "Var" && this.swizzles.has(data))
@@ -206,8 +206,9 @@ class SwizzleInjector extends IRMutator {
    * reads through the hardware's swizzle, so a mismatch shows there as wrong values.
    */
   private wgmma(call: Call): PrimExpr {
+    const shared = wgmmaMmaOperands(call.op)!.shared;
     const args = call.args.map((a, i) => {
-      if ((i !== 7 && i !== 10) || a.kind !== "Call" || a.op !== "tvm_access_ptr") return super.visitExpr(a);
+      if (!shared.includes(i) || a.kind !== "Call" || a.op !== "tvm_access_ptr") return super.visitExpr(a);
       const data = a.args[1];
       const s = data?.kind === "Var" ? this.swizzles.get(data) : undefined;
       if (s === undefined) return super.visitExpr(a);

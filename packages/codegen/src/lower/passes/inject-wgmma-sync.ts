@@ -13,6 +13,9 @@
  *   of a pipelined tile: ../util/wgmma-in-flight.ts proves it), else 0;
  * - `wgmma_wait_group(0, C, size, …)` goes before each statement that touches an accumulator other
  *   than through a wgmma (the store after the k loop, the zero fill) or hides a barrier in a loop.
+ *   The A fragment registers of the register-A form (`wgmma_mma_async_rs`) count as accumulators
+ *   here: the tensor cores read them until the group retires, so the loads that refill them wait
+ *   first, and the waits name them (the generated code then keeps their old values live until the wait).
  * A kernel (launch nest) that issues no wgmma, e.g. an operand pre-pass beside the GEMM kernel, is
  * left as it is. The waits name the accumulators, which the CUDA generator marks written after the wait. A wait
  * with nothing in flight returns at once. Waiting only at barriers keeps a stage's wgmmas (one per
@@ -36,14 +39,12 @@ import {
   seq,
 } from "@tessera/ir";
 import { type Pass, cudaPass } from "../pass.js";
-import { WGMMA_FENCE, WGMMA_MMA_ASYNC, WGMMA_WAIT_GROUP } from "../util/warp-operands.js";
+import { WGMMA_FENCE, WGMMA_WAIT_GROUP, isWgmmaMma, wgmmaMmaOperands } from "../util/warp-operands.js";
 import { WgmmaInFlight, isBarrier, onlyIssuesWgmma } from "../util/wgmma-in-flight.js";
 import { isThreadExtent } from "../kernel/thread-env.js";
 
 const PASS = "injectWgmmaSync";
 const BARRIER = "tvm_storage_sync";
-/** The wgmma's accumulator (register array) argument. */
-const ACCUMULATOR = 13;
 
 function calls(s: Stmt): Call[] {
   const found: Call[] = [];
@@ -62,6 +63,13 @@ class WgmmaSync {
   private inKernel = false;
   /** The accumulators whose allocation encloses the statement being rewritten. */
   private readonly allocated = new Set<Var>();
+  /**
+   * A wait_group 0 was placed and no wgmma issued since, on every path to here (scopes carry it;
+   * loops and branches start and end without it): nothing is in flight, so a later wait would only
+   * repeat it (and its asm, which orders memory, would keep the compiler from merging the shared
+   * loads on either side, e.g. the hi and lo fragment loads of one element).
+   */
+  private drained = false;
 
   constructor(
     body: Stmt,
@@ -74,6 +82,7 @@ class WgmmaSync {
   private kernel(nest: AttrStmt): Stmt {
     this.inFlight = new WgmmaInFlight(nest, (s) => this.touchesAccumulator(s));
     this.inKernel = true;
+    this.drained = false;
     const body = this.block(nest.body);
     this.inKernel = false;
     return { ...nest, body };
@@ -100,7 +109,7 @@ class WgmmaSync {
     });
     forEachExpr(s, (e) => {
       if (e.kind === "BufferLoad") note(e.buffer.data);
-      if (e.kind === "Call" && e.op !== WGMMA_MMA_ASYNC) for (const a of e.args) note(a);
+      if (e.kind === "Call" && !isWgmmaMma(e.op)) for (const a of e.args) note(a);
     });
     return touches;
   }
@@ -117,17 +126,23 @@ class WgmmaSync {
       case "AttrStmt": {
         if (!this.inKernel && isThreadExtent(s)) {
           // A launch nest: one without wgmmas (another kernel of the function) keeps its barriers as they are.
-          return calls(s).some((c) => c.op === WGMMA_MMA_ASYNC) ? this.kernel(s) : s;
+          return calls(s).some((c) => isWgmmaMma(c.op)) ? this.kernel(s) : s;
         }
         const allocates = s.kind === "Allocate" && this.accumulators.has(s.buffer.data);
         if (allocates) this.allocated.add(s.buffer.data);
+        const loop = s.kind === "For" || s.kind === "While";
+        if (loop) this.drained = false;
         const body = this.block(s.body);
+        if (loop) this.drained = false;
         if (allocates) this.allocated.delete(s.buffer.data);
         return body === s.body ? s : { ...s, body };
       }
       case "IfThenElse": {
+        this.drained = false;
         const thenCase = this.block(s.thenCase);
+        this.drained = false;
         const elseCase = s.elseCase === undefined ? undefined : this.block(s.elseCase);
+        this.drained = false;
         return { ...s, thenCase, elseCase };
       }
       default:
@@ -143,20 +158,26 @@ class WgmmaSync {
   private sequence(stmts: readonly Stmt[]): Stmt {
     const out: Stmt[] = [];
     let previousIssues = false;
+    const waitFor = (pending: number): Stmt[] => {
+      if (this.drained) return [];
+      this.drained = pending === 0;
+      return [this.wait(pending)];
+    };
     for (const s of stmts) {
       const issues = onlyIssuesWgmma(s);
       if (issues) {
         if (!previousIssues) out.push(evaluate(call("void", WGMMA_FENCE, [])));
         out.push(s);
+        this.drained = false;
       } else if (isBarrier(s)) {
-        out.push(this.wait(this.inFlight.pending.get(s) ?? 0), s);
-      } else if (!calls(s).some((c) => c.op === WGMMA_MMA_ASYNC || c.op === BARRIER) && !this.touchesAccumulator(s)) {
+        out.push(...waitFor(this.inFlight.pending.get(s) ?? 0), s);
+      } else if (!calls(s).some((c) => isWgmmaMma(c.op) || c.op === BARRIER) && !this.touchesAccumulator(s)) {
         out.push(s);
-      } else if (SCOPES.has(s.kind) || calls(s).some((c) => c.op === WGMMA_MMA_ASYNC)) {
+      } else if (SCOPES.has(s.kind) || calls(s).some((c) => isWgmmaMma(c.op))) {
         out.push(this.stmt(s));
       } else {
         // A loop or branch with a barrier or an accumulator access but no wgmma: one wait before it covers them.
-        out.push(this.wait(0), s);
+        out.push(...waitFor(0), s);
       }
       previousIssues = issues;
     }
@@ -165,10 +186,14 @@ class WgmmaSync {
 }
 
 export function injectWgmmaSync(func: PrimFunc): PrimFunc {
+  // The register arrays the wgmmas read (and write) asynchronously: accumulators and register A fragments.
   const data = new Set<Var>();
   forEachExpr(func.body, (e) => {
-    const c = e.kind === "Call" && e.op === WGMMA_MMA_ASYNC ? e.args[ACCUMULATOR] : undefined;
-    if (c?.kind === "Var") data.add(c);
+    if (e.kind !== "Call") return;
+    for (const i of wgmmaMmaOperands(e.op)?.registers ?? []) {
+      const c = e.args[i];
+      if (c?.kind === "Var") data.add(c);
+    }
   });
   if (data.size === 0) return func;
   const accumulators = new Map<Var, number>();

@@ -18,7 +18,7 @@
  * own iteration is still reading when they land.
  */
 import { type Buffer, type PrimExpr, type Var, forEachExpr, intImm, mul, simplify, usesVar, variable, withBuffer } from "@tessera/ir";
-import { WGMMA_MMA_ASYNC } from "../util/warp-operands.js";
+import { wgmmaMmaOperands } from "../util/warp-operands.js";
 import { boxesOf, boxesOverlap } from "./accesses.js";
 import { type PipelineStmt, readsData, writesData } from "./model.js";
 
@@ -28,11 +28,16 @@ export function versionCount(buffer: Buffer, stmts: readonly PipelineStmt[], dou
   return asynchronous ? synchronous + 1 : synchronous;
 }
 
-/** Whether `st` issues a wgmma whose operands name `data` (it reads them after it is issued). */
+/**
+ * Whether `st` issues a wgmma whose shared operands name `data` (it reads them after it is issued).
+ * Its register operands (A of the register-A form) are not versioned: injectWgmmaSync waits for the
+ * group before anything else touches them.
+ */
 function readsAsynchronously(st: PipelineStmt, data: Var): boolean {
   let found = false;
   forEachExpr(st.stmt, (e) => {
-    if (e.kind === "Call" && e.op === WGMMA_MMA_ASYNC && e.args.some((a) => usesVar(a, (v) => v === data))) found = true;
+    const operands = e.kind === "Call" ? wgmmaMmaOperands(e.op) : undefined;
+    if (e.kind === "Call" && operands?.shared.some((i) => usesVar(e.args[i]!, (v) => v === data))) found = true;
   });
   return found;
 }

@@ -17,6 +17,14 @@ export const MMA_STORE = "cuda.mma_store_legacy";
  * no register operands.
  */
 export const WGMMA_MMA_ASYNC = "ptx.wgmma_mma_async_ss";
+/**
+ * wgmma with A from registers (the `.tf32` register-A form): `wgmma_mma_async_rs(shape, type_a,
+ * type_b, type_c, trans_b, swizzle_bytes, A, a_off, B_ptr, b_lbo, b_sbo, C, c_off)`, A the calling
+ * warp's fragment registers (4 a lane for m64nNk8 tf32: the warp's 16 rows of A in the m16n8k8 A
+ * layout), B in shared memory through a descriptor. The tensor cores read A's registers until the
+ * group's `wgmma.wait_group`, as they read the accumulator.
+ */
+export const WGMMA_MMA_ASYNC_RS = "ptx.wgmma_mma_async_rs";
 export const WGMMA_FENCE = "ptx.wgmma_fence";
 export const WGMMA_COMMIT_GROUP = "ptx.wgmma_commit_group";
 export const WGMMA_WAIT_GROUP = "ptx.wgmma_wait_group";
@@ -48,6 +56,7 @@ const REGISTER_OPERANDS: Readonly<Record<string, readonly RegisterOperand[]>> = 
   // mma_tf32x3(A_hi, a, A_lo, a, B_hi, b, B_lo, b, C, c)
   [MMA_TF32X3]: [lane(0, 1), lane(2, 3), lane(4, 5), lane(6, 7), lane(8, 9)],
   [WGMMA_MMA_ASYNC]: [lane(13, 14)],
+  [WGMMA_MMA_ASYNC_RS]: [lane(6, 7), lane(11, 12)],
 };
 
 /** Arity of each op. */
@@ -57,7 +66,39 @@ export const WARP_OP_ARITY: Readonly<Record<string, number>> = { [PTX_LDMATRIX]:
  * Arity of the wgmma ops (the MMA's register operand is in REGISTER_OPERANDS beside the mma.sync
  * ones); -1: the wait's, `wait_group(n, C, size, …)`, names the accumulators it completes (injectWgmmaSync).
  */
-export const WGMMA_OP_ARITY: Readonly<Record<string, number>> = { [WGMMA_MMA_ASYNC]: 15, [WGMMA_FENCE]: 0, [WGMMA_COMMIT_GROUP]: 0, [WGMMA_WAIT_GROUP]: -1 };
+export const WGMMA_OP_ARITY: Readonly<Record<string, number>> = {
+  [WGMMA_MMA_ASYNC]: 15,
+  [WGMMA_MMA_ASYNC_RS]: 13,
+  [WGMMA_FENCE]: 0,
+  [WGMMA_COMMIT_GROUP]: 0,
+  [WGMMA_WAIT_GROUP]: -1,
+};
+
+/**
+ * Where the operands of a wgmma MMA call are: the shared-memory pointers its descriptors are built
+ * from (read asynchronously until the group's wait), the registers it reads asynchronously as well
+ * (A of the register-A form, then the accumulator, which it also writes), the accumulator.
+ */
+export interface WgmmaMmaOperands {
+  readonly shared: readonly number[];
+  readonly registers: readonly number[];
+  readonly accumulator: number;
+}
+
+const WGMMA_MMA_OPERANDS: Readonly<Record<string, WgmmaMmaOperands>> = {
+  [WGMMA_MMA_ASYNC]: { shared: [7, 10], registers: [13], accumulator: 13 },
+  [WGMMA_MMA_ASYNC_RS]: { shared: [8], registers: [6, 11], accumulator: 11 },
+};
+
+/** Whether `op` is a wgmma MMA (shared or register A). */
+export function isWgmmaMma(op: string): boolean {
+  return WGMMA_MMA_OPERANDS[op] !== undefined;
+}
+
+/** The operand positions of a wgmma MMA op; undefined for any other op. */
+export function wgmmaMmaOperands(op: string): WgmmaMmaOperands | undefined {
+  return WGMMA_MMA_OPERANDS[op];
+}
 
 /** Whether `call` is one of the mma.sync register intrinsics. */
 export function isWarpRegisterOp(call: Call): boolean {

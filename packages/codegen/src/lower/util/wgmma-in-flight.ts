@@ -15,15 +15,13 @@
  */
 import { type Call, type PrimExpr, type Stmt, type Var, bytesOf, forEachExpr, forEachStmt } from "@tessera/ir";
 import { type Interval, type SharedAccess, provablyDisjoint } from "./shared-versions.js";
-import { WGMMA_COMMIT_GROUP, WGMMA_MMA_ASYNC } from "./warp-operands.js";
+import { WGMMA_COMMIT_GROUP, isWgmmaMma, wgmmaMmaOperands } from "./warp-operands.js";
 
 const BARRIER = "tvm_storage_sync";
 /** The 128B swizzle's atom: a swizzled operand is read across 8 rows of 128 bytes. */
 const SWIZZLE_ATOM_BYTES = 1024;
 /** `wgmma.wait_group` takes 0 to 7. */
 const MAX_PENDING = 7;
-/** A wgmma's shared operand pointers (A, B). */
-const OPERANDS = [7, 10];
 
 /** Statements that only scope the ones inside them. */
 const SCOPES: ReadonlySet<string> = new Set(["SeqStmt", "AttrStmt", "LetStmt", "Allocate", "DeclBuffer"]);
@@ -51,7 +49,7 @@ export function onlyIssuesWgmma(s: Stmt): boolean {
   forEachStmt(s, (x) => {
     if (x.kind === "Evaluate") {
       const v = x.value;
-      if (v.kind === "Call" && (v.op === WGMMA_MMA_ASYNC || v.op === WGMMA_COMMIT_GROUP)) any = true;
+      if (v.kind === "Call" && (isWgmmaMma(v.op) || v.op === WGMMA_COMMIT_GROUP)) any = true;
       else only = false;
     } else if (x.kind !== "For" && !SCOPES.has(x.kind)) only = false;
   });
@@ -110,8 +108,7 @@ function runOf(run: readonly Stmt[]): Run | undefined {
   const reads: SharedAccess[] = [];
   let atom = 1;
   for (const c of run.flatMap(callsIn)) {
-    if (c.op !== WGMMA_MMA_ASYNC) continue;
-    for (const i of OPERANDS) {
+    for (const i of wgmmaMmaOperands(c.op)?.shared ?? []) {
       const p = accessPtr(c.args[i]);
       if (p === undefined) return undefined;
       reads.push(p.access);
@@ -161,8 +158,7 @@ function writesTo(s: Stmt, datas: ReadonlySet<Var>): SharedAccess[] | undefined 
 function operandData(s: Stmt): Set<Var> {
   const datas = new Set<Var>();
   for (const c of callsIn(s)) {
-    if (c.op !== WGMMA_MMA_ASYNC) continue;
-    for (const i of OPERANDS) {
+    for (const i of wgmmaMmaOperands(c.op)?.shared ?? []) {
       const p = c.args[i];
       if (p?.kind === "Call") for (const a of p.args) if (a.kind === "Var") datas.add(a);
     }
@@ -203,7 +199,7 @@ export class WgmmaInFlight {
   }
 
   private hasWgmma(s: Stmt): boolean {
-    return callsIn(s).some((c) => c.op === WGMMA_MMA_ASYNC || c.op === WGMMA_COMMIT_GROUP);
+    return callsIn(s).some((c) => isWgmmaMma(c.op) || c.op === WGMMA_COMMIT_GROUP);
   }
 
   /** A leaf before which the pass waits for every group. */

@@ -152,6 +152,65 @@ function wgmmaTf32x3Intrin(n: WgmmaN): { desc: string; impl: string; mismatchHin
 for (const n of WGMMA_N) defineBuiltinTensorIntrin(wgmmaTf32x3IntrinName(n), () => wgmmaTf32x3Intrin(n));
 
 /**
+ * tf32 wgmma with A from registers (the `.tf32` register-A form, `T.ptx.wgmma_mma_async_rs`):
+ * `wgmma_m64n<N>k8_tf32tf32f32_rs` (`C += A·B`) and `wgmma_m64n<N>k8_tf32x3_rs` (3xTF32, `C += (lo·hi
+ * + hi·lo) + hi·hi`, three wgmmas small products first, one committed group). B (and its parts) as
+ * the shared forms read it, K-major in 128B-swizzled shared.dyn; A (and its parts) as warp
+ * registers, 4 a lane, the warp's 16×8 slice in the PTX ISA's register fragment of wgmma A for
+ * 32-bit types (CUTLASS's ALayout_64x8): register r of lane l holds row l/4 + 8·(r%2), k l%4 +
+ * 4·(r/2) — the m16n8k8 tf32 A fragment, so the mma.sync tf32 loads (`mma_load_tf32_a(_lo)`) fill
+ * it, rounding (and splitting) A on the way from shared memory. No pre-pass for A then.
+ */
+export function wgmmaTf32RegisterAIntrinName(n: WgmmaN, x3 = false): string {
+  return `wgmma_m64n${n}k8_${x3 ? "tf32x3" : "tf32tf32f32"}_rs`;
+}
+
+/** What a register-A tensorize mismatch tells the user. */
+const REGISTER_A_HINT =
+  "register-A tf32 wgmma reads A from warp registers in the m16n8k8 tf32 A fragment layout (lane 4·(i%8) + k%4, register i//8 + 2·(k//4) of each 16×8 tile): " +
+  "put A's block in warp scope at the k loop and transform its layout to (i, k) → (i/16, k/8, lane, register) (TF32_OPERANDS.A.layout of @tessera/corpus); " +
+  "B is read K-major from shared memory as B[j, k], as the shared-A form reads it";
+
+function wgmmaTf32RegisterAIntrin(n: WgmmaN, x3: boolean): { desc: string; impl: string; mismatchHint: string } {
+  const a = (name: string, param: string): BufferSpec => ({ name, param, dims: [32, 4], dtype: "float32", scope: "warp", offsetFactor: 4 });
+  const b = (name: string, param: string): BufferSpec => ({ name, param, dims: [n, 8], dtype: "float32", scope: "shared.dyn", offsetFactor: 8 });
+  const c: BufferSpec = { name: "C", param: "c", dims: [32, n / 2], dtype: "float32", scope: "warp", offsetFactor: 1 };
+  const cAt = `C[${accLane("vi", "vj")}, ${accRegister("vi", "vj")}]`;
+  const aAt = (buffer: string) => `${buffer}[4 * (vi % 8) + vk % 4, vi // 8 + vk // 4 * 2]`;
+  const mma = (x: string, y: string) =>
+    `T.ptx.wgmma_mma_async_rs("m64n${n}k8", "tf32", "tf32", "fp32", 0, ${SWIZZLE_ROW_BYTES}, ${x}.data, ${x}_off + tx * 4, ${y}.access_ptr("r"), 16, ${y}_s1 * ${4 * ATOM_ROWS}, C.data, C_off + tx * ${n / 2})`;
+  const grid = `        for i, j, k in T.grid(16, ${n}, 8):
+            with T.block("C"):
+                vi, vj, vk = T.axis.remap("SSR", [i, j, k])`;
+  const pair = x3
+    ? intrinPair(
+        {
+          buffers: [a("AH", "ah"), a("AL", "al"), b("BH", "bh"), b("BL", "bl"), c],
+          reads: [c, a("AL", "al"), b("BH", "bh"), a("AH", "ah"), b("BL", "bl")],
+          writes: [c],
+        },
+        `${grid}
+                ${cAt} = ${cAt} + (${aAt("AL")} * BH[vj, vk] + ${aAt("AH")} * BL[vj, vk] + ${aAt("AH")} * BH[vj, vk])`,
+        `        for tx in T.thread_binding(32, thread="threadIdx.x"):
+            ${mma("AL", "BH")}
+            ${mma("AH", "BL")}
+            ${mma("AH", "BH")}
+            T.ptx.wgmma_commit_group()`,
+      )
+    : intrinPair(
+        { buffers: [a("A", "a"), b("B", "b"), c], reads: [c, a("A", "a"), b("B", "b")], writes: [c] },
+        `${grid}
+                ${cAt} = ${cAt} + ${aAt("A")} * B[vj, vk]`,
+        `        for tx in T.thread_binding(32, thread="threadIdx.x"):
+            ${mma("A", "B")}
+            T.ptx.wgmma_commit_group()`,
+      );
+  return { ...pair, mismatchHint: REGISTER_A_HINT };
+}
+
+for (const n of WGMMA_N) for (const x3 of [false, true]) defineBuiltinTensorIntrin(wgmmaTf32RegisterAIntrinName(n, x3), () => wgmmaTf32RegisterAIntrin(n, x3));
+
+/**
  * The register layout of a warp-scope accumulator that the wgmma intrinsics read, as an index map
  * for `Schedule.transformLayout`: element (i, j) goes to (16-row slice, lane, register), the
  * registers of each 16×16 tile j/16 at 8·(j/16)…, in the m16n8k16 accumulator order.
