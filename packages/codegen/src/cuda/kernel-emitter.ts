@@ -158,8 +158,6 @@ class KernelEmitter extends StmtWalker<EmitContext, ExprEmitter> {
         throw err;
       }
       this.out.line(waitGroupStatement(this.ctx, this.exprs, wait.inflight));
-      // The copies wrote through the generic proxy; wgmma reads shared memory through the async one.
-      if (this.readsThroughAsyncProxy()) this.out.line('asm volatile("fence.proxy.async.shared::cta;\\n" ::: "memory");');
       return this.stmt(wait.body);
     }
     if (s.key === ASYNC_SCOPE) this.fail("an async_scope attribute is left; injectPTXAsyncCopy turns its copies into T.ptx_cp_async");
@@ -219,7 +217,13 @@ class KernelEmitter extends StmtWalker<EmitContext, ExprEmitter> {
   }
 
   protected barrier(scope: string): string | undefined {
-    if (scope === "shared" || scope === "shared.dyn") return "__syncthreads();";
+    // In a kernel with wgmma, every thread fences its shared-memory writes (plain stores and landed
+    // cp.async copies: the generic proxy) before the barrier, since the tensor cores read the tiles
+    // through the async proxy: without it a wgmma may read stale data (an unpipelined tile stored by
+    // plain stores computed wrong results on an H200). A wgmma always follows the barrier that
+    // publishes its tiles, so the fence before every barrier covers every write it reads.
+    if (scope === "shared" || scope === "shared.dyn")
+      return this.readsThroughAsyncProxy() ? 'asm volatile("fence.proxy.async.shared::cta;\\n" ::: "memory"); __syncthreads();' : "__syncthreads();";
     return scope === "warp" ? "__syncwarp();" : undefined;
   }
 

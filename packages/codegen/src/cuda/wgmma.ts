@@ -19,9 +19,10 @@
  *   and `wgmma.wait_group n`; the wait then marks the accumulators it names as written (an empty
  *   asm with "+f" operands), so the compiler reads them after it (injectWgmmaSync places the
  *   fences and waits).
- * The kernel's target must be sm_90 (it is compiled for sm_90a); `fence.proxy.async` follows each
- * cp.async wait of a kernel with wgmma (kernel-emitter.ts), ordering the copies' generic-proxy
- * writes before the tensor cores' async-proxy reads.
+ * The kernel's target must be sm_90 (it is compiled for sm_90a); in a kernel with wgmma,
+ * `fence.proxy.async` precedes each `__syncthreads()` (kernel-emitter.ts), ordering the threads'
+ * generic-proxy writes of shared memory (plain stores, landed cp.async copies) before the tensor
+ * cores' async-proxy reads.
  */
 import { type Call, intImm } from "@tessera/ir";
 import { WGMMA_COMMIT_GROUP, WGMMA_FENCE, WGMMA_MMA_ASYNC_RS, WGMMA_OP_ARITY, WGMMA_WAIT_GROUP, isWgmmaMma } from "../lower/util/warp-operands.js";

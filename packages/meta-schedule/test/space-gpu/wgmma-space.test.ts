@@ -70,6 +70,30 @@ describe("the wgmma design space", () => {
     expect(searched).toBe(hand);
   });
 
+  // Regression: with one stage (no pipeline) the tiles are written by plain stores, and no
+  // fence.proxy.async ordered them before the tensor cores' async-proxy reads: on an H200 that
+  // candidate computed wrong results (session 14). Every depth must fence every generic write.
+  it.each([0, 1, 2])("fences the threads' shared writes before the wgmmas read them, at lag %i", (lag) => {
+    const { ctx, gen, spaces } = spaceOf(mmaGemm(128));
+    const trace = withForcedDecisions(spaces[1]!.trace, [], [128, 4, lag, 0]);
+    const out = replayWithPostprocs(ctx, trace, gen.postprocs, { seed: 1 });
+    expect(out.ok ? "ok" : `${out.reason}: ${out.detail}`).toBe("ok");
+    if (!out.ok) return;
+    const lines = codegenCuda(lower(out.sch.func, "nvidia/h100")).source.split("\n");
+    const sharedWrite = /buf_dyn_shmem\[[^\]]*\] = |tessera_cp_async_16\(buf_dyn_shmem/;
+    let unfenced: number | undefined;
+    let wgmmaIssues = 0;
+    lines.forEach((line, i) => {
+      if (sharedWrite.test(line)) unfenced = i;
+      if (line.includes("fence.proxy.async.shared::cta")) unfenced = undefined;
+      if (line.includes("tessera_wgmma_fence();")) {
+        wgmmaIssues++;
+        expect(unfenced === undefined ? "fenced" : `line ${unfenced + 1} unfenced: ${lines[unfenced]!.trim().slice(0, 80)}`).toBe("fenced");
+      }
+    });
+    expect(wgmmaIssues).toBeGreaterThan(0);
+  });
+
   it("lets the search move each decision: MutateTileSize N and the warps (split factors), MutateGemmKnob the depth", () => {
     const { ctx, spaces } = spaceOf(wgmmaGemm(256));
     const trace = withForcedDecisions(spaces[1]!.trace, [], [256, 8, 1, 0]);
