@@ -2,7 +2,7 @@
 import { target } from "@tessera/codegen";
 import { matmul, structuralHash } from "@tessera/ir";
 import { argsInfoOf } from "../../src/arg-info.js";
-import { AnalyticModel, EvolutionarySearch, MemoryDatabase } from "../../src/index.js";
+import { AnalyticModel, EvolutionarySearch, type EvolutionarySearchConfig, MemoryDatabase } from "../../src/index.js";
 import { defaultCudaSpaceGenerator } from "../../src/space/defaults.js";
 import { tuneContext } from "../../src/tune-context.js";
 import { workloadOf } from "../../src/workload.js";
@@ -33,13 +33,18 @@ export function replayFixture(seed: number) {
 
 /**
  * The traces an evolutionary search hands out over two batches (default CUDA space, analytic cost
- * model, results recorded), in order; `configure` sees the strategy before it starts (a replay pool).
+ * model, results recorded), in order; `configure` sees the strategy before it starts (a replay pool),
+ * `config` overrides the search's settings.
  */
-export async function handedOutTraces(seed: number, configure?: (strategy: EvolutionarySearch) => void): Promise<string[]> {
+export async function handedOutTraces(
+  seed: number,
+  configure?: (strategy: EvolutionarySearch) => void,
+  config: Partial<EvolutionarySearchConfig> = {},
+): Promise<string[]> {
   const { ctx, space } = searchContext(seed);
   const database = new MemoryDatabase();
   const costModel = new AnalyticModel();
-  const strategy = new EvolutionarySearch({ populationSize: 8, geneticNumIters: 2 });
+  const strategy = new EvolutionarySearch({ populationSize: 8, geneticNumIters: 2, ...config });
   configure?.(strategy);
   strategy.preTuning(ctx, { maxTrials: 8, numTrialsPerIter: 4, designSpaces: space.generateDesignSpace(ctx), space, database, costModel });
   const traces: string[] = [];
