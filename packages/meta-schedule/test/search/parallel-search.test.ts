@@ -15,16 +15,9 @@ import { launchClassOf } from "../../src/search/launch-classes.js";
 import { LazyCandidate, scoredCandidateOf } from "../../src/search/lazy-candidate.js";
 import { structuralHash } from "@tessera/ir";
 import { workloadOf } from "../../src/workload.js";
-import { H100, func, handedOutTraces } from "./search-fixtures.js";
+import { H100, ONE_CLIMB, func, handedOutTraces } from "./search-fixtures.js";
 
-/**
- * One climb of one step a round (the default: 4 climbs of 2 steps, two thirds of this search's CPU):
- * its neighbours are still replayed through the pool as one batch, as every climb's are, so the
- * climbs' replays are still compared with and without workers.
- */
-const ONE_CLIMB = { climbStarts: 1, climbSteps: 1 };
-
-/** The traces a search hands out, its replays in the search's thread (no pool) or in `pool`'s workers. */
+/** The traces a search hands out (one climb a round), its replays in the search's thread (no pool) or in `pool`'s workers. */
 const handedOut = (seed: number, pool: ReplayPool | undefined): Promise<string[]> =>
   handedOutTraces(seed, (strategy) => strategy.useReplayPool(pool), ONE_CLIMB);
 

@@ -32,6 +32,14 @@ export function replayFixture(seed: number) {
 }
 
 /**
+ * One climb of one step a round instead of the default four of two (two thirds of
+ * `handedOutTraces`' CPU): for tests that compare a search's candidates under two replay paths (a
+ * pool, a cache). The climb's neighbours are still replayed as one batch through the path under
+ * test, as every climb's are; model-climb.test.ts checks what the climbs find.
+ */
+export const ONE_CLIMB: Partial<EvolutionarySearchConfig> = { climbStarts: 1, climbSteps: 1 };
+
+/**
  * The traces an evolutionary search hands out over two batches (default CUDA space, analytic cost
  * model, results recorded), in order; `configure` sees the strategy before it starts (a replay pool),
  * `config` overrides the search's settings.
