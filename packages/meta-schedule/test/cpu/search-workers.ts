@@ -11,9 +11,9 @@ import { EvolutionarySearch } from "../../src/index.js";
 export const NO_SEARCH_WORKERS = { searchWorkers: 0 } as const;
 
 /**
- * NO_SEARCH_WORKERS, and the smallest evolutionary search that still hands out a few measured
- * trials: a population of 16 rather than 64, no climbs on the cost model. For tests of what a
- * tuning run's records are (compiled, applied, computing what the executor computes), not of how far
- * its search reaches (search/search-quality.test.ts and the climbs' own tests check that).
+ * The smallest evolutionary search that still hands out a few measured trials: a population of 16
+ * rather than 64, no climbs on the cost model. For tests of what a tuning run's records are
+ * (compiled, applied, computing what the executor computes), not of how far its search reaches
+ * (search/search-quality.test.ts and the climbs' own tests check that).
  */
-export const SMALL_SEARCH = { ...NO_SEARCH_WORKERS, strategy: () => new EvolutionarySearch({ populationSize: 16, climbStarts: 0 }) } as const;
+export const SMALL_SEARCH = { strategy: () => new EvolutionarySearch({ populationSize: 16, climbStarts: 0 }) } as const;
