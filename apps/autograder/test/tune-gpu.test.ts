@@ -20,8 +20,12 @@ import { MAX_NUMERICS_CHECKS, type TuneSearch, formatTuneReport, handInTuned, se
 const binding = assignmentBinding(DEFAULT_ASSIGNMENT);
 const manifest = loadManifest(binding.manifestPath);
 const SOLUTION = join(binding.root, "solution");
-/** No replay worker thread (about 4 CPU s a run, started cold): the hand-in step is under test, not the search's threads. */
-const NO_SEARCH_WORKERS = { searchWorkers: 0 } as const;
+/**
+ * No replay worker thread (about 4 CPU s a run, started cold), a population of 16 rather than 64 and
+ * no climbs on the cost model (a quarter of such a search's CPU): the hand-in step is under test, not the
+ * search's threads or reach.
+ */
+const SMALL_SEARCH = { searchWorkers: 0, searchConfig: { populationSize: 16, climbStarts: 0 } } as const;
 
 let scratch: string;
 beforeAll(async () => {
@@ -88,7 +92,7 @@ function tune(gpu: GpuBackend) {
     runner: new SimulatedRunner(),
     workDir: join(scratch, "work-search"),
     numerics: { rounds: 1 },
-    ...NO_SEARCH_WORKERS,
+    ...SMALL_SEARCH,
   });
   return search.then((done) => handInTuned(done, gpu));
 }
@@ -148,7 +152,7 @@ describe("tuning with a GPU (fake backend)", () => {
       gpu,
       workDir: join(scratch, "work-no-cuda"),
       numerics: { rounds: 1 },
-      ...NO_SEARCH_WORKERS,
+      ...SMALL_SEARCH,
     });
 
     expect(log).toEqual([]);

@@ -29,9 +29,12 @@ const FULL = manifest.numerics.sizes.full;
 /**
  * The direct tuning runs start no replay worker thread (about 4 CPU s each, started cold, on two
  * cores; docs/benchmarks/ci-time.md): a seed picks the same candidates with any number of workers
- * (meta-schedule's parallel-search.test.ts). The `--write` run through the CLI keeps the default.
+ * (meta-schedule's parallel-search.test.ts). Their searches are the smallest that feed the tuner's
+ * steps under test (sampling, the hand-in, the report): a population of 16 rather than 64 and no
+ * climbs on the cost model (a quarter of such a search's CPU), whose reach meta-schedule's search tests
+ * check. The `--write` run through the CLI keeps the defaults.
  */
-const NO_SEARCH_WORKERS = { searchWorkers: 0 } as const;
+const SMALL_SEARCH = { searchWorkers: 0, searchConfig: { populationSize: 16, climbStarts: 0 } } as const;
 
 let scratch: string;
 
@@ -66,7 +69,7 @@ describe("tuning without a GPU", () => {
       gpu: undefined,
       workDir,
       numerics: { rounds: 1 },
-      ...NO_SEARCH_WORKERS,
+      ...SMALL_SEARCH,
     });
 
     expect(result.sampling).toMatchObject({ completed: 8, threw: 0, unfinished: 0 });
@@ -165,7 +168,7 @@ describe("tuning without a GPU", () => {
       gpu: undefined,
       workDir: join(scratch, "work-recorded"),
       numerics: { rounds: 1 },
-      ...NO_SEARCH_WORKERS,
+      ...SMALL_SEARCH,
     });
 
     expect(result.search.rejected.find(([reason]) => reason === "the trace does not replay")?.[1]).toBeGreaterThan(0);
@@ -192,7 +195,7 @@ describe("tuning without a GPU", () => {
       gpu: undefined,
       workDir: join(scratch, "work-one"),
       numerics: { rounds: 1 },
-      ...NO_SEARCH_WORKERS,
+      ...SMALL_SEARCH,
     });
 
     expect(result.sampling.completed).toBe(4);

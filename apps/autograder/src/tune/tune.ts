@@ -11,7 +11,18 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type CudaTarget, cudaTarget } from "@tessera/codegen";
-import { FAILED_RUN_SECS, RecordedFirst, type Runner, type StrategyName, TraceSpace, defaultSpaceFor, makeStrategy, tuneTasks } from "@tessera/meta-schedule";
+import {
+  EvolutionarySearch,
+  type EvolutionarySearchConfig,
+  FAILED_RUN_SECS,
+  RecordedFirst,
+  type Runner,
+  type StrategyName,
+  TraceSpace,
+  defaultSpaceFor,
+  makeStrategy,
+  tuneTasks,
+} from "@tessera/meta-schedule";
 import type { PrimFunc } from "@tessera/ir";
 import { type Decision, Schedule, type TraceJSON } from "@tessera/schedule";
 import type { AssignmentBinding } from "../assignment.js";
@@ -54,6 +65,12 @@ export interface TuneOptions {
   readonly noGpuReason?: string;
   /** The search's runner instead of the default (the package's LocalRunner on a GPU, else its SimulatedRunner): for tests. */
   readonly runner?: Runner;
+  /**
+   * Settings of the evolutionary search instead of its defaults (meta-schedule's
+   * EvolutionarySearchConfig): for tests, whose searches check the tuner's steps, not the search's
+   * reach. Ignored by the replay-trace strategy.
+   */
+  readonly searchConfig?: Partial<EvolutionarySearchConfig>;
   /** Replay worker threads of the search (meta-schedule's `searchWorkers`: default cores − 1, started once the search has replayed for 4 CPU s; 0: none). */
   readonly searchWorkers?: number;
   readonly limits?: SandboxLimits;
@@ -174,7 +191,7 @@ export async function searchTuneSpace(opts: TuneOptions): Promise<TuneSearch> {
 
   const defaults = defaultSpaceFor(target);
   const space = new TraceSpace(spaces.traces, { name: "autoTuningSchedule", postprocs: defaults.postprocs, mutators: defaults.mutators });
-  const strategy = new RecordedFirst(makeStrategy(strategyName));
+  const strategy = new RecordedFirst(strategyName === "evolutionary" ? new EvolutionarySearch(opts.searchConfig) : makeStrategy(strategyName));
   const workDir = opts.workDir ?? (await mkdtemp(join(tmpdir(), "tessera-tune-")));
   const runnerNote = gpu === undefined ? `estimated by the simulator for ${target.name}` : `measured on ${gpu.name}`;
   progress(`searching ${spaces.traces.length} design space(s) with ${strategyName} search: ${opts.trials} trials, ${runnerNote}; work dir ${workDir}`);

@@ -13,7 +13,7 @@ import { type TypedArray, compilePrimFunc, randomArgs } from "@tessera/ir";
 import { build } from "@tessera/runtime";
 import { afterAll, describe, expect, it } from "vitest";
 import { JSONDatabase, queryBestSchedule, tuneTIR } from "../../src/index.js";
-import { NO_SEARCH_WORKERS } from "./search-workers.js";
+import { NO_SEARCH_WORKERS, SMALL_SEARCH } from "./search-workers.js";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -39,7 +39,15 @@ describe("tuneTIR on every d2l CPU operator, its record applied as build applies
       const func = make().original;
       const workDir = mkdtempSync(join(tmpdir(), "tessera-cpu-op-tuning-"));
       dirs.push(workDir);
-      const result = await tuneTIR(func, target("c"), { workDir, maxTrialsGlobal: 3, numTrialsPerIter: 3, seed: 1, writeCurve: false, ...NO_SEARCH_WORKERS });
+      const result = await tuneTIR(func, target("c"), {
+        workDir,
+        maxTrialsGlobal: 3,
+        numTrialsPerIter: 3,
+        seed: 1,
+        writeCurve: false,
+        ...NO_SEARCH_WORKERS,
+        ...SMALL_SEARCH,
+      });
       const failures = result.history.filter((t) => !t.ok).map((t) => (t.ok ? "" : t.error));
       expect(
         result.history.some((t) => t.ok),

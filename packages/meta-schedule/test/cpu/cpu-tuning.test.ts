@@ -13,6 +13,7 @@ import { ops, randomArgs, runPrimFunc, structuralEqual } from "@tessera/ir";
 import { buildHost, compileC } from "@tessera/runtime";
 import { afterAll, describe, expect, it } from "vitest";
 import { type ArgInfo, CpuBuilder, JSONDatabase, LocalRunner, type RunnerInput, queryBestRecord, scheduleFromRecord, tuneTIR } from "../../src/index.js";
+import { SMALL_SEARCH } from "./search-workers.js";
 
 const target = targetOf("c");
 const tmp = (): string => mkdtempSync(join(tmpdir(), "tessera-cpu-tuning-"));
@@ -23,7 +24,7 @@ describe("tuneTIR for the CPU target (gcc, isolated runner)", () => {
   let result: Awaited<ReturnType<typeof tuneTIR>> | undefined;
 
   it("tunes a 32³ matmul: every trial is measured or failed with a reason, and the best record is checked-correct code", async () => {
-    result = await tuneTIR(func, target, { workDir, maxTrialsGlobal: 6, numTrialsPerIter: 6, seed: 3, writeCurve: false });
+    result = await tuneTIR(func, target, { workDir, maxTrialsGlobal: 6, numTrialsPerIter: 6, seed: 3, writeCurve: false, ...SMALL_SEARCH });
     expect(result.history).toHaveLength(6);
     for (const t of result.history) {
       if (t.ok) expect(t.latencySecs).toBeGreaterThan(0);

@@ -1,3 +1,5 @@
+import { EvolutionarySearch } from "../../src/index.js";
+
 /**
  * Tuning options for tests that check what a tuning run finds, not how its search is spread: no
  * replay worker thread. A tuneTIR call starts its workers (cores − 1, cold, about 4 CPU s each on
@@ -7,3 +9,11 @@
  * picks the same candidates with any number of workers: search/parallel-search.test.ts checks that.
  */
 export const NO_SEARCH_WORKERS = { searchWorkers: 0 } as const;
+
+/**
+ * The smallest evolutionary search that still hands out a few measured trials: a population of 16
+ * rather than 64, no climbs on the cost model. For tests of what a tuning run's records are
+ * (compiled, applied, computing what the executor computes), not of how far its search reaches
+ * (search/search-quality.test.ts and the climbs' own tests check that).
+ */
+export const SMALL_SEARCH = { strategy: () => new EvolutionarySearch({ populationSize: 16, climbStarts: 0 }) } as const;

@@ -15,10 +15,11 @@ import { launchClassOf } from "../../src/search/launch-classes.js";
 import { LazyCandidate, scoredCandidateOf } from "../../src/search/lazy-candidate.js";
 import { structuralHash } from "@tessera/ir";
 import { workloadOf } from "../../src/workload.js";
-import { H100, func, handedOutTraces } from "./search-fixtures.js";
+import { H100, ONE_CLIMB, func, handedOutTraces } from "./search-fixtures.js";
 
-/** The traces a search hands out, its replays in the search's thread (no pool) or in `pool`'s workers. */
-const handedOut = (seed: number, pool: ReplayPool | undefined): Promise<string[]> => handedOutTraces(seed, (strategy) => strategy.useReplayPool(pool));
+/** The traces a search hands out (one climb a round), its replays in the search's thread (no pool) or in `pool`'s workers. */
+const handedOut = (seed: number, pool: ReplayPool | undefined): Promise<string[]> =>
+  handedOutTraces(seed, (strategy) => strategy.useReplayPool(pool), ONE_CLIMB);
 
 /** The traces a search hands out without a pool, once per seed. */
 const inThreadBySeed = new Map<number, Promise<string[]>>();

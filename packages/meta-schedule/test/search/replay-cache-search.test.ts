@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from "vitest";
 import { CandidateReplayer, type Candidate } from "../../src/search/candidate-replayer.js";
 import { RejectionTally } from "../../src/search/rejection-tally.js";
 import { ReplayCache } from "../../src/search/replay-cache.js";
-import { handedOutTraces, replayFixture } from "./search-fixtures.js";
+import { ONE_CLIMB, handedOutTraces, replayFixture } from "./search-fixtures.js";
 
 const setup = replayFixture;
 
@@ -64,7 +64,7 @@ describe("CandidateReplayer with its replay cache", () => {
   });
 
   it("leaves the evolutionary search's candidates unchanged (a seed hands out the same traces without the cache)", { timeout: 600_000 }, async () => {
-    const handedOut = (seed: number): Promise<string[]> => handedOutTraces(seed);
+    const handedOut = (seed: number): Promise<string[]> => handedOutTraces(seed, undefined, ONE_CLIMB);
     const lookups = vi.spyOn(ReplayCache.prototype, "get");
     let withCache: string[];
     try {

@@ -2,7 +2,7 @@
 import { target } from "@tessera/codegen";
 import { matmul, structuralHash } from "@tessera/ir";
 import { argsInfoOf } from "../../src/arg-info.js";
-import { AnalyticModel, EvolutionarySearch, MemoryDatabase } from "../../src/index.js";
+import { AnalyticModel, EvolutionarySearch, type EvolutionarySearchConfig, MemoryDatabase } from "../../src/index.js";
 import { defaultCudaSpaceGenerator } from "../../src/space/defaults.js";
 import { tuneContext } from "../../src/tune-context.js";
 import { workloadOf } from "../../src/workload.js";
@@ -32,14 +32,27 @@ export function replayFixture(seed: number) {
 }
 
 /**
- * The traces an evolutionary search hands out over two batches (default CUDA space, analytic cost
- * model, results recorded), in order; `configure` sees the strategy before it starts (a replay pool).
+ * One climb of one step a round instead of the default four of two (two thirds of
+ * `handedOutTraces`' CPU): for tests that compare a search's candidates under two replay paths (a
+ * pool, a cache). The climb's neighbours are still replayed as one batch through the path under
+ * test, as every climb's are; model-climb.test.ts checks what the climbs find.
  */
-export async function handedOutTraces(seed: number, configure?: (strategy: EvolutionarySearch) => void): Promise<string[]> {
+export const ONE_CLIMB: Partial<EvolutionarySearchConfig> = { climbStarts: 1, climbSteps: 1 };
+
+/**
+ * The traces an evolutionary search hands out over two batches (default CUDA space, analytic cost
+ * model, results recorded), in order; `configure` sees the strategy before it starts (a replay pool),
+ * `config` overrides the search's settings.
+ */
+export async function handedOutTraces(
+  seed: number,
+  configure?: (strategy: EvolutionarySearch) => void,
+  config: Partial<EvolutionarySearchConfig> = {},
+): Promise<string[]> {
   const { ctx, space } = searchContext(seed);
   const database = new MemoryDatabase();
   const costModel = new AnalyticModel();
-  const strategy = new EvolutionarySearch({ populationSize: 8, geneticNumIters: 2 });
+  const strategy = new EvolutionarySearch({ populationSize: 8, geneticNumIters: 2, ...config });
   configure?.(strategy);
   strategy.preTuning(ctx, { maxTrials: 8, numTrialsPerIter: 4, designSpaces: space.generateDesignSpace(ctx), space, database, costModel });
   const traces: string[] = [];

@@ -6,72 +6,17 @@
  * the three wgmmas as the hardware issues them, each summing its 8 k in turn, so the kernel's
  * float32 sums are those of the instruction order — lo·hi, hi·lo, hi·hi per k step — not the
  * function's per-k `(lo·hi + hi·lo) + hi·hi`: the kernel is checked bit for bit against that
- * order written out here (`threeWgmmaOrder`), and against the executor within float32 rounding of
- * the sums.
+ * order written out (`threeWgmmaOrder`, wgmma-tf32x3-order.ts), and against the executor within
+ * float32 rounding of the sums. The gemm+ReLU+add at 256³ with WGMMA_TF32X3_PARAMS is
+ * wgmma-tf32x3-gemm-large.test.ts's (the slow suite).
  */
-import { type LoweredModule, WGMMA_MMA_ASYNC, WGMMA_MMA_ASYNC_RS, lower } from "@tessera/codegen";
-import {
-  SMALL_WGMMA_TF32X3_PARAMS,
-  WGMMA_TF32X3_CHUNK,
-  WGMMA_TF32X3_PARAMS,
-  tf32x3Gemm,
-  tf32x3GemmReluAdd,
-  wgmmaTf32x3GemmReluAddSchedule,
-  wgmmaTf32x3GemmSchedule,
-} from "@tessera/corpus";
-import { compilePrimFunc, forEachExpr, forEachStmt, randomArgs, roundToTF32 } from "@tessera/ir";
+import { WGMMA_MMA_ASYNC, WGMMA_MMA_ASYNC_RS, lower } from "@tessera/codegen";
+import { SMALL_WGMMA_TF32X3_PARAMS, wgmmaTf32x3GemmSchedule } from "@tessera/corpus";
+import { forEachExpr, forEachStmt } from "@tessera/ir";
 import { describe, expect, it } from "vitest";
-import { simulate } from "../../src/index.js";
+import { run } from "./wgmma-tf32x3-order.js";
 
 const N = 128;
-const K_STEP = 8;
-const f = Math.fround;
-
-/** D = A·B (or max(A·B, 0) + C) summed as the kernel's three wgmmas per k step and its chunk adds, in float32. */
-function threeWgmmaOrder(n: number, a: Float32Array, b: Float32Array, c?: Float32Array): Float32Array {
-  const split = (x: Float32Array) => {
-    const hi = x.map(roundToTF32);
-    return { hi, lo: x.map((v, i) => roundToTF32(f(v - hi[i]!))) };
-  };
-  const [A, B] = [split(a), split(b)];
-  const out = new Float32Array(n * n);
-  for (let i = 0; i < n; i++)
-    for (let j = 0; j < n; j++) {
-      let main = 0;
-      for (let k0 = 0; k0 < n; k0 += WGMMA_TF32X3_CHUNK) {
-        let chunk = 0;
-        for (let step = k0; step < k0 + WGMMA_TF32X3_CHUNK; step += K_STEP)
-          for (const [x, y] of [
-            [A.lo, B.hi],
-            [A.hi, B.lo],
-            [A.hi, B.hi],
-          ] as const)
-            for (let k = step; k < step + K_STEP; k++) chunk = f(chunk + f(x[i * n + k]! * y[k * n + j]!));
-        main = f(main + chunk);
-      }
-      out[i * n + j] = c === undefined ? main : f(Math.max(main, 0) + c[i * n + j]!);
-    }
-  return out;
-}
-
-function run(module: LoweredModule, n: number, reluAdd: boolean, seed: number) {
-  const original = reluAdd ? tf32x3GemmReluAdd(n, WGMMA_TF32X3_CHUNK) : tf32x3Gemm(n, WGMMA_TF32X3_CHUNK);
-  const args = randomArgs(original, seed, { low: -2, high: 2 }) as Float32Array[];
-  const out = reluAdd ? 3 : 2;
-  const [executor, simulated] = [args.map((x) => x.slice()), args.map((x) => x.slice())];
-  executor[out]!.fill(Number.NaN);
-  simulated[out]!.fill(Number.NaN);
-  compilePrimFunc(original).run(executor);
-  const report = simulate(module, simulated);
-  const model = threeWgmmaOrder(n, args[0]!, args[1]!, reluAdd ? args[2] : undefined);
-  let [modelBits, executorMax, scale] = [0, 0, 0];
-  for (let i = 0; i < n * n; i++) {
-    if (!Object.is(model[i], simulated[out]![i])) modelBits++;
-    executorMax = Math.max(executorMax, Math.abs(simulated[out]![i]! - executor[out]![i]!));
-    scale = Math.max(scale, Math.abs(executor[out]![i]!));
-  }
-  return { modelBits, executorMax, scale, races: report.raceCount };
-}
 
 describe("3xTF32 on the tf32 wgmma in the simulator", () => {
   it("gemm 128³, one warpgroup, no pipeline: the three-wgmma order bit for bit, the executor's within float32 rounding", () => {
@@ -81,18 +26,9 @@ describe("3xTF32 on the tf32 wgmma in the simulator", () => {
     expect(r.executorMax).toBeLessThan(r.scale * 2 ** -19);
   });
 
-  it("gemm+ReLU+add 256³ with WGMMA_TF32X3_PARAMS (two warpgroups, 3 cp.async stages: 8 k stages, the pipeline's steady state)", () => {
-    const r = run(lower(wgmmaTf32x3GemmReluAddSchedule(256, WGMMA_TF32X3_PARAMS), "nvidia/h100"), 256, true, 5);
-    expect(r).toEqual({ ...r, modelBits: 0, races: 0 });
-    expect(r.executorMax).toBeLessThan(r.scale * 2 ** -19);
-  });
-
-  it("A from shared memory (registerA: false, session 13's kernel): gemm 128³ and gemm+ReLU+add 256³ with WGMMA_TF32X3_PARAMS, the three-wgmma order bit for bit", () => {
+  it("A from shared memory (registerA: false, session 13's kernel): gemm 128³, the three-wgmma order bit for bit (256³: the -large file)", () => {
     const small = run(lower(wgmmaTf32x3GemmSchedule(N, { ...SMALL_WGMMA_TF32X3_PARAMS, registerA: false }), "nvidia/h100"), N, false, 3);
     expect(small).toEqual({ ...small, modelBits: 0, races: 0 });
-    const r = run(lower(wgmmaTf32x3GemmReluAddSchedule(256, { ...WGMMA_TF32X3_PARAMS, registerA: false }), "nvidia/h100"), 256, true, 5);
-    expect(r).toEqual({ ...r, modelBits: 0, races: 0 });
-    expect(r.executorMax).toBeLessThan(r.scale * 2 ** -19);
   });
 
   it.each([
