@@ -19,6 +19,7 @@ import {
   bytesOf,
   constantSize,
   forEachExpr,
+  forEachStmt,
   isMbarrierOp,
   lanesOf,
 } from "@tessera/ir";
@@ -55,6 +56,9 @@ export interface EmittedKernel {
   /** Bytes of the `shared.dyn` allocation (0 when none). */
   readonly dynamicSharedBytes: number;
 }
+
+/** Orders this thread's generic-proxy writes of shared memory before later async-proxy reads (wgmma). */
+const FENCE_PROXY_ASYNC_LINE = 'asm volatile("fence.proxy.async.shared::cta;\\n" ::: "memory");';
 
 class KernelEmitter extends StmtWalker<EmitContext, ExprEmitter> {
   protected readonly language = "CUDA";
@@ -133,6 +137,20 @@ class KernelEmitter extends StmtWalker<EmitContext, ExprEmitter> {
     return this.#asyncProxyReads;
   }
 
+  #sharedStores: boolean | undefined;
+
+  /** Whether the kernel stores into shared memory with plain stores (not cp.async copies). */
+  private storesIntoShared(): boolean {
+    if (this.#sharedStores === undefined) {
+      let found = false;
+      forEachStmt(this.kernel.body, (st) => {
+        if (st.kind === "BufferStore" && (st.buffer.scope === "shared" || st.buffer.scope === "shared.dyn")) found = true;
+      });
+      this.#sharedStores = found;
+    }
+    return this.#sharedStores;
+  }
+
   /** Two parameters bound to the same host buffer alias, so neither may be `__restrict__`. */
   private paramsShareStorage(): boolean {
     const keys = this.kernel.params.flatMap((p) => (p.kind === "buffer" ? [`${p.source.kind}:${p.source.index}`] : []));
@@ -158,6 +176,8 @@ class KernelEmitter extends StmtWalker<EmitContext, ExprEmitter> {
         throw err;
       }
       this.out.line(waitGroupStatement(this.ctx, this.exprs, wait.inflight));
+      // The copies wrote through the generic proxy; wgmma reads shared memory through the async one.
+      if (this.readsThroughAsyncProxy()) this.out.line(FENCE_PROXY_ASYNC_LINE);
       return this.stmt(wait.body);
     }
     if (s.key === ASYNC_SCOPE) this.fail("an async_scope attribute is left; injectPTXAsyncCopy turns its copies into T.ptx_cp_async");
@@ -217,13 +237,13 @@ class KernelEmitter extends StmtWalker<EmitContext, ExprEmitter> {
   }
 
   protected barrier(scope: string): string | undefined {
-    // In a kernel with wgmma, every thread fences its shared-memory writes (plain stores and landed
-    // cp.async copies: the generic proxy) before the barrier, since the tensor cores read the tiles
-    // through the async proxy: without it a wgmma may read stale data (an unpipelined tile stored by
-    // plain stores computed wrong results on an H200). A wgmma always follows the barrier that
-    // publishes its tiles, so the fence before every barrier covers every write it reads.
+    // Plain stores into shared memory also write through the generic proxy: in a kernel with wgmma
+    // that has any, every thread fences them before each barrier (the tensor cores read the tiles
+    // after the barrier that publishes them). Without it an unpipelined wgmma candidate, whose tiles
+    // are stored by plain stores, computed wrong results on an H200. Landed cp.async copies are
+    // fenced after their wait (attr above), so pipelined kernels keep one fence a stage.
     if (scope === "shared" || scope === "shared.dyn")
-      return this.readsThroughAsyncProxy() ? 'asm volatile("fence.proxy.async.shared::cta;\\n" ::: "memory"); __syncthreads();' : "__syncthreads();";
+      return this.readsThroughAsyncProxy() && this.storesIntoShared() ? `${FENCE_PROXY_ASYNC_LINE} __syncthreads();` : "__syncthreads();";
     return scope === "warp" ? "__syncwarp();" : undefined;
   }
 

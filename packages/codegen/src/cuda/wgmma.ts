@@ -20,9 +20,9 @@
  *   asm with "+f" operands), so the compiler reads them after it (injectWgmmaSync places the
  *   fences and waits).
  * The kernel's target must be sm_90 (it is compiled for sm_90a); in a kernel with wgmma,
- * `fence.proxy.async` precedes each `__syncthreads()` (kernel-emitter.ts), ordering the threads'
- * generic-proxy writes of shared memory (plain stores, landed cp.async copies) before the tensor
- * cores' async-proxy reads.
+ * `fence.proxy.async` follows each cp.async wait and, where the kernel also stores into shared
+ * memory with plain stores, precedes each `__syncthreads()` (kernel-emitter.ts): it orders the
+ * threads' generic-proxy writes of shared memory before the tensor cores' async-proxy reads.
  */
 import { type Call, intImm } from "@tessera/ir";
 import { WGMMA_COMMIT_GROUP, WGMMA_FENCE, WGMMA_MMA_ASYNC_RS, WGMMA_OP_ARITY, WGMMA_WAIT_GROUP, isWgmmaMma } from "../lower/util/warp-operands.js";
