@@ -40,7 +40,15 @@ import {
 import { afterAll, describe, expect, it } from "vitest";
 import { lower } from "../../src/index.js";
 import { codegenCuda } from "../../src/cuda/index.js";
-import { compilationsPerArch, nvccAvailable } from "../cuda/corpus-ptxas.js";
+import { type PtxasKernelRecord, compilationsPerArch, nvccAvailable } from "../cuda/corpus-ptxas.js";
+
+/** ptxas kept the kernel in registers: no spills, no stack frame, at most 255 registers a thread. */
+function expectInRegisters(kernel: PtxasKernelRecord | undefined, log: string): void {
+  expect(kernel?.spillStoreBytes, log).toBe(0);
+  expect(kernel?.spillLoadBytes, log).toBe(0);
+  expect(kernel?.stackFrameBytes, log).toBe(0);
+  expect(kernel?.registers).toBeLessThanOrEqual(255);
+}
 
 const nvcc = process.env.TESSERA_NVCC ?? "nvcc";
 
@@ -160,11 +168,7 @@ describe.skipIf(!hasNvcc)(`the wgmma GEMM compiles for sm_90a${hasNvcc ? "" : " 
   it("sm_90a: without spills, to wgmma.mma_async m64n256k16 from shared-memory descriptors, fenced, one k stage kept in flight", async () => {
     const r = await compiled("sm_90a");
     expect(r.exitCode, r.log).toBe(0);
-    const kernel = r.perModule[0]?.[0];
-    expect(kernel?.spillStoreBytes, r.log).toBe(0);
-    expect(kernel?.spillLoadBytes, r.log).toBe(0);
-    expect(kernel?.stackFrameBytes, r.log).toBe(0);
-    expect(kernel?.registers).toBeLessThanOrEqual(255);
+    expectInRegisters(r.perModule[0]?.[0], r.log);
     const text = r.ptxOf(0);
     expect(text).toMatch(/^\.target sm_90a$/m);
     expect(text).toMatch(/wgmma\.mma_async\.sync\.aligned\.m64n256k16\.f32\.f16\.f16/);
@@ -195,12 +199,7 @@ describe.skipIf(!hasNvcc)(
       expect(r.exitCode, r.log).toBe(0);
       const kernels = r.perModule[0] ?? [];
       expect(kernels).toHaveLength(2);
-      for (const kernel of kernels) {
-        expect(kernel.spillStoreBytes, r.log).toBe(0);
-        expect(kernel.spillLoadBytes, r.log).toBe(0);
-        expect(kernel.stackFrameBytes, r.log).toBe(0);
-        expect(kernel.registers).toBeLessThanOrEqual(255);
-      }
+      for (const kernel of kernels) expectInRegisters(kernel, r.log);
       const text = r.ptxOf(0);
       // A as four registers in braces, B through a descriptor.
       expect(text).toMatch(/wgmma\.mma_async\.sync\.aligned\.m64n128k8\.f32\.tf32\.tf32 \{[^}]*\}, \{%r\d+, %r\d+, %r\d+, %r\d+\}, %rd\d+/);
@@ -221,12 +220,7 @@ describe.skipIf(!hasNvcc)(`the tf32 wgmma GEMM compiles for sm_90a${hasNvcc ? ""
     expect(r.exitCode, r.log).toBe(0);
     const kernels = r.perModule[0] ?? [];
     expect(kernels).toHaveLength(3);
-    for (const kernel of kernels) {
-      expect(kernel.spillStoreBytes, r.log).toBe(0);
-      expect(kernel.spillLoadBytes, r.log).toBe(0);
-      expect(kernel.stackFrameBytes, r.log).toBe(0);
-      expect(kernel.registers).toBeLessThanOrEqual(255);
-    }
+    for (const kernel of kernels) expectInRegisters(kernel, r.log);
     const text = r.ptxOf(0);
     expect(text).toMatch(/wgmma\.mma_async\.sync\.aligned\.m64n256k8\.f32\.tf32\.tf32/);
     expect(text).toMatch(/cvt\.rna\.tf32\.f32/);
