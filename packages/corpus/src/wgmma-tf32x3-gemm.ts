@@ -43,6 +43,7 @@ import {
   type WgmmaTf32Params,
   fetchKMajorTf32,
   loadAInRegisters,
+  pipelineRegisterA,
   pipelineWgmmaStages,
   tf32OperandPrePasses,
 } from "./wgmma-tf32-gemm.js";
@@ -76,12 +77,13 @@ export function wgmmaTf32x3GemmReluAddSchedule(n: number, params: WgmmaTf32x3Par
 function scheduleWgmmaTf32x3(func: ReturnType<typeof tf32x3Func>, params: WgmmaTf32x3Params, storeIntrin: string): Schedule {
   const M = MMA_INTRINSICS;
   const registerA = params.registerA !== false;
+  const kStepALoads = registerA && params.kStepALoads !== false;
   const sch = new Schedule(func);
   const { chunk: c, main } = chunkTf32x3(sch, WGMMA_TF32X3_CHUNK);
   tf32OperandPrePasses(sch, { a: registerA ? [] : ["A_hi", "A_lo"], b: ["B_hi", "B_lo"], oneBPass: params.oneBPass !== false });
   const t = tileStageChunks(sch, c, params);
   const rows = 64 * params.warpgroups;
-  if (registerA) loadAInRegisters(sch, t, rows, ["A_hi", "A_lo"]);
+  if (registerA) loadAInRegisters(sch, t, rows, ["A_hi", "A_lo"], kStepALoads);
   fetchKMajorTf32(sch, t, params, [
     ...(registerA
       ? []
@@ -105,7 +107,7 @@ function scheduleWgmmaTf32x3(func: ReturnType<typeof tf32x3Func>, params: WgmmaT
   sch.decomposeReduction(t.tile, t.k1);
   const mainInit = sch.decomposeReduction(main, t.k0);
   // The copies run stages − 2 ahead of the chunk (A's register loads, its zero fill, wgmmas and add).
-  if (params.pipelineStages > 1) pipelineWgmmaStages(sch, t.k0, params.pipelineStages);
+  if (params.pipelineStages > 1) pipelineWgmmaStages(sch, t.k0, params.pipelineStages, kStepALoads ? t.k1 : undefined);
 
   sch.transformLayout(store, ["read", 0], mmaFragmentLayout);
   sch.transformLayout(main, ["read", 1], (ko, i, j) => [ko!, ...wgmmaAccumulatorLayout(i!, j!)]);
@@ -114,6 +116,7 @@ function scheduleWgmmaTf32x3(func: ReturnType<typeof tf32x3Func>, params: WgmmaT
       ["A_hi", M.loadTF32A],
       ["A_lo", M.loadTF32ALo],
     ]);
+  if (kStepALoads) pipelineRegisterA(sch, t.k1, ["A_hi_o", "A_lo_o"]);
   sch.tensorize(sch.getLoops(c).at(-3)!, registerA ? wgmmaTf32RegisterAIntrinName(params.n, true) : wgmmaTf32x3IntrinName(params.n));
   // The chunk's zero fill (inside the blockized tile's init) in 16×16 tiles.
   const chunkInit = sch.getBlock("C_acc_rf_init");

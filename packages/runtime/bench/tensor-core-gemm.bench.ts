@@ -243,15 +243,21 @@ const outputOf = (spec: KernelSpec): number => (spec.reluAdd === true ? 3 : 2);
  * (N of the m64nNk16 wgmma: 64, 128 or 256), pipeline stages, and `.wf` for each stage's wgmmas
  * issued before the copies (`wgmmaBeforeCopies`: one barrier per k stage), and for the tf32 kernels
  * `.ra` / `.sa` for A from registers or from shared memory (`registerA`; each kernel's default
- * without); the wgmma kernel runs once per entry.
+ * without), and with A from registers `.ak` / `.as` for A's register loads per k step, overlapping
+ * the wgmmas, or all at the stage (`kStepALoads`, default per k step); the wgmma kernel runs once per entry.
  */
 function parseWgmmaTiling(text: string): WgmmaTf32Params {
-  const m = /^(\d+)x(\d+)\.s(\d+)(\.wf)?(\.ra|\.sa)?$/.exec(text);
+  const m = /^(\d+)x(\d+)\.s(\d+)(\.wf)?(\.ra|\.sa)?(\.ak|\.as)?$/.exec(text);
   const n = Number(m?.[2]);
   if (m === null || !(WGMMA_N as readonly number[]).includes(n))
-    throw new Error(`--wgmma-tilings: expected GxN.sS[.wf][.ra|.sa] with N one of ${WGMMA_N.join(", ")} (e.g. 2x128.s4), got ${JSON.stringify(text)}`);
+    throw new Error(`--wgmma-tilings: expected GxN.sS[.wf][.ra|.sa][.ak|.as] with N one of ${WGMMA_N.join(", ")} (e.g. 2x128.s4), got ${JSON.stringify(text)}`);
   const tiling = { warpgroups: Number(m[1]), n: n as WgmmaN, pipelineStages: Number(m[3]) };
-  return { ...tiling, ...(m[4] === undefined ? {} : { wgmmaBeforeCopies: true }), ...(m[5] === undefined ? {} : { registerA: m[5] === ".ra" }) };
+  return {
+    ...tiling,
+    ...(m[4] === undefined ? {} : { wgmmaBeforeCopies: true }),
+    ...(m[5] === undefined ? {} : { registerA: m[5] === ".ra" }),
+    ...(m[6] === undefined ? {} : { kStepALoads: m[6] === ".ak" }),
+  };
 }
 
 /**
