@@ -11,6 +11,7 @@ import { PASSES_FRONT, simplifyPass } from "./passes/index.js";
 import { injectBufferSwizzlePass, planBufferSwizzlePass } from "./passes/buffer-swizzle.js";
 import { injectPTXAsyncCopyPass } from "./passes/inject-ptx-async-copy.js";
 import { injectVirtualThreadPass } from "./passes/inject-virtual-thread.js";
+import { foldWgmmaZeroFillPass } from "./passes/fold-wgmma-zero-fill.js";
 import { injectWgmmaSyncPass } from "./passes/inject-wgmma-sync.js";
 import { lowerWarpMemoryPass } from "./passes/lower-warp-memory.js";
 import { dropPaddingGuardsPass, markPaddingGuardsPass } from "./passes/padding-guards.js";
@@ -44,13 +45,15 @@ export const CUDA_LOWERING_PASSES: readonly Pass[] = [
   threadSyncPass,
   injectBufferSwizzlePass,
   injectPTXAsyncCopyPass,
+  foldWgmmaZeroFillPass,
   injectWgmmaSyncPass,
   simplifyPass,
 ];
 
 export function lowerForCuda(source: PrimFunc, target: CudaTarget, opts: LowerOptions): LoweredModule {
   const recordStages = opts.recordStages === true;
-  const { func, stages } = runPasses(CUDA_LOWERING_PASSES, source, { target }, recordStages);
+  const passes = opts.foldWgmmaZeroFill === false ? CUDA_LOWERING_PASSES.filter((p) => p !== foldWgmmaZeroFillPass) : CUDA_LOWERING_PASSES;
+  const { func, stages } = runPasses(passes, source, { target }, recordStages);
   const { kernels, workspaces } = splitHostDevice(func);
   if (recordStages) stages.push({ pass: "splitHostDevice", func });
   if (opts.skipVerify !== true) for (const kernel of kernels) verifyGpuCode(kernel, target);

@@ -204,6 +204,7 @@ describe("lower (the whole pipeline)", () => {
       "threadSync",
       "injectBufferSwizzle",
       "injectPTXAsyncCopy",
+      "foldWgmmaZeroFill",
       "injectWgmmaSync",
       "simplify",
       "splitHostDevice",
