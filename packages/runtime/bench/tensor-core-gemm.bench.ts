@@ -244,15 +244,15 @@ const outputOf = (spec: KernelSpec): number => (spec.reluAdd === true ? 3 : 2);
  * issued before the copies (`wgmmaBeforeCopies`: one barrier per k stage), and for the tf32 kernels
  * `.ra` / `.sa` for A from registers or from shared memory (`registerA`; each kernel's default
  * without), and with A from registers `.ak` / `.as` for A's register loads per k step, overlapping
- * the wgmmas, or all at the stage (`kStepALoads`, default per k step), and `.zf` for the accumulators'
- * zero fills kept (lowered without foldWgmmaZeroFill, for nvidia/h100); the wgmma kernel runs once per entry.
+ * the wgmmas, or all at the stage (`kStepALoads`, default per k step), and `.sd` for scale-d 0 in
+ * place of the accumulators' zero fills (lowered with foldWgmmaZeroFill, for nvidia/h100); the wgmma kernel runs once per entry.
  */
-function parseWgmmaTiling(text: string): WgmmaTf32Params & { readonly keepZeroFills?: boolean } {
-  const m = /^(\d+)x(\d+)\.s(\d+)(\.wf)?(\.ra|\.sa)?(\.ak|\.as)?(\.zf)?$/.exec(text);
+function parseWgmmaTiling(text: string): WgmmaTf32Params & { readonly scaleDZero?: boolean } {
+  const m = /^(\d+)x(\d+)\.s(\d+)(\.wf)?(\.ra|\.sa)?(\.ak|\.as)?(\.sd)?$/.exec(text);
   const n = Number(m?.[2]);
   if (m === null || !(WGMMA_N as readonly number[]).includes(n))
     throw new Error(
-      `--wgmma-tilings: expected GxN.sS[.wf][.ra|.sa][.ak|.as][.zf] with N one of ${WGMMA_N.join(", ")} (e.g. 2x128.s4), got ${JSON.stringify(text)}`,
+      `--wgmma-tilings: expected GxN.sS[.wf][.ra|.sa][.ak|.as][.sd] with N one of ${WGMMA_N.join(", ")} (e.g. 2x128.s4), got ${JSON.stringify(text)}`,
     );
   const tiling = { warpgroups: Number(m[1]), n: n as WgmmaN, pipelineStages: Number(m[3]) };
   return {
@@ -260,7 +260,7 @@ function parseWgmmaTiling(text: string): WgmmaTf32Params & { readonly keepZeroFi
     ...(m[4] === undefined ? {} : { wgmmaBeforeCopies: true }),
     ...(m[5] === undefined ? {} : { registerA: m[5] === ".ra" }),
     ...(m[6] === undefined ? {} : { kStepALoads: m[6] === ".ak" }),
-    ...(m[7] === undefined ? {} : { keepZeroFills: true }),
+    ...(m[7] === undefined ? {} : { scaleDZero: true }),
   };
 }
 
@@ -294,7 +294,7 @@ function parseKernels(argv: readonly string[]): [name: string, spec: KernelSpec]
         `${name}@${text}`,
         {
           ...KERNELS[name]!,
-          schedule: (n) => (p.keepZeroFills === true ? lower(wgmmaSchedule(n, p), "nvidia/h100", { foldWgmmaZeroFill: false }) : wgmmaSchedule(n, p)),
+          schedule: (n) => (p.scaleDZero === true ? lower(wgmmaSchedule(n, p), "nvidia/h100", { foldWgmmaZeroFill: true }) : wgmmaSchedule(n, p)),
         },
       ]);
     return [[name, KERNELS[name]!]];

@@ -45,14 +45,17 @@ export const CUDA_LOWERING_PASSES: readonly Pass[] = [
   threadSyncPass,
   injectBufferSwizzlePass,
   injectPTXAsyncCopyPass,
-  foldWgmmaZeroFillPass,
   injectWgmmaSyncPass,
   simplifyPass,
 ];
 
 export function lowerForCuda(source: PrimFunc, target: CudaTarget, opts: LowerOptions): LoweredModule {
   const recordStages = opts.recordStages === true;
-  const passes = opts.foldWgmmaZeroFill === false ? CUDA_LOWERING_PASSES.filter((p) => p !== foldWgmmaZeroFillPass) : CUDA_LOWERING_PASSES;
+  // foldWgmmaZeroFill is optional (LowerOptions): before injectWgmmaSync, which then sees no fill to wait for.
+  const passes =
+    opts.foldWgmmaZeroFill === true
+      ? CUDA_LOWERING_PASSES.flatMap((p) => (p === injectWgmmaSyncPass ? [foldWgmmaZeroFillPass, p] : [p]))
+      : CUDA_LOWERING_PASSES;
   const { func, stages } = runPasses(passes, source, { target }, recordStages);
   const { kernels, workspaces } = splitHostDevice(func);
   if (recordStages) stages.push({ pass: "splitHostDevice", func });

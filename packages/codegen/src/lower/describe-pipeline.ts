@@ -45,7 +45,6 @@ const PASS_DESCRIPTIONS: Readonly<Record<string, string>> = {
   injectBufferSwizzle:
     "accesses to swizzled shared buffers (scalar, vector, ldmatrix rows) go through the XOR index map; wgmma operand pointers start at the tile's stored first element",
   injectPTXAsyncCopy: "copies in `async_scope` become `T.ptx_cp_async` (cp.async, sm_80+)",
-  foldWgmmaZeroFill: "a zero fill of a whole wgmma accumulator whose next use is a register-A wgmma writing all of it becomes that wgmma's scale-d 0 (D = A·B)",
   injectWgmmaSync:
     "wgmma (sm_90a): `wgmma_fence` before each run of wgmmas, `wgmma_wait_group N` before each barrier (N: the last run's groups when what is written until their retirement is another version of the tiles they read, else 0), before a store into register A fragments the last run does not read (N: that run's groups) and `wgmma_wait_group 0` before each other use of their accumulators",
   splitHostDevice:

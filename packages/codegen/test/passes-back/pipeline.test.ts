@@ -204,7 +204,6 @@ describe("lower (the whole pipeline)", () => {
       "threadSync",
       "injectBufferSwizzle",
       "injectPTXAsyncCopy",
-      "foldWgmmaZeroFill",
       "injectWgmmaSync",
       "simplify",
       "splitHostDevice",

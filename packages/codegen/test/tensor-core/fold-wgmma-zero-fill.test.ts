@@ -2,6 +2,7 @@
  * foldWgmmaZeroFill: the zero fill of a whole accumulator becomes scale-d 0 on the register-A wgmma
  * that next uses it, and stays where anything else (a read, a partial fill, a loop, a wgmma that
  * writes part of it) comes first. The CUDA helper of scale-d 0 writes the accumulator without reading it.
+ * (lower runs the pass only with `foldWgmmaZeroFill: true`.)
  */
 import {
   type Call,
@@ -93,8 +94,8 @@ describe("foldWgmmaZeroFill", () => {
     expect(summary(run(body)).scaleD.every((d) => d === 1)).toBe(true);
   });
 
-  it("3xTF32 with A's loads per k step: no zero fill of the chunk accumulator left, scale-d 0 on the first wgmma of each stage; the CUDA helper writes the accumulator without reading it", () => {
-    const module = lower(wgmmaTf32x3GemmSchedule(128, SMALL_WGMMA_TF32X3_PARAMS), "nvidia/h100");
+  it("3xTF32 with A's loads per k step, lowered with foldWgmmaZeroFill: no zero fill of the chunk accumulator left, scale-d 0 on the first wgmma of each stage; the CUDA helper writes the accumulator without reading it", () => {
+    const module = lower(wgmmaTf32x3GemmSchedule(128, SMALL_WGMMA_TF32X3_PARAMS), "nvidia/h100", { foldWgmmaZeroFill: true });
     const gemm = module.kernels.at(-1)!;
     const fills: string[] = [];
     forEachStmt(gemm.body, (s) => {
@@ -105,8 +106,8 @@ describe("foldWgmmaZeroFill", () => {
     const source = codegenCuda(module).source;
     expect(source).toMatch(/tessera_wgmma_m64n64k8_f32_tf32_tf32_rs_zero_d\(float\* c/);
     expect(source).toMatch(/setp\.ne\.b32 p, 0, 0;[^"]*"\s*:\s*"=f"\(c\[0\]\)/);
-    // Without the fold: the fill, and no scale-d 0.
-    const kept = lower(wgmmaTf32x3GemmSchedule(128, SMALL_WGMMA_TF32X3_PARAMS), "nvidia/h100", { foldWgmmaZeroFill: false });
+    // Without the option (the default): the fill, and no scale-d 0.
+    const kept = lower(wgmmaTf32x3GemmSchedule(128, SMALL_WGMMA_TF32X3_PARAMS), "nvidia/h100");
     expect(summary(kept.kernels.at(-1)!.body).scaleD.every((d) => d === 1)).toBe(true);
     expect(codegenCuda(kept).source).not.toMatch(/_zero_d/);
   });

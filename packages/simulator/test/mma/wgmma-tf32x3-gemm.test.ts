@@ -26,6 +26,11 @@ describe("3xTF32 on the tf32 wgmma in the simulator", () => {
     expect(r.executorMax).toBeLessThan(r.scale * 2 ** -19);
   });
 
+  it("with scale-d 0 in place of the chunk's zero fill (lowered with foldWgmmaZeroFill): gemm 128³, the three-wgmma order bit for bit", () => {
+    const r = run(lower(wgmmaTf32x3GemmSchedule(N, SMALL_WGMMA_TF32X3_PARAMS), "nvidia/h100", { foldWgmmaZeroFill: true }), N, false, 3);
+    expect(r).toEqual({ ...r, modelBits: 0, races: 0 });
+  });
+
   it("A's register loads at the stage (kStepALoads: false, session 14's kernel): gemm 128³, the three-wgmma order bit for bit", () => {
     const r = run(lower(wgmmaTf32x3GemmSchedule(N, { ...SMALL_WGMMA_TF32X3_PARAMS, kStepALoads: false }), "nvidia/h100"), N, false, 3);
     expect(r).toEqual({ ...r, modelBits: 0, races: 0 });

@@ -6,7 +6,8 @@
  * chunk accumulator is zeroed at every k stage (wgmma-tf32x3-gemm.ts of @tessera/corpus); its first
  * wgmma then takes the fill's place. The next use is looked for in the statements after the fill in
  * its list, through scopes, not into loops or branches (one there keeps the fill). Not TVM's (TVM
- * has no wgmma): docs/architecture/tvm-deviations-lowering.md.
+ * has no wgmma): docs/architecture/tvm-deviations-lowering.md. Opt-in (`LowerOptions.foldWgmmaZeroFill`):
+ * on the H200 the 3xTF32 kernel was no faster with it (docs/benchmarks/tensor-core-tf32-2026-11-30-s15).
  */
 import {
   type Call,
