@@ -19,8 +19,11 @@
  * shared memory (128B-swizzled: the fragment loads below are then free of bank conflicts) and each
  * warp loads its 16 rows of the stage into registers twice, split on the way as the mma.sync
  * kernels do (`mma_load_tf32_a` / `_a_lo`: `cvt.rna.tf32.f32`, the residual `tf32(a − hi)`), in the
- * wgmma A fragment; `wgmma_m64n<N>k8_tf32x3_rs` takes A from those registers (16 + 16 a thread,
- * held until the chunk add's wait). Only B keeps its pre-passes (hi and lo, transposed).
+ * wgmma A fragment; `wgmma_m64n<N>k8_tf32x3_rs` takes A from those registers. With `kStepALoads`
+ * (the default) a warp loads one 8-wide k step at a time, the next step's into the other of two
+ * fragment versions while the step's wgmmas run (`pipelineRegisterA`: 4 + 4 registers a version);
+ * without it, the whole stage's 16 + 16 before the first wgmma, held until the chunk add's wait
+ * (session 14). Only B keeps its pre-passes (hi and lo, transposed, one kernel).
  */
 import {
   type BlockRV,
