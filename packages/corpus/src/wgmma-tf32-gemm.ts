@@ -52,6 +52,12 @@ export interface WgmmaTf32Params extends WgmmaGemmParams {
   readonly registerA?: boolean;
   /** 3xTF32: B's hi and lo parts written by one pre-pass kernel that reads B once (the default), rather than one kernel each. */
   readonly oneBPass?: boolean;
+  /**
+   * With `registerA`: A's register loads of k step s + 1 issued while the wgmmas of step s run
+   * (`pipelineRegisterA`: the k-step loop software-pipelined, two versions of the fragments) rather
+   * than all of a stage's loads before its first wgmma. Default: on where `registerA` is.
+   */
+  readonly kStepALoads?: boolean;
 }
 
 /** One warpgroup, 64×64 tiles, no pipeline: small enough for the simulator at 128³. */
@@ -107,13 +113,14 @@ export function wgmmaAccumulatorTiling(t: MmaTiling, p: WgmmaGemmParams, kTiles:
  * each k stage (a warp's 16 rows × 32 k), all read from one float32 shared.dyn tile of the block's
  * `rows` × 32 fetched with cp.async at the stage and 128B-swizzled (lane l reads row l/4, word l%4
  * of a 16-byte chunk: the swizzle puts the 8 rows' chunks in different banks). Tensorize the loads
- * with `tensorizeTf32Loads` (`mma_load_tf32_a…`) after the tiling.
+ * with `tensorizeTf32Loads` (`mma_load_tf32_a…`) after the tiling. `perKStep`: the loads at each
+ * 8-wide k step (`t.k1`, 16×8 a warp) rather than at the stage; pipeline them with `pipelineRegisterA`.
  */
-export function loadAInRegisters(sch: Schedule, t: MmaTiling & { readonly k0: LoopRV }, rows: number, stages: readonly string[]): void {
+export function loadAInRegisters(sch: Schedule, t: MmaTiling & { readonly k0: LoopRV }, rows: number, stages: readonly string[], perKStep = false): void {
   const parts = stages.map((name) => sch.getBlock(name));
   for (const b of parts) {
     sch.setScope(b, 0, "warp");
-    sch.computeAt(b, t.k0);
+    sch.computeAt(b, perKStep ? t.k1 : t.k0);
   }
   const shared = sch.cacheRead(parts[0]!, 0, "shared.dyn", parts);
   sch.computeAt(shared, t.k0);
@@ -124,41 +131,80 @@ export function loadAInRegisters(sch: Schedule, t: MmaTiling & { readonly k0: Lo
 /**
  * The software pipeline of the k stage loop `k0` with `stages` shared stages (> 1): the copies into
  * shared memory (the blocks writing shared.dyn) run stages − 2 ahead of everything else in the
- * stage (register loads, zero fills, wgmmas, adds), as the wgmma GEMM's, in program order.
+ * stage (register loads, zero fills, wgmmas, adds), as the wgmma GEMM's, in program order. `inner`:
+ * a loop inside `k0` that is itself pipelined (`pipelineRegisterA`), whose prologue, body and
+ * epilogue are three statements of `k0`'s body (as in TVM), in its place.
  */
-export function pipelineWgmmaStages(sch: Schedule, k0: LoopRV, stages: number): void {
+export function pipelineWgmmaStages(sch: Schedule, k0: LoopRV, stages: number, inner?: LoopRV): void {
   const ahead = stages - 2;
   // Replaces the GEMM's three-statement annotations (accumulateInWarp's), which annotate keeps.
   for (const key of ["software_pipeline_stage", "software_pipeline_order", "software_pipeline_async_stages"])
     if (Object.hasOwn(sch.get(k0).annotations, key)) sch.unannotate(k0, key);
-  const body = sch.getChildBlocks(k0);
-  sch.annotate(
-    k0,
-    "software_pipeline_stage",
-    body.map((b) => (sch.get(b).writes[0]?.buffer.scope === "shared.dyn" ? 0 : ahead)),
-  );
+  const innerLoop = inner === undefined ? undefined : sch.get(inner);
+  const entries: number[] = [];
+  let innerSeen = false;
+  for (const b of sch.getChildBlocks(k0)) {
+    if (innerLoop !== undefined && sch.getLoops(b).some((l) => sch.get(l) === innerLoop)) {
+      if (!innerSeen) entries.push(ahead, ahead, ahead);
+      innerSeen = true;
+    } else entries.push(sch.get(b).writes[0]?.buffer.scope === "shared.dyn" ? 0 : ahead);
+  }
+  sch.annotate(k0, "software_pipeline_stage", entries);
   sch.annotate(
     k0,
     "software_pipeline_order",
-    body.map((_, i) => i),
+    entries.map((_, i) => i),
   );
   sch.annotate(k0, "software_pipeline_async_stages", [0]);
+}
+
+/**
+ * The k-step loop `k1` of a register-A wgmma GEMM whose A loads sit in it (`loadAInRegisters(…, true)`),
+ * after the loads are tensorized (`loads`: their blockized blocks): software-pipelined so that the
+ * wgmmas of step s are issued before the loads of step s + 1 (stages [0, …, 0, 1], the wgmma
+ * first), the fragments double-buffered (`double_buffer_scope`: the wgmmas read them until their
+ * group retires, after the next loads) and the loop unrolled, so that each version is its own
+ * registers. injectWgmmaSync then waits before the loads for all but the step's wgmmas
+ * (`wait_group` of their groups) instead of for every group.
+ */
+export function pipelineRegisterA(sch: Schedule, k1: LoopRV, loads: readonly string[]): void {
+  const body = sch.getChildBlocks(k1);
+  const loadBlocks = loads.map((name) => sch.getBlock(name));
+  const isLoad = body.map((b) => loadBlocks.some((l) => sch.get(l) === sch.get(b)));
+  if (isLoad.filter(Boolean).length !== loads.length || body.length !== loads.length + 1)
+    throw new RangeError(`pipelineRegisterA: the k-step loop must hold A's loads (${loads.join(", ")}) and the wgmma tile, got ${body.length} blocks`);
+  for (const b of loadBlocks) sch.annotate(b, "double_buffer_scope", 0);
+  sch.annotate(
+    k1,
+    "software_pipeline_stage",
+    isLoad.map((l) => (l ? 0 : 1)),
+  );
+  // The wgmma tile first, then the loads in their order.
+  let next = 1;
+  sch.annotate(
+    k1,
+    "software_pipeline_order",
+    isLoad.map((l) => (l ? next++ : 0)),
+  );
+  sch.unroll(k1);
 }
 
 /** The tf32 wgmma schedule of `tf32Gemm(n)`: the operand pre-passes (B's only with `registerA`), then the GEMM kernel. */
 export function wgmmaTf32GemmSchedule(n: number, params: WgmmaTf32Params = SMALL_WGMMA_TF32_PARAMS): Schedule {
   checkWgmmaTiling("wgmmaTf32GemmSchedule", n, params, WGMMA_TF32_STAGE_K);
   const registerA = params.registerA === true;
+  const kStepALoads = registerA && params.kStepALoads !== false;
   const sch = new Schedule(tf32Gemm(n));
   tf32OperandPrePasses(sch, { a: registerA ? [] : ["A_tf32"], b: ["B_tf32"] });
   const c = sch.getBlock("C");
   const t = tileForWgmma(sch, c, params, WGMMA_TF32_K, WGMMA_TF32_STAGE_K);
-  if (registerA) loadAInRegisters(sch, t, 64 * params.warpgroups, ["A_tf32"]);
+  if (registerA) loadAInRegisters(sch, t, 64 * params.warpgroups, ["A_tf32"], kStepALoads);
   fetchKMajorTf32(sch, t, params, [...(registerA ? [] : [{ read: 0, rows: 64 * params.warpgroups }]), { read: registerA ? "B_tf32" : 1, rows: params.n }]);
   const cWarp = accumulateInWarp(sch, t, wgmmaAccumulatorTiling(t, params, WGMMA_TF32_STAGE_K / WGMMA_TF32_K));
   sch.transformLayout(cWarp.block, ["read", 0], wgmmaAccumulatorLayout);
-  if (registerA && params.pipelineStages > 1) pipelineWgmmaStages(sch, t.k0, params.pipelineStages);
+  if (registerA && params.pipelineStages > 1) pipelineWgmmaStages(sch, t.k0, params.pipelineStages, kStepALoads ? t.k1 : undefined);
   if (registerA) tensorizeTf32Loads(sch, [["A_tf32", MMA_INTRINSICS.loadTF32A]]);
+  if (kStepALoads) pipelineRegisterA(sch, t.k1, ["A_tf32_o"]);
   sch.tensorize(sch.getLoops(c).at(-3)!, registerA ? wgmmaTf32RegisterAIntrinName(params.n) : wgmmaTf32IntrinName(params.n));
   splitTiles(sch, sch.getBlock("C_init"));
   tensorizeAccumulator(sch, cWarp.storeTile);

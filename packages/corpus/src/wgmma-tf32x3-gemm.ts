@@ -19,8 +19,11 @@
  * shared memory (128B-swizzled: the fragment loads below are then free of bank conflicts) and each
  * warp loads its 16 rows of the stage into registers twice, split on the way as the mma.sync
  * kernels do (`mma_load_tf32_a` / `_a_lo`: `cvt.rna.tf32.f32`, the residual `tf32(a − hi)`), in the
- * wgmma A fragment; `wgmma_m64n<N>k8_tf32x3_rs` takes A from those registers (16 + 16 a thread,
- * held until the chunk add's wait). Only B keeps its pre-passes (hi and lo, transposed).
+ * wgmma A fragment; `wgmma_m64n<N>k8_tf32x3_rs` takes A from those registers. With `kStepALoads`
+ * (the default) a warp loads one 8-wide k step at a time, the next step's into the other of two
+ * fragment versions while the step's wgmmas run (`pipelineRegisterA`: 4 + 4 registers a version);
+ * without it, the whole stage's 16 + 16 before the first wgmma, held until the chunk add's wait
+ * (session 14). Only B keeps its pre-passes (hi and lo, transposed, one kernel).
  */
 import {
   type BlockRV,
@@ -43,6 +46,7 @@ import {
   type WgmmaTf32Params,
   fetchKMajorTf32,
   loadAInRegisters,
+  pipelineRegisterA,
   pipelineWgmmaStages,
   tf32OperandPrePasses,
 } from "./wgmma-tf32-gemm.js";
@@ -76,12 +80,13 @@ export function wgmmaTf32x3GemmReluAddSchedule(n: number, params: WgmmaTf32x3Par
 function scheduleWgmmaTf32x3(func: ReturnType<typeof tf32x3Func>, params: WgmmaTf32x3Params, storeIntrin: string): Schedule {
   const M = MMA_INTRINSICS;
   const registerA = params.registerA !== false;
+  const kStepALoads = registerA && params.kStepALoads !== false;
   const sch = new Schedule(func);
   const { chunk: c, main } = chunkTf32x3(sch, WGMMA_TF32X3_CHUNK);
   tf32OperandPrePasses(sch, { a: registerA ? [] : ["A_hi", "A_lo"], b: ["B_hi", "B_lo"], oneBPass: params.oneBPass !== false });
   const t = tileStageChunks(sch, c, params);
   const rows = 64 * params.warpgroups;
-  if (registerA) loadAInRegisters(sch, t, rows, ["A_hi", "A_lo"]);
+  if (registerA) loadAInRegisters(sch, t, rows, ["A_hi", "A_lo"], kStepALoads);
   fetchKMajorTf32(sch, t, params, [
     ...(registerA
       ? []
@@ -105,7 +110,7 @@ function scheduleWgmmaTf32x3(func: ReturnType<typeof tf32x3Func>, params: WgmmaT
   sch.decomposeReduction(t.tile, t.k1);
   const mainInit = sch.decomposeReduction(main, t.k0);
   // The copies run stages − 2 ahead of the chunk (A's register loads, its zero fill, wgmmas and add).
-  if (params.pipelineStages > 1) pipelineWgmmaStages(sch, t.k0, params.pipelineStages);
+  if (params.pipelineStages > 1) pipelineWgmmaStages(sch, t.k0, params.pipelineStages, kStepALoads ? t.k1 : undefined);
 
   sch.transformLayout(store, ["read", 0], mmaFragmentLayout);
   sch.transformLayout(main, ["read", 1], (ko, i, j) => [ko!, ...wgmmaAccumulatorLayout(i!, j!)]);
@@ -114,6 +119,7 @@ function scheduleWgmmaTf32x3(func: ReturnType<typeof tf32x3Func>, params: WgmmaT
       ["A_hi", M.loadTF32A],
       ["A_lo", M.loadTF32ALo],
     ]);
+  if (kStepALoads) pipelineRegisterA(sch, t.k1, ["A_hi_o", "A_lo_o"]);
   sch.tensorize(sch.getLoops(c).at(-3)!, registerA ? wgmmaTf32RegisterAIntrinName(params.n, true) : wgmmaTf32x3IntrinName(params.n));
   // The chunk's zero fill (inside the blockized tile's init) in 16×16 tiles.
   const chunkInit = sch.getBlock("C_acc_rf_init");

@@ -87,7 +87,7 @@ import {
   wmmaGemm,
   wmmaGemmSchedule,
 } from "@tessera/corpus";
-import { type LoweredModule, cudaTarget, moduleFromKernelFunc } from "@tessera/codegen";
+import { type LoweredModule, cudaTarget, lower, moduleFromKernelFunc } from "@tessera/codegen";
 import { Schedule, WGMMA_N, type WgmmaN } from "@tessera/schedule";
 import { type PrimFunc, compilePrimFunc, encodeHalfArray, parsePrimFunc, randomArgs } from "@tessera/ir";
 import { execa } from "execa";
@@ -243,15 +243,25 @@ const outputOf = (spec: KernelSpec): number => (spec.reluAdd === true ? 3 : 2);
  * (N of the m64nNk16 wgmma: 64, 128 or 256), pipeline stages, and `.wf` for each stage's wgmmas
  * issued before the copies (`wgmmaBeforeCopies`: one barrier per k stage), and for the tf32 kernels
  * `.ra` / `.sa` for A from registers or from shared memory (`registerA`; each kernel's default
- * without); the wgmma kernel runs once per entry.
+ * without), and with A from registers `.ak` / `.as` for A's register loads per k step, overlapping
+ * the wgmmas, or all at the stage (`kStepALoads`, default per k step), and `.sd` for scale-d 0 in
+ * place of the accumulators' zero fills (lowered with foldWgmmaZeroFill, for nvidia/h100); the wgmma kernel runs once per entry.
  */
-function parseWgmmaTiling(text: string): WgmmaTf32Params {
-  const m = /^(\d+)x(\d+)\.s(\d+)(\.wf)?(\.ra|\.sa)?$/.exec(text);
+function parseWgmmaTiling(text: string): WgmmaTf32Params & { readonly scaleDZero?: boolean } {
+  const m = /^(\d+)x(\d+)\.s(\d+)(\.wf)?(\.ra|\.sa)?(\.ak|\.as)?(\.sd)?$/.exec(text);
   const n = Number(m?.[2]);
   if (m === null || !(WGMMA_N as readonly number[]).includes(n))
-    throw new Error(`--wgmma-tilings: expected GxN.sS[.wf][.ra|.sa] with N one of ${WGMMA_N.join(", ")} (e.g. 2x128.s4), got ${JSON.stringify(text)}`);
+    throw new Error(
+      `--wgmma-tilings: expected GxN.sS[.wf][.ra|.sa][.ak|.as][.sd] with N one of ${WGMMA_N.join(", ")} (e.g. 2x128.s4), got ${JSON.stringify(text)}`,
+    );
   const tiling = { warpgroups: Number(m[1]), n: n as WgmmaN, pipelineStages: Number(m[3]) };
-  return { ...tiling, ...(m[4] === undefined ? {} : { wgmmaBeforeCopies: true }), ...(m[5] === undefined ? {} : { registerA: m[5] === ".ra" }) };
+  return {
+    ...tiling,
+    ...(m[4] === undefined ? {} : { wgmmaBeforeCopies: true }),
+    ...(m[5] === undefined ? {} : { registerA: m[5] === ".ra" }),
+    ...(m[6] === undefined ? {} : { kStepALoads: m[6] === ".ak" }),
+    ...(m[7] === undefined ? {} : { scaleDZero: true }),
+  };
 }
 
 /**
@@ -280,7 +290,13 @@ function parseKernels(argv: readonly string[]): [name: string, spec: KernelSpec]
     if (wsStages !== undefined && name === "wgmma_ws") return wsStages.map((stages) => [`${name}@s${stages}`, warpSpecializedWgmma(stages)]);
     const wgmmaSchedule = WGMMA_SCHEDULES[name];
     if (wgmmaTilings !== undefined && wgmmaSchedule !== undefined)
-      return wgmmaTilings.map(([text, p]) => [`${name}@${text}`, { ...KERNELS[name]!, schedule: (n) => wgmmaSchedule(n, p) }]);
+      return wgmmaTilings.map(([text, p]) => [
+        `${name}@${text}`,
+        {
+          ...KERNELS[name]!,
+          schedule: (n) => (p.scaleDZero === true ? lower(wgmmaSchedule(n, p), "nvidia/h100", { foldWgmmaZeroFill: true }) : wgmmaSchedule(n, p)),
+        },
+      ]);
     return [[name, KERNELS[name]!]];
   });
 }

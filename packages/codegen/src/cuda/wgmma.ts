@@ -14,7 +14,8 @@
  * - `T.ptx.wgmma_mma_async_rs("m64n<N>k8", "tf32", "tf32", "fp32", 0, 128, A, a_off, B_ptr, b_lbo,
  *   b_sbo, C, c_off)` → `tessera_wgmma_m64n<N>k8_f32_tf32_tf32_rs(C + c_off, A + a_off, …)`: A from
  *   the calling warp's 4 fragment registers a lane (the register-A form; its rows are the warp's),
- *   B K-major from shared memory;
+ *   B K-major from shared memory; with a last argument scale-d 0 (foldWgmmaZeroFill) →
+ *   `…_rs_zero_d(…)`, D = A·B (the accumulator registers only written);
  * - `T.ptx.wgmma_commit_group()`, `T.ptx.wgmma_wait_group(n, C, size, …)` → `wgmma.commit_group`
  *   and `wgmma.wait_group n`; the wait then marks the accumulators it names as written (an empty
  *   asm with "+f" operands), so the compiler reads them after it (injectWgmmaSync places the
@@ -25,14 +26,23 @@
  * threads' generic-proxy writes of shared memory before the tensor cores' async-proxy reads.
  */
 import { type Call, intImm } from "@tessera/ir";
-import { WGMMA_COMMIT_GROUP, WGMMA_FENCE, WGMMA_MMA_ASYNC_RS, WGMMA_OP_ARITY, WGMMA_WAIT_GROUP, isWgmmaMma } from "../lower/util/warp-operands.js";
+import {
+  WGMMA_COMMIT_GROUP,
+  WGMMA_FENCE,
+  WGMMA_MMA_ASYNC_RS,
+  WGMMA_OP_ARITY,
+  WGMMA_SCALE_D_ARG,
+  WGMMA_WAIT_GROUP,
+  isWgmmaMma,
+  wgmmaArgCountFits,
+} from "../lower/util/warp-operands.js";
 import { guarded } from "./async-copy.js";
 import { type EmitContext, fail } from "./context.js";
 import { intArg, registers, stringArg } from "./intrinsic-args.js";
 import type { ExprEmitter } from "./expr-emitter.js";
 import { accessPointer } from "./wmma.js";
 
-export type WgmmaFeature = "wgmma" | `wgmma:${number}` | `wgmma:tf32:${number}` | `wgmma:tf32rs:${number}`;
+export type WgmmaFeature = "wgmma" | `wgmma:${number}` | `wgmma:tf32:${number}` | `wgmma:tf32rs:${number}` | `wgmma:tf32rs0:${number}`;
 
 export const WGMMA_OPS: ReadonlySet<string> = new Set(Object.keys(WGMMA_OP_ARITY));
 
@@ -46,8 +56,9 @@ export const WGMMA_ARCH = "sm_90a";
 /** The C statement of a wgmma intrinsic call. */
 export function wgmmaStatement(ctx: EmitContext, exprs: ExprEmitter, call: Call): string {
   const arity = WGMMA_OP_ARITY[call.op]!;
-  if (arity >= 0 ? call.args.length !== arity : call.args.length % 2 !== 1)
-    fail(ctx, `T.${call.op} takes ${arity >= 0 ? arity : "a count and (accumulator, size) pairs:"} arguments, got ${call.args.length}`);
+  const optional = WGMMA_SCALE_D_ARG[call.op] === arity ? ` (or ${arity + 1} with scale-d)` : "";
+  if (!wgmmaArgCountFits(call.op, call.args.length))
+    fail(ctx, `T.${call.op} takes ${arity >= 0 ? `${arity}${optional}` : "a count and (accumulator, size) pairs:"} arguments, got ${call.args.length}`);
   ctx.features.add("wgmma");
   switch (call.op) {
     case WGMMA_FENCE:
@@ -79,11 +90,14 @@ function mmaAsyncRegisterA(ctx: EmitContext, exprs: ExprEmitter, call: Call): st
     fail(ctx, `T.${call.op}: only m64n{${[...WGMMA_N].join(",")}}k8 tf32 × tf32 → fp32 takes A from registers here, got ${shape} ${ta} × ${tb} → ${tc}`);
   if (intArg(ctx, call, 4) !== 0) fail(ctx, `T.${call.op}: tf32 B must be K-major (trans_b 0): PTX has no transpose for 32-bit operands`);
   if (SWIZZLE_MODE[intArg(ctx, call, 5)!] !== 1) fail(ctx, `T.${call.op}: only the 128-byte swizzle is supported, got ${intArg(ctx, call, 5)}`);
-  ctx.features.add(`wgmma:tf32rs:${n}`);
+  const scaleD = call.args.length > 13 ? intArg(ctx, call, 13) : 1;
+  if (scaleD !== 0 && scaleD !== 1) fail(ctx, `T.${call.op}: scale-d is 0 or 1, not ${scaleD}`);
+  ctx.features.add(scaleD === 0 ? `wgmma:tf32rs0:${n}` : `wgmma:tf32rs:${n}`);
   const a = registers(ctx, exprs, call.args[6], call.args[7]!, call.op);
   const c = registers(ctx, exprs, call.args[11], call.args[12]!, call.op);
   const b = accessPointer(ctx, exprs, call.args[8]!, call.op);
-  return `tessera_wgmma_m64n${n}k8_f32_tf32_tf32_rs(${c}, ${a}, ${b}, ${exprs.expr(call.args[9]!)}, ${exprs.expr(call.args[10]!)});`;
+  const name = `tessera_wgmma_m64n${n}k8_f32_tf32_tf32_rs${scaleD === 0 ? "_zero_d" : ""}`;
+  return `${name}(${c}, ${a}, ${b}, ${exprs.expr(call.args[9]!)}, ${exprs.expr(call.args[10]!)});`;
 }
 
 function mmaAsync(ctx: EmitContext, exprs: ExprEmitter, call: Call): string {
@@ -176,18 +190,22 @@ function tf32MmaHelper(n: number): string {
   ]);
 }
 
-function tf32RegisterAMmaHelper(n: number): string {
+function tf32RegisterAMmaHelper(n: number, scaleD: 0 | 1 = 1): string {
   const count = n / 2;
   const cs = Array.from({ length: count }, (_, i) => `%${i}`).join(", ");
-  const outs = Array.from({ length: count }, (_, i) => `"+f"(c[${i}])`).join(", ");
+  // scale-d 0: the accumulator is only written ("=f"), not read.
+  const outs = Array.from({ length: count }, (_, i) => `"${scaleD === 0 ? "=" : "+"}f"(c[${i}])`).join(", ");
   const as = [0, 1, 2, 3].map((i) => `%${count + i}`).join(", ");
-  return guarded(`TESSERA_WGMMA_M64N${n}K8_TF32_RS_DEFINED`, [
-    `// wgmma.mma_async m64n${n}k8 tf32 with A from registers (sm_90a): the warpgroup's 64×${n} fp32 accumulator += A (64×8) · B (8×${n}).`,
+  const [suffix, guard] = scaleD === 0 ? ["_zero_d", "_ZERO_D"] : ["", ""];
+  return guarded(`TESSERA_WGMMA_M64N${n}K8_TF32_RS${guard}_DEFINED`, [
+    scaleD === 0
+      ? `// wgmma.mma_async m64n${n}k8 tf32 with A from registers and scale-d 0 (sm_90a): the warpgroup's 64×${n} fp32 accumulator = A (64×8) · B (8×${n}).`
+      : `// wgmma.mma_async m64n${n}k8 tf32 with A from registers (sm_90a): the warpgroup's 64×${n} fp32 accumulator += A (64×8) · B (8×${n}).`,
     "// a: the calling warp's 4 fragment registers (rows l/4 + 8·(i%2), k l%4 + 4·(i/2) of its 16 rows), float32 holding tf32;",
     "// B K-major (Bᵀ, n rows of k) in 128B-swizzled shared memory. The tensor cores read a and c until the group's wait.",
-    `__device__ __forceinline__ void tessera_wgmma_m64n${n}k8_f32_tf32_tf32_rs(float* c, const float* a, const void* b, unsigned int b_lbo, unsigned int b_sbo) {`,
+    `__device__ __forceinline__ void tessera_wgmma_m64n${n}k8_f32_tf32_tf32_rs${suffix}(float* c, const float* a, const void* b, unsigned int b_lbo, unsigned int b_sbo) {`,
     "  unsigned long long desc_b = tessera_wgmma_desc(b, b_lbo, b_sbo);",
-    `  asm volatile("{\\n.reg .pred p;\\nsetp.ne.b32 p, 1, 0;\\nwgmma.mma_async.sync.aligned.m64n${n}k8.f32.tf32.tf32 {${cs}}, {${as}}, %${count + 4}, p, 1, 1;\\n}\\n"`,
+    `  asm volatile("{\\n.reg .pred p;\\nsetp.ne.b32 p, ${scaleD}, 0;\\nwgmma.mma_async.sync.aligned.m64n${n}k8.f32.tf32.tf32 {${cs}}, {${as}}, %${count + 4}, p, 1, 1;\\n}\\n"`,
     `               : ${outs}`,
     `               : "r"(__float_as_uint(a[0])), "r"(__float_as_uint(a[1])), "r"(__float_as_uint(a[2])), "r"(__float_as_uint(a[3])), "l"(desc_b));`,
     "}",
@@ -201,7 +219,8 @@ export function wgmmaPreamble(has: (f: WgmmaFeature) => boolean): string[] {
     COMMON,
     ...[...WGMMA_N].filter((n) => has(`wgmma:${n}`)).map(mmaHelper),
     ...[...WGMMA_N].filter((n) => has(`wgmma:tf32:${n}`)).map(tf32MmaHelper),
-    ...[...WGMMA_N].filter((n) => has(`wgmma:tf32rs:${n}`)).map(tf32RegisterAMmaHelper),
+    ...[...WGMMA_N].filter((n) => has(`wgmma:tf32rs:${n}`)).map((n) => tf32RegisterAMmaHelper(n)),
+    ...[...WGMMA_N].filter((n) => has(`wgmma:tf32rs0:${n}`)).map((n) => tf32RegisterAMmaHelper(n, 0)),
   ];
 }
 

@@ -11,6 +11,7 @@ import { PASSES_FRONT, simplifyPass } from "./passes/index.js";
 import { injectBufferSwizzlePass, planBufferSwizzlePass } from "./passes/buffer-swizzle.js";
 import { injectPTXAsyncCopyPass } from "./passes/inject-ptx-async-copy.js";
 import { injectVirtualThreadPass } from "./passes/inject-virtual-thread.js";
+import { foldWgmmaZeroFillPass } from "./passes/fold-wgmma-zero-fill.js";
 import { injectWgmmaSyncPass } from "./passes/inject-wgmma-sync.js";
 import { lowerWarpMemoryPass } from "./passes/lower-warp-memory.js";
 import { dropPaddingGuardsPass, markPaddingGuardsPass } from "./passes/padding-guards.js";
@@ -50,7 +51,12 @@ export const CUDA_LOWERING_PASSES: readonly Pass[] = [
 
 export function lowerForCuda(source: PrimFunc, target: CudaTarget, opts: LowerOptions): LoweredModule {
   const recordStages = opts.recordStages === true;
-  const { func, stages } = runPasses(CUDA_LOWERING_PASSES, source, { target }, recordStages);
+  // foldWgmmaZeroFill is optional (LowerOptions): before injectWgmmaSync, which then sees no fill to wait for.
+  const passes =
+    opts.foldWgmmaZeroFill === true
+      ? CUDA_LOWERING_PASSES.flatMap((p) => (p === injectWgmmaSyncPass ? [foldWgmmaZeroFillPass, p] : [p]))
+      : CUDA_LOWERING_PASSES;
+  const { func, stages } = runPasses(passes, source, { target }, recordStages);
   const { kernels, workspaces } = splitHostDevice(func);
   if (recordStages) stages.push({ pass: "splitHostDevice", func });
   if (opts.skipVerify !== true) for (const kernel of kernels) verifyGpuCode(kernel, target);

@@ -46,7 +46,7 @@ const PASS_DESCRIPTIONS: Readonly<Record<string, string>> = {
     "accesses to swizzled shared buffers (scalar, vector, ldmatrix rows) go through the XOR index map; wgmma operand pointers start at the tile's stored first element",
   injectPTXAsyncCopy: "copies in `async_scope` become `T.ptx_cp_async` (cp.async, sm_80+)",
   injectWgmmaSync:
-    "wgmma (sm_90a): `wgmma_fence` before each run of wgmmas, `wgmma_wait_group N` before each barrier (N: the last run's groups when what is written until their retirement is another version of the tiles they read, else 0) and `wgmma_wait_group 0` before each other use of their accumulators",
+    "wgmma (sm_90a): `wgmma_fence` before each run of wgmmas, `wgmma_wait_group N` before each barrier (N: the last run's groups when what is written until their retirement is another version of the tiles they read, else 0), before a store into register A fragments the last run does not read (N: that run's groups) and `wgmma_wait_group 0` before each other use of their accumulators",
   splitHostDevice:
     "one kernel per launch nest; workspaces; launch metadata, with the __launch_bounds__ minimum of blocks per SM; a kernel's shared.dyn buffers merged into one dynamic allocation",
   verifyGpuCode: "threads, shared memory, vector width and resident blocks per SM against the target",

@@ -16,6 +16,7 @@ import {
   WGMMA_MMA_ASYNC,
   WGMMA_MMA_ASYNC_RS,
   WGMMA_OP_ARITY,
+  wgmmaArgCountFits,
   WGMMA_WAIT_GROUP,
 } from "@tessera/codegen";
 import { type EmitContext, emitExpr } from "@tessera/ir/executor-kit";
@@ -121,7 +122,7 @@ export class MmaEmitter {
   private wgmma(ctx: EmitContext, call: Call): boolean {
     const text = printExpr(call);
     const arity = WGMMA_OP_ARITY[call.op]!;
-    if (arity >= 0 && call.args.length !== arity) this.fail(`${text} has ${call.args.length} arguments, T.${call.op} takes ${arity}`);
+    if (arity >= 0 && !wgmmaArgCountFits(call.op, call.args.length)) this.fail(`${text} has ${call.args.length} arguments, T.${call.op} takes ${arity}`);
     if (call.op === WGMMA_FENCE) return true;
     if (call.op === WGMMA_COMMIT_GROUP) {
       ctx.line(`$rt.mma.wgmmaCommit(${this.thread.join(", ")});`);
@@ -166,7 +167,9 @@ export class MmaEmitter {
     if (this.constant(call, 5, text) !== 128) this.fail(`${text}: the simulator runs the 128-byte swizzle only`);
     const expr = (i: number): string => emitExpr(ctx, call.args[i]!);
     const b = this.pointer(ctx, call.args[8]!, text);
-    const site = this.site({ kind: "wgmma", text, n, transB: false, tf32: true, registerA: true });
+    const scaleD = call.args.length > 13 ? this.constant(call, 13, text) : 1;
+    if (scaleD !== 0 && scaleD !== 1) this.fail(`${text}: scale-d is 0 or 1, not ${scaleD}`);
+    const site = this.site({ kind: "wgmma", text, n, transB: false, tf32: true, registerA: true, ...(scaleD === 0 ? { zeroD: true } : {}) });
     const c = `${this.array(ctx, call.args[11]!, text)}, ${expr(12)}`;
     const a = `${this.array(ctx, call.args[6]!, text)}, ${expr(7)}`;
     ctx.line(`$rt.mma.arrive(${site}, ${this.thread.join(", ")}, ${c}, ${a}, 0, 0, ${b.array}, ${b.offset}, ${expr(9)}, ${expr(10)});`);

@@ -35,6 +35,8 @@ export interface WgmmaSite {
   readonly tf32?: boolean;
   /** A from the lanes' registers (the register-A form) rather than shared memory. */
   readonly registerA?: boolean;
+  /** scale-d 0: D = A·B, the accumulator registers written, not read. */
+  readonly zeroD?: boolean;
 }
 
 type Registers = ArrayLike<number> & { [i: number]: number };
@@ -121,6 +123,7 @@ export function warpWgmma(warp: number, s: WgmmaSite, lanes: readonly WgmmaOpera
   const C = new Float64Array(ROWS_PER_WARP * n);
   lanes.forEach(([c, cOffset], lane) => {
     if (cOffset < 0 || cOffset + registers > c.length) misuse(`lane ${lane}'s ${registers} accumulator registers from ${cOffset} are outside its ${c.length}`);
+    if (s.zeroD === true) return;
     for (let i = 0; i < registers; i++) {
       const { row, col } = where(lane, i);
       C[row * n + col] = c[cOffset + i]!;

@@ -5,8 +5,11 @@
  * simplified under what is known of the new loop. Block regions of such buffers name the
  * instance's version, or, as TVM writes them where the maximum stage is not 1, all versions. A
  * `T.tvm_access_ptr` into such a buffer (a tensor intrinsic's operand) points into the instance's
- * version: its offset grows by the version times the version stride, as TVM rewrites it.
+ * version: its offset grows by the version times the version stride, as TVM rewrites it. A
+ * register operand of a warp intrinsic (a buffer's data and an element offset, e.g. the A fragment
+ * of the register-A wgmma) is rewritten the same way.
  */
+import { registerOperands } from "../util/warp-operands.js";
 import {
   type Analyzer,
   type BlockRealize,
@@ -14,6 +17,7 @@ import {
   type BufferLoad,
   type BufferRegion,
   type BufferStore,
+  type Call,
   IRMutator,
   type PrimExpr,
   type Stmt,
@@ -54,12 +58,27 @@ export class InstanceRewriter extends IRMutator {
 
   override visitExpr(e: PrimExpr): PrimExpr {
     const out = super.visitExpr(e);
-    if (out.kind !== "Call" || out.op !== "tvm_access_ptr") return out;
+    if (out.kind !== "Call") return out;
+    if (out.op !== "tvm_access_ptr") return this.registerOperandsInVersion(out);
     const data = out.args[1];
     const v = data?.kind === "Var" ? this.versioned.get(data) : undefined;
     if (v === undefined) return out;
     const offset = this.analyzer.simplify(add(out.args[2]!, mul(this.version(v.versions), versionStride(v.buffer))));
     return { ...out, args: [out.args[0]!, v.buffer.data, offset, ...out.args.slice(3)] };
+  }
+
+  /** A warp intrinsic's register operands (data, element offset) in a versioned buffer: the instance's version. */
+  private registerOperandsInVersion(c: Call): Call {
+    let args: PrimExpr[] | undefined;
+    for (const { buffer, offset } of registerOperands(c)) {
+      const data = c.args[buffer];
+      const v = data?.kind === "Var" ? this.versioned.get(data) : undefined;
+      if (v === undefined) continue;
+      args ??= [...c.args];
+      args[buffer] = v.buffer.data;
+      args[offset] = this.analyzer.simplify(add(c.args[offset]!, mul(this.version(v.versions), versionStride(v.buffer))));
+    }
+    return args === undefined ? c : { ...c, args };
   }
 
   override visitBufferLoad(e: BufferLoad): PrimExpr {

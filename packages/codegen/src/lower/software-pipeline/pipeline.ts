@@ -12,7 +12,7 @@ import { AsyncQueues } from "./async-queues.js";
 import { pipelineBody } from "./body.js";
 import { checkDependences } from "./dependences.js";
 import { realizeBlock } from "./blocks.js";
-import { doubleBuffered } from "./double-buffers.js";
+import { doubleBuffered, withoutDoubleBufferScopes } from "./double-buffers.js";
 import { emitPipeline } from "./emit.js";
 import type { VersionedBuffer } from "./instance.js";
 import { type PipelineStmt, describeStmt, readsData } from "./model.js";
@@ -68,7 +68,8 @@ export function pipelineLoop(loop: For, enclosing: readonly For[], form: Pipelin
     tvmGuards: form.tvmGuards,
   });
   const allocs: Buffer[] = body.allocs.map((b) => versioned.get(b.data)?.buffer ?? b);
-  return allocationBlock(seq(sections), allocs, blockRegions);
+  const pipelined = seq(sections);
+  return allocationBlock(doubled.size > 0 ? withoutDoubleBufferScopes(pipelined) : pipelined, allocs, blockRegions);
 }
 
 function pipelineStmt(stmt: Stmt, position: number, annotation: PipelineAnnotation, around: readonly For[], allocs: readonly Buffer[]): PipelineStmt {

@@ -75,6 +75,28 @@ export const WGMMA_OP_ARITY: Readonly<Record<string, number>> = {
 };
 
 /**
+ * wgmma MMA ops that take an optional last argument, scale-d (PTX's `scale-d` predicate: 1, the
+ * default, D = A·B + D; 0, D = A·B, the accumulator not read), at this position (after the arity).
+ * foldWgmmaZeroFill sets it in place of a zero fill of the accumulator.
+ */
+export const WGMMA_SCALE_D_ARG: Readonly<Record<string, number>> = { [WGMMA_MMA_ASYNC_RS]: 13 };
+
+/** Whether `count` arguments fit the wgmma op `op` (its arity, or one more where it takes scale-d). */
+export function wgmmaArgCountFits(op: string, count: number): boolean {
+  const arity = WGMMA_OP_ARITY[op];
+  if (arity === undefined) return false;
+  if (arity < 0) return count % 2 === 1;
+  return count === arity || (WGMMA_SCALE_D_ARG[op] === arity && count === arity + 1);
+}
+
+/** The scale-d of a wgmma MMA call: 0 when its optional argument says so, else 1. */
+export function wgmmaScaleD(call: Call): number {
+  const i = WGMMA_SCALE_D_ARG[call.op];
+  const a = i === undefined ? undefined : call.args[i];
+  return a?.kind === "IntImm" && a.value === 0 ? 0 : 1;
+}
+
+/**
  * Where the operands of a wgmma MMA call are: the shared-memory pointers its descriptors are built
  * from (read asynchronously until the group's wait), the registers it reads asynchronously as well
  * (A of the register-A form, then the accumulator, which it also writes), the accumulator.

@@ -59,7 +59,7 @@ export function onlyIssuesWgmma(s: Stmt): boolean {
 export const isBarrier = (s: Stmt): boolean => s.kind === "Evaluate" && s.value.kind === "Call" && s.value.op === BARRIER;
 
 /** The groups `s` commits, when a constant. */
-function commitCount(s: Stmt): number | undefined {
+export function commitCount(s: Stmt): number | undefined {
   switch (s.kind) {
     case "SeqStmt": {
       let n = 0;
@@ -179,7 +179,8 @@ interface ListContext {
 export class WgmmaInFlight {
   /** The pending groups the wait before each barrier statement may leave. */
   readonly pending = new Map<Stmt, number>();
-  private readonly ranges = new Map<Var, Interval>();
+  /** The range of each loop variable and thread index of the kernel (over all its loops of that variable). */
+  readonly ranges = new Map<Var, Interval>();
 
   constructor(
     body: Stmt,
