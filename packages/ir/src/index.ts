@@ -122,6 +122,21 @@ export {
   checkMbarrierArity,
 } from "./mbarrier.js";
 export {
+  CP_ASYNC_BULK_TENSOR_2D,
+  CP_ASYNC_BULK_TENSOR_ARITY,
+  TMA_SWIZZLES,
+  TMA_MAX_BOX,
+  tensorMapOfCall,
+  checkTensorMap,
+  boxBytes,
+  tmaDestinationAlignment,
+  swizzledOffset,
+  boxesOfTile,
+  tensorMapsOf,
+  type TmaSwizzle,
+  type TensorMapSpec,
+} from "./tensor-map.js";
+export {
   isStorageScope,
   declBuffer,
   withBuffer,

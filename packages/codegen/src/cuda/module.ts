@@ -64,6 +64,13 @@ export function emitModule(module: LoweredModule, options: KernelEmitOptions): E
         `mbarrier transaction counts and cp.async.bulk (T.ptx.mbarrier_*, T.ptx.cp_async_bulk) need sm_90 or newer; target ${module.target.name} is ${module.target.arch}`,
       );
     }
+    if (emitted.features.has("tma") && archNumber(module.target) < MBARRIER_MIN_ARCH) {
+      const maps = kernel.params.flatMap((p) => (p.kind === "buffer" && p.tensorMap !== undefined ? [p.name] : []));
+      throw new CodegenError(
+        kernel.name,
+        `TMA loads (T.ptx.cp_async_bulk_tensor_2d) of buffer ${maps.join(", ")} need sm_90 or newer; target ${module.target.name} is ${module.target.arch}`,
+      );
+    }
     for (const f of emitted.features) features.add(f);
     return { kernel, emitted, launch: launchMetadata(kernel, emitted.shape, emitted.dynamicSharedBytes) };
   });

@@ -1,0 +1,111 @@
+/**
+ * The warp-specialised wgmma GEMM with TMA loads, in lowered TVMScript (`C = A·B`, fp16 A and B
+ * row-major, fp32 C; the same function as `wgmmaGemm`). The shape of
+ * `warpSpecializedWgmmaGemmScript` (128×256 block tiles, k stages of 64, two consumer warpgroups
+ * of m64n256k16 wgmmas from 128B-swizzled shared memory, full and empty mbarriers per ring slot),
+ * but one elected producer thread fills a stage with five TMA loads (ir's tensor-map.ts):
+ *
+ *     producer (warp 8, lane 0), k stage t in slot s = t % S, round r = t / S:
+ *         wait empty[s] for parity (r + 1) % 2
+ *         arrive_expect_tx(full[s], 48 KiB)                          # full[s] counts this one arrival
+ *         TMA A's 128×64 box at (m0, 64t); TMA B's four 64×64 boxes at (64t, n0 + 64j)
+ *     consumer warps 0–7:
+ *         wait full[s] for parity r % 2; wgmma.fence; 4 wgmmas (k 16 each)
+ *         wait_group 4 (stage t − 1's wgmmas retired); lane 0: arrive(empty[(t − 1) % S])   # counts 8
+ *
+ * TMA writes through the async proxy, as wgmma reads, so the consumers need no proxy fence (the
+ * cp.async producer's kernel fences every stage). A's box lands as A's tile always did (row r's
+ * 16-byte chunk c at chunk c ^ (r % 8)); B's 64-column panels land one after another (4096
+ * elements each), so B's descriptor strides are 8192 bytes between panels and 1024 between 8-row
+ * groups — CUTLASS's layout for an N-major operand with the 128B swizzle.
+ *
+ * `maxRegisters` adds `setmaxnreg`: the producer warpgroup gives registers back
+ * (`setmaxnreg.dec`), the consumers take them (`setmaxnreg.inc`), as CUTLASS's warp-specialised
+ * kernels do. Hand-written lowered TIR, as its cp.async sibling; the kernel takes tensor maps of A and
+ * B, which the runtime encodes (`build()` on cuda).
+ */
+import { boxesOfTile } from "@tessera/ir";
+
+export interface TmaWgmmaOptions {
+  /** Shared ring slots (default 4; 48 KiB each). */
+  readonly stages?: number;
+  /** The global symbol (default `wgmma_tma_gemm`). */
+  readonly name?: string;
+  /** `setmaxnreg` budgets: the producer warpgroup's and the consumers' registers per thread (multiples of 8, 24 to 256). */
+  readonly maxRegisters?: { readonly producer: number; readonly consumer: number };
+}
+
+const [BM, BN, BK] = [128, 256, 64];
+/** fp16 elements of one slot's A tile and B tile. */
+const [A_TILE, B_TILE] = [BM * BK, BK * BN];
+/** The boxes: A's whole 128×64 tile, B's 64×64 panels (a row of 64 fp16 is the 128-byte swizzle span). */
+const [A_BOX, B_BOX] = [[BM, BK], [BK, 64]] as const;
+const STAGE_BYTES = (A_TILE + B_TILE) * 2;
+
+/** The kernel for n×n×n (n a multiple of 256), as lowering would leave it. */
+export function tmaWgmmaGemmScript(n: number, opts: TmaWgmmaOptions = {}): string {
+  const stages = opts.stages ?? 4;
+  if (!Number.isInteger(n) || n <= 0 || n % BN !== 0) throw new RangeError(`TMA wgmma GEMM: n = ${n} is not a positive multiple of ${BN}`);
+  if (!Number.isInteger(stages) || stages < 1 || stages > 4) throw new RangeError(`TMA wgmma GEMM: stages must be 1 to 4 (48 KiB each), got ${stages}`);
+  const regs = opts.maxRegisters;
+  if (regs !== undefined)
+    for (const r of [regs.producer, regs.consumer])
+      if (!Number.isInteger(r) || r % 8 !== 0 || r < 24 || r > 256) throw new RangeError(`TMA wgmma GEMM: setmaxnreg takes a multiple of 8 from 24 to 256, got ${r}`);
+  const steps = n / BK;
+  const blocksN = n / BN;
+  const bar = (i: string) => `T.tvm_access_ptr(T.type_annotation("uint64"), bars, ${i}, 1, 3)`;
+  const smem = (offset: string, extent: number) => `T.tvm_access_ptr(T.type_annotation("float16"), buf_dyn_shmem, ${offset}, ${extent}, 2)`;
+  const m0 = `blockIdx_x // ${blocksN} * ${BM}`;
+  const n0 = `blockIdx_x % ${blocksN} * ${BN}`;
+  const full = bar(`t % ${stages}`);
+  const aLoad = `T.ptx.cp_async_bulk_tensor_2d(${smem(`t % ${stages} * ${A_TILE}`, A_TILE)}, A.data, ${A_BOX[1]}, ${A_BOX[0]}, 128, t * ${BK}, ${m0}, ${full})`;
+  const bLoads = boxesOfTile("B", [BK, BN], B_BOX).map(
+    ([, col]) =>
+      `T.ptx.cp_async_bulk_tensor_2d(${smem(`${stages * A_TILE} + t % ${stages} * ${B_TILE} + ${col * BK}`, B_BOX[0] * B_BOX[1])}, B.data, ${B_BOX[1]}, ${B_BOX[0]}, 128, ${n0} + ${col}, t * ${BK}, ${full})`,
+  );
+  const aPtr = `T.tvm_access_ptr(T.type_annotation("float16"), buf_dyn_shmem, t % ${stages} * ${A_TILE} + threadIdx_y * 1024 + k1 * 16, 976, 1)`;
+  // 16 k rows of all four panels: from the first panel's k1-th 16-row slice to the end of the last's.
+  const bPtr = `T.tvm_access_ptr(T.type_annotation("float16"), buf_dyn_shmem, ${stages * A_TILE} + t % ${stages} * ${B_TILE} + k1 * 1024, ${3 * 4096 + 1024}, 1)`;
+  const cPtr = `T.tvm_access_ptr(T.type_annotation("float32"), C.data, (${m0} + threadIdx_y * 16) * ${n} + ${n0} + j * 16, 4096, 2)`;
+  const producerRegs = regs === undefined ? "" : `\n        T.ptx.setmaxnreg_dec(${regs.producer})`;
+  const consumerRegs = regs === undefined ? "" : `\n        T.ptx.setmaxnreg_inc(${regs.consumer})`;
+  return `@T.prim_func
+def main(A: T.Buffer((${n}, ${n}), "float16"), B: T.Buffer((${n}, ${n}), "float16"), C: T.Buffer((${n}, ${n}), "float32")):
+    T.func_attr({"global_symbol": "${opts.name ?? "wgmma_tma_gemm"}", "tir.noalias": T.bool(True)})
+    blockIdx_x = T.launch_thread("blockIdx.x", ${(n / BM) * blocksN})
+    buf_dyn_shmem = T.allocate([${stages * (A_TILE + B_TILE)}], "float16", "shared.dyn")
+    bars = T.allocate([${2 * stages}], "uint64", "shared")
+    C_warp = T.allocate([128], "float32", "local")
+    threadIdx_y = T.launch_thread("threadIdx.y", 12)
+    threadIdx_x = T.launch_thread("threadIdx.x", 32)
+    if threadIdx_y == 0:
+        if threadIdx_x == 0:
+            for i in range(${stages}):
+                T.ptx.mbarrier_init(${bar("i")}, 1)
+                T.ptx.mbarrier_init(${bar(`${stages} + i`)}, 8)
+    T.tvm_storage_sync("shared")
+    if threadIdx_y >= 8:${producerRegs}
+        if threadIdx_y == 8:
+            if threadIdx_x == 0:
+                for t in range(${steps}):
+                    T.ptx.mbarrier_wait_parity(${bar(`${stages} + t % ${stages}`)}, (t // ${stages} + 1) % 2)
+                    T.ptx.mbarrier_arrive_expect_tx(${full}, ${STAGE_BYTES})
+                    ${[aLoad, ...bLoads].join("\n                    ")}
+    if threadIdx_y < 8:${consumerRegs}
+        for j in range(16):
+            T.cuda.mma_fill_legacy(8, C_warp, j * 8, dtype="float32")
+        for t in range(${steps}):
+            T.ptx.mbarrier_wait_parity(${full}, t // ${stages} % 2)
+            T.ptx.wgmma_fence()
+            for k1 in range(4):
+                T.ptx.wgmma_mma_async_ss("m64n256k16", "fp16", "fp16", "fp32", 0, 1, 128, ${aPtr}, 16, 1024, ${bPtr}, 8192, 1024, C_warp, 0)
+                T.ptx.wgmma_commit_group()
+            T.ptx.wgmma_wait_group(4, C_warp, 128)
+            if t > 0:
+                if threadIdx_x == 0:
+                    T.ptx.mbarrier_arrive(${bar(`${stages} + (t - 1) % ${stages}`)})
+        T.ptx.wgmma_wait_group(0, C_warp, 128)
+        for j in range(16):
+            T.cuda.mma_store_legacy(16, 16, ${cPtr}, C_warp, j * 8, ${n}, dtype="float32")
+`;
+}
