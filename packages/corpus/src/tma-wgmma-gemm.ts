@@ -33,6 +33,12 @@ export interface TmaWgmmaOptions {
   readonly name?: string;
   /** `setmaxnreg` budgets: the producer warpgroup's and the consumers' registers per thread (multiples of 8, 24 to 256). */
   readonly maxRegisters?: { readonly producer: number; readonly consumer: number };
+  /**
+   * Rasterised block order: consecutive blocks walk `groupRows` block rows down before moving one
+   * block column right, so the blocks resident at once share B's columns as well as A's rows in L2
+   * (default: row after row, each across all of N).
+   */
+  readonly groupRows?: number;
 }
 
 const [BM, BN, BK] = [128, 256, 64];
@@ -55,8 +61,12 @@ export function tmaWgmmaGemmScript(n: number, opts: TmaWgmmaOptions = {}): strin
   const blocksN = n / BN;
   const bar = (i: string) => `T.tvm_access_ptr(T.type_annotation("uint64"), bars, ${i}, 1, 3)`;
   const smem = (offset: string, extent: number) => `T.tvm_access_ptr(T.type_annotation("float16"), buf_dyn_shmem, ${offset}, ${extent}, 2)`;
-  const m0 = `blockIdx_x // ${blocksN} * ${BM}`;
-  const n0 = `blockIdx_x % ${blocksN} * ${BN}`;
+  const group = opts.groupRows;
+  const blocksM = n / BM;
+  if (group !== undefined && (!Number.isInteger(group) || group < 1 || blocksM % group !== 0))
+    throw new RangeError(`TMA wgmma GEMM: groupRows must divide the ${blocksM} block rows, got ${group}`);
+  const m0 = group === undefined ? `blockIdx_x // ${blocksN} * ${BM}` : `(blockIdx_x // ${group * blocksN} * ${group} + blockIdx_x % ${group}) * ${BM}`;
+  const n0 = group === undefined ? `blockIdx_x % ${blocksN} * ${BN}` : `blockIdx_x // ${group} % ${blocksN} * ${BN}`;
   const full = bar(`t % ${stages}`);
   const aLoad = `T.ptx.cp_async_bulk_tensor_2d(${smem(`t % ${stages} * ${A_TILE}`, A_TILE)}, A.data, ${A_BOX[1]}, ${A_BOX[0]}, 128, t * ${BK}, ${m0}, ${full})`;
   const bLoads = boxesOfTile("B", [BK, BN], B_BOX).map(

@@ -136,6 +136,7 @@ export {
   type TmaSwizzle,
   type TensorMapSpec,
 } from "./tensor-map.js";
+export { SETMAXNREG_INC, SETMAXNREG_DEC, isSetmaxnreg, setmaxnregCount } from "./setmaxnreg.js";
 export {
   isStorageScope,
   declBuffer,

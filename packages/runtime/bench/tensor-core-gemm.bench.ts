@@ -12,6 +12,10 @@
  *   hand-lowered kernel: a producer warpgroup of cp.async copies hands 128×256×64 stages to two
  *   consumer warpgroups through mbarriers; 4 ring slots, `--ws-stages 2,3,4` for others, named
  *   e.g. `wgmma_ws@s3`), against HGEMM; sizes multiples of 256 (a dry run at 256³);
+ * - `wgmma_tma`: the same with TMA (corpus tmaWgmmaGemmScript: one producer thread loads each
+ *   stage's five 128B-swizzled boxes through tensor maps the runtime encodes; `--ws-stages` too);
+ *   `wgmma_tma_r` adds setmaxnreg (producer warpgroup 40 registers, consumers 232), `wgmma_tma_rg`
+ *   a rasterised block order too (groups of 8 block rows);
  * - `wgmma_tf32`: wgmmaTf32GemmSchedule with WGMMA_TF32_PARAMS (wgmma.mma_async m64n256k8 tf32, sm_90a
  *   only: pre-pass kernels write tf32(A) and tf32(B)ᵀ — counted in the time — then 128×256 block
  *   tiles of 2 warpgroups, k stages of 32, 3 cp.async stages), against torch fp32 `A @ B` with TF32 on;
@@ -84,6 +88,7 @@ import {
   wgmmaTf32x3GemmReluAddSchedule,
   wgmmaTf32x3GemmSchedule,
   warpSpecializedWgmmaGemmScript,
+  tmaWgmmaGemmScript,
   wmmaGemm,
   wmmaGemmSchedule,
 } from "@tessera/corpus";
@@ -160,6 +165,9 @@ const KERNELS: Readonly<Record<string, KernelSpec>> = {
   wgmma: { schedule: (n) => wgmmaGemmSchedule(n, WGMMA_PARAMS), original: wmmaGemm, operands: "float16", baseline: "hgemm" },
   wgmma_tf32: { schedule: (n) => wgmmaTf32GemmSchedule(n, WGMMA_TF32_PARAMS), original: tf32Gemm, operands: "float32", baseline: "tf32" },
   wgmma_ws: warpSpecializedWgmma(4),
+  wgmma_tma: tmaWgmma(4),
+  wgmma_tma_r: tmaWgmma(4, true),
+  wgmma_tma_rg: tmaWgmma(4, true, 8),
   tf32: { schedule: (n, p) => tf32GemmSchedule(n, p ?? TF32_PARAMS), tiled: true, original: tf32Gemm, operands: "float32", baseline: "tf32" },
   tf32_ldmatrix: {
     schedule: (n, p) => tf32GemmSchedule(n, { ...(p ?? TF32_LDMATRIX_PARAMS), ldmatrixA: true }),
@@ -199,6 +207,19 @@ const KERNELS: Readonly<Record<string, KernelSpec>> = {
 function warpSpecializedWgmma(stages: number): KernelSpec {
   const module = (n: number): LoweredModule =>
     moduleFromKernelFunc(parsePrimFunc(warpSpecializedWgmmaGemmScript(n, { stages, name: "wgmma_ws_gemm" })), { target: cudaTarget("nvidia/h100") });
+  return { schedule: module, original: wmmaGemm, operands: "float16", baseline: "hgemm", minN: 256 };
+}
+
+/** The TMA wgmma GEMM with `stages` ring slots (and setmaxnreg 40 / 232 with `regs`), lowered for sm_90 (hand-written TIR). */
+function tmaWgmma(stages: number, regs = false, groupRows?: number): KernelSpec {
+  const maxRegisters = regs ? { producer: 40, consumer: 232 } : undefined;
+  const name = `wgmma_tma${regs ? "_r" : ""}${groupRows === undefined ? "" : "g"}_gemm`;
+  // A group never taller than the grid (256³ has two block rows).
+  const group = (n: number) => (groupRows === undefined ? {} : { groupRows: Math.min(groupRows, n / 128) });
+  const module = (n: number): LoweredModule =>
+    moduleFromKernelFunc(parsePrimFunc(tmaWgmmaGemmScript(n, { stages, name, ...group(n), ...(maxRegisters === undefined ? {} : { maxRegisters }) })), {
+      target: cudaTarget("nvidia/h100"),
+    });
   return { schedule: module, original: wmmaGemm, operands: "float16", baseline: "hgemm", minN: 256 };
 }
 
@@ -278,6 +299,8 @@ function parseKernels(argv: readonly string[]): [name: string, spec: KernelSpec]
     if (chunks !== undefined && (name === "tf32x3" || name === "tf32x3_relu_add"))
       return chunks.map((chunk) => [`${name}@chunk${chunk}`, tf32x3Kernels(chunk)[name]]);
     if (wsStages !== undefined && name === "wgmma_ws") return wsStages.map((stages) => [`${name}@s${stages}`, warpSpecializedWgmma(stages)]);
+    if (wsStages !== undefined && name.startsWith("wgmma_tma"))
+      return wsStages.map((stages) => [`${name}@s${stages}`, tmaWgmma(stages, name !== "wgmma_tma", name === "wgmma_tma_rg" ? 8 : undefined)]);
     const wgmmaSchedule = WGMMA_SCHEDULES[name];
     if (wgmmaTilings !== undefined && wgmmaSchedule !== undefined)
       return wgmmaTilings.map(([text, p]) => [`${name}@${text}`, { ...KERNELS[name]!, schedule: (n) => wgmmaSchedule(n, p) }]);

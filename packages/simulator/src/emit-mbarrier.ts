@@ -19,6 +19,8 @@ import {
   type TensorMapSpec,
   type Var,
   bytesOf,
+  isSetmaxnreg,
+  setmaxnregCount,
   forEachExpr,
   printExpr,
 } from "@tessera/ir";
@@ -46,6 +48,15 @@ export function kernelTensorMaps(kernel: DeviceKernel): Map<Var, TensorMapSpec> 
 export function emitMbarrierCall(kernel: string, ctx: EmitContext, call: Call, tensorMaps: ReadonlyMap<Var, TensorMapSpec>): boolean {
   if (call.op === CP_ASYNC_BULK_TENSOR_2D) {
     emitTensorCopy(kernel, ctx, call, tensorMaps);
+    return true;
+  }
+  if (isSetmaxnreg(call.op)) {
+    // Registers are not modelled; the count is checked as the code generator checks it.
+    try {
+      setmaxnregCount(call);
+    } catch (e) {
+      throw new SimulationError(`kernel ${kernel}: ${e instanceof Error ? e.message : String(e)}`);
+    }
     return true;
   }
   const arity = MBARRIER_OP_ARITY[call.op];

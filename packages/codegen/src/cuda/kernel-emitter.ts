@@ -21,6 +21,7 @@ import {
   forEachExpr,
   forEachStmt,
   isMbarrierOp,
+  isSetmaxnreg,
   CP_ASYNC_BULK_TENSOR_2D,
   lanesOf,
   type Var,
@@ -38,7 +39,7 @@ import type { Feature } from "./preamble.js";
 import { MMA_OPS, mmaStatement } from "./mma.js";
 import { WGMMA_OPS, callsWgmma, wgmmaStatement } from "./wgmma.js";
 import { mbarrierStatement } from "./mbarrier.js";
-import { TENSOR_MAP_C_TYPE, tmaStatement } from "./tma.js";
+import { TENSOR_MAP_C_TYPE, setmaxnregStatement, tmaStatement } from "./tma.js";
 import { WMMA_OPS, fragmentDeclaration, inferFragments, wmmaStatement } from "./wmma.js";
 
 export interface KernelEmitOptions {
@@ -267,6 +268,7 @@ class KernelEmitter extends StmtWalker<EmitContext, ExprEmitter> {
     if (WGMMA_OPS.has(call.op)) return wgmmaStatement(this.ctx, this.exprs, call);
     if (isMbarrierOp(call.op)) return mbarrierStatement(this.ctx, this.exprs, call);
     if (call.op === CP_ASYNC_BULK_TENSOR_2D) return tmaStatement(this.ctx, this.exprs, call, this.tensorMaps);
+    if (isSetmaxnreg(call.op)) return setmaxnregStatement(this.ctx, call);
     return undefined;
   }
 

@@ -6,14 +6,15 @@
  * `cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [dst], [&A_tmap, {c_inner, c_outer}], [bar]`.
  * The box and the swizzle are in the map, so the call's own box and swizzle only checked (by
  * `tensorMapsOf`, when the kernel was made). sm_90 and newer; module.ts refuses older targets.
+ * Warp-specialised TMA kernels also move registers between warpgroups: `setmaxnreg` (sm_90a).
  */
-import { type Call, CP_ASYNC_BULK_TENSOR_ARITY, type Var } from "@tessera/ir";
+import { type Call, CP_ASYNC_BULK_TENSOR_ARITY, IRError, SETMAXNREG_INC, type Var, setmaxnregCount } from "@tessera/ir";
 import { guarded } from "./async-copy.js";
 import { type EmitContext, fail } from "./context.js";
 import type { ExprEmitter } from "./expr-emitter.js";
 import { accessPointer } from "./wmma.js";
 
-export type TmaFeature = "tma";
+export type TmaFeature = "tma" | "setmaxnreg";
 
 /** The C type of a tensor-map parameter. */
 export const TENSOR_MAP_C_TYPE = "tessera_tensor_map";
@@ -45,4 +46,17 @@ const HELPERS = guarded("TESSERA_TMA_DEFINED", [
 /** The helper definitions, when a kernel loads with TMA (after the mbarrier helpers, whose address helper they use). */
 export function tmaPreamble(has: (f: TmaFeature) => boolean): string[] {
   return has("tma") ? [HELPERS] : [];
+}
+
+/** `T.ptx.setmaxnreg_inc/dec(n)` (ir's setmaxnreg.ts): the count is an immediate of the instruction. */
+export function setmaxnregStatement(ctx: EmitContext, call: Call): string {
+  let count: number;
+  try {
+    count = setmaxnregCount(call);
+  } catch (e) {
+    if (e instanceof IRError) fail(ctx, e.message);
+    throw e;
+  }
+  ctx.features.add("setmaxnreg");
+  return `asm volatile("setmaxnreg.${call.op === SETMAXNREG_INC ? "inc" : "dec"}.sync.aligned.u32 ${count};\\n" ::: "memory");`;
 }
