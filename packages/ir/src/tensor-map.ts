@@ -57,7 +57,7 @@ export interface TensorMapSpec {
 const constant = (e: PrimExpr | undefined): number | undefined => (e?.kind === "IntImm" ? e.value : undefined);
 
 /** The constant box and swizzle of a call, checked against `buffer` (its dtype); throws an IRError naming the buffer. */
-export function tensorMapOfCall(call: Call, buffer: Buffer, rowStride: number): TensorMapSpec {
+export function tensorMapOfCall(call: Call, buffer: Buffer): TensorMapSpec {
   if (call.args.length !== CP_ASYNC_BULK_TENSOR_ARITY) throw new IRError(`T.${call.op} takes ${CP_ASYNC_BULK_TENSOR_ARITY} arguments, got ${call.args.length}`);
   const [inner, outer, swizzle] = [constant(call.args[2]), constant(call.args[3]), constant(call.args[4])];
   const where = `T.${call.op} of buffer ${buffer.name}`;
@@ -69,7 +69,7 @@ export function tensorMapOfCall(call: Call, buffer: Buffer, rowStride: number): 
     buffer: buffer.name,
     dtype: buffer.dtype,
     shape: [shape[0]!, shape[1]!],
-    rowStride,
+    rowStride: rowStrideOf(buffer),
     box: [outer, inner],
     swizzle: swizzle as TmaSwizzle,
   };
@@ -138,7 +138,7 @@ export function tensorMapsOf(body: Stmt, buffers: readonly Buffer[]): Map<Buffer
     const buffer = source?.kind === "Var" ? buffers.find((b) => b.data === source) : undefined;
     if (buffer === undefined)
       throw new IRError(`T.${e.op}: argument 1 must be the data of a global buffer parameter (e.g. A.data), got ${source?.kind === "Var" ? source.name : source?.kind}`);
-    const spec = tensorMapOfCall(e, buffer, rowStrideOf(buffer));
+    const spec = tensorMapOfCall(e, buffer);
     const seen = out.get(buffer);
     if (seen !== undefined && (seen.box[0] !== spec.box[0] || seen.box[1] !== spec.box[1] || seen.swizzle !== spec.swizzle))
       throw new IRError(

@@ -58,12 +58,6 @@ export function emitModule(module: LoweredModule, options: KernelEmitOptions): E
         `wgmma.mma_async (T.ptx.wgmma_mma_async_ss) exists only on sm_90a (Hopper); target ${module.target.name} is ${module.target.arch}`,
       );
     }
-    if (usesMbarrier(emitted.features) && archNumber(module.target) < MBARRIER_MIN_ARCH) {
-      throw new CodegenError(
-        kernel.name,
-        `mbarrier transaction counts and cp.async.bulk (T.ptx.mbarrier_*, T.ptx.cp_async_bulk) need sm_90 or newer; target ${module.target.name} is ${module.target.arch}`,
-      );
-    }
     if (emitted.features.has("setmaxnreg") && archNumber(module.target) !== 90)
       throw new CodegenError(kernel.name, `setmaxnreg (T.ptx.setmaxnreg_inc/dec) exists only on sm_90a (Hopper); target ${module.target.name} is ${module.target.arch}`);
     if (emitted.features.has("tma") && archNumber(module.target) < MBARRIER_MIN_ARCH) {
@@ -71,6 +65,12 @@ export function emitModule(module: LoweredModule, options: KernelEmitOptions): E
       throw new CodegenError(
         kernel.name,
         `TMA loads (T.ptx.cp_async_bulk_tensor_2d) of buffer ${maps.join(", ")} need sm_90 or newer; target ${module.target.name} is ${module.target.arch}`,
+      );
+    }
+    if (usesMbarrier(emitted.features) && archNumber(module.target) < MBARRIER_MIN_ARCH) {
+      throw new CodegenError(
+        kernel.name,
+        `mbarrier transaction counts and cp.async.bulk (T.ptx.mbarrier_*, T.ptx.cp_async_bulk) need sm_90 or newer; target ${module.target.name} is ${module.target.arch}`,
       );
     }
     for (const f of emitted.features) features.add(f);

@@ -3,7 +3,7 @@
  * fills each ring slot with five swizzled boxes, two consumer warpgroups of wgmmas) in the
  * simulator: the executor's bits at 256³, and the mistakes TMA invites are caught.
  */
-import { tmaWgmmaGemmScript, wgmmaGemm } from "@tessera/corpus";
+import { type TmaWgmmaOptions, tmaWgmmaGemmScript, wgmmaGemm } from "@tessera/corpus";
 import { cudaTarget, moduleFromKernelFunc } from "@tessera/codegen";
 import { parsePrimFunc } from "@tessera/ir";
 import { describe, expect, it } from "vitest";
@@ -12,8 +12,8 @@ import { expectExactAgreement } from "../exact-agreement.js";
 
 const H100 = cudaTarget("nvidia/h100");
 
-function compare(n: number, stages: number, edit: (s: string) => string = (s) => s) {
-  const module = moduleFromKernelFunc(parsePrimFunc(edit(tmaWgmmaGemmScript(n, { stages }))), { target: H100 });
+function compare(n: number, stages: number, edit: (s: string) => string = (s) => s, opts: TmaWgmmaOptions = {}) {
+  const module = moduleFromKernelFunc(parsePrimFunc(edit(tmaWgmmaGemmScript(n, { stages, ...opts }))), { target: H100 });
   return compareWithReference(module, wgmmaGemm(n), { seed: 5, rtol: 0, atol: 0 });
 }
 
@@ -24,6 +24,10 @@ describe("the TMA wgmma GEMM", () => {
       expectExactAgreement(compare(256, stages));
     }, 120_000);
   }
+
+  it("has the executor's bits with setmaxnreg and the rasterised block order (groups of 2 block rows)", () => {
+    expectExactAgreement(compare(256, 2, undefined, { maxRegisters: { producer: 40, consumer: 232 }, groupRows: 2 }));
+  }, 120_000);
 
   it("refuses a consumer that does not wait for its stage's full barrier", () => {
     const early = (s: string) => s.replace(/ {12}T\.ptx\.mbarrier_wait_parity\(T\.tvm_access_ptr\(T\.type_annotation\("uint64"\), bars, t % 2, 1, 3\), t \/\/ 2 % 2\)\n/, "");
