@@ -39,6 +39,12 @@ export interface TmaWgmmaOptions {
    * (default: row after row, each across all of N).
    */
   readonly groupRows?: number;
+  /**
+   * A persistent kernel: this many blocks (one an SM: 132 on an H100 or H200), each walking the
+   * tiles `it · blocks + blockIdx.x`; the ring runs on across tiles, so the producer fills the next
+   * tile's stages while the consumers store this one's C (default: one block a tile).
+   */
+  readonly persistentBlocks?: number;
 }
 
 const [BM, BN, BK] = [128, 256, 64];
@@ -58,31 +64,69 @@ export function tmaWgmmaGemmScript(n: number, opts: TmaWgmmaOptions = {}): strin
     for (const r of [regs.producer, regs.consumer])
       if (!Number.isInteger(r) || r % 8 !== 0 || r < 24 || r > 256) throw new RangeError(`TMA wgmma GEMM: setmaxnreg takes a multiple of 8 from 24 to 256, got ${r}`);
   const steps = n / BK;
-  const blocksN = n / BN;
-  const bar = (i: string) => `T.tvm_access_ptr(T.type_annotation("uint64"), bars, ${i}, 1, 3)`;
-  const smem = (offset: string, extent: number) => `T.tvm_access_ptr(T.type_annotation("float16"), buf_dyn_shmem, ${offset}, ${extent}, 2)`;
+  const [blocksM, blocksN] = [n / BM, n / BN];
+  const tiles = blocksM * blocksN;
   const group = opts.groupRows;
-  const blocksM = n / BM;
   if (group !== undefined && (!Number.isInteger(group) || group < 1 || blocksM % group !== 0))
     throw new RangeError(`TMA wgmma GEMM: groupRows must divide the ${blocksM} block rows, got ${group}`);
-  const m0 = group === undefined ? `blockIdx_x // ${blocksN} * ${BM}` : `(blockIdx_x // ${group * blocksN} * ${group} + blockIdx_x % ${group}) * ${BM}`;
-  const n0 = group === undefined ? `blockIdx_x % ${blocksN} * ${BN}` : `blockIdx_x // ${group} % ${blocksN} * ${BN}`;
-  const full = bar(`t % ${stages}`);
-  const aLoad = `T.ptx.cp_async_bulk_tensor_2d(${smem(`t % ${stages} * ${A_TILE}`, A_TILE)}, A.data, ${A_BOX[1]}, ${A_BOX[0]}, 128, t * ${BK}, ${m0}, ${full})`;
+  const blocks = opts.persistentBlocks ?? tiles;
+  if (!Number.isInteger(blocks) || blocks < 1 || blocks > tiles) throw new RangeError(`TMA wgmma GEMM: persistentBlocks must be 1 to the ${tiles} tiles, got ${blocks}`);
+  const persistent = opts.persistentBlocks !== undefined;
+  // The tile a block works on and the k stage's index in the block's whole stream of stages (the
+  // ring slot and the parities follow it across tiles).
+  const tile = persistent ? `(it * ${blocks} + blockIdx_x)` : "blockIdx_x";
+  const g = persistent ? `(it * ${steps} + t)` : "t";
+  const bar = (i: string) => `T.tvm_access_ptr(T.type_annotation("uint64"), bars, ${i}, 1, 3)`;
+  const smem = (offset: string, extent: number) => `T.tvm_access_ptr(T.type_annotation("float16"), buf_dyn_shmem, ${offset}, ${extent}, 2)`;
+  const m0 = group === undefined ? `${tile} // ${blocksN} * ${BM}` : `(${tile} // ${group * blocksN} * ${group} + ${tile} % ${group}) * ${BM}`;
+  const n0 = group === undefined ? `${tile} % ${blocksN} * ${BN}` : `${tile} // ${group} % ${blocksN} * ${BN}`;
+  const slot = `${g} % ${stages}`;
+  const full = bar(slot);
+  const aLoad = `T.ptx.cp_async_bulk_tensor_2d(${smem(`${slot} * ${A_TILE}`, A_TILE)}, A.data, ${A_BOX[1]}, ${A_BOX[0]}, 128, t * ${BK}, ${m0}, ${full})`;
   const bLoads = boxesOfTile("B", [BK, BN], B_BOX).map(
     ([, col]) =>
-      `T.ptx.cp_async_bulk_tensor_2d(${smem(`${stages * A_TILE} + t % ${stages} * ${B_TILE} + ${col * BK}`, B_BOX[0] * B_BOX[1])}, B.data, ${B_BOX[1]}, ${B_BOX[0]}, 128, ${n0} + ${col}, t * ${BK}, ${full})`,
+      `T.ptx.cp_async_bulk_tensor_2d(${smem(`${stages * A_TILE} + ${slot} * ${B_TILE} + ${col * BK}`, B_BOX[0] * B_BOX[1])}, B.data, ${B_BOX[1]}, ${B_BOX[0]}, 128, ${n0} + ${col}, t * ${BK}, ${full})`,
   );
-  const aPtr = `T.tvm_access_ptr(T.type_annotation("float16"), buf_dyn_shmem, t % ${stages} * ${A_TILE} + threadIdx_y * 1024 + k1 * 16, 976, 1)`;
+  const aPtr = `T.tvm_access_ptr(T.type_annotation("float16"), buf_dyn_shmem, ${slot} * ${A_TILE} + threadIdx_y * 1024 + k1 * 16, 976, 1)`;
   // 16 k rows of all four panels: from the first panel's k1-th 16-row slice to the end of the last's.
-  const bPtr = `T.tvm_access_ptr(T.type_annotation("float16"), buf_dyn_shmem, ${stages * A_TILE} + t % ${stages} * ${B_TILE} + k1 * 1024, ${3 * 4096 + 1024}, 1)`;
+  const bPtr = `T.tvm_access_ptr(T.type_annotation("float16"), buf_dyn_shmem, ${stages * A_TILE} + ${slot} * ${B_TILE} + k1 * 1024, ${3 * 4096 + 1024}, 1)`;
   const cPtr = `T.tvm_access_ptr(T.type_annotation("float32"), C.data, (${m0} + threadIdx_y * 16) * ${n} + ${n0} + j * 16, 4096, 2)`;
+  const empty = (stage: string) => bar(`${stages} + ${stage} % ${stages}`);
+  const producer = [
+    "for t in range(STEPS):",
+    `    T.ptx.mbarrier_wait_parity(${empty(g)}, (${g} // ${stages} + 1) % 2)`,
+    `    T.ptx.mbarrier_arrive_expect_tx(${full}, ${STAGE_BYTES})`,
+    ...[aLoad, ...bLoads].map((l) => `    ${l}`),
+  ];
+  const consumer = [
+    "for j in range(16):",
+    '    T.cuda.mma_fill_legacy(8, C_warp, j * 8, dtype="float32")',
+    "for t in range(STEPS):",
+    `    T.ptx.mbarrier_wait_parity(${full}, ${g} // ${stages} % 2)`,
+    "    T.ptx.wgmma_fence()",
+    "    for k1 in range(4):",
+    `        T.ptx.wgmma_mma_async_ss("m64n256k16", "fp16", "fp16", "fp32", 0, 1, 128, ${aPtr}, 16, 1024, ${bPtr}, 8192, 1024, C_warp, 0)`,
+    "        T.ptx.wgmma_commit_group()",
+    "    T.ptx.wgmma_wait_group(4, C_warp, 128)",
+    "    if t > 0:",
+    "        if threadIdx_x == 0:",
+    `            T.ptx.mbarrier_arrive(${empty(`(${g} - 1)`)})`,
+    "T.ptx.wgmma_wait_group(0, C_warp, 128)",
+    // A persistent block's producer refills the last stage for the next tile: release it too.
+    ...(persistent ? ["if threadIdx_x == 0:", `    T.ptx.mbarrier_arrive(${empty(`(it * ${steps} + ${steps - 1})`)})`] : []),
+    "for j in range(16):",
+    `    T.cuda.mma_store_legacy(16, 16, ${cPtr}, C_warp, j * 8, ${n}, dtype="float32")`,
+  ];
+  // A persistent block walks its tiles (it · blocks + blockIdx.x, while below the tile count).
+  const perTile = (lines: string[]): string[] =>
+    persistent ? [`for it in range(${Math.ceil(tiles / blocks)}):`, `    if ${tile} < ${tiles}:`, ...lines.map((l) => `        ${l}`)] : lines;
+  const indent = (lines: string[], depth: number) => lines.map((l) => `${" ".repeat(depth)}${l.replaceAll("STEPS", String(steps))}`).join("\n");
   const producerRegs = regs === undefined ? "" : `\n        T.ptx.setmaxnreg_dec(${regs.producer})`;
   const consumerRegs = regs === undefined ? "" : `\n        T.ptx.setmaxnreg_inc(${regs.consumer})`;
   return `@T.prim_func
 def main(A: T.Buffer((${n}, ${n}), "float16"), B: T.Buffer((${n}, ${n}), "float16"), C: T.Buffer((${n}, ${n}), "float32")):
     T.func_attr({"global_symbol": "${opts.name ?? "wgmma_tma_gemm"}", "tir.noalias": T.bool(True)})
-    blockIdx_x = T.launch_thread("blockIdx.x", ${(n / BM) * blocksN})
+    blockIdx_x = T.launch_thread("blockIdx.x", ${blocks})
     buf_dyn_shmem = T.allocate([${stages * (A_TILE + B_TILE)}], "float16", "shared.dyn")
     bars = T.allocate([${2 * stages}], "uint64", "shared")
     C_warp = T.allocate([128], "float32", "local")
@@ -97,25 +141,8 @@ def main(A: T.Buffer((${n}, ${n}), "float16"), B: T.Buffer((${n}, ${n}), "float1
     if threadIdx_y >= 8:${producerRegs}
         if threadIdx_y == 8:
             if threadIdx_x == 0:
-                for t in range(${steps}):
-                    T.ptx.mbarrier_wait_parity(${bar(`${stages} + t % ${stages}`)}, (t // ${stages} + 1) % 2)
-                    T.ptx.mbarrier_arrive_expect_tx(${full}, ${STAGE_BYTES})
-                    ${[aLoad, ...bLoads].join("\n                    ")}
+${indent(perTile(producer), 16)}
     if threadIdx_y < 8:${consumerRegs}
-        for j in range(16):
-            T.cuda.mma_fill_legacy(8, C_warp, j * 8, dtype="float32")
-        for t in range(${steps}):
-            T.ptx.mbarrier_wait_parity(${full}, t // ${stages} % 2)
-            T.ptx.wgmma_fence()
-            for k1 in range(4):
-                T.ptx.wgmma_mma_async_ss("m64n256k16", "fp16", "fp16", "fp32", 0, 1, 128, ${aPtr}, 16, 1024, ${bPtr}, 8192, 1024, C_warp, 0)
-                T.ptx.wgmma_commit_group()
-            T.ptx.wgmma_wait_group(4, C_warp, 128)
-            if t > 0:
-                if threadIdx_x == 0:
-                    T.ptx.mbarrier_arrive(${bar(`${stages} + (t - 1) % ${stages}`)})
-        T.ptx.wgmma_wait_group(0, C_warp, 128)
-        for j in range(16):
-            T.cuda.mma_store_legacy(16, 16, ${cPtr}, C_warp, j * 8, ${n}, dtype="float32")
+${indent(perTile(consumer), 8)}
 `;
 }

@@ -15,7 +15,8 @@
  * - `wgmma_tma`: the same with TMA (corpus tmaWgmmaGemmScript: one producer thread loads each
  *   stage's five 128B-swizzled boxes through tensor maps the runtime encodes; `--ws-stages` too);
  *   `wgmma_tma_r` adds setmaxnreg (producer warpgroup 40 registers, consumers 232), `wgmma_tma_rg`
- *   a rasterised block order too (groups of 8 block rows);
+ *   a rasterised block order too (groups of 8 block rows), `wgmma_tma_p` all that in a persistent
+ *   kernel (132 blocks walking the tiles, the ring running on across them);
  * - `wgmma_tf32`: wgmmaTf32GemmSchedule with WGMMA_TF32_PARAMS (wgmma.mma_async m64n256k8 tf32, sm_90a
  *   only: pre-pass kernels write tf32(A) and tf32(B)ᵀ — counted in the time — then 128×256 block
  *   tiles of 2 warpgroups, k stages of 32, 3 cp.async stages), against torch fp32 `A @ B` with TF32 on;
@@ -158,6 +159,9 @@ function tf32x3Kernels(chunk: number): Readonly<Record<"tf32x3" | "tf32x3_relu_a
   };
 }
 
+/** SMs of an H100 or H200 SXM: the persistent TMA kernel's grid. */
+const H100_SMS = 132;
+
 /** The tensor-core kernels measured, by name. */
 const KERNELS: Readonly<Record<string, KernelSpec>> = {
   wmma: { schedule: (n) => wmmaGemmSchedule(n, WMMA_PARAMS), original: wmmaGemm, operands: "float16", baseline: "hgemm" },
@@ -168,6 +172,7 @@ const KERNELS: Readonly<Record<string, KernelSpec>> = {
   wgmma_tma: tmaWgmma(4),
   wgmma_tma_r: tmaWgmma(4, true),
   wgmma_tma_rg: tmaWgmma(4, true, 8),
+  wgmma_tma_p: tmaWgmma(4, true, 8, H100_SMS),
   tf32: { schedule: (n, p) => tf32GemmSchedule(n, p ?? TF32_PARAMS), tiled: true, original: tf32Gemm, operands: "float32", baseline: "tf32" },
   tf32_ldmatrix: {
     schedule: (n, p) => tf32GemmSchedule(n, { ...(p ?? TF32_LDMATRIX_PARAMS), ldmatrixA: true }),
@@ -211,13 +216,15 @@ function warpSpecializedWgmma(stages: number): KernelSpec {
 }
 
 /** The TMA wgmma GEMM with `stages` ring slots (and setmaxnreg 40 / 232 with `regs`), lowered for sm_90 (hand-written TIR). */
-function tmaWgmma(stages: number, regs = false, groupRows?: number): KernelSpec {
+function tmaWgmma(stages: number, regs = false, groupRows?: number, persistentBlocks?: number): KernelSpec {
   const maxRegisters = regs ? { producer: 40, consumer: 232 } : undefined;
-  const name = `wgmma_tma${regs ? "_r" : ""}${groupRows === undefined ? "" : "g"}_gemm`;
-  // A group never taller than the grid (256³ has two block rows).
+  const name = `wgmma_tma${regs ? "_r" : ""}${groupRows === undefined ? "" : "g"}${persistentBlocks === undefined ? "" : "p"}_gemm`;
+  // A group never taller than the grid (256³ has two block rows), a persistent grid never larger than the tiles.
   const group = (n: number) => (groupRows === undefined ? {} : { groupRows: Math.min(groupRows, n / 128) });
+  const persistent = (n: number) => (persistentBlocks === undefined ? {} : { persistentBlocks: Math.min(persistentBlocks, (n / 128) * (n / 256)) });
+  const options = (n: number) => ({ stages, name, ...group(n), ...persistent(n), ...(maxRegisters === undefined ? {} : { maxRegisters }) });
   const module = (n: number): LoweredModule =>
-    moduleFromKernelFunc(parsePrimFunc(tmaWgmmaGemmScript(n, { stages, name, ...group(n), ...(maxRegisters === undefined ? {} : { maxRegisters }) })), {
+    moduleFromKernelFunc(parsePrimFunc(tmaWgmmaGemmScript(n, options(n))), {
       target: cudaTarget("nvidia/h100"),
     });
   return { schedule: module, original: wmmaGemm, operands: "float16", baseline: "hgemm", minN: 256 };
@@ -300,7 +307,7 @@ function parseKernels(argv: readonly string[]): [name: string, spec: KernelSpec]
       return chunks.map((chunk) => [`${name}@chunk${chunk}`, tf32x3Kernels(chunk)[name]]);
     if (wsStages !== undefined && name === "wgmma_ws") return wsStages.map((stages) => [`${name}@s${stages}`, warpSpecializedWgmma(stages)]);
     if (wsStages !== undefined && name.startsWith("wgmma_tma"))
-      return wsStages.map((stages) => [`${name}@s${stages}`, tmaWgmma(stages, name !== "wgmma_tma", name === "wgmma_tma_rg" ? 8 : undefined)]);
+      return wsStages.map((stages) => [`${name}@s${stages}`, tmaWgmma(stages, name !== "wgmma_tma", name === "wgmma_tma_rg" || name === "wgmma_tma_p" ? 8 : undefined, name === "wgmma_tma_p" ? H100_SMS : undefined)]);
     const wgmmaSchedule = WGMMA_SCHEDULES[name];
     if (wgmmaTilings !== undefined && wgmmaSchedule !== undefined)
       return wgmmaTilings.map(([text, p]) => [`${name}@${text}`, { ...KERNELS[name]!, schedule: (n) => wgmmaSchedule(n, p) }]);

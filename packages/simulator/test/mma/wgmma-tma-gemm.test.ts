@@ -29,6 +29,16 @@ describe("the TMA wgmma GEMM", () => {
     expectExactAgreement(compare(256, 2, undefined, { maxRegisters: { producer: 40, consumer: 232 }, groupRows: 2 }));
   }, 120_000);
 
+  it("has the executor's bits as a persistent kernel: one block walks both tiles, its ring running on across them", () => {
+    expectExactAgreement(compare(256, 3, undefined, { persistentBlocks: 1, groupRows: 2 }));
+  }, 120_000);
+
+  it("a persistent kernel whose consumers do not release a tile's last stage deadlocks, naming the barrier", () => {
+    const unreleased = (s: string) => s.replace(/ {16}if threadIdx_x == 0:\n {20}T\.ptx\.mbarrier_arrive\(.*\(it \* 4 \+ 3\).*\n/, "");
+    expect(unreleased(tmaWgmmaGemmScript(256, { stages: 3, persistentBlocks: 1 }))).not.toBe(tmaWgmmaGemmScript(256, { stages: 3, persistentBlocks: 1 }));
+    expect(() => compare(256, 3, unreleased, { persistentBlocks: 1 })).toThrow(/deadlock[\s\S]*bars\[3\]/);
+  }, 120_000);
+
   it("refuses a consumer that does not wait for its stage's full barrier", () => {
     const early = (s: string) => s.replace(/ {12}T\.ptx\.mbarrier_wait_parity\(T\.tvm_access_ptr\(T\.type_annotation\("uint64"\), bars, t % 2, 1, 3\), t \/\/ 2 % 2\)\n/, "");
     expect(early(tmaWgmmaGemmScript(256, { stages: 2 }))).not.toBe(tmaWgmmaGemmScript(256, { stages: 2 }));
