@@ -16,7 +16,8 @@
  *   stage's five 128B-swizzled boxes through tensor maps the runtime encodes; `--ws-stages` too);
  *   `wgmma_tma_r` adds setmaxnreg (producer warpgroup 40 registers, consumers 232), `wgmma_tma_rg`
  *   a rasterised block order too (groups of 8 block rows), `wgmma_tma_p` all that in a persistent
- *   kernel (132 blocks walking the tiles, the ring running on across them);
+ *   kernel (132 blocks walking the tiles, the ring running on across them; `--tma-blocks 3,132`
+ *   for other grids, at most one block a tile);
  * - `wgmma_tf32`: wgmmaTf32GemmSchedule with WGMMA_TF32_PARAMS (wgmma.mma_async m64n256k8 tf32, sm_90a
  *   only: pre-pass kernels write tf32(A) and tf32(B)ᵀ — counted in the time — then 128×256 block
  *   tiles of 2 warpgroups, k stages of 32, 3 cp.async stages), against torch fp32 `A @ B` with TF32 on;
@@ -299,6 +300,8 @@ function parseKernels(argv: readonly string[]): [name: string, spec: KernelSpec]
   if (chunks?.some((c) => !Number.isInteger(c) || c < 8 || c % 8 !== 0)) throw new Error(`--x3-chunk: multiples of 8 expected, got ${at("--x3-chunk")}`);
   const wsStages = at("--ws-stages")?.split(",").map(Number);
   if (wsStages?.some((x) => !Number.isInteger(x) || x < 1 || x > 4)) throw new Error(`--ws-stages: 1 to 4 expected, got ${at("--ws-stages")}`);
+  const tmaBlocks = at("--tma-blocks")?.split(",").map(Number);
+  if (tmaBlocks?.some((x) => !Number.isInteger(x) || x < 1)) throw new Error(`--tma-blocks: positive integers expected, got ${at("--tma-blocks")}`);
   const wgmmaTilings = at("--wgmma-tilings")
     ?.split(",")
     .map((text) => [text, parseWgmmaTiling(text)] as const);
@@ -306,6 +309,8 @@ function parseKernels(argv: readonly string[]): [name: string, spec: KernelSpec]
     if (chunks !== undefined && (name === "tf32x3" || name === "tf32x3_relu_add"))
       return chunks.map((chunk) => [`${name}@chunk${chunk}`, tf32x3Kernels(chunk)[name]]);
     if (wsStages !== undefined && name === "wgmma_ws") return wsStages.map((stages) => [`${name}@s${stages}`, warpSpecializedWgmma(stages)]);
+    if (tmaBlocks !== undefined && name === "wgmma_tma_p")
+      return tmaBlocks.flatMap((blocks) => (wsStages ?? [4]).map((stages): [string, KernelSpec] => [`${name}@b${blocks}.s${stages}`, tmaWgmma(stages, true, 8, blocks)]));
     if (wsStages !== undefined && name.startsWith("wgmma_tma"))
       return wsStages.map((stages) => [`${name}@s${stages}`, tmaWgmma(stages, name !== "wgmma_tma", name === "wgmma_tma_rg" || name === "wgmma_tma_p" ? 8 : undefined, name === "wgmma_tma_p" ? H100_SMS : undefined)]);
     const wgmmaSchedule = WGMMA_SCHEDULES[name];
