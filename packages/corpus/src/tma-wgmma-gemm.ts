@@ -51,7 +51,10 @@ const [BM, BN, BK] = [128, 256, 64];
 /** fp16 elements of one slot's A tile and B tile. */
 const [A_TILE, B_TILE] = [BM * BK, BK * BN];
 /** The boxes: A's whole 128×64 tile, B's 64×64 panels (a row of 64 fp16 is the 128-byte swizzle span). */
-const [A_BOX, B_BOX] = [[BM, BK], [BK, 64]] as const;
+const [A_BOX, B_BOX] = [
+  [BM, BK],
+  [BK, 64],
+] as const;
 const STAGE_BYTES = (A_TILE + B_TILE) * 2;
 
 /** The kernel for n×n×n (n a multiple of 256), as lowering would leave it. */
@@ -62,7 +65,8 @@ export function tmaWgmmaGemmScript(n: number, opts: TmaWgmmaOptions = {}): strin
   const regs = opts.maxRegisters;
   if (regs !== undefined)
     for (const r of [regs.producer, regs.consumer])
-      if (!Number.isInteger(r) || r % 8 !== 0 || r < 24 || r > 256) throw new RangeError(`TMA wgmma GEMM: setmaxnreg takes a multiple of 8 from 24 to 256, got ${r}`);
+      if (!Number.isInteger(r) || r % 8 !== 0 || r < 24 || r > 256)
+        throw new RangeError(`TMA wgmma GEMM: setmaxnreg takes a multiple of 8 from 24 to 256, got ${r}`);
   const steps = n / BK;
   const [blocksM, blocksN] = [n / BM, n / BN];
   const tiles = blocksM * blocksN;
@@ -70,7 +74,8 @@ export function tmaWgmmaGemmScript(n: number, opts: TmaWgmmaOptions = {}): strin
   if (group !== undefined && (!Number.isInteger(group) || group < 1 || blocksM % group !== 0))
     throw new RangeError(`TMA wgmma GEMM: groupRows must divide the ${blocksM} block rows, got ${group}`);
   const blocks = opts.persistentBlocks ?? tiles;
-  if (!Number.isInteger(blocks) || blocks < 1 || blocks > tiles) throw new RangeError(`TMA wgmma GEMM: persistentBlocks must be 1 to the ${tiles} tiles, got ${blocks}`);
+  if (!Number.isInteger(blocks) || blocks < 1 || blocks > tiles)
+    throw new RangeError(`TMA wgmma GEMM: persistentBlocks must be 1 to the ${tiles} tiles, got ${blocks}`);
   const persistent = opts.persistentBlocks !== undefined;
   // The tile a block works on and the k stage's index in the block's whole stream of stages (the
   // ring slot and the parities follow it across tiles).

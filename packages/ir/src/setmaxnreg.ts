@@ -22,7 +22,8 @@ export function isSetmaxnreg(op: string): boolean {
 /** The call's register count; an IRError naming the call when it is no constant multiple of 8 from 24 to 256. */
 export function setmaxnregCount(call: Call): number {
   const arg = call.args[0];
-  if (call.args.length !== 1 || arg?.kind !== "IntImm") throw new IRError(`T.${call.op} takes one integer constant (registers per thread), got ${call.args.length} arguments`);
+  if (call.args.length !== 1 || arg?.kind !== "IntImm")
+    throw new IRError(`T.${call.op} takes one integer constant (registers per thread), got ${call.args.length} arguments`);
   const n = arg.value;
   if (n % 8 !== 0 || n < 24 || n > 256) throw new IRError(`T.${call.op}(${n}): the register count must be a multiple of 8 from 24 to 256`);
   return n;

@@ -64,7 +64,9 @@ export function tensorMapOfCall(call: Call, buffer: Buffer): TensorMapSpec {
   if (inner === undefined || outer === undefined || swizzle === undefined) throw new IRError(`${where}: the box and the swizzle must be integer constants`);
   const shape = buffer.shape.map(constant);
   if (shape.length !== 2 || shape.some((d) => d === undefined))
-    throw new IRError(`${where}: a tensor map needs the buffer's constant 2-D shape (rows, columns), got (${buffer.shape.map((d) => (d.kind === "IntImm" ? d.value : "?")).join(", ")})`);
+    throw new IRError(
+      `${where}: a tensor map needs the buffer's constant 2-D shape (rows, columns), got (${buffer.shape.map((d) => (d.kind === "IntImm" ? d.value : "?")).join(", ")})`,
+    );
   const spec: TensorMapSpec = {
     buffer: buffer.name,
     dtype: buffer.dtype,
@@ -137,7 +139,9 @@ export function tensorMapsOf(body: Stmt, buffers: readonly Buffer[]): Map<Buffer
     const source = e.args[1];
     const buffer = source?.kind === "Var" ? buffers.find((b) => b.data === source) : undefined;
     if (buffer === undefined)
-      throw new IRError(`T.${e.op}: argument 1 must be the data of a global buffer parameter (e.g. A.data), got ${source?.kind === "Var" ? source.name : source?.kind}`);
+      throw new IRError(
+        `T.${e.op}: argument 1 must be the data of a global buffer parameter (e.g. A.data), got ${source?.kind === "Var" ? source.name : source?.kind}`,
+      );
     const spec = tensorMapOfCall(e, buffer);
     const seen = out.get(buffer);
     if (seen !== undefined && (seen.box[0] !== spec.box[0] || seen.box[1] !== spec.box[1] || seen.swizzle !== spec.swizzle))

@@ -310,9 +310,19 @@ function parseKernels(argv: readonly string[]): [name: string, spec: KernelSpec]
       return chunks.map((chunk) => [`${name}@chunk${chunk}`, tf32x3Kernels(chunk)[name]]);
     if (wsStages !== undefined && name === "wgmma_ws") return wsStages.map((stages) => [`${name}@s${stages}`, warpSpecializedWgmma(stages)]);
     if (tmaBlocks !== undefined && name === "wgmma_tma_p")
-      return tmaBlocks.flatMap((blocks) => (wsStages ?? [4]).map((stages): [string, KernelSpec] => [`${name}@b${blocks}.s${stages}`, tmaWgmma(stages, true, 8, blocks)]));
+      return tmaBlocks.flatMap((blocks) =>
+        (wsStages ?? [4]).map((stages): [string, KernelSpec] => [`${name}@b${blocks}.s${stages}`, tmaWgmma(stages, true, 8, blocks)]),
+      );
     if (wsStages !== undefined && name.startsWith("wgmma_tma"))
-      return wsStages.map((stages) => [`${name}@s${stages}`, tmaWgmma(stages, name !== "wgmma_tma", name === "wgmma_tma_rg" || name === "wgmma_tma_p" ? 8 : undefined, name === "wgmma_tma_p" ? H100_SMS : undefined)]);
+      return wsStages.map((stages) => [
+        `${name}@s${stages}`,
+        tmaWgmma(
+          stages,
+          name !== "wgmma_tma",
+          name === "wgmma_tma_rg" || name === "wgmma_tma_p" ? 8 : undefined,
+          name === "wgmma_tma_p" ? H100_SMS : undefined,
+        ),
+      ]);
     const wgmmaSchedule = WGMMA_SCHEDULES[name];
     if (wgmmaTilings !== undefined && wgmmaSchedule !== undefined)
       return wgmmaTilings.map(([text, p]) => [`${name}@${text}`, { ...KERNELS[name]!, schedule: (n) => wgmmaSchedule(n, p) }]);

@@ -45,7 +45,8 @@ function toSlot(arg: KernelArg, param: KernelParam | undefined, index: number, k
   if (param?.kind === "tensor_map" || isTensorMapArg(arg)) {
     if (!isTensorMapArg(arg)) throw new TypeError(`${where}: expected a tensor map (encodeTensorMap)`);
     if (param !== undefined && param.kind !== "tensor_map") throw new TypeError(`${where}: expected a ${param.kind}, got a tensor map`);
-    if (arg.tensorMap.byteLength !== TENSOR_MAP_BYTES) throw new TypeError(`${where}: a tensor map is ${TENSOR_MAP_BYTES} bytes, got ${arg.tensorMap.byteLength}`);
+    if (arg.tensorMap.byteLength !== TENSOR_MAP_BYTES)
+      throw new TypeError(`${where}: a tensor map is ${TENSOR_MAP_BYTES} bytes, got ${arg.tensorMap.byteLength}`);
     return { kind: "bytes", value: arg.tensorMap };
   }
   if (param?.kind === "buffer" || (param === undefined && (isPointerLike(arg) || typeof arg === "bigint"))) {

@@ -123,7 +123,14 @@ export interface NativeAddon {
    * `strides` (bytes, rank − 1), `box` and a CUtensorMapSwizzle. Absent in an addon built before
    * tensor maps existed.
    */
-  encodeTensorMapTiled?(dataType: number, address: bigint, dims: readonly number[], strides: readonly number[], box: readonly number[], swizzle: number): Uint8Array;
+  encodeTensorMapTiled?(
+    dataType: number,
+    address: bigint,
+    dims: readonly number[],
+    strides: readonly number[],
+    box: readonly number[],
+    swizzle: number,
+  ): Uint8Array;
   liveAllocations(): { count: number; bytes: number };
   launch(fn: NativeKernelFunction, dims: Uint32Array, args: Uint8Array, offsets: Uint32Array): void;
   timeLaunches(specs: NativeLaunchSpec[], number: number): number;

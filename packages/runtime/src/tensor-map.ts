@@ -50,10 +50,13 @@ export function encodeTensorMap(address: bigint, dtype: DType, param: TensorMapP
   if (dataType === undefined) throw new TypeError(`${where}: TMA does not describe ${dtype} elements`);
   if (address % 16n !== 0n) throw new RangeError(`${where}: the array's address ${address} is not 16-byte aligned`);
   const addon = requireCuda(`encodeTensorMap(${buffer})`);
-  if (addon.encodeTensorMapTiled === undefined) throw new Error(`${where}: the native addon predates tensor maps; rebuild it (pnpm --filter @tessera/runtime build:native)`);
+  if (addon.encodeTensorMapTiled === undefined)
+    throw new Error(`${where}: the native addon predates tensor maps; rebuild it (pnpm --filter @tessera/runtime build:native)`);
   const [rows, cols] = param.shape;
   const [boxRows, boxCols] = param.box;
-  const map = native(() => addon.encodeTensorMapTiled!(dataType, address, [cols, rows], [param.rowStride * dtypeBytes(dtype)], [boxCols, boxRows], SWIZZLES[param.swizzle]!));
+  const map = native(() =>
+    addon.encodeTensorMapTiled!(dataType, address, [cols, rows], [param.rowStride * dtypeBytes(dtype)], [boxCols, boxRows], SWIZZLES[param.swizzle]!),
+  );
   if (map.byteLength !== TENSOR_MAP_BYTES) throw new Error(`${where}: the driver returned ${map.byteLength} bytes, not ${TENSOR_MAP_BYTES}`);
   return { tensorMap: map };
 }

@@ -48,7 +48,9 @@ describe("packArgs", () => {
 
   it("refuses a tensor map the hardware cannot encode before asking the driver, naming the buffer", () => {
     const map = { shape: [64, 64], rowStride: 64, box: [8, 64], swizzle: 128 } as const;
-    expect(() => encodeTensorMap(0x1000n, "float16", { ...map, box: [8, 32] }, "A", "k")).toThrow(/tensor map of buffer A: the 128-byte swizzle spans 128 bytes, but a box row \(32 float16\) is 64/);
+    expect(() => encodeTensorMap(0x1000n, "float16", { ...map, box: [8, 32] }, "A", "k")).toThrow(
+      /tensor map of buffer A: the 128-byte swizzle spans 128 bytes, but a box row \(32 float16\) is 64/,
+    );
     expect(() => encodeTensorMap(0x1000n, "float16", { ...map, rowStride: 60 }, "A", "k")).toThrow(/tensor map of buffer A: a row stride of 60 elements/);
     expect(() => encodeTensorMap(0x1000n, "int8", { ...map, box: [8, 128] }, "A", "k")).toThrow(/tensor map of buffer A: TMA does not describe int8 elements/);
     expect(() => encodeTensorMap(0x1008n, "float16", map, "A", "k")).toThrow(/tensor map of buffer A: the array's address 4104 is not 16-byte aligned/);
@@ -79,8 +81,12 @@ describe("launch metadata schema", () => {
     expect(() => parseLaunchMetadata({ ...good, params: [{ name: "x", kind: "tensor", dtype: "float32" }] })).toThrow();
     expect(() => parseLaunchMetadata({ ...good, params: [{ name: "x", kind: "scalar", dtype: "float128" }] })).toThrow();
     const tensorMap = { shape: [64, 64], rowStride: 64, box: [64, 64], swizzle: 128 };
-    expect(parseLaunchMetadata({ ...good, params: [{ name: "A_tmap", kind: "tensor_map", dtype: "float16", tensorMap }] }).params[0]?.tensorMap).toEqual(tensorMap);
-    expect(() => parseLaunchMetadata({ ...good, params: [{ name: "A_tmap", kind: "tensor_map", dtype: "float16", tensorMap: { ...tensorMap, swizzle: 96 } }] })).toThrow();
+    expect(parseLaunchMetadata({ ...good, params: [{ name: "A_tmap", kind: "tensor_map", dtype: "float16", tensorMap }] }).params[0]?.tensorMap).toEqual(
+      tensorMap,
+    );
+    expect(() =>
+      parseLaunchMetadata({ ...good, params: [{ name: "A_tmap", kind: "tensor_map", dtype: "float16", tensorMap: { ...tensorMap, swizzle: 96 } }] }),
+    ).toThrow();
   });
   it("launchDims fills missing dimensions with 1", () => {
     expect([...launchDims({ grid: 4, block: [16, 16] })]).toEqual([4, 1, 1, 16, 16, 1, 0]);

@@ -190,7 +190,17 @@ export class BlockMbarriers {
    * as the hardware places it; elements outside the tensor read as zeros. Its bytes (the whole
    * box) complete on the barrier.
    */
-  tensorCopy(dst: Elements, dstIndex: number, src: Elements, map: TensorMapJs, inner: number, outer: number, elementBytes: number, barArray: Elements, barIndex: number): void {
+  tensorCopy(
+    dst: Elements,
+    dstIndex: number,
+    src: Elements,
+    map: TensorMapJs,
+    inner: number,
+    outer: number,
+    elementBytes: number,
+    barArray: Elements,
+    barIndex: number,
+  ): void {
     const b = this.barrier(barArray, barIndex, "cp_async_bulk_tensor_2d");
     const what = `cp_async_bulk_tensor_2d of ${map.buffer}'s box at (${outer}, ${inner}) to ${this.sharedNames.get(dst) ?? "shared memory"}[${dstIndex}]`;
     if (!Number.isInteger(inner) || !Number.isInteger(outer)) this.fail(`${what}: the coordinates must be integers`);

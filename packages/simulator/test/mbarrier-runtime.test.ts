@@ -43,7 +43,9 @@ describe("BlockMbarriers", () => {
     expect(Array.from(tile.subarray(0, 32))).toEqual(Array.from({ length: 32 }, (_, c) => 2 * 40 + 8 + c + 1));
     expect(Array.from(tile.subarray(32, 64))).toEqual(new Array(32).fill(0));
     // A swizzled box lands on a 1024-byte boundary, and inside its destination.
-    expect(() => m.tensorCopy(tile, 8, src, map, 0, 0, 4, bars, 0)).toThrow(/box with the 128-byte swizzle lands at a 1024-byte aligned address, not at byte 32/);
+    expect(() => m.tensorCopy(tile, 8, src, map, 0, 0, 4, bars, 0)).toThrow(
+      /box with the 128-byte swizzle lands at a 1024-byte aligned address, not at byte 32/,
+    );
     expect(() => m.tensorCopy(tile, 0, src, { ...map, box: [3, 32] }, 0, 0, 4, bars, 0)).toThrow(/the 3×32 box is outside the destination's 72 elements/);
   });
 

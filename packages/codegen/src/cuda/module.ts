@@ -59,7 +59,10 @@ export function emitModule(module: LoweredModule, options: KernelEmitOptions): E
       );
     }
     if (emitted.features.has("setmaxnreg") && archNumber(module.target) !== 90)
-      throw new CodegenError(kernel.name, `setmaxnreg (T.ptx.setmaxnreg_inc/dec) exists only on sm_90a (Hopper); target ${module.target.name} is ${module.target.arch}`);
+      throw new CodegenError(
+        kernel.name,
+        `setmaxnreg (T.ptx.setmaxnreg_inc/dec) exists only on sm_90a (Hopper); target ${module.target.name} is ${module.target.arch}`,
+      );
     if (emitted.features.has("tma") && archNumber(module.target) < MBARRIER_MIN_ARCH) {
       const maps = kernel.params.flatMap((p) => (p.kind === "buffer" && p.tensorMap !== undefined ? [p.name] : []));
       throw new CodegenError(

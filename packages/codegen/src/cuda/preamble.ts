@@ -53,7 +53,16 @@ function vectorOperators(type: string): string {
   return [`#ifndef ${guard}`, `#define ${guard}`, `// Element-wise arithmetic on ${type}.`, ...ops, "#endif"].join("\n");
 }
 
-export type Feature = "floordiv" | `vector_ops:${string}` | AsyncCopyFeature | HalfTypeFeature | WmmaFeature | MmaFeature | WgmmaFeature | MbarrierFeature | TmaFeature;
+export type Feature =
+  | "floordiv"
+  | `vector_ops:${string}`
+  | AsyncCopyFeature
+  | HalfTypeFeature
+  | WmmaFeature
+  | MmaFeature
+  | WgmmaFeature
+  | MbarrierFeature
+  | TmaFeature;
 
 /** The preamble for a set of features, in a fixed order; empty when nothing is needed. */
 export function preamble(features: ReadonlySet<Feature>): string {

@@ -42,7 +42,9 @@ def main(A: T.Buffer(${opts.shape ?? "(32, 64)"}, "float16"), B: T.Buffer((512,)
 describe("TMA loads in CUDA C", () => {
   it("passes A's tensor map after its pointer and loads the box through it on the mbarrier", () => {
     const { source, kernels } = codegenCuda(moduleFromScript(boxScript(), H100));
-    expect(source).toMatch(/__global__ void __launch_bounds__\(32\) tma_box_kernel\(__half\* __restrict__ A, const __grid_constant__ tessera_tensor_map A_tmap, __half\* __restrict__ B\)/);
+    expect(source).toMatch(
+      /__global__ void __launch_bounds__\(32\) tma_box_kernel\(__half\* __restrict__ A, const __grid_constant__ tessera_tensor_map A_tmap, __half\* __restrict__ B\)/,
+    );
     expect(source).toContain("tessera_tma_load_2d(tile + 0, &A_tmap, 0, 8, bars + 0);");
     expect(source).toContain("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];");
     expect(source).toContain("struct __align__(64) tessera_tensor_map { unsigned long long opaque[16]; };");
@@ -76,7 +78,9 @@ describe("TMA loads in CUDA C", () => {
   });
 
   it("refuses a target before sm_90, naming the buffer", () => {
-    expect(() => codegenCuda(moduleFromScript(boxScript(), "nvidia/a100"))).toThrow(/TMA loads \(T\.ptx\.cp_async_bulk_tensor_2d\) of buffer A need sm_90 or newer; target nvidia\/a100 is sm_80/);
+    expect(() => codegenCuda(moduleFromScript(boxScript(), "nvidia/a100"))).toThrow(
+      /TMA loads \(T\.ptx\.cp_async_bulk_tensor_2d\) of buffer A need sm_90 or newer; target nvidia\/a100 is sm_80/,
+    );
   });
 
   it("refuses a swizzle whose span is not the box row, naming the buffer", () => {
@@ -89,8 +93,12 @@ describe("TMA loads in CUDA C", () => {
   it("refuses two boxes for one buffer, a flat buffer and a box over 256", () => {
     const bar = 'T.tvm_access_ptr(T.type_annotation("uint64"), bars, 0, 1, 3)';
     const other = `T.ptx.cp_async_bulk_tensor_2d(T.tvm_access_ptr(T.type_annotation("float16"), tile, 0, 512, 2), A.data, 64, 4, 128, 0, 0, ${bar})`;
-    expect(() => moduleFromScript(boxScript({ second: other }), H100)).toThrow(/tensor map of buffer A: one kernel loads it with a 8×64 box \(swizzle 128\) and a 4×64 box/);
-    expect(() => moduleFromScript(boxScript({ shape: "(2048,)" }), H100)).toThrow(/of buffer A: a tensor map needs the buffer's constant 2-D shape \(rows, columns\), got \(2048\)/);
+    expect(() => moduleFromScript(boxScript({ second: other }), H100)).toThrow(
+      /tensor map of buffer A: one kernel loads it with a 8×64 box \(swizzle 128\) and a 4×64 box/,
+    );
+    expect(() => moduleFromScript(boxScript({ shape: "(2048,)" }), H100)).toThrow(
+      /of buffer A: a tensor map needs the buffer's constant 2-D shape \(rows, columns\), got \(2048\)/,
+    );
     expect(() => moduleFromScript(boxScript({ box: [512, 64] }), H100)).toThrow(/tensor map of buffer A: a box of 512 rows; TMA boxes are 1 to 256/);
   });
 

@@ -40,7 +40,8 @@ describe("the TMA wgmma GEMM", () => {
   }, 120_000);
 
   it("refuses a consumer that does not wait for its stage's full barrier", () => {
-    const early = (s: string) => s.replace(/ {12}T\.ptx\.mbarrier_wait_parity\(T\.tvm_access_ptr\(T\.type_annotation\("uint64"\), bars, t % 2, 1, 3\), t \/\/ 2 % 2\)\n/, "");
+    const early = (s: string) =>
+      s.replace(/ {12}T\.ptx\.mbarrier_wait_parity\(T\.tvm_access_ptr\(T\.type_annotation\("uint64"\), bars, t % 2, 1, 3\), t \/\/ 2 % 2\)\n/, "");
     expect(early(tmaWgmmaGemmScript(256, { stages: 2 }))).not.toBe(tmaWgmmaGemmScript(256, { stages: 2 }));
     expect(() => compare(256, 2, early)).toThrow(/SimulationError|kernel wgmma_tma_gemm_kernel, block \(0, 0, 0\)/);
   }, 120_000);

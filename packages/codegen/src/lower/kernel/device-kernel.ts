@@ -25,7 +25,10 @@ export function launchParams(params: readonly DeviceKernelParam[], fail: Fail): 
     const map = p.kind === "buffer" ? p.tensorMap : undefined;
     if (map === undefined) return [param];
     const { shape, rowStride, box, swizzle } = map;
-    return [param, { name: tensorMapParamName(p.name), kind: "tensor_map", dtype: param.dtype, tensorMap: { shape: [...shape], rowStride, box: [...box], swizzle } }];
+    return [
+      param,
+      { name: tensorMapParamName(p.name), kind: "tensor_map", dtype: param.dtype, tensorMap: { shape: [...shape], rowStride, box: [...box], swizzle } },
+    ];
   });
 }
 
