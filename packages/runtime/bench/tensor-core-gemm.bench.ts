@@ -16,7 +16,7 @@
  *   stage's five 128B-swizzled boxes through tensor maps the runtime encodes; `--ws-stages` too);
  *   `wgmma_tma_r` adds setmaxnreg (producer warpgroup 40 registers, consumers 232), `wgmma_tma_rg`
  *   a rasterised block order too (groups of 8 block rows), `wgmma_tma_p` all that in a persistent
- *   kernel (132 blocks walking the tiles, the ring running on across them; `--tma-blocks 3,132`
+ *   kernel (one block an SM walking the tiles, the ring running on across them; `--tma-blocks 3,66`
  *   for other grids, at most one block a tile);
  * - `wgmma_tf32`: wgmmaTf32GemmSchedule with WGMMA_TF32_PARAMS (wgmma.mma_async m64n256k8 tf32, sm_90a
  *   only: pre-pass kernels write tf32(A) and tf32(B)ᵀ — counted in the time — then 128×256 block
@@ -160,7 +160,7 @@ function tf32x3Kernels(chunk: number): Readonly<Record<"tf32x3" | "tf32x3_relu_a
   };
 }
 
-/** SMs of an H100 or H200 SXM: the persistent TMA kernel's grid. */
+/** SMs of an H100 or H200 SXM: the persistent TMA kernel's grid in a dry run (on a GPU, its SM count). */
 const H100_SMS = 132;
 
 /** The tensor-core kernels measured, by name. */
@@ -173,7 +173,7 @@ const KERNELS: Readonly<Record<string, KernelSpec>> = {
   wgmma_tma: tmaWgmma(4),
   wgmma_tma_r: tmaWgmma(4, true),
   wgmma_tma_rg: tmaWgmma(4, true, 8),
-  wgmma_tma_p: tmaWgmma(4, true, 8, H100_SMS),
+  wgmma_tma_p: tmaWgmma(4, true, 8, "sms"),
   tf32: { schedule: (n, p) => tf32GemmSchedule(n, p ?? TF32_PARAMS), tiled: true, original: tf32Gemm, operands: "float32", baseline: "tf32" },
   tf32_ldmatrix: {
     schedule: (n, p) => tf32GemmSchedule(n, { ...(p ?? TF32_LDMATRIX_PARAMS), ldmatrixA: true }),
@@ -217,12 +217,14 @@ function warpSpecializedWgmma(stages: number): KernelSpec {
 }
 
 /** The TMA wgmma GEMM with `stages` ring slots (and setmaxnreg 40 / 232 with `regs`), lowered for sm_90 (hand-written TIR). */
-function tmaWgmma(stages: number, regs = false, groupRows?: number, persistentBlocks?: number): KernelSpec {
+function tmaWgmma(stages: number, regs = false, groupRows?: number, persistentBlocks?: number | "sms"): KernelSpec {
   const maxRegisters = regs ? { producer: 40, consumer: 232 } : undefined;
   const name = `wgmma_tma${regs ? "_r" : ""}${groupRows === undefined ? "" : "g"}${persistentBlocks === undefined ? "" : "p"}_gemm`;
   // A group never taller than the grid (256³ has two block rows), a persistent grid never larger than the tiles.
   const group = (n: number) => (groupRows === undefined ? {} : { groupRows: Math.min(groupRows, n / 128) });
-  const persistent = (n: number) => (persistentBlocks === undefined ? {} : { persistentBlocks: Math.min(persistentBlocks, (n / 128) * (n / 256)) });
+  // "sms": one block an SM of the GPU measured (of an H100 in a dry run); --tma-blocks names others.
+  const grid = () => (persistentBlocks !== "sms" ? (persistentBlocks ?? 0) : cuda.available() ? cuda.device(0).multiprocessorCount : H100_SMS);
+  const persistent = (n: number) => (persistentBlocks === undefined ? {} : { persistentBlocks: Math.min(grid(), (n / 128) * (n / 256)) });
   const options = (n: number) => ({ stages, name, ...group(n), ...persistent(n), ...(maxRegisters === undefined ? {} : { maxRegisters }) });
   const module = (n: number): LoweredModule =>
     moduleFromKernelFunc(parsePrimFunc(tmaWgmmaGemmScript(n, options(n))), {
