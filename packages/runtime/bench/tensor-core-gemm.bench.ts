@@ -322,7 +322,7 @@ function parseKernels(argv: readonly string[]): [name: string, spec: KernelSpec]
           stages,
           name !== "wgmma_tma",
           name === "wgmma_tma_rg" || name === "wgmma_tma_p" ? 8 : undefined,
-          name === "wgmma_tma_p" ? H100_SMS : undefined,
+          name === "wgmma_tma_p" ? "sms" : undefined,
         ),
       ]);
     const wgmmaSchedule = WGMMA_SCHEDULES[name];
