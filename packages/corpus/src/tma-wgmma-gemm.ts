@@ -45,22 +45,29 @@ export interface TmaWgmmaOptions {
    * tile's stages while the consumers store this one's C (default: one block a tile).
    */
   readonly persistentBlocks?: number;
+  /**
+   * Rows of C per consumer warpgroup: 64 (default; 128×256 block tiles, one m64n256k16 a k step)
+   * or 128 (256×128 block tiles, two m64n128k16 a k step). Either way 128 accumulators a thread
+   * and 48 KiB a stage.
+   */
+  readonly consumerRows?: 64 | 128;
 }
 
-const [BM, BN, BK] = [128, 256, 64];
-/** fp16 elements of one slot's A tile and B tile. */
-const [A_TILE, B_TILE] = [BM * BK, BK * BN];
-/** The boxes: A's whole 128×64 tile, B's 64×64 panels (a row of 64 fp16 is the 128-byte swizzle span). */
-const [A_BOX, B_BOX] = [
-  [BM, BK],
-  [BK, 64],
-] as const;
-const STAGE_BYTES = (A_TILE + B_TILE) * 2;
+const BK = 64;
+/** B's boxes: 64×64 panels (a row of 64 fp16 is the 128-byte swizzle span). */
+const B_BOX = [BK, 64] as const;
 
 /** The kernel for n×n×n (n a multiple of 256), as lowering would leave it. */
 export function tmaWgmmaGemmScript(n: number, opts: TmaWgmmaOptions = {}): string {
   const stages = opts.stages ?? 4;
-  if (!Number.isInteger(n) || n <= 0 || n % BN !== 0) throw new RangeError(`TMA wgmma GEMM: n = ${n} is not a positive multiple of ${BN}`);
+  const rows = opts.consumerRows ?? 64;
+  if (rows !== 64 && rows !== 128) throw new RangeError(`TMA wgmma GEMM: consumerRows must be 64 or 128, got ${String(rows)}`);
+  // The block tile (two consumer warpgroups of `rows` rows), the wgmmas a k step per warpgroup, and one slot's A and B tiles.
+  const [BM, BN, halves] = [2 * rows, rows === 64 ? 256 : 128, rows / 64];
+  const [A_TILE, B_TILE] = [BM * BK, BK * BN];
+  const A_BOX = [BM, BK] as const;
+  const STAGE_BYTES = (A_TILE + B_TILE) * 2;
+  if (!Number.isInteger(n) || n <= 0 || n % 256 !== 0) throw new RangeError(`TMA wgmma GEMM: n = ${n} is not a positive multiple of 256`);
   if (!Number.isInteger(stages) || stages < 1 || stages > 4) throw new RangeError(`TMA wgmma GEMM: stages must be 1 to 4 (48 KiB each), got ${stages}`);
   const regs = opts.maxRegisters;
   if (regs !== undefined)
@@ -92,10 +99,13 @@ export function tmaWgmmaGemmScript(n: number, opts: TmaWgmmaOptions = {}): strin
     ([, col]) =>
       `T.ptx.cp_async_bulk_tensor_2d(${smem(`${stages * A_TILE} + ${slot} * ${B_TILE} + ${col * BK}`, B_BOX[0] * B_BOX[1])}, B.data, ${B_BOX[1]}, ${B_BOX[0]}, 128, ${n0} + ${col}, t * ${BK}, ${full})`,
   );
-  const aPtr = `T.tvm_access_ptr(T.type_annotation("float16"), buf_dyn_shmem, ${slot} * ${A_TILE} + threadIdx_y * 1024 + k1 * 16, 976, 1)`;
-  // 16 k rows of all four panels: from the first panel's k1-th 16-row slice to the end of the last's.
-  const bPtr = `T.tvm_access_ptr(T.type_annotation("float16"), buf_dyn_shmem, ${stages * A_TILE} + ${slot} * ${B_TILE} + k1 * 1024, ${3 * 4096 + 1024}, 1)`;
-  const cPtr = `T.tvm_access_ptr(T.type_annotation("float32"), C.data, (${m0} + threadIdx_y * 16) * ${n} + ${n0} + j * 16, 4096, 2)`;
+  // The warp's own 16 rows of its warpgroup's `rows` (wgmma's A pointer convention), in 64-row half h.
+  const warpRow = (h: number) => (rows === 64 ? "threadIdx_y * 16" : `threadIdx_y // 4 * ${rows} + ${h * 64} + threadIdx_y % 4 * 16`);
+  const aPtr = (h: number) => `T.tvm_access_ptr(T.type_annotation("float16"), buf_dyn_shmem, ${slot} * ${A_TILE} + (${warpRow(h)}) * 64 + k1 * 16, 976, 1)`;
+  // 16 k rows of every panel: from the first panel's k1-th 16-row slice to the end of the last's.
+  const panels = BN / 64;
+  const bPtr = `T.tvm_access_ptr(T.type_annotation("float16"), buf_dyn_shmem, ${stages * A_TILE} + ${slot} * ${B_TILE} + k1 * 1024, ${(panels - 1) * 4096 + 1024}, 1)`;
+  const cPtr = (h: number) => `T.tvm_access_ptr(T.type_annotation("float32"), C.data, (${m0} + ${warpRow(h)}) * ${n} + ${n0} + j * 16, 4096, 2)`;
   const empty = (stage: string) => bar(`${stages} + ${stage} % ${stages}`);
   const producer = [
     "for t in range(STEPS):",
@@ -110,7 +120,12 @@ export function tmaWgmmaGemmScript(n: number, opts: TmaWgmmaOptions = {}): strin
     `    T.ptx.mbarrier_wait_parity(${full}, ${g} // ${stages} % 2)`,
     "    T.ptx.wgmma_fence()",
     "    for k1 in range(4):",
-    `        T.ptx.wgmma_mma_async_ss("m64n256k16", "fp16", "fp16", "fp32", 0, 1, 128, ${aPtr}, 16, 1024, ${bPtr}, 8192, 1024, C_warp, 0)`,
+    ...Array.from(
+      { length: halves },
+      (_, h) =>
+        `        T.ptx.wgmma_mma_async_ss("m64n${BN}k16", "fp16", "fp16", "fp32", 0, 1, 128, ${aPtr(h)}, 16, 1024, ${bPtr}, 8192, 1024, C_warp, ${h * 64})`,
+    ),
+    // One group a k step (both halves' wgmmas): this stage's four stay in flight (wait_group takes at most 7).
     "        T.ptx.wgmma_commit_group()",
     "    T.ptx.wgmma_wait_group(4, C_warp, 128)",
     "    if t > 0:",
@@ -119,8 +134,10 @@ export function tmaWgmmaGemmScript(n: number, opts: TmaWgmmaOptions = {}): strin
     "T.ptx.wgmma_wait_group(0, C_warp, 128)",
     // A persistent block's producer refills the last stage for the next tile: release it too.
     ...(persistent ? ["if threadIdx_x == 0:", `    T.ptx.mbarrier_arrive(${empty(`(it * ${steps} + ${steps - 1})`)})`] : []),
-    "for j in range(16):",
-    `    T.cuda.mma_store_legacy(16, 16, ${cPtr}, C_warp, j * 8, ${n}, dtype="float32")`,
+    ...Array.from({ length: halves }, (_, h) => [
+      `for j in range(${BN / 16}):`,
+      `    T.cuda.mma_store_legacy(16, 16, ${cPtr(h)}, C_warp, ${h * 64} + j * 8, ${n}, dtype="float32")`,
+    ]).flat(),
   ];
   // A persistent block walks its tiles (it · blocks + blockIdx.x, while below the tile count).
   const perTile = (lines: string[]): string[] =>

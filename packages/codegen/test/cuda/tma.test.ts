@@ -77,6 +77,21 @@ describe("TMA loads in CUDA C", () => {
     expect(source).not.toMatch(/tessera_fence_proxy_async\(\);/);
   });
 
+  it("128-row consumers: A's 256×64 box, B's two panels, two m64n128k16 wgmmas committed as one group a k step", () => {
+    const { source, kernels } = codegenCuda(moduleFromScript(tmaWgmmaGemmScript(512, { stages: 3, consumerRows: 128 }), H100));
+    expect(kernels[0]!.params.filter((p) => p.kind === "tensor_map").map((p) => p.tensorMap?.box)).toEqual([
+      [256, 64],
+      [64, 64],
+    ]);
+    expect(source.match(/tessera_tma_load_2d\(/g)?.length).toBe(1 + 3);
+    const body = source.slice(source.indexOf("__global__"));
+    expect(body.match(/tessera_wgmma_m64n128k16\w*\(C_warp \+ (0|64),/g)).toEqual([
+      "tessera_wgmma_m64n128k16_f32_f16_f16(C_warp + 0,",
+      "tessera_wgmma_m64n128k16_f32_f16_f16(C_warp + 64,",
+    ]);
+    expect(body).toContain("tessera_wgmma_wait_group<4>();");
+  });
+
   it("refuses a target before sm_90, naming the buffer", () => {
     expect(() => codegenCuda(moduleFromScript(boxScript(), "nvidia/a100"))).toThrow(
       /TMA loads \(T\.ptx\.cp_async_bulk_tensor_2d\) of buffer A need sm_90 or newer; target nvidia\/a100 is sm_80/,

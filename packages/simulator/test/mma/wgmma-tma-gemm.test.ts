@@ -29,6 +29,11 @@ describe("the TMA wgmma GEMM", () => {
     expectExactAgreement(compare(256, 2, undefined, { maxRegisters: { producer: 40, consumer: 232 }, groupRows: 2 }));
   }, 120_000);
 
+  it("has the executor's bits with 128-row consumers (256×128 block tiles, two m64n128k16 a k step), plain and persistent", () => {
+    expectExactAgreement(compare(256, 2, undefined, { consumerRows: 128 }));
+    expectExactAgreement(compare(256, 3, undefined, { consumerRows: 128, persistentBlocks: 1, maxRegisters: { producer: 40, consumer: 232 } }));
+  }, 120_000);
+
   it("has the executor's bits as a persistent kernel: one block walks both tiles, its ring running on across them", () => {
     expectExactAgreement(compare(256, 3, undefined, { persistentBlocks: 1, groupRows: 2 }));
   }, 120_000);
