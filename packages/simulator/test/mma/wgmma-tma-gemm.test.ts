@@ -34,6 +34,11 @@ describe("the TMA wgmma GEMM", () => {
     expectExactAgreement(compare(256, 3, undefined, { consumerRows: 128, persistentBlocks: 1, maxRegisters: { producer: 40, consumer: 232 } }));
   }, 120_000);
 
+  it("refuses a wait for more than 7 pending wgmma groups, as the hardware and the CUDA generator do (regression: it simulated)", () => {
+    const eight = (s: string) => s.replace("T.ptx.wgmma_wait_group(4,", "T.ptx.wgmma_wait_group(8,");
+    expect(() => compare(256, 2, eight, { consumerRows: 128 })).toThrow(/wgmma\.wait_group takes 0 to 7 pending groups, not 8/);
+  }, 120_000);
+
   it("has the executor's bits as a persistent kernel: one block walks both tiles, its ring running on across them", () => {
     expectExactAgreement(compare(256, 3, undefined, { persistentBlocks: 1, groupRows: 2 }));
   }, 120_000);
