@@ -25,12 +25,31 @@ const dim = z.number().int().min(1);
 
 export const Dim3Schema = z.tuple([dim, dim, dim]);
 
+const extent = z.number().int().min(1);
+
+/** What the host encodes into a tensor map (ir's TensorMapSpec, less the buffer's name). */
+export const TensorMapParamSchema = z.object({
+  /** Global extents, outermost first: [rows, columns]. */
+  shape: z.tuple([extent, extent]),
+  /** Row stride in elements. */
+  rowStride: extent,
+  /** The box, outermost first: [rows, columns]. */
+  box: z.tuple([extent, extent]),
+  /** Swizzle span in bytes (0: none). */
+  swizzle: z.union([z.literal(0), z.literal(32), z.literal(64), z.literal(128)]),
+});
+
 export const KernelParamSchema = z.object({
   name: z.string().min(1),
-  /** "buffer": a device pointer (an NDArray); "scalar": a value of `dtype` passed by value. */
-  kind: z.enum(["buffer", "scalar"]),
-  /** Element type for buffers, value type for scalars. */
+  /**
+   * "buffer": a device pointer (an NDArray); "scalar": a value of `dtype` passed by value;
+   * "tensor_map": a CUtensorMap (128 bytes, by value) of the buffer parameter just before it,
+   * encoded by the host from `tensorMap`.
+   */
+  kind: z.enum(["buffer", "scalar", "tensor_map"]),
+  /** Element type for buffers and tensor maps, value type for scalars. */
   dtype: z.enum(KERNEL_PARAM_DTYPES),
+  tensorMap: TensorMapParamSchema.optional(),
 });
 
 export const LaunchMetadataSchema = z

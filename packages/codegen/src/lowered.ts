@@ -17,7 +17,7 @@
  * - A kernel's `__launch_bounds__` minimum of blocks per SM is `launch.minBlocksPerSM`; the
  *   attributes it came from are no longer in the body. Other attributes print nothing.
  */
-import type { Buffer, DType, PrimFunc, Stmt, Var } from "@tessera/ir";
+import type { Buffer, DType, PrimFunc, Stmt, TensorMapSpec, Var } from "@tessera/ir";
 import type { LaunchMetadata } from "./launch-metadata.js";
 import type { CTarget } from "./targets/c.js";
 import type { CudaTarget } from "./targets/cuda.js";
@@ -37,6 +37,12 @@ export interface DeviceBufferParam {
   /** The flat buffer the body accesses; its `data` variable is the pointer parameter. */
   readonly buffer: Buffer;
   readonly source: ArgumentSource;
+  /**
+   * Present when the kernel loads the buffer with TMA (`T.ptx.cp_async_bulk_tensor_2d`): the
+   * kernel then also takes the buffer's tensor map (a `__grid_constant__ CUtensorMap` after the
+   * pointer), which the host encodes from this.
+   */
+  readonly tensorMap?: TensorMapSpec;
 }
 
 export interface DeviceScalarParam {

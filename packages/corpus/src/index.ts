@@ -17,6 +17,7 @@ export * from "./lowered.js";
 export * from "./lowered-async-copy.js";
 export * from "./lowered-bulk-copy.js";
 export * from "./warp-specialized-wgmma-gemm.js";
+export { tmaWgmmaGemmScript, type TmaWgmmaOptions } from "./tma-wgmma-gemm.js";
 export * from "./gemm-relu-add-reference.js";
 export * from "./half-gemm.js";
 export * from "./d2l-gpu.js";

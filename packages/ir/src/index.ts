@@ -122,6 +122,22 @@ export {
   checkMbarrierArity,
 } from "./mbarrier.js";
 export {
+  CP_ASYNC_BULK_TENSOR_2D,
+  CP_ASYNC_BULK_TENSOR_ARITY,
+  TMA_SWIZZLES,
+  TMA_MAX_BOX,
+  tensorMapOfCall,
+  checkTensorMap,
+  boxBytes,
+  tmaDestinationAlignment,
+  swizzledOffset,
+  boxesOfTile,
+  tensorMapsOf,
+  type TmaSwizzle,
+  type TensorMapSpec,
+} from "./tensor-map.js";
+export { SETMAXNREG_INC, SETMAXNREG_DEC, isSetmaxnreg, setmaxnregCount } from "./setmaxnreg.js";
+export {
   isStorageScope,
   declBuffer,
   withBuffer,

@@ -12,6 +12,13 @@
  *   hand-lowered kernel: a producer warpgroup of cp.async copies hands 128×256×64 stages to two
  *   consumer warpgroups through mbarriers; 4 ring slots, `--ws-stages 2,3,4` for others, named
  *   e.g. `wgmma_ws@s3`), against HGEMM; sizes multiples of 256 (a dry run at 256³);
+ * - `wgmma_tma`: the same with TMA (corpus tmaWgmmaGemmScript: one producer thread loads each
+ *   stage's five 128B-swizzled boxes through tensor maps the runtime encodes; `--ws-stages` too);
+ *   `wgmma_tma_r` adds setmaxnreg (producer warpgroup 40 registers, consumers 232), `wgmma_tma_rg`
+ *   a rasterised block order too (groups of 8 block rows), `wgmma_tma_p` all that in a persistent
+ *   kernel (one block an SM walking the tiles, the ring running on across them; `--tma-blocks 3,66`
+ *   for other grids, at most one block a tile); `wgmma_tma_w` / `wgmma_tma_wp` the same as `_rg` /
+ *   `_p` with 128-row consumer warpgroups (256×128 block tiles, two m64n128k16 a k step);
  * - `wgmma_tf32`: wgmmaTf32GemmSchedule with WGMMA_TF32_PARAMS (wgmma.mma_async m64n256k8 tf32, sm_90a
  *   only: pre-pass kernels write tf32(A) and tf32(B)ᵀ — counted in the time — then 128×256 block
  *   tiles of 2 warpgroups, k stages of 32, 3 cp.async stages), against torch fp32 `A @ B` with TF32 on;
@@ -84,6 +91,7 @@ import {
   wgmmaTf32x3GemmReluAddSchedule,
   wgmmaTf32x3GemmSchedule,
   warpSpecializedWgmmaGemmScript,
+  tmaWgmmaGemmScript,
   wmmaGemm,
   wmmaGemmSchedule,
 } from "@tessera/corpus";
@@ -153,6 +161,19 @@ function tf32x3Kernels(chunk: number): Readonly<Record<"tf32x3" | "tf32x3_relu_a
   };
 }
 
+/** SMs of an H100 or H200 SXM: the persistent TMA kernel's grid in a dry run (on a GPU, its SM count). */
+const H100_SMS = 132;
+
+/** The TMA wgmma GEMMs by name, for a ring of `stages` slots (and a persistent grid of `blocks`, default one block an SM). */
+const TMA_VARIANTS: Readonly<Record<string, (stages: number, blocks?: number) => KernelSpec>> = {
+  wgmma_tma: (stages) => tmaWgmma(stages),
+  wgmma_tma_r: (stages) => tmaWgmma(stages, true),
+  wgmma_tma_rg: (stages) => tmaWgmma(stages, true, 8),
+  wgmma_tma_p: (stages, blocks) => tmaWgmma(stages, true, 8, blocks ?? "sms"),
+  wgmma_tma_w: (stages) => tmaWgmma(stages, true, 8, undefined, 128),
+  wgmma_tma_wp: (stages, blocks) => tmaWgmma(stages, true, 8, blocks ?? "sms", 128),
+};
+
 /** The tensor-core kernels measured, by name. */
 const KERNELS: Readonly<Record<string, KernelSpec>> = {
   wmma: { schedule: (n) => wmmaGemmSchedule(n, WMMA_PARAMS), original: wmmaGemm, operands: "float16", baseline: "hgemm" },
@@ -160,6 +181,7 @@ const KERNELS: Readonly<Record<string, KernelSpec>> = {
   wgmma: { schedule: (n) => wgmmaGemmSchedule(n, WGMMA_PARAMS), original: wmmaGemm, operands: "float16", baseline: "hgemm" },
   wgmma_tf32: { schedule: (n) => wgmmaTf32GemmSchedule(n, WGMMA_TF32_PARAMS), original: tf32Gemm, operands: "float32", baseline: "tf32" },
   wgmma_ws: warpSpecializedWgmma(4),
+  ...Object.fromEntries(Object.entries(TMA_VARIANTS).map(([name, variant]) => [name, variant(4)])),
   tf32: { schedule: (n, p) => tf32GemmSchedule(n, p ?? TF32_PARAMS), tiled: true, original: tf32Gemm, operands: "float32", baseline: "tf32" },
   tf32_ldmatrix: {
     schedule: (n, p) => tf32GemmSchedule(n, { ...(p ?? TF32_LDMATRIX_PARAMS), ldmatrixA: true }),
@@ -199,6 +221,24 @@ const KERNELS: Readonly<Record<string, KernelSpec>> = {
 function warpSpecializedWgmma(stages: number): KernelSpec {
   const module = (n: number): LoweredModule =>
     moduleFromKernelFunc(parsePrimFunc(warpSpecializedWgmmaGemmScript(n, { stages, name: "wgmma_ws_gemm" })), { target: cudaTarget("nvidia/h100") });
+  return { schedule: module, original: wmmaGemm, operands: "float16", baseline: "hgemm", minN: 256 };
+}
+
+/** The TMA wgmma GEMM with `stages` ring slots (and setmaxnreg 40 / 232 with `regs`), lowered for sm_90 (hand-written TIR). */
+function tmaWgmma(stages: number, regs = false, groupRows?: number, persistentBlocks?: number | "sms", consumerRows: 64 | 128 = 64): KernelSpec {
+  const maxRegisters = regs ? { producer: 40, consumer: 232 } : undefined;
+  const name = `wgmma_tma${regs ? "_r" : ""}${groupRows === undefined ? "" : "g"}${persistentBlocks === undefined ? "" : "p"}${consumerRows === 128 ? "w" : ""}_gemm`;
+  // A group never taller than the grid (256³ has two block rows), a persistent grid never larger than the tiles.
+  const group = (n: number) => (groupRows === undefined ? {} : { groupRows: Math.min(groupRows, n / (2 * consumerRows)) });
+  // "sms": one block an SM of the GPU measured (of an H100 in a dry run); --tma-blocks names others.
+  const grid = () => (persistentBlocks !== "sms" ? (persistentBlocks ?? 0) : cuda.available() ? cuda.device(0).multiprocessorCount : H100_SMS);
+  const persistent = (n: number) => (persistentBlocks === undefined ? {} : { persistentBlocks: Math.min(grid(), (n / 128) * (n / 256)) });
+  const rows = consumerRows === 128 ? { consumerRows } : {};
+  const options = (n: number) => ({ stages, name, ...rows, ...group(n), ...persistent(n), ...(maxRegisters === undefined ? {} : { maxRegisters }) });
+  const module = (n: number): LoweredModule =>
+    moduleFromKernelFunc(parsePrimFunc(tmaWgmmaGemmScript(n, options(n))), {
+      target: cudaTarget("nvidia/h100"),
+    });
   return { schedule: module, original: wmmaGemm, operands: "float16", baseline: "hgemm", minN: 256 };
 }
 
@@ -281,6 +321,8 @@ function parseKernels(argv: readonly string[]): [name: string, spec: KernelSpec]
   if (chunks?.some((c) => !Number.isInteger(c) || c < 8 || c % 8 !== 0)) throw new Error(`--x3-chunk: multiples of 8 expected, got ${at("--x3-chunk")}`);
   const wsStages = at("--ws-stages")?.split(",").map(Number);
   if (wsStages?.some((x) => !Number.isInteger(x) || x < 1 || x > 4)) throw new Error(`--ws-stages: 1 to 4 expected, got ${at("--ws-stages")}`);
+  const tmaBlocks = at("--tma-blocks")?.split(",").map(Number);
+  if (tmaBlocks?.some((x) => !Number.isInteger(x) || x < 1)) throw new Error(`--tma-blocks: positive integers expected, got ${at("--tma-blocks")}`);
   const wgmmaTilings = at("--wgmma-tilings")
     ?.split(",")
     .map((text) => [text, parseWgmmaTiling(text)] as const);
@@ -288,6 +330,14 @@ function parseKernels(argv: readonly string[]): [name: string, spec: KernelSpec]
     if (chunks !== undefined && (name === "tf32x3" || name === "tf32x3_relu_add"))
       return chunks.map((chunk) => [`${name}@chunk${chunk}`, tf32x3Kernels(chunk)[name]]);
     if (wsStages !== undefined && name === "wgmma_ws") return wsStages.map((stages) => [`${name}@s${stages}`, warpSpecializedWgmma(stages)]);
+    const tma = TMA_VARIANTS[name];
+    const persistent = name === "wgmma_tma_p" || name === "wgmma_tma_wp";
+    if (tma !== undefined && (wsStages !== undefined || (tmaBlocks !== undefined && persistent))) {
+      const grids: (number | undefined)[] = persistent ? (tmaBlocks ?? [undefined]) : [undefined];
+      return grids.flatMap((blocks) =>
+        (wsStages ?? [4]).map((stages): [string, KernelSpec] => [`${name}@${blocks === undefined ? "" : `b${blocks}.`}s${stages}`, tma(stages, blocks)]),
+      );
+    }
     const wgmmaSchedule = WGMMA_SCHEDULES[name];
     if (wgmmaTilings !== undefined && wgmmaSchedule !== undefined)
       return wgmmaTilings.map(([text, p]) => [

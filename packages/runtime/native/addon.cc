@@ -3,6 +3,7 @@
 // throw a JS Error carrying `code` (cuGetErrorName), `cudaCall` and `kernel`.
 #include <napi.h>
 
+#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -204,6 +205,43 @@ Napi::Value MemInfo(const Napi::CallbackInfo& info) {
   o.Set("free", static_cast<double>(freeB));
   o.Set("total", static_cast<double>(totalB));
   return o;
+}
+
+// encodeTensorMapTiled(dataType, globalAddress, globalDim[], globalStrides[] (bytes, rank - 1),
+// boxDim[], swizzle): a CUtensorMap (128 bytes) from cuTensorMapEncodeTiled, element strides 1, no
+// interleave, 256-byte L2 promotion, zeros outside the tensor. Dimensions innermost first.
+Napi::Value EncodeTensorMapTiled(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  requireDriver(env);
+  if (driver().cuTensorMapEncodeTiled == nullptr)
+    throwPlain(env, "encodeTensorMapTiled: this CUDA driver has no cuTensorMapEncodeTiled (tensor maps need CUDA 12 or newer)",
+               "CUDA_UNAVAILABLE");
+  if (info.Length() != 6 || !info[0].IsNumber() || !info[1].IsBigInt() || !info[2].IsArray() || !info[3].IsArray() ||
+      !info[4].IsArray() || !info[5].IsNumber())
+    throwPlain(env, "encodeTensorMapTiled(dataType, address, dims, strides, box, swizzle): bad arguments", "ERR_INVALID_ARG");
+  bool lossless = false;
+  uint64_t address = info[1].As<Napi::BigInt>().Uint64Value(&lossless);
+  auto numbers = [&](int i) {
+    Napi::Array a = info[i].As<Napi::Array>();
+    std::vector<double> out;
+    for (uint32_t k = 0; k < a.Length(); k++) out.push_back(a.Get(k).As<Napi::Number>().DoubleValue());
+    return out;
+  };
+  std::vector<double> dims = numbers(2), strides = numbers(3), box = numbers(4);
+  const size_t rank = dims.size();
+  if (rank < 1 || rank > 5 || strides.size() != rank - 1 || box.size() != rank)
+    throwPlain(env, "encodeTensorMapTiled: rank 1 to 5, strides of rank - 1 entries and a box of rank entries expected", "ERR_INVALID_ARG");
+  std::vector<unsigned long long> globalDim(dims.begin(), dims.end()), globalStrides(strides.begin(), strides.end());
+  std::vector<unsigned int> boxDim(box.begin(), box.end()), elementStrides(rank, 1);
+  alignas(64) unsigned char map[128] = {};
+  check(env,
+        driver().cuTensorMapEncodeTiled(map, info[0].As<Napi::Number>().Int32Value(), static_cast<unsigned int>(rank),
+                                        reinterpret_cast<void*>(address), globalDim.data(), globalStrides.data(),
+                                        boxDim.data(), elementStrides.data(), 0, info[5].As<Napi::Number>().Int32Value(),
+                                        3, 0),
+        "cuTensorMapEncodeTiled");
+  Napi::Buffer<unsigned char> out = Napi::Buffer<unsigned char>::Copy(env, map, sizeof(map));
+  return out;
 }
 
 Napi::Value Synchronize(const Napi::CallbackInfo& info) {
@@ -704,6 +742,7 @@ Napi::Object InitAddon(Napi::Env env, Napi::Object exports) {
   exports.Set("deviceInfo", Napi::Function::New(env, DeviceInfo));
   exports.Set("memInfo", Napi::Function::New(env, MemInfo));
   exports.Set("synchronize", Napi::Function::New(env, Synchronize));
+  exports.Set("encodeTensorMapTiled", Napi::Function::New(env, EncodeTensorMapTiled));
   exports.Set("liveAllocations", Napi::Function::New(env, LiveAllocations));
   exports.Set("launch", Napi::Function::New(env, Launch));
   exports.Set("timeLaunches", Napi::Function::New(env, TimeLaunches));

@@ -80,6 +80,8 @@ void doLoadDriver() {
   bind(lib, d.cuEventSynchronize, "cuEventSynchronize", nullptr, missing);
   bind(lib, d.cuEventElapsedTime, "cuEventElapsedTime_v2", "cuEventElapsedTime", missing);
   bind(lib, d.cuEventDestroy, "cuEventDestroy_v2", nullptr, missing);
+  // Optional: from the driver already loaded (no link dependency); null on drivers before CUDA 12.
+  d.cuTensorMapEncodeTiled = reinterpret_cast<decltype(d.cuTensorMapEncodeTiled)>(dlsym(lib, "cuTensorMapEncodeTiled"));
   if (!missing.empty()) {
     st.reason = "libcuda.so.1 is too old or incomplete; missing symbols: " + missing;
     return;

@@ -92,6 +92,13 @@ struct DriverApi {
   CUresult (*cuEventSynchronize)(CUevent);
   CUresult (*cuEventElapsedTime)(float*, CUevent, CUevent);         // _v2 where present
   CUresult (*cuEventDestroy)(CUevent);                              // _v2
+  // CUDA 12 and newer; null where the driver lacks it (tensor maps are then refused by name).
+  // Enums as ints: CUtensorMapDataType, CUtensorMapInterleave, CUtensorMapSwizzle,
+  // CUtensorMapL2promotion, CUtensorMapFloatOOBfill; the map is 128 bytes, 64-byte aligned.
+  CUresult (*cuTensorMapEncodeTiled)(void* tensorMap, int dataType, unsigned int rank, void* globalAddress,
+                                     const unsigned long long* globalDim, const unsigned long long* globalStrides,
+                                     const unsigned int* boxDim, const unsigned int* elementStrides, int interleave,
+                                     int swizzle, int l2Promotion, int oobFill);
 };
 
 // ---- NVRTC (nvrtc.h) ----

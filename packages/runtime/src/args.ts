@@ -1,6 +1,7 @@
 /** Packing kernel arguments into the buffer whose element addresses cuLaunchKernel receives. */
 import { dtypeBytes, type DType } from "./dtype.js";
 import type { KernelParam } from "./launch-metadata.js";
+import { isTensorMapArg, TENSOR_MAP_ALIGNMENT, TENSOR_MAP_BYTES, type TensorMapArg } from "./tensor-map.js";
 
 /** Anything with a device address: an NDArray, or a raw CUdeviceptr. */
 export interface DevicePointerLike {
@@ -13,8 +14,8 @@ export interface ScalarArg {
   readonly value: number | bigint;
 }
 
-/** A kernel argument: a buffer, a raw pointer, a typed scalar, or a plain number (int32 unless metadata says otherwise). */
-export type KernelArg = DevicePointerLike | bigint | ScalarArg | number;
+/** A kernel argument: a buffer, a raw pointer, a typed scalar, a tensor map, or a plain number (int32 unless metadata says otherwise). */
+export type KernelArg = DevicePointerLike | bigint | ScalarArg | TensorMapArg | number;
 
 export const scalar = (dtype: DType, value: number | bigint): ScalarArg => ({ dtype, value });
 export const i32 = (v: number): ScalarArg => scalar("int32", v);
@@ -37,10 +38,17 @@ function isPointerLike(a: unknown): a is DevicePointerLike {
   return typeof a === "object" && a !== null && "ptr" in a;
 }
 
-type Slot = { kind: "ptr"; value: bigint } | { kind: "scalar"; dtype: DType; value: number | bigint };
+type Slot = { kind: "ptr"; value: bigint } | { kind: "scalar"; dtype: DType; value: number | bigint } | { kind: "bytes"; value: Uint8Array };
 
 function toSlot(arg: KernelArg, param: KernelParam | undefined, index: number, kernel: string): Slot {
   const where = `kernel '${kernel}' argument ${index}${param !== undefined ? ` (${param.name})` : ""}`;
+  if (param?.kind === "tensor_map" || isTensorMapArg(arg)) {
+    if (!isTensorMapArg(arg)) throw new TypeError(`${where}: expected a tensor map (encodeTensorMap)`);
+    if (param !== undefined && param.kind !== "tensor_map") throw new TypeError(`${where}: expected a ${param.kind}, got a tensor map`);
+    if (arg.tensorMap.byteLength !== TENSOR_MAP_BYTES)
+      throw new TypeError(`${where}: a tensor map is ${TENSOR_MAP_BYTES} bytes, got ${arg.tensorMap.byteLength}`);
+    return { kind: "bytes", value: arg.tensorMap };
+  }
   if (param?.kind === "buffer" || (param === undefined && (isPointerLike(arg) || typeof arg === "bigint"))) {
     if (isPointerLike(arg)) return { kind: "ptr", value: arg.ptr };
     if (typeof arg === "bigint") return { kind: "ptr", value: arg };
@@ -110,8 +118,9 @@ export function packArgs(args: readonly KernelArg[], params: readonly KernelPara
   const offsets = new Uint32Array(slots.length);
   let size = 0;
   slots.forEach((s, i) => {
-    const width = s.kind === "ptr" ? 8 : dtypeBytes(s.dtype);
-    size = Math.ceil(size / width) * width;
+    const width = s.kind === "ptr" ? 8 : s.kind === "bytes" ? s.value.byteLength : dtypeBytes(s.dtype);
+    const alignment = s.kind === "bytes" ? TENSOR_MAP_ALIGNMENT : width;
+    size = Math.ceil(size / alignment) * alignment;
     offsets[i] = size;
     size += width;
   });
@@ -120,6 +129,7 @@ export function packArgs(args: readonly KernelArg[], params: readonly KernelPara
   slots.forEach((s, i) => {
     const off = offsets[i] as number;
     if (s.kind === "ptr") view.setBigUint64(off, s.value, true);
+    else if (s.kind === "bytes") bytes.set(s.value, off);
     else writeScalar(view, off, s.dtype, s.value);
   });
   return { bytes, offsets };

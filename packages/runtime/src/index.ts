@@ -58,6 +58,7 @@ export {
   type LaunchConfig,
 } from "./launch.js";
 export { packArgs, scalar, i32, u32, i64, u64, f32, f64, type KernelArg, type ScalarArg, type PackedArgs, type DevicePointerLike } from "./args.js";
+export { encodeTensorMap, isTensorMapArg, type TensorMapArg } from "./tensor-map.js";
 export { timeEvaluator, summarize, type BatchTimer, type TimeEvaluatorOptions, type TimingResult, type TimerDeps } from "./timer.js";
 export {
   LaunchMetadataSchema,

@@ -118,6 +118,19 @@ export interface NativeAddon {
   deviceInfo(device: number): NativeDeviceInfo;
   memInfo(device: number): { free: number; total: number };
   synchronize(device: number): void;
+  /**
+   * cuTensorMapEncodeTiled: a CUtensorMap (128 bytes) of `address` with `dims` (innermost first),
+   * `strides` (bytes, rank − 1), `box` and a CUtensorMapSwizzle. Absent in an addon built before
+   * tensor maps existed.
+   */
+  encodeTensorMapTiled?(
+    dataType: number,
+    address: bigint,
+    dims: readonly number[],
+    strides: readonly number[],
+    box: readonly number[],
+    swizzle: number,
+  ): Uint8Array;
   liveAllocations(): { count: number; bytes: number };
   launch(fn: NativeKernelFunction, dims: Uint32Array, args: Uint8Array, offsets: Uint32Array): void;
   timeLaunches(specs: NativeLaunchSpec[], number: number): number;

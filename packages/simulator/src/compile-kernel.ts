@@ -26,7 +26,7 @@ import { poisonLiteral } from "./poison.js";
 import type { MemoryScope, RaceShadow } from "./race-shadow.js";
 import { writtenGlobals } from "./written-globals.js";
 import { LoopOutliner, POISON_HELPER } from "./outline-loops.js";
-import { emitMbarrierCall, usesBulkCopies } from "./emit-mbarrier.js";
+import { emitMbarrierCall, kernelTensorMaps, usesBulkCopies } from "./emit-mbarrier.js";
 import { MmaEmitter } from "./mma/emit-mma.js";
 import type { WarpMmaSite } from "./mma/warp-mma.js";
 import { WmmaEmitter, isFragmentScope } from "./wmma/emit-wmma.js";
@@ -118,6 +118,7 @@ export function compileKernel(kernel: DeviceKernel, opts: CompileKernelOptions):
   let mma: MmaEmitter | undefined;
 
   const bulkCopies = usesBulkCopies(kernel.body);
+  const tensorMaps = kernelTensorMaps(kernel);
 
   const ctx = new EmitContext(true, false, {
     loop: outliner.loop,
@@ -129,7 +130,7 @@ export function compileKernel(kernel: DeviceKernel, opts: CompileKernelOptions):
       barriers.push(`barrier #${barriers.length + 1} (${printExpr(call)})`);
       c.line(`yield ${barriers.length - 1};`);
     },
-    intrinsic: (c: EmitContext, call: Call) => wmma!.intrinsic(c, call) || mma!.intrinsic(c, call) || emitMbarrierCall(kernel.name, c, call),
+    intrinsic: (c: EmitContext, call: Call) => wmma!.intrinsic(c, call) || mma!.intrinsic(c, call) || emitMbarrierCall(kernel.name, c, call, tensorMaps),
     allocation(c: EmitContext, buffer: Buffer, size: string) {
       if (isFragmentScope(buffer.scope)) return wmma!.allocation(buffer, size);
       switch (buffer.scope) {

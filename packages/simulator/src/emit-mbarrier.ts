@@ -6,6 +6,8 @@
 import {
   type Call,
   CP_ASYNC_BULK,
+  CP_ASYNC_BULK_TENSOR_2D,
+  CP_ASYNC_BULK_TENSOR_ARITY,
   CP_ASYNC_MBARRIER_ARRIVE,
   FENCE_PROXY_ASYNC,
   MBARRIER_ARRIVE,
@@ -14,10 +16,15 @@ import {
   MBARRIER_OP_ARITY,
   MBARRIER_WAIT_PARITY,
   type Stmt,
+  type TensorMapSpec,
+  type Var,
   bytesOf,
+  isSetmaxnreg,
+  setmaxnregCount,
   forEachExpr,
   printExpr,
 } from "@tessera/ir";
+import type { DeviceKernel } from "@tessera/codegen";
 import { type EmitContext, emitExpr } from "@tessera/ir/executor-kit";
 import { type PointerJs, accessPointerJs } from "./access-pointer.js";
 import { SimulationError } from "./errors.js";
@@ -27,13 +34,31 @@ import { MBARRIER_YIELD } from "./mbarrier-runtime.js";
 export function usesBulkCopies(body: Stmt): boolean {
   let found = false;
   forEachExpr(body, (e) => {
-    if (e.kind === "Call" && (e.op === CP_ASYNC_BULK || e.op === CP_ASYNC_MBARRIER_ARRIVE)) found = true;
+    if (e.kind === "Call" && (e.op === CP_ASYNC_BULK || e.op === CP_ASYNC_MBARRIER_ARRIVE || e.op === CP_ASYNC_BULK_TENSOR_2D)) found = true;
   });
   return found;
 }
 
-/** Emits `call` when it is an mbarrier or bulk-copy op; false otherwise. */
-export function emitMbarrierCall(kernel: string, ctx: EmitContext, call: Call): boolean {
+/** The tensor maps of a kernel's TMA-loaded buffers, by data variable. */
+export function kernelTensorMaps(kernel: DeviceKernel): Map<Var, TensorMapSpec> {
+  return new Map(kernel.params.flatMap((p) => (p.kind === "buffer" && p.tensorMap !== undefined ? [[p.buffer.data, p.tensorMap] as const] : [])));
+}
+
+/** Emits `call` when it is an mbarrier, bulk-copy or TMA op; false otherwise. */
+export function emitMbarrierCall(kernel: string, ctx: EmitContext, call: Call, tensorMaps: ReadonlyMap<Var, TensorMapSpec>): boolean {
+  if (call.op === CP_ASYNC_BULK_TENSOR_2D) {
+    emitTensorCopy(kernel, ctx, call, tensorMaps);
+    return true;
+  }
+  if (isSetmaxnreg(call.op)) {
+    // Registers are not modelled; the count is checked as the code generator checks it.
+    try {
+      setmaxnregCount(call);
+    } catch (e) {
+      throw new SimulationError(`kernel ${kernel}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    return true;
+  }
   const arity = MBARRIER_OP_ARITY[call.op];
   if (arity === undefined) return false;
   const text = printExpr(call);
@@ -76,4 +101,23 @@ export function emitMbarrierCall(kernel: string, ctx: EmitContext, call: Call): 
     }
   }
   return true;
+}
+
+/** `T.ptx.cp_async_bulk_tensor_2d(dst, A.data, …, c_inner, c_outer, bar)`: the block's mbarrier runtime places the box. */
+function emitTensorCopy(kernel: string, ctx: EmitContext, call: Call, tensorMaps: ReadonlyMap<Var, TensorMapSpec>): void {
+  const fail = (detail: string): never => {
+    throw new SimulationError(`kernel ${kernel}: ${printExpr(call)}: ${detail}`);
+  };
+  if (call.args.length !== CP_ASYNC_BULK_TENSOR_ARITY) fail(`T.${call.op} takes ${CP_ASYNC_BULK_TENSOR_ARITY} arguments, got ${call.args.length}`);
+  const source = call.args[1]!;
+  const map = source.kind === "Var" ? tensorMaps.get(source) : undefined;
+  const src = source.kind === "Var" ? ctx.arrayOf(source) : undefined;
+  if (map === undefined || src === undefined) return fail("argument 1 must be the data of a buffer parameter the kernel has a tensor map of");
+  const dst = accessPointerJs(ctx, call.args[0]!) ?? fail("argument 0 must be a T.tvm_access_ptr into shared memory");
+  if (dst.dtype !== map.dtype) fail(`the destination holds ${dst.dtype} and buffer ${map.buffer} ${map.dtype}`);
+  const bar = accessPointerJs(ctx, call.args[7]!);
+  if (bar === undefined || bar.dtype !== "uint64") fail("argument 7 must point to a uint64 mbarrier in shared memory");
+  const mapJs = JSON.stringify({ buffer: map.buffer, shape: map.shape, rowStride: map.rowStride, box: map.box, swizzle: map.swizzle });
+  const [inner, outer] = [emitExpr(ctx, call.args[5]!), emitExpr(ctx, call.args[6]!)];
+  ctx.line(`$rt.mbar.tensorCopy(${dst.array}, ${dst.offset}, ${src}, ${mapJs}, ${inner}, ${outer}, ${bytesOf(dst.dtype)}, ${bar!.array}, ${bar!.offset});`);
 }

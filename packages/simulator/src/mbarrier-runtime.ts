@@ -24,10 +24,14 @@
  * The race detector sees a landing as a write of the asynchronous proxy, ordered by these rules
  * rather than by barrier intervals (race-shadow.ts).
  */
+import { type TensorMapSpec, swizzledOffset, tmaDestinationAlignment } from "@tessera/ir";
 import type { IssuedCopy } from "@tessera/ir/executor-kit";
 import { SimulationError } from "./errors.js";
 import type { RaceShadow } from "./race-shadow.js";
 import type { ThreadClock } from "./thread-clock.js";
+
+/** A tensor map as the generated JavaScript passes it. */
+export type TensorMapJs = Pick<TensorMapSpec, "buffer" | "shape" | "rowStride" | "box" | "swizzle">;
 
 /** What a thread yields while it waits for an mbarrier phase. */
 export const MBARRIER_YIELD = -3;
@@ -176,9 +180,54 @@ export class BlockMbarriers {
     if (dstIndex < 0 || dstIndex + elements > dst.length) this.fail(`${what}: outside the destination's ${dst.length} elements`);
     if (srcIndex < 0 || srcIndex + elements > src.length)
       this.fail(`${what}: reads elements ${srcIndex}…${srcIndex + elements - 1} of a source of ${src.length}`);
+    const values = Float64Array.from({ length: elements }, (_, k) => src[srcIndex + k]!);
+    this.issue(b, what, dst, dstIndex, values, bytes);
+  }
+
+  /**
+   * `cp_async_bulk_tensor_2d`: the box of `map` whose first row and column are (`outer`, `inner`)
+   * from `src` into the shared dst[dstIndex…], rows one after another, each byte offset swizzled
+   * as the hardware places it; elements outside the tensor read as zeros. Its bytes (the whole
+   * box) complete on the barrier.
+   */
+  tensorCopy(
+    dst: Elements,
+    dstIndex: number,
+    src: Elements,
+    map: TensorMapJs,
+    inner: number,
+    outer: number,
+    elementBytes: number,
+    barArray: Elements,
+    barIndex: number,
+  ): void {
+    const b = this.barrier(barArray, barIndex, "cp_async_bulk_tensor_2d");
+    const what = `cp_async_bulk_tensor_2d of ${map.buffer}'s box at (${outer}, ${inner}) to ${this.sharedNames.get(dst) ?? "shared memory"}[${dstIndex}]`;
+    if (!Number.isInteger(inner) || !Number.isInteger(outer)) this.fail(`${what}: the coordinates must be integers`);
+    const [rows, cols] = map.box;
+    const elements = rows * cols;
+    const alignment = tmaDestinationAlignment(map.swizzle);
+    if ((dstIndex * elementBytes) % alignment !== 0)
+      this.fail(`${what}: a box with the ${map.swizzle}-byte swizzle lands at a ${alignment}-byte aligned address, not at byte ${dstIndex * elementBytes}`);
+    if (dstIndex < 0 || dstIndex + elements > dst.length) this.fail(`${what}: the ${rows}×${cols} box is outside the destination's ${dst.length} elements`);
+    const values = new Float64Array(elements);
+    for (let r = 0; r < rows; r++) {
+      const row = outer + r;
+      for (let c = 0; c < cols; c++) {
+        const col = inner + c;
+        const inside = row >= 0 && row < map.shape[0] && col >= 0 && col < map.shape[1];
+        const at = swizzledOffset((r * cols + c) * elementBytes, map.swizzle) / elementBytes;
+        values[at] = inside ? src[row * map.rowStride + col]! : 0;
+      }
+    }
+    this.issue(b, what, dst, dstIndex, values, elements * elementBytes);
+  }
+
+  /** A bulk copy of `values` (in destination order) issued against `b`, landing when its phase completes. */
+  private issue(b: Mbarrier, what: string, dst: Elements, dstIndex: number, values: Float64Array, bytes: number): void {
     if (b.pending === 0 && this.completable(b)) this.complete(b);
     const d = this.destination(dst);
-    for (let k = dstIndex; k < dstIndex + elements; k++) {
+    for (let k = dstIndex; k < dstIndex + values.length; k++) {
       const other = d.inflight[k]!;
       if (other !== 0)
         this.fail(
@@ -186,7 +235,6 @@ export class BlockMbarriers {
         );
       d.inflight[k] = b.id + 1;
     }
-    const values = Float64Array.from({ length: elements }, (_, k) => src[srcIndex + k]!);
     b.copies.push({ dst, dstIndex, values, bytes, thread: this.clock.thread });
     this.events++;
   }

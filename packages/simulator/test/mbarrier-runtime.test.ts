@@ -21,6 +21,34 @@ function block(): { m: BlockMbarriers; bars: Float64Array; stage: Float32Array; 
 }
 
 describe("BlockMbarriers", () => {
+  it("a TMA box is placed swizzled with zeros outside the tensor, lands with its phase, and is refused where it cannot land", () => {
+    const clock = new ThreadClock();
+    clock.startBlock([0, 0, 0]);
+    const m = new BlockMbarriers("k", clock);
+    const bars = new Float64Array(1);
+    const tile = new Float32Array(2 * 32 + 8).fill(-1);
+    m.startBlock([
+      { array: bars, name: "bars", shadow: undefined },
+      { array: tile, name: "tile", shadow: undefined },
+    ]);
+    m.init(bars, 0, 1);
+    // A 3×40 fp32 tensor; the box is 2 rows of 32 (128 bytes: the 128B swizzle) from row 2, column 8.
+    const src = Float32Array.from({ length: 3 * 40 }, (_, i) => i + 1);
+    const map = { buffer: "A", shape: [3, 40], rowStride: 40, box: [2, 32], swizzle: 128 } as const;
+    m.arriveExpectTx(bars, 0, 256);
+    m.tensorCopy(tile, 0, src, map, 8, 2, 4, bars, 0);
+    expect(() => m.access(tile, 0, false)).toThrow(/thread 0 reads tile\[0\] while a copy completing on bars\[0\] \(phase 0\) is writing it/);
+    expect(m.tryWait(bars, 0, 0)).toBe(true);
+    // Row 0 (tensor row 2): unpermuted, columns 8…39 of the last row. Row 1 (row 3: outside) is zeros.
+    expect(Array.from(tile.subarray(0, 32))).toEqual(Array.from({ length: 32 }, (_, c) => 2 * 40 + 8 + c + 1));
+    expect(Array.from(tile.subarray(32, 64))).toEqual(new Array(32).fill(0));
+    // A swizzled box lands on a 1024-byte boundary, and inside its destination.
+    expect(() => m.tensorCopy(tile, 8, src, map, 0, 0, 4, bars, 0)).toThrow(
+      /box with the 128-byte swizzle lands at a 1024-byte aligned address, not at byte 32/,
+    );
+    expect(() => m.tensorCopy(tile, 0, src, { ...map, box: [3, 32] }, 0, 0, 4, bars, 0)).toThrow(/the 3×32 box is outside the destination's 72 elements/);
+  });
+
   it("parity 1 passes before any phase completes; a phase completes on its arrivals, and then parity 0 passes", () => {
     const { m, bars } = block();
     m.init(bars, 0, 2);

@@ -153,6 +153,11 @@ function kernelArguments(module: LoweredModule, kernel: DeviceKernel, args: read
       if (arg === undefined) throw new CodegenError(kernel.name, `scalar parameter ${p.name} is not a parameter of ${module.name}`);
       return arg.name;
     }
+    if (p.tensorMap !== undefined)
+      throw new CodegenError(
+        kernel.name,
+        `buffer ${p.name} is loaded with TMA and the kernel takes its tensor map, which the exported C++ launcher does not encode (run the module with build(), whose runtime encodes it)`,
+      );
     if (p.source.kind === "workspace") {
       const name = workspaceNames[p.source.index];
       if (name === undefined)

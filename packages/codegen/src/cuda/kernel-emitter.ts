@@ -21,10 +21,14 @@ import {
   forEachExpr,
   forEachStmt,
   isMbarrierOp,
+  isSetmaxnreg,
+  CP_ASYNC_BULK_TENSOR_2D,
   lanesOf,
+  type Var,
 } from "@tessera/ir";
 import { IndexFacts } from "../c-family/index-facts.js";
 import { NameTable, isCIdentifier } from "../c-family/names.js";
+import { tensorMapParamName } from "../lower/kernel/device-kernel.js";
 import type { DeviceKernel } from "../lowered.js";
 import { StmtWalker, readsStorage } from "../walker/stmt-walker.js";
 import { commitGroupStatement, cpAsyncStatement, waitGroupStatement } from "./async-copy.js";
@@ -35,6 +39,7 @@ import type { Feature } from "./preamble.js";
 import { MMA_OPS, mmaStatement } from "./mma.js";
 import { WGMMA_OPS, callsWgmma, wgmmaStatement } from "./wgmma.js";
 import { mbarrierStatement } from "./mbarrier.js";
+import { TENSOR_MAP_C_TYPE, setmaxnregStatement, tmaStatement } from "./tma.js";
 import { WMMA_OPS, fragmentDeclaration, inferFragments, wmmaStatement } from "./wmma.js";
 
 export interface KernelEmitOptions {
@@ -65,6 +70,8 @@ class KernelEmitter extends StmtWalker<EmitContext, ExprEmitter> {
   protected readonly barrierScopes = ["shared", "warp"] as const;
   private staticSharedBytes = 0;
   private dynamicSharedBytes = 0;
+  /** Each TMA-loaded buffer's tensor-map parameter, by the buffer's data variable. */
+  private readonly tensorMaps = new Map<Var, string>();
   /** The WMMA fragments' shapes and layouts, inferred at the first fragment allocation. */
   private fragments: ReturnType<typeof inferFragments> | undefined;
 
@@ -112,7 +119,12 @@ class KernelEmitter extends StmtWalker<EmitContext, ExprEmitter> {
         const cType = this.exprs.cType(p.buffer.dtype, `parameter ${p.name}`);
         const name = this.ctx.names.define(p.buffer.data, p.name);
         this.ctx.storage.set(p.buffer.data, { name, dtype: p.buffer.dtype });
-        return `${cType}*${restrict} ${name}`;
+        if (p.tensorMap === undefined) return `${cType}*${restrict} ${name}`;
+        // The tensor map after the pointer (launch metadata lists it there too).
+        const map = this.ctx.names.fresh(tensorMapParamName(p.name));
+        this.tensorMaps.set(p.buffer.data, map);
+        this.ctx.features.add("tma");
+        return `${cType}*${restrict} ${name}, const __grid_constant__ ${TENSOR_MAP_C_TYPE} ${map}`;
       }
       const cType = this.exprs.cType(p.dtype, `parameter ${p.name}`);
       return `${cType} ${this.ctx.names.define(p.var, p.name)}`;
@@ -217,7 +229,8 @@ class KernelEmitter extends StmtWalker<EmitContext, ExprEmitter> {
         if (this.dynamicSharedBytes > 0) this.fail(`more than one shared.dyn allocation (${buffer.name}); merge them into one`);
         this.dynamicSharedBytes = bytes;
         // wgmma's 128-byte swizzle works on address bits 4–9: its tiles start at 1024-byte boundaries.
-        declaration = `extern __shared__ __align__(${this.readsThroughAsyncProxy() ? 1024 : 16}) ${cType} ${name}[];`;
+        // So do TMA's swizzled boxes (8 rows of the swizzle span: up to 1024 bytes).
+        declaration = `extern __shared__ __align__(${this.readsThroughAsyncProxy() || this.tensorMaps.size > 0 ? 1024 : 16}) ${cType} ${name}[];`;
         break;
       default:
         return this.fail(
@@ -254,6 +267,8 @@ class KernelEmitter extends StmtWalker<EmitContext, ExprEmitter> {
     if (MMA_OPS.has(call.op)) return mmaStatement(this.ctx, this.exprs, call);
     if (WGMMA_OPS.has(call.op)) return wgmmaStatement(this.ctx, this.exprs, call);
     if (isMbarrierOp(call.op)) return mbarrierStatement(this.ctx, this.exprs, call);
+    if (call.op === CP_ASYNC_BULK_TENSOR_2D) return tmaStatement(this.ctx, this.exprs, call, this.tensorMaps);
+    if (isSetmaxnreg(call.op)) return setmaxnregStatement(this.ctx, call);
     return undefined;
   }
 

@@ -58,6 +58,18 @@ export function emitModule(module: LoweredModule, options: KernelEmitOptions): E
         `wgmma.mma_async (T.ptx.wgmma_mma_async_ss) exists only on sm_90a (Hopper); target ${module.target.name} is ${module.target.arch}`,
       );
     }
+    if (emitted.features.has("setmaxnreg") && archNumber(module.target) !== 90)
+      throw new CodegenError(
+        kernel.name,
+        `setmaxnreg (T.ptx.setmaxnreg_inc/dec) exists only on sm_90a (Hopper); target ${module.target.name} is ${module.target.arch}`,
+      );
+    if (emitted.features.has("tma") && archNumber(module.target) < MBARRIER_MIN_ARCH) {
+      const maps = kernel.params.flatMap((p) => (p.kind === "buffer" && p.tensorMap !== undefined ? [p.name] : []));
+      throw new CodegenError(
+        kernel.name,
+        `TMA loads (T.ptx.cp_async_bulk_tensor_2d) of buffer ${maps.join(", ")} need sm_90 or newer; target ${module.target.name} is ${module.target.arch}`,
+      );
+    }
     if (usesMbarrier(emitted.features) && archNumber(module.target) < MBARRIER_MIN_ARCH) {
       throw new CodegenError(
         kernel.name,
@@ -67,7 +79,9 @@ export function emitModule(module: LoweredModule, options: KernelEmitOptions): E
     for (const f of emitted.features) features.add(f);
     return { kernel, emitted, launch: launchMetadata(kernel, emitted.shape, emitted.dynamicSharedBytes) };
   });
-  return { kernels, preamble: preamble(features), ...(usesWgmma(features) ? { requiredArch: WGMMA_ARCH } : {}) };
+  // setmaxnreg, like wgmma, exists only on sm_90a.
+  const archSpecific = usesWgmma(features) || features.has("setmaxnreg");
+  return { kernels, preamble: preamble(features), ...(archSpecific ? { requiredArch: WGMMA_ARCH } : {}) };
 }
 
 export function codegenCuda(module: LoweredModule): CudaModule {

@@ -8,6 +8,7 @@ import { type HalfTypeFeature, halfTypePreamble } from "./half-types.js";
 import { type MmaFeature, mmaPreamble } from "./mma.js";
 import { type WgmmaFeature, wgmmaPreamble } from "./wgmma.js";
 import { type MbarrierFeature, mbarrierPreamble } from "./mbarrier.js";
+import { type TmaFeature, tmaPreamble } from "./tma.js";
 import { type WmmaFeature, wmmaPreamble } from "./wmma.js";
 
 /** Floor division and modulo for signed integers: C's `/` and `%` truncate toward zero. */
@@ -52,7 +53,16 @@ function vectorOperators(type: string): string {
   return [`#ifndef ${guard}`, `#define ${guard}`, `// Element-wise arithmetic on ${type}.`, ...ops, "#endif"].join("\n");
 }
 
-export type Feature = "floordiv" | `vector_ops:${string}` | AsyncCopyFeature | HalfTypeFeature | WmmaFeature | MmaFeature | WgmmaFeature | MbarrierFeature;
+export type Feature =
+  | "floordiv"
+  | `vector_ops:${string}`
+  | AsyncCopyFeature
+  | HalfTypeFeature
+  | WmmaFeature
+  | MmaFeature
+  | WgmmaFeature
+  | MbarrierFeature
+  | TmaFeature;
 
 /** The preamble for a set of features, in a fixed order; empty when nothing is needed. */
 export function preamble(features: ReadonlySet<Feature>): string {
@@ -62,6 +72,7 @@ export function preamble(features: ReadonlySet<Feature>): string {
   parts.push(...mmaPreamble((f) => features.has(f)));
   parts.push(...wgmmaPreamble((f) => features.has(f)));
   parts.push(...mbarrierPreamble((f) => features.has(f)));
+  parts.push(...tmaPreamble((f) => features.has(f)));
   if (features.has("floordiv")) parts.push(FLOOR_DIV_MOD);
   for (const type of Object.keys(LANES)) {
     if (features.has(`vector_ops:${type}`)) parts.push(vectorOperators(type));

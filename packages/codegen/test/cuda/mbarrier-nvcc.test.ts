@@ -9,6 +9,10 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { compileCorpusForArch, nvccAvailable } from "./corpus-ptxas.js";
 import { bulkCopyModule } from "./mbarrier-kernels.js";
+import { tmaWgmmaGemmScript } from "@tessera/corpus";
+import { parsePrimFunc } from "@tessera/ir";
+import { moduleFromKernelFunc } from "../../src/kernel-from-func.js";
+import { cudaTarget } from "../../src/targets/target.js";
 
 const nvcc = process.env.TESSERA_NVCC ?? "nvcc";
 const hasNvcc = await nvccAvailable(nvcc);
@@ -30,6 +34,33 @@ describe.skipIf(!hasNvcc)(`the mbarrier kernels compile with nvcc${hasNvcc ? "" 
       const [k] = r.perModule[i]!;
       expect(k?.sharedBytes, m.label).toBe(m.module.kernels[0]!.sharedBytes);
       expect(k?.spillStoreBytes, m.label).toBe(0);
+    });
+  }, 300_000);
+
+  it("sm_90a: the TMA wgmma GEMM (plain, setmaxnreg, persistent, 128-row consumers) without spills, to the 2-D tensor copy and setmaxnreg", async () => {
+    const variants = {
+      tma: {},
+      tma_r: { maxRegisters: { producer: 40, consumer: 232 } },
+      tma_p: { maxRegisters: { producer: 40, consumer: 232 }, groupRows: 8, persistentBlocks: 132 },
+      tma_wp: { maxRegisters: { producer: 40, consumer: 232 }, groupRows: 8, persistentBlocks: 132, consumerRows: 128 },
+    } as const;
+    const modules = Object.entries(variants).map(([k, o]) => ({
+      label: k,
+      file: `wgmma_${k}.cu`,
+      module: moduleFromKernelFunc(parsePrimFunc(tmaWgmmaGemmScript(4096, { stages: 4, name: `wgmma_${k}`, ...o })), { target: cudaTarget("nvidia/h100") }),
+    }));
+    const r = await compileCorpusForArch(nvcc, dir, modules, "sm_90a");
+    expect(r.exitCode, r.log).toBe(0);
+    modules.forEach((m, i) => {
+      const [k] = r.perModule[i]!;
+      expect(k?.spillStoreBytes, m.label).toBe(0);
+      expect(k?.stackFrameBytes, m.label).toBe(0);
+      const ptx = r.ptxOf(i);
+      // Five loads a stage, three with 128-row consumers (nvcc may unroll the persistent kernel's stage loop).
+      const loads = ptx.match(/cp\.async\.bulk\.tensor\.2d\.shared::cluster\.global\.mbarrier::complete_tx::bytes/g)?.length ?? 0;
+      const perStage = m.label === "tma_wp" ? 3 : 5;
+      expect(loads > 0 && loads % perStage === 0, `${m.label}: ${loads} TMA loads in the PTX`).toBe(true);
+      expect(ptx.includes("setmaxnreg.inc.sync.aligned.u32 232"), m.label).toBe(m.label !== "tma");
     });
   }, 300_000);
 });

@@ -15,6 +15,7 @@ import { checkCudaArguments, type ParamSpec } from "../module-args/arguments.js"
 import type { CompileTarget } from "./compile-target.js";
 import { BuildError } from "../module-args/errors.js";
 import type { Executor } from "./executor.js";
+import { encodeTensorMap } from "../tensor-map.js";
 
 export interface CudaExecutorOptions {
   readonly source: string;
@@ -68,19 +69,20 @@ export class CudaExecutor implements Executor {
 
   #kernelArgs(kernel: DeviceKernel, args: readonly (NDArray | number)[], workspaces: readonly NDArray[]): KernelArg[] {
     const params = this.lowered.source.params;
-    return kernel.params.map((p): KernelArg => {
+    return kernel.params.flatMap((p): KernelArg[] => {
       if (p.kind === "scalar") {
         let index = params.indexOf(p.var);
         if (index < 0) index = params.findIndex((q) => q.name === p.name && !this.lowered.source.bufferMap.has(q));
         const value = args[index];
         if (typeof value !== "number") throw new BuildError(`kernel ${kernel.name}: no scalar parameter of ${this.lowered.name} provides ${p.name}`);
         if (!isDType(p.dtype)) throw new BuildError(`kernel ${kernel.name}: scalar ${p.name} has unsupported dtype ${p.dtype}`);
-        return scalar(p.dtype, value);
+        return [scalar(p.dtype, value)];
       }
       const value = p.source.kind === "param" ? args[p.source.index] : workspaces[p.source.index];
       if (!(value instanceof NDArray))
         throw new BuildError(`kernel ${kernel.name}: parameter ${p.name} comes from ${p.source.kind} ${p.source.index}, which is not a buffer`);
-      return value;
+      // A TMA-loaded buffer: its tensor map follows the pointer, encoded for this array.
+      return p.tensorMap === undefined ? [value] : [value, encodeTensorMap(value.ptr, value.dtype, p.tensorMap, p.name, kernel.name)];
     });
   }
 

@@ -129,7 +129,10 @@ export class MmaEmitter {
       return true;
     }
     if (call.op === WGMMA_WAIT_GROUP) {
-      ctx.line(`$rt.mma.wgmmaWait(${this.constant(call, 0, text)}, ${this.thread.join(", ")});`);
+      // An immediate of the instruction, 0 to 7, as the CUDA generator checks.
+      const pending = this.constant(call, 0, text);
+      if (pending < 0 || pending > 7) this.fail(`${text}: wgmma.wait_group takes 0 to 7 pending groups, not ${pending}`);
+      ctx.line(`$rt.mma.wgmmaWait(${pending}, ${this.thread.join(", ")});`);
       return true;
     }
     if (call.op === WGMMA_MMA_ASYNC_RS) return this.wgmmaRegisterA(ctx, call, text);

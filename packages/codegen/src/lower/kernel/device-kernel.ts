@@ -5,7 +5,7 @@
  * allocations, merged into one) and the static shared memory it allocates.
  * Used by splitHostDevice and by `moduleFromKernelFunc`.
  */
-import { type Stmt, bytesOf, constantSize, forEachStmt } from "@tessera/ir";
+import { type Buffer, IRError, type Stmt, type TensorMapSpec, bytesOf, constantSize, forEachStmt, tensorMapsOf } from "@tessera/ir";
 import { KERNEL_PARAM_DTYPES, type KernelParam, type LaunchMetadata } from "../../launch-metadata.js";
 import type { DeviceKernel, DeviceKernelParam } from "../../lowered.js";
 import { type LaunchBoundsValue, agreedMinBlocks, extractLaunchBounds } from "./launch-bounds.js";
@@ -16,12 +16,43 @@ type Fail = (detail: string) => never;
 
 /** The launch-metadata view of kernel parameters; a dtype a kernel cannot take is reported. */
 export function launchParams(params: readonly DeviceKernelParam[], fail: Fail): KernelParam[] {
-  return params.map((p) => {
+  return params.flatMap((p): KernelParam[] => {
     const dtype = p.kind === "buffer" ? p.buffer.dtype : p.dtype;
     if (!(KERNEL_PARAM_DTYPES as readonly string[]).includes(dtype)) {
       fail(`parameter ${p.name} has dtype ${dtype}, which a kernel parameter cannot have`);
     }
-    return { name: p.name, kind: p.kind, dtype: dtype as KernelParam["dtype"] };
+    const param: KernelParam = { name: p.name, kind: p.kind, dtype: dtype as KernelParam["dtype"] };
+    const map = p.kind === "buffer" ? p.tensorMap : undefined;
+    if (map === undefined) return [param];
+    const { shape, rowStride, box, swizzle } = map;
+    return [
+      param,
+      { name: tensorMapParamName(p.name), kind: "tensor_map", dtype: param.dtype, tensorMap: { shape: [...shape], rowStride, box: [...box], swizzle } },
+    ];
+  });
+}
+
+/** The name of a buffer's tensor-map parameter. */
+export function tensorMapParamName(buffer: string): string {
+  return `${buffer}_tmap`;
+}
+
+/** The parameters with the tensor maps the body's TMA loads need (ir's tensorMapsOf). */
+export function withTensorMaps(params: readonly DeviceKernelParam[], body: Stmt, fail: Fail): DeviceKernelParam[] {
+  let maps: Map<Buffer, TensorMapSpec>;
+  try {
+    maps = tensorMapsOf(
+      body,
+      params.flatMap((p) => (p.kind === "buffer" ? [p.buffer] : [])),
+    );
+  } catch (e) {
+    if (e instanceof IRError) fail(e.message);
+    throw e;
+  }
+  if (maps.size === 0) return [...params];
+  return params.map((p) => {
+    const map = p.kind === "buffer" ? maps.get(p.buffer) : undefined;
+    return map === undefined ? p : { ...p, tensorMap: map };
   });
 }
 
@@ -43,11 +74,12 @@ export function staticSharedBytes(body: Stmt, fail: Fail): number {
  */
 export function makeDeviceKernel(
   name: string,
-  params: readonly DeviceKernelParam[],
+  kernelParams: readonly DeviceKernelParam[],
   nestBody: Stmt,
   fail: Fail,
   launchBounds: readonly LaunchBoundsValue[] = [],
 ): DeviceKernel {
+  const params = withTensorMaps(kernelParams, nestBody, fail);
   const extracted = extractLaunchBounds(nestBody, fail);
   const values = extracted.values;
   const { body, dynamicSharedBytes } = mergeDynamicSharedAllocations(extracted.body, fail);
