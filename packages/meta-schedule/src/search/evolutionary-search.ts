@@ -25,10 +25,7 @@ import { seedsFromSimilarWorkloads } from "../database/similar-records.js";
 import { WeightedSampler, randomPermutation } from "./weighted-sampler.js";
 
 export interface EvolutionarySearchConfig {
-  /**
-   * Programs per generation; "auto": the larger of 2 × numTrialsPerIter and maxTrials, clamped to
-   * [64, 128] (256 until session 15: half the replays of a 256-trial run's rounds). TVM: 512.
-   */
+  /** Programs per generation; "auto": the larger of 2 × numTrialsPerIter and maxTrials, clamped to [64, 256]. TVM: 512. */
   readonly populationSize: number | "auto";
   /** Share of the population taken from the database's best records (TVM: 0.2). */
   readonly initMeasuredRatio: number;
@@ -42,7 +39,7 @@ export interface EvolutionarySearchConfig {
   readonly freshPoolSize: number;
   /** Rounds of initial sampling before giving up (TVM: 5). */
   readonly maxFailCount: number;
-  /** Generations of mutation (TVM: 4; 3 until session 15). */
+  /** Generations of mutation (TVM: 4). */
   readonly geneticNumIters: number;
   /** Probability that a slot of the next generation is a mutation rather than a copy (TVM: 0.85). */
   readonly geneticMutateProb: number;
@@ -91,13 +88,6 @@ export interface EvolutionarySearchConfig {
   /** Most steps of each climb (each replays the point's one-decision neighbours). */
   readonly climbSteps: number;
   /**
-   * The rounds that climb: the last `climbRounds` of the trial budget (rounds of
-   * numTrialsPerIter; every round of a budget of that many rounds or fewer). The climbs follow the
-   * cost model's slope, which the learned model gets from the measurements; a long search's early
-   * rounds explore with the generations alone (TVM: no climbs).
-   */
-  readonly climbRounds: number;
-  /**
    * Whether the measured programs' neighbours (`neighbourShare`) also include their transposes: two
    * tile decisions drawn alike and of one extent (a gemm's i and j tiles) exchanged
    * (mutator/mutate-tile-shape.ts, `transposedTileTraces`), two decisions away. The analytic model
@@ -112,7 +102,7 @@ export const DEFAULT_EVOLUTIONARY_SEARCH_CONFIG: EvolutionarySearchConfig = {
   initMinUnmeasured: "auto",
   freshPoolSize: 0,
   maxFailCount: 5,
-  geneticNumIters: 2,
+  geneticNumIters: 3,
   geneticMutateProb: 0.85,
   crossoverProb: 0.2,
   geneticMaxFailCount: 10,
@@ -125,12 +115,8 @@ export const DEFAULT_EVOLUTIONARY_SEARCH_CONFIG: EvolutionarySearchConfig = {
   priorSeeds: 24,
   climbStarts: 4,
   climbSteps: 2,
-  climbRounds: 4,
   transposeNeighbours: false,
 };
-
-/** The largest population "auto" gives. */
-export const MAX_AUTO_POPULATION = 128;
 
 /** Best measured programs whose neighbourhoods a batch may draw on, best first. */
 const MAX_INCUMBENTS = 4;
@@ -186,7 +172,7 @@ export class EvolutionarySearch extends SearchStrategyBase {
 
   protected override started(run: SearchRun): void {
     const c = this.config;
-    this.populationSize = c.populationSize === "auto" ? Math.min(MAX_AUTO_POPULATION, Math.max(64, 2 * run.numTrialsPerIter, run.maxTrials)) : c.populationSize;
+    this.populationSize = c.populationSize === "auto" ? Math.min(256, Math.max(64, 2 * run.numTrialsPerIter, run.maxTrials)) : c.populationSize;
     this.minUnmeasured = c.initMinUnmeasured === "auto" ? Math.min(50, Math.ceil(this.populationSize / 2)) : c.initMinUnmeasured;
     this.emptyIters = 0;
     this.replayedRecords = new Map();
@@ -367,7 +353,7 @@ export class EvolutionarySearch extends SearchStrategyBase {
       if (iter >= this.config.geneticNumIters || current.length === 0) break;
       current = await this.nextGeneration(run, current, scores, round);
     }
-    if (run.roundsLeft() <= this.config.climbRounds) await this.climb(run, heap, round);
+    await this.climb(run, heap, round);
     return heap.bestFirst();
   }
 
@@ -646,7 +632,6 @@ function checkConfig(c: EvolutionarySearchConfig): void {
   positiveInt("priorSeeds", 0);
   positiveInt("climbStarts", 0);
   positiveInt("climbSteps", 0);
-  positiveInt("climbRounds", 1);
   if (typeof c.transposeNeighbours !== "boolean") throw fail(`transposeNeighbours must be true or false, got ${String(c.transposeNeighbours)}`);
   if (c.maxClassShare === 0) throw fail("maxClassShare must be above 0 (1: no cap)");
 }

@@ -86,11 +86,6 @@ export class SearchRun {
     return Math.max(0, Math.min(this.numTrialsPerIter, this.maxTrials - this.trialsIssued));
   }
 
-  /** Rounds left in the budget, this one included: batches of numTrialsPerIter until maxTrials. */
-  roundsLeft(): number {
-    return Math.ceil(Math.max(0, this.maxTrials - this.trialsIssued) / this.numTrialsPerIter);
-  }
-
   /** Whether a batch of `size` trials would use the rest of the budget. */
   isLastBatch(size: number): boolean {
     return size > 0 && this.trialsIssued + size >= this.maxTrials;
