@@ -169,7 +169,13 @@ describe("the tuning loop", () => {
         await new Promise((resolve) => setTimeout(resolve, 40));
         return generate(ctx);
       };
-      const [record] = await new RoundRobin().tune([task], { ...measurer, database: new FakeDatabase(), maxTrialsGlobal: 32, numTrialsPerIter: 8, overlapSearch });
+      const [record] = await new RoundRobin().tune([task], {
+        ...measurer,
+        database: new FakeDatabase(),
+        maxTrialsGlobal: 32,
+        numTrialsPerIter: 8,
+        overlapSearch,
+      });
       return record!.phaseMs;
     };
     const serial = await run(false);

@@ -109,7 +109,10 @@ describe("tuneTIR", () => {
         logger: (_level, m) => lines.push(m),
       });
       const batches = lines.flatMap((l) => {
-        const m = /batch of 8: time so far in search (\d+\.\d) s \(its thread busy (\d+\.\d) s, no batch in flight (\d+\.\d) s\), build \d+\.\d s, run \d+\.\d s$/.exec(l);
+        const m =
+          /batch of 8: time so far in search (\d+\.\d) s \(its thread busy (\d+\.\d) s, no batch in flight (\d+\.\d) s\), build \d+\.\d s, run \d+\.\d s$/.exec(
+            l,
+          );
         return m === null ? [] : [{ search: Number(m[1]), busy: Number(m[2]), alone: Number(m[3]) }];
       });
       expect(batches).toHaveLength(2);
