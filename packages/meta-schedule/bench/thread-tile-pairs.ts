@@ -3,7 +3,8 @@
  * gemm+ReLU+add 2048³ (recorded-runs.ts), per run and launch (grid, block, launch bounds,
  * pipelining), the fastest measured program holding 16 of A and 8 of B a thread and the fastest
  * holding 8 and 16, with their times, the analytic model's scores and what else differs (the
- * float4 fetches); each pair's CUDA is written to OUT_DIR for a diff. No GPU.
+ * float4 fetches, and whether anything but the register tile differs); each pair's CUDA is written
+ * to OUT_DIR for a diff. No GPU.
  *
  *   tsx --conditions=@tessera/source packages/meta-schedule/bench/thread-tile-pairs.ts
  *       [--runs docs/benchmarks/tuning-climb-2026-11-30-s13] [--out-dir /tmp/thread-tile-pairs]
@@ -34,6 +35,20 @@ for (const dir of dirs) existingFolder(repoRoot, dir);
 const outDir = values["out-dir"];
 mkdirSync(outDir, { recursive: true });
 
+/**
+ * Whether two kernels differ only in their register tile: equal once every line that reads or
+ * writes a thread's operand copies or accumulators (`*_shared_local`, `matmul_local`: the inner
+ * loop's shared reads and FMAs, the epilogue) is left out — the same fetches, shared stores and loops.
+ */
+function onlyTileDiffers(a: string, b: string): boolean {
+  const rest = (cuda: string) =>
+    cuda
+      .split("\n")
+      .filter((l) => !/_shared_local|matmul_local/.test(l))
+      .join("\n");
+  return rest(a) === rest(b);
+}
+
 /** "a×b": the lengths of a thread's register copies of A and of B. */
 function threadTileOf(local: string): string {
   const length = (name: string) => new RegExp(`\\b${name}\\[(\\d+)\\]`).exec(local)?.[1] ?? "?";
@@ -49,8 +64,8 @@ interface Program {
 
 const func = gemmReluAdd(2048).func;
 const model = new AnalyticModel();
-console.log("| run | launch | 16×8 ms | score | float4 fetches | 8×16 ms | score | float4 fetches | 8×16 / 16×8 |");
-console.log("|---|---|---:|---:|---|---:|---:|---|---:|");
+console.log("| run | launch | 16×8 ms | score | float4 fetches | 8×16 ms | score | float4 fetches | only the register tile differs | 8×16 / 16×8 |");
+console.log("|---|---|---:|---:|---|---:|---:|---|---|---:|");
 for (const dir of dirs) {
   const { ctx, runs } = recordedRuns(resolve(repoRoot, dir), "gemm_relu_add_2048", func);
   for (const run of runs) {
@@ -77,7 +92,7 @@ for (const dir of dirs) {
       writeFileSync(`${stem}-8x16.cu`, b.cuda);
       const fetches = (p: Program) => p.knobs.float4Fetches || "—";
       console.log(
-        `| ${run.name} | ${launch} | ${a.ms.toFixed(4)} | ${a.score.toFixed(3)} | ${fetches(a)} | ${b.ms.toFixed(4)} | ${b.score.toFixed(3)} | ${fetches(b)} | ${(b.ms / a.ms).toFixed(3)} |`,
+        `| ${run.name} | ${launch} | ${a.ms.toFixed(4)} | ${a.score.toFixed(3)} | ${fetches(a)} | ${b.ms.toFixed(4)} | ${b.score.toFixed(3)} | ${fetches(b)} | ${onlyTileDiffers(a.cuda, b.cuda) ? "yes" : "no"} | ${(b.ms / a.ms).toFixed(3)} |`,
       );
     }
   }
