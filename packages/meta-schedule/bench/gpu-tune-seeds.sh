@@ -52,9 +52,9 @@ done
 wait
 
 python3 - "$out" <<'PY'
-import json, sys, tarfile, pathlib
-print("| run | device | seed | trials | best ms | cuBLAS ms | vs cuBLAS | vs torch relu(A@B)+C | found at | wall s | phases |")
-print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+import json, re, sys, tarfile, pathlib
+print("| run | device | seed | trials | best ms | cuBLAS ms | vs cuBLAS | vs torch relu(A@B)+C | found at | wall s | phases | search share (no batch in flight) |")
+print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|")
 for tgz in sorted(pathlib.Path(sys.argv[1]).glob("*.tgz")):
     with tarfile.open(tgz) as t:
         for m in t.getmembers():
@@ -64,9 +64,11 @@ for tgz in sorted(pathlib.Path(sys.argv[1]).glob("*.tgz")):
             base = d["torch"]["baselines"][0] if d.get("torch", {}).get("ok") else None
             for r in d["tuned"]:
                 if r.get("bestMs") is None:
-                    print(f"| {tgz.stem} | {d['device']} | {r['seed']} | {r['trials']} | failed | | | | | | |")
+                    print(f"| {tgz.stem} | {d['device']} | {r['seed']} | {r['trials']} | failed | | | | | | | |")
                     continue
                 cublas = base["gemmOnly"]["medianMs"] if base else float("nan")
                 op = base["op"]["medianMs"] if base else float("nan")
-                print(f"| {tgz.stem} | {d['device']} | {r['seed']} | {r['trials']} | {r['bestMs']:.4f} | {cublas:.4f} | {r['bestMs'] / cublas:.3f}× | {r['bestMs'] / op:.3f}× | {r['bestTrial']} | {r['wallSeconds']:.1f} | {r['phases']} |")
+                m = re.match(r"search ([\d.]+) s \(its thread busy [\d.]+ s(?:, no batch in flight ([\d.]+) s)?\)", r["phases"])
+                share = "" if m is None else f"{100 * float(m[1]) / r['wallSeconds']:.0f}%" + ("" if m[2] is None else f" ({100 * float(m[2]) / r['wallSeconds']:.0f}%)")
+                print(f"| {tgz.stem} | {d['device']} | {r['seed']} | {r['trials']} | {r['bestMs']:.4f} | {cublas:.4f} | {r['bestMs'] / cublas:.3f}× | {r['bestMs'] / op:.3f}× | {r['bestTrial']} | {r['wallSeconds']:.1f} | {r['phases']} | {share} |")
 PY

@@ -50,6 +50,8 @@ export const VARIANTS: Readonly<Record<string, Partial<EvolutionarySearchConfig>
   "fresh-pool-256": { freshPoolSize: 256 },
   /** The measured programs' neighbours include their tile transposes (a gemm's i and j tiles exchanged). */
   "transpose-neighbours": { transposeNeighbours: true },
+  /** Half the 256-trial population and 2 generations instead of 3: half the replays a round (session 15: cheaper, and worse on the H200). */
+  "population-128-generations-2": { populationSize: 128, geneticNumIters: 2 },
   "previous-mutator-weights": {},
 };
 

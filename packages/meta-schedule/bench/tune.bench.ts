@@ -296,6 +296,14 @@ export interface TopRecord {
   readonly error?: string;
 }
 
+/** "44% (no batch in flight 12%)": the search's wall and its part with no batch in flight, over the run's wall, read from the last batch line's phases. */
+export function searchShareOf(row: Pick<TuningRow, "phases" | "wallSeconds">): string | undefined {
+  const m = /^search (\d+(?:\.\d+)?) s \(its thread busy \d+(?:\.\d+)? s, no batch in flight (\d+(?:\.\d+)?) s\)/.exec(row.phases);
+  if (m === null || !(row.wallSeconds > 0)) return undefined;
+  const pct = (s: string) => `${((100 * Number(s)) / row.wallSeconds).toFixed(0)}%`;
+  return `${pct(m[1]!)} (no batch in flight ${pct(m[2]!)})`;
+}
+
 /** Failed trials whose log line a run prints (the report tallies them all). */
 const FAILED_TRIALS_SHOWN = 5;
 
@@ -569,6 +577,16 @@ async function writeReport(mode: Mode, data: ReportData): Promise<void> {
         `| ${row.workload} | ${row.trials} | ${fmt(row.bestMs)} | ${fmt(row.gflops, 0)} | ${row.bestTrial ?? "—"} | ${row.wallSeconds.toFixed(1)} | ${row.phases} | ${row.failedTrials} | ${fmt(base)} | ${ratio === undefined ? "—" : `${ratio.toFixed(3)}×`} | ${base === undefined ? "—" : (trialsToReach(row.curveMs, 1.3 * base) ?? "not reached")} | ${base === undefined ? "—" : (trialsToReach(row.curveMs, 1.1 * base) ?? "not reached")} |`,
       );
     });
+    const shares = data.tuned.flatMap((row) => {
+      const share = searchShareOf(row);
+      return share === undefined ? [] : [`${row.workload} ${share}`];
+    });
+    if (shares.length > 0) {
+      lines.push(
+        "",
+        `Search share — the search's wall (time in the strategy's generateMeasureCandidates, mostly waiting on its replay workers) over the run's wall, and of it the part with no batch being built or run, the only part that lengthens the run (with --overlap the rest overlaps the batch in flight): ${shares.join("; ")}.`,
+      );
+    }
     // The best after fewer trials, read from the same run's best-so-far curve (e.g. 64 of 256).
     const checkpoints = [64, 128].filter((n) => data.tuned.some((r) => r.trials > n));
     if (checkpoints.length > 0) {

@@ -45,9 +45,11 @@ export class TaskRecord {
    * Wall time spent so far generating candidates (search), building and running them, ms; and of
    * the search's wall, the time the search's own thread was busy (`searchBusy`, its event loop's
    * active time: its own work, and whatever else that thread ran meanwhile) rather than waiting for
-   * its replay workers.
+   * its replay workers; and the search's wall while no batch was being built or run
+   * (`searchAlone`: with overlapSearch, the only part of the search that lengthens the run — the
+   * rest overlaps a batch's building and measuring; without it, the whole search).
    */
-  readonly phaseMs = { search: 0, searchBusy: 0, build: 0, run: 0 };
+  readonly phaseMs = { search: 0, searchBusy: 0, searchAlone: 0, build: 0, run: 0 };
   buildErrors = 0;
   runErrors = 0;
   done = false;

@@ -55,6 +55,8 @@ interface InFlight {
   readonly candidates: readonly MeasureCandidate[];
   readonly trialsBefore: number;
   readonly measured: Promise<Measured>;
+  /** When `measured` settled (performance.now()), undefined while the batch is built or run. */
+  settledAt?: number;
 }
 
 interface Measured {
@@ -80,6 +82,12 @@ export interface TrialEvent {
 }
 
 export const DEFAULT_NUM_TRIALS_PER_ITER = 64;
+
+/** Until when, between `from` and `to`, a batch was being built or run: `from` when none was. */
+function inFlightUntil(batch: InFlight | undefined, from: number, to: number): number {
+  if (batch === undefined) return from;
+  return batch.settledAt ?? to;
+}
 
 function requirePositiveInteger(what: string, value: number): number {
   if (!Number.isSafeInteger(value) || value <= 0) throw new MetaScheduleError(`${what} must be a positive integer, got ${value}`);
@@ -146,9 +154,12 @@ export abstract class TaskScheduler {
       }
       const searchStarted = performance.now();
       const loopBefore = performance.eventLoopUtilization();
+      const overlapped = inFlight;
       const candidates = await task.strategy.generateMeasureCandidates(task.ctx);
-      task.phaseMs.search += performance.now() - searchStarted;
+      const searchEnded = performance.now();
+      task.phaseMs.search += searchEnded - searchStarted;
       task.phaseMs.searchBusy += performance.eventLoopUtilization(loopBefore).active;
+      task.phaseMs.searchAlone += searchEnded - Math.min(searchEnded, Math.max(searchStarted, inFlightUntil(overlapped, searchStarted, searchEnded)));
       // With overlapSearch, this batch builds at once, while the one in flight is still measured;
       // its own measuring waits for that one's.
       const measured = candidates === undefined || candidates.length === 0 ? undefined : this.buildAndRun(task, candidates, opts, inFlight?.measured);
@@ -161,7 +172,12 @@ export abstract class TaskScheduler {
         continue;
       }
       totalTrials += candidates.length;
-      inFlight = { task, candidates, trialsBefore: totalTrials - candidates.length, measured };
+      const batch: InFlight = { task, candidates, trialsBefore: totalTrials - candidates.length, measured };
+      const settled = () => {
+        batch.settledAt = performance.now();
+      };
+      measured.then(settled, settled);
+      inFlight = batch;
       if (opts.overlapSearch !== true) await join();
     }
     await join();
@@ -220,7 +236,7 @@ export abstract class TaskScheduler {
     const secs = (ms: number): string => (ms / 1000).toFixed(1);
     task.ctx.log(
       "info",
-      `[Task #${task.id}: ${task.name}] batch of ${candidates.length}: time so far in search ${secs(task.phaseMs.search)} s (its thread busy ${secs(task.phaseMs.searchBusy)} s), build ${secs(task.phaseMs.build)} s, run ${secs(task.phaseMs.run)} s`,
+      `[Task #${task.id}: ${task.name}] batch of ${candidates.length}: time so far in search ${secs(task.phaseMs.search)} s (its thread busy ${secs(task.phaseMs.searchBusy)} s, no batch in flight ${secs(task.phaseMs.searchAlone)} s), build ${secs(task.phaseMs.build)} s, run ${secs(task.phaseMs.run)} s`,
     );
     task.strategy.notifyRunnerResults(task.ctx, candidates, runnerResults);
     for (const callback of opts.callbacks) {

@@ -1,6 +1,6 @@
 import type { PrimFunc } from "@tessera/ir";
 import { describe, expect, it } from "vitest";
-import { FAILED_RUN_SECS, GradientBased, RoundRobin, type TrialEvent } from "../../src/index.js";
+import { FAILED_RUN_SECS, GradientBased, RoundRobin, type SearchStrategy, type TrialEvent } from "../../src/index.js";
 import { gradientScores } from "../../src/task-scheduler/gradient-based.js";
 import { FakeCostModel, FakeDatabase, type FakeReplayTrace, fakeMeasurer, loopExtents } from "./fakes.js";
 import { threadsOf, vectorAddLatency, vectorAddTask } from "./workloads.js";
@@ -152,6 +152,40 @@ describe("the tuning loop", () => {
     expect(overlapped.mostRunning).toBe(1);
     expect((await run(true)).records).toEqual(overlapped.records);
     expect(overlapped.records).toHaveLength(32);
+  });
+
+  it("counts the search's wall with no batch in flight: all of it without overlapSearch, only the first and last searches with it", async () => {
+    const run = async (overlapSearch: boolean) => {
+      const task = vectorAddTask(1024, { seed: 7 });
+      const measurer = fakeMeasurer({ latencyOf: vectorAddLatency });
+      const measure = measurer.runner.run.bind(measurer.runner);
+      measurer.runner.run = async (inputs) => {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        return measure(inputs);
+      };
+      const strategy: SearchStrategy = task.strategy;
+      const generate = strategy.generateMeasureCandidates.bind(strategy);
+      strategy.generateMeasureCandidates = async (ctx) => {
+        await new Promise((resolve) => setTimeout(resolve, 40));
+        return generate(ctx);
+      };
+      const [record] = await new RoundRobin().tune([task], {
+        ...measurer,
+        database: new FakeDatabase(),
+        maxTrialsGlobal: 32,
+        numTrialsPerIter: 8,
+        overlapSearch,
+      });
+      return record!.phaseMs;
+    };
+    const serial = await run(false);
+    expect(serial.searchAlone).toBe(serial.search);
+    expect(serial.search).toBeGreaterThanOrEqual(4 * 39);
+    // Four searches of ≥ 40 ms: the first (nothing measured yet) and the last (it waits for every
+    // earlier batch) are alone; the two between run while a batch is measured for 200 ms.
+    const overlapped = await run(true);
+    expect(overlapped.searchAlone).toBeGreaterThanOrEqual(2 * 39);
+    expect(overlapped.search - overlapped.searchAlone).toBeGreaterThanOrEqual(2 * 39);
   });
 
   it("records run failures as failed trials and keeps tuning", async () => {

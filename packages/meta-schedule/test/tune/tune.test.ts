@@ -109,8 +109,11 @@ describe("tuneTIR", () => {
         logger: (_level, m) => lines.push(m),
       });
       const batches = lines.flatMap((l) => {
-        const m = /batch of 8: time so far in search (\d+\.\d) s \(its thread busy (\d+\.\d) s\), build \d+\.\d s, run \d+\.\d s$/.exec(l);
-        return m === null ? [] : [{ search: Number(m[1]), busy: Number(m[2]) }];
+        const m =
+          /batch of 8: time so far in search (\d+\.\d) s \(its thread busy (\d+\.\d) s, no batch in flight (\d+\.\d) s\), build \d+\.\d s, run \d+\.\d s$/.exec(
+            l,
+          );
+        return m === null ? [] : [{ search: Number(m[1]), busy: Number(m[2]), alone: Number(m[3]) }];
       });
       expect(batches).toHaveLength(2);
       return batches.at(-1)!;
@@ -119,6 +122,8 @@ describe("tuneTIR", () => {
     const waiting = await phases(400);
     expect(waiting.search).toBeGreaterThanOrEqual(0.8);
     expect(waiting.busy).toBeLessThan(waiting.search - 0.6);
+    // Without overlapSearch no batch is in flight while the search runs.
+    expect(waiting.alone).toBe(waiting.search);
     // Busy is part of the search's wall, never more.
     const busy = await phases(0);
     expect(busy.busy).toBeLessThanOrEqual(busy.search + 0.1);
