@@ -35,6 +35,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { WGMMA_COMMIT_GROUP, WGMMA_FENCE, WGMMA_MMA_ASYNC_RS, WGMMA_WAIT_GROUP } from "../../src/index.js";
 import { injectWgmmaSync } from "../../src/lower/passes/inject-wgmma-sync.js";
+import { waitCounts, withWaits } from "./wgmma-waits.js";
 
 const acc = declBuffer("C_warp", [64], "float32", { scope: "local" });
 /** Four versions of a lane's m64nNk8 tf32 A fragment (4 registers each). */
@@ -176,32 +177,6 @@ function broken(events: readonly Event[]): string | undefined {
 }
 
 const kernel = (body: Stmt): PrimFunc => primFunc([], new Map(), allocate(acc, allocate(frag, body)));
-
-function waitCounts(s: Stmt): number[] {
-  const counts: number[] = [];
-  const visit = (x: Stmt): void => {
-    if (x.kind === "SeqStmt") x.seq.forEach(visit);
-    else if (x.kind === "For" || x.kind === "Allocate") visit(x.body);
-    else if (x.kind === "Evaluate" && x.value.kind === "Call" && x.value.op === WGMMA_WAIT_GROUP) counts.push(evalIntExpr(x.value.args[0]!, new Map())!);
-  };
-  visit(s);
-  return counts;
-}
-
-/** `s` with every wait's pending count replaced by `pending`. */
-function withWaits(s: Stmt, pending: number): Stmt {
-  switch (s.kind) {
-    case "SeqStmt":
-      return seq(s.seq.map((x) => withWaits(x, pending)));
-    case "For":
-    case "Allocate":
-      return { ...s, body: withWaits(s.body, pending) };
-    case "Evaluate":
-      return s.value.kind === "Call" && s.value.op === WGMMA_WAIT_GROUP ? evaluate({ ...s.value, args: [intImm(pending), ...s.value.args.slice(1)] }) : s;
-    default:
-      return s;
-  }
-}
 
 /** The k-step pipeline as injectSoftwarePipeline and the unroller leave it: load v0; then per step the wgmma of v(s % 2) and the loads of v((s + 1) % 2). */
 function kStepPipeline(nextVersion: (s: number) => number): Stmt {

@@ -36,6 +36,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { WGMMA_COMMIT_GROUP, WGMMA_FENCE, WGMMA_MMA_ASYNC, WGMMA_WAIT_GROUP } from "../../src/index.js";
 import { injectWgmmaSync } from "../../src/lower/passes/inject-wgmma-sync.js";
+import { waitCounts, withWaits } from "./wgmma-waits.js";
 
 const acc = declBuffer("C_warp", [64], "float32", { scope: "local" });
 const other = declBuffer("X_local", [8], "float32", { scope: "local" });
@@ -233,37 +234,10 @@ function stripped(s: Stmt): Stmt {
 
 const kernel = (body: Stmt): PrimFunc => primFunc([], new Map(), allocate(acc, allocate(other, body)));
 
-/** The wait counts the pass chose, in program order. */
-function waitCounts(s: Stmt): number[] {
-  const counts: number[] = [];
-  const visit = (x: Stmt): void => {
-    if (x.kind === "SeqStmt") x.seq.forEach(visit);
-    else if (x.kind === "For" || x.kind === "Allocate") visit(x.body);
-    else if (x.kind === "Evaluate" && x.value.kind === "Call" && x.value.op === WGMMA_WAIT_GROUP) counts.push(evalIntExpr(x.value.args[0]!, new Map())!);
-  };
-  visit(s);
-  return counts;
-}
-
 /** A pipelined loop over k (4 iterations, 3 versions): the copies of version (k + copyAhead) % 3, then a run of two wgmmas reading version k % 3. */
 function pipelined(copyAhead: number): Stmt {
   const k = { k: variable("k"), extent: 4 };
   return forLoop(k.k, 4, seq([barrier(), fill(version(k, copyAhead, 3), "copy"), barrier(), loop(wgmma(version(k, 0, 3)))]));
-}
-
-/** `s` with every wait's pending count replaced by `pending`. */
-function withWaits(s: Stmt, pending: number): Stmt {
-  switch (s.kind) {
-    case "SeqStmt":
-      return seq(s.seq.map((x) => withWaits(x, pending)));
-    case "For":
-    case "Allocate":
-      return { ...s, body: withWaits(s.body, pending) };
-    case "Evaluate":
-      return s.value.kind === "Call" && s.value.op === WGMMA_WAIT_GROUP ? evaluate({ ...s.value, args: [intImm(pending), ...s.value.args.slice(1)] }) : s;
-    default:
-      return s;
-  }
 }
 
 describe("injectWgmmaSync", () => {

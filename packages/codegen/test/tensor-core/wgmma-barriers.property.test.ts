@@ -17,6 +17,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { WGMMA_COMMIT_GROUP, WGMMA_FENCE, WGMMA_MMA_ASYNC, WGMMA_WAIT_GROUP } from "../../src/index.js";
 import { injectWgmmaSync } from "../../src/lower/passes/inject-wgmma-sync.js";
+import { waitCounts } from "./wgmma-waits.js";
 import { threadSyncPass } from "../../src/lower/passes/thread-sync.js";
 import { CTX, parse } from "../passes-back/helpers.js";
 
@@ -318,18 +319,6 @@ describe("threadSync and injectWgmmaSync on pipelined wgmma kernels", () => {
     expect(broken(trace(after.body))).toBeUndefined();
   });
 });
-
-/** The wait counts, in program order. */
-function waitCounts(s: Stmt): number[] {
-  const counts: number[] = [];
-  const visit = (x: Stmt): void => {
-    if (x.kind === "SeqStmt") x.seq.forEach(visit);
-    else if ("body" in x) visit((x as { body: Stmt }).body);
-    else if (x.kind === "Evaluate" && x.value.kind === "Call" && x.value.op === WGMMA_WAIT_GROUP) counts.push(indexValue(x.value.args[0]!, new Map()));
-  };
-  visit(s);
-  return counts;
-}
 
 /** `f` with the barriers inside the k loop removed. */
 function stripLoopBarriers(f: PrimFunc): PrimFunc {
