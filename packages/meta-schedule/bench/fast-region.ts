@@ -48,6 +48,12 @@ export function gemmKnobsOf(module: LoweredModule): GemmKnobs {
   };
 }
 
+/** "a×b": the lengths of a thread's register copies of A and of B, read from `GemmKnobs.local` ("?" when absent). */
+export function threadTileOf(localArrays: string): string {
+  const length = (name: string) => new RegExp(`\\b${name}\\[(\\d+)\\]`).exec(localArrays)?.[1] ?? "?";
+  return `${length("A_shared_local")}×${length("B_shared_local")}`;
+}
+
 /** The knobs in which `knobs` differs from `reference` (empty: the same region). */
 export function knobDifferences(knobs: GemmKnobs, reference: GemmKnobs): string[] {
   return (Object.keys(reference) as (keyof GemmKnobs)[]).filter((k) => knobs[k] !== reference[k]);

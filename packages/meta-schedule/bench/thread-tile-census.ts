@@ -18,7 +18,7 @@ import { parseArgs } from "node:util";
 import { gemmReluAdd } from "@tessera/ir";
 import { AnalyticModel } from "../src/index.js";
 import { loweredModuleFor } from "../src/postproc/verify-gpu-code.js";
-import { gemmKnobsOf } from "./fast-region.js";
+import { gemmKnobsOf, threadTileOf } from "./fast-region.js";
 import { existingFolder, recordedRuns } from "./recorded-runs.js";
 
 const USAGE = "usage: thread-tile-census.ts [--runs DIR,DIR…] [--top N]";
@@ -39,12 +39,6 @@ function options(): { runs: string[]; top: number } {
     console.error(`thread-tile-census: ${err instanceof Error ? err.message : String(err)}\n${USAGE}`);
     process.exit(2);
   }
-}
-
-/** "a×b": the lengths of a thread's register copies of A and of B, read from the CUDA's local arrays ("?" when absent). */
-function threadTileOf(localArrays: string): string {
-  const length = (name: string) => new RegExp(`\\b${name}\\[(\\d+)\\]`).exec(localArrays)?.[1] ?? "?";
-  return `${length("A_shared_local")}×${length("B_shared_local")}`;
 }
 
 interface Group {

@@ -20,7 +20,7 @@ import { codegenCuda } from "@tessera/codegen";
 import { gemmReluAdd } from "@tessera/ir";
 import { AnalyticModel } from "../src/index.js";
 import { loweredModuleFor } from "../src/postproc/verify-gpu-code.js";
-import { type GemmKnobs, gemmKnobsOf } from "./fast-region.js";
+import { type GemmKnobs, gemmKnobsOf, threadTileOf } from "./fast-region.js";
 import { existingFolder, recordedRuns } from "./recorded-runs.js";
 
 const repoRoot = resolve(import.meta.dirname, "../../..");
@@ -47,12 +47,6 @@ function onlyTileDiffers(a: string, b: string): boolean {
       .filter((l) => !/_shared_local|matmul_local/.test(l))
       .join("\n");
   return rest(a) === rest(b);
-}
-
-/** "a×b": the lengths of a thread's register copies of A and of B. */
-function threadTileOf(local: string): string {
-  const length = (name: string) => new RegExp(`\\b${name}\\[(\\d+)\\]`).exec(local)?.[1] ?? "?";
-  return `${length("A_shared_local")}×${length("B_shared_local")}`;
 }
 
 interface Program {
