@@ -19,7 +19,8 @@ import { gemmReluAdd } from "@tessera/ir";
 import { AnalyticModel } from "../src/index.js";
 import { loweredModuleFor } from "../src/postproc/verify-gpu-code.js";
 import { gemmKnobsOf } from "./fast-region.js";
-import { existingFolder, recordedRuns } from "./recorded-runs.js";
+import { existingFolder } from "./command-line.js";
+import { recordedRuns } from "./recorded-runs.js";
 
 const USAGE = "usage: thread-tile-census.ts [--runs DIR,DIR…] [--top N]";
 const repoRoot = resolve(import.meta.dirname, "../../..");
