@@ -22,7 +22,7 @@ import type { PrimFunc } from "@tessera/ir";
 import type { Trace } from "@tessera/schedule";
 import { defaultCudaSpaceGenerator, tuneContext, workloadOf } from "../src/index.js";
 import { decisionNames, decisionValues } from "./decision-names.js";
-import { existingFolder } from "./recorded-runs.js";
+import { existingFolder } from "./command-line.js";
 import { isReportFile, readReportText } from "./report-files.js";
 import { type BenchWorkload, BENCH_WORKLOADS } from "./workloads.js";
 

@@ -16,23 +16,9 @@
 import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { gemmReluAdd } from "@tessera/ir";
-import { RandomEngine } from "@tessera/schedule";
-import {
-  AnalyticModel,
-  type CostModel,
-  type FeatureExtractor,
-  type FeatureMatrix,
-  ForestModel,
-  HybridModel,
-  type MeasureCandidate,
-  PerStoreFeature,
-  type RunnerResult,
-  type TuneContext,
-} from "../src/index.js";
-import { kernelSummaryForest } from "../src/cost-model/hybrid-model.js";
-import { randomPermutation } from "../src/search/weighted-sampler.js";
-import { MIN_RANKED_PROGRAMS, type RecordedProgram, type RecordedRun, existingFolder, rankingOf, recordedRuns } from "./recorded-runs.js";
+import type { CostModel, FeatureExtractor, FeatureMatrix, MeasureCandidate, RunnerResult, TuneContext } from "../src/index.js";
+import { existingFolder } from "./command-line.js";
+import type { RecordedProgram, RecordedRun } from "./recorded-runs.js";
 
 const USAGE = "usage: bench:learned-model [--reports DIR] [--sizes 32,64,128,256] [--seeds 1,2] [--out-dir DIR]";
 const repoRoot = resolve(import.meta.dirname, "../../..");
@@ -63,6 +49,13 @@ function options() {
 }
 const values = options();
 const { sizes, seeds } = values;
+// The compiler loads once the command line is known to be good: a mistake is refused at once.
+const { gemmReluAdd } = await import("@tessera/ir");
+const { RandomEngine } = await import("@tessera/schedule");
+const { AnalyticModel, ForestModel, HybridModel, PerStoreFeature } = await import("../src/index.js");
+const { kernelSummaryForest } = await import("../src/cost-model/hybrid-model.js");
+const { randomPermutation } = await import("../src/search/weighted-sampler.js");
+const { MIN_RANKED_PROGRAMS, rankingOf, recordedRuns } = await import("./recorded-runs.js");
 
 /** Per-store rows computed once per program (every model instance asks for them again). */
 class RememberedPerStoreFeature implements FeatureExtractor {

@@ -15,9 +15,9 @@
 import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { gemmReluAdd } from "@tessera/ir";
-import { AnalyticModel, type TuneContext } from "../src/index.js";
-import { MIN_RANKED_PROGRAMS, type RecordedRun, existingFolder, rankingOf, recordedRuns } from "./recorded-runs.js";
+import type { TuneContext } from "../src/index.js";
+import { existingFolder } from "./command-line.js";
+import type { RecordedRun } from "./recorded-runs.js";
 
 const USAGE = "usage: bench:prior-ranking [--reports DIR,DIR…] [--out-dir DIR]";
 const repoRoot = resolve(import.meta.dirname, "../../..");
@@ -57,6 +57,10 @@ function judge(ctx: TuneContext, run: RecordedRun): RunRow {
 }
 
 const { reports, outDir } = options();
+// The compiler loads once the command line is known to be good: a mistake is refused at once.
+const { gemmReluAdd } = await import("@tessera/ir");
+const { AnalyticModel } = await import("../src/index.js");
+const { MIN_RANKED_PROGRAMS, rankingOf, recordedRuns } = await import("./recorded-runs.js");
 const started = Date.now();
 const func = gemmReluAdd(2048).func;
 const rows: RunRow[] = [];

@@ -7,8 +7,8 @@
  * another program off as the measured one. Used to evaluate cost models offline on real
  * measurements.
  */
-import { existsSync, readdirSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
 import { type CudaTarget, cudaTarget as targetOf } from "@tessera/codegen";
 import type { PrimFunc } from "@tessera/ir";
 import type { Decision, Trace } from "@tessera/schedule";
@@ -123,11 +123,4 @@ export function rankingOf(scores: readonly number[], programs: readonly Recorded
     ),
     regrets: ks.map((n) => Math.min(...ranked.slice(0, n).map((x) => x[1])) / best),
   };
-}
-
-/** `dir` resolved against `root`; a RangeError naming it when it is not a folder (for a bench's usage message). */
-export function existingFolder(root: string, dir: string): string {
-  const path = resolve(root, dir);
-  if (!existsSync(path) || !statSync(path).isDirectory()) throw new RangeError(`no folder ${dir} (${path})`);
-  return path;
 }

@@ -21,14 +21,11 @@ import { readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { target } from "@tessera/codegen";
-import { gemmReluAdd } from "@tessera/ir";
-import { type EvolutionarySearchConfig, EvolutionarySearch, defaultCudaSpaceGenerator, tuneTIR } from "../src/index.js";
+import type { EvolutionarySearchConfig } from "../src/index.js";
 import type { CudaMutatorProbabilities } from "../src/space/defaults.js";
-import { defaultSearchWorkers } from "../src/search/replay-pool.js";
 import { median } from "../../ir/bench/bench-util.js";
-import { RecordedHardware } from "./recorded-hardware.js";
-import { existingFolder } from "./recorded-runs.js";
+import type { RecordedHardware as StandInGpu } from "./recorded-hardware.js";
+import { existingFolder } from "./command-line.js";
 import { isReportFile } from "./report-files.js";
 
 const WORKLOAD = "gemm_relu_add_2048";
@@ -111,7 +108,7 @@ interface RunSettings {
   readonly overlap: boolean;
 }
 
-async function runOne(hw: RecordedHardware, variant: string, seed: number, { trials, perIter, workers, overlap }: RunSettings): Promise<Row> {
+async function runOne(hw: StandInGpu, variant: string, seed: number, { trials, perIter, workers, overlap }: RunSettings): Promise<Row> {
   hw.resetCounts();
   const started = performance.now();
   const func = gemmReluAdd(2048).func;
@@ -266,7 +263,8 @@ interface Options {
   readonly variants: string[];
   readonly trials: number;
   readonly perIter: number;
-  readonly workers: number[];
+  /** Search worker counts (undefined: the default, the cores less one). */
+  readonly workers: number[] | undefined;
   readonly overlap: boolean;
   readonly out?: string;
   /** --merge: the reports to merge into one table, and where to write it. */
@@ -286,7 +284,7 @@ function options(): Options {
         variants: { type: "string", default: Object.keys(VARIANTS).join(",") },
         trials: { type: "string", default: "256" },
         "per-iter": { type: "string", default: "32" },
-        workers: { type: "string", default: String(defaultSearchWorkers()) },
+        workers: { type: "string" },
         overlap: { type: "boolean", default: false },
         out: { type: "string" },
         merge: { type: "boolean", default: false },
@@ -325,7 +323,7 @@ function options(): Options {
       variants,
       trials: int("trials", values.trials),
       perIter: int("per-iter", values["per-iter"]),
-      workers: values.workers.split(",").map((w) => {
+      workers: values.workers?.split(",").map((w) => {
         const n = Number(w);
         if (!Number.isInteger(n) || n < 0) throw new RangeError(`--workers must be non-negative integers separated by commas, got "${w}"`);
         return n;
@@ -355,10 +353,9 @@ function readReport(path: string): Report {
   return report as Report;
 }
 
-async function main(): Promise<void> {
-  const opts = options();
+async function main(opts: Options, reportsToMerge: readonly Report[] | undefined): Promise<void> {
   if (opts.merge !== undefined) {
-    const md = markdownOf(opts.merge.reports.map(readReport));
+    const md = markdownOf(reportsToMerge ?? []);
     if (opts.merge.md !== undefined) writeFileSync(opts.merge.md, md);
     process.stdout.write(md);
     return;
@@ -376,7 +373,7 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   for (const variant of opts.variants) {
     for (const seed of opts.seeds) {
-      for (const workers of opts.workers) {
+      for (const workers of opts.workers ?? [defaultSearchWorkers()]) {
         const row = await runOne(hw, variant, seed, { trials: opts.trials, perIter: opts.perIter, workers, overlap: opts.overlap });
         console.log(
           `${variant} seed ${seed}, ${workers} search worker(s): ${CHECKPOINTS.map((c) => `@${c} ${fmt(row.bestAt[c])}`).join(", ")}, recorded ${row.recordedShare.toFixed(2)}, ${row.wallSeconds.toFixed(0)} s`,
@@ -398,4 +395,13 @@ async function main(): Promise<void> {
   process.stdout.write(markdownOf([report]));
 }
 
-await main();
+// The command line and the reports to merge are checked before the compiler loads (most of a
+// start's CPU): a mistake is refused at once.
+const opts = options();
+const reportsToMerge = opts.merge?.reports.map(readReport);
+const { target } = await import("@tessera/codegen");
+const { gemmReluAdd } = await import("@tessera/ir");
+const { EvolutionarySearch, defaultCudaSpaceGenerator, tuneTIR } = await import("../src/index.js");
+const { defaultSearchWorkers } = await import("../src/search/replay-pool.js");
+const { RecordedHardware } = await import("./recorded-hardware.js");
+await main(opts, reportsToMerge);

@@ -18,8 +18,9 @@ import { parseArgs } from "node:util";
 import { gemmReluAdd } from "@tessera/ir";
 import { AnalyticModel } from "../src/index.js";
 import { loweredModuleFor } from "../src/postproc/verify-gpu-code.js";
+import { existingFolder } from "./command-line.js";
 import { gemmKnobsOf, threadTileOf } from "./fast-region.js";
-import { existingFolder, recordedRuns } from "./recorded-runs.js";
+import { recordedRuns } from "./recorded-runs.js";
 
 const USAGE = "usage: thread-tile-census.ts [--runs DIR,DIR…] [--top N]";
 const repoRoot = resolve(import.meta.dirname, "../../..");

@@ -21,7 +21,8 @@ import { gemmReluAdd } from "@tessera/ir";
 import { AnalyticModel } from "../src/index.js";
 import { loweredModuleFor } from "../src/postproc/verify-gpu-code.js";
 import { type GemmKnobs, gemmKnobsOf, threadTileOf } from "./fast-region.js";
-import { existingFolder, recordedRuns } from "./recorded-runs.js";
+import { existingFolder } from "./command-line.js";
+import { recordedRuns } from "./recorded-runs.js";
 
 const repoRoot = resolve(import.meta.dirname, "../../..");
 const { values } = parseArgs({

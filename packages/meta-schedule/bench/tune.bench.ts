@@ -28,32 +28,14 @@ import os from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { codegenCuda, lower, type CudaTarget, cudaTarget as resolveTarget } from "@tessera/codegen";
-import { courseSearchSpace, fastSchedule, manualSchedule } from "@tessera/corpus";
-import { gemmReluAdd } from "@tessera/ir";
-import { cuda, deviceTarget } from "@tessera/runtime";
-import { Schedule, Trace } from "@tessera/schedule";
-import {
-  EvolutionarySearch,
-  FAILED_RUN_SECS,
-  ForestModel,
-  HybridModel,
-  LocalRunner,
-  firstResultChecker,
-  defaultCudaSpaceGenerator,
-  replayWithPostprocs,
-  scheduleFromRecord,
-  tuneContext,
-  tuneTIR,
-  workloadOf,
-} from "../src/index.js";
+// Types only here: the compiler's modules load at the end of this file, once the command line is
+// known to be good (they are most of a start's CPU; a mistake is refused without them).
+import type { CudaTarget } from "@tessera/codegen";
+import type { CudaMutatorProbabilities } from "../src/space/defaults.js";
 import { median, timeMs } from "../../ir/bench/bench-util.js";
-import { type CudaMutatorProbabilities, DEFAULT_CUDA_MUTATOR_PROBABILITIES } from "../src/space/defaults.js";
-import { defaultSearchWorkers } from "../src/search/replay-pool.js";
-import { type GemmKnobs, gemmKnobsOf } from "./fast-region.js";
-import { type TorchBaseline, baselineMs, torchBaselines } from "./torch-baselines.js";
-import { writeReportCharts } from "./tune-charts.js";
-import { BENCH_WORKLOADS, type BenchWorkload } from "./workloads.js";
+import type { GemmKnobs } from "./fast-region.js";
+import type { TorchBaseline } from "./torch-baselines.js";
+import type { BenchWorkload } from "./workloads.js";
 
 const repoRoot = fileURLToPath(new URL("../../..", import.meta.url));
 
@@ -94,10 +76,20 @@ const USAGE =
 /** A mistake on the command line: printed with the usage, no stack trace. */
 class UsageError extends Error {}
 
-/** The command line as a Mode; a UsageError names what is wrong. */
-function parseMode(): Mode {
+/** What the command line is checked against that lives in the compiler's modules. */
+interface Catalogue {
+  readonly workloadNames: readonly string[];
+  readonly mutatorNames: readonly string[];
+  readonly defaultSearchWorkers: number;
+}
+
+/**
+ * The command line as a Mode; a UsageError names what is wrong. Without a catalogue (before the
+ * compiler's modules load) it checks all that needs none of them, and its Mode is not to be used.
+ */
+function parseMode(catalogue: Catalogue | undefined): Mode {
   try {
-    return checkedMode(parseOptions().values);
+    return checkedMode(parseOptions().values, catalogue);
   } catch (err) {
     throw new UsageError(err instanceof Error ? err.message : String(err));
   }
@@ -123,13 +115,13 @@ function parseOptions() {
       "fresh-pool": { type: "string" },
       "transpose-neighbours": { type: "boolean", default: false },
       "mutator-weights": { type: "string" },
-      workers: { type: "string", default: String(defaultSearchWorkers()) },
+      workers: { type: "string" },
       overlap: { type: "boolean", default: false },
     },
   });
 }
 
-function checkedMode(values: ReturnType<typeof parseOptions>["values"]): Mode {
+function checkedMode(values: ReturnType<typeof parseOptions>["values"], catalogue: Catalogue | undefined): Mode {
   const int = (name: string, text: string): number => {
     const n = Number(text);
     if (!Number.isInteger(n) || n < 1) throw new RangeError(`--${name} must be a positive integer, got "${text}"`);
@@ -137,8 +129,8 @@ function checkedMode(values: ReturnType<typeof parseOptions>["values"]): Mode {
   };
   const only = values.only === undefined ? [] : values.only.split(",").filter((s) => s.length > 0);
   for (const name of only)
-    if (!BENCH_WORKLOADS.some((w) => w.name === name))
-      throw new RangeError(`--only: unknown workload "${name}"; known: ${BENCH_WORKLOADS.map((w) => w.name).join(", ")}`);
+    if (catalogue !== undefined && !catalogue.workloadNames.includes(name))
+      throw new RangeError(`--only: unknown workload "${name}"; known: ${catalogue.workloadNames.join(", ")}`);
   return {
     dryRun: values["dry-run"] === true,
     only,
@@ -156,8 +148,9 @@ function checkedMode(values: ReturnType<typeof parseOptions>["values"]): Mode {
     population: values.population === undefined ? undefined : int("population", values.population),
     freshPool: values["fresh-pool"] === undefined ? undefined : int("fresh-pool", values["fresh-pool"]),
     transposeNeighbours: values["transpose-neighbours"] === true,
-    mutatorWeights: values["mutator-weights"] === undefined ? undefined : mutatorWeightsOf(values["mutator-weights"]),
-    searchWorkers: workersOf(values.workers!),
+    mutatorWeights:
+      values["mutator-weights"] === undefined || catalogue === undefined ? undefined : mutatorWeightsOf(values["mutator-weights"], catalogue.mutatorNames),
+    searchWorkers: values.workers === undefined ? (catalogue?.defaultSearchWorkers ?? 0) : workersOf(values.workers),
     overlap: values.overlap === true,
   };
 }
@@ -175,7 +168,7 @@ function searchSettingsGiven(mode: Mode): boolean {
 }
 
 /** The evolutionary search with the command line's settings; the name (defaults) when it sets none. */
-function evolutionaryStrategy(mode: Mode): "evolutionary" | (() => EvolutionarySearch) {
+function evolutionaryStrategy(mode: Mode): "evolutionary" | (() => InstanceType<typeof EvolutionarySearch>) {
   if (!searchSettingsGiven(mode)) return "evolutionary";
   return () =>
     new EvolutionarySearch({
@@ -187,8 +180,7 @@ function evolutionaryStrategy(mode: Mode): "evolutionary" | (() => EvolutionaryS
 }
 
 /** `tileSize=0.9,gemmKnob=0.5`: weights by the names of `DEFAULT_CUDA_MUTATOR_PROBABILITIES`. */
-function mutatorWeightsOf(text: string): Partial<CudaMutatorProbabilities> {
-  const names = Object.keys(DEFAULT_CUDA_MUTATOR_PROBABILITIES);
+function mutatorWeightsOf(text: string, names: readonly string[]): Partial<CudaMutatorProbabilities> {
   const out: Record<string, number> = {};
   for (const part of text.split(",")) {
     const [name, value] = part.split("=");
@@ -232,7 +224,7 @@ interface SearchSpeed {
 /** Part 1: what one candidate costs on the search side. */
 function searchSpeed(tgt: CudaTarget): SearchSpeed {
   const workload = gemmReluAdd(2048).func;
-  const replayOf = (sch: Schedule) => {
+  const replayOf = (sch: InstanceType<typeof Schedule>) => {
     const json = JSON.stringify(sch.trace.toJSON());
     return () => Trace.fromJSON(json).applyTo(new Schedule(workload));
   };
@@ -409,7 +401,7 @@ async function tuneOne(
 }
 
 /** The runner's steps per candidate, with (inside timing) the GPU's time and the runs: the reports' `measuringMsPerCandidate`. */
-function perCandidate(spent: LocalRunner["timeSpent"]): Record<string, number> {
+function perCandidate(spent: InstanceType<typeof LocalRunner>["timeSpent"]): Record<string, number> {
   const n = Math.max(1, spent.candidates);
   const figures = { ...spent.stepsMs, timedOnGpu: spent.timedGpuMs, timedRuns: spent.timedRuns };
   return Object.fromEntries(Object.entries(figures).map(([step, value]) => [step, Number((value / n).toFixed(1))]));
@@ -449,8 +441,7 @@ function fmt(x: number | undefined, digits = 4): string {
   return x === undefined || !Number.isFinite(x) ? "—" : x.toFixed(digits);
 }
 
-async function main(): Promise<void> {
-  const mode = parseMode();
+async function main(mode: Mode): Promise<void> {
   const gpu = !mode.dryRun && cuda.available();
   if (!mode.dryRun && !gpu) {
     console.error(`bench:tune: no GPU (${cuda.unavailableReason() ?? "CUDA unavailable"}); run with --dry-run to use the simulated runner`);
@@ -700,12 +691,52 @@ function forwardGpus(): number | undefined {
   return run.status ?? 1;
 }
 
-try {
-  const forwarded = forwardGpus();
-  if (forwarded !== undefined) process.exitCode = forwarded;
-  else await main();
-} catch (err) {
-  if (!(err instanceof UsageError)) throw err;
-  console.error(`bench:tune: ${err.message}\n${USAGE}`);
-  process.exitCode = 2;
+/** The Mode `parse` gives; a UsageError ends the run with the usage and exit code 2. */
+function modeOrUsage(parse: () => Mode): Mode {
+  try {
+    return parse();
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    console.error(`bench:tune: ${err.message}\n${USAGE}`);
+    process.exit(2);
+  }
 }
+
+const forwarded = forwardGpus();
+if (forwarded !== undefined) process.exit(forwarded);
+// Every mistake that needs none of the compiler's modules is refused before they load.
+modeOrUsage(() => parseMode(undefined));
+const { codegenCuda, lower, cudaTarget: resolveTarget } = await import("@tessera/codegen");
+const { courseSearchSpace, fastSchedule, manualSchedule } = await import("@tessera/corpus");
+const { gemmReluAdd } = await import("@tessera/ir");
+const { cuda, deviceTarget } = await import("@tessera/runtime");
+const { Schedule, Trace } = await import("@tessera/schedule");
+const {
+  EvolutionarySearch,
+  FAILED_RUN_SECS,
+  ForestModel,
+  HybridModel,
+  LocalRunner,
+  firstResultChecker,
+  defaultCudaSpaceGenerator,
+  replayWithPostprocs,
+  scheduleFromRecord,
+  tuneContext,
+  tuneTIR,
+  workloadOf,
+} = await import("../src/index.js");
+const { DEFAULT_CUDA_MUTATOR_PROBABILITIES } = await import("../src/space/defaults.js");
+const { defaultSearchWorkers } = await import("../src/search/replay-pool.js");
+const { gemmKnobsOf } = await import("./fast-region.js");
+const { baselineMs, torchBaselines } = await import("./torch-baselines.js");
+const { writeReportCharts } = await import("./tune-charts.js");
+const { BENCH_WORKLOADS } = await import("./workloads.js");
+await main(
+  modeOrUsage(() =>
+    parseMode({
+      workloadNames: BENCH_WORKLOADS.map((w) => w.name),
+      mutatorNames: Object.keys(DEFAULT_CUDA_MUTATOR_PROBABILITIES),
+      defaultSearchWorkers: defaultSearchWorkers(),
+    }),
+  ),
+);

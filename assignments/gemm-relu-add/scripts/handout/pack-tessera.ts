@@ -5,8 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { execa } from "execa";
-import { buildPackage, childEnv, distIsCurrent, packageDir } from "../../../../packages/runtime/test/packaging/published-packages.js";
+import { buildPackage, distIsCurrent, packPackages, packageDir } from "../../../../packages/runtime/test/packaging/published-packages.js";
 import { HANDOUT_TARBALL_DIR, type HandoutTarball, packedTarballName } from "../../src/index.js";
 
 /** What student files import, in dependency order (schedule depends on ir). */
@@ -31,9 +30,5 @@ export async function packHandoutPackages(handoutDir: string, log: (line: string
     await buildPackage(pkg);
     rebuilt = true;
   }
-  const dest = join(handoutDir, HANDOUT_TARBALL_DIR);
-  for (const dir of HANDOUT_PACKAGES) {
-    const res = await execa("pnpm", ["pack", "--pack-destination", dest], { cwd: packageDir(dir), reject: false, all: true, env: childEnv() });
-    if (res.exitCode !== 0) throw new Error(`pnpm pack of @tessera/${dir} failed:\n${res.all}`);
-  }
+  await packPackages(HANDOUT_PACKAGES, join(handoutDir, HANDOUT_TARBALL_DIR));
 }

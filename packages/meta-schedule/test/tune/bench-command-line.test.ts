@@ -4,24 +4,29 @@
  *
  * Each script is bundled once (esbuild, as `pnpm tessera` runs from a bundle) and each command line
  * runs the bundle with plain Node: through tsx, every run compiled the whole workspace again (4 s).
+ * The bundle is split at the scripts' dynamic imports: a script reads its command line before it
+ * imports the compiler, so a refusal loads only its entry's own small chunk (checked below).
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
+import { type Metafile, build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const benchDir = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "bench");
 const SCRIPTS = ["tune.bench.ts", "learned-model.bench.ts", "prior-ranking.bench.ts", "search-offline.bench.ts"];
 // Beside bench/, so that the scripts' paths relative to their own file (the repository's docs/) still hold.
 const bundleDir = mkdtempSync(join(benchDir, "..", ".bench-cli-"));
+let metafile: Metafile | undefined;
 
 beforeAll(async () => {
-  await build({
+  ({ metafile } = await build({
     entryPoints: SCRIPTS.map((s) => join(benchDir, s)),
     outdir: bundleDir,
     bundle: true,
+    splitting: true,
+    metafile: true,
     platform: "node",
     format: "esm",
     conditions: ["@tessera/source"],
@@ -29,7 +34,7 @@ beforeAll(async () => {
     // Native and self-locating packages load from the install at run time.
     external: ["isolated-vm", "esbuild", "@resvg/*", "msgpackr-extract"],
     banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
-  });
+  }));
 }, 120_000);
 afterAll(() => rmSync(bundleDir, { recursive: true, force: true }));
 
@@ -54,6 +59,30 @@ function refusedWithUsage(script: string, usage: string, cases: [string[], RegEx
     60_000,
   );
 }
+
+/** The sources a bundled script evaluates before its first dynamic import: its entry chunk and the chunks that imports statically. */
+function sourcesLoadedFirst(script: string): string[] {
+  const outputs = metafile!.outputs;
+  const entry = Object.keys(outputs).find((out) => outputs[out]!.entryPoint?.endsWith(`bench/${script}`));
+  expect(entry, `no output of ${script}`).toBeDefined();
+  const seen = new Set<string>();
+  const visit = (out: string) => {
+    if (seen.has(out)) return;
+    seen.add(out);
+    for (const dep of outputs[out]!.imports) if (dep.kind === "import-statement" && !dep.external) visit(dep.path);
+  };
+  visit(entry!);
+  return [...seen].flatMap((out) => Object.keys(outputs[out]!.inputs));
+}
+
+describe("the bench scripts read their command line before they load the compiler", () => {
+  it.each(SCRIPTS)("%s: no workspace source is evaluated before its options are checked", (script) => {
+    const loaded = sourcesLoadedFirst(script);
+    // The bench's own entry and its command-line helpers only: packages' src/ folders (the compiler) come after.
+    expect(loaded.some((input) => input.endsWith(`bench/${script}`))).toBe(true);
+    expect(loaded.filter((input) => /(^|\/)packages\/[^/]+\/src\//.test(input))).toEqual([]);
+  });
+});
 
 describe("bench:tune command line", () => {
   refusedWithUsage("tune.bench.ts", "bench:tune", [

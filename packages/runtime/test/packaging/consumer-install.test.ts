@@ -62,6 +62,18 @@ if (!enabled && VERBOSE)
 describe.runIf(enabled)("the published packages, installed from their tarballs outside the workspace", () => {
   let project = "";
   const timings: Record<string, number> = {};
+  // One `node main.mjs` of the install as npm left it serves the two tests that read its facts
+  // (about 1 CPU s a run); the run without the addon below is its own.
+  let installedRun: Promise<ConsumerFacts> | undefined;
+  const factsAsInstalled = (): Promise<ConsumerFacts> => {
+    if (installedRun === undefined) {
+      const t = performance.now();
+      installedRun = runConsumer(project).finally(() => {
+        timings["node main.mjs"] = (performance.now() - t) / 1000;
+      });
+    }
+    return installedRun;
+  };
 
   beforeAll(async () => {
     project = await mkdtemp(join(tmpdir(), "tessera-consumer-"));
@@ -98,9 +110,7 @@ describe.runIf(enabled)("the published packages, installed from their tarballs o
   });
 
   it("parses, schedules, lowers, emits CUDA and simulates a matmul with plain node, matching the CPU executor", async () => {
-    const t = performance.now();
-    const facts = await runConsumer(project);
-    timings["node main.mjs"] = (performance.now() - t) / 1000;
+    const facts = await factsAsInstalled();
     expect(facts.printedHasBlock).toBe(true);
     // 32×32 split into blocks of 8×16 threads.
     expect(facts.kernels).toEqual([{ name: expect.any(String), grid: [4, 2, 1], block: [8, 16, 1] }]);
@@ -115,7 +125,7 @@ describe.runIf(enabled)("the published packages, installed from their tarballs o
   });
 
   it("built the runtime's native addon on install, inside the scratch project", async () => {
-    const facts = await runConsumer(project);
+    const facts = await factsAsInstalled();
     const runtimeDir = join(project, "node_modules", "@tessera", "runtime");
     const buildLog = join(runtimeDir, "build", "native-build-error.txt");
     expect(existsSync(buildLog) ? `install-time build failed, see ${buildLog}` : facts.addonPath).toBe(

@@ -91,14 +91,31 @@ export async function buildPublishedPackages(): Promise<string[]> {
   return built;
 }
 
-/** `pnpm pack`s each published package into `dest` (all at once: each is mostly pnpm starting); returns the tarballs' paths. */
-export async function packPublishedPackages(dest: string): Promise<string[]> {
+/**
+ * `pnpm pack`s the workspace packages `names` (folders under packages/) into `dest` with one pnpm
+ * (`pnpm -r --filter … pack`): a `pnpm pack` per package was 1.7 CPU s each, mostly pnpm starting,
+ * the six of test:pack 10.6 CPU s against 2.3 for one recursive pack of the same tarballs.
+ */
+export async function packPackages(names: readonly string[], dest: string): Promise<void> {
   await mkdir(dest, { recursive: true });
-  const packs = PUBLISHED_PACKAGES.map(async (name) => {
-    const res = await execa("pnpm", ["pack", "--pack-destination", dest], { cwd: packageDir(name), reject: false, all: true, env: childEnv() });
-    if (res.exitCode !== 0) throw new Error(`pnpm pack of @tessera/${name} failed:\n${res.all}`);
+  const filters = names.flatMap((name) => ["--filter", packageNameOf(name)]);
+  const res = await execa("pnpm", ["--recursive", ...filters, "pack", "--pack-destination", dest], {
+    cwd: REPO_ROOT,
+    reject: false,
+    all: true,
+    env: childEnv(),
   });
-  await Promise.all(packs);
+  if (res.exitCode !== 0) throw new Error(`pnpm pack of ${names.map(packageNameOf).join(", ")} failed:\n${res.all}`);
+}
+
+/** The name in a workspace package's manifest (`@tessera/ir` for packages/ir). */
+export function packageNameOf(name: string): string {
+  return (JSON.parse(readFileSync(join(packageDir(name), "package.json"), "utf8")) as { name: string }).name;
+}
+
+/** `pnpm pack`s each published package into `dest`; returns the tarballs' paths. */
+export async function packPublishedPackages(dest: string): Promise<string[]> {
+  await packPackages(PUBLISHED_PACKAGES, dest);
   return (await readdir(dest)).filter((f) => f.endsWith(".tgz")).map((f) => join(dest, f));
 }
 
