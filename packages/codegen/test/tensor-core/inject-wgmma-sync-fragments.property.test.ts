@@ -35,7 +35,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { WGMMA_COMMIT_GROUP, WGMMA_FENCE, WGMMA_MMA_ASYNC_RS, WGMMA_WAIT_GROUP } from "../../src/index.js";
 import { injectWgmmaSync } from "../../src/lower/passes/inject-wgmma-sync.js";
-import { waitCounts, withWaits } from "./wgmma-waits.js";
+import { type Span, type WgmmaEvent, brokenWgmmaRule as broken, waitCounts, withWaits } from "./wgmma-sync-rules.js";
 
 const acc = declBuffer("C_warp", [64], "float32", { scope: "local" });
 /** Four versions of a lane's m64nNk8 tf32 A fragment (4 registers each). */
@@ -107,13 +107,10 @@ const stmt: fc.Arbitrary<Stmt> = fc
   )
   .map((parts) => seq(parts.flat()));
 
-type Event =
-  | { readonly kind: "wgmma"; readonly reads: readonly [number, number] }
-  | { readonly kind: "store"; readonly at: number }
-  | { readonly kind: "wait"; readonly pending: number }
-  | { readonly kind: "fence" | "barrier" | "acc" | "commit" | "other" };
+/** One register as a span. */
+const registerSpan = (at: number): Span => [at, at];
 
-function trace(s: Stmt, out: Event[] = [], env: Map<Var, number> = new Map()): Event[] {
+function trace(s: Stmt, out: WgmmaEvent[] = [], env: Map<Var, number> = new Map()): WgmmaEvent[] {
   switch (s.kind) {
     case "SeqStmt":
       for (const x of s.seq) trace(x, out, env);
@@ -126,13 +123,13 @@ function trace(s: Stmt, out: Event[] = [], env: Map<Var, number> = new Map()): E
     case "Allocate":
       return trace(s.body, out, env);
     case "BufferStore":
-      out.push(s.buffer.data === frag.data ? { kind: "store", at: evalIntExpr(s.indices[0]!, env)! } : { kind: "acc" });
+      out.push(s.buffer.data === frag.data ? { kind: "write", at: registerSpan(evalIntExpr(s.indices[0]!, env)!) } : { kind: "acc" });
       return out;
     case "Evaluate": {
       const v = s.value as Call;
       if (v.op === WGMMA_MMA_ASYNC_RS) {
         const first = evalIntExpr(v.args[7]!, env)!;
-        out.push({ kind: "wgmma", reads: [first, first + FRAGMENT - 1] });
+        out.push({ kind: "wgmma", reads: [[first, first + FRAGMENT - 1]] });
       } else if (v.op === WGMMA_WAIT_GROUP) out.push({ kind: "wait", pending: evalIntExpr(v.args[0]!, env)! });
       else out.push({ kind: v.op === WGMMA_FENCE ? "fence" : v.op === WGMMA_COMMIT_GROUP ? "commit" : v.op === "tvm_storage_sync" ? "barrier" : "other" });
       return out;
@@ -140,40 +137,6 @@ function trace(s: Stmt, out: Event[] = [], env: Map<Var, number> = new Map()): E
     default:
       throw new Error(`unexpected ${s.kind}`);
   }
-}
-
-/** The first PTX rule the trace breaks, or undefined. */
-function broken(events: readonly Event[]): string | undefined {
-  let groups: (readonly [number, number])[][] = [];
-  let open: (readonly [number, number])[] = [];
-  let fenced = false;
-  for (const [i, e] of events.entries()) {
-    switch (e.kind) {
-      case "fence":
-        fenced = true;
-        break;
-      case "wgmma":
-        if (!fenced) return `event ${i}: a wgmma without a fence since the last other instruction`;
-        open.push(e.reads);
-        break;
-      case "commit":
-        groups.push(open);
-        open = [];
-        break;
-      case "wait":
-        groups = e.pending === 0 ? [] : groups.slice(-e.pending);
-        break;
-      case "store":
-        for (const g of [...groups, open])
-          if (g.some(([a, b]) => a <= e.at && e.at <= b)) return `event ${i}: a store to register ${e.at} while a wgmma group in flight reads it`;
-        fenced = false;
-        break;
-      default:
-        if (e.kind === "acc" && (groups.length > 0 || open.length > 0)) return `event ${i}: an accumulator access while a wgmma is in flight`;
-        fenced = false;
-    }
-  }
-  return undefined;
 }
 
 const kernel = (body: Stmt): PrimFunc => primFunc([], new Map(), allocate(acc, allocate(frag, body)));
@@ -207,14 +170,14 @@ describe("injectWgmmaSync with register-A fragments", () => {
     expect(waitCounts(after)).toEqual([0, 1, 1, 1, 0]);
     expect(broken(trace(after))).toBeUndefined();
     // A shallower wait (keeping two groups) lets the loads overwrite what the step before still reads.
-    expect(broken(trace(withWaits(after, 2)))).toMatch(/a store to register .* while a wgmma group in flight reads it/);
+    expect(broken(trace(withWaits(after, 2)))).toMatch(/a write of .* while a wgmma group in flight reads it/);
   });
 
   it("waits for every group before loads into the version the last wgmma reads", () => {
     const after = injectWgmmaSync(kernel(kStepPipeline((s) => s % 2))).body;
     expect(waitCounts(after)).toEqual([0, 0, 0, 0, 0]);
     expect(broken(trace(after))).toBeUndefined();
-    expect(broken(trace(withWaits(after, 1)))).toMatch(/a store to register/);
+    expect(broken(trace(withWaits(after, 1)))).toMatch(/a write of .* while a wgmma group in flight reads it/);
   });
 
   it("in a loop over k, loads of version (k + 1) % 2 after the wgmma of version k % 2 wait for all but its group", () => {

@@ -36,7 +36,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { WGMMA_COMMIT_GROUP, WGMMA_FENCE, WGMMA_MMA_ASYNC, WGMMA_WAIT_GROUP } from "../../src/index.js";
 import { injectWgmmaSync } from "../../src/lower/passes/inject-wgmma-sync.js";
-import { waitCounts, withWaits } from "./wgmma-waits.js";
+import { type WgmmaEvent, brokenWgmmaRule as broken, waitCounts, withWaits } from "./wgmma-sync-rules.js";
 
 const acc = declBuffer("C_warp", [64], "float32", { scope: "local" });
 const other = declBuffer("X_local", [8], "float32", { scope: "local" });
@@ -128,12 +128,6 @@ const stmt: fc.Arbitrary<Stmt> = fc
   )
   .map((parts) => seq(parts.flat()));
 
-type Event =
-  | { readonly kind: "wgmma"; readonly reads: readonly [number, number][] }
-  | { readonly kind: "write"; readonly at: readonly [number, number] }
-  | { readonly kind: "wait"; readonly pending: number }
-  | { readonly kind: "fence" | "barrier" | "acc" | "other" | "commit" };
-
 /** `[first, last]` elements of `tvm_access_ptr(…, offset, extent, …)` under `env`. */
 function span(p: PrimExpr, env: ReadonlyMap<Var, number>): [number, number] {
   const c = p as Call;
@@ -142,7 +136,7 @@ function span(p: PrimExpr, env: ReadonlyMap<Var, number>): [number, number] {
 }
 
 /** The events of executing `s`: plain loops twice, loops over k as often as their extent says. */
-function trace(s: Stmt, out: Event[] = [], env: Map<Var, number> = new Map()): Event[] {
+function trace(s: Stmt, out: WgmmaEvent[] = [], env: Map<Var, number> = new Map()): WgmmaEvent[] {
   switch (s.kind) {
     case "SeqStmt":
       for (const x of s.seq) trace(x, out, env);
@@ -176,43 +170,6 @@ function trace(s: Stmt, out: Event[] = [], env: Map<Var, number> = new Map()): E
     default:
       throw new Error(`unexpected ${s.kind}`);
   }
-}
-
-/** The first PTX rule the trace breaks, or undefined. */
-function broken(events: readonly Event[]): string | undefined {
-  /** The committed groups in flight (oldest first), each the spans its wgmmas read; then the open group. */
-  let groups: [number, number][][] = [];
-  let open: [number, number][] = [];
-  let fenced = false;
-  for (const [i, e] of events.entries()) {
-    switch (e.kind) {
-      case "fence":
-        fenced = true;
-        break;
-      case "wgmma":
-        if (!fenced) return `event ${i}: a wgmma without a fence since the last other instruction`;
-        open.push(...e.reads);
-        break;
-      case "commit":
-        groups.push(open);
-        open = [];
-        break;
-      case "wait":
-        groups = e.pending === 0 ? [] : groups.slice(-e.pending);
-        break;
-      case "write": {
-        const [lo, hi] = e.at;
-        for (const g of [...groups, open])
-          if (g.some(([a, b]) => lo <= b && a <= hi)) return `event ${i}: a write of [${lo}, ${hi}] while a wgmma group in flight reads it`;
-        fenced = false;
-        break;
-      }
-      default:
-        if (e.kind === "acc" && (groups.length > 0 || open.length > 0)) return `event ${i}: an accumulator access while a wgmma is in flight`;
-        fenced = false;
-    }
-  }
-  return undefined;
 }
 
 /** `s` without the pass's fences and waits. */

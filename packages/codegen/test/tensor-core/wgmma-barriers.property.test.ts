@@ -17,7 +17,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { WGMMA_COMMIT_GROUP, WGMMA_FENCE, WGMMA_MMA_ASYNC, WGMMA_WAIT_GROUP } from "../../src/index.js";
 import { injectWgmmaSync } from "../../src/lower/passes/inject-wgmma-sync.js";
-import { waitCounts } from "./wgmma-waits.js";
+import { waitCounts } from "./wgmma-sync-rules.js";
 import { threadSyncPass } from "../../src/lower/passes/thread-sync.js";
 import { CTX, parse } from "../passes-back/helpers.js";
 
