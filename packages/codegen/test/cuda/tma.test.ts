@@ -12,7 +12,7 @@ import { moduleFromScript } from "./lowered-kernel.js";
 
 const H100 = "nvidia/h100";
 
-/** One thread loads a `box` of A (rows, columns) with `swizzle`; the threads wait and copy it out. */
+/** One thread loads a `box` of A (rows, columns) with `swizzle` (and the statement `second` after it); the threads wait and copy it out. */
 function boxScript(opts: { box?: readonly [number, number]; swizzle?: number; second?: string; shape?: string } = {}): string {
   const [rows, cols] = opts.box ?? [8, 64];
   const swizzle = opts.swizzle ?? 128;
@@ -32,7 +32,7 @@ def main(A: T.Buffer(${opts.shape ?? "(32, 64)"}, "float16"), B: T.Buffer((512,)
     T.tvm_storage_sync("shared")
     if threadIdx_x == 0:
         T.ptx.mbarrier_arrive_expect_tx(${bar}, 1024)
-        ${load(rows, cols, swizzle)}${opts.second === undefined ? "" : `\n        ${opts.second.replace("LOAD", "").length > 0 ? opts.second : ""}`}
+        ${load(rows, cols, swizzle)}${opts.second === undefined ? "" : `\n        ${opts.second}`}
     T.ptx.mbarrier_wait_parity(${bar}, 0)
     for i in range(16):
         B[i * 32 + threadIdx_x] = tile_1[i * 32 + threadIdx_x]
