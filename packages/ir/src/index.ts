@@ -94,6 +94,7 @@ export {
   round,
   trunc,
   tf32Round,
+  tf32Truncate,
   bitwiseXor,
 } from "./intrinsics.js";
 export {

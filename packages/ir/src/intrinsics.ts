@@ -63,6 +63,12 @@ register("rsqrt", 1, { floatOnly: true });
  * PTX `cvt.rna.tf32.f32`), still a float32. Tessera's spelling: TVM has no tf32 dtype.
  */
 register("tf32_round", 1, { floatOnly: true });
+/**
+ * `T.tf32_truncate(x)`: a float32 with its low 13 mantissa bits cleared — what the tensor cores
+ * read of a float32 operand that was not rounded (cuBLAS's TF32 GEMM computes with it). The
+ * reference of kernels that feed raw float32 to tf32 wgmma; Tessera's spelling.
+ */
+register("tf32_truncate", 1, { floatOnly: true });
 /** `T.likely(cond)`: a branch hint; its value is the condition's. */
 register("likely", 1, { resultDType: "bool" });
 register("pow", 2, { floatOnly: true });
@@ -262,6 +268,13 @@ export function tf32Round(xLike: ExprLike): Call {
   return call(x.dtype, "tf32_round", [x]);
 }
 
+/** `T.tf32_truncate(x)` of a float32 `x` (see its registration). */
+export function tf32Truncate(xLike: ExprLike): Call {
+  const x = toExpr(xLike, "float32");
+  if (elementType(x.dtype) !== "float32") throw new IRError(`T.tf32_truncate expects a float32 operand, got ${x.dtype}`);
+  return call(x.dtype, "tf32_truncate", [x]);
+}
+
 /** A conditional that evaluates only the chosen branch (safe for out-of-bounds guards). */
 export function ifThenElse(condLike: ExprLike, t: ExprLike, f: ExprLike): Call {
   const cond = toExpr(condLike);
@@ -330,6 +343,8 @@ export function checkIntrinsicCall(op: string, args: readonly ExprLike[], dt?: D
       return unaryMath(op, args[0]!);
     case "tf32_round":
       return tf32Round(args[0]!);
+    case "tf32_truncate":
+      return tf32Truncate(args[0]!);
     case "ret":
     case "popcount":
     case "clz": {

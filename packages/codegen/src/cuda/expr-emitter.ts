@@ -87,6 +87,8 @@ export class ExprEmitter extends ExprWalker<EmitContext> {
       this.ctx.features.add("tf32_round");
       return `tessera_tf32_round(${arg(args[0]!)})`;
     }
+    // The low 13 mantissa bits cleared, as the tensor cores read an unrounded float32.
+    if (e.op === "tf32_truncate") return `__uint_as_float(__float_as_uint(${arg(args[0]!)}) & 0xffffe000u)`;
     const half = halfElementOf(argDType);
     try {
       // 16-bit math runs in float and rounds once (the selection of if_then_else has a bool first operand).

@@ -1,5 +1,5 @@
 /**
- * Kernels of the 16-bit float types and the tf32 rounding, shared by half-types.test.ts (spellings)
+ * Kernels of the 16-bit float types and the tf32 rounding and truncation, shared by half-types.test.ts (spellings)
  * and half-types-nvcc.test.ts (they compile).
  */
 import { halfGemmManualSchedule } from "@tessera/corpus";
@@ -18,7 +18,7 @@ def main(A: T.Buffer((64,), "float16"), B: T.Buffer((64,), "bfloat16"), F: T.Buf
     G[threadIdx_x] = T.max(B[threadIdx_x], T.Cast("bfloat16", I[threadIdx_x])) - T.Cast("bfloat16", F[threadIdx_x])
     H[threadIdx_x + 16] = T.exp(A[threadIdx_x]) / T.Cast("float16", T.float64(0.3)) - T.min(A[threadIdx_x], T.Cast("float16", L[threadIdx_x]))
     G[threadIdx_x + 16] = T.floormod(B[threadIdx_x], T.bfloat16(3)) + T.floordiv(B[threadIdx_x], T.bfloat16(-2.5)) + T.truncmod(B[threadIdx_x], T.bfloat16(0.75))
-    O[threadIdx_x] = T.tf32_round(F[threadIdx_x]) + T.Cast("float32", A[threadIdx_x]) + T.Cast("float32", B[threadIdx_x] * T.Cast("bfloat16", T.float64(1e30)))
+    O[threadIdx_x] = T.tf32_round(F[threadIdx_x]) + T.tf32_truncate(F[threadIdx_x]) + T.Cast("float32", A[threadIdx_x]) + T.Cast("float32", B[threadIdx_x] * T.Cast("bfloat16", T.float64(1e30)))
     P[threadIdx_x] = T.Cast("int32", B[threadIdx_x]) + T.Cast("int32", A[threadIdx_x] < T.float16(0.5)) + T.Cast("int32", T.Cast("float64", A[threadIdx_x]))
     H[T.Ramp(32 + threadIdx_x * 2, 1, 2)] = A[T.Ramp(threadIdx_x * 2, 1, 2)] + A[T.Ramp(threadIdx_x * 2 + 32, 1, 2)]
     G[T.Ramp(32 + threadIdx_x * 2, 1, 2)] = B[T.Ramp(threadIdx_x * 2, 1, 2)] * T.Broadcast(T.bfloat16(2), 2)

@@ -72,6 +72,10 @@ describe("16-bit float types in CUDA", () => {
     expect(source).toContain("(__float_as_uint(x) + 0x1000u) & 0xffffe000u");
   });
 
+  it("truncates to tf32 by clearing the low 13 bits (T.tf32_truncate)", () => {
+    expect(source).toContain("__uint_as_float(__float_as_uint(F[((int)threadIdx.x)]) & 0xffffe000u)");
+  });
+
   it("the fp16 gemm accumulates in float and rounds the epilogue to half", () => {
     const gemm = codegenCuda(halfGemmModule("float16")).source;
     expect(gemm).toContain("float gemm_local[16];");

@@ -68,6 +68,22 @@ export function roundToTF32(x: number): number {
   return roundTo(Math.fround(x), TF32, true);
 }
 
+/** Scratch for `truncateToTF32`'s bit operation. */
+const tf32Word = new Float32Array(1);
+const tf32WordBits = new Uint32Array(tf32Word.buffer);
+
+/**
+ * tf32 truncation of a float32, as the tensor cores read a float32 operand that was not rounded
+ * (wgmma and mma from float32 registers or shared memory): the sign, the exponent and the top 10
+ * mantissa bits kept, the low 13 bits cleared (PTX has no instruction for it; the hardware ignores
+ * them). The input is taken as a float32 first.
+ */
+export function truncateToTF32(x: number): number {
+  tf32Word[0] = x;
+  tf32WordBits[0] = tf32WordBits[0]! & 0xffffe000;
+  return tf32Word[0]!;
+}
+
 /** The 16-bit float dtypes this module converts. */
 export type HalfDType = "float16" | "bfloat16";
 

@@ -4,7 +4,7 @@
  */
 import { ExecutionError } from "./errors.js";
 import { roundHalfAwayFromZero } from "./numeric.js";
-import { roundToBFloat16, roundToFloat16, roundToTF32 } from "./half-precision.js";
+import { roundToBFloat16, roundToFloat16, roundToTF32, truncateToTF32 } from "./half-precision.js";
 import { type AsyncCopyQueue, ImmediateCopies } from "./async-copies.js";
 
 export type ErrorSite =
@@ -44,6 +44,8 @@ export interface ExecRuntime {
   readonly toBFloat16: (x: number) => number;
   /** `T.tf32_round`: see `roundToTF32`. */
   readonly toTF32: (x: number) => number;
+  /** `T.tf32_truncate`: see `truncateToTF32`. */
+  readonly truncateTF32: (x: number) => number;
   readonly roundHalfAway: (x: number) => number;
   /** A failed `assert cond, "message"` (T.assert). */
   readonly assertFailed: (message: string) => never;
@@ -85,6 +87,7 @@ export function makeRuntime(table: ErrorSiteTable): ExecRuntime {
     toFloat16: roundToFloat16,
     toBFloat16: roundToBFloat16,
     toTF32: roundToTF32,
+    truncateTF32: truncateToTF32,
     roundHalfAway: roundHalfAwayFromZero,
     assertFailed(message) {
       throw new ExecutionError(`assertion failed${message === "" ? "" : `: ${message}`}`);

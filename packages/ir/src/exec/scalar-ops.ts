@@ -15,7 +15,7 @@ export const RUNTIME_PRELUDE = [
   "const fround = Math.fround;",
   "const imul = Math.imul;",
   "const { divTrunc: $divTrunc, modTrunc: $modTrunc, divFloor: $divFloor, modFloor: $modFloor, " +
-    "toFloat16: $f16, toBFloat16: $bf16, toTF32: $tf32, roundHalfAway: $roundHalfAway, select: $select, outOfBounds: $oob, " +
+    "toFloat16: $f16, toBFloat16: $bf16, toTF32: $tf32, truncateTF32: $tf32Truncate, roundHalfAway: $roundHalfAway, select: $select, outOfBounds: $oob, " +
     "floorModF16: $floorModF16, floorModBF16: $floorModBF16, floorModF32: $floorModF32, floorModF64: $floorModF64, assertFailed: $assertFailed } = $rt;",
 ];
 
@@ -187,6 +187,8 @@ export function emitIntrinsic(op: string, dt: DType, args: readonly string[]): s
       return roundToFloat(dt, `1 / ${roundToFloat(dt, `Math.sqrt(${a})`)}`);
     case "tf32_round":
       return `$tf32(${a})`;
+    case "tf32_truncate":
+      return `$tf32Truncate(${a})`;
     case "tvm_storage_sync":
       return "0";
     case "shift_left":

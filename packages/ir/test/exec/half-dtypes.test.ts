@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import * as ir from "../../src/index.js";
-import { float16Bits, float16FromBits, roundToBFloat16, roundToFloat16, roundToTF32 } from "../../src/exec/index.js";
+import { float16Bits, float16FromBits, roundToBFloat16, roundToFloat16, roundToTF32, truncateToTF32 } from "../../src/exec/index.js";
 import { evalExpr } from "./helpers.js";
 
 const bf16 = (v: number) => ir.floatImm(v, "bfloat16");
@@ -142,5 +142,45 @@ def f(A: T.Buffer((4,), "float32"), B: T.Buffer((4,), "float32")):
   it("agrees with float16 rounding where tf32 and float16 share the mantissa width, except on ties", () => {
     expect(roundToTF32(1 + 3 * 2 ** -11)).toBe(roundToFloat16(1 + 3 * 2 ** -11));
     expect(roundToTF32(1 + 2 ** -11)).not.toBe(roundToFloat16(1 + 2 ** -11));
+  });
+});
+
+describe("T.tf32_truncate", () => {
+  const bits = (x: number) => new Uint32Array(Float32Array.of(x).buffer)[0]!;
+
+  it("clears the low 13 mantissa bits of a float32 (no rounding up), keeping sign, exponent and the top 10 bits", () => {
+    expect(evalExpr(ir.tf32Truncate(ir.floatImm(1 + 2 ** -10 + 2 ** -11 + 2 ** -20, "float32")))).toBe(1 + 2 ** -10);
+    expect(evalExpr(ir.tf32Truncate(ir.floatImm(-(1 + 2 ** -11), "float32")))).toBe(-1);
+    fc.assert(
+      fc.property(fc.float({ noNaN: true }), (v) => {
+        const x = Math.fround(v);
+        const t = truncateToTF32(x);
+        // The kept bits are x's, the rest zero; |t| ≤ |x| and rounding lands on t or one tf32 ulp above it.
+        expect(bits(t)).toBe((bits(x) & 0xffffe000) >>> 0);
+        expect(Math.abs(t)).toBeLessThanOrEqual(Math.abs(x));
+        expect(roundToTF32(t)).toBe(t);
+      }),
+    );
+  });
+
+  it("refuses operands that are not float32, naming the call", () => {
+    expect(() => ir.tf32Truncate(f16(1))).toThrow(/T\.tf32_truncate expects a float32 operand, got float16/);
+  });
+
+  it("parses, prints and runs as T.tf32_truncate", () => {
+    const text = `@T.prim_func
+def f(A: T.Buffer((4,), "float32"), B: T.Buffer((4,), "float32")):
+    for i in range(4):
+        with T.block("r"):
+            vi = T.axis.spatial(4, i)
+            B[vi] = T.tf32_truncate(A[vi])
+`;
+    const func = ir.parsePrimFunc(text);
+    expect(ir.printTVMScript(func)).toContain("T.tf32_truncate(A[vi])");
+    const a = Float32Array.from([1 + 2 ** -11, -(1 + 3 * 2 ** -12), 3, 1e-40]);
+    const b = new Float32Array(4);
+    ir.runPrimFunc(func, [a, b]);
+    expect(Array.from(b)).toEqual(Array.from(a, (v) => truncateToTF32(v)));
+    expect(b[0]).not.toBe(roundToTF32(a[0]!));
   });
 });

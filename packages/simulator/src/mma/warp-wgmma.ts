@@ -22,7 +22,7 @@
  * The MMA is performed when it is issued; what it read is returned (`WgmmaRead`), so that the
  * caller can check, when `wgmma.wait_group` retires its group, that nothing overwrote it meanwhile.
  */
-import { roundToTF32 } from "@tessera/ir";
+import { roundToTF32, truncateToTF32 } from "@tessera/ir";
 
 export interface WgmmaSite {
   readonly kind: "wgmma";
@@ -65,14 +65,6 @@ export type WgmmaOperands = readonly [
 ];
 
 const ROWS_PER_WARP = 16;
-/** Scratch for the tf32 truncation: the tensor cores read the sign, exponent and top 10 mantissa bits of a float32. */
-const word = new Float32Array(1);
-const wordBits = new Uint32Array(word.buffer);
-function tf32Truncate(x: number): number {
-  word[0] = x;
-  wordBits[0] = wordBits[0]! & 0xffffe000;
-  return word[0]!;
-}
 
 /** The 128-byte swizzle of a shared byte address. */
 export function swizzle128(address: number): number {
@@ -83,7 +75,8 @@ export function swizzle128(address: number): number {
 export function warpWgmma(warp: number, s: WgmmaSite, lanes: readonly WgmmaOperands[], misuse: (detail: string) => never): WgmmaRead[] {
   const [, , a, aOffset, , aSbo, b, bOffset, bLbo, bSbo] = lanes[0]!;
   const [elementBytes, depth] = s.tf32 === true ? [4, 8] : [2, 16];
-  const operand = s.tf32 === true ? tf32Truncate : (x: number) => x;
+  // The tensor cores read the sign, exponent and top 10 mantissa bits of a float32 (T.tf32_truncate).
+  const operand = s.tf32 === true ? truncateToTF32 : (x: number) => x;
   const registerA = s.registerA === true;
   lanes.forEach((l, lane) => {
     if ((!registerA && (l[2] !== a || l[3] !== aOffset || l[5] !== aSbo)) || l[6] !== b || l[7] !== bOffset || l[8] !== bLbo || l[9] !== bSbo)
