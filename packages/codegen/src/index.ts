@@ -125,7 +125,7 @@ export {
   type KernelEmitOptions,
   type LaunchShape,
 } from "./cuda/index.js";
-export { kernelFromFunc, moduleFromKernelFunc, type KernelModuleOptions } from "./kernel-from-func.js";
+export { kernelFromFunc, moduleFromKernelFunc, moduleFromKernelFuncs, type KernelFuncsPlan, type KernelModuleOptions } from "./kernel-from-func.js";
 export { readLaunchShape, type LaunchShape as KernelLaunchShape, type ThreadBinding as KernelThreadBinding } from "./lower/kernel/thread-env.js";
 export { type MetalKernelInfo, type MetalModule, codegenMetal } from "./metal/index.js";
 export {

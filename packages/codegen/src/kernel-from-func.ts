@@ -7,7 +7,7 @@ import type { PrimFunc } from "@tessera/ir";
 import { LoweringError } from "./lower/errors.js";
 import { makeDeviceKernel } from "./lower/kernel/device-kernel.js";
 import { functionLaunchBounds } from "./lower/kernel/launch-bounds.js";
-import type { ArgumentSource, DeviceKernel, DeviceKernelParam, LoweredModule } from "./lowered.js";
+import type { ArgumentSource, DeviceKernel, DeviceKernelParam, LoweredModule, Workspace } from "./lowered.js";
 import type { CudaTarget } from "./targets/cuda.js";
 import { target } from "./targets/target.js";
 
@@ -47,4 +47,38 @@ export function moduleFromKernelFunc(func: PrimFunc, opts: KernelModuleOptions =
   const name = opts.name ?? globalSymbol(func);
   const kernel = kernelFromFunc(func, `${name}_kernel`);
   return { name, target: opts.target ?? target("nvidia/tesla-t4"), source: func, workspaces: [], kernels: [kernel], stages: [] };
+}
+
+/** Hand-written lowered kernels that run in order over `source`'s arguments and the `workspaces` (e.g. a pre-pass and its GEMM). */
+export interface KernelFuncsPlan {
+  readonly name: string;
+  /** The function the kernels compute together: its parameters are the module's arguments. */
+  readonly source: PrimFunc;
+  readonly workspaces: readonly Workspace[];
+  /** Each kernel in launch order, and where its buffer parameters come from, by name. */
+  readonly kernels: readonly { readonly func: PrimFunc; readonly sources: Readonly<Record<string, ArgumentSource>> }[];
+}
+
+/**
+ * A LoweredModule of several hand-written lowered kernels (`<name>_kernel_<i>`), each buffer
+ * parameter bound by the plan's `sources` to a parameter of `source` or a workspace. Every buffer
+ * parameter must be named there, and every index must exist.
+ */
+export function moduleFromKernelFuncs(plan: KernelFuncsPlan, opts: Omit<KernelModuleOptions, "name"> = {}): LoweredModule {
+  const kernels = plan.kernels.map(({ func, sources }, i) => {
+    const name = `${plan.name}_kernel_${i}`;
+    const fail = (detail: string): never => {
+      throw new LoweringError(WHAT, `kernel ${name}: ${detail}`);
+    };
+    const buffers = func.params.flatMap((p) => func.bufferMap.get(p)?.name ?? []);
+    for (const buffer of buffers) {
+      const source = sources[buffer];
+      if (source === undefined) fail(`buffer ${buffer} has no source (name a parameter of the module's function or a workspace)`);
+      else if (source.kind === "param" ? source.index >= plan.source.params.length : source.index >= plan.workspaces.length)
+        fail(`buffer ${buffer}'s source is ${source.kind} ${source.index}, which does not exist`);
+    }
+    for (const name of Object.keys(sources)) if (!buffers.includes(name)) fail(`a source is given for ${name}, which is no buffer parameter`);
+    return kernelFromFunc(func, name, sources);
+  });
+  return { name: plan.name, target: opts.target ?? target("nvidia/tesla-t4"), source: plan.source, workspaces: plan.workspaces, kernels, stages: [] };
 }

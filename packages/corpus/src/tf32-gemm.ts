@@ -21,6 +21,7 @@ import {
   reduceAxis,
   reduceSum,
   tf32Round,
+  tf32Truncate,
 } from "@tessera/ir";
 import { MMA_INTRINSICS, type Schedule, mmaFragmentLayout } from "@tessera/schedule";
 import {
@@ -73,6 +74,23 @@ export function tf32Gemm(n: number): PrimFunc {
   const k = reduceAxis([0, n], "k");
   const C = compute([n, n], (i, j) => reduceSum(mul(aTf32.at(i, k), bTf32.at(k, j)), k), "C");
   return createPrimFunc([A, B, C], { name: "tf32_gemm" });
+}
+
+/**
+ * The tf32 GEMM as the tensor cores compute it from unrounded float32 operands (cuBLAS's TF32 GEMM,
+ * tf32 wgmmas reading float32 from shared memory): `C = trunc(A)·trunc(B)`, each operand's low 13
+ * mantissa bits cleared ("A_tf32", "B_tf32": `T.tf32_truncate`) instead of rounded, products exact
+ * and sums in float32 in k order.
+ */
+export function truncatingTf32Gemm(n: number): PrimFunc {
+  if (!Number.isInteger(n) || n < TILE || n % TILE !== 0) throw new RangeError(`truncatingTf32Gemm: n must be a positive multiple of ${TILE}, got ${n}`);
+  const A = placeholder([n, n], "float32", "A");
+  const B = placeholder([n, n], "float32", "B");
+  const aTf32 = compute([n, n], (i, k) => tf32Truncate(A.at(i, k)), "A_tf32");
+  const bTf32 = compute([n, n], (k, j) => tf32Truncate(B.at(k, j)), "B_tf32");
+  const k = reduceAxis([0, n], "k");
+  const C = compute([n, n], (i, j) => reduceSum(mul(aTf32.at(i, k), bTf32.at(k, j)), k), "C");
+  return createPrimFunc([A, B, C], { name: "truncating_tf32_gemm" });
 }
 
 /** (i, k) of A → (i tile, k tile, lane, register) of the m16n8k8 A fragment (16×8). */
