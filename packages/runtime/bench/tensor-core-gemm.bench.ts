@@ -19,6 +19,10 @@
  *   kernel (one block an SM walking the tiles, the ring running on across them; `--tma-blocks 3,66`
  *   for other grids, at most one block a tile); `wgmma_tma_w` / `wgmma_tma_wp` the same as `_rg` /
  *   `_p` with 128-row consumer warpgroups (256×128 block tiles, two m64n128k16 a k step);
+ * - `wgmma_tma_tf32` (and `_r`, `_rg`, `_p`, `_w`, `_wp` as above): the TMA GEMM for tf32
+ *   (tmaWgmmaTf32Plan: a transpose pre-pass writes Bᵀ — counted in the time — then the kernel loads
+ *   A's 128×32 and Bᵀ's 256×32 float32 boxes, m64n256k8 tf32 wgmmas truncating the operands as
+ *   cuBLAS's do; `truncatingTf32Gemm`), against torch fp32 `A @ B` with TF32 on;
  * - `wgmma_tf32`: wgmmaTf32GemmSchedule with WGMMA_TF32_PARAMS (wgmma.mma_async m64n256k8 tf32, sm_90a
  *   only: pre-pass kernels write tf32(A) and tf32(B)ᵀ — counted in the time — then 128×256 block
  *   tiles of 2 warpgroups, k stages of 32, 3 cp.async stages), against torch fp32 `A @ B` with TF32 on;
@@ -92,10 +96,12 @@ import {
   wgmmaTf32x3GemmSchedule,
   warpSpecializedWgmmaGemmScript,
   tmaWgmmaGemmScript,
+  tmaWgmmaTf32Plan,
+  truncatingTf32Gemm,
   wmmaGemm,
   wmmaGemmSchedule,
 } from "@tessera/corpus";
-import { type LoweredModule, cudaTarget, lower, moduleFromKernelFunc } from "@tessera/codegen";
+import { type LoweredModule, cudaTarget, lower, moduleFromKernelFunc, moduleFromKernelFuncs } from "@tessera/codegen";
 import { Schedule, WGMMA_N, type WgmmaN } from "@tessera/schedule";
 import { type PrimFunc, compilePrimFunc, encodeHalfArray, parsePrimFunc, randomArgs } from "@tessera/ir";
 import { execa } from "execa";
@@ -164,15 +170,33 @@ function tf32x3Kernels(chunk: number): Readonly<Record<"tf32x3" | "tf32x3_relu_a
 /** SMs of an H100 or H200 SXM: the persistent TMA kernel's grid in a dry run (on a GPU, its SM count). */
 const H100_SMS = 132;
 
-/** The TMA wgmma GEMMs by name, for a ring of `stages` slots (and a persistent grid of `blocks`, default one block an SM). */
-const TMA_VARIANTS: Readonly<Record<string, (stages: number, blocks?: number) => KernelSpec>> = {
-  wgmma_tma: (stages) => tmaWgmma(stages),
-  wgmma_tma_r: (stages) => tmaWgmma(stages, true),
-  wgmma_tma_rg: (stages) => tmaWgmma(stages, true, 8),
-  wgmma_tma_p: (stages, blocks) => tmaWgmma(stages, true, 8, blocks ?? "sms"),
-  wgmma_tma_w: (stages) => tmaWgmma(stages, true, 8, undefined, 128),
-  wgmma_tma_wp: (stages, blocks) => tmaWgmma(stages, true, 8, blocks ?? "sms", 128),
+/** A form of the TMA wgmma GEMM: setmaxnreg, rasterised groups of block rows, persistent, 128-row consumers. */
+interface TmaForm {
+  readonly regs: boolean;
+  readonly groupRows?: number;
+  readonly persistent?: true;
+  readonly consumerRows?: 128;
+}
+
+/** The TMA GEMMs' forms by suffix (`wgmma_tma_rg`, `wgmma_tma_tf32_wp`, …). */
+const TMA_FORMS: Readonly<Record<string, TmaForm>> = {
+  "": { regs: false },
+  _r: { regs: true },
+  _rg: { regs: true, groupRows: 8 },
+  _p: { regs: true, groupRows: 8, persistent: true },
+  _w: { regs: true, groupRows: 8, consumerRows: 128 },
+  _wp: { regs: true, groupRows: 8, persistent: true, consumerRows: 128 },
 };
+
+/** The TMA wgmma GEMMs by name (fp16 `wgmma_tma…`, tf32 `wgmma_tma_tf32…`), for a ring of `stages` slots (and a persistent grid of `blocks`, default one block an SM). */
+const TMA_VARIANTS: Readonly<Record<string, { readonly persistent: boolean; readonly make: (stages: number, blocks?: number) => KernelSpec }>> = Object.fromEntries(
+  (["float16", "tf32"] as const).flatMap((operands) =>
+    Object.entries(TMA_FORMS).map(([suffix, form]) => [
+      `wgmma_tma${operands === "tf32" ? "_tf32" : ""}${suffix}`,
+      { persistent: form.persistent === true, make: (stages: number, blocks?: number) => tmaWgmma(operands, stages, form, blocks) },
+    ]),
+  ),
+);
 
 /** The tensor-core kernels measured, by name. */
 const KERNELS: Readonly<Record<string, KernelSpec>> = {
@@ -181,7 +205,7 @@ const KERNELS: Readonly<Record<string, KernelSpec>> = {
   wgmma: { schedule: (n) => wgmmaGemmSchedule(n, WGMMA_PARAMS), original: wmmaGemm, operands: "float16", baseline: "hgemm" },
   wgmma_tf32: { schedule: (n) => wgmmaTf32GemmSchedule(n, WGMMA_TF32_PARAMS), original: tf32Gemm, operands: "float32", baseline: "tf32" },
   wgmma_ws: warpSpecializedWgmma(4),
-  ...Object.fromEntries(Object.entries(TMA_VARIANTS).map(([name, variant]) => [name, variant(4)])),
+  ...Object.fromEntries(Object.entries(TMA_VARIANTS).map(([name, variant]) => [name, variant.make(4)])),
   tf32: { schedule: (n, p) => tf32GemmSchedule(n, p ?? TF32_PARAMS), tiled: true, original: tf32Gemm, operands: "float32", baseline: "tf32" },
   tf32_ldmatrix: {
     schedule: (n, p) => tf32GemmSchedule(n, { ...(p ?? TF32_LDMATRIX_PARAMS), ldmatrixA: true }),
@@ -224,10 +248,15 @@ function warpSpecializedWgmma(stages: number): KernelSpec {
   return { schedule: module, original: wmmaGemm, operands: "float16", baseline: "hgemm", minN: 256 };
 }
 
-/** The TMA wgmma GEMM with `stages` ring slots (and setmaxnreg 40 / 232 with `regs`), lowered for sm_90 (hand-written TIR). */
-function tmaWgmma(stages: number, regs = false, groupRows?: number, persistentBlocks?: number | "sms", consumerRows: 64 | 128 = 64): KernelSpec {
+/**
+ * The TMA wgmma GEMM in `form` with `stages` ring slots (setmaxnreg 40 / 232 with `regs`), lowered for
+ * sm_90 (hand-written TIR); tf32: the Bᵀ pre-pass and the kernel (tmaWgmmaTf32Plan), against cuBLAS TF32.
+ */
+function tmaWgmma(operands: "float16" | "tf32", stages: number, form: TmaForm, blocks?: number): KernelSpec {
+  const { regs, groupRows, consumerRows = 64 } = form;
+  const persistentBlocks = form.persistent === true ? (blocks ?? "sms") : undefined;
   const maxRegisters = regs ? { producer: 40, consumer: 232 } : undefined;
-  const name = `wgmma_tma${regs ? "_r" : ""}${groupRows === undefined ? "" : "g"}${persistentBlocks === undefined ? "" : "p"}${consumerRows === 128 ? "w" : ""}_gemm`;
+  const name = `wgmma_tma${operands === "tf32" ? "_tf32" : ""}${regs ? "_r" : ""}${groupRows === undefined ? "" : "g"}${persistentBlocks === undefined ? "" : "p"}${consumerRows === 128 ? "w" : ""}_gemm`;
   // A group never taller than the grid (256³ has two block rows), a persistent grid never larger than the tiles.
   const group = (n: number) => (groupRows === undefined ? {} : { groupRows: Math.min(groupRows, n / (2 * consumerRows)) });
   // "sms": one block an SM of the GPU measured (of an H100 in a dry run); --tma-blocks names others.
@@ -235,10 +264,16 @@ function tmaWgmma(stages: number, regs = false, groupRows?: number, persistentBl
   const persistent = (n: number) => (persistentBlocks === undefined ? {} : { persistentBlocks: Math.min(grid(), (n / 128) * (n / 256)) });
   const rows = consumerRows === 128 ? { consumerRows } : {};
   const options = (n: number) => ({ stages, name, ...rows, ...group(n), ...persistent(n), ...(maxRegisters === undefined ? {} : { maxRegisters }) });
-  const module = (n: number): LoweredModule =>
-    moduleFromKernelFunc(parsePrimFunc(tmaWgmmaGemmScript(n, options(n))), {
-      target: cudaTarget("nvidia/h100"),
-    });
+  const target = cudaTarget("nvidia/h100");
+  if (operands === "tf32")
+    return {
+      schedule: (n) => moduleFromKernelFuncs(tmaWgmmaTf32Plan(n, options(n)), { target }),
+      original: truncatingTf32Gemm,
+      operands: "float32",
+      baseline: "tf32",
+      minN: 256,
+    };
+  const module = (n: number): LoweredModule => moduleFromKernelFunc(parsePrimFunc(tmaWgmmaGemmScript(n, options(n))), { target });
   return { schedule: module, original: wmmaGemm, operands: "float16", baseline: "hgemm", minN: 256 };
 }
 
@@ -331,11 +366,10 @@ function parseKernels(argv: readonly string[]): [name: string, spec: KernelSpec]
       return chunks.map((chunk) => [`${name}@chunk${chunk}`, tf32x3Kernels(chunk)[name]]);
     if (wsStages !== undefined && name === "wgmma_ws") return wsStages.map((stages) => [`${name}@s${stages}`, warpSpecializedWgmma(stages)]);
     const tma = TMA_VARIANTS[name];
-    const persistent = name === "wgmma_tma_p" || name === "wgmma_tma_wp";
-    if (tma !== undefined && (wsStages !== undefined || (tmaBlocks !== undefined && persistent))) {
-      const grids: (number | undefined)[] = persistent ? (tmaBlocks ?? [undefined]) : [undefined];
+    if (tma !== undefined && (wsStages !== undefined || (tmaBlocks !== undefined && tma.persistent))) {
+      const grids: (number | undefined)[] = tma.persistent ? (tmaBlocks ?? [undefined]) : [undefined];
       return grids.flatMap((blocks) =>
-        (wsStages ?? [4]).map((stages): [string, KernelSpec] => [`${name}@${blocks === undefined ? "" : `b${blocks}.`}s${stages}`, tma(stages, blocks)]),
+        (wsStages ?? [4]).map((stages): [string, KernelSpec] => [`${name}@${blocks === undefined ? "" : `b${blocks}.`}s${stages}`, tma.make(stages, blocks)]),
       );
     }
     const wgmmaSchedule = WGMMA_SCHEDULES[name];
