@@ -9,9 +9,9 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { compileCorpusForArch, nvccAvailable } from "./corpus-ptxas.js";
 import { bulkCopyModule } from "./mbarrier-kernels.js";
-import { tmaWgmmaGemmScript } from "@tessera/corpus";
+import { tmaWgmmaGemmScript, tmaWgmmaTf32Plan } from "@tessera/corpus";
 import { parsePrimFunc } from "@tessera/ir";
-import { moduleFromKernelFunc } from "../../src/kernel-from-func.js";
+import { moduleFromKernelFunc, moduleFromKernelFuncs } from "../../src/kernel-from-func.js";
 import { cudaTarget } from "../../src/targets/target.js";
 
 const nvcc = process.env.TESSERA_NVCC ?? "nvcc";
@@ -61,6 +61,32 @@ describe.skipIf(!hasNvcc)(`the mbarrier kernels compile with nvcc${hasNvcc ? "" 
       const perStage = m.label === "tma_wp" ? 3 : 5;
       expect(loads > 0 && loads % perStage === 0, `${m.label}: ${loads} TMA loads in the PTX`).toBe(true);
       expect(ptx.includes("setmaxnreg.inc.sync.aligned.u32 232"), m.label).toBe(m.label !== "tma");
+    });
+  }, 300_000);
+
+  it("sm_90a: the TMA tf32 GEMM (plain and persistent 128-row consumers) and its Bᵀ pre-pass without spills, to m64nNk8 tf32 wgmmas", async () => {
+    const variants = {
+      tf32: {},
+      tf32_wp: { maxRegisters: { producer: 40, consumer: 232 }, groupRows: 8, persistentBlocks: 132, consumerRows: 128 },
+    } as const;
+    const modules = Object.entries(variants).map(([k, o]) => ({
+      label: k,
+      file: `wgmma_tma_${k}.cu`,
+      module: moduleFromKernelFuncs(tmaWgmmaTf32Plan(4096, { stages: 4, name: `wgmma_tma_${k}`, ...o }), { target: cudaTarget("nvidia/h100") }),
+    }));
+    const r = await compileCorpusForArch(nvcc, dir, modules, "sm_90a");
+    expect(r.exitCode, r.log).toBe(0);
+    modules.forEach((m, i) => {
+      const kernels = r.perModule[i]!;
+      expect(kernels.length, m.label).toBe(2);
+      for (const k of kernels) {
+        expect(k.spillStoreBytes, `${m.label} ${k.name}`).toBe(0);
+        expect(k.stackFrameBytes, `${m.label} ${k.name}`).toBe(0);
+      }
+      const ptx = r.ptxOf(i);
+      const n = m.label === "tf32" ? 256 : 128;
+      expect(ptx, m.label).toContain(`wgmma.mma_async.sync.aligned.m64n${n}k8.f32.tf32.tf32`);
+      expect(ptx.includes("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"), m.label).toBe(true);
     });
   }, 300_000);
 });

@@ -3,8 +3,8 @@
  * `const __grid_constant__` parameter after its pointer, the launch metadata records what the host
  * encodes, the load is the 2-D tensor copy on the mbarrier; misuse is refused naming the buffer.
  */
-import { exportHeader } from "@tessera/codegen";
-import { tmaWgmmaGemmScript } from "@tessera/corpus";
+import { cudaTarget, exportHeader, moduleFromKernelFuncs } from "@tessera/codegen";
+import { tmaWgmmaGemmScript, tmaWgmmaTf32Plan } from "@tessera/corpus";
 import { describe, expect, it } from "vitest";
 import { codegenCuda } from "../../src/cuda/index.js";
 import { LoweringError } from "../../src/lower/errors.js";
@@ -90,6 +90,41 @@ describe("TMA loads in CUDA C", () => {
       "tessera_wgmma_m64n128k16_f32_f16_f16(C_warp + 64,",
     ]);
     expect(body).toContain("tessera_wgmma_wait_group<4>();");
+  });
+
+  it("tf32: A's 128×32 and Bᵀ's 256×32 float32 boxes, four m64n256k8 tf32 wgmmas a stage from K-major tiles, after the Bᵀ pre-pass", () => {
+    const m = moduleFromKernelFuncs(tmaWgmmaTf32Plan(512, { stages: 3 }), { target: cudaTarget(H100) });
+    expect(m.kernels.map((k) => k.name)).toEqual(["wgmma_tma_tf32_gemm_kernel_0", "wgmma_tma_tf32_gemm_kernel_1"]);
+    expect(m.workspaces).toEqual([{ name: "Bt", dtype: "float32", elements: 512 * 512 }]);
+    // The pre-pass reads B (argument 1) and writes the workspace the GEMM kernel reads as Bt.
+    expect(m.kernels[0]!.params.map((p) => (p.kind === "buffer" ? [p.name, p.source] : p.name))).toEqual([
+      ["In", { kind: "param", index: 1 }],
+      ["Out", { kind: "workspace", index: 0 }],
+    ]);
+    const { source, kernels } = codegenCuda(m);
+    expect(kernels[1]!.params.filter((p) => p.kind === "tensor_map").map((p) => [p.name, p.tensorMap?.box])).toEqual([
+      ["A_tmap", [128, 32]],
+      ["Bt_tmap", [256, 32]],
+    ]);
+    expect(m.kernels[1]!.params.flatMap((p) => (p.kind === "buffer" && p.tensorMap !== undefined ? [p.tensorMap.dtype] : []))).toEqual(["float32", "float32"]);
+    const gemm = source.slice(source.indexOf("wgmma_tma_tf32_gemm_kernel_1"));
+    expect(gemm.match(/tessera_tma_load_2d\(/g)?.length).toBe(2);
+    expect(gemm.match(/tessera_wgmma_m64n256k8\w*\(C_warp \+ 0,/g)).toEqual(["tessera_wgmma_m64n256k8_f32_tf32_tf32(C_warp + 0,"]);
+    expect(gemm).toContain("tessera_wgmma_wait_group<4>();");
+  });
+
+  it("moduleFromKernelFuncs refuses a buffer without a source, a source of no buffer and a missing workspace, naming them", () => {
+    const plan = tmaWgmmaTf32Plan(256, { stages: 2 });
+    const [transpose, gemm] = plan.kernels as [(typeof plan.kernels)[0], (typeof plan.kernels)[0]];
+    const build = (kernels: (typeof plan.kernels)[number][], workspaces = plan.workspaces) =>
+      moduleFromKernelFuncs({ ...plan, workspaces, kernels }, { target: cudaTarget(H100) });
+    expect(() => build([transpose, { ...gemm, sources: { A: gemm.sources["A"]!, C: gemm.sources["C"]! } }])).toThrow(
+      /kernel wgmma_tma_tf32_gemm_kernel_1: buffer Bt has no source/,
+    );
+    expect(() => build([{ ...transpose, sources: { ...transpose.sources, B: { kind: "param", index: 1 } } }, gemm])).toThrow(
+      /kernel wgmma_tma_tf32_gemm_kernel_0: a source is given for B, which is no buffer parameter/,
+    );
+    expect(() => build([transpose, gemm], [])).toThrow(/kernel wgmma_tma_tf32_gemm_kernel_0: buffer Out's source is workspace 0, which does not exist/);
   });
 
   it("refuses a target before sm_90, naming the buffer", () => {
