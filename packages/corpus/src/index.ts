@@ -19,6 +19,7 @@ export * from "./lowered-bulk-copy.js";
 export * from "./warp-specialized-wgmma-gemm.js";
 export { tmaWgmmaGemmScript, tmaWgmmaTf32Plan, type KernelArgumentSource, type KernelModulePlan, type TmaWgmmaOptions } from "./tma-wgmma-gemm.js";
 export { transposeScript } from "./transpose-script.js";
+export { tmaWgmmaTf32RegisterBScript, type TmaWgmmaTf32RegisterBOptions } from "./tma-wgmma-tf32-register-b.js";
 export * from "./gemm-relu-add-reference.js";
 export * from "./half-gemm.js";
 export * from "./d2l-gpu.js";

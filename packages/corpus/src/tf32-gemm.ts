@@ -76,21 +76,34 @@ export function tf32Gemm(n: number): PrimFunc {
   return createPrimFunc([A, B, C], { name: "tf32_gemm" });
 }
 
+/** How a tf32 GEMM takes a float32 operand: rounded (`cvt.rna`, `T.tf32_round`) or truncated as a tensor core reads it unrounded (`T.tf32_truncate`). */
+export type Tf32Conversion = "round" | "truncate";
+
 /**
- * The tf32 GEMM as the tensor cores compute it from unrounded float32 operands (cuBLAS's TF32 GEMM,
- * tf32 wgmmas reading float32 from shared memory): `C = trunc(A)·trunc(B)`, each operand's low 13
- * mantissa bits cleared ("A_tf32", "B_tf32": `T.tf32_truncate`) instead of rounded, products exact
- * and sums in float32 in k order.
+ * The tf32 GEMM with each operand converted as given ("A_tf32", "B_tf32"), products exact and sums
+ * in float32 in k order. `truncatingTf32Gemm(n)` is both truncated: what tf32 wgmmas compute from
+ * unrounded float32 in shared memory (the TMA tf32 GEMM); rounding B only is the register-B form,
+ * which rounds B's fragments as it loads them.
  */
-export function truncatingTf32Gemm(n: number): PrimFunc {
-  if (!Number.isInteger(n) || n < TILE || n % TILE !== 0) throw new RangeError(`truncatingTf32Gemm: n must be a positive multiple of ${TILE}, got ${n}`);
+export function tf32GemmConverting(n: number, conversions: { readonly a: Tf32Conversion; readonly b: Tf32Conversion }): PrimFunc {
+  if (!Number.isInteger(n) || n < TILE || n % TILE !== 0) throw new RangeError(`tf32GemmConverting: n must be a positive multiple of ${TILE}, got ${n}`);
+  const convert = (c: Tf32Conversion) => (c === "round" ? tf32Round : tf32Truncate);
   const A = placeholder([n, n], "float32", "A");
   const B = placeholder([n, n], "float32", "B");
-  const aTf32 = compute([n, n], (i, k) => tf32Truncate(A.at(i, k)), "A_tf32");
-  const bTf32 = compute([n, n], (k, j) => tf32Truncate(B.at(k, j)), "B_tf32");
+  const aTf32 = compute([n, n], (i, k) => convert(conversions.a)(A.at(i, k)), "A_tf32");
+  const bTf32 = compute([n, n], (k, j) => convert(conversions.b)(B.at(k, j)), "B_tf32");
   const k = reduceAxis([0, n], "k");
   const C = compute([n, n], (i, j) => reduceSum(mul(aTf32.at(i, k), bTf32.at(k, j)), k), "C");
-  return createPrimFunc([A, B, C], { name: "truncating_tf32_gemm" });
+  return createPrimFunc([A, B, C], { name: `tf32_gemm_${conversions.a}_a_${conversions.b}_b` });
+}
+
+/**
+ * The tf32 GEMM as the tensor cores compute it from unrounded float32 operands (tf32 wgmmas reading
+ * float32 from shared memory): `C = trunc(A)·trunc(B)`, each operand's low 13 mantissa bits cleared
+ * instead of rounded.
+ */
+export function truncatingTf32Gemm(n: number): PrimFunc {
+  return tf32GemmConverting(n, { a: "truncate", b: "truncate" });
 }
 
 /** (i, k) of A → (i tile, k tile, lane, register) of the m16n8k8 A fragment (16×8). */

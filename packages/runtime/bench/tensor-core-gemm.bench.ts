@@ -23,6 +23,9 @@
  *   (tmaWgmmaTf32Plan: a transpose pre-pass writes Bᵀ — counted in the time — then the kernel loads
  *   A's 128×32 and Bᵀ's 256×32 float32 boxes, m64n256k8 tf32 wgmmas truncating the operands as
  *   cuBLAS's do; `truncatingTf32Gemm`), against torch fp32 `A @ B` with TF32 on;
+ * - `wgmma_tma_tf32_rb` (`_rbg` rasterised): the TMA tf32 GEMM without the pre-pass
+ *   (tmaWgmmaTf32RegisterBScript: Cᵀ = Bᵀ·Aᵀ with the register-A wgmma, B's fragments loaded from
+ *   its TMA boxes and rounded, A truncated; 256×128 tiles), against TF32;
  * - `wgmma_tf32`: wgmmaTf32GemmSchedule with WGMMA_TF32_PARAMS (wgmma.mma_async m64n256k8 tf32, sm_90a
  *   only: pre-pass kernels write tf32(A) and tf32(B)ᵀ — counted in the time — then 128×256 block
  *   tiles of 2 warpgroups, k stages of 32, 3 cp.async stages), against torch fp32 `A @ B` with TF32 on;
@@ -97,6 +100,8 @@ import {
   warpSpecializedWgmmaGemmScript,
   tmaWgmmaGemmScript,
   tmaWgmmaTf32Plan,
+  tmaWgmmaTf32RegisterBScript,
+  tf32GemmConverting,
   truncatingTf32Gemm,
   wmmaGemm,
   wmmaGemmSchedule,
@@ -189,14 +194,18 @@ const TMA_FORMS: Readonly<Record<string, TmaForm>> = {
 };
 
 /** The TMA wgmma GEMMs by name (fp16 `wgmma_tma…`, tf32 `wgmma_tma_tf32…`), for a ring of `stages` slots (and a persistent grid of `blocks`, default one block an SM). */
-const TMA_VARIANTS: Readonly<Record<string, { readonly persistent: boolean; readonly make: (stages: number, blocks?: number) => KernelSpec }>> = Object.fromEntries(
-  (["float16", "tf32"] as const).flatMap((operands) =>
-    Object.entries(TMA_FORMS).map(([suffix, form]) => [
-      `wgmma_tma${operands === "tf32" ? "_tf32" : ""}${suffix}`,
-      { persistent: form.persistent === true, make: (stages: number, blocks?: number) => tmaWgmma(operands, stages, form, blocks) },
-    ]),
+const TMA_VARIANTS: Readonly<Record<string, { readonly persistent: boolean; readonly make: (stages: number, blocks?: number) => KernelSpec }>> = {
+  ...Object.fromEntries(
+    (["float16", "tf32"] as const).flatMap((operands) =>
+      Object.entries(TMA_FORMS).map(([suffix, form]) => [
+        `wgmma_tma${operands === "tf32" ? "_tf32" : ""}${suffix}`,
+        { persistent: form.persistent === true, make: (stages: number, blocks?: number) => tmaWgmma(operands, stages, form, blocks) },
+      ]),
+    ),
   ),
-);
+  wgmma_tma_tf32_rb: { persistent: false, make: (stages: number) => tmaWgmmaRegisterB(stages) },
+  wgmma_tma_tf32_rbg: { persistent: false, make: (stages: number) => tmaWgmmaRegisterB(stages, 8) },
+};
 
 /** The tensor-core kernels measured, by name. */
 const KERNELS: Readonly<Record<string, KernelSpec>> = {
@@ -275,6 +284,22 @@ function tmaWgmma(operands: "float16" | "tf32", stages: number, form: TmaForm, b
     };
   const module = (n: number): LoweredModule => moduleFromKernelFunc(parsePrimFunc(tmaWgmmaGemmScript(n, options(n))), { target });
   return { schedule: module, original: wmmaGemm, operands: "float16", baseline: "hgemm", minN: 256 };
+}
+
+/**
+ * The TMA tf32 GEMM with B from registers (tmaWgmmaTf32RegisterBScript: Cᵀ = Bᵀ·Aᵀ, B's fragments
+ * loaded from its N-major boxes and rounded, no pre-pass; A truncated), `groupRows` rasterised.
+ */
+function tmaWgmmaRegisterB(stages: number, groupRows?: number): KernelSpec {
+  const name = `wgmma_tma_tf32_rb${groupRows === undefined ? "" : "g"}_gemm`;
+  const group = (n: number) => (groupRows === undefined ? {} : { groupRows: Math.min(groupRows, n / 256) });
+  return {
+    schedule: (n) => moduleFromKernelFunc(parsePrimFunc(tmaWgmmaTf32RegisterBScript(n, { stages, name, ...group(n) })), { target: cudaTarget("nvidia/h100") }),
+    original: (n) => tf32GemmConverting(n, { a: "truncate", b: "round" }),
+    operands: "float32",
+    baseline: "tf32",
+    minN: 256,
+  };
 }
 
 /** The kernels that `--wgmma-tilings` retiles, by name. */

@@ -80,8 +80,8 @@ describe.skipIf(!hasNvcc)(`the mbarrier kernels compile with nvcc${hasNvcc ? "" 
       const kernels = r.perModule[i]!;
       expect(kernels.length, m.label).toBe(2);
       for (const k of kernels) {
-        expect(k.spillStoreBytes, `${m.label} ${k.name}`).toBe(0);
-        expect(k.stackFrameBytes, `${m.label} ${k.name}`).toBe(0);
+        expect(k.spillStoreBytes, `${m.label} ${k.kernel}`).toBe(0);
+        expect(k.stackFrameBytes, `${m.label} ${k.kernel}`).toBe(0);
       }
       const ptx = r.ptxOf(i);
       const n = m.label === "tf32" ? 256 : 128;
