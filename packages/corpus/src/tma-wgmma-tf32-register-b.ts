@@ -104,12 +104,13 @@ export function tmaWgmmaTf32RegisterBScript(n: number, opts: TmaWgmmaTf32Registe
     ...[0, 1].flatMap((u) => stage(u).map((l) => `    ${l}`)),
     "T.ptx.wgmma_wait_group(0, C_warp, 128, B_frag, 32)",
     "for r in T.unroll(128):",
-    `    C[(${m0} + r // 4 * 8 + threadIdx_x % 4 * 2 + r % 2) * ${n} + ${n0} + threadIdx_y * 16 + threadIdx_x // 4 + r // 2 % 2 * 8] = C_warp_1[r]`,
+    `    C_1[(${m0} + r // 4 * 8 + threadIdx_x % 4 * 2 + r % 2) * ${n} + ${n0} + threadIdx_y * 16 + threadIdx_x // 4 + r // 2 % 2 * 8] = C_warp_1[r]`,
   ];
   const indent = (lines: string[], depth: number) => lines.map((l) => `${" ".repeat(depth)}${l}`).join("\n");
   return `@T.prim_func
-def main(A: T.Buffer((${n}, ${n}), "float32"), B: T.Buffer((${n}, ${n}), "float32"), C: T.Buffer((${n * n},), "float32")):
+def main(A: T.Buffer((${n}, ${n}), "float32"), B: T.Buffer((${n}, ${n}), "float32"), C: T.Buffer((${n}, ${n}), "float32")):
     T.func_attr({"global_symbol": "${opts.name ?? "wgmma_tma_tf32_rb_gemm"}", "tir.noalias": T.bool(True)})
+    C_1 = T.Buffer((${n * n},), data=C.data)
     blockIdx_x = T.launch_thread("blockIdx.x", ${blocksM * blocksN})
     buf_dyn_shmem = T.allocate([${stages * (A_TILE + B_TILE)}], "float32", "shared.dyn")
     buf_dyn_shmem_1 = T.Buffer((${stages * (A_TILE + B_TILE)},), data=buf_dyn_shmem, scope="shared.dyn")

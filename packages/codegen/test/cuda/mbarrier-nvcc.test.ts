@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { compileCorpusForArch, nvccAvailable } from "./corpus-ptxas.js";
 import { bulkCopyModule } from "./mbarrier-kernels.js";
-import { tmaWgmmaGemmScript, tmaWgmmaTf32Plan } from "@tessera/corpus";
+import { tmaWgmmaGemmScript, tmaWgmmaTf32Plan, tmaWgmmaTf32RegisterBScript } from "@tessera/corpus";
 import { parsePrimFunc } from "@tessera/ir";
 import { moduleFromKernelFunc, moduleFromKernelFuncs } from "../../src/kernel-from-func.js";
 import { cudaTarget } from "../../src/targets/target.js";
@@ -88,5 +88,22 @@ describe.skipIf(!hasNvcc)(`the mbarrier kernels compile with nvcc${hasNvcc ? "" 
       expect(ptx, m.label).toContain(`wgmma.mma_async.sync.aligned.m64n${n}k8.f32.tf32.tf32`);
       expect(ptx.includes("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"), m.label).toBe(true);
     });
+  }, 300_000);
+
+  it("sm_90a: the TMA tf32 GEMM with B from registers (no pre-pass) without spills, its fragments fed to the register-A tf32 wgmma", async () => {
+    const modules = [
+      {
+        label: "tf32_rb",
+        file: "wgmma_tma_tf32_rb.cu",
+        module: moduleFromKernelFunc(parsePrimFunc(tmaWgmmaTf32RegisterBScript(4096, { stages: 4, groupRows: 8 })), { target: cudaTarget("nvidia/h100") }),
+      },
+    ];
+    const r = await compileCorpusForArch(nvcc, dir, modules, "sm_90a");
+    expect(r.exitCode, r.log).toBe(0);
+    const [k] = r.perModule[0]!;
+    expect(k?.spillStoreBytes).toBe(0);
+    expect(k?.stackFrameBytes).toBe(0);
+    expect(r.ptxOf(0)).toMatch(/wgmma\.mma_async\.sync\.aligned\.m64n256k8\.f32\.tf32\.tf32 \{/);
+    expect(r.ptxOf(0)).toContain("cvt.rna.tf32.f32");
   }, 300_000);
 });

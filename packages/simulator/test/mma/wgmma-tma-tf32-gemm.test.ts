@@ -15,7 +15,7 @@ import {
   truncatingTf32Gemm,
 } from "@tessera/corpus";
 import { cudaTarget, moduleFromKernelFunc, moduleFromKernelFuncs } from "@tessera/codegen";
-import { parsePrimFunc, printTVMScript } from "@tessera/ir";
+import { type PrimFunc, parsePrimFunc, printTVMScript } from "@tessera/ir";
 import { describe, expect, it } from "vitest";
 import { compareWithReference } from "../../src/index.js";
 import { expectExactAgreement } from "../exact-agreement.js";
@@ -81,6 +81,12 @@ describe("the TMA tf32 GEMM with B from registers (Cᵀ = Bᵀ·Aᵀ, no pre-pas
     const module = moduleFromKernelFunc(parsePrimFunc(edit(tmaWgmmaTf32RegisterBScript(n, opts))), { target: H100 });
     return compareWithReference(module, reference(n), { seed: 7, rtol: 0, atol: 0 });
   }
+
+  it("takes A, B and C as the n×n buffers of its reference (regression: C was flat, which the runtime refused for n×n arrays)", () => {
+    const source = moduleFromKernelFunc(parsePrimFunc(tmaWgmmaTf32RegisterBScript(256)), { target: H100 }).source;
+    const shapes = (f: PrimFunc) => f.params.map((p) => f.bufferMap.get(p)?.shape.map((e) => (e.kind === "IntImm" ? e.value : e.kind)));
+    expect(shapes(source)).toEqual(shapes(reference(256)));
+  });
 
   it("has the executor's bits of trunc(A)·round(B) at 256³ with 2 and 3 stages", () => {
     expectExactAgreement(compareRb(256, { stages: 2 }));
