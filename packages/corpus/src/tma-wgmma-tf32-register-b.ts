@@ -44,7 +44,8 @@ export function tmaWgmmaTf32RegisterBScript(n: number, opts: TmaWgmmaTf32Registe
   const stages = opts.stages ?? 4;
   const regs = opts.maxRegisters ?? { producer: 40, consumer: 232 };
   if (!Number.isInteger(n) || n <= 0 || n % BM !== 0) throw new RangeError(`TMA tf32 register-B GEMM: n = ${n} is not a positive multiple of ${BM}`);
-  if (!Number.isInteger(stages) || stages < 1 || stages > 4) throw new RangeError(`TMA tf32 register-B GEMM: stages must be 1 to 4 (48 KiB each), got ${stages}`);
+  if (!Number.isInteger(stages) || stages < 1 || stages > 4)
+    throw new RangeError(`TMA tf32 register-B GEMM: stages must be 1 to 4 (48 KiB each), got ${stages}`);
   for (const r of [regs.producer, regs.consumer])
     if (!Number.isInteger(r) || r % 8 !== 0 || r < 24 || r > 256)
       throw new RangeError(`TMA tf32 register-B GEMM: setmaxnreg takes a multiple of 8 from 24 to 256, got ${r}`);
@@ -93,7 +94,9 @@ export function tmaWgmmaTf32RegisterBScript(n: number, opts: TmaWgmmaTf32Registe
       `    T.ptx.wgmma_mma_async_rs("m64n${BM}k8", "tf32", "tf32", "fp32", 0, 128, B_frag, ${u * 16} + k1 * 4, ${aDesc(t)}, 16, 1024, C_warp, 0)`,
       "    T.ptx.wgmma_commit_group()",
       "T.ptx.wgmma_wait_group(4, C_warp, 128, B_frag, 32)",
-      ...(u === 0 ? ["if t2 > 0:", "    if threadIdx_x == 0:", `        T.ptx.mbarrier_arrive(${empty(`(${t} - 1)`)})`] : ["if threadIdx_x == 0:", `    T.ptx.mbarrier_arrive(${empty(`(${t} - 1)`)})`]),
+      ...(u === 0
+        ? ["if t2 > 0:", "    if threadIdx_x == 0:", `        T.ptx.mbarrier_arrive(${empty(`(${t} - 1)`)})`]
+        : ["if threadIdx_x == 0:", `    T.ptx.mbarrier_arrive(${empty(`(${t} - 1)`)})`]),
     ];
   };
   // Register r of lane l is Cᵀ's row l/4 + 8·((r/2)%2) (C's column), column 8·(r/4) + 2·(l%4) + r%2 (C's row).

@@ -56,17 +56,21 @@ describe("the TMA wgmma tf32 GEMM", () => {
   }, 180_000);
 
   it("refuses a consumer that does not wait for its stage's full barrier", () => {
-    const early = (s: string) => s.replace(/\n( +)T\.ptx\.mbarrier_wait_parity\(T\.tvm_access_ptr\(T\.type_annotation\("uint64"\), bars, t % 2, 1, 3\), t \/\/ 2 % 2\)/, "");
+    const early = (s: string) =>
+      s.replace(/\n( +)T\.ptx\.mbarrier_wait_parity\(T\.tvm_access_ptr\(T\.type_annotation\("uint64"\), bars, t % 2, 1, 3\), t \/\/ 2 % 2\)/, "");
     const script = printTVMScript(tmaWgmmaTf32Plan(256, { stages: 2 }).kernels[1]!.func);
     expect(early(script)).not.toBe(script);
     expect(() => compare(256, { stages: 2 }, early)).toThrow(/SimulationError|kernel wgmma_tma_tf32_gemm_kernel_1, block \(0, 0, 0\)/);
   }, 180_000);
 
   it("refuses a producer that does not wait for the consumers to release a slot", () => {
-    const eager = (s: string) => s.replace(/\n( +)T\.ptx\.mbarrier_wait_parity\(T\.tvm_access_ptr\(T\.type_annotation\("uint64"\), bars, 2 \+ t % 2, 1, 3\), \(t \/\/ 2 \+ 1\) % 2\)/, "");
+    const eager = (s: string) =>
+      s.replace(/\n( +)T\.ptx\.mbarrier_wait_parity\(T\.tvm_access_ptr\(T\.type_annotation\("uint64"\), bars, 2 \+ t % 2, 1, 3\), \(t \/\/ 2 \+ 1\) % 2\)/, "");
     const script = printTVMScript(tmaWgmmaTf32Plan(256, { stages: 2 }).kernels[1]!.func);
     expect(eager(script)).not.toBe(script);
-    expect(() => compare(256, { stages: 2 }, eager)).toThrow(/wait on bars\[0\] for parity 0 passed with 3 phases completed[\s\S]*missing its wait for the stage to be free/);
+    expect(() => compare(256, { stages: 2 }, eager)).toThrow(
+      /wait on bars\[0\] for parity 0 passed with 3 phases completed[\s\S]*missing its wait for the stage to be free/,
+    );
   }, 180_000);
 
   it("computes other bits when Bᵀ's box lands without the swizzle the descriptors assume", () => {
@@ -103,7 +107,11 @@ describe("the TMA tf32 GEMM with B from registers (Cᵀ = Bᵀ·Aᵀ, no pre-pas
 
   it("fragment loads before the stage's full wait read the slot before its boxes land: other bits", () => {
     // The first stage's wait moved after its fragment loads.
-    const early = (s: string) => s.replace(/( +)(T\.ptx\.mbarrier_wait_parity\(T\.tvm_access_ptr\(T\.type_annotation\("uint64"\), bars, \(t2 \* 2 \+ 0\) % 2, 1, 3\), .*\))\n((?:\1.*\n){3})/, "$3$1$2\n");
+    const early = (s: string) =>
+      s.replace(
+        /( +)(T\.ptx\.mbarrier_wait_parity\(T\.tvm_access_ptr\(T\.type_annotation\("uint64"\), bars, \(t2 \* 2 \+ 0\) % 2, 1, 3\), .*\))\n((?:\1.*\n){3})/,
+        "$3$1$2\n",
+      );
     const script = tmaWgmmaTf32RegisterBScript(256, { stages: 2 });
     expect(early(script)).not.toBe(script);
     // Not an error (the simulator does not flag a plain read that the async proxy's later write races with), but wrong.
