@@ -72,6 +72,7 @@ import {
   intImm,
   mul,
   printExpr,
+  range,
   seq,
   sub,
   swizzledOffset,
@@ -218,6 +219,12 @@ class TmaLowering extends IRMutator {
       return elected(s.threads, forLoop(i, s.versions, evaluate(call("void", MBARRIER_INIT, [barrier(s.bars, i, 2), 1]))));
     });
     return { ...b, body: seq([...inits, body]), allocBuffers: [...b.allocBuffers, ...[...stages.values()].map((s) => s.bars)] };
+  }
+
+  /** Loop ranges let the analyzer see a pipeline's version `k` (k < V) as the instance's `k % V`. */
+  override visitFor(s: For): Stmt {
+    this.analyzer.bind(s.loopVar, range(s.min, s.extent), true);
+    return super.visitFor(s);
   }
 
   override visitStmt(s: Stmt): Stmt {
