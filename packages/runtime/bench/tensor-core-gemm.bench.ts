@@ -180,8 +180,8 @@ const TMA_VARIANTS: Readonly<Record<string, (stages: number, blocks?: number) =>
 const KERNELS: Readonly<Record<string, KernelSpec>> = {
   wmma: { schedule: (n) => wmmaGemmSchedule(n, WMMA_PARAMS), original: wmmaGemm, operands: "float16", baseline: "hgemm" },
   mma: { schedule: (n, p) => mmaGemmSchedule(n, p ?? MMA_PARAMS), tiled: true, original: wmmaGemm, operands: "float16", baseline: "hgemm" },
-  wgmma: { schedule: (n) => wgmmaGemmSchedule(n, WGMMA_PARAMS), original: wmmaGemm, operands: "float16", baseline: "hgemm" },
-  wgmma_sched_tma: { schedule: (n) => wgmmaGemmSchedule(n, { ...WGMMA_PARAMS, tma: true }), original: wmmaGemm, operands: "float16", baseline: "hgemm" },
+  wgmma: { schedule: (n) => wgmmaGemmSchedule(n, WGMMA_PARAMS), original: wmmaGemm, operands: "float16", baseline: "hgemm", minN: 256 },
+  wgmma_sched_tma: { schedule: (n) => wgmmaGemmSchedule(n, { ...WGMMA_PARAMS, tma: true }), original: wmmaGemm, operands: "float16", baseline: "hgemm", minN: 256 },
   wgmma_tf32: { schedule: (n) => wgmmaTf32GemmSchedule(n, WGMMA_TF32_PARAMS), original: tf32Gemm, operands: "float32", baseline: "tf32" },
   wgmma_ws: warpSpecializedWgmma(4),
   ...Object.fromEntries(Object.entries(TMA_VARIANTS).map(([name, variant]) => [name, variant(4)])),
