@@ -61,7 +61,10 @@ class EditCopy extends IRMutator {
   }
 }
 
-const edited = (func: PrimFunc, name: string, edit: (st: BufferStore) => BufferStore): PrimFunc => ({ ...func, body: new EditCopy(name, edit).visitStmt(func.body) });
+const edited = (func: PrimFunc, name: string, edit: (st: BufferStore) => BufferStore): PrimFunc => ({
+  ...func,
+  body: new EditCopy(name, edit).visitStmt(func.body),
+});
 
 describe("lowerTmaCopy on the wgmma GEMM schedule", () => {
   it("issues each stage's boxes from one thread after arming the version's barrier with their bytes; every thread waits for the phase", () => {
@@ -121,7 +124,9 @@ describe("lowerTmaCopy on the wgmma GEMM schedule", () => {
       const load = st.value as BufferLoad;
       return { ...st, value: { ...load, indices: [load.indices[1]!, load.indices[0]!] } };
     });
-    expect(() => lowerTmaCopyPass.run(transposed, { target: H100 })).toThrow(/block A_shared\.dyn \(tma_copy\): A\[.*\] is not A_shared\.dyn's element plus a fixed origin \(a non-tile access: .* varies with the copy\)/);
+    expect(() => lowerTmaCopyPass.run(transposed, { target: H100 })).toThrow(
+      /block A_shared\.dyn \(tma_copy\): A\[.*\] is not A_shared\.dyn's element plus a fixed origin \(a non-tile access: .* varies with the copy\)/,
+    );
   });
 
   it("refuses a copy whose loops do not write each element of the tile once", () => {
@@ -131,7 +136,9 @@ describe("lowerTmaCopy on the wgmma GEMM schedule", () => {
       const load = st.value as BufferLoad;
       return { ...st, indices: [i[0]!, i[1]!, col], value: { ...load, indices: [load.indices[0]!, mul(floordiv(load.indices[1]!, 2), 2)] } };
     });
-    expect(() => lowerTmaCopyPass.run(halved, { target: H100 })).toThrow(/block B_shared\.dyn \(tma_copy\): its loops do not write each element of the 64×256 tile once/);
+    expect(() => lowerTmaCopyPass.run(halved, { target: H100 })).toThrow(
+      /block B_shared\.dyn \(tma_copy\): its loops do not write each element of the 64×256 tile once/,
+    );
   });
 });
 

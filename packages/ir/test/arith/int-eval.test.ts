@@ -73,7 +73,15 @@ describe("evalIntExpr", () => {
     ];
     fc.assert(
       fc.property(fc.constantFrom(...cases), fc.integer({ min: 0, max: 255 }), fc.integer({ min: 0, max: 255 }), ([e, value], a, b) => {
-        expect(evalIntExpr(e, new Map([[i, a], [j, b]]))).toBe(value(a, b));
+        expect(
+          evalIntExpr(
+            e,
+            new Map([
+              [i, a],
+              [j, b],
+            ]),
+          ),
+        ).toBe(value(a, b));
       }),
     );
     expect(evalIntExpr(call("int32", "bitwise_not", [i]), new Map([[i, 1]]))).toBeUndefined();

@@ -22,7 +22,9 @@ export function hostPlanOf(lowered: LoweredModule): HostPlan {
       k.params.map((p): HostArgument => {
         if (p.kind === "scalar") return { kind: "scalar", name: p.name };
         const map = p.tensorMap;
-        return map === undefined ? { ...p.source } : { ...p.source, tensorMap: { shape: [...map.shape], rowStride: map.rowStride, box: [...map.box], swizzle: map.swizzle } };
+        return map === undefined
+          ? { ...p.source }
+          : { ...p.source, tensorMap: { shape: [...map.shape], rowStride: map.rowStride, box: [...map.box], swizzle: map.swizzle } };
       }),
     ),
   };

@@ -32,7 +32,12 @@ describe("random samples of the wgmma space of an fp16 matmul at 128³", () => {
           return;
         }
         const script = printTVMScript(out.sch.func);
-        for (const knob of ["meta_schedule.auto_tensorize", "meta_schedule.wgmma_shared_layout", "meta_schedule.software_pipeline", "meta_schedule.software_pipeline_tma"])
+        for (const knob of [
+          "meta_schedule.auto_tensorize",
+          "meta_schedule.wgmma_shared_layout",
+          "meta_schedule.software_pipeline",
+          "meta_schedule.software_pipeline_tma",
+        ])
           expect(script).not.toContain(knob);
         const shape = /T\.ptx\.wgmma_mma_async_ss\("(m64n\d+k16)"/.exec(script);
         expect(shape, "the compute is tensorized with wgmma").not.toBeNull();
@@ -65,7 +70,13 @@ describe("every configuration of the wgmma space of an fp16 matmul at 256³", ()
     const failures: string[] = [];
     for (const n of [64, 128, 256])
       for (const warps of [4, 8])
-        for (const [lag, tma] of [[0, 0], [1, 0], [2, 0], [1, 1], [2, 1]] as const) {
+        for (const [lag, tma] of [
+          [0, 0],
+          [1, 0],
+          [2, 0],
+          [1, 1],
+          [2, 1],
+        ] as const) {
           const trace = withForcedDecisions(space.spaces[1]!.trace, [], [n, warps, lag, tma, 0]);
           const out = replayWithPostprocs(space.ctx, trace, space.gen.postprocs, { seed: 1 });
           const what = `N ${n}, ${warps} warps, lag ${lag}${tma === 1 ? ", TMA" : ""}`;

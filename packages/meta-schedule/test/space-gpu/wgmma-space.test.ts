@@ -137,7 +137,9 @@ describe("the wgmma design space", () => {
     expect(() => multiLevelTilingTensorCore({ wgmma: { warpgroups: [2], pipelineStages: [2] } })).toThrow(
       /wgmma\.pipelineStages must be 1 or integers ≥ 3.*got \[2\]/,
     );
-    expect(() => multiLevelTilingTensorCore({ wgmma: { warpgroups: [2], pipelineStages: [3], loads: [] } })).toThrow(/wgmma\.loads must be "cp\.async" or "tma", got \[\]/);
+    expect(() => multiLevelTilingTensorCore({ wgmma: { warpgroups: [2], pipelineStages: [3], loads: [] } })).toThrow(
+      /wgmma\.loads must be "cp\.async" or "tma", got \[\]/,
+    );
   });
 });
 

@@ -42,7 +42,12 @@ export function tensorMapParamName(buffer: string): string {
  * the 2-D views of buffer parameters that lowering flattened (by data variable; lowerTmaCopy
  * records them), whose shapes the maps encode.
  */
-export function withTensorMaps(params: readonly DeviceKernelParam[], body: Stmt, fail: Fail, tensors: ReadonlyMap<Var, Buffer> = new Map()): DeviceKernelParam[] {
+export function withTensorMaps(
+  params: readonly DeviceKernelParam[],
+  body: Stmt,
+  fail: Fail,
+  tensors: ReadonlyMap<Var, Buffer> = new Map(),
+): DeviceKernelParam[] {
   let maps: Map<Var, TensorMapSpec>;
   try {
     const found = tensorMapsOf(

@@ -231,7 +231,8 @@ class SwizzleInjector extends IRMutator {
     const s = data?.kind === "Var" ? this.swizzles.get(data) : undefined;
     if (s === undefined || ptr?.kind !== "Call") return super.visitExpr(call);
     const [inner, outer] = [call.args[2], call.args[3]];
-    if (inner?.kind !== "IntImm" || outer?.kind !== "IntImm") throw new LoweringError(PASS, `${printExpr(call)}: a TMA box into the swizzled ${s.name} needs a constant box`);
+    if (inner?.kind !== "IntImm" || outer?.kind !== "IntImm")
+      throw new LoweringError(PASS, `${printExpr(call)}: a TMA box into the swizzled ${s.name} needs a constant box`);
     const stored: Call = { ...ptr, args: ptr.args.map((x, j) => (j === 2 ? this.physical(s, x) : j === 3 ? intImm(inner.value * outer.value, x.dtype) : x)) };
     return { ...call, args: call.args.map((a, i) => (i === 0 ? stored : super.visitExpr(a))) };
   }

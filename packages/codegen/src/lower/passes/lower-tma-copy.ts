@@ -125,7 +125,10 @@ export const lowerTmaCopyPass = cudaPass(PASS, (func, ctx) => {
   const blocks = tmaCopyBlocks(func.body);
   if (blocks.size === 0) return func;
   if (archNumber(ctx.target) < TMA_MIN_ARCH)
-    throw new LoweringError(PASS, `block ${[...blocks][0]} asks for TMA loads (tma_copy), which need sm_90 or newer; target ${ctx.target.name} is ${ctx.target.arch}`);
+    throw new LoweringError(
+      PASS,
+      `block ${[...blocks][0]} asks for TMA loads (tma_copy), which need sm_90 or newer; target ${ctx.target.name} is ${ctx.target.arch}`,
+    );
   const lowering = new TmaLowering(func, ctx);
   const body = lowering.visitStmt(func.body);
   const missed = [...blocks].filter((b) => !lowering.lowered.has(b));
@@ -205,7 +208,10 @@ class TmaLowering extends IRMutator {
       const versions = copies[0]!.versions;
       const odd = copies.find((c) => c.versions !== versions);
       if (odd !== undefined)
-        throw new LoweringError(PASS, `blocks ${copies[0]!.block} and ${odd.block} share a TMA stage but their tiles have ${versions} and ${odd.versions} pipeline versions`);
+        throw new LoweringError(
+          PASS,
+          `blocks ${copies[0]!.block} and ${odd.block} share a TMA stage but their tiles have ${versions} and ${odd.versions} pipeline versions`,
+        );
       if (!stages.has(g.stage)) {
         const bars = declBuffer(`${copies[0]!.dst.name}_tma_full`, [versions], "uint64", { scope: "shared" });
         stages.set(g.stage, { bars, versions, threads: copies[0]!.threads });
@@ -269,7 +275,16 @@ class TmaLowering extends IRMutator {
             2,
           ]);
           const [row0, col0] = c.origin;
-          const args = [dst, c.src.data, c.box.cols, c.box.rows, c.box.swizzle, this.analyzer.simplify(add(col0, col)), this.analyzer.simplify(add(row0, r)), bar];
+          const args = [
+            dst,
+            c.src.data,
+            c.box.cols,
+            c.box.rows,
+            c.box.swizzle,
+            this.analyzer.simplify(add(col0, col)),
+            this.analyzer.simplify(add(row0, r)),
+            bar,
+          ];
           loads.push(evaluate(call("void", CP_ASYNC_BULK_TENSOR_2D, args)));
         }
     }
@@ -330,7 +345,10 @@ function copiesOf(group: Stmt): RawCopy[] {
   const scopes = group.kind === "SeqStmt" ? group.seq : [group];
   for (const scope of scopes) {
     if (scope.kind !== "AttrStmt" || scope.key !== ASYNC_SCOPE)
-      throw new LoweringError(PASS, `a TMA stage's commit group holds a statement that is no async copy: ${scope.kind}; a stage's producers are all tma_copy blocks or none`);
+      throw new LoweringError(
+        PASS,
+        `a TMA stage's commit group holds a statement that is no async copy: ${scope.kind}; a stage's producers are all tma_copy blocks or none`,
+      );
     const loops: For[] = [];
     let s: Stmt = scope.body;
     while (s.kind === "For") {
@@ -353,7 +371,8 @@ function analyseCopy(raw: RawCopy, analyzer: Analyzer, swizzleOf: (data: Var) =>
   const fail = (why: string): never => {
     throw new LoweringError(PASS, `block ${b.name} (tma_copy): ${why}`);
   };
-  if (raw.realize.predicate.kind !== "IntImm" || raw.realize.predicate.value !== 1) fail(`its copy is guarded (${printExpr(raw.realize.predicate)}); a TMA box copies whole tiles`);
+  if (raw.realize.predicate.kind !== "IntImm" || raw.realize.predicate.value !== 1)
+    fail(`its copy is guarded (${printExpr(raw.realize.predicate)}); a TMA box copies whole tiles`);
   const store = b.body;
   if (store.kind !== "BufferStore" || store.value.kind !== "BufferLoad") return fail("its body is not one store of a loaded element (dst[…] = src[…])");
   const [dst, load] = [store.buffer, store.value];
@@ -363,7 +382,8 @@ function analyseCopy(raw: RawCopy, analyzer: Analyzer, swizzleOf: (data: Var) =>
   if (dst.strides.length > 0) fail(`its tile ${dst.name} has padded strides; TMA boxes land row after row`);
   if (dst.dtype !== src.dtype) fail(`it converts ${src.dtype} to ${dst.dtype}; TMA copies bytes`);
   const shape = dst.shape.map((d) => (d.kind === "IntImm" ? d.value : Number.NaN));
-  if (shape.some(Number.isNaN) || (shape.length !== 2 && shape.length !== 3)) fail(`its tile ${dst.name} needs a constant 2-D shape (with the pipeline's versions first)`);
+  if (shape.some(Number.isNaN) || (shape.length !== 2 && shape.length !== 3))
+    fail(`its tile ${dst.name} needs a constant 2-D shape (with the pipeline's versions first)`);
   const [versions, rows, cols] = shape.length === 3 ? [shape[0]!, shape[1]!, shape[2]!] : [1, shape[0]!, shape[1]!];
   const idx = store.indices;
   const version = shape.length === 3 ? idx[0]! : intImm(0);
@@ -373,7 +393,9 @@ function analyseCopy(raw: RawCopy, analyzer: Analyzer, swizzleOf: (data: Var) =>
   const origin = [analyzer.simplify(sub(load.indices[0]!, r)), analyzer.simplify(sub(load.indices[1]!, c))] as const;
   for (const o of origin)
     if (usesVar(o, (v) => loopVars.has(v)))
-      fail(`${src.name}[${load.indices.map((i) => printExpr(i)).join(", ")}] is not ${dst.name}'s element plus a fixed origin (a non-tile access: ${printExpr(o)} varies with the copy)`);
+      fail(
+        `${src.name}[${load.indices.map((i) => printExpr(i)).join(", ")}] is not ${dst.name}'s element plus a fixed origin (a non-tile access: ${printExpr(o)} varies with the copy)`,
+      );
   checkCoversTile(raw.loops, r, c, rows, cols, fail);
   const stored = storedLayout(dst, rows, cols, swizzleOf(dst.data));
   const box = boxOfLayout(stored, rows, cols, bytesOf(dst.dtype));
@@ -395,7 +417,8 @@ function checkCoversTile(loops: readonly For[], r: PrimExpr, c: PrimExpr, rows: 
     loops.forEach((l, i) => env.set(l.loopVar, at[i]!));
     const [i, j] = [evalIntExpr(r, env), evalIntExpr(c, env)];
     if (i === undefined || j === undefined) fail(`its tile index (${printExpr(r)}, ${printExpr(c)}) depends on more than the copy's loops`);
-    if (i! < 0 || i! >= rows || j! < 0 || j! >= cols || seen[i! * cols + j!] === 1) fail(`its loops do not write each element of the ${rows}×${cols} tile once (a non-affine or non-tile access)`);
+    if (i! < 0 || i! >= rows || j! < 0 || j! >= cols || seen[i! * cols + j!] === 1)
+      fail(`its loops do not write each element of the ${rows}×${cols} tile once (a non-affine or non-tile access)`);
     seen[i! * cols + j!] = 1;
     for (let d = loops.length - 1; d >= 0; d--) {
       const l = loops[d]!;
