@@ -82,7 +82,7 @@ import {
 } from "@tessera/ir";
 import { indexMapFromAttr } from "@tessera/schedule";
 import { LoweringError } from "../errors.js";
-import { type CudaPassContext, cudaPass } from "../pass.js";
+import { cudaPass } from "../pass.js";
 import { archNumber } from "../../targets/cuda.js";
 import { SWIZZLE_ATTR } from "./buffer-swizzle.js";
 
@@ -129,7 +129,7 @@ export const lowerTmaCopyPass = cudaPass(PASS, (func, ctx) => {
       PASS,
       `block ${[...blocks][0]} asks for TMA loads (tma_copy), which need sm_90 or newer; target ${ctx.target.name} is ${ctx.target.arch}`,
     );
-  const lowering = new TmaLowering(func, ctx);
+  const lowering = new TmaLowering(func);
   const body = lowering.visitStmt(func.body);
   const missed = [...blocks].filter((b) => !lowering.lowered.has(b));
   if (missed.length > 0)
@@ -189,10 +189,7 @@ class TmaLowering extends IRMutator {
   /** The TMA stages of the pipelines being rewritten, innermost last. */
   private readonly pipelines: Map<number, StageBarriers>[] = [];
 
-  constructor(
-    func: PrimFunc,
-    private readonly ctx: CudaPassContext,
-  ) {
+  constructor(func: PrimFunc) {
     super();
     const planned = (func.attrs[SWIZZLE_ATTR] as readonly PlannedSwizzle[] | undefined) ?? [];
     this.swizzles = new Map(planned.map((p) => [p[0], p]));
