@@ -394,8 +394,7 @@ function analyseCopy(raw: RawCopy, analyzer: Analyzer, swizzleOf: (data: Var) =>
         `${src.name}[${load.indices.map((i) => printExpr(i)).join(", ")}] is not ${dst.name}'s element plus a fixed origin (a non-tile access: ${printExpr(o)} varies with the copy)`,
       );
   checkCoversTile(raw.loops, r, c, rows, cols, fail);
-  const stored = storedLayout(dst, rows, cols, swizzleOf(dst.data));
-  const box = boxOfLayout(stored, rows, cols, bytesOf(dst.dtype));
+  const box = boxOfTile(dst, rows, cols, swizzleOf(dst.data));
   if (typeof box === "string") return fail(box);
   const threads = raw.loops.filter((l) => l.forKind === "thread_binding" && l.threadTag?.startsWith("threadIdx") === true);
   return { block: b.name, src, dst, version, versions, rows, cols, origin, threads, box };
@@ -424,6 +423,22 @@ function checkCoversTile(loops: readonly For[], r: PrimExpr, c: PrimExpr, rows: 
       at[d] = min;
     }
   }
+}
+
+/** Boxes found, by tile shape, element size and planned swizzle: a search lowers the same layouts again and again. */
+const boxCache = new Map<string, TmaBox | string>();
+const BOX_CACHE_ENTRIES = 256;
+
+/** The TMA box of a tile of `dst` stored with `swizzle` (or a sentence saying why none fits). */
+function boxOfTile(dst: Buffer, rows: number, cols: number, swizzle: PlannedSwizzle | undefined): TmaBox | string {
+  const key = `${rows}x${cols}x${bytesOf(dst.dtype)}:${swizzle === undefined ? "row-major" : JSON.stringify(swizzle.slice(1))}`;
+  let box = boxCache.get(key);
+  if (box === undefined) {
+    box = boxOfLayout(storedLayout(dst, rows, cols, swizzle), rows, cols, bytesOf(dst.dtype));
+    if (boxCache.size >= BOX_CACHE_ENTRIES) boxCache.delete(boxCache.keys().next().value!);
+    boxCache.set(key, box);
+  }
+  return box;
 }
 
 /** Where the tile stores element (r, c): offsets from the tile's start, row-major over the tile. */
