@@ -16,7 +16,7 @@ import {
 } from "../src/index.js";
 import { runPasses } from "../src/lower/run-passes.js";
 
-const GPU_ONLY = ["lowerWarpMemory", "vectorizeLoop", "injectVirtualThread", "threadSync", "injectPTXAsyncCopy", "injectWgmmaSync"];
+const GPU_ONLY = ["lowerTmaCopy", "lowerWarpMemory", "vectorizeLoop", "injectVirtualThread", "threadSync", "injectPTXAsyncCopy", "injectWgmmaSync"];
 
 function boundVectorAdd(): Schedule {
   const sch = new Schedule(ops.vectorAdd(256).func);

@@ -41,6 +41,12 @@ export interface WgmmaGemmParams {
    * than session 12's time with the copies first.
    */
   readonly wgmmaBeforeCopies?: boolean;
+  /**
+   * Load A's and B's stages with TMA instead of cp.async by every thread: the copy blocks are
+   * annotated `tma_copy` and lowering (lowerTmaCopy) issues each stage's boxes from one thread on a
+   * full mbarrier per stage (sm_90). Needs a pipeline (3 stages or more).
+   */
+  readonly tma?: boolean;
 }
 
 /** One warpgroup, 64×64 tiles, no pipeline: small enough for the simulator at 128³. */
@@ -83,6 +89,7 @@ export function wgmmaGemmSchedule(n: number, params: WgmmaGemmParams = SMALL_WGM
     const [rows, cols] = operand === 0 ? [64 * params.warpgroups, STAGE_K] : [STAGE_K, params.n];
     if ((rows * cols) % (threads * VECTOR) !== 0) throw new RangeError(`wgmmaGemmSchedule: a ${rows}×${cols} tile is not whole copies by ${threads} threads`);
     sch.swizzleLayout(shared, 0, wgmmaSharedLayout(operand === 0 ? "A" : "B", rows, cols));
+    if (params.tma === true) sch.annotate(shared, "tma_copy", 1);
   }
   // The accumulator as the mma GEMM keeps it: warps of one 16-row slice each, N/16 tiles per warp.
   const asMma: MmaGemmParams = {

@@ -127,6 +127,14 @@ export const ANNOTATION_KEYS: readonly AnnotationKeySpec[] = [
     "stores the block's written shared buffers in a swizzled (XOR-permuted) layout: element x where the index map's image of x is in the plain layout",
   ),
   spec(
+    "tma_copy",
+    "block",
+    "0, 1 or a boolean",
+    isFlag,
+    "lowerTmaCopy (sm_90)",
+    "1 on the copy block of a global → shared tile in an async stage of a software pipeline: the copy becomes TMA boxes (cp.async.bulk.tensor.2d, the box derived from the tile's swizzled layout) issued by one thread, completing on a full mbarrier per pipeline version that the stage's consumers wait for, instead of cp.async by every thread",
+  ),
+  spec(
     "meta_schedule.cooperative_fetch",
     "block",
     "an integer",

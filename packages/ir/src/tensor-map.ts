@@ -30,6 +30,14 @@ import type { Call, PrimExpr } from "./expr.js";
 import { forEachExpr } from "./functor.js";
 import type { Stmt } from "./stmt.js";
 
+/** The block annotation asking lowering (lowerTmaCopy) to load a pipelined copy block's tile with TMA. */
+export const TMA_COPY = "tma_copy";
+/**
+ * The attribute injectSoftwarePipeline puts inside the commit scope and the wait scope of an async
+ * stage whose producers are `tma_copy` blocks: its value is the instance (the original loop
+ * iteration, from 0) that the group copies or the consumer reads — the mbarrier phase's parity.
+ */
+export const TMA_COPY_INSTANCE = "tma_copy_instance";
 export const CP_ASYNC_BULK_TENSOR_2D = "ptx.cp_async_bulk_tensor_2d";
 export const CP_ASYNC_BULK_TENSOR_ARITY = 8;
 

@@ -26,6 +26,8 @@
  * - `wgmma_tma_tf32_rb` (`_rbg` rasterised): the TMA tf32 GEMM without the pre-pass
  *   (tmaWgmmaTf32RegisterBScript: Cᵀ = Bᵀ·Aᵀ with the register-A wgmma, B's fragments loaded from
  *   its TMA boxes and rounded, A truncated; 256×128 tiles), against TF32;
+ * - `wgmma_sched_tma`: the `wgmma` schedule with `tma: true` (its copy blocks annotated `tma_copy`:
+ *   lowering issues each stage's boxes from one thread on a full mbarrier per stage), against HGEMM;
  * - `wgmma_tf32`: wgmmaTf32GemmSchedule with WGMMA_TF32_PARAMS (wgmma.mma_async m64n256k8 tf32, sm_90a
  *   only: pre-pass kernels write tf32(A) and tf32(B)ᵀ — counted in the time — then 128×256 block
  *   tiles of 2 warpgroups, k stages of 32, 3 cp.async stages), against torch fp32 `A @ B` with TF32 on;
@@ -211,7 +213,14 @@ const TMA_VARIANTS: Readonly<Record<string, { readonly persistent: boolean; read
 const KERNELS: Readonly<Record<string, KernelSpec>> = {
   wmma: { schedule: (n) => wmmaGemmSchedule(n, WMMA_PARAMS), original: wmmaGemm, operands: "float16", baseline: "hgemm" },
   mma: { schedule: (n, p) => mmaGemmSchedule(n, p ?? MMA_PARAMS), tiled: true, original: wmmaGemm, operands: "float16", baseline: "hgemm" },
-  wgmma: { schedule: (n) => wgmmaGemmSchedule(n, WGMMA_PARAMS), original: wmmaGemm, operands: "float16", baseline: "hgemm" },
+  wgmma: { schedule: (n) => wgmmaGemmSchedule(n, WGMMA_PARAMS), original: wmmaGemm, operands: "float16", baseline: "hgemm", minN: 256 },
+  wgmma_sched_tma: {
+    schedule: (n) => wgmmaGemmSchedule(n, { ...WGMMA_PARAMS, tma: true }),
+    original: wmmaGemm,
+    operands: "float16",
+    baseline: "hgemm",
+    minN: 256,
+  },
   wgmma_tf32: { schedule: (n) => wgmmaTf32GemmSchedule(n, WGMMA_TF32_PARAMS), original: tf32Gemm, operands: "float32", baseline: "tf32" },
   wgmma_ws: warpSpecializedWgmma(4),
   ...Object.fromEntries(Object.entries(TMA_VARIANTS).map(([name, variant]) => [name, variant.make(4)])),
@@ -345,14 +354,15 @@ const outputOf = (spec: KernelSpec): number => (spec.reluAdd === true ? 3 : 2);
  * `.ra` / `.sa` for A from registers or from shared memory (`registerA`; each kernel's default
  * without), and with A from registers `.ak` / `.as` for A's register loads per k step, overlapping
  * the wgmmas, or all at the stage (`kStepALoads`, default per k step), and `.sd` for scale-d 0 in
- * place of the accumulators' zero fills (lowered with foldWgmmaZeroFill, for nvidia/h100); the wgmma kernel runs once per entry.
+ * place of the accumulators' zero fills (lowered with foldWgmmaZeroFill, for nvidia/h100), and `.tma`
+ * for TMA loads of the stages (`tma`: needs a pipeline); the wgmma kernel runs once per entry.
  */
 function parseWgmmaTiling(text: string): WgmmaTf32Params & { readonly scaleDZero?: boolean } {
-  const m = /^(\d+)x(\d+)\.s(\d+)(\.wf)?(\.ra|\.sa)?(\.ak|\.as)?(\.sd)?$/.exec(text);
+  const m = /^(\d+)x(\d+)\.s(\d+)(\.wf)?(\.ra|\.sa)?(\.ak|\.as)?(\.sd)?(\.tma)?$/.exec(text);
   const n = Number(m?.[2]);
   if (m === null || !(WGMMA_N as readonly number[]).includes(n))
     throw new Error(
-      `--wgmma-tilings: expected GxN.sS[.wf][.ra|.sa][.ak|.as][.sd] with N one of ${WGMMA_N.join(", ")} (e.g. 2x128.s4), got ${JSON.stringify(text)}`,
+      `--wgmma-tilings: expected GxN.sS[.wf][.ra|.sa][.ak|.as][.sd][.tma] with N one of ${WGMMA_N.join(", ")} (e.g. 2x128.s4), got ${JSON.stringify(text)}`,
     );
   const tiling = { warpgroups: Number(m[1]), n: n as WgmmaN, pipelineStages: Number(m[3]) };
   return {
@@ -361,6 +371,7 @@ function parseWgmmaTiling(text: string): WgmmaTf32Params & { readonly scaleDZero
     ...(m[5] === undefined ? {} : { registerA: m[5] === ".ra" }),
     ...(m[6] === undefined ? {} : { kStepALoads: m[6] === ".ak" }),
     ...(m[7] === undefined ? {} : { scaleDZero: true }),
+    ...(m[8] === undefined ? {} : { tma: true }),
   };
 }
 

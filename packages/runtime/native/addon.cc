@@ -435,8 +435,18 @@ class KernelFunction : public Napi::ObjectWrap<KernelFunction> {
   int device() const { return module_->device; }
   bool loaded() const { return module_->module != nullptr; }
 
+  // Without opting in a block gets 48 KiB of static and dynamic shared memory together: the
+  // function's dynamic maximum starts at 48 KiB less its static bytes, so a kernel with 48 KiB of
+  // dynamic tiles and a few static bytes (TMA's mbarriers) must raise it too (regression: such a
+  // launch failed with CUDA_ERROR_INVALID_VALUE, session 16).
   void ensureDynamicShared(Napi::Env env, unsigned bytes) {
-    if (bytes <= 48u * 1024u || static_cast<int>(bytes) <= dynSharedSet_) return;
+    if (static_cast<int>(bytes) <= dynSharedSet_) return;
+    if (staticShared_ < 0) {
+      int v = 0;
+      check(env, driver().cuFuncGetAttribute(&v, kFuncSharedSizeBytes, fn_), "cuFuncGetAttribute", name_);
+      staticShared_ = v;
+    }
+    if (bytes + static_cast<unsigned>(staticShared_) <= 48u * 1024u) return;
     check(env, driver().cuFuncSetAttribute(fn_, kFuncMaxDynamicSharedSizeBytes, static_cast<int>(bytes)),
           "cuFuncSetAttribute(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES)", name_);
     dynSharedSet_ = static_cast<int>(bytes);
@@ -479,7 +489,10 @@ class KernelFunction : public Napi::ObjectWrap<KernelFunction> {
   std::shared_ptr<ModuleState> module_;
   CUfunction fn_ = nullptr;
   std::string name_;
-  int dynSharedSet_ = 48 * 1024;
+  /** The dynamic shared bytes launches may use: raised by ensureDynamicShared (0: the default, 48 KiB less the static bytes). */
+  int dynSharedSet_ = 0;
+  /** The function's static shared bytes, once asked (-1: not yet). */
+  int staticShared_ = -1;
 };
 
 class NativeModule : public Napi::ObjectWrap<NativeModule> {

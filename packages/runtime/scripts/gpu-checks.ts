@@ -52,6 +52,17 @@ extern "C" __global__ void big_shared(const float* in, float* out, int n) {
   for (int i = threadIdx.x; i < n; i += blockDim.x) out[i] = s[n - 1 - i] * 2.0f;
 }`;
 
+/** 48 KiB of dynamic shared memory beside a few static bytes (a TMA kernel's mbarriers): more than 48 KiB together. */
+const STATIC_AND_DYNAMIC = `
+extern "C" __global__ void static_and_dynamic(const float* in, float* out, int n) {
+  __shared__ unsigned long long marks[3];
+  extern __shared__ float s[];
+  if (threadIdx.x < 3) marks[threadIdx.x] = threadIdx.x;
+  for (int i = threadIdx.x; i < n; i += blockDim.x) s[i] = in[i];
+  __syncthreads();
+  for (int i = threadIdx.x; i < n; i += blockDim.x) out[i] = s[n - 1 - i] + (float)marks[i % 3];
+}`;
+
 const OOB = `
 extern "C" __global__ void oob(float* out) {
   out[(1ull << 40) + threadIdx.x] = 1.0f;  // a terabyte past the allocation
@@ -207,7 +218,7 @@ export const gpuChecks: GpuCheck[] = [
     },
   },
   {
-    name: "launch: vector add, typed scalars, >48 KiB dynamic shared memory, metadata",
+    name: "launch: vector add, typed scalars, >48 KiB dynamic shared memory (alone and with static bytes), metadata",
     async run(log) {
       assert.ok(vaddCubin !== undefined);
       using mod = loadModule(vaddCubin);
@@ -255,6 +266,19 @@ export const gpuChecks: GpuCheck[] = [
         m2.getKernel("big_shared").launch({ grid: 1, block: 1024, dynamicSharedBytes: bytes }, [i, o, words]);
         const os = o.toTypedArray();
         for (let j = 0; j < words; j++) if (os[j] !== (src[words - 1 - j] as number) * 2) assert.fail(`big_shared mismatch at ${j}`);
+      }
+      {
+        // Regression (session 16): 48 KiB of dynamic shared memory and 24 static bytes failed to
+        // launch (CUDA_ERROR_INVALID_VALUE): the dynamic maximum was raised only above 48 KiB.
+        const c = await compileCuda(STATIC_AND_DYNAMIC, { cache: false });
+        using m3 = loadModule(c);
+        const words = 12 * 1024;
+        const src = randomUniform(words, 11);
+        using i = NDArray.from(src);
+        using o = NDArray.full([words], "float32", Number.NaN);
+        m3.getKernel("static_and_dynamic").launch({ grid: 1, block: 256, dynamicSharedBytes: words * 4 }, [i, o, words]);
+        const os = o.toTypedArray();
+        for (let j = 0; j < words; j++) if (os[j] !== Math.fround((src[words - 1 - j] as number) + (j % 3))) assert.fail(`static_and_dynamic mismatch at ${j}`);
       }
     },
   },

@@ -9,6 +9,7 @@ import type { LowerOptions } from "./lower-options.js";
 import type { Pass } from "./pass.js";
 import { PASSES_FRONT, simplifyPass } from "./passes/index.js";
 import { injectBufferSwizzlePass, planBufferSwizzlePass } from "./passes/buffer-swizzle.js";
+import { lowerTmaCopyPass } from "./passes/lower-tma-copy.js";
 import { injectPTXAsyncCopyPass } from "./passes/inject-ptx-async-copy.js";
 import { injectVirtualThreadPass } from "./passes/inject-virtual-thread.js";
 import { foldWgmmaZeroFillPass } from "./passes/fold-wgmma-zero-fill.js";
@@ -25,12 +26,13 @@ import { runPasses } from "./run-passes.js";
 /**
  * The front passes with the padded tiles' guard removal around compaction (passes/padding-guards.ts):
  * marked while blocks have iterators, dropped once the buffers have their final extents; and the
- * swizzled layouts planned on the compacted (and pipelined) tiles (passes/buffer-swizzle.ts).
+ * swizzled layouts planned on the compacted (and pipelined) tiles (passes/buffer-swizzle.ts), and the
+ * pipelined copies annotated `tma_copy` made TMA loads on those layouts (passes/lower-tma-copy.ts).
  */
 const CUDA_FRONT: readonly Pass[] = PASSES_FRONT.flatMap((pass) => {
   if (pass.name === "convertBlocksToOpaque") return [markPaddingGuardsPass, pass];
   if (pass.name === "compactBufferAllocation") return [pass, dropPaddingGuardsPass];
-  if (pass.name === "injectSoftwarePipeline") return [pass, planBufferSwizzlePass];
+  if (pass.name === "injectSoftwarePipeline") return [pass, planBufferSwizzlePass, lowerTmaCopyPass];
   return [pass];
 });
 

@@ -32,6 +32,8 @@ const PASS_DESCRIPTIONS: Readonly<Record<string, string>> = {
   lowerMatchBuffer: "match_buffer views (tensor intrinsics' operands) become accesses of their source buffers; their strides and offsets become expressions",
   injectSoftwarePipeline: "annotated loops become prologue, body and epilogue with multi-versioned buffers",
   planBufferSwizzle: "`buffer_swizzle` annotations (swizzleLayout) checked on the compacted tiles and moved to a function attribute",
+  lowerTmaCopy:
+    "async pipeline copies of whole 2-D tiles annotated `tma_copy` (sm_90) become TMA boxes issued by one thread on a full mbarrier per version, and their consumers' waits mbarrier parity waits",
   lowerOpaqueBlock: "blocks removed: predicates become ifs, thread bindings become thread_extent attributes, pragma_* and launch-bounds annotations attributes",
   flattenBuffer: "multi-dimensional buffers become flat buffers",
   simplify: "arithmetic simplification",

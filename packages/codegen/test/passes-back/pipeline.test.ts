@@ -194,6 +194,7 @@ describe("lower (the whole pipeline)", () => {
       "lowerMatchBuffer",
       "injectSoftwarePipeline",
       "planBufferSwizzle",
+      "lowerTmaCopy",
       "lowerOpaqueBlock",
       "flattenBuffer",
       "simplify",

@@ -4,7 +4,22 @@
  * simplifier what is not integer arithmetic.
  */
 import fc from "fast-check";
-import { type BinaryOp, type PrimExpr, binary, cast, evalIntExpr, floatImm, intImm, not, select, simplify, substitute, variable } from "../../src/index.js";
+import {
+  type BinaryOp,
+  type PrimExpr,
+  binary,
+  bitwiseXor,
+  call,
+  cast,
+  evalIntExpr,
+  floatImm,
+  intImm,
+  not,
+  select,
+  simplify,
+  substitute,
+  variable,
+} from "../../src/index.js";
 import { describe, expect, it } from "vitest";
 
 const VARS = [variable("i"), variable("j"), variable("k")];
@@ -44,6 +59,32 @@ describe("evalIntExpr", () => {
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it("computes the bitwise intrinsics (a swizzled layout's XOR of chunk indices) as JavaScript does", () => {
+    const [i, j] = [VARS[0]!, VARS[1]!];
+    // Each expression with its value for i = a, j = b; the 128-byte swizzle's chunk is (j // 8) ^ (i % 8).
+    const cases: [PrimExpr, (a: number, b: number) => number][] = [
+      [bitwiseXor(binary("floordiv", j, 8), binary("floormod", i, 8)), (a, b) => (b >> 3) ^ (a & 7)],
+      [call("int32", "bitwise_and", [i, j]), (a, b) => a & b],
+      [call("int32", "bitwise_or", [i, intImm(5)]), (a) => a | 5],
+      [call("int32", "shift_left", [i, intImm(3)]), (a) => a * 8],
+      [call("int32", "shift_right", [j, intImm(2)]), (_, b) => Math.floor(b / 4)],
+    ];
+    fc.assert(
+      fc.property(fc.constantFrom(...cases), fc.integer({ min: 0, max: 255 }), fc.integer({ min: 0, max: 255 }), ([e, value], a, b) => {
+        expect(
+          evalIntExpr(
+            e,
+            new Map([
+              [i, a],
+              [j, b],
+            ]),
+          ),
+        ).toBe(value(a, b));
+      }),
+    );
+    expect(evalIntExpr(call("int32", "bitwise_not", [i]), new Map([[i, 1]]))).toBeUndefined();
   });
 
   it("leaves floats to the simplifier", () => {

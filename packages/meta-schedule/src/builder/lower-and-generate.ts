@@ -4,7 +4,7 @@
  */
 import { codegenCuda, lower, type LoweredModule, type CudaTarget } from "@tessera/codegen";
 import type { PrimFunc } from "@tessera/ir";
-import type { BuiltArtifact, HostPlan } from "../interfaces/builder.js";
+import type { BuiltArtifact, HostArgument, HostPlan } from "../interfaces/builder.js";
 
 export interface GenerateTask {
   readonly func: PrimFunc;
@@ -18,7 +18,15 @@ export type GeneratedArtifact = Omit<BuiltArtifact, "image" | "arch">;
 export function hostPlanOf(lowered: LoweredModule): HostPlan {
   return {
     workspaces: lowered.workspaces.map((w) => ({ name: w.name, dtype: w.dtype, elements: w.elements })),
-    kernelArguments: lowered.kernels.map((k) => k.params.map((p) => (p.kind === "scalar" ? { kind: "scalar", name: p.name } : { ...p.source }))),
+    kernelArguments: lowered.kernels.map((k) =>
+      k.params.map((p): HostArgument => {
+        if (p.kind === "scalar") return { kind: "scalar", name: p.name };
+        const map = p.tensorMap;
+        return map === undefined
+          ? { ...p.source }
+          : { ...p.source, tensorMap: { shape: [...map.shape], rowStride: map.rowStride, box: [...map.box], swizzle: map.swizzle } };
+      }),
+    ),
   };
 }
 

@@ -2,7 +2,7 @@
  * A builder (TVM's `Builder`): lowers and compiles a batch of candidates, in parallel where it can.
  * A candidate that fails to lower or compile gets an error result; the batch goes on.
  */
-import type { LaunchMetadata, LoweredModule } from "@tessera/codegen";
+import type { KernelParam, LaunchMetadata, LoweredModule } from "@tessera/codegen";
 import type { PrimFunc } from "@tessera/ir";
 import type { TuneTarget } from "../tune-context.js";
 
@@ -59,10 +59,14 @@ export interface Builder {
   dispose?(): Promise<void>;
 }
 
-/** Where the host takes a kernel's argument from (the lowered module's `ArgumentSource`, or a scalar parameter). */
+/**
+ * Where the host takes a kernel's argument from (the lowered module's `ArgumentSource`, or a scalar
+ * parameter); a buffer loaded with TMA also names its tensor map, which the host encodes for the
+ * array and passes after its pointer.
+ */
 export type HostArgument =
-  | { readonly kind: "param"; readonly index: number }
-  | { readonly kind: "workspace"; readonly index: number }
+  | { readonly kind: "param"; readonly index: number; readonly tensorMap?: KernelParam["tensorMap"] }
+  | { readonly kind: "workspace"; readonly index: number; readonly tensorMap?: KernelParam["tensorMap"] }
   | { readonly kind: "scalar"; readonly name: string };
 
 /**

@@ -1,10 +1,13 @@
 /**
  * Turns the sampled `meta_schedule.software_pipeline` knob into pipeline stages and order, derived from
- * what each statement of the loop body does (docs/architecture/meta-schedule-notes.md).
+ * what each statement of the loop body does (docs/architecture/meta-schedule-notes.md); with
+ * `meta_schedule.software_pipeline_async` the fetches become cp.async copies, and with
+ * `meta_schedule.software_pipeline_tma` as well TMA loads (`tma_copy` on each fetch block).
  */
 import { type Block, type Stmt, bytesOf, forEachStmt } from "@tessera/ir";
 import type { Schedule } from "@tessera/schedule";
-import { AUTO_TENSORIZE, SOFTWARE_PIPELINE, SOFTWARE_PIPELINE_ASYNC, annotationNumber } from "../schedule-utils/annotations.js";
+import { TMA_COPY } from "@tessera/ir";
+import { AUTO_TENSORIZE, SOFTWARE_PIPELINE, SOFTWARE_PIPELINE_ASYNC, SOFTWARE_PIPELINE_TMA, annotationNumber } from "../schedule-utils/annotations.js";
 import { gpuTargetOf, type TuneContext } from "../tune-context.js";
 import { annotatedLoops, firstBlockUnder } from "./annotated.js";
 import { POSTPROC_OK, type Postproc, type PostprocResult } from "../interfaces/postproc.js";
@@ -19,6 +22,8 @@ export class RewriteSoftwarePipeline implements Postproc {
       sch.unannotate(rv, SOFTWARE_PIPELINE);
       const async = annotationNumber(node.annotations, SOFTWARE_PIPELINE_ASYNC) === 1;
       if (node.annotations[SOFTWARE_PIPELINE_ASYNC] !== undefined) sch.unannotate(rv, SOFTWARE_PIPELINE_ASYNC);
+      const tma = annotationNumber(node.annotations, SOFTWARE_PIPELINE_TMA) === 1;
+      if (node.annotations[SOFTWARE_PIPELINE_TMA] !== undefined) sch.unannotate(rv, SOFTWARE_PIPELINE_TMA);
       // How many iterations the compute runs behind the stores (each one more shared buffer).
       const lag = value ?? 0;
       if (!Number.isInteger(lag) || lag < 1) continue;
@@ -43,7 +48,11 @@ export class RewriteSoftwarePipeline implements Postproc {
       // Without a register stage the shared stores are stage 0: cp.async can issue them, when each
       // copies 4, 8 or 16 bytes (a narrower fetch stays synchronous).
       const asyncable = stmts.every((st, k) => roles[k] !== "store" || CP_ASYNC_BYTES.has(storeBytes(st)));
-      if (async && !staged && asyncable) sch.annotate(rv, "software_pipeline_async_stages", [0]);
+      if (async && !staged && asyncable) {
+        sch.annotate(rv, "software_pipeline_async_stages", [0]);
+        // TMA in place of cp.async: every fetch of the stage (lowerTmaCopy refuses a stage that mixes them).
+        if (tma) for (const [k, st] of stmts.entries()) if (roles[k] === "store") sch.annotate(sch.getBlock(firstBlockUnder(st)!.name), TMA_COPY, 1);
+      }
     }
     return POSTPROC_OK;
   }

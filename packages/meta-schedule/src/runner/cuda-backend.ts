@@ -12,6 +12,7 @@ import {
   NDArray,
   type KernelArg,
   cuda,
+  encodeTensorMap,
   isDType,
   isHalfDType,
   timeEvaluator,
@@ -58,13 +59,15 @@ function measureOnDevice(task: MeasureTask): Promise<MeasureResult> {
     const launches = kernels.map((kernel, i) =>
       kernel.bind(
         undefined,
-        (plan.kernelArguments[i] ?? []).map((source): KernelArg => {
+        (plan.kernelArguments[i] ?? []).flatMap((source): KernelArg[] => {
           if (source.kind === "scalar")
             throw new Error(`${artifact.name}: kernel ${kernel.name} takes the scalar ${source.name}; the runner only passes tensors`);
           const value = source.kind === "param" ? args[source.index] : workspaces[source.index];
           if (value === undefined)
             throw new Error(`${artifact.name}: kernel ${kernel.name} needs ${source.kind} ${source.index}, which the arguments do not have`);
-          return value;
+          // A TMA-loaded buffer: its tensor map, encoded for this array, follows the pointer.
+          const name = `${source.kind} ${source.index}`;
+          return source.tensorMap === undefined ? [value] : [value, encodeTensorMap(value.ptr, value.dtype, source.tensorMap, name, kernel.name)];
         }),
       ),
     );

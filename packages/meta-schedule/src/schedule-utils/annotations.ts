@@ -79,6 +79,12 @@ export const WARP_EXECUTION = "warp_execution";
 /** Extra knob, on a pipelined k-chunk loop: 1 makes its shared-memory fetches asynchronous (cp.async). */
 export const SOFTWARE_PIPELINE_ASYNC = "meta_schedule.software_pipeline_async";
 /**
+ * Extra knob, on a pipelined k-chunk loop with asynchronous fetches: 1 loads the fetched tiles with
+ * TMA instead of cp.async (RewriteSoftwarePipeline annotates the copy blocks `tma_copy`, which
+ * lowerTmaCopy turns into one thread's TMA boxes on mbarriers; sm_90). No effect without a pipeline.
+ */
+export const SOFTWARE_PIPELINE_TMA = "meta_schedule.software_pipeline_tma";
+/**
  * Extra knob, on the rfactor block of a split-k design space: the number of parts the reduction is
  * split into across the grid (only a record of the sampled value: the split already happened).
  */

@@ -31,7 +31,7 @@ export {
   type TensorCoreIntrinGroup,
   type WgmmaIntrinGroup,
 } from "../rules/multi-level-tiling-tensor-core/intrin-group.js";
-export { DEFAULT_WGMMA_SPACE, type WgmmaSpaceOptions } from "../rules/multi-level-tiling-tensor-core/wgmma-tiling.js";
+export { DEFAULT_WGMMA_SPACE, type WgmmaSpaceOptions, type WgmmaLoad } from "../rules/multi-level-tiling-tensor-core/wgmma-tiling.js";
 export { multiLevelTilingCpu, type MultiLevelTilingCpuOptions } from "../rules/multi-level-tiling-cpu.js";
 export { AutoInline, InlineConstantScalars, type AutoInlineOptions } from "../rules/auto-inline.js";
 export { ParallelizeVectorizeUnroll, type ParallelizeVectorizeUnrollOptions } from "../rules/parallelize-vectorize-unroll.js";

@@ -45,29 +45,34 @@ describe("the wgmma design space", () => {
     expect(scriptsOf(a100.spaces)[0]).not.toContain("wgmma");
   });
 
-  it("samples N among the instructions that tile j, whole warpgroups that tile i, and 1, 3 or 4 stages", () => {
+  it("samples N among the instructions that tile j, whole warpgroups that tile i, 1, 3 or 4 stages, and TMA or cp.async loads", () => {
     const { spaces } = spaceOf(mmaGemm(128));
     const samples = spaces[1]!.trace.instructions.filter((i) => i.kind.name === "SampleCategorical").map((i) => i.attrs[0]);
-    // N = 256 does not divide 128; lags 0, 1, 2 are 1, 3 and 4 stages; then the unroll budget.
-    expect(samples.slice(0, 3)).toEqual([
+    // N = 256 does not divide 128; lags 0, 1, 2 are 1, 3 and 4 stages; cp.async (0) or TMA (1); then the unroll budget.
+    expect(samples.slice(0, 4)).toEqual([
       [64, 128],
       [4, 8],
       [0, 1, 2],
+      [0, 1],
     ]);
   });
 
   it("holds the hand schedule: two warpgroups of 64×256, 3 stages replay to wgmmaGemmSchedule's CUDA with WGMMA_PARAMS", () => {
     const n = 256;
     const { ctx, gen, spaces } = spaceOf(wgmmaGemm(n));
-    // N, warps per block, the pipeline's lag (stages − 2), the unroll budget (none).
-    const trace = withForcedDecisions(spaces[1]!.trace, [], [WGMMA_PARAMS.n, 4 * WGMMA_PARAMS.warpgroups, WGMMA_PARAMS.pipelineStages - 2, 0]);
-    const out = replayWithPostprocs(ctx, trace, gen.postprocs, { seed: 1 });
-    expect(out.ok ? "ok" : `${out.reason}: ${out.detail}`).toBe("ok");
-    if (!out.ok) return;
-    const searched = codegenCuda(lower(out.sch.func, "nvidia/h100")).source;
-    const hand = codegenCuda(lower(wgmmaGemmSchedule(n, WGMMA_PARAMS).func, "nvidia/h100")).source;
-    expect(searched).toContain("wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16");
-    expect(searched).toBe(hand);
+    for (const tma of [false, true]) {
+      // N, warps per block, the pipeline's lag (stages − 2), TMA loads or cp.async, the unroll budget (none).
+      const trace = withForcedDecisions(spaces[1]!.trace, [], [WGMMA_PARAMS.n, 4 * WGMMA_PARAMS.warpgroups, WGMMA_PARAMS.pipelineStages - 2, tma ? 1 : 0, 0]);
+      const out = replayWithPostprocs(ctx, trace, gen.postprocs, { seed: 1 });
+      expect(out.ok ? "ok" : `${out.reason}: ${out.detail}`).toBe("ok");
+      if (!out.ok) return;
+      const searched = codegenCuda(lower(out.sch.func, "nvidia/h100")).source;
+      const hand = codegenCuda(lower(wgmmaGemmSchedule(n, { ...WGMMA_PARAMS, tma }).func, "nvidia/h100")).source;
+      expect(searched).toContain("wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16");
+      expect(searched.includes("cp.async.bulk.tensor.2d")).toBe(tma);
+      expect(searched.includes("cp.async.cg.shared.global")).toBe(!tma);
+      expect(searched).toBe(hand);
+    }
   });
 
   // Regression: with one stage (no pipeline) the tiles are written by plain stores, and no
@@ -75,7 +80,7 @@ describe("the wgmma design space", () => {
   // candidate computed wrong results (session 14). Every depth must fence every generic write.
   it.each([0, 1, 2])("fences the threads' shared writes before the wgmmas read them, at lag %i", (lag) => {
     const { ctx, gen, spaces } = spaceOf(mmaGemm(128));
-    const trace = withForcedDecisions(spaces[1]!.trace, [], [128, 4, lag, 0]);
+    const trace = withForcedDecisions(spaces[1]!.trace, [], [128, 4, lag, 0, 0]);
     const out = replayWithPostprocs(ctx, trace, gen.postprocs, { seed: 1 });
     expect(out.ok ? "ok" : `${out.reason}: ${out.detail}`).toBe("ok");
     if (!out.ok) return;
@@ -94,10 +99,10 @@ describe("the wgmma design space", () => {
     expect(wgmmaIssues).toBeGreaterThan(0);
   });
 
-  it("lets the search move each decision: MutateTileSize N and the warps (split factors), MutateGemmKnob the depth", () => {
+  it("lets the search move each decision: MutateTileSize N and the warps (split factors), MutateGemmKnob the depth and the loads", () => {
     const { ctx, spaces } = spaceOf(wgmmaGemm(256));
-    const trace = withForcedDecisions(spaces[1]!.trace, [], [256, 8, 1, 0]);
-    const samples = trace.instructions.filter((i) => i.kind.name === "SampleCategorical").slice(0, 3);
+    const trace = withForcedDecisions(spaces[1]!.trace, [], [256, 8, 1, 0, 0]);
+    const samples = trace.instructions.filter((i) => i.kind.name === "SampleCategorical").slice(0, 4);
     const moved = (mutator: Mutator) => {
       const changed = new Set<number>();
       for (let seed = 1; seed <= 40; seed++) {
@@ -112,14 +117,14 @@ describe("the wgmma design space", () => {
       return [...changed].sort();
     };
     expect(moved(new MutateTileSize())).toEqual([0, 1]);
-    expect(moved(new MutateGemmKnob())).toEqual([2]);
+    expect(moved(new MutateGemmKnob())).toEqual([2, 3]);
   });
 
   it("pipelines only as deep as the shared memory holds, counting the version the asynchronous wgmmas still read", () => {
     // 128×64 + 64×256 fp16 tiles: 48 KiB a stage; 4 stages (lag 2) need 192 KiB, more than 150.
     const small: CudaTarget = { ...H100, maxSharedMemoryPerBlockOptin: 150 * 1024 };
     const { ctx, gen, spaces } = spaceOf(wgmmaGemm(256), {}, small);
-    const out = replayWithPostprocs(ctx, withForcedDecisions(spaces[1]!.trace, [], [256, 8, 2, 0]), gen.postprocs, { seed: 1 });
+    const out = replayWithPostprocs(ctx, withForcedDecisions(spaces[1]!.trace, [], [256, 8, 2, 0, 0]), gen.postprocs, { seed: 1 });
     // Regression: counting lag + 1 versions (144 KiB) kept the pipeline, and lowering then exceeded the limit.
     expect(out.ok ? "ok" : `${out.reason}: ${out.detail}`).toBe("ok");
     if (out.ok) expect(printTVMScript(out.sch.func)).not.toContain("software_pipeline_stage");
@@ -131,6 +136,9 @@ describe("the wgmma design space", () => {
     );
     expect(() => multiLevelTilingTensorCore({ wgmma: { warpgroups: [2], pipelineStages: [2] } })).toThrow(
       /wgmma\.pipelineStages must be 1 or integers ≥ 3.*got \[2\]/,
+    );
+    expect(() => multiLevelTilingTensorCore({ wgmma: { warpgroups: [2], pipelineStages: [3], loads: [] } })).toThrow(
+      /wgmma\.loads must be "cp\.async" or "tma", got \[\]/,
     );
   });
 });

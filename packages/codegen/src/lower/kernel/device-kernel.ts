@@ -5,7 +5,7 @@
  * allocations, merged into one) and the static shared memory it allocates.
  * Used by splitHostDevice and by `moduleFromKernelFunc`.
  */
-import { type Buffer, IRError, type Stmt, type TensorMapSpec, bytesOf, constantSize, forEachStmt, tensorMapsOf } from "@tessera/ir";
+import { type Buffer, IRError, type Stmt, type TensorMapSpec, type Var, bytesOf, constantSize, forEachStmt, tensorMapsOf } from "@tessera/ir";
 import { KERNEL_PARAM_DTYPES, type KernelParam, type LaunchMetadata } from "../../launch-metadata.js";
 import type { DeviceKernel, DeviceKernelParam } from "../../lowered.js";
 import { type LaunchBoundsValue, agreedMinBlocks, extractLaunchBounds } from "./launch-bounds.js";
@@ -37,21 +37,31 @@ export function tensorMapParamName(buffer: string): string {
   return `${buffer}_tmap`;
 }
 
-/** The parameters with the tensor maps the body's TMA loads need (ir's tensorMapsOf). */
-export function withTensorMaps(params: readonly DeviceKernelParam[], body: Stmt, fail: Fail): DeviceKernelParam[] {
-  let maps: Map<Buffer, TensorMapSpec>;
+/**
+ * The parameters with the tensor maps the body's TMA loads need (ir's tensorMapsOf). `tensors`:
+ * the 2-D views of buffer parameters that lowering flattened (by data variable; lowerTmaCopy
+ * records them), whose shapes the maps encode.
+ */
+export function withTensorMaps(
+  params: readonly DeviceKernelParam[],
+  body: Stmt,
+  fail: Fail,
+  tensors: ReadonlyMap<Var, Buffer> = new Map(),
+): DeviceKernelParam[] {
+  let maps: Map<Var, TensorMapSpec>;
   try {
-    maps = tensorMapsOf(
+    const found = tensorMapsOf(
       body,
-      params.flatMap((p) => (p.kind === "buffer" ? [p.buffer] : [])),
+      params.flatMap((p) => (p.kind === "buffer" ? [tensors.get(p.buffer.data) ?? p.buffer] : [])),
     );
+    maps = new Map([...found].map(([b, spec]) => [b.data, spec]));
   } catch (e) {
     if (e instanceof IRError) fail(e.message);
     throw e;
   }
   if (maps.size === 0) return [...params];
   return params.map((p) => {
-    const map = p.kind === "buffer" ? maps.get(p.buffer) : undefined;
+    const map = p.kind === "buffer" ? maps.get(p.buffer.data) : undefined;
     return map === undefined ? p : { ...p, tensorMap: map };
   });
 }
@@ -78,8 +88,9 @@ export function makeDeviceKernel(
   nestBody: Stmt,
   fail: Fail,
   launchBounds: readonly LaunchBoundsValue[] = [],
+  tensors: ReadonlyMap<Var, Buffer> = new Map(),
 ): DeviceKernel {
-  const params = withTensorMaps(kernelParams, nestBody, fail);
+  const params = withTensorMaps(kernelParams, nestBody, fail, tensors);
   const extracted = extractLaunchBounds(nestBody, fail);
   const values = extracted.values;
   const { body, dynamicSharedBytes } = mergeDynamicSharedAllocations(extracted.body, fail);

@@ -14,13 +14,15 @@
  *   elements: scalar loads and stores, vector ones (a stride-1 Ramp whose base is aligned to its
  *   lanes, which the map keeps together) and the row addresses of `ptx_legacy.ldmatrix` (16 bytes
  *   per lane, kept together by the map) and the operand pointers of `wgmma`, which swizzle in
- *   hardware from the region's first element (see `wgmma` below). Barrier planning (threadSync) saw the logical offsets, the
+ *   hardware from the region's first element (see `wgmma` below), and the destinations of TMA boxes
+ *   (`tmaBox`). Barrier planning (threadSync) saw the logical offsets, the
  *   same dependencies since the map permutes each tile. Any other pointer into the buffer is a
  *   LoweringError: it would read the swizzled storage as plain.
  */
 import {
   Analyzer,
   type AttrValue,
+  CP_ASYNC_BULK_TENSOR_2D,
   type Block,
   type Buffer,
   type BufferLoad,
@@ -187,6 +189,7 @@ class SwizzleInjector extends IRMutator {
   override visitExpr(e: PrimExpr): PrimExpr {
     if (e.kind === "Call" && e.op === "ptx_legacy.ldmatrix") return this.ldmatrix(e);
     if (e.kind === "Call" && wgmmaMmaOperands(e.op) !== undefined) return this.wgmma(e);
+    if (e.kind === "Call" && e.op === CP_ASYNC_BULK_TENSOR_2D) return this.tmaBox(e);
     if (e.kind === "Call" && e.op === "tvm_access_ptr") {
       const data = e.args[1];
       if (data?.kind === "Var" && this.swizzles.has(data))
@@ -215,6 +218,23 @@ class SwizzleInjector extends IRMutator {
       return { ...a, args: a.args.map((x, j) => (j === 2 ? this.physical(s, x) : x)) };
     });
     return { ...call, args };
+  }
+
+  /**
+   * `cp_async_bulk_tensor_2d(access_ptr(data, offset, hull, 2), …)`: the box lands from where the
+   * tile stores its first element, as the TMA's swizzle places it (lowerTmaCopy checked that the
+   * tile's swizzle stores the box so); the pointer then covers the box's stored elements.
+   */
+  private tmaBox(call: Call): PrimExpr {
+    const ptr = call.args[0];
+    const data = ptr?.kind === "Call" && ptr.op === "tvm_access_ptr" ? ptr.args[1] : undefined;
+    const s = data?.kind === "Var" ? this.swizzles.get(data) : undefined;
+    if (s === undefined || ptr?.kind !== "Call") return super.visitExpr(call);
+    const [inner, outer] = [call.args[2], call.args[3]];
+    if (inner?.kind !== "IntImm" || outer?.kind !== "IntImm")
+      throw new LoweringError(PASS, `${printExpr(call)}: a TMA box into the swizzled ${s.name} needs a constant box`);
+    const stored: Call = { ...ptr, args: ptr.args.map((x, j) => (j === 2 ? this.physical(s, x) : j === 3 ? intImm(inner.value * outer.value, x.dtype) : x)) };
+    return { ...call, args: call.args.map((a, i) => (i === 0 ? stored : super.visitExpr(a))) };
   }
 
   /** `ldmatrix(…, access_ptr(data, offset, …), row)`: each lane's 16-byte row at offset + row, swizzled. */

@@ -26,6 +26,7 @@ import type { DeviceKernel, DeviceKernelParam, Workspace } from "../../lowered.j
 import { LoweringError } from "../errors.js";
 import { type Pass, cudaPass } from "../pass.js";
 import { makeDeviceKernel } from "../kernel/device-kernel.js";
+import { tmaTensorsOf } from "./lower-tma-copy.js";
 import { OnceVisitor } from "../util/once-visitor.js";
 import { type LaunchBoundsValue, attrLaunchBounds, functionLaunchBounds, isLaunchBoundsAttr } from "../kernel/launch-bounds.js";
 import { containsThreadExtent, isThreadExtent } from "../kernel/thread-env.js";
@@ -184,7 +185,7 @@ function buildKernel(func: PrimFunc, name: string, nest: LaunchNest, workspaces:
   const fail = (detail: string): never => {
     throw new LoweringError(PASS, `kernel ${name}: ${detail}`);
   };
-  return makeDeviceKernel(name, params, nest.body, fail, [...functionLaunchBounds(func, fail), ...nest.launchBounds]);
+  return makeDeviceKernel(name, params, nest.body, fail, [...functionLaunchBounds(func, fail), ...nest.launchBounds], tmaTensorsOf(func));
 }
 
 /**

@@ -20,8 +20,30 @@
  * loop, so that every section commits the same groups per iteration: the wait counts of one
  * section count groups committed by the section before (a prologue without the consumer between
  * two producers must not merge them into one group where the body commits two).
+ *
+ * A stage whose producers are `tma_copy` blocks (lowerTmaCopy turns them into TMA loads on
+ * mbarriers) also gets `tma_copy_instance(i)` inside its commit scopes and waits: the instance
+ * (original iteration) the group copies or the consumer reads, which names the mbarrier's phase.
  */
-import { type Analyzer, type PrimExpr, type Stmt, type Var, add, and, attrStmt, ge, ifThenElse, intImm, lt, seq, sub } from "@tessera/ir";
+import {
+  type Analyzer,
+  type PrimExpr,
+  type Stmt,
+  type Var,
+  TMA_COPY,
+  TMA_COPY_INSTANCE,
+  add,
+  and,
+  annotationFlag,
+  attrStmt,
+  forEachStmt,
+  ge,
+  ifThenElse,
+  intImm,
+  lt,
+  seq,
+  sub,
+} from "@tessera/ir";
 import { LoweringError } from "../errors.js";
 import { ASYNC_COMMIT_QUEUE_SCOPE, ASYNC_SCOPE, ASYNC_WAIT_INFLIGHT_COUNT, ASYNC_WAIT_QUEUE_SCOPE } from "@tessera/ir";
 import { isConstTrue } from "../util/conditions.js";
@@ -44,6 +66,8 @@ interface StageAcrossSections {
   readonly written: Set<Var>;
   /** The iteration the latest commit wrote, at the start of the next section, when exact. */
   producerHead: PrimExpr | undefined;
+  /** Its producers are `tma_copy` blocks. */
+  tma: boolean;
 }
 
 interface StageInSection {
@@ -114,6 +138,7 @@ export class AsyncQueues {
       last.push(index);
     }
     const across = this.across(e.st.stage);
+    if (containsTmaCopy(e.st.stmt)) across.tma = true;
     for (const w of e.st.accesses.writes) {
       across.written.add(w.buffer.data);
       groupOf.set(w.buffer.data, state.groups.length - 1);
@@ -180,8 +205,14 @@ export class AsyncQueues {
       const count =
         state.predicate !== undefined && !simplifier.canProve(state.predicate) ? ifThenElse(state.predicate, state.wait.count, intImm(0)) : state.wait.count;
       const i = state.wait.before;
+      const tma = this.across(stage).tma;
       bodies[i] = wrapBody(bodies[i]!, (b) =>
-        attrStmt(ASYNC_WAIT_QUEUE_SCOPE, undefined, intImm(stage), attrStmt(ASYNC_WAIT_INFLIGHT_COUNT, undefined, count, b)),
+        attrStmt(
+          ASYNC_WAIT_QUEUE_SCOPE,
+          undefined,
+          intImm(stage),
+          attrStmt(ASYNC_WAIT_INFLIGHT_COUNT, undefined, count, tma ? attrStmt(TMA_COPY_INSTANCE, undefined, entries[i]!.iteration, b) : b),
+        ),
       );
     }
     const out: Stmt[] = [];
@@ -194,8 +225,10 @@ export class AsyncQueues {
       }
       const members: Stmt[] = [];
       const predicate = entries[i]!.predicate;
+      const iteration = entries[i]!.iteration;
       for (; i < entries.length && groupAt[i]?.stage === g.stage && groupAt[i]?.group === g.group; i++) members.push(unwrapped(bodies[i]!));
-      out.push(predicated(predicate, realizeBlock(attrStmt(ASYNC_COMMIT_QUEUE_SCOPE, undefined, intImm(g.stage), seq(members)), this.regions)));
+      const group = this.across(g.stage).tma ? attrStmt(TMA_COPY_INSTANCE, undefined, iteration, seq(members)) : seq(members);
+      out.push(predicated(predicate, realizeBlock(attrStmt(ASYNC_COMMIT_QUEUE_SCOPE, undefined, intImm(g.stage), group), this.regions)));
     }
     return out;
   }
@@ -214,7 +247,7 @@ export class AsyncQueues {
   private across(stage: number): StageAcrossSections {
     let s = this.stages.get(stage);
     if (s === undefined) {
-      s = { written: new Set(), producerHead: intImm(-1) };
+      s = { written: new Set(), producerHead: intImm(-1), tma: false };
       this.stages.set(stage, s);
     }
     return s;
@@ -235,4 +268,17 @@ function inFlightCount(heads: readonly (PrimExpr | undefined)[], consumer: PrimE
 function unwrapped(stmt: Stmt): Stmt {
   if (stmt.kind !== "BlockRealize" || !isConstTrue(stmt.predicate) || stmt.block.allocBuffers.length > 0) return stmt;
   return stmt.block.body;
+}
+
+/** Whether `stmt` holds a block annotated `tma_copy` = 1. */
+function containsTmaCopy(stmt: Stmt): boolean {
+  let found = false;
+  forEachStmt(stmt, (s) => {
+    if (s.kind === "BlockRealize") {
+      const flag = s.block.annotations[TMA_COPY];
+      if (flag !== undefined && annotationFlag(flag) === true) found = true;
+    }
+    return !found;
+  });
+  return found;
 }

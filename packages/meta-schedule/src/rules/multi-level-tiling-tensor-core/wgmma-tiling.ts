@@ -12,6 +12,8 @@
  * the accumulator lives in registers in the wgmma fragment layout, zero-filled and stored 16×16
  * tile by tile. The k-chunk loop is software-pipelined 1, 3 or 4 stages deep (sampled: the copies
  * run stages − 2 chunks ahead while one chunk of wgmmas is in flight; RewriteSoftwarePipeline).
+ * A pipelined k loop loads its chunks with cp.async by every thread or with TMA (one thread's boxes
+ * on mbarriers, lowerTmaCopy), sampled (`meta_schedule.software_pipeline_tma`; no effect unpipelined).
  * The wgmma's intrinsic depends on the sampled N, so the compute block is annotated with every
  * group intrinsic: RewriteTensorize applies the one whose description matches the block.
  */
@@ -22,6 +24,7 @@ import {
   COOPERATIVE_FETCH,
   SOFTWARE_PIPELINE,
   SOFTWARE_PIPELINE_ASYNC,
+  SOFTWARE_PIPELINE_TMA,
   THREAD_EXTENT_HIGH,
   THREAD_EXTENT_LOW,
   TILING_STRUCTURE,
@@ -41,10 +44,14 @@ export interface WgmmaSpaceOptions {
   readonly warpgroups: readonly number[];
   /** Pipeline depths sampled: 1 (none) or s ≥ 3 (s shared stages, s − 2 fetched ahead). */
   readonly pipelineStages: readonly number[];
+  /** How a pipeline's chunks are loaded, sampled (default both): cp.async by every thread, or TMA. */
+  readonly loads?: readonly WgmmaLoad[];
 }
 
-/** 1 or 2 warpgroups (more: a 64×64 fetch is not whole 16-byte copies by 384 threads); 1, 3 or 4 stages. */
-export const DEFAULT_WGMMA_SPACE: WgmmaSpaceOptions = { warpgroups: [1, 2], pipelineStages: [1, 3, 4] };
+export type WgmmaLoad = "cp.async" | "tma";
+
+/** 1 or 2 warpgroups (more: a 64×64 fetch is not whole 16-byte copies by 384 threads); 1, 3 or 4 stages; cp.async or TMA. */
+export const DEFAULT_WGMMA_SPACE: WgmmaSpaceOptions = { warpgroups: [1, 2], pipelineStages: [1, 3, 4], loads: ["cp.async", "tma"] };
 
 /** Checks the wgmma options: positive warpgroup counts, and stages of 1 or at least 3, naming the bad value. */
 export function checkWgmmaSpaceOptions(o: WgmmaSpaceOptions): void {
@@ -54,6 +61,9 @@ export function checkWgmmaSpaceOptions(o: WgmmaSpaceOptions): void {
     throw new RangeError(
       `MultiLevelTilingTensorCore: wgmma.pipelineStages must be 1 or integers ≥ 3 (2 stages fetch nothing ahead of the asynchronous wgmmas), got [${o.pipelineStages.join(", ")}]`,
     );
+  const loads = o.loads ?? [];
+  if ((o.loads !== undefined && loads.length === 0) || loads.some((l) => l !== "cp.async" && l !== "tma"))
+    throw new RangeError(`MultiLevelTilingTensorCore: wgmma.loads must be "cp.async" or "tma", got [${loads.join(", ")}]`);
 }
 
 /**
@@ -112,6 +122,9 @@ export function applyWgmmaTiling(sch: Schedule, block: BlockRV, match: MatmulMat
   const lags = o.pipelineStages.map((s) => (s === 1 ? 0 : s - 2));
   sch.annotate(k0, SOFTWARE_PIPELINE, sch.sampleCategorical(lags, uniform(lags.length)) as ExprRV);
   sch.annotate(k0, SOFTWARE_PIPELINE_ASYNC, 1);
+  // TMA or cp.async for a pipeline's loads (0: cp.async, 1: TMA), sampled where a depth pipelines.
+  const loads = [...new Set(o.loads ?? DEFAULT_WGMMA_SPACE.loads!)].map((l) => (l === "tma" ? 1 : 0));
+  if (lags.some((l) => l > 0)) sch.annotate(k0, SOFTWARE_PIPELINE_TMA, sch.sampleCategorical(loads, uniform(loads.length)) as ExprRV);
   return true;
 }
 
