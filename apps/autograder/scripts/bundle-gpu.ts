@@ -30,6 +30,7 @@ import { build } from "esbuild";
 import { findIsolatedVmAddon } from "../src/sandbox/isolated-vm.js";
 import { SANDBOX_HOST_FILE, SANDBOX_RUNTIME_FILE, buildSandboxHost, buildSandboxRuntime } from "../src/sandbox/runtime-bundle.js";
 import { RUN_SH } from "./bundle-run-sh.js";
+import { freshNativeAddon } from "./fresh-native-addon.js";
 import { CHUNK_PREFIX, graderBundleOptions } from "./grader-bundle-options.js";
 
 // An app-level script: it bundles entries of packages and apps together (packages never import apps).
@@ -284,13 +285,7 @@ async function main(): Promise<void> {
   const withNode = !args.includes("--no-node");
   mkdirSync(outDir, { recursive: true });
 
-  const addon = join(runtimeDir, "build", "Release", "tessera_cuda.node");
-  if (!existsSync(addon)) {
-    const errFile = join(runtimeDir, "build", "native-build-error.txt");
-    const why = existsSync(errFile) ? readFileSync(errFile, "utf8").split("\n")[0] : "not built";
-    throw new Error(`native addon missing (${why}); run: pnpm --filter @tessera/runtime build:native`);
-  }
-  copyFileSync(addon, join(outDir, "tessera_cuda.node"));
+  copyFileSync(freshNativeAddon(runtimeDir), join(outDir, "tessera_cuda.node"));
   copyEsbuild(outDir);
   copyIsolatedVm(outDir);
   copyDawn(outDir);
