@@ -160,9 +160,16 @@ const print = (title: string, sorted: Row[]): void => {
       console.log(`| ${i + 1} | \`${r.key}\` | ${s(r.selfUs)} | ${pct(r.selfUs)} | ${s(r.totalUs)} | ${pct(r.totalUs)} |`);
     });
   } else {
-    for (const r of sorted.slice(0, top)) console.log(`${s(r.selfUs).padStart(8)} ${pct(r.selfUs).padStart(5)}% ${s(r.totalUs).padStart(8)} ${pct(r.totalUs).padStart(5)}%  ${r.key}`);
+    for (const r of sorted.slice(0, top))
+      console.log(`${s(r.selfUs).padStart(8)} ${pct(r.selfUs).padStart(5)}% ${s(r.totalUs).padStart(8)} ${pct(r.totalUs).padStart(5)}%  ${r.key}`);
   }
 };
 const all = [...rows.values()];
-print("by self time", [...all].sort((a, b) => b.selfUs - a.selfUs));
-print("by inclusive time", [...all].sort((a, b) => b.totalUs - a.totalUs));
+print(
+  "by self time",
+  [...all].sort((a, b) => b.selfUs - a.selfUs),
+);
+print(
+  "by inclusive time",
+  [...all].sort((a, b) => b.totalUs - a.totalUs),
+);
