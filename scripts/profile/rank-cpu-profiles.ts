@@ -8,6 +8,9 @@
  * `packages/…/src/`); `--all` ranks every function (node's, vitest's, the tests'). `--fold TEXT`
  * (repeatable) gives the self time of functions whose file contains TEXT to their nearest caller
  * outside such files: `--fold functor.ts` ranks the passes that walk trees, not the walker.
+ * `--by-name` keys functions by name and file only (profiles of a bundle and of the sources then
+ * add up; anonymous functions of one file are lumped together). Percentages are of the samples
+ * in which the thread was not idle.
  *
  * A profile of an esbuild bundle (`esbuild --bundle`, not minified) is mapped back to the sources
  * by the `// packages/…` comments esbuild puts before each module; lines are then the bundle's.
@@ -45,6 +48,7 @@ const { values, positionals } = parseArgs({
     all: { type: "boolean", default: false },
     markdown: { type: "boolean", default: false },
     fold: { type: "string", multiple: true, default: [] },
+    "by-name": { type: "boolean", default: false },
   },
 });
 if (positionals.length === 0) {
@@ -97,7 +101,8 @@ function keyOf(frame: CallFrame): string | undefined {
   const path = sourcePathOf(frame);
   if (path === undefined && !values.all) return undefined;
   const where = path ?? (frame.url || "(native)");
-  return `${frame.functionName || "(anonymous)"} ${where}:${frame.lineNumber + 1}`;
+  const name = `${frame.functionName || "(anonymous)"} ${where}`;
+  return values["by-name"] ? name : `${name}:${frame.lineNumber + 1}`;
 }
 
 const folded = (frame: CallFrame): boolean => values.fold.some((text) => (sourcePathOf(frame) ?? frame.url).includes(text));
@@ -109,6 +114,8 @@ const rowOf = (key: string): Row => {
   return row;
 };
 let sampledUs = 0;
+/** Samples whose leaf is not V8's `(idle)` node. */
+let busyUs = 0;
 for (const file of positionals.flatMap(profileFiles)) {
   const profile = JSON.parse(readFileSync(file, "utf8")) as CpuProfile;
   const parent = new Map<number, number>();
@@ -143,6 +150,7 @@ for (const file of positionals.flatMap(profileFiles)) {
     const us = profile.timeDeltas[i] ?? 0;
     if (us <= 0) return;
     sampledUs += us;
+    if (byId.get(id)!.callFrame.functionName !== "(idle)") busyUs += us;
     const self = selfKeyOf(id);
     if (self !== undefined) rowOf(self).selfUs += us;
     for (const key of keysOf(id)) rowOf(key).totalUs += us;
@@ -151,9 +159,9 @@ for (const file of positionals.flatMap(profileFiles)) {
 
 const top = Number(values.top);
 const s = (us: number): string => (us / 1e6).toFixed(2);
-const pct = (us: number): string => ((100 * us) / sampledUs).toFixed(1);
+const pct = (us: number): string => ((100 * us) / busyUs).toFixed(1);
 const print = (title: string, sorted: Row[]): void => {
-  console.log(`\n${title} (of ${s(sampledUs)} s sampled)`);
+  console.log(`\n${title} (of ${s(busyUs)} s busy, ${s(sampledUs)} s sampled)`);
   if (values.markdown) {
     console.log("\n| # | function | self s | self % | incl. s | incl. % |\n| ---: | --- | ---: | ---: | ---: | ---: |");
     sorted.slice(0, top).forEach((r, i) => {
