@@ -162,7 +162,7 @@ describe("replaceStmts along the index's paths", () => {
         const full = attempt(() => replaceStmts(body, stmts, blocks));
         expect(attempt(() => replaceStmts(body, stmts, blocks, index))).toEqual(full);
       }),
-      { numRuns: 150 },
+      { numRuns: 80 },
     );
   });
 
@@ -182,7 +182,7 @@ describe("replaceStmts along the index's paths", () => {
         const wrapped = attempt(() => replaceStmts(stranger, new Map([...b.stmts, [body, stranger]]), b.blocks, index));
         expect(wrapped).toEqual(attempt(() => replaceStmts(stranger, new Map([...b.stmts, [body, stranger]]), b.blocks)));
       }),
-      { numRuns: 100 },
+      { numRuns: 50 },
     );
   });
 });
