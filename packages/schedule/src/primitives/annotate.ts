@@ -49,11 +49,11 @@ function annotationValue(ctx: PrimitiveContext, v: unknown): AttrValue {
 function setAnnotations(ctx: PrimitiveContext, entry: BlockEntry | LoopEntry, annotations: Record<string, AttrValue>): void {
   if (entry.kind === "loop") {
     const next: For = { ...entry.node, annotations };
-    ctx.commit(replaceStmts(ctx.func.body, new Map<Stmt, Stmt>([[entry.node, next]])));
+    ctx.commit(replaceStmts(ctx.func.body, new Map<Stmt, Stmt>([[entry.node, next]]), undefined, ctx.index));
     return;
   }
   const block: Block = { ...entry.node, annotations };
-  ctx.commit(replaceStmts(ctx.func.body, new Map<Stmt, Stmt>([[entry.realize, { ...entry.realize, block }]])));
+  ctx.commit(replaceStmts(ctx.func.body, new Map<Stmt, Stmt>([[entry.realize, { ...entry.realize, block }]]), undefined, ctx.index));
 }
 
 export const ANNOTATE: InstructionKind = registerInstruction({

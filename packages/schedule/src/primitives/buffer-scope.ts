@@ -76,7 +76,7 @@ function setScope(ctx: PrimitiveContext, inputs: readonly unknown[], attrs: read
   const scope = checkStorageScope("set-scope", attrs[1]);
   const site = allocationSite("set-scope", blk, buffer);
   const next = new ScopeSwitcher(buffer, scope).visitBlock(site.node);
-  ctx.commit(replaceStmts(ctx.func.body, new Map(), new Map([[site.node, next]])));
+  ctx.commit(replaceStmts(ctx.func.body, new Map(), new Map([[site.node, next]]), ctx.index));
   return { outputs: [] };
 }
 
@@ -125,7 +125,7 @@ function storageAlign(ctx: PrimitiveContext, inputs: readonly unknown[], attrs: 
   if (at >= 0) list[at] = tuple;
   else list.push(tuple);
   const next: Block = { ...blk.node, annotations: { ...blk.node.annotations, [BUFFER_DIM_ALIGN]: list } };
-  ctx.commit(replaceStmts(ctx.func.body, new Map(), new Map([[blk.node, next]])));
+  ctx.commit(replaceStmts(ctx.func.body, new Map(), new Map([[blk.node, next]]), ctx.index));
   return { outputs: [] };
 }
 

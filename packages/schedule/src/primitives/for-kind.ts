@@ -84,7 +84,7 @@ function checkParallelizable(op: ParallelKind, loop: For, threadAxis: string | u
 
 function setKind(ctx: PrimitiveContext, entry: LoopEntry, forKind: ForKind, threadTag: string | undefined): void {
   const next: For = { ...entry.node, forKind, threadTag };
-  ctx.commit(replaceStmts(ctx.func.body, new Map([[entry.node, next]])));
+  ctx.commit(replaceStmts(ctx.func.body, new Map([[entry.node, next]]), undefined, ctx.index));
 }
 
 function parallelize(ctx: PrimitiveContext, op: ParallelKind, rv: unknown, threadAxis?: string) {

@@ -61,6 +61,6 @@ export function blockizeLoop(ctx: PrimitiveContext, loop: LoopEntry, preserveUni
 /** Blockizes `loop` in place and returns the new outer block as committed. */
 export function blockize(ctx: PrimitiveContext, loop: LoopEntry, preserveUnitIters: boolean): Block {
   const outer = blockizeLoop(ctx, loop, preserveUnitIters);
-  ctx.commit(replaceStmts(ctx.func.body, new Map([[loop.node, outer]])));
+  ctx.commit(replaceStmts(ctx.func.body, new Map([[loop.node, outer]]), undefined, ctx.index));
   return outer.block;
 }

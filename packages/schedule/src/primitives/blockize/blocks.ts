@@ -157,7 +157,7 @@ export function blockizeBlocks(ctx: PrimitiveContext, blocks: readonly BlockEntr
     lca.kind === "loop"
       ? new Map<Stmt, Stmt>([[lca.node, { ...lca.node, body: newBody }]])
       : new Map<Stmt, Stmt>([[lca.realize, { ...lca.realize, block: { ...lca.node, body: newBody } }]]);
-  ctx.commit(replaceStmts(ctx.func.body, replaced));
+  ctx.commit(replaceStmts(ctx.func.body, replaced, undefined, ctx.index));
   return outer.block;
 }
 

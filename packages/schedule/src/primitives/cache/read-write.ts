@@ -97,7 +97,7 @@ function applyCache(ctx: PrimitiveContext, t: Target, kind: Kind, loc: CacheLoca
   const info = { scope: t.scopeEntry.node, from: t.buffer, to: cache, region, fullShape, loc, stage: stage.stmt, consumers: t.consumers };
   const rewriter = kind === "read" ? new CacheReadRewriter(info) : new CacheWriteRewriter(info, writer!.node);
   const newScope = rewriter.visitBlock(t.scopeEntry.node);
-  ctx.commit(replaceStmts(ctx.func.body, new Map(), new Map([[t.scopeEntry.node, newScope]])));
+  ctx.commit(replaceStmts(ctx.func.body, new Map(), new Map([[t.scopeEntry.node, newScope]]), ctx.index));
   const entry = ctx.index.entryOf(stage.block);
   if (entry === undefined || entry.kind !== "block") throw new Error("internal error: the cache stage was not inserted");
   return { outputs: [ctx.blockRV(entry)] };

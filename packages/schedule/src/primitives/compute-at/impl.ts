@@ -71,10 +71,14 @@ export function computeAtImpl(ctx: PrimitiveContext, req: ComputeAtRequest): voi
   if (req.checkOnly) return;
   // Remove first (the removal's holder may enclose the target loop, which it shares), then
   // replace the target loop by identity.
+  // Both rewrites skip the subtrees the index saw without a replaced node: the second walks a
+  // body that shares every node of the first one but for the removal's path.
   const { src, tgt } = removal;
   const removed =
-    src.kind === "For" ? replaceStmts(ctx.func.body, new Map([[src, tgt as Stmt]])) : replaceStmts(ctx.func.body, new Map(), new Map([[src, tgt as Block]]));
-  ctx.commit(replaceStmts(removed, new Map([[loop.node, newLoop]])));
+    src.kind === "For"
+      ? replaceStmts(ctx.func.body, new Map([[src, tgt as Stmt]]), undefined, index)
+      : replaceStmts(ctx.func.body, new Map(), new Map([[src, tgt as Block]]), index);
+  ctx.commit(replaceStmts(removed, new Map([[loop.node, newLoop]]), undefined, index));
 }
 
 /**

@@ -146,7 +146,7 @@ function rewriteScope(ctx: PrimitiveContext, scope: BlockScope, inliner: Compute
     next = inliner.visitStmt(body);
   } else {
     const realize = scope.root.realize;
-    next = replaceStmts(body, new Map([[realize, inliner.visitStmt(realize)]]));
+    next = replaceStmts(body, new Map([[realize, inliner.visitStmt(realize)]]), undefined, ctx.index);
   }
   if (inliner.hasOpaqueAccess) throw new OpaqueAccessError(primitive, scope.root?.node);
   ctx.commit(next);

@@ -128,7 +128,7 @@ function swizzleLayout(ctx: PrimitiveContext, inputs: readonly unknown[], attrs:
     ]);
   const list = blockSwizzles(blk.node).filter((e) => e[0] !== bufferIndex);
   const next: Block = { ...blk.node, annotations: { ...blk.node.annotations, [BUFFER_SWIZZLE]: [...list, [bufferIndex, attrs[1] as AttrValue]] } };
-  ctx.commit(replaceStmts(ctx.func.body, new Map(), new Map([[blk.node, next]])));
+  ctx.commit(replaceStmts(ctx.func.body, new Map(), new Map([[blk.node, next]]), ctx.index));
   return { outputs: [] };
 }
 

@@ -91,7 +91,7 @@ function fuse(ctx: PrimitiveContext, inputs: readonly unknown[], preserveUnitIte
   const outer = ctx.index.loopsAbove(entries[0]!).map((l) => l.node);
   const loop = simplifyBlockBindings(forLoop(fused, extent, body), loopDomains(outer), preserveUnitIters);
 
-  ctx.commit(replaceStmts(ctx.func.body, new Map([[loops[0]!, loop]])));
+  ctx.commit(replaceStmts(ctx.func.body, new Map([[loops[0]!, loop]]), undefined, ctx.index));
   return { outputs: [ctx.loopRV(ctx.index.entryOf(loop as For) as LoopEntry)] };
 }
 

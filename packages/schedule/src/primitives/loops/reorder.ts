@@ -156,7 +156,7 @@ function reorder(ctx: PrimitiveContext, inputs: readonly unknown[]) {
   const chain = chainBetween(top, bottom);
   checkBlocks(ctx.index, top, bottom);
   const loop = newChain(chain, ordered, listed);
-  ctx.commit(replaceStmts(ctx.func.body, new Map([[top.node, loop]])));
+  ctx.commit(replaceStmts(ctx.func.body, new Map([[top.node, loop]]), undefined, ctx.index));
   return { outputs: [] };
 }
 

@@ -121,7 +121,7 @@ function split(ctx: PrimitiveContext, inputs: readonly unknown[], preserveUnitIt
   const outer = ctx.index.loopsAbove(entry).map((l) => l.node);
   const nest = simplifyBlockBindings(body, loopDomains(outer), preserveUnitIters);
 
-  ctx.commit(replaceStmts(ctx.func.body, new Map([[loop, nest]])));
+  ctx.commit(replaceStmts(ctx.func.body, new Map([[loop, nest]]), undefined, ctx.index));
   const outputs = [];
   let cur: Stmt = nest;
   for (let i = 0; i < vars.length; i++) {

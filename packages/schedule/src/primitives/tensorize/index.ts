@@ -55,7 +55,7 @@ function tensorize(ctx: PrimitiveContext, target: unknown, intrinName: string, p
   }
   const replaced = replaceWithImpl(realize, intrin, comparator);
   const stmt = entry.kind === "block" ? entry.realize : entry.node;
-  ctx.commit(replaceStmts(ctx.func.body, new Map([[stmt, replaced]])));
+  ctx.commit(replaceStmts(ctx.func.body, new Map([[stmt, replaced]]), undefined, ctx.index));
 }
 
 /** The block with the implementation's body, its buffers matched to the workload's regions. */
