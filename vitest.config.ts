@@ -140,7 +140,11 @@ export default defineConfig({
     // The meta-schedule's workers start from a prebuilt bundle rather than through tsx (see the file).
     globalSetup: ["scripts/test-workers/global-setup.mjs"],
     // TESSERA_TEST_CPU_LOG=FILE: each test file's CPU seconds appended to FILE (scripts/test-order/cpu-per-file.ts).
-    setupFiles: process.env.TESSERA_TEST_CPU_LOG ? ["scripts/test-order/cpu-per-file.ts"] : [],
+    // TESSERA_TEST_CPU_PROFILE=DIR: a V8 CPU profile of each test file written to DIR (scripts/test-order/cpu-profile-per-file.ts).
+    setupFiles: [
+      ...(process.env.TESSERA_TEST_CPU_LOG ? ["scripts/test-order/cpu-per-file.ts"] : []),
+      ...(process.env.TESSERA_TEST_CPU_PROFILE ? ["scripts/test-order/cpu-profile-per-file.ts"] : []),
+    ],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     projects: [
