@@ -131,7 +131,9 @@ export function compileKernel(kernel: DeviceKernel, opts: CompileKernelOptions):
       c.line(`yield ${barriers.length - 1};`);
     },
     intrinsic: (c: EmitContext, call: Call) => wmma!.intrinsic(c, call) || mma!.intrinsic(c, call) || emitMbarrierCall(kernel.name, c, call, tensorMaps),
-    allocation(c: EmitContext, buffer: Buffer, size: string) {
+    allocation(c: EmitContext, buffer: Buffer, size: string, what) {
+      // Blocks are lowered away before a kernel is simulated: a block's buffer keeps the executor's default.
+      if (what !== "T.allocate") return undefined;
       if (isFragmentScope(buffer.scope)) return wmma!.allocation(buffer, size);
       switch (buffer.scope) {
         case "shared":
