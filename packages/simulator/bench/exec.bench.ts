@@ -5,7 +5,7 @@
  * simulate fixed corpus kernels (`simulate(lower(schedule, "nvidia/h100"), args)`, races detected,
  * as the grader's numerics run them). Prints a table and writes docs/benchmarks/exec-time.{json,md}.
  *
- *   tsx --conditions=@tessera/source packages/simulator/bench/exec.bench.ts [--runs N] [--compare REF [--with REF2] [--clock wall|cpu]]
+ *   tsx --conditions=@tessera/source packages/simulator/bench/exec.bench.ts [--runs N] [--only TEXT] [--compare REF [--with REF2] [--clock wall|cpu]]
  *
  * `--compare REF` times this working tree and commit REF side by side in one process, run by run
  * in turn (see ../../ir/bench/tree-at-ref.ts), and writes docs/benchmarks/exec-compare.{json,md}
@@ -88,6 +88,21 @@ const CASES: readonly Case[] = [
   simulatorCase("gemm_relu_add_pipelined"),
 ];
 
+/** `--only TEXT`: the cases whose name contains TEXT (e.g. `simulator`), or all. */
+function selectedCases(): readonly Case[] {
+  const i = process.argv.indexOf("--only");
+  if (i < 0) return CASES;
+  const text = process.argv[i + 1] ?? "";
+  const cases = CASES.filter((c) => c.name.includes(text));
+  if (cases.length === 0) throw new Error(`--only ${text}: no case's name contains it (${CASES.map((c) => c.name).join("; ")})`);
+  return cases;
+}
+
+function onlyArgument(): string {
+  const i = process.argv.indexOf("--only");
+  return i < 0 ? "" : ` --only ${JSON.stringify(process.argv[i + 1] ?? "")}`;
+}
+
 /** Untimed runs of each case first (V8 compiles the executor and simulator themselves). */
 const WARMUP_RUNS = 1;
 
@@ -124,14 +139,14 @@ async function compare(sides: Parameters<Parameters<typeof runIfComparing>[0]>[0
   const trees = await loadPair(sides, packages);
   try {
     const [a, b] = trees.map(sideOf) as [Side, Side];
-    const rows: PairedRow[] = CASES.map((c) => {
+    const rows: PairedRow[] = selectedCases().map((c) => {
       const row = pairedTimes(c.name, () => c.prepare(a), () => c.prepare(b), { warmup: WARMUP_RUNS, runs, clock });
       console.log(`${c.name}: ${trees[0].label} ${row.aMedianMs.toFixed(1)} ms, ${trees[1].label} ${row.bMedianMs.toFixed(1)} ms, ratio ${row.ratio.toFixed(3)}`);
       return row;
     });
     writeComparedReport("exec-compare", {
       title: "Executor and simulator time: this tree beside another commit",
-      command: `pnpm bench:exec ${commandLine(sides)} --runs ${runs}${clock === "cpu" ? " --clock cpu" : ""}`,
+      command: `pnpm bench:exec ${commandLine(sides)} --runs ${runs}${clock === "cpu" ? " --clock cpu" : ""}${onlyArgument()}`,
       clock,
       what: "`compilePrimFunc(f).run(args)` of corpus functions after front passes, and `simulate` of lowered corpus kernels (compile included)",
       warmup: WARMUP_RUNS,
@@ -152,7 +167,7 @@ function main(): void {
   const clock = clockArgument();
   const machine = machineInfo();
   const side = thisTree();
-  const rows = CASES.map((c) => {
+  const rows = selectedCases().map((c) => {
     const row = measure(c, side, runs, clock);
     console.log(`${c.name}: median ${row.medianMs.toFixed(1)} ms, min ${row.minMs.toFixed(1)} ms`);
     return row;
