@@ -35,6 +35,7 @@ interface Side {
   readonly target: (name: string) => unknown;
   readonly lower: (sch: unknown, target: string) => unknown;
   readonly simulate: (module: unknown, args: readonly unknown[]) => unknown;
+  readonly fastSchedule: (n: number) => { func: unknown };
 }
 
 interface Case {
@@ -66,12 +67,17 @@ function executorCase(entry: string, passes: number): Case {
 
 /** A simulator case: corpus entry `entry` lowered for the H100 and simulated whole. */
 function simulatorCase(entry: string): Case {
+  return simulated(entry, (side) => corpusEntry(side, entry).build());
+}
+
+/** A simulator case: the schedule `build` makes, lowered for the H100 and simulated whole. */
+function simulated(name: string, build: (side: Side) => { func: unknown }): Case {
   return {
-    name: `simulator ${entry} (h100)`,
+    name: `simulator ${name} (h100)`,
     prepare(side) {
-      const e = corpusEntry(side, entry);
-      const module = side.lower(e.build(), "nvidia/h100");
-      const args = side.randomArgs(e.original(), 11);
+      const sch = build(side);
+      const module = side.lower(sch, "nvidia/h100");
+      const args = side.randomArgs(sch.func, 11);
       return () => side.simulate(module, args);
     },
   };
@@ -86,6 +92,8 @@ const CASES: readonly Case[] = [
   simulatorCase("gemm_relu_add_manual"),
   simulatorCase("gemm_relu_add_fast"),
   simulatorCase("gemm_relu_add_pipelined"),
+  // The fast schedule at the size fast-gemm.test.ts simulates it.
+  simulated("fastSchedule(256)", (side) => side.fastSchedule(256)),
 ];
 
 /** `--only TEXT`: the cases whose name contains TEXT (e.g. `simulator`), or all. */
@@ -112,7 +120,7 @@ function thisTree(): Side {
 
 function sideOf(tree: LoadedTree): Side {
   const side = Object.assign({}, ...Object.values(tree.modules)) as Partial<Side>;
-  for (const name of ["compilePrimFunc", "randomArgs", "scheduleCorpus", "PASSES_FRONT", "target", "lower", "simulate"] as const) {
+  for (const name of ["compilePrimFunc", "randomArgs", "scheduleCorpus", "PASSES_FRONT", "target", "lower", "simulate", "fastSchedule"] as const) {
     if (side[name] === undefined) throw new Error(`${tree.label} has no ${name}`);
   }
   return side as Side;
