@@ -148,8 +148,15 @@ async function compare(sides: Parameters<Parameters<typeof runIfComparing>[0]>[0
   try {
     const [a, b] = trees.map(sideOf) as [Side, Side];
     const rows: PairedRow[] = selectedCases().map((c) => {
-      const row = pairedTimes(c.name, () => c.prepare(a), () => c.prepare(b), { warmup: WARMUP_RUNS, runs, clock });
-      console.log(`${c.name}: ${trees[0].label} ${row.aMedianMs.toFixed(1)} ms, ${trees[1].label} ${row.bMedianMs.toFixed(1)} ms, ratio ${row.ratio.toFixed(3)}`);
+      const row = pairedTimes(
+        c.name,
+        () => c.prepare(a),
+        () => c.prepare(b),
+        { warmup: WARMUP_RUNS, runs, clock },
+      );
+      console.log(
+        `${c.name}: ${trees[0].label} ${row.aMedianMs.toFixed(1)} ms, ${trees[1].label} ${row.bMedianMs.toFixed(1)} ms, ratio ${row.ratio.toFixed(3)}`,
+      );
       return row;
     });
     writeComparedReport("exec-compare", {
@@ -180,9 +187,11 @@ function main(): void {
     console.log(`${c.name}: median ${row.medianMs.toFixed(1)} ms, min ${row.minMs.toFixed(1)} ms`);
     return row;
   });
-  const text = ["| case | median (ms) | min (ms) | runs |", "|---|---:|---:|---:|", ...rows.map((r) => `| ${r.name} | ${r.medianMs.toFixed(1)} | ${r.minMs.toFixed(1)} | ${r.runs} |`)].join(
-    "\n",
-  );
+  const text = [
+    "| case | median (ms) | min (ms) | runs |",
+    "|---|---:|---:|---:|",
+    ...rows.map((r) => `| ${r.name} | ${r.medianMs.toFixed(1)} | ${r.minMs.toFixed(1)} | ${r.runs} |`),
+  ].join("\n");
   console.log(`\n${text}\n`);
   const outDir = fileURLToPath(new URL("../../../docs/benchmarks/", import.meta.url));
   mkdirSync(outDir, { recursive: true });

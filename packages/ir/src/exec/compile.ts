@@ -108,7 +108,14 @@ function bindParameters(ctx: EmitContext, plan: ArgumentPlan): string[] {
 /** The JavaScript of a compiled function: the runtime prelude, then `function name(params)` with the emitted body. */
 export function assembleSource(ctx: EmitContext, funcName: string, params: readonly string[], declarations: readonly string[] = []): string {
   const jsName = funcName.replace(/[^A-Za-z0-9_$]/g, "_").replace(/^(?=[0-9])/, "_");
-  return ['"use strict";', ...RUNTIME_PRELUDE, ...declarations, `return function ${jsName}(${params.join(", ")}) {`, ...ctx.prologueLines(), ...ctx.bodyLines(), "};", ""].join(
-    "\n",
-  );
+  return [
+    '"use strict";',
+    ...RUNTIME_PRELUDE,
+    ...declarations,
+    `return function ${jsName}(${params.join(", ")}) {`,
+    ...ctx.prologueLines(),
+    ...ctx.bodyLines(),
+    "};",
+    "",
+  ].join("\n");
 }
