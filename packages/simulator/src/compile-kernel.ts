@@ -25,7 +25,7 @@ import { type LaunchDims, type ThreadTag, launchDims } from "./launch.js";
 import { poisonLiteral } from "./poison.js";
 import type { MemoryScope, RaceShadow } from "./race-shadow.js";
 import { writtenGlobals } from "./written-globals.js";
-import { LoopOutliner, POISON_HELPER } from "./outline-loops.js";
+import { KernelLoopOutliner, POISON_HELPER } from "./outline-loops.js";
 import { emitMbarrierCall, kernelTensorMaps, usesBulkCopies } from "./emit-mbarrier.js";
 import { MmaEmitter } from "./mma/emit-mma.js";
 import type { WarpMmaSite } from "./mma/warp-mma.js";
@@ -112,7 +112,7 @@ export function compileKernel(kernel: DeviceKernel, opts: CompileKernelOptions):
   const barriers: string[] = [];
   const sharedParam = (k: number): string => `$shared${k}`;
   // The thread's asynchronous copy queue is the only name of the generator the context does not track.
-  const outliner = new LoopOutliner(["$async"]);
+  const outliner = new KernelLoopOutliner(["$async"]);
   // Made once the thread function's parameter names are known (before any statement is emitted).
   let wmma: WmmaEmitter | undefined;
   let mma: MmaEmitter | undefined;
@@ -131,7 +131,9 @@ export function compileKernel(kernel: DeviceKernel, opts: CompileKernelOptions):
       c.line(`yield ${barriers.length - 1};`);
     },
     intrinsic: (c: EmitContext, call: Call) => wmma!.intrinsic(c, call) || mma!.intrinsic(c, call) || emitMbarrierCall(kernel.name, c, call, tensorMaps),
-    allocation(c: EmitContext, buffer: Buffer, size: string) {
+    allocation(c: EmitContext, buffer: Buffer, size: string, what) {
+      // Blocks are lowered away before a kernel is simulated: a block's buffer keeps the executor's default.
+      if (what !== "T.allocate") return undefined;
       if (isFragmentScope(buffer.scope)) return wmma!.allocation(buffer, size);
       switch (buffer.scope) {
         case "shared":

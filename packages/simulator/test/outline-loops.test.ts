@@ -1,34 +1,8 @@
+// usedIdentifiers, which the outliner relies on, is tested with the executor (packages/ir/test/exec/outline-loops.property.test.ts).
 import { describe, expect, it } from "vitest";
 import { compileKernel } from "../src/compile-kernel.js";
 import { simulate } from "../src/index.js";
-import { usedIdentifiers } from "../src/outline-loops.js";
 import { moduleFromLoweredScript, tiledGemmKernel } from "./helpers.js";
-
-describe("usedIdentifiers", () => {
-  it("lists the names code uses, not those in strings, comments, property names or number literals", () => {
-    const lines = [
-      'const x = $shadow1.read(i_0 + 1e-5, 2) + fround(y) + f("k_0 // z"); // T.attr(threadIdx.x, w)',
-      "  D[(imul(i, 4) + 0x1f | 0)] = $poisoned($scratch, NaN).length + obj . field + [...rest];",
-    ];
-    expect(usedIdentifiers(lines)).toEqual([
-      "const",
-      "x",
-      "$shadow1",
-      "i_0",
-      "fround",
-      "y",
-      "f",
-      "D",
-      "imul",
-      "i",
-      "$poisoned",
-      "$scratch",
-      "NaN",
-      "obj",
-      "rest",
-    ]);
-  });
-});
 
 /** Each thread: for i in 0..2 { local L[1]; if i == 0: L[0] = 7; out[t * 2 + i] = L[0] } — the second entry reads L unwritten. */
 const freshLocalPerEntry = `

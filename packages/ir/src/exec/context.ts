@@ -27,10 +27,11 @@ export interface EmitHooks {
   /** Emits the statement `T.tvm_storage_sync(...)`; by default a no-op comment. */
   readonly barrier?: (ctx: EmitContext, call: Call) => void;
   /**
-   * The JS expression giving the storage array of an `Allocate` of `buffer` (evaluated where the
-   * Allocate runs). Undefined keeps the default: a fresh zeroed array at every execution.
+   * The JS expression giving the storage array of an allocation of `buffer` (evaluated where it
+   * runs): `what` says whether it is an `Allocate` or a block's `T.alloc_buffer`. Undefined keeps
+   * the default: a fresh zeroed array at every execution.
    */
-  readonly allocation?: (ctx: EmitContext, buffer: Buffer, size: string) => string | undefined;
+  readonly allocation?: (ctx: EmitContext, buffer: Buffer, size: string, what: "T.allocate" | "T.alloc_buffer") => string | undefined;
   /**
    * Wraps the JS of the flat element index of an access to `buffer` (after its bounds check), e.g.
    * to record the access; must evaluate `indexJs` exactly once and return its value. A vector

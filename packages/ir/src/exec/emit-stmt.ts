@@ -198,16 +198,16 @@ function emitEvaluate(ctx: EmitContext, value: PrimExpr): void {
 }
 
 /**
- * A fresh zeroed array for `buffer` (its own storage), registered with its layout. For an
- * `Allocate`, the `allocation` hook may supply the array instead.
+ * A fresh zeroed array for `buffer` (its own storage), registered with its layout. The
+ * `allocation` hook may supply the array instead.
  */
-function allocateBuffer(ctx: EmitContext, buffer: Buffer, what: string): void {
+function allocateBuffer(ctx: EmitContext, buffer: Buffer, what: "T.allocate" | "T.alloc_buffer"): void {
   const Ctor = typedArrayConstructorFor(buffer.dtype);
   const array = ctx.names.fresh(buffer.name);
   ctx.setArray(buffer.data, array, buffer);
   const layout = declareBufferLayout(ctx, buffer, array);
   const size = storageSize(layout, buffer);
-  const supplied = what === "T.allocate" ? ctx.hooks.allocation?.(ctx, buffer, size) : undefined;
+  const supplied = ctx.hooks.allocation?.(ctx, buffer, size, what);
   ctx.line(
     `const ${array} = ${supplied ?? `new ${Ctor.name}(${size})`}; // ${what} ${buffer.name}: ${buffer.dtype}[${buffer.shape.map(describeExpr).join(", ")}]`,
   );

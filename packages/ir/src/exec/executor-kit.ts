@@ -12,3 +12,4 @@ export { type ErrorSite, ErrorSiteTable, type ExecRuntime, makeRuntime } from ".
 export { RUNTIME_PRELUDE } from "./scalar-ops.js";
 export { AsyncCopyQueue, ImmediateCopies, type IssuedCopy, landCopy } from "./async-copies.js";
 export { describeBufferType } from "./arguments.js";
+export { LoopOutliner, type LoopOutlinerOptions, usedIdentifiers } from "./outline-loops.js";

@@ -14,22 +14,31 @@ const RESERVED = new Set(
 
 export class NameAllocator {
   private readonly used = new Set<string>();
+  /** The suffix to try first for each base: a function with hundreds of `$loop`s or `$i0`s asks for the same base again and again. */
+  private readonly nextSuffix = new Map<string, number>();
+
+  /** `base`, or `base_1`, `base_2`, … whichever is unused first (the order the names always had). */
+  private unused(base: string): string {
+    if (!this.used.has(base)) return base;
+    let n = this.nextSuffix.get(base) ?? 1;
+    while (this.used.has(`${base}_${n}`)) n++;
+    this.nextSuffix.set(base, n + 1);
+    return `${base}_${n}`;
+  }
 
   /** A fresh identifier derived from `hint`, never returned before by this allocator. */
   fresh(hint: string): string {
     let base = hint.replace(/[^A-Za-z0-9_]/g, "_");
     if (base === "" || /^[0-9]/.test(base)) base = `_${base}`;
     if (RESERVED.has(base)) base = `${base}_`;
-    let name = base;
-    for (let n = 1; this.used.has(name); n++) name = `${base}_${n}`;
+    const name = this.unused(base);
     this.used.add(name);
     return name;
   }
 
   /** A fresh internal name (`$` prefix: cannot clash with names from the IR). */
   internal(hint: string): string {
-    let name = `$${hint}`;
-    for (let n = 1; this.used.has(name); n++) name = `$${hint}_${n}`;
+    const name = this.unused(`$${hint}`);
     this.used.add(name);
     return name;
   }

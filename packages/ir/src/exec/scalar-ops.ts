@@ -75,15 +75,40 @@ export function emitBinaryOp(op: BinaryOp, dt: DType, a: string, b: string, divi
       if (bits === 32) return code === "int" ? `imul(${a}, ${b})` : `(imul(${a}, ${b}) >>> 0)`;
       return wrapInteger(dt, `${a} * ${b}`);
     case "div":
-      return wrapInteger(dt, `$divTrunc(${a}, ${b}, ${divisionSite()})`);
     case "mod":
-      return `$modTrunc(${a}, ${b}, ${divisionSite()})`;
     case "floordiv":
-      return wrapInteger(dt, `$divFloor(${a}, ${b}, ${divisionSite()})`);
     case "floormod":
-      return `$modFloor(${a}, ${b}, ${divisionSite()})`;
+      return emitIntegerDivision(op, dt, a, b, divisionSite);
     default:
       throw new ExecutionError(`unexpected operator ${op}`);
+  }
+}
+
+/** The runtime helper of each integer division (it checks for a zero divisor). */
+const DIVISION_HELPER = { div: "$divTrunc", mod: "$modTrunc", floordiv: "$divFloor", floormod: "$modFloor" } as const;
+
+/**
+ * An integer division. By a positive integer literal it cannot divide by zero, so it is computed
+ * in place with the helpers' own formulas (`+ 0` turns -0 into 0 as they do) instead of a call:
+ * index arithmetic is full of `floordiv(i, 4)` and `floormod(i, 32)`, and V8 did not always inline
+ * the helper. `(a % c + c) % c` is `a % c` moved into [0, c) (never -0): exact for divisors below
+ * 2^50 (at most 15 digits) and the integers a double holds.
+ */
+function emitIntegerDivision(op: keyof typeof DIVISION_HELPER, dt: DType, a: string, b: string, divisionSite: () => number): string {
+  const quotient = op === "div" || op === "floordiv";
+  if (!/^[1-9]\d{0,14}$/.test(b)) {
+    const call = `${DIVISION_HELPER[op]}(${a}, ${b}, ${divisionSite()})`;
+    return quotient ? wrapInteger(dt, call) : call;
+  }
+  switch (op) {
+    case "div":
+      return wrapInteger(dt, `(Math.trunc(${a} / ${b}) + 0)`);
+    case "floordiv":
+      return wrapInteger(dt, `(Math.floor(${a} / ${b}) + 0)`);
+    case "mod":
+      return `((${a} % ${b}) + 0)`;
+    case "floormod":
+      return `(((${a} % ${b}) + ${b}) % ${b})`;
   }
 }
 

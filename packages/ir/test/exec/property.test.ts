@@ -112,3 +112,45 @@ describe("executor vs direct JS evaluation", () => {
     );
   });
 });
+
+describe("integer division by a positive constant (computed in place) against the runtime helpers", () => {
+  /** `op(x, c)` with `c` a literal (computed in place) and with `c` loaded from a buffer (the helper that checks for zero): the same bits. */
+  it.each(["int32", "int64", "uint32", "int16"] as const)("agrees bit for bit for %s", (dt) => {
+    const X = ir.declBuffer("X", [1], dt);
+    const C = ir.declBuffer("C", [1], dt);
+    const Out = ir.declBuffer("Out", [8], dt);
+    const x = ir.bufferLoad(X, [0]);
+    const ops = ["div", "mod", "floordiv", "floormod"] as const;
+    const info = ir.dtypeInfo(dt);
+    const lo = info.code === "uint" ? 0 : info.bits === 64 ? -(2 ** 53) : -(2 ** (info.bits - 1));
+    const hi = info.code === "uint" ? 2 ** info.bits - 1 : info.bits === 64 ? 2 ** 53 : 2 ** (info.bits - 1) - 1;
+    const value = fc.oneof(fc.integer({ min: -64, max: 64 }), fc.double({ min: lo, max: hi, noNaN: true }).map(Math.trunc));
+    const divisor = fc.oneof(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: Math.min(hi, 2 ** 31 - 1) }));
+    fc.assert(
+      fc.property(value, divisor, fc.boolean(), (v, c, negativeZero) => {
+        const body = ir.seq(
+          ops.flatMap((op, k) => [
+            ir.bufferStore(Out, ir.binary(op, x, ir.bufferLoad(C, [0])), [2 * k]),
+            ir.bufferStore(Out, ir.binary(op, x, ir.intImm(c, dt)), [2 * k + 1]),
+          ]),
+        );
+        const compiled = compilePrimFunc(funcOf([X, C, Out], body));
+        // Each division by the literal is in place: the helpers are called with the loaded divisor only.
+        expect(compiled.source.match(/\$(divTrunc|modTrunc|divFloor|modFloor)\(/g)).toHaveLength(ops.length);
+        const arrays = [ir.typedArrayFor(dt, 1), ir.typedArrayFor(dt, 1), ir.typedArrayFor(dt, 8)];
+        // An int64 zero may be -0 (a product 0 × negative is not wrapped); the helpers give +0 for it.
+        arrays[0]![0] = v === 0 && negativeZero ? -0 : Math.max(lo, Math.min(hi, v));
+        arrays[1]![0] = c;
+        compiled.run(arrays);
+        const bits = new Uint8Array(arrays[2]!.buffer);
+        const width = arrays[2]!.BYTES_PER_ELEMENT;
+        ops.forEach((op, k) => {
+          const helper = Array.from(bits.slice(2 * k * width, (2 * k + 1) * width));
+          const inPlace = Array.from(bits.slice((2 * k + 1) * width, (2 * k + 2) * width));
+          expect(inPlace, `${op}(${v}, ${c})`).toEqual(helper);
+        });
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -142,7 +142,8 @@ export class WarpMma {
   /** What the retired wgmma read is as it was read; `what` names the storage in the error. */
   private checkUnchanged(warp: number, site: number, reads: readonly WgmmaRead[], what: string): void {
     for (const r of reads)
-      r.at.forEach((at, i) => {
+      for (let i = 0; i < r.at.length; i++) {
+        const at = r.at[i]!;
         const now = r.array[at]!;
         if (!Object.is(now, r.values[i]) && !(Number.isNaN(now) && Number.isNaN(r.values[i]!)))
           this.misuse(
@@ -150,7 +151,7 @@ export class WarpMma {
             site,
             `${what} element ${at} that an in-flight wgmma group read (${r.values[i]}) was overwritten (${now}) before wgmma.wait_group retired the group`,
           );
-      });
+      }
   }
 
   /**

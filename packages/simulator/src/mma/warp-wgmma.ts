@@ -44,8 +44,9 @@ type Registers = ArrayLike<number> & { [i: number]: number };
 /** The shared elements one wgmma of one warp read (indices into `array`) and their values then. */
 export interface WgmmaRead {
   readonly array: Registers;
-  readonly at: readonly number[];
-  readonly values: readonly number[];
+  readonly at: ArrayLike<number>;
+  /** Held in a Float64Array: -0 stays -0; a NaN's payload may not survive, and NaNs are compared as NaN. */
+  readonly values: ArrayLike<number>;
   /** A lane's registers (checked when the group retires) rather than shared memory (checked at the next barrier). */
   readonly registers?: boolean;
 }
@@ -82,13 +83,22 @@ export function warpWgmma(warp: number, s: WgmmaSite, lanes: readonly WgmmaOpera
     if ((!registerA && (l[2] !== a || l[3] !== aOffset || l[5] !== aSbo)) || l[6] !== b || l[7] !== bOffset || l[8] !== bLbo || l[9] !== bSbo)
       misuse(`lane ${lane} gives other ${registerA ? "B descriptors" : "A or B descriptors"} than lane 0`);
   });
-  const reads: WgmmaRead[] = [a, b].map((array) => ({ array, at: [], values: [] }));
-  const read = (array: Registers, address: number, what: string): number => {
+  const n = s.n;
+  // What it reads, in typed arrays of the exact size (a wgmma of N = 128 reads over a thousand
+  // elements, and plain arrays grown by push were a quarter of the wgmma tests' time in the GC).
+  const reads = [registerA ? 0 : ROWS_PER_WARP * depth, depth * n].map((count, k) => ({
+    array: k === 0 ? a : b,
+    at: new Int32Array(count),
+    values: new Float64Array(count),
+    length: 0,
+  }));
+  const read = (operandIndex: 0 | 1, address: number, what: string): number => {
+    const r = reads[operandIndex]!;
+    const array = r.array;
     const at = swizzle128(address) / elementBytes;
     if (address < 0 || at >= array.length) misuse(`${what} at byte ${address} is outside the shared buffer of ${array.length * elementBytes} bytes`);
-    const r = reads[array === a ? 0 : 1]!;
-    (r.at as number[]).push(at);
-    (r.values as number[]).push(array[at]!);
+    r.at[r.length] = at;
+    r.values[r.length++] = array[at]!;
     return operand(array[at]!);
   };
   const rank = warp % 4;
@@ -98,10 +108,9 @@ export function warpWgmma(warp: number, s: WgmmaSite, lanes: readonly WgmmaOpera
     const aGroup = aOffset * elementBytes - rank * 2 * aSbo;
     for (let r = 0; r < ROWS_PER_WARP; r++) {
       const m = ROWS_PER_WARP * rank + r;
-      for (let k = 0; k < depth; k++) A[r * depth + k] = read(a, aGroup + (m >> 3) * aSbo + (m & 7) * 128 + k * elementBytes, `A(${m}, ${k})`);
+      for (let k = 0; k < depth; k++) A[r * depth + k] = read(0, aGroup + (m >> 3) * aSbo + (m & 7) * 128 + k * elementBytes, `A(${m}, ${k})`);
     }
   }
-  const n = s.n;
   const B = new Float64Array(depth * n);
   const bStart = bOffset * elementBytes;
   for (let k = 0; k < depth; k++)
@@ -109,7 +118,7 @@ export function warpWgmma(warp: number, s: WgmmaSite, lanes: readonly WgmmaOpera
       const address = s.transB
         ? bStart + (j >> 6) * bLbo + (k >> 3) * bSbo + (k & 7) * 128 + (j & 63) * elementBytes
         : bStart + (j >> 3) * bSbo + (j & 7) * 128 + k * elementBytes;
-      B[k * n + j] = read(b, address, `B(${k}, ${j})`);
+      B[k * n + j] = read(1, address, `B(${k}, ${j})`);
     }
   const registers = n / 2;
   const where = (lane: number, i: number) => ({ row: (lane >> 2) + 8 * ((i & 3) >> 1), col: 8 * (i >> 2) + 2 * (lane & 3) + (i & 1) });
@@ -135,7 +144,8 @@ export function warpWgmma(warp: number, s: WgmmaSite, lanes: readonly WgmmaOpera
       c[cOffset + i] = C[row * n + col]!;
     }
   });
-  return registerA ? [reads[1]!, ...registerReads] : reads;
+  const taken = reads.map(({ array, at, values }): WgmmaRead => ({ array, at, values }));
+  return registerA ? [taken[1]!, ...registerReads] : taken;
 }
 
 /** Registers of the tf32 A fragment a lane gives (m64nNk8, 32-bit types). */
