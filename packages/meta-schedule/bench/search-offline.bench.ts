@@ -160,7 +160,10 @@ async function runOne(hw: StandInGpu, variant: string, seed: number, { trials, p
 }
 
 /** The measured programs in trial order (the database's records are in that order), with their times over cuBLAS (the median of run_secs). */
-function picksOf(records: readonly { readonly trace: TraceJSON; readonly runSecs: readonly number[] | undefined }[], cublasMs: number): NonNullable<Row["picks"]> {
+function picksOf(
+  records: readonly { readonly trace: TraceJSON; readonly runSecs: readonly number[] | undefined }[],
+  cublasMs: number,
+): NonNullable<Row["picks"]> {
   return records.map((r) => {
     const secs = r.runSecs === undefined || r.runSecs.length === 0 ? undefined : median([...r.runSecs]);
     return { decisions: r.trace.decisions.map(([, d]) => d), ratio: secs === undefined || secs > 1e6 ? null : (secs * 1e3) / cublasMs };

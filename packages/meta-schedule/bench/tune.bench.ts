@@ -506,13 +506,20 @@ async function main(mode: Mode): Promise<void> {
     for (const seed of mode.seeds) {
       for (const strategy of ["evolutionary", "replay-trace"] as const) {
         course.push(
-          await tuneOne("course_space_2048", gemmReluAdd(2048).func, tgt, mode, {
-            trials: mode.courseTrials,
-            seed,
-            strategy,
-            space: courseSearchSpace,
-            flop: 2 * 2048 ** 3,
-          }, pool),
+          await tuneOne(
+            "course_space_2048",
+            gemmReluAdd(2048).func,
+            tgt,
+            mode,
+            {
+              trials: mode.courseTrials,
+              seed,
+              strategy,
+              space: courseSearchSpace,
+              flop: 2 * 2048 ** 3,
+            },
+            pool,
+          ),
         );
       }
     }

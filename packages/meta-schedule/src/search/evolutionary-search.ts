@@ -193,8 +193,7 @@ export class EvolutionarySearch extends SearchStrategyBase {
 
   protected override started(run: SearchRun): void {
     const c = this.config;
-    this.populationSize =
-      c.populationSize === "auto" ? Math.min(MAX_AUTO_POPULATION, Math.max(64, 2 * run.numTrialsPerIter, run.maxTrials)) : c.populationSize;
+    this.populationSize = c.populationSize === "auto" ? Math.min(MAX_AUTO_POPULATION, Math.max(64, 2 * run.numTrialsPerIter, run.maxTrials)) : c.populationSize;
     const wideFirst = c.populationSize === "auto" && run.maxTrials >= FIRST_ROUND_WIDE_FROM_TRIALS;
     this.firstPopulationSize = c.firstRoundPopulation === "auto" ? (wideFirst ? MAX_AUTO_POPULATION : this.populationSize) : c.firstRoundPopulation;
     this.minUnmeasured = c.initMinUnmeasured === "auto" ? Math.min(50, Math.ceil(this.populationSize / 2)) : c.initMinUnmeasured;

@@ -200,7 +200,12 @@ describe("ReplayPool", () => {
     // The same job every time: it draws on no random engine of the search.
     expect(warmUpJob(func, H100, defaultCudaSpaceGenerator(H100))).toEqual(job);
     const cuda = defaultCudaSpaceGenerator(H100);
-    const own = { name: "own postprocessors", generateDesignSpace: (c: Parameters<typeof cuda.generateDesignSpace>[0]) => cuda.generateDesignSpace(c), postprocs: [rewriteUnboundBlock({ maxThreadblocks: 256 })], mutators: cuda.mutators };
+    const own = {
+      name: "own postprocessors",
+      generateDesignSpace: (c: Parameters<typeof cuda.generateDesignSpace>[0]) => cuda.generateDesignSpace(c),
+      postprocs: [rewriteUnboundBlock({ maxThreadblocks: 256 })],
+      mutators: cuda.mutators,
+    };
     expect(warmUpJob(func, H100, own)).toBeUndefined();
   });
 

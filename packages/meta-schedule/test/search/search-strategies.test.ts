@@ -473,7 +473,14 @@ describe("EvolutionarySearch", () => {
     const space = new ScheduleFnSpace(gemmTileSpace);
     const firstFor = (maxTrials: number, config: ConstructorParameters<typeof EvolutionarySearch>[0] = {}) => {
       const s = new EvolutionarySearch(config);
-      s.preTuning(ctx, { maxTrials, numTrialsPerIter: 32, designSpaces: space.generateDesignSpace(ctx), space, database: new MemoryDatabase(), costModel: undefined });
+      s.preTuning(ctx, {
+        maxTrials,
+        numTrialsPerIter: 32,
+        designSpaces: space.generateDesignSpace(ctx),
+        space,
+        database: new MemoryDatabase(),
+        costModel: undefined,
+      });
       return [s.resolvedFirstRoundPopulation, s.resolvedPopulationSize];
     };
     expect(firstFor(FIRST_ROUND_WIDE_FROM_TRIALS - 1)).toEqual([64, 64]);
@@ -488,9 +495,9 @@ describe("EvolutionarySearch", () => {
   it("evolves the first round's population until a program is measured, then the population: the first batch is a wider search's, the second not", async () => {
     const model: CostModel = { name: "oracle", update: () => {}, predict: (_ctx, cs) => cs.map((c) => 1 / fakeLatency(c.sch)) };
     const handedOut = async (config: ConstructorParameters<typeof EvolutionarySearch>[0]) =>
-      (await tuneWithFakeRunner(new EvolutionarySearch({ climbStarts: 0, ...config }), { seed: 21, maxTrials: 8, numTrialsPerIter: 4, costModel: model })).handedOut.map(
-        (c) => JSON.stringify(c.sch.trace.toJSON()),
-      );
+      (
+        await tuneWithFakeRunner(new EvolutionarySearch({ climbStarts: 0, ...config }), { seed: 21, maxTrials: 8, numTrialsPerIter: 4, costModel: model })
+      ).handedOut.map((c) => JSON.stringify(c.sch.trace.toJSON()));
     const widened = await handedOut({ populationSize: 8, firstRoundPopulation: 32 });
     const wide = await handedOut({ populationSize: 32 });
     const narrow = await handedOut({ populationSize: 8 });
