@@ -8,19 +8,22 @@
  *
  *   tsx --conditions=@tessera/source packages/meta-schedule/bench/search-offline.bench.ts
  *       [--runs DIR,DIR…] [--device H200] [--seeds 1-8]
- *       [--variants current,…] [--trials 256] [--per-iter 32] [--workers 0,3] [--overlap] [--out FILE.json]
+ *       [--variants current,…] [--trials 256] [--per-iter 32] [--workers 0,3] [--overlap] [--picks] [--out FILE.json]
  *   … search-offline.bench.ts --merge A.json B.json … [--md docs/benchmarks/search-offline.md]
  *
  * `--workers 0,3` runs every variant and seed once per number of search worker threads (default:
  * the cores less one) and reports the wall-time speed-up over the first count, and whether the
  * runs found the same programs (they must: the search is deterministic whatever the count).
  * `--overlap` searches each batch while the one before is measured (TuneOptions.overlapSearch).
+ * `--picks` lists in each row of the `--out` report every measured program in trial order (its
+ * decisions and time over cuBLAS), for reading what a seed's rounds measured.
  */
 import { createHash } from "node:crypto";
 import { readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import type { TraceJSON } from "@tessera/schedule";
 import type { EvolutionarySearchConfig } from "../src/index.js";
 import type { CudaMutatorProbabilities } from "../src/space/defaults.js";
 import { median } from "../../ir/bench/bench-util.js";
@@ -74,6 +77,8 @@ interface Row {
   readonly overlap?: boolean;
   /** A digest of every measured trace in order: equal digests, same search. */
   readonly tracesDigest?: string;
+  /** With `--picks`: every measured program in trial order, its decisions and its time over cuBLAS (null: failed). */
+  readonly picks?: readonly { readonly decisions: readonly unknown[]; readonly ratio: number | null }[];
 }
 
 interface Report {
@@ -88,7 +93,7 @@ interface Report {
 
 const USAGE =
   "usage: bench:search-offline [--runs DIR,DIR…] [--device NAME] [--seeds 1-8|1,2,5] [--variants " +
-  `${Object.keys(VARIANTS).join(",")}] [--trials N] [--per-iter N] [--workers 0,3] [--overlap] [--out FILE.json]\n       bench:search-offline --merge A.json B.json … [--md FILE.md]`;
+  `${Object.keys(VARIANTS).join(",")}] [--trials N] [--per-iter N] [--workers 0,3] [--overlap] [--picks] [--out FILE.json]\n       bench:search-offline --merge A.json B.json … [--md FILE.md]`;
 
 function seedsOf(text: string): number[] {
   const out: number[] = [];
@@ -106,9 +111,11 @@ interface RunSettings {
   readonly perIter: number;
   readonly workers: number;
   readonly overlap: boolean;
+  /** Whether each row lists its measured programs in trial order (`--picks`). */
+  readonly picks: boolean;
 }
 
-async function runOne(hw: StandInGpu, variant: string, seed: number, { trials, perIter, workers, overlap }: RunSettings): Promise<Row> {
+async function runOne(hw: StandInGpu, variant: string, seed: number, { trials, perIter, workers, overlap, picks }: RunSettings): Promise<Row> {
   hw.resetCounts();
   const started = performance.now();
   const func = gemmReluAdd(2048).func;
@@ -148,7 +155,19 @@ async function runOne(hw: StandInGpu, variant: string, seed: number, { trials, p
     workers,
     overlap,
     tracesDigest: digestOfTraces(result.database.getAllTuningRecords().map((r) => r.trace)),
+    ...(picks ? { picks: picksOf(result.database.getAllTuningRecords(), hw.cublasMs) } : {}),
   };
+}
+
+/** The measured programs in trial order (the database's records are in that order), with their times over cuBLAS (the median of run_secs). */
+function picksOf(
+  records: readonly { readonly trace: TraceJSON; readonly runSecs: readonly number[] | undefined }[],
+  cublasMs: number,
+): NonNullable<Row["picks"]> {
+  return records.map((r) => {
+    const secs = r.runSecs === undefined || r.runSecs.length === 0 ? undefined : median([...r.runSecs]);
+    return { decisions: r.trace.decisions.map(([, d]) => d), ratio: secs === undefined || secs > 1e6 ? null : (secs * 1e3) / cublasMs };
+  });
 }
 
 function digestOfTraces(traces: readonly unknown[]): string {
@@ -266,6 +285,7 @@ interface Options {
   /** Search worker counts (undefined: the default, the cores less one). */
   readonly workers: number[] | undefined;
   readonly overlap: boolean;
+  readonly picks: boolean;
   readonly out?: string;
   /** --merge: the reports to merge into one table, and where to write it. */
   readonly merge?: { readonly reports: string[]; readonly md?: string };
@@ -286,6 +306,7 @@ function options(): Options {
         "per-iter": { type: "string", default: "32" },
         workers: { type: "string" },
         overlap: { type: "boolean", default: false },
+        picks: { type: "boolean", default: false },
         out: { type: "string" },
         merge: { type: "boolean", default: false },
         md: { type: "string" },
@@ -303,6 +324,7 @@ function options(): Options {
         perIter: 0,
         workers: [],
         overlap: false,
+        picks: false,
         merge: { reports: positionals, ...(values.md === undefined ? {} : { md: values.md }) },
       };
     }
@@ -329,6 +351,7 @@ function options(): Options {
         return n;
       }),
       overlap: values.overlap,
+      picks: values.picks,
       ...(values.out === undefined ? {} : { out: values.out }),
     };
   } catch (err) {
@@ -374,7 +397,7 @@ async function main(opts: Options, reportsToMerge: readonly Report[] | undefined
   for (const variant of opts.variants) {
     for (const seed of opts.seeds) {
       for (const workers of opts.workers ?? [defaultSearchWorkers()]) {
-        const row = await runOne(hw, variant, seed, { trials: opts.trials, perIter: opts.perIter, workers, overlap: opts.overlap });
+        const row = await runOne(hw, variant, seed, { trials: opts.trials, perIter: opts.perIter, workers, overlap: opts.overlap, picks: opts.picks });
         console.log(
           `${variant} seed ${seed}, ${workers} search worker(s): ${CHECKPOINTS.map((c) => `@${c} ${fmt(row.bestAt[c])}`).join(", ")}, recorded ${row.recordedShare.toFixed(2)}, ${row.wallSeconds.toFixed(0)} s`,
         );

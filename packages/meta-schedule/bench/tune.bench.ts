@@ -4,7 +4,7 @@
  *   tsx --conditions=@tessera/source packages/meta-schedule/bench/tune.bench.ts
  *       [--dry-run] [--only gemm_relu_add_2048,matmul_1024,…] [--trials N] [--gemm-trials N]
  *       [--course-trials N] [--per-iter N] [--seeds 1,2,3] [--no-course] [--no-workloads] [--out-dir DIR] [--stem NAME]
- *       [--learned-features kernel-summary|per-store] [--workers N] [--overlap]
+ *       [--learned-features kernel-summary|per-store] [--workers N] [--overlap] [--cold-workers]
  *   … --gpus 0,1 [--trials N] [--seed N]: one seed tuned on one GPU, then on all listed (apps/cli/bench/tune-gpus.bench.ts)
  *
  * Three parts, one report (docs/benchmarks/tuning.{json,md} and SVG/PNG curves beside them):
@@ -21,6 +21,11 @@
  *
  * `--dry-run` needs no GPU: the simulated runner's latencies are estimates of a model, not
  * measurements, and the report says so.
+ *
+ * The search workers (`--workers`) are one pool for the whole bench, started and warmed on the
+ * first workload's design space (warmReplayPool) before the search-side speed and the torch
+ * baselines are measured, so that no run's first round waits on threads started cold;
+ * `--cold-workers` leaves them to start when a search first needs them (as tuneTIR's own pool).
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -32,6 +37,7 @@ import { parseArgs } from "node:util";
 // known to be good (they are most of a start's CPU; a mistake is refused without them).
 import type { CudaTarget } from "@tessera/codegen";
 import type { CudaMutatorProbabilities } from "../src/space/defaults.js";
+import type { ReplayPool as ReplayPoolType } from "../src/search/replay-pool.js";
 import { median, timeMs } from "../../ir/bench/bench-util.js";
 import type { GemmKnobs } from "./fast-region.js";
 import type { TorchBaseline } from "./torch-baselines.js";
@@ -63,6 +69,8 @@ interface Mode {
   readonly searchWorkers: number;
   /** `--overlap`: search each batch while the one before is built and measured. */
   readonly overlap: boolean;
+  /** Whether the search workers are started and warmed before the measurements (not `--cold-workers`). */
+  readonly warmWorkers: boolean;
   readonly course: boolean;
   readonly workloads: boolean;
   readonly outDir: string;
@@ -71,7 +79,7 @@ interface Mode {
 }
 
 const USAGE =
-  "usage: bench:tune [--dry-run] [--only W1,W2] [--trials N] [--gemm-trials N] [--course-trials N] [--per-iter N] [--seeds 1,2,3] [--no-course] [--no-workloads] [--out-dir DIR] [--stem NAME] [--learned-features kernel-summary|per-store] [--neighbour-share X] [--population N] [--fresh-pool N] [--transpose-neighbours] [--mutator-weights NAME=W,…] [--workers N] [--overlap]";
+  "usage: bench:tune [--dry-run] [--only W1,W2] [--trials N] [--gemm-trials N] [--course-trials N] [--per-iter N] [--seeds 1,2,3] [--no-course] [--no-workloads] [--out-dir DIR] [--stem NAME] [--learned-features kernel-summary|per-store] [--neighbour-share X] [--population N] [--fresh-pool N] [--transpose-neighbours] [--mutator-weights NAME=W,…] [--workers N] [--overlap] [--cold-workers]";
 
 /** A mistake on the command line: printed with the usage, no stack trace. */
 class UsageError extends Error {}
@@ -117,6 +125,7 @@ function parseOptions() {
       "mutator-weights": { type: "string" },
       workers: { type: "string" },
       overlap: { type: "boolean", default: false },
+      "cold-workers": { type: "boolean", default: false },
     },
   });
 }
@@ -152,6 +161,7 @@ function checkedMode(values: ReturnType<typeof parseOptions>["values"], catalogu
       values["mutator-weights"] === undefined || catalogue === undefined ? undefined : mutatorWeightsOf(values["mutator-weights"], catalogue.mutatorNames),
     searchWorkers: values.workers === undefined ? (catalogue?.defaultSearchWorkers ?? 0) : workersOf(values.workers),
     overlap: values.overlap === true,
+    warmWorkers: values["cold-workers"] !== true,
   };
 }
 
@@ -334,6 +344,7 @@ async function tuneOne(
   tgt: CudaTarget,
   mode: Mode,
   opts: { trials: number; seed: number; strategy: "evolutionary" | "replay-trace"; space: "auto" | typeof courseSearchSpace; flop: number },
+  pool: ReplayPoolType | undefined,
 ): Promise<TuningRow> {
   const workDir = join(os.tmpdir(), "tessera-bench-tune", `${name}-${opts.strategy}-${opts.seed}-${Date.now()}`);
   const started = performance.now();
@@ -361,7 +372,7 @@ async function tuneOne(
     runner: runner ?? "simulated",
     database: "json",
     seed: opts.seed,
-    searchWorkers: mode.searchWorkers,
+    ...(pool === undefined ? { searchWorkers: mode.searchWorkers } : { searchPool: pool }),
     overlapSearch: mode.overlap,
     writeCurve: false,
     logSummary: false,
@@ -451,6 +462,16 @@ async function main(mode: Mode): Promise<void> {
   const tgt = gpu ? deviceTarget(device!) : resolveTarget("nvidia/h100");
   console.log(`bench:tune on ${gpu ? device!.name : "no GPU (--dry-run: simulated runner, estimated latencies)"}, target ${tgt.name} (${tgt.arch})`);
 
+  const workloads: readonly BenchWorkload[] = mode.workloads ? BENCH_WORKLOADS.filter((w) => mode.only.length === 0 || mode.only.includes(w.name)) : [];
+  // One pool for every run, warmed on the first workload while this thread measures the search
+  // side and torch (the runs' first rounds then find warm workers); not awaited: what is left of
+  // the warm-up when a run starts counts in that run's search time.
+  const pool =
+    mode.warmWorkers && mode.searchWorkers > 0 && workloads.length > 0
+      ? new ReplayPool({ workers: mode.searchWorkers, callerShare: !mode.overlap, log: (level, message) => level !== "debug" && console.log(`    ${message}`) })
+      : undefined;
+  if (pool !== undefined) void warmReplayPool(pool, workloads[0]!.func(), tgt, defaultCudaSpaceGenerator(tgt));
+
   console.log("== search-side speed (this machine)");
   const speed = searchSpeed(tgt);
   console.log(`  trace replay, manual 2048³: ${fmt(speed.traceReplayManual.medianMs, 2)} ms median; fast: ${fmt(speed.traceReplayFast.medianMs, 2)} ms`);
@@ -459,7 +480,6 @@ async function main(mode: Mode): Promise<void> {
     `  automatic space sample (replay + postprocs): ${fmt(speed.autoSpaceSample.medianMs, 2)} ms median, ${speed.autoSpaceSample.valid}/${speed.autoSpaceSample.samples} valid`,
   );
 
-  const workloads: readonly BenchWorkload[] = mode.workloads ? BENCH_WORKLOADS.filter((w) => mode.only.length === 0 || mode.only.includes(w.name)) : [];
   let torch: Awaited<ReturnType<typeof torchBaselines>> | undefined;
   if (gpu && workloads.length > 0) {
     console.log("== torch baselines");
@@ -472,7 +492,7 @@ async function main(mode: Mode): Promise<void> {
   const tuned: TuningRow[] = [];
   for (const [k, w] of workloads.entries()) {
     const trials = w.name === "gemm_relu_add_2048" ? mode.gemmTrials : mode.trials;
-    tuned.push(await tuneOne(w.name, w.func(), tgt, mode, { trials, seed: mode.seeds[0]!, strategy: "evolutionary", space: "auto", flop: w.flop }));
+    tuned.push(await tuneOne(w.name, w.func(), tgt, mode, { trials, seed: mode.seeds[0]!, strategy: "evolutionary", space: "auto", flop: w.flop }, pool));
     const b = baselineOf(k);
     const row = tuned.at(-1)!;
     console.log(
@@ -486,18 +506,26 @@ async function main(mode: Mode): Promise<void> {
     for (const seed of mode.seeds) {
       for (const strategy of ["evolutionary", "replay-trace"] as const) {
         course.push(
-          await tuneOne("course_space_2048", gemmReluAdd(2048).func, tgt, mode, {
-            trials: mode.courseTrials,
-            seed,
-            strategy,
-            space: courseSearchSpace,
-            flop: 2 * 2048 ** 3,
-          }),
+          await tuneOne(
+            "course_space_2048",
+            gemmReluAdd(2048).func,
+            tgt,
+            mode,
+            {
+              trials: mode.courseTrials,
+              seed,
+              strategy,
+              space: courseSearchSpace,
+              flop: 2 * 2048 ** 3,
+            },
+            pool,
+          ),
         );
       }
     }
   }
 
+  await pool?.dispose();
   await writeReport(mode, { gpu, device: device?.name, target: tgt, speed, workloads, tuned, course, torch });
 }
 
@@ -529,7 +557,7 @@ async function writeReport(mode: Mode, data: ReportData): Promise<void> {
     `- host: ${os.cpus()[0]?.model ?? "?"}, ${os.cpus().length} cores, Node ${process.version}; 1-minute load average at the end: ${os.loadavg()[0]!.toFixed(2)}`,
     `- target: ${data.target.name} (${data.target.arch})`,
     `- cost model: hybrid (analytic prior × forest on ${mode.learnedFeatures} features)`,
-    `- search: ${mode.searchWorkers} worker thread(s)${mode.overlap ? ", each batch searched while the one before is measured (--overlap)" : ""}`,
+    `- search: ${mode.searchWorkers} worker thread(s)${mode.searchWorkers > 0 ? (mode.warmWorkers ? ", one pool warmed before the runs" : ", started cold by each run (--cold-workers)") : ""}${mode.overlap ? ", each batch searched while the one before is measured (--overlap)" : ""}`,
     ...(!searchSettingsGiven(mode)
       ? []
       : [
@@ -663,7 +691,7 @@ async function writeReport(mode: Mode, data: ReportData): Promise<void> {
   writeFileSync(join(mode.outDir, `${stem}.md`), `${lines.join("\n")}\n`);
   writeFileSync(
     join(mode.outDir, `${stem}.json`),
-    `${JSON.stringify({ date, dryRun: mode.dryRun, learnedFeatures: mode.learnedFeatures, neighbourShare: mode.neighbourShare ?? null, population: mode.population ?? null, freshPool: mode.freshPool ?? null, transposeNeighbours: mode.transposeNeighbours, mutatorWeights: mode.mutatorWeights ?? null, searchWorkers: mode.searchWorkers, overlap: mode.overlap, device: data.device, target: data.target.name, speed: data.speed, torch: data.torch, tuned: data.tuned, course: data.course, charts }, null, 1)}\n`,
+    `${JSON.stringify({ date, dryRun: mode.dryRun, learnedFeatures: mode.learnedFeatures, neighbourShare: mode.neighbourShare ?? null, population: mode.population ?? null, freshPool: mode.freshPool ?? null, transposeNeighbours: mode.transposeNeighbours, mutatorWeights: mode.mutatorWeights ?? null, searchWorkers: mode.searchWorkers, warmWorkers: mode.warmWorkers, overlap: mode.overlap, device: data.device, target: data.target.name, speed: data.speed, torch: data.torch, tuned: data.tuned, course: data.course, charts }, null, 1)}\n`,
   );
   console.log(lines.join("\n"));
   console.log(`wrote ${join(mode.outDir, `${stem}.{md,json}`)}`);
@@ -724,6 +752,8 @@ const {
   tuneContext,
   tuneTIR,
   workloadOf,
+  ReplayPool,
+  warmReplayPool,
 } = await import("../src/index.js");
 const { DEFAULT_CUDA_MUTATOR_PROBABILITIES } = await import("../src/space/defaults.js");
 const { defaultSearchWorkers } = await import("../src/search/replay-pool.js");

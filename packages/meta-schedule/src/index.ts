@@ -77,6 +77,8 @@ export { EvolutionarySearch, DEFAULT_EVOLUTIONARY_SEARCH_CONFIG, type Evolutiona
 export { ReplayTraceStrategy, type ReplayTraceConfig } from "./search/replay-trace.js";
 export { ReplayFuncStrategy, type ReplayFuncConfig } from "./search/replay-func.js";
 export { RecordedFirst } from "./search/recorded-first.js";
+export { ReplayPool, type ReplayPoolOptions } from "./search/replay-pool.js";
+export { WARM_UP_REPLAYS, warmReplayPool, warmUpJob } from "./search/warm-up.js";
 
 // Cost models and features
 export { HybridModel, type HybridModelOptions } from "./cost-model/hybrid-model.js";

@@ -145,6 +145,28 @@ export class ReplayPool {
     return true;
   }
 
+  /**
+   * Starts every worker now, each with `job` as its first task (warm-up.ts: a few replays of the
+   * task's design space, their replies dropped), and engages the pool, so that the first round's
+   * batches go to workers that have loaded the compiler and run its code once, rather than to
+   * threads started cold by that round (3–7 s of a GPU run's first round, with nothing measured
+   * meanwhile). For a caller with other work before the search (a bench's baselines, the task's
+   * set-up). Settles when every worker has answered; a failed warm-up is logged, never thrown.
+   */
+  async warmUp(job: ReplayJob): Promise<void> {
+    if (!this.engaged) {
+      this.#engagedAhead = true;
+      this.#logStarted(" (warmed up ahead of the search)");
+    }
+    const started = performance.now();
+    const outcomes = await Promise.all(Array.from({ length: this.workers }, () => this.#pool.run(job, this.#timeoutMs)));
+    const failed = outcomes.filter((o) => !o.ok).length;
+    this.#log?.(
+      failed === 0 ? "debug" : "warn",
+      `search workers: ${this.workers - failed} of ${this.workers} warmed up in ${((performance.now() - started) / 1000).toFixed(1)} s (${job.requests.length} replay(s) each)`,
+    );
+  }
+
   #logStarted(why: string): void {
     this.#log?.(
       "debug",

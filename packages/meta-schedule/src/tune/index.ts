@@ -111,8 +111,8 @@ export async function tuneTasks(functions: readonly TuneFunction[], targetSpec: 
     const builder = await resolve<Builder>(options.builder, "local", () => makeBuilder(), owned);
     const runner = await resolve<Runner>(options.runner, "local", (name) => makeRunner(name as "local" | "simulated", target), owned);
     const strategies = await resolveStrategies(options, functions.length);
-    const pool = searchPool(options, log);
-    if (pool !== undefined) owned.push(pool);
+    const pool = options.searchPool ?? searchPool(options, log);
+    if (pool !== undefined && pool !== options.searchPool) owned.push(pool);
     for (const s of strategies) if (s instanceof SearchStrategyBase) s.useReplayPool(pool);
     const tasks: TuneTask[] = [];
     for (const [i, f] of functions.entries()) {

@@ -7,6 +7,7 @@ import type { CostModel } from "../interfaces/cost-model.js";
 import type { Database } from "../interfaces/database.js";
 import type { Runner } from "../interfaces/runner.js";
 import type { SearchStrategy } from "../interfaces/search-strategy.js";
+import type { ReplayPool } from "../search/replay-pool.js";
 import type { SpaceGenerator } from "../interfaces/space-generator.js";
 import type { TaskScheduler, TrialEvent } from "../task-scheduler/task-scheduler.js";
 import type { Logger } from "../tune-context.js";
@@ -51,6 +52,12 @@ export interface TuneOptions {
    * seed picks the same candidates with any number.
    */
   readonly searchWorkers?: number;
+  /**
+   * Search worker threads the caller made (and may have warmed ahead, `warmReplayPool`, while it
+   * did other work): used instead of a pool of `searchWorkers`, and left to the caller to dispose
+   * (it may serve several runs).
+   */
+  readonly searchPool?: ReplayPool;
   /**
    * Search the next batch while the current one builds and runs (false by default, as TVM): the
    * search then learns each batch's results one batch later. Records stay deterministic.

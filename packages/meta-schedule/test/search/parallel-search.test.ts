@@ -15,6 +15,7 @@ import { launchClassOf } from "../../src/search/launch-classes.js";
 import { LazyCandidate, scoredCandidateOf } from "../../src/search/lazy-candidate.js";
 import { structuralHash } from "@tessera/ir";
 import { workloadOf } from "../../src/workload.js";
+import { WARM_UP_REPLAYS, warmUpJob } from "../../src/search/warm-up.js";
 import { H100, ONE_CLIMB, func, handedOutTraces } from "./search-fixtures.js";
 
 /** The traces a search hands out (one climb a round), its replays in the search's thread (no pool) or in `pool`'s workers. */
@@ -72,6 +73,22 @@ describe("the evolutionary search with worker threads", () => {
     expect(soon.engaged).toBe(true);
     expect(soon.workersStarted).toBe(1);
     expect(never.fallbacks + soon.fallbacks).toBe(0);
+  });
+
+  it("a pool warmed ahead (warmUp) has every worker started and is engaged before the search: the same candidates", { timeout: 600_000 }, async () => {
+    const inThread = await handedOutInThread(3);
+    // Never engaged by the search's own replays: only the warm-up engages it.
+    const warmed = new ReplayPool({ workers: 2, callerShare: false, startWorkersAfterCpuMs: Number.POSITIVE_INFINITY });
+    pools.push(warmed);
+    const job = warmUpJob(func, H100, defaultCudaSpaceGenerator(H100));
+    expect(job?.requests).toHaveLength(WARM_UP_REPLAYS);
+    const warming = warmed.warmUp(job!);
+    expect(warmed.engaged).toBe(true);
+    await warming;
+    expect(warmed.workersStarted).toBe(2);
+    expect(await handedOut(3, warmed)).toEqual(inThread);
+    expect(warmed.workersStarted).toBe(2);
+    expect(warmed.fallbacks).toBe(0);
   });
 });
 
@@ -172,6 +189,24 @@ describe("ReplayPool", () => {
     // Engaged for good: any batch goes to the workers, and replays here no longer count.
     expect(pool.engageFor(1)).toBe(true);
     expect(pool.workersStarted).toBe(0);
+  });
+
+  it("warms on fresh samples of the task's design space with seeds of its own, replayed as a worker replays them; none for a space workers cannot rebuild", {
+    timeout: 300_000,
+  }, () => {
+    const job = warmUpJob(func, H100, defaultCudaSpaceGenerator(H100))!;
+    const replies = runReplayJob(job);
+    expect(replies.filter((r) => r.ok).length).toBeGreaterThan(0);
+    // The same job every time: it draws on no random engine of the search.
+    expect(warmUpJob(func, H100, defaultCudaSpaceGenerator(H100))).toEqual(job);
+    const cuda = defaultCudaSpaceGenerator(H100);
+    const own = {
+      name: "own postprocessors",
+      generateDesignSpace: (c: Parameters<typeof cuda.generateDesignSpace>[0]) => cuda.generateDesignSpace(c),
+      postprocs: [rewriteUnboundBlock({ maxThreadblocks: 256 })],
+      mutators: cuda.mutators,
+    };
+    expect(warmUpJob(func, H100, own)).toBeUndefined();
   });
 
   it("sends only the default postprocessor lists to workers, and checks its worker count", () => {
