@@ -89,6 +89,8 @@ const SLOW_TESTS = [
   "packages/simulator/test/mma/wgmma-gemm.test.ts",
   "packages/simulator/test/mma/wgmma-tf32-gemm-large.test.ts",
   "packages/simulator/test/mma/wgmma-tf32x3-gemm-large.test.ts",
+  "packages/simulator/test/mma/wgmma-tma-tf32-gemm.test.ts",
+  "packages/simulator/test/mma/wgmma-tma-schedule.test.ts",
   "packages/corpus/test/tf32x3-error.test.ts",
   "packages/simulator/test/register-stage-layout.property.test.ts",
   "packages/simulator/test/random-gpu-schedules.property.test.ts",
