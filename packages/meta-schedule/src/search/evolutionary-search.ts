@@ -272,7 +272,7 @@ export class EvolutionarySearch extends SearchStrategyBase {
 
   /** Whether no program of the task is measured yet: nothing handed out, and none in the database. */
   private isFirstRound(run: SearchRun): boolean {
-    return run.trialsIssued === 0 && run.recordsAtStart === 0;
+    return run.trialsIssued === 0 && run.database.getTopK(run.workload, 1).length === 0;
   }
 
   // ---- the steps -------------------------------------------------------------------------------

@@ -39,8 +39,6 @@ export class SearchRun {
   private readonly measuredTraces = new Set<string>();
   /** Every rejection since `preTuning`. */
   readonly rejections = new RejectionTally();
-  /** Records of this workload the database held when the run started. */
-  readonly recordsAtStart: number;
   trialsIssued = 0;
   resultsReceived = 0;
   /** Set when the strategy has said the search is over; every later call says so again. */
@@ -69,13 +67,7 @@ export class SearchRun {
     this.replayer = new CandidateReplayer(ctx, this.postprocs, this.rng, pool);
     this.argsInfo = argsInfoOf(ctx.workload.func);
     this.workload = this.database.commitWorkload(ctx.workload.func);
-    let records = 0;
-    for (const r of this.database.getAllTuningRecords()) {
-      if (r.workload.hash !== this.workload.hash) continue;
-      this.measuredTraces.add(traceKeyOf(r.trace));
-      records++;
-    }
-    this.recordsAtStart = records;
+    for (const r of this.database.getAllTuningRecords()) if (r.workload.hash === this.workload.hash) this.measuredTraces.add(traceKeyOf(r.trace));
   }
 
   /** Was this program handed out already, or is it in the database? */
