@@ -27,16 +27,6 @@ import { WeightedSampler, randomPermutation } from "./weighted-sampler.js";
 export interface EvolutionarySearchConfig {
   /** Programs per generation; "auto": the larger of 2 × numTrialsPerIter and maxTrials, clamped to [64, 256]. TVM: 512. */
   readonly populationSize: number | "auto";
-  /**
-   * Programs per generation in the first round, before any program of the task is measured, when
-   * the cost model is its prior alone (TVM: the population). "auto": with an "auto" population and
-   * a budget of at least FIRST_ROUND_WIDE_FROM_TRIALS, the widest auto population (256), else the
-   * population. A population of 64 evolved on the prior alone converges on its few favourite tile
-   * families, and the later rounds build on what the first measured: a 64-trial gemm run's first
-   * 32 picks came from 3 families, none holding the knobs its fast programs share, and never left
-   * them (search-workers-local.md, 2026-11-30 s16); with 256, 12 of the 32 held them.
-   */
-  readonly firstRoundPopulation: number | "auto";
   /** Share of the population taken from the database's best records (TVM: 0.2). */
   readonly initMeasuredRatio: number;
   /** Fewest valid fresh samples to go on with; "auto": min(50, half the population). TVM: 50. */
@@ -108,7 +98,6 @@ export interface EvolutionarySearchConfig {
 
 export const DEFAULT_EVOLUTIONARY_SEARCH_CONFIG: EvolutionarySearchConfig = {
   populationSize: "auto",
-  firstRoundPopulation: "auto",
   initMeasuredRatio: 0.2,
   initMinUnmeasured: "auto",
   freshPoolSize: 0,
@@ -128,12 +117,6 @@ export const DEFAULT_EVOLUTIONARY_SEARCH_CONFIG: EvolutionarySearchConfig = {
   climbSteps: 2,
   transposeNeighbours: false,
 };
-
-/** The widest population "auto" gives (populationSize's upper clamp). */
-const MAX_AUTO_POPULATION = 256;
-
-/** The fewest trials for which firstRoundPopulation "auto" widens the first round (two rounds of 32: a short run's search stays cheap). */
-export const FIRST_ROUND_WIDE_FROM_TRIALS = 64;
 
 /** Best measured programs whose neighbourhoods a batch may draw on, best first. */
 const MAX_INCUMBENTS = 4;
@@ -169,10 +152,6 @@ export class EvolutionarySearch extends SearchStrategyBase {
   readonly name = "evolutionarySearch";
   readonly config: EvolutionarySearchConfig;
   private populationSize = 0;
-  /** The first round's population (`firstRoundPopulation` resolved). */
-  private firstPopulationSize = 0;
-  /** The population of the round being searched: the first round's, or `populationSize`. */
-  private roundPopulation = 0;
   private minUnmeasured = 0;
   private emptyIters = 0;
   private replayedRecords = new Map<string, Candidate | undefined>();
@@ -193,9 +172,7 @@ export class EvolutionarySearch extends SearchStrategyBase {
 
   protected override started(run: SearchRun): void {
     const c = this.config;
-    this.populationSize = c.populationSize === "auto" ? Math.min(MAX_AUTO_POPULATION, Math.max(64, 2 * run.numTrialsPerIter, run.maxTrials)) : c.populationSize;
-    const wideFirst = c.populationSize === "auto" && run.maxTrials >= FIRST_ROUND_WIDE_FROM_TRIALS;
-    this.firstPopulationSize = c.firstRoundPopulation === "auto" ? (wideFirst ? MAX_AUTO_POPULATION : this.populationSize) : c.firstRoundPopulation;
+    this.populationSize = c.populationSize === "auto" ? Math.min(256, Math.max(64, 2 * run.numTrialsPerIter, run.maxTrials)) : c.populationSize;
     this.minUnmeasured = c.initMinUnmeasured === "auto" ? Math.min(50, Math.ceil(this.populationSize / 2)) : c.initMinUnmeasured;
     this.emptyIters = 0;
     this.replayedRecords = new Map();
@@ -221,11 +198,10 @@ export class EvolutionarySearch extends SearchStrategyBase {
       const batch = run.nextBatchSize();
       if (batch === 0) return undefined;
       const round = new RejectionTally();
-      this.roundPopulation = this.isFirstRound(run) ? this.firstPopulationSize : this.populationSize;
-      const measured = await this.pickBestFromDatabase(run, Math.floor(this.roundPopulation * this.config.initMeasuredRatio), round);
-      const sampled = await this.sampleInitPopulation(run, Math.max(this.roundPopulation - measured.length, this.config.freshPoolSize), round);
-      const unmeasured = this.bestOfPool(run, sampled, this.roundPopulation - measured.length);
-      const needed = Math.min(this.minUnmeasured, this.roundPopulation - measured.length);
+      const measured = await this.pickBestFromDatabase(run, Math.floor(this.populationSize * this.config.initMeasuredRatio), round);
+      const sampled = await this.sampleInitPopulation(run, Math.max(this.populationSize - measured.length, this.config.freshPoolSize), round);
+      const unmeasured = this.bestOfPool(run, sampled, this.populationSize - measured.length);
+      const needed = Math.min(this.minUnmeasured, this.populationSize - measured.length);
       if (unmeasured.length < needed) {
         // TVM gives up here. A space whose samples often fail (a space function whose steps depend
         // on what it sampled) still has its valid ones to evolve from: go on with a warning, and
@@ -263,16 +239,6 @@ export class EvolutionarySearch extends SearchStrategyBase {
   /** The population size in use (after "auto" is resolved by `preTuning`). */
   get resolvedPopulationSize(): number {
     return this.populationSize;
-  }
-
-  /** The first round's population (after "auto" is resolved by `preTuning`). */
-  get resolvedFirstRoundPopulation(): number {
-    return this.firstPopulationSize;
-  }
-
-  /** Whether no program of the task is measured yet: nothing handed out, and none in the database. */
-  private isFirstRound(run: SearchRun): boolean {
-    return run.trialsIssued === 0 && run.database.getTopK(run.workload, 1).length === 0;
   }
 
   // ---- the steps -------------------------------------------------------------------------------
@@ -446,8 +412,8 @@ export class EvolutionarySearch extends SearchStrategyBase {
       mutatorSampler: mutators.length > 0 ? new WeightedSampler(mutators.map((m) => m.probability)) : undefined,
       copied: new Uint8Array(population.length),
     };
-    const next = new Array<Candidate | undefined>(this.roundPopulation);
-    const slots = Array.from({ length: this.roundPopulation }, () => ({ fails: 0, parent: 0 }));
+    const next = new Array<Candidate | undefined>(this.populationSize);
+    const slots = Array.from({ length: this.populationSize }, () => ({ fails: 0, parent: 0 }));
     let open = slots.map((_, k) => k);
     while (open.length > 0) {
       const wave: { slot: number; child: Child }[] = [];
@@ -649,7 +615,6 @@ function checkConfig(c: EvolutionarySearchConfig): void {
     if (!(typeof v === "number" && v >= 0 && v <= 1)) throw fail(`${name} must be a number in [0, 1], got ${String(v)}`);
   };
   if (c.populationSize !== "auto") positiveInt("populationSize", 1);
-  if (c.firstRoundPopulation !== "auto") positiveInt("firstRoundPopulation", 1);
   if (c.initMinUnmeasured !== "auto") positiveInt("initMinUnmeasured", 0);
   positiveInt("freshPoolSize", 0);
   positiveInt("maxFailCount", 1);

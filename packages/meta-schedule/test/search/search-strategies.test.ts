@@ -18,7 +18,7 @@ import {
   replayWithPostprocs,
   tuneContext,
 } from "../../src/index.js";
-import { FIRST_ROUND_WIDE_FROM_TRIALS, SAME_PROGRAM_AS_PARENT } from "../../src/search/evolutionary-search.js";
+import { SAME_PROGRAM_AS_PARENT } from "../../src/search/evolutionary-search.js";
 import { rewriteUnboundBlock } from "../../src/postproc/rewrite-unbound-block.js";
 import { VerifyGPUCode } from "../../src/postproc/verify-gpu-code.js";
 import { launchClassOf } from "../../src/search/launch-classes.js";
@@ -466,46 +466,5 @@ describe("EvolutionarySearch", () => {
     };
     expect([1, 32, 64, 200].map((perIter) => sizeFor(10, perIter))).toEqual([64, 64, 128, 256]);
     expect([64, 100, 256, 2000].map((trials) => sizeFor(trials, 32))).toEqual([64, 100, 256, 256]);
-  });
-
-  it("resolves the first round's population: the widest auto population from FIRST_ROUND_WIDE_FROM_TRIALS trials, else the population", async () => {
-    const ctx = tuneContext(gemmWorkload(), target("nvidia/h100"), { seed: 1 });
-    const space = new ScheduleFnSpace(gemmTileSpace);
-    const firstFor = (maxTrials: number, config: ConstructorParameters<typeof EvolutionarySearch>[0] = {}) => {
-      const s = new EvolutionarySearch(config);
-      s.preTuning(ctx, {
-        maxTrials,
-        numTrialsPerIter: 32,
-        designSpaces: space.generateDesignSpace(ctx),
-        space,
-        database: new MemoryDatabase(),
-        costModel: undefined,
-      });
-      return [s.resolvedFirstRoundPopulation, s.resolvedPopulationSize];
-    };
-    expect(firstFor(FIRST_ROUND_WIDE_FROM_TRIALS - 1)).toEqual([64, 64]);
-    expect(firstFor(FIRST_ROUND_WIDE_FROM_TRIALS)).toEqual([256, 64]);
-    expect(firstFor(256)).toEqual([256, 256]);
-    // A population that is given stays the first round's too, unless that is given as well.
-    expect(firstFor(64, { populationSize: 48 })).toEqual([48, 48]);
-    expect(firstFor(64, { populationSize: 48, firstRoundPopulation: 96 })).toEqual([96, 48]);
-    expect(() => new EvolutionarySearch({ firstRoundPopulation: 0 })).toThrow(/firstRoundPopulation must be an integer ≥ 1, got 0/);
-  });
-
-  it("evolves the first round's population until a program is measured, then the population: the first batch is a wider search's, the second not", async () => {
-    const model: CostModel = { name: "oracle", update: () => {}, predict: (_ctx, cs) => cs.map((c) => 1 / fakeLatency(c.sch)) };
-    const handedOut = async (config: ConstructorParameters<typeof EvolutionarySearch>[0]) =>
-      (
-        await tuneWithFakeRunner(new EvolutionarySearch({ climbStarts: 0, ...config }), { seed: 21, maxTrials: 8, numTrialsPerIter: 4, costModel: model })
-      ).handedOut.map((c) => JSON.stringify(c.sch.trace.toJSON()));
-    const widened = await handedOut({ populationSize: 8, firstRoundPopulation: 32 });
-    const wide = await handedOut({ populationSize: 32 });
-    const narrow = await handedOut({ populationSize: 8 });
-    expect(widened).toHaveLength(8);
-    // The first batch: the same draws as a population of 32 throughout, not as one of 8.
-    expect(widened.slice(0, 4)).toEqual(wide.slice(0, 4));
-    expect(widened.slice(0, 4)).not.toEqual(narrow.slice(0, 4));
-    // The second round evolves a population of 8 again: not the wide search's second batch.
-    expect(widened.slice(4)).not.toEqual(wide.slice(4));
   });
 });
