@@ -34,7 +34,9 @@ describe("freshNativeAddon", () => {
 
   it("fails with the build's own first line and the sources it could not build", () => {
     const dir = runtimeWithBuildScript(`console.error("node-gyp is not installed: nope"); process.exit(1);`);
-    expect(() => freshNativeAddon(dir)).toThrow(`the native addon could not be brought up to date with ${join(dir, "native")}: node-gyp is not installed: nope`);
+    expect(() => freshNativeAddon(dir)).toThrow(
+      `the native addon could not be brought up to date with ${join(dir, "native")}: node-gyp is not installed: nope`,
+    );
   });
 
   it("fails when the build reports success but leaves no addon", () => {
