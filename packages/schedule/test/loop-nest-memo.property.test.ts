@@ -13,58 +13,11 @@ import { PrimitiveContext } from "../src/context.js";
 import { BlockScope } from "../src/analysis/scope.js";
 import { affineBindingMemo, hasAffineBinding } from "../src/analysis/block-properties.js";
 import { isStagePipeline, relaxedRegion, relaxedRegionMemo, relaxedRegionWithoutFacts } from "../src/analysis/stage-pipeline.js";
-import { Schedule, ScheduleError } from "../src/index.js";
+import { Schedule } from "../src/index.js";
 import type { ScheduleState } from "../src/state/schedule-state.js";
 import { TreeIndex } from "../src/state/tree-index.js";
+import { applyStageStep, stageStep, threeStageWorkload } from "./random-stage-steps.js";
 import { Analyzer } from "@tessera/ir";
-
-const workload = (n: number, m: number): string => `@T.prim_func
-def main(A: T.Buffer((${n}, ${m}), "int32"), D: T.Buffer((${n}, ${m}), "int32")):
-    B = T.alloc_buffer((${n}, ${m}), "int32")
-    C = T.alloc_buffer((${n}, ${m}), "int32")
-    for i, j in T.grid(${n}, ${m}):
-        with T.block("B"):
-            vi, vj = T.axis.remap("SS", [i, j])
-            B[vi, vj] = A[vi, vj] + 7
-    for i, j, k in T.grid(${n}, ${m}, ${m}):
-        with T.block("C"):
-            vi, vj, vk = T.axis.remap("SSR", [i, j, k])
-            with T.init():
-                C[vi, vj] = 0
-            C[vi, vj] = C[vi, vj] + B[vi, vk] * (vj + 1)
-    for i, j in T.grid(${n}, ${m}):
-        with T.block("D"):
-            vi, vj = T.axis.remap("SS", [i, j])
-            D[vi, vj] = C[vi, vj] * 2 + A[vi, vj]
-`;
-
-type Step =
-  | { kind: "split"; block: number; loop: number; factor: number }
-  | { kind: "cacheRead"; block: number }
-  | { kind: "move"; block: number; target: number; loop: number; reverse: boolean };
-
-const step: fc.Arbitrary<Step> = fc.oneof(
-  fc.record({ kind: fc.constant("split" as const), block: fc.nat(), loop: fc.nat(), factor: fc.integer({ min: 1, max: 4 }) }),
-  fc.record({ kind: fc.constant("cacheRead" as const), block: fc.nat() }),
-  fc.record({ kind: fc.constant("move" as const), block: fc.nat(), target: fc.nat(), loop: fc.nat(), reverse: fc.boolean() }),
-);
-
-function applyStep(sch: Schedule, s: Step): void {
-  const blocks = sch.getChildBlocks(sch.getBlock("root"));
-  const pick = <T>(xs: readonly T[], k: number): T | undefined => (xs.length === 0 ? undefined : xs[k % xs.length]);
-  const block = pick(blocks, s.block)!;
-  if (s.kind === "split") {
-    const loop = pick(sch.getLoops(block), s.loop);
-    if (loop !== undefined) sch.split(loop, [null, s.factor]);
-  } else if (s.kind === "cacheRead") {
-    sch.cacheRead(block, 0, "shared");
-  } else {
-    const loop = pick(sch.getLoops(pick(blocks, s.target)!), s.loop);
-    if (loop === undefined) return;
-    if (s.reverse) sch.reverseComputeAt(block, loop);
-    else sch.computeAt(block, loop);
-  }
-}
 
 const sameInterval = (a: IntervalSet, b: IntervalSet): boolean =>
   a.min.kind === b.min.kind &&
@@ -93,15 +46,11 @@ function checkScopes(sch: Schedule): void {
 describe("facts remembered by loop nest", () => {
   it("agrees with the uncached computation on random schedules", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 2, max: 8 }), fc.integer({ min: 2, max: 6 }), fc.array(step, { minLength: 1, maxLength: 6 }), (n, m, steps) => {
-        const sch = new Schedule(parsePrimFunc(workload(n, m)));
+      fc.property(fc.integer({ min: 2, max: 8 }), fc.integer({ min: 2, max: 6 }), fc.array(stageStep, { minLength: 1, maxLength: 6 }), (n, m, steps) => {
+        const sch = new Schedule(parsePrimFunc(threeStageWorkload(n, m)));
         checkScopes(sch);
         for (const s of steps) {
-          try {
-            applyStep(sch, s);
-          } catch (err) {
-            if (!(err instanceof ScheduleError)) throw err;
-          }
+          applyStageStep(sch, s);
           checkScopes(sch);
         }
       }),
@@ -128,7 +77,7 @@ describe("facts remembered by loop nest", () => {
         fc.integer({ min: 2, max: 6 }),
         fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 1, maxLength: 7 }),
         (n, m, extents) => {
-          const func = new Schedule(parsePrimFunc(workload(n, m))).func;
+          const func = new Schedule(parsePrimFunc(threeStageWorkload(n, m))).func;
           for (const f of [func, { ...func, body: new Reextent(extents).visitStmt(func.body) }]) {
             const index = new TreeIndex(f);
             for (const child of index.blocks) {

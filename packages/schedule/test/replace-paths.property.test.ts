@@ -9,61 +9,11 @@ import { type Block, type Stmt, forLoop, intImm, parsePrimFunc, variable } from 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { PrimitiveContext } from "../src/context.js";
-import { Schedule, ScheduleError } from "../src/index.js";
+import { Schedule } from "../src/index.js";
 import { REMOVE, type Replacement, replaceStmts } from "../src/state/replace.js";
 import type { ScheduleState } from "../src/state/schedule-state.js";
 import type { TreeIndex } from "../src/state/tree-index.js";
-
-const workload = (n: number): string => `@T.prim_func
-def main(A: T.Buffer((${n}, ${n}), "int32"), D: T.Buffer((${n}, ${n}), "int32")):
-    B = T.alloc_buffer((${n}, ${n}), "int32")
-    C = T.alloc_buffer((${n}, ${n}), "int32")
-    for i, j in T.grid(${n}, ${n}):
-        with T.block("B"):
-            vi, vj = T.axis.remap("SS", [i, j])
-            B[vi, vj] = A[vi, vj] + 7
-    for i, j, k in T.grid(${n}, ${n}, ${n}):
-        with T.block("C"):
-            vi, vj, vk = T.axis.remap("SSR", [i, j, k])
-            with T.init():
-                C[vi, vj] = 0
-            C[vi, vj] = C[vi, vj] + B[vi, vk] * (vj + 1)
-    for i, j in T.grid(${n}, ${n}):
-        with T.block("D"):
-            vi, vj = T.axis.remap("SS", [i, j])
-            D[vi, vj] = C[vi, vj] * 2 + A[vi, vj]
-`;
-
-type Step =
-  | { kind: "split"; block: number; loop: number; factor: number }
-  | { kind: "cacheRead"; block: number }
-  | { kind: "move"; block: number; target: number; loop: number };
-
-const step: fc.Arbitrary<Step> = fc.oneof(
-  fc.record({ kind: fc.constant("split" as const), block: fc.nat(), loop: fc.nat(), factor: fc.integer({ min: 1, max: 4 }) }),
-  fc.record({ kind: fc.constant("cacheRead" as const), block: fc.nat() }),
-  fc.record({ kind: fc.constant("move" as const), block: fc.nat(), target: fc.nat(), loop: fc.nat() }),
-);
-
-const pick = <T>(xs: readonly T[], k: number): T | undefined => (xs.length === 0 ? undefined : xs[k % xs.length]);
-
-function applyStep(sch: Schedule, s: Step): void {
-  const blocks = sch.getChildBlocks(sch.getBlock("root"));
-  const block = pick(blocks, s.block)!;
-  try {
-    if (s.kind === "split") {
-      const loop = pick(sch.getLoops(block), s.loop);
-      if (loop !== undefined) sch.split(loop, [null, s.factor]);
-    } else if (s.kind === "cacheRead") {
-      sch.cacheRead(block, 0, "shared");
-    } else {
-      const loop = pick(sch.getLoops(pick(blocks, s.target)!), s.loop);
-      if (loop !== undefined) sch.computeAt(block, loop);
-    }
-  } catch (err) {
-    if (!(err instanceof ScheduleError)) throw err;
-  }
-}
+import { type StageStep, applyStageStep, stageStep, threeStageWorkload } from "./random-stage-steps.js";
 
 /** A replacement: which node of the index (by position in its pre-order) and how. */
 interface Pick {
@@ -137,9 +87,9 @@ function replacementsOf(index: TreeIndex, chosen: readonly Pick[]): { stmts: Map
   return { stmts, blocks };
 }
 
-function scheduled(n: number, steps: readonly Step[]): ScheduleState {
-  const sch = new Schedule(parsePrimFunc(workload(n)));
-  for (const s of steps) applyStep(sch, s);
+function scheduled(n: number, steps: readonly StageStep[]): ScheduleState {
+  const sch = new Schedule(parsePrimFunc(threeStageWorkload(n, n)));
+  for (const s of steps) applyStageStep(sch, s);
   return (sch as unknown as { state: ScheduleState }).state;
 }
 
@@ -155,7 +105,7 @@ function attempt(f: () => Stmt): Stmt | string {
 describe("replaceStmts along the index's paths", () => {
   it("gives the full walk's body for random replacements in random schedules", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 4, max: 8 }), fc.array(step, { maxLength: 6 }), picks, (n, steps, chosen) => {
+      fc.property(fc.integer({ min: 4, max: 8 }), fc.array(stageStep, { maxLength: 6 }), picks, (n, steps, chosen) => {
         const index = new PrimitiveContext(scheduled(n, steps)).index;
         const body = index.func.body;
         const { stmts, blocks } = replacementsOf(index, chosen);
@@ -168,7 +118,7 @@ describe("replaceStmts along the index's paths", () => {
 
   it("gives the full walk's body on a body rewritten since the index was made, and with a node the index does not know", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 4, max: 8 }), fc.array(step, { maxLength: 6 }), picks, picks, (n, steps, first, second) => {
+      fc.property(fc.integer({ min: 4, max: 8 }), fc.array(stageStep, { maxLength: 6 }), picks, picks, (n, steps, first, second) => {
         const index = new PrimitiveContext(scheduled(n, steps)).index;
         const body = index.func.body;
         const a = replacementsOf(index, first);
