@@ -19,6 +19,11 @@
  * The stage loop is unrolled by two so that each fragment set is its own registers. The
  * accumulator holds Cᵀ's 64×256 tile a warpgroup; the epilogue stores it transposed, one float a
  * register (each warp store writes four 32-byte row segments of C). 256×128 block tiles.
+ *
+ * `persistentBlocks` makes the blocks walk the tiles (`it · blocks + blockIdx.x`) with one ring, as
+ * `tmaWgmmaGemmScript`'s persistent form does: the slot and the parities follow the block's whole
+ * stream of k stages, the consumers release a tile's last stage after its final wait, and the
+ * producer fills the next tile's first stages while the consumers store this tile's C.
  */
 
 export interface TmaWgmmaTf32RegisterBOptions {
@@ -30,6 +35,8 @@ export interface TmaWgmmaTf32RegisterBOptions {
   readonly maxRegisters?: { readonly producer: number; readonly consumer: number };
   /** Rasterised block order: groups of this many block rows (default none). */
   readonly groupRows?: number;
+  /** A persistent kernel of this many blocks (one an SM: 132 on an H100 or H200), each walking the tiles (default: one block a tile). */
+  readonly persistentBlocks?: number;
 }
 
 /** C's block tile: rows (the wgmma's N) and columns (two warpgroups of 64, the wgmma's M); a k stage of 32 float32 (the 128-byte swizzle span). */
@@ -54,7 +61,15 @@ export function tmaWgmmaTf32RegisterBScript(n: number, opts: TmaWgmmaTf32Registe
   const group = opts.groupRows;
   if (group !== undefined && (!Number.isInteger(group) || group < 1 || blocksM % group !== 0))
     throw new RangeError(`TMA tf32 register-B GEMM: groupRows must divide the ${blocksM} block rows, got ${group}`);
-  const tile = "blockIdx_x";
+  const tiles = blocksM * blocksN;
+  const blocks = opts.persistentBlocks ?? tiles;
+  if (!Number.isInteger(blocks) || blocks < 1 || blocks > tiles)
+    throw new RangeError(`TMA tf32 register-B GEMM: persistentBlocks must be 1 to the ${tiles} tiles, got ${blocks}`);
+  const persistent = opts.persistentBlocks !== undefined;
+  // The tile a block works on, and a k stage's index in the block's whole stream of stages (the ring
+  // slot and the parities follow it across tiles; `steps` is even, so the fragment sets alternate too).
+  const tile = persistent ? `(it * ${blocks} + blockIdx_x)` : "blockIdx_x";
+  const stream = (t: string) => (persistent ? `(it * ${steps} + ${t})` : t);
   const m0 = group === undefined ? `${tile} // ${blocksN} * ${BM}` : `(${tile} // ${group * blocksN} * ${group} + ${tile} % ${group}) * ${BM}`;
   const n0 = group === undefined ? `${tile} % ${blocksN} * ${BN}` : `${tile} // ${group} % ${blocksN} * ${BN}`;
   const bar = (i: string) => `T.tvm_access_ptr(T.type_annotation("uint64"), bars, ${i}, 1, 3)`;
@@ -63,15 +78,16 @@ export function tmaWgmmaTf32RegisterBScript(n: number, opts: TmaWgmmaTf32Registe
   const full = (t: string) => bar(slot(t));
   const empty = (t: string) => bar(`${stages} + ${t} % ${stages}`);
   const bBase = (t: string) => `${stages * A_TILE} + ${slot(t)} * ${B_TILE}`;
+  const g = stream("t");
   const producer = [
     `for t in range(${steps}):`,
-    `    T.ptx.mbarrier_wait_parity(${empty("t")}, (t // ${stages} + 1) % 2)`,
-    `    T.ptx.mbarrier_arrive_expect_tx(${full("t")}, ${(A_TILE + B_TILE) * 4})`,
-    `    T.ptx.cp_async_bulk_tensor_2d(${smem(`${slot("t")} * ${A_TILE}`, A_TILE)}, A.data, ${BK}, ${BM}, 128, t * ${BK}, ${m0}, ${full("t")})`,
+    `    T.ptx.mbarrier_wait_parity(${empty(g)}, (${g} // ${stages} + 1) % 2)`,
+    `    T.ptx.mbarrier_arrive_expect_tx(${full(g)}, ${(A_TILE + B_TILE) * 4})`,
+    `    T.ptx.cp_async_bulk_tensor_2d(${smem(`${slot(g)} * ${A_TILE}`, A_TILE)}, A.data, ${BK}, ${BM}, 128, t * ${BK}, ${m0}, ${full(g)})`,
     ...Array.from(
       { length: BN / B_BOX },
       (_, j) =>
-        `    T.ptx.cp_async_bulk_tensor_2d(${smem(`${bBase("t")} + ${j * B_BOX * BK}`, B_BOX * BK)}, B.data, ${B_BOX}, ${BK}, 128, ${n0} + ${j * B_BOX}, t * ${BK}, ${full("t")})`,
+        `    T.ptx.cp_async_bulk_tensor_2d(${smem(`${bBase(g)} + ${j * B_BOX * BK}`, B_BOX * BK)}, B.data, ${B_BOX}, ${BK}, 128, ${n0} + ${j * B_BOX}, t * ${BK}, ${full(g)})`,
     ),
   ];
   // Bᵀ's register fragment (the wgmma's A, 32-bit types): register r of lane l holds row l/4 + 8·(r%2)
@@ -85,7 +101,7 @@ export function tmaWgmmaTf32RegisterBScript(n: number, opts: TmaWgmmaTf32Registe
   // Aᵀ as the wgmma's B: A's 256×32 box, K-major, the k1-th 8 columns of every row.
   const aDesc = (t: string) => `T.tvm_access_ptr(T.type_annotation("float32"), buf_dyn_shmem, ${slot(t)} * ${A_TILE} + k1 * ${K}, ${(BM - 1) * BK + K}, 1)`;
   const stage = (u: number) => {
-    const t = `(t2 * 2 + ${u})`;
+    const t = stream(`(t2 * 2 + ${u})`);
     return [
       `T.ptx.mbarrier_wait_parity(${full(t)}, ${t} // ${stages} % 2)`,
       ...fragment(t, u),
@@ -106,15 +122,20 @@ export function tmaWgmmaTf32RegisterBScript(n: number, opts: TmaWgmmaTf32Registe
     `for t2 in range(${steps / 2}):`,
     ...[0, 1].flatMap((u) => stage(u).map((l) => `    ${l}`)),
     "T.ptx.wgmma_wait_group(0, C_warp, 128, B_frag, 32)",
+    // A persistent block's producer refills the tile's last stage for the next tile: release it too.
+    ...(persistent ? ["if threadIdx_x == 0:", `    T.ptx.mbarrier_arrive(${empty(stream(String(steps - 1)))})`] : []),
     "for r in T.unroll(128):",
     `    C_1[(${m0} + r // 4 * 8 + threadIdx_x % 4 * 2 + r % 2) * ${n} + ${n0} + threadIdx_y * 16 + threadIdx_x // 4 + r // 2 % 2 * 8] = C_warp_1[r]`,
   ];
   const indent = (lines: string[], depth: number) => lines.map((l) => `${" ".repeat(depth)}${l}`).join("\n");
+  // A persistent block walks its tiles (it · blocks + blockIdx.x, while below the tile count).
+  const perTile = (lines: string[]): string[] =>
+    persistent ? [`for it in range(${Math.ceil(tiles / blocks)}):`, `    if ${tile} < ${tiles}:`, ...lines.map((l) => `        ${l}`)] : lines;
   return `@T.prim_func
 def main(A: T.Buffer((${n}, ${n}), "float32"), B: T.Buffer((${n}, ${n}), "float32"), C: T.Buffer((${n}, ${n}), "float32")):
     T.func_attr({"global_symbol": "${opts.name ?? "wgmma_tma_tf32_rb_gemm"}", "tir.noalias": T.bool(True)})
     C_1 = T.Buffer((${n * n},), data=C.data)
-    blockIdx_x = T.launch_thread("blockIdx.x", ${blocksM * blocksN})
+    blockIdx_x = T.launch_thread("blockIdx.x", ${blocks})
     buf_dyn_shmem = T.allocate([${stages * (A_TILE + B_TILE)}], "float32", "shared.dyn")
     buf_dyn_shmem_1 = T.Buffer((${stages * (A_TILE + B_TILE)},), data=buf_dyn_shmem, scope="shared.dyn")
     bars = T.allocate([${2 * stages}], "uint64", "shared")
@@ -134,9 +155,9 @@ def main(A: T.Buffer((${n}, ${n}), "float32"), B: T.Buffer((${n}, ${n}), "float3
         T.ptx.setmaxnreg_dec(${regs.producer})
         if threadIdx_y == 8:
             if threadIdx_x == 0:
-${indent(producer, 16)}
+${indent(perTile(producer), 16)}
     if threadIdx_y < 8:
         T.ptx.setmaxnreg_inc(${regs.consumer})
-${indent(consumer, 8)}
+${indent(perTile(consumer), 8)}
 `;
 }

@@ -23,7 +23,8 @@
  *   (tmaWgmmaTf32Plan: a transpose pre-pass writes Bᵀ — counted in the time — then the kernel loads
  *   A's 128×32 and Bᵀ's 256×32 float32 boxes, m64n256k8 tf32 wgmmas truncating the operands as
  *   cuBLAS's do; `truncatingTf32Gemm`), against torch fp32 `A @ B` with TF32 on;
- * - `wgmma_tma_tf32_rb` (`_rbg` rasterised): the TMA tf32 GEMM without the pre-pass
+ * - `wgmma_tma_tf32_rb` (`_rbg` rasterised, `_rbp` rasterised and persistent: one block an SM,
+ *   `--tma-blocks` for other grids): the TMA tf32 GEMM without the pre-pass
  *   (tmaWgmmaTf32RegisterBScript: Cᵀ = Bᵀ·Aᵀ with the register-A wgmma, B's fragments loaded from
  *   its TMA boxes and rounded, A truncated; 256×128 tiles), against TF32;
  * - `wgmma_sched_tma`: the `wgmma` schedule with `tma: true` (its copy blocks annotated `tma_copy`:
@@ -209,6 +210,7 @@ const TMA_VARIANTS: Readonly<Record<string, { readonly persistent: boolean; read
   ),
   wgmma_tma_tf32_rb: { persistent: false, make: (stages: number) => tmaWgmmaRegisterB(stages) },
   wgmma_tma_tf32_rbg: { persistent: false, make: (stages: number) => tmaWgmmaRegisterB(stages, 8) },
+  wgmma_tma_tf32_rbp: { persistent: true, make: (stages: number, blocks?: number) => tmaWgmmaRegisterB(stages, 8, blocks ?? "sms") },
 };
 
 /** The tensor-core kernels measured, by name. */
@@ -299,13 +301,19 @@ function tmaWgmma(operands: "float16" | "tf32", stages: number, form: TmaForm, b
 
 /**
  * The TMA tf32 GEMM with B from registers (tmaWgmmaTf32RegisterBScript: Cᵀ = Bᵀ·Aᵀ, B's fragments
- * loaded from its N-major boxes and rounded, no pre-pass; A truncated), `groupRows` rasterised.
+ * loaded from its N-major boxes and rounded, no pre-pass; A truncated), `groupRows` rasterised,
+ * persistent with `blocks` ("sms": one block an SM).
  */
-function tmaWgmmaRegisterB(stages: number, groupRows?: number): KernelSpec {
-  const name = `wgmma_tma_tf32_rb${groupRows === undefined ? "" : "g"}_gemm`;
+function tmaWgmmaRegisterB(stages: number, groupRows?: number, blocks?: number | "sms"): KernelSpec {
+  const name = `wgmma_tma_tf32_rb${groupRows === undefined ? "" : "g"}${blocks === undefined ? "" : "p"}_gemm`;
   const group = (n: number) => (groupRows === undefined ? {} : { groupRows: Math.min(groupRows, n / 256) });
+  const grid = () => (blocks !== "sms" ? (blocks ?? 0) : cuda.available() ? cuda.device(0).multiprocessorCount : H100_SMS);
+  const persistent = (n: number) => (blocks === undefined ? {} : { persistentBlocks: Math.min(grid(), (n / 256) * (n / 128)) });
   return {
-    schedule: (n) => moduleFromKernelFunc(parsePrimFunc(tmaWgmmaTf32RegisterBScript(n, { stages, name, ...group(n) })), { target: cudaTarget("nvidia/h100") }),
+    schedule: (n) =>
+      moduleFromKernelFunc(parsePrimFunc(tmaWgmmaTf32RegisterBScript(n, { stages, name, ...group(n), ...persistent(n) })), {
+        target: cudaTarget("nvidia/h100"),
+      }),
     original: (n) => tf32GemmConverting(n, { a: "truncate", b: "round" }),
     operands: "float32",
     baseline: "tf32",

@@ -97,6 +97,18 @@ describe("the TMA tf32 GEMM with B from registers (Cᵀ = Bᵀ·Aᵀ, no pre-pas
     expectExactAgreement(compareRb(256, { stages: 3 }));
   }, 180_000);
 
+  it("has the executor's bits as a persistent kernel (one block walks both tiles, its ring and fragment sets running on across them)", () => {
+    expectExactAgreement(compareRb(256, { stages: 3, persistentBlocks: 1, groupRows: 1 }));
+  }, 180_000);
+
+  it("a persistent kernel whose consumers do not release a tile's last stage deadlocks, naming the barrier", () => {
+    const opts = { stages: 3, persistentBlocks: 1 };
+    const unreleased = (s: string) => s.replace(/ {16}if threadIdx_x == 0:\n {20}T\.ptx\.mbarrier_arrive\(.*\(it \* 8 \+ 7\).*\n/, "");
+    expect(unreleased(tmaWgmmaTf32RegisterBScript(256, opts))).not.toBe(tmaWgmmaTf32RegisterBScript(256, opts));
+    // The next tile's third stage (stream index 10, slot 1) waits for slot 1's release: empty barrier bars[3 + 1].
+    expect(() => compareRb(256, opts, unreleased)).toThrow(/deadlock[\s\S]*bars\[4\]/);
+  }, 180_000);
+
   it("refuses fragments that are not rounded to tf32, and computes other bits when B's boxes land unswizzled", () => {
     const unrounded = (s: string) => s.replace(/= T\.tf32_round\((buf_dyn_shmem_1\[.*\])\)\n/, "= $1\n");
     expect(unrounded(tmaWgmmaTf32RegisterBScript(256, { stages: 2 }))).not.toBe(tmaWgmmaTf32RegisterBScript(256, { stages: 2 }));
