@@ -90,20 +90,23 @@ describe.skipIf(!hasNvcc)(`the mbarrier kernels compile with nvcc${hasNvcc ? "" 
     });
   }, 300_000);
 
-  it("sm_90a: the TMA tf32 GEMM with B from registers (no pre-pass) without spills, its fragments fed to the register-A tf32 wgmma", async () => {
-    const modules = [
-      {
-        label: "tf32_rb",
-        file: "wgmma_tma_tf32_rb.cu",
-        module: moduleFromKernelFunc(parsePrimFunc(tmaWgmmaTf32RegisterBScript(4096, { stages: 4, groupRows: 8 })), { target: cudaTarget("nvidia/h100") }),
-      },
-    ];
+  it("sm_90a: the TMA tf32 GEMM with B from registers (no pre-pass; plain and persistent) without spills, its fragments fed to the register-A tf32 wgmma", async () => {
+    const variants = { tf32_rb: {}, tf32_rbp: { persistentBlocks: 132 } } as const;
+    const modules = Object.entries(variants).map(([label, o]) => ({
+      label,
+      file: `wgmma_tma_${label}.cu`,
+      module: moduleFromKernelFunc(parsePrimFunc(tmaWgmmaTf32RegisterBScript(4096, { stages: 4, groupRows: 8, name: `wgmma_tma_${label}`, ...o })), {
+        target: cudaTarget("nvidia/h100"),
+      }),
+    }));
     const r = await compileCorpusForArch(nvcc, dir, modules, "sm_90a");
     expect(r.exitCode, r.log).toBe(0);
-    const [k] = r.perModule[0]!;
-    expect(k?.spillStoreBytes).toBe(0);
-    expect(k?.stackFrameBytes).toBe(0);
-    expect(r.ptxOf(0)).toMatch(/wgmma\.mma_async\.sync\.aligned\.m64n256k8\.f32\.tf32\.tf32 \{/);
-    expect(r.ptxOf(0)).toContain("cvt.rna.tf32.f32");
+    modules.forEach((m, i) => {
+      const [k] = r.perModule[i]!;
+      expect(k?.spillStoreBytes, m.label).toBe(0);
+      expect(k?.stackFrameBytes, m.label).toBe(0);
+      expect(r.ptxOf(i), m.label).toMatch(/wgmma\.mma_async\.sync\.aligned\.m64n256k8\.f32\.tf32\.tf32 \{/);
+      expect(r.ptxOf(i), m.label).toContain("cvt.rna.tf32.f32");
+    });
   }, 300_000);
 });
