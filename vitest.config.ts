@@ -64,7 +64,7 @@ const SLOW_TESTS = [
   "packages/meta-schedule/test/search/parallel-search.test.ts",
   "packages/meta-schedule/test/cost-model/kernel-summary-ranking.test.ts",
   "packages/meta-schedule/test/cost-model/h100-ranking.test.ts",
-  // External compilers and spawned command lines: nvcc, tsc, the bench scripts under tsx.
+  // External compilers and spawned command lines: nvcc, tsc, the bench scripts under tsx, python3.
   "packages/codegen/test/cuda/corpus-nvcc.test.ts",
   "packages/codegen/test/cuda/async-copy-nvcc.test.ts",
   "packages/codegen/test/cuda/mbarrier-nvcc.test.ts",
@@ -75,6 +75,7 @@ const SLOW_TESTS = [
   "packages/schedule/test/trace-typecheck.test.ts",
   "assignments/gemm-relu-add/test/starter.test.ts",
   "packages/meta-schedule/test/tune/bench-command-line.test.ts",
+  "packages/runtime/test/tc-torch-script.test.ts",
   // Big simulations and executor runs: the fast schedule at 256³ and its random configurations at
   // 64³, 300 random GPU schedules, the largest corpus entries through the front passes.
   "packages/simulator/test/fast-gemm.test.ts",

@@ -116,9 +116,8 @@ import { Schedule, WGMMA_N, type WgmmaN } from "@tessera/schedule";
 import { type PrimFunc, compilePrimFunc, encodeHalfArray, parsePrimFunc, randomArgs } from "@tessera/ir";
 import { execa } from "execa";
 import { parseGemmBenchOptions } from "./gemm-bench-options.js";
+import { TC_TIMING as TIMING, TC_TORCH_SCRIPT, tcTorchTimingEnv } from "./tc-torch-script.js";
 import { NDArray, build, cuda } from "../src/index.js";
-
-const TIMING = { number: 3, repeat: 10, minRepeatMs: 100 } as const;
 
 /** torch's GEMM a kernel is timed against: fp16 `A @ B` (cuBLAS HGEMM), fp32 with TF32 on, or fp32 with TF32 off (SGEMM). */
 type Baseline = "hgemm" | "tf32" | "sgemm";
@@ -465,54 +464,6 @@ interface Result {
   readonly passed: boolean;
 }
 
-const TORCH_SCRIPT = `
-import json, os, torch
-n, d = int(os.environ["TESSERA_N"]), os.environ["TESSERA_DIR"]
-operands, baseline, relu_add = os.environ["TESSERA_OPERANDS"], os.environ["TESSERA_BASELINE"], os.environ["TESSERA_RELU_ADD"] == "1"
-def load(name, dt, idt):
-    raw = open(os.path.join(d, name), "rb").read()
-    return torch.frombuffer(bytearray(raw), dtype=idt).view(dt).reshape(n, n).cuda()
-if operands == "float16":
-    A, B = load("A.bin", torch.float16, torch.int16), load("B.bin", torch.float16, torch.int16)
-else:
-    A, B = load("A.bin", torch.float32, torch.int32), load("B.bin", torch.float32, torch.int32)
-ours = load("OUT.bin", torch.float32, torch.int32).double()
-Cin = (load("CIN.bin", torch.float16, torch.int16) if operands == "float16" else load("CIN.bin", torch.float32, torch.int32)) if relu_add else None
-epilogue = (lambda x: torch.relu(x) + Cin.to(x.dtype)) if relu_add else (lambda x: x)
-ref = epilogue(A.double() @ B.double())
-err = lambda x: (x.double() - ref).abs().max().item()
-torch.backends.cuda.matmul.allow_tf32 = False
-fp32 = epilogue(A.float() @ B.float())
-torch.backends.cuda.matmul.allow_tf32 = baseline == "tf32"
-X, Y = (A, B) if baseline == "hgemm" else (A.float(), B.float())
-base = epilogue(X @ Y)
-start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-for _ in range(10): X @ Y
-times = []
-for _ in range(10):
-    start.record()
-    for _ in range(3): X @ Y
-    end.record(); torch.cuda.synchronize(); times.append(start.elapsed_time(end) / 3)
-times.sort()
-# The protocol ours is timed with (timeEvaluator, TVM's time_evaluator): samples of \`number\` runs, \`number\`
-# growing until a sample lasts minRepeatMs, so the GPU runs the GEMM back to back for about
-# repeat × minRepeatMs (at the clocks it sustains under that load), median ms per run.
-number, repeat, min_ms = (int(x) for x in os.environ["TESSERA_TIMING"].split(","))
-sustained = []
-for _ in range(repeat):
-    duration = 0.0
-    while True:
-        if duration > 0: number = int(max(min_ms / (duration / number) + 1, number * 1.618))
-        start.record()
-        for _ in range(number): X @ Y
-        end.record(); torch.cuda.synchronize(); duration = start.elapsed_time(end)
-        if duration >= min_ms: break
-    sustained.append(duration / number)
-sustained.sort()
-print(json.dumps({"baseline": baseline, "baselineMs": times[len(times) // 2], "baselineSustainedMs": (sustained[(repeat - 1) // 2] + sustained[repeat // 2]) / 2, "oursMaxAbsErrorToFloat64": err(ours), "torchFp32MaxAbsErrorToFloat64": err(fp32),
-  "torchBaselineMaxAbsErrorToFloat64": err(base), "torch": torch.__version__, "device": torch.cuda.get_device_name(0)}))
-`;
-
 /** The bytes of an operand as the device holds it. */
 function operandBytes(x: Float32Array, operands: KernelSpec["operands"]): Uint8Array | Uint16Array {
   return operands === "float16" ? encodeHalfArray("float16", x) : new Uint8Array(x.buffer, x.byteOffset, x.byteLength);
@@ -531,9 +482,9 @@ async function torchComparison(spec: KernelSpec, n: number, inputs: readonly Flo
       TESSERA_OPERANDS: spec.operands,
       TESSERA_BASELINE: spec.baseline,
       TESSERA_RELU_ADD: spec.reluAdd === true ? "1" : "0",
-      TESSERA_TIMING: `${TIMING.number},${TIMING.repeat},${TIMING.minRepeatMs}`,
+      ...tcTorchTimingEnv(TIMING),
     };
-    const r = await execa("python3", ["-c", TORCH_SCRIPT], { env, reject: false, all: true, timeout: 600_000 });
+    const r = await execa("python3", ["-c", TC_TORCH_SCRIPT], { env, reject: false, all: true, timeout: 600_000 });
     if (r.exitCode !== 0) return { skipped: `python3 with torch failed (exit ${r.exitCode}): ${String(r.all).trim().split("\n").slice(-2).join(" | ")}` };
     return JSON.parse(String(r.stdout).trim().split("\n").pop() ?? "{}") as TorchResult;
   } finally {
