@@ -17,7 +17,8 @@
  */
 import { LruMap } from "../support/lru-map.js";
 import { type CudaTarget, type GpuLimit, GpuVerifyError, type LoweredModule, LoweringError, lower } from "@tessera/codegen";
-import { type PrimFunc, structuralHash } from "@tessera/ir";
+import type { PrimFunc } from "@tessera/ir";
+import { programHashesOf } from "../support/program-hashes.js";
 import type { Schedule } from "@tessera/schedule";
 import { THREAD_EXTENT_HIGH, THREAD_EXTENT_LOW, annotationNumber } from "../schedule-utils/annotations.js";
 import { gpuTargetOf, type TuneContext } from "../tune-context.js";
@@ -79,7 +80,7 @@ export class VerifyGPUCode implements Postproc {
     }
     const func = sch.func;
     const target = gpuTargetOf(ctx, "VerifyGPUCode");
-    const key = `${targetKeyOf(target)}\n${structuralHash(func, { compareNames: true })}`;
+    const key = `${targetKeyOf(target)}\n${programHashesOf(func).withNames}`;
     let verdict = VERDICTS.get(key);
     if (verdict === undefined) {
       verdict = verdictOf(func, target);
