@@ -57,14 +57,19 @@ function targetKeyOf(target: object): string {
   return key;
 }
 
-/** This thread's verdicts given from the memo and by lowering, since the last `clearVerdictMemo`. */
-export const verdictMemoCounts = { remembered: 0, lowered: 0 };
+/**
+ * This thread's verdicts given from the memo and by lowering, and of those lowered the ones that
+ * were rejections (the lowering a check before lowering could have saved), since the last
+ * `clearVerdictMemo`.
+ */
+export const verdictMemoCounts = { remembered: 0, lowered: 0, loweredRejected: 0 };
 
 /** Forgets every remembered verdict, and zeroes the counts. */
 export function clearVerdictMemo(): void {
   VERDICTS.clear();
   verdictMemoCounts.remembered = 0;
   verdictMemoCounts.lowered = 0;
+  verdictMemoCounts.loweredRejected = 0;
 }
 
 export class VerifyGPUCode implements Postproc {
@@ -85,6 +90,7 @@ export class VerifyGPUCode implements Postproc {
     if (verdict === undefined) {
       verdict = verdictOf(func, target);
       verdictMemoCounts.lowered++;
+      if ("rejection" in verdict) verdictMemoCounts.loweredRejected++;
       VERDICTS.set(key, verdict);
     } else {
       verdictMemoCounts.remembered++;
