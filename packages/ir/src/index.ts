@@ -229,6 +229,8 @@ export {
   assertStructuralEqual,
   type StructuralDifference,
   structuralHash,
+  structuralHashes,
+  type StructuralHashes,
   writeStructuralTokens,
   type StructuralOptions,
 } from "./structural/index.js";

@@ -22,6 +22,7 @@ import { type CudaTarget, target } from "@tessera/codegen";
 import { gemmReluAdd } from "@tessera/ir";
 import { AnalyticModel, EvolutionarySearch, HybridModel, MemoryDatabase } from "../src/index.js";
 import type { CostModel } from "../src/interfaces/cost-model.js";
+import { verdictMemoCounts } from "../src/postproc/verify-gpu-code.js";
 import { CandidateReplayer } from "../src/search/candidate-replayer.js";
 import { ReplayPool } from "../src/search/replay-pool.js";
 import { defaultCudaSpaceGenerator } from "../src/space/defaults.js";
@@ -273,5 +274,10 @@ console.log(
     searchMainCpuS: +(searchMainMs / 1000).toFixed(1),
     searchProcessCpuS: +(searchProcMs / 1000).toFixed(1),
     tracesDigest: createHash("sha256").update(traces.join("\n")).digest("hex").slice(0, 12),
+    // VerifyGPUCode in this thread (with --workers, the workers' own are not counted): programs
+    // lowered, of them rejected (the GPU limits), and verdicts its memo gave.
+    lowered: verdictMemoCounts.lowered,
+    loweredRejected: verdictMemoCounts.loweredRejected,
+    verdictsRemembered: verdictMemoCounts.remembered,
   }),
 );

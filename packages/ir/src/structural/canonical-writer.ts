@@ -27,6 +27,14 @@ export type TokenSubject =
   | { readonly kind: "buffer"; readonly buffer: Buffer; readonly index: number; readonly fresh: boolean }
   | { readonly kind: "value"; readonly label: string; readonly text: string };
 
+/** The label of the value token that writes a block's name (with `compareNames` only). */
+export const BLOCK_NAME_LABEL = "block name";
+
+/**
+ * Where the tokens go. With `compareNames`, names appear only in the tokens of a fresh variable
+ * (`V+:dtype:"name"`) or buffer (`B+:"name"`) and in the `BLOCK_NAME_LABEL` values (hash.ts's
+ * `structuralHashes` relies on it).
+ */
 export interface TokenSink {
   token(key: string, path: IRPath | undefined, subject: TokenSubject): void;
 }
@@ -326,7 +334,7 @@ export class CanonicalWriter {
 
   private blockFields(b: Block, p: IRPath): void {
     if (kindOf(b) !== "Block") throw new IRError(`structural comparison: expected a Block at ${renderPath(p)}, got ${describeValue(b)}`);
-    if (this.opts.compareNames) this.value(p, "block name", JSON.stringify(b.name));
+    if (this.opts.compareNames) this.value(p, BLOCK_NAME_LABEL, JSON.stringify(b.name));
     this.count(p, "number of block iter vars", b.iterVars.length);
     b.iterVars.forEach((iv, i) => {
       const ip = indexPath(fieldPath(p, "iterVars"), i);

@@ -1,5 +1,5 @@
 /** Structural hash: a 64-bit hash (16 hex digits) of the canonical token stream. */
-import { CanonicalWriter, type TokenSink } from "./canonical-writer.js";
+import { BLOCK_NAME_LABEL, CanonicalWriter, type TokenSink } from "./canonical-writer.js";
 import type { StructuralNode } from "./node-kinds.js";
 import { type StructuralOptions, resolveOptions } from "./options.js";
 
@@ -43,6 +43,33 @@ export function structuralHash(node: StructuralNode, opts?: StructuralOptions): 
   const hasher = new StreamHasher();
   new CanonicalWriter(hasher, resolveOptions(opts)).writeRoot(node, "structuralHash");
   return hasher.digest();
+}
+
+/** A node's two structural hashes: as `structuralHash` gives them without and with `compareNames`. */
+export interface StructuralHashes {
+  readonly withoutNames: string;
+  readonly withNames: string;
+}
+
+/**
+ * Both structural hashes of `node` from one canonical walk (the walk, not the hashing, is the
+ * cost): the stream with names differs from the stream without only in the tokens that define a
+ * variable or buffer (which carry the name) and in the block-name tokens, so the walk writes the
+ * stream with names and gives the other digest each token without its name.
+ */
+export function structuralHashes(node: StructuralNode): StructuralHashes {
+  const named = new StreamHasher();
+  const nameless = new StreamHasher();
+  const sink: TokenSink = {
+    token(key, _path, subject) {
+      named.token(key);
+      if (subject.kind === "var" && subject.fresh) nameless.token(`V+:${subject.v.dtype}`);
+      else if (subject.kind === "buffer" && subject.fresh) nameless.token("B+");
+      else if (!(subject.kind === "value" && subject.label === BLOCK_NAME_LABEL)) nameless.token(key);
+    },
+  };
+  new CanonicalWriter(sink, resolveOptions({ compareNames: true })).writeRoot(node, "structuralHashes");
+  return { withoutNames: nameless.digest(), withNames: named.digest() };
 }
 
 /**

@@ -1,4 +1,4 @@
 export { structuralEqual, structuralDiff, assertStructuralEqual, type StructuralDifference } from "./diff.js";
-export { structuralHash, writeStructuralTokens } from "./hash.js";
+export { type StructuralHashes, structuralHash, structuralHashes, writeStructuralTokens } from "./hash.js";
 export type { StructuralOptions } from "./options.js";
 export type { StructuralNode } from "./node-kinds.js";

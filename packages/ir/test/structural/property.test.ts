@@ -1,7 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type BinaryOp, type PrimExpr, type Var, binary, intImm, letExpr, variable } from "../../src/expr.js";
-import { structuralDiff, structuralEqual, structuralHash } from "../../src/structural/index.js";
+import { conv2d, gemmReluAdd } from "../../src/ops/index.js";
+import { structuralDiff, structuralEqual, structuralHash, structuralHashes } from "../../src/structural/index.js";
+import { matmulRelu } from "./fixtures.js";
 
 /** A name-free description of an expression; building it twice with different names gives renamed copies. */
 type Spec =
@@ -113,5 +115,36 @@ describe("structural equality on random expressions", () => {
       }),
       { numRuns: 50 },
     );
+  });
+});
+
+describe("both structural hashes from one walk", () => {
+  const both = (node: Parameters<typeof structuralHash>[0]) => ({
+    withoutNames: structuralHash(node),
+    withNames: structuralHash(node, { compareNames: true }),
+  });
+
+  it("are the hashes without and with names, on random expressions and their renamed copies", () => {
+    fc.assert(
+      fc.property(specArb, fc.constantFrom("a", "b"), (spec, prefix) => {
+        const e = build(spec, prefix);
+        expect(structuralHashes(e)).toEqual(both(e));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("are the hashes without and with names, on functions with blocks, buffers and block names", () => {
+    const funcs = [
+      matmulRelu(),
+      matmulRelu({ blockName: "renamed" }),
+      gemmReluAdd(16).func,
+      conv2d({ batch: 1, inChannels: 2, outChannels: 4, height: 6, width: 6, kernel: 3, padding: 1 }).func,
+    ];
+    for (const f of funcs) expect(structuralHashes(f)).toEqual(both(f));
+    // A renamed block changes only the hash with names.
+    const [a, b] = [structuralHashes(funcs[0]!), structuralHashes(funcs[1]!)];
+    expect(a.withoutNames).toBe(b.withoutNames);
+    expect(a.withNames).not.toBe(b.withNames);
   });
 });

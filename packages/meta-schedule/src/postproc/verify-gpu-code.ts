@@ -17,7 +17,8 @@
  */
 import { LruMap } from "../support/lru-map.js";
 import { type CudaTarget, type GpuLimit, GpuVerifyError, type LoweredModule, LoweringError, lower } from "@tessera/codegen";
-import { type PrimFunc, structuralHash } from "@tessera/ir";
+import type { PrimFunc } from "@tessera/ir";
+import { programHashesOf } from "../support/program-hashes.js";
 import type { Schedule } from "@tessera/schedule";
 import { THREAD_EXTENT_HIGH, THREAD_EXTENT_LOW, annotationNumber } from "../schedule-utils/annotations.js";
 import { gpuTargetOf, type TuneContext } from "../tune-context.js";
@@ -56,14 +57,19 @@ function targetKeyOf(target: object): string {
   return key;
 }
 
-/** This thread's verdicts given from the memo and by lowering, since the last `clearVerdictMemo`. */
-export const verdictMemoCounts = { remembered: 0, lowered: 0 };
+/**
+ * This thread's verdicts given from the memo and by lowering, and of those lowered the ones that
+ * were rejections (the lowering a check before lowering could have saved), since the last
+ * `clearVerdictMemo`.
+ */
+export const verdictMemoCounts = { remembered: 0, lowered: 0, loweredRejected: 0 };
 
 /** Forgets every remembered verdict, and zeroes the counts. */
 export function clearVerdictMemo(): void {
   VERDICTS.clear();
   verdictMemoCounts.remembered = 0;
   verdictMemoCounts.lowered = 0;
+  verdictMemoCounts.loweredRejected = 0;
 }
 
 export class VerifyGPUCode implements Postproc {
@@ -79,11 +85,12 @@ export class VerifyGPUCode implements Postproc {
     }
     const func = sch.func;
     const target = gpuTargetOf(ctx, "VerifyGPUCode");
-    const key = `${targetKeyOf(target)}\n${structuralHash(func, { compareNames: true })}`;
+    const key = `${targetKeyOf(target)}\n${programHashesOf(func).withNames}`;
     let verdict = VERDICTS.get(key);
     if (verdict === undefined) {
       verdict = verdictOf(func, target);
       verdictMemoCounts.lowered++;
+      if ("rejection" in verdict) verdictMemoCounts.loweredRejected++;
       VERDICTS.set(key, verdict);
     } else {
       verdictMemoCounts.remembered++;

@@ -8,10 +8,10 @@
  * included) always gives the same program, so the hash is cached by a digest of the trace's
  * JSON — a cheap pre-filter that makes re-replayed parents and repeated mutations free to identify.
  */
-import { structuralHash } from "@tessera/ir";
 import type { RandomEngine, Schedule, Trace } from "@tessera/schedule";
 import type { Postproc } from "../interfaces/postproc.js";
 import { loweredModuleFor } from "../postproc/verify-gpu-code.js";
+import { programHashesOf } from "../support/program-hashes.js";
 import { threadPrefixStates } from "../space/prefix-states.js";
 import { replayWithPostprocs } from "../space/replay.js";
 import type { TuneContext } from "../tune-context.js";
@@ -36,7 +36,7 @@ export class ProgramIdentity {
     const traceKey = traceKeyOf(sch.trace.toJSON());
     const cached = this.hashByTrace.get(traceKey);
     if (cached !== undefined) return { hash: cached, traceKey };
-    const hash = structuralHash(sch.func);
+    const hash = programHashesOf(sch.func).withoutNames;
     if (this.hashByTrace.size >= MAX_CACHED_TRACES) this.hashByTrace.clear();
     this.hashByTrace.set(traceKey, hash);
     return { hash, traceKey };

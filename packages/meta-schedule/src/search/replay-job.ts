@@ -12,12 +12,13 @@
  * in a job and a reply survives structured cloning.
  */
 import { serialize } from "node:v8";
-import { type PrimFunc, structuralHash } from "@tessera/ir";
+import type { PrimFunc } from "@tessera/ir";
 import { Trace, type TraceJSON } from "@tessera/schedule";
 import type { Postproc } from "../interfaces/postproc.js";
 import type { LatencyEstimate } from "../latency-model/latency-model.js";
 import { estimateOfModule } from "../feature/latency-estimate-of.js";
 import { loweredModuleFor } from "../postproc/verify-gpu-code.js";
+import { programHashesOf } from "../support/program-hashes.js";
 import { launchClassOfModule } from "./launch-classes.js";
 import { traceKeyOfText } from "./trace-key.js";
 import { defaultCpuPostprocs } from "../space/cpu-defaults.js";
@@ -108,7 +109,7 @@ export function runReplayJob(job: ReplayJob, serialiseFuncs = false): ReplayRepl
       func: serialiseFuncs ? serialize(func) : func,
       traceText,
       traceKey: traceKeyOfText(traceText),
-      hash: structuralHash(func),
+      hash: programHashesOf(func).withoutNames,
       estimate,
       launchClass: launchClassOfModule(lowered),
     };
