@@ -188,6 +188,8 @@ function headersChecked(nodedir, headers) {
     return false;
   }
   const flags = [
+    `-DNODE_GYP_MODULE_NAME=${target.target_name}`,
+    "-DBUILDING_NODE_EXTENSION",
     ...(target.defines ?? []).map((d) => `-D${d}`),
     ...(target.cflags_cc ?? []),
     "-fPIC",
