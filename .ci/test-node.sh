@@ -7,8 +7,8 @@
 # node_modules/.cache/tessera-node/ (TESSERA_NODE_CACHE to move it). The install runs in a scratch
 # copy of this checkout (what git would commit, as .ci/run copies it; without git, all but build
 # output), so this checkout's
-# node_modules, built for the Node on PATH, stay as they are: native modules (isolated-vm, the
-# runtime's addon) are built or picked per Node ABI. In the copy: `pnpm install --frozen-lockfile`
+# node_modules, built for the Node on PATH, stay as they are: native modules are built or picked per
+# Node ABI (isolated-vm), or kept from the checkout's build (the runtime's N-API addon). In the copy: `pnpm install --frozen-lockfile`
 # (no warnings allowed, see install-checked.sh), then `pnpm test`, or with vitest arguments
 # `pnpm vitest run ARGS`. TESSERA_NODE_TYPECHECK=1 runs `pnpm typecheck` first (tsc gives the same
 # answer on every Node: CI leaves it to the Node 20 steps). TESSERA_NODE_KEEP=1 keeps the copy.
@@ -84,6 +84,13 @@ fi
 # A clone's repository goes along (some tools ask git which files are the project's); a worktree's
 # .git is a file naming the shared repository, which the copy must not use: there, they walk the tree.
 if [ -d .git ]; then cp -a .git "$copy/.git"; fi
+# The runtime's addon is N-API only (one build serves every Node version): the checkout's build goes
+# along, and the install keeps it when its stamp matches the sources, after checking that they
+# compile against this Node's headers (scripts/build-native.mjs), instead of compiling it again.
+if [ -f packages/runtime/build/native-build.stamp ] && [ -f packages/runtime/build/Release/tessera_cuda.node ]; then
+  mkdir -p "$copy/packages/runtime/build"
+  cp -a packages/runtime/build/. "$copy/packages/runtime/build/"
+fi
 fi
 cd "$copy"
 

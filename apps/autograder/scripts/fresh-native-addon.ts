@@ -4,7 +4,7 @@
  * `native/` (a merge, a pull) leaves that file stale, and a bundle that copied it would run old
  * native code on the GPU host while the JavaScript beside it is new. So the bundler first runs the
  * package's own build script without `--force`: it compares its stamp (a hash of binding.gyp,
- * native/ and the Node it builds for) and compiles only when the sources changed.
+ * native/ and the platform: the addon is N-API, one build for every Node version) and compiles only when the sources changed.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";

@@ -51,12 +51,15 @@ function nativeSourcesHash() {
   return h;
 }
 
-function sourcesHash(nodedir) {
-  const h = nativeSourcesHash();
-  h.update(process.version);
-  h.update(process.arch);
-  h.update(String(nodedir));
-  return h.digest("hex");
+/**
+ * The build stamp: the native sources (binding.gyp pins NAPI_VERSION) and the platform, not the
+ * Node version nor its headers. The addon is N-API only, so one build serves every Node version
+ * that offers that N-API version, as a prebuilt does; a Node 24 install of a checkout built on
+ * Node 20 reuses the build (it only checks that the sources compile against its headers:
+ * `headersChecked`).
+ */
+function buildStamp() {
+  return `${nativeSourcesHash().digest("hex")} ${process.platform}-${process.arch}`;
 }
 
 /** Node headers (include/node/node_api.h) without downloading: npm_config_nodedir, /usr, the node prefix. */
@@ -116,10 +119,13 @@ function main() {
         "set npm_config_nodedir. The build never downloads headers.",
     );
   }
-  const stamp = sourcesHash(nodedir);
-  if (!force && existsSync(addonPath) && existsSync(stampFile) && readFileSync(stampFile, "utf8") === stamp) {
-    copyToPrebuilds();
-    return; // up to date
+  const stamp = buildStamp();
+  const headers = nodeApiHeadersHash(nodedir);
+  if (!force && existsSync(addonPath) && existsSync(stampFile) && readFileSync(stampFile, "utf8").split("\n")[0] === stamp) {
+    if (headersChecked(nodedir, headers)) {
+      copyToPrebuilds();
+      return; // up to date
+    }
   }
   const require = createRequire(import.meta.url);
   let gypBin;
@@ -142,10 +148,66 @@ function main() {
     fail(`native build failed: ${why}${log}`);
   }
   rmSync(errorFile, { force: true });
-  writeFileSync(stampFile, stamp);
+  writeFileSync(stampFile, `${stamp}\n${headers}\n`);
   if (process.env.TESSERA_NATIVE_BUILD_VERBOSE === "1") process.stdout.write(log);
   console.log(`@tessera/runtime: built ${addonPath} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   copyToPrebuilds();
+}
+
+/** The N-API headers the build compiles against (they differ between Node versions; the ABI they declare does not). */
+function nodeApiHeadersHash(nodedir) {
+  const h = createHash("sha256");
+  const dir = join(nodedir, "include", "node");
+  for (const f of readdirSync(dir)
+    .filter((n) => /^(node_api|js_native_api).*\.h$/.test(n))
+    .sort()) {
+    h.update(f);
+    h.update(readFileSync(join(dir, f)));
+  }
+  return `node-api-headers ${h.digest("hex")}`;
+}
+
+/**
+ * Whether the current build may be kept with `nodedir`'s headers: it was built or checked against
+ * the same N-API headers (the stamp's other lines), or its sources compile against these
+ * (`g++ -fsyntax-only` with binding.gyp's defines and flags, a few CPU seconds against a full
+ * build's fifteen); a checked set of headers is added to the stamp. A source that does not compile
+ * against them is rebuilt, so that the build's own error is what the install reports.
+ */
+function headersChecked(nodedir, headers) {
+  const lines = readFileSync(stampFile, "utf8").split("\n");
+  if (lines.slice(1).includes(headers)) return true;
+  const started = Date.now();
+  let target;
+  let addonApi;
+  try {
+    // binding.gyp is written as JSON (gyp also reads Python literals: one that is not JSON is rebuilt instead).
+    target = JSON.parse(readFileSync(join(pkgDir, "binding.gyp"), "utf8")).targets[0];
+    addonApi = dirname(createRequire(join(pkgDir, "package.json")).resolve("node-addon-api/package.json"));
+  } catch {
+    return false;
+  }
+  const flags = [
+    `-DNODE_GYP_MODULE_NAME=${target.target_name}`,
+    "-DBUILDING_NODE_EXTENSION",
+    ...(target.defines ?? []).map((d) => `-D${d}`),
+    ...(target.cflags_cc ?? []),
+    "-fPIC",
+    `-I${join(nodedir, "include", "node")}`,
+    `-I${addonApi}`,
+  ];
+  for (const source of target.sources) {
+    const res = spawnSync(process.env.CXX ?? "g++", [...flags, "-fsyntax-only", join(pkgDir, source)], { encoding: "utf8" });
+    if (res.error !== undefined || res.status !== 0) {
+      console.warn(`@tessera/runtime: ${source} does not compile against ${nodedir}'s headers; rebuilding`);
+      return false;
+    }
+  }
+  writeFileSync(stampFile, `${lines.filter((l) => l.length > 0).join("\n")}\n${headers}\n`);
+  console.log(
+    `@tessera/runtime: kept ${addonPath} (N-API, built for these sources); its sources compile against ${nodedir}'s headers (checked in ${((Date.now() - started) / 1000).toFixed(1)} s)`,
+  );
+  return true;
 }
 
 function copyToPrebuilds() {

@@ -112,6 +112,8 @@ export interface ArchCompilation {
   readonly perModule: readonly PtxasKernelRecord[][];
   /** The PTX nvcc generated for `modules[k]` on its way to the cubin (kept from the same run: no second `-ptx` run). */
   ptxOf(k: number): string;
+  /** The exit code and log of the nvcc run that compiled `modules[k]` (its translation unit, or its file alone). */
+  runOf(k: number): { readonly exitCode: number; readonly log: string };
 }
 
 /** One nvcc run's outcome for a list of files: its log, the ptxas records and PTX of each file. */
@@ -196,6 +198,25 @@ export async function compileCorpusForArch(nvcc: string, dir: string, modules: r
       if (ptx === undefined) throw new Error(`compileCorpusForArch(${arch}): no PTX for module ${k} (${modules[k]?.label ?? "out of range"})`);
       return ptx;
     },
+    runOf: (k) => {
+      const file = fileOfModule[k];
+      const r = file === undefined ? undefined : results.get(file);
+      if (r === undefined) throw new Error(`compileCorpusForArch(${arch}): no module ${k} (out of range)`);
+      return r.run;
+    },
+  };
+}
+
+/** `c`'s report for its modules `offset … offset + count - 1`, numbered from 0, with the exit code and log of the runs that compiled them. */
+export function moduleRange(c: ArchCompilation, offset: number, count: number): ArchCompilation {
+  const runs = [...new Set(Array.from({ length: count }, (_, k) => c.runOf(offset + k)))];
+  return {
+    ...c,
+    exitCode: runs.find((r) => r.exitCode !== 0)?.exitCode ?? 0,
+    log: [...new Set(runs.map((r) => r.log))].join("\n"),
+    perModule: c.perModule.slice(offset, offset + count),
+    ptxOf: (k) => c.ptxOf(offset + k),
+    runOf: (k) => c.runOf(offset + k),
   };
 }
 
@@ -256,6 +277,59 @@ export function compilationsPerArch(nvcc: string, dir: string, modules: readonly
       runs.set(arch, run);
     }
     return run;
+  };
+}
+
+/** A test file's nvcc compilations: `add` registers a group of modules with the architectures it is compiled for. */
+export interface CompilationPool {
+  /** Registers `modules` (at collection time, in a describe body); the result gives their report for one of `archs`. */
+  add(modules: readonly CorpusModule[], archs: readonly string[]): (arch: string) => Promise<ArchCompilation>;
+}
+
+/**
+ * One compilation per architecture of every module a test file registers for it, shared by the
+ * file's describe blocks: their modules compile in one `compileCorpusForArch`, so that modules with
+ * the same `#include` lines share a translation unit whichever block registered them (nvcc's front
+ * end is paid once per unit). Each group's report is its own modules' (`moduleRange`): their
+ * entries, their PTX, and the exit code and log of the units that compiled them. Every group must
+ * be registered before the first compilation of its architecture starts (groups register while the
+ * file is collected, before any test runs).
+ */
+export function compilationPool(nvcc: string, dir: string): CompilationPool {
+  const groups: { modules: readonly CorpusModule[]; archs: readonly string[] }[] = [];
+  const runs = new Map<string, { groups: readonly (typeof groups)[number][]; compilation: Promise<ArchCompilation> }>();
+  const runFor = (arch: string) => {
+    let run = runs.get(arch);
+    if (run === undefined) {
+      const members = groups.filter((g) => g.archs.includes(arch));
+      const archDir = join(dir, arch);
+      mkdirSync(archDir, { recursive: true });
+      run = {
+        groups: members,
+        compilation: compileCorpusForArch(
+          nvcc,
+          archDir,
+          members.flatMap((g) => g.modules),
+          arch,
+        ),
+      };
+      runs.set(arch, run);
+    }
+    return run;
+  };
+  return {
+    add(modules, archs) {
+      const group = { modules, archs };
+      groups.push(group);
+      return async (arch) => {
+        if (!archs.includes(arch)) throw new Error(`compilationPool: ${arch} is not an architecture these modules were registered for (${archs.join(", ")})`);
+        const run = runFor(arch);
+        const index = run.groups.indexOf(group);
+        if (index < 0) throw new Error(`compilationPool: ${modules[0]?.label ?? "a group"} was registered after ${arch}'s compilation started`);
+        const offset = run.groups.slice(0, index).reduce((n, g) => n + g.modules.length, 0);
+        return moduleRange(await run.compilation, offset, modules.length);
+      };
+    },
   };
 }
 

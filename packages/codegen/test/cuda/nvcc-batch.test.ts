@@ -1,13 +1,17 @@
 /**
  * nvcc-batch.ts without nvcc: the translation unit it writes for several generated modules, the
- * attribution of ptxas' entry functions back to them, and the split of the unit's PTX. That nvcc
- * keeps the modules apart (a helper of one is invisible to another) is checked in corpus-nvcc.test.ts.
+ * attribution of ptxas' entry functions back to them, and the split of the unit's PTX; and
+ * corpus-ptxas.ts' compilation pool, on a stand-in nvcc. That nvcc keeps the modules apart (a
+ * helper of one is invisible to another) is checked in corpus-nvcc.test.ts.
  */
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { scheduleCorpus } from "@tessera/corpus";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { codegenCuda } from "../../src/cuda/index.js";
 import { lower } from "../../src/lower/pipeline.js";
-import type { PtxasKernelRecord } from "./corpus-ptxas.js";
+import { type PtxasKernelRecord, compilationPool } from "./corpus-ptxas.js";
 import { type BatchMember, attributeBatchKernels, batchPtxOf, batchTag, batchTranslationUnit, includeLinesOf, topLevelItems } from "./nvcc-batch.js";
 
 /**
@@ -170,5 +174,67 @@ describe("batchPtxOf", () => {
     expect(one.match(/_ZN16tessera_batch_1_1fEf\(/g)).toHaveLength(1);
     expect(one).toMatch(/mul\.f32/);
     expect(one).not.toMatch(/bar\.sync|\.entry tessera_batch_0_k/);
+  });
+});
+
+describe("compilationPool", () => {
+  const dir = mkdtempSync(join(tmpdir(), "tessera-nvcc-pool-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  // A stand-in for `nvcc -arch=… -cubin --keep -Xptxas -v FILE…`: records its command line, and per file writes
+  // the PTX and prints ptxas' report of each entry function (a batch's renamed ones: its #define lines).
+  const calls = join(dir, "calls.log");
+  const nvcc = join(dir, "fake-nvcc.mjs");
+  writeFileSync(
+    nvcc,
+    `#!${process.execPath}
+import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
+const args = process.argv.slice(2);
+appendFileSync(${JSON.stringify(calls)}, args.join(" ") + "\\n");
+const arch = args[0].replace(/^-arch=/, "");
+for (const file of args.filter((a) => a.endsWith(".cu"))) {
+  const text = readFileSync(file, "utf8");
+  const renamed = [...text.matchAll(/^#define \\w+ (tessera_batch_\\d+_\\w+)$/gm)].map((m) => m[1]);
+  const kernels = renamed.length > 0 ? renamed : [...text.matchAll(/__global__ void (?:__launch_bounds__\\([^)]*\\) )?(\\w+)\\(/g)].map((m) => m[1]);
+  console.log("ptxas info    : 0 bytes gmem");
+  kernels.forEach((k, i) => {
+    console.log("ptxas info    : Compiling entry function '" + k + "' for '" + arch + "'");
+    console.log("    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads");
+    console.log("ptxas info    : Used " + (10 + i) + " registers, used 0 barriers, 0 bytes smem");
+  });
+  writeFileSync(file.replace(/\\.cu$/, ".ptx"), ".version 8.0\\n.target " + arch + "\\n.address_size 64\\n" + kernels.map((k) => ".visible .entry " + k + "()\\n{\\n\\tret;\\n}\\n").join(""));
+}
+`,
+  );
+  chmodSync(nvcc, 0o755);
+  const asModule = (name: string) => {
+    const e = scheduleCorpus().find((c) => c.name === name)!;
+    return { label: name, file: `${name}.cu`, module: lower(e.build(), "nvidia/tesla-t4") };
+  };
+  const pool = compilationPool(nvcc, dir);
+  const first = pool.add([asModule("vector_add")], ["sm_75", "sm_90"]);
+  const second = pool.add([asModule("window_sum")], ["sm_90"]);
+
+  it("compiles the groups registered for an architecture in one run, each group's report its own modules'", async () => {
+    const [a, b] = await Promise.all([first("sm_90"), second("sm_90")]);
+    // Both modules have the same (no) headers: one translation unit, one nvcc run for both groups.
+    expect(readFileSync(calls, "utf8").trim().split("\n")).toEqual(["-arch=sm_90 -cubin --keep -Xptxas -v tessera_batch_0.cu"]);
+    expect(a.perModule.map((ks) => ks.map((k) => k.kernel))).toEqual([asModule("vector_add").module.kernels.map((k) => k.name)]);
+    expect(b.perModule.map((ks) => ks.map((k) => k.kernel))).toEqual([asModule("window_sum").module.kernels.map((k) => k.name)]);
+    expect(b.ptxOf(0)).toContain(`.entry ${batchTag(1)}${asModule("window_sum").module.kernels[0]!.name}(`);
+    expect(b.ptxOf(0)).not.toContain(batchTag(0));
+    expect([a.exitCode, b.exitCode]).toEqual([0, 0]);
+    expect(b.log).toContain(`Compiling entry function '${batchTag(1)}`);
+  });
+
+  it("compiles an architecture only for the groups registered for it, and refuses the others", async () => {
+    const a = await first("sm_75");
+    expect(readFileSync(calls, "utf8").trim().split("\n").at(-1)).toBe("-arch=sm_75 -cubin --keep -Xptxas -v vector_add.cu");
+    expect(a.perModule[0]?.map((k) => k.arch)).toEqual(["sm_75"]);
+    await expect(second("sm_75")).rejects.toThrow("compilationPool: sm_75 is not an architecture these modules were registered for (sm_90)");
+  });
+
+  it("refuses a group registered after its architecture's compilation started (it would be left out)", async () => {
+    const late = pool.add([asModule("window_sum")], ["sm_90"]);
+    await expect(late("sm_90")).rejects.toThrow("compilationPool: window_sum was registered after sm_90's compilation started");
   });
 });

@@ -5,7 +5,7 @@
  * and sm_90 without spills, and their PTX (kept from the same nvcc run) has the instructions the
  * inline asm asks for; the swizzled tf32, tf32-ldmatrix and 3xTF32 GEMMs (the `bench:tc --tilings
  * ….swz` candidates) for sm_90 only (the swizzled tf32 GEMM spills 8 bytes for sm_80). Skipped where nvcc is absent (set
- * TESSERA_NVCC); in `pnpm test:slow`.
+ * TESSERA_NVCC); in `pnpm test:slow`. The blocks share one nvcc compilation per architecture (compilationPool).
  *
  * The wgmma GEMM (WGMMA_PARAMS, Hopper's wgmma.mma_async) compiles for sm_90a only, in a batch of
  * its own: without spills, to wgmma.mma_async, its fences and fence.proxy.async; so does the tf32
@@ -40,7 +40,7 @@ import {
 import { afterAll, describe, expect, it } from "vitest";
 import { lower } from "../../src/index.js";
 import { codegenCuda } from "../../src/cuda/index.js";
-import { type PtxasKernelRecord, compilationsPerArch, nvccAvailable } from "../cuda/corpus-ptxas.js";
+import { type PtxasKernelRecord, compilationPool, nvccAvailable } from "../cuda/corpus-ptxas.js";
 
 /** ptxas kept the kernel in registers: no spills, no stack frame, at most 255 registers a thread. */
 function expectInRegisters(kernel: PtxasKernelRecord | undefined, log: string): void {
@@ -60,10 +60,12 @@ const DEEP_TILINGS: readonly (readonly [string, Partial<MmaGemmParams>])[] = [
 const SWIZZLED = { padShared: false, swizzle: true } as const;
 const PADDED = { padShared: true, swizzle: false } as const;
 const hasNvcc = await nvccAvailable(nvcc);
+// One nvcc compilation per architecture for all the blocks below (their modules with the same headers share a unit).
+const dir = mkdtempSync(join(tmpdir(), "tessera-mma-nvcc-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const nvccRuns = compilationPool(nvcc, dir);
 
 describe.skipIf(!hasNvcc)(`the mma.sync GEMM compiles with nvcc${hasNvcc ? "" : " (SKIPPED: nvcc not found; set TESSERA_NVCC)"}`, () => {
-  const dir = mkdtempSync(join(tmpdir(), "tessera-mma-nvcc-"));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const modules = [
     { label: "mma gemm 2048", file: "mma_gemm.cu", module: lower(mmaGemmSchedule(2048, MMA_PARAMS), "nvidia/h100") },
     { label: "mma gemm 2048 padded", file: "mma_gemm_padded.cu", module: lower(mmaGemmSchedule(2048, { ...MMA_PARAMS, ...PADDED }), "nvidia/h100") },
@@ -78,7 +80,7 @@ describe.skipIf(!hasNvcc)(`the mma.sync GEMM compiles with nvcc${hasNvcc ? "" : 
     ]),
   ];
   const indexOf = (file: string): number => modules.findIndex((m) => m.file === file);
-  const compiled = compilationsPerArch(nvcc, dir, modules);
+  const compiled = nvccRuns.add(modules, ["sm_80", "sm_90"]);
 
   it("the sources use no architecture-specific feature macro (so sm_90a would compile them as sm_90 does)", () => {
     for (const m of modules)
@@ -129,8 +131,6 @@ describe.skipIf(!hasNvcc)(`the mma.sync GEMM compiles with nvcc${hasNvcc ? "" : 
 });
 
 describe.skipIf(!hasNvcc)(`the swizzled tf32 and 3xTF32 GEMMs compile for sm_90${hasNvcc ? "" : " (SKIPPED: nvcc not found; set TESSERA_NVCC)"}`, () => {
-  const dir = mkdtempSync(join(tmpdir(), "tessera-mma-swz-nvcc-"));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const modules = [
     { label: "tf32 gemm 4096 swizzled", file: "tf32_gemm_swz.cu", module: lower(tf32GemmSchedule(4096, { ...TF32_PARAMS, ...SWIZZLED }), "nvidia/h100") },
     {
@@ -144,7 +144,7 @@ describe.skipIf(!hasNvcc)(`the swizzled tf32 and 3xTF32 GEMMs compile for sm_90$
       module: lower(tf32x3GemmSchedule(2048, { ...TF32X3_PARAMS, ...SWIZZLED }), "nvidia/h100"),
     },
   ];
-  const compiled = compilationsPerArch(nvcc, dir, modules);
+  const compiled = nvccRuns.add(modules, ["sm_90"]);
 
   it("sm_90: without spills in at most 255 registers", async () => {
     const r = await compiled("sm_90");
@@ -160,10 +160,8 @@ describe.skipIf(!hasNvcc)(`the swizzled tf32 and 3xTF32 GEMMs compile for sm_90$
 });
 
 describe.skipIf(!hasNvcc)(`the wgmma GEMM compiles for sm_90a${hasNvcc ? "" : " (SKIPPED: nvcc not found; set TESSERA_NVCC)"}`, () => {
-  const dir = mkdtempSync(join(tmpdir(), "tessera-wgmma-nvcc-"));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const modules = [{ label: "wgmma gemm 4096", file: "wgmma_gemm.cu", module: lower(wgmmaGemmSchedule(4096, WGMMA_PARAMS), "nvidia/h100") }];
-  const compiled = compilationsPerArch(nvcc, dir, modules);
+  const compiled = nvccRuns.add(modules, ["sm_90a"]);
 
   it("sm_90a: without spills, to wgmma.mma_async m64n256k16 from shared-memory descriptors, fenced, one k stage kept in flight", async () => {
     const r = await compiled("sm_90a");
@@ -183,8 +181,6 @@ describe.skipIf(!hasNvcc)(`the wgmma GEMM compiles for sm_90a${hasNvcc ? "" : " 
 describe.skipIf(!hasNvcc)(
   `the 3xTF32 wgmma gemm+ReLU+add with A from registers compiles for sm_90a${hasNvcc ? "" : " (SKIPPED: nvcc not found; set TESSERA_NVCC)"}`,
   () => {
-    const dir = mkdtempSync(join(tmpdir(), "tessera-wgmma-tf32x3-nvcc-"));
-    afterAll(() => rmSync(dir, { recursive: true, force: true }));
     const modules = [
       {
         label: "wgmma 3xTF32 gemm+ReLU+add 2048",
@@ -192,7 +188,7 @@ describe.skipIf(!hasNvcc)(
         module: lower(wgmmaTf32x3GemmReluAddSchedule(2048, WGMMA_TF32X3_PARAMS), "nvidia/h100"),
       },
     ];
-    const compiled = compilationsPerArch(nvcc, dir, modules);
+    const compiled = nvccRuns.add(modules, ["sm_90a"]);
 
     it("sm_90a: B's pre-pass and the GEMM kernel without spills, to the register-A wgmma m64n128k8 tf32, A rounded and split in registers", async () => {
       const r = await compiled("sm_90a");
@@ -210,10 +206,8 @@ describe.skipIf(!hasNvcc)(
 );
 
 describe.skipIf(!hasNvcc)(`the tf32 wgmma GEMM compiles for sm_90a${hasNvcc ? "" : " (SKIPPED: nvcc not found; set TESSERA_NVCC)"}`, () => {
-  const dir = mkdtempSync(join(tmpdir(), "tessera-wgmma-tf32-nvcc-"));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const modules = [{ label: "wgmma tf32 gemm 4096", file: "wgmma_tf32_gemm.cu", module: lower(wgmmaTf32GemmSchedule(4096, WGMMA_TF32_PARAMS), "nvidia/h100") }];
-  const compiled = compilationsPerArch(nvcc, dir, modules);
+  const compiled = nvccRuns.add(modules, ["sm_90a"]);
 
   it("sm_90a: its three kernels without spills, to wgmma.mma_async m64n256k8 tf32, one k stage kept in flight", async () => {
     const r = await compiled("sm_90a");

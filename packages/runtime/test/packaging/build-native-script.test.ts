@@ -5,9 +5,10 @@
  */
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
-import { copyFile, cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { appendFile, copyFile, cp, mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { execa } from "execa";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { childEnv, packageDir } from "./published-packages.js";
@@ -88,5 +89,83 @@ describe("the runtime's install script", () => {
     const res = await runScript(["--strict"], { TESSERA_SKIP_NATIVE_BUILD: "1" });
     expect(res.exitCode).toBe(1);
     expect(res.all).toContain("native addon not built");
+  });
+});
+
+/** This Node's headers, where the install script looks for them (npm_config_nodedir, the node prefix, /usr). */
+const nodeHeaders = [process.env.npm_config_nodedir, join(dirname(process.execPath), ".."), "/usr", "/usr/local"]
+  .filter((d): d is string => d !== undefined && d !== "")
+  .map((d) => join(d, "include", "node"))
+  .find((d) => existsSync(join(d, "node_api.h")) && existsSync(join(d, "common.gypi")));
+
+describe.runIf(nodeHeaders !== undefined)("a build made for these sources, on another Node (N-API: one build serves every Node)", () => {
+  const stampFile = () => join(pkg, "build", "native-build.stamp");
+  const addonFile = () => join(pkg, "build", "Release", "tessera_cuda.node");
+  /** A nodedir holding this Node's N-API headers, `extra` appended to node_api.h (other headers than the build's). */
+  async function nodedirWith(extra: string): Promise<string> {
+    const dir = join(pkg, `nodedir-${createHash("sha256").update(extra).digest("hex").slice(0, 8)}`);
+    await mkdir(join(dir, "include", "node"), { recursive: true });
+    for (const f of readdirSync(nodeHeaders!).filter((n) => /^(node_api|js_native_api).*\.h$|^common\.gypi$/.test(n)))
+      await copyFile(join(nodeHeaders!, f), join(dir, "include", "node", f));
+    await appendFile(join(dir, "include", "node", "node_api.h"), `\n${extra}\n`);
+    return dir;
+  }
+  /**
+   * A "built" addon stamped as the script stamps a build of its sources, against headers it never saw. The
+   * sources are a small N-API module (binding.gyp's shape, the addon's defines), so that the header check
+   * compiles in a fraction of a second; the real sources' check runs in every other-Node install of .ci/run.
+   */
+  async function builtAddon(): Promise<void> {
+    await rm(join(pkg, "native"), { recursive: true, force: true });
+    await mkdir(join(pkg, "native"));
+    await writeFile(
+      join(pkg, "native", "module.cc"),
+      "#include <node_api.h>\nstatic napi_value Init(napi_env env, napi_value exports) { return exports; }\nNAPI_MODULE(NODE_GYP_MODULE_NAME, Init)\n",
+    );
+    const gyp = JSON.parse(readFileSync(join(runtimeDir, "binding.gyp"), "utf8")) as { targets: { sources: string[] }[] };
+    gyp.targets[0]!.sources = ["native/module.cc"];
+    await writeFile(join(pkg, "binding.gyp"), JSON.stringify(gyp, null, 2));
+    await mkdir(dirname(addonFile()), { recursive: true });
+    await writeFile(addonFile(), "built earlier");
+    await writeFile(stampFile(), `${nativeSourcesHash()} ${platformDir}\nnode-api-headers of another Node\n`);
+    // node-addon-api where the package's own dependencies are (the header check includes napi.h); node-gyp is not
+    // there (nor on NODE_PATH: `reuse` clears it), so a rebuild fails at once instead of compiling.
+    await mkdir(join(pkg, "node_modules"), { recursive: true });
+    await symlink(dirname(createRequire(join(runtimeDir, "package.json")).resolve("node-addon-api/package.json")), join(pkg, "node_modules", "node-addon-api"));
+  }
+
+  const reuse = (nodedir: string) => runScript([], { npm_config_nodedir: nodedir, NODE_PATH: "" });
+
+  it("is kept once its sources compile against this Node's headers (checked once, then recorded in the stamp)", async () => {
+    await builtAddon();
+    const nodedir = await nodedirWith("/* another Node's headers */");
+    const first = await reuse(nodedir);
+    expect(first.exitCode).toBe(0);
+    expect(first.all).toContain(`its sources compile against ${nodedir}'s headers`);
+    expect(readFileSync(addonFile(), "utf8")).toBe("built earlier");
+    expect(existsSync(join(pkg, "build", "native-build-error.txt"))).toBe(false);
+    const again = await reuse(nodedir);
+    expect(again.exitCode).toBe(0);
+    expect(again.all).toBe("");
+    expect(readFileSync(addonFile(), "utf8")).toBe("built earlier");
+  });
+
+  it("is rebuilt when its sources do not compile against this Node's headers", async () => {
+    await builtAddon();
+    const nodedir = await nodedirWith("#error these headers break the addon");
+    const res = await reuse(nodedir);
+    expect(res.exitCode).toBe(0);
+    expect(res.all).toContain(`native/module.cc does not compile against ${nodedir}'s headers; rebuilding`);
+    // The rebuild ran (and failed here: no node-gyp beside the copy), so the old build is no longer stamped current.
+    expect(readFileSync(join(pkg, "build", "native-build-error.txt"), "utf8")).toContain("node-gyp is not installed");
+    expect(existsSync(stampFile())).toBe(false);
+  });
+
+  it("is rebuilt when it was made from other native sources", async () => {
+    await builtAddon();
+    await writeFile(stampFile(), `${"0".repeat(64)} ${platformDir}\n`);
+    const res = await reuse(await nodedirWith(""));
+    expect(res.exitCode).toBe(0);
+    expect(readFileSync(join(pkg, "build", "native-build-error.txt"), "utf8")).toContain("node-gyp is not installed");
   });
 });
