@@ -397,6 +397,15 @@ async function main(opts: Options, reportsToMerge: readonly Report[] | undefined
     `stand-in GPU: ${hw.runs} runs, ${hw.programs} programs, cuBLAS ${hw.cublasMs.toFixed(4)} ms (ready in ${((performance.now() - started) / 1000).toFixed(0)} s)`,
   );
   const rows: Row[] = [];
+  const reportOf = (done: Row[]): Report => ({
+    date: new Date().toISOString(),
+    device: opts.device,
+    runs: hw.runs,
+    programs: hw.programs,
+    cublasMs: hw.cublasMs,
+    trials: opts.trials,
+    rows: done,
+  });
   for (const variant of opts.variants) {
     for (const seed of opts.seeds) {
       for (const workers of opts.workers ?? [defaultSearchWorkers()]) {
@@ -405,20 +414,12 @@ async function main(opts: Options, reportsToMerge: readonly Report[] | undefined
           `${variant} seed ${seed}, ${workers} search worker(s): ${CHECKPOINTS.map((c) => `@${c} ${fmt(row.bestAt[c])}`).join(", ")}, recorded ${row.recordedShare.toFixed(2)}, ${row.wallSeconds.toFixed(0)} s`,
         );
         rows.push(row);
+        // After every row, so that a screen cut short keeps the rows it finished.
+        if (opts.out !== undefined) writeFileSync(opts.out, `${JSON.stringify(reportOf(rows), null, 1)}\n`);
       }
     }
   }
-  const report: Report = {
-    date: new Date().toISOString(),
-    device: opts.device,
-    runs: hw.runs,
-    programs: hw.programs,
-    cublasMs: hw.cublasMs,
-    trials: opts.trials,
-    rows,
-  };
-  if (opts.out !== undefined) writeFileSync(opts.out, `${JSON.stringify(report, null, 1)}\n`);
-  process.stdout.write(markdownOf([report]));
+  process.stdout.write(markdownOf([reportOf(rows)]));
 }
 
 // The command line and the reports to merge are checked before the compiler loads (most of a
