@@ -129,6 +129,9 @@ export const DEFAULT_EVOLUTIONARY_SEARCH_CONFIG: EvolutionarySearchConfig = {
   firstRoundIslands: 1,
 };
 
+/** Mixed into the first-round islands' seed, so that their stream is none of the replays' (whose seeds are the search's forkSeed draws). */
+const ISLAND_STREAM = 0x2545f491;
+
 /** Best measured programs whose neighbourhoods a batch may draw on, best first. */
 const MAX_INCUMBENTS = 4;
 
@@ -384,12 +387,22 @@ export class EvolutionarySearch extends SearchStrategyBase {
    * by score (the earlier island's first among equals).
    */
   private async withIslands(run: SearchRun, first: readonly Scored[], batch: number, round: RejectionTally): Promise<readonly Scored[]> {
+    if (this.config.firstRoundIslands <= 1) return first;
+    // The islands draw from a stream of their own, and the search's goes on afterwards as if they had
+    // drawn nothing: where no island adds a program to the picks, the whole search is the one-island
+    // search, draw for draw (a seed that did well keeps every batch, not only the first).
+    const resume = run.rng.clone();
+    run.rng.seed(resume.clone().forkSeed() ^ ISLAND_STREAM);
     let merged = first;
-    for (let island = 1; island < this.config.firstRoundIslands; island++) {
-      const sampled = await this.sampleInitPopulation(run, Math.max(this.populationSize, this.config.freshPoolSize), round, false);
-      const population = this.bestOfPool(run, sampled, this.populationSize);
-      if (population.length === 0) continue;
-      merged = mergeBestFirst(merged, await this.evolveWithCostModel(run, population, batch, round), this.heapCapacity(batch));
+    try {
+      for (let island = 1; island < this.config.firstRoundIslands; island++) {
+        const sampled = await this.sampleInitPopulation(run, Math.max(this.populationSize, this.config.freshPoolSize), round, false);
+        const population = this.bestOfPool(run, sampled, this.populationSize);
+        if (population.length === 0) continue;
+        merged = mergeBestFirst(merged, await this.evolveWithCostModel(run, population, batch, round), this.heapCapacity(batch));
+      }
+    } finally {
+      run.rng.restore(resume);
     }
     return merged;
   }

@@ -490,4 +490,22 @@ describe("EvolutionarySearch", () => {
     expect(keys(three.slice(0, 4))).not.toEqual(keys(one.slice(0, 4)));
     expect(() => new EvolutionarySearch({ firstRoundIslands: 0 })).toThrow(/firstRoundIslands must be an integer ≥ 1, got 0/);
   });
+
+  it("first-round islands that add nothing to the picks leave the whole search as it was, draw for draw (their own random stream)", async () => {
+    // A model that scores every program alike: the first island's programs come first among equals,
+    // so the islands' programs never reach the picks; every later batch must be the one-island search's.
+    const flat: CostModel = { name: "flat", update: () => {}, predict: (_ctx, cs) => cs.map(() => 1) };
+    const run = async (firstRoundIslands: number) =>
+      (
+        await tuneWithFakeRunner(new EvolutionarySearch({ climbStarts: 0, populationSize: 8, maxClassShare: 1, epsGreedy: 0, firstRoundIslands }), {
+          seed: 5,
+          maxTrials: 12,
+          numTrialsPerIter: 4,
+          costModel: flat,
+        })
+      ).handedOut.map((c) => JSON.stringify(c.sch.trace.toJSON()));
+    const one = await run(1);
+    expect(one).toHaveLength(12);
+    expect(await run(3)).toEqual(one);
+  });
 });
