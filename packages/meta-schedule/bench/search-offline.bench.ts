@@ -406,8 +406,9 @@ async function main(opts: Options, reportsToMerge: readonly Report[] | undefined
     trials: opts.trials,
     rows: done,
   });
-  for (const variant of opts.variants) {
-    for (const seed of opts.seeds) {
+  // Seed by seed, every variant of a seed before the next seed: a screen cut short keeps whole pairs.
+  for (const seed of opts.seeds) {
+    for (const variant of opts.variants) {
       for (const workers of opts.workers ?? [defaultSearchWorkers()]) {
         const row = await runOne(hw, variant, seed, { trials: opts.trials, perIter: opts.perIter, workers, overlap: opts.overlap, picks: opts.picks });
         console.log(
