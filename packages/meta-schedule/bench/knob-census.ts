@@ -14,13 +14,13 @@
  * its best ratio and how many of its programs held every shared knob at once. Writes
  * knob-census.{json,md} to --out-dir when given.
  *
- * `--picks A.json,B.json` (reports of `bench:search-offline --picks`): per variant and seed, how
+ * `--picks A.json,B.json.gz` (reports of `bench:search-offline --picks`, gzipped or not): per variant and seed, how
  * many of the first round's picks (the first `--first` measured programs, default 32) held every
  * shared knob, and how many tile families they came from (programs alike in every tile and split
  * decision). A first round's picks depend on no measurement (the model is its prior alone), so
  * these counts are exact whatever the stand-in GPU estimated.
  */
-import { readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { readdirSync, statSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { cudaTarget } from "@tessera/codegen";
@@ -250,7 +250,7 @@ function firstRoundLines(): string[] {
     "|---|---|---:|---:|---:|---:|",
   ];
   for (const file of opts.picks) {
-    const rows = (JSON.parse(readFileSync(file, "utf8")) as { rows?: readonly OfflineRow[] }).rows ?? [];
+    const rows = (JSON.parse(readReportText(file)) as { rows?: readonly OfflineRow[] }).rows ?? [];
     for (const row of rows) {
       const firsts = (row.picks ?? []).slice(0, opts.first).flatMap((p) => {
         const values = decisionValues(space, p.decisions);
