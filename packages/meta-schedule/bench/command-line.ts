@@ -12,3 +12,10 @@ export function existingFolder(root: string, dir: string): string {
   if (!existsSync(path) || !statSync(path).isDirectory()) throw new RangeError(`no folder ${dir} (${path})`);
   return path;
 }
+
+/** `file` resolved against the working folder; a RangeError naming it when it is not a file. */
+export function existingFile(file: string): string {
+  const path = resolve(file);
+  if (!existsSync(path) || !statSync(path).isFile()) throw new RangeError(`no file ${file} (${path})`);
+  return path;
+}

@@ -13,6 +13,12 @@
  * A decision whose one value holds at least 90% of the good programs is a shared knob; per run:
  * its best ratio and how many of its programs held every shared knob at once. Writes
  * knob-census.{json,md} to --out-dir when given.
+ *
+ * `--picks A.json,B.json.gz` (reports of `bench:search-offline --picks`, gzipped or not): per variant and seed, how
+ * many of the first round's picks (the first `--first` measured programs, default 32) held every
+ * shared knob, and how many tile families they came from (programs alike in every tile and split
+ * decision). A first round's picks depend on no measurement (the model is its prior alone), so
+ * these counts are exact whatever the stand-in GPU estimated.
  */
 import { readdirSync, statSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
@@ -22,11 +28,12 @@ import type { PrimFunc } from "@tessera/ir";
 import type { Trace } from "@tessera/schedule";
 import { defaultCudaSpaceGenerator, tuneContext, workloadOf } from "../src/index.js";
 import { decisionNames, decisionValues } from "./decision-names.js";
-import { existingFolder } from "./command-line.js";
+import { existingFile, existingFolder } from "./command-line.js";
 import { isReportFile, readReportText } from "./report-files.js";
 import { type BenchWorkload, BENCH_WORKLOADS } from "./workloads.js";
 
-const USAGE = "usage: bench:knob-census [--reports DIR,DIR…] [--workload NAME] [--device NAME] [--good RATIO] [--out-dir DIR]";
+const USAGE =
+  "usage: bench:knob-census [--reports DIR,DIR…] [--workload NAME] [--device NAME] [--good RATIO] [--out-dir DIR] [--picks OFFLINE.json,…] [--first N]";
 const repoRoot = resolve(import.meta.dirname, "../../..");
 /** A value must hold this share of the good programs for its decision to count as a shared knob. */
 const SHARED_KNOB_SHARE = 0.9;
@@ -121,15 +128,20 @@ function options() {
         device: { type: "string", default: "H200" },
         good: { type: "string", default: "1.05" },
         "out-dir": { type: "string" },
+        picks: { type: "string" },
+        first: { type: "string", default: "32" },
       },
     });
+    const first = Number(values.first);
+    if (!(Number.isInteger(first) && first >= 1)) throw new RangeError(`--first must be a positive integer, got "${values.first}"`);
+    const picks = values.picks === undefined ? [] : values.picks.split(",").map((f) => existingFile(f));
     const good = Number(values.good);
     if (!(good > 1)) throw new RangeError(`--good must be a ratio above 1, got "${values.good}"`);
     const workload = BENCH_WORKLOADS.find((w) => w.name === values.workload);
     if (workload === undefined) throw new RangeError(`--workload: unknown workload "${values.workload}" (${BENCH_WORKLOADS.map((w) => w.name).join(", ")})`);
     const reports = values.reports.split(",").map((d) => existingFolder(repoRoot, d));
     if (values["out-dir"] !== undefined) existingFolder(repoRoot, values["out-dir"]);
-    return { reports, workload, device: values.device, good, outDir: values["out-dir"] };
+    return { reports, workload, device: values.device, good, outDir: values["out-dir"], picks, first };
   } catch (err) {
     console.error(`bench:knob-census: ${err instanceof Error ? err.message : String(err)}\n${USAGE}`);
     process.exit(2);
@@ -209,6 +221,7 @@ const lines = [
     .map((r) => `| ${r.run} | ${r.programs} | ${r.bestRatio.toFixed(3)}× | ${r.bestTrial ?? "—"} | ${r.knobComplete} |`),
   "",
 ];
+lines.push(...firstRoundLines());
 process.stdout.write(lines.join("\n"));
 if (opts.outDir !== undefined) {
   const dir = resolve(repoRoot, opts.outDir);
@@ -217,4 +230,40 @@ if (opts.outDir !== undefined) {
     `${JSON.stringify({ workload: opts.workload.name, device: opts.device, good: opts.good, perDecision, perRun }, null, 1)}\n`,
   );
   writeFileSync(join(dir, "knob-census.md"), lines.join("\n"));
+}
+
+interface OfflineRow {
+  readonly variant: string;
+  readonly seed: number;
+  readonly picks?: readonly { readonly decisions: readonly unknown[]; readonly ratio: number | null }[];
+}
+
+/** Per `--picks` report row: the first round's picks holding every shared knob, and their tile families. */
+function firstRoundLines(): string[] {
+  if (opts.picks.length === 0) return [];
+  const tileDecisions = names.flatMap((n, k) => (/ (split|tile)\b/.test(n) ? [k] : []));
+  const out = [
+    `First rounds (the first ${opts.first} measured programs of each \`bench:search-offline --picks\` row): picks holding every shared knob,`,
+    "and the tile families they came from (alike in every split and tile decision); best: the stand-in's ratio to cuBLAS.",
+    "",
+    "| report | variant | seed | picks with every shared knob | tile families | best |",
+    "|---|---|---:|---:|---:|---:|",
+  ];
+  for (const file of opts.picks) {
+    const rows = (JSON.parse(readReportText(file)) as { rows?: readonly OfflineRow[] }).rows ?? [];
+    for (const row of rows) {
+      const firsts = (row.picks ?? []).slice(0, opts.first).flatMap((p) => {
+        const values = decisionValues(space, p.decisions);
+        return values === undefined ? [] : [{ values, ratio: p.ratio }];
+      });
+      if (firsts.length === 0) continue;
+      const families = new Set(firsts.map((p) => tileDecisions.map((k) => p.values[k]).join("|")));
+      const ratios = firsts.flatMap((p) => (p.ratio === null ? [] : [p.ratio]));
+      const complete = firsts.filter((p) => shared.every(({ k, value }) => p.values[k] === value)).length;
+      out.push(
+        `| ${relative(repoRoot, file)} | ${row.variant} | ${row.seed} | ${complete} of ${firsts.length} | ${families.size} | ${ratios.length === 0 ? "—" : `${Math.min(...ratios).toFixed(3)}×`} |`,
+      );
+    }
+  }
+  return ["", ...out, ""];
 }

@@ -53,6 +53,9 @@ export const VARIANTS: Readonly<Record<string, Partial<EvolutionarySearchConfig>
   /** Half the 256-trial population and 2 generations instead of 3: half the replays a round (session 15: cheaper, and worse on the H200). */
   "population-128-generations-2": { populationSize: 128, geneticNumIters: 2 },
   "previous-mutator-weights": {},
+  /** The first round evolves 2 (3) populations of fresh samples apart and picks from their best merged (session 17). */
+  "islands-2": { firstRoundIslands: 2 },
+  "islands-3": { firstRoundIslands: 3 },
 };
 
 /** Variants that differ in the design space's mutator probabilities (the rest as `default`). */
@@ -394,28 +397,30 @@ async function main(opts: Options, reportsToMerge: readonly Report[] | undefined
     `stand-in GPU: ${hw.runs} runs, ${hw.programs} programs, cuBLAS ${hw.cublasMs.toFixed(4)} ms (ready in ${((performance.now() - started) / 1000).toFixed(0)} s)`,
   );
   const rows: Row[] = [];
-  for (const variant of opts.variants) {
-    for (const seed of opts.seeds) {
-      for (const workers of opts.workers ?? [defaultSearchWorkers()]) {
-        const row = await runOne(hw, variant, seed, { trials: opts.trials, perIter: opts.perIter, workers, overlap: opts.overlap, picks: opts.picks });
-        console.log(
-          `${variant} seed ${seed}, ${workers} search worker(s): ${CHECKPOINTS.map((c) => `@${c} ${fmt(row.bestAt[c])}`).join(", ")}, recorded ${row.recordedShare.toFixed(2)}, ${row.wallSeconds.toFixed(0)} s`,
-        );
-        rows.push(row);
-      }
-    }
-  }
-  const report: Report = {
+  const reportOf = (done: Row[]): Report => ({
     date: new Date().toISOString(),
     device: opts.device,
     runs: hw.runs,
     programs: hw.programs,
     cublasMs: hw.cublasMs,
     trials: opts.trials,
-    rows,
-  };
-  if (opts.out !== undefined) writeFileSync(opts.out, `${JSON.stringify(report, null, 1)}\n`);
-  process.stdout.write(markdownOf([report]));
+    rows: done,
+  });
+  // Seed by seed, every variant of a seed before the next seed: a screen cut short keeps whole pairs.
+  for (const seed of opts.seeds) {
+    for (const variant of opts.variants) {
+      for (const workers of opts.workers ?? [defaultSearchWorkers()]) {
+        const row = await runOne(hw, variant, seed, { trials: opts.trials, perIter: opts.perIter, workers, overlap: opts.overlap, picks: opts.picks });
+        console.log(
+          `${variant} seed ${seed}, ${workers} search worker(s): ${CHECKPOINTS.map((c) => `@${c} ${fmt(row.bestAt[c])}`).join(", ")}, recorded ${row.recordedShare.toFixed(2)}, ${row.wallSeconds.toFixed(0)} s`,
+        );
+        rows.push(row);
+        // After every row, so that a screen cut short keeps the rows it finished.
+        if (opts.out !== undefined) writeFileSync(opts.out, `${JSON.stringify(reportOf(rows), null, 1)}\n`);
+      }
+    }
+  }
+  process.stdout.write(markdownOf([reportOf(rows)]));
 }
 
 // The command line and the reports to merge are checked before the compiler loads (most of a

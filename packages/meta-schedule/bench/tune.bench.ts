@@ -61,6 +61,8 @@ interface Mode {
   readonly population: number | undefined;
   /** The evolutionary search's freshPoolSize (`--fresh-pool N`), when not its default. */
   readonly freshPool: number | undefined;
+  /** The evolutionary search's firstRoundIslands (`--islands N`), when not its default. */
+  readonly islands: number | undefined;
   /** `--transpose-neighbours`: the evolutionary search's transposeNeighbours on. */
   readonly transposeNeighbours: boolean;
   /** The automatic space's mutator weights that differ from the defaults (`--mutator-weights gemmKnob=0.5,…`), for comparisons on the GPU. */
@@ -79,7 +81,7 @@ interface Mode {
 }
 
 const USAGE =
-  "usage: bench:tune [--dry-run] [--only W1,W2] [--trials N] [--gemm-trials N] [--course-trials N] [--per-iter N] [--seeds 1,2,3] [--no-course] [--no-workloads] [--out-dir DIR] [--stem NAME] [--learned-features kernel-summary|per-store] [--neighbour-share X] [--population N] [--fresh-pool N] [--transpose-neighbours] [--mutator-weights NAME=W,…] [--workers N] [--overlap] [--cold-workers]";
+  "usage: bench:tune [--dry-run] [--only W1,W2] [--trials N] [--gemm-trials N] [--course-trials N] [--per-iter N] [--seeds 1,2,3] [--no-course] [--no-workloads] [--out-dir DIR] [--stem NAME] [--learned-features kernel-summary|per-store] [--neighbour-share X] [--population N] [--fresh-pool N] [--islands N] [--transpose-neighbours] [--mutator-weights NAME=W,…] [--workers N] [--overlap] [--cold-workers]";
 
 /** A mistake on the command line: printed with the usage, no stack trace. */
 class UsageError extends Error {}
@@ -121,6 +123,7 @@ function parseOptions() {
       "neighbour-share": { type: "string" },
       population: { type: "string" },
       "fresh-pool": { type: "string" },
+      islands: { type: "string" },
       "transpose-neighbours": { type: "boolean", default: false },
       "mutator-weights": { type: "string" },
       workers: { type: "string" },
@@ -156,6 +159,7 @@ function checkedMode(values: ReturnType<typeof parseOptions>["values"], catalogu
     neighbourShare: values["neighbour-share"] === undefined ? undefined : shareOf(values["neighbour-share"]),
     population: values.population === undefined ? undefined : int("population", values.population),
     freshPool: values["fresh-pool"] === undefined ? undefined : int("fresh-pool", values["fresh-pool"]),
+    islands: values.islands === undefined ? undefined : int("islands", values.islands),
     transposeNeighbours: values["transpose-neighbours"] === true,
     mutatorWeights:
       values["mutator-weights"] === undefined || catalogue === undefined ? undefined : mutatorWeightsOf(values["mutator-weights"], catalogue.mutatorNames),
@@ -174,7 +178,9 @@ function workersOf(text: string): number {
 
 /** Whether the command line sets any of the evolutionary search's settings. */
 function searchSettingsGiven(mode: Mode): boolean {
-  return mode.neighbourShare !== undefined || mode.population !== undefined || mode.freshPool !== undefined || mode.transposeNeighbours;
+  return (
+    mode.neighbourShare !== undefined || mode.population !== undefined || mode.freshPool !== undefined || mode.islands !== undefined || mode.transposeNeighbours
+  );
 }
 
 /** The evolutionary search with the command line's settings; the name (defaults) when it sets none. */
@@ -186,6 +192,7 @@ function evolutionaryStrategy(mode: Mode): "evolutionary" | (() => InstanceType<
       ...(mode.neighbourShare === undefined ? {} : { neighbourShare: mode.neighbourShare }),
       ...(mode.population === undefined ? {} : { populationSize: mode.population }),
       ...(mode.freshPool === undefined ? {} : { freshPoolSize: mode.freshPool }),
+      ...(mode.islands === undefined ? {} : { firstRoundIslands: mode.islands }),
     });
 }
 
@@ -561,7 +568,7 @@ async function writeReport(mode: Mode, data: ReportData): Promise<void> {
     ...(!searchSettingsGiven(mode)
       ? []
       : [
-          `- evolutionary search: ${mode.neighbourShare === undefined ? "" : `neighbourShare ${mode.neighbourShare} `}${mode.population === undefined ? "" : `populationSize ${mode.population} `}${mode.freshPool === undefined ? "" : `freshPoolSize ${mode.freshPool} `}${mode.transposeNeighbours ? "transposeNeighbours" : ""}`,
+          `- evolutionary search: ${mode.neighbourShare === undefined ? "" : `neighbourShare ${mode.neighbourShare} `}${mode.population === undefined ? "" : `populationSize ${mode.population} `}${mode.freshPool === undefined ? "" : `freshPoolSize ${mode.freshPool} `}${mode.islands === undefined ? "" : `firstRoundIslands ${mode.islands} `}${mode.transposeNeighbours ? "transposeNeighbours" : ""}`,
         ]),
     ...(mode.mutatorWeights === undefined ? [] : [`- mutator weights (automatic space): ${JSON.stringify(mode.mutatorWeights)}`]),
     "",
@@ -691,7 +698,7 @@ async function writeReport(mode: Mode, data: ReportData): Promise<void> {
   writeFileSync(join(mode.outDir, `${stem}.md`), `${lines.join("\n")}\n`);
   writeFileSync(
     join(mode.outDir, `${stem}.json`),
-    `${JSON.stringify({ date, dryRun: mode.dryRun, learnedFeatures: mode.learnedFeatures, neighbourShare: mode.neighbourShare ?? null, population: mode.population ?? null, freshPool: mode.freshPool ?? null, transposeNeighbours: mode.transposeNeighbours, mutatorWeights: mode.mutatorWeights ?? null, searchWorkers: mode.searchWorkers, warmWorkers: mode.warmWorkers, overlap: mode.overlap, device: data.device, target: data.target.name, speed: data.speed, torch: data.torch, tuned: data.tuned, course: data.course, charts }, null, 1)}\n`,
+    `${JSON.stringify({ date, dryRun: mode.dryRun, learnedFeatures: mode.learnedFeatures, neighbourShare: mode.neighbourShare ?? null, population: mode.population ?? null, freshPool: mode.freshPool ?? null, islands: mode.islands ?? null, transposeNeighbours: mode.transposeNeighbours, mutatorWeights: mode.mutatorWeights ?? null, searchWorkers: mode.searchWorkers, warmWorkers: mode.warmWorkers, overlap: mode.overlap, device: data.device, target: data.target.name, speed: data.speed, torch: data.torch, tuned: data.tuned, course: data.course, charts }, null, 1)}\n`,
   );
   console.log(lines.join("\n"));
   console.log(`wrote ${join(mode.outDir, `${stem}.{md,json}`)}`);

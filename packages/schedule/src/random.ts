@@ -55,6 +55,11 @@ export class RandomEngine {
     r.state = this.state;
     return r;
   }
+
+  /** Takes `from`'s state (a clone made earlier): the draws go on as `from`'s would. */
+  restore(from: RandomEngine): void {
+    this.state = from.state;
+  }
 }
 
 /** murmur3's 32-bit finaliser: every input bit affects every output bit. */

@@ -214,3 +214,20 @@ describe("sampleComputeLocation", () => {
     expect(sch.getChildBlocks(j!).map((b) => sch.get(b).name)).toEqual(["relu", "add"]);
   });
 });
+
+describe("RandomEngine.restore", () => {
+  it("goes on with the draws of the clone it restores, whatever was drawn or seeded in between (property)", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 2 ** 31 }), fc.nat(20), fc.integer({ min: 0, max: 1000 }), (seed, between, reseed) => {
+        const rng = new RandomEngine(seed);
+        rng.uniform();
+        const snapshot = rng.clone();
+        const expected = snapshot.clone();
+        for (let k = 0; k < between; k++) rng.forkSeed();
+        rng.seed(reseed);
+        rng.restore(snapshot);
+        expect(Array.from({ length: 5 }, () => rng.next())).toEqual(Array.from({ length: 5 }, () => expected.next()));
+      }),
+    );
+  });
+});

@@ -41,3 +41,18 @@ export class BestCandidates {
     return [...this.items].sort((a, b) => b.score - a.score);
   }
 }
+
+/**
+ * Two best-first lists of scored candidates as one, best first, one entry per program (its first
+ * occurrence), `capacity` at most; among equal scores `a`'s come before `b`'s.
+ */
+export function mergeBestFirst<T extends { readonly candidate: Candidate; readonly score: number }>(a: readonly T[], b: readonly T[], capacity: number): T[] {
+  const seen = new Set<string>();
+  const all = [...a, ...b].filter((e) => {
+    if (seen.has(e.candidate.hash)) return false;
+    seen.add(e.candidate.hash);
+    return true;
+  });
+  // Array.prototype.sort is stable: equal scores keep a's entries ahead of b's.
+  return all.sort((x, y) => y.score - x.score).slice(0, Math.max(0, capacity));
+}

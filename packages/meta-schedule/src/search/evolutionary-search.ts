@@ -6,7 +6,7 @@ import { TesseraError } from "@tessera/ir";
 import { Trace, type TraceJSON } from "@tessera/schedule";
 import { MetaScheduleError } from "../errors.js";
 import type { TuneContext } from "../tune-context.js";
-import { BestCandidates } from "./best-candidates.js";
+import { BestCandidates, mergeBestFirst } from "./best-candidates.js";
 import { crossoverStructureAndKnobs } from "./crossover.js";
 import { bestGridFiller, underfillsGrid } from "./grid-filling.js";
 import { capClassShare } from "./launch-classes.js";
@@ -94,6 +94,16 @@ export interface EvolutionarySearchConfig {
    * scores a gemm's thread tile and its transpose alike where the GPU does not (TVM: false).
    */
   readonly transposeNeighbours: boolean;
+  /**
+   * Populations the first round evolves, each from fresh samples of its own ("islands"), while no
+   * program of the task is measured and the model is its prior alone: the first is the round's usual
+   * population, each further one evolves apart (its generations and climbs) after it, and the
+   * round picks from their best programs merged by score. The first island's draws come first, so
+   * a seed whose first population reaches the prior's favourites keeps them; one whose population
+   * converged short of them gets more chances to reach them (search-workers-local.md, session 17)
+   * (TVM: 1).
+   */
+  readonly firstRoundIslands: number;
 }
 
 export const DEFAULT_EVOLUTIONARY_SEARCH_CONFIG: EvolutionarySearchConfig = {
@@ -116,7 +126,11 @@ export const DEFAULT_EVOLUTIONARY_SEARCH_CONFIG: EvolutionarySearchConfig = {
   climbStarts: 4,
   climbSteps: 2,
   transposeNeighbours: false,
+  firstRoundIslands: 1,
 };
+
+/** Mixed into the first-round islands' seed, so that their stream is none of the replays' (whose seeds are the search's forkSeed draws). */
+const ISLAND_STREAM = 0x2545f491;
 
 /** Best measured programs whose neighbourhoods a batch may draw on, best first. */
 const MAX_INCUMBENTS = 4;
@@ -218,7 +232,9 @@ export class EvolutionarySearch extends SearchStrategyBase {
       }
       const share = run.isLastBatch(batch) ? this.config.finalNeighbourShare : this.config.neighbourShare;
       const neighbours = await this.pickNeighbours(run, measured, Math.floor(batch * share), round);
-      const bests = await this.evolveWithCostModel(run, [...measured, ...unmeasured], batch, round);
+      const evolved = await this.evolveWithCostModel(run, [...measured, ...unmeasured], batch, round);
+      const firstRound = measured.length === 0 && run.trialsIssued === 0;
+      const bests = (firstRound ? await this.withIslands(run, evolved, batch, round) : evolved).map((e) => e.candidate);
       const priors = this.priorSeeds.filter((c) => !run.isMeasured(c)).slice(0, batch - neighbours.length);
       const picks = this.pickWithEpsGreedy(run, sampled, bests, batch, round, [...priors, ...neighbours]);
       run.rejections.addAll(round);
@@ -283,8 +299,10 @@ export class EvolutionarySearch extends SearchStrategyBase {
     return run.replayer.planRecorded(trace);
   }
 
-  private async sampleInitPopulation(run: SearchRun, count: number, round: RejectionTally): Promise<Candidate[]> {
-    const out: Candidate[] = (await this.seedsWithGridFillers(run, round)).filter((c) => !run.isMeasured(c)).slice(0, count);
+  /** `count` programs to evolve from: the seeds first (unless `withSeeds` is false), then fresh samples of the design spaces. */
+  private async sampleInitPopulation(run: SearchRun, count: number, round: RejectionTally, withSeeds = true): Promise<Candidate[]> {
+    const seeds = withSeeds ? await this.seedsWithGridFillers(run, round) : [];
+    const out: Candidate[] = seeds.filter((c) => !run.isMeasured(c)).slice(0, count);
     const needed = Math.min(this.minUnmeasured, count);
     for (let rounds = 0; rounds < this.config.maxFailCount && (out.length < needed || rounds === 0); rounds++) {
       const plans = Array.from({ length: count }, () => run.replayer.planFresh(run.designSpaces));
@@ -344,8 +362,9 @@ export class EvolutionarySearch extends SearchStrategyBase {
     return this.similarSeeds;
   }
 
-  private async evolveWithCostModel(run: SearchRun, population: Candidate[], batch: number, round: RejectionTally): Promise<Candidate[]> {
-    const heap = new BestCandidates(Math.ceil(batch / this.config.maxClassShare), (c) => run.isMeasured(c));
+  /** The best-scored programs of the generations and climbs from `population`, best first, as many as a batch's picks draw on. */
+  private async evolveWithCostModel(run: SearchRun, population: Candidate[], batch: number, round: RejectionTally): Promise<Scored[]> {
+    const heap = new BestCandidates(this.heapCapacity(batch), (c) => run.isMeasured(c));
     let current = population;
     for (let iter = 0; ; iter++) {
       const scores = this.predict(run, current);
@@ -354,7 +373,38 @@ export class EvolutionarySearch extends SearchStrategyBase {
       current = await this.nextGeneration(run, current, scores, round);
     }
     await this.climb(run, heap, round);
-    return heap.bestFirst();
+    return heap.scoredBestFirst();
+  }
+
+  /** How many of the best-scored programs a batch of `batch` picks from (its launch classes capped at `maxClassShare` each). */
+  private heapCapacity(batch: number): number {
+    return Math.ceil(batch / this.config.maxClassShare);
+  }
+
+  /**
+   * The first round's further islands (`firstRoundIslands`): each evolves a population of its own
+   * fresh samples (not the seeds, which the first population holds), and its best join `first`'s
+   * by score (the earlier island's first among equals).
+   */
+  private async withIslands(run: SearchRun, first: readonly Scored[], batch: number, round: RejectionTally): Promise<readonly Scored[]> {
+    if (this.config.firstRoundIslands <= 1) return first;
+    // The islands draw from a stream of their own, and the search's goes on afterwards as if they had
+    // drawn nothing: where no island adds a program to the picks, the whole search is the one-island
+    // search, draw for draw (a seed that did well keeps every batch, not only the first).
+    const resume = run.rng.clone();
+    run.rng.seed(resume.clone().forkSeed() ^ ISLAND_STREAM);
+    let merged = first;
+    try {
+      for (let island = 1; island < this.config.firstRoundIslands; island++) {
+        const sampled = await this.sampleInitPopulation(run, Math.max(this.populationSize, this.config.freshPoolSize), round, false);
+        const population = this.bestOfPool(run, sampled, this.populationSize);
+        if (population.length === 0) continue;
+        merged = mergeBestFirst(merged, await this.evolveWithCostModel(run, population, batch, round), this.heapCapacity(batch));
+      }
+    } finally {
+      run.rng.restore(resume);
+    }
+    return merged;
   }
 
   /**
@@ -633,5 +683,6 @@ function checkConfig(c: EvolutionarySearchConfig): void {
   positiveInt("climbStarts", 0);
   positiveInt("climbSteps", 0);
   if (typeof c.transposeNeighbours !== "boolean") throw fail(`transposeNeighbours must be true or false, got ${String(c.transposeNeighbours)}`);
+  positiveInt("firstRoundIslands", 1);
   if (c.maxClassShare === 0) throw fail("maxClassShare must be above 0 (1: no cap)");
 }

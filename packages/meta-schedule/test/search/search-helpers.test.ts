@@ -1,7 +1,7 @@
 import { RandomEngine, type Schedule, Trace } from "@tessera/schedule";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { BestCandidates } from "../../src/search/best-candidates.js";
+import { BestCandidates, mergeBestFirst } from "../../src/search/best-candidates.js";
 import { capClassShare } from "../../src/search/launch-classes.js";
 import type { Candidate } from "../../src/search/candidate-replayer.js";
 import { RejectionTally } from "../../src/search/rejection-tally.js";
@@ -33,6 +33,34 @@ describe("BestCandidates", () => {
           .sort((a, b) => b - a)
           .slice(0, capacity);
         expect(kept.map((h) => scoreOf.get(h))).toEqual(expected);
+      }),
+    );
+  });
+});
+
+describe("mergeBestFirst", () => {
+  it("merges two best-first lists by score, one entry per program (its first), the first list's ahead among equals (property)", () => {
+    const list = fc.array(fc.tuple(fc.integer({ min: 0, max: 12 }), fc.integer({ min: 0, max: 5 })), { maxLength: 20 });
+    const bestFirst = (entries: readonly [number, number][], from: string) =>
+      entries.map(([h, score]) => ({ candidate: candidate(String(h)), score, from })).sort((x, y) => y.score - x.score);
+    fc.assert(
+      fc.property(list, list, fc.nat(30), (rawA, rawB, capacity) => {
+        const a = bestFirst(rawA, "a");
+        const b = bestFirst(rawB, "b");
+        const merged = mergeBestFirst(a, b, capacity);
+        // Each program once, at its first occurrence in a then b.
+        const hashes = merged.map((e) => e.candidate.hash);
+        expect(new Set(hashes).size).toBe(hashes.length);
+        const firstOf = new Map<string, (typeof a)[number]>();
+        for (const e of [...a, ...b]) if (!firstOf.has(e.candidate.hash)) firstOf.set(e.candidate.hash, e);
+        for (const e of merged) expect(firstOf.get(e.candidate.hash)).toBe(e);
+        // The best `capacity` of those first occurrences, best first; among equal scores a's before b's.
+        expect(merged).toHaveLength(Math.min(capacity, firstOf.size));
+        const expected = [...firstOf.values()].map((e) => e.score).sort((x, y) => y - x);
+        expect(merged.map((e) => e.score)).toEqual(expected.slice(0, capacity));
+        for (let k = 1; k < merged.length; k++) {
+          if (merged[k]!.score === merged[k - 1]!.score) expect(merged[k - 1]!.from <= merged[k]!.from).toBe(true);
+        }
       }),
     );
   });

@@ -467,4 +467,45 @@ describe("EvolutionarySearch", () => {
     expect([1, 32, 64, 200].map((perIter) => sizeFor(10, perIter))).toEqual([64, 64, 128, 256]);
     expect([64, 100, 256, 2000].map((trials) => sizeFor(trials, 32))).toEqual([64, 100, 256, 256]);
   });
+
+  it("first-round islands: one island is the default search; with three the first batch is the best the model scores among them", async () => {
+    const model: CostModel = { name: "oracle", update: () => {}, predict: (_ctx, cs) => cs.map((c) => 1 / fakeLatency(c.sch)) };
+    const run = async (config: ConstructorParameters<typeof EvolutionarySearch>[0]) =>
+      (
+        await tuneWithFakeRunner(new EvolutionarySearch({ climbStarts: 0, populationSize: 8, ...config }), {
+          seed: 21,
+          maxTrials: 8,
+          numTrialsPerIter: 4,
+          costModel: model,
+        })
+      ).handedOut;
+    const keys = (cs: readonly { readonly sch: Schedule }[]) => cs.map((c) => JSON.stringify(c.sch.trace.toJSON()));
+    const one = await run({});
+    expect(keys(await run({ firstRoundIslands: 1 }))).toEqual(keys(one));
+    const three = await run({ firstRoundIslands: 3 });
+    expect(three).toHaveLength(8);
+    // The first batch is the best the model scores among three islands: never worse than one island's, here better.
+    const bestLatency = (cs: readonly { readonly sch: Schedule }[]) => Math.min(...cs.map((c) => fakeLatency(c.sch)));
+    expect(bestLatency(three.slice(0, 4))).toBeLessThanOrEqual(bestLatency(one.slice(0, 4)));
+    expect(keys(three.slice(0, 4))).not.toEqual(keys(one.slice(0, 4)));
+    expect(() => new EvolutionarySearch({ firstRoundIslands: 0 })).toThrow(/firstRoundIslands must be an integer ≥ 1, got 0/);
+  });
+
+  it("first-round islands that add nothing to the picks leave the whole search as it was, draw for draw (their own random stream)", async () => {
+    // A model that scores every program alike: the first island's programs come first among equals,
+    // so the islands' programs never reach the picks; every later batch must be the one-island search's.
+    const flat: CostModel = { name: "flat", update: () => {}, predict: (_ctx, cs) => cs.map(() => 1) };
+    const run = async (firstRoundIslands: number) =>
+      (
+        await tuneWithFakeRunner(new EvolutionarySearch({ climbStarts: 0, populationSize: 8, maxClassShare: 1, epsGreedy: 0, firstRoundIslands }), {
+          seed: 5,
+          maxTrials: 12,
+          numTrialsPerIter: 4,
+          costModel: flat,
+        })
+      ).handedOut.map((c) => JSON.stringify(c.sch.trace.toJSON()));
+    const one = await run(1);
+    expect(one).toHaveLength(12);
+    expect(await run(3)).toEqual(one);
+  });
 });

@@ -92,6 +92,7 @@ describe("bench:tune command line", () => {
     [["--learned-features", "xgb"], /--learned-features must be one of kernel-summary, per-store, got "xgb"/],
     [["--neighbour-share", "1.5"], /--neighbour-share must be a number in \[0, 1\], got "1.5"/],
     [["--population", "0"], /--population must be a positive integer, got "0"/],
+    [["--islands", "0"], /--islands must be a positive integer, got "0"/],
     [["--workers", "two"], /--workers must be a non-negative integer \(0: no search worker threads\), got "two"/],
   ]);
 });
