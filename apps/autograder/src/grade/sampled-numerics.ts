@@ -30,6 +30,7 @@ import type { AssignmentBinding } from "../assignment.js";
 import { workloadSizeLabel } from "../workload-size.js";
 import type { Numerics } from "../manifest/index.js";
 import { sampleBlocks } from "./block-sample.js";
+import { inputsToRun } from "./seeded-inputs.js";
 import { checkOutputCoverage } from "./output-coverage.js";
 import type { NumericsRound, NumericsSample } from "./numerics-types.js";
 import { blockWork } from "./work-estimate.js";
@@ -125,7 +126,7 @@ export function runSampledRound(plan: SamplePlan, r: number): SampledRound {
   const numerics = plan.binding.numerics;
   const roundBlocks = plan.rounds[r]!;
   const seed = plan.seed + r;
-  const inputs = numerics.inputs(n, seed, settings.inputRange);
+  const inputs = inputsToRun(numerics, n, seed, settings.inputRange);
   const output = new Float32Array(n * n);
   new Uint32Array(output.buffer).fill(UNWRITTEN_BITS);
   const tiles: BlockTile[] = [];

@@ -24,6 +24,7 @@ import { checkOutputCoverage } from "./output-coverage.js";
 import type { NumericsOutcome, NumericsRequest, NumericsRound } from "./numerics-types.js";
 import type { SampledRoundsHelper } from "./rounds/rounds-helper.js";
 import { RACE_HINT, type SampleResult, type SampledRequest, planSample, runSample } from "./sampled-numerics.js";
+import { inputsToRun } from "./seeded-inputs.js";
 import { excessiveWork } from "./work-estimate.js";
 import { workloadSizeLabel } from "../workload-size.js";
 
@@ -187,7 +188,7 @@ function reducedSizeHere(req: NumericsRequest, binding: AssignmentBinding, round
   const done: NumericsRound[] = [];
   for (let r = 0; r < rounds; r++) {
     const seed = req.seed + r;
-    const inputs = numerics.inputs(n, seed, req.settings.inputRange);
+    const inputs = inputsToRun(numerics, n, seed, req.settings.inputRange);
     const output = new Float32Array(n * n).fill(Number.NaN);
     const byName = new Map<string, Float32Array>(numerics.inputNames.map((name, k) => [name, inputs[k]!]));
     byName.set(numerics.output, output);
