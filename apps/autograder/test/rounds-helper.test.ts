@@ -10,7 +10,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assignmentBinding } from "../src/assignment.js";
 import { type SampleResult, type SamplePlan, planSample, runSample } from "../src/grade/sampled-numerics.js";
 import { SampledRoundsHelper, splitRounds } from "../src/grade/rounds/rounds-helper.js";
-import { clearSeededInputs, keptInputs, seededInputsStats } from "../src/grade/seeded-inputs.js";
 import { SIMULATED_TARGET } from "../src/grade/simulator-numerics.js";
 import { type Manifest, loadManifest } from "../src/manifest/index.js";
 
@@ -64,27 +63,6 @@ describe("SampledRoundsHelper", () => {
     expect(alone.rounds.length).toBe(2);
     const shared = await helper.check(manual(), broken, performance.now());
     expect(comparable(shared)).toEqual(comparable(alone));
-  });
-
-  it("draws each round's inputs once between the grader and the worker, with the same outcome", async () => {
-    // A seed no other test uses: every round's inputs are drawn afresh by whichever side runs it.
-    const plan = { ...planOf(manual()), seed: 41 };
-    clearSeededInputs();
-    const first = await helper.check(manual(), plan, performance.now());
-    const [mine, theirs] = splitRounds(plan);
-    expect(theirs.length).toBeGreaterThan(0);
-    // This thread drew only its own rounds, and keeps the worker's draws, bit for bit the binding's.
-    expect(seededInputsStats().draws).toBe(mine.length);
-    for (let r = 0; r < plan.rounds.length; r++) {
-      const kept = keptInputs(binding.numerics, N, plan.seed + r, plan.settings.inputRange);
-      expect(kept?.map((a) => Array.from(a))).toEqual(binding.numerics.inputs(N, plan.seed + r, plan.settings.inputRange).map((a) => Array.from(a)));
-    }
-    // Again, and with the worker given this thread's arrays: nothing is drawn, nothing changes.
-    const again = await helper.check(manual(), plan, performance.now());
-    expect(seededInputsStats().draws).toBe(mine.length);
-    expect(comparable(again)).toEqual(comparable(first));
-    clearSeededInputs();
-    expect(comparable(runSample(plan, performance.now()))).toEqual(comparable(first));
   });
 
   it("runs the rounds here when the worker cannot start, with the same outcome", async () => {

@@ -8,21 +8,18 @@ import type { WorkloadNumerics } from "@tessera/course-kit";
 import fc from "fast-check";
 import { beforeEach, describe, expect, it } from "vitest";
 import { assignmentBinding } from "../src/assignment.js";
-import {
-  MasterCache,
-  adoptInputs,
-  clearSeededInputs,
-  inputsToRun,
-  keptInputs,
-  seededInputsStats,
-  sharedInputs,
-} from "../src/grade/seeded-inputs.js";
+import { MasterCache, clearSeededInputs, seededInputsStats, sharedInputs, withRunInputs } from "../src/grade/seeded-inputs.js";
 
 const gemm = assignmentBinding("gemm-relu-add").numerics;
 const transpose = assignmentBinding("d2l-transpose").numerics;
 
 function bits(arrays: readonly Float32Array[]): Uint32Array[] {
   return arrays.map((a) => new Uint32Array(a.slice().buffer));
+}
+
+/** The bits of the inputs a run of this draw is given. */
+function inputsToRun(numerics: WorkloadNumerics, n: number, seed: number, range: readonly [number, number]): Uint32Array[] {
+  return withRunInputs(numerics, n, seed, range, bits);
 }
 
 beforeEach(() => clearSeededInputs());
@@ -34,14 +31,14 @@ describe("seeded inputs", () => {
       fc.property(fc.constantFrom(gemm, transpose), fc.integer({ min: 1, max: 48 }), fc.nat({ max: 2 ** 31 }), range, (numerics, n, seed, r) => {
         clearSeededInputs();
         const expected = bits(numerics.inputs(n, seed, r));
-        expect(bits(inputsToRun(numerics, n, seed, r))).toEqual(expected);
-        expect(bits(inputsToRun(numerics, n, seed, [r[0], r[1]]))).toEqual(expected);
+        expect((inputsToRun(numerics, n, seed, r))).toEqual(expected);
+        expect((inputsToRun(numerics, n, seed, [r[0], r[1]]))).toEqual(expected);
         expect(bits(sharedInputs(numerics, n, seed, r))).toEqual(expected);
         expect(seededInputsStats().draws).toBe(1);
         // Another seed, size or range is another draw.
-        expect(bits(inputsToRun(numerics, n, seed + 1, r))).toEqual(bits(numerics.inputs(n, seed + 1, r)));
-        expect(bits(inputsToRun(numerics, n + 1, seed, r))).toEqual(bits(numerics.inputs(n + 1, seed, r)));
-        expect(bits(inputsToRun(numerics, n, seed, [r[0], r[1] + 1]))).toEqual(bits(numerics.inputs(n, seed, [r[0], r[1] + 1])));
+        expect((inputsToRun(numerics, n, seed + 1, r))).toEqual(bits(numerics.inputs(n, seed + 1, r)));
+        expect((inputsToRun(numerics, n + 1, seed, r))).toEqual(bits(numerics.inputs(n + 1, seed, r)));
+        expect((inputsToRun(numerics, n, seed, [r[0], r[1] + 1]))).toEqual(bits(numerics.inputs(n, seed, [r[0], r[1] + 1])));
         expect(seededInputsStats().draws).toBe(4);
       }),
       { numRuns: 60 },
@@ -49,37 +46,42 @@ describe("seeded inputs", () => {
   });
 
   it("hands each run copies: a run that writes its inputs does not change the next run's", () => {
-    const first = inputsToRun(gemm, 16, 5, [-1, 1]);
-    const expected = bits(first);
-    for (const a of first) a.fill(123);
-    expect(bits(inputsToRun(gemm, 16, 5, [-1, 1]))).toEqual(expected);
+    const expected = inputsToRun(gemm, 16, 5, [-1, 1]);
+    withRunInputs(gemm, 16, 5, [-1, 1], (inputs) => {
+      for (const a of inputs) a.fill(123);
+    });
+    expect(inputsToRun(gemm, 16, 5, [-1, 1])).toEqual(expected);
     expect(bits(sharedInputs(gemm, 16, 5, [-1, 1]))).toEqual(expected);
+    // A run that throws leaves nothing behind either.
+    expect(() =>
+      withRunInputs(gemm, 16, 5, [-1, 1], (inputs) => {
+        inputs[0]!.fill(7);
+        throw new Error("the kernel failed");
+      }),
+    ).toThrow("the kernel failed");
+    expect(inputsToRun(gemm, 16, 5, [-1, 1])).toEqual(expected);
     expect(seededInputsStats().draws).toBe(1);
-    expect(inputsToRun(gemm, 16, 5, [-1, 1])[0]).not.toBe(inputsToRun(gemm, 16, 5, [-1, 1])[0]);
+  });
+
+  it("gives a run inside a run arrays of its own", () => {
+    const outer = inputsToRun(gemm, 16, 1, [-1, 1]);
+    const inner = inputsToRun(gemm, 16, 2, [-1, 1]);
+    withRunInputs(gemm, 16, 1, [-1, 1], (outerInputs) => {
+      expect(withRunInputs(gemm, 16, 2, [-1, 1], bits)).toEqual(inner);
+      expect(bits(outerInputs)).toEqual(outer);
+    });
   });
 
   it("keeps the draws of another workload apart, also under the same name", () => {
     const doubled: WorkloadNumerics = { ...gemm, inputs: (n, seed, range) => gemm.inputs(n, seed, range).map((a) => a.map((x) => 2 * x)) };
-    const a = bits(inputsToRun(gemm, 8, 1, [0, 1]));
-    const b = bits(inputsToRun(doubled, 8, 1, [0, 1]));
+    const a = (inputsToRun(gemm, 8, 1, [0, 1]));
+    const b = (inputsToRun(doubled, 8, 1, [0, 1]));
     expect(b).toEqual(bits(doubled.inputs(8, 1, [0, 1])));
     expect(b).not.toEqual(a);
-    expect(bits(inputsToRun(gemm, 8, 1, [0, 1]))).toEqual(a);
+    expect((inputsToRun(gemm, 8, 1, [0, 1]))).toEqual(a);
     expect(seededInputsStats().draws).toBe(2);
   });
 
-  it("keeps what another thread drew, and says what it has", () => {
-    expect(keptInputs(gemm, 8, 2, [-1, 1])).toBeUndefined();
-    const drawn = gemm.inputs(8, 2, [-1, 1]);
-    adoptInputs(gemm, 8, 2, [-1, 1], drawn);
-    expect(keptInputs(gemm, 8, 2, [-1, 1])).toBe(drawn);
-    expect(bits(inputsToRun(gemm, 8, 2, [-1, 1]))).toEqual(bits(drawn));
-    expect(seededInputsStats().draws).toBe(0);
-  });
-
-  it("keeps its draws in shared memory (the rounds worker uses the grader's arrays)", () => {
-    for (const a of sharedInputs(gemm, 4, 1, [-1, 1])) expect(a.buffer).toBeInstanceOf(SharedArrayBuffer);
-  });
 });
 
 describe("MasterCache", () => {

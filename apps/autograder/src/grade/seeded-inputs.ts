@@ -5,15 +5,23 @@
  * of a batch or a test file. At the graded size one round's inputs are 3 × 2048² floats, a quarter
  * of a second of drawing: as much as simulating the round's sampled blocks.
  *
- * The kept arrays ("masters") are in shared memory, so that the rounds worker thread uses the
- * very arrays the grader drew, and the grader keeps what the worker drew (rounds-helper.ts). A
- * master is never handed to a kernel: a kernel may store into its inputs, so each run gets copies
- * (`inputsToRun`), and its reference is computed from those copies, as when it drew its own.
+ * Each thread keeps its own draws: the rounds worker thread (rounds-helper.ts) lives for a whole
+ * grading, so it too draws a round once for part 1's and part 2's checks. Sending arrays between
+ * the threads was tried and dropped: a structured clone of 48 MB, and a SharedArrayBuffer's
+ * `set` and `slice` (element by element), cost about as much as drawing.
+ *
+ * A kept array ("master") is never handed to a kernel: a kernel may store into its inputs, so
+ * each run gets copies (`inputsToRun`), and its reference is computed from those copies, as when
+ * it drew its own.
  */
 import type { WorkloadNumerics } from "@tessera/course-kit";
 
-/** Bytes of masters kept (the least recently used go first): 5 rounds of 3 × 2048² floats. */
-export const SEEDED_INPUTS_BYTES = 5 * 3 * 2048 * 2048 * 4;
+/**
+ * Bytes of masters kept per thread (the least recently used go first): the manifest's 5 rounds of
+ * 3 × 2048² floats and the reduced-size pre-check's, with room to spare. Below a grading's working
+ * set, least-recently-used eviction would miss on every round (part 2 asks in part 1's order).
+ */
+export const SEEDED_INPUTS_BYTES = 6 * 3 * 2048 * 2048 * 4;
 
 type Range = readonly [number, number];
 
@@ -79,31 +87,41 @@ export class MasterCache {
 
 const masters = new MasterCache(SEEDED_INPUTS_BYTES);
 
-/** The kept inputs of this draw, if this thread has them (read only: see `inputsToRun`). */
-export function keptInputs(numerics: WorkloadNumerics, n: number, seed: number, range: Range): readonly Float32Array[] | undefined {
-  return masters.get(keyOf(numerics, n, seed, range));
-}
-
 /** The inputs of this draw, drawn now unless kept (read only: never give them to a kernel). */
 export function sharedInputs(numerics: WorkloadNumerics, n: number, seed: number, range: Range): readonly Float32Array[] {
   const key = keyOf(numerics, n, seed, range);
   const kept = masters.get(key);
   if (kept !== undefined) return kept;
   masters.draws++;
-  const drawn = numerics.inputs(n, seed, range).map(toShared);
+  const drawn = numerics.inputs(n, seed, range);
   masters.set(key, drawn);
   return drawn;
 }
 
-/** Fresh copies of this draw's inputs, for a run that may write them. */
-export function inputsToRun(numerics: WorkloadNumerics, n: number, seed: number, range: Range): Float32Array[] {
-  return sharedInputs(numerics, n, seed, range).map((a) => a.slice());
+/**
+ * `run` given copies of this draw's inputs, which it may write; they are valid only until it
+ * returns. The copies are this thread's scratch arrays of that size, refilled for every run:
+ * copying into memory already mapped is about 1 ms per 2048² array, a fresh array (`slice`)
+ * 20–50 ms, most of it the kernel's page faults.
+ */
+export function withRunInputs<T>(numerics: WorkloadNumerics, n: number, seed: number, range: Range, run: (inputs: Float32Array[]) => T): T {
+  const from = sharedInputs(numerics, n, seed, range);
+  const key = from.map((a) => a.length).join(",");
+  const idle = scratch.get(key);
+  // A run inside a run (none today) gets arrays of its own.
+  const inputs = idle ?? from.map((a) => new Float32Array(a.length));
+  scratch.delete(key);
+  try {
+    from.forEach((a, k) => inputs[k]!.set(a));
+    return run(inputs);
+  } finally {
+    scratch.clear(); // one set of scratch arrays per thread: the size last run
+    scratch.set(key, inputs);
+  }
 }
 
-/** Keeps inputs of this draw made in another thread (the same values `numerics.inputs` gives). */
-export function adoptInputs(numerics: WorkloadNumerics, n: number, seed: number, range: Range, arrays: readonly Float32Array[]): void {
-  masters.set(keyOf(numerics, n, seed, range), arrays);
-}
+/** Idle scratch arrays by their lengths. */
+const scratch = new Map<string, Float32Array[]>();
 
 /** Draws made in this thread, and bytes kept (for tests). */
 export function seededInputsStats(): { readonly draws: number; readonly bytes: number } {
@@ -113,10 +131,4 @@ export function seededInputsStats(): { readonly draws: number; readonly bytes: n
 /** Forgets every kept draw (for tests). */
 export function clearSeededInputs(): void {
   masters.clear();
-}
-
-function toShared(a: Float32Array): Float32Array {
-  const shared = new Float32Array(new SharedArrayBuffer(a.byteLength));
-  shared.set(a);
-  return shared;
 }

@@ -20,18 +20,6 @@ export type RoundsRequest =
       readonly run: readonly number[];
       /** The kernel the grader lowered (kernelFingerprint): the worker refuses to run another. */
       readonly fingerprint: string;
-      /**
-       * Per round of `run` (by position), its inputs where the grader has them drawn already
-       * (seeded-inputs.ts, in shared memory), or null: the worker draws those itself.
-       */
-      readonly inputs?: readonly (readonly Float32Array[] | null)[];
     };
 
-export type RoundsReply =
-  | { readonly kind: "pong" }
-  | {
-      readonly kind: "rounds";
-      readonly results: readonly SampledRound[];
-      /** Per round of `run` (by position), the inputs the worker drew (in shared memory), or null: the grader keeps them. */
-      readonly drawn?: readonly (readonly Float32Array[] | null)[];
-    };
+export type RoundsReply = { readonly kind: "pong" } | { readonly kind: "rounds"; readonly results: readonly SampledRound[] };

@@ -11,8 +11,6 @@ import { printTVMScript } from "@tessera/ir";
 import { type EntryPoint, TaskPool, resolveEntryPoint } from "@tessera/meta-schedule/isolation";
 import type { Schedule } from "@tessera/schedule";
 import { type SamplePlan, type SampleResult, type SampledRound, assembleSample, endsCheck, runSampledRound } from "../sampled-numerics.js";
-import { type AssignmentBinding, assignmentBinding } from "../../assignment.js";
-import { adoptInputs, keptInputs } from "../seeded-inputs.js";
 import { kernelFingerprint } from "./fingerprint.js";
 import type { RoundsReply, RoundsRequest } from "./protocol.js";
 
@@ -65,11 +63,6 @@ export class SampledRoundsHelper {
   async check(schedule: Schedule, plan: SamplePlan, started: number): Promise<SampleResult> {
     this.start();
     const [mine, theirs] = this.#pool === undefined ? [plan.rounds.map((_, r) => r), []] : splitRounds(plan);
-    // The worker draws its rounds' inputs from the registered assignment: the two threads share
-    // their draws only when that is the plan's own binding.
-    const { numerics } = plan.binding;
-    const range = plan.settings.inputRange;
-    const sharesInputs = isRegisteredBinding(plan.binding);
     const remote =
       theirs.length === 0 || this.#pool === undefined
         ? Promise.resolve(undefined)
@@ -84,7 +77,6 @@ export class SampledRoundsHelper {
               rounds: plan.rounds,
               run: theirs,
               fingerprint: kernelFingerprint(plan.module),
-              ...(sharesInputs ? { inputs: theirs.map((r) => keptInputs(numerics, plan.n, plan.seed + r, range) ?? null) } : {}),
             },
             REQUEST_TIMEOUT_MS,
           );
@@ -97,11 +89,6 @@ export class SampledRoundsHelper {
     const reply = await remote;
     const remoteResults = reply?.ok === true && reply.value.kind === "rounds" && reply.value.results.length === theirs.length ? reply.value.results : undefined;
     if (remoteResults !== undefined) this.stats.workerRounds += theirs.length;
-    if (sharesInputs && reply?.ok === true && reply.value.kind === "rounds")
-      reply.value.drawn?.forEach((arrays, k) => {
-        const r = theirs[k];
-        if (arrays != null && r !== undefined) adoptInputs(numerics, plan.n, plan.seed + r, range, arrays);
-      });
     else if (reply !== undefined) this.onTrouble(reply.ok ? "it gave no result for its rounds" : reply.error);
     theirs.forEach((r, k) => {
       const result = remoteResults?.[k];
@@ -124,14 +111,6 @@ export class SampledRoundsHelper {
 
   async dispose(): Promise<void> {
     await this.#pool?.dispose();
-  }
-}
-
-function isRegisteredBinding(binding: AssignmentBinding): boolean {
-  try {
-    return assignmentBinding(binding.name) === binding;
-  } catch {
-    return false;
   }
 }
 

@@ -9,7 +9,6 @@ import { serveTasks } from "@tessera/meta-schedule/isolation";
 import type { Dim3 } from "@tessera/simulator";
 import { assignmentBinding } from "../../assignment.js";
 import { type SamplePlan, runSampledRound } from "../sampled-numerics.js";
-import { adoptInputs, keptInputs } from "../seeded-inputs.js";
 import { SIMULATED_TARGET } from "../simulated-target.js";
 import { kernelFingerprint } from "./fingerprint.js";
 import type { RoundsReply, RoundsRequest } from "./protocol.js";
@@ -27,16 +26,7 @@ function answer(req: RoundsRequest): RoundsReply {
     grid: module.kernels[0]!.launch.grid as unknown as Dim3,
     rounds: req.rounds,
   };
-  // Rounds whose inputs the grader sent use them; the inputs drawn here go back to the grader.
-  const { numerics } = plan.binding;
-  const range = req.settings.inputRange;
-  req.run.forEach((r, k) => {
-    const given = req.inputs?.[k];
-    if (given != null) adoptInputs(numerics, req.n, req.seed + r, range, given);
-  });
-  const results = req.run.map((r) => runSampledRound(plan, r));
-  const drawn = req.run.map((r, k) => (req.inputs?.[k] != null ? null : (keptInputs(numerics, req.n, req.seed + r, range) ?? null)));
-  return { kind: "rounds", results, drawn };
+  return { kind: "rounds", results: req.run.map((r) => runSampledRound(plan, r)) };
 }
 
 serveTasks<RoundsRequest, RoundsReply>(answer);
