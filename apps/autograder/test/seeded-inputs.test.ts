@@ -31,14 +31,14 @@ describe("seeded inputs", () => {
       fc.property(fc.constantFrom(gemm, transpose), fc.integer({ min: 1, max: 48 }), fc.nat({ max: 2 ** 31 }), range, (numerics, n, seed, r) => {
         clearSeededInputs();
         const expected = bits(numerics.inputs(n, seed, r));
-        expect((inputsToRun(numerics, n, seed, r))).toEqual(expected);
-        expect((inputsToRun(numerics, n, seed, [r[0], r[1]]))).toEqual(expected);
+        expect(inputsToRun(numerics, n, seed, r)).toEqual(expected);
+        expect(inputsToRun(numerics, n, seed, [r[0], r[1]])).toEqual(expected);
         expect(bits(sharedInputs(numerics, n, seed, r))).toEqual(expected);
         expect(seededInputsStats().draws).toBe(1);
         // Another seed, size or range is another draw.
-        expect((inputsToRun(numerics, n, seed + 1, r))).toEqual(bits(numerics.inputs(n, seed + 1, r)));
-        expect((inputsToRun(numerics, n + 1, seed, r))).toEqual(bits(numerics.inputs(n + 1, seed, r)));
-        expect((inputsToRun(numerics, n, seed, [r[0], r[1] + 1]))).toEqual(bits(numerics.inputs(n, seed, [r[0], r[1] + 1])));
+        expect(inputsToRun(numerics, n, seed + 1, r)).toEqual(bits(numerics.inputs(n, seed + 1, r)));
+        expect(inputsToRun(numerics, n + 1, seed, r)).toEqual(bits(numerics.inputs(n + 1, seed, r)));
+        expect(inputsToRun(numerics, n, seed, [r[0], r[1] + 1])).toEqual(bits(numerics.inputs(n, seed, [r[0], r[1] + 1])));
         expect(seededInputsStats().draws).toBe(4);
       }),
       { numRuns: 60 },
@@ -74,14 +74,13 @@ describe("seeded inputs", () => {
 
   it("keeps the draws of another workload apart, also under the same name", () => {
     const doubled: WorkloadNumerics = { ...gemm, inputs: (n, seed, range) => gemm.inputs(n, seed, range).map((a) => a.map((x) => 2 * x)) };
-    const a = (inputsToRun(gemm, 8, 1, [0, 1]));
-    const b = (inputsToRun(doubled, 8, 1, [0, 1]));
+    const a = inputsToRun(gemm, 8, 1, [0, 1]);
+    const b = inputsToRun(doubled, 8, 1, [0, 1]);
     expect(b).toEqual(bits(doubled.inputs(8, 1, [0, 1])));
     expect(b).not.toEqual(a);
-    expect((inputsToRun(gemm, 8, 1, [0, 1]))).toEqual(a);
+    expect(inputsToRun(gemm, 8, 1, [0, 1])).toEqual(a);
     expect(seededInputsStats().draws).toBe(2);
   });
-
 });
 
 describe("MasterCache", () => {
