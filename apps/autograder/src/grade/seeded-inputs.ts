@@ -6,9 +6,9 @@
  * of a second of drawing: as much as simulating the round's sampled blocks.
  *
  * Each thread keeps its own draws: the rounds worker thread (rounds-helper.ts) lives for a whole
- * grading, so it too draws a round once for part 1's and part 2's checks. Sending arrays between
- * the threads was tried and dropped: a structured clone of 48 MB, and a SharedArrayBuffer's
- * `set` and `slice` (element by element), cost about as much as drawing.
+ * grading, so it too draws a round once for part 1's and part 2's checks. Sending the arrays
+ * between the threads was tried and dropped: the structured clones (48 MB a round) and the fresh
+ * shared buffers they were copied into cost about as much CPU as drawing them.
  *
  * A kept array ("master") is never handed to a kernel: a kernel may store into its inputs, so
  * each run gets copies (`inputsToRun`), and its reference is computed from those copies, as when
