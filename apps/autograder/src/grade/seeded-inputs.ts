@@ -11,7 +11,7 @@
  * shared buffers they were copied into cost about as much CPU as drawing them.
  *
  * A kept array ("master") is never handed to a kernel: a kernel may store into its inputs, so
- * each run gets copies (`inputsToRun`), and its reference is computed from those copies, as when
+ * each run gets copies (`withRunInputs`), and its reference is computed from those copies, as when
  * it drew its own.
  */
 import type { WorkloadNumerics } from "@tessera/course-kit";
@@ -47,8 +47,6 @@ export class MasterCache {
   /** In order of last use (a Map iterates in insertion order). */
   readonly #entries = new Map<string, readonly Float32Array[]>();
   #bytes = 0;
-  /** Draws made in this thread (for tests). */
-  draws = 0;
 
   constructor(readonly maxBytes: number) {}
 
@@ -77,7 +75,6 @@ export class MasterCache {
   clear(): void {
     this.#entries.clear();
     this.#bytes = 0;
-    this.draws = 0;
   }
 
   get bytes(): number {
@@ -86,13 +83,15 @@ export class MasterCache {
 }
 
 const masters = new MasterCache(SEEDED_INPUTS_BYTES);
+/** Draws made in this thread since the last `clearSeededInputs` (for tests). */
+let draws = 0;
 
 /** The inputs of this draw, drawn now unless kept (read only: never give them to a kernel). */
 export function sharedInputs(numerics: WorkloadNumerics, n: number, seed: number, range: Range): readonly Float32Array[] {
   const key = keyOf(numerics, n, seed, range);
   const kept = masters.get(key);
   if (kept !== undefined) return kept;
-  masters.draws++;
+  draws++;
   const drawn = numerics.inputs(n, seed, range);
   masters.set(key, drawn);
   return drawn;
@@ -125,10 +124,11 @@ const scratch = new Map<string, Float32Array[]>();
 
 /** Draws made in this thread, and bytes kept (for tests). */
 export function seededInputsStats(): { readonly draws: number; readonly bytes: number } {
-  return { draws: masters.draws, bytes: masters.bytes };
+  return { draws, bytes: masters.bytes };
 }
 
 /** Forgets every kept draw (for tests). */
 export function clearSeededInputs(): void {
   masters.clear();
+  draws = 0;
 }
