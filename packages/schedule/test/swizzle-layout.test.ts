@@ -58,6 +58,50 @@ describe("swizzleLayout", () => {
     expectScheduleError(sch, () => sch.swizzleLayout(s, 0, (r, c) => [r, floormod(c, 32)]), SwizzleLayoutError, "it sends both [0, 0] and [0, 32] to [0, 0]");
   });
 
+  it("checkSwizzle accepts exactly the bijections, and names the first two points that collide", () => {
+    // The check as first written (every point's first preimage kept), against the one that finds
+    // the earlier point again only when a collision needs it.
+    const reference = (shape: readonly number[], attr: unknown): string | undefined => {
+      const evaluate = indexMapEvaluator(attr);
+      const firstAt = new Map<number, readonly number[]>();
+      const points = shape.reduce((a, b) => a * b, 1);
+      const index = shape.map(() => 0);
+      for (let n = 0; n < points; n++) {
+        const image = evaluate(index);
+        if (image.some((x, d) => !Number.isInteger(x) || x < 0 || x >= shape[d]!)) return `sends [${index.join(", ")}] to [${image.join(", ")}], outside`;
+        const flat = image.reduce((f, x, d) => f * shape[d]! + x, 0);
+        const earlier = firstAt.get(flat);
+        if (earlier !== undefined) return `it sends both [${earlier.join(", ")}] and [${index.join(", ")}] to [${image.join(", ")}]`;
+        firstAt.set(flat, [...index]);
+        for (let d = shape.length - 1; d >= 0 && ++index[d]! === shape[d]!; d--) index[d] = 0;
+      }
+      return undefined;
+    };
+    const pow2 = fc.constantFrom(1, 2, 4, 8, 16);
+    fc.assert(
+      fc.property(pow2, pow2, fc.constantFrom(1, 2, 4, 8), fc.constantFrom(1, 2, 4, 8), fc.integer({ min: 0, max: 3 }), (rows, cols, m, k, kind) => {
+        const maps = [
+          (r: ReturnType<typeof variable>, c: ReturnType<typeof variable>) => [r, add(mul(bitwiseXor(floordiv(c, k), floormod(r, m)), k), floormod(c, k))],
+          (r: ReturnType<typeof variable>, c: ReturnType<typeof variable>) => [r, floormod(c, m)],
+          (r: ReturnType<typeof variable>, c: ReturnType<typeof variable>) => [floormod(add(r, c), rows), c],
+          (r: ReturnType<typeof variable>, c: ReturnType<typeof variable>) => [floordiv(r, m), bitwiseXor(c, floormod(r, k))],
+        ];
+        const attr = indexMapToAttr(indexMapFromFn(maps[kind]!, 2));
+        const expected = reference([rows, cols], attr);
+        let got: string | undefined;
+        try {
+          checkSwizzle("buffer S", [rows, cols], attr);
+        } catch (err) {
+          if (!(err instanceof SwizzleLayoutError)) throw err;
+          got = err.message;
+        }
+        if (expected === undefined) expect(got).toBeUndefined();
+        else expect(got).toContain(expected);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it("refuses a map whose image leaves the buffer", () => {
     const sch = new Schedule(parsePrimFunc(STAGED("shared")));
     const s = sch.getBlock("S");

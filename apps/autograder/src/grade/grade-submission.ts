@@ -10,7 +10,7 @@ import { Schedule } from "@tessera/schedule";
 import type { AssignmentBinding } from "../assignment.js";
 import { workloadSizeLabel } from "../workload-size.js";
 import type { Check, Manifest, Numerics, Task } from "../manifest/index.js";
-import { DEFAULT_LIMITS, type FileRun, type PreparedFile, type SandboxLimits, prepareSubmissionFile } from "../sandbox/index.js";
+import { DEFAULT_LIMITS, type FileRun, type PreparedFile, type SandboxLimits, prepareSubmissionFile, sandboxRunMemo } from "../sandbox/index.js";
 import { type ChainResult, runChain } from "./chain.js";
 import { chainComposition, describeComposition, whyNotChecked } from "./composition.js";
 import { excusedBy, namedMistakes } from "./numerics-blame.js";
@@ -222,7 +222,7 @@ class SubmissionGrader {
   private file(name: string): Promise<PreparedFile> {
     let f = this.files.get(name);
     if (f === undefined) {
-      f = prepareSubmissionFile(this.opts.submissionDir, name).then((file) => warmOnSchedule(file, this.opts.numericsHelper));
+      f = prepareSubmissionFile(this.opts.submissionDir, name, { memo: sandboxRunMemo }).then((file) => warmOnSchedule(file, this.opts.numericsHelper));
       this.files.set(name, f);
     }
     return f;

@@ -149,8 +149,9 @@ export function indexMapEvaluator(attr: unknown): (indices: readonly number[]) =
         return (x) => Math.floor(fa(x) / fb(x));
       case "floormod":
         return (x) => {
+          const a = fa(x);
           const b = fb(x);
-          return fa(x) - Math.floor(fa(x) / b) * b;
+          return a - Math.floor(a / b) * b;
         };
       case "xor":
         return (x) => fa(x) ^ fb(x);

@@ -55,7 +55,9 @@ export function checkSwizzle(where: string, shape: readonly number[], mapAttr: u
   const points = shape.reduce((a, b) => a * b, 1);
   if (points > maxPoints) throw new SwizzleLayoutError(PRIMITIVE, `${where} has ${points} elements; a swizzle is checked point by point, up to ${maxPoints}`);
   const evaluate = indexMapEvaluator(mapAttr);
-  const firstAt = new Map<number, readonly number[]>();
+  // Which images were seen, one byte per point; the point that reached an image first is found
+  // again only when a second one does (the error's message names both).
+  const seen = new Uint8Array(points);
   const index = new Array<number>(shape.length).fill(0);
   for (let n = 0; n < points; n++) {
     const image = evaluate(index);
@@ -69,14 +71,30 @@ export function checkSwizzle(where: string, shape: readonly number[], mapAttr: u
         );
       flat = flat * shape[d]! + x;
     }
-    const earlier = firstAt.get(flat);
-    if (earlier !== undefined)
+    if (seen[flat] === 1) {
+      const earlier = firstPointTo(flat, shape, evaluate);
       throw new SwizzleLayoutError(
         PRIMITIVE,
         `the index map is not a bijection of ${where}: it sends both [${earlier.join(", ")}] and [${index.join(", ")}] to [${image.join(", ")}]`,
       );
-    firstAt.set(flat, [...index]);
-    for (let d = shape.length - 1; d >= 0 && ++index[d]! === shape[d]!; d--) index[d] = 0;
+    }
+    seen[flat] = 1;
+    nextPoint(index, shape);
+  }
+}
+
+/** `index` moved to the next point of `shape` in row-major order (back to all zeros after the last). */
+function nextPoint(index: number[], shape: readonly number[]): void {
+  for (let d = shape.length - 1; d >= 0 && ++index[d]! === shape[d]!; d--) index[d] = 0;
+}
+
+/** The first point in row-major order whose image under `evaluate` has flat offset `flat` (one is known to). */
+function firstPointTo(flat: number, shape: readonly number[], evaluate: (indices: readonly number[]) => number[]): number[] {
+  const index = new Array<number>(shape.length).fill(0);
+  for (;;) {
+    const image = evaluate(index);
+    if (image.reduce((f, x, d) => f * shape[d]! + x, 0) === flat) return index;
+    nextPoint(index, shape);
   }
 }
 
