@@ -30,7 +30,6 @@ import type { AssignmentBinding } from "../assignment.js";
 import { workloadSizeLabel } from "../workload-size.js";
 import type { Numerics } from "../manifest/index.js";
 import { sampleBlocks } from "./block-sample.js";
-import { withRunInputs } from "./seeded-inputs.js";
 import { checkOutputCoverage } from "./output-coverage.js";
 import type { NumericsRound, NumericsSample } from "./numerics-types.js";
 import { blockWork } from "./work-estimate.js";
@@ -122,15 +121,11 @@ export function planSample(req: SampledRequest): { readonly ok: true; readonly p
 
 /** Round `r` of `plan`: its blocks in one launch on the round's inputs, and what they wrote compared. */
 export function runSampledRound(plan: SamplePlan, r: number): SampledRound {
-  return withRunInputs(plan.binding.numerics, plan.n, plan.seed + r, plan.settings.inputRange, (inputs) => runRoundOn(plan, r, inputs));
-}
-
-/** Round `r` of `plan` on its inputs (copies the kernel may write). */
-function runRoundOn(plan: SamplePlan, r: number, inputs: readonly Float32Array[]): SampledRound {
   const { module, n, settings } = plan;
   const numerics = plan.binding.numerics;
   const roundBlocks = plan.rounds[r]!;
   const seed = plan.seed + r;
+  const inputs = numerics.inputs(n, seed, settings.inputRange);
   const output = new Float32Array(n * n);
   new Uint32Array(output.buffer).fill(UNWRITTEN_BITS);
   const tiles: BlockTile[] = [];

@@ -24,7 +24,6 @@ import { checkOutputCoverage } from "./output-coverage.js";
 import type { NumericsOutcome, NumericsRequest, NumericsRound } from "./numerics-types.js";
 import type { SampledRoundsHelper } from "./rounds/rounds-helper.js";
 import { RACE_HINT, type SampleResult, type SampledRequest, planSample, runSample } from "./sampled-numerics.js";
-import { withRunInputs } from "./seeded-inputs.js";
 import { excessiveWork } from "./work-estimate.js";
 import { workloadSizeLabel } from "../workload-size.js";
 
@@ -188,37 +187,24 @@ function reducedSizeHere(req: NumericsRequest, binding: AssignmentBinding, round
   const done: NumericsRound[] = [];
   for (let r = 0; r < rounds; r++) {
     const seed = req.seed + r;
-    const ran = withRunInputs(numerics, n, seed, req.settings.inputRange, (inputs) => wholeLaunch(module, names, numerics, inputs, n, req.settings, seed));
-    if (ran.round !== undefined) done.push(ran.round);
-    if (ran.error !== undefined) return outcome(done, ran.error);
+    const inputs = numerics.inputs(n, seed, req.settings.inputRange);
+    const output = new Float32Array(n * n).fill(Number.NaN);
+    const byName = new Map<string, Float32Array>(numerics.inputNames.map((name, k) => [name, inputs[k]!]));
+    byName.set(numerics.output, output);
+    const args = names.map((name) => byName.get(name));
+    if (args.some((a) => a === undefined))
+      return outcome(done, `the scheduled function's parameters are ${names.join(", ")}, not ${[...byName.keys()].join(", ")}`);
+    let race: string | undefined;
+    try {
+      const report = simulate(module, args as Float32Array[]);
+      if (report.raceCount > 0) race = `the kernel has ${describeRaceCounts(report.raceCounts)} (${RACE_HINT}): ${report.races[0]?.message ?? ""}`;
+    } catch (err) {
+      return outcome(done, `running the kernel failed: ${message(err)}`);
+    }
+    done.push(compareOutput(output, numerics.reference(inputs, n), n, req.settings, seed, numerics.output));
+    if (race !== undefined) return outcome(done, race);
   }
   return outcome(done);
-}
-
-/** One round of the whole launch on `inputs` (copies the kernel may write): its comparison, and what ends the check. */
-function wholeLaunch(
-  module: LoweredModule,
-  names: readonly string[],
-  numerics: AssignmentBinding["numerics"],
-  inputs: readonly Float32Array[],
-  n: number,
-  settings: NumericsRequest["settings"],
-  seed: number,
-): { readonly round?: NumericsRound; readonly error?: string } {
-  const output = new Float32Array(n * n).fill(Number.NaN);
-  const byName = new Map<string, Float32Array>(numerics.inputNames.map((name, k) => [name, inputs[k]!]));
-  byName.set(numerics.output, output);
-  const args = names.map((name) => byName.get(name));
-  if (args.some((a) => a === undefined)) return { error: `the scheduled function's parameters are ${names.join(", ")}, not ${[...byName.keys()].join(", ")}` };
-  let race: string | undefined;
-  try {
-    const report = simulate(module, args as Float32Array[]);
-    if (report.raceCount > 0) race = `the kernel has ${describeRaceCounts(report.raceCounts)} (${RACE_HINT}): ${report.races[0]?.message ?? ""}`;
-  } catch (err) {
-    return { error: `running the kernel failed: ${message(err)}` };
-  }
-  const round = compareOutput(output, numerics.reference(inputs, n), n, settings, seed, numerics.output);
-  return race === undefined ? { round } : { round, error: race };
 }
 
 function precheckSummary(n: NumericsOutcome): string {
