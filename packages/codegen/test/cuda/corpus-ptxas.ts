@@ -267,13 +267,18 @@ export async function compileAsOneUnit(nvcc: string, dir: string, arch: string, 
  * whichever test asks first and shared by the others (several tests read one run's report and PTX).
  */
 export function compilationsPerArch(nvcc: string, dir: string, modules: readonly CorpusModule[]): (arch: string) => Promise<ArchCompilation> {
-  const runs = new Map<string, Promise<ArchCompilation>>();
+  return oncePerArch(dir, (arch, archDir) => compileCorpusForArch(nvcc, archDir, modules, arch));
+}
+
+/** `start(arch, folder)` run once per architecture, in a folder of its own under `dir`; later asks get the first run's value. */
+function oncePerArch<T>(dir: string, start: (arch: string, archDir: string) => T): (arch: string) => T {
+  const runs = new Map<string, T>();
   return (arch) => {
     let run = runs.get(arch);
     if (run === undefined) {
       const archDir = join(dir, arch);
       mkdirSync(archDir, { recursive: true });
-      run = compileCorpusForArch(nvcc, archDir, modules, arch);
+      run = start(arch, archDir);
       runs.set(arch, run);
     }
     return run;
@@ -297,26 +302,18 @@ export interface CompilationPool {
  */
 export function compilationPool(nvcc: string, dir: string): CompilationPool {
   const groups: { modules: readonly CorpusModule[]; archs: readonly string[] }[] = [];
-  const runs = new Map<string, { groups: readonly (typeof groups)[number][]; compilation: Promise<ArchCompilation> }>();
-  const runFor = (arch: string) => {
-    let run = runs.get(arch);
-    if (run === undefined) {
-      const members = groups.filter((g) => g.archs.includes(arch));
-      const archDir = join(dir, arch);
-      mkdirSync(archDir, { recursive: true });
-      run = {
-        groups: members,
-        compilation: compileCorpusForArch(
-          nvcc,
-          archDir,
-          members.flatMap((g) => g.modules),
-          arch,
-        ),
-      };
-      runs.set(arch, run);
-    }
-    return run;
-  };
+  const runFor = oncePerArch(dir, (arch, archDir) => {
+    const members = groups.filter((g) => g.archs.includes(arch));
+    return {
+      groups: members,
+      compilation: compileCorpusForArch(
+        nvcc,
+        archDir,
+        members.flatMap((g) => g.modules),
+        arch,
+      ),
+    };
+  });
   return {
     add(modules, archs) {
       const group = { modules, archs };
