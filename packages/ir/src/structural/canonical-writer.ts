@@ -27,6 +27,16 @@ export type TokenSubject =
   | { readonly kind: "buffer"; readonly buffer: Buffer; readonly index: number; readonly fresh: boolean }
   | { readonly kind: "value"; readonly label: string; readonly text: string };
 
+/** The token that defines a variable: its dtype, and its name where names are compared. */
+export function freshVarToken(dtype: string, name: string | undefined): string {
+  return `V+:${dtype}${name === undefined ? "" : `:${JSON.stringify(name)}`}`;
+}
+
+/** The token that defines a buffer, with its name where names are compared. */
+export function freshBufferToken(name: string | undefined): string {
+  return `B+${name === undefined ? "" : `:${JSON.stringify(name)}`}`;
+}
+
 /** The label of the value token that writes a block's name (with `compareNames` only). */
 export const BLOCK_NAME_LABEL = "block name";
 
@@ -92,8 +102,8 @@ export class CanonicalWriter {
     this.value(path, label, String(n));
   }
 
-  private nameSuffix(name: string): string {
-    return this.opts.compareNames ? `:${JSON.stringify(name)}` : "";
+  private nameOf(name: string): string | undefined {
+    return this.opts.compareNames ? name : undefined;
   }
 
   /** A definition point: the variable gets a fresh number on this side. */
@@ -102,7 +112,7 @@ export class CanonicalWriter {
     const index = this.vars.length;
     this.vars.push(v);
     this.varNumbers.set(v, index);
-    this.sink.token(`V+:${v.dtype}${this.nameSuffix(v.name)}`, path, { kind: "var", v, index, fresh: true, label });
+    this.sink.token(freshVarToken(v.dtype, this.nameOf(v.name)), path, { kind: "var", v, index, fresh: true, label });
   }
 
   private useVar(v: Var, path: IRPath, label: string | undefined): void {
@@ -125,7 +135,7 @@ export class CanonicalWriter {
     const index = this.buffers.length;
     this.buffers.push(b);
     this.bufferNumbers.set(b, index);
-    this.sink.token(`B+${this.nameSuffix(b.name)}`, path, { kind: "buffer", buffer: b, index, fresh: true });
+    this.sink.token(freshBufferToken(this.nameOf(b.name)), path, { kind: "buffer", buffer: b, index, fresh: true });
     this.value(path, "buffer dtype", b.dtype);
     this.count(path, "buffer rank", b.shape.length);
     b.shape.forEach((s, i) => this.expr(s, indexPath(fieldPath(path, "shape"), i), "buffer shape"));

@@ -1,5 +1,5 @@
 /** Structural hash: a 64-bit hash (16 hex digits) of the canonical token stream. */
-import { BLOCK_NAME_LABEL, CanonicalWriter, type TokenSink } from "./canonical-writer.js";
+import { BLOCK_NAME_LABEL, CanonicalWriter, type TokenSink, freshBufferToken, freshVarToken } from "./canonical-writer.js";
 import type { StructuralNode } from "./node-kinds.js";
 import { type StructuralOptions, resolveOptions } from "./options.js";
 
@@ -63,8 +63,8 @@ export function structuralHashes(node: StructuralNode): StructuralHashes {
   const sink: TokenSink = {
     token(key, _path, subject) {
       named.token(key);
-      if (subject.kind === "var" && subject.fresh) nameless.token(`V+:${subject.v.dtype}`);
-      else if (subject.kind === "buffer" && subject.fresh) nameless.token("B+");
+      if (subject.kind === "var" && subject.fresh) nameless.token(freshVarToken(subject.v.dtype, undefined));
+      else if (subject.kind === "buffer" && subject.fresh) nameless.token(freshBufferToken(undefined));
       else if (!(subject.kind === "value" && subject.label === BLOCK_NAME_LABEL)) nameless.token(key);
     },
   };
