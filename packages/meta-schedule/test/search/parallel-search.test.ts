@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { RandomEngine } from "@tessera/schedule";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { defaultCudaSpace, defaultCudaSpaceGenerator } from "../../src/space/defaults.js";
 import { postprocSetOf, runReplayJob, type ReplayJob } from "../../src/search/replay-job.js";
 import { REPLAYS_BEFORE_PROJECTING, ReplayPool, type ReplayPoolOptions, checkSearchWorkers } from "../../src/search/replay-pool.js";
@@ -17,7 +17,6 @@ import { structuralHash } from "@tessera/ir";
 import { workloadOf } from "../../src/workload.js";
 import { WARM_UP_REPLAYS, warmUpJob } from "../../src/search/warm-up.js";
 import { H100, ONE_CLIMB, func, handedOutTraces } from "./search-fixtures.js";
-import { type BundledWorker, bundleReplayWorker } from "./bundled-replay-worker.js";
 
 /** The traces a search hands out (one climb a round), its replays in the search's thread (no pool) or in `pool`'s workers. */
 const handedOut = (seed: number, pool: ReplayPool | undefined): Promise<string[]> =>
@@ -32,19 +31,12 @@ const handedOutInThread = (seed: number): Promise<string[]> => {
 
 describe("the evolutionary search with worker threads", () => {
   const pools: ReplayPool[] = [];
-  // The searches' pools start their workers from the bundled worker (one file, not the sources
-  // through tsx: a start costs a quarter of the CPU); the default entry, from the sources, is
-  // started by the ReplayPool tests below.
-  let worker: BundledWorker;
-  beforeAll(async () => {
-    worker = await bundleReplayWorker();
-  }, 120_000);
   afterAll(async () => {
     for (const pool of pools) await pool.dispose();
-    worker.dispose();
   });
-  const pool = (opts: Omit<ReplayPoolOptions, "workerEntry">): ReplayPool => {
-    const made = new ReplayPool({ ...opts, workerEntry: worker.entry });
+  // Under vitest the pools' default entry is the prebuilt worker bundle (scripts/test-workers/global-setup.mjs).
+  const pool = (opts: ReplayPoolOptions): ReplayPool => {
+    const made = new ReplayPool(opts);
     pools.push(made);
     return made;
   };
