@@ -3,14 +3,23 @@
  * through torch with TF32 off, CUDA events around batches of back-to-back calls (at least 100 ms
  * per batch, like the tuner's runner), the median of several batches. gemm+ReLU+add reports both
  * `A @ B` (cuBLAS SGEMM alone: the denominator of every gemm ratio) and eager `relu(A@B)+C`.
+ * Beside that median, each op is timed as bench:tc times its baseline (the shared protocols of
+ * runtime's torch-timing-py.ts): in a burst, and sustained with timeEvaluator's growth rule for about
+ * a second — on a power-capped H200 the two differ by 5–25% (docs/benchmarks/tensor-core-2026-11-30-s17).
  */
 import { execa } from "execa";
+import { TC_TIMING } from "../../runtime/bench/tc-torch-script.js";
+import { TORCH_TIMING_PY } from "../../runtime/bench/torch-timing-py.js";
 import type { TorchBaselineSpec } from "./workloads.js";
 
 export interface TorchTiming {
   /** Median ms of one call. */
   readonly medianMs: number;
   readonly minMs: number;
+  /** Median ms of one call in a burst of ~40 runs after 10 warm-ups (bench:tc's `baselineMs`). */
+  readonly burstMs: number;
+  /** Median ms of one call with timeEvaluator's protocol, TC_TIMING (bench:tc's `baselineSustainedMs`). */
+  readonly sustainedMs: number;
   /** What was timed, e.g. `torch.matmul (cuBLAS, TF32 off)`. */
   readonly what: string;
 }
@@ -31,6 +40,8 @@ export interface TorchEnvironment {
 
 const SCRIPT = String.raw`
 import json, sys, torch
+${TORCH_TIMING_PY}
+SUSTAINED = [int(x) for x in sys.argv[2].split(",")]  # timeEvaluator's number, repeat, minRepeatMs
 torch.backends.cuda.matmul.allow_tf32 = False
 torch.backends.cudnn.allow_tf32 = False
 torch.backends.cudnn.benchmark = True
@@ -51,7 +62,8 @@ def timed(fn, what):
         e.record(); torch.cuda.synchronize()
         runs.append(s.elapsed_time(e) / number)
     runs.sort()
-    return {"medianMs": runs[len(runs) // 2], "minMs": runs[0], "what": what}
+    return {"medianMs": runs[len(runs) // 2], "minMs": runs[0], "what": what,
+            "burstMs": burst_ms(fn, s, e), "sustainedMs": evaluator_ms(fn, s, e, *SUSTAINED)}
 out = []
 for spec in json.loads(sys.argv[1]):
     op = spec["op"]
@@ -81,7 +93,11 @@ print(json.dumps({"env": {"torch": torch.__version__, "cuda": torch.version.cuda
 export async function torchBaselines(
   specs: readonly TorchBaselineSpec[],
 ): Promise<{ ok: true; env: TorchEnvironment; baselines: TorchBaseline[] } | { ok: false; reason: string }> {
-  const run = await execa("python3", ["-c", SCRIPT, JSON.stringify(specs)], { reject: false, timeout: 600_000, all: true });
+  const run = await execa("python3", ["-c", SCRIPT, JSON.stringify(specs), `${TC_TIMING.number},${TC_TIMING.repeat},${TC_TIMING.minRepeatMs}`], {
+    reject: false,
+    timeout: 600_000,
+    all: true,
+  });
   if (run.exitCode !== 0)
     return {
       ok: false,
@@ -103,4 +119,10 @@ export async function torchBaselines(
 /** The denominator of a workload's ratio: cuBLAS SGEMM alone for gemm+ReLU+add, else the op. */
 export function baselineMs(b: TorchBaseline): number {
   return (b.gemmOnly ?? b.op).medianMs;
+}
+
+/** The denominator's burst and sustained figures as `bench:tc` gives them, and `ms`'s ratio to each. */
+export function likeForLike(b: TorchBaseline, ms: number): { burstMs: number; sustainedMs: number; toBurst: number; toSustained: number } {
+  const t = b.gemmOnly ?? b.op;
+  return { burstMs: t.burstMs, sustainedMs: t.sustainedMs, toBurst: ms / t.burstMs, toSustained: ms / t.sustainedMs };
 }

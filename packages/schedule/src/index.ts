@@ -24,6 +24,7 @@ export { MMA_INTRINSICS } from "./tensor-intrin/cuda/mma.js";
 export { mmaFragmentLayout } from "./tensor-intrin/cuda/fragment-layout.js";
 export { sharedSwizzle } from "./tensor-intrin/cuda/shared-swizzle.js";
 export {
+  WGMMA_B_STAGE_K,
   WGMMA_N,
   type WgmmaN,
   wgmmaAccumulatorLayout,

@@ -9,7 +9,7 @@ import { add, assertStructuralEqual, bitwiseXor, floordiv, floormod, mul, parseP
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { NonAllocatedBufferError, StorageAlignInvalidAnnotationError, SwizzleLayoutError } from "../src/error-catalogue.js";
-import { Schedule, Trace, checkSwizzle, indexMapFromAttr, sharedSwizzle, swizzleRunsContiguous } from "../src/index.js";
+import { Schedule, Trace, WGMMA_B_STAGE_K, checkSwizzle, indexMapFromAttr, sharedSwizzle, swizzleRunsContiguous, wgmmaSharedLayout } from "../src/index.js";
 import { indexMapEvaluator, indexMapFromFn, indexMapToAttr } from "../src/primitives/layout/index-map.js";
 import { expectScheduleError } from "./support.js";
 
@@ -174,5 +174,44 @@ describe("sharedSwizzle (the tensor-core kernels' map)", () => {
   it("refuses rows that are not whole 16-byte chunks; permutes rows of 3 or 6 chunks too", () => {
     expect(() => sharedSwizzle(12, 2)).toThrow(/rows of 12 2-byte elements are not whole 16-byte chunks/);
     for (const row of [24, 48]) checkSwizzle("the tile", [16, row], indexMapToAttr(indexMapFromFn(sharedSwizzle(row, 2), 2)));
+  });
+});
+
+describe("wgmmaSharedLayout's MN-major B (the layout the wgmma descriptor and TMA boxes read)", () => {
+  // Byte offset of B[k][j] as the wgmma descriptor reads it: panel j/64 LBO apart, 8-row atom k/8 SBO
+  // apart, 128-byte row k%8, and the hardware's 128-byte swizzle (16-byte chunk XOR row within the atom).
+  const LBO = WGMMA_B_STAGE_K * 128;
+  const SBO = 1024;
+  const described = (k: number, j: number): number =>
+    Math.floor(j / 64) * LBO + Math.floor(k / 8) * SBO + (k % 8) * 128 + ((Math.floor((j % 64) / 8) ^ (k % 8)) * 8 + (j % 8)) * 2;
+
+  for (const cols of [64, 128, 256]) {
+    it(`stores a ${WGMMA_B_STAGE_K}×${cols} stage where the descriptor reads it: each 64-column panel's rows in order`, () => {
+      const shape = [WGMMA_B_STAGE_K, cols];
+      const attr = indexMapToAttr(indexMapFromFn(wgmmaSharedLayout("B", WGMMA_B_STAGE_K, cols), 2));
+      checkSwizzle("the B tile", shape, attr);
+      const evaluate = indexMapEvaluator(attr);
+      for (let k = 0; k < WGMMA_B_STAGE_K; k++)
+        for (let j = 0; j < cols; j++) {
+          const [pr, pc] = evaluate([k, j]);
+          expect((pr! * cols + pc!) * 2).toBe(described(k, j));
+        }
+    });
+  }
+
+  it("permutes a larger buffer (a cache read's full shape before compaction) stage by stage", () => {
+    const attr = indexMapToAttr(indexMapFromFn(wgmmaSharedLayout("B", WGMMA_B_STAGE_K, 128), 2));
+    checkSwizzle("the whole B", [4 * WGMMA_B_STAGE_K, 256], attr);
+    const evaluate = indexMapEvaluator(attr);
+    // Element (64 + 3, 128 + 70) lands in the second stage's rows, the second 128-column block's panel 1.
+    const [pr, pc] = evaluate([WGMMA_B_STAGE_K + 3, 128 + 70]);
+    expect(Math.floor(pr! / WGMMA_B_STAGE_K)).toBe(1);
+    expect(Math.floor(pc! / 128)).toBe(1);
+    expect(((pr! % WGMMA_B_STAGE_K) * 128 + (pc! % 128)) * 2).toBe(described(3, 70));
+  });
+
+  it("refuses a tile whose rows are not one stage or whose columns are not whole panels, naming the shape", () => {
+    expect(() => wgmmaSharedLayout("B", 32, 256)).toThrow(/needs 64 rows .* got 32×256/);
+    expect(() => wgmmaSharedLayout("B", 64, 96)).toThrow(/multiple of 64 columns, got 64×96/);
   });
 });

@@ -77,14 +77,14 @@ describe("lowerTmaCopy on the wgmma GEMM schedule", () => {
     // A's 128×64 and B's 64×256 fp16 tiles: 48 KiB a stage.
     for (const a of armed) expect(a.args[1]).toMatchObject({ kind: "IntImm", value: 49152 });
     const boxes = calls(body, CP_ASYNC_BULK_TENSOR_2D);
-    // A: one 128×64 box; B's MN-major panels (8 rows × 64 columns side by side): 32 boxes of 8×64.
-    expect(boxes).toHaveLength(2 * 33);
+    // A: one 128×64 box; B's MN-major 64-column panels, each its 64 k rows in order: 4 boxes of 64×64.
+    expect(boxes).toHaveLength(2 * 5);
     expect(calls(body, MBARRIER_WAIT_PARITY)).toHaveLength(2);
     expect(calls(body, "ptx_cp_async")).toEqual([]);
     const params = module.kernels[0]!.launch.params.filter((p) => p.kind === "tensor_map");
     expect(params.map((p) => [p.name, p.tensorMap?.box, p.tensorMap?.swizzle])).toEqual([
       ["A_tmap", [128, 64], 128],
-      ["B_tmap", [8, 64], 128],
+      ["B_tmap", [64, 64], 128],
     ]);
     const cuda = codegenCuda(module).source;
     expect(cuda).toContain("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes");

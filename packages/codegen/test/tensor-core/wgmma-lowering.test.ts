@@ -69,12 +69,12 @@ describe("lowering the wgmma GEMM", () => {
     expect(cuda.source).toMatch(/extern __shared__ __align__\(1024\) __half buf_dyn_shmem\[\];/);
     expect(cuda.source).toMatch(/wgmma\.mma_async\.sync\.aligned\.m64n128k16\.f32\.f16\.f16/);
     expect(cuda.source).toMatch(/tessera_cp_async_wait_group<\d>\(\);\n\s*asm volatile\("fence\.proxy\.async\.shared::cta;\\n" ::: "memory"\);/);
-    // A's SBO: 8 rows of 64 fp16; B's LBO: one 1024-byte panel, SBO: 8 rows of 128 fp16.
-    expect(cuda.source).toMatch(/tessera_wgmma_m64n128k16_f32_f16_f16\(C_warp \+ 0, [^;]*, 16, 1024, [^;]*, 1024, 2048, true\);/);
+    // A's SBO: 8 rows of 64 fp16; B's LBO: one 64-column panel of 64 k rows (8192 bytes), SBO: its 8-row atom.
+    expect(cuda.source).toMatch(/tessera_wgmma_m64n128k16_f32_f16_f16\(C_warp \+ 0, [^;]*, 16, 1024, [^;]*, 8192, 1024, true\);/);
     const byDefault = codegenCuda(lower(wgmmaGemmSchedule(512, WGMMA_PARAMS), "nvidia/h200"));
     expect(byDefault.requiredArch).toBe("sm_90a");
-    // WGMMA_PARAMS: 64×256 per warpgroup, B's SBO 8 rows of 256 fp16; one stage in flight at the k loop's barriers too.
-    expect(byDefault.source).toMatch(/tessera_wgmma_m64n256k16_f32_f16_f16\(C_warp \+ 0, [^;]*, 16, 1024, [^;]*, 1024, 4096, true\);/);
+    // WGMMA_PARAMS: 64×256 per warpgroup, B's four panels as N = 128's two; one stage in flight at the k loop's barriers too.
+    expect(byDefault.source).toMatch(/tessera_wgmma_m64n256k16_f32_f16_f16\(C_warp \+ 0, [^;]*, 16, 1024, [^;]*, 8192, 1024, true\);/);
     expect(byDefault.source).toMatch(/tessera_wgmma_wait_group<4>\(\);[^\n]*\n\s*__syncthreads\(\);/);
   });
 

@@ -14,7 +14,7 @@ describe("hostPlanOf", () => {
     expect(plan.kernelArguments).toEqual([
       [
         { kind: "param", index: 0, tensorMap: { shape: [256, 256], rowStride: 256, box: [128, 64], swizzle: 128 } },
-        { kind: "param", index: 1, tensorMap: { shape: [256, 256], rowStride: 256, box: [8, 64], swizzle: 128 } },
+        { kind: "param", index: 1, tensorMap: { shape: [256, 256], rowStride: 256, box: [64, 64], swizzle: 128 } },
         { kind: "param", index: 2 },
       ],
     ]);

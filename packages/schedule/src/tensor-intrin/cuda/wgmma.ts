@@ -18,8 +18,9 @@
  *
  * Shared layouts (both 128-byte swizzled, `wgmmaSharedLayout`): A K-major (rows of exactly 64 fp16,
  * 128 bytes; 8-row atoms of 1024 bytes, SBO = 8 rows), B MN-major (`trans-b`: B[k][n] with n
- * contiguous; panels of 64 columns × 8 k rows, 1024 bytes, the N/64 panels of each 8-row group
- * side by side, LBO = 1024, SBO = 8 rows of the tile). The 128B swizzle is the hardware's: the
+ * contiguous) in 64-column panels, each panel's `WGMMA_B_STAGE_K` k rows contiguous (8-row atoms of
+ * 1024 bytes, SBO = 1024; the next panel LBO = 64 rows × 128 bytes on) — so that a stage's B tile is
+ * N/64 TMA boxes of 64×64, as the hand-written TMA kernels store it. The 128B swizzle is the hardware's: the
  * 16-byte chunk index (address bits 4–6) XOR the 128-byte row within the 1024-byte atom (bits 7–9),
  * so the shared tiles must start 1024-byte aligned.
  *
@@ -41,6 +42,9 @@ export function wgmmaIntrinName(n: WgmmaN): string {
   return `wgmma_m64n${n}k16_f16f16f32`;
 }
 
+/** The k rows of a B tile (one stage of the k loop), the rows of each of its 64-column panels. */
+export const WGMMA_B_STAGE_K = 64;
+
 /** Bytes of one swizzle atom row and of one atom (8 rows). */
 const SWIZZLE_ROW_BYTES = 128;
 const ATOM_ROWS = 8;
@@ -57,8 +61,8 @@ function wgmmaIntrin(n: WgmmaN): { desc: string; impl: string } {
   const c: BufferSpec = { name: "C", param: "c", dims: [32, n / 2], dtype: "float32", scope: "warp", offsetFactor: 1 };
   const cAt = `C[${accLane("vi", "vj")}, ${accRegister("vi", "vj")}]`;
   // Descriptor byte offsets: A K-major, SBO = 8 rows (A_s1 elements each); LBO unused by swizzled
-  // K-major layouts (1 by convention). B MN-major: LBO = one 64-column panel of 8 rows (1024 bytes),
-  // SBO = 8 rows of the whole tile (B_s1 elements each).
+  // K-major layouts (1 by convention). B MN-major in panels: LBO = one 64-column panel of the
+  // stage's k rows (the next panel), SBO = one 8-row atom of a panel (1024 bytes).
   // The pointers' extents end at the operands' last elements (15 strides and one row on), not at
   // their strided buffers' ends: a k slice of A then stays inside its pipeline version, which is
   // what lets lowering prove the next stage's copies miss it.
@@ -69,7 +73,7 @@ function wgmmaIntrin(n: WgmmaN): { desc: string; impl: string } {
                 vi, vj, vk = T.axis.remap("SSR", [i, j, k])
                 ${cAt} = ${cAt} + T.Cast("float32", A[vi, vk]) * T.Cast("float32", B[vk, vj])`,
     `        for tx in T.thread_binding(32, thread="threadIdx.x"):
-            T.ptx.wgmma_mma_async_ss("m64n${n}k16", "fp16", "fp16", "fp32", 0, 1, ${SWIZZLE_ROW_BYTES}, A.access_ptr("r", extent=A_s1 * 15 + 16), 16, A_s1 * 16, B.access_ptr("r", extent=B_s1 * 15 + ${n}), ${ATOM_ROWS * SWIZZLE_ROW_BYTES}, B_s1 * 16, C.data, C_off + tx * ${n / 2})
+            T.ptx.wgmma_mma_async_ss("m64n${n}k16", "fp16", "fp16", "fp32", 0, 1, ${SWIZZLE_ROW_BYTES}, A.access_ptr("r", extent=A_s1 * 15 + 16), 16, A_s1 * 16, B.access_ptr("r", extent=B_s1 * 15 + ${n}), ${WGMMA_B_STAGE_K * SWIZZLE_ROW_BYTES}, ${ATOM_ROWS * SWIZZLE_ROW_BYTES}, C.data, C_off + tx * ${n / 2})
             T.ptx.wgmma_commit_group()`,
   );
 }
@@ -242,23 +246,25 @@ export function wgmmaKMajorLayout(rows: number, cols: number, elementBytes: 2 | 
  * a 2-D fp16 tile:
  * - "A" (K-major, rows of 64 elements): chunk c of row r moves to chunk c XOR r mod 8, the
  *   hardware's swizzle of 128-byte rows in 1024-byte atoms (as `sharedSwizzle(64, 2)`);
- * - "B" (MN-major, [k][n], n = `cols`, a multiple of 64): each group of 8 k rows is laid out as
- *   its n/64 panels of 8 rows × 64 columns (1024 bytes each) side by side, each panel swizzled
- *   like A.
+ * - "B" (MN-major, [k][n], `WGMMA_B_STAGE_K` k rows, n = `cols` a multiple of 64): the n/64
+ *   panels of 64 columns one after another, each its k rows of 128 bytes in order, swizzled like A
+ *   (the intrinsic's descriptor: LBO = a panel, SBO = 8 rows).
  * Throws a RangeError naming the tile when its shape does not fit.
  */
 export function wgmmaSharedLayout(operand: "A" | "B", rows: number, cols: number): (r: Var, c: Var) => PrimExpr[] {
   if (operand === "A" && cols !== ROW_HALVES)
     throw new RangeError(`wgmmaSharedLayout: a K-major A tile needs rows of ${ROW_HALVES} fp16 (128 bytes), got ${rows}×${cols}`);
-  if (operand === "B" && (cols % ROW_HALVES !== 0 || rows % ATOM_ROWS !== 0))
-    throw new RangeError(`wgmmaSharedLayout: an MN-major B tile needs a multiple of ${ROW_HALVES} columns and of ${ATOM_ROWS} rows, got ${rows}×${cols}`);
+  if (operand === "B" && (cols % ROW_HALVES !== 0 || rows !== WGMMA_B_STAGE_K))
+    throw new RangeError(
+      `wgmmaSharedLayout: an MN-major B tile needs ${WGMMA_B_STAGE_K} rows (the wgmma descriptor's panel stride) and a multiple of ${ROW_HALVES} columns, got ${rows}×${cols}`,
+    );
   const chunk = (row: PrimExpr, col: PrimExpr) => add(mul(bitwiseXor(floordiv(col, 8), floormod(row, ATOM_ROWS)), 8), floormod(col, 8));
   if (operand === "A") return (r, c) => [r, chunk(r, c)];
-  // Within each aligned block of 8 rows × `cols` columns (so that the map also permutes a larger
-  // buffer, e.g. a cache read's full shape before compaction): offset o of the panel layout.
+  // Within each aligned block of `rows` × `cols` (so that the map also permutes a larger buffer,
+  // e.g. a cache read's full shape before compaction): offset o of the panel layout.
   return (k, j) => {
-    const jj = floormod(j, cols);
-    const o = add(add(mul(floordiv(jj, ROW_HALVES), ATOM_ROWS * ROW_HALVES), mul(floormod(k, ATOM_ROWS), ROW_HALVES)), chunk(k, floormod(jj, ROW_HALVES)));
-    return [add(mul(floordiv(k, ATOM_ROWS), ATOM_ROWS), floordiv(o, cols)), add(mul(floordiv(j, cols), cols), floormod(o, cols))];
+    const [kk, jj] = [floormod(k, rows), floormod(j, cols)];
+    const o = add(add(mul(floordiv(jj, ROW_HALVES), rows * ROW_HALVES), mul(kk, ROW_HALVES)), chunk(kk, floormod(jj, ROW_HALVES)));
+    return [add(mul(floordiv(k, rows), rows), floordiv(o, cols)), add(mul(floordiv(j, cols), cols), floormod(o, cols))];
   };
 }

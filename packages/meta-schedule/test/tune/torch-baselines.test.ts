@@ -1,0 +1,118 @@
+/**
+ * bench:tune's torch baselines (bench/torch-baselines.ts) against a stand-in `torch` package whose
+ * matmuls advance a fake CUDA clock: a fixed time each until call THROTTLE_AT, a quarter more after
+ * (a GPU reaching its power cap), so every timing is exact. Beside its own median, each op must be
+ * timed as bench:tc times its baseline — in a burst, and sustained with timeEvaluator's protocol run
+ * for run — so that the search's best compares like for like with the vendor library
+ * (docs/benchmarks/tensor-core-2026-11-30-s18).
+ */
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { TC_TIMING } from "../../../runtime/bench/tc-torch-script.js";
+import { timeEvaluator } from "../../../runtime/src/timer.js";
+import { likeForLike, torchBaselines } from "../../bench/torch-baselines.js";
+
+const python = spawnSync("python3", ["--version"]).status === 0;
+
+/** A `torch` with what the baselines' script calls for a matmul_fp16 spec. */
+const STAND_IN = `
+import atexit, os
+__version__ = "stand-in"
+MATMUL_MS = float(os.environ["STAND_IN_MATMUL_MS"])
+THROTTLE_AT = int(os.environ["STAND_IN_THROTTLE_AT"])
+clock = [0.0]
+calls = [0]
+atexit.register(lambda: open(os.environ["STAND_IN_CALLS"], "w").write(str(calls[0])))
+class version:
+    cuda = "stand-in"
+class Tensor:
+    def __mul__(self, k): return self
+    def __sub__(self, k): return self
+    def half(self): return self
+    def __matmul__(self, other):
+        clock[0] += MATMUL_MS * (1.25 if calls[0] >= THROTTLE_AT else 1)
+        calls[0] += 1
+        return self
+class Generator:
+    def __init__(self, device): pass
+    def manual_seed(self, s): return self
+def rand(*shape, device=None, generator=None): return Tensor()
+class Event:
+    def __init__(self, enable_timing=False): self.t = 0.0
+    def record(self): self.t = clock[0]
+    def elapsed_time(self, end): return end.t - self.t
+class cuda:
+    Event = Event
+    @staticmethod
+    def synchronize(): pass
+    @staticmethod
+    def get_device_name(i): return "stand-in"
+class backends:
+    class cuda:
+        class matmul:
+            allow_tf32 = False
+    class cudnn:
+        allow_tf32 = False
+        benchmark = False
+`;
+
+describe.skipIf(!python)("bench:tune's torch baselines", () => {
+  const dir = mkdtempSync(join(tmpdir(), "tessera-torch-baselines-"));
+  mkdirSync(join(dir, "torch"));
+  writeFileSync(join(dir, "torch", "__init__.py"), STAND_IN);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  // A binary fraction, so that the fake clock's sums are exact in both languages.
+  const ms = 0.375;
+  // The script's own median first: 3 warm-ups, one call to size the batches, 7 batches of `number`.
+  const number = Math.trunc(100 / ms) + 1;
+  const ownMedianCalls = 3 + 1 + 7 * number;
+  // Then the burst: 10 warm-ups and 10 bursts of 3; the GPU throttles right after it.
+  const throttleAt = ownMedianCalls + 10 + 30;
+
+  it("times each op in a burst and sustained as bench:tc does, beside its own median", async () => {
+    const saved = { ...process.env };
+    const stand = { PYTHONPATH: dir, STAND_IN_MATMUL_MS: String(ms), STAND_IN_THROTTLE_AT: String(throttleAt), STAND_IN_CALLS: join(dir, "calls.txt") };
+    Object.assign(process.env, stand);
+    let result: Awaited<ReturnType<typeof torchBaselines>>;
+    try {
+      result = await torchBaselines([{ op: "matmul_fp16", n: 64 }]);
+    } finally {
+      for (const k of Object.keys(stand)) {
+        if (saved[k] === undefined) delete process.env[k];
+        else process.env[k] = saved[k];
+      }
+    }
+    if (!result.ok) throw new Error(result.reason);
+    const op = result.baselines[0]!.op;
+
+    // timeEvaluator's runs are the matmuls after the burst (its warm-up stands for the burst's last).
+    const evaluatorFrom = throttleAt - 1;
+    let next = evaluatorFrom;
+    const want = await timeEvaluator(
+      {
+        warmup: () => void next++,
+        timeBatch: (k) => {
+          let elapsed = 0;
+          for (const end = next + k; next < end; next++) elapsed += next >= throttleAt ? ms * 1.25 : ms;
+          return elapsed;
+        },
+      },
+      TC_TIMING,
+    );
+    expect(op.medianMs).toBe(ms);
+    expect(op.burstMs).toBe(ms);
+    expect(op.sustainedMs).toBe(want.median);
+    expect(op.sustainedMs).toBeGreaterThan(ms);
+    // Run for run: the samples grew as timeEvaluator's do, for ~repeat × minRepeatMs of back-to-back runs.
+    const sustainedCalls = Number(readFileSync(join(dir, "calls.txt"), "utf8")) - throttleAt;
+    expect(sustainedCalls).toBe(next - evaluatorFrom - 1);
+    expect(sustainedCalls * ms * 1.25).toBeGreaterThanOrEqual(TC_TIMING.repeat * TC_TIMING.minRepeatMs);
+
+    const best = 0.5;
+    expect(likeForLike(result.baselines[0]!, best)).toEqual({ burstMs: ms, sustainedMs: want.median, toBurst: best / ms, toSustained: best / want.median });
+  });
+});
