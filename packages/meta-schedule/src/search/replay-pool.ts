@@ -21,7 +21,7 @@ import { TaskPool } from "../isolation/task-pool.js";
 import { MetaScheduleError } from "../errors.js";
 import type { Logger } from "../tune-context.js";
 import { type ReplayJob, type ReplayReply, runReplayJob } from "./replay-job.js";
-import { guidedChunks } from "./replay-chunks.js";
+import { evenChunks, guidedChunks } from "./replay-chunks.js";
 
 export interface ReplayPoolOptions {
   /** Worker threads; at least 1 (a search without workers has no pool). */
@@ -55,14 +55,6 @@ export const DEFAULT_START_WORKERS_AFTER_CPU_MS = 4_000;
 
 /** Replays in the search's thread before their mean CPU projects a batch's (`engageFor`): the first ones run in code the JIT has not warmed. */
 export const REPLAYS_BEFORE_PROJECTING = 4;
-
-/** `count` replays cut into one chunk a worker (beside the caller's share, which waits for the slowest anyway). */
-function evenChunks(count: number, workers: number): [number, number][] {
-  const size = Math.max(1, Math.ceil(count / workers));
-  const out: [number, number][] = [];
-  for (let from = 0; from < count; from += size) out.push([from, Math.min(from + size, count)]);
-  return out;
-}
 
 /**
  * The young generation of a replay worker's heap (V8's default is about 48 MB here). A replay

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { GUIDED_SHARE, guidedChunks } from "../../src/search/replay-chunks.js";
+import { GUIDED_SHARE, evenChunks, guidedChunks } from "../../src/search/replay-chunks.js";
 
 describe("guidedChunks (how a replay pool without a caller's share cuts a batch)", () => {
   it("covers the requests once, in order, with chunks that never grow and each take 1/GUIDED_SHARE of an even share of what is left", () => {
@@ -34,5 +34,20 @@ describe("guidedChunks (how a replay pool without a caller's share cuts a batch)
     expect(() => guidedChunks(-1, 4)).toThrow(/count must be a non-negative integer, got -1/);
     expect(() => guidedChunks(10, 0)).toThrow(/workers must be a positive integer, got 0/);
     expect(() => guidedChunks(1.5, 4)).toThrow(RangeError);
+  });
+});
+
+describe("evenChunks (a pool with a caller's share: one chunk a worker)", () => {
+  it("cuts the pooled replays into at most one chunk a worker, in order", () => {
+    expect(evenChunks(10, 3)).toEqual([
+      [0, 4],
+      [4, 8],
+      [8, 10],
+    ]);
+    expect(evenChunks(2, 4)).toEqual([
+      [0, 1],
+      [1, 2],
+    ]);
+    expect(evenChunks(0, 4)).toEqual([]);
   });
 });
