@@ -23,7 +23,7 @@ import { launchClassOfModule } from "./launch-classes.js";
 import { traceKeyOfText } from "./trace-key.js";
 import { defaultCpuPostprocs } from "../space/cpu-defaults.js";
 import { defaultCudaSpace } from "../space/defaults.js";
-import { threadPrefixStates } from "../space/prefix-states.js";
+import { type PrefixStateCache, threadPrefixStates } from "../space/prefix-states.js";
 import { replayWithPostprocs } from "../space/replay.js";
 import { type TuneTarget, tuneContext } from "../tune-context.js";
 import type { Workload } from "../workload.js";
@@ -88,16 +88,17 @@ export function postprocSetOf(target: TuneTarget, postprocs: readonly Postproc[]
 /**
  * Every request of the job replayed in order (postprocessors rebuilt once per job). A worker
  * serialises each function (`serialiseFuncs`), so that the thread that receives the reply reads
- * back only those it uses; the search's own thread keeps its functions as they are.
+ * back only those it uses; the search's own thread keeps its functions as they are. The replays
+ * resume from `prefixStates` (the thread's own by default; a bench gives each simulated worker one).
  */
-export function runReplayJob(job: ReplayJob, serialiseFuncs = false): ReplayReply[] {
+export function runReplayJob(job: ReplayJob, serialiseFuncs = false, prefixStates: PrefixStateCache = threadPrefixStates()): ReplayReply[] {
   const ctx = tuneContext(job.workload, job.target);
   const postprocs = postprocsOf(job.postprocs, job.target);
   return job.requests.map((request): ReplayReply => {
     const out = replayWithPostprocs(ctx, Trace.fromJSON(request.trace), postprocs, {
       freshDecisions: request.freshDecisions,
       seed: request.seed,
-      prefixStates: threadPrefixStates(),
+      prefixStates,
     });
     if (!out.ok) return { ok: false, reason: out.reason };
     const func = out.sch.func;

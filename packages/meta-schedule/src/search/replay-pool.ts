@@ -21,6 +21,7 @@ import { TaskPool } from "../isolation/task-pool.js";
 import { MetaScheduleError } from "../errors.js";
 import type { Logger } from "../tune-context.js";
 import { type ReplayJob, type ReplayReply, runReplayJob } from "./replay-job.js";
+import { evenChunks, guidedChunks } from "./replay-chunks.js";
 
 export interface ReplayPoolOptions {
   /** Worker threads; at least 1 (a search without workers has no pool). */
@@ -54,9 +55,6 @@ export const DEFAULT_START_WORKERS_AFTER_CPU_MS = 4_000;
 
 /** Replays in the search's thread before their mean CPU projects a batch's (`engageFor`): the first ones run in code the JIT has not warmed. */
 export const REPLAYS_BEFORE_PROJECTING = 4;
-
-/** Chunks a batch's pooled replays are cut into, per worker (small enough to balance, large enough to amortise a message). */
-const CHUNKS_PER_WORKER = 3;
 
 /**
  * The young generation of a replay worker's heap (V8's default is about 48 MB here). A replay
@@ -177,19 +175,19 @@ export class ReplayPool {
   /**
    * One reply per request of `job`, in order, whether or not the pool is `engaged`. The caller's thread takes an equal share (the last
    * one; unless `callerShare` is off) while the workers replay one chunk each: a search on N cores
-   * keeps N threads busy. Without a caller's share, the workers take chunks of about a third of a
-   * worker's share, each the next free worker's: replays differ in cost (a rejected one stops
-   * early), and equal shares left workers idle while the slowest finished. (With a caller's share,
-   * a worker done early could not get its next chunk while the caller's thread replays.)
+   * keeps N threads busy. Without a caller's share, the workers take shrinking chunks, each the
+   * next free worker's (replay-chunks.ts): replays differ in cost (a rejected one stops early), and
+   * equal shares left workers idle while the slowest finished. (With a caller's share, a worker
+   * done early could not get its next chunk while the caller's thread replays.)
    */
   async replay(job: ReplayJob): Promise<ReplayReply[]> {
     const { requests } = job;
     if (requests.length === 0) return [];
     const ownSize = this.#callerShare && requests.length > 1 ? Math.floor(requests.length / (this.workers + 1)) : 0;
     const pooledCount = requests.length - ownSize;
-    const size = Math.max(1, Math.ceil(pooledCount / (this.workers * (ownSize === 0 ? CHUNKS_PER_WORKER : 1))));
-    const chunks: ReplayJob[] = [];
-    for (let start = 0; start < pooledCount; start += size) chunks.push({ ...job, requests: requests.slice(start, Math.min(start + size, pooledCount)) });
+    const chunks = (ownSize === 0 ? guidedChunks(pooledCount, this.workers) : evenChunks(pooledCount, this.workers)).map(
+      ([from, to]): ReplayJob => ({ ...job, requests: requests.slice(from, to) }),
+    );
     const pooled = Promise.all(chunks.map((chunk) => this.#replayChunk(chunk)));
     const ownReplies = ownSize === 0 ? [] : runReplayJob({ ...job, requests: requests.slice(pooledCount) });
     return [...(await pooled).flat(), ...ownReplies];

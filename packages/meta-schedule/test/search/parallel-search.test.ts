@@ -122,6 +122,22 @@ describe("ReplayPool", () => {
     expect(runReplayJob(job).some((r) => r.ok)).toBe(true);
   });
 
+  it("without a caller's share, hands a batch to the workers in shrinking chunks and answers in request order", { timeout: 300_000 }, async () => {
+    const job = smallJob();
+    // Six fresh samples: on two workers, chunks of 2, 1, 1, 1, 1 (replay-chunks.ts), taken as workers come free.
+    const batch: ReplayJob = { ...job, requests: Array.from({ length: 6 }, (_, k) => ({ ...job.requests[0]!, seed: 30 + k })) };
+    const reply = (r: ReturnType<typeof runReplayJob>[number]) => (r.ok ? [r.hash, r.traceKey] : r.reason);
+    const pool = new ReplayPool({ workers: 2, callerShare: false, startWorkersAfterCpuMs: 0 });
+    try {
+      const replies = await pool.replay(batch);
+      expect(replies.map(reply)).toEqual(runReplayJob(batch).map(reply));
+      expect(new Set(replies.map((r) => (r.ok ? r.traceKey : r.reason))).size).toBeGreaterThan(1);
+      expect(pool.fallbacks).toBe(0);
+    } finally {
+      await pool.dispose();
+    }
+  });
+
   it("replays a crashed worker's traces in the search's thread with a warning: the same replies, never a missing one", { timeout: 300_000 }, async () => {
     const job = smallJob();
     const expected = runReplayJob(job);
