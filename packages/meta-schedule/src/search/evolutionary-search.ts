@@ -3,7 +3,7 @@
  * caps and neighbours beyond TVM; the algorithm and its defaults: docs/architecture/meta-schedule-notes.md.
  */
 import { TesseraError } from "@tessera/ir";
-import { Trace, type TraceJSON } from "@tessera/schedule";
+import { type RandomEngine, Trace, type TraceJSON } from "@tessera/schedule";
 import { MetaScheduleError } from "../errors.js";
 import type { TuneContext } from "../tune-context.js";
 import { BestCandidates, mergeBestFirst } from "./best-candidates.js";
@@ -213,6 +213,9 @@ export class EvolutionarySearch extends SearchStrategyBase {
       const batch = run.nextBatchSize();
       if (batch === 0) return undefined;
       const round = new RejectionTally();
+      // The islands' stream is forked from the round's start, so that no draw of the first
+      // population's evolution (its climbs' replays included) changes what the islands evolve.
+      const roundStart = run.rng.clone();
       const measured = await this.pickBestFromDatabase(run, Math.floor(this.populationSize * this.config.initMeasuredRatio), round);
       const sampled = await this.sampleInitPopulation(run, Math.max(this.populationSize - measured.length, this.config.freshPoolSize), round);
       const unmeasured = this.bestOfPool(run, sampled, this.populationSize - measured.length);
@@ -235,7 +238,7 @@ export class EvolutionarySearch extends SearchStrategyBase {
       const neighbours = await this.pickNeighbours(run, measured, Math.floor(batch * share), round);
       const evolved = await this.evolveWithCostModel(run, [...measured, ...unmeasured], batch, round);
       const firstRound = measured.length === 0 && run.trialsIssued === 0;
-      const bests = (firstRound ? await this.withIslands(run, evolved, batch, round) : evolved).map((e) => e.candidate);
+      const bests = (firstRound ? await this.withIslands(run, evolved, batch, round, roundStart) : evolved).map((e) => e.candidate);
       const priors = this.priorSeeds.filter((c) => !run.isMeasured(c)).slice(0, batch - neighbours.length);
       const picks = this.pickWithEpsGreedy(run, sampled, bests, batch, round, [...priors, ...neighbours]);
       run.rejections.addAll(round);
@@ -387,13 +390,14 @@ export class EvolutionarySearch extends SearchStrategyBase {
    * fresh samples (not the seeds, which the first population holds), and its best join `first`'s
    * by score (the earlier island's first among equals).
    */
-  private async withIslands(run: SearchRun, first: readonly Scored[], batch: number, round: RejectionTally): Promise<readonly Scored[]> {
+  private async withIslands(run: SearchRun, first: readonly Scored[], batch: number, round: RejectionTally, roundStart: RandomEngine): Promise<readonly Scored[]> {
     if (this.config.firstRoundIslands <= 1) return first;
-    // The islands draw from a stream of their own, and the search's goes on afterwards as if they had
-    // drawn nothing: where no island adds a program to the picks, the whole search is the one-island
-    // search, draw for draw (a seed that did well keeps every batch, not only the first).
+    // The islands draw from a stream of their own, seeded by the round's start (not by what the first
+    // population drew), and the search's goes on afterwards as if they had drawn nothing: where no
+    // island adds a program to the picks, the whole search is the one-island search, draw for draw
+    // (a seed that did well keeps every batch, not only the first).
     const resume = run.rng.clone();
-    run.rng.seed(resume.clone().forkSeed() ^ ISLAND_STREAM);
+    run.rng.seed(roundStart.clone().forkSeed() ^ ISLAND_STREAM);
     let merged = first;
     try {
       for (let island = 1; island < this.config.firstRoundIslands; island++) {
