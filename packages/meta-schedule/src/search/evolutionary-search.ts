@@ -388,10 +388,11 @@ export class EvolutionarySearch extends SearchStrategyBase {
   /**
    * The first round's further islands (`firstRoundIslands`): each evolves a population of its own
    * fresh samples (not the seeds, which the first population holds), and its best join `first`'s
-   * by score (the earlier island's first among equals).
+   * by score (the earlier island's first among equals). Not without a cost model: random scores would
+   * only push the first population's seeds out of the picks for other random programs.
    */
   private async withIslands(run: SearchRun, first: readonly Scored[], batch: number, round: RejectionTally, roundStart: RandomEngine): Promise<readonly Scored[]> {
-    if (this.config.firstRoundIslands <= 1) return first;
+    if (this.config.firstRoundIslands <= 1 || run.costModel === undefined) return first;
     // The islands draw from a stream of their own, seeded by the round's start (not by what the first
     // population drew), and the search's goes on afterwards as if they had drawn nothing: where no
     // island adds a program to the picks, the whole search is the one-island search, draw for draw
