@@ -391,7 +391,13 @@ export class EvolutionarySearch extends SearchStrategyBase {
    * by score (the earlier island's first among equals). Not without a cost model: random scores would
    * only push the first population's seeds out of the picks for other random programs.
    */
-  private async withIslands(run: SearchRun, first: readonly Scored[], batch: number, round: RejectionTally, roundStart: RandomEngine): Promise<readonly Scored[]> {
+  private async withIslands(
+    run: SearchRun,
+    first: readonly Scored[],
+    batch: number,
+    round: RejectionTally,
+    roundStart: RandomEngine,
+  ): Promise<readonly Scored[]> {
     if (this.config.firstRoundIslands <= 1 || run.costModel === undefined) return first;
     // The islands draw from a stream of their own, seeded by the round's start (not by what the first
     // population drew), and the search's goes on afterwards as if they had drawn nothing: where no

@@ -496,9 +496,9 @@ describe("EvolutionarySearch", () => {
 
   it("first-round islands need a cost model: without one (random scores) two islands hand out what one does", async () => {
     const run = async (firstRoundIslands: number) =>
-      (await tuneWithFakeRunner(new EvolutionarySearch({ populationSize: 8, firstRoundIslands }), { seed: 5, maxTrials: 8, numTrialsPerIter: 4 })).handedOut.map((c) =>
-        JSON.stringify(c.sch.trace.toJSON()),
-      );
+      (
+        await tuneWithFakeRunner(new EvolutionarySearch({ populationSize: 8, firstRoundIslands }), { seed: 5, maxTrials: 8, numTrialsPerIter: 4 })
+      ).handedOut.map((c) => JSON.stringify(c.sch.trace.toJSON()));
     const one = await run(1);
     expect(one).toHaveLength(8);
     expect(await run(2)).toEqual(one);
