@@ -101,8 +101,9 @@ export interface EvolutionarySearchConfig {
    * round picks from their best programs merged by score. The first island's draws come first, so
    * a seed whose first population reaches the prior's favourites keeps them; one whose population
    * converged short of them gets more chances to reach them (search-workers-local.md, session 17).
-   * Two by default: on the H200 they met the 64-trial target on more seeds than one
-   * (docs/benchmarks/tuning-2026-11-30-s17, -s18) (TVM: 1, its one population).
+   * Only with a cost model (random scores have no favourites to reach). Two by default: on the
+   * H200 they met the 64-trial target on 5 of 8 seeds against one's 4, never worse, for 5 s of the
+   * first round's wall (docs/benchmarks/tuning-2026-11-30-s18) (TVM: 1, its one population).
    */
   readonly firstRoundIslands: number;
 }
