@@ -53,7 +53,8 @@ export const VARIANTS: Readonly<Record<string, Partial<EvolutionarySearchConfig>
   /** Half the 256-trial population and 2 generations instead of 3: half the replays a round (session 15: cheaper, and worse on the H200). */
   "population-128-generations-2": { populationSize: 128, geneticNumIters: 2 },
   "previous-mutator-weights": {},
-  /** The first round evolves 2 (3) populations of fresh samples apart and picks from their best merged (session 17). */
+  /** The first round evolves 1 (2, the default since session 18; 3) populations of fresh samples apart and picks from their best merged (session 17). */
+  "islands-1": { firstRoundIslands: 1 },
   "islands-2": { firstRoundIslands: 2 },
   "islands-3": { firstRoundIslands: 3 },
 };

@@ -3,7 +3,7 @@
  * caps and neighbours beyond TVM; the algorithm and its defaults: docs/architecture/meta-schedule-notes.md.
  */
 import { TesseraError } from "@tessera/ir";
-import { Trace, type TraceJSON } from "@tessera/schedule";
+import { type RandomEngine, Trace, type TraceJSON } from "@tessera/schedule";
 import { MetaScheduleError } from "../errors.js";
 import type { TuneContext } from "../tune-context.js";
 import { BestCandidates, mergeBestFirst } from "./best-candidates.js";
@@ -100,8 +100,10 @@ export interface EvolutionarySearchConfig {
    * population, each further one evolves apart (its generations and climbs) after it, and the
    * round picks from their best programs merged by score. The first island's draws come first, so
    * a seed whose first population reaches the prior's favourites keeps them; one whose population
-   * converged short of them gets more chances to reach them (search-workers-local.md, session 17)
-   * (TVM: 1).
+   * converged short of them gets more chances to reach them (search-workers-local.md, session 17).
+   * Only with a cost model (random scores have no favourites to reach). Two by default: on the
+   * H200 they met the 64-trial target on 5 of 8 seeds against one's 4, never worse, for 5 s of the
+   * first round's wall (docs/benchmarks/tuning-2026-11-30-s18) (TVM: 1, its one population).
    */
   readonly firstRoundIslands: number;
 }
@@ -126,7 +128,7 @@ export const DEFAULT_EVOLUTIONARY_SEARCH_CONFIG: EvolutionarySearchConfig = {
   climbStarts: 4,
   climbSteps: 2,
   transposeNeighbours: false,
-  firstRoundIslands: 1,
+  firstRoundIslands: 2,
 };
 
 /** Mixed into the first-round islands' seed, so that their stream is none of the replays' (whose seeds are the search's forkSeed draws). */
@@ -212,6 +214,9 @@ export class EvolutionarySearch extends SearchStrategyBase {
       const batch = run.nextBatchSize();
       if (batch === 0) return undefined;
       const round = new RejectionTally();
+      // The islands' stream is forked from the round's start, so that no draw of the first
+      // population's evolution (its climbs' replays included) changes what the islands evolve.
+      const roundStart = run.rng.clone();
       const measured = await this.pickBestFromDatabase(run, Math.floor(this.populationSize * this.config.initMeasuredRatio), round);
       const sampled = await this.sampleInitPopulation(run, Math.max(this.populationSize - measured.length, this.config.freshPoolSize), round);
       const unmeasured = this.bestOfPool(run, sampled, this.populationSize - measured.length);
@@ -234,7 +239,7 @@ export class EvolutionarySearch extends SearchStrategyBase {
       const neighbours = await this.pickNeighbours(run, measured, Math.floor(batch * share), round);
       const evolved = await this.evolveWithCostModel(run, [...measured, ...unmeasured], batch, round);
       const firstRound = measured.length === 0 && run.trialsIssued === 0;
-      const bests = (firstRound ? await this.withIslands(run, evolved, batch, round) : evolved).map((e) => e.candidate);
+      const bests = (firstRound ? await this.withIslands(run, evolved, batch, round, roundStart) : evolved).map((e) => e.candidate);
       const priors = this.priorSeeds.filter((c) => !run.isMeasured(c)).slice(0, batch - neighbours.length);
       const picks = this.pickWithEpsGreedy(run, sampled, bests, batch, round, [...priors, ...neighbours]);
       run.rejections.addAll(round);
@@ -384,15 +389,23 @@ export class EvolutionarySearch extends SearchStrategyBase {
   /**
    * The first round's further islands (`firstRoundIslands`): each evolves a population of its own
    * fresh samples (not the seeds, which the first population holds), and its best join `first`'s
-   * by score (the earlier island's first among equals).
+   * by score (the earlier island's first among equals). Not without a cost model: random scores would
+   * only push the first population's seeds out of the picks for other random programs.
    */
-  private async withIslands(run: SearchRun, first: readonly Scored[], batch: number, round: RejectionTally): Promise<readonly Scored[]> {
-    if (this.config.firstRoundIslands <= 1) return first;
-    // The islands draw from a stream of their own, and the search's goes on afterwards as if they had
-    // drawn nothing: where no island adds a program to the picks, the whole search is the one-island
-    // search, draw for draw (a seed that did well keeps every batch, not only the first).
+  private async withIslands(
+    run: SearchRun,
+    first: readonly Scored[],
+    batch: number,
+    round: RejectionTally,
+    roundStart: RandomEngine,
+  ): Promise<readonly Scored[]> {
+    if (this.config.firstRoundIslands <= 1 || run.costModel === undefined) return first;
+    // The islands draw from a stream of their own, seeded by the round's start (not by what the first
+    // population drew), and the search's goes on afterwards as if they had drawn nothing: where no
+    // island adds a program to the picks, the whole search is the one-island search, draw for draw
+    // (a seed that did well keeps every batch, not only the first).
     const resume = run.rng.clone();
-    run.rng.seed(resume.clone().forkSeed() ^ ISLAND_STREAM);
+    run.rng.seed(roundStart.clone().forkSeed() ^ ISLAND_STREAM);
     let merged = first;
     try {
       for (let island = 1; island < this.config.firstRoundIslands; island++) {

@@ -308,7 +308,8 @@ describe("EvolutionarySearch", () => {
 
   it("crossover children take the loop structure of one member of the population and the knobs of another", async () => {
     // gemmTileSpace plus a sampled knob that changes the program but not its loops; no climbs, so
-    // that every scored population is a generation.
+    // that every scored population is a generation: the first island's population and its two
+    // generations, then the second island's (the default's two first-round islands).
     const withKnob = (sch: Schedule) => {
       gemmTileSpace(sch);
       sch.annotate(sch.getBlock("gemm"), "knob", sch.sampleCategorical([1, 2, 3, 4], [0.25, 0.25, 0.25, 0.25]));
@@ -327,9 +328,11 @@ describe("EvolutionarySearch", () => {
     const out = await tuneWithFakeRunner(strategy, { seed: 4, maxTrials: 16, numTrialsPerIter: 16, costModel: spy, spaceFn: withKnob });
     expect(out.handedOut).toHaveLength(16);
     expectValidAndDistinct(out.handedOut);
-    expect(generations.length).toBe(3);
+    const perIsland = 3;
+    expect(generations.length).toBe(strategy.config.firstRoundIslands * perIsland);
     let crossed = 0;
     for (let g = 1; g < generations.length; g++) {
+      if (g % perIsland === 0) continue; // an island's fresh population, bred from nothing
       const parents = generations[g - 1]!;
       for (const child of generations[g]!) {
         // A copy of a parent (a slot whose tries all failed), or a crossover of two.
@@ -366,7 +369,7 @@ describe("EvolutionarySearch", () => {
     });
     expect(await strategy.generateMeasureCandidates(ctx)).toHaveLength(8);
     const tally = new Map(strategy.rejectionTally());
-    // Every try of every slot of the 3 generations: 11 tries per slot.
+    // Every try of every slot of the 3 generations: 11 tries per slot (one island: no cost model).
     expect(tally.get(SAME_PROGRAM_AS_PARENT)).toBe(3 * 32 * 11);
   });
 
@@ -468,7 +471,7 @@ describe("EvolutionarySearch", () => {
     expect([64, 100, 256, 2000].map((trials) => sizeFor(trials, 32))).toEqual([64, 100, 256, 256]);
   });
 
-  it("first-round islands: one island is the default search; with three the first batch is the best the model scores among them", async () => {
+  it("first-round islands: two are the default; with three the first batch is the best the model scores among them, never worse than one's", async () => {
     const model: CostModel = { name: "oracle", update: () => {}, predict: (_ctx, cs) => cs.map((c) => 1 / fakeLatency(c.sch)) };
     const run = async (config: ConstructorParameters<typeof EvolutionarySearch>[0]) =>
       (
@@ -480,8 +483,8 @@ describe("EvolutionarySearch", () => {
         })
       ).handedOut;
     const keys = (cs: readonly { readonly sch: Schedule }[]) => cs.map((c) => JSON.stringify(c.sch.trace.toJSON()));
-    const one = await run({});
-    expect(keys(await run({ firstRoundIslands: 1 }))).toEqual(keys(one));
+    expect(new EvolutionarySearch().config.firstRoundIslands).toBe(2);
+    const one = await run({ firstRoundIslands: 1 });
     const three = await run({ firstRoundIslands: 3 });
     expect(three).toHaveLength(8);
     // The first batch is the best the model scores among three islands: never worse than one island's, here better.
@@ -489,6 +492,16 @@ describe("EvolutionarySearch", () => {
     expect(bestLatency(three.slice(0, 4))).toBeLessThanOrEqual(bestLatency(one.slice(0, 4)));
     expect(keys(three.slice(0, 4))).not.toEqual(keys(one.slice(0, 4)));
     expect(() => new EvolutionarySearch({ firstRoundIslands: 0 })).toThrow(/firstRoundIslands must be an integer ≥ 1, got 0/);
+  });
+
+  it("first-round islands need a cost model: without one (random scores) two islands hand out what one does", async () => {
+    const run = async (firstRoundIslands: number) =>
+      (
+        await tuneWithFakeRunner(new EvolutionarySearch({ populationSize: 8, firstRoundIslands }), { seed: 5, maxTrials: 8, numTrialsPerIter: 4 })
+      ).handedOut.map((c) => JSON.stringify(c.sch.trace.toJSON()));
+    const one = await run(1);
+    expect(one).toHaveLength(8);
+    expect(await run(2)).toEqual(one);
   });
 
   it("first-round islands that add nothing to the picks leave the whole search as it was, draw for draw (their own random stream)", async () => {
