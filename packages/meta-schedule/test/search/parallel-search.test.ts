@@ -29,21 +29,29 @@ const handedOutInThread = (seed: number): Promise<string[]> => {
   return inThreadBySeed.get(seed)!;
 };
 
-describe("the evolutionary search with worker threads", () => {
-  const pools: ReplayPool[] = [];
-  afterAll(async () => {
-    for (const pool of pools) await pool.dispose();
-  });
-  // Under vitest the pools' default entry is the prebuilt worker bundle (scripts/test-workers/global-setup.mjs).
-  const pool = (opts: ReplayPoolOptions): ReplayPool => {
-    const made = new ReplayPool(opts);
-    pools.push(made);
-    return made;
-  };
+/** The pools the file's tests made, disposed after them. */
+const pools: ReplayPool[] = [];
+afterAll(async () => {
+  for (const pool of pools) await pool.dispose();
+});
+// Under vitest the pools' default entry is the prebuilt worker bundle (scripts/test-workers/global-setup.mjs).
+const pool = (opts: ReplayPoolOptions): ReplayPool => {
+  const made = new ReplayPool(opts);
+  pools.push(made);
+  return made;
+};
 
+/**
+ * One pool of 3 workers engaged from the first batch (by default they start only after seconds of
+ * replay in the search's thread), made by whichever test asks first: the tests that only need
+ * replays in workers share it rather than each starting workers cold (seconds of CPU each).
+ */
+let threeWorkers: ReplayPool | undefined;
+const engagedThreeWorkers = (): ReplayPool => (threeWorkers ??= pool({ workers: 3, startWorkersAfterCpuMs: 0 }));
+
+describe("the evolutionary search with worker threads", () => {
   it("hands out the same candidates in the same order with 0 and 3 search workers (several seeds)", { timeout: 600_000 }, async () => {
-    // Workers from the first batch (by default they start only after seconds of replay in the search's thread).
-    const three = pool({ workers: 3, startWorkersAfterCpuMs: 0 });
+    const three = engagedThreeWorkers();
     for (const seed of [3, 17]) {
       const inThread = await handedOutInThread(seed);
       expect(inThread).toHaveLength(8);
@@ -145,32 +153,29 @@ describe("ReplayPool", () => {
     const space = defaultCudaSpaceGenerator(H100);
     space.initialize?.(ctx);
     const design = space.generateDesignSpace(ctx)[0]!.trace.simplified({ removePostproc: true });
-    const pool = new ReplayPool({ workers: 1, startWorkersAfterCpuMs: 0 });
-    try {
-      const replay = async (replayer: CandidateReplayer) => {
-        const plans = [1, 2, 3].map((seed) => ({ trace: design, freshDecisions: true, seed }));
-        return (await replayer.replayAll(plans, new RejectionTally())).filter((c) => c !== undefined);
-      };
-      const viaWorkers = await replay(new CandidateReplayer(ctx, space.postprocs, new RandomEngine(1), pool));
-      const inThread = await replay(new CandidateReplayer(ctx, space.postprocs, new RandomEngine(1)));
-      expect(viaWorkers.length).toBeGreaterThan(0);
-      // A worker's reply holds its function as bytes, read back only when the schedule is built.
-      expect(viaWorkers.every((c) => c instanceof LazyCandidate && !c.built)).toBe(true);
-      expect(viaWorkers.map((c) => c.hash)).toEqual(inThread.map((c) => c.hash));
-      expect(viaWorkers.map((c) => c.traceKey)).toEqual(inThread.map((c) => c.traceKey));
-      expect(viaWorkers.map((c) => c.launchClass)).toEqual(inThread.map((c) => launchClassOf(c.sch)));
-      viaWorkers.forEach((c, k) => {
-        expect(c.estimate).toBeDefined();
-        // The cost model reads the worker's estimate: the search's thread has no module and lowers none.
-        expect(latencyEstimateOf(scoredCandidateOf(c, []), ctx)?.seconds).toBe(latencyEstimateOf({ sch: inThread[k]!.sch, argsInfo: [] }, ctx)?.seconds);
-        expect(loweredModuleFor(c.sch.func)).toBeUndefined();
-        expect(c.sch.trace.toJSON()).toEqual(inThread[k]!.sch.trace.toJSON());
-        expect((c as LazyCandidate).built).toBe(true);
-        expect(structuralHash(c.sch.func)).toBe(inThread[k]!.hash);
-      });
-    } finally {
-      await pool.dispose();
-    }
+    // The shared pool of 3 workers, engaged: every plan goes to the workers, none replays in this thread first.
+    const pool = engagedThreeWorkers();
+    const replay = async (replayer: CandidateReplayer) => {
+      const plans = [1, 2, 3].map((seed) => ({ trace: design, freshDecisions: true, seed }));
+      return (await replayer.replayAll(plans, new RejectionTally())).filter((c) => c !== undefined);
+    };
+    const viaWorkers = await replay(new CandidateReplayer(ctx, space.postprocs, new RandomEngine(1), pool));
+    const inThread = await replay(new CandidateReplayer(ctx, space.postprocs, new RandomEngine(1)));
+    expect(viaWorkers.length).toBeGreaterThan(0);
+    // A worker's reply holds its function as bytes, read back only when the schedule is built.
+    expect(viaWorkers.every((c) => c instanceof LazyCandidate && !c.built)).toBe(true);
+    expect(viaWorkers.map((c) => c.hash)).toEqual(inThread.map((c) => c.hash));
+    expect(viaWorkers.map((c) => c.traceKey)).toEqual(inThread.map((c) => c.traceKey));
+    expect(viaWorkers.map((c) => c.launchClass)).toEqual(inThread.map((c) => launchClassOf(c.sch)));
+    viaWorkers.forEach((c, k) => {
+      expect(c.estimate).toBeDefined();
+      // The cost model reads the worker's estimate: the search's thread has no module and lowers none.
+      expect(latencyEstimateOf(scoredCandidateOf(c, []), ctx)?.seconds).toBe(latencyEstimateOf({ sch: inThread[k]!.sch, argsInfo: [] }, ctx)?.seconds);
+      expect(loweredModuleFor(c.sch.func)).toBeUndefined();
+      expect(c.sch.trace.toJSON()).toEqual(inThread[k]!.sch.trace.toJSON());
+      expect((c as LazyCandidate).built).toBe(true);
+      expect(structuralHash(c.sch.func)).toBe(inThread[k]!.hash);
+    });
   });
 
   it("engages ahead when the pending replays of a batch would pass startWorkersAfterCpuMs by themselves, at the mean CPU of the replays so far", () => {
