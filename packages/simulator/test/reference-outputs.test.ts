@@ -15,51 +15,56 @@ const start = (func: PrimFunc, seed: number): TypedArray[] => {
   return args;
 };
 
-/** The executor's run on fresh arrays: what a remembered run must equal. */
-const fresh = (func: PrimFunc, seed: number): TypedArray[] => {
+/** The executor's output D on fresh arrays: what a remembered run must equal. */
+const fresh = (func: PrimFunc, seed: number): TypedArray => {
   const args = start(func, seed);
   compilePrimFunc(func).run(args);
-  return args;
+  return args[3]!;
 };
+
+/** gemm+ReLU+add's one output is D, parameter 3. */
+const OUTPUTS = [3];
+const run = (func: PrimFunc, seed: number) => referenceRun(func, seed, start(func, seed), OUTPUTS);
 
 describe("the reference outputs of compareWithReference", () => {
   it("a structurally equal function on the same seed reuses the run; the caller's arrays are left as given", () => {
-    const first = referenceRun(gemmReluAdd(16).func, 3, start(gemmReluAdd(16).func, 3));
+    const first = run(gemmReluAdd(16).func, 3);
     const given = start(gemmReluAdd(16).func, 3);
-    const again = referenceRun(gemmReluAdd(16).func, 3, given);
-    expect(again.args).toBe(first.args);
+    const again = referenceRun(gemmReluAdd(16).func, 3, given, OUTPUTS);
+    expect(again.outputs).toBe(first.outputs);
     expect(again.timeMs).toBe(0);
     expect(given).toEqual(start(gemmReluAdd(16).func, 3));
-    expect(again.args).toEqual(fresh(gemmReluAdd(16).func, 3));
+    expect([...again.outputs.keys()]).toEqual([3]);
+    expect(again.outputs.get(3)).toEqual(fresh(gemmReluAdd(16).func, 3));
   });
 
   it("another seed, or a function that differs in one constant, runs again", () => {
     const func = gemmReluAdd(16).func;
-    const seed3 = referenceRun(func, 3, start(func, 3));
-    const seed4 = referenceRun(func, 4, start(func, 4));
-    expect(seed4.args).not.toBe(seed3.args);
-    expect(seed4.args).toEqual(fresh(func, 4));
+    const seed3 = run(func, 3);
+    const seed4 = run(func, 4);
+    expect(seed4.outputs).not.toBe(seed3.outputs);
+    expect(seed4.outputs.get(3)).toEqual(fresh(func, 4));
     // ReLU at 0.25 instead of 0: the same signature and names, other outputs.
     const shifted = parsePrimFunc(printTVMScript(func).replace("T.float32(0.0))", "T.float32(0.25))"));
     expect(printTVMScript(shifted)).not.toBe(printTVMScript(func));
-    const run = referenceRun(shifted, 3, start(shifted, 3));
-    expect(run.args).not.toBe(seed3.args);
-    expect(run.args).toEqual(fresh(shifted, 3));
-    expect(run.args[3]).not.toEqual(seed3.args[3]);
+    const other = run(shifted, 3);
+    expect(other.outputs).not.toBe(seed3.outputs);
+    expect(other.outputs.get(3)).toEqual(fresh(shifted, 3));
+    expect(other.outputs.get(3)).not.toEqual(seed3.outputs.get(3));
   });
 
   it("keeps the last four functions used: a fifth one forgets the one used longest ago", () => {
-    const run = (n: number) => referenceRun(gemmReluAdd(n).func, 1, start(gemmReluAdd(n).func, 1)).args;
-    const eight = run(8);
-    const nine = run(9);
-    run(10);
-    run(11);
-    expect(run(8)).toBe(eight); // 8 is now the last used, 9 the longest ago
-    run(12);
-    expect(run(8)).toBe(eight);
-    const nineAgain = run(9);
+    const sized = (n: number) => run(gemmReluAdd(n).func, 1).outputs;
+    const eight = sized(8);
+    const nine = sized(9);
+    sized(10);
+    sized(11);
+    expect(sized(8)).toBe(eight); // 8 is now the last used, 9 the longest ago
+    sized(12);
+    expect(sized(8)).toBe(eight);
+    const nineAgain = sized(9);
     expect(nineAgain).not.toBe(nine);
-    expect(nineAgain).toEqual(fresh(gemmReluAdd(9).func, 1));
+    expect(nineAgain.get(3)).toEqual(fresh(gemmReluAdd(9).func, 1));
   });
 
   it("a comparison against a remembered reference still finds a kernel wrong (the ReLU-shifted function)", () => {
