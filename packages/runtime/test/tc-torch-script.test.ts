@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { TC_TIMING, TC_TORCH_SCRIPT, tcTorchTimingEnv } from "../bench/tc-torch-script.js";
 import { timeEvaluator } from "../src/timer.js";
+import { standInTorchEnv, standInTorchModule } from "./support/stand-in-torch.js";
 
 const python = spawnSync("python3", ["--version"]).status === 0;
 
@@ -22,16 +23,8 @@ const THROTTLE_AFTER = 100;
 /** The fake time of matmul `i` when the first ones take `ms` (binary fractions: exact sums in both languages). */
 const matmulMs = (i: number, ms: number): number => (i >= THROTTLE_AFTER ? ms * 1.25 : ms);
 
-/** A `torch` with what the script calls; matmuls count themselves and advance the fake clock as matmulMs says. */
-const STAND_IN = `
-import atexit, os, struct
-__version__ = "stand-in"
-float16 = float32 = float64 = int16 = int32 = "dtype"
-MATMUL_MS = float(os.environ["STAND_IN_MATMUL_MS"])
-THROTTLE_AFTER = int(os.environ["STAND_IN_THROTTLE_AFTER"])
-clock = [0.0]
-calls = [0]
-atexit.register(lambda: open(os.environ["STAND_IN_CALLS"], "w").write(str(calls[0])))
+/** A `torch` with what the script calls; matmuls count themselves and advance the fake clock as matmulMs says (the clock and stubs: standInTorchModule). */
+const STAND_IN = standInTorchModule(`
 class Tensor:
     def __init__(self, v): self.v = v
     def view(self, dt): return self
@@ -41,29 +34,14 @@ class Tensor:
     def float(self): return self
     def to(self, dt): return self
     def __matmul__(self, other):
-        clock[0] += MATMUL_MS * (1.25 if calls[0] >= THROTTLE_AFTER else 1)
-        calls[0] += 1
+        advance_clock()
         return Tensor(self.v)
     def __sub__(self, other): return Tensor([a - b for a, b in zip(self.v, other.v)])
     def abs(self): return Tensor([abs(a) for a in self.v])
     def max(self): return Tensor([max(self.v)])
     def item(self): return self.v[0]
 def frombuffer(raw, dtype): return Tensor(list(struct.unpack("<%df" % (len(raw) // 4), bytes(raw))))
-class Event:
-    def __init__(self, enable_timing=False): self.t = 0.0
-    def record(self): self.t = clock[0]
-    def elapsed_time(self, end): return end.t - self.t
-class cuda:
-    Event = Event
-    @staticmethod
-    def synchronize(): pass
-    @staticmethod
-    def get_device_name(i): return "stand-in"
-class backends:
-    class cuda:
-        class matmul:
-            allow_tf32 = False
-`;
+`);
 
 describe.skipIf(!python)("bench:tc's torch script", () => {
   const dir = mkdtempSync(join(tmpdir(), "tessera-tc-torch-"));
@@ -79,9 +57,7 @@ describe.skipIf(!python)("bench:tc's torch script", () => {
     const env = {
       ...process.env,
       PYTHONPATH: dir,
-      STAND_IN_MATMUL_MS: String(ms),
-      STAND_IN_THROTTLE_AFTER: String(THROTTLE_AFTER),
-      STAND_IN_CALLS: join(dir, "calls.txt"),
+      ...standInTorchEnv(ms, THROTTLE_AFTER, join(dir, "calls.txt")),
       TESSERA_N: String(n),
       TESSERA_DIR: dir,
       TESSERA_OPERANDS: "float32",

@@ -1,6 +1,6 @@
 /**
  * bench:tune's torch baselines (bench/torch-baselines.ts) against a stand-in `torch` package whose
- * matmuls advance a fake CUDA clock: a fixed time each until call THROTTLE_AT, a quarter more after
+ * matmuls advance a fake CUDA clock: a fixed time each until call `throttleAt`, a quarter more after
  * (a GPU reaching its power cap), so every timing is exact. Beside its own median, each op must be
  * timed as bench:tc times its baseline — in a burst, and sustained with timeEvaluator's protocol run
  * for run — so that the search's best compares like for like with the vendor library
@@ -12,52 +12,26 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { TC_TIMING } from "../../../runtime/bench/tc-torch-script.js";
+import { standInTorchEnv, standInTorchModule } from "../../../runtime/test/support/stand-in-torch.js";
 import { timeEvaluator } from "../../../runtime/src/timer.js";
 import { likeForLike, torchBaselines } from "../../bench/torch-baselines.js";
 
 const python = spawnSync("python3", ["--version"]).status === 0;
 
-/** A `torch` with what the baselines' script calls for a matmul_fp16 spec. */
-const STAND_IN = `
-import atexit, os
-__version__ = "stand-in"
-MATMUL_MS = float(os.environ["STAND_IN_MATMUL_MS"])
-THROTTLE_AT = int(os.environ["STAND_IN_THROTTLE_AT"])
-clock = [0.0]
-calls = [0]
-atexit.register(lambda: open(os.environ["STAND_IN_CALLS"], "w").write(str(calls[0])))
-class version:
-    cuda = "stand-in"
+/** A `torch` with what the baselines' script calls for a matmul_fp16 spec (the clock and stubs: standInTorchModule). */
+const STAND_IN = standInTorchModule(`
 class Tensor:
     def __mul__(self, k): return self
     def __sub__(self, k): return self
     def half(self): return self
     def __matmul__(self, other):
-        clock[0] += MATMUL_MS * (1.25 if calls[0] >= THROTTLE_AT else 1)
-        calls[0] += 1
+        advance_clock()
         return self
 class Generator:
     def __init__(self, device): pass
     def manual_seed(self, s): return self
 def rand(*shape, device=None, generator=None): return Tensor()
-class Event:
-    def __init__(self, enable_timing=False): self.t = 0.0
-    def record(self): self.t = clock[0]
-    def elapsed_time(self, end): return end.t - self.t
-class cuda:
-    Event = Event
-    @staticmethod
-    def synchronize(): pass
-    @staticmethod
-    def get_device_name(i): return "stand-in"
-class backends:
-    class cuda:
-        class matmul:
-            allow_tf32 = False
-    class cudnn:
-        allow_tf32 = False
-        benchmark = False
-`;
+`);
 
 describe.skipIf(!python)("bench:tune's torch baselines", () => {
   const dir = mkdtempSync(join(tmpdir(), "tessera-torch-baselines-"));
@@ -75,7 +49,7 @@ describe.skipIf(!python)("bench:tune's torch baselines", () => {
 
   it("times each op in a burst and sustained as bench:tc does, beside its own median", async () => {
     const saved = { ...process.env };
-    const stand = { PYTHONPATH: dir, STAND_IN_MATMUL_MS: String(ms), STAND_IN_THROTTLE_AT: String(throttleAt), STAND_IN_CALLS: join(dir, "calls.txt") };
+    const stand = { PYTHONPATH: dir, ...standInTorchEnv(ms, throttleAt, join(dir, "calls.txt")) };
     Object.assign(process.env, stand);
     let result: Awaited<ReturnType<typeof torchBaselines>>;
     try {
