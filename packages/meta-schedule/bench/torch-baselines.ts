@@ -30,6 +30,13 @@ export interface TorchBaseline {
   readonly op: TorchTiming;
   /** For gemm_relu_add: A @ B alone, cuBLAS SGEMM. */
   readonly gemmOnly?: TorchTiming;
+  /**
+   * For matmul_fp16: the same GEMM with a float32 output (`torch.mm(…, out_dtype=torch.float32)`), as
+   * the workload writes; HGEMM (`op`, the ratio's denominator) writes fp16, half the bytes of C.
+   */
+  readonly fp32Output?: TorchTiming;
+  /** Why `fp32Output` is missing for matmul_fp16 (a torch without out_dtype). */
+  readonly fp32OutputUnavailable?: string;
 }
 
 export interface TorchEnvironment {
@@ -76,7 +83,16 @@ for spec in json.loads(sys.argv[1]):
         out.append({"op": timed(lambda: A @ B, "torch A@B (cuBLAS SGEMM, TF32 off)")})
     elif op == "matmul_fp16":
         n = spec["n"]; A, B = rnd(n, n).half(), rnd(n, n).half()
-        out.append({"op": timed(lambda: A @ B, "torch A@B fp16 (cuBLAS HGEMM, tensor cores)")})
+        r = {"op": timed(lambda: A @ B, "torch A@B fp16 (cuBLAS HGEMM, tensor cores)")}
+        # HGEMM writes an fp16 C; the workload writes float32. torch.mm's out_dtype (torch 2.8+, CUDA)
+        # gives cuBLAS's GEMM with fp16 inputs and a float32 output: the same bytes as ours.
+        try:
+            torch.mm(A, B, out_dtype=torch.float32)
+        except (TypeError, RuntimeError) as err:
+            r["fp32OutputUnavailable"] = "torch.mm(A, B, out_dtype=torch.float32) failed: " + type(err).__name__ + ": " + str(err).splitlines()[0][:200]
+        else:
+            r["fp32Output"] = timed(lambda: torch.mm(A, B, out_dtype=torch.float32), "torch.mm fp16 with out_dtype=float32 (cuBLAS, fp32 C as the workload's)")
+        out.append(r)
     elif op == "batch_matmul":
         b, n = spec["batch"], spec["n"]; A, B = rnd(b, n, n), rnd(b, n, n)
         out.append({"op": timed(lambda: torch.bmm(A, B), "torch.bmm (cuBLAS, TF32 off)")})
@@ -108,12 +124,17 @@ export async function torchBaselines(
         .join(" | ")}`,
     };
   const line = String(run.stdout).trim().split("\n").at(-1) ?? "";
-  const parsed = JSON.parse(line) as { env: TorchEnvironment; results: Array<{ op: TorchTiming; gemmOnly?: TorchTiming }> };
-  return {
-    ok: true,
-    env: parsed.env,
-    baselines: parsed.results.map((r, k) => ({ spec: specs[k]!, op: r.op, ...(r.gemmOnly === undefined ? {} : { gemmOnly: r.gemmOnly }) })),
-  };
+  const parsed = JSON.parse(line) as { env: TorchEnvironment; results: Array<Omit<TorchBaseline, "spec">> };
+  return { ok: true, env: parsed.env, baselines: parsed.results.map((r, k) => ({ ...r, spec: specs[k]! })) };
+}
+
+/** For matmul_fp16: the fp32-output GEMM's time and, given the best's `ms`, the best's ratio to it (sustained); or why it is missing. */
+export function fp32OutputText(b: TorchBaseline, ms: number | undefined): string | undefined {
+  if (b.fp32OutputUnavailable !== undefined) return `same output type (fp32 C): not timed, ${b.fp32OutputUnavailable}`;
+  const t = b.fp32Output;
+  if (t === undefined) return undefined;
+  const ratio = ms === undefined ? "" : `: the best ${(ms / t.sustainedMs).toFixed(3)}× sustained, ${(ms / t.medianMs).toFixed(3)}× its median`;
+  return `${t.what} ${t.medianMs.toFixed(4)} ms (sustained ${t.sustainedMs.toFixed(4)}, burst ${t.burstMs.toFixed(4)})${ratio}`;
 }
 
 /** The denominator of a workload's ratio: cuBLAS SGEMM alone for gemm+ReLU+add, else the op. */

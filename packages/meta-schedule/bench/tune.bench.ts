@@ -667,8 +667,10 @@ async function writeReport(mode: Mode, data: ReportData): Promise<void> {
     if (baselines !== undefined) {
       lines.push("", "torch baselines (same run):", "");
       baselines.forEach((b, k) => {
+        const name = data.workloads[k]!.name;
+        const sameOutput = fp32OutputText(b, data.tuned.find((r) => r.workload === name)?.bestMs);
         lines.push(
-          `- ${data.workloads[k]!.name}: ${b.op.what} ${fmt(b.op.medianMs)} ms${b.gemmOnly === undefined ? "" : `; ${b.gemmOnly.what} ${fmt(b.gemmOnly.medianMs)} ms`}`,
+          `- ${name}: ${b.op.what} ${fmt(b.op.medianMs)} ms${b.gemmOnly === undefined ? "" : `; ${b.gemmOnly.what} ${fmt(b.gemmOnly.medianMs)} ms`}${sameOutput === undefined ? "" : `; ${sameOutput}`}`,
         );
       });
     }
@@ -770,7 +772,7 @@ const {
 const { DEFAULT_CUDA_MUTATOR_PROBABILITIES } = await import("../src/space/defaults.js");
 const { defaultSearchWorkers } = await import("../src/search/replay-pool.js");
 const { gemmKnobsOf } = await import("./fast-region.js");
-const { baselineMs, likeForLike, torchBaselines } = await import("./torch-baselines.js");
+const { baselineMs, fp32OutputText, likeForLike, torchBaselines } = await import("./torch-baselines.js");
 const { writeReportCharts } = await import("./tune-charts.js");
 const { BENCH_WORKLOADS } = await import("./workloads.js");
 await main(

@@ -14,7 +14,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { TC_TIMING } from "../../../runtime/bench/tc-torch-script.js";
 import { standInTorchEnv, standInTorchModule } from "../../../runtime/test/support/stand-in-torch.js";
 import { timeEvaluator } from "../../../runtime/src/timer.js";
-import { likeForLike, torchBaselines } from "../../bench/torch-baselines.js";
+import { fp32OutputText, likeForLike, torchBaselines } from "../../bench/torch-baselines.js";
 
 const python = spawnSync("python3", ["--version"]).status === 0;
 
@@ -31,6 +31,11 @@ class Generator:
     def __init__(self, device): pass
     def manual_seed(self, s): return self
 def rand(*shape, device=None, generator=None): return Tensor()
+def mm(a, b, out_dtype=None):
+    if out_dtype is not None and os.environ.get("STAND_IN_OUT_DTYPE") != "1":
+        raise TypeError("mm() got an unexpected keyword argument 'out_dtype'")
+    advance_clock(2.0 if out_dtype is not None else 1.0)  # a float32 C: its own time, so the test sees which op was timed
+    return a
 `);
 
 describe.skipIf(!python)("bench:tune's torch baselines", () => {
@@ -88,5 +93,33 @@ describe.skipIf(!python)("bench:tune's torch baselines", () => {
 
     const best = 0.5;
     expect(likeForLike(result.baselines[0]!, best)).toEqual({ burstMs: ms, sustainedMs: want.median, toBurst: best / ms, toSustained: best / want.median });
+    // This torch has no out_dtype: the fp32-output GEMM is reported missing, with the reason, and costs no call.
+    expect(result.baselines[0]!.fp32Output).toBeUndefined();
+    expect(result.baselines[0]!.fp32OutputUnavailable).toMatch(/out_dtype=torch\.float32\) failed: TypeError: .*unexpected keyword argument 'out_dtype'/);
+    expect(fp32OutputText(result.baselines[0]!, best)).toMatch(/^same output type \(fp32 C\): not timed, /);
+  });
+
+  it("times matmul_fp16 also with a float32 output (the workload's own), where torch.mm takes out_dtype", async () => {
+    const saved = { ...process.env };
+    const stand = { PYTHONPATH: dir, STAND_IN_OUT_DTYPE: "1", ...standInTorchEnv(ms, 1e9, join(dir, "calls.txt")) };
+    Object.assign(process.env, stand);
+    let result: Awaited<ReturnType<typeof torchBaselines>>;
+    try {
+      result = await torchBaselines([{ op: "matmul_fp16", n: 64 }]);
+    } finally {
+      for (const k of Object.keys(stand)) {
+        if (saved[k] === undefined) delete process.env[k];
+        else process.env[k] = saved[k];
+      }
+    }
+    if (!result.ok) throw new Error(result.reason);
+    const b = result.baselines[0]!;
+    expect(b.fp32OutputUnavailable).toBeUndefined();
+    expect(b.fp32Output).toMatchObject({ medianMs: 2 * ms, burstMs: 2 * ms, sustainedMs: 2 * ms });
+    expect(b.op).toMatchObject({ medianMs: ms, burstMs: ms, sustainedMs: ms });
+    expect(b.fp32Output!.what).toMatch(/out_dtype=float32/);
+    expect(fp32OutputText(b, 0.5)).toContain(`: the best ${(0.5 / (2 * ms)).toFixed(3)}× sustained`);
+    // HGEMM stays the ratio's denominator (the issue's target is against it).
+    expect(likeForLike(b, 0.5).sustainedMs).toBe(b.op.sustainedMs);
   });
 });

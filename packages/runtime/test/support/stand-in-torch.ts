@@ -4,7 +4,7 @@
  * call STAND_IN_THROTTLE_AFTER on (a GPU reaching its power cap), events that read that clock, and
  * the `cuda` / `backends` attributes the scripts set or ask for. The number of matmuls is written to
  * STAND_IN_CALLS at exit. Each test adds the Tensor (and factories) its script calls; a Tensor's
- * `__matmul__` calls `advance_clock()`. Binary-fraction times keep the clock's sums exact in both
+ * `__matmul__` calls `advance_clock()` (`advance_clock(k)` for an op k times as long). Binary-fraction times keep the clock's sums exact in both
  * languages.
  */
 
@@ -19,8 +19,8 @@ THROTTLE_AFTER = int(os.environ["STAND_IN_THROTTLE_AFTER"])
 clock = [0.0]
 calls = [0]
 atexit.register(lambda: open(os.environ["STAND_IN_CALLS"], "w").write(str(calls[0])))
-def advance_clock():
-    clock[0] += MATMUL_MS * (1.25 if calls[0] >= THROTTLE_AFTER else 1)
+def advance_clock(factor=1.0):
+    clock[0] += factor * MATMUL_MS * (1.25 if calls[0] >= THROTTLE_AFTER else 1)
     calls[0] += 1
 class version:
     cuda = "stand-in"
