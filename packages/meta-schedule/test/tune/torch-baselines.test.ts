@@ -10,7 +10,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { TC_TIMING } from "../../../runtime/bench/tc-torch-script.js";
 import { standInTorchEnv, standInTorchModule } from "../../../runtime/test/support/stand-in-torch.js";
 import { timeEvaluator } from "../../../runtime/src/timer.js";
@@ -52,20 +52,20 @@ describe.skipIf(!python)("bench:tune's torch baselines", () => {
   // Then the burst: 10 warm-ups and 10 bursts of 3; the GPU throttles right after it.
   const throttleAt = ownMedianCalls + 10 + 30;
 
-  it("times each op in a burst and sustained as bench:tc does, beside its own median", async () => {
-    const saved = { ...process.env };
-    const stand = { PYTHONPATH: dir, ...standInTorchEnv(ms, throttleAt, join(dir, "calls.txt")) };
-    Object.assign(process.env, stand);
-    let result: Awaited<ReturnType<typeof torchBaselines>>;
+  /** bench:tune's baselines of a 64³ matmul_fp16 against the stand-in torch, with `env` set (vi.stubEnv) only while they run. */
+  async function matmulFp16Baseline(env: Record<string, string>) {
+    for (const [k, v] of Object.entries({ PYTHONPATH: dir, ...env })) vi.stubEnv(k, v);
     try {
-      result = await torchBaselines([{ op: "matmul_fp16", n: 64 }]);
+      const result = await torchBaselines([{ op: "matmul_fp16", n: 64 }]);
+      if (!result.ok) throw new Error(result.reason);
+      return result;
     } finally {
-      for (const k of Object.keys(stand)) {
-        if (saved[k] === undefined) delete process.env[k];
-        else process.env[k] = saved[k];
-      }
+      vi.unstubAllEnvs();
     }
-    if (!result.ok) throw new Error(result.reason);
+  }
+
+  it("times each op in a burst and sustained as bench:tc does, beside its own median", async () => {
+    const result = await matmulFp16Baseline(standInTorchEnv(ms, throttleAt, join(dir, "calls.txt")));
     const op = result.baselines[0]!.op;
 
     // timeEvaluator's runs are the matmuls after the burst (its warm-up stands for the burst's last).
@@ -100,19 +100,7 @@ describe.skipIf(!python)("bench:tune's torch baselines", () => {
   });
 
   it("times matmul_fp16 also with a float32 output (the workload's own), where torch.mm takes out_dtype", async () => {
-    const saved = { ...process.env };
-    const stand = { PYTHONPATH: dir, STAND_IN_OUT_DTYPE: "1", ...standInTorchEnv(ms, 1e9, join(dir, "calls.txt")) };
-    Object.assign(process.env, stand);
-    let result: Awaited<ReturnType<typeof torchBaselines>>;
-    try {
-      result = await torchBaselines([{ op: "matmul_fp16", n: 64 }]);
-    } finally {
-      for (const k of Object.keys(stand)) {
-        if (saved[k] === undefined) delete process.env[k];
-        else process.env[k] = saved[k];
-      }
-    }
-    if (!result.ok) throw new Error(result.reason);
+    const result = await matmulFp16Baseline({ STAND_IN_OUT_DTYPE: "1", ...standInTorchEnv(ms, 1e9, join(dir, "calls.txt")) });
     const b = result.baselines[0]!;
     expect(b.fp32OutputUnavailable).toBeUndefined();
     expect(b.fp32Output).toMatchObject({ medianMs: 2 * ms, burstMs: 2 * ms, sustainedMs: 2 * ms });
