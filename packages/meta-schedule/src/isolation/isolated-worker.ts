@@ -31,8 +31,11 @@ export interface SpawnOptions {
   readonly env?: Readonly<Record<string, string>>;
   /** Extra command-line arguments of a child process. */
   readonly args?: readonly string[];
-  /** A worker thread's heap limits (threads only; see Node's `Worker` `resourceLimits`). */
-  readonly resourceLimits?: ResourceLimits;
+  /**
+   * A worker thread's heap limits (threads only; see Node's `Worker` `resourceLimits`), or a function
+   * that gives them when a thread starts (worker-heap-limits.ts reads V8's defaults then).
+   */
+  readonly resourceLimits?: ResourceLimits | (() => ResourceLimits);
 }
 
 /** The last `limit` characters a child process wrote, for crash reports. */
@@ -59,7 +62,8 @@ function spawnThread(opts: SpawnOptions, events: WorkerEvents): IsolatedWorker {
   // The thread's output goes to this process's (a listener on worker.stdout would keep an idle
   // worker alive); an uncaught error arrives as the `error` event.
   const { entry } = opts;
-  const limits = opts.resourceLimits === undefined ? {} : { resourceLimits: opts.resourceLimits };
+  const asked = typeof opts.resourceLimits === "function" ? opts.resourceLimits() : opts.resourceLimits;
+  const limits = asked === undefined ? {} : { resourceLimits: asked };
   const worker = entry.typeScript
     ? (() => {
         const boot = typeScriptThreadBootstrap();

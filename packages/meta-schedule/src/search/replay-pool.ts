@@ -16,8 +16,10 @@
  * other, about 4 s of a GPU host's search, while its 15 workers waited).
  */
 import { availableParallelism } from "node:os";
+import type { ResourceLimits } from "node:worker_threads";
 import { type EntryPoint, resolveEntryPoint } from "../isolation/entry-point.js";
 import { TaskPool } from "../isolation/task-pool.js";
+import { raisedLimits, workerDefaultLimits } from "../isolation/worker-heap-limits.js";
 import { MetaScheduleError } from "../errors.js";
 import type { Logger } from "../tune-context.js";
 import { type ReplayJob, type ReplayReply, runReplayJob } from "./replay-job.js";
@@ -57,12 +59,18 @@ export const DEFAULT_START_WORKERS_AFTER_CPU_MS = 4_000;
 export const REPLAYS_BEFORE_PROJECTING = 4;
 
 /**
- * The young generation of a replay worker's heap (V8's default is about 48 MB here). A replay
- * allocates a few MB of short-lived IR and most of it dies young; with twice the room the
+ * The young generation a replay worker's heap gets at least (V8's default is 48 MB on Node 20).
+ * A replay allocates a few MB of short-lived IR and most of it dies young; with twice the room the
  * scavenger runs half as often and copies survivors less: 0.95x the worker's CPU, measured side by
- * side (search-workers-local.md, session 13). Up to 48 MB more per worker.
+ * side on Node 20 (search-workers-local.md, session 13). Up to 48 MB more per worker. Where V8
+ * gives more by default (192 MB on Node 24), the worker keeps the default (`replayWorkerLimits`).
  */
 export const REPLAY_WORKER_YOUNG_GENERATION_MB = 96;
+
+/** A replay worker's heap limits when it starts: `REPLAY_WORKER_YOUNG_GENERATION_MB`, or V8's default where that is more. */
+export function replayWorkerLimits(): ResourceLimits {
+  return raisedLimits({ maxYoungGenerationSizeMb: REPLAY_WORKER_YOUNG_GENERATION_MB }, workerDefaultLimits());
+}
 
 /** The default number of search workers: every core but the one of the search's own thread. */
 export function defaultSearchWorkers(): number {
@@ -102,7 +110,7 @@ export class ReplayPool {
     if (!(after >= 0)) throw new MetaScheduleError(`ReplayPool: startWorkersAfterCpuMs must be a non-negative number, got ${after}`);
     this.#startWorkersAfterCpuMs = after;
     const entry = opts.workerEntry ?? resolveEntryPoint(import.meta.url, { module: "replay-worker", bundle: "ms-replay-worker.mjs" });
-    this.#pool = new TaskPool({ kind: "thread", entry, size: opts.workers, resourceLimits: { maxYoungGenerationSizeMb: REPLAY_WORKER_YOUNG_GENERATION_MB } });
+    this.#pool = new TaskPool({ kind: "thread", entry, size: opts.workers, resourceLimits: replayWorkerLimits });
   }
 
   /** Worker threads started so far (restarts included). */

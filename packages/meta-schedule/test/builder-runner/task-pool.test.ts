@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { TaskPool } from "../../src/isolation/task-pool.js";
 import { resolveEntryPoint } from "../../src/isolation/entry-point.js";
-import { REPLAY_WORKER_YOUNG_GENERATION_MB } from "../../src/search/replay-pool.js";
+import { REPLAY_WORKER_YOUNG_GENERATION_MB, replayWorkerLimits } from "../../src/search/replay-pool.js";
+import { raisedLimits, workerDefaultLimits } from "../../src/isolation/worker-heap-limits.js";
 
 const entry = resolveEntryPoint(import.meta.url, { module: "rendezvous-worker", bundle: "unused.mjs" });
 
@@ -49,22 +50,35 @@ describe("TaskPool of worker threads", () => {
     expect(await pool.run(rendezvous(1, 1000), 60_000)).toEqual({ ok: true, value: true });
   });
 
-  it("starts its threads with the heap limits asked for (a replay pool's young generation), and V8's otherwise", async () => {
+  it("starts its threads with the heap limits asked for, V8's otherwise; a replay pool's young generation is never below V8's default (Node 24 gives 192 MB)", async () => {
     const limitsEntry = resolveEntryPoint(import.meta.url, { module: "limits-worker", bundle: "unused.mjs" });
-    const limited = new TaskPool<unknown, { maxYoungGenerationSizeMb?: number }>({
-      kind: "thread",
-      entry: limitsEntry,
-      size: 1,
-      resourceLimits: { maxYoungGenerationSizeMb: REPLAY_WORKER_YOUNG_GENERATION_MB },
-    });
-    const plain = new TaskPool<unknown, { maxYoungGenerationSizeMb?: number }>({ kind: "thread", entry: limitsEntry, size: 1 });
+    type Limits = { maxYoungGenerationSizeMb?: number };
+    const limited = new TaskPool<unknown, Limits>({ kind: "thread", entry: limitsEntry, size: 1, resourceLimits: { maxYoungGenerationSizeMb: 160 } });
+    const plain = new TaskPool<unknown, Limits>({ kind: "thread", entry: limitsEntry, size: 1 });
+    const replay = new TaskPool<unknown, Limits>({ kind: "thread", entry: limitsEntry, size: 1, resourceLimits: replayWorkerLimits });
     try {
-      const [a, b] = await Promise.all([limited.run({}, 60_000), plain.run({}, 60_000)]);
-      expect(a.ok && a.value.maxYoungGenerationSizeMb).toBe(REPLAY_WORKER_YOUNG_GENERATION_MB);
-      expect(b.ok && b.value.maxYoungGenerationSizeMb).toBeLessThan(REPLAY_WORKER_YOUNG_GENERATION_MB);
+      const [a, b, c] = await Promise.all([limited.run({}, 60_000), plain.run({}, 60_000), replay.run({}, 60_000)]);
+      expect(a.ok && a.value.maxYoungGenerationSizeMb).toBe(160);
+      const v8Default = b.ok ? b.value.maxYoungGenerationSizeMb : undefined;
+      expect(v8Default).toBeGreaterThan(0);
+      // The probe reads what a thread started without limits gets.
+      expect(workerDefaultLimits()?.maxYoungGenerationSizeMb).toBe(v8Default);
+      expect(c.ok && c.value.maxYoungGenerationSizeMb).toBe(Math.max(REPLAY_WORKER_YOUNG_GENERATION_MB, v8Default!));
     } finally {
-      await Promise.all([limited.dispose(), plain.dispose()]);
+      await Promise.all([limited.dispose(), plain.dispose(), replay.dispose()]);
     }
+  });
+
+  it("raises asked heap limits to V8's defaults, never lowers them; keeps them as asked without defaults", () => {
+    const defaults = { maxYoungGenerationSizeMb: 48, maxOldGenerationSizeMb: 4096, stackSizeMb: 4 };
+    expect(raisedLimits({ maxYoungGenerationSizeMb: 96 }, defaults)).toEqual({ maxYoungGenerationSizeMb: 96 });
+    expect(raisedLimits({ maxYoungGenerationSizeMb: 96 }, { ...defaults, maxYoungGenerationSizeMb: 192 })).toEqual({});
+    expect(raisedLimits({ maxYoungGenerationSizeMb: 96, maxOldGenerationSizeMb: 2048, stackSizeMb: 8 }, defaults)).toEqual({
+      maxYoungGenerationSizeMb: 96,
+      stackSizeMb: 8,
+    });
+    expect(raisedLimits({ maxOldGenerationSizeMb: 2048 }, undefined)).toEqual({ maxOldGenerationSizeMb: 2048 });
+    expect(raisedLimits({ codeRangeSizeMb: 64 }, { codeRangeSizeMb: 0 })).toEqual({ codeRangeSizeMb: 64 });
   });
 
   it("fails a task whose worker cannot even be created, and stays usable", async () => {
