@@ -57,6 +57,8 @@ export const VARIANTS: Readonly<Record<string, Partial<EvolutionarySearchConfig>
   "islands-1": { firstRoundIslands: 1 },
   "islands-2": { firstRoundIslands: 2 },
   "islands-3": { firstRoundIslands: 3 },
+  /** The measured programs' neighbours without their tile exchanges (the default before session 19). */
+  "no-tile-exchange": { tileExchangeNeighbours: false },
 };
 
 /** Variants that differ in the design space's mutator probabilities (the rest as `default`). */
