@@ -168,6 +168,8 @@ interface Breeder {
 interface Neighbour {
   readonly candidate: Candidate;
   readonly group: string;
+  /** Whether its group's picks come ahead of the other groups' of the same rank (the tile exchanges: the cost model cannot rank them). */
+  readonly ahead: boolean;
 }
 
 /** A child to replay, and the parents whose program it must not be. */
@@ -581,7 +583,7 @@ export class EvolutionarySearch extends SearchStrategyBase {
    */
   private async pickNeighbours(run: SearchRun, measured: readonly Candidate[], slots: number, round: RejectionTally): Promise<Candidate[]> {
     if (slots <= 0) return [];
-    const pool: { c: Candidate; incumbent: number; group: string }[] = [];
+    const pool: { c: Candidate; incumbent: number; group: string; ahead: boolean }[] = [];
     const seen = new Set<string>();
     for (const [incumbent, program] of measured.slice(0, MAX_INCUMBENTS).entries()) {
       const transposes = this.config.transposeNeighbours ? await this.transposesOf(run, program, round) : [];
@@ -589,7 +591,7 @@ export class EvolutionarySearch extends SearchStrategyBase {
       for (const n of [...(await this.neighboursOf(run, program, round)), ...transposes, ...exchanges]) {
         if (run.isMeasured(n.candidate) || seen.has(n.candidate.hash)) continue;
         seen.add(n.candidate.hash);
-        pool.push({ c: n.candidate, incumbent, group: n.group });
+        pool.push({ c: n.candidate, incumbent, group: n.group, ahead: n.ahead });
       }
       if (pool.length >= slots) break;
     }
@@ -606,26 +608,27 @@ export class EvolutionarySearch extends SearchStrategyBase {
       taken.set(group, rank + 1);
       return { ...p, rank };
     });
-    // The best incumbent's neighbours first; among them one per decision before any decision's second.
-    ranked.sort((a, b) => a.incumbent - b.incumbent || a.rank - b.rank || b.score - a.score);
+    // The best incumbent's neighbours first; among them one per decision before any decision's second,
+    // and of each rank the tile exchanges' first.
+    ranked.sort((a, b) => a.incumbent - b.incumbent || a.rank - b.rank || Number(b.ahead) - Number(a.ahead) || b.score - a.score);
     return ranked.slice(0, slots).map((p) => p.c);
   }
 
   /** The valid one-decision neighbours of a measured program, replayed once per search (the invalid ones tallied then). */
   private neighboursOf(run: SearchRun, incumbent: Candidate, round: RejectionTally): Promise<readonly Neighbour[]> {
-    const traces = (trace: Trace) => neighbourTraces(trace).map((n) => ({ trace: n.trace, group: `decision ${n.decision}` }));
+    const traces = (trace: Trace) => neighbourTraces(trace).map((n) => ({ trace: n.trace, group: `decision ${n.decision}`, ahead: false }));
     return this.replayedAround(run, incumbent, round, this.neighbourhoods, traces);
   }
 
   /** The valid transposes of a measured program (`transposeNeighbours`), each its own decision group, replayed once per search. */
   private transposesOf(run: SearchRun, incumbent: Candidate, round: RejectionTally): Promise<readonly Neighbour[]> {
-    const traces = (trace: Trace) => transposedTileTraces(trace).map((t, k) => ({ trace: t, group: `transpose ${k}` }));
+    const traces = (trace: Trace) => transposedTileTraces(trace).map((t, k) => ({ trace: t, group: `transpose ${k}`, ahead: false }));
     return this.replayedAround(run, incumbent, round, this.transposes, traces);
   }
 
   /** The valid tile exchanges of a measured program (`tileExchangeNeighbours`), a group per pair of tile decisions, replayed once per search. */
   private exchangesOf(run: SearchRun, incumbent: Candidate, round: RejectionTally): Promise<readonly Neighbour[]> {
-    const traces = (trace: Trace) => tileExchangeTraces(trace).map((x) => ({ trace: x.trace, group: `exchange ${x.pair}` }));
+    const traces = (trace: Trace) => tileExchangeTraces(trace).map((x) => ({ trace: x.trace, group: `exchange ${x.pair}`, ahead: true }));
     return this.replayedAround(run, incumbent, round, this.exchanges, traces);
   }
 
@@ -635,7 +638,7 @@ export class EvolutionarySearch extends SearchStrategyBase {
     incumbent: Candidate,
     round: RejectionTally,
     cache: Map<string, readonly Neighbour[]>,
-    around: (trace: Trace) => readonly { trace: Trace; group: string }[],
+    around: (trace: Trace) => readonly { trace: Trace; group: string; ahead: boolean }[],
   ): Promise<readonly Neighbour[]> {
     const cached = cache.get(incumbent.traceKey);
     if (cached !== undefined) return cached;
@@ -649,7 +652,7 @@ export class EvolutionarySearch extends SearchStrategyBase {
       const c = replayed[k];
       if (c === undefined) return;
       if (c.hash === incumbent.hash) round.add(NEIGHBOUR_SAME_PROGRAM);
-      else out.push({ candidate: c, group: n.group });
+      else out.push({ candidate: c, group: n.group, ahead: n.ahead });
     });
     cache.set(incumbent.traceKey, out);
     return out;
