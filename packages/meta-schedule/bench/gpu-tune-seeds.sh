@@ -11,7 +11,7 @@
 # SEED[/TRIALS[/FEATURES[/SHARE[/POPULATION[/ISLANDS[/EXCHANGE]]]]]]: TRIALS defaults to the second argument,
 # FEATURES (bench:tune's --learned-features) to kernel-summary, SHARE (--neighbour-share),
 # POPULATION (--population) and ISLANDS (--islands, the first round's) to the search's defaults; EXCHANGE
-# "off" runs without the tile-exchange neighbours (--no-tile-exchange). With END_BY (epoch seconds) set, a run that has not
+# "on" runs with the tile-exchange neighbours (--tile-exchange). With END_BY (epoch seconds) set, a run that has not
 # finished by then is stopped, and none starts after it. BENCH_TUNE_ARGS adds options to every run
 # (e.g. "--workers 15 --overlap": search worker threads, search while measuring); STEM_SUFFIX is
 # added to the name of each run's report.
@@ -30,7 +30,7 @@ queue() {
   for run in $runs; do
     IFS=/ read -r seed trials features share population islands exchange <<<"$run"
     trials="${trials:-$default_trials}"
-    if [ -n "$exchange" ] && [ "$exchange" != off ]; then echo "gpu $gpu: run $run: EXCHANGE must be off or left out, got \"$exchange\""; continue; fi
+    if [ -n "$exchange" ] && [ "$exchange" != on ]; then echo "gpu $gpu: run $run: EXCHANGE must be on or left out, got \"$exchange\""; continue; fi
     features="${features:-kernel-summary}"
     stem="tuning-gemm-$trials-$features${share:+-neighbours-$share}${population:+-population-$population}${islands:+-islands-$islands}${exchange:+-tile-exchange-$exchange}${STEM_SUFFIX:+-$STEM_SUFFIX}-seed-$seed"
     limit=86400
@@ -38,7 +38,7 @@ queue() {
     if [ "$limit" -le 10 ]; then echo "gpu $gpu: no time left for $stem"; continue; fi
     dir="$(mktemp -d)"
     CUDA_VISIBLE_DEVICES="$gpu" timeout "$limit" "$bundle/run.sh" bench-tune --only gemm_relu_add_2048 --gemm-trials "$trials" \
-      --per-iter 32 --no-course --seeds "$seed" --learned-features "$features" ${share:+--neighbour-share "$share"} ${population:+--population "$population"} ${islands:+--islands "$islands"} ${exchange:+--no-tile-exchange} \
+      --per-iter 32 --no-course --seeds "$seed" --learned-features "$features" ${share:+--neighbour-share "$share"} ${population:+--population "$population"} ${islands:+--islands "$islands"} ${exchange:+--tile-exchange} \
       ${BENCH_TUNE_ARGS:-} --out-dir "$dir" --stem "$stem" >"$dir/$stem.log" 2>&1
     echo "gpu $gpu $stem: exit $?" | tee -a "$dir/$stem.log"
     tar czf "$out/$stem.tgz" -C "$dir" .

@@ -98,11 +98,15 @@ export interface EvolutionarySearchConfig {
    * Whether the measured programs' neighbours (`neighbourShare`) also include their tile exchanges:
    * one prime factor moved between two levels of one tile decision and back between the same levels
    * of another drawn alike (mutator/mutate-tile-shape.ts, `tileExchangeTraces`), two decisions away,
-   * each pair of decisions a group of its own. A gemm's blocks, virtual threads and threads stay,
-   * its block tile changes shape: the step from a 64×256 block tile to 128×128 in the same launch,
-   * which one-decision neighbours cannot take (each half of it alone changes the launch shape and is
-   * slower), and which the H200 runs that stopped short of the target never measured
-   * (docs/benchmarks/tuning-2026-11-30-s19) (TVM: false).
+   * each pair of decisions a group of its own, whose best-scored exchange comes ahead of the
+   * one-decision neighbours of the same rank (the model cannot rank a reshaped block tile: left to
+   * it, none was picked). A gemm's blocks, virtual threads and threads stay, its block tile changes
+   * shape: the step from a 64×256 block tile to 128×128 in the same launch, which one-decision
+   * neighbours cannot take (each half of it alone changes the launch shape), and which three H200
+   * runs that stopped short of their targets never measured. Off by default: on the H200 it made no
+   * difference at 64 trials (their second batch is searched before the first is measured, so it
+   * has no neighbours) and one paired 256-trial seed each way (docs/benchmarks/tuning-2026-11-30-s19)
+   * (TVM: false).
    */
   readonly tileExchangeNeighbours: boolean;
   /**
@@ -139,7 +143,7 @@ export const DEFAULT_EVOLUTIONARY_SEARCH_CONFIG: EvolutionarySearchConfig = {
   climbStarts: 4,
   climbSteps: 2,
   transposeNeighbours: false,
-  tileExchangeNeighbours: true,
+  tileExchangeNeighbours: false,
   firstRoundIslands: 2,
 };
 

@@ -98,7 +98,7 @@ describe("EvolutionarySearch neighbourShare", () => {
   };
 
   it("gives each batch after the first its share of one-decision neighbours of the best measured programs", async () => {
-    const out = await tuneWithFakeRunner(new EvolutionarySearch({ populationSize: 32, neighbourShare: 0.5, epsGreedy: 0, tileExchangeNeighbours: false }), {
+    const out = await tuneWithFakeRunner(new EvolutionarySearch({ populationSize: 32, neighbourShare: 0.5, epsGreedy: 0 }), {
       seed: 3,
       maxTrials: 48,
       numTrialsPerIter: 16,

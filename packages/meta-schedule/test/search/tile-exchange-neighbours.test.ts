@@ -136,7 +136,7 @@ describe("EvolutionarySearch tileExchangeNeighbours", () => {
     "seed %i: the best program's tile exchange takes one of two neighbour slots although the model ranks it below every one-decision neighbour",
     async (seed) => {
       // neighbourShare 1/8: 2 of the second batch's 16 slots are neighbours (the third batch is the last).
-      const out = await tuneWithFakeRunner(new EvolutionarySearch({ populationSize: 32, neighbourShare: 0.125, epsGreedy: 0 }), {
+      const out = await tuneWithFakeRunner(new EvolutionarySearch({ populationSize: 32, neighbourShare: 0.125, epsGreedy: 0, tileExchangeNeighbours: true }), {
         seed,
         maxTrials: 48,
         numTrialsPerIter: 16,
@@ -158,8 +158,8 @@ describe("EvolutionarySearch tileExchangeNeighbours", () => {
     },
   );
 
-  it("is on by default, and rejects a value that is not a boolean", () => {
-    expect(new EvolutionarySearch().config.tileExchangeNeighbours).toBe(true);
+  it("is off by default, and rejects a value that is not a boolean", () => {
+    expect(new EvolutionarySearch().config.tileExchangeNeighbours).toBe(false);
     expect(() => new EvolutionarySearch({ tileExchangeNeighbours: "yes" as unknown as boolean })).toThrow(
       /tileExchangeNeighbours must be true or false, got yes/,
     );

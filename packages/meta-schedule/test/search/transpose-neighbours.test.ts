@@ -55,15 +55,12 @@ describe("EvolutionarySearch transposeNeighbours", () => {
   /** The tiles of the second batch, and the transpose of the first batch's best program (which that batch did not measure). */
   async function secondBatch(transposeNeighbours: boolean, seed: number): Promise<{ tiles: string[]; transposed: string }> {
     // neighbourShare 1: the second batch is all neighbours of the best measured programs.
-    const out = await tuneWithFakeRunner(
-      new EvolutionarySearch({ populationSize: 32, neighbourShare: 1, epsGreedy: 0, transposeNeighbours, tileExchangeNeighbours: false }),
-      {
-        seed,
-        maxTrials: 32,
-        numTrialsPerIter: 16,
-        costModel: backwards,
-      },
-    );
+    const out = await tuneWithFakeRunner(new EvolutionarySearch({ populationSize: 32, neighbourShare: 1, epsGreedy: 0, transposeNeighbours }), {
+      seed,
+      maxTrials: 32,
+      numTrialsPerIter: 16,
+      costModel: backwards,
+    });
     expect(out.handedOut).toHaveLength(32);
     const measured = out.handedOut.slice(0, 16);
     const best = measured.reduce((a, c) => (fakeLatency(c.sch) < fakeLatency(a.sch) ? c : a));
