@@ -99,8 +99,8 @@ export interface EvolutionarySearchConfig {
    * one prime factor moved between two levels of one tile decision and back between the same levels
    * of another drawn alike (mutator/mutate-tile-shape.ts, `tileExchangeTraces`), two decisions away,
    * each pair of decisions a group of its own, whose best-scored exchange comes ahead of the
-   * one-decision neighbours of the same rank (the model cannot rank a reshaped block tile: left to
-   * it, none was picked). A gemm's blocks, virtual threads and threads stay, its block tile changes
+   * one-decision neighbours of the same rank (the model cannot rank a reshaped block tile: the
+   * H200's prior scores tilings that measure 1.02–1.3× within 0.6% of each other). A gemm's blocks, virtual threads and threads stay, its block tile changes
    * shape: the step from a 64×256 block tile to 128×128 in the same launch, which one-decision
    * neighbours cannot take (each half of it alone changes the launch shape), and which three H200
    * runs that stopped short of their targets never measured. Off by default: on the H200 it made no
