@@ -57,6 +57,8 @@ export const VARIANTS: Readonly<Record<string, Partial<EvolutionarySearchConfig>
   "islands-1": { firstRoundIslands: 1 },
   "islands-2": { firstRoundIslands: 2 },
   "islands-3": { firstRoundIslands: 3 },
+  /** The measured programs' neighbours include their tile exchanges, ahead of the one-decision neighbours (session 19). */
+  "tile-exchange": { tileExchangeNeighbours: true },
 };
 
 /** Variants that differ in the design space's mutator probabilities (the rest as `default`). */

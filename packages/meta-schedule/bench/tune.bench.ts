@@ -65,6 +65,8 @@ interface Mode {
   readonly islands: number | undefined;
   /** `--transpose-neighbours`: the evolutionary search's transposeNeighbours on. */
   readonly transposeNeighbours: boolean;
+  /** `--tile-exchange`: the evolutionary search's tileExchangeNeighbours on. */
+  readonly tileExchange: boolean;
   /** The automatic space's mutator weights that differ from the defaults (`--mutator-weights gemmKnob=0.5,…`), for comparisons on the GPU. */
   readonly mutatorWeights: Partial<CudaMutatorProbabilities> | undefined;
   /** Search worker threads (`--workers`, default the cores less one; 0: the search replays in its own thread). */
@@ -81,7 +83,7 @@ interface Mode {
 }
 
 const USAGE =
-  "usage: bench:tune [--dry-run] [--only W1,W2] [--trials N] [--gemm-trials N] [--course-trials N] [--per-iter N] [--seeds 1,2,3] [--no-course] [--no-workloads] [--out-dir DIR] [--stem NAME] [--learned-features kernel-summary|per-store] [--neighbour-share X] [--population N] [--fresh-pool N] [--islands N] [--transpose-neighbours] [--mutator-weights NAME=W,…] [--workers N] [--overlap] [--cold-workers]";
+  "usage: bench:tune [--dry-run] [--only W1,W2] [--trials N] [--gemm-trials N] [--course-trials N] [--per-iter N] [--seeds 1,2,3] [--no-course] [--no-workloads] [--out-dir DIR] [--stem NAME] [--learned-features kernel-summary|per-store] [--neighbour-share X] [--population N] [--fresh-pool N] [--islands N] [--transpose-neighbours] [--tile-exchange] [--mutator-weights NAME=W,…] [--workers N] [--overlap] [--cold-workers]";
 
 /** A mistake on the command line: printed with the usage, no stack trace. */
 class UsageError extends Error {}
@@ -125,6 +127,7 @@ function parseOptions() {
       "fresh-pool": { type: "string" },
       islands: { type: "string" },
       "transpose-neighbours": { type: "boolean", default: false },
+      "tile-exchange": { type: "boolean", default: false },
       "mutator-weights": { type: "string" },
       workers: { type: "string" },
       overlap: { type: "boolean", default: false },
@@ -161,6 +164,7 @@ function checkedMode(values: ReturnType<typeof parseOptions>["values"], catalogu
     freshPool: values["fresh-pool"] === undefined ? undefined : int("fresh-pool", values["fresh-pool"]),
     islands: values.islands === undefined ? undefined : int("islands", values.islands),
     transposeNeighbours: values["transpose-neighbours"] === true,
+    tileExchange: values["tile-exchange"] === true,
     mutatorWeights:
       values["mutator-weights"] === undefined || catalogue === undefined ? undefined : mutatorWeightsOf(values["mutator-weights"], catalogue.mutatorNames),
     searchWorkers: values.workers === undefined ? (catalogue?.defaultSearchWorkers ?? 0) : workersOf(values.workers),
@@ -179,7 +183,12 @@ function workersOf(text: string): number {
 /** Whether the command line sets any of the evolutionary search's settings. */
 function searchSettingsGiven(mode: Mode): boolean {
   return (
-    mode.neighbourShare !== undefined || mode.population !== undefined || mode.freshPool !== undefined || mode.islands !== undefined || mode.transposeNeighbours
+    mode.neighbourShare !== undefined ||
+    mode.population !== undefined ||
+    mode.freshPool !== undefined ||
+    mode.islands !== undefined ||
+    mode.transposeNeighbours ||
+    mode.tileExchange
   );
 }
 
@@ -189,6 +198,7 @@ function evolutionaryStrategy(mode: Mode): "evolutionary" | (() => InstanceType<
   return () =>
     new EvolutionarySearch({
       ...(mode.transposeNeighbours ? { transposeNeighbours: true } : {}),
+      ...(mode.tileExchange ? { tileExchangeNeighbours: true } : {}),
       ...(mode.neighbourShare === undefined ? {} : { neighbourShare: mode.neighbourShare }),
       ...(mode.population === undefined ? {} : { populationSize: mode.population }),
       ...(mode.freshPool === undefined ? {} : { freshPoolSize: mode.freshPool }),
@@ -573,7 +583,7 @@ async function writeReport(mode: Mode, data: ReportData): Promise<void> {
     ...(!searchSettingsGiven(mode)
       ? []
       : [
-          `- evolutionary search: ${mode.neighbourShare === undefined ? "" : `neighbourShare ${mode.neighbourShare} `}${mode.population === undefined ? "" : `populationSize ${mode.population} `}${mode.freshPool === undefined ? "" : `freshPoolSize ${mode.freshPool} `}${mode.islands === undefined ? "" : `firstRoundIslands ${mode.islands} `}${mode.transposeNeighbours ? "transposeNeighbours" : ""}`,
+          `- evolutionary search: ${mode.neighbourShare === undefined ? "" : `neighbourShare ${mode.neighbourShare} `}${mode.population === undefined ? "" : `populationSize ${mode.population} `}${mode.freshPool === undefined ? "" : `freshPoolSize ${mode.freshPool} `}${mode.islands === undefined ? "" : `firstRoundIslands ${mode.islands} `}${mode.transposeNeighbours ? "transposeNeighbours " : ""}${mode.tileExchange ? "tileExchangeNeighbours" : ""}`,
         ]),
     ...(mode.mutatorWeights === undefined ? [] : [`- mutator weights (automatic space): ${JSON.stringify(mode.mutatorWeights)}`]),
     "",
@@ -705,7 +715,7 @@ async function writeReport(mode: Mode, data: ReportData): Promise<void> {
   writeFileSync(join(mode.outDir, `${stem}.md`), `${lines.join("\n")}\n`);
   writeFileSync(
     join(mode.outDir, `${stem}.json`),
-    `${JSON.stringify({ date, dryRun: mode.dryRun, learnedFeatures: mode.learnedFeatures, neighbourShare: mode.neighbourShare ?? null, population: mode.population ?? null, freshPool: mode.freshPool ?? null, islands: mode.islands ?? null, transposeNeighbours: mode.transposeNeighbours, mutatorWeights: mode.mutatorWeights ?? null, searchWorkers: mode.searchWorkers, warmWorkers: mode.warmWorkers, overlap: mode.overlap, device: data.device, target: data.target.name, speed: data.speed, torch: data.torch, tuned: data.tuned, course: data.course, charts }, null, 1)}\n`,
+    `${JSON.stringify({ date, dryRun: mode.dryRun, learnedFeatures: mode.learnedFeatures, neighbourShare: mode.neighbourShare ?? null, population: mode.population ?? null, freshPool: mode.freshPool ?? null, islands: mode.islands ?? null, transposeNeighbours: mode.transposeNeighbours, tileExchangeNeighbours: mode.tileExchange, mutatorWeights: mode.mutatorWeights ?? null, searchWorkers: mode.searchWorkers, warmWorkers: mode.warmWorkers, overlap: mode.overlap, device: data.device, target: data.target.name, speed: data.speed, torch: data.torch, tuned: data.tuned, course: data.course, charts }, null, 1)}\n`,
   );
   console.log(lines.join("\n"));
   console.log(`wrote ${join(mode.outDir, `${stem}.{md,json}`)}`);

@@ -12,7 +12,7 @@ import { bestGridFiller, underfillsGrid } from "./grid-filling.js";
 import { capClassShare } from "./launch-classes.js";
 import { climbStarts, climbStep, type Scored } from "./model-climb.js";
 import { neighbourTraces } from "./neighbourhood.js";
-import { transposedTileTraces } from "../mutator/mutate-tile-shape.js";
+import { tileExchangeTraces, transposedTileTraces } from "../mutator/mutate-tile-shape.js";
 import { type Candidate, type PlannedReplay, traceKeyOf } from "./candidate-replayer.js";
 import { scoredCandidateOf } from "./lazy-candidate.js";
 import { RejectionTally } from "./rejection-tally.js";
@@ -95,6 +95,21 @@ export interface EvolutionarySearchConfig {
    */
   readonly transposeNeighbours: boolean;
   /**
+   * Whether the measured programs' neighbours (`neighbourShare`) also include their tile exchanges:
+   * one prime factor moved between two levels of one tile decision and back between the same levels
+   * of another drawn alike (mutator/mutate-tile-shape.ts, `tileExchangeTraces`), two decisions away,
+   * each pair of decisions a group of its own, whose best-scored exchange comes ahead of the
+   * one-decision neighbours of the same rank (the model cannot rank a reshaped block tile: the
+   * H200's prior scores tilings that measure 1.02–1.3× within 0.6% of each other). A gemm's blocks, virtual threads and threads stay, its block tile changes
+   * shape: the step from a 64×256 block tile to 128×128 in the same launch, which one-decision
+   * neighbours cannot take (each half of it alone changes the launch shape), and which three H200
+   * runs that stopped short of their targets never measured. Off by default: on the H200 it made no
+   * difference at 64 trials (their second batch is searched before the first is measured, so it
+   * has no neighbours) and one paired 256-trial seed each way (docs/benchmarks/tuning-2026-11-30-s19)
+   * (TVM: false).
+   */
+  readonly tileExchangeNeighbours: boolean;
+  /**
    * Populations the first round evolves, each from fresh samples of its own ("islands"), while no
    * program of the task is measured and the model is its prior alone: the first is the round's usual
    * population, each further one evolves apart (its generations and climbs) after it, and the
@@ -128,6 +143,7 @@ export const DEFAULT_EVOLUTIONARY_SEARCH_CONFIG: EvolutionarySearchConfig = {
   climbStarts: 4,
   climbSteps: 2,
   transposeNeighbours: false,
+  tileExchangeNeighbours: false,
   firstRoundIslands: 2,
 };
 
@@ -152,10 +168,12 @@ interface Breeder {
   readonly copied: Uint8Array;
 }
 
-/** A replayed neighbour of a measured program, and which decision it changed (a transpose: a negative number of its own). */
+/** A replayed neighbour of a measured program, and its group: the decision it changed, or its transpose or tile exchange. */
 interface Neighbour {
   readonly candidate: Candidate;
-  readonly decision: number;
+  readonly group: string;
+  /** Whether its group's picks come ahead of the other groups' of the same rank (the tile exchanges: the cost model cannot rank them). */
+  readonly ahead: boolean;
 }
 
 /** A child to replay, and the parents whose program it must not be. */
@@ -179,6 +197,7 @@ export class EvolutionarySearch extends SearchStrategyBase {
   private gridsFilled = false;
   private neighbourhoods = new Map<string, readonly Neighbour[]>();
   private transposes = new Map<string, readonly Neighbour[]>();
+  private exchanges = new Map<string, readonly Neighbour[]>();
 
   constructor(config: Partial<EvolutionarySearchConfig> = {}) {
     super();
@@ -197,6 +216,7 @@ export class EvolutionarySearch extends SearchStrategyBase {
     this.gridsFilled = false;
     this.neighbourhoods = new Map();
     this.transposes = new Map();
+    this.exchanges = new Map();
   }
 
   /**
@@ -567,14 +587,15 @@ export class EvolutionarySearch extends SearchStrategyBase {
    */
   private async pickNeighbours(run: SearchRun, measured: readonly Candidate[], slots: number, round: RejectionTally): Promise<Candidate[]> {
     if (slots <= 0) return [];
-    const pool: { c: Candidate; incumbent: number; decision: number }[] = [];
+    const pool: { c: Candidate; incumbent: number; group: string; ahead: boolean }[] = [];
     const seen = new Set<string>();
     for (const [incumbent, program] of measured.slice(0, MAX_INCUMBENTS).entries()) {
       const transposes = this.config.transposeNeighbours ? await this.transposesOf(run, program, round) : [];
-      for (const n of [...(await this.neighboursOf(run, program, round)), ...transposes]) {
+      const exchanges = this.config.tileExchangeNeighbours ? await this.exchangesOf(run, program, round) : [];
+      for (const n of [...(await this.neighboursOf(run, program, round)), ...transposes, ...exchanges]) {
         if (run.isMeasured(n.candidate) || seen.has(n.candidate.hash)) continue;
         seen.add(n.candidate.hash);
-        pool.push({ c: n.candidate, incumbent, decision: n.decision });
+        pool.push({ c: n.candidate, incumbent, group: n.group, ahead: n.ahead });
       }
       if (pool.length >= slots) break;
     }
@@ -586,25 +607,33 @@ export class EvolutionarySearch extends SearchStrategyBase {
     const byScore = pool.map((p, k) => ({ ...p, score: scores[k]! })).sort((a, b) => b.score - a.score);
     const taken = new Map<string, number>();
     const ranked = byScore.map((p) => {
-      const group = `${p.incumbent}/${p.decision}`;
+      const group = `${p.incumbent}/${p.group}`;
       const rank = taken.get(group) ?? 0;
       taken.set(group, rank + 1);
       return { ...p, rank };
     });
-    // The best incumbent's neighbours first; among them one per decision before any decision's second.
-    ranked.sort((a, b) => a.incumbent - b.incumbent || a.rank - b.rank || b.score - a.score);
+    // The best incumbent's neighbours first; among them one per decision before any decision's second,
+    // and of each rank the tile exchanges' first.
+    ranked.sort((a, b) => a.incumbent - b.incumbent || a.rank - b.rank || Number(b.ahead) - Number(a.ahead) || b.score - a.score);
     return ranked.slice(0, slots).map((p) => p.c);
   }
 
   /** The valid one-decision neighbours of a measured program, replayed once per search (the invalid ones tallied then). */
   private neighboursOf(run: SearchRun, incumbent: Candidate, round: RejectionTally): Promise<readonly Neighbour[]> {
-    return this.replayedAround(run, incumbent, round, this.neighbourhoods, neighbourTraces);
+    const traces = (trace: Trace) => neighbourTraces(trace).map((n) => ({ trace: n.trace, group: `decision ${n.decision}`, ahead: false }));
+    return this.replayedAround(run, incumbent, round, this.neighbourhoods, traces);
   }
 
   /** The valid transposes of a measured program (`transposeNeighbours`), each its own decision group, replayed once per search. */
   private transposesOf(run: SearchRun, incumbent: Candidate, round: RejectionTally): Promise<readonly Neighbour[]> {
-    const traces = (trace: Trace) => transposedTileTraces(trace).map((t, k) => ({ trace: t, decision: -1 - k }));
+    const traces = (trace: Trace) => transposedTileTraces(trace).map((t, k) => ({ trace: t, group: `transpose ${k}`, ahead: false }));
     return this.replayedAround(run, incumbent, round, this.transposes, traces);
+  }
+
+  /** The valid tile exchanges of a measured program (`tileExchangeNeighbours`), a group per pair of tile decisions, replayed once per search. */
+  private exchangesOf(run: SearchRun, incumbent: Candidate, round: RejectionTally): Promise<readonly Neighbour[]> {
+    const traces = (trace: Trace) => tileExchangeTraces(trace).map((x) => ({ trace: x.trace, group: `exchange ${x.pair}`, ahead: true }));
+    return this.replayedAround(run, incumbent, round, this.exchanges, traces);
   }
 
   /** The traces `around` gives of a measured program, replayed once per search (remembered in `cache`); the valid ones, not its own program. */
@@ -613,7 +642,7 @@ export class EvolutionarySearch extends SearchStrategyBase {
     incumbent: Candidate,
     round: RejectionTally,
     cache: Map<string, readonly Neighbour[]>,
-    around: (trace: Trace) => readonly { trace: Trace; decision: number }[],
+    around: (trace: Trace) => readonly { trace: Trace; group: string; ahead: boolean }[],
   ): Promise<readonly Neighbour[]> {
     const cached = cache.get(incumbent.traceKey);
     if (cached !== undefined) return cached;
@@ -627,7 +656,7 @@ export class EvolutionarySearch extends SearchStrategyBase {
       const c = replayed[k];
       if (c === undefined) return;
       if (c.hash === incumbent.hash) round.add(NEIGHBOUR_SAME_PROGRAM);
-      else out.push({ candidate: c, decision: n.decision });
+      else out.push({ candidate: c, group: n.group, ahead: n.ahead });
     });
     cache.set(incumbent.traceKey, out);
     return out;
@@ -696,6 +725,7 @@ function checkConfig(c: EvolutionarySearchConfig): void {
   positiveInt("climbStarts", 0);
   positiveInt("climbSteps", 0);
   if (typeof c.transposeNeighbours !== "boolean") throw fail(`transposeNeighbours must be true or false, got ${String(c.transposeNeighbours)}`);
+  if (typeof c.tileExchangeNeighbours !== "boolean") throw fail(`tileExchangeNeighbours must be true or false, got ${String(c.tileExchangeNeighbours)}`);
   positiveInt("firstRoundIslands", 1);
   if (c.maxClassShare === 0) throw fail("maxClassShare must be above 0 (1: no cap)");
 }
