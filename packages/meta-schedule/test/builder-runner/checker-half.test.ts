@@ -29,7 +29,12 @@ describe("referenceChecker(cpuReference(func)) with float16 arguments", () => {
       d[i * N + j] = roundToFloat16(sum);
     }
   const artifact: BuiltArtifact = { name: "device", source: "", kernels: [] };
-  const check = (output: Float32Array) => referenceChecker(cpuReference(func)).check([a, b, output].map((x) => digestOf(x, "all")), inputs, { artifact, argsInfo });
+  const check = (output: Float32Array) =>
+    referenceChecker(cpuReference(func)).check(
+      [a, b, output].map((x) => digestOf(x, "all")),
+      inputs,
+      { artifact, argsInfo },
+    );
 
   it("accepts the device's values and names an element that differs", () => {
     expect(inputs[0]).toBeInstanceOf(Uint16Array);

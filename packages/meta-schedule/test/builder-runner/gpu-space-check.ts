@@ -74,10 +74,12 @@ async function main(): Promise<void> {
   const { values } = parseArgs({ options: { samples: { type: "string", default: "4" } } });
   const samples = Number(values.samples);
   if (!Number.isInteger(samples) || samples < 0) throw new RangeError(`--samples must be a non-negative integer, got ${values.samples}`);
-  const workloads = ([
-    ["fp16 GEMM, float32 C", mmaGemm(256)],
-    ["fp16 GEMM, float16 C", halfOutputGemm(256)],
-  ] as const).map(([label, func]) => ({ func, candidates: candidatesOf(label, func, samples) }));
+  const workloads = (
+    [
+      ["fp16 GEMM, float32 C", mmaGemm(256)],
+      ["fp16 GEMM, float16 C", halfOutputGemm(256)],
+    ] as const
+  ).map(([label, func]) => ({ func, candidates: candidatesOf(label, func, samples) }));
   if (!cuda.available()) {
     const count = workloads.reduce((n, w) => n + w.candidates.length, 0);
     console.log(`gpu-space-check: ${count} programs sampled; not run, no CUDA: ${cuda.unavailableReason() ?? "unknown reason"}`);

@@ -27,8 +27,7 @@ describe("the fp16-output GEMM's programs", () => {
         .find((o) => o.ok);
       expect(wgmma.ok && mma?.ok).toBe(true);
       if (!wgmma.ok || mma === undefined || !mma.ok) return;
-      for (const func of [wgmma.sch.func, mma.sch.func])
-        expect(codegenCuda(loweredModuleFor(func)!).source).toContain("tessera_mma_store_16x16_f32_to_f16(");
+      for (const func of [wgmma.sch.func, mma.sch.func]) expect(codegenCuda(loweredModuleFor(func)!).source).toContain("tessera_mma_store_16x16_f32_to_f16(");
       const cacheDir = mkdtempSync(join(tmpdir(), "tessera-half-output-nvcc-"));
       const builder = new LocalBuilder({ maxWorkers: 0, compile: "nvcc", cacheDir, timeoutSec: 300 });
       try {

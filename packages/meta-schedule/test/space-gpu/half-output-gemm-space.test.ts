@@ -5,13 +5,14 @@
  * no float32 C in memory, no second kernel), and their programs simulate bit for bit equal to the
  * executor, with no race; a consumer that is not a cast is left to the other rules.
  */
-import { codegenCuda, lower } from "@tessera/codegen";
+import { codegenCuda } from "@tessera/codegen";
 import { halfOutputGemm } from "@tessera/corpus";
 import { cast, compute, createPrimFunc, floatImm, max, mul, placeholder, printTVMScript, reduceAxis, reduceSum } from "@tessera/ir";
 import { MMA_INTRINSICS, Schedule } from "@tessera/schedule";
 import { compareWithReference, formatComparison } from "@tessera/simulator";
 import { describe, expect, it } from "vitest";
 import { replayWithPostprocs } from "../../src/index.js";
+import { RewriteTensorize } from "../../src/postproc/rewrite-tensorize.js";
 import { loweredModuleFor } from "../../src/postproc/verify-gpu-code.js";
 import { multiLevelTilingTensorCore } from "../../src/rules/multi-level-tiling-tensor-core/index.js";
 import { AUTO_TENSORIZE } from "../../src/schedule-utils/annotations.js";
@@ -24,7 +25,7 @@ function simulated(space: ReturnType<typeof spaceOf>, trace: Parameters<typeof r
   const out = replayWithPostprocs(space.ctx, trace, space.gen.postprocs, { seed: 1 });
   if (!out.ok) return { failure: `${out.reason}: ${out.detail}` };
   const module = loweredModuleFor(out.sch.func)!;
-  const report = compareWithReference(module, func, { seed: 5, rtol: 0, atol: 0 });
+  const report = compareWithReference(module, func, { seed: 5, rtol: 0, atol: 0, widenForDType: false });
   return { failure: report.passed && report.simulation.raceCount === 0 ? undefined : formatComparison(report), module, sch: out.sch };
 }
 
@@ -64,7 +65,7 @@ describe("the fp16-output GEMM in the tensor-core spaces", () => {
       if (!out.ok) continue;
       const module = loweredModuleFor(out.sch.func)!;
       expect(module.kernels).toHaveLength(1);
-      const report = compareWithReference(module, func, { seed, rtol: 0, atol: 0 });
+      const report = compareWithReference(module, func, { seed, rtol: 0, atol: 0, widenForDType: false });
       expect(report.passed, formatComparison(report)).toBe(true);
       expect(report.simulation.raceCount).toBe(0);
       simulatedCount++;
@@ -87,5 +88,18 @@ describe("the fp16-output GEMM in the tensor-core spaces", () => {
       expect(script).toContain(`"${AUTO_TENSORIZE}": "${MMA_INTRINSICS.storeF32Global}"`);
       expect(script).toMatch(/with T\.block\("D"\)/);
     }
+  });
+
+  it("rejects the plain float32 store on the fused block, naming the block and the intrinsic", () => {
+    const { spaces } = spaceOf(halfOutputGemm(128));
+    const sch = spaces[1]!;
+    const store = sch.getBlock("C_warp_o");
+    sch.unannotate(store, AUTO_TENSORIZE);
+    sch.annotate(store, AUTO_TENSORIZE, MMA_INTRINSICS.storeF32Global);
+    const out = new RewriteTensorize().apply(sch);
+    expect(out.ok).toBe(false);
+    if (out.ok) return;
+    expect(out.reason).toBe(`tensorize with ${MMA_INTRINSICS.storeF32Global} failed`);
+    expect(out.detail).toMatch(/^block C_warp_o: /);
   });
 });
