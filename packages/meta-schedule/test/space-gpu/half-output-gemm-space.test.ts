@@ -7,7 +7,7 @@
  */
 import { codegenCuda } from "@tessera/codegen";
 import { halfOutputGemm } from "@tessera/corpus";
-import { cast, compute, createPrimFunc, floatImm, max, mul, placeholder, printTVMScript, reduceAxis, reduceSum } from "@tessera/ir";
+import { type PrimExpr, cast, compute, createPrimFunc, floatImm, max, mul, placeholder, printTVMScript, reduceAxis, reduceSum } from "@tessera/ir";
 import { MMA_INTRINSICS, Schedule } from "@tessera/schedule";
 import { compareWithReference, formatComparison } from "@tessera/simulator";
 import { describe, expect, it } from "vitest";
@@ -73,17 +73,27 @@ describe("the fp16-output GEMM in the tensor-core spaces", () => {
     expect(simulatedCount).toBeGreaterThan(0);
   });
 
-  it("leaves a consumer that is not a cast alone: the plain float32 store, the consumer a block of its own", () => {
+  /** A 128³ fp16 GEMM with float32 C and D = `epilogue(C)`; C is an output too when `cIsOutput`. */
+  function gemmWithConsumer(epilogue: (c: PrimExpr) => PrimExpr, cIsOutput = false) {
     const n = 128;
     const A = placeholder([n, n], "float16", "A");
     const B = placeholder([n, n], "float16", "B");
     const k = reduceAxis([0, n], "k");
     const C = compute([n, n], (i, j) => reduceSum(mul(cast("float32", A.at(i, k)), cast("float32", B.at(k, j))), k), "C");
-    const D = compute([n, n], (i, j) => cast("float16", max(C.at(i, j), floatImm(0, "float32"))), "D");
-    const func = createPrimFunc([A, B, D], { name: "relu_half_gemm" });
+    const D = compute([n, n], (i, j) => epilogue(C.at(i, j)), "D");
+    return createPrimFunc(cIsOutput ? [A, B, C, D] : [A, B, D], { name: "gemm_with_consumer" });
+  }
+
+  it.each([
+    ["a consumer that is not a cast (ReLU, then the cast)", gemmWithConsumer((c) => cast("float16", max(c, floatImm(0, "float32"))))],
+    // Regression: reverse_compute_inline refused (C_warp became an output block) and the whole space generation failed.
+    ["a cast of a C that is an output too", gemmWithConsumer((c) => cast("float16", c), true)],
+  ])("leaves %s alone: the plain float32 store, the consumer a block of its own", (_what, func) => {
     const { ctx } = spaceOf(func);
     const sch = new Schedule(func, { seed: 3 });
-    for (const s of multiLevelTilingTensorCore().apply(sch, sch.getBlock("C"), ctx)) {
+    const spaces = multiLevelTilingTensorCore().apply(sch, sch.getBlock("C"), ctx);
+    expect(spaces).toHaveLength(2);
+    for (const s of spaces) {
       const script = printTVMScript(s.func);
       expect(script).toContain(`"${AUTO_TENSORIZE}": "${MMA_INTRINSICS.storeF32Global}"`);
       expect(script).toMatch(/with T\.block\("D"\)/);

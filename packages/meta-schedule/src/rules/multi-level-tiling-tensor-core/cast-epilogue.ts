@@ -5,7 +5,7 @@
  * that rounds it.
  */
 import type { Block, PrimExpr, Var } from "@tessera/ir";
-import type { BlockRV, Schedule } from "@tessera/schedule";
+import { type BlockRV, type Schedule, ScheduleError } from "@tessera/schedule";
 
 /** The store intrinsics of an intrinsic group: its plain store, and the stores that cast, by the dtype they write. */
 export interface GroupStores {
@@ -17,7 +17,8 @@ export interface GroupStores {
  * The intrinsic that stores the accumulator tile `store` writes back. Where the buffer it writes
  * has a single consumer `D[i, j] = cast(t, C[i, j])` and the group has a store that casts to `t`,
  * the consumer is inlined into `store` (reverse_compute_inline) and that cast store is returned;
- * otherwise the group's plain store, with `sch` untouched.
+ * otherwise (also where the inlining is refused: C is an output too) the group's plain store, with
+ * `sch` untouched.
  */
 export function storeIntrinsicWithEpilogue(sch: Schedule, store: BlockRV, group: GroupStores): string {
   const consumers = sch.getConsumers(store);
@@ -25,7 +26,13 @@ export function storeIntrinsicWithEpilogue(sch: Schedule, store: BlockRV, group:
   const target = castTargetOf(sch.get(consumers[0]!));
   const castStore = target === undefined ? undefined : group.castStores?.[target];
   if (castStore === undefined) return group.store;
-  sch.reverseComputeInline(consumers[0]!);
+  try {
+    sch.reverseComputeInline(consumers[0]!);
+  } catch (err) {
+    // Refused (C is also an output of the function, say): the schedule is unchanged, C stays in memory.
+    if (err instanceof ScheduleError) return group.store;
+    throw err;
+  }
   return castStore;
 }
 
