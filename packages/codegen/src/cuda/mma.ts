@@ -8,7 +8,8 @@
  * - `T.cuda.mma_fill_legacy(n, C, c)` → `n` zero stores;
  * - `T.cuda.mma_store_legacy(16, 16, dst_ptr, W, w, stride)` → `tessera_mma_store_16x16(dst, W + w, stride)`,
  *   each lane writing its 8 accumulator registers where the m16n8k16 layout puts them (float32
- *   registers to a float16 tile: `tessera_mma_store_16x16_f32_to_f16`, rounding each once);
+ *   registers: `tessera_mma_store_16x16_f32` to a float32 tile, `…_f32_to_f16` to a float16 one,
+ *   rounding each once; both write a lane's two adjacent columns as one vector);
  * - `T.cuda.mma_tf32x3(A_hi, a, A_lo, a, B_hi, b, B_lo, b, C, c)` →
  *   `tessera_mma_m16n8k8_tf32x3(…)`: C += lo·hi, C += hi·lo, C += hi·hi (three m16n8k8 into one
  *   accumulator, the 3xTF32 GEMM's chunk of k).
@@ -23,7 +24,7 @@ import { boolArg, intArg, registers, stringArg } from "./intrinsic-args.js";
 import type { ExprEmitter } from "./expr-emitter.js";
 import { accessPointer } from "./wmma.js";
 
-export type MmaFeature = `ldmatrix_x${1 | 2 | 4}${"" | "_trans"}` | `mma:${string}` | "mma_store" | "mma_store_f32_to_f16" | "mma_tf32x3";
+export type MmaFeature = `ldmatrix_x${1 | 2 | 4}${"" | "_trans"}` | `mma:${string}` | "mma_store" | `mma_store_pairs:${string}` | "mma_tf32x3";
 
 export const MMA_OPS: ReadonlySet<string> = new Set(Object.keys(WARP_OP_ARITY));
 
@@ -126,20 +127,59 @@ export function mmaStatement(ctx: EmitContext, exprs: ExprEmitter, call: Call): 
   }
 }
 
+/**
+ * Stores that write a lane's two adjacent columns as one vector, by registers' and destination's
+ * dtypes: the helper, the C element types, the pair's type and size, how a pair and one element are made.
+ */
+interface PairStore {
+  readonly name: string;
+  readonly dst: string;
+  readonly src: string;
+  readonly pair: string;
+  readonly pairBytes: number;
+  readonly pack: (a: string, b: string) => string;
+  readonly one: (x: string) => string;
+  readonly header?: "cuda_fp16";
+}
+
+const PAIR_STORES: Readonly<Record<string, PairStore>> = {
+  "float32>float32": {
+    name: "tessera_mma_store_16x16_f32",
+    dst: "float",
+    src: "float",
+    pair: "float2",
+    pairBytes: 8,
+    pack: (a, b) => `make_float2(${a}, ${b})`,
+    one: (x) => x,
+  },
+  "float32>float16": {
+    name: "tessera_mma_store_16x16_f32_to_f16",
+    dst: "__half",
+    src: "float",
+    pair: "__half2",
+    pairBytes: 4,
+    pack: (a, b) => `__floats2half2_rn(${a}, ${b})`,
+    one: (x) => `__float2half_rn(${x})`,
+    header: "cuda_fp16",
+  },
+};
+
 /** The store helper of `T.cuda.mma_store_legacy` for its registers' and destination's dtypes (noting the feature). */
 function storeHelperOf(ctx: EmitContext, call: Call): string {
   const dtypeOf = (e: PrimExpr | undefined) => (e?.kind === "Var" ? ctx.storage.get(e)?.dtype : undefined);
   const pointer = call.args[2];
   const to = dtypeOf(pointer?.kind === "Call" && pointer.op === "tvm_access_ptr" ? pointer.args[1] : undefined);
   const from = dtypeOf(call.args[3]);
+  const key = `${from}>${to}`;
+  const pairs = PAIR_STORES[key];
+  if (pairs !== undefined) {
+    if (pairs.header !== undefined) ctx.features.add(pairs.header);
+    ctx.features.add(`mma_store_pairs:${key}`);
+    return pairs.name;
+  }
   if (from === undefined || to === undefined || from === to) {
     ctx.features.add("mma_store");
     return "tessera_mma_store_16x16";
-  }
-  if (from === "float32" && to === "float16") {
-    ctx.features.add("cuda_fp16");
-    ctx.features.add("mma_store_f32_to_f16");
-    return "tessera_mma_store_16x16_f32_to_f16";
   }
   return fail(ctx, `T.${call.op}: no store of ${from} accumulator registers to a ${to} tile (same dtypes, or float32 to float16)`);
 }
@@ -197,23 +237,26 @@ const STORE_HELPER = guarded("TESSERA_MMA_STORE_16X16_DEFINED", [
   "}",
 ]);
 
-const STORE_F32_TO_F16_HELPER = guarded("TESSERA_MMA_STORE_16X16_F32_TO_F16_DEFINED", [
-  "// Stores a 16×16 float32 accumulator tile as float16, each element rounded once to nearest even;",
-  "// a lane's two adjacent columns as one __half2 store where dst and stride keep them 4-byte aligned.",
-  "__device__ __forceinline__ void tessera_mma_store_16x16_f32_to_f16(__half* dst, const float* w, int stride) {",
-  "  int lane = threadIdx.x & 31;",
-  "  bool paired = (reinterpret_cast<unsigned long long>(dst) & 3) == 0 && stride % 2 == 0;",
-  "  for (int r = 0; r < 8; r += 2) {",
-  "    __half* p = dst + (lane / 4 + 8 * ((r % 4) / 2)) * stride + (lane % 4) * 2 + 8 * (r / 4);",
-  "    if (paired) {",
-  "      *reinterpret_cast<__half2*>(p) = __floats2half2_rn(w[r], w[r + 1]);",
-  "    } else {",
-  "      p[0] = __float2half_rn(w[r]);",
-  "      p[1] = __float2half_rn(w[r + 1]);",
-  "    }",
-  "  }",
-  "}",
-]);
+/** A pair store's helper: each element converted once, two adjacent columns per vector store where dst and stride keep them aligned. */
+function pairStoreHelper(p: PairStore): string {
+  return guarded(`${p.name.toUpperCase()}_DEFINED`, [
+    `// Stores a 16×16 accumulator tile of ${p.src} registers as ${p.dst} (lane l holds rows l/4 and l/4 + 8, columns`,
+    `// 2(l%4), 2(l%4)+1 of each m16n8 half): the two columns as one ${p.pair} where dst and stride keep it aligned.`,
+    `__device__ __forceinline__ void ${p.name}(${p.dst}* dst, const ${p.src}* w, int stride) {`,
+    "  int lane = threadIdx.x & 31;",
+    `  bool paired = (reinterpret_cast<unsigned long long>(dst) & ${p.pairBytes - 1}) == 0 && stride % 2 == 0;`,
+    "  for (int r = 0; r < 8; r += 2) {",
+    `    ${p.dst}* q = dst + (lane / 4 + 8 * ((r % 4) / 2)) * stride + (lane % 4) * 2 + 8 * (r / 4);`,
+    "    if (paired) {",
+    `      *reinterpret_cast<${p.pair}*>(q) = ${p.pack("w[r]", "w[r + 1]")};`,
+    "    } else {",
+    `      q[0] = ${p.one("w[r]")};`,
+    `      q[1] = ${p.one("w[r + 1]")};`,
+    "    }",
+    "  }",
+    "}",
+  ]);
+}
 
 const TF32_KEY = "m16n8k8.tf32.tf32.fp32";
 
@@ -234,7 +277,7 @@ export function mmaPreamble(has: (f: MmaFeature) => boolean): string[] {
   for (const [key, v] of Object.entries(MMA_VARIANTS)) if (has(`mma:${key}`)) parts.push(mmaHelper(key, v));
   if (has("mma_tf32x3")) parts.push(TF32X3_HELPER);
   if (has("mma_store")) parts.push(STORE_HELPER);
-  if (has("mma_store_f32_to_f16")) parts.push(STORE_F32_TO_F16_HELPER);
+  for (const [key, p] of Object.entries(PAIR_STORES)) if (has(`mma_store_pairs:${key}`)) parts.push(pairStoreHelper(p));
   return parts;
 }
 
