@@ -147,6 +147,12 @@ const ENTRIES: ReadonlyArray<{ name: string; source: string; description: string
     description: "meta-schedule LocalRunner's measuring child process (started by the tuner, not by hand)",
   },
   {
+    name: "ms-gpu-space-check",
+    source: "packages/meta-schedule/test/builder-runner/gpu-space-check.ts",
+    description:
+      "the tensor-core design spaces' programs of the fp16 GEMMs at 256³ (float32 and float16 C) built and run on the GPU, each checked against the CPU executor (--samples N per space)",
+  },
+  {
     name: "ms-gpu-smoke",
     source: "packages/meta-schedule/test/builder-runner/gpu-smoke.ts",
     description:

@@ -22,6 +22,7 @@ export { transposeScript } from "./transpose-script.js";
 export { tmaWgmmaTf32RegisterBScript, type TmaWgmmaTf32RegisterBOptions } from "./tma-wgmma-tf32-register-b.js";
 export * from "./gemm-relu-add-reference.js";
 export * from "./half-gemm.js";
+export * from "./half-output-gemm.js";
 export * from "./d2l-gpu.js";
 export * from "./wmma-gemm.js";
 export * from "./mma-gemm.js";

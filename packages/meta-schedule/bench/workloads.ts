@@ -3,11 +3,11 @@
  * batched matmul, the d2l conv2d NCHW 3×3 64→64 at 56×56 with batch 1 and 32; then shapes the
  * tiles need not divide and rectangular ones: matmul 1000³, 2047³, 4096×1024×4096 and a skinny
  * 64×4096×4096; the fp16 matmuls (fp32 accumulation, tensor cores) at 2048³ and 4096³ against
- * torch's fp16 matmul (cuBLAS HGEMM)), each with the PyTorch computation it is compared with
- * (cuBLAS / cuDNN, TF32 off).
+ * torch's fp16 matmul (cuBLAS HGEMM), with a float32 C and, like HGEMM, a float16 one), each with
+ * the PyTorch computation it is compared with (cuBLAS / cuDNN, TF32 off).
  * Matmul shapes read M×N×K: A is M×K, B is K×N.
  */
-import { mmaGemm } from "@tessera/corpus";
+import { halfOutputGemm, mmaGemm } from "@tessera/corpus";
 import { type PrimFunc, batchMatmul, conv2d, gemmReluAdd, matmul } from "@tessera/ir";
 
 export interface BenchWorkload {
@@ -22,7 +22,8 @@ export interface BenchWorkload {
 export type TorchBaselineSpec =
   | { readonly op: "gemm_relu_add"; readonly n: number }
   | { readonly op: "matmul"; readonly m: number; readonly n: number; readonly k: number }
-  | { readonly op: "matmul_fp16"; readonly n: number }
+  /** `output`: the C the workload writes, float32 when absent (HGEMM, the baseline, writes float16). */
+  | { readonly op: "matmul_fp16"; readonly n: number; readonly output?: "float16" }
   | { readonly op: "batch_matmul"; readonly batch: number; readonly n: number }
   | { readonly op: "conv2d"; readonly batch: number; readonly channels: number; readonly size: number; readonly kernel: number };
 
@@ -48,6 +49,11 @@ function halfMatmulWorkload(n: number): BenchWorkload {
   return { name: `matmul_fp16_${n}`, func: () => mmaGemm(n), flop: 2 * n ** 3, torch: { op: "matmul_fp16", n } };
 }
 
+/** C = A·B with float16 A, B and C, float32 products and sums rounded once at the store: cuBLAS HGEMM's computation. */
+function halfOutputMatmulWorkload(n: number): BenchWorkload {
+  return { name: `matmul_fp16_out_${n}`, func: () => halfOutputGemm(n), flop: 2 * n ** 3, torch: { op: "matmul_fp16", n, output: "float16" } };
+}
+
 export const BENCH_WORKLOADS: readonly BenchWorkload[] = [
   { name: "gemm_relu_add_2048", func: () => gemmReluAdd(2048).func, flop: 2 * 2048 ** 3, torch: { op: "gemm_relu_add", n: 2048 } },
   matmulWorkload("matmul_1024", 1024, 1024, 1024),
@@ -61,6 +67,8 @@ export const BENCH_WORKLOADS: readonly BenchWorkload[] = [
   matmulWorkload("matmul_skinny_64x4096x4096", 64, 4096, 4096),
   halfMatmulWorkload(2048),
   halfMatmulWorkload(4096),
+  halfOutputMatmulWorkload(2048),
+  halfOutputMatmulWorkload(4096),
 ];
 
 export function benchWorkload(name: string): BenchWorkload {

@@ -7,14 +7,16 @@
  *   `tessera_mma_<shape>_<ta><tb><tc>(C + c, A + a, B + b)` (C += A·B in place);
  * - `T.cuda.mma_fill_legacy(n, C, c)` → `n` zero stores;
  * - `T.cuda.mma_store_legacy(16, 16, dst_ptr, W, w, stride)` → `tessera_mma_store_16x16(dst, W + w, stride)`,
- *   each lane writing its 8 accumulator registers where the m16n8k16 layout puts them;
+ *   each lane writing its 8 accumulator registers where the m16n8k16 layout puts them (float32
+ *   registers: `tessera_mma_store_16x16_f32` to a float32 tile, `…_f32_to_f16` to a float16 one,
+ *   rounding each once; both write a lane's two adjacent columns as one vector);
  * - `T.cuda.mma_tf32x3(A_hi, a, A_lo, a, B_hi, b, B_lo, b, C, c)` →
  *   `tessera_mma_m16n8k8_tf32x3(…)`: C += lo·hi, C += hi·lo, C += hi·hi (three m16n8k8 into one
  *   accumulator, the 3xTF32 GEMM's chunk of k).
  * tf32 operands are float32 registers that already hold tf32 values (the tf32 fragment loads
  * round them with `cvt.rna.tf32.f32`, once per element loaded rather than once per MMA that reads it).
  */
-import type { Call } from "@tessera/ir";
+import type { Call, PrimExpr } from "@tessera/ir";
 import { MMA_FILL, MMA_TF32X3, PTX_LDMATRIX, PTX_MMA, WARP_OP_ARITY } from "../lower/util/warp-operands.js";
 import { guarded } from "./async-copy.js";
 import { type EmitContext, fail } from "./context.js";
@@ -22,7 +24,7 @@ import { boolArg, intArg, registers, stringArg } from "./intrinsic-args.js";
 import type { ExprEmitter } from "./expr-emitter.js";
 import { accessPointer } from "./wmma.js";
 
-export type MmaFeature = `ldmatrix_x${1 | 2 | 4}${"" | "_trans"}` | `mma:${string}` | "mma_store" | "mma_tf32x3";
+export type MmaFeature = `ldmatrix_x${1 | 2 | 4}${"" | "_trans"}` | `mma:${string}` | "mma_store" | `mma_store_pairs:${string}` | "mma_tf32x3";
 
 export const MMA_OPS: ReadonlySet<string> = new Set(Object.keys(WARP_OP_ARITY));
 
@@ -119,10 +121,67 @@ export function mmaStatement(ctx: EmitContext, exprs: ExprEmitter, call: Call): 
     }
     default: {
       if (intArg(ctx, call, 0) !== 16 || intArg(ctx, call, 1) !== 16) fail(ctx, `T.${call.op}: only 16×16 tiles are supported`);
-      ctx.features.add("mma_store");
-      return `tessera_mma_store_16x16(${accessPointer(ctx, exprs, call.args[2]!, call.op)}, ${reg(3)}, ${exprs.expr(call.args[5]!)});`;
+      const helper = storeHelperOf(ctx, call);
+      return `${helper}(${accessPointer(ctx, exprs, call.args[2]!, call.op)}, ${reg(3)}, ${exprs.expr(call.args[5]!)});`;
     }
   }
+}
+
+/**
+ * Stores that write a lane's two adjacent columns as one vector, by registers' and destination's
+ * dtypes: the helper, the C element types, the pair's type and size, how a pair and one element are made.
+ */
+interface PairStore {
+  readonly name: string;
+  readonly dst: string;
+  readonly src: string;
+  readonly pair: string;
+  readonly pairBytes: number;
+  readonly pack: (a: string, b: string) => string;
+  readonly one: (x: string) => string;
+  readonly header?: "cuda_fp16";
+}
+
+const PAIR_STORES: Readonly<Record<string, PairStore>> = {
+  "float32>float32": {
+    name: "tessera_mma_store_16x16_f32",
+    dst: "float",
+    src: "float",
+    pair: "float2",
+    pairBytes: 8,
+    pack: (a, b) => `make_float2(${a}, ${b})`,
+    one: (x) => x,
+  },
+  "float32>float16": {
+    name: "tessera_mma_store_16x16_f32_to_f16",
+    dst: "__half",
+    src: "float",
+    pair: "__half2",
+    pairBytes: 4,
+    pack: (a, b) => `__floats2half2_rn(${a}, ${b})`,
+    one: (x) => `__float2half_rn(${x})`,
+    header: "cuda_fp16",
+  },
+};
+
+/** The store helper of `T.cuda.mma_store_legacy` for its registers' and destination's dtypes (noting the feature). */
+function storeHelperOf(ctx: EmitContext, call: Call): string {
+  const dtypeOf = (e: PrimExpr | undefined) => (e?.kind === "Var" ? ctx.storage.get(e)?.dtype : undefined);
+  const pointer = call.args[2];
+  const to = dtypeOf(pointer?.kind === "Call" && pointer.op === "tvm_access_ptr" ? pointer.args[1] : undefined);
+  const from = dtypeOf(call.args[3]);
+  const key = `${from}>${to}`;
+  const pairs = PAIR_STORES[key];
+  if (pairs !== undefined) {
+    if (pairs.header !== undefined) ctx.features.add(pairs.header);
+    ctx.features.add(`mma_store_pairs:${key}`);
+    return pairs.name;
+  }
+  if (from === undefined || to === undefined || from === to) {
+    ctx.features.add("mma_store");
+    return "tessera_mma_store_16x16";
+  }
+  return fail(ctx, `T.${call.op}: no store of ${from} accumulator registers to a ${to} tile (same dtypes, or float32 to float16)`);
 }
 
 const SHARED_ADDRESS = "unsigned int address = static_cast<unsigned int>(__cvta_generic_to_shared(smem));";
@@ -178,6 +237,27 @@ const STORE_HELPER = guarded("TESSERA_MMA_STORE_16X16_DEFINED", [
   "}",
 ]);
 
+/** A pair store's helper: each element converted once, two adjacent columns per vector store where dst and stride keep them aligned. */
+function pairStoreHelper(p: PairStore): string {
+  return guarded(`${p.name.toUpperCase()}_DEFINED`, [
+    `// Stores a 16×16 accumulator tile of ${p.src} registers as ${p.dst} (lane l holds rows l/4 and l/4 + 8, columns`,
+    `// 2(l%4), 2(l%4)+1 of each m16n8 half): the two columns as one ${p.pair} where dst and stride keep it aligned.`,
+    `__device__ __forceinline__ void ${p.name}(${p.dst}* dst, const ${p.src}* w, int stride) {`,
+    "  int lane = threadIdx.x & 31;",
+    `  bool paired = (reinterpret_cast<unsigned long long>(dst) & ${p.pairBytes - 1}) == 0 && stride % 2 == 0;`,
+    "  for (int r = 0; r < 8; r += 2) {",
+    `    ${p.dst}* q = dst + (lane / 4 + 8 * ((r % 4) / 2)) * stride + (lane % 4) * 2 + 8 * (r / 4);`,
+    "    if (paired) {",
+    `      *reinterpret_cast<${p.pair}*>(q) = ${p.pack("w[r]", "w[r + 1]")};`,
+    "    } else {",
+    `      q[0] = ${p.one("w[r]")};`,
+    `      q[1] = ${p.one("w[r + 1]")};`,
+    "    }",
+    "  }",
+    "}",
+  ]);
+}
+
 const TF32_KEY = "m16n8k8.tf32.tf32.fp32";
 
 const TF32X3_HELPER = guarded("TESSERA_MMA_TF32X3_DEFINED", [
@@ -197,11 +277,12 @@ export function mmaPreamble(has: (f: MmaFeature) => boolean): string[] {
   for (const [key, v] of Object.entries(MMA_VARIANTS)) if (has(`mma:${key}`)) parts.push(mmaHelper(key, v));
   if (has("mma_tf32x3")) parts.push(TF32X3_HELPER);
   if (has("mma_store")) parts.push(STORE_HELPER);
+  for (const [key, p] of Object.entries(PAIR_STORES)) if (has(`mma_store_pairs:${key}`)) parts.push(pairStoreHelper(p));
   return parts;
 }
 
 /** Whether a kernel's features include mma.sync or ldmatrix (sm_80 for the MMAs). */
 export function usesMma(features: ReadonlySet<string>): boolean {
-  for (const f of features) if (f.startsWith("ldmatrix_") || f.startsWith("mma:") || f === "mma_store") return true;
+  for (const f of features) if (f.startsWith("ldmatrix_") || f.startsWith("mma:") || f.startsWith("mma_store")) return true;
   return false;
 }

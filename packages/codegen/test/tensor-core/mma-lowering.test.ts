@@ -165,7 +165,7 @@ describe("CUDA C of the mma.sync GEMM", () => {
     expect(source).toContain("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3}");
     expect(source).toContain("__align__(16) float C_warp[8];");
     expect(source).toContain("tessera_mma_m16n8k16_fp16_fp16_fp32(C_warp + 4, A_shared_warp + 0, B_shared_warp + 4);");
-    expect(source).toMatch(/tessera_mma_store_16x16\(C \+ .*, C_warp \+ 0, 128\);/);
+    expect(source).toMatch(/tessera_mma_store_16x16_f32\(C \+ .*, C_warp \+ 0, 128\);/);
   });
 
   it("is refused for a GPU before sm_80", () => {

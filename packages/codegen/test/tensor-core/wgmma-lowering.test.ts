@@ -57,7 +57,7 @@ describe("lowering the wgmma GEMM", () => {
       forEachStmt(loop, (s) => expect(op(s)).not.toBe(WGMMA_FENCE));
     }
     const source = codegenCuda(module).source;
-    const store = source.indexOf("tessera_mma_store_16x16(C");
+    const store = source.indexOf("tessera_mma_store_16x16_f32(C");
     expect(source.lastIndexOf("tessera_wgmma_wait_group<0>(); tessera_wgmma_written<64>(C_warp + 0);", store)).toBeGreaterThan(
       source.lastIndexOf("tessera_wgmma_m64n128k16", store),
     );
@@ -93,7 +93,7 @@ describe("lowering the wgmma GEMM", () => {
 
   it("fetches one stage ahead into 3 versions and keeps the last stage's four wgmma groups in flight at the k loop's barriers", () => {
     const source = codegenCuda(module).source;
-    const loop = source.slice(source.indexOf("for (int k_0_0 = 0;"), source.indexOf("tessera_mma_store_16x16(C"));
+    const loop = source.slice(source.indexOf("for (int k_0_0 = 0;"), source.indexOf("tessera_mma_store_16x16_f32(C"));
     const steady = loop.slice(0, loop.indexOf("\n  }\n"));
     // Both barriers of an iteration wait with the wgmmas of the stage before still pending; the copies write version (k + 1) % 3.
     expect(steady.match(/tessera_wgmma_wait_group<(\d)>\(\);[^\n]*\n\s*__syncthreads\(\);/g)?.map((w) => w.match(/<(\d)>/)![1])).toEqual(["4", "4"]);
@@ -105,7 +105,7 @@ describe("lowering the wgmma GEMM", () => {
 
   it("with the wgmmas before the copies: one barrier per k stage, the last stage's four groups in flight at it", () => {
     const source = codegenCuda(lower(wgmmaGemmSchedule(512, { ...TILING, wgmmaBeforeCopies: true }), "nvidia/h100")).source;
-    const loop = source.slice(source.indexOf("for (int k_0_0 = 0;"), source.indexOf("tessera_mma_store_16x16(C"));
+    const loop = source.slice(source.indexOf("for (int k_0_0 = 0;"), source.indexOf("tessera_mma_store_16x16_f32(C"));
     const steady = loop.slice(0, loop.indexOf("\n  }\n"));
     // The stage's wgmmas (reading version k % 3) go first, then the copies of version (k + 1) % 3,
     // which threadSync proves need no barrier between them (a wgmma's pointer covers its operand only).

@@ -6,7 +6,7 @@
  * is each argument's digest (output-digest.ts): sampled elements and whole-array sums, or every
  * element when the runner is asked for all of them.
  */
-import { type PrimFunc, runPrimFunc, toleranceForDType } from "@tessera/ir";
+import { type PrimFunc, decodeHalfArray, isHalfDType, runPrimFunc, toleranceForDType } from "@tessera/ir";
 import type { AnyTypedArray } from "@tessera/runtime";
 import type { ArgInfo } from "../arg-info.js";
 import { argInfoToJSON } from "../arg-info.js";
@@ -134,10 +134,18 @@ export function dtypesOf(input: RunnerInput): string[] {
   return input.argsInfo.map((a) => a.dtype);
 }
 
-/** The unscheduled function run by the CPU executor (slow at large sizes: meant for small workloads). */
+/**
+ * The unscheduled function run by the CPU executor (slow at large sizes: meant for small workloads).
+ * 16-bit float arguments come as the runner draws and uploads them, bit patterns (Uint16Array); the
+ * executor holds them as their values, which is also how the device's outputs are digested.
+ */
 export function cpuReference(func: PrimFunc): (inputs: AnyTypedArray[]) => readonly AnyTypedArray[] {
   return (args) => {
-    runPrimFunc(func, args as never);
-    return args;
+    const values = args.map((a, k) => {
+      const dtype = func.params[k] === undefined ? undefined : func.bufferMap.get(func.params[k]!)?.dtype;
+      return dtype !== undefined && isHalfDType(dtype) && a instanceof Uint16Array ? decodeHalfArray(dtype, a) : a;
+    });
+    runPrimFunc(func, values as never);
+    return values;
   };
 }

@@ -53,10 +53,10 @@ describe.skipIf(!python)("bench:tune's torch baselines", () => {
   const throttleAt = ownMedianCalls + 10 + 30;
 
   /** bench:tune's baselines of a 64³ matmul_fp16 against the stand-in torch, with `env` set (vi.stubEnv) only while they run. */
-  async function matmulFp16Baseline(env: Record<string, string>) {
+  async function matmulFp16Baseline(env: Record<string, string>, output?: "float16") {
     for (const [k, v] of Object.entries({ PYTHONPATH: dir, ...env })) vi.stubEnv(k, v);
     try {
-      const result = await torchBaselines([{ op: "matmul_fp16", n: 64 }]);
+      const result = await torchBaselines([{ op: "matmul_fp16", n: 64, ...(output === undefined ? {} : { output }) }]);
       if (!result.ok) throw new Error(result.reason);
       return result;
     } finally {
@@ -109,5 +109,14 @@ describe.skipIf(!python)("bench:tune's torch baselines", () => {
     expect(fp32OutputText(b, 0.5)).toContain(`: the best ${(0.5 / (2 * ms)).toFixed(3)}× sustained`);
     // HGEMM stays the ratio's denominator (the issue's target is against it).
     expect(likeForLike(b, 0.5).sustainedMs).toBe(b.op.sustainedMs);
+  });
+
+  it("times only HGEMM for the fp16-output workload: its own output type, no float32-output GEMM", async () => {
+    const result = await matmulFp16Baseline({ STAND_IN_OUT_DTYPE: "1", ...standInTorchEnv(ms, 1e9, join(dir, "calls.txt")) }, "float16");
+    const b = result.baselines[0]!;
+    expect(b.op).toMatchObject({ medianMs: ms, burstMs: ms, sustainedMs: ms });
+    expect(b.fp32Output).toBeUndefined();
+    expect(b.fp32OutputUnavailable).toBeUndefined();
+    expect(fp32OutputText(b, 0.5)).toBeUndefined();
   });
 });

@@ -33,6 +33,7 @@ import { archNumber } from "@tessera/codegen";
 import { gpuTargetOf, type TuneContext } from "../../tune-context.js";
 import { fuseAll, perfectTileSplitter, tileLoopNest } from "../multi-level-tiling/tiling.js";
 import { MMA_INTRIN_GROUPS, type MatmulMatch, type TensorCoreIntrinGroup, WGMMA_INTRIN_GROUPS, type WgmmaIntrinGroup, matchMatmul } from "./intrin-group.js";
+import { storeIntrinsicWithEpilogue } from "./cast-epilogue.js";
 import { DEFAULT_WGMMA_SPACE, type WgmmaSpaceOptions, applyWgmmaTiling, checkWgmmaSpaceOptions } from "./wgmma-tiling.js";
 
 const TILE = 16;
@@ -163,6 +164,7 @@ export class MultiLevelTilingTensorCore implements ScheduleRule {
     sch.computeAt(warpB, step, true);
     const warpC = sch.cacheWrite(tile, 0, "warp");
     sch.reverseComputeAt(warpC, warp, true);
+    const store = storeIntrinsicWithEpilogue(sch, warpC, group);
     const init = sch.decomposeReduction(tile, chunk);
 
     // The fragments take the registers' layout first, then each 16×16 tile becomes the block its
@@ -174,7 +176,7 @@ export class MultiLevelTilingTensorCore implements ScheduleRule {
     const intrinsicTiles: [LoopRV, string][] = [
       [tileLoops[0]!, dynamicShared ? group.loadASharedDyn : group.loadA],
       [tileLoops[1]!, dynamicShared ? group.loadBSharedDyn : group.loadB],
-      [tileLoops[2]!, group.store],
+      [tileLoops[2]!, store],
       [sch.getLoops(sch.getChildBlocks(init)[0]!).at(-2)!, group.init],
       [sch.getLoops(block).at(-3)!, group.compute],
     ];

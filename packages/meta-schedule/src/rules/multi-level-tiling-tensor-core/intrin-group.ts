@@ -23,6 +23,8 @@ export interface TensorCoreIntrinGroup {
   readonly loadBSharedDyn: string;
   readonly compute: string;
   readonly store: string;
+  /** Stores that cast the accumulator as they write it, by the dtype written (a cast epilogue fused: cast-epilogue.ts). */
+  readonly castStores?: Readonly<Record<string, string>>;
 }
 
 const M = MMA_INTRINSICS;
@@ -40,6 +42,7 @@ export const MMA_FP16_FP32_GROUP: TensorCoreIntrinGroup = {
   loadBSharedDyn: M.ldmatrixF16BDyn,
   compute: M.mmaF16F16F32,
   store: M.storeF32Global,
+  castStores: { float16: M.storeF32ToF16Global },
 };
 
 /** ldmatrix + mma.sync m16n8k16, fp16 operands and accumulator. */
@@ -49,6 +52,7 @@ export const MMA_FP16_FP16_GROUP: TensorCoreIntrinGroup = {
   init: M.fillF16,
   compute: M.mmaF16F16F16,
   store: M.storeF16Global,
+  castStores: {},
 };
 
 export const MMA_INTRIN_GROUPS: readonly TensorCoreIntrinGroup[] = [MMA_FP16_FP32_GROUP, MMA_FP16_FP16_GROUP];
@@ -71,6 +75,8 @@ export interface WgmmaIntrinGroup {
   readonly computeOf: (n: WgmmaN) => string;
   readonly init: string;
   readonly store: string;
+  /** Stores that cast the accumulator as they write it, by the dtype written (a cast epilogue fused: cast-epilogue.ts). */
+  readonly castStores?: Readonly<Record<string, string>>;
   /** The architectures (`sm_<n>`) with the instructions: wgmma is sm_90a's alone (Blackwell has none). */
   readonly archs: readonly number[];
 }
@@ -86,6 +92,7 @@ export const WGMMA_FP16_FP32_GROUP: WgmmaIntrinGroup = {
   computeOf: wgmmaIntrinName,
   init: M.fillF32,
   store: M.storeF32Global,
+  castStores: { float16: M.storeF32ToF16Global },
   archs: [90],
 };
 

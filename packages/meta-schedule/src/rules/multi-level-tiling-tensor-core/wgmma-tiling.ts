@@ -31,6 +31,7 @@ import {
   WARP_EXECUTION,
   WGMMA_SHARED_LAYOUT,
 } from "../../schedule-utils/annotations.js";
+import { storeIntrinsicWithEpilogue } from "./cast-epilogue.js";
 import type { MatmulMatch, WgmmaIntrinGroup } from "./intrin-group.js";
 
 /** Rows of a warp's accumulator slice; the warps of one warpgroup. */
@@ -107,6 +108,7 @@ export function applyWgmmaTiling(sch: Schedule, block: BlockRV, match: MatmulMat
   }
   const cWarp = sch.cacheWrite(tile, 0, "warp");
   sch.reverseComputeAt(cWarp, i1);
+  const store = storeIntrinsicWithEpilogue(sch, cWarp, group);
   const storeTile = splitTiles(sch, cWarp);
   const init = sch.decomposeReduction(tile, k0);
   sch.transformLayout(cWarp, ["read", 0], wgmmaAccumulatorLayout);
@@ -116,7 +118,7 @@ export function applyWgmmaTiling(sch: Schedule, block: BlockRV, match: MatmulMat
     group.n.map((x) => group.computeOf(x)),
   );
   sch.annotate(sch.blockize(splitTiles(sch, sch.getChildBlocks(init)[0]!)), AUTO_TENSORIZE, group.init);
-  sch.annotate(sch.blockize(storeTile), AUTO_TENSORIZE, group.store);
+  sch.annotate(sch.blockize(storeTile), AUTO_TENSORIZE, store);
 
   // Lag = stages − 2 chunks between the copies and the wgmmas that read them (0: no pipeline).
   const lags = o.pipelineStages.map((s) => (s === 1 ? 0 : s - 2));

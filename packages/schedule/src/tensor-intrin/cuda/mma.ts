@@ -241,17 +241,23 @@ function fillIntrin(dtype: string): { desc: string; impl: string } {
   );
 }
 
-function storeIntrin(dtype: string, scope: string): { desc: string; impl: string } {
+/**
+ * Stores a 16×16 accumulator tile of `dtype` registers to a `dtype` tile in `scope`; with `outDtype`
+ * (a narrower float), each element cast to it on the way (TVM's `C[i, j] = T.Cast("float16", acc)`
+ * of its fp16-output tensor-core GEMMs: fp32 accumulation, one rounding at the store).
+ */
+function storeIntrin(dtype: string, scope: string, outDtype: string = dtype): { desc: string; impl: string } {
   const w = warpBuffer("W", "w", dtype, 8, 1);
-  const c: BufferSpec = { name: "C", param: "c", dims: [16, 16] as Dim, dtype, scope, offsetFactor: 1 };
+  const c: BufferSpec = { name: "C", param: "c", dims: [16, 16] as Dim, dtype: outDtype, scope, offsetFactor: 1 };
+  const acc = at("W", LDMATRIX_16X16, "v0", "v1");
   return intrinPair(
     { buffers: [w, c], reads: [w], writes: [c] },
     `        for i0, i1 in T.grid(16, 16):
             with T.block("C_warp"):
                 v0, v1 = T.axis.remap("SS", [i0, i1])
-                C[v0, v1] = ${at("W", LDMATRIX_16X16, "v0", "v1")}`,
+                C[v0, v1] = ${outDtype === dtype ? acc : `T.Cast("${outDtype}", ${acc})`}`,
     `        for tx in T.thread_binding(32, thread="threadIdx.x"):
-            T.cuda.mma_store_legacy(16, 16, C.access_ptr("w"), W.data, W_off, C_s1, dtype="${dtype}")`,
+            T.cuda.mma_store_legacy(16, 16, C.access_ptr("w"), W.data, W_off, C_s1, dtype="${outDtype}")`,
   );
 }
 
@@ -302,6 +308,7 @@ export const MMA_INTRINSICS = {
   storeF32Global: "mma_store_16x16_f32_global_",
   storeF32SharedDyn: "mma_store_16x16_f32_shared_dyn_",
   storeF16Global: "mma_store_16x16_f16_global_",
+  storeF32ToF16Global: "mma_store_16x16_f32_to_f16_global",
 } as const;
 
 const M = MMA_INTRINSICS;
@@ -336,3 +343,4 @@ defineBuiltinTensorIntrin(M.fillF16, () => fillIntrin("float16"));
 defineBuiltinTensorIntrin(M.storeF32Global, () => storeIntrin("float32", "global"));
 defineBuiltinTensorIntrin(M.storeF32SharedDyn, () => storeIntrin("float32", "shared.dyn"));
 defineBuiltinTensorIntrin(M.storeF16Global, () => storeIntrin("float16", "global"));
+defineBuiltinTensorIntrin(M.storeF32ToF16Global, () => storeIntrin("float32", "global", "float16"));
