@@ -106,6 +106,31 @@ export function fakeLatency(sch: Schedule): number {
 
 export const BEST_FAKE_LATENCY = 1e-4;
 
+/** Scores the slowest candidates highest: a model that has learned the opposite of the truth (a search's neighbours then come from its share alone). */
+export const backwardsModel: CostModel = {
+  name: "backwards",
+  update: () => {},
+  predict: (_ctx, cs: readonly MeasureCandidate[]) => cs.map((c) => fakeLatency(c.sch) * 1e4),
+};
+
+/** The candidate of least `fakeLatency` (the first of equals). */
+export function fastestOf<C extends { readonly sch: Schedule }>(candidates: readonly C[]): C {
+  return candidates.reduce((a, c) => (fakeLatency(c.sch) < fakeLatency(a.sch) ? c : a));
+}
+
+/** The tile decisions of a trace as one string (a key for sets of tilings). */
+export function tileKey(trace: Trace): string {
+  return JSON.stringify(tileDecisions(trace));
+}
+
+/** The first design space's trace of `spaceFn` on the gemm for `seed` (no postprocessors, no mutators). */
+export function sampledTrace(spaceFn: (sch: Schedule) => void, seed: number): Trace {
+  const ctx = tuneContext(gemmWorkload(), target("nvidia/h100"), { seed });
+  const space = new ScheduleFnSpace(spaceFn, { postprocs: [], mutators: [] });
+  space.initialize(ctx);
+  return space.generateDesignSpace(ctx)[0]!.trace;
+}
+
 /** Scores a candidate by 1 / latency of its nearest measured neighbour (L1 over log2 tiles). */
 export class NearestNeighbourModel implements CostModel {
   readonly name = "nearestNeighbour";

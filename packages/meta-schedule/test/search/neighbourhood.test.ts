@@ -1,10 +1,10 @@
 import { target } from "@tessera/codegen";
-import { type Schedule, Trace } from "@tessera/schedule";
+import type { Schedule, Trace } from "@tessera/schedule";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type CostModel, EvolutionarySearch, type MeasureCandidate, ScheduleFnSpace, tuneContext } from "../../src/index.js";
+import { EvolutionarySearch, type MeasureCandidate, ScheduleFnSpace, tuneContext } from "../../src/index.js";
 import { neighbourTraces } from "../../src/search/neighbourhood.js";
-import { MAX_THREADS, fakeLatency, gemmWorkload, tileDecisions, tuneWithFakeRunner } from "./gemm-fixture.js";
+import { MAX_THREADS, backwardsModel, fastestOf, gemmWorkload, tileDecisions, tuneWithFakeRunner } from "./gemm-fixture.js";
 
 /** The sampling decisions of a trace, in order (before postprocessing). */
 function decisionsOf(trace: Trace): unknown[] {
@@ -90,19 +90,12 @@ function openNeighbourTiles(best: MeasureCandidate, measured: readonly MeasureCa
 }
 
 describe("EvolutionarySearch neighbourShare", () => {
-  /** Scores the slowest candidates highest: a model that has learned the opposite of the truth. */
-  const backwards: CostModel = {
-    name: "backwards",
-    update: () => {},
-    predict: (_ctx, cs: readonly MeasureCandidate[]) => cs.map((c) => fakeLatency(c.sch) * 1e4),
-  };
-
   it("gives each batch after the first its share of one-decision neighbours of the best measured programs", async () => {
     const out = await tuneWithFakeRunner(new EvolutionarySearch({ populationSize: 32, neighbourShare: 0.5, epsGreedy: 0 }), {
       seed: 3,
       maxTrials: 48,
       numTrialsPerIter: 16,
-      costModel: backwards,
+      costModel: backwardsModel,
     });
     expect(out.handedOut).toHaveLength(48);
     const distance = (a: Trace, b: Trace) => {
@@ -112,7 +105,7 @@ describe("EvolutionarySearch neighbourShare", () => {
     };
     for (let batch = 1; batch < 3; batch++) {
       const measured = out.handedOut.slice(0, 16 * batch);
-      const best = measured.reduce((a, c) => (fakeLatency(c.sch) < fakeLatency(a.sch) ? c : a));
+      const best = fastestOf(measured);
       const picks = out.handedOut.slice(16 * batch, 16 * (batch + 1));
       const nearBest = picks.filter((c) => distance(c.sch.trace, best.sch.trace) === 1);
       const open = openNeighbourTiles(best, measured);
@@ -128,12 +121,12 @@ describe("EvolutionarySearch neighbourShare", () => {
       seed: 5,
       maxTrials: 40,
       numTrialsPerIter: 16,
-      costModel: backwards,
+      costModel: backwardsModel,
     });
     expect(out.handedOut).toHaveLength(40);
     // The last batch holds the 8 trials left: 6 of them (0.75) neighbours of the best of the 32 before.
     const measured = out.handedOut.slice(0, 32);
-    const best = measured.reduce((a, c) => (fakeLatency(c.sch) < fakeLatency(a.sch) ? c : a));
+    const best = fastestOf(measured);
     const open = openNeighbourTiles(best, measured);
     const last = out.handedOut.slice(32).map((c) => JSON.stringify(tileDecisions(c.sch.trace)));
     expect(open.size).toBeGreaterThan(0);

@@ -1,20 +1,12 @@
-import { target } from "@tessera/codegen";
-import { RandomEngine, type Schedule, type Trace } from "@tessera/schedule";
+import { RandomEngine } from "@tessera/schedule";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type CostModel, EvolutionarySearch, type MeasureCandidate, ScheduleFnSpace, tuneContext } from "../../src/index.js";
+import { type CostModel, EvolutionarySearch } from "../../src/index.js";
 import { perfectTileDecisions, sampledSplits, tileExchangeTraces, tileShapeMove } from "../../src/mutator/mutate-tile-shape.js";
 import { neighbourTraces } from "../../src/search/neighbourhood.js";
-import { GEMM_SIZE, fakeLatency, gemmTileSpace, gemmWorkload, tileDecisions, tuneWithFakeRunner } from "./gemm-fixture.js";
+import { GEMM_SIZE, backwardsModel, fastestOf, gemmTileSpace, sampledTrace, tileDecisions, tileKey, tuneWithFakeRunner } from "./gemm-fixture.js";
 
-function sampledTrace(spaceFn: (sch: Schedule) => void, seed: number): Trace {
-  const ctx = tuneContext(gemmWorkload(), target("nvidia/h100"), { seed });
-  const space = new ScheduleFnSpace(spaceFn, { postprocs: [], mutators: [] });
-  space.initialize(ctx);
-  return space.generateDesignSpace(ctx)[0]!.trace;
-}
-
-const key = (trace: Trace) => JSON.stringify(tileDecisions(trace));
+const key = tileKey;
 
 /** Every 3-level tile of the gemm's extent (powers of two), innermost at most 8 as gemmTileSpace draws them. */
 function allTiles(): number[][] {
@@ -73,13 +65,6 @@ describe("tileExchangeTraces", () => {
 });
 
 describe("EvolutionarySearch tileExchangeNeighbours", () => {
-  /** Scores the slowest candidates highest (as neighbourhood.test.ts): the neighbours then come from the share alone. */
-  const backwards: CostModel = {
-    name: "backwards",
-    update: () => {},
-    predict: (_ctx, cs: readonly MeasureCandidate[]) => cs.map((c) => fakeLatency(c.sch) * 1e4),
-  };
-
   /**
    * The tiles of the second batch, and the tile exchanges of the first batch's best program that the
    * first batch did not measure.
@@ -90,11 +75,11 @@ describe("EvolutionarySearch tileExchangeNeighbours", () => {
       seed,
       maxTrials: 32,
       numTrialsPerIter: 16,
-      costModel: backwards,
+      costModel: backwardsModel,
     });
     expect(out.handedOut).toHaveLength(32);
     const measured = out.handedOut.slice(0, 16);
-    const best = measured.reduce((a, c) => (fakeLatency(c.sch) < fakeLatency(a.sch) ? c : a));
+    const best = fastestOf(measured);
     const firstKeys = new Set(measured.map((c) => key(c.sch.trace)));
     const exchanges = tileExchangeTraces(best.sch.trace)
       .map((x) => key(x.trace))
@@ -143,7 +128,7 @@ describe("EvolutionarySearch tileExchangeNeighbours", () => {
         costModel: nearMeasured(),
       });
       const measured = out.handedOut.slice(0, 16);
-      const best = measured.reduce((a, c) => (fakeLatency(c.sch) < fakeLatency(a.sch) ? c : a));
+      const best = fastestOf(measured);
       const nearFirst = new Set(measured.flatMap((c) => [key(c.sch.trace), ...neighbourTraces(c.sch.trace).map((n) => key(n.trace))]));
       const exchanges = tileExchangeTraces(best.sch.trace)
         .map((x) => key(x.trace))

@@ -1,19 +1,11 @@
-import { target } from "@tessera/codegen";
-import { RandomEngine, type Schedule, type Trace } from "@tessera/schedule";
+import { RandomEngine } from "@tessera/schedule";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type CostModel, EvolutionarySearch, type MeasureCandidate, ScheduleFnSpace, tuneContext } from "../../src/index.js";
+import { EvolutionarySearch } from "../../src/index.js";
 import { perfectTileDecisions, sampledSplits, tileShapeMove, transposedTileTraces } from "../../src/mutator/mutate-tile-shape.js";
-import { fakeLatency, gemmTileSpace, gemmWorkload, tileDecisions, tuneWithFakeRunner } from "./gemm-fixture.js";
+import { backwardsModel, fastestOf, gemmTileSpace, sampledTrace, tileDecisions, tileKey, tuneWithFakeRunner } from "./gemm-fixture.js";
 
-function sampledTrace(spaceFn: (sch: Schedule) => void, seed: number): Trace {
-  const ctx = tuneContext(gemmWorkload(), target("nvidia/h100"), { seed });
-  const space = new ScheduleFnSpace(spaceFn, { postprocs: [], mutators: [] });
-  space.initialize(ctx);
-  return space.generateDesignSpace(ctx)[0]!.trace;
-}
-
-const key = (trace: Trace) => JSON.stringify(tileDecisions(trace));
+const key = tileKey;
 
 describe("transposedTileTraces", () => {
   it("exchanges the i and j tiles of the gemm (alike and of one extent), never k's, and drops the postprocessing", () => {
@@ -45,13 +37,6 @@ describe("transposedTileTraces", () => {
 });
 
 describe("EvolutionarySearch transposeNeighbours", () => {
-  /** Scores the slowest candidates highest (as neighbourhood.test.ts): the neighbours then come from the share alone. */
-  const backwards: CostModel = {
-    name: "backwards",
-    update: () => {},
-    predict: (_ctx, cs: readonly MeasureCandidate[]) => cs.map((c) => fakeLatency(c.sch) * 1e4),
-  };
-
   /** The tiles of the second batch, and the transpose of the first batch's best program (which that batch did not measure). */
   async function secondBatch(transposeNeighbours: boolean, seed: number): Promise<{ tiles: string[]; transposed: string }> {
     // neighbourShare 1: the second batch is all neighbours of the best measured programs.
@@ -59,11 +44,11 @@ describe("EvolutionarySearch transposeNeighbours", () => {
       seed,
       maxTrials: 32,
       numTrialsPerIter: 16,
-      costModel: backwards,
+      costModel: backwardsModel,
     });
     expect(out.handedOut).toHaveLength(32);
     const measured = out.handedOut.slice(0, 16);
-    const best = measured.reduce((a, c) => (fakeLatency(c.sch) < fakeLatency(a.sch) ? c : a));
+    const best = fastestOf(measured);
     const [ti, tj, tk] = tileDecisions(best.sch.trace) as [number[], number[], number[]];
     const transposed = JSON.stringify([tj, ti, tk]);
     // The case the option is for: a transpose that differs, and that the first batch did not measure.
