@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { type CostModel, EvolutionarySearch } from "../../src/index.js";
 import { perfectTileDecisions, sampledSplits, tileExchangeTraces, tileShapeMove } from "../../src/mutator/mutate-tile-shape.js";
 import { neighbourTraces } from "../../src/search/neighbourhood.js";
-import { GEMM_SIZE, backwardsModel, fastestOf, gemmTileSpace, sampledTrace, tileDecisions, tileKey, tuneWithFakeRunner } from "./gemm-fixture.js";
+import { GEMM_SIZE, neighbourBatches, fastestOf, gemmTileSpace, sampledTrace, tileDecisions, tileKey, tuneWithFakeRunner } from "./gemm-fixture.js";
 
 const key = tileKey;
 
@@ -70,23 +70,14 @@ describe("EvolutionarySearch tileExchangeNeighbours", () => {
    * first batch did not measure.
    */
   async function secondBatch(tileExchangeNeighbours: boolean, seed: number): Promise<{ tiles: string[]; exchanges: string[] }> {
-    // neighbourShare 1: the second batch is all neighbours of the best measured programs.
-    const out = await tuneWithFakeRunner(new EvolutionarySearch({ populationSize: 32, neighbourShare: 1, epsGreedy: 0, tileExchangeNeighbours }), {
-      seed,
-      maxTrials: 32,
-      numTrialsPerIter: 16,
-      costModel: backwardsModel,
-    });
-    expect(out.handedOut).toHaveLength(32);
-    const measured = out.handedOut.slice(0, 16);
-    const best = fastestOf(measured);
+    const { measured, best, second } = await neighbourBatches({ tileExchangeNeighbours }, seed);
     const firstKeys = new Set(measured.map((c) => key(c.sch.trace)));
     const exchanges = tileExchangeTraces(best.sch.trace)
       .map((x) => key(x.trace))
       .filter((k) => !firstKeys.has(k));
     // Two decisions away from the best: none of its one-decision neighbours.
     for (const n of neighbourTraces(best.sch.trace)) expect(exchanges).not.toContain(key(n.trace));
-    return { tiles: out.handedOut.slice(16).map((c) => key(c.sch.trace)), exchanges };
+    return { tiles: second.map((c) => key(c.sch.trace)), exchanges };
   }
 
   // Seeds whose best first-batch program has a tile exchange that the first batch did not measure and

@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { EvolutionarySearch } from "../../src/index.js";
 import { perfectTileDecisions, sampledSplits, tileShapeMove, transposedTileTraces } from "../../src/mutator/mutate-tile-shape.js";
-import { backwardsModel, fastestOf, gemmTileSpace, sampledTrace, tileDecisions, tileKey, tuneWithFakeRunner } from "./gemm-fixture.js";
+import { gemmTileSpace, neighbourBatches, sampledTrace, tileDecisions, tileKey } from "./gemm-fixture.js";
 
 const key = tileKey;
 
@@ -39,22 +39,13 @@ describe("transposedTileTraces", () => {
 describe("EvolutionarySearch transposeNeighbours", () => {
   /** The tiles of the second batch, and the transpose of the first batch's best program (which that batch did not measure). */
   async function secondBatch(transposeNeighbours: boolean, seed: number): Promise<{ tiles: string[]; transposed: string }> {
-    // neighbourShare 1: the second batch is all neighbours of the best measured programs.
-    const out = await tuneWithFakeRunner(new EvolutionarySearch({ populationSize: 32, neighbourShare: 1, epsGreedy: 0, transposeNeighbours }), {
-      seed,
-      maxTrials: 32,
-      numTrialsPerIter: 16,
-      costModel: backwardsModel,
-    });
-    expect(out.handedOut).toHaveLength(32);
-    const measured = out.handedOut.slice(0, 16);
-    const best = fastestOf(measured);
+    const { measured, best, second } = await neighbourBatches({ transposeNeighbours }, seed);
     const [ti, tj, tk] = tileDecisions(best.sch.trace) as [number[], number[], number[]];
     const transposed = JSON.stringify([tj, ti, tk]);
     // The case the option is for: a transpose that differs, and that the first batch did not measure.
     expect(ti).not.toEqual(tj);
     expect(measured.map((c) => key(c.sch.trace))).not.toContain(transposed);
-    return { tiles: out.handedOut.slice(16).map((c) => key(c.sch.trace)), transposed };
+    return { tiles: second.map((c) => key(c.sch.trace)), transposed };
   }
 
   // Seeds whose first batch's best program has i and j tiles that differ and a transpose it did not
