@@ -26,9 +26,9 @@ export interface TorchTiming {
 
 export interface TorchBaseline {
   readonly spec: TorchBaselineSpec;
-  /** The computation itself (for gemm_relu_add: relu(A@B)+C). */
+  /** The computation itself (for gemm_relu_add and gemm_relu_add_fp16: relu(A@B)+C). */
   readonly op: TorchTiming;
-  /** For gemm_relu_add: A @ B alone, cuBLAS SGEMM. */
+  /** For gemm_relu_add: A @ B alone, cuBLAS SGEMM; for gemm_relu_add_fp16, cuBLAS HGEMM. */
   readonly gemmOnly?: TorchTiming;
   /**
    * For matmul_fp16 with a float32 output: the same GEMM with a float32 output (`torch.mm(…, out_dtype=torch.float32)`), as
@@ -78,6 +78,10 @@ for spec in json.loads(sys.argv[1]):
         n = spec["n"]; A, B, C = rnd(n, n), rnd(n, n), rnd(n, n)
         out.append({"op": timed(lambda: torch.relu(A @ B) + C, "torch relu(A@B)+C (eager, TF32 off)"),
                     "gemmOnly": timed(lambda: A @ B, "torch A@B (cuBLAS SGEMM, TF32 off)")})
+    elif op == "gemm_relu_add_fp16":
+        n = spec["n"]; A, B, C = rnd(n, n).half(), rnd(n, n).half(), rnd(n, n).half()
+        out.append({"op": timed(lambda: torch.relu(A @ B) + C, "torch relu(A@B)+C fp16 (eager)"),
+                    "gemmOnly": timed(lambda: A @ B, "torch A@B fp16 (cuBLAS HGEMM, tensor cores)")})
     elif op == "matmul":
         A, B = rnd(spec["m"], spec["k"]), rnd(spec["k"], spec["n"])
         out.append({"op": timed(lambda: A @ B, "torch A@B (cuBLAS SGEMM, TF32 off)")})
@@ -140,7 +144,7 @@ export function fp32OutputText(b: TorchBaseline, ms: number | undefined): string
   return `${t.what} ${t.medianMs.toFixed(4)} ms (sustained ${t.sustainedMs.toFixed(4)}, burst ${t.burstMs.toFixed(4)})${ratio}`;
 }
 
-/** The denominator of a workload's ratio: cuBLAS SGEMM alone for gemm+ReLU+add, else the op. */
+/** The denominator of a workload's ratio: the GEMM alone for gemm+ReLU+add (cuBLAS SGEMM; HGEMM for its fp16 form), else the op. */
 export function baselineMs(b: TorchBaseline): number {
   return (b.gemmOnly ?? b.op).medianMs;
 }

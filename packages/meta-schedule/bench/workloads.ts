@@ -3,11 +3,12 @@
  * batched matmul, the d2l conv2d NCHW 3×3 64→64 at 56×56 with batch 1 and 32; then shapes the
  * tiles need not divide and rectangular ones: matmul 1000³, 2047³, 4096×1024×4096 and a skinny
  * 64×4096×4096; the fp16 matmuls (fp32 accumulation, tensor cores) at 2048³ and 4096³ against
- * torch's fp16 matmul (cuBLAS HGEMM), with a float32 C and, like HGEMM, a float16 one), each with
+ * torch's fp16 matmul (cuBLAS HGEMM), with a float32 C and, like HGEMM, a float16 one; and issue 34's
+ * bonus workload, gemm+ReLU+add in fp16 at 2048³, against HGEMM's A·B alone), each with
  * the PyTorch computation it is compared with (cuBLAS / cuDNN, TF32 off).
  * Matmul shapes read M×N×K: A is M×K, B is K×N.
  */
-import { halfOutputGemm, mmaGemm } from "@tessera/corpus";
+import { halfGemmReluAdd, halfOutputGemm, mmaGemm } from "@tessera/corpus";
 import { type PrimFunc, batchMatmul, conv2d, gemmReluAdd, matmul } from "@tessera/ir";
 
 export interface BenchWorkload {
@@ -21,6 +22,8 @@ export interface BenchWorkload {
 
 export type TorchBaselineSpec =
   | { readonly op: "gemm_relu_add"; readonly n: number }
+  /** gemm+ReLU+add in fp16 (float32 products and sums): torch's fp16 `relu(A @ B) + C`, and HGEMM's `A @ B` alone (the ratio's denominator). */
+  | { readonly op: "gemm_relu_add_fp16"; readonly n: number }
   | { readonly op: "matmul"; readonly m: number; readonly n: number; readonly k: number }
   /** `output`: the C the workload writes, float32 when absent (HGEMM, the baseline, writes float16). */
   | { readonly op: "matmul_fp16"; readonly n: number; readonly output?: "float16" }
@@ -49,6 +52,11 @@ function halfMatmulWorkload(n: number): BenchWorkload {
   return { name: `matmul_fp16_${n}`, func: () => mmaGemm(n), flop: 2 * n ** 3, torch: { op: "matmul_fp16", n } };
 }
 
+/** Issue 34's bonus workload: D = half(max(A·B, 0)) + C with float16 A, B, C and D, A·B in float32 (tensor cores). */
+function halfGemmReluAddWorkload(n: number): BenchWorkload {
+  return { name: `gemm_relu_add_fp16_${n}`, func: () => halfGemmReluAdd(n, "float16").func, flop: 2 * n ** 3, torch: { op: "gemm_relu_add_fp16", n } };
+}
+
 /** C = A·B with float16 A, B and C, float32 products and sums rounded once at the store: cuBLAS HGEMM's computation. */
 function halfOutputMatmulWorkload(n: number): BenchWorkload {
   return { name: `matmul_fp16_out_${n}`, func: () => halfOutputGemm(n), flop: 2 * n ** 3, torch: { op: "matmul_fp16", n, output: "float16" } };
@@ -69,6 +77,7 @@ export const BENCH_WORKLOADS: readonly BenchWorkload[] = [
   halfMatmulWorkload(4096),
   halfOutputMatmulWorkload(2048),
   halfOutputMatmulWorkload(4096),
+  halfGemmReluAddWorkload(2048),
 ];
 
 export function benchWorkload(name: string): BenchWorkload {

@@ -14,7 +14,8 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 import { TC_TIMING } from "../../../runtime/bench/tc-torch-script.js";
 import { standInTorchEnv, standInTorchModule } from "../../../runtime/test/support/stand-in-torch.js";
 import { timeEvaluator } from "../../../runtime/src/timer.js";
-import { fp32OutputText, likeForLike, torchBaselines } from "../../bench/torch-baselines.js";
+import { baselineMs, fp32OutputText, likeForLike, torchBaselines } from "../../bench/torch-baselines.js";
+import type { TorchBaselineSpec } from "../../bench/workloads.js";
 
 const python = spawnSync("python3", ["--version"]).status === 0;
 
@@ -24,6 +25,7 @@ class Tensor:
     def __mul__(self, k): return self
     def __sub__(self, k): return self
     def half(self): return self
+    def __add__(self, other): return self
     def __matmul__(self, other):
         advance_clock()
         return self
@@ -31,6 +33,9 @@ class Generator:
     def __init__(self, device): pass
     def manual_seed(self, s): return self
 def rand(*shape, device=None, generator=None): return Tensor()
+def relu(x):
+    advance_clock(0.5)  # the epilogue's own time, so the test sees which op was timed
+    return x
 def mm(a, b, out_dtype=None):
     if out_dtype is not None and os.environ.get("STAND_IN_OUT_DTYPE") != "1":
         raise TypeError("mm() got an unexpected keyword argument 'out_dtype'")
@@ -52,17 +57,21 @@ describe.skipIf(!python)("bench:tune's torch baselines", () => {
   // Then the burst: 10 warm-ups and 10 bursts of 3; the GPU throttles right after it.
   const throttleAt = ownMedianCalls + 10 + 30;
 
-  /** bench:tune's baselines of a 64³ matmul_fp16 against the stand-in torch, with `env` set (vi.stubEnv) only while they run. */
-  async function matmulFp16Baseline(env: Record<string, string>, output?: "float16") {
+  /** bench:tune's baselines of `spec` against the stand-in torch, with `env` set (vi.stubEnv) only while they run. */
+  async function baselineOf(spec: TorchBaselineSpec, env: Record<string, string>) {
     for (const [k, v] of Object.entries({ PYTHONPATH: dir, ...env })) vi.stubEnv(k, v);
     try {
-      const result = await torchBaselines([{ op: "matmul_fp16", n: 64, ...(output === undefined ? {} : { output }) }]);
+      const result = await torchBaselines([spec]);
       if (!result.ok) throw new Error(result.reason);
       return result;
     } finally {
       vi.unstubAllEnvs();
     }
   }
+
+  /** bench:tune's baselines of a 64³ matmul_fp16 against the stand-in torch. */
+  const matmulFp16Baseline = (env: Record<string, string>, output?: "float16") =>
+    baselineOf({ op: "matmul_fp16", n: 64, ...(output === undefined ? {} : { output }) }, env);
 
   it("times each op in a burst and sustained as bench:tc does, beside its own median", async () => {
     const result = await matmulFp16Baseline(standInTorchEnv(ms, throttleAt, join(dir, "calls.txt")));
@@ -118,5 +127,17 @@ describe.skipIf(!python)("bench:tune's torch baselines", () => {
     expect(b.fp32Output).toBeUndefined();
     expect(b.fp32OutputUnavailable).toBeUndefined();
     expect(fp32OutputText(b, 0.5)).toBeUndefined();
+  });
+
+  it("times gemm+ReLU+add in fp16 as torch's fp16 relu(A@B)+C, and HGEMM's A@B alone as the ratio's denominator", async () => {
+    const result = await baselineOf({ op: "gemm_relu_add_fp16", n: 64 }, standInTorchEnv(ms, 1e9, join(dir, "calls.txt")));
+    const b = result.baselines[0]!;
+    expect(b.op).toMatchObject({ medianMs: 1.5 * ms, burstMs: 1.5 * ms, sustainedMs: 1.5 * ms });
+    expect(b.op.what).toMatch(/relu\(A@B\)\+C fp16/);
+    expect(b.gemmOnly).toMatchObject({ medianMs: ms, burstMs: ms, sustainedMs: ms });
+    expect(b.gemmOnly!.what).toMatch(/HGEMM/);
+    expect(baselineMs(b)).toBe(ms);
+    expect(likeForLike(b, 0.5).sustainedMs).toBe(ms);
+    expect(b.fp32Output).toBeUndefined();
   });
 });
