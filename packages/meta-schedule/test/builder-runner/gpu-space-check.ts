@@ -14,7 +14,6 @@ import { target } from "@tessera/codegen";
 import { halfOutputGemm, mmaGemm } from "@tessera/corpus";
 import type { PrimFunc } from "@tessera/ir";
 import { cuda } from "@tessera/runtime";
-import type { Trace } from "@tessera/schedule";
 import {
   LocalBuilder,
   LocalRunner,
@@ -26,6 +25,7 @@ import {
   workloadOf,
 } from "../../src/index.js";
 import { cpuReference } from "../../src/runner/checker.js";
+import { withForcedDecisions } from "../space-gpu/forced-decisions.js";
 
 const H100 = target("nvidia/h100");
 /** The wgmma space's decisions in order: N, warps, pipeline lag (stages − 2), TMA loads, unroll budget. */
@@ -48,25 +48,11 @@ function candidatesOf(label: string, func: PrimFunc, samples: number): Candidate
       if (r.ok) out.push({ name: `${label} space ${k} sample ${seed}`, func: r.sch.func });
     }
     if (k === 1) {
-      const r = replayWithPostprocs(ctx, withChoices(space.trace, BEST_WGMMA), gen.postprocs, { seed: 1 });
+      const r = replayWithPostprocs(ctx, withForcedDecisions(space.trace, [], BEST_WGMMA), gen.postprocs, { seed: 1 });
       if (!r.ok) throw new Error(`${label}: the best wgmma configuration was rejected: ${r.reason}: ${r.detail}`);
       out.push({ name: `${label} wgmma 128×256, 3 stages, TMA`, func: r.sch.func });
     }
   });
-  return out;
-}
-
-/** `trace` with its categorical decisions (before the postprocessors) set to the candidates `choices` names, in order. */
-function withChoices(trace: Trace, choices: readonly number[]): Trace {
-  let out = trace;
-  let c = 0;
-  for (const inst of trace.instructions) {
-    if (inst.kind.name === "EnterPostproc") break;
-    if (inst.kind.name !== "SampleCategorical") continue;
-    const index = (inst.attrs[0] as number[]).indexOf(choices[c++]!);
-    if (index < 0) throw new Error(`choice ${choices[c - 1]} is not among [${(inst.attrs[0] as number[]).join(", ")}]`);
-    out = out.withDecision(inst, index);
-  }
   return out;
 }
 

@@ -1,7 +1,7 @@
 /** Test support for the GPU design space: contexts, forced decisions, comparisons with the executor. */
 import { type CudaTarget, target } from "@tessera/codegen";
 import { type PrimFunc, compute, createPrimFunc, mul, placeholder, reduceAxis, reduceSum } from "@tessera/ir";
-import type { Decision, Schedule, Trace } from "@tessera/schedule";
+import type { Schedule } from "@tessera/schedule";
 import { compareWithReference, formatComparison } from "@tessera/simulator";
 import { expect } from "vitest";
 import { type CudaSpaceOptions, type ReplayOutcome, type TuneContext, defaultCudaSpaceGenerator, tuneContext, workloadOf } from "../../src/index.js";
@@ -17,31 +17,7 @@ export function spaceOf(func: PrimFunc, opts: CudaSpaceOptions = {}, t: CudaTarg
   return { ctx, gen, spaces };
 }
 
-/**
- * The trace with its sampling decisions replaced in order of appearance: perfect tiles from
- * `tiles`, categorical choices (by candidate value) from `choices`.
- */
-export function withForcedDecisions(trace: Trace, tiles: readonly number[][], choices: readonly number[]): Trace {
-  let out = trace;
-  let t = 0;
-  let c = 0;
-  for (const inst of trace.instructions) {
-    if (inst.kind.name === "EnterPostproc") break;
-    let decision: Decision | undefined;
-    if (inst.kind.name === "SamplePerfectTile") decision = tiles[t++];
-    else if (inst.kind.name === "SampleCategorical") {
-      const candidates = inst.attrs[0] as number[];
-      const want = choices[c++];
-      const index = candidates.indexOf(want!);
-      if (index < 0) throw new Error(`forced choice ${want} is not among the candidates [${candidates.join(", ")}]`);
-      decision = index;
-    } else continue;
-    if (decision === undefined) throw new Error(`not enough forced decisions for instruction ${inst.kind.name}`);
-    out = out.withDecision(inst, decision);
-  }
-  if (t !== tiles.length || c !== choices.length) throw new Error(`used ${t} of ${tiles.length} tiles and ${c} of ${choices.length} choices`);
-  return out;
-}
+export { withForcedDecisions } from "./forced-decisions.js";
 
 export type Ctx = TuneContext;
 
