@@ -94,7 +94,16 @@ function tilesAcross(trace: Trace, tiles: readonly Instruction[], rng: RandomEng
   // f leaves level q of a and level p of b: it must divide both.
   const factors = divisorsAbove1(ta[q]!).filter((f) => tb[p]! % f === 0);
   if (factors.length === 0) return undefined;
-  const f = factors[rng.int(0, factors.length)]!;
+  return movedAcross(trace, a, b, p, q, factors[rng.int(0, factors.length)]!);
+}
+
+/**
+ * `trace` with factor `f` moved from level q to level p of tile decision `a` and from level p to
+ * level q of `b` (f divides a's level q and b's level p), postprocessing dropped; undefined where
+ * either would break its innermost bound.
+ */
+function movedAcross(trace: Trace, a: Instruction, b: Instruction, p: number, q: number, f: number): Trace | undefined {
+  const [ta, tb] = [tileDecision(trace, a), tileDecision(trace, b)];
   ta[p] = ta[p]! * f;
   ta[q] = ta[q]! / f;
   tb[p] = tb[p]! / f;
@@ -156,13 +165,8 @@ export function tileExchangeTraces(trace: Trace): TileExchange[] {
           if (p === q) continue;
           for (const [f] of factorize(ta[q]!)) {
             if (tb[p]! % f !== 0) continue;
-            const [na, nb] = [[...ta], [...tb]];
-            na[p] = na[p]! * f;
-            na[q] = na[q]! / f;
-            nb[p] = nb[p]! / f;
-            nb[q] = nb[q]! * f;
-            if (!withinInnermostBound(a, na) || !withinInnermostBound(b, nb)) continue;
-            out.push({ trace: trace.withDecision(a, na, { removePostproc: true }).withDecision(b, nb, { removePostproc: true }), pair });
+            const moved = movedAcross(trace, a, b, p, q, f);
+            if (moved !== undefined) out.push({ trace: moved, pair });
           }
         }
       }
