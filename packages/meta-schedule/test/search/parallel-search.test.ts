@@ -49,6 +49,29 @@ const pool = (opts: ReplayPoolOptions): ReplayPool => {
 let threeWorkers: ReplayPool | undefined;
 const engagedThreeWorkers = (): ReplayPool => (threeWorkers ??= pool({ workers: 3, startWorkersAfterCpuMs: 0 }));
 
+/** A pool of 2 workers alone (callerShare: false, as while batches are measured) and what its warm-up showed. */
+interface WarmedPool {
+  readonly pool: ReplayPool;
+  /** Whether the pool was engaged before the warm-up call, and right after it (before its replies). */
+  readonly engagedBefore: boolean;
+  readonly engagedOnCall: boolean;
+}
+/**
+ * Never engaged by the search's own replays: only the warm-up engages it. Made and warmed by
+ * whichever test asks first, and shared: every replay of a warmed pool goes to its workers, and
+ * each worker started cold costs seconds of CPU.
+ */
+let warmedTwo: Promise<WarmedPool> | undefined;
+const warmedTwoWorkersAlone = (): Promise<WarmedPool> =>
+  (warmedTwo ??= (async () => {
+    const made = pool({ workers: 2, callerShare: false, startWorkersAfterCpuMs: Number.POSITIVE_INFINITY });
+    const engagedBefore = made.engaged;
+    const warming = made.warmUp(warmUpJob(func, H100, defaultCudaSpaceGenerator(H100))!);
+    const engagedOnCall = made.engaged;
+    await warming;
+    return { pool: made, engagedBefore, engagedOnCall };
+  })());
+
 describe("the evolutionary search with worker threads", () => {
   it("hands out the same candidates in the same order with 0 and 3 search workers (several seeds)", { timeout: 600_000 }, async () => {
     const three = engagedThreeWorkers();
@@ -84,15 +107,10 @@ describe("the evolutionary search with worker threads", () => {
   it("a pool warmed ahead (warmUp) has every worker started and is engaged before the search; its 2 workers alone (the search's thread taking no share) hand out the same candidates (several seeds)", {
     timeout: 600_000,
   }, async () => {
-    // Never engaged by the search's own replays: only the warm-up engages it. The workers alone,
-    // callerShare: false, as while batches are measured (overlapSearch); one pool serves both
-    // claims, since every replay of a warmed pool goes to its workers (each started cold costs seconds).
-    const warmed = pool({ workers: 2, callerShare: false, startWorkersAfterCpuMs: Number.POSITIVE_INFINITY });
-    const job = warmUpJob(func, H100, defaultCudaSpaceGenerator(H100));
-    expect(job?.requests).toHaveLength(WARM_UP_REPLAYS);
-    const warming = warmed.warmUp(job!);
-    expect(warmed.engaged).toBe(true);
-    await warming;
+    expect(warmUpJob(func, H100, defaultCudaSpaceGenerator(H100))?.requests).toHaveLength(WARM_UP_REPLAYS);
+    const { pool: warmed, engagedBefore, engagedOnCall } = await warmedTwoWorkersAlone();
+    expect(engagedBefore).toBe(false);
+    expect(engagedOnCall).toBe(true);
     expect(warmed.workersStarted).toBe(2);
     for (const seed of [3, 17]) expect(await handedOut(seed, warmed)).toEqual(await handedOutInThread(seed));
     expect(warmed.workersStarted).toBe(2);
@@ -134,15 +152,14 @@ describe("ReplayPool", () => {
     // Six fresh samples: on two workers, chunks of 2, 1, 1, 1, 1 (replay-chunks.ts), taken as workers come free.
     const batch: ReplayJob = { ...job, requests: Array.from({ length: 6 }, (_, k) => ({ ...job.requests[0]!, seed: 30 + k })) };
     const reply = (r: ReturnType<typeof runReplayJob>[number]) => (r.ok ? [r.hash, r.traceKey] : r.reason);
-    const pool = new ReplayPool({ workers: 2, callerShare: false, startWorkersAfterCpuMs: 0 });
-    try {
-      const replies = await pool.replay(batch);
-      expect(replies.map(reply)).toEqual(runReplayJob(batch).map(reply));
-      expect(new Set(replies.map((r) => (r.ok ? r.traceKey : r.reason))).size).toBeGreaterThan(1);
-      expect(pool.fallbacks).toBe(0);
-    } finally {
-      await pool.dispose();
-    }
+    // The shared warmed pool of 2 workers alone: engaged, so the whole batch goes to its workers.
+    const { pool } = await warmedTwoWorkersAlone();
+    const fallbacksBefore = pool.fallbacks;
+    const replies = await pool.replay(batch);
+    expect(replies.map(reply)).toEqual(runReplayJob(batch).map(reply));
+    expect(new Set(replies.map((r) => (r.ok ? r.traceKey : r.reason))).size).toBeGreaterThan(1);
+    expect(pool.fallbacks).toBe(fallbacksBefore);
+    expect(pool.workersStarted).toBe(2);
   });
 
   it("replays a crashed worker's traces in the search's thread with a warning: the same replies, never a missing one", { timeout: 300_000 }, async () => {
