@@ -57,9 +57,9 @@ const ROLLED_STEP_COST = 0.08;
  * 2048³ runs better (Spearman with measured speed 0.48 → 0.54; of the model's 50 favourites 18
  * within 1.10× of cuBLAS instead of none). Off all the same: those programs are the ones the max
  * chose to measure, and on the H200 the search with order 3 met the 64-trial target on 3 of 6 new
- * seeds against the max's 5 of 6, and on the programs it picked there it ranked worse than the
- * max (Spearman 0.41 against 0.49): its favourites outside the max's sample measured poorly; on
- * the H100 fixture (cost-model/h100-ranking.test.ts) it fell under that test's 0.5 (0.49)
+ * seeds (order 6: 1 of 6) against the max's 5 of 6; on the programs order 3 picked there it ranked
+ * worse than the max (Spearman 0.41 against 0.49), and on the H100 fixture
+ * (cost-model/h100-ranking.test.ts) it fell under that test's 0.5 (0.49)
  * (docs/benchmarks/tuning-2026-11-30-s20). `EstimateOptions` keeps it for offline studies.
  */
 export const SHARED_OVERLAP_ORDER = Infinity;
