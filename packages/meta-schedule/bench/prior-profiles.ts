@@ -14,7 +14,7 @@
  * recorded), decisions (in trace order), seconds (the estimate) and kernels.
  */
 import { writeFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { existingFolder } from "./command-line.js";
 
@@ -29,7 +29,9 @@ function options(): { workload: string; reports: string[]; out: string } {
     const reports = values.reports.split(",").filter((d) => d.length > 0);
     if (reports.length === 0) throw new RangeError("--reports names no folder");
     for (const dir of reports) existingFolder(repoRoot, dir);
-    return { workload: values.workload, reports, out: values.out };
+    // The file is written after minutes of rebuilding: its folder must exist before they start.
+    existingFolder(process.cwd(), dirname(values.out));
+    return { workload: values.workload, reports, out: resolve(values.out) };
   } catch (err) {
     console.error(`bench:prior-profiles: ${err instanceof Error ? err.message : String(err)}\n${USAGE}`);
     process.exit(2);
@@ -69,5 +71,5 @@ for (const dir of reports) {
     }
   }
 }
-writeFileSync(resolve(out), JSON.stringify(rows));
+writeFileSync(out, JSON.stringify(rows));
 console.log(`bench:prior-profiles: ${rows.length} programs of ${workload} → ${out}`);
