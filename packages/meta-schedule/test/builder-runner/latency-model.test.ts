@@ -4,7 +4,7 @@ import { add, bitwiseXor, floordiv, floormod, mul, variable } from "@tessera/ir"
 import { describe, expect, it } from "vitest";
 import { evaluate } from "../../src/latency-model/expr-eval.js";
 import { type KernelProfile } from "../../src/latency-model/kernel-profile.js";
-import { estimateKernel, estimateLatency } from "../../src/latency-model/latency-model.js";
+import { SHARED_OVERLAP_ORDER, estimateKernel, estimateLatency, overlapNorm } from "../../src/latency-model/latency-model.js";
 import { gpuSpecOf } from "../../src/latency-model/gpu-spec.js";
 
 const h100 = target("nvidia/h100");
@@ -135,5 +135,38 @@ describe("analytic latency model", () => {
     const many = estimateKernel({ ...few, blocks: 4 * 132 }, spec);
     expect(many.blocksPerSM).toBeGreaterThanOrEqual(4);
     expect(many.seconds).toBeLessThan(2.5 * estimateKernel(few, spec).seconds);
+  });
+
+  it("adds shared wavefronts near the issue count to the issue time when asked (order 3): a thread layout with more wavefronts per FP instruction is slower; by default (∞) the busier alone", () => {
+    // A prefetching kernel with enough warps, so that the pipes decide: issue 37,800 slots a warp.
+    const busy = { ...base, prefetchedShare: 1 };
+    const layout = (sharedWavefronts: number, sharedOverlapOrder?: number) =>
+      estimateKernel(
+        { ...busy, sharedWavefronts, idealSharedWavefronts: sharedWavefronts },
+        spec,
+        sharedOverlapOrder === undefined ? {} : { sharedOverlapOrder },
+      );
+    expect(layout(35_000, 3).bound).toBe("issue");
+    expect(layout(35_000, 3).seconds).toBeGreaterThan(1.1 * layout(10_000, 3).seconds);
+    // Far fewer wavefronts than issue slots hardly count; more than the issue count is the shared bound.
+    expect(layout(5_000, 3).seconds).toBeLessThan(1.01 * layout(1_000, 3).seconds);
+    expect(layout(80_000, 3).bound).toBe("shared");
+    expect(layout(80_000, 3).seconds).toBeGreaterThan(layout(35_000, 3).seconds);
+    // The default is the max: wavefronts under the issue count cost nothing, and the estimate is order ∞'s.
+    expect(SHARED_OVERLAP_ORDER).toBe(Infinity);
+    expect(layout(35_000).seconds).toBe(layout(10_000).seconds);
+    expect(layout(35_000).seconds).toBe(layout(35_000, Infinity).seconds);
+    expect(layout(80_000).seconds).toBeGreaterThan(layout(35_000).seconds);
+  });
+
+  it("combines two costs by a norm whose order ∞ is the larger and 1 the sum, and refuses an order below 1", () => {
+    expect(overlapNorm(3, 4, Infinity)).toBe(4);
+    expect(overlapNorm(3, 4, 1)).toBeCloseTo(7, 12);
+    expect(overlapNorm(3, 4, 2)).toBeCloseTo(5, 12);
+    expect(overlapNorm(0, 0, SHARED_OVERLAP_ORDER)).toBe(0);
+    expect(overlapNorm(0, 0, 3)).toBe(0);
+    expect(overlapNorm(1e300, 1e300, 3) / 1e300).toBeCloseTo(2 ** (1 / 3), 12);
+    expect(() => overlapNorm(1, 2, 0.5)).toThrow(/order must be at least 1, got 0.5/);
+    expect(() => overlapNorm(1, 2, Number.NaN)).toThrow(/got NaN/);
   });
 });

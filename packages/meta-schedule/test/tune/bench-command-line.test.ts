@@ -1,5 +1,5 @@
 /**
- * `pnpm bench:tune`, `bench:learned-model`, `bench:prior-ranking` and `bench:search-offline` with a
+ * `pnpm bench:tune`, `bench:learned-model`, `bench:prior-ranking`, `bench:prior-profiles` and `bench:search-offline` with a
  * mistaken command line: the usage and exit code 2, never a stack trace.
  *
  * Each script is bundled once (esbuild, as `pnpm tessera` runs from a bundle) and each command line
@@ -15,7 +15,7 @@ import { type Metafile, build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const benchDir = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "bench");
-const SCRIPTS = ["tune.bench.ts", "learned-model.bench.ts", "prior-ranking.bench.ts", "search-offline.bench.ts"];
+const SCRIPTS = ["tune.bench.ts", "learned-model.bench.ts", "prior-ranking.bench.ts", "prior-profiles.ts", "search-offline.bench.ts"];
 // Beside bench/, so that the scripts' paths relative to their own file (the repository's docs/) still hold.
 const bundleDir = mkdtempSync(join(benchDir, "..", ".bench-cli-"));
 let metafile: Metafile | undefined;
@@ -113,6 +113,16 @@ describe("bench:prior-ranking command line", () => {
     [["--reports", "docs/benchmarks,no/such/folder"], /no folder no\/such\/folder/],
     [["--out-dir", "no/such/folder"], /no folder no\/such\/folder/],
     [["--trials", "3"], /Unknown option '--trials'/],
+  ]);
+});
+
+describe("bench:prior-profiles command line", () => {
+  refusedWithUsage("prior-profiles.ts", "bench:prior-profiles", [
+    [["--workload", "gemm_relu_add_2048", "--out", "x.json"], /--workload, --reports and --out are all needed/],
+    [["--workload", "gemm_relu_add_2048", "--reports", ",", "--out", "x.json"], /--reports names no folder/],
+    [["--workload", "gemm_relu_add_2048", "--reports", "no/such/folder", "--out", "x.json"], /no folder no\/such\/folder/],
+    [["--workload", "gemm_relu_add_2048", "--reports", "docs/benchmarks", "--out", "no/such/folder/x.json"], /no folder no\/such\/folder/],
+    [["--workload", "no_such_workload", "--reports", "docs/benchmarks", "--out", "x.json"], /unknown workload "no_such_workload"; known: gemm_relu_add_2048/],
   ]);
 });
 
