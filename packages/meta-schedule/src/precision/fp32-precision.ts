@@ -45,6 +45,7 @@ import {
 } from "@tessera/ir";
 import { Schedule } from "@tessera/schedule";
 import { matmulOperands } from "../rules/multi-level-tiling-tensor-core/intrin-group.js";
+import { stageOf } from "../rules/multi-level-tiling-tensor-core/operand-stages.js";
 
 export type Fp32Precision = "ieee" | "tf32" | "3xtf32";
 
@@ -92,25 +93,33 @@ export function withFp32Precision(func: PrimFunc, precision: Fp32Precision, opts
   };
 
   // One stage per operand buffer and part, shared by every GEMM that reads the buffer.
-  const stages = new Map<Buffer, Map<Part, { buffer: Buffer; nest: Stmt }>>();
-  const stageOf = (x: Buffer, part: Part) => {
-    const parts = stages.get(x) ?? new Map<Part, { buffer: Buffer; nest: Stmt }>();
-    stages.set(x, parts);
-    let s = parts.get(part);
-    if (s === undefined) {
-      const buffer = declBuffer(fresh(`${x.name}_${part}`), x.shape, "float32");
-      s = { buffer, nest: stageNest(x, buffer, part, buffer.name) };
-      parts.set(part, s);
-    }
-    return s.buffer;
-  };
-  const rewritten = new Map<Block, Block>();
-  for (const g of gemms) rewritten.set(g.block, precision === "tf32" ? tf32Block(g, stageOf) : tf32x3Block(g, stageOf));
-
-  const allStages = [...stages.values()].flatMap((parts) => [...parts.values()]);
-  const body = new GemmRewriter(rewritten, allStages).visitStmt(func.body);
+  const stages = new Map<Buffer, Map<Part, Stage>>();
+  const rewritten = new Map<Block, { block: Block; stages: Stage[] }>();
+  for (const g of gemms) {
+    const used: Stage[] = [];
+    const stageOf = (x: Buffer, part: Part) => {
+      const parts = stages.get(x) ?? new Map<Part, Stage>();
+      stages.set(x, parts);
+      let s = parts.get(part);
+      if (s === undefined) {
+        const buffer = declBuffer(fresh(`${x.name}_${part}`), x.shape, "float32");
+        s = { buffer, nest: stageNest(x, buffer, part, buffer.name) };
+        parts.set(part, s);
+      }
+      used.push(s);
+      return s.buffer;
+    };
+    rewritten.set(g.block, { block: precision === "tf32" ? tf32Block(g, stageOf) : tf32x3Block(g, stageOf), stages: used });
+  }
+  const body = new GemmRewriter(rewritten).rewriteRoot(func);
   const out = withBody(func, body);
-  return precision === "3xtf32" ? chunked(out, gemms.map((g) => rewritten.get(g.block)!.name), chunk) : out;
+  return precision === "3xtf32" ? chunked(out, gemms.map((g) => rewritten.get(g.block)!.block.name), chunk) : out;
+}
+
+/** A stage's buffer and its root-level loop nest. */
+interface Stage {
+  readonly buffer: Buffer;
+  readonly nest: Stmt;
 }
 
 interface Float32Gemm {
@@ -120,14 +129,25 @@ interface Float32Gemm {
   readonly kExtent: number;
 }
 
-/** The float32 GEMM blocks of `func` (matmulOperands' form, every buffer float32, no casts). */
+/**
+ * The float32 GEMM blocks of `func` (matmulOperands' form, every buffer float32, no casts) whose
+ * operands are not both tf32 stages already (a second request changes nothing).
+ */
 function float32Gemms(func: PrimFunc): Float32Gemm[] {
+  const writers = new Map<Buffer, Block>();
+  forEachBlockRealize(func.body, (r) => {
+    for (const w of r.block.writes) writers.set(w.buffer, r.block);
+  });
+  const isStage = (b: Buffer) => {
+    const writer = writers.get(b);
+    return writer !== undefined && stageOf(writer) !== undefined;
+  };
   const out: Float32Gemm[] = [];
   forEachBlockRealize(func.body, (r) => {
     const m = matmulOperands(r.block);
     if (m === undefined || m.casts || r.block.body.kind !== "BufferStore") return;
-    if ([r.block.body.buffer, m.a.buffer, m.b.buffer].every((b) => b.dtype === "float32"))
-      out.push({ block: r.block, a: m.a, b: m.b, kExtent: m.extents[2] });
+    if (![r.block.body.buffer, m.a.buffer, m.b.buffer].every((b) => b.dtype === "float32") || (isStage(m.a.buffer) && isStage(m.b.buffer))) return;
+    out.push({ block: r.block, a: m.a, b: m.b, kExtent: m.extents[2] });
   });
   return out;
 }
@@ -193,31 +213,41 @@ function withProduct(g: Float32Gemm, product: PrimExpr, stageReads: readonly (re
   };
 }
 
-/** Replaces the GEMM blocks and puts the stage nests (and their buffers) at the start of the root block. */
+/**
+ * Replaces the GEMM blocks and puts each stage nest (and its buffer) in the root block just before
+ * the first root-level statement that holds a GEMM reading it: after whatever computes the operand.
+ */
 class GemmRewriter extends IRMutator {
-  #root = true;
-  constructor(
-    readonly blocks: ReadonlyMap<Block, Block>,
-    readonly stages: readonly { buffer: Buffer; nest: Stmt }[],
-  ) {
+  readonly #placed = new Set<Stage>();
+  constructor(readonly gemms: ReadonlyMap<Block, { block: Block; stages: readonly Stage[] }>) {
     super();
   }
 
   override visitBlockRealize(s: Extract<Stmt, { kind: "BlockRealize" }>): Stmt {
-    const replacement = this.blocks.get(s.block);
-    if (replacement !== undefined) return { ...s, block: replacement };
-    if (!this.#root) return super.visitBlockRealize(s);
-    this.#root = false;
-    const inner = super.visitBlockRealize(s) as Extract<Stmt, { kind: "BlockRealize" }>;
-    const root = inner.block;
-    return {
-      ...inner,
-      block: {
-        ...root,
-        allocBuffers: [...root.allocBuffers, ...this.stages.map((x) => x.buffer)],
-        body: seq([...this.stages.map((x) => x.nest), root.body]),
-      },
-    };
+    const replacement = this.gemms.get(s.block);
+    if (replacement !== undefined) return { ...s, block: replacement.block };
+    return super.visitBlockRealize(s);
+  }
+
+  /** The root block realize, rewritten. */
+  rewriteRoot(func: PrimFunc): Stmt {
+    const root = func.body;
+    if (root.kind !== "BlockRealize" || root.block.iterVars.length !== 0)
+      throw new RangeError(`withFp32Precision: function ${String(func.attrs["global_symbol"] ?? "")} has no root block`);
+    const top = root.block.body.kind === "SeqStmt" ? root.block.body.seq : [root.block.body];
+    const body: Stmt[] = [];
+    for (const stmt of top) {
+      forEachBlockRealize(stmt, (r) => {
+        for (const stage of this.gemms.get(r.block)?.stages ?? [])
+          if (!this.#placed.has(stage)) {
+            this.#placed.add(stage);
+            body.push(stage.nest);
+          }
+      });
+      body.push(this.visitStmt(stmt));
+    }
+    const buffers = [...this.#placed].map((x) => x.buffer);
+    return { ...root, block: { ...root.block, allocBuffers: [...root.block.allocBuffers, ...buffers], body: seq(body) } };
   }
 }
 

@@ -1,0 +1,56 @@
+/**
+ * tf32 and 3xTF32 GEMMs in the default CUDA space on an H100, as `bench:tune --only
+ * gemm_relu_add_3xtf32_2048` searches them: only a GEMM whose fp32 precision was requested
+ * (`withFp32Precision`) gets tf32 tensor cores; the mma.sync space tensorizes its stages as the tf32
+ * fragment loads (and 3xTF32's chunks with the three-product MMA, the chunk add and the store), and
+ * sampled programs simulate bit for bit equal to the executor on the rewritten function.
+ */
+import { gemmReluAdd, printTVMScript } from "@tessera/ir";
+import { compareWithReference, formatComparison } from "@tessera/simulator";
+import { describe, expect, it } from "vitest";
+import { type Fp32Precision, replayWithPostprocs, withFp32Precision } from "../../src/index.js";
+import { loweredModuleFor } from "../../src/postproc/verify-gpu-code.js";
+import { AUTO_TENSORIZE } from "../../src/schedule-utils/annotations.js";
+import { spaceOf } from "./helpers.js";
+
+const N = 64;
+
+describe("float32 GEMMs and the requested fp32 precision in the default CUDA space", () => {
+  it("a float32 GEMM nobody asked about gets no tensor core (IEEE float32 stays)", () => {
+    const { spaces } = spaceOf(gemmReluAdd(N).func);
+    for (const sch of spaces) expect(printTVMScript(sch.func)).not.toContain(AUTO_TENSORIZE);
+  });
+
+  it.each<[Fp32Precision, readonly string[]]>([
+    ["tf32", ["mma_load_tf32_a_dyn", "mma_load_tf32_b_dyn", "mma_tf32tf32f32_m16n8k8", "mma_store_16x16_f32_global_"]],
+    [
+      "3xtf32",
+      [
+        "mma_load_tf32_a_dyn",
+        "mma_load_tf32_a_lo_dyn",
+        "mma_load_tf32_b_dyn",
+        "mma_load_tf32_b_lo_dyn",
+        "mma_tf32x3_m16n8k8",
+        "mma_add_16x16_f32",
+        "mma_fill_16x16_f32",
+        "mma_store_16x16_f32_global_",
+      ],
+    ],
+  ])("%s: one mma.sync space tensorizing the GEMM with %j", (precision, intrinsics) => {
+    const { spaces } = spaceOf(withFp32Precision(gemmReluAdd(N).func, precision, { chunk: 16 }));
+    expect(spaces).toHaveLength(1);
+    const script = printTVMScript(spaces[0]!.func);
+    for (const intrin of intrinsics) expect(script).toContain(`"${AUTO_TENSORIZE}": "${intrin}"`);
+  });
+
+  it.each<Fp32Precision>(["tf32", "3xtf32"])("%s: sampled programs lower and simulate bit for bit equal to the executor, with no race", (precision) => {
+    const func = withFp32Precision(gemmReluAdd(N).func, precision, { chunk: 16 });
+    const space = spaceOf(func);
+    for (const seed of [1, 2, 3]) {
+      const out = replayWithPostprocs(space.ctx, space.spaces[0]!.trace, space.gen.postprocs, { seed, freshDecisions: true });
+      if (!out.ok) throw new Error(`seed ${seed}: ${out.reason}: ${out.detail}`);
+      const report = compareWithReference(loweredModuleFor(out.sch.func)!, func, { seed: 5, widenForDType: false, rtol: 0, atol: 0 });
+      expect(report.passed && report.simulation.raceCount === 0 && report.simulation.uninitializedReadCount === 0, formatComparison(report)).toBe(true);
+    }
+  });
+});
