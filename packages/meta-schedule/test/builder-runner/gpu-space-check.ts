@@ -12,7 +12,7 @@
 import { parseArgs } from "node:util";
 import { target } from "@tessera/codegen";
 import { halfOutputGemm, mmaGemm } from "@tessera/corpus";
-import type { PrimFunc } from "@tessera/ir";
+import { type PrimFunc, gemmReluAdd } from "@tessera/ir";
 import { cuda } from "@tessera/runtime";
 import {
   LocalBuilder,
@@ -22,6 +22,7 @@ import {
   referenceChecker,
   replayWithPostprocs,
   tuneContext,
+  withFp32Precision,
   workloadOf,
 } from "../../src/index.js";
 import { cpuReference } from "../../src/runner/checker.js";
@@ -64,6 +65,10 @@ async function main(): Promise<void> {
     [
       ["fp16 GEMM, float32 C", mmaGemm(256)],
       ["fp16 GEMM, float16 C", halfOutputGemm(256)],
+      // The requested fp32 precisions: the tensor core's own adder sums within a 3xTF32 chunk, so the
+      // GPU's bits may differ from the executor's in the last place (the checker's float32 tolerance).
+      ["tf32 gemm+ReLU+add", withFp32Precision(gemmReluAdd(256).func, "tf32")],
+      ["3xTF32 gemm+ReLU+add", withFp32Precision(gemmReluAdd(256).func, "3xtf32")],
     ] as const
   ).map(([label, func]) => ({ func, candidates: candidatesOf(label, func, samples) }));
   if (!cuda.available()) {
