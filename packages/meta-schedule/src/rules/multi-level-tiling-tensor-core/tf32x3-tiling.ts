@@ -87,16 +87,16 @@ function chunkProductLoads(block: Block): [BufferLoad, BufferLoad, BufferLoad, B
   if (v.kind !== "Binary" || v.op !== "add" || v.a.kind !== "BufferLoad" || v.a.buffer !== body.buffer) return undefined;
   const sum = v.b;
   if (sum.kind !== "Binary" || sum.op !== "add" || sum.a.kind !== "Binary" || sum.a.op !== "add") return undefined;
-  const products = [sum.a.a, sum.a.b, sum.b].map(loadsOfProduct);
-  if (products.some((p) => p === undefined)) return undefined;
-  const [[aLo, bHi], [aHi, bLo], [aHi2, bHi2]] = products as [BufferLoad, BufferLoad][];
-  if (aHi2!.buffer !== aHi!.buffer || bHi2!.buffer !== bHi!.buffer) return undefined;
-  const k = aLo!.indices[1];
-  const as = [aLo!, aHi!, aHi2!];
-  const bs = [bHi!, bLo!, bHi2!];
+  const [p0, p1, p2] = [sum.a.a, sum.a.b, sum.b].map(loadsOfProduct);
+  if (p0 === undefined || p1 === undefined || p2 === undefined) return undefined;
+  const [[aLo, bHi], [aHi, bLo], [aHi2, bHi2]] = [p0, p1, p2];
+  if (aHi2.buffer !== aHi.buffer || bHi2.buffer !== bHi.buffer) return undefined;
+  const k = aLo.indices[1];
+  const as = [aLo, aHi, aHi2];
+  const bs = [bHi, bLo, bHi2];
   if (k === undefined || as.some((a) => a.indices.length !== 2 || a.indices[0] !== i || !structuralEqual(a.indices[1]!, k))) return undefined;
   if (bs.some((b) => b.indices.length !== 2 || b.indices[1] !== j || !structuralEqual(b.indices[0]!, k))) return undefined;
-  return [aLo!, bHi!, aHi!, bLo!];
+  return [aLo, bHi, aHi, bLo];
 }
 
 function loadsOfProduct(e: PrimExpr): [BufferLoad, BufferLoad] | undefined {
