@@ -67,7 +67,12 @@ function halfGemmReluAddWorkload(n: number): BenchWorkload {
  * `A @ B` alone (TF32 off), torch's float32 `relu(A @ B) + C` beside it.
  */
 function tf32x3GemmReluAddWorkload(n: number): BenchWorkload {
-  return { name: `gemm_relu_add_3xtf32_${n}`, func: () => withFp32Precision(gemmReluAdd(n).func, "3xtf32"), flop: 2 * n ** 3, torch: { op: "gemm_relu_add", n } };
+  return {
+    name: `gemm_relu_add_3xtf32_${n}`,
+    func: () => withFp32Precision(gemmReluAdd(n).func, "3xtf32"),
+    flop: 2 * n ** 3,
+    torch: { op: "gemm_relu_add", n },
+  };
 }
 
 /** C = A·B in tf32 (`withFp32Precision(…, "tf32")`: operands rounded to tf32, float32 sums), against cuBLAS with TF32 on. */

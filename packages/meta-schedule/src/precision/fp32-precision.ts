@@ -113,7 +113,13 @@ export function withFp32Precision(func: PrimFunc, precision: Fp32Precision, opts
   }
   const body = new GemmRewriter(rewritten).rewriteRoot(func);
   const out = withBody(func, body);
-  return precision === "3xtf32" ? chunked(out, gemms.map((g) => rewritten.get(g.block)!.block.name), chunk) : out;
+  return precision === "3xtf32"
+    ? chunked(
+        out,
+        gemms.map((g) => rewritten.get(g.block)!.block.name),
+        chunk,
+      )
+    : out;
 }
 
 /** A stage's buffer and its root-level loop nest. */

@@ -5,7 +5,20 @@
  * functions without a float32 GEMM are left alone, and bad requests are refused by name.
  */
 import { halfGemmReluAdd, tf32Gemm, tf32x3Gemm } from "@tessera/corpus";
-import { type PrimFunc, compute, createPrimFunc, gemmReluAdd, matmul, mul, placeholder, printTVMScript, randomArgs, reduceAxis, reduceSum, runPrimFunc } from "@tessera/ir";
+import {
+  type PrimFunc,
+  compute,
+  createPrimFunc,
+  gemmReluAdd,
+  matmul,
+  mul,
+  placeholder,
+  printTVMScript,
+  randomArgs,
+  reduceAxis,
+  reduceSum,
+  runPrimFunc,
+} from "@tessera/ir";
 import { describe, expect, it } from "vitest";
 import { parseFp32Precision, withFp32Precision } from "../../src/index.js";
 

@@ -22,9 +22,40 @@ const N = 2048;
 
 /** The forced decisions: i's and j's [blocks, tiles a block] and [warps, tiles a warp] (tf32: also the k chunk), fetch widths, pipeline lag, unroll. */
 const CONFIGS: readonly { name: string; precision: Fp32Precision; tiles: number[][]; choices: number[] }[] = [
-  { name: "tf32, 128×128 blocks of 2×4 warps", precision: "tf32", tiles: [[16, 8], [2, 4], [16, 8], [4, 2], [64, 4]], choices: [4, 4, 1, 0] },
-  { name: "3xTF32, 128×128 blocks of 2×4 warps", precision: "3xtf32", tiles: [[16, 8], [2, 4], [16, 8], [4, 2]], choices: [4, 4, 1, 0] },
-  { name: "3xTF32, 64×64 blocks of 2×2 warps", precision: "3xtf32", tiles: [[32, 4], [2, 2], [32, 4], [2, 2]], choices: [4, 4, 1, 0] },
+  {
+    name: "tf32, 128×128 blocks of 2×4 warps",
+    precision: "tf32",
+    tiles: [
+      [16, 8],
+      [2, 4],
+      [16, 8],
+      [4, 2],
+      [64, 4],
+    ],
+    choices: [4, 4, 1, 0],
+  },
+  {
+    name: "3xTF32, 128×128 blocks of 2×4 warps",
+    precision: "3xtf32",
+    tiles: [
+      [16, 8],
+      [2, 4],
+      [16, 8],
+      [4, 2],
+    ],
+    choices: [4, 4, 1, 0],
+  },
+  {
+    name: "3xTF32, 64×64 blocks of 2×2 warps",
+    precision: "3xtf32",
+    tiles: [
+      [32, 4],
+      [2, 2],
+      [32, 4],
+      [2, 2],
+    ],
+    choices: [4, 4, 1, 0],
+  },
 ];
 
 describe("the tf32 and 3xTF32 programs", () => {
@@ -40,7 +71,10 @@ describe("the tf32 and 3xTF32 programs", () => {
       try {
         writeFileSync(join(dir, "k.cu"), source);
         for (const arch of ["sm_90a", "sm_80"]) {
-          const r = await execa("nvcc", ["-cubin", `-arch=${arch}`, "-O3", "-Xptxas", "-v", "-o", join(dir, `k-${arch}.cubin`), join(dir, "k.cu")], { all: true, reject: false });
+          const r = await execa("nvcc", ["-cubin", `-arch=${arch}`, "-O3", "-Xptxas", "-v", "-o", join(dir, `k-${arch}.cubin`), join(dir, "k.cu")], {
+            all: true,
+            reject: false,
+          });
           expect(r.exitCode, r.all).toBe(0);
           const reports = [...String(r.all).matchAll(/(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads/g)];
           expect(reports.length, r.all).toBeGreaterThan(0);

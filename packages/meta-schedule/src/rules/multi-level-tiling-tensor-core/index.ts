@@ -32,7 +32,15 @@ import { needsMultiLevelTiling } from "../../schedule-utils/block-info.js";
 import { archNumber } from "@tessera/codegen";
 import { gpuTargetOf, type TuneContext } from "../../tune-context.js";
 import { fuseAll, perfectTileSplitter, tileLoopNest } from "../multi-level-tiling/tiling.js";
-import { MMA_INTRIN_GROUPS, type MatmulMatch, type MatmulOperands, type TensorCoreIntrinGroup, WGMMA_INTRIN_GROUPS, type WgmmaIntrinGroup, matchMatmul } from "./intrin-group.js";
+import {
+  MMA_INTRIN_GROUPS,
+  type MatmulMatch,
+  type MatmulOperands,
+  type TensorCoreIntrinGroup,
+  WGMMA_INTRIN_GROUPS,
+  type WgmmaIntrinGroup,
+  matchMatmul,
+} from "./intrin-group.js";
 import { storeIntrinsicWithEpilogue } from "./cast-epilogue.js";
 import { operandStage } from "./operand-stages.js";
 import { applyTf32x3Tiling, matchTf32x3 } from "./tf32x3-tiling.js";

@@ -59,5 +59,8 @@ function sameIndices(indices: readonly PrimExpr[], vars: readonly PrimExpr[]): b
 }
 
 function sameShape(a: Buffer, b: Buffer): boolean {
-  return a.shape.length === b.shape.length && a.shape.every((s, k) => s.kind === "IntImm" && b.shape[k]!.kind === "IntImm" && s.value === (b.shape[k] as typeof s).value);
+  return (
+    a.shape.length === b.shape.length &&
+    a.shape.every((s, k) => s.kind === "IntImm" && b.shape[k]!.kind === "IntImm" && s.value === (b.shape[k] as typeof s).value)
+  );
 }
