@@ -44,6 +44,7 @@ import {
 import { storeIntrinsicWithEpilogue } from "./cast-epilogue.js";
 import { operandStage } from "./operand-stages.js";
 import { applyTf32x3Tiling, matchTf32x3 } from "./tf32x3-tiling.js";
+import { applyWgmmaTf32x3Tiling, wgmmaTf32x3Choices } from "./wgmma-tf32x3-tiling.js";
 import { DEFAULT_WGMMA_SPACE, type WgmmaSpaceOptions, applyWgmmaTiling, checkWgmmaSpaceOptions } from "./wgmma-tiling.js";
 
 const TILE = 16;
@@ -113,8 +114,15 @@ export class MultiLevelTilingTensorCore implements ScheduleRule {
     // takes the tf32 group's intrinsics three times over.
     const x3 = this.options.intrinGroups.some((g) => g.tf32Operands === true) ? matchTf32x3(sch, block) : undefined;
     if (x3 !== undefined) {
-      applyTf32x3Tiling(sch, block, x3, this.options, gpuTargetOf(ctx, "MultiLevelTilingTensorCore").maxThreadsPerBlock);
-      return [sch];
+      const maxThreads = gpuTargetOf(ctx, "MultiLevelTilingTensorCore").maxThreadsPerBlock;
+      // On sm_90 also a wgmma space (wgmma-tf32x3-tiling.ts), on a copy taken before the mma.sync tiling changes `sch`.
+      const wgmmaOn = this.options.wgmmaGroups.some((g) => g.archs.includes(archNumber(ctx.target)));
+      const choices = wgmmaOn ? wgmmaTf32x3Choices(sch, block, this.options.wgmma, maxThreads) : undefined;
+      const wgmma = choices === undefined ? undefined : sch.copy();
+      applyTf32x3Tiling(sch, block, x3, this.options, maxThreads);
+      if (wgmma === undefined) return [sch];
+      applyWgmmaTf32x3Tiling(wgmma, block, x3, choices!, this.options.wgmma, maxThreads);
+      return [sch, wgmma];
     }
     if (!needsMultiLevelTiling(sch, block)) return [sch];
     const arch = archNumber(ctx.target);
