@@ -36,11 +36,34 @@ describe("float32 GEMMs and the requested fp32 precision in the default CUDA spa
         "mma_store_16x16_f32_global_",
       ],
     ],
-  ])("%s: one mma.sync space tensorizing the GEMM with %j", (precision, intrinsics) => {
+  ])("%s: an mma.sync space tensorizing the GEMM with %j", (precision, intrinsics) => {
     const { spaces } = spaceOf(withFp32Precision(gemmReluAdd(N).func, precision, { chunk: 16 }));
     expect(spaces).toHaveLength(1);
     const script = printTVMScript(spaces[0]!.func);
     for (const intrin of intrinsics) expect(script).toContain(`"${AUTO_TENSORIZE}": "${intrin}"`);
+  });
+
+  it("3xtf32 with 32-k chunks on sm_90: also a wgmma space, its stages pre-pass kernels, K-major tiles, the three-wgmma intrinsic", () => {
+    const { spaces } = spaceOf(withFp32Precision(gemmReluAdd(N).func, "3xtf32"));
+    expect(spaces).toHaveLength(2);
+    const script = printTVMScript(spaces[1]!.func);
+    expect(script).toMatch(new RegExp(`"${AUTO_TENSORIZE}": \\["wgmma_m64n64k8_tf32x3"`));
+    expect(script).toContain('"meta_schedule.wgmma_shared_layout": "K"');
+    // B's hi and lo: one transposing pre-pass kernel, stored as Bᵀ[j, k].
+    expect(script).toMatch(/B_hi\[v1, v0\] = T\.tf32_round\(B_shared\[/);
+    // Chunks of 16 k are not one 128-byte swizzle row of float32: no wgmma space.
+    expect(spaceOf(withFp32Precision(gemmReluAdd(N).func, "3xtf32", { chunk: 16 })).spaces).toHaveLength(1);
+  });
+
+  it("3xtf32, the wgmma space: sampled programs lower and simulate equal to the executor within float32 rounding (the three wgmmas sum in their own order), with no race", () => {
+    const func = withFp32Precision(gemmReluAdd(128).func, "3xtf32");
+    const space = spaceOf(func);
+    for (const seed of [1, 2, 3]) {
+      const out = replayWithPostprocs(space.ctx, space.spaces[1]!.trace, space.gen.postprocs, { seed, freshDecisions: true });
+      if (!out.ok) throw new Error(`seed ${seed}: ${out.reason}: ${out.detail}`);
+      const report = compareWithReference(loweredModuleFor(out.sch.func)!, func, { seed: 5, widenForDType: false, rtol: 0, atol: 1e-5 });
+      expect(report.passed && report.simulation.raceCount === 0 && report.simulation.uninitializedReadCount === 0, formatComparison(report)).toBe(true);
+    }
   });
 
   it.each<Fp32Precision>(["tf32", "3xtf32"])("%s: sampled programs lower and simulate bit for bit equal to the executor, with no race", (precision) => {
