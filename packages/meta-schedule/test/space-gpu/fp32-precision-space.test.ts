@@ -5,13 +5,14 @@
  * fragment loads (and 3xTF32's chunks with the three-product MMA, the chunk add and the store), and
  * sampled programs simulate bit for bit equal to the executor on the rewritten function.
  */
+import { codegenCuda } from "@tessera/codegen";
 import { gemmReluAdd, printTVMScript } from "@tessera/ir";
 import { compareWithReference, formatComparison } from "@tessera/simulator";
 import { describe, expect, it } from "vitest";
 import { type Fp32Precision, replayWithPostprocs, withFp32Precision } from "../../src/index.js";
 import { loweredModuleFor } from "../../src/postproc/verify-gpu-code.js";
 import { AUTO_TENSORIZE } from "../../src/schedule-utils/annotations.js";
-import { spaceOf } from "./helpers.js";
+import { spaceOf, withForcedDecisions } from "./helpers.js";
 
 const N = 64;
 
@@ -65,6 +66,43 @@ describe("float32 GEMMs and the requested fp32 precision in the default CUDA spa
       expect(report.passed && report.simulation.raceCount === 0 && report.simulation.uninitializedReadCount === 0, formatComparison(report)).toBe(true);
     }
   });
+
+  it.each([
+    [
+      "mma.sync",
+      0,
+      [
+        [4, 2],
+        [2, 1],
+        [4, 2],
+        [2, 1],
+      ],
+      [4, 4, 2, 0, 256],
+      0,
+    ],
+    ["wgmma", 1, [], [64, 4, 1, 0, 256], 1e-5],
+  ] as const)(
+    "3xtf32, %s space pipelined (regression: a chunk's body of several computes after its copies was left unpipelined): cp.async copies, equal to the executor",
+    (_, k, tiles, choices, atol) => {
+      const func = withFp32Precision(gemmReluAdd(128).func, "3xtf32");
+      const space = spaceOf(func);
+      const out = replayWithPostprocs(
+        space.ctx,
+        withForcedDecisions(
+          space.spaces[k]!.trace,
+          tiles.map((t) => [...t]),
+          [...choices],
+        ),
+        space.gen.postprocs,
+        { seed: 1 },
+      );
+      if (!out.ok) throw new Error(`${out.reason}: ${out.detail}`);
+      const module = loweredModuleFor(out.sch.func)!;
+      expect(codegenCuda(module).source).toContain("cp.async");
+      const report = compareWithReference(module, func, { seed: 5, widenForDType: false, rtol: 0, atol });
+      expect(report.passed && report.simulation.raceCount === 0 && report.simulation.uninitializedReadCount === 0, formatComparison(report)).toBe(true);
+    },
+  );
 
   it.each<Fp32Precision>(["tf32", "3xtf32"])("%s: sampled programs lower and simulate bit for bit equal to the executor, with no race", (precision) => {
     const func = withFp32Precision(gemmReluAdd(N).func, precision, { chunk: 16 });
