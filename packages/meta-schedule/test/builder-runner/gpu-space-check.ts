@@ -28,7 +28,7 @@ async function main(): Promise<void> {
   let failed = 0;
   for (const { func, candidates } of workloads) {
     const builder = new LocalBuilder({ cacheDir: false });
-    const built = await builder.build(candidates.map((c) => ({ func: c.func, target: H100 })));
+    const built = await builder.build(candidates.map((c) => ({ func: c.func, target: SPACE_CHECK_TARGET })));
     await builder.dispose();
     const runner = new LocalRunner({ timeoutSec: 30, checker: referenceChecker(cpuReference(func)) });
     const argsInfo = argsInfoOf(func);

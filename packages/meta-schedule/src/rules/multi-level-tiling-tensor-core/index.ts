@@ -116,7 +116,8 @@ export class MultiLevelTilingTensorCore implements ScheduleRule {
     if (x3 !== undefined) {
       const maxThreads = gpuTargetOf(ctx, "MultiLevelTilingTensorCore").maxThreadsPerBlock;
       // On sm_90 also a wgmma space (wgmma-tf32x3-tiling.ts), on a copy taken before the mma.sync tiling changes `sch`.
-      const wgmmaOn = this.options.wgmmaGroups.some((g) => g.archs.includes(archNumber(ctx.target)));
+      const arch = archNumber(ctx.target);
+      const wgmmaOn = this.options.wgmmaGroups.some((g) => g.archs.includes(arch));
       const choices = wgmmaOn ? wgmmaTf32x3Choices(sch, block, this.options.wgmma, maxThreads) : undefined;
       const wgmma = choices === undefined ? undefined : sch.copy();
       applyTf32x3Tiling(sch, block, x3, this.options, maxThreads);
