@@ -37,4 +37,4 @@ export {
 } from "./tensor-intrin/cuda/wgmma.js";
 export { BUFFER_SWIZZLE, PERMUTED_LAYOUT, SwizzleLayoutError, checkSwizzle, permutedLayoutMap, swizzleRunsContiguous } from "./primitives/layout/swizzle.js";
 export { indexMapFromAttr } from "./primitives/layout/index-map.js";
-export { rowMajorPrePass, transposingPrePass, transposingPrePasses } from "./operand-prepass.js";
+export { rowMajorPrePass, rowMajorPrePasses, transposingPrePass, transposingPrePasses } from "./operand-prepass.js";

@@ -35,6 +35,19 @@ export function rowMajorPrePass(sch: Schedule, block: BlockRV): void {
 }
 
 /**
+ * The root stage blocks `blocks` (each reads the same input, read 0, elementwise over its shape:
+ * 3xTF32's "A_hi" and "A_lo") as one row-major kernel: each thread loads its elements of the input
+ * once into registers (a local cache read, bound as `rowMajorPrePass` binds a stage) and computes
+ * every stage from them.
+ */
+export function rowMajorPrePasses(sch: Schedule, blocks: readonly BlockRV[]): void {
+  const local = sch.cacheRead(blocks[0]!, 0, "local", blocks);
+  rowMajorPrePass(sch, local);
+  const innermost = sch.getLoops(local).at(-1)!;
+  for (const b of blocks) sch.reverseComputeAt(b, innermost);
+}
+
+/**
  * Stores the root stage block `block`'s output (loops r, c over an output [r, c]) transposed, as
  * [c, r], and binds it as its own kernel: a tiled transpose through a padded shared tile of its
  * input (read 0). Both extents must be multiples of 32.

@@ -23,7 +23,7 @@ describe("float32 GEMMs and the requested fp32 precision in the default CUDA spa
   });
 
   it.each<[Fp32Precision, readonly string[]]>([
-    ["tf32", ["mma_load_tf32_a_dyn", "mma_load_tf32_b_dyn", "mma_tf32tf32f32_m16n8k8", "mma_store_16x16_f32_global_"]],
+    ["tf32", ["mma_load_tf32_a_dyn", "mma_load_tf32_b_dyn", "mma_tf32tf32f32_m16n8k8", "mma_store_16x16_f32_relu_add_global"]],
     [
       "3xtf32",
       [
@@ -34,7 +34,7 @@ describe("float32 GEMMs and the requested fp32 precision in the default CUDA spa
         "mma_tf32x3_m16n8k8",
         "mma_add_16x16_f32",
         "mma_fill_16x16_f32",
-        "mma_store_16x16_f32_global_",
+        "mma_store_16x16_f32_relu_add_global",
       ],
     ],
   ])("%s: an mma.sync space tensorizing the GEMM with %j", (precision, intrinsics) => {
@@ -77,10 +77,10 @@ describe("float32 GEMMs and the requested fp32 precision in the default CUDA spa
         [4, 2],
         [2, 1],
       ],
-      [4, 4, 2, 0, 256],
+      [4, 4, 2, 0],
       0,
     ],
-    ["wgmma", 1, [], [64, 4, 1, 0, 256], 1e-5],
+    ["wgmma", 1, [], [64, 4, 1, 0], 1e-5],
   ] as const)(
     "3xtf32, %s space pipelined (regression: a chunk's body of several computes after its copies was left unpipelined): cp.async copies, equal to the executor",
     (_, k, tiles, choices, atol) => {

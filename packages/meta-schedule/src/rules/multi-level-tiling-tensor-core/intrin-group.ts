@@ -25,6 +25,8 @@ export interface TensorCoreIntrinGroup {
   readonly store: string;
   /** Stores that cast the accumulator as they write it, by the dtype written (a cast epilogue fused: cast-epilogue.ts). */
   readonly castStores?: Readonly<Record<string, string>>;
+  /** Stores that write gemm+ReLU+add's `D = t(max(acc, 0)) + X`, by the dtype t of D (cast-epilogue.ts). */
+  readonly reluAddStores?: Readonly<Record<string, string>>;
   /**
    * A tf32 group: A and B must be tf32 stages (`tf32(X)`, operand-stages.ts; only a requested
    * fp32 precision writes them), which become the fragment loads (16×k of A, k×16 of B), instead
@@ -34,6 +36,9 @@ export interface TensorCoreIntrinGroup {
 }
 
 const M = MMA_INTRINSICS;
+
+/** gemm+ReLU+add's epilogue stored from float32 registers: into a float32 D, or rounded once into a float16 D. */
+export const FLOAT32_RELU_ADD_STORES: Readonly<Record<string, string>> = { float32: M.storeF32ReluAddGlobal, float16: M.storeF32ReluAddF16Global };
 
 /** ldmatrix + mma.sync m16n8k16, fp16 operands, fp32 accumulation (TVM's mma_f16f16f32 group). */
 export const MMA_FP16_FP32_GROUP: TensorCoreIntrinGroup = {
@@ -49,6 +54,7 @@ export const MMA_FP16_FP32_GROUP: TensorCoreIntrinGroup = {
   compute: M.mmaF16F16F32,
   store: M.storeF32Global,
   castStores: { float16: M.storeF32ToF16Global },
+  reluAddStores: FLOAT32_RELU_ADD_STORES,
 };
 
 /** ldmatrix + mma.sync m16n8k16, fp16 operands and accumulator. */
@@ -59,6 +65,7 @@ export const MMA_FP16_FP16_GROUP: TensorCoreIntrinGroup = {
   compute: M.mmaF16F16F16,
   store: M.storeF16Global,
   castStores: {},
+  reluAddStores: {},
 };
 
 /**
@@ -77,6 +84,7 @@ export const MMA_TF32_GROUP: TensorCoreIntrinGroup = {
   loadBSharedDyn: M.loadTF32BDyn,
   compute: M.mmaTF32TF32F32,
   store: M.storeF32Global,
+  reluAddStores: { float32: M.storeF32ReluAddGlobal },
   tf32Operands: true,
 };
 
@@ -102,6 +110,8 @@ export interface WgmmaIntrinGroup {
   readonly store: string;
   /** Stores that cast the accumulator as they write it, by the dtype written (a cast epilogue fused: cast-epilogue.ts). */
   readonly castStores?: Readonly<Record<string, string>>;
+  /** Stores that write gemm+ReLU+add's `D = t(max(acc, 0)) + X`, by the dtype t of D (cast-epilogue.ts). */
+  readonly reluAddStores?: Readonly<Record<string, string>>;
   /** The architectures (`sm_<n>`) with the instructions: wgmma is sm_90a's alone (Blackwell has none). */
   readonly archs: readonly number[];
 }
@@ -118,6 +128,7 @@ export const WGMMA_FP16_FP32_GROUP: WgmmaIntrinGroup = {
   init: M.fillF32,
   store: M.storeF32Global,
   castStores: { float16: M.storeF32ToF16Global },
+  reluAddStores: FLOAT32_RELU_ADD_STORES,
   archs: [90],
 };
 

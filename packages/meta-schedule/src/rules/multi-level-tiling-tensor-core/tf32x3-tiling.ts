@@ -34,8 +34,8 @@ const K = 8;
 const WARP_SIZE = 32;
 const M = MMA_INTRINSICS;
 
-/** The 3xTF32 store intrinsics: the plain float32 store (no cast store: the output is float32). */
-const GROUP_STORES = { store: M.storeF32Global };
+/** The 3xTF32 store intrinsics: the plain float32 store, and gemm+ReLU+add's (no cast store: the accumulation is float32 throughout). */
+const GROUP_STORES = { store: M.storeF32Global, reluAddStores: { float32: M.storeF32ReluAddGlobal } };
 
 /** A matched 3xTF32 chunk block: its main block and the hi/lo stages of A and B. */
 export interface Tf32x3Match {

@@ -3,7 +3,8 @@
  * `wgmmaTf32x3GemmSchedule` of @tessera/corpus without its register A): PTX's tf32 wgmma reads both
  * operands K-major from shared memory, so the rule makes the four tf32 stages layout-rewrite
  * pre-passes, kernels of their own that run before the GEMM (A's hi and lo row-major, B's hi and
- * lo transposed to Bᵀ[j, k] by one kernel that reads B once: operand-prepass.ts of @tessera/schedule),
+ * lo transposed to Bᵀ[j, k]; one kernel per operand that reads it once: operand-prepass.ts of
+ * @tessera/schedule),
  * and marks them for no other rule (`schedule_rule`).
  *
  * The chunk block (a chunk = one k stage of 32 float32, the 128 bytes of a swizzle row) is split
@@ -23,7 +24,7 @@ import {
   type Schedule,
   WGMMA_N,
   type WgmmaN,
-  rowMajorPrePass,
+  rowMajorPrePasses,
   transposingPrePasses,
   wgmmaAccumulatorLayout,
   wgmmaTf32x3IntrinName,
@@ -71,8 +72,7 @@ export function applyWgmmaTf32x3Tiling(
   maxThreads: number,
 ): void {
   // The pre-passes: kernels of their own, left alone by the rules after this one.
-  rowMajorPrePass(sch, m.a.hi);
-  rowMajorPrePass(sch, m.a.lo);
+  rowMajorPrePasses(sch, [m.a.hi, m.a.lo]);
   transposingPrePasses(sch, [m.b.hi, m.b.lo]);
   for (const stage of [m.a.hi, m.a.lo, m.b.hi, m.b.lo]) sch.annotate(stage, "schedule_rule", "None");
 
@@ -108,7 +108,7 @@ export function applyWgmmaTf32x3Tiling(
   const writeBack = sch.cacheWrite(m.main, 0, "warp");
   sch.reverseComputeAt(m.main, ko!, true);
   sch.reverseComputeAt(writeBack, i1!, true);
-  const store = storeIntrinsicWithEpilogue(sch, writeBack, { store: M.storeF32Global });
+  const store = storeIntrinsicWithEpilogue(sch, writeBack, { store: M.storeF32Global, reluAddStores: { float32: M.storeF32ReluAddGlobal } });
   const addTile = splitTiles(sch, m.main);
   const storeTile = splitTiles(sch, writeBack);
   const chunkInit = sch.decomposeReduction(tile, step!);
