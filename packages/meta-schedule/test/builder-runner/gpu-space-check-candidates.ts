@@ -4,7 +4,7 @@
  * design space and, for the fp16 GEMMs, the wgmma configuration bench:tune's searches found best.
  */
 import { target } from "@tessera/codegen";
-import { halfOutputGemm, mmaGemm } from "@tessera/corpus";
+import { halfGemmReluAdd, halfOutputGemm, mmaGemm } from "@tessera/corpus";
 import { type PrimFunc, gemmReluAdd } from "@tessera/ir";
 import { defaultCudaSpaceGenerator, replayWithPostprocs, tuneContext, withFp32Precision, workloadOf } from "../../src/index.js";
 import { withForcedDecisions } from "../space-gpu/forced-decisions.js";
@@ -29,6 +29,8 @@ export function spaceCheckWorkloads(samples: number): SpaceCheckWorkload[] {
     [
       ["fp16 GEMM, float32 C", mmaGemm(256), true],
       ["fp16 GEMM, float16 C", halfOutputGemm(256), true],
+      // gemm+ReLU+add in fp16: the epilogue fused into the store (the f32 → f16 relu-add store helper).
+      ["fp16 gemm+ReLU+add", halfGemmReluAdd(256, "float16").func, false],
       // The requested fp32 precisions: the tensor core's own adder sums within a 3xTF32 chunk (and the
       // wgmma space's three wgmmas sum in their own order), so the GPU's bits may differ from the
       // executor's in the last places (the checker's float32 tolerance).
