@@ -1,10 +1,10 @@
 /**
  * Issue 34's bonus workload, gemm+ReLU+add in fp16 (`halfGemmReluAdd`: float16 A, B, C and D, A·B
  * summed in float32), in the default CUDA space on an H100, as `bench:tune --only
- * gemm_relu_add_fp16_2048` searches it: both tensor-core spaces (mma.sync, wgmma) tensorize the GEMM
- * with the ReLU and the add fused into the accumulator's store (`mma_store_16x16_f32_relu_add_f16_global`:
- * one kernel, no float32 C in memory; session 19 had them a second kernel), and sampled programs
- * compute what the executor computes.
+ * gemm_relu_add_fp16_2048` searches it: both tensor-core spaces (mma.sync, wgmma) tensorize the GEMM,
+ * the ReLU and the add stay the other rules' (a second kernel: fused into the store with its scalar
+ * 16-bit stores the workload measured slower, session 20), and sampled programs compute what the
+ * executor computes.
  */
 import { halfGemmReluAdd } from "@tessera/corpus";
 import { printTVMScript } from "@tessera/ir";
@@ -25,8 +25,8 @@ describe("gemm+ReLU+add in fp16 in the default CUDA space", () => {
     expect(scripts[0]).toContain(`"${AUTO_TENSORIZE}": "mma_ldmatrix_f16_a_dyn"`);
     expect(scripts[1]).toMatch(new RegExp(`"${AUTO_TENSORIZE}": \\["wgmma_m64n\\d+k16_f16f16f32"`));
     for (const script of scripts) {
-      expect(script).toContain(`"${AUTO_TENSORIZE}": "mma_store_16x16_f32_relu_add_f16_global"`);
-      expect(script).not.toContain('T.block("relu")');
+      expect(script).not.toContain("relu_add");
+      expect(script).toContain('T.block("relu")');
     }
   });
 

@@ -2,8 +2,8 @@
  * An epilogue fused into the accumulator's store: the fp16-output GEMM (`D = half(C)`, C the
  * float32 accumulation) writes its C tile straight from the registers as float16, as TVM's
  * tensor-core GEMMs store `T.Cast("float16", acc)`, instead of a float32 C in memory and a pass
- * that rounds it; and gemm+ReLU+add (`R = t(max(C, 0))`, `D = R + X`, t float32 or float16) writes
- * D from the registers, instead of C and a second kernel.
+ * that rounds it; and gemm+ReLU+add (`R = t(max(C, 0))`, `D = R + X`, for the dtypes t the group has
+ * a store for) writes D from the registers, instead of C and a second kernel.
  */
 import type { Block, PrimExpr, Var } from "@tessera/ir";
 import { type BlockRV, type Schedule, ScheduleError } from "@tessera/schedule";
