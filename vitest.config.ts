@@ -59,6 +59,7 @@ const SLOW_TESTS = [
   "packages/meta-schedule/test/space-gpu/wgmma-space.property.test.ts",
   "packages/meta-schedule/test/space-gpu/split-k.property.test.ts",
   "packages/meta-schedule/test/space-gpu/half-output-gemm-nvcc.test.ts",
+  "packages/meta-schedule/test/space-gpu/fp32-precision-nvcc.test.ts",
   "packages/meta-schedule/test/space-gpu/padded-operand-slices.test.ts",
   "packages/meta-schedule/test/database/similar-records.test.ts",
   "packages/meta-schedule/test/database/prior-seeds.test.ts",

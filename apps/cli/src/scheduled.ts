@@ -16,19 +16,29 @@ import {
   replayTraceCalls,
 } from "@tessera/schedule";
 import { CliError } from "./errors.js";
+import { withFp32PrecisionOption } from "./fp32-precision.js";
 import { loadModule, pickFunction, readTextFile } from "./load.js";
 
 export interface ScheduledFunction {
   /** The function's name in the file. */
   readonly name: string;
-  /** The function as written in the file. */
+  /** The function as written in the file (its float32 GEMMs in the requested precision). */
   readonly original: PrimFunc;
   /** The function after the trace (the original when no trace was given). */
   readonly func: PrimFunc;
 }
 
-export async function loadScheduled(file: string, opts: { trace?: string | undefined; func?: string | undefined } = {}): Promise<ScheduledFunction> {
-  const { name, func } = pickFunction(await loadModule(file), file, opts.func);
+/**
+ * The function `name`d in `file` (with `fp32Precision`, its float32 GEMMs rewritten as requested:
+ * `--fp32-precision`), then scheduled by the trace.
+ */
+export async function loadScheduled(
+  file: string,
+  opts: { trace?: string | undefined; func?: string | undefined; fp32Precision?: string | undefined } = {},
+): Promise<ScheduledFunction> {
+  const picked = pickFunction(await loadModule(file), file, opts.func);
+  const { name } = picked;
+  const func = withFp32PrecisionOption(picked.func, opts.fp32Precision);
   if (opts.trace === undefined) return { name, original: func, func };
   const traceFile = opts.trace;
   const traceText = await readTextFile(traceFile);

@@ -85,6 +85,11 @@ for spec in json.loads(sys.argv[1]):
     elif op == "matmul":
         A, B = rnd(spec["m"], spec["k"]), rnd(spec["k"], spec["n"])
         out.append({"op": timed(lambda: A @ B, "torch A@B (cuBLAS SGEMM, TF32 off)")})
+    elif op == "matmul_tf32":
+        n = spec["n"]; A, B = rnd(n, n), rnd(n, n)
+        torch.backends.cuda.matmul.allow_tf32 = True
+        out.append({"op": timed(lambda: A @ B, "torch A@B (cuBLAS, TF32 on)")})
+        torch.backends.cuda.matmul.allow_tf32 = False
     elif op == "matmul_fp16":
         n = spec["n"]; A, B = rnd(n, n).half(), rnd(n, n).half()
         r = {"op": timed(lambda: A @ B, "torch A@B fp16 (cuBLAS HGEMM, tensor cores)")}

@@ -4,12 +4,14 @@
  * tiles need not divide and rectangular ones: matmul 1000³, 2047³, 4096×1024×4096 and a skinny
  * 64×4096×4096; the fp16 matmuls (fp32 accumulation, tensor cores) at 2048³ and 4096³ against
  * torch's fp16 matmul (cuBLAS HGEMM), with a float32 C and, like HGEMM, a float16 one; and issue 34's
- * bonus workload, gemm+ReLU+add in fp16 at 2048³, against HGEMM's A·B alone), each with
- * the PyTorch computation it is compared with (cuBLAS / cuDNN, TF32 off).
+ * bonus workload, gemm+ReLU+add in fp16 at 2048³, against HGEMM's A·B alone, and in 3xTF32
+ * against SGEMM's; a tf32 matmul at 4096³ against cuBLAS with TF32 on), each with the PyTorch
+ * computation it is compared with (cuBLAS / cuDNN, TF32 off unless said).
  * Matmul shapes read M×N×K: A is M×K, B is K×N.
  */
 import { halfGemmReluAdd, halfOutputGemm, mmaGemm } from "@tessera/corpus";
 import { type PrimFunc, batchMatmul, conv2d, gemmReluAdd, matmul } from "@tessera/ir";
+import { withFp32Precision } from "../src/index.js";
 
 export interface BenchWorkload {
   readonly name: string;
@@ -25,6 +27,8 @@ export type TorchBaselineSpec =
   /** gemm+ReLU+add in fp16 (float32 products and sums): torch's fp16 `relu(A @ B) + C`, and HGEMM's `A @ B` alone (the ratio's denominator). */
   | { readonly op: "gemm_relu_add_fp16"; readonly n: number }
   | { readonly op: "matmul"; readonly m: number; readonly n: number; readonly k: number }
+  /** A square float32 matmul with TF32 on: cuBLAS's tf32 GEMM (the tf32 workload's computation). */
+  | { readonly op: "matmul_tf32"; readonly n: number }
   /** `output`: the C the workload writes, float32 when absent (HGEMM, the baseline, writes float16). */
   | { readonly op: "matmul_fp16"; readonly n: number; readonly output?: "float16" }
   | { readonly op: "batch_matmul"; readonly batch: number; readonly n: number }
@@ -57,6 +61,25 @@ function halfGemmReluAddWorkload(n: number): BenchWorkload {
   return { name: `gemm_relu_add_fp16_${n}`, func: () => halfGemmReluAdd(n, "float16").func, flop: 2 * n ** 3, torch: { op: "gemm_relu_add_fp16", n } };
 }
 
+/**
+ * Issue 34's bonus workload in 3xTF32: the course's float32 gemm+ReLU+add with the 3xTF32 precision
+ * requested (`withFp32Precision`: hi/lo tf32 splits, k in chunks of 32), against cuBLAS SGEMM's
+ * `A @ B` alone (TF32 off), torch's float32 `relu(A @ B) + C` beside it.
+ */
+function tf32x3GemmReluAddWorkload(n: number): BenchWorkload {
+  return {
+    name: `gemm_relu_add_3xtf32_${n}`,
+    func: () => withFp32Precision(gemmReluAdd(n).func, "3xtf32"),
+    flop: 2 * n ** 3,
+    torch: { op: "gemm_relu_add", n },
+  };
+}
+
+/** C = A·B in tf32 (`withFp32Precision(…, "tf32")`: operands rounded to tf32, float32 sums), against cuBLAS with TF32 on. */
+function tf32MatmulWorkload(n: number): BenchWorkload {
+  return { name: `matmul_tf32_${n}`, func: () => withFp32Precision(matmul(n, n, n).func, "tf32"), flop: 2 * n ** 3, torch: { op: "matmul_tf32", n } };
+}
+
 /** C = A·B with float16 A, B and C, float32 products and sums rounded once at the store: cuBLAS HGEMM's computation. */
 function halfOutputMatmulWorkload(n: number): BenchWorkload {
   return { name: `matmul_fp16_out_${n}`, func: () => halfOutputGemm(n), flop: 2 * n ** 3, torch: { op: "matmul_fp16", n, output: "float16" } };
@@ -78,6 +101,8 @@ export const BENCH_WORKLOADS: readonly BenchWorkload[] = [
   halfOutputMatmulWorkload(2048),
   halfOutputMatmulWorkload(4096),
   halfGemmReluAddWorkload(2048),
+  tf32x3GemmReluAddWorkload(2048),
+  tf32MatmulWorkload(4096),
 ];
 
 export function benchWorkload(name: string): BenchWorkload {

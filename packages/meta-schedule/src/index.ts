@@ -88,6 +88,16 @@ export { RandomModel } from "./cost-model/random-model.js";
 export { PerStoreFeature } from "./feature/per-store-feature-extractor.js";
 export { KernelSummaryFeature } from "./feature/kernel-summary-feature.js";
 
+// Requested float32 GEMM precision (tf32, 3xTF32)
+export {
+  DEFAULT_TF32X3_CHUNK,
+  FP32_PRECISIONS,
+  type Fp32Precision,
+  type Fp32PrecisionOptions,
+  parseFp32Precision,
+  withFp32Precision,
+} from "./precision/fp32-precision.js";
+
 // Builders and runners
 export { LocalBuilder, type LocalBuilderOptions } from "./builder/local-builder.js";
 export { CpuBuilder, type CpuBuilderOptions } from "./builder/cpu-builder.js";

@@ -21,7 +21,7 @@ export { factorize } from "./primitives/sampling/math.js";
 export { TensorIntrin, TensorIntrinError } from "./tensor-intrin/registry.js";
 export { WMMA_INTRINSICS } from "./tensor-intrin/cuda/wmma.js";
 export { MMA_INTRINSICS } from "./tensor-intrin/cuda/mma.js";
-export { mmaFragmentLayout } from "./tensor-intrin/cuda/fragment-layout.js";
+export { mmaFragmentLayout, tf32FragmentLayout } from "./tensor-intrin/cuda/fragment-layout.js";
 export { sharedSwizzle } from "./tensor-intrin/cuda/shared-swizzle.js";
 export {
   WGMMA_B_STAGE_K,
@@ -37,3 +37,4 @@ export {
 } from "./tensor-intrin/cuda/wgmma.js";
 export { BUFFER_SWIZZLE, PERMUTED_LAYOUT, SwizzleLayoutError, checkSwizzle, permutedLayoutMap, swizzleRunsContiguous } from "./primitives/layout/swizzle.js";
 export { indexMapFromAttr } from "./primitives/layout/index-map.js";
+export { rowMajorPrePass, rowMajorPrePasses, transposingPrePass, transposingPrePasses } from "./operand-prepass.js";

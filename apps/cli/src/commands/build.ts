@@ -80,7 +80,7 @@ export async function runBuild(args: readonly string[], io: CliIO, deps: BuildDe
   const emit = cpu ? parseCpuEmit(values.emit, targetName) : shader !== undefined ? parseShaderEmit(values.emit, shader, targetName) : parseEmit(values.emit);
   const file = positionals[0]!;
   if (values.trace !== undefined && values.database !== undefined) throw new CliError("give either --trace or --database, not both");
-  const loaded = await loadScheduled(file, { trace: values.trace, func: values.func });
+  const loaded = await loadScheduled(file, { trace: values.trace, func: values.func, fp32Precision: values["fp32-precision"] });
   const { name } = loaded;
   const func = values.database === undefined ? loaded.func : await bestFromDatabase(values.database, file, loaded.name, loaded.original, values.target, deps);
   try {

@@ -18,6 +18,15 @@ const FUNC = {
   description: "the function to use in a file of several",
   default: "the module's entry function",
 } as const;
+/** The requested precision of float32 GEMMs (withFp32Precision of @tessera/meta-schedule). */
+const FP32_PRECISION = {
+  name: "fp32-precision",
+  type: "string",
+  value: "ieee|tf32|3xtf32",
+  description:
+    "compute the function's float32 GEMMs in IEEE float32, in tf32 on tensor cores (operands rounded to 10-bit mantissas), or in 3xTF32 (three tf32 products, float32 accuracy); tf32 and 3xtf32 change the function, and so its tuning records",
+  default: "ieee",
+} as const;
 const SEED = { name: "seed", type: "string", value: "N", description: "seed of the random inputs (a non-negative integer)", default: "0" } as const;
 const TRACE_FORMATS = {
   title: "Trace formats",
@@ -121,7 +130,7 @@ export const simulateSpec = {
 
 export const buildSpec = {
   name: "build",
-  usage: "FILE --target NAME [--trace TRACE | --database DIR] [--func NAME] [--emit KIND]",
+  usage: "FILE --target NAME [--trace TRACE | --database DIR] [--func NAME] [--fp32-precision P] [--emit KIND]",
   summary: "lower a (scheduled) function for a GPU or the CPU and print CUDA, a header, launch metadata, C or the lowered IR",
   description: [
     "Lowers the function, scheduled by --trace or by its best record in a tuning database (tessera tune's work dir), and prints one artefact. GPU targets emit cuda (the CUDA C), header (a self-contained .cuh whose host launcher is launch_<function>), launch (the launch metadata as JSON) or ir (the lowered kernels). The webgpu target emits wgsl (one shader module per kernel), launch (workgroups, workgroup size and binding order as JSON) or ir; Metal targets emit metal (Metal Shading Language) or ir. CPU targets emit c (C with OpenMP parallel and simd loops) or ir (the lowered function).",
@@ -132,6 +141,7 @@ export const buildSpec = {
     { name: "trace", type: "string", value: "TRACE", description: "schedule the function with this trace (JSON or text)" },
     { name: "database", type: "string", value: "DIR", description: "schedule it with its best record for the target in this tuning database (read only)" },
     FUNC,
+    FP32_PRECISION,
     {
       name: "emit",
       type: "string",
@@ -176,6 +186,7 @@ export const tuneSpec = {
     { name: "strategy", type: "string", value: "NAME", description: `the search strategy: ${STRATEGIES.join(" or ")}`, default: "evolutionary" },
     { name: "seed", type: "string", value: "N", description: "seed of the search", default: "random" },
     FUNC,
+    FP32_PRECISION,
     { name: "trials-per-iter", type: "string", value: "N", description: "candidates measured per search iteration", default: "64" },
     { name: "dry-run", type: "boolean", description: "estimate instead of measuring: the simulated runner, no GPU needed (GPU targets only)" },
     {

@@ -24,6 +24,7 @@ import { cuda } from "@tessera/runtime";
 import { CliError } from "../errors.js";
 import { parseCommandArgs } from "../help/args.js";
 import type { CliIO } from "../io.js";
+import { withFp32PrecisionOption } from "../fp32-precision.js";
 import { loadModule, pickFunction } from "../load.js";
 import { loadScheduleFn } from "../space-file.js";
 import { parseSeed } from "./run.js";
@@ -127,7 +128,9 @@ export async function runTune(args: readonly string[], io: CliIO, deps: TuneDeps
       throw new CliError(`no GPU to measure on here (${gpu.reason ?? "CUDA is unavailable"}); use --dry-run to tune with the simulated runner`);
     }
   }
-  const { name, func } = pickFunction(await loadModule(file), file, values.func);
+  const picked = pickFunction(await loadModule(file), file, values.func);
+  const { name } = picked;
+  const func = withFp32PrecisionOption(picked.func, values["fp32-precision"]);
   const space = await spaceOption(values.space ?? "auto", target, deps);
 
   const progress = createProgressReporter({ stream: deps.progressStream ?? stderrStream(io), estimated: dryRun });

@@ -9,7 +9,7 @@
  * permuted (XOR-swizzled) layout, 0 rows padded by 16 bytes (TVM's storage_align(32, 8) for fp16).
  */
 import { bytesOf } from "@tessera/ir";
-import { type Schedule, wgmmaSharedLayout } from "@tessera/schedule";
+import { type Schedule, wgmmaKMajorLayout, wgmmaSharedLayout } from "@tessera/schedule";
 import { moveAxisLast } from "../rules/multi-level-tiling/access-pattern.js";
 import { SHARED_SWIZZLE, SHARED_TRANSPOSE, SHARED_TRANSPOSE_AXIS, WGMMA_SHARED_LAYOUT, annotationNumber } from "../schedule-utils/annotations.js";
 import type { TuneContext } from "../tune-context.js";
@@ -52,7 +52,13 @@ export class RewriteSharedLayout implements Postproc {
       if (shape.length !== 2 || (major !== "K" && major !== "MN"))
         return rejected("wgmma shared layout needs a 2-D tile and K or MN", `block ${node.name}: ${major ?? "no layout"} of a ${shape.join("×")} tile`);
       try {
-        sch.swizzleLayout(rv, 0, wgmmaSharedLayout(major === "K" ? "A" : "B", shape[0]!, shape[1]!));
+        // float32 tiles (tf32 wgmmas) are K-major only: 32 elements a 128-byte swizzle row.
+        const float32 = node.writes[0] !== undefined && bytesOf(node.writes[0].buffer.dtype) === 4;
+        sch.swizzleLayout(
+          rv,
+          0,
+          major === "K" && float32 ? wgmmaKMajorLayout(shape[0]!, shape[1]!, 4) : wgmmaSharedLayout(major === "K" ? "A" : "B", shape[0]!, shape[1]!),
+        );
       } catch (err) {
         if (!(err instanceof RangeError)) throw err;
         return rejected("the tile does not take wgmma's shared layout", `block ${node.name}: ${err.message}`);

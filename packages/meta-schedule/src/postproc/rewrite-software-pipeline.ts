@@ -31,12 +31,16 @@ export class RewriteSoftwarePipeline implements Postproc {
       const stmts: readonly Stmt[] = body.kind === "SeqStmt" ? body.seq : [body];
       const roles = stmts.map(roleOf);
       const computes = roles.filter((r) => r === "compute").length;
-      if (computes !== 1 || roles.at(-1) !== "compute" || !roles.includes("store")) continue;
+      const staged = roles.includes("load");
+      // The computes close the body: one after register loads (the staged form), one or more after
+      // shared stores alone (3xTF32's chunk: its zero fill, the k steps, the add into the main accumulator).
+      const firstCompute = roles.indexOf("compute");
+      const computesLast = firstCompute >= 0 && roles.slice(firstCompute).every((r) => r === "compute");
+      if (!computesLast || (staged && computes !== 1) || !roles.includes("store")) continue;
       const sharedBytes = stmts.reduce((sum, st, k) => sum + (roles[k] === "store" ? tileBytes(st) : 0), 0);
       // An asynchronous compute (wgmma) reads its tiles one iteration longer: one version more.
-      const versions = lag + (readsAsynchronously(stmts.at(-1)!) ? 2 : 1);
+      const versions = lag + (stmts.some((st, k) => roles[k] === "compute" && readsAsynchronously(st)) ? 2 : 1);
       if (versions * sharedBytes > sharedLimit(stmts, roles, gpuTargetOf(ctx, "RewriteSoftwarePipeline"))) continue;
-      const staged = roles.includes("load");
       const stageOf: Record<Role, number> = staged ? { load: 0, store: 1, compute: 1 + lag } : { load: 0, store: 0, compute: lag };
       const stages = roles.map((r) => stageOf[r]);
       const rank: Record<Role, number> = staged ? { store: 0, load: 1, compute: 2 } : { load: 0, store: 0, compute: 1 };

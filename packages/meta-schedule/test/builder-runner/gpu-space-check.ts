@@ -10,62 +10,16 @@
  * From sources: `tsx --conditions=@tessera/source <this file> [--samples N]`; bundled as ms-gpu-space-check.
  */
 import { parseArgs } from "node:util";
-import { target } from "@tessera/codegen";
-import { halfOutputGemm, mmaGemm } from "@tessera/corpus";
-import type { PrimFunc } from "@tessera/ir";
 import { cuda } from "@tessera/runtime";
-import {
-  LocalBuilder,
-  LocalRunner,
-  argsInfoOf,
-  defaultCudaSpaceGenerator,
-  referenceChecker,
-  replayWithPostprocs,
-  tuneContext,
-  workloadOf,
-} from "../../src/index.js";
+import { LocalBuilder, LocalRunner, argsInfoOf, referenceChecker } from "../../src/index.js";
 import { cpuReference } from "../../src/runner/checker.js";
-import { withForcedDecisions } from "../space-gpu/forced-decisions.js";
-
-const H100 = target("nvidia/h100");
-/** The wgmma space's decisions in order: N, warps, pipeline lag (stages − 2), TMA loads, unroll budget. */
-const BEST_WGMMA = [256, 8, 1, 1, 0];
-
-interface Candidate {
-  readonly name: string;
-  readonly func: PrimFunc;
-}
-
-/** `samples` fresh samples of each design space of `func`, and the best wgmma configuration. */
-function candidatesOf(label: string, func: PrimFunc, samples: number): Candidate[] {
-  const ctx = tuneContext(workloadOf(func), H100, { seed: 7 });
-  const gen = defaultCudaSpaceGenerator(H100);
-  gen.initialize(ctx);
-  const out: Candidate[] = [];
-  gen.generateDesignSpace(ctx).forEach((space, k) => {
-    for (let seed = 1; seed <= samples; seed++) {
-      const r = replayWithPostprocs(ctx, space.trace, gen.postprocs, { seed, freshDecisions: true });
-      if (r.ok) out.push({ name: `${label} space ${k} sample ${seed}`, func: r.sch.func });
-    }
-    if (k === 1) {
-      const r = replayWithPostprocs(ctx, withForcedDecisions(space.trace, [], BEST_WGMMA), gen.postprocs, { seed: 1 });
-      if (!r.ok) throw new Error(`${label}: the best wgmma configuration was rejected: ${r.reason}: ${r.detail}`);
-      out.push({ name: `${label} wgmma 128×256, 3 stages, TMA`, func: r.sch.func });
-    }
-  });
-  return out;
-}
+import { SPACE_CHECK_TARGET, spaceCheckWorkloads } from "./gpu-space-check-candidates.js";
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { samples: { type: "string", default: "4" } } });
   const samples = Number(values.samples);
   if (!Number.isInteger(samples) || samples < 0) throw new RangeError(`--samples must be a non-negative integer, got ${values.samples}`);
-  const workloads = (
-    [
-      ["fp16 GEMM, float32 C", mmaGemm(256)],
-      ["fp16 GEMM, float16 C", halfOutputGemm(256)],
-    ] as const
-  ).map(([label, func]) => ({ func, candidates: candidatesOf(label, func, samples) }));
+  const workloads = spaceCheckWorkloads(samples);
   if (!cuda.available()) {
     const count = workloads.reduce((n, w) => n + w.candidates.length, 0);
     console.log(`gpu-space-check: ${count} programs sampled; not run, no CUDA: ${cuda.unavailableReason() ?? "unknown reason"}`);
@@ -74,7 +28,7 @@ async function main(): Promise<void> {
   let failed = 0;
   for (const { func, candidates } of workloads) {
     const builder = new LocalBuilder({ cacheDir: false });
-    const built = await builder.build(candidates.map((c) => ({ func: c.func, target: H100 })));
+    const built = await builder.build(candidates.map((c) => ({ func: c.func, target: SPACE_CHECK_TARGET })));
     await builder.dispose();
     const runner = new LocalRunner({ timeoutSec: 30, checker: referenceChecker(cpuReference(func)) });
     const argsInfo = argsInfoOf(func);

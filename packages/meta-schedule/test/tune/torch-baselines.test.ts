@@ -27,7 +27,7 @@ class Tensor:
     def half(self): return self
     def __add__(self, other): return self
     def __matmul__(self, other):
-        advance_clock()
+        advance_clock(0.5 if backends.cuda.matmul.allow_tf32 else 1.0)  # TF32 on: its own time, so the test sees the flag
         return self
 class Generator:
     def __init__(self, device): pass
@@ -127,6 +127,23 @@ describe.skipIf(!python)("bench:tune's torch baselines", () => {
     expect(b.fp32Output).toBeUndefined();
     expect(b.fp32OutputUnavailable).toBeUndefined();
     expect(fp32OutputText(b, 0.5)).toBeUndefined();
+  });
+
+  it("times matmul_tf32 with TF32 on (cuBLAS's tf32 GEMM), and turns it off again for the specs after it", async () => {
+    for (const [k, v] of Object.entries({ PYTHONPATH: dir, ...standInTorchEnv(ms, 1e9, join(dir, "calls.txt")) })) vi.stubEnv(k, v);
+    try {
+      const result = await torchBaselines([
+        { op: "matmul_tf32", n: 64 },
+        { op: "matmul", m: 64, n: 64, k: 64 },
+      ]);
+      if (!result.ok) throw new Error(result.reason);
+      const [tf32, sgemm] = result.baselines;
+      expect(tf32!.op).toMatchObject({ medianMs: 0.5 * ms, burstMs: 0.5 * ms, sustainedMs: 0.5 * ms });
+      expect(tf32!.op.what).toMatch(/TF32 on/);
+      expect(sgemm!.op).toMatchObject({ medianMs: ms, burstMs: ms, sustainedMs: ms });
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 
   it("times gemm+ReLU+add in fp16 as torch's fp16 relu(A@B)+C, and HGEMM's A@B alone as the ratio's denominator", async () => {

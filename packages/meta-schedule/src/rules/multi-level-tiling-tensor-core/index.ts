@@ -15,7 +15,7 @@
  * fits). How it differs from TVM's: docs/architecture/tvm-deviations-meta-schedule.md.
  */
 import type { BlockRV, LoopRV, Schedule } from "@tessera/schedule";
-import { mmaFragmentLayout } from "@tessera/schedule";
+import { mmaFragmentLayout, tf32FragmentLayout } from "@tessera/schedule";
 import type { ScheduleRule } from "../../interfaces/schedule-rule.js";
 import {
   AUTO_TENSORIZE,
@@ -32,8 +32,19 @@ import { needsMultiLevelTiling } from "../../schedule-utils/block-info.js";
 import { archNumber } from "@tessera/codegen";
 import { gpuTargetOf, type TuneContext } from "../../tune-context.js";
 import { fuseAll, perfectTileSplitter, tileLoopNest } from "../multi-level-tiling/tiling.js";
-import { MMA_INTRIN_GROUPS, type MatmulMatch, type TensorCoreIntrinGroup, WGMMA_INTRIN_GROUPS, type WgmmaIntrinGroup, matchMatmul } from "./intrin-group.js";
+import {
+  MMA_INTRIN_GROUPS,
+  type MatmulMatch,
+  type MatmulOperands,
+  type TensorCoreIntrinGroup,
+  WGMMA_INTRIN_GROUPS,
+  type WgmmaIntrinGroup,
+  matchMatmul,
+} from "./intrin-group.js";
 import { storeIntrinsicWithEpilogue } from "./cast-epilogue.js";
+import { operandStage } from "./operand-stages.js";
+import { applyTf32x3Tiling, matchTf32x3 } from "./tf32x3-tiling.js";
+import { applyWgmmaTf32x3Tiling, wgmmaTf32x3Choices } from "./wgmma-tf32x3-tiling.js";
 import { DEFAULT_WGMMA_SPACE, type WgmmaSpaceOptions, applyWgmmaTiling, checkWgmmaSpaceOptions } from "./wgmma-tiling.js";
 
 const TILE = 16;
@@ -98,7 +109,23 @@ export class MultiLevelTilingTensorCore implements ScheduleRule {
   }
 
   apply(sch: Schedule, block: BlockRV, ctx: TuneContext): Schedule[] {
-    if (ctx.target.kind !== "cuda" || !needsMultiLevelTiling(sch, block)) return [sch];
+    if (ctx.target.kind !== "cuda") return [sch];
+    // A 3xTF32 chunk block (a requested fp32 precision's; its ko-first binding is not a trivial one)
+    // takes the tf32 group's intrinsics three times over.
+    const x3 = this.options.intrinGroups.some((g) => g.tf32Operands === true) ? matchTf32x3(sch, block) : undefined;
+    if (x3 !== undefined) {
+      const maxThreads = gpuTargetOf(ctx, "MultiLevelTilingTensorCore").maxThreadsPerBlock;
+      // On sm_90 also a wgmma space (wgmma-tf32x3-tiling.ts), on a copy taken before the mma.sync tiling changes `sch`.
+      const arch = archNumber(ctx.target);
+      const wgmmaOn = this.options.wgmmaGroups.some((g) => g.archs.includes(arch));
+      const choices = wgmmaOn ? wgmmaTf32x3Choices(sch, block, this.options.wgmma, maxThreads) : undefined;
+      const wgmma = choices === undefined ? undefined : sch.copy();
+      applyTf32x3Tiling(sch, block, x3, this.options, maxThreads);
+      if (wgmma === undefined) return [sch];
+      applyWgmmaTf32x3Tiling(wgmma, block, x3, choices!, this.options.wgmma, maxThreads);
+      return [sch, wgmma];
+    }
+    if (!needsMultiLevelTiling(sch, block)) return [sch];
     const arch = archNumber(ctx.target);
     const wgmmaMatch = matchMatmul(
       sch.get(block),
@@ -108,7 +135,7 @@ export class MultiLevelTilingTensorCore implements ScheduleRule {
     const wgmma = wgmmaMatch === undefined ? undefined : sch.copy();
     const maxThreads = gpuTargetOf(ctx, "MultiLevelTilingTensorCore").maxThreadsPerBlock;
     const wgmmaSpaces = wgmma !== undefined && applyWgmmaTiling(wgmma, block, wgmmaMatch!, this.options.wgmma, maxThreads) ? [wgmma] : [];
-    const match = matchMatmul(sch.get(block), this.options.intrinGroups);
+    const match = matchMatmul(sch.get(block), this.options.intrinGroups, (g, m) => g.tf32Operands !== true || tf32Stages(sch, block, m) !== undefined);
     if (match === undefined) return wgmmaSpaces.length > 0 ? wgmmaSpaces : [sch];
     return [this.#applyMma(sch, block, match, ctx), ...wgmmaSpaces];
   }
@@ -118,6 +145,9 @@ export class MultiLevelTilingTensorCore implements ScheduleRule {
     const o = this.options;
     // Tiles of deeper pipelines exceed static shared memory's 48 KiB: such spaces keep them in shared.dyn.
     const dynamicShared = o.softwarePipeline && o.maxPipelineStages > 2;
+    // A tf32 group's operand stages, found before the tiling below makes `block` an inner block.
+    const stages = group.tf32Operands === true ? tf32Stages(sch, block, match) : undefined;
+    if (group.tf32Operands === true && stages === undefined) throw new Error("MultiLevelTilingTensorCore: a tf32 group matched without its operand stages");
 
     // The intrinsic's tile, blockized: the block the tiling below works on.
     const [i, j, k] = sch.getLoops(block).slice(-3);
@@ -147,21 +177,38 @@ export class MultiLevelTilingTensorCore implements ScheduleRule {
     sch.annotate(tile, THREAD_EXTENT_LOW, WARP_SIZE);
     sch.annotate(tile, THREAD_EXTENT_HIGH, gpuTargetOf(ctx, "MultiLevelTilingTensorCore").maxThreadsPerBlock);
 
-    // A and B: a shared tile per k chunk, fetched by all warps; fragments per k step.
-    for (const operand of [match.readA, match.readB]) {
-      const shared = sch.cacheRead(tile, operand, dynamicShared ? "shared.dyn" : "shared");
-      sch.computeAt(shared, chunk, true);
-      sch.annotate(shared, COOPERATIVE_FETCH, sch.sampleCategorical(o.vectorLoadLens, uniform(o.vectorLoadLens.length)));
+    // A and B: a shared tile per k chunk, fetched by all warps; fragments per k step: cache reads,
+    // or for a tf32 group the operands' tf32 stages, which round as they load.
+    const scope = dynamicShared ? "shared.dyn" : "shared";
+    const [warpA, warpB] = [match.readA, match.readB].map((operand, k) => {
+      let warp: BlockRV;
+      let shared: BlockRV;
+      if (stages === undefined) {
+        shared = sch.cacheRead(tile, operand, scope);
+        sch.computeAt(shared, chunk, true);
+        warp = sch.cacheRead(tile, operand, "warp");
+      } else {
+        warp = stages[k]!;
+        sch.setScope(warp, 0, "warp");
+        sch.computeAt(warp, step, true);
+        shared = sch.cacheRead(warp, 0, scope);
+        sch.computeAt(shared, chunk, true);
+      }
+      // 16-byte vectors at most (8 fp16 or 4 float32 lanes).
+      const lens = o.vectorLoadLens.filter((v) => v <= group.vectorLanes);
+      sch.annotate(shared, COOPERATIVE_FETCH, sch.sampleCategorical(lens, uniform(lens.length)));
       sch.annotate(shared, WARP_EXECUTION, 1);
       // Against ldmatrix bank conflicts: rows padded by 16 bytes (TVM's storage_align(32, 8) for fp16)
       // or XOR-swizzled, as sampled; RewriteSharedLayout applies the layout once the tile has its shape.
-      const swizzle = o.swizzleShared ? sch.sampleCategorical([0, 1], uniform(2)) : 0;
+      // (The tf32 loads are 32-bit loads of padded rows: the swizzle is ldmatrix's 16-byte chunks.)
+      const swizzle = o.swizzleShared && stages === undefined ? sch.sampleCategorical([0, 1], uniform(2)) : 0;
       sch.annotate(shared, SHARED_SWIZZLE, swizzle);
+      return warp;
+    }) as [BlockRV, BlockRV];
+    if (stages === undefined) {
+      sch.computeAt(warpA, step, true);
+      sch.computeAt(warpB, step, true);
     }
-    const warpA = sch.cacheRead(tile, match.readA, "warp");
-    const warpB = sch.cacheRead(tile, match.readB, "warp");
-    sch.computeAt(warpA, step, true);
-    sch.computeAt(warpB, step, true);
     const warpC = sch.cacheWrite(tile, 0, "warp");
     sch.reverseComputeAt(warpC, warp, true);
     const store = storeIntrinsicWithEpilogue(sch, warpC, group);
@@ -169,9 +216,10 @@ export class MultiLevelTilingTensorCore implements ScheduleRule {
 
     // The fragments take the registers' layout first, then each 16×16 tile becomes the block its
     // intrinsic replaces (blockized after the layout change, so that its region is the whole tile).
-    const tileLoops = [warpA, warpB, warpC].map((copy) => tileLoop(sch, copy));
-    sch.transformLayout(warpA, ["write", 0], mmaFragmentLayout);
-    sch.transformLayout(warpB, ["write", 0], mmaFragmentLayout);
+    const [tileA, tileB] = stages === undefined ? [[TILE, TILE] as const, [TILE, TILE] as const] : [[TILE, group.k] as const, [group.k, TILE] as const];
+    const tileLoops = [tileLoop(sch, warpA, ...tileA), tileLoop(sch, warpB, ...tileB), tileLoop(sch, warpC, TILE, TILE)];
+    sch.transformLayout(warpA, ["write", 0], stages === undefined ? mmaFragmentLayout : tf32FragmentLayout("A"));
+    sch.transformLayout(warpB, ["write", 0], stages === undefined ? mmaFragmentLayout : tf32FragmentLayout("B"));
     sch.transformLayout(warpC, ["read", 0], mmaFragmentLayout);
     const intrinsicTiles: [LoopRV, string][] = [
       [tileLoops[0]!, dynamicShared ? group.loadASharedDyn : group.loadA],
@@ -196,11 +244,18 @@ function uniform(n: number): number[] {
   return Array.from({ length: n }, () => 1 / n);
 }
 
-/** Splits a copy block's two innermost loops into 16×16 tiles; returns the outer loop of one tile. */
-function tileLoop(sch: Schedule, copy: BlockRV): LoopRV {
+/** The tf32 stages of A and B (operand-stages.ts) that a tf32 group loads, in that order; undefined unless both round their operand. */
+function tf32Stages(sch: Schedule, block: BlockRV, m: Pick<MatmulOperands, "readA" | "readB">): [BlockRV, BlockRV] | undefined {
+  const reads = sch.get(block).reads;
+  const [a, b] = [m.readA, m.readB].map((r) => operandStage(sch, block, reads[r]!.buffer));
+  return a?.part === "round" && b?.part === "round" ? [a.block, b.block] : undefined;
+}
+
+/** Splits a copy block's two innermost loops into rows×cols tiles; returns the outer loop of one tile. */
+function tileLoop(sch: Schedule, copy: BlockRV, rows: number, cols: number): LoopRV {
   const [r, c] = sch.getLoops(copy).slice(-2);
-  const [r0, r1] = sch.split(r, [null, TILE]);
-  const [c0, c1] = sch.split(c, [null, TILE]);
+  const [r0, r1] = sch.split(r, [null, rows]);
+  const [c0, c1] = sch.split(c, [null, cols]);
   sch.reorder(r0!, c0!, r1!, c1!);
   return r1!;
 }

@@ -25,9 +25,25 @@ export interface TensorCoreIntrinGroup {
   readonly store: string;
   /** Stores that cast the accumulator as they write it, by the dtype written (a cast epilogue fused: cast-epilogue.ts). */
   readonly castStores?: Readonly<Record<string, string>>;
+  /** Stores that write gemm+ReLU+add's `D = t(max(acc, 0)) + X`, by the dtype t of D (cast-epilogue.ts). */
+  readonly reluAddStores?: Readonly<Record<string, string>>;
+  /**
+   * A tf32 group: A and B must be tf32 stages (`tf32(X)`, operand-stages.ts; only a requested
+   * fp32 precision writes them), which become the fragment loads (16×k of A, k×16 of B), instead
+   * of cache reads of the operands. A float32 GEMM without the stages never matches.
+   */
+  readonly tf32Operands?: boolean;
 }
 
 const M = MMA_INTRINSICS;
+
+/**
+ * gemm+ReLU+add's epilogue stored from float32 registers into a float32 D. Not into a float16 D
+ * (`mma_store_16x16_f32_relu_add_f16_global` exists): its scalar 16-bit loads and stores made the
+ * fp16 bonus workload slower fused than as a second kernel (1.50× HGEMM against 1.41–1.45×,
+ * docs/benchmarks/tensor-core-2026-11-30-s20).
+ */
+export const FLOAT32_RELU_ADD_STORES: Readonly<Record<string, string>> = { float32: M.storeF32ReluAddGlobal };
 
 /** ldmatrix + mma.sync m16n8k16, fp16 operands, fp32 accumulation (TVM's mma_f16f16f32 group). */
 export const MMA_FP16_FP32_GROUP: TensorCoreIntrinGroup = {
@@ -43,6 +59,7 @@ export const MMA_FP16_FP32_GROUP: TensorCoreIntrinGroup = {
   compute: M.mmaF16F16F32,
   store: M.storeF32Global,
   castStores: { float16: M.storeF32ToF16Global },
+  reluAddStores: FLOAT32_RELU_ADD_STORES,
 };
 
 /** ldmatrix + mma.sync m16n8k16, fp16 operands and accumulator. */
@@ -53,9 +70,30 @@ export const MMA_FP16_FP16_GROUP: TensorCoreIntrinGroup = {
   compute: M.mmaF16F16F16,
   store: M.storeF16Global,
   castStores: {},
+  reluAddStores: {},
 };
 
-export const MMA_INTRIN_GROUPS: readonly TensorCoreIntrinGroup[] = [MMA_FP16_FP32_GROUP, MMA_FP16_FP16_GROUP];
+/**
+ * mma.sync m16n8k8 tf32 (beyond TVM): float32 operands rounded to tf32 by their stages, loaded into
+ * the registers with plain 32-bit loads that round (`cvt.rna.tf32.f32`), fp32 accumulation.
+ */
+export const MMA_TF32_GROUP: TensorCoreIntrinGroup = {
+  inDtype: "float32",
+  outDtype: "float32",
+  k: 8,
+  vectorLanes: 4,
+  init: M.fillF32,
+  loadA: M.loadTF32A,
+  loadB: M.loadTF32B,
+  loadASharedDyn: M.loadTF32ADyn,
+  loadBSharedDyn: M.loadTF32BDyn,
+  compute: M.mmaTF32TF32F32,
+  store: M.storeF32Global,
+  reluAddStores: { float32: M.storeF32ReluAddGlobal },
+  tf32Operands: true,
+};
+
+export const MMA_INTRIN_GROUPS: readonly TensorCoreIntrinGroup[] = [MMA_FP16_FP32_GROUP, MMA_FP16_FP16_GROUP, MMA_TF32_GROUP];
 
 /**
  * A Hopper wgmma group (beyond TVM): m64nNk16 computes for each N offered, reading A and B from
@@ -77,6 +115,8 @@ export interface WgmmaIntrinGroup {
   readonly store: string;
   /** Stores that cast the accumulator as they write it, by the dtype written (a cast epilogue fused: cast-epilogue.ts). */
   readonly castStores?: Readonly<Record<string, string>>;
+  /** Stores that write gemm+ReLU+add's `D = t(max(acc, 0)) + X`, by the dtype t of D (cast-epilogue.ts). */
+  readonly reluAddStores?: Readonly<Record<string, string>>;
   /** The architectures (`sm_<n>`) with the instructions: wgmma is sm_90a's alone (Blackwell has none). */
   readonly archs: readonly number[];
 }
@@ -93,6 +133,7 @@ export const WGMMA_FP16_FP32_GROUP: WgmmaIntrinGroup = {
   init: M.fillF32,
   store: M.storeF32Global,
   castStores: { float16: M.storeF32ToF16Global },
+  reluAddStores: FLOAT32_RELU_ADD_STORES,
   archs: [90],
 };
 
@@ -119,13 +160,24 @@ export interface MatmulMatch<G = TensorCoreIntrinGroup> {
 
 const TILE = 16;
 
+/** The operand loads of a matmul block `C[i, j] += cast(A[i, k]) · cast(B[k, j])` (matmulOperands). */
+export interface MatmulOperands {
+  readonly a: BufferLoad;
+  readonly b: BufferLoad;
+  readonly readA: number;
+  readonly readB: number;
+  /** The constant extents of i, j and k (0 where not constant). */
+  readonly extents: readonly [i: number, j: number, k: number];
+  /** Whether either operand is cast to the accumulator's dtype. */
+  readonly casts: boolean;
+}
+
 /**
- * The first group whose intrinsics compute `block`, or undefined: the block must be
- * `C[i, j] = C[i, j] + cast(A[i, k]) · cast(B[k, j])` (casts only to the accumulator dtype, none when
- * the dtypes agree), its iterators i, j spatial and k a reduction, with constant extents that are
- * multiples of 16 (i, j) and of the group's k.
+ * The operands of `block` when it is `C[i, j] = C[i, j] + cast(A[i, k]) · cast(B[k, j])` (casts only
+ * to the accumulator dtype, none when the dtypes agree), its iterators i, j spatial and k a
+ * reduction; undefined otherwise.
  */
-export function matchMatmul<G extends TensorCoreIntrinGroup | WgmmaIntrinGroup>(block: Block, groups: readonly G[]): MatmulMatch<G> | undefined {
+export function matmulOperands(block: Block): MatmulOperands | undefined {
   if (block.iterVars.length !== 3 || block.body.kind !== "BufferStore" || block.init === undefined) return undefined;
   const [vi, vj, vk] = block.iterVars;
   if (vi!.iterType !== "spatial" || vj!.iterType !== "spatial" || vk!.iterType !== "reduce") return undefined;
@@ -142,18 +194,37 @@ export function matchMatmul<G extends TensorCoreIntrinGroup | WgmmaIntrinGroup>(
   const readA = block.reads.findIndex((r) => r.buffer === a.buffer);
   const readB = block.reads.findIndex((r) => r.buffer === b.buffer);
   if (readA < 0 || readB < 0 || readA === readB) return undefined;
+  const casts = product.a.kind === "Cast" || product.b.kind === "Cast";
+  return { a, b, readA, readB, casts, extents: [extents[0]!, extents[1]!, extents[2]!] };
+}
+
+/**
+ * The first group whose intrinsics compute `block`, or undefined: the block must be a matmul
+ * (`matmulOperands`) with the group's operand and accumulator dtypes and constant extents that are
+ * multiples of 16 (i, j) and of the group's k, that `accepts` (the operands' stages, say).
+ */
+export function matchMatmul<G extends TensorCoreIntrinGroup | WgmmaIntrinGroup>(
+  block: Block,
+  groups: readonly G[],
+  accepts: (group: G, operands: MatmulOperands) => boolean = () => true,
+): MatmulMatch<G> | undefined {
+  const m = matmulOperands(block);
+  if (m === undefined || block.body.kind !== "BufferStore") return undefined;
+  const { a, b, extents } = m;
+  const outDtype = block.body.buffer.dtype;
   const group = groups.find(
     (g) =>
-      g.outDtype === store.buffer.dtype &&
+      g.outDtype === outDtype &&
       g.inDtype === a.buffer.dtype &&
       g.inDtype === b.buffer.dtype &&
-      extents[0]! % TILE === 0 &&
-      extents[1]! % TILE === 0 &&
-      extents[2]! % g.k === 0 &&
+      extents[0] % TILE === 0 &&
+      extents[1] % TILE === 0 &&
+      extents[2] % g.k === 0 &&
       extents.every((e) => e > 0) &&
-      missingIntrinsics(g).length === 0,
+      missingIntrinsics(g).length === 0 &&
+      accepts(g, m),
   );
-  return group === undefined ? undefined : { group, readA, readB, extents: [extents[0]!, extents[1]!, extents[2]!] };
+  return group === undefined ? undefined : { group, readA: m.readA, readB: m.readB, extents };
 }
 
 function isLoadOf(e: PrimExpr, buffer: Block["writes"][number]["buffer"]): boolean {

@@ -1,0 +1,146 @@
+/**
+ * The Hopper wgmma design space of a 3xTF32 GEMM (beyond TVM; the structure of the hand schedule
+ * `wgmmaTf32x3GemmSchedule` of @tessera/corpus without its register A): PTX's tf32 wgmma reads both
+ * operands K-major from shared memory, so the rule makes the four tf32 stages layout-rewrite
+ * pre-passes, kernels of their own that run before the GEMM (A's hi and lo row-major, B's hi and
+ * lo transposed to Bᵀ[j, k]; one kernel per operand that reads it once: operand-prepass.ts of
+ * @tessera/schedule),
+ * and marks them for no other rule (`schedule_rule`).
+ *
+ * The chunk block (a chunk = one k stage of 32 float32, the 128 bytes of a swizzle row) is split
+ * into 16×N×8 tiles (N of m64nNk8 sampled), blockized, a warp per 16-row slice in whole warpgroups
+ * (sampled); the four parts are fetched per chunk into 128B-swizzled dynamic shared memory with
+ * 16-byte cooperative copies (K-major, `meta_schedule.wgmma_shared_layout`), per 8-wide k step
+ * `wgmma_m64nNk8_tf32x3` (three wgmmas) into the chunk's accumulator, in registers in the wgmma
+ * layout, zeroed per chunk; after the chunk the main accumulator adds it (`mma_add_16x16_f32`) and
+ * after the k loop is stored. The chunk loop is software-pipelined 1, 3 or 4 stages deep (sampled),
+ * its loads by cp.async.
+ */
+import {
+  type BlockRV,
+  type ExprRV,
+  type LoopRV,
+  MMA_INTRINSICS,
+  type Schedule,
+  WGMMA_N,
+  type WgmmaN,
+  rowMajorPrePasses,
+  transposingPrePasses,
+  wgmmaAccumulatorLayout,
+  wgmmaTf32x3IntrinName,
+} from "@tessera/schedule";
+import {
+  AUTO_TENSORIZE,
+  COOPERATIVE_FETCH,
+  SOFTWARE_PIPELINE,
+  SOFTWARE_PIPELINE_ASYNC,
+  THREAD_EXTENT_HIGH,
+  THREAD_EXTENT_LOW,
+  WARP_EXECUTION,
+  WGMMA_SHARED_LAYOUT,
+} from "../../schedule-utils/annotations.js";
+import { storeIntrinsicWithEpilogue } from "./cast-epilogue.js";
+import type { Tf32x3Match } from "./tf32x3-tiling.js";
+import type { WgmmaSpaceOptions } from "./wgmma-tiling.js";
+
+const TILE = 16;
+const K = 8;
+/** The k of a chunk: 32 float32, one 128-byte swizzle row of the K-major tiles. */
+export const WGMMA_TF32X3_CHUNK = 32;
+/** A transposing pre-pass moves 32×32 tiles. */
+const PRE_PASS_TILE = 32;
+const WARPS_PER_GROUP = 4;
+const WARP_SIZE = 32;
+const M = MMA_INTRINSICS;
+
+/** The wgmma space's N and warp counts that tile the chunk block `block` of `sch`, or undefined when none does (or its chunk is not 32). */
+export function wgmmaTf32x3Choices(sch: Schedule, block: BlockRV, o: WgmmaSpaceOptions, maxThreads: number): { ns: WgmmaN[]; warps: number[] } | undefined {
+  const [, i, j, k] = sch.get(block).iterVars.map((iv) => (iv.dom.extent.kind === "IntImm" ? iv.dom.extent.value : 0));
+  if (k !== WGMMA_TF32X3_CHUNK || i! % PRE_PASS_TILE !== 0 || j! % PRE_PASS_TILE !== 0) return undefined;
+  const ns = WGMMA_N.filter((n) => j! % n === 0);
+  const warps = o.warpgroups.map((w) => w * WARPS_PER_GROUP).filter((w) => i! % (w * TILE) === 0 && w * WARP_SIZE <= maxThreads);
+  return ns.length === 0 || warps.length === 0 ? undefined : { ns, warps };
+}
+
+/** Tiles the chunk block `block` of `m` for wgmma as the module comment says (`choices` from wgmmaTf32x3Choices). */
+export function applyWgmmaTf32x3Tiling(
+  sch: Schedule,
+  block: BlockRV,
+  m: Tf32x3Match,
+  choices: { ns: readonly WgmmaN[]; warps: readonly number[] },
+  o: WgmmaSpaceOptions,
+  maxThreads: number,
+): void {
+  // The pre-passes: kernels of their own, left alone by the rules after this one.
+  rowMajorPrePasses(sch, [m.a.hi, m.a.lo]);
+  transposingPrePasses(sch, [m.b.hi, m.b.lo]);
+  for (const stage of [m.a.hi, m.a.lo, m.b.hi, m.b.lo]) sch.annotate(stage, "schedule_rule", "None");
+
+  const n = sch.sampleCategorical(choices.ns, uniform(choices.ns.length));
+  const warps = sch.sampleCategorical(choices.warps, uniform(choices.warps.length));
+  const [i, j, ko, ki] = sch.getLoops(block).slice(-4);
+  const [iOuter, iTile] = sch.split(i!, [null, TILE]);
+  const [jOuter, jTile] = sch.split(j!, [null, n]);
+  const [step, kIn] = sch.split(ki!, [null, K]);
+  sch.reorder(iOuter!, jOuter!, ko!, step!, iTile!, jTile!, kIn!);
+  const tile = sch.blockize(iTile!);
+  const [i0, i1] = sch.split(iOuter!, [null, warps]);
+  sch.reorder(i0!, jOuter!, i1!, ko!, step!);
+  sch.bind(sch.fuse(i0!, jOuter!), "blockIdx.x");
+  sch.bind(i1!, "threadIdx.y");
+  sch.annotate(tile, WARP_EXECUTION, 1);
+  sch.annotate(tile, THREAD_EXTENT_LOW, WARPS_PER_GROUP * WARP_SIZE);
+  sch.annotate(tile, THREAD_EXTENT_HIGH, maxThreads);
+
+  // The four parts, K-major (A[i, k], Bᵀ[j, k]), fetched a chunk at a time.
+  const reads = sch.get(block).reads;
+  for (let r = 0; r < reads.length; r++) {
+    if (reads[r]!.buffer === sch.get(block).writes[0]!.buffer) continue;
+    const shared = sch.cacheRead(tile, reads[r]!.buffer.name, "shared.dyn");
+    sch.computeAt(shared, ko!);
+    sch.annotate(shared, COOPERATIVE_FETCH, 4);
+    sch.annotate(shared, WARP_EXECUTION, 1);
+    sch.annotate(shared, WGMMA_SHARED_LAYOUT, "K");
+  }
+
+  // The chunk accumulator and the main one in registers; the main adds each chunk; its write-back after the k loop.
+  sch.setScope(tile, 0, "warp");
+  const writeBack = sch.cacheWrite(m.main, 0, "warp");
+  sch.reverseComputeAt(m.main, ko!, true);
+  sch.reverseComputeAt(writeBack, i1!, true);
+  const store = storeIntrinsicWithEpilogue(sch, writeBack, { store: M.storeF32Global, reluAddStores: { float32: M.storeF32ReluAddGlobal } });
+  const addTile = splitTiles(sch, m.main);
+  const storeTile = splitTiles(sch, writeBack);
+  const chunkInit = sch.decomposeReduction(tile, step!);
+  const mainInit = sch.decomposeReduction(m.main, ko!);
+  sch.transformLayout(writeBack, ["read", 0], wgmmaAccumulatorLayout);
+  const chunkRead = sch.get(m.main).reads.findIndex((r) => r.buffer === sch.get(block).writes[0]!.buffer);
+  sch.transformLayout(m.main, ["read", chunkRead], (c, r, col) => [c!, ...wgmmaAccumulatorLayout(r!, col!)]);
+  const chunkInitBlock = sch.getChildBlocks(chunkInit)[0]!;
+  const tiles: [LoopRV, string | string[]][] = [
+    [sch.getLoops(block).at(-3)!, WGMMA_N.map((x) => wgmmaTf32x3IntrinName(x))],
+    [splitTiles(sch, chunkInitBlock), M.fillF32],
+    [sch.getLoops(mainInit).at(-2)!, M.fillF32],
+    [addTile, M.addF32],
+    [storeTile, store],
+  ];
+  for (const [loop, intrin] of tiles) sch.annotate(sch.blockize(loop), AUTO_TENSORIZE, intrin);
+
+  // Lag = stages − 2 chunks between the copies and the wgmmas that read them (0: no pipeline).
+  const lags = o.pipelineStages.map((s) => (s === 1 ? 0 : s - 2));
+  sch.annotate(ko!, SOFTWARE_PIPELINE, sch.sampleCategorical(lags, uniform(lags.length)) as ExprRV);
+  sch.annotate(ko!, SOFTWARE_PIPELINE_ASYNC, 1);
+}
+
+function uniform(n: number): number[] {
+  return Array.from({ length: n }, () => 1 / n);
+}
+
+/** Splits a block's two innermost loops into 16×16 tiles; returns the first loop inside a tile. */
+function splitTiles(sch: Schedule, b: BlockRV): LoopRV {
+  const [r, c] = sch.getLoops(b).slice(-2);
+  const [r0, r1] = sch.split(r!, [null, TILE]);
+  const [c0, c1] = sch.split(c!, [null, TILE]);
+  sch.reorder(r0!, c0!, r1!, c1!);
+  return r1!;
+}
