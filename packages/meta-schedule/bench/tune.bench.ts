@@ -303,6 +303,8 @@ export interface TuningRow {
   readonly measuringMsPerCandidate?: Readonly<Record<string, number>>;
   /** Every measured program, fastest first, with the kernel knobs read from its CUDA. */
   readonly top: readonly TopRecord[];
+  /** The best program's max |error| against float64 beside SGEMM's, for workloads with float64Check (GPU runs). */
+  readonly float64Errors?: import("./float64-error.js").Float64Errors | { readonly skipped: string };
 }
 
 /** One of the fastest records of a tuning run: what kernel it is, so that runs can be compared. */
@@ -360,7 +362,15 @@ async function tuneOne(
   func: Parameters<typeof tuneTIR>[0],
   tgt: CudaTarget,
   mode: Mode,
-  opts: { trials: number; seed: number; strategy: "evolutionary" | "replay-trace"; space: "auto" | typeof courseSearchSpace; flop: number },
+  opts: {
+    trials: number;
+    seed: number;
+    strategy: "evolutionary" | "replay-trace";
+    space: "auto" | typeof courseSearchSpace;
+    flop: number;
+    /** Whether to report the best program's error against float64 beside SGEMM's (a BenchWorkload's float64Check; GPU runs only). */
+    float64Check?: boolean;
+  },
   pool: ReplayPoolType | undefined,
 ): Promise<TuningRow> {
   const workDir = join(os.tmpdir(), "tessera-bench-tune", `${name}-${opts.strategy}-${opts.seed}-${Date.now()}`);
@@ -425,7 +435,31 @@ async function tuneOne(
     phases,
     ...(runner === undefined ? {} : { measuringMsPerCandidate: perCandidate(runner.timeSpent) }),
     top: topRecordsOf(result, func, tgt),
+    ...(opts.float64Check === true && runner !== undefined ? { float64Errors: await bestFloat64Errors(result, func, opts.seed) } : {}),
   };
+}
+
+/** "max |error| against float64: ours 1.2e-5, SGEMM 1.5e-5 (ours 0.80× SGEMM's)", or why it was not measured. */
+export function float64ErrorsText(e: NonNullable<TuningRow["float64Errors"]>): string {
+  if ("skipped" in e) return `max |error| against float64 not measured: ${e.skipped}`;
+  return `max |error| against float64: ours ${e.ours.toExponential(2)}, SGEMM ${e.sgemm.toExponential(2)} (ours ${(e.ours / e.sgemm).toFixed(2)}× SGEMM's; ${e.device})`;
+}
+
+/** The run's best record built and run once more, its error against float64 beside SGEMM's (float64-error.ts). */
+async function bestFloat64Errors(
+  result: Awaited<ReturnType<typeof tuneTIR>>,
+  func: Parameters<typeof tuneTIR>[0],
+  seed: number,
+): Promise<TuningRow["float64Errors"]> {
+  if (func.kind !== "PrimFunc" || !result.database.hasWorkload(func)) return { skipped: "no record of the workload" };
+  const [best] = result.database.getTopK(result.database.commitWorkload(func), 1);
+  if (best === undefined) return { skipped: "no measured record" };
+  const { gemmReluAddFloat64Errors } = await import("./float64-error.js");
+  try {
+    return await gemmReluAddFloat64Errors(scheduleFromRecord(best, func), seed);
+  } catch (err) {
+    return { skipped: `the best record did not build or run: ${err instanceof Error ? err.message : String(err)}` };
+  }
 }
 
 /** The runner's steps per candidate, with (inside timing) the GPU's time and the runs: the reports' `measuringMsPerCandidate`. */
@@ -514,12 +548,22 @@ async function main(mode: Mode): Promise<void> {
   const tuned: TuningRow[] = [];
   for (const [k, w] of workloads.entries()) {
     const trials = w.name === "gemm_relu_add_2048" ? mode.gemmTrials : mode.trials;
-    tuned.push(await tuneOne(w.name, w.func(), tgt, mode, { trials, seed: mode.seeds[0]!, strategy: "evolutionary", space: "auto", flop: w.flop }, pool));
+    tuned.push(
+      await tuneOne(
+        w.name,
+        w.func(),
+        tgt,
+        mode,
+        { trials, seed: mode.seeds[0]!, strategy: "evolutionary", space: "auto", flop: w.flop, float64Check: w.float64Check === true },
+        pool,
+      ),
+    );
     const b = baselineOf(k);
     const row = tuned.at(-1)!;
     console.log(
       `  ${w.name}: best ${fmt(row.bestMs)} ms in ${row.trials} trials (${row.wallSeconds.toFixed(1)} s)${b === undefined || row.bestMs === undefined ? "" : `, ${(row.bestMs / baselineMs(b)).toFixed(3)}× torch (${likeForLikeText(likeForLike(b, row.bestMs))})`}`,
     );
+    if (row.float64Errors !== undefined) console.log(`  ${w.name}: ${float64ErrorsText(row.float64Errors)}`);
   }
 
   const course: TuningRow[] = [];
@@ -673,6 +717,15 @@ async function writeReport(mode: Mode, data: ReportData): Promise<void> {
       lines.push("", `What the search measured for ${row.workload} (seed ${row.seed}), by launch shape and largest register array (the accumulators):`, "");
       lines.push("| grid | block | largest register array | programs | best (ms) | median (ms) |", "|---|---|---|---:|---:|---:|");
       for (const c of launchClasses(row.top)) lines.push(`| ${c.grid} | ${c.block} | ${c.local} | ${c.count} | ${fmt(c.bestMs)} | ${fmt(c.medianMs)} |`);
+    }
+    const checked = data.tuned.filter((r) => r.float64Errors !== undefined);
+    if (checked.length > 0) {
+      lines.push(
+        "",
+        "Accuracy of the best program (run once more on seeded inputs; torch's float64 `relu(A @ B) + C` the reference, SGEMM's on the same inputs beside it):",
+        "",
+      );
+      for (const row of checked) lines.push(`- ${row.workload} (seed ${row.seed}): ${float64ErrorsText(row.float64Errors!)}`);
     }
     if (baselines !== undefined) {
       lines.push("", "torch baselines (same run):", "");

@@ -20,6 +20,11 @@ export interface BenchWorkload {
   readonly flop: number;
   /** The torch baseline, as a key of TORCH_BASELINES in torch-baselines.ts, with its arguments. */
   readonly torch: TorchBaselineSpec;
+  /**
+   * A float32 gemm+ReLU+add that must be as accurate as SGEMM: on a GPU its best program is run
+   * once more and its max |error| against float64 reported beside SGEMM's (float64-error.ts).
+   */
+  readonly float64Check?: boolean;
 }
 
 export type TorchBaselineSpec =
@@ -72,6 +77,7 @@ function tf32x3GemmReluAddWorkload(n: number): BenchWorkload {
     func: () => withFp32Precision(gemmReluAdd(n).func, "3xtf32"),
     flop: 2 * n ** 3,
     torch: { op: "gemm_relu_add", n },
+    float64Check: true,
   };
 }
 
