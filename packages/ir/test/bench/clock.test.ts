@@ -22,7 +22,8 @@ function idle(ms: number): void {
 describe("bench clocks", () => {
   test("cpuTimeMs counts computing but not waiting; timeMs counts waiting", () => {
     expect(timeMs(() => idle(40))).toBeGreaterThanOrEqual(35);
-    expect(cpuTimeMs(() => idle(40))).toBeLessThan(20);
+    // The process's CPU time: the fewest of three waits, so that a GC thread's burst in one does not decide.
+    expect(Math.min(...[0, 1, 2].map(() => cpuTimeMs(() => idle(40))))).toBeLessThan(20);
     expect(cpuTimeMs(() => busy(40))).toBeGreaterThanOrEqual(40);
   });
 
