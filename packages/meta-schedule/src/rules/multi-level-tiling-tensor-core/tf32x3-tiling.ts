@@ -111,24 +111,37 @@ function addsChunks(block: Block, chunks: Buffer): boolean {
   return a.kind === "BufferLoad" && a.buffer === body.buffer && b.kind === "BufferLoad" && b.buffer === chunks;
 }
 
+/**
+ * The steps both 3xTF32 spaces begin with: the chunk block's i, j and k loops split into the
+ * intrinsic's 16 × `jTile` × 8 tiles, the tile loops innermost, blockized. Returns the loops above
+ * the tile (i and j outer, the chunk loop ko, the k step) and the tile block.
+ */
+export function blockizeTf32x3Tiles(
+  sch: Schedule,
+  block: BlockRV,
+  jTile: Parameters<Schedule["split"]>[1][number],
+): { iOuter: LoopRV; jOuter: LoopRV; ko: LoopRV; step: LoopRV; tile: BlockRV } {
+  const [i, j, ko, ki] = sch.getLoops(block).slice(-4);
+  const [iOuter, iTile] = sch.split(i!, [null, TILE]);
+  const [jOuter, jInner] = sch.split(j!, [null, jTile]);
+  const [step, kIn] = sch.split(ki!, [null, K]);
+  sch.reorder(iOuter!, jOuter!, ko!, step!, iTile!, jInner!, kIn!);
+  return { iOuter: iOuter!, jOuter: jOuter!, ko: ko!, step: step!, tile: sch.blockize(iTile!) };
+}
+
 /** Tiles the chunk block `block` of `m` as the module comment says. */
 export function applyTf32x3Tiling(sch: Schedule, block: BlockRV, m: Tf32x3Match, o: Tf32x3SpaceOptions, maxThreads: number): void {
   const dynamicShared = o.softwarePipeline && o.maxPipelineStages > 2;
   const scope = dynamicShared ? "shared.dyn" : "shared";
-  const [i, j, ko, ki] = sch.getLoops(block).slice(-4);
-  const [iOuter, iTile] = sch.split(i!, [null, TILE]);
-  const [jOuter, jTile] = sch.split(j!, [null, TILE]);
-  const [step, kIn] = sch.split(ki!, [null, K]);
-  sch.reorder(iOuter!, jOuter!, ko!, step!, iTile!, jTile!, kIn!);
-  const tile = sch.blockize(iTile!);
+  const { iOuter, jOuter, ko, step, tile } = blockizeTf32x3Tiles(sch, block, TILE);
   const spatial = (loop: LoopRV) => {
     const [blocks, perBlock] = sch.split(loop, sch.samplePerfectTile(loop, 2, o.maxTilesPerBlock));
     const [warps, perWarp] = sch.split(perBlock!, sch.samplePerfectTile(perBlock!, 2, o.maxTilesPerWarp));
     return [blocks!, warps!, perWarp!] as const;
   };
-  const [iB, iW, iP] = spatial(iOuter!);
-  const [jB, jW, jP] = spatial(jOuter!);
-  sch.reorder(iB, jB, iW, jW, ko!, step!, iP, jP);
+  const [iB, iW, iP] = spatial(iOuter);
+  const [jB, jW, jP] = spatial(jOuter);
+  sch.reorder(iB, jB, iW, jW, ko, step, iP, jP);
   sch.bind(fuseAll(sch, [iB, jB]), "blockIdx.x");
   const warp = fuseAll(sch, [iW, jW]);
   sch.bind(warp, "threadIdx.y");
@@ -141,10 +154,10 @@ export function applyTf32x3Tiling(sch: Schedule, block: BlockRV, m: Tf32x3Match,
   for (const { hi, lo } of [m.a, m.b]) {
     for (const stage of [hi, lo]) {
       sch.setScope(stage, 0, "warp");
-      sch.computeAt(stage, step!, true);
+      sch.computeAt(stage, step, true);
     }
     const shared = sch.cacheRead(hi, 0, scope, [hi, lo]);
-    sch.computeAt(shared, ko!, true);
+    sch.computeAt(shared, ko, true);
     sch.annotate(shared, COOPERATIVE_FETCH, sch.sampleCategorical(lens, uniform(lens.length)));
     sch.annotate(shared, WARP_EXECUTION, 1);
     sch.annotate(shared, SHARED_SWIZZLE, 0);
@@ -154,11 +167,11 @@ export function applyTf32x3Tiling(sch: Schedule, block: BlockRV, m: Tf32x3Match,
   // write-back (with any cast epilogue) after the k loop.
   sch.setScope(tile, 0, "warp");
   const writeBack = sch.cacheWrite(m.main, 0, "warp");
-  sch.reverseComputeAt(m.main, ko!, true);
+  sch.reverseComputeAt(m.main, ko, true);
   sch.reverseComputeAt(writeBack, warp, true);
   const store = storeIntrinsicWithEpilogue(sch, writeBack, GROUP_STORES);
-  const chunkInit = sch.decomposeReduction(tile, step!);
-  const mainInit = sch.decomposeReduction(m.main, ko!);
+  const chunkInit = sch.decomposeReduction(tile, step);
+  const mainInit = sch.decomposeReduction(m.main, ko);
 
   const loadTiles = [
     [m.a.hi, "A", dynamicShared ? M.loadTF32ADyn : M.loadTF32A],
@@ -188,8 +201,8 @@ export function applyTf32x3Tiling(sch: Schedule, block: BlockRV, m: Tf32x3Match,
 
   if (o.softwarePipeline) {
     const lags = Array.from({ length: Math.max(2, o.maxPipelineStages) }, (_, v) => v);
-    sch.annotate(ko!, SOFTWARE_PIPELINE, sch.sampleCategorical(lags, uniform(lags.length)));
-    sch.annotate(ko!, SOFTWARE_PIPELINE_ASYNC, 1);
+    sch.annotate(ko, SOFTWARE_PIPELINE, sch.sampleCategorical(lags, uniform(lags.length)));
+    sch.annotate(ko, SOFTWARE_PIPELINE_ASYNC, 1);
   }
 }
 

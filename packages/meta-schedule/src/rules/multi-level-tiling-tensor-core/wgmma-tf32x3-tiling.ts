@@ -40,11 +40,10 @@ import {
   WGMMA_SHARED_LAYOUT,
 } from "../../schedule-utils/annotations.js";
 import { storeIntrinsicWithEpilogue } from "./cast-epilogue.js";
-import type { Tf32x3Match } from "./tf32x3-tiling.js";
+import { type Tf32x3Match, blockizeTf32x3Tiles } from "./tf32x3-tiling.js";
 import type { WgmmaSpaceOptions } from "./wgmma-tiling.js";
 
 const TILE = 16;
-const K = 8;
 /** The k of a chunk: 32 float32, one 128-byte swizzle row of the K-major tiles. */
 export const WGMMA_TF32X3_CHUNK = 32;
 /** A transposing pre-pass moves 32×32 tiles. */
@@ -78,15 +77,10 @@ export function applyWgmmaTf32x3Tiling(
 
   const n = sch.sampleCategorical(choices.ns, uniform(choices.ns.length));
   const warps = sch.sampleCategorical(choices.warps, uniform(choices.warps.length));
-  const [i, j, ko, ki] = sch.getLoops(block).slice(-4);
-  const [iOuter, iTile] = sch.split(i!, [null, TILE]);
-  const [jOuter, jTile] = sch.split(j!, [null, n]);
-  const [step, kIn] = sch.split(ki!, [null, K]);
-  sch.reorder(iOuter!, jOuter!, ko!, step!, iTile!, jTile!, kIn!);
-  const tile = sch.blockize(iTile!);
-  const [i0, i1] = sch.split(iOuter!, [null, warps]);
-  sch.reorder(i0!, jOuter!, i1!, ko!, step!);
-  sch.bind(sch.fuse(i0!, jOuter!), "blockIdx.x");
+  const { iOuter, jOuter, ko, step, tile } = blockizeTf32x3Tiles(sch, block, n);
+  const [i0, i1] = sch.split(iOuter, [null, warps]);
+  sch.reorder(i0!, jOuter, i1!, ko, step);
+  sch.bind(sch.fuse(i0!, jOuter), "blockIdx.x");
   sch.bind(i1!, "threadIdx.y");
   sch.annotate(tile, WARP_EXECUTION, 1);
   sch.annotate(tile, THREAD_EXTENT_LOW, WARPS_PER_GROUP * WARP_SIZE);
@@ -97,7 +91,7 @@ export function applyWgmmaTf32x3Tiling(
   for (let r = 0; r < reads.length; r++) {
     if (reads[r]!.buffer === sch.get(block).writes[0]!.buffer) continue;
     const shared = sch.cacheRead(tile, reads[r]!.buffer.name, "shared.dyn");
-    sch.computeAt(shared, ko!);
+    sch.computeAt(shared, ko);
     sch.annotate(shared, COOPERATIVE_FETCH, 4);
     sch.annotate(shared, WARP_EXECUTION, 1);
     sch.annotate(shared, WGMMA_SHARED_LAYOUT, "K");
@@ -106,13 +100,13 @@ export function applyWgmmaTf32x3Tiling(
   // The chunk accumulator and the main one in registers; the main adds each chunk; its write-back after the k loop.
   sch.setScope(tile, 0, "warp");
   const writeBack = sch.cacheWrite(m.main, 0, "warp");
-  sch.reverseComputeAt(m.main, ko!, true);
+  sch.reverseComputeAt(m.main, ko, true);
   sch.reverseComputeAt(writeBack, i1!, true);
   const store = storeIntrinsicWithEpilogue(sch, writeBack, { store: M.storeF32Global, reluAddStores: { float32: M.storeF32ReluAddGlobal } });
   const addTile = splitTiles(sch, m.main);
   const storeTile = splitTiles(sch, writeBack);
-  const chunkInit = sch.decomposeReduction(tile, step!);
-  const mainInit = sch.decomposeReduction(m.main, ko!);
+  const chunkInit = sch.decomposeReduction(tile, step);
+  const mainInit = sch.decomposeReduction(m.main, ko);
   sch.transformLayout(writeBack, ["read", 0], wgmmaAccumulatorLayout);
   const chunkRead = sch.get(m.main).reads.findIndex((r) => r.buffer === sch.get(block).writes[0]!.buffer);
   sch.transformLayout(m.main, ["read", chunkRead], (c, r, col) => [c!, ...wgmmaAccumulatorLayout(r!, col!)]);
@@ -128,8 +122,8 @@ export function applyWgmmaTf32x3Tiling(
 
   // Lag = stages − 2 chunks between the copies and the wgmmas that read them (0: no pipeline).
   const lags = o.pipelineStages.map((s) => (s === 1 ? 0 : s - 2));
-  sch.annotate(ko!, SOFTWARE_PIPELINE, sch.sampleCategorical(lags, uniform(lags.length)) as ExprRV);
-  sch.annotate(ko!, SOFTWARE_PIPELINE_ASYNC, 1);
+  sch.annotate(ko, SOFTWARE_PIPELINE, sch.sampleCategorical(lags, uniform(lags.length)) as ExprRV);
+  sch.annotate(ko, SOFTWARE_PIPELINE_ASYNC, 1);
 }
 
 function uniform(n: number): number[] {
