@@ -75,8 +75,13 @@ export async function float64ErrorsOf(
       all: true,
       timeout: 600_000,
     });
-    if (r.exitCode !== 0) return { skipped: `torch's float64 reference failed: ${(r.all ?? "").trim().split("\n").slice(-3).join(" | ")}` };
-    return JSON.parse(r.stdout.trim().split("\n").at(-1)!) as Float64Errors;
+    const tail = (text: string | undefined) => (text ?? "").trim().split("\n").slice(-3).join(" | ");
+    if (r.exitCode !== 0) return { skipped: `torch's float64 reference failed: ${tail(r.all)}` };
+    try {
+      return JSON.parse(r.stdout.trim().split("\n").at(-1)!) as Float64Errors;
+    } catch {
+      return { skipped: `torch's float64 reference printed no result: ${tail(r.all)}` };
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -90,6 +90,20 @@ describe.skipIf(!python)("bench:tune's float64 error check", () => {
     const errors = await float64ErrorsOf({ A: one, B: one, C: one, D: one }, { m: 2, n: 1, k: 1 }, "python3", { PYTHONPATH: dir });
     expect(errors).toEqual({ skipped: expect.stringMatching(/^torch's float64 reference failed: .*reshape to 2x1 of 1 values/) });
   });
+
+  it("says so when the script prints no result (a torch that prints a warning and nothing else)", async () => {
+    const quiet = mkdtempSync(join(tmpdir(), "tessera-float64-error-quiet-"));
+    mkdirSync(join(quiet, "json"));
+    // A json module whose dumps writes nothing: the script then ends with only the warning printed.
+    writeFileSync(join(quiet, "json", "__init__.py"), 'import sys\nprint("warning: stand-in")\ndef dumps(x): return ""\n');
+    const one = new Float32Array(1);
+    try {
+      const errors = await float64ErrorsOf({ A: one, B: one, C: one, D: one }, { m: 1, n: 1, k: 1 }, "python3", { PYTHONPATH: `${quiet}:${dir}` });
+      expect(errors).toEqual({ skipped: expect.stringMatching(/^torch's float64 reference printed no result: warning: stand-in/) });
+    } finally {
+      rmSync(quiet, { recursive: true, force: true });
+    }
+  });
 });
 
 describe("gemmReluAddShape", () => {
