@@ -19,7 +19,8 @@ async function cli(...args: string[]): Promise<{ code: number; out: string; err:
 
 describe("--fp32-precision", () => {
   it("build: the function's GEMM is computed in tf32 only when asked (the C target has no tf32 and says so)", async () => {
-    for (const precision of [["--fp32-precision", "ieee"]]) {
+    // "ieee" and no flag at all: the function as written.
+    for (const precision of [["--fp32-precision", "ieee"], []]) {
       const ieee = await cli("build", file, "--target", "c", "--emit", "ir", ...precision);
       expect(ieee.code, ieee.err).toBe(0);
       expect(ieee.out).not.toContain("tf32");
