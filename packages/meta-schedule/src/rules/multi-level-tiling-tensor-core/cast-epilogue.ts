@@ -28,12 +28,7 @@ export function storeIntrinsicWithEpilogue(sch: Schedule, store: BlockRV, group:
   if (consumers.length !== 1) return group.store;
   const reluAdd = reluAddStoreOf(sch, consumers[0]!, group);
   if (reluAdd !== undefined) {
-    try {
-      sch.reverseComputeInline(consumers[0]!);
-    } catch (err) {
-      if (err instanceof ScheduleError) return group.store;
-      throw err;
-    }
+    if (!inlinedIntoStore(sch, consumers[0]!)) return group.store;
     // The add reads what the store now writes: inlined too (refused only where R is also an output, checked below).
     sch.reverseComputeInline(reluAdd.add);
     return reluAdd.intrinsic;
@@ -41,14 +36,21 @@ export function storeIntrinsicWithEpilogue(sch: Schedule, store: BlockRV, group:
   const target = castTargetOf(sch.get(consumers[0]!));
   const castStore = target === undefined ? undefined : group.castStores?.[target];
   if (castStore === undefined) return group.store;
+  return inlinedIntoStore(sch, consumers[0]!) ? castStore : group.store;
+}
+
+/**
+ * reverse_compute_inline of `consumer` into the store; false where the schedule refuses it (C is
+ * also an output of the function, say), the schedule then unchanged and C kept in memory.
+ */
+function inlinedIntoStore(sch: Schedule, consumer: BlockRV): boolean {
   try {
-    sch.reverseComputeInline(consumers[0]!);
+    sch.reverseComputeInline(consumer);
+    return true;
   } catch (err) {
-    // Refused (C is also an output of the function, say): the schedule is unchanged, C stays in memory.
-    if (err instanceof ScheduleError) return group.store;
+    if (err instanceof ScheduleError) return false;
     throw err;
   }
-  return castStore;
 }
 
 /**
