@@ -145,8 +145,9 @@ export default defineConfig({
     // Longest files first, from durations recorded on an idle machine: a fresh clone has no vitest
     // cache of the last run, and a long file started last would leave a worker idle.
     sequence: { sequencer: DurationSequencer },
-    // The meta-schedule's workers start from a prebuilt bundle rather than through tsx (see the file).
-    globalSetup: ["scripts/test-workers/global-setup.mjs"],
+    // One temporary folder for the run, removed at its end (temp-root.mjs); the meta-schedule's
+    // workers start from a prebuilt bundle rather than through tsx (global-setup.mjs).
+    globalSetup: ["scripts/test-workers/temp-root.mjs", "scripts/test-workers/global-setup.mjs"],
     // TESSERA_TEST_CPU_LOG=FILE: each test file's CPU seconds appended to FILE (scripts/test-order/cpu-per-file.ts).
     // TESSERA_TEST_CPU_PROF=DIR: a CPU profile of each test file written to DIR (scripts/profile/cpu-profile-per-file.ts).
     setupFiles: [
