@@ -94,6 +94,7 @@ describe("bench:tune command line", () => {
     [["--population", "0"], /--population must be a positive integer, got "0"/],
     [["--islands", "0"], /--islands must be a positive integer, got "0"/],
     [["--workers", "two"], /--workers must be a non-negative integer \(0: no search worker threads\), got "two"/],
+    [["--last-batch-sees-first"], /--last-batch-sees-first needs --overlap/],
   ]);
 });
 
@@ -135,6 +136,7 @@ describe("bench:search-offline command line", () => {
     [["--merge"], /--merge needs report files/],
     [["--trials", "0"], /--trials must be a positive integer, got "0"/],
     [["--workers", "0,x"], /--workers must be non-negative integers separated by commas, got "x"/],
+    [["--last-batch-sees-first"], /--last-batch-sees-first needs --overlap/],
   ]);
 });
 
