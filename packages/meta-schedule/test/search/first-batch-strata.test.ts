@@ -1,7 +1,7 @@
 /** EvolutionarySearch's firstBatchStratum: the first batch spread over the strata the caller names. */
 import { describe, expect, it } from "vitest";
 import type { CostModel, MeasureCandidate } from "../../src/index.js";
-import { EvolutionarySearch } from "../../src/index.js";
+import { EvolutionarySearch, MemoryDatabase } from "../../src/index.js";
 import type { Candidate } from "../../src/search/candidate-replayer.js";
 import { fakeLatency, tileDecisions, tuneWithFakeRunner } from "./gemm-fixture.js";
 
@@ -19,7 +19,7 @@ const layoutOf = (trace: Candidate["trace"]): string => {
 };
 
 async function firstBatch(seed: number, stratum?: (c: Candidate) => string | undefined): Promise<string[]> {
-  const search = new EvolutionarySearch({ populationSize: 64, epsGreedy: 0, ...(stratum === undefined ? {} : { firstBatchStratum: stratum }) });
+  const search = new EvolutionarySearch({ populationSize: 32, epsGreedy: 0, ...(stratum === undefined ? {} : { firstBatchStratum: stratum }) });
   const out = await tuneWithFakeRunner(search, { seed, maxTrials: 16, numTrialsPerIter: 16, costModel: truthfulModel });
   expect(out.handedOut).toHaveLength(16);
   return out.handedOut.map((c) => JSON.stringify(tileDecisions(c.sch.trace)));
@@ -49,6 +49,20 @@ describe("EvolutionarySearch firstBatchStratum", () => {
     const off = await firstBatch(1);
     expect(await firstBatch(1, () => undefined)).toEqual(off);
     expect(await firstBatch(1, () => "one")).toEqual(off);
+  });
+
+  it("strata the first batch only: no later round asks for a stratum", async () => {
+    const database = new MemoryDatabase();
+    const measuredWhenAsked: number[] = [];
+    const stratum = (c: Candidate) => {
+      measuredWhenAsked.push(database.getAllTuningRecords().length);
+      return layoutOf(c.trace);
+    };
+    const search = new EvolutionarySearch({ populationSize: 32, epsGreedy: 0, firstBatchStratum: stratum });
+    const out = await tuneWithFakeRunner(search, { seed: 1, maxTrials: 32, numTrialsPerIter: 16, costModel: truthfulModel, database });
+    expect(out.handedOut).toHaveLength(32);
+    expect(measuredWhenAsked.length).toBeGreaterThan(0);
+    expect(measuredWhenAsked.every((n) => n === 0)).toBe(true);
   });
 
   it("is off by default, and rejects a value that is not a function", () => {
