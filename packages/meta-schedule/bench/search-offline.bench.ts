@@ -8,13 +8,15 @@
  *
  *   tsx --conditions=@tessera/source packages/meta-schedule/bench/search-offline.bench.ts
  *       [--runs DIR,DIR…] [--device H200] [--seeds 1-8]
- *       [--variants current,…] [--trials 256] [--per-iter 32] [--workers 0,3] [--overlap] [--picks] [--out FILE.json]
+ *       [--variants current,…] [--trials 256] [--per-iter 32] [--workers 0,3] [--overlap [--last-batch-sees-first]] [--picks] [--out FILE.json]
  *   … search-offline.bench.ts --merge A.json B.json … [--md docs/benchmarks/search-offline.md]
  *
  * `--workers 0,3` runs every variant and seed once per number of search worker threads (default:
  * the cores less one) and reports the wall-time speed-up over the first count, and whether the
  * runs found the same programs (they must: the search is deterministic whatever the count).
- * `--overlap` searches each batch while the one before is measured (TuneOptions.overlapSearch).
+ * `--overlap` searches each batch while the one before is measured (TuneOptions.overlapSearch);
+ * `--last-batch-sees-first` with it searches a two-batch run's second batch after the first is
+ * measured (TuneOptions.lastBatchSeesFirst).
  * `--picks` lists in each row of the `--out` report every measured program in trial order (its
  * decisions and time over cuBLAS), for reading what a seed's rounds measured.
  */
@@ -81,6 +83,8 @@ interface Row {
   /** Search worker threads (absent in reports from before --workers). */
   readonly workers?: number;
   readonly overlap?: boolean;
+  /** With `--last-batch-sees-first` (absent in reports from before it). */
+  readonly lastBatchSeesFirst?: boolean;
   /** A digest of every measured trace in order: equal digests, same search. */
   readonly tracesDigest?: string;
   /** With `--picks`: every measured program in trial order, its decisions and its time over cuBLAS (null: failed). */
@@ -99,7 +103,7 @@ interface Report {
 
 const USAGE =
   "usage: bench:search-offline [--runs DIR,DIR…] [--device NAME] [--seeds 1-8|1,2,5] [--variants " +
-  `${Object.keys(VARIANTS).join(",")}] [--trials N] [--per-iter N] [--workers 0,3] [--overlap] [--picks] [--out FILE.json]\n       bench:search-offline --merge A.json B.json … [--md FILE.md]`;
+  `${Object.keys(VARIANTS).join(",")}] [--trials N] [--per-iter N] [--workers 0,3] [--overlap [--last-batch-sees-first]] [--picks] [--out FILE.json]\n       bench:search-offline --merge A.json B.json … [--md FILE.md]`;
 
 function seedsOf(text: string): number[] {
   const out: number[] = [];
@@ -117,11 +121,17 @@ interface RunSettings {
   readonly perIter: number;
   readonly workers: number;
   readonly overlap: boolean;
+  readonly lastBatchSeesFirst: boolean;
   /** Whether each row lists its measured programs in trial order (`--picks`). */
   readonly picks: boolean;
 }
 
-async function runOne(hw: StandInGpu, variant: string, seed: number, { trials, perIter, workers, overlap, picks }: RunSettings): Promise<Row> {
+async function runOne(
+  hw: StandInGpu,
+  variant: string,
+  seed: number,
+  { trials, perIter, workers, overlap, lastBatchSeesFirst, picks }: RunSettings,
+): Promise<Row> {
   hw.resetCounts();
   const started = performance.now();
   const func = gemmReluAdd(2048).func;
@@ -138,6 +148,7 @@ async function runOne(hw: StandInGpu, variant: string, seed: number, { trials, p
     seed,
     searchWorkers: workers,
     overlapSearch: overlap,
+    lastBatchSeesFirst,
     writeCurve: false,
     logSummary: false,
     logger: () => {},
@@ -160,6 +171,7 @@ async function runOne(hw: StandInGpu, variant: string, seed: number, { trials, p
     bestDecisions: top?.trace.decisions.map(([, d]) => d) ?? [],
     workers,
     overlap,
+    ...(lastBatchSeesFirst ? { lastBatchSeesFirst } : {}),
     tracesDigest: digestOfTraces(result.database.getAllTuningRecords().map((r) => r.trace)),
     ...(picks ? { picks: picksOf(result.database.getAllTuningRecords(), hw.cublasMs) } : {}),
   };
@@ -195,7 +207,7 @@ function speedUpLines(rows: readonly Row[]): string[] {
     `| variant | seed | ${counts.map((c) => `wall s, ${c}`).join(" | ")} | ${later.map((c) => `speed-up ${c}`).join(" | ")} | same |`,
     `|---|---:|${counts.map(() => "---:").join("|")}|${later.map(() => "---:").join("|")}|---|`,
   ];
-  const keyOf = (r: Row) => `${r.variant}/${r.seed}/${r.overlap === true}`;
+  const keyOf = (r: Row) => `${labelOf(r)}/${r.seed}`;
   for (const key of new Set(rows.map(keyOf))) {
     const group = rows.filter((r) => keyOf(r) === key);
     const byCount = (c: number) => group.find((r) => r.workers === c);
@@ -207,7 +219,7 @@ function speedUpLines(rows: readonly Row[]): string[] {
     });
     const same = new Set(group.map((r) => r.tracesDigest)).size === 1 ? "yes" : "NO";
     const first = group[0]!;
-    lines.push(`| ${first.variant}${first.overlap === true ? " (overlap)" : ""} | ${first.seed} | ${walls.join(" | ")} | ${speedUps.join(" | ")} | ${same} |`);
+    lines.push(`| ${labelOf(first)} | ${first.seed} | ${walls.join(" | ")} | ${speedUps.join(" | ")} | ${same} |`);
   }
   return lines;
 }
@@ -224,6 +236,12 @@ function cacheKeyOf(dirs: readonly string[], device: string): string {
       h.update(readFileSync(join(src, dir, f)));
   }
   return h.digest("hex");
+}
+
+/** A row's variant, with the scheduling it ran under. */
+function labelOf(r: Row): string {
+  if (r.overlap !== true) return r.variant;
+  return `${r.variant} (overlap${r.lastBatchSeesFirst === true ? ", last batch sees first" : ""})`;
 }
 
 /** A variant's settings as text ("defaults" for none). */
@@ -263,18 +281,19 @@ function sectionOf(rows: readonly Row[]): string[] {
     "| variant | settings | runs | within 1.10× @256 | median @64 | median @256 | worst @256 | recorded share |",
     "|---|---|---:|---:|---:|---:|---:|---:|",
   ];
-  for (const variant of [...new Set(rows.map((x) => x.variant))]) {
-    const rs = rows.filter((x) => x.variant === variant);
+  for (const label of [...new Set(rows.map(labelOf))]) {
+    const rs = rows.filter((x) => labelOf(x) === label);
+    const variant = rs[0]!.variant;
     const at = (c: number) => rs.map((x) => x.bestAt[c]).filter((v): v is number => v !== null);
     const hits = at(256).filter((v) => v <= TARGET_RATIO).length;
     lines.push(
-      `| ${variant} | ${settingsOf(variant)} | ${rs.length} | ${hits} of ${rs.length} | ${fmtOrNone(median(at(64)))} | ${fmtOrNone(median(at(256)))} | ${fmtOrNone(Math.max(...at(256)))} | ${(rs.reduce((a, x) => a + x.recordedShare, 0) / rs.length).toFixed(2)} |`,
+      `| ${label} | ${settingsOf(variant)} | ${rs.length} | ${hits} of ${rs.length} | ${fmtOrNone(median(at(64)))} | ${fmtOrNone(median(at(256)))} | ${fmtOrNone(Math.max(...at(256)))} | ${(rs.reduce((a, x) => a + x.recordedShare, 0) / rs.length).toFixed(2)} |`,
     );
   }
   lines.push("", "| variant | seed | workers | @64 | @128 | @256 | found at | recorded share | wall s |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|");
   for (const x of [...rows].sort((a, b) => a.variant.localeCompare(b.variant) || a.seed - b.seed)) {
     lines.push(
-      `| ${x.variant}${x.overlap === true ? " (overlap)" : ""} | ${x.seed} | ${x.workers ?? "—"} | ${CHECKPOINTS.map((c) => fmt(x.bestAt[c])).join(" | ")} | ${x.bestTrial ?? "—"} | ${x.recordedShare.toFixed(2)} | ${x.wallSeconds.toFixed(0)} |`,
+      `| ${labelOf(x)} | ${x.seed} | ${x.workers ?? "—"} | ${CHECKPOINTS.map((c) => fmt(x.bestAt[c])).join(" | ")} | ${x.bestTrial ?? "—"} | ${x.recordedShare.toFixed(2)} | ${x.wallSeconds.toFixed(0)} |`,
     );
   }
   lines.push(...speedUpLines(rows));
@@ -291,10 +310,17 @@ interface Options {
   /** Search worker counts (undefined: the default, the cores less one). */
   readonly workers: number[] | undefined;
   readonly overlap: boolean;
+  readonly lastBatchSeesFirst: boolean;
   readonly picks: boolean;
   readonly out?: string;
   /** --merge: the reports to merge into one table, and where to write it. */
   readonly merge?: { readonly reports: string[]; readonly md?: string };
+}
+
+/** `--last-batch-sees-first`, which only `--overlap` gives a meaning. */
+function lastBatchSeesFirstOf(overlap: boolean, sees: boolean): boolean {
+  if (sees && !overlap) throw new RangeError("--last-batch-sees-first needs --overlap (without it every batch is searched after the one before is measured)");
+  return sees;
 }
 
 const repoRoot = join(import.meta.dirname, "../../..");
@@ -312,6 +338,7 @@ function options(): Options {
         "per-iter": { type: "string", default: "32" },
         workers: { type: "string" },
         overlap: { type: "boolean", default: false },
+        "last-batch-sees-first": { type: "boolean", default: false },
         picks: { type: "boolean", default: false },
         out: { type: "string" },
         merge: { type: "boolean", default: false },
@@ -330,6 +357,7 @@ function options(): Options {
         perIter: 0,
         workers: [],
         overlap: false,
+        lastBatchSeesFirst: false,
         picks: false,
         merge: { reports: positionals, ...(values.md === undefined ? {} : { md: values.md }) },
       };
@@ -357,6 +385,7 @@ function options(): Options {
         return n;
       }),
       overlap: values.overlap,
+      lastBatchSeesFirst: lastBatchSeesFirstOf(values.overlap, values["last-batch-sees-first"]),
       picks: values.picks,
       ...(values.out === undefined ? {} : { out: values.out }),
     };
@@ -413,7 +442,14 @@ async function main(opts: Options, reportsToMerge: readonly Report[] | undefined
   for (const seed of opts.seeds) {
     for (const variant of opts.variants) {
       for (const workers of opts.workers ?? [defaultSearchWorkers()]) {
-        const row = await runOne(hw, variant, seed, { trials: opts.trials, perIter: opts.perIter, workers, overlap: opts.overlap, picks: opts.picks });
+        const row = await runOne(hw, variant, seed, {
+          trials: opts.trials,
+          perIter: opts.perIter,
+          workers,
+          overlap: opts.overlap,
+          lastBatchSeesFirst: opts.lastBatchSeesFirst,
+          picks: opts.picks,
+        });
         console.log(
           `${variant} seed ${seed}, ${workers} search worker(s): ${CHECKPOINTS.map((c) => `@${c} ${fmt(row.bestAt[c])}`).join(", ")}, recorded ${row.recordedShare.toFixed(2)}, ${row.wallSeconds.toFixed(0)} s`,
         );

@@ -4,7 +4,7 @@
  *   tsx --conditions=@tessera/source packages/meta-schedule/bench/tune.bench.ts
  *       [--dry-run] [--only gemm_relu_add_2048,matmul_1024,…] [--trials N] [--gemm-trials N]
  *       [--course-trials N] [--per-iter N] [--seeds 1,2,3] [--no-course] [--no-workloads] [--out-dir DIR] [--stem NAME]
- *       [--learned-features kernel-summary|per-store] [--workers N] [--overlap] [--cold-workers]
+ *       [--learned-features kernel-summary|per-store] [--workers N] [--overlap] [--last-batch-sees-first] [--cold-workers]
  *   … --gpus 0,1 [--trials N] [--seed N]: one seed tuned on one GPU, then on all listed (apps/cli/bench/tune-gpus.bench.ts)
  *
  * Three parts, one report (docs/benchmarks/tuning.{json,md} and SVG/PNG curves beside them):
@@ -39,6 +39,7 @@ import type { CudaTarget } from "@tessera/codegen";
 import type { CudaMutatorProbabilities } from "../src/space/defaults.js";
 import type { ReplayPool as ReplayPoolType } from "../src/search/replay-pool.js";
 import { median, timeMs } from "../../ir/bench/bench-util.js";
+import { gemmTileFamilyOf } from "./gemm-family.js";
 import type { GemmKnobs } from "./fast-region.js";
 import type { TorchBaseline } from "./torch-baselines.js";
 import type { BenchWorkload } from "./workloads.js";
@@ -67,12 +68,16 @@ interface Mode {
   readonly transposeNeighbours: boolean;
   /** `--tile-exchange`: the evolutionary search's tileExchangeNeighbours on. */
   readonly tileExchange: boolean;
+  /** `--first-batch-strata`: the first batch spread over gemm tile families (firstBatchStratum, gemm-family.ts). */
+  readonly firstBatchStrata: boolean;
   /** The automatic space's mutator weights that differ from the defaults (`--mutator-weights gemmKnob=0.5,…`), for comparisons on the GPU. */
   readonly mutatorWeights: Partial<CudaMutatorProbabilities> | undefined;
   /** Search worker threads (`--workers`, default the cores less one; 0: the search replays in its own thread). */
   readonly searchWorkers: number;
   /** `--overlap`: search each batch while the one before is built and measured. */
   readonly overlap: boolean;
+  /** `--last-batch-sees-first`: with `--overlap`, a two-batch run's second batch waits for the first's measurements (TuneOptions.lastBatchSeesFirst). */
+  readonly lastBatchSeesFirst: boolean;
   /** Whether the search workers are started and warmed before the measurements (not `--cold-workers`). */
   readonly warmWorkers: boolean;
   readonly course: boolean;
@@ -83,7 +88,7 @@ interface Mode {
 }
 
 const USAGE =
-  "usage: bench:tune [--dry-run] [--only W1,W2] [--trials N] [--gemm-trials N] [--course-trials N] [--per-iter N] [--seeds 1,2,3] [--no-course] [--no-workloads] [--out-dir DIR] [--stem NAME] [--learned-features kernel-summary|per-store] [--neighbour-share X] [--population N] [--fresh-pool N] [--islands N] [--transpose-neighbours] [--tile-exchange] [--mutator-weights NAME=W,…] [--workers N] [--overlap] [--cold-workers]";
+  "usage: bench:tune [--dry-run] [--only W1,W2] [--trials N] [--gemm-trials N] [--course-trials N] [--per-iter N] [--seeds 1,2,3] [--no-course] [--no-workloads] [--out-dir DIR] [--stem NAME] [--learned-features kernel-summary|per-store] [--neighbour-share X] [--population N] [--fresh-pool N] [--islands N] [--transpose-neighbours] [--tile-exchange] [--first-batch-strata] [--mutator-weights NAME=W,…] [--workers N] [--overlap] [--last-batch-sees-first] [--cold-workers]";
 
 /** A mistake on the command line: printed with the usage, no stack trace. */
 class UsageError extends Error {}
@@ -128,9 +133,11 @@ function parseOptions() {
       islands: { type: "string" },
       "transpose-neighbours": { type: "boolean", default: false },
       "tile-exchange": { type: "boolean", default: false },
+      "first-batch-strata": { type: "boolean", default: false },
       "mutator-weights": { type: "string" },
       workers: { type: "string" },
       overlap: { type: "boolean", default: false },
+      "last-batch-sees-first": { type: "boolean", default: false },
       "cold-workers": { type: "boolean", default: false },
     },
   });
@@ -146,6 +153,8 @@ function checkedMode(values: ReturnType<typeof parseOptions>["values"], catalogu
   for (const name of only)
     if (catalogue !== undefined && !catalogue.workloadNames.includes(name))
       throw new RangeError(`--only: unknown workload "${name}"; known: ${catalogue.workloadNames.join(", ")}`);
+  if (values["last-batch-sees-first"] === true && values.overlap !== true)
+    throw new RangeError("--last-batch-sees-first needs --overlap (without it every batch is searched after the one before is measured)");
   return {
     dryRun: values["dry-run"] === true,
     only,
@@ -165,10 +174,12 @@ function checkedMode(values: ReturnType<typeof parseOptions>["values"], catalogu
     islands: values.islands === undefined ? undefined : int("islands", values.islands),
     transposeNeighbours: values["transpose-neighbours"] === true,
     tileExchange: values["tile-exchange"] === true,
+    firstBatchStrata: values["first-batch-strata"] === true,
     mutatorWeights:
       values["mutator-weights"] === undefined || catalogue === undefined ? undefined : mutatorWeightsOf(values["mutator-weights"], catalogue.mutatorNames),
     searchWorkers: values.workers === undefined ? (catalogue?.defaultSearchWorkers ?? 0) : workersOf(values.workers),
     overlap: values.overlap === true,
+    lastBatchSeesFirst: values["last-batch-sees-first"] === true,
     warmWorkers: values["cold-workers"] !== true,
   };
 }
@@ -188,7 +199,8 @@ function searchSettingsGiven(mode: Mode): boolean {
     mode.freshPool !== undefined ||
     mode.islands !== undefined ||
     mode.transposeNeighbours ||
-    mode.tileExchange
+    mode.tileExchange ||
+    mode.firstBatchStrata
   );
 }
 
@@ -199,6 +211,7 @@ function evolutionaryStrategy(mode: Mode): "evolutionary" | (() => InstanceType<
     new EvolutionarySearch({
       ...(mode.transposeNeighbours ? { transposeNeighbours: true } : {}),
       ...(mode.tileExchange ? { tileExchangeNeighbours: true } : {}),
+      ...(mode.firstBatchStrata ? { firstBatchStratum: gemmTileFamilyOf } : {}),
       ...(mode.neighbourShare === undefined ? {} : { neighbourShare: mode.neighbourShare }),
       ...(mode.population === undefined ? {} : { populationSize: mode.population }),
       ...(mode.freshPool === undefined ? {} : { freshPoolSize: mode.freshPool }),
@@ -401,6 +414,7 @@ async function tuneOne(
     seed: opts.seed,
     ...(pool === undefined ? { searchWorkers: mode.searchWorkers } : { searchPool: pool }),
     overlapSearch: mode.overlap,
+    lastBatchSeesFirst: mode.lastBatchSeesFirst,
     writeCurve: false,
     logSummary: false,
     onProgress: (p) => {
@@ -623,11 +637,11 @@ async function writeReport(mode: Mode, data: ReportData): Promise<void> {
     `- host: ${os.cpus()[0]?.model ?? "?"}, ${os.cpus().length} cores, Node ${process.version}; 1-minute load average at the end: ${os.loadavg()[0]!.toFixed(2)}`,
     `- target: ${data.target.name} (${data.target.arch})`,
     `- cost model: hybrid (analytic prior × forest on ${mode.learnedFeatures} features)`,
-    `- search: ${mode.searchWorkers} worker thread(s)${mode.searchWorkers > 0 ? (mode.warmWorkers ? ", one pool warmed before the runs" : ", started cold by each run (--cold-workers)") : ""}${mode.overlap ? ", each batch searched while the one before is measured (--overlap)" : ""}`,
+    `- search: ${mode.searchWorkers} worker thread(s)${mode.searchWorkers > 0 ? (mode.warmWorkers ? ", one pool warmed before the runs" : ", started cold by each run (--cold-workers)") : ""}${mode.overlap ? ", each batch searched while the one before is measured (--overlap)" : ""}${mode.lastBatchSeesFirst ? ", a two-batch run's second after the first is measured (--last-batch-sees-first)" : ""}`,
     ...(!searchSettingsGiven(mode)
       ? []
       : [
-          `- evolutionary search: ${mode.neighbourShare === undefined ? "" : `neighbourShare ${mode.neighbourShare} `}${mode.population === undefined ? "" : `populationSize ${mode.population} `}${mode.freshPool === undefined ? "" : `freshPoolSize ${mode.freshPool} `}${mode.islands === undefined ? "" : `firstRoundIslands ${mode.islands} `}${mode.transposeNeighbours ? "transposeNeighbours " : ""}${mode.tileExchange ? "tileExchangeNeighbours" : ""}`,
+          `- evolutionary search: ${mode.neighbourShare === undefined ? "" : `neighbourShare ${mode.neighbourShare} `}${mode.population === undefined ? "" : `populationSize ${mode.population} `}${mode.freshPool === undefined ? "" : `freshPoolSize ${mode.freshPool} `}${mode.islands === undefined ? "" : `firstRoundIslands ${mode.islands} `}${mode.transposeNeighbours ? "transposeNeighbours " : ""}${mode.tileExchange ? "tileExchangeNeighbours " : ""}${mode.firstBatchStrata ? "firstBatchStratum (gemm tile families)" : ""}`,
         ]),
     ...(mode.mutatorWeights === undefined ? [] : [`- mutator weights (automatic space): ${JSON.stringify(mode.mutatorWeights)}`]),
     "",
@@ -768,7 +782,7 @@ async function writeReport(mode: Mode, data: ReportData): Promise<void> {
   writeFileSync(join(mode.outDir, `${stem}.md`), `${lines.join("\n")}\n`);
   writeFileSync(
     join(mode.outDir, `${stem}.json`),
-    `${JSON.stringify({ date, dryRun: mode.dryRun, learnedFeatures: mode.learnedFeatures, neighbourShare: mode.neighbourShare ?? null, population: mode.population ?? null, freshPool: mode.freshPool ?? null, islands: mode.islands ?? null, transposeNeighbours: mode.transposeNeighbours, tileExchangeNeighbours: mode.tileExchange, mutatorWeights: mode.mutatorWeights ?? null, searchWorkers: mode.searchWorkers, warmWorkers: mode.warmWorkers, overlap: mode.overlap, device: data.device, target: data.target.name, speed: data.speed, torch: data.torch, tuned: data.tuned, course: data.course, charts }, null, 1)}\n`,
+    `${JSON.stringify({ date, dryRun: mode.dryRun, learnedFeatures: mode.learnedFeatures, neighbourShare: mode.neighbourShare ?? null, population: mode.population ?? null, freshPool: mode.freshPool ?? null, islands: mode.islands ?? null, transposeNeighbours: mode.transposeNeighbours, tileExchangeNeighbours: mode.tileExchange, firstBatchStrata: mode.firstBatchStrata, mutatorWeights: mode.mutatorWeights ?? null, searchWorkers: mode.searchWorkers, warmWorkers: mode.warmWorkers, overlap: mode.overlap, lastBatchSeesFirst: mode.lastBatchSeesFirst, device: data.device, target: data.target.name, speed: data.speed, torch: data.torch, tuned: data.tuned, course: data.course, charts }, null, 1)}\n`,
   );
   console.log(lines.join("\n"));
   console.log(`wrote ${join(mode.outDir, `${stem}.{md,json}`)}`);

@@ -9,7 +9,7 @@ import type { TuneContext } from "../tune-context.js";
 import { BestCandidates, mergeBestFirst } from "./best-candidates.js";
 import { crossoverStructureAndKnobs } from "./crossover.js";
 import { bestGridFiller, underfillsGrid } from "./grid-filling.js";
-import { capClassShare } from "./launch-classes.js";
+import { capClassShare, interleaveStrata } from "./launch-classes.js";
 import { climbStarts, climbStep, type Scored } from "./model-climb.js";
 import { neighbourTraces } from "./neighbourhood.js";
 import { tileExchangeTraces, transposedTileTraces } from "../mutator/mutate-tile-shape.js";
@@ -121,6 +121,18 @@ export interface EvolutionarySearchConfig {
    * first round's wall (docs/benchmarks/tuning-2026-11-30-s18) (TVM: 1, its one population).
    */
   readonly firstRoundIslands: number;
+  /**
+   * Strata of the first batch (nothing of the task measured yet, the prior alone): where given,
+   * the batch's cost-model picks take each stratum's best-scored program before any stratum's
+   * second (launch-classes.ts, `interleaveStrata`), so that a prior which cannot rank the strata
+   * still has many of them measured. The caller says what a stratum is (e.g. a gemm's block tile
+   * and thread layout, bench:tune `--first-batch-strata`). Off by default: on 12 H200 seeds a
+   * 64-trial run's picks (which need no GPU: both batches are picked before any is measured) held
+   * more tile families (280 against 193) but fewer programs of the families that reach 1.10× in
+   * the recorded runs (expected 69 against 83 of them), and dropped two seeds' best measured
+   * program (docs/benchmarks/tuning-2026-11-30-s21) (TVM: none).
+   */
+  readonly firstBatchStratum: ((candidate: Candidate) => string | undefined) | undefined;
 }
 
 export const DEFAULT_EVOLUTIONARY_SEARCH_CONFIG: EvolutionarySearchConfig = {
@@ -145,6 +157,7 @@ export const DEFAULT_EVOLUTIONARY_SEARCH_CONFIG: EvolutionarySearchConfig = {
   transposeNeighbours: false,
   tileExchangeNeighbours: false,
   firstRoundIslands: 2,
+  firstBatchStratum: undefined,
 };
 
 /** Mixed into the first-round islands' seed, so that their stream is none of the replays' (whose seeds are the search's forkSeed draws). */
@@ -259,7 +272,9 @@ export class EvolutionarySearch extends SearchStrategyBase {
       const neighbours = await this.pickNeighbours(run, measured, Math.floor(batch * share), round);
       const evolved = await this.evolveWithCostModel(run, [...measured, ...unmeasured], batch, round);
       const firstRound = measured.length === 0 && run.trialsIssued === 0;
-      const bests = (firstRound ? await this.withIslands(run, evolved, batch, round, roundStart) : evolved).map((e) => e.candidate);
+      const evolvedBests = (firstRound ? await this.withIslands(run, evolved, batch, round, roundStart) : evolved).map((e) => e.candidate);
+      const stratum = this.config.firstBatchStratum;
+      const bests = firstRound && stratum !== undefined ? interleaveStrata(evolvedBests, stratum) : evolvedBests;
       const priors = this.priorSeeds.filter((c) => !run.isMeasured(c)).slice(0, batch - neighbours.length);
       const picks = this.pickWithEpsGreedy(run, sampled, bests, batch, round, [...priors, ...neighbours]);
       run.rejections.addAll(round);
@@ -727,5 +742,8 @@ function checkConfig(c: EvolutionarySearchConfig): void {
   if (typeof c.transposeNeighbours !== "boolean") throw fail(`transposeNeighbours must be true or false, got ${String(c.transposeNeighbours)}`);
   if (typeof c.tileExchangeNeighbours !== "boolean") throw fail(`tileExchangeNeighbours must be true or false, got ${String(c.tileExchangeNeighbours)}`);
   positiveInt("firstRoundIslands", 1);
+  if (c.firstBatchStratum !== undefined && typeof c.firstBatchStratum !== "function") {
+    throw fail(`firstBatchStratum must be a function of a candidate or undefined, got ${String(c.firstBatchStratum)}`);
+  }
   if (c.maxClassShare === 0) throw fail("maxClassShare must be above 0 (1: no cap)");
 }

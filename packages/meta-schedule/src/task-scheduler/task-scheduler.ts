@@ -47,6 +47,13 @@ export interface TaskSchedulerOptions {
    * records.
    */
   readonly overlapSearch?: boolean | undefined;
+  /**
+   * With overlapSearch, whether a task's last batch also waits for its first batch's measurements
+   * when it follows that batch (a run of two batches: its second is then picked with the first's
+   * results, half of it neighbours of their best). False by default: the second batch is picked
+   * by the prior alone, as the first (session 11 found it better then).
+   */
+  readonly lastBatchSeesFirst?: boolean | undefined;
 }
 
 /** A batch handed out and being built and run. */
@@ -147,9 +154,15 @@ export abstract class TaskScheduler {
       }
       // With overlapSearch, a task's last batch is searched once every earlier batch of it is
       // measured, since no later search could use what the batch in flight finds. Not when that
-      // batch is the task's first: a second round picked from one measured round did worse on the
-      // H200 than one picked by the prior alone (docs/benchmarks/search-quality.md, session 11).
-      if (inFlight?.task === task && task.trials > 0 && this.isLastBatch(task, inFlight, maxTrialsPerTask, maxTrialsGlobal - totalTrials, numTrialsPerIter)) {
+      // batch is the task's first (unless lastBatchSeesFirst): a second round picked from one
+      // measured round did worse on the H200 than one picked by the prior alone
+      // (docs/benchmarks/search-quality.md, session 11).
+      const firstInFlight = task.trials === 0;
+      if (
+        inFlight?.task === task &&
+        (!firstInFlight || opts.lastBatchSeesFirst === true) &&
+        this.isLastBatch(task, inFlight, maxTrialsPerTask, maxTrialsGlobal - totalTrials, numTrialsPerIter)
+      ) {
         await join();
       }
       const searchStarted = performance.now();

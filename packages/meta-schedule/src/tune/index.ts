@@ -138,6 +138,7 @@ export async function tuneTasks(functions: readonly TuneFunction[], targetSpec: 
       logSummary: options.logSummary,
       estimated,
       overlapSearch: options.overlapSearch,
+      lastBatchSeesFirst: options.lastBatchSeesFirst,
       onTrial: (trial) => {
         history.push(trial);
         options.onProgress?.({ trial, trialsDone: history.length, maxTrialsGlobal: options.maxTrialsGlobal, totalFlop });

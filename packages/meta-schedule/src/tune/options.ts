@@ -63,6 +63,12 @@ export interface TuneOptions {
    * search then learns each batch's results one batch later. Records stay deterministic.
    */
   readonly overlapSearch?: boolean;
+  /**
+   * With overlapSearch, a task's last batch waits for the measurements of its first too, when it
+   * follows it (false by default: a two-batch run's second batch is picked before anything is
+   * measured; TaskSchedulerOptions.lastBatchSeesFirst).
+   */
+  readonly lastBatchSeesFirst?: boolean;
   /** Receives the trial lines, the summary table and the scheduler's messages. */
   readonly logger?: Logger;
   /** Log the summary table at the end at info level (true by default; false: at debug level, for the log file only; the result has it in any case). */

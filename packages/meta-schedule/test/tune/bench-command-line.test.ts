@@ -8,7 +8,7 @@
  * imports the compiler, so a refusal loads only its entry's own small chunk (checked below).
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Metafile, build } from "esbuild";
@@ -94,6 +94,7 @@ describe("bench:tune command line", () => {
     [["--population", "0"], /--population must be a positive integer, got "0"/],
     [["--islands", "0"], /--islands must be a positive integer, got "0"/],
     [["--workers", "two"], /--workers must be a non-negative integer \(0: no search worker threads\), got "two"/],
+    [["--last-batch-sees-first"], /--last-batch-sees-first needs --overlap/],
   ]);
 });
 
@@ -135,7 +136,31 @@ describe("bench:search-offline command line", () => {
     [["--merge"], /--merge needs report files/],
     [["--trials", "0"], /--trials must be a positive integer, got "0"/],
     [["--workers", "0,x"], /--workers must be non-negative integers separated by commas, got "x"/],
+    [["--last-batch-sees-first"], /--last-batch-sees-first needs --overlap/],
   ]);
+
+  it("--merge keeps rows of one variant and seed apart when one searched its last batch after the first was measured", () => {
+    const row = (lastBatchSeesFirst: boolean, at64: number) => ({
+      variant: "default",
+      seed: 400,
+      bestAt: { 64: at64, 128: null, 256: null },
+      bestTrial: 40,
+      recordedShare: 0.5,
+      wallSeconds: 60,
+      bestDecisions: [],
+      overlap: true,
+      ...(lastBatchSeesFirst ? { lastBatchSeesFirst } : {}),
+    });
+    const report = join(bundleDir, "screen.json");
+    writeFileSync(
+      report,
+      JSON.stringify({ date: "", device: "H200", runs: 1, programs: 64, cublasMs: 0.34, trials: 64, rows: [row(false, 1.081), row(true, 1.048)] }),
+    );
+    const r = runScript("search-offline.bench.ts", "--merge", report);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/\| default \(overlap\) \| defaults \| 1 \| 0 of 1 \| 1\.081× \|/);
+    expect(r.stdout).toMatch(/\| default \(overlap, last batch sees first\) \| defaults \| 1 \| 0 of 1 \| 1\.048× \|/);
+  });
 });
 
 describe("bench:search-offline --merge of a bad report", () => {

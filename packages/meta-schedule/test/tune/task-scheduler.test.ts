@@ -116,6 +116,27 @@ describe("the tuning loop", () => {
     expect(task.strategy.notified).toBe(16);
   });
 
+  it("with overlapSearch and lastBatchSeesFirst, searches a two-batch run's second batch after its first is measured, and a longer run's as without it", async () => {
+    const searchedAfter = async (maxTrialsGlobal: number) => {
+      const task = vectorAddTask(1024, { seed: 7 });
+      const measurer = fakeMeasurer({ latencyOf: vectorAddLatency });
+      const strategy: FakeReplayTrace = task.strategy;
+      const generate = strategy.generateMeasureCandidates.bind(strategy);
+      const notifiedAtSearch: number[] = [];
+      strategy.generateMeasureCandidates = (ctx) => {
+        notifiedAtSearch.push(task.strategy.notified);
+        return generate(ctx);
+      };
+      const database = new FakeDatabase();
+      await new RoundRobin().tune([task], { ...measurer, database, maxTrialsGlobal, numTrialsPerIter: 8, overlapSearch: true, lastBatchSeesFirst: true });
+      expect(database.getAllTuningRecords()).toHaveLength(maxTrialsGlobal);
+      return notifiedAtSearch;
+    };
+    expect(await searchedAfter(16)).toEqual([0, 8]);
+    // Three batches: the second is searched while the first is measured, the last after both.
+    expect(await searchedAfter(24)).toEqual([0, 0, 16]);
+  });
+
   it("with overlapSearch, builds each batch while the one before is measured, and never measures two batches at once", async () => {
     const run = async (overlapSearch: boolean) => {
       const task = vectorAddTask(1024, { seed: 7 });
