@@ -20,7 +20,6 @@ import {
   IRMutator,
   type PrimExpr,
   type PrimFunc,
-  type Ramp,
   type Stmt,
   type Var,
   add,
