@@ -213,6 +213,7 @@ export { type IntervalSet, NEG_INF, POS_INF, UNBOUNDED_INTERVAL, isFiniteInterva
 export { intervalFromRange, unionIntervals, intersectIntervals } from "./arith/index.js";
 export { type IterMark, type IterSplit, type IterSum, detectIterMap, iterMapSimplify } from "./arith/index.js";
 export * from "./arith/reduction/form.js";
+export { asRamp } from "./arith/vector-index.js";
 export {
   inferAccessRegions,
   WellFormedError,

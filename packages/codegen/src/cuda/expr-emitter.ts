@@ -6,7 +6,7 @@
  * `*(float4*)(A + i)` access, `make_float4(...)`, element-wise operators from the preamble) and
  * otherwise lane by lane. The walk is the shared one (walker/expr-walker.ts); this is CUDA's spelling.
  */
-import { type BinaryOp, type Call, type DType, type PrimExpr, type Ramp, elementType, lanesOf } from "@tessera/ir";
+import { type BinaryOp, type Call, type DType, type PrimExpr, type Ramp, asRamp, elementType, lanesOf } from "@tessera/ir";
 import { IntrinsicSpellingError, spellIntrinsic } from "../c-family/intrinsics.js";
 import { float32Literal, float64Literal, intLiteral } from "../c-family/literals.js";
 import { C_OPERATORS } from "../c-family/operators.js";
@@ -120,8 +120,9 @@ export class ExprEmitter extends ExprWalker<EmitContext> {
    * provably a multiple of `lanes` (so the access is aligned); undefined otherwise.
    */
   override alignedVectorAccess(access: BufferAccess, valueType: DType): string | undefined {
-    const index = access.indices[0];
-    if (index?.kind !== "Ramp" || lanesOf(access.buffer.dtype) !== 1 || !isCudaVectorType(valueType)) return undefined;
+    // A flattened vector index (`Broadcast(row) + Ramp(column, 1, n)`) is a ramp too.
+    const index = access.indices[0] === undefined ? undefined : asRamp(access.indices[0]);
+    if (index === undefined || lanesOf(access.buffer.dtype) !== 1 || !isCudaVectorType(valueType)) return undefined;
     if (!isUnitStride(index)) return undefined;
     if (!this.ctx.facts.isMultipleOf(index.base, index.lanes)) return undefined;
     const pointer = this.storageOf(access);

@@ -127,6 +127,11 @@ describe("vectors", () => {
     expect(src).toContain("*(float4*)(B + base) = *(float4*)(A + base);");
   });
 
+  it("reads a flattened vector index (broadcast + ramp, a 2-D access's row and columns) as one ramp: a float4 pointer when aligned", () => {
+    const src = cuda("    B[T.Broadcast(threadIdx_x * 8, 4) + T.Ramp(4, 1, 4)] = A[T.Broadcast(threadIdx_x * 8, 4) + T.Ramp(0, 1, 4)]");
+    expect(src).toContain("*(float4*)(B + ((((int)threadIdx.x) * 8) + 4)) = *(float4*)(A + (((int)threadIdx.x) * 8));");
+  });
+
   it("gathers and scatters lane by lane when alignment cannot be proven", () => {
     const src = cuda("    B[T.Ramp(threadIdx_x * 2, 1, 4)] = A[T.Ramp(threadIdx_x * 4, 1, 4)]");
     expect(src).toContain("B[(((int)threadIdx.x) * 2)] = A[(((int)threadIdx.x) * 4)];");

@@ -136,6 +136,22 @@ describe("lowerWarpMemory", () => {
       "lowerWarpMemory: the register offset threadIdx_x * 8 + 8 of warp buffer W does not start at lane 0 of a group of 32 × 8 registers",
     );
   });
+
+  it("turns a lane's vector access of two adjacent registers, flattened as broadcast + ramp, into the thread's registers (the 16-bit epilogue's pairs)", () => {
+    const pair = "T.Broadcast(256 + threadIdx_x * 8, 2) + T.Ramp(2, 1, 2)";
+    const f = lowerWarpMemory(warpFunc("threadIdx_x * 8", `\n        S[T.Ramp(threadIdx_x * 2, 1, 2)] = W_1[${pair}]`));
+    const loads: string[] = [];
+    forEachExpr(f.body, (e) => {
+      if (e.kind === "BufferLoad") loads.push(`${e.buffer.name}:${e.buffer.scope}[${printExpr(e.indices[0]!)}]`);
+    });
+    expect(loads).toEqual(["W:local[T.Ramp(10, 1, 2)]"]);
+  });
+
+  it("refuses a vector access that runs into the next lane's registers", () => {
+    expect(() => lowerWarpMemory(warpFunc("threadIdx_x * 8", "\n        S[T.Ramp(0, 1, 2)] = W_1[T.Broadcast(threadIdx_x * 8, 2) + T.Ramp(7, 1, 2)]"))).toThrow(
+      /lowerWarpMemory: the vector access .* of warp buffer W is not of adjacent registers of one lane/,
+    );
+  });
 });
 
 describe("the mma.sync GEMM software-pipelined (2 stages, cp.async)", () => {

@@ -47,8 +47,20 @@ export class RewriteSoftwarePipeline implements Postproc {
       const byOrder = roles.map((r, k) => ({ r, k })).sort((a, b) => rank[a.r] - rank[b.r] || a.k - b.k);
       const order = new Array<number>(roles.length);
       byOrder.forEach(({ k }, position) => (order[k] = position));
-      sch.annotate(rv, "software_pipeline_stage", stages);
-      sch.annotate(rv, "software_pipeline_order", order);
+      // A statement that is a pipelined loop itself becomes three (its prologue, body and epilogue)
+      // before this loop's pipeline runs: one entry for each, at its stage, in order.
+      const widths = stmts.map((st) => (isPipelinedLoop(st) ? INNER_PIPELINE_STATEMENTS : 1));
+      const expandedOrder = order.map((position) => order.reduce((sum, p, k) => sum + (p < position ? widths[k]! : 0), 0));
+      sch.annotate(
+        rv,
+        "software_pipeline_stage",
+        stages.flatMap((stage, k) => Array<number>(widths[k]!).fill(stage)),
+      );
+      sch.annotate(
+        rv,
+        "software_pipeline_order",
+        expandedOrder.flatMap((first, k) => Array.from({ length: widths[k]! }, (_, w) => first + w)),
+      );
       // Without a register stage the shared stores are stage 0: cp.async can issue them, when each
       // copies 4, 8 or 16 bytes (a narrower fetch stays synchronous).
       const asyncable = stmts.every((st, k) => roles[k] !== "store" || CP_ASYNC_BYTES.has(storeBytes(st)));
@@ -79,6 +91,14 @@ function readsAsynchronously(s: Stmt): boolean {
     if (n.kind === "BlockRealize" && JSON.stringify(n.block.annotations[AUTO_TENSORIZE] ?? "").includes("wgmma")) wgmma = true;
   });
   return wgmma;
+}
+
+/** The statements a pipelined loop becomes: its prologue, body and epilogue. */
+const INNER_PIPELINE_STATEMENTS = 3;
+
+/** Whether `s` is a loop pipelined on its own (`software_pipeline_stage` set by a rule, as the register-A wgmma k steps). */
+function isPipelinedLoop(s: Stmt): boolean {
+  return s.kind === "For" && s.annotations["software_pipeline_stage"] !== undefined;
 }
 
 /** The widths a cp.async copies. */

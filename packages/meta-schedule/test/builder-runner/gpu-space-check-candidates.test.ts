@@ -13,7 +13,8 @@ describe("ms-gpu-space-check's candidates", () => {
     for (const label of ["fp16 GEMM, float32 C", "fp16 GEMM, float16 C"])
       expect(names).toEqual(expect.arrayContaining([`${label} space 0 sample 1`, `${label} space 1 sample 1`, `${label} wgmma 128×256, 3 stages, TMA`]));
     expect(names).toEqual(
-      expect.arrayContaining(["tf32 gemm+ReLU+add space 0 sample 1", "3xTF32 gemm+ReLU+add space 0 sample 1", "3xTF32 gemm+ReLU+add space 1 sample 1"]),
+      // The requested precisions: the mma.sync space, then the wgmma spaces with A from shared memory and A in registers.
+      expect.arrayContaining([0, 1, 2].flatMap((k) => [`tf32 gemm+ReLU+add space ${k} sample 1`, `3xTF32 gemm+ReLU+add space ${k} sample 1`])),
     );
   });
 });

@@ -3,7 +3,8 @@
  * spills or a stack frame (`-Xptxas -v`): at 2048³ the configuration of the hand kernels
  * (TF32X3_PARAMS: 2×4 warps of 4×2 tiles, a 128×128 block tile, 16-byte fetches, two stages) and
  * the 3xTF32 configuration bench:tune's searches found best (4 warps of 2×2 tiles), and the wgmma
- * space's 128×128 tile (two warpgroups, N 128, 3 stages; sm_90a only), gemm+ReLU+add.
+ * spaces' 128×128 tile (two warpgroups, N 128, 3 stages; sm_90a only; A from shared memory and A
+ * split in registers) and the tf32 wgmma spaces' 128×256 tile (N 256, 3 stages), gemm+ReLU+add.
  * Skipped where nvcc is absent; in `pnpm test:slow`.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -59,6 +60,11 @@ const CONFIGS: readonly { name: string; precision: Fp32Precision; tiles: number[
   },
   // The wgmma space (sm_90a only): N 128, two warpgroups (a 128×128 tile: the chunk and main accumulators 64 registers each), 3 stages.
   { name: "3xTF32 wgmma, 128×128 tiles, 3 stages", precision: "3xtf32", tiles: [], choices: [128, 8, 1, 0], space: 1, archs: ["sm_90a"] },
+  // The same with A split in registers (space 2): the fragments of two k steps (8 + 8 registers) beside the two accumulators.
+  { name: "3xTF32 wgmma, A in registers, 128×128 tiles, 3 stages", precision: "3xtf32", tiles: [], choices: [128, 8, 1, 0], space: 2, archs: ["sm_90a"] },
+  // The tf32 wgmma spaces: the hand kernel's 128×256 tile (two warpgroups, N 256, 3 stages), A from shared memory and A rounded in registers.
+  { name: "tf32 wgmma, 128×256 tiles, 3 stages", precision: "tf32", tiles: [], choices: [256, 8, 1, 0], space: 1, archs: ["sm_90a"] },
+  { name: "tf32 wgmma, A in registers, 128×256 tiles, 3 stages", precision: "tf32", tiles: [], choices: [256, 8, 1, 0], space: 2, archs: ["sm_90a"] },
 ];
 
 describe("the tf32 and 3xTF32 programs", () => {
@@ -69,7 +75,7 @@ describe("the tf32 and 3xTF32 programs", () => {
       const out = replayWithPostprocs(space.ctx, withForcedDecisions(space.spaces[spaceIndex]!.trace, tiles, choices), space.gen.postprocs, { seed: 1 });
       if (!out.ok) throw new Error(`${out.reason}: ${out.detail}`);
       const source = codegenCuda(loweredModuleFor(out.sch.func)!).source;
-      expect(source).toContain(precision === "tf32" ? "mma.sync.aligned.m16n8k8" : spaceIndex === 1 ? "wgmma.mma_async" : "tessera_mma_m16n8k8_tf32x3");
+      expect(source).toContain(spaceIndex > 0 ? "wgmma.mma_async" : precision === "tf32" ? "mma.sync.aligned.m16n8k8" : "tessera_mma_m16n8k8_tf32x3");
       const dir = mkdtempSync(join(tmpdir(), "tessera-fp32-precision-nvcc-"));
       try {
         writeFileSync(join(dir, "k.cu"), source);

@@ -8,12 +8,14 @@
  * touches the calling lane's own register (the tf32 fragment loads, which ldmatrix cannot do: it
  * moves 16-bit halves; the 3xTF32 chunk add, each lane adding its chunk registers into its main
  * ones; the stores of an accumulator) and becomes an access of that
- * thread's register. TVM also turns plain loads of another lane's register into warp shuffles; ours
- * refuses them.
+ * thread's register; a vector access of a lane's adjacent registers (a unit-stride ramp, the
+ * 16-bit epilogue's register pairs) likewise, by its first lane. TVM also turns plain loads of
+ * another lane's register into warp shuffles; ours refuses them.
  */
 import {
   type Allocate,
   Analyzer,
+  asRamp,
   type Call,
   IRMutator,
   type PrimExpr,
@@ -30,6 +32,7 @@ import {
   linearFormOf,
   mul,
   printExpr,
+  ramp,
   withBuffer,
 } from "@tessera/ir";
 import { LoweringError } from "../errors.js";
@@ -69,10 +72,10 @@ function laneOffsets(body: Stmt, warpData: ReadonlySet<Var>): Map<Var, PrimExpr[
   const found = new Map<Var, PrimExpr[]>();
   const note = (data: Var, offset: PrimExpr) => found.set(data, [...(found.get(data) ?? []), offset]);
   forEachStmt(body, (s) => {
-    if (s.kind === "BufferStore" && warpData.has(s.buffer.data) && s.indices.length === 1) note(s.buffer.data, s.indices[0]!);
+    if (s.kind === "BufferStore" && warpData.has(s.buffer.data) && s.indices.length === 1) note(s.buffer.data, firstLane(s.indices[0]!));
   });
   forEachExpr(body, (e) => {
-    if (e.kind === "BufferLoad" && warpData.has(e.buffer.data) && e.indices.length === 1) note(e.buffer.data, e.indices[0]!);
+    if (e.kind === "BufferLoad" && warpData.has(e.buffer.data) && e.indices.length === 1) note(e.buffer.data, firstLane(e.indices[0]!));
     if (e.kind !== "Call") return;
     for (const operand of registerOperands(e)) {
       const data = e.args[operand.buffer];
@@ -81,6 +84,11 @@ function laneOffsets(body: Stmt, warpData: ReadonlySet<Var>): Map<Var, PrimExpr[
     }
   });
   return found;
+}
+
+/** A flat index's first element: a vector index's base (`asRamp`), else the index. */
+function firstLane(index: PrimExpr): PrimExpr {
+  return asRamp(index)?.base ?? index;
 }
 
 function planWarpBuffer(alloc: Allocate, offsets: readonly PrimExpr[]): WarpBuffer {
@@ -124,10 +132,16 @@ class WarpMemoryRewriter extends IRMutator {
     return { ...visited, buffer, indices: this.laneIndex(plan, visited.indices) };
   }
 
-  /** The thread's register index of a plain access of the lane's own register. */
+  /** The thread's register index of a plain access of the lane's own register (or registers: a unit-stride ramp within the lane's). */
   private laneIndex(plan: WarpBuffer, indices: readonly PrimExpr[]): PrimExpr[] {
     if (indices.length !== 1) fail(`an access of warp buffer ${plan.name} is not flat (${indices.length} indices)`);
-    return [this.threadRegister(plan, indices[0]!, true)];
+    const vector = asRamp(indices[0]!);
+    if (vector === undefined) return [this.threadRegister(plan, indices[0]!, true)];
+    const { rest } = splitLane(vector.base);
+    const adjacent = vector.stride.kind === "IntImm" && vector.stride.value === 1;
+    if (!adjacent || !this.analyzer.canProveLess(add(floormod(rest, plan.width), vector.lanes - 1), plan.width))
+      fail(`the vector access ${printExpr(indices[0]!)} of warp buffer ${plan.name} is not of adjacent registers of one lane`);
+    return [ramp(this.threadRegister(plan, vector.base, true), 1, vector.lanes)];
   }
 
   private rewriteCall(call: Call): Call {

@@ -45,6 +45,8 @@ import { storeIntrinsicWithEpilogue } from "./cast-epilogue.js";
 import { operandStage } from "./operand-stages.js";
 import { applyTf32x3Tiling, matchTf32x3 } from "./tf32x3-tiling.js";
 import { applyWgmmaTf32x3Tiling, wgmmaTf32x3Choices } from "./wgmma-tf32x3-tiling.js";
+import { WGMMA_TF32_A } from "./wgmma-tf32-operands.js";
+import { applyWgmmaTf32Tiling, wgmmaTf32Choices } from "./wgmma-tf32-tiling.js";
 import { DEFAULT_WGMMA_SPACE, type WgmmaSpaceOptions, applyWgmmaTiling, checkWgmmaSpaceOptions } from "./wgmma-tiling.js";
 
 const TILE = 16;
@@ -119,11 +121,11 @@ export class MultiLevelTilingTensorCore implements ScheduleRule {
       const arch = archNumber(ctx.target);
       const wgmmaOn = this.options.wgmmaGroups.some((g) => g.archs.includes(arch));
       const choices = wgmmaOn ? wgmmaTf32x3Choices(sch, block, this.options.wgmma, maxThreads) : undefined;
-      const wgmma = choices === undefined ? undefined : sch.copy();
+      // Two wgmma spaces: A's parts pre-passed and read from shared memory, or split in registers.
+      const wgmma = choices === undefined ? [] : WGMMA_TF32_A.map((a) => ({ a, sch: sch.copy() }));
       applyTf32x3Tiling(sch, block, x3, this.options, maxThreads);
-      if (wgmma === undefined) return [sch];
-      applyWgmmaTf32x3Tiling(wgmma, block, x3, choices!, this.options.wgmma, maxThreads);
-      return [sch, wgmma];
+      for (const w of wgmma) applyWgmmaTf32x3Tiling(w.sch, block, x3, choices!, this.options.wgmma, maxThreads, w.a);
+      return [sch, ...wgmma.map((w) => w.sch)];
     }
     if (!needsMultiLevelTiling(sch, block)) return [sch];
     const arch = archNumber(ctx.target);
@@ -137,7 +139,21 @@ export class MultiLevelTilingTensorCore implements ScheduleRule {
     const wgmmaSpaces = wgmma !== undefined && applyWgmmaTiling(wgmma, block, wgmmaMatch!, this.options.wgmma, maxThreads) ? [wgmma] : [];
     const match = matchMatmul(sch.get(block), this.options.intrinGroups, (g, m) => g.tf32Operands !== true || tf32Stages(sch, block, m) !== undefined);
     if (match === undefined) return wgmmaSpaces.length > 0 ? wgmmaSpaces : [sch];
-    return [this.#applyMma(sch, block, match, ctx), ...wgmmaSpaces];
+    // A tf32 GEMM (a requested fp32 precision's) on sm_90: also two tf32 wgmma spaces (A from shared memory or registers), on copies.
+    const tf32Wgmma = match.group.tf32Operands === true ? this.#tf32WgmmaSpaces(sch, block, match, arch, maxThreads) : [];
+    return [this.#applyMma(sch, block, match, ctx), ...wgmmaSpaces, ...tf32Wgmma];
+  }
+
+  #tf32WgmmaSpaces(sch: Schedule, block: BlockRV, match: MatmulMatch, arch: number, maxThreads: number): Schedule[] {
+    if (!this.options.wgmmaGroups.some((g) => g.archs.includes(arch))) return [];
+    const choices = wgmmaTf32Choices(match, this.options.wgmma, maxThreads);
+    const stages = tf32Stages(sch, block, match);
+    if (choices === undefined || stages === undefined) return [];
+    return WGMMA_TF32_A.map((a) => {
+      const copy = sch.copy();
+      applyWgmmaTf32Tiling(copy, block, match, stages, choices, this.options.wgmma, maxThreads, a);
+      return copy;
+    });
   }
 
   #applyMma(sch: Schedule, block: BlockRV, match: MatmulMatch, ctx: TuneContext): Schedule {

@@ -38,12 +38,11 @@ export interface TensorCoreIntrinGroup {
 const M = MMA_INTRINSICS;
 
 /**
- * gemm+ReLU+add's epilogue stored from float32 registers into a float32 D. Not into a float16 D
- * (`mma_store_16x16_f32_relu_add_f16_global` exists): its scalar 16-bit loads and stores made the
- * fp16 bonus workload slower fused than as a second kernel (1.50× HGEMM against 1.41–1.45×,
- * docs/benchmarks/tensor-core-2026-11-30-s20).
+ * gemm+ReLU+add's epilogue stored from float32 registers into a float32 D, or a float16 one (its C
+ * read and D written in 32-bit `__half2` pairs: with 16-bit scalars the fp16 bonus workload measured
+ * slower fused than as a second kernel, docs/benchmarks/tensor-core-2026-11-30-s20).
  */
-export const FLOAT32_RELU_ADD_STORES: Readonly<Record<string, string>> = { float32: M.storeF32ReluAddGlobal };
+export const RELU_ADD_STORES: Readonly<Record<string, string>> = { float32: M.storeF32ReluAddGlobal, float16: M.storeF32ReluAddF16Global };
 
 /** ldmatrix + mma.sync m16n8k16, fp16 operands, fp32 accumulation (TVM's mma_f16f16f32 group). */
 export const MMA_FP16_FP32_GROUP: TensorCoreIntrinGroup = {
@@ -59,7 +58,7 @@ export const MMA_FP16_FP32_GROUP: TensorCoreIntrinGroup = {
   compute: M.mmaF16F16F32,
   store: M.storeF32Global,
   castStores: { float16: M.storeF32ToF16Global },
-  reluAddStores: FLOAT32_RELU_ADD_STORES,
+  reluAddStores: RELU_ADD_STORES,
 };
 
 /** ldmatrix + mma.sync m16n8k16, fp16 operands and accumulator. */
@@ -133,7 +132,7 @@ export const WGMMA_FP16_FP32_GROUP: WgmmaIntrinGroup = {
   init: M.fillF32,
   store: M.storeF32Global,
   castStores: { float16: M.storeF32ToF16Global },
-  reluAddStores: FLOAT32_RELU_ADD_STORES,
+  reluAddStores: RELU_ADD_STORES,
   archs: [90],
 };
 

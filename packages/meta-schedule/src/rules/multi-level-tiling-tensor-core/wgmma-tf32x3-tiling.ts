@@ -1,15 +1,17 @@
 /**
- * The Hopper wgmma design space of a 3xTF32 GEMM (beyond TVM; the structure of the hand schedule
- * `wgmmaTf32x3GemmSchedule` of @tessera/corpus without its register A): PTX's tf32 wgmma reads both
- * operands K-major from shared memory, so the rule makes the four tf32 stages layout-rewrite
- * pre-passes, kernels of their own that run before the GEMM (A's hi and lo row-major, B's hi and
- * lo transposed to Bᵀ[j, k]; one kernel per operand that reads it once: operand-prepass.ts of
- * @tessera/schedule),
- * and marks them for no other rule (`schedule_rule`).
+ * The Hopper wgmma design spaces of a 3xTF32 GEMM (beyond TVM; the structure of the hand schedule
+ * `wgmmaTf32x3GemmSchedule` of @tessera/corpus): PTX's tf32 wgmma reads shared-memory operands
+ * K-major only, so the rule makes B's two tf32 stages a layout-rewrite pre-pass, a kernel of its own
+ * that runs before the GEMM (B read once, its hi and lo written transposed to Bᵀ[j, k]:
+ * operand-prepass.ts of @tessera/schedule), marked for no other rule (`schedule_rule`). A comes
+ * one of two ways, a design space each (wgmma-tf32-operands.ts): "shared", its hi and lo a
+ * row-major pre-pass kernel too, fetched as B's; "registers", one float32 tile a chunk from which
+ * each warp loads and splits its fragments a k step at a time (`mma_load_tf32_a` / `_a_lo`), the
+ * loads of step s + 1 under the wgmmas of step s, for the register-A wgmma (`…_tf32x3_rs`).
  *
  * The chunk block (a chunk = one k stage of 32 float32, the 128 bytes of a swizzle row) is split
  * into 16×N×8 tiles (N of m64nNk8 sampled), blockized, a warp per 16-row slice in whole warpgroups
- * (sampled); the four parts are fetched per chunk into 128B-swizzled dynamic shared memory with
+ * (sampled); the shared parts are fetched per chunk into 128B-swizzled dynamic shared memory with
  * 16-byte cooperative copies (K-major, `meta_schedule.wgmma_shared_layout`), per 8-wide k step
  * `wgmma_m64nNk8_tf32x3` (three wgmmas) into the chunk's accumulator, in registers in the wgmma
  * layout, zeroed per chunk; after the chunk the main accumulator adds it (`mma_add_16x16_f32`) and
@@ -27,21 +29,21 @@ import {
   rowMajorPrePasses,
   transposingPrePasses,
   wgmmaAccumulatorLayout,
+  wgmmaTf32RegisterAIntrinName,
   wgmmaTf32x3IntrinName,
 } from "@tessera/schedule";
 import {
   AUTO_TENSORIZE,
-  COOPERATIVE_FETCH,
   SOFTWARE_PIPELINE,
   SOFTWARE_PIPELINE_ASYNC,
   THREAD_EXTENT_HIGH,
   THREAD_EXTENT_LOW,
   WARP_EXECUTION,
-  WGMMA_SHARED_LAYOUT,
 } from "../../schedule-utils/annotations.js";
 import { storeIntrinsicWithEpilogue } from "./cast-epilogue.js";
 import { type Tf32x3Match, blockizeTf32x3Tiles } from "./tf32x3-tiling.js";
 import type { WgmmaSpaceOptions } from "./wgmma-tiling.js";
+import { A_RESIDUAL_LOAD, A_ROUND_LOAD, type WgmmaTf32A, fetchKMajor, pipelineRegisterALoads, registerALoads } from "./wgmma-tf32-operands.js";
 
 const TILE = 16;
 /** The k of a chunk: 32 float32, one 128-byte swizzle row of the K-major tiles. */
@@ -69,11 +71,13 @@ export function applyWgmmaTf32x3Tiling(
   choices: { ns: readonly WgmmaN[]; warps: readonly number[] },
   o: WgmmaSpaceOptions,
   maxThreads: number,
+  a: WgmmaTf32A = "shared",
 ): void {
   // The pre-passes: kernels of their own, left alone by the rules after this one.
-  rowMajorPrePasses(sch, [m.a.hi, m.a.lo]);
+  const prePassed = a === "shared" ? [m.a.hi, m.a.lo, m.b.hi, m.b.lo] : [m.b.hi, m.b.lo];
+  if (a === "shared") rowMajorPrePasses(sch, [m.a.hi, m.a.lo]);
   transposingPrePasses(sch, [m.b.hi, m.b.lo]);
-  for (const stage of [m.a.hi, m.a.lo, m.b.hi, m.b.lo]) sch.annotate(stage, "schedule_rule", "None");
+  for (const stage of prePassed) sch.annotate(stage, "schedule_rule", "None");
 
   const n = sch.sampleCategorical(choices.ns, uniform(choices.ns.length));
   const warps = sch.sampleCategorical(choices.warps, uniform(choices.warps.length));
@@ -86,16 +90,20 @@ export function applyWgmmaTf32x3Tiling(
   sch.annotate(tile, THREAD_EXTENT_LOW, WARPS_PER_GROUP * WARP_SIZE);
   sch.annotate(tile, THREAD_EXTENT_HIGH, maxThreads);
 
-  // The four parts, K-major (A[i, k], Bᵀ[j, k]), fetched a chunk at a time.
-  const reads = sch.get(block).reads;
-  for (let r = 0; r < reads.length; r++) {
-    if (reads[r]!.buffer === sch.get(block).writes[0]!.buffer) continue;
-    const shared = sch.cacheRead(tile, reads[r]!.buffer.name, "shared.dyn");
-    sch.computeAt(shared, ko);
-    sch.annotate(shared, COOPERATIVE_FETCH, 4);
-    sch.annotate(shared, WARP_EXECUTION, 1);
-    sch.annotate(shared, WGMMA_SHARED_LAYOUT, "K");
-  }
+  // The pre-passed parts, K-major (A[i, k], Bᵀ[j, k]), fetched a chunk at a time; A in registers
+  // from one float32 tile a chunk, loaded and split a k step at a time.
+  const parts = prePassed.map((stage) => sch.get(stage).writes[0]!.buffer);
+  for (const buffer of parts) fetchKMajor(sch, sch.cacheRead(tile, buffer.name, "shared.dyn"), ko);
+  if (a === "registers")
+    registerALoads(
+      sch,
+      [
+        [m.a.hi, A_ROUND_LOAD],
+        [m.a.lo, A_RESIDUAL_LOAD],
+      ],
+      ko,
+      step,
+    );
 
   // The chunk accumulator and the main one in registers; the main adds each chunk; its write-back after the k loop.
   sch.setScope(tile, 0, "warp");
@@ -118,7 +126,9 @@ export function applyWgmmaTf32x3Tiling(
     [addTile, M.addF32],
     [storeTile, store],
   ];
+  if (a === "registers") tiles[0]![1] = WGMMA_N.map((x) => wgmmaTf32RegisterAIntrinName(x, true));
   for (const [loop, intrin] of tiles) sch.annotate(sch.blockize(loop), AUTO_TENSORIZE, intrin);
+  if (a === "registers") pipelineRegisterALoads(sch, step, [m.a.hi, m.a.lo]);
 
   // Lag = stages − 2 chunks between the copies and the wgmmas that read them (0: no pipeline).
   const lags = o.pipelineStages.map((s) => (s === 1 ? 0 : s - 2));

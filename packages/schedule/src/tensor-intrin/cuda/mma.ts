@@ -202,6 +202,8 @@ ${Array.from({ length: 8 }, (_, r) => `            W[tx, ${r}] = W[tx, ${r}] + X
 /**
  * gemm+ReLU+add's epilogue on a float32 accumulator tile: `D = dtype(max(acc, 0)) + C`, each lane
  * storing its own 8 registers; with 16-bit C and D (`halfGemmReluAdd`) or float32 ones (3xTF32).
+ * 16-bit C and D go in pairs of adjacent columns (a lane's registers 2p, 2p + 1): one 32-bit vector
+ * load of C and store of D each (`__half2` in CUDA).
  */
 function storeReluAddIntrin(dtype: string): { desc: string; impl: string } {
   const w = warpBuffer("W", "w", "float32", 8, 1);
@@ -214,6 +216,14 @@ function storeReluAddIntrin(dtype: string): { desc: string; impl: string } {
     const col = `tx % 4 * 2${(r & 1) + 8 * (r >> 2) === 0 ? "" : ` + ${(r & 1) + 8 * (r >> 2)}`}`;
     return `D[${row}, ${col}] = ${value(`W[tx, ${r}]`, row, col)}`;
   };
+  // A 16-bit D: registers 2p and 2p + 1 are two adjacent columns, stored as one 32-bit pair (__half2).
+  const pair = (p: number) => {
+    const r = 2 * p;
+    const row = (r & 3) >> 1 ? "tx // 4 + 8" : "tx // 4";
+    const col = `tx % 4 * 2${8 * (r >> 2) === 0 ? "" : ` + ${8 * (r >> 2)}`}`;
+    return `D[${row}, ${col}:${col} + 2] = T.Cast("${dtype}x2", T.max(W[tx, ${r}:${r + 2}], T.Broadcast(T.float32(0), 2))) + X[${row}, ${col}:${col} + 2]`;
+  };
+  const stores = dtype === "float32" ? Array.from({ length: 8 }, (_, r) => element(r)) : Array.from({ length: 4 }, (_, p) => pair(p));
   const acc = at("W", LDMATRIX_16X16, "v0", "v1");
   return intrinPair(
     { buffers: [w, x, d], reads: [w, x], writes: [d] },
@@ -224,7 +234,7 @@ function storeReluAddIntrin(dtype: string): { desc: string; impl: string } {
                 T.writes(D[v0, v1])
                 D[v0, v1] = ${value(acc, "v0", "v1")}`,
     `        for tx in T.thread_binding(32, thread="threadIdx.x"):
-${Array.from({ length: 8 }, (_, r) => `            ${element(r)}`).join("\n")}`,
+${stores.map((st) => `            ${st}`).join("\n")}`,
   );
 }
 

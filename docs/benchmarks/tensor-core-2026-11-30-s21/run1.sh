@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Session 21 (tc) call 1, two H200s, after the 3xTF32 wgmma space with A split in registers and the
+# tf32 wgmma spaces: GPU 0 ms-gpu-space-check (256³, every space of every workload, 2 samples each),
+# then gemm_relu_add_3xtf32_2048 64 trials seed 5 and 256 trials seed 7; GPU 1 matmul_tf32_4096 64
+# trials seed 6, gemm_relu_add_3xtf32_2048 64 trials seed 6, matmul_tf32_4096 128 trials seed 8.
+# Each bench-tune times torch/cuBLAS on its own GPU in the same run; the 3xTF32 workload's best is
+# checked against float64 (float64Check).
+set -u
+B=.device-bundle-tc/run.sh
+O="$OUT"; mkdir -p "$O/runs"
+T0=$(date +%s); END=$(( T0 + ${RUN_SECONDS:-270} ))
+run() { # gpu workload trials seed stem
+  local d; d=$(mktemp -d)
+  CUDA_VISIBLE_DEVICES=$1 timeout $(( END - $(date +%s) )) $B bench-tune --only "$2" --trials "$3" --seeds "$4" --per-iter 32 --no-course --workers 7 --overlap --out-dir "$d" --stem "$5" > "$d/$5.log" 2>&1
+  echo "$5 rc=$? at $(( $(date +%s) - T0 )) s" >> "$O/summary.txt"
+  cp "$d/$5.md" "$O/runs/" 2>/dev/null
+  tar czf "$O/runs/$5.tgz" -C "$d" .
+}
+( CUDA_VISIBLE_DEVICES=0 timeout 80 $B ms-gpu-space-check --samples 2 > "$O/space-check.txt" 2>&1
+  echo "space-check rc=$? at $(( $(date +%s) - T0 )) s" >> "$O/summary.txt"
+  run 0 gemm_relu_add_3xtf32_2048 64 5 s21-x3-2048-64-seed-5
+  run 0 gemm_relu_add_3xtf32_2048 256 7 s21-x3-2048-256-seed-7 ) &
+( run 1 matmul_tf32_4096 64 6 s21-tf32-4096-64-seed-6
+  run 1 gemm_relu_add_3xtf32_2048 64 6 s21-x3-2048-64-seed-6
+  run 1 matmul_tf32_4096 128 8 s21-tf32-4096-128-seed-8 ) &
+wait
+nvidia-smi --query-gpu=name,clocks.max.sm,power.limit,driver_version --format=csv > "$O/smi.txt"
+tar czf "$O/runs.tgz" -C "$O" runs && rm -rf "$O/runs"
+cat "$O/summary.txt"; grep -E "passed|failed|FAIL|Error" "$O/space-check.txt" | tail -8
+tar xzf "$O/runs.tgz" -C /tmp && for f in /tmp/runs/s21-*.md; do echo "== $f"; grep -E "^\| (gemm|matmul)|float64|max \|" "$f" | head -5; done
