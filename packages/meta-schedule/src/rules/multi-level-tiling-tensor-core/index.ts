@@ -48,6 +48,7 @@ import { applyWgmmaTf32x3Tiling, wgmmaTf32x3Choices } from "./wgmma-tf32x3-tilin
 import { WGMMA_TF32_A } from "./wgmma-tf32-operands.js";
 import { applyWgmmaTf32Tiling, wgmmaTf32Choices } from "./wgmma-tf32-tiling.js";
 import { DEFAULT_WGMMA_SPACE, type WgmmaSpaceOptions, applyWgmmaTiling, checkWgmmaSpaceOptions } from "./wgmma-tiling.js";
+import { uniform } from "./sampling-and-tiles.js";
 
 const TILE = 16;
 const WARP_SIZE = 32;
@@ -254,10 +255,6 @@ export class MultiLevelTilingTensorCore implements ScheduleRule {
     }
     return sch;
   }
-}
-
-function uniform(n: number): number[] {
-  return Array.from({ length: n }, () => 1 / n);
 }
 
 /** The tf32 stages of A and B (operand-stages.ts) that a tf32 group loads, in that order; undefined unless both round their operand. */

@@ -28,6 +28,7 @@ import {
 import { fuseAll } from "../multi-level-tiling/tiling.js";
 import { storeIntrinsicWithEpilogue } from "./cast-epilogue.js";
 import { operandStage } from "./operand-stages.js";
+import { uniform } from "./sampling-and-tiles.js";
 
 const TILE = 16;
 const K = 8;
@@ -204,10 +205,6 @@ export function applyTf32x3Tiling(sch: Schedule, block: BlockRV, m: Tf32x3Match,
     sch.annotate(ko, SOFTWARE_PIPELINE, sch.sampleCategorical(lags, uniform(lags.length)));
     sch.annotate(ko, SOFTWARE_PIPELINE_ASYNC, 1);
   }
-}
-
-function uniform(n: number): number[] {
-  return Array.from({ length: n }, () => 1 / n);
 }
 
 /** Splits a block's two innermost loops into rows×cols tiles; returns the outer loop of one tile. */

@@ -17,7 +17,6 @@
 import {
   type BlockRV,
   type ExprRV,
-  type LoopRV,
   MMA_INTRINSICS,
   type Schedule,
   WGMMA_N,
@@ -40,6 +39,7 @@ import { storeIntrinsicWithEpilogue } from "./cast-epilogue.js";
 import type { MatmulMatch, TensorCoreIntrinGroup } from "./intrin-group.js";
 import { A_ROUND_LOAD, type WgmmaTf32A, fetchKMajor, pipelineRegisterALoads, registerALoads } from "./wgmma-tf32-operands.js";
 import type { WgmmaSpaceOptions } from "./wgmma-tiling.js";
+import { split16x16Tiles, uniform } from "./sampling-and-tiles.js";
 
 const TILE = 16;
 /** The k of one tf32 wgmma, and of a shared chunk (32 float32, one 128-byte swizzle row). */
@@ -105,12 +105,12 @@ export function applyWgmmaTf32Tiling(
   const cWarp = sch.cacheWrite(tile, 0, "warp");
   sch.reverseComputeAt(cWarp, i1!);
   const store = storeIntrinsicWithEpilogue(sch, cWarp, match.group);
-  const storeTile = splitTiles(sch, cWarp);
+  const storeTile = split16x16Tiles(sch, cWarp);
   const init = sch.decomposeReduction(tile, k0!);
   sch.transformLayout(cWarp, ["read", 0], wgmmaAccumulatorLayout);
   const computes = WGMMA_N.map((x) => (a === "registers" ? wgmmaTf32RegisterAIntrinName(x) : wgmmaTf32IntrinName(x)));
   sch.annotate(sch.blockize(sch.getLoops(block).at(-3)!), AUTO_TENSORIZE, computes);
-  sch.annotate(sch.blockize(splitTiles(sch, sch.getChildBlocks(init)[0]!)), AUTO_TENSORIZE, MMA_INTRINSICS.fillF32);
+  sch.annotate(sch.blockize(split16x16Tiles(sch, sch.getChildBlocks(init)[0]!)), AUTO_TENSORIZE, MMA_INTRINSICS.fillF32);
   sch.annotate(sch.blockize(storeTile), AUTO_TENSORIZE, store);
   if (a === "registers") pipelineRegisterALoads(sch, k1!, [aStage]);
 
@@ -118,17 +118,4 @@ export function applyWgmmaTf32Tiling(
   const lags = o.pipelineStages.map((s) => (s === 1 ? 0 : s - 2));
   sch.annotate(k0!, SOFTWARE_PIPELINE, sch.sampleCategorical(lags, uniform(lags.length)) as ExprRV);
   sch.annotate(k0!, SOFTWARE_PIPELINE_ASYNC, 1);
-}
-
-function uniform(n: number): number[] {
-  return Array.from({ length: n }, () => 1 / n);
-}
-
-/** Splits a block's two innermost loops into 16×16 tiles; returns the first loop inside a tile. */
-function splitTiles(sch: Schedule, b: BlockRV): LoopRV {
-  const [r, c] = sch.getLoops(b).slice(-2);
-  const [r0, r1] = sch.split(r!, [null, TILE]);
-  const [c0, c1] = sch.split(c!, [null, TILE]);
-  sch.reorder(r0!, c0!, r1!, c1!);
-  return r1!;
 }

@@ -44,6 +44,7 @@ import { storeIntrinsicWithEpilogue } from "./cast-epilogue.js";
 import { type Tf32x3Match, blockizeTf32x3Tiles } from "./tf32x3-tiling.js";
 import type { WgmmaSpaceOptions } from "./wgmma-tiling.js";
 import { A_RESIDUAL_LOAD, A_ROUND_LOAD, type WgmmaTf32A, fetchKMajor, pipelineRegisterALoads, registerALoads } from "./wgmma-tf32-operands.js";
+import { split16x16Tiles, uniform } from "./sampling-and-tiles.js";
 
 const TILE = 16;
 /** The k of a chunk: 32 float32, one 128-byte swizzle row of the K-major tiles. */
@@ -111,8 +112,8 @@ export function applyWgmmaTf32x3Tiling(
   sch.reverseComputeAt(m.main, ko, true);
   sch.reverseComputeAt(writeBack, i1!, true);
   const store = storeIntrinsicWithEpilogue(sch, writeBack, { store: M.storeF32Global, reluAddStores: { float32: M.storeF32ReluAddGlobal } });
-  const addTile = splitTiles(sch, m.main);
-  const storeTile = splitTiles(sch, writeBack);
+  const addTile = split16x16Tiles(sch, m.main);
+  const storeTile = split16x16Tiles(sch, writeBack);
   const chunkInit = sch.decomposeReduction(tile, step);
   const mainInit = sch.decomposeReduction(m.main, ko);
   sch.transformLayout(writeBack, ["read", 0], wgmmaAccumulatorLayout);
@@ -121,7 +122,7 @@ export function applyWgmmaTf32x3Tiling(
   const chunkInitBlock = sch.getChildBlocks(chunkInit)[0]!;
   const tiles: [LoopRV, string | string[]][] = [
     [sch.getLoops(block).at(-3)!, WGMMA_N.map((x) => wgmmaTf32x3IntrinName(x))],
-    [splitTiles(sch, chunkInitBlock), M.fillF32],
+    [split16x16Tiles(sch, chunkInitBlock), M.fillF32],
     [sch.getLoops(mainInit).at(-2)!, M.fillF32],
     [addTile, M.addF32],
     [storeTile, store],
@@ -134,17 +135,4 @@ export function applyWgmmaTf32x3Tiling(
   const lags = o.pipelineStages.map((s) => (s === 1 ? 0 : s - 2));
   sch.annotate(ko, SOFTWARE_PIPELINE, sch.sampleCategorical(lags, uniform(lags.length)) as ExprRV);
   sch.annotate(ko, SOFTWARE_PIPELINE_ASYNC, 1);
-}
-
-function uniform(n: number): number[] {
-  return Array.from({ length: n }, () => 1 / n);
-}
-
-/** Splits a block's two innermost loops into 16×16 tiles; returns the first loop inside a tile. */
-function splitTiles(sch: Schedule, b: BlockRV): LoopRV {
-  const [r, c] = sch.getLoops(b).slice(-2);
-  const [r0, r1] = sch.split(r!, [null, TILE]);
-  const [c0, c1] = sch.split(c!, [null, TILE]);
-  sch.reorder(r0!, c0!, r1!, c1!);
-  return r1!;
 }

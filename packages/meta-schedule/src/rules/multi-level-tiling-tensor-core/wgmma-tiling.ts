@@ -33,6 +33,7 @@ import {
 } from "../../schedule-utils/annotations.js";
 import { storeIntrinsicWithEpilogue } from "./cast-epilogue.js";
 import type { MatmulMatch, WgmmaIntrinGroup } from "./intrin-group.js";
+import { split16x16Tiles, uniform } from "./sampling-and-tiles.js";
 
 /** Rows of a warp's accumulator slice; the warps of one warpgroup. */
 const TILE = 16;
@@ -109,7 +110,7 @@ export function applyWgmmaTiling(sch: Schedule, block: BlockRV, match: MatmulMat
   const cWarp = sch.cacheWrite(tile, 0, "warp");
   sch.reverseComputeAt(cWarp, i1);
   const store = storeIntrinsicWithEpilogue(sch, cWarp, group);
-  const storeTile = splitTiles(sch, cWarp);
+  const storeTile = split16x16Tiles(sch, cWarp);
   const init = sch.decomposeReduction(tile, k0);
   sch.transformLayout(cWarp, ["read", 0], wgmmaAccumulatorLayout);
   sch.annotate(
@@ -117,7 +118,7 @@ export function applyWgmmaTiling(sch: Schedule, block: BlockRV, match: MatmulMat
     AUTO_TENSORIZE,
     group.n.map((x) => group.computeOf(x)),
   );
-  sch.annotate(sch.blockize(splitTiles(sch, sch.getChildBlocks(init)[0]!)), AUTO_TENSORIZE, group.init);
+  sch.annotate(sch.blockize(split16x16Tiles(sch, sch.getChildBlocks(init)[0]!)), AUTO_TENSORIZE, group.init);
   sch.annotate(sch.blockize(storeTile), AUTO_TENSORIZE, store);
 
   // Lag = stages − 2 chunks between the copies and the wgmmas that read them (0: no pipeline).
@@ -128,17 +129,4 @@ export function applyWgmmaTiling(sch: Schedule, block: BlockRV, match: MatmulMat
   const loads = [...new Set(o.loads ?? DEFAULT_WGMMA_SPACE.loads!)].map((l) => (l === "tma" ? 1 : 0));
   if (lags.some((l) => l > 0)) sch.annotate(k0, SOFTWARE_PIPELINE_TMA, sch.sampleCategorical(loads, uniform(loads.length)) as ExprRV);
   return true;
-}
-
-function uniform(n: number): number[] {
-  return Array.from({ length: n }, () => 1 / n);
-}
-
-/** Splits a block's two innermost loops into 16×16 tiles; returns the first loop inside a tile. */
-function splitTiles(sch: Schedule, b: BlockRV) {
-  const [r, c] = sch.getLoops(b).slice(-2);
-  const [r0, r1] = sch.split(r, [null, TILE]);
-  const [c0, c1] = sch.split(c, [null, TILE]);
-  sch.reorder(r0, c0, r1, c1);
-  return r1;
 }
