@@ -101,7 +101,8 @@ describe("the tuning loop", () => {
     expect(overlapped.records).toHaveLength(20);
   });
 
-  it("with overlapSearch, does not hold a task's last batch for its first: a second round is searched while the first is measured", async () => {
+  /** How many measurements the task's strategy had been told of at each of its searches, in a run of `maxTrialsGlobal` trials in batches of 8 with overlapSearch. */
+  const measuredAtEachSearch = async (maxTrialsGlobal: number, lastBatchSeesFirst: boolean) => {
     const task = vectorAddTask(1024, { seed: 7 });
     const measurer = fakeMeasurer({ latencyOf: vectorAddLatency });
     const strategy: FakeReplayTrace = task.strategy;
@@ -111,27 +112,19 @@ describe("the tuning loop", () => {
       notifiedAtSearch.push(task.strategy.notified);
       return generate(ctx);
     };
-    await new RoundRobin().tune([task], { ...measurer, database: new FakeDatabase(), maxTrialsGlobal: 16, numTrialsPerIter: 8, overlapSearch: true });
-    expect(notifiedAtSearch).toEqual([0, 0]);
-    expect(task.strategy.notified).toBe(16);
+    const database = new FakeDatabase();
+    await new RoundRobin().tune([task], { ...measurer, database, maxTrialsGlobal, numTrialsPerIter: 8, overlapSearch: true, lastBatchSeesFirst });
+    expect(database.getAllTuningRecords()).toHaveLength(maxTrialsGlobal);
+    expect(task.strategy.notified).toBe(maxTrialsGlobal);
+    return notifiedAtSearch;
+  };
+
+  it("with overlapSearch, does not hold a task's last batch for its first: a second round is searched while the first is measured", async () => {
+    expect(await measuredAtEachSearch(16, false)).toEqual([0, 0]);
   });
 
   it("with overlapSearch and lastBatchSeesFirst, searches a two-batch run's second batch after its first is measured, and a longer run's as without it", async () => {
-    const searchedAfter = async (maxTrialsGlobal: number) => {
-      const task = vectorAddTask(1024, { seed: 7 });
-      const measurer = fakeMeasurer({ latencyOf: vectorAddLatency });
-      const strategy: FakeReplayTrace = task.strategy;
-      const generate = strategy.generateMeasureCandidates.bind(strategy);
-      const notifiedAtSearch: number[] = [];
-      strategy.generateMeasureCandidates = (ctx) => {
-        notifiedAtSearch.push(task.strategy.notified);
-        return generate(ctx);
-      };
-      const database = new FakeDatabase();
-      await new RoundRobin().tune([task], { ...measurer, database, maxTrialsGlobal, numTrialsPerIter: 8, overlapSearch: true, lastBatchSeesFirst: true });
-      expect(database.getAllTuningRecords()).toHaveLength(maxTrialsGlobal);
-      return notifiedAtSearch;
-    };
+    const searchedAfter = (maxTrialsGlobal: number) => measuredAtEachSearch(maxTrialsGlobal, true);
     expect(await searchedAfter(16)).toEqual([0, 8]);
     // Three batches: the second is searched while the first is measured, the last after both.
     expect(await searchedAfter(24)).toEqual([0, 0, 16]);
