@@ -24,6 +24,7 @@ import {
   type LoopRV,
   MMA_INTRINSICS,
   Schedule,
+  pipelineRegisterOperandLoads,
   wgmmaAccumulatorLayout,
   wgmmaKMajorLayout,
   wgmmaTf32IntrinName,
@@ -160,33 +161,16 @@ export function pipelineWgmmaStages(sch: Schedule, k0: LoopRV, stages: number, i
 
 /**
  * The k-step loop `k1` of a register-A wgmma GEMM whose A loads sit in it (`loadAInRegisters(…, true)`),
- * after the loads are tensorized (`loads`: their blockized blocks): software-pipelined so that the
- * wgmmas of step s are issued before the loads of step s + 1 (stages [0, …, 0, 1], the wgmma
- * first), the fragments double-buffered (`double_buffer_scope`: the wgmmas read them until their
- * group retires, after the next loads) and the loop unrolled, so that each version is its own
- * registers. injectWgmmaSync then waits before the loads for all but the step's wgmmas
- * (`wait_group` of their groups) instead of for every group.
+ * after the loads are tensorized (`loads`: their blocks' names), software-pipelined so that the
+ * wgmmas of step s are issued before the loads of step s + 1 (@tessera/schedule's
+ * `pipelineRegisterOperandLoads`, which the tensor-core design spaces use too).
  */
 export function pipelineRegisterA(sch: Schedule, k1: LoopRV, loads: readonly string[]): void {
-  const body = sch.getChildBlocks(k1);
-  const loadBlocks = loads.map((name) => sch.getBlock(name));
-  const isLoad = body.map((b) => loadBlocks.some((l) => sch.get(l) === sch.get(b)));
-  if (isLoad.filter(Boolean).length !== loads.length || body.length !== loads.length + 1)
-    throw new RangeError(`pipelineRegisterA: the k-step loop must hold A's loads (${loads.join(", ")}) and the wgmma tile, got ${body.length} blocks`);
-  for (const b of loadBlocks) sch.annotate(b, "double_buffer_scope", 0);
-  sch.annotate(
+  pipelineRegisterOperandLoads(
+    sch,
     k1,
-    "software_pipeline_stage",
-    isLoad.map((l) => (l ? 0 : 1)),
+    loads.map((name) => sch.getBlock(name)),
   );
-  // The wgmma tile first, then the loads in their order.
-  let next = 1;
-  sch.annotate(
-    k1,
-    "software_pipeline_order",
-    isLoad.map((l) => (l ? next++ : 0)),
-  );
-  sch.unroll(k1);
 }
 
 /** The tf32 wgmma schedule of `tf32Gemm(n)`: the operand pre-passes (B's only with `registerA`), then the GEMM kernel. */

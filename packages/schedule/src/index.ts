@@ -38,3 +38,4 @@ export {
 export { BUFFER_SWIZZLE, PERMUTED_LAYOUT, SwizzleLayoutError, checkSwizzle, permutedLayoutMap, swizzleRunsContiguous } from "./primitives/layout/swizzle.js";
 export { indexMapFromAttr } from "./primitives/layout/index-map.js";
 export { rowMajorPrePass, rowMajorPrePasses, transposingPrePass, transposingPrePasses } from "./operand-prepass.js";
+export { pipelineRegisterOperandLoads } from "./register-operand-pipeline.js";

@@ -21,6 +21,7 @@ import {
   type Schedule,
   WGMMA_N,
   type WgmmaN,
+  pipelineRegisterOperandLoads,
   rowMajorPrePass,
   transposingPrePass,
   wgmmaAccumulatorLayout,
@@ -37,7 +38,7 @@ import {
 } from "../../schedule-utils/annotations.js";
 import { storeIntrinsicWithEpilogue } from "./cast-epilogue.js";
 import type { MatmulMatch, TensorCoreIntrinGroup } from "./intrin-group.js";
-import { A_ROUND_LOAD, type WgmmaTf32A, fetchKMajor, pipelineRegisterALoads, registerALoads } from "./wgmma-tf32-operands.js";
+import { A_ROUND_LOAD, type WgmmaTf32A, fetchKMajor, registerALoads } from "./wgmma-tf32-operands.js";
 import type { WgmmaSpaceOptions } from "./wgmma-tiling.js";
 import { split16x16Tiles, uniform } from "./sampling-and-tiles.js";
 
@@ -99,7 +100,7 @@ export function applyWgmmaTf32Tiling(
 
   // The pre-passed operands (A[i, k], Bᵀ[j, k]) fetched a chunk at a time; A in registers from one float32 tile a chunk.
   for (const stage of prePassed) fetchKMajor(sch, sch.cacheRead(tile, sch.get(stage).writes[0]!.buffer.name, "shared.dyn"), k0!);
-  if (a === "registers") registerALoads(sch, [[aStage, A_ROUND_LOAD]], k0!, k1!);
+  const aLoads = a === "registers" ? registerALoads(sch, [[aStage, A_ROUND_LOAD]], k0!, k1!) : [];
 
   // The accumulator in registers in the wgmma layout, stored (with any ReLU+add) after the k loop.
   const cWarp = sch.cacheWrite(tile, 0, "warp");
@@ -112,7 +113,7 @@ export function applyWgmmaTf32Tiling(
   sch.annotate(sch.blockize(sch.getLoops(block).at(-3)!), AUTO_TENSORIZE, computes);
   sch.annotate(sch.blockize(split16x16Tiles(sch, sch.getChildBlocks(init)[0]!)), AUTO_TENSORIZE, MMA_INTRINSICS.fillF32);
   sch.annotate(sch.blockize(storeTile), AUTO_TENSORIZE, store);
-  if (a === "registers") pipelineRegisterALoads(sch, k1!, [aStage]);
+  if (a === "registers") pipelineRegisterOperandLoads(sch, k1!, aLoads);
 
   // Lag = stages − 2 chunks between the copies and the wgmmas that read them (0: no pipeline).
   const lags = o.pipelineStages.map((s) => (s === 1 ? 0 : s - 2));

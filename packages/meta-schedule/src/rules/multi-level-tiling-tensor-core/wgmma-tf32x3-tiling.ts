@@ -26,6 +26,7 @@ import {
   type Schedule,
   WGMMA_N,
   type WgmmaN,
+  pipelineRegisterOperandLoads,
   rowMajorPrePasses,
   transposingPrePasses,
   wgmmaAccumulatorLayout,
@@ -43,7 +44,7 @@ import {
 import { storeIntrinsicWithEpilogue } from "./cast-epilogue.js";
 import { type Tf32x3Match, blockizeTf32x3Tiles } from "./tf32x3-tiling.js";
 import type { WgmmaSpaceOptions } from "./wgmma-tiling.js";
-import { A_RESIDUAL_LOAD, A_ROUND_LOAD, type WgmmaTf32A, fetchKMajor, pipelineRegisterALoads, registerALoads } from "./wgmma-tf32-operands.js";
+import { A_RESIDUAL_LOAD, A_ROUND_LOAD, type WgmmaTf32A, fetchKMajor, registerALoads } from "./wgmma-tf32-operands.js";
 import { split16x16Tiles, uniform } from "./sampling-and-tiles.js";
 
 const TILE = 16;
@@ -95,16 +96,18 @@ export function applyWgmmaTf32x3Tiling(
   // from one float32 tile a chunk, loaded and split a k step at a time.
   const parts = prePassed.map((stage) => sch.get(stage).writes[0]!.buffer);
   for (const buffer of parts) fetchKMajor(sch, sch.cacheRead(tile, buffer.name, "shared.dyn"), ko);
-  if (a === "registers")
-    registerALoads(
-      sch,
-      [
-        [m.a.hi, A_ROUND_LOAD],
-        [m.a.lo, A_RESIDUAL_LOAD],
-      ],
-      ko,
-      step,
-    );
+  const aLoads =
+    a === "registers"
+      ? registerALoads(
+          sch,
+          [
+            [m.a.hi, A_ROUND_LOAD],
+            [m.a.lo, A_RESIDUAL_LOAD],
+          ],
+          ko,
+          step,
+        )
+      : [];
 
   // The chunk accumulator and the main one in registers; the main adds each chunk; its write-back after the k loop.
   sch.setScope(tile, 0, "warp");
@@ -129,7 +132,7 @@ export function applyWgmmaTf32x3Tiling(
   ];
   if (a === "registers") tiles[0]![1] = WGMMA_N.map((x) => wgmmaTf32RegisterAIntrinName(x, true));
   for (const [loop, intrin] of tiles) sch.annotate(sch.blockize(loop), AUTO_TENSORIZE, intrin);
-  if (a === "registers") pipelineRegisterALoads(sch, step, [m.a.hi, m.a.lo]);
+  if (a === "registers") pipelineRegisterOperandLoads(sch, step, aLoads);
 
   // Lag = stages − 2 chunks between the copies and the wgmmas that read them (0: no pipeline).
   const lags = o.pipelineStages.map((s) => (s === 1 ? 0 : s - 2));
