@@ -48,7 +48,7 @@ import { applyWgmmaTf32x3Tiling, wgmmaTf32x3Choices } from "./wgmma-tf32x3-tilin
 import { WGMMA_TF32_A } from "./wgmma-tf32-operands.js";
 import { applyWgmmaTf32Tiling, wgmmaTf32Choices } from "./wgmma-tf32-tiling.js";
 import { DEFAULT_WGMMA_SPACE, type WgmmaSpaceOptions, applyWgmmaTiling, checkWgmmaSpaceOptions } from "./wgmma-tiling.js";
-import { uniform } from "./sampling-and-tiles.js";
+import { tileLoop, uniform } from "./sampling-and-tiles.js";
 
 const TILE = 16;
 const WARP_SIZE = 32;
@@ -262,15 +262,6 @@ function tf32Stages(sch: Schedule, block: BlockRV, m: Pick<MatmulOperands, "read
   const reads = sch.get(block).reads;
   const [a, b] = [m.readA, m.readB].map((r) => operandStage(sch, block, reads[r]!.buffer));
   return a?.part === "round" && b?.part === "round" ? [a.block, b.block] : undefined;
-}
-
-/** Splits a copy block's two innermost loops into rows×cols tiles; returns the outer loop of one tile. */
-function tileLoop(sch: Schedule, copy: BlockRV, rows: number, cols: number): LoopRV {
-  const [r, c] = sch.getLoops(copy).slice(-2);
-  const [r0, r1] = sch.split(r, [null, rows]);
-  const [c0, c1] = sch.split(c, [null, cols]);
-  sch.reorder(r0!, c0!, r1!, c1!);
-  return r1!;
 }
 
 export function multiLevelTilingTensorCore(options: Partial<MultiLevelTilingTensorCoreOptions> = {}): MultiLevelTilingTensorCore {

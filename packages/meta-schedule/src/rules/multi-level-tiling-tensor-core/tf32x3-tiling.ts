@@ -28,7 +28,7 @@ import {
 import { fuseAll } from "../multi-level-tiling/tiling.js";
 import { storeIntrinsicWithEpilogue } from "./cast-epilogue.js";
 import { operandStage } from "./operand-stages.js";
-import { uniform } from "./sampling-and-tiles.js";
+import { tileLoop, uniform } from "./sampling-and-tiles.js";
 
 const TILE = 16;
 const K = 8;
@@ -205,13 +205,4 @@ export function applyTf32x3Tiling(sch: Schedule, block: BlockRV, m: Tf32x3Match,
     sch.annotate(ko, SOFTWARE_PIPELINE, sch.sampleCategorical(lags, uniform(lags.length)));
     sch.annotate(ko, SOFTWARE_PIPELINE_ASYNC, 1);
   }
-}
-
-/** Splits a block's two innermost loops into rows×cols tiles; returns the outer loop of one tile. */
-function tileLoop(sch: Schedule, b: BlockRV, rows: number, cols: number): LoopRV {
-  const [r, c] = sch.getLoops(b).slice(-2);
-  const [r0, r1] = sch.split(r!, [null, rows]);
-  const [c0, c1] = sch.split(c!, [null, cols]);
-  sch.reorder(r0!, c0!, r1!, c1!);
-  return r1!;
 }

@@ -9,6 +9,7 @@
  */
 import { type BlockRV, type LoopRV, MMA_INTRINSICS, type Schedule, tf32FragmentLayout } from "@tessera/schedule";
 import { AUTO_TENSORIZE, COOPERATIVE_FETCH, WARP_EXECUTION, WGMMA_SHARED_LAYOUT } from "../../schedule-utils/annotations.js";
+import { tileLoop } from "./sampling-and-tiles.js";
 
 /** Where the wgmmas read A from: pre-passed parts in shared memory, or fragments split in registers. */
 export type WgmmaTf32A = "shared" | "registers";
@@ -49,12 +50,9 @@ export function registerALoads(sch: Schedule, loads: readonly (readonly [stage: 
   }
   fetchKMajor(sch, sch.cacheRead(stages[0]!, 0, "shared.dyn", stages), ko);
   return loads.map(([stage, intrin]) => {
-    const [r, c] = sch.getLoops(stage).slice(-2);
-    const [r0, r1] = sch.split(r!, [null, TILE]);
-    const [c0, c1] = sch.split(c!, [null, K_STEP]);
-    sch.reorder(r0!, c0!, r1!, c1!);
+    const fragment = tileLoop(sch, stage, TILE, K_STEP);
     sch.transformLayout(stage, ["write", 0], tf32FragmentLayout("A"));
-    const load = sch.blockize(r1!);
+    const load = sch.blockize(fragment);
     sch.annotate(load, AUTO_TENSORIZE, intrin);
     return load;
   });

@@ -40,7 +40,7 @@ import { storeIntrinsicWithEpilogue } from "./cast-epilogue.js";
 import type { MatmulMatch, TensorCoreIntrinGroup } from "./intrin-group.js";
 import { A_ROUND_LOAD, type WgmmaTf32A, fetchKMajor, registerALoads } from "./wgmma-tf32-operands.js";
 import type { WgmmaSpaceOptions } from "./wgmma-tiling.js";
-import { split16x16Tiles, uniform } from "./sampling-and-tiles.js";
+import { tileLoop, uniform } from "./sampling-and-tiles.js";
 
 const TILE = 16;
 /** The k of one tf32 wgmma, and of a shared chunk (32 float32, one 128-byte swizzle row). */
@@ -106,12 +106,12 @@ export function applyWgmmaTf32Tiling(
   const cWarp = sch.cacheWrite(tile, 0, "warp");
   sch.reverseComputeAt(cWarp, i1!);
   const store = storeIntrinsicWithEpilogue(sch, cWarp, match.group);
-  const storeTile = split16x16Tiles(sch, cWarp);
+  const storeTile = tileLoop(sch, cWarp, TILE, TILE);
   const init = sch.decomposeReduction(tile, k0!);
   sch.transformLayout(cWarp, ["read", 0], wgmmaAccumulatorLayout);
   const computes = WGMMA_N.map((x) => (a === "registers" ? wgmmaTf32RegisterAIntrinName(x) : wgmmaTf32IntrinName(x)));
   sch.annotate(sch.blockize(sch.getLoops(block).at(-3)!), AUTO_TENSORIZE, computes);
-  sch.annotate(sch.blockize(split16x16Tiles(sch, sch.getChildBlocks(init)[0]!)), AUTO_TENSORIZE, MMA_INTRINSICS.fillF32);
+  sch.annotate(sch.blockize(tileLoop(sch, sch.getChildBlocks(init)[0]!, TILE, TILE)), AUTO_TENSORIZE, MMA_INTRINSICS.fillF32);
   sch.annotate(sch.blockize(storeTile), AUTO_TENSORIZE, store);
   if (a === "registers") pipelineRegisterOperandLoads(sch, k1!, aLoads);
 

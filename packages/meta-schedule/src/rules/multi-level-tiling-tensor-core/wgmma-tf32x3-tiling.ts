@@ -45,7 +45,7 @@ import { storeIntrinsicWithEpilogue } from "./cast-epilogue.js";
 import { type Tf32x3Match, blockizeTf32x3Tiles } from "./tf32x3-tiling.js";
 import type { WgmmaSpaceOptions } from "./wgmma-tiling.js";
 import { A_RESIDUAL_LOAD, A_ROUND_LOAD, type WgmmaTf32A, fetchKMajor, registerALoads } from "./wgmma-tf32-operands.js";
-import { split16x16Tiles, uniform } from "./sampling-and-tiles.js";
+import { tileLoop, uniform } from "./sampling-and-tiles.js";
 
 const TILE = 16;
 /** The k of a chunk: 32 float32, one 128-byte swizzle row of the K-major tiles. */
@@ -115,8 +115,8 @@ export function applyWgmmaTf32x3Tiling(
   sch.reverseComputeAt(m.main, ko, true);
   sch.reverseComputeAt(writeBack, i1!, true);
   const store = storeIntrinsicWithEpilogue(sch, writeBack, { store: M.storeF32Global, reluAddStores: { float32: M.storeF32ReluAddGlobal } });
-  const addTile = split16x16Tiles(sch, m.main);
-  const storeTile = split16x16Tiles(sch, writeBack);
+  const addTile = tileLoop(sch, m.main, TILE, TILE);
+  const storeTile = tileLoop(sch, writeBack, TILE, TILE);
   const chunkInit = sch.decomposeReduction(tile, step);
   const mainInit = sch.decomposeReduction(m.main, ko);
   sch.transformLayout(writeBack, ["read", 0], wgmmaAccumulatorLayout);
@@ -125,7 +125,7 @@ export function applyWgmmaTf32x3Tiling(
   const chunkInitBlock = sch.getChildBlocks(chunkInit)[0]!;
   const tiles: [LoopRV, string | string[]][] = [
     [sch.getLoops(block).at(-3)!, WGMMA_N.map((x) => wgmmaTf32x3IntrinName(x))],
-    [split16x16Tiles(sch, chunkInitBlock), M.fillF32],
+    [tileLoop(sch, chunkInitBlock, TILE, TILE), M.fillF32],
     [sch.getLoops(mainInit).at(-2)!, M.fillF32],
     [addTile, M.addF32],
     [storeTile, store],

@@ -33,7 +33,7 @@ import {
 } from "../../schedule-utils/annotations.js";
 import { storeIntrinsicWithEpilogue } from "./cast-epilogue.js";
 import type { MatmulMatch, WgmmaIntrinGroup } from "./intrin-group.js";
-import { split16x16Tiles, uniform } from "./sampling-and-tiles.js";
+import { tileLoop, uniform } from "./sampling-and-tiles.js";
 
 /** Rows of a warp's accumulator slice; the warps of one warpgroup. */
 const TILE = 16;
@@ -110,7 +110,7 @@ export function applyWgmmaTiling(sch: Schedule, block: BlockRV, match: MatmulMat
   const cWarp = sch.cacheWrite(tile, 0, "warp");
   sch.reverseComputeAt(cWarp, i1);
   const store = storeIntrinsicWithEpilogue(sch, cWarp, group);
-  const storeTile = split16x16Tiles(sch, cWarp);
+  const storeTile = tileLoop(sch, cWarp, TILE, TILE);
   const init = sch.decomposeReduction(tile, k0);
   sch.transformLayout(cWarp, ["read", 0], wgmmaAccumulatorLayout);
   sch.annotate(
@@ -118,7 +118,7 @@ export function applyWgmmaTiling(sch: Schedule, block: BlockRV, match: MatmulMat
     AUTO_TENSORIZE,
     group.n.map((x) => group.computeOf(x)),
   );
-  sch.annotate(sch.blockize(split16x16Tiles(sch, sch.getChildBlocks(init)[0]!)), AUTO_TENSORIZE, group.init);
+  sch.annotate(sch.blockize(tileLoop(sch, sch.getChildBlocks(init)[0]!, TILE, TILE)), AUTO_TENSORIZE, group.init);
   sch.annotate(sch.blockize(storeTile), AUTO_TENSORIZE, store);
 
   // Lag = stages − 2 chunks between the copies and the wgmmas that read them (0: no pipeline).
