@@ -99,6 +99,9 @@ export async function tuneTIR(funcOrModule: PrimFunc | IRModule, target: TuneTar
 /** TVM's tune_tasks: several functions tuned under one budget by the task scheduler. */
 export async function tuneTasks(functions: readonly TuneFunction[], targetSpec: TuneTarget | string, options: TuneOptions): Promise<TuneResult> {
   if (functions.length === 0) throw new MetaScheduleError("tuneTasks: no function to tune");
+  if (options.lastBatchSeesFirst === true && options.overlapSearch !== true) {
+    throw new MetaScheduleError("tuneTasks: lastBatchSeesFirst needs overlapSearch (without it every batch is searched after the one before is measured)");
+  }
   const target = resolveTuneTarget(targetSpec);
   const log = options.logger ?? silentLogger;
   const rng = new RandomEngine(options.seed);

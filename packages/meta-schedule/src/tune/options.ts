@@ -66,7 +66,7 @@ export interface TuneOptions {
   /**
    * With overlapSearch, a task's last batch waits for the measurements of its first too, when it
    * follows it (false by default: a two-batch run's second batch is picked before anything is
-   * measured; TaskSchedulerOptions.lastBatchSeesFirst).
+   * measured; TaskSchedulerOptions.lastBatchSeesFirst). Refused without overlapSearch.
    */
   readonly lastBatchSeesFirst?: boolean;
   /** Receives the trial lines, the summary table and the scheduler's messages. */

@@ -129,6 +129,21 @@ describe("tuneTIR", () => {
     expect(busy.busy).toBeLessThanOrEqual(busy.search + 0.1);
   });
 
+  it("refuses lastBatchSeesFirst without overlapSearch, which alone gives it a meaning, before it tunes anything", async () => {
+    const dir = workDir();
+    const options = {
+      ...fakeComponents(),
+      workDir: dir,
+      strategy: new FakeReplayTrace(),
+      maxTrialsGlobal: 4,
+      numTrialsPerIter: 4,
+      seed: 3,
+      lastBatchSeesFirst: true,
+    };
+    await expect(tuneTIR(vectorAdd(256).func, H100, options)).rejects.toThrow(/lastBatchSeesFirst needs overlapSearch/);
+    expect((await tuneTIR(vectorAdd(256).func, H100, { ...options, workDir: workDir(), overlapSearch: true })).bestRecord).toBeDefined();
+  });
+
   it("takes a target string as TVM's tune_tir does, and names the known targets for an unknown one", async () => {
     const options = () => ({ ...fakeComponents(), workDir: workDir(), strategy: new FakeReplayTrace(), maxTrialsGlobal: 4, numTrialsPerIter: 4, seed: 3 });
     const byName = await tuneTIR(vectorAdd(256).func, "nvidia/h100", options());
