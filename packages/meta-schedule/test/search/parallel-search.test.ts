@@ -84,13 +84,13 @@ const warmedTwoWorkersAlone = (): Promise<WarmedPool> =>
   })());
 
 describe("the evolutionary search with worker threads", () => {
-  it("hands out the same candidates in the same order with 0 and 3 search workers (several seeds)", { timeout: 600_000 }, async () => {
+  // Seed 17 is compared through the warmed pool of 2 workers below: every search a pool runs here
+  // costs seconds of CPU, and each test's claim needs one seed.
+  it("hands out the same candidates in the same order with 0 and 3 search workers", { timeout: 600_000 }, async () => {
     const three = engagedThreeWorkers();
-    for (const seed of [3, 17]) {
-      const inThread = await handedOutInThread(seed);
-      expect(inThread).toHaveLength(8);
-      expect(await handedOut(seed, three)).toEqual(inThread);
-    }
+    const inThread = await handedOutInThread(3);
+    expect(inThread).toHaveLength(8);
+    expect(await handedOut(3, three)).toEqual(inThread);
     expect(three.workersStarted).toBeGreaterThan(1);
     expect(three.fallbacks).toBe(0);
   });
