@@ -61,6 +61,8 @@ export const VARIANTS: Readonly<Record<string, Partial<EvolutionarySearchConfig>
   "islands-3": { firstRoundIslands: 3 },
   /** The measured programs' neighbours include their tile exchanges, ahead of the one-decision neighbours (session 19). */
   "tile-exchange": { tileExchangeNeighbours: true },
+  /** The last 4 trials a batch of their own, the best measured programs' one-decision neighbours (session 22). */
+  "polish-4": { polishTrials: 4 },
 };
 
 /** Variants that differ in the design space's mutator probabilities (the rest as `default`). */
