@@ -8,7 +8,7 @@
  *
  *   tsx --conditions=@tessera/source packages/meta-schedule/bench/search-offline.bench.ts
  *       [--runs DIR,DIR…] [--device H200] [--seeds 1-8]
- *       [--variants current,…] [--trials 256] [--per-iter 32] [--workers 0,3] [--overlap [--last-batch-sees-first]] [--picks] [--out FILE.json]
+ *       [--variants default,…] [--trials 256] [--per-iter 32] [--workers 0,3] [--overlap [--last-batch-sees-first]] [--picks] [--out FILE.json]
  *   … search-offline.bench.ts --merge A.json B.json … [--md docs/benchmarks/search-offline.md]
  *
  * `--workers 0,3` runs every variant and seed once per number of search worker threads (default:
