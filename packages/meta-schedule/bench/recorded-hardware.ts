@@ -19,7 +19,7 @@ import { kernelSummaryRow } from "../src/feature/kernel-summary-feature.js";
 import { lowerAndGenerate } from "../src/builder/lower-and-generate.js";
 import { seededNormal } from "../src/runner/seeded-normal.js";
 import { median } from "../../ir/bench/bench-util.js";
-import { recordedRuns } from "./recorded-runs.js";
+import { eachRecordedRun } from "./recorded-runs.js";
 
 export interface RecordedHardwareOptions {
   /** Only runs whose device name contains this (default "H200"). */
@@ -111,21 +111,26 @@ export class RecordedHardware implements Runner {
 
   static build(dirs: readonly string[], workload: string, func: PrimFunc, target: CudaTarget, opts: RecordedHardwareOptions = {}): RecordedHardware {
     const device = opts.device ?? "H200";
-    const runs = dirs.flatMap((dir) => recordedRuns(dir, workload, func, target).runs);
-    const chosen = runs.filter((r) => r.device.includes(device) && r.cublasMs !== undefined && r.programs.length > 0);
-    if (chosen.length === 0) throw new RangeError(`no recorded ${workload} run on a ${device} with a cuBLAS time in ${dirs.join(", ")}`);
     const ratios = new Map<string, number[]>();
     const rows = new Map<string, Float64Array>();
-    for (const run of chosen) {
-      for (const p of run.programs) {
-        const built = lowerAndGenerate({ func: p.candidate.sch.func, target, keepLowered: true });
-        const hash = sha1(built.source);
-        if (!rows.has(hash)) rows.set(hash, kernelSummaryRow(estimateLatency(built.lowered!, target), target));
-        ratios.set(hash, [...(ratios.get(hash) ?? []), p.ms / run.cublasMs!]);
+    const cublasTimes: number[] = [];
+    // Run by run: each run's rebuilt programs are lowered and let go before the next run is rebuilt.
+    for (const dir of dirs) {
+      for (const run of eachRecordedRun(dir, workload, func, target)) {
+        const cublasMs = run.cublasMs;
+        if (!run.device.includes(device) || cublasMs === undefined || run.programs.length === 0) continue;
+        cublasTimes.push(cublasMs);
+        for (const p of run.programs) {
+          const built = lowerAndGenerate({ func: p.candidate.sch.func, target, keepLowered: true });
+          const hash = sha1(built.source);
+          if (!rows.has(hash)) rows.set(hash, kernelSummaryRow(estimateLatency(built.lowered!, target), target));
+          ratios.set(hash, [...(ratios.get(hash) ?? []), p.ms / cublasMs]);
+        }
       }
     }
+    if (cublasTimes.length === 0) throw new RangeError(`no recorded ${workload} run on a ${device} with a cuBLAS time in ${dirs.join(", ")}`);
     const table = new Map([...ratios].map(([hash, rs]) => [hash, { ratio: median(rs), row: rows.get(hash)! }] as const));
-    return new RecordedHardware(table, target, opts.roughness ?? 0.03, median(chosen.map((r) => r.cublasMs!)), chosen.length);
+    return new RecordedHardware(table, target, opts.roughness ?? 0.03, median(cublasTimes), cublasTimes.length);
   }
 
   /** Time over cuBLAS of a generated program, and whether it was measured. */

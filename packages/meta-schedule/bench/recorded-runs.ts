@@ -67,11 +67,25 @@ export function recordedRuns(
   func: PrimFunc,
   tgt: CudaTarget = targetOf("nvidia/h100"),
 ): { ctx: TuneContext; runs: RecordedRun[] } {
-  const ctx = tuneContext(workloadOf(func), tgt, { seed: 1 });
+  const ctx = recordedRunsContext(func, tgt);
+  return { ctx, runs: [...eachRecordedRun(dir, workload, func, tgt)] };
+}
+
+/** The tuning context the programs of `recordedRuns` are rebuilt in. */
+function recordedRunsContext(func: PrimFunc, tgt: CudaTarget): TuneContext {
+  return tuneContext(workloadOf(func), tgt, { seed: 1 });
+}
+
+/**
+ * The runs of `recordedRuns`, one at a time: a caller that keeps only what it derives from each
+ * run's programs lets their schedules go before the next run is rebuilt (all of them at once,
+ * thousands of scheduled functions, outgrew Node's default heap).
+ */
+export function* eachRecordedRun(dir: string, workload: string, func: PrimFunc, tgt: CudaTarget = targetOf("nvidia/h100")): Generator<RecordedRun> {
+  const ctx = recordedRunsContext(func, tgt);
   const gen = defaultCudaSpaceGenerator(tgt);
   gen.initialize(ctx);
   const space = gen.generateDesignSpace(ctx)[0]!.trace;
-  const runs: RecordedRun[] = [];
   for (const file of readdirSync(dir).filter(isReportFile).sort()) {
     let report: Report;
     try {
@@ -93,16 +107,15 @@ export function recordedRuns(
         programs.push({ ms: p.ms, candidate: { sch: out.sch, argsInfo: [] } });
       }
       const cublasMs = report.torch?.ok === true ? report.torch.baselines?.[0]?.gemmOnly?.medianMs : undefined;
-      runs.push({
+      yield {
         name: `${file} seed ${run.seed}`,
         device: report.device ?? "unknown",
         programs,
         skipped,
         ...(cublasMs !== undefined && cublasMs > 0 ? { cublasMs } : {}),
-      });
+      };
     }
   }
-  return { ctx, runs };
 }
 
 /** Runs with fewer programs (64-trial runs) are left out of rankings: a top 8 or 32 among 64 says little. */

@@ -8,7 +8,7 @@
  *
  *   tsx --conditions=@tessera/source packages/meta-schedule/bench/search-offline.bench.ts
  *       [--runs DIR,DIR…] [--device H200] [--seeds 1-8]
- *       [--variants current,…] [--trials 256] [--per-iter 32] [--workers 0,3] [--overlap [--last-batch-sees-first]] [--picks] [--out FILE.json]
+ *       [--variants default,…] [--trials 256] [--per-iter 32] [--workers 0,3] [--overlap [--last-batch-sees-first]] [--picks] [--out FILE.json]
  *   … search-offline.bench.ts --merge A.json B.json … [--md docs/benchmarks/search-offline.md]
  *
  * `--workers 0,3` runs every variant and seed once per number of search worker threads (default:
@@ -61,6 +61,8 @@ export const VARIANTS: Readonly<Record<string, Partial<EvolutionarySearchConfig>
   "islands-3": { firstRoundIslands: 3 },
   /** The measured programs' neighbours include their tile exchanges, ahead of the one-decision neighbours (session 19). */
   "tile-exchange": { tileExchangeNeighbours: true },
+  /** The last 4 trials a batch of their own, the best measured programs' one-decision neighbours (session 22). */
+  "polish-4": { polishTrials: 4 },
 };
 
 /** Variants that differ in the design space's mutator probabilities (the rest as `default`). */

@@ -70,6 +70,8 @@ interface Mode {
   readonly tileExchange: boolean;
   /** `--first-batch-strata`: the first batch spread over gemm tile families (firstBatchStratum, gemm-family.ts). */
   readonly firstBatchStrata: boolean;
+  /** `--polish-trials N`: the evolutionary search's polishTrials (the last N trials a batch of the best measured programs' neighbours). */
+  readonly polishTrials: number | undefined;
   /** The automatic space's mutator weights that differ from the defaults (`--mutator-weights gemmKnob=0.5,…`), for comparisons on the GPU. */
   readonly mutatorWeights: Partial<CudaMutatorProbabilities> | undefined;
   /** Search worker threads (`--workers`, default the cores less one; 0: the search replays in its own thread). */
@@ -88,7 +90,7 @@ interface Mode {
 }
 
 const USAGE =
-  "usage: bench:tune [--dry-run] [--only W1,W2] [--trials N] [--gemm-trials N] [--course-trials N] [--per-iter N] [--seeds 1,2,3] [--no-course] [--no-workloads] [--out-dir DIR] [--stem NAME] [--learned-features kernel-summary|per-store] [--neighbour-share X] [--population N] [--fresh-pool N] [--islands N] [--transpose-neighbours] [--tile-exchange] [--first-batch-strata] [--mutator-weights NAME=W,…] [--workers N] [--overlap] [--last-batch-sees-first] [--cold-workers]";
+  "usage: bench:tune [--dry-run] [--only W1,W2] [--trials N] [--gemm-trials N] [--course-trials N] [--per-iter N] [--seeds 1,2,3] [--no-course] [--no-workloads] [--out-dir DIR] [--stem NAME] [--learned-features kernel-summary|per-store] [--neighbour-share X] [--population N] [--fresh-pool N] [--islands N] [--transpose-neighbours] [--tile-exchange] [--first-batch-strata] [--polish-trials N] [--mutator-weights NAME=W,…] [--workers N] [--overlap] [--last-batch-sees-first] [--cold-workers]";
 
 /** A mistake on the command line: printed with the usage, no stack trace. */
 class UsageError extends Error {}
@@ -134,6 +136,7 @@ function parseOptions() {
       "transpose-neighbours": { type: "boolean", default: false },
       "tile-exchange": { type: "boolean", default: false },
       "first-batch-strata": { type: "boolean", default: false },
+      "polish-trials": { type: "string" },
       "mutator-weights": { type: "string" },
       workers: { type: "string" },
       overlap: { type: "boolean", default: false },
@@ -153,6 +156,10 @@ function checkedMode(values: ReturnType<typeof parseOptions>["values"], catalogu
   for (const name of only)
     if (catalogue !== undefined && !catalogue.workloadNames.includes(name))
       throw new RangeError(`--only: unknown workload "${name}"; known: ${catalogue.workloadNames.join(", ")}`);
+  const perIter = int("per-iter", values["per-iter"]!);
+  const polishTrials = values["polish-trials"] === undefined ? undefined : int("polish-trials", values["polish-trials"]);
+  if (polishTrials !== undefined && polishTrials > perIter)
+    throw new RangeError(`--polish-trials (${polishTrials}) must be at most --per-iter (${perIter}): the polish is one batch`);
   if (values["last-batch-sees-first"] === true && values.overlap !== true)
     throw new RangeError("--last-batch-sees-first needs --overlap (without it every batch is searched after the one before is measured)");
   return {
@@ -161,7 +168,7 @@ function checkedMode(values: ReturnType<typeof parseOptions>["values"], catalogu
     trials: int("trials", values.trials!),
     gemmTrials: int("gemm-trials", values["gemm-trials"]!),
     courseTrials: int("course-trials", values["course-trials"]!),
-    perIter: int("per-iter", values["per-iter"]!),
+    perIter,
     seeds: values.seeds!.split(",").map((s) => int("seeds", s)),
     course: values["no-course"] !== true,
     workloads: values["no-workloads"] !== true,
@@ -175,6 +182,7 @@ function checkedMode(values: ReturnType<typeof parseOptions>["values"], catalogu
     transposeNeighbours: values["transpose-neighbours"] === true,
     tileExchange: values["tile-exchange"] === true,
     firstBatchStrata: values["first-batch-strata"] === true,
+    polishTrials,
     mutatorWeights:
       values["mutator-weights"] === undefined || catalogue === undefined ? undefined : mutatorWeightsOf(values["mutator-weights"], catalogue.mutatorNames),
     searchWorkers: values.workers === undefined ? (catalogue?.defaultSearchWorkers ?? 0) : workersOf(values.workers),
@@ -200,7 +208,8 @@ function searchSettingsGiven(mode: Mode): boolean {
     mode.islands !== undefined ||
     mode.transposeNeighbours ||
     mode.tileExchange ||
-    mode.firstBatchStrata
+    mode.firstBatchStrata ||
+    mode.polishTrials !== undefined
   );
 }
 
@@ -212,6 +221,7 @@ function evolutionaryStrategy(mode: Mode): "evolutionary" | (() => InstanceType<
       ...(mode.transposeNeighbours ? { transposeNeighbours: true } : {}),
       ...(mode.tileExchange ? { tileExchangeNeighbours: true } : {}),
       ...(mode.firstBatchStrata ? { firstBatchStratum: gemmTileFamilyOf } : {}),
+      ...(mode.polishTrials === undefined ? {} : { polishTrials: mode.polishTrials }),
       ...(mode.neighbourShare === undefined ? {} : { neighbourShare: mode.neighbourShare }),
       ...(mode.population === undefined ? {} : { populationSize: mode.population }),
       ...(mode.freshPool === undefined ? {} : { freshPoolSize: mode.freshPool }),
@@ -641,7 +651,7 @@ async function writeReport(mode: Mode, data: ReportData): Promise<void> {
     ...(!searchSettingsGiven(mode)
       ? []
       : [
-          `- evolutionary search: ${mode.neighbourShare === undefined ? "" : `neighbourShare ${mode.neighbourShare} `}${mode.population === undefined ? "" : `populationSize ${mode.population} `}${mode.freshPool === undefined ? "" : `freshPoolSize ${mode.freshPool} `}${mode.islands === undefined ? "" : `firstRoundIslands ${mode.islands} `}${mode.transposeNeighbours ? "transposeNeighbours " : ""}${mode.tileExchange ? "tileExchangeNeighbours " : ""}${mode.firstBatchStrata ? "firstBatchStratum (gemm tile families)" : ""}`,
+          `- evolutionary search: ${mode.neighbourShare === undefined ? "" : `neighbourShare ${mode.neighbourShare} `}${mode.population === undefined ? "" : `populationSize ${mode.population} `}${mode.freshPool === undefined ? "" : `freshPoolSize ${mode.freshPool} `}${mode.islands === undefined ? "" : `firstRoundIslands ${mode.islands} `}${mode.transposeNeighbours ? "transposeNeighbours " : ""}${mode.tileExchange ? "tileExchangeNeighbours " : ""}${mode.firstBatchStrata ? "firstBatchStratum (gemm tile families) " : ""}${mode.polishTrials === undefined ? "" : `polishTrials ${mode.polishTrials}`}`,
         ]),
     ...(mode.mutatorWeights === undefined ? [] : [`- mutator weights (automatic space): ${JSON.stringify(mode.mutatorWeights)}`]),
     "",
@@ -782,7 +792,7 @@ async function writeReport(mode: Mode, data: ReportData): Promise<void> {
   writeFileSync(join(mode.outDir, `${stem}.md`), `${lines.join("\n")}\n`);
   writeFileSync(
     join(mode.outDir, `${stem}.json`),
-    `${JSON.stringify({ date, dryRun: mode.dryRun, learnedFeatures: mode.learnedFeatures, neighbourShare: mode.neighbourShare ?? null, population: mode.population ?? null, freshPool: mode.freshPool ?? null, islands: mode.islands ?? null, transposeNeighbours: mode.transposeNeighbours, tileExchangeNeighbours: mode.tileExchange, firstBatchStrata: mode.firstBatchStrata, mutatorWeights: mode.mutatorWeights ?? null, searchWorkers: mode.searchWorkers, warmWorkers: mode.warmWorkers, overlap: mode.overlap, lastBatchSeesFirst: mode.lastBatchSeesFirst, device: data.device, target: data.target.name, speed: data.speed, torch: data.torch, tuned: data.tuned, course: data.course, charts }, null, 1)}\n`,
+    `${JSON.stringify({ date, dryRun: mode.dryRun, learnedFeatures: mode.learnedFeatures, neighbourShare: mode.neighbourShare ?? null, population: mode.population ?? null, freshPool: mode.freshPool ?? null, islands: mode.islands ?? null, transposeNeighbours: mode.transposeNeighbours, tileExchangeNeighbours: mode.tileExchange, firstBatchStrata: mode.firstBatchStrata, polishTrials: mode.polishTrials ?? null, mutatorWeights: mode.mutatorWeights ?? null, searchWorkers: mode.searchWorkers, warmWorkers: mode.warmWorkers, overlap: mode.overlap, lastBatchSeesFirst: mode.lastBatchSeesFirst, device: data.device, target: data.target.name, speed: data.speed, torch: data.torch, tuned: data.tuned, course: data.course, charts }, null, 1)}\n`,
   );
   console.log(lines.join("\n"));
   console.log(`wrote ${join(mode.outDir, `${stem}.{md,json}`)}`);

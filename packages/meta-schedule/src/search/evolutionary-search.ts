@@ -133,6 +133,15 @@ export interface EvolutionarySearchConfig {
    * program (docs/benchmarks/tuning-2026-11-30-s21) (TVM: none).
    */
   readonly firstBatchStratum: ((candidate: Candidate) => string | undefined) | undefined;
+  /**
+   * Trials at the end of the search given to a batch of their own (at most `numTrialsPerIter`),
+   * taken wholly from the best measured programs' one-decision neighbours; the batch before it is
+   * that much smaller. With overlapSearch the task scheduler searches a task's last batch once the
+   * batches before it are measured, so a 64-trial run of batches of 32 keeps its blind second
+   * batch (28 picks, searched while the first is measured) and polishes the best of the first 60
+   * with the last 4. 0 (the default): no such batch (TVM: 0).
+   */
+  readonly polishTrials: number;
 }
 
 export const DEFAULT_EVOLUTIONARY_SEARCH_CONFIG: EvolutionarySearchConfig = {
@@ -158,6 +167,7 @@ export const DEFAULT_EVOLUTIONARY_SEARCH_CONFIG: EvolutionarySearchConfig = {
   tileExchangeNeighbours: false,
   firstRoundIslands: 2,
   firstBatchStratum: undefined,
+  polishTrials: 0,
 };
 
 /** Mixed into the first-round islands' seed, so that their stream is none of the replays' (whose seeds are the search's forkSeed draws). */
@@ -220,6 +230,11 @@ export class EvolutionarySearch extends SearchStrategyBase {
 
   protected override started(run: SearchRun): void {
     const c = this.config;
+    if (c.polishTrials > run.numTrialsPerIter) {
+      throw new MetaScheduleError(
+        `${this.name}: polishTrials (${c.polishTrials}) must be at most numTrialsPerIter (${run.numTrialsPerIter}): the polish is one batch`,
+      );
+    }
     this.populationSize = c.populationSize === "auto" ? Math.min(256, Math.max(64, 2 * run.numTrialsPerIter, run.maxTrials)) : c.populationSize;
     this.minUnmeasured = c.initMinUnmeasured === "auto" ? Math.min(50, Math.ceil(this.populationSize / 2)) : c.initMinUnmeasured;
     this.emptyIters = 0;
@@ -244,7 +259,7 @@ export class EvolutionarySearch extends SearchStrategyBase {
   private async generate(run: SearchRun): Promise<MeasureCandidate[] | undefined> {
     const { ctx } = run;
     for (;;) {
-      const batch = run.nextBatchSize();
+      const batch = this.nextBatchSize(run);
       if (batch === 0) return undefined;
       const round = new RejectionTally();
       // The islands' stream is forked from the round's start, so that no draw of the first
@@ -268,7 +283,7 @@ export class EvolutionarySearch extends SearchStrategyBase {
           return run.finish();
         }
       }
-      const share = run.isLastBatch(batch) ? this.config.finalNeighbourShare : this.config.neighbourShare;
+      const share = this.isPolishBatch(run) ? 1 : run.isLastBatch(batch) ? this.config.finalNeighbourShare : this.config.neighbourShare;
       const neighbours = await this.pickNeighbours(run, measured, Math.floor(batch * share), round);
       const evolved = await this.evolveWithCostModel(run, [...measured, ...unmeasured], batch, round);
       const firstRound = measured.length === 0 && run.trialsIssued === 0;
@@ -290,6 +305,19 @@ export class EvolutionarySearch extends SearchStrategyBase {
         return run.finish();
       }
     }
+  }
+
+  /** The run's next batch size, the batch before the polish batch (`polishTrials`) cut so that the polish has its trials. */
+  private nextBatchSize(run: SearchRun): number {
+    const size = run.nextBatchSize();
+    const left = run.maxTrials - run.trialsIssued;
+    const polish = this.config.polishTrials;
+    return polish === 0 || left <= polish ? size : Math.min(size, left - polish);
+  }
+
+  /** Whether the next batch is the polish batch (`polishTrials`): the search's last trials. */
+  private isPolishBatch(run: SearchRun): boolean {
+    return this.config.polishTrials > 0 && run.maxTrials - run.trialsIssued <= this.config.polishTrials;
   }
 
   /** The population size in use (after "auto" is resolved by `preTuning`). */
@@ -742,6 +770,7 @@ function checkConfig(c: EvolutionarySearchConfig): void {
   if (typeof c.transposeNeighbours !== "boolean") throw fail(`transposeNeighbours must be true or false, got ${String(c.transposeNeighbours)}`);
   if (typeof c.tileExchangeNeighbours !== "boolean") throw fail(`tileExchangeNeighbours must be true or false, got ${String(c.tileExchangeNeighbours)}`);
   positiveInt("firstRoundIslands", 1);
+  positiveInt("polishTrials", 0);
   if (c.firstBatchStratum !== undefined && typeof c.firstBatchStratum !== "function") {
     throw fail(`firstBatchStratum must be a function of a candidate or undefined, got ${String(c.firstBatchStratum)}`);
   }

@@ -133,6 +133,30 @@ describe("EvolutionarySearch neighbourShare", () => {
     expect(last.filter((t) => open.has(t)).length).toBeGreaterThanOrEqual(Math.min(6, open.size));
   });
 
+  it("with polishTrials, ends on a batch of that many neighbours of the best program, the batch before it that much smaller", async () => {
+    const config = { populationSize: 32, neighbourShare: 0, finalNeighbourShare: 0, epsGreedy: 0 };
+    const run = (polishTrials: number) =>
+      tuneWithFakeRunner(new EvolutionarySearch({ ...config, polishTrials }), { seed: 5, maxTrials: 32, numTrialsPerIter: 16, costModel: backwardsModel });
+    const [plain, polished] = [await run(0), await run(4)];
+    expect([plain.batches, polished.batches]).toEqual([2, 3]);
+    expect(polished.handedOut).toHaveLength(32);
+    // The first batch is the search's without the option; the last 4 are all open neighbours of the best of the 28 before them.
+    const keys = (cs: readonly MeasureCandidate[]) => cs.map((c) => JSON.stringify(tileDecisions(c.sch.trace)));
+    expect(keys(polished.handedOut.slice(0, 16))).toEqual(keys(plain.handedOut.slice(0, 16)));
+    const measured = polished.handedOut.slice(0, 28);
+    const open = openNeighbourTiles(fastestOf(measured), measured);
+    expect(open.size).toBeGreaterThanOrEqual(4);
+    expect(keys(polished.handedOut.slice(28)).filter((t) => open.has(t))).toHaveLength(4);
+  });
+
+  it("refuses polishTrials that are not an integer ≥ 0, or more than one batch", async () => {
+    expect(() => new EvolutionarySearch({ polishTrials: -1 })).toThrow(/polishTrials must be an integer ≥ 0, got -1/);
+    expect(() => new EvolutionarySearch({ polishTrials: 1.5 })).toThrow(/polishTrials must be an integer ≥ 0, got 1.5/);
+    await expect(tuneWithFakeRunner(new EvolutionarySearch({ polishTrials: 17 }), { seed: 1, maxTrials: 32, numTrialsPerIter: 16 })).rejects.toThrow(
+      /polishTrials \(17\) must be at most numTrialsPerIter \(16\)/,
+    );
+  });
+
   it("rejects a share outside [0, 1]", () => {
     expect(() => new EvolutionarySearch({ neighbourShare: 1.5 })).toThrow(/neighbourShare must be a number in \[0, 1\]/);
     expect(() => new EvolutionarySearch({ finalNeighbourShare: -0.1 })).toThrow(/finalNeighbourShare must be a number in \[0, 1\]/);

@@ -95,6 +95,7 @@ describe("bench:tune command line", () => {
     [["--islands", "0"], /--islands must be a positive integer, got "0"/],
     [["--workers", "two"], /--workers must be a non-negative integer \(0: no search worker threads\), got "two"/],
     [["--last-batch-sees-first"], /--last-batch-sees-first needs --overlap/],
+    [["--polish-trials", "33"], /--polish-trials \(33\) must be at most --per-iter \(32\): the polish is one batch/],
   ]);
 });
 

@@ -9,7 +9,7 @@ import { fastSchedule } from "@tessera/corpus";
 import { gemmReluAdd } from "@tessera/ir";
 import { afterAll, describe, expect, it } from "vitest";
 import { RecordedHardware } from "../../bench/recorded-hardware.js";
-import { recordedRuns } from "../../bench/recorded-runs.js";
+import { eachRecordedRun, recordedRuns } from "../../bench/recorded-runs.js";
 import { lowerAndGenerate } from "../../src/builder/lower-and-generate.js";
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "../../../..");
@@ -103,4 +103,25 @@ describe("RecordedHardware", () => {
       }).programs,
     ).toBe(hw.programs);
   }, 120_000);
+});
+
+describe("eachRecordedRun", () => {
+  it("reads and rebuilds a report only once the run before it is handed over, so a caller can let each run's programs go", () => {
+    // Regression: RecordedHardware.build kept every run's rebuilt schedules at once and outgrew the
+    // heap with sessions 17–21's reports. Two small reports (two programs each) in one folder.
+    const dir = mkdtempSync(join(os.tmpdir(), "tessera-recorded-runs-"));
+    try {
+      const report = JSON.parse(gunzipSync(readFileSync(join(repoRoot, REPORT))).toString()) as { tuned: { top: unknown[] }[] };
+      for (const run of report.tuned) run.top = run.top.slice(0, 2);
+      for (const name of ["a.json", "b.json"]) writeFileSync(join(dir, name), JSON.stringify(report));
+      const runs = eachRecordedRun(dir, WORKLOAD, gemmReluAdd(2048).func, target("nvidia/h100"));
+      const first = runs.next();
+      expect(first.done === false && first.value.programs.length).toBe(2);
+      // The second report is not read yet: removed now, it gives no run.
+      rmSync(join(dir, "b.json"));
+      expect([...runs]).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
