@@ -8,10 +8,10 @@
 #   bash packages/meta-schedule/bench/gpu-tune-seeds.sh OUT_DIR TRIALS "RUN RUN …" ["RUN …" …]
 #
 # One quoted list of runs per GPU (GPU 0 runs the first list, GPU 1 the second, …). A run is
-# SEED[/TRIALS[/FEATURES[/SHARE[/POPULATION[/ISLANDS[/EXCHANGE]]]]]]: TRIALS defaults to the second argument,
+# SEED[/TRIALS[/FEATURES[/SHARE[/POPULATION[/ISLANDS]]]]]: TRIALS defaults to the second argument,
 # FEATURES (bench:tune's --learned-features) to kernel-summary, SHARE (--neighbour-share),
-# POPULATION (--population) and ISLANDS (--islands, the first round's) to the search's defaults; EXCHANGE
-# "on" runs with the tile-exchange neighbours (--tile-exchange). With END_BY (epoch seconds) set, a run that has not
+# POPULATION (--population) and ISLANDS (--islands, the first round's) to the search's defaults.
+# With END_BY (epoch seconds) set, a run that has not
 # finished by then is stopped, and none starts after it. BENCH_TUNE_ARGS adds options to every run
 # (e.g. "--workers 15 --overlap": search worker threads, search while measuring); STEM_SUFFIX is
 # added to the name of each run's report.
@@ -26,19 +26,18 @@ mkdir -p "$out"
 nvidia-smi --query-gpu=index,name,memory.used --format=csv,noheader || true
 
 queue() {
-  local gpu="$1" runs="$2" run seed trials features share population islands exchange stem dir limit
+  local gpu="$1" runs="$2" run seed trials features share population islands stem dir limit
   for run in $runs; do
-    IFS=/ read -r seed trials features share population islands exchange <<<"$run"
+    IFS=/ read -r seed trials features share population islands <<<"$run"
     trials="${trials:-$default_trials}"
-    if [ -n "$exchange" ] && [ "$exchange" != on ]; then echo "gpu $gpu: run $run: EXCHANGE must be on or left out, got \"$exchange\""; continue; fi
     features="${features:-kernel-summary}"
-    stem="tuning-gemm-$trials-$features${share:+-neighbours-$share}${population:+-population-$population}${islands:+-islands-$islands}${exchange:+-tile-exchange-$exchange}${STEM_SUFFIX:+-$STEM_SUFFIX}-seed-$seed"
+    stem="tuning-gemm-$trials-$features${share:+-neighbours-$share}${population:+-population-$population}${islands:+-islands-$islands}${STEM_SUFFIX:+-$STEM_SUFFIX}-seed-$seed"
     limit=86400
     if [ "$end_by" -gt 0 ]; then limit=$((end_by - $(date +%s))); fi
     if [ "$limit" -le 10 ]; then echo "gpu $gpu: no time left for $stem"; continue; fi
     dir="$(mktemp -d)"
     CUDA_VISIBLE_DEVICES="$gpu" timeout "$limit" "$bundle/run.sh" bench-tune --only gemm_relu_add_2048 --gemm-trials "$trials" \
-      --per-iter 32 --no-course --seeds "$seed" --learned-features "$features" ${share:+--neighbour-share "$share"} ${population:+--population "$population"} ${islands:+--islands "$islands"} ${exchange:+--tile-exchange} \
+      --per-iter 32 --no-course --seeds "$seed" --learned-features "$features" ${share:+--neighbour-share "$share"} ${population:+--population "$population"} ${islands:+--islands "$islands"} \
       ${BENCH_TUNE_ARGS:-} --out-dir "$dir" --stem "$stem" >"$dir/$stem.log" 2>&1
     echo "gpu $gpu $stem: exit $?" | tee -a "$dir/$stem.log"
     tar czf "$out/$stem.tgz" -C "$dir" .

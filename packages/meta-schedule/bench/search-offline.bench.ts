@@ -50,8 +50,6 @@ export const VARIANTS: Readonly<Record<string, Partial<EvolutionarySearchConfig>
   "population-256": { populationSize: 256 },
   /** 256 fresh samples a round, the prior's (then the model's) best 64 of them the population. */
   "fresh-pool-256": { freshPoolSize: 256 },
-  /** The measured programs' neighbours include their tile transposes (a gemm's i and j tiles exchanged). */
-  "transpose-neighbours": { transposeNeighbours: true },
   /** Half the 256-trial population and 2 generations instead of 3: half the replays a round (session 15: cheaper, and worse on the H200). */
   "population-128-generations-2": { populationSize: 128, geneticNumIters: 2 },
   "previous-mutator-weights": {},
@@ -59,8 +57,6 @@ export const VARIANTS: Readonly<Record<string, Partial<EvolutionarySearchConfig>
   "islands-1": { firstRoundIslands: 1 },
   "islands-2": { firstRoundIslands: 2 },
   "islands-3": { firstRoundIslands: 3 },
-  /** The measured programs' neighbours include their tile exchanges, ahead of the one-decision neighbours (session 19). */
-  "tile-exchange": { tileExchangeNeighbours: true },
   /** The last 4 trials a batch of their own, the best measured programs' one-decision neighbours (session 22). */
   "polish-4": { polishTrials: 4 },
 };

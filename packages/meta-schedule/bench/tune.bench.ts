@@ -39,7 +39,6 @@ import type { CudaTarget } from "@tessera/codegen";
 import type { CudaMutatorProbabilities } from "../src/space/defaults.js";
 import type { ReplayPool as ReplayPoolType } from "../src/search/replay-pool.js";
 import { median, timeMs } from "../../ir/bench/bench-util.js";
-import { gemmTileFamilyOf } from "./gemm-family.js";
 import type { GemmKnobs } from "./fast-region.js";
 import type { TorchBaseline } from "./torch-baselines.js";
 import type { BenchWorkload } from "./workloads.js";
@@ -64,12 +63,6 @@ interface Mode {
   readonly freshPool: number | undefined;
   /** The evolutionary search's firstRoundIslands (`--islands N`), when not its default. */
   readonly islands: number | undefined;
-  /** `--transpose-neighbours`: the evolutionary search's transposeNeighbours on. */
-  readonly transposeNeighbours: boolean;
-  /** `--tile-exchange`: the evolutionary search's tileExchangeNeighbours on. */
-  readonly tileExchange: boolean;
-  /** `--first-batch-strata`: the first batch spread over gemm tile families (firstBatchStratum, gemm-family.ts). */
-  readonly firstBatchStrata: boolean;
   /** `--polish-trials N`: the evolutionary search's polishTrials (the last N trials a batch of the best measured programs' neighbours). */
   readonly polishTrials: number | undefined;
   /** The automatic space's mutator weights that differ from the defaults (`--mutator-weights gemmKnob=0.5,…`), for comparisons on the GPU. */
@@ -90,7 +83,7 @@ interface Mode {
 }
 
 const USAGE =
-  "usage: bench:tune [--dry-run] [--only W1,W2] [--trials N] [--gemm-trials N] [--course-trials N] [--per-iter N] [--seeds 1,2,3] [--no-course] [--no-workloads] [--out-dir DIR] [--stem NAME] [--learned-features kernel-summary|per-store] [--neighbour-share X] [--population N] [--fresh-pool N] [--islands N] [--transpose-neighbours] [--tile-exchange] [--first-batch-strata] [--polish-trials N] [--mutator-weights NAME=W,…] [--workers N] [--overlap] [--last-batch-sees-first] [--cold-workers]";
+  "usage: bench:tune [--dry-run] [--only W1,W2] [--trials N] [--gemm-trials N] [--course-trials N] [--per-iter N] [--seeds 1,2,3] [--no-course] [--no-workloads] [--out-dir DIR] [--stem NAME] [--learned-features kernel-summary|per-store] [--neighbour-share X] [--population N] [--fresh-pool N] [--islands N] [--polish-trials N] [--mutator-weights NAME=W,…] [--workers N] [--overlap] [--last-batch-sees-first] [--cold-workers]";
 
 /** A mistake on the command line: printed with the usage, no stack trace. */
 class UsageError extends Error {}
@@ -133,9 +126,6 @@ function parseOptions() {
       population: { type: "string" },
       "fresh-pool": { type: "string" },
       islands: { type: "string" },
-      "transpose-neighbours": { type: "boolean", default: false },
-      "tile-exchange": { type: "boolean", default: false },
-      "first-batch-strata": { type: "boolean", default: false },
       "polish-trials": { type: "string" },
       "mutator-weights": { type: "string" },
       workers: { type: "string" },
@@ -179,9 +169,6 @@ function checkedMode(values: ReturnType<typeof parseOptions>["values"], catalogu
     population: values.population === undefined ? undefined : int("population", values.population),
     freshPool: values["fresh-pool"] === undefined ? undefined : int("fresh-pool", values["fresh-pool"]),
     islands: values.islands === undefined ? undefined : int("islands", values.islands),
-    transposeNeighbours: values["transpose-neighbours"] === true,
-    tileExchange: values["tile-exchange"] === true,
-    firstBatchStrata: values["first-batch-strata"] === true,
     polishTrials,
     mutatorWeights:
       values["mutator-weights"] === undefined || catalogue === undefined ? undefined : mutatorWeightsOf(values["mutator-weights"], catalogue.mutatorNames),
@@ -206,9 +193,6 @@ function searchSettingsGiven(mode: Mode): boolean {
     mode.population !== undefined ||
     mode.freshPool !== undefined ||
     mode.islands !== undefined ||
-    mode.transposeNeighbours ||
-    mode.tileExchange ||
-    mode.firstBatchStrata ||
     mode.polishTrials !== undefined
   );
 }
@@ -218,9 +202,6 @@ function evolutionaryStrategy(mode: Mode): "evolutionary" | (() => InstanceType<
   if (!searchSettingsGiven(mode)) return "evolutionary";
   return () =>
     new EvolutionarySearch({
-      ...(mode.transposeNeighbours ? { transposeNeighbours: true } : {}),
-      ...(mode.tileExchange ? { tileExchangeNeighbours: true } : {}),
-      ...(mode.firstBatchStrata ? { firstBatchStratum: gemmTileFamilyOf } : {}),
       ...(mode.polishTrials === undefined ? {} : { polishTrials: mode.polishTrials }),
       ...(mode.neighbourShare === undefined ? {} : { neighbourShare: mode.neighbourShare }),
       ...(mode.population === undefined ? {} : { populationSize: mode.population }),
@@ -651,7 +632,7 @@ async function writeReport(mode: Mode, data: ReportData): Promise<void> {
     ...(!searchSettingsGiven(mode)
       ? []
       : [
-          `- evolutionary search: ${mode.neighbourShare === undefined ? "" : `neighbourShare ${mode.neighbourShare} `}${mode.population === undefined ? "" : `populationSize ${mode.population} `}${mode.freshPool === undefined ? "" : `freshPoolSize ${mode.freshPool} `}${mode.islands === undefined ? "" : `firstRoundIslands ${mode.islands} `}${mode.transposeNeighbours ? "transposeNeighbours " : ""}${mode.tileExchange ? "tileExchangeNeighbours " : ""}${mode.firstBatchStrata ? "firstBatchStratum (gemm tile families) " : ""}${mode.polishTrials === undefined ? "" : `polishTrials ${mode.polishTrials}`}`,
+          `- evolutionary search: ${mode.neighbourShare === undefined ? "" : `neighbourShare ${mode.neighbourShare} `}${mode.population === undefined ? "" : `populationSize ${mode.population} `}${mode.freshPool === undefined ? "" : `freshPoolSize ${mode.freshPool} `}${mode.islands === undefined ? "" : `firstRoundIslands ${mode.islands} `}${mode.polishTrials === undefined ? "" : `polishTrials ${mode.polishTrials}`}`,
         ]),
     ...(mode.mutatorWeights === undefined ? [] : [`- mutator weights (automatic space): ${JSON.stringify(mode.mutatorWeights)}`]),
     "",
@@ -792,7 +773,7 @@ async function writeReport(mode: Mode, data: ReportData): Promise<void> {
   writeFileSync(join(mode.outDir, `${stem}.md`), `${lines.join("\n")}\n`);
   writeFileSync(
     join(mode.outDir, `${stem}.json`),
-    `${JSON.stringify({ date, dryRun: mode.dryRun, learnedFeatures: mode.learnedFeatures, neighbourShare: mode.neighbourShare ?? null, population: mode.population ?? null, freshPool: mode.freshPool ?? null, islands: mode.islands ?? null, transposeNeighbours: mode.transposeNeighbours, tileExchangeNeighbours: mode.tileExchange, firstBatchStrata: mode.firstBatchStrata, polishTrials: mode.polishTrials ?? null, mutatorWeights: mode.mutatorWeights ?? null, searchWorkers: mode.searchWorkers, warmWorkers: mode.warmWorkers, overlap: mode.overlap, lastBatchSeesFirst: mode.lastBatchSeesFirst, device: data.device, target: data.target.name, speed: data.speed, torch: data.torch, tuned: data.tuned, course: data.course, charts }, null, 1)}\n`,
+    `${JSON.stringify({ date, dryRun: mode.dryRun, learnedFeatures: mode.learnedFeatures, neighbourShare: mode.neighbourShare ?? null, population: mode.population ?? null, freshPool: mode.freshPool ?? null, islands: mode.islands ?? null, polishTrials: mode.polishTrials ?? null, mutatorWeights: mode.mutatorWeights ?? null, searchWorkers: mode.searchWorkers, warmWorkers: mode.warmWorkers, overlap: mode.overlap, lastBatchSeesFirst: mode.lastBatchSeesFirst, device: data.device, target: data.target.name, speed: data.speed, torch: data.torch, tuned: data.tuned, course: data.course, charts }, null, 1)}\n`,
   );
   console.log(lines.join("\n"));
   console.log(`wrote ${join(mode.outDir, `${stem}.{md,json}`)}`);

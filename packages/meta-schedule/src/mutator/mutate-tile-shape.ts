@@ -2,7 +2,7 @@
  * MutateTileShape: joint moves of tile decisions (a factor between two loops or two levels, or a
  * transpose) that keep threads per block or the block tile; details in docs/architecture/meta-schedule-notes.md.
  */
-import { ExprRV, type Instruction, LoopRV, type RandomEngine, type Trace, factorize } from "@tessera/schedule";
+import { ExprRV, type Instruction, LoopRV, type RandomEngine, type Trace } from "@tessera/schedule";
 import type { TuneContext } from "../tune-context.js";
 import type { Mutator } from "../interfaces/mutator.js";
 import { categoricalSamplesByOutput, instructionsBeforePostproc } from "./trace-queries.js";
@@ -117,63 +117,6 @@ function alikeTiles(trace: Trace, a: Instruction, b: Instruction): boolean {
   const product = (xs: readonly number[]) => xs.reduce((x, y) => x * y, 1);
   const [ta, tb] = [tileDecision(trace, a), tileDecision(trace, b)];
   return a !== b && sameAttrs(a, b) && ta.length === tb.length && product(ta) === product(tb) && JSON.stringify(ta) !== JSON.stringify(tb);
-}
-
-/**
- * Every trace "tilesTranspose" can give: each pair of exchangeable tile decisions (a gemm's i and j
- * tiles) exchanged, the innermost bounds kept, in trace order of the pair's first decision.
- */
-export function transposedTileTraces(trace: Trace): Trace[] {
-  const tiles = perfectTileDecisions(trace);
-  const out: Trace[] = [];
-  tiles.forEach((a, x) => {
-    for (const b of tiles.slice(x + 1)) {
-      if (!alikeTiles(trace, a, b)) continue;
-      const [ta, tb] = [tileDecision(trace, a), tileDecision(trace, b)];
-      if (!withinInnermostBound(a, tb) || !withinInnermostBound(b, ta)) continue;
-      out.push(trace.withDecision(a, tb, { removePostproc: true }).withDecision(b, ta, { removePostproc: true }));
-    }
-  });
-  return out;
-}
-
-/** A trace two tile decisions away from another, and which pair of tile decisions changed (its position among `perfectTileDecisions`' pairs, in trace order). */
-export interface TileExchange {
-  readonly trace: Trace;
-  readonly pair: number;
-}
-
-/**
- * Every smallest move "tilesAcross" can draw: for each pair of tile decisions drawn alike (a gemm's
- * i and j tiles), one prime factor moved from level q to level p of the first and from level p to
- * level q of the second, so that every level's product over the two is kept — a gemm's blocks,
- * virtual threads and threads per block stay as they were while its block tile changes shape
- * (64×256 ↔ 128×128). Each of the two steps alone changes the launch shape, so one-decision
- * neighbours never reach such a program from a measured one. The innermost bounds kept; pairs in
- * trace order of their first decision.
- */
-export function tileExchangeTraces(trace: Trace): TileExchange[] {
-  const tiles = perfectTileDecisions(trace);
-  const out: TileExchange[] = [];
-  let pair = 0;
-  tiles.forEach((a, x) => {
-    for (const b of tiles.slice(x + 1)) {
-      const [ta, tb] = [tileDecision(trace, a), tileDecision(trace, b)];
-      if (!sameAttrs(a, b) || ta.length !== tb.length) continue;
-      for (let p = 0; p < ta.length; p++) {
-        for (let q = 0; q < ta.length; q++) {
-          if (p === q) continue;
-          for (const [f] of factorize(ta[q]!)) {
-            if (tb[p]! % f !== 0) continue;
-            const moved = movedAcross(trace, a, b, p, q, f);
-            if (moved !== undefined) out.push({ trace: moved, pair });
-          }
-        }
-      }
-      pair++;
-    }
-  });
-  return out;
 }
 
 function tilesTranspose(trace: Trace, tiles: readonly Instruction[], rng: RandomEngine): Trace | undefined {

@@ -9,10 +9,9 @@ import type { TuneContext } from "../tune-context.js";
 import { BestCandidates, mergeBestFirst } from "./best-candidates.js";
 import { crossoverStructureAndKnobs } from "./crossover.js";
 import { bestGridFiller, underfillsGrid } from "./grid-filling.js";
-import { capClassShare, interleaveStrata } from "./launch-classes.js";
+import { capClassShare } from "./launch-classes.js";
 import { climbStarts, climbStep, type Scored } from "./model-climb.js";
 import { neighbourTraces } from "./neighbourhood.js";
-import { tileExchangeTraces, transposedTileTraces } from "../mutator/mutate-tile-shape.js";
 import { type Candidate, type PlannedReplay, traceKeyOf } from "./candidate-replayer.js";
 import { scoredCandidateOf } from "./lazy-candidate.js";
 import { RejectionTally } from "./rejection-tally.js";
@@ -88,28 +87,6 @@ export interface EvolutionarySearchConfig {
   /** Most steps of each climb (each replays the point's one-decision neighbours). */
   readonly climbSteps: number;
   /**
-   * Whether the measured programs' neighbours (`neighbourShare`) also include their transposes: two
-   * tile decisions drawn alike and of one extent (a gemm's i and j tiles) exchanged
-   * (mutator/mutate-tile-shape.ts, `transposedTileTraces`), two decisions away. The analytic model
-   * scores a gemm's thread tile and its transpose alike where the GPU does not (TVM: false).
-   */
-  readonly transposeNeighbours: boolean;
-  /**
-   * Whether the measured programs' neighbours (`neighbourShare`) also include their tile exchanges:
-   * one prime factor moved between two levels of one tile decision and back between the same levels
-   * of another drawn alike (mutator/mutate-tile-shape.ts, `tileExchangeTraces`), two decisions away,
-   * each pair of decisions a group of its own, whose best-scored exchange comes ahead of the
-   * one-decision neighbours of the same rank (the model cannot rank a reshaped block tile: the
-   * H200's prior scores tilings that measure 1.02–1.3× within 0.6% of each other). A gemm's blocks, virtual threads and threads stay, its block tile changes
-   * shape: the step from a 64×256 block tile to 128×128 in the same launch, which one-decision
-   * neighbours cannot take (each half of it alone changes the launch shape), and which three H200
-   * runs that stopped short of their targets never measured. Off by default: on the H200 it made no
-   * difference at 64 trials (their second batch is searched before the first is measured, so it
-   * has no neighbours) and one paired 256-trial seed each way (docs/benchmarks/tuning-2026-11-30-s19)
-   * (TVM: false).
-   */
-  readonly tileExchangeNeighbours: boolean;
-  /**
    * Populations the first round evolves, each from fresh samples of its own ("islands"), while no
    * program of the task is measured and the model is its prior alone: the first is the round's usual
    * population, each further one evolves apart (its generations and climbs) after it, and the
@@ -121,18 +98,6 @@ export interface EvolutionarySearchConfig {
    * first round's wall (docs/benchmarks/tuning-2026-11-30-s18) (TVM: 1, its one population).
    */
   readonly firstRoundIslands: number;
-  /**
-   * Strata of the first batch (nothing of the task measured yet, the prior alone): where given,
-   * the batch's cost-model picks take each stratum's best-scored program before any stratum's
-   * second (launch-classes.ts, `interleaveStrata`), so that a prior which cannot rank the strata
-   * still has many of them measured. The caller says what a stratum is (e.g. a gemm's block tile
-   * and thread layout, bench:tune `--first-batch-strata`). Off by default: on 12 H200 seeds a
-   * 64-trial run's picks (which need no GPU: both batches are picked before any is measured) held
-   * more tile families (280 against 193) but fewer programs of the families that reach 1.10× in
-   * the recorded runs (expected 69 against 83 of them), and dropped two seeds' best measured
-   * program (docs/benchmarks/tuning-2026-11-30-s21) (TVM: none).
-   */
-  readonly firstBatchStratum: ((candidate: Candidate) => string | undefined) | undefined;
   /**
    * Trials at the end of the search given to a batch of their own (at most `numTrialsPerIter`),
    * taken wholly from the best measured programs' one-decision neighbours; the batch before it is
@@ -163,10 +128,7 @@ export const DEFAULT_EVOLUTIONARY_SEARCH_CONFIG: EvolutionarySearchConfig = {
   priorSeeds: 24,
   climbStarts: 4,
   climbSteps: 2,
-  transposeNeighbours: false,
-  tileExchangeNeighbours: false,
   firstRoundIslands: 2,
-  firstBatchStratum: undefined,
   polishTrials: 0,
 };
 
@@ -191,12 +153,10 @@ interface Breeder {
   readonly copied: Uint8Array;
 }
 
-/** A replayed neighbour of a measured program, and its group: the decision it changed, or its transpose or tile exchange. */
+/** A replayed neighbour of a measured program, and its group: the decision it changed. */
 interface Neighbour {
   readonly candidate: Candidate;
   readonly group: string;
-  /** Whether its group's picks come ahead of the other groups' of the same rank (the tile exchanges: the cost model cannot rank them). */
-  readonly ahead: boolean;
 }
 
 /** A child to replay, and the parents whose program it must not be. */
@@ -219,8 +179,6 @@ export class EvolutionarySearch extends SearchStrategyBase {
   /** Whether the prior seeds' grid-filling variants were added (grid-filling.ts; once per search). */
   private gridsFilled = false;
   private neighbourhoods = new Map<string, readonly Neighbour[]>();
-  private transposes = new Map<string, readonly Neighbour[]>();
-  private exchanges = new Map<string, readonly Neighbour[]>();
 
   constructor(config: Partial<EvolutionarySearchConfig> = {}) {
     super();
@@ -243,8 +201,6 @@ export class EvolutionarySearch extends SearchStrategyBase {
     this.priorSeeds = [];
     this.gridsFilled = false;
     this.neighbourhoods = new Map();
-    this.transposes = new Map();
-    this.exchanges = new Map();
   }
 
   /**
@@ -287,9 +243,7 @@ export class EvolutionarySearch extends SearchStrategyBase {
       const neighbours = await this.pickNeighbours(run, measured, Math.floor(batch * share), round);
       const evolved = await this.evolveWithCostModel(run, [...measured, ...unmeasured], batch, round);
       const firstRound = measured.length === 0 && run.trialsIssued === 0;
-      const evolvedBests = (firstRound ? await this.withIslands(run, evolved, batch, round, roundStart) : evolved).map((e) => e.candidate);
-      const stratum = this.config.firstBatchStratum;
-      const bests = firstRound && stratum !== undefined ? interleaveStrata(evolvedBests, stratum) : evolvedBests;
+      const bests = (firstRound ? await this.withIslands(run, evolved, batch, round, roundStart) : evolved).map((e) => e.candidate);
       const priors = this.priorSeeds.filter((c) => !run.isMeasured(c)).slice(0, batch - neighbours.length);
       const picks = this.pickWithEpsGreedy(run, sampled, bests, batch, round, [...priors, ...neighbours]);
       run.rejections.addAll(round);
@@ -630,15 +584,13 @@ export class EvolutionarySearch extends SearchStrategyBase {
    */
   private async pickNeighbours(run: SearchRun, measured: readonly Candidate[], slots: number, round: RejectionTally): Promise<Candidate[]> {
     if (slots <= 0) return [];
-    const pool: { c: Candidate; incumbent: number; group: string; ahead: boolean }[] = [];
+    const pool: { c: Candidate; incumbent: number; group: string }[] = [];
     const seen = new Set<string>();
     for (const [incumbent, program] of measured.slice(0, MAX_INCUMBENTS).entries()) {
-      const transposes = this.config.transposeNeighbours ? await this.transposesOf(run, program, round) : [];
-      const exchanges = this.config.tileExchangeNeighbours ? await this.exchangesOf(run, program, round) : [];
-      for (const n of [...(await this.neighboursOf(run, program, round)), ...transposes, ...exchanges]) {
+      for (const n of await this.neighboursOf(run, program, round)) {
         if (run.isMeasured(n.candidate) || seen.has(n.candidate.hash)) continue;
         seen.add(n.candidate.hash);
-        pool.push({ c: n.candidate, incumbent, group: n.group, ahead: n.ahead });
+        pool.push({ c: n.candidate, incumbent, group: n.group });
       }
       if (pool.length >= slots) break;
     }
@@ -655,28 +607,15 @@ export class EvolutionarySearch extends SearchStrategyBase {
       taken.set(group, rank + 1);
       return { ...p, rank };
     });
-    // The best incumbent's neighbours first; among them one per decision before any decision's second,
-    // and of each rank the tile exchanges' first.
-    ranked.sort((a, b) => a.incumbent - b.incumbent || a.rank - b.rank || Number(b.ahead) - Number(a.ahead) || b.score - a.score);
+    // The best incumbent's neighbours first; among them one per decision before any decision's second.
+    ranked.sort((a, b) => a.incumbent - b.incumbent || a.rank - b.rank || b.score - a.score);
     return ranked.slice(0, slots).map((p) => p.c);
   }
 
   /** The valid one-decision neighbours of a measured program, replayed once per search (the invalid ones tallied then). */
   private neighboursOf(run: SearchRun, incumbent: Candidate, round: RejectionTally): Promise<readonly Neighbour[]> {
-    const traces = (trace: Trace) => neighbourTraces(trace).map((n) => ({ trace: n.trace, group: `decision ${n.decision}`, ahead: false }));
+    const traces = (trace: Trace) => neighbourTraces(trace).map((n) => ({ trace: n.trace, group: `decision ${n.decision}` }));
     return this.replayedAround(run, incumbent, round, this.neighbourhoods, traces);
-  }
-
-  /** The valid transposes of a measured program (`transposeNeighbours`), each its own decision group, replayed once per search. */
-  private transposesOf(run: SearchRun, incumbent: Candidate, round: RejectionTally): Promise<readonly Neighbour[]> {
-    const traces = (trace: Trace) => transposedTileTraces(trace).map((t, k) => ({ trace: t, group: `transpose ${k}`, ahead: false }));
-    return this.replayedAround(run, incumbent, round, this.transposes, traces);
-  }
-
-  /** The valid tile exchanges of a measured program (`tileExchangeNeighbours`), a group per pair of tile decisions, replayed once per search. */
-  private exchangesOf(run: SearchRun, incumbent: Candidate, round: RejectionTally): Promise<readonly Neighbour[]> {
-    const traces = (trace: Trace) => tileExchangeTraces(trace).map((x) => ({ trace: x.trace, group: `exchange ${x.pair}`, ahead: true }));
-    return this.replayedAround(run, incumbent, round, this.exchanges, traces);
   }
 
   /** The traces `around` gives of a measured program, replayed once per search (remembered in `cache`); the valid ones, not its own program. */
@@ -685,7 +624,7 @@ export class EvolutionarySearch extends SearchStrategyBase {
     incumbent: Candidate,
     round: RejectionTally,
     cache: Map<string, readonly Neighbour[]>,
-    around: (trace: Trace) => readonly { trace: Trace; group: string; ahead: boolean }[],
+    around: (trace: Trace) => readonly { trace: Trace; group: string }[],
   ): Promise<readonly Neighbour[]> {
     const cached = cache.get(incumbent.traceKey);
     if (cached !== undefined) return cached;
@@ -699,7 +638,7 @@ export class EvolutionarySearch extends SearchStrategyBase {
       const c = replayed[k];
       if (c === undefined) return;
       if (c.hash === incumbent.hash) round.add(NEIGHBOUR_SAME_PROGRAM);
-      else out.push({ candidate: c, group: n.group, ahead: n.ahead });
+      else out.push({ candidate: c, group: n.group });
     });
     cache.set(incumbent.traceKey, out);
     return out;
@@ -767,12 +706,7 @@ function checkConfig(c: EvolutionarySearchConfig): void {
   positiveInt("priorSeeds", 0);
   positiveInt("climbStarts", 0);
   positiveInt("climbSteps", 0);
-  if (typeof c.transposeNeighbours !== "boolean") throw fail(`transposeNeighbours must be true or false, got ${String(c.transposeNeighbours)}`);
-  if (typeof c.tileExchangeNeighbours !== "boolean") throw fail(`tileExchangeNeighbours must be true or false, got ${String(c.tileExchangeNeighbours)}`);
   positiveInt("firstRoundIslands", 1);
   positiveInt("polishTrials", 0);
-  if (c.firstBatchStratum !== undefined && typeof c.firstBatchStratum !== "function") {
-    throw fail(`firstBatchStratum must be a function of a candidate or undefined, got ${String(c.firstBatchStratum)}`);
-  }
   if (c.maxClassShare === 0) throw fail("maxClassShare must be above 0 (1: no cap)");
 }

@@ -55,23 +55,3 @@ export function capClassShare<T>(ranked: readonly T[], count: number, cap: numbe
   }
   return [...admitted, ...deferred];
 }
-
-/**
- * `ranked` (best first) reordered by strata: every stratum's first item, in `ranked`'s order, then
- * every stratum's second, and so on. Items whose stratum is undefined are strata of their own.
- */
-export function interleaveStrata<T>(ranked: readonly T[], stratumOf: (item: T) => string | undefined): T[] {
-  const taken = new Map<string, number>();
-  const rankInStratum = ranked.map((item) => {
-    const key = stratumOf(item);
-    if (key === undefined) return 0;
-    const rank = taken.get(key) ?? 0;
-    taken.set(key, rank + 1);
-    return rank;
-  });
-  // Array.prototype.sort is stable: items of one rank keep their order in `ranked`.
-  return ranked
-    .map((item, k) => ({ item, rank: rankInStratum[k]! }))
-    .sort((a, b) => a.rank - b.rank)
-    .map((e) => e.item);
-}

@@ -7,12 +7,9 @@
 import { target } from "@tessera/codegen";
 import { gemmReluAdd } from "@tessera/ir";
 import { type Instruction, type RandomEngine, type Schedule, Trace } from "@tessera/schedule";
-import { expect } from "vitest";
 import {
   type CostModel,
   type Database,
-  EvolutionarySearch,
-  type EvolutionarySearchConfig,
   type Logger,
   type MeasureCandidate,
   MemoryDatabase,
@@ -235,23 +232,3 @@ export async function tuneWithFakeRunner(
 }
 
 export { Trace };
-
-/**
- * Two batches of 16 of an evolutionary search on the gemm space under `backwardsModel` with
- * `neighbourShare` 1 (the second batch all neighbours of the best measured programs) and `options`:
- * the first batch, its fastest program and the second batch.
- */
-export async function neighbourBatches(
-  options: Partial<EvolutionarySearchConfig>,
-  seed: number,
-): Promise<{ measured: MeasureCandidate[]; best: MeasureCandidate; second: MeasureCandidate[] }> {
-  const out = await tuneWithFakeRunner(new EvolutionarySearch({ populationSize: 32, neighbourShare: 1, epsGreedy: 0, ...options }), {
-    seed,
-    maxTrials: 32,
-    numTrialsPerIter: 16,
-    costModel: backwardsModel,
-  });
-  expect(out.handedOut).toHaveLength(32);
-  const measured = out.handedOut.slice(0, 16);
-  return { measured, best: fastestOf(measured), second: out.handedOut.slice(16) };
-}

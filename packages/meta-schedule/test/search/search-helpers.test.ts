@@ -2,7 +2,7 @@ import { RandomEngine, type Schedule, Trace } from "@tessera/schedule";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { BestCandidates, mergeBestFirst } from "../../src/search/best-candidates.js";
-import { capClassShare, interleaveStrata } from "../../src/search/launch-classes.js";
+import { capClassShare } from "../../src/search/launch-classes.js";
 import type { Candidate } from "../../src/search/candidate-replayer.js";
 import { RejectionTally } from "../../src/search/rejection-tally.js";
 import { WeightedSampler, randomPermutation } from "../../src/search/weighted-sampler.js";
@@ -107,31 +107,6 @@ describe("RejectionTally", () => {
     expect(t.total).toBe(7);
     expect(t.summary()).toBe("3× a; 2× b; 2× c");
     expect(new RejectionTally().summary()).toBe("none");
-  });
-});
-
-describe("interleaveStrata", () => {
-  it("is a permutation whose ranks within their stratum never fall, each rank in the input's order (property)", () => {
-    const items = fc.array(fc.constantFrom("a", "b", "c", undefined), { maxLength: 30 });
-    fc.assert(
-      fc.property(items, (list) => {
-        const ranked = list.map((stratum, at) => ({ stratum, at }));
-        const out = interleaveStrata(ranked, (x) => x.stratum);
-        expect([...out].sort((x, y) => x.at - y.at)).toEqual(ranked);
-        const rankOf = (x: { stratum: string | undefined; at: number }) =>
-          x.stratum === undefined ? 0 : ranked.filter((y) => y.stratum === x.stratum && y.at < x.at).length;
-        for (let k = 1; k < out.length; k++) {
-          const [before, after] = [rankOf(out[k - 1]!), rankOf(out[k]!)];
-          expect(after).toBeGreaterThanOrEqual(before);
-          if (after === before) expect(out[k]!.at).toBeGreaterThan(out[k - 1]!.at);
-        }
-      }),
-    );
-  });
-
-  it("takes each stratum's best before any stratum's second", () => {
-    expect(interleaveStrata(["a1", "a2", "a3", "b1", "c1", "b2"], (x) => x[0])).toEqual(["a1", "b1", "c1", "a2", "b2", "a3"]);
-    expect(interleaveStrata(["a1", "x", "a2", "y"], (x) => (x.length === 2 ? x[0] : undefined))).toEqual(["a1", "x", "y", "a2"]);
   });
 });
 
