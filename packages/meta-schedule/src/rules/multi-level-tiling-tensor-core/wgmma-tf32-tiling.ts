@@ -16,7 +16,6 @@
  */
 import {
   type BlockRV,
-  type ExprRV,
   MMA_INTRINSICS,
   type Schedule,
   WGMMA_N,
@@ -28,18 +27,11 @@ import {
   wgmmaTf32IntrinName,
   wgmmaTf32RegisterAIntrinName,
 } from "@tessera/schedule";
-import {
-  AUTO_TENSORIZE,
-  SOFTWARE_PIPELINE,
-  SOFTWARE_PIPELINE_ASYNC,
-  THREAD_EXTENT_HIGH,
-  THREAD_EXTENT_LOW,
-  WARP_EXECUTION,
-} from "../../schedule-utils/annotations.js";
+import { AUTO_TENSORIZE } from "../../schedule-utils/annotations.js";
 import { storeIntrinsicWithEpilogue } from "./cast-epilogue.js";
 import type { MatmulMatch, TensorCoreIntrinGroup } from "./intrin-group.js";
 import { A_ROUND_LOAD, type WgmmaTf32A, fetchKMajor, registerALoads } from "./wgmma-tf32-operands.js";
-import type { WgmmaSpaceOptions } from "./wgmma-tiling.js";
+import { type WgmmaSpaceOptions, bindWarpgroupTiles, sampleWgmmaPipeline, wgmmaWarpCounts } from "./wgmma-tiling.js";
 import { tileLoop, uniform } from "./sampling-and-tiles.js";
 
 const TILE = 16;
@@ -48,15 +40,13 @@ const K_STEP = 8;
 const CHUNK = 32;
 /** The pre-passes move 32×32 tiles. */
 const PRE_PASS_TILE = 32;
-const WARPS_PER_GROUP = 4;
-const WARP_SIZE = 32;
 
 /** The sampled N and warp counts that tile a tf32 GEMM of `match`'s extents, or undefined when none does. */
 export function wgmmaTf32Choices(match: MatmulMatch, o: WgmmaSpaceOptions, maxThreads: number): { ns: WgmmaN[]; warps: number[] } | undefined {
   const [i, j, k] = match.extents;
   if (k % CHUNK !== 0 || i % PRE_PASS_TILE !== 0 || j % PRE_PASS_TILE !== 0 || k % PRE_PASS_TILE !== 0) return undefined;
   const ns = WGMMA_N.filter((n) => j % n === 0);
-  const warps = o.warpgroups.map((w) => w * WARPS_PER_GROUP).filter((w) => i % (w * TILE) === 0 && w * WARP_SIZE <= maxThreads);
+  const warps = wgmmaWarpCounts(o, i, maxThreads);
   return ns.length === 0 || warps.length === 0 ? undefined : { ns, warps };
 }
 
@@ -92,11 +82,7 @@ export function applyWgmmaTf32Tiling(
   const [i0, i1] = sch.split(iOuter!, [null, warps]);
   const [k0, k1] = sch.split(kOuter!, [null, CHUNK / K_STEP]);
   sch.reorder(i0!, jOuter!, i1!, k0!, k1!);
-  sch.bind(sch.fuse(i0!, jOuter!), "blockIdx.x");
-  sch.bind(i1!, "threadIdx.y");
-  sch.annotate(tile, WARP_EXECUTION, 1);
-  sch.annotate(tile, THREAD_EXTENT_LOW, WARPS_PER_GROUP * WARP_SIZE);
-  sch.annotate(tile, THREAD_EXTENT_HIGH, maxThreads);
+  bindWarpgroupTiles(sch, tile, i0!, jOuter!, i1!, maxThreads);
 
   // The pre-passed operands (A[i, k], Bᵀ[j, k]) fetched a chunk at a time; A in registers from one float32 tile a chunk.
   for (const stage of prePassed) fetchKMajor(sch, sch.cacheRead(tile, sch.get(stage).writes[0]!.buffer.name, "shared.dyn"), k0!);
@@ -114,9 +100,5 @@ export function applyWgmmaTf32Tiling(
   sch.annotate(sch.blockize(tileLoop(sch, sch.getChildBlocks(init)[0]!, TILE, TILE)), AUTO_TENSORIZE, MMA_INTRINSICS.fillF32);
   sch.annotate(sch.blockize(storeTile), AUTO_TENSORIZE, store);
   if (a === "registers") pipelineRegisterOperandLoads(sch, k1!, aLoads);
-
-  // Lag = stages − 2 chunks between the copies and the wgmmas that read them (0: no pipeline).
-  const lags = o.pipelineStages.map((s) => (s === 1 ? 0 : s - 2));
-  sch.annotate(k0!, SOFTWARE_PIPELINE, sch.sampleCategorical(lags, uniform(lags.length)) as ExprRV);
-  sch.annotate(k0!, SOFTWARE_PIPELINE_ASYNC, 1);
+  sampleWgmmaPipeline(sch, k0!, o);
 }

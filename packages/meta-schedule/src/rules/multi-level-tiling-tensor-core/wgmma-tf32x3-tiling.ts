@@ -20,7 +20,6 @@
  */
 import {
   type BlockRV,
-  type ExprRV,
   type LoopRV,
   MMA_INTRINSICS,
   type Schedule,
@@ -33,17 +32,10 @@ import {
   wgmmaTf32RegisterAIntrinName,
   wgmmaTf32x3IntrinName,
 } from "@tessera/schedule";
-import {
-  AUTO_TENSORIZE,
-  SOFTWARE_PIPELINE,
-  SOFTWARE_PIPELINE_ASYNC,
-  THREAD_EXTENT_HIGH,
-  THREAD_EXTENT_LOW,
-  WARP_EXECUTION,
-} from "../../schedule-utils/annotations.js";
+import { AUTO_TENSORIZE } from "../../schedule-utils/annotations.js";
 import { storeIntrinsicWithEpilogue } from "./cast-epilogue.js";
 import { type Tf32x3Match, blockizeTf32x3Tiles } from "./tf32x3-tiling.js";
-import type { WgmmaSpaceOptions } from "./wgmma-tiling.js";
+import { type WgmmaSpaceOptions, bindWarpgroupTiles, sampleWgmmaPipeline, wgmmaWarpCounts } from "./wgmma-tiling.js";
 import { A_RESIDUAL_LOAD, A_ROUND_LOAD, type WgmmaTf32A, fetchKMajor, registerALoads } from "./wgmma-tf32-operands.js";
 import { tileLoop, uniform } from "./sampling-and-tiles.js";
 
@@ -52,8 +44,6 @@ const TILE = 16;
 export const WGMMA_TF32X3_CHUNK = 32;
 /** A transposing pre-pass moves 32×32 tiles. */
 const PRE_PASS_TILE = 32;
-const WARPS_PER_GROUP = 4;
-const WARP_SIZE = 32;
 const M = MMA_INTRINSICS;
 
 /** The wgmma space's N and warp counts that tile the chunk block `block` of `sch`, or undefined when none does (or its chunk is not 32). */
@@ -61,7 +51,7 @@ export function wgmmaTf32x3Choices(sch: Schedule, block: BlockRV, o: WgmmaSpaceO
   const [, i, j, k] = sch.get(block).iterVars.map((iv) => (iv.dom.extent.kind === "IntImm" ? iv.dom.extent.value : 0));
   if (k !== WGMMA_TF32X3_CHUNK || i! % PRE_PASS_TILE !== 0 || j! % PRE_PASS_TILE !== 0) return undefined;
   const ns = WGMMA_N.filter((n) => j! % n === 0);
-  const warps = o.warpgroups.map((w) => w * WARPS_PER_GROUP).filter((w) => i! % (w * TILE) === 0 && w * WARP_SIZE <= maxThreads);
+  const warps = wgmmaWarpCounts(o, i!, maxThreads);
   return ns.length === 0 || warps.length === 0 ? undefined : { ns, warps };
 }
 
@@ -86,11 +76,7 @@ export function applyWgmmaTf32x3Tiling(
   const { iOuter, jOuter, ko, step, tile } = blockizeTf32x3Tiles(sch, block, n);
   const [i0, i1] = sch.split(iOuter, [null, warps]);
   sch.reorder(i0!, jOuter, i1!, ko, step);
-  sch.bind(sch.fuse(i0!, jOuter), "blockIdx.x");
-  sch.bind(i1!, "threadIdx.y");
-  sch.annotate(tile, WARP_EXECUTION, 1);
-  sch.annotate(tile, THREAD_EXTENT_LOW, WARPS_PER_GROUP * WARP_SIZE);
-  sch.annotate(tile, THREAD_EXTENT_HIGH, maxThreads);
+  bindWarpgroupTiles(sch, tile, i0!, jOuter, i1!, maxThreads);
 
   // The pre-passed parts, K-major (A[i, k], Bᵀ[j, k]), fetched a chunk at a time; A in registers
   // from one float32 tile a chunk, loaded and split a k step at a time.
@@ -133,9 +119,5 @@ export function applyWgmmaTf32x3Tiling(
   if (a === "registers") tiles[0]![1] = WGMMA_N.map((x) => wgmmaTf32RegisterAIntrinName(x, true));
   for (const [loop, intrin] of tiles) sch.annotate(sch.blockize(loop), AUTO_TENSORIZE, intrin);
   if (a === "registers") pipelineRegisterOperandLoads(sch, step, aLoads);
-
-  // Lag = stages − 2 chunks between the copies and the wgmmas that read them (0: no pipeline).
-  const lags = o.pipelineStages.map((s) => (s === 1 ? 0 : s - 2));
-  sch.annotate(ko, SOFTWARE_PIPELINE, sch.sampleCategorical(lags, uniform(lags.length)) as ExprRV);
-  sch.annotate(ko, SOFTWARE_PIPELINE_ASYNC, 1);
+  sampleWgmmaPipeline(sch, ko, o);
 }

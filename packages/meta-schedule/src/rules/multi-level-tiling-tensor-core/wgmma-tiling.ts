@@ -17,7 +17,7 @@
  * The wgmma's intrinsic depends on the sampled N, so the compute block is annotated with every
  * group intrinsic: RewriteTensorize applies the one whose description matches the block.
  */
-import type { BlockRV, ExprRV, Schedule } from "@tessera/schedule";
+import type { BlockRV, ExprRV, LoopRV, Schedule } from "@tessera/schedule";
 import { wgmmaAccumulatorLayout } from "@tessera/schedule";
 import {
   AUTO_TENSORIZE,
@@ -68,6 +68,35 @@ export function checkWgmmaSpaceOptions(o: WgmmaSpaceOptions): void {
     throw new RangeError(`MultiLevelTilingTensorCore: wgmma.loads must be "cp.async" or "tma", got [${loads.join(", ")}]`);
 }
 
+/** The warps per block the wgmma spaces sample: whole warpgroups whose 16-row slices tile `iExtent` rows, within `maxThreads`. */
+export function wgmmaWarpCounts(o: WgmmaSpaceOptions, iExtent: number, maxThreads: number): number[] {
+  return o.warpgroups.map((w) => w * WARPS_PER_GROUP).filter((w) => iExtent % (w * TILE) === 0 && w * WARP_SIZE <= maxThreads);
+}
+
+/**
+ * Binds a wgmma space's loops, the block tiles (`i0`, `jOuter`, fused) to blockIdx.x and the warps
+ * (`i1`) to threadIdx.y, and marks the blockized `tile` as run by whole warpgroups.
+ */
+export function bindWarpgroupTiles(sch: Schedule, tile: BlockRV, i0: LoopRV, jOuter: LoopRV, i1: LoopRV, maxThreads: number): void {
+  sch.bind(sch.fuse(i0, jOuter), "blockIdx.x");
+  sch.bind(i1, "threadIdx.y");
+  sch.annotate(tile, WARP_EXECUTION, 1);
+  sch.annotate(tile, THREAD_EXTENT_LOW, WARPS_PER_GROUP * WARP_SIZE);
+  sch.annotate(tile, THREAD_EXTENT_HIGH, maxThreads);
+}
+
+/**
+ * Samples the software pipeline of a wgmma space's chunk loop `k0` (lag = stages − 2 chunks between
+ * the copies and the wgmmas that read them; 0: no pipeline) and marks its loads asynchronous;
+ * returns the lags sampled from.
+ */
+export function sampleWgmmaPipeline(sch: Schedule, k0: LoopRV, o: WgmmaSpaceOptions): number[] {
+  const lags = o.pipelineStages.map((s) => (s === 1 ? 0 : s - 2));
+  sch.annotate(k0, SOFTWARE_PIPELINE, sch.sampleCategorical(lags, uniform(lags.length)) as ExprRV);
+  sch.annotate(k0, SOFTWARE_PIPELINE_ASYNC, 1);
+  return lags;
+}
+
 /**
  * Tiles `block` (a matmul `match` says its group computes) for wgmma as the module comment says;
  * returns false, with `sch` untouched, when no sampled configuration tiles the block's extents.
@@ -76,7 +105,7 @@ export function applyWgmmaTiling(sch: Schedule, block: BlockRV, match: MatmulMat
   const { group } = match;
   const [iExtent, jExtent, kExtent] = match.extents;
   const ns = group.n.filter((n) => jExtent % n === 0);
-  const warpCounts = o.warpgroups.map((w) => w * WARPS_PER_GROUP).filter((w) => iExtent % (w * TILE) === 0 && w * WARP_SIZE <= maxThreads);
+  const warpCounts = wgmmaWarpCounts(o, iExtent, maxThreads);
   if (ns.length === 0 || warpCounts.length === 0 || kExtent % group.stageK !== 0) return false;
 
   const n = sch.sampleCategorical(ns, uniform(ns.length));
@@ -91,11 +120,7 @@ export function applyWgmmaTiling(sch: Schedule, block: BlockRV, match: MatmulMat
   const [i0, i1] = sch.split(iOuter, [null, warps]);
   const [k0, k1] = sch.split(kOuter, [null, group.stageK / group.k]);
   sch.reorder(i0, jOuter, i1, k0, k1);
-  sch.bind(sch.fuse(i0, jOuter), "blockIdx.x");
-  sch.bind(i1, "threadIdx.y");
-  sch.annotate(tile, WARP_EXECUTION, 1);
-  sch.annotate(tile, THREAD_EXTENT_LOW, WARPS_PER_GROUP * WARP_SIZE);
-  sch.annotate(tile, THREAD_EXTENT_HIGH, maxThreads);
+  bindWarpgroupTiles(sch, tile, i0, jOuter, i1, maxThreads);
 
   for (const [operand, layout] of [
     [match.readA, "K"],
@@ -121,10 +146,7 @@ export function applyWgmmaTiling(sch: Schedule, block: BlockRV, match: MatmulMat
   sch.annotate(sch.blockize(tileLoop(sch, sch.getChildBlocks(init)[0]!, TILE, TILE)), AUTO_TENSORIZE, group.init);
   sch.annotate(sch.blockize(storeTile), AUTO_TENSORIZE, store);
 
-  // Lag = stages − 2 chunks between the copies and the wgmmas that read them (0: no pipeline).
-  const lags = o.pipelineStages.map((s) => (s === 1 ? 0 : s - 2));
-  sch.annotate(k0, SOFTWARE_PIPELINE, sch.sampleCategorical(lags, uniform(lags.length)) as ExprRV);
-  sch.annotate(k0, SOFTWARE_PIPELINE_ASYNC, 1);
+  const lags = sampleWgmmaPipeline(sch, k0, o);
   // TMA or cp.async for a pipeline's loads (0: cp.async, 1: TMA), sampled where a depth pipelines.
   const loads = [...new Set(o.loads ?? DEFAULT_WGMMA_SPACE.loads!)].map((l) => (l === "tma" ? 1 : 0));
   if (lags.some((l) => l > 0)) sch.annotate(k0, SOFTWARE_PIPELINE_TMA, sch.sampleCategorical(loads, uniform(loads.length)) as ExprRV);
