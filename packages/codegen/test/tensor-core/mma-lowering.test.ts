@@ -22,6 +22,24 @@ function calls(func: { body: PrimFunc["body"] }, op: string): Call[] {
   return found;
 }
 
+/** Every buffer store / load of `func` as `name:scope[index]` (a one-dimensional index, as after lowerWarpMemory). */
+function accesses(func: PrimFunc, kind: "BufferStore" | "BufferLoad"): string[] {
+  const found: string[] = [];
+  const note = (x: { buffer: { name: string; scope: string }; indices: readonly Parameters<typeof printExpr>[0][] }): void => {
+    found.push(`${x.buffer.name}:${x.buffer.scope}[${printExpr(x.indices[0]!)}]`);
+  };
+  if (kind === "BufferStore") {
+    forEachStmt(func.body, (st) => {
+      if (st.kind === "BufferStore") note(st);
+    });
+  } else {
+    forEachExpr(func.body, (e) => {
+      if (e.kind === "BufferLoad") note(e);
+    });
+  }
+  return found;
+}
+
 describe("lowering the mma.sync GEMM", () => {
   it("gives each thread 8 registers per fragment (local), none in warp scope", () => {
     const allocs: Allocate[] = [];
@@ -116,16 +134,8 @@ describe("lowerWarpMemory", () => {
 
   it("turns a lane's plain store and load of its own register into accesses of the thread's register", () => {
     const f = lowerWarpMemory(warpFunc("threadIdx_x * 8", "\n        W_1[256 + threadIdx_x * 8 + 3] = W_1[threadIdx_x * 8 + 2]"));
-    const stores: string[] = [];
-    forEachStmt(f.body, (s) => {
-      if (s.kind === "BufferStore") stores.push(`${s.buffer.name}:${s.buffer.scope}[${printExpr(s.indices[0]!)}]`);
-    });
-    expect(stores).toEqual(["W:local[11]"]);
-    const loads: string[] = [];
-    forEachExpr(f.body, (e) => {
-      if (e.kind === "BufferLoad") loads.push(`${e.buffer.name}:${e.buffer.scope}[${printExpr(e.indices[0]!)}]`);
-    });
-    expect(loads).toEqual(["W:local[2]"]);
+    expect(accesses(f, "BufferStore")).toEqual(["W:local[11]"]);
+    expect(accesses(f, "BufferLoad")).toEqual(["W:local[2]"]);
   });
 
   it("refuses a plain store or read of another lane's registers", () => {
@@ -140,11 +150,7 @@ describe("lowerWarpMemory", () => {
   it("turns a lane's vector access of two adjacent registers, flattened as broadcast + ramp, into the thread's registers (the 16-bit epilogue's pairs)", () => {
     const pair = "T.Broadcast(256 + threadIdx_x * 8, 2) + T.Ramp(2, 1, 2)";
     const f = lowerWarpMemory(warpFunc("threadIdx_x * 8", `\n        S[T.Ramp(threadIdx_x * 2, 1, 2)] = W_1[${pair}]`));
-    const loads: string[] = [];
-    forEachExpr(f.body, (e) => {
-      if (e.kind === "BufferLoad") loads.push(`${e.buffer.name}:${e.buffer.scope}[${printExpr(e.indices[0]!)}]`);
-    });
-    expect(loads).toEqual(["W:local[T.Ramp(10, 1, 2)]"]);
+    expect(accesses(f, "BufferLoad")).toEqual(["W:local[T.Ramp(10, 1, 2)]"]);
   });
 
   it("refuses a vector access that runs into the next lane's registers", () => {
