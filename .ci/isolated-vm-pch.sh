@@ -64,7 +64,7 @@ HEADER
 }
 
 precompile() {
-  local lock="pnpm-lock.yaml" version integrity gyp packed nodedir
+  local lock="pnpm-lock.yaml" version integrity gyp packed fetched nodedir
   version="$(sed -n 's/^  isolated-vm@\(5\.[0-9.]*\):$/\1/p' "$lock" | head -1)"
   integrity="$(awk -v key="  isolated-vm@$version:" '$0 == key { getline; print; exit }' "$lock" | sed -n 's/.*integrity: \([^,}]*\).*/\1/p')"
   if [ -z "$version" ] || [ -z "$integrity" ]; then echo "isolated-vm-pch: no isolated-vm 5 in $lock" >&2; return 1; fi
@@ -75,8 +75,13 @@ precompile() {
   local work="$dir/work"
   rm -rf "$work" && mkdir -p "$work/package" "$work/commands" || return 1
   packed="$(cd "$work" && npm pack --json --silent --no-fund --no-audit "isolated-vm@$version")" || return 1
-  if [ "$(printf '%s' "$packed" | node -e 'process.stdout.write(JSON.parse(require("fs").readFileSync(0, "utf8"))[0].integrity)')" != "$integrity" ]; then
-    echo "isolated-vm-pch: the fetched isolated-vm@$version does not match the lockfile's integrity" >&2
+  fetched="$(printf '%s' "$packed" | node -e 'try { process.stdout.write(JSON.parse(require("fs").readFileSync(0, "utf8"))[0].integrity ?? "") } catch {}')"
+  if [ -z "$fetched" ]; then
+    echo "isolated-vm-pch: npm pack isolated-vm@$version named no integrity" >&2
+    return 1
+  fi
+  if [ "$fetched" != "$integrity" ]; then
+    echo "isolated-vm-pch: the fetched isolated-vm@$version ($fetched) does not match the lockfile's integrity ($integrity)" >&2
     return 1
   fi
   tar -xzf "$work"/isolated-vm-*.tgz -C "$work/package" --strip-components=1 || return 1
