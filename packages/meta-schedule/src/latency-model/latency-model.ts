@@ -64,10 +64,28 @@ const ROLLED_STEP_COST = 0.08;
  */
 export const SHARED_OVERLAP_ORDER = Infinity;
 
+/**
+ * Whether a warp's global lines count as wavefronts of the shared-memory data path too (beyond
+ * TVM, whose features do not model it). Since Volta, L1 and shared memory are one SRAM behind one
+ * data path, and each 128-byte line a warp's global access touches is one wavefront of it. A
+ * cooperative fetch whose lanes read along the rows of a tile and one whose lanes read down its
+ * columns bring the same lines into L1 over the fetch, so their DRAM and L2 traffic is the same,
+ * but the column-wise fetch takes 8 times the wavefronts from the inner loop's shared loads; on
+ * the H200, pairs of gemm+ReLU+add 2048³ programs differing only in that measured up to 1.43×
+ * apart, which the model without it estimated equal. With it, the rank correlation with measured
+ * speed rose from 0.616 to 0.688 on 46 recorded runs (bench:prior-ranking) and from 0.437 to
+ * 0.536 on sessions 19–22's 91 (bench:prior-switches), and on 14 paired unseen seeds at 64
+ * trials on the H200 the search met ≤ 1.10× cuBLAS on 12 against 9, mean 1.076× against 1.105×
+ * (docs/benchmarks/tuning-2026-12-01-s23).
+ */
+export const L1_SHARES_DATA_PATH = true;
+
 /** What `estimateKernel` may be told besides the kernel and the GPU. */
 export interface EstimateOptions {
   /** The order of the norm adding a warp's issue time and shared wavefronts (≥ 1; default `SHARED_OVERLAP_ORDER`). */
   readonly sharedOverlapOrder?: number;
+  /** Whether global accesses' lines count as wavefronts of the shared-memory data path (default `L1_SHARES_DATA_PATH`). */
+  readonly l1SharesDataPath?: boolean;
 }
 
 /** The L^order norm of two non-negative costs (order ∞: the larger). */
@@ -105,11 +123,15 @@ export function estimateKernel(p: KernelProfile, spec: GpuSpec, options: Estimat
   const perWarp: Record<"fp32" | "issue" | "shared" | "global", number> = {
     fp32: p.fpInstructions / (spec.fp32LanesPerSM / 32) + p.tensorFlops / spec.tensorFlopsPerSM,
     issue: (p.fpInstructions + p.tensorInstructions + p.memoryInstructions) / spec.schedulersPerSM,
-    shared: p.sharedWavefronts,
+    // Shared memory and L1 are one SRAM with one data path: a global access's lines are wavefronts
+    // of that path too, so an uncoalesced fetch competes with the shared loads of the inner loop.
+    shared: p.sharedWavefronts + ((options.l1SharesDataPath ?? L1_SHARES_DATA_PATH) ? p.globalLines : 0),
     global: p.globalLines,
   };
   let bound: LatencyBound = "fp32";
   for (const k of ["issue", "shared", "global"] as const) if (perWarp[k] > perWarp[bound as keyof typeof perWarp]) bound = k;
+  // The data path busy mostly with global lines: the loads' coalescing is what to fix, not the banks.
+  if (bound === "shared" && p.globalLines > p.sharedWavefronts && perWarp.shared > p.sharedWavefronts) bound = "global";
   const blocksOnBusiestSM = Math.ceil(p.blocks / spec.smCount);
   const resident = Math.min(blocksPerSM, blocksOnBusiestSM);
   const waves = Math.ceil(blocksOnBusiestSM / resident);

@@ -1,11 +1,15 @@
-import { lower, target } from "@tessera/codegen";
+import { cudaTarget, lower, target } from "@tessera/codegen";
 import { FAST_PARAMS, MMA_PARAMS, WGMMA_PARAMS, fastSchedule, manualSchedule, mmaGemmSchedule, wgmmaGemmSchedule } from "@tessera/corpus";
-import { add, bitwiseXor, floordiv, floormod, mul, variable } from "@tessera/ir";
+import { add, bitwiseXor, floordiv, floormod, gemmReluAdd, mul, variable } from "@tessera/ir";
+import type { Decision, Trace } from "@tessera/schedule";
 import { describe, expect, it } from "vitest";
 import { evaluate } from "../../src/latency-model/expr-eval.js";
 import { type KernelProfile } from "../../src/latency-model/kernel-profile.js";
-import { SHARED_OVERLAP_ORDER, estimateKernel, estimateLatency, overlapNorm } from "../../src/latency-model/latency-model.js";
+import { L1_SHARES_DATA_PATH, SHARED_OVERLAP_ORDER, estimateKernel, estimateLatency, overlapNorm } from "../../src/latency-model/latency-model.js";
 import { gpuSpecOf } from "../../src/latency-model/gpu-spec.js";
+import { replayWithPostprocs } from "../../src/index.js";
+import { loweredModuleFor } from "../../src/postproc/verify-gpu-code.js";
+import { spaceOf } from "../space-gpu/helpers.js";
 
 const h100 = target("nvidia/h100");
 const spec = gpuSpecOf(h100);
@@ -138,8 +142,9 @@ describe("analytic latency model", () => {
   });
 
   it("adds shared wavefronts near the issue count to the issue time when asked (order 3): a thread layout with more wavefronts per FP instruction is slower; by default (∞) the busier alone", () => {
-    // A prefetching kernel with enough warps, so that the pipes decide: issue 37,800 slots a warp.
-    const busy = { ...base, prefetchedShare: 1 };
+    // A prefetching kernel with enough warps, so that the pipes decide: issue 37,800 slots a warp
+    // (no global lines, which would share the wavefronts' data path: the next test).
+    const busy = { ...base, prefetchedShare: 1, globalLines: 0 };
     const layout = (sharedWavefronts: number, sharedOverlapOrder?: number) =>
       estimateKernel(
         { ...busy, sharedWavefronts, idealSharedWavefronts: sharedWavefronts },
@@ -157,6 +162,40 @@ describe("analytic latency model", () => {
     expect(layout(35_000).seconds).toBe(layout(10_000).seconds);
     expect(layout(35_000).seconds).toBe(layout(35_000, Infinity).seconds);
     expect(layout(80_000).seconds).toBeGreaterThan(layout(35_000).seconds);
+  });
+
+  it("charges a fetch's global lines to the shared-memory data path: A fetched down its columns is slower than along its rows (regression: estimated equal, the H200 measured 0.523 against 0.365 ms)", () => {
+    // Two programs of the default CUDA space of gemm+ReLU+add 2048³ that the H200 measured (session
+    // 22's polish seed 702), equal but for A's register-staged fetch: lanes reading down the
+    // tile's columns (each warp access touches 32 lines of A) or along its rows (4 lines).
+    const h200 = cudaTarget("nvidia/h200");
+    const { ctx, gen, spaces } = spaceOf(gemmReluAdd(2048).func, {}, h200);
+    const estimate = (aThreadInner: 0 | 1) => {
+      const decisions = [1, 1, [16, 2], [4, 4], 0, 1, [16, 4], [2, 4], 0, 0, 1, aThreadInner, 1, 2, 1, 1, 1, 1, 1, 5];
+      let trace: Trace = spaces[0]!.trace;
+      let next = 0;
+      for (const inst of spaces[0]!.trace.instructions) {
+        if (inst.kind.name === "EnterPostproc") break;
+        if (inst.kind.name.startsWith("Sample")) trace = trace.withDecision(inst, decisions[next++] as Decision);
+      }
+      expect(next).toBe(decisions.length);
+      const out = replayWithPostprocs(ctx, trace, gen.postprocs, { seed: 1 });
+      if (!out.ok) throw new Error(out.detail);
+      return estimateLatency(loweredModuleFor(out.sch.func)!).kernels[0]!;
+    };
+    const columns = estimate(0);
+    const rows = estimate(1);
+    expect(columns.profile.sharedWavefronts).toBe(rows.profile.sharedWavefronts);
+    expect(columns.profile.globalLines).toBeGreaterThan(4 * rows.profile.globalLines);
+    expect(L1_SHARES_DATA_PATH).toBe(true);
+    // The data path is busy mostly with A's lines: the bound names the global loads.
+    expect(columns.bound).toBe("global");
+    expect(rows.bound).toBe("issue");
+    expect(columns.seconds).toBeGreaterThan(1.3 * rows.seconds);
+    // Without the shared data path the lines hid behind the issue slots: the two were one estimate.
+    const apart = (k: typeof rows) => estimateKernel(k.profile, gpuSpecOf(h200), { l1SharesDataPath: false }).seconds;
+    expect(apart(columns)).toBe(apart(rows));
+    expect(apart(rows)).toBe(rows.seconds);
   });
 
   it("combines two costs by a norm whose order ∞ is the larger and 1 the sum, and refuses an order below 1", () => {
