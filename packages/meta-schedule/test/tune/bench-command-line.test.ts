@@ -1,6 +1,6 @@
 /**
- * `pnpm bench:tune`, `bench:learned-model`, `bench:prior-ranking`, `bench:prior-profiles` and `bench:search-offline` with a
- * mistaken command line: the usage and exit code 2, never a stack trace.
+ * `pnpm bench:tune`, `bench:learned-model`, `bench:prior-ranking`, `bench:prior-profiles`, `bench:prior-switches` and
+ * `bench:search-offline` with a mistaken command line: the usage and exit code 2, never a stack trace.
  *
  * Each script is bundled once (esbuild, as `pnpm tessera` runs from a bundle) and each command line
  * runs the bundle with plain Node: through tsx, every run compiled the whole workspace again (4 s).
@@ -15,7 +15,7 @@ import { type Metafile, build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const benchDir = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "bench");
-const SCRIPTS = ["tune.bench.ts", "learned-model.bench.ts", "prior-ranking.bench.ts", "prior-profiles.ts", "search-offline.bench.ts"];
+const SCRIPTS = ["tune.bench.ts", "learned-model.bench.ts", "prior-ranking.bench.ts", "prior-profiles.ts", "prior-switches.ts", "search-offline.bench.ts"];
 // Beside bench/, so that the scripts' paths relative to their own file (the repository's docs/) still hold.
 const bundleDir = mkdtempSync(join(benchDir, "..", ".bench-cli-"));
 let metafile: Metafile | undefined;
@@ -126,6 +126,76 @@ describe("bench:prior-profiles command line", () => {
     [["--workload", "gemm_relu_add_2048", "--reports", "docs/benchmarks", "--out", "no/such/folder/x.json"], /no folder no\/such\/folder/],
     [["--workload", "no_such_workload", "--reports", "docs/benchmarks", "--out", "x.json"], /unknown workload "no_such_workload"; known: gemm_relu_add_2048/],
   ]);
+});
+
+describe("bench:prior-switches", () => {
+  const dir = mkdtempSync(join(benchDir, "..", ".prior-switches-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const file = (name: string, rows: unknown) => {
+    const path = join(dir, name);
+    writeFileSync(path, JSON.stringify(rows));
+    return path;
+  };
+  /** A kernel's profile: `lines` global lines a warp, the rest one issue-bound gemm-like kernel. */
+  const kernel = (lines: number) => ({
+    profile: {
+      name: "k",
+      threadsPerBlock: 128,
+      blocks: 256,
+      sharedBytes: 16_624,
+      fpInstructions: 262_400,
+      flops: 524_544,
+      tensorFlops: 0,
+      tensorInstructions: 0,
+      memoryInstructions: 18_000,
+      globalLines: lines,
+      sharedWavefronts: 45_000,
+      idealSharedWavefronts: 45_000,
+      barriers: 256,
+      localElements: 168,
+      largestLocalBuffer: 128,
+      globalFootprintBytes: 64 << 20,
+      minBlocksPerSM: 2,
+      fetchRounds: 254,
+      prefetchedShare: 1,
+      straightLineFp: 1_024,
+    },
+  });
+  const row = (run: string, ms: number, lines: number) => ({ run, ms, cublasMs: 0.34, kernels: [kernel(lines)] });
+  refusedWithUsage("prior-switches.ts", "bench:prior-switches", [
+    [[], /one PROFILES.json \(bench:prior-profiles --out\) is needed/],
+    [["a.json", "b.json"], /one PROFILES.json/],
+    [["x.json", "--min-programs", "1"], /--min-programs must be an integer ≥ 2, got 1/],
+    [[join("no", "such.json")], /no[/\\]such.json: ENOENT/],
+  ]);
+  // Files written here, named by what is wrong with them (the test names hold no temporary path).
+  const malformed: [string, unknown, RegExp][] = [
+    ["an object", { rows: [] }, /not a JSON array of bench:prior-profiles rows/],
+    ["a row without kernels", [{ run: "r", ms: 1 }], /row 0 is not a bench:prior-profiles row/],
+    ["one program", [row("r", 1, 10_000)], /no run has 60 programs/],
+  ];
+  it.each(malformed)(
+    "a file of %s is refused with the usage",
+    (name, rows, message) => {
+      const r = runScript("prior-switches.ts", file(`${name.replaceAll(" ", "-")}.json`, rows));
+      expect(r.status).toBe(2);
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr).toContain("usage: bench:prior-switches");
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    },
+    60_000,
+  );
+
+  it("judges each switch on the profiles: charged to the shared data path, more lines rank slower", () => {
+    // One run whose slower programs touch more global lines: only the data path sees them.
+    const rows = [0, 1, 2, 3].map((k) => row("r", 0.36 + 0.05 * k, 10_000 + 20_000 * k));
+    const r = runScript("prior-switches.ts", file("run.json", rows), "--min-programs", "4");
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain("4 programs, 1 runs of at least 4");
+    expect(r.stdout).toMatch(/\| default \| 1\.000 \| 1\.0000 \| 1\.000 \|/);
+    // Off the data path the four estimates are equal: they order nothing.
+    expect(r.stdout).toMatch(/\| global lines off the shared data path \| 0\.000 \| 1\.0000 \| 0\.000 \|/);
+  }, 60_000);
 });
 
 describe("bench:search-offline command line", () => {
