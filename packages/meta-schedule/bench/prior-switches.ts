@@ -8,7 +8,12 @@
  * but the recorded programs are the ones earlier models chose to measure: a setting that wins
  * here still has to win on the GPU.
  *
- *   tsx --conditions=@tessera/source packages/meta-schedule/bench/prior-switches.ts PROFILES.json [--min-programs 60]
+ * `--pairs` adds what the model cannot see: for each sampling decision, the pairs of measured
+ * programs that differ in it alone, the median of their measured time ratios, the median of the
+ * model's (default setting), and how many pairs the model estimates equal where the GPU measured
+ * them more than 3% apart (session 23 found the fetch order so, and the launch bound).
+ *
+ *   tsx --conditions=@tessera/source packages/meta-schedule/bench/prior-switches.ts PROFILES.json [--min-programs 60] [--pairs]
  */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
@@ -16,7 +21,9 @@ import type { KernelProfile } from "../src/latency-model/kernel-profile.js";
 import type { EstimateOptions } from "../src/latency-model/latency-model.js";
 import { spearman } from "../test/cost-model/rank-correlation.js";
 
-const USAGE = "usage: bench:prior-switches PROFILES.json [--min-programs N]";
+const USAGE = "usage: bench:prior-switches PROFILES.json [--min-programs N] [--pairs]";
+/** Measured ratios further than this from 1 count as a difference the model should see. */
+const MEASURED_DIFFERENCE = 0.03;
 
 /** The settings compared: the model as it is, and each switch turned the other way. */
 const SETTINGS: Readonly<Record<string, EstimateOptions>> = {
@@ -26,8 +33,11 @@ const SETTINGS: Readonly<Record<string, EstimateOptions>> = {
 };
 
 interface ProfileRow {
+  readonly workload?: string;
   readonly run: string;
   readonly ms: number;
+  /** The sampling decisions in trace order (bench:prior-profiles writes them; `--pairs` reads them). */
+  readonly decisions?: readonly unknown[];
   readonly cublasMs?: number;
   readonly kernels: readonly { readonly profile: KernelProfile }[];
 }
@@ -37,10 +47,10 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-function options(): { file: string; minPrograms: number } {
+function options(): { file: string; minPrograms: number; pairs: boolean } {
   let parsed;
   try {
-    parsed = parseArgs({ allowPositionals: true, options: { "min-programs": { type: "string", default: "60" } } });
+    parsed = parseArgs({ allowPositionals: true, options: { "min-programs": { type: "string", default: "60" }, pairs: { type: "boolean", default: false } } });
   } catch (err) {
     fail(err instanceof Error ? err.message : String(err));
   }
@@ -48,7 +58,7 @@ function options(): { file: string; minPrograms: number } {
   if (file === undefined || rest.length > 0) fail("one PROFILES.json (bench:prior-profiles --out) is needed");
   const minPrograms = Number(parsed.values["min-programs"]);
   if (!Number.isInteger(minPrograms) || minPrograms < 2) fail(`--min-programs must be an integer ≥ 2, got ${parsed.values["min-programs"]}`);
-  return { file, minPrograms };
+  return { file, minPrograms, pairs: parsed.values.pairs === true };
 }
 
 /** The rows of a prior-profiles file, each checked for what the estimate needs. */
@@ -67,7 +77,7 @@ function readRows(file: string): ProfileRow[] {
   return data as ProfileRow[];
 }
 
-const { file, minPrograms } = options();
+const { file, minPrograms, pairs } = options();
 const rows = readRows(file);
 // The compiler loads once the command line and the file are known to be good: a mistake is refused at once.
 const { cudaTarget } = await import("@tessera/codegen");
@@ -108,4 +118,89 @@ for (const [name, opts] of Object.entries(SETTINGS)) {
     pooled.map(estimate),
   );
   console.log(`| ${name} | ${mean(rhos).toFixed(3)} | ${mean(regrets).toFixed(4)} | ${pooled.length > 1 ? pooledRho.toFixed(3) : "—"} |`);
+}
+
+/** The names of a bench workload's CUDA design-space decisions (decision-names.ts), when it has `width` of them. */
+async function decisionNamesOf(workload: string | undefined, width: number): Promise<string[] | undefined> {
+  const { BENCH_WORKLOADS } = await import("./workloads.js");
+  const bench = BENCH_WORKLOADS.find((w) => w.name === workload);
+  if (bench === undefined) return undefined;
+  const { defaultCudaSpaceGenerator, tuneContext, workloadOf } = await import("../src/index.js");
+  const { decisionNames } = await import("./decision-names.js");
+  const target = cudaTarget("nvidia/h200");
+  const ctx = tuneContext(workloadOf(bench.func()), target, { seed: 1 });
+  const gen = defaultCudaSpaceGenerator(target);
+  gen.initialize(ctx);
+  const names = decisionNames(gen.generateDesignSpace(ctx)[0]!.trace);
+  return names.length === width ? names : undefined;
+}
+
+/** The median of non-empty `xs`. */
+function median(xs: readonly number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/**
+ * Per decision position: the measured and estimated time ratios of programs that differ in that
+ * decision alone (the later value's time over the earlier's, values ordered by their JSON; a
+ * program measured twice counts once, at its median time).
+ */
+function singleDecisionPairs(withDecisions: readonly ProfileRow[], estimate: (row: ProfileRow) => number, names: readonly string[] | undefined): string[] {
+  const width = withDecisions[0]!.decisions!.length;
+  const lines = [
+    "",
+    "Pairs of measured programs that differ in one decision (time ratio of the later value over the earlier; the model with the default setting):",
+    "",
+    "| decision | pairs | measured ratio (median) | estimated ratio (median) | measured > 3% apart, estimated equal |",
+    "|---|---:|---:|---:|---:|",
+  ];
+  for (let at = 0; at < width; at++) {
+    const groups = new Map<string, Map<string, { ms: number[]; estimate: number }>>();
+    for (const row of withDecisions) {
+      const d = row.decisions!;
+      const rest = JSON.stringify([...d.slice(0, at), ...d.slice(at + 1)]);
+      const value = JSON.stringify(d[at]);
+      const byValue = groups.get(rest) ?? new Map<string, { ms: number[]; estimate: number }>();
+      groups.set(rest, byValue);
+      const entry = byValue.get(value) ?? { ms: [], estimate: estimate(row) };
+      entry.ms.push(Number(row.ms));
+      byValue.set(value, entry);
+    }
+    const measured: number[] = [];
+    const estimated: number[] = [];
+    let blind = 0;
+    for (const byValue of groups.values()) {
+      const values = [...byValue.keys()].sort();
+      for (let a = 0; a < values.length; a++) {
+        for (let b = a + 1; b < values.length; b++) {
+          const x = byValue.get(values[a]!)!;
+          const y = byValue.get(values[b]!)!;
+          const m = median(y.ms) / median(x.ms);
+          const e = y.estimate / x.estimate;
+          measured.push(m);
+          estimated.push(e);
+          if (Math.abs(m - 1) > MEASURED_DIFFERENCE && e === 1) blind++;
+        }
+      }
+    }
+    if (measured.length === 0) continue;
+    lines.push(
+      `| ${at}${names?.[at] === undefined ? "" : ` ${names[at]}`} | ${measured.length} | ${median(measured).toFixed(3)} | ${median(estimated).toFixed(3)} | ${blind} |`,
+    );
+  }
+  return lines;
+}
+
+if (pairs) {
+  const withDecisions = rows.filter((r) => Array.isArray(r.decisions));
+  const width = withDecisions[0]?.decisions?.length;
+  if (width === undefined || withDecisions.some((r) => r.decisions!.length !== width)) {
+    console.log("\n--pairs: the rows do not all carry decisions of one design space; no pairs.");
+  } else {
+    const names = await decisionNamesOf(withDecisions[0]!.workload, width);
+    const estimate = (row: ProfileRow) => row.kernels.reduce((s, k) => s + estimateKernel(k.profile, spec).seconds, 0);
+    for (const line of singleDecisionPairs(withDecisions, estimate, names)) console.log(line);
+  }
 }

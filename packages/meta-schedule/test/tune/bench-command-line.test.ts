@@ -196,6 +196,20 @@ describe("bench:prior-switches", () => {
     // Off the data path the four estimates are equal: they order nothing.
     expect(r.stdout).toMatch(/\| global lines off the shared data path \| 0\.000 \| 1\.0000 \| 0\.000 \|/);
   }, 60_000);
+
+  it("--pairs lists, per decision, the pairs of programs that differ in it alone, and those the model cannot tell apart", () => {
+    const rows = [
+      { ...row("r", 0.36, 10_000), decisions: [0, 0] },
+      // A decision the model does not see: the same profile, measured 25% slower.
+      { ...row("r", 0.45, 10_000), decisions: [0, 1] },
+      // One it sees: three times A's global lines, slower on the GPU and in the estimate.
+      { ...row("r", 0.6, 90_000), decisions: [1, 0] },
+    ];
+    const r = runScript("prior-switches.ts", file("pairs.json", rows), "--min-programs", "3", "--pairs");
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/\| 0 \| 1 \| 1\.667 \| 1\.\d{3} \| 0 \|/);
+    expect(r.stdout).toMatch(/\| 1 \| 1 \| 1\.250 \| 1\.000 \| 1 \|/);
+  }, 60_000);
 });
 
 describe("bench:search-offline command line", () => {
