@@ -19,7 +19,7 @@ import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import type { KernelProfile } from "../src/latency-model/kernel-profile.js";
 import type { EstimateOptions } from "../src/latency-model/latency-model.js";
-import { spearman } from "../test/cost-model/rank-correlation.js";
+import { median } from "../../ir/bench/bench-util.js";
 
 const USAGE = "usage: bench:prior-switches PROFILES.json [--min-programs N] [--pairs]";
 /** Measured ratios further than this from 1 count as a difference the model should see. */
@@ -83,41 +83,46 @@ const rows = readRows(file);
 const { cudaTarget } = await import("@tessera/codegen");
 const { gpuSpecOf } = await import("../src/latency-model/gpu-spec.js");
 const { estimateKernel } = await import("../src/latency-model/latency-model.js");
+const { rankingOf } = await import("./recorded-runs.js");
 const spec = gpuSpecOf(cudaTarget("nvidia/h200"));
+/** A program's estimated seconds under `opts`: its kernels', one after the other. */
+const estimateOf = (row: ProfileRow, opts: EstimateOptions = {}) => row.kernels.reduce((s, k) => s + estimateKernel(k.profile, spec, opts).seconds, 0);
 const runs = new Map<string, ProfileRow[]>();
 for (const row of rows) runs.set(row.run, [...(runs.get(row.run) ?? []), row]);
 const judged = [...runs.values()].filter((r) => r.length >= minPrograms);
 const pooled = rows.filter((r) => Number(r.cublasMs) > 0);
 if (judged.length === 0) fail(`${file}: no run has ${minPrograms} programs`);
 const mean = (xs: readonly number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
-/** Spearman's correlation, 0 where a side is constant (a setting that estimates every program alike orders none of them). */
-const rankCorrelation = (a: readonly number[], b: readonly number[]) => {
-  const rho = spearman(a, b);
-  return Number.isNaN(rho) ? 0 : rho;
+/**
+ * recorded-runs.ts's ranking of programs by their estimates (faster first), its Spearman 0 where
+ * the estimates are all one (a setting that estimates every program alike orders none of them).
+ */
+const rankingByEstimate = (programs: readonly { readonly ms: number }[], estimates: readonly number[]) => {
+  const { rho, regrets } = rankingOf(
+    estimates.map((e) => 1 / e),
+    programs,
+    [8],
+  );
+  return { rho: Number.isNaN(rho) ? 0 : rho, top8Regret: regrets[0]! };
 };
 
 console.log(`${rows.length} programs, ${judged.length} runs of at least ${minPrograms} (H200's specification)\n`);
 console.log("| setting | mean Spearman | mean top-8 regret | pooled Spearman (time over cuBLAS) |");
 console.log("|---|---:|---:|---:|");
 for (const [name, opts] of Object.entries(SETTINGS)) {
-  const estimate = (row: ProfileRow) => row.kernels.reduce((s, k) => s + estimateKernel(k.profile, spec, opts).seconds, 0);
-  const rhos: number[] = [];
-  const regrets: number[] = [];
-  for (const run of judged) {
-    const ms = run.map((r) => Number(r.ms));
-    const est = run.map(estimate);
-    rhos.push(rankCorrelation(ms, est));
-    const top8 = est
-      .map((_, k) => k)
-      .sort((a, b) => est[a]! - est[b]!)
-      .slice(0, 8);
-    regrets.push(Math.min(...top8.map((k) => ms[k]!)) / Math.min(...ms));
-  }
-  const pooledRho = rankCorrelation(
-    pooled.map((r) => Number(r.ms) / Number(r.cublasMs)),
-    pooled.map(estimate),
+  const perRun = judged.map((run) =>
+    rankingByEstimate(
+      run.map((r) => ({ ms: Number(r.ms) })),
+      run.map((r) => estimateOf(r, opts)),
+    ),
   );
-  console.log(`| ${name} | ${mean(rhos).toFixed(3)} | ${mean(regrets).toFixed(4)} | ${pooled.length > 1 ? pooledRho.toFixed(3) : "—"} |`);
+  const pooledRho = rankingByEstimate(
+    pooled.map((r) => ({ ms: Number(r.ms) / Number(r.cublasMs) })),
+    pooled.map((r) => estimateOf(r, opts)),
+  ).rho;
+  console.log(
+    `| ${name} | ${mean(perRun.map((r) => r.rho)).toFixed(3)} | ${mean(perRun.map((r) => r.top8Regret)).toFixed(4)} | ${pooled.length > 1 ? pooledRho.toFixed(3) : "—"} |`,
+  );
 }
 
 /** The names of a bench workload's CUDA design-space decisions (decision-names.ts), when it has `width` of them. */
@@ -133,13 +138,6 @@ async function decisionNamesOf(workload: string | undefined, width: number): Pro
   gen.initialize(ctx);
   const names = decisionNames(gen.generateDesignSpace(ctx)[0]!.trace);
   return names.length === width ? names : undefined;
-}
-
-/** The median of non-empty `xs`. */
-function median(xs: readonly number[]): number {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 /**
@@ -200,7 +198,6 @@ if (pairs) {
     console.log("\n--pairs: the rows do not all carry decisions of one design space; no pairs.");
   } else {
     const names = await decisionNamesOf(withDecisions[0]!.workload, width);
-    const estimate = (row: ProfileRow) => row.kernels.reduce((s, k) => s + estimateKernel(k.profile, spec).seconds, 0);
-    for (const line of singleDecisionPairs(withDecisions, estimate, names)) console.log(line);
+    for (const line of singleDecisionPairs(withDecisions, (row) => estimateOf(row), names)) console.log(line);
   }
 }

@@ -126,7 +126,7 @@ export const MIN_RANKED_PROGRAMS = 128;
  * measured throughput, and per k the top-k regret — the fastest measured program among the k
  * best-scored over the run's fastest (1: the model's picks hold the best).
  */
-export function rankingOf(scores: readonly number[], programs: readonly RecordedProgram[], ks: readonly number[]): { rho: number; regrets: number[] } {
+export function rankingOf(scores: readonly number[], programs: readonly { readonly ms: number }[], ks: readonly number[]): { rho: number; regrets: number[] } {
   const best = Math.min(...programs.map((p) => p.ms));
   const ranked = programs.map((p, k) => [scores[k]!, p.ms] as const).sort((a, b) => b[0] - a[0]);
   return {

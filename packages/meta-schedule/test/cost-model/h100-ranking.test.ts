@@ -4,9 +4,10 @@
  * they were measured). Replayed and lowered here, their estimates must rank them like the GPU did
  * — overall, not only the extremes — and put the hand-tuned fast schedule (0.376 ms on the same
  * GPU, faster than every record) first. Before launch-bounds register budgets, spills and rounds
- * of unprefetched global loads were modelled, the rank correlation here was about 0; it is 0.52
+ * of unprefetched global loads were modelled, the rank correlation here was about 0; it is 0.54
  * now (0.48 before the share of prefetched fetches and the rolled-step cost, which raised the
- * correlation on the 22 recorded 256-trial runs from 0.38 to 0.60).
+ * correlation on the 22 recorded 256-trial runs from 0.38 to 0.60; 0.52 before global lines were
+ * charged to the shared-memory data path).
  */
 import { gunzipSync } from "node:zlib";
 import { readFileSync } from "node:fs";
