@@ -77,6 +77,17 @@ export class CandidateReplayer {
       ctx.log("info", `[${ctx.taskName}] the space's postprocessors are not a default list that search workers can rebuild; replaying in the search's thread`);
   }
 
+  /**
+   * This replayer drawing its replays' seeds from `rng` instead: the same pool, replay cache and
+   * program identities. A first-round island evolves on one beside the others (evolutionary-search.ts),
+   * its draws its own whatever order their replays come back in.
+   */
+  drawingFrom(rng: RandomEngine): CandidateReplayer {
+    const view = Object.create(this) as CandidateReplayer;
+    Object.defineProperty(view, "rng", { value: rng });
+    return view;
+  }
+
   /** Whether batches replay in worker threads. */
   get parallel(): boolean {
     return this.workerPostprocs !== undefined;

@@ -3,7 +3,7 @@
  * caps and neighbours beyond TVM; the algorithm and its defaults: docs/architecture/meta-schedule-notes.md.
  */
 import { TesseraError } from "@tessera/ir";
-import { type RandomEngine, Trace, type TraceJSON } from "@tessera/schedule";
+import { RandomEngine, Trace, type TraceJSON } from "@tessera/schedule";
 import { MetaScheduleError } from "../errors.js";
 import type { TuneContext } from "../tune-context.js";
 import { BestCandidates, mergeBestFirst } from "./best-candidates.js";
@@ -89,13 +89,16 @@ export interface EvolutionarySearchConfig {
   /**
    * Populations the first round evolves, each from fresh samples of its own ("islands"), while no
    * program of the task is measured and the model is its prior alone: the first is the round's usual
-   * population, each further one evolves apart (its generations and climbs) after it, and the
-   * round picks from their best programs merged by score. The first island's draws come first, so
-   * a seed whose first population reaches the prior's favourites keeps them; one whose population
-   * converged short of them gets more chances to reach them (search-workers-local.md, session 17).
-   * Only with a cost model (random scores have no favourites to reach). Two by default: on the
-   * H200 they met the 64-trial target on 5 of 8 seeds against one's 4, never worse, for 5 s of the
-   * first round's wall (docs/benchmarks/tuning-2026-11-30-s18) (TVM: 1, its one population).
+   * population, each further one evolves apart (its generations and climbs, on a random stream of
+   * its own) beside it, concurrently, and the round picks from their best programs merged by
+   * score. The first island's programs come first among equals, so a seed whose first population
+   * reaches the prior's favourites keeps them; one whose population converged short of them gets
+   * more chances to reach them (search-workers-local.md, session 17). Only with a cost model
+   * (random scores have no favourites to reach). Two by default: on the H200 they met the 64-trial
+   * target on 5 of 8 seeds against one's 4, never worse, for 5 s of the first round's wall
+   * (docs/benchmarks/tuning-2026-11-30-s18); four, with the latency model's barrier stall, met it
+   * on 5 of 6 paired seeds against 3 of 6, then on 2 of 5, and their first round took 7–11 s of a
+   * 64-trial run's wall against 5 (docs/benchmarks/tuning-2026-12-01-s24) (TVM: 1, its one population).
    */
   readonly firstRoundIslands: number;
   /**
@@ -241,9 +244,14 @@ export class EvolutionarySearch extends SearchStrategyBase {
       }
       const share = this.isPolishBatch(run) ? 1 : run.isLastBatch(batch) ? this.config.finalNeighbourShare : this.config.neighbourShare;
       const neighbours = await this.pickNeighbours(run, measured, Math.floor(batch * share), round);
-      const evolved = await this.evolveWithCostModel(run, [...measured, ...unmeasured], batch, round);
       const firstRound = measured.length === 0 && run.trialsIssued === 0;
-      const bests = (firstRound ? await this.withIslands(run, evolved, batch, round, roundStart) : evolved).map((e) => e.candidate);
+      // The first round's islands evolve beside its own population, each on a stream of its own.
+      const islands = firstRound ? this.evolveIslands(run, batch, round, roundStart) : Promise.resolve([]);
+      // Awaited below; marked handled now, so that a failure of the round's own population first does not leave it unhandled.
+      islands.catch(() => undefined);
+      const evolved = await this.evolveWithCostModel(run, [...measured, ...unmeasured], batch, round);
+      const merged = (await islands).reduce((best, island) => mergeBestFirst(best, island, this.heapCapacity(batch)), evolved);
+      const bests = merged.map((e) => e.candidate);
       const priors = this.priorSeeds.filter((c) => !run.isMeasured(c)).slice(0, batch - neighbours.length);
       const picks = this.pickWithEpsGreedy(run, sampled, bests, batch, round, [...priors, ...neighbours]);
       run.rejections.addAll(round);
@@ -405,36 +413,26 @@ export class EvolutionarySearch extends SearchStrategyBase {
 
   /**
    * The first round's further islands (`firstRoundIslands`): each evolves a population of its own
-   * fresh samples (not the seeds, which the first population holds), and its best join `first`'s
-   * by score (the earlier island's first among equals). Not without a cost model: random scores would
-   * only push the first population's seeds out of the picks for other random programs.
+   * fresh samples (not the seeds, which the round's own population holds), concurrently with that
+   * population and with each other, so that their replays share the workers rather than wait in
+   * turn; the round merges their best into its own by score, island by island (the earlier
+   * island's first among equals). Each draws from a stream of its own, forked in island order from
+   * the round's start, and the search's own stream is not touched: where no island adds a program
+   * to the picks, the whole search is the one-island search, draw for draw (a seed that did well
+   * keeps every batch, not only the first). Not without a cost model: random scores would only push
+   * the round's seeds out of the picks for other random programs.
    */
-  private async withIslands(
-    run: SearchRun,
-    first: readonly Scored[],
-    batch: number,
-    round: RejectionTally,
-    roundStart: RandomEngine,
-  ): Promise<readonly Scored[]> {
-    if (this.config.firstRoundIslands <= 1 || run.costModel === undefined) return first;
-    // The islands draw from a stream of their own, seeded by the round's start (not by what the first
-    // population drew), and the search's goes on afterwards as if they had drawn nothing: where no
-    // island adds a program to the picks, the whole search is the one-island search, draw for draw
-    // (a seed that did well keeps every batch, not only the first).
-    const resume = run.rng.clone();
-    run.rng.seed(roundStart.clone().forkSeed() ^ ISLAND_STREAM);
-    let merged = first;
-    try {
-      for (let island = 1; island < this.config.firstRoundIslands; island++) {
-        const sampled = await this.sampleInitPopulation(run, Math.max(this.populationSize, this.config.freshPoolSize), round, false);
-        const population = this.bestOfPool(run, sampled, this.populationSize);
-        if (population.length === 0) continue;
-        merged = mergeBestFirst(merged, await this.evolveWithCostModel(run, population, batch, round), this.heapCapacity(batch));
-      }
-    } finally {
-      run.rng.restore(resume);
-    }
-    return merged;
+  private evolveIslands(run: SearchRun, batch: number, round: RejectionTally, roundStart: RandomEngine): Promise<Scored[][]> {
+    if (this.config.firstRoundIslands <= 1 || run.costModel === undefined) return Promise.resolve([]);
+    const streams = new RandomEngine(roundStart.clone().forkSeed() ^ ISLAND_STREAM);
+    const islands = Array.from({ length: this.config.firstRoundIslands - 1 }, () => run.withRandomStream(new RandomEngine(streams.forkSeed())));
+    return Promise.all(
+      islands.map(async (island) => {
+        const sampled = await this.sampleInitPopulation(island, Math.max(this.populationSize, this.config.freshPoolSize), round, false);
+        const population = this.bestOfPool(island, sampled, this.populationSize);
+        return population.length === 0 ? [] : this.evolveWithCostModel(island, population, batch, round);
+      }),
+    );
   }
 
   /**

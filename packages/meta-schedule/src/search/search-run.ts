@@ -70,6 +70,18 @@ export class SearchRun {
     for (const r of this.database.getAllTuningRecords()) if (r.workload.hash === this.workload.hash) this.measuredTraces.add(traceKeyOf(r.trace));
   }
 
+  /**
+   * This run drawing from `rng` instead (its replayer too), sharing everything else: what was
+   * handed out, the database, the cost model. A first-round island evolves on one, concurrently
+   * with the round's own population, so that its draws depend on its stream alone.
+   */
+  withRandomStream(rng: RandomEngine): SearchRun {
+    const view = Object.create(this) as SearchRun;
+    Object.defineProperty(view, "rng", { value: rng });
+    Object.defineProperty(view, "replayer", { value: this.replayer.drawingFrom(rng) });
+    return view;
+  }
+
   /** Was this program handed out already, or is it in the database? */
   isMeasured(c: Candidate): boolean {
     return this.measuredHashes.has(c.hash) || this.measuredTraces.has(c.traceKey);

@@ -47,4 +47,31 @@ describe("ReplayCache", () => {
     expect(cache.keyOf(undecided, undecided.toJSON(), false)).toBeUndefined();
     expect(new ReplayCache(0).keyOf(sampled.trace, sampled.trace.toJSON(), false)).toBeUndefined();
   });
+
+  it("a replayer drawing from another stream plans with that stream's seeds, leaves its own untouched, and shares the cache", async () => {
+    const { ctx, space, design } = setup(3);
+    const own = new RandomEngine(1);
+    const replayer = new CandidateReplayer(ctx, space.postprocs, own);
+    const view = replayer.drawingFrom(new RandomEngine(7));
+    const expected = new RandomEngine(7);
+    expect(view.planRecorded(design).seed).toBe(expected.forkSeed());
+    expected.int(0, 1); // planFresh draws the design space first
+    expect(view.planFresh([design]).seed).toBe(expected.forkSeed());
+    // The replayer's own stream did not move: its next plan is the first draw of RandomEngine(1).
+    expect(replayer.planRecorded(design).seed).toBe(new RandomEngine(1).forkSeed());
+    // What the view replays goes into the replayer's cache: the same recorded trace replays once.
+    const sampled = (
+      await view.replayAll(
+        [1, 2].map((seed) => ({ trace: design, freshDecisions: true, seed })),
+        new RejectionTally(),
+      )
+    ).find((c) => c !== undefined)!;
+    const [recorded] = await view.replayAll([view.planRecorded(sampled.trace)], new RejectionTally());
+    expect(recorded?.hash).toBe(sampled.hash);
+    expect(view.cache).toBe(replayer.cache);
+    const hits = replayer.cache.hits;
+    const [again] = await replayer.replayAll([replayer.planRecorded(sampled.trace)], new RejectionTally());
+    expect(again?.hash).toBe(sampled.hash);
+    expect(replayer.cache.hits).toBe(hits + 1);
+  });
 });
