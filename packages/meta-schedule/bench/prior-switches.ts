@@ -30,6 +30,7 @@ const SETTINGS: Readonly<Record<string, EstimateOptions>> = {
   default: {},
   "global lines off the shared data path": { l1SharesDataPath: false },
   "issue and shared wavefronts added by order 3": { sharedOverlapOrder: 3 },
+  "a barrier stall of 100 cycles for a block alone on its SM": { loneBlockBarrierCycles: 100 },
 };
 
 interface ProfileRow {

@@ -80,12 +80,32 @@ export const SHARED_OVERLAP_ORDER = Infinity;
  */
 export const L1_SHARES_DATA_PATH = true;
 
+/**
+ * SM cycles each barrier costs a block alone on its SM (beyond TVM, whose features do not model
+ * it); 0, none, by default. At a barrier a block's warps wait for its last one, and after it the
+ * first shared loads' latency is exposed before any FP work issues; a second resident block's
+ * warps issue meanwhile. On the recorded H200 gemm+ReLU+add 2048³ programs the model's 700
+ * favourites are all one-block kernels (128 blocks of 256 threads), 22% of which measured within
+ * 1.10× cuBLAS; with 100 cycles a barrier its 700 favourites are two-block kernels, 51% of them
+ * within 1.10×, and its top 8 of each recorded run came within 1.019× of the run's best program
+ * instead of 1.040× (sessions 19–22's 91 runs; 1.016× against 1.036× on session 23's runs of
+ * this model; bench:prior-switches). Off all the same: on the H200, paired on 7 unseen seeds at
+ * 64 trials, the search with it met ≤ 1.10× cuBLAS on 4 against 5, mean 1.091× against 1.084×;
+ * its misses were seeds whose search never reached the programs it favours (none of their 64
+ * picks within 1% of its best estimate), and with four first-round islands to reach them it
+ * met 5 of 6 against 3 of 6 paired, then 2 of 5 unpaired (docs/benchmarks/tuning-2026-12-01-s24).
+ * `EstimateOptions.loneBlockBarrierCycles` keeps it for offline studies.
+ */
+export const LONE_BLOCK_BARRIER_CYCLES = 0;
+
 /** What `estimateKernel` may be told besides the kernel and the GPU. */
 export interface EstimateOptions {
   /** The order of the norm adding a warp's issue time and shared wavefronts (≥ 1; default `SHARED_OVERLAP_ORDER`). */
   readonly sharedOverlapOrder?: number;
   /** Whether global accesses' lines count as wavefronts of the shared-memory data path (default `L1_SHARES_DATA_PATH`). */
   readonly l1SharesDataPath?: boolean;
+  /** SM cycles of each barrier of a block alone on its SM (default `LONE_BLOCK_BARRIER_CYCLES`; 0: none). */
+  readonly loneBlockBarrierCycles?: number;
 }
 
 /** The L^order norm of two non-negative costs (order ∞: the larger). */
@@ -143,9 +163,11 @@ export function estimateKernel(p: KernelProfile, spec: GpuSpec, options: Estimat
   const work = (resident * warpsPerBlock * Math.max(pipes, perWarp.global)) / rounds;
   const alone = (p.fpInstructions + p.tensorInstructions + p.memoryInstructions) / rounds + GLOBAL_LOAD_LATENCY * (1 - p.prefetchedShare);
   if (alone > work) bound = "latency";
+  // A block alone on its SM leaves it idle at each of its barriers; another resident block hides them.
+  const barrierStall = resident === 1 ? ((options.loneBlockBarrierCycles ?? LONE_BLOCK_BARRIER_CYCLES) * p.barriers) / rounds : 0;
   const spillFactor = 1 + (SPILL_COST * spilled) / (BASE_REGISTERS + p.localElements);
   const rolledFactor = p.straightLineFp < (0.5 * p.fpInstructions) / rounds ? 1 + ROLLED_STEP_COST : 1;
-  const smSeconds = (waves * rounds * Math.max(work, alone) * spillFactor * rolledFactor) / spec.clockHz;
+  const smSeconds = (waves * rounds * (Math.max(work, alone) + barrierStall) * spillFactor * rolledFactor) / spec.clockHz;
   const dramSeconds = p.globalFootprintBytes / spec.dramBytesPerSec;
   if (dramSeconds > smSeconds) bound = "dram";
   const busy = Math.max(smSeconds, dramSeconds);

@@ -5,7 +5,14 @@ import type { Decision, Trace } from "@tessera/schedule";
 import { describe, expect, it } from "vitest";
 import { evaluate } from "../../src/latency-model/expr-eval.js";
 import { type KernelProfile } from "../../src/latency-model/kernel-profile.js";
-import { L1_SHARES_DATA_PATH, SHARED_OVERLAP_ORDER, estimateKernel, estimateLatency, overlapNorm } from "../../src/latency-model/latency-model.js";
+import {
+  L1_SHARES_DATA_PATH,
+  LONE_BLOCK_BARRIER_CYCLES,
+  SHARED_OVERLAP_ORDER,
+  estimateKernel,
+  estimateLatency,
+  overlapNorm,
+} from "../../src/latency-model/latency-model.js";
 import { gpuSpecOf } from "../../src/latency-model/gpu-spec.js";
 import { replayWithPostprocs } from "../../src/index.js";
 import { loweredModuleFor } from "../../src/postproc/verify-gpu-code.js";
@@ -196,6 +203,43 @@ describe("analytic latency model", () => {
     const apart = (k: typeof rows) => estimateKernel(k.profile, gpuSpecOf(h200), { l1SharesDataPath: false }).seconds;
     expect(apart(columns)).toBe(apart(rows));
     expect(apart(rows)).toBe(rows.seconds);
+  });
+
+  it("stalls a block alone on its SM at each barrier when asked: one block of 8 warps is then slower than two of 4 with the same work (the H200 measured 0.409 against 0.353 ms; by default estimated faster)", () => {
+    // Two programs of the default CUDA space of gemm+ReLU+add 2048³ that the H200 measured: 128
+    // blocks of 256 threads, one resident per SM (session 19's seed 211: 0.4091 ms, 1.198× cuBLAS),
+    // and 256 blocks of 128 threads, two resident per SM (session 22's seed 702: 0.3533 ms, 1.036×);
+    // 128 accumulators a thread in both.
+    const h200 = cudaTarget("nvidia/h200");
+    const { ctx, gen, spaces } = spaceOf(gemmReluAdd(2048).func, {}, h200);
+    const kernelOf = (decisions: readonly unknown[]) => {
+      let trace: Trace = spaces[0]!.trace;
+      let next = 0;
+      for (const inst of spaces[0]!.trace.instructions) {
+        if (inst.kind.name === "EnterPostproc") break;
+        if (inst.kind.name.startsWith("Sample")) trace = trace.withDecision(inst, decisions[next++] as Decision);
+      }
+      expect(next).toBe(decisions.length);
+      const out = replayWithPostprocs(ctx, trace, gen.postprocs, { seed: 1 });
+      if (!out.ok) throw new Error(out.detail);
+      return estimateLatency(loweredModuleFor(out.sch.func)!).kernels[0]!;
+    };
+    const alone = kernelOf([1, 2, [16, 1], [2, 8], 1, 2, [8, 2], [8, 2], 0, 2, 1, 1, 1, 2, 1, 1, 1, 1, 0, 5]);
+    const paired = kernelOf([0, 1, [16, 4], [1, 8], 1, 1, [16, 2], [4, 4], 0, 2, 1, 1, 1, 2, 1, 1, 1, 1, 1, 5]);
+    expect([alone.profile.blocks, alone.profile.threadsPerBlock, alone.blocksPerSM]).toEqual([128, 256, 1]);
+    expect([paired.profile.blocks, paired.profile.threadsPerBlock, paired.blocksPerSM]).toEqual([256, 128, 2]);
+    expect(alone.profile.barriers).toBeGreaterThan(200);
+    const stalled = (k: typeof alone) => estimateKernel(k.profile, gpuSpecOf(h200), { loneBlockBarrierCycles: 100 }).seconds;
+    expect(stalled(alone)).toBeGreaterThan(stalled(paired));
+    // By default (no stall, the GPU's verdict) the lone block's fewer memory instructions make it the faster estimate.
+    expect(LONE_BLOCK_BARRIER_CYCLES).toBe(0);
+    expect(alone.seconds).toBeLessThan(paired.seconds);
+    // Two resident blocks hide each other's barriers: the paired kernel's estimate has no stall in it.
+    expect(stalled(paired)).toBe(paired.seconds);
+    // The stall is per barrier: its share of the lone kernel's time is the barriers' cycles.
+    const cycles = ((stalled(alone) - alone.seconds) * gpuSpecOf(h200).clockHz) / alone.profile.barriers;
+    expect(cycles).toBeGreaterThan(99.99);
+    expect(cycles).toBeLessThan(120);
   });
 
   it("combines two costs by a norm whose order ∞ is the larger and 1 the sum, and refuses an order below 1", () => {
