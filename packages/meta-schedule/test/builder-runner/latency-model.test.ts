@@ -45,6 +45,26 @@ const base: KernelProfile = {
   straightLineFp: 64,
 };
 
+const h200 = cudaTarget("nvidia/h200");
+
+/**
+ * The estimated kernel of a gemm+ReLU+add 2048³ program of the default CUDA space on the H200,
+ * rebuilt from its sampling decisions in trace order (as a bench:tune report records them).
+ */
+function h200GemmKernel(decisions: readonly unknown[]) {
+  const { ctx, gen, spaces } = spaceOf(gemmReluAdd(2048).func, {}, h200);
+  let trace: Trace = spaces[0]!.trace;
+  let next = 0;
+  for (const inst of spaces[0]!.trace.instructions) {
+    if (inst.kind.name === "EnterPostproc") break;
+    if (inst.kind.name.startsWith("Sample")) trace = trace.withDecision(inst, decisions[next++] as Decision);
+  }
+  expect(next).toBe(decisions.length);
+  const out = replayWithPostprocs(ctx, trace, gen.postprocs, { seed: 1 });
+  if (!out.ok) throw new Error(out.detail);
+  return estimateLatency(loweredModuleFor(out.sch.func)!).kernels[0]!;
+}
+
 describe("analytic latency model", () => {
   it("finds the fetch loop: the manual schedule waits for every k chunk, the fast one prefetches", () => {
     const manual = estimateLatency(lower(manualSchedule(2048), h100)).kernels[0]!.profile;
@@ -175,21 +195,7 @@ describe("analytic latency model", () => {
     // Two programs of the default CUDA space of gemm+ReLU+add 2048³ that the H200 measured (session
     // 22's polish seed 702), equal but for A's register-staged fetch: lanes reading down the
     // tile's columns (each warp access touches 32 lines of A) or along its rows (4 lines).
-    const h200 = cudaTarget("nvidia/h200");
-    const { ctx, gen, spaces } = spaceOf(gemmReluAdd(2048).func, {}, h200);
-    const estimate = (aThreadInner: 0 | 1) => {
-      const decisions = [1, 1, [16, 2], [4, 4], 0, 1, [16, 4], [2, 4], 0, 0, 1, aThreadInner, 1, 2, 1, 1, 1, 1, 1, 5];
-      let trace: Trace = spaces[0]!.trace;
-      let next = 0;
-      for (const inst of spaces[0]!.trace.instructions) {
-        if (inst.kind.name === "EnterPostproc") break;
-        if (inst.kind.name.startsWith("Sample")) trace = trace.withDecision(inst, decisions[next++] as Decision);
-      }
-      expect(next).toBe(decisions.length);
-      const out = replayWithPostprocs(ctx, trace, gen.postprocs, { seed: 1 });
-      if (!out.ok) throw new Error(out.detail);
-      return estimateLatency(loweredModuleFor(out.sch.func)!).kernels[0]!;
-    };
+    const estimate = (aThreadInner: 0 | 1) => h200GemmKernel([1, 1, [16, 2], [4, 4], 0, 1, [16, 4], [2, 4], 0, 0, 1, aThreadInner, 1, 2, 1, 1, 1, 1, 1, 5]);
     const columns = estimate(0);
     const rows = estimate(1);
     expect(columns.profile.sharedWavefronts).toBe(rows.profile.sharedWavefronts);
@@ -210,22 +216,8 @@ describe("analytic latency model", () => {
     // blocks of 256 threads, one resident per SM (session 19's seed 211: 0.4091 ms, 1.198× cuBLAS),
     // and 256 blocks of 128 threads, two resident per SM (session 22's seed 702: 0.3533 ms, 1.036×);
     // 128 accumulators a thread in both.
-    const h200 = cudaTarget("nvidia/h200");
-    const { ctx, gen, spaces } = spaceOf(gemmReluAdd(2048).func, {}, h200);
-    const kernelOf = (decisions: readonly unknown[]) => {
-      let trace: Trace = spaces[0]!.trace;
-      let next = 0;
-      for (const inst of spaces[0]!.trace.instructions) {
-        if (inst.kind.name === "EnterPostproc") break;
-        if (inst.kind.name.startsWith("Sample")) trace = trace.withDecision(inst, decisions[next++] as Decision);
-      }
-      expect(next).toBe(decisions.length);
-      const out = replayWithPostprocs(ctx, trace, gen.postprocs, { seed: 1 });
-      if (!out.ok) throw new Error(out.detail);
-      return estimateLatency(loweredModuleFor(out.sch.func)!).kernels[0]!;
-    };
-    const alone = kernelOf([1, 2, [16, 1], [2, 8], 1, 2, [8, 2], [8, 2], 0, 2, 1, 1, 1, 2, 1, 1, 1, 1, 0, 5]);
-    const paired = kernelOf([0, 1, [16, 4], [1, 8], 1, 1, [16, 2], [4, 4], 0, 2, 1, 1, 1, 2, 1, 1, 1, 1, 1, 5]);
+    const alone = h200GemmKernel([1, 2, [16, 1], [2, 8], 1, 2, [8, 2], [8, 2], 0, 2, 1, 1, 1, 2, 1, 1, 1, 1, 0, 5]);
+    const paired = h200GemmKernel([0, 1, [16, 4], [1, 8], 1, 1, [16, 2], [4, 4], 0, 2, 1, 1, 1, 2, 1, 1, 1, 1, 1, 5]);
     expect([alone.profile.blocks, alone.profile.threadsPerBlock, alone.blocksPerSM]).toEqual([128, 256, 1]);
     expect([paired.profile.blocks, paired.profile.threadsPerBlock, paired.blocksPerSM]).toEqual([256, 128, 2]);
     expect(alone.profile.barriers).toBeGreaterThan(200);
