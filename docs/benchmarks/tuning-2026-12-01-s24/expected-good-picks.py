@@ -40,18 +40,30 @@ def band_shares(rows):
     return [(h + 0.5) / (n + 1) for h, n in zip(hits, counts)], counts
 
 
+def read(path, what):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError) as err:
+        sys.exit(f"expected-good-picks: {path}: {err} (wanted {what})")
+
+
 def main(argv):
     if len(argv) < 3:
         sys.exit(__doc__)
-    with open(argv[1]) as f:
-        shares, counts = band_shares(json.load(f))
+    try:
+        shares, counts = band_shares(read(argv[1], "bench:prior-profiles rows"))
+    except (TypeError, KeyError, AttributeError, ZeroDivisionError) as err:
+        sys.exit(f"expected-good-picks: {argv[1]}: not bench:prior-profiles rows with seconds, ms and cublasMs ({err!r})")
     for (lo, hi), share, n in zip(zip(EDGES, EDGES[1:]), shares, counts):
         print(f"estimate [{lo:.4f}, {hi:.4f}) ms: {n:5d} recorded programs, {share:.3f} within {TARGET}x")
+    share = lambda ms: shares[bisect.bisect_right(EDGES, ms) - 1]
     for path in argv[2:]:
-        with open(path) as f:
-            run = json.load(f)["tuned"][0]
-        share = lambda ms: shares[bisect.bisect_right(EDGES, ms) - 1]
-        expected = sum(share(p["ms"]) for p in run["top"])
+        try:
+            run = read(path, "a bench:tune report")["tuned"][0]
+            expected = sum(share(p["ms"]) for p in run["top"])
+        except (TypeError, KeyError, IndexError) as err:
+            sys.exit(f"expected-good-picks: {path}: not a bench:tune report with tuned[0].top[].ms ({err!r})")
         print(f"{path}: seed {run['seed']}, {len(run['top'])} picks, best estimate {run['bestMs']:.4f} ms, "
               f"expected good picks {expected:.2f}")
 

@@ -207,9 +207,10 @@ export class EvolutionarySearch extends SearchStrategyBase {
   }
 
   /**
-   * The next batch. Every random draw happens in this thread in a fixed order and replays go out in
-   * batches whose results are used in order, so a seed gives the same candidates with any number
-   * of search workers (replay-pool.ts).
+   * The next batch. Every random draw happens in this thread, each from one stream (the search's,
+   * or a first-round island's) in a fixed order, and replays go out in batches whose results are
+   * used in order, so a seed gives the same candidates with any number of search workers, however
+   * the islands' replays interleave (replay-pool.ts).
    */
   generateMeasureCandidates(_ctx: TuneContext): Promise<MeasureCandidate[] | undefined> {
     return this.generate(this.run("generateMeasureCandidates"));

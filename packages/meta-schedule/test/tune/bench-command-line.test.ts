@@ -195,6 +195,8 @@ describe("bench:prior-switches", () => {
     expect(r.stdout).toMatch(/\| default \| 1\.000 \| 1\.0000 \| 1\.000 \|/);
     // Off the data path the four estimates are equal: they order nothing.
     expect(r.stdout).toMatch(/\| global lines off the shared data path \| 0\.000 \| 1\.0000 \| 0\.000 \|/);
+    // The barrier setting is listed; these kernels have two blocks resident per SM, and it ranks them as the default does.
+    expect(r.stdout).toMatch(/\| a barrier stall of 100 cycles for a block alone on its SM \| 1\.000 \| 1\.0000 \| 1\.000 \|/);
   }, 60_000);
 
   it("--pairs lists, per decision, the pairs of programs that differ in it alone, and those the model cannot tell apart", () => {
