@@ -63,6 +63,8 @@ interface Mode {
   readonly freshPool: number | undefined;
   /** The evolutionary search's firstRoundIslands (`--islands N`), when not its default. */
   readonly islands: number | undefined;
+  /** The evolutionary search's climbSteps (`--climb-steps N`; 0: no climbs), when not its default. */
+  readonly climbSteps: number | undefined;
   /** `--polish-trials N`: the evolutionary search's polishTrials (the last N trials a batch of the best measured programs' neighbours). */
   readonly polishTrials: number | undefined;
   /** The automatic space's mutator weights that differ from the defaults (`--mutator-weights gemmKnob=0.5,…`), for comparisons on the GPU. */
@@ -83,7 +85,7 @@ interface Mode {
 }
 
 const USAGE =
-  "usage: bench:tune [--dry-run] [--only W1,W2] [--trials N] [--gemm-trials N] [--course-trials N] [--per-iter N] [--seeds 1,2,3] [--no-course] [--no-workloads] [--out-dir DIR] [--stem NAME] [--learned-features kernel-summary|per-store] [--neighbour-share X] [--population N] [--fresh-pool N] [--islands N] [--polish-trials N] [--mutator-weights NAME=W,…] [--workers N] [--overlap] [--last-batch-sees-first] [--cold-workers]";
+  "usage: bench:tune [--dry-run] [--only W1,W2] [--trials N] [--gemm-trials N] [--course-trials N] [--per-iter N] [--seeds 1,2,3] [--no-course] [--no-workloads] [--out-dir DIR] [--stem NAME] [--learned-features kernel-summary|per-store] [--neighbour-share X] [--population N] [--fresh-pool N] [--islands N] [--climb-steps N] [--polish-trials N] [--mutator-weights NAME=W,…] [--workers N] [--overlap] [--last-batch-sees-first] [--cold-workers]";
 
 /** A mistake on the command line: printed with the usage, no stack trace. */
 class UsageError extends Error {}
@@ -126,6 +128,7 @@ function parseOptions() {
       population: { type: "string" },
       "fresh-pool": { type: "string" },
       islands: { type: "string" },
+      "climb-steps": { type: "string" },
       "polish-trials": { type: "string" },
       "mutator-weights": { type: "string" },
       workers: { type: "string" },
@@ -169,6 +172,7 @@ function checkedMode(values: ReturnType<typeof parseOptions>["values"], catalogu
     population: values.population === undefined ? undefined : int("population", values.population),
     freshPool: values["fresh-pool"] === undefined ? undefined : int("fresh-pool", values["fresh-pool"]),
     islands: values.islands === undefined ? undefined : int("islands", values.islands),
+    climbSteps: values["climb-steps"] === undefined ? undefined : climbStepsOf(values["climb-steps"]),
     polishTrials,
     mutatorWeights:
       values["mutator-weights"] === undefined || catalogue === undefined ? undefined : mutatorWeightsOf(values["mutator-weights"], catalogue.mutatorNames),
@@ -177,6 +181,13 @@ function checkedMode(values: ReturnType<typeof parseOptions>["values"], catalogu
     lastBatchSeesFirst: values["last-batch-sees-first"] === true,
     warmWorkers: values["cold-workers"] !== true,
   };
+}
+
+function climbStepsOf(text: string): number {
+  const n = Number(text);
+  if (text.trim() === "" || !Number.isInteger(n) || n < 0)
+    throw new RangeError(`--climb-steps must be a non-negative integer (0: no hill climbs), got "${text}"`);
+  return n;
 }
 
 function workersOf(text: string): number {
@@ -193,6 +204,7 @@ function searchSettingsGiven(mode: Mode): boolean {
     mode.population !== undefined ||
     mode.freshPool !== undefined ||
     mode.islands !== undefined ||
+    mode.climbSteps !== undefined ||
     mode.polishTrials !== undefined
   );
 }
@@ -207,6 +219,7 @@ function evolutionaryStrategy(mode: Mode): "evolutionary" | (() => InstanceType<
       ...(mode.population === undefined ? {} : { populationSize: mode.population }),
       ...(mode.freshPool === undefined ? {} : { freshPoolSize: mode.freshPool }),
       ...(mode.islands === undefined ? {} : { firstRoundIslands: mode.islands }),
+      ...(mode.climbSteps === undefined ? {} : { climbSteps: mode.climbSteps }),
     });
 }
 
@@ -632,7 +645,7 @@ async function writeReport(mode: Mode, data: ReportData): Promise<void> {
     ...(!searchSettingsGiven(mode)
       ? []
       : [
-          `- evolutionary search: ${mode.neighbourShare === undefined ? "" : `neighbourShare ${mode.neighbourShare} `}${mode.population === undefined ? "" : `populationSize ${mode.population} `}${mode.freshPool === undefined ? "" : `freshPoolSize ${mode.freshPool} `}${mode.islands === undefined ? "" : `firstRoundIslands ${mode.islands} `}${mode.polishTrials === undefined ? "" : `polishTrials ${mode.polishTrials}`}`,
+          `- evolutionary search: ${mode.neighbourShare === undefined ? "" : `neighbourShare ${mode.neighbourShare} `}${mode.population === undefined ? "" : `populationSize ${mode.population} `}${mode.freshPool === undefined ? "" : `freshPoolSize ${mode.freshPool} `}${mode.islands === undefined ? "" : `firstRoundIslands ${mode.islands} `}${mode.climbSteps === undefined ? "" : `climbSteps ${mode.climbSteps} `}${mode.polishTrials === undefined ? "" : `polishTrials ${mode.polishTrials}`}`,
         ]),
     ...(mode.mutatorWeights === undefined ? [] : [`- mutator weights (automatic space): ${JSON.stringify(mode.mutatorWeights)}`]),
     "",
@@ -773,7 +786,7 @@ async function writeReport(mode: Mode, data: ReportData): Promise<void> {
   writeFileSync(join(mode.outDir, `${stem}.md`), `${lines.join("\n")}\n`);
   writeFileSync(
     join(mode.outDir, `${stem}.json`),
-    `${JSON.stringify({ date, dryRun: mode.dryRun, learnedFeatures: mode.learnedFeatures, neighbourShare: mode.neighbourShare ?? null, population: mode.population ?? null, freshPool: mode.freshPool ?? null, islands: mode.islands ?? null, polishTrials: mode.polishTrials ?? null, mutatorWeights: mode.mutatorWeights ?? null, searchWorkers: mode.searchWorkers, warmWorkers: mode.warmWorkers, overlap: mode.overlap, lastBatchSeesFirst: mode.lastBatchSeesFirst, device: data.device, target: data.target.name, speed: data.speed, torch: data.torch, tuned: data.tuned, course: data.course, charts }, null, 1)}\n`,
+    `${JSON.stringify({ date, dryRun: mode.dryRun, learnedFeatures: mode.learnedFeatures, neighbourShare: mode.neighbourShare ?? null, population: mode.population ?? null, freshPool: mode.freshPool ?? null, islands: mode.islands ?? null, climbSteps: mode.climbSteps ?? null, polishTrials: mode.polishTrials ?? null, mutatorWeights: mode.mutatorWeights ?? null, searchWorkers: mode.searchWorkers, warmWorkers: mode.warmWorkers, overlap: mode.overlap, lastBatchSeesFirst: mode.lastBatchSeesFirst, device: data.device, target: data.target.name, speed: data.speed, torch: data.torch, tuned: data.tuned, course: data.course, charts }, null, 1)}\n`,
   );
   console.log(lines.join("\n"));
   console.log(`wrote ${join(mode.outDir, `${stem}.{md,json}`)}`);

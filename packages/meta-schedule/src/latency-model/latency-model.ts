@@ -5,6 +5,7 @@
 import type { LoweredModule, CudaTarget } from "@tessera/codegen";
 import { type GpuSpec, gpuSpecOf } from "./gpu-spec.js";
 import { type KernelProfile, profileKernel } from "./kernel-profile.js";
+import { blocksPerSMByRegisters, registerCapForMinBlocks } from "../support/register-occupancy.js";
 
 export type LatencyBound = "fp32" | "issue" | "shared" | "global" | "latency" | "dram" | "launch";
 
@@ -121,7 +122,8 @@ export function overlapNorm(a: number, b: number, order: number): number {
 function registerUse(p: KernelProfile, spec: GpuSpec): { regs: number; spilled: number } {
   const need = BASE_REGISTERS + p.localElements;
   const m = p.minBlocksPerSM;
-  const budget = m === undefined ? MAX_REGISTERS : Math.min(MAX_REGISTERS, Math.floor(spec.registersPerSM / (m * p.threadsPerBlock) / 8) * 8);
+  // Under __launch_bounds__(threads, m) ptxas gives a thread the most registers that let m blocks fit the SM's sub-partitions.
+  const budget = m === undefined ? MAX_REGISTERS : registerCapForMinBlocks(p.threadsPerBlock, m, spec.registersPerSM);
   const regs = Math.max(BASE_REGISTERS, m === undefined ? Math.min(need, budget) : budget);
   return { regs, spilled: Math.max(0, need - budget) };
 }
@@ -129,14 +131,13 @@ function registerUse(p: KernelProfile, spec: GpuSpec): { regs: number; spilled: 
 export function estimateKernel(p: KernelProfile, spec: GpuSpec, options: EstimateOptions = {}): Omit<KernelEstimate, "name" | "profile"> {
   const warpsPerBlock = Math.ceil(p.threadsPerBlock / 32);
   const { regs, spilled } = registerUse(p, spec);
-  const allocatedRegs = Math.ceil(regs / 8) * 8 * warpsPerBlock * 32;
   const blocksPerSM = Math.max(
     1,
     Math.min(
       spec.maxBlocksPerSM,
       Math.floor(spec.maxThreadsPerSM / (warpsPerBlock * 32)),
       p.sharedBytes > 0 ? Math.floor(spec.sharedBytesPerSM / p.sharedBytes) : Infinity,
-      Math.floor(spec.registersPerSM / allocatedRegs),
+      blocksPerSMByRegisters(regs, p.threadsPerBlock, spec.registersPerSM),
     ),
   );
   // "fp32" is the arithmetic pipes: FP32 instructions and tensor-core work (an SM runs either at its rate).

@@ -9,6 +9,7 @@
 import type { PrimFunc, Stmt } from "@tessera/ir";
 import { bufferLayouts } from "../store-analysis/buffer-layout.js";
 import { collectStoreSites } from "../store-analysis/store-sites.js";
+import { blocksPerSMByRegisters } from "../support/register-occupancy.js";
 
 /** Registers a thread needs besides its local buffers (indices, pointers, loop counters). */
 export const BASE_REGISTERS = 16;
@@ -30,12 +31,11 @@ export function registersPerThread(func: PrimFunc, kernelRoot: Stmt = func.body)
 
 /**
  * The largest number of blocks of `threads` threads that fit an SM's `registersPerSM` at the
- * estimated registers (at most 255, allocated in units of 8 per thread), within `maxThreadsPerSM`
- * when known; at least 1.
+ * estimated registers (at most 255; the sub-partitions' rule, support/register-occupancy.ts),
+ * within `maxThreadsPerSM` when known; at least 1.
  */
 export function blocksPerSMForRegisters(registers: number, threads: number, registersPerSM: number, maxThreadsPerSM: number | undefined): number {
-  const allocated = Math.ceil(Math.min(255, registers) / 8) * 8;
-  const byRegisters = Math.floor(registersPerSM / (allocated * threads));
+  const byRegisters = blocksPerSMByRegisters(registers, threads, registersPerSM);
   const byThreads = maxThreadsPerSM === undefined ? Infinity : Math.floor(maxThreadsPerSM / threads);
   return Math.max(1, Math.min(byRegisters, byThreads));
 }

@@ -4,7 +4,8 @@
  * - a positive value is the minimum blocks per SM asked for, lowered to what the target's threads
  *   per SM allow;
  * - DERIVED_LAUNCH_BOUNDS (-1) derives it from the kernel: as many blocks as the registers a thread
- *   is estimated to need (register-estimate.ts, by the feature extractor's buffer layouts) let an SM hold, at least one — so that the bound
+ *   is estimated to need (register-estimate.ts, by the feature extractor's buffer layouts) let an SM's register sub-partitions
+ *   hold (support/register-occupancy.ts), at least one — so that the bound
  *   tells nvcc the occupancy the kernel can have anyway instead of forcing spills (an independent
  *   draw of 2 for a kernel of 128 accumulators per thread halves its register budget).
  */

@@ -84,7 +84,10 @@ export interface EvolutionarySearchConfig {
    * distinct launch classes (model-climb.ts; TVM: 0).
    */
   readonly climbStarts: number;
-  /** Most steps of each climb (each replays the point's one-decision neighbours). */
+  /**
+   * Most steps of each climb (each replays the point's one-decision neighbours). Four met the 64-trial
+   * target on 10 of 14 paired H200 seeds against two's 9 (docs/benchmarks/tuning-2026-12-01-s25).
+   */
   readonly climbSteps: number;
   /**
    * Populations the first round evolves, each from fresh samples of its own ("islands"), while no

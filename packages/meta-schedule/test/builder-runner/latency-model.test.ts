@@ -152,6 +152,19 @@ describe("analytic latency model", () => {
     expect(estimateKernel({ ...base, minBlocksPerSM: 2 }, spec).seconds).toBeGreaterThan(free.seconds * 1.3);
   });
 
+  it("bounds a launch-bounded thread's registers by the register file's sub-partitions, as ptxas does (regression: 64 threads × 5 blocks were given 200 registers, ptxas gives 168 and spills)", () => {
+    // 192 registers needed; five blocks of two warps put three warps on some sub-partition.
+    const wide = { ...base, threadsPerBlock: 64, localElements: 176 };
+    const five = estimateKernel({ ...wide, minBlocksPerSM: 5 }, spec);
+    const four = estimateKernel({ ...wide, minBlocksPerSM: 4 }, spec);
+    expect(five.registersPerThread).toBe(168);
+    expect(five.spilledRegisters).toBe(24);
+    expect(four.registersPerThread).toBe(255);
+    expect(four.spilledRegisters).toBe(0);
+    // Unbounded, 192 registers hold two warps a sub-partition: four blocks of 64 threads, not five.
+    expect(estimateKernel(wide, spec).blocksPerSM).toBe(4);
+  });
+
   it("charges registers that do not fit as spills", () => {
     const fits = estimateKernel({ ...base, localElements: 200 }, spec);
     const spills = estimateKernel({ ...base, localElements: 300 }, spec);

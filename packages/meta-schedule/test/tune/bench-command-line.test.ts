@@ -93,6 +93,7 @@ describe("bench:tune command line", () => {
     [["--neighbour-share", "1.5"], /--neighbour-share must be a number in \[0, 1\], got "1.5"/],
     [["--population", "0"], /--population must be a positive integer, got "0"/],
     [["--islands", "0"], /--islands must be a positive integer, got "0"/],
+    [["--climb-steps", "1.5"], /--climb-steps must be a non-negative integer \(0: no hill climbs\), got "1.5"/],
     [["--workers", "two"], /--workers must be a non-negative integer \(0: no search worker threads\), got "two"/],
     [["--last-batch-sees-first"], /--last-batch-sees-first needs --overlap/],
     [["--polish-trials", "33"], /--polish-trials \(33\) must be at most --per-iter \(32\): the polish is one batch/],
