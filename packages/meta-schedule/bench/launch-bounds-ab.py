@@ -1,12 +1,16 @@
-# Times the launch-bounds variants that launch-bounds-variants.ts compiled (run in its output folder
+# Times the launch-bounds variants that launch-bounds-variants.ts compiled into DIR (run
 # on a GPU host with PyTorch): each program's kernels (the same CUDA under different
 # __launch_bounds__) interleaved, seven medians of 20 launches each, on the gemm+ReLU+add 2048^3
 # operands; checks each kernel's D against torch relu(A @ B) + C; times cuBLAS SGEMM (torch.mm,
-# TF32 off) in the same run. Writes ab.json to $OUT (default: the folder).
+# TF32 off) in the same run.
+#
+#   python3 launch-bounds-ab.py DIR    (DIR: launch-bounds-variants.ts's --out; writes DIR/ab.json, or $OUT/ab.json)
 import ctypes, json, statistics, sys, os
+if len(sys.argv) != 2 or not os.path.isfile(os.path.join(sys.argv[1], "manifest.json")):
+    sys.exit("usage: python3 launch-bounds-ab.py DIR (a folder written by launch-bounds-variants.ts, with its manifest.json)")
+here = sys.argv[1]
 import torch
 torch.backends.cuda.matmul.allow_tf32 = False
-here = os.path.dirname(os.path.abspath(__file__))
 cuda = ctypes.CDLL("libcuda.so.1")
 cuda.cuLaunchKernel.argtypes = [ctypes.c_void_p] + [ctypes.c_uint] * 7 + [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
 N = 2048
@@ -56,6 +60,5 @@ for k, p in enumerate(manifest):
     if k % 12 == 11: results["cublas"].append(cublas())
     print(p["id"], {n: round(statistics.median(t), 4) for n, t in times.items()}, {n: round(e, 4) for n, e in errs.items()}, flush=True)
 results["cublas"].append(cublas())
-cb = statistics.median(results["cublas"])
 print("cublas ms", [round(x, 4) for x in results["cublas"]])
 json.dump(results, open(os.path.join(os.environ.get("OUT", here), "ab.json"), "w"), indent=1)

@@ -11,16 +11,18 @@
  * largest local buffer and recorded minimum blocks per SM ("none" without one); COUNT programs taken
  * evenly through the rows; BOUNDS the second operands to compile, "none" for `__launch_bounds__(threads)`.
  * DIR gets pN.cu/.cubin/.ptxas (one kernel per bound, named pN_BOUND) and manifest.json; then, on a
- * GPU host, `python3 launch-bounds-ab.py` in DIR (OUT=folder for ab.json).
+ * GPU host, `python3 launch-bounds-ab.py DIR`.
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { codegenCuda, cudaTarget } from "@tessera/codegen";
 import { execa } from "execa";
+import { existingFile } from "./command-line.js";
 import { recordedProgramBuilder } from "./recorded-program.js";
 
 interface ProfileRow {
+  readonly workload: string;
   readonly run: string;
   readonly ms: number;
   readonly cublasMs?: number;
@@ -33,19 +35,36 @@ if (values.profiles === undefined || values.out === undefined || values.plan ===
   console.error("usage: launch-bounds-variants.ts --profiles ROWS.json[,…] --out DIR --plan THREADS,BLOCKS,LOCAL,MINBLOCKS|none:COUNT:BOUND/BOUND/… […]");
   process.exit(2);
 }
-const rows = values.profiles.split(",").flatMap((f) => JSON.parse(readFileSync(f, "utf8")) as ProfileRow[]);
+const WORKLOAD = "gemm_relu_add_2048";
+const rows = values.profiles.split(",").flatMap((f) => {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(existingFile(f), "utf8"));
+  } catch (err) {
+    console.error(`launch-bounds-variants: ${f}: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(2);
+  }
+  if (!Array.isArray(parsed)) {
+    console.error(`launch-bounds-variants: ${f} is not a list of bench:prior-profiles rows`);
+    process.exit(2);
+  }
+  return (parsed as ProfileRow[]).filter((r) => r.workload === WORKLOAD && Array.isArray(r.decisions) && Array.isArray(r.kernels));
+});
 const familyOf = (r: ProfileRow) => {
   const p = r.kernels[0]!.profile;
   return `${p.threadsPerBlock},${p.blocks},${p.largestLocalBuffer},${p.minBlocksPerSM ?? "none"}`;
 };
-const build = recordedProgramBuilder("gemm_relu_add_2048", cudaTarget("nvidia/h200"));
+const build = recordedProgramBuilder(WORKLOAD, cudaTarget("nvidia/h200"));
 mkdirSync(values.out, { recursive: true });
 const manifest: unknown[] = [];
 let id = 0;
 for (const plan of values.plan) {
   const [family, countText, boundsText] = plan.split(":");
   const count = Number(countText);
-  if (family === undefined || !(count >= 1) || boundsText === undefined) throw new RangeError(`--plan ${plan}: expected FAMILY:COUNT:BOUNDS`);
+  if (family === undefined || !Number.isInteger(count) || count < 1 || boundsText === undefined) {
+    console.error(`launch-bounds-variants: --plan ${plan}: expected THREADS,BLOCKS,LOCAL,MINBLOCKS|none:COUNT:BOUND/BOUND/…`);
+    process.exit(2);
+  }
   const members = rows.filter((r) => r.kernels.length === 1 && r.cublasMs !== undefined && familyOf(r) === family);
   const step = Math.max(1, Math.floor(members.length / count));
   for (let i = 0; i < count && i * step < members.length; i++, id++) {
@@ -63,9 +82,15 @@ for (const plan of values.plan) {
     const ptxas = await execa(
       "nvcc",
       ["-cubin", "-arch=sm_90", "-O3", "-Xptxas", "-v", "-o", join(values.out, `p${id}.cubin`), join(values.out, `p${id}.cu`)],
-      { all: true },
+      { all: true, reject: false },
     );
     writeFileSync(join(values.out, `p${id}.ptxas`), ptxas.all ?? "");
+    if (ptxas.exitCode !== 0) {
+      console.error(
+        `launch-bounds-variants: nvcc could not compile p${id}.cu (${ptxas.failed && ptxas.exitCode === undefined ? "is nvcc installed?" : `exit ${ptxas.exitCode}`}); see p${id}.ptxas`,
+      );
+      process.exit(1);
+    }
     manifest.push({
       id,
       family,

@@ -5,7 +5,7 @@
 import type { LoweredModule, CudaTarget } from "@tessera/codegen";
 import { type GpuSpec, gpuSpecOf } from "./gpu-spec.js";
 import { type KernelProfile, profileKernel } from "./kernel-profile.js";
-import { blocksPerSMByRegisters, registerCapForMinBlocks } from "../support/register-occupancy.js";
+import { MAX_REGISTERS_PER_THREAD, blocksPerSMByRegisters, registerCapForMinBlocks } from "../support/register-occupancy.js";
 
 export type LatencyBound = "fp32" | "issue" | "shared" | "global" | "latency" | "dram" | "launch";
 
@@ -31,8 +31,6 @@ export interface LatencyEstimate {
 
 /** Registers a thread needs besides its local buffers (indices, pointers, loop counters). */
 const BASE_REGISTERS = 16;
-/** Registers a thread may have on NVIDIA GPUs. */
-const MAX_REGISTERS = 255;
 /**
  * SM cycles a round of global loads costs a warp that did not prefetch them: the load latency
  * under load plus the barrier that follows. Fitted, with the other constants, on the H100
@@ -123,7 +121,7 @@ function registerUse(p: KernelProfile, spec: GpuSpec): { regs: number; spilled: 
   const need = BASE_REGISTERS + p.localElements;
   const m = p.minBlocksPerSM;
   // Under __launch_bounds__(threads, m) ptxas gives a thread the most registers that let m blocks fit the SM's sub-partitions.
-  const budget = m === undefined ? MAX_REGISTERS : registerCapForMinBlocks(p.threadsPerBlock, m, spec.registersPerSM);
+  const budget = m === undefined ? MAX_REGISTERS_PER_THREAD : registerCapForMinBlocks(p.threadsPerBlock, m, spec.registersPerSM);
   const regs = Math.max(BASE_REGISTERS, m === undefined ? Math.min(need, budget) : budget);
   return { regs, spilled: Math.max(0, need - budget) };
 }
